@@ -1,0 +1,115 @@
+package eval
+
+import (
+	"encoding/json"
+	"io"
+	"time"
+)
+
+// ReportVersion is the version of the JSON report schema.
+const ReportVersion = 1
+
+// RunInfo describes a run: what was evaluated, by which judge, with which
+// prompts, and what it cost. It never holds the API key.
+type RunInfo struct {
+	ID          string            `json:"id"`
+	Parent      string            `json:"parent,omitempty"` // the run this one re-ran
+	Dataset     string            `json:"dataset"`
+	DatasetHash string            `json:"dataset_sha256,omitempty"`
+	StartedAt   time.Time         `json:"started_at"`
+	FinishedAt  *time.Time        `json:"finished_at"`
+	Judge       JudgeInfo         `json:"judge"`
+	Prompts     map[string]string `json:"prompts"` // task.lang -> sha256
+	Metrics     []Metric          `json:"metrics"`
+	Config      map[string]string `json:"config,omitempty"` // flags that shaped the run, minus secrets
+	Calls       CallCounts        `json:"calls"`
+	Tokens      Usage             `json:"tokens"`
+	Samples     int               `json:"samples"` // samples in the dataset
+	Skipped     int               `json:"skipped,omitempty"`
+	Cancelled   bool              `json:"cancelled,omitempty"`
+}
+
+// CallCounts counts judge calls of a run.
+type CallCounts struct {
+	Chat       int `json:"chat"`
+	Embeddings int `json:"embeddings"`
+	Retries    int `json:"retries"`
+	CacheHits  int `json:"cache_hits"`
+	Errors     int `json:"errors"`
+}
+
+// MetricSummary aggregates one metric over a run. Mean is null when no
+// sample scored; Scored and Failed always say how many did and did not.
+type MetricSummary struct {
+	Mean   *float64 `json:"mean"`
+	Scored int      `json:"scored"`
+	// Failed counts samples whose metric ended in any status other than ok.
+	Failed int `json:"failed"`
+	// ByStatus breaks the unscored samples down by status.
+	ByStatus map[Status]int `json:"by_status,omitempty"`
+}
+
+// Summarize aggregates results per metric.
+func Summarize(metrics []Metric, results []*Result) map[Metric]MetricSummary {
+	out := make(map[Metric]MetricSummary, len(metrics))
+	for _, m := range metrics {
+		var sum float64
+		ms := MetricSummary{}
+		for _, r := range results {
+			if r == nil {
+				continue
+			}
+			st, ok := r.Status[m]
+			if !ok {
+				continue
+			}
+			if v, ok := r.Score(m); ok && st == StatusOK {
+				sum += v
+				ms.Scored++
+				continue
+			}
+			ms.Failed++
+			if ms.ByStatus == nil {
+				ms.ByStatus = map[Status]int{}
+			}
+			ms.ByStatus[st]++
+		}
+		if ms.Scored > 0 {
+			mean := sum / float64(ms.Scored)
+			ms.Mean = &mean
+		}
+		out[m] = ms
+	}
+	return out
+}
+
+// Report is the JSON report of a run (schema version ReportVersion).
+type Report struct {
+	Version int                      `json:"version"`
+	Run     RunInfo                  `json:"run"`
+	Summary map[Metric]MetricSummary `json:"summary"`
+	Samples []*Result                `json:"samples"`
+}
+
+// NewReport builds the report of a run from its results (nil entries, i.e.
+// samples never finished, are left out).
+func NewReport(run RunInfo, results []*Result) *Report {
+	rep := &Report{Version: ReportVersion, Run: run, Summary: Summarize(run.Metrics, results)}
+	for _, r := range results {
+		if r != nil {
+			rep.Samples = append(rep.Samples, r)
+		}
+	}
+	if rep.Samples == nil {
+		rep.Samples = []*Result{}
+	}
+	return rep
+}
+
+// WriteJSON writes the report as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
+}

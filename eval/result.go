@@ -1,0 +1,106 @@
+package eval
+
+import "time"
+
+// Result is everything known about one evaluated sample: scores, statuses
+// and every intermediate judgement the drill-down is built from.
+type Result struct {
+	Index     int      `json:"index"`
+	ID        string   `json:"id"`
+	Question  string   `json:"question"`
+	Answer    string   `json:"answer"`
+	Contexts  []string `json:"contexts"`
+	Reference string   `json:"reference,omitempty"`
+
+	Scores map[Metric]*float64 `json:"scores"`
+	Status map[Metric]Status   `json:"status"`
+	Errors map[Metric]string   `json:"errors,omitempty"`
+
+	Faithfulness     *FaithfulnessTrace     `json:"faithfulness,omitempty"`
+	AnswerRelevancy  *AnswerRelevancyTrace  `json:"answer_relevancy,omitempty"`
+	ContextPrecision *ContextPrecisionTrace `json:"context_precision,omitempty"`
+	ContextRecall    *ContextRecallTrace    `json:"context_recall,omitempty"`
+
+	// Calls lists the judge calls made for this sample, in order, with their
+	// cache keys, so the raw request and reply can be shown from the cache.
+	Calls []CallRecord `json:"calls,omitempty"`
+}
+
+// Score returns the metric's score and whether it has one.
+func (r *Result) Score(m Metric) (float64, bool) {
+	if p := r.Scores[m]; p != nil {
+		return *p, true
+	}
+	return 0, false
+}
+
+// FaithfulnessTrace keeps the statements and their verdicts.
+type FaithfulnessTrace struct {
+	Statements []StatementVerdict `json:"statements"`
+	Supported  int                `json:"supported"`
+}
+
+// AnswerRelevancyTrace keeps the generated questions and their cosines.
+type AnswerRelevancyTrace struct {
+	Questions []GeneratedQuestion `json:"questions"`
+	// AllNoncommittal is true when every generated question was flagged
+	// noncommittal, which zeroes the score.
+	AllNoncommittal bool `json:"all_noncommittal,omitempty"`
+	// Mode is "questions" (the RAGAS definition) or "answer_similarity"
+	// (offline judge: no questions are generated; the score is the cosine of
+	// the answer to the question, zeroed when the answer is noncommittal).
+	Mode             string  `json:"mode"`
+	AnswerCosine     float64 `json:"answer_cosine,omitempty"`
+	NoncommittalHint string  `json:"noncommittal_hint,omitempty"`
+}
+
+// ContextPrecisionTrace keeps each chunk's verdict and the average-precision terms.
+type ContextPrecisionTrace struct {
+	Chunks []ChunkVerdict `json:"chunks"`
+	// Precisions[k] is precision@k+1 (Σj≤k vj / k), kept for the formula display.
+	Precisions []float64 `json:"precisions"`
+}
+
+// ContextRecallTrace keeps each reference statement's attribution.
+type ContextRecallTrace struct {
+	Classifications []Classification `json:"classifications"`
+	Attributed      int              `json:"attributed"`
+}
+
+// CallRecord is one judge call made for a sample.
+type CallRecord struct {
+	Task      string `json:"task"`
+	Key       string `json:"key"`
+	Cached    bool   `json:"cached"`
+	Tokens    Usage  `json:"tokens"`
+	LatencyMS int64  `json:"latency_ms"`
+	Retries   int    `json:"retries,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
+
+// EventKind tells what happened in the runner.
+type EventKind int
+
+const (
+	EventRunStarted EventKind = iota
+	EventSampleStarted
+	EventSampleFinished
+	EventCall  // a chat or embedding call finished (cached or not)
+	EventRetry // a call is being retried after an error
+	EventError // a metric of a sample ended in a failure status
+	EventRunFinished
+)
+
+// Event is one item of the runner's event stream. The TUI coalesces EventCall
+// and EventRetry into periodic ticks; per-sample events are always delivered.
+type Event struct {
+	Kind   EventKind
+	Time   time.Time
+	Sample int     // sample index, -1 for run-level events
+	Result *Result // EventSampleFinished
+	Call   *CallRecord
+	Metric Metric // EventError
+	Err    string // EventError, EventRetry
+	Wait   time.Duration
+	Total  int // EventRunStarted: number of samples
+}

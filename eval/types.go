@@ -1,0 +1,167 @@
+// Package eval is the evaluation engine: samples and their loading, the
+// judge interfaces, the four RAGAS metrics, the runner and the reports. It
+// knows nothing of the terminal interface; the TUI and the headless mode both
+// consume the runner's event stream.
+package eval
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sample is one (question, answer, contexts, reference) record of a dataset.
+type Sample struct {
+	Index     int      `json:"index"` // 0-based position among the loaded samples
+	ID        string   `json:"id,omitempty"`
+	Question  string   `json:"question"`
+	Answer    string   `json:"answer"`
+	Contexts  []string `json:"contexts"`
+	Reference string   `json:"reference,omitempty"`
+	// Line is the 1-based line (JSONL), row (CSV, header = row 1) or array
+	// element number (JSON) the sample came from, for error messages.
+	Line int `json:"-"`
+}
+
+// Metric names one of the four RAGAS metrics; the string is the public name
+// used in flags, reports and the cache.
+type Metric string
+
+const (
+	Faithfulness     Metric = "faithfulness"
+	AnswerRelevancy  Metric = "answer_relevancy"
+	ContextPrecision Metric = "context_precision"
+	ContextRecall    Metric = "context_recall"
+)
+
+// AllMetrics is the canonical order used in tables and reports.
+var AllMetrics = []Metric{Faithfulness, AnswerRelevancy, ContextPrecision, ContextRecall}
+
+// ParseMetrics parses a comma-separated --metrics value.
+func ParseMetrics(s string) ([]Metric, error) {
+	if s == "" || s == "all" {
+		return append([]Metric(nil), AllMetrics...), nil
+	}
+	var out []Metric
+	seen := map[Metric]bool{}
+	for _, part := range splitComma(s) {
+		m := Metric(part)
+		switch m {
+		case Faithfulness, AnswerRelevancy, ContextPrecision, ContextRecall:
+		default:
+			return nil, fmt.Errorf("--metrics: unknown metric %q (choose from faithfulness, answer_relevancy, context_precision, context_recall)", part)
+		}
+		if !seen[m] {
+			seen[m] = true
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
+// Status is how a (sample, metric) evaluation ended. Only StatusOK carries a score.
+type Status string
+
+const (
+	StatusOK           Status = "ok"
+	StatusNoStatements Status = "no_statements"
+	StatusMissingInput Status = "missing_input"
+	StatusParseError   Status = "parse_error"
+	StatusJudgeError   Status = "judge_error"
+	StatusCancelled    Status = "cancelled"
+	StatusCacheMiss    Status = "cache_miss"
+	StatusNoQuestions  Status = "no_questions"
+)
+
+// Failed reports whether the status is a failure of the judge or the run, as
+// opposed to an input that makes the metric undefined (no_statements,
+// missing_input), which is reported but not counted as a failure of the tool.
+func (s Status) Failed() bool {
+	switch s {
+	case StatusParseError, StatusJudgeError, StatusCancelled, StatusCacheMiss:
+		return true
+	}
+	return false
+}
+
+// StepError is an error that carries the status the metric must end with.
+type StepError struct {
+	Status Status
+	Err    error
+}
+
+func (e *StepError) Error() string { return e.Err.Error() }
+func (e *StepError) Unwrap() error { return e.Err }
+
+// NewStepError wraps err with a status.
+func NewStepError(st Status, format string, args ...any) *StepError {
+	return &StepError{Status: st, Err: fmt.Errorf(format, args...)}
+}
+
+// ErrCacheMiss is returned by a --cache-only cache for a request it does not hold.
+var ErrCacheMiss = errors.New("not in cache (--cache-only)")
+
+// StatusOf maps an error returned by a judge step to the status a metric ends with.
+func StatusOf(err error) Status {
+	var se *StepError
+	switch {
+	case err == nil:
+		return StatusOK
+	case errors.As(err, &se):
+		return se.Status
+	case errors.Is(err, ErrCacheMiss):
+		return StatusCacheMiss
+	case isCancel(err):
+		return StatusCancelled
+	default:
+		return StatusJudgeError
+	}
+}
+
+// StatementVerdict is the judge's verdict on one statement of the answer
+// (faithfulness) against the retrieved contexts.
+type StatementVerdict struct {
+	Statement string `json:"statement"`
+	Verdict   int    `json:"verdict"` // 1 supported, 0 not
+	Reason    string `json:"reason"`
+}
+
+// GeneratedQuestion is one reverse-generated question of answer relevancy.
+type GeneratedQuestion struct {
+	Question     string  `json:"question"`
+	Noncommittal int     `json:"noncommittal"` // 1 when the answer is evasive
+	Cosine       float64 `json:"cosine"`
+}
+
+// ChunkVerdict is context precision's verdict on one retrieved chunk.
+type ChunkVerdict struct {
+	Rank    int    `json:"rank"` // 1-based
+	Verdict int    `json:"verdict"`
+	Reason  string `json:"reason"`
+}
+
+// Classification is context recall's verdict on one reference statement.
+type Classification struct {
+	Statement  string `json:"statement"`
+	Attributed int    `json:"attributed"`
+	Reason     string `json:"reason"`
+}
+
+// Lang is the language prompts are rendered in.
+type Lang string
+
+const (
+	LangAuto Lang = "auto"
+	LangEN   Lang = "en"
+	LangZH   Lang = "zh"
+)
+
+// ParseLang parses a --lang value.
+func ParseLang(s string) (Lang, error) {
+	switch Lang(s) {
+	case LangAuto, LangEN, LangZH:
+		return Lang(s), nil
+	case "":
+		return LangAuto, nil
+	}
+	return "", fmt.Errorf("--lang: %q is not one of auto, en, zh", s)
+}
