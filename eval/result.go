@@ -103,4 +103,7 @@ type Event struct {
 	Err    string // EventError, EventRetry
 	Wait   time.Duration
 	Total  int // EventRunStarted: number of samples
+	// InFlight is the number of judge calls in flight when the event was
+	// emitted (a gauge snapshot, so consumers need no call-started events).
+	InFlight int
 }

@@ -1,0 +1,47 @@
+package eval
+
+// Diagnosis is the per-sample reading of the seed's table in DESIGN.md: which
+// part of the RAG pipeline a low score points at.
+type Diagnosis string
+
+const (
+	DiagOK         Diagnosis = "ok"
+	DiagGeneration Diagnosis = "generation" // faithfulness low, recall high: the answer did not use the right documents
+	DiagRetrieval  Diagnosis = "retrieval"  // recall low: the needed documents were not retrieved
+	DiagOffTopic   Diagnosis = "off-topic"  // faithful but does not answer the question
+	DiagFailed     Diagnosis = "failed"     // a metric failed (judge error, parse error, cancelled, cache miss)
+)
+
+// Diagnoses lists them in display order.
+var Diagnoses = []Diagnosis{DiagGeneration, DiagRetrieval, DiagOffTopic, DiagOK, DiagFailed}
+
+// Score bands for the diagnosis. A score below Low is low, at or above High
+// is high; between them it is neither (no diagnosis is drawn from it).
+const (
+	DiagLow  = 0.5
+	DiagHigh = 0.7
+)
+
+// Diagnose classifies a result. Retrieval comes first: when the needed
+// documents were not retrieved, the answer's faithfulness says little. A low
+// faithfulness without a reference (recall not computable) is read as
+// generation: the answer is not backed by what was retrieved.
+func Diagnose(r *Result) Diagnosis {
+	for _, st := range r.Status {
+		if st.Failed() {
+			return DiagFailed
+		}
+	}
+	f, hasF := r.Score(Faithfulness)
+	ar, hasAR := r.Score(AnswerRelevancy)
+	rec, hasRec := r.Score(ContextRecall)
+	switch {
+	case hasRec && rec < DiagLow:
+		return DiagRetrieval
+	case hasF && f < DiagLow && (!hasRec || rec >= DiagHigh):
+		return DiagGeneration
+	case hasF && f >= DiagHigh && hasAR && ar < DiagLow:
+		return DiagOffTopic
+	}
+	return DiagOK
+}
