@@ -1,0 +1,295 @@
+// Package fakejudge is an in-process OpenAI-compatible server for tests and
+// benchmarks: it answers chat completions and embeddings on loopback, counts
+// requests per task, and lets a test script replies, failures and delays.
+package fakejudge
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Request is a chat request as the server saw it.
+type Request struct {
+	Task        string // response_format.json_schema.name, or Server.TaskOf for other formats
+	Model       string
+	Messages    []Message
+	Temperature *float64 // nil when the field was absent from the body
+	N           int
+	Seed        *int
+	Format      string // response_format.type
+	Header      http.Header
+	Raw         map[string]any
+}
+
+// Message is a chat message.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// Prompt is the last user message.
+func (r *Request) Prompt() string {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role == "user" {
+			return r.Messages[i].Content
+		}
+	}
+	return ""
+}
+
+// Reply is what the server answers to a chat request.
+type Reply struct {
+	Status       int               // HTTP status; 0 = 200
+	Header       map[string]string // extra response headers (Retry-After)
+	Body         string            // raw body, overrides everything below
+	Choices      []string          // message contents; FinishReason applies to all
+	FinishReason string            // default "stop"
+	Hang         bool              // never answer (until the client gives up)
+}
+
+// Server is the fake endpoint.
+type Server struct {
+	*httptest.Server
+	// Chat answers a chat request; it is called concurrently.
+	Chat func(r *Request) Reply
+	// Embed returns the vector of a text; default: a deterministic hash
+	// vector (Vector).
+	Embed func(text string) []float32
+	// Delay is added before every answer (benchmarks).
+	Delay time.Duration
+	// Base64 makes embeddings replies base64-encoded whatever was asked.
+	Base64 bool
+
+	mu       sync.Mutex
+	counts   map[string]int
+	requests []*Request
+	embeds   [][]string
+	hang     chan struct{}
+}
+
+// New starts a fake server; Close it when done.
+func New(chat func(r *Request) Reply) *Server {
+	s := &Server{Chat: chat, counts: map[string]int{}, hang: make(chan struct{})}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	return s
+}
+
+// Close releases hung requests and stops the server.
+func (s *Server) Close() {
+	s.mu.Lock()
+	select {
+	case <-s.hang:
+	default:
+		close(s.hang)
+	}
+	s.mu.Unlock()
+	s.Server.CloseClientConnections()
+	s.Server.Close()
+}
+
+// URL is the base URL to give the client (with /v1).
+func (s *Server) BaseURL() string { return s.Server.URL + "/v1" }
+
+// Count returns the number of requests seen for a task ("embeddings" for
+// embedding requests, "" for all).
+func (s *Server) Count(task string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if task == "" {
+		n := 0
+		for _, c := range s.counts {
+			n += c
+		}
+		return n
+	}
+	return s.counts[task]
+}
+
+// Requests returns the chat requests seen so far.
+func (s *Server) Requests() []*Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*Request(nil), s.requests...)
+}
+
+// EmbedBatches returns the texts of each embeddings request.
+func (s *Server) EmbedBatches() [][]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([][]string(nil), s.embeds...)
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	var raw map[string]any
+	if err := json.NewDecoder(r.Body).Decode(&raw); err != nil {
+		http.Error(w, `{"error":{"message":"bad json"}}`, 400)
+		return
+	}
+	if s.Delay > 0 {
+		time.Sleep(s.Delay)
+	}
+	switch {
+	case strings.HasSuffix(r.URL.Path, "/embeddings"):
+		s.serveEmbeddings(w, raw)
+	case strings.HasSuffix(r.URL.Path, "/chat/completions"):
+		s.serveChat(w, r, raw)
+	default:
+		http.Error(w, `{"error":{"message":"not found"}}`, 404)
+	}
+}
+
+func (s *Server) serveChat(w http.ResponseWriter, hr *http.Request, raw map[string]any) {
+	b, _ := json.Marshal(raw)
+	var body struct {
+		Model          string    `json:"model"`
+		Messages       []Message `json:"messages"`
+		N              int       `json:"n"`
+		Seed           *int      `json:"seed"`
+		ResponseFormat *struct {
+			Type       string `json:"type"`
+			JSONSchema *struct {
+				Name string `json:"name"`
+			} `json:"json_schema"`
+		} `json:"response_format"`
+	}
+	_ = json.Unmarshal(b, &body)
+	req := &Request{Model: body.Model, Messages: body.Messages, N: body.N, Seed: body.Seed, Header: hr.Header.Clone(), Raw: raw}
+	if t, ok := raw["temperature"].(float64); ok {
+		req.Temperature = &t
+	}
+	if rf := body.ResponseFormat; rf != nil {
+		req.Format = rf.Type
+		if rf.JSONSchema != nil {
+			req.Task = rf.JSONSchema.Name
+		}
+	}
+	if req.Task == "" {
+		req.Task = TaskOf(req.Prompt())
+	}
+	s.mu.Lock()
+	s.counts[req.Task]++
+	s.requests = append(s.requests, req)
+	s.mu.Unlock()
+
+	rep := s.Chat(req)
+	if rep.Hang {
+		select {
+		case <-hr.Context().Done():
+		case <-s.hang:
+		}
+		return
+	}
+	for k, v := range rep.Header {
+		w.Header().Set(k, v)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if rep.Status != 0 && rep.Status != 200 {
+		w.WriteHeader(rep.Status)
+		if rep.Body == "" {
+			rep.Body = fmt.Sprintf(`{"error":{"message":"fake error %d","type":"fake"}}`, rep.Status)
+		}
+		_, _ = w.Write([]byte(rep.Body))
+		return
+	}
+	if rep.Body != "" {
+		_, _ = w.Write([]byte(rep.Body))
+		return
+	}
+	fr := rep.FinishReason
+	if fr == "" {
+		fr = "stop"
+	}
+	choices := make([]map[string]any, len(rep.Choices))
+	for i, c := range rep.Choices {
+		choices[i] = map[string]any{"index": i, "finish_reason": fr, "message": map[string]any{"role": "assistant", "content": c}}
+	}
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"id": "chatcmpl-fake", "object": "chat.completion", "model": req.Model, "choices": choices,
+		"usage": map[string]any{"prompt_tokens": len(req.Prompt()) / 4, "completion_tokens": 10, "total_tokens": len(req.Prompt())/4 + 10},
+	})
+}
+
+func (s *Server) serveEmbeddings(w http.ResponseWriter, raw map[string]any) {
+	var texts []string
+	switch in := raw["input"].(type) {
+	case string:
+		texts = []string{in}
+	case []any:
+		for _, t := range in {
+			str, _ := t.(string)
+			texts = append(texts, str)
+		}
+	}
+	s.mu.Lock()
+	s.counts["embeddings"]++
+	s.embeds = append(s.embeds, texts)
+	s.mu.Unlock()
+	embed := s.Embed
+	if embed == nil {
+		embed = Vector
+	}
+	b64 := s.Base64 || raw["encoding_format"] == "base64"
+	data := make([]map[string]any, len(texts))
+	for i, t := range texts {
+		v := embed(t)
+		var e any = v
+		if b64 {
+			buf := make([]byte, 4*len(v))
+			for k, f := range v {
+				binary.LittleEndian.PutUint32(buf[4*k:], math.Float32bits(f))
+			}
+			e = base64.StdEncoding.EncodeToString(buf)
+		}
+		data[i] = map[string]any{"object": "embedding", "index": i, "embedding": e}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "model": raw["model"],
+		"usage": map[string]any{"prompt_tokens": 5 * len(texts), "total_tokens": 5 * len(texts)}})
+}
+
+// Vector is a deterministic 16-dimensional unit vector derived from a
+// text's hash: equal texts give cosine 1, others something in between.
+func Vector(text string) []float32 {
+	sum := sha256.Sum256([]byte(text))
+	v := make([]float32, 16)
+	var n float64
+	for i := range v {
+		x := float64(sum[i]) + 1
+		v[i] = float32(x)
+		n += x * x
+	}
+	for i := range v {
+		v[i] /= float32(math.Sqrt(n))
+	}
+	return v
+}
+
+// TaskOf guesses the task from a prompt for formats without a schema name:
+// tests put the task name in their scripted prompts or rely on the
+// templates' wording; unknown prompts give "".
+func TaskOf(prompt string) string {
+	for _, t := range []string{"faithfulness_statements", "faithfulness_verdicts", "answer_relevancy_question", "context_precision_verdict", "context_recall_classifications"} {
+		if strings.Contains(prompt, t) {
+			return t
+		}
+	}
+	return ""
+}
+
+// JSON marshals v for a scripted reply.
+func JSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}

@@ -1,0 +1,348 @@
+// Package llm is the LLM judge: it renders the judge prompts, sends them
+// through an eval.ChatClient with a structured-output response format, and
+// parses the replies into the metrics' intermediate results.
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/prompts"
+)
+
+// Config configures the LLM judge.
+type Config struct {
+	BaseURL        string // for reports; the cache key uses eval.EndpointOf(BaseURL)
+	Model          string
+	EmbeddingModel string
+	Dimensions     int // embedding dimensions, 0 = the model's default
+	// ResponseFormat is json_schema (default), json_object or text.
+	ResponseFormat string
+	// Temperature of the verdict and extraction calls; sent explicitly even
+	// when 0 (see the client's body rewrite).
+	Temperature float32
+	// QuestionTemperature is used for answer relevancy's draws, which must
+	// differ from each other to be worth averaging.
+	QuestionTemperature float32
+	// NoN disables the `n` parameter: the strictness draws are then sent as
+	// separate requests. With n, a reply with fewer choices than asked (an
+	// endpoint that ignores n) is completed with separate draws.
+	NoN       bool
+	MaxTokens int
+	Lang      eval.Lang
+}
+
+// Judge implements eval.Judge over a chat client.
+type Judge struct {
+	cfg      Config
+	endpoint string
+	client   eval.ChatClient
+	prompts  *prompts.Set
+}
+
+// New returns an LLM judge.
+func New(cfg Config, client eval.ChatClient, set *prompts.Set) *Judge {
+	if cfg.ResponseFormat == "" {
+		cfg.ResponseFormat = "json_schema"
+	}
+	if cfg.Lang == "" {
+		cfg.Lang = eval.LangAuto
+	}
+	return &Judge{cfg: cfg, endpoint: eval.EndpointOf(cfg.BaseURL), client: client, prompts: set}
+}
+
+// Info implements eval.Judge.
+func (j *Judge) Info() eval.JudgeInfo {
+	return eval.JudgeInfo{Kind: "llm", Name: j.cfg.Model, BaseURL: redactURL(j.cfg.BaseURL), Model: j.cfg.Model, EmbeddingModel: j.cfg.EmbeddingModel}
+}
+
+func (j *Judge) lang(s *eval.Sample) string {
+	if j.cfg.Lang != eval.LangAuto {
+		return string(j.cfg.Lang)
+	}
+	return prompts.DetectLang(s.Question, s.Answer)
+}
+
+// request builds the canonical request of a task for a sample.
+func (j *Judge) request(s *eval.Sample, task string, d prompts.Data) (eval.ChatRequest, error) {
+	text, err := j.prompts.Render(task, j.lang(s), d)
+	if err != nil {
+		return eval.ChatRequest{}, eval.NewStepError(eval.StatusJudgeError, "rendering the %s prompt: %v", task, err)
+	}
+	req := eval.ChatRequest{
+		Endpoint:    j.endpoint,
+		Model:       j.cfg.Model,
+		Messages:    []eval.Message{{Role: "user", Content: text}},
+		Temperature: j.cfg.Temperature,
+		MaxTokens:   j.cfg.MaxTokens,
+		Task:        task,
+		Sample:      s.Index,
+	}
+	switch j.cfg.ResponseFormat {
+	case "json_schema":
+		req.ResponseFormat = eval.ResponseFormat{Type: "json_schema", Name: task, Schema: Schema(task)}
+	default:
+		req.ResponseFormat = eval.ResponseFormat{Type: j.cfg.ResponseFormat}
+	}
+	return req, nil
+}
+
+// send makes a call and decodes its first choice into out. validate checks a
+// decoded reply; a reply that fails it is retried below the cache (and never
+// cached), and ends as parse_error when retries run out.
+func send[T any](ctx context.Context, j *Judge, req eval.ChatRequest, check func(*T) error) (*T, eval.ChatResponse, error) {
+	req.Validate = func(content string) error {
+		_, err := decode(content, check)
+		return err
+	}
+	resp, err := j.client.Chat(ctx, req)
+	if err != nil {
+		return nil, resp, err
+	}
+	if len(resp.Choices) == 0 {
+		return nil, resp, eval.NewStepError(eval.StatusParseError, "%s: the judge returned no choices", req.Task)
+	}
+	out, err := decode(resp.Choices[0], check)
+	if err != nil {
+		return nil, resp, eval.NewStepError(eval.StatusParseError, "%s: %v", req.Task, err)
+	}
+	return out, resp, nil
+}
+
+func decode[T any](content string, check func(*T) error) (*T, error) {
+	raw, err := ExtractJSON(content)
+	if err != nil {
+		return nil, err
+	}
+	out := new(T)
+	if err := json.Unmarshal([]byte(raw), out); err != nil {
+		return nil, fmt.Errorf("reply does not match the schema: %v (reply: %s)", err, clip(content, 200))
+	}
+	if check != nil {
+		if err := check(out); err != nil {
+			return nil, fmt.Errorf("%v (reply: %s)", err, clip(content, 200))
+		}
+	}
+	return out, nil
+}
+
+func binary(name string, v *int) error {
+	if v == nil {
+		return fmt.Errorf("missing field %q", name)
+	}
+	if *v != 0 && *v != 1 {
+		return fmt.Errorf("field %q is %d, want 0 or 1", name, *v)
+	}
+	return nil
+}
+
+// Statements implements eval.Judge (faithfulness_statements).
+func (j *Judge) Statements(ctx context.Context, s *eval.Sample) ([]string, error) {
+	req, err := j.request(s, prompts.TaskFaithfulnessStatements, prompts.Data{Question: s.Question, Answer: s.Answer})
+	if err != nil {
+		return nil, err
+	}
+	out, _, err := send(ctx, j, req, func(r *statementsReply) error {
+		if r.Statements == nil {
+			return errors.New(`missing field "statements"`)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var stmts []string
+	for _, st := range out.Statements {
+		if st = strings.TrimSpace(st); st != "" {
+			stmts = append(stmts, st)
+		}
+	}
+	return stmts, nil
+}
+
+// Verdicts implements eval.Judge (faithfulness_verdicts). The judge must
+// answer every numbered statement; a reply of the wrong length is re-asked
+// once with the count spelled out, then ends as parse_error.
+func (j *Judge) Verdicts(ctx context.Context, s *eval.Sample, statements []string) ([]eval.StatementVerdict, error) {
+	req, err := j.request(s, prompts.TaskFaithfulnessVerdicts, prompts.Data{Question: s.Question, Answer: s.Answer, Contexts: s.Contexts, Statements: statements})
+	if err != nil {
+		return nil, err
+	}
+	check := func(r *verdictsReply) error {
+		if r.Statements == nil {
+			return errors.New(`missing field "statements"`)
+		}
+		for i := range r.Statements {
+			if err := binary("verdict", r.Statements[i].Verdict); err != nil {
+				return fmt.Errorf("statements[%d]: %v", i, err)
+			}
+		}
+		return nil
+	}
+	out, resp, err := send(ctx, j, req, check)
+	if err != nil {
+		return nil, err
+	}
+	if len(out.Statements) != len(statements) {
+		first := len(out.Statements)
+		req.Messages = append(req.Messages,
+			eval.Message{Role: "assistant", Content: resp.Choices[0]},
+			eval.Message{Role: "user", Content: recount(j.lang(s), first, len(statements))})
+		out, _, err = send(ctx, j, req, check)
+		if err != nil {
+			return nil, err
+		}
+		if len(out.Statements) != len(statements) {
+			return nil, eval.NewStepError(eval.StatusParseError,
+				"faithfulness_verdicts: %d statements were sent but the judge returned %d verdicts, then %d when asked again",
+				len(statements), first, len(out.Statements))
+		}
+	}
+	verdicts := make([]eval.StatementVerdict, len(statements))
+	for i, v := range out.Statements {
+		// The statement we sent is the one scored; the judge's echo may be paraphrased.
+		verdicts[i] = eval.StatementVerdict{Statement: statements[i], Verdict: *v.Verdict, Reason: strings.TrimSpace(v.Reason)}
+	}
+	return verdicts, nil
+}
+
+func recount(lang string, got, want int) string {
+	if lang == "zh" {
+		return fmt.Sprintf("你的回复包含 %d 条判定，但我们发送了 %d 条编号陈述。请按编号顺序为每一条陈述恰好给出一条判定，共 %d 条，只输出 JSON。", got, want, want)
+	}
+	return fmt.Sprintf("Your reply has %d verdicts but %d numbered statements were sent. Return exactly %d verdicts, one per numbered statement, in order, as JSON only.", got, want, want)
+}
+
+// Questions implements eval.Judge (answer_relevancy_question).
+func (j *Judge) Questions(ctx context.Context, s *eval.Sample, n int) ([]eval.GeneratedQuestion, error) {
+	base, err := j.request(s, prompts.TaskAnswerRelevancyQuestion, prompts.Data{Question: s.Question, Answer: s.Answer, Contexts: s.Contexts})
+	if err != nil {
+		return nil, err
+	}
+	base.Temperature = j.cfg.QuestionTemperature
+	check := func(r *questionReply) error {
+		if r.Question == nil {
+			return errors.New(`missing field "question"`)
+		}
+		return binary("noncommittal", r.Noncommittal)
+	}
+	var out []eval.GeneratedQuestion
+	addChoices := func(resp eval.ChatResponse) error {
+		for _, c := range resp.Choices {
+			q, err := decode(c, check)
+			if err != nil {
+				return eval.NewStepError(eval.StatusParseError, "answer_relevancy_question: %v", err)
+			}
+			if len(out) < n {
+				out = append(out, eval.GeneratedQuestion{Question: strings.TrimSpace(*q.Question), Noncommittal: *q.Noncommittal})
+			}
+		}
+		return nil
+	}
+	validate := func(content string) error { _, err := decode(content, check); return err }
+	if !j.cfg.NoN && n > 1 {
+		req := base
+		req.N = n
+		req.Validate = validate
+		resp, err := j.client.Chat(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		if err := addChoices(resp); err != nil {
+			return nil, err
+		}
+	}
+	// Separate draws: each has its own draw index (and seed), so each is
+	// its own request and its own cache entry, never one reply reused.
+	for draw := len(out) + 1; len(out) < n; draw++ {
+		req := base
+		req.Draw = draw
+		seed := draw
+		req.Seed = &seed
+		req.Validate = validate
+		resp, err := j.client.Chat(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		if len(resp.Choices) == 0 {
+			return nil, eval.NewStepError(eval.StatusParseError, "answer_relevancy_question: the judge returned no choices")
+		}
+		resp.Choices = resp.Choices[:1]
+		if err := addChoices(resp); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// ChunkVerdict implements eval.Judge (context_precision_verdict).
+func (j *Judge) ChunkVerdict(ctx context.Context, s *eval.Sample, rank int) (eval.ChunkVerdict, error) {
+	req, err := j.request(s, prompts.TaskContextPrecisionVerdict, prompts.Data{
+		Question: s.Question, Answer: s.Answer, Reference: s.Reference, Contexts: s.Contexts,
+		Chunk: s.Contexts[rank-1], Rank: rank,
+	})
+	if err != nil {
+		return eval.ChunkVerdict{}, err
+	}
+	out, _, err := send(ctx, j, req, func(r *chunkReply) error { return binary("verdict", r.Verdict) })
+	if err != nil {
+		return eval.ChunkVerdict{}, err
+	}
+	return eval.ChunkVerdict{Rank: rank, Verdict: *out.Verdict, Reason: strings.TrimSpace(out.Reason)}, nil
+}
+
+// Classify implements eval.Judge (context_recall_classifications).
+func (j *Judge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classification, error) {
+	req, err := j.request(s, prompts.TaskContextRecallClassifications, prompts.Data{
+		Question: s.Question, Answer: s.Answer, Reference: s.Reference, Contexts: s.Contexts,
+	})
+	if err != nil {
+		return nil, err
+	}
+	out, _, err := send(ctx, j, req, func(r *classificationsReply) error {
+		if r.Classifications == nil {
+			return errors.New(`missing field "classifications"`)
+		}
+		for i := range r.Classifications {
+			if err := binary("attributed", r.Classifications[i].Attributed); err != nil {
+				return fmt.Errorf("classifications[%d]: %v", i, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	cls := make([]eval.Classification, 0, len(out.Classifications))
+	for _, c := range out.Classifications {
+		if strings.TrimSpace(c.Statement) == "" {
+			continue
+		}
+		cls = append(cls, eval.Classification{Statement: strings.TrimSpace(c.Statement), Attributed: *c.Attributed, Reason: strings.TrimSpace(c.Reason)})
+	}
+	return cls, nil
+}
+
+// Embed implements eval.Judge: all texts of a sample go in one request.
+func (j *Judge) Embed(ctx context.Context, s *eval.Sample, texts []string) ([][]float64, error) {
+	resp, err := j.client.Embed(ctx, eval.EmbedRequest{
+		Endpoint: j.endpoint, Model: j.cfg.EmbeddingModel, Dimensions: j.cfg.Dimensions, Texts: texts, Sample: s.Index,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return resp.Vectors, nil
+}
+
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "..."
+}

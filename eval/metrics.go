@@ -1,0 +1,273 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+)
+
+// The metric steps: each turns judge outputs into a score following the
+// RAGAS (>= 0.3.6) definitions in DESIGN.md, and keeps every intermediate
+// judgement on the result. A step never panics and never leaves a NaN: it
+// ends with a status, and a score only when the status is ok.
+
+// faithfulness = supported statements / statements sent.
+func runFaithfulness(ctx context.Context, j Judge, s *Sample, r *Result) {
+	if strings.TrimSpace(s.Answer) == "" {
+		r.set(Faithfulness, StatusNoStatements, nil, "the answer is empty")
+		return
+	}
+	if len(nonEmpty(s.Contexts)) == 0 {
+		r.set(Faithfulness, StatusMissingInput, nil, "no retrieved contexts to check the answer against")
+		return
+	}
+	stmts, err := j.Statements(ctx, s)
+	if err != nil {
+		r.fail(Faithfulness, err)
+		return
+	}
+	if len(stmts) == 0 {
+		r.Faithfulness = &FaithfulnessTrace{Statements: []StatementVerdict{}}
+		r.set(Faithfulness, StatusNoStatements, nil, "the judge extracted no statements from the answer")
+		return
+	}
+	verdicts, err := j.Verdicts(ctx, s, stmts)
+	if err != nil {
+		r.fail(Faithfulness, err)
+		return
+	}
+	if len(verdicts) != len(stmts) {
+		// The judge contract is one verdict per statement sent; a judge
+		// implementation that breaks it must not shift the denominator.
+		r.fail(Faithfulness, NewStepError(StatusParseError, "judge returned %d verdicts for %d statements", len(verdicts), len(stmts)))
+		return
+	}
+	tr := &FaithfulnessTrace{Statements: verdicts}
+	for _, v := range verdicts {
+		tr.Supported += v.Verdict
+	}
+	r.Faithfulness = tr
+	score := float64(tr.Supported) / float64(len(stmts))
+	r.set(Faithfulness, StatusOK, &score, "")
+}
+
+// answer_relevancy = mean cosine(E(generated question), E(question)), 0 when
+// every generated question is flagged noncommittal.
+func runAnswerRelevancy(ctx context.Context, j Judge, s *Sample, strictness int, r *Result) {
+	if strings.TrimSpace(s.Question) == "" || strings.TrimSpace(s.Answer) == "" {
+		r.set(AnswerRelevancy, StatusMissingInput, nil, "answer relevancy needs both a question and an answer")
+		return
+	}
+	if sj, ok := j.(AnswerSimilarityJudge); ok {
+		runAnswerSimilarity(ctx, sj, s, r)
+		return
+	}
+	qs, err := j.Questions(ctx, s, strictness)
+	if err != nil {
+		r.fail(AnswerRelevancy, err)
+		return
+	}
+	var kept []GeneratedQuestion
+	for _, q := range qs {
+		if strings.TrimSpace(q.Question) != "" {
+			kept = append(kept, q)
+		}
+	}
+	if len(kept) == 0 {
+		r.AnswerRelevancy = &AnswerRelevancyTrace{Mode: "questions", Questions: []GeneratedQuestion{}}
+		r.set(AnswerRelevancy, StatusNoQuestions, nil, "the judge generated no question from the answer")
+		return
+	}
+	texts := make([]string, 0, len(kept)+1)
+	texts = append(texts, s.Question)
+	for _, q := range kept {
+		texts = append(texts, q.Question)
+	}
+	vecs, err := j.Embed(ctx, s, texts)
+	if err != nil {
+		r.fail(AnswerRelevancy, err)
+		return
+	}
+	if len(vecs) != len(texts) {
+		r.fail(AnswerRelevancy, NewStepError(StatusJudgeError, "embedding endpoint returned %d vectors for %d texts", len(vecs), len(texts)))
+		return
+	}
+	tr := &AnswerRelevancyTrace{Mode: "questions", Questions: kept, AllNoncommittal: true}
+	var sum float64
+	for i := range kept {
+		c := Cosine(vecs[0], vecs[i+1])
+		tr.Questions[i].Cosine = c
+		sum += c
+		if kept[i].Noncommittal == 0 {
+			tr.AllNoncommittal = false
+		}
+	}
+	score := sum / float64(len(kept))
+	if tr.AllNoncommittal {
+		score = 0
+	}
+	r.AnswerRelevancy = tr
+	r.set(AnswerRelevancy, StatusOK, &score, "")
+}
+
+func runAnswerSimilarity(ctx context.Context, j AnswerSimilarityJudge, s *Sample, r *Result) {
+	vecs, err := j.Embed(ctx, s, []string{s.Question, s.Answer})
+	if err != nil {
+		r.fail(AnswerRelevancy, err)
+		return
+	}
+	if len(vecs) != 2 {
+		r.fail(AnswerRelevancy, NewStepError(StatusJudgeError, "embedder returned %d vectors for 2 texts", len(vecs)))
+		return
+	}
+	nc, hint := j.Noncommittal(s)
+	tr := &AnswerRelevancyTrace{Mode: "answer_similarity", Questions: []GeneratedQuestion{}, AnswerCosine: Cosine(vecs[0], vecs[1])}
+	score := tr.AnswerCosine
+	if nc {
+		tr.AllNoncommittal = true
+		tr.NoncommittalHint = hint
+		score = 0
+	}
+	r.AnswerRelevancy = tr
+	r.set(AnswerRelevancy, StatusOK, &score, "")
+}
+
+// context_precision = Σk vk·precision@k / Σk vk over the ranked chunks; 0
+// when no chunk is useful.
+func runContextPrecision(ctx context.Context, j Judge, s *Sample, r *Result) {
+	if strings.TrimSpace(s.Reference) == "" {
+		r.set(ContextPrecision, StatusMissingInput, nil, "context precision needs a reference answer")
+		return
+	}
+	if len(s.Contexts) == 0 {
+		r.set(ContextPrecision, StatusMissingInput, nil, "there are no retrieved contexts to rank")
+		return
+	}
+	chunks := make([]ChunkVerdict, len(s.Contexts))
+	errs := make([]error, len(s.Contexts))
+	var wg sync.WaitGroup
+	for k := range s.Contexts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			chunks[k], errs[k] = j.ChunkVerdict(ctx, s, k+1)
+			chunks[k].Rank = k + 1
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			r.fail(ContextPrecision, err)
+			return
+		}
+	}
+	score, precisions := AveragePrecision(chunks)
+	r.ContextPrecision = &ContextPrecisionTrace{Chunks: chunks, Precisions: precisions}
+	r.set(ContextPrecision, StatusOK, &score, "")
+}
+
+// AveragePrecision computes context precision from ranked verdicts and
+// returns precision@k for every rank (for the formula display).
+func AveragePrecision(chunks []ChunkVerdict) (float64, []float64) {
+	precisions := make([]float64, len(chunks))
+	var useful, num float64
+	for k, c := range chunks {
+		if c.Verdict == 1 {
+			useful++
+		}
+		precisions[k] = useful / float64(k+1)
+		if c.Verdict == 1 {
+			num += precisions[k]
+		}
+	}
+	if useful == 0 {
+		return 0, precisions
+	}
+	return num / useful, precisions
+}
+
+// context_recall = attributed reference statements / reference statements.
+func runContextRecall(ctx context.Context, j Judge, s *Sample, r *Result) {
+	if strings.TrimSpace(s.Reference) == "" {
+		r.set(ContextRecall, StatusMissingInput, nil, "context recall needs a reference answer")
+		return
+	}
+	cls, err := j.Classify(ctx, s)
+	if err != nil {
+		r.fail(ContextRecall, err)
+		return
+	}
+	if len(cls) == 0 {
+		r.ContextRecall = &ContextRecallTrace{Classifications: []Classification{}}
+		r.set(ContextRecall, StatusNoStatements, nil, "the judge found no statements in the reference")
+		return
+	}
+	tr := &ContextRecallTrace{Classifications: cls}
+	for _, c := range cls {
+		tr.Attributed += c.Attributed
+	}
+	r.ContextRecall = tr
+	score := float64(tr.Attributed) / float64(len(cls))
+	r.set(ContextRecall, StatusOK, &score, "")
+}
+
+// Cosine is the cosine similarity of two vectors; 0 when either is zero or
+// their lengths differ (an embedding endpoint that changes dimensions
+// mid-run is a judge error caught earlier, never a NaN here).
+func Cosine(a, b []float64) float64 {
+	if len(a) != len(b) || len(a) == 0 {
+		return 0
+	}
+	var dot, na, nb float64
+	for i := range a {
+		dot += a[i] * b[i]
+		na += a[i] * a[i]
+		nb += b[i] * b[i]
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / (math.Sqrt(na) * math.Sqrt(nb))
+}
+
+// set records a metric's outcome; the result's maps are guarded because the
+// metrics of one sample run concurrently.
+func (r *Result) set(m Metric, st Status, score *float64, msg string) {
+	resultMu.Lock()
+	defer resultMu.Unlock()
+	if r.Scores == nil {
+		r.Scores = map[Metric]*float64{}
+		r.Status = map[Metric]Status{}
+	}
+	if score != nil && (math.IsNaN(*score) || math.IsInf(*score, 0)) {
+		st, score, msg = StatusJudgeError, nil, fmt.Sprintf("score is not a number (%v)", *score)
+	}
+	r.Scores[m] = score
+	r.Status[m] = st
+	if msg != "" {
+		if r.Errors == nil {
+			r.Errors = map[Metric]string{}
+		}
+		r.Errors[m] = msg
+	}
+}
+
+func (r *Result) fail(m Metric, err error) {
+	r.set(m, StatusOf(err), nil, err.Error())
+}
+
+// resultMu serialises writes to results' maps from concurrent metric steps;
+// contention is negligible next to judge calls.
+var resultMu sync.Mutex
+
+func nonEmpty(ss []string) []string {
+	var out []string
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}

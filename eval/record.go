@@ -1,0 +1,160 @@
+package eval
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The call recorder travels in the context of one sample's evaluation. The
+// instrumented client (top of the client stack, above the cache) reports
+// every call to it, so each result lists its calls with their cache keys and
+// the runner can count calls, hits, retries and tokens and emit events.
+
+type recorderKey struct{}
+
+type recorder struct {
+	sample int
+	run    *runStats
+	mu     sync.Mutex
+	calls  []CallRecord
+
+	pendingRetries map[string]int
+}
+
+// runStats are the run-wide counters, updated atomically from many goroutines.
+type runStats struct {
+	inFlight         atomic.Int64
+	chat, embeddings atomic.Int64
+	retries, hits    atomic.Int64
+	errors           atomic.Int64
+	promptTokens     atomic.Int64
+	completionTokens atomic.Int64
+	emit             func(Event)
+}
+
+func (s *runStats) counts() (CallCounts, Usage) {
+	return CallCounts{
+			Chat:       int(s.chat.Load()),
+			Embeddings: int(s.embeddings.Load()),
+			Retries:    int(s.retries.Load()),
+			CacheHits:  int(s.hits.Load()),
+			Errors:     int(s.errors.Load()),
+		}, Usage{
+			PromptTokens:     int(s.promptTokens.Load()),
+			CompletionTokens: int(s.completionTokens.Load()),
+		}
+}
+
+func withRecorder(ctx context.Context, rec *recorder) context.Context {
+	return context.WithValue(ctx, recorderKey{}, rec)
+}
+
+func recorderFrom(ctx context.Context) *recorder {
+	rec, _ := ctx.Value(recorderKey{}).(*recorder)
+	return rec
+}
+
+// ReportRetry is called by the retrying client before it waits to retry a
+// call, so the run counts retries and the TUI can show them.
+func ReportRetry(ctx context.Context, task string, err error, wait time.Duration) {
+	rec := recorderFrom(ctx)
+	if rec == nil {
+		return
+	}
+	rec.run.retries.Add(1)
+	// The retry belongs to the call in progress, recorded when it finishes;
+	// with several calls of one task in flight the attribution is approximate.
+	rec.mu.Lock()
+	if rec.pendingRetries == nil {
+		rec.pendingRetries = map[string]int{}
+	}
+	rec.pendingRetries[task]++
+	rec.mu.Unlock()
+	if rec.run.emit != nil {
+		rec.run.emit(Event{Kind: EventRetry, Sample: rec.sample, Err: err.Error(), Wait: wait,
+			Call: &CallRecord{Task: task}, InFlight: int(rec.run.inFlight.Load())})
+	}
+}
+
+// Instrument wraps a client so that every call is recorded on the sample's
+// recorder (if the context carries one) and counted for the run.
+func Instrument(c ChatClient) ChatClient { return instrumented{c} }
+
+type instrumented struct{ inner ChatClient }
+
+func (c instrumented) Chat(ctx context.Context, req ChatRequest) (ChatResponse, error) {
+	rec := recorderFrom(ctx)
+	if rec != nil {
+		rec.run.inFlight.Add(1)
+	}
+	start := time.Now()
+	resp, err := c.inner.Chat(ctx, req)
+	if rec == nil {
+		return resp, err
+	}
+	rec.run.inFlight.Add(-1)
+	cr := CallRecord{Task: req.Task, Key: req.Key(), Cached: resp.Cached, Tokens: resp.Usage, LatencyMS: resp.LatencyMS}
+	if cr.LatencyMS == 0 && !resp.Cached {
+		cr.LatencyMS = time.Since(start).Milliseconds()
+	}
+	if err != nil {
+		cr.Error = err.Error()
+	}
+	rec.add(cr, false)
+	return resp, err
+}
+
+func (c instrumented) Embed(ctx context.Context, req EmbedRequest) (EmbedResponse, error) {
+	rec := recorderFrom(ctx)
+	if rec != nil {
+		rec.run.inFlight.Add(1)
+	}
+	resp, err := c.inner.Embed(ctx, req)
+	if rec == nil {
+		return resp, err
+	}
+	rec.run.inFlight.Add(-1)
+	cr := CallRecord{Task: "embeddings", Cached: err == nil && resp.Cached == len(req.Texts), Tokens: resp.Usage, LatencyMS: resp.LatencyMS}
+	if len(req.Texts) > 0 {
+		cr.Key = EmbedKey(req.Endpoint, req.Model, req.Dimensions, req.Texts[0])
+	}
+	if err != nil {
+		cr.Error = err.Error()
+	}
+	rec.add(cr, true)
+	return resp, err
+}
+
+func (rec *recorder) add(cr CallRecord, embedding bool) {
+	rs := rec.run
+	switch {
+	case cr.Error != "":
+		rs.errors.Add(1)
+	case cr.Cached:
+		rs.hits.Add(1)
+	}
+	if cr.Error == "" && !cr.Cached {
+		if embedding {
+			rs.embeddings.Add(1)
+		} else {
+			rs.chat.Add(1)
+		}
+	}
+	if !cr.Cached {
+		// Cached replies keep the usage of the call that paid for them;
+		// counting it again would overstate what this run spent.
+		rs.promptTokens.Add(int64(cr.Tokens.PromptTokens))
+		rs.completionTokens.Add(int64(cr.Tokens.CompletionTokens))
+	}
+	rec.mu.Lock()
+	cr.Retries = rec.pendingRetries[cr.Task]
+	delete(rec.pendingRetries, cr.Task)
+	rec.calls = append(rec.calls, cr)
+	rec.mu.Unlock()
+	if rs.emit != nil {
+		c := cr
+		rs.emit(Event{Kind: EventCall, Sample: rec.sample, Call: &c, InFlight: int(rs.inFlight.Load())})
+	}
+}

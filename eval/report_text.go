@@ -1,0 +1,196 @@
+package eval
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// WriteCSV writes one row per sample: identity, the four scores (empty when
+// not scored), their statuses, the diagnosis and the first error message.
+func (r *Report) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	head := []string{"index", "id", "question", "answer"}
+	for _, m := range AllMetrics {
+		head = append(head, string(m))
+	}
+	for _, m := range AllMetrics {
+		head = append(head, string(m)+"_status")
+	}
+	head = append(head, "diagnosis", "errors")
+	if err := cw.Write(head); err != nil {
+		return err
+	}
+	for _, s := range r.Samples {
+		row := []string{strconv.Itoa(s.Index), s.ID, s.Question, s.Answer}
+		for _, m := range AllMetrics {
+			if v, ok := s.Score(m); ok {
+				row = append(row, strconv.FormatFloat(v, 'f', 4, 64))
+			} else {
+				row = append(row, "")
+			}
+		}
+		for _, m := range AllMetrics {
+			row = append(row, string(s.Status[m]))
+		}
+		var errs []string
+		for _, m := range AllMetrics {
+			if e := s.Errors[m]; e != "" {
+				errs = append(errs, string(m)+": "+e)
+			}
+		}
+		row = append(row, string(Diagnose(s)), strings.Join(errs, "; "))
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteMarkdown writes a summary (per metric mean, scored, not scored; the
+// diagnosis counts) and the `worst` lowest-scoring samples with the reason
+// the judge gave for their first unsupported statement.
+func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
+	var b strings.Builder
+	run := r.Run
+	fmt.Fprintf(&b, "# ragscope run %s\n\n", run.ID)
+	fmt.Fprintf(&b, "- dataset: `%s` (%d samples", run.Dataset, run.Samples)
+	if run.Skipped > 0 {
+		fmt.Fprintf(&b, ", %d skipped as invalid", run.Skipped)
+	}
+	b.WriteString(")\n")
+	fmt.Fprintf(&b, "- judge: %s", run.Judge.Name)
+	if run.Judge.EmbeddingModel != "" {
+		fmt.Fprintf(&b, " (embeddings: %s)", run.Judge.EmbeddingModel)
+	}
+	b.WriteString("\n")
+	fmt.Fprintf(&b, "- started: %s", run.StartedAt.Format("2006-01-02 15:04:05 MST"))
+	if run.FinishedAt != nil {
+		fmt.Fprintf(&b, ", took %s", run.FinishedAt.Sub(run.StartedAt).Round(1e6))
+	}
+	if run.Cancelled {
+		b.WriteString(" (cancelled)")
+	}
+	b.WriteString("\n")
+	fmt.Fprintf(&b, "- calls: %d chat, %d embeddings, %d cache hits, %d retries, %d errors; tokens %d prompt + %d completion\n\n",
+		run.Calls.Chat, run.Calls.Embeddings, run.Calls.CacheHits, run.Calls.Retries, run.Calls.Errors,
+		run.Tokens.PromptTokens, run.Tokens.CompletionTokens)
+
+	b.WriteString("| metric | mean | scored | not scored |\n|---|---:|---:|---:|\n")
+	for _, m := range run.Metrics {
+		ms := r.Summary[m]
+		mean := "n/a"
+		if ms.Mean != nil {
+			mean = fmt.Sprintf("%.3f", *ms.Mean)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %d%s |\n", m, mean, ms.Scored, ms.Failed, statusBreakdown(ms.ByStatus))
+	}
+	diag := map[Diagnosis]int{}
+	for _, s := range r.Samples {
+		diag[Diagnose(s)]++
+	}
+	b.WriteString("\n**Diagnosis:** ")
+	for i, d := range Diagnoses {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %d", d, diag[d])
+	}
+	b.WriteString("\n")
+
+	ranked := append([]*Result(nil), r.Samples...)
+	sort.SliceStable(ranked, func(i, j int) bool { return lowest(ranked[i]) < lowest(ranked[j]) })
+	if worst > len(ranked) {
+		worst = len(ranked)
+	}
+	if worst > 0 {
+		fmt.Fprintf(&b, "\n## The %d worst samples\n\n| # | id | question | F | AR | CP | CR | diagnosis | why |\n|---:|---|---|---:|---:|---:|---:|---|---|\n", worst)
+		for _, s := range ranked[:worst] {
+			fmt.Fprintf(&b, "| %d | %s | %s |", s.Index, mdCell(s.ID), mdCell(clipRunes(s.Question, 60)))
+			for _, m := range AllMetrics {
+				fmt.Fprintf(&b, " %s |", scoreCell(s, m))
+			}
+			fmt.Fprintf(&b, " %s | %s |\n", Diagnose(s), mdCell(clipRunes(why(s), 100)))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func statusBreakdown(by map[Status]int) string {
+	if len(by) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, st := range []Status{StatusNoStatements, StatusMissingInput, StatusNoQuestions, StatusParseError, StatusJudgeError, StatusCacheMiss, StatusCancelled} {
+		if by[st] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", by[st], st))
+		}
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// lowest is the sample's lowest score; failures sort first, unscored last.
+func lowest(r *Result) float64 {
+	lo := 2.0
+	for _, m := range AllMetrics {
+		if r.Status[m].Failed() {
+			return -1
+		}
+		if v, ok := r.Score(m); ok && v < lo {
+			lo = v
+		}
+	}
+	return lo
+}
+
+func scoreCell(r *Result, m Metric) string {
+	if v, ok := r.Score(m); ok {
+		return fmt.Sprintf("%.2f", v)
+	}
+	if st, ok := r.Status[m]; ok {
+		return string(st)
+	}
+	return "-"
+}
+
+// why is the most useful single line of evidence for a low score.
+func why(r *Result) string {
+	for _, m := range AllMetrics {
+		if r.Status[m].Failed() {
+			return string(m) + ": " + r.Errors[m]
+		}
+	}
+	if t := r.Faithfulness; t != nil {
+		for _, v := range t.Statements {
+			if v.Verdict == 0 {
+				return fmt.Sprintf("unsupported: %q: %s", v.Statement, v.Reason)
+			}
+		}
+	}
+	if t := r.ContextRecall; t != nil {
+		for _, c := range t.Classifications {
+			if c.Attributed == 0 {
+				return fmt.Sprintf("not retrieved: %q: %s", c.Statement, c.Reason)
+			}
+		}
+	}
+	return ""
+}
+
+func mdCell(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func clipRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "..."
+}

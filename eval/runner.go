@@ -1,0 +1,168 @@
+package eval
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// RunnerConfig shapes a run.
+type RunnerConfig struct {
+	Metrics []Metric
+	// Strictness is the number of questions answer relevancy draws (default 3).
+	Strictness int
+	// Workers is the number of samples evaluated at once. Request-level
+	// concurrency is enforced by the client; twice as many sample workers
+	// as request slots keep the slots busy while samples wait on their
+	// sequential steps (statements before verdicts).
+	Workers int
+}
+
+// Runner evaluates samples with a judge and streams events.
+type Runner struct {
+	Judge  Judge
+	Config RunnerConfig
+	// Events, when set, receives the event stream. Sends block: a consumer
+	// must keep reading until the channel is closed by Run.
+	Events chan<- Event
+	// Done holds results of samples already finished (resume); they are
+	// re-emitted as finished but not evaluated again.
+	Done map[int]*Result
+	// OnResult, when set, is called for every finished sample before its
+	// event is emitted (the run store writes it durably here).
+	OnResult func(*Result) error
+
+	stats runStats
+}
+
+// Counts returns the run's call counts and token usage so far.
+func (r *Runner) Counts() (CallCounts, Usage) { return r.stats.counts() }
+
+// Run evaluates the samples and returns one result per sample, in order.
+// When ctx is cancelled, samples already finished keep their results and
+// every metric not finished ends with status cancelled. Run closes Events.
+func (r *Runner) Run(ctx context.Context, samples []Sample) []*Result {
+	cfg := r.Config
+	if len(cfg.Metrics) == 0 {
+		cfg.Metrics = AllMetrics
+	}
+	if cfg.Strictness <= 0 {
+		cfg.Strictness = 3
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = 32
+	}
+	var emitMu sync.Mutex
+	emit := func(e Event) {
+		if r.Events == nil {
+			return
+		}
+		if e.Time.IsZero() {
+			e.Time = time.Now()
+		}
+		emitMu.Lock()
+		r.Events <- e
+		emitMu.Unlock()
+	}
+	r.stats.emit = emit
+	defer func() {
+		if r.Events != nil {
+			close(r.Events)
+		}
+	}()
+	emit(Event{Kind: EventRunStarted, Sample: -1, Total: len(samples)})
+
+	results := make([]*Result, len(samples))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < cfg.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				res := r.evalSample(ctx, &samples[i], cfg, emit)
+				results[i] = res
+			}
+		}()
+	}
+	for i := range samples {
+		if done := r.Done[samples[i].Index]; done != nil {
+			results[i] = done
+			emit(Event{Kind: EventSampleFinished, Sample: samples[i].Index, Result: done})
+			continue
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	emit(Event{Kind: EventRunFinished, Sample: -1, InFlight: 0})
+	return results
+}
+
+func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, emit func(Event)) *Result {
+	res := &Result{
+		Index: s.Index, ID: s.ID, Question: s.Question, Answer: s.Answer,
+		Contexts: s.Contexts, Reference: s.Reference,
+		Scores: map[Metric]*float64{}, Status: map[Metric]Status{},
+	}
+	if res.Contexts == nil {
+		res.Contexts = []string{}
+	}
+	if ctx.Err() != nil {
+		for _, m := range cfg.Metrics {
+			res.set(m, StatusCancelled, nil, "the run was cancelled before this sample started")
+		}
+		r.finish(res, emit)
+		return res
+	}
+	emit(Event{Kind: EventSampleStarted, Sample: s.Index, InFlight: int(r.stats.inFlight.Load())})
+	rec := &recorder{sample: s.Index, run: &r.stats}
+	sctx := withRecorder(ctx, rec)
+	var wg sync.WaitGroup
+	for _, m := range cfg.Metrics {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			switch m {
+			case Faithfulness:
+				runFaithfulness(sctx, r.Judge, s, res)
+			case AnswerRelevancy:
+				runAnswerRelevancy(sctx, r.Judge, s, cfg.Strictness, res)
+			case ContextPrecision:
+				runContextPrecision(sctx, r.Judge, s, res)
+			case ContextRecall:
+				runContextRecall(sctx, r.Judge, s, res)
+			}
+		}()
+	}
+	wg.Wait()
+	// A step interrupted by cancellation may surface as a judge or parse
+	// error from a half-read reply; the user asked to stop, so say so.
+	if ctx.Err() != nil {
+		for m, st := range res.Status {
+			if st != StatusOK && st.Failed() && st != StatusCacheMiss {
+				res.Status[m] = StatusCancelled
+				res.Errors[m] = "cancelled: " + res.Errors[m]
+			}
+		}
+	}
+	rec.mu.Lock()
+	res.Calls = rec.calls
+	rec.mu.Unlock()
+	r.finish(res, emit)
+	return res
+}
+
+func (r *Runner) finish(res *Result, emit func(Event)) {
+	if r.OnResult != nil {
+		if err := r.OnResult(res); err != nil {
+			emit(Event{Kind: EventError, Sample: res.Index, Err: "saving the result: " + err.Error()})
+		}
+	}
+	for _, m := range AllMetrics {
+		if st, ok := res.Status[m]; ok && st.Failed() {
+			emit(Event{Kind: EventError, Sample: res.Index, Metric: m, Err: string(st) + ": " + res.Errors[m]})
+		}
+	}
+	emit(Event{Kind: EventSampleFinished, Sample: res.Index, Result: res, InFlight: int(r.stats.inFlight.Load())})
+}

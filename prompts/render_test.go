@@ -1,0 +1,266 @@
+package prompts
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// taxData is the motivating case of the project: an answer that contradicts
+// the retrieved policy.
+func taxData(lang string) Data {
+	if lang == "zh" {
+		return Data{
+			Question:  "小规模纳税人转为一般纳税人后，纳税人识别号会变吗？",
+			Answer:    "会变。转为一般纳税人后需要重新办理税务登记，\n并领取新的纳税人识别号。",
+			Reference: "不会变，纳税人识别号保持不变。",
+			Contexts: []string{
+				"纳税人由小规模纳税人转为一般纳税人的，其纳税人识别号不变。",
+				"一般纳税人取得的增值税专用发票可以抵扣进项税额。\n抵扣须在规定期限内认证。",
+			},
+			Statements: []string{
+				"企业转为一般纳税人后需要重新办理税务登记。",
+				"企业转为一般纳税人后会领取新的纳税人识别号。",
+			},
+			Chunk: "纳税人由小规模纳税人转为一般纳税人的，其纳税人识别号不变。",
+			Rank:  1,
+		}
+	}
+	return Data{
+		Question:  "Does the taxpayer ID change after converting to a general VAT taxpayer?",
+		Answer:    "Yes. After the conversion the company must re-register\nand receives a new taxpayer ID.",
+		Reference: "No, the taxpayer identification number stays the same.",
+		Contexts: []string{
+			"A taxpayer converting from small-scale to general VAT taxpayer keeps its taxpayer identification number.",
+			"General taxpayers may deduct input VAT shown on special VAT invoices.\nInvoices must be verified in time.",
+		},
+		Statements: []string{
+			"The company must re-register after converting to a general VAT taxpayer.",
+			"The company receives a new taxpayer ID after converting to a general VAT taxpayer.",
+		},
+		Chunk: "A taxpayer converting from small-scale to general VAT taxpayer keeps its taxpayer identification number.",
+		Rank:  1,
+	}
+}
+
+// shown lists, per task, which inputs the built-in template must put in
+// front of the judge.
+func shown(task string, d Data) []string {
+	switch task {
+	case TaskFaithfulnessStatements:
+		return []string{d.Question, d.Answer}
+	case TaskFaithfulnessVerdicts:
+		return []string{
+			"[1] " + d.Contexts[0], "[2] " + strings.Split(d.Contexts[1], "\n")[0],
+			"1. " + d.Statements[0], "2. " + d.Statements[1],
+		}
+	case TaskAnswerRelevancyQuestion:
+		return []string{d.Answer}
+	case TaskContextPrecisionVerdict:
+		return []string{d.Question, d.Reference, d.Chunk}
+	case TaskContextRecallClassifications:
+		return []string{d.Question, d.Reference, "[1] " + d.Contexts[0], "[2] " + strings.Split(d.Contexts[1], "\n")[0]}
+	}
+	return nil
+}
+
+func TestEmbeddedRender(t *testing.T) {
+	s := Embedded()
+	for _, task := range Tasks {
+		for _, lang := range Langs {
+			t.Run(task+"."+lang, func(t *testing.T) {
+				d := taxData(lang)
+				out, err := s.Render(task, lang, d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, want := range shown(task, d) {
+					// Multi-line inputs are shown line by line; check the first line.
+					want = strings.Split(want, "\n")[0]
+					if !strings.Contains(out, want) {
+						t.Errorf("rendered prompt lacks %q", want)
+					}
+				}
+				if strings.Contains(out, "<no value>") || strings.Contains(out, "{{") {
+					t.Errorf("rendered prompt has template residue:\n%s", out)
+				}
+				if task == TaskAnswerRelevancyQuestion && strings.Contains(out, d.Question) {
+					t.Errorf("the question must not be shown to the question generator")
+				}
+				if task == TaskContextPrecisionVerdict && strings.Contains(out, "rank") {
+					t.Errorf("the chunk's rank must not be shown (it would bias the verdict and split the cache)")
+				}
+				again, _ := s.Render(task, lang, d)
+				if again != out {
+					t.Errorf("rendering is not deterministic")
+				}
+				checkGolden(t, filepath.Join("testdata", "render", task+"."+lang+".golden"), out)
+			})
+		}
+	}
+}
+
+func TestVerdictsNumbersEveryStatement(t *testing.T) {
+	for _, lang := range Langs {
+		for _, n := range []int{1, 2, 7, 12} {
+			d := taxData(lang)
+			d.Statements = nil
+			for i := range n {
+				d.Statements = append(d.Statements, "statement "+string(rune('a'+i))+"\nwith a second line")
+			}
+			out, err := Embedded().Render(TaskFaithfulnessVerdicts, lang, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Only the real input's list, after the worked examples.
+			tail := out[strings.LastIndex(out, "1. statement a"):]
+			got := regexp.MustCompile(`(?m)^(\d+)\. statement ([a-z])$`).FindAllStringSubmatch(tail, -1)
+			if len(got) != n {
+				t.Fatalf("%s n=%d: found %d numbered statements in\n%s", lang, n, len(got), tail)
+			}
+			for i, m := range got {
+				if m[1] != strconv.Itoa(i+1) || m[2] != string(rune('a'+i)) {
+					t.Errorf("%s: item %d rendered as %q", lang, i+1, m[0])
+				}
+			}
+			if !strings.Contains(out, strconv.Itoa(n)+" ") {
+				t.Errorf("%s: the expected count %d is not stated", lang, n)
+			}
+		}
+	}
+}
+
+// Every worked example must be a reply the contract accepts: a judge copies
+// the examples' shape, so a drifted example teaches it to fail validation.
+func TestExamplesFollowTheContract(t *testing.T) {
+	for _, task := range Tasks {
+		for _, lang := range Langs {
+			out, err := Embedded().Render(task, lang, taxData(lang))
+			if err != nil {
+				t.Fatal(err)
+			}
+			examples := 0
+			for _, line := range strings.Split(out, "\n") {
+				var js string
+				if rest, ok := strings.CutPrefix(line, "Output:"); ok {
+					js = strings.TrimSpace(rest)
+				} else if rest, ok := strings.CutPrefix(line, "输出："); ok {
+					js = strings.TrimSpace(rest)
+				}
+				if js == "" {
+					continue
+				}
+				examples++
+				if err := ValidateReply(task, js); err != nil {
+					t.Errorf("%s.%s example %d: %v", task, lang, examples, err)
+				}
+			}
+			if examples < 2 || examples > 3 {
+				t.Errorf("%s.%s has %d worked examples, want 2-3", task, lang, examples)
+			}
+			if !strings.HasSuffix(strings.TrimSpace(out), "Output:") && !strings.HasSuffix(strings.TrimSpace(out), "输出：") {
+				t.Errorf("%s.%s should end by asking for the output", task, lang)
+			}
+		}
+	}
+}
+
+func TestEveryTemplateAsksForTheInputLanguage(t *testing.T) {
+	for _, task := range Tasks {
+		for _, lang := range Langs {
+			src, err := Embedded().Source(task, lang)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]string{"en": "in the language of the", "zh": "语言"}[lang]
+			if !strings.Contains(src, want) {
+				t.Errorf("%s.%s does not tell the judge to write in the language of the input", task, lang)
+			}
+		}
+	}
+}
+
+func TestRenderErrors(t *testing.T) {
+	s := Embedded()
+	tests := []struct {
+		task, lang, want string
+	}{
+		{"faithfulness", "en", `unknown task "faithfulness"`},
+		{TaskFaithfulnessStatements, "de", `unknown language "de"`},
+		{TaskFaithfulnessStatements, "", `unknown language ""`},
+	}
+	for _, tt := range tests {
+		_, err := s.Render(tt.task, tt.lang, Data{})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Render(%q, %q) error = %v, want %q", tt.task, tt.lang, err, tt.want)
+		}
+		if _, err := s.Source(tt.task, tt.lang); err == nil {
+			t.Errorf("Source(%q, %q) accepted", tt.task, tt.lang)
+		}
+	}
+}
+
+// text/template fails at execution on a field Data does not have; this
+// guards against a change (map data, a missing option) that would make it
+// print "<no value>" and send that to the judge.
+func TestExecutionFailsOnUnknownField(t *testing.T) {
+	for _, src := range []string{"Q: {{.Foo}}", "{{range .Contexts}}{{.Bar}}{{end}}"} {
+		tm, err := parseTemplate("x.en.tmpl", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := &entry{tmpl: tm}
+		out, err := e.execute(taxData("en"))
+		if err == nil {
+			t.Fatalf("%q rendered %q, want an error", src, out)
+		}
+		if !strings.HasPrefix(err.Error(), "x.en.tmpl:1:") {
+			t.Errorf("error %q does not start with file:line", err)
+		}
+	}
+}
+
+func TestConcurrentRender(t *testing.T) {
+	s := Embedded()
+	want, _ := s.Render(TaskFaithfulnessVerdicts, "zh", taxData("zh"))
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 50 {
+				got, err := s.Render(TaskFaithfulnessVerdicts, "zh", taxData("zh"))
+				if err != nil || got != want {
+					t.Errorf("concurrent render differs: %v", err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./prompts -update to create it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the rendered prompt (run go test ./prompts -update after checking the change):\n%s", path, got)
+	}
+}

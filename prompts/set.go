@@ -1,0 +1,261 @@
+package prompts
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"text/template"
+	"unicode/utf8"
+)
+
+//go:embed templates/*.tmpl
+var embedded embed.FS
+
+// Info describes one template of a Set.
+type Info struct {
+	Task   string `json:"task"`
+	Lang   string `json:"lang"`
+	Source string `json:"source"`         // "embedded" or "override"
+	Path   string `json:"path,omitempty"` // override file path, "" when embedded
+	SHA256 string `json:"sha256"`         // of the template source text
+}
+
+// Sources of a template.
+const (
+	SourceEmbedded = "embedded"
+	SourceOverride = "override"
+)
+
+type entry struct {
+	info Info
+	name string // the file name errors cite
+	src  string
+	tmpl *template.Template
+}
+
+// Set is one template per task and language. It is never modified after it
+// is built, so Render may be called from many goroutines.
+type Set struct {
+	entries map[string]*entry
+}
+
+var embeddedSet = sync.OnceValues(func() (*Set, error) {
+	s := &Set{entries: map[string]*entry{}}
+	for _, t := range allTasks {
+		for _, l := range allLangs {
+			name := "templates/" + FileName(t, l)
+			b, err := embedded.ReadFile(name)
+			if err != nil {
+				return nil, fmt.Errorf("prompts: built-in template %s is missing", name)
+			}
+			e, err := newEntry(t, l, name, b, Info{Source: SourceEmbedded})
+			if err != nil {
+				return nil, err
+			}
+			s.entries[key(t, l)] = e
+		}
+	}
+	return s, nil
+})
+
+// Embedded returns the built-in templates. It panics only if they are
+// broken, which a test of this package rules out.
+func Embedded() *Set {
+	s, err := embeddedSet()
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// newEntry parses and vets one template; name is what errors cite
+// (the embedded path or the override file's path).
+func newEntry(task, lang, name string, b []byte, info Info) (*entry, error) {
+	if !utf8.Valid(b) {
+		return nil, fmt.Errorf("%s: not valid UTF-8; save the file as UTF-8", name)
+	}
+	// A byte-order mark would otherwise be sent to the judge and hashed.
+	src := strings.TrimPrefix(string(b), "\ufeff")
+	if strings.TrimSpace(src) == "" {
+		return nil, fmt.Errorf("%s: the file is empty; delete it to use the built-in template", name)
+	}
+	t, err := parseTemplate(name, src)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFields(t, reflect.TypeFor[Data]()); err != nil {
+		return nil, err
+	}
+	e := &entry{name: name, src: src, tmpl: t}
+	e.info = info
+	e.info.Task, e.info.Lang = task, lang
+	e.info.SHA256 = hashText(src)
+	if err := e.trialRender(task); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// parseTemplate parses without vetting. missingkey=error makes a map lookup
+// of an absent key fail instead of printing "<no value>"; for the Data
+// struct, text/template already fails on an unknown field when executed.
+func parseTemplate(name, src string) (*template.Template, error) {
+	t, err := template.New(name).Option("missingkey=error").Funcs(funcMap()).Parse(src)
+	if err != nil {
+		return nil, cleanErr(err)
+	}
+	return t, nil
+}
+
+func hashText(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+// cleanErr drops text/template's "template: " prefix so that errors start
+// with "file:line:", the form editors and terminals link to.
+func cleanErr(err error) error {
+	return fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "template: "))
+}
+
+func (e *entry) execute(d Data) (string, error) {
+	var b strings.Builder
+	if err := e.tmpl.Execute(&b, d); err != nil {
+		return "", cleanErr(err)
+	}
+	return b.String(), nil
+}
+
+// Markers that cannot occur in a template's own text, so finding one in the
+// trial output proves the template shows that input to the judge.
+const (
+	sampleQuestion  = "RAGSCOPE-SAMPLE-QUESTION"
+	sampleAnswer    = "RAGSCOPE-SAMPLE-ANSWER"
+	sampleReference = "RAGSCOPE-SAMPLE-REFERENCE"
+	sampleChunk     = "RAGSCOPE-SAMPLE-CHUNK"
+	sampleContext   = "RAGSCOPE-SAMPLE-CONTEXT-"
+	sampleStatement = "RAGSCOPE-SAMPLE-STATEMENT-"
+)
+
+func sampleData() Data {
+	return Data{
+		Question:   sampleQuestion,
+		Answer:     sampleAnswer,
+		Reference:  sampleReference,
+		Contexts:   []string{sampleContext + "1", sampleContext + "2\nsecond line", sampleContext + "3"},
+		Statements: []string{sampleStatement + "1", sampleStatement + "2", sampleStatement + "3"},
+		Chunk:      sampleChunk,
+		Rank:       2,
+	}
+}
+
+// required lists, per task, the inputs without which the judge cannot do
+// the task at all; a template that never shows one is rejected at load time
+// instead of silently producing meaningless scores.
+var required = map[string][]struct{ field, marker string }{
+	TaskFaithfulnessStatements: {{".Answer", sampleAnswer}},
+	TaskFaithfulnessVerdicts: {
+		{".Contexts", sampleContext + "1"},
+		{".Statements (every one of them)", sampleStatement + "1"},
+		{".Statements (every one of them)", sampleStatement + "2"},
+		{".Statements (every one of them)", sampleStatement + "3"},
+	},
+	TaskAnswerRelevancyQuestion: {{".Answer", sampleAnswer}},
+	TaskContextPrecisionVerdict: {
+		{".Question", sampleQuestion},
+		{".Reference", sampleReference},
+		{".Chunk", sampleChunk},
+	},
+	TaskContextRecallClassifications: {
+		{".Reference", sampleReference},
+		{".Contexts", sampleContext + "1"},
+	},
+}
+
+func (e *entry) trialRender(task string) error {
+	out, err := e.execute(sampleData())
+	if err != nil {
+		return fmt.Errorf("%w (while test-rendering with sample data)", err)
+	}
+	if strings.TrimSpace(out) == "" {
+		return fmt.Errorf("%s: the template renders to an empty prompt", e.name)
+	}
+	for _, r := range required[task] {
+		if !strings.Contains(out, r.marker) {
+			return fmt.Errorf("%s: the prompt never shows %s, so the judge cannot do %s; add it back (compare with the built-in %s)",
+				e.name, r.field, task, FileName(task, e.info.Lang))
+		}
+	}
+	return nil
+}
+
+func (s *Set) lookup(task, lang string) (*entry, error) {
+	if err := checkTaskLang(task, lang); err != nil {
+		return nil, err
+	}
+	return s.entries[key(task, lang)], nil
+}
+
+// Render renders the template of task in lang. Errors name the template file
+// and line.
+func (s *Set) Render(task, lang string, d Data) (string, error) {
+	e, err := s.lookup(task, lang)
+	if err != nil {
+		return "", err
+	}
+	out, err := e.execute(d)
+	if err != nil {
+		return "", fmt.Errorf("prompts: render %s: %w", key(task, lang), err)
+	}
+	return out, nil
+}
+
+// Hash is the sha256 (hex) of the template source text, or "" for an
+// unknown task or language.
+func (s *Set) Hash(task, lang string) string {
+	e, err := s.lookup(task, lang)
+	if err != nil {
+		return ""
+	}
+	return e.info.SHA256
+}
+
+// Hashes maps "task.lang" to the template's sha256 for every template.
+func (s *Set) Hashes() map[string]string {
+	out := make(map[string]string, len(s.entries))
+	for k, e := range s.entries {
+		out[k] = e.info.SHA256
+	}
+	return out
+}
+
+// List describes every template, in task order then language order.
+func (s *Set) List() []Info {
+	out := make([]Info, 0, len(s.entries))
+	for _, t := range allTasks {
+		for _, l := range allLangs {
+			out = append(out, s.entries[key(t, l)].info)
+		}
+	}
+	return out
+}
+
+// Source returns the template text of task in lang.
+func (s *Set) Source(task, lang string) (string, error) {
+	e, err := s.lookup(task, lang)
+	if err != nil {
+		return "", err
+	}
+	return e.src, nil
+}
+
+// equalSource reports whether b is the embedded source of task.lang, so
+// Export can leave identical files alone.
+func equalSource(b []byte, task, lang string) bool {
+	return bytes.Equal(b, []byte(Embedded().entries[key(task, lang)].src))
+}

@@ -1,0 +1,119 @@
+// Package prompts holds the judge prompt templates: one text/template per
+// judge task and language, embedded in the binary, overridable file by file
+// from a directory, and hashed so that a report can say which prompt text
+// produced its scores.
+//
+// Templates receive a Data value. Besides the text/template built-ins they
+// may call these helpers:
+//
+//	trim      strings.TrimSpace
+//	numbered  a list as "1. first\n2. second", continuation lines indented
+//	chunks    ranked chunks as "[1] first\n\n[2] second", continuation lines indented
+//
+// The JSON each task must return is a public contract; Schema gives it as a
+// strict JSON schema and ValidateReply checks a reply against it.
+package prompts
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The judge tasks. The names are public: they appear in file names of
+// overrides, in cache keys and in reports.
+const (
+	TaskFaithfulnessStatements       = "faithfulness_statements"
+	TaskFaithfulnessVerdicts         = "faithfulness_verdicts"
+	TaskAnswerRelevancyQuestion      = "answer_relevancy_question"
+	TaskContextPrecisionVerdict      = "context_precision_verdict"
+	TaskContextRecallClassifications = "context_recall_classifications"
+)
+
+// Kept unexported so that a caller appending to or reordering Tasks or Langs
+// cannot change what this package accepts.
+var (
+	allTasks = [...]string{
+		TaskFaithfulnessStatements,
+		TaskFaithfulnessVerdicts,
+		TaskAnswerRelevancyQuestion,
+		TaskContextPrecisionVerdict,
+		TaskContextRecallClassifications,
+	}
+	allLangs = [...]string{"en", "zh"}
+)
+
+// Tasks lists the judge tasks in pipeline order.
+var Tasks = allTasks[:]
+
+// Langs lists the languages every task has a template in.
+var Langs = allLangs[:]
+
+// Data is what a template is rendered with.
+type Data struct {
+	Question, Answer, Reference string
+	Contexts                    []string // ranked chunks
+	Statements                  []string // faithfulness_verdicts: the statements to judge, in order
+	Chunk                       string   // context_precision_verdict: the one chunk
+	Rank                        int      // its 1-based rank
+}
+
+// FileName is the file a template is exported to and overridden from.
+func FileName(task, lang string) string { return task + "." + lang + ".tmpl" }
+
+func key(task, lang string) string { return task + "." + lang }
+
+func taskIndex(task string) int {
+	for i, t := range allTasks {
+		if t == task {
+			return i
+		}
+	}
+	return -1
+}
+
+func langIndex(lang string) int {
+	for i, l := range allLangs {
+		if l == lang {
+			return i
+		}
+	}
+	return -1
+}
+
+func checkTaskLang(task, lang string) error {
+	if taskIndex(task) < 0 {
+		return fmt.Errorf("prompts: unknown task %q (valid tasks: %s)", task, strings.Join(allTasks[:], ", "))
+	}
+	if langIndex(lang) < 0 {
+		return fmt.Errorf("prompts: unknown language %q (valid languages: %s)", lang, strings.Join(allLangs[:], ", "))
+	}
+	return nil
+}
+
+// validFileNames lists every override file name, for error messages.
+func validFileNames() []string {
+	var out []string
+	for _, t := range allTasks {
+		for _, l := range allLangs {
+			out = append(out, FileName(t, l))
+		}
+	}
+	return out
+}
+
+// parseFileName splits "<task>.<lang>.tmpl"; ok is false for any other name.
+func parseFileName(name string) (task, lang string, ok bool) {
+	base, found := strings.CutSuffix(name, ".tmpl")
+	if !found {
+		return "", "", false
+	}
+	i := strings.LastIndexByte(base, '.')
+	if i < 0 {
+		return "", "", false
+	}
+	task, lang = base[:i], base[i+1:]
+	if checkTaskLang(task, lang) != nil {
+		return "", "", false
+	}
+	return task, lang, true
+}
