@@ -293,3 +293,33 @@ func JSON(v any) string {
 	}
 	return string(b)
 }
+
+// Generic answers every task with a valid reply of fixed shape: two
+// statements, both supported; one question per choice (distinct per seed
+// and choice); every chunk useful; two reference statements attributed. It
+// serves benchmarks and end-to-end tests that count calls, not scores.
+func Generic(r *Request) Reply {
+	one := func(s string) Reply { return Reply{Choices: []string{s}} }
+	switch r.Task {
+	case "faithfulness_statements":
+		return one(`{"statements": ["first statement", "second statement"]}`)
+	case "faithfulness_verdicts":
+		return one(`{"statements": [{"statement": "first statement", "reason": "stated in the context", "verdict": 1}, {"statement": "second statement", "reason": "stated in the context", "verdict": 1}]}`)
+	case "answer_relevancy_question":
+		n := max(r.N, 1)
+		seed := 0
+		if r.Seed != nil {
+			seed = *r.Seed
+		}
+		choices := make([]string, n)
+		for i := range choices {
+			choices[i] = JSON(map[string]any{"question": fmt.Sprintf("generated question %d", seed*10+i), "noncommittal": 0})
+		}
+		return Reply{Choices: choices}
+	case "context_precision_verdict":
+		return one(`{"reason": "useful", "verdict": 1}`)
+	case "context_recall_classifications":
+		return one(`{"classifications": [{"statement": "ref one", "reason": "in context", "attributed": 1}, {"statement": "ref two", "reason": "in context", "attributed": 1}]}`)
+	}
+	return Reply{Status: 400, Body: `{"error":{"message":"fakejudge: unknown task"}}`}
+}
