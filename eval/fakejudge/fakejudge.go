@@ -64,7 +64,8 @@ type Server struct {
 	// Embed returns the vector of a text; default: a deterministic hash
 	// vector (Vector).
 	Embed func(text string) []float32
-	// Delay is added before every answer (benchmarks).
+	// Delay is added before every answer (benchmarks). Change Delay, Embed
+	// and Base64 with Set once the server may be serving.
 	Delay time.Duration
 	// Base64 makes embeddings replies base64-encoded whatever was asked.
 	Base64 bool
@@ -128,14 +129,26 @@ func (s *Server) EmbedBatches() [][]string {
 	return append([][]string(nil), s.embeds...)
 }
 
+// Set changes the server's settings (Delay, Embed, Base64) safely while it
+// serves: requests from another process give the race detector no
+// happens-before edge, so plain field writes would be reported as races.
+func (s *Server) Set(f func(*Server)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f(s)
+}
+
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	var raw map[string]any
 	if err := json.NewDecoder(r.Body).Decode(&raw); err != nil {
 		http.Error(w, `{"error":{"message":"bad json"}}`, 400)
 		return
 	}
-	if s.Delay > 0 {
-		time.Sleep(s.Delay)
+	s.mu.Lock()
+	delay := s.Delay
+	s.mu.Unlock()
+	if delay > 0 {
+		time.Sleep(delay)
 	}
 	switch {
 	case strings.HasSuffix(r.URL.Path, "/embeddings"):
@@ -232,12 +245,11 @@ func (s *Server) serveEmbeddings(w http.ResponseWriter, raw map[string]any) {
 	s.mu.Lock()
 	s.counts["embeddings"]++
 	s.embeds = append(s.embeds, texts)
+	embed, b64 := s.Embed, s.Base64 || raw["encoding_format"] == "base64"
 	s.mu.Unlock()
-	embed := s.Embed
 	if embed == nil {
 		embed = Vector
 	}
-	b64 := s.Base64 || raw["encoding_format"] == "base64"
 	data := make([]map[string]any, len(texts))
 	for i, t := range texts {
 		v := embed(t)

@@ -25,7 +25,7 @@ func BenchmarkRunnerConcurrency(b *testing.B) {
 		c, delay := tc.c, tc.delay
 		b.Run(fmt.Sprintf("C=%d/delay=%s", c, delay), func(b *testing.B) {
 			srv := fakejudge.New(fakejudge.Generic)
-			srv.Delay = delay
+			srv.Set(func(s *fakejudge.Server) { s.Delay = delay })
 			defer srv.Close()
 			client, err := endpoint.New(endpoint.Config{BaseURL: srv.BaseURL(), Concurrency: c, MaxRetries: 0})
 			if err != nil {

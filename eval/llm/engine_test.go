@@ -141,14 +141,16 @@ func TestAnswerRelevancyFormula(t *testing.T) {
 			b.questions[tc.answer] = tc.flags
 			b.ignoreN = tc.ignoreN
 			st := newStack(t, b, stackOpt{noN: tc.noN})
-			st.srv.Embed = func(text string) []float32 {
-				v, ok := vectors[text]
-				if !ok {
-					t.Errorf("unexpected text embedded: %q", text)
-					return []float32{1, 1}
+			st.srv.Set(func(s *fakejudge.Server) {
+				s.Embed = func(text string) []float32 {
+					v, ok := vectors[text]
+					if !ok {
+						t.Errorf("unexpected text embedded: %q", text)
+						return []float32{1, 1}
+					}
+					return v
 				}
-				return v
-			}
+			})
 			res := st.run(t, context.Background(), onlyAR, eval.Sample{Question: "what is AR?", Answer: tc.answer, Contexts: []string{"c"}})[0]
 			if got := score(t, res, eval.AnswerRelevancy); !near(got, tc.want) && !(got-tc.want < 1e-6 && tc.want-got < 1e-6) {
 				t.Fatalf("answer relevancy %v, want %v", got, tc.want)
@@ -476,7 +478,7 @@ func TestEmbeddingsBase64(t *testing.T) {
 				o.embedFormat = "base64"
 			}
 			st := newStack(t, b, o)
-			st.srv.Base64 = mode == "unasked"
+			st.srv.Set(func(s *fakejudge.Server) { s.Base64 = mode == "unasked" })
 			res := st.run(t, context.Background(), onlyAR, eval.Sample{Question: "b64?", Answer: "ANSWER-b64", Contexts: []string{"c"}})[0]
 			got := score(t, res, eval.AnswerRelevancy)
 			var want float64

@@ -1,0 +1,98 @@
+package cache
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// Entry kinds, as shown by `cache stats` and written by Export.
+const (
+	KindChat      = "chat"
+	KindEmbedding = "embedding"
+	KindRuns      = "runs"
+	KindResults   = "results"
+)
+
+// CallEntry is one cached call as the raw-call view shows it.
+type CallEntry struct {
+	Key   string `json:"key"`
+	Kind  string `json:"kind"` // KindChat or KindEmbedding
+	Task  string `json:"task,omitempty"`
+	Model string `json:"model"`
+	// Request is the canonical request JSON: for chat the eval.ChatRequest
+	// whose Key is Key; for an embedding {endpoint, model, dimensions, text}.
+	Request  json.RawMessage   `json:"request"`
+	Response eval.ChatResponse `json:"response"`         // chat only
+	Vector   []float64         `json:"vector,omitempty"` // embedding only, float32 precision
+	Time     time.Time         `json:"time"`             // when the reply was stored
+}
+
+// Call returns the cached call with that key, or nil, nil when there is none.
+func (db *DB) Call(key string) (*CallEntry, error) {
+	var e *CallEntry
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		if b := tx.Bucket(bucketChat); b != nil {
+			if v := b.Get([]byte(key)); v != nil {
+				var err error
+				e, err = decodeChatEntry(key, v)
+				return err
+			}
+		}
+		if b := tx.Bucket(bucketEmbedding); b != nil {
+			if v := b.Get([]byte(key)); v != nil {
+				var err error
+				e, err = decodeEmbeddingEntry(key, v)
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("database %s: cache entry %s: %w", db.path, key, err)
+	}
+	return e, nil
+}
+
+// decodeChatEntry copies everything out of v, which is only valid inside
+// the transaction.
+func decodeChatEntry(key string, v []byte) (*CallEntry, error) {
+	t, meta, payload, err := splitEntry(v)
+	if err != nil {
+		return nil, err
+	}
+	var m chatMeta
+	if err := json.Unmarshal(meta, &m); err != nil {
+		return nil, fmt.Errorf("unreadable chat entry: %w", err)
+	}
+	m.Response.Key, m.Response.Cached = key, true
+	return &CallEntry{
+		Key: key, Kind: KindChat, Task: m.Task, Model: m.Model,
+		Request:  json.RawMessage(append([]byte(nil), payload...)),
+		Response: m.Response, Time: t,
+	}, nil
+}
+
+func decodeEmbeddingEntry(key string, v []byte) (*CallEntry, error) {
+	t, meta, payload, err := splitEntry(v)
+	if err != nil {
+		return nil, err
+	}
+	var m embedMeta
+	if err := json.Unmarshal(meta, &m); err != nil {
+		return nil, fmt.Errorf("unreadable embedding entry: %w", err)
+	}
+	vec, err := decodeVector(payload)
+	if err != nil {
+		return nil, err
+	}
+	return &CallEntry{
+		Key: key, Kind: KindEmbedding, Model: m.Model,
+		Request: json.RawMessage(append([]byte(nil), meta...)),
+		Vector:  vec, Time: t,
+	}, nil
+}

@@ -1,0 +1,328 @@
+package cache
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// Mode says whether a cache miss may go to the network. --no-cache is not a
+// mode: then the judge's client is simply not wrapped.
+type Mode int
+
+const (
+	// ReadWrite serves hits from the cache and sends misses to the inner
+	// client, storing its successful replies.
+	ReadWrite Mode = iota
+	// CacheOnly replays the cache and answers every miss with
+	// eval.ErrCacheMiss, never touching the network.
+	CacheOnly
+)
+
+// Client is an eval.ChatClient that answers from the cache when it can.
+type Client struct {
+	db    *DB
+	inner eval.ChatClient
+	mode  Mode
+
+	chatHits, chatMisses, embedHits, embedMisses atomic.Int64
+
+	mu       sync.Mutex
+	inflight map[string]chan struct{} // chat keys being fetched, see Chat
+}
+
+var _ eval.ChatClient = (*Client)(nil)
+
+// ClientStats counts what a Client served, for the run header. Embedding
+// counts are per text, not per request.
+type ClientStats struct {
+	ChatHits, ChatMisses, EmbedHits, EmbedMisses int
+}
+
+// Hits is the number of calls served from the cache.
+func (s ClientStats) Hits() int { return s.ChatHits + s.EmbedHits }
+
+// Calls is the number of calls asked of the cache.
+func (s ClientStats) Calls() int { return s.ChatHits + s.ChatMisses + s.EmbedHits + s.EmbedMisses }
+
+// HitRate is Hits/Calls, 0 when nothing was asked.
+func (s ClientStats) HitRate() float64 {
+	if s.Calls() == 0 {
+		return 0
+	}
+	return float64(s.Hits()) / float64(s.Calls())
+}
+
+// Client wraps inner with the cache. A read-only database can only replay,
+// so it forces CacheOnly.
+func (db *DB) Client(inner eval.ChatClient, mode Mode) *Client {
+	if db.readOnly {
+		mode = CacheOnly
+	}
+	return &Client{db: db, inner: inner, mode: mode, inflight: map[string]chan struct{}{}}
+}
+
+// Stats reads the counters; safe to call while calls are in flight.
+func (c *Client) Stats() ClientStats {
+	return ClientStats{
+		ChatHits:    int(c.chatHits.Load()),
+		ChatMisses:  int(c.chatMisses.Load()),
+		EmbedHits:   int(c.embedHits.Load()),
+		EmbedMisses: int(c.embedMisses.Load()),
+	}
+}
+
+// Chat answers from the cache, or asks the inner client and stores its reply
+// before returning, so a completed call is never paid for twice, even if the
+// process is killed right after. Concurrent identical requests are sent once:
+// the others wait and then read the stored reply.
+func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResponse, error) {
+	key := req.Key()
+	for {
+		resp, ok, err := c.db.lookupChat(key, req.Validate)
+		if err != nil {
+			return eval.ChatResponse{}, err
+		}
+		if ok {
+			c.chatHits.Add(1)
+			resp.Cached, resp.Key = true, key
+			return resp, nil
+		}
+		if c.mode == CacheOnly {
+			c.chatMisses.Add(1)
+			return eval.ChatResponse{}, fmt.Errorf("%s call %.12s: %w", taskName(req.Task), key, eval.ErrCacheMiss)
+		}
+
+		c.mu.Lock()
+		wait, busy := c.inflight[key]
+		if !busy {
+			done := make(chan struct{})
+			c.inflight[key] = done
+			c.mu.Unlock()
+			resp, err := c.fetchChat(ctx, req, key)
+			c.mu.Lock()
+			delete(c.inflight, key)
+			c.mu.Unlock()
+			close(done)
+			return resp, err
+		}
+		c.mu.Unlock()
+		// Another goroutine is paying for this very request; when it is done
+		// the reply is in the cache (or it failed, and we try ourselves).
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return eval.ChatResponse{}, ctx.Err()
+		}
+	}
+}
+
+func (c *Client) fetchChat(ctx context.Context, req eval.ChatRequest, key string) (eval.ChatResponse, error) {
+	c.chatMisses.Add(1)
+	resp, err := c.inner.Chat(ctx, req)
+	if err != nil {
+		return resp, err
+	}
+	resp.Cached, resp.Key = false, key
+	if req.Validate != nil && !validChoices(resp.Choices, req.Validate) {
+		// A reply the judge cannot use must not be replayed forever; the
+		// judge sees it (and reports a parse error) but it is not stored.
+		return resp, nil
+	}
+	if err := c.db.putChat(key, req, resp); err != nil {
+		return resp, fmt.Errorf("%s call succeeded but could not be saved to the cache: %w", taskName(req.Task), err)
+	}
+	return resp, nil
+}
+
+func validChoices(choices []string, validate func(string) error) bool {
+	if len(choices) == 0 {
+		return false
+	}
+	for _, ch := range choices {
+		if validate(ch) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+func taskName(task string) string {
+	if task == "" {
+		return "chat"
+	}
+	return task
+}
+
+// lookupChat reads a stored reply. An entry that cannot be decoded, or whose
+// choices the request's validator now rejects, counts as absent so that it
+// is fetched again and overwritten.
+func (db *DB) lookupChat(key string, validate func(string) error) (eval.ChatResponse, bool, error) {
+	var (
+		resp  eval.ChatResponse
+		found bool
+	)
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketChat)
+		if b == nil {
+			return nil
+		}
+		v := b.Get([]byte(key))
+		if v == nil {
+			return nil
+		}
+		_, meta, _, err := splitEntry(v)
+		if err != nil {
+			return nil
+		}
+		var m chatMeta
+		if json.Unmarshal(meta, &m) != nil {
+			return nil
+		}
+		resp, found = m.Response, true
+		return nil
+	})
+	if err != nil {
+		return eval.ChatResponse{}, false, fmt.Errorf("read cache %s: %w", db.path, err)
+	}
+	if found && validate != nil && !validChoices(resp.Choices, validate) {
+		return eval.ChatResponse{}, false, nil
+	}
+	return resp, found, nil
+}
+
+func (db *DB) putChat(key string, req eval.ChatRequest, resp eval.ChatResponse) error {
+	reqJSON, err := canonicalRequest(req)
+	if err != nil {
+		return err
+	}
+	v, err := encodeEntry(db.now(), chatMeta{Task: req.Task, Model: req.Model, Response: resp}, reqJSON)
+	if err != nil {
+		return err
+	}
+	return db.update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketChat).Put([]byte(key), v)
+	})
+}
+
+// Embed serves each text's vector from the cache and sends only the missing
+// texts, in their order and each once, to the inner client in one request.
+func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedResponse, error) {
+	out := eval.EmbedResponse{Vectors: make([][]float64, len(req.Texts))}
+	if len(req.Texts) == 0 {
+		return out, nil
+	}
+	keys := make([]string, len(req.Texts))
+	for i, t := range req.Texts {
+		keys[i] = eval.EmbedKey(req.Endpoint, req.Model, req.Dimensions, t)
+	}
+	if err := c.db.lookupEmbeddings(keys, out.Vectors); err != nil {
+		return eval.EmbedResponse{}, err
+	}
+
+	var missing []string
+	slot := map[string][]int{} // text -> positions awaiting its vector
+	for i, v := range out.Vectors {
+		if v != nil {
+			out.Cached++
+			continue
+		}
+		t := req.Texts[i]
+		if _, seen := slot[t]; !seen {
+			missing = append(missing, t)
+		}
+		slot[t] = append(slot[t], i)
+	}
+	c.embedHits.Add(int64(out.Cached))
+	if len(missing) == 0 {
+		return out, nil
+	}
+	c.embedMisses.Add(int64(len(missing)))
+	if c.mode == CacheOnly {
+		return eval.EmbedResponse{}, fmt.Errorf("embedding of %d text(s): %w", len(missing), eval.ErrCacheMiss)
+	}
+
+	fresh, err := c.inner.Embed(ctx, eval.EmbedRequest{
+		Endpoint: req.Endpoint, Model: req.Model, Dimensions: req.Dimensions, Texts: missing, Sample: req.Sample,
+	})
+	if err != nil {
+		return eval.EmbedResponse{}, err
+	}
+	if len(fresh.Vectors) != len(missing) {
+		return eval.EmbedResponse{}, fmt.Errorf("embedding endpoint %s returned %d vectors for %d texts", req.Endpoint, len(fresh.Vectors), len(missing))
+	}
+	for i, v := range fresh.Vectors {
+		if len(v) == 0 {
+			return eval.EmbedResponse{}, fmt.Errorf("embedding endpoint %s returned an empty vector for text %d of %d", req.Endpoint, i+1, len(missing))
+		}
+	}
+	if err := c.db.putEmbeddings(req, missing, fresh.Vectors); err != nil {
+		return eval.EmbedResponse{}, fmt.Errorf("embeddings succeeded but could not be saved to the cache: %w", err)
+	}
+	for i, t := range missing {
+		v := roundVector(fresh.Vectors[i])
+		for _, pos := range slot[t] {
+			out.Vectors[pos] = v
+		}
+	}
+	out.Usage, out.LatencyMS = fresh.Usage, fresh.LatencyMS
+	return out, nil
+}
+
+// lookupEmbeddings fills vecs[i] for every key found; undecodable entries
+// stay nil and are fetched again.
+func (db *DB) lookupEmbeddings(keys []string, vecs [][]float64) error {
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketEmbedding)
+		if b == nil {
+			return nil
+		}
+		for i, k := range keys {
+			v := b.Get([]byte(k))
+			if v == nil {
+				continue
+			}
+			_, _, payload, err := splitEntry(v)
+			if err != nil || len(payload) == 0 {
+				continue
+			}
+			if vec, err := decodeVector(payload); err == nil {
+				vecs[i] = vec
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read cache %s: %w", db.path, err)
+	}
+	return nil
+}
+
+func (db *DB) putEmbeddings(req eval.EmbedRequest, texts []string, vecs [][]float64) error {
+	now := db.now()
+	keys := make([][]byte, len(texts))
+	vals := make([][]byte, len(texts))
+	for i, t := range texts {
+		v, err := encodeEntry(now, embedMeta{Endpoint: req.Endpoint, Model: req.Model, Dimensions: req.Dimensions, Text: t}, encodeVector(vecs[i]))
+		if err != nil {
+			return err
+		}
+		keys[i] = []byte(eval.EmbedKey(req.Endpoint, req.Model, req.Dimensions, t))
+		vals[i] = v
+	}
+	return db.update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketEmbedding)
+		for i := range keys {
+			if err := b.Put(keys[i], vals[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

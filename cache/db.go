@@ -1,0 +1,276 @@
+// Package cache is ragscope's bbolt database: the content-addressed cache
+// of judge calls (chat completions and embeddings) and the run store (every
+// run's configuration and every sample's full result).
+//
+// One file holds both, so a cache shared between runs also lets any past run
+// be reported or resumed. Every write is committed (fsync'd) before the call
+// that made it returns, so a process killed at any moment loses no completed
+// judge call and no finished sample.
+package cache
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// Bucket names. The call cache and the run store live in separate buckets so
+// that clearing the cache never touches recorded runs.
+var (
+	bucketMeta      = []byte("meta")
+	bucketChat      = []byte("chat")
+	bucketEmbedding = []byte("embedding")
+	bucketRuns      = []byte("runs")
+	bucketResults   = []byte("results")
+
+	allBuckets = [][]byte{bucketMeta, bucketChat, bucketEmbedding, bucketRuns, bucketResults}
+)
+
+// schemaVersion is the layout of the database file (buckets and value
+// encodings). A file written by a newer layout is refused rather than
+// misread.
+const schemaVersion = 1
+
+const (
+	metaFormatKey  = "format"
+	metaFormat     = "ragscope-db"
+	metaVersionKey = "version"
+)
+
+// ErrInUse is wrapped by Open's error when another process holds the database.
+var ErrInUse = errors.New("database in use")
+
+// ErrClosed is returned by operations on a closed DB.
+var ErrClosed = errors.New("database is closed")
+
+// Options tunes Open.
+type Options struct {
+	// Timeout is how long to wait for another process to release the file
+	// (bbolt would otherwise wait forever). Zero means one second.
+	Timeout time.Duration
+	// ReadOnly opens the file for reading only (reports, listings). The file
+	// must exist.
+	ReadOnly bool
+}
+
+const defaultTimeout = time.Second
+
+// DB is an open ragscope database.
+type DB struct {
+	bolt     *bolt.DB
+	path     string
+	readOnly bool
+	w        *writer
+	// now is the clock for entry times and run ids; tests replace it.
+	now func() time.Time
+}
+
+// DefaultPath is $XDG_CACHE_HOME/ragscope/ragscope.db, or
+// ~/.cache/ragscope/ragscope.db when XDG_CACHE_HOME is unset.
+func DefaultPath() (string, error) {
+	if dir := os.Getenv("XDG_CACHE_HOME"); dir != "" {
+		if !filepath.IsAbs(dir) {
+			return "", fmt.Errorf("XDG_CACHE_HOME=%q is not an absolute path; set it to an absolute directory or pass --db FILE", dir)
+		}
+		return filepath.Join(dir, "ragscope", "ragscope.db"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return "", fmt.Errorf("cannot find the default database location (no XDG_CACHE_HOME and no home directory); pass --db FILE")
+	}
+	return filepath.Join(home, ".cache", "ragscope", "ragscope.db"), nil
+}
+
+// Open opens (creating it and its directory unless ReadOnly) the database at
+// path. When another process holds it, Open gives up after opt.Timeout with
+// an error that wraps ErrInUse and tells the user what to do.
+func Open(path string, opt Options) (*DB, error) {
+	if path == "" {
+		return nil, errors.New("database path is empty; pass --db FILE")
+	}
+	if opt.Timeout <= 0 {
+		opt.Timeout = defaultTimeout
+	}
+	if opt.ReadOnly {
+		if _, err := os.Stat(path); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("database %s does not exist yet (nothing has been cached or recorded there); run an evaluation first or pass --db FILE: %w", path, err)
+			}
+			return nil, fmt.Errorf("database %s: %w", path, err)
+		}
+	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("cannot create the directory of database %s: %w; pass --db FILE to use another location", path, err)
+	}
+
+	// Compact replaces the file by rename while holding its lock. A process
+	// that was waiting for that lock would then hold a lock on the old,
+	// unlinked file and write where nobody reads; so after locking, check that
+	// the path still names the file we opened, and start over if not.
+	for attempt := 0; ; attempt++ {
+		bdb, file, err := openBolt(path, opt)
+		if err != nil {
+			return nil, err
+		}
+		same, serr := stillAtPath(file, path)
+		if serr != nil || !same {
+			_ = bdb.Close()
+			if attempt < 3 && serr == nil {
+				continue
+			}
+			if serr == nil {
+				serr = errors.New("the file keeps being replaced")
+			}
+			return nil, fmt.Errorf("database %s: %w", path, serr)
+		}
+		db := &DB{bolt: bdb, path: path, readOnly: opt.ReadOnly, now: time.Now}
+		if err := db.init(); err != nil {
+			_ = bdb.Close()
+			return nil, err
+		}
+		if !opt.ReadOnly {
+			db.w = newWriter(bdb)
+		}
+		return db, nil
+	}
+}
+
+func openBolt(path string, opt Options) (*bolt.DB, *os.File, error) {
+	var file *os.File
+	bopt := &bolt.Options{
+		Timeout:      opt.Timeout,
+		ReadOnly:     opt.ReadOnly,
+		FreelistType: bolt.FreelistMapType,
+		// Writing the freelist on every commit costs more than the rest of
+		// a small commit once the file has many free pages; without it bbolt
+		// rebuilds the list by scanning at open. Data is fsync'd either way.
+		NoFreelistSync: true,
+		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+			f, err := os.OpenFile(name, flag, perm)
+			file = f
+			return f, err
+		},
+	}
+	bdb, err := openRecover(path, bopt)
+	if err == nil {
+		return bdb, file, nil
+	}
+	switch {
+	case errors.Is(err, bolterrors.ErrTimeout):
+		return nil, nil, fmt.Errorf("database %s is in use by another ragscope process (waited %s); wait for it to finish or pass --db FILE to use another database: %w",
+			path, opt.Timeout, ErrInUse)
+	case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrVersionMismatch),
+		errors.Is(err, bolterrors.ErrChecksum), errors.Is(err, errCorrupt):
+		return nil, nil, fmt.Errorf("database %s is not a ragscope database or is corrupt (%v); move it aside or pass --db FILE to use another database", path, err)
+	case errors.Is(err, fs.ErrPermission):
+		return nil, nil, fmt.Errorf("database %s: permission denied; fix its permissions or pass --db FILE: %w", path, err)
+	}
+	return nil, nil, fmt.Errorf("cannot open database %s: %w", path, err)
+}
+
+var errCorrupt = errors.New("corrupt file")
+
+// openRecover turns bbolt's panics on damaged files into errors: a damaged
+// cache must produce a message, not a crash.
+func openRecover(path string, bopt *bolt.Options) (db *bolt.DB, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			db, err = nil, fmt.Errorf("%w: %v", errCorrupt, p)
+		}
+	}()
+	return bolt.Open(path, 0o600, bopt)
+}
+
+func stillAtPath(f *os.File, path string) (bool, error) {
+	if f == nil {
+		return true, nil
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
+	pi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return os.SameFile(fi, pi), nil
+}
+
+// init checks that the file is ours and creates the buckets. A bbolt file of
+// another program is refused so that we never write into it.
+func (db *DB) init() (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("database %s is corrupt (%v); move it aside or pass --db FILE to use another database", db.path, p)
+		}
+	}()
+	check := func(tx *bolt.Tx) error {
+		meta := tx.Bucket(bucketMeta)
+		if meta == nil {
+			var foreign []string
+			_ = tx.ForEach(func(name []byte, _ *bolt.Bucket) error {
+				foreign = append(foreign, string(name))
+				return nil
+			})
+			if len(foreign) > 0 {
+				return fmt.Errorf("database %s is a bbolt file of another program (buckets %q); pass --db FILE to use another database", db.path, foreign)
+			}
+			return nil
+		}
+		if f := string(meta.Get([]byte(metaFormatKey))); f != metaFormat {
+			return fmt.Errorf("database %s is not a ragscope database (format %q); pass --db FILE to use another database", db.path, f)
+		}
+		v := meta.Get([]byte(metaVersionKey))
+		if len(v) != 1 || int(v[0]) > schemaVersion {
+			return fmt.Errorf("database %s was written by a newer ragscope (layout version %v, this one reads %d); upgrade ragscope or pass --db FILE", db.path, v, schemaVersion)
+		}
+		return nil
+	}
+	if db.readOnly {
+		return db.bolt.View(check)
+	}
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		if err := check(tx); err != nil {
+			return err
+		}
+		for _, name := range allBuckets {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return fmt.Errorf("database %s: create bucket %s: %w", db.path, name, err)
+			}
+		}
+		meta := tx.Bucket(bucketMeta)
+		if err := meta.Put([]byte(metaFormatKey), []byte(metaFormat)); err != nil {
+			return err
+		}
+		return meta.Put([]byte(metaVersionKey), []byte{schemaVersion})
+	})
+}
+
+// Path is the file the database was opened from.
+func (db *DB) Path() string { return db.path }
+
+// Close waits for pending writes to commit and closes the file.
+func (db *DB) Close() error {
+	if db.w != nil {
+		db.w.close()
+	}
+	return db.bolt.Close()
+}
+
+// update commits fn durably, grouped with concurrent writers' functions into
+// one transaction (see writer). fn may run more than once and must be
+// idempotent.
+func (db *DB) update(fn func(*bolt.Tx) error) error {
+	if db.readOnly {
+		return fmt.Errorf("database %s was opened read-only", db.path)
+	}
+	return db.w.do(fn)
+}

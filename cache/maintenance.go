@@ -1,0 +1,190 @@
+package cache
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// KindStats is the size of one kind of entry.
+type KindStats struct {
+	Kind    string `json:"kind"`
+	Entries int    `json:"entries"`
+	Bytes   int64  `json:"bytes"` // keys and values, without bbolt's page overhead
+}
+
+// Stats describes the database for `ragscope cache stats`.
+type Stats struct {
+	Path     string      `json:"path"`
+	FileSize int64       `json:"file_size"`
+	Kinds    []KindStats `json:"kinds"` // chat, embedding, runs, results, in that order
+	// LastRun is the newest recorded run (its Calls give the hit rate of the
+	// last run), nil when none is recorded.
+	LastRun *eval.RunInfo `json:"last_run,omitempty"`
+}
+
+// Of returns the stats of one kind (zero when unknown).
+func (s Stats) Of(kind string) KindStats {
+	for _, k := range s.Kinds {
+		if k.Kind == kind {
+			return k
+		}
+	}
+	return KindStats{Kind: kind}
+}
+
+var kindBuckets = []struct {
+	kind   string
+	bucket []byte
+}{
+	{KindChat, bucketChat},
+	{KindEmbedding, bucketEmbedding},
+	{KindRuns, bucketRuns},
+	{KindResults, bucketResults},
+}
+
+// Stats counts entries and bytes per kind.
+func (db *DB) Stats() (Stats, error) {
+	st := Stats{Path: db.path}
+	if fi, err := os.Stat(db.path); err == nil {
+		st.FileSize = fi.Size()
+	}
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		for _, kb := range kindBuckets {
+			ks := KindStats{Kind: kb.kind}
+			if b := tx.Bucket(kb.bucket); b != nil {
+				_ = b.ForEach(func(k, v []byte) error {
+					ks.Entries++
+					ks.Bytes += int64(len(k) + len(v))
+					return nil
+				})
+			}
+			st.Kinds = append(st.Kinds, ks)
+		}
+		runs, err := readRuns(tx, db.path)
+		if err != nil {
+			return err
+		}
+		if len(runs) > 0 {
+			st.LastRun = &runs[0]
+		}
+		return nil
+	})
+	return st, err
+}
+
+// Clear removes call-cache entries (chat and embedding) stored more than
+// olderThan ago, or all of them when olderThan is 0. Recorded runs and their
+// results are never removed: they are history, not cache, and reports and
+// --resume rely on them. Entries too damaged to carry a time are removed
+// too. The file does not shrink until Compact.
+func (db *DB) Clear(olderThan time.Duration) (removed int, err error) {
+	if olderThan < 0 {
+		return 0, fmt.Errorf("--older-than must not be negative (got %s)", olderThan)
+	}
+	cutoff := db.now().Add(-olderThan)
+	err = db.update(func(tx *bolt.Tx) error {
+		removed = 0 // the function may run more than once
+		for _, name := range [][]byte{bucketChat, bucketEmbedding} {
+			b := tx.Bucket(name)
+			if olderThan == 0 {
+				removed += b.Stats().KeyN
+				if err := tx.DeleteBucket(name); err != nil {
+					return err
+				}
+				if _, err := tx.CreateBucket(name); err != nil {
+					return err
+				}
+				continue
+			}
+			// Deleting under a cursor skips entries in bbolt; collect first.
+			var old [][]byte
+			if err := b.ForEach(func(k, v []byte) error {
+				if t, ok := entryTime(v); !ok || t.Before(cutoff) {
+					old = append(old, append([]byte(nil), k...))
+				}
+				return nil
+			}); err != nil {
+				return err
+			}
+			for _, k := range old {
+				if err := b.Delete(k); err != nil {
+					return err
+				}
+			}
+			removed += len(old)
+		}
+		return nil
+	})
+	return removed, err
+}
+
+// compactTxSize bounds each transaction of the copy so a large database is
+// compacted in bounded memory.
+const compactTxSize = 64 << 20
+
+// Compact rewrites the database at path into a fresh file without free
+// pages and atomically renames it into place, holding the database's lock
+// throughout so that no run writes to the old file meanwhile. It returns the
+// file sizes before and after.
+func Compact(path string, opt Options) (before, after int64, err error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return 0, 0, fmt.Errorf("database %s does not exist; nothing to compact", path)
+		}
+		return 0, 0, fmt.Errorf("database %s: %w", path, err)
+	}
+	before = fi.Size()
+	opt.ReadOnly = false
+	src, err := Open(path, opt)
+	if err != nil {
+		return before, 0, err
+	}
+	defer func() {
+		if cerr := src.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("close database %s: %w", path, cerr)
+		}
+	}()
+
+	tmp := path + ".compact-tmp"
+	_ = os.Remove(tmp) // left by an interrupted compaction; we hold the lock
+	dst, err := bolt.Open(tmp, fi.Mode().Perm(), &bolt.Options{Timeout: defaultTimeout, FreelistType: bolt.FreelistMapType})
+	if err != nil {
+		return before, 0, fmt.Errorf("compact %s: create %s: %w", path, tmp, err)
+	}
+	if err := bolt.Compact(dst, src.bolt, compactTxSize); err != nil {
+		_ = dst.Close()
+		_ = os.Remove(tmp)
+		return before, 0, fmt.Errorf("compact %s: %w (the database is unchanged)", path, err)
+	}
+	if err := dst.Close(); err != nil {
+		_ = os.Remove(tmp)
+		return before, 0, fmt.Errorf("compact %s: %w (the database is unchanged)", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return before, 0, fmt.Errorf("compact %s: replace the file: %w (the database is unchanged)", path, err)
+	}
+	syncDir(filepath.Dir(path))
+	if fi, err := os.Stat(path); err == nil {
+		after = fi.Size()
+	}
+	return before, after, nil
+}
+
+// syncDir makes a rename durable; failure only weakens durability of the
+// rename on some filesystems, so it is not reported.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+}

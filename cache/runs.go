@@ -1,0 +1,251 @@
+package cache
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// Results are keyed "<run id>/<sample index, zero padded>" so that one
+// cursor seek lists a run's results in sample order.
+const (
+	resultSep   = '/'
+	indexDigits = 10
+)
+
+// LatestRun is the run reference that names the newest run.
+const LatestRun = "latest"
+
+// NewRunID returns an id that sorts by start time (UTC, to the second) with a
+// random suffix that keeps ids made in the same second distinct.
+func (db *DB) NewRunID() string {
+	stamp := db.now().UTC().Format("20060102-150405")
+	for {
+		var b [2]byte
+		_, _ = rand.Read(b[:])
+		id := stamp + "-" + hex.EncodeToString(b[:])
+		exists := false
+		_ = db.bolt.View(func(tx *bolt.Tx) error {
+			if bk := tx.Bucket(bucketRuns); bk != nil {
+				exists = bk.Get([]byte(id)) != nil
+			}
+			return nil
+		})
+		if !exists {
+			return id
+		}
+	}
+}
+
+func checkRunID(id string) error {
+	switch {
+	case id == "":
+		return errors.New("run id is empty")
+	case id == LatestRun:
+		return fmt.Errorf("run id %q is reserved for the newest run", id)
+	case strings.ContainsRune(id, resultSep):
+		return fmt.Errorf("run id %q contains %q", id, resultSep)
+	}
+	return nil
+}
+
+// PutRun creates or replaces the run record; it is durable when it returns.
+func (db *DB) PutRun(info eval.RunInfo) error {
+	if err := checkRunID(info.ID); err != nil {
+		return err
+	}
+	v, err := json.Marshal(info)
+	if err != nil {
+		return fmt.Errorf("run %s: %w", info.ID, err)
+	}
+	return db.update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketRuns).Put([]byte(info.ID), v)
+	})
+}
+
+func resultKey(runID string, index int) []byte {
+	return fmt.Appendf(nil, "%s%c%0*d", runID, resultSep, indexDigits, index)
+}
+
+// PutResult stores one sample's result under its run, replacing an earlier
+// one of the same index; it is durable when it returns, and concurrent calls
+// share commits.
+func (db *DB) PutResult(runID string, r *eval.Result) error {
+	if r == nil {
+		return fmt.Errorf("run %s: nil result", runID)
+	}
+	if r.Index < 0 {
+		return fmt.Errorf("run %s: result has negative sample index %d", runID, r.Index)
+	}
+	if err := checkRunID(runID); err != nil {
+		return err
+	}
+	v, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("run %s, sample %d: cannot encode the result: %w", runID, r.Index, err)
+	}
+	key := resultKey(runID, r.Index)
+	return db.update(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketRuns).Get([]byte(runID)) == nil {
+			return fmt.Errorf("run %s is not recorded in %s; record it with PutRun before its results", runID, db.path)
+		}
+		return tx.Bucket(bucketResults).Put(key, v)
+	})
+}
+
+// Runs lists the recorded runs, newest first.
+func (db *DB) Runs() ([]eval.RunInfo, error) {
+	var runs []eval.RunInfo
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		runs, err = readRuns(tx, db.path)
+		return err
+	})
+	return runs, err
+}
+
+func readRuns(tx *bolt.Tx, path string) ([]eval.RunInfo, error) {
+	b := tx.Bucket(bucketRuns)
+	if b == nil {
+		return nil, nil
+	}
+	var runs []eval.RunInfo
+	err := b.ForEach(func(k, v []byte) error {
+		var info eval.RunInfo
+		if err := json.Unmarshal(v, &info); err != nil {
+			return fmt.Errorf("database %s: run %s is unreadable: %w", path, k, err)
+		}
+		runs = append(runs, info)
+		return nil
+	})
+	sort.SliceStable(runs, func(i, j int) bool {
+		if !runs[i].StartedAt.Equal(runs[j].StartedAt) {
+			return runs[i].StartedAt.After(runs[j].StartedAt)
+		}
+		return runs[i].ID > runs[j].ID
+	})
+	return runs, err
+}
+
+// Run resolves ref (an id, a unique prefix of one, or "latest") and returns
+// the run with its results indexed by sample: the slice has one slot per
+// sample of the dataset, nil for samples that never finished.
+func (db *DB) Run(ref string) (eval.RunInfo, []*eval.Result, error) {
+	var (
+		info    eval.RunInfo
+		results []*eval.Result
+	)
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		if info, err = resolveRun(tx, db.path, ref); err != nil {
+			return err
+		}
+		byIndex, err := readResults(tx, db.path, info.ID)
+		if err != nil {
+			return err
+		}
+		n := info.Samples
+		for i := range byIndex {
+			n = max(n, i+1)
+		}
+		if n > info.Samples+len(byIndex) {
+			return fmt.Errorf("database %s: run %s has a result for sample %d, beyond its %d samples", db.path, info.ID, n-1, info.Samples)
+		}
+		results = make([]*eval.Result, n)
+		for i, r := range byIndex {
+			results[i] = r
+		}
+		return nil
+	})
+	if err != nil {
+		return eval.RunInfo{}, nil, err
+	}
+	return info, results, nil
+}
+
+// Results returns the finished samples of a run by index, for --resume.
+func (db *DB) Results(runID string) (map[int]*eval.Result, error) {
+	var out map[int]*eval.Result
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketRuns)
+		if b == nil || b.Get([]byte(runID)) == nil {
+			return fmt.Errorf("no run %q in %s; `ragscope runs` lists the recorded runs", runID, db.path)
+		}
+		var err error
+		out, err = readResults(tx, db.path, runID)
+		return err
+	})
+	return out, err
+}
+
+func resolveRun(tx *bolt.Tx, path, ref string) (eval.RunInfo, error) {
+	runs, err := readRuns(tx, path)
+	if err != nil {
+		return eval.RunInfo{}, err
+	}
+	if len(runs) == 0 {
+		return eval.RunInfo{}, fmt.Errorf("no runs are recorded in %s yet; run an evaluation first (or pass the --db FILE it used)", path)
+	}
+	if ref == LatestRun {
+		return runs[0], nil
+	}
+	if ref == "" {
+		return eval.RunInfo{}, fmt.Errorf("no run given; pass a run id or %q (`ragscope runs` lists them)", LatestRun)
+	}
+	var matches []eval.RunInfo
+	for _, r := range runs {
+		if r.ID == ref {
+			return r, nil
+		}
+		if strings.HasPrefix(r.ID, ref) {
+			matches = append(matches, r)
+		}
+	}
+	switch len(matches) {
+	case 1:
+		return matches[0], nil
+	case 0:
+		return eval.RunInfo{}, fmt.Errorf("no run %q in %s; `ragscope runs` lists the recorded runs", ref, path)
+	}
+	ids := make([]string, 0, 5)
+	for i, m := range matches {
+		if i == 5 {
+			ids = append(ids, "...")
+			break
+		}
+		ids = append(ids, m.ID)
+	}
+	return eval.RunInfo{}, fmt.Errorf("run %q is ambiguous in %s: it starts %d runs (%s); give more of the id", ref, path, len(matches), strings.Join(ids, ", "))
+}
+
+func readResults(tx *bolt.Tx, path, runID string) (map[int]*eval.Result, error) {
+	out := map[int]*eval.Result{}
+	b := tx.Bucket(bucketResults)
+	if b == nil {
+		return out, nil
+	}
+	prefix := append([]byte(runID), resultSep)
+	c := b.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		idx, err := strconv.Atoi(string(k[len(prefix):]))
+		if err != nil || idx < 0 {
+			return nil, fmt.Errorf("database %s: result key %q of run %s is malformed", path, k, runID)
+		}
+		var r eval.Result
+		if err := json.Unmarshal(v, &r); err != nil {
+			return nil, fmt.Errorf("database %s: run %s, sample %d: unreadable result: %w", path, runID, idx, err)
+		}
+		out[idx] = &r
+	}
+	return out, nil
+}

@@ -1,0 +1,85 @@
+// Command ragscope evaluates the answers of retrieval-augmented generation
+// systems the way RAGAS does, in a terminal interface or headless.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+const usage = `ragscope — evaluate RAG answers (faithfulness, answer relevancy, context precision, context recall)
+
+Usage:
+  ragscope DATASET [flags]            same as: ragscope run DATASET
+  ragscope run [flags] DATASET        evaluate (TUI; --headless for CI)
+  ragscope runs [--db FILE]           list stored runs
+  ragscope report RUN|latest [--format json|csv|md] [--out FILE]
+  ragscope cache stats|compact|clear|export FILE|import FILE
+  ragscope prompts list|show TASK|export DIR
+  ragscope calibrate [--datasets DIR] measure the offline judge on public datasets
+
+Run 'ragscope run --help' for the evaluation flags.
+`
+
+// Exit codes.
+const (
+	exitOK          = 0
+	exitFatal       = 1 // the run could not be carried out
+	exitUsage       = 2 // bad flags or bad input
+	exitFailures    = 3 // the run finished but some (sample, metric) failed: judge, parse or cache errors
+	exitInterrupted = 130
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	case "run":
+		return cmdRun(args[1:], stdout, stderr)
+	case "runs":
+		return cmdRuns(args[1:], stdout, stderr)
+	case "report":
+		return cmdReport(args[1:], stdout, stderr)
+	case "cache":
+		return cmdCache(args[1:], stdout, stderr)
+	case "prompts":
+		return cmdPrompts(args[1:], stdout, stderr)
+	case "calibrate":
+		return runCalibrate(args[1:], stdout, stderr)
+	}
+	if strings.HasPrefix(args[0], "-") || fileExists(args[0]) {
+		return cmdRun(args, stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "ragscope: unknown command or file %q\n\n%s", args[0], usage)
+	return exitUsage
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}
+
+// usageError marks errors caused by the user's flags or input.
+type usageError struct{ error }
+
+func errorf(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+func exitCode(err error) int {
+	var ue usageError
+	if errors.As(err, &ue) {
+		return exitUsage
+	}
+	return exitFatal
+}

@@ -1,0 +1,448 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/fakejudge"
+)
+
+// binary is the ragscope binary built once for the end-to-end tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "ragscope-bin")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "ragscope")
+	out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "building ragscope: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// repoFile is a path relative to the repository root.
+func repoFile(p string) string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", p)
+}
+
+type result struct {
+	code   int
+	stdout string
+	stderr string
+}
+
+// cleanEnv is the environment of a user with nothing configured: the
+// developer's own OPENAI_* settings must not leak into tests.
+func cleanEnv(t *testing.T, extra ...string) []string {
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "XDG_CACHE_HOME=" + t.TempDir(), "TERM=dumb"}
+	return append(env, extra...)
+}
+
+func runBin(t *testing.T, env []string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Env = env
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{code, so.String(), se.String()}
+}
+
+func decodeReport(t *testing.T, s string) *eval.Report {
+	t.Helper()
+	var rep eval.Report
+	if err := json.Unmarshal([]byte(s), &rep); err != nil {
+		t.Fatalf("report is not JSON: %v\n%s", err, s)
+	}
+	return &rep
+}
+
+// smallDataset writes n samples in RAGAS 0.2 columns; the texts are unique
+// to the test, so no two tests' samples share cache entries.
+func smallDataset(t *testing.T, n int) string {
+	t.Helper()
+	var b strings.Builder
+	name := t.Name()
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, `{"id":"s%d","user_input":"%s question %d?","response":"answer %d. more.","retrieved_contexts":["chunk a %d","chunk b %d"],"reference":"reference %d"}`+"\n", i, name, i, i, i, i, i)
+	}
+	p := filepath.Join(t.TempDir(), "data.jsonl")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestHeadlessReportWithLLMJudge(t *testing.T) {
+	const key = "sk-test-SECRET-abcdef0123456789"
+	srv := fakejudge.New(fakejudge.Generic)
+	defer srv.Close()
+	data := smallDataset(t, 3)
+	dir := t.TempDir()
+	db, out, logf := filepath.Join(dir, "r.db"), filepath.Join(dir, "report.json"), filepath.Join(dir, "log.txt")
+	r := runBin(t, cleanEnv(t, "OPENAI_API_KEY="+key, "OPENAI_BASE_URL="+srv.BaseURL()),
+		"run", "--headless", "--db", db, "--out", out, "--log", logf, data)
+	if r.code != exitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	body, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := decodeReport(t, string(body))
+	if rep.Version != 1 || len(rep.Samples) != 3 || rep.Run.Judge.Model != "gpt-4o-mini" || rep.Run.Calls.Chat == 0 {
+		t.Fatalf("report: version %d, %d samples, judge %+v, calls %+v", rep.Version, len(rep.Samples), rep.Run.Judge, rep.Run.Calls)
+	}
+	for _, m := range eval.AllMetrics {
+		s := rep.Summary[m]
+		if s.Scored != 3 || s.Mean == nil {
+			t.Fatalf("%s summary %+v", m, s)
+		}
+		// The generic fake judge supports everything; answer relevancy is a
+		// cosine of hash embeddings, somewhere in (0, 1].
+		if m != eval.AnswerRelevancy && *s.Mean != 1 || *s.Mean <= 0 || *s.Mean > 1 {
+			t.Fatalf("%s mean %v", m, *s.Mean)
+		}
+	}
+	if len(rep.Run.Prompts) != 10 {
+		t.Fatalf("prompt hashes %v", rep.Run.Prompts)
+	}
+	// The raw JSON carries the contract's field names.
+	for _, field := range []string{`"faithfulness"`, `"statements"`, `"verdict"`, `"questions"`, `"noncommittal"`, `"cosine"`, `"chunks"`, `"rank"`, `"classifications"`, `"attributed"`, `"started_at"`, `"finished_at"`} {
+		if !strings.Contains(string(body), field) {
+			t.Fatalf("report lacks %s", field)
+		}
+	}
+	for _, want := range []string{"faithfulness", "mean", "scored", "calls", "cache hits"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Fatalf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	// The key is nowhere: report, stderr, stdout, log, database bytes.
+	dbBytes, _ := os.ReadFile(db)
+	logBytes, _ := os.ReadFile(logf)
+	for name, text := range map[string]string{"report": string(body), "stderr": r.stderr, "stdout": r.stdout, "log": string(logBytes), "database": string(dbBytes)} {
+		if strings.Contains(text, key) {
+			t.Fatalf("API key found in the %s", name)
+		}
+	}
+}
+
+func TestCacheSecondRunSendsNothing(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Generic)
+	defer srv.Close()
+	data := smallDataset(t, 4)
+	db := filepath.Join(t.TempDir(), "r.db")
+	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
+	first := runBin(t, env, "run", "--headless", "--db", db, data)
+	n1 := srv.Count("")
+	if first.code != exitOK || n1 == 0 {
+		t.Fatalf("first run: exit %d, %d calls\n%s", first.code, n1, first.stderr)
+	}
+	second := runBin(t, env, "run", "--headless", "--db", db, data)
+	if second.code != exitOK {
+		t.Fatalf("second run: exit %d\n%s", second.code, second.stderr)
+	}
+	if n2 := srv.Count("") - n1; n2 != 0 {
+		t.Fatalf("an identical second run sent %d calls, want 0", n2)
+	}
+	rep1, rep2 := decodeReport(t, first.stdout), decodeReport(t, second.stdout)
+	if rep2.Run.Calls.CacheHits == 0 || rep2.Run.Calls.Chat != 0 {
+		t.Fatalf("second run counts %+v", rep2.Run.Calls)
+	}
+	if !strings.Contains(second.stderr, "(100%)") {
+		t.Fatalf("the run header does not show a 100%% hit rate:\n%s", second.stderr)
+	}
+	if *rep1.Summary[eval.Faithfulness].Mean != *rep2.Summary[eval.Faithfulness].Mean {
+		t.Fatal("replayed scores differ")
+	}
+
+	// --cache-only on another dataset: every call is a cache_miss, none sent.
+	other := strings.Replace(data, ".jsonl", "-other.jsonl", 1)
+	if err := os.WriteFile(other, []byte(`{"user_input":"a question never asked","response":"an answer","retrieved_contexts":["c"],"reference":"r"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := srv.Count("")
+	miss := runBin(t, env, "run", "--headless", "--cache-only", "--db", db, other)
+	if srv.Count("") != before {
+		t.Fatal("--cache-only reached the network")
+	}
+	if miss.code != exitFailures {
+		t.Fatalf("--cache-only with misses: exit %d, want %d", miss.code, exitFailures)
+	}
+	rep := decodeReport(t, miss.stdout)
+	for _, m := range eval.AllMetrics {
+		if st := rep.Samples[0].Status[m]; st != eval.StatusCacheMiss {
+			t.Fatalf("%s: status %s, want cache_miss", m, st)
+		}
+	}
+}
+
+func TestEditingOnePromptResendsOnlyItsCalls(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Generic)
+	defer srv.Close()
+	data := smallDataset(t, 3)
+	dir := t.TempDir()
+	db, pdir := filepath.Join(dir, "r.db"), filepath.Join(dir, "prompts")
+	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
+	if r := runBin(t, env, "prompts", "export", pdir); r.code != 0 {
+		t.Fatalf("export: %s", r.stderr)
+	}
+	if r := runBin(t, env, "run", "--headless", "--db", db, "--prompts", pdir, data); r.code != 0 {
+		t.Fatalf("first run: %s", r.stderr)
+	}
+	before := map[string]int{}
+	for _, task := range []string{"faithfulness_statements", "faithfulness_verdicts", "answer_relevancy_question", "context_precision_verdict", "context_recall_classifications", "embeddings"} {
+		before[task] = srv.Count(task)
+	}
+	tmpl := filepath.Join(pdir, "faithfulness_verdicts.en.tmpl")
+	src, err := os.ReadFile(tmpl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := "Be lenient with paraphrases.\n" + string(src)
+	if err := os.WriteFile(tmpl, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runBin(t, env, "run", "--headless", "--db", db, "--prompts", pdir, data)
+	if r.code != 0 {
+		t.Fatalf("second run: %s", r.stderr)
+	}
+	for task, n := range before {
+		got := srv.Count(task) - n
+		want := 0
+		if task == "faithfulness_verdicts" {
+			want = 3
+		}
+		if got != want {
+			t.Errorf("%s: %d calls after editing the verdict prompt, want %d", task, got, want)
+		}
+	}
+}
+
+func TestOfflineDefaultBanner(t *testing.T) {
+	r := runBin(t, cleanEnv(t), "run", "--headless", repoFile("testdata/demo.jsonl"))
+	if r.code != exitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "offline (lexical)") || !strings.Contains(r.stderr, "OPENAI_API_KEY") {
+		t.Fatalf("banner does not name the offline judge and how to configure one:\n%s", r.stderr)
+	}
+	rep := decodeReport(t, r.stdout)
+	if rep.Run.Judge.Name != "offline (lexical)" || len(rep.Samples) < 12 {
+		t.Fatalf("judge %q, %d samples", rep.Run.Judge.Name, len(rep.Samples))
+	}
+	var taxpayer *eval.Result
+	for _, s := range rep.Samples {
+		if s.ID == "zh-taxpayer-id" {
+			taxpayer = s
+		}
+	}
+	if taxpayer == nil {
+		t.Fatal("no taxpayer sample in the demo report")
+	}
+	if v, ok := taxpayer.Score(eval.Faithfulness); !ok || v != 0 {
+		t.Fatalf("taxpayer faithfulness %v (%v), want 0", v, ok)
+	}
+}
+
+func TestBadInputs(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.jsonl")
+	os.WriteFile(bad, []byte(`{"user_input":"q","response":"a"}`+"\n"+`{"user_input":"q2"}`+"\n"), 0o644)
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"missing file", []string{"run", "--headless", filepath.Join(dir, "nope.jsonl")}, exitUsage, "nope.jsonl"},
+		{"bad record names line and field", []string{"run", "--headless", bad}, exitUsage, "bad.jsonl:2"},
+		{"unknown metric", []string{"run", "--headless", "--metrics", "faithfullness", bad}, exitUsage, "faithfullness"},
+		{"no dataset", []string{"run", "--headless"}, exitUsage, "DATASET"},
+		{"contradicting cache flags", []string{"run", "--headless", "--no-cache", "--cache-only", bad}, exitUsage, "--no-cache"},
+		{"unknown command", []string{"frobnicate"}, exitUsage, "frobnicate"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runBin(t, cleanEnv(t), tc.args...)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.want) {
+				t.Fatalf("exit %d (want %d), stderr lacks %q:\n%s", r.code, tc.code, tc.want, r.stderr)
+			}
+		})
+	}
+	// --skip-invalid evaluates the rest and says what was skipped.
+	r := runBin(t, cleanEnv(t), "run", "--headless", "--skip-invalid", bad)
+	if r.code != exitOK || !strings.Contains(r.stderr, "skipped 1") {
+		t.Fatalf("--skip-invalid: exit %d\n%s", r.code, r.stderr)
+	}
+	if rep := decodeReport(t, r.stdout); len(rep.Samples) != 1 || rep.Run.Skipped != 1 {
+		t.Fatalf("%d samples, %d skipped", len(rep.Samples), rep.Run.Skipped)
+	}
+}
+
+func TestRunsAndReportFormats(t *testing.T) {
+	env := cleanEnv(t)
+	db := filepath.Join(t.TempDir(), "r.db")
+	if r := runBin(t, env, "run", "--headless", "--db", db, repoFile("testdata/demo.jsonl")); r.code != 0 {
+		t.Fatalf("run: %s", r.stderr)
+	}
+	runs := runBin(t, env, "runs", "--db", db)
+	if runs.code != 0 || !strings.Contains(runs.stdout, "offline (lexical)") || !strings.Contains(runs.stdout, "finished") {
+		t.Fatalf("runs:\n%s%s", runs.stdout, runs.stderr)
+	}
+	for _, tc := range []struct{ format, want string }{
+		{"json", `"version": 1`},
+		{"csv", "index,id,question,answer,faithfulness"},
+		{"md", "worst samples"},
+	} {
+		r := runBin(t, env, "report", "latest", "--db", db, "--format", tc.format)
+		if r.code != 0 || !strings.Contains(r.stdout, tc.want) {
+			t.Fatalf("report --format %s: exit %d\n%s%s", tc.format, r.code, r.stdout, r.stderr)
+		}
+	}
+	if r := runBin(t, env, "report", "nosuchrun", "--db", db); r.code == 0 || !strings.Contains(r.stderr, "ragscope runs") {
+		t.Fatalf("unknown run: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+func TestDatabaseInUse(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Generic)
+	srv.Set(func(s *fakejudge.Server) { s.Delay = 300 * time.Millisecond })
+	defer srv.Close()
+	data := smallDataset(t, 20)
+	db := filepath.Join(t.TempDir(), "r.db")
+	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
+	first := exec.Command(binary, "run", "--headless", "--concurrency", "1", "--db", db, data)
+	first.Env = env
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { first.Process.Kill(); first.Wait() }()
+	// Wait until the first process has the database open: it sends its
+	// first call only after opening it.
+	for srv.Count("") == 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	start := time.Now()
+	r := runBin(t, env, "run", "--headless", "--db", db, data)
+	el := time.Since(start)
+	if r.code == 0 || !strings.Contains(r.stderr, db) || !strings.Contains(r.stderr, "--db") {
+		t.Fatalf("second process: exit %d\n%s", r.code, r.stderr)
+	}
+	if el > 3*time.Second {
+		t.Fatalf("second process took %s to give up", el)
+	}
+}
+
+func TestKilledRunResendsOnlyUnfinishedCalls(t *testing.T) {
+	const samples, conc = 24, 4
+	data := smallDataset(t, samples)
+	// A clean run tells how many calls the dataset needs.
+	clean := fakejudge.New(fakejudge.Generic)
+	defer clean.Close()
+	if r := runBin(t, cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+clean.BaseURL()),
+		"run", "--headless", "--db", filepath.Join(t.TempDir(), "clean.db"), data); r.code != 0 {
+		t.Fatalf("clean run: %s", r.stderr)
+	}
+	need := clean.Count("")
+
+	srv := fakejudge.New(fakejudge.Generic)
+	srv.Set(func(s *fakejudge.Server) { s.Delay = 20 * time.Millisecond })
+	defer srv.Close()
+	db := filepath.Join(t.TempDir(), "r.db")
+	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
+	cmd := exec.Command(binary, "run", "--headless", "--concurrency", fmt.Sprint(conc), "--db", db, data)
+	cmd.Env = env
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for srv.Count("") < need/2 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(os.Kill); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	sentBeforeKill := srv.Count("")
+	if sentBeforeKill >= need {
+		t.Fatalf("the run finished (%d of %d calls) before it was killed", sentBeforeKill, need)
+	}
+
+	r := runBin(t, env, "run", "--headless", "--concurrency", fmt.Sprint(conc), "--db", db, data)
+	if r.code != 0 {
+		t.Fatalf("re-run after kill -9: exit %d\n%s", r.code, r.stderr)
+	}
+	resent := srv.Count("")
+	// Calls in flight at the kill (at most conc) may be sent again; every
+	// call that had completed must come from the cache.
+	if resent > need+conc {
+		t.Fatalf("killed run sent %d, re-run %d: %d in all for %d needed (allowance %d in flight)",
+			sentBeforeKill, resent-sentBeforeKill, resent, need, conc)
+	}
+	if rep := decodeReport(t, r.stdout); len(rep.Samples) != samples || rep.Summary[eval.Faithfulness].Scored != samples {
+		t.Fatalf("re-run report: %d samples, %+v", len(rep.Samples), rep.Summary[eval.Faithfulness])
+	}
+	t.Logf("clean run %d calls; killed run %d; re-run %d", need, sentBeforeKill, resent-sentBeforeKill)
+}
+
+func TestResumeContinuesTheSameRun(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Generic)
+	srv.Set(func(s *fakejudge.Server) { s.Delay = 20 * time.Millisecond })
+	defer srv.Close()
+	data := smallDataset(t, 16)
+	db := filepath.Join(t.TempDir(), "r.db")
+	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
+	cmd := exec.Command(binary, "run", "--headless", "--concurrency", "2", "--db", db, data)
+	cmd.Env = env
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for srv.Count("") < 40 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cmd.Process.Signal(os.Kill)
+	cmd.Wait()
+	runs := runBin(t, env, "runs", "--db", db)
+	if !strings.Contains(runs.stdout, "interrupted") {
+		t.Fatalf("the killed run is not listed as interrupted:\n%s", runs.stdout)
+	}
+	r := runBin(t, env, "run", "--headless", "--resume", "latest", "--db", db)
+	if r.code != 0 || !strings.Contains(r.stderr, "resuming") {
+		t.Fatalf("resume: exit %d\n%s", r.code, r.stderr)
+	}
+	rep := decodeReport(t, r.stdout)
+	if len(rep.Samples) != 16 || rep.Summary[eval.ContextRecall].Scored != 16 {
+		t.Fatalf("resumed report: %d samples, %+v", len(rep.Samples), rep.Summary[eval.ContextRecall])
+	}
+	after := runBin(t, env, "runs", "--db", db)
+	if n := strings.Count(after.stdout, "\n"); n != 2 {
+		t.Fatalf("resume created a new run record instead of continuing:\n%s", after.stdout)
+	}
+	if again := runBin(t, env, "run", "--headless", "--resume", "latest", "--db", db); again.code != exitUsage || !strings.Contains(again.stderr, "nothing to resume") {
+		t.Fatalf("resuming a finished run: exit %d\n%s", again.code, again.stderr)
+	}
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/ragscope/ragscope/prompts"
+)
+
+const promptsUsage = `Usage:
+  ragscope prompts list   [--prompts DIR]              task, language, source (embedded/override), sha256
+  ragscope prompts show   [--prompts DIR] [--lang en|zh] TASK
+  ragscope prompts export DIR                          write the embedded templates for editing
+`
+
+func cmdPrompts(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, promptsUsage)
+		return exitUsage
+	}
+	sub := args[0]
+	fs := flag.NewFlagSet("ragscope prompts "+sub, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dir := fs.String("prompts", os.Getenv("RAGSCOPE_PROMPTS"), "directory of template overrides")
+	lang := fs.String("lang", "en", "en or zh")
+	pos, err := parseInterleaved(fs, args[1:])
+	if err != nil {
+		return exitUsage
+	}
+	switch sub {
+	case "list", "show":
+		set, err := loadPrompts(*dir)
+		if err != nil {
+			fmt.Fprintf(stderr, "ragscope prompts %s: %v\n", sub, err)
+			return exitUsage
+		}
+		if sub == "list" {
+			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "TASK\tLANG\tSOURCE\tSHA256")
+			for _, in := range set.List() {
+				src := in.Source
+				if in.Path != "" {
+					src += " (" + in.Path + ")"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", in.Task, in.Lang, src, in.SHA256)
+			}
+			tw.Flush()
+			return exitOK
+		}
+		if len(pos) != 1 {
+			fmt.Fprintf(stderr, "ragscope prompts show: give one TASK, one of %v\n", prompts.Tasks)
+			return exitUsage
+		}
+		text, err := set.Source(pos[0], *lang)
+		if err != nil {
+			fmt.Fprintf(stderr, "ragscope prompts show: %v\n", err)
+			return exitUsage
+		}
+		fmt.Fprint(stdout, text)
+		return exitOK
+	case "export":
+		if len(pos) != 1 {
+			fmt.Fprintln(stderr, "ragscope prompts export: give one DIR")
+			return exitUsage
+		}
+		if err := prompts.Export(pos[0]); err != nil {
+			fmt.Fprintf(stderr, "ragscope prompts export: %v\n", err)
+			return exitFatal
+		}
+		fmt.Fprintf(stdout, "wrote %d templates to %s; edit them and run with --prompts %s\n", len(prompts.Tasks)*len(prompts.Langs), pos[0], pos[0])
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "ragscope prompts: unknown command %q\n%s", sub, promptsUsage)
+	return exitUsage
+}

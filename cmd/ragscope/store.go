@@ -1,0 +1,126 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/eval"
+)
+
+// openStore opens the database named by --db (or the default) for the
+// commands that read runs and the cache.
+func openStore(path string, readOnly bool) (*cache.DB, error) {
+	if path == "" {
+		p, err := cache.DefaultPath()
+		if err != nil {
+			return nil, fmt.Errorf("finding the cache directory: %v (pass --db FILE)", err)
+		}
+		path = p
+	}
+	if readOnly {
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			return nil, errorf("no database at %s yet: run an evaluation first, or pass --db FILE", path)
+		}
+	}
+	return cache.Open(path, cache.Options{ReadOnly: readOnly})
+}
+
+func cmdRuns(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ragscope runs", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dbPath := fs.String("db", "", "database file")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	db, err := openStore(*dbPath, true)
+	if err != nil {
+		fmt.Fprintln(stderr, "ragscope runs:", err)
+		return exitCode(err)
+	}
+	defer db.Close()
+	runs, err := db.Runs()
+	if err != nil {
+		fmt.Fprintln(stderr, "ragscope runs:", err)
+		return exitFatal
+	}
+	if len(runs) == 0 {
+		fmt.Fprintf(stdout, "no runs in %s yet\n", db.Path())
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RUN\tSTARTED\tSTATE\tSAMPLES\tJUDGE\tDATASET\tPARENT")
+	for _, r := range runs {
+		state := "running or interrupted"
+		switch {
+		case r.FinishedAt != nil && r.Cancelled:
+			state = "cancelled"
+		case r.FinishedAt != nil:
+			state = "finished " + r.FinishedAt.Sub(r.StartedAt).Round(time.Millisecond).String()
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", r.ID, r.StartedAt.Local().Format("2006-01-02 15:04:05"), state, r.Samples, r.Judge.Name, r.Dataset, r.Parent)
+	}
+	tw.Flush()
+	return exitOK
+}
+
+func cmdReport(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ragscope report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dbPath := fs.String("db", "", "database file")
+	format := fs.String("format", "json", "json, csv or md")
+	outPath := fs.String("out", "", "write to FILE instead of stdout")
+	worst := fs.Int("worst", 10, "md: how many of the worst samples to list")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(stderr, "ragscope report: give one RUN id (or latest); see `ragscope runs`")
+		return exitUsage
+	}
+	if *format != "json" && *format != "csv" && *format != "md" {
+		fmt.Fprintf(stderr, "ragscope report: --format %q is not one of json, csv, md\n", *format)
+		return exitUsage
+	}
+	db, err := openStore(*dbPath, true)
+	if err != nil {
+		fmt.Fprintln(stderr, "ragscope report:", err)
+		return exitCode(err)
+	}
+	defer db.Close()
+	info, results, err := db.Run(pos[0])
+	if err != nil {
+		fmt.Fprintln(stderr, "ragscope report:", err)
+		return exitUsage
+	}
+	var out io.Writer = stdout
+	if *outPath != "" {
+		fh, err := os.Create(*outPath)
+		if err != nil {
+			fmt.Fprintln(stderr, "ragscope report: --out:", err)
+			return exitUsage
+		}
+		defer fh.Close()
+		out = fh
+	}
+	rep := eval.NewReport(info, results)
+	switch *format {
+	case "json":
+		err = rep.WriteJSON(out)
+	case "csv":
+		err = rep.WriteCSV(out)
+	case "md":
+		err = rep.WriteMarkdown(out, *worst)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "ragscope report:", err)
+		return exitFatal
+	}
+	return exitOK
+}

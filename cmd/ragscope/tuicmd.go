@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/charmbracelet/x/term"
+
+	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/tui"
+)
+
+func (s *session) runTUI(ctx context.Context, stdout, stderr io.Writer) (int, error) {
+	if !term.IsTerminal(os.Stdout.Fd()) || !term.IsTerminal(os.Stdin.Fd()) {
+		return 0, errorf("the interface needs a terminal; use --headless (with --out FILE) in scripts and CI")
+	}
+	if s.db != nil {
+		if err := s.db.PutRun(s.run); err != nil {
+			return 0, fmt.Errorf("recording the run: %v", err)
+		}
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	events := make(chan eval.Event, 1024)
+	r := s.runner(events)
+	resultsCh := make(chan []*eval.Result, 1)
+	go func() { resultsCh <- r.Run(rctx, s.loaded.Samples) }()
+
+	// The TUI reads events through its forwarder; once it returns, whatever
+	// the runner still emits (cancellation of the rest) is drained here.
+	tuiEvents := make(chan eval.Event, 1024)
+	go func() {
+		defer close(tuiEvents)
+		for ev := range events {
+			select {
+			case tuiEvents <- ev:
+			case <-rctx.Done():
+				for range events {
+				}
+				return
+			}
+		}
+	}()
+	err := tui.Run(ctx, tui.Options{
+		Dataset: s.run.Dataset, Total: len(s.loaded.Samples), Judge: s.judge.Info(), Metrics: s.metrics,
+		ASCII: s.f.ascii, Live: true, Started: s.run.StartedAt, RawCalls: rawCalls(s.db), Cancel: cancel, Banner: s.banner,
+	}, tuiEvents)
+	cancel()
+	results := <-resultsCh
+	cancelled := false
+	for _, res := range results {
+		if res != nil && hasStatus(res, eval.StatusCancelled) {
+			cancelled = true
+			break
+		}
+	}
+	s.finish(r, cancelled)
+	if err != nil {
+		return 0, err
+	}
+	rep := eval.NewReport(s.run, results)
+	if s.f.out != "" {
+		fh, err := os.Create(s.f.out)
+		if err != nil {
+			return 0, errorf("--out: %v", err)
+		}
+		defer fh.Close()
+		if err := rep.WriteJSON(fh); err != nil {
+			return 0, err
+		}
+	}
+	writeSummary(stderr, rep)
+	if cancelled {
+		fmt.Fprintf(stderr, "ragscope: stopped early; finished samples are kept — continue with: ragscope run --resume %s\n", s.run.ID)
+		return exitInterrupted, nil
+	}
+	fmt.Fprintf(stderr, "ragscope: run %s stored; reopen it with: ragscope open %s\n", s.run.ID, s.run.ID)
+	return exitOK, nil
+}
+
+func hasStatus(r *eval.Result, st eval.Status) bool {
+	for _, s := range r.Status {
+		if s == st {
+			return true
+		}
+	}
+	return false
+}
+
+// rawCalls renders a sample's judge calls from the cache for the TUI's `x` view.
+func rawCalls(db *cache.DB) func(keys []string) (string, error) {
+	if db == nil {
+		return nil
+	}
+	return func(keys []string) (string, error) {
+		var b strings.Builder
+		for i, k := range keys {
+			e, err := db.Call(k)
+			if err != nil {
+				return "", err
+			}
+			fmt.Fprintf(&b, "== call %d of %d  key %s\n", i+1, len(keys), k[:min(12, len(k))])
+			if e == nil {
+				b.WriteString("   not in the cache (offline judge, --no-cache, or cleared)\n\n")
+				continue
+			}
+			fmt.Fprintf(&b, "   %s %s  model %s  stored %s\n", e.Kind, e.Task, e.Model, e.Time.Local().Format("2006-01-02 15:04:05"))
+			if e.Kind == cache.KindChat {
+				var msgs struct {
+					Messages []eval.Message `json:"messages"`
+				}
+				_ = json.Unmarshal(e.Request, &msgs)
+				for _, m := range msgs.Messages {
+					fmt.Fprintf(&b, "   [%s]\n%s\n", m.Role, indent(m.Content, "     "))
+				}
+				for ci, c := range e.Response.Choices {
+					fmt.Fprintf(&b, "   [reply %d]\n%s\n", ci+1, indent(c, "     "))
+				}
+				fmt.Fprintf(&b, "   tokens %d prompt + %d completion, %d ms\n\n", e.Response.Usage.PromptTokens, e.Response.Usage.CompletionTokens, e.Response.LatencyMS)
+			} else {
+				fmt.Fprintf(&b, "   %s\n   vector of %d dimensions\n\n", string(e.Request), len(e.Vector))
+			}
+		}
+		return b.String(), nil
+	}
+}
+
+func indent(s, pre string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = pre + l
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,74 @@
+package dataset
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Units a location in a dataset is counted in. JSON Lines errors use the
+// compiler-style "file:7:" so editors and terminals can jump to the line; CSV
+// rows and JSON array elements are not lines, so they are spelled out.
+const (
+	unitLine    = "line"
+	unitRow     = "row"
+	unitElement = "element"
+)
+
+// Error is a problem with the dataset's content. It names the file, where
+// in it (line, row or element) and which of our fields, and says what to do.
+type Error struct {
+	File string
+	// Line is the 1-based JSONL line, CSV row (header = row 1) or JSON array
+	// element; 0 when the problem concerns the whole file.
+	Line int
+	// Unit is "line", "row" or "element"; "" reads as "line".
+	Unit string
+	// Field is one of id, question, answer, contexts, reference; "" when the
+	// record as a whole is bad.
+	Field string
+	Msg   string
+	// Skippable is true for a bad record that --skip-invalid would skip.
+	Skippable bool
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		if e.Unit == "" || e.Unit == unitLine {
+			fmt.Fprintf(&b, ":%d", e.Line)
+		} else {
+			fmt.Fprintf(&b, ": %s %d", e.Unit, e.Line)
+		}
+	}
+	if e.Field != "" {
+		fmt.Fprintf(&b, ": field %q", e.Field)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	if e.Skippable {
+		b.WriteString(" (or pass --skip-invalid to evaluate the other records)")
+	}
+	return b.String()
+}
+
+// Skip is a record left out under Options.SkipInvalid.
+type Skip struct {
+	Line   int    `json:"line"`
+	Field  string `json:"field,omitempty"`
+	Reason string `json:"reason"`
+	// Unit is "line", "row" or "element", as in Error.
+	Unit string `json:"unit"`
+}
+
+// SkipError turns a skipped record back into the error it would have been,
+// for listing skipped records with the same wording as a failed load.
+func (l *Loaded) SkipError(s Skip) *Error {
+	return &Error{File: l.Path, Line: s.Line, Unit: s.Unit, Field: s.Field, Msg: s.Reason}
+}
+
+func noSamplesError(name string) *Error {
+	return &Error{File: name, Msg: "no samples — the file holds no records; expected JSON Lines " +
+		`(one {"user_input": ..., "response": ..., "retrieved_contexts": [...], "reference": ...} object per line), ` +
+		`a JSON array of such objects, {"samples": [...]}, or a CSV file with a header row`}
+}

@@ -1,0 +1,182 @@
+package dataset
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Our fields, in the order a record is checked (so the first problem
+// reported is the most important one).
+const (
+	fQuestion = iota
+	fAnswer
+	fContexts
+	fReference
+	fID
+	nFields
+)
+
+var fieldNames = [nFields]string{"question", "answer", "contexts", "reference", "id"}
+
+// defaultNames are the column names each field is found under, first match
+// wins: RAGAS >= 0.2 first (the current schema), then RAGAS 0.1, then
+// promptfoo's variable names.
+var defaultNames = [nFields][]string{
+	fQuestion:  {"user_input", "question", "query"},
+	fAnswer:    {"response", "answer"},
+	fContexts:  {"retrieved_contexts", "contexts", "context"},
+	fReference: {"reference", "ground_truth", "ground_truths"},
+	fID:        {"id"},
+}
+
+func required(f int) bool { return f == fQuestion || f == fAnswer }
+
+func fieldIndex(name string) int {
+	for i, n := range fieldNames {
+		if n == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Fields lists our field names, the keys of Options.Map and --map.
+func Fields() []string {
+	return []string{"id", "question", "answer", "contexts", "reference"}
+}
+
+// AcceptedNames returns the column names a field is looked up under when
+// --map does not name one, in order of preference; nil for an unknown field.
+func AcceptedNames(field string) []string {
+	f := fieldIndex(field)
+	if f < 0 {
+		return nil
+	}
+	return slices.Clone(defaultNames[f])
+}
+
+// ParseMap parses a --map value such as "question=q_col,answer=resp" into
+// our field -> the user's column. Column names cannot contain commas.
+func ParseMap(s string) (map[string]string, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	m := map[string]string{}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		field, col, ok := strings.Cut(part, "=")
+		field, col = strings.TrimSpace(field), strings.TrimSpace(col)
+		if !ok || col == "" {
+			return nil, fmt.Errorf("--map: %q is not field=column (e.g. --map question=q_col,answer=resp)", part)
+		}
+		if fieldIndex(field) < 0 {
+			return nil, fmt.Errorf("--map: unknown field %q — the fields are %s", field, strings.Join(Fields(), ", "))
+		}
+		if _, dup := m[field]; dup {
+			return nil, fmt.Errorf("--map: field %q is mapped twice — map each field once", field)
+		}
+		m[field] = col
+	}
+	return m, checkMapColumns(m)
+}
+
+// checkMapColumns rejects two fields read from one column: it is always a
+// slip (the answer scored against itself as the question, say).
+func checkMapColumns(m map[string]string) error {
+	byCol := map[string]string{}
+	for _, field := range Fields() {
+		col, ok := m[field]
+		if !ok {
+			continue
+		}
+		if other, dup := byCol[col]; dup {
+			return fmt.Errorf("--map: fields %q and %q both read column %q — map each field to its own column", other, field, col)
+		}
+		byCol[col] = field
+	}
+	return nil
+}
+
+// columns holds, per field, the column names to try in order.
+type columns struct {
+	names  [nFields][]string
+	mapped [nFields]bool
+}
+
+func newColumns(m map[string]string) (*columns, error) {
+	c := &columns{}
+	for field, col := range m {
+		f := fieldIndex(field)
+		if f < 0 {
+			return nil, fmt.Errorf("--map: unknown field %q — the fields are %s", field, strings.Join(Fields(), ", "))
+		}
+		if strings.TrimSpace(col) == "" {
+			return nil, fmt.Errorf("--map: field %q is mapped to an empty column name", field)
+		}
+		c.names[f] = []string{col}
+		c.mapped[f] = true
+	}
+	if err := checkMapColumns(m); err != nil {
+		return nil, err
+	}
+	// A column the user claimed for one field must not be picked up by
+	// another field's default names: with --map reference=answer the
+	// "answer" column is the reference, not also the answer.
+	for f := range nFields {
+		if c.mapped[f] {
+			continue
+		}
+		for _, n := range defaultNames[f] {
+			claimed := false
+			for _, col := range m {
+				if strings.EqualFold(col, n) {
+					claimed = true
+				}
+			}
+			if !claimed {
+				c.names[f] = append(c.names[f], n)
+			}
+		}
+	}
+	return c, nil
+}
+
+// missingMsg explains a required field that no column supplies.
+func (c *columns) missingMsg(f int, have []string, what string) string {
+	if c.mapped[f] {
+		return fmt.Sprintf("missing — %s %q named by --map %s=%s is not there (%ss: %s); fix --map",
+			what, c.names[f][0], fieldNames[f], c.names[f][0], what, list(have))
+	}
+	return fmt.Sprintf("missing — no %s named %s (%ss: %s); rename the %s or pass --map %s=<%s>",
+		what, orList(c.names[f]), what, list(have), what, fieldNames[f], what)
+}
+
+func orList(names []string) string {
+	switch len(names) {
+	case 0:
+		return "(none)"
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// list shows the columns a record does have, sorted and capped so a wide
+// record does not flood the terminal.
+func list(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	s := slices.Clone(names)
+	sort.Strings(s)
+	const max = 12
+	if len(s) > max {
+		return strings.Join(s[:max], ", ") + fmt.Sprintf(" and %d more", len(s)-max)
+	}
+	return strings.Join(s, ", ")
+}

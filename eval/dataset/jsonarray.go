@@ -1,0 +1,211 @@
+package dataset
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// readJSON reads a JSON array of records or an object holding them under
+// "samples", streaming one element at a time so a large file is never held
+// twice in memory. A syntax error ends the read even under --skip-invalid:
+// past it, where the next element starts is unknowable.
+func readJSON(c *collector, r io.Reader) error {
+	lt := &lineTracker{r: r}
+	dec := json.NewDecoder(lt)
+	tok, err := token(dec, lt)
+	if err != nil {
+		return jsonSyntax(c, lt, 0, err)
+	}
+	switch tok {
+	case json.Delim('['):
+		if err := readElements(c, dec, lt); err != nil {
+			return err
+		}
+	case json.Delim('{'):
+		if err := readSamplesObject(c, dec, lt); err != nil {
+			return err
+		}
+	default:
+		return &Error{File: c.name, Msg: fmt.Sprintf(`the file holds %s — expected an array of sample objects `+
+			`or an object {"samples": [...]}; for one object per line use JSON Lines (.jsonl)`, aKind(kindOfToken(tok)))}
+	}
+	if _, err := token(dec, lt); err != io.EOF {
+		return &Error{File: c.name, Msg: fmt.Sprintf("unexpected data after the JSON value, at line %d — "+
+			"a JSON file holds one array; for one object per line name the file .jsonl", lt.lineAt(dec.InputOffset()))}
+	}
+	return nil
+}
+
+func readSamplesObject(c *collector, dec *json.Decoder, lt *lineTracker) error {
+	var keys []string
+	found := false
+	for dec.More() {
+		tok, err := token(dec, lt)
+		if err != nil {
+			return jsonSyntax(c, lt, 0, err)
+		}
+		key, _ := tok.(string)
+		keys = append(keys, key)
+		if key != "samples" || found {
+			var skip json.RawMessage
+			start := dec.InputOffset()
+			if err := dec.Decode(&skip); err != nil {
+				return jsonSyntax(c, lt, 0, lt.locate(err, start))
+			}
+			continue
+		}
+		found = true
+		tok, err = token(dec, lt)
+		if err != nil {
+			return jsonSyntax(c, lt, 0, err)
+		}
+		if tok != json.Delim('[') {
+			return &Error{File: c.name, Msg: fmt.Sprintf(`"samples" holds %s — it must be a list of sample objects`, aKind(kindOfToken(tok)))}
+		}
+		if err := readElements(c, dec, lt); err != nil {
+			return err
+		}
+	}
+	if _, err := token(dec, lt); err != nil {
+		return jsonSyntax(c, lt, 0, err)
+	}
+	if !found {
+		return &Error{File: c.name, Msg: fmt.Sprintf(`the JSON object has no "samples" list (keys: %s) — `+
+			`expected an array of sample objects or {"samples": [...]}; for one object per line use JSON Lines (.jsonl)`, list(keys))}
+	}
+	return nil
+}
+
+// readElements reads array elements up to and including the closing ']'.
+func readElements(c *collector, dec *json.Decoder, lt *lineTracker) error {
+	n := 0
+	for dec.More() {
+		n++
+		var raw json.RawMessage
+		start := dec.InputOffset()
+		if err := dec.Decode(&raw); err != nil {
+			return jsonSyntax(c, lt, n, lt.locate(err, start))
+		}
+		lt.forget(dec.InputOffset())
+		if err := c.fromJSON(n, bytes.TrimSpace(raw)); err != nil {
+			return err
+		}
+	}
+	if _, err := token(dec, lt); err != nil {
+		return jsonSyntax(c, lt, n+1, err)
+	}
+	return nil
+}
+
+// token is dec.Token with a syntax error located by lt.
+func token(dec *json.Decoder, lt *lineTracker) (json.Token, error) {
+	start := dec.InputOffset()
+	tok, err := dec.Token()
+	return tok, lt.locate(err, start)
+}
+
+// jsonSyntax reports a broken JSON file with the line of the error, which
+// is what an editor can jump to; element is 0 outside the array.
+func jsonSyntax(c *collector, lt *lineTracker, element int, err error) error {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
+			return &Error{File: c.name, Line: element, Unit: unitElement,
+				Msg: "the JSON ends too early (truncated file?) — complete or re-export the file"}
+		}
+		return fmt.Errorf("%s: %w", c.name, err)
+	}
+	return &Error{File: c.name, Line: element, Unit: unitElement, Msg: fmt.Sprintf(
+		"invalid JSON at line %d: %s — fix the file; a broken JSON file cannot be read past the error",
+		lt.lineAt(se.Offset), se.Error())}
+}
+
+func kindOfToken(tok json.Token) string {
+	switch tok.(type) {
+	case string:
+		return "string"
+	case float64, json.Number:
+		return "number"
+	case bool:
+		return "boolean"
+	case nil:
+		return "null"
+	case json.Delim:
+		if tok == json.Delim('{') {
+			return "object"
+		}
+		return "list"
+	}
+	return "value"
+}
+
+// lineTracker keeps what the JSON decoder has read since the start of the
+// current element, so that a decoder byte offset can be turned into a line
+// number. Bytes before the current element are folded into a line count as
+// the read advances, keeping memory flat on large files.
+type lineTracker struct {
+	r     io.Reader
+	base  int    // newlines in the forgotten bytes
+	start int64  // offset of data[0]
+	data  []byte // bytes read and not yet forgotten
+}
+
+func (t *lineTracker) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	t.data = append(t.data, p[:n]...)
+	return n, err
+}
+
+// forget drops the bytes before off.
+func (t *lineTracker) forget(off int64) {
+	k := int(min(max(off-t.start, 0), int64(len(t.data))))
+	t.base += bytes.Count(t.data[:k], []byte("\n"))
+	t.data = append(t.data[:0], t.data[k:]...)
+	t.start += int64(k)
+}
+
+// lineAt is the 1-based line of the byte at off (off not before the last forget).
+func (t *lineTracker) lineAt(off int64) int {
+	k := int(min(max(off-t.start, 0), int64(len(t.data))))
+	return 1 + t.base + bytes.Count(t.data[:k], []byte("\n"))
+}
+
+// locate gives a syntax error met by a Decode or Token call made at input
+// offset start the offset of the bad byte in the input. The decoder's own
+// offsets cannot be trusted for that: inside a value they count only the
+// bytes the decoder scanned as values, not the separators Token consumed.
+// So the value is scanned again, alone, from where it begins.
+func (t *lineTracker) locate(err error, start int64) error {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		return err
+	}
+	p := t.skipSpace(start)
+	if i := p - t.start; i >= 0 && i < int64(len(t.data)) && (t.data[i] == ',' || t.data[i] == ':') {
+		p = t.skipSpace(p + 1)
+	}
+	i := p - t.start
+	if i < 0 || i > int64(len(t.data)) {
+		return err
+	}
+	var raw json.RawMessage
+	var again *json.SyntaxError
+	if errors.As(json.NewDecoder(bytes.NewReader(t.data[i:])).Decode(&raw), &again) {
+		located := *se
+		located.Offset = p + again.Offset - 1
+		return &located
+	}
+	// The value itself is fine: the error is Token's, about what surrounds
+	// the value, and Token reports it at its input offset already.
+	return err
+}
+
+func (t *lineTracker) skipSpace(off int64) int64 {
+	for off-t.start >= 0 && off-t.start < int64(len(t.data)) && bytes.IndexByte([]byte(" \t\r\n"), t.data[off-t.start]) >= 0 {
+		off++
+	}
+	return off
+}

@@ -1,0 +1,376 @@
+package dataset
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// kindOf names the JSON type of a raw value (as users know them).
+func kindOf(raw []byte) string {
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '"':
+		return "string"
+	case '[':
+		return "list"
+	case '{':
+		return "object"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
+// aKind puts the article in front of a kind for messages.
+func aKind(k string) string {
+	switch k {
+	case "object":
+		return "an object"
+	case "null", "nothing":
+		return k
+	}
+	return "a " + k
+}
+
+func isNull(raw []byte) bool { return len(raw) == 4 && string(raw) == "null" }
+
+// utf8Error locates the first invalid byte: the cause is almost always a
+// file saved in a legacy encoding, which the message says how to fix.
+func utf8Error(b []byte) error {
+	off := 0
+	for off < len(b) {
+		r, size := utf8.DecodeRune(b[off:])
+		if r == utf8.RuneError && size <= 1 {
+			break
+		}
+		off += size
+	}
+	bad := byte(0)
+	if off < len(b) {
+		bad = b[off]
+	}
+	return fmt.Errorf("is not valid UTF-8 (byte 0x%02X at offset %d) — the file is probably in another encoding "+
+		"(GBK, Latin-1, Windows-1252); convert it to UTF-8, e.g. iconv -f GBK -t UTF-8 in > out", bad, off)
+}
+
+// decodeString decodes a JSON string taken from an already validated
+// record; one without escapes is its bytes, which saves a second parse.
+func decodeString(raw []byte) (string, error) {
+	if !utf8.Valid(raw) {
+		return "", utf8Error(raw)
+	}
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1]), nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", fmt.Errorf("is not a valid JSON string: %v", err)
+	}
+	return s, nil
+}
+
+// jsonText reads the question or the answer: a string and nothing else, as
+// a number or a list would be scored as whatever its printing happens to be.
+func jsonText(raw []byte) (string, error) {
+	if k := kindOf(raw); k != "string" {
+		return "", fmt.Errorf("must be a string, got %s — fix the exporter or quote the value", aKind(k))
+	}
+	return decodeString(raw)
+}
+
+// jsonStrings decodes a JSON list whose items must be strings. Null items
+// count as empty strings (pandas writes None as null).
+func jsonStrings(raw []byte) ([]string, error) {
+	if utf8.Valid(raw) {
+		var fast []*string
+		if json.Unmarshal(raw, &fast) == nil {
+			out := make([]string, len(fast))
+			for i, p := range fast {
+				if p != nil {
+					out[i] = *p
+				}
+			}
+			return out, nil
+		}
+	}
+	// The slow way, item by item, says which item is wrong.
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, fmt.Errorf("is not a valid JSON list: %v", err)
+	}
+	out := make([]string, 0, len(items))
+	for i, it := range items {
+		if isNull(it) {
+			out = append(out, "")
+			continue
+		}
+		if k := kindOf(it); k != "string" {
+			hint := ""
+			if k == "object" {
+				hint = " (a document object? export its text, e.g. page_content)"
+			}
+			return nil, fmt.Errorf("item %d of the list is %s, not a string%s — contexts and references must be texts", i+1, aKind(k), hint)
+		}
+		s, err := decodeString(it)
+		if err != nil {
+			return nil, fmt.Errorf("item %d %w", i+1, err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// nonBlank keeps the chunks that hold text, in their order. Empty chunks are
+// dropped rather than kept because they come from exporters padding to a
+// fixed top-k or from empty CSV cells, not from the retriever: judging one
+// costs a paid call and always yields "not useful", which would lower
+// context precision for an artefact of the export. The ranks of the
+// remaining chunks close up accordingly.
+func nonBlank(chunks []string) []string {
+	out := chunks[:0]
+	for _, c := range chunks {
+		if strings.TrimSpace(c) != "" {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// jsonContexts accepts a list of strings or one string (one chunk).
+func jsonContexts(raw []byte) ([]string, error) {
+	switch k := kindOf(raw); k {
+	case "string":
+		s, err := decodeString(raw)
+		if err != nil {
+			return nil, err
+		}
+		return nonBlank([]string{s}), nil
+	case "list":
+		items, err := jsonStrings(raw)
+		if err != nil {
+			return nil, err
+		}
+		return nonBlank(items), nil
+	default:
+		return nil, fmt.Errorf("must be a list of strings (or one string), got %s — export the retrieved chunks' texts", aKind(k))
+	}
+}
+
+// jsonReference accepts a string, or a list of strings (RAGAS 0.1's
+// ground_truths) joined by newlines. A blank reference is no reference, so
+// the metrics that need one report missing_input instead of judging "".
+func jsonReference(raw []byte) (string, error) {
+	switch k := kindOf(raw); k {
+	case "string":
+		s, err := decodeString(raw)
+		if err != nil {
+			return "", err
+		}
+		return blankToEmpty(s), nil
+	case "list":
+		items, err := jsonStrings(raw)
+		if err != nil {
+			return "", err
+		}
+		return strings.Join(nonBlank(items), "\n"), nil
+	default:
+		return "", fmt.Errorf("must be a string (or a list of strings), got %s — export the reference answer as text", aKind(k))
+	}
+}
+
+// jsonID accepts a string or a number; a number keeps its literal spelling
+// so that 0012 or 1e3 in the source stays recognisable in reports.
+func jsonID(raw []byte) (string, error) {
+	switch k := kindOf(raw); k {
+	case "string":
+		return decodeString(raw)
+	case "number":
+		return string(raw), nil
+	default:
+		return "", fmt.Errorf("must be a string or a number, got %s — give each sample a plain id", aKind(k))
+	}
+}
+
+func blankToEmpty(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	return s
+}
+
+// cellList reads a CSV cell that may hold a list: a JSON array, or the
+// Python repr pandas writes for a list column (['a', 'b']). ok is false when
+// the cell is plain text.
+func cellList(cell string) (items []string, ok bool, err error) {
+	t := strings.TrimSpace(cell)
+	if !strings.HasPrefix(t, "[") {
+		return nil, false, nil
+	}
+	if json.Valid([]byte(t)) {
+		items, err := jsonStrings([]byte(t))
+		return items, true, err
+	}
+	if items, ok := pyStringList(t); ok {
+		return items, true, nil
+	}
+	return nil, false, nil
+}
+
+// cellContexts: a list cell gives its items, any other cell is one chunk.
+func cellContexts(cell string) ([]string, error) {
+	items, ok, err := cellList(cell)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		items = []string{cell}
+	}
+	return nonBlank(items), nil
+}
+
+func cellReference(cell string) (string, error) {
+	items, ok, err := cellList(cell)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return blankToEmpty(cell), nil
+	}
+	return strings.Join(nonBlank(items), "\n"), nil
+}
+
+var errPy = errors.New("not a Python string list")
+
+// pyStringList parses a Python list-of-str literal as produced by str(list).
+func pyStringList(s string) ([]string, bool) {
+	p := pyParser{s: s}
+	out, err := p.list()
+	if err != nil {
+		return nil, false
+	}
+	return out, true
+}
+
+type pyParser struct {
+	s string
+	i int
+}
+
+func (p *pyParser) space() {
+	for p.i < len(p.s) && strings.IndexByte(" \t\r\n", p.s[p.i]) >= 0 {
+		p.i++
+	}
+}
+
+func (p *pyParser) list() ([]string, error) {
+	p.space()
+	if p.i >= len(p.s) || p.s[p.i] != '[' {
+		return nil, errPy
+	}
+	p.i++
+	out := []string{}
+	for {
+		p.space()
+		if p.i >= len(p.s) {
+			return nil, errPy
+		}
+		if p.s[p.i] == ']' {
+			p.i++
+			break
+		}
+		str, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, str)
+		p.space()
+		if p.i < len(p.s) && p.s[p.i] == ',' {
+			p.i++
+			continue
+		}
+		if p.i < len(p.s) && p.s[p.i] == ']' {
+			p.i++
+			break
+		}
+		return nil, errPy
+	}
+	p.space()
+	if p.i != len(p.s) {
+		return nil, errPy
+	}
+	return out, nil
+}
+
+func (p *pyParser) str() (string, error) {
+	q := p.s[p.i]
+	if q != '\'' && q != '"' {
+		return "", errPy
+	}
+	p.i++
+	var b strings.Builder
+	for p.i < len(p.s) {
+		ch := p.s[p.i]
+		switch {
+		case ch == q:
+			p.i++
+			return b.String(), nil
+		case ch == '\\' && p.i+1 < len(p.s):
+			if err := p.escape(&b); err != nil {
+				return "", err
+			}
+		default:
+			b.WriteByte(ch)
+			p.i++
+		}
+	}
+	return "", errPy
+}
+
+func (p *pyParser) escape(b *strings.Builder) error {
+	e := p.s[p.i+1]
+	p.i += 2
+	switch e {
+	case '\\', '\'', '"':
+		b.WriteByte(e)
+	case 'n':
+		b.WriteByte('\n')
+	case 't':
+		b.WriteByte('\t')
+	case 'r':
+		b.WriteByte('\r')
+	case 'x', 'u', 'U':
+		n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+		if p.i+n > len(p.s) {
+			return errPy
+		}
+		var r rune
+		for _, h := range []byte(p.s[p.i : p.i+n]) {
+			v := strings.IndexByte("0123456789abcdef", h|0x20)
+			if v < 0 {
+				return errPy
+			}
+			r = r<<4 | rune(v)
+		}
+		p.i += n
+		if !utf8.ValidRune(r) {
+			return errPy
+		}
+		b.WriteRune(r)
+	default:
+		// Python keeps unknown escapes verbatim.
+		b.WriteByte('\\')
+		b.WriteByte(e)
+	}
+	return nil
+}

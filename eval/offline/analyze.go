@@ -1,0 +1,489 @@
+package offline
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// span is the lexical analysis of a statement or a context sentence: its
+// content features (the support test), its clauses (the negation detector)
+// and its quantities (the number detector).
+type span struct {
+	text    string
+	feats   map[string]bool // content features: "h:" Han bigram, "w:" English stem, "n:" number
+	unis    map[string]bool // "u:" Han content unigrams, the fallback for short Chinese text
+	clauses []clause
+	quants  []quantity
+	names   []name
+	hasHan  bool
+	// prev and next are the neighbouring sentences of a context sentence
+	// in its chunk.
+	prev, next *span
+}
+
+// name is a capitalised English word of a statement (Minnesota, NBC); the
+// name detector requires the context to mention it.
+type name struct {
+	feat string // "w:" stem
+	text string
+	head bool // the last word of a (possibly one-word) name: Oppenheimer of J. Robert Oppenheimer
+}
+
+type clause struct {
+	text  string
+	feats map[string]bool
+	unis  map[string]bool
+	negs  []negation
+}
+
+// negation is one negation marker and the content it negates: the words
+// right after it in its clause.
+type negation struct {
+	marker string
+	scope  []string
+}
+
+// quantity is a number with the unit that follows it (天, day, %) or the
+// currency sign before it; months and weekdays are quantities too, so that a
+// statement's "August" conflicts with a context's "July".
+type quantity struct {
+	value string
+	unit  string
+	text  string
+}
+
+func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
+
+func isClausePunct(r rune) bool {
+	switch r {
+	case '，', ',', '；', ';', '：', ':', '\n', '。', '！', '？', '!', '?', '（', '）', '(', ')':
+		return true
+	}
+	return false
+}
+
+// analyze builds the span of a text. Clauses are cut at commas, semicolons
+// and colons of both scripts; an ASCII ':' or ',' between two digits is part
+// of a number (06:30, 1,000).
+func analyze(text string) *span {
+	sp := &span{text: text, feats: map[string]bool{}, unis: map[string]bool{}}
+	runes := []rune(text)
+	start := 0
+	for i := 0; i <= len(runes); i++ {
+		if i < len(runes) {
+			r := runes[i]
+			if !isClausePunct(r) {
+				continue
+			}
+			if (r == ',' || r == ':') && i > 0 && i+1 < len(runes) && unicode.IsDigit(runes[i-1]) && unicode.IsDigit(runes[i+1]) {
+				continue
+			}
+		}
+		if i > start {
+			c := lexClause(string(runes[start:i]), sp)
+			if len(c.feats) > 0 || len(c.unis) > 0 || len(c.negs) > 0 {
+				sp.clauses = append(sp.clauses, c)
+			}
+		}
+		start = i + 1
+	}
+	return sp
+}
+
+type lexeme struct {
+	kind    byte // 'h' Han run, 'w' word, 'n' number, 'p' other symbol
+	text    string
+	capital bool   // a word that starts with an uppercase letter
+	orig    string // the word as written, for reasons
+}
+
+func lexemes(text string) []lexeme {
+	var out []lexeme
+	runes := []rune(text)
+	for i := 0; i < len(runes); {
+		r := runes[i]
+		switch {
+		case isHan(r):
+			j := i
+			for j < len(runes) && isHan(runes[j]) {
+				j++
+			}
+			out = append(out, lexeme{kind: 'h', text: string(runes[i:j])})
+			i = j
+		case unicode.IsDigit(r):
+			j := i
+			for j < len(runes) && (unicode.IsDigit(runes[j]) ||
+				((runes[j] == '.' || runes[j] == ',' || runes[j] == ':') && j+1 < len(runes) && unicode.IsDigit(runes[j+1]) && j > i)) {
+				j++
+			}
+			out = append(out, lexeme{kind: 'n', text: string(runes[i:j])})
+			i = j
+		case unicode.IsLetter(r):
+			j := i
+			for j < len(runes) && (unicode.IsLetter(runes[j]) && !isHan(runes[j]) || unicode.IsDigit(runes[j]) ||
+				((runes[j] == '\'' || runes[j] == '’') && j+1 < len(runes) && unicode.IsLetter(runes[j+1]))) {
+				j++
+			}
+			w := string(runes[i:j])
+			out = append(out, lexeme{kind: 'w', text: strings.ReplaceAll(strings.ToLower(w), "’", "'"), capital: unicode.IsUpper(r), orig: w})
+			i = j
+		case unicode.IsSpace(r):
+			i++
+		default:
+			out = append(out, lexeme{kind: 'p', text: string(r)})
+			i++
+		}
+	}
+	return out
+}
+
+func lexClause(text string, sp *span) clause {
+	c := clause{text: strings.TrimSpace(text), feats: map[string]bool{}, unis: map[string]bool{}}
+	lx := lexemes(text)
+	add := func(f string) { c.feats[f] = true; sp.feats[f] = true }
+	addUni := func(f string) { c.unis[f] = true; sp.unis[f] = true }
+	for i := 0; i < len(lx); i++ {
+		l := lx[i]
+		switch l.kind {
+		case 'h':
+			sp.hasHan = true
+			hanFeatures(l.text, add, addUni)
+			c.negs = append(c.negs, hanNegations(l.text, lx[i+1:])...)
+			sp.quants = append(sp.quants, hanQuantities(l.text)...)
+		case 'n':
+			v := normalizeNumber(l.text)
+			add("n:" + v)
+			q := quantity{value: v, text: l.text}
+			if i > 0 && lx[i-1].kind == 'p' && strings.ContainsAny(lx[i-1].text, "$€£¥￥") {
+				q.unit, q.text = "$", lx[i-1].text+l.text
+			} else if i+1 < len(lx) {
+				switch nx := lx[i+1]; nx.kind {
+				case 'h':
+					q.unit = string([]rune(nx.text)[:1])
+					q.text += q.unit
+				case 'w':
+					if !englishStop[nx.text] {
+						q.unit = stem(nx.text)
+						q.text += " " + nx.text
+					}
+				case 'p':
+					if nx.text == "%" || nx.text == "％" {
+						q.unit, q.text = "%", q.text+"%"
+					}
+				}
+			}
+			sp.quants = append(sp.quants, q)
+		case 'w':
+			w := l.text
+			if neg, skip := englishNegationAt(lx, i); neg {
+				c.negs = append(c.negs, negation{marker: w, scope: englishScope(lx[i+1:])})
+				continue
+			} else if skip {
+				continue
+			}
+			if monthWords[w] && (len(w) > 3 || i > 0 && lx[i-1].kind == 'n' || i+1 < len(lx) && lx[i+1].kind == 'n') {
+				sp.quants = append(sp.quants, quantity{value: w[:3], unit: "month", text: l.text})
+			}
+			if weekdayWords[w] {
+				sp.quants = append(sp.quants, quantity{value: w, unit: "weekday", text: l.text})
+			}
+			if v, ok := numberWords[w]; ok && i+1 < len(lx) && lx[i+1].kind == 'w' && !englishStop[lx[i+1].text] {
+				sp.quants = append(sp.quants, quantity{value: v, unit: stem(lx[i+1].text), text: w + " " + lx[i+1].text})
+			}
+			if englishStop[w] {
+				continue
+			}
+			s := stem(w)
+			if s == "" {
+				continue
+			}
+			add("w:" + s)
+			// A capitalised word is a name unless it merely starts the
+			// text; a text-initial one counts when the next word is
+			// capitalised too (Michael Sheen starred...).
+			first := len(sp.clauses) == 0 && i == firstWord(lx)
+			if l.capital && len(w) > 1 && (!first || i+1 < len(lx) && lx[i+1].capital) {
+				head := !(i+1 < len(lx) && lx[i+1].kind == 'w' && lx[i+1].capital)
+				sp.names = append(sp.names, name{feat: "w:" + s, text: l.orig, head: head})
+			}
+		}
+	}
+	return c
+}
+
+func firstWord(lx []lexeme) int {
+	for i, l := range lx {
+		if l.kind == 'w' || l.kind == 'h' || l.kind == 'n' {
+			return i
+		}
+	}
+	return -1
+}
+
+var numberWords = map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+	"seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "fifteen": "15",
+	"twenty": "20", "thirty": "30", "fifty": "50", "hundred": "100"}
+
+// englishNegationAt reports whether word i negates its clause; skip is true
+// for a negation word that only states a bound ("no more than").
+func englishNegationAt(lx []lexeme, i int) (neg, skip bool) {
+	w := lx[i].text
+	if !englishNegation[w] && !strings.HasSuffix(w, "n't") {
+		return false, false
+	}
+	var phrase strings.Builder
+	phrase.WriteString(w)
+	for j := i + 1; j < len(lx) && j <= i+2; j++ {
+		phrase.WriteString(" " + lx[j].text)
+	}
+	for _, b := range englishBoundNegation {
+		if strings.HasPrefix(phrase.String(), b) {
+			return false, true
+		}
+	}
+	return true, false
+}
+
+// englishScopeWords is how many content words after an English negation it
+// is taken to negate: "not eligible for the bonus" negates eligible; with
+// more words, "must not reuse the last 5 passwords" would wrongly negate
+// any statement about passwords.
+const englishScopeWords = 2
+
+func englishScope(rest []lexeme) []string {
+	var scope []string
+	for _, l := range rest {
+		if len(scope) == englishScopeWords {
+			break
+		}
+		if l.kind == 'w' && !englishStop[l.text] && !englishNegation[l.text] {
+			scope = append(scope, "w:"+stem(l.text))
+		}
+		if l.kind == 'h' {
+			break
+		}
+	}
+	return scope
+}
+
+// hanFeatures emits the content bigrams and unigrams of a Han run.
+func hanFeatures(run string, add, addUni func(string)) {
+	rs := []rune(run)
+	for i, r := range rs {
+		if !chineseParticles[r] {
+			addUni("u:" + string(r))
+		}
+		if i+1 < len(rs) {
+			if chineseParticles[r] || chineseParticles[rs[i+1]] {
+				continue
+			}
+			bg := string(rs[i : i+2])
+			if !chineseStopBigrams[bg] {
+				add("h:" + bg)
+			}
+		}
+	}
+}
+
+// scopeSkip are characters of a negated verb phrase too common to show that
+// two clauses talk about the same thing (会, 能, 是 ...).
+var scopeSkip = setOfRunes("会能是得用要需须可以有在")
+
+// chineseScopeRunes is how many characters after a Chinese negation marker
+// it is taken to negate.
+const chineseScopeRunes = 2
+
+// hanNegations finds the negation markers of a Han run. A marker's scope is
+// what follows it: the rest of the marker (变 of 不变) and the next four
+// characters, continuing into the following lexemes when the run ends.
+func hanNegations(run string, after []lexeme) []negation {
+	rs := []rune(run)
+	var out []negation
+	for i := 0; i < len(rs); {
+		if n := matchAny(rs, i, chineseNotNegationRunes); n > 0 {
+			i += n
+			continue
+		}
+		n := matchAny(rs, i, chineseNegationRunes)
+		if n == 0 {
+			i++
+			continue
+		}
+		marker := string(rs[i : i+n])
+		var scope []string
+		for _, r := range rs[i+1 : i+n] {
+			if !scopeSkip[r] {
+				scope = append(scope, "u:"+string(r))
+			}
+		}
+		// The negated predicate is the next two characters: a bigram when
+		// there are two (无需重新 -> 重新), else the one character (不变 ->
+		// 变, 不满10 -> 满). Wider scopes matched any clause on the same subject.
+		next := rs[i+n : min(i+n+chineseScopeRunes, len(rs))]
+		switch {
+		case len(next) == chineseScopeRunes && !chineseParticles[next[0]] && !chineseParticles[next[1]]:
+			scope = append(scope, "h:"+string(next))
+		case len(next) >= 1 && !chineseParticles[next[0]] && !scopeSkip[next[0]]:
+			scope = append(scope, "u:"+string(next[0]))
+		}
+		if i+n == len(rs) {
+			for _, l := range after {
+				if l.kind == 'n' {
+					scope = append(scope, "n:"+normalizeNumber(l.text))
+				} else if l.kind == 'w' && !englishStop[l.text] {
+					scope = append(scope, "w:"+stem(l.text))
+				}
+				if len(scope) >= 3 {
+					break
+				}
+			}
+		}
+		out = append(out, negation{marker: marker, scope: scope})
+		i += n
+	}
+	return out
+}
+
+// The word lists as runes, converted once: matchAny runs for every
+// character of every Han run.
+var (
+	chineseNegationRunes    = toRunes(chineseNegation)
+	chineseNotNegationRunes = toRunes(chineseNotNegation)
+)
+
+func toRunes(words []string) [][]rune {
+	out := make([][]rune, len(words))
+	for i, w := range words {
+		out[i] = []rune(w)
+	}
+	return out
+}
+
+func matchAny(rs []rune, i int, words [][]rune) int {
+	for _, wr := range words {
+		if i+len(wr) > len(rs) || rs[i] != wr[0] {
+			continue
+		}
+		ok := true
+		for k, r := range wr {
+			if rs[i+k] != r {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return len(wr)
+		}
+	}
+	return 0
+}
+
+var cnDigits = map[rune]int{'零': 0, '〇': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
+var cnUnits = setOfRunes("天日年月个周次人元岁倍小名项条份家")
+
+// hanQuantities reads Chinese numerals followed by a measure word (十五天,
+// 两个) as quantities; a numeral without one (一般, 统一) is not a number.
+func hanQuantities(run string) []quantity {
+	rs := []rune(run)
+	var out []quantity
+	for i := 0; i < len(rs); {
+		j := i
+		for j < len(rs) && (cnDigits[rs[j]] > 0 || rs[j] == '零' || rs[j] == '〇' || rs[j] == '十' || rs[j] == '百' || rs[j] == '千' || rs[j] == '万') {
+			j++
+		}
+		if j > i && j < len(rs) && cnUnits[rs[j]] {
+			if v, ok := parseCNNumber(rs[i:j]); ok {
+				out = append(out, quantity{value: strconv.Itoa(v), unit: string(rs[j]), text: string(rs[i : j+1])})
+			}
+			i = j + 1
+			continue
+		}
+		if j == i {
+			j++
+		}
+		i = j
+	}
+	return out
+}
+
+func parseCNNumber(rs []rune) (int, bool) {
+	total, section, digit := 0, 0, -1
+	for _, r := range rs {
+		switch r {
+		case '十', '百', '千':
+			mul := map[rune]int{'十': 10, '百': 100, '千': 1000}[r]
+			if digit < 0 {
+				digit = 1
+			}
+			section += digit * mul
+			digit = -1
+		case '万':
+			if digit > 0 {
+				section += digit
+			}
+			total += section * 10000
+			section, digit = 0, -1
+		default:
+			d, ok := cnDigits[r]
+			if !ok {
+				return 0, false
+			}
+			if digit > 0 {
+				// 二〇二三: positional digits
+				digit = digit*10 + d
+			} else {
+				digit = d
+			}
+		}
+	}
+	if digit > 0 {
+		section += digit
+	}
+	return total + section, true
+}
+
+func normalizeNumber(s string) string {
+	s = strings.ReplaceAll(s, ",", "")
+	if strings.Contains(s, ".") && !strings.Contains(s, ":") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	if len(s) > 1 && !strings.Contains(s, ".") && !strings.Contains(s, ":") {
+		s = strings.TrimLeft(s, "0")
+		if s == "" {
+			s = "0"
+		}
+	}
+	return s
+}
+
+// stem is a light English suffix stemmer: enough to match plural/singular,
+// verb tenses and common derivations without a dictionary.
+func stem(w string) string {
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
+	if utf8.RuneCountInString(w) <= 3 {
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes") || strings.HasSuffix(w, "xes"):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		w = w[:len(w)-1]
+	}
+	for _, suf := range []string{"ingly", "ing", "edly", "ed", "ly", "ment", "ness", "ation", "ion", "er", "e", "y"} {
+		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 3 {
+			w = w[:len(w)-len(suf)]
+			break
+		}
+	}
+	// hopping -> hopp -> hop
+	if n := len(w); n >= 4 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
+		w = w[:n-1]
+	}
+	return w
+}

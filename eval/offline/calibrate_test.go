@@ -1,0 +1,108 @@
+package offline
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// excerptFloor is the pairwise accuracy measured on the 40-row HaluEval
+// excerpt when the thresholds were chosen (34 wins, 6 ties = 0.925); a
+// change to the judge that loses a pair there fails this test.
+const excerptFloor = 0.925
+
+func TestHaluEvalExcerptRegression(t *testing.T) {
+	pairs, err := LoadHaluEval("../../testdata/halueval_excerpt.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pairs) != 40 {
+		t.Fatalf("excerpt has %d pairs, want 40", len(pairs))
+	}
+	r := PairwiseAccuracy("halueval excerpt", pairs)
+	if r.Accuracy < excerptFloor {
+		t.Errorf("pairwise accuracy on the HaluEval excerpt = %.3f (%d wins, %d ties), below the floor %.3f",
+			r.Accuracy, r.Wins, r.Ties, excerptFloor)
+	}
+}
+
+func TestPairwiseAccuracyCountsTiesHalf(t *testing.T) {
+	ctx := []string{"Polaris is based in Roseau, Minnesota, USA."}
+	pairs := []Pair{
+		{Question: "Where is Polaris based?", Contexts: ctx, Faithful: "Roseau, Minnesota", Unfaith: "Polaris is based in Michigan."}, // win
+		{Question: "Where is Polaris based?", Contexts: ctx, Faithful: "Michigan is far away.", Unfaith: "Polaris is in Ohio."},       // tie 0-0
+		{Question: "Where is Polaris based?", Contexts: ctx, Faithful: "Yes.", Unfaith: "Polaris is based in Roseau."},                // undefined: tie
+		{Question: "Where is Polaris based?", Contexts: ctx, Faithful: "In Ohio.", Unfaith: "Polaris is based in Minnesota."},         // loss
+	}
+	r := PairwiseAccuracy("hand-made", pairs)
+	if r.Pairs != 4 || r.Wins != 1 || r.Ties != 2 || r.Undefined != 1 || r.Accuracy != 0.5 {
+		t.Errorf("PairwiseAccuracy = %+v, want 4 pairs, 1 win, 2 ties (1 undefined), accuracy 0.5", r)
+	}
+}
+
+func TestLoadersReportBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tests := []struct {
+		name string
+		load func(string) ([]Pair, error)
+		body string
+		want string
+	}{
+		{"halueval bad json", LoadHaluEval, `{"knowledge": "k", "question": "q", "right_answer": "a", "hallucinated_answer": "b"}` + "\n{oops\n", ":2: not a JSON object"},
+		{"halueval missing field", LoadHaluEval, `{"knowledge": "k", "question": "q", "right_answer": "a"}` + "\n", `:1: field "hallucinated_answer" is missing`},
+		{"wikieval no context", LoadWikiEval, `{"question": "Question: q", "answer": "Answer: a", "ungrounded_answer": "b", "context_v1": []}` + "\n", `:1: field "context_v1"`},
+		{"rgb answer of wrong type", LoadRGBFact, `{"query": "q", "answer": 7, "fakeanswer": "b", "positive": ["p"]}` + "\n", `:1: field "answer" is neither`},
+		{"rgb no passages", LoadRGBFact, `{"query": "q", "answer": "a", "fakeanswer": "b", "positive": []}` + "\n", `:1: field "positive"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := write(strings.ReplaceAll(tt.name, " ", "_")+".jsonl", tt.body)
+			_, err := tt.load(p)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), p) {
+				t.Errorf("err = %v, want one naming %s and containing %q", err, p, tt.want)
+			}
+		})
+	}
+	if _, err := Calibrate(filepath.Join(dir, "absent")); err == nil || !strings.Contains(err.Error(), "--datasets") {
+		t.Errorf("Calibrate on a missing directory: err = %v, want a hint about --datasets", err)
+	}
+}
+
+func TestLoadersReadTheirShapes(t *testing.T) {
+	dir := t.TempDir()
+	wiki := filepath.Join(dir, "wiki.jsonl")
+	os.WriteFile(wiki, []byte(`{"question": "Question: Who?", "answer": "Answer: Ann.", "ungrounded_answer": "Bob.", "context_v1": ["Ann did it."]}`+"\n\n"), 0o644)
+	ps, err := LoadWikiEval(wiki)
+	if err != nil || len(ps) != 1 || ps[0].Question != "Who?" || ps[0].Faithful != "Ann." || ps[0].Unfaith != "Bob." {
+		t.Errorf("LoadWikiEval = %+v, %v", ps, err)
+	}
+	rgb := filepath.Join(dir, "rgb.jsonl")
+	os.WriteFile(rgb, []byte(`{"query": "澳大利亚的首都在哪", "answer": [["堪培拉,Canberra"]], "fakeanswer": ["悉尼"], "positive": ["澳大利亚的首都是堪培拉。"]}`+"\n"), 0o644)
+	ps, err = LoadRGBFact(rgb)
+	if err != nil || len(ps) != 1 || ps[0].Faithful != "澳大利亚的首都在堪培拉。" || ps[0].Unfaith != "澳大利亚的首都在悉尼。" {
+		t.Errorf("LoadRGBFact = %+v, %v", ps, err)
+	}
+}
+
+func TestStateAnswer(t *testing.T) {
+	tests := []struct{ q, a, want string }{
+		{"香港第六届立法会选举有多少个议席？", "70", "香港第六届立法会选举有70个议席。"},
+		{"2015赛季中超冠军是谁", "广州恒大", "2015赛季中超冠军是广州恒大。"},
+		{"苏联解体在哪一年", "1991年", "苏联解体在1991年。"},
+		{"速度与激情8什么时候在内地上映？", "2017年4月14日", "速度与激情8于2017年4月14日在内地上映。"},
+		{"2020-2021赛季欧冠冠军", "切尔西", "2020-2021赛季欧冠冠军是切尔西。"},
+	}
+	for _, tt := range tests {
+		if got := StateAnswer(tt.q, tt.a); got != tt.want {
+			t.Errorf("StateAnswer(%q, %q) = %q, want %q", tt.q, tt.a, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,187 @@
+// Package offline is the offline lexical judge: a deterministic judge that
+// needs no endpoint, no model file and no network. It splits answers into
+// statements, tests each against the context sentences by content overlap
+// with a negation and a number detector, and embeds text as hashed n-gram
+// vectors. It is a free first pass, honest about being lexical: its
+// JudgeInfo names it "offline (lexical)" wherever results are shown.
+package offline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// Judge is the offline lexical judge. It is safe for concurrent use.
+type Judge struct {
+	mu    sync.Mutex
+	spans map[string][]*span // analysed context texts, see contextCacheSize
+}
+
+// contextCacheSize bounds the cache of analysed contexts. The same chunk is
+// analysed by every metric of a sample and often shared by many samples; a
+// few thousand entries keep that reuse while keeping memory to a few MB.
+const contextCacheSize = 4096
+
+var (
+	_ eval.Judge                 = (*Judge)(nil)
+	_ eval.AnswerSimilarityJudge = (*Judge)(nil)
+)
+
+// New returns an offline judge.
+func New() *Judge { return &Judge{spans: map[string][]*span{}} }
+
+// Info names the judge in banners, the TUI header and reports.
+func (j *Judge) Info() eval.JudgeInfo {
+	return eval.JudgeInfo{Kind: "offline", Name: "offline (lexical)"}
+}
+
+// Statements splits the answer into sentences and clauses.
+func (j *Judge) Statements(ctx context.Context, s *eval.Sample) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return SplitStatements(s.Answer), nil
+}
+
+// Verdicts tests each statement against the retrieved contexts.
+func (j *Judge) Verdicts(ctx context.Context, s *eval.Sample, statements []string) ([]eval.StatementVerdict, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	sents := j.contextSentences(s.Contexts)
+	q := analyze(s.Question)
+	out := make([]eval.StatementVerdict, len(statements))
+	for i, st := range statements {
+		ev := support(analyze(st), q, sents)
+		out[i] = eval.StatementVerdict{Statement: st, Verdict: ev.Verdict, Reason: ev.Reason}
+	}
+	return out, nil
+}
+
+// ErrNoQuestions is returned by Questions: the offline judge cannot
+// generate questions, and answer relevancy uses Noncommittal and Embed of the
+// answer instead.
+var ErrNoQuestions = errors.New("the offline judge generates no questions; answer relevancy is the cosine of the answer to the question in offline mode")
+
+// Questions always fails with a no_questions status (see ErrNoQuestions).
+func (j *Judge) Questions(ctx context.Context, s *eval.Sample, n int) ([]eval.GeneratedQuestion, error) {
+	return nil, &eval.StepError{Status: eval.StatusNoQuestions, Err: ErrNoQuestions}
+}
+
+// Noncommittal reports whether the answer evades the question, and the
+// phrase that showed it.
+func (j *Judge) Noncommittal(s *eval.Sample) (bool, string) {
+	return NoncommittalPhrase(s.Answer)
+}
+
+// NoncommittalPhrase finds an evasive phrase (不确定, I'm not sure...) in an
+// answer.
+func NoncommittalPhrase(answer string) (bool, string) {
+	a := strings.ToLower(strings.ReplaceAll(answer, "’", "'"))
+	for _, p := range noncommittalPhrases {
+		if strings.Contains(a, p) {
+			return true, p
+		}
+	}
+	return false, ""
+}
+
+// ChunkVerdict judges the chunk at rank useful when it supports at least
+// one statement of the reference.
+func (j *Judge) ChunkVerdict(ctx context.Context, s *eval.Sample, rank int) (eval.ChunkVerdict, error) {
+	if err := ctx.Err(); err != nil {
+		return eval.ChunkVerdict{}, err
+	}
+	if rank < 1 || rank > len(s.Contexts) {
+		return eval.ChunkVerdict{}, fmt.Errorf("chunk rank %d is out of range: sample %q has %d retrieved contexts", rank, s.ID, len(s.Contexts))
+	}
+	if strings.TrimSpace(s.Reference) == "" {
+		return eval.ChunkVerdict{}, eval.NewStepError(eval.StatusMissingInput, "sample %q has no reference: context precision needs one", s.ID)
+	}
+	refs := SplitStatements(s.Reference)
+	sents := j.contextSentences(s.Contexts[rank-1 : rank])
+	q := analyze(s.Question)
+	cv := eval.ChunkVerdict{Rank: rank}
+	var best Evidence
+	bestRef := ""
+	for _, r := range refs {
+		ev := support(analyze(r), q, sents)
+		if ev.Verdict == 1 {
+			cv.Verdict = 1
+			cv.Reason = fmt.Sprintf("supports the reference statement %q: %s", clip(r), ev.Reason)
+			return cv, nil
+		}
+		if bestRef == "" || ev.Coverage > best.Coverage {
+			best, bestRef = ev, r
+		}
+	}
+	if bestRef == "" {
+		cv.Reason = "the reference has no statements to support"
+		return cv, nil
+	}
+	cv.Reason = fmt.Sprintf("supports no reference statement; closest is %q: %s", clip(bestRef), best.Reason)
+	return cv, nil
+}
+
+// Classify splits the reference into statements and attributes each to the
+// contexts with the support test.
+func (j *Judge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classification, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(s.Reference) == "" {
+		return nil, eval.NewStepError(eval.StatusMissingInput, "sample %q has no reference: context recall needs one", s.ID)
+	}
+	sents := j.contextSentences(s.Contexts)
+	q := analyze(s.Question)
+	refs := SplitStatements(s.Reference)
+	out := make([]eval.Classification, len(refs))
+	for i, r := range refs {
+		ev := support(analyze(r), q, sents)
+		out[i] = eval.Classification{Statement: r, Attributed: ev.Verdict, Reason: ev.Reason}
+	}
+	return out, nil
+}
+
+// Embed returns hashed n-gram vectors, one per text.
+func (j *Judge) Embed(ctx context.Context, s *eval.Sample, texts []string) ([][]float64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := make([][]float64, len(texts))
+	for i, t := range texts {
+		out[i] = Embed(t)
+	}
+	return out, nil
+}
+
+// contextSentences returns the analysed sentences of the contexts, from the
+// cache when it holds them. Cached spans are never modified, so they are
+// shared between goroutines without copying.
+func (j *Judge) contextSentences(contexts []string) []*span {
+	var out []*span
+	for _, c := range contexts {
+		j.mu.Lock()
+		sp, ok := j.spans[c]
+		j.mu.Unlock()
+		if !ok {
+			sp = contextSpans(c)
+			j.mu.Lock()
+			if len(j.spans) >= contextCacheSize {
+				// Dropping everything is crude but bounded and cheap; a
+				// dataset's chunks are re-analysed at most once per
+				// contextCacheSize distinct chunks.
+				clear(j.spans)
+			}
+			j.spans[c] = sp
+			j.mu.Unlock()
+		}
+		out = append(out, sp...)
+	}
+	return out
+}

@@ -1,0 +1,322 @@
+package offline
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/dataset"
+)
+
+func demoSamples(t testing.TB) map[string]*eval.Sample {
+	t.Helper()
+	ld, err := dataset.Load("../../testdata/demo.jsonl", dataset.Options{})
+	if err != nil {
+		t.Fatalf("loading the demo dataset: %v", err)
+	}
+	out := map[string]*eval.Sample{}
+	for i := range ld.Samples {
+		out[ld.Samples[i].ID] = &ld.Samples[i]
+	}
+	return out
+}
+
+func faithfulness(t *testing.T, j *Judge, s *eval.Sample) (float64, []eval.StatementVerdict) {
+	t.Helper()
+	ctx := context.Background()
+	stmts, err := j.Statements(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stmts) == 0 {
+		t.Fatalf("%s: no statements", s.ID)
+	}
+	vs, err := j.Verdicts(ctx, s, stmts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) != len(stmts) {
+		t.Fatalf("%s: %d verdicts for %d statements", s.ID, len(vs), len(stmts))
+	}
+	sup := 0
+	for i, v := range vs {
+		if v.Statement != stmts[i] {
+			t.Errorf("%s: verdict %d is for %q, want %q", s.ID, i, v.Statement, stmts[i])
+		}
+		if v.Reason == "" {
+			t.Errorf("%s: verdict %d has no reason", s.ID, i)
+		}
+		sup += v.Verdict
+	}
+	return float64(sup) / float64(len(vs)), vs
+}
+
+func TestDemoFaithfulness(t *testing.T) {
+	samples := demoSamples(t)
+	j := New()
+	tests := []struct {
+		id      string
+		want    float64
+		reasons []string // each must appear in some unsupported verdict's reason
+	}{
+		{"zh-taxpayer-id", 0, []string{`context says "纳税人识别号保持不变"`, "statement says it changes (negation conflict)", "无需"}},
+		{"zh-annual-leave", 1, nil},
+		{"en-travel-expense", 1, nil},
+		{"en-laptop-no-reference", 1, nil},
+		{"mixed-github-access", 1, nil},
+		{"en-guest-wifi-offtopic", 1, nil},
+		{"zh-annual-leave-wrong-days", 2.0 / 3, []string{"statement says 10天 where the context gives 5天 (number conflict)"}},
+		{"en-password-rotation", 0.5, []string{"statement says 60 days where the context gives 90 days (number conflict)"}},
+		{"en-contractor-bonus", 0, []string{`statement drops the negation "not" (negation conflict)`}},
+		{"zh-invoice-retrieval-miss", 0, []string{"needs 0.67"}},
+		{"zh-overtime-partial", 2.0 / 3, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.id, func(t *testing.T) {
+			s := samples[tt.id]
+			if s == nil {
+				t.Fatalf("demo.jsonl has no sample %q", tt.id)
+			}
+			got, vs := faithfulness(t, j, s)
+			if got < tt.want-1e-9 || got > tt.want+1e-9 {
+				t.Errorf("faithfulness = %.3f, want %.3f; verdicts: %+v", got, tt.want, vs)
+			}
+			var unsupported strings.Builder
+			for _, v := range vs {
+				if v.Verdict == 0 {
+					unsupported.WriteString(v.Reason + "\n")
+				}
+			}
+			for _, r := range tt.reasons {
+				if !strings.Contains(unsupported.String(), r) {
+					t.Errorf("no unsupported verdict's reason contains %q; reasons:\n%s", r, unsupported.String())
+				}
+			}
+		})
+	}
+}
+
+func TestSupportDetectors(t *testing.T) {
+	tests := []struct {
+		name      string
+		statement string
+		question  string
+		contexts  []string
+		verdict   int
+		detector  string
+		inReason  string
+	}{
+		{"paraphrase supported", "Claims must be filed within 30 days of the trip.", "",
+			[]string{"Employees must file expense claims within 30 days of returning from a trip."}, 1, "", "coverage"},
+		{"number differs", "Claims must be filed within 45 days of the trip.", "",
+			[]string{"Employees must file expense claims within 30 days of returning from a trip."}, 0, DetectorNumber, "45 days where the context gives 30 days"},
+		{"chinese numeral read as number", "工作满20年的员工，带薪年休假为十五天", "",
+			[]string{"工作满20年的员工，带薪年休假为15天。"}, 1, "", ""},
+		{"chinese number differs", "工作满20年的员工年假为十天", "",
+			[]string{"工作满20年的员工，年假为15天。"}, 0, DetectorNumber, "十天"},
+		{"percent differs", "按工资的150%支付加班费", "",
+			[]string{"按照不低于工资的200%支付加班工资。"}, 0, DetectorNumber, "150%"},
+		{"number from the question is a premise", "工作满3年的员工每年可享受带薪年休假5天", "我工作满3年了，有几天年假？",
+			[]string{"累计工作满1年不满10年的员工，每年可享受带薪年休假5天。"}, 1, "", ""},
+		{"statement negates what context affirms", "VPN access is not required for remote work.", "",
+			[]string{"VPN access is required for all remote work."}, 0, DetectorNegation, `negates it with "not"`},
+		{"bound is not a negation", "Hotel costs are capped at 600 yuan per night.", "",
+			[]string{"Hotel costs of no more than 600 yuan per night are reimbursed."}, 1, "", "coverage"},
+		{"不超过 is a bound", "每晚住宿费不超过600元", "",
+			[]string{"一线城市每人每晚住宿费不超过600元。"}, 1, "", ""},
+		{"识别 is not a negation", "纳税人识别号由18位组成", "",
+			[]string{"统一社会信用代码即纳税人识别号，由18位组成。"}, 1, "", ""},
+		{"swapped name", "Polaris is based in Michigan, USA.", "Where is the company that purchased Aixam based in?",
+			[]string{"Polaris is based in Roseau, Minnesota, USA."}, 0, DetectorName, `"Michigan"`},
+		{"no contexts", "Anything at all.", "", nil, 0, "", "no retrieved context"},
+		{"low coverage", "The cafeteria serves breakfast.", "",
+			[]string{"Passwords must be changed every 90 days."}, 0, "", "needs 0.67"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ev := Support(tt.statement, tt.question, tt.contexts)
+			if ev.Verdict != tt.verdict || ev.Detector != tt.detector || !strings.Contains(ev.Reason, tt.inReason) {
+				t.Errorf("Support(%q) = verdict %d, detector %q, reason %q; want verdict %d, detector %q, reason containing %q",
+					tt.statement, ev.Verdict, ev.Detector, ev.Reason, tt.verdict, tt.detector, tt.inReason)
+			}
+		})
+	}
+}
+
+func TestSplitStatements(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want []string
+	}{
+		{"english sentences", "Report the theft within 24 hours. IT will lock the laptop!",
+			[]string{"Report the theft within 24 hours.", "IT will lock the laptop!"}},
+		{"chinese clauses, short one merged", "会的，转为一般纳税人后纳税人识别号会变更，需要重新办理税务登记。",
+			[]string{"会的，转为一般纳税人后纳税人识别号会变更", "需要重新办理税务登记。"}},
+		{"chinese semicolon and question mark", "满10年的年假10天；满20年的年假15天。可以跨年吗？不可以跨年度安排。",
+			[]string{"满10年的年假10天", "满20年的年假15天。", "可以跨年吗？", "不可以跨年度安排。"}},
+		{"mixed chinese and english", "请在 IT Service Portal 提交 access request，经直属经理审批后，IT 会在 2 个工作日内开通账号。Remember to enable two-factor authentication.",
+			[]string{"请在 IT Service Portal 提交 access request", "经直属经理审批后，IT 会在 2 个工作日内开通账号。", "Remember to enable two-factor authentication."}},
+		{"english joint cut", "Claims are due within 30 days of the trip, and receipts are needed for every item.",
+			[]string{"Claims are due within 30 days of the trip", "receipts are needed for every item."}},
+		{"short apposition kept", "Mumbai, the financial capital of India.", []string{"Mumbai, the financial capital of India."}},
+		{"lone yes merged", "No. Contractors are not eligible.", []string{"No. Contractors are not eligible."}},
+		{"contentless dropped", "Yes.", nil},
+		{"initial kept with name", "Cillian Murphy stars as J. Robert Oppenheimer.", []string{"Cillian Murphy stars as J. Robert Oppenheimer."}},
+		{"glued sentences", "It was founded in 1844.First for Women is a magazine.", []string{"It was founded in 1844.", "First for Women is a magazine."}},
+		{"punctuation only", "。。！ ... ", nil},
+		{"thousands separator", "The budget is 1,000 dollars, and it is approved by Finance.", []string{"The budget is 1,000 dollars", "it is approved by Finance."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := SplitStatements(tt.text)
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("SplitStatements(%q)\n got %q\nwant %q", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestContextSentencesUnglued(t *testing.T) {
+	// Glued passages ("century.First") must still split for the support test.
+	got := sentencesOf("It ran in the 19th century.First for Women is a magazine.")
+	if len(got) != 2 {
+		t.Fatalf("sentencesOf = %q, want 2 sentences", got)
+	}
+}
+
+func TestNoncommittal(t *testing.T) {
+	tests := []struct {
+		answer string
+		want   bool
+		phrase string
+	}{
+		{"我不确定具体标准，建议咨询财务部。", true, "不确定"},
+		{"这个问题我无法回答。", true, "无法回答"},
+		{"I’m not sure. It depends on your situation.", true, "not sure"},
+		{"I don't know.", true, "i don't know"},
+		{"Employees may work from home two days per week.", false, ""},
+		{"年休假可以集中安排，也可以分段安排。", false, ""},
+	}
+	j := New()
+	for _, tt := range tests {
+		got, phrase := j.Noncommittal(&eval.Sample{Answer: tt.answer})
+		if got != tt.want || phrase != tt.phrase {
+			t.Errorf("Noncommittal(%q) = %v %q, want %v %q", tt.answer, got, phrase, tt.want, tt.phrase)
+		}
+	}
+}
+
+func TestEmbed(t *testing.T) {
+	j := New()
+	texts := []string{"出差到上海，住宿费报销标准是每晚多少钱？", "How many weeks of parental leave?", "", "。。"}
+	a, err := j.Embed(context.Background(), &eval.Sample{}, texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := j.Embed(context.Background(), &eval.Sample{}, texts)
+	if len(a) != len(texts) {
+		t.Fatalf("%d vectors for %d texts", len(a), len(texts))
+	}
+	for i := range texts {
+		if len(a[i]) != EmbedDims {
+			t.Errorf("vector %d has %d dims, want %d", i, len(a[i]), EmbedDims)
+		}
+		for k := range a[i] {
+			if a[i][k] != b[i][k] {
+				t.Fatalf("embedding of %q is not deterministic", texts[i])
+			}
+		}
+	}
+	for i := 0; i < 2; i++ {
+		if c := Cosine(a[i], a[i]); c < 1-1e-9 || c > 1+1e-9 {
+			t.Errorf("cosine of %q with itself = %v, want 1", texts[i], c)
+		}
+	}
+	if c := Cosine(a[2], a[0]); c != 0 {
+		t.Errorf("cosine of the empty text = %v, want 0", c)
+	}
+	q := Embed("How can a visitor get access to the guest Wi-Fi?")
+	on := Embed("Visitors get a one-day guest Wi-Fi access code at the front desk.")
+	off := Embed("Employees working from home must connect through the VPN client.")
+	if Cosine(q, on) <= Cosine(q, off) || Cosine(q, off) < 0 {
+		t.Errorf("cosine(q, on-topic) = %.3f, cosine(q, off-topic) = %.3f: want on > off >= 0", Cosine(q, on), Cosine(q, off))
+	}
+}
+
+func TestContextPrecisionAndRecall(t *testing.T) {
+	s := &eval.Sample{
+		ID:       "hand-made",
+		Question: "How long is the probation period?",
+		Answer:   "Six months.",
+		Contexts: []string{
+			"The cafeteria is open from 7:30 to 13:30.",
+			"The probation period for new employees is six months.",
+			"During probation the notice period is one week.",
+		},
+		Reference: "The probation period is six months. The notice period during probation is one week. Probation can be extended once.",
+	}
+	j := New()
+	ctx := context.Background()
+	wantChunks := []int{0, 1, 1}
+	for rank, want := range wantChunks {
+		cv, err := j.ChunkVerdict(ctx, s, rank+1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cv.Rank != rank+1 || cv.Verdict != want || cv.Reason == "" {
+			t.Errorf("chunk %d: %+v, want verdict %d with a reason", rank+1, cv, want)
+		}
+	}
+	cls, err := j.Classify(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int{1, 1, 0}
+	if len(cls) != len(want) {
+		t.Fatalf("Classify: %d statements, want %d: %+v", len(cls), len(want), cls)
+	}
+	for i, c := range cls {
+		if c.Attributed != want[i] || c.Reason == "" {
+			t.Errorf("reference statement %d %q: attributed %d (%s), want %d", i, c.Statement, c.Attributed, c.Reason, want[i])
+		}
+	}
+}
+
+func TestUnhappyPaths(t *testing.T) {
+	j := New()
+	ctx := context.Background()
+	noRef := &eval.Sample{ID: "x", Question: "q", Answer: "a", Contexts: []string{"c"}}
+	if _, err := j.ChunkVerdict(ctx, noRef, 1); eval.StatusOf(err) != eval.StatusMissingInput {
+		t.Errorf("ChunkVerdict without reference: err %v, want status missing_input", err)
+	}
+	if _, err := j.Classify(ctx, noRef); eval.StatusOf(err) != eval.StatusMissingInput {
+		t.Errorf("Classify without reference: err %v, want status missing_input", err)
+	}
+	withRef := &eval.Sample{ID: "x", Reference: "r", Contexts: []string{"c"}}
+	for _, rank := range []int{0, 2} {
+		if _, err := j.ChunkVerdict(ctx, withRef, rank); err == nil || !strings.Contains(err.Error(), "out of range") {
+			t.Errorf("ChunkVerdict(rank %d) of 1 chunk: err %v, want out of range", rank, err)
+		}
+	}
+	if _, err := j.Questions(ctx, noRef, 3); eval.StatusOf(err) != eval.StatusNoQuestions || !errors.Is(err, ErrNoQuestions) {
+		t.Errorf("Questions: err %v, want no_questions", err)
+	}
+	if stmts, _ := j.Statements(ctx, &eval.Sample{Answer: "  "}); len(stmts) != 0 {
+		t.Errorf("Statements of a blank answer = %q, want none", stmts)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := j.Verdicts(cancelled, noRef, []string{"a"}); eval.StatusOf(err) != eval.StatusCancelled {
+		t.Errorf("Verdicts on a cancelled context: err %v, want cancelled", err)
+	}
+	vs, err := j.Verdicts(ctx, &eval.Sample{Answer: "a"}, []string{"The sky is blue."})
+	if err != nil || len(vs) != 1 || vs[0].Verdict != 0 || !strings.Contains(vs[0].Reason, "no retrieved context") {
+		t.Errorf("Verdicts without contexts = %+v, %v", vs, err)
+	}
+	if info := j.Info(); info.Kind != "offline" || info.Name != "offline (lexical)" {
+		t.Errorf("Info() = %+v", info)
+	}
+}

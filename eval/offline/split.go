@@ -1,0 +1,266 @@
+package offline
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/clipperhouse/uax29/v2/sentences"
+)
+
+// MinClauseRunes is the least content (Han characters, letters and digits)
+// a Chinese clause needs to stand as a statement of its own; shorter clauses
+// ("会的", "是的") are merged into their neighbour. Six characters is about
+// the shortest clause with a subject and a predicate in the demo and RGB
+// data; shorter ones were almost always fragments.
+const MinClauseRunes = 6
+
+// subordinateEnds and subordinateStarts mark a Chinese clause that only sets
+// the scene for the next one (转为一般纳税人后, 根据公司制度, 如果...); it is
+// merged into the clause that carries the assertion.
+var (
+	subordinateEnds   = []string{"后", "时", "前", "的话", "以后", "之后", "期间", "以来", "的"}
+	subordinateStarts = []string{"如果", "若", "根据", "按照", "依据", "对于", "经", "当", "假如", "只要"}
+)
+
+// SplitStatements splits a text into statements: sentences by the Unicode
+// sentence rules (UAX #29, which covers 。！？ and English sentences), then
+// at ；; and line breaks, then Chinese sentences at ，. English sentences are
+// not cut at commas: an English comma more often separates an apposition
+// than two claims. Pieces without letters or digits are dropped; short or
+// subordinate Chinese clauses are merged into their neighbour.
+func SplitStatements(text string) []string {
+	var out []string
+	for _, sent := range sentencesOf(text) {
+		if !containsHan(sent) {
+			out = append(out, splitEnglish(sent)...)
+			continue
+		}
+		out = append(out, mergeClauses(cutAny(sent, "，,"))...)
+	}
+	return dropContentless(mergeShort(out))
+}
+
+// dropContentless drops statements with no content word at all ("Yes.",
+// "No." alone): the lexical test has nothing to check in them, and scoring
+// them 0 would punish a correct yes/no answer.
+func dropContentless(stmts []string) []string {
+	out := stmts[:0]
+	for _, s := range stmts {
+		sp := analyze(s)
+		if len(sp.feats) > 0 || len(sp.unis) > 0 || len(sp.quants) > 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// MinStatementRunes: a statement with less content than this ("No.",
+// "不会。", "Yes.") says nothing checkable on its own and is merged into the
+// next statement (or the previous one when it is last). A lone short answer
+// ("Delhi") stays a statement.
+const MinStatementRunes = 3
+
+func mergeShort(stmts []string) []string {
+	var out []string
+	pending := ""
+	for i, s := range stmts {
+		if pending != "" {
+			s = pending + " " + s
+			pending = ""
+		}
+		if i+1 < len(stmts) && contentRunes(s) < MinStatementRunes {
+			pending = s
+			continue
+		}
+		out = append(out, s)
+	}
+	if n := len(out); n >= 2 && contentRunes(out[n-1]) < MinStatementRunes {
+		out[n-2] += " " + out[n-1]
+		out = out[:n-1]
+	}
+	return out
+}
+
+// englishJoins are the coordinating joints an English sentence is cut at
+// when both sides are long enough to be claims of their own.
+var englishJoins = []string{", and ", ", but ", ", or ", ", so ", ", while ", ", whereas ", "; "}
+
+// minEnglishClauseWords is the least words each side of a joint needs for
+// the sentence to be cut there.
+const minEnglishClauseWords = 4
+
+func splitEnglish(sent string) []string {
+	lower := strings.ToLower(sent)
+	for _, j := range englishJoins {
+		i := strings.Index(lower, j)
+		if i < 0 {
+			continue
+		}
+		left, right := strings.TrimSpace(sent[:i]), strings.TrimSpace(sent[i+len(j):])
+		if len(strings.Fields(left)) >= minEnglishClauseWords && len(strings.Fields(right)) >= minEnglishClauseWords {
+			return append([]string{left}, splitEnglish(right)...)
+		}
+	}
+	return []string{sent}
+}
+
+// sentencesOf splits a text into trimmed sentences with content, cutting at
+// ；; and newlines too (UAX #29 does not break at ；).
+func sentencesOf(text string) []string {
+	var out []string
+	iter := sentences.FromString(unglue(text))
+	carry := ""
+	for iter.Next() {
+		sent := carry + iter.Value()
+		carry = ""
+		// UAX #29 breaks after an initial ("J. Robert Oppenheimer"); a
+		// sentence ending in a lone capital and a period continues.
+		if endsWithInitial(sent) {
+			carry = sent
+			continue
+		}
+		for _, piece := range cutAny(sent, "；;\n") {
+			if piece = strings.TrimSpace(piece); hasContent(piece) {
+				out = append(out, piece)
+			}
+		}
+	}
+	if carry != "" {
+		for _, piece := range cutAny(carry, "；;\n") {
+			if piece = strings.TrimSpace(piece); hasContent(piece) {
+				out = append(out, piece)
+			}
+		}
+	}
+	return out
+}
+
+func endsWithInitial(s string) bool {
+	t := strings.TrimRight(s, " ")
+	n := len(t)
+	return n >= 2 && t[n-1] == '.' && t[n-2] >= 'A' && t[n-2] <= 'Z' && (n == 2 || t[n-3] == ' ' || t[n-3] == '.')
+}
+
+// unglue inserts the missing space of "century.First": scraped and
+// concatenated passages (HaluEval's knowledge, for one) glue sentences
+// together, and UAX #29 rightly does not break "a.B". Only a period after a
+// lowercase letter, a digit or a closing quote/bracket and before an
+// uppercase letter is treated so; "U.S.A" and "e.g." are left alone.
+func unglue(s string) string {
+	if !strings.Contains(s, ".") {
+		return s
+	}
+	rs := []rune(s)
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i, r := range rs {
+		b.WriteRune(r)
+		if r == '.' && i > 1 && i+1 < len(rs) && unicode.IsUpper(rs[i+1]) && rs[i+1] < unicode.MaxASCII &&
+			(unicode.IsLower(rs[i-1]) && unicode.IsLower(rs[i-2]) || unicode.IsDigit(rs[i-1]) || strings.ContainsRune(")\"'”", rs[i-1])) {
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+// cutAny cuts s after each of the separator runes, dropping the separators.
+// A ',' between digits (1,000) is not a separator.
+func cutAny(s, seps string) []string {
+	var out []string
+	rs := []rune(s)
+	start := 0
+	for i, r := range rs {
+		if !strings.ContainsRune(seps, r) {
+			continue
+		}
+		if r == ',' && i > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1]) {
+			continue
+		}
+		out = append(out, string(rs[start:i]))
+		start = i + 1
+	}
+	return append(out, string(rs[start:]))
+}
+
+func mergeClauses(parts []string) []string {
+	var clauses []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); hasContent(p) {
+			clauses = append(clauses, p)
+		}
+	}
+	var out []string
+	pending := ""
+	for i, c := range clauses {
+		if pending != "" {
+			c = pending + "，" + c
+			pending = ""
+		}
+		if i+1 < len(clauses) && (contentRunes(c) < MinClauseRunes || isSubordinate(c)) {
+			pending = c
+			continue
+		}
+		out = append(out, c)
+	}
+	// A short last clause joins the previous statement rather than standing alone.
+	if n := len(out); n >= 2 && contentRunes(out[n-1]) < MinClauseRunes {
+		out[n-2] += "，" + out[n-1]
+		out = out[:n-1]
+	}
+	return out
+}
+
+func isSubordinate(c string) bool {
+	plain := strings.TrimRight(c, "。！？!?.")
+	for _, e := range subordinateEnds {
+		if strings.HasSuffix(plain, e) {
+			return true
+		}
+	}
+	for _, s := range subordinateStarts {
+		if strings.HasPrefix(plain, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasContent(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsHan(s string) bool {
+	for _, r := range s {
+		if isHan(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// contentRunes counts Han characters and Latin words; a Latin word counts as
+// two, about the content of a Chinese word.
+func contentRunes(s string) int {
+	n := 0
+	inWord := false
+	for _, r := range s {
+		switch {
+		case isHan(r):
+			n++
+			inWord = false
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if !inWord {
+				n += 2
+			}
+			inWord = true
+		default:
+			inWord = false
+		}
+	}
+	return n
+}

@@ -1,0 +1,86 @@
+package tui
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// benchResults builds n fully scored results with varied scores, statuses
+// and question lengths, so sorting and drawing do real work.
+func benchResults(n int) []*eval.Result {
+	out := make([]*eval.Result, n)
+	for i := range out {
+		scores := map[eval.Metric]*float64{}
+		status := map[eval.Metric]eval.Status{}
+		for j, m := range eval.AllMetrics {
+			v := float64((i*7919+j*104729)%1000) / 1000
+			scores[m] = score(v)
+			status[m] = eval.StatusOK
+		}
+		if i%97 == 0 {
+			scores[eval.Faithfulness] = nil
+			status[eval.Faithfulness] = eval.StatusJudgeError
+		}
+		q := fmt.Sprintf("sample %d: what does the policy say about item %d?", i, i%113)
+		if i%3 == 0 {
+			q = fmt.Sprintf("第%d个问题：小规模纳税人转为一般纳税人后，纳税人识别号会变吗？", i)
+		}
+		out[i] = &eval.Result{Index: i, Question: q, Answer: "answer", Scores: scores, Status: status}
+	}
+	return out
+}
+
+// BenchmarkKeyToFrame100k measures, with 100,000 rows in the table, the
+// time from a key press (j, G, s in turn) through Update to a rendered
+// View, and reports the median and the heap in use.
+func BenchmarkKeyToFrame100k(b *testing.B) {
+	results := benchResults(100_000)
+	base := heapInUse()
+	m := New(Options{Dataset: "bench.jsonl", Results: results, Started: fixedStart})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	keys := []tea.KeyPressMsg{keyMsg("j"), keyMsg("G"), keyMsg("s")}
+	var durs []time.Duration
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		k := keys[i%len(keys)]
+		start := time.Now()
+		m.Update(k)
+		_ = m.View()
+		durs = append(durs, time.Since(start))
+	}
+	b.StopTimer()
+	slices.Sort(durs)
+	b.ReportMetric(float64(durs[len(durs)/2].Nanoseconds()), "median-ns/key-frame")
+	b.ReportMetric(float64(durs[len(durs)*95/100].Nanoseconds()), "p95-ns/key-frame")
+	total := heapInUse()
+	b.ReportMetric(float64(total)/(1<<20), "heap-MiB")
+	b.ReportMetric(float64(total-base)/(1<<20), "tui-heap-MiB")
+	runtime.KeepAlive(m)
+	runtime.KeepAlive(results)
+}
+
+func heapInUse() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapInuse
+}
+
+// BenchmarkSortCold100k is the worst case of s: a column never sorted
+// since the rows last changed.
+func BenchmarkSortCold100k(b *testing.B) {
+	m := New(Options{Results: benchResults(100_000)})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	for b.Loop() {
+		m.sorted = nil
+		m.Update(keyMsg("s"))
+		_ = m.View()
+	}
+}

@@ -1,0 +1,441 @@
+package tui
+
+import (
+	"math"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// detailView is the drill-down into one sample: one scrollable page,
+// built once per (result, width) and then only windowed.
+type detailView struct {
+	row      int // position in Model.rows
+	res      *eval.Result
+	width    int
+	lines    []string
+	sections []int // first line of each metric section, in metric order
+	scroll   int
+}
+
+func (d *detailView) invalidate() { d.lines = nil }
+
+// scrollBy scrolls within the page. The last section may scroll up to the
+// top even when that leaves blank space below, so every jump key puts its
+// section heading on the first line.
+func (d *detailView) scrollBy(n, page int) {
+	limit := max(len(d.lines)-page, 0)
+	if k := len(d.sections); k > 0 {
+		limit = max(limit, d.sections[k-1])
+	}
+	d.scroll = min(max(d.scroll+n, 0), limit)
+}
+
+// pageHeight is the scrollable area of the detail and raw pages: all but
+// the title line and the footer.
+func (m *Model) pageHeight() int { return max(m.height-2, 1) }
+
+func (m *Model) openDetail(rowPos int) {
+	m.screen = screenDetail
+	m.detail = detailView{row: rowPos}
+}
+
+func (m *Model) ensureDetail() {
+	d := &m.detail
+	r := m.rows[d.row]
+	if d.lines != nil && d.width == m.width && d.res == r.res {
+		return
+	}
+	d.width, d.res = m.width, r.res
+	d.lines, d.sections = m.buildDetail(r)
+	d.scrollBy(0, m.pageHeight())
+}
+
+func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	m.ensureDetail()
+	d := &m.detail
+	page := m.pageHeight()
+	switch {
+	case key.Matches(msg, k.Back):
+		m.screen = screenTable
+	case key.Matches(msg, k.Down):
+		d.scrollBy(1, page)
+	case key.Matches(msg, k.Up):
+		d.scrollBy(-1, page)
+	case key.Matches(msg, k.HalfDown):
+		d.scrollBy(max(page/2, 1), page)
+	case key.Matches(msg, k.HalfUp):
+		d.scrollBy(-max(page/2, 1), page)
+	case key.Matches(msg, k.PageDown):
+		d.scrollBy(page, page)
+	case key.Matches(msg, k.PageUp):
+		d.scrollBy(-page, page)
+	case key.Matches(msg, k.Top):
+		d.scroll = 0
+	case key.Matches(msg, k.Bottom):
+		d.scrollBy(len(d.lines), page)
+	case key.Matches(msg, k.Section):
+		i := int(msg.String()[0] - '1')
+		if i < len(d.sections) {
+			d.scroll = 0
+			d.scrollBy(d.sections[i], page)
+		}
+	case key.Matches(msg, k.NextSection):
+		for _, s := range d.sections {
+			if s > d.scroll {
+				d.scroll = 0
+				d.scrollBy(s, page)
+				return nil
+			}
+		}
+		if len(d.sections) > 0 {
+			d.scroll = 0
+			d.scrollBy(d.sections[0], page)
+		}
+	case key.Matches(msg, k.PrevSection):
+		for i := len(d.sections) - 1; i >= 0; i-- {
+			if d.sections[i] < d.scroll {
+				d.scroll = d.sections[i]
+				return nil
+			}
+		}
+		d.scroll = 0
+	case key.Matches(msg, k.NextSample):
+		m.stepSample(1)
+	case key.Matches(msg, k.PrevSample):
+		m.stepSample(-1)
+	case key.Matches(msg, k.Raw):
+		return m.openRaw()
+	}
+	return nil
+}
+
+// stepSample moves the detail page to the next row of the table as it is
+// sorted and filtered, and moves the table cursor with it so esc lands there.
+func (m *Model) stepSample(d int) {
+	pos := -1
+	for p, i := range m.shown {
+		if int(i) == m.detail.row {
+			pos = p
+			break
+		}
+	}
+	if pos < 0 {
+		return
+	}
+	next := pos + d
+	if next < 0 || next >= len(m.shown) {
+		return
+	}
+	m.cursor = next
+	m.clampTable()
+	m.openDetail(int(m.shown[next]))
+}
+
+func (m *Model) renderDetail() []string {
+	m.ensureDetail()
+	d := &m.detail
+	r := m.rows[d.row]
+	page := m.pageHeight()
+	title := m.st.title.Render("ragscope") + " " + m.st.bold.Render(sprintf("sample %d", r.index))
+	if r.res != nil && r.res.ID != "" {
+		title += m.st.muted.Render(" (id " + oneLine(r.res.ID) + ")")
+	}
+	if r.diag != "" {
+		title += m.g.sep + m.diagStyle(r.diag)(string(r.diag))
+	}
+	if len(d.lines) > page {
+		title += m.st.muted.Render(sprintf("%s%d%%", m.g.sep, 100*min(d.scroll+page, len(d.lines))/len(d.lines)))
+	}
+	lines := []string{title}
+	end := min(d.scroll+page, len(d.lines))
+	lines = append(lines, d.lines[d.scroll:end]...)
+	for len(lines) < m.height-1 {
+		lines = append(lines, "")
+	}
+	return append(lines, m.footer(m.keys.detailHelp()))
+}
+
+// page accumulates the wrapped lines of the detail page.
+type page struct {
+	m     *Model
+	w     int
+	lines []string
+}
+
+func (p *page) blank() { p.lines = append(p.lines, "") }
+
+func (p *page) heading(s string) {
+	p.lines = append(p.lines, p.m.st.section.Render(s))
+}
+
+// text wraps s under indent; the first line may carry a prefix (a mark or
+// a rank) that the following lines are aligned after.
+func (p *page) text(indent int, prefix, s string, style *lipgloss.Style) {
+	pw := lipgloss.Width(prefix)
+	width := max(p.w-indent-pw, 10)
+	pad := strings.Repeat(" ", indent)
+	for i, l := range wrap(s, width) {
+		if style != nil {
+			l = style.Render(l)
+		}
+		if i == 0 {
+			p.lines = append(p.lines, pad+prefix+l)
+		} else {
+			p.lines = append(p.lines, pad+strings.Repeat(" ", pw)+l)
+		}
+	}
+}
+
+func (m *Model) buildDetail(r *row) ([]string, []int) {
+	p := &page{m: m, w: m.width}
+	st := m.st
+	res := r.res
+	if res == nil {
+		p.text(2, "", "This sample is still being evaluated; the page fills in when it finishes.", &st.muted)
+		return p.lines, nil
+	}
+	p.heading("Question")
+	p.text(2, "", res.Question, nil)
+	p.blank()
+	p.heading("Answer")
+	p.text(2, "", res.Answer, nil)
+	p.blank()
+	p.heading(sprintf("Retrieved chunks (%d)", len(res.Contexts)))
+	if len(res.Contexts) == 0 {
+		p.text(2, "", "none", &st.muted)
+	}
+	for i, c := range res.Contexts {
+		p.text(2, sprintf("[%d] ", i+1), c, nil)
+	}
+	if res.Reference != "" {
+		p.blank()
+		p.heading("Reference")
+		p.text(2, "", res.Reference, nil)
+	}
+	if n := len(res.Calls); n > 0 {
+		cached := 0
+		for _, c := range res.Calls {
+			if c.Cached {
+				cached++
+			}
+		}
+		p.blank()
+		p.text(0, "", sprintf("%d judge calls (%d from the cache); x shows them raw", n, cached), &st.muted)
+	}
+	var sections []int
+	for i, mt := range m.metrics {
+		p.blank()
+		sections = append(sections, len(p.lines))
+		m.metricHeading(p, i+1, res, mt)
+		status, ok := res.Status[mt]
+		if !ok {
+			p.text(2, "", "not evaluated in this run (not in --metrics)", &st.muted)
+			continue
+		}
+		if status != eval.StatusOK {
+			msg := string(status)
+			if e := res.Errors[mt]; e != "" {
+				msg += ": " + e
+			}
+			style := st.warn
+			if status.Failed() {
+				style = st.failed
+			}
+			p.text(2, "", msg, &style)
+		}
+		switch mt {
+		case eval.Faithfulness:
+			m.faithfulnessSection(p, res)
+		case eval.AnswerRelevancy:
+			m.relevancySection(p, res)
+		case eval.ContextPrecision:
+			m.precisionSection(p, res)
+		case eval.ContextRecall:
+			m.recallSection(p, res)
+		}
+	}
+	m.failuresSection(p, res)
+	return p.lines, sections
+}
+
+func (m *Model) metricHeading(p *page, n int, res *eval.Result, mt eval.Metric) {
+	st := m.st
+	h := st.section.Render(sprintf("%d %s", n, mt))
+	if v, ok := res.Score(mt); ok && res.Status[mt] == eval.StatusOK {
+		h += "  " + st.band(v).Bold(true).Render(sprintf("%.3f", v))
+	}
+	p.lines = append(p.lines, h)
+}
+
+func (m *Model) verdictMark(v int) string {
+	if v == 1 {
+		return m.st.high.Render(m.g.ok) + " "
+	}
+	return m.st.emph.Render(m.g.unsupported) + " "
+}
+
+func (m *Model) faithfulnessSection(p *page, res *eval.Result) {
+	t := res.Faithfulness
+	st := m.st
+	if t == nil {
+		return
+	}
+	for _, s := range t.Statements {
+		if s.Verdict == 1 {
+			p.text(2, m.verdictMark(1), s.Statement, nil)
+		} else {
+			p.text(2, m.verdictMark(0), s.Statement, &st.emph)
+		}
+		if s.Reason != "" {
+			p.text(4, "", s.Reason, &st.muted)
+		}
+	}
+	if n := len(t.Statements); n > 0 {
+		p.text(2, "", sprintf("%d of %d statements supported = %.3f", t.Supported, n, float64(t.Supported)/float64(n)), &st.bold)
+	}
+}
+
+func (m *Model) relevancySection(p *page, res *eval.Result) {
+	t := res.AnswerRelevancy
+	st := m.st
+	if t == nil {
+		return
+	}
+	if t.Mode == "answer_similarity" {
+		p.text(2, "", sprintf("offline judge: no questions generated; score = cosine(answer, question) = %.3f", t.AnswerCosine), &st.bold)
+		if t.NoncommittalHint != "" {
+			p.text(2, "", sprintf("noncommittal answer (%q): score zeroed", t.NoncommittalHint), &st.emph)
+		}
+		return
+	}
+	var terms []string
+	sum, anyNoncommittal := 0.0, false
+	for _, q := range t.Questions {
+		anyNoncommittal = anyNoncommittal || q.Noncommittal == 1
+		flag := ""
+		if q.Noncommittal == 1 {
+			flag = "  [noncommittal]"
+		}
+		prefix := sprintf("%.3f %s ", q.Cosine, m.cosineBar(q.Cosine))
+		p.text(2, prefix, q.Question+flag, nil)
+		terms = append(terms, sprintf("%.3f", q.Cosine))
+		sum += q.Cosine
+	}
+	if n := len(t.Questions); n > 0 {
+		mean := sum / float64(n)
+		line := sprintf("mean(%s) = %.3f", strings.Join(terms, ", "), mean)
+		p.text(2, "", line, &st.bold)
+		// The engine decides when noncommittal answers zero the score; the
+		// page explains whichever rule it applied.
+		score, scored := res.Score(eval.AnswerRelevancy)
+		switch {
+		case t.AllNoncommittal:
+			p.text(2, "", "every generated question was flagged noncommittal: the answer evades, score zeroed = 0.000", &st.emph)
+		case anyNoncommittal && scored && score == 0 && mean != 0:
+			p.text(2, "", "a generated question was flagged noncommittal: the answer evades, score zeroed = 0.000", &st.emph)
+		}
+	}
+}
+
+// cosineBar draws a cosine in ten cells; negative cosines draw empty.
+func (m *Model) cosineBar(c float64) string {
+	n := int(math.Round(min(max(c, 0), 1) * 10))
+	return m.st.band(c).Render(strings.Repeat(m.g.bar, n)) + strings.Repeat(" ", 10-n)
+}
+
+func (m *Model) precisionSection(p *page, res *eval.Result) {
+	t := res.ContextPrecision
+	st := m.st
+	if t == nil {
+		return
+	}
+	var terms []string
+	sum, useful := 0.0, 0
+	for i, c := range t.Chunks {
+		verdict := "not useful"
+		if c.Verdict == 1 {
+			verdict = "useful"
+		}
+		prefix := sprintf("[%d] %s", c.Rank, m.verdictMark(c.Verdict))
+		pk := ""
+		if i < len(t.Precisions) {
+			pk = sprintf("  (precision@%d = %.3f)", c.Rank, t.Precisions[i])
+			if c.Verdict == 1 {
+				terms = append(terms, sprintf("%.3f", t.Precisions[i]))
+				sum += t.Precisions[i]
+			}
+		}
+		if c.Verdict == 1 {
+			useful++
+		}
+		p.text(2, prefix, verdict+pk, nil)
+		if c.Reason != "" {
+			p.text(6, "", c.Reason, &st.muted)
+		}
+	}
+	switch {
+	case len(t.Chunks) == 0:
+	case useful == 0:
+		p.text(2, "", "no chunk judged useful: average precision = 0.000", &st.bold)
+	default:
+		p.text(2, "", sprintf("average precision = (%s) / %d useful = %.3f", strings.Join(terms, " + "), useful, sum/float64(useful)), &st.bold)
+	}
+}
+
+func (m *Model) recallSection(p *page, res *eval.Result) {
+	t := res.ContextRecall
+	st := m.st
+	if t == nil {
+		return
+	}
+	for _, c := range t.Classifications {
+		if c.Attributed == 1 {
+			p.text(2, m.verdictMark(1), c.Statement, nil)
+		} else {
+			p.text(2, m.verdictMark(0), c.Statement, &st.emph)
+		}
+		if c.Reason != "" {
+			p.text(4, "", c.Reason, &st.muted)
+		}
+	}
+	if n := len(t.Classifications); n > 0 {
+		p.text(2, "", sprintf("%d of %d reference statements attributed = %.3f", t.Attributed, n, float64(t.Attributed)/float64(n)), &st.bold)
+	}
+}
+
+// failuresSection repeats, in one place, every metric that did not score,
+// so a failure is never only visible by scrolling to its section.
+func (m *Model) failuresSection(p *page, res *eval.Result) {
+	st := m.st
+	var lines [][2]string
+	for _, mt := range m.metrics {
+		status, ok := res.Status[mt]
+		if !ok || status == eval.StatusOK {
+			continue
+		}
+		msg := string(status)
+		if e := res.Errors[mt]; e != "" {
+			msg += ": " + e
+		}
+		lines = append(lines, [2]string{string(mt), msg})
+	}
+	for _, c := range res.Calls {
+		if c.Error != "" {
+			lines = append(lines, [2]string{"call " + c.Task, c.Error})
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	p.blank()
+	p.heading("Failures")
+	for _, l := range lines {
+		p.text(2, l[0]+": ", l[1], &st.failed)
+	}
+}

@@ -1,0 +1,226 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// filter is a parsed filter expression: every term must hold (AND).
+type filter struct {
+	src   string
+	terms []term
+}
+
+type termKind int
+
+const (
+	termText termKind = iota
+	termScore
+	termStatus
+	termDiag
+)
+
+type term struct {
+	kind   termKind
+	text   string // lower-cased, for termText
+	slot   int    // metric slot, for termScore
+	op     string
+	value  float64
+	status string // "failed", "ok", "running", "n/a" or an eval.Status
+	diag   eval.Diagnosis
+}
+
+// metricAliases are the short names analysts type; the long ones are the
+// public metric names so a copied column title works too.
+var metricAliases = map[string]eval.Metric{
+	"f": eval.Faithfulness, "faith": eval.Faithfulness, "faithfulness": eval.Faithfulness,
+	"ar": eval.AnswerRelevancy, "answer_relevancy": eval.AnswerRelevancy, "relevancy": eval.AnswerRelevancy,
+	"cp": eval.ContextPrecision, "context_precision": eval.ContextPrecision, "precision": eval.ContextPrecision,
+	"cr": eval.ContextRecall, "context_recall": eval.ContextRecall, "recall": eval.ContextRecall,
+}
+
+var statusWords = []string{
+	"ok", "failed", "running", "n/a",
+	string(eval.StatusNoStatements), string(eval.StatusMissingInput), string(eval.StatusParseError),
+	string(eval.StatusJudgeError), string(eval.StatusCancelled), string(eval.StatusCacheMiss),
+	string(eval.StatusNoQuestions),
+}
+
+// ops is ordered so two-character operators are tried first.
+var ops = []string{"<=", ">=", "!=", "==", "<", ">", "="}
+
+// parseFilter parses the filter bar. The empty string is the empty filter.
+func parseFilter(src string) (*filter, error) {
+	f := &filter{src: strings.TrimSpace(src)}
+	words, err := splitWords(src)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range words {
+		t, err := parseTerm(w)
+		if err != nil {
+			return nil, err
+		}
+		f.terms = append(f.terms, t)
+	}
+	return f, nil
+}
+
+// splitWords splits on spaces, keeping "double quoted phrases" whole so
+// free text can contain spaces.
+func splitWords(src string) ([]word, error) {
+	var out []word
+	var cur strings.Builder
+	quoted, inQuote, has := false, false, false
+	flush := func() {
+		if has {
+			out = append(out, word{cur.String(), quoted})
+		}
+		cur.Reset()
+		quoted, has = false, false
+	}
+	for _, r := range src {
+		switch {
+		case r == '"':
+			inQuote = !inQuote
+			quoted, has = true, true
+		case unicode.IsSpace(r) && !inQuote:
+			flush()
+		default:
+			cur.WriteRune(r)
+			has = true
+		}
+	}
+	if inQuote {
+		return nil, fmt.Errorf("unclosed quote in %q: add the closing \"", src)
+	}
+	flush()
+	return out, nil
+}
+
+type word struct {
+	s      string
+	quoted bool
+}
+
+func parseTerm(w word) (term, error) {
+	if w.quoted {
+		return term{kind: termText, text: strings.ToLower(w.s)}, nil
+	}
+	s := w.s
+	lower := strings.ToLower(s)
+	if k, v, ok := strings.Cut(lower, ":"); ok && (k == "status" || k == "diag") {
+		switch k {
+		case "status":
+			for _, sw := range statusWords {
+				if v == sw {
+					return term{kind: termStatus, status: v}, nil
+				}
+			}
+			return term{}, fmt.Errorf("%s: unknown status %q (use one of %s)", s, v, strings.Join(statusWords, ", "))
+		default:
+			if v == "offtopic" {
+				v = string(eval.DiagOffTopic)
+			}
+			for _, d := range eval.Diagnoses {
+				if v == string(d) {
+					return term{kind: termDiag, diag: d}, nil
+				}
+			}
+			return term{}, fmt.Errorf("%s: unknown diagnosis %q (use generation, retrieval, off-topic, ok or failed)", s, v)
+		}
+	}
+	for _, op := range ops {
+		i := strings.Index(lower, op)
+		if i < 0 {
+			continue
+		}
+		name, num := lower[:i], lower[i+len(op):]
+		m, ok := metricAliases[name]
+		if !ok {
+			return term{}, fmt.Errorf("%s: unknown metric %q (use f, ar, cp or cr; put free text with < > = in double quotes)", s, name)
+		}
+		v, err := strconv.ParseFloat(num, 64)
+		if err != nil || math.IsNaN(v) || v < 0 || v > 1 {
+			return term{}, fmt.Errorf("%s: %q is not a score between 0 and 1", s, num)
+		}
+		if op == "==" {
+			op = "="
+		}
+		return term{kind: termScore, slot: metricSlot(m), op: op, value: v}, nil
+	}
+	return term{kind: termText, text: lower}, nil
+}
+
+// scoreEpsilon makes cp=0.667 match the 0.6666… a 2-of-3 score really is:
+// the table shows three decimals, so equality is judged at that precision.
+const scoreEpsilon = 0.0005
+
+func (f *filter) empty() bool { return f == nil || len(f.terms) == 0 }
+
+func (f *filter) match(r *row, metrics []eval.Metric) bool {
+	if f.empty() {
+		return true
+	}
+	for i := range f.terms {
+		if !f.terms[i].match(r, metrics) {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *term) match(r *row, metrics []eval.Metric) bool {
+	switch t.kind {
+	case termText:
+		return strings.Contains(r.text(), t.text)
+	case termScore:
+		v := r.scores[t.slot]
+		if math.IsNaN(v) {
+			return false
+		}
+		switch t.op {
+		case "<":
+			return v < t.value-scoreEpsilon
+		case "<=":
+			return v <= t.value+scoreEpsilon
+		case ">":
+			return v > t.value+scoreEpsilon
+		case ">=":
+			return v >= t.value-scoreEpsilon
+		case "=":
+			return math.Abs(v-t.value) <= scoreEpsilon
+		case "!=":
+			return math.Abs(v-t.value) > scoreEpsilon
+		}
+	case termDiag:
+		return r.res != nil && r.diag == t.diag
+	case termStatus:
+		return matchStatus(r, t.status, metrics)
+	}
+	return false
+}
+
+func matchStatus(r *row, want string, metrics []eval.Metric) bool {
+	switch want {
+	case "running":
+		return r.res == nil
+	case "failed":
+		return r.mark == markFailed
+	case "ok":
+		return r.mark == markOK
+	case "n/a":
+		return r.mark == markWarn
+	}
+	for _, m := range metrics {
+		if st, ok := r.status(m); ok && string(st) == want {
+			return true
+		}
+	}
+	return false
+}

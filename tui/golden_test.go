@@ -1,0 +1,60 @@
+package tui
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+)
+
+// TestGolden drives the real program (teatest) over the fixed finished run
+// and compares the final screen with testdata/TestGolden/*.golden. The
+// screen is the model's last frame downsampled to the ASCII colour profile
+// (text attributes kept, colours dropped), which is stable where the
+// renderer's byte stream depends on frame timing. Update with -update.
+func TestGolden(t *testing.T) {
+	tests := []struct {
+		name string
+		keys []string
+		wait string
+	}{
+		{"run", nil, "diagnosis"},
+		// Sort by faithfulness, step to the taxpayer sample, open it.
+		{"detail", []string{"s", "g", "j", "enter"}, "sample 0"},
+		{"detail_faithfulness", []string{"s", "g", "j", "enter", "1"}, "1 faithfulness"},
+		{"filtered", []string{"/", "f", "<", "0", ".", "5", "enter"}, "filter: f<0.5"},
+	}
+	sizes := [][2]int{{80, 24}, {120, 40}}
+	for _, tt := range tests {
+		for _, sz := range sizes {
+			t.Run(fmt.Sprintf("%s_%dx%d", tt.name, sz[0], sz[1]), func(t *testing.T) {
+				m := New(fixtureOptions())
+				m.now = func() time.Time { return fixedStart.Add(90 * time.Second) }
+				tm := teatest.NewTestModel(t, m,
+					teatest.WithInitialTermSize(sz[0], sz[1]),
+					teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.ASCII)))
+				for _, k := range tt.keys {
+					tm.Send(keyMsg(k))
+				}
+				teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+					return bytes.Contains(b, []byte(tt.wait))
+				}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+				if err := tm.Quit(); err != nil {
+					t.Fatal(err)
+				}
+				final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
+				var buf bytes.Buffer
+				w := &colorprofile.Writer{Forward: &buf, Profile: colorprofile.ASCII}
+				if _, err := w.WriteString(final.View().Content); err != nil {
+					t.Fatal(err)
+				}
+				golden.RequireEqual(t, buf.Bytes())
+			})
+		}
+	}
+}

@@ -1,0 +1,237 @@
+package tui
+
+import (
+	"math"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// compact is the layout for short terminals: the per-metric block folds
+// into one line so the table keeps enough rows to be useful.
+func (m *Model) compact() bool { return m.height < 22 }
+
+// headerLines renders the run header: what is evaluated, progress, the
+// per-metric aggregates and the diagnosis counts of the rows shown.
+func (m *Model) headerLines() []string {
+	st, g := m.st, m.g
+	var lines []string
+
+	done := len(m.rows) - m.running
+	lines = append(lines, m.titleLine(done))
+	if m.opts.Banner != "" {
+		lines = append(lines, st.muted.Render(truncate(oneLine(m.opts.Banner), m.width, g.ellipsis)))
+	}
+	lines = append(lines, m.progressLine(done))
+
+	if m.compact() {
+		var b []string
+		for _, mt := range m.metrics {
+			ms := m.stats.metrics[metricSlot(mt)]
+			b = append(b, sprintf("%s %s %d/%d", shortName(mt), m.meanText(ms), ms.scored, ms.failed))
+		}
+		lines = append(lines, strings.Join(b, "  ")+st.muted.Render("  (scored/failed)"))
+	} else {
+		for _, mt := range m.metrics {
+			ms := m.stats.metrics[metricSlot(mt)]
+			line := sprintf("%-18s mean %s  scored %-5d failed %-5d %s",
+				string(mt), m.meanText(ms), ms.scored, ms.failed, m.histogram(ms))
+			lines = append(lines, line)
+		}
+	}
+	lines = append(lines, m.diagLine())
+	return append(lines, m.filterLines()...)
+}
+
+// titleLine names the dataset, the sample count, the judge and the clock.
+// On a narrow terminal the dataset path shrinks to its base name, then the
+// product name goes, before anything is cut.
+func (m *Model) titleLine(done int) string {
+	st, g := m.st, m.g
+	rest := append([]string{sprintf("%d samples", m.total), "judge " + m.judgeName()}, m.clockParts(done)...)
+	tail := st.muted.Render(g.sep) + strings.Join(rest, st.muted.Render(g.sep))
+	ds := m.opts.Dataset
+	if ds == "" {
+		ds = "(no dataset)"
+	}
+	candidates := []string{
+		st.title.Render("ragscope") + " " + st.bold.Render(ds),
+		st.title.Render("ragscope") + " " + st.bold.Render(filepath.Base(ds)),
+		st.bold.Render(filepath.Base(ds)),
+	}
+	for _, c := range candidates {
+		if lipgloss.Width(c+tail) <= m.width {
+			return c + tail
+		}
+	}
+	return truncate(candidates[len(candidates)-1]+tail, m.width, g.ellipsis)
+}
+
+func (m *Model) judgeName() string {
+	if m.opts.Judge.Name != "" {
+		return m.opts.Judge.Name
+	}
+	if m.opts.Judge.Model != "" {
+		return m.opts.Judge.Model
+	}
+	return "unknown"
+}
+
+// clockParts shows elapsed and ETA while a run is live, the duration once
+// it finished, and the start date of a stored run.
+func (m *Model) clockParts(done int) []string {
+	start := m.opts.Started
+	switch {
+	case start.IsZero():
+		return nil
+	case m.live:
+		el := m.now().Sub(start)
+		eta := "ETA --"
+		if done > 0 && m.total > done {
+			eta = "ETA " + fmtDuration(time.Duration(float64(el)/float64(done)*float64(m.total-done)))
+		}
+		return []string{"elapsed " + fmtDuration(el), eta}
+	case !m.ended.IsZero():
+		return []string{"finished in " + fmtDuration(m.ended.Sub(start))}
+	}
+	return []string{"run of " + start.Format("2006-01-02 15:04 MST")}
+}
+
+func fmtDuration(d time.Duration) string {
+	d = d.Round(time.Second)
+	if d < 0 {
+		d = 0
+	}
+	h, mnt, s := int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60
+	if h > 0 {
+		return sprintf("%dh%02dm%02ds", h, mnt, s)
+	}
+	if mnt > 0 {
+		return sprintf("%dm%02ds", mnt, s)
+	}
+	return sprintf("%ds", s)
+}
+
+func (m *Model) progressLine(done int) string {
+	st, g := m.st, m.g
+	w := 10
+	if m.width >= 110 {
+		w = 20
+	}
+	frac := 0.0
+	if m.total > 0 {
+		frac = float64(done) / float64(m.total)
+	}
+	full := int(math.Round(frac * float64(w)))
+	bar := "[" + st.high.Render(strings.Repeat(g.barFull, full)) + st.muted.Render(strings.Repeat(g.barEmpty, w-full)) + "]"
+	c := m.counters
+	errs := sprintf("errors %d", c.errors)
+	if c.errors > 0 {
+		errs = st.failed.Render(errs)
+	}
+	return strings.Join([]string{
+		sprintf("%s %d/%d", bar, done, m.total),
+		sprintf("in flight %d", c.inFlight),
+		sprintf("cache hits %d", c.cacheHits),
+		sprintf("retries %d", c.retries),
+		errs,
+		"tokens " + fmtCount(c.tokens),
+	}, "  ")
+}
+
+func fmtCount(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return sprintf("%.1fM", float64(n)/1e6)
+	case n >= 10_000:
+		return sprintf("%.1fk", float64(n)/1e3)
+	}
+	return sprintf("%d", n)
+}
+
+func (m *Model) meanText(ms metricStats) string {
+	v, ok := ms.mean()
+	if !ok {
+		return "  -  "
+	}
+	return m.st.band(v).Render(sprintf("%.3f", v))
+}
+
+// histogram draws the distribution of scores in ten bins of 0.1, each bar
+// scaled to the fullest bin.
+func (m *Model) histogram(ms metricStats) string {
+	peak := 0
+	for _, n := range ms.hist {
+		peak = max(peak, n)
+	}
+	ramp := m.g.ramp
+	var b strings.Builder
+	b.WriteString(m.st.muted.Render("0"))
+	for i, n := range ms.hist {
+		lvl := 0
+		if n > 0 {
+			lvl = max(1, int(math.Round(float64(n)/float64(peak)*float64(len(ramp)-1))))
+		}
+		b.WriteString(m.st.band((float64(i) + 0.5) / histBins).Render(ramp[lvl]))
+	}
+	b.WriteString(m.st.muted.Render("1"))
+	return b.String()
+}
+
+func (m *Model) diagLine() string {
+	st := m.st
+	parts := []string{st.bold.Render("diagnosis")}
+	for _, d := range eval.Diagnoses {
+		n := m.stats.diag[d]
+		s := sprintf("%s %d", d, n)
+		if n > 0 {
+			switch d {
+			case eval.DiagFailed:
+				s = st.failed.Render(s)
+			case eval.DiagOK:
+				s = st.high.Render(s)
+			default:
+				s = st.mid.Render(s)
+			}
+		}
+		parts = append(parts, s)
+	}
+	if m.stats.running > 0 {
+		parts = append(parts, st.running.Render(sprintf("running %d", m.stats.running)))
+	}
+	return strings.Join(parts, "  ")
+}
+
+func (m *Model) filterLines() []string {
+	st := m.st
+	if m.filtering {
+		lines := []string{m.input.View()}
+		if m.filterErr != "" {
+			lines = append(lines, st.errorLine.Render("filter: "+m.filterErr))
+		}
+		return lines
+	}
+	if m.filter.empty() {
+		return nil
+	}
+	return []string{st.accent.Render("filter: "+m.filter.src) +
+		st.muted.Render(sprintf("  %d of %d samples  (/ edits, esc clears)", len(m.shown), len(m.rows)))}
+}
+
+func shortName(m eval.Metric) string {
+	switch m {
+	case eval.Faithfulness:
+		return "F"
+	case eval.AnswerRelevancy:
+		return "AR"
+	case eval.ContextPrecision:
+		return "CP"
+	case eval.ContextRecall:
+		return "CR"
+	}
+	return string(m)
+}

@@ -1,0 +1,34 @@
+package tui
+
+import "strings"
+
+// filterHelp documents the filter language next to the generated key help.
+var filterHelp = []string{
+	"Filter (/): terms separated by spaces, all must hold",
+	"  f<0.5  ar<0.7  cp=0  cr>=0.8   score of faithfulness, answer relevancy,",
+	"                                 context precision, context recall (< <= > >= = !=)",
+	"  status:failed  status:ok  status:n/a  status:running  status:judge_error ...",
+	"  diag:generation  diag:retrieval  diag:off-topic  diag:ok  diag:failed",
+	"  any other word, or \"a quoted phrase\", matches the question or the answer",
+}
+
+func (m *Model) renderHelp() []string {
+	h := m.keys.tableHelp()
+	title := "keys: table"
+	if m.screen != screenTable {
+		h = m.keys.detailHelp()
+		title = "keys: sample detail"
+	}
+	lines := []string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(title), ""}
+	lines = append(lines, strings.Split(m.help.FullHelpView(h.FullHelp()), "\n")...)
+	lines = append(lines, "")
+	for _, l := range filterHelp {
+		lines = append(lines, m.st.muted.Render(l))
+	}
+	lines = append(lines, "")
+	lines = append(lines, m.st.muted.Render("Scores: red < 0.5 <= amber < 0.7 <= green; '-' not evaluated, n/a not computable, err failed."))
+	for len(lines) < m.height-1 {
+		lines = append(lines, "")
+	}
+	return append(lines, m.st.muted.Render("? or esc closes this page"))
+}

@@ -1,0 +1,84 @@
+package tui
+
+import "charm.land/bubbles/v2/key"
+
+// keyMap follows k9s and lazygit, which is what analysts who live in a
+// terminal already have in their fingers. The help screen and the footer
+// are generated from it, so a binding cannot exist without being documented.
+type keyMap struct {
+	Up, Down, Top, Bottom, HalfDown, HalfUp, PageDown, PageUp key.Binding
+	Sort, Reverse, Filter, Open, Back, ClearFilter            key.Binding
+	Section, NextSection, PrevSection, Raw                    key.Binding
+	NextSample, PrevSample                                    key.Binding
+	Help, Quit, ForceQuit                                     key.Binding
+}
+
+func defaultKeys() keyMap {
+	b := func(keys []string, help, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return keyMap{
+		Up:          b([]string{"k", "up"}, "k/↑", "up"),
+		Down:        b([]string{"j", "down"}, "j/↓", "down"),
+		Top:         b([]string{"g", "home"}, "g", "top"),
+		Bottom:      b([]string{"G", "end"}, "G", "bottom"),
+		HalfDown:    b([]string{"ctrl+d"}, "ctrl+d", "half page down"),
+		HalfUp:      b([]string{"ctrl+u"}, "ctrl+u", "half page up"),
+		PageDown:    b([]string{"pgdown", "space"}, "pgdn", "page down"),
+		PageUp:      b([]string{"pgup"}, "pgup", "page up"),
+		Sort:        b([]string{"s"}, "s", "sort"),
+		Reverse:     b([]string{"S"}, "S", "reverse"),
+		Filter:      b([]string{"/"}, "/", "filter"),
+		Open:        b([]string{"enter"}, "enter", "open"),
+		Back:        b([]string{"esc"}, "esc", "back"),
+		ClearFilter: b([]string{"esc"}, "esc", "clear filter"),
+		Section:     b([]string{"1", "2", "3", "4"}, "1-4", "metric"),
+		NextSection: b([]string{"tab"}, "tab", "next section"),
+		PrevSection: b([]string{"shift+tab"}, "shift+tab", "previous section"),
+		Raw:         b([]string{"x"}, "x", "raw calls"),
+		NextSample:  b([]string{"n"}, "n", "next sample"),
+		PrevSample:  b([]string{"p"}, "p", "previous sample"),
+		Help:        b([]string{"?"}, "?", "help"),
+		Quit:        b([]string{"q"}, "q", "quit"),
+		ForceQuit:   b([]string{"ctrl+c"}, "ctrl+c", "quit now"),
+	}
+}
+
+// asciiHelp replaces the arrows in the help labels, which some terminals
+// draw two cells wide.
+func (k *keyMap) asciiHelp() {
+	k.Up.SetHelp("k/up", k.Up.Help().Desc)
+	k.Down.SetHelp("j/down", k.Down.Help().Desc)
+}
+
+// helpMap is the key map seen from one screen: the footer and the ? page
+// show only what works where the user is.
+type helpMap struct {
+	short []key.Binding
+	full  [][]key.Binding
+}
+
+func (h helpMap) ShortHelp() []key.Binding  { return h.short }
+func (h helpMap) FullHelp() [][]key.Binding { return h.full }
+
+func (k keyMap) tableHelp() helpMap {
+	return helpMap{
+		short: []key.Binding{k.Open, k.Filter, k.Sort, k.Help, k.Quit, k.Reverse, k.ClearFilter, k.Down, k.Up},
+		full: [][]key.Binding{
+			{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp},
+			{k.Open, k.Sort, k.Reverse, k.Filter, k.ClearFilter},
+			{k.Help, k.Quit, k.ForceQuit},
+		},
+	}
+}
+
+func (k keyMap) detailHelp() helpMap {
+	return helpMap{
+		short: []key.Binding{k.Back, k.Section, k.Raw, k.Help, k.Quit, k.NextSection, k.NextSample, k.Down, k.Up},
+		full: [][]key.Binding{
+			{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp},
+			{k.Section, k.NextSection, k.PrevSection, k.Raw, k.NextSample, k.PrevSample, k.Back},
+			{k.Help, k.Quit, k.ForceQuit},
+		},
+	}
+}

@@ -1,0 +1,183 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// key routes a key press. The order is the order of precedence: ctrl+c
+// always quits, an open dialog or input owns the keyboard, then the screen.
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	if key.Matches(msg, k.ForceQuit) {
+		return m.quit()
+	}
+	if m.confirm {
+		m.confirm = false
+		if s := msg.String(); s == "y" || s == "Y" {
+			return m.quit()
+		}
+		return nil
+	}
+	if m.showHelp {
+		if key.Matches(msg, k.Help, k.Back, k.Quit) {
+			m.showHelp = false
+		}
+		return nil
+	}
+	if m.filtering {
+		return m.filterKey(msg)
+	}
+	if key.Matches(msg, k.Quit) {
+		if m.live {
+			m.confirm = true
+			return nil
+		}
+		return m.quit()
+	}
+	if m.tooSmall() {
+		return nil
+	}
+	if key.Matches(msg, k.Help) {
+		m.showHelp = true
+		return nil
+	}
+	switch m.screen {
+	case screenDetail:
+		return m.detailKey(msg)
+	case screenRaw:
+		return m.rawKey(msg)
+	}
+	return m.tableKey(msg)
+}
+
+func (m *Model) tableKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	page := m.tableRows()
+	switch {
+	case key.Matches(msg, k.Down):
+		m.moveCursor(1)
+	case key.Matches(msg, k.Up):
+		m.moveCursor(-1)
+	case key.Matches(msg, k.Top):
+		m.cursor = 0
+		m.clampTable()
+	case key.Matches(msg, k.Bottom):
+		m.cursor = len(m.shown) - 1
+		m.clampTable()
+	case key.Matches(msg, k.HalfDown):
+		m.moveCursor(max(page/2, 1))
+	case key.Matches(msg, k.HalfUp):
+		m.moveCursor(-max(page/2, 1))
+	case key.Matches(msg, k.PageDown):
+		m.moveCursor(max(page, 1))
+	case key.Matches(msg, k.PageUp):
+		m.moveCursor(-max(page, 1))
+	case key.Matches(msg, k.Sort):
+		m.sortIdx = (m.sortIdx + 1) % len(m.sortKeys)
+		m.desc = false
+		m.derive()
+	case key.Matches(msg, k.Reverse):
+		m.desc = !m.desc
+		m.derive()
+	case key.Matches(msg, k.Filter):
+		m.filtering = true
+		m.filterErr = ""
+		if m.filter != nil {
+			m.input.SetValue(m.filter.src)
+		}
+		m.input.CursorEnd()
+		return m.input.Focus()
+	case key.Matches(msg, k.ClearFilter):
+		if !m.filter.empty() {
+			m.filter = nil
+			m.input.SetValue("")
+			m.derive()
+		}
+	case key.Matches(msg, k.Open):
+		if m.cursor < len(m.shown) {
+			m.openDetail(int(m.shown[m.cursor]))
+		}
+	}
+	return nil
+}
+
+// filterKey edits the filter. enter applies it, or keeps the bar open with
+// the error so the user can fix the term; esc clears the filter entirely.
+func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "enter":
+		f, err := parseFilter(m.input.Value())
+		if err != nil {
+			m.filterErr = err.Error()
+			return nil
+		}
+		m.filter = f
+		if f.empty() {
+			m.filter = nil
+		}
+		m.filtering = false
+		m.filterErr = ""
+		m.input.Blur()
+		m.cursor = 0
+		m.derive()
+		return nil
+	case "esc":
+		m.filtering = false
+		m.filterErr = ""
+		m.input.Blur()
+		m.input.SetValue("")
+		if m.filter != nil {
+			m.filter = nil
+			m.derive()
+		}
+		return nil
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	m.filterErr = ""
+	return cmd
+}
+
+func (m *Model) wheel(ms tea.Mouse) tea.Cmd {
+	if m.tooSmall() || m.showHelp {
+		return nil
+	}
+	d := 0
+	switch ms.Button {
+	case tea.MouseWheelDown:
+		d = 3
+	case tea.MouseWheelUp:
+		d = -3
+	default:
+		return nil
+	}
+	switch m.screen {
+	case screenDetail:
+		m.detail.scrollBy(d, m.pageHeight())
+	case screenRaw:
+		m.raw.scrollBy(d, m.pageHeight())
+	default:
+		m.moveCursor(d)
+	}
+	return nil
+}
+
+func (m *Model) moveCursor(d int) {
+	m.cursor += d
+	m.clampTable()
+}
+
+// clampTable keeps the cursor on a shown row and the window around it.
+func (m *Model) clampTable() {
+	n := len(m.shown)
+	m.cursor = min(max(m.cursor, 0), max(n-1, 0))
+	h := max(m.tableRows(), 1)
+	if m.cursor < m.offset {
+		m.offset = m.cursor
+	}
+	if m.cursor >= m.offset+h {
+		m.offset = m.cursor - h + 1
+	}
+	m.offset = min(max(m.offset, 0), max(n-h, 0))
+}

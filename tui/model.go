@@ -1,0 +1,293 @@
+// Package tui is ragscope's terminal interface: one root model that holds
+// the layout, the focus and the run's state; the table, the header, the
+// detail page and the dialogs are plain components that render into it.
+// It consumes the runner's event stream and never does I/O in Update.
+package tui
+
+import (
+	"context"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// Options configure the interface. The CLI fills them for `ragscope run`
+// (Live, events from the runner) and `ragscope open` (Results, no events).
+type Options struct {
+	Dataset  string
+	Total    int // samples to evaluate (0 when unknown yet)
+	Judge    eval.JudgeInfo
+	Metrics  []eval.Metric
+	ASCII    bool // --ascii or RUNEWIDTH_EASTASIAN=1: no ambiguous-width glyphs
+	Live     bool // a run is in progress: q asks before quitting
+	Results  []*eval.Result
+	Started  time.Time
+	RawCalls func(keys []string) (string, error) // renders raw judge calls for `x`; nil: no cache
+	Cancel   func()                              // called when the user quits a live run
+	Banner   string                              // one line under the header
+}
+
+type screen int
+
+const (
+	screenTable screen = iota
+	screenDetail
+	screenRaw
+)
+
+// Minimum usable size; below it the screen says so instead of drawing a
+// layout nobody can read.
+const (
+	minWidth  = 60
+	minHeight = 15
+)
+
+// Model is the root model. It implements tea.Model.
+type Model struct {
+	opts  Options
+	keys  keyMap
+	st    styles
+	g     glyphs
+	help  help.Model
+	now   func() time.Time
+	input textinput.Model
+
+	width, height int
+
+	metrics []eval.Metric
+	rows    []*row
+	byIndex map[int]int
+	total   int
+	running int // rows still being evaluated
+	live    bool
+	ended   time.Time // when the run finished; zero while it runs
+
+	counters counters
+
+	sortKeys []sortKey
+	sortIdx  int
+	desc     bool
+	filter   *filter
+	sorted   map[int]sorted // by sortIdx; dropped when rows change
+	shown    []int32
+	// statsFilter is the filter the stats were computed for.
+	statsFilter *filter
+	statsValid  bool
+	stats       stats
+	cursor      int // position in shown
+	offset      int // first shown row on screen
+
+	// Deriving (filter+sort+stats) is amortised while events pour in: at
+	// most once per deriveEvery for large tables, immediately otherwise.
+	dirty           bool
+	deriveScheduled bool
+	lastDerive      time.Time
+
+	filtering bool
+	filterErr string
+
+	screen   screen
+	detail   detailView
+	raw      rawView
+	showHelp bool
+	confirm  bool
+	quitting bool
+}
+
+type counters struct {
+	inFlight, calls, cacheHits, retries, errors, tokens int
+}
+
+// New builds the model from the options; results given in opts are shown
+// as they are (a stored run), events arrive later through Update.
+func New(opts Options) *Model {
+	m := &Model{
+		opts:    opts,
+		keys:    defaultKeys(),
+		st:      newStyles(),
+		g:       unicodeGlyphs,
+		help:    help.New(),
+		now:     time.Now,
+		byIndex: map[int]int{},
+		total:   opts.Total,
+		live:    opts.Live,
+		metrics: opts.Metrics,
+		width:   80,
+		height:  24,
+	}
+	if len(m.metrics) == 0 {
+		m.metrics = append([]eval.Metric(nil), eval.AllMetrics...)
+	}
+	if opts.ASCII {
+		m.g = asciiGlyphs
+		m.keys.asciiHelp()
+		m.help.Ellipsis = "~"
+		m.help.ShortSeparator = " | "
+	} else {
+		m.help.ShortSeparator = " · "
+	}
+	m.sortKeys = sortKeys(m.metrics)
+	m.input = textinput.New()
+	m.input.Prompt = "/ "
+	m.input.Placeholder = "f<0.5 ar<0.7 cp=0 status:failed diag:retrieval text"
+	for _, r := range opts.Results {
+		if r != nil {
+			m.upsert(r.Index, r)
+			m.countCalls(r.Calls)
+		}
+	}
+	if m.total < len(m.rows) {
+		m.total = len(m.rows)
+	}
+	m.derive()
+	return m
+}
+
+type tickMsg time.Time
+type deriveMsg struct{}
+
+// deriveEvery bounds how often a large table is re-filtered and re-sorted
+// while results stream in; a key press always derives at once.
+const (
+	deriveEvery     = 250 * time.Millisecond
+	deriveEagerRows = 20000
+)
+
+// Init starts the clock of a live run (elapsed and ETA need a repaint even
+// when no event arrives).
+func (m *Model) Init() tea.Cmd {
+	if m.live {
+		return tick()
+	}
+	return nil
+}
+
+func tick() tea.Cmd {
+	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+// Update handles a message. It never blocks and never does I/O: the raw
+// calls of `x` are fetched in a command.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.help.SetWidth(msg.Width)
+		m.input.SetWidth(max(msg.Width-4, 10))
+		m.clampTable()
+		m.detail.invalidate()
+		m.raw.lines = nil
+		return m, nil
+	case EventsMsg:
+		return m, m.applyEvents(msg.Events)
+	case deriveMsg:
+		m.deriveScheduled = false
+		if m.dirty {
+			m.derive()
+		}
+		return m, nil
+	case tickMsg:
+		if m.live {
+			return m, tick()
+		}
+		return m, nil
+	case rawCallsMsg:
+		if m.raw.sample == msg.sample {
+			m.raw.loading = false
+			m.raw.text, m.raw.err = msg.text, msg.err
+			m.raw.lines = nil
+		}
+		return m, nil
+	case tea.MouseWheelMsg:
+		return m, m.wheel(msg.Mouse())
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	}
+	if m.filtering {
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		return m, cmd
+	}
+	return m, nil
+}
+
+func (m *Model) tooSmall() bool { return m.width < minWidth || m.height < minHeight }
+
+func (m *Model) quit() tea.Cmd {
+	if m.live && m.opts.Cancel != nil {
+		m.opts.Cancel()
+	}
+	m.quitting = true
+	return tea.Quit
+}
+
+// Quitting reports whether the user asked to quit; the CLI uses it to
+// tell a deliberate quit from the end of the program for other reasons.
+func (m *Model) Quitting() bool { return m.quitting }
+
+// View renders the whole screen.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "ragscope " + m.opts.Dataset
+	return v
+}
+
+func (m *Model) render() string {
+	if m.quitting {
+		return ""
+	}
+	if m.tooSmall() {
+		return m.renderTooSmall()
+	}
+	var lines []string
+	switch {
+	case m.showHelp:
+		lines = m.renderHelp()
+	case m.screen == screenDetail:
+		lines = m.renderDetail()
+	case m.screen == screenRaw:
+		lines = m.renderRaw()
+	default:
+		lines = m.renderTable()
+	}
+	return joinLines(fitLines(lines, m.width, m.height))
+}
+
+func (m *Model) renderTooSmall() string {
+	msg := m.st.warn.Render("terminal too small") + "\n" +
+		sprintf("%d×%d, need at least %d×%d", m.width, m.height, minWidth, minHeight)
+	if m.opts.ASCII {
+		msg = m.st.warn.Render("terminal too small") + "\n" +
+			sprintf("%dx%d, need at least %dx%d", m.width, m.height, minWidth, minHeight)
+	}
+	msg += "\n" + m.st.muted.Render("q quits")
+	return lipgloss.Place(max(m.width, 1), max(m.height, 1), lipgloss.Center, lipgloss.Center, msg)
+}
+
+// Run shows the interface until the user quits. events may be nil (a
+// stored run). The program owns the terminal: nothing else may write to it
+// while Run is running; the CLI logs to a file when asked.
+func Run(ctx context.Context, opts Options, events <-chan eval.Event) error {
+	if !opts.ASCII && eastAsianAmbiguousWide() {
+		opts.ASCII = true
+	}
+	m := New(opts)
+	p := tea.NewProgram(m, tea.WithContext(ctx))
+	if events != nil {
+		// Forward keeps draining after the program ends so the runner,
+		// cancelled or finishing, never blocks on a full channel.
+		go Forward(ctx, p.Send, events, 50*time.Millisecond)
+	}
+	_, err := p.Run()
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}

@@ -1,0 +1,49 @@
+package tui
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+func TestSortRowsOrdersNegativeAndMissingScores(t *testing.T) {
+	tests := []struct {
+		name     string
+		scores   []float64 // NaN-free; -9 means "not scored"
+		wantAsc  []int
+		wantDesc []int
+	}{
+		{"negative cosines first", []float64{0.2, -0.3, 0, -0.1}, []int{1, 3, 2, 0}, []int{0, 2, 3, 1}},
+		{"ties keep sample order both ways", []float64{0.5, 0.5, 0.1, 0.5}, []int{2, 0, 1, 3}, []int{0, 1, 3, 2}},
+		{"unscored last both ways", []float64{-9, 0.9, -9, 0.1}, []int{3, 1, 0, 2}, []int{1, 3, 0, 2}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var rows []*row
+			// Arrival order differs from sample order, as in a live run.
+			for i := len(tt.scores) - 1; i >= 0; i-- {
+				res := &eval.Result{Index: i + 1000, Status: map[eval.Metric]eval.Status{eval.AnswerRelevancy: eval.StatusJudgeError}}
+				if v := tt.scores[i]; v != -9 {
+					res.Scores = map[eval.Metric]*float64{eval.AnswerRelevancy: score(v)}
+					res.Status[eval.AnswerRelevancy] = eval.StatusOK
+				}
+				rows = append(rows, newRow(res.Index, res))
+			}
+			s := sortRows(rows, sortKey{slot: metricSlot(eval.AnswerRelevancy)})
+			samples := func(pos []int32) []int {
+				var out []int
+				for _, p := range pos {
+					out = append(out, rows[p].index-1000)
+				}
+				return out
+			}
+			if got := samples(s.asc); !slices.Equal(got, tt.wantAsc) {
+				t.Errorf("ascending %v, want %v", got, tt.wantAsc)
+			}
+			if got := samples(s.desc); !slices.Equal(got, tt.wantDesc) {
+				t.Errorf("descending %v, want %v", got, tt.wantDesc)
+			}
+		})
+	}
+}

@@ -1,0 +1,116 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// rawView shows the raw judge calls of one sample, read from the cache in
+// a command because that is I/O.
+type rawView struct {
+	sample  int
+	loading bool
+	text    string
+	err     error
+	lines   []string
+	scroll  int
+}
+
+type rawCallsMsg struct {
+	sample int
+	text   string
+	err    error
+}
+
+func (r *rawView) scrollBy(n, page int) {
+	r.scroll = min(max(r.scroll+n, 0), max(len(r.lines)-page, 0))
+}
+
+func (m *Model) openRaw() tea.Cmd {
+	row := m.rows[m.detail.row]
+	m.screen = screenRaw
+	m.raw = rawView{sample: row.index}
+	switch {
+	case row.res == nil:
+		m.raw.text = "This sample is still being evaluated."
+		return nil
+	case len(row.res.Calls) == 0:
+		m.raw.text = "No judge calls were recorded for this sample (the offline judge makes none)."
+		return nil
+	case m.opts.RawCalls == nil:
+		m.raw.text = "no cache for this run"
+		return nil
+	}
+	keys := make([]string, 0, len(row.res.Calls))
+	for _, c := range row.res.Calls {
+		keys = append(keys, c.Key)
+	}
+	m.raw.loading = true
+	fetch, sample := m.opts.RawCalls, row.index
+	return func() tea.Msg {
+		text, err := fetch(keys)
+		return rawCallsMsg{sample: sample, text: text, err: err}
+	}
+}
+
+func (m *Model) ensureRaw() {
+	r := &m.raw
+	if r.lines != nil {
+		return
+	}
+	switch {
+	case r.loading:
+		r.lines = []string{m.st.muted.Render("  reading the cache...")}
+	case r.err != nil:
+		r.lines = []string{m.st.errorLine.Render("  cannot read the raw calls: " + r.err.Error())}
+	default:
+		r.lines = wrap(r.text, max(m.width-2, 10))
+		for i, l := range r.lines {
+			r.lines[i] = "  " + l
+		}
+	}
+	r.scrollBy(0, m.pageHeight())
+}
+
+func (m *Model) rawKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	m.ensureRaw()
+	r := &m.raw
+	page := m.pageHeight()
+	switch {
+	case key.Matches(msg, k.Back), key.Matches(msg, k.Raw):
+		m.screen = screenDetail
+	case key.Matches(msg, k.Down):
+		r.scrollBy(1, page)
+	case key.Matches(msg, k.Up):
+		r.scrollBy(-1, page)
+	case key.Matches(msg, k.HalfDown):
+		r.scrollBy(max(page/2, 1), page)
+	case key.Matches(msg, k.HalfUp):
+		r.scrollBy(-max(page/2, 1), page)
+	case key.Matches(msg, k.PageDown):
+		r.scrollBy(page, page)
+	case key.Matches(msg, k.PageUp):
+		r.scrollBy(-page, page)
+	case key.Matches(msg, k.Top):
+		r.scroll = 0
+	case key.Matches(msg, k.Bottom):
+		r.scrollBy(len(r.lines), page)
+	}
+	return nil
+}
+
+func (m *Model) renderRaw() []string {
+	m.ensureRaw()
+	r := &m.raw
+	page := m.pageHeight()
+	lines := []string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(sprintf("sample %d", r.sample)) +
+		m.st.muted.Render(m.g.sep+"raw judge calls")}
+	end := min(r.scroll+page, len(r.lines))
+	lines = append(lines, r.lines[r.scroll:end]...)
+	for len(lines) < m.height-1 {
+		lines = append(lines, "")
+	}
+	h := helpMap{short: []key.Binding{m.keys.Down, m.keys.Up, m.keys.Top, m.keys.Bottom, m.keys.Back, m.keys.Quit}}
+	return append(lines, m.footer(h))
+}

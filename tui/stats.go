@@ -1,0 +1,64 @@
+package tui
+
+import (
+	"math"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+const histBins = 10
+
+// metricStats aggregates one metric over the rows shown. Failed follows
+// eval.Summarize: any status other than ok, so the header and the report
+// agree on the numbers.
+type metricStats struct {
+	sum    float64
+	scored int
+	failed int
+	hist   [histBins]int
+}
+
+func (s metricStats) mean() (float64, bool) {
+	if s.scored == 0 {
+		return 0, false
+	}
+	return s.sum / float64(s.scored), true
+}
+
+type stats struct {
+	metrics [4]metricStats
+	diag    map[eval.Diagnosis]int
+	shown   int
+	running int
+}
+
+func computeStats(rows []*row, shown []int32, metrics []eval.Metric) stats {
+	st := stats{diag: make(map[eval.Diagnosis]int, len(eval.Diagnoses)), shown: len(shown)}
+	for _, i := range shown {
+		r := rows[i]
+		if r.res == nil {
+			st.running++
+			continue
+		}
+		st.diag[r.diag]++
+		for _, m := range metrics {
+			slot := metricSlot(m)
+			status, ok := r.res.Status[m]
+			if !ok {
+				continue
+			}
+			ms := &st.metrics[slot]
+			v := r.scores[slot]
+			if status != eval.StatusOK || math.IsNaN(v) {
+				ms.failed++
+				continue
+			}
+			ms.scored++
+			ms.sum += v
+			b := int(v * histBins)
+			b = min(max(b, 0), histBins-1)
+			ms.hist[b]++
+		}
+	}
+	return st
+}

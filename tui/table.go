@@ -1,0 +1,179 @@
+package tui
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// The table is windowed: only the rows on screen are formatted, which is
+// what keeps a 100,000-row run as fast to draw as an 8-row one.
+
+const (
+	scoreW = 5 // "0.667"
+	diagW  = 10
+)
+
+// tableRows is how many sample rows fit under the header.
+func (m *Model) tableRows() int {
+	return max(m.height-len(m.headerLines())-2, 1) // column titles and footer
+}
+
+func (m *Model) indexWidth() int {
+	w := len(strconv.Itoa(max(m.total, len(m.rows))))
+	return max(w, 3)
+}
+
+func (m *Model) questionWidth() int {
+	fixed := 2 + m.indexWidth() + 1 + len(m.metrics)*(scoreW+1) + 1 + diagW
+	return max(m.width-fixed, 8)
+}
+
+func (m *Model) renderTable() []string {
+	lines := m.headerLines()
+	lines = append(lines, m.columnTitles())
+	h := m.tableRows()
+	end := min(m.offset+h, len(m.shown))
+	for pos := m.offset; pos < end; pos++ {
+		lines = append(lines, m.renderRow(m.rows[m.shown[pos]], pos == m.cursor))
+	}
+	if len(m.shown) == 0 {
+		switch {
+		case len(m.rows) == 0 && m.live:
+			lines = append(lines, m.st.muted.Render("  waiting for the first sample..."))
+		case len(m.rows) == 0:
+			lines = append(lines, m.st.muted.Render("  no samples"))
+		default:
+			lines = append(lines, m.st.muted.Render("  no sample matches the filter (esc clears it)"))
+		}
+	}
+	for len(lines) < m.height-1 {
+		lines = append(lines, "")
+	}
+	return append(lines, m.footer(m.keys.tableHelp()))
+}
+
+func (m *Model) columnTitles() string {
+	key := m.sortKeys[m.sortIdx]
+	arrow := "^"
+	if m.desc {
+		arrow = "v"
+	}
+	title := func(name string, slot int, w int, right bool) string {
+		if slot == key.slot {
+			name += arrow
+		}
+		if right {
+			return padLeft(name, w)
+		}
+		return fit(name, w, "")
+	}
+	var b strings.Builder
+	b.WriteString("  ")
+	b.WriteString(title("#", slotIndex, m.indexWidth(), true))
+	b.WriteString(" ")
+	b.WriteString(fit("question", m.questionWidth(), ""))
+	for _, mt := range m.metrics {
+		b.WriteString(" ")
+		b.WriteString(title(shortName(mt), metricSlot(mt), scoreW, true))
+	}
+	b.WriteString(" ")
+	b.WriteString(title("diagnosis", slotDiag, diagW, false))
+	return m.st.header.Render(fit(b.String(), m.width, ""))
+}
+
+// renderRow formats one row. The selected row is drawn reversed and
+// without colours, so it stays readable under NO_COLOR and on any theme.
+func (m *Model) renderRow(r *row, selected bool) string {
+	st, g := m.st, m.g
+	plain := selected
+	paint := func(s string, style func(...string) string) string {
+		if plain {
+			return s
+		}
+		return style(s)
+	}
+	var b strings.Builder
+	mark, markStyle := g.running, st.running.Render
+	switch r.mark {
+	case markOK:
+		mark, markStyle = g.ok, st.high.Render
+	case markWarn:
+		mark, markStyle = g.warn, st.warn.Render
+	case markFailed:
+		mark, markStyle = g.fail, st.failed.Render
+	}
+	b.WriteString(paint(mark, markStyle))
+	b.WriteString(" ")
+	b.WriteString(padLeft(strconv.Itoa(r.index), m.indexWidth()))
+	b.WriteString(" ")
+	q := r.question()
+	if r.res == nil {
+		q = "(evaluating)"
+	}
+	b.WriteString(fit(oneLine(q), m.questionWidth(), g.ellipsis))
+	for _, mt := range m.metrics {
+		b.WriteString(" ")
+		b.WriteString(m.scoreCell(r, mt, plain))
+	}
+	b.WriteString(" ")
+	d := string(r.diag)
+	b.WriteString(paint(fit(d, diagW, ""), m.diagStyle(r.diag)))
+	line := b.String()
+	if selected {
+		return st.selected.Render(fit(line, m.width, ""))
+	}
+	return line
+}
+
+// scoreCell shows a score coloured by band, "-" for a metric not
+// evaluated, "n/a" when it was not computable and "err" when it failed.
+func (m *Model) scoreCell(r *row, mt eval.Metric, plain bool) string {
+	st := m.st
+	if r.res == nil {
+		return padLeft("", scoreW)
+	}
+	status, ok := r.status(mt)
+	v := r.scores[metricSlot(mt)]
+	var s string
+	var style func(...string) string
+	switch {
+	case !ok:
+		s, style = "  -  ", st.muted.Render
+	case status == eval.StatusOK && !math.IsNaN(v):
+		s, style = sprintf("%.3f", v), st.band(v).Render
+	case status.Failed():
+		s, style = " err ", st.failed.Render
+	default:
+		s, style = " n/a ", st.warn.Render
+	}
+	if plain {
+		return s
+	}
+	return style(s)
+}
+
+func (m *Model) diagStyle(d eval.Diagnosis) func(...string) string {
+	st := m.st
+	switch d {
+	case eval.DiagOK:
+		return st.high.Render
+	case eval.DiagFailed:
+		return st.failed.Render
+	case "":
+		return lipgloss.NewStyle().Render
+	}
+	return st.mid.Render
+}
+
+// footer is the one-line help, or the quit question when one is pending.
+func (m *Model) footer(h helpMap) string {
+	if m.confirm {
+		return m.st.warn.Render("Quit and stop the run? Finished work is kept. (y/n)")
+	}
+	return m.help.ShortHelpView(h.ShortHelp())
+}
