@@ -20,6 +20,11 @@ var Diagnoses = []Diagnosis{DiagGeneration, DiagRetrieval, DiagOffTopic, DiagOK,
 const (
 	DiagLow  = 0.5
 	DiagHigh = 0.7
+	// DiagLowAnswerSimilarity replaces DiagLow for answer relevancy in the
+	// offline judge's answer-similarity mode, whose cosines of hashed n-grams
+	// run much lower than those of generated questions: on the demo data the
+	// on-topic answers score 0.16-0.85 and the off-topic one 0.03.
+	DiagLowAnswerSimilarity = 0.1
 )
 
 // Diagnose classifies a result. Retrieval comes first: when the needed
@@ -40,8 +45,15 @@ func Diagnose(r *Result) Diagnosis {
 		return DiagRetrieval
 	case hasF && f < DiagLow && (!hasRec || rec >= DiagHigh):
 		return DiagGeneration
-	case hasF && f >= DiagHigh && hasAR && ar < DiagLow:
+	case hasF && f >= DiagHigh && hasAR && ar < arLow(r):
 		return DiagOffTopic
 	}
 	return DiagOK
+}
+
+func arLow(r *Result) float64 {
+	if r.AnswerRelevancy != nil && r.AnswerRelevancy.Mode == "answer_similarity" {
+		return DiagLowAnswerSimilarity
+	}
+	return DiagLow
 }

@@ -43,8 +43,12 @@ type CallCounts struct {
 type MetricSummary struct {
 	Mean   *float64 `json:"mean"`
 	Scored int      `json:"scored"`
-	// Failed counts samples whose metric ended in any status other than ok.
+	// Failed counts samples whose metric failed: judge_error, parse_error,
+	// cache_miss, cancelled.
 	Failed int `json:"failed"`
+	// NotApplicable counts samples the metric is not defined for:
+	// missing_input, no_statements, no_questions.
+	NotApplicable int `json:"not_applicable"`
 	// ByStatus breaks the unscored samples down by status.
 	ByStatus map[Status]int `json:"by_status,omitempty"`
 }
@@ -68,7 +72,11 @@ func Summarize(metrics []Metric, results []*Result) map[Metric]MetricSummary {
 				ms.Scored++
 				continue
 			}
-			ms.Failed++
+			if st.Failed() {
+				ms.Failed++
+			} else {
+				ms.NotApplicable++
+			}
 			if ms.ByStatus == nil {
 				ms.ByStatus = map[Status]int{}
 			}

@@ -80,14 +80,14 @@ func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
 		run.Calls.Chat, run.Calls.Embeddings, run.Calls.CacheHits, run.Calls.Retries, run.Calls.Errors,
 		run.Tokens.PromptTokens, run.Tokens.CompletionTokens)
 
-	b.WriteString("| metric | mean | scored | not scored |\n|---|---:|---:|---:|\n")
+	b.WriteString("| metric | mean | scored | n/a | failed |\n|---|---:|---:|---:|---:|\n")
 	for _, m := range run.Metrics {
 		ms := r.Summary[m]
 		mean := "n/a"
 		if ms.Mean != nil {
 			mean = fmt.Sprintf("%.3f", *ms.Mean)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %d%s |\n", m, mean, ms.Scored, ms.Failed, statusBreakdown(ms.ByStatus))
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d%s |\n", m, mean, ms.Scored, ms.NotApplicable, ms.Failed, statusBreakdown(ms.ByStatus))
 	}
 	diag := map[Diagnosis]int{}
 	for _, s := range r.Samples {

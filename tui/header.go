@@ -38,8 +38,8 @@ func (m *Model) headerLines() []string {
 	} else {
 		for _, mt := range m.metrics {
 			ms := m.stats.metrics[metricSlot(mt)]
-			line := sprintf("%-18s mean %s  scored %-5d failed %-5d %s",
-				string(mt), m.meanText(ms), ms.scored, ms.failed, m.histogram(ms))
+			line := sprintf("%-18s mean %s  scored %-5d n/a %-4d failed %-5d %s",
+				string(mt), m.meanText(ms), ms.scored, ms.na, ms.failed, m.histogram(ms))
 			lines = append(lines, line)
 		}
 	}

@@ -8,13 +8,14 @@ import (
 
 const histBins = 10
 
-// metricStats aggregates one metric over the rows shown. Failed follows
-// eval.Summarize: any status other than ok, so the header and the report
-// agree on the numbers.
+// metricStats aggregates one metric over the rows shown. The counts follow
+// eval.Summarize, so the header and the report agree: failed counts the
+// judge's and the run's failures, na the samples the metric is not defined for.
 type metricStats struct {
 	sum    float64
 	scored int
 	failed int
+	na     int
 	hist   [histBins]int
 }
 
@@ -50,7 +51,11 @@ func computeStats(rows []*row, shown []int32, metrics []eval.Metric) stats {
 			ms := &st.metrics[slot]
 			v := r.scores[slot]
 			if status != eval.StatusOK || math.IsNaN(v) {
-				ms.failed++
+				if status.Failed() {
+					ms.failed++
+				} else {
+					ms.na++
+				}
 				continue
 			}
 			ms.scored++

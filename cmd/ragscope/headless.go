@@ -112,7 +112,7 @@ func (s *session) progressLine(r *eval.Runner, done, total int, start time.Time,
 // many did not, and why.
 func writeSummary(w io.Writer, rep *eval.Report) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "metric\tmean\tscored\tnot scored\twhy")
+	fmt.Fprintln(tw, "metric\tmean\tscored\tn/a\tfailed\twhy")
 	for _, m := range rep.Run.Metrics {
 		ms := rep.Summary[m]
 		mean := "n/a"
@@ -125,7 +125,7 @@ func writeSummary(w io.Writer, rep *eval.Report) {
 				why = append(why, fmt.Sprintf("%d %s", n, st))
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", m, mean, ms.Scored, ms.Failed, strings.Join(why, ", "))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", m, mean, ms.Scored, ms.NotApplicable, ms.Failed, strings.Join(why, ", "))
 	}
 	tw.Flush()
 	diag := map[eval.Diagnosis]int{}

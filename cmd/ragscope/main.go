@@ -15,6 +15,7 @@ const usage = `ragscope — evaluate RAG answers (faithfulness, answer relevancy
 Usage:
   ragscope DATASET [flags]            same as: ragscope run DATASET
   ragscope run [flags] DATASET        evaluate (TUI; --headless for CI)
+  ragscope open RUN|latest            open a stored run in the TUI (no judge calls)
   ragscope runs [--db FILE]           list stored runs
   ragscope report RUN|latest [--format json|csv|md] [--out FILE]
   ragscope cache stats|compact|clear|export FILE|import FILE
@@ -48,6 +49,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitOK
 	case "run":
 		return cmdRun(args[1:], stdout, stderr)
+	case "open":
+		return cmdOpen(args[1:], stdout, stderr)
 	case "runs":
 		return cmdRuns(args[1:], stdout, stderr)
 	case "report":

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -31,25 +32,10 @@ func (s *session) runTUI(ctx context.Context, stdout, stderr io.Writer) (int, er
 	resultsCh := make(chan []*eval.Result, 1)
 	go func() { resultsCh <- r.Run(rctx, s.loaded.Samples) }()
 
-	// The TUI reads events through its forwarder; once it returns, whatever
-	// the runner still emits (cancellation of the rest) is drained here.
-	tuiEvents := make(chan eval.Event, 1024)
-	go func() {
-		defer close(tuiEvents)
-		for ev := range events {
-			select {
-			case tuiEvents <- ev:
-			case <-rctx.Done():
-				for range events {
-				}
-				return
-			}
-		}
-	}()
 	err := tui.Run(ctx, tui.Options{
 		Dataset: s.run.Dataset, Total: len(s.loaded.Samples), Judge: s.judge.Info(), Metrics: s.metrics,
 		ASCII: s.f.ascii, Live: true, Started: s.run.StartedAt, RawCalls: rawCalls(s.db), Cancel: cancel, Banner: s.banner,
-	}, tuiEvents)
+	}, events) // tui.Forward drains events after the program ends, so the runner never blocks
 	cancel()
 	results := <-resultsCh
 	cancelled := false
@@ -81,6 +67,55 @@ func (s *session) runTUI(ctx context.Context, stdout, stderr io.Writer) (int, er
 	}
 	fmt.Fprintf(stderr, "ragscope: run %s stored; reopen it with: ragscope open %s\n", s.run.ID, s.run.ID)
 	return exitOK, nil
+}
+
+func cmdOpen(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ragscope open", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dbPath := fs.String("db", "", "database file")
+	ascii := fs.Bool("ascii", os.Getenv("RUNEWIDTH_EASTASIAN") == "1", "ASCII-only interface glyphs")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(stderr, "ragscope open: give one RUN id (or latest); see `ragscope runs`")
+		return exitUsage
+	}
+	if !term.IsTerminal(os.Stdout.Fd()) || !term.IsTerminal(os.Stdin.Fd()) {
+		fmt.Fprintln(stderr, "ragscope open: the interface needs a terminal; use `ragscope report` in scripts")
+		return exitUsage
+	}
+	db, err := openStore(*dbPath, true)
+	if err != nil {
+		fmt.Fprintln(stderr, "ragscope open:", err)
+		return exitCode(err)
+	}
+	defer db.Close()
+	info, results, err := db.Run(pos[0])
+	if err != nil {
+		fmt.Fprintln(stderr, "ragscope open:", err)
+		return exitUsage
+	}
+	var loaded []*eval.Result
+	for _, r := range results {
+		if r != nil {
+			loaded = append(loaded, r)
+		}
+	}
+	banner := fmt.Sprintf("stored run %s", info.ID)
+	if info.FinishedAt == nil {
+		banner += " (interrupted: continue it with ragscope run --resume " + info.ID + ")"
+	}
+	err = tui.Run(context.Background(), tui.Options{
+		Dataset: info.Dataset, Total: info.Samples, Judge: info.Judge, Metrics: info.Metrics, ASCII: *ascii,
+		Results: loaded, Started: info.StartedAt, RawCalls: rawCalls(db), Banner: banner,
+	}, nil)
+	if err != nil {
+		fmt.Fprintln(stderr, "ragscope open:", err)
+		return exitFatal
+	}
+	return exitOK
 }
 
 func hasStatus(r *eval.Result, st eval.Status) bool {
