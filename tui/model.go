@@ -30,6 +30,8 @@ type Options struct {
 	RawCalls func(keys []string) (string, error) // renders raw judge calls for `x`; nil: no cache
 	Cancel   func()                              // called when the user quits a live run
 	Banner   string                              // one line under the header
+	RunID    string                              // the run shown (the parent of a re-run)
+	Host     Host                                // prompt workflow; nil turns it off
 }
 
 type screen int

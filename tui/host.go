@@ -1,0 +1,50 @@
+package tui
+
+import (
+	"context"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/prompts"
+)
+
+// Host is what the interface asks of the application for the prompt
+// workflow (edit a judge prompt, re-run, compare). The CLI implements it
+// over the engine, the cache and the run store; tests use a fake. All its
+// methods may do I/O, so the model calls them only from tea.Cmds, never
+// from Update. A nil Host (offline judge, stored run without an endpoint)
+// turns the workflow off, and the keys say why.
+type Host interface {
+	// Prompts lists the templates in use: task, language, source
+	// (embedded or override), file and sha256.
+	Prompts() []prompts.Info
+	// EditPath returns the override file for a template, creating it from
+	// the embedded text on first edit, so $EDITOR always opens a real file.
+	EditPath(task, lang string) (string, error)
+	// Reload re-reads the overrides and renders every template for the
+	// sample as validation. On error the previous prompts stay in use and
+	// the error names the file and line.
+	Reload(sample *eval.Result) error
+	// Plan counts what re-running the samples would cost: the judge calls
+	// it would send after cache hits and their prompt-token estimate.
+	Plan(ctx context.Context, indexes []int, metrics []eval.Metric) (Plan, error)
+	// Rerun re-runs the planned samples as a new run linked to the current
+	// one (its parent) and streams the new results as events; the channel
+	// is closed when the re-run ends.
+	Rerun(ctx context.Context, plan Plan) (runID string, events <-chan eval.Event, err error)
+	// Runs lists the stored runs of this dataset, newest first, for `c`.
+	Runs() ([]eval.RunInfo, error)
+	// Results loads a stored run's results, indexed by sample, for comparing.
+	Results(runID string) ([]*eval.Result, error)
+}
+
+// Plan is a costed re-run.
+type Plan struct {
+	Indexes []int
+	Metrics []eval.Metric
+	// Calls is the number of judge calls the re-run will send (cache misses);
+	// Cached the number the cache will answer. Calls that depend on a
+	// missed call (the verdicts after new statements) count as misses.
+	Calls, Cached int
+	// Tokens estimates the prompt tokens of the calls sent.
+	Tokens int
+}
