@@ -103,6 +103,42 @@ func (db *DB) PutResult(runID string, r *eval.Result) error {
 	})
 }
 
+// PutResults stores many results of a run in one transaction (a re-run
+// copying its parent's unchanged samples); nil entries are skipped.
+func (db *DB) PutResults(runID string, rs []*eval.Result) error {
+	if err := checkRunID(runID); err != nil {
+		return err
+	}
+	keys := make([][]byte, 0, len(rs))
+	vals := make([][]byte, 0, len(rs))
+	for _, r := range rs {
+		if r == nil {
+			continue
+		}
+		if r.Index < 0 {
+			return fmt.Errorf("run %s: result has negative sample index %d", runID, r.Index)
+		}
+		v, err := json.Marshal(r)
+		if err != nil {
+			return fmt.Errorf("run %s, sample %d: cannot encode the result: %w", runID, r.Index, err)
+		}
+		keys = append(keys, resultKey(runID, r.Index))
+		vals = append(vals, v)
+	}
+	return db.update(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketRuns).Get([]byte(runID)) == nil {
+			return fmt.Errorf("run %s is not recorded in %s; record it with PutRun before its results", runID, db.path)
+		}
+		b := tx.Bucket(bucketResults)
+		for i := range keys {
+			if err := b.Put(keys[i], vals[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 // Runs lists the recorded runs, newest first.
 func (db *DB) Runs() ([]eval.RunInfo, error) {
 	var runs []eval.RunInfo

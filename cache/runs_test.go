@@ -191,3 +191,24 @@ func TestResultsStayWithTheirRun(t *testing.T) {
 		t.Errorf("run1 has %d results, run10 has %v", len(m1), m10)
 	}
 }
+
+func TestPutResultsCopiesARun(t *testing.T) {
+	db := openTemp(t)
+	if err := db.PutResults("20261130-000000-none", []*eval.Result{{Index: 0}}); err == nil {
+		t.Fatal("results of an unrecorded run were stored")
+	}
+	id := db.NewRunID()
+	if err := db.PutRun(eval.RunInfo{ID: id, Samples: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PutResults(id, []*eval.Result{{Index: 0, ID: "a"}, nil, {Index: 2, ID: "c"}}); err != nil {
+		t.Fatal(err)
+	}
+	_, rs, err := db.Run(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 3 || rs[0].ID != "a" || rs[1] != nil || rs[2].ID != "c" {
+		t.Fatalf("results %v", rs)
+	}
+}

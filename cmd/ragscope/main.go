@@ -18,6 +18,7 @@ Usage:
   ragscope open RUN|latest            open a stored run in the TUI (no judge calls)
   ragscope runs [--db FILE]           list stored runs
   ragscope report RUN|latest [--format json|csv|md] [--out FILE]
+  ragscope diff RUN_A RUN_B [--json]  per-sample changes and the change of each metric's mean
   ragscope cache stats|compact|clear|export FILE|import FILE
   ragscope prompts list|show TASK|export DIR
   ragscope calibrate [--datasets DIR] measure the offline judge on public datasets
@@ -51,6 +52,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdRun(args[1:], stdout, stderr)
 	case "open":
 		return cmdOpen(args[1:], stdout, stderr)
+	case "diff":
+		return cmdDiff(args[1:], stdout, stderr)
 	case "runs":
 		return cmdRuns(args[1:], stdout, stderr)
 	case "report":

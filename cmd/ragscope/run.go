@@ -148,6 +148,7 @@ type session struct {
 	f       *runFlags
 	loaded  *dataset.Loaded
 	judge   eval.Judge
+	llm     *llm.Judge // the LLM judge, nil for the offline one
 	banner  string
 	db      *cache.DB
 	cc      *cache.Client
@@ -156,54 +157,85 @@ type session struct {
 	done    map[int]*eval.Result
 	metrics []eval.Metric
 	log     io.Writer
+	logFile *os.File
 }
 
 func evaluate(ctx context.Context, f *runFlags, pos []string, stdout, stderr io.Writer) (int, error) {
-	s := &session{f: f, log: io.Discard}
-	if f.logFile != "" {
-		lf, err := os.OpenFile(f.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-		if err != nil {
-			return 0, errorf("--log: %v", err)
-		}
-		defer lf.Close()
-		s.log = lf
-	}
-	var err error
-	if s.metrics, err = eval.ParseMetrics(f.metrics); err != nil {
-		return 0, usageError{err}
-	}
-	lang, err := eval.ParseLang(f.lang)
+	s, err := prepare(f, pos, stderr)
 	if err != nil {
-		return 0, usageError{err}
-	}
-	if f.noCache && f.cacheOnly {
-		return 0, errorf("--no-cache and --cache-only contradict each other: choose one")
-	}
-	if err := s.openDB(); err != nil {
 		return 0, err
 	}
-	if s.db != nil {
-		defer s.db.Close()
-	}
-	if f.resume != "" {
-		if err := s.loadResume(&pos); err != nil {
-			return 0, err
-		}
-	}
-	if err := s.loadDataset(pos[0], stderr); err != nil {
-		return 0, err
-	}
-	if s.prompts, err = loadPrompts(f.promptsDir); err != nil {
-		return 0, err
-	}
-	if err := s.buildJudge(lang); err != nil {
-		return 0, err
-	}
-	s.initRun(pos[0])
+	defer s.close()
 	if f.headless {
 		return s.runHeadless(ctx, stdout, stderr)
 	}
 	return s.runTUI(ctx, stdout, stderr)
+}
+
+// prepare sets a run up: flags checked, database opened, dataset loaded,
+// prompts and judge built, run record initialised. The caller closes it.
+func prepare(f *runFlags, pos []string, stderr io.Writer) (_ *session, err error) {
+	s := &session{f: f, log: io.Discard}
+	defer func() {
+		if err != nil {
+			s.close()
+		}
+	}()
+	if f.logFile != "" {
+		lf, err := os.OpenFile(f.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, errorf("--log: %v", err)
+		}
+		s.logFile = lf
+		s.log = lf
+	}
+	if s.metrics, err = eval.ParseMetrics(f.metrics); err != nil {
+		return nil, usageError{err}
+	}
+	lang, err := eval.ParseLang(f.lang)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if f.noCache && f.cacheOnly {
+		return nil, errorf("--no-cache and --cache-only contradict each other: choose one")
+	}
+	if err := s.openDB(); err != nil {
+		return nil, err
+	}
+	if f.resume != "" {
+		if err := s.loadResume(&pos); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.loadDataset(pos[0], stderr); err != nil {
+		return nil, err
+	}
+	if f.promptsDir == "" {
+		// Overrides made in the TUI without --prompts live in the default
+		// directory; later runs use them, and say so in the run record.
+		if dir := defaultPromptsDir(); dir != "" && isDir(dir) {
+			f.promptsDir = dir
+		}
+	}
+	if s.prompts, err = loadPrompts(f.promptsDir); err != nil {
+		return nil, err
+	}
+	if err := s.buildJudge(lang); err != nil {
+		return nil, err
+	}
+	s.initRun(pos[0])
+	return s, nil
+}
+
+func (s *session) close() {
+	if s.db != nil {
+		s.db.Close()
+		s.db = nil
+	}
+	if s.logFile != nil {
+		s.logFile.Close()
+		s.logFile = nil
+	}
 }
 
 func (s *session) openDB() error {
@@ -272,6 +304,11 @@ func (s *session) loadDataset(path string, stderr io.Writer) error {
 	return nil
 }
 
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
 func short(h string) string {
 	if len(h) > 12 {
 		return h[:12]
@@ -326,11 +363,12 @@ func (s *session) buildJudge(lang eval.Lang) error {
 		s.cc = s.db.Client(client, mode)
 		cc = s.cc
 	}
-	s.judge = llm.New(llm.Config{
+	s.llm = llm.New(llm.Config{
 		BaseURL: baseURL, Model: f.model, EmbeddingModel: f.embeddingModel, Dimensions: f.dimensions,
 		ResponseFormat: f.responseFormat, Temperature: float32(f.temperature), QuestionTemperature: 0.7,
 		NoN: f.noN, Lang: lang,
 	}, eval.Instrument(cc), s.prompts)
+	s.judge = s.llm
 	s.banner = fmt.Sprintf("judge: %s at %s (embeddings: %s)", f.model, redact(baseURL), f.embeddingModel)
 	return nil
 }

@@ -32,9 +32,14 @@ func (s *session) runTUI(ctx context.Context, stdout, stderr io.Writer) (int, er
 	resultsCh := make(chan []*eval.Result, 1)
 	go func() { resultsCh <- r.Run(rctx, s.loaded.Samples) }()
 
+	var h tui.Host
+	if s.llm != nil && s.db != nil && !s.f.noCache {
+		h = newHost(s, s.llm)
+	}
 	err := tui.Run(ctx, tui.Options{
 		Dataset: s.run.Dataset, Total: len(s.loaded.Samples), Judge: s.judge.Info(), Metrics: s.metrics,
 		ASCII: s.f.ascii, Live: true, Started: s.run.StartedAt, RawCalls: rawCalls(s.db), Cancel: cancel, Banner: s.banner,
+		RunID: s.run.ID, Host: h,
 	}, events) // tui.Forward drains events after the program ends, so the runner never blocks
 	cancel()
 	results := <-resultsCh

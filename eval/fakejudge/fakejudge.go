@@ -10,10 +10,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -70,6 +72,8 @@ type Server struct {
 	// Base64 makes embeddings replies base64-encoded whatever was asked.
 	Base64 bool
 
+	conns atomic.Int64
+
 	mu       sync.Mutex
 	counts   map[string]int
 	requests []*Request
@@ -80,9 +84,23 @@ type Server struct {
 // New starts a fake server; Close it when done.
 func New(chat func(r *Request) Reply) *Server {
 	s := &Server{Chat: chat, counts: map[string]int{}, hang: make(chan struct{})}
-	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
+	s.Server.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		switch st {
+		case http.StateNew:
+			s.conns.Add(1)
+		case http.StateClosed, http.StateHijacked:
+			s.conns.Add(-1)
+		}
+	}
+	s.Server.Start()
 	return s
 }
+
+// Connections is the number of open client connections. A connection is
+// closed only after its handlers return, so once a killed client's
+// connections are gone its requests are all counted.
+func (s *Server) Connections() int { return int(s.conns.Load()) }
 
 // Close releases hung requests and stops the server.
 func (s *Server) Close() {

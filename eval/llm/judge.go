@@ -346,3 +346,20 @@ func clip(s string, n int) string {
 	}
 	return string(r[:n]) + "..."
 }
+
+// With returns a copy of the judge that renders with another prompt set and
+// sends through another client (nil keeps the current one): a prompt
+// edit swaps the set for the next re-run; a cost estimate swaps the client.
+func (j *Judge) With(set *prompts.Set, client eval.ChatClient) *Judge {
+	c := *j
+	if set != nil {
+		c.prompts = set
+	}
+	if client != nil {
+		c.client = client
+	}
+	return &c
+}
+
+// Prompts returns the prompt set the judge renders with.
+func (j *Judge) Prompts() *prompts.Set { return j.prompts }

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+func cmdDiff(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ragscope diff", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dbPath := fs.String("db", "", "database file")
+	asJSON := fs.Bool("json", false, "print the comparison as JSON")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 2 {
+		fmt.Fprintln(stderr, "ragscope diff: give two runs, RUN_A RUN_B (ids, unique prefixes or latest); see `ragscope runs`")
+		return exitUsage
+	}
+	db, err := openStore(*dbPath, true)
+	if err != nil {
+		fmt.Fprintln(stderr, "ragscope diff:", err)
+		return exitCode(err)
+	}
+	defer db.Close()
+	infoA, a, err := db.Run(pos[0])
+	if err != nil {
+		fmt.Fprintln(stderr, "ragscope diff:", err)
+		return exitUsage
+	}
+	infoB, b, err := db.Run(pos[1])
+	if err != nil {
+		fmt.Fprintln(stderr, "ragscope diff:", err)
+		return exitUsage
+	}
+	if infoA.DatasetHash != "" && infoB.DatasetHash != "" && infoA.DatasetHash != infoB.DatasetHash {
+		fmt.Fprintf(stderr, "ragscope diff: warning: the runs evaluated different data (%s, %s); samples are matched by index\n", infoA.Dataset, infoB.Dataset)
+	}
+	metrics := commonMetrics(infoA.Metrics, infoB.Metrics)
+	d := eval.Diff(metrics, a, b)
+	d.A, d.B = infoA.ID, infoB.ID
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(struct {
+			A string `json:"run_a"`
+			B string `json:"run_b"`
+			*eval.RunDiff
+		}{infoA.ID, infoB.ID, d}); err != nil {
+			fmt.Fprintln(stderr, "ragscope diff:", err)
+			return exitFatal
+		}
+		return exitOK
+	}
+	writeDiff(stdout, infoA, infoB, metrics, d)
+	return exitOK
+}
+
+func commonMetrics(a, b []eval.Metric) []eval.Metric {
+	in := map[eval.Metric]bool{}
+	for _, m := range a {
+		in[m] = true
+	}
+	var out []eval.Metric
+	for _, m := range b {
+		if in[m] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func writeDiff(w io.Writer, a, b eval.RunInfo, metrics []eval.Metric, d *eval.RunDiff) {
+	fmt.Fprintf(w, "run A %s  %s  judge %s\n", a.ID, a.StartedAt.Local().Format("2006-01-02 15:04"), a.Judge.Name)
+	fmt.Fprintf(w, "run B %s  %s  judge %s\n\n", b.ID, b.StartedAt.Local().Format("2006-01-02 15:04"), b.Judge.Name)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "metric\tmean A\tmean B\tdelta\tup\tdown\tstatus changed")
+	for _, m := range metrics {
+		mc, cc := d.Means[m], d.Counts[m]
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\n", m, fmtScore(mc.Before), fmtScore(mc.After), fmtDelta(mc.Delta), cc.Up, cc.Down, cc.StatusChanged)
+	}
+	tw.Flush()
+	if len(d.Samples) == 0 {
+		fmt.Fprintln(w, "\nno sample changed")
+		return
+	}
+	fmt.Fprintf(w, "\n%d samples changed:\n", len(d.Samples))
+	for _, s := range d.Samples {
+		fmt.Fprintf(w, "\nsample %d %s\n", s.Index, s.ID)
+		for _, m := range metrics {
+			sc := s.Scores[m]
+			delta, ok := sc.Delta()
+			if ok && delta == 0 && sc.StatusBefore == sc.StatusAfter {
+				continue
+			}
+			if !ok && sc.StatusBefore == sc.StatusAfter {
+				continue
+			}
+			line := fmt.Sprintf("  %-18s %s -> %s", m, scoreOrStatus(sc.Before, sc.StatusBefore), scoreOrStatus(sc.After, sc.StatusAfter))
+			if ok {
+				line += fmt.Sprintf("  (%+.3f)", delta)
+			}
+			fmt.Fprintln(w, line)
+		}
+		for _, c := range s.Changes {
+			text := ""
+			if c.Text != "" {
+				text = fmt.Sprintf(" %q", c.Text)
+			}
+			fmt.Fprintf(w, "    %s %s%s\n      before: %s\n      after:  %s\n", c.Metric, c.What, text, c.Before, c.After)
+		}
+	}
+}
+
+func fmtScore(v *float64) string {
+	if v == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.3f", *v)
+}
+
+func fmtDelta(v *float64) string {
+	if v == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%+.3f", *v)
+}
+
+func scoreOrStatus(v *float64, st eval.Status) string {
+	if v != nil {
+		return fmt.Sprintf("%.3f", *v)
+	}
+	if st == "" {
+		return "-"
+	}
+	return string(st)
+}

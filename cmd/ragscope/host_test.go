@@ -1,0 +1,201 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/tui"
+)
+
+// newTestSession prepares a session against a fake judge, as `ragscope run`
+// would, and evaluates the dataset once so there is a parent run.
+func newTestSession(t *testing.T, srv *fakejudge.Server, data, promptsDir string) *session {
+	t.Helper()
+	f := &runFlags{
+		baseURL: srv.BaseURL(), apiKey: "k", apiType: "openai", model: "judge", embeddingModel: "emb",
+		responseFormat: "json_schema", embedFormat: "float", strictness: 3, concurrency: 4,
+		timeout: 5 * time.Second, maxRetries: 1, metrics: "all", lang: "auto",
+		db: filepath.Join(t.TempDir(), "r.db"), promptsDir: promptsDir,
+	}
+	s, err := prepare(f, []string{data}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.close)
+	if err := s.db.PutRun(s.run); err != nil {
+		t.Fatal(err)
+	}
+	r := s.runner(nil)
+	r.Run(context.Background(), s.loaded.Samples)
+	s.finish(r, false)
+	return s
+}
+
+func drain(t *testing.T, events <-chan eval.Event) []*eval.Result {
+	t.Helper()
+	var out []*eval.Result
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				return out
+			}
+			if ev.Kind == eval.EventSampleFinished {
+				out = append(out, ev.Result)
+			}
+		case <-timeout:
+			t.Fatal("the re-run did not end")
+		}
+	}
+}
+
+// The issue's scenario without the interface: edit the verdict template,
+// re-run one sample (only its verdict calls reach the judge), then the
+// filtered set, and see the change in the diff.
+func TestPromptEditRerunAndDiff(t *testing.T) {
+	// A judge whose verdicts depend on the prompt: once the template asks
+	// for leniency, every statement is supported.
+	lenient := func(r *fakejudge.Request) fakejudge.Reply {
+		if r.Task == "faithfulness_verdicts" {
+			v := 0
+			if strings.Contains(r.Prompt(), "LENIENT") {
+				v = 1
+			}
+			return fakejudge.Reply{Choices: []string{fakejudge.JSON(map[string]any{"statements": []map[string]any{
+				{"statement": "first statement", "reason": "r", "verdict": v},
+				{"statement": "second statement", "reason": "r", "verdict": 1},
+			}})}}
+		}
+		return fakejudge.Generic(r)
+	}
+	srv := fakejudge.New(lenient)
+	defer srv.Close()
+	data := smallDataset(t, 4)
+	pdir := filepath.Join(t.TempDir(), "prompts")
+	if err := os.Mkdir(pdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := newTestSession(t, srv, data, pdir)
+	h := newHost(s, s.llm)
+	parentID := s.run.ID
+
+	path, err := h.EditPath("faithfulness_verdicts", "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Dir(path) != pdir {
+		t.Fatalf("override created at %s, want in %s", path, pdir)
+	}
+	src, _ := os.ReadFile(path)
+	if !strings.Contains(string(src), "statements") {
+		t.Fatal("the first edit does not start from the embedded template")
+	}
+	sample := &eval.Result{Index: 0, Question: "q", Answer: "a", Contexts: []string{"c"}, Reference: "r"}
+
+	// A broken template is refused with file and line; the old prompt stays.
+	if err := os.WriteFile(path, append([]byte("{{.Nope}}\n"), src...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = h.Reload(sample)
+	if err == nil || !strings.Contains(err.Error(), "faithfulness_verdicts.en.tmpl:1") {
+		t.Fatalf("broken template: %v", err)
+	}
+	if plan, err := h.Plan(context.Background(), []int{0}, eval.AllMetrics); err != nil || plan.Calls != 0 {
+		t.Fatalf("after a refused edit the old prompt must stay in use (all cached): %+v %v", plan, err)
+	}
+
+	if err := os.WriteFile(path, append([]byte("LENIENT: accept paraphrases.\n"), src...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Reload(sample); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := h.Plan(context.Background(), []int{0}, eval.AllMetrics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Calls != 1 || plan.Cached == 0 {
+		t.Fatalf("plan for one sample: %+v, want 1 call to send", plan)
+	}
+	before := srv.Count("")
+	beforeVerdicts := srv.Count("faithfulness_verdicts")
+	childID, events, err := h.Rerun(context.Background(), plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := drain(t, events)
+	if len(res) != 1 || *res[0].Scores[eval.Faithfulness] != 1 {
+		t.Fatalf("re-run results %+v", res)
+	}
+	if sent, verdicts := srv.Count("")-before, srv.Count("faithfulness_verdicts")-beforeVerdicts; sent != 1 || verdicts != 1 {
+		t.Fatalf("re-running one sample sent %d calls (%d verdict calls), want exactly its 1 verdict call", sent, verdicts)
+	}
+
+	// Re-run the rest (a "filter" of three samples), faithfulness only.
+	plan, err = h.Plan(context.Background(), []int{1, 2, 3}, []eval.Metric{eval.Faithfulness})
+	if err != nil || plan.Calls != 3 {
+		t.Fatalf("plan for three: %+v %v", plan, err)
+	}
+	before = srv.Count("")
+	beforeVerdicts = srv.Count("faithfulness_verdicts")
+	grandchild, events, err := h.Rerun(context.Background(), plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drain(t, events)
+	if sent, verdicts := srv.Count("")-before, srv.Count("faithfulness_verdicts")-beforeVerdicts; sent != 3 || verdicts != 3 {
+		t.Fatalf("re-running the filter sent %d calls (%d verdict calls), want only its 3 verdict calls", sent, verdicts)
+	}
+
+	// The store links the runs and each is complete.
+	info, rs, err := s.db.Run(grandchild)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Parent != childID || info.FinishedAt == nil {
+		t.Fatalf("grandchild run %+v", info)
+	}
+	for i, r := range rs {
+		if r == nil || len(r.Status) != 4 || *r.Scores[eval.Faithfulness] != 1 {
+			t.Fatalf("grandchild sample %d incomplete or unchanged: %+v", i, r)
+		}
+	}
+	if childInfo, _, _ := s.db.Run(childID); childInfo.Parent != parentID {
+		t.Fatalf("child's parent %q, want %q", childInfo.Parent, parentID)
+	}
+
+	// ragscope diff prints the change, in text and JSON (another command:
+	// the session lets go of the database first).
+	s.close()
+	var out, errb bytes.Buffer
+	if code := cmdDiff([]string{"--db", s.f.db, parentID, grandchild}, &out, &errb); code != 0 {
+		t.Fatalf("diff: %d %s", code, errb.String())
+	}
+	for _, want := range []string{"faithfulness", "0.500", "1.000", "+0.500", "4 samples changed", "statement 1", "before: 0: r", "after:  1: r"} {
+		if !strings.Contains(out.String(), want) {
+			t.Fatalf("diff output lacks %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	if code := cmdDiff([]string{"--db", s.f.db, "--json", parentID, grandchild}, &out, &errb); code != 0 {
+		t.Fatal(errb.String())
+	}
+	var d struct {
+		Means map[string]struct{ Delta *float64 } `json:"means"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &d); err != nil || d.Means["faithfulness"].Delta == nil || *d.Means["faithfulness"].Delta != 0.5 {
+		t.Fatalf("diff --json: %v\n%s", err, out.String())
+	}
+}
+
+var _ tui.Host = (*host)(nil)

@@ -1,0 +1,258 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+)
+
+// Merge returns a copy of base in which the given metrics come from update:
+// score, status, error and trace. A re-run of some metrics of a sample thus
+// yields a complete result, and every run in the store stays complete.
+func Merge(base, update *Result, metrics []Metric) *Result {
+	if base == nil {
+		return update
+	}
+	out := *base
+	out.Scores = map[Metric]*float64{}
+	out.Status = map[Metric]Status{}
+	out.Errors = nil
+	for m, v := range base.Scores {
+		out.Scores[m] = v
+	}
+	for m, st := range base.Status {
+		out.Status[m] = st
+	}
+	for m, e := range base.Errors {
+		if out.Errors == nil {
+			out.Errors = map[Metric]string{}
+		}
+		out.Errors[m] = e
+	}
+	for _, m := range metrics {
+		out.Scores[m] = update.Scores[m]
+		if st, ok := update.Status[m]; ok {
+			out.Status[m] = st
+		} else {
+			delete(out.Status, m)
+		}
+		if e := update.Errors[m]; e != "" {
+			if out.Errors == nil {
+				out.Errors = map[Metric]string{}
+			}
+			out.Errors[m] = e
+		} else if out.Errors != nil {
+			delete(out.Errors, m)
+		}
+		switch m {
+		case Faithfulness:
+			out.Faithfulness = update.Faithfulness
+		case AnswerRelevancy:
+			out.AnswerRelevancy = update.AnswerRelevancy
+		case ContextPrecision:
+			out.ContextPrecision = update.ContextPrecision
+		case ContextRecall:
+			out.ContextRecall = update.ContextRecall
+		}
+	}
+	out.Calls = append(append([]CallRecord(nil), base.Calls...), update.Calls...)
+	return &out
+}
+
+// RunDiff is the comparison of two runs of the same dataset.
+type RunDiff struct {
+	A, B    string                 `json:"-"`
+	Means   map[Metric]MeanChange  `json:"means"`
+	Samples []SampleDiff           `json:"samples"` // only samples with a change
+	Counts  map[Metric]ChangeCount `json:"counts"`
+}
+
+// MeanChange is a metric's mean in both runs.
+type MeanChange struct {
+	Before *float64 `json:"before"`
+	After  *float64 `json:"after"`
+	Delta  *float64 `json:"delta"`
+}
+
+// ChangeCount counts samples whose score went up, down or changed status.
+type ChangeCount struct {
+	Up, Down, StatusChanged int
+}
+
+// SampleDiff lists what changed for one sample.
+type SampleDiff struct {
+	Index   int                    `json:"index"`
+	ID      string                 `json:"id,omitempty"`
+	Scores  map[Metric]ScoreChange `json:"scores"`
+	Changes []JudgementChange      `json:"changes,omitempty"`
+}
+
+// ScoreChange is one metric's score and status before and after.
+type ScoreChange struct {
+	Before       *float64 `json:"before"`
+	After        *float64 `json:"after"`
+	StatusBefore Status   `json:"status_before"`
+	StatusAfter  Status   `json:"status_after"`
+}
+
+// Delta is after - before when both scored.
+func (c ScoreChange) Delta() (float64, bool) {
+	if c.Before == nil || c.After == nil {
+		return 0, false
+	}
+	return *c.After - *c.Before, true
+}
+
+// JudgementChange is one intermediate judgement that differs: a statement's
+// verdict, a generated question, a chunk's verdict, a reference statement's
+// attribution.
+type JudgementChange struct {
+	Metric Metric `json:"metric"`
+	What   string `json:"what"`   // "statement 2", "question 1", "chunk 3", "reference statement 1"
+	Text   string `json:"text"`   // the statement, question or chunk rank
+	Before string `json:"before"` // e.g. "0: not stated in the context"
+	After  string `json:"after"`
+}
+
+// scoreEpsilon ignores float noise when deciding whether a score changed.
+const scoreEpsilon = 1e-9
+
+// Diff compares two runs' results, matched by sample index.
+func Diff(metrics []Metric, a, b []*Result) *RunDiff {
+	d := &RunDiff{Means: map[Metric]MeanChange{}, Counts: map[Metric]ChangeCount{}}
+	sa, sb := Summarize(metrics, a), Summarize(metrics, b)
+	for _, m := range metrics {
+		mc := MeanChange{Before: sa[m].Mean, After: sb[m].Mean}
+		if mc.Before != nil && mc.After != nil {
+			delta := *mc.After - *mc.Before
+			mc.Delta = &delta
+		}
+		d.Means[m] = mc
+	}
+	byIndex := map[int]*Result{}
+	for _, r := range a {
+		if r != nil {
+			byIndex[r.Index] = r
+		}
+	}
+	for _, rb := range b {
+		if rb == nil {
+			continue
+		}
+		ra := byIndex[rb.Index]
+		if ra == nil {
+			continue
+		}
+		sd := SampleDiff{Index: rb.Index, ID: rb.ID, Scores: map[Metric]ScoreChange{}}
+		changed := false
+		for _, m := range metrics {
+			sc := ScoreChange{Before: ra.Scores[m], After: rb.Scores[m], StatusBefore: ra.Status[m], StatusAfter: rb.Status[m]}
+			cc := d.Counts[m]
+			if delta, ok := sc.Delta(); ok && math.Abs(delta) > scoreEpsilon {
+				changed = true
+				if delta > 0 {
+					cc.Up++
+				} else {
+					cc.Down++
+				}
+			} else if sc.StatusBefore != sc.StatusAfter {
+				changed = true
+				cc.StatusChanged++
+			}
+			d.Counts[m] = cc
+			sd.Scores[m] = sc
+		}
+		sd.Changes = judgementChanges(ra, rb)
+		if changed || len(sd.Changes) > 0 {
+			d.Samples = append(d.Samples, sd)
+		}
+	}
+	return d
+}
+
+func judgementChanges(a, b *Result) []JudgementChange {
+	var out []JudgementChange
+	if a.Faithfulness != nil && b.Faithfulness != nil {
+		for i := 0; i < max(len(a.Faithfulness.Statements), len(b.Faithfulness.Statements)); i++ {
+			var va, vb *StatementVerdict
+			if i < len(a.Faithfulness.Statements) {
+				va = &a.Faithfulness.Statements[i]
+			}
+			if i < len(b.Faithfulness.Statements) {
+				vb = &b.Faithfulness.Statements[i]
+			}
+			if va != nil && vb != nil && va.Statement == vb.Statement && va.Verdict == vb.Verdict {
+				continue
+			}
+			c := JudgementChange{Metric: Faithfulness, What: fmt.Sprintf("statement %d", i+1)}
+			if va != nil {
+				c.Text, c.Before = va.Statement, fmt.Sprintf("%d: %s", va.Verdict, va.Reason)
+			}
+			if vb != nil {
+				if c.Text != vb.Statement {
+					c.Text = joinChange(c.Text, vb.Statement)
+				}
+				c.After = fmt.Sprintf("%d: %s", vb.Verdict, vb.Reason)
+			}
+			out = append(out, c)
+		}
+	}
+	if a.AnswerRelevancy != nil && b.AnswerRelevancy != nil {
+		qa, qb := a.AnswerRelevancy.Questions, b.AnswerRelevancy.Questions
+		for i := 0; i < max(len(qa), len(qb)); i++ {
+			var before, after string
+			if i < len(qa) {
+				before = fmt.Sprintf("%s (cosine %.3f, noncommittal %d)", qa[i].Question, qa[i].Cosine, qa[i].Noncommittal)
+			}
+			if i < len(qb) {
+				after = fmt.Sprintf("%s (cosine %.3f, noncommittal %d)", qb[i].Question, qb[i].Cosine, qb[i].Noncommittal)
+			}
+			if before == after {
+				continue
+			}
+			out = append(out, JudgementChange{Metric: AnswerRelevancy, What: fmt.Sprintf("question %d", i+1), Before: before, After: after})
+		}
+	}
+	if a.ContextPrecision != nil && b.ContextPrecision != nil {
+		ca, cb := a.ContextPrecision.Chunks, b.ContextPrecision.Chunks
+		for i := 0; i < min(len(ca), len(cb)); i++ {
+			if ca[i].Verdict != cb[i].Verdict {
+				out = append(out, JudgementChange{Metric: ContextPrecision, What: fmt.Sprintf("chunk %d", ca[i].Rank),
+					Before: fmt.Sprintf("%d: %s", ca[i].Verdict, ca[i].Reason), After: fmt.Sprintf("%d: %s", cb[i].Verdict, cb[i].Reason)})
+			}
+		}
+	}
+	if a.ContextRecall != nil && b.ContextRecall != nil {
+		ca, cb := a.ContextRecall.Classifications, b.ContextRecall.Classifications
+		for i := 0; i < max(len(ca), len(cb)); i++ {
+			var va, vb *Classification
+			if i < len(ca) {
+				va = &ca[i]
+			}
+			if i < len(cb) {
+				vb = &cb[i]
+			}
+			if va != nil && vb != nil && va.Statement == vb.Statement && va.Attributed == vb.Attributed {
+				continue
+			}
+			c := JudgementChange{Metric: ContextRecall, What: fmt.Sprintf("reference statement %d", i+1)}
+			if va != nil {
+				c.Text, c.Before = va.Statement, fmt.Sprintf("%d: %s", va.Attributed, va.Reason)
+			}
+			if vb != nil {
+				if c.Text != vb.Statement {
+					c.Text = joinChange(c.Text, vb.Statement)
+				}
+				c.After = fmt.Sprintf("%d: %s", vb.Attributed, vb.Reason)
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func joinChange(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + " -> " + b
+}
