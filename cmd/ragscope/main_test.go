@@ -478,3 +478,22 @@ func TestResumeContinuesTheSameRun(t *testing.T) {
 		t.Fatalf("resuming a finished run: exit %d\n%s", again.code, again.stderr)
 	}
 }
+
+func TestSeparateEmbeddingEndpoint(t *testing.T) {
+	chat := fakejudge.New(fakejudge.Generic)
+	defer chat.Close()
+	emb := fakejudge.New(fakejudge.Generic)
+	defer emb.Close()
+	data := smallDataset(t, 2)
+	r := runBin(t, cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+chat.BaseURL()),
+		"run", "--headless", "--db", filepath.Join(t.TempDir(), "r.db"), "--embedding-base-url", emb.BaseURL(), data)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if chat.Count("embeddings") != 0 || emb.Count("embeddings") != 2 || emb.Count("") != 2 {
+		t.Fatalf("chat endpoint got %d embedding requests, embedding endpoint %d of %d", chat.Count("embeddings"), emb.Count("embeddings"), emb.Count(""))
+	}
+	if rep := decodeReport(t, r.stdout); rep.Summary[eval.AnswerRelevancy].Scored != 2 {
+		t.Fatalf("answer relevancy %+v", rep.Summary[eval.AnswerRelevancy])
+	}
+}

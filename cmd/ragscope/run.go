@@ -31,6 +31,7 @@ type runFlags struct {
 	apiVersion     string
 	model          string
 	embeddingModel string
+	embeddingURL   string
 	dimensions     int
 	responseFormat string
 	embedFormat    string
@@ -67,6 +68,7 @@ func newRunFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.apiVersion, "api-version", "", "Azure API version")
 	fs.StringVar(&f.model, "model", envOr("RAGSCOPE_MODEL", "gpt-4o-mini"), "judge chat model (env RAGSCOPE_MODEL)")
 	fs.StringVar(&f.embeddingModel, "embedding-model", envOr("RAGSCOPE_EMBEDDING_MODEL", "text-embedding-3-small"), "embedding model for answer relevancy (env RAGSCOPE_EMBEDDING_MODEL)")
+	fs.StringVar(&f.embeddingURL, "embedding-base-url", os.Getenv("RAGSCOPE_EMBEDDING_BASE_URL"), "embeddings endpoint when --base-url has none (env RAGSCOPE_EMBEDDING_BASE_URL); same API key")
 	fs.IntVar(&f.dimensions, "embedding-dimensions", 0, "embedding dimensions (0: the model's default)")
 	fs.StringVar(&f.responseFormat, "response-format", "json_schema", "json_schema, json_object or text (for endpoints without JSON-schema support)")
 	fs.StringVar(&f.embedFormat, "embedding-format", "float", "float or base64")
@@ -355,22 +357,46 @@ func (s *session) buildJudge(lang eval.Lang) error {
 		return usageError{err}
 	}
 	var cc eval.ChatClient = client
+	if f.embeddingURL != "" {
+		ec, err := endpoint.New(endpoint.Config{
+			BaseURL: f.embeddingURL, APIKey: f.apiKey, APIType: f.apiType, APIVersion: f.apiVersion,
+			Concurrency: f.concurrency, RequestTimeout: f.timeout, MaxRetries: f.maxRetries, EmbeddingFormat: f.embedFormat,
+		})
+		if err != nil {
+			return usageError{err}
+		}
+		cc = splitClient{chat: client, embed: ec}
+	}
 	if !f.noCache && s.db != nil {
 		mode := cache.ReadWrite
 		if f.cacheOnly {
 			mode = cache.CacheOnly
 		}
-		s.cc = s.db.Client(client, mode)
+		s.cc = s.db.Client(cc, mode)
 		cc = s.cc
 	}
 	s.llm = llm.New(llm.Config{
-		BaseURL: baseURL, Model: f.model, EmbeddingModel: f.embeddingModel, Dimensions: f.dimensions,
+		BaseURL: baseURL, Model: f.model, EmbeddingModel: f.embeddingModel, EmbeddingBaseURL: f.embeddingURL, Dimensions: f.dimensions,
 		ResponseFormat: f.responseFormat, Temperature: float32(f.temperature), QuestionTemperature: 0.7,
 		NoN: f.noN, Lang: lang,
 	}, eval.Instrument(cc), s.prompts)
 	s.judge = s.llm
 	s.banner = fmt.Sprintf("judge: %s at %s (embeddings: %s)", f.model, redact(baseURL), f.embeddingModel)
+	if f.embeddingURL != "" {
+		s.banner = fmt.Sprintf("judge: %s at %s (embeddings: %s at %s)", f.model, redact(baseURL), f.embeddingModel, redact(f.embeddingURL))
+	}
 	return nil
+}
+
+// splitClient sends chat and embeddings to different endpoints.
+type splitClient struct{ chat, embed eval.ChatClient }
+
+func (c splitClient) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResponse, error) {
+	return c.chat.Chat(ctx, req)
+}
+
+func (c splitClient) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedResponse, error) {
+	return c.embed.Embed(ctx, req)
 }
 
 // redact shows where the judge is without credentials or query strings.

@@ -19,7 +19,11 @@ type Config struct {
 	BaseURL        string // for reports; the cache key uses eval.EndpointOf(BaseURL)
 	Model          string
 	EmbeddingModel string
-	Dimensions     int // embedding dimensions, 0 = the model's default
+	// EmbeddingBaseURL is where embeddings are asked when they are not
+	// served by BaseURL (DeepSeek has no embeddings API; a vLLM server serves
+	// one model). Empty: BaseURL.
+	EmbeddingBaseURL string
+	Dimensions       int // embedding dimensions, 0 = the model's default
 	// ResponseFormat is json_schema (default), json_object or text.
 	ResponseFormat string
 	// Temperature of the verdict and extraction calls; sent explicitly even
@@ -38,10 +42,11 @@ type Config struct {
 
 // Judge implements eval.Judge over a chat client.
 type Judge struct {
-	cfg      Config
-	endpoint string
-	client   eval.ChatClient
-	prompts  *prompts.Set
+	cfg           Config
+	endpoint      string
+	embedEndpoint string
+	client        eval.ChatClient
+	prompts       *prompts.Set
 }
 
 // New returns an LLM judge.
@@ -52,7 +57,11 @@ func New(cfg Config, client eval.ChatClient, set *prompts.Set) *Judge {
 	if cfg.Lang == "" {
 		cfg.Lang = eval.LangAuto
 	}
-	return &Judge{cfg: cfg, endpoint: eval.EndpointOf(cfg.BaseURL), client: client, prompts: set}
+	embed := cfg.EmbeddingBaseURL
+	if embed == "" {
+		embed = cfg.BaseURL
+	}
+	return &Judge{cfg: cfg, endpoint: eval.EndpointOf(cfg.BaseURL), embedEndpoint: eval.EndpointOf(embed), client: client, prompts: set}
 }
 
 // Info implements eval.Judge.
@@ -330,7 +339,7 @@ func (j *Judge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classifica
 // Embed implements eval.Judge: all texts of a sample go in one request.
 func (j *Judge) Embed(ctx context.Context, s *eval.Sample, texts []string) ([][]float64, error) {
 	resp, err := j.client.Embed(ctx, eval.EmbedRequest{
-		Endpoint: j.endpoint, Model: j.cfg.EmbeddingModel, Dimensions: j.cfg.Dimensions, Texts: texts, Sample: s.Index,
+		Endpoint: j.embedEndpoint, Model: j.cfg.EmbeddingModel, Dimensions: j.cfg.Dimensions, Texts: texts, Sample: s.Index,
 	})
 	if err != nil {
 		return nil, err
