@@ -497,3 +497,91 @@ func TestSeparateEmbeddingEndpoint(t *testing.T) {
 		t.Fatalf("answer relevancy %+v", rep.Summary[eval.AnswerRelevancy])
 	}
 }
+
+func TestInterruptKeepsFinishedSamples(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Generic)
+	srv.Set(func(s *fakejudge.Server) { s.Delay = 20 * time.Millisecond })
+	defer srv.Close()
+	data := smallDataset(t, 40)
+	db := filepath.Join(t.TempDir(), "r.db")
+	cmd := exec.Command(binary, "run", "--headless", "--concurrency", "2", "--db", db, data)
+	cmd.Env = cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for srv.Count("") < 60 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != exitInterrupted {
+		t.Fatalf("exit %v, want %d\n%s", err, exitInterrupted, se.String())
+	}
+	if !strings.Contains(se.String(), "--resume") {
+		t.Fatalf("stderr does not say how to continue:\n%s", se.String())
+	}
+	rep := decodeReport(t, so.String())
+	ok2, cancelled := 0, 0
+	for _, s := range rep.Samples {
+		for _, st := range s.Status {
+			switch st {
+			case eval.StatusOK:
+				ok2++
+			case eval.StatusCancelled:
+				cancelled++
+			default:
+				t.Fatalf("sample %d: status %s: %v", s.Index, st, s.Errors)
+			}
+		}
+	}
+	if len(rep.Samples) != 40 || ok2 == 0 || cancelled == 0 || !rep.Run.Cancelled {
+		t.Fatalf("%d samples, %d ok and %d cancelled metrics, run cancelled %v", len(rep.Samples), ok2, cancelled, rep.Run.Cancelled)
+	}
+}
+
+func TestCacheMaintenanceCommands(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Generic)
+	defer srv.Close()
+	data := smallDataset(t, 3)
+	dir := t.TempDir()
+	db, other, export := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db"), filepath.Join(dir, "cache.jsonl")
+	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
+	if r := runBin(t, env, "run", "--headless", "--db", db, data); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	sent := srv.Count("")
+	stats := runBin(t, env, "cache", "stats", "--db", db)
+	if stats.code != 0 || chatEntries(t, stats.stdout) == 0 || !strings.Contains(stats.stdout, "hit rate") {
+		t.Fatalf("stats:\n%s%s", stats.stdout, stats.stderr)
+	}
+	if r := runBin(t, env, "cache", "export", "--db", db, export); r.code != 0 || !strings.Contains(r.stdout, "exported") {
+		t.Fatalf("export: %s%s", r.stdout, r.stderr)
+	}
+	if r := runBin(t, env, "cache", "import", "--db", other, export); r.code != 0 || !strings.Contains(r.stdout, "imported") {
+		t.Fatalf("import: %s%s", r.stdout, r.stderr)
+	}
+	// Another machine with the imported cache pays nothing.
+	if r := runBin(t, env, "run", "--headless", "--db", other, data); r.code != 0 || srv.Count("") != sent {
+		t.Fatalf("run on the imported cache sent %d calls\n%s", srv.Count("")-sent, r.stderr)
+	}
+	if r := runBin(t, env, "cache", "clear", "--db", db); r.code != 0 || !strings.Contains(r.stdout, "removed") {
+		t.Fatalf("clear: %s%s", r.stdout, r.stderr)
+	}
+	if r := runBin(t, env, "cache", "compact", "--db", db); r.code != 0 || !strings.Contains(r.stdout, "compacted") {
+		t.Fatalf("compact: %s%s", r.stdout, r.stderr)
+	}
+	if r := runBin(t, env, "cache", "stats", "--db", db); chatEntries(t, r.stdout) != 0 {
+		t.Fatalf("entries left after clear:\n%s", r.stdout)
+	}
+	if r := runBin(t, env, "cache", "clear", "--older-than", "soon", "--db", db); r.code != exitUsage || !strings.Contains(r.stderr, "--older-than") {
+		t.Fatalf("bad --older-than: %d %s", r.code, r.stderr)
+	}
+	if r := runBin(t, env, "cache", "import", "--db", db, data); r.code == 0 {
+		t.Fatalf("importing a dataset as a cache succeeded:\n%s", r.stdout)
+	}
+}
