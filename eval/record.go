@@ -95,7 +95,11 @@ func (c instrumented) Chat(ctx context.Context, req ChatRequest) (ChatResponse, 
 		return resp, err
 	}
 	rec.run.inFlight.Add(-1)
-	cr := CallRecord{Task: req.Task, Key: req.Key(), Cached: resp.Cached, Tokens: resp.Usage, LatencyMS: resp.LatencyMS}
+	key := resp.Key
+	if key == "" {
+		key = req.Key() // hashing the request is a tenth of a cached re-run: reuse the cache's
+	}
+	cr := CallRecord{Task: req.Task, Key: key, Cached: resp.Cached, Tokens: resp.Usage, LatencyMS: resp.LatencyMS}
 	if cr.LatencyMS == 0 && !resp.Cached {
 		cr.LatencyMS = time.Since(start).Milliseconds()
 	}

@@ -492,7 +492,10 @@ func (s *session) config() map[string]string {
 func (s *session) runner(events chan<- eval.Event) *eval.Runner {
 	workers := 2 * s.f.concurrency
 	if s.useOffline() {
-		workers = 4 // CPU-bound: a few workers saturate 2 cores without contention
+		// The judging is CPU-bound, but each result is stored durably as it
+		// finishes: more workers put more results into each disk commit
+		// (10k demo samples: 4.6-6.0 s with 4 workers, 2.9-3.6 s with 16-32).
+		workers = 16
 	}
 	r := &eval.Runner{
 		Judge:  s.judge,
