@@ -20,6 +20,10 @@ type detailView struct {
 	lines    []string
 	sections []int // first line of each metric section, in metric order
 	scroll   int
+	// focus is the metric picked with 1-4, which r re-runs alone; "" for all.
+	focus eval.Metric
+	// base is the result compared against when it was built.
+	base *eval.Result
 }
 
 func (d *detailView) invalidate() { d.lines = nil }
@@ -37,7 +41,7 @@ func (d *detailView) scrollBy(n, page int) {
 
 // pageHeight is the scrollable area of the detail and raw pages: all but
 // the title line and the footer.
-func (m *Model) pageHeight() int { return max(m.height-2, 1) }
+func (m *Model) pageHeight() int { return max(m.height-2-len(m.bottomLines()), 1) }
 
 func (m *Model) openDetail(rowPos int) {
 	m.screen = screenDetail
@@ -47,10 +51,11 @@ func (m *Model) openDetail(rowPos int) {
 func (m *Model) ensureDetail() {
 	d := &m.detail
 	r := m.rows[d.row]
-	if d.lines != nil && d.width == m.width && d.res == r.res {
+	base := m.baseOf(r)
+	if d.lines != nil && d.width == m.width && d.res == r.res && d.base == base {
 		return
 	}
-	d.width, d.res = m.width, r.res
+	d.width, d.res, d.base = m.width, r.res, base
 	d.lines, d.sections = m.buildDetail(r)
 	d.scrollBy(0, m.pageHeight())
 }
@@ -85,6 +90,15 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 			d.scroll = 0
 			d.scrollBy(d.sections[i], page)
 		}
+		// The metric jumped to is the one r re-runs: the section on screen
+		// is the one the user is judging.
+		if i < len(m.metrics) {
+			d.focus = m.metrics[i]
+		}
+	case key.Matches(msg, k.Rerun):
+		return m.rerunSample()
+	case key.Matches(msg, k.DetailPrompts):
+		return m.openPrompts()
 	case key.Matches(msg, k.NextSection):
 		for _, s := range d.sections {
 			if s > d.scroll {
@@ -149,16 +163,16 @@ func (m *Model) renderDetail() []string {
 	if r.diag != "" {
 		title += m.g.sep + m.diagStyle(r.diag)(string(r.diag))
 	}
+	if d.focus != "" && m.opts.Host != nil {
+		title += m.st.muted.Render(m.g.sep + "r re-runs " + string(d.focus))
+	}
 	if len(d.lines) > page {
 		title += m.st.muted.Render(sprintf("%s%d%%", m.g.sep, 100*min(d.scroll+page, len(d.lines))/len(d.lines)))
 	}
 	lines := []string{title}
 	end := min(d.scroll+page, len(d.lines))
 	lines = append(lines, d.lines[d.scroll:end]...)
-	for len(lines) < m.height-1 {
-		lines = append(lines, "")
-	}
-	return append(lines, m.footer(m.keys.detailHelp()))
+	return m.finish(lines, m.keys.detailHelp(m.opts.Host != nil))
 }
 
 // page accumulates the wrapped lines of the detail page.
@@ -228,11 +242,22 @@ func (m *Model) buildDetail(r *row) ([]string, []int) {
 		p.blank()
 		p.text(0, "", sprintf("%d judge calls (%d from the cache); x shows them raw", n, cached), &st.muted)
 	}
+	base := m.baseOf(r)
+	if base != nil {
+		p.blank()
+		p.text(0, "", sprintf("compared: %s %s %s; each metric shows before %s after and what the judge decided differently",
+			runName(m.cmp.baseID), m.g.arrow, runName(m.cmp.curID), m.g.arrow), &st.accent)
+	}
 	var sections []int
 	for i, mt := range m.metrics {
 		p.blank()
 		sections = append(sections, len(p.lines))
-		m.metricHeading(p, i+1, res, mt)
+		compared := base != nil && m.cmp.has(mt)
+		if compared {
+			m.compareHeading(p, i+1, base, res, mt)
+		} else {
+			m.metricHeading(p, i+1, res, mt)
+		}
 		status, ok := res.Status[mt]
 		if !ok {
 			p.text(2, "", "not evaluated in this run (not in --metrics)", &st.muted)
@@ -248,6 +273,9 @@ func (m *Model) buildDetail(r *row) ([]string, []int) {
 				style = st.failed
 			}
 			p.text(2, "", msg, &style)
+		}
+		if compared {
+			m.changes(p, base, res, mt)
 		}
 		switch mt {
 		case eval.Faithfulness:

@@ -27,6 +27,9 @@ func (m *Model) headerLines() []string {
 		lines = append(lines, st.muted.Render(truncate(oneLine(m.opts.Banner), m.width, g.ellipsis)))
 	}
 	lines = append(lines, m.progressLine(done))
+	if l := m.compareLine(); l != "" {
+		lines = append(lines, truncate(l, m.width, g.ellipsis))
+	}
 
 	if m.compact() {
 		var b []string

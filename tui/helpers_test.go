@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -80,3 +81,32 @@ func isQuit(cmd tea.Cmd) bool {
 	_, ok := cmd().(tea.QuitMsg)
 	return ok
 }
+
+// lineOf is the first screen line containing s.
+func lineOf(screen, s string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
+}
+
+func windowSize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
+
+type execCmd = exec.Cmd
+
+// applyFilter types a filter and applies it, without running the text
+// input's cursor blink (a timer command).
+func applyFilter(m *Model, f string) {
+	if f == "" {
+		return
+	}
+	press(m, "/")
+	typeText(m, f)
+	press(m, "enter")
+}
+
+// flat joins the words of a screen, so a message wrapped over two lines
+// is found as one.
+func flat(s string) string { return strings.Join(strings.Fields(s), " ") }

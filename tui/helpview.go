@@ -1,6 +1,10 @@
 package tui
 
-import "strings"
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+)
 
 // filterHelp documents the filter language next to the generated key help.
 var filterHelp = []string{
@@ -13,11 +17,18 @@ var filterHelp = []string{
 }
 
 func (m *Model) renderHelp() []string {
-	h := m.keys.tableHelp()
+	h := m.keys.tableHelp(true, true)
 	title := "keys: table"
-	if m.screen != screenTable {
-		h = m.keys.detailHelp()
+	switch m.screen {
+	case screenDetail, screenRaw:
+		h = m.keys.detailHelp(true)
 		title = "keys: sample detail"
+	case screenPrompts:
+		h = helpMap{full: [][]key.Binding{m.keys.promptsHelp().short}}
+		title = "keys: judge prompts"
+	case screenRuns:
+		h = helpMap{full: [][]key.Binding{m.keys.pickerHelp().short}}
+		title = "keys: compare runs"
 	}
 	lines := []string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(title), ""}
 	lines = append(lines, strings.Split(m.help.FullHelpView(h.FullHelp()), "\n")...)

@@ -11,6 +11,8 @@ type keyMap struct {
 	Section, NextSection, PrevSection, Raw                    key.Binding
 	NextSample, PrevSample                                    key.Binding
 	Help, Quit, ForceQuit                                     key.Binding
+	// The prompt workflow: edit a judge prompt, re-run, compare.
+	Prompts, DetailPrompts, Edit, Rerun, RerunAll, Compare, Pick, LeaveCompare key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -41,6 +43,16 @@ func defaultKeys() keyMap {
 		Help:        b([]string{"?"}, "?", "help"),
 		Quit:        b([]string{"q"}, "q", "quit"),
 		ForceQuit:   b([]string{"ctrl+c"}, "ctrl+c", "quit now"),
+		// In the detail page p already steps back a sample (n/p), so the
+		// prompt list is P there.
+		Prompts:       b([]string{"p"}, "p", "prompts"),
+		DetailPrompts: b([]string{"P"}, "P", "prompts"),
+		Edit:          b([]string{"e"}, "e", "edit in $EDITOR"),
+		Rerun:         b([]string{"r"}, "r", "re-run (1-4 picks a metric)"),
+		RerunAll:      b([]string{"R"}, "R", "re-run filtered"),
+		Compare:       b([]string{"c"}, "c", "compare runs"),
+		Pick:          b([]string{"enter", "space"}, "enter/space", "pick base, then compare"),
+		LeaveCompare:  b([]string{"esc"}, "esc", "leave compare"),
 	}
 }
 
@@ -61,24 +73,49 @@ type helpMap struct {
 func (h helpMap) ShortHelp() []key.Binding  { return h.short }
 func (h helpMap) FullHelp() [][]key.Binding { return h.full }
 
-func (k keyMap) tableHelp() helpMap {
+// tableHelp is the table's key map. The workflow keys join the footer
+// only when there is a Host to serve them (an offline run has no prompts
+// to edit); the ? page always lists them, and pressing one says why it is
+// off.
+func (k keyMap) tableHelp(workflow, comparing bool) helpMap {
+	short := []key.Binding{k.Open, k.Filter, k.Sort, k.Help, k.Quit}
+	if comparing {
+		short = append(short, k.LeaveCompare)
+	}
+	if workflow {
+		short = append(short, k.RerunAll, k.Prompts, k.Compare)
+	}
+	short = append(short, k.Reverse, k.ClearFilter, k.Down, k.Up)
 	return helpMap{
-		short: []key.Binding{k.Open, k.Filter, k.Sort, k.Help, k.Quit, k.Reverse, k.ClearFilter, k.Down, k.Up},
+		short: short,
 		full: [][]key.Binding{
 			{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp},
 			{k.Open, k.Sort, k.Reverse, k.Filter, k.ClearFilter},
-			{k.Help, k.Quit, k.ForceQuit},
+			{k.Prompts, k.RerunAll, k.Compare, k.LeaveCompare, k.Help, k.Quit, k.ForceQuit},
 		},
 	}
 }
 
-func (k keyMap) detailHelp() helpMap {
+func (k keyMap) detailHelp(workflow bool) helpMap {
+	short := []key.Binding{k.Back, k.Section, k.Raw, k.Help, k.Quit}
+	if workflow {
+		short = append(short, k.Rerun, k.DetailPrompts)
+	}
+	short = append(short, k.NextSection, k.NextSample, k.Down, k.Up)
 	return helpMap{
-		short: []key.Binding{k.Back, k.Section, k.Raw, k.Help, k.Quit, k.NextSection, k.NextSample, k.Down, k.Up},
+		short: short,
 		full: [][]key.Binding{
 			{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp},
 			{k.Section, k.NextSection, k.PrevSection, k.Raw, k.NextSample, k.PrevSample, k.Back},
-			{k.Help, k.Quit, k.ForceQuit},
+			{k.Rerun, k.DetailPrompts, k.Help, k.Quit, k.ForceQuit},
 		},
 	}
+}
+
+func (k keyMap) promptsHelp() helpMap {
+	return helpMap{short: []key.Binding{k.Edit, k.Down, k.Up, k.Back, k.Help, k.Quit}}
+}
+
+func (k keyMap) pickerHelp() helpMap {
+	return helpMap{short: []key.Binding{k.Pick, k.Down, k.Up, k.Back, k.Help, k.Quit}}
 }

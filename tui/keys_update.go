@@ -12,6 +12,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, k.ForceQuit) {
 		return m.quit()
 	}
+	m.clearStatus()
+	if m.ask != nil {
+		return m.askKey(msg)
+	}
 	if m.confirm {
 		m.confirm = false
 		if s := msg.String(); s == "y" || s == "Y" {
@@ -29,7 +33,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.filterKey(msg)
 	}
 	if key.Matches(msg, k.Quit) {
-		if m.live {
+		if m.live || m.rerun != nil {
 			m.confirm = true
 			return nil
 		}
@@ -47,6 +51,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.detailKey(msg)
 	case screenRaw:
 		return m.rawKey(msg)
+	case screenPrompts:
+		return m.promptsKey(msg)
+	case screenRuns:
+		return m.runsKey(msg)
 	}
 	return m.tableKey(msg)
 }
@@ -89,11 +97,21 @@ func (m *Model) tableKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.input.CursorEnd()
 		return m.input.Focus()
 	case key.Matches(msg, k.ClearFilter):
-		if !m.filter.empty() {
+		// esc peels one layer at a time: the filter, then the comparison.
+		switch {
+		case !m.filter.empty():
 			m.filter = nil
 			m.input.SetValue("")
 			m.derive()
+		case m.cmp != nil:
+			m.leaveCompare()
 		}
+	case key.Matches(msg, k.Prompts):
+		return m.openPrompts()
+	case key.Matches(msg, k.RerunAll):
+		return m.planRerun(m.filteredIndexes(), nil)
+	case key.Matches(msg, k.Compare):
+		return m.openPicker()
 	case key.Matches(msg, k.Open):
 		if m.cursor < len(m.shown) {
 			m.openDetail(int(m.shown[m.cursor]))

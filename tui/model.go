@@ -6,6 +6,7 @@ package tui
 
 import (
 	"context"
+	"os/exec"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -40,6 +41,8 @@ const (
 	screenTable screen = iota
 	screenDetail
 	screenRaw
+	screenPrompts
+	screenRuns
 )
 
 // Minimum usable size; below it the screen says so instead of drawing a
@@ -99,6 +102,22 @@ type Model struct {
 	showHelp bool
 	confirm  bool
 	quitting bool
+
+	// The prompt workflow (see host.go). ctx bounds the Host calls; the
+	// program's context when run by Run.
+	ctx     context.Context
+	runID   string
+	status  statusLine
+	prompts promptsView
+	picker  runPicker
+	ask     *rerunAsk   // a costed re-run waiting for y/n
+	rerun   *rerunState // the re-run in progress, nil when none
+	cmp     *compareState
+	editor  func(path string) (*exec.Cmd, error)
+	exec    execFunc
+	// gen tags the replies of Host calls; a reply to a superseded request
+	// (the user moved on) is dropped.
+	gen int
 }
 
 type counters struct {
@@ -121,6 +140,10 @@ func New(opts Options) *Model {
 		metrics: opts.Metrics,
 		width:   80,
 		height:  24,
+		ctx:     context.Background(),
+		editor:  defaultEditorCommand,
+		exec:    tea.ExecProcess,
+		runID:   opts.RunID,
 	}
 	if len(m.metrics) == 0 {
 		m.metrics = append([]eval.Metric(nil), eval.AllMetrics...)
@@ -205,6 +228,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.raw.lines = nil
 		}
 		return m, nil
+	case workflowMsg:
+		return m, m.workflow(msg)
 	case tea.MouseWheelMsg:
 		return m, m.wheel(msg.Mouse())
 	case tea.KeyPressMsg:
@@ -224,6 +249,7 @@ func (m *Model) quit() tea.Cmd {
 	if m.live && m.opts.Cancel != nil {
 		m.opts.Cancel()
 	}
+	m.stopRerun()
 	m.quitting = true
 	return tea.Quit
 }
@@ -256,6 +282,10 @@ func (m *Model) render() string {
 		lines = m.renderDetail()
 	case m.screen == screenRaw:
 		lines = m.renderRaw()
+	case m.screen == screenPrompts:
+		lines = m.renderPrompts()
+	case m.screen == screenRuns:
+		lines = m.renderRuns()
 	default:
 		lines = m.renderTable()
 	}
@@ -281,6 +311,7 @@ func Run(ctx context.Context, opts Options, events <-chan eval.Event) error {
 		opts.ASCII = true
 	}
 	m := New(opts)
+	m.ctx = ctx
 	p := tea.NewProgram(m, tea.WithContext(ctx))
 	if events != nil {
 		// Forward keeps draining after the program ends so the runner,

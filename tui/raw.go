@@ -108,9 +108,6 @@ func (m *Model) renderRaw() []string {
 		m.st.muted.Render(m.g.sep+"raw judge calls")}
 	end := min(r.scroll+page, len(r.lines))
 	lines = append(lines, r.lines[r.scroll:end]...)
-	for len(lines) < m.height-1 {
-		lines = append(lines, "")
-	}
 	h := helpMap{short: []key.Binding{m.keys.Down, m.keys.Up, m.keys.Top, m.keys.Bottom, m.keys.Back, m.keys.Quit}}
-	return append(lines, m.footer(h))
+	return m.finish(lines, h)
 }

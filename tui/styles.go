@@ -18,6 +18,7 @@ type glyphs struct {
 	ramp                    []string
 	rule                    string
 	unsupported             string
+	delta, arrow            string // the change of a score, before -> after
 }
 
 var unicodeGlyphs = glyphs{
@@ -29,6 +30,8 @@ var unicodeGlyphs = glyphs{
 	ramp:        []string{" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"},
 	rule:        "─",
 	unsupported: "✗",
+	delta:       "Δ",
+	arrow:       "→",
 }
 
 var asciiGlyphs = glyphs{
@@ -40,6 +43,8 @@ var asciiGlyphs = glyphs{
 	ramp:        []string{" ", ".", ":", "-", "=", "+", "*", "#", "@"},
 	rule:        "-",
 	unsupported: "x",
+	delta:       "d",
+	arrow:       "->",
 }
 
 // styles are built once; colours are 256-colour indices because that is

@@ -20,7 +20,7 @@ const (
 
 // tableRows is how many sample rows fit under the header.
 func (m *Model) tableRows() int {
-	return max(m.height-len(m.headerLines())-2, 1) // column titles and footer
+	return max(m.height-len(m.headerLines())-2-len(m.bottomLines()), 1) // column titles, messages and footer
 }
 
 func (m *Model) indexWidth() int {
@@ -30,6 +30,9 @@ func (m *Model) indexWidth() int {
 
 func (m *Model) questionWidth() int {
 	fixed := 2 + m.indexWidth() + 1 + len(m.metrics)*(scoreW+1) + 1 + diagW
+	if m.cmp != nil {
+		fixed += len(m.metrics) * (deltaW + 1)
+	}
 	return max(m.width-fixed, 8)
 }
 
@@ -51,10 +54,7 @@ func (m *Model) renderTable() []string {
 			lines = append(lines, m.st.muted.Render("  no sample matches the filter (esc clears it)"))
 		}
 	}
-	for len(lines) < m.height-1 {
-		lines = append(lines, "")
-	}
-	return append(lines, m.footer(m.keys.tableHelp()))
+	return m.finish(lines, m.keys.tableHelp(m.opts.Host != nil, m.cmp != nil))
 }
 
 func (m *Model) columnTitles() string {
@@ -80,6 +80,10 @@ func (m *Model) columnTitles() string {
 	for _, mt := range m.metrics {
 		b.WriteString(" ")
 		b.WriteString(title(shortName(mt), metricSlot(mt), scoreW, true))
+		if m.cmp != nil {
+			b.WriteString(" ")
+			b.WriteString(padLeft(m.deltaTitle(mt), deltaW))
+		}
 	}
 	b.WriteString(" ")
 	b.WriteString(title("diagnosis", slotDiag, diagW, false))
@@ -119,6 +123,10 @@ func (m *Model) renderRow(r *row, selected bool) string {
 	for _, mt := range m.metrics {
 		b.WriteString(" ")
 		b.WriteString(m.scoreCell(r, mt, plain))
+		if m.cmp != nil {
+			b.WriteString(" ")
+			b.WriteString(m.deltaCell(r, mt, plain))
+		}
 	}
 	b.WriteString(" ")
 	d := string(r.diag)

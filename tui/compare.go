@@ -1,0 +1,339 @@
+package tui
+
+import (
+	"math"
+	"strings"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// compareState holds the "before" side of a comparison; the rows hold the
+// "after". It comes from a re-run (before = the parent's results of the
+// samples re-run) or from picking two stored runs with c.
+type compareState struct {
+	baseID, curID string
+	// picked is a comparison of two stored runs chosen with c: leaving it
+	// puts back the rows that were shown before (restore). Leaving a
+	// re-run's comparison keeps the re-run's results: it is the newest run.
+	picked  bool
+	restore []*eval.Result
+	// base is the before of each compared sample; samples absent have no Δ.
+	base map[int]*eval.Result
+	// metrics are the metrics compared (those re-run); nil means all.
+	metrics map[eval.Metric]bool
+	summary compareSummary
+}
+
+// compareSummary is the change of each metric's mean over the samples
+// scored on both sides, and how many samples changed at all.
+type compareSummary struct {
+	samples, changed int
+	sum              [4]float64
+	n                [4]int
+}
+
+func (c *compareState) has(mt eval.Metric) bool { return c.metrics == nil || c.metrics[mt] }
+
+func (m *Model) baseOf(r *row) *eval.Result {
+	if m.cmp == nil || r == nil {
+		return nil
+	}
+	return m.cmp.base[r.index]
+}
+
+func (c *compareState) summarize(m *Model) {
+	s := compareSummary{}
+	for idx, before := range c.base {
+		p, ok := m.byIndex[idx]
+		if !ok || before == nil || m.rows[p].res == nil {
+			continue
+		}
+		after := m.rows[p].res
+		s.samples++
+		changed := false
+		for _, mt := range m.metrics {
+			if !c.has(mt) {
+				continue
+			}
+			if d := scoreDelta(before, after, mt).kind; d != deltaSame && d != deltaNone {
+				changed = true
+			}
+			b, bok := scored(before, mt)
+			a, aok := scored(after, mt)
+			if bok && aok {
+				slot := metricSlot(mt)
+				s.sum[slot] += a - b
+				s.n[slot]++
+			}
+		}
+		if changed {
+			s.changed++
+		}
+	}
+	c.summary = s
+}
+
+type deltaKind int
+
+const (
+	deltaNone   deltaKind = iota // not compared
+	deltaSame                    // same score, or unscored on both sides with the same status
+	deltaValue                   // both scored, different
+	deltaNew                     // scored now, not before
+	deltaLost                    // scored before, not now
+	deltaStatus                  // unscored on both sides, status changed
+)
+
+type delta struct {
+	kind deltaKind
+	v    float64
+}
+
+// scored is a metric's score when its status is ok.
+func scored(r *eval.Result, mt eval.Metric) (float64, bool) {
+	if r == nil || r.Status[mt] != eval.StatusOK {
+		return 0, false
+	}
+	return r.Score(mt)
+}
+
+func scoreDelta(before, after *eval.Result, mt eval.Metric) delta {
+	if before == nil || after == nil {
+		return delta{}
+	}
+	_, inB := before.Status[mt]
+	_, inA := after.Status[mt]
+	if !inB && !inA {
+		return delta{}
+	}
+	b, bok := scored(before, mt)
+	a, aok := scored(after, mt)
+	switch {
+	case bok && aok:
+		// Changes below the table's precision read as unchanged, as the
+		// filter's equality does.
+		if math.Abs(a-b) < scoreEpsilon {
+			return delta{kind: deltaSame}
+		}
+		return delta{kind: deltaValue, v: a - b}
+	case aok:
+		return delta{kind: deltaNew}
+	case bok:
+		return delta{kind: deltaLost}
+	case before.Status[mt] != after.Status[mt]:
+		return delta{kind: deltaStatus}
+	}
+	return delta{kind: deltaSame}
+}
+
+// rowDelta is the change of a row's metric, none when the row or the
+// metric is not part of the comparison.
+func (m *Model) rowDelta(r *row, mt eval.Metric) delta {
+	if m.cmp == nil || !m.cmp.has(mt) {
+		return delta{}
+	}
+	return scoreDelta(m.baseOf(r), r.res, mt)
+}
+
+// deltaW fits "+0.333" and "-1.000".
+const deltaW = 6
+
+func (m *Model) deltaCell(r *row, mt eval.Metric, plain bool) string {
+	st := m.st
+	d := m.rowDelta(r, mt)
+	var s string
+	style := st.muted.Render
+	switch d.kind {
+	case deltaNone:
+		return strings.Repeat(" ", deltaW)
+	case deltaSame:
+		s = "."
+	case deltaValue:
+		s = sprintf("%+.3f", d.v)
+		style = st.high.Render
+		if d.v < 0 {
+			style = st.low.Render
+		}
+	case deltaNew:
+		s, style = "new", st.high.Render
+	case deltaLost:
+		s, style = "lost", st.low.Render
+	case deltaStatus:
+		s, style = "status", st.warn.Render
+	}
+	s = padLeft(s, deltaW)
+	if plain {
+		return s
+	}
+	return style(s)
+}
+
+func (m *Model) deltaTitle(mt eval.Metric) string {
+	return m.g.delta + shortName(mt)
+}
+
+// compareLine is the header line of a re-run in progress or of a
+// comparison: which runs, how far, and the change of each mean.
+func (m *Model) compareLine() string {
+	st, g := m.st, m.g
+	if rr := m.rerun; rr != nil {
+		if rr.events == nil {
+			return st.running.Render("re-run: starting" + g.ellipsis)
+		}
+		w := 10
+		frac := 0.0
+		if rr.total > 0 {
+			frac = float64(rr.done) / float64(rr.total)
+		}
+		full := int(math.Round(min(frac, 1) * float64(w)))
+		bar := "[" + st.high.Render(strings.Repeat(g.barFull, full)) + st.muted.Render(strings.Repeat(g.barEmpty, w-full)) + "]"
+		errs := sprintf("errors %d", rr.errors)
+		if rr.errors > 0 {
+			errs = st.failed.Render(errs)
+		}
+		return strings.Join([]string{
+			st.accent.Render("re-run " + rr.id),
+			sprintf("%s %d/%d", bar, rr.done, rr.total),
+			sprintf("in flight %d", rr.inFlight),
+			sprintf("sent %d", rr.sent),
+			sprintf("cached %d", rr.cached),
+			errs,
+			"tokens " + fmtCount(rr.tokens),
+		}, "  ")
+	}
+	c := m.cmp
+	if c == nil {
+		return ""
+	}
+	parts := []string{st.accent.Render(sprintf("compare %s %s %s", runName(c.baseID), g.arrow, runName(c.curID))),
+		sprintf("%d compared, %d changed", c.summary.samples, c.summary.changed)}
+	var means []string
+	for _, mt := range m.metrics {
+		if !c.has(mt) {
+			continue
+		}
+		slot := metricSlot(mt)
+		if c.summary.n[slot] == 0 {
+			continue
+		}
+		d := c.summary.sum[slot] / float64(c.summary.n[slot])
+		switch {
+		case math.Abs(d) < scoreEpsilon:
+			means = append(means, shortName(mt)+" .")
+		case d > 0:
+			means = append(means, st.high.Render(sprintf("%s %+.3f", shortName(mt), d)))
+		default:
+			means = append(means, st.low.Render(sprintf("%s %+.3f", shortName(mt), d)))
+		}
+	}
+	if len(means) > 0 {
+		parts = append(parts, "mean "+g.delta+" "+strings.Join(means, " "))
+	}
+	return strings.Join(parts, "  ")
+}
+
+func runName(id string) string {
+	if id == "" {
+		return "(this run)"
+	}
+	return id
+}
+
+// leaveCompare drops the Δ; a picked comparison also puts back the rows
+// shown before it.
+func (m *Model) leaveCompare() {
+	c := m.cmp
+	if m.rerun != nil {
+		m.setError("a re-run is in progress; the comparison stays until it finishes")
+		return
+	}
+	keep := cursorIndex(m)
+	m.cmp = nil
+	if c.picked {
+		m.resetRows(c.restore)
+	}
+	m.keepCursorOn(keep)
+	m.detail.invalidate()
+	m.setStatus("comparison closed")
+}
+
+// enterCompare shows cur against base: the rows show cur's results (or
+// base's where cur has none), with base as the before of each sample cur has.
+func (m *Model) enterCompare(baseID string, base []*eval.Result, curID string, cur []*eval.Result) {
+	restore := m.snapshot()
+	if m.cmp != nil && m.cmp.picked {
+		restore = m.cmp.restore
+	}
+	c := &compareState{baseID: baseID, curID: curID, picked: true, restore: restore, base: map[int]*eval.Result{}}
+	byIdx := map[int]*eval.Result{}
+	var order []int
+	add := func(r *eval.Result) {
+		if _, ok := byIdx[r.Index]; !ok {
+			order = append(order, r.Index)
+		}
+		byIdx[r.Index] = r
+	}
+	for _, r := range base {
+		if r != nil {
+			add(r)
+		}
+	}
+	baseByIdx := cloneMap(byIdx)
+	for _, r := range cur {
+		if r == nil {
+			continue
+		}
+		if b := baseByIdx[r.Index]; b != nil {
+			c.base[r.Index] = b
+		}
+		add(r)
+	}
+	shown := make([]*eval.Result, 0, len(order))
+	for _, i := range order {
+		shown = append(shown, byIdx[i])
+	}
+	keep := cursorIndex(m)
+	m.cmp = c
+	m.resetRows(shown)
+	m.keepCursorOn(keep)
+	c.summarize(m)
+	m.detail.invalidate()
+}
+
+// snapshot is the results the rows show, in row order.
+func (m *Model) snapshot() []*eval.Result {
+	out := make([]*eval.Result, 0, len(m.rows))
+	for _, r := range m.rows {
+		if r.res != nil {
+			out = append(out, r.res)
+		}
+	}
+	return out
+}
+
+func (m *Model) resetRows(results []*eval.Result) {
+	m.rows, m.byIndex, m.running = nil, map[int]int{}, 0
+	for _, r := range results {
+		m.upsert(r.Index, r)
+	}
+	m.total = max(m.total, len(m.rows))
+	m.sorted, m.dirty, m.shown = nil, true, nil
+	m.derive()
+}
+
+func cursorIndex(m *Model) int {
+	if m.cursor < len(m.shown) {
+		return m.rows[m.shown[m.cursor]].index
+	}
+	return -1
+}
+
+func (m *Model) keepCursorOn(index int) {
+	for pos, p := range m.shown {
+		if m.rows[p].index == index {
+			m.cursor = pos
+			break
+		}
+	}
+	m.clampTable()
+}

@@ -1,0 +1,213 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// The detail page of a compared sample shows each score as before -> after
+// and, above the current trace, every judgement that changed: the verdict
+// on a statement, a generated question or its cosine, a chunk's verdict, a
+// reference statement's attribution, each with the reasons on both sides.
+
+// scoreText is a metric's score, or its status when it has none.
+func scoreText(r *eval.Result, mt eval.Metric) string {
+	if v, ok := scored(r, mt); ok {
+		return sprintf("%.3f", v)
+	}
+	if st, ok := r.Status[mt]; ok {
+		return string(st)
+	}
+	return "-"
+}
+
+// compareHeading is the metric heading with before -> after and the change.
+func (m *Model) compareHeading(p *page, n int, before, after *eval.Result, mt eval.Metric) {
+	st := m.st
+	h := st.section.Render(sprintf("%d %s", n, mt)) + "  " + scoreText(before, mt) + " " + m.g.arrow + " "
+	if v, ok := scored(after, mt); ok {
+		h += st.band(v).Bold(true).Render(sprintf("%.3f", v))
+	} else {
+		h += scoreText(after, mt)
+	}
+	d := scoreDelta(before, after, mt)
+	switch d.kind {
+	case deltaValue:
+		style := st.high
+		if d.v < 0 {
+			style = st.low
+		}
+		h += "  " + style.Render(sprintf("(%+.3f)", d.v))
+	case deltaSame:
+		h += "  " + st.muted.Render("(unchanged)")
+	}
+	p.lines = append(p.lines, h)
+}
+
+// changes lists what the judge decided differently for one metric.
+func (m *Model) changes(p *page, before, after *eval.Result, mt eval.Metric) {
+	var n int
+	switch mt {
+	case eval.Faithfulness:
+		n = m.statementChanges(p, faithItems(before.Faithfulness), faithItems(after.Faithfulness), "supported", "not supported")
+	case eval.AnswerRelevancy:
+		n = m.questionChanges(p, before.AnswerRelevancy, after.AnswerRelevancy)
+	case eval.ContextPrecision:
+		n = m.chunkChanges(p, before.ContextPrecision, after.ContextPrecision)
+	case eval.ContextRecall:
+		n = m.statementChanges(p, recallItems(before.ContextRecall), recallItems(after.ContextRecall), "attributed", "not attributed")
+	}
+	if n > 0 {
+		p.text(2, "", "now:", &m.st.muted)
+	}
+}
+
+// judged is a statement with its verdict, for faithfulness and recall alike.
+type judged struct {
+	text    string
+	verdict int
+	reason  string
+}
+
+func faithItems(t *eval.FaithfulnessTrace) []judged {
+	if t == nil {
+		return nil
+	}
+	out := make([]judged, len(t.Statements))
+	for i, s := range t.Statements {
+		out[i] = judged{s.Statement, s.Verdict, s.Reason}
+	}
+	return out
+}
+
+func recallItems(t *eval.ContextRecallTrace) []judged {
+	if t == nil {
+		return nil
+	}
+	out := make([]judged, len(t.Classifications))
+	for i, c := range t.Classifications {
+		out[i] = judged{c.Statement, c.Attributed, c.Reason}
+	}
+	return out
+}
+
+// statementChanges matches statements by their text: a changed prompt may
+// split the answer differently, and then a statement is new or dropped
+// rather than re-judged.
+func (m *Model) statementChanges(p *page, before, after []judged, yes, no string) int {
+	st := m.st
+	word := func(v int) string {
+		if v == 1 {
+			return yes
+		}
+		return no
+	}
+	old := map[string]judged{}
+	for _, b := range before {
+		old[strings.TrimSpace(b.text)] = b
+	}
+	seen := map[string]bool{}
+	n := 0
+	for _, a := range after {
+		k := strings.TrimSpace(a.text)
+		seen[k] = true
+		b, ok := old[k]
+		switch {
+		case !ok:
+			n++
+			p.text(2, "new: ", sprintf("%s (%d, %s)", a.text, a.verdict, word(a.verdict)), &st.accent)
+			if a.reason != "" {
+				p.text(4, "", a.reason, &st.muted)
+			}
+		case b.verdict != a.verdict:
+			n++
+			style := st.high
+			if a.verdict < b.verdict {
+				style = st.low
+			}
+			p.text(2, style.Render(sprintf("%d %s %d", b.verdict, m.g.arrow, a.verdict))+" ", a.text, &st.bold)
+			p.text(4, "before: ", b.reason, &st.muted)
+			p.text(4, "after:  ", a.reason, &st.muted)
+		}
+	}
+	for _, b := range before {
+		if k := strings.TrimSpace(b.text); !seen[k] {
+			seen[k] = true
+			n++
+			p.text(2, "dropped: ", sprintf("%s (was %d, %s)", b.text, b.verdict, word(b.verdict)), &st.muted)
+		}
+	}
+	return n
+}
+
+// questionChanges pairs generated questions by position: they are samples
+// of the judge, not matched statements.
+func (m *Model) questionChanges(p *page, before, after *eval.AnswerRelevancyTrace) int {
+	st := m.st
+	var bq, aq []eval.GeneratedQuestion
+	if before != nil {
+		bq = before.Questions
+	}
+	if after != nil {
+		aq = after.Questions
+	}
+	n := 0
+	for i := range max(len(bq), len(aq)) {
+		switch {
+		case i >= len(bq):
+			n++
+			p.text(2, sprintf("q%d new: ", i+1), sprintf("%.3f %s", aq[i].Cosine, aq[i].Question+flag(aq[i])), &st.accent)
+		case i >= len(aq):
+			n++
+			p.text(2, sprintf("q%d dropped: ", i+1), sprintf("%.3f %s", bq[i].Cosine, bq[i].Question+flag(bq[i])), &st.muted)
+		case bq[i].Question != aq[i].Question || bq[i].Noncommittal != aq[i].Noncommittal ||
+			sprintf("%.3f", bq[i].Cosine) != sprintf("%.3f", aq[i].Cosine):
+			n++
+			p.text(2, sprintf("q%d ", i+1), sprintf("cosine %.3f %s %.3f", bq[i].Cosine, m.g.arrow, aq[i].Cosine), &st.bold)
+			if bq[i].Question+flag(bq[i]) == aq[i].Question+flag(aq[i]) {
+				p.text(4, "", aq[i].Question, &st.muted)
+			} else {
+				p.text(4, "before: ", bq[i].Question+flag(bq[i]), &st.muted)
+				p.text(4, "after:  ", aq[i].Question+flag(aq[i]), &st.muted)
+			}
+		}
+	}
+	return n
+}
+
+func flag(q eval.GeneratedQuestion) string {
+	if q.Noncommittal == 1 {
+		return " [noncommittal]"
+	}
+	return ""
+}
+
+func (m *Model) chunkChanges(p *page, before, after *eval.ContextPrecisionTrace) int {
+	st := m.st
+	if before == nil || after == nil {
+		return 0
+	}
+	old := map[int]eval.ChunkVerdict{}
+	for _, c := range before.Chunks {
+		old[c.Rank] = c
+	}
+	word := func(v int) string {
+		if v == 1 {
+			return "useful"
+		}
+		return "not useful"
+	}
+	n := 0
+	for _, a := range after.Chunks {
+		b, ok := old[a.Rank]
+		if !ok || b.Verdict == a.Verdict {
+			continue
+		}
+		n++
+		p.text(2, sprintf("[%d] ", a.Rank), sprintf("%s %s %s", word(b.Verdict), m.g.arrow, word(a.Verdict)), &st.bold)
+		p.text(6, "before: ", b.Reason, &st.muted)
+		p.text(6, "after:  ", a.Reason, &st.muted)
+	}
+	return n
+}

@@ -1,0 +1,44 @@
+package tui
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+)
+
+// editorCommand builds the command that edits path, the way git picks its
+// editor: $VISUAL, then $EDITOR, then vi, then nano. A variable may hold
+// arguments ("code --wait", "vim -u NONE"), so it goes through sh like
+// git does, with the path passed as a separate argument and never spliced
+// into the script.
+func editorCommand(path string, getenv func(string) string, lookPath func(string) (string, error)) (*exec.Cmd, error) {
+	for _, v := range []string{"VISUAL", "EDITOR"} {
+		ed := strings.TrimSpace(getenv(v))
+		if ed == "" {
+			continue
+		}
+		if sh, err := lookPath("sh"); err == nil {
+			return exec.Command(sh, "-c", ed+` "$@"`, ed, path), nil
+		}
+		// No shell (a minimal container): split on spaces, which covers
+		// every editor variable without quotes in it.
+		f := strings.Fields(ed)
+		bin, err := lookPath(f[0])
+		if err != nil {
+			return nil, errors.New("$" + v + "=" + ed + ": " + f[0] + " not found in PATH; set $VISUAL or $EDITOR to an installed editor")
+		}
+		return exec.Command(bin, append(f[1:], path)...), nil
+	}
+	for _, ed := range []string{"vi", "nano"} {
+		if bin, err := lookPath(ed); err == nil {
+			return exec.Command(bin, path), nil
+		}
+	}
+	return nil, errors.New("no editor: set $VISUAL or $EDITOR (neither vi nor nano is installed)")
+}
+
+// defaultEditorCommand is editorCommand for the real environment.
+func defaultEditorCommand(path string) (*exec.Cmd, error) {
+	return editorCommand(path, os.Getenv, exec.LookPath)
+}

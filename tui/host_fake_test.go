@@ -1,0 +1,181 @@
+package tui
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"os/exec"
+	"slices"
+	"sync"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/prompts"
+)
+
+// fakeHost records what the model asks and answers from its fields. Its
+// methods run inside commands, which tests execute synchronously (drive)
+// or teatest runs on its own goroutines, hence the lock.
+type fakeHost struct {
+	mu sync.Mutex
+
+	list      []prompts.Info
+	afterEdit []prompts.Info // what Prompts lists once Reload succeeded
+	editPath  string
+	editErr   error
+	reloadErr error
+
+	plan    Plan
+	planErr error
+
+	rerunID     string
+	rerunEvents []eval.Event
+	rerunErr    error
+
+	runs       []eval.RunInfo
+	runsErr    error
+	results    map[string][]*eval.Result
+	resultsErr map[string]error
+
+	// what was asked
+	edited   []string
+	reloaded []*eval.Result
+	planned  []Plan // Indexes and Metrics of each Plan call
+	reran    []Plan
+	loaded   []string
+}
+
+var _ Host = (*fakeHost)(nil)
+
+func (h *fakeHost) Prompts() []prompts.Info {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.list)
+}
+
+func (h *fakeHost) EditPath(task, lang string) (string, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.edited = append(h.edited, task+"."+lang)
+	return h.editPath, h.editErr
+}
+
+func (h *fakeHost) Reload(sample *eval.Result) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.reloaded = append(h.reloaded, sample)
+	if h.reloadErr == nil && h.afterEdit != nil {
+		h.list = h.afterEdit
+	}
+	return h.reloadErr
+}
+
+func (h *fakeHost) Plan(_ context.Context, indexes []int, metrics []eval.Metric) (Plan, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.planned = append(h.planned, Plan{Indexes: slices.Clone(indexes), Metrics: slices.Clone(metrics)})
+	p := h.plan
+	p.Indexes, p.Metrics = slices.Clone(indexes), slices.Clone(metrics)
+	return p, h.planErr
+}
+
+func (h *fakeHost) Rerun(_ context.Context, plan Plan) (string, <-chan eval.Event, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.reran = append(h.reran, plan)
+	if h.rerunErr != nil {
+		return "", nil, h.rerunErr
+	}
+	ch := make(chan eval.Event, len(h.rerunEvents))
+	for _, ev := range h.rerunEvents {
+		ch <- ev
+	}
+	close(ch)
+	return h.rerunID, ch, nil
+}
+
+func (h *fakeHost) Runs() ([]eval.RunInfo, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.runs), h.runsErr
+}
+
+func (h *fakeHost) Results(runID string) ([]*eval.Result, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.loaded = append(h.loaded, runID)
+	if err := h.resultsErr[runID]; err != nil {
+		return nil, err
+	}
+	r, ok := h.results[runID]
+	if !ok {
+		return nil, fmt.Errorf("run %s: not in the store", runID)
+	}
+	return r, nil
+}
+
+// drive runs a command and everything it leads to, synchronously, feeding
+// each message back into the model, as the program would. It stops at a
+// command that produces nothing.
+func drive(t testing.TB, m *Model, cmd tea.Cmd) {
+	t.Helper()
+	queue := []tea.Cmd{cmd}
+	for steps := 0; len(queue) > 0; steps++ {
+		if steps > 10000 {
+			t.Fatal("commands do not settle")
+		}
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		msg := c()
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			queue = append(queue, batch...)
+			continue
+		}
+		if msg == nil {
+			continue
+		}
+		_, next := m.Update(msg)
+		queue = append(queue, next)
+	}
+}
+
+// pressDrive presses keys and drives the command of each.
+func pressDrive(t testing.TB, m *Model, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
+		_, cmd := m.Update(keyMsg(k))
+		drive(t, m, cmd)
+	}
+}
+
+// execRecorder stands in for tea.ExecProcess: it records the command the
+// model would hand the terminal to and "runs" it by calling back with err.
+type execRecorder struct {
+	cmds []*exec.Cmd
+	err  error
+}
+
+func (e *execRecorder) exec(c *exec.Cmd, cb tea.ExecCallback) tea.Cmd {
+	e.cmds = append(e.cmds, c)
+	return func() tea.Msg { return cb(e.err) }
+}
+
+// fixturePrompts lists every template as embedded.
+func fixturePrompts() []prompts.Info {
+	var out []prompts.Info
+	for _, task := range prompts.Tasks {
+		for _, lang := range prompts.Langs {
+			in := prompts.Info{Task: task, Lang: lang, Source: prompts.SourceEmbedded, SHA256: fmt.Sprintf("%x", sha256.Sum256([]byte(task+lang)))}
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+var errBoom = errors.New("boom")

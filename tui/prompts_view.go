@@ -1,0 +1,266 @@
+package tui
+
+import (
+	"errors"
+	"os/exec"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/prompts"
+)
+
+// promptsView lists the judge templates in use; e edits the selected one.
+type promptsView struct {
+	list    []prompts.Info
+	cursor  int
+	loading bool
+	err     string // why the list could not be shown, or the last edit failed
+	note    string // the last edit's outcome
+	back    screen // where esc returns
+	sample  *eval.Result
+}
+
+// workflowMsg is a reply to a Host call or the editor's return. Each kind
+// carries the generation it was asked in, or is answered whatever came
+// after (the editor always returns to the prompt it opened).
+type workflowMsg interface{ workflowMsg() }
+
+type promptsMsg struct {
+	gen  int
+	list []prompts.Info
+}
+
+type editPathMsg struct {
+	task, lang, path string
+	err              error
+}
+
+type editorDoneMsg struct {
+	task, lang, path string
+	err              error
+}
+
+type reloadMsg struct {
+	task, lang string
+	before     string // sha256 before the edit
+	err        error
+	list       []prompts.Info
+}
+
+func (promptsMsg) workflowMsg()    {}
+func (editPathMsg) workflowMsg()   {}
+func (editorDoneMsg) workflowMsg() {}
+func (reloadMsg) workflowMsg()     {}
+
+// noHost is what the workflow keys say when there is nothing to drive:
+// the offline judge renders no prompt, and a stored run opened without an
+// endpoint cannot call a judge.
+const noHost = "prompt editing and re-runs need an LLM judge (set OPENAI_BASE_URL); the offline judge uses no prompts"
+
+// openPrompts shows the prompt list; the Host lists it in a command
+// because it reads the override directory.
+func (m *Model) openPrompts() tea.Cmd {
+	h := m.opts.Host
+	if h == nil {
+		m.setError(noHost)
+		return nil
+	}
+	m.prompts = promptsView{loading: true, back: m.screen, sample: m.currentResult()}
+	m.screen = screenPrompts
+	m.gen++
+	gen := m.gen
+	return func() tea.Msg { return promptsMsg{gen: gen, list: h.Prompts()} }
+}
+
+// currentResult is the sample a template is validated against: the one
+// open in the detail page, else the one under the table cursor, else the
+// first with a result.
+func (m *Model) currentResult() *eval.Result {
+	if m.screen == screenDetail || m.screen == screenRaw {
+		if r := m.rows[m.detail.row]; r.res != nil {
+			return r.res
+		}
+	}
+	if m.cursor < len(m.shown) {
+		if r := m.rows[m.shown[m.cursor]]; r.res != nil {
+			return r.res
+		}
+	}
+	for _, r := range m.rows {
+		if r.res != nil {
+			return r.res
+		}
+	}
+	return nil
+}
+
+func (m *Model) promptsKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	v := &m.prompts
+	switch {
+	case key.Matches(msg, k.Back):
+		m.screen = v.back
+	case key.Matches(msg, k.Down):
+		v.cursor = min(v.cursor+1, max(len(v.list)-1, 0))
+	case key.Matches(msg, k.Up):
+		v.cursor = max(v.cursor-1, 0)
+	case key.Matches(msg, k.Top):
+		v.cursor = 0
+	case key.Matches(msg, k.Bottom):
+		v.cursor = max(len(v.list)-1, 0)
+	case key.Matches(msg, k.Edit):
+		if v.cursor >= len(v.list) {
+			return nil
+		}
+		in := v.list[v.cursor]
+		h := m.opts.Host
+		return func() tea.Msg {
+			path, err := h.EditPath(in.Task, in.Lang)
+			return editPathMsg{task: in.Task, lang: in.Lang, path: path, err: err}
+		}
+	}
+	return nil
+}
+
+// promptsWorkflow handles the replies of the prompt screen's commands.
+func (m *Model) promptsWorkflow(msg workflowMsg) tea.Cmd {
+	v := &m.prompts
+	switch msg := msg.(type) {
+	case promptsMsg:
+		if msg.gen != m.gen {
+			return nil
+		}
+		v.loading = false
+		v.list = msg.list
+		v.cursor = min(v.cursor, max(len(v.list)-1, 0))
+	case editPathMsg:
+		name := msg.task + "." + msg.lang
+		if msg.err != nil {
+			v.err, v.note = "cannot edit "+name+": "+msg.err.Error(), ""
+			return nil
+		}
+		c, err := m.editor(msg.path)
+		if err != nil {
+			v.err, v.note = err.Error(), ""
+			return nil
+		}
+		task, lang, path := msg.task, msg.lang, msg.path
+		// ExecProcess hands the terminal to the editor: the program leaves
+		// the alternate screen and stops reading input until it exits,
+		// then restores both and repaints.
+		return m.exec(c, func(err error) tea.Msg {
+			return editorDoneMsg{task: task, lang: lang, path: path, err: err}
+		})
+	case editorDoneMsg:
+		// Reload even when the editor failed: it may have saved before
+		// failing, and the prompts in use must match the file either way,
+		// or say why not.
+		h, sample := m.opts.Host, v.sample
+		before := m.promptHash(msg.task, msg.lang)
+		edErr := msg.err
+		task, lang := msg.task, msg.lang
+		return func() tea.Msg {
+			err := h.Reload(sample)
+			if edErr != nil {
+				err = errors.Join(errors.New("editor: "+edErr.Error()), err)
+			}
+			return reloadMsg{task: task, lang: lang, before: before, err: err, list: h.Prompts()}
+		}
+	case reloadMsg:
+		v.list = msg.list
+		v.cursor = min(v.cursor, max(len(v.list)-1, 0))
+		name := msg.task + "." + msg.lang
+		if msg.err != nil {
+			v.err = "prompt " + name + " not updated, the previous prompts stay in use:\n" + msg.err.Error()
+			v.note = ""
+			return nil
+		}
+		v.err = ""
+		after := m.promptHash(msg.task, msg.lang)
+		if after == msg.before {
+			v.note = "prompt " + name + " unchanged"
+		} else {
+			v.note = "prompt " + name + " updated (sha256 " + shortHash(after) + m.g.ellipsis + ")"
+		}
+	}
+	return nil
+}
+
+func (m *Model) promptHash(task, lang string) string {
+	for _, in := range m.prompts.list {
+		if in.Task == task && in.Lang == lang {
+			return in.SHA256
+		}
+	}
+	return ""
+}
+
+func shortHash(h string) string {
+	if len(h) > 8 {
+		return h[:8]
+	}
+	return h
+}
+
+func (m *Model) renderPrompts() []string {
+	st := m.st
+	v := &m.prompts
+	lines := []string{st.title.Render("ragscope") + " " + st.bold.Render("judge prompts") +
+		st.muted.Render(m.g.sep+"e edits; re-runs use the change")}
+	lines = append(lines, "")
+	switch {
+	case v.loading:
+		lines = append(lines, st.muted.Render("  reading the templates..."))
+	case len(v.list) == 0:
+		lines = append(lines, st.muted.Render("  no templates"))
+	default:
+		taskW := 0
+		for _, in := range v.list {
+			taskW = max(taskW, len(in.Task))
+		}
+		lines = append(lines, st.header.Render(fit(sprintf("  %-*s  %-4s  %-8s  %-8s  %s", taskW, "task", "lang", "source", "sha256", "file"), m.width, "")))
+		// The list is short (tasks x languages), but a small terminal
+		// still scrolls it around the cursor.
+		room := max(m.height-len(lines)-3-len(m.bottomLines()), 1)
+		start := min(max(v.cursor-room+1, 0), max(len(v.list)-room, 0))
+		for i := start; i < min(start+room, len(v.list)); i++ {
+			in := v.list[i]
+			file := in.Path
+			if file == "" {
+				file = "(built in; e creates an override)"
+			}
+			l := sprintf("  %-*s  %-4s  %-8s  %-8s  %s", taskW, in.Task, in.Lang, in.Source, shortHash(in.SHA256), file)
+			if i == v.cursor {
+				l = st.selected.Render(fit(l, m.width, ""))
+			} else if in.Source == prompts.SourceOverride {
+				l = st.accent.Render(l)
+			}
+			lines = append(lines, l)
+		}
+	}
+	lines = append(lines, "")
+	// The table cuts long paths on a narrow terminal; the selected one is
+	// spelled out in full, since it is the file the user will edit.
+	if v.cursor < len(v.list) && v.list[v.cursor].Path != "" {
+		for _, l := range wrap("file: "+v.list[v.cursor].Path, max(m.width-2, 10)) {
+			lines = append(lines, st.muted.Render("  "+l))
+		}
+	}
+	switch {
+	case v.err != "":
+		for _, l := range wrap(v.err, max(m.width-2, 10)) {
+			lines = append(lines, st.errorLine.Render("  "+l))
+		}
+	case v.note != "":
+		lines = append(lines, st.accent.Render("  "+v.note))
+	}
+	return m.finish(lines, m.keys.promptsHelp())
+}
+
+// exec runs an interactive command in the terminal; tests replace it to
+// see the command without running an editor.
+type execFunc func(*exec.Cmd, tea.ExecCallback) tea.Cmd
+
+var _ execFunc = tea.ExecProcess

@@ -1,0 +1,412 @@
+package tui
+
+import (
+	"context"
+	"slices"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// A re-run goes: key -> Host.Plan in a command -> the question with its
+// cost -> y -> Host.Rerun in a command -> its events, read in batches by a
+// command that re-arms itself until the channel closes. The parent's
+// results stay as the "before" of the comparison.
+
+// rerunAsk is a costed re-run waiting for y/n.
+type rerunAsk struct {
+	plan     Plan
+	question string
+}
+
+// rerunState is the re-run in progress.
+type rerunState struct {
+	id     string
+	gen    int
+	cancel context.CancelFunc
+	events <-chan eval.Event
+	plan   Plan
+
+	total, done                    int
+	inFlight, sent, cached, errors int
+	retries, tokens                int
+}
+
+type planMsg struct {
+	gen  int
+	plan Plan
+	err  error
+}
+
+type rerunStartedMsg struct {
+	gen    int
+	id     string
+	events <-chan eval.Event
+	err    error
+}
+
+type rerunEventsMsg struct {
+	gen    int
+	events []eval.Event
+	closed bool
+}
+
+func (planMsg) workflowMsg()         {}
+func (rerunStartedMsg) workflowMsg() {}
+func (rerunEventsMsg) workflowMsg()  {}
+
+// filteredIndexes are the samples R re-runs: those the filter shows, in
+// table order, that have a result to re-run.
+func (m *Model) filteredIndexes() []int {
+	out := make([]int, 0, len(m.shown))
+	for _, p := range m.shown {
+		if r := m.rows[p]; r.res != nil {
+			out = append(out, r.index)
+		}
+	}
+	return out
+}
+
+// rerunSample is r in the detail page: this sample, the focused metric or
+// all of them.
+func (m *Model) rerunSample() tea.Cmd {
+	r := m.rows[m.detail.row]
+	if r.res == nil {
+		m.setError("this sample is still being evaluated; re-run it when it has finished")
+		return nil
+	}
+	var metrics []eval.Metric
+	if f := m.detail.focus; f != "" {
+		metrics = []eval.Metric{f}
+	}
+	return m.planRerun([]int{r.index}, metrics)
+}
+
+// rerunBlocked says why a re-run cannot start now, or "".
+func (m *Model) rerunBlocked() string {
+	switch {
+	case m.opts.Host == nil:
+		return noHost
+	case m.live:
+		return "the run is still in progress; re-run when it has finished"
+	case m.rerun != nil:
+		return sprintf("a re-run is in progress (%d/%d); wait for it to finish", m.rerun.done, m.rerun.total)
+	case m.cmp != nil && m.cmp.picked:
+		return "leave the comparison (esc) before re-running"
+	}
+	return ""
+}
+
+// planRerun asks the Host what the re-run would cost; nil metrics means
+// every metric of the run.
+func (m *Model) planRerun(indexes []int, metrics []eval.Metric) tea.Cmd {
+	if why := m.rerunBlocked(); why != "" {
+		m.setError(why)
+		return nil
+	}
+	if len(indexes) == 0 {
+		m.setError("no sample to re-run (the filter shows none with a result)")
+		return nil
+	}
+	if metrics == nil {
+		metrics = slices.Clone(m.metrics)
+	}
+	m.gen++
+	gen, h, ctx := m.gen, m.opts.Host, m.ctx
+	m.setStatus("costing the re-run" + m.g.ellipsis)
+	return func() tea.Msg {
+		p, err := h.Plan(ctx, indexes, metrics)
+		return planMsg{gen: gen, plan: p, err: err}
+	}
+}
+
+// question is the confirmation: what is re-run and what it will cost,
+// after the cache answers what it can.
+func (m *Model) question(p Plan) string {
+	scope := sprintf("%d samples", len(p.Indexes))
+	if len(p.Indexes) == 1 {
+		scope = sprintf("sample %d", p.Indexes[0])
+	}
+	what := "all metrics"
+	if !sameMetrics(p.Metrics, m.metrics) {
+		names := make([]string, len(p.Metrics))
+		for i, mt := range p.Metrics {
+			names[i] = string(mt)
+		}
+		what = joinWords(names)
+	}
+	if p.Calls == 0 {
+		return sprintf("Re-run %s (%s)? No judge call will be sent: the cache answers all %d. [y/n]", scope, what, p.Cached)
+	}
+	return sprintf("Re-run %s (%s)? %d judge %s will be sent, ~%s prompt tokens; %d answered from the cache. [y/n]",
+		scope, what, p.Calls, plural(p.Calls, "call", "calls"), approx(p.Tokens), p.Cached)
+}
+
+func sameMetrics(a, b []eval.Metric) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// approx rounds a token estimate to what an estimate is worth.
+func approx(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return sprintf("%.1fM", float64(n)/1e6)
+	case n >= 10_000:
+		return sprintf("%dk", (n+500)/1000)
+	case n >= 1000:
+		return sprintf("%.1fk", float64(n)/1e3)
+	}
+	return sprintf("%d", n)
+}
+
+func (m *Model) askKey(msg tea.KeyPressMsg) tea.Cmd {
+	a := m.ask
+	m.ask = nil
+	if s := msg.String(); s != "y" && s != "Y" {
+		m.setStatus("re-run cancelled; nothing was sent")
+		return nil
+	}
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.gen++
+	m.rerun = &rerunState{gen: m.gen, cancel: cancel, plan: a.plan, total: len(a.plan.Indexes)}
+	gen, h, plan := m.gen, m.opts.Host, a.plan
+	return func() tea.Msg {
+		id, events, err := h.Rerun(ctx, plan)
+		return rerunStartedMsg{gen: gen, id: id, events: events, err: err}
+	}
+}
+
+// readEvents waits for the next events of the re-run and takes whatever
+// else is already queued, so a burst of cached results arrives as one
+// message rather than one repaint each.
+func readEvents(gen int, ch <-chan eval.Event) tea.Cmd {
+	return func() tea.Msg {
+		ev, ok := <-ch
+		if !ok {
+			return rerunEventsMsg{gen: gen, closed: true}
+		}
+		batch := []eval.Event{ev}
+		for len(batch) < maxBatch {
+			select {
+			case ev, ok := <-ch:
+				if !ok {
+					return rerunEventsMsg{gen: gen, events: batch, closed: true}
+				}
+				batch = append(batch, ev)
+			default:
+				return rerunEventsMsg{gen: gen, events: batch}
+			}
+		}
+		return rerunEventsMsg{gen: gen, events: batch}
+	}
+}
+
+func (m *Model) rerunWorkflow(msg workflowMsg) tea.Cmd {
+	switch msg := msg.(type) {
+	case planMsg:
+		if msg.gen != m.gen {
+			return nil
+		}
+		m.clearStatus()
+		if msg.err != nil {
+			m.setError("cannot cost the re-run: " + msg.err.Error())
+			return nil
+		}
+		if len(msg.plan.Indexes) == 0 {
+			m.setError("the judge has nothing to re-run for these samples")
+			return nil
+		}
+		m.ask = &rerunAsk{plan: msg.plan, question: m.question(msg.plan)}
+	case rerunStartedMsg:
+		rr := m.rerun
+		if rr == nil || msg.gen != rr.gen {
+			return nil
+		}
+		if msg.err != nil {
+			rr.cancel()
+			m.rerun = nil
+			m.setError("cannot start the re-run: " + msg.err.Error())
+			return nil
+		}
+		rr.id, rr.events = msg.id, msg.events
+		// The comparison starts now so the Δ column fills in as results
+		// arrive; its "before" is what each row shows at that moment.
+		m.cmp = &compareState{baseID: m.runID, curID: msg.id, base: map[int]*eval.Result{}, metrics: metricSet(rr.plan.Metrics)}
+		m.cmp.summarize(m)
+		m.detail.invalidate()
+		return readEvents(rr.gen, rr.events)
+	case rerunEventsMsg:
+		rr := m.rerun
+		if rr == nil || msg.gen != rr.gen {
+			return nil
+		}
+		m.applyRerunEvents(msg.events)
+		if msg.closed {
+			m.finishRerun()
+			return nil
+		}
+		return readEvents(rr.gen, rr.events)
+	}
+	return nil
+}
+
+func (m *Model) applyRerunEvents(evs []eval.Event) {
+	rr, cmp := m.rerun, m.cmp
+	changed := false
+	for i := range evs {
+		ev := &evs[i]
+		rr.inFlight = ev.InFlight
+		switch ev.Kind {
+		case eval.EventRunStarted:
+			if ev.Total > 0 {
+				rr.total = ev.Total
+			}
+		case eval.EventSampleFinished:
+			if ev.Result == nil {
+				continue
+			}
+			idx := ev.Result.Index
+			var before *eval.Result
+			if p, ok := m.byIndex[idx]; ok {
+				before = m.rows[p].res
+			}
+			if _, seen := cmp.base[idx]; !seen {
+				cmp.base[idx] = before
+			}
+			m.upsert(idx, mergeResult(cmp.base[idx], ev.Result))
+			rr.done++
+			changed = true
+		case eval.EventCall:
+			if c := ev.Call; c != nil {
+				if c.Cached {
+					rr.cached++
+				} else {
+					rr.sent++
+				}
+				rr.tokens += c.Tokens.PromptTokens + c.Tokens.CompletionTokens
+			}
+		case eval.EventRetry:
+			rr.retries++
+		case eval.EventError:
+			rr.errors++
+		}
+	}
+	if !changed {
+		return
+	}
+	m.dirty = true
+	m.sorted = nil
+	m.derive()
+	cmp.summarize(m)
+	m.detail.invalidate()
+}
+
+// finishRerun makes the re-run the current run: the next re-run is its
+// child, and leaving the comparison keeps its results.
+func (m *Model) finishRerun() {
+	rr := m.rerun
+	rr.cancel()
+	m.rerun = nil
+	if rr.id != "" {
+		m.runID = rr.id
+	}
+	msg := sprintf("re-run %s finished: %d of %d samples re-scored, %d calls sent, %d from the cache", rr.id, rr.done, rr.total, rr.sent, rr.cached)
+	if rr.errors > 0 {
+		m.setError(msg + sprintf(", %d failed metrics (see the detail pages)", rr.errors))
+		return
+	}
+	m.setStatus(msg)
+}
+
+// stopRerun cancels a re-run when the program quits and keeps draining
+// its events, so the engine never blocks on a reader that has gone.
+func (m *Model) stopRerun() {
+	rr := m.rerun
+	if rr == nil {
+		return
+	}
+	rr.cancel()
+	if ch := rr.events; ch != nil {
+		go func() {
+			for range ch {
+			}
+		}()
+	}
+	m.rerun = nil
+}
+
+// mergeResult keeps, for the metrics a re-run did not touch, the parent's
+// scores and traces, so re-running one metric does not blank the others.
+func mergeResult(before, fresh *eval.Result) *eval.Result {
+	if before == nil {
+		return fresh
+	}
+	var missing []eval.Metric
+	for mt := range before.Status {
+		if _, ok := fresh.Status[mt]; !ok {
+			missing = append(missing, mt)
+		}
+	}
+	if len(missing) == 0 {
+		return fresh
+	}
+	out := *fresh
+	out.Scores = cloneMap(fresh.Scores)
+	out.Status = cloneMap(fresh.Status)
+	out.Errors = cloneMap(fresh.Errors)
+	for _, mt := range missing {
+		out.Status[mt] = before.Status[mt]
+		if s, ok := before.Scores[mt]; ok {
+			out.Scores[mt] = s
+		}
+		if e, ok := before.Errors[mt]; ok {
+			out.Errors[mt] = e
+		}
+		switch mt {
+		case eval.Faithfulness:
+			out.Faithfulness = before.Faithfulness
+		case eval.AnswerRelevancy:
+			out.AnswerRelevancy = before.AnswerRelevancy
+		case eval.ContextPrecision:
+			out.ContextPrecision = before.ContextPrecision
+		case eval.ContextRecall:
+			out.ContextRecall = before.ContextRecall
+		}
+	}
+	return &out
+}
+
+func cloneMap[K comparable, V any](in map[K]V) map[K]V {
+	out := make(map[K]V, len(in))
+	for k, v := range in {
+		out[k] = v
+	}
+	return out
+}
+
+func metricSet(ms []eval.Metric) map[eval.Metric]bool {
+	if len(ms) == 0 {
+		return nil
+	}
+	out := make(map[eval.Metric]bool, len(ms))
+	for _, m := range ms {
+		out[m] = true
+	}
+	return out
+}

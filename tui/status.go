@@ -1,0 +1,71 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+)
+
+// statusLine is a one-shot message above the footer: the outcome of an
+// edit, a re-run, a failed Host call. It stays until the next key press,
+// so a message that arrives while the user looks elsewhere is still there
+// when they look back.
+type statusLine struct {
+	text string
+	err  bool
+}
+
+func (m *Model) setStatus(text string) { m.status = statusLine{text: text} }
+func (m *Model) setError(text string)  { m.status = statusLine{text: text, err: true} }
+func (m *Model) clearStatus()          { m.status = statusLine{} }
+func (s statusLine) shown() bool       { return s.text != "" }
+func (m *Model) statusStyle() lipgloss.Style {
+	if m.status.err {
+		return m.st.errorLine
+	}
+	return m.st.accent
+}
+
+// maxBottomLines bounds the message block so a long error (a template
+// error quoting a whole line) cannot push the table off the screen.
+const maxBottomLines = 3
+
+// bottomLines is what sits between the page and the footer: the re-run
+// question while it waits for y/n, else the status message, wrapped.
+func (m *Model) bottomLines() []string {
+	var text string
+	var style lipgloss.Style
+	switch {
+	case m.ask != nil:
+		text, style = m.ask.question, m.st.warn
+	case m.status.shown():
+		text, style = m.status.text, m.statusStyle()
+	default:
+		return nil
+	}
+	lines := wrap(text, max(m.width, 10))
+	if len(lines) > maxBottomLines {
+		lines = lines[:maxBottomLines]
+		lines[maxBottomLines-1] = truncate(lines[maxBottomLines-1], max(m.width-1, 1), "") + m.g.ellipsis
+	}
+	for i, l := range lines {
+		lines[i] = style.Render(l)
+	}
+	return lines
+}
+
+// page finishes a screen: pads the body so the message block and the
+// footer land on the last rows, whatever the body's length.
+func (m *Model) finish(body []string, h helpMap) []string {
+	bottom := m.bottomLines()
+	for len(body) < m.height-1-len(bottom) {
+		body = append(body, "")
+	}
+	if len(body) > m.height-1-len(bottom) {
+		body = body[:max(m.height-1-len(bottom), 0)]
+	}
+	body = append(body, bottom...)
+	return append(body, m.footer(h))
+}
+
+func joinWords(ws []string) string { return strings.Join(ws, ", ") }

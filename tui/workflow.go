@@ -1,0 +1,17 @@
+package tui
+
+import tea "charm.land/bubbletea/v2"
+
+// workflow routes the replies of the prompt workflow's commands to the
+// part of the model that asked.
+func (m *Model) workflow(msg workflowMsg) tea.Cmd {
+	switch msg.(type) {
+	case promptsMsg, editPathMsg, editorDoneMsg, reloadMsg:
+		return m.promptsWorkflow(msg)
+	case planMsg, rerunStartedMsg, rerunEventsMsg:
+		return m.rerunWorkflow(msg)
+	case runsMsg, runResultsMsg:
+		return m.pickerWorkflow(msg)
+	}
+	return nil
+}
