@@ -9,8 +9,8 @@ import (
 // filterHelp documents the filter language next to the generated key help.
 var filterHelp = []string{
 	"Filter (/): terms separated by spaces, all must hold",
-	"  f<0.5  ar<0.7  cp=0  cr>=0.8   score of faithfulness, answer relevancy,",
-	"                                 context precision, context recall (< <= > >= = !=)",
+	"  f<0.5  ar<0.7  cp=0  cr>=0.8   scores of faithfulness, answer relevancy,",
+	"                                 context precision, recall (< <= > >= = !=)",
 	"  status:failed  status:ok  status:n/a  status:running  status:judge_error ...",
 	"  diag:generation  diag:retrieval  diag:off-topic  diag:ok  diag:failed",
 	"  any other word, or \"a quoted phrase\", matches the question or the answer",
@@ -37,7 +37,9 @@ func (m *Model) renderHelp() []string {
 		lines = append(lines, m.st.muted.Render(l))
 	}
 	lines = append(lines, "")
-	lines = append(lines, m.st.muted.Render("Scores: red < 0.5 <= amber < 0.7 <= green; '-' not evaluated, n/a not computable, err failed."))
+	// Two short lines rather than one long one: the page must fit 80 columns.
+	lines = append(lines, m.st.muted.Render("Scores: red < 0.5 <= amber < 0.7 <= green;"))
+	lines = append(lines, m.st.muted.Render("'-' not evaluated, n/a not computable, err failed."))
 	for len(lines) < m.height-1 {
 		lines = append(lines, "")
 	}
