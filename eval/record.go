@@ -32,6 +32,18 @@ type runStats struct {
 	promptTokens     atomic.Int64
 	completionTokens atomic.Int64
 	emit             func(Event)
+	// sent, when set, reports the requests actually on the wire (the
+	// endpoint's concurrency slots); inFlight also counts calls queued for
+	// a slot and cache lookups.
+	sent func() int
+}
+
+// gauge is the in-flight figure events carry.
+func (s *runStats) gauge() int {
+	if s.sent != nil {
+		return s.sent()
+	}
+	return int(s.inFlight.Load())
 }
 
 func (s *runStats) counts() (CallCounts, Usage) {
@@ -74,7 +86,7 @@ func ReportRetry(ctx context.Context, task string, err error, wait time.Duration
 	rec.mu.Unlock()
 	if rec.run.emit != nil {
 		rec.run.emit(Event{Kind: EventRetry, Sample: rec.sample, Err: err.Error(), Wait: wait,
-			Call: &CallRecord{Task: task}, InFlight: int(rec.run.inFlight.Load())})
+			Call: &CallRecord{Task: task}, InFlight: rec.run.gauge()})
 	}
 }
 
@@ -159,6 +171,6 @@ func (rec *recorder) add(cr CallRecord, embedding bool) {
 	rec.mu.Unlock()
 	if rs.emit != nil {
 		c := cr
-		rs.emit(Event{Kind: EventCall, Sample: rec.sample, Call: &c, InFlight: int(rs.inFlight.Load())})
+		rs.emit(Event{Kind: EventCall, Sample: rec.sample, Call: &c, InFlight: rs.gauge()})
 	}
 }

@@ -16,6 +16,9 @@ type RunnerConfig struct {
 	// as request slots keep the slots busy while samples wait on their
 	// sequential steps (statements before verdicts).
 	Workers int
+	// InFlight, when set, reports the judge requests on the wire for the
+	// events' gauge (the endpoint client knows; the runner only sees calls).
+	InFlight func() int
 }
 
 // Runner evaluates samples with a judge and streams events.
@@ -65,6 +68,7 @@ func (r *Runner) Run(ctx context.Context, samples []Sample) []*Result {
 		emitMu.Unlock()
 	}
 	r.stats.emit = emit
+	r.stats.sent = cfg.InFlight
 	defer func() {
 		if r.Events != nil {
 			close(r.Events)
@@ -115,7 +119,7 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 		r.finish(res, emit)
 		return res
 	}
-	emit(Event{Kind: EventSampleStarted, Sample: s.Index, InFlight: int(r.stats.inFlight.Load())})
+	emit(Event{Kind: EventSampleStarted, Sample: s.Index, InFlight: r.stats.gauge()})
 	rec := &recorder{sample: s.Index, run: &r.stats}
 	sctx := withRecorder(ctx, rec)
 	var wg sync.WaitGroup
@@ -164,5 +168,5 @@ func (r *Runner) finish(res *Result, emit func(Event)) {
 			emit(Event{Kind: EventError, Sample: res.Index, Metric: m, Err: string(st) + ": " + res.Errors[m]})
 		}
 	}
-	emit(Event{Kind: EventSampleFinished, Sample: res.Index, Result: res, InFlight: int(r.stats.inFlight.Load())})
+	emit(Event{Kind: EventSampleFinished, Sample: res.Index, Result: res, InFlight: r.stats.gauge()})
 }

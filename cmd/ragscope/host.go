@@ -256,7 +256,7 @@ func (h *host) Rerun(ctx context.Context, plan tui.Plan) (string, <-chan eval.Ev
 	events := make(chan eval.Event, 256)
 	r := &eval.Runner{
 		Judge:  j,
-		Config: eval.RunnerConfig{Metrics: plan.Metrics, Strictness: h.s.f.strictness, Workers: 2 * h.s.f.concurrency},
+		Config: eval.RunnerConfig{Metrics: plan.Metrics, Strictness: h.s.f.strictness, Workers: 2 * h.s.f.concurrency, InFlight: h.s.sent},
 		Events: events,
 		OnResult: func(res *eval.Result) error {
 			var base *eval.Result

@@ -151,6 +151,7 @@ type session struct {
 	loaded  *dataset.Loaded
 	judge   eval.Judge
 	llm     *llm.Judge // the LLM judge, nil for the offline one
+	sent    func() int // requests on the wire, for the in-flight gauge
 	banner  string
 	db      *cache.DB
 	cc      *cache.Client
@@ -356,6 +357,7 @@ func (s *session) buildJudge(lang eval.Lang) error {
 	if err != nil {
 		return usageError{err}
 	}
+	s.sent = client.InFlight
 	var cc eval.ChatClient = client
 	if f.embeddingURL != "" {
 		ec, err := endpoint.New(endpoint.Config{
@@ -366,6 +368,7 @@ func (s *session) buildJudge(lang eval.Lang) error {
 			return usageError{err}
 		}
 		cc = splitClient{chat: client, embed: ec}
+		s.sent = func() int { return client.InFlight() + ec.InFlight() }
 	}
 	if !f.noCache && s.db != nil {
 		mode := cache.ReadWrite
@@ -499,7 +502,7 @@ func (s *session) runner(events chan<- eval.Event) *eval.Runner {
 	}
 	r := &eval.Runner{
 		Judge:  s.judge,
-		Config: eval.RunnerConfig{Metrics: s.metrics, Strictness: s.f.strictness, Workers: workers},
+		Config: eval.RunnerConfig{Metrics: s.metrics, Strictness: s.f.strictness, Workers: workers, InFlight: s.sent},
 		Events: events,
 		Done:   s.done,
 	}

@@ -99,6 +99,9 @@ func New(cfg Config) (*Client, error) {
 	return &Client{cfg: cfg, oa: openai.NewClientWithConfig(oc), sem: make(chan struct{}, cfg.Concurrency)}, nil
 }
 
+// InFlight is the number of requests on the wire now.
+func (c *Client) InFlight() int { return len(c.sem) }
+
 // Chat implements eval.ChatClient.
 func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResponse, error) {
 	oreq := openai.ChatCompletionRequest{
