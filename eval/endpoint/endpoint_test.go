@@ -1,0 +1,94 @@
+package endpoint
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"testing"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name   string
+		header map[string]string
+		want   time.Duration
+	}{
+		{"absent", nil, 0},
+		{"seconds", map[string]string{"Retry-After": "7"}, 7 * time.Second},
+		{"fractional seconds", map[string]string{"Retry-After": "0.5"}, 500 * time.Millisecond},
+		{"http date", map[string]string{"Retry-After": now.Add(30 * time.Second).Format(http.TimeFormat)}, 30 * time.Second},
+		{"date in the past", map[string]string{"Retry-After": now.Add(-time.Minute).Format(http.TimeFormat)}, 0},
+		{"negative", map[string]string{"Retry-After": "-3"}, 0},
+		{"garbage", map[string]string{"Retry-After": "soon"}, 0},
+		{"milliseconds variant", map[string]string{"Retry-After-Ms": "250"}, 250 * time.Millisecond},
+	}
+	for _, tc := range cases {
+		h := http.Header{}
+		for k, v := range tc.header {
+			h.Set(k, v)
+		}
+		if got := parseRetryAfter(h, now); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestRetryable(t *testing.T) {
+	cases := []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"429", &openai.APIError{HTTPStatusCode: 429}, true},
+		{"500", &openai.APIError{HTTPStatusCode: 500}, true},
+		{"503 as request error", &openai.RequestError{HTTPStatusCode: 503}, true},
+		{"408", &openai.APIError{HTTPStatusCode: 408}, true},
+		{"400", &openai.APIError{HTTPStatusCode: 400}, false},
+		{"401", &openai.APIError{HTTPStatusCode: 401}, false},
+		{"404 model", &openai.RequestError{HTTPStatusCode: 404}, false},
+		{"truncated reply", &contentError{status: eval.StatusParseError, msg: "cut"}, true},
+		{"wrong vector count", &contentError{status: eval.StatusJudgeError, msg: "n"}, false},
+		{"connection reset", fmt.Errorf("read: %w", errors.New("connection reset by peer")), true},
+		{"unexpected EOF", fmt.Errorf("reading body: %w", io.ErrUnexpectedEOF), true},
+		{"something else", errors.New("boom"), false},
+	}
+	for _, tc := range cases {
+		if got := retryable(tc.err, false); got != tc.want {
+			t.Errorf("%s: retryable %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if !retryable(errors.New("boom"), true) {
+		t.Error("a timed-out attempt must be retried")
+	}
+}
+
+func TestBackoffStaysWithinBounds(t *testing.T) {
+	c, err := New(Config{BackoffBase: 10 * time.Millisecond, BackoffMax: 80 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n < 40; n++ {
+		ceiling := min(10*time.Millisecond<<min(n, 20), 80*time.Millisecond)
+		for i := 0; i < 50; i++ {
+			if d := c.backoff(n); d <= 0 || d > ceiling {
+				t.Fatalf("attempt %d: backoff %s outside (0, %s]", n, d, ceiling)
+			}
+		}
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	if _, err := New(Config{APIType: "bedrock"}); err == nil {
+		t.Error("unknown --api-type accepted")
+	}
+	if _, err := New(Config{APIType: "azure"}); err == nil {
+		t.Error("azure without a base URL accepted")
+	}
+}
