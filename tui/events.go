@@ -83,7 +83,10 @@ func (m *Model) countCalls(calls []eval.CallRecord) {
 		if c.Cached {
 			m.counters.cacheHits++
 		}
-		m.counters.tokens += c.Tokens.PromptTokens + c.Tokens.CompletionTokens
+		if !c.Cached {
+			// A cached reply keeps the usage of the call that paid for it.
+			m.counters.tokens += c.Tokens.PromptTokens + c.Tokens.CompletionTokens
+		}
 		if c.Error != "" && !m.live {
 			// A stored run has no error events; its failed calls are the
 			// only record of them.

@@ -136,10 +136,26 @@ func (m *Model) progressLine(done int) string {
 	if c.errors > 0 {
 		errs = st.failed.Render(errs)
 	}
+	rate := 0
+	if c.calls > 0 {
+		rate = int(math.Round(100 * float64(c.cacheHits) / float64(c.calls)))
+	}
+	if m.width < 100 {
+		// 80 columns: the same facts, tighter.
+		return strings.Join([]string{
+			sprintf("%s %d/%d", bar, done, m.total),
+			sprintf("sent %d", c.calls-c.cacheHits),
+			sprintf("cached %d (%d%%)", c.cacheHits, rate),
+			sprintf("retries %d", c.retries),
+			errs,
+			"tokens " + fmtCount(c.tokens),
+		}, "  ")
+	}
 	return strings.Join([]string{
 		sprintf("%s %d/%d", bar, done, m.total),
 		sprintf("in flight %d", c.inFlight),
-		sprintf("cache hits %d", c.cacheHits),
+		sprintf("calls sent %d", c.calls-c.cacheHits),
+		sprintf("cache hits %d (%d%%)", c.cacheHits, rate),
 		sprintf("retries %d", c.retries),
 		errs,
 		"tokens " + fmtCount(c.tokens),

@@ -148,16 +148,24 @@ func negationEvidence(ev Evidence, quote, detail string) Evidence {
 // coverage is the weighted share of the statement's features found in the
 // context sentence, or -1 when the statement has none.
 func coverage(st, q, cs *span, useUnis bool) float64 {
-	var total, found float64
+	// Integer counts, weighted once at the end: summing float weights in map
+	// order rounds differently from run to run, and a coverage on a rounding
+	// edge (0.375) would then print 0.37 or 0.38 for the same input.
+	var plain, echo, plainFound, echoFound int
 	count := func(feats, ctx map[string]bool) {
 		for f := range feats {
-			w := 1.0
-			if q != nil && (q.feats[f] || q.unis[f]) {
-				w = QuestionEchoWeight
+			isEcho := q != nil && (q.feats[f] || q.unis[f])
+			if isEcho {
+				echo++
+			} else {
+				plain++
 			}
-			total += w
 			if ctx[f] {
-				found += w
+				if isEcho {
+					echoFound++
+				} else {
+					plainFound++
+				}
 			}
 		}
 	}
@@ -169,10 +177,11 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 	} else {
 		count(st.feats, cs.feats)
 	}
+	total := float64(plain) + QuestionEchoWeight*float64(echo)
 	if total == 0 {
 		return -1
 	}
-	return found / total
+	return (float64(plainFound) + QuestionEchoWeight*float64(echoFound)) / total
 }
 
 func countPrefix(m map[string]bool, p string) int {
