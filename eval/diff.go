@@ -172,80 +172,70 @@ func Diff(metrics []Metric, a, b []*Result) *RunDiff {
 func judgementChanges(a, b *Result) []JudgementChange {
 	var out []JudgementChange
 	if a.Faithfulness != nil && b.Faithfulness != nil {
-		for i := 0; i < max(len(a.Faithfulness.Statements), len(b.Faithfulness.Statements)); i++ {
-			var va, vb *StatementVerdict
-			if i < len(a.Faithfulness.Statements) {
-				va = &a.Faithfulness.Statements[i]
+		sa, sb := a.Faithfulness.Statements, b.Faithfulness.Statements
+		out = append(out, listChanges(Faithfulness, "statement", len(sa), len(sb), func(side, i int) (string, string) {
+			v := sa
+			if side == 1 {
+				v = sb
 			}
-			if i < len(b.Faithfulness.Statements) {
-				vb = &b.Faithfulness.Statements[i]
-			}
-			if va != nil && vb != nil && va.Statement == vb.Statement && va.Verdict == vb.Verdict {
-				continue
-			}
-			c := JudgementChange{Metric: Faithfulness, What: fmt.Sprintf("statement %d", i+1)}
-			if va != nil {
-				c.Text, c.Before = va.Statement, fmt.Sprintf("%d: %s", va.Verdict, va.Reason)
-			}
-			if vb != nil {
-				if c.Text != vb.Statement {
-					c.Text = joinChange(c.Text, vb.Statement)
-				}
-				c.After = fmt.Sprintf("%d: %s", vb.Verdict, vb.Reason)
-			}
-			out = append(out, c)
-		}
+			return v[i].Statement, fmt.Sprintf("%d: %s", v[i].Verdict, v[i].Reason)
+		})...)
 	}
 	if a.AnswerRelevancy != nil && b.AnswerRelevancy != nil {
 		qa, qb := a.AnswerRelevancy.Questions, b.AnswerRelevancy.Questions
-		for i := 0; i < max(len(qa), len(qb)); i++ {
-			var before, after string
-			if i < len(qa) {
-				before = fmt.Sprintf("%s (cosine %.3f, noncommittal %d)", qa[i].Question, qa[i].Cosine, qa[i].Noncommittal)
+		out = append(out, listChanges(AnswerRelevancy, "question", len(qa), len(qb), func(side, i int) (string, string) {
+			q := qa
+			if side == 1 {
+				q = qb
 			}
-			if i < len(qb) {
-				after = fmt.Sprintf("%s (cosine %.3f, noncommittal %d)", qb[i].Question, qb[i].Cosine, qb[i].Noncommittal)
-			}
-			if before == after {
-				continue
-			}
-			out = append(out, JudgementChange{Metric: AnswerRelevancy, What: fmt.Sprintf("question %d", i+1), Before: before, After: after})
-		}
+			// The question is the judgement itself: no separate text.
+			return "", fmt.Sprintf("%s (cosine %.3f, noncommittal %d)", q[i].Question, q[i].Cosine, q[i].Noncommittal)
+		})...)
 	}
 	if a.ContextPrecision != nil && b.ContextPrecision != nil {
 		ca, cb := a.ContextPrecision.Chunks, b.ContextPrecision.Chunks
-		for i := 0; i < min(len(ca), len(cb)); i++ {
-			if ca[i].Verdict != cb[i].Verdict {
-				out = append(out, JudgementChange{Metric: ContextPrecision, What: fmt.Sprintf("chunk %d", ca[i].Rank),
-					Before: fmt.Sprintf("%d: %s", ca[i].Verdict, ca[i].Reason), After: fmt.Sprintf("%d: %s", cb[i].Verdict, cb[i].Reason)})
+		out = append(out, listChanges(ContextPrecision, "chunk", len(ca), len(cb), func(side, i int) (string, string) {
+			c := ca
+			if side == 1 {
+				c = cb
 			}
-		}
+			return "", fmt.Sprintf("%d: %s", c[i].Verdict, c[i].Reason)
+		})...)
 	}
 	if a.ContextRecall != nil && b.ContextRecall != nil {
 		ca, cb := a.ContextRecall.Classifications, b.ContextRecall.Classifications
-		for i := 0; i < max(len(ca), len(cb)); i++ {
-			var va, vb *Classification
-			if i < len(ca) {
-				va = &ca[i]
+		out = append(out, listChanges(ContextRecall, "reference statement", len(ca), len(cb), func(side, i int) (string, string) {
+			c := ca
+			if side == 1 {
+				c = cb
 			}
-			if i < len(cb) {
-				vb = &cb[i]
-			}
-			if va != nil && vb != nil && va.Statement == vb.Statement && va.Attributed == vb.Attributed {
-				continue
-			}
-			c := JudgementChange{Metric: ContextRecall, What: fmt.Sprintf("reference statement %d", i+1)}
-			if va != nil {
-				c.Text, c.Before = va.Statement, fmt.Sprintf("%d: %s", va.Attributed, va.Reason)
-			}
-			if vb != nil {
-				if c.Text != vb.Statement {
-					c.Text = joinChange(c.Text, vb.Statement)
-				}
-				c.After = fmt.Sprintf("%d: %s", vb.Attributed, vb.Reason)
-			}
-			out = append(out, c)
+			return c[i].Statement, fmt.Sprintf("%d: %s", c[i].Attributed, c[i].Reason)
+		})...)
+	}
+	return out
+}
+
+// listChanges compares two lists of judgements item by item; item(side, i)
+// gives the judged text (empty when the judgement is the text) and the
+// judgement of item i of side 0 (before) or 1 (after).
+func listChanges(m Metric, what string, na, nb int, item func(side, i int) (text, judgement string)) []JudgementChange {
+	var out []JudgementChange
+	for i := 0; i < max(na, nb); i++ {
+		var ta, ja, tb, jb string
+		if i < na {
+			ta, ja = item(0, i)
 		}
+		if i < nb {
+			tb, jb = item(1, i)
+		}
+		if i < na && i < nb && ta == tb && ja == jb {
+			continue
+		}
+		c := JudgementChange{Metric: m, What: fmt.Sprintf("%s %d", what, i+1), Text: ta, Before: ja, After: jb}
+		if tb != ta {
+			c.Text = joinChange(ta, tb)
+		}
+		out = append(out, c)
 	}
 	return out
 }

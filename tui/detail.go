@@ -65,25 +65,12 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	m.ensureDetail()
 	d := &m.detail
 	page := m.pageHeight()
+	if k.scroll(msg, d.scrollBy, page, len(d.lines)) {
+		return nil
+	}
 	switch {
 	case key.Matches(msg, k.Back):
 		m.screen = screenTable
-	case key.Matches(msg, k.Down):
-		d.scrollBy(1, page)
-	case key.Matches(msg, k.Up):
-		d.scrollBy(-1, page)
-	case key.Matches(msg, k.HalfDown):
-		d.scrollBy(max(page/2, 1), page)
-	case key.Matches(msg, k.HalfUp):
-		d.scrollBy(-max(page/2, 1), page)
-	case key.Matches(msg, k.PageDown):
-		d.scrollBy(page, page)
-	case key.Matches(msg, k.PageUp):
-		d.scrollBy(-page, page)
-	case key.Matches(msg, k.Top):
-		d.scroll = 0
-	case key.Matches(msg, k.Bottom):
-		d.scrollBy(len(d.lines), page)
 	case key.Matches(msg, k.Section):
 		i := int(msg.String()[0] - '1')
 		if i < len(d.sections) {

@@ -1,6 +1,9 @@
 package tui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
 
 // keyMap follows k9s and lazygit, which is what analysts who live in a
 // terminal already have in their fingers. The help screen and the footer
@@ -118,4 +121,30 @@ func (k keyMap) promptsHelp() helpMap {
 
 func (k keyMap) pickerHelp() helpMap {
 	return helpMap{short: []key.Binding{k.Pick, k.Down, k.Up, k.Back, k.Help, k.Quit}}
+}
+
+// scroll applies the scrolling keys to a page of n lines through its
+// scrollBy, and reports whether the key was one of them.
+func (k keyMap) scroll(msg tea.KeyPressMsg, scrollBy func(n, page int), page, n int) bool {
+	switch {
+	case key.Matches(msg, k.Down):
+		scrollBy(1, page)
+	case key.Matches(msg, k.Up):
+		scrollBy(-1, page)
+	case key.Matches(msg, k.HalfDown):
+		scrollBy(max(page/2, 1), page)
+	case key.Matches(msg, k.HalfUp):
+		scrollBy(-max(page/2, 1), page)
+	case key.Matches(msg, k.PageDown):
+		scrollBy(page, page)
+	case key.Matches(msg, k.PageUp):
+		scrollBy(-page, page)
+	case key.Matches(msg, k.Top):
+		scrollBy(-n, page)
+	case key.Matches(msg, k.Bottom):
+		scrollBy(n, page)
+	default:
+		return false
+	}
+	return true
 }

@@ -77,25 +77,11 @@ func (m *Model) rawKey(msg tea.KeyPressMsg) tea.Cmd {
 	m.ensureRaw()
 	r := &m.raw
 	page := m.pageHeight()
-	switch {
-	case key.Matches(msg, k.Back), key.Matches(msg, k.Raw):
+	if k.scroll(msg, r.scrollBy, page, len(r.lines)) {
+		return nil
+	}
+	if key.Matches(msg, k.Back) || key.Matches(msg, k.Raw) {
 		m.screen = screenDetail
-	case key.Matches(msg, k.Down):
-		r.scrollBy(1, page)
-	case key.Matches(msg, k.Up):
-		r.scrollBy(-1, page)
-	case key.Matches(msg, k.HalfDown):
-		r.scrollBy(max(page/2, 1), page)
-	case key.Matches(msg, k.HalfUp):
-		r.scrollBy(-max(page/2, 1), page)
-	case key.Matches(msg, k.PageDown):
-		r.scrollBy(page, page)
-	case key.Matches(msg, k.PageUp):
-		r.scrollBy(-page, page)
-	case key.Matches(msg, k.Top):
-		r.scroll = 0
-	case key.Matches(msg, k.Bottom):
-		r.scrollBy(len(r.lines), page)
 	}
 	return nil
 }

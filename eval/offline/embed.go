@@ -54,21 +54,3 @@ func addHashed(v []float64, feature string, w float64) {
 	}
 	v[h%uint64(len(v))] += w
 }
-
-// Cosine is the cosine similarity of two vectors of equal length; 0 when
-// either is the zero vector or the lengths differ.
-func Cosine(a, b []float64) float64 {
-	if len(a) != len(b) {
-		return 0
-	}
-	var dot, na, nb float64
-	for i := range a {
-		dot += a[i] * b[i]
-		na += a[i] * a[i]
-		nb += b[i] * b[i]
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
-}

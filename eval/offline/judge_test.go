@@ -232,18 +232,18 @@ func TestEmbed(t *testing.T) {
 		}
 	}
 	for i := 0; i < 2; i++ {
-		if c := Cosine(a[i], a[i]); c < 1-1e-9 || c > 1+1e-9 {
+		if c := eval.Cosine(a[i], a[i]); c < 1-1e-9 || c > 1+1e-9 {
 			t.Errorf("cosine of %q with itself = %v, want 1", texts[i], c)
 		}
 	}
-	if c := Cosine(a[2], a[0]); c != 0 {
+	if c := eval.Cosine(a[2], a[0]); c != 0 {
 		t.Errorf("cosine of the empty text = %v, want 0", c)
 	}
 	q := Embed("How can a visitor get access to the guest Wi-Fi?")
 	on := Embed("Visitors get a one-day guest Wi-Fi access code at the front desk.")
 	off := Embed("Employees working from home must connect through the VPN client.")
-	if Cosine(q, on) <= Cosine(q, off) || Cosine(q, off) < 0 {
-		t.Errorf("cosine(q, on-topic) = %.3f, cosine(q, off-topic) = %.3f: want on > off >= 0", Cosine(q, on), Cosine(q, off))
+	if eval.Cosine(q, on) <= eval.Cosine(q, off) || eval.Cosine(q, off) < 0 {
+		t.Errorf("cosine(q, on-topic) = %.3f, cosine(q, off-topic) = %.3f: want on > off >= 0", eval.Cosine(q, on), eval.Cosine(q, off))
 	}
 }
 
