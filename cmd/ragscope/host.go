@@ -227,7 +227,7 @@ func (h *host) Rerun(ctx context.Context, plan tui.Plan) (string, <-chan eval.Ev
 	if err != nil {
 		return "", nil, fmt.Errorf("loading the parent run %s: %w", parentID, err)
 	}
-	info := h.s.run
+	info := h.s.runInfo()
 	info.ID = db.NewRunID()
 	info.Parent = parentID
 	info.StartedAt = time.Now().UTC()

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 
@@ -161,6 +162,9 @@ type session struct {
 	metrics []eval.Metric
 	log     io.Writer
 	logFile *os.File
+	// runMu guards run once the evaluation is under way: the TUI's re-runs
+	// read it while the first run's end is being recorded.
+	runMu sync.Mutex
 }
 
 func evaluate(ctx context.Context, f *runFlags, pos []string, stdout, stderr io.Writer) (int, error) {
@@ -516,12 +520,22 @@ func (s *session) runner(events chan<- eval.Event) *eval.Runner {
 // finish records the end of the run.
 func (s *session) finish(r *eval.Runner, cancelled bool) {
 	now := time.Now().UTC()
+	s.runMu.Lock()
 	s.run.FinishedAt = &now
 	s.run.Cancelled = cancelled
 	s.run.Calls, s.run.Tokens = r.Counts()
+	info := s.run
+	s.runMu.Unlock()
 	if s.db != nil {
-		if err := s.db.PutRun(s.run); err != nil {
+		if err := s.db.PutRun(info); err != nil {
 			fmt.Fprintln(s.log, "saving the run record:", err)
 		}
 	}
+}
+
+// runInfo is a copy of the run record, safe while the run finishes.
+func (s *session) runInfo() eval.RunInfo {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	return s.run
 }

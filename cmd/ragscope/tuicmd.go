@@ -29,8 +29,24 @@ func (s *session) runTUI(ctx context.Context, stdout, stderr io.Writer) (int, er
 	defer cancel()
 	events := make(chan eval.Event, 1024)
 	r := s.runner(events)
+	// The run's end is recorded as soon as the runner returns, not when the
+	// user leaves the interface: a run that finished stays finished in the
+	// store even if the process is killed while the analyst browses.
 	resultsCh := make(chan []*eval.Result, 1)
-	go func() { resultsCh <- r.Run(rctx, s.loaded.Samples) }()
+	cancelledCh := make(chan bool, 1)
+	go func() {
+		results := r.Run(rctx, s.loaded.Samples)
+		cancelled := false
+		for _, res := range results {
+			if res != nil && hasStatus(res, eval.StatusCancelled) {
+				cancelled = true
+				break
+			}
+		}
+		s.finish(r, cancelled)
+		cancelledCh <- cancelled
+		resultsCh <- results
+	}()
 
 	var h tui.Host
 	if s.llm != nil && s.db != nil && !s.f.noCache {
@@ -42,19 +58,12 @@ func (s *session) runTUI(ctx context.Context, stdout, stderr io.Writer) (int, er
 		RunID: s.run.ID, Host: h,
 	}, events) // tui.Forward drains events after the program ends, so the runner never blocks
 	cancel()
+	cancelled := <-cancelledCh
 	results := <-resultsCh
-	cancelled := false
-	for _, res := range results {
-		if res != nil && hasStatus(res, eval.StatusCancelled) {
-			cancelled = true
-			break
-		}
-	}
-	s.finish(r, cancelled)
 	if err != nil {
 		return 0, err
 	}
-	rep := eval.NewReport(s.run, results)
+	rep := eval.NewReport(s.runInfo(), results)
 	if s.f.out != "" {
 		fh, err := os.Create(s.f.out)
 		if err != nil {
