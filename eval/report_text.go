@@ -20,7 +20,9 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	for _, m := range AllMetrics {
 		head = append(head, string(m)+"_status")
 	}
-	head = append(head, "diagnosis", "errors")
+	// The judge on every row: a CSV travels without its run record, and an
+	// offline (lexical) score must never pass for an LLM judge's.
+	head = append(head, "diagnosis", "errors", "judge")
 	if err := cw.Write(head); err != nil {
 		return err
 	}
@@ -42,7 +44,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 				errs = append(errs, string(m)+": "+e)
 			}
 		}
-		row = append(row, string(Diagnose(s)), strings.Join(errs, "; "))
+		row = append(row, string(Diagnose(s)), strings.Join(errs, "; "), r.Run.Judge.Name)
 		if err := cw.Write(row); err != nil {
 			return err
 		}

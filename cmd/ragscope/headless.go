@@ -50,10 +50,8 @@ func (s *session) runHeadless(ctx context.Context, stdout, stderr io.Writer) (in
 		switch ev.Kind {
 		case eval.EventSampleFinished:
 			done++
-		case eval.EventError:
-			fmt.Fprintf(s.log, "sample %d: %s: %s\n", ev.Sample, ev.Metric, ev.Err)
-		case eval.EventRetry:
-			fmt.Fprintf(s.log, "sample %d: retry %s in %s: %s\n", ev.Sample, ev.Call.Task, ev.Wait.Round(time.Millisecond), ev.Err)
+		case eval.EventError, eval.EventRetry:
+			s.logEvent(ev)
 		}
 		if time.Since(last) >= progressEvery && ev.Kind == eval.EventSampleFinished {
 			last = time.Now()

@@ -324,6 +324,9 @@ func TestRunsAndReportFormats(t *testing.T) {
 			t.Fatalf("report --format %s: exit %d\n%s%s", tc.format, r.code, r.stdout, r.stderr)
 		}
 	}
+	if r := runBin(t, env, "report", "latest", "--db", db, "--format", "csv"); !strings.Contains(r.stdout, ",offline (lexical)\n") {
+		t.Fatalf("the CSV rows do not name the judge:\n%s", r.stdout)
+	}
 	if r := runBin(t, env, "report", "nosuchrun", "--db", db); r.code == 0 || !strings.Contains(r.stderr, "ragscope runs") {
 		t.Fatalf("unknown run: exit %d\n%s", r.code, r.stderr)
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/term"
 
@@ -52,11 +53,15 @@ func (s *session) runTUI(ctx context.Context, stdout, stderr io.Writer) (int, er
 	if s.llm != nil && s.db != nil && !s.f.noCache {
 		h = newHost(s, s.llm)
 	}
+	var toTUI <-chan eval.Event = events
+	if s.logFile != nil {
+		toTUI = s.teeLog(events)
+	}
 	err := tui.Run(ctx, tui.Options{
 		Dataset: s.run.Dataset, Total: len(s.loaded.Samples), Judge: s.judge.Info(), Metrics: s.metrics,
 		ASCII: s.f.ascii, Live: true, Started: s.run.StartedAt, RawCalls: rawCalls(s.db), Cancel: cancel, Banner: s.banner,
 		RunID: s.run.ID, Host: h,
-	}, events) // tui.Forward drains events after the program ends, so the runner never blocks
+	}, toTUI) // tui.Forward drains events after the program ends, so the runner never blocks
 	cancel()
 	cancelled := <-cancelledCh
 	results := <-resultsCh
@@ -130,6 +135,29 @@ func cmdOpen(args []string, stdout, stderr io.Writer) int {
 		return exitFatal
 	}
 	return exitOK
+}
+
+// teeLog writes errors and retries to the --log file on their way to the
+// interface, which owns the terminal.
+func (s *session) teeLog(in <-chan eval.Event) <-chan eval.Event {
+	out := make(chan eval.Event, cap(in))
+	go func() {
+		defer close(out)
+		for ev := range in {
+			s.logEvent(ev)
+			out <- ev
+		}
+	}()
+	return out
+}
+
+func (s *session) logEvent(ev eval.Event) {
+	switch ev.Kind {
+	case eval.EventError:
+		fmt.Fprintf(s.log, "%s sample %d: %s: %s\n", ev.Time.Format(time.RFC3339), ev.Sample, ev.Metric, ev.Err)
+	case eval.EventRetry:
+		fmt.Fprintf(s.log, "%s sample %d: retry %s in %s: %s\n", ev.Time.Format(time.RFC3339), ev.Sample, ev.Call.Task, ev.Wait.Round(time.Millisecond), ev.Err)
+	}
 }
 
 func hasStatus(r *eval.Result, st eval.Status) bool {
