@@ -35,6 +35,10 @@ func cmdCache(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitUsage
 	}
+	if err := withSettings(fs, ""); err != nil {
+		fmt.Fprintln(stderr, "ragscope:", err)
+		return exitUsage
+	}
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "ragscope cache %s: %v\n", sub, err)
 		return exitCode(err)

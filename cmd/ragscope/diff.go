@@ -19,6 +19,10 @@ func cmdDiff(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitUsage
 	}
+	if err := withSettings(fs, ""); err != nil {
+		fmt.Fprintln(stderr, "ragscope:", err)
+		return exitUsage
+	}
 	if len(pos) != 2 {
 		fmt.Fprintln(stderr, "ragscope diff: give two runs, RUN_A RUN_B (ids, unique prefixes or latest); see `ragscope runs`")
 		return exitUsage

@@ -588,3 +588,57 @@ func TestCacheMaintenanceCommands(t *testing.T) {
 		t.Fatalf("importing a dataset as a cache succeeded:\n%s", r.stdout)
 	}
 }
+
+func TestSettingsFile(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Generic)
+	defer srv.Close()
+	data := smallDataset(t, 1)
+	dir := t.TempDir()
+	pdir := filepath.Join(dir, "prompts")
+	if r := runBin(t, cleanEnv(t), "prompts", "export", pdir); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	write := func(body string) string {
+		p := filepath.Join(dir, "config.json")
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cfg := write(fmt.Sprintf(`{"base_url": %q, "model": "from-settings", "prompts_dir": %q, "db": %q, "concurrency": 3}`,
+		srv.BaseURL(), pdir, filepath.Join(dir, "r.db")))
+	env := cleanEnv(t, "OPENAI_API_KEY=k", "RAGSCOPE_CONFIG="+cfg)
+	r := runBin(t, env, "run", "--headless", data)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	rep := decodeReport(t, r.stdout)
+	if rep.Run.Judge.Model != "from-settings" || rep.Run.Config["prompts_dir"] != pdir || rep.Run.Config["concurrency"] != "3" {
+		t.Fatalf("settings not applied: judge %+v, config %v", rep.Run.Judge, rep.Run.Config)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "r.db")); err != nil {
+		t.Fatal("the settings' db was not used")
+	}
+	if r := runBin(t, env, "prompts", "list"); !strings.Contains(r.stdout, filepath.Join(pdir, "faithfulness_verdicts.zh.tmpl")) {
+		t.Fatalf("prompts list ignores the settings' prompts_dir:\n%s%s", r.stdout, r.stderr)
+	}
+	// A flag wins over the file.
+	if r := runBin(t, env, "run", "--headless", "--model", "from-flag", data); decodeReport(t, r.stdout).Run.Judge.Model != "from-flag" {
+		t.Fatal("the flag did not win over the settings file")
+	}
+	for _, tc := range []struct{ body, want string }{
+		{`{"modle": "x"}`, `unknown key "modle"`},
+		{`{"api_key": "sk-x"}`, "OPENAI_API_KEY"},
+		{`{"concurrency": "many"}`, `"concurrency"`},
+		{`[1, 2]`, "not a JSON object"},
+	} {
+		write(tc.body)
+		if r := runBin(t, env, "run", "--headless", data); r.code != exitUsage || !strings.Contains(r.stderr, tc.want) || !strings.Contains(r.stderr, "config.json") {
+			t.Fatalf("settings %s: exit %d\n%s", tc.body, r.code, r.stderr)
+		}
+	}
+	// A missing settings file named explicitly is an error; the default one may be absent.
+	if r := runBin(t, cleanEnv(t, "RAGSCOPE_CONFIG="+filepath.Join(dir, "nope.json")), "run", "--headless", data); r.code != exitUsage {
+		t.Fatalf("missing explicit settings file: exit %d", r.code)
+	}
+}

@@ -30,6 +30,15 @@ func cmdPrompts(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitUsage
 	}
+	if err := withSettings(fs, ""); err != nil {
+		fmt.Fprintln(stderr, "ragscope:", err)
+		return exitUsage
+	}
+	if *dir == "" {
+		if d := defaultPromptsDir(); d != "" && isDir(d) {
+			*dir = d // where the TUI's edits go; `run` loads it too
+		}
+	}
 	switch sub {
 	case "list", "show":
 		set, err := loadPrompts(*dir)

@@ -54,8 +54,7 @@ type runFlags struct {
 	promptsDir     string
 	ascii          bool
 	logFile        string
-
-	explicit map[string]bool // flags given on the command line
+	config         string
 }
 
 func newRunFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
@@ -91,6 +90,7 @@ func newRunFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.promptsDir, "prompts", os.Getenv("RAGSCOPE_PROMPTS"), "directory of prompt template overrides (<task>.<lang>.tmpl)")
 	fs.BoolVar(&f.ascii, "ascii", os.Getenv("RUNEWIDTH_EASTASIAN") == "1", "ASCII-only interface glyphs")
 	fs.StringVar(&f.logFile, "log", "", "write a log to FILE (the TUI never writes behind its own back)")
+	fs.StringVar(&f.config, "config", "", "settings file (default $XDG_CONFIG_HOME/ragscope/config.json; env RAGSCOPE_CONFIG)")
 	return fs
 }
 
@@ -127,8 +127,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	f.explicit = map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { f.explicit[fl.Name] = true })
+	if err := withSettings(fs, f.config); err != nil {
+		fmt.Fprintln(stderr, "ragscope:", err)
+		return exitUsage
+	}
 	if f.apiKey == "" {
 		f.apiKey = os.Getenv("OPENAI_API_KEY")
 	}

@@ -38,6 +38,10 @@ func cmdRuns(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
+	if err := withSettings(fs, ""); err != nil {
+		fmt.Fprintln(stderr, "ragscope:", err)
+		return exitUsage
+	}
 	db, err := openStore(*dbPath, true)
 	if err != nil {
 		fmt.Fprintln(stderr, "ragscope runs:", err)
@@ -78,6 +82,10 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 	worst := fs.Int("worst", 10, "md: how many of the worst samples to list")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
+		return exitUsage
+	}
+	if err := withSettings(fs, ""); err != nil {
+		fmt.Fprintln(stderr, "ragscope:", err)
 		return exitUsage
 	}
 	if len(pos) != 1 {

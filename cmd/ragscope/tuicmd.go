@@ -97,6 +97,10 @@ func cmdOpen(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitUsage
 	}
+	if err := withSettings(fs, ""); err != nil {
+		fmt.Fprintln(stderr, "ragscope:", err)
+		return exitUsage
+	}
 	if len(pos) != 1 {
 		fmt.Fprintln(stderr, "ragscope open: give one RUN id (or latest); see `ragscope runs`")
 		return exitUsage
