@@ -433,33 +433,6 @@ func deltaCells(t *testing.T, screen, title string) map[int]string {
 	return cells
 }
 
-// startTmuxEnv is startTmux for any command line and with extra variables
-// in the pane's environment (the tmux server's, which the pane inherits).
-func startTmuxEnv(t *testing.T, width, height int, extraEnv []string, argv ...string) *tmuxPane {
-	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not on PATH: install tmux to run the terminal end-to-end tests")
-	}
-	dir := t.TempDir()
-	p := &tmuxPane{
-		t:        t,
-		socket:   fmt.Sprintf("ragscope-e2e-%d-%d", os.Getpid(), tmuxSockets.Add(1)),
-		env:      cleanEnv(t, append([]string{"TMUX_TMPDIR=" + dir}, extraEnv...)...),
-		exitFile: filepath.Join(dir, "exit-status"),
-	}
-	t.Cleanup(func() { _ = p.tmux("kill-server") })
-	wrapper := `f=$1; shift; "$@"; echo $? >"$f.tmp" && mv "$f.tmp" "$f"`
-	cmd := append([]string{
-		"start-server", ";",
-		"set-option", "-g", "remain-on-exit", "on", ";",
-		"new-session", "-d", "-s", "ragscope", "-x", strconv.Itoa(width), "-y", strconv.Itoa(height),
-		"-c", repoFile("."), "sh", "-c", wrapper, "sh", p.exitFile,
-	}, argv...)
-	if out, err := p.tmuxOutput(cmd...); err != nil {
-		t.Fatalf("starting tmux: %v\n%s", err, out)
-	}
-	return p
-}
 
 // The same workflow over `ssh -t` to this machine, inside tmux: the editor
 // hand-off must take and give back a terminal that sshd allocated.

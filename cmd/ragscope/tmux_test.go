@@ -37,7 +37,12 @@ type tmuxPane struct {
 // judge) and a private cache directory. A shell wrapper records the exit
 // status in a file: tmux's own #{pane_dead_status} can stay empty when its
 // SIGCHLD is lost (tmux issue #311), which would make the test flaky.
-func startTmux(t *testing.T, width, height int, args ...string) *tmuxPane {
+// startTmuxEnv runs a command line in a private tmux server, with extra
+// variables in the pane's environment (the tmux server's, which the pane
+// inherits). The dead pane stays after exit so its last screen can be read,
+// and a wrapper writes the exit status to a file (tmux's own
+// pane_dead_status can miss the child's exit).
+func startTmuxEnv(t *testing.T, width, height int, extraEnv []string, argv ...string) *tmuxPane {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not on PATH: install tmux to run the terminal end-to-end tests")
@@ -46,22 +51,26 @@ func startTmux(t *testing.T, width, height int, args ...string) *tmuxPane {
 	p := &tmuxPane{
 		t:        t,
 		socket:   fmt.Sprintf("ragscope-e2e-%d-%d", os.Getpid(), tmuxSockets.Add(1)),
-		env:      cleanEnv(t, "TMUX_TMPDIR="+dir),
+		env:      cleanEnv(t, append([]string{"TMUX_TMPDIR=" + dir}, extraEnv...)...),
 		exitFile: filepath.Join(dir, "exit-status"),
 	}
 	t.Cleanup(func() { _ = p.tmux("kill-server") })
 	wrapper := `f=$1; shift; "$@"; echo $? >"$f.tmp" && mv "$f.tmp" "$f"`
 	cmd := append([]string{
 		"start-server", ";",
-		// The dead pane stays so the screen after exit can be inspected.
 		"set-option", "-g", "remain-on-exit", "on", ";",
 		"new-session", "-d", "-s", "ragscope", "-x", strconv.Itoa(width), "-y", strconv.Itoa(height),
-		"-c", repoFile("."), "sh", "-c", wrapper, "sh", p.exitFile, binary,
-	}, args...)
+		"-c", repoFile("."), "sh", "-c", wrapper, "sh", p.exitFile,
+	}, argv...)
 	if out, err := p.tmuxOutput(cmd...); err != nil {
 		t.Fatalf("starting tmux: %v\n%s", err, out)
 	}
 	return p
+}
+
+func startTmux(t *testing.T, width, height int, args ...string) *tmuxPane {
+	t.Helper()
+	return startTmuxEnv(t, width, height, nil, append([]string{binary}, args...)...)
 }
 
 func (p *tmuxPane) tmuxOutput(args ...string) (string, error) {
@@ -368,5 +377,33 @@ func TestTUIInTmuxSmallTerminalAndHelp(t *testing.T) {
 	})
 	if code := p.quit(); code != exitOK {
 		t.Fatalf("ragscope exited with %d, want %d", code, exitOK)
+	}
+}
+
+func TestTUIHonoursNoColor(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		env    []string
+		colour bool
+	}{
+		{"colour", nil, true},
+		{"NO_COLOR", []string{"NO_COLOR=1"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := startTmuxEnv(t, 100, 30, append([]string{"TERM=xterm-256color"}, tc.env...), binary, "testdata/demo.jsonl")
+			p.waitForText("finished in", "14/14")
+			out, err := p.tmuxOutput("capture-pane", "-e", "-p", "-t", "ragscope")
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Foreground colours: 30-37, 90-97, 38;5;N, 38;2;R;G;B.
+			colour := regexp.MustCompile(`\x1b\[[0-9;]*(38;[25];|3[0-7]m|9[0-7]m)`).MatchString(out)
+			if colour != tc.colour {
+				t.Fatalf("colour sequences present: %v, want %v\n%q", colour, tc.colour, out)
+			}
+			if code := p.quit(); code != exitOK {
+				t.Fatalf("exit %d", code)
+			}
+		})
 	}
 }
