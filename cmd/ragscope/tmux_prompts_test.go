@@ -433,7 +433,6 @@ func deltaCells(t *testing.T, screen, title string) map[int]string {
 	return cells
 }
 
-
 // The same workflow over `ssh -t` to this machine, inside tmux: the editor
 // hand-off must take and give back a terminal that sshd allocated.
 func TestPromptWorkflowOverSSHInTmux(t *testing.T) {
