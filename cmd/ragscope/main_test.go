@@ -642,3 +642,31 @@ func TestSettingsFile(t *testing.T) {
 		t.Fatalf("missing explicit settings file: exit %d", r.code)
 	}
 }
+
+func TestAzureRequests(t *testing.T) {
+	const key = "azure-key-SECRET"
+	srv := fakejudge.New(fakejudge.Generic)
+	defer srv.Close()
+	data := smallDataset(t, 1)
+	r := runBin(t, cleanEnv(t, "OPENAI_API_KEY="+key), "run", "--headless", "--metrics", "faithfulness",
+		"--api-type", "azure", "--api-version", "2024-10-21", "--base-url", srv.URL, "--model", "my-deployment",
+		"--db", filepath.Join(t.TempDir(), "r.db"), data)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	for _, q := range reqs {
+		if !strings.HasPrefix(q.Path, "/openai/deployments/my-deployment/chat/completions") || !strings.Contains(q.Path, "api-version=2024-10-21") {
+			t.Fatalf("Azure path %q", q.Path)
+		}
+		if q.Header.Get("api-key") != key || q.Header.Get("Authorization") != "" {
+			t.Fatalf("Azure auth headers: api-key %q, Authorization %q", q.Header.Get("api-key"), q.Header.Get("Authorization"))
+		}
+	}
+	if strings.Contains(r.stdout+r.stderr, key) {
+		t.Fatal("the key leaked")
+	}
+}

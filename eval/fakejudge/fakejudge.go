@@ -28,6 +28,7 @@ type Request struct {
 	N           int
 	Seed        *int
 	Format      string // response_format.type
+	Path        string // URL path (Azure puts the deployment there)
 	Header      http.Header
 	Raw         map[string]any
 }
@@ -193,7 +194,7 @@ func (s *Server) serveChat(w http.ResponseWriter, hr *http.Request, raw map[stri
 		} `json:"response_format"`
 	}
 	_ = json.Unmarshal(b, &body)
-	req := &Request{Model: body.Model, Messages: body.Messages, N: body.N, Seed: body.Seed, Header: hr.Header.Clone(), Raw: raw}
+	req := &Request{Model: body.Model, Messages: body.Messages, N: body.N, Seed: body.Seed, Path: hr.URL.RequestURI(), Header: hr.Header.Clone(), Raw: raw}
 	if t, ok := raw["temperature"].(float64); ok {
 		req.Temperature = &t
 	}
