@@ -37,6 +37,22 @@ type Host interface {
 	Results(runID string) ([]*eval.Result, error)
 }
 
+// ReadOnlyHost is implemented by a Host that can compare stored runs but
+// not edit prompts or re-run (a run opened from the store has no judge);
+// ReadOnly says why, and the workflow keys other than compare show it.
+type ReadOnlyHost interface {
+	Host
+	ReadOnly() string
+}
+
+// readOnly is the reason the workflow is limited to comparing, or "".
+func readOnly(h Host) string {
+	if ro, ok := h.(ReadOnlyHost); ok {
+		return ro.ReadOnly()
+	}
+	return ""
+}
+
 // Plan is a costed re-run.
 type Plan struct {
 	Indexes []int

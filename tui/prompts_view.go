@@ -67,6 +67,10 @@ func (m *Model) openPrompts() tea.Cmd {
 		m.setError(noHost)
 		return nil
 	}
+	if why := readOnly(h); why != "" {
+		m.setError(why)
+		return nil
+	}
 	m.prompts = promptsView{loading: true, back: m.screen, sample: m.currentResult()}
 	m.screen = screenPrompts
 	m.gen++

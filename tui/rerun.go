@@ -88,6 +88,8 @@ func (m *Model) rerunBlocked() string {
 	switch {
 	case m.opts.Host == nil:
 		return noHost
+	case readOnly(m.opts.Host) != "":
+		return readOnly(m.opts.Host)
 	case m.live:
 		return "the run is still in progress; re-run when it has finished"
 	case m.rerun != nil:

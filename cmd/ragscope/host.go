@@ -303,21 +303,61 @@ func cloneConfig(c map[string]string) map[string]string {
 	return out
 }
 
-func (h *host) Runs() ([]eval.RunInfo, error) {
-	runs, err := h.s.db.Runs()
+func (h *host) Runs() ([]eval.RunInfo, error) { return sameDataset(h.s.db, h.s.runInfo()) }
+
+func (h *host) Results(runID string) ([]*eval.Result, error) {
+	_, rs, err := h.s.db.Run(runID)
+	return rs, err
+}
+
+// storeHost serves `ragscope open`: a stored run can be compared with the
+// other runs of its dataset, but editing and re-running need a judge, which
+// a stored run does not have (its key is never stored).
+type storeHost struct {
+	db   *cache.DB
+	info eval.RunInfo
+}
+
+var _ tui.ReadOnlyHost = storeHost{}
+
+func (h storeHost) ReadOnly() string { return errStoredRun.Error() }
+
+// errStoredRun says how to get the workflow for a stored run.
+var errStoredRun = errors.New("a run opened with `ragscope open` can be compared (c) but not re-run: " +
+	"run `ragscope run DATASET` with the judge settings to edit prompts and re-run")
+
+func (h storeHost) Prompts() []prompts.Info { return nil }
+
+func (h storeHost) EditPath(string, string) (string, error) { return "", errStoredRun }
+
+func (h storeHost) Reload(*eval.Result) error { return errStoredRun }
+
+func (h storeHost) Plan(context.Context, []int, []eval.Metric) (tui.Plan, error) {
+	return tui.Plan{}, errStoredRun
+}
+
+func (h storeHost) Rerun(context.Context, tui.Plan) (string, <-chan eval.Event, error) {
+	return "", nil, errStoredRun
+}
+
+func (h storeHost) Runs() ([]eval.RunInfo, error) { return sameDataset(h.db, h.info) }
+
+func (h storeHost) Results(runID string) ([]*eval.Result, error) {
+	_, rs, err := h.db.Run(runID)
+	return rs, err
+}
+
+// sameDataset lists the stored runs of the run's dataset, newest first.
+func sameDataset(db *cache.DB, info eval.RunInfo) ([]eval.RunInfo, error) {
+	runs, err := db.Runs()
 	if err != nil {
 		return nil, err
 	}
 	var out []eval.RunInfo
 	for _, r := range runs {
-		if r.Dataset == h.s.run.Dataset || (r.DatasetHash != "" && r.DatasetHash == h.s.run.DatasetHash) {
+		if r.Dataset == info.Dataset || (r.DatasetHash != "" && r.DatasetHash == info.DatasetHash) {
 			out = append(out, r)
 		}
 	}
 	return out, nil
-}
-
-func (h *host) Results(runID string) ([]*eval.Result, error) {
-	_, rs, err := h.s.db.Run(runID)
-	return rs, err
 }

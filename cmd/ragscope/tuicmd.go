@@ -133,6 +133,7 @@ func cmdOpen(args []string, stdout, stderr io.Writer) int {
 	err = tui.Run(context.Background(), tui.Options{
 		Dataset: info.Dataset, Total: info.Samples, Judge: info.Judge, Metrics: info.Metrics, ASCII: *ascii,
 		Results: loaded, Started: info.StartedAt, RawCalls: rawCalls(db), Banner: banner,
+		RunID: info.ID, Host: storeHost{db: db, info: info},
 	}, nil)
 	if err != nil {
 		fmt.Fprintln(stderr, "ragscope open:", err)
