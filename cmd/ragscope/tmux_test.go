@@ -12,6 +12,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/fakejudge"
 )
 
 // These tests drive the real binary in a real terminal emulator (tmux):
@@ -406,4 +409,57 @@ func TestTUIHonoursNoColor(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Quitting a run in progress asks first; "n" keeps it running, "y" stops
+// it, keeps the finished samples, and says how to resume.
+func TestQuitDuringARunAsksFirst(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Generic)
+	srv.Set(func(s *fakejudge.Server) { s.Delay = 50 * time.Millisecond })
+	defer srv.Close()
+	data := smallDataset(t, 40)
+	db := filepath.Join(t.TempDir(), "r.db")
+	p := startTmuxEnv(t, 120, 40, []string{"OPENAI_API_KEY=k", "OPENAI_BASE_URL=" + srv.BaseURL()},
+		binary, "run", "--concurrency", "2", "--db", db, data)
+	p.waitFor("some samples to finish", func(s string) bool { return strings.Contains(s, "running") && tableRowsDone(s) >= 2 })
+	p.keys("q")
+	s := p.waitForText("Quit and stop the run? Finished work is kept.")
+	p.keys("n")
+	p.waitFor("the question to go", func(s string) bool { return !strings.Contains(s, "Quit and stop the run?") })
+	if _, err := os.Stat(p.exitFile); err == nil {
+		t.Fatalf("ragscope exited after n:\n%s", s)
+	}
+	if code := p.quit(); code != exitInterrupted {
+		t.Fatalf("exit %d after quitting a run, want %d", code, exitInterrupted)
+	}
+	s = p.screen()
+	if !strings.Contains(s, "finished samples are kept") || !strings.Contains(s, "--resume") {
+		t.Fatalf("after quitting, the terminal does not say how to continue:\n%s", s)
+	}
+	// The store has the finished samples and the rest as cancelled.
+	r := runBin(t, cleanEnv(t), "report", "latest", "--db", db)
+	rep := decodeReport(t, r.stdout)
+	ok, cancelled := 0, 0
+	for _, smp := range rep.Samples {
+		switch smp.Status[eval.Faithfulness] {
+		case eval.StatusOK:
+			ok++
+		case eval.StatusCancelled:
+			cancelled++
+		}
+	}
+	if ok == 0 || cancelled == 0 || !rep.Run.Cancelled {
+		t.Fatalf("stored run: %d ok, %d cancelled, cancelled flag %v", ok, cancelled, rep.Run.Cancelled)
+	}
+}
+
+// tableRowsDone counts table rows with a score (not "(evaluating)").
+func tableRowsDone(screen string) int {
+	n := 0
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, "1.000") {
+			n++
+		}
+	}
+	return n
 }
