@@ -27,22 +27,13 @@ func cmdDiff(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ragscope diff: give two runs, RUN_A RUN_B (ids, unique prefixes or latest); see `ragscope runs`")
 		return exitUsage
 	}
-	db, err := openStore(*dbPath, true)
+	db, infos, runs, err := storedRuns(*dbPath, pos...)
 	if err != nil {
 		fmt.Fprintln(stderr, "ragscope diff:", err)
 		return exitCode(err)
 	}
-	defer db.Close()
-	infoA, a, err := db.Run(pos[0])
-	if err != nil {
-		fmt.Fprintln(stderr, "ragscope diff:", err)
-		return exitUsage
-	}
-	infoB, b, err := db.Run(pos[1])
-	if err != nil {
-		fmt.Fprintln(stderr, "ragscope diff:", err)
-		return exitUsage
-	}
+	db.Close()
+	infoA, infoB, a, b := infos[0], infos[1], runs[0], runs[1]
 	if infoA.DatasetHash != "" && infoB.DatasetHash != "" && infoA.DatasetHash != infoB.DatasetHash {
 		fmt.Fprintf(stderr, "ragscope diff: warning: the runs evaluated different data (%s, %s); samples are matched by index\n", infoA.Dataset, infoB.Dataset)
 	}

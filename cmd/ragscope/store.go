@@ -31,6 +31,24 @@ func openStore(path string, readOnly bool) (*cache.DB, error) {
 	return cache.Open(path, cache.Options{ReadOnly: readOnly})
 }
 
+// storedRuns opens the store read-only and loads the runs named by refs
+// (ids, unique prefixes or latest); the caller closes the database.
+func storedRuns(dbPath string, refs ...string) (*cache.DB, []eval.RunInfo, [][]*eval.Result, error) {
+	db, err := openStore(dbPath, true)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	infos := make([]eval.RunInfo, len(refs))
+	results := make([][]*eval.Result, len(refs))
+	for i, ref := range refs {
+		if infos[i], results[i], err = db.Run(ref); err != nil {
+			db.Close()
+			return nil, nil, nil, usageError{err}
+		}
+	}
+	return db, infos, results, nil
+}
+
 func cmdRuns(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ragscope runs", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -96,17 +114,13 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ragscope report: --format %q is not one of json, csv, md\n", *format)
 		return exitUsage
 	}
-	db, err := openStore(*dbPath, true)
+	db, infos, runs, err := storedRuns(*dbPath, pos[0])
 	if err != nil {
 		fmt.Fprintln(stderr, "ragscope report:", err)
 		return exitCode(err)
 	}
 	defer db.Close()
-	info, results, err := db.Run(pos[0])
-	if err != nil {
-		fmt.Fprintln(stderr, "ragscope report:", err)
-		return exitUsage
-	}
+	info, results := infos[0], runs[0]
 	var out io.Writer = stdout
 	if *outPath != "" {
 		fh, err := os.Create(*outPath)

@@ -109,17 +109,13 @@ func cmdOpen(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ragscope open: the interface needs a terminal; use `ragscope report` in scripts")
 		return exitUsage
 	}
-	db, err := openStore(*dbPath, true)
+	db, infos, runs, err := storedRuns(*dbPath, pos[0])
 	if err != nil {
 		fmt.Fprintln(stderr, "ragscope open:", err)
 		return exitCode(err)
 	}
 	defer db.Close()
-	info, results, err := db.Run(pos[0])
-	if err != nil {
-		fmt.Fprintln(stderr, "ragscope open:", err)
-		return exitUsage
-	}
+	info, results := infos[0], runs[0]
 	var loaded []*eval.Result
 	for _, r := range results {
 		if r != nil {
