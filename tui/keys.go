@@ -148,3 +148,22 @@ func (k keyMap) scroll(msg tea.KeyPressMsg, scrollBy func(n, page int), page, n 
 	}
 	return true
 }
+
+// moveCursor applies the list-movement keys to a cursor over n items and
+// reports whether the key was one of them.
+func (k keyMap) moveCursor(msg tea.KeyPressMsg, cursor *int, n int) bool {
+	last := max(n-1, 0)
+	switch {
+	case key.Matches(msg, k.Down):
+		*cursor = min(*cursor+1, last)
+	case key.Matches(msg, k.Up):
+		*cursor = max(*cursor-1, 0)
+	case key.Matches(msg, k.Top):
+		*cursor = 0
+	case key.Matches(msg, k.Bottom):
+		*cursor = last
+	default:
+		return false
+	}
+	return true
+}

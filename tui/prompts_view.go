@@ -103,17 +103,12 @@ func (m *Model) currentResult() *eval.Result {
 func (m *Model) promptsKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	v := &m.prompts
+	if k.moveCursor(msg, &v.cursor, len(v.list)) {
+		return nil
+	}
 	switch {
 	case key.Matches(msg, k.Back):
 		m.screen = v.back
-	case key.Matches(msg, k.Down):
-		v.cursor = min(v.cursor+1, max(len(v.list)-1, 0))
-	case key.Matches(msg, k.Up):
-		v.cursor = max(v.cursor-1, 0)
-	case key.Matches(msg, k.Top):
-		v.cursor = 0
-	case key.Matches(msg, k.Bottom):
-		v.cursor = max(len(v.list)-1, 0)
 	case key.Matches(msg, k.Edit):
 		if v.cursor >= len(v.list) {
 			return nil

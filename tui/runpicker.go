@@ -64,18 +64,13 @@ func (m *Model) openPicker() tea.Cmd {
 func (m *Model) runsKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	v := &m.picker
+	if k.moveCursor(msg, &v.cursor, len(v.list)) {
+		return nil
+	}
 	switch {
 	case key.Matches(msg, k.Back):
 		m.gen++ // a load still in flight no longer applies
 		m.screen = v.back
-	case key.Matches(msg, k.Down):
-		v.cursor = min(v.cursor+1, max(len(v.list)-1, 0))
-	case key.Matches(msg, k.Up):
-		v.cursor = max(v.cursor-1, 0)
-	case key.Matches(msg, k.Top):
-		v.cursor = 0
-	case key.Matches(msg, k.Bottom):
-		v.cursor = max(len(v.list)-1, 0)
 	case key.Matches(msg, k.Pick):
 		if v.loading || v.cursor >= len(v.list) {
 			return nil
