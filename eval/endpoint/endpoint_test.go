@@ -1,10 +1,12 @@
 package endpoint
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -90,5 +92,36 @@ func TestConfigErrors(t *testing.T) {
 	}
 	if _, err := New(Config{APIType: "azure"}); err == nil {
 		t.Error("azure without a base URL accepted")
+	}
+}
+
+func TestSetTemperature(t *testing.T) {
+	cases := []struct {
+		body string
+		temp float32
+		want string
+	}{
+		{`{"model":"m"}`, 0, `{"temperature":0,"model":"m"}`},
+		{`{}`, 0, `{"temperature":0}`},
+		{`{"model":"m","temperature":0.7}`, 0.7, `{"model":"m","temperature":0.7}`},
+		// A prompt that mentions the key keeps it escaped, so it is still added.
+		{`{"messages":[{"content":"set \"temperature\": 1"}]}`, 0, `{"temperature":0,"messages":[{"content":"set \"temperature\": 1"}]}`},
+	}
+	for _, tc := range cases {
+		req, err := http.NewRequest("POST", "http://x/v1/chat/completions", strings.NewReader(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := setTemperature(req, tc.temp); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(req.Body)
+		if string(got) != tc.want || req.ContentLength != int64(len(tc.want)) {
+			t.Errorf("%s: %s (length %d)", tc.body, got, req.ContentLength)
+		}
+		var v map[string]any
+		if err := json.Unmarshal(got, &v); err != nil {
+			t.Errorf("%s: not JSON any more: %v", tc.body, err)
+		}
 	}
 }

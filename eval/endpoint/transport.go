@@ -68,12 +68,15 @@ func setTemperature(req *http.Request, temp float32) error {
 	if err != nil {
 		return err
 	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(body, &m) == nil {
-		m["temperature"] = json.RawMessage(strconv.FormatFloat(float64(temp), 'g', -1, 32))
-		if nb, err := json.Marshal(m); err == nil {
-			body = nb
+	// go-openai leaves the field out only when it is 0. The bytes
+	// "temperature": can only be a key: inside a JSON string the quotes
+	// would be escaped. So a byte search, not a parse of the whole body.
+	if !bytes.Contains(body, []byte(`"temperature":`)) && bytes.HasPrefix(body, []byte("{")) {
+		field := `"temperature":` + strconv.FormatFloat(float64(temp), 'g', -1, 32)
+		if len(body) > 2 {
+			field += ","
 		}
+		body = append([]byte("{"+field), body[1:]...)
 	}
 	req.Body = io.NopCloser(bytes.NewReader(body))
 	req.ContentLength = int64(len(body))
