@@ -295,6 +295,19 @@ func (m *Model) verdictMark(v int) string {
 	return m.st.emph.Render(m.g.unsupported) + " "
 }
 
+// judgedLine shows one judged statement: its mark, the statement
+// (emphasised when it failed) and the judge's reason under it.
+func (m *Model) judgedLine(p *page, verdict int, statement, reason string) {
+	if verdict == 1 {
+		p.text(2, m.verdictMark(1), statement, nil)
+	} else {
+		p.text(2, m.verdictMark(0), statement, &m.st.emph)
+	}
+	if reason != "" {
+		p.text(4, "", reason, &m.st.muted)
+	}
+}
+
 func (m *Model) faithfulnessSection(p *page, res *eval.Result) {
 	t := res.Faithfulness
 	st := m.st
@@ -302,14 +315,7 @@ func (m *Model) faithfulnessSection(p *page, res *eval.Result) {
 		return
 	}
 	for _, s := range t.Statements {
-		if s.Verdict == 1 {
-			p.text(2, m.verdictMark(1), s.Statement, nil)
-		} else {
-			p.text(2, m.verdictMark(0), s.Statement, &st.emph)
-		}
-		if s.Reason != "" {
-			p.text(4, "", s.Reason, &st.muted)
-		}
+		m.judgedLine(p, s.Verdict, s.Statement, s.Reason)
 	}
 	if n := len(t.Statements); n > 0 {
 		p.text(2, "", sprintf("%d of %d statements supported = %.3f", t.Supported, n, float64(t.Supported)/float64(n)), &st.bold)
@@ -410,14 +416,7 @@ func (m *Model) recallSection(p *page, res *eval.Result) {
 		return
 	}
 	for _, c := range t.Classifications {
-		if c.Attributed == 1 {
-			p.text(2, m.verdictMark(1), c.Statement, nil)
-		} else {
-			p.text(2, m.verdictMark(0), c.Statement, &st.emph)
-		}
-		if c.Reason != "" {
-			p.text(4, "", c.Reason, &st.muted)
-		}
+		m.judgedLine(p, c.Attributed, c.Statement, c.Reason)
 	}
 	if n := len(t.Classifications); n > 0 {
 		p.text(2, "", sprintf("%d of %d reference statements attributed = %.3f", t.Attributed, n, float64(t.Attributed)/float64(n)), &st.bold)
