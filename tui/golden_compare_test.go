@@ -1,15 +1,9 @@
 package tui
 
 import (
-	"bytes"
 	"fmt"
 	"testing"
 	"time"
-
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
-	"github.com/charmbracelet/x/exp/golden"
-	"github.com/charmbracelet/x/exp/teatest/v2"
 )
 
 // TestGoldenCompare renders a finished re-run against its parent: the
@@ -40,25 +34,7 @@ func TestGoldenCompare(t *testing.T) {
 				if m.cmp == nil {
 					t.Fatal("no comparison to render")
 				}
-				tm := teatest.NewTestModel(t, m,
-					teatest.WithInitialTermSize(sz[0], sz[1]),
-					teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.ASCII)))
-				for _, k := range tt.keys {
-					tm.Send(keyMsg(k))
-				}
-				teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-					return bytes.Contains(b, []byte(tt.wait))
-				}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
-				if err := tm.Quit(); err != nil {
-					t.Fatal(err)
-				}
-				final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
-				var buf bytes.Buffer
-				w := &colorprofile.Writer{Forward: &buf, Profile: colorprofile.ASCII}
-				if _, err := w.WriteString(final.View().Content); err != nil {
-					t.Fatal(err)
-				}
-				golden.RequireEqual(t, buf.Bytes())
+				requireGoldenFrame(t, m, sz, tt.keys, tt.wait)
 			})
 		}
 	}

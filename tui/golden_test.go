@@ -35,26 +35,34 @@ func TestGolden(t *testing.T) {
 			t.Run(fmt.Sprintf("%s_%dx%d", tt.name, sz[0], sz[1]), func(t *testing.T) {
 				m := New(fixtureOptions())
 				m.now = func() time.Time { return fixedStart.Add(90 * time.Second) }
-				tm := teatest.NewTestModel(t, m,
-					teatest.WithInitialTermSize(sz[0], sz[1]),
-					teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.ASCII)))
-				for _, k := range tt.keys {
-					tm.Send(keyMsg(k))
-				}
-				teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-					return bytes.Contains(b, []byte(tt.wait))
-				}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
-				if err := tm.Quit(); err != nil {
-					t.Fatal(err)
-				}
-				final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
-				var buf bytes.Buffer
-				w := &colorprofile.Writer{Forward: &buf, Profile: colorprofile.ASCII}
-				if _, err := w.WriteString(final.View().Content); err != nil {
-					t.Fatal(err)
-				}
-				golden.RequireEqual(t, buf.Bytes())
+				requireGoldenFrame(t, m, sz, tt.keys, tt.wait)
 			})
 		}
 	}
+}
+
+// requireGoldenFrame runs the model in a real program at size sz, sends the
+// keys, waits for the text wait, and compares the last frame, downsampled
+// to the ASCII colour profile, with the test's golden file.
+func requireGoldenFrame(t *testing.T, m *Model, sz [2]int, keys []string, wait string) {
+	t.Helper()
+	tm := teatest.NewTestModel(t, m,
+		teatest.WithInitialTermSize(sz[0], sz[1]),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.ASCII)))
+	for _, k := range keys {
+		tm.Send(keyMsg(k))
+	}
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte(wait))
+	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
+	var buf bytes.Buffer
+	w := &colorprofile.Writer{Forward: &buf, Profile: colorprofile.ASCII}
+	if _, err := w.WriteString(final.View().Content); err != nil {
+		t.Fatal(err)
+	}
+	golden.RequireEqual(t, buf.Bytes())
 }
