@@ -31,13 +31,9 @@ func cmdCache(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	dbPath := fs.String("db", "", "database file")
 	olderThan := fs.String("older-than", "", "clear: only entries older than this (e.g. 30d, 12h)")
-	pos, err := parseInterleaved(fs, args[1:])
-	if err != nil {
-		return exitUsage
-	}
-	if err := withSettings(fs, ""); err != nil {
-		fmt.Fprintln(stderr, "ragscope:", err)
-		return exitUsage
+	pos, code, ok := parseArgs(fs, args[1:], "", stderr)
+	if !ok {
+		return code
 	}
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "ragscope cache %s: %v\n", sub, err)
@@ -59,6 +55,7 @@ func cmdCache(args []string, stdout, stderr io.Writer) int {
 	if sub == "compact" {
 		path := *dbPath
 		if path == "" {
+			var err error
 			if path, err = cache.DefaultPath(); err != nil {
 				return fail(err)
 			}

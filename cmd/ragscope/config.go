@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -119,12 +121,25 @@ func settingNames() []string {
 	return names
 }
 
-// withSettings applies the settings file to a command's flags; the other
-// sub-commands share `run`'s database and prompts directory this way.
-func withSettings(fs *flag.FlagSet, explicit string) error {
-	path, required := settingsPath(explicit)
-	if path == "" {
-		return nil
+// parseArgs parses a command's flags wherever they stand among its
+// arguments (`ragscope run data.jsonl --headless`), then fills the flags
+// not given from the settings file, so every sub-command shares `run`'s
+// database and prompts directory. When it fails it has told the user why
+// (flag errors and -help are printed by the flag set) and returns the exit
+// code.
+func parseArgs(fs *flag.FlagSet, args []string, config string, stderr io.Writer) ([]string, int, bool) {
+	pos, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil, exitOK, false
 	}
-	return applySettings(fs, path, required)
+	if err != nil {
+		return nil, exitUsage, false
+	}
+	if path, required := settingsPath(config); path != "" {
+		if err := applySettings(fs, path, required); err != nil {
+			fmt.Fprintln(stderr, "ragscope:", err)
+			return nil, exitUsage, false
+		}
+	}
+	return pos, exitOK, true
 }

@@ -15,13 +15,9 @@ func cmdDiff(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	dbPath := fs.String("db", "", "database file")
 	asJSON := fs.Bool("json", false, "print the comparison as JSON")
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		return exitUsage
-	}
-	if err := withSettings(fs, ""); err != nil {
-		fmt.Fprintln(stderr, "ragscope:", err)
-		return exitUsage
+	pos, code, ok := parseArgs(fs, args, "", stderr)
+	if !ok {
+		return code
 	}
 	if len(pos) != 2 {
 		fmt.Fprintln(stderr, "ragscope diff: give two runs, RUN_A RUN_B (ids, unique prefixes or latest); see `ragscope runs`")

@@ -26,13 +26,9 @@ func cmdPrompts(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	dir := fs.String("prompts", os.Getenv("RAGSCOPE_PROMPTS"), "directory of template overrides")
 	lang := fs.String("lang", "en", "en or zh")
-	pos, err := parseInterleaved(fs, args[1:])
-	if err != nil {
-		return exitUsage
-	}
-	if err := withSettings(fs, ""); err != nil {
-		fmt.Fprintln(stderr, "ragscope:", err)
-		return exitUsage
+	pos, code, ok := parseArgs(fs, args[1:], "", stderr)
+	if !ok {
+		return code
 	}
 	if *dir == "" {
 		if d := defaultPromptsDir(); d != "" && isDir(d) {

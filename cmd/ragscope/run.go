@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -120,16 +119,9 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 func cmdRun(args []string, stdout, stderr io.Writer) int {
 	var f runFlags
 	fs := newRunFlagSet(&f, stderr)
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if err := withSettings(fs, f.config); err != nil {
-		fmt.Fprintln(stderr, "ragscope:", err)
-		return exitUsage
+	pos, code, ok := parseArgs(fs, args, f.config, stderr)
+	if !ok {
+		return code
 	}
 	if f.apiKey == "" {
 		f.apiKey = os.Getenv("OPENAI_API_KEY")

@@ -53,12 +53,8 @@ func cmdRuns(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ragscope runs", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dbPath := fs.String("db", "", "database file")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	if err := withSettings(fs, ""); err != nil {
-		fmt.Fprintln(stderr, "ragscope:", err)
-		return exitUsage
+	if _, code, ok := parseArgs(fs, args, "", stderr); !ok {
+		return code
 	}
 	db, err := openStore(*dbPath, true)
 	if err != nil {
@@ -98,13 +94,9 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 	format := fs.String("format", "json", "json, csv or md")
 	outPath := fs.String("out", "", "write to FILE instead of stdout")
 	worst := fs.Int("worst", 10, "md: how many of the worst samples to list")
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		return exitUsage
-	}
-	if err := withSettings(fs, ""); err != nil {
-		fmt.Fprintln(stderr, "ragscope:", err)
-		return exitUsage
+	pos, code, ok := parseArgs(fs, args, "", stderr)
+	if !ok {
+		return code
 	}
 	if len(pos) != 1 {
 		fmt.Fprintln(stderr, "ragscope report: give one RUN id (or latest); see `ragscope runs`")

@@ -93,13 +93,9 @@ func cmdOpen(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	dbPath := fs.String("db", "", "database file")
 	ascii := fs.Bool("ascii", os.Getenv("RUNEWIDTH_EASTASIAN") == "1", "ASCII-only interface glyphs")
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		return exitUsage
-	}
-	if err := withSettings(fs, ""); err != nil {
-		fmt.Fprintln(stderr, "ragscope:", err)
-		return exitUsage
+	pos, code, ok := parseArgs(fs, args, "", stderr)
+	if !ok {
+		return code
 	}
 	if len(pos) != 1 {
 		fmt.Fprintln(stderr, "ragscope open: give one RUN id (or latest); see `ragscope runs`")
