@@ -32,10 +32,8 @@ const (
 // faithfulness without a reference (recall not computable) is read as
 // generation: the answer is not backed by what was retrieved.
 func Diagnose(r *Result) Diagnosis {
-	for _, st := range r.Status {
-		if st.Failed() {
-			return DiagFailed
-		}
+	if r.Failed() {
+		return DiagFailed
 	}
 	f, hasF := r.Score(Faithfulness)
 	ar, hasAR := r.Score(AnswerRelevancy)

@@ -34,6 +34,17 @@ func (r *Result) Score(m Metric) (float64, bool) {
 	return 0, false
 }
 
+// Failed reports whether any metric of the result failed (judge, parse,
+// cache or cancellation), as opposed to being not applicable.
+func (r *Result) Failed() bool {
+	for _, st := range r.Status {
+		if st.Failed() {
+			return true
+		}
+	}
+	return false
+}
+
 // FaithfulnessTrace keeps the statements and their verdicts.
 type FaithfulnessTrace struct {
 	Statements []StatementVerdict `json:"statements"`

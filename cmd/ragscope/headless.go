@@ -140,10 +140,8 @@ func writeSummary(w io.Writer, rep *eval.Report) {
 
 func anyFailed(rep *eval.Report) bool {
 	for _, r := range rep.Samples {
-		for _, st := range r.Status {
-			if st.Failed() {
-				return true
-			}
+		if r.Failed() {
+			return true
 		}
 	}
 	return false

@@ -348,20 +348,14 @@ func (s *session) buildJudge(lang eval.Lang) error {
 	if baseURL == "" {
 		baseURL = "https://api.openai.com/v1"
 	}
-	client, err := endpoint.New(endpoint.Config{
-		BaseURL: baseURL, APIKey: f.apiKey, APIType: f.apiType, APIVersion: f.apiVersion,
-		Concurrency: f.concurrency, RequestTimeout: f.timeout, MaxRetries: f.maxRetries, EmbeddingFormat: f.embedFormat,
-	})
+	client, err := f.endpoint(baseURL)
 	if err != nil {
 		return usageError{err}
 	}
 	s.sent = client.InFlight
 	var cc eval.ChatClient = client
 	if f.embeddingURL != "" {
-		ec, err := endpoint.New(endpoint.Config{
-			BaseURL: f.embeddingURL, APIKey: f.apiKey, APIType: f.apiType, APIVersion: f.apiVersion,
-			Concurrency: f.concurrency, RequestTimeout: f.timeout, MaxRetries: f.maxRetries, EmbeddingFormat: f.embedFormat,
-		})
+		ec, err := f.endpoint(f.embeddingURL)
 		if err != nil {
 			return usageError{err}
 		}
@@ -387,6 +381,15 @@ func (s *session) buildJudge(lang eval.Lang) error {
 		s.banner = fmt.Sprintf("judge: %s at %s (embeddings: %s at %s)", f.model, redact(baseURL), f.embeddingModel, redact(f.embeddingURL))
 	}
 	return nil
+}
+
+// endpoint is a client of one OpenAI-compatible base URL with the run's
+// key, API type, concurrency, timeout and retry settings.
+func (f *runFlags) endpoint(baseURL string) (*endpoint.Client, error) {
+	return endpoint.New(endpoint.Config{
+		BaseURL: baseURL, APIKey: f.apiKey, APIType: f.apiType, APIVersion: f.apiVersion,
+		Concurrency: f.concurrency, RequestTimeout: f.timeout, MaxRetries: f.maxRetries, EmbeddingFormat: f.embedFormat,
+	})
 }
 
 // splitClient sends chat and embeddings to different endpoints.
@@ -422,21 +425,12 @@ func (s *session) loadResume(pos *[]string) error {
 	s.run = info
 	s.done = map[int]*eval.Result{}
 	for _, r := range results {
-		if r == nil || hasFailure(r) {
+		if r == nil || r.Failed() {
 			continue
 		}
 		s.done[r.Index] = r
 	}
 	return nil
-}
-
-func hasFailure(r *eval.Result) bool {
-	for _, st := range r.Status {
-		if st.Failed() {
-			return true
-		}
-	}
-	return false
 }
 
 func (s *session) initRun(path string) {

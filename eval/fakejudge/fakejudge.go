@@ -21,7 +21,7 @@ import (
 
 // Request is a chat request as the server saw it.
 type Request struct {
-	Task        string // response_format.json_schema.name, or Server.TaskOf for other formats
+	Task        string // response_format.json_schema.name; "" for json_object and text formats
 	Model       string
 	Messages    []Message
 	Temperature *float64 // nil when the field was absent from the body
@@ -204,9 +204,6 @@ func (s *Server) serveChat(w http.ResponseWriter, hr *http.Request, raw map[stri
 			req.Task = rf.JSONSchema.Name
 		}
 	}
-	if req.Task == "" {
-		req.Task = TaskOf(req.Prompt())
-	}
 	s.mu.Lock()
 	s.counts[req.Task]++
 	s.requests = append(s.requests, req)
@@ -302,18 +299,6 @@ func Vector(text string) []float32 {
 		v[i] /= float32(math.Sqrt(n))
 	}
 	return v
-}
-
-// TaskOf guesses the task from a prompt for formats without a schema name:
-// tests put the task name in their scripted prompts or rely on the
-// templates' wording; unknown prompts give "".
-func TaskOf(prompt string) string {
-	for _, t := range []string{"faithfulness_statements", "faithfulness_verdicts", "answer_relevancy_question", "context_precision_verdict", "context_recall_classifications"} {
-		if strings.Contains(prompt, t) {
-			return t
-		}
-	}
-	return ""
 }
 
 // JSON marshals v for a scripted reply.
