@@ -2,7 +2,9 @@ package eval
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -38,6 +40,17 @@ type CallCounts struct {
 	Errors     int `json:"errors"`
 }
 
+// Sent is the number of calls that reached the judge.
+func (c CallCounts) Sent() int { return c.Chat + c.Embeddings }
+
+// HitRate is the share of calls the cache answered, in percent.
+func (c CallCounts) HitRate() float64 {
+	if all := c.Sent() + c.CacheHits; all > 0 {
+		return 100 * float64(c.CacheHits) / float64(all)
+	}
+	return 0
+}
+
 // MetricSummary aggregates one metric over a run. Mean is null when no
 // sample scored; Scored and Failed always say how many did and did not.
 type MetricSummary struct {
@@ -51,6 +64,33 @@ type MetricSummary struct {
 	NotApplicable int `json:"not_applicable"`
 	// ByStatus breaks the unscored samples down by status.
 	ByStatus map[Status]int `json:"by_status,omitempty"`
+}
+
+// unscoredOrder is the order statuses are listed in when saying why
+// samples were not scored: not applicable first, then failures.
+var unscoredOrder = []Status{StatusNoStatements, StatusMissingInput, StatusNoQuestions,
+	StatusParseError, StatusJudgeError, StatusCacheMiss, StatusCancelled}
+
+// Why says why samples were not scored, e.g. "1 missing_input, 2 judge_error".
+func (ms MetricSummary) Why() string {
+	var parts []string
+	for _, st := range unscoredOrder {
+		if n := ms.ByStatus[st]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, st))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// CountDiagnoses counts the results per diagnosis.
+func CountDiagnoses(results []*Result) map[Diagnosis]int {
+	out := make(map[Diagnosis]int, len(Diagnoses))
+	for _, r := range results {
+		if r != nil {
+			out[Diagnose(r)]++
+		}
+	}
+	return out
 }
 
 // Summarize aggregates results per metric.

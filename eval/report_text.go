@@ -89,12 +89,13 @@ func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
 		if ms.Mean != nil {
 			mean = fmt.Sprintf("%.3f", *ms.Mean)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d%s |\n", m, mean, ms.Scored, ms.NotApplicable, ms.Failed, statusBreakdown(ms.ByStatus))
+		why := ms.Why()
+		if why != "" {
+			why = " (" + why + ")"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d%s |\n", m, mean, ms.Scored, ms.NotApplicable, ms.Failed, why)
 	}
-	diag := map[Diagnosis]int{}
-	for _, s := range r.Samples {
-		diag[Diagnose(s)]++
-	}
+	diag := CountDiagnoses(r.Samples)
 	b.WriteString("\n**Diagnosis:** ")
 	for i, d := range Diagnoses {
 		if i > 0 {
@@ -121,19 +122,6 @@ func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-func statusBreakdown(by map[Status]int) string {
-	if len(by) == 0 {
-		return ""
-	}
-	var parts []string
-	for _, st := range []Status{StatusNoStatements, StatusMissingInput, StatusNoQuestions, StatusParseError, StatusJudgeError, StatusCacheMiss, StatusCancelled} {
-		if by[st] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", by[st], st))
-		}
-	}
-	return " (" + strings.Join(parts, ", ") + ")"
 }
 
 // lowest is the sample's lowest score; failures sort first, unscored last.

@@ -86,12 +86,7 @@ func cmdCache(args []string, stdout, stderr io.Writer) int {
 		}
 		tw.Flush()
 		if r := st.LastRun; r != nil {
-			made := r.Calls.Chat + r.Calls.Embeddings
-			rate := 0.0
-			if made+r.Calls.CacheHits > 0 {
-				rate = 100 * float64(r.Calls.CacheHits) / float64(made+r.Calls.CacheHits)
-			}
-			fmt.Fprintf(stdout, "last run %s: %d calls sent, %d cache hits (hit rate %.1f%%)\n", r.ID, made, r.Calls.CacheHits, rate)
+			fmt.Fprintf(stdout, "last run %s: %d calls sent, %d cache hits (hit rate %.1f%%)\n", r.ID, r.Calls.Sent(), r.Calls.CacheHits, r.Calls.HitRate())
 		}
 	case "clear":
 		var d time.Duration

@@ -96,13 +96,8 @@ func (s *session) progressLine(r *eval.Runner, done, total int, start time.Time,
 		eta = (time.Duration(float64(el) / float64(done) * float64(total-done))).Round(time.Second).String()
 	}
 	pct := 100 * done / max(total, 1)
-	made := calls.Chat + calls.Embeddings
-	hitRate := 0.0
-	if made+calls.CacheHits > 0 {
-		hitRate = 100 * float64(calls.CacheHits) / float64(made+calls.CacheHits)
-	}
 	return fmt.Sprintf("ragscope: [%d/%d] %3d%%  calls %d  cache hits %d (%.0f%%)  in flight %d  retries %d  errors %d  tokens %d  elapsed %s  eta %s",
-		done, total, pct, made, calls.CacheHits, hitRate, inFlight, calls.Retries, calls.Errors,
+		done, total, pct, calls.Sent(), calls.CacheHits, calls.HitRate(), inFlight, calls.Retries, calls.Errors,
 		tok.PromptTokens+tok.CompletionTokens, el.Round(time.Millisecond), eta)
 }
 
@@ -117,19 +112,10 @@ func writeSummary(w io.Writer, rep *eval.Report) {
 		if ms.Mean != nil {
 			mean = fmt.Sprintf("%.3f", *ms.Mean)
 		}
-		var why []string
-		for _, st := range []eval.Status{eval.StatusNoStatements, eval.StatusMissingInput, eval.StatusNoQuestions, eval.StatusParseError, eval.StatusJudgeError, eval.StatusCacheMiss, eval.StatusCancelled} {
-			if n := ms.ByStatus[st]; n > 0 {
-				why = append(why, fmt.Sprintf("%d %s", n, st))
-			}
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", m, mean, ms.Scored, ms.NotApplicable, ms.Failed, strings.Join(why, ", "))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", m, mean, ms.Scored, ms.NotApplicable, ms.Failed, ms.Why())
 	}
 	tw.Flush()
-	diag := map[eval.Diagnosis]int{}
-	for _, r := range rep.Samples {
-		diag[eval.Diagnose(r)]++
-	}
+	diag := eval.CountDiagnoses(rep.Samples)
 	var parts []string
 	for _, d := range eval.Diagnoses {
 		parts = append(parts, fmt.Sprintf("%s %d", d, diag[d]))
