@@ -104,10 +104,7 @@ func (j *Judge) request(s *eval.Sample, task string, d prompts.Data) (eval.ChatR
 // decoded reply; a reply that fails it is retried below the cache (and never
 // cached), and ends as parse_error when retries run out.
 func send[T any](ctx context.Context, j *Judge, req eval.ChatRequest, check func(*T) error) (*T, eval.ChatResponse, error) {
-	req.Validate = func(content string) error {
-		_, err := decode(content, check)
-		return err
-	}
+	req.Validate = validator(check)
 	resp, err := j.client.Chat(ctx, req)
 	if err != nil {
 		return nil, resp, err
@@ -120,6 +117,15 @@ func send[T any](ctx context.Context, j *Judge, req eval.ChatRequest, check func
 		return nil, resp, eval.NewStepError(eval.StatusParseError, "%s: %v", req.Task, err)
 	}
 	return out, resp, nil
+}
+
+// validator checks a raw reply the way decode would; the retrying client
+// runs it on every choice, so a malformed reply is retried and never cached.
+func validator[T any](check func(*T) error) func(string) error {
+	return func(content string) error {
+		_, err := decode(content, check)
+		return err
+	}
 }
 
 func decode[T any](content string, check func(*T) error) (*T, error) {
@@ -252,7 +258,7 @@ func (j *Judge) Questions(ctx context.Context, s *eval.Sample, n int) ([]eval.Ge
 		}
 		return nil
 	}
-	validate := func(content string) error { _, err := decode(content, check); return err }
+	validate := validator(check)
 	if !j.cfg.NoN && n > 1 {
 		req := base
 		req.N = n
