@@ -45,6 +45,15 @@ func (r *Result) Failed() bool {
 	return false
 }
 
+func (r *Result) hasStatus(st Status) bool {
+	for _, s := range r.Status {
+		if s == st {
+			return true
+		}
+	}
+	return false
+}
+
 // FaithfulnessTrace keeps the statements and their verdicts.
 type FaithfulnessTrace struct {
 	Statements []StatementVerdict `json:"statements"`

@@ -35,7 +35,8 @@ type Runner struct {
 	// event is emitted (the run store writes it durably here).
 	OnResult func(*Result) error
 
-	stats runStats
+	stats     runStats
+	cancelled bool
 }
 
 // Counts returns the run's call counts and token usage so far.
@@ -99,9 +100,21 @@ func (r *Runner) Run(ctx context.Context, samples []Sample) []*Result {
 	}
 	close(jobs)
 	wg.Wait()
+	r.cancelled = false
+	for _, res := range results {
+		if res != nil && res.hasStatus(StatusCancelled) {
+			r.cancelled = true
+			break
+		}
+	}
 	emit(Event{Kind: EventRunFinished, Sample: -1, InFlight: 0})
 	return results
 }
+
+// Cancelled reports, once Run has returned, whether the run was cut short:
+// some metric of some sample ended cancelled. A signal that arrives after
+// the last sample finished does not make a finished run cancelled.
+func (r *Runner) Cancelled() bool { return r.cancelled }
 
 func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, emit func(Event)) *Result {
 	res := &Result{

@@ -59,7 +59,7 @@ func (s *session) runHeadless(ctx context.Context, stdout, stderr io.Writer) (in
 		}
 	}
 	results := <-resultsCh
-	cancelled := ctx.Err() != nil
+	cancelled := r.Cancelled()
 	s.finish(r, cancelled)
 	fmt.Fprintln(stderr, s.progressLine(r, done, total, start, 0))
 

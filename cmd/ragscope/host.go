@@ -286,7 +286,7 @@ func (h *host) Rerun(ctx context.Context, plan tui.Plan) (string, <-chan eval.Ev
 		<-done
 		now := time.Now().UTC()
 		info.FinishedAt = &now
-		info.Cancelled = ctx.Err() != nil
+		info.Cancelled = r.Cancelled()
 		info.Calls, info.Tokens = r.Counts()
 		if err := db.PutRun(info); err != nil {
 			fmt.Fprintln(h.s.log, "saving the re-run record:", err)

@@ -34,18 +34,9 @@ func (s *session) runTUI(ctx context.Context, stdout, stderr io.Writer) (int, er
 	// user leaves the interface: a run that finished stays finished in the
 	// store even if the process is killed while the analyst browses.
 	resultsCh := make(chan []*eval.Result, 1)
-	cancelledCh := make(chan bool, 1)
 	go func() {
 		results := r.Run(rctx, s.loaded.Samples)
-		cancelled := false
-		for _, res := range results {
-			if res != nil && hasStatus(res, eval.StatusCancelled) {
-				cancelled = true
-				break
-			}
-		}
-		s.finish(r, cancelled)
-		cancelledCh <- cancelled
+		s.finish(r, r.Cancelled())
 		resultsCh <- results
 	}()
 
@@ -63,8 +54,8 @@ func (s *session) runTUI(ctx context.Context, stdout, stderr io.Writer) (int, er
 		RunID: s.run.ID, Host: h,
 	}, toTUI) // tui.Forward drains events after the program ends, so the runner never blocks
 	cancel()
-	cancelled := <-cancelledCh
 	results := <-resultsCh
+	cancelled := r.Cancelled()
 	if err != nil {
 		return 0, err
 	}
@@ -155,15 +146,6 @@ func (s *session) logEvent(ev eval.Event) {
 	case eval.EventRetry:
 		fmt.Fprintf(s.log, "%s sample %d: retry %s in %s: %s\n", ev.Time.Format(time.RFC3339), ev.Sample, ev.Call.Task, ev.Wait.Round(time.Millisecond), ev.Err)
 	}
-}
-
-func hasStatus(r *eval.Result, st eval.Status) bool {
-	for _, s := range r.Status {
-		if s == st {
-			return true
-		}
-	}
-	return false
 }
 
 // rawCalls renders a sample's judge calls from the cache for the TUI's `x` view.
