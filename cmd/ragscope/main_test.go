@@ -80,6 +80,36 @@ func decodeReport(t *testing.T, s string) *eval.Report {
 	return &rep
 }
 
+// bgRun is the binary running in the background.
+type bgRun struct {
+	cmd            *exec.Cmd
+	stdout, stderr bytes.Buffer
+}
+
+// startUntil starts the binary and returns once the fake judge has seen at
+// least calls requests from it, so a test can interrupt it midway. It fails
+// the test, instead of hanging, if that does not happen within 20 s.
+func startUntil(t *testing.T, env []string, srv *fakejudge.Server, calls int, args ...string) *bgRun {
+	t.Helper()
+	b := &bgRun{cmd: exec.Command(binary, args...)}
+	b.cmd.Env = env
+	b.cmd.Stdout, b.cmd.Stderr = &b.stdout, &b.stderr
+	if err := b.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.cmd.Process.Kill(); b.cmd.Wait() })
+	deadline := time.Now().Add(20 * time.Second)
+	for srv.Count("") < calls {
+		if time.Now().After(deadline) {
+			b.cmd.Process.Kill()
+			b.cmd.Wait()
+			t.Fatalf("the run sent %d of the %d calls awaited within 20 s; stderr:\n%s", srv.Count(""), calls, b.stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return b
+}
+
 // smallDataset writes n samples in RAGAS 0.2 columns; the texts are unique
 // to the test, so no two tests' samples share cache entries.
 func smallDataset(t *testing.T, n int) string {
@@ -339,17 +369,8 @@ func TestDatabaseInUse(t *testing.T) {
 	data := smallDataset(t, 20)
 	db := filepath.Join(t.TempDir(), "r.db")
 	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
-	first := exec.Command(binary, "run", "--headless", "--concurrency", "1", "--db", db, data)
-	first.Env = env
-	if err := first.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { first.Process.Kill(); first.Wait() }()
-	// Wait until the first process has the database open: it sends its
-	// first call only after opening it.
-	for srv.Count("") == 0 {
-		time.Sleep(10 * time.Millisecond)
-	}
+	// The first process has the database open once it sends its first call.
+	startUntil(t, env, srv, 1, "run", "--headless", "--concurrency", "1", "--db", db, data)
 	start := time.Now()
 	r := runBin(t, env, "run", "--headless", "--db", db, data)
 	el := time.Since(start)
@@ -380,18 +401,11 @@ func TestKilledRunResendsOnlyUnfinishedCalls(t *testing.T) {
 	defer srv.Close()
 	db := filepath.Join(t.TempDir(), "r.db")
 	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
-	cmd := exec.Command(binary, "run", "--headless", "--metrics", metrics, "--concurrency", fmt.Sprint(conc), "--db", db, data)
-	cmd.Env = env
-	if err := cmd.Start(); err != nil {
+	killed := startUntil(t, env, srv, need/2, "run", "--headless", "--metrics", metrics, "--concurrency", fmt.Sprint(conc), "--db", db, data)
+	if err := killed.cmd.Process.Signal(os.Kill); err != nil {
 		t.Fatal(err)
 	}
-	for srv.Count("") < need/2 {
-		time.Sleep(5 * time.Millisecond)
-	}
-	if err := cmd.Process.Signal(os.Kill); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait()
+	killed.cmd.Wait()
 	// Requests the process sent just before dying may still be in the
 	// server's hands; they are counted once its connections are closed.
 	for deadline := time.Now().Add(10 * time.Second); srv.Connections() > 0; {
@@ -451,16 +465,9 @@ func TestResumeContinuesTheSameRun(t *testing.T) {
 	data := smallDataset(t, 16)
 	db := filepath.Join(t.TempDir(), "r.db")
 	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
-	cmd := exec.Command(binary, "run", "--headless", "--concurrency", "2", "--db", db, data)
-	cmd.Env = env
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	for srv.Count("") < 40 {
-		time.Sleep(5 * time.Millisecond)
-	}
-	cmd.Process.Signal(os.Kill)
-	cmd.Wait()
+	killed := startUntil(t, env, srv, 40, "run", "--headless", "--concurrency", "2", "--db", db, data)
+	killed.cmd.Process.Signal(os.Kill)
+	killed.cmd.Wait()
 	runs := runBin(t, env, "runs", "--db", db)
 	if !strings.Contains(runs.stdout, "interrupted") {
 		t.Fatalf("the killed run is not listed as interrupted:\n%s", runs.stdout)
@@ -507,20 +514,13 @@ func TestInterruptKeepsFinishedSamples(t *testing.T) {
 	defer srv.Close()
 	data := smallDataset(t, 40)
 	db := filepath.Join(t.TempDir(), "r.db")
-	cmd := exec.Command(binary, "run", "--headless", "--concurrency", "2", "--db", db, data)
-	cmd.Env = cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
-	var so, se bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &so, &se
-	if err := cmd.Start(); err != nil {
+	run := startUntil(t, cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL()), srv, 60,
+		"run", "--headless", "--concurrency", "2", "--db", db, data)
+	if err := run.cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	for srv.Count("") < 60 {
-		time.Sleep(5 * time.Millisecond)
-	}
-	if err := cmd.Process.Signal(os.Interrupt); err != nil {
-		t.Fatal(err)
-	}
-	err := cmd.Wait()
+	err := run.cmd.Wait()
+	so, se := &run.stdout, &run.stderr
 	ee, ok := err.(*exec.ExitError)
 	if !ok || ee.ExitCode() != exitInterrupted {
 		t.Fatalf("exit %v, want %d\n%s", err, exitInterrupted, se.String())
