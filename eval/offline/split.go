@@ -61,21 +61,29 @@ func dropContentless(stmts []string) []string {
 const MinStatementRunes = 3
 
 func mergeShort(stmts []string) []string {
+	tooShort := func(s string) bool { return contentRunes(s) < MinStatementRunes }
+	return mergeForward(stmts, " ", tooShort, tooShort)
+}
+
+// mergeForward joins with sep each piece that holdBack says cannot stand
+// alone onto the piece after it, and a last piece that lastTooShort says is
+// too short onto the one before it.
+func mergeForward(pieces []string, sep string, holdBack, lastTooShort func(string) bool) []string {
 	var out []string
 	pending := ""
-	for i, s := range stmts {
+	for i, p := range pieces {
 		if pending != "" {
-			s = pending + " " + s
+			p = pending + sep + p
 			pending = ""
 		}
-		if i+1 < len(stmts) && contentRunes(s) < MinStatementRunes {
-			pending = s
+		if i+1 < len(pieces) && holdBack(p) {
+			pending = p
 			continue
 		}
-		out = append(out, s)
+		out = append(out, p)
 	}
-	if n := len(out); n >= 2 && contentRunes(out[n-1]) < MinStatementRunes {
-		out[n-2] += " " + out[n-1]
+	if n := len(out); n >= 2 && lastTooShort(out[n-1]) {
+		out[n-2] += sep + out[n-1]
 		out = out[:n-1]
 	}
 	return out
@@ -189,25 +197,11 @@ func mergeClauses(parts []string) []string {
 			clauses = append(clauses, p)
 		}
 	}
-	var out []string
-	pending := ""
-	for i, c := range clauses {
-		if pending != "" {
-			c = pending + "，" + c
-			pending = ""
-		}
-		if i+1 < len(clauses) && (contentRunes(c) < MinClauseRunes || isSubordinate(c)) {
-			pending = c
-			continue
-		}
-		out = append(out, c)
-	}
-	// A short last clause joins the previous statement rather than standing alone.
-	if n := len(out); n >= 2 && contentRunes(out[n-1]) < MinClauseRunes {
-		out[n-2] += "，" + out[n-1]
-		out = out[:n-1]
-	}
-	return out
+	// A short or subordinate clause joins the next; a short last clause
+	// joins the previous statement rather than standing alone.
+	return mergeForward(clauses, "，",
+		func(c string) bool { return contentRunes(c) < MinClauseRunes || isSubordinate(c) },
+		func(c string) bool { return contentRunes(c) < MinClauseRunes })
 }
 
 func isSubordinate(c string) bool {
