@@ -232,11 +232,9 @@ func Cosine(a, b []float64) float64 {
 	return dot / (math.Sqrt(na) * math.Sqrt(nb))
 }
 
-// set records a metric's outcome; the result's maps are guarded because the
-// metrics of one sample run concurrently.
+// set records a metric's outcome. Each metric of a sample writes into its
+// own partial result (see Runner.evalSample), so no lock is needed here.
 func (r *Result) set(m Metric, st Status, score *float64, msg string) {
-	resultMu.Lock()
-	defer resultMu.Unlock()
 	if r.Scores == nil {
 		r.Scores = map[Metric]*float64{}
 		r.Status = map[Metric]Status{}
@@ -257,10 +255,6 @@ func (r *Result) set(m Metric, st Status, score *float64, msg string) {
 func (r *Result) fail(m Metric, err error) {
 	r.set(m, StatusOf(err), nil, err.Error())
 }
-
-// resultMu serialises writes to results' maps from concurrent metric steps;
-// contention is negligible next to judge calls.
-var resultMu sync.Mutex
 
 func nonEmpty(ss []string) []string {
 	var out []string

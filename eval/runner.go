@@ -135,24 +135,33 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 	emit(Event{Kind: EventSampleStarted, Sample: s.Index, InFlight: r.stats.gauge()})
 	rec := &recorder{sample: s.Index, run: &r.stats}
 	sctx := withRecorder(ctx, rec)
+	// The metrics run concurrently, each into a partial result of its own,
+	// merged once they are all done: no lock is shared between samples or
+	// runners.
+	parts := make([]*Result, len(cfg.Metrics))
 	var wg sync.WaitGroup
-	for _, m := range cfg.Metrics {
+	for i, m := range cfg.Metrics {
+		part := &Result{}
+		parts[i] = part
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			switch m {
 			case Faithfulness:
-				runFaithfulness(sctx, r.Judge, s, res)
+				runFaithfulness(sctx, r.Judge, s, part)
 			case AnswerRelevancy:
-				runAnswerRelevancy(sctx, r.Judge, s, cfg.Strictness, res)
+				runAnswerRelevancy(sctx, r.Judge, s, cfg.Strictness, part)
 			case ContextPrecision:
-				runContextPrecision(sctx, r.Judge, s, res)
+				runContextPrecision(sctx, r.Judge, s, part)
 			case ContextRecall:
-				runContextRecall(sctx, r.Judge, s, res)
+				runContextRecall(sctx, r.Judge, s, part)
 			}
 		}()
 	}
 	wg.Wait()
+	for i, m := range cfg.Metrics {
+		res.absorb(m, parts[i])
+	}
 	// A step interrupted by cancellation may surface as a judge or parse
 	// error from a half-read reply; the user asked to stop, so say so.
 	if ctx.Err() != nil {
@@ -182,4 +191,23 @@ func (r *Runner) finish(res *Result, emit func(Event)) {
 		}
 	}
 	emit(Event{Kind: EventSampleFinished, Sample: res.Index, Result: res, InFlight: r.stats.gauge()})
+}
+
+// absorb takes metric m's outcome and trace from a partial result.
+func (r *Result) absorb(m Metric, part *Result) {
+	st, ok := part.Status[m]
+	if !ok {
+		return
+	}
+	r.set(m, st, part.Scores[m], part.Errors[m])
+	switch m {
+	case Faithfulness:
+		r.Faithfulness = part.Faithfulness
+	case AnswerRelevancy:
+		r.AnswerRelevancy = part.AnswerRelevancy
+	case ContextPrecision:
+		r.ContextPrecision = part.ContextPrecision
+	case ContextRecall:
+		r.ContextRecall = part.ContextRecall
+	}
 }
