@@ -2,9 +2,10 @@ package cache
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"sync"
 	"sync/atomic"
 
 	bolt "go.etcd.io/bbolt"
@@ -27,14 +28,11 @@ const (
 
 // Client is an eval.ChatClient that answers from the cache when it can.
 type Client struct {
-	db    *DB
+	st    Store
 	inner eval.ChatClient
 	mode  Mode
 
 	chatHits, chatMisses, embedHits, embedMisses atomic.Int64
-
-	mu       sync.Mutex
-	inflight map[string]chan struct{} // chat keys being fetched, see Chat
 }
 
 var _ eval.ChatClient = (*Client)(nil)
@@ -59,13 +57,16 @@ func (s ClientStats) HitRate() float64 {
 	return float64(s.Hits()) / float64(s.Calls())
 }
 
-// Client wraps inner with the cache. A read-only database can only replay,
-// so it forces CacheOnly.
-func (db *DB) Client(inner eval.ChatClient, mode Mode) *Client {
-	if db.readOnly {
+// Client wraps inner with the cache of this database.
+func (db *DB) Client(inner eval.ChatClient, mode Mode) *Client { return NewClient(db, inner, mode) }
+
+// NewClient wraps inner with the call cache of a store, local or served by
+// another process. A read-only store can only replay, so it forces CacheOnly.
+func NewClient(st Store, inner eval.ChatClient, mode Mode) *Client {
+	if st.ReadOnly() {
 		mode = CacheOnly
 	}
-	return &Client{db: db, inner: inner, mode: mode, inflight: map[string]chan struct{}{}}
+	return &Client{st: st, inner: inner, mode: mode}
 }
 
 // Stats reads the counters; safe to call while calls are in flight.
@@ -80,12 +81,13 @@ func (c *Client) Stats() ClientStats {
 
 // Chat answers from the cache, or asks the inner client and stores its reply
 // before returning, so a completed call is never paid for twice, even if the
-// process is killed right after. Concurrent identical requests are sent once:
-// the others wait and then read the stored reply.
+// process is killed right after. Concurrent identical requests, of this
+// process or of any other sharing the store, are sent once: the others wait
+// for the claim and then read the stored reply.
 func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResponse, error) {
 	key := req.Key()
 	for {
-		resp, ok, err := c.db.lookupChat(key, req.Validate)
+		resp, ok, err := c.lookupChat(key, req.Validate)
 		if err != nil {
 			return eval.ChatResponse{}, err
 		}
@@ -98,29 +100,41 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 			c.chatMisses.Add(1)
 			return eval.ChatResponse{}, fmt.Errorf("%s call %.12s: %w", taskName(req.Task), key, eval.ErrCacheMiss)
 		}
-
-		c.mu.Lock()
-		wait, busy := c.inflight[key]
-		if !busy {
-			done := make(chan struct{})
-			c.inflight[key] = done
-			c.mu.Unlock()
-			resp, err := c.fetchChat(ctx, req, key)
-			c.mu.Lock()
-			delete(c.inflight, key)
-			c.mu.Unlock()
-			close(done)
-			return resp, err
+		release, granted, err := c.st.Claim(ctx, key)
+		if err != nil {
+			return eval.ChatResponse{}, err
 		}
-		c.mu.Unlock()
-		// Another goroutine is paying for this very request; when it is done
-		// the reply is in the cache (or it failed, and we try ourselves).
-		select {
-		case <-wait:
-		case <-ctx.Done():
-			return eval.ChatResponse{}, ctx.Err()
+		if !granted {
+			// Another caller paid for this very request; its reply is in
+			// the cache now (or it failed, and we try ourselves).
+			continue
 		}
+		// The holder of the claim before us may have stored the reply
+		// between our lookup and our claim.
+		if resp, ok, err := c.lookupChat(key, req.Validate); err == nil && ok {
+			release()
+			c.chatHits.Add(1)
+			resp.Cached, resp.Key = true, key
+			return resp, nil
+		}
+		resp, err = c.fetchChat(ctx, req, key)
+		release()
+		return resp, err
 	}
+}
+
+// lookupChat reads a stored reply; one whose choices the request's
+// validator now rejects counts as absent, so it is fetched again and
+// overwritten.
+func (c *Client) lookupChat(key string, validate func(string) error) (eval.ChatResponse, bool, error) {
+	resp, ok, err := c.st.LookupChat(key)
+	if err != nil || !ok {
+		return eval.ChatResponse{}, false, err
+	}
+	if validate != nil && !validChoices(resp.Choices, validate) {
+		return eval.ChatResponse{}, false, nil
+	}
+	return resp, true, nil
 }
 
 func (c *Client) fetchChat(ctx context.Context, req eval.ChatRequest, key string) (eval.ChatResponse, error) {
@@ -135,7 +149,7 @@ func (c *Client) fetchChat(ctx context.Context, req eval.ChatRequest, key string
 		// judge sees it (and reports a parse error) but it is not stored.
 		return resp, nil
 	}
-	if err := c.db.putChat(key, req, resp); err != nil {
+	if err := c.st.PutChat(key, req, resp); err != nil {
 		return resp, fmt.Errorf("%s call succeeded but could not be saved to the cache: %w", taskName(req.Task), err)
 	}
 	return resp, nil
@@ -160,10 +174,9 @@ func taskName(task string) string {
 	return task
 }
 
-// lookupChat reads a stored reply. An entry that cannot be decoded, or whose
-// choices the request's validator now rejects, counts as absent so that it
-// is fetched again and overwritten.
-func (db *DB) lookupChat(key string, validate func(string) error) (eval.ChatResponse, bool, error) {
+// LookupChat reads a stored reply. An entry that cannot be decoded counts as
+// absent so that it is fetched again and overwritten.
+func (db *DB) LookupChat(key string) (eval.ChatResponse, bool, error) {
 	var (
 		resp  eval.ChatResponse
 		found bool
@@ -191,13 +204,11 @@ func (db *DB) lookupChat(key string, validate func(string) error) (eval.ChatResp
 	if err != nil {
 		return eval.ChatResponse{}, false, fmt.Errorf("read cache %s: %w", db.path, err)
 	}
-	if found && validate != nil && !validChoices(resp.Choices, validate) {
-		return eval.ChatResponse{}, false, nil
-	}
 	return resp, found, nil
 }
 
-func (db *DB) putChat(key string, req eval.ChatRequest, resp eval.ChatResponse) error {
+// PutChat stores a reply under its request's key.
+func (db *DB) PutChat(key string, req eval.ChatRequest, resp eval.ChatResponse) error {
 	reqJSON, err := canonicalRequest(req)
 	if err != nil {
 		return err
@@ -222,22 +233,44 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 	for i, t := range req.Texts {
 		keys[i] = eval.EmbedKey(req.Endpoint, req.Model, req.Dimensions, t)
 	}
-	if err := c.db.lookupEmbeddings(keys, out.Vectors); err != nil {
-		return eval.EmbedResponse{}, err
+	var (
+		missing []string
+		slot    map[string][]int // text -> positions awaiting its vector
+		release func()
+	)
+	for {
+		vecs, err := c.st.LookupEmbeddings(keys)
+		if err != nil {
+			return eval.EmbedResponse{}, err
+		}
+		out.Vectors, out.Cached = vecs, 0
+		missing, slot = nil, map[string][]int{}
+		for i, v := range out.Vectors {
+			if v != nil {
+				out.Cached++
+				continue
+			}
+			t := req.Texts[i]
+			if _, seen := slot[t]; !seen {
+				missing = append(missing, t)
+			}
+			slot[t] = append(slot[t], i)
+		}
+		if len(missing) == 0 || c.mode == CacheOnly || release != nil {
+			break
+		}
+		// Two runs embedding the same texts at once pay once: the claim is
+		// on the set of missing texts; the loser looks again.
+		r, granted, err := c.st.Claim(ctx, embedClaim(req, missing))
+		if err != nil {
+			return eval.EmbedResponse{}, err
+		}
+		if granted {
+			release = r
+		}
 	}
-
-	var missing []string
-	slot := map[string][]int{} // text -> positions awaiting its vector
-	for i, v := range out.Vectors {
-		if v != nil {
-			out.Cached++
-			continue
-		}
-		t := req.Texts[i]
-		if _, seen := slot[t]; !seen {
-			missing = append(missing, t)
-		}
-		slot[t] = append(slot[t], i)
+	if release != nil {
+		defer release()
 	}
 	c.embedHits.Add(int64(out.Cached))
 	if len(missing) == 0 {
@@ -262,7 +295,7 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 			return eval.EmbedResponse{}, fmt.Errorf("embedding endpoint %s returned an empty vector for text %d of %d", req.Endpoint, i+1, len(missing))
 		}
 	}
-	if err := c.db.putEmbeddings(req, missing, fresh.Vectors); err != nil {
+	if err := c.st.PutEmbeddings(req, missing, fresh.Vectors); err != nil {
 		return eval.EmbedResponse{}, fmt.Errorf("embeddings succeeded but could not be saved to the cache: %w", err)
 	}
 	for i, t := range missing {
@@ -275,9 +308,10 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 	return out, nil
 }
 
-// lookupEmbeddings fills vecs[i] for every key found; undecodable entries
-// stay nil and are fetched again.
-func (db *DB) lookupEmbeddings(keys []string, vecs [][]float64) error {
+// LookupEmbeddings returns one vector per key, nil where none is stored;
+// undecodable entries stay nil and are fetched again.
+func (db *DB) LookupEmbeddings(keys []string) ([][]float64, error) {
+	vecs := make([][]float64, len(keys))
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketEmbedding)
 		if b == nil {
@@ -299,12 +333,13 @@ func (db *DB) lookupEmbeddings(keys []string, vecs [][]float64) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("read cache %s: %w", db.path, err)
+		return nil, fmt.Errorf("read cache %s: %w", db.path, err)
 	}
-	return nil
+	return vecs, nil
 }
 
-func (db *DB) putEmbeddings(req eval.EmbedRequest, texts []string, vecs [][]float64) error {
+// PutEmbeddings stores one vector per text.
+func (db *DB) PutEmbeddings(req eval.EmbedRequest, texts []string, vecs [][]float64) error {
 	now := db.now()
 	keys := make([][]byte, len(texts))
 	vals := make([][]byte, len(texts))
@@ -325,4 +360,13 @@ func (db *DB) putEmbeddings(req eval.EmbedRequest, texts []string, vecs [][]floa
 		}
 		return nil
 	})
+}
+
+// embedClaim names the embedding of a set of texts for Claim.
+func embedClaim(req eval.EmbedRequest, texts []string) string {
+	h := sha256.New()
+	for _, t := range texts {
+		h.Write([]byte(eval.EmbedKey(req.Endpoint, req.Model, req.Dimensions, t)))
+	}
+	return "embed:" + hex.EncodeToString(h.Sum(nil))
 }

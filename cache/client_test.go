@@ -486,9 +486,9 @@ func TestInflightWaiterHonoursItsContext(t *testing.T) {
 	}()
 	// Wait until the leader is registered as in flight.
 	for {
-		c.mu.Lock()
-		n := len(c.inflight)
-		c.mu.Unlock()
+		db.claims.mu.Lock()
+		n := len(db.claims.busy)
+		db.claims.mu.Unlock()
 		if n == 1 {
 			break
 		}

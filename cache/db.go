@@ -67,6 +67,8 @@ type DB struct {
 	path     string
 	readOnly bool
 	w        *writer
+	hub      *hub
+	claims   claims
 	// now is the clock for entry times and run ids; tests replace it.
 	now func() time.Time
 }
@@ -128,7 +130,7 @@ func Open(path string, opt Options) (*DB, error) {
 			}
 			return nil, fmt.Errorf("database %s: %w", path, serr)
 		}
-		db := &DB{bolt: bdb, path: path, readOnly: opt.ReadOnly, now: time.Now}
+		db := &DB{bolt: bdb, path: path, readOnly: opt.ReadOnly, now: time.Now, hub: newHub()}
 		if err := db.init(); err != nil {
 			_ = bdb.Close()
 			return nil, err
@@ -256,6 +258,9 @@ func (db *DB) init() (err error) {
 
 // Path is the file the database was opened from.
 func (db *DB) Path() string { return db.path }
+
+// ReadOnly reports a database opened read-only.
+func (db *DB) ReadOnly() bool { return db.readOnly }
 
 // Close waits for pending writes to commit and closes the file.
 func (db *DB) Close() error {

@@ -59,7 +59,7 @@ func newRerunStack(b *testing.B) *rerunStack {
 // run id.
 func (st *rerunStack) run(b *testing.B, samples []eval.Sample) ([]*eval.Result, string) {
 	b.Helper()
-	info := eval.RunInfo{ID: st.db.NewRunID(), Dataset: "demo x10k", StartedAt: time.Now().UTC(),
+	info := eval.RunInfo{ID: newID(b, st.db), Dataset: "demo x10k", StartedAt: time.Now().UTC(),
 		Judge: st.judge.Info(), Metrics: eval.AllMetrics, Samples: len(samples)}
 	if err := st.db.PutRun(info); err != nil {
 		b.Fatal(err)
@@ -199,4 +199,12 @@ func BenchmarkCachedRerun10kRunner(b *testing.B) {
 	b.ReportMetric(perRun, "s/10k")
 	b.ReportMetric(rerunSamples/perRun, "samples/s")
 	b.ReportMetric(float64(after.Hits()-before.Hits())/float64(b.N*rerunSamples), "hits/sample")
+}
+
+func newID(t testing.TB, db *cache.DB) string {
+	id, err := db.NewRunID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
 }

@@ -28,7 +28,7 @@ const LatestRun = "latest"
 
 // NewRunID returns an id that sorts by start time (UTC, to the second) with a
 // random suffix that keeps ids made in the same second distinct.
-func (db *DB) NewRunID() string {
+func (db *DB) NewRunID() (string, error) {
 	stamp := db.now().UTC().Format("20060102-150405")
 	for {
 		var b [2]byte
@@ -42,7 +42,7 @@ func (db *DB) NewRunID() string {
 			return nil
 		})
 		if !exists {
-			return id
+			return id, nil
 		}
 	}
 }
@@ -68,9 +68,13 @@ func (db *DB) PutRun(info eval.RunInfo) error {
 	if err != nil {
 		return fmt.Errorf("run %s: %w", info.ID, err)
 	}
-	return db.update(func(tx *bolt.Tx) error {
+	err = db.update(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketRuns).Put([]byte(info.ID), v)
 	})
+	if err == nil {
+		db.hub.add(info.ID, -1)
+	}
+	return err
 }
 
 func resultKey(runID string, index int) []byte {
@@ -95,12 +99,16 @@ func (db *DB) PutResult(runID string, r *eval.Result) error {
 		return fmt.Errorf("run %s, sample %d: cannot encode the result: %w", runID, r.Index, err)
 	}
 	key := resultKey(runID, r.Index)
-	return db.update(func(tx *bolt.Tx) error {
+	err = db.update(func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketRuns).Get([]byte(runID)) == nil {
 			return fmt.Errorf("run %s is not recorded in %s; record it with PutRun before its results", runID, db.path)
 		}
 		return tx.Bucket(bucketResults).Put(key, v)
 	})
+	if err == nil {
+		db.hub.add(runID, r.Index)
+	}
+	return err
 }
 
 // PutResults stores many results of a run in one transaction (a re-run
@@ -111,6 +119,7 @@ func (db *DB) PutResults(runID string, rs []*eval.Result) error {
 	}
 	keys := make([][]byte, 0, len(rs))
 	vals := make([][]byte, 0, len(rs))
+	indexes := make([]int, 0, len(rs))
 	for _, r := range rs {
 		if r == nil {
 			continue
@@ -124,8 +133,9 @@ func (db *DB) PutResults(runID string, rs []*eval.Result) error {
 		}
 		keys = append(keys, resultKey(runID, r.Index))
 		vals = append(vals, v)
+		indexes = append(indexes, r.Index)
 	}
-	return db.update(func(tx *bolt.Tx) error {
+	err := db.update(func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketRuns).Get([]byte(runID)) == nil {
 			return fmt.Errorf("run %s is not recorded in %s; record it with PutRun before its results", runID, db.path)
 		}
@@ -137,6 +147,10 @@ func (db *DB) PutResults(runID string, rs []*eval.Result) error {
 		}
 		return nil
 	})
+	if err == nil {
+		db.hub.add(runID, indexes...)
+	}
+	return err
 }
 
 // Runs lists the recorded runs, newest first.

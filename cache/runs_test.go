@@ -16,7 +16,7 @@ func TestNewRunID(t *testing.T) {
 	db.now = func() time.Time { return time.Date(2026, 11, 30, 15, 50, 12, 0, time.FixedZone("CET", 3600)) }
 	seen := map[string]bool{}
 	for i := 0; i < 50; i++ {
-		id := db.NewRunID()
+		id, _ := db.NewRunID()
 		if !regexp.MustCompile(`^20261130-145012-[0-9a-f]{4}$`).MatchString(id) {
 			t.Fatalf("id %q is not <UTC yyyymmdd-hhmmss>-<4 hex>", id)
 		}
@@ -197,7 +197,7 @@ func TestPutResultsCopiesARun(t *testing.T) {
 	if err := db.PutResults("20261130-000000-none", []*eval.Result{{Index: 0}}); err == nil {
 		t.Fatal("results of an unrecorded run were stored")
 	}
-	id := db.NewRunID()
+	id, _ := db.NewRunID()
 	if err := db.PutRun(eval.RunInfo{ID: id, Samples: 3}); err != nil {
 		t.Fatal(err)
 	}

@@ -177,28 +177,29 @@ func (m *Model) deltaTitle(mt eval.Metric) string {
 func (m *Model) compareLine() string {
 	st, g := m.st, m.g
 	if rr := m.rerun; rr != nil {
-		if rr.events == nil {
+		if !rr.started {
 			return st.running.Render("re-run: starting" + g.ellipsis)
 		}
+		p := rr.progress
 		w := 10
 		frac := 0.0
-		if rr.total > 0 {
-			frac = float64(rr.done) / float64(rr.total)
+		if p.total > 0 {
+			frac = float64(p.done) / float64(p.total)
 		}
 		full := int(math.Round(min(frac, 1) * float64(w)))
 		bar := "[" + st.high.Render(strings.Repeat(g.barFull, full)) + st.muted.Render(strings.Repeat(g.barEmpty, w-full)) + "]"
-		errs := sprintf("errors %d", rr.errors)
-		if rr.errors > 0 {
+		errs := sprintf("errors %d", p.errors)
+		if p.errors > 0 {
 			errs = st.failed.Render(errs)
 		}
 		return strings.Join([]string{
 			st.accent.Render("re-run " + rr.id),
-			sprintf("%s %d/%d", bar, rr.done, rr.total),
-			sprintf("in flight %d", rr.inFlight),
-			sprintf("sent %d", rr.sent),
-			sprintf("cached %d", rr.cached),
+			sprintf("%s %d/%d", bar, p.done, p.total),
+			sprintf("in flight %d", p.inFlight),
+			sprintf("sent %d", p.sent()),
+			sprintf("cached %d", p.cacheHits),
 			errs,
-			"tokens " + fmtCount(rr.tokens),
+			"tokens " + fmtCount(p.tokens),
 		}, "  ")
 	}
 	c := m.cmp
@@ -316,7 +317,10 @@ func (m *Model) resetRows(results []*eval.Result) {
 	for _, r := range results {
 		m.upsert(r.Index, r)
 	}
-	m.total = max(m.total, len(m.rows))
+	// The header counts what the table shows, now another run's results.
+	// Only a finished run's rows are replaced, so they are all done.
+	m.progress.total = max(m.progress.total, len(m.rows))
+	m.progress.done = len(m.rows) - m.running
 	m.sorted, m.dirty, m.shown = nil, true, nil
 	m.derive()
 }

@@ -50,6 +50,7 @@ func fixtureHost() *fakeHost {
 		plan:        Plan{Calls: 2, Cached: 6, Tokens: 820},
 		rerunID:     "run-2",
 		rerunEvents: rerunEvents(),
+		current:     "run-1",
 		runs: []eval.RunInfo{
 			{ID: "run-2", Parent: "run-1", StartedAt: fixedStart.Add(10 * time.Minute), Judge: eval.JudgeInfo{Name: "gpt-4o-mini"}, Samples: 8},
 			{ID: "run-1", StartedAt: fixedStart, Judge: eval.JudgeInfo{Name: "gpt-4o-mini"}, Samples: 8},

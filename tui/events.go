@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -11,21 +12,118 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// EventsMsg carries a batch of runner events, in the order the runner
-// emitted them (see Forward).
-type EventsMsg struct{ Events []eval.Event }
+// EventsMsg carries a batch of one stream's runner events, in the order
+// the runner emitted them (see Forward). Stream 0 is the run the program
+// was started with; a re-run's stream is tagged with the model's gen of
+// that re-run, so the events of a superseded one are recognised and
+// dropped.
+type EventsMsg struct {
+	Stream int
+	Events []eval.Event
+}
 
-func (m *Model) applyEvents(evs []eval.Event) tea.Cmd {
+// streamClosedMsg says a stream's channel closed and its Forward returned:
+// every event of the stream has been delivered before it.
+type streamClosedMsg struct{ stream int }
+
+// forwardEvery paces the call and retry events Forward holds: often enough
+// for the counters to look live, seldom enough that thousands of calls a
+// second cost a few repaints.
+const forwardEvery = 50 * time.Millisecond
+
+// stream runs Forward over a stream's channel in a command, for as long as
+// the stream lasts. Once ctx is done Forward sends nothing more but keeps
+// reading, so the runner never blocks on a model that has gone.
+func (m *Model) stream(ctx context.Context, tag int, events <-chan eval.Event) tea.Cmd {
+	send := m.send
+	return func() tea.Msg {
+		if events != nil {
+			Forward(ctx, send, tag, events, forwardEvery)
+		}
+		return streamClosedMsg{stream: tag}
+	}
+}
+
+// drain reads a channel to its end for the reader that has gone.
+func drain(events <-chan eval.Event) {
+	for range events {
+	}
+}
+
+// progress is what the interface counts of one run's events: the header
+// shows the first run's, the re-run line a re-run's.
+type progress struct {
+	total, done                                         int
+	inFlight, calls, cacheHits, retries, errors, tokens int
+}
+
+func (p *progress) sent() int { return p.calls - p.cacheHits }
+
+func (p *progress) count(ev *eval.Event) {
+	p.inFlight = ev.InFlight
+	switch ev.Kind {
+	case eval.EventRunStarted:
+		if ev.Total > 0 {
+			p.total = ev.Total
+		}
+	case eval.EventSampleFinished:
+		if ev.Result != nil {
+			p.done++
+		}
+	case eval.EventCall:
+		if ev.Call != nil {
+			p.countCall(*ev.Call)
+		}
+	case eval.EventRetry:
+		p.retries++
+	case eval.EventError:
+		p.errors++
+	}
+}
+
+func (p *progress) countCall(c eval.CallRecord) {
+	p.calls++
+	if c.Cached {
+		p.cacheHits++
+		return
+	}
+	// A cached reply keeps the usage of the call that paid for it.
+	p.tokens += c.Tokens.PromptTokens + c.Tokens.CompletionTokens
+}
+
+// countStored counts a result given up front: a stored run has no retry
+// or error events, its call records are the only record of them.
+func (p *progress) countStored(res *eval.Result) {
+	p.done++
+	for _, c := range res.Calls {
+		p.countCall(c)
+		p.retries += c.Retries
+		if c.Error != "" {
+			p.errors++
+		}
+	}
+}
+
+// applyEvents applies a batch of one stream, the first run's or a
+// re-run's, to that run's progress and to the rows. A re-run's results
+// replace the rows as they come; the row's result before the first of
+// them is the comparison's "before".
+func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
+	p := &m.progress
+	var rr *rerunState
+	if msg.Stream != 0 {
+		if rr = m.rerun; rr == nil || rr.gen != msg.Stream {
+			return nil // a superseded re-run's last events
+		}
+		p = &rr.progress
+	}
 	changed := false
-	for i := range evs {
-		ev := &evs[i]
-		m.counters.inFlight = ev.InFlight
+	for i := range msg.Events {
+		ev := &msg.Events[i]
+		p.count(ev)
 		switch ev.Kind {
 		case eval.EventRunStarted:
-			if ev.Total > 0 {
-				m.total = ev.Total
-			}
-			if m.opts.Started.IsZero() && !ev.Time.IsZero() {
+			if rr == nil && m.opts.Started.IsZero() && !ev.Time.IsZero() {
 				m.opts.Started = ev.Time
 			}
 		case eval.EventSampleStarted:
@@ -34,37 +132,30 @@ func (m *Model) applyEvents(evs []eval.Event) tea.Cmd {
 				changed = true
 			}
 		case eval.EventSampleFinished:
-			if ev.Result != nil {
-				m.upsert(ev.Result.Index, ev.Result)
-				changed = true
+			if ev.Result == nil {
+				continue
 			}
-		case eval.EventCall:
-			if ev.Call != nil {
-				m.countCalls([]eval.CallRecord{*ev.Call})
+			if rr != nil {
+				m.keepBefore(ev.Result.Index)
 			}
-		case eval.EventRetry:
-			m.counters.retries++
-		case eval.EventError:
-			m.counters.errors++
+			m.upsert(ev.Result.Index, ev.Result)
+			changed = true
 		case eval.EventRunFinished:
-			m.live = false
-			m.confirm = false
-			m.ended = ev.Time
-			if m.ended.IsZero() {
-				m.ended = m.now()
+			// A re-run ends when its stream closes (finishRerun).
+			if rr == nil {
+				m.endRun(ev.Time)
 			}
 		}
 	}
-	if m.total < len(m.rows) {
-		m.total = len(m.rows)
-	}
+	m.progress.total = max(m.progress.total, len(m.rows))
 	if !changed {
 		return nil
 	}
 	m.dirty = true
 	m.sorted = nil
-	if m.screen == screenDetail {
-		m.detail.invalidate()
+	m.detail.invalidate()
+	if rr != nil && m.cmp != nil {
+		m.cmp.summarize(m)
 	}
 	if len(m.rows) <= deriveEagerRows || m.now().Sub(m.lastDerive) >= deriveEvery {
 		m.derive()
@@ -77,25 +168,33 @@ func (m *Model) applyEvents(evs []eval.Event) tea.Cmd {
 	return tea.Tick(deriveEvery, func(time.Time) tea.Msg { return deriveMsg{} })
 }
 
-func (m *Model) countCalls(calls []eval.CallRecord) {
-	for _, c := range calls {
-		m.counters.calls++
-		if c.Cached {
-			m.counters.cacheHits++
-		}
-		if !c.Cached {
-			// A cached reply keeps the usage of the call that paid for it.
-			m.counters.tokens += c.Tokens.PromptTokens + c.Tokens.CompletionTokens
-		}
-		if c.Error != "" && !m.live {
-			// A stored run has no error events; its failed calls are the
-			// only record of them.
-			m.counters.errors++
-		}
-		if !m.live {
-			m.counters.retries += c.Retries
-		}
+// keepBefore records, the first time a re-run returns a sample, what its
+// row showed: later results of the same re-run compare with the parent,
+// not with each other.
+func (m *Model) keepBefore(index int) {
+	if m.cmp == nil {
+		return
 	}
+	if _, seen := m.cmp.base[index]; seen {
+		return
+	}
+	var before *eval.Result
+	if p, ok := m.byIndex[index]; ok {
+		before = m.rows[p].res
+	}
+	m.cmp.base[index] = before
+}
+
+// endRun is the first run's EventRunFinished: the clock stops, and a
+// question about the run (quit and stop it, stop it) no longer applies.
+func (m *Model) endRun(at time.Time) {
+	m.live = false
+	m.confirm = confirmNone
+	m.ended = at
+	if m.ended.IsZero() {
+		m.ended = m.now()
+	}
+	m.syncRunKeys()
 }
 
 func (m *Model) upsert(index int, res *eval.Result) {

@@ -17,10 +17,11 @@ const maxBatch = 512
 // Per-sample and run events are sent at once, together with whatever else
 // is already waiting in the channel; call and retry events, which can come
 // by the thousand per second, are held and sent at most every `every`.
-// Order is preserved. It returns when events is closed, after a last
-// flush. Once ctx is done it stops sending but keeps draining, so the
-// runner never blocks on a reader that has gone away.
-func Forward(ctx context.Context, send func(tea.Msg), events <-chan eval.Event, every time.Duration) {
+// Order is preserved. Every batch is tagged with stream (see EventsMsg).
+// It returns when events is closed, after a last flush. Once ctx is done
+// it stops sending but keeps draining, so the runner never blocks on a
+// reader that has gone away.
+func Forward(ctx context.Context, send func(tea.Msg), stream int, events <-chan eval.Event, every time.Duration) {
 	if every <= 0 {
 		every = 50 * time.Millisecond
 	}
@@ -30,7 +31,7 @@ func Forward(ctx context.Context, send func(tea.Msg), events <-chan eval.Event, 
 			return
 		}
 		if ctx.Err() == nil {
-			send(EventsMsg{Events: pending})
+			send(EventsMsg{Stream: stream, Events: pending})
 		}
 		pending = nil
 	}

@@ -19,12 +19,21 @@ func callEvents(n, sample int) []eval.Event {
 	return out
 }
 
-func collectForward(ctx context.Context, every time.Duration, in []eval.Event) [][]eval.Event {
+// collectForward forwards in as stream 3 and returns the batches sent,
+// failing the test if one carries another tag.
+func collectForward(t *testing.T, ctx context.Context, every time.Duration, in []eval.Event) [][]eval.Event {
+	t.Helper()
+	const stream = 3
 	ch := make(chan eval.Event)
 	var batches [][]eval.Event
+	var tags []int
 	done := make(chan struct{})
 	go func() {
-		Forward(ctx, func(msg tea.Msg) { batches = append(batches, msg.(EventsMsg).Events) }, ch, every)
+		Forward(ctx, func(msg tea.Msg) {
+			em := msg.(EventsMsg)
+			batches = append(batches, em.Events)
+			tags = append(tags, em.Stream)
+		}, stream, ch, every)
 		close(done)
 	}()
 	for _, ev := range in {
@@ -32,6 +41,11 @@ func collectForward(ctx context.Context, every time.Duration, in []eval.Event) [
 	}
 	close(ch)
 	<-done
+	for i, tag := range tags {
+		if tag != stream {
+			t.Fatalf("batch %d tagged stream %d, want %d", i, tag, stream)
+		}
+	}
 	return batches
 }
 
@@ -46,7 +60,7 @@ func TestForwardKeepsOrderAndCoalescesCalls(t *testing.T) {
 	in = append(in, callEvents(7, 1)...)
 
 	// A timer that never fires: only per-sample events and the close flush.
-	batches := collectForward(context.Background(), time.Hour, in)
+	batches := collectForward(t, context.Background(), time.Hour, in)
 	var all []eval.Event
 	for i, b := range batches {
 		if len(b) == 0 {
@@ -73,7 +87,7 @@ func TestForwardKeepsOrderAndCoalescesCalls(t *testing.T) {
 func TestForwardFlushesCallsOnTheTimer(t *testing.T) {
 	ch := make(chan eval.Event)
 	got := make(chan []eval.Event, 4)
-	go Forward(context.Background(), func(msg tea.Msg) { got <- msg.(EventsMsg).Events }, ch, time.Millisecond)
+	go Forward(context.Background(), func(msg tea.Msg) { got <- msg.(EventsMsg).Events }, 0, ch, time.Millisecond)
 	for _, ev := range callEvents(3, 0) {
 		ch <- ev
 	}
@@ -96,7 +110,7 @@ func TestForwardDrainsAfterCancel(t *testing.T) {
 	in := append(callEvents(20, 0), eval.Event{Kind: eval.EventSampleFinished, Result: &eval.Result{}})
 	// collectForward blocks on every send: it returning proves the runner
 	// is never left blocked once the interface has gone.
-	if b := collectForward(ctx, time.Hour, in); len(b) != 0 {
+	if b := collectForward(t, ctx, time.Hour, in); len(b) != 0 {
 		t.Fatalf("%d batches sent after the context ended", len(b))
 	}
 }

@@ -21,7 +21,7 @@ func (m *Model) headerLines() []string {
 	st, g := m.st, m.g
 	var lines []string
 
-	done := len(m.rows) - m.running
+	done := m.progress.done
 	lines = append(lines, m.titleLine(done))
 	if m.opts.Banner != "" {
 		lines = append(lines, st.muted.Render(truncate(oneLine(m.opts.Banner), m.width, g.ellipsis)))
@@ -55,7 +55,7 @@ func (m *Model) headerLines() []string {
 // product name goes, before anything is cut.
 func (m *Model) titleLine(done int) string {
 	st, g := m.st, m.g
-	rest := append([]string{sprintf("%d samples", m.total), "judge " + m.judgeName()}, m.clockParts(done)...)
+	rest := append([]string{sprintf("%d samples", m.progress.total), "judge " + m.judgeName()}, m.clockParts(done)...)
 	tail := st.muted.Render(g.sep) + strings.Join(rest, st.muted.Render(g.sep))
 	ds := m.opts.Dataset
 	if ds == "" {
@@ -94,8 +94,8 @@ func (m *Model) clockParts(done int) []string {
 	case m.live:
 		el := m.now().Sub(start)
 		eta := "ETA --"
-		if done > 0 && m.total > done {
-			eta = "ETA " + fmtDuration(time.Duration(float64(el)/float64(done)*float64(m.total-done)))
+		if total := m.progress.total; done > 0 && total > done {
+			eta = "ETA " + fmtDuration(time.Duration(float64(el)/float64(done)*float64(total-done)))
 		}
 		return []string{"elapsed " + fmtDuration(el), eta}
 	case !m.ended.IsZero():
@@ -125,13 +125,13 @@ func (m *Model) progressLine(done int) string {
 	if m.width >= 110 {
 		w = 20
 	}
+	c := m.progress
 	frac := 0.0
-	if m.total > 0 {
-		frac = float64(done) / float64(m.total)
+	if c.total > 0 {
+		frac = float64(done) / float64(c.total)
 	}
 	full := int(math.Round(frac * float64(w)))
 	bar := "[" + st.high.Render(strings.Repeat(g.barFull, full)) + st.muted.Render(strings.Repeat(g.barEmpty, w-full)) + "]"
-	c := m.counters
 	errs := sprintf("errors %d", c.errors)
 	if c.errors > 0 {
 		errs = st.failed.Render(errs)
@@ -143,8 +143,8 @@ func (m *Model) progressLine(done int) string {
 	if m.width < 100 {
 		// 80 columns: the same facts, tighter.
 		return strings.Join([]string{
-			sprintf("%s %d/%d", bar, done, m.total),
-			sprintf("sent %d", c.calls-c.cacheHits),
+			sprintf("%s %d/%d", bar, done, c.total),
+			sprintf("sent %d", c.sent()),
 			sprintf("cached %d (%d%%)", c.cacheHits, rate),
 			sprintf("retries %d", c.retries),
 			errs,
@@ -152,9 +152,9 @@ func (m *Model) progressLine(done int) string {
 		}, "  ")
 	}
 	return strings.Join([]string{
-		sprintf("%s %d/%d", bar, done, m.total),
+		sprintf("%s %d/%d", bar, done, c.total),
 		sprintf("in flight %d", c.inFlight),
-		sprintf("calls sent %d", c.calls-c.cacheHits),
+		sprintf("calls sent %d", c.sent()),
 		sprintf("cache hits %d (%d%%)", c.cacheHits, rate),
 		sprintf("retries %d", c.retries),
 		errs,

@@ -29,7 +29,11 @@ type Host interface {
 	Plan(ctx context.Context, indexes []int, metrics []eval.Metric) (Plan, error)
 	// Rerun re-runs the planned samples as a new run linked to the current
 	// one (its parent) and streams the new results as events; the channel
-	// is closed when the re-run ends.
+	// is closed when the re-run ends. Each EventSampleFinished carries a
+	// complete result, already merged with the parent's for the metrics
+	// not re-run (eval.Merge(base, res, plan.Metrics)): the interface
+	// shows it as it comes, with the parent's as the "before". Cancelling
+	// ctx stops the re-run; the channel must still be closed.
 	Rerun(ctx context.Context, plan Plan) (runID string, events <-chan eval.Event, err error)
 	// Runs lists the stored runs of this dataset, newest first, for `c`.
 	Runs() ([]eval.RunInfo, error)

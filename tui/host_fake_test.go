@@ -32,8 +32,11 @@ type fakeHost struct {
 	planErr error
 
 	rerunID     string
-	rerunEvents []eval.Event
+	rerunEvents []eval.Event // as the runner emits them: results of the metrics re-run only
 	rerunErr    error
+	// current is the run a re-run descends from, as the real host's
+	// session tracks it: each Rerun merges with it, then becomes it.
+	current string
 
 	runs       []eval.RunInfo
 	runsErr    error
@@ -89,11 +92,23 @@ func (h *fakeHost) Rerun(_ context.Context, plan Plan) (string, <-chan eval.Even
 	if h.rerunErr != nil {
 		return "", nil, h.rerunErr
 	}
+	// As the real host does, the events carry complete results: the
+	// parent's, with the re-run metrics replaced.
+	parent := map[int]*eval.Result{}
+	for _, r := range h.results[h.current] {
+		if r != nil {
+			parent[r.Index] = r
+		}
+	}
 	ch := make(chan eval.Event, len(h.rerunEvents))
 	for _, ev := range h.rerunEvents {
+		if ev.Kind == eval.EventSampleFinished && ev.Result != nil {
+			ev.Result = eval.Merge(parent[ev.Result.Index], ev.Result, plan.Metrics)
+		}
 		ch <- ev
 	}
 	close(ch)
+	h.current = h.rerunID
 	return h.rerunID, ch, nil
 }
 
@@ -118,10 +133,13 @@ func (h *fakeHost) Results(runID string) ([]*eval.Result, error) {
 }
 
 // drive runs a command and everything it leads to, synchronously, feeding
-// each message back into the model, as the program would. It stops at a
-// command that produces nothing.
+// each message back into the model, as the program would: what a command
+// sends while it runs (a stream's batches, through the model's send)
+// before what it returns. It stops at a command that produces nothing.
 func drive(t testing.TB, m *Model, cmd tea.Cmd) {
 	t.Helper()
+	var sent []tea.Msg
+	m.send = func(msg tea.Msg) { sent = append(sent, msg) }
 	queue := []tea.Cmd{cmd}
 	for steps := 0; len(queue) > 0; steps++ {
 		if steps > 10000 {
@@ -132,16 +150,19 @@ func drive(t testing.TB, m *Model, cmd tea.Cmd) {
 		if c == nil {
 			continue
 		}
-		msg := c()
-		if batch, ok := msg.(tea.BatchMsg); ok {
-			queue = append(queue, batch...)
-			continue
+		msgs := []tea.Msg{c()}
+		msgs, sent = append(sent, msgs...), nil
+		for _, msg := range msgs {
+			if batch, ok := msg.(tea.BatchMsg); ok {
+				queue = append(queue, batch...)
+				continue
+			}
+			if msg == nil {
+				continue
+			}
+			_, next := m.Update(msg)
+			queue = append(queue, next)
 		}
-		if msg == nil {
-			continue
-		}
-		_, next := m.Update(msg)
-		queue = append(queue, next)
 	}
 }
 

@@ -14,6 +14,9 @@ type keyMap struct {
 	Section, NextSection, PrevSection, Raw                    key.Binding
 	NextSample, PrevSample                                    key.Binding
 	Help, Quit, ForceQuit                                     key.Binding
+	// Stop stops an attached run; it is enabled only while watching one,
+	// so the help lists it only then.
+	Stop key.Binding
 	// The prompt workflow: edit a judge prompt, re-run, compare.
 	Prompts, DetailPrompts, Edit, Rerun, RerunAll, Compare, Pick, LeaveCompare key.Binding
 }
@@ -46,6 +49,7 @@ func defaultKeys() keyMap {
 		Help:        b([]string{"?"}, "?", "help"),
 		Quit:        b([]string{"q"}, "q", "quit"),
 		ForceQuit:   b([]string{"ctrl+c"}, "ctrl+c", "quit now"),
+		Stop:        b([]string{"X"}, "X", "stop run"),
 		// In the detail page p already steps back a sample (n/p), so the
 		// prompt list is P there.
 		Prompts:       b([]string{"p"}, "p", "prompts"),
@@ -81,7 +85,7 @@ func (h helpMap) FullHelp() [][]key.Binding { return h.full }
 // to edit); the ? page always lists them, and pressing one says why it is
 // off.
 func (k keyMap) tableHelp(workflow, comparing bool) helpMap {
-	short := []key.Binding{k.Open, k.Filter, k.Sort, k.Help, k.Quit}
+	short := []key.Binding{k.Open, k.Filter, k.Sort, k.Help, k.Quit, k.Stop}
 	if comparing {
 		short = append(short, k.LeaveCompare)
 	}
@@ -94,13 +98,13 @@ func (k keyMap) tableHelp(workflow, comparing bool) helpMap {
 		full: [][]key.Binding{
 			{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp},
 			{k.Open, k.Sort, k.Reverse, k.Filter, k.ClearFilter},
-			{k.Prompts, k.RerunAll, k.Compare, k.LeaveCompare, k.Help, k.Quit, k.ForceQuit},
+			{k.Prompts, k.RerunAll, k.Compare, k.LeaveCompare, k.Help, k.Quit, k.Stop, k.ForceQuit},
 		},
 	}
 }
 
 func (k keyMap) detailHelp(workflow bool) helpMap {
-	short := []key.Binding{k.Back, k.Section, k.Raw, k.Help, k.Quit}
+	short := []key.Binding{k.Back, k.Section, k.Raw, k.Help, k.Quit, k.Stop}
 	if workflow {
 		short = append(short, k.Rerun, k.DetailPrompts)
 	}
@@ -110,7 +114,7 @@ func (k keyMap) detailHelp(workflow bool) helpMap {
 		full: [][]key.Binding{
 			{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp},
 			{k.Section, k.NextSection, k.PrevSection, k.Raw, k.NextSample, k.PrevSample, k.Back},
-			{k.Rerun, k.DetailPrompts, k.Help, k.Quit, k.ForceQuit},
+			{k.Rerun, k.DetailPrompts, k.Help, k.Quit, k.Stop, k.ForceQuit},
 		},
 	}
 }

@@ -16,12 +16,15 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if m.ask != nil {
 		return m.askKey(msg)
 	}
-	if m.confirm {
-		m.confirm = false
-		if s := msg.String(); s == "y" || s == "Y" {
-			return m.quit()
+	if c := m.confirm; c != confirmNone {
+		m.confirm = confirmNone
+		if s := msg.String(); s != "y" && s != "Y" {
+			return nil
 		}
-		return nil
+		if c == confirmStop {
+			return m.stopAttached()
+		}
+		return m.quit()
 	}
 	if m.showHelp {
 		if key.Matches(msg, k.Help, k.Back, k.Quit) {
@@ -33,11 +36,15 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.filterKey(msg)
 	}
 	if key.Matches(msg, k.Quit) {
-		if m.live || m.rerun != nil {
-			m.confirm = true
+		if (m.live && !m.opts.Attached) || m.rerun != nil {
+			m.confirm = confirmQuit
 			return nil
 		}
 		return m.quit()
+	}
+	if key.Matches(msg, k.Stop) {
+		m.askStop()
+		return nil
 	}
 	if m.tooSmall() {
 		return nil

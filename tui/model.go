@@ -18,21 +18,31 @@ import (
 )
 
 // Options configure the interface. The CLI fills them for `ragscope run`
-// (Live, events from the runner) and `ragscope open` (Results, no events).
+// (Live, events from the runner), for a run evaluated elsewhere (Live and
+// Attached, events from watching it) and for `ragscope open` (Results, no
+// events).
 type Options struct {
-	Dataset  string
-	Total    int // samples to evaluate (0 when unknown yet)
-	Judge    eval.JudgeInfo
-	Metrics  []eval.Metric
-	ASCII    bool // --ascii or RUNEWIDTH_EASTASIAN=1: no ambiguous-width glyphs
-	Live     bool // a run is in progress: q asks before quitting
+	Dataset string
+	Total   int // samples to evaluate (0 when unknown yet)
+	Judge   eval.JudgeInfo
+	Metrics []eval.Metric
+	ASCII   bool // --ascii or RUNEWIDTH_EASTASIAN=1: no ambiguous-width glyphs
+	Live    bool // a run is in progress: q asks before quitting it
+	// Attached is a live run that another process (or a server) runs; the
+	// interface only watches it. q leaves at once and the run keeps going
+	// (see LeftRunning); X asks, then stops it through Cancel.
+	Attached bool
 	Results  []*eval.Result
 	Started  time.Time
 	RawCalls func(keys []string) (string, error) // renders raw judge calls for `x`; nil: no cache
-	Cancel   func()                              // called when the user quits a live run
-	Banner   string                              // one line under the header
-	RunID    string                              // the run shown (the parent of a re-run)
-	Host     Host                                // prompt workflow; nil turns it off
+	// Cancel stops the live run. It is called when the user quits a run of
+	// this process; for an Attached run only when the user confirms X, and
+	// from a command, as stopping another process's run may take I/O. nil:
+	// the run cannot be stopped from here.
+	Cancel func()
+	Banner string // one line under the header
+	RunID  string // the run shown (the parent of a re-run)
+	Host   Host   // prompt workflow; nil turns it off
 }
 
 type screen int
@@ -67,12 +77,16 @@ type Model struct {
 	metrics []eval.Metric
 	rows    []*row
 	byIndex map[int]int
-	total   int
 	running int // rows still being evaluated
 	live    bool
 	ended   time.Time // when the run finished; zero while it runs
 
-	counters counters
+	// progress counts the first run (stream 0); a re-run counts its own.
+	progress progress
+	// events is the first run's stream, started by Init; send is how its
+	// Forward, and a re-run's, reach the program (Run sets it to p.Send).
+	events <-chan eval.Event
+	send   func(tea.Msg)
 
 	sortKeys []sortKey
 	sortIdx  int
@@ -100,8 +114,11 @@ type Model struct {
 	detail   detailView
 	raw      rawView
 	showHelp bool
-	confirm  bool
+	confirm  confirmKind
 	quitting bool
+	// leftRunning: the user quit while an attached run was still going.
+	leftRunning bool
+	stopAsked   bool // X was confirmed; the attached run is stopping
 
 	// The prompt workflow (see host.go). ctx bounds the Host calls; the
 	// program's context when run by Run.
@@ -120,9 +137,14 @@ type Model struct {
 	gen int
 }
 
-type counters struct {
-	inFlight, calls, cacheHits, retries, errors, tokens int
-}
+// confirmKind is the y/n question the footer asks, if any.
+type confirmKind int
+
+const (
+	confirmNone confirmKind = iota
+	confirmQuit             // quit and stop a run of this process
+	confirmStop             // stop an attached run, staying
+)
 
 // New builds the model from the options; results given in opts are shown
 // as they are (a stored run), events arrive later through Update.
@@ -135,7 +157,6 @@ func New(opts Options) *Model {
 		help:    help.New(),
 		now:     time.Now,
 		byIndex: map[int]int{},
-		total:   opts.Total,
 		live:    opts.Live,
 		metrics: opts.Metrics,
 		width:   80,
@@ -160,15 +181,15 @@ func New(opts Options) *Model {
 	m.input = textinput.New()
 	m.input.Prompt = "/ "
 	m.input.Placeholder = "f<0.5 ar<0.7 cp=0 status:failed diag:retrieval text"
+	m.progress.total = opts.Total
 	for _, r := range opts.Results {
 		if r != nil {
 			m.upsert(r.Index, r)
-			m.countCalls(r.Calls)
+			m.progress.countStored(r)
 		}
 	}
-	if m.total < len(m.rows) {
-		m.total = len(m.rows)
-	}
+	m.progress.total = max(m.progress.total, len(m.rows))
+	m.syncRunKeys()
 	m.derive()
 	return m
 }
@@ -183,13 +204,18 @@ const (
 	deriveEagerRows = 20000
 )
 
-// Init starts the clock of a live run (elapsed and ETA need a repaint even
-// when no event arrives).
+// Init starts the first run's stream, when Run was given one, and the
+// clock of a live run (elapsed and ETA need a repaint even when no event
+// arrives).
 func (m *Model) Init() tea.Cmd {
-	if m.live {
-		return tick()
+	var cmds []tea.Cmd
+	if m.events != nil {
+		cmds = append(cmds, m.stream(m.ctx, 0, m.events))
 	}
-	return nil
+	if m.live {
+		cmds = append(cmds, tick())
+	}
+	return tea.Batch(cmds...)
 }
 
 func tick() tea.Cmd {
@@ -209,7 +235,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.raw.lines = nil
 		return m, nil
 	case EventsMsg:
-		return m, m.applyEvents(msg.Events)
+		return m, m.applyEvents(msg)
+	case streamClosedMsg:
+		// The first run's end is its EventRunFinished; a stream that closes
+		// without one (an attachment lost) says nothing about the run.
+		if rr := m.rerun; msg.stream != 0 && rr != nil && rr.gen == msg.stream {
+			m.finishRerun()
+		}
+		return m, nil
 	case deriveMsg:
 		m.deriveScheduled = false
 		if m.dirty {
@@ -246,7 +279,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) tooSmall() bool { return m.width < minWidth || m.height < minHeight }
 
 func (m *Model) quit() tea.Cmd {
-	if m.live && m.opts.Cancel != nil {
+	switch {
+	case m.watching():
+		// Not ours to stop: leaving only stops watching.
+		m.leftRunning = !m.stopAsked
+	case m.live && m.opts.Cancel != nil:
 		m.opts.Cancel()
 	}
 	m.stopRerun()
@@ -257,6 +294,14 @@ func (m *Model) quit() tea.Cmd {
 // Quitting reports whether the user asked to quit; the CLI uses it to
 // tell a deliberate quit from the end of the program for other reasons.
 func (m *Model) Quitting() bool { return m.quitting }
+
+// LeftRunning reports that the user quit an Attached run before it
+// finished (and without stopping it with X): the run goes on in its own
+// process, and the CLI says how to attach again.
+func (m *Model) LeftRunning() bool { return m.leftRunning }
+
+// watching is an attached run in progress: q leaves it, X stops it.
+func (m *Model) watching() bool { return m.opts.Attached && m.live }
 
 // View renders the whole screen.
 func (m *Model) View() tea.View {
@@ -303,22 +348,29 @@ func (m *Model) renderTooSmall() string {
 	return lipgloss.Place(max(m.width, 1), max(m.height, 1), lipgloss.Center, lipgloss.Center, msg)
 }
 
-// Run shows the interface until the user quits. events may be nil (a
-// stored run). The program owns the terminal: nothing else may write to it
-// while Run is running; the CLI logs to a file when asked.
+// Run shows the interface until the user quits. events is the stream of
+// the run shown (stream 0), nil for a stored run; the model starts its
+// Forward itself, as it does a re-run's. The program owns the terminal:
+// nothing else may write to it while Run is running; the CLI logs to a
+// file when asked.
 func Run(ctx context.Context, opts Options, events <-chan eval.Event) error {
 	if !opts.ASCII && eastAsianAmbiguousWide() {
 		opts.ASCII = true
 	}
 	m := New(opts)
 	m.ctx = ctx
+	m.events = events
 	p := tea.NewProgram(m, tea.WithContext(ctx))
-	if events != nil {
-		// Forward keeps draining after the program ends so the runner,
-		// cancelled or finishing, never blocks on a full channel.
-		go Forward(ctx, p.Send, events, 50*time.Millisecond)
-	}
+	m.send = p.Send
 	_, err := p.Run()
+	if events != nil {
+		// The runner, cancelled or finishing, must never block on a full
+		// channel, and the program may have ended before Init's stream
+		// started (a terminal that did not open, ctx done at once). Racing
+		// a Forward that did start is harmless: the program has gone, so
+		// neither reader shows what it reads.
+		go drain(events)
+	}
 	if err != nil && ctx.Err() != nil {
 		return ctx.Err()
 	}

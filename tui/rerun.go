@@ -10,9 +10,10 @@ import (
 )
 
 // A re-run goes: key -> Host.Plan in a command -> the question with its
-// cost -> y -> Host.Rerun in a command -> its events, read in batches by a
-// command that re-arms itself until the channel closes. The parent's
-// results stay as the "before" of the comparison.
+// cost -> y -> Host.Rerun in a command -> its stream, forwarded like the
+// first run's (Forward, tagged with the re-run's gen) and applied by the
+// same applyEvents, until the channel closes. The parent's results stay as
+// the "before" of the comparison.
 
 // rerunAsk is a costed re-run waiting for y/n.
 type rerunAsk struct {
@@ -20,17 +21,16 @@ type rerunAsk struct {
 	question string
 }
 
-// rerunState is the re-run in progress.
+// rerunState is the re-run in progress. ctx bounds the Host call and the
+// stream's Forward; quitting cancels it.
 type rerunState struct {
-	id     string
-	gen    int
-	cancel context.CancelFunc
-	events <-chan eval.Event
-	plan   Plan
-
-	total, done                    int
-	inFlight, sent, cached, errors int
-	retries, tokens                int
+	id       string
+	gen      int
+	ctx      context.Context
+	cancel   context.CancelFunc
+	plan     Plan
+	started  bool // Host.Rerun answered; the stream runs
+	progress progress
 }
 
 type planMsg struct {
@@ -46,15 +46,8 @@ type rerunStartedMsg struct {
 	err    error
 }
 
-type rerunEventsMsg struct {
-	gen    int
-	events []eval.Event
-	closed bool
-}
-
 func (planMsg) workflowMsg()         {}
 func (rerunStartedMsg) workflowMsg() {}
-func (rerunEventsMsg) workflowMsg()  {}
 
 // filteredIndexes are the samples R re-runs: those the filter shows, in
 // table order, that have a result to re-run.
@@ -93,7 +86,8 @@ func (m *Model) rerunBlocked() string {
 	case m.live:
 		return "the run is still in progress; re-run when it has finished"
 	case m.rerun != nil:
-		return sprintf("a re-run is in progress (%d/%d); wait for it to finish", m.rerun.done, m.rerun.total)
+		p := m.rerun.progress
+		return sprintf("a re-run is in progress (%d/%d); wait for it to finish", p.done, p.total)
 	case m.cmp != nil && m.cmp.picked:
 		return "leave the comparison (esc) before re-running"
 	}
@@ -186,36 +180,18 @@ func (m *Model) askKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.gen++
-	m.rerun = &rerunState{gen: m.gen, cancel: cancel, plan: a.plan, total: len(a.plan.Indexes)}
+	m.rerun = &rerunState{gen: m.gen, ctx: ctx, cancel: cancel, plan: a.plan, progress: progress{total: len(a.plan.Indexes)}}
 	gen, h, plan := m.gen, m.opts.Host, a.plan
 	return func() tea.Msg {
 		id, events, err := h.Rerun(ctx, plan)
+		if err == nil && events != nil {
+			// The stream's Forward drains once ctx is done, but the program
+			// can quit before the stream starts, even before this reply is
+			// read; then nothing else would read the channel and the engine
+			// would block on it.
+			context.AfterFunc(ctx, func() { drain(events) })
+		}
 		return rerunStartedMsg{gen: gen, id: id, events: events, err: err}
-	}
-}
-
-// readEvents waits for the next events of the re-run and takes whatever
-// else is already queued, so a burst of cached results arrives as one
-// message rather than one repaint each.
-func readEvents(gen int, ch <-chan eval.Event) tea.Cmd {
-	return func() tea.Msg {
-		ev, ok := <-ch
-		if !ok {
-			return rerunEventsMsg{gen: gen, closed: true}
-		}
-		batch := []eval.Event{ev}
-		for len(batch) < maxBatch {
-			select {
-			case ev, ok := <-ch:
-				if !ok {
-					return rerunEventsMsg{gen: gen, events: batch, closed: true}
-				}
-				batch = append(batch, ev)
-			default:
-				return rerunEventsMsg{gen: gen, events: batch}
-			}
-		}
-		return rerunEventsMsg{gen: gen, events: batch}
 	}
 }
 
@@ -246,77 +222,15 @@ func (m *Model) rerunWorkflow(msg workflowMsg) tea.Cmd {
 			m.setError("cannot start the re-run: " + msg.err.Error())
 			return nil
 		}
-		rr.id, rr.events = msg.id, msg.events
+		rr.id, rr.started = msg.id, true
 		// The comparison starts now so the Δ column fills in as results
 		// arrive; its "before" is what each row shows at that moment.
 		m.cmp = &compareState{baseID: m.runID, curID: msg.id, base: map[int]*eval.Result{}, metrics: metricSet(rr.plan.Metrics)}
 		m.cmp.summarize(m)
 		m.detail.invalidate()
-		return readEvents(rr.gen, rr.events)
-	case rerunEventsMsg:
-		rr := m.rerun
-		if rr == nil || msg.gen != rr.gen {
-			return nil
-		}
-		m.applyRerunEvents(msg.events)
-		if msg.closed {
-			m.finishRerun()
-			return nil
-		}
-		return readEvents(rr.gen, rr.events)
+		return m.stream(rr.ctx, rr.gen, msg.events)
 	}
 	return nil
-}
-
-func (m *Model) applyRerunEvents(evs []eval.Event) {
-	rr, cmp := m.rerun, m.cmp
-	changed := false
-	for i := range evs {
-		ev := &evs[i]
-		rr.inFlight = ev.InFlight
-		switch ev.Kind {
-		case eval.EventRunStarted:
-			if ev.Total > 0 {
-				rr.total = ev.Total
-			}
-		case eval.EventSampleFinished:
-			if ev.Result == nil {
-				continue
-			}
-			idx := ev.Result.Index
-			var before *eval.Result
-			if p, ok := m.byIndex[idx]; ok {
-				before = m.rows[p].res
-			}
-			if _, seen := cmp.base[idx]; !seen {
-				cmp.base[idx] = before
-			}
-			m.upsert(idx, mergeResult(cmp.base[idx], ev.Result))
-			rr.done++
-			changed = true
-		case eval.EventCall:
-			if c := ev.Call; c != nil {
-				if c.Cached {
-					rr.cached++
-				} else {
-					rr.sent++
-				}
-				rr.tokens += c.Tokens.PromptTokens + c.Tokens.CompletionTokens
-			}
-		case eval.EventRetry:
-			rr.retries++
-		case eval.EventError:
-			rr.errors++
-		}
-	}
-	if !changed {
-		return
-	}
-	m.dirty = true
-	m.sorted = nil
-	m.derive()
-	cmp.summarize(m)
-	m.detail.invalidate()
 }
 
 // finishRerun makes the re-run the current run: the next re-run is its
@@ -328,70 +242,24 @@ func (m *Model) finishRerun() {
 	if rr.id != "" {
 		m.runID = rr.id
 	}
-	msg := sprintf("re-run %s finished: %d of %d samples re-scored, %d calls sent, %d from the cache", rr.id, rr.done, rr.total, rr.sent, rr.cached)
-	if rr.errors > 0 {
-		m.setError(msg + sprintf(", %d failed metrics (see the detail pages)", rr.errors))
+	p := rr.progress
+	msg := sprintf("re-run %s finished: %d of %d samples re-scored, %d calls sent, %d from the cache", rr.id, p.done, p.total, p.sent(), p.cacheHits)
+	if p.errors > 0 {
+		m.setError(msg + sprintf(", %d failed metrics (see the detail pages)", p.errors))
 		return
 	}
 	m.setStatus(msg)
 }
 
-// stopRerun cancels a re-run when the program quits and keeps draining
-// its events, so the engine never blocks on a reader that has gone.
+// stopRerun cancels a re-run when the program quits. Its events keep
+// being drained (by its Forward, and by the drain armed when Host.Rerun
+// answered, whichever runs), so the engine never blocks on a reader that
+// has gone.
 func (m *Model) stopRerun() {
-	rr := m.rerun
-	if rr == nil {
-		return
+	if rr := m.rerun; rr != nil {
+		rr.cancel()
+		m.rerun = nil
 	}
-	rr.cancel()
-	if ch := rr.events; ch != nil {
-		go func() {
-			for range ch {
-			}
-		}()
-	}
-	m.rerun = nil
-}
-
-// mergeResult keeps, for the metrics a re-run did not touch, the parent's
-// scores and traces, so re-running one metric does not blank the others.
-func mergeResult(before, fresh *eval.Result) *eval.Result {
-	if before == nil {
-		return fresh
-	}
-	var missing []eval.Metric
-	for mt := range before.Status {
-		if _, ok := fresh.Status[mt]; !ok {
-			missing = append(missing, mt)
-		}
-	}
-	if len(missing) == 0 {
-		return fresh
-	}
-	out := *fresh
-	out.Scores = cloneMap(fresh.Scores)
-	out.Status = cloneMap(fresh.Status)
-	out.Errors = cloneMap(fresh.Errors)
-	for _, mt := range missing {
-		out.Status[mt] = before.Status[mt]
-		if s, ok := before.Scores[mt]; ok {
-			out.Scores[mt] = s
-		}
-		if e, ok := before.Errors[mt]; ok {
-			out.Errors[mt] = e
-		}
-		switch mt {
-		case eval.Faithfulness:
-			out.Faithfulness = before.Faithfulness
-		case eval.AnswerRelevancy:
-			out.AnswerRelevancy = before.AnswerRelevancy
-		case eval.ContextPrecision:
-			out.ContextPrecision = before.ContextPrecision
-		case eval.ContextRecall:
-			out.ContextRecall = before.ContextRecall
-		}
-	}
-	return &out
 }
 
 func cloneMap[K comparable, V any](in map[K]V) map[K]V {

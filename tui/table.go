@@ -24,7 +24,7 @@ func (m *Model) tableRows() int {
 }
 
 func (m *Model) indexWidth() int {
-	w := len(strconv.Itoa(max(m.total, len(m.rows))))
+	w := len(strconv.Itoa(max(m.progress.total, len(m.rows))))
 	return max(w, 3)
 }
 
@@ -178,10 +178,13 @@ func (m *Model) diagStyle(d eval.Diagnosis) func(...string) string {
 	return st.mid.Render
 }
 
-// footer is the one-line help, or the quit question when one is pending.
+// footer is the one-line help, or the y/n question when one is pending.
 func (m *Model) footer(h helpMap) string {
-	if m.confirm {
+	switch m.confirm {
+	case confirmQuit:
 		return m.st.warn.Render("Quit and stop the run? Finished work is kept. (y/n)")
+	case confirmStop:
+		return m.st.warn.Render("Stop " + m.attachedRun() + "? It is running in another process. [y/n]")
 	}
 	return m.help.ShortHelpView(h.ShortHelp())
 }

@@ -8,7 +8,7 @@ func (m *Model) workflow(msg workflowMsg) tea.Cmd {
 	switch msg.(type) {
 	case promptsMsg, editPathMsg, editorDoneMsg, reloadMsg:
 		return m.promptsWorkflow(msg)
-	case planMsg, rerunStartedMsg, rerunEventsMsg:
+	case planMsg, rerunStartedMsg:
 		return m.rerunWorkflow(msg)
 	case runsMsg, runResultsMsg:
 		return m.pickerWorkflow(msg)

@@ -406,12 +406,15 @@ func TestRerunInProgress(t *testing.T) {
 	}
 	cmd = press(m, "y")
 	msg := cmd().(rerunStartedMsg)
-	// Hold the events: the re-run is under way with one result in.
+	// Hold the events: the re-run is under way with one result in. The
+	// stream's command is not run; its batch is sent as Forward would.
 	ch := make(chan eval.Event, 1)
 	msg.events = ch
-	m.Update(msg)
+	if _, stream := m.Update(msg); stream == nil {
+		t.Fatal("the re-run's stream was not started")
+	}
 	ev := rerunEvents()
-	m.Update(rerunEventsMsg{gen: m.rerun.gen, events: ev[:5]})
+	m.Update(EventsMsg{Stream: m.rerun.gen, Events: ev[:5]})
 	s := screenText(m)
 	for _, want := range []string{"re-run run-2", "1/2", "sent 1", "cached 1"} {
 		if !strings.Contains(s, want) {

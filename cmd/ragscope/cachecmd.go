@@ -10,6 +10,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ragscope/ragscope/app"
+	"github.com/ragscope/ragscope/app/holder"
 	"github.com/ragscope/ragscope/cache"
 )
 
@@ -31,7 +33,7 @@ func cmdCache(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	dbPath := fs.String("db", "", "database file")
 	olderThan := fs.String("older-than", "", "clear: only entries older than this (e.g. 30d, 12h)")
-	pos, code, ok := parseArgs(fs, args[1:], "", stderr)
+	pos, code, ok := parseArgs(fs, args[1:], stderr)
 	if !ok {
 		return code
 	}
@@ -60,6 +62,9 @@ func cmdCache(args []string, stdout, stderr io.Writer) int {
 				return fail(err)
 			}
 		}
+		if err := refuseWhileHeld(path); err != nil {
+			return fail(err)
+		}
 		before, after, err := cache.Compact(path, cache.Options{})
 		if err != nil {
 			return fail(err)
@@ -67,7 +72,11 @@ func cmdCache(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "compacted %s: %s -> %s\n", path, humanBytes(before), humanBytes(after))
 		return exitOK
 	}
-	db, err := openStore(*dbPath, sub == "stats" || sub == "export")
+	mode := app.Write
+	if sub == "stats" || sub == "export" {
+		mode = app.Read
+	}
+	db, err := app.Open(*dbPath, app.OpenOptions{Mode: mode})
 	if err != nil {
 		return fail(err)
 	}
@@ -134,6 +143,22 @@ func cmdCache(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "imported %d new cache entries from %s into %s\n", n, file, db.Path())
 	}
 	return exitOK
+}
+
+// refuseWhileHeld: compaction rewrites the file, which only a process that
+// has it to itself may do; a holder serving it says who to stop.
+func refuseWhileHeld(path string) error {
+	sock, err := holder.SocketPath(path)
+	if err != nil {
+		return err
+	}
+	cl, err := holder.Dial(sock, 2*time.Second)
+	if err != nil {
+		return nil // nobody serves it; Compact waits for the file lock
+	}
+	h := cl.Hello()
+	cl.Close()
+	return fmt.Errorf("database %s is in use by pid %d (ragscope %s); compaction rewrites the file: stop that process first", path, h.PID, h.Role)
 }
 
 // parseAge accepts Go durations plus a day suffix (30d).

@@ -127,13 +127,18 @@ func settingNames() []string {
 // database and prompts directory. When it fails it has told the user why
 // (flag errors and -help are printed by the flag set) and returns the exit
 // code.
-func parseArgs(fs *flag.FlagSet, args []string, config string, stderr io.Writer) ([]string, int, bool) {
+func parseArgs(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, int, bool) {
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return nil, exitOK, false
 	}
 	if err != nil {
 		return nil, exitUsage, false
+	}
+	// --config is read after the flags are parsed: before, it is still empty.
+	config := ""
+	if fl := fs.Lookup("config"); fl != nil {
+		config = fl.Value.String()
 	}
 	if path, required := settingsPath(config); path != "" {
 		if err := applySettings(fs, path, required); err != nil {

@@ -15,7 +15,7 @@ func cmdDiff(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	dbPath := fs.String("db", "", "database file")
 	asJSON := fs.Bool("json", false, "print the comparison as JSON")
-	pos, code, ok := parseArgs(fs, args, "", stderr)
+	pos, code, ok := parseArgs(fs, args, stderr)
 	if !ok {
 		return code
 	}

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/ragscope/ragscope/app"
 )
 
 const usage = `ragscope — evaluate RAG answers (faithfulness, answer relevancy, context precision, context recall)
@@ -15,7 +17,10 @@ const usage = `ragscope — evaluate RAG answers (faithfulness, answer relevancy
 Usage:
   ragscope DATASET [flags]            same as: ragscope run DATASET
   ragscope run [flags] DATASET        evaluate (TUI; --headless for CI)
-  ragscope open RUN|latest            open a stored run in the TUI (no judge calls)
+  ragscope run --detach [flags] DATASET  submit the run to "ragscope serve" and exit
+  ragscope open RUN|latest            open a run in the TUI: stored, or live while it is evaluated
+  ragscope attach RUN|latest          the same, for a run the server evaluates (q leaves it running)
+  ragscope serve [--db FILE]          hold the database and evaluate detached runs until stopped
   ragscope runs [--db FILE]           list stored runs
   ragscope report RUN|latest [--format json|csv|md] [--out FILE]
   ragscope diff RUN_A RUN_B [--json]  per-sample changes and the change of each metric's mean
@@ -28,11 +33,11 @@ Run 'ragscope run --help' for the evaluation flags.
 
 // Exit codes.
 const (
-	exitOK          = 0
-	exitFatal       = 1 // the run could not be carried out
-	exitUsage       = 2 // bad flags or bad input
-	exitFailures    = 3 // the run finished but some (sample, metric) failed: judge, parse or cache errors
-	exitInterrupted = 130
+	exitOK          = app.ExitOK
+	exitFatal       = app.ExitFatal
+	exitUsage       = app.ExitUsage
+	exitFailures    = app.ExitFailures
+	exitInterrupted = app.ExitInterrupted
 )
 
 func main() {
@@ -50,8 +55,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitOK
 	case "run":
 		return cmdRun(args[1:], stdout, stderr)
-	case "open":
-		return cmdOpen(args[1:], stdout, stderr)
+	case "open", "attach":
+		return cmdOpen(args[0], args[1:], stdout, stderr)
+	case "serve":
+		return cmdServe(args[1:], stdout, stderr)
 	case "diff":
 		return cmdDiff(args[1:], stdout, stderr)
 	case "runs":
@@ -78,9 +85,9 @@ func fileExists(p string) bool {
 }
 
 // usageError marks errors caused by the user's flags or input.
-type usageError struct{ error }
+type usageError = app.UsageError
 
-func errorf(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+func errorf(format string, args ...any) error { return usageError{Err: fmt.Errorf(format, args...)} }
 
 func exitCode(err error) int {
 	var ue usageError

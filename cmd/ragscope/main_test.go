@@ -362,26 +362,6 @@ func TestRunsAndReportFormats(t *testing.T) {
 	}
 }
 
-func TestDatabaseInUse(t *testing.T) {
-	srv := fakejudge.New(fakejudge.Generic)
-	srv.Set(func(s *fakejudge.Server) { s.Delay = 300 * time.Millisecond })
-	defer srv.Close()
-	data := smallDataset(t, 20)
-	db := filepath.Join(t.TempDir(), "r.db")
-	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
-	// The first process has the database open once it sends its first call.
-	startUntil(t, env, srv, 1, "run", "--headless", "--concurrency", "1", "--db", db, data)
-	start := time.Now()
-	r := runBin(t, env, "run", "--headless", "--db", db, data)
-	el := time.Since(start)
-	if r.code == 0 || !strings.Contains(r.stderr, db) || !strings.Contains(r.stderr, "--db") {
-		t.Fatalf("second process: exit %d\n%s", r.code, r.stderr)
-	}
-	if el > 3*time.Second {
-		t.Fatalf("second process took %s to give up", el)
-	}
-}
-
 func TestKilledRunResendsOnlyUnfinishedCalls(t *testing.T) {
 	const samples, conc = 24, 4
 	// Chat metrics only: every call is one request and one cache entry, so

@@ -7,6 +7,7 @@ import (
 	"os"
 	"text/tabwriter"
 
+	"github.com/ragscope/ragscope/app"
 	"github.com/ragscope/ragscope/prompts"
 )
 
@@ -26,18 +27,18 @@ func cmdPrompts(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	dir := fs.String("prompts", os.Getenv("RAGSCOPE_PROMPTS"), "directory of template overrides")
 	lang := fs.String("lang", "en", "en or zh")
-	pos, code, ok := parseArgs(fs, args[1:], "", stderr)
+	pos, code, ok := parseArgs(fs, args[1:], stderr)
 	if !ok {
 		return code
 	}
 	if *dir == "" {
-		if d := defaultPromptsDir(); d != "" && isDir(d) {
+		if d := app.DefaultPromptsDir(); d != "" && isDir(d) {
 			*dir = d // where the TUI's edits go; `run` loads it too
 		}
 	}
 	switch sub {
 	case "list", "show":
-		set, err := loadPrompts(*dir)
+		set, err := app.LoadPrompts(*dir)
 		if err != nil {
 			fmt.Fprintf(stderr, "ragscope prompts %s: %v\n", sub, err)
 			return exitUsage
@@ -80,4 +81,9 @@ func cmdPrompts(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "ragscope prompts: unknown command %q\n%s", sub, promptsUsage)
 	return exitUsage
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -9,54 +8,36 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/app"
 	"github.com/ragscope/ragscope/eval"
 )
 
-// openStore opens the database named by --db (or the default) for the
-// commands that read runs and the cache.
-func openStore(path string, readOnly bool) (*cache.DB, error) {
-	if path == "" {
-		p, err := cache.DefaultPath()
-		if err != nil {
-			return nil, fmt.Errorf("finding the cache directory: %v (pass --db FILE)", err)
-		}
-		path = p
-	}
-	if readOnly {
-		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-			return nil, errorf("no database at %s yet: run an evaluation first, or pass --db FILE", path)
-		}
-	}
-	return cache.Open(path, cache.Options{ReadOnly: readOnly})
-}
-
-// storedRuns opens the store read-only and loads the runs named by refs
-// (ids, unique prefixes or latest); the caller closes the database.
-func storedRuns(dbPath string, refs ...string) (*cache.DB, []eval.RunInfo, [][]*eval.Result, error) {
-	db, err := openStore(dbPath, true)
+// storedRuns loads the runs named by refs (ids, unique prefixes or latest)
+// through whoever holds the database; the caller closes the store.
+func storedRuns(dbPath string, refs ...string) (*app.Shared, []eval.RunInfo, [][]*eval.Result, error) {
+	st, err := app.Open(dbPath, app.OpenOptions{Mode: app.Read})
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	infos := make([]eval.RunInfo, len(refs))
 	results := make([][]*eval.Result, len(refs))
 	for i, ref := range refs {
-		if infos[i], results[i], err = db.Run(ref); err != nil {
-			db.Close()
-			return nil, nil, nil, usageError{err}
+		if infos[i], results[i], err = st.Run(ref); err != nil {
+			st.Close()
+			return nil, nil, nil, usageError{Err: err}
 		}
 	}
-	return db, infos, results, nil
+	return st, infos, results, nil
 }
 
 func cmdRuns(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ragscope runs", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dbPath := fs.String("db", "", "database file")
-	if _, code, ok := parseArgs(fs, args, "", stderr); !ok {
+	if _, code, ok := parseArgs(fs, args, stderr); !ok {
 		return code
 	}
-	db, err := openStore(*dbPath, true)
+	db, err := app.Open(*dbPath, app.OpenOptions{Mode: app.Read})
 	if err != nil {
 		fmt.Fprintln(stderr, "ragscope runs:", err)
 		return exitCode(err)
@@ -71,11 +52,18 @@ func cmdRuns(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "no runs in %s yet\n", db.Path())
 		return exitOK
 	}
+	live, err := db.Live()
+	if err != nil {
+		fmt.Fprintln(stderr, "ragscope runs:", err)
+		return exitFatal
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "RUN\tSTARTED\tSTATE\tSAMPLES\tJUDGE\tDATASET\tPARENT")
 	for _, r := range runs {
-		state := "running or interrupted"
-		switch {
+		state := "interrupted"
+		switch lr, ok := live[r.ID]; {
+		case ok:
+			state = fmt.Sprintf("running (pid %d, %s)", lr.PID, lr.Role)
 		case r.FinishedAt != nil && r.Cancelled:
 			state = "cancelled"
 		case r.FinishedAt != nil:
@@ -94,7 +82,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 	format := fs.String("format", "json", "json, csv or md")
 	outPath := fs.String("out", "", "write to FILE instead of stdout")
 	worst := fs.Int("worst", 10, "md: how many of the worst samples to list")
-	pos, code, ok := parseArgs(fs, args, "", stderr)
+	pos, code, ok := parseArgs(fs, args, stderr)
 	if !ok {
 		return code
 	}

@@ -151,8 +151,24 @@ func (p *tmuxPane) waitForText(texts ...string) string {
 func (p *tmuxPane) quit() int {
 	p.t.Helper()
 	p.keys("q")
+	return p.waitExit(func(s string) {
+		if strings.Contains(s, "Quit and stop the run?") {
+			p.keys("y")
+		}
+	})
+}
+
+// exitStatus waits for the program to exit by itself and returns its status.
+func (p *tmuxPane) exitStatus() int {
+	p.t.Helper()
+	return p.waitExit(nil)
+}
+
+// waitExit polls for the exit status file, showing each screen to onScreen
+// (once) until the program has exited, and waits for the pane to be dead.
+func (p *tmuxPane) waitExit(onScreen func(string)) int {
+	p.t.Helper()
 	deadline := time.Now().Add(screenDeadline)
-	answered := false
 	for {
 		if b, err := os.ReadFile(p.exitFile); err == nil {
 			code, err := strconv.Atoi(strings.TrimSpace(string(b)))
@@ -166,12 +182,12 @@ func (p *tmuxPane) quit() int {
 			return code
 		}
 		s := p.screen()
-		if !answered && strings.Contains(s, "Quit and stop the run?") {
-			p.keys("y")
-			answered = true
+		if onScreen != nil && strings.Contains(s, "Quit and stop the run?") {
+			onScreen(s)
+			onScreen = nil
 		}
 		if time.Now().After(deadline) {
-			p.t.Fatalf("ragscope did not exit %s after q; the screen is:\n%s", screenDeadline, s)
+			p.t.Fatalf("ragscope did not exit within %s; the screen is:\n%s", screenDeadline, s)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -462,4 +478,103 @@ func tableRowsDone(screen string) int {
 		}
 	}
 	return n
+}
+
+// `ragscope open latest` in a second terminal shows the run another
+// terminal is evaluating, live: rows arrive as samples finish, and q there
+// leaves the run going.
+func TestOpenLatestShowsALiveRunInTmux(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Generic)
+	srv.Set(func(s *fakejudge.Server) { s.Delay = 40 * time.Millisecond })
+	defer srv.Close()
+	data := smallDataset(t, 30)
+	db := filepath.Join(t.TempDir(), "r.db")
+	env := []string{"OPENAI_API_KEY=k", "OPENAI_BASE_URL=" + srv.BaseURL()}
+	runner := startTmuxEnv(t, 120, 40, env, binary, "run", "--concurrency", "2", "--db", db, data)
+	runner.waitFor("the run to start", func(s string) bool { return strings.Contains(s, "running") && tableRowsDone(s) >= 1 })
+
+	watcher := startTmux(t, 120, 40, "open", "latest", "--db", db)
+	first := watcher.waitFor("the live run in the second terminal", func(s string) bool {
+		return strings.Contains(s, "live run") && tableRowsDone(s) >= 1
+	})
+	seen := tableRowsDone(first)
+	watcher.waitFor("more rows to arrive while the run goes on", func(s string) bool { return tableRowsDone(s) > seen })
+	// Both terminals reach the end of the run.
+	runner.waitFor("the run to finish", func(s string) bool { return strings.Contains(s, "30/30") })
+	watcher.waitFor("the watcher to see the end", func(s string) bool { return strings.Contains(s, "30/30") })
+	if code := watcher.quit(); code != 0 {
+		t.Fatalf("open exited %d", code)
+	}
+	if code := runner.quit(); code != 0 {
+		t.Fatalf("run exited %d", code)
+	}
+}
+
+// A run submitted to `ragscope serve` is shown live by `attach`; q leaves
+// it going and says how to come back, X stops it (after asking).
+func TestAttachToADetachedRunInTmux(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Generic)
+	srv.Set(func(s *fakejudge.Server) { s.Delay = 60 * time.Millisecond })
+	defer srv.Close()
+	data := smallDataset(t, 40)
+	db := filepath.Join(t.TempDir(), "r.db")
+	env := cleanEnv(t, "OPENAI_BASE_URL="+srv.BaseURL())
+	server := &bgRun{cmd: exec.Command(binary, "serve", "--db", db)}
+	server.cmd.Env = env
+	server.cmd.Stdout, server.cmd.Stderr = &server.stdout, &server.stderr
+	if err := server.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { server.cmd.Process.Kill(); server.cmd.Wait() })
+	var sub result
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		sub = runBin(t, append(env, "OPENAI_API_KEY=k"), "run", "--detach", "--concurrency", "1", "--db", db, data)
+		if sub.code == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond) // the server is starting
+	}
+	if sub.code != 0 {
+		t.Fatalf("run --detach: exit %d\n%s", sub.code, sub.stderr)
+	}
+	id := strings.TrimSpace(sub.stdout)
+
+	// What attach prints after the interface closes is read from a file:
+	// the screen is a race between tmux restoring the main screen and a
+	// process that exits a millisecond after it printed.
+	errFile := filepath.Join(t.TempDir(), "attach.err")
+	p := startTmuxEnv(t, 120, 40, nil, "sh", "-c", `"$0" attach "$1" --db "$2" 2>"$3"`, binary, id, db, errFile)
+	p.waitFor("the detached run, live", func(s string) bool {
+		return strings.Contains(s, "live run "+id) && strings.Contains(s, "X stops it") && tableRowsDone(s) >= 1
+	})
+	p.keys("q")
+	if code := p.exitStatus(); code != 0 {
+		t.Fatalf("attach exited %d after q:\n%s", code, p.screen())
+	}
+	if b, _ := os.ReadFile(errFile); !strings.Contains(string(b), "run "+id+" continues; attach again with: ragscope attach "+id) {
+		t.Fatalf("after q, attach does not say the run continues: %q", b)
+	}
+
+	p = startTmux(t, 120, 40, "attach", "latest", "--db", db)
+	p.waitForText("live run " + id)
+	p.keys("X")
+	p.waitForText("Stop run " + id + "?")
+	p.keys("y")
+	p.waitFor("the run to stop", func(s string) bool { return strings.Contains(s, "finished") || strings.Contains(s, "stopped") })
+	for deadline := time.Now().Add(screenDeadline); ; {
+		r := runBin(t, env, "report", id, "--db", db)
+		if r.code == 0 {
+			if rep := decodeReport(t, r.stdout); rep.Run.FinishedAt != nil {
+				if !rep.Run.Cancelled {
+					t.Fatalf("X then y: the run finished without being stopped")
+				}
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the stopped run has no end recorded: %s", r.stderr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	p.quit()
 }

@@ -181,7 +181,11 @@ func BenchmarkOfflineRun10k(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					run := eval.RunInfo{ID: db.NewRunID(), Dataset: "demo x10k", StartedAt: time.Now().UTC(),
+					id, err := db.NewRunID()
+					if err != nil {
+						b.Fatal(err)
+					}
+					run := eval.RunInfo{ID: id, Dataset: "demo x10k", StartedAt: time.Now().UTC(),
 						Judge: r.Judge.Info(), Metrics: eval.AllMetrics, Samples: len(samples)}
 					if err := db.PutRun(run); err != nil {
 						b.Fatal(err)

@@ -1,9 +1,8 @@
-package main
+package app
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -18,26 +17,39 @@ import (
 
 // newTestSession prepares a session against a fake judge, as `ragscope run`
 // would, and evaluates the dataset once so there is a parent run.
-func newTestSession(t *testing.T, srv *fakejudge.Server, data, promptsDir string) *session {
+func newTestSession(t *testing.T, srv *fakejudge.Server, data, promptsDir string) *Session {
 	t.Helper()
-	f := &runFlags{
-		baseURL: srv.BaseURL(), apiKey: "k", apiType: "openai", model: "judge", embeddingModel: "emb",
-		responseFormat: "json_schema", embedFormat: "float", strictness: 3, concurrency: 4,
-		timeout: 5 * time.Second, maxRetries: 1, metrics: "all", lang: "auto",
-		db: filepath.Join(t.TempDir(), "r.db"), promptsDir: promptsDir,
+	cfg := &Config{
+		Dataset: data, BaseURL: srv.BaseURL(), APIKey: "k", APIType: "openai", Model: "judge", EmbeddingModel: "emb",
+		ResponseFormat: "json_schema", EmbedFormat: "float", Strictness: 3, Concurrency: 4,
+		Timeout: 5 * time.Second, MaxRetries: 1, Metrics: "all", Lang: "auto",
+		DB: filepath.Join(t.TempDir(), "r.db"), PromptsDir: promptsDir,
 	}
-	s, err := prepare(f, []string{data}, io.Discard)
+	st := openShared(t, cfg.DB, Hold)
+	s, err := Prepare(cfg, st, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(s.close)
-	if err := s.db.PutRun(s.run); err != nil {
+	t.Cleanup(s.Close)
+	run, err := s.Start(context.Background())
+	if err != nil {
 		t.Fatal(err)
 	}
-	r := s.runner(nil)
-	r.Run(context.Background(), s.loaded.Samples)
-	s.finish(r, false)
+	drain(t, run.Events)
+	if _, cancelled, err := run.Wait(); cancelled || err != nil {
+		t.Fatalf("first run: cancelled %v, %v", cancelled, err)
+	}
 	return s
+}
+
+func openShared(t *testing.T, path string, mode int) *Shared {
+	t.Helper()
+	st, err := Open(path, OpenOptions{Mode: mode, Role: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }
 
 func drain(t *testing.T, events <-chan eval.Event) []*eval.Result {
@@ -86,8 +98,8 @@ func TestPromptEditRerunAndDiff(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newTestSession(t, srv, data, pdir)
-	h := newHost(s, s.llm)
-	parentID := s.run.ID
+	h := NewHost(s)
+	parentID := s.Info().ID
 
 	path, err := h.EditPath("faithfulness_verdicts", "en")
 	if err != nil {
@@ -158,7 +170,7 @@ func TestPromptEditRerunAndDiff(t *testing.T) {
 	}
 
 	// The store links the runs and each is complete.
-	info, rs, err := s.db.Run(grandchild)
+	info, rs, err := s.Store.Run(grandchild)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,32 +182,33 @@ func TestPromptEditRerunAndDiff(t *testing.T) {
 			t.Fatalf("grandchild sample %d incomplete or unchanged: %+v", i, r)
 		}
 	}
-	if childInfo, _, _ := s.db.Run(childID); childInfo.Parent != parentID {
+	if childInfo, _, _ := s.Store.Run(childID); childInfo.Parent != parentID {
 		t.Fatalf("child's parent %q, want %q", childInfo.Parent, parentID)
 	}
 
-	// ragscope diff prints the change, in text and JSON (another command:
-	// the session lets go of the database first).
-	s.close()
-	var out, errb bytes.Buffer
-	if code := cmdDiff([]string{"--db", s.f.db, parentID, grandchild}, &out, &errb); code != 0 {
-		t.Fatalf("diff: %d %s", code, errb.String())
-	}
-	for _, want := range []string{"faithfulness", "0.500", "1.000", "+0.500", "4 samples changed", "statement 1", "before: 0: r", "after:  1: r"} {
-		if !strings.Contains(out.String(), want) {
-			t.Fatalf("diff output lacks %q:\n%s", want, out.String())
-		}
-	}
-	out.Reset()
-	if code := cmdDiff([]string{"--db", s.f.db, "--json", parentID, grandchild}, &out, &errb); code != 0 {
-		t.Fatal(errb.String())
-	}
-	var d struct {
-		Means map[string]struct{ Delta *float64 } `json:"means"`
-	}
-	if err := json.Unmarshal(out.Bytes(), &d); err != nil || d.Means["faithfulness"].Delta == nil || *d.Means["faithfulness"].Delta != 0.5 {
-		t.Fatalf("diff --json: %v\n%s", err, out.String())
+	// The diff of the chain's ends shows the change of the mean.
+	_, a, _ := s.Store.Run(parentID)
+	_, b, _ := s.Store.Run(grandchild)
+	d := eval.Diff(eval.AllMetrics, a, b)
+	if md := d.Means[eval.Faithfulness]; md.Delta == nil || *md.Delta != 0.5 {
+		t.Fatalf("faithfulness mean change %+v, want +0.5", md)
 	}
 }
 
-var _ tui.Host = (*host)(nil)
+var _ tui.Host = (*Host)(nil)
+
+// smallDataset writes n samples in RAGAS 0.2 columns; the texts are unique
+// to the test, so no two tests' samples share cache entries.
+func smallDataset(t *testing.T, n int) string {
+	t.Helper()
+	var b strings.Builder
+	name := t.Name()
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, `{"id":"s%d","user_input":"%s question %d?","response":"answer %d. more.","retrieved_contexts":["chunk a %d","chunk b %d"],"reference":"reference %d"}`+"\n", i, name, i, i, i, i, i)
+	}
+	p := filepath.Join(t.TempDir(), "data.jsonl")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -17,22 +17,10 @@ import (
 	"github.com/ragscope/ragscope/tui"
 )
 
-// defaultPromptsDir is where prompt overrides live when neither --prompts
-// nor RAGSCOPE_PROMPTS names a directory: the TUI's first edit creates it,
-// and later runs load it (the override shows in `prompts list` and in the
-// run record).
-func defaultPromptsDir() string {
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, "ragscope", "prompts")
-}
-
-// host implements tui.Host over the session: prompt overrides, costed
+// Host implements tui.Host over a session: prompt overrides, costed
 // re-runs through the cache, and the run store.
-type host struct {
-	s   *session
+type Host struct {
+	s   *Session
 	dir string // the override directory edits go to
 
 	mu     sync.Mutex
@@ -40,28 +28,33 @@ type host struct {
 	parent string // the run a re-run is based on: the latest one of this session
 }
 
-var _ tui.Host = (*host)(nil)
+var _ tui.Host = (*Host)(nil)
 
-func newHost(s *session, judge *llm.Judge) *host {
-	dir := s.f.promptsDir
-	if dir == "" {
-		dir = defaultPromptsDir()
+// NewHost is the TUI's host for a session with an LLM judge and the cache;
+// nil otherwise (the workflow is off, and the TUI says why).
+func NewHost(s *Session) *Host {
+	if s.LLM == nil || s.Cfg.NoCache {
+		return nil
 	}
-	return &host{s: s, dir: dir, judge: judge, parent: s.run.ID}
+	dir := s.Cfg.PromptsDir
+	if dir == "" {
+		dir = DefaultPromptsDir()
+	}
+	return &Host{s: s, dir: dir, judge: s.LLM, parent: s.Info().ID}
 }
 
-func (h *host) current() (*llm.Judge, string) {
+func (h *Host) current() (*llm.Judge, string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.judge, h.parent
 }
 
-func (h *host) Prompts() []prompts.Info {
+func (h *Host) Prompts() []prompts.Info {
 	j, _ := h.current()
 	return j.Prompts().List()
 }
 
-func (h *host) EditPath(task, lang string) (string, error) {
+func (h *Host) EditPath(task, lang string) (string, error) {
 	if h.dir == "" {
 		return "", errors.New("no directory for prompt overrides: pass --prompts DIR")
 	}
@@ -84,7 +77,7 @@ func (h *host) EditPath(task, lang string) (string, error) {
 	return path, nil
 }
 
-func (h *host) Reload(sample *eval.Result) error {
+func (h *Host) Reload(sample *eval.Result) error {
 	set, err := prompts.Load(h.dir)
 	if err != nil {
 		return err
@@ -110,13 +103,14 @@ func (h *host) Reload(sample *eval.Result) error {
 	return nil
 }
 
-func (h *host) samples(indexes []int) ([]eval.Sample, error) {
+func (h *Host) samples(indexes []int) ([]eval.Sample, error) {
+	all := h.s.Loaded.Samples
 	out := make([]eval.Sample, 0, len(indexes))
 	for _, i := range indexes {
-		if i < 0 || i >= len(h.s.loaded.Samples) {
-			return nil, fmt.Errorf("no sample %d in %s", i, h.s.run.Dataset)
+		if i < 0 || i >= len(all) {
+			return nil, fmt.Errorf("no sample %d in %s", i, h.s.Cfg.Dataset)
 		}
-		out = append(out, h.s.loaded.Samples[i])
+		out = append(out, all[i])
 	}
 	return out, nil
 }
@@ -124,17 +118,14 @@ func (h *host) samples(indexes []int) ([]eval.Sample, error) {
 // Plan runs the judge over the samples against the cache alone: a hit is
 // answered, a miss is counted (with its prompt tokens) and ends its chain,
 // and the calls that would follow a miss are counted as misses too.
-func (h *host) Plan(ctx context.Context, indexes []int, metrics []eval.Metric) (tui.Plan, error) {
-	if h.s.db == nil || h.s.f.noCache {
-		return tui.Plan{}, errors.New("costing a re-run needs the cache (it is off: --no-cache)")
-	}
+func (h *Host) Plan(ctx context.Context, indexes []int, metrics []eval.Metric) (tui.Plan, error) {
 	samples, err := h.samples(indexes)
 	if err != nil {
 		return tui.Plan{}, err
 	}
 	j, _ := h.current()
-	pc := &planClient{cc: h.s.db.Client(nil, cache.CacheOnly)}
-	r := &eval.Runner{Judge: j.With(nil, pc), Config: eval.RunnerConfig{Metrics: metrics, Strictness: h.s.f.strictness, Workers: 8}}
+	pc := &planClient{cc: cache.NewClient(h.s.Store, nil, cache.CacheOnly)}
+	r := &eval.Runner{Judge: j.With(nil, pc), Config: eval.RunnerConfig{Metrics: metrics, Strictness: h.s.Cfg.Strictness, Workers: 8}}
 	r.Run(ctx, samples)
 	if ctx.Err() != nil {
 		return tui.Plan{}, ctx.Err()
@@ -212,23 +203,30 @@ func estimateTokens(s string) int {
 // Rerun evaluates the planned samples and metrics as a new run whose parent
 // is the session's latest run. The new run is complete: samples and metrics
 // not re-run are copied from the parent, so reports and diffs of it need
-// nothing else.
-func (h *host) Rerun(ctx context.Context, plan tui.Plan) (string, <-chan eval.Event, error) {
-	db := h.s.db
-	if db == nil {
-		return "", nil, errors.New("re-running needs the run store")
-	}
-	samples, err := h.samples(plan.Indexes)
+// nothing else; the events carry merged results.
+func (h *Host) Rerun(ctx context.Context, plan tui.Plan) (string, <-chan eval.Event, error) {
+	run, err := h.rerun(ctx, plan)
 	if err != nil {
 		return "", nil, err
 	}
-	j, parentID := h.current()
-	_, parent, err := db.Run(parentID)
+	return run.ID, run.Events, nil
+}
+
+func (h *Host) rerun(ctx context.Context, plan tui.Plan) (*Run, error) {
+	st := h.s.Store
+	samples, err := h.samples(plan.Indexes)
 	if err != nil {
-		return "", nil, fmt.Errorf("loading the parent run %s: %w", parentID, err)
+		return nil, err
 	}
-	info := h.s.runInfo()
-	info.ID = db.NewRunID()
+	j, parentID := h.current()
+	_, parent, err := st.Run(parentID)
+	if err != nil {
+		return nil, fmt.Errorf("loading the parent run %s: %w", parentID, err)
+	}
+	info := h.s.Info()
+	if info.ID, err = st.NewRunID(); err != nil {
+		return nil, err
+	}
 	info.Parent = parentID
 	info.StartedAt = time.Now().UTC()
 	info.FinishedAt = nil
@@ -237,62 +235,33 @@ func (h *host) Rerun(ctx context.Context, plan tui.Plan) (string, <-chan eval.Ev
 	info.Calls, info.Tokens = eval.CallCounts{}, eval.Usage{}
 	info.Config = cloneConfig(info.Config)
 	info.Config["rerun"] = fmt.Sprintf("%d samples, metrics %s", len(samples), joinMetrics(plan.Metrics))
-	if err := db.PutRun(info); err != nil {
-		return "", nil, err
-	}
 	rerun := map[int]bool{}
 	for _, i := range plan.Indexes {
 		rerun[i] = true
 	}
-	var keep []*eval.Result
+	var carry []*eval.Result
 	for _, r := range parent {
 		if r != nil && !rerun[r.Index] {
-			keep = append(keep, r)
+			carry = append(carry, r)
 		}
 	}
-	if err := db.PutResults(info.ID, keep); err != nil {
-		return "", nil, err
-	}
-	events := make(chan eval.Event, 256)
-	r := &eval.Runner{
-		Judge:  j,
-		Config: eval.RunnerConfig{Metrics: plan.Metrics, Strictness: h.s.f.strictness, Workers: 2 * h.s.f.concurrency, InFlight: h.s.sent},
-		Events: events,
-		OnResult: func(res *eval.Result) error {
+	run, err := h.s.launch(ctx, runSpec{
+		info: info, judge: j, samples: samples, metrics: plan.Metrics, carry: carry,
+		merge: func(res *eval.Result) *eval.Result {
 			var base *eval.Result
 			if res.Index < len(parent) {
 				base = parent[res.Index]
 			}
-			// The event carries the merged result: the interface shows
-			// complete samples, and the store holds the same.
-			*res = *eval.Merge(base, res, plan.Metrics)
-			return db.PutResult(info.ID, res)
+			return eval.Merge(base, res, plan.Metrics)
 		},
+	})
+	if err != nil {
+		return nil, err
 	}
 	h.mu.Lock()
 	h.parent = info.ID
 	h.mu.Unlock()
-	out := make(chan eval.Event, 256)
-	go func() {
-		defer close(out)
-		done := make(chan struct{})
-		go func() {
-			r.Run(ctx, samples)
-			close(done)
-		}()
-		for ev := range events {
-			out <- ev
-		}
-		<-done
-		now := time.Now().UTC()
-		info.FinishedAt = &now
-		info.Cancelled = r.Cancelled()
-		info.Calls, info.Tokens = r.Counts()
-		if err := db.PutRun(info); err != nil {
-			fmt.Fprintln(h.s.log, "saving the re-run record:", err)
-		}
-	}()
-	return info.ID, out, nil
+	return run, nil
 }
 
 func cloneConfig(c map[string]string) map[string]string {
@@ -303,53 +272,53 @@ func cloneConfig(c map[string]string) map[string]string {
 	return out
 }
 
-func (h *host) Runs() ([]eval.RunInfo, error) { return sameDataset(h.s.db, h.s.runInfo()) }
+func (h *Host) Runs() ([]eval.RunInfo, error) { return sameDataset(h.s.Store, h.s.Info()) }
 
-func (h *host) Results(runID string) ([]*eval.Result, error) {
-	_, rs, err := h.s.db.Run(runID)
+func (h *Host) Results(runID string) ([]*eval.Result, error) {
+	_, rs, err := h.s.Store.Run(runID)
 	return rs, err
 }
 
-// storeHost serves `ragscope open`: a stored run can be compared with the
+// StoredHost serves `ragscope open`: a stored run can be compared with the
 // other runs of its dataset, but editing and re-running need a judge, which
 // a stored run does not have (its key is never stored).
-type storeHost struct {
-	db   *cache.DB
-	info eval.RunInfo
+type StoredHost struct {
+	Store cache.Store
+	Run   eval.RunInfo
 }
 
-var _ tui.ReadOnlyHost = storeHost{}
+var _ tui.ReadOnlyHost = StoredHost{}
 
-func (h storeHost) ReadOnly() string { return errStoredRun.Error() }
+func (h StoredHost) ReadOnly() string { return errStoredRun.Error() }
 
 // errStoredRun says how to get the workflow for a stored run.
 var errStoredRun = errors.New("a run opened with `ragscope open` can be compared (c) but not re-run: " +
 	"run `ragscope run DATASET` with the judge settings to edit prompts and re-run")
 
-func (h storeHost) Prompts() []prompts.Info { return nil }
+func (h StoredHost) Prompts() []prompts.Info { return nil }
 
-func (h storeHost) EditPath(string, string) (string, error) { return "", errStoredRun }
+func (h StoredHost) EditPath(string, string) (string, error) { return "", errStoredRun }
 
-func (h storeHost) Reload(*eval.Result) error { return errStoredRun }
+func (h StoredHost) Reload(*eval.Result) error { return errStoredRun }
 
-func (h storeHost) Plan(context.Context, []int, []eval.Metric) (tui.Plan, error) {
+func (h StoredHost) Plan(context.Context, []int, []eval.Metric) (tui.Plan, error) {
 	return tui.Plan{}, errStoredRun
 }
 
-func (h storeHost) Rerun(context.Context, tui.Plan) (string, <-chan eval.Event, error) {
+func (h StoredHost) Rerun(context.Context, tui.Plan) (string, <-chan eval.Event, error) {
 	return "", nil, errStoredRun
 }
 
-func (h storeHost) Runs() ([]eval.RunInfo, error) { return sameDataset(h.db, h.info) }
+func (h StoredHost) Runs() ([]eval.RunInfo, error) { return sameDataset(h.Store, h.Run) }
 
-func (h storeHost) Results(runID string) ([]*eval.Result, error) {
-	_, rs, err := h.db.Run(runID)
+func (h StoredHost) Results(runID string) ([]*eval.Result, error) {
+	_, rs, err := h.Store.Run(runID)
 	return rs, err
 }
 
 // sameDataset lists the stored runs of the run's dataset, newest first.
-func sameDataset(db *cache.DB, info eval.RunInfo) ([]eval.RunInfo, error) {
-	runs, err := db.Runs()
+func sameDataset(st cache.Store, info eval.RunInfo) ([]eval.RunInfo, error) {
+	runs, err := st.Runs()
 	if err != nil {
 		return nil, err
 	}

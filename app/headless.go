@@ -1,0 +1,148 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// Exit codes of `ragscope run` (and of the other commands where they apply).
+const (
+	ExitOK          = 0
+	ExitFatal       = 1 // the run could not be carried out
+	ExitUsage       = 2 // bad flags or bad input
+	ExitFailures    = 3 // the run finished but some (sample, metric) failed: judge, parse or cache errors
+	ExitInterrupted = 130
+)
+
+// progressEvery throttles headless progress lines: enough to see a run is
+// alive in a CI log without flooding it.
+const progressEvery = 2 * time.Second
+
+// OpenOut opens --out before a run starts: a typo there must not cost a
+// whole run, with or without the TUI. Nil when no --out was given.
+func (s *Session) OpenOut() (*os.File, error) {
+	if s.Cfg.Out == "" {
+		return nil, nil
+	}
+	fh, err := os.Create(s.Cfg.Out)
+	if err != nil {
+		return nil, usagef("--out: %v", err)
+	}
+	return fh, nil
+}
+
+// Headless runs the session without the TUI: progress and the summary on
+// stderr, the JSON report to --out or stdout. It returns the exit code.
+func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, error) {
+	fh, err := s.OpenOut()
+	if err != nil {
+		return 0, err
+	}
+	var out io.Writer = stdout
+	if fh != nil {
+		defer fh.Close()
+		out = fh
+	}
+	info := s.Info()
+	fmt.Fprintf(stderr, "ragscope: %s: %d samples, metrics %s\n", info.Dataset, len(s.Loaded.Samples), joinMetrics(s.Metrics))
+	fmt.Fprintf(stderr, "ragscope: %s\n", s.Banner)
+	fmt.Fprintf(stderr, "ragscope: run %s (db %s)\n", info.ID, s.Store.Path())
+	if n := s.Resumed(); n > 0 {
+		fmt.Fprintf(stderr, "ragscope: resuming: %d of %d samples already finished\n", n, len(s.Loaded.Samples))
+	}
+	start := time.Now()
+	run, err := s.Start(ctx)
+	if err != nil {
+		return 0, err
+	}
+	done, total := 0, len(s.Loaded.Samples)
+	last := time.Now()
+	for ev := range run.Events {
+		if ev.Kind != eval.EventSampleFinished {
+			continue
+		}
+		done++
+		if time.Since(last) >= progressEvery {
+			last = time.Now()
+			fmt.Fprintln(stderr, progressLine(run, done, total, start, ev.InFlight))
+		}
+	}
+	results, cancelled, _ := run.Wait()
+	fmt.Fprintln(stderr, progressLine(run, done, total, start, 0))
+	return finishReport(run, results, cancelled, out, s.Cfg.Out, stderr)
+}
+
+// finishReport writes the report and the summary of a finished run and
+// says how it ended; it returns the exit code.
+func finishReport(run *Run, results []*eval.Result, cancelled bool, out io.Writer, outPath string, stderr io.Writer) (int, error) {
+	rep := eval.NewReport(run.Info(), results)
+	WriteSummary(stderr, rep)
+	if out != nil {
+		if err := rep.WriteJSON(out); err != nil {
+			return 0, fmt.Errorf("writing the report: %v", err)
+		}
+		if outPath != "" {
+			fmt.Fprintf(stderr, "ragscope: report written to %s\n", outPath)
+		}
+	}
+	switch {
+	case cancelled:
+		fmt.Fprintf(stderr, "ragscope: interrupted; finished samples are kept — continue with: ragscope run --resume %s\n", run.ID)
+		return ExitInterrupted, nil
+	case anyFailed(rep):
+		return ExitFailures, nil
+	}
+	return ExitOK, nil
+}
+
+func progressLine(r *Run, done, total int, start time.Time, inFlight int) string {
+	calls, tok := r.Counts()
+	el := time.Since(start)
+	eta := "-"
+	if done > 0 && done < total {
+		eta = (time.Duration(float64(el) / float64(done) * float64(total-done))).Round(time.Second).String()
+	}
+	pct := 100 * done / max(total, 1)
+	return fmt.Sprintf("ragscope: [%d/%d] %3d%%  calls %d  cache hits %d (%.0f%%)  in flight %d  retries %d  errors %d  tokens %d  elapsed %s  eta %s",
+		done, total, pct, calls.Sent(), calls.CacheHits, calls.HitRate(), inFlight, calls.Retries, calls.Errors,
+		tok.PromptTokens+tok.CompletionTokens, el.Round(time.Millisecond), eta)
+}
+
+// WriteSummary prints the per-metric table: mean, how many scored and how
+// many did not, and why.
+func WriteSummary(w io.Writer, rep *eval.Report) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "metric\tmean\tscored\tn/a\tfailed\twhy")
+	for _, m := range rep.Run.Metrics {
+		ms := rep.Summary[m]
+		mean := "n/a"
+		if ms.Mean != nil {
+			mean = fmt.Sprintf("%.3f", *ms.Mean)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", m, mean, ms.Scored, ms.NotApplicable, ms.Failed, ms.Why())
+	}
+	tw.Flush()
+	diag := eval.CountDiagnoses(rep.Samples)
+	var parts []string
+	for _, d := range eval.Diagnoses {
+		parts = append(parts, fmt.Sprintf("%s %d", d, diag[d]))
+	}
+	fmt.Fprintf(w, "diagnosis: %s\n", strings.Join(parts, ", "))
+	fmt.Fprintf(w, "judge: %s\n", rep.Run.Judge.Name)
+}
+
+func anyFailed(rep *eval.Report) bool {
+	for _, r := range rep.Samples {
+		if r.Failed() {
+			return true
+		}
+	}
+	return false
+}

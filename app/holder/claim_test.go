@@ -1,0 +1,421 @@
+package holder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/eval"
+)
+
+const dbClaim = "cache.(*DB).Claim("
+
+type claimed struct {
+	release func()
+	granted bool
+	err     error
+}
+
+func claimAsync(st cache.Store, ctx context.Context, key string) <-chan claimed {
+	ch := make(chan claimed, 1)
+	go func() {
+		r, g, err := st.Claim(ctx, key)
+		ch <- claimed{r, g, err}
+	}()
+	return ch
+}
+
+// The second of two callers of one key waits until the first releases it
+// and is then told to look again, whoever the two are.
+func TestClaimAcrossProcesses(t *testing.T) {
+	db := newDB(t)
+	srv := serveDB(t, db, ServeOptions{})
+	a, b := dial(t, srv.Socket()), dial(t, srv.Socket())
+	ctx := context.Background()
+	tests := []struct {
+		name          string
+		first, second cache.Store
+	}{
+		{"client then client", a, b},
+		{"holder then client", db, b},
+		{"client then holder", a, db},
+	}
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			key := fmt.Sprint("k", i)
+			release, granted, err := tc.first.Claim(ctx, key)
+			if err != nil || !granted {
+				t.Fatalf("first claim: %v %v", granted, err)
+			}
+			second := claimAsync(tc.second, ctx, key)
+			waitParked(t, dbClaim, 1)
+			select {
+			case r := <-second:
+				t.Fatalf("the second caller did not wait: %+v", r)
+			default:
+			}
+			release()
+			release() // twice is harmless
+			if r := <-second; r.err != nil || r.granted {
+				t.Fatalf("second caller after the release: granted %v, %v; want told to look again", r.granted, r.err)
+			}
+			r, g, err := tc.second.Claim(ctx, key)
+			if err != nil || !g {
+				t.Fatalf("the key cannot be claimed after its release: %v %v", g, err)
+			}
+			r()
+		})
+	}
+}
+
+// A client that goes away holding a claim does not block the others.
+func TestClaimReleasedWithItsConnection(t *testing.T) {
+	db := newDB(t)
+	srv := serveDB(t, db, ServeOptions{})
+	ctx := context.Background()
+	other := dial(t, srv.Socket())
+
+	t.Run("closed", func(t *testing.T) {
+		a := dial(t, srv.Socket())
+		if _, g, err := a.Claim(ctx, "closed"); err != nil || !g {
+			t.Fatal(g, err)
+		}
+		waiting := claimAsync(other, ctx, "closed")
+		waitParked(t, dbClaim, 1)
+		_ = a.Close()
+		if r := <-waiting; r.err != nil || r.granted {
+			t.Fatalf("waiter: %+v, want told to look again", r)
+		}
+		r, g, err := other.Claim(ctx, "closed")
+		if err != nil || !g {
+			t.Fatal(g, err)
+		}
+		r()
+	})
+
+	t.Run("killed", func(t *testing.T) {
+		helper := startHelper(t, "hold-claim", srv.Socket(), "killed")
+		waiting := claimAsync(other, ctx, "killed")
+		waitParked(t, dbClaim, 1)
+		if err := helper.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		if r := <-waiting; r.err != nil || r.granted {
+			t.Fatalf("waiter: %+v, want told to look again", r)
+		}
+		r, g, err := other.Claim(ctx, "killed")
+		if err != nil || !g {
+			t.Fatal(g, err)
+		}
+		r()
+	})
+}
+
+// A client killed while it waits (in Claim or Watch) leaves nothing
+// waiting on the holder, which goes on serving the others.
+func TestClientKilledMidCall(t *testing.T) {
+	db := newDB(t)
+	srv := serveDB(t, db, ServeOptions{})
+	other := dial(t, srv.Socket())
+	ctx := context.Background()
+	if err := db.PutRun(runInfo("r", 1)); err != nil {
+		t.Fatal(err)
+	}
+	release, _, _ := db.Claim(ctx, "held")
+	defer release()
+
+	tests := []struct {
+		action, key, waitsIn string
+	}{
+		{"wait-claim", "held", dbClaim},
+		{"watch", "r", "cache.(*DB).Watch("},
+	}
+	for _, tc := range tests {
+		t.Run(tc.action, func(t *testing.T) {
+			waitClients(t, srv, 1)
+			helper := startHelper(t, tc.action, srv.Socket(), tc.key)
+			waitParked(t, tc.waitsIn, 1)
+			if err := helper.Process.Kill(); err != nil {
+				t.Fatal(err)
+			}
+			waitClients(t, srv, 1)
+			waitParked(t, tc.waitsIn, 0)
+			if _, err := other.Runs(); err != nil {
+				t.Fatal(err)
+			}
+			if err := other.PutResult("r", result(0)); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// Claim answers "look again" at its bound rather than waiting for ever on
+// the holder: a client that lost interest leaves no wait behind for long.
+func TestClaimWaitIsBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skipf("waits %s", maxClaimWait)
+	}
+	db := newDB(t)
+	srv := serveDB(t, db, ServeOptions{})
+	cl := dial(t, srv.Socket())
+	release, _, _ := db.Claim(context.Background(), "slow")
+	defer release()
+	start := time.Now()
+	_, g, err := cl.Claim(context.Background(), "slow")
+	if err != nil || g {
+		t.Fatalf("bounded claim: %v %v, want not granted", g, err)
+	}
+	if d := time.Since(start); d < maxClaimWait {
+		t.Fatalf("answered after %s, before the bound", d)
+	}
+}
+
+// A client that gives up on a claim must not leave it held, even when the
+// holder grants it after the client stopped waiting: nobody would fetch.
+func TestAbandonedClaimIsReleased(t *testing.T) {
+	db := newDB(t)
+	srv := serveDB(t, db, ServeOptions{})
+	cl := dial(t, srv.Socket())
+	waitClients(t, srv, 1)
+	ctx := context.Background()
+	// claimFree waits until the key is free and leaves it free; it would
+	// hang (and the test time out) if an abandoned claim stayed held.
+	claimFree := func(t *testing.T, key string) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		for {
+			r, g, err := db.Claim(ctx, key)
+			if err != nil {
+				t.Fatalf("key %s stays held: %v", key, err)
+			}
+			if g {
+				r()
+				return
+			}
+		}
+	}
+
+	t.Run("abandoned while waiting", func(t *testing.T) {
+		release, _, _ := db.Claim(ctx, "waiting")
+		cctx, cancel := context.WithCancel(ctx)
+		abandoned := claimAsync(cl, cctx, "waiting")
+		waitParked(t, dbClaim, 1)
+		cancel()
+		if r := <-abandoned; !errors.Is(r.err, context.Canceled) {
+			t.Fatalf("cancelled claim: %+v", r)
+		}
+		if _, _, err := cl.Claim(cctx, "waiting"); !errors.Is(err, context.Canceled) {
+			t.Fatalf("claim with a cancelled context: %v", err)
+		}
+		release()
+		claimFree(t, "waiting")
+	})
+
+	t.Run("granted after it was abandoned", func(t *testing.T) {
+		var c *conn
+		srv.mu.Lock()
+		for c = range srv.conns {
+		}
+		srv.mu.Unlock()
+		// Hold the grant on the holder until the client has given up.
+		c.mu.Lock()
+		cctx, cancel := context.WithCancel(ctx)
+		abandoned := claimAsync(cl, cctx, "late")
+		waitBlocked(t, "holder.(*conn).addClaim(", "sync.Mutex.Lock", 1)
+		cancel()
+		if r := <-abandoned; !errors.Is(r.err, context.Canceled) {
+			t.Fatalf("cancelled claim: %+v", r)
+		}
+		c.mu.Unlock()
+		claimFree(t, "late")
+	})
+}
+
+func TestLiveRuns(t *testing.T) {
+	db := newDB(t)
+	srv := serveDB(t, db, ServeOptions{Role: "run"})
+	a, b := dial(t, srv.Socket()), dial(t, srv.Socket())
+	srv.BeginRun("mine")
+	if err := a.BeginRun("theirs"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.BeginRun(""); err == nil {
+		t.Fatal("began a run without an id")
+	}
+	want := map[string]LiveRun{"mine": {os.Getpid(), "run"}, "theirs": {os.Getpid(), clientRole}}
+	for name, live := range map[string]func() (map[string]LiveRun, error){
+		"holder": func() (map[string]LiveRun, error) { return srv.Live(), nil },
+		"client": b.Live,
+	} {
+		got, err := live()
+		if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%s sees %v, %v; want %v", name, got, err, want)
+		}
+	}
+	// Only the one who began a run ends it.
+	if err := b.EndRun("theirs"); err != nil {
+		t.Fatal(err)
+	}
+	srv.EndRun("theirs")
+	if _, ok := srv.Live()["theirs"]; !ok {
+		t.Fatal("another process ended the run")
+	}
+	_ = a.Close()
+	waitClients(t, srv, 1)
+	if got := srv.Live(); len(got) != 1 || got["mine"].Role != "run" {
+		t.Fatalf("after the client closed: %v", got)
+	}
+	srv.EndRun("mine")
+	if got, err := b.Live(); err != nil || len(got) != 0 {
+		t.Fatalf("after EndRun: %v %v", got, err)
+	}
+}
+
+type fakeRuns struct {
+	mu   sync.Mutex
+	reqs []SubmitRequest
+	err  error
+}
+
+func (f *fakeRuns) Submit(req SubmitRequest) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.reqs = append(f.reqs, req)
+	if f.err != nil {
+		return "", f.err
+	}
+	return "run-1", nil
+}
+
+func (f *fakeRuns) Stop(id string) error {
+	if id != "run-1" {
+		return fmt.Errorf("run %s is not being evaluated by this server", id)
+	}
+	return nil
+}
+
+func TestRunService(t *testing.T) {
+	req := SubmitRequest{Config: []byte(`{"dataset":"qa.jsonl"}`), APIKey: "sk-secret-123", Dir: "/work"}
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
+		if s := fmt.Sprintf(verb, req); strings.Contains(s, req.APIKey) {
+			t.Errorf("%s shows the API key: %s", verb, s)
+		}
+	}
+
+	t.Run("served", func(t *testing.T) {
+		runs := &fakeRuns{}
+		srv := serveDB(t, newDB(t), ServeOptions{Role: "serve", Runs: runs})
+		cl := dial(t, srv.Socket())
+		id, err := cl.Submit(req)
+		if err != nil || id != "run-1" {
+			t.Fatalf("Submit = %q, %v", id, err)
+		}
+		if got := runs.reqs[0]; string(got.Config) != string(req.Config) || got.APIKey != req.APIKey || got.Dir != req.Dir {
+			t.Fatalf("the service got %+v", got)
+		}
+		if err := cl.Stop("run-1"); err != nil {
+			t.Fatal(err)
+		}
+		if err := cl.Stop("run-2"); err == nil || !strings.Contains(err.Error(), "run run-2 is not being evaluated") {
+			t.Fatalf("Stop of an unknown run: %v", err)
+		}
+		runs.err = fmt.Errorf("endpoint said: invalid key %s", req.APIKey)
+		_, err = cl.Submit(req)
+		if err == nil || strings.Contains(err.Error(), req.APIKey) || !strings.Contains(err.Error(), "invalid key [redacted]") {
+			t.Fatalf("Submit error %v, want the key redacted", err)
+		}
+	})
+
+	t.Run("not served", func(t *testing.T) {
+		db := newDB(t)
+		srv := serveDB(t, db, ServeOptions{Role: "run"})
+		cl := dial(t, srv.Socket())
+		_, err := cl.Submit(req)
+		if !errors.Is(err, ErrNoRunService) {
+			t.Fatalf("Submit: %v, want ErrNoRunService", err)
+		}
+		for _, s := range []string{cl.Path(), fmt.Sprintf("pid %d, role run", os.Getpid()), "ragscope serve --db " + cl.Path()} {
+			if !strings.Contains(err.Error(), s) {
+				t.Errorf("%q does not say %q", err, s)
+			}
+		}
+		if strings.Contains(err.Error(), req.APIKey) {
+			t.Fatal("the error shows the API key")
+		}
+		if err := cl.Stop("x"); !errors.Is(err, ErrNoRunService) {
+			t.Fatalf("Stop: %v, want ErrNoRunService", err)
+		}
+	})
+}
+
+// Readers do not get in the way of a writer, nor of each other.
+func TestConcurrentClients(t *testing.T) {
+	db := newDB(t)
+	srv := serveDB(t, db, ServeOptions{})
+	writer := dial(t, srv.Socket())
+	const samples, readers = 50, 20
+	if err := writer.PutRun(runInfo("c", samples)); err != nil {
+		t.Fatal(err)
+	}
+	req := eval.ChatRequest{Model: "m", Messages: []eval.Message{{Role: "user", Content: "q"}}}
+	if err := writer.PutChat(req.Key(), req, eval.ChatResponse{Choices: []string{"a"}}); err != nil {
+		t.Fatal(err)
+	}
+
+	done := make(chan struct{})
+	errs := make(chan error, readers+1)
+	var wg sync.WaitGroup
+	for i := 0; i < readers; i++ {
+		cl := dial(t, srv.Socket())
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 0; ; n++ {
+				if n > 0 {
+					select {
+					case <-done:
+						return
+					default:
+					}
+				}
+				if _, _, err := cl.Run("c"); err != nil {
+					errs <- err
+					return
+				}
+				if _, ok, err := cl.LookupChat(req.Key()); err != nil || !ok {
+					errs <- fmt.Errorf("lookup: %v %v", ok, err)
+					return
+				}
+			}
+		}()
+	}
+	for i := 0; i < samples; i++ {
+		if err := writer.PutResult("c", result(i)); err != nil {
+			errs <- err
+			break
+		}
+	}
+	close(done)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	_, rs, err := db.Run("c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range rs {
+		if r == nil {
+			t.Errorf("sample %d was not stored", i)
+		}
+	}
+}

@@ -1,0 +1,510 @@
+package holder
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/rpc"
+	"net/rpc/jsonrpc"
+	"os"
+	"os/user"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/eval"
+)
+
+const (
+	defaultDialTimeout = 2 * time.Second
+	// maxHello bounds the greeting so that something else listening on
+	// the socket cannot make us read forever.
+	maxHello = 64 << 10
+	// staleProbe bounds the connect that tells a live socket from a
+	// stale one; a live holder accepts at once (the kernel does).
+	staleProbe = time.Second
+)
+
+// Client is a connection to the holder of a database; it implements
+// cache.Store over the socket. It is safe for concurrent use: calls are
+// multiplexed on the one connection.
+type Client struct {
+	sock   string
+	hello  Hello
+	rpc    *rpc.Client
+	closed atomic.Bool
+	once   sync.Once
+}
+
+var _ cache.Store = (*Client)(nil)
+
+// Dial connects to the holder serving on sockPath (see SocketPath) and reads
+// its Hello, all within timeout (2 s when zero).
+//
+// Nobody serving (no socket, or a stale one nothing answers on) gives an
+// error wrapping ErrNoHolder: the caller may open the file and serve it,
+// after RemoveStale. A holder of another protocol gives ErrIncompatible.
+func Dial(sockPath string, timeout time.Duration) (*Client, error) {
+	if timeout <= 0 {
+		timeout = defaultDialTimeout
+	}
+	deadline := time.Now().Add(timeout)
+	fi, err := os.Lstat(sockPath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("no ragscope process serves this database (no socket %s): %w", sockPath, ErrNoHolder)
+	case errors.Is(err, fs.ErrPermission):
+		return nil, fmt.Errorf("cannot reach the socket %s: permission denied; the database's directory belongs to another user: use a database of your own (--db FILE)", sockPath)
+	case err != nil:
+		return nil, fmt.Errorf("cannot check the socket %s: %w", sockPath, err)
+	}
+	if fi.Mode().Type() != fs.ModeSocket {
+		return nil, fmt.Errorf("%s is not a socket (mode %s); remove it, ragscope serves the database there", sockPath, fi.Mode())
+	}
+	if owner, me := fileOwner(fi), os.Getuid(); owner >= 0 && owner != me {
+		return nil, fmt.Errorf("the socket %s belongs to %s, not to you (uid %d): that user's ragscope holds this database; use a database of your own (--db FILE)",
+			sockPath, userName(owner), me)
+	}
+	nc, err := net.DialTimeout("unix", sockPath, timeout)
+	if err != nil {
+		if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("nothing answers on the socket %s (the process that served the database is gone): %w", sockPath, ErrNoHolder)
+		}
+		return nil, fmt.Errorf("cannot connect to the holder of the database on %s: %w", sockPath, err)
+	}
+	_ = nc.SetDeadline(deadline)
+	h, err := readHello(nc)
+	if err != nil {
+		_ = nc.Close()
+		return nil, helloError(sockPath, timeout, err)
+	}
+	if h.Error != "" {
+		_ = nc.Close()
+		return nil, fmt.Errorf("the holder on %s: %s; use a database of your own (--db FILE)", sockPath, h.Error)
+	}
+	if h.Protocol != Protocol {
+		_ = nc.Close()
+		return nil, incompatible(sockPath, h)
+	}
+	_ = nc.SetDeadline(time.Time{})
+	return &Client{sock: sockPath, hello: h, rpc: jsonrpc.NewClient(nc)}, nil
+}
+
+// readHello reads the greeting a byte at a time: whatever follows it
+// belongs to the RPC codec, which must see it from its first byte.
+func readHello(nc net.Conn) (Hello, error) {
+	var (
+		line []byte
+		b    [1]byte
+	)
+	for {
+		n, err := nc.Read(b[:])
+		if n == 1 {
+			if b[0] == '\n' {
+				break
+			}
+			line = append(line, b[0])
+			if len(line) > maxHello {
+				return Hello{}, errBadHello{errors.New("no end of line in its first 64 KiB")}
+			}
+			continue
+		}
+		if err != nil {
+			return Hello{}, err
+		}
+	}
+	var h Hello
+	if err := json.Unmarshal(line, &h); err != nil {
+		return Hello{}, errBadHello{err}
+	}
+	return h, nil
+}
+
+type errBadHello struct{ err error }
+
+func (e errBadHello) Error() string { return e.err.Error() }
+
+func helloError(sock string, timeout time.Duration, err error) error {
+	var bad errBadHello
+	switch {
+	case errors.As(err, &bad):
+		return fmt.Errorf("something answers on the socket %s but not with a ragscope greeting (%v); if it is another ragscope version, stop it or use the same version: %w",
+			sock, bad.err, ErrIncompatible)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return fmt.Errorf("the holder of the database on %s did not greet within %s; it may be hung: try again, or stop that process", sock, timeout)
+	case errors.Is(err, io.EOF), errors.Is(err, syscall.ECONNRESET):
+		// A holder shutting down closes what it accepted; the caller
+		// should try again or take over, as if nobody served.
+		return fmt.Errorf("the holder on %s hung up before greeting (it is stopping): %w", sock, ErrNoHolder)
+	}
+	return fmt.Errorf("cannot read the greeting of the holder on %s: %w", sock, err)
+}
+
+func incompatible(sock string, h Hello) error {
+	version := h.Version
+	if version == "" {
+		version = "an unknown version"
+	}
+	db := h.DB
+	if db == "" {
+		db = "served on " + sock
+	}
+	pid := "an unknown pid"
+	if h.PID > 0 {
+		pid = "pid " + strconv.Itoa(h.PID)
+	}
+	return fmt.Errorf("database %s is held by ragscope %s (%s), which speaks holder protocol %d; this ragscope speaks protocol %d: stop that process or use the same ragscope version: %w",
+		db, version, pid, h.Protocol, Protocol, ErrIncompatible)
+}
+
+func userName(uid int) string {
+	if u, err := user.LookupId(strconv.Itoa(uid)); err == nil && u.Username != "" {
+		return fmt.Sprintf("user %s (uid %d)", u.Username, uid)
+	}
+	return fmt.Sprintf("uid %d", uid)
+}
+
+// RemoveStale removes a socket file that nothing answers on, left by a
+// holder that died. A socket that answers is left alone and reported with an
+// error wrapping ErrServed; no socket at all is not an error.
+func RemoveStale(sockPath string) error {
+	fi, err := os.Lstat(sockPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("cannot check the socket %s: %w", sockPath, err)
+	}
+	if fi.Mode().Type() != fs.ModeSocket {
+		return fmt.Errorf("%s is not a socket (mode %s); remove it, ragscope serves the database there", sockPath, fi.Mode())
+	}
+	nc, err := net.DialTimeout("unix", sockPath, staleProbe)
+	switch {
+	case err == nil:
+		_ = nc.SetDeadline(time.Now().Add(staleProbe))
+		h, _ := readHello(nc)
+		_ = nc.Close()
+		who := "another process"
+		if h.PID > 0 {
+			who = fmt.Sprintf("ragscope %s (pid %d, %s)", h.Version, h.PID, h.Role)
+		}
+		return fmt.Errorf("the database is already served on %s by %s; connect to it or stop it: %w", sockPath, who, ErrServed)
+	case errors.Is(err, syscall.EAGAIN):
+		// A full accept queue: someone is listening, just busy.
+		return fmt.Errorf("the database is already served on %s by a busy process; connect to it or stop it: %w", sockPath, ErrServed)
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case !errors.Is(err, syscall.ECONNREFUSED):
+		return fmt.Errorf("cannot tell whether the socket %s is in use: %w", sockPath, err)
+	}
+	// Only the file we found refusing: not one a new holder just bound.
+	if now, err := os.Lstat(sockPath); err != nil || !os.SameFile(now, fi) {
+		return nil
+	}
+	if err := os.Remove(sockPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("cannot remove the stale socket %s: %w; remove it by hand", sockPath, err)
+	}
+	return nil
+}
+
+// Hello is the holder's greeting.
+func (c *Client) Hello() Hello { return c.hello }
+
+// Path is the holder's database file.
+func (c *Client) Path() string { return c.hello.DB }
+
+// ReadOnly is false: only a process that can write the file serves it.
+func (c *Client) ReadOnly() bool { return false }
+
+// Close closes the connection; the holder releases the claims and ends the
+// runs this client held.
+func (c *Client) Close() error {
+	var err error
+	c.once.Do(func() {
+		c.closed.Store(true)
+		err = c.rpc.Close()
+	})
+	return err
+}
+
+// remoteError is an error the holder's store returned, with its text; the
+// few the caller decides on keep their identity.
+type remoteError struct {
+	msg      string
+	sentinel error
+}
+
+func (e *remoteError) Error() string { return e.msg }
+func (e *remoteError) Unwrap() error { return e.sentinel }
+
+// wrap turns what net/rpc reports into the errors callers decide on.
+func (c *Client) wrap(err error) error {
+	if err == nil {
+		return nil
+	}
+	var se rpc.ServerError
+	if errors.As(err, &se) {
+		if strings.Contains(string(se), noRunServicePhrase) {
+			return &remoteError{msg: string(se), sentinel: ErrNoRunService}
+		}
+		return se
+	}
+	if c.closed.Load() {
+		return fmt.Errorf("the connection to the holder of %s was closed by this process: %w", c.hello.DB, cache.ErrClosed)
+	}
+	if isLost(err) {
+		return fmt.Errorf("%w of database %s (pid %d, socket %s): %w", ErrLost, c.hello.DB, c.hello.PID, c.sock, err)
+	}
+	return fmt.Errorf("database %s through its holder (pid %d): %w", c.hello.DB, c.hello.PID, err)
+}
+
+func isLost(err error) bool {
+	var ne net.Error
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, rpc.ErrShutdown) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET) || errors.As(err, &ne)
+}
+
+func (c *Client) call(method string, args, reply any) error {
+	return c.wrap(c.rpc.Call("Store."+method, args, reply))
+}
+
+// callCtx is call for the methods that wait: it stops waiting when ctx is
+// done. The call itself runs on (the server bounds it) and its reply, if
+// any, goes to the returned call's Done.
+func (c *Client) callCtx(ctx context.Context, method string, args, reply any) (*rpc.Call, error) {
+	call := c.rpc.Go("Store."+method, args, reply, make(chan *rpc.Call, 1))
+	select {
+	case <-call.Done:
+		return call, c.wrap(call.Error)
+	case <-ctx.Done():
+		return call, ctx.Err()
+	}
+}
+
+// NewRunID implements cache.Store.
+func (c *Client) NewRunID() (string, error) {
+	var r idReply
+	err := c.call("NewRunID", none{}, &r)
+	return r.ID, err
+}
+
+// PutRun implements cache.Store.
+func (c *Client) PutRun(info eval.RunInfo) error {
+	return c.call("PutRun", putRunArgs{Info: info}, &none{})
+}
+
+// PutResult implements cache.Store.
+func (c *Client) PutResult(runID string, r *eval.Result) error {
+	return c.call("PutResult", putResultArgs{RunID: runID, Result: r}, &none{})
+}
+
+// PutResults implements cache.Store.
+func (c *Client) PutResults(runID string, rs []*eval.Result) error {
+	return c.call("PutResults", putResultsArgs{RunID: runID, Results: rs}, &none{})
+}
+
+// Runs implements cache.Store.
+func (c *Client) Runs() ([]eval.RunInfo, error) {
+	var r runsReply
+	err := c.call("Runs", none{}, &r)
+	return r.Runs, err
+}
+
+// Run implements cache.Store.
+func (c *Client) Run(ref string) (eval.RunInfo, []*eval.Result, error) {
+	var r runReply
+	if err := c.call("Run", runArgs{Ref: ref}, &r); err != nil {
+		return eval.RunInfo{}, nil, err
+	}
+	return r.Info, r.Results, nil
+}
+
+// Watch implements cache.Store. The holder answers each request within
+// maxWatchWait, so a longer wait is a series of requests; a cancelled ctx
+// returns at once and leaves the pending request to run out on the holder.
+func (c *Client) Watch(ctx context.Context, runID string, after int64, wait time.Duration) (cache.WatchBatch, error) {
+	var deadline time.Time
+	if wait > 0 {
+		deadline = time.Now().Add(wait)
+	}
+	for first := true; ; first = false {
+		if err := ctx.Err(); err != nil {
+			return cache.WatchBatch{Seq: after}, err
+		}
+		w := maxWatchWait
+		if wait > 0 {
+			left := time.Until(deadline)
+			if left <= 0 && !first {
+				return cache.WatchBatch{Seq: after}, nil
+			}
+			// The holder reads a wait of zero as "its bound".
+			w = max(min(w, left), time.Nanosecond)
+		}
+		var r watchReply
+		if _, err := c.callCtx(ctx, "Watch", watchArgs{RunID: runID, After: after, Wait: w}, &r); err != nil {
+			return cache.WatchBatch{Seq: after}, err
+		}
+		b := r.Batch
+		if after < 0 || b.Reset || b.Run != nil || len(b.Results) > 0 {
+			return b, nil
+		}
+		after = b.Seq
+	}
+}
+
+// LookupChat implements cache.Store.
+func (c *Client) LookupChat(key string) (eval.ChatResponse, bool, error) {
+	var r lookupChatReply
+	if err := c.call("LookupChat", keyArgs{Key: key}, &r); err != nil {
+		return eval.ChatResponse{}, false, err
+	}
+	return r.Response, r.Found, nil
+}
+
+// PutChat implements cache.Store.
+func (c *Client) PutChat(key string, req eval.ChatRequest, resp eval.ChatResponse) error {
+	return c.call("PutChat", putChatArgs{Key: key, Request: req, Task: req.Task, Response: resp}, &none{})
+}
+
+// LookupEmbeddings implements cache.Store.
+func (c *Client) LookupEmbeddings(keys []string) ([][]float64, error) {
+	var r vectorsReply
+	if err := c.call("LookupEmbeddings", lookupEmbeddingsArgs{Keys: keys}, &r); err != nil {
+		return nil, err
+	}
+	return r.Vectors, nil
+}
+
+// PutEmbeddings implements cache.Store. The request's texts are not sent:
+// the store keys each vector by texts[i], and the request's own texts (the
+// whole batch, cached ones included) would only cost bytes.
+func (c *Client) PutEmbeddings(req eval.EmbedRequest, texts []string, vecs [][]float64) error {
+	req.Texts = nil
+	return c.call("PutEmbeddings", putEmbeddingsArgs{Request: req, Texts: texts, Vectors: vecs}, &none{})
+}
+
+// Claim implements cache.Store. The holder holds a granted claim for this
+// connection: release it, or close the connection, or die.
+func (c *Client) Claim(ctx context.Context, key string) (func(), bool, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, false, err
+	}
+	r := new(claimReply)
+	call, err := c.callCtx(ctx, "Claim", keyArgs{Key: key}, r)
+	if err != nil {
+		if ctx.Err() != nil {
+			// Abandoned: should the claim be granted after all, nobody
+			// will fetch; let the waiters behind it go.
+			go func() {
+				<-call.Done
+				if call.Error == nil && r.Granted {
+					c.releaser(r.Token)()
+				}
+			}()
+		}
+		return nil, false, err
+	}
+	if !r.Granted {
+		return nil, false, nil
+	}
+	return c.releaser(r.Token), true, nil
+}
+
+// releaser is the release func of a granted claim. Its error is dropped:
+// if the connection is gone, so is the claim.
+func (c *Client) releaser(token uint64) func() {
+	var once sync.Once
+	return func() {
+		once.Do(func() { _ = c.call("Release", releaseArgs{Token: token}, &none{}) })
+	}
+}
+
+// Call implements cache.Store.
+func (c *Client) Call(key string) (*cache.CallEntry, error) {
+	var r callReply
+	if err := c.call("Call", keyArgs{Key: key}, &r); err != nil {
+		return nil, err
+	}
+	if r.Entry != nil {
+		r.Entry.Response.Key, r.Entry.Response.Cached = r.ResponseKey, r.ResponseCached
+	}
+	return r.Entry, nil
+}
+
+// Stats implements cache.Store.
+func (c *Client) Stats() (cache.Stats, error) {
+	var r statsReply
+	err := c.call("Stats", none{}, &r)
+	return r.Stats, err
+}
+
+// Clear implements cache.Store.
+func (c *Client) Clear(olderThan time.Duration) (int, error) {
+	var r countReply
+	err := c.call("Clear", clearArgs{OlderThan: olderThan}, &r)
+	return r.N, err
+}
+
+// Export implements cache.Store. The holder sends the whole export in one
+// reply; nothing is written to w unless it succeeded.
+func (c *Client) Export(w io.Writer) (int, error) {
+	var r exportReply
+	if err := c.call("Export", none{}, &r); err != nil {
+		return 0, err
+	}
+	if _, err := w.Write(r.Data); err != nil {
+		return 0, fmt.Errorf("export %s: %w", c.hello.DB, err)
+	}
+	return r.N, nil
+}
+
+// Import implements cache.Store; the input is read whole before it is sent.
+func (c *Client) Import(r io.Reader) (int, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return 0, fmt.Errorf("import into %s: read the input: %w", c.hello.DB, err)
+	}
+	var reply countReply
+	err = c.call("Import", importArgs{Data: data}, &reply)
+	return reply.N, err
+}
+
+// BeginRun announces a run this process is evaluating; it stays live until
+// EndRun or until this connection closes.
+func (c *Client) BeginRun(id string) error {
+	return c.call("BeginRun", runIDArgs{RunID: id}, &none{})
+}
+
+// EndRun withdraws a run announced by BeginRun.
+func (c *Client) EndRun(id string) error {
+	return c.call("EndRun", runIDArgs{RunID: id}, &none{})
+}
+
+// Live lists the runs being evaluated now, by the holder or its clients.
+func (c *Client) Live() (map[string]LiveRun, error) {
+	var r liveReply
+	err := c.call("Live", none{}, &r)
+	return r.Runs, err
+}
+
+// Submit hands a run to the holder's RunService and returns its id. Unlike
+// the store's writes it is not idempotent: after ErrLost the run may or may
+// not have started (Live or Runs tells).
+func (c *Client) Submit(req SubmitRequest) (string, error) {
+	var r idReply
+	err := c.call("Submit", req, &r)
+	return r.ID, err
+}
+
+// Stop cancels a run the holder's RunService is evaluating.
+func (c *Client) Stop(id string) error {
+	return c.call("Stop", runIDArgs{RunID: id}, &none{})
+}

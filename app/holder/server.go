@@ -1,0 +1,399 @@
+package holder
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/rpc"
+	"net/rpc/jsonrpc"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/ragscope/ragscope/cache"
+)
+
+// Server-side bounds of the calls that wait. A client that gives up (its
+// context is cancelled) cannot tell the server so over net/rpc; bounding the
+// wait bounds how long an abandoned call occupies the server, and the client
+// simply asks again while it still cares.
+const (
+	maxWatchWait = 5 * time.Second
+	// An unfinished claim answers "not granted": the caller looks the key
+	// up again and claims again, which is what it does after any wait.
+	maxClaimWait = 2 * time.Second
+)
+
+// ServeOptions describe the holder to its clients.
+type ServeOptions struct {
+	// Version is ragscope's version, announced in the Hello.
+	Version string
+	// Role says what the holder is doing ("run", "open", "serve").
+	Role string
+	// Runs evaluates runs for clients; nil when this holder does not.
+	Runs RunService
+}
+
+// Server serves one open database on its socket.
+type Server struct {
+	db    *cache.DB
+	opt   ServeOptions
+	sock  string
+	hello Hello
+	uid   int // the uid a peer must have
+	ln    *net.UnixListener
+	// sockFile identifies the socket we created, so that Close never
+	// removes a socket a successor has put in its place.
+	sockFile fs.FileInfo
+
+	ctx    context.Context // cancelled by Close: ends every wait
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	once   sync.Once
+
+	mu      sync.Mutex
+	closed  bool
+	conns   map[*conn]struct{}
+	live    map[string]liveEntry
+	changed chan struct{} // closed and replaced when conns or live change
+}
+
+type liveEntry struct {
+	owner *conn // nil: the holder's own run
+	LiveRun
+}
+
+// Serve serves db on its socket (SocketPath) until Close. Close the server
+// before the database: calls in flight use it.
+//
+// A socket that nothing answers on (a holder that died) is removed; one
+// that answers makes Serve fail with an error wrapping ErrServed.
+func Serve(db *cache.DB, opt ServeOptions) (*Server, error) {
+	return serve(db, opt, os.Getuid())
+}
+
+// serve is Serve with the uid peers must have, which tests fake: connecting
+// as another user is not something a test can do.
+func serve(db *cache.DB, opt ServeOptions, peerUID int) (*Server, error) {
+	if db == nil {
+		return nil, errors.New("holder: Serve needs an open database")
+	}
+	dbPath, err := filepath.Abs(db.Path())
+	if err != nil {
+		return nil, fmt.Errorf("database %s: %w", db.Path(), err)
+	}
+	if db.ReadOnly() {
+		return nil, fmt.Errorf("database %s is open read-only; only a process that can write it may serve it", dbPath)
+	}
+	if opt.Role == "" {
+		opt.Role = "holder"
+	}
+	sock, err := SocketPath(dbPath)
+	if err != nil {
+		return nil, err
+	}
+	if err := ensureSocketDir(filepath.Dir(sock), os.Getuid()); err != nil {
+		return nil, fmt.Errorf("database %s: %w", dbPath, err)
+	}
+	if err := RemoveStale(sock); err != nil {
+		return nil, err
+	}
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			// Another process bound it between our check and our bind.
+			return nil, fmt.Errorf("database %s is already served on %s by another process: %w", dbPath, sock, ErrServed)
+		}
+		return nil, fmt.Errorf("database %s: cannot listen on %s: %w", dbPath, sock, err)
+	}
+	// We remove the file ourselves, and only if it is still ours.
+	ln.SetUnlinkOnClose(false)
+	// The directory is already owner-only; the mode of the socket is a
+	// second fence should the directory ever be opened up.
+	if err := os.Chmod(sock, 0o600); err != nil {
+		_ = ln.Close()
+		_ = os.Remove(sock)
+		return nil, fmt.Errorf("database %s: cannot restrict the socket %s: %w", dbPath, sock, err)
+	}
+	fi, err := os.Lstat(sock)
+	if err != nil {
+		_ = ln.Close()
+		return nil, fmt.Errorf("database %s: the socket %s vanished: %w", dbPath, sock, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{
+		db: db, opt: opt, sock: sock, uid: peerUID, ln: ln, sockFile: fi,
+		hello: Hello{
+			Protocol: Protocol, Version: opt.Version, PID: os.Getpid(), Role: opt.Role,
+			DB: dbPath, Started: time.Now().UTC(),
+		},
+		ctx: ctx, cancel: cancel,
+		conns:   map[*conn]struct{}{},
+		live:    map[string]liveEntry{},
+		changed: make(chan struct{}),
+	}
+	s.wg.Add(1)
+	go s.accept()
+	return s, nil
+}
+
+// Socket is the path the server listens on.
+func (s *Server) Socket() string { return s.sock }
+
+// Hello is what the server greets its clients with.
+func (s *Server) Hello() Hello { return s.hello }
+
+// Clients is the number of connected clients.
+func (s *Server) Clients() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}
+
+// state is Clients with a channel closed at the next change, so that tests
+// wait for a client to come or go without sleeping.
+func (s *Server) state() (clients int, changed <-chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns), s.changed
+}
+
+// notify wakes state's waiters; s.mu is held.
+func (s *Server) notify() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// BeginRun announces a run this process is evaluating (see Live).
+func (s *Server) BeginRun(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.live[id] = liveEntry{LiveRun: LiveRun{PID: s.hello.PID, Role: s.hello.Role}}
+	s.notify()
+}
+
+// EndRun withdraws a run announced by BeginRun.
+func (s *Server) EndRun(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e, ok := s.live[id]; ok && e.owner == nil {
+		delete(s.live, id)
+		s.notify()
+	}
+}
+
+// Live lists the runs being evaluated now, by this process or its clients.
+func (s *Server) Live() map[string]LiveRun {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]LiveRun, len(s.live))
+	for id, e := range s.live {
+		out[id] = e.LiveRun
+	}
+	return out
+}
+
+// Close stops serving: no new connections, every connection closed (its
+// claims released, its runs no longer live), the socket removed if it is
+// still ours. It returns once every call in flight has returned.
+func (s *Server) Close() error {
+	var err error
+	s.once.Do(func() {
+		s.mu.Lock()
+		s.closed = true
+		conns := make([]*conn, 0, len(s.conns))
+		for c := range s.conns {
+			conns = append(conns, c)
+		}
+		s.mu.Unlock()
+		_ = s.ln.Close()
+		s.cancel()
+		for _, c := range conns {
+			_ = c.nc.Close()
+		}
+		s.wg.Wait()
+		if fi, serr := os.Lstat(s.sock); serr == nil && os.SameFile(fi, s.sockFile) {
+			if rerr := os.Remove(s.sock); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+				err = fmt.Errorf("database %s: cannot remove its socket %s: %w; remove it by hand", s.hello.DB, s.sock, rerr)
+			}
+		}
+	})
+	return err
+}
+
+func (s *Server) accept() {
+	defer s.wg.Done()
+	pause := 5 * time.Millisecond
+	for {
+		nc, err := s.ln.AcceptUnix()
+		if err != nil {
+			if s.ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				return
+			}
+			// Out of file descriptors, most likely: give the process a
+			// moment rather than spinning.
+			select {
+			case <-time.After(pause):
+			case <-s.ctx.Done():
+				return
+			}
+			pause = min(2*pause, time.Second)
+			continue
+		}
+		pause = 5 * time.Millisecond
+		s.wg.Add(1)
+		go s.serveConn(nc)
+	}
+}
+
+// checkPeer is the refusal for a peer of another uid, "" when it may
+// connect. An unknown uid (no SO_PEERCRED on this system) is let through:
+// the owner-only directory already kept others out.
+func checkPeer(peerUID, ownerUID int) string {
+	if peerUID < 0 || peerUID == ownerUID {
+		return ""
+	}
+	return fmt.Sprintf("refused: uid %d is not the owner (uid %d) of this database", peerUID, ownerUID)
+}
+
+// conn is one client connection. Claims it was granted and runs it began
+// belong to it, so that a client that dies (or is killed mid-request)
+// leaves nothing held behind.
+type conn struct {
+	srv *Server
+	nc  *net.UnixConn
+	pid int
+	// ctx ends when the client hangs up, so that its Watch and Claim
+	// waits stop at once instead of at their bound.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu     sync.Mutex
+	claims map[uint64]func()
+	next   uint64
+}
+
+func (s *Server) serveConn(nc *net.UnixConn) {
+	defer s.wg.Done()
+	uid, pid, err := peerCred(nc)
+	if err != nil {
+		_ = nc.Close()
+		return
+	}
+	if msg := checkPeer(uid, s.uid); msg != "" {
+		_ = nc.SetWriteDeadline(time.Now().Add(time.Second))
+		_ = writeHello(nc, Hello{Protocol: Protocol, Error: msg})
+		_ = nc.Close()
+		return
+	}
+	ctx, cancel := context.WithCancel(s.ctx)
+	c := &conn{srv: s, nc: nc, pid: pid, ctx: ctx, cancel: cancel, claims: map[uint64]func(){}}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		cancel()
+		_ = nc.Close()
+		return
+	}
+	s.conns[c] = struct{}{}
+	s.notify()
+	s.mu.Unlock()
+	defer c.finish()
+
+	if err := writeHello(nc, s.hello); err != nil {
+		_ = nc.Close()
+		return
+	}
+	rs := rpc.NewServer()
+	if err := rs.RegisterName("Store", &service{c: c}); err != nil {
+		_ = nc.Close()
+		return
+	}
+	// ServeCodec returns once the client hung up and every call of it
+	// returned; it closes the connection.
+	rs.ServeCodec(jsonrpc.NewServerCodec(hangupConn{nc, cancel}))
+}
+
+// finish releases what the connection held, after its last call returned
+// (so no grant can arrive after it).
+func (c *conn) finish() {
+	c.cancel()
+	c.mu.Lock()
+	claims := c.claims
+	c.claims = nil
+	c.mu.Unlock()
+	for _, release := range claims {
+		release()
+	}
+	s := c.srv
+	s.mu.Lock()
+	delete(s.conns, c)
+	for id, e := range s.live {
+		if e.owner == c {
+			delete(s.live, id)
+		}
+	}
+	s.notify()
+	s.mu.Unlock()
+}
+
+func (c *conn) addClaim(release func()) uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.next++
+	c.claims[c.next] = release
+	return c.next
+}
+
+func (c *conn) release(token uint64) {
+	c.mu.Lock()
+	release := c.claims[token]
+	delete(c.claims, token)
+	c.mu.Unlock()
+	if release != nil {
+		release()
+	}
+}
+
+// hangupConn cancels the connection's context as soon as a read fails:
+// net/rpc notices the hangup there but waits for the calls in flight
+// before returning, and those calls are the ones to stop.
+type hangupConn struct {
+	net.Conn
+	hangup context.CancelFunc
+}
+
+func (h hangupConn) Read(p []byte) (int, error) {
+	n, err := h.Conn.Read(p)
+	if err != nil {
+		h.hangup()
+	}
+	return n, err
+}
+
+func writeHello(nc net.Conn, h Hello) error {
+	b, err := json.Marshal(h)
+	if err != nil {
+		return err
+	}
+	_, err = nc.Write(append(b, '\n'))
+	return err
+}
+
+// noRunServicePhrase is how a client recognises ErrNoRunService in the
+// text that net/rpc carries instead of the error.
+const noRunServicePhrase = "does not run detached runs"
+
+type noRunServiceError struct{ hello Hello }
+
+func (e noRunServiceError) Error() string {
+	return fmt.Sprintf("the holder of %s (pid %d, role %s) %s; start `ragscope serve --db %s` instead",
+		e.hello.DB, e.hello.PID, e.hello.Role, noRunServicePhrase, e.hello.DB)
+}
+
+func (e noRunServiceError) Is(target error) bool { return target == ErrNoRunService }

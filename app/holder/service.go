@@ -1,0 +1,258 @@
+package holder
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// clientRole is the role of a run announced by a client: the client does
+// not say what it is, the holder only knows its pid.
+const clientRole = "client"
+
+// service is the RPC receiver "Store" of one connection. Its exported
+// methods are exactly the RPC methods (net/rpc registers every method of
+// the right shape). They take and give raw JSON so that the argument types
+// can stay unexported; handle decodes and encodes them.
+type service struct{ c *conn }
+
+// handle runs one call. A panic in the store (a malformed request it did
+// not expect) becomes this call's error: it must not take down the holder
+// and every client with it.
+func handle[A, R any](in json.RawMessage, out *json.RawMessage, fn func(A) (R, error)) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the holder failed on this request (%v); this is a ragscope bug: please report it", p)
+		}
+	}()
+	var args A
+	if len(in) > 0 {
+		if err := json.Unmarshal(in, &args); err != nil {
+			return fmt.Errorf("the holder cannot read this request (%v); are both processes the same ragscope version?", err)
+		}
+	}
+	reply, err := fn(args)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(reply)
+	if err != nil {
+		return fmt.Errorf("the holder cannot encode its reply: %w", err)
+	}
+	*out = b
+	return nil
+}
+
+func (s *service) NewRunID(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(none) (idReply, error) {
+		id, err := s.c.srv.db.NewRunID()
+		return idReply{ID: id}, err
+	})
+}
+
+func (s *service) PutRun(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a putRunArgs) (none, error) {
+		return none{}, s.c.srv.db.PutRun(a.Info)
+	})
+}
+
+func (s *service) PutResult(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a putResultArgs) (none, error) {
+		return none{}, s.c.srv.db.PutResult(a.RunID, a.Result)
+	})
+}
+
+func (s *service) PutResults(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a putResultsArgs) (none, error) {
+		return none{}, s.c.srv.db.PutResults(a.RunID, a.Results)
+	})
+}
+
+func (s *service) Runs(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(none) (runsReply, error) {
+		runs, err := s.c.srv.db.Runs()
+		return runsReply{Runs: runs}, err
+	})
+}
+
+func (s *service) Run(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a runArgs) (runReply, error) {
+		info, results, err := s.c.srv.db.Run(a.Ref)
+		return runReply{Info: info, Results: results}, err
+	})
+}
+
+func (s *service) Watch(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a watchArgs) (watchReply, error) {
+		wait := a.Wait
+		if wait <= 0 || wait > maxWatchWait {
+			wait = maxWatchWait
+		}
+		b, err := s.c.srv.db.Watch(s.c.ctx, a.RunID, a.After, wait)
+		return watchReply{Batch: b}, err
+	})
+}
+
+func (s *service) LookupChat(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a keyArgs) (lookupChatReply, error) {
+		resp, found, err := s.c.srv.db.LookupChat(a.Key)
+		return lookupChatReply{Response: resp, Found: found}, err
+	})
+}
+
+func (s *service) PutChat(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a putChatArgs) (none, error) {
+		a.Request.Task = a.Task
+		return none{}, s.c.srv.db.PutChat(a.Key, a.Request, a.Response)
+	})
+}
+
+func (s *service) LookupEmbeddings(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a lookupEmbeddingsArgs) (vectorsReply, error) {
+		vecs, err := s.c.srv.db.LookupEmbeddings(a.Keys)
+		return vectorsReply{Vectors: vecs}, err
+	})
+}
+
+func (s *service) PutEmbeddings(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a putEmbeddingsArgs) (none, error) {
+		if len(a.Vectors) != len(a.Texts) {
+			return none{}, fmt.Errorf("database %s: %d vectors for %d texts", s.c.srv.hello.DB, len(a.Vectors), len(a.Texts))
+		}
+		return none{}, s.c.srv.db.PutEmbeddings(a.Request, a.Texts, a.Vectors)
+	})
+}
+
+func (s *service) Claim(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a keyArgs) (claimReply, error) {
+		ctx, cancel := context.WithTimeout(s.c.ctx, maxClaimWait)
+		defer cancel()
+		release, granted, err := s.c.srv.db.Claim(ctx, a.Key)
+		switch {
+		case err != nil && s.c.ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
+			return claimReply{}, nil
+		case err != nil:
+			return claimReply{}, err
+		case !granted:
+			return claimReply{}, nil
+		}
+		return claimReply{Granted: true, Token: s.c.addClaim(release)}, nil
+	})
+}
+
+func (s *service) Release(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a releaseArgs) (none, error) {
+		s.c.release(a.Token)
+		return none{}, nil
+	})
+}
+
+func (s *service) Call(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a keyArgs) (callReply, error) {
+		e, err := s.c.srv.db.Call(a.Key)
+		r := callReply{Entry: e}
+		if e != nil {
+			r.ResponseKey, r.ResponseCached = e.Response.Key, e.Response.Cached
+		}
+		return r, err
+	})
+}
+
+func (s *service) Stats(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(none) (statsReply, error) {
+		st, err := s.c.srv.db.Stats()
+		return statsReply{Stats: st}, err
+	})
+}
+
+func (s *service) Clear(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a clearArgs) (countReply, error) {
+		n, err := s.c.srv.db.Clear(a.OlderThan)
+		return countReply{N: n}, err
+	})
+}
+
+func (s *service) Export(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(none) (exportReply, error) {
+		var b bytes.Buffer
+		n, err := s.c.srv.db.Export(&b)
+		return exportReply{Data: b.Bytes(), N: n}, err
+	})
+}
+
+func (s *service) Import(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a importArgs) (countReply, error) {
+		n, err := s.c.srv.db.Import(bytes.NewReader(a.Data))
+		return countReply{N: n}, err
+	})
+}
+
+func (s *service) BeginRun(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a runIDArgs) (none, error) {
+		if a.RunID == "" {
+			return none{}, errors.New("BeginRun: the run id is empty")
+		}
+		srv := s.c.srv
+		srv.mu.Lock()
+		defer srv.mu.Unlock()
+		srv.live[a.RunID] = liveEntry{owner: s.c, LiveRun: LiveRun{PID: s.c.pid, Role: clientRole}}
+		srv.notify()
+		return none{}, nil
+	})
+}
+
+func (s *service) EndRun(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a runIDArgs) (none, error) {
+		srv := s.c.srv
+		srv.mu.Lock()
+		defer srv.mu.Unlock()
+		if e, ok := srv.live[a.RunID]; ok && e.owner == s.c {
+			delete(srv.live, a.RunID)
+			srv.notify()
+		}
+		return none{}, nil
+	})
+}
+
+func (s *service) Live(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(none) (liveReply, error) {
+		return liveReply{Runs: s.c.srv.Live()}, nil
+	})
+}
+
+func (s *service) Submit(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(req SubmitRequest) (idReply, error) {
+		runs := s.c.srv.opt.Runs
+		if runs == nil {
+			return idReply{}, noRunServiceError{s.c.srv.hello}
+		}
+		id, err := runs.Submit(req)
+		if err != nil {
+			return idReply{}, redact(err, req.APIKey)
+		}
+		return idReply{ID: id}, nil
+	})
+}
+
+func (s *service) Stop(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a runIDArgs) (none, error) {
+		runs := s.c.srv.opt.Runs
+		if runs == nil {
+			return none{}, noRunServiceError{s.c.srv.hello}
+		}
+		return none{}, runs.Stop(a.RunID)
+	})
+}
+
+// redact keeps the API key out of an error that goes back over the socket
+// (and from there to a terminal or a log), should the run service have
+// quoted it, say in an endpoint's complaint.
+func redact(err error, key string) error {
+	if key == "" || !strings.Contains(err.Error(), key) {
+		return err
+	}
+	return errors.New(strings.ReplaceAll(err.Error(), key, "[redacted]"))
+}

@@ -1,0 +1,179 @@
+package holder
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/eval"
+)
+
+// The arguments and replies of the RPC methods. Every reply is a JSON
+// object: net/rpc's JSON codec takes a null result for an error.
+type (
+	none struct{}
+
+	idReply struct {
+		ID string `json:"id"`
+	}
+	countReply struct {
+		N int `json:"n"`
+	}
+	runIDArgs struct {
+		RunID string `json:"run_id"`
+	}
+	keyArgs struct {
+		Key string `json:"key"`
+	}
+
+	putRunArgs struct {
+		Info eval.RunInfo `json:"info"`
+	}
+	putResultArgs struct {
+		RunID  string       `json:"run_id"`
+		Result *eval.Result `json:"result"`
+	}
+	putResultsArgs struct {
+		RunID   string         `json:"run_id"`
+		Results []*eval.Result `json:"results"`
+	}
+	runsReply struct {
+		Runs []eval.RunInfo `json:"runs"`
+	}
+	runArgs struct {
+		Ref string `json:"ref"`
+	}
+	runReply struct {
+		Info    eval.RunInfo   `json:"info"`
+		Results []*eval.Result `json:"results"`
+	}
+	watchArgs struct {
+		RunID string        `json:"run_id"`
+		After int64         `json:"after"`
+		Wait  time.Duration `json:"wait"`
+	}
+	watchReply struct {
+		Batch cache.WatchBatch `json:"batch"`
+	}
+
+	lookupChatReply struct {
+		Response eval.ChatResponse `json:"response"`
+		Found    bool              `json:"found"`
+	}
+	putChatArgs struct {
+		Key     string           `json:"key"`
+		Request eval.ChatRequest `json:"request"`
+		// Task is json:"-" in eval.ChatRequest but the cache stores it.
+		Task     string            `json:"task"`
+		Response eval.ChatResponse `json:"response"`
+	}
+	lookupEmbeddingsArgs struct {
+		Keys []string `json:"keys"`
+	}
+	vectorsReply struct {
+		Vectors vectors `json:"vectors"`
+	}
+	putEmbeddingsArgs struct {
+		Request eval.EmbedRequest `json:"request"`
+		Texts   []string          `json:"texts"`
+		Vectors vectors           `json:"vectors"`
+	}
+	claimReply struct {
+		Granted bool   `json:"granted"`
+		Token   uint64 `json:"token,omitempty"`
+	}
+	releaseArgs struct {
+		Token uint64 `json:"token"`
+	}
+	callReply struct {
+		Entry *cache.CallEntry `json:"entry"`
+		// The json:"-" fields of the entry's response, which Call sets.
+		ResponseKey    string `json:"response_key,omitempty"`
+		ResponseCached bool   `json:"response_cached,omitempty"`
+	}
+	statsReply struct {
+		Stats cache.Stats `json:"stats"`
+	}
+	clearArgs struct {
+		OlderThan time.Duration `json:"older_than"`
+	}
+	exportReply struct {
+		Data []byte `json:"data"`
+		N    int    `json:"n"`
+	}
+	importArgs struct {
+		Data []byte `json:"data"`
+	}
+	liveReply struct {
+		Runs map[string]LiveRun `json:"runs"`
+	}
+)
+
+// vectors travel as base64 of float32 little endian, one string per vector
+// (null for a missing one). The store keeps float32, so nothing is lost
+// that the file would have kept; it is a quarter of decimal JSON's size, and
+// it carries NaN and infinities, which JSON numbers cannot.
+type vectors [][]float64
+
+func (vs vectors) MarshalJSON() ([]byte, error) {
+	if vs == nil {
+		return []byte("null"), nil
+	}
+	var b bytes.Buffer
+	b.WriteByte('[')
+	var raw []byte
+	for i, v := range vs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if v == nil {
+			b.WriteString("null")
+			continue
+		}
+		raw = raw[:0]
+		for _, x := range v {
+			raw = binary.LittleEndian.AppendUint32(raw, math.Float32bits(float32(x)))
+		}
+		b.WriteByte('"')
+		b.WriteString(base64.StdEncoding.EncodeToString(raw))
+		b.WriteByte('"')
+	}
+	b.WriteByte(']')
+	return b.Bytes(), nil
+}
+
+func (vs *vectors) UnmarshalJSON(data []byte) error {
+	var encoded []*string
+	if err := json.Unmarshal(data, &encoded); err != nil {
+		return err
+	}
+	if encoded == nil {
+		*vs = nil
+		return nil
+	}
+	out := make(vectors, len(encoded))
+	for i, e := range encoded {
+		if e == nil {
+			continue
+		}
+		raw, err := base64.StdEncoding.DecodeString(*e)
+		if err != nil {
+			return fmt.Errorf("vector %d: %w", i, err)
+		}
+		if len(raw)%4 != 0 {
+			return fmt.Errorf("vector %d holds %d bytes, not whole float32s", i, len(raw))
+		}
+		v := make([]float64, len(raw)/4)
+		for j := range v {
+			v[j] = float64(math.Float32frombits(binary.LittleEndian.Uint32(raw[4*j:])))
+		}
+		out[i] = v
+	}
+	*vs = out
+	return nil
+}

@@ -1,0 +1,54 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/ragscope/ragscope/tui"
+)
+
+// Interactive runs the session with the TUI: the same run as Headless, its
+// events into the interface; --out is opened before the run starts. When
+// the interface closes, an unfinished run is cancelled (finished samples
+// are kept) and the summary goes to stderr.
+func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) (int, error) {
+	fh, err := s.OpenOut()
+	if err != nil {
+		return 0, err
+	}
+	if fh != nil {
+		defer fh.Close()
+	}
+	run, err := s.Start(ctx)
+	if err != nil {
+		return 0, err
+	}
+	info := s.Info()
+	var h tui.Host
+	if host := NewHost(s); host != nil {
+		h = host
+	}
+	err = tui.Run(ctx, tui.Options{
+		Dataset: info.Dataset, Total: len(s.Loaded.Samples), Judge: s.Judge.Info(), Metrics: s.Metrics,
+		ASCII: ascii, Live: true, Started: info.StartedAt, RawCalls: RawCalls(s.Store), Cancel: run.Cancel, Banner: s.Banner,
+		RunID: info.ID, Host: h,
+	}, run.Events) // the TUI drains the events after it ends, so the runner never blocks
+	run.Cancel()
+	results, cancelled, _ := run.Wait()
+	if err != nil {
+		return 0, err
+	}
+	var out io.Writer
+	if fh != nil {
+		out = fh
+	}
+	code, err := finishReport(run, results, cancelled, out, s.Cfg.Out, stderr)
+	if err != nil || code == ExitInterrupted {
+		return code, err
+	}
+	fmt.Fprintf(stderr, "ragscope: run %s stored; reopen it with: ragscope open %s\n", run.ID, run.ID)
+	// The interface is for looking: failed samples were on screen; exit 3
+	// is for scripts, which use --headless.
+	return ExitOK, nil
+}

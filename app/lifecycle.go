@@ -1,0 +1,192 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// Run is a run in progress. Its events must be read until the channel is
+// closed (the runner blocks on them); the channel closes once the run's end
+// is stamped in the store, and Wait returns the results.
+type Run struct {
+	ID     string
+	Events <-chan eval.Event
+
+	runner *eval.Runner
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu        sync.Mutex
+	info      eval.RunInfo
+	results   []*eval.Result
+	cancelled bool
+	err       error
+}
+
+// Cancel stops the run: finished samples are kept, the rest end cancelled.
+func (r *Run) Cancel() { r.cancel() }
+
+// Done is closed when the run's end is recorded.
+func (r *Run) Done() <-chan struct{} { return r.done }
+
+// Wait blocks until the run's end is recorded and returns its results (one
+// per sample evaluated, in order), whether it was cut short, and an error
+// when the end could not be recorded.
+func (r *Run) Wait() ([]*eval.Result, bool, error) {
+	<-r.done
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.results, r.cancelled, r.err
+}
+
+// Info is the run record, stamped once the run has ended.
+func (r *Run) Info() eval.RunInfo {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.info
+}
+
+// Counts are the run's calls and tokens so far.
+func (r *Run) Counts() (eval.CallCounts, eval.Usage) { return r.runner.Counts() }
+
+// runSpec is what distinguishes a first run, a resumed run and a re-run;
+// everything else about starting one is the same.
+type runSpec struct {
+	info    eval.RunInfo
+	judge   eval.Judge
+	samples []eval.Sample
+	metrics []eval.Metric
+	// done are results of an earlier attempt (--resume): re-emitted, not evaluated.
+	done map[int]*eval.Result
+	// carry are results stored into the new run before it starts: a
+	// re-run's samples that are not re-run, so the run is complete.
+	carry []*eval.Result
+	// merge completes a fresh result before it is stored and emitted (a
+	// re-run keeps the parent's metrics it did not re-run).
+	merge func(*eval.Result) *eval.Result
+	// onEnd sees the stamped record (the session keeps its run current).
+	onEnd func(eval.RunInfo)
+}
+
+// Start records the session's run, runs it and streams its events; the
+// end is stamped as soon as the runner returns, not when a client lets go,
+// so a finished run stays finished even if the process is killed after.
+func (s *Session) Start(ctx context.Context) (*Run, error) {
+	return s.launch(ctx, runSpec{
+		info: s.Info(), judge: s.Judge, samples: s.Loaded.Samples, metrics: s.Metrics, done: s.done,
+		onEnd: func(info eval.RunInfo) {
+			s.mu.Lock()
+			s.run = info
+			s.mu.Unlock()
+		},
+	})
+}
+
+// launch is the one way a run starts.
+func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
+	st := s.Store
+	info := spec.info
+	if err := st.PutRun(info); err != nil {
+		return nil, fmt.Errorf("recording the run: %v", err)
+	}
+	if len(spec.carry) > 0 {
+		if err := st.PutResults(info.ID, spec.carry); err != nil {
+			return nil, fmt.Errorf("recording the run: %v", err)
+		}
+	}
+	live, _ := st.(liveRegistry)
+	if live != nil {
+		// Other processes see the run as being evaluated (not interrupted)
+		// while it runs; a failure here costs only that label.
+		_ = live.BeginRun(info.ID)
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	events := make(chan eval.Event, 1024)
+	r := &eval.Runner{
+		Judge: spec.judge,
+		Config: eval.RunnerConfig{Metrics: spec.metrics, Strictness: s.Cfg.Strictness,
+			Workers: s.Cfg.Workers(), InFlight: s.sent},
+		Events: events,
+		Done:   spec.done,
+		OnResult: func(res *eval.Result) error {
+			if spec.merge != nil {
+				// The event carries the merged result: clients show
+				// complete samples, and the store holds the same.
+				*res = *spec.merge(res)
+			}
+			return st.PutResult(info.ID, res)
+		},
+	}
+	out := make(chan eval.Event, 64)
+	run := &Run{ID: info.ID, Events: out, runner: r, cancel: cancel, done: make(chan struct{}), info: info}
+	go func() {
+		// The stream ends only once the end is stamped: a client that sees
+		// it close can read the finished run from the store.
+		for ev := range s.teeLog(events) {
+			out <- ev
+		}
+		<-run.done
+		close(out)
+	}()
+	go func() {
+		defer cancel()
+		results := r.Run(rctx, spec.samples)
+		now := time.Now().UTC()
+		info.FinishedAt = &now
+		info.Cancelled = r.Cancelled()
+		info.Calls, info.Tokens = r.Counts()
+		err := st.PutRun(info)
+		if err != nil {
+			fmt.Fprintln(s.log, "saving the run record:", err)
+			err = fmt.Errorf("saving the end of run %s: %v", info.ID, err)
+		}
+		if live != nil {
+			_ = live.EndRun(info.ID)
+		}
+		if spec.onEnd != nil {
+			spec.onEnd(info)
+		}
+		run.mu.Lock()
+		run.info, run.results, run.cancelled, run.err = info, results, info.Cancelled, err
+		run.mu.Unlock()
+		close(run.done)
+	}()
+	return run, nil
+}
+
+// liveRegistry is implemented by stores that tell other processes which
+// runs are being evaluated right now.
+type liveRegistry interface {
+	BeginRun(id string) error
+	EndRun(id string) error
+}
+
+// teeLog writes errors and retries to the --log file on their way to the
+// client; the TUI owns the terminal, so this is where they can be read.
+func (s *Session) teeLog(in <-chan eval.Event) <-chan eval.Event {
+	if s.logFile == nil {
+		return in
+	}
+	out := make(chan eval.Event, cap(in))
+	go func() {
+		defer close(out)
+		for ev := range in {
+			s.logEvent(ev)
+			out <- ev
+		}
+	}()
+	return out
+}
+
+func (s *Session) logEvent(ev eval.Event) {
+	switch ev.Kind {
+	case eval.EventError:
+		fmt.Fprintf(s.log, "%s sample %d: %s: %s\n", ev.Time.Format(time.RFC3339), ev.Sample, ev.Metric, ev.Err)
+	case eval.EventRetry:
+		fmt.Fprintf(s.log, "%s sample %d: retry %s in %s: %s\n", ev.Time.Format(time.RFC3339), ev.Sample, ev.Call.Task, ev.Wait.Round(time.Millisecond), ev.Err)
+	}
+}

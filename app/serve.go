@@ -1,0 +1,135 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/ragscope/ragscope/app/holder"
+	"github.com/ragscope/ragscope/eval"
+)
+
+// Server is `ragscope serve`: a holder that stays up and evaluates the runs
+// its clients submit (`ragscope run --detach`), so that they outlive the
+// client's terminal or SSH connection. A run's API key comes with its
+// submission and lives in this process's memory only for that run.
+type Server struct {
+	ctx    context.Context
+	stderr io.Writer
+
+	mu   sync.Mutex
+	st   *Shared
+	runs map[string]*Run
+	wg   sync.WaitGroup
+}
+
+var _ holder.RunService = (*Server)(nil)
+
+// Serve holds the database and serves it until ctx is done; then it stops
+// the runs still going (their finished samples are kept) and lets go.
+func Serve(ctx context.Context, dbPath string, stdout, stderr io.Writer) error {
+	sv := &Server{ctx: ctx, stderr: stderr, runs: map[string]*Run{}}
+	st, err := Open(dbPath, OpenOptions{Mode: Hold, Role: "serve", Runs: sv, Stderr: stderr})
+	if err != nil {
+		return err
+	}
+	if h, ok := st.Holder(); ok {
+		st.Close()
+		return fmt.Errorf("database %s is held by pid %d (ragscope %s); `ragscope serve` must hold it itself: stop that process, then start the server",
+			st.Path(), h.PID, h.Role)
+	}
+	sv.mu.Lock()
+	sv.st = st
+	sv.mu.Unlock()
+	fmt.Fprintf(stdout, "ragscope serve: serving %s (pid %d); submit runs with: ragscope run --detach --db %s DATASET\n", st.Path(), os.Getpid(), st.Path())
+	<-ctx.Done()
+	sv.mu.Lock()
+	for _, r := range sv.runs {
+		r.Cancel()
+	}
+	sv.mu.Unlock()
+	sv.wg.Wait()
+	return st.Close()
+}
+
+// Submit starts a run from a client's settings.
+func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
+	sv.mu.Lock()
+	st := sv.st
+	sv.mu.Unlock()
+	if st == nil {
+		return "", errors.New("the server is still starting; try again")
+	}
+	var cfg Config
+	if err := json.Unmarshal(req.Config, &cfg); err != nil {
+		return "", fmt.Errorf("the run's settings are unreadable: %v", err)
+	}
+	cfg.APIKey = req.APIKey
+	cfg.Absolute(req.Dir)
+	s, err := Prepare(&cfg, st, sv.stderr)
+	if err != nil {
+		return "", err
+	}
+	run, err := s.Start(sv.ctx)
+	if err != nil {
+		s.Close()
+		return "", err
+	}
+	sv.mu.Lock()
+	sv.runs[run.ID] = run
+	sv.wg.Add(1)
+	sv.mu.Unlock()
+	fmt.Fprintf(sv.stderr, "ragscope serve: run %s started: %s, %d samples, %s\n", run.ID, cfg.Dataset, len(s.Loaded.Samples), s.Banner)
+	go func() {
+		defer sv.wg.Done()
+		defer s.Close()
+		for range run.Events {
+		}
+		results, cancelled, err := run.Wait()
+		sv.mu.Lock()
+		delete(sv.runs, run.ID)
+		sv.mu.Unlock()
+		state := "finished"
+		if cancelled {
+			state = "stopped"
+		}
+		if err != nil {
+			state += " (" + err.Error() + ")"
+		}
+		if cfg.Out != "" {
+			if werr := writeReportFile(cfg.Out, run.Info(), results); werr != nil {
+				state += "; report not written: " + werr.Error()
+			}
+		}
+		fmt.Fprintf(sv.stderr, "ragscope serve: run %s %s\n", run.ID, state)
+	}()
+	return run.ID, nil
+}
+
+// Stop cancels a run the server is evaluating.
+func (sv *Server) Stop(runID string) error {
+	sv.mu.Lock()
+	r := sv.runs[runID]
+	sv.mu.Unlock()
+	if r == nil {
+		return fmt.Errorf("run %s is not being evaluated by this server (finished, or started elsewhere)", runID)
+	}
+	r.Cancel()
+	return nil
+}
+
+func writeReportFile(path string, info eval.RunInfo, results []*eval.Result) error {
+	fh, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := eval.NewReport(info, results).WriteJSON(fh); err != nil {
+		fh.Close()
+		return err
+	}
+	return fh.Close()
+}

@@ -1,0 +1,341 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/dataset"
+	"github.com/ragscope/ragscope/eval/endpoint"
+	"github.com/ragscope/ragscope/eval/llm"
+	"github.com/ragscope/ragscope/eval/offline"
+	"github.com/ragscope/ragscope/prompts"
+)
+
+// Session is one evaluation set up: the dataset loaded, the judge built,
+// the run record initialised. Start runs it; re-runs of it (the TUI's
+// prompt workflow) start the same way.
+type Session struct {
+	Cfg     *Config
+	Store   cache.Store
+	Loaded  *dataset.Loaded
+	Judge   eval.Judge
+	LLM     *llm.Judge // the LLM judge, nil for the offline one
+	Banner  string
+	Prompts *prompts.Set
+	Metrics []eval.Metric
+
+	sent    func() int // requests on the wire, for the in-flight gauge
+	done    map[int]*eval.Result
+	log     io.Writer
+	logFile *os.File
+
+	mu  sync.Mutex
+	run eval.RunInfo
+}
+
+// Prepare sets a run up: flags checked, dataset loaded, prompts and judge
+// built, run record initialised; nothing is written yet. Skipped records
+// (--skip-invalid) are listed on stderr. The caller closes the session
+// (which does not close the store).
+func Prepare(cfg *Config, st cache.Store, stderr io.Writer) (_ *Session, err error) {
+	s := &Session{Cfg: cfg, Store: st, log: io.Discard}
+	defer func() {
+		if err != nil {
+			s.Close()
+		}
+	}()
+	if cfg.LogFile != "" {
+		lf, err := os.OpenFile(cfg.LogFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, usagef("--log: %v", err)
+		}
+		s.logFile, s.log = lf, lf
+	}
+	if s.Metrics, err = eval.ParseMetrics(cfg.Metrics); err != nil {
+		return nil, UsageError{err}
+	}
+	lang, err := eval.ParseLang(cfg.Lang)
+	if err != nil {
+		return nil, UsageError{err}
+	}
+	if cfg.NoCache && cfg.CacheOnly {
+		return nil, usagef("--no-cache and --cache-only contradict each other: choose one")
+	}
+	if cfg.Resume != "" {
+		if err := s.loadResume(); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Dataset == "" {
+		return nil, usagef("give exactly one DATASET (JSONL, JSON or CSV), e.g. ragscope run --headless testdata/demo.jsonl")
+	}
+	if err := s.loadDataset(stderr); err != nil {
+		return nil, err
+	}
+	if cfg.PromptsDir == "" {
+		// Overrides made in the TUI without --prompts live in the default
+		// directory; later runs use them, and say so in the run record.
+		if dir := DefaultPromptsDir(); dir != "" && isDir(dir) {
+			cfg.PromptsDir = dir
+		}
+	}
+	if s.Prompts, err = LoadPrompts(cfg.PromptsDir); err != nil {
+		return nil, err
+	}
+	if err := s.buildJudge(lang); err != nil {
+		return nil, err
+	}
+	if err := s.initRun(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close releases the log file.
+func (s *Session) Close() {
+	if s.logFile != nil {
+		s.logFile.Close()
+		s.logFile = nil
+	}
+}
+
+// Info is a copy of the run record.
+func (s *Session) Info() eval.RunInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.run
+}
+
+// Resumed is how many samples an earlier attempt of the run finished.
+func (s *Session) Resumed() int { return len(s.done) }
+
+// LoadPrompts is the embedded templates, overridden by those in dir.
+func LoadPrompts(dir string) (*prompts.Set, error) {
+	if dir == "" {
+		return prompts.Embedded(), nil
+	}
+	set, err := prompts.Load(dir)
+	if err != nil {
+		return nil, UsageError{fmt.Errorf("--prompts: %v", err)}
+	}
+	return set, nil
+}
+
+func (s *Session) loadDataset(stderr io.Writer) error {
+	path := s.Cfg.Dataset
+	opt := dataset.Options{SkipInvalid: s.Cfg.SkipInvalid}
+	if s.Cfg.Mapping != "" {
+		m, err := dataset.ParseMap(s.Cfg.Mapping)
+		if err != nil {
+			return UsageError{fmt.Errorf("--map: %v", err)}
+		}
+		opt.Map = m
+	}
+	loaded, err := dataset.Load(path, opt)
+	if err != nil {
+		return UsageError{err}
+	}
+	if len(loaded.Skipped) > 0 {
+		fmt.Fprintf(stderr, "ragscope: skipped %d invalid record(s) of %s (--skip-invalid):\n", len(loaded.Skipped), path)
+		for i, sk := range loaded.Skipped {
+			if i == 10 {
+				fmt.Fprintf(stderr, "  ... and %d more\n", len(loaded.Skipped)-10)
+				break
+			}
+			field := ""
+			if sk.Field != "" {
+				field = fmt.Sprintf(" field %q:", sk.Field)
+			}
+			fmt.Fprintf(stderr, "  %s:%d:%s %s\n", path, sk.Line, field, sk.Reason)
+		}
+	}
+	if len(loaded.Samples) == 0 {
+		return UsageError{fmt.Errorf("%s: no valid samples to evaluate", path)}
+	}
+	if s.run.ID != "" && s.run.DatasetHash != "" && s.run.DatasetHash != loaded.SHA256 {
+		return UsageError{fmt.Errorf("--resume %s: %s has changed since the run started (sha256 %s, was %s); start a new run instead",
+			s.run.ID, path, short(loaded.SHA256), short(s.run.DatasetHash))}
+	}
+	s.Loaded = loaded
+	return nil
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+func (s *Session) buildJudge(lang eval.Lang) error {
+	c := s.Cfg
+	if c.UseOffline() {
+		s.Judge = offline.New()
+		if c.Offline {
+			s.Banner = "judge: offline (lexical), as asked by --offline"
+		} else {
+			s.Banner = "judge: offline (lexical), because neither OPENAI_BASE_URL/--base-url nor OPENAI_API_KEY is set; " +
+				"set them (and --model) to use an LLM judge"
+		}
+		return nil
+	}
+	switch c.ResponseFormat {
+	case "json_schema", "json_object", "text":
+	default:
+		return usagef("--response-format: %q is not one of json_schema, json_object, text", c.ResponseFormat)
+	}
+	switch c.EmbedFormat {
+	case "float", "base64":
+	default:
+		return usagef("--embedding-format: %q is not one of float, base64", c.EmbedFormat)
+	}
+	baseURL := c.BaseURL
+	if baseURL == "" {
+		baseURL = "https://api.openai.com/v1"
+	}
+	client, err := c.endpoint(baseURL)
+	if err != nil {
+		return UsageError{err}
+	}
+	s.sent = client.InFlight
+	var cc eval.ChatClient = client
+	if c.EmbeddingURL != "" {
+		ec, err := c.endpoint(c.EmbeddingURL)
+		if err != nil {
+			return UsageError{err}
+		}
+		cc = splitClient{chat: client, embed: ec}
+		s.sent = func() int { return client.InFlight() + ec.InFlight() }
+	}
+	if !c.NoCache {
+		mode := cache.ReadWrite
+		if c.CacheOnly {
+			mode = cache.CacheOnly
+		}
+		cc = cache.NewClient(s.Store, cc, mode)
+	}
+	s.LLM = llm.New(llm.Config{
+		BaseURL: baseURL, Model: c.Model, EmbeddingModel: c.EmbeddingModel, EmbeddingBaseURL: c.EmbeddingURL, Dimensions: c.Dimensions,
+		ResponseFormat: c.ResponseFormat, Temperature: float32(c.Temperature), QuestionTemperature: 0.7,
+		NoN: c.NoN, Lang: lang,
+	}, eval.Instrument(cc), s.Prompts)
+	s.Judge = s.LLM
+	s.Banner = fmt.Sprintf("judge: %s at %s (embeddings: %s)", c.Model, Redact(baseURL), c.EmbeddingModel)
+	if c.EmbeddingURL != "" {
+		s.Banner = fmt.Sprintf("judge: %s at %s (embeddings: %s at %s)", c.Model, Redact(baseURL), c.EmbeddingModel, Redact(c.EmbeddingURL))
+	}
+	return nil
+}
+
+// endpoint is a client of one OpenAI-compatible base URL with the run's
+// key, API type, concurrency, timeout and retry settings.
+func (c *Config) endpoint(baseURL string) (*endpoint.Client, error) {
+	return endpoint.New(endpoint.Config{
+		BaseURL: baseURL, APIKey: c.APIKey, APIType: c.APIType, APIVersion: c.APIVersion,
+		Concurrency: c.Concurrency, RequestTimeout: c.Timeout, MaxRetries: c.MaxRetries, EmbeddingFormat: c.EmbedFormat,
+	})
+}
+
+// splitClient sends chat and embeddings to different endpoints.
+type splitClient struct{ chat, embed eval.ChatClient }
+
+func (c splitClient) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResponse, error) {
+	return c.chat.Chat(ctx, req)
+}
+
+func (c splitClient) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedResponse, error) {
+	return c.embed.Embed(ctx, req)
+}
+
+// Redact shows where the judge is without credentials or query strings.
+func Redact(u string) string { return eval.EndpointOf(u) }
+
+func (s *Session) loadResume() error {
+	info, results, err := s.Store.Run(s.Cfg.Resume)
+	if err != nil {
+		return UsageError{err}
+	}
+	if info.FinishedAt != nil && !info.Cancelled {
+		return UsageError{fmt.Errorf("--resume %s: that run finished at %s; nothing to resume", info.ID, info.FinishedAt.Format(time.RFC3339))}
+	}
+	if s.Cfg.Dataset == "" {
+		s.Cfg.Dataset = info.Dataset
+	} else if s.Cfg.Dataset != info.Dataset {
+		return UsageError{fmt.Errorf("--resume %s: the run evaluated %s, not %s", info.ID, info.Dataset, s.Cfg.Dataset)}
+	}
+	s.run = info
+	s.done = map[int]*eval.Result{}
+	for _, r := range results {
+		if r == nil || r.Failed() {
+			continue
+		}
+		s.done[r.Index] = r
+	}
+	return nil
+}
+
+func (s *Session) initRun() error {
+	info := s.Judge.Info()
+	hashes := s.Prompts.Hashes()
+	if info.Kind == "offline" {
+		hashes = map[string]string{} // the offline judge uses no prompt
+	}
+	if s.run.ID == "" {
+		id, err := s.Store.NewRunID()
+		if err != nil {
+			return err
+		}
+		s.run = eval.RunInfo{ID: id, Dataset: s.Cfg.Dataset, DatasetHash: s.Loaded.SHA256}
+	}
+	s.run.StartedAt = time.Now().UTC()
+	s.run.FinishedAt = nil
+	s.run.Cancelled = false
+	s.run.Judge = info
+	s.run.Prompts = hashes
+	s.run.Metrics = s.Metrics
+	s.run.Samples = len(s.Loaded.Samples)
+	s.run.Skipped = len(s.Loaded.Skipped)
+	s.run.Config = s.config()
+	return nil
+}
+
+// config records the settings that shaped the run; never the API key.
+func (s *Session) config() map[string]string {
+	c := s.Cfg
+	m := map[string]string{
+		"strictness": strconv.Itoa(c.Strictness), "lang": c.Lang, "metrics": c.Metrics,
+	}
+	if !c.UseOffline() {
+		m["response_format"] = c.ResponseFormat
+		m["temperature"] = strconv.FormatFloat(c.Temperature, 'g', -1, 64)
+		m["concurrency"] = strconv.Itoa(c.Concurrency)
+		m["max_retries"] = strconv.Itoa(c.MaxRetries)
+		m["request_timeout"] = c.Timeout.String()
+		m["cache"] = map[bool]string{true: "off", false: "on"}[c.NoCache]
+		if c.CacheOnly {
+			m["cache"] = "only"
+		}
+		if c.NoN {
+			m["n"] = "off"
+		}
+	}
+	if c.PromptsDir != "" {
+		m["prompts_dir"] = c.PromptsDir
+	}
+	if c.Mapping != "" {
+		m["map"] = c.Mapping
+	}
+	return m
+}

@@ -1,0 +1,64 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/tui"
+)
+
+// Show opens a run in the TUI: a stored run as it is, a run that another
+// process or the server is evaluating live, through the same event path as
+// a run of our own. q leaves a live run going; the server's runs can be
+// stopped from the interface (X).
+func Show(ctx context.Context, st *Shared, ref string, ascii bool, stderr io.Writer) (int, error) {
+	info, results, err := st.Run(ref)
+	if err != nil {
+		return 0, UsageError{err}
+	}
+	live, err := st.Live()
+	if err != nil {
+		return 0, err
+	}
+	lr, isLive := live[info.ID]
+	opts := tui.Options{
+		Dataset: info.Dataset, Total: info.Samples, Judge: info.Judge, Metrics: info.Metrics, ASCII: ascii,
+		Started: info.StartedAt, RawCalls: RawCalls(st), RunID: info.ID, Host: StoredHost{Store: st, Run: info},
+	}
+	var events <-chan eval.Event
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if isLive {
+		opts.Live, opts.Attached = true, true
+		opts.Banner = fmt.Sprintf("live run %s, evaluated by pid %d (ragscope %s); q leaves it running", info.ID, lr.PID, lr.Role)
+		if cl := st.Client(); cl != nil && lr.Role == "serve" {
+			opts.Banner += ", X stops it"
+			id := info.ID
+			opts.Cancel = func() { _ = cl.Stop(id) }
+		}
+		events = WatchRun(wctx, st, info.ID)
+	} else {
+		for _, r := range results {
+			if r != nil {
+				opts.Results = append(opts.Results, r)
+			}
+		}
+		opts.Banner = fmt.Sprintf("stored run %s", info.ID)
+		if info.FinishedAt == nil {
+			opts.Banner += " (interrupted: continue it with ragscope run --resume " + info.ID + ")"
+		}
+	}
+	if err := tui.Run(ctx, opts, events); err != nil {
+		return 0, err
+	}
+	if isLive {
+		if now, err := st.Live(); err == nil {
+			if _, still := now[info.ID]; still {
+				fmt.Fprintf(stderr, "ragscope: run %s continues; attach again with: ragscope attach %s\n", info.ID, info.ID)
+			}
+		}
+	}
+	return ExitOK, nil
+}

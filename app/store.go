@@ -1,0 +1,409 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/ragscope/ragscope/app/holder"
+	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/eval"
+)
+
+// Version is ragscope's version as holders announce it to their clients.
+const Version = "0.2.0"
+
+// How a process uses the database.
+const (
+	// Hold: a long-lived process (a run, a TUI, the server). It uses the
+	// holder's database when there is one, and otherwise holds the file
+	// and serves it; when its holder goes away it takes over.
+	Hold = iota
+	// Read: a short command that only reads (runs, report, diff, cache
+	// stats and export). Through the holder, or the file opened read-only.
+	Read
+	// Write: a short command that writes (cache clear and import).
+	// Through the holder, or the file opened without serving it.
+	Write
+)
+
+// OpenOptions say how a process uses the database.
+type OpenOptions struct {
+	Mode int
+	// Role names the process to its clients ("run", "open", "serve").
+	Role string
+	// Runs, for `ragscope serve`, evaluates runs submitted by clients.
+	Runs holder.RunService
+	// Wait bounds how long to wait for a file that is locked by a process
+	// that does not serve it (a short command, or a holder starting or
+	// stopping); 10 s when zero.
+	Wait time.Duration
+	// Stderr, when set, hears of a takeover.
+	Stderr io.Writer
+}
+
+// Shared is the database as this process uses it: either it holds the file
+// (and serves it to others) or another ragscope process does and this one
+// is its client. It implements cache.Store and survives the loss of its
+// holder: the next call takes the database over (or attaches to whoever
+// did) and repeats itself, which is safe because every write is idempotent
+// and committed before it is acknowledged.
+type Shared struct {
+	path, sock string
+	opt        OpenOptions
+
+	mu   sync.Mutex
+	db   *cache.DB
+	srv  *holder.Server
+	cl   *holder.Client
+	live map[string]bool // runs this process is evaluating
+	gen  int             // bumped on every (re)attachment
+}
+
+var _ cache.Store = (*Shared)(nil)
+
+// Open attaches to the database at path (the default one when empty).
+func Open(path string, opt OpenOptions) (*Shared, error) {
+	path, err := DBPath(path)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Mode == Read {
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			return nil, usagef("no database at %s yet: run an evaluation first, or pass --db FILE", path)
+		}
+	} else if err := os.MkdirAll(dirOf(path), 0o700); err != nil {
+		return nil, fmt.Errorf("cannot create the directory of database %s: %w; pass --db FILE to use another location", path, err)
+	}
+	sock, err := holder.SocketPath(path)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Wait <= 0 {
+		opt.Wait = 10 * time.Second
+	}
+	s := &Shared{path: path, sock: sock, opt: opt, live: map[string]bool{}}
+	if err := s.attach(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func dirOf(p string) string {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] == '/' {
+			return p[:i+1]
+		}
+	}
+	return "."
+}
+
+// attach connects to the holder or becomes it; s.mu is held.
+func (s *Shared) attach() error {
+	deadline := time.Now().Add(s.opt.Wait)
+	pause := 20 * time.Millisecond
+	for {
+		cl, err := holder.Dial(s.sock, 2*time.Second)
+		if err == nil {
+			s.cl, s.db, s.srv = cl, nil, nil
+			s.gen++
+			return nil
+		}
+		if !errors.Is(err, holder.ErrNoHolder) {
+			return err
+		}
+		db, err := cache.Open(s.path, cache.Options{Timeout: 200 * time.Millisecond, ReadOnly: s.opt.Mode == Read})
+		if err == nil {
+			if s.opt.Mode != Hold {
+				s.db, s.cl, s.srv = db, nil, nil
+				s.gen++
+				return nil
+			}
+			srv, err := holder.Serve(db, holder.ServeOptions{Version: Version, Role: s.opt.Role, Runs: s.opt.Runs})
+			if err == nil {
+				s.db, s.srv, s.cl = db, srv, nil
+				s.gen++
+				return nil
+			}
+			db.Close()
+			if !errors.Is(err, holder.ErrServed) {
+				return err
+			}
+		} else if !errors.Is(err, cache.ErrInUse) {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("database %s is in use by another process that does not serve it (an older ragscope, or one that is starting or stopping; waited %s); "+
+				"wait for it to finish or pass --db FILE to use another database: %w", s.path, s.opt.Wait, cache.ErrInUse)
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, 250*time.Millisecond)
+	}
+}
+
+// current is the store calls go to now, and its attachment number.
+func (s *Shared) current() (cache.Store, int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.db != nil:
+		return s.db, s.gen, nil
+	case s.cl != nil:
+		return s.cl, s.gen, nil
+	}
+	return nil, s.gen, cache.ErrClosed
+}
+
+// recover replaces a lost holder, unless another call already did.
+func (s *Shared) recover(gen int, cause error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.gen != gen {
+		return nil
+	}
+	if s.cl != nil {
+		s.cl.Close()
+		s.cl = nil
+	}
+	if err := s.attach(); err != nil {
+		return fmt.Errorf("%v; taking the database over failed: %w", cause, err)
+	}
+	if s.opt.Stderr != nil {
+		who := "took the database over"
+		if s.cl != nil {
+			who = fmt.Sprintf("attached to the new holder (pid %d)", s.cl.Hello().PID)
+		}
+		fmt.Fprintf(s.opt.Stderr, "ragscope: the holder of %s went away (%v); %s\n", s.path, cause, who)
+	}
+	for id := range s.live {
+		s.beginLocked(id)
+	}
+	return nil
+}
+
+// do runs fn on the current store and repeats it on the next one if the
+// holder went away.
+func (s *Shared) do(fn func(cache.Store) error) error {
+	for attempt := 0; ; attempt++ {
+		st, gen, err := s.current()
+		if err != nil {
+			return err
+		}
+		err = fn(st)
+		if err == nil || attempt == 3 {
+			return err
+		}
+		if errors.Is(err, cache.ErrClosed) && s.replaced(gen) {
+			continue // another call lost the holder and replaced it under us
+		}
+		if !errors.Is(err, holder.ErrLost) {
+			return err
+		}
+		if rerr := s.recover(gen, err); rerr != nil {
+			return rerr
+		}
+	}
+}
+
+// replaced says the attachment gen was replaced by a newer one (not closed
+// by Close).
+func (s *Shared) replaced(gen int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gen != gen && (s.db != nil || s.cl != nil)
+}
+
+// Holding reports whether this process holds the file.
+func (s *Shared) Holding() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.db != nil
+}
+
+// Holder describes the process that holds the database when it is not us.
+func (s *Shared) Holder() (holder.Hello, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cl == nil {
+		return holder.Hello{}, false
+	}
+	return s.cl.Hello(), true
+}
+
+// Client is the connection to the holder, nil when this process holds the
+// file (detach and attach need the server's run service).
+func (s *Shared) Client() *holder.Client {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cl
+}
+
+// Close lets go of the database: a holder stops serving (its clients take
+// over) and closes the file.
+func (s *Shared) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var err error
+	if s.srv != nil {
+		s.srv.Close()
+		s.srv = nil
+	}
+	if s.db != nil {
+		err = s.db.Close()
+		s.db = nil
+	}
+	if s.cl != nil {
+		err = s.cl.Close()
+		s.cl = nil
+	}
+	s.gen++
+	return err
+}
+
+// BeginRun tells other processes the run is being evaluated here.
+func (s *Shared) BeginRun(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.live[id] = true
+	return s.beginLocked(id)
+}
+
+func (s *Shared) beginLocked(id string) error {
+	switch {
+	case s.srv != nil:
+		s.srv.BeginRun(id)
+	case s.cl != nil:
+		return s.cl.BeginRun(id)
+	}
+	return nil
+}
+
+// EndRun says the run is no longer evaluated here.
+func (s *Shared) EndRun(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.live, id)
+	switch {
+	case s.srv != nil:
+		s.srv.EndRun(id)
+	case s.cl != nil:
+		return s.cl.EndRun(id)
+	}
+	return nil
+}
+
+// Live lists the runs being evaluated now by the holder or its clients.
+func (s *Shared) Live() (map[string]holder.LiveRun, error) {
+	var out map[string]holder.LiveRun
+	err := s.do(func(st cache.Store) error {
+		s.mu.Lock()
+		srv, cl := s.srv, s.cl
+		s.mu.Unlock()
+		switch {
+		case srv != nil:
+			out = srv.Live()
+		case cl != nil:
+			var err error
+			out, err = cl.Live()
+			return err
+		default:
+			out = map[string]holder.LiveRun{} // a short command holding the file: nothing else runs
+		}
+		return nil
+	})
+	return out, err
+}
+
+func (s *Shared) Path() string   { return s.path }
+func (s *Shared) ReadOnly() bool { return s.opt.Mode == Read && s.Holding() }
+
+func (s *Shared) NewRunID() (id string, err error) {
+	err = s.do(func(st cache.Store) error { id, err = st.NewRunID(); return err })
+	return id, err
+}
+
+func (s *Shared) PutRun(info eval.RunInfo) error {
+	return s.do(func(st cache.Store) error { return st.PutRun(info) })
+}
+
+func (s *Shared) PutResult(runID string, r *eval.Result) error {
+	return s.do(func(st cache.Store) error { return st.PutResult(runID, r) })
+}
+
+func (s *Shared) PutResults(runID string, rs []*eval.Result) error {
+	return s.do(func(st cache.Store) error { return st.PutResults(runID, rs) })
+}
+
+func (s *Shared) Runs() (runs []eval.RunInfo, err error) {
+	err = s.do(func(st cache.Store) error { runs, err = st.Runs(); return err })
+	return runs, err
+}
+
+func (s *Shared) Run(ref string) (info eval.RunInfo, rs []*eval.Result, err error) {
+	err = s.do(func(st cache.Store) error { info, rs, err = st.Run(ref); return err })
+	return info, rs, err
+}
+
+func (s *Shared) Watch(ctx context.Context, runID string, after int64, wait time.Duration) (b cache.WatchBatch, err error) {
+	err = s.do(func(st cache.Store) error { b, err = st.Watch(ctx, runID, after, wait); return err })
+	return b, err
+}
+
+func (s *Shared) LookupChat(key string) (resp eval.ChatResponse, ok bool, err error) {
+	err = s.do(func(st cache.Store) error { resp, ok, err = st.LookupChat(key); return err })
+	return resp, ok, err
+}
+
+func (s *Shared) PutChat(key string, req eval.ChatRequest, resp eval.ChatResponse) error {
+	return s.do(func(st cache.Store) error { return st.PutChat(key, req, resp) })
+}
+
+func (s *Shared) LookupEmbeddings(keys []string) (vecs [][]float64, err error) {
+	err = s.do(func(st cache.Store) error { vecs, err = st.LookupEmbeddings(keys); return err })
+	return vecs, err
+}
+
+func (s *Shared) PutEmbeddings(req eval.EmbedRequest, texts []string, vecs [][]float64) error {
+	return s.do(func(st cache.Store) error { return st.PutEmbeddings(req, texts, vecs) })
+}
+
+func (s *Shared) Claim(ctx context.Context, key string) (release func(), granted bool, err error) {
+	err = s.do(func(st cache.Store) error { release, granted, err = st.Claim(ctx, key); return err })
+	return release, granted, err
+}
+
+func (s *Shared) Call(key string) (e *cache.CallEntry, err error) {
+	err = s.do(func(st cache.Store) error { e, err = st.Call(key); return err })
+	return e, err
+}
+
+func (s *Shared) Stats() (stats cache.Stats, err error) {
+	err = s.do(func(st cache.Store) error { stats, err = st.Stats(); return err })
+	return stats, err
+}
+
+func (s *Shared) Clear(olderThan time.Duration) (n int, err error) {
+	err = s.do(func(st cache.Store) error { n, err = st.Clear(olderThan); return err })
+	return n, err
+}
+
+func (s *Shared) Export(w io.Writer) (n int, err error) {
+	// Not repeated after a takeover: part of the export may be written.
+	st, _, err := s.current()
+	if err != nil {
+		return 0, err
+	}
+	return st.Export(w)
+}
+
+func (s *Shared) Import(r io.Reader) (n int, err error) {
+	st, _, err := s.current()
+	if err != nil {
+		return 0, err
+	}
+	return st.Import(r)
+}

@@ -1,0 +1,192 @@
+package app
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ragscope/ragscope/app/holder"
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/fakejudge"
+)
+
+func TestTheSecondProcessGoesThroughTheHolder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	a := openShared(t, path, Hold)
+	if !a.Holding() {
+		t.Fatal("the first opener does not hold the database")
+	}
+	b := openShared(t, path, Hold)
+	if b.Holding() {
+		t.Fatal("the second opener holds the database too")
+	}
+	if h, ok := b.Holder(); !ok || h.PID != os.Getpid() || h.Role != "test" {
+		t.Fatalf("holder %+v", h)
+	}
+	r := openShared(t, path, Read)
+	if r.Holding() {
+		t.Fatal("a reader opened the held file itself")
+	}
+	id, err := b.NewRunID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.PutRun(eval.RunInfo{ID: id, Samples: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for name, st := range map[string]*Shared{"holder": a, "reader": r} {
+		if runs, err := st.Runs(); err != nil || len(runs) != 1 || runs[0].ID != id {
+			t.Fatalf("%s sees %v, %v", name, runs, err)
+		}
+	}
+}
+
+// The holder lets go while a client depends on it: the client's next call
+// takes the database over, and nothing stored is lost.
+func TestClientTakesOverWhenTheHolderGoes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	a := openShared(t, path, Hold)
+	b := openShared(t, path, Hold)
+	if err := a.PutRun(eval.RunInfo{ID: "before", Samples: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.BeginRun("client-run"); err != nil {
+		t.Fatal(err)
+	}
+	if live, _ := a.Live(); live["client-run"].PID != os.Getpid() {
+		t.Fatalf("the holder does not list the client's run as live: %v", live)
+	}
+	a.Close()
+	if err := b.PutRun(eval.RunInfo{ID: "after", Samples: 1}); err != nil {
+		t.Fatalf("write after the holder went: %v", err)
+	}
+	if !b.Holding() {
+		t.Fatal("the client did not take the database over")
+	}
+	runs, err := b.Runs()
+	if err != nil || len(runs) != 2 {
+		t.Fatalf("runs after takeover: %v, %v", runs, err)
+	}
+	if live, _ := b.Live(); live["client-run"].PID == 0 {
+		t.Fatalf("the client's run is not live after the takeover: %v", live)
+	}
+	// A newcomer now goes through the new holder.
+	c := openShared(t, path, Read)
+	if h, ok := c.Holder(); !ok || h.PID != os.Getpid() {
+		t.Fatalf("the newcomer is not a client of the new holder: %+v %v", h, ok)
+	}
+}
+
+// Alone, a reader opens the file read-only and serves nothing; a holder
+// leaves no socket behind when it closes.
+func TestNothingLingers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	a := openShared(t, path, Hold)
+	if err := a.PutRun(eval.RunInfo{ID: "x", Samples: 1}); err != nil {
+		t.Fatal(err)
+	}
+	sock, err := holder.SocketPath(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(sock); err != nil {
+		t.Fatalf("the holder serves no socket: %v", err)
+	}
+	a.Close()
+	if _, err := os.Stat(sock); !os.IsNotExist(err) {
+		t.Fatalf("the socket is left behind: %v", err)
+	}
+	r := openShared(t, path, Read)
+	if !r.Holding() || !r.ReadOnly() {
+		t.Fatal("a lone reader does not open the file read-only")
+	}
+	if _, err := os.Stat(sock); !os.IsNotExist(err) {
+		t.Fatal("a reader serves the database")
+	}
+	if _, err := Open(filepath.Join(t.TempDir(), "none.db"), OpenOptions{Mode: Read}); err == nil {
+		t.Fatal("reading a database that does not exist succeeded")
+	}
+}
+
+// Two runs of overlapping datasets, one in the holder and one in its
+// client, pay for each distinct judge call once, and a watcher of the
+// client's run sees every result and the end.
+func TestConcurrentRunsPayOnceAndAreWatched(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Generic)
+	srv.Set(func(s *fakejudge.Server) { s.Delay = 5 * time.Millisecond })
+	defer srv.Close()
+	data := smallDataset(t, 12)
+	path := filepath.Join(t.TempDir(), "r.db")
+	a := openShared(t, path, Hold)
+	b := openShared(t, path, Hold)
+	w := openShared(t, path, Read)
+	cfg := func() *Config {
+		return &Config{Dataset: data, BaseURL: srv.BaseURL(), APIKey: "k", APIType: "openai", Model: "judge", EmbeddingModel: "emb",
+			ResponseFormat: "json_schema", EmbedFormat: "float", Strictness: 3, Concurrency: 4,
+			Timeout: 5 * time.Second, MaxRetries: 1, Metrics: "all", Lang: "auto"}
+	}
+	var runs []*Run
+	var sessions []*Session
+	for _, st := range []*Shared{a, b} {
+		s, err := Prepare(cfg(), st, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		sessions = append(sessions, s)
+	}
+	for _, s := range sessions {
+		run, err := s.Start(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, run)
+	}
+	watched := WatchRun(context.Background(), w, runs[1].ID)
+	for _, run := range runs {
+		go func() {
+			for range run.Events {
+			}
+		}()
+	}
+	got := map[int]bool{}
+	finished := false
+	for ev := range watched {
+		switch ev.Kind {
+		case eval.EventSampleFinished:
+			got[ev.Result.Index] = true
+		case eval.EventRunFinished:
+			finished = true
+		case eval.EventError:
+			t.Fatalf("watch error: %s", ev.Err)
+		}
+	}
+	if len(got) != 12 || !finished {
+		t.Fatalf("the watcher saw %d of 12 results, end %v", len(got), finished)
+	}
+	for _, run := range runs {
+		results, cancelled, err := run.Wait()
+		if err != nil || cancelled || len(results) != 12 {
+			t.Fatalf("run %s: %d results, cancelled %v, %v", run.ID, len(results), cancelled, err)
+		}
+		for _, r := range results {
+			if r.Failed() {
+				t.Fatalf("run %s sample %d failed: %v", run.ID, r.Index, r.Errors)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, r := range srv.Requests() {
+		k := r.Task + "\x00" + r.Prompt()
+		if r.N > 0 {
+			k += "\x00n"
+		}
+		if seen[k] {
+			t.Fatalf("the judge saw a %s request twice", r.Task)
+		}
+		seen[k] = true
+	}
+}

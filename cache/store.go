@@ -1,0 +1,74 @@
+package cache
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// Store is what the application needs of the database, whether this process
+// holds the file (*DB) or another ragscope process holds it and serves it on
+// its socket (the holder's client in package app/holder). Every write is
+// durable when the call returns, on either side of the socket, so a caller
+// that loses its holder may simply repeat the call on the next one: every
+// write is idempotent (keyed by content, run id or sample index).
+type Store interface {
+	// Path is the database file.
+	Path() string
+	// ReadOnly reports a store that can only be read (a file opened
+	// read-only): call-cache clients replay it.
+	ReadOnly() bool
+	Close() error
+
+	// The run store.
+	NewRunID() (string, error)
+	PutRun(info eval.RunInfo) error
+	PutResult(runID string, r *eval.Result) error
+	PutResults(runID string, rs []*eval.Result) error
+	Runs() ([]eval.RunInfo, error)
+	Run(ref string) (eval.RunInfo, []*eval.Result, error)
+	// Watch waits for results or run records stored after position after
+	// (from an earlier Watch; -1 answers at once with the current position)
+	// and returns those of runID. It returns an empty batch when wait
+	// passes with nothing new.
+	Watch(ctx context.Context, runID string, after int64, wait time.Duration) (WatchBatch, error)
+
+	// The call cache. Lookups report a damaged entry as absent.
+	LookupChat(key string) (eval.ChatResponse, bool, error)
+	PutChat(key string, req eval.ChatRequest, resp eval.ChatResponse) error
+	LookupEmbeddings(keys []string) ([][]float64, error)
+	PutEmbeddings(req eval.EmbedRequest, texts []string, vecs [][]float64) error
+	// Claim makes the caller the one that pays for the call with this key,
+	// so that identical calls of concurrent runs, in this process or in
+	// others sharing the database, are sent once. When granted, the caller
+	// fetches, stores and then calls release. When another caller holds the
+	// claim, Claim waits until it is released (or its process is gone) and
+	// returns granted false: look the key up again.
+	Claim(ctx context.Context, key string) (release func(), granted bool, err error)
+	// Call is one cached call with its request, for the raw-call view; nil
+	// when absent.
+	Call(key string) (*CallEntry, error)
+
+	// Maintenance.
+	Stats() (Stats, error)
+	Clear(olderThan time.Duration) (removed int, err error)
+	Export(w io.Writer) (int, error)
+	Import(r io.Reader) (int, error)
+}
+
+// WatchBatch is what Watch returns.
+type WatchBatch struct {
+	// Seq is the position to pass to the next Watch.
+	Seq int64 `json:"seq"`
+	// Reset says the store cannot tell what changed since after (its log
+	// was trimmed, or it is a new holder): reload the run.
+	Reset bool `json:"reset,omitempty"`
+	// Results are the run's results stored since after, in storing order.
+	Results []*eval.Result `json:"results,omitempty"`
+	// Run is the run record when it was stored since after.
+	Run *eval.RunInfo `json:"run,omitempty"`
+}
+
+var _ Store = (*DB)(nil)

@@ -1,0 +1,196 @@
+package cache
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// hub is the log of run-store writes since the database was opened, so that
+// watchers (a TUI showing a run another client is evaluating) learn of new
+// results without rereading the run. It keeps positions, not values: the
+// values are read from the file when a watcher asks.
+type hub struct {
+	mu   sync.Mutex
+	base int64 // the position before log[0]
+	log  []hubEntry
+	wake chan struct{} // closed and replaced on every write
+}
+
+type hubEntry struct {
+	run   string
+	index int // -1: the run record
+}
+
+// hubKeep bounds the log; a watcher that falls further behind reloads.
+const hubKeep = 1 << 16
+
+func newHub() *hub {
+	// Positions start at the clock so that a position handed out by an
+	// earlier holder of the file is never mistaken for one of ours: it is
+	// below our base, and the watcher is told to reload.
+	return &hub{base: time.Now().UnixNano(), wake: make(chan struct{})}
+}
+
+func (h *hub) add(run string, indexes ...int) {
+	h.mu.Lock()
+	for _, i := range indexes {
+		h.log = append(h.log, hubEntry{run, i})
+	}
+	if len(h.log) > hubKeep {
+		drop := len(h.log) - hubKeep/2
+		h.base += int64(drop)
+		h.log = append(h.log[:0:0], h.log[drop:]...)
+	}
+	close(h.wake)
+	h.wake = make(chan struct{})
+	h.mu.Unlock()
+}
+
+// maxWatchBatch bounds one answer so that a watcher of a fast run gets its
+// results in slices.
+const maxWatchBatch = 1000
+
+// Watch implements Store.
+func (db *DB) Watch(ctx context.Context, runID string, after int64, wait time.Duration) (WatchBatch, error) {
+	var timeout <-chan time.Time
+	if wait > 0 {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		timeout = t.C
+	}
+	for {
+		h := db.hub
+		h.mu.Lock()
+		seq := h.base + int64(len(h.log))
+		switch {
+		case after < 0:
+			h.mu.Unlock()
+			return WatchBatch{Seq: seq}, nil
+		case after < h.base || after > seq:
+			h.mu.Unlock()
+			return WatchBatch{Seq: seq, Reset: true}, nil
+		case after < seq:
+			var idx []int
+			record := false
+			last := after
+			for i := after - h.base; i < int64(len(h.log)) && len(idx) < maxWatchBatch; i++ {
+				e := h.log[i]
+				last = h.base + i + 1
+				if e.run != runID {
+					continue
+				}
+				if e.index < 0 {
+					record = true
+				} else {
+					idx = append(idx, e.index)
+				}
+			}
+			h.mu.Unlock()
+			if len(idx) == 0 && !record {
+				after = last
+				continue
+			}
+			b, err := db.readWatched(runID, idx, record)
+			b.Seq = last
+			return b, err
+		}
+		wake := h.wake
+		h.mu.Unlock()
+		select {
+		case <-wake:
+		case <-timeout:
+			return WatchBatch{Seq: seq}, nil
+		case <-ctx.Done():
+			return WatchBatch{Seq: seq}, ctx.Err()
+		}
+	}
+}
+
+func (db *DB) readWatched(runID string, idx []int, record bool) (WatchBatch, error) {
+	var b WatchBatch
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		if record {
+			if v := tx.Bucket(bucketRuns).Get([]byte(runID)); v != nil {
+				var info eval.RunInfo
+				if err := json.Unmarshal(v, &info); err != nil {
+					return err
+				}
+				b.Run = &info
+			}
+		}
+		bk := tx.Bucket(bucketResults)
+		seen := map[int]bool{}
+		// The newest write of an index wins: walk backwards, keep the first.
+		for i := len(idx) - 1; i >= 0; i-- {
+			if seen[idx[i]] {
+				continue
+			}
+			seen[idx[i]] = true
+			v := bk.Get(resultKey(runID, idx[i]))
+			if v == nil {
+				continue
+			}
+			var r eval.Result
+			if err := json.Unmarshal(v, &r); err != nil {
+				return err
+			}
+			b.Results = append(b.Results, &r)
+		}
+		for l, r := 0, len(b.Results)-1; l < r; l, r = l+1, r-1 {
+			b.Results[l], b.Results[r] = b.Results[r], b.Results[l]
+		}
+		return nil
+	})
+	return b, err
+}
+
+// claims are the keys of calls being paid for in this process, by this
+// process's runs or by the clients it serves.
+type claims struct {
+	mu      sync.Mutex
+	busy    map[string]chan struct{}
+	waiting int // callers waiting for a claim (for tests and the holder's status)
+}
+
+// Claim implements Store.
+func (db *DB) Claim(ctx context.Context, key string) (func(), bool, error) {
+	c := &db.claims
+	c.mu.Lock()
+	if c.busy == nil {
+		c.busy = map[string]chan struct{}{}
+	}
+	wait, held := c.busy[key]
+	if !held {
+		done := make(chan struct{})
+		c.busy[key] = done
+		c.mu.Unlock()
+		var once sync.Once
+		return func() {
+			once.Do(func() {
+				c.mu.Lock()
+				delete(c.busy, key)
+				c.mu.Unlock()
+				close(done)
+			})
+		}, true, nil
+	}
+	c.waiting++
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.waiting--
+		c.mu.Unlock()
+	}()
+	select {
+	case <-wait:
+		return nil, false, nil
+	case <-ctx.Done():
+		return nil, false, ctx.Err()
+	}
+}

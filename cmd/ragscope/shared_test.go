@@ -1,0 +1,290 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/fakejudge"
+)
+
+// These tests drive real processes sharing one database: the first one to
+// open it holds it and serves it on its socket; the others go through it.
+
+// timedBin runs the binary and says how long it took.
+func timedBin(t *testing.T, env []string, args ...string) (result, time.Duration) {
+	t.Helper()
+	start := time.Now()
+	r := runBin(t, env, args...)
+	return r, time.Since(start)
+}
+
+// duplicates counts chat and embedding requests the judge saw more than
+// once. An embedding request is a batch (a sample's question and generated
+// questions); two different batches may share a text, which is not the same
+// call paid twice.
+func duplicates(srv *fakejudge.Server) (chat, embeds int) {
+	seen := map[string]bool{}
+	for _, r := range srv.Requests() {
+		b, _ := json.Marshal([]any{r.Task, r.Messages, r.N, r.Seed})
+		if seen[string(b)] {
+			chat++
+		}
+		seen[string(b)] = true
+	}
+	seenBatch := map[string]bool{}
+	for _, batch := range srv.EmbedBatches() {
+		k := strings.Join(batch, "\x00")
+		if seenBatch[k] {
+			embeds++
+		}
+		seenBatch[k] = true
+	}
+	return chat, embeds
+}
+
+// failures lists the failed metrics of a JSON report, for test messages.
+func failures(report string) string {
+	var rep eval.Report
+	if json.Unmarshal([]byte(report), &rep) != nil {
+		return "(no report)"
+	}
+	var b strings.Builder
+	for _, smp := range rep.Samples {
+		for m, e := range smp.Errors {
+			fmt.Fprintf(&b, "sample %d %s: %s\n", smp.Index, m, e)
+		}
+	}
+	return b.String()
+}
+
+// overlapping writes the first n samples of smallDataset's series plus
+// extra ones of its own: two runs of them share n samples' judge calls.
+func overlapping(t *testing.T, shared, extra int) (string, string) {
+	t.Helper()
+	a := smallDataset(t, shared)
+	body, err := os.ReadFile(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.Write(body)
+	for i := 0; i < extra; i++ {
+		fmt.Fprintf(&b, `{"id":"x%d","user_input":"extra %s question %d?","response":"extra answer %d.","retrieved_contexts":["extra chunk %d"],"reference":"extra reference %d"}`+"\n", i, t.Name(), i, i, i, i)
+	}
+	p := filepath.Join(t.TempDir(), "b.jsonl")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return a, p
+}
+
+// While a run holds the database, readers get answers at once and a second
+// run evaluates concurrently through the holder's cache and store: the judge
+// sees each distinct call once and both runs are stored complete.
+func TestSecondProcessGoesThroughTheHolder(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Generic)
+	srv.Set(func(s *fakejudge.Server) { s.Delay = 40 * time.Millisecond })
+	defer srv.Close()
+	dataA, dataB := overlapping(t, 16, 4)
+	db := filepath.Join(t.TempDir(), "r.db")
+	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
+	first := startUntil(t, env, srv, 1, "run", "--headless", "--concurrency", "2", "--db", db, dataA)
+
+	for _, args := range [][]string{{"runs"}, {"report", "latest"}, {"cache", "stats"}, {"report", "latest", "--format", "md"}} {
+		r, took := timedBin(t, env, append(args, "--db", db)...)
+		if r.code != 0 {
+			t.Fatalf("%v while a run holds the database: exit %d\n%s", args, r.code, r.stderr)
+		}
+		if took > time.Second {
+			t.Errorf("%v took %s while a run holds the database, want under a second", args, took)
+		}
+		if args[0] == "runs" && !strings.Contains(r.stdout, "running (pid") {
+			t.Errorf("runs does not show the run in progress:\n%s", r.stdout)
+		}
+	}
+
+	second := runBin(t, env, "run", "--headless", "--concurrency", "2", "--db", db, dataB)
+	if second.code != 0 {
+		t.Fatalf("second run: exit %d\n%s\n%s", second.code, second.stderr, failures(second.stdout))
+	}
+	if !strings.Contains(second.stderr, "this run goes through it") {
+		t.Errorf("the second run does not say it goes through the holder:\n%s", second.stderr)
+	}
+	if err := first.cmd.Wait(); err != nil {
+		t.Fatalf("first run: %v\n%s", err, first.stderr.String())
+	}
+	repA, repB := decodeReport(t, first.stdout.String()), decodeReport(t, second.stdout)
+	for name, rep := range map[string]*eval.Report{"first": repA, "second": repB} {
+		if rep.Run.FinishedAt == nil || rep.Summary[eval.Faithfulness].Failed != 0 {
+			t.Errorf("%s run incomplete: %+v", name, rep.Summary[eval.Faithfulness])
+		}
+	}
+	if len(repA.Samples) != 16 || len(repB.Samples) != 20 {
+		t.Fatalf("samples: %d and %d, want 16 and 20", len(repA.Samples), len(repB.Samples))
+	}
+	if chat, embeds := duplicates(srv); chat != 0 || embeds != 0 {
+		t.Errorf("the judge saw %d chat and %d embedding requests twice; each distinct call must be paid once", chat, embeds)
+	}
+	// Both runs are in the store, complete, once the holder has gone.
+	for _, id := range []string{repA.Run.ID, repB.Run.ID} {
+		r := runBin(t, env, "report", id, "--db", db)
+		if r.code != 0 || len(decodeReport(t, r.stdout).Samples) == 0 {
+			t.Fatalf("report %s after both runs: exit %d\n%s", id, r.code, r.stderr)
+		}
+	}
+}
+
+// kill -9 of the holder mid-run: the client takes the database over and
+// finishes; a re-run of the killed run's dataset pays only for the calls
+// that were in flight.
+func TestHolderKilledMidRun(t *testing.T) {
+	const conc = 2
+	const metrics = "faithfulness,context_precision,context_recall"
+	srv := fakejudge.New(fakejudge.Generic)
+	srv.Set(func(s *fakejudge.Server) { s.Delay = 30 * time.Millisecond })
+	defer srv.Close()
+	dataA, dataB := overlapping(t, 12, 12)
+	db := filepath.Join(t.TempDir(), "r.db")
+	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
+	holderRun := startUntil(t, env, srv, 4, "run", "--headless", "--metrics", metrics, "--concurrency", fmt.Sprint(conc), "--db", db, dataA)
+	clientRun := &bgRun{cmd: exec.Command(binary, "run", "--headless", "--metrics", metrics, "--concurrency", "2", "--db", db, dataB)}
+	clientRun.cmd.Env = env
+	clientRun.cmd.Stdout, clientRun.cmd.Stderr = &clientRun.stdout, &clientRun.stderr
+	before := srv.Count("")
+	if err := clientRun.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { clientRun.cmd.Process.Kill(); clientRun.cmd.Wait() })
+	// The client is under way once the judge has seen more calls.
+	for deadline := time.Now().Add(20 * time.Second); srv.Count("") < before+6; {
+		if time.Now().After(deadline) {
+			t.Fatalf("the client made no progress:\n%s", clientRun.stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := holderRun.cmd.Process.Signal(os.Kill); err != nil {
+		t.Fatal(err)
+	}
+	holderRun.cmd.Wait()
+	if err := clientRun.cmd.Wait(); err != nil {
+		t.Fatalf("the client did not survive its holder's kill -9: %v\n%s\n%s", err, clientRun.stderr.String(), failures(clientRun.stdout.String()))
+	}
+	if !strings.Contains(clientRun.stderr.String(), "went away") {
+		t.Errorf("the client does not say its holder went away:\n%s", clientRun.stderr.String())
+	}
+	rep := decodeReport(t, clientRun.stdout.String())
+	if len(rep.Samples) != 24 || rep.Summary[eval.Faithfulness].Scored != 24 {
+		t.Fatalf("client report after takeover: %d samples, %+v", len(rep.Samples), rep.Summary[eval.Faithfulness])
+	}
+	sent := srv.Count("")
+	r := runBin(t, env, "run", "--headless", "--metrics", metrics, "--concurrency", fmt.Sprint(conc), "--db", db, dataA)
+	if r.code != 0 {
+		t.Fatalf("re-run of the killed run: exit %d\n%s", r.code, r.stderr)
+	}
+	if resent := srv.Count("") - sent; resent > conc {
+		t.Fatalf("re-running the killed run sent %d calls; at most the %d in flight at the kill were lost", resent, conc)
+	}
+	if chat, _ := duplicates(srv); chat > conc {
+		t.Errorf("%d chat requests were paid twice", chat)
+	}
+}
+
+// serve + run --detach: the run belongs to the server, survives its client,
+// and `attach`'s clients can come and go; the API key is never written.
+func TestDetachedRunOutlivesItsClient(t *testing.T) {
+	const key = "sk-detach-SECRET-0123456789"
+	srv := fakejudge.New(fakejudge.Generic)
+	srv.Set(func(s *fakejudge.Server) { s.Delay = 20 * time.Millisecond })
+	defer srv.Close()
+	data := smallDataset(t, 12)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "r.db")
+	env := cleanEnv(t, "OPENAI_BASE_URL="+srv.BaseURL())
+	server := &bgRun{cmd: exec.Command(binary, "serve", "--db", db)}
+	server.cmd.Env = env
+	server.cmd.Stdout, server.cmd.Stderr = &server.stdout, &server.stderr
+	if err := server.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { server.cmd.Process.Kill(); server.cmd.Wait() })
+	var sub result
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		sub = runBin(t, append(env, "OPENAI_API_KEY="+key), "run", "--detach", "--concurrency", "2", "--db", db, data)
+		if sub.code == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond) // the server is starting
+	}
+	if sub.code != 0 {
+		t.Fatalf("run --detach: exit %d\n%s\nserver: %s", sub.code, sub.stderr, server.stderr.String())
+	}
+	id := strings.TrimSpace(sub.stdout)
+	if !strings.Contains(sub.stderr, "ragscope attach "+id) {
+		t.Errorf("detach does not say how to attach:\n%s", sub.stderr)
+	}
+	// The submitting process is gone; the run goes on to its end.
+	var rep *eval.Report
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		r := runBin(t, env, "report", id, "--db", db)
+		if r.code == 0 {
+			if rep = decodeReport(t, r.stdout); rep.Run.FinishedAt != nil {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("detached run %s did not finish: %s\nserver: %s", id, r.stderr, server.stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if rep.Run.Cancelled || rep.Summary[eval.Faithfulness].Scored != 12 {
+		t.Fatalf("detached run: cancelled %v, %+v", rep.Run.Cancelled, rep.Summary[eval.Faithfulness])
+	}
+	if srv.Count("") == 0 {
+		t.Fatal("the judge saw no call")
+	}
+	for _, r := range srv.Requests() {
+		if got := r.Header.Get("Authorization"); got != "Bearer "+key {
+			t.Fatalf("the server's judge calls carry %q, not the client's key", got)
+		}
+	}
+	if err := server.cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if err := server.cmd.Wait(); err != nil {
+		t.Fatalf("serve did not stop cleanly on SIGINT: %v\n%s", err, server.stderr.String())
+	}
+	// The key is nowhere on disk or in what the server printed.
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			if b, _ := os.ReadFile(p); strings.Contains(string(b), key) {
+				t.Errorf("the API key was written to %s", p)
+			}
+		}
+		return nil
+	})
+	if strings.Contains(server.stderr.String()+server.stdout.String(), key) {
+		t.Error("the server printed the API key")
+	}
+}
+
+// Without a server, --detach says what to start; it never starts one itself.
+func TestDetachWithoutServer(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "r.db")
+	r, took := timedBin(t, cleanEnv(t), "run", "--detach", "--db", db, repoFile("testdata/demo.jsonl"))
+	if r.code == 0 || !strings.Contains(r.stderr, "ragscope serve --db "+db) {
+		t.Fatalf("detach without a server: exit %d\n%s", r.code, r.stderr)
+	}
+	if took > 3*time.Second {
+		t.Errorf("detach took %s to give up", took)
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Error("detach without a server created the database")
+	}
+}

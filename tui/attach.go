@@ -1,0 +1,51 @@
+package tui
+
+import tea "charm.land/bubbletea/v2"
+
+// An attached run is watched, not owned: quitting leaves it running, and
+// stopping it is a separate, confirmed act (X), because the user who
+// attached to a colleague's or a server's run rarely means to end it.
+
+// syncRunKeys fits q's label and X to the run: "quit" would read as
+// "stop the run" to someone watching one that is not theirs. The labels
+// are short so both keys stay in an 80-column footer.
+func (m *Model) syncRunKeys() {
+	w := m.watching()
+	m.keys.Stop.SetEnabled(w)
+	if w {
+		m.keys.Quit.SetHelp("q", "quit, run goes on")
+	} else {
+		m.keys.Quit.SetHelp("q", "quit")
+	}
+}
+
+// attachedRun names the attached run in messages.
+func (m *Model) attachedRun() string {
+	if m.opts.RunID == "" {
+		return "the run"
+	}
+	return "run " + m.opts.RunID
+}
+
+// askStop is X: the question, or why there is nothing to ask. X is only
+// enabled while watching, so the one refusal left is a run that this
+// side has no way to stop.
+func (m *Model) askStop() {
+	if m.opts.Cancel == nil {
+		m.setError(m.attachedRun() + " cannot be stopped from here; it keeps going in its own process")
+		return
+	}
+	m.confirm = confirmStop
+}
+
+// stopAttached is y to X. Cancel may reach another process, so it runs in
+// a command; the run stays on screen until its EventRunFinished arrives.
+func (m *Model) stopAttached() tea.Cmd {
+	m.stopAsked = true
+	m.setStatus("asked " + m.attachedRun() + " to stop; it is shown until it ends")
+	cancel := m.opts.Cancel
+	return func() tea.Msg {
+		cancel()
+		return nil
+	}
+}
