@@ -2,9 +2,11 @@ package app
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -188,5 +190,34 @@ func TestConcurrentRunsPayOnceAndAreWatched(t *testing.T) {
 			t.Fatalf("the judge saw a %s request twice", r.Task)
 		}
 		seen[k] = true
+	}
+}
+
+// A typo in --out costs nothing: it is refused before the run (and the
+// interface) starts, with or without the TUI.
+func TestOutIsCheckedBeforeTheRun(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	st := openShared(t, path, Hold)
+	data := smallDataset(t, 2)
+	for name, run := range map[string]func(*Session) (int, error){
+		"tui":      func(s *Session) (int, error) { return Interactive(context.Background(), s, false, io.Discard) },
+		"headless": func(s *Session) (int, error) { return Headless(context.Background(), s, io.Discard, io.Discard) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, err := Prepare(&Config{Dataset: data, Offline: true, Metrics: "all", Lang: "auto", Strictness: 3,
+				Out: filepath.Join(t.TempDir(), "no", "such", "dir", "report.json")}, st, io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			_, err = run(s)
+			var ue UsageError
+			if !errors.As(err, &ue) || !strings.Contains(err.Error(), "--out") {
+				t.Fatalf("err = %v, want a usage error about --out", err)
+			}
+			if runs, _ := st.Runs(); len(runs) != 0 {
+				t.Fatalf("a run was recorded before --out was checked: %v", runs)
+			}
+		})
 	}
 }

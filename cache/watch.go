@@ -3,6 +3,8 @@ package cache
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -19,8 +21,15 @@ type hub struct {
 	mu   sync.Mutex
 	base int64 // the position before log[0]
 	log  []hubEntry
-	wake chan struct{} // closed and replaced on every write
+	wake chan struct{} // closed and replaced when watchers are woken
+	// armed: a wake-up is scheduled. Watchers are woken at most every
+	// hubTick, not on every write: twenty watchers of a run storing a
+	// hundred results a second would otherwise take two thousand
+	// wake-ups a second from the run, on the cores it needs.
+	armed bool
 }
+
+const hubTick = 100 * time.Millisecond
 
 type hubEntry struct {
 	run   string
@@ -47,6 +56,16 @@ func (h *hub) add(run string, indexes ...int) {
 		h.base += int64(drop)
 		h.log = append(h.log[:0:0], h.log[drop:]...)
 	}
+	if !h.armed {
+		h.armed = true
+		time.AfterFunc(hubTick, h.wakeAll)
+	}
+	h.mu.Unlock()
+}
+
+func (h *hub) wakeAll() {
+	h.mu.Lock()
+	h.armed = false
 	close(h.wake)
 	h.wake = make(chan struct{})
 	h.mu.Unlock()
@@ -58,6 +77,40 @@ const maxWatchBatch = 1000
 
 // Watch implements Store.
 func (db *DB) Watch(ctx context.Context, runID string, after int64, wait time.Duration) (WatchBatch, error) {
+	raw, err := db.WatchRaw(ctx, runID, after, wait)
+	b := WatchBatch{Seq: raw.Seq, Reset: raw.Reset}
+	if err != nil {
+		return b, err
+	}
+	if raw.Run != nil {
+		var info eval.RunInfo
+		if err := json.Unmarshal(raw.Run, &info); err != nil {
+			return b, fmt.Errorf("database %s: run %s is unreadable: %w", db.path, runID, err)
+		}
+		b.Run = &info
+	}
+	for _, v := range raw.Results {
+		var r eval.Result
+		if err := json.Unmarshal(v, &r); err != nil {
+			return b, fmt.Errorf("database %s: run %s: unreadable result: %w", db.path, runID, err)
+		}
+		b.Results = append(b.Results, &r)
+	}
+	return b, nil
+}
+
+// RawWatchBatch is a WatchBatch with the values as stored (JSON), for the
+// holder to pass to its clients without decoding and encoding every result
+// once per watcher. Its JSON is that of a WatchBatch.
+type RawWatchBatch struct {
+	Seq     int64             `json:"seq"`
+	Reset   bool              `json:"reset,omitempty"`
+	Results []json.RawMessage `json:"results,omitempty"`
+	Run     json.RawMessage   `json:"run,omitempty"`
+}
+
+// WatchRaw is Watch with the stored values left encoded.
+func (db *DB) WatchRaw(ctx context.Context, runID string, after int64, wait time.Duration) (RawWatchBatch, error) {
 	var timeout <-chan time.Time
 	if wait > 0 {
 		t := time.NewTimer(wait)
@@ -71,10 +124,10 @@ func (db *DB) Watch(ctx context.Context, runID string, after int64, wait time.Du
 		switch {
 		case after < 0:
 			h.mu.Unlock()
-			return WatchBatch{Seq: seq}, nil
+			return RawWatchBatch{Seq: seq}, nil
 		case after < h.base || after > seq:
 			h.mu.Unlock()
-			return WatchBatch{Seq: seq, Reset: true}, nil
+			return RawWatchBatch{Seq: seq, Reset: true}, nil
 		case after < seq:
 			var idx []int
 			record := false
@@ -105,23 +158,21 @@ func (db *DB) Watch(ctx context.Context, runID string, after int64, wait time.Du
 		select {
 		case <-wake:
 		case <-timeout:
-			return WatchBatch{Seq: seq}, nil
+			return RawWatchBatch{Seq: seq}, nil
 		case <-ctx.Done():
-			return WatchBatch{Seq: seq}, ctx.Err()
+			return RawWatchBatch{Seq: seq}, ctx.Err()
 		}
 	}
 }
 
-func (db *DB) readWatched(runID string, idx []int, record bool) (WatchBatch, error) {
-	var b WatchBatch
+// readWatched copies the newest stored value of each index out of the
+// transaction, in storing order.
+func (db *DB) readWatched(runID string, idx []int, record bool) (RawWatchBatch, error) {
+	var b RawWatchBatch
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		if record {
 			if v := tx.Bucket(bucketRuns).Get([]byte(runID)); v != nil {
-				var info eval.RunInfo
-				if err := json.Unmarshal(v, &info); err != nil {
-					return err
-				}
-				b.Run = &info
+				b.Run = append(json.RawMessage(nil), v...)
 			}
 		}
 		bk := tx.Bucket(bucketResults)
@@ -132,19 +183,11 @@ func (db *DB) readWatched(runID string, idx []int, record bool) (WatchBatch, err
 				continue
 			}
 			seen[idx[i]] = true
-			v := bk.Get(resultKey(runID, idx[i]))
-			if v == nil {
-				continue
+			if v := bk.Get(resultKey(runID, idx[i])); v != nil {
+				b.Results = append(b.Results, append(json.RawMessage(nil), v...))
 			}
-			var r eval.Result
-			if err := json.Unmarshal(v, &r); err != nil {
-				return err
-			}
-			b.Results = append(b.Results, &r)
 		}
-		for l, r := 0, len(b.Results)-1; l < r; l, r = l+1, r-1 {
-			b.Results[l], b.Results[r] = b.Results[r], b.Results[l]
-		}
+		slices.Reverse(b.Results)
 		return nil
 	})
 	return b, err

@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // Merge returns a copy of base in which the given metrics come from update:
@@ -54,8 +55,35 @@ func Merge(base, update *Result, metrics []Metric) *Result {
 			out.ContextRecall = update.ContextRecall
 		}
 	}
-	out.Calls = append(append([]CallRecord(nil), base.Calls...), update.Calls...)
+	// The calls of the metrics kept come from the base; those of the
+	// metrics updated from the update alone, so a full re-run does not list
+	// (and count) the parent's calls as well.
+	updated := map[Metric]bool{}
+	for _, m := range metrics {
+		updated[m] = true
+	}
+	out.Calls = nil
+	for _, c := range base.Calls {
+		if !updated[MetricOfTask(c.Task)] {
+			out.Calls = append(out.Calls, c)
+		}
+	}
+	out.Calls = append(out.Calls, update.Calls...)
 	return &out
+}
+
+// MetricOfTask is the metric a judge task serves: the task names start
+// with their metric's, and embeddings serve answer relevancy.
+func MetricOfTask(task string) Metric {
+	if task == "embeddings" {
+		return AnswerRelevancy
+	}
+	for _, m := range AllMetrics {
+		if strings.HasPrefix(task, string(m)) {
+			return m
+		}
+	}
+	return ""
 }
 
 // RunDiff is the comparison of two runs of the same dataset.

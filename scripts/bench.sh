@@ -5,7 +5,7 @@
 #   scripts/bench.sh            # all of them (about a minute on 2 cores)
 #   scripts/bench.sh offline    # only the rows whose key matches (grep -E)
 #
-# Keys: concurrency, offline, offline-store, rerun, tui, dataset.
+# Keys: concurrency, offline, offline-store, rerun, tui, dataset, holder.
 # Set BENCH_KEEP=DIR to keep each benchmark's raw `go test` output in DIR.
 # Exit status: 0 when every figure is within its bar, 1 when one is not,
 # 2 when a benchmark failed to build or run.
@@ -139,6 +139,26 @@ if want dataset; then
 		s50=$(awk -v v="$mbs" 'BEGIN { if (v > 0) printf "%.2f", 50 / v }')
 		row dataset "$s50 s/50MB" "none" "-" "-" "$l" \
 			"$(metric dataset samples/s) samples/s, $mbs MB/s (JSONL, ~1 KB samples)"
+	fi
+fi
+
+# Twenty clients watching a run live cost it at most a few percent: a run
+# through the holder's socket, with 0 and with 20 watcher processes (best of
+# three each), against a 200 ms judge; the 20 ms row is a stress test of
+# about 120 results a second, each sent on to every watcher (no bar).
+if want holder; then
+	l=$(load1)
+	if bench holder ./app '^BenchmarkSharedRunWithReaders$' 1x; then
+		for d in 200ms 20ms; do
+			ratio=$(metric holder ratio "judge=$d")
+			harm=$(awk -v r="$ratio" 'BEGIN { if (r != "") printf "%.1f", 100 * (1 - r) }')
+			note="$(metric holder samples/s-0-readers "judge=$d") samples/s alone, $(metric holder samples/s-20-readers "judge=$d") with 20 watchers (ratio $ratio); judge $d"
+			if [ "$d" = 200ms ]; then
+				judge holder "$harm" 5 % "$l" "$note"
+			else
+				row holder-stress "$harm %" "none" "-" "-" "$l" "$note"
+			fi
+		done
 	fi
 fi
 

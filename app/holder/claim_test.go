@@ -134,7 +134,7 @@ func TestClientKilledMidCall(t *testing.T) {
 		action, key, waitsIn string
 	}{
 		{"wait-claim", "held", dbClaim},
-		{"watch", "r", "cache.(*DB).Watch("},
+		{"watch", "r", "cache.(*DB).WatchRaw("},
 	}
 	for _, tc := range tests {
 		t.Run(tc.action, func(t *testing.T) {

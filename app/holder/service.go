@@ -86,13 +86,15 @@ func (s *service) Run(in json.RawMessage, out *json.RawMessage) error {
 }
 
 func (s *service) Watch(in json.RawMessage, out *json.RawMessage) error {
-	return handle(in, out, func(a watchArgs) (watchReply, error) {
+	return handle(in, out, func(a watchArgs) (rawWatchReply, error) {
 		wait := a.Wait
 		if wait <= 0 || wait > maxWatchWait {
 			wait = maxWatchWait
 		}
-		b, err := s.c.srv.db.Watch(s.c.ctx, a.RunID, a.After, wait)
-		return watchReply{Batch: b}, err
+		// The stored JSON goes out as it is: a run watched by twenty
+		// clients would otherwise decode and encode every result twenty times.
+		b, err := s.c.srv.db.WatchRaw(s.c.ctx, a.RunID, a.After, wait)
+		return rawWatchReply{Batch: b}, err
 	})
 }
 

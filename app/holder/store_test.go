@@ -238,7 +238,7 @@ func TestLostConnection(t *testing.T) {
 			}
 			done <- err
 		}()
-		waitParked(t, "cache.(*DB).Watch(", 1)
+		waitParked(t, "cache.(*DB).WatchRaw(", 1)
 		if err := srv.Close(); err != nil {
 			t.Fatal(err)
 		}
@@ -284,7 +284,7 @@ func TestWatchThroughSocket(t *testing.T) {
 			}
 			got <- b
 		}()
-		waitParked(t, "cache.(*DB).Watch(", 1)
+		waitParked(t, "cache.(*DB).WatchRaw(", 1)
 		if err := db.PutResult("w", result(2)); err != nil {
 			t.Fatal(err)
 		}
@@ -307,7 +307,7 @@ func TestWatchThroughSocket(t *testing.T) {
 			_, err := cl.Watch(ctx, "w", pos.Seq, 0)
 			done <- err
 		}()
-		waitParked(t, "cache.(*DB).Watch(", 1)
+		waitParked(t, "cache.(*DB).WatchRaw(", 1)
 		cancel()
 		if err := <-done; !errors.Is(err, context.Canceled) {
 			t.Fatalf("cancelled Watch: %v", err)

@@ -60,6 +60,10 @@ type (
 	watchReply struct {
 		Batch cache.WatchBatch `json:"batch"`
 	}
+	// rawWatchReply is watchReply as the holder writes it.
+	rawWatchReply struct {
+		Batch cache.RawWatchBatch `json:"batch"`
+	}
 
 	lookupChatReply struct {
 		Response eval.ChatResponse `json:"response"`
