@@ -255,6 +255,9 @@ func (c *Client) wrap(err error) error {
 		if strings.Contains(string(se), noRunServicePhrase) {
 			return &remoteError{msg: string(se), sentinel: ErrNoRunService}
 		}
+		if string(se) == stoppingPhrase {
+			return fmt.Errorf("%w of database %s (pid %d): %s", ErrLost, c.hello.DB, c.hello.PID, stoppingPhrase)
+		}
 		return se
 	}
 	if c.closed.Load() {

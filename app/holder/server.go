@@ -221,6 +221,11 @@ func (s *Server) Close() error {
 			if rerr := os.Remove(s.sock); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 				err = fmt.Errorf("database %s: cannot remove its socket %s: %w; remove it by hand", s.hello.DB, s.sock, rerr)
 			}
+			// Nothing lingers when no one else is around: the directory
+			// goes too, unless it is not empty. No successor can be
+			// creating its socket there yet: it needs the file's lock,
+			// which our caller releases only after this.
+			_ = os.Remove(filepath.Dir(s.sock))
 		}
 	})
 	return err
@@ -388,6 +393,12 @@ func writeHello(nc net.Conn, h Hello) error {
 // noRunServicePhrase is how a client recognises ErrNoRunService in the
 // text that net/rpc carries instead of the error.
 const noRunServicePhrase = "does not run detached runs"
+
+// stoppingPhrase is how a client recognises an answer cut short because the
+// holder is stopping: ErrLost, so that it takes over and asks again.
+const stoppingPhrase = "the holder is stopping"
+
+var errStopping = errors.New(stoppingPhrase)
 
 type noRunServiceError struct{ hello Hello }
 

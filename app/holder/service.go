@@ -94,6 +94,11 @@ func (s *service) Watch(in json.RawMessage, out *json.RawMessage) error {
 		// The stored JSON goes out as it is: a run watched by twenty
 		// clients would otherwise decode and encode every result twenty times.
 		b, err := s.c.srv.db.WatchRaw(s.c.ctx, a.RunID, a.After, wait)
+		if err != nil && s.c.ctx.Err() != nil {
+			// The wait ended because the holder is stopping (or the client
+			// hung up): to the client that is a lost holder, not a failure.
+			err = errStopping
+		}
 		return rawWatchReply{Batch: b}, err
 	})
 }
@@ -136,6 +141,8 @@ func (s *service) Claim(in json.RawMessage, out *json.RawMessage) error {
 		switch {
 		case err != nil && s.c.ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
 			return claimReply{}, nil
+		case err != nil && s.c.ctx.Err() != nil:
+			return claimReply{}, errStopping
 		case err != nil:
 			return claimReply{}, err
 		case !granted:
