@@ -100,8 +100,13 @@ func TestSecondProcessGoesThroughTheHolder(t *testing.T) {
 	envB := cleanEnv(t, "OPENAI_API_KEY="+keyB, "OPENAI_BASE_URL="+srv.BaseURL())
 	first := startUntil(t, env, srv, 1, "run", "--headless", "--concurrency", "2", "--db", db, dataA)
 
-	for _, args := range [][]string{{"runs"}, {"report", "latest"}, {"cache", "stats"}, {"report", "latest", "--format", "md"}} {
-		r, took := timedBin(t, env, append(args, "--db", db)...)
+	export := filepath.Join(t.TempDir(), "cache.jsonl")
+	for _, args := range [][]string{{"runs"}, {"report", "latest"}, {"cache", "stats"}, {"report", "latest", "--format", "md"},
+		{"diff", "latest", "latest"}, {"cache", "export", export}, {"prompts", "list"}} {
+		if args[0] != "prompts" { // the prompts are files, not in the database
+			args = append(args, "--db", db)
+		}
+		r, took := timedBin(t, env, args...)
 		if r.code != 0 {
 			t.Fatalf("%v while a run holds the database: exit %d\n%s", args, r.code, r.stderr)
 		}

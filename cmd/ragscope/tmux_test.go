@@ -555,6 +555,21 @@ func TestAttachToADetachedRunInTmux(t *testing.T) {
 		t.Fatalf("after q, attach does not say the run continues: %q", b)
 	}
 
+	// An attached client killed outright (a dropped SSH link) costs the run nothing.
+	p = startTmux(t, 120, 40, "attach", id, "--db", db)
+	before := p.waitFor("the run, live again", func(s string) bool { return strings.Contains(s, "live run "+id) })
+	pid, err := p.tmuxOutput("display-message", "-p", "-t", "ragscope", "#{pane_pid}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("pkill", "-KILL", "-P", strings.TrimSpace(pid)).CombinedOutput(); err != nil {
+		t.Fatalf("killing attach: %v %s", err, out)
+	}
+	p.exitStatus()
+	if r := runBin(t, env, "runs", "--db", db); !strings.Contains(r.stdout, "running (pid") {
+		t.Fatalf("after attach was killed, the run is not running any more:\n%s\nbefore the kill:\n%s", r.stdout, before)
+	}
+
 	p = startTmux(t, 120, 40, "attach", "latest", "--db", db)
 	p.waitForText("live run " + id)
 	p.keys("X")
