@@ -4,12 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/ragscope/ragscope/app/outfile"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/endpoint"
 )
 
 // Exit codes of `ragscope run` (and of the other commands where they apply).
@@ -26,12 +27,13 @@ const (
 const progressEvery = 2 * time.Second
 
 // OpenOut opens --out before a run starts: a typo there must not cost a
-// whole run, with or without the TUI. Nil when no --out was given.
-func (s *Session) OpenOut() (*os.File, error) {
+// whole run, with or without the TUI. Nil when no --out was given. The
+// report appears there only once it is complete.
+func (s *Session) OpenOut() (*outfile.File, error) {
 	if s.Cfg.Out == "" {
 		return nil, nil
 	}
-	fh, err := os.Create(s.Cfg.Out)
+	fh, err := outfile.Create(s.Cfg.Out)
 	if err != nil {
 		return nil, usagef("--out: %v", err)
 	}
@@ -47,7 +49,7 @@ func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, e
 	}
 	var out io.Writer = stdout
 	if fh != nil {
-		defer fh.Close()
+		defer fh.Abort()
 		out = fh
 	}
 	info := s.Info()
@@ -76,21 +78,38 @@ func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, e
 	}
 	results, cancelled, _ := run.Wait()
 	fmt.Fprintln(stderr, progressLine(run, done, total, start, 0))
-	return finishReport(run, results, cancelled, out, s.Cfg.Out, stderr)
+	return finishReport(run, results, cancelled, out, fh, stderr)
 }
 
 // finishReport writes the report and the summary of a finished run and
 // says how it ended; it returns the exit code.
-func finishReport(run *Run, results []*eval.Result, cancelled bool, out io.Writer, outPath string, stderr io.Writer) (int, error) {
+func finishReport(run *Run, results []*eval.Result, cancelled bool, out io.Writer, fh *outfile.File, stderr io.Writer) (int, error) {
 	rep := eval.NewReport(run.Info(), results)
 	WriteSummary(stderr, rep)
+	var werr error
 	if out != nil {
-		if err := rep.WriteJSON(out); err != nil {
-			return 0, fmt.Errorf("writing the report: %v", err)
+		werr = rep.WriteJSON(out)
+		if werr == nil && fh != nil {
+			werr = fh.Commit()
 		}
-		if outPath != "" {
-			fmt.Fprintf(stderr, "ragscope: report written to %s\n", outPath)
+		if werr != nil {
+			werr = fmt.Errorf("writing the report: %v; the run is stored: write it again with ragscope report %s --out FILE", werr, run.ID)
+		} else if fh != nil {
+			fmt.Fprintf(stderr, "ragscope: report written to %s\n", fh.Path())
 		}
+	}
+	if why := run.Stopped(); why != nil {
+		if werr != nil {
+			fmt.Fprintln(stderr, "ragscope:", werr)
+		}
+		msg := why.Error()
+		if f := endpoint.Classify(why); f.Endpoint != "" && !strings.Contains(msg, f.Endpoint) {
+			msg += " (endpoint " + f.Endpoint + ")"
+		}
+		return ExitFatal, fmt.Errorf("the run stopped: %s\nfinished samples are kept; when this is fixed, continue with: ragscope run --resume %s", msg, run.ID)
+	}
+	if werr != nil {
+		return ExitFatal, werr
 	}
 	switch {
 	case cancelled:
@@ -136,6 +155,21 @@ func WriteSummary(w io.Writer, rep *eval.Report) {
 	}
 	fmt.Fprintf(w, "diagnosis: %s\n", strings.Join(parts, ", "))
 	fmt.Fprintf(w, "judge: %s\n", rep.Run.Judge.Name)
+	if top := eval.TopErrors(rep.Samples, 3); len(top) > 0 {
+		fmt.Fprintln(w, "most frequent failures:")
+		for _, e := range top {
+			fmt.Fprintf(w, "  %d× %s\n", e.Count, clip(e.Message, 300))
+		}
+	}
+}
+
+// clip shortens a message for a summary line.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "..."
 }
 
 func anyFailed(rep *eval.Report) bool {

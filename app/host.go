@@ -68,10 +68,10 @@ func (h *Host) EditPath(task, lang string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(h.dir, 0o755); err != nil {
+	if err := os.MkdirAll(h.dir, 0o700); err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
 		return "", err
 	}
 	return path, nil

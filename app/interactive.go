@@ -18,7 +18,7 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 		return 0, err
 	}
 	if fh != nil {
-		defer fh.Close()
+		defer fh.Abort()
 	}
 	run, err := s.Start(ctx)
 	if err != nil {
@@ -43,7 +43,7 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 	if fh != nil {
 		out = fh
 	}
-	code, err := finishReport(run, results, cancelled, out, s.Cfg.Out, stderr)
+	code, err := finishReport(run, results, cancelled, out, fh, stderr)
 	if err != nil || code == ExitInterrupted {
 		return code, err
 	}

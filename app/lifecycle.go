@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/sanitize"
 )
 
 // Run is a run in progress. Its events must be read until the channel is
@@ -24,7 +25,18 @@ type Run struct {
 	info      eval.RunInfo
 	results   []*eval.Result
 	cancelled bool
+	stopped   error
 	err       error
+}
+
+// Stopped says why the run stopped on its own before its end (an
+// unrecoverable judge failure, a result that could not be stored), once
+// it has ended; nil otherwise.
+func (r *Run) Stopped() error {
+	<-r.done
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stopped
 }
 
 // Cancel stops the run: finished samples are kept, the rest end cancelled.
@@ -109,7 +121,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 	r := &eval.Runner{
 		Judge: spec.judge,
 		Config: eval.RunnerConfig{Metrics: spec.metrics, Strictness: s.Cfg.Strictness,
-			Workers: s.Cfg.Workers(), InFlight: s.sent},
+			Workers: s.Cfg.Workers(), InFlight: s.sent, Unrecoverable: s.unrecoverable},
 		Events: events,
 		Done:   spec.done,
 		OnResult: func(res *eval.Result) error {
@@ -141,7 +153,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 		info.Calls, info.Tokens = r.Counts()
 		err := st.PutRun(info)
 		if err != nil {
-			fmt.Fprintln(s.log, "saving the run record:", err)
+			fmt.Fprintln(s.log, "saving the run record:", sanitize.Line(err.Error()))
 			err = fmt.Errorf("saving the end of run %s: %v", info.ID, err)
 		}
 		if live != nil {
@@ -152,6 +164,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 		}
 		run.mu.Lock()
 		run.info, run.results, run.cancelled, run.err = info, results, info.Cancelled, err
+		run.stopped = r.Err()
 		run.mu.Unlock()
 		close(run.done)
 	}()
@@ -183,10 +196,12 @@ func (s *Session) teeLog(in <-chan eval.Event) <-chan eval.Event {
 }
 
 func (s *Session) logEvent(ev eval.Event) {
+	// The log is read with less and tail: what the judge said goes through
+	// the sanitiser like everything else shown to a person.
 	switch ev.Kind {
 	case eval.EventError:
-		fmt.Fprintf(s.log, "%s sample %d: %s: %s\n", ev.Time.Format(time.RFC3339), ev.Sample, ev.Metric, ev.Err)
+		fmt.Fprintf(s.log, "%s sample %d: %s: %s\n", ev.Time.Format(time.RFC3339), ev.Sample, ev.Metric, sanitize.Line(ev.Err))
 	case eval.EventRetry:
-		fmt.Fprintf(s.log, "%s sample %d: retry %s in %s: %s\n", ev.Time.Format(time.RFC3339), ev.Sample, ev.Call.Task, ev.Wait.Round(time.Millisecond), ev.Err)
+		fmt.Fprintf(s.log, "%s sample %d: retry %s in %s: %s\n", ev.Time.Format(time.RFC3339), ev.Sample, ev.Call.Task, ev.Wait.Round(time.Millisecond), sanitize.Line(ev.Err))
 	}
 }

@@ -10,7 +10,9 @@ import (
 	"sync"
 
 	"github.com/ragscope/ragscope/app/holder"
+	"github.com/ragscope/ragscope/app/outfile"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/sanitize"
 )
 
 // Server is `ragscope serve`: a holder that stays up and evaluates the runs
@@ -45,7 +47,8 @@ func Serve(ctx context.Context, dbPath string, stdout, stderr io.Writer) error {
 	sv.mu.Lock()
 	sv.st = st
 	sv.mu.Unlock()
-	fmt.Fprintf(stdout, "ragscope serve: serving %s (pid %d); submit runs with: ragscope run --detach --db %s DATASET\n", st.Path(), os.Getpid(), st.Path())
+	path := sanitize.Line(st.Path())
+	fmt.Fprintf(stdout, "ragscope serve: serving %s (pid %d); submit runs with: ragscope run --detach --db %s DATASET\n", path, os.Getpid(), path)
 	<-ctx.Done()
 	sv.mu.Lock()
 	for _, r := range sv.runs {
@@ -123,13 +126,13 @@ func (sv *Server) Stop(runID string) error {
 }
 
 func writeReportFile(path string, info eval.RunInfo, results []*eval.Result) error {
-	fh, err := os.Create(path)
+	fh, err := outfile.Create(path)
 	if err != nil {
 		return err
 	}
+	defer fh.Abort()
 	if err := eval.NewReport(info, results).WriteJSON(fh); err != nil {
-		fh.Close()
 		return err
 	}
-	return fh.Close()
+	return fh.Commit()
 }

@@ -31,10 +31,12 @@ type Session struct {
 	Prompts *prompts.Set
 	Metrics []eval.Metric
 
-	sent    func() int // requests on the wire, for the in-flight gauge
-	done    map[int]*eval.Result
-	log     io.Writer
-	logFile *os.File
+	sent func() int // requests on the wire, for the in-flight gauge
+	// unrecoverable classifies judge errors for fail-fast (see eval.RunnerConfig).
+	unrecoverable func(error) string
+	done          map[int]*eval.Result
+	log           io.Writer
+	logFile       *os.File
 
 	mu  sync.Mutex
 	run eval.RunInfo
@@ -134,7 +136,7 @@ func (s *Session) loadDataset(stderr io.Writer) error {
 	if s.Cfg.Mapping != "" {
 		m, err := dataset.ParseMap(s.Cfg.Mapping)
 		if err != nil {
-			return UsageError{fmt.Errorf("--map: %v", err)}
+			return UsageError{err} // it names --map
 		}
 		opt.Map = m
 	}
@@ -210,6 +212,12 @@ func (s *Session) buildJudge(lang eval.Lang) error {
 		return UsageError{err}
 	}
 	s.sent = client.InFlight
+	s.unrecoverable = func(err error) string {
+		if f := endpoint.Classify(err); f.Kind.Unrecoverable() {
+			return string(f.Kind)
+		}
+		return ""
+	}
 	var cc eval.ChatClient = client
 	if c.EmbeddingURL != "" {
 		ec, err := c.endpoint(c.EmbeddingURL)

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -35,7 +36,7 @@ type CallEntry struct {
 // Call returns the cached call with that key, or nil, nil when there is none.
 func (db *DB) Call(key string) (*CallEntry, error) {
 	var e *CallEntry
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(func(tx *bolt.Tx) error {
 		if b := tx.Bucket(bucketChat); b != nil {
 			if v := b.Get([]byte(key)); v != nil {
 				var err error
@@ -53,7 +54,10 @@ func (db *DB) Call(key string) (*CallEntry, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("database %s: cache entry %s: %w", db.path, key, err)
+		if !errors.Is(err, ErrDamaged) {
+			err = damaged(db.path, "cache entry %s is unreadable: %v", key, err)
+		}
+		return nil, err
 	}
 	return e, nil
 }

@@ -181,7 +181,7 @@ func (db *DB) LookupChat(key string) (eval.ChatResponse, bool, error) {
 		resp  eval.ChatResponse
 		found bool
 	)
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketChat)
 		if b == nil {
 			return nil
@@ -288,11 +288,19 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 		return eval.EmbedResponse{}, err
 	}
 	if len(fresh.Vectors) != len(missing) {
-		return eval.EmbedResponse{}, fmt.Errorf("embedding endpoint %s returned %d vectors for %d texts", req.Endpoint, len(fresh.Vectors), len(missing))
+		return eval.EmbedResponse{}, eval.NewStepError(eval.StatusJudgeError, "embedding endpoint %s returned %d vectors for %d texts", req.Endpoint, len(fresh.Vectors), len(missing))
 	}
-	for i, v := range fresh.Vectors {
-		if len(v) == 0 {
-			return eval.EmbedResponse{}, fmt.Errorf("embedding endpoint %s returned an empty vector for text %d of %d", req.Endpoint, i+1, len(missing))
+	// A poisoned vector must never reach the cache, where every later run
+	// would replay it; nor sit beside cached vectors of another dimension.
+	if err := eval.CheckVectors(fresh.Vectors, req.Dimensions); err != nil {
+		return eval.EmbedResponse{}, fmt.Errorf("embedding endpoint %s: %w", req.Endpoint, err)
+	}
+	for _, v := range out.Vectors {
+		if v != nil && len(v) != len(fresh.Vectors[0]) {
+			return eval.EmbedResponse{}, eval.NewStepError(eval.StatusJudgeError,
+				"embedding endpoint %s returned vectors of %d dimensions, but the cache holds vectors of %d for the same model and texts: "+
+					"the model behind the name changed; clear the cache of it (ragscope cache clear) or set --embedding-dimensions",
+				req.Endpoint, len(fresh.Vectors[0]), len(v))
 		}
 	}
 	if err := c.st.PutEmbeddings(req, missing, fresh.Vectors); err != nil {
@@ -312,7 +320,7 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 // undecodable entries stay nil and are fetched again.
 func (db *DB) LookupEmbeddings(keys []string) ([][]float64, error) {
 	vecs := make([][]float64, len(keys))
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketEmbedding)
 		if b == nil {
 			return nil
@@ -326,7 +334,9 @@ func (db *DB) LookupEmbeddings(keys []string) ([][]float64, error) {
 			if err != nil || len(payload) == 0 {
 				continue
 			}
-			if vec, err := decodeVector(payload); err == nil {
+			// A vector an older version cached without checking is fetched
+			// again (and overwritten) rather than replayed.
+			if vec, err := decodeVector(payload); err == nil && eval.CheckVectors([][]float64{vec}, 0) == nil {
 				vecs[i] = vec
 			}
 		}

@@ -153,7 +153,7 @@ func openBolt(path string, opt Options) (*bolt.DB, *os.File, error) {
 		// rebuilds the list by scanning at open. Data is fsync'd either way.
 		NoFreelistSync: true,
 		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
-			f, err := os.OpenFile(name, flag, perm)
+			f, err := openChecked(path, opt.ReadOnly, opt.Timeout, name, flag, perm)
 			file = f
 			return f, err
 		},
@@ -163,6 +163,8 @@ func openBolt(path string, opt Options) (*bolt.DB, *os.File, error) {
 		return bdb, file, nil
 	}
 	switch {
+	case errors.Is(err, ErrDamaged), errors.Is(err, errNotDatabase):
+		return nil, nil, err
 	case errors.Is(err, bolterrors.ErrTimeout):
 		return nil, nil, fmt.Errorf("database %s is in use by another ragscope process (waited %s); wait for it to finish or pass --db FILE to use another database: %w",
 			path, opt.Timeout, ErrInUse)
@@ -180,12 +182,12 @@ var errCorrupt = errors.New("corrupt file")
 // openRecover turns bbolt's panics on damaged files into errors: a damaged
 // cache must produce a message, not a crash.
 func openRecover(path string, bopt *bolt.Options) (db *bolt.DB, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			db, err = nil, fmt.Errorf("%w: %v", errCorrupt, p)
-		}
-	}()
-	return bolt.Open(path, 0o600, bopt)
+	err = guard(path, func() error {
+		var err error
+		db, err = bolt.Open(path, 0o600, bopt)
+		return err
+	})
+	return db, err
 }
 
 func stillAtPath(f *os.File, path string) (bool, error) {
@@ -209,11 +211,6 @@ func stillAtPath(f *os.File, path string) (bool, error) {
 // init checks that the file is ours and creates the buckets. A bbolt file of
 // another program is refused so that we never write into it.
 func (db *DB) init() (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("database %s is corrupt (%v); move it aside or pass --db FILE to use another database", db.path, p)
-		}
-	}()
 	check := func(tx *bolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
 		if meta == nil {
@@ -237,9 +234,9 @@ func (db *DB) init() (err error) {
 		return nil
 	}
 	if db.readOnly {
-		return db.bolt.View(check)
+		return db.view(check)
 	}
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	return guardedUpdate(db.path, db.bolt, func(tx *bolt.Tx) error {
 		if err := check(tx); err != nil {
 			return err
 		}

@@ -57,7 +57,7 @@ func (db *DB) Export(w io.Writer) (n int, err error) {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
-	err = db.bolt.View(func(tx *bolt.Tx) error {
+	err = db.view(func(tx *bolt.Tx) error {
 		total := 0
 		for _, name := range [][]byte{bucketChat, bucketEmbedding} {
 			if b := tx.Bucket(name); b != nil {
@@ -75,7 +75,7 @@ func (db *DB) Export(w io.Writer) (n int, err error) {
 			if err := b.ForEach(func(k, v []byte) error {
 				line, err := exportEntry(name, string(k), v)
 				if err != nil {
-					return fmt.Errorf("cache entry %s: %w", k, err)
+					return damaged(db.path, "cache entry %s is unreadable: %v", k, err)
 				}
 				if err := enc.Encode(line); err != nil {
 					return err

@@ -32,6 +32,8 @@ type fakeInner struct {
 	vectors func(n int) int
 	// gate, when set, is received from before answering a chat call.
 	gate chan struct{}
+	// poison, when set, changes each returned vector (NaN, zeros, dims).
+	poison func(i int, v []float64) []float64
 }
 
 func (f *fakeInner) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResponse, error) {
@@ -73,7 +75,11 @@ func (f *fakeInner) Embed(ctx context.Context, req eval.EmbedRequest) (eval.Embe
 	}
 	out := eval.EmbedResponse{Usage: eval.Usage{PromptTokens: 3 * n}, LatencyMS: 55}
 	for i := 0; i < n; i++ {
-		out.Vectors = append(out.Vectors, vectorOf(req.Texts[i%len(req.Texts)], 8))
+		v := vectorOf(req.Texts[i%len(req.Texts)], 8)
+		if f.poison != nil {
+			v = f.poison(i, v)
+		}
+		out.Vectors = append(out.Vectors, v)
 	}
 	return out, nil
 }

@@ -56,7 +56,7 @@ func (db *DB) Stats() (Stats, error) {
 	if fi, err := os.Stat(db.path); err == nil {
 		st.FileSize = fi.Size()
 	}
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(func(tx *bolt.Tx) error {
 		for _, kb := range kindBuckets {
 			ks := KindStats{Kind: kb.kind}
 			if b := tx.Bucket(kb.bucket); b != nil {
@@ -160,7 +160,7 @@ func Compact(path string, opt Options) (before, after int64, err error) {
 	if err != nil {
 		return before, 0, fmt.Errorf("compact %s: create %s: %w", path, tmp, err)
 	}
-	if err := bolt.Compact(dst, src.bolt, compactTxSize); err != nil {
+	if err := guard(path, func() error { return bolt.Compact(dst, src.bolt, compactTxSize) }); err != nil {
 		_ = dst.Close()
 		_ = os.Remove(tmp)
 		return before, 0, fmt.Errorf("compact %s: %w (the database is unchanged)", path, err)

@@ -35,7 +35,7 @@ func (db *DB) NewRunID() (string, error) {
 		_, _ = rand.Read(b[:])
 		id := stamp + "-" + hex.EncodeToString(b[:])
 		exists := false
-		_ = db.bolt.View(func(tx *bolt.Tx) error {
+		_ = db.view(func(tx *bolt.Tx) error {
 			if bk := tx.Bucket(bucketRuns); bk != nil {
 				exists = bk.Get([]byte(id)) != nil
 			}
@@ -156,7 +156,7 @@ func (db *DB) PutResults(runID string, rs []*eval.Result) error {
 // Runs lists the recorded runs, newest first.
 func (db *DB) Runs() ([]eval.RunInfo, error) {
 	var runs []eval.RunInfo
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(func(tx *bolt.Tx) error {
 		var err error
 		runs, err = readRuns(tx, db.path)
 		return err
@@ -173,7 +173,7 @@ func readRuns(tx *bolt.Tx, path string) ([]eval.RunInfo, error) {
 	err := b.ForEach(func(k, v []byte) error {
 		var info eval.RunInfo
 		if err := json.Unmarshal(v, &info); err != nil {
-			return fmt.Errorf("database %s: run %s is unreadable: %w", path, k, err)
+			return damaged(path, "run %s is unreadable: %v", k, err)
 		}
 		runs = append(runs, info)
 		return nil
@@ -195,7 +195,7 @@ func (db *DB) Run(ref string) (eval.RunInfo, []*eval.Result, error) {
 		info    eval.RunInfo
 		results []*eval.Result
 	)
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(func(tx *bolt.Tx) error {
 		var err error
 		if info, err = resolveRun(tx, db.path, ref); err != nil {
 			return err
@@ -209,7 +209,7 @@ func (db *DB) Run(ref string) (eval.RunInfo, []*eval.Result, error) {
 			n = max(n, i+1)
 		}
 		if n > info.Samples+len(byIndex) {
-			return fmt.Errorf("database %s: run %s has a result for sample %d, beyond its %d samples", db.path, info.ID, n-1, info.Samples)
+			return damaged(db.path, "run %s has a result for sample %d, beyond its %d samples", info.ID, n-1, info.Samples)
 		}
 		results = make([]*eval.Result, n)
 		for i, r := range byIndex {
@@ -226,7 +226,7 @@ func (db *DB) Run(ref string) (eval.RunInfo, []*eval.Result, error) {
 // Results returns the finished samples of a run by index, for --resume.
 func (db *DB) Results(runID string) (map[int]*eval.Result, error) {
 	var out map[int]*eval.Result
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketRuns)
 		if b == nil || b.Get([]byte(runID)) == nil {
 			return fmt.Errorf("no run %q in %s; `ragscope runs` lists the recorded runs", runID, db.path)
@@ -289,11 +289,11 @@ func readResults(tx *bolt.Tx, path, runID string) (map[int]*eval.Result, error) 
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		idx, err := strconv.Atoi(string(k[len(prefix):]))
 		if err != nil || idx < 0 {
-			return nil, fmt.Errorf("database %s: result key %q of run %s is malformed", path, k, runID)
+			return nil, damaged(path, "result key %q of run %s is malformed", k, runID)
 		}
 		var r eval.Result
 		if err := json.Unmarshal(v, &r); err != nil {
-			return nil, fmt.Errorf("database %s: run %s, sample %d: unreadable result: %w", path, runID, idx, err)
+			return nil, damaged(path, "run %s, sample %d: unreadable result: %v", runID, idx, err)
 		}
 		out[idx] = &r
 	}

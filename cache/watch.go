@@ -3,7 +3,6 @@ package cache
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -85,14 +84,14 @@ func (db *DB) Watch(ctx context.Context, runID string, after int64, wait time.Du
 	if raw.Run != nil {
 		var info eval.RunInfo
 		if err := json.Unmarshal(raw.Run, &info); err != nil {
-			return b, fmt.Errorf("database %s: run %s is unreadable: %w", db.path, runID, err)
+			return b, damaged(db.path, "run %s is unreadable: %v", runID, err)
 		}
 		b.Run = &info
 	}
 	for _, v := range raw.Results {
 		var r eval.Result
 		if err := json.Unmarshal(v, &r); err != nil {
-			return b, fmt.Errorf("database %s: run %s: unreadable result: %w", db.path, runID, err)
+			return b, damaged(db.path, "run %s: unreadable result: %v", runID, err)
 		}
 		b.Results = append(b.Results, &r)
 	}
@@ -169,7 +168,7 @@ func (db *DB) WatchRaw(ctx context.Context, runID string, after int64, wait time
 // transaction, in storing order.
 func (db *DB) readWatched(runID string, idx []int, record bool) (RawWatchBatch, error) {
 	var b RawWatchBatch
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.view(func(tx *bolt.Tx) error {
 		if record {
 			if v := tx.Bucket(bucketRuns).Get([]byte(runID)); v != nil {
 				b.Run = append(json.RawMessage(nil), v...)

@@ -87,7 +87,7 @@ func (w *writer) run() {
 func (w *writer) commit(group []writeReq) {
 	for len(group) > 0 {
 		failed := -1
-		err := w.db.Update(func(tx *bolt.Tx) error {
+		err := guardedUpdate(w.db.Path(), w.db, func(tx *bolt.Tx) error {
 			for i, r := range group {
 				if err := safeCall(r.fn, tx); err != nil {
 					failed = i
@@ -99,7 +99,9 @@ func (w *writer) commit(group []writeReq) {
 		if failed >= 0 {
 			solo := group[failed]
 			group = append(group[:failed:failed], group[failed+1:]...)
-			defer func() { solo.err <- w.db.Update(func(tx *bolt.Tx) error { return safeCall(solo.fn, tx) }) }()
+			defer func() {
+				solo.err <- guardedUpdate(w.db.Path(), w.db, func(tx *bolt.Tx) error { return safeCall(solo.fn, tx) })
+			}()
 			continue
 		}
 		for _, r := range group {
@@ -114,6 +116,10 @@ func (w *writer) commit(group []writeReq) {
 func safeCall(fn func(*bolt.Tx) error, tx *bolt.Tx) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
+			if isDamagePanic(p) {
+				err = panicError(tx.DB().Path(), p)
+				return
+			}
 			err = fmt.Errorf("database write panicked: %v", p)
 		}
 	}()

@@ -7,12 +7,17 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/ragscope/ragscope/sanitize"
 )
 
 // WriteCSV writes one row per sample: identity, the four scores (empty when
 // not scored), their statuses, the diagnosis and the first error message.
+// Every cell goes through sanitize.CSVCell: the texts come from the
+// dataset and the judge, and a spreadsheet must neither run a formula from
+// them nor a terminal an escape sequence.
 func (r *Report) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
+	cw := &csvWriter{csv.NewWriter(w)}
 	head := []string{"index", "id", "question", "answer"}
 	for _, m := range AllMetrics {
 		head = append(head, string(m))
@@ -53,21 +58,34 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	return cw.Error()
 }
 
+// csvWriter writes every cell through sanitize.CSVCell.
+type csvWriter struct{ *csv.Writer }
+
+func (w *csvWriter) Write(record []string) error {
+	cells := make([]string, len(record))
+	for i, c := range record {
+		cells[i] = sanitize.CSVCell(c)
+	}
+	return w.Writer.Write(cells)
+}
+
 // WriteMarkdown writes a summary (per metric mean, scored, not scored; the
 // diagnosis counts) and the `worst` lowest-scoring samples with the reason
-// the judge gave for their first unsupported statement.
+// the judge gave for their first unsupported statement. Every field from
+// the data goes through sanitize.Line (mdCell in the table): Markdown
+// punctuation stays, control characters and bidi controls show as escapes.
 func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
 	var b strings.Builder
 	run := r.Run
-	fmt.Fprintf(&b, "# ragscope run %s\n\n", run.ID)
-	fmt.Fprintf(&b, "- dataset: `%s` (%d samples", run.Dataset, run.Samples)
+	fmt.Fprintf(&b, "# ragscope run %s\n\n", sanitize.Line(run.ID))
+	fmt.Fprintf(&b, "- dataset: `%s` (%d samples", sanitize.Line(run.Dataset), run.Samples)
 	if run.Skipped > 0 {
 		fmt.Fprintf(&b, ", %d skipped as invalid", run.Skipped)
 	}
 	b.WriteString(")\n")
-	fmt.Fprintf(&b, "- judge: %s", run.Judge.Name)
+	fmt.Fprintf(&b, "- judge: %s", sanitize.Line(run.Judge.Name))
 	if run.Judge.EmbeddingModel != "" {
-		fmt.Fprintf(&b, " (embeddings: %s)", run.Judge.EmbeddingModel)
+		fmt.Fprintf(&b, " (embeddings: %s)", sanitize.Line(run.Judge.EmbeddingModel))
 	}
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "- started: %s", run.StartedAt.Format("2006-01-02 15:04:05 MST"))
@@ -93,7 +111,7 @@ func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
 		if why != "" {
 			why = " (" + why + ")"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d%s |\n", m, mean, ms.Scored, ms.NotApplicable, ms.Failed, why)
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d%s |\n", mdCell(string(m)), mean, ms.Scored, ms.NotApplicable, ms.Failed, sanitize.Line(why))
 	}
 	diag := CountDiagnoses(r.Samples)
 	b.WriteString("\n**Diagnosis:** ")
@@ -143,7 +161,7 @@ func scoreCell(r *Result, m Metric) string {
 		return fmt.Sprintf("%.2f", v)
 	}
 	if st, ok := r.Status[m]; ok {
-		return string(st)
+		return mdCell(string(st))
 	}
 	return "-"
 }
@@ -172,9 +190,12 @@ func why(r *Result) string {
 	return ""
 }
 
+// mdCell makes s one Markdown table cell: '|' escaped, runs of white
+// space (newlines and tabs included) folded into one space, and anything
+// else a terminal would act on or hide shown as an escape.
 func mdCell(s string) string {
 	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.Join(strings.Fields(s), " ")
+	return sanitize.Line(strings.Join(strings.Fields(s), " "))
 }
 
 func clipRunes(s string, n int) string {

@@ -2,6 +2,8 @@ package eval
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"sync"
 	"time"
 )
@@ -19,7 +21,18 @@ type RunnerConfig struct {
 	// InFlight, when set, reports the judge requests on the wire for the
 	// events' gauge (the endpoint client knows; the runner only sees calls).
 	InFlight func() int
+	// Unrecoverable, when set, names the kind of a call error that no retry
+	// and no other sample will cure (the endpoint unreachable, the key
+	// refused, the model unknown), "" for any other. When the first calls
+	// sent all fail with one such kind and none succeeded, the run stops at
+	// once with that error instead of failing every sample slowly.
+	Unrecoverable func(error) string
 }
+
+// failFastAfter is how many calls must fail the same unrecoverable way,
+// with none succeeding, before the run stops: one could be a fluke of the
+// first connection; three of three is the endpoint.
+const failFastAfter = 3
 
 // Runner evaluates samples with a judge and streams events.
 type Runner struct {
@@ -37,7 +50,13 @@ type Runner struct {
 
 	stats     runStats
 	cancelled bool
+	err       error
 }
+
+// Err says why the run stopped before its end on its own (an unrecoverable
+// judge failure, a result that could not be stored), once Run has returned;
+// nil when it ran to its end or was cancelled by its caller.
+func (r *Runner) Err() error { return r.err }
 
 // Counts returns the run's call counts and token usage so far.
 func (r *Runner) Counts() (CallCounts, Usage) { return r.stats.counts() }
@@ -56,6 +75,8 @@ func (r *Runner) Run(ctx context.Context, samples []Sample) []*Result {
 	if cfg.Workers <= 0 {
 		cfg.Workers = 32
 	}
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	var emitMu sync.Mutex
 	emit := func(e Event) {
 		if r.Events == nil {
@@ -70,6 +91,17 @@ func (r *Runner) Run(ctx context.Context, samples []Sample) []*Result {
 	}
 	r.stats.emit = emit
 	r.stats.sent = cfg.InFlight
+	var abortOnce sync.Once
+	r.err = nil
+	r.stats.abort = func(err error) {
+		abortOnce.Do(func() {
+			r.err = err
+			stop(err)
+			// An error of no metric is the run's own: clients show it in words.
+			emit(Event{Kind: EventError, Sample: -1, Err: "the run stops: " + err.Error()})
+		})
+	}
+	r.stats.unrecoverable = cfg.Unrecoverable
 	defer func() {
 		if r.Events != nil {
 			close(r.Events)
@@ -126,8 +158,12 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 		res.Contexts = []string{}
 	}
 	if ctx.Err() != nil {
+		why := "the run was cancelled before this sample started"
+		if cause := context.Cause(ctx); cause != nil && cause != ctx.Err() {
+			why = "the run stopped before this sample started: " + cause.Error()
+		}
 		for _, m := range cfg.Metrics {
-			res.set(m, StatusCancelled, nil, "the run was cancelled before this sample started")
+			res.set(m, StatusCancelled, nil, why)
 		}
 		r.finish(res, emit)
 		return res
@@ -180,9 +216,12 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 }
 
 func (r *Runner) finish(res *Result, emit func(Event)) {
+	res.makeFinite()
 	if r.OnResult != nil {
 		if err := r.OnResult(res); err != nil {
-			emit(Event{Kind: EventError, Sample: res.Index, Err: "saving the result: " + err.Error()})
+			// A result that cannot be stored (a full disk, a lost database)
+			// stops the run: every call after it would be paid for and lost.
+			r.stats.abort(fmt.Errorf("storing the result of sample %d failed, so no more judge calls are paid for: %w", res.Index, err))
 		}
 	}
 	for _, m := range AllMetrics {
@@ -209,5 +248,45 @@ func (r *Result) absorb(m Metric, part *Result) {
 		r.ContextPrecision = part.ContextPrecision
 	case ContextRecall:
 		r.ContextRecall = part.ContextRecall
+	}
+}
+
+// makeFinite keeps a result storable whatever a judge returned: JSON has no
+// NaN, and one such value would lose the whole result (and, since a result
+// that cannot be stored stops the run, the run). A metric whose trace holds
+// a non-finite number fails with a message instead.
+func (r *Result) makeFinite() {
+	bad := func(m Metric, what string) {
+		r.set(m, StatusJudgeError, nil, "the judge produced a non-finite "+what)
+	}
+	finite := func(x *float64) bool {
+		if math.IsNaN(*x) || math.IsInf(*x, 0) {
+			*x = 0
+			return false
+		}
+		return true
+	}
+	if tr := r.AnswerRelevancy; tr != nil {
+		ok := finite(&tr.AnswerCosine)
+		for i := range tr.Questions {
+			ok = finite(&tr.Questions[i].Cosine) && ok
+		}
+		if !ok {
+			bad(AnswerRelevancy, "cosine")
+		}
+	}
+	if tr := r.ContextPrecision; tr != nil {
+		ok := true
+		for i := range tr.Precisions {
+			ok = finite(&tr.Precisions[i]) && ok
+		}
+		if !ok {
+			bad(ContextPrecision, "precision")
+		}
+	}
+	for m, p := range r.Scores {
+		if p != nil && (math.IsNaN(*p) || math.IsInf(*p, 0)) {
+			bad(m, "score")
+		}
 	}
 }

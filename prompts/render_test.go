@@ -50,23 +50,34 @@ func taxData(lang string) Data {
 	}
 }
 
+// tagged is how the helpers show a piece of plain (already trimmed, no "<")
+// content, written out independently of them.
+func tagged(tag, attrs, text string) string {
+	if strings.Contains(text, "\n") {
+		text = "\n" + text + "\n"
+	}
+	return "<" + tag + attrs + ">" + text + "</" + tag + ">"
+}
+
 // shown lists, per task, which inputs the built-in template must put in
-// front of the judge.
+// front of the judge, each in its delimited block.
 func shown(task string, d Data) []string {
+	q, a, ref := tagged("question", "", d.Question), tagged("answer", "", d.Answer), tagged("reference", "", d.Reference)
+	chunks := []string{tagged("chunk", ` n="1"`, d.Contexts[0]), tagged("chunk", ` n="2"`, d.Contexts[1])}
 	switch task {
 	case TaskFaithfulnessStatements:
-		return []string{d.Question, d.Answer}
+		return []string{q + "\n", a + "\n"}
 	case TaskFaithfulnessVerdicts:
 		return []string{
-			"[1] " + d.Contexts[0], "[2] " + strings.Split(d.Contexts[1], "\n")[0],
-			"1. " + d.Statements[0], "2. " + d.Statements[1],
+			"\n" + chunks[0] + "\n" + chunks[1] + "\n",
+			"\n" + tagged("statement", ` n="1"`, d.Statements[0]) + "\n" + tagged("statement", ` n="2"`, d.Statements[1]) + "\n",
 		}
 	case TaskAnswerRelevancyQuestion:
-		return []string{d.Answer}
+		return []string{a + "\n"}
 	case TaskContextPrecisionVerdict:
-		return []string{d.Question, d.Reference, d.Chunk}
+		return []string{q, ref, tagged("chunk", "", d.Chunk)}
 	case TaskContextRecallClassifications:
-		return []string{d.Question, d.Reference, "[1] " + d.Contexts[0], "[2] " + strings.Split(d.Contexts[1], "\n")[0]}
+		return []string{q, ref, "\n" + chunks[0] + "\n" + chunks[1] + "\n"}
 	}
 	return nil
 }
@@ -82,8 +93,6 @@ func TestEmbeddedRender(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, want := range shown(task, d) {
-					// Multi-line inputs are shown line by line; check the first line.
-					want = strings.Split(want, "\n")[0]
 					if !strings.Contains(out, want) {
 						t.Errorf("rendered prompt lacks %q", want)
 					}
@@ -120,8 +129,8 @@ func TestVerdictsNumbersEveryStatement(t *testing.T) {
 				t.Fatal(err)
 			}
 			// Only the real input's list, after the worked examples.
-			tail := out[strings.LastIndex(out, "1. statement a"):]
-			got := regexp.MustCompile(`(?m)^(\d+)\. statement ([a-z])$`).FindAllStringSubmatch(tail, -1)
+			tail := out[strings.LastIndex(out, "</example>"):]
+			got := regexp.MustCompile(`(?m)^<statement n="(\d+)">\nstatement ([a-z])\nwith a second line\n</statement>$`).FindAllStringSubmatch(tail, -1)
 			if len(got) != n {
 				t.Fatalf("%s n=%d: found %d numbered statements in\n%s", lang, n, len(got), tail)
 			}

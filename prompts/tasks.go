@@ -6,9 +6,16 @@
 // Templates receive a Data value. Besides the text/template built-ins they
 // may call these helpers:
 //
-//	trim      strings.TrimSpace
-//	numbered  a list as "1. first\n2. second", continuation lines indented
-//	chunks    ranked chunks as "[1] first\n\n[2] second", continuation lines indented
+//	data      data "answer" .Answer: one delimited block, <answer>…</answer>
+//	numbered  statements as <statement n="1">…</statement> blocks, one per line
+//	chunks    ranked chunks as <chunk n="1">…</chunk> blocks, one per line
+//	trim      strings.TrimSpace (does not delimit; for a user field use data)
+//
+// data, numbered and chunks delimit user content: inside their tags every
+// "<" of the content is written "&lt;", so the content cannot close its
+// block or forge another one (see funcs.go). The built-in templates show
+// every user field through them; an override that inserts a field raw gives
+// that protection up.
 //
 // The JSON each task must return is a public contract; Schema gives it as a
 // strict JSON schema and ValidateReply checks a reply against it.

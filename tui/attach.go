@@ -1,6 +1,10 @@
 package tui
 
-import tea "charm.land/bubbletea/v2"
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ragscope/ragscope/sanitize"
+)
 
 // An attached run is watched, not owned: quitting leaves it running, and
 // stopping it is a separate, confirmed act (X), because the user who
@@ -24,7 +28,7 @@ func (m *Model) attachedRun() string {
 	if m.opts.RunID == "" {
 		return "the run"
 	}
-	return "run " + m.opts.RunID
+	return "run " + sanitize.Line(m.opts.RunID)
 }
 
 // askStop is X: the question, or why there is nothing to ask. X is only

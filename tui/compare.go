@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/sanitize"
 )
 
 // compareState holds the "before" side of a comparison; the rows hold the
@@ -193,7 +194,7 @@ func (m *Model) compareLine() string {
 			errs = st.failed.Render(errs)
 		}
 		return strings.Join([]string{
-			st.accent.Render("re-run " + rr.id),
+			st.accent.Render("re-run " + sanitize.Line(rr.id)),
 			sprintf("%s %d/%d", bar, p.done, p.total),
 			sprintf("in flight %d", p.inFlight),
 			sprintf("sent %d", p.sent()),
@@ -237,7 +238,7 @@ func runName(id string) string {
 	if id == "" {
 		return "(this run)"
 	}
-	return id
+	return sanitize.Line(id)
 }
 
 // leaveCompare drops the Δ; a picked comparison also puts back the rows

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/sanitize"
 )
 
 // The detail page of a compared sample shows each score as before -> after
@@ -17,7 +18,7 @@ func scoreText(r *eval.Result, mt eval.Metric) string {
 		return sprintf("%.3f", v)
 	}
 	if st, ok := r.Status[mt]; ok {
-		return string(st)
+		return sanitize.Line(string(st))
 	}
 	return "-"
 }

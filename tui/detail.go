@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/sanitize"
 )
 
 // detailView is the drill-down into one sample: one scrollable page,
@@ -145,7 +146,7 @@ func (m *Model) renderDetail() []string {
 	page := m.pageHeight()
 	title := m.st.title.Render("ragscope") + " " + m.st.bold.Render(sprintf("sample %d", r.index))
 	if r.res != nil && r.res.ID != "" {
-		title += m.st.muted.Render(" (id " + oneLine(r.res.ID) + ")")
+		title += m.st.muted.Render(" (id " + sanitize.Line(r.res.ID) + ")")
 	}
 	if r.diag != "" {
 		title += m.g.sep + m.diagStyle(r.diag)(string(r.diag))
@@ -441,7 +442,7 @@ func (m *Model) failuresSection(p *page, res *eval.Result) {
 	}
 	for _, c := range res.Calls {
 		if c.Error != "" {
-			lines = append(lines, [2]string{"call " + c.Task, c.Error})
+			lines = append(lines, [2]string{"call " + sanitize.Line(c.Task), c.Error})
 		}
 	}
 	if len(lines) == 0 {

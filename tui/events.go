@@ -140,6 +140,13 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 			}
 			m.upsert(ev.Result.Index, ev.Result)
 			changed = true
+		case eval.EventError:
+			// An error of no metric is the run's own (it stopped: the judge
+			// refused the key, the disk is full): it must be read, not
+			// counted.
+			if ev.Metric == "" && ev.Err != "" {
+				m.setError(ev.Err)
+			}
 		case eval.EventRunFinished:
 			// A re-run ends when its stream closes (finishRerun).
 			if rr == nil {

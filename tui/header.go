@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/sanitize"
 )
 
 // compact is the layout for short terminals: the per-metric block folds
@@ -24,7 +25,7 @@ func (m *Model) headerLines() []string {
 	done := m.progress.done
 	lines = append(lines, m.titleLine(done))
 	if m.opts.Banner != "" {
-		lines = append(lines, st.muted.Render(truncate(oneLine(m.opts.Banner), m.width, g.ellipsis)))
+		lines = append(lines, st.muted.Render(truncate(sanitize.Line(m.opts.Banner), m.width, g.ellipsis)))
 	}
 	lines = append(lines, m.progressLine(done))
 	if l := m.compareLine(); l != "" {
@@ -47,6 +48,10 @@ func (m *Model) headerLines() []string {
 		}
 	}
 	lines = append(lines, m.diagLine())
+	if m.stats.topErrN > 0 && !m.compact() {
+		lines = append(lines, st.warn.Render(truncate(sprintf("most frequent failure (%d%s): %s",
+			m.stats.topErrN, "x", sanitize.Line(m.stats.topErr)), m.width, g.ellipsis)))
+	}
 	return append(lines, m.filterLines()...)
 }
 
@@ -57,14 +62,14 @@ func (m *Model) titleLine(done int) string {
 	st, g := m.st, m.g
 	rest := append([]string{sprintf("%d samples", m.progress.total), "judge " + m.judgeName()}, m.clockParts(done)...)
 	tail := st.muted.Render(g.sep) + strings.Join(rest, st.muted.Render(g.sep))
-	ds := m.opts.Dataset
-	if ds == "" {
-		ds = "(no dataset)"
+	ds, base := sanitize.Line(m.opts.Dataset), sanitize.Line(filepath.Base(m.opts.Dataset))
+	if m.opts.Dataset == "" {
+		ds, base = "(no dataset)", "(no dataset)"
 	}
 	candidates := []string{
 		st.title.Render("ragscope") + " " + st.bold.Render(ds),
-		st.title.Render("ragscope") + " " + st.bold.Render(filepath.Base(ds)),
-		st.bold.Render(filepath.Base(ds)),
+		st.title.Render("ragscope") + " " + st.bold.Render(base),
+		st.bold.Render(base),
 	}
 	for _, c := range candidates {
 		if lipgloss.Width(c+tail) <= m.width {
@@ -76,10 +81,10 @@ func (m *Model) titleLine(done int) string {
 
 func (m *Model) judgeName() string {
 	if m.opts.Judge.Name != "" {
-		return m.opts.Judge.Name
+		return sanitize.Line(m.opts.Judge.Name)
 	}
 	if m.opts.Judge.Model != "" {
-		return m.opts.Judge.Model
+		return sanitize.Line(m.opts.Judge.Model)
 	}
 	return "unknown"
 }
@@ -230,14 +235,14 @@ func (m *Model) filterLines() []string {
 	if m.filtering {
 		lines := []string{m.input.View()}
 		if m.filterErr != "" {
-			lines = append(lines, st.errorLine.Render("filter: "+m.filterErr))
+			lines = append(lines, st.errorLine.Render("filter: "+sanitize.Line(m.filterErr)))
 		}
 		return lines
 	}
 	if m.filter.empty() {
 		return nil
 	}
-	return []string{st.accent.Render("filter: "+m.filter.src) +
+	return []string{st.accent.Render("filter: "+sanitize.Line(m.filter.src)) +
 		st.muted.Render(sprintf("  %d of %d samples  (/ edits, esc clears)", len(m.shown), len(m.rows)))}
 }
 

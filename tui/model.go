@@ -15,6 +15,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/sanitize"
 )
 
 // Options configure the interface. The CLI fills them for `ragscope run`
@@ -308,7 +309,10 @@ func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "ragscope " + m.opts.Dataset
+	// The title goes to the terminal as an OSC sequence of its own: a raw
+	// ESC or BEL in a file name would end it and start another (OSC 52
+	// writes the clipboard).
+	v.WindowTitle = "ragscope " + sanitize.Line(m.opts.Dataset)
 	return v
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/prompts"
+	"github.com/ragscope/ragscope/sanitize"
 )
 
 // promptsView lists the judge templates in use; e edits the selected one.
@@ -217,7 +218,7 @@ func (m *Model) renderPrompts() []string {
 	default:
 		taskW := 0
 		for _, in := range v.list {
-			taskW = max(taskW, len(in.Task))
+			taskW = max(taskW, len(sanitize.Line(in.Task)))
 		}
 		lines = append(lines, st.header.Render(fit(sprintf("  %-*s  %-4s  %-8s  %-8s  %s", taskW, "task", "lang", "source", "sha256", "file"), m.width, "")))
 		// The list is short (tasks x languages), but a small terminal
@@ -226,11 +227,12 @@ func (m *Model) renderPrompts() []string {
 		start := min(max(v.cursor-room+1, 0), max(len(v.list)-room, 0))
 		for i := start; i < min(start+room, len(v.list)); i++ {
 			in := v.list[i]
-			file := in.Path
+			file := sanitize.Line(in.Path)
 			if file == "" {
 				file = "(built in; e creates an override)"
 			}
-			l := sprintf("  %-*s  %-4s  %-8s  %-8s  %s", taskW, in.Task, in.Lang, in.Source, shortHash(in.SHA256), file)
+			l := sprintf("  %-*s  %-4s  %-8s  %-8s  %s", taskW, sanitize.Line(in.Task), sanitize.Line(in.Lang),
+				sanitize.Line(in.Source), sanitize.Line(shortHash(in.SHA256)), file)
 			if i == v.cursor {
 				l = st.selected.Render(fit(l, m.width, ""))
 			} else if in.Source == prompts.SourceOverride {
@@ -253,7 +255,7 @@ func (m *Model) renderPrompts() []string {
 			lines = append(lines, st.errorLine.Render("  "+l))
 		}
 	case v.note != "":
-		lines = append(lines, st.accent.Render("  "+v.note))
+		lines = append(lines, st.accent.Render("  "+sanitize.Line(v.note)))
 	}
 	return m.finish(lines, m.keys.promptsHelp())
 }

@@ -3,6 +3,8 @@ package tui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/ragscope/ragscope/sanitize"
 )
 
 // rawView shows the raw judge calls of one sample, read from the cache in
@@ -62,7 +64,7 @@ func (m *Model) ensureRaw() {
 	case r.loading:
 		r.lines = []string{m.st.muted.Render("  reading the cache...")}
 	case r.err != nil:
-		r.lines = []string{m.st.errorLine.Render("  cannot read the raw calls: " + r.err.Error())}
+		r.lines = []string{m.st.errorLine.Render("  cannot read the raw calls: " + sanitize.Line(r.err.Error()))}
 	default:
 		r.lines = wrap(r.text, max(m.width-2, 10))
 		for i, l := range r.lines {

@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/sanitize"
 )
 
 // runPicker is c: the stored runs of the dataset, newest first; the first
@@ -172,14 +173,15 @@ func (m *Model) renderRuns() []string {
 			if judge == "" {
 				judge = ri.Judge.Model
 			}
-			parent := ri.Parent
+			judge = sanitize.Line(judge)
+			parent := sanitize.Line(ri.Parent)
 			if parent == "" {
 				parent = "-"
 			}
 			if ri.ID == m.runID {
 				parent += " (shown)"
 			}
-			l := sprintf("  %-8s %-14s %-17s %-19s %7d  %s", pick, fit(ri.ID, 14, g.ellipsis),
+			l := sprintf("  %-8s %-14s %-17s %-19s %7d  %s", pick, fit(sanitize.Line(ri.ID), 14, g.ellipsis),
 				ri.StartedAt.Format("2006-01-02 15:04"), fit(judge, 19, g.ellipsis), ri.Samples, parent)
 			switch {
 			case i == v.cursor:

@@ -31,10 +31,16 @@ type stats struct {
 	diag    map[eval.Diagnosis]int
 	shown   int
 	running int
+	// topErr is the most frequent failure message of the rows shown and
+	// how many (sample, metric) pairs ended with it: a count says that
+	// something is wrong, the message says what.
+	topErr  string
+	topErrN int
 }
 
 func computeStats(rows []*row, shown []int32, metrics []eval.Metric) stats {
 	st := stats{diag: make(map[eval.Diagnosis]int, len(eval.Diagnoses)), shown: len(shown)}
+	var errs map[string]int
 	for _, i := range shown {
 		r := rows[i]
 		if r.res == nil {
@@ -53,6 +59,14 @@ func computeStats(rows []*row, shown []int32, metrics []eval.Metric) stats {
 			if status != eval.StatusOK || math.IsNaN(v) {
 				if status.Failed() {
 					ms.failed++
+					if errs == nil {
+						errs = map[string]int{}
+					}
+					msg := r.res.Errors[m]
+					if msg == "" {
+						msg = string(status)
+					}
+					errs[msg]++
 				} else {
 					ms.na++
 				}
@@ -63,6 +77,11 @@ func computeStats(rows []*row, shown []int32, metrics []eval.Metric) stats {
 			b := int(v * histBins)
 			b = min(max(b, 0), histBins-1)
 			ms.hist[b]++
+		}
+	}
+	for msg, n := range errs {
+		if n > st.topErrN || (n == st.topErrN && msg < st.topErr) {
+			st.topErr, st.topErrN = msg, n
 		}
 	}
 	return st

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/sanitize"
 )
 
 // The table is windowed: only the rows on screen are formatted, which is
@@ -119,7 +120,7 @@ func (m *Model) renderRow(r *row, selected bool) string {
 	if r.res == nil {
 		q = "(evaluating)"
 	}
-	b.WriteString(fit(oneLine(q), m.questionWidth(), g.ellipsis))
+	b.WriteString(fit(sanitize.Line(q), m.questionWidth(), g.ellipsis))
 	for _, mt := range m.metrics {
 		b.WriteString(" ")
 		b.WriteString(m.scoreCell(r, mt, plain))

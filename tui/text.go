@@ -4,23 +4,17 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ragscope/ragscope/sanitize"
 )
 
-// oneLine flattens text for a table cell: newlines, tabs and other control
-// characters would break the grid, and a dataset may contain any of them.
-func oneLine(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if isControl(r) {
-			return ' '
-		}
-		return r
-	}, s)
-}
-
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
+// Every text from a dataset, a judge, a file name or an error reaches the
+// screen through sanitize: sanitize.Line for one-line fields (a table cell,
+// an id, a title), wrap (sanitize.Text) for bodies. Escapes, C0/C1
+// controls, bidi overrides and invisible characters show as visible text
+// (\x1b, <U+202E>), so they neither drive the terminal nor break the grid.
+// Sanitising comes before any width is measured: ansi's width functions
+// count an escape sequence as zero cells.
 
 // truncate cuts s to at most w display cells (wide CJK runes count two and
 // are never split), ending with tail when it had to cut.
@@ -51,16 +45,18 @@ func padLeft(s string, w int) string {
 }
 
 // wrap breaks text to width cells, keeping the paragraphs of the source
-// and hard-breaking CJK runs that have no spaces to break at.
+// and hard-breaking CJK runs that have no spaces to break at. It sanitises
+// the text (sanitize.Text), so every body wrapped is safe to print.
 func wrap(s string, width int) []string {
 	if width < 1 {
 		width = 1
 	}
+	// A Windows line end is a line end; a lone CR is shown as \r.
 	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = sanitize.Text(s)
 	s = strings.ReplaceAll(s, "\t", "    ")
 	var out []string
 	for _, para := range strings.Split(s, "\n") {
-		para = oneLine(para)
 		if para == "" {
 			out = append(out, "")
 			continue

@@ -13,6 +13,7 @@ import (
 	"github.com/ragscope/ragscope/app"
 	"github.com/ragscope/ragscope/app/holder"
 	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/sanitize"
 )
 
 const cacheUsage = `Usage:
@@ -30,7 +31,7 @@ func cmdCache(args []string, stdout, stderr io.Writer) int {
 	}
 	sub := args[0]
 	fs := flag.NewFlagSet("ragscope cache "+sub, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(flagOutput(stderr))
 	dbPath := fs.String("db", "", "database file")
 	olderThan := fs.String("older-than", "", "clear: only entries older than this (e.g. 30d, 12h)")
 	pos, code, ok := parseArgs(fs, args[1:], stderr)
@@ -38,12 +39,12 @@ func cmdCache(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	fail := func(err error) int {
-		fmt.Fprintf(stderr, "ragscope cache %s: %v\n", sub, err)
+		fmt.Fprintf(stderr, "ragscope cache %s: %s\n", sanitize.Line(sub), errText(err))
 		return exitCode(err)
 	}
 	needFile := func() (string, bool) {
 		if len(pos) != 1 {
-			fmt.Fprintf(stderr, "ragscope cache %s: give one FILE\n", sub)
+			fmt.Fprintf(stderr, "ragscope cache %s: give one FILE\n", sanitize.Line(sub))
 			return "", false
 		}
 		return pos[0], true
@@ -69,7 +70,7 @@ func cmdCache(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(err)
 		}
-		fmt.Fprintf(stdout, "compacted %s: %s -> %s\n", path, humanBytes(before), humanBytes(after))
+		fmt.Fprintf(stdout, "compacted %s: %s -> %s\n", sanitize.Line(path), humanBytes(before), humanBytes(after))
 		return exitOK
 	}
 	mode := app.Write
@@ -87,15 +88,15 @@ func cmdCache(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(err)
 		}
-		fmt.Fprintf(stdout, "database %s (%s on disk)\n", st.Path, humanBytes(st.FileSize))
+		fmt.Fprintf(stdout, "database %s (%s on disk)\n", sanitize.Line(st.Path), humanBytes(st.FileSize))
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "KIND\tENTRIES\tBYTES")
 		for _, k := range st.Kinds {
-			fmt.Fprintf(tw, "%s\t%d\t%s\n", k.Kind, k.Entries, humanBytes(k.Bytes))
+			fmt.Fprintf(tw, "%s\t%d\t%s\n", sanitize.Line(k.Kind), k.Entries, humanBytes(k.Bytes))
 		}
 		tw.Flush()
 		if r := st.LastRun; r != nil {
-			fmt.Fprintf(stdout, "last run %s: %d calls sent, %d cache hits (hit rate %.1f%%)\n", r.ID, r.Calls.Sent(), r.Calls.CacheHits, r.Calls.HitRate())
+			fmt.Fprintf(stdout, "last run %s: %d calls sent, %d cache hits (hit rate %.1f%%)\n", sanitize.Line(r.ID), r.Calls.Sent(), r.Calls.CacheHits, r.Calls.HitRate())
 		}
 	case "clear":
 		var d time.Duration
@@ -108,7 +109,7 @@ func cmdCache(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(err)
 		}
-		fmt.Fprintf(stdout, "removed %d cache entries from %s (run `ragscope cache compact` to shrink the file)\n", n, db.Path())
+		fmt.Fprintf(stdout, "removed %d cache entries from %s (run `ragscope cache compact` to shrink the file)\n", n, sanitize.Line(db.Path()))
 	case "export":
 		file, ok := needFile()
 		if !ok {
@@ -125,7 +126,7 @@ func cmdCache(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(err)
 		}
-		fmt.Fprintf(stdout, "exported %d cache entries to %s\n", n, file)
+		fmt.Fprintf(stdout, "exported %d cache entries to %s\n", n, sanitize.Line(file))
 	case "import":
 		file, ok := needFile()
 		if !ok {
@@ -140,7 +141,7 @@ func cmdCache(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(fmt.Errorf("%s: %w", file, err))
 		}
-		fmt.Fprintf(stdout, "imported %d new cache entries from %s into %s\n", n, file, db.Path())
+		fmt.Fprintf(stdout, "imported %d new cache entries from %s into %s\n", n, sanitize.Line(file), sanitize.Line(db.Path()))
 	}
 	return exitOK
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval/offline"
+	"github.com/ragscope/ragscope/sanitize"
 )
 
 // runCalibrate measures the offline judge's pairwise faithfulness accuracy
@@ -16,7 +17,7 @@ import (
 // thresholds cannot drift below them unnoticed.
 func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ragscope calibrate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(flagOutput(stderr))
 	dir := fs.String("datasets", "../shared/datasets", "directory holding halueval/, wikieval_sample10/ and rgb/")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: ragscope calibrate [--datasets DIR]\n\n"+
@@ -35,26 +36,26 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "ragscope calibrate: unexpected argument %q (did you mean --datasets %s?)\n", fs.Arg(0), fs.Arg(0))
+		fmt.Fprintf(stderr, "ragscope calibrate: unexpected argument %q (did you mean --datasets %s?)\n", fs.Arg(0), sanitize.Line(fs.Arg(0)))
 		return exitUsage
 	}
 	start := time.Now()
 	results, err := offline.Calibrate(*dir)
 	if err != nil {
-		fmt.Fprintf(stderr, "ragscope calibrate: %v\n", err)
+		fmt.Fprintf(stderr, "ragscope calibrate: %s\n", errText(err))
 		return exitFatal
 	}
 	if err := offline.WriteTable(stdout, results); err != nil {
-		fmt.Fprintf(stderr, "ragscope calibrate: %v\n", err)
+		fmt.Fprintf(stderr, "ragscope calibrate: %s\n", errText(err))
 		return exitFatal
 	}
 	fmt.Fprintf(stdout, "\nthresholds: support %.2f, question echo weight %.2f; measured in %s with `ragscope calibrate --datasets %s`\n",
-		offline.SupportThreshold, offline.QuestionEchoWeight, time.Since(start).Round(time.Millisecond), *dir)
+		offline.SupportThreshold, offline.QuestionEchoWeight, time.Since(start).Round(time.Millisecond), sanitize.Line(*dir))
 	missed := 0
 	for _, r := range results {
 		if !r.Passed() {
 			missed++
-			fmt.Fprintf(stderr, "ragscope calibrate: %s: accuracy %.3f is below its target %.2f\n", r.Dataset, r.Accuracy, r.Target)
+			fmt.Fprintf(stderr, "ragscope calibrate: %s: accuracy %.3f is below its target %.2f\n", sanitize.Line(r.Dataset), r.Accuracy, r.Target)
 		}
 	}
 	if missed > 0 {

@@ -142,7 +142,7 @@ func parseArgs(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, int
 	}
 	if path, required := settingsPath(config); path != "" {
 		if err := applySettings(fs, path, required); err != nil {
-			fmt.Fprintln(stderr, "ragscope:", err)
+			fmt.Fprintln(stderr, "ragscope:", errText(err))
 			return nil, exitUsage, false
 		}
 	}

@@ -5,14 +5,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"text/tabwriter"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/sanitize"
 )
 
 func cmdDiff(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ragscope diff", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(flagOutput(stderr))
 	dbPath := fs.String("db", "", "database file")
 	asJSON := fs.Bool("json", false, "print the comparison as JSON")
 	pos, code, ok := parseArgs(fs, args, stderr)
@@ -25,13 +27,13 @@ func cmdDiff(args []string, stdout, stderr io.Writer) int {
 	}
 	db, infos, runs, err := storedRuns(*dbPath, pos...)
 	if err != nil {
-		fmt.Fprintln(stderr, "ragscope diff:", err)
+		fmt.Fprintln(stderr, "ragscope diff:", errText(err))
 		return exitCode(err)
 	}
 	db.Close()
 	infoA, infoB, a, b := infos[0], infos[1], runs[0], runs[1]
 	if infoA.DatasetHash != "" && infoB.DatasetHash != "" && infoA.DatasetHash != infoB.DatasetHash {
-		fmt.Fprintf(stderr, "ragscope diff: warning: the runs evaluated different data (%s, %s); samples are matched by index\n", infoA.Dataset, infoB.Dataset)
+		fmt.Fprintf(stderr, "ragscope diff: warning: the runs evaluated different data (%s, %s); samples are matched by index\n", sanitize.Line(infoA.Dataset), sanitize.Line(infoB.Dataset))
 	}
 	metrics := commonMetrics(infoA.Metrics, infoB.Metrics)
 	d := eval.Diff(metrics, a, b)
@@ -45,7 +47,7 @@ func cmdDiff(args []string, stdout, stderr io.Writer) int {
 			B string `json:"run_b"`
 			*eval.RunDiff
 		}{infoA.ID, infoB.ID, d}); err != nil {
-			fmt.Fprintln(stderr, "ragscope diff:", err)
+			fmt.Fprintln(stderr, "ragscope diff:", errText(err))
 			return exitFatal
 		}
 		return exitOK
@@ -68,14 +70,18 @@ func commonMetrics(a, b []eval.Metric) []eval.Metric {
 	return out
 }
 
+// writeDiff prints the comparison for a reader. Every text in it comes
+// from the store (ids, judge names) or from the dataset and the judge
+// (statements, reasons) and goes through sanitize.Line; the JSON form
+// (--json) keeps them exact.
 func writeDiff(w io.Writer, a, b eval.RunInfo, metrics []eval.Metric, d *eval.RunDiff) {
-	fmt.Fprintf(w, "run A %s  %s  judge %s\n", a.ID, a.StartedAt.Local().Format("2006-01-02 15:04"), a.Judge.Name)
-	fmt.Fprintf(w, "run B %s  %s  judge %s\n\n", b.ID, b.StartedAt.Local().Format("2006-01-02 15:04"), b.Judge.Name)
+	fmt.Fprintf(w, "run A %s  %s  judge %s\n", sanitize.Line(a.ID), a.StartedAt.Local().Format("2006-01-02 15:04"), sanitize.Line(a.Judge.Name))
+	fmt.Fprintf(w, "run B %s  %s  judge %s\n\n", sanitize.Line(b.ID), b.StartedAt.Local().Format("2006-01-02 15:04"), sanitize.Line(b.Judge.Name))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "metric\tmean A\tmean B\tdelta\tup\tdown\tstatus changed")
 	for _, m := range metrics {
 		mc, cc := d.Means[m], d.Counts[m]
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\n", m, fmtScore(mc.Before), fmtScore(mc.After), fmtDelta(mc.Delta), cc.Up, cc.Down, cc.StatusChanged)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\n", sanitize.Line(string(m)), fmtScore(mc.Before), fmtScore(mc.After), fmtDelta(mc.Delta), cc.Up, cc.Down, cc.StatusChanged)
 	}
 	tw.Flush()
 	if len(d.Samples) == 0 {
@@ -84,7 +90,7 @@ func writeDiff(w io.Writer, a, b eval.RunInfo, metrics []eval.Metric, d *eval.Ru
 	}
 	fmt.Fprintf(w, "\n%d samples changed:\n", len(d.Samples))
 	for _, s := range d.Samples {
-		fmt.Fprintf(w, "\nsample %d %s\n", s.Index, s.ID)
+		fmt.Fprintf(w, "\nsample %d %s\n", s.Index, sanitize.Line(s.ID))
 		for _, m := range metrics {
 			sc := s.Scores[m]
 			delta, ok := sc.Delta()
@@ -94,7 +100,7 @@ func writeDiff(w io.Writer, a, b eval.RunInfo, metrics []eval.Metric, d *eval.Ru
 			if !ok && sc.StatusBefore == sc.StatusAfter {
 				continue
 			}
-			line := fmt.Sprintf("  %-18s %s -> %s", m, scoreOrStatus(sc.Before, sc.StatusBefore), scoreOrStatus(sc.After, sc.StatusAfter))
+			line := fmt.Sprintf("  %-18s %s -> %s", sanitize.Line(string(m)), scoreOrStatus(sc.Before, sc.StatusBefore), scoreOrStatus(sc.After, sc.StatusAfter))
 			if ok {
 				line += fmt.Sprintf("  (%+.3f)", delta)
 			}
@@ -103,9 +109,10 @@ func writeDiff(w io.Writer, a, b eval.RunInfo, metrics []eval.Metric, d *eval.Ru
 		for _, c := range s.Changes {
 			text := ""
 			if c.Text != "" {
-				text = fmt.Sprintf(" %q", c.Text)
+				text = " " + sanitize.Line(strconv.Quote(c.Text))
 			}
-			fmt.Fprintf(w, "    %s %s%s\n      before: %s\n      after:  %s\n", c.Metric, c.What, text, c.Before, c.After)
+			fmt.Fprintf(w, "    %s %s%s\n      before: %s\n      after:  %s\n", sanitize.Line(string(c.Metric)), sanitize.Line(c.What), text,
+				sanitize.Line(c.Before), sanitize.Line(c.After))
 		}
 	}
 }
@@ -131,5 +138,5 @@ func scoreOrStatus(v *float64, st eval.Status) string {
 	if st == "" {
 		return "-"
 	}
-	return string(st)
+	return sanitize.Line(string(st))
 }

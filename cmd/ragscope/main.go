@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ragscope/ragscope/app"
+	"github.com/ragscope/ragscope/sanitize"
 )
 
 const usage = `ragscope — evaluate RAG answers (faithfulness, answer relevancy, context precision, context recall)
@@ -21,10 +22,12 @@ Usage:
   ragscope open RUN|latest            open a run in the TUI: stored, or live while it is evaluated
   ragscope attach RUN|latest          the same, for a run the server evaluates (q leaves it running)
   ragscope serve [--db FILE]          hold the database and evaluate detached runs until stopped
+  ragscope check [judge flags]        try the judge endpoint: reachable, key, json_schema, n, embeddings
   ragscope runs [--db FILE]           list stored runs
   ragscope report RUN|latest [--format json|csv|md] [--out FILE]
   ragscope diff RUN_A RUN_B [--json]  per-sample changes and the change of each metric's mean
   ragscope cache stats|compact|clear|export FILE|import FILE
+  ragscope db check|salvage [--db FILE] [--out NEW]  check a damaged database; copy what is readable into NEW
   ragscope prompts list|show TASK|export DIR
   ragscope calibrate [--datasets DIR] measure the offline judge on public datasets
 
@@ -45,6 +48,11 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// Everything said on stderr may quote data (file names, --map values,
+	// judge replies, server errors): one sanitiser at the boundary. Stdout
+	// is left alone: it carries exact JSON reports; its text outputs
+	// sanitise their fields.
+	stderr = sanitize.Writer(stderr)
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage
@@ -59,6 +67,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdOpen(args[0], args[1:], stdout, stderr)
 	case "serve":
 		return cmdServe(args[1:], stdout, stderr)
+	case "check", "doctor":
+		return cmdCheck(args[1:], stdout, stderr)
 	case "diff":
 		return cmdDiff(args[1:], stdout, stderr)
 	case "runs":
@@ -67,6 +77,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdReport(args[1:], stdout, stderr)
 	case "cache":
 		return cmdCache(args[1:], stdout, stderr)
+	case "db":
+		return cmdDB(args[1:], stdout, stderr)
 	case "prompts":
 		return cmdPrompts(args[1:], stdout, stderr)
 	case "calibrate":

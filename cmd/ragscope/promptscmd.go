@@ -9,6 +9,7 @@ import (
 
 	"github.com/ragscope/ragscope/app"
 	"github.com/ragscope/ragscope/prompts"
+	"github.com/ragscope/ragscope/sanitize"
 )
 
 const promptsUsage = `Usage:
@@ -24,7 +25,7 @@ func cmdPrompts(args []string, stdout, stderr io.Writer) int {
 	}
 	sub := args[0]
 	fs := flag.NewFlagSet("ragscope prompts "+sub, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(flagOutput(stderr))
 	dir := fs.String("prompts", os.Getenv("RAGSCOPE_PROMPTS"), "directory of template overrides")
 	lang := fs.String("lang", "en", "en or zh")
 	pos, code, ok := parseArgs(fs, args[1:], stderr)
@@ -40,7 +41,7 @@ func cmdPrompts(args []string, stdout, stderr io.Writer) int {
 	case "list", "show":
 		set, err := app.LoadPrompts(*dir)
 		if err != nil {
-			fmt.Fprintf(stderr, "ragscope prompts %s: %v\n", sub, err)
+			fmt.Fprintf(stderr, "ragscope prompts %s: %s\n", sanitize.Line(sub), errText(err))
 			return exitUsage
 		}
 		if sub == "list" {
@@ -51,7 +52,7 @@ func cmdPrompts(args []string, stdout, stderr io.Writer) int {
 				if in.Path != "" {
 					src += " (" + in.Path + ")"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", in.Task, in.Lang, src, in.SHA256)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", sanitize.Line(in.Task), sanitize.Line(in.Lang), sanitize.Line(src), sanitize.Line(in.SHA256))
 			}
 			tw.Flush()
 			return exitOK
@@ -62,7 +63,7 @@ func cmdPrompts(args []string, stdout, stderr io.Writer) int {
 		}
 		text, err := set.Source(pos[0], *lang)
 		if err != nil {
-			fmt.Fprintf(stderr, "ragscope prompts show: %v\n", err)
+			fmt.Fprintf(stderr, "ragscope prompts show: %s\n", errText(err))
 			return exitUsage
 		}
 		fmt.Fprint(stdout, text)
@@ -73,10 +74,11 @@ func cmdPrompts(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		if err := prompts.Export(pos[0]); err != nil {
-			fmt.Fprintf(stderr, "ragscope prompts export: %v\n", err)
+			fmt.Fprintf(stderr, "ragscope prompts export: %s\n", errText(err))
 			return exitFatal
 		}
-		fmt.Fprintf(stdout, "wrote %d templates to %s; edit them and run with --prompts %s\n", len(prompts.Tasks)*len(prompts.Langs), pos[0], pos[0])
+		dir := sanitize.Line(pos[0])
+		fmt.Fprintf(stdout, "wrote %d templates to %s; edit them and run with --prompts %s\n", len(prompts.Tasks)*len(prompts.Langs), dir, dir)
 		return exitOK
 	}
 	fmt.Fprintf(stderr, "ragscope prompts: unknown command %q\n%s", sub, promptsUsage)

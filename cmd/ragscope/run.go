@@ -203,3 +203,25 @@ func detach(f *runFlags, stdout, stderr io.Writer) (int, error) {
 	fmt.Fprintf(stderr, "ragscope: run %s submitted to the server (pid %d); watch it with: ragscope attach %s\n", id, cl.Hello().PID, id)
 	return exitOK, nil
 }
+
+// cmdCheck is `ragscope check`: the run's judge settings, tried with one
+// tiny chat call and one embedding call before a run spends money.
+func cmdCheck(args []string, stdout, stderr io.Writer) int {
+	var f runFlags
+	fs := newRunFlagSet(&f, stderr)
+	fs.Init("ragscope check", flag.ContinueOnError)
+	pos, code, ok := parseArgs(fs, args, stderr)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		fmt.Fprintln(stderr, "ragscope check: takes the judge flags of run, no DATASET")
+		return exitUsage
+	}
+	if f.APIKey == "" {
+		f.APIKey = os.Getenv("OPENAI_API_KEY")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return app.Check(ctx, &f.Config, stdout)
+}

@@ -10,7 +10,21 @@ import (
 
 	"github.com/ragscope/ragscope/app"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/sanitize"
 )
+
+// Everything this command line prints that comes from data, the store or
+// the user (dataset names, ids, judge names, paths, error messages, which
+// quote all of these) goes through sanitize: a file name may carry an
+// escape sequence, and the terminal must show it, not run it.
+
+// errText is an error message as printed: one line, control characters
+// and bidi controls shown as escapes.
+func errText(err error) string { return sanitize.Line(err.Error()) }
+
+// flagOutput is where a flag set prints its errors and usage: they quote
+// the arguments as given.
+func flagOutput(stderr io.Writer) io.Writer { return sanitize.Writer(stderr) }
 
 // storedRuns loads the runs named by refs (ids, unique prefixes or latest)
 // through whoever holds the database; the caller closes the store.
@@ -32,29 +46,29 @@ func storedRuns(dbPath string, refs ...string) (*app.Shared, []eval.RunInfo, [][
 
 func cmdRuns(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ragscope runs", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(flagOutput(stderr))
 	dbPath := fs.String("db", "", "database file")
 	if _, code, ok := parseArgs(fs, args, stderr); !ok {
 		return code
 	}
 	db, err := app.Open(*dbPath, app.OpenOptions{Mode: app.Read})
 	if err != nil {
-		fmt.Fprintln(stderr, "ragscope runs:", err)
+		fmt.Fprintln(stderr, "ragscope runs:", errText(err))
 		return exitCode(err)
 	}
 	defer db.Close()
 	runs, err := db.Runs()
 	if err != nil {
-		fmt.Fprintln(stderr, "ragscope runs:", err)
+		fmt.Fprintln(stderr, "ragscope runs:", errText(err))
 		return exitFatal
 	}
 	if len(runs) == 0 {
-		fmt.Fprintf(stdout, "no runs in %s yet\n", db.Path())
+		fmt.Fprintf(stdout, "no runs in %s yet\n", sanitize.Line(db.Path()))
 		return exitOK
 	}
 	live, err := db.Live()
 	if err != nil {
-		fmt.Fprintln(stderr, "ragscope runs:", err)
+		fmt.Fprintln(stderr, "ragscope runs:", errText(err))
 		return exitFatal
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
@@ -63,13 +77,14 @@ func cmdRuns(args []string, stdout, stderr io.Writer) int {
 		state := "interrupted"
 		switch lr, ok := live[r.ID]; {
 		case ok:
-			state = fmt.Sprintf("running (pid %d, %s)", lr.PID, lr.Role)
+			state = fmt.Sprintf("running (pid %d, %s)", lr.PID, sanitize.Line(lr.Role))
 		case r.FinishedAt != nil && r.Cancelled:
 			state = "cancelled"
 		case r.FinishedAt != nil:
 			state = "finished " + r.FinishedAt.Sub(r.StartedAt).Round(time.Millisecond).String()
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", r.ID, r.StartedAt.Local().Format("2006-01-02 15:04:05"), state, r.Samples, r.Judge.Name, r.Dataset, r.Parent)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", sanitize.Line(r.ID), r.StartedAt.Local().Format("2006-01-02 15:04:05"), state, r.Samples,
+			sanitize.Line(r.Judge.Name), sanitize.Line(r.Dataset), sanitize.Line(r.Parent))
 	}
 	tw.Flush()
 	return exitOK
@@ -77,7 +92,7 @@ func cmdRuns(args []string, stdout, stderr io.Writer) int {
 
 func cmdReport(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ragscope report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(flagOutput(stderr))
 	dbPath := fs.String("db", "", "database file")
 	format := fs.String("format", "json", "json, csv or md")
 	outPath := fs.String("out", "", "write to FILE instead of stdout")
@@ -96,7 +111,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 	}
 	db, infos, runs, err := storedRuns(*dbPath, pos[0])
 	if err != nil {
-		fmt.Fprintln(stderr, "ragscope report:", err)
+		fmt.Fprintln(stderr, "ragscope report:", errText(err))
 		return exitCode(err)
 	}
 	defer db.Close()
@@ -105,7 +120,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 	if *outPath != "" {
 		fh, err := os.Create(*outPath)
 		if err != nil {
-			fmt.Fprintln(stderr, "ragscope report: --out:", err)
+			fmt.Fprintln(stderr, "ragscope report: --out:", errText(err))
 			return exitUsage
 		}
 		defer fh.Close()
@@ -121,7 +136,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 		err = rep.WriteMarkdown(out, *worst)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "ragscope report:", err)
+		fmt.Fprintln(stderr, "ragscope report:", errText(err))
 		return exitFatal
 	}
 	return exitOK

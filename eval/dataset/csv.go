@@ -14,7 +14,8 @@ import (
 // readCSV reads a CSV file whose first row names the columns. Rows are
 // counted as records with the header as row 1 (a quoted cell may span lines).
 func readCSV(c *collector, r io.Reader, comma rune) error {
-	cr := csv.NewReader(r)
+	g := newCSVGate(c, r, comma)
+	cr := csv.NewReader(g)
 	cr.Comma = comma
 	cr.FieldsPerRecord = -1 // checked here, to make a short row skippable
 	cr.ReuseRecord = true
@@ -23,7 +24,12 @@ func readCSV(c *collector, r io.Reader, comma rune) error {
 		return nil
 	}
 	if err != nil {
-		return csvError(c, 1, err)
+		return csvError(c, 1, err, g.shift(cr.InputOffset()))
+	}
+	if o, ok := g.oversize(cr.InputOffset()); ok {
+		return &Error{File: c.name, Line: 1, Unit: unitRow, Msg: fmt.Sprintf(
+			"the header row is %d bytes (%s), over the limit of %s per record — is this a CSV file? Raise the limit with --max-record-bytes",
+			o.size, fmtSize(o.size), fmtSize(c.limit))}
 	}
 	names := make([]string, len(header))
 	for i, h := range header {
@@ -44,7 +50,22 @@ func readCSV(c *collector, r io.Reader, comma rune) error {
 		}
 		row++
 		if err != nil {
-			return csvError(c, row, err)
+			return csvError(c, row, err, g.shift(cr.InputOffset()))
+		}
+		if o, ok := g.oversize(cr.InputOffset()); ok && len(rec) == 1 && rec[0] == "-" {
+			field := ""
+			if o.column < len(names) {
+				o.part = names[o.column]
+				for f := range nFields {
+					if idx[f] == o.column {
+						field = fieldNames[f]
+					}
+				}
+			}
+			if err := c.bad(row, field, c.tooBig(o, "column")); err != nil {
+				return err
+			}
+			continue
 		}
 		if blankRow(rec) {
 			// Spreadsheets leave rows of empty cells at the end; they hold
@@ -73,12 +94,14 @@ func blankRow(rec []string) bool {
 	return true
 }
 
-func csvError(c *collector, row int, err error) error {
+// csvError reports a CSV syntax error; shift is the number of lines of rows
+// too big that the CSV reader did not see.
+func csvError(c *collector, row int, err error, shift int) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		return &Error{File: c.name, Line: row, Unit: unitRow, Msg: fmt.Sprintf(
 			"cannot parse CSV at line %d, column %d: %v — quote cells containing quotes and double the inner quotes (\"\")",
-			pe.Line, pe.Column, pe.Err)}
+			pe.Line+shift, pe.Column, pe.Err)}
 	}
 	return fmt.Errorf("%s: %w", c.name, err)
 }

@@ -13,7 +13,8 @@ import (
 // twice in memory. A syntax error ends the read even under --skip-invalid:
 // past it, where the next element starts is unknowable.
 func readJSON(c *collector, r io.Reader) error {
-	lt := &lineTracker{r: r}
+	g := newJSONGate(c, r)
+	lt := &lineTracker{r: g, gate: g}
 	dec := json.NewDecoder(lt)
 	tok, err := token(dec, lt)
 	if err != nil {
@@ -89,7 +90,15 @@ func readElements(c *collector, dec *json.Decoder, lt *lineTracker) error {
 		if err := dec.Decode(&raw); err != nil {
 			return jsonSyntax(c, lt, n, lt.locate(err, start))
 		}
-		lt.forget(dec.InputOffset())
+		end := dec.InputOffset()
+		lt.forget(end)
+		if o, ok := lt.gate.oversize(end); ok && string(raw) == "{}" {
+			field, msg := c.tooBigField(o)
+			if err := c.bad(n, field, msg); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := c.fromJSON(n, bytes.TrimSpace(raw)); err != nil {
 			return err
 		}
@@ -110,6 +119,10 @@ func token(dec *json.Decoder, lt *lineTracker) (json.Token, error) {
 // jsonSyntax reports a broken JSON file with the line of the error, which
 // is what an editor can jump to; element is 0 outside the array.
 func jsonSyntax(c *collector, lt *lineTracker, element int, err error) error {
+	var de *Error
+	if errors.As(err, &de) {
+		return de // the gate's: a value over the limit
+	}
 	var se *json.SyntaxError
 	if !errors.As(err, &se) {
 		if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
@@ -148,9 +161,10 @@ func kindOfToken(tok json.Token) string {
 // the read advances, keeping memory flat on large files.
 type lineTracker struct {
 	r     io.Reader
-	base  int    // newlines in the forgotten bytes
-	start int64  // offset of data[0]
-	data  []byte // bytes read and not yet forgotten
+	gate  *jsonGate // newlines it dropped count too
+	base  int       // newlines in the forgotten bytes
+	start int64     // offset of data[0]
+	data  []byte    // bytes read and not yet forgotten
 }
 
 func (t *lineTracker) Read(p []byte) (int, error) {
@@ -170,7 +184,7 @@ func (t *lineTracker) forget(off int64) {
 // lineAt is the 1-based line of the byte at off (off not before the last forget).
 func (t *lineTracker) lineAt(off int64) int {
 	k := int(min(max(off-t.start, 0), int64(len(t.data))))
-	return 1 + t.base + bytes.Count(t.data[:k], []byte("\n"))
+	return 1 + t.base + bytes.Count(t.data[:k], []byte("\n")) + t.gate.shift(off)
 }
 
 // locate gives a syntax error met by a Decode or Token call made at input

@@ -75,7 +75,7 @@ func TestLoadLarge(t *testing.T) {
 }
 
 // TestLongLines: records far longer than bufio's 64 KiB default and than the
-// 1 MiB sniffing window load; a line over the 64 MiB cap is a clear error.
+// 1 MiB sniffing window load; a line over the record limit is a clear error.
 func TestLongLines(t *testing.T) {
 	long := strings.Repeat("x", 3<<20)
 	in := fmt.Sprintf(`{"question":"q","answer":"a","contexts":[%q]}`+"\n"+`{"question":"q2","answer":"%s"}`+"\n", long, long)
@@ -88,11 +88,12 @@ func TestLongLines(t *testing.T) {
 	}
 
 	huge := io.MultiReader(strings.NewReader("{\"question\":\"q\",\"answer\":\"a\"}\n{\"question\":\""),
-		io.LimitReader(repeatReader('y'), maxLine+1))
+		io.LimitReader(repeatReader('y'), DefaultMaxRecordBytes+1))
 	_, err = Read("d.jsonl", huge, Options{})
 	var e *Error
-	if !errors.As(err, &e) || e.Line != 2 || !strings.Contains(err.Error(), "longer than 64 MiB") {
-		t.Errorf("error = %v, want line 2 longer than 64 MiB", err)
+	want := fmt.Sprintf(`d.jsonl:2: field "question": the record is %d bytes (16.0 MiB; key "question" holds 16.0 MiB), over the limit of 16 MiB per record — raise the limit with --max-record-bytes`, DefaultMaxRecordBytes+14)
+	if !errors.As(err, &e) || e.Line != 2 || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error = %v\nwant     %s", err, want)
 	}
 }
 

@@ -18,10 +18,6 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// maxLine bounds one JSON Lines record; a longer "line" is far more likely a
-// binary or mis-detected file than a sample, and would exhaust memory.
-const maxLine = 64 << 20
-
 // sniffWindow is how much of the file is looked at to tell the formats
 // apart; also the read buffer size.
 const sniffWindow = 1 << 20
@@ -45,6 +41,12 @@ type Options struct {
 	// Format is "", "jsonl", "json" or "csv" ("ndjson" and "tsv" are
 	// accepted too). "" picks by extension and content, see Read.
 	Format string
+	// MaxRecordBytes is the largest record read (--max-record-bytes): a
+	// JSON Lines line, a JSON array element or a CSV row, in bytes as in
+	// the file. A larger one is an error naming it, its size and its
+	// largest field, or is skipped under SkipInvalid; it is measured as it
+	// streams by, never held whole. 0 means DefaultMaxRecordBytes.
+	MaxRecordBytes int64
 }
 
 // Loaded is a dataset read into memory.
@@ -118,7 +120,7 @@ func Read(name string, r io.Reader, opt Options) (*Loaded, error) {
 		comma = sniffComma(head)
 	}
 
-	c := &collector{name: name, cols: cols, skip: opt.SkipInvalid, ids: map[string]int{}}
+	c := &collector{name: name, cols: cols, skip: opt.SkipInvalid, ids: map[string]int{}, limit: maxRecordBytes(opt)}
 	switch format {
 	case FormatJSONL:
 		c.unit = unitLine
@@ -263,6 +265,7 @@ type collector struct {
 	unit    string
 	cols    *columns
 	skip    bool
+	limit   int64 // bytes per record
 	samples []eval.Sample
 	skipped []Skip
 	ids     map[string]int // id -> line it first appeared on

@@ -1,6 +1,8 @@
 // Package endpoint is the client of OpenAI-compatible endpoints (OpenAI,
-// Azure, Ollama, vLLM, llama.cpp, DeepSeek) over go-openai, with the retries,
-// timeouts and request-level concurrency limit that go-openai does not have.
+// Azure, Ollama, vLLM, llama.cpp, DeepSeek) over go-openai, with what
+// go-openai does not have: retries and timeouts, one rate limiter shared by
+// all the calls to an endpoint, bounded reply bodies, and failures told in
+// the user's terms (Classify) with no credential in them (RedactURL).
 package endpoint
 
 import (
@@ -10,8 +12,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 	"time"
@@ -29,27 +31,45 @@ type Config struct {
 	// and uses the model name as the deployment name.
 	APIType    string
 	APIVersion string
-	// Concurrency bounds the requests in flight (default 16).
+	// Concurrency bounds the requests in flight (default 16); the limiter
+	// allows fewer while the endpoint throttles.
 	Concurrency int
 	// RequestTimeout bounds one attempt (default 60s).
 	RequestTimeout time.Duration
 	// MaxRetries is the number of retries after the first attempt (default 6).
 	MaxRetries int
 	// BackoffBase and BackoffMax shape exponential backoff with full jitter
-	// (defaults 500ms and 30s). A Retry-After from the server wins, capped
-	// at MaxRetryAfter (default 2m).
-	BackoffBase, BackoffMax, MaxRetryAfter time.Duration
+	// (defaults 500ms and 30s) after a failure the server gave no wait for.
+	BackoffBase, BackoffMax time.Duration
+	// MaxRetryAfter (default 2m, --max-retry-after) is the longest a call
+	// waits for a pause the server asked for. A throttle asking for more is
+	// not retried, and says so: retrying before the server allows would
+	// only be refused again.
+	MaxRetryAfter time.Duration
+	// RPM and TPM (--rpm, --tpm) cap the requests and tokens sent per
+	// minute; 0 is no cap. Tokens are estimated from the request before it
+	// is sent (a quarter of its text's bytes plus MaxTokens, or 256, per
+	// choice) and corrected by the usage the reply reports.
+	RPM, TPM int
+	// MaxReplyBytes (default 8 MiB, --max-reply-bytes) caps the body read
+	// of a chat reply. An embeddings reply may be EmbedReplyBytesPerText
+	// (128 KiB) larger per text sent: its size grows with the batch. A
+	// reply over the cap ends the call, not retried.
+	MaxReplyBytes int64
 	// EmbeddingFormat is "float" (default) or "base64".
 	EmbeddingFormat string
 	// HTTPClient overrides the base HTTP client (tests).
 	HTTPClient *http.Client
 }
 
-// Client implements eval.ChatClient.
+// Client implements eval.ChatClient. All its calls share one limiter (see
+// LimitState): the endpoint sees one client backing off, not Concurrency
+// clients backing off each on its own.
 type Client struct {
-	cfg Config
-	oa  *openai.Client
-	sem chan struct{}
+	cfg        Config
+	oa         *openai.Client
+	lim        *limiter
+	modelsPath string
 }
 
 // New returns a client for the endpoint.
@@ -72,6 +92,10 @@ func New(cfg Config) (*Client, error) {
 	if cfg.MaxRetryAfter <= 0 {
 		cfg.MaxRetryAfter = 2 * time.Minute
 	}
+	if cfg.MaxReplyBytes <= 0 {
+		cfg.MaxReplyBytes = DefaultMaxReplyBytes
+	}
+	cfg.RPM, cfg.TPM = max(cfg.RPM, 0), max(cfg.TPM, 0)
 	var oc openai.ClientConfig
 	switch cfg.APIType {
 	case "", "openai":
@@ -87,20 +111,65 @@ func New(cfg Config) (*Client, error) {
 	default:
 		return nil, fmt.Errorf("--api-type: %q is not one of openai, azure", cfg.APIType)
 	}
+	// go-openai appends the path to the base URL as a string, so a query
+	// in it (?api-key=, ?subscription-key=) swallowed the path. The query
+	// goes on every request instead, added by the transport: the URL that
+	// net/http quotes in its errors then never holds it.
+	var query url.Values
 	if cfg.BaseURL != "" {
 		oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+		if u, err := url.Parse(oc.BaseURL); err == nil && u.RawQuery != "" {
+			query = u.Query()
+			u.RawQuery, u.ForceQuery = "", false
+			oc.BaseURL = strings.TrimRight(u.String(), "/")
+		}
 	}
 	base := http.DefaultTransport
 	if cfg.HTTPClient != nil && cfg.HTTPClient.Transport != nil {
 		base = cfg.HTTPClient.Transport
 	}
 	// No client-wide timeout: each attempt has its own context deadline.
-	oc.HTTPClient = &http.Client{Transport: transport{base: base}}
-	return &Client{cfg: cfg, oa: openai.NewClientWithConfig(oc), sem: make(chan struct{}, cfg.Concurrency)}, nil
+	oc.HTTPClient = &http.Client{Transport: transport{base: base, query: query}}
+	c := &Client{cfg: cfg, oa: openai.NewClientWithConfig(oc), modelsPath: "/v1/models"}
+	if cfg.APIType == "azure" {
+		c.modelsPath = "/openai/models"
+	} else if u, err := url.Parse(oc.BaseURL); err == nil && u.Host != "" {
+		c.modelsPath = strings.TrimRight(u.Path, "/") + "/models"
+	}
+	c.lim = newLimiter(cfg.Concurrency, cfg.RPM, cfg.TPM, cfg.MaxRetryAfter, c.backoff)
+	return c, nil
 }
 
 // InFlight is the number of requests on the wire now.
-func (c *Client) InFlight() int { return len(c.sem) }
+func (c *Client) InFlight() int { return c.lim.inFlightNow() }
+
+// Limit is the state of the endpoint's limiter now, for display.
+func (c *Client) Limit() LimitState { return c.lim.state() }
+
+// defaultCompletionEstimate is the completion tokens a chat call is assumed
+// to spend, for --tpm, when it sets no max_tokens: a judge's JSON verdicts
+// are short. The reply's usage corrects it.
+const defaultCompletionEstimate = 256
+
+func estimateChat(req eval.ChatRequest) int {
+	n := 0
+	for _, m := range req.Messages {
+		n += len(m.Content) + 16 // the role and the message's framing
+	}
+	out := req.MaxTokens
+	if out <= 0 {
+		out = defaultCompletionEstimate
+	}
+	return n/4 + out*max(req.N, 1)
+}
+
+func estimateEmbed(req eval.EmbedRequest) int {
+	n := 0
+	for _, t := range req.Texts {
+		n += len(t)/4 + 1
+	}
+	return n
+}
 
 // Chat implements eval.ChatClient.
 func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResponse, error) {
@@ -127,14 +196,16 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 		oreq.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
 	}
 	var out eval.ChatResponse
-	err := c.retry(ctx, req.Task, func(actx context.Context, a *attempt) error {
+	err := c.retry(ctx, req.Task, req.Model, estimateChat(req), func(actx context.Context, a *attempt) (int, error) {
 		temp := req.Temperature
 		a.temperature = &temp
+		a.maxReply = c.cfg.MaxReplyBytes
 		start := time.Now()
 		resp, err := c.oa.CreateChatCompletion(actx, oreq)
 		if err != nil {
-			return undecodable(err)
+			return 0, undecodable(err)
 		}
+		used := resp.Usage.PromptTokens + resp.Usage.CompletionTokens
 		out = eval.ChatResponse{
 			Usage:     eval.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens},
 			LatencyMS: time.Since(start).Milliseconds(),
@@ -142,20 +213,20 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 		sort.SliceStable(resp.Choices, func(i, j int) bool { return resp.Choices[i].Index < resp.Choices[j].Index })
 		for _, ch := range resp.Choices {
 			if ch.FinishReason == openai.FinishReasonLength {
-				return &contentError{status: eval.StatusParseError, msg: "the reply was cut off at the token limit (finish_reason length)"}
+				return used, &contentError{status: eval.StatusParseError, msg: "the reply was cut off at the token limit (finish_reason length)"}
 			}
 			if req.Validate != nil {
 				if verr := req.Validate(ch.Message.Content); verr != nil {
-					return &contentError{status: eval.StatusParseError, msg: "malformed reply: " + verr.Error()}
+					return used, &contentError{status: eval.StatusParseError, msg: "malformed reply: " + verr.Error()}
 				}
 			}
 			out.Choices = append(out.Choices, ch.Message.Content)
 			out.FinishReasons = append(out.FinishReasons, string(ch.FinishReason))
 		}
 		if len(out.Choices) == 0 {
-			return &contentError{status: eval.StatusParseError, msg: "the reply has no choices"}
+			return used, &contentError{status: eval.StatusParseError, msg: "the reply has no choices"}
 		}
-		return nil
+		return used, nil
 	})
 	return out, err
 }
@@ -170,17 +241,20 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 		format = openai.EmbeddingEncodingFormatBase64
 	}
 	var out eval.EmbedResponse
-	err := c.retry(ctx, "embeddings", func(actx context.Context, a *attempt) error {
+	err := c.retry(ctx, "embeddings", req.Model, estimateEmbed(req), func(actx context.Context, a *attempt) (int, error) {
 		a.floats = format == openai.EmbeddingEncodingFormatFloat
+		a.maxReply = c.cfg.MaxReplyBytes + EmbedReplyBytesPerText*int64(len(req.Texts))
+		a.maxReplyNote = fmt.Sprintf("--max-reply-bytes %d plus %d for each of the %d texts", c.cfg.MaxReplyBytes, EmbedReplyBytesPerText, len(req.Texts))
 		start := time.Now()
 		resp, err := c.oa.CreateEmbeddings(actx, openai.EmbeddingRequestStrings{
 			Input: req.Texts, Model: openai.EmbeddingModel(req.Model), EncodingFormat: format, Dimensions: req.Dimensions,
 		})
 		if err != nil {
-			return undecodable(err)
+			return 0, undecodable(err)
 		}
+		used := resp.Usage.PromptTokens
 		if len(resp.Data) != len(req.Texts) {
-			return &contentError{status: eval.StatusJudgeError, msg: fmt.Sprintf("the embeddings endpoint returned %d vectors for %d texts", len(resp.Data), len(req.Texts))}
+			return used, &contentError{status: eval.StatusJudgeError, msg: fmt.Sprintf("the embeddings endpoint returned %d vectors for %d texts", len(resp.Data), len(req.Texts))}
 		}
 		vecs := make([][]float64, len(req.Texts))
 		dims := -1
@@ -194,13 +268,13 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 				v[k] = float64(f)
 			}
 			if len(v) == 0 || (dims >= 0 && len(v) != dims) {
-				return &contentError{status: eval.StatusJudgeError, msg: "the embeddings endpoint returned empty or differently sized vectors"}
+				return used, &contentError{status: eval.StatusJudgeError, msg: "the embeddings endpoint returned empty or differently sized vectors"}
 			}
 			dims = len(v)
 			vecs[idx] = v
 		}
 		out = eval.EmbedResponse{Vectors: vecs, Usage: eval.Usage{PromptTokens: resp.Usage.PromptTokens}, LatencyMS: time.Since(start).Milliseconds()}
-		return nil
+		return used, nil
 	})
 	return out, err
 }
@@ -214,58 +288,77 @@ type contentError struct {
 
 func (e *contentError) Error() string { return e.msg }
 
-// undecodable marks a 200 reply whose body is not the JSON go-openai
-// expects (a proxy's HTML page, a body cut mid-stream) as a malformed reply.
+// undecodable marks a 2xx reply whose body is not the JSON go-openai
+// expects (a body cut mid-value, text that is not JSON) as a malformed reply.
+// The transport has read the whole body before go-openai decodes it, so an
+// unexpected EOF that does not come through the http.Client (a *url.Error)
+// is the JSON ending early, not the connection.
 func undecodable(err error) error {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
-	if errors.As(err, &syn) || errors.As(err, &typ) {
+	var ue *url.Error
+	switch {
+	case errors.As(err, &syn) || errors.As(err, &typ):
 		return &contentError{status: eval.StatusParseError, msg: "the reply body is not valid JSON: " + err.Error()}
+	case errors.Is(err, io.ErrUnexpectedEOF) && !errors.As(err, &ue):
+		return &contentError{status: eval.StatusParseError, msg: "the reply body is not valid JSON: it ends in the middle of a value"}
 	}
 	return err
 }
 
-// retry runs one call with the concurrency limit, a per-attempt timeout, and
-// exponential backoff with full jitter on retryable failures, honouring
-// Retry-After. The concurrency slot is released while waiting.
-func (c *Client) retry(ctx context.Context, task string, call func(context.Context, *attempt) error) error {
-	var last error
+// retry runs one call under the endpoint's limiter, with a per-attempt
+// timeout, retrying what may succeed later: after a throttle the limiter's
+// pause is the wait, otherwise exponential backoff with full jitter. No slot
+// is held while waiting. tokens is the call's estimate for --tpm; call
+// returns the tokens the reply reported.
+func (c *Client) retry(ctx context.Context, task, model string, tokens int, call func(context.Context, *attempt) (int, error)) error {
 	for n := 0; ; n++ {
-		select {
-		case c.sem <- struct{}{}:
-		case <-ctx.Done():
-			return c.final(ctx, task, last, ctx.Err())
+		tk, err := c.lim.acquire(ctx, tokens)
+		if err != nil {
+			if ctx.Err() != nil {
+				return cancelled(task)
+			}
+			return c.final(task, classify(err, facts{}), n)
 		}
 		a := &attempt{}
 		actx, cancel := context.WithTimeout(withAttempt(ctx, a), c.cfg.RequestTimeout)
-		err := call(actx, a)
+		used, err := call(actx, a)
 		timedOut := errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
 		cancel()
-		<-c.sem
 		if err == nil {
+			c.lim.done(tk, used)
 			return nil
 		}
 		if ctx.Err() != nil {
-			return c.final(ctx, task, last, ctx.Err())
+			c.lim.cancelled(tk)
+			return cancelled(task)
 		}
-		if timedOut {
-			err = fmt.Errorf("no reply within %s (--request-timeout)", c.cfg.RequestTimeout)
+		f := c.failure(err, a, model, timedOut)
+		if f.throttle {
+			var tooLong *Failure
+			if !f.retry {
+				tooLong = f
+			}
+			c.lim.throttle(tk, f.retryAfter, tooLong)
+		} else {
+			c.lim.failed(tk, used)
 		}
-		last = err
-		if !retryable(err, timedOut) || n >= c.cfg.MaxRetries {
-			return c.final(ctx, task, last, nil)
+		if !f.retry || n >= c.cfg.MaxRetries {
+			return c.final(task, f, n)
+		}
+		if f.throttle {
+			// The wait is the limiter's pause, shared by every call.
+			eval.ReportRetry(ctx, task, f, c.lim.pauseLeft())
+			continue
 		}
 		wait := c.backoff(n)
-		if a.retryAfter > 0 {
-			wait = min(a.retryAfter, c.cfg.MaxRetryAfter)
-		}
-		eval.ReportRetry(ctx, task, errors.New(c.redact(err.Error())), wait)
+		eval.ReportRetry(ctx, task, f, wait)
 		t := time.NewTimer(wait)
 		select {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			return c.final(ctx, task, last, ctx.Err())
+			return cancelled(task)
 		}
 	}
 }
@@ -279,74 +372,38 @@ func (c *Client) backoff(n int) time.Duration {
 	return time.Duration(rand.Int64N(int64(d)) + 1)
 }
 
-// final turns the last error into a step error with a status and a message
-// that never contains the API key.
-func (c *Client) final(ctx context.Context, task string, last, cancelErr error) error {
-	if cancelErr != nil {
-		return &eval.StepError{Status: eval.StatusCancelled, Err: fmt.Errorf("%s: cancelled", task)}
-	}
-	msg := c.redact(describe(last))
-	var ce *contentError
-	if errors.As(last, &ce) {
-		return &eval.StepError{Status: ce.status, Err: fmt.Errorf("%s: %s", task, msg)}
-	}
-	return &eval.StepError{Status: eval.StatusJudgeError, Err: fmt.Errorf("%s: %s", task, msg)}
+func cancelled(task string) error {
+	return &eval.StepError{Status: eval.StatusCancelled, Err: fmt.Errorf("%s: cancelled", task)}
 }
 
-func (c *Client) redact(s string) string {
-	if c.cfg.APIKey != "" {
-		s = strings.ReplaceAll(s, c.cfg.APIKey, "***")
-	}
-	return s
+// failure classifies an attempt's error, with every text in it redacted.
+func (c *Client) failure(err error, a *attempt, model string, timedOut bool) *Failure {
+	f := classify(err, facts{
+		model: model, host: a.host, endpoint: a.endpoint, modelsPath: c.modelsPath, keySet: c.cfg.APIKey != "",
+		timeout: c.cfg.RequestTimeout, timedOut: timedOut, maxRetryAfter: c.cfg.MaxRetryAfter, redact: c.redact,
+	})
+	f.detail, f.ServerMessage, f.Hint, f.Endpoint = c.redact(f.detail), c.redact(f.ServerMessage), c.redact(f.Hint), c.redact(f.Endpoint)
+	return f
 }
 
-func describe(err error) string {
-	var api *openai.APIError
-	var req *openai.RequestError
-	switch {
-	case errors.As(err, &api):
-		return fmt.Sprintf("HTTP %d: %s", api.HTTPStatusCode, api.Message)
-	case errors.As(err, &req):
-		body := strings.TrimSpace(string(req.Body))
-		if len(body) > 200 {
-			body = body[:200] + "..."
+// final turns the last failure into a step error with a status; n is the
+// retries made.
+func (c *Client) final(task string, f *Failure, n int) error {
+	out := *f
+	if out.Kind == KindRateLimited && out.Hint == "" {
+		tries := "one attempt"
+		if n > 0 {
+			tries = fmt.Sprintf("%d attempts", n+1)
 		}
-		if body != "" {
-			return fmt.Sprintf("HTTP %d: %s", req.HTTPStatusCode, body)
-		}
-		return fmt.Sprintf("HTTP %d: %v", req.HTTPStatusCode, req.Err)
+		out.Hint = fmt.Sprintf("still refused for load after %s: lower --concurrency, or set --rpm/--tpm under the endpoint's limits", tries)
 	}
-	return err.Error()
+	return &eval.StepError{Status: out.step, Err: fmt.Errorf("%s: %w", task, &out)}
 }
 
-// retryable: 408, 409, 429 and 5xx, timeouts, connection errors, and
-// malformed or truncated replies. Other 4xx (bad request, auth, unknown
-// model) will not get better by asking again.
+// retryable reports whether an attempt that failed with err is worth
+// another: 408, 409, 429 and 5xx, timeouts, broken connections, malformed
+// or truncated replies. Not other 4xx (bad request, auth, unknown model), a
+// refused connection or an unknown host: asking again will not help.
 func retryable(err error, timedOut bool) bool {
-	if timedOut {
-		return true
-	}
-	var ce *contentError
-	if errors.As(err, &ce) {
-		return ce.status == eval.StatusParseError
-	}
-	code := 0
-	var api *openai.APIError
-	var req *openai.RequestError
-	switch {
-	case errors.As(err, &api):
-		code = api.HTTPStatusCode
-	case errors.As(err, &req):
-		code = req.HTTPStatusCode
-	}
-	if code != 0 {
-		return code == 408 || code == 409 || code == 429 || code >= 500
-	}
-	var ne net.Error
-	if errors.As(err, &ne) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
-		errors.Is(err, context.DeadlineExceeded) {
-		return true
-	}
-	var opErr *net.OpError
-	return errors.As(err, &opErr) || strings.Contains(err.Error(), "connection reset") || strings.Contains(err.Error(), "connection refused")
+	return classify(err, facts{timedOut: timedOut}).retry
 }

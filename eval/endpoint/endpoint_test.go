@@ -5,8 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -60,6 +64,17 @@ func TestRetryable(t *testing.T) {
 		{"connection reset", fmt.Errorf("read: %w", errors.New("connection reset by peer")), true},
 		{"unexpected EOF", fmt.Errorf("reading body: %w", io.ErrUnexpectedEOF), true},
 		{"something else", errors.New("boom"), false},
+		// Retried six times these cost 29 s and changed nothing.
+		{"connection refused", &url.Error{Op: "Post", URL: "http://127.0.0.1:9/v1/chat/completions",
+			Err: &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}}, false},
+		{"unknown host", &url.Error{Op: "Post", URL: "http://judge.invalid/v1", Err: &net.DNSError{Err: "no such host", Name: "judge.invalid", IsNotFound: true}}, false},
+		{"DNS timeout", &net.DNSError{Err: "i/o timeout", Name: "judge.example", IsTimeout: true}, true},
+		{"403", &httpError{status: 403}, false},
+		{"429 out of quota", &httpError{status: 429, body: []byte(`{"error":{"type":"insufficient_quota","message":"no"}}`)}, false},
+		{"503 HTML", &httpError{status: 503, html: true, body: []byte("<html>down</html>")}, true},
+		{"200 HTML", &httpError{status: 200, html: true, body: []byte("<html>web UI</html>")}, false},
+		{"200 error object", &httpError{status: 200, body: []byte(`{"error":{"message":"upstream failed"}}`)}, true},
+		{"reply too large", &replyTooLarge{read: 9, limit: 8}, false},
 	}
 	for _, tc := range cases {
 		if got := retryable(tc.err, false); got != tc.want {

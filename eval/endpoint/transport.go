@@ -6,9 +6,12 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
+	"mime"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -18,12 +21,21 @@ import (
 //   - go-openai drops `"temperature": 0` (omitempty); the judge's verdict
 //     calls must be sent at temperature 0 explicitly, so the body is
 //     rewritten to carry the temperature the caller set;
-//   - go-openai's errors hide response headers; Retry-After is captured here
-//     into the attempt's context so the retry loop can honour it;
+//   - go-openai reads whatever body arrives (a 1 GB reply grew the process
+//     past 6 GB; an endless one reached 4 GB in 10 s): a 2xx body is read
+//     here, whole, up to a cap (see body), and a Content-Length over the
+//     cap is refused unread; an error body is read up to sniffBytes;
+//   - go-openai's errors hide the response: its headers (Retry-After), its
+//     content type (a proxy's HTML page became a JSON parse error) and, on
+//     a 200, an error object (it became "no choices"). Error statuses, HTML
+//     pages and 200s carrying an error are turned into an *httpError here,
+//     with what the retry loop and the user need;
 //   - embeddings replies in base64 are accepted even when floats were asked
 //     (some servers ignore encoding_format).
 type transport struct {
 	base http.RoundTripper
+	// query is the base URL's query string, added to every request.
+	query url.Values
 }
 
 type attemptKey struct{}
@@ -31,18 +43,43 @@ type attemptKey struct{}
 // attempt carries per-attempt facts between the retry loop and the transport.
 type attempt struct {
 	temperature *float32
-	retryAfter  time.Duration
 	// floats: embeddings were asked as floats; base64 replies are converted.
 	floats bool
+	// maxReply caps the body; maxReplyNote says how the cap was sized, for
+	// the error.
+	maxReply     int64
+	maxReplyNote string
+	// host (host:port) and endpoint (host and path) of the request, set by
+	// the transport, for errors that must not quote the query string.
+	host, endpoint string
 }
 
 func withAttempt(ctx context.Context, a *attempt) context.Context {
 	return context.WithValue(ctx, attemptKey{}, a)
 }
 
+// sniffBytes is how much of a reply is looked at before go-openai decodes
+// it: error objects and error pages are small, so a reply longer than this
+// is not one.
+const sniffBytes = 64 << 10
+
 func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	a, _ := req.Context().Value(attemptKey{}).(*attempt)
-	if a != nil && a.temperature != nil && req.Body != nil && strings.HasSuffix(req.URL.Path, "/chat/completions") {
+	if a == nil {
+		a = &attempt{}
+	}
+	a.host, a.endpoint = req.URL.Host, req.URL.Host+req.URL.Path
+	if len(t.query) > 0 {
+		req = req.Clone(req.Context())
+		q := req.URL.Query()
+		for k, vs := range t.query {
+			if _, set := q[k]; !set {
+				q[k] = vs
+			}
+		}
+		req.URL.RawQuery = q.Encode()
+	}
+	if a.temperature != nil && req.Body != nil && strings.HasSuffix(req.URL.Path, "/chat/completions") {
 		if err := setTemperature(req, *a.temperature); err != nil {
 			return nil, err
 		}
@@ -51,15 +88,219 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	if a != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500) {
-		a.retryAfter = parseRetryAfter(resp.Header, time.Now())
+	limit := a.maxReply
+	if limit <= 0 {
+		limit = DefaultMaxReplyBytes
 	}
-	if a != nil && a.floats && resp.StatusCode == http.StatusOK && strings.HasSuffix(req.URL.Path, "/embeddings") {
+	if resp.StatusCode >= 400 {
+		return nil, readHTTPError(resp, min(int64(sniffBytes), limit))
+	}
+	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
+		return resp, nil // redirects are the http.Client's business
+	}
+	if resp.ContentLength > limit {
+		resp.Body.Close()
+		return nil, &replyTooLarge{declared: resp.ContentLength, limit: limit, note: a.maxReplyNote}
+	}
+	body, err := readCapped(resp.Body, limit, a.maxReplyNote)
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	head := body.head(sniffBytes)
+	if html := isHTML(resp.Header.Get("Content-Type"), head); html || (body.n <= sniffBytes && errorObject(head)) {
+		return nil, &httpError{status: resp.StatusCode, body: head, html: html}
+	}
+	resp.Body = io.NopCloser(body.reader())
+	resp.ContentLength = body.n
+	if a.floats && strings.HasSuffix(req.URL.Path, "/embeddings") {
 		if err := floatEmbeddings(resp); err != nil {
 			return nil, err
 		}
 	}
 	return resp, nil
+}
+
+// httpError is a reply that is not the JSON go-openai expects: an error
+// status, an HTML page, or a 2xx that carries an error object.
+type httpError struct {
+	status     int
+	body       []byte // the first sniffBytes at most
+	html       bool
+	retryAfter time.Duration
+}
+
+func (e *httpError) Error() string {
+	if e.html {
+		return fmt.Sprintf("HTTP %d: an HTML page", e.status)
+	}
+	return fmt.Sprintf("HTTP %d", e.status)
+}
+
+func readHTTPError(resp *http.Response, n int64) error {
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, n))
+	e := &httpError{status: resp.StatusCode, body: body, html: isHTML(resp.Header.Get("Content-Type"), body)}
+	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
+		e.retryAfter = parseRetryAfter(resp.Header, time.Now())
+	}
+	return e
+}
+
+// isHTML: the server says so, or the body does (a JSON body cannot start
+// with "<", whatever its Content-Type claims).
+func isHTML(contentType string, head []byte) bool {
+	if mt, _, _ := mime.ParseMediaType(contentType); mt == "text/html" || mt == "application/xhtml+xml" {
+		return true
+	}
+	h := bytes.ToLower(bytes.TrimSpace(head[:min(len(head), 512)]))
+	for _, p := range []string{"<!doctype html", "<html", "<head", "<body"} {
+		if bytes.HasPrefix(h, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// errorObject reports whether a 2xx body is an error rather than a reply:
+// an "error" that is not null (OpenAI's shape, or a bare string) or vLLM's
+// "object": "error", with no choices and no data beside it.
+func errorObject(body []byte) bool {
+	if !bytes.Contains(body, []byte(`"error"`)) {
+		return false
+	}
+	var v struct {
+		Error   json.RawMessage `json:"error"`
+		Object  string          `json:"object"`
+		Choices json.RawMessage `json:"choices"`
+		Data    json.RawMessage `json:"data"`
+	}
+	if json.Unmarshal(body, &v) != nil || present(v.Choices) || present(v.Data) {
+		return false
+	}
+	return present(v.Error) || v.Object == "error"
+}
+
+func present(raw json.RawMessage) bool {
+	switch string(bytes.TrimSpace(raw)) {
+	case "", "null", "[]", "{}", `""`, "false":
+		return false
+	}
+	return true
+}
+
+// DefaultMaxReplyBytes is the cap on a chat reply's body (Config.MaxReplyBytes).
+const DefaultMaxReplyBytes = 8 << 20
+
+// EmbedReplyBytesPerText is added to the cap for each text of an embeddings
+// request: a 3072-dimension vector as JSON floats is about 60 KiB, so a
+// batch's reply grows with its texts where a chat reply does not.
+const EmbedReplyBytesPerText = 128 << 10
+
+// body is a reply read whole, in chunks: go-openai's JSON decoder grows its
+// buffer by doubling, so a body it streamed up to an 8 MiB cap cost up to
+// 24 MiB before failing. Read here first, a body over the cap fails having
+// held no more than the cap, and the decoder only ever sees one that fits.
+type body struct {
+	chunks [][]byte
+	n      int64
+}
+
+// Chunks start small (most replies are a few KiB) and grow to a ceiling,
+// so that a large body costs few allocations and little slack.
+const (
+	firstChunk = 16 << 10
+	maxChunk   = 1 << 20
+)
+
+func readCapped(r io.Reader, limit int64, note string) (*body, error) {
+	b := &body{}
+	size := int64(firstChunk)
+	for {
+		// One byte beyond the cap tells a body of exactly the cap from a
+		// longer one.
+		buf := make([]byte, min(size, limit+1-b.n))
+		n := 0
+		var err error
+		for n < len(buf) && err == nil {
+			var m int
+			m, err = r.Read(buf[n:])
+			n += m
+		}
+		b.chunks = append(b.chunks, buf[:n])
+		b.n += int64(n)
+		if b.n > limit {
+			return nil, &replyTooLarge{read: b.n, limit: limit, note: note}
+		}
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			// A body cut short (io.ErrUnexpectedEOF) stays what it is:
+			// retried as a broken connection.
+			return nil, err
+		}
+		size = min(size*2, maxChunk)
+	}
+}
+
+// head is the first n bytes at most, in one slice.
+func (b *body) head(n int) []byte {
+	if len(b.chunks) > 0 && len(b.chunks[0]) >= min(n, int(b.n)) {
+		c := b.chunks[0]
+		return c[:min(n, len(c))]
+	}
+	out := make([]byte, 0, min(int64(n), b.n))
+	for _, c := range b.chunks {
+		if len(out) >= n {
+			break
+		}
+		out = append(out, c[:min(len(c), n-len(out))]...)
+	}
+	return out
+}
+
+func (b *body) reader() io.Reader {
+	rs := make([]io.Reader, len(b.chunks))
+	for i, c := range b.chunks {
+		rs[i] = bytes.NewReader(c)
+	}
+	return io.MultiReader(rs...)
+}
+
+// replyTooLarge: a reply body over the cap.
+type replyTooLarge struct {
+	declared int64 // Content-Length when it alone was over the cap
+	read     int64 // bytes read when the cap was crossed
+	limit    int64
+	note     string // how the cap was sized, when not simply the setting
+}
+
+func (e *replyTooLarge) Error() string {
+	limit := byteSize(e.limit)
+	if e.note != "" {
+		limit += " (" + e.note + ")"
+	}
+	if e.declared > 0 {
+		return fmt.Sprintf("reply too large: the endpoint announced %s (Content-Length), over the %s cap; nothing was read (raise --max-reply-bytes if replies this large are expected)",
+			byteSize(e.declared), limit)
+	}
+	return fmt.Sprintf("reply too large: reading stopped after %s, over the %s cap (raise --max-reply-bytes if replies this large are expected)",
+		byteSize(e.read), limit)
+}
+
+// byteSize is "8.0 MiB (8388608 bytes)": the round figure to read, the
+// exact one to set.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB (%d bytes)", float64(n)/(1<<30), n)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB (%d bytes)", float64(n)/(1<<20), n)
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB (%d bytes)", float64(n)/(1<<10), n)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 func setTemperature(req *http.Request, temp float32) error {

@@ -9,10 +9,12 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -51,12 +53,19 @@ func (r *Request) Prompt() string {
 
 // Reply is what the server answers to a chat request.
 type Reply struct {
-	Status       int               // HTTP status; 0 = 200
-	Header       map[string]string // extra response headers (Retry-After)
-	Body         string            // raw body, overrides everything below
-	Choices      []string          // message contents; FinishReason applies to all
-	FinishReason string            // default "stop"
-	Hang         bool              // never answer (until the client gives up)
+	Status      int               // HTTP status; 0 = 200
+	Header      map[string]string // extra response headers (Retry-After)
+	ContentType string            // default application/json
+	Body        string            // raw body, overrides Choices and FinishReason
+	// Stream, when set, is copied out as the body (overriding Body) until
+	// it ends or the client goes away: a generated body of any size, never
+	// held in memory (see Filler). Length, when positive, is announced as
+	// the Content-Length.
+	Stream       io.Reader
+	Length       int64
+	Choices      []string // message contents; FinishReason applies to all
+	FinishReason string   // default "stop"
+	Hang         bool     // never answer (until the client gives up)
 }
 
 // Server is the fake endpoint.
@@ -67,11 +76,15 @@ type Server struct {
 	// Embed returns the vector of a text; default: a deterministic hash
 	// vector (Vector).
 	Embed func(text string) []float32
-	// Delay is added before every answer (benchmarks). Change Delay, Embed
-	// and Base64 with Set once the server may be serving.
+	// Delay is added before every answer (benchmarks). Change Delay, Embed,
+	// Base64 and EmbedFault with Set once the server may be serving.
 	Delay time.Duration
 	// Base64 makes embeddings replies base64-encoded whatever was asked.
 	Base64 bool
+	// EmbedFault, when set and returning true, answers an embeddings
+	// request with its Reply instead of vectors (status, error pages,
+	// streams); Choices and FinishReason are ignored.
+	EmbedFault func(texts []string) (Reply, bool)
 
 	conns atomic.Int64
 
@@ -148,9 +161,10 @@ func (s *Server) EmbedBatches() [][]string {
 	return append([][]string(nil), s.embeds...)
 }
 
-// Set changes the server's settings (Delay, Embed, Base64) safely while it
-// serves: requests from another process give the race detector no
-// happens-before edge, so plain field writes would be reported as races.
+// Set changes the server's settings (Delay, Embed, Base64, EmbedFault)
+// safely while it serves: requests from another process give the race
+// detector no happens-before edge, so plain field writes would be reported
+// as races.
 func (s *Server) Set(f func(*Server)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -171,7 +185,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case strings.HasSuffix(r.URL.Path, "/embeddings"):
-		s.serveEmbeddings(w, raw)
+		s.serveEmbeddings(w, r, raw)
 	case strings.HasSuffix(r.URL.Path, "/chat/completions"):
 		s.serveChat(w, r, raw)
 	default:
@@ -210,27 +224,7 @@ func (s *Server) serveChat(w http.ResponseWriter, hr *http.Request, raw map[stri
 	s.mu.Unlock()
 
 	rep := s.Chat(req)
-	if rep.Hang {
-		select {
-		case <-hr.Context().Done():
-		case <-s.hang:
-		}
-		return
-	}
-	for k, v := range rep.Header {
-		w.Header().Set(k, v)
-	}
-	w.Header().Set("Content-Type", "application/json")
-	if rep.Status != 0 && rep.Status != 200 {
-		w.WriteHeader(rep.Status)
-		if rep.Body == "" {
-			rep.Body = fmt.Sprintf(`{"error":{"message":"fake error %d","type":"fake"}}`, rep.Status)
-		}
-		_, _ = w.Write([]byte(rep.Body))
-		return
-	}
-	if rep.Body != "" {
-		_, _ = w.Write([]byte(rep.Body))
+	if s.writeRaw(w, hr, rep) {
 		return
 	}
 	fr := rep.FinishReason
@@ -247,7 +241,94 @@ func (s *Server) serveChat(w http.ResponseWriter, hr *http.Request, raw map[stri
 	})
 }
 
-func (s *Server) serveEmbeddings(w http.ResponseWriter, raw map[string]any) {
+// writeRaw answers what a Reply scripts beyond choices: a hang, a status,
+// a raw or streamed body. It reports false when the reply is a normal one
+// still to be written (headers are then set).
+func (s *Server) writeRaw(w http.ResponseWriter, hr *http.Request, rep Reply) bool {
+	if rep.Hang {
+		select {
+		case <-hr.Context().Done():
+		case <-s.hang:
+		}
+		return true
+	}
+	for k, v := range rep.Header {
+		w.Header().Set(k, v)
+	}
+	ct := rep.ContentType
+	if ct == "" {
+		ct = "application/json"
+	}
+	w.Header().Set("Content-Type", ct)
+	if rep.Stream != nil {
+		if rep.Length > 0 {
+			w.Header().Set("Content-Length", strconv.FormatInt(rep.Length, 10))
+		}
+		if rep.Status != 0 {
+			w.WriteHeader(rep.Status)
+		}
+		// Ends with an error when the client hangs up: that is the point.
+		_, _ = io.Copy(w, rep.Stream)
+		return true
+	}
+	if rep.Status != 0 && rep.Status != 200 {
+		w.WriteHeader(rep.Status)
+		if rep.Body == "" {
+			rep.Body = fmt.Sprintf(`{"error":{"message":"fake error %d","type":"fake"}}`, rep.Status)
+		}
+		_, _ = w.Write([]byte(rep.Body))
+		return true
+	}
+	if rep.Body != "" {
+		_, _ = w.Write([]byte(rep.Body))
+		return true
+	}
+	return false
+}
+
+// Filler is a generated body: prefix, then filler bytes up to n bytes in
+// all, or without end when n < 0. It holds only one small block, however
+// large the body: a test can send a gigabyte without storing it.
+func Filler(prefix string, n int64) io.Reader {
+	r := &filler{prefix: []byte(prefix)}
+	if n < 0 {
+		return r
+	}
+	return io.LimitReader(r, n)
+}
+
+type filler struct{ prefix []byte }
+
+var fillerBlock = []byte(strings.Repeat("abcdefghijklmnopqrstuvwxyz012345", 1024))
+
+func (f *filler) Read(p []byte) (int, error) {
+	if len(f.prefix) > 0 {
+		n := copy(p, f.prefix)
+		f.prefix = f.prefix[n:]
+		return n, nil
+	}
+	n := 0
+	for n < len(p) {
+		n += copy(p[n:], fillerBlock)
+	}
+	return n, nil
+}
+
+// ClosedURL is the base URL of a loopback port that nobody listens on (it
+// was listened on a moment ago, and closed): connecting to it is refused.
+func ClosedURL() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	addr := l.Addr().String()
+	if err := l.Close(); err != nil {
+		return "", err
+	}
+	return "http://" + addr + "/v1", nil
+}
+
+func (s *Server) serveEmbeddings(w http.ResponseWriter, hr *http.Request, raw map[string]any) {
 	var texts []string
 	switch in := raw["input"].(type) {
 	case string:
@@ -261,8 +342,14 @@ func (s *Server) serveEmbeddings(w http.ResponseWriter, raw map[string]any) {
 	s.mu.Lock()
 	s.counts["embeddings"]++
 	s.embeds = append(s.embeds, texts)
-	embed, b64 := s.Embed, s.Base64 || raw["encoding_format"] == "base64"
+	embed, b64, fault := s.Embed, s.Base64 || raw["encoding_format"] == "base64", s.EmbedFault
 	s.mu.Unlock()
+	if fault != nil {
+		if rep, ok := fault(texts); ok {
+			s.writeRaw(w, hr, rep)
+			return
+		}
+	}
 	if embed == nil {
 		embed = Vector
 	}

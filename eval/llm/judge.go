@@ -350,6 +350,14 @@ func (j *Judge) Embed(ctx context.Context, s *eval.Sample, texts []string) ([][]
 	if err != nil {
 		return nil, err
 	}
+	if len(resp.Vectors) != len(texts) {
+		return nil, eval.NewStepError(eval.StatusJudgeError, "the embedding endpoint returned %d vectors for %d texts", len(resp.Vectors), len(texts))
+	}
+	// Checked here as well as before caching: with --no-cache nothing else
+	// stands between a NaN from the endpoint and the score.
+	if err := eval.CheckVectors(resp.Vectors, j.cfg.Dimensions); err != nil {
+		return nil, err
+	}
 	return resp.Vectors, nil
 }
 

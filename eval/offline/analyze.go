@@ -64,10 +64,12 @@ func isClausePunct(r rune) bool {
 	return false
 }
 
-// analyze builds the span of a text. Clauses are cut at commas, semicolons
-// and colons of both scripts; an ASCII ':' or ',' between two digits is part
-// of a number (06:30, 1,000).
+// analyze builds the span of a text, stripped of control sequences and
+// invisible characters first (see stripControls). Clauses are cut at
+// commas, semicolons and colons of both scripts; an ASCII ':' or ',' between
+// two digits is part of a number (06:30, 1,000).
 func analyze(text string) *span {
+	text = stripControls(text)
 	sp := &span{text: text, feats: map[string]bool{}, unis: map[string]bool{}}
 	runes := []rune(text)
 	start := 0

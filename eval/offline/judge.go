@@ -82,7 +82,7 @@ func (j *Judge) Noncommittal(s *eval.Sample) (bool, string) {
 // NoncommittalPhrase finds an evasive phrase (不确定, I'm not sure...) in an
 // answer.
 func NoncommittalPhrase(answer string) (bool, string) {
-	a := strings.ToLower(strings.ReplaceAll(answer, "’", "'"))
+	a := strings.ToLower(strings.ReplaceAll(stripControls(answer), "’", "'"))
 	for _, p := range noncommittalPhrases {
 		if strings.Contains(a, p) {
 			return true, p

@@ -113,8 +113,11 @@ func splitEnglish(sent string) []string {
 }
 
 // sentencesOf splits a text into trimmed sentences with content, cutting at
-// ；; and newlines too (UAX #29 does not break at ；).
+// ；; and newlines too (UAX #29 does not break at ；). Control sequences and
+// invisible characters are stripped first (see stripControls), so the
+// statements and the quotes in reasons are the text a reader sees.
 func sentencesOf(text string) []string {
+	text = stripControls(text)
 	var out []string
 	iter := sentences.FromString(unglue(text))
 	carry := ""

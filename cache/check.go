@@ -1,0 +1,451 @@
+package cache
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// Report is what Check found.
+type Report struct {
+	Path     string `json:"path"`
+	FileSize int64  `json:"file_size"`
+	// PageSize, DBSize (the bytes up to the high-water mark of the meta page
+	// in use) and TxID describe the file when a meta page could be read.
+	PageSize int    `json:"page_size,omitempty"`
+	DBSize   int64  `json:"db_size,omitempty"`
+	TxID     uint64 `json:"txid,omitempty"`
+	// Kinds counts the entries of each kind (runs, results, chat,
+	// embedding, in that order) that decode and those that do not.
+	Kinds []KindCheck `json:"kinds"`
+	// Problems are the damage found, at most 200 of ProblemCount.
+	Problems     []string `json:"problems,omitempty"`
+	ProblemCount int      `json:"problem_count"`
+	// Warnings are oddities that do not lose data.
+	Warnings []string `json:"warnings,omitempty"`
+	// BoltChecked says bbolt's own consistency check ran too (it only runs
+	// on a file whose pages all passed ours: on a bad page it would crash).
+	BoltChecked bool `json:"bolt_checked"`
+	// NotDatabase: the file is not a ragscope database at all (empty, not a
+	// bbolt file, or another program's).
+	NotDatabase bool `json:"not_database,omitempty"`
+	// Salvageable, when pages are damaged, is what `ragscope db salvage`
+	// would copy (Salvage without the writing).
+	Salvageable []SalvageCount `json:"salvageable,omitempty"`
+}
+
+// KindCheck counts one kind of entry.
+type KindCheck struct {
+	Kind       string `json:"kind"`
+	Readable   int    `json:"readable"`
+	Unreadable int    `json:"unreadable"`
+}
+
+// OK reports a database in which nothing wrong was found.
+func (r Report) OK() bool { return r.ProblemCount == 0 }
+
+// Of returns the counts of one kind.
+func (r Report) Of(kind string) KindCheck {
+	for _, k := range r.Kinds {
+		if k.Kind == kind {
+			return k
+		}
+	}
+	return KindCheck{Kind: kind}
+}
+
+func (r *Report) problem(format string, args ...any) {
+	r.ProblemCount++
+	if len(r.Problems) < maxProblems {
+		r.Problems = append(r.Problems, fmt.Sprintf(format, args...))
+	}
+}
+
+func (r *Report) addProblems(ps *problems) {
+	for _, p := range ps.list {
+		r.problem("%s", p)
+	}
+	r.ProblemCount += ps.n - len(ps.list)
+}
+
+var checkKinds = []string{KindRuns, KindResults, KindChat, KindEmbedding}
+
+// Check examines the database file at path without writing to it: every
+// page of its tree (bounds, type, single reference, key order, as bbolt's
+// check does, but without letting a bad page crash the process), then
+// bbolt's own check when the pages are sound, then every entry: run records
+// and results must decode, cache entries must decode and match their keys.
+// The error is for a file that could not be checked at all (missing,
+// unreadable, held by a writer); damage is in the Report.
+func Check(path string) (Report, error) {
+	rep := Report{Path: path}
+	for _, k := range checkKinds {
+		rep.Kinds = append(rep.Kinds, KindCheck{Kind: k})
+	}
+	f, m, err := openForReading(path)
+	if err != nil {
+		return rep, err
+	}
+	defer f.Close()
+	defer m.unmap()
+	rep.FileSize = int64(len(m.data))
+	structural := 0
+	err = guard(path, func() error {
+		structural = checkFile(&rep, m.data)
+		if structural > 0 && !rep.NotDatabase {
+			s := newSalvager()
+			s.collect(m.data)
+			var sr SalvageReport
+			s.finish(&sr)
+			rep.Salvageable = sr.Kinds
+		}
+		return nil
+	})
+	if err != nil {
+		// The file changed under us (truncated by someone else).
+		rep.problem("reading the file failed: %v", err)
+		return rep, nil
+	}
+	if structural == 0 && !rep.NotDatabase {
+		boltCheck(&rep, path)
+	}
+	return rep, nil
+}
+
+// openForReading opens path read-only under a shared lock (no writer can
+// hold it meanwhile) and maps it.
+func openForReading(path string) (*os.File, *mapped, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if isNotExist(err) {
+			return nil, nil, fmt.Errorf("database %s does not exist; pass --db FILE", path)
+		}
+		return nil, nil, fmt.Errorf("database %s: %w", path, err)
+	}
+	if err := lockFile(f, false, defaultTimeout); err != nil {
+		_ = f.Close()
+		if errors.Is(err, bolterrors.ErrTimeout) {
+			return nil, nil, fmt.Errorf("database %s is in use by another process that writes to it (waited %s); stop it first: %w", path, defaultTimeout, ErrInUse)
+		}
+		return nil, nil, fmt.Errorf("database %s: %w", path, err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		return nil, nil, fmt.Errorf("database %s: %w", path, err)
+	}
+	if fi.IsDir() {
+		_ = f.Close()
+		return nil, nil, fmt.Errorf("%s is a directory, not a database file", path)
+	}
+	m, err := mapFile(f, fi.Size())
+	if err != nil {
+		_ = f.Close()
+		return nil, nil, fmt.Errorf("database %s: %w", path, err)
+	}
+	return f, m, nil
+}
+
+// checkFile fills rep from the file's bytes and returns how many
+// structural problems (pages, not entries) it found.
+func checkFile(rep *Report, data []byte) int {
+	if len(data) == 0 {
+		rep.NotDatabase = true
+		rep.problem("the file is empty (0 bytes): not a ragscope database; remove it or pass another --db FILE")
+		return 1
+	}
+	bf := readMetas(data)
+	if bf.cur < 0 {
+		if looksLikeBolt(data) {
+			rep.problem("both header (meta) pages are unreadable (%v), but pages further in look like a bbolt database's: `ragscope db salvage` may recover data", bf.metas[0].err)
+		} else {
+			rep.NotDatabase = true
+			rep.problem("not a bbolt database (%v): not a ragscope database", bf.metas[0].err)
+		}
+		return 1
+	}
+	cur := bf.meta()
+	rep.PageSize, rep.TxID = bf.pageSize, cur.txid
+	rep.DBSize = int64(cur.pgid) * int64(bf.pageSize)
+	other := 1 - bf.cur
+	if err := bf.metas[other].err; err != nil {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("meta page %d is invalid (%v); the other one (transaction %d) is in use, as after a commit cut short", other, err, cur.txid))
+	}
+
+	w := newWalker(bf)
+	c := newCollector()
+	w.visit, w.enter = c.visit, c.enter
+	if w.checkMeta() {
+		w.walk()
+		w.checkFreelist()
+	}
+	rep.addProblems(&w.ps)
+	structural := w.ps.n
+
+	top := c.buckets()
+	if len(top) > 0 && !c.seen["meta"] {
+		var foreign []string
+		for _, b := range top {
+			if !isOurBucket(b) {
+				foreign = append(foreign, b)
+			}
+		}
+		if len(foreign) > 0 {
+			rep.NotDatabase = true
+			rep.problem("a bbolt file of another program (buckets %q): not a ragscope database", foreign)
+			return structural + 1
+		}
+	}
+	if c.format != "" && c.format != metaFormat {
+		rep.NotDatabase = true
+		rep.problem("not a ragscope database (format %q)", c.format)
+		return structural + 1
+	}
+	if c.version > schemaVersion {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("written by a newer ragscope (layout version %d; this one reads %d): entries were checked as this version understands them", c.version, schemaVersion))
+	}
+	if structural == 0 {
+		for _, b := range allBuckets {
+			if !c.seen[string(b)] {
+				rep.Warnings = append(rep.Warnings, fmt.Sprintf("bucket %q is missing (it is created on the first write)", b))
+			}
+		}
+	}
+	for i, k := range rep.Kinds {
+		rep.Kinds[i].Readable = c.ok[k.Kind]
+		rep.Kinds[i].Unreadable = c.bad[k.Kind]
+	}
+	rep.addProblems(&c.ps)
+	for _, id := range c.orphanRuns() {
+		rep.problem("run %q has %d results but no run record", id, c.resultsOf[id])
+	}
+	return structural
+}
+
+// boltCheck runs bbolt's own consistency check on a file whose pages
+// passed ours (bbolt walks them in a goroutine where a bad page is fatal).
+func boltCheck(rep *Report, path string) {
+	err := guard(path, func() error {
+		bdb, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: defaultTimeout})
+		if err != nil {
+			return err
+		}
+		defer bdb.Close()
+		return bdb.View(func(tx *bolt.Tx) error {
+			for err := range tx.Check() {
+				if strings.Contains(err.Error(), "unreachable unfreed") {
+					rep.Warnings = append(rep.Warnings, "bbolt: "+err.Error()+" (a leaked page: space, not data)")
+					continue
+				}
+				rep.problem("bbolt: %v", err)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		rep.problem("bbolt's check could not run: %v", err)
+		return
+	}
+	rep.BoltChecked = true
+}
+
+func isOurBucket(name string) bool {
+	for _, b := range allBuckets {
+		if name == string(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// collector decodes the entries a walk visits and counts them by kind.
+type collector struct {
+	ok, bad   map[string]int
+	seen      map[string]bool // top-level buckets that have been entered
+	order     []string
+	ps        problems
+	format    string
+	version   int
+	runs      map[string]bool
+	resultsOf map[string]int // run id -> results
+}
+
+func newCollector() *collector {
+	return &collector{ok: map[string]int{}, bad: map[string]int{}, seen: map[string]bool{},
+		runs: map[string]bool{}, resultsOf: map[string]int{}}
+}
+
+func (c *collector) buckets() []string { return c.order }
+
+func (c *collector) enter(bucket string) {
+	top, _, _ := strings.Cut(bucket, "/")
+	if !c.seen[top] {
+		c.seen[top] = true
+		c.order = append(c.order, top)
+	}
+}
+
+func (c *collector) visit(bucket string, k, v []byte) {
+	c.enter(bucket)
+	switch bucket {
+	case "meta":
+		switch string(k) {
+		case metaFormatKey:
+			c.format = string(v)
+		case metaVersionKey:
+			if len(v) == 1 {
+				c.version = int(v[0])
+			}
+		}
+		return
+	case KindRuns:
+		if _, err := decodeRunValue(k, v); err != nil {
+			c.fail(KindRuns, k, err)
+			return
+		}
+		c.runs[string(k)] = true
+	case KindResults:
+		runID, _, err := decodeResultValue(k, v)
+		if err != nil {
+			c.fail(KindResults, k, err)
+			return
+		}
+		c.resultsOf[runID]++
+	case KindChat:
+		if err := verifyChatValue(k, v); err != nil {
+			c.fail(KindChat, k, err)
+			return
+		}
+	case KindEmbedding:
+		if err := verifyEmbeddingValue(k, v); err != nil {
+			c.fail(KindEmbedding, k, err)
+			return
+		}
+	default:
+		return
+	}
+	c.ok[bucket]++
+}
+
+func (c *collector) fail(kind string, k []byte, err error) {
+	c.bad[kind]++
+	c.ps.addf(kind, 0, "entry %s: %v", printableKey(k), err)
+}
+
+// orphanRuns lists run ids that have results but no record.
+func (c *collector) orphanRuns() []string {
+	var out []string
+	for id := range c.resultsOf {
+		if !c.runs[id] {
+			out = append(out, id)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func printableKey(k []byte) string {
+	const max = 80
+	s := strconv.QuoteToASCII(string(k))
+	if len(s) > max {
+		s = s[:max] + "…\""
+	}
+	return s
+}
+
+// decodeRunValue decodes a run record stored under key.
+func decodeRunValue(key, v []byte) (eval.RunInfo, error) {
+	var info eval.RunInfo
+	if err := json.Unmarshal(v, &info); err != nil {
+		return info, fmt.Errorf("unreadable run record: %v", err)
+	}
+	if info.ID != string(key) {
+		return info, fmt.Errorf("the record names run %q", info.ID)
+	}
+	return info, nil
+}
+
+// splitResultKey parses "<run id>/<index>".
+func splitResultKey(key []byte) (string, int, bool) {
+	i := bytes.LastIndexByte(key, resultSep)
+	if i <= 0 || len(key)-i-1 != indexDigits {
+		return "", 0, false
+	}
+	idx, err := strconv.Atoi(string(key[i+1:]))
+	if err != nil || idx < 0 {
+		return "", 0, false
+	}
+	return string(key[:i]), idx, true
+}
+
+// decodeResultValue decodes a result stored under key and returns its run.
+func decodeResultValue(key, v []byte) (string, *eval.Result, error) {
+	runID, idx, ok := splitResultKey(key)
+	if !ok {
+		return "", nil, errors.New("malformed result key")
+	}
+	var r eval.Result
+	if err := json.Unmarshal(v, &r); err != nil {
+		return runID, nil, fmt.Errorf("unreadable result: %v", err)
+	}
+	if r.Index != idx {
+		return runID, nil, fmt.Errorf("the result is of sample %d, its key of sample %d", r.Index, idx)
+	}
+	return runID, &r, nil
+}
+
+// verifyChatValue decodes a chat entry and checks that its request hashes
+// to key, as an import does: a damaged entry can never answer for another
+// request.
+func verifyChatValue(key, v []byte) error {
+	_, meta, payload, err := splitEntry(v)
+	if err != nil {
+		return err
+	}
+	var m chatMeta
+	if err := json.Unmarshal(meta, &m); err != nil {
+		return fmt.Errorf("unreadable chat entry: %v", err)
+	}
+	if len(m.Response.Choices) == 0 {
+		return errors.New("chat entry without choices")
+	}
+	var req eval.ChatRequest
+	if err := json.Unmarshal(payload, &req); err != nil {
+		return fmt.Errorf("unreadable chat request: %v", err)
+	}
+	if req.Key() != string(key) {
+		return errors.New("the stored request does not hash to the entry's key")
+	}
+	return nil
+}
+
+func verifyEmbeddingValue(key, v []byte) error {
+	_, meta, payload, err := splitEntry(v)
+	if err != nil {
+		return err
+	}
+	var m embedMeta
+	if err := json.Unmarshal(meta, &m); err != nil {
+		return fmt.Errorf("unreadable embedding entry: %v", err)
+	}
+	if eval.EmbedKey(m.Endpoint, m.Model, m.Dimensions, m.Text) != string(key) {
+		return errors.New("the stored text and model do not hash to the entry's key")
+	}
+	if len(payload) == 0 {
+		return errors.New("empty vector")
+	}
+	if _, err := decodeVector(payload); err != nil {
+		return err
+	}
+	return nil
+}

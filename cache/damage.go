@@ -1,0 +1,264 @@
+package cache
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// ErrDamaged is wrapped by the error of any operation that found the
+// database file damaged (see DamageError).
+var ErrDamaged = errors.New("database file is damaged")
+
+// DamageError says that a database file is damaged and what to do about it:
+// check it, salvage what can be read into a new file, or move it aside.
+type DamageError struct {
+	Path   string
+	Reason string // what was found wrong
+}
+
+func (e *DamageError) Error() string {
+	p := shellQuote(e.Path)
+	return fmt.Sprintf("database %s is damaged (%s); `ragscope db check --db %s` shows what is wrong, "+
+		"`ragscope db salvage --db %s --out NEW.db` copies what can still be read into a new file (then pass --db NEW.db, or move it into place), "+
+		"or move %s aside to start afresh", e.Path, e.Reason, p, p, p)
+}
+
+func (e *DamageError) Unwrap() error { return ErrDamaged }
+
+func damaged(path, format string, args ...any) error {
+	return &DamageError{Path: path, Reason: fmt.Sprintf(format, args...)}
+}
+
+// shellQuote quotes a path for a command line the user may paste.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+,:@%=", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// panicError turns what a damaged file makes bbolt do (an assertion panic,
+// or a fault reading its mmap, which debug.SetPanicOnFault turns into a
+// panic) into a DamageError.
+func panicError(path string, p any) error {
+	if err, ok := p.(runtime.Error); ok {
+		if fe, ok := p.(interface{ Addr() uintptr }); ok && fe.Addr() != 0 {
+			return damaged(path, "reading it faulted: a page lies outside the file, which is probably truncated")
+		}
+		return damaged(path, "reading it failed: %v", err)
+	}
+	return damaged(path, "%v", p)
+}
+
+// isDamagePanic tells the panics of a damaged file from those of a bug: a
+// fault at a non-nil address (reading the mmap past the end of the file),
+// or a panic raised inside bbolt (its page assertions, or an index out of
+// range on a bad page). Call it from the deferred function that recovered
+// p: the panicking frames are still on the stack then.
+func isDamagePanic(p any) bool {
+	if fe, ok := p.(interface{ Addr() uintptr }); ok && fe.Addr() != 0 {
+		return true
+	}
+	pcs := make([]uintptr, 64)
+	n := runtime.Callers(1, pcs)
+	frames := runtime.CallersFrames(pcs[:n])
+	panicking := false
+	for {
+		f, more := frames.Next()
+		switch {
+		case f.Function == "runtime.gopanic":
+			panicking = true
+		case panicking && !strings.HasPrefix(f.Function, "runtime."):
+			return strings.HasPrefix(f.Function, "go.etcd.io/bbolt")
+		}
+		if !more {
+			return false
+		}
+	}
+}
+
+// guard runs fn with memory faults turned into panics, and turns the
+// panics of a damaged file into a DamageError (any other panic is a bug,
+// reported as such rather than as damage). It covers the calling goroutine
+// only: bbolt's own goroutines are protected by checking the file before
+// bbolt opens it (precheck).
+func guard(path string, fn func() error) (err error) {
+	old := debug.SetPanicOnFault(true)
+	defer func() {
+		debug.SetPanicOnFault(old)
+		if p := recover(); p != nil {
+			if isDamagePanic(p) {
+				err = panicError(path, p)
+			} else {
+				err = fmt.Errorf("database %s: internal error (please report it): %v", path, p)
+			}
+		}
+	}()
+	return fn()
+}
+
+// view is bolt's View under guard: every read of the database goes
+// through it.
+func (db *DB) view(fn func(*bolt.Tx) error) error {
+	return guard(db.path, func() error { return db.bolt.View(fn) })
+}
+
+// guardedUpdate is bolt's Update under guard, for the writer goroutine: a
+// panic there would otherwise kill the process.
+func guardedUpdate(path string, bdb *bolt.DB, fn func(*bolt.Tx) error) error {
+	return guard(path, func() error { return bdb.Update(fn) })
+}
+
+// emptyGrace: a new database file is empty between its creation and bbolt
+// writing its first pages under the lock; an empty file younger than this
+// may be another process's database being created, so Open looks again
+// for a while before calling it not a database.
+const (
+	emptyGrace = 2 * time.Second
+	emptyWait  = time.Second
+	lockRetry  = 20 * time.Millisecond
+)
+
+// openChecked is bbolt's OpenFile hook: it opens the file, locks it as
+// bbolt is about to (so that no writer changes it meanwhile; bbolt's own
+// lock on the same descriptor then succeeds at once), and refuses a file
+// that would make bbolt crash: an empty one, a truncated one, one whose
+// tree has a bad page. bbolt rebuilds the freelist (NoFreelistSync) by
+// walking the whole tree in a goroutine of its own, where a bad page is a
+// panic or a fault that nothing can recover, so the walk has to be ours
+// first.
+func openChecked(path string, readOnly bool, timeout time.Duration, name string, flag int, perm os.FileMode) (*os.File, error) {
+	_, serr := os.Lstat(name)
+	existed := serr == nil
+	start := time.Now()
+	for {
+		f, err := os.OpenFile(name, flag, perm)
+		if err != nil {
+			return nil, err
+		}
+		if err := lockFile(f, !readOnly, timeout-time.Since(start)); err != nil {
+			_ = f.Close()
+			return nil, err
+		}
+		fi, err := f.Stat()
+		if err != nil {
+			_ = f.Close()
+			return nil, err
+		}
+		if fi.Size() == 0 {
+			if !existed && !readOnly {
+				return f, nil // ours to create: bbolt writes its first pages
+			}
+			if time.Since(fi.ModTime()) < emptyGrace && time.Since(start) < emptyWait {
+				_ = f.Close() // let its creator lock it
+				time.Sleep(lockRetry)
+				continue
+			}
+			_ = f.Close()
+			return nil, emptyFileError(path)
+		}
+		if err := precheck(path, f, fi.Size()); err != nil {
+			_ = f.Close()
+			return nil, err
+		}
+		return f, nil
+	}
+}
+
+func emptyFileError(path string) error {
+	return notDatabase(fmt.Sprintf("empty database file %s (0 bytes): not a ragscope database; remove it or pass another --db FILE", path))
+}
+
+// errNotDatabase is matched by errors about files that are not ragscope
+// databases at all (empty, or not bbolt files).
+var errNotDatabase = errors.New("not a ragscope database")
+
+type notDatabase string
+
+func (e notDatabase) Error() string        { return string(e) }
+func (e notDatabase) Is(target error) bool { return target == errNotDatabase }
+
+// precheck walks the file's bbolt structure (see walker) and returns a
+// DamageError for the first problem, or an error wrapping errNotDatabase
+// for a file that is not a bbolt database.
+func precheck(path string, f *os.File, size int64) (err error) {
+	m, err := mapFile(f, size)
+	if err != nil {
+		return fmt.Errorf("database %s: %w", path, err)
+	}
+	defer m.unmap()
+	return guard(path, func() error {
+		bf := readMetas(m.data)
+		if bf.cur < 0 {
+			return notBoltError(path, bf)
+		}
+		w := newWalker(bf)
+		if w.checkMeta() {
+			w.walk()
+			w.checkFreelist()
+		}
+		if w.ps.n > 0 {
+			reason := w.ps.list[0].String()
+			if w.ps.n > 1 {
+				reason += fmt.Sprintf("; %d problems in all", w.ps.n)
+			}
+			return &DamageError{Path: path, Reason: reason}
+		}
+		return nil
+	})
+}
+
+// notBoltError: no valid meta page. When pages further in still look like
+// bbolt's, the file is a database whose header is damaged: then salvage
+// may get something back.
+func notBoltError(path string, bf *boltFile) error {
+	reason := bf.metas[0].err
+	if looksLikeBolt(bf.data) {
+		return &DamageError{Path: path, Reason: fmt.Sprintf("both of its header (meta) pages are unreadable: %v", reason)}
+	}
+	return notDatabase(fmt.Sprintf("database %s is not a ragscope database or is corrupt (%v); move it aside or pass --db FILE to use another database", path, reason))
+}
+
+// looksLikeBolt says whether some of the first pages of data identify
+// themselves as bbolt pages of a common page size.
+func looksLikeBolt(data []byte) bool {
+	for _, ps := range candidatePageSizes() {
+		hits := 0
+		for id := 2; id < 66 && (id+1)*ps <= len(data); id++ {
+			off := id * ps
+			if ne.Uint64(data[off:]) == uint64(id) {
+				switch ne.Uint16(data[off+8:]) {
+				case flagBranch, flagLeaf, flagFreelist:
+					hits++
+				}
+			}
+		}
+		if hits >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+func candidatePageSizes() []int {
+	sizes := []int{os.Getpagesize()}
+	for _, s := range []int{4096, 8192, 16384, 65536, 1024, 2048, 32768} {
+		if s != sizes[0] {
+			sizes = append(sizes, s)
+		}
+	}
+	return sizes
+}
+
+// isNotExist reports a missing file, for callers that check before opening.
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

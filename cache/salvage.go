@@ -1,0 +1,506 @@
+package cache
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// Salvage methods, as SalvageReport.Method names them.
+const (
+	// SalvageTree: the tree of the file was intact; everything was copied
+	// through it.
+	SalvageTree = "tree"
+	// SalvageTreeAndScan: the tree was damaged; what it still reached was
+	// copied, and every page of the file was scanned for leaf pages of the
+	// database's buckets to fill the gaps.
+	SalvageTreeAndScan = "tree+scan"
+	// SalvageScan: no meta page could be read; only the page scan ran.
+	SalvageScan = "scan"
+)
+
+// SalvageReport says what Salvage copied and what it could not.
+type SalvageReport struct {
+	Source string `json:"source"`
+	Dest   string `json:"dest"`
+	Method string `json:"method"`
+	// Kinds: runs, results, chat, embedding, in that order.
+	Kinds []SalvageCount `json:"kinds"`
+	// StubRuns are runs whose record was lost but some of whose results
+	// were found: a stand-in record (dataset "(salvaged)", sample count from
+	// the results) was written so that they can be listed and reported.
+	StubRuns []string `json:"stub_runs,omitempty"`
+	// FromScan counts the entries copied that only the page scan found (it
+	// can also bring back entries deleted before the damage, such as cache
+	// entries removed by `cache clear`).
+	FromScan int `json:"from_scan"`
+	// BadPages counts pages the tree refers to that could not be read
+	// (missing from a truncated file, zeroed, overwritten).
+	BadPages int `json:"bad_pages"`
+	// Unfinished counts copied runs that never finished: results they lack
+	// are not counted as lost.
+	Unfinished int `json:"unfinished"`
+	// Problems are what the walk of the tree found (at most 200 of
+	// ProblemCount).
+	Problems     []string `json:"problems,omitempty"`
+	ProblemCount int      `json:"problem_count"`
+}
+
+// SalvageCount counts one kind of entry.
+type SalvageCount struct {
+	Kind   string `json:"kind"`
+	Copied int    `json:"copied"`
+	// Lost counts entries known to be lost: found but unreadable, plus for
+	// runs the records replaced by stubs, plus for results the samples
+	// missing from runs that had finished. Entries on pages that are gone
+	// leave no trace, so for chat and embedding entries this is a lower
+	// bound.
+	Lost int `json:"lost"`
+	// AtLeast says Lost is only a lower bound: pages were lost, and what
+	// they held left no trace (a run whose record and results were all on
+	// them; a cache entry).
+	AtLeast bool `json:"at_least,omitempty"`
+}
+
+// Of returns the counts of one kind.
+func (r SalvageReport) Of(kind string) SalvageCount {
+	for _, k := range r.Kinds {
+		if k.Kind == kind {
+			return k
+		}
+	}
+	return SalvageCount{Kind: kind}
+}
+
+// Salvage copies every run, result and cache entry that can still be read
+// from the database at src, however damaged, into a new database at dst.
+// It never writes to src and refuses a dst that exists. Entries are copied
+// as they are stored, and only those that decode (and, for cache entries,
+// whose request still hashes to their key) are copied.
+func Salvage(src, dst string) (SalvageReport, error) {
+	rep := SalvageReport{Source: src, Dest: dst}
+	if dst == "" {
+		return rep, errors.New("salvage needs a new file to write (--out NEW)")
+	}
+	if _, err := os.Lstat(dst); err == nil {
+		return rep, fmt.Errorf("%s already exists: salvage writes a new database and never replaces a file; pass another --out, or remove it first: %w", dst, fs.ErrExist)
+	} else if !isNotExist(err) {
+		return rep, fmt.Errorf("%s: %w", dst, err)
+	}
+	f, m, err := openForReading(src)
+	if err != nil {
+		return rep, err
+	}
+	defer f.Close()
+	defer m.unmap()
+
+	s := newSalvager()
+	if err := guard(src, func() error { s.collect(m.data); return nil }); err != nil {
+		return rep, fmt.Errorf("salvage %s: reading the file failed (did it change meanwhile?): %w", src, err)
+	}
+	rep.Method, rep.BadPages = s.method, s.badPages
+	rep.Problems, rep.ProblemCount = s.ps.texts(), s.ps.n
+	if s.entries() == 0 {
+		why := "no run, result or cache entry could be read"
+		if s.foreign {
+			why = "it is not a ragscope database"
+		}
+		return rep, fmt.Errorf("nothing to salvage in %s: %s; %s was not written", src, why, dst)
+	}
+	s.finish(&rep)
+	if err := s.write(dst); err != nil {
+		return rep, err
+	}
+	return rep, nil
+}
+
+// found is one entry, copied out of the file.
+type found struct {
+	value    []byte
+	fromTree bool
+	rank     int64 // among copies found by the scan, the higher is kept
+}
+
+type salvager struct {
+	kinds      map[string]map[string]*found // kind -> key -> entry
+	unreadable map[string]map[string]bool   // kind -> keys found damaged in the tree
+	runInfo    map[string]eval.RunInfo
+	results    map[string]map[int]bool // run id -> indexes found
+	ps         problems
+	badPages   int
+	method     string
+	foreign    bool
+	stubs      []string
+}
+
+func newSalvager() *salvager {
+	s := &salvager{kinds: map[string]map[string]*found{}, unreadable: map[string]map[string]bool{},
+		runInfo: map[string]eval.RunInfo{}, results: map[string]map[int]bool{}}
+	for _, k := range checkKinds {
+		s.kinds[k] = map[string]*found{}
+		s.unreadable[k] = map[string]bool{}
+	}
+	return s
+}
+
+func (s *salvager) entries() int {
+	n := 0
+	for _, m := range s.kinds {
+		n += len(m)
+	}
+	return n
+}
+
+// collect walks the tree, and scans the pages when the tree is damaged.
+func (s *salvager) collect(data []byte) {
+	bf := readMetas(data)
+	pageSize := bf.pageSize
+	if bf.cur >= 0 {
+		w := newWalker(bf)
+		w.visit = func(bucket string, k, v []byte) {
+			if bucket == "meta" && string(k) == metaFormatKey && string(v) != metaFormat {
+				s.foreign = true
+			}
+			s.offer(bucket, k, v, true)
+		}
+		w.enter = func(bucket string) {
+			if !strings.Contains(bucket, "/") && !isOurBucket(bucket) {
+				s.foreign = true
+			}
+		}
+		if w.checkMeta() {
+			w.walk()
+		}
+		s.ps, s.badPages = w.ps, w.badPages
+		if w.ps.n == 0 {
+			s.method = SalvageTree
+			return
+		}
+		s.method = SalvageTreeAndScan
+	} else {
+		s.method = SalvageScan
+		s.ps.addf("", 0, "no meta page could be read (%v)", bf.metas[0].err)
+		pageSize = guessPageSize(data)
+	}
+	s.scan(data, pageSize)
+}
+
+// guessPageSize picks the page size at which most of the file's pages
+// identify themselves.
+func guessPageSize(data []byte) int {
+	best, bestHits := os.Getpagesize(), 0
+	for _, ps := range candidatePageSizes() {
+		hits := 0
+		for off := 2 * ps; off+pageHeaderSize <= len(data); off += ps {
+			if ne.Uint64(data[off:]) == uint64(off/ps) {
+				hits++
+			}
+		}
+		if hits > bestHits {
+			best, bestHits = ps, hits
+		}
+	}
+	return best
+}
+
+// scan reads every page that identifies itself as a leaf page, whether the
+// tree still reaches it or not: pages cut off by a damaged branch, and
+// older copies of pages rewritten since (bbolt copies a page on write and
+// frees the old one), which may hold what the lost pages held.
+func (s *salvager) scan(data []byte, ps int) {
+	for off := 2 * ps; off+pageHeaderSize <= len(data); off += ps {
+		id := uint64(off / ps)
+		if ne.Uint64(data[off:]) != id || ne.Uint16(data[off+8:]) != flagLeaf {
+			continue
+		}
+		count := int(ne.Uint16(data[off+10:]))
+		end := off + (int(ne.Uint32(data[off+12:]))+1)*ps
+		if end > len(data) || end < off {
+			end = len(data)
+		}
+		elems, _ := leafElems(data[off:end], count) // the elements before a bad one
+		for _, e := range elems {
+			if e.flags&leafBucketFlag == 0 {
+				s.offer("", e.key, e.value, false)
+				continue
+			}
+			// A small bucket lives inline in its parent's leaf.
+			v := e.value
+			if len(v) < bucketHeaderSize+pageHeaderSize || ne.Uint64(v) != 0 || ne.Uint16(v[bucketHeaderSize+8:]) != flagLeaf {
+				continue
+			}
+			inline := v[bucketHeaderSize:]
+			in, _ := leafElems(inline, int(ne.Uint16(inline[10:])))
+			for _, ie := range in {
+				if ie.flags&leafBucketFlag == 0 {
+					s.offer(string(e.key), ie.key, ie.value, false)
+				}
+			}
+		}
+	}
+}
+
+// offer considers one key/value pair of bucket ("" when the scan does not
+// know it) and keeps a copy if it decodes.
+func (s *salvager) offer(bucket string, k, v []byte, fromTree bool) {
+	kinds := []string{bucket}
+	if bucket == "" {
+		kinds = guessKinds(k)
+	}
+	for _, kind := range kinds {
+		rank, err := decodeAs(kind, k, v)
+		if err == errNotOurs {
+			return
+		}
+		if err != nil {
+			if fromTree {
+				s.unreadable[kind][string(k)] = true
+			}
+			continue
+		}
+		s.keep(kind, string(k), &found{value: bytes.Clone(v), fromTree: fromTree, rank: rank})
+		return
+	}
+}
+
+func (s *salvager) keep(kind, key string, f *found) {
+	old := s.kinds[kind][key]
+	switch {
+	case old == nil:
+	case old.fromTree && !f.fromTree:
+		return
+	case old.fromTree == f.fromTree && (old.rank > f.rank || old.rank == f.rank && len(old.value) >= len(f.value)):
+		return
+	}
+	s.kinds[kind][key] = f
+}
+
+var errNotOurs = errors.New("not an entry of ours")
+
+// guessKinds says which buckets a key found by the scan may belong to.
+func guessKinds(k []byte) []string {
+	if _, _, ok := splitResultKey(k); ok {
+		return []string{KindResults}
+	}
+	if len(k) == 64 {
+		if _, err := hex.DecodeString(string(k)); err == nil {
+			return []string{KindChat, KindEmbedding}
+		}
+	}
+	if json.Valid(k) || len(k) > 200 {
+		return nil
+	}
+	return []string{KindRuns}
+}
+
+// decodeAs checks one entry as an entry of kind and ranks it: among copies
+// of the same key found by the page scan, the more complete one is kept (a
+// finished run over a running one, a result with more metrics over a
+// partial one, the newer cache entry).
+func decodeAs(kind string, k, v []byte) (int64, error) {
+	switch kind {
+	case KindRuns:
+		info, err := decodeRunValue(k, v)
+		if err != nil {
+			return 0, err
+		}
+		rank := int64(info.Calls.Sent() + info.Calls.CacheHits)
+		if info.FinishedAt != nil {
+			rank += 1 << 40
+		}
+		return rank, nil
+	case KindResults:
+		_, r, err := decodeResultValue(k, v)
+		if err != nil {
+			return 0, err
+		}
+		return int64(len(r.Status)), nil
+	case KindChat, KindEmbedding:
+		verify := verifyChatValue
+		if kind == KindEmbedding {
+			verify = verifyEmbeddingValue
+		}
+		if err := verify(k, v); err != nil {
+			return 0, err
+		}
+		t, _ := entryTime(v)
+		return t.UnixNano(), nil
+	}
+	return 0, errNotOurs // the meta bucket, or another program's
+}
+
+// finish decides the stub records and the counts.
+func (s *salvager) finish(rep *SalvageReport) {
+	for key, f := range s.kinds[KindRuns] {
+		info, _ := decodeRunValue([]byte(key), f.value)
+		s.runInfo[key] = info
+	}
+	for key := range s.kinds[KindResults] {
+		run, idx, _ := splitResultKey([]byte(key))
+		if s.results[run] == nil {
+			s.results[run] = map[int]bool{}
+		}
+		s.results[run][idx] = true
+	}
+	lostResults := 0
+	for run, idxs := range s.results {
+		if _, ok := s.runInfo[run]; ok {
+			continue
+		}
+		maxIdx := 0
+		for i := range idxs {
+			maxIdx = max(maxIdx, i)
+		}
+		s.stubs = append(s.stubs, run)
+		lostResults += maxIdx + 1 - len(idxs)
+		info := eval.RunInfo{ID: run, Dataset: "(salvaged)", Samples: maxIdx + 1,
+			Config: map[string]string{"salvaged": "the run record was lost; rebuilt from its results"}}
+		if len(run) >= 15 {
+			if t, err := time.Parse("20060102-150405", run[:15]); err == nil {
+				info.StartedAt = t // run ids start with their start time
+			}
+		}
+		v, _ := json.Marshal(info)
+		s.kinds[KindRuns][run] = &found{value: v}
+		s.runInfo[run] = info
+	}
+	sort.Strings(s.stubs)
+	for _, info := range s.runInfo {
+		if info.FinishedAt == nil || info.Cancelled {
+			if !containsString(s.stubs, info.ID) {
+				rep.Unfinished++
+			}
+			continue
+		}
+		lostResults += max(0, info.Samples-len(s.results[info.ID]))
+	}
+	for _, kind := range checkKinds {
+		c := SalvageCount{Kind: kind, Copied: len(s.kinds[kind]), AtLeast: s.badPages > 0 || s.method == SalvageScan}
+		for key := range s.unreadable[kind] {
+			if s.kinds[kind][key] == nil {
+				c.Lost++
+			}
+		}
+		switch kind {
+		case KindRuns:
+			c.Copied -= len(s.stubs)
+			c.Lost += len(s.stubs)
+		case KindResults:
+			// Unreadable results of finished runs are already among the
+			// missing samples.
+			c.Lost = lostResults + s.unreadableOfUnfinished()
+		}
+		for key, f := range s.kinds[kind] {
+			if !f.fromTree && !(kind == KindRuns && containsString(s.stubs, key)) {
+				rep.FromScan++
+			}
+		}
+		rep.Kinds = append(rep.Kinds, c)
+	}
+	rep.StubRuns = s.stubs
+}
+
+// unreadableOfUnfinished counts damaged results that are not counted as
+// missing samples of a finished run.
+func (s *salvager) unreadableOfUnfinished() int {
+	n := 0
+	for key := range s.unreadable[KindResults] {
+		if s.kinds[KindResults][key] != nil {
+			continue
+		}
+		run, _, _ := splitResultKey([]byte(key))
+		if info, ok := s.runInfo[run]; ok && info.FinishedAt != nil && !info.Cancelled && !containsString(s.stubs, run) {
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// write creates the new database beside dst and moves it into place only
+// once it is complete, so that a failed salvage leaves no half file.
+func (s *salvager) write(dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+		return fmt.Errorf("salvage: create the directory of %s: %w", dst, err)
+	}
+	tmp := fmt.Sprintf("%s.salvage-%d.tmp", dst, os.Getpid())
+	_ = os.Remove(tmp)
+	db, err := Open(tmp, Options{})
+	if err != nil {
+		return fmt.Errorf("salvage: %w", err)
+	}
+	err = s.fill(db)
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("salvage: write %s: %w", dst, err)
+	}
+	// Link, unlike rename, refuses to replace a file that appeared since.
+	if err := os.Link(tmp, dst); err != nil {
+		if _, serr := os.Lstat(dst); serr == nil {
+			_ = os.Remove(tmp)
+			return fmt.Errorf("%s appeared while salvaging; the salvaged copy was not written: %w", dst, err)
+		}
+		if err := os.Rename(tmp, dst); err != nil {
+			_ = os.Remove(tmp)
+			return fmt.Errorf("salvage: move the new database to %s: %w", dst, err)
+		}
+	} else {
+		_ = os.Remove(tmp)
+	}
+	syncDir(filepath.Dir(dst))
+	return nil
+}
+
+func (s *salvager) fill(db *DB) error {
+	buckets := map[string][]byte{KindRuns: bucketRuns, KindResults: bucketResults, KindChat: bucketChat, KindEmbedding: bucketEmbedding}
+	const chunk = 2000
+	for _, kind := range checkKinds {
+		entries := s.kinds[kind]
+		keys := make([]string, 0, len(entries))
+		for k := range entries {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for start := 0; start < len(keys); start += chunk {
+			part := keys[start:min(start+chunk, len(keys))]
+			err := guardedUpdate(db.path, db.bolt, func(tx *bolt.Tx) error {
+				b := tx.Bucket(buckets[kind])
+				b.FillPercent = 0.9
+				for _, k := range part {
+					if err := b.Put([]byte(k), entries[k].value); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,252 @@
+package dataset
+
+import (
+	"bytes"
+	"io"
+)
+
+// csvGate sits between the file and the CSV reader, which holds a row
+// whole, and keeps any row larger than the limit from reaching it. A row
+// ends at a newline outside quotes (a quoted cell may span lines, and a
+// quote inside a quoted cell is doubled, so counting quotes tells where one
+// is). Each row is held back until it ends; one over the limit is measured
+// and dropped as it streams by, and replaced by a row "-" that readCSV
+// recognises by its offset and reports as a row too big.
+type csvGate struct {
+	src   io.Reader
+	limit int64
+	comma byte
+
+	buf    []byte
+	in     []byte
+	srcErr error
+	out    []byte
+	outOff int64
+	line   int // newlines passed in src before in
+
+	// The row being held.
+	started   bool
+	inQuote   bool
+	held      []byte
+	over      bool
+	startLine int
+	sizer     *csvSizer
+	dropped   int
+
+	placeholders map[int64]oversized
+	shifts       []lineShift
+}
+
+func newCSVGate(c *collector, src io.Reader, comma rune) *csvGate {
+	g := &csvGate{src: src, limit: c.limit, buf: make([]byte, 64<<10), placeholders: map[int64]oversized{}}
+	if comma < 0x80 {
+		g.comma = byte(comma)
+	}
+	return g
+}
+
+func (g *csvGate) Read(p []byte) (int, error) {
+	for len(g.out) == 0 {
+		if len(g.in) == 0 {
+			if g.srcErr != nil {
+				if g.started {
+					g.endRow()
+					continue
+				}
+				return 0, g.srcErr
+			}
+			n, err := g.src.Read(g.buf)
+			g.in, g.srcErr = g.buf[:n], err
+			continue
+		}
+		if !g.started {
+			g.started, g.inQuote, g.held, g.over, g.sizer, g.dropped = true, false, g.held[:0], false, nil, 0
+			g.startLine = 1 + g.line
+		}
+		n, done := g.rowEnd(g.in)
+		g.take(g.in[:n])
+		g.in = g.in[n:]
+		if done {
+			g.endRow()
+		}
+	}
+	n := copy(p, g.out)
+	g.out = g.out[n:]
+	g.outOff += int64(n)
+	return n, nil
+}
+
+// rowEnd returns how much of p belongs to the row and whether it ends there.
+func (g *csvGate) rowEnd(p []byte) (int, bool) {
+	nl := -2 // cached offset of the next newline in p; -1 none
+	for i := 0; i < len(p); {
+		if g.inQuote {
+			j := bytes.IndexByte(p[i:], '"')
+			if j < 0 {
+				return len(p), false
+			}
+			i += j + 1
+			g.inQuote = false
+			continue
+		}
+		if nl != -1 && nl < i {
+			if k := bytes.IndexByte(p[i:], '\n'); k >= 0 {
+				nl = i + k
+			} else {
+				nl = -1
+			}
+		}
+		end := len(p)
+		if nl >= 0 {
+			end = nl
+		}
+		if j := bytes.IndexByte(p[i:end], '"'); j >= 0 {
+			i += j + 1
+			g.inQuote = true
+			continue
+		}
+		if nl >= 0 {
+			return nl + 1, true
+		}
+		return len(p), false
+	}
+	return len(p), false
+}
+
+func (g *csvGate) take(p []byte) {
+	g.line += bytes.Count(p, []byte("\n"))
+	if !g.over {
+		if int64(len(g.held)+len(p)) <= g.limit+2 { // +2: the row's "\r\n"
+			g.held = appendHeld(g.held, p, g.limit)
+			return
+		}
+		g.startOver()
+	}
+	g.drop(p)
+}
+
+func (g *csvGate) startOver() {
+	g.over, g.sizer = true, &csvSizer{comma: g.comma}
+	g.drop(g.held)
+	g.held = g.held[:0]
+}
+
+func (g *csvGate) drop(p []byte) {
+	g.sizer.write(p)
+	g.dropped += bytes.Count(p, []byte("\n"))
+}
+
+func (g *csvGate) endRow() {
+	g.started = false
+	if !g.over && int64(len(bytes.TrimRight(g.held, "\r\n"))) > g.limit {
+		g.startOver()
+	}
+	if !g.over {
+		g.out = g.held
+		return
+	}
+	o := oversized{line: g.startLine}
+	o.size, o.column, o.partSize = g.sizer.finish()
+	g.out = []byte("-\n")
+	end := g.outOff + 2
+	g.placeholders[end] = o
+	g.shifts = append(g.shifts, lineShift{end, g.dropped - 1})
+	g.sizer = nil
+}
+
+// oversize returns the row a "-" ending at output offset end stands for.
+func (g *csvGate) oversize(end int64) (oversized, bool) {
+	o, ok := g.placeholders[end]
+	return o, ok
+}
+
+// shift is the number of newlines dropped, net of the placeholders' own,
+// before output offset off.
+func (g *csvGate) shift(off int64) int {
+	n := 0
+	for _, s := range g.shifts {
+		if s.off <= off {
+			n += s.n
+		}
+	}
+	return n
+}
+
+// csvSizer measures the cells of a row that is over the limit as it
+// streams by, to tell which column holds most of it.
+type csvSizer struct {
+	comma     byte
+	inQuote   bool
+	pos       int64 // bytes so far
+	cellStart int64
+	cell      int
+	best      int
+	bestSize  int64
+	tail      []byte // the last two bytes, to leave out the row's "\r\n"
+}
+
+func (z *csvSizer) write(p []byte) {
+	base := z.pos
+	z.pos += int64(len(p))
+	z.tail = append(z.tail, p[max(len(p)-2, 0):]...)
+	if n := len(z.tail); n > 2 {
+		z.tail = append(z.tail[:0], z.tail[n-2:]...)
+	}
+	comma, quote := -2, -2 // cached offsets in p; -1 none
+	for i := 0; i < len(p); {
+		if z.inQuote {
+			j := bytes.IndexByte(p[i:], '"')
+			if j < 0 {
+				return
+			}
+			i += j + 1
+			z.inQuote = false
+			continue
+		}
+		if comma != -1 && comma < i {
+			comma = index(p, i, z.comma)
+		}
+		if quote != -1 && quote < i {
+			quote = index(p, i, '"')
+		}
+		switch {
+		case quote >= 0 && (comma < 0 || quote < comma):
+			i = quote + 1
+			z.inQuote = true
+		case comma >= 0:
+			z.endCell(base + int64(comma))
+			i = comma + 1
+		default:
+			return
+		}
+	}
+}
+
+func index(p []byte, from int, b byte) int {
+	if k := bytes.IndexByte(p[from:], b); k >= 0 {
+		return from + k
+	}
+	return -1
+}
+
+func (z *csvSizer) endCell(at int64) {
+	if size := at - z.cellStart; size > z.bestSize {
+		z.best, z.bestSize = z.cell, size
+	}
+	z.cell++
+	z.cellStart = at + 1
+}
+
+// finish returns the row's size without its line end, and its largest cell.
+func (z *csvSizer) finish() (size int64, cell int, cellSize int64) {
+	size = z.pos
+	t := z.tail
+	if n := len(t); n > 0 && t[n-1] == '\n' {
+		size--
+		if n > 1 && t[n-2] == '\r' {
+			size--
+		}
+	}
+	z.endCell(size)
+	return size, z.best, z.bestSize
+}

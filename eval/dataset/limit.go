@@ -1,0 +1,272 @@
+package dataset
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+)
+
+// DefaultMaxRecordBytes is the largest record (JSON Lines line, JSON array
+// element, CSV row) read when Options.MaxRecordBytes is 0. A sample's
+// question, answer, contexts and reference are texts sent to a judge; 16 MiB
+// is some 4 million tokens, far past any context window, while a record of
+// that size costs the loader a few times as much memory while it is parsed.
+const DefaultMaxRecordBytes = 16 << 20
+
+// maxRecordBytes is the limit opt asks for.
+func maxRecordBytes(opt Options) int64 {
+	if opt.MaxRecordBytes > 0 {
+		return opt.MaxRecordBytes
+	}
+	return DefaultMaxRecordBytes
+}
+
+// appendHeld appends p to a record being held, doubling the buffer when it
+// must grow (append grows large slices by a quarter, which for a record
+// gathered piece by piece allocates some five times its size in all) but
+// never past limit+slack.
+func appendHeld(buf, p []byte, limit int64) []byte {
+	if need := len(buf) + len(p); need > cap(buf) {
+		n := max(2*cap(buf), need, 4<<10)
+		if int64(n) > limit+2 {
+			n = max(need, int(limit+2))
+		}
+		nb := make([]byte, len(buf), n)
+		copy(nb, buf)
+		buf = nb
+	}
+	return append(buf, p...)
+}
+
+// fmtSize spells a byte count the way the limit is usually given.
+func fmtSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// oversized describes a record over the limit, measured as it was dropped.
+type oversized struct {
+	size int64
+	// line is the file line the record starts on (JSON elements, CSV rows).
+	line int
+	// part names the largest value in the record (a JSON key path such as
+	// "vars.context", or a CSV column) and partSize its size.
+	part     string
+	partSize int64
+	column   int // CSV: the column index of part, -1 if none
+}
+
+// tooBigField turns a JSON record over the limit into the field it is
+// blamed on (our field its largest value feeds, "" if none) and the message.
+func (c *collector) tooBigField(o oversized) (field, msg string) {
+	return c.fieldOfKey(o.part), c.tooBig(o, "key")
+}
+
+// tooBig is the message for a record over the limit; partKind says what
+// o.part is ("key", "column").
+func (c *collector) tooBig(o oversized, partKind string) string {
+	detail := ""
+	if o.part != "" {
+		detail = fmt.Sprintf("; %s %q holds %s", partKind, o.part, fmtSize(o.partSize))
+	}
+	msg := fmt.Sprintf("the record is %d bytes (%s%s), over the limit of %s per record — "+
+		"raise the limit with --max-record-bytes", o.size, fmtSize(o.size), detail, fmtSize(c.limit))
+	if o.line > 0 && c.unit != unitLine {
+		msg = fmt.Sprintf("the record starting at line %d is %d bytes (%s%s), over the limit of %s per record — "+
+			"raise the limit with --max-record-bytes", o.line, o.size, fmtSize(o.size), detail, fmtSize(c.limit))
+	}
+	return msg
+}
+
+// fieldOfKey is our field read from a JSON key path ("response",
+// "vars.query"), or "".
+func (c *collector) fieldOfKey(path string) string {
+	if path == "" {
+		return ""
+	}
+	// The key path as given, then its first key (a nested value of a
+	// field's object), each at the top level and under "vars".
+	head, _, _ := strings.Cut(path, ".")
+	for _, p := range []string{path, head} {
+		for f := range nFields {
+			for _, name := range c.cols.names[f] {
+				if strings.EqualFold(p, name) || strings.EqualFold(p, "vars."+name) {
+					return fieldNames[f]
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// stringEnd finds the closing quote of a JSON string whose body p starts
+// (p is the text after the opening quote or a previous piece of the same
+// string); *esc says the piece before ended in an unpaired backslash. It
+// returns the offset just past the quote, or -1 when p ends inside the
+// string, with *esc updated. Quotes are found with bytes.IndexByte, so a long
+// string costs no per-byte work in Go.
+func stringEnd(p []byte, esc *bool) int {
+	i := 0
+	if *esc {
+		if len(p) == 0 {
+			return -1
+		}
+		*esc = false
+		i = 1
+	}
+	for {
+		j := bytes.IndexByte(p[i:], '"')
+		if j < 0 {
+			k := len(p)
+			for k > i && p[k-1] == '\\' {
+				k--
+			}
+			*esc = (len(p)-k)%2 == 1
+			return -1
+		}
+		q := i + j
+		k := q
+		for k > i && p[k-1] == '\\' {
+			k--
+		}
+		if (q-k)%2 == 0 {
+			return q + 1
+		}
+		i = q + 1
+	}
+}
+
+// recordSizer follows a JSON record that is over the limit as it streams
+// by, without keeping it, to tell which key holds most of it: the largest
+// value of the top-level object and, when that value is an object (promptfoo's
+// "vars"), its largest value.
+type recordSizer struct {
+	depth      int
+	inStr, esc bool
+	// Per depth 1 and 2 (index 0 unused): whether the container there is
+	// an object, whether a key comes next, whether its value is being read;
+	// the current key and the size of its value so far.
+	isObj, expectKey, inValue [3]bool
+	key                       [3][]byte
+	size                      [3]int64
+	inKey                     int // depth of the key string being read, 0 if none
+	// The largest value under the current depth-1 key, and the largest
+	// depth-1 value with its largest child.
+	child, best, bestChild         string
+	childSize, bestSize, bestCSize int64
+}
+
+const maxKeyShown = 200
+
+func (z *recordSizer) write(p []byte) {
+	for len(p) > 0 {
+		if z.inStr {
+			n := stringEnd(p, &z.esc)
+			run := n
+			if n < 0 {
+				run = len(p)
+			}
+			if z.inKey > 0 {
+				k := z.inKey
+				body := p[:run]
+				if n >= 0 {
+					body = p[:n-1]
+				}
+				if room := maxKeyShown - len(z.key[k]); room > 0 {
+					z.key[k] = append(z.key[k], body[:min(room, len(body))]...)
+				}
+			}
+			z.count(int64(run))
+			if n < 0 {
+				return
+			}
+			z.inStr, z.inKey = false, 0
+			p = p[n:]
+			continue
+		}
+		b := p[0]
+		p = p[1:]
+		d := z.depth
+		switch b {
+		case '"':
+			z.inStr = true
+			if d >= 1 && d <= 2 && z.isObj[d] && z.expectKey[d] {
+				z.inKey = d
+				z.key[d] = z.key[d][:0]
+			}
+		case '{', '[':
+			z.count(1)
+			z.depth++
+			if d := z.depth; d <= 2 {
+				z.isObj[d], z.expectKey[d], z.inValue[d] = b == '{', b == '{', false
+			}
+			continue
+		case '}', ']':
+			if d >= 1 && d <= 2 {
+				z.endValue(d)
+			}
+			if z.depth > 0 {
+				z.depth--
+			}
+		case ':':
+			if d >= 1 && d <= 2 && z.isObj[d] {
+				z.expectKey[d], z.inValue[d], z.size[d] = false, true, 0
+			}
+		case ',':
+			if d >= 1 && d <= 2 {
+				z.endValue(d)
+				z.expectKey[d] = z.isObj[d]
+			}
+		}
+		z.count(1)
+	}
+}
+
+// count adds n bytes to the values being read.
+func (z *recordSizer) count(n int64) {
+	for d := 1; d <= 2; d++ {
+		if z.inValue[d] && z.depth >= d {
+			z.size[d] += n
+		}
+	}
+}
+
+func (z *recordSizer) endValue(d int) {
+	if !z.inValue[d] {
+		return
+	}
+	z.inValue[d] = false
+	if d == 2 {
+		if z.size[2] > z.childSize {
+			z.child, z.childSize = string(z.key[2]), z.size[2]
+		}
+		return
+	}
+	if z.size[1] > z.bestSize {
+		z.best, z.bestSize, z.bestChild, z.bestCSize = string(z.key[1]), z.size[1], z.child, z.childSize
+	}
+	z.child, z.childSize = "", 0
+}
+
+// largest returns the key path holding most of the record and its size.
+func (z *recordSizer) largest() (string, int64) {
+	z.endValue(2)
+	z.endValue(1)
+	if z.best == "" {
+		return "", 0
+	}
+	// A child holding most of its parent names the field better ("vars.context").
+	if z.bestChild != "" && z.bestCSize*2 > z.bestSize {
+		return z.best + "." + z.bestChild, z.bestCSize
+	}
+	return z.best, z.bestSize
+}

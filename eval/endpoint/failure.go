@@ -1,0 +1,408 @@
+package endpoint
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// Kind is what went wrong with a call, sorted by what the user must do
+// about it.
+type Kind string
+
+const (
+	// KindOther: anything below, or nothing a retry or the user can
+	// single out (a 5xx, a timeout, a malformed reply).
+	KindOther Kind = "other"
+	// KindUnreachable: the connection was refused or the host name does
+	// not resolve.
+	KindUnreachable Kind = "unreachable"
+	// KindUnauthorized: 401 or 403, the key is missing, wrong or lacks
+	// the permission.
+	KindUnauthorized Kind = "unauthorized"
+	// KindModelNotFound: a 404 (or a 400 coded so) naming the model or
+	// the Azure deployment.
+	KindModelNotFound Kind = "model_not_found"
+	// KindWrongEndpoint: a 404 that names no model, or an HTML page where
+	// JSON was due: the base URL is not the API's (it usually ends in /v1).
+	KindWrongEndpoint Kind = "wrong_endpoint"
+	// KindQuota: a 429 that is about billing (insufficient_quota), which no
+	// wait will cure.
+	KindQuota Kind = "quota"
+	// KindRateLimited: throttled until the retries ran out, or asked to
+	// wait longer than --max-retry-after.
+	KindRateLimited Kind = "rate_limited"
+	// KindReplyTooLarge: the reply body was over --max-reply-bytes.
+	KindReplyTooLarge Kind = "reply_too_large"
+)
+
+// Unrecoverable reports whether every later call to the endpoint will fail
+// the same way until the user changes something: the kinds a run may stop
+// on rather than fail every sample slowly. Such failures are never retried.
+func (k Kind) Unrecoverable() bool {
+	switch k {
+	case KindUnreachable, KindUnauthorized, KindModelNotFound, KindWrongEndpoint, KindQuota:
+		return true
+	}
+	return false
+}
+
+// Failure is how a call to the endpoint failed: every error this package
+// returns for a call that did not end by cancellation wraps one, so
+// errors.As finds it through the eval.StepError. All its text is redacted:
+// no API key, no credential from a URL.
+type Failure struct {
+	Kind Kind
+	// Status is the HTTP status of the reply; 0 when none arrived.
+	Status int
+	// Endpoint is the host and path the call went to, without the query
+	// string or credentials.
+	Endpoint string
+	// ServerMessage is the server's own words (its error message, or the
+	// visible text of its HTML page), on one line, shortened.
+	ServerMessage string
+	// Hint says what to do, when there is something specific to say.
+	Hint string
+
+	detail     string
+	retry      bool
+	throttle   bool // a 429, or a 503 with Retry-After: the endpoint pauses
+	retryAfter time.Duration
+	step       eval.Status
+}
+
+func (f *Failure) Error() string {
+	if f.Hint == "" {
+		return f.detail
+	}
+	return f.detail + ": " + f.Hint
+}
+
+// Classify says how a call failed. For an error of this package it is the
+// Failure the error wraps; for any other error the best this package can
+// tell (a refused connection, an unknown host), KindOther otherwise. A nil
+// error gives the zero Failure, whose Kind is "".
+func Classify(err error) Failure {
+	if err == nil {
+		return Failure{}
+	}
+	f := classify(err, facts{})
+	f.detail, f.ServerMessage, f.Hint = RedactURL(f.detail), RedactURL(f.ServerMessage), RedactURL(f.Hint)
+	return *f
+}
+
+// facts are what the classification knows of the call beyond its error.
+type facts struct {
+	model         string
+	host          string // host:port
+	endpoint      string // host and path
+	modelsPath    string // path of the models list, for the hint
+	keySet        bool
+	timeout       time.Duration
+	timedOut      bool
+	maxRetryAfter time.Duration
+	// redact is applied to the server's text before it is shortened: a
+	// key cut in half by the shortening would no longer be found.
+	redact func(string) string
+}
+
+func classify(err error, fx facts) *Failure {
+	var known *Failure
+	if errors.As(err, &known) {
+		f := *known
+		return &f
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if u, perr := url.Parse(ue.URL); perr == nil {
+			if fx.host == "" {
+				fx.host = u.Host
+			}
+			if fx.endpoint == "" {
+				fx.endpoint = u.Host + u.Path
+			}
+		}
+	}
+	f := &Failure{Kind: KindOther, Endpoint: fx.endpoint, step: eval.StatusJudgeError}
+	var (
+		ce  *contentError
+		big *replyTooLarge
+		he  *httpError
+		api *openai.APIError
+		re  *openai.RequestError
+		dns *net.DNSError
+	)
+	switch {
+	case fx.timedOut:
+		f.detail = fmt.Sprintf("no reply within %s (--request-timeout)", fx.timeout)
+		f.retry = true
+	case errors.As(err, &ce):
+		f.detail, f.step = ce.msg, ce.status
+		// Asking again may well give a well-formed reply; a wrong vector
+		// count will not change.
+		f.retry = ce.status == eval.StatusParseError
+	case errors.As(err, &big):
+		// Not retried: a reply this size is a runaway generation or a
+		// misconfigured server, and a retry would pay for it again.
+		f.Kind, f.detail = KindReplyTooLarge, big.Error()
+	case errors.As(err, &he):
+		fromReply(f, he.status, he.body, he.html, he.retryAfter, fx)
+	case errors.As(err, &api):
+		fromReply(f, api.HTTPStatusCode, apiErrorBody(api), false, 0, fx)
+	case errors.As(err, &re):
+		fromReply(f, re.HTTPStatusCode, re.Body, isHTML("", re.Body), 0, fx)
+	case errors.As(err, &dns) && !dns.IsTimeout:
+		host := fx.host
+		if host == "" {
+			host = dns.Name
+		}
+		f.Kind, f.detail = KindUnreachable, fmt.Sprintf("cannot resolve %s: %s", host, dns.Err)
+		f.Hint = "is the host name in --base-url right?"
+	case refused(err):
+		f.Kind, f.detail = KindUnreachable, fmt.Sprintf("cannot connect to %s: connection refused", fx.host)
+		f.Hint = fmt.Sprintf("is the server running at %s?", fx.host)
+	default:
+		f.detail = err.Error()
+		f.retry = transient(err)
+	}
+	return f
+}
+
+func refused(err error) bool {
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		return true
+	}
+	s := err.Error()
+	return strings.Contains(s, "connection refused") || strings.Contains(s, "actively refused")
+}
+
+// transient: the connection broke or a deadline passed; the next attempt
+// may well go through.
+func transient(err error) bool {
+	var ne net.Error
+	var op *net.OpError
+	if errors.As(err, &ne) || errors.As(err, &op) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
+		errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	return strings.Contains(err.Error(), "connection reset")
+}
+
+// fromReply classifies a reply that arrived with an error status, an HTML
+// page, or an error object in a 2xx.
+func fromReply(f *Failure, status int, body []byte, isPage bool, retryAfter time.Duration, fx facts) {
+	f.Status = status
+	redact := fx.redact
+	if redact == nil {
+		redact = RedactURL
+	}
+	se := parseServerError(body)
+	se.message = redact(se.message)
+	switch {
+	case isPage:
+		f.ServerMessage = htmlText([]byte(redact(string(body))), 200)
+		f.detail = fmt.Sprintf("HTTP %d: the endpoint answered with an HTML page, not JSON", status)
+		if f.ServerMessage != "" {
+			f.detail += fmt.Sprintf(": %q", f.ServerMessage)
+		}
+	case se.message != "":
+		f.ServerMessage = oneLine(se.message, 500)
+		f.detail = fmt.Sprintf("HTTP %d: %s", status, f.ServerMessage)
+		if status < 300 {
+			f.detail = fmt.Sprintf("HTTP %d with an error in the body: %s", status, f.ServerMessage)
+		}
+	case len(bytes.TrimSpace(body)) > 0:
+		f.ServerMessage = oneLine(redact(string(body)), 200)
+		f.detail = fmt.Sprintf("HTTP %d: %s", status, f.ServerMessage)
+	default:
+		f.detail = fmt.Sprintf("HTTP %d %s", status, http.StatusText(status))
+	}
+	// Gateways (OpenRouter, LiteLLM) put the upstream status in a 200's
+	// error object: decide on that.
+	code := status
+	if n, err := strconv.Atoi(se.code); err == nil && status < 300 && n >= 400 && n < 600 {
+		code = n
+	}
+	answered := fmt.Sprintf("the endpoint answered %d", status)
+	if f.ServerMessage != "" {
+		answered += ": " + f.ServerMessage
+	}
+	switch {
+	case code == 401 || code == 403:
+		f.Kind = KindUnauthorized
+		if fx.keySet {
+			f.Hint = fmt.Sprintf("check OPENAI_API_KEY (%s)", answered)
+		} else {
+			f.Hint = fmt.Sprintf("no API key was sent: set OPENAI_API_KEY (%s)", answered)
+		}
+	case (code == 404 || code == 400) && namesModel(se, fx.model, code == 404):
+		f.Kind = KindModelNotFound
+		path := fx.modelsPath
+		if path == "" {
+			path = "/v1/models"
+		}
+		what := "the model"
+		if fx.model != "" {
+			what = fmt.Sprintf("model %q", fx.model)
+		}
+		f.Hint = fmt.Sprintf("%s not found: see GET %s (%s)", what, path, answered)
+	case code == 404 || (isPage && status < 300):
+		f.Kind = KindWrongEndpoint
+		where := fx.endpoint
+		if where == "" {
+			where = "the base URL"
+		}
+		f.Hint = fmt.Sprintf("no OpenAI-compatible API answers at %s: is --base-url right? (it usually ends in /v1)", where)
+	case code == 429 && quota(se):
+		f.Kind = KindQuota
+		f.Hint = "the account is out of quota or credit: waiting will not help; check its plan and billing"
+	case code == 429 || (code == 503 && retryAfter > 0):
+		f.Kind, f.throttle, f.retry, f.retryAfter = KindRateLimited, true, true, retryAfter
+		if fx.maxRetryAfter > 0 && retryAfter > fx.maxRetryAfter {
+			f.retry = false
+			f.Hint = fmt.Sprintf("the server asked to retry after %s, beyond the %s cap: not retried (--max-retry-after raises the cap)",
+				retryAfter, fx.maxRetryAfter)
+		}
+	case code == 408 || code == 409 || code >= 500:
+		f.retry = true
+	case code < 300:
+		// An error object with no status to go by: most often an upstream
+		// hiccup relayed by a gateway, so it is retried like a 5xx.
+		f.retry = true
+	}
+}
+
+// namesModel: the error is about the model (or Azure deployment), not the
+// path. A 400 must say so by its code, or name the model and "not found".
+func namesModel(se serverError, model string, is404 bool) bool {
+	id := strings.ToLower(se.code + " " + se.typ)
+	if strings.Contains(id, "model_not_found") || strings.Contains(id, "deploymentnotfound") {
+		return true
+	}
+	msg := strings.ToLower(se.message)
+	mentions := strings.Contains(msg, "model") || strings.Contains(msg, "deployment") ||
+		(model != "" && strings.Contains(msg, strings.ToLower(model)))
+	if is404 {
+		return mentions
+	}
+	return mentions && (strings.Contains(msg, "not found") || strings.Contains(msg, "does not exist"))
+}
+
+func quota(se serverError) bool {
+	id := strings.ToLower(se.code + " " + se.typ)
+	return strings.Contains(id, "insufficient_quota") || strings.Contains(id, "billing")
+}
+
+// serverError is the error a server put in its body, in whichever of the
+// shapes in use: {"error": {"message", "type", "code"}} (OpenAI, Azure,
+// Ollama's /v1), {"error": "text"} (Ollama, proxies), {"object": "error",
+// "message"} (vLLM), {"detail": "text"} (FastAPI servers).
+type serverError struct {
+	message, typ, code string
+}
+
+func parseServerError(body []byte) serverError {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil {
+		return serverError{}
+	}
+	if raw, ok := top["error"]; ok && present(raw) {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return serverError{message: s}
+		}
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) == nil {
+			return errorFields(obj)
+		}
+	}
+	if se := errorFields(top); se.message != "" {
+		return se
+	}
+	var detail string
+	if json.Unmarshal(top["detail"], &detail) == nil {
+		return serverError{message: detail}
+	}
+	return serverError{}
+}
+
+func errorFields(obj map[string]json.RawMessage) serverError {
+	return serverError{message: jsonText(obj["message"]), typ: jsonText(obj["type"]), code: jsonText(obj["code"])}
+}
+
+// jsonText is a string, a number, or a list of strings as text.
+func jsonText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var n json.Number
+	if json.Unmarshal(raw, &n) == nil {
+		return n.String()
+	}
+	var list []string
+	if json.Unmarshal(raw, &list) == nil {
+		return strings.Join(list, ", ")
+	}
+	return ""
+}
+
+func apiErrorBody(api *openai.APIError) []byte {
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": api.Message, "type": api.Type, "code": api.Code}})
+	return b
+}
+
+var (
+	htmlHiddenRE = regexp.MustCompile(`(?is)<script\b.*?</script\s*>|<style\b.*?</style\s*>|<!--.*?-->`)
+	htmlTagRE    = regexp.MustCompile(`(?s)<[^>]*>`)
+	escapeSeqRE  = regexp.MustCompile("\x1b(\\[[0-9;?]*[ -/]*[@-~]|\\][^\x07\x1b]*(\x07|\x1b\\\\)?|.)")
+)
+
+// htmlText is what a reader of the page would see first: no markup, no
+// scripts, entities decoded, on one line.
+func htmlText(body []byte, n int) string {
+	s := htmlHiddenRE.ReplaceAllString(string(body), " ")
+	s = htmlTagRE.ReplaceAllString(s, " ")
+	return oneLine(html.UnescapeString(s), n)
+}
+
+// oneLine makes server text fit a one-line message and harmless to print:
+// terminal escape sequences go whole, any other control or invisible
+// formatting character becomes a space, runs of space become one, and the
+// text is cut at n bytes on a character boundary.
+func oneLine(s string, n int) string {
+	s = escapeSeqRE.ReplaceAllString(s, " ")
+	s = strings.Map(func(r rune) rune {
+		if r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
