@@ -37,6 +37,11 @@ type Config struct {
 	Concurrency    int           `json:"concurrency"`
 	Timeout        time.Duration `json:"request_timeout"`
 	MaxRetries     int           `json:"max_retries"`
+	MaxRetryAfter  time.Duration `json:"max_retry_after,omitempty"`
+	RPM            int           `json:"rpm,omitempty"`
+	TPM            int           `json:"tpm,omitempty"`
+	MaxReplyBytes  int64         `json:"max_reply_bytes,omitempty"`
+	MaxRecordBytes int64         `json:"max_record_bytes,omitempty"`
 	Metrics        string        `json:"metrics"`
 	Lang           string        `json:"lang"`
 	Mapping        string        `json:"map,omitempty"`

@@ -66,14 +66,35 @@ func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, e
 	}
 	done, total := 0, len(s.Loaded.Samples)
 	last := time.Now()
-	for ev := range run.Events {
-		if ev.Kind != eval.EventSampleFinished {
-			continue
+	// A throttled endpoint finishes no sample for a while: the ticker
+	// says so rather than leaving a CI log silent.
+	tick := time.NewTicker(progressEvery)
+	defer tick.Stop()
+	inFlight := 0
+	for events := run.Events; events != nil; {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				events = nil
+				continue
+			}
+			inFlight = ev.InFlight
+			if ev.Kind != eval.EventSampleFinished {
+				continue
+			}
+			done++
+			if time.Since(last) < progressEvery {
+				continue
+			}
+		case <-tick.C:
+			if time.Since(last) < progressEvery {
+				continue
+			}
 		}
-		done++
-		if time.Since(last) >= progressEvery {
-			last = time.Now()
-			fmt.Fprintln(stderr, progressLine(run, done, total, start, ev.InFlight))
+		last = time.Now()
+		fmt.Fprintln(stderr, progressLine(run, done, total, start, inFlight))
+		if l := s.LimitLine(); l != "" {
+			fmt.Fprintln(stderr, "ragscope:", l)
 		}
 	}
 	results, cancelled, _ := run.Wait()

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -34,6 +35,7 @@ type Session struct {
 	sent func() int // requests on the wire, for the in-flight gauge
 	// unrecoverable classifies judge errors for fail-fast (see eval.RunnerConfig).
 	unrecoverable func(error) string
+	limits        []*endpoint.Client // whose limiter state is shown
 	done          map[int]*eval.Result
 	log           io.Writer
 	logFile       *os.File
@@ -132,7 +134,7 @@ func LoadPrompts(dir string) (*prompts.Set, error) {
 
 func (s *Session) loadDataset(stderr io.Writer) error {
 	path := s.Cfg.Dataset
-	opt := dataset.Options{SkipInvalid: s.Cfg.SkipInvalid}
+	opt := dataset.Options{SkipInvalid: s.Cfg.SkipInvalid, MaxRecordBytes: s.Cfg.MaxRecordBytes}
 	if s.Cfg.Mapping != "" {
 		m, err := dataset.ParseMap(s.Cfg.Mapping)
 		if err != nil {
@@ -212,6 +214,7 @@ func (s *Session) buildJudge(lang eval.Lang) error {
 		return UsageError{err}
 	}
 	s.sent = client.InFlight
+	s.limits = []*endpoint.Client{client}
 	s.unrecoverable = func(err error) string {
 		if f := endpoint.Classify(err); f.Kind.Unrecoverable() {
 			return string(f.Kind)
@@ -225,6 +228,7 @@ func (s *Session) buildJudge(lang eval.Lang) error {
 			return UsageError{err}
 		}
 		cc = splitClient{chat: client, embed: ec}
+		s.limits = append(s.limits, ec)
 		s.sent = func() int { return client.InFlight() + ec.InFlight() }
 	}
 	if !c.NoCache {
@@ -253,6 +257,7 @@ func (c *Config) endpoint(baseURL string) (*endpoint.Client, error) {
 	return endpoint.New(endpoint.Config{
 		BaseURL: baseURL, APIKey: c.APIKey, APIType: c.APIType, APIVersion: c.APIVersion,
 		Concurrency: c.Concurrency, RequestTimeout: c.Timeout, MaxRetries: c.MaxRetries, EmbeddingFormat: c.EmbedFormat,
+		MaxRetryAfter: c.MaxRetryAfter, RPM: c.RPM, TPM: c.TPM, MaxReplyBytes: c.MaxReplyBytes,
 	})
 }
 
@@ -346,4 +351,19 @@ func (s *Session) config() map[string]string {
 		m["map"] = c.Mapping
 	}
 	return m
+}
+
+// LimitLine says how the judge's endpoints are holding the run back
+// (throttled, paused, capped), "" when they are not.
+func (s *Session) LimitLine() string {
+	var parts []string
+	for i, c := range s.limits {
+		if l := c.Limit().String(); l != "" {
+			if i > 0 {
+				l = "embeddings " + l
+			}
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, "; ")
 }

@@ -14,7 +14,7 @@ import (
 // user's edit: nothing is written and the error names every such file.
 // Files identical to the built-in ones are left as they are.
 func Export(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("prompts: export: %w", err)
 	}
 	type file struct{ path, src string }
@@ -40,7 +40,7 @@ func Export(dir string) error {
 			strings.Join(conflicts, ", "))
 	}
 	for _, f := range todo {
-		if err := os.WriteFile(f.path, []byte(f.src), 0o644); err != nil {
+		if err := os.WriteFile(f.path, []byte(f.src), 0o600); err != nil {
 			return fmt.Errorf("prompts: export: %w", err)
 		}
 	}

@@ -28,6 +28,9 @@ func (m *Model) headerLines() []string {
 		lines = append(lines, st.muted.Render(truncate(sanitize.Line(m.opts.Banner), m.width, g.ellipsis)))
 	}
 	lines = append(lines, m.progressLine(done))
+	if m.limit != "" {
+		lines = append(lines, st.warn.Render(truncate(m.limit, m.width, g.ellipsis)))
+	}
 	if l := m.compareLine(); l != "" {
 		lines = append(lines, truncate(l, m.width, g.ellipsis))
 	}

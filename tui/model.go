@@ -44,6 +44,10 @@ type Options struct {
 	Banner string // one line under the header
 	RunID  string // the run shown (the parent of a re-run)
 	Host   Host   // prompt workflow; nil turns it off
+	// Limit, when set, says how the judge endpoint is holding back ("rate
+	// limited: 12 in flight of 64, paused 1.0s"), "" when it is not; read
+	// once a second while the run is live.
+	Limit func() string
 }
 
 type screen int
@@ -84,6 +88,7 @@ type Model struct {
 
 	// progress counts the first run (stream 0); a re-run counts its own.
 	progress progress
+	limit    string // the endpoint's limiter, as Options.Limit said last
 	// events is the first run's stream, started by Init; send is how its
 	// Forward, and a re-run's, reach the program (Run sets it to p.Send).
 	events <-chan eval.Event
@@ -252,8 +257,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tickMsg:
 		if m.live {
+			if m.opts.Limit != nil {
+				m.limit = m.opts.Limit()
+			}
 			return m, tick()
 		}
+		m.limit = ""
 		return m, nil
 	case rawCallsMsg:
 		if m.raw.sample == msg.sample {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ragscope/ragscope/app"
 	"github.com/ragscope/ragscope/app/holder"
+	"github.com/ragscope/ragscope/app/outfile"
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/sanitize"
 )
@@ -115,13 +116,16 @@ func cmdCache(args []string, stdout, stderr io.Writer) int {
 		if !ok {
 			return exitUsage
 		}
-		fh, err := os.Create(file)
+		// Whole or not at all, and owner-only: the export holds every
+		// prompt sent, contexts included.
+		fh, err := outfile.Create(file)
 		if err != nil {
 			return fail(errorf("%v", err))
 		}
+		defer fh.Abort()
 		n, err := db.Export(fh)
-		if cerr := fh.Close(); err == nil {
-			err = cerr
+		if err == nil {
+			err = fh.Commit()
 		}
 		if err != nil {
 			return fail(err)

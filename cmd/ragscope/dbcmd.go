@@ -160,7 +160,7 @@ func dbCheck(path string, asJSON bool, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintf(stdout, "a salvage can copy about: %s\n", strings.Join(parts, ", "))
 		}
-		fmt.Fprintf(stdout, "to recover what is readable: ragscope db salvage --db %s --out %s\n", path, salvageName(path))
+		fmt.Fprintf(stdout, "to recover what is readable: ragscope db salvage --db %s --out %s\n", shq(path), shq(salvageName(path)))
 	}
 	return code
 }
@@ -222,8 +222,8 @@ func dbSalvage(path, out string, asJSON bool, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stdout)
 	}
-	fmt.Fprintf(stdout, "%s is untouched. Use the new database with --db %s (e.g. ragscope runs --db %s), or move it into place: mv %s %s.damaged && mv %s %s\n",
-		path, out, out, path, path, out, path)
+	fmt.Fprintf(stdout, "%s is untouched. Use the new database with --db %s (e.g. ragscope runs --db %s), or move it into place: mv %s %s && mv %s %s\n",
+		path, shq(out), shq(out), shq(path), shq(path+".damaged"), shq(out), shq(path))
 	return exitOK
 }
 
@@ -232,6 +232,16 @@ func salvageName(path string) string {
 		return strings.TrimSuffix(path, ".db") + ".salvaged.db"
 	}
 	return path + ".salvaged"
+}
+
+// shq quotes a path for a command line the user may paste.
+func shq(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+,:@%=", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func plural(n int) string {

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
@@ -93,4 +94,43 @@ echo $? >%[4]s/code2
 		t.Fatalf("the resumed run: %d samples, %+v", len(rep.Samples), rep.Summary[eval.Faithfulness])
 	}
 	t.Logf("full disk: %d samples stored, the judge saw %d calls before the run stopped (5 a sample); resumed to %d samples", stored, calls, len(rep.Samples))
+}
+
+// Reports and exports hold the evaluated answers, contexts and prompts:
+// they are created owner-only, and a failed write leaves nothing.
+func TestOutputFilesAreOwnerOnly(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "r.db")
+	env := cleanEnv(t)
+	out := filepath.Join(dir, "run.json")
+	if r := runBin(t, env, "run", "--headless", "--db", db, "--out", out, repoFile("testdata/demo.jsonl")); r.code != 0 {
+		t.Fatalf("run: %d %s", r.code, r.stderr)
+	}
+	files := []string{out, filepath.Join(dir, "report.md"), filepath.Join(dir, "cache.jsonl"), filepath.Join(dir, "prompts", "faithfulness_verdicts.en.tmpl")}
+	for _, args := range [][]string{
+		{"report", "latest", "--db", db, "--format", "md", "--out", files[1]},
+		{"cache", "export", "--db", db, files[2]},
+		{"prompts", "export", filepath.Dir(files[3])},
+	} {
+		if r := runBin(t, env, args...); r.code != 0 {
+			t.Fatalf("%v: %d %s", args, r.code, r.stderr)
+		}
+	}
+	for _, f := range files {
+		fi, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s is %v, want 0600", filepath.Base(f), fi.Mode().Perm())
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("temporary file left: %s", e.Name())
+		}
+	}
 }

@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -52,6 +54,11 @@ func newRunFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&c.Concurrency, "concurrency", 16, "judge requests in flight")
 	fs.DurationVar(&c.Timeout, "request-timeout", 60*time.Second, "timeout of one request attempt")
 	fs.IntVar(&c.MaxRetries, "max-retries", 6, "retries on 429, 5xx, timeouts, connection errors and malformed replies")
+	fs.DurationVar(&c.MaxRetryAfter, "max-retry-after", 2*time.Minute, "longest pause a call waits for when the endpoint asks (Retry-After); a longer one fails the call, saying so")
+	fs.IntVar(&c.RPM, "rpm", 0, "cap on judge requests per minute per endpoint (0: none)")
+	fs.IntVar(&c.TPM, "tpm", 0, "cap on judge tokens per minute per endpoint, estimated before sending (0: none)")
+	fs.Var(byteSize{&c.MaxReplyBytes}, "max-reply-bytes", "largest judge reply read, e.g. 8MiB (default 8MiB; embeddings replies may be 128KiB larger per text)")
+	fs.Var(byteSize{&c.MaxRecordBytes}, "max-record-bytes", "largest dataset record (JSONL line, JSON element, CSV row) loaded, e.g. 64MiB (default 16MiB)")
 	fs.StringVar(&c.Metrics, "metrics", "all", "comma-separated: faithfulness,answer_relevancy,context_precision,context_recall")
 	fs.StringVar(&c.Lang, "lang", "auto", "prompt language: auto (per sample), en or zh")
 	fs.StringVar(&c.Mapping, "map", "", "column mapping, e.g. question=q,answer=resp,contexts=docs,reference=gold,id=uid")
@@ -224,4 +231,35 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return app.Check(ctx, &f.Config, stdout)
+}
+
+// byteSize is a flag of a size in bytes: 1048576, 512KiB, 8MiB, 1GiB (KB,
+// MB, GB are read as the same powers of two).
+type byteSize struct{ p *int64 }
+
+func (b byteSize) String() string {
+	if b.p == nil || *b.p == 0 {
+		return ""
+	}
+	return strconv.FormatInt(*b.p, 10)
+}
+
+func (b byteSize) Set(s string) error {
+	t := strings.TrimSpace(s)
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1}} {
+		if strings.HasSuffix(strings.ToUpper(t), strings.ToUpper(u.suffix)) {
+			t, mult = strings.TrimSpace(t[:len(t)-len(u.suffix)]), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n <= 0 {
+		return fmt.Errorf("%q is not a size like 8MiB or 1048576", s)
+	}
+	*b.p = n * mult
+	return nil
 }

@@ -1,14 +1,16 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"text/tabwriter"
 	"time"
 
 	"github.com/ragscope/ragscope/app"
+	"github.com/ragscope/ragscope/app/outfile"
+	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/sanitize"
 )
@@ -38,6 +40,9 @@ func storedRuns(dbPath string, refs ...string) (*app.Shared, []eval.RunInfo, [][
 	for i, ref := range refs {
 		if infos[i], results[i], err = st.Run(ref); err != nil {
 			st.Close()
+			if errors.Is(err, cache.ErrDamaged) {
+				return nil, nil, nil, err // the file's fault, not the user's: exit 1
+			}
 			return nil, nil, nil, usageError{Err: err}
 		}
 	}
@@ -117,13 +122,13 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 	defer db.Close()
 	info, results := infos[0], runs[0]
 	var out io.Writer = stdout
+	var fh *outfile.File
 	if *outPath != "" {
-		fh, err := os.Create(*outPath)
-		if err != nil {
+		if fh, err = outfile.Create(*outPath); err != nil {
 			fmt.Fprintln(stderr, "ragscope report: --out:", errText(err))
 			return exitUsage
 		}
-		defer fh.Close()
+		defer fh.Abort()
 		out = fh
 	}
 	rep := eval.NewReport(info, results)
@@ -134,6 +139,9 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 		err = rep.WriteCSV(out)
 	case "md":
 		err = rep.WriteMarkdown(out, *worst)
+	}
+	if err == nil && fh != nil {
+		err = fh.Commit()
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "ragscope report:", errText(err))

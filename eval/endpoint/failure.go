@@ -98,8 +98,10 @@ func (f *Failure) Error() string {
 
 // Classify says how a call failed. For an error of this package it is the
 // Failure the error wraps; for any other error the best this package can
-// tell (a refused connection, an unknown host), KindOther otherwise. A nil
-// error gives the zero Failure, whose Kind is "".
+// tell (a refused connection, an unknown host), KindOther otherwise, with
+// credentials in URLs redacted (it does not know the API key). A nil error
+// gives the zero Failure, whose Kind is "". The app's fail-fast check is
+// Classify(err).Kind.Unrecoverable().
 func Classify(err error) Failure {
 	if err == nil {
 		return Failure{}
