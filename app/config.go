@@ -134,3 +134,23 @@ func joinMetrics(ms []eval.Metric) string {
 	}
 	return out
 }
+
+// Validate refuses settings that would otherwise be quietly replaced by a
+// default (a --concurrency 0 that became 16 hid a typo in a script).
+func (c *Config) Validate() error {
+	switch {
+	case c.Concurrency < 1:
+		return usagef("--concurrency %d: give at least 1 (requests in flight)", c.Concurrency)
+	case c.Strictness < 1:
+		return usagef("--strictness %d: give at least 1 (questions generated per sample for answer relevancy)", c.Strictness)
+	case c.MaxRetries < 0:
+		return usagef("--max-retries %d: give 0 or more", c.MaxRetries)
+	case c.Timeout <= 0:
+		return usagef("--request-timeout %s: give a positive duration, e.g. 60s", c.Timeout)
+	case c.RPM < 0 || c.TPM < 0:
+		return usagef("--rpm and --tpm are caps per minute: give 0 (no cap) or more")
+	case c.MaxRetryAfter < 0:
+		return usagef("--max-retry-after %s: give 0 or a positive duration", c.MaxRetryAfter)
+	}
+	return nil
+}

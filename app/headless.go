@@ -64,13 +64,24 @@ func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, e
 	if err != nil {
 		return 0, err
 	}
-	done, total := 0, len(s.Loaded.Samples)
+	prog := progress{total: len(s.Loaded.Samples), start: start}
 	last := time.Now()
 	// A throttled endpoint finishes no sample for a while: the ticker
 	// says so rather than leaving a CI log silent.
 	tick := time.NewTicker(progressEvery)
 	defer tick.Stop()
-	inFlight := 0
+	printed := ""
+	show := func() {
+		l := prog.line(run)
+		if l == printed {
+			return
+		}
+		printed = l
+		fmt.Fprintln(stderr, l)
+		if l := s.LimitLine(); l != "" {
+			fmt.Fprintln(stderr, "ragscope:", l)
+		}
+	}
 	for events := run.Events; events != nil; {
 		select {
 		case ev, ok := <-events:
@@ -78,11 +89,11 @@ func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, e
 				events = nil
 				continue
 			}
-			inFlight = ev.InFlight
-			if ev.Kind != eval.EventSampleFinished {
+			prog.inFlight = ev.InFlight
+			if ev.Kind != eval.EventSampleFinished || ev.Result == nil {
 				continue
 			}
-			done++
+			prog.finished(ev.Result)
 			if time.Since(last) < progressEvery {
 				continue
 			}
@@ -92,13 +103,11 @@ func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, e
 			}
 		}
 		last = time.Now()
-		fmt.Fprintln(stderr, progressLine(run, done, total, start, inFlight))
-		if l := s.LimitLine(); l != "" {
-			fmt.Fprintln(stderr, "ragscope:", l)
-		}
+		show()
 	}
+	prog.inFlight = 0
+	show()
 	results, cancelled, _ := run.Wait()
-	fmt.Fprintln(stderr, progressLine(run, done, total, start, 0))
 	return finishReport(run, results, cancelled, out, fh, stderr)
 }
 
@@ -142,17 +151,58 @@ func finishReport(run *Run, results []*eval.Result, cancelled bool, out io.Write
 	return ExitOK, nil
 }
 
-func progressLine(r *Run, done, total int, start time.Time, inFlight int) string {
-	calls, tok := r.Counts()
-	el := time.Since(start)
-	eta := "-"
-	if done > 0 && done < total {
-		eta = (time.Duration(float64(el) / float64(done) * float64(total-done))).Round(time.Second).String()
+// progress is the headless progress line's state.
+type progress struct {
+	total, done, stopped int
+	inFlight             int
+	start                time.Time
+	// recent are the finish times of the last samples, for a rate that
+	// follows the run's pace: a run's first samples are slow (each waits
+	// for its statements before its verdicts), and an ETA from the mean
+	// since the start was 10x too long at the start.
+	recent []time.Time
+}
+
+// etaWindow is how many recent finishes the rate is measured over.
+const etaWindow = 64
+
+func (p *progress) finished(r *eval.Result) {
+	if r.StoppedEarly() {
+		// Cancelled before it was evaluated: not progress, and not a
+		// judge's error either.
+		p.stopped++
+		return
 	}
-	pct := 100 * done / max(total, 1)
-	return fmt.Sprintf("ragscope: [%d/%d] %3d%%  calls %d  cache hits %d (%.0f%%)  in flight %d  retries %d  errors %d  tokens %d  elapsed %s  eta %s",
-		done, total, pct, calls.Sent(), calls.CacheHits, calls.HitRate(), inFlight, calls.Retries, calls.Errors,
-		tok.PromptTokens+tok.CompletionTokens, el.Round(time.Millisecond), eta)
+	p.done++
+	p.recent = append(p.recent, time.Now())
+	if len(p.recent) > etaWindow {
+		p.recent = p.recent[len(p.recent)-etaWindow:]
+	}
+}
+
+func (p *progress) eta() string {
+	left := p.total - p.done - p.stopped
+	if left <= 0 || len(p.recent) < 2 {
+		return "-"
+	}
+	span := p.recent[len(p.recent)-1].Sub(p.recent[0])
+	if span <= 0 {
+		return "-"
+	}
+	rate := float64(len(p.recent)-1) / span.Seconds()
+	return (time.Duration(float64(left)/rate) * time.Second).Round(time.Second).String()
+}
+
+func (p *progress) line(r *Run) string {
+	calls, tok := r.Counts()
+	pct := 100 * p.done / max(p.total, 1)
+	stopped := ""
+	if p.stopped > 0 {
+		stopped = fmt.Sprintf("  stopped before evaluation %d", p.stopped)
+	}
+	return fmt.Sprintf("ragscope: [%d/%d] %3d%%%s  calls %d  cache hits %d (%.0f%%)  in flight %d  retries %d  errors %d  tokens %d  elapsed %s  eta %s",
+		p.done, p.total, pct, stopped, calls.Sent(), calls.CacheHits, calls.HitRate(), p.inFlight, calls.Retries, calls.Errors,
+		tok.PromptTokens+tok.CompletionTokens, time.Since(p.start).Round(time.Millisecond), p.eta())
 }
 
 // WriteSummary prints the per-metric table: mean, how many scored and how

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 	"unicode"
@@ -26,6 +28,7 @@ type Host struct {
 	mu     sync.Mutex
 	judge  *llm.Judge
 	parent string // the run a re-run is based on: the latest one of this session
+	edit   *pendingEdit
 }
 
 var _ tui.Host = (*Host)(nil)
@@ -54,53 +57,184 @@ func (h *Host) Prompts() []prompts.Info {
 	return j.Prompts().List()
 }
 
+// EditPath is the file the editor opens for task.lang: the override file.
+// A draft left by an edit that failed validation (<task>.<lang>.tmpl.draft,
+// which runs never load) is copied into it, so the user goes on from the
+// broken edit; otherwise the first edit creates it from the text in use.
+// Reload removes it again if the editor leaves it identical to the
+// built-in text, and moves a broken edit back into the draft.
 func (h *Host) EditPath(task, lang string) (string, error) {
 	if h.dir == "" {
 		return "", errors.New("no directory for prompt overrides: pass --prompts DIR")
 	}
 	j, _ := h.current()
+	src, err := j.Prompts().Source(task, lang) // also checks task and lang
+	if err != nil {
+		return "", err
+	}
 	path := filepath.Join(h.dir, prompts.FileName(task, lang))
-	if _, err := os.Stat(path); err == nil {
-		return path, nil
-	}
-	// First edit: start from the text in use, so the edit is a change of it.
-	src, err := j.Prompts().Source(task, lang)
-	if err != nil {
-		return "", err
-	}
-	if err := os.MkdirAll(h.dir, 0o700); err != nil {
-		return "", err
-	}
-	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
-		return "", err
-	}
-	return path, nil
-}
-
-func (h *Host) Reload(sample *eval.Result) error {
-	set, err := prompts.Load(h.dir)
-	if err != nil {
-		return err
-	}
-	if sample != nil {
-		d := prompts.Data{Question: sample.Question, Answer: sample.Answer, Reference: sample.Reference,
-			Contexts: sample.Contexts, Statements: []string{"(statement)"}}
-		if len(sample.Contexts) > 0 {
-			d.Chunk, d.Rank = sample.Contexts[0], 1
+	draft := prompts.DraftPath(h.dir, task, lang)
+	edit := &pendingEdit{task: task, lang: lang, path: path}
+	b, err := os.ReadFile(draft)
+	switch {
+	case err == nil:
+		// The draft stays until Reload accepts the edit: it is never lost.
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			return "", err
 		}
-		if d.Reference == "" {
-			d.Reference = "(reference)"
-		}
-		for _, in := range set.List() {
-			if _, err := set.Render(in.Task, in.Lang, d); err != nil {
-				return fmt.Errorf("rendering %s for sample %d: %w", prompts.FileName(in.Task, in.Lang), sample.Index, err)
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", err
+	default:
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			if err := os.MkdirAll(h.dir, 0o700); err != nil {
+				return "", err
 			}
+			if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+				return "", err
+			}
+		} else if err != nil {
+			return "", err
 		}
 	}
 	h.mu.Lock()
-	h.judge = h.judge.With(set, nil)
+	h.edit = edit
 	h.mu.Unlock()
+	return edit.path, nil
+}
+
+// pendingEdit is the override file the editor was given.
+type pendingEdit struct{ task, lang, path string }
+
+// Reload puts the prompts of the directory into use, or says why not. The
+// file of the last EditPath is checked with the rest (parsed, vetted,
+// test-rendered, and rendered for sample when given):
+//   - identical to the built-in text: the override and any draft are
+//     removed, so later updates of the built-in template are not hidden;
+//   - good: it stays the override file, and a draft of it is removed;
+//   - broken: it is kept in the draft and the override file goes back to
+//     the text in use (removed if that is the built-in one), so no later
+//     run loads the broken text.
+func (h *Host) Reload(sample *eval.Result) error {
+	h.mu.Lock()
+	edit, j := h.edit, h.judge
+	h.mu.Unlock()
+	var final, draft string
+	if edit != nil {
+		final = filepath.Join(h.dir, prompts.FileName(edit.task, edit.lang))
+		draft = prompts.DraftPath(h.dir, edit.task, edit.lang)
+		b, err := os.ReadFile(edit.path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			edit = nil // deleted in the editor: the directory says what is in use
+		case err != nil:
+			return err
+		case prompts.IsEmbeddedText(b, edit.task, edit.lang):
+			if _, err := prompts.Reset(h.dir, edit.task, edit.lang); err != nil {
+				return err
+			}
+			edit = nil
+		}
+	}
+	if edit == nil {
+		set, err := prompts.Load(h.dir)
+		if err == nil && sample != nil {
+			_, _, err = renderSample(set, sample)
+		}
+		if err != nil {
+			return err
+		}
+		h.use(set, nil)
+		return nil
+	}
+	var set *prompts.Set
+	var err error
+	mine := false // whether the edited file is at fault
+	var problems []prompts.Problem
+	if set, problems, err = prompts.Scan(h.dir); err != nil {
+		return err
+	}
+	var errs []error
+	for _, p := range problems {
+		errs = append(errs, p.Err)
+		mine = mine || p.Path == final
+	}
+	err = errors.Join(errs...)
+	if err == nil && sample != nil {
+		var task, lang string
+		task, lang, err = renderSample(set, sample)
+		mine = mine || task == edit.task && lang == edit.lang
+	}
+	if err != nil {
+		if !mine {
+			return err // another file is at fault: the edit is not moved
+		}
+		if rerr := h.keepDraft(j, edit, final, draft); rerr != nil {
+			return errors.Join(err, rerr)
+		}
+		return fmt.Errorf("%w\nthe previous prompt stays in use; your edit is kept in %s — press e to fix it", err, draft)
+	}
+	if err := os.Remove(draft); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	h.use(set, edit)
 	return nil
+}
+
+// use puts set into use; edit is what a Reload without a new EditPath
+// checks.
+func (h *Host) use(set *prompts.Set, edit *pendingEdit) {
+	h.mu.Lock()
+	h.judge = h.judge.With(set, nil)
+	h.edit = edit
+	h.mu.Unlock()
+}
+
+// keepDraft moves a broken edit of the override file into its draft and
+// puts back the text in use: the override it was loaded from, or none.
+func (h *Host) keepDraft(j *llm.Judge, edit *pendingEdit, final, draft string) error {
+	b, err := os.ReadFile(final)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(draft, b, 0o600); err != nil {
+		return err
+	}
+	for _, in := range j.Prompts().List() {
+		if in.Task != edit.task || in.Lang != edit.lang {
+			continue
+		}
+		if in.Source == prompts.SourceOverride && in.Path == final {
+			src, err := j.Prompts().Source(edit.task, edit.lang)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(final, []byte(src), 0o600)
+		}
+	}
+	if err := os.Remove(final); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// renderSample renders every template of set with the sample's data, so a
+// template that fails only on real inputs is caught before it is used.
+// It returns the task and language of the template that failed.
+func renderSample(set *prompts.Set, sample *eval.Result) (task, lang string, err error) {
+	d := prompts.Data{Question: sample.Question, Answer: sample.Answer, Reference: sample.Reference,
+		Contexts: sample.Contexts, Statements: []string{"(statement)"}}
+	if len(sample.Contexts) > 0 {
+		d.Chunk, d.Rank = sample.Contexts[0], 1
+	}
+	if d.Reference == "" {
+		d.Reference = "(reference)"
+	}
+	for _, in := range set.List() {
+		if _, err := set.Render(in.Task, in.Lang, d); err != nil {
+			return in.Task, in.Lang, fmt.Errorf("rendering %s for sample %d: %w", prompts.FileName(in.Task, in.Lang), sample.Index, err)
+		}
+	}
+	return "", "", nil
 }
 
 func (h *Host) samples(indexes []int) ([]eval.Sample, error) {
@@ -329,4 +463,31 @@ func sameDataset(st cache.Store, info eval.RunInfo) ([]eval.RunInfo, error) {
 		}
 	}
 	return out, nil
+}
+
+// PromptsDirDefault names the default override directory in messages, where
+// "--prompts" would send the user looking for a flag they never passed.
+const PromptsDirDefault = "prompt override dir (default)"
+
+// LoadPromptsFrom is LoadPrompts whose errors name the directory's source:
+// "--prompts" or PromptsDirDefault. A broken override comes with how to
+// get rid of it.
+func LoadPromptsFrom(dir, source string) (*prompts.Set, error) {
+	if dir == "" {
+		return prompts.Embedded(), nil
+	}
+	set, problems, err := prompts.Scan(dir)
+	if err != nil {
+		return nil, UsageError{fmt.Errorf("%s: %v", source, err)}
+	}
+	if len(problems) > 0 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s: prompts: override directory %s:", source, dir)
+		for _, p := range problems {
+			b.WriteString("\n" + p.Err.Error())
+		}
+		b.WriteString("\nfix or delete the file(s), or run `ragscope prompts reset TASK` to use the built-in template again")
+		return nil, UsageError{errors.New(b.String())}
+	}
+	return set, nil
 }

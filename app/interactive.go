@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/tui"
 )
 
@@ -26,7 +27,8 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 	}
 	info := s.Info()
 	var h tui.Host
-	if host := NewHost(s); host != nil {
+	host := NewHost(s)
+	if host != nil {
 		h = host
 	}
 	err = tui.Run(ctx, tui.Options{
@@ -47,7 +49,19 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 	if err != nil || code == ExitInterrupted {
 		return code, err
 	}
-	fmt.Fprintf(stderr, "ragscope: run %s stored; reopen it with: ragscope open %s\n", run.ID, run.ID)
+	last := run.ID
+	if host != nil {
+		if _, latest := host.current(); latest != "" && latest != run.ID {
+			// The analyst re-ran prompts: the last re-run is what they
+			// looked at when they quit, so the summary is of it.
+			last = latest
+			if info, rs, err := s.Store.Run(latest); err == nil {
+				fmt.Fprintf(stderr, "ragscope: after re-runs, the last run is %s (its chain starts at %s):\n", latest, run.ID)
+				WriteSummary(stderr, eval.NewReport(info, rs))
+			}
+		}
+	}
+	fmt.Fprintf(stderr, "ragscope: run %s stored; reopen it with: ragscope open %s\n", last, last)
 	// The interface is for looking: failed samples were on screen; exit 3
 	// is for scripts, which use --headless.
 	return ExitOK, nil

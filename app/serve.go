@@ -73,6 +73,9 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 	}
 	cfg.APIKey = req.APIKey
 	cfg.Absolute(req.Dir)
+	if err := cfg.Validate(); err != nil {
+		return "", err
+	}
 	s, err := Prepare(&cfg, st, sv.stderr)
 	if err != nil {
 		return "", err

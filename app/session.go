@@ -83,15 +83,22 @@ func Prepare(cfg *Config, st cache.Store, stderr io.Writer) (_ *Session, err err
 	if err := s.loadDataset(stderr); err != nil {
 		return nil, err
 	}
-	if cfg.PromptsDir == "" {
-		// Overrides made in the TUI without --prompts live in the default
-		// directory; later runs use them, and say so in the run record.
-		if dir := DefaultPromptsDir(); dir != "" && isDir(dir) {
-			cfg.PromptsDir = dir
+	if cfg.UseOffline() {
+		// The offline judge uses no prompt: a broken override must not
+		// stop it (the demo, --offline).
+		s.Prompts = prompts.Embedded()
+	} else {
+		source := "--prompts"
+		if cfg.PromptsDir == "" {
+			// Overrides made in the TUI without --prompts live in the default
+			// directory; later runs use them, and say so in the run record.
+			if dir := DefaultPromptsDir(); dir != "" && isDir(dir) {
+				cfg.PromptsDir, source = dir, PromptsDirDefault
+			}
 		}
-	}
-	if s.Prompts, err = LoadPrompts(cfg.PromptsDir); err != nil {
-		return nil, err
+		if s.Prompts, err = LoadPromptsFrom(cfg.PromptsDir, source); err != nil {
+			return nil, err
+		}
 	}
 	if err := s.buildJudge(lang); err != nil {
 		return nil, err

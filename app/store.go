@@ -348,6 +348,25 @@ func (s *Shared) Run(ref string) (info eval.RunInfo, rs []*eval.Result, err erro
 	return info, rs, err
 }
 
+// DeleteRuns removes runs and their results. A run being evaluated (by
+// this process, the holder or another client) is refused.
+func (s *Shared) DeleteRuns(ids []string) (runs, results int, err error) {
+	err = s.do(func(st cache.Store) error {
+		s.mu.Lock()
+		srv := s.srv
+		s.mu.Unlock()
+		if srv != nil {
+			// Holding the file and serving it: the holder's check is ours.
+			if err := holder.RefuseLive(srv.Live(), ids); err != nil {
+				return err
+			}
+		}
+		runs, results, err = st.DeleteRuns(ids)
+		return err
+	})
+	return runs, results, err
+}
+
 func (s *Shared) Watch(ctx context.Context, runID string, after int64, wait time.Duration) (b cache.WatchBatch, err error) {
 	err = s.do(func(st cache.Store) error { b, err = st.Watch(ctx, runID, after, wait); return err })
 	return b, err

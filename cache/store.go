@@ -29,6 +29,9 @@ type Store interface {
 	PutResults(runID string, rs []*eval.Result) error
 	Runs() ([]eval.RunInfo, error)
 	Run(ref string) (eval.RunInfo, []*eval.Result, error)
+	// DeleteRuns removes runs (exact ids) and their results; ids that are
+	// not recorded are skipped. A holder refuses a run being evaluated.
+	DeleteRuns(ids []string) (runs, results int, err error)
 	// Watch waits for results or run records stored after position after
 	// (from an earlier Watch; -1 answers at once with the current position)
 	// and returns those of runID. It returns an empty batch when wait

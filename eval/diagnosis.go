@@ -1,22 +1,26 @@
 package eval
 
-// Diagnosis is the per-sample reading of the seed's table in DESIGN.md: which
-// part of the RAG pipeline a low score points at.
+// Diagnosis is the per-sample reading of the scores: which part of the RAG
+// pipeline a low score points at. Every result has exactly one (see
+// diagRules); ok means every score the sample has passes.
 type Diagnosis string
 
 const (
-	DiagOK         Diagnosis = "ok"
-	DiagGeneration Diagnosis = "generation" // faithfulness low, recall high: the answer did not use the right documents
-	DiagRetrieval  Diagnosis = "retrieval"  // recall low: the needed documents were not retrieved
-	DiagOffTopic   Diagnosis = "off-topic"  // faithful but does not answer the question
-	DiagFailed     Diagnosis = "failed"     // a metric failed (judge error, parse error, cancelled, cache miss)
+	DiagOK           Diagnosis = "ok"           // every available score passes
+	DiagGeneration   Diagnosis = "generation"   // faithfulness low, recall high or no reference: the answer did not use the right documents
+	DiagRetrieval    Diagnosis = "retrieval"    // recall low: the needed documents were not retrieved
+	DiagOffTopic     Diagnosis = "off-topic"    // faithful but does not answer the question
+	DiagNoncommittal Diagnosis = "noncommittal" // answer relevancy zeroed: the answer is evasive ("I don't know")
+	DiagLowScore     Diagnosis = "low"          // some score fails, but the scores point at no single cause
+	DiagFailed       Diagnosis = "failed"       // a metric failed (judge error, parse error, cancelled, cache miss)
 )
 
 // Diagnoses lists them in display order.
-var Diagnoses = []Diagnosis{DiagGeneration, DiagRetrieval, DiagOffTopic, DiagOK, DiagFailed}
+var Diagnoses = []Diagnosis{DiagGeneration, DiagRetrieval, DiagOffTopic, DiagNoncommittal, DiagLowScore, DiagOK, DiagFailed}
 
-// Score bands for the diagnosis. A score below Low is low, at or above High
-// is high; between them it is neither (no diagnosis is drawn from it).
+// Score bands for the diagnosis. A score below Low fails, at or above High
+// is high; a score at or above Low passes (a score between them passes but
+// is not high: it draws no "recall is high" or "faithful" conclusion).
 const (
 	DiagLow  = 0.5
 	DiagHigh = 0.7
@@ -27,26 +31,87 @@ const (
 	DiagLowAnswerSimilarity = 0.1
 )
 
-// Diagnose classifies a result. Retrieval comes first: when the needed
-// documents were not retrieved, the answer's faithfulness says little. A low
-// faithfulness without a reference (recall not computable) is read as
-// generation: the answer is not backed by what was retrieved.
+// level is where one metric of a sample stands. A failed metric never gets
+// here: any failure makes the whole sample failed (the first rule).
+type level int
+
+const (
+	levelNA   level = iota // no score: not computable (missing_input, no_statements, no_questions) or not evaluated
+	levelFail              // score < DiagLow (answer relevancy: < arLow)
+	levelPass              // DiagLow <= score < DiagHigh
+	levelHigh              // score >= DiagHigh
+)
+
+func (l level) passes() bool  { return l != levelFail } // n/a, pass or high: nothing to flag
+func (l level) has() bool     { return l != levelNA }
+func (l level) failing() bool { return l == levelFail }
+
+// diagInput is what the rules look at.
+type diagInput struct {
+	failed       bool // some metric failed
+	f, ar, cp, r level
+	noncommittal bool // answer relevancy was scored and zeroed because every question (or the answer) is noncommittal
+}
+
+// diagRules is the decision table, evaluated top to bottom; the first rule
+// that holds gives the diagnosis. The last rule always holds, so every
+// result gets one. Reaching it means some score fails (otherwise "ok" would
+// have held) without a rule above naming a cause.
+var diagRules = []struct {
+	d    Diagnosis
+	when func(in diagInput) bool
+}{
+	// A failure first: the other scores are incomplete.
+	{DiagFailed, func(in diagInput) bool { return in.failed }},
+	// Retrieval next: without the needed documents the answer's scores say little.
+	{DiagRetrieval, func(in diagInput) bool { return in.r.failing() }},
+	// The answer evades the question: relevancy is zero by construction.
+	{DiagNoncommittal, func(in diagInput) bool { return in.noncommittal }},
+	// The right documents were there (recall high) and the answer did not use them.
+	{DiagGeneration, func(in diagInput) bool { return in.f.failing() && in.r == levelHigh }},
+	// No reference: an unfaithful answer that does address the question.
+	{DiagGeneration, func(in diagInput) bool { return in.f.failing() && !in.r.has() && in.ar.passes() }},
+	// Faithful, but not an answer to the question.
+	{DiagOffTopic, func(in diagInput) bool { return in.f == levelHigh && in.ar.failing() }},
+	{DiagOK, func(in diagInput) bool {
+		return in.f.passes() && in.ar.passes() && in.cp.passes() && in.r.passes()
+	}},
+	{DiagLowScore, func(diagInput) bool { return true }},
+}
+
+// Diagnose classifies a result by the first rule of diagRules that holds.
 func Diagnose(r *Result) Diagnosis {
-	if r.Failed() {
-		return DiagFailed
+	in := diagnosisInput(r)
+	for _, rule := range diagRules {
+		if rule.when(in) {
+			return rule.d
+		}
 	}
-	f, hasF := r.Score(Faithfulness)
-	ar, hasAR := r.Score(AnswerRelevancy)
-	rec, hasRec := r.Score(ContextRecall)
-	switch {
-	case hasRec && rec < DiagLow:
-		return DiagRetrieval
-	case hasF && f < DiagLow && (!hasRec || rec >= DiagHigh):
-		return DiagGeneration
-	case hasF && f >= DiagHigh && hasAR && ar < arLow(r):
-		return DiagOffTopic
+	panic("unreachable: the last diagnosis rule always holds")
+}
+
+func diagnosisInput(r *Result) diagInput {
+	lv := func(m Metric, low float64) level {
+		v, ok := r.Score(m)
+		switch {
+		case !ok:
+			return levelNA
+		case v < low:
+			return levelFail
+		case v < DiagHigh:
+			return levelPass
+		}
+		return levelHigh
 	}
-	return DiagOK
+	in := diagInput{
+		failed: r.Failed(),
+		f:      lv(Faithfulness, DiagLow),
+		ar:     lv(AnswerRelevancy, arLow(r)),
+		cp:     lv(ContextPrecision, DiagLow),
+		r:      lv(ContextRecall, DiagLow),
+	}
+	in.noncommittal = in.ar.has() && r.AnswerRelevancy != nil && r.AnswerRelevancy.AllNoncommittal
+	return in
 }
 
 func arLow(r *Result) float64 {

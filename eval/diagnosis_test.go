@@ -1,41 +1,285 @@
 package eval
 
-import "testing"
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
 
-func TestDiagnose(t *testing.T) {
-	f := func(v float64) *float64 { return &v }
-	mk := func(scores map[Metric]*float64, mode string, failed Metric) *Result {
-		r := &Result{Scores: map[Metric]*float64{}, Status: map[Metric]Status{}}
-		for m, v := range scores {
-			r.Scores[m] = v
+// sample builds a result from "metric=value" terms: a number is a score,
+// "na" a not-computable metric (missing_input), "err" a failed one
+// (judge_error); "nc" marks answer relevancy all noncommittal and "sim"
+// puts it in the offline judge's answer-similarity mode.
+func sample(t testing.TB, spec string) *Result {
+	t.Helper()
+	r := &Result{Scores: map[Metric]*float64{}, Status: map[Metric]Status{}}
+	names := map[string]Metric{"f": Faithfulness, "ar": AnswerRelevancy, "cp": ContextPrecision, "cr": ContextRecall}
+	ar := &AnswerRelevancyTrace{Mode: "questions"}
+	for _, term := range strings.Fields(spec) {
+		switch term {
+		case "nc":
+			ar.AllNoncommittal = true
+			continue
+		case "sim":
+			ar.Mode = "answer_similarity"
+			continue
+		}
+		k, v, ok := strings.Cut(term, "=")
+		m, known := names[k]
+		if !ok || !known {
+			t.Fatalf("bad term %q", term)
+		}
+		switch v {
+		case "na":
+			r.Status[m] = StatusMissingInput
+		case "err":
+			r.Status[m] = StatusJudgeError
+		default:
+			var x float64
+			if _, err := fmt.Sscan(v, &x); err != nil {
+				t.Fatalf("bad score %q", term)
+			}
+			r.Scores[m] = &x
 			r.Status[m] = StatusOK
 		}
-		if failed != "" {
-			r.Status[failed] = StatusJudgeError
-		}
-		if mode != "" {
-			r.AnswerRelevancy = &AnswerRelevancyTrace{Mode: mode}
-		}
-		return r
 	}
+	if _, ok := r.Status[AnswerRelevancy]; ok {
+		r.AnswerRelevancy = ar
+	}
+	return r
+}
+
+// TestDiagnose has at least one case per rule of the decision table (the
+// rule is named first), its boundaries, samples with a single metric and
+// the cases the issue reported.
+func TestDiagnose(t *testing.T) {
 	cases := []struct {
-		name string
-		r    *Result
+		spec string
 		want Diagnosis
 	}{
-		{"all good", mk(map[Metric]*float64{Faithfulness: f(1), AnswerRelevancy: f(0.9), ContextRecall: f(1)}, "questions", ""), DiagOK},
-		{"unfaithful with recall high", mk(map[Metric]*float64{Faithfulness: f(0), ContextRecall: f(1)}, "", ""), DiagGeneration},
-		{"unfaithful without reference", mk(map[Metric]*float64{Faithfulness: f(0.2)}, "", ""), DiagGeneration},
-		{"recall low wins", mk(map[Metric]*float64{Faithfulness: f(0), ContextRecall: f(0.2)}, "", ""), DiagRetrieval},
-		{"unfaithful, recall middling", mk(map[Metric]*float64{Faithfulness: f(0), ContextRecall: f(0.6)}, "", ""), DiagOK},
-		{"off-topic", mk(map[Metric]*float64{Faithfulness: f(1), AnswerRelevancy: f(0.3)}, "questions", ""), DiagOffTopic},
-		{"offline similarity 0.3 is not off-topic", mk(map[Metric]*float64{Faithfulness: f(1), AnswerRelevancy: f(0.3)}, "answer_similarity", ""), DiagOK},
-		{"offline similarity 0.03 is off-topic", mk(map[Metric]*float64{Faithfulness: f(1), AnswerRelevancy: f(0.03)}, "answer_similarity", ""), DiagOffTopic},
-		{"a failure wins", mk(map[Metric]*float64{ContextRecall: f(0)}, "", Faithfulness), DiagFailed},
+		// 1 failed: any metric failed, whatever the others say.
+		{"f=1 ar=0.9 cp=1 cr=err", DiagFailed},
+		{"f=err cr=0", DiagFailed},
+		{"f=0 ar=0 nc cp=0 cr=0 ar=err", DiagFailed},
+		{"cp=err", DiagFailed},
+		// 2 retrieval: recall < 0.5.
+		{"f=0 ar=0.9 cp=1 cr=0.2", DiagRetrieval},
+		{"f=1 ar=0 nc cr=0.49", DiagRetrieval}, // noncommittal because the documents were missing
+		{"f=1 ar=0.1 cr=0", DiagRetrieval},
+		{"cr=0", DiagRetrieval},
+		// 3 noncommittal: answer relevancy zeroed by noncommittal questions.
+		{"f=0 ar=0 nc cp=1 cr=1", DiagNoncommittal},
+		{"f=1 ar=0 nc cr=0.5", DiagNoncommittal},
+		{"f=na ar=0 nc", DiagNoncommittal},
+		{"ar=0 nc", DiagNoncommittal},                 // issue: the only score is AR 0
+		{"ar=0 nc sim f=0.8", DiagNoncommittal},       // offline: noncommittal hint
+		{"f=1 ar=0 nc cp=1 cr=0.8", DiagNoncommittal}, // not off-topic: evasive
+		// 4 generation: faithfulness < 0.5, recall >= 0.7.
+		{"f=0 cr=1", DiagGeneration},
+		{"f=0.49 ar=0.9 cp=1 cr=0.7", DiagGeneration},
+		{"f=0 ar=0 cp=0 cr=1", DiagGeneration}, // also irrelevant, but the documents were there
+		// 5 generation: faithfulness < 0.5, no reference, answer relevancy passes or n/a.
+		{"f=0.2", DiagGeneration},
+		{"f=0 ar=0.64 cp=na cr=na", DiagGeneration},
+		{"f=0 ar=na cr=na", DiagGeneration},
+		{"f=0 ar=0.12 sim", DiagGeneration},
+		// 6 off-topic: faithfulness >= 0.7, answer relevancy fails.
+		{"f=1 ar=0.3", DiagOffTopic},
+		{"f=0.7 ar=0.49 cp=1 cr=1", DiagOffTopic},
+		{"f=1 ar=0.3 cp=0 cr=0.6", DiagOffTopic},
+		{"f=1 ar=0.03 sim", DiagOffTopic},
+		// 7 ok: every available score passes.
+		{"f=1 ar=0.9 cp=1 cr=1", DiagOK},
+		{"f=0.5 ar=0.5 cp=0.5 cr=0.5", DiagOK},
+		{"f=1 ar=0.3 sim", DiagOK}, // 0.3 passes in answer-similarity mode
+		{"f=1 ar=0.1 sim cp=1 cr=1", DiagOK},
+		{"f=0.667 ar=0.16 sim cp=1 cr=0.667", DiagOK},
+		{"f=na ar=na cp=na cr=na", DiagOK}, // nothing to judge by
+		{"", DiagOK},
+		{"f=1", DiagOK},
+		{"ar=0.9", DiagOK},
+		{"cp=1", DiagOK},
+		{"cr=1", DiagOK},
+		// 8 low: some score fails and no rule above names a cause.
+		{"f=0 ar=0 cr=0.5", DiagLowScore}, // issue: was ok
+		{"f=0 ar=0.9 cr=0.6", DiagLowScore},
+		{"f=0 ar=0.3 cp=na cr=na", DiagLowScore},
+		{"f=0 ar=0.05 sim", DiagLowScore},
+		{"f=1 ar=0.9 cp=0 cr=1", DiagLowScore}, // only precision low
+		{"cp=0", DiagLowScore},
+		{"cp=0 cr=0.6", DiagLowScore},
+		{"f=0.6 ar=0.3", DiagLowScore}, // not faithful enough for off-topic
+		{"f=na ar=0.3", DiagLowScore},
+		{"ar=0", DiagLowScore}, // zero, but not noncommittal
+		{"f=0.5 ar=0.412 cp=1 cr=1", DiagLowScore},
 	}
+	seen := map[Diagnosis]bool{}
 	for _, tc := range cases {
-		if got := Diagnose(tc.r); got != tc.want {
-			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		r := sample(t, tc.spec)
+		got := Diagnose(r)
+		if got != tc.want {
+			t.Errorf("%q: %s, want %s", tc.spec, got, tc.want)
 		}
+		seen[got] = true
+	}
+	for _, d := range Diagnoses {
+		if !seen[d] {
+			t.Errorf("no case diagnosed %s", d)
+		}
+	}
+}
+
+// TestDiagnoseComplete runs every combination of metric levels and checks
+// what the table promises: one of Diagnoses always, failed exactly when a
+// metric failed, ok exactly when every available score passes, low only
+// with a failing score.
+func TestDiagnoseComplete(t *testing.T) {
+	values := []string{"", "na", "err", "0", "0.05", "0.3", "0.5", "0.6", "0.7", "1"}
+	metrics := []string{"f", "ar", "cp", "cr"}
+	known := map[Diagnosis]bool{}
+	for _, d := range Diagnoses {
+		known[d] = true
+	}
+	n := 0
+	var idx [4]int
+	for {
+		var terms []string
+		for i, m := range metrics {
+			if v := values[idx[i]]; v != "" {
+				terms = append(terms, m+"="+v)
+			}
+		}
+		for _, extra := range []string{"", "sim", "nc", "sim nc"} {
+			spec := strings.TrimSpace(strings.Join(terms, " ") + " " + extra)
+			r := sample(t, spec)
+			if r.AnswerRelevancy != nil && r.AnswerRelevancy.AllNoncommittal {
+				if v, ok := r.Score(AnswerRelevancy); ok && v != 0 {
+					continue // the runner never writes this: noncommittal zeroes the score
+				}
+			}
+			d := Diagnose(r)
+			n++
+			if !known[d] {
+				t.Fatalf("%q: %q is not in Diagnoses", spec, d)
+			}
+			if (d == DiagFailed) != r.Failed() {
+				t.Errorf("%q: %s, failed=%v", spec, d, r.Failed())
+			}
+			if r.Failed() {
+				continue
+			}
+			allPass, anyFails := true, false
+			for _, m := range AllMetrics {
+				low := DiagLow
+				if m == AnswerRelevancy {
+					low = arLow(r)
+				}
+				if v, ok := r.Score(m); ok && v < low {
+					allPass, anyFails = false, true
+				}
+			}
+			if (d == DiagOK) != allPass {
+				t.Errorf("%q: %s, every available score passes=%v", spec, d, allPass)
+			}
+			if d == DiagLowScore && !anyFails {
+				t.Errorf("%q: low without a failing score", spec)
+			}
+		}
+		i := 0
+		for ; i < len(idx); i++ {
+			if idx[i]++; idx[i] < len(values) {
+				break
+			}
+			idx[i] = 0
+		}
+		if i == len(idx) {
+			break
+		}
+	}
+	if n < 10000 {
+		t.Fatalf("only %d combinations", n)
+	}
+}
+
+// TestReportJSONDiagnosis: every sample of the JSON report carries its
+// diagnosis, the report its counts (every diagnosis, 0 included), the
+// result's own fields are still there, and the report still decodes.
+func TestReportJSONDiagnosis(t *testing.T) {
+	results := []*Result{
+		sample(t, "f=0 ar=0 cr=0.5"),
+		nil, // never finished: left out
+		sample(t, "ar=0 nc"),
+		sample(t, "f=1 ar=0.9 cp=1 cr=1"),
+		sample(t, "f=1 ar=0.9 cp=1 cr=1"),
+	}
+	for i, r := range results {
+		if r != nil {
+			r.Index, r.ID, r.Question = i, fmt.Sprintf("s%d", i), "<b>&</b>"
+		}
+	}
+	rep := NewReport(RunInfo{ID: "r", Metrics: AllMetrics}, results)
+	var buf bytes.Buffer
+	if err := rep.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"question": "<b>&</b>"`) {
+		t.Errorf("WriteJSON escaped HTML or lost the question:\n%s", buf.String())
+	}
+	var raw struct {
+		Version   int                        `json:"version"`
+		Summary   map[Metric]json.RawMessage `json:"summary"`
+		Diagnoses map[string]int             `json:"diagnoses"`
+		Samples   []map[string]any           `json:"samples"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &raw); err != nil {
+		t.Fatal(err)
+	}
+	if raw.Version != ReportVersion || len(raw.Summary) != len(AllMetrics) {
+		t.Errorf("version %d, summary %v", raw.Version, raw.Summary)
+	}
+	want := map[string]int{"generation": 0, "retrieval": 0, "off-topic": 0, "noncommittal": 1, "low": 1, "ok": 2, "failed": 0}
+	if fmt.Sprint(raw.Diagnoses) != fmt.Sprint(want) {
+		t.Errorf("diagnoses %v, want %v", raw.Diagnoses, want)
+	}
+	wantDiag := []string{"low", "noncommittal", "ok", "ok"}
+	if len(raw.Samples) != len(wantDiag) {
+		t.Fatalf("%d samples", len(raw.Samples))
+	}
+	for i, s := range raw.Samples {
+		if s["diagnosis"] != wantDiag[i] {
+			t.Errorf("sample %d: diagnosis %v, want %s", i, s["diagnosis"], wantDiag[i])
+		}
+		for _, k := range []string{"index", "id", "question", "answer", "contexts", "scores", "status"} {
+			if _, ok := s[k]; !ok {
+				t.Errorf("sample %d lost %q: %v", i, k, s)
+			}
+		}
+	}
+	// json.Marshal of the value and of the pointer agree with WriteJSON.
+	for _, v := range []any{rep, *rep} {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(b, []byte(`"diagnosis":"noncommittal"`)) || !bytes.Contains(b, []byte(`"diagnoses":{`)) {
+			t.Errorf("json.Marshal(%T) without diagnoses: %s", v, b)
+		}
+	}
+	var back Report
+	if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Samples) != 4 || back.Diagnoses[DiagOK] != 2 || Diagnose(back.Samples[1]) != DiagNoncommittal {
+		t.Errorf("decoded: %d samples, diagnoses %v", len(back.Samples), back.Diagnoses)
+	}
+	empty := NewReport(RunInfo{ID: "e"}, nil)
+	buf.Reset()
+	if err := empty.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"samples": []`) || !strings.Contains(buf.String(), `"ok": 0`) {
+		t.Errorf("empty report:\n%s", buf.String())
 	}
 }

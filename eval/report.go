@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -82,9 +83,13 @@ func (ms MetricSummary) Why() string {
 	return strings.Join(parts, ", ")
 }
 
-// CountDiagnoses counts the results per diagnosis.
+// CountDiagnoses counts the results per diagnosis; every diagnosis has an
+// entry, 0 when no result has it.
 func CountDiagnoses(results []*Result) map[Diagnosis]int {
 	out := make(map[Diagnosis]int, len(Diagnoses))
+	for _, d := range Diagnoses {
+		out[d] = 0
+	}
 	for _, r := range results {
 		if r != nil {
 			out[Diagnose(r)]++
@@ -136,7 +141,48 @@ type Report struct {
 	Version int                      `json:"version"`
 	Run     RunInfo                  `json:"run"`
 	Summary map[Metric]MetricSummary `json:"summary"`
-	Samples []*Result                `json:"samples"`
+	// Diagnoses counts the samples per diagnosis (every diagnosis listed,
+	// 0 included). In the JSON it is always recomputed from Samples.
+	Diagnoses map[Diagnosis]int `json:"diagnoses"`
+	// Samples are the results; in the JSON each carries its "diagnosis".
+	Samples []*Result `json:"samples"`
+}
+
+// reportSample is a result as the JSON report writes it: the result's own
+// fields plus its diagnosis. Result has no MarshalJSON of its own, so its
+// fields are promoted (TestReportJSONDiagnosis guards that).
+type reportSample struct {
+	*Result
+	Diagnosis Diagnosis `json:"diagnosis"`
+}
+
+// MarshalJSON writes the report with the diagnosis counts and each
+// sample's diagnosis, computed from the samples so they always agree.
+// Decoding needs no counterpart: "diagnoses" fills Diagnoses, and a
+// sample's "diagnosis" is ignored (Diagnose recomputes it).
+func (r Report) MarshalJSON() ([]byte, error) {
+	type plain Report // the fields without this method
+	samples := make([]*reportSample, len(r.Samples))
+	for i, s := range r.Samples {
+		if s != nil {
+			samples[i] = &reportSample{Result: s, Diagnosis: Diagnose(s)}
+		}
+	}
+	out := struct {
+		plain
+		Diagnoses map[Diagnosis]int `json:"diagnoses"`
+		Samples   []*reportSample   `json:"samples"`
+	}{plain: plain(r), Diagnoses: CountDiagnoses(r.Samples), Samples: samples}
+	if r.Samples == nil {
+		out.Samples = nil
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // the caller's encoder escapes, or not (WriteJSON does not)
+	if err := enc.Encode(out); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // NewReport builds the report of a run from its results (nil entries, i.e.
@@ -151,6 +197,7 @@ func NewReport(run RunInfo, results []*Result) *Report {
 	if rep.Samples == nil {
 		rep.Samples = []*Result{}
 	}
+	rep.Diagnoses = CountDiagnoses(rep.Samples)
 	return rep
 }
 

@@ -127,3 +127,17 @@ type Event struct {
 	// emitted (a gauge snapshot, so consumers need no call-started events).
 	InFlight int
 }
+
+// StoppedEarly reports a result of a sample that was never evaluated: every
+// metric ended cancelled before it started (the run was stopped).
+func (r *Result) StoppedEarly() bool {
+	if len(r.Status) == 0 {
+		return false
+	}
+	for _, st := range r.Status {
+		if st != StatusCancelled {
+			return false
+		}
+	}
+	return len(r.Calls) == 0
+}

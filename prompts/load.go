@@ -19,44 +19,68 @@ import (
 // with sample data, so mistakes surface here with file and line rather than
 // in the middle of a run. All problems are reported at once.
 func Load(dir string) (*Set, error) {
+	s, problems, err := Scan(dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(problems) > 0 {
+		errs := make([]error, len(problems))
+		for i, p := range problems {
+			errs[i] = p.Err
+		}
+		return nil, fmt.Errorf("prompts: override directory %s:\n%w", dir, errors.Join(errs...))
+	}
+	return s, nil
+}
+
+// Problem is one override file that Scan could not use.
+type Problem struct {
+	Task, Lang string // "" when the file name is not a template name
+	Path       string
+	Err        error // names the file and, for template errors, the line
+}
+
+// Scan is Load that does not stop at broken files: it returns the set with
+// every good override in place (the built-in template stands in for a
+// broken one) and the problems, one per file. err is only for a directory
+// that cannot be read. Drafts (<task>.<lang>.tmpl.draft, the TUI's edits
+// that failed validation) are never loaded.
+func Scan(dir string) (*Set, []Problem, error) {
 	base := Embedded()
 	des, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("prompts: reading the override directory: %w", err)
+		return nil, nil, fmt.Errorf("prompts: reading the override directory: %w", err)
 	}
 	s := &Set{entries: maps.Clone(base.entries)}
-	var errs []error
+	var problems []Problem
 	for _, de := range des {
 		name := de.Name()
-		if editorLeftover(name) {
+		if editorLeftover(name) || isDraftName(name) {
 			continue
 		}
 		path := filepath.Join(dir, name)
-		task, lang, ok := parseFileName(name)
+		t, l, ok := parseFileName(name)
 		if !ok {
-			errs = append(errs, unknownNameError(path, name))
+			problems = append(problems, Problem{Path: path, Err: unknownNameError(path, name)})
 			continue
 		}
 		if de.IsDir() {
-			errs = append(errs, fmt.Errorf("%s: is a directory, expected a template file", path))
+			problems = append(problems, Problem{t, l, path, fmt.Errorf("%s: is a directory, expected a template file", path)})
 			continue
 		}
 		b, err := os.ReadFile(path)
 		if err != nil {
-			errs = append(errs, err)
+			problems = append(problems, Problem{t, l, path, err})
 			continue
 		}
-		e, err := newEntry(task, lang, path, b, Info{Source: SourceOverride, Path: path})
+		e, err := newEntry(t, l, path, b, Info{Source: SourceOverride, Path: path})
 		if err != nil {
-			errs = append(errs, err)
+			problems = append(problems, Problem{t, l, path, err})
 			continue
 		}
-		s.entries[key(task, lang)] = e
+		s.entries[key(t, l)] = e
 	}
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("prompts: override directory %s:\n%w", dir, errors.Join(errs...))
-	}
-	return s, nil
+	return s, problems, nil
 }
 
 // editorLeftover reports files that editors create beside the one being

@@ -57,7 +57,11 @@ type progress struct {
 	inFlight, calls, cacheHits, retries, errors, tokens int
 }
 
-func (p *progress) sent() int { return p.calls - p.cacheHits }
+// The counters mean what the run record's calls mean (eval.CallCounts), so
+// the header, the headless progress and a report agree on one run: sent
+// are calls that reached the endpoint and succeeded, errors are calls that
+// failed, cache hits are calls the cache answered.
+func (p *progress) sent() int { return p.calls - p.cacheHits - p.errors }
 
 func (p *progress) count(ev *eval.Event) {
 	p.inFlight = ev.InFlight
@@ -76,13 +80,15 @@ func (p *progress) count(ev *eval.Event) {
 		}
 	case eval.EventRetry:
 		p.retries++
-	case eval.EventError:
-		p.errors++
 	}
 }
 
 func (p *progress) countCall(c eval.CallRecord) {
 	p.calls++
+	if c.Error != "" {
+		p.errors++
+		return
+	}
 	if c.Cached {
 		p.cacheHits++
 		return
@@ -98,9 +104,6 @@ func (p *progress) countStored(res *eval.Result) {
 	for _, c := range res.Calls {
 		p.countCall(c)
 		p.retries += c.Retries
-		if c.Error != "" {
-			p.errors++
-		}
 	}
 }
 

@@ -51,6 +51,15 @@ var statusWords = []string{
 	string(eval.StatusNoQuestions),
 }
 
+// diagWords lists the diagnoses diag: accepts, for its error message.
+var diagWords = func() string {
+	ws := make([]string, len(eval.Diagnoses))
+	for i, d := range eval.Diagnoses {
+		ws[i] = string(d)
+	}
+	return strings.Join(ws, ", ")
+}()
+
 // ops is ordered so two-character operators are tried first.
 var ops = []string{"<=", ">=", "!=", "==", "<", ">", "="}
 
@@ -132,7 +141,7 @@ func parseTerm(w word) (term, error) {
 					return term{kind: termDiag, diag: d}, nil
 				}
 			}
-			return term{}, fmt.Errorf("%s: unknown diagnosis %q (use generation, retrieval, off-topic, ok or failed)", s, v)
+			return term{}, fmt.Errorf("%s: unknown diagnosis %q (use one of %s)", s, v, diagWords)
 		}
 	}
 	for _, op := range ops {

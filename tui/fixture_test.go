@@ -110,7 +110,7 @@ func fixtureResults() []*eval.Result {
 		}},
 	})
 
-	// 3: off-topic: faithful, but evasive; every question noncommittal.
+	// 3: noncommittal: faithful, but evasive; every question noncommittal.
 	s, st = all(1, 0, 1, 1)
 	out = append(out, &eval.Result{
 		Index: 3, Question: "Can I bring my dog to the office?",

@@ -209,28 +209,40 @@ func (m *Model) histogram(ms metricStats) string {
 	return b.String()
 }
 
+// diagLine counts the shown rows per diagnosis. When the line is wider
+// than the screen, the diagnoses no row has are left out, so the ones that
+// matter (failed last) are not cut off.
 func (m *Model) diagLine() string {
 	st := m.st
-	parts := []string{st.bold.Render("diagnosis")}
-	for _, d := range eval.Diagnoses {
-		n := m.stats.diag[d]
-		s := sprintf("%s %d", d, n)
-		if n > 0 {
-			switch d {
-			case eval.DiagFailed:
-				s = st.failed.Render(s)
-			case eval.DiagOK:
-				s = st.high.Render(s)
-			default:
-				s = st.mid.Render(s)
+	line := func(skipZero bool) string {
+		parts := []string{st.bold.Render("diagnosis")}
+		for _, d := range eval.Diagnoses {
+			n := m.stats.diag[d]
+			if n == 0 && skipZero {
+				continue
 			}
+			s := sprintf("%s %d", d, n)
+			if n > 0 {
+				switch d {
+				case eval.DiagFailed:
+					s = st.failed.Render(s)
+				case eval.DiagOK:
+					s = st.high.Render(s)
+				default:
+					s = st.mid.Render(s)
+				}
+			}
+			parts = append(parts, s)
 		}
-		parts = append(parts, s)
+		if m.stats.running > 0 {
+			parts = append(parts, st.running.Render(sprintf("running %d", m.stats.running)))
+		}
+		return strings.Join(parts, "  ")
 	}
-	if m.stats.running > 0 {
-		parts = append(parts, st.running.Render(sprintf("running %d", m.stats.running)))
+	if full := line(false); m.width <= 0 || lipgloss.Width(full) <= m.width {
+		return full
 	}
-	return strings.Join(parts, "  ")
+	return line(true)
 }
 
 func (m *Model) filterLines() []string {

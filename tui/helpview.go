@@ -12,7 +12,8 @@ var filterHelp = []string{
 	"  f<0.5  ar<0.7  cp=0  cr>=0.8   scores of faithfulness, answer relevancy,",
 	"                                 context precision, recall (< <= > >= = !=)",
 	"  status:failed  status:ok  status:n/a  status:running  status:judge_error ...",
-	"  diag:generation  diag:retrieval  diag:off-topic  diag:ok  diag:failed",
+	"  diag:generation  diag:retrieval  diag:off-topic  diag:noncommittal",
+	"  diag:low  diag:ok  diag:failed",
 	"  any other word, or \"a quoted phrase\", matches the question or the answer",
 }
 

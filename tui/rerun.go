@@ -245,7 +245,7 @@ func (m *Model) finishRerun() {
 	p := rr.progress
 	msg := sprintf("re-run %s finished: %d of %d samples re-scored, %d calls sent, %d from the cache", rr.id, p.done, p.total, p.sent(), p.cacheHits)
 	if p.errors > 0 {
-		m.setError(msg + sprintf(", %d failed metrics (see the detail pages)", p.errors))
+		m.setError(msg + sprintf(", %d failed calls (see the detail pages)", p.errors))
 		return
 	}
 	m.setStatus(msg)

@@ -62,9 +62,12 @@ func TestStreamsShareTheApplier(t *testing.T) {
 			events: []eval.Event{
 				{Kind: eval.EventRetry, Sample: 0, InFlight: 1},
 				{Kind: eval.EventRetry, Sample: 0, InFlight: 1},
+				// A failed call is an error; the metric failure it causes is
+				// not counted again.
+				{Kind: eval.EventCall, Sample: 0, Call: &eval.CallRecord{Task: "faithfulness_statements", Error: "HTTP 500"}},
 				{Kind: eval.EventError, Sample: 0, Metric: eval.Faithfulness, Err: "HTTP 500"},
 			},
-			want:   progress{total: 2, retries: 2, errors: 1},
+			want:   progress{total: 2, calls: 1, retries: 2, errors: 1},
 			screen: []string{"errors 1"},
 		},
 		{

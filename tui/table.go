@@ -16,8 +16,16 @@ import (
 
 const (
 	scoreW = 5 // "0.667"
-	diagW  = 10
 )
+
+// diagW fits the longest diagnosis ("noncommittal").
+var diagW = func() int {
+	w := len("diagnosis")
+	for _, d := range eval.Diagnoses {
+		w = max(w, len(d))
+	}
+	return w
+}()
 
 // tableRows is how many sample rows fit under the header.
 func (m *Model) tableRows() int {

@@ -185,7 +185,10 @@ func TestFilterRows(t *testing.T) {
 		{"status:parse_error", []int{7}},
 		{"diag:retrieval", []int{2}},
 		{"diag:generation", []int{0, 6}},
-		{"diag:off-topic", []int{3}},
+		{"diag:noncommittal", []int{3}},
+		{"diag:off-topic", nil},
+		{"diag:low", nil},
+		{"diag:ok", []int{1, 4}},
 		{"eiffel", []int{1}},
 		{"纳税人", []int{0}},
 		{"postgresql", nil}, // only in a context: text matches question and answer
@@ -214,15 +217,27 @@ func TestFilterRows(t *testing.T) {
 }
 
 func TestFilterCountsInHeader(t *testing.T) {
-	m := newTestModel(t, fixtureOptions(), 80, 24)
+	m := newTestModel(t, fixtureOptions(), 120, 40)
 	press(m, "/")
 	typeText(m, "diag:generation")
 	press(m, "enter")
 	s := screenText(m)
-	for _, want := range []string{"generation 2  retrieval 0  off-topic 0  ok 0  failed 0", "faithfulness       mean 0.167  scored 2"} {
+	for _, want := range []string{"diagnosis  generation 2  retrieval 0  off-topic 0  noncommittal 0  low 0  ok 0  failed 0\n", "faithfulness       mean 0.167  scored 2"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("header misses %q:\n%s", want, s)
 		}
+	}
+	// 80 columns do not hold every diagnosis: those no row has are left out.
+	m = newTestModel(t, fixtureOptions(), 80, 24)
+	press(m, "/")
+	typeText(m, "diag:generation")
+	press(m, "enter")
+	if s := screenText(m); !strings.Contains(s, "diagnosis  generation 2\n") {
+		t.Fatalf("80 columns: header misses the compact diagnosis line:\n%s", s)
+	}
+	press(m, "esc")
+	if s := screenText(m); !strings.Contains(s, "diagnosis  generation 2  retrieval 1  noncommittal 1  ok 2  failed 2\n") {
+		t.Fatalf("80 columns: header misses the compact diagnosis line:\n%s", s)
 	}
 }
 
@@ -566,6 +581,7 @@ func TestLiveEvents(t *testing.T) {
 	}
 	m.Update(EventsMsg{Events: []eval.Event{
 		{Kind: eval.EventSampleFinished, Sample: 0, Result: res[0], InFlight: 1},
+		{Kind: eval.EventCall, Sample: 1, Call: &eval.CallRecord{Task: "faithfulness_statements", Error: "boom"}, InFlight: 1},
 		{Kind: eval.EventError, Sample: 1, Metric: eval.Faithfulness, Err: "boom", InFlight: 1},
 	}})
 	s = screenText(m)

@@ -375,9 +375,10 @@ func TestRerunFailures(t *testing.T) {
 			"the run is still in progress"},
 		{"no sample matches", func(_ *fakeHost, o *Options) { o.Results = nil }, []string{"R"},
 			"no sample to re-run"},
-		{"failed metrics are reported", func(h *fakeHost, _ *Options) {
-			h.rerunEvents = append([]eval.Event{{Kind: eval.EventError, Sample: 0, Metric: eval.Faithfulness, Err: "HTTP 500"}}, h.rerunEvents...)
-		}, []string{"R", "y"}, "1 failed metrics"},
+		{"failed calls are reported", func(h *fakeHost, _ *Options) {
+			h.rerunEvents = append([]eval.Event{{Kind: eval.EventCall, Sample: 0, Call: &eval.CallRecord{Task: "faithfulness_verdicts", Error: "HTTP 500"}},
+				{Kind: eval.EventError, Sample: 0, Metric: eval.Faithfulness, Err: "HTTP 500"}}, h.rerunEvents...)
+		}, []string{"R", "y"}, "1 failed calls"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -456,6 +456,13 @@ func (c *Client) Clear(olderThan time.Duration) (int, error) {
 	return r.N, err
 }
 
+// DeleteRuns implements cache.Store. The holder refuses a live run.
+func (c *Client) DeleteRuns(ids []string) (runs, results int, err error) {
+	var r deleteRunsReply
+	err = c.call("DeleteRuns", deleteRunsArgs{IDs: ids}, &r)
+	return r.Runs, r.Results, err
+}
+
 // Export implements cache.Store. The holder sends the whole export in one
 // reply; nothing is written to w unless it succeeded.
 func (c *Client) Export(w io.Writer) (int, error) {

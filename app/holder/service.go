@@ -184,6 +184,18 @@ func (s *service) Clear(in json.RawMessage, out *json.RawMessage) error {
 	})
 }
 
+// DeleteRuns refuses runs that the holder or one of its clients is
+// evaluating: only the holder knows them all.
+func (s *service) DeleteRuns(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a deleteRunsArgs) (deleteRunsReply, error) {
+		if err := RefuseLive(s.c.srv.Live(), a.IDs); err != nil {
+			return deleteRunsReply{}, err
+		}
+		runs, results, err := s.c.srv.db.DeleteRuns(a.IDs)
+		return deleteRunsReply{Runs: runs, Results: results}, err
+	})
+}
+
 func (s *service) Export(in json.RawMessage, out *json.RawMessage) error {
 	return handle(in, out, func(none) (exportReply, error) {
 		var b bytes.Buffer

@@ -106,6 +106,13 @@ type (
 	clearArgs struct {
 		OlderThan time.Duration `json:"older_than"`
 	}
+	deleteRunsArgs struct {
+		IDs []string `json:"ids"`
+	}
+	deleteRunsReply struct {
+		Runs    int `json:"runs"`
+		Results int `json:"results"`
+	}
 	exportReply struct {
 		Data []byte `json:"data"`
 		N    int    `json:"n"`

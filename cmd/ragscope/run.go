@@ -126,6 +126,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 }
 
 func evaluate(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (int, error) {
+	if err := f.Validate(); err != nil {
+		return 0, err
+	}
 	if f.detach {
 		return detach(f, stdout, stderr)
 	}
@@ -227,6 +230,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	if f.APIKey == "" {
 		f.APIKey = os.Getenv("OPENAI_API_KEY")
+	}
+	if err := f.Validate(); err != nil {
+		fmt.Fprintln(stderr, "ragscope check:", err)
+		return exitUsage
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/app"
+	"github.com/ragscope/ragscope/app/holder"
 	"github.com/ragscope/ragscope/app/outfile"
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
@@ -50,6 +51,12 @@ func storedRuns(dbPath string, refs ...string) (*app.Shared, []eval.RunInfo, [][
 }
 
 func cmdRuns(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "delete", "prune":
+			return cmdRunsDelete(args[0], args[1:], stdout, stderr)
+		}
+	}
 	fs := flag.NewFlagSet("ragscope runs", flag.ContinueOnError)
 	fs.SetOutput(flagOutput(stderr))
 	dbPath := fs.String("db", "", "database file")
@@ -148,4 +155,155 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 		return exitFatal
 	}
 	return exitOK
+}
+
+// cmdRunsDelete is `ragscope runs delete RUN...` and `ragscope runs prune
+// --older-than AGE [--keep N]`: they remove run records and all their
+// results (never judge-call cache entries). A run being evaluated is not
+// deleted: delete refuses, prune keeps it and says so.
+func cmdRunsDelete(sub string, args []string, stdout, stderr io.Writer) int {
+	name := "ragscope runs " + sub
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(flagOutput(stderr))
+	dbPath := fs.String("db", "", "database file")
+	dryRun := fs.Bool("dry-run", false, "print what would be deleted and delete nothing")
+	var (
+		olderThan = new(string)
+		keep      = new(int)
+	)
+	if sub == "prune" {
+		fs.StringVar(olderThan, "older-than", "", "delete runs started more than this long ago (e.g. 30d, 12h); required")
+		fs.IntVar(keep, "keep", 0, "always keep the newest N runs")
+	}
+	pos, code, ok := parseArgs(fs, args, stderr)
+	if !ok {
+		return code
+	}
+	fail := func(err error) int {
+		fmt.Fprintln(stderr, name+":", errText(err))
+		return exitCode(err)
+	}
+	var age time.Duration
+	switch {
+	case sub == "delete" && len(pos) == 0:
+		return fail(errorf("give the RUNs to delete (ids, unique prefixes or %s); see `ragscope runs`", cache.LatestRun))
+	case sub == "prune" && len(pos) > 0:
+		return fail(errorf("takes no runs (got %q); use `ragscope runs delete RUN...` to delete given runs", pos))
+	case sub == "prune" && *olderThan == "":
+		return fail(errorf("--older-than is required (e.g. --older-than 30d)"))
+	case sub == "prune" && *keep < 0:
+		return fail(errorf("--keep must not be negative (got %d)", *keep))
+	case sub == "prune":
+		var err error
+		if age, err = parseAge(*olderThan); err != nil {
+			return fail(errorf("--older-than: %v", err))
+		}
+	}
+	mode := app.Write
+	if *dryRun {
+		mode = app.Read
+	}
+	db, err := app.Open(*dbPath, app.OpenOptions{Mode: mode})
+	if err != nil {
+		return fail(err)
+	}
+	defer db.Close()
+	live, err := db.Live()
+	if err != nil {
+		return fail(err)
+	}
+
+	type target struct {
+		info    eval.RunInfo
+		results int
+	}
+	var targets []target
+	seen := map[string]bool{}
+	add := func(ref string) error {
+		info, rs, err := db.Run(ref)
+		if err != nil {
+			if errors.Is(err, cache.ErrDamaged) {
+				return err
+			}
+			return usageError{Err: err}
+		}
+		if seen[info.ID] {
+			return nil
+		}
+		seen[info.ID] = true
+		n := 0
+		for _, r := range rs {
+			if r != nil {
+				n++
+			}
+		}
+		targets = append(targets, target{info, n})
+		return nil
+	}
+	if sub == "delete" {
+		for _, ref := range pos {
+			if err := add(ref); err != nil {
+				return fail(err)
+			}
+		}
+		ids := make([]string, len(targets))
+		for i, t := range targets {
+			ids[i] = t.info.ID
+		}
+		if err := holder.RefuseLive(live, ids); err != nil {
+			return fail(fmt.Errorf("%v; nothing was deleted", err))
+		}
+	} else {
+		runs, err := db.Runs() // newest first
+		if err != nil {
+			return fail(err)
+		}
+		cutoff := time.Now().Add(-age)
+		for i, r := range runs {
+			if i < *keep || !r.StartedAt.Before(cutoff) {
+				continue
+			}
+			if lr, ok := live[r.ID]; ok {
+				fmt.Fprintf(stderr, "%s: keeping run %s: it is being evaluated now by pid %d (%s)\n", name, sanitize.Line(r.ID), lr.PID, sanitize.Line(lr.Role))
+				continue
+			}
+			if err := add(r.ID); err != nil {
+				return fail(err)
+			}
+		}
+	}
+	if len(targets) == 0 {
+		fmt.Fprintf(stdout, "no runs to delete in %s\n", sanitize.Line(db.Path()))
+		return exitOK
+	}
+
+	verb := "deleting"
+	if *dryRun {
+		verb = "would delete"
+	}
+	ids := make([]string, len(targets))
+	results := 0
+	for i, t := range targets {
+		ids[i] = t.info.ID
+		results += t.results
+		fmt.Fprintf(stdout, "%s run %s  started %s  %s\n", verb, sanitize.Line(t.info.ID),
+			t.info.StartedAt.Local().Format("2006-01-02 15:04:05"), countOf(t.results, "result"))
+	}
+	if *dryRun {
+		fmt.Fprintf(stdout, "would delete %s and %s from %s (dry run: nothing was deleted)\n", countOf(len(targets), "run"), countOf(results, "result"), sanitize.Line(db.Path()))
+		return exitOK
+	}
+	nRuns, nResults, err := db.DeleteRuns(ids)
+	if err != nil {
+		return fail(err)
+	}
+	fmt.Fprintf(stdout, "deleted %s and %s from %s (run `ragscope cache compact` to shrink the file)\n", countOf(nRuns, "run"), countOf(nResults, "result"), sanitize.Line(db.Path()))
+	return exitOK
+}
+
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -7,9 +7,7 @@ import (
 
 // csvGate sits between the file and the CSV reader, which holds a row
 // whole, and keeps any row larger than the limit from reaching it. A row
-// ends at a newline outside quotes (a quoted cell may span lines, and a
-// quote inside a quoted cell is doubled, so counting quotes tells where one
-// is). Each row is held back until it ends; one over the limit is measured
+// ends at a newline outside quoted cells (see rowEnd). Each row is held back until it ends; one over the limit is measured
 // and dropped as it streams by, and replaced by a row "-" that readCSV
 // recognises by its offset and reports as a row too big.
 type csvGate struct {
@@ -26,7 +24,7 @@ type csvGate struct {
 
 	// The row being held.
 	started   bool
-	inQuote   bool
+	state     int
 	held      []byte
 	over      bool
 	startLine int
@@ -60,7 +58,7 @@ func (g *csvGate) Read(p []byte) (int, error) {
 			continue
 		}
 		if !g.started {
-			g.started, g.inQuote, g.held, g.over, g.sizer, g.dropped = true, false, g.held[:0], false, nil, 0
+			g.started, g.state, g.held, g.over, g.sizer, g.dropped = true, csvCellStart, g.held[:0], false, nil, 0
 			g.startLine = 1 + g.line
 		}
 		n, done := g.rowEnd(g.in)
@@ -76,39 +74,86 @@ func (g *csvGate) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// States of the row lexer, which follows encoding/csv's rules (without
+// LazyQuotes): a quote opens a quoted cell only as a cell's first byte;
+// inside, "" is a quote and a quote ends the cell, which must then end.
+const (
+	csvCellStart = iota
+	csvUnquoted
+	csvQuoted
+	csvAfterQuote // a quote in a quoted cell: its end, or the first of ""
+	csvBroken     // a quote where the CSV reader will stop: the row ends at the line's end
+)
+
 // rowEnd returns how much of p belongs to the row and whether it ends there.
+// The next comma, quote and newline are looked up once each and remembered,
+// so a row costs a few IndexByte passes, not work per byte in Go.
 func (g *csvGate) rowEnd(p []byte) (int, bool) {
-	nl := -2 // cached offset of the next newline in p; -1 none
+	nc, nq, nn := -2, -2, -2 // offsets in p of the next comma, quote, newline; -1 none, -2 unknown
+	next := func(cache *int, i int, b byte) int {
+		if *cache != -1 && *cache < i {
+			*cache = index(p, i, b)
+		}
+		return *cache
+	}
 	for i := 0; i < len(p); {
-		if g.inQuote {
-			j := bytes.IndexByte(p[i:], '"')
-			if j < 0 {
+		switch g.state {
+		case csvCellStart:
+			if p[i] == '"' {
+				g.state = csvQuoted
+				i++
+			} else {
+				g.state = csvUnquoted
+			}
+		case csvUnquoted:
+			c := -1
+			if g.comma != 0 {
+				c = next(&nc, i, g.comma)
+			}
+			q, n := next(&nq, i, '"'), next(&nn, i, '\n')
+			switch {
+			case n >= 0 && (c < 0 || n < c) && (q < 0 || n < q):
+				g.state = csvCellStart
+				return n + 1, true
+			case c >= 0 && (q < 0 || c < q):
+				g.state = csvCellStart
+				i = c + 1
+			case q >= 0:
+				g.state = csvBroken
+				i = q + 1
+			default:
 				return len(p), false
 			}
-			i += j + 1
-			g.inQuote = false
-			continue
-		}
-		if nl != -1 && nl < i {
-			if k := bytes.IndexByte(p[i:], '\n'); k >= 0 {
-				nl = i + k
-			} else {
-				nl = -1
+		case csvQuoted:
+			q := next(&nq, i, '"')
+			if q < 0 {
+				return len(p), false
 			}
+			g.state = csvAfterQuote
+			i = q + 1
+		case csvAfterQuote:
+			switch b := p[i]; {
+			case b == '"':
+				g.state = csvQuoted
+			case b == g.comma:
+				g.state = csvCellStart
+			case b == '\n':
+				g.state = csvCellStart
+				return i + 1, true
+			case b == '\r':
+				g.state = csvUnquoted // "\r\n" ends the row; anything else the CSV reader rejects
+			default:
+				g.state = csvBroken
+			}
+			i++
+		default: // csvBroken
+			n := next(&nn, i, '\n')
+			if n < 0 {
+				return len(p), false
+			}
+			g.state = csvCellStart
+			return n + 1, true
 		}
-		end := len(p)
-		if nl >= 0 {
-			end = nl
-		}
-		if j := bytes.IndexByte(p[i:end], '"'); j >= 0 {
-			i += j + 1
-			g.inQuote = true
-			continue
-		}
-		if nl >= 0 {
-			return nl + 1, true
-		}
-		return len(p), false
 	}
 	return len(p), false
 }
@@ -145,7 +190,7 @@ func (g *csvGate) endRow() {
 		g.out = g.held
 		return
 	}
-	o := oversized{line: g.startLine}
+	o := oversized{line: g.startLine, truncated: g.state == csvQuoted}
 	o.size, o.column, o.partSize = g.sizer.finish()
 	g.out = []byte("-\n")
 	end := g.outOff + 2

@@ -93,6 +93,9 @@ func readElements(c *collector, dec *json.Decoder, lt *lineTracker) error {
 		end := dec.InputOffset()
 		lt.forget(end)
 		if o, ok := lt.gate.oversize(end); ok && string(raw) == "{}" {
+			if o.truncated {
+				return truncatedJSON(c, n)
+			}
 			field, msg := c.tooBigField(o)
 			if err := c.bad(n, field, msg); err != nil {
 				return err
@@ -126,14 +129,18 @@ func jsonSyntax(c *collector, lt *lineTracker, element int, err error) error {
 	var se *json.SyntaxError
 	if !errors.As(err, &se) {
 		if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
-			return &Error{File: c.name, Line: element, Unit: unitElement,
-				Msg: "the JSON ends too early (truncated file?) — complete or re-export the file"}
+			return truncatedJSON(c, element)
 		}
 		return fmt.Errorf("%s: %w", c.name, err)
 	}
 	return &Error{File: c.name, Line: element, Unit: unitElement, Msg: fmt.Sprintf(
 		"invalid JSON at line %d: %s — fix the file; a broken JSON file cannot be read past the error",
 		lt.lineAt(se.Offset), se.Error())}
+}
+
+func truncatedJSON(c *collector, element int) *Error {
+	return &Error{File: c.name, Line: element, Unit: unitElement,
+		Msg: "the JSON ends too early (truncated file?) — complete or re-export the file"}
 }
 
 func kindOfToken(tok json.Token) string {

@@ -3,6 +3,7 @@ package dataset
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 )
@@ -16,7 +17,9 @@ import (
 // replaced by {}, which readElements recognises by its offset and reports
 // as a record too big; anything else ends the read with an error. Outside
 // these values bytes pass straight through. The gate follows strings and
-// nesting only; syntax is the decoder's business.
+// nesting only; syntax is the decoder's business, so a value going over the
+// limit with a syntax error near its start (which may be what makes it run
+// on) is let through for the decoder to report, as without the limit.
 type jsonGate struct {
 	src   io.Reader
 	c     *collector
@@ -28,7 +31,9 @@ type jsonGate struct {
 	out    []byte // ready for the decoder
 	outOff int64  // bytes handed to the decoder
 	fail   error  // ends the read
-	line   int    // newlines passed in src before in
+	// passthrough: a broken value was let through; the decoder stops at it.
+	passthrough bool
+	line        int // newlines passed in src before in
 
 	// Where we are between values: depth of nesting (1 inside the
 	// top-level array or object, 2 inside the "samples" list); in the top
@@ -82,10 +87,14 @@ func (g *jsonGate) Read(p []byte) (int, error) {
 		if g.fail != nil {
 			return 0, g.fail
 		}
+		if g.passthrough && len(g.in) > 0 {
+			g.out, g.in = g.in, nil
+			break
+		}
 		if len(g.in) == 0 {
 			if g.srcErr != nil {
 				if g.unit != gNone {
-					g.endUnit() // the file ends inside a value: the decoder says so
+					g.endUnit(true) // the file ends inside a value: the decoder says so
 					continue
 				}
 				return 0, g.srcErr
@@ -164,10 +173,16 @@ func (g *jsonGate) start(kind, i int) {
 // within reads the held value on, to its end or the end of in.
 func (g *jsonGate) within() {
 	n, done := g.valueEnd(g.in)
+	if !g.over && int64(len(g.held)+n) > g.limit && brokenPrefix(g.held, g.in[:n]) {
+		// A value that is already broken is the decoder's to report, with
+		// its line, as it would be if it were small: let it all through.
+		g.out, g.unit, g.passthrough = g.held, gNone, true
+		return
+	}
 	g.take(g.in[:n])
 	g.in = g.in[n:]
 	if done {
-		g.endUnit()
+		g.endUnit(false)
 	}
 }
 
@@ -251,8 +266,28 @@ func (g *jsonGate) drop(p []byte) {
 	g.dropped += bytes.Count(p, []byte("\n"))
 }
 
-// endUnit lets the held value through, or stands in for a dropped one.
-func (g *jsonGate) endUnit() {
+// checkPrefix is how much of a value going over the limit brokenPrefix
+// has the decoder look at.
+const checkPrefix = 1 << 20
+
+// brokenPrefix reports whether a value going over the limit, held then p,
+// has a syntax error in its first checkPrefix bytes. Syntax errors usually
+// show early in a value that runs long because of them (a quote or a
+// brace too many throws the gate's count off); a later one goes unseen and
+// the value is refused as too big.
+func brokenPrefix(held, p []byte) bool {
+	prefix := held[:min(len(held), checkPrefix)]
+	if len(prefix) < checkPrefix {
+		prefix = append(prefix[:len(prefix):len(prefix)], p[:min(len(p), checkPrefix-len(prefix))]...)
+	}
+	var raw json.RawMessage
+	var se *json.SyntaxError
+	return errors.As(json.NewDecoder(bytes.NewReader(prefix)).Decode(&raw), &se)
+}
+
+// endUnit lets the held value through, or stands in for a dropped one;
+// atEOF says the file ended inside the value.
+func (g *jsonGate) endUnit(atEOF bool) {
 	kind := g.unit
 	g.unit = gNone
 	if !g.over {
@@ -263,15 +298,17 @@ func (g *jsonGate) endUnit() {
 		}
 		return
 	}
-	o := oversized{size: g.size, line: g.startLine}
+	o := oversized{size: g.size, line: g.startLine, truncated: atEOF}
 	o.part, o.partSize = g.sizer.largest()
-	switch kind {
-	case gElement:
+	switch {
+	case atEOF && kind != gElement:
+		g.fail = truncatedJSON(g.c, 0)
+	case kind == gElement:
 		g.out = []byte("{}")
 		end := g.outOff + 2
 		g.placeholders[end] = o
 		g.shifts = append(g.shifts, lineShift{end, g.dropped})
-	case gKey:
+	case kind == gKey:
 		g.fail = &Error{File: g.c.name, Msg: fmt.Sprintf("a key of the top-level object, at line %d, is %d bytes (%s), over the limit of %s per record — "+
 			"is this a dataset? Raise the limit with --max-record-bytes", o.line, o.size, fmtSize(o.size), fmtSize(g.limit))}
 	default:

@@ -15,35 +15,40 @@ func readJSONL(c *collector, br *bufio.Reader) error {
 	var long []byte // a line longer than br's buffer, gathered
 	for line := 1; ; line++ {
 		b, err := br.ReadSlice('\n')
+		over := false
 		if err == bufio.ErrBufferFull {
 			long = appendHeld(long[:0], b, c.limit)
-			for err == bufio.ErrBufferFull {
+			for err == bufio.ErrBufferFull && !over {
 				b, err = br.ReadSlice('\n')
-				if int64(len(long)+len(b)) > c.limit+2 { // +2: the line's "\r\n" does not count
-					if err = c.longLine(line, br, long, b, err); err != nil && err != io.EOF {
-						return err
-					}
-					goto next
+				// +2: the line's "\r\n" does not count.
+				if over = int64(len(long)+len(b)) > c.limit+2; !over {
+					long = appendHeld(long, b, c.limit)
 				}
-				long = appendHeld(long, b, c.limit)
 			}
-			b = long
+			if !over {
+				b = long
+			}
 		}
-		if err != nil && err != io.EOF {
+		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
-		if size := int64(len(bytes.TrimRight(b, "\r\n"))); size > c.limit {
-			if err = c.longLine(line, br, nil, b, err); err != nil && err != io.EOF {
-				return err
-			}
-		} else if t := bytes.TrimSpace(b); len(t) > 0 {
-			if err := c.fromJSON(line, t); err != nil {
-				return err
+		switch {
+		case over:
+			err = c.longLine(line, br, long, b, err)
+		case int64(len(bytes.TrimRight(b, "\r\n"))) > c.limit:
+			err = c.longLine(line, br, nil, b, err)
+		default:
+			if t := bytes.TrimSpace(b); len(t) > 0 {
+				if err := c.fromJSON(line, t); err != nil {
+					return err
+				}
 			}
 		}
-	next:
 		if err == io.EOF {
 			return nil
+		}
+		if err != nil {
+			return err
 		}
 		if cap(long) > 4<<20 && len(b) < 1<<20 {
 			long = nil // one long line does not pin its buffer for the rest of the file

@@ -62,7 +62,10 @@ type oversized struct {
 	// "vars.context", or a CSV column) and partSize its size.
 	part     string
 	partSize int64
-	column   int // CSV: the column index of part, -1 if none
+	column   int // CSV: the column index of part
+	// truncated: the file ended inside the record (JSON), or inside a
+	// quoted cell of it (CSV).
+	truncated bool
 }
 
 // tooBigField turns a JSON record over the limit into the field it is
@@ -80,6 +83,9 @@ func (c *collector) tooBig(o oversized, partKind string) string {
 	}
 	msg := fmt.Sprintf("the record is %d bytes (%s%s), over the limit of %s per record — "+
 		"raise the limit with --max-record-bytes", o.size, fmtSize(o.size), detail, fmtSize(c.limit))
+	if o.truncated && c.unit == unitRow {
+		detail += "; it runs to the end of the file inside a quoted cell — is a closing quote missing?"
+	}
 	if o.line > 0 && c.unit != unitLine {
 		msg = fmt.Sprintf("the record starting at line %d is %d bytes (%s%s), over the limit of %s per record — "+
 			"raise the limit with --max-record-bytes", o.line, o.size, fmtSize(o.size), detail, fmtSize(c.limit))

@@ -160,17 +160,17 @@ func TestRecordLimitCSV(t *testing.T) {
 	}
 }
 
-// TestHugeRecordMemory: a 200 MB single-line file is refused while the
-// loader allocates a small multiple of the 16 MiB limit, not the line (a
-// 60 MB record used to take 7.2 GB). Allocation is counted with
+// TestHugeRecordMemory: a 200 MB single-line file is refused, and skipped
+// under --skip-invalid, while the loader allocates a small multiple of the
+// 16 MiB limit, not the line (a 60 MB record used to take 7.2 GB); so are a
+// 64 MB JSON element and CSV row. Allocation is counted with
 // runtime.MemStats.TotalAlloc, which bounds the peak heap from above.
 func TestHugeRecordMemory(t *testing.T) {
 	if testing.Short() {
-		t.Skip("writes 3 files of 200 MB")
+		t.Skip("writes 330 MB of files")
 	}
-	const size = 200 << 20
 	dir := t.TempDir()
-	write := func(name, head, tail string, fill byte) string {
+	write := func(name, head, tail string, size int) string {
 		path := filepath.Join(dir, name)
 		f, err := os.Create(path)
 		if err != nil {
@@ -178,7 +178,7 @@ func TestHugeRecordMemory(t *testing.T) {
 		}
 		w := bufio.NewWriterSize(f, 1<<20)
 		w.WriteString(head)
-		chunk := []byte(strings.Repeat(string(fill), 1<<20))
+		chunk := []byte(strings.Repeat("x", 1<<20))
 		for range size >> 20 {
 			w.Write(chunk)
 		}
@@ -191,35 +191,116 @@ func TestHugeRecordMemory(t *testing.T) {
 		}
 		return path
 	}
+	// allocated loads path and returns the bytes allocated meanwhile.
+	allocated := func(path string, opt Options) (*Loaded, uint64, error) {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		l, err := Load(path, opt)
+		el := time.Since(start)
+		runtime.ReadMemStats(&after)
+		alloc := after.TotalAlloc - before.TotalAlloc
+		t.Logf("%s (skip %v): %v; allocated %.1f MiB in all (heap before %.1f MiB)", filepath.Base(path), opt.SkipInvalid, el.Round(time.Millisecond), float64(alloc)/(1<<20), float64(before.HeapAlloc)/(1<<20))
+		return l, alloc, err
+	}
 	ok := `{"question":"q","answer":"a"}`
-	for _, tt := range []struct{ name, head, tail, want string }{
-		{"huge.jsonl", ok + "\n" + `{"question":"q","answer":"a","contexts":["`, "\"]}\n" + ok + "\n", `huge.jsonl:2: field "contexts": the record is 209715245 bytes (200.0 MiB; key "contexts" holds 200.0 MiB), over the limit of 16 MiB per record`},
-		{"huge.json", "[" + ok + ",\n" + `{"question":"q","answer":"a","contexts":["`, "\"]},\n" + ok + "]", `huge.json: element 2: field "contexts": the record starting at line 2 is 209715245 bytes`},
-		{"huge.csv", "question,answer,contexts\nq,a,c\nq,a,\"", "\"\nq,a,c\n", `huge.csv: row 3: field "contexts": the record starting at line 3 is 209715206 bytes (200.0 MiB; column "contexts" holds 200.0 MiB)`},
+	for _, tt := range []struct {
+		name, head, tail string
+		size             int
+		want             string
+	}{
+		{"huge.jsonl", ok + "\n" + `{"question":"q","answer":"a","contexts":["`, "\"]}\n" + ok + "\n", 200 << 20,
+			`huge.jsonl:2: field "contexts": the record is 209715245 bytes (200.0 MiB; key "contexts" holds 200.0 MiB), over the limit of 16 MiB per record`},
+		{"huge.json", "[" + ok + ",\n" + `{"question":"q","answer":"a","contexts":["`, "\"]},\n" + ok + "]", 64 << 20,
+			`huge.json: element 2: field "contexts": the record starting at line 2 is 67108909 bytes (64.0 MiB; key "contexts" holds 64.0 MiB)`},
+		{"huge.csv", "question,answer,contexts\nq,a,c\nq,a,\"", "\"\nq,a,c\n", 64 << 20,
+			`huge.csv: row 3: field "contexts": the record starting at line 3 is 67108870 bytes (64.0 MiB; column "contexts" holds 64.0 MiB)`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			path := write(tt.name, tt.head, tt.tail, 'x')
-			runtime.GC()
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			start := time.Now()
-			_, err := Load(path, Options{})
-			el := time.Since(start)
-			runtime.ReadMemStats(&after)
-			alloc := after.TotalAlloc - before.TotalAlloc
-			t.Logf("%s: refused in %v; allocated %.1f MiB in all (heap before %.1f MiB)", tt.name, el, float64(alloc)/(1<<20), float64(before.HeapAlloc)/(1<<20))
+			path := write(tt.name, tt.head, tt.tail, tt.size)
+			defer os.Remove(path)
+			_, alloc, err := allocated(path, Options{})
 			if err == nil || !strings.HasPrefix(err.Error(), filepath.Join(dir, tt.want)) {
 				t.Fatalf("error = %v\nwant     %s", err, tt.want)
 			}
 			if alloc > 128<<20 {
 				t.Fatalf("allocated %d MiB for a record refused at 16 MiB", alloc>>20)
 			}
-			// Skipped, the records around it load.
-			l, err := Load(path, Options{SkipInvalid: true})
-			if err != nil || len(l.Samples) != 2 || len(l.Skipped) != 1 {
+			if tt.name != "huge.jsonl" {
+				return
+			}
+			l, alloc, err := allocated(path, Options{SkipInvalid: true})
+			if err != nil || len(l.Samples) != 2 || len(l.Skipped) != 1 || l.Skipped[0].Line != 2 {
 				t.Fatalf("skipping: %v, %+v", err, l)
 			}
-			os.Remove(path)
+			if alloc > 128<<20 {
+				t.Fatalf("allocated %d MiB skipping a record too big", alloc>>20)
+			}
 		})
+	}
+}
+
+// TestRecordLimitKeepsSyntaxErrors: a file broken in a way that makes a
+// record seem to run on past the limit (a brace inside a single-quoted
+// string, a stray quote) still reports the syntax error it would report
+// if the limit were not there; a file cut short inside a record too big
+// says it is cut short.
+func TestRecordLimitKeepsSyntaxErrors(t *testing.T) {
+	opt := Options{MaxRecordBytes: 1000}
+	pyDicts := "[\n" + strings.Repeat("{'question': 'use { here', 'answer': 'a'},\n", 100) + "]"
+	_, err := Read("d.json", strings.NewReader(pyDicts), opt)
+	want := "d.json: element 1: invalid JSON at line 2: invalid character '\\'' looking for beginning of object key string"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("single quotes: %v\nwant %s", err, want)
+	}
+	truncated := `[{"question": "q", "answer": "` + strings.Repeat("a", 5000)
+	for _, o := range []Options{opt, {MaxRecordBytes: 1000, SkipInvalid: true}} {
+		_, err = Read("d.json", strings.NewReader(truncated), o)
+		if want := "d.json: element 1: the JSON ends too early (truncated file?)"; err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("truncated: %v\nwant %s", err, want)
+		}
+	}
+	bareQuote := "question,answer\nq,a \"quoted\" word\n" + strings.Repeat("q,a\n", 1000)
+	_, err = Read("d.csv", strings.NewReader(bareQuote), opt)
+	if want := `d.csv: row 2: cannot parse CSV at line 2, column 5: bare " in non-quoted-field`; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("bare quote: %v\nwant %s", err, want)
+	}
+	afterQuote := "question,answer\nq,\"a\"b\n" + strings.Repeat("q,\"a\"\n", 1000)
+	_, err = Read("d.csv", strings.NewReader(afterQuote), opt)
+	if want := `d.csv: row 2: cannot parse CSV at line 2, column 5: extraneous or missing " in quoted-field`; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("text after a closing quote: %v\nwant %s", err, want)
+	}
+	unclosed := "question,answer\nq,a\nq,\"unclosed\n" + strings.Repeat("q,a\n", 1000)
+	_, err = Read("d.csv", strings.NewReader(unclosed), opt)
+	if want := `d.csv: row 3: field "answer": the record starting at line 3 is 4011 bytes (3.9 KiB; column "answer" holds 3.9 KiB; it runs to the end of the file inside a quoted cell — is a closing quote missing?), over the limit`; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("unclosed quote: %v\nwant %s", err, want)
+	}
+}
+
+// TestRecordLimitBoundary: a record of exactly the limit is read and one
+// byte more is refused, in each format, for records both within one read
+// buffer and spanning several.
+func TestRecordLimitBoundary(t *testing.T) {
+	for _, limit := range []int{1000, 3<<20 + 17} {
+		opt := Options{MaxRecordBytes: int64(limit)}
+		for _, tt := range []struct {
+			file string
+			in   func(n int) string
+		}{
+			{"d.jsonl", func(n int) string { return rec("q", n) + "\r\n" + rec("q2", 100) }},
+			{"d.json", func(n int) string { return "[\n" + rec("q", n) + ",\n" + rec("q2", 100) + "]" }},
+			{"d.csv", func(n int) string { return "question,answer\r\nq," + strings.Repeat("a", n-2) + "\r\nq2,a\r\n" }},
+		} {
+			if l, err := Read(tt.file, strings.NewReader(tt.in(limit)), opt); err != nil || len(l.Samples) != 2 {
+				t.Errorf("%s, limit %d: a record of the limit: %v", tt.file, limit, err)
+			}
+			_, err := Read(tt.file, strings.NewReader(tt.in(limit+1)), opt)
+			var e *Error
+			if !errors.As(err, &e) || e.Line != map[string]int{"d.jsonl": 1, "d.json": 1, "d.csv": 2}[tt.file] ||
+				!strings.Contains(e.Msg, fmt.Sprintf("is %d bytes", limit+1)) {
+				t.Errorf("%s, limit %d: a record one byte over: %v", tt.file, limit, err)
+			}
+		}
 	}
 }
