@@ -23,12 +23,13 @@ Usage:
   ragscope attach RUN|latest          the same, for a run the server evaluates (q leaves it running)
   ragscope serve [--db FILE]          hold the database and evaluate detached runs until stopped
   ragscope check [judge flags]        try the judge endpoint: reachable, key, json_schema, n, embeddings
-  ragscope runs [--db FILE]           list stored runs
+  ragscope runs [--db FILE]           list stored runs (running, interrupted, finished)
+  ragscope runs delete RUN...|prune --older-than 30d [--keep N] [--dry-run]
   ragscope report RUN|latest [--format json|csv|md] [--out FILE]
   ragscope diff RUN_A RUN_B [--json]  per-sample changes and the change of each metric's mean
   ragscope cache stats|compact|clear|export FILE|import FILE
   ragscope db check|salvage [--db FILE] [--out NEW]  check a damaged database; copy what is readable into NEW
-  ragscope prompts list|show TASK|export DIR
+  ragscope prompts list|show TASK|export DIR|reset TASK
   ragscope calibrate [--datasets DIR] measure the offline judge on public datasets
 
 Run 'ragscope run --help' for the evaluation flags.
