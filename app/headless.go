@@ -24,7 +24,7 @@ const (
 
 // progressEvery throttles headless progress lines: enough to see a run is
 // alive in a CI log without flooding it.
-const progressEvery = 2 * time.Second
+var progressEvery = 2 * time.Second
 
 // OpenOut opens --out before a run starts: a typo there must not cost a
 // whole run, with or without the TUI. Nil when no --out was given. The
@@ -70,14 +70,13 @@ func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, e
 	// says so rather than leaving a CI log silent.
 	tick := time.NewTicker(progressEvery)
 	defer tick.Stop()
-	printed := ""
+	printed := -1 // the count last printed: the end is not said twice
 	show := func() {
-		l := prog.line(run)
-		if l == printed {
+		if prog.done+prog.stopped == printed && s.LimitLine() == "" {
 			return
 		}
-		printed = l
-		fmt.Fprintln(stderr, l)
+		printed = prog.done + prog.stopped
+		fmt.Fprintln(stderr, prog.line(run))
 		if l := s.LimitLine(); l != "" {
 			fmt.Fprintln(stderr, "ragscope:", l)
 		}
