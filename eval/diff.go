@@ -44,16 +44,7 @@ func Merge(base, update *Result, metrics []Metric) *Result {
 		} else if out.Errors != nil {
 			delete(out.Errors, m)
 		}
-		switch m {
-		case Faithfulness:
-			out.Faithfulness = update.Faithfulness
-		case AnswerRelevancy:
-			out.AnswerRelevancy = update.AnswerRelevancy
-		case ContextPrecision:
-			out.ContextPrecision = update.ContextPrecision
-		case ContextRecall:
-			out.ContextRecall = update.ContextRecall
-		}
+		out.takeTrace(m, update)
 	}
 	// The calls of the metrics kept come from the base; those of the
 	// metrics updated from the update alone, so a full re-run does not list
@@ -70,6 +61,20 @@ func Merge(base, update *Result, metrics []Metric) *Result {
 	}
 	out.Calls = append(out.Calls, update.Calls...)
 	return &out
+}
+
+// takeTrace sets metric m's trace from another result of the same sample.
+func (r *Result) takeTrace(m Metric, from *Result) {
+	switch m {
+	case Faithfulness:
+		r.Faithfulness = from.Faithfulness
+	case AnswerRelevancy:
+		r.AnswerRelevancy = from.AnswerRelevancy
+	case ContextPrecision:
+		r.ContextPrecision = from.ContextPrecision
+	case ContextRecall:
+		r.ContextRecall = from.ContextRecall
+	}
 }
 
 // MetricOfTask is the metric a judge task serves: the task names start

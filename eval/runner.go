@@ -239,16 +239,7 @@ func (r *Result) absorb(m Metric, part *Result) {
 		return
 	}
 	r.set(m, st, part.Scores[m], part.Errors[m])
-	switch m {
-	case Faithfulness:
-		r.Faithfulness = part.Faithfulness
-	case AnswerRelevancy:
-		r.AnswerRelevancy = part.AnswerRelevancy
-	case ContextPrecision:
-		r.ContextPrecision = part.ContextPrecision
-	case ContextRecall:
-		r.ContextRecall = part.ContextRecall
-	}
+	r.takeTrace(m, part)
 }
 
 // makeFinite keeps a result storable whatever a judge returned: JSON has no

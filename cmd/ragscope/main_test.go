@@ -91,13 +91,7 @@ type bgRun struct {
 // the test, instead of hanging, if that does not happen within 20 s.
 func startUntil(t *testing.T, env []string, srv *fakejudge.Server, calls int, args ...string) *bgRun {
 	t.Helper()
-	b := &bgRun{cmd: exec.Command(binary, args...)}
-	b.cmd.Env = env
-	b.cmd.Stdout, b.cmd.Stderr = &b.stdout, &b.stderr
-	if err := b.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.cmd.Process.Kill(); b.cmd.Wait() })
+	b := startBin(t, env, args...)
 	deadline := time.Now().Add(20 * time.Second)
 	for srv.Count("") < calls {
 		if time.Now().After(deadline) {

@@ -49,6 +49,40 @@ func duplicates(srv *fakejudge.Server) (chat, embeds int) {
 	return chat, embeds
 }
 
+// startBin starts the binary in the background; it is killed, if still
+// running, when the test ends.
+func startBin(t *testing.T, env []string, args ...string) *bgRun {
+	t.Helper()
+	b := &bgRun{cmd: exec.Command(binary, args...)}
+	b.cmd.Env = env
+	b.cmd.Stdout, b.cmd.Stderr = &b.stdout, &b.stderr
+	if err := b.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.cmd.Process.Kill(); b.cmd.Wait() })
+	return b
+}
+
+// serveAndDetach starts `ragscope serve` on db and submits a run to it with
+// the key (retrying while the server starts); it fails the test when the
+// submission does not succeed within 20 s.
+func serveAndDetach(t *testing.T, env []string, key, db string, args ...string) (*bgRun, result) {
+	t.Helper()
+	server := startBin(t, env, "serve", "--db", db)
+	var sub result
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		sub = runBin(t, append(env, "OPENAI_API_KEY="+key), append([]string{"run", "--detach", "--db", db}, args...)...)
+		if sub.code == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond) // the server is starting
+	}
+	if sub.code != 0 {
+		t.Fatalf("run --detach: exit %d\n%s\nserver: %s", sub.code, sub.stderr, server.stderr.String())
+	}
+	return server, sub
+}
+
 // failures lists the failed metrics of a JSON report, for test messages.
 func failures(report string) string {
 	var rep eval.Report
@@ -182,14 +216,8 @@ func TestHolderKilledMidRun(t *testing.T) {
 	env := cleanEnv(t, "OPENAI_API_KEY=killed", "OPENAI_BASE_URL="+srv.BaseURL())
 	envB := cleanEnv(t, "OPENAI_API_KEY=survivor", "OPENAI_BASE_URL="+srv.BaseURL())
 	holderRun := startUntil(t, env, srv, 4, "run", "--headless", "--metrics", metrics, "--concurrency", fmt.Sprint(conc), "--db", db, dataA)
-	clientRun := &bgRun{cmd: exec.Command(binary, "run", "--headless", "--metrics", metrics, "--concurrency", "2", "--db", db, dataB)}
-	clientRun.cmd.Env = envB
-	clientRun.cmd.Stdout, clientRun.cmd.Stderr = &clientRun.stdout, &clientRun.stderr
 	before := srv.Count("")
-	if err := clientRun.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { clientRun.cmd.Process.Kill(); clientRun.cmd.Wait() })
+	clientRun := startBin(t, envB, "run", "--headless", "--metrics", metrics, "--concurrency", "2", "--db", db, dataB)
 	// The client is under way once the judge has seen more calls.
 	for deadline := time.Now().Add(20 * time.Second); srv.Count("") < before+6; {
 		if time.Now().After(deadline) {
@@ -253,24 +281,7 @@ func TestDetachedRunOutlivesItsClient(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "r.db")
 	env := cleanEnv(t, "OPENAI_BASE_URL="+srv.BaseURL())
-	server := &bgRun{cmd: exec.Command(binary, "serve", "--db", db)}
-	server.cmd.Env = env
-	server.cmd.Stdout, server.cmd.Stderr = &server.stdout, &server.stderr
-	if err := server.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { server.cmd.Process.Kill(); server.cmd.Wait() })
-	var sub result
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		sub = runBin(t, append(env, "OPENAI_API_KEY="+key), "run", "--detach", "--concurrency", "2", "--db", db, data)
-		if sub.code == 0 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond) // the server is starting
-	}
-	if sub.code != 0 {
-		t.Fatalf("run --detach: exit %d\n%s\nserver: %s", sub.code, sub.stderr, server.stderr.String())
-	}
+	server, sub := serveAndDetach(t, env, key, db, "--concurrency", "2", data)
 	id := strings.TrimSpace(sub.stdout)
 	if !strings.Contains(sub.stderr, "ragscope attach "+id) {
 		t.Errorf("detach does not say how to attach:\n%s", sub.stderr)

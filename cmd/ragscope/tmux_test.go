@@ -519,24 +519,7 @@ func TestAttachToADetachedRunInTmux(t *testing.T) {
 	data := smallDataset(t, 40)
 	db := filepath.Join(t.TempDir(), "r.db")
 	env := cleanEnv(t, "OPENAI_BASE_URL="+srv.BaseURL())
-	server := &bgRun{cmd: exec.Command(binary, "serve", "--db", db)}
-	server.cmd.Env = env
-	server.cmd.Stdout, server.cmd.Stderr = &server.stdout, &server.stderr
-	if err := server.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { server.cmd.Process.Kill(); server.cmd.Wait() })
-	var sub result
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		sub = runBin(t, append(env, "OPENAI_API_KEY=k"), "run", "--detach", "--concurrency", "1", "--db", db, data)
-		if sub.code == 0 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond) // the server is starting
-	}
-	if sub.code != 0 {
-		t.Fatalf("run --detach: exit %d\n%s", sub.code, sub.stderr)
-	}
+	_, sub := serveAndDetach(t, env, "k", db, "--concurrency", "1", data)
 	id := strings.TrimSpace(sub.stdout)
 
 	// What attach prints after the interface closes is read from a file:
