@@ -168,7 +168,17 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 		r.finish(res, emit)
 		return res
 	}
-	emit(Event{Kind: EventSampleStarted, Sample: s.Index, InFlight: r.stats.gauge()})
+	// EventSampleStarted carries the sample's texts (index, id, question,
+	// answer, contexts, reference) in a Result of its own with empty Scores
+	// and Status: what a viewer can show while the sample is evaluated. It
+	// is not the sample's result (that comes with EventSampleFinished), and
+	// a consumer must still accept a started event with no Result (older
+	// streams).
+	emit(Event{Kind: EventSampleStarted, Sample: s.Index, InFlight: r.stats.gauge(), Result: &Result{
+		Index: res.Index, ID: res.ID, Question: res.Question, Answer: res.Answer,
+		Contexts: res.Contexts, Reference: res.Reference,
+		Scores: map[Metric]*float64{}, Status: map[Metric]Status{},
+	}})
 	rec := &recorder{sample: s.Index, run: &r.stats}
 	sctx := withRecorder(ctx, rec)
 	// The metrics run concurrently, each into a partial result of its own,

@@ -53,10 +53,10 @@ func (m *Model) ensureDetail() {
 	d := &m.detail
 	r := m.rows[d.row]
 	base := m.baseOf(r)
-	if d.lines != nil && d.width == m.width && d.res == r.res && d.base == base {
+	if d.lines != nil && d.width == m.width && d.res == r.texts() && d.base == base {
 		return
 	}
-	d.width, d.res, d.base = m.width, r.res, base
+	d.width, d.res, d.base = m.width, r.texts(), base
 	d.lines, d.sections = m.buildDetail(r)
 	d.scrollBy(0, m.pageHeight())
 }
@@ -145,8 +145,11 @@ func (m *Model) renderDetail() []string {
 	r := m.rows[d.row]
 	page := m.pageHeight()
 	title := m.st.title.Render("ragscope") + " " + m.st.bold.Render(sprintf("sample %d", r.index))
-	if r.res != nil && r.res.ID != "" {
-		title += m.st.muted.Render(" (id " + sanitize.Line(r.res.ID) + ")")
+	if t := r.texts(); t != nil && t.ID != "" {
+		title += m.st.muted.Render(" (id " + sanitize.Line(t.ID) + ")")
+	}
+	if r.res == nil {
+		title += m.st.running.Render(m.g.sep + "evaluating" + m.g.ellipsis)
 	}
 	if r.diag != "" {
 		title += m.g.sep + m.diagStyle(r.diag)(string(r.diag))
@@ -199,27 +202,9 @@ func (m *Model) buildDetail(r *row) ([]string, []int) {
 	st := m.st
 	res := r.res
 	if res == nil {
-		p.text(2, "", "This sample is still being evaluated; the page fills in when it finishes.", &st.muted)
-		return p.lines, nil
+		return m.buildRunning(p, r.known)
 	}
-	p.heading("Question")
-	p.text(2, "", res.Question, nil)
-	p.blank()
-	p.heading("Answer")
-	p.text(2, "", res.Answer, nil)
-	p.blank()
-	p.heading(sprintf("Retrieved chunks (%d)", len(res.Contexts)))
-	if len(res.Contexts) == 0 {
-		p.text(2, "", "none", &st.muted)
-	}
-	for i, c := range res.Contexts {
-		p.text(2, sprintf("[%d] ", i+1), c, nil)
-	}
-	if res.Reference != "" {
-		p.blank()
-		p.heading("Reference")
-		p.text(2, "", res.Reference, nil)
-	}
+	m.sampleTexts(p, res)
 	if n := len(res.Calls); n > 0 {
 		cached := 0
 		for _, c := range res.Calls {
@@ -277,6 +262,49 @@ func (m *Model) buildDetail(r *row) ([]string, []int) {
 		}
 	}
 	m.failuresSection(p, res)
+	return p.lines, sections
+}
+
+// sampleTexts is the top of the page: the sample as it was given.
+func (m *Model) sampleTexts(p *page, res *eval.Result) {
+	st := m.st
+	p.heading("Question")
+	p.text(2, "", res.Question, nil)
+	p.blank()
+	p.heading("Answer")
+	p.text(2, "", res.Answer, nil)
+	p.blank()
+	p.heading(sprintf("Retrieved chunks (%d)", len(res.Contexts)))
+	if len(res.Contexts) == 0 {
+		p.text(2, "", "none", &st.muted)
+	}
+	for i, c := range res.Contexts {
+		p.text(2, sprintf("[%d] ", i+1), c, nil)
+	}
+	if res.Reference != "" {
+		p.blank()
+		p.heading("Reference")
+		p.text(2, "", res.Reference, nil)
+	}
+}
+
+// buildRunning is the page of a sample still being evaluated: its texts
+// when the runner sent them, and a heading per metric whose score and
+// judgements fill in when the result arrives (the page is rebuilt then).
+func (m *Model) buildRunning(p *page, known *eval.Result) ([]string, []int) {
+	st := m.st
+	if known == nil {
+		p.text(2, "", "This sample is still being evaluated; the page fills in when it finishes.", &st.muted)
+		return p.lines, nil
+	}
+	m.sampleTexts(p, known)
+	var sections []int
+	for i, mt := range m.metrics {
+		p.blank()
+		sections = append(sections, len(p.lines))
+		p.heading(sprintf("%d %s", i+1, mt))
+		p.text(2, "", "evaluating"+m.g.ellipsis+" the score and the judge's reasons appear when the sample finishes", &st.running)
+	}
 	return p.lines, sections
 }
 
@@ -344,7 +372,7 @@ func (m *Model) relevancySection(p *page, res *eval.Result) {
 		if q.Noncommittal == 1 {
 			flag = "  [noncommittal]"
 		}
-		prefix := sprintf("%.3f %s ", q.Cosine, m.cosineBar(q.Cosine))
+		prefix := sprintf("%s %s ", fmtScore(q.Cosine), m.cosineBar(q.Cosine))
 		p.text(2, prefix, q.Question+flag, nil)
 		terms = append(terms, sprintf("%.3f", q.Cosine))
 		sum += q.Cosine

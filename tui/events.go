@@ -130,9 +130,21 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 				m.opts.Started = ev.Time
 			}
 		case eval.EventSampleStarted:
-			if _, ok := m.byIndex[ev.Sample]; !ok && ev.Sample >= 0 {
+			// A started event may carry the sample's texts (no scores):
+			// the row shows them while it stays running. A row that has a
+			// result (a re-run's sample) keeps it until the new one comes.
+			if ev.Sample < 0 {
+				continue
+			}
+			if _, ok := m.byIndex[ev.Sample]; !ok {
 				m.upsert(ev.Sample, nil)
 				changed = true
+			}
+			if ev.Result != nil {
+				if r := m.rows[m.byIndex[ev.Sample]]; r.res == nil {
+					r.start(ev.Result)
+					changed = true
+				}
 			}
 		case eval.EventSampleFinished:
 			if ev.Result == nil {

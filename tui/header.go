@@ -185,7 +185,7 @@ func (m *Model) meanText(ms metricStats) string {
 	if !ok {
 		return "  -  "
 	}
-	return m.st.band(v).Render(sprintf("%.3f", v))
+	return m.st.band(v).Render(fmtScore(v))
 }
 
 // histogram draws the distribution of scores in ten bins of 0.1, each bar

@@ -11,9 +11,13 @@ import (
 // extracted once when the result arrives so sorting and filtering 100,000
 // rows never touches the maps of eval.Result.
 type row struct {
-	index  int
-	res    *eval.Result // nil while the sample is being evaluated
-	scores [4]float64   // NaN when the metric has no score
+	index int
+	res   *eval.Result // nil while the sample is being evaluated
+	// known is what the runner's EventSampleStarted told of a sample still
+	// being evaluated: its texts, no scores. Nil once res is set, and when
+	// the stream sent no texts (an older stream, a watcher).
+	known  *eval.Result
+	scores [4]float64 // NaN when the metric has no score
 	diag   eval.Diagnosis
 	mark   rowMark
 	// haystack is the lower-cased question and answer, built the first
@@ -50,6 +54,9 @@ func newRow(index int, res *eval.Result) *row {
 func (r *row) set(res *eval.Result) {
 	r.res = res
 	r.haystack = ""
+	if res != nil {
+		r.known = nil
+	}
 	for i := range r.scores {
 		r.scores[i] = math.NaN()
 	}
@@ -77,18 +84,37 @@ func (r *row) set(res *eval.Result) {
 	}
 }
 
+// start records the texts of a sample that is still being evaluated; the
+// row stays running (res nil) until its result arrives.
+func (r *row) start(known *eval.Result) {
+	if r.res != nil {
+		return
+	}
+	r.known = known
+	r.haystack = ""
+}
+
+// texts is the result to take the sample's texts from: the result, or
+// while the sample runs what its start told, nil when nothing is known.
+func (r *row) texts() *eval.Result {
+	if r.res != nil {
+		return r.res
+	}
+	return r.known
+}
+
 func (r *row) text() string {
-	if r.haystack == "" && r.res != nil {
-		r.haystack = strings.ToLower(r.res.Question + "\n" + r.res.Answer)
+	if t := r.texts(); r.haystack == "" && t != nil {
+		r.haystack = strings.ToLower(t.Question + "\n" + t.Answer)
 	}
 	return r.haystack
 }
 
 func (r *row) question() string {
-	if r.res == nil {
-		return ""
+	if t := r.texts(); t != nil {
+		return t.Question
 	}
-	return r.res.Question
+	return ""
 }
 
 // status returns the status of a metric and whether the metric was

@@ -124,11 +124,17 @@ func (m *Model) renderRow(r *row, selected bool) string {
 	b.WriteString(" ")
 	b.WriteString(padLeft(strconv.Itoa(r.index), m.indexWidth()))
 	b.WriteString(" ")
+	// A running row shows its question dimmed when the runner told it,
+	// "(evaluating)" when it did not (an older stream).
 	q := r.question()
-	if r.res == nil {
+	if r.res == nil && q == "" {
 		q = "(evaluating)"
 	}
-	b.WriteString(fit(sanitize.Line(q), m.questionWidth(), g.ellipsis))
+	q = fit(sanitize.Line(q), m.questionWidth(), g.ellipsis)
+	if r.res == nil {
+		q = paint(q, st.running.Render)
+	}
+	b.WriteString(q)
 	for _, mt := range m.metrics {
 		b.WriteString(" ")
 		b.WriteString(m.scoreCell(r, mt, plain))
@@ -147,6 +153,23 @@ func (m *Model) renderRow(r *row, selected bool) string {
 	return line
 }
 
+// fmtScore formats a score in scoreW cells with three decimals, so that
+// a negative one (answer relevancy is a cosine) keeps the column aligned:
+// 0.123, -.123 (the decimal point where 0.123 has it), -1.00.
+func fmtScore(v float64) string {
+	s := sprintf("%.3f", v)
+	if len(s) <= scoreW {
+		return s
+	}
+	if strings.HasPrefix(s, "-0.") {
+		return "-" + s[2:]
+	}
+	if s = sprintf("%.2f", v); len(s) <= scoreW {
+		return s
+	}
+	return sprintf("%.0f", v)
+}
+
 // scoreCell shows a score coloured by band, "-" for a metric not
 // evaluated, "n/a" when it was not computable and "err" when it failed.
 func (m *Model) scoreCell(r *row, mt eval.Metric, plain bool) string {
@@ -162,7 +185,7 @@ func (m *Model) scoreCell(r *row, mt eval.Metric, plain bool) string {
 	case !ok:
 		s, style = "  -  ", st.muted.Render
 	case status == eval.StatusOK && !math.IsNaN(v):
-		s, style = sprintf("%.3f", v), st.band(v).Render
+		s, style = fmtScore(v), st.band(v).Render
 	case status.Failed():
 		s, style = " err ", st.failed.Render
 	default:

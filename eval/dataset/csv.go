@@ -109,6 +109,19 @@ func csvError(c *collector, row int, err error, shift int) error {
 // resolveHeader picks each field's column once for the whole file.
 func (cols *columns) resolveHeader(c *collector, names []string) ([nFields]int, error) {
 	var idx [nFields]int
+	known := false
+	for f := range nFields {
+		for _, n := range cols.names[f] {
+			if columnIndex(names, n) >= 0 {
+				known = true
+			}
+		}
+	}
+	if !known {
+		e := c.layoutError(names, "columns")
+		e.Line, e.Unit = 1, unitRow
+		return idx, e
+	}
 	for f := range nFields {
 		idx[f] = -1
 		for _, n := range cols.names[f] {

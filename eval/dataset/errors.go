@@ -12,6 +12,9 @@ const (
 	unitLine    = "line"
 	unitRow     = "row"
 	unitElement = "element"
+	// unitSample counts the samples of a column-oriented JSON object,
+	// 1-based; the message also gives the 0-based list index.
+	unitSample = "sample"
 )
 
 // Error is a problem with the dataset's content. It names the file, where
@@ -19,9 +22,10 @@ const (
 type Error struct {
 	File string
 	// Line is the 1-based JSONL line, CSV row (header = row 1) or JSON array
-	// element; 0 when the problem concerns the whole file.
+	// element, or 1-based sample of a column-oriented object; 0 when the
+	// problem concerns the whole file.
 	Line int
-	// Unit is "line", "row" or "element"; "" reads as "line".
+	// Unit is "line", "row", "element" or "sample"; "" reads as "line".
 	Unit string
 	// Field is one of id, question, answer, contexts, reference; "" when the
 	// record as a whole is bad.
@@ -35,9 +39,12 @@ func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
 	if e.Line > 0 {
-		if e.Unit == "" || e.Unit == unitLine {
+		switch e.Unit {
+		case "", unitLine:
 			fmt.Fprintf(&b, ":%d", e.Line)
-		} else {
+		case unitSample:
+			fmt.Fprintf(&b, ": sample %d (index %d)", e.Line, e.Line-1)
+		default:
 			fmt.Fprintf(&b, ": %s %d", e.Unit, e.Line)
 		}
 	}
@@ -57,7 +64,7 @@ type Skip struct {
 	Line   int    `json:"line"`
 	Field  string `json:"field,omitempty"`
 	Reason string `json:"reason"`
-	// Unit is "line", "row" or "element", as in Error.
+	// Unit is "line", "row", "element" or "sample", as in Error.
 	Unit string `json:"unit"`
 }
 

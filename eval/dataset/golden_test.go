@@ -43,6 +43,7 @@ func TestGoldenFixtures(t *testing.T) {
 		{file: "ragas_v01.json"},
 		{file: "promptfoo_vars.json"},
 		{file: "pandas_export.csv"},
+		{file: "ragas_columns.json"},
 		{file: "mixed_invalid.jsonl", opt: Options{SkipInvalid: true}},
 	}
 	for _, tt := range tests {

@@ -8,8 +8,8 @@ import (
 	"io"
 )
 
-// readJSON reads a JSON array of records or an object holding them under
-// "samples", streaming one element at a time so a large file is never held
+// readJSON reads a JSON array of records, an object holding them under
+// "samples" or a column-oriented object of lists, streaming one element at a time so a large file is never held
 // twice in memory. A syntax error ends the read even under --skip-invalid:
 // past it, where the next element starts is unknowable.
 func readJSON(c *collector, r io.Reader) error {
@@ -31,7 +31,7 @@ func readJSON(c *collector, r io.Reader) error {
 		}
 	default:
 		return &Error{File: c.name, Msg: fmt.Sprintf(`the file holds %s — expected an array of sample objects `+
-			`or an object {"samples": [...]}; for one object per line use JSON Lines (.jsonl)`, aKind(kindOfToken(tok)))}
+			`, an object {"samples": [...]} or a column-oriented object {"user_input": [...], "response": [...]}; for one object per line use JSON Lines (.jsonl)`, aKind(kindOfToken(tok)))}
 	}
 	if _, err := token(dec, lt); err != io.EOF {
 		return &Error{File: c.name, Msg: fmt.Sprintf("unexpected data after the JSON value, at line %d — "+
@@ -40,8 +40,12 @@ func readJSON(c *collector, r io.Reader) error {
 	return nil
 }
 
+// readSamplesObject reads a top-level object: the records under
+// "samples" or, without it, a column-oriented object of lists (see
+// columnar.go).
 func readSamplesObject(c *collector, dec *json.Decoder, lt *lineTracker) error {
 	var keys []string
+	var cols []column
 	found := false
 	for dec.More() {
 		tok, err := token(dec, lt)
@@ -50,34 +54,44 @@ func readSamplesObject(c *collector, dec *json.Decoder, lt *lineTracker) error {
 		}
 		key, _ := tok.(string)
 		keys = append(keys, key)
-		if key != "samples" || found {
-			var skip json.RawMessage
-			start := dec.InputOffset()
-			if err := dec.Decode(&skip); err != nil {
-				return jsonSyntax(c, lt, 0, lt.locate(err, start))
-			}
-			continue
-		}
-		found = true
 		tok, err = token(dec, lt)
 		if err != nil {
 			return jsonSyntax(c, lt, 0, err)
 		}
-		if tok != json.Delim('[') {
-			return &Error{File: c.name, Msg: fmt.Sprintf(`"samples" holds %s — it must be a list of sample objects`, aKind(kindOfToken(tok)))}
+		if key == "samples" && !found {
+			found, cols = true, nil
+			if tok != json.Delim('[') {
+				return &Error{File: c.name, Msg: fmt.Sprintf(`"samples" holds %s — it must be a list of sample objects`, aKind(kindOfToken(tok)))}
+			}
+			if err := readElements(c, dec, lt); err != nil {
+				return err
+			}
+			continue
 		}
-		if err := readElements(c, dec, lt); err != nil {
+		switch tok {
+		case json.Delim('['):
+			if found {
+				err = skipValue(c, dec, lt)
+				break
+			}
+			var cells []cell
+			if cells, err = readColumn(c, dec, lt); err == nil {
+				cols = append(cols, column{key: key, cells: cells})
+			}
+		case json.Delim('{'):
+			err = skipValue(c, dec, lt)
+		}
+		if err != nil {
 			return err
 		}
 	}
 	if _, err := token(dec, lt); err != nil {
 		return jsonSyntax(c, lt, 0, err)
 	}
-	if !found {
-		return &Error{File: c.name, Msg: fmt.Sprintf(`the JSON object has no "samples" list (keys: %s) — `+
-			`expected an array of sample objects or {"samples": [...]}; for one object per line use JSON Lines (.jsonl)`, list(keys))}
+	if found {
+		return nil
 	}
-	return nil
+	return c.fromColumns(keys, cols)
 }
 
 // readElements reads array elements up to and including the closing ']'.

@@ -11,8 +11,10 @@ import (
 // jsonGate sits between the file and the JSON decoder, which holds a value
 // whole while it decodes it, and keeps any value larger than the limit from
 // reaching it. The values it watches are the array elements (the records,
-// in the top-level array or the "samples" list) and the keys and other
-// values of a top-level object. Each is held back until it ends; one over
+// in the top-level array or the "samples" list, and the entries of any
+// other list of a top-level object: the per-sample values of a
+// column-oriented object) and the keys and other values of a top-level
+// object. Each is held back until it ends; one over
 // the limit is measured and dropped as it streams by. An element is then
 // replaced by {}, which readElements recognises by its offset and reports
 // as a record too big; anything else ends the read with an error. Outside
@@ -147,8 +149,10 @@ func (g *jsonGate) between() {
 				g.depth--
 			case g.expectKey && b == '"':
 				g.start(gKey, i)
-			case !g.expectKey && b == '[' && g.keySamples && !g.samplesSeen:
-				g.samplesSeen, g.depth = true, 2
+			case !g.expectKey && b == '[':
+				// "samples" or a list of a column-oriented object: its
+				// entries are gated one by one, like records.
+				g.samplesSeen, g.depth = g.samplesSeen || g.keySamples, 2
 			default:
 				g.start(gValue, i)
 			}

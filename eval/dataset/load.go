@@ -54,7 +54,8 @@ type Loaded struct {
 	Path string
 	// SHA256 is the hex sha256 of the file's bytes, as recorded by the run store.
 	SHA256 string
-	// Format is the format the file was read as: jsonl, json or csv.
+	// Format is the format the file was read as: jsonl, json or csv (a
+	// column-oriented JSON object is json).
 	Format  string
 	Samples []eval.Sample
 	Skipped []Skip
@@ -108,11 +109,11 @@ func Read(name string, r io.Reader, opt Options) (*Loaded, error) {
 	case sniffJSONFamily:
 		// Content that is neither is left to the reader the extension
 		// names, which says what is wrong with it.
-		if f := sniffJSON(head, atEOF, format == FormatJSONL); f != "" {
+		if f := sniffJSON(head, atEOF, format == FormatJSONL, cols); f != "" {
 			format = f
 		}
 	case sniffAll:
-		if format = sniffJSON(head, atEOF, false); format == "" {
+		if format = sniffJSON(head, atEOF, false, cols); format == "" {
 			format = FormatCSV
 		}
 	}
@@ -201,7 +202,7 @@ var samplesPrefix = []byte(`"samples"`)
 // sniffJSON tells JSON from JSON Lines by the first record; "" when the
 // content does not start like either. preferLines resolves a broken first
 // line in favour of JSON Lines, so a .jsonl file reports it as a bad line.
-func sniffJSON(head []byte, atEOF, preferLines bool) string {
+func sniffJSON(head []byte, atEOF, preferLines bool, cols *columns) string {
 	t := bytes.TrimLeft(head, " \t\r\n")
 	if len(t) == 0 {
 		return ""
@@ -216,10 +217,15 @@ func sniffJSON(head []byte, atEOF, preferLines bool) string {
 	if bytes.HasPrefix(bytes.TrimLeft(t[1:], " \t\r\n"), samplesPrefix) {
 		return FormatJSON
 	}
-	line, _, found := bytes.Cut(t, []byte("\n"))
+	line, rest, found := bytes.Cut(t, []byte("\n"))
 	if !found && !atEOF {
 		// A first line longer than the window: pretty-printed JSON breaks
-		// lines early, so this is one big JSON Lines record.
+		// lines early, so this is one big JSON Lines record, unless it
+		// starts like a column-oriented object written on one line
+		// (json.dump(ds.to_dict())).
+		if startsColumnar(t) {
+			return FormatJSON
+		}
 		return FormatJSONL
 	}
 	var obj map[string]json.RawMessage
@@ -230,6 +236,11 @@ func sniffJSON(head []byte, atEOF, preferLines bool) string {
 		return FormatJSON
 	}
 	if raw, ok := obj["samples"]; ok && kindOf(raw) == "list" {
+		return FormatJSON
+	}
+	if (allLists(obj) || cols.listQuestion(obj)) && (!preferLines || len(bytes.TrimSpace(rest)) == 0) {
+		// A column-oriented object on one line; no JSON Lines record is
+		// all lists or has a list for its question or answer.
 		return FormatJSON
 	}
 	return FormatJSONL
@@ -275,6 +286,8 @@ type collector struct {
 	records   int
 	seen      [nFields]bool
 	firstKeys []string
+	// known: some record had a key of one of our fields.
+	known bool
 }
 
 // bad records an invalid record: skipped under --skip-invalid, else the error.
@@ -314,6 +327,9 @@ func (c *collector) finish() error {
 	}
 	if len(c.samples) > 0 {
 		return nil
+	}
+	if c.records > 0 && !c.known {
+		return c.layoutError(c.firstKeys, "keys")
 	}
 	if len(c.skipped) > 0 {
 		s := c.skipped[0]

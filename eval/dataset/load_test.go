@@ -239,7 +239,7 @@ func TestReadErrors(t *testing.T) {
 		{name: "json number", file: "d.json", in: "42\n", want: []string{"holds a number"}},
 		{
 			name: "json object without samples", file: "d.json", in: "{\n  \"data\": [],\n  \"version\": 1\n}\n",
-			want: []string{`no "samples" list (keys: data, version)`, "JSON Lines"},
+			want: []string{"matches no known dataset layout", `{"samples": [...]}`, "column-oriented", "found keys: data, version", "--map question=<key>"},
 		},
 		{name: "samples not a list", file: "d.json", in: `{"samples": {"a": 1}}`, want: []string{`"samples" holds an object`}},
 		{

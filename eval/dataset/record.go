@@ -105,7 +105,24 @@ func (c *collector) fromJSON(line int, b []byte) error {
 	if err := json.Unmarshal(b, &rec.obj); err != nil {
 		return c.bad(line, "", fmt.Sprintf("invalid JSON: %v — fix the record", jsonErrText(err)))
 	}
+	return c.fromRecord(line, rec)
+}
+
+// knows reports whether rec has a key (or vars key) of any of our fields.
+func (c *collector) knows(rec *jsonRecord) bool {
+	for f := range nFields {
+		if raw, _, nullKey := c.cols.find(rec, f); raw != nil || nullKey != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// fromRecord turns one parsed JSON object into a sample.
+func (c *collector) fromRecord(line int, rec *jsonRecord) error {
 	c.records++
+	known := c.knows(rec)
+	c.known = c.known || known
 	if c.firstKeys == nil {
 		c.firstKeys = rec.keys()
 	}
@@ -121,6 +138,10 @@ func (c *collector) fromJSON(line int, b []byte) error {
 			}
 			if nullKey != "" {
 				return c.bad(line, fieldNames[f], fmt.Sprintf("is null (key %q) — give it a string value (an empty answer is \"\")", nullKey))
+			}
+			if v, ok := rec.obj["samples"]; c.records == 1 && !known && !c.skip && !(ok && kindOf(v) == "list") {
+				// Not one key we know: the file is not in a layout we read.
+				return c.layoutError(rec.keys(), "keys")
 			}
 			msg := c.cols.missingMsg(f, rec.keys(), "key")
 			if v, ok := rec.obj["samples"]; ok && kindOf(v) == "list" {

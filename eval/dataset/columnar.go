@@ -1,0 +1,298 @@
+package dataset
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A column-oriented JSON object is what RAGAS / Hugging Face
+// Dataset.to_dict() gives and Dataset.from_dict() takes: one list per
+// field, {"question": [...], "answer": [...], "contexts": [[...], ...]};
+// entry i of every list is sample i.
+//
+// The record limit: every list entry is gated as it streams by, like an
+// array element, so no single value over the limit is ever held; a sample
+// (its entries across all the lists, in bytes as in the file, separators
+// not counted) is checked against the limit once the lists are read, and
+// one over it is refused or skipped like any record too big. The lists
+// themselves are held in memory until the object ends, since sample 0
+// needs the last list's first entry.
+
+// column is one list-valued key of the top-level object.
+type column struct {
+	key   string
+	cells []cell
+}
+
+// cell is one entry of a column; over is set for an entry over the limit
+// that the gate dropped.
+type cell struct {
+	raw  json.RawMessage
+	over *oversized
+}
+
+// readColumn reads the entries of a list up to and including its ']'.
+func readColumn(c *collector, dec *json.Decoder, lt *lineTracker) ([]cell, error) {
+	var cells []cell
+	for dec.More() {
+		var raw json.RawMessage
+		start := dec.InputOffset()
+		if err := dec.Decode(&raw); err != nil {
+			return nil, jsonSyntax(c, lt, 0, lt.locate(err, start))
+		}
+		end := dec.InputOffset()
+		lt.forget(end)
+		if o, ok := lt.gate.oversize(end); ok && string(raw) == "{}" {
+			if o.truncated {
+				return nil, truncatedJSON(c, 0)
+			}
+			cells = append(cells, cell{over: &o})
+			continue
+		}
+		cells = append(cells, cell{raw: raw})
+	}
+	if _, err := token(dec, lt); err != nil {
+		return nil, jsonSyntax(c, lt, 0, err)
+	}
+	return cells, nil
+}
+
+// skipValue skips the rest of a value whose opening delimiter was read.
+func skipValue(c *collector, dec *json.Decoder, lt *lineTracker) error {
+	for depth := 1; depth > 0; {
+		tok, err := token(dec, lt)
+		if err != nil {
+			return jsonSyntax(c, lt, 0, err)
+		}
+		switch tok {
+		case json.Delim('['), json.Delim('{'):
+			depth++
+		case json.Delim(']'), json.Delim('}'):
+			depth--
+		}
+	}
+	return nil
+}
+
+// columnOf reports which list feeds field f, the first of its names found
+// (exactly, then ignoring case, as for a JSON key); "" if none.
+func (c *collector) columnOf(f int, cols []column) string {
+	for _, name := range c.cols.names[f] {
+		for _, col := range cols {
+			if col.key == name {
+				return col.key
+			}
+		}
+		for _, col := range cols {
+			if strings.EqualFold(col.key, name) {
+				return col.key
+			}
+		}
+		// A dotted --map path (vars.query) into a list of objects.
+		if head, _, ok := strings.Cut(name, "."); ok {
+			for _, col := range cols {
+				if strings.EqualFold(col.key, head) {
+					return col.key
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// fromColumns turns the lists of a top-level object without "samples"
+// into samples; keys are all the object's keys, for the message when it
+// is not column-oriented either.
+func (c *collector) fromColumns(keys []string, cols []column) error {
+	known := false
+	for f := range nFields {
+		if c.columnOf(f, cols) != "" {
+			known = true
+		}
+	}
+	if !known {
+		return c.layoutError(keys, "keys")
+	}
+	c.unit = unitSample
+	names := make([]string, len(cols))
+	for i, col := range cols {
+		names[i] = col.key
+	}
+	for f := range nFields {
+		if required(f) && c.columnOf(f, cols) == "" {
+			return &Error{File: c.name, Field: fieldNames[f], Msg: c.cols.missingMsg(f, names, "list") +
+				" — in a column-oriented object every field is a list with one entry per sample"}
+		}
+	}
+	n := len(cols[0].cells)
+	for _, col := range cols[1:] {
+		if len(col.cells) != n {
+			sorted := slices.Clone(cols)
+			sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].key < sorted[j].key })
+			var parts []string
+			for i, col := range sorted {
+				if i == maxKeysShown {
+					parts = append(parts, fmt.Sprintf("and %d more", len(sorted)-i))
+					break
+				}
+				parts = append(parts, fmt.Sprintf("%s has %d", sanitizeKey(col.key), len(col.cells)))
+			}
+			return &Error{File: c.name, Msg: fmt.Sprintf("the lists of the column-oriented object differ in length (%s) — "+
+				"every list needs one entry per sample; fix the export", strings.Join(parts, ", "))}
+		}
+	}
+	for i := range n {
+		rec := &jsonRecord{obj: make(map[string]json.RawMessage, len(cols))}
+		var size, partSize int64
+		part := ""
+		for _, col := range cols {
+			e := col.cells[i]
+			sz := int64(len(e.raw))
+			if e.over != nil {
+				sz = e.over.size
+			} else {
+				rec.obj[col.key] = e.raw
+			}
+			size += sz
+			if sz > partSize {
+				part, partSize = col.key, sz
+			}
+		}
+		if size > c.limit {
+			field := c.fieldOfKey(part)
+			if err := c.bad(i+1, field, c.tooBig(oversized{size: size, part: part, partSize: partSize}, "list")); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := c.fromRecord(i+1, rec); err != nil {
+			return err
+		}
+		for _, col := range cols {
+			col.cells[i] = cell{} // let the sample's raw values go
+		}
+	}
+	return nil
+}
+
+// allLists reports whether obj is a non-empty object of lists only.
+func allLists(obj map[string]json.RawMessage) bool {
+	if len(obj) == 0 {
+		return false
+	}
+	for _, v := range obj {
+		if kindOf(v) != "list" {
+			return false
+		}
+	}
+	return true
+}
+
+// listQuestion reports whether obj has a list under a question or answer
+// name (--map or default).
+func (cols *columns) listQuestion(obj map[string]json.RawMessage) bool {
+	for _, f := range []int{fQuestion, fAnswer} {
+		for _, n := range cols.names[f] {
+			if v, ok := lookupKey(obj, n); ok && kindOf(v) == "list" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// startsColumnar reports whether t (the start of a file, maybe cut short)
+// opens an object whose first key is a default question or answer name
+// holding a list: a column-oriented object, never a valid JSON Lines record.
+func startsColumnar(t []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(t))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	tok, err := dec.Token()
+	key, ok := tok.(string)
+	if err != nil || !ok {
+		return false
+	}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return false
+	}
+	for _, f := range []int{fQuestion, fAnswer} {
+		for _, n := range defaultNames[f] {
+			if strings.EqualFold(key, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// layouts are the layouts tried, for the message when none fits.
+const layouts = `JSON Lines records (one {"user_input": ..., "response": ...} per line), a JSON array of records, ` +
+	`an object {"samples": [...]}, a column-oriented object ({"user_input": [...], "response": [...], ...}) and CSV with a header row`
+
+// layoutError reports a file that parses but fits none of the layouts;
+// found are its keys or columns, what says which ("keys", "columns").
+func (c *collector) layoutError(found []string, what string) *Error {
+	one := strings.TrimSuffix(what, "s")
+	return &Error{File: c.name, Msg: fmt.Sprintf("matches no known dataset layout — tried %s; found %s: %s — "+
+		"none is a field we know (question: %s; answer: %s); rename them or pass --map question=<%s>,answer=<%s>",
+		layouts, what, keyList(found), orList(c.cols.names[fQuestion]), orList(c.cols.names[fAnswer]), one, one)}
+}
+
+const (
+	maxKeysShown = 20
+	maxKeyRunes  = 40
+)
+
+// keyList shows keys found in a file: sanitised, sorted, deduplicated and capped.
+func keyList(keys []string) string {
+	s := make([]string, 0, len(keys))
+	for _, k := range keys {
+		s = append(s, sanitizeKey(k))
+	}
+	sort.Strings(s)
+	s = slices.Compact(s)
+	if len(s) == 0 {
+		return "none"
+	}
+	if len(s) > maxKeysShown {
+		return strings.Join(s[:maxKeysShown], ", ") + fmt.Sprintf(" and %d more", len(s)-maxKeysShown)
+	}
+	return strings.Join(s, ", ")
+}
+
+// sanitizeKey makes a key from the file safe to print: invalid UTF-8 and
+// control or invisible characters become '?', a long key is cut short, and
+// a key that is empty or holds spaces or commas is quoted.
+func sanitizeKey(k string) string {
+	var b strings.Builder
+	n := 0
+	for i, r := range k {
+		if n == maxKeyRunes {
+			b.WriteString("…")
+			break
+		}
+		n++
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(k[i:]); size <= 1 {
+				r = '?'
+			}
+		}
+		if !unicode.IsGraphic(r) || (unicode.IsSpace(r) && r != ' ') {
+			r = '?'
+		}
+		b.WriteRune(r)
+	}
+	out := b.String()
+	if out == "" || strings.ContainsAny(out, " ,\"") {
+		return fmt.Sprintf("%q", out)
+	}
+	return out
+}
