@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/endpoint"
+	"github.com/ragscope/ragscope/eval/llm"
 	"github.com/ragscope/ragscope/prompts"
 )
 
@@ -87,7 +88,7 @@ func Check(ctx context.Context, cfg *Config, w io.Writer) int {
 	line("authorised", "yes")
 	valid := 0
 	for _, ch := range resp.Choices {
-		if prompts.ValidateReply(task, extractJSON(ch)) == nil {
+		if j, err := llm.ExtractJSON(ch); err == nil && prompts.ValidateReply(task, j) == nil {
 			valid++
 		}
 	}
@@ -151,13 +152,4 @@ func verdictOf(err error) string {
 		return "no: " + f.Hint
 	}
 	return "no: " + oneLineErr(err)
-}
-
-// extractJSON takes the JSON object out of a reply for the check.
-func extractJSON(s string) string {
-	i, j := strings.Index(s, "{"), strings.LastIndex(s, "}")
-	if i < 0 || j < i {
-		return s
-	}
-	return s[i : j+1]
 }

@@ -138,7 +138,10 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 	go func() {
 		// The stream ends only once the end is stamped: a client that sees
 		// it close can read the finished run from the store.
-		for ev := range s.teeLog(events) {
+		for ev := range events {
+			// --log: the TUI owns the terminal, so errors and retries are
+			// read there.
+			s.logEvent(ev)
 			out <- ev
 		}
 		<-run.done
@@ -176,23 +179,6 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 type liveRegistry interface {
 	BeginRun(id string) error
 	EndRun(id string) error
-}
-
-// teeLog writes errors and retries to the --log file on their way to the
-// client; the TUI owns the terminal, so this is where they can be read.
-func (s *Session) teeLog(in <-chan eval.Event) <-chan eval.Event {
-	if s.logFile == nil {
-		return in
-	}
-	out := make(chan eval.Event, cap(in))
-	go func() {
-		defer close(out)
-		for ev := range in {
-			s.logEvent(ev)
-			out <- ev
-		}
-	}()
-	return out
 }
 
 func (s *Session) logEvent(ev eval.Event) {

@@ -127,18 +127,6 @@ func (s *Session) Info() eval.RunInfo {
 // Resumed is how many samples an earlier attempt of the run finished.
 func (s *Session) Resumed() int { return len(s.done) }
 
-// LoadPrompts is the embedded templates, overridden by those in dir.
-func LoadPrompts(dir string) (*prompts.Set, error) {
-	if dir == "" {
-		return prompts.Embedded(), nil
-	}
-	set, err := prompts.Load(dir)
-	if err != nil {
-		return nil, UsageError{fmt.Errorf("--prompts: %v", err)}
-	}
-	return set, nil
-}
-
 func (s *Session) loadDataset(stderr io.Writer) error {
 	path := s.Cfg.Dataset
 	opt := dataset.Options{SkipInvalid: s.Cfg.SkipInvalid, MaxRecordBytes: s.Cfg.MaxRecordBytes}

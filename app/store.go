@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -76,7 +77,7 @@ func Open(path string, opt OpenOptions) (*Shared, error) {
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 			return nil, usagef("no database at %s yet: run an evaluation first, or pass --db FILE", path)
 		}
-	} else if err := os.MkdirAll(dirOf(path), 0o700); err != nil {
+	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create the directory of database %s: %w; pass --db FILE to use another location", path, err)
 	}
 	sock, err := holder.SocketPath(path)
@@ -91,15 +92,6 @@ func Open(path string, opt OpenOptions) (*Shared, error) {
 		return nil, err
 	}
 	return s, nil
-}
-
-func dirOf(p string) string {
-	for i := len(p) - 1; i >= 0; i-- {
-		if p[i] == '/' {
-			return p[:i+1]
-		}
-	}
-	return "."
 }
 
 // attach connects to the holder or becomes it; s.mu is held.

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/app"
-	"github.com/ragscope/ragscope/app/holder"
 	"github.com/ragscope/ragscope/app/outfile"
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/sanitize"
@@ -153,16 +152,10 @@ func cmdCache(args []string, stdout, stderr io.Writer) int {
 // refuseWhileHeld: compaction rewrites the file, which only a process that
 // has it to itself may do; a holder serving it says who to stop.
 func refuseWhileHeld(path string) error {
-	sock, err := holder.SocketPath(path)
-	if err != nil {
-		return err
+	h, held, err := heldBy(path)
+	if err != nil || !held {
+		return err // nobody serves it; Compact waits for the file lock
 	}
-	cl, err := holder.Dial(sock, 2*time.Second)
-	if err != nil {
-		return nil // nobody serves it; Compact waits for the file lock
-	}
-	h := cl.Hello()
-	cl.Close()
 	return fmt.Errorf("database %s is in use by pid %d (ragscope %s); compaction rewrites the file: stop that process first", path, h.PID, h.Role)
 }
 

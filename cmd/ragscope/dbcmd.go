@@ -64,7 +64,7 @@ func cmdDB(args []string, stdout, stderr io.Writer) int {
 	// A database that another ragscope process holds and serves opened
 	// cleanly; its file is in use, and checking or copying it under a
 	// writer would read pages being rewritten.
-	if h, held := heldBy(path); held {
+	if h, held, _ := heldBy(path); held {
 		return fail(fmt.Errorf("database %s is in use by pid %d (ragscope %s), which opened it without finding damage; stop that process first to %s the file",
 			path, h.PID, h.Role, sub))
 	}
@@ -74,18 +74,19 @@ func cmdDB(args []string, stdout, stderr io.Writer) int {
 	return dbSalvage(path, *out, *asJSON, stdout, stderr)
 }
 
-// heldBy names the process serving the database, if one does.
-func heldBy(path string) (holder.Hello, bool) {
+// heldBy names the process serving the database, if one does; the error
+// is for a socket path that cannot be had at all.
+func heldBy(path string) (holder.Hello, bool, error) {
 	sock, err := holder.SocketPath(path)
 	if err != nil {
-		return holder.Hello{}, false
+		return holder.Hello{}, false, err
 	}
 	cl, err := holder.Dial(sock, 2*time.Second)
 	if err != nil {
-		return holder.Hello{}, false
+		return holder.Hello{}, false, nil
 	}
 	defer cl.Close()
-	return cl.Hello(), true
+	return cl.Hello(), true, nil
 }
 
 func dbCheck(path string, asJSON bool, stdout, stderr io.Writer) int {
