@@ -185,10 +185,7 @@ func checkFile(rep *Report, data []byte) int {
 	w := newWalker(bf)
 	c := newCollector()
 	w.visit, w.enter = c.visit, c.enter
-	if w.checkMeta() {
-		w.walk()
-		w.checkFreelist()
-	}
+	w.checkAll()
 	rep.addProblems(&w.ps)
 	structural := w.ps.n
 
@@ -297,8 +294,7 @@ func (c *collector) enter(bucket string) {
 
 func (c *collector) visit(bucket string, k, v []byte) {
 	c.enter(bucket)
-	switch bucket {
-	case "meta":
+	if bucket == "meta" {
 		switch string(k) {
 		case metaFormatKey:
 			c.format = string(v)
@@ -308,31 +304,22 @@ func (c *collector) visit(bucket string, k, v []byte) {
 			}
 		}
 		return
+	}
+	// The same decoding as Salvage's, so that both agree on what reads.
+	_, err := decodeAs(bucket, k, v)
+	switch {
+	case err == errNotOurs:
+		return
+	case err != nil:
+		c.fail(bucket, k, err)
+		return
+	}
+	switch bucket {
 	case KindRuns:
-		if _, err := decodeRunValue(k, v); err != nil {
-			c.fail(KindRuns, k, err)
-			return
-		}
 		c.runs[string(k)] = true
 	case KindResults:
-		runID, _, err := decodeResultValue(k, v)
-		if err != nil {
-			c.fail(KindResults, k, err)
-			return
-		}
+		runID, _, _ := splitResultKey(k)
 		c.resultsOf[runID]++
-	case KindChat:
-		if err := verifyChatValue(k, v); err != nil {
-			c.fail(KindChat, k, err)
-			return
-		}
-	case KindEmbedding:
-		if err := verifyEmbeddingValue(k, v); err != nil {
-			c.fail(KindEmbedding, k, err)
-			return
-		}
-	default:
-		return
 	}
 	c.ok[bucket]++
 }

@@ -203,10 +203,7 @@ func precheck(path string, f *os.File, size int64) (err error) {
 			return notBoltError(path, bf)
 		}
 		w := newWalker(bf)
-		if w.checkMeta() {
-			w.walk()
-			w.checkFreelist()
-		}
+		w.checkAll()
 		if w.ps.n > 0 {
 			reason := w.ps.list[0].String()
 			if w.ps.n > 1 {

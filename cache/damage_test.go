@@ -9,6 +9,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -73,6 +74,11 @@ func makeCorpus(t testing.TB, path string, runs, samples int) corpus {
 		t.Fatal(err)
 	}
 	return corpus{runs: runs, results: runs * samples, chats: runs * samples, embeds: runs * samples, ids: ids}
+}
+
+// byKind is the number of entries written of each kind.
+func (c corpus) byKind() map[string]int {
+	return map[string]int{KindRuns: c.runs, KindResults: c.results, KindChat: c.chats, KindEmbedding: c.embeds}
 }
 
 var (
@@ -151,16 +157,8 @@ func pageOf(t *testing.T, path, bucket string, nth float64) uint64 {
 	if len(ids) == 0 {
 		t.Fatalf("no pages of bucket %s", bucket)
 	}
-	sortU64(ids)
+	slices.Sort(ids)
 	return ids[int(nth*float64(len(ids)-1))]
-}
-
-func sortU64(s []uint64) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
 
 func overwrite(t *testing.T, path string, off int64, b []byte) {
@@ -251,7 +249,7 @@ func TestCorpusIsFourMiB(t *testing.T) {
 	if err != nil || !rep.OK() || !rep.BoltChecked {
 		t.Fatalf("healthy corpus: %v, %+v", err, rep)
 	}
-	for kind, n := range map[string]int{KindRuns: want.runs, KindResults: want.results, KindChat: want.chats, KindEmbedding: want.embeds} {
+	for kind, n := range want.byKind() {
 		if got := rep.Of(kind); got.Readable != n || got.Unreadable != 0 {
 			t.Errorf("%s: %+v, want %d readable", kind, got, n)
 		}
@@ -545,7 +543,7 @@ func TestSalvage(t *testing.T) {
 			if rep.Method != SalvageTreeAndScan {
 				t.Errorf("method %s", rep.Method)
 			}
-			totals := map[string]int{KindRuns: want.runs, KindResults: want.results, KindChat: want.chats, KindEmbedding: want.embeds}
+			totals := want.byKind()
 			for kind, min := range minimum[dc.name] {
 				c := rep.Of(kind)
 				got := c.Copied

@@ -169,15 +169,13 @@ func openBolt(path string, opt Options) (*bolt.DB, *os.File, error) {
 		return nil, nil, fmt.Errorf("database %s is in use by another ragscope process (waited %s); wait for it to finish or pass --db FILE to use another database: %w",
 			path, opt.Timeout, ErrInUse)
 	case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrVersionMismatch),
-		errors.Is(err, bolterrors.ErrChecksum), errors.Is(err, errCorrupt):
+		errors.Is(err, bolterrors.ErrChecksum):
 		return nil, nil, fmt.Errorf("database %s is not a ragscope database or is corrupt (%v); move it aside or pass --db FILE to use another database", path, err)
 	case errors.Is(err, fs.ErrPermission):
 		return nil, nil, fmt.Errorf("database %s: permission denied; fix its permissions or pass --db FILE: %w", path, err)
 	}
 	return nil, nil, fmt.Errorf("cannot open database %s: %w", path, err)
 }
-
-var errCorrupt = errors.New("corrupt file")
 
 // openRecover turns bbolt's panics on damaged files into errors: a damaged
 // cache must produce a message, not a crash.

@@ -307,6 +307,14 @@ func (w *walker) page(bucket string, id uint64) (flags uint16, count int, buf []
 	return flags, count, w.bf.data[off:end], true
 }
 
+// checkAll checks the meta page in use, its tree and its freelist.
+func (w *walker) checkAll() {
+	if w.checkMeta() {
+		w.walk()
+		w.checkFreelist()
+	}
+}
+
 // walk checks the whole tree of the meta page in use.
 func (w *walker) walk() {
 	w.walkBucketPage("", w.bf.meta().root)

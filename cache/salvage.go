@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -379,7 +380,7 @@ func (s *salvager) finish(rep *SalvageReport) {
 	sort.Strings(s.stubs)
 	for _, info := range s.runInfo {
 		if info.FinishedAt == nil || info.Cancelled {
-			if !containsString(s.stubs, info.ID) {
+			if !slices.Contains(s.stubs, info.ID) {
 				rep.Unfinished++
 			}
 			continue
@@ -403,7 +404,7 @@ func (s *salvager) finish(rep *SalvageReport) {
 			c.Lost = lostResults + s.unreadableOfUnfinished()
 		}
 		for key, f := range s.kinds[kind] {
-			if !f.fromTree && !(kind == KindRuns && containsString(s.stubs, key)) {
+			if !f.fromTree && !(kind == KindRuns && slices.Contains(s.stubs, key)) {
 				rep.FromScan++
 			}
 		}
@@ -421,21 +422,12 @@ func (s *salvager) unreadableOfUnfinished() int {
 			continue
 		}
 		run, _, _ := splitResultKey([]byte(key))
-		if info, ok := s.runInfo[run]; ok && info.FinishedAt != nil && !info.Cancelled && !containsString(s.stubs, run) {
+		if info, ok := s.runInfo[run]; ok && info.FinishedAt != nil && !info.Cancelled && !slices.Contains(s.stubs, run) {
 			continue
 		}
 		n++
 	}
 	return n
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // write creates the new database beside dst and moves it into place only

@@ -171,17 +171,25 @@ func (s *Server) notify() {
 
 // BeginRun announces a run this process is evaluating (see Live).
 func (s *Server) BeginRun(id string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.live[id] = liveEntry{LiveRun: LiveRun{PID: s.hello.PID, Role: s.hello.Role}}
-	s.notify()
+	s.beginRun(id, nil, LiveRun{PID: s.hello.PID, Role: s.hello.Role})
 }
 
 // EndRun withdraws a run announced by BeginRun.
-func (s *Server) EndRun(id string) {
+func (s *Server) EndRun(id string) { s.endRun(id, nil) }
+
+// beginRun records a live run of owner (nil: the holder's own).
+func (s *Server) beginRun(id string, owner *conn, lr LiveRun) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if e, ok := s.live[id]; ok && e.owner == nil {
+	s.live[id] = liveEntry{owner: owner, LiveRun: lr}
+	s.notify()
+}
+
+// endRun withdraws a live run, only if owner began it.
+func (s *Server) endRun(id string, owner *conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e, ok := s.live[id]; ok && e.owner == owner {
 		delete(s.live, id)
 		s.notify()
 	}

@@ -216,24 +216,14 @@ func (s *service) BeginRun(in json.RawMessage, out *json.RawMessage) error {
 		if a.RunID == "" {
 			return none{}, errors.New("BeginRun: the run id is empty")
 		}
-		srv := s.c.srv
-		srv.mu.Lock()
-		defer srv.mu.Unlock()
-		srv.live[a.RunID] = liveEntry{owner: s.c, LiveRun: LiveRun{PID: s.c.pid, Role: clientRole}}
-		srv.notify()
+		s.c.srv.beginRun(a.RunID, s.c, LiveRun{PID: s.c.pid, Role: clientRole})
 		return none{}, nil
 	})
 }
 
 func (s *service) EndRun(in json.RawMessage, out *json.RawMessage) error {
 	return handle(in, out, func(a runIDArgs) (none, error) {
-		srv := s.c.srv
-		srv.mu.Lock()
-		defer srv.mu.Unlock()
-		if e, ok := srv.live[a.RunID]; ok && e.owner == s.c {
-			delete(srv.live, a.RunID)
-			srv.notify()
-		}
+		s.c.srv.endRun(a.RunID, s.c)
 		return none{}, nil
 	})
 }
@@ -246,9 +236,9 @@ func (s *service) Live(in json.RawMessage, out *json.RawMessage) error {
 
 func (s *service) Submit(in json.RawMessage, out *json.RawMessage) error {
 	return handle(in, out, func(req SubmitRequest) (idReply, error) {
-		runs := s.c.srv.opt.Runs
-		if runs == nil {
-			return idReply{}, noRunServiceError{s.c.srv.hello}
+		runs, err := s.runService()
+		if err != nil {
+			return idReply{}, err
 		}
 		id, err := runs.Submit(req)
 		if err != nil {
@@ -260,12 +250,20 @@ func (s *service) Submit(in json.RawMessage, out *json.RawMessage) error {
 
 func (s *service) Stop(in json.RawMessage, out *json.RawMessage) error {
 	return handle(in, out, func(a runIDArgs) (none, error) {
-		runs := s.c.srv.opt.Runs
-		if runs == nil {
-			return none{}, noRunServiceError{s.c.srv.hello}
+		runs, err := s.runService()
+		if err != nil {
+			return none{}, err
 		}
 		return none{}, runs.Stop(a.RunID)
 	})
+}
+
+// runService is the holder's RunService, or the error that it has none.
+func (s *service) runService() (RunService, error) {
+	if runs := s.c.srv.opt.Runs; runs != nil {
+		return runs, nil
+	}
+	return nil, noRunServiceError{s.c.srv.hello}
 }
 
 // redact keeps the API key out of an error that goes back over the socket
