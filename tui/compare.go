@@ -182,17 +182,7 @@ func (m *Model) compareLine() string {
 			return st.running.Render("re-run: starting" + g.ellipsis)
 		}
 		p := rr.progress
-		w := 10
-		frac := 0.0
-		if p.total > 0 {
-			frac = float64(p.done) / float64(p.total)
-		}
-		full := int(math.Round(min(frac, 1) * float64(w)))
-		bar := "[" + st.high.Render(strings.Repeat(g.barFull, full)) + st.muted.Render(strings.Repeat(g.barEmpty, w-full)) + "]"
-		errs := sprintf("errors %d", p.errors)
-		if p.errors > 0 {
-			errs = st.failed.Render(errs)
-		}
+		bar, errs := m.progressBar(p.done, p.total, 10), m.errorsText(p.errors)
 		return strings.Join([]string{
 			st.accent.Render("re-run " + sanitize.Line(rr.id)),
 			sprintf("%s %d/%d", bar, p.done, p.total),

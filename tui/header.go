@@ -127,23 +127,34 @@ func fmtDuration(d time.Duration) string {
 	return sprintf("%ds", s)
 }
 
-func (m *Model) progressLine(done int) string {
+// progressBar is a bar of w cells, done of total filled. done can pass
+// total (a sample finished twice is counted twice); the bar is full then.
+func (m *Model) progressBar(done, total, w int) string {
 	st, g := m.st, m.g
+	frac := 0.0
+	if total > 0 {
+		frac = float64(done) / float64(total)
+	}
+	full := int(math.Round(min(frac, 1) * float64(w)))
+	return "[" + st.high.Render(strings.Repeat(g.barFull, full)) + st.muted.Render(strings.Repeat(g.barEmpty, w-full)) + "]"
+}
+
+// errorsText counts failed calls, in the failure colour when there are any.
+func (m *Model) errorsText(n int) string {
+	s := sprintf("errors %d", n)
+	if n > 0 {
+		s = m.st.failed.Render(s)
+	}
+	return s
+}
+
+func (m *Model) progressLine(done int) string {
 	w := 10
 	if m.width >= 110 {
 		w = 20
 	}
 	c := m.progress
-	frac := 0.0
-	if c.total > 0 {
-		frac = float64(done) / float64(c.total)
-	}
-	full := int(math.Round(frac * float64(w)))
-	bar := "[" + st.high.Render(strings.Repeat(g.barFull, full)) + st.muted.Render(strings.Repeat(g.barEmpty, w-full)) + "]"
-	errs := sprintf("errors %d", c.errors)
-	if c.errors > 0 {
-		errs = st.failed.Render(errs)
-	}
+	bar, errs := m.progressBar(done, c.total, w), m.errorsText(c.errors)
 	rate := 0
 	if c.calls > 0 {
 		rate = int(math.Round(100 * float64(c.cacheHits) / float64(c.calls)))

@@ -31,12 +31,12 @@ type csvGate struct {
 	sizer     *csvSizer
 	dropped   int
 
-	placeholders map[int64]oversized
-	shifts       []lineShift
+	// The rows "-" put in place of dropped rows.
+	standIns
 }
 
 func newCSVGate(c *collector, src io.Reader, comma rune) *csvGate {
-	g := &csvGate{src: src, limit: c.limit, buf: make([]byte, 64<<10), placeholders: map[int64]oversized{}}
+	g := &csvGate{src: src, limit: c.limit, buf: make([]byte, 64<<10)}
 	if comma < 0x80 {
 		g.comma = byte(comma)
 	}
@@ -193,28 +193,8 @@ func (g *csvGate) endRow() {
 	o := oversized{line: g.startLine, truncated: g.state == csvQuoted}
 	o.size, o.column, o.partSize = g.sizer.finish()
 	g.out = []byte("-\n")
-	end := g.outOff + 2
-	g.placeholders[end] = o
-	g.shifts = append(g.shifts, lineShift{end, g.dropped - 1})
+	g.standIn(g.outOff+int64(len(g.out)), o, g.dropped-1)
 	g.sizer = nil
-}
-
-// oversize returns the row a "-" ending at output offset end stands for.
-func (g *csvGate) oversize(end int64) (oversized, bool) {
-	o, ok := g.placeholders[end]
-	return o, ok
-}
-
-// shift is the number of newlines dropped, net of the placeholders' own,
-// before output offset off.
-func (g *csvGate) shift(off int64) int {
-	n := 0
-	for _, s := range g.shifts {
-		if s.off <= off {
-			n += s.n
-		}
-	}
-	return n
 }
 
 // csvSizer measures the cells of a row that is over the limit as it

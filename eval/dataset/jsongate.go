@@ -61,15 +61,8 @@ type jsonGate struct {
 	sizer      *recordSizer
 	dropped    int // newlines of the dropped value
 
-	// placeholders maps the output offset just past a {} to the element
-	// it stands for; shifts are the newlines dropped before output offsets.
-	placeholders map[int64]oversized
-	shifts       []lineShift
-}
-
-type lineShift struct {
-	off int64
-	n   int
+	// The {} put in place of dropped elements.
+	standIns
 }
 
 const (
@@ -81,7 +74,7 @@ const (
 )
 
 func newJSONGate(c *collector, src io.Reader) *jsonGate {
-	return &jsonGate{src: src, c: c, limit: c.limit, buf: make([]byte, 64<<10), placeholders: map[int64]oversized{}}
+	return &jsonGate{src: src, c: c, limit: c.limit, buf: make([]byte, 64<<10)}
 }
 
 func (g *jsonGate) Read(p []byte) (int, error) {
@@ -309,9 +302,7 @@ func (g *jsonGate) endUnit(atEOF bool) {
 		g.fail = truncatedJSON(g.c, 0)
 	case kind == gElement:
 		g.out = []byte("{}")
-		end := g.outOff + 2
-		g.placeholders[end] = o
-		g.shifts = append(g.shifts, lineShift{end, g.dropped})
+		g.standIn(g.outOff+int64(len(g.out)), o, g.dropped)
 	case kind == gKey:
 		g.fail = &Error{File: g.c.name, Msg: fmt.Sprintf("a key of the top-level object, at line %d, is %d bytes (%s), over the limit of %s per record — "+
 			"is this a dataset? Raise the limit with --max-record-bytes", o.line, o.size, fmtSize(o.size), fmtSize(g.limit))}
@@ -320,21 +311,4 @@ func (g *jsonGate) endUnit(atEOF bool) {
 			"expected an array of sample objects or {\"samples\": [...]}; raise the limit with --max-record-bytes", o.line, o.size, fmtSize(o.size), fmtSize(g.limit))}
 	}
 	g.sizer = nil
-}
-
-// oversize returns the record a {} ending at output offset end stands for.
-func (g *jsonGate) oversize(end int64) (oversized, bool) {
-	o, ok := g.placeholders[end]
-	return o, ok
-}
-
-// shift is the number of newlines dropped before output offset off.
-func (g *jsonGate) shift(off int64) int {
-	n := 0
-	for _, s := range g.shifts {
-		if s.off <= off {
-			n += s.n
-		}
-	}
-	return n
 }
