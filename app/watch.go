@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/ragscope/ragscope/app/holder"
@@ -38,7 +39,18 @@ func WatchRun(ctx context.Context, st cache.Store, runID string) <-chan eval.Eve
 				return false
 			}
 		}
+		// sent remembers what each sample's last result was, so a result
+		// read twice (stored between taking a position and reading the
+		// run, or read again after the holder changed) is sent once: the
+		// TUI would count its calls twice. A result rewritten (a resumed
+		// run redoing a failed sample) differs, and is sent.
+		sent := map[int]string{}
 		sendResult := func(r *eval.Result) bool {
+			fp := fmt.Sprint(r.Status, len(r.Calls))
+			if sent[r.Index] == fp {
+				return true
+			}
+			sent[r.Index] = fp
 			for i := range r.Calls {
 				c := r.Calls[i]
 				if !send(eval.Event{Kind: eval.EventCall, Sample: r.Index, Call: &c}) {
@@ -55,8 +67,7 @@ func WatchRun(ctx context.Context, st cache.Store, runID string) <-chan eval.Eve
 			return true
 		}
 		// load reads the whole run, then follows it from the position taken
-		// before the read: a result stored in between comes twice, which
-		// the TUI's upsert absorbs.
+		// before the read (sendResult drops what comes twice).
 		load := func() (int64, bool) {
 			pos, err := st.Watch(ctx, runID, -1, 0)
 			if err != nil {

@@ -70,10 +70,6 @@ func (p *progress) count(ev *eval.Event) {
 		if ev.Total > 0 {
 			p.total = ev.Total
 		}
-	case eval.EventSampleFinished:
-		if ev.Result != nil {
-			p.done++
-		}
 	case eval.EventCall:
 		if ev.Call != nil {
 			p.countCall(*ev.Call)
@@ -95,6 +91,12 @@ func (p *progress) countCall(c eval.CallRecord) {
 	}
 	// A cached reply keeps the usage of the call that paid for it.
 	p.tokens += c.Tokens.PromptTokens + c.Tokens.CompletionTokens
+}
+
+// hasResult reports whether the row of a sample holds a finished result.
+func (m *Model) hasResult(index int) bool {
+	i, ok := m.byIndex[index]
+	return ok && m.rows[i].res != nil
 }
 
 // countStored counts a result given up front: a stored run has no retry
@@ -150,8 +152,14 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 			if ev.Result == nil {
 				continue
 			}
+			// done counts samples, not events: a result sent again (a
+			// watcher reloading after a takeover) is not progress. A
+			// re-run's samples all had a result before it.
 			if rr != nil {
 				m.keepBefore(ev.Result.Index)
+				p.done++
+			} else if !m.hasResult(ev.Result.Index) {
+				p.done++
 			}
 			m.upsert(ev.Result.Index, ev.Result)
 			changed = true

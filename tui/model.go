@@ -190,8 +190,11 @@ func New(opts Options) *Model {
 	m.progress.total = opts.Total
 	for _, r := range opts.Results {
 		if r != nil {
+			fresh := !m.hasResult(r.Index)
 			m.upsert(r.Index, r)
-			m.progress.countStored(r)
+			if fresh {
+				m.progress.countStored(r)
+			}
 		}
 	}
 	m.progress.total = max(m.progress.total, len(m.rows))

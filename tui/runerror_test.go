@@ -35,3 +35,19 @@ func TestRunErrorsAreShownInWords(t *testing.T) {
 		t.Fatalf("the run's own error is not on the screen:\n%s", screenText(m))
 	}
 }
+
+// A result given twice (a stored run with a repeated index, a watcher that
+// reloads after a takeover) is one sample done, not two.
+func TestDoneCountsSamplesNotEvents(t *testing.T) {
+	res := fixtureResults()
+	m := newTestModel(t, Options{Dataset: "d.jsonl", Results: append(res, res[0]), Total: len(res)}, 120, 40)
+	if m.progress.done != len(res) {
+		t.Fatalf("stored run with a repeated result: done %d, want %d", m.progress.done, len(res))
+	}
+	live := newTestModel(t, Options{Dataset: "d.jsonl", Live: true, Total: 3}, 120, 40)
+	ev := eval.Event{Kind: eval.EventSampleFinished, Sample: res[0].Index, Result: res[0]}
+	live.Update(EventsMsg{Events: []eval.Event{ev, ev}})
+	if live.progress.done != 1 {
+		t.Fatalf("a result sent twice counted %d", live.progress.done)
+	}
+}
