@@ -115,7 +115,7 @@ func clean(s string, multi bool) string {
 			b.WriteString(`\u00`)
 			b.WriteByte(hexDigits[r>>4&0xf])
 			b.WriteByte(hexDigits[r&0xf])
-		case isInvisible(r):
+		case IsInvisible(r):
 			b.WriteString("<U+")
 			writeCodePoint(&b, r)
 			b.WriteByte('>')
@@ -139,7 +139,7 @@ func firstUnsafe(s string, multi bool) int {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || isC1(r) || isInvisible(r) {
+		if (r == utf8.RuneError && size == 1) || isC1(r) || IsInvisible(r) {
 			return i
 		}
 		i += size
@@ -167,10 +167,12 @@ func writeCodePoint(b *strings.Builder, r rune) {
 
 func isC1(r rune) bool { return r >= 0x80 && r < 0xa0 }
 
-// isInvisible reports the bidi controls, the zero-width and other invisible
+// IsInvisible reports the bidi controls, the zero-width and other invisible
 // format characters and the Unicode line separators: runes a terminal does
-// not draw but that change what the text around them looks like.
-func isInvisible(r rune) bool {
+// not draw but that change what the text around them looks like. Line and
+// Text show them as <U+...>; the offline judge strips them before reading a
+// text. This is the one list of them.
+func IsInvisible(r rune) bool {
 	switch {
 	case r < 0x061c:
 		return false

@@ -3,6 +3,8 @@ package offline
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ragscope/ragscope/sanitize"
 )
 
 // stripControls removes from a text what a reader never sees as text: ANSI
@@ -55,7 +57,7 @@ func stripControls(s string) string {
 		case r == 0x2028 || r == 0x2029: // a line or paragraph separator is a line break
 			b.WriteByte('\n')
 			i += size
-		case r >= 0x80 && r < 0xa0, invisible(r):
+		case r >= 0x80 && r < 0xa0, sanitize.IsInvisible(r):
 			i += size
 		default:
 			b.WriteString(s[i : i+size])
@@ -77,7 +79,7 @@ func firstControl(s string) int {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r >= 0x80 && r < 0xa0) || invisible(r) {
+		if (r >= 0x80 && r < 0xa0) || sanitize.IsInvisible(r) {
 			return i
 		}
 		i += size
@@ -142,21 +144,4 @@ func skipString(s string, start, j int) int {
 		}
 	}
 	return j
-}
-
-// invisible reports the bidi controls, zero-width and other invisible
-// format characters and the line separators: the runes sanitize shows as
-// <U+...> (TestStripMatchesSanitize keeps the two lists the same).
-func invisible(r rune) bool {
-	switch {
-	case r < 0x061c:
-		return false
-	case r == 0x061c, r == 0x180e, r == 0xfeff:
-		return true
-	case r >= 0x200b && r <= 0x200f, r >= 0x2028 && r <= 0x202e,
-		r >= 0x2060 && r <= 0x2064, r >= 0x2066 && r <= 0x206f,
-		r >= 0xfff9 && r <= 0xfffb, r >= 0xe0000 && r <= 0xe007f:
-		return true
-	}
-	return false
 }

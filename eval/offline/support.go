@@ -363,15 +363,6 @@ func missingName(st, question, best *span) (string, bool) {
 	return "", false
 }
 
-func anyHas(sents []*span, feat string) bool {
-	for _, cs := range sents {
-		if cs.feats[feat] {
-			return true
-		}
-	}
-	return false
-}
-
 // clip shortens a quote for a reason line; the full sentence is in the
 // sample's contexts.
 func clip(s string) string {
