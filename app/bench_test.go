@@ -91,9 +91,12 @@ func benchSharedRun(b *testing.B, delay time.Duration) {
 		}
 		for range run.Events {
 		}
-		results, _, err := run.Wait()
+		_, err = run.Wait()
 		el := time.Since(start)
-		if err != nil || len(results) != samples {
+		if err != nil {
+			b.Fatalf("run: %v", err)
+		}
+		if _, results, err := s.Store.Run(run.ID); err != nil || len(results) != samples {
 			b.Fatalf("run: %d results, %v", len(results), err)
 		}
 		for _, w := range watchers {

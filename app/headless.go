@@ -106,18 +106,24 @@ func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, e
 	}
 	prog.inFlight = 0
 	show()
-	results, cancelled, _ := run.Wait()
-	return finishReport(run, results, cancelled, out, fh, stderr)
+	cancelled, _ := run.Wait()
+	return finishReport(run, cancelled, out, fh, stderr)
 }
 
 // finishReport writes the report and the summary of a finished run and
 // says how it ended; it returns the exit code.
-func finishReport(run *Run, results []*eval.Result, cancelled bool, out io.Writer, fh *outfile.File, stderr io.Writer) (int, error) {
-	rep := eval.NewReport(run.Info(), results)
-	WriteSummary(stderr, rep)
+func finishReport(run *Run, cancelled bool, out io.Writer, fh *outfile.File, stderr io.Writer) (int, error) {
+	// The report streams from the store: what is written is what is
+	// stored, and nothing of the run is held in memory.
+	sr, err := tallyStored(run.store, run.ID, 0)
+	if err != nil {
+		return ExitFatal, fmt.Errorf("reading run %s back from the database: %v", run.ID, err)
+	}
+	sr.info = run.Info() // the stamped record, even if storing it failed
+	WriteSummary(stderr, sr.info, sr.tally)
 	var werr error
 	if out != nil {
-		werr = rep.WriteJSON(out)
+		werr = sr.write(run.store, FormatJSON, out)
 		if werr == nil && fh != nil {
 			werr = fh.Commit()
 		}
@@ -144,7 +150,7 @@ func finishReport(run *Run, results []*eval.Result, cancelled bool, out io.Write
 	case cancelled:
 		fmt.Fprintf(stderr, "ragscope: interrupted; finished samples are kept — continue with: ragscope run --resume %s\n", run.ID)
 		return ExitInterrupted, nil
-	case anyFailed(rep):
+	case sr.tally.Failed() > 0:
 		return ExitFailures, nil
 	}
 	return ExitOK, nil
@@ -206,11 +212,12 @@ func (p *progress) line(r *Run) string {
 
 // WriteSummary prints the per-metric table: mean, how many scored and how
 // many did not, and why.
-func WriteSummary(w io.Writer, rep *eval.Report) {
+func WriteSummary(w io.Writer, info eval.RunInfo, t *eval.Tally) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "metric\tmean\tscored\tn/a\tfailed\twhy")
-	for _, m := range rep.Run.Metrics {
-		ms := rep.Summary[m]
+	summary := t.Summary()
+	for _, m := range info.Metrics {
+		ms := summary[m]
 		mean := "n/a"
 		if ms.Mean != nil {
 			mean = fmt.Sprintf("%.3f", *ms.Mean)
@@ -218,14 +225,14 @@ func WriteSummary(w io.Writer, rep *eval.Report) {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", m, mean, ms.Scored, ms.NotApplicable, ms.Failed, ms.Why())
 	}
 	tw.Flush()
-	diag := eval.CountDiagnoses(rep.Samples)
+	diag := t.Diagnoses()
 	var parts []string
 	for _, d := range eval.Diagnoses {
 		parts = append(parts, fmt.Sprintf("%s %d", d, diag[d]))
 	}
 	fmt.Fprintf(w, "diagnosis: %s\n", strings.Join(parts, ", "))
-	fmt.Fprintf(w, "judge: %s\n", rep.Run.Judge.Name)
-	if top := eval.TopErrors(rep.Samples, 3); len(top) > 0 {
+	fmt.Fprintf(w, "judge: %s\n", info.Judge.Name)
+	if top := t.TopErrors(3); len(top) > 0 {
 		fmt.Fprintln(w, "most frequent failures:")
 		for _, e := range top {
 			fmt.Fprintf(w, "  %d× %s\n", e.Count, clip(e.Message, 300))
@@ -240,13 +247,4 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "..."
-}
-
-func anyFailed(rep *eval.Report) bool {
-	for _, r := range rep.Samples {
-		if r.Failed() {
-			return true
-		}
-	}
-	return false
 }

@@ -36,7 +36,7 @@ func newTestSession(t *testing.T, srv *fakejudge.Server, data, promptsDir string
 		t.Fatal(err)
 	}
 	drain(t, run.Events)
-	if _, cancelled, err := run.Wait(); cancelled || err != nil {
+	if cancelled, err := run.Wait(); cancelled || err != nil {
 		t.Fatalf("first run: cancelled %v, %v", cancelled, err)
 	}
 	return s

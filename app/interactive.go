@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/tui"
 )
 
@@ -37,7 +36,7 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 		RunID: info.ID, Host: h, Limit: s.LimitLine,
 	}, run.Events) // the TUI drains the events after it ends, so the runner never blocks
 	run.Cancel()
-	results, cancelled, _ := run.Wait()
+	cancelled, _ := run.Wait()
 	if err != nil {
 		return 0, err
 	}
@@ -45,7 +44,7 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 	if fh != nil {
 		out = fh
 	}
-	code, err := finishReport(run, results, cancelled, out, fh, stderr)
+	code, err := finishReport(run, cancelled, out, fh, stderr)
 	if err != nil || code == ExitInterrupted {
 		return code, err
 	}
@@ -55,9 +54,9 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 			// The analyst re-ran prompts: the last re-run is what they
 			// looked at when they quit, so the summary is of it.
 			last = latest
-			if info, rs, err := s.Store.Run(latest); err == nil {
+			if sr, err := tallyStored(s.Store, latest, 0); err == nil {
 				fmt.Fprintf(stderr, "ragscope: after re-runs, the last run is %s (its chain starts at %s):\n", latest, run.ID)
-				WriteSummary(stderr, eval.NewReport(info, rs))
+				WriteSummary(stderr, sr.info, sr.tally)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/sanitize"
 )
@@ -18,12 +19,12 @@ type Run struct {
 	Events <-chan eval.Event
 
 	runner *eval.Runner
+	store  cache.Store
 	cancel context.CancelFunc
 	done   chan struct{}
 
 	mu        sync.Mutex
 	info      eval.RunInfo
-	results   []*eval.Result
 	cancelled bool
 	stopped   error
 	err       error
@@ -45,14 +46,15 @@ func (r *Run) Cancel() { r.cancel() }
 // Done is closed when the run's end is recorded.
 func (r *Run) Done() <-chan struct{} { return r.done }
 
-// Wait blocks until the run's end is recorded and returns its results (one
-// per sample evaluated, in order), whether it was cut short, and an error
-// when the end could not be recorded.
-func (r *Run) Wait() ([]*eval.Result, bool, error) {
+// Wait blocks until the run's end is recorded and returns whether it was
+// cut short, and an error when the end could not be recorded. The results
+// are in the store, not in memory (a run's memory must not grow with its
+// samples): read them with RunPage, or WriteReport.
+func (r *Run) Wait() (bool, error) {
 	<-r.done
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.results, r.cancelled, r.err
+	return r.cancelled, r.err
 }
 
 // Info is the run record, stamped once the run has ended.
@@ -134,7 +136,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 		},
 	}
 	out := make(chan eval.Event, 64)
-	run := &Run{ID: info.ID, Events: out, runner: r, cancel: cancel, done: make(chan struct{}), info: info}
+	run := &Run{ID: info.ID, Events: out, runner: r, store: st, cancel: cancel, done: make(chan struct{}), info: info}
 	go func() {
 		// The stream ends only once the end is stamped: a client that sees
 		// it close can read the finished run from the store.
@@ -149,7 +151,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 	}()
 	go func() {
 		defer cancel()
-		results := r.Run(rctx, spec.samples)
+		r.Stream(rctx, spec.samples)
 		now := time.Now().UTC()
 		info.FinishedAt = &now
 		info.Cancelled = r.Cancelled()
@@ -166,7 +168,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 			spec.onEnd(info)
 		}
 		run.mu.Lock()
-		run.info, run.results, run.cancelled, run.err = info, results, info.Cancelled, err
+		run.info, run.cancelled, run.err = info, info.Cancelled, err
 		run.stopped = r.Err()
 		run.mu.Unlock()
 		close(run.done)

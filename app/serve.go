@@ -11,7 +11,7 @@ import (
 
 	"github.com/ragscope/ragscope/app/holder"
 	"github.com/ragscope/ragscope/app/outfile"
-	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/sanitize"
 )
 
@@ -95,7 +95,7 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 		defer s.Close()
 		for range run.Events {
 		}
-		results, cancelled, err := run.Wait()
+		cancelled, err := run.Wait()
 		sv.mu.Lock()
 		delete(sv.runs, run.ID)
 		sv.mu.Unlock()
@@ -107,7 +107,7 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 			state += " (" + err.Error() + ")"
 		}
 		if cfg.Out != "" {
-			if werr := writeReportFile(cfg.Out, run.Info(), results); werr != nil {
+			if werr := writeReportFile(cfg.Out, s.Store, run.ID); werr != nil {
 				state += "; report not written: " + werr.Error()
 			}
 		}
@@ -128,13 +128,13 @@ func (sv *Server) Stop(runID string) error {
 	return nil
 }
 
-func writeReportFile(path string, info eval.RunInfo, results []*eval.Result) error {
+func writeReportFile(path string, st cache.Store, runID string) error {
 	fh, err := outfile.Create(path)
 	if err != nil {
 		return err
 	}
 	defer fh.Abort()
-	if err := eval.NewReport(info, results).WriteJSON(fh); err != nil {
+	if _, err := WriteReport(st, runID, FormatJSON, 0, fh); err != nil {
 		return err
 	}
 	return fh.Commit()

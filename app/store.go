@@ -340,6 +340,11 @@ func (s *Shared) Run(ref string) (info eval.RunInfo, rs []*eval.Result, err erro
 	return info, rs, err
 }
 
+func (s *Shared) RunPage(ref string, from, limit int) (info eval.RunInfo, page []*eval.Result, next int, err error) {
+	err = s.do(func(st cache.Store) error { info, page, next, err = st.RunPage(ref, from, limit); return err })
+	return info, page, next, err
+}
+
 // DeleteRuns removes runs and their results. A run being evaluated (by
 // this process, the holder or another client) is refused.
 func (s *Shared) DeleteRuns(ids []string) (runs, results int, err error) {

@@ -170,8 +170,9 @@ func TestConcurrentRunsPayOnceAndAreWatched(t *testing.T) {
 		t.Fatalf("the watcher saw %d of 12 results, end %v", len(got), finished)
 	}
 	for _, run := range runs {
-		results, cancelled, err := run.Wait()
-		if err != nil || cancelled || len(results) != 12 {
+		cancelled, err := run.Wait()
+		_, results, rerr := a.Run(run.ID)
+		if err != nil || rerr != nil || cancelled || len(results) != 12 {
 			t.Fatalf("run %s: %d results, cancelled %v, %v", run.ID, len(results), cancelled, err)
 		}
 		for _, r := range results {

@@ -69,6 +69,7 @@ type DB struct {
 	w        *writer
 	hub      *hub
 	claims   claims
+	res      resident
 	// now is the clock for entry times and run ids; tests replace it.
 	now func() time.Time
 }
@@ -131,12 +132,13 @@ func Open(path string, opt Options) (*DB, error) {
 			return nil, fmt.Errorf("database %s: %w", path, serr)
 		}
 		db := &DB{bolt: bdb, path: path, readOnly: opt.ReadOnly, now: time.Now, hub: newHub()}
+		db.res = newResident()
 		if err := db.init(); err != nil {
 			_ = bdb.Close()
 			return nil, err
 		}
 		if !opt.ReadOnly {
-			db.w = newWriter(bdb)
+			db.w = newWriter(bdb, &db.res)
 		}
 		return db, nil
 	}

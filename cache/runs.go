@@ -223,6 +223,54 @@ func (db *DB) Run(ref string) (eval.RunInfo, []*eval.Result, error) {
 	return info, results, nil
 }
 
+// RunPage resolves ref as Run does and returns the run record with at most
+// limit results, those of the samples from index from on, in index order;
+// next is the index to ask for next, -1 when there are no more. A report
+// streams a run page by page, so a run of a million samples is never in
+// memory at once. limit 0 returns the record alone.
+func (db *DB) RunPage(ref string, from, limit int) (info eval.RunInfo, page []*eval.Result, next int, err error) {
+	next = -1
+	read := 0
+	// Outside the read transaction: trimming takes one of its own.
+	defer func() { db.res.note(db.bolt, read) }()
+	err = db.view(func(tx *bolt.Tx) error {
+		var err error
+		if info, err = resolveRun(tx, db.path, ref); err != nil {
+			return err
+		}
+		if limit <= 0 {
+			return nil
+		}
+		b := tx.Bucket(bucketResults)
+		if b == nil {
+			return nil
+		}
+		prefix := append([]byte(info.ID), resultSep)
+		c := b.Cursor()
+		for k, v := c.Seek(resultKey(info.ID, max(from, 0))); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			idx, err := strconv.Atoi(string(k[len(prefix):]))
+			if err != nil || idx < 0 {
+				return damaged(db.path, "result key %q of run %s is malformed", k, info.ID)
+			}
+			if len(page) == limit {
+				next = idx
+				return nil
+			}
+			r := new(eval.Result)
+			if err := json.Unmarshal(v, r); err != nil {
+				return damaged(db.path, "run %s, sample %d: unreadable result: %v", info.ID, idx, err)
+			}
+			page = append(page, r)
+			read += len(k) + len(v)
+		}
+		return nil
+	})
+	if err != nil {
+		return eval.RunInfo{}, nil, -1, err
+	}
+	return info, page, next, nil
+}
+
 // Results returns the finished samples of a run by index, for --resume.
 func (db *DB) Results(runID string) (map[int]*eval.Result, error) {
 	var out map[int]*eval.Result

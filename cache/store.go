@@ -29,6 +29,9 @@ type Store interface {
 	PutResults(runID string, rs []*eval.Result) error
 	Runs() ([]eval.RunInfo, error)
 	Run(ref string) (eval.RunInfo, []*eval.Result, error)
+	// RunPage is Run a page at a time: the record and at most limit
+	// results from sample index from on; next is -1 after the last.
+	RunPage(ref string, from, limit int) (info eval.RunInfo, page []*eval.Result, next int, err error)
 	// DeleteRuns removes runs (exact ids) and their results; ids that are
 	// not recorded are skipped. A holder refuses a run being evaluated.
 	DeleteRuns(ids []string) (runs, results int, err error)

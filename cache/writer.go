@@ -20,6 +20,8 @@ type writer struct {
 	db   *bolt.DB
 	reqs chan writeReq
 	done chan struct{}
+	// res trims the mapping as commits touch it.
+	res *resident
 
 	mu     sync.RWMutex // guards closed against sends on a closed channel
 	closed bool
@@ -33,8 +35,8 @@ type writeReq struct {
 // maxGroup bounds a transaction so that one commit's dirty pages stay small.
 const maxGroup = 1000
 
-func newWriter(db *bolt.DB) *writer {
-	w := &writer{db: db, reqs: make(chan writeReq, 64), done: make(chan struct{})}
+func newWriter(db *bolt.DB, res *resident) *writer {
+	w := &writer{db: db, reqs: make(chan writeReq, 64), done: make(chan struct{}), res: res}
 	go w.run()
 	return w
 }
@@ -78,6 +80,9 @@ func (w *writer) run() {
 			}
 		}
 		w.commit(group)
+		if w.res != nil {
+			w.res.note(w.db, 0)
+		}
 	}
 }
 

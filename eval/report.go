@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -86,54 +87,20 @@ func (ms MetricSummary) Why() string {
 // CountDiagnoses counts the results per diagnosis; every diagnosis has an
 // entry, 0 when no result has it.
 func CountDiagnoses(results []*Result) map[Diagnosis]int {
-	out := make(map[Diagnosis]int, len(Diagnoses))
-	for _, d := range Diagnoses {
-		out[d] = 0
-	}
-	for _, r := range results {
-		if r != nil {
-			out[Diagnose(r)]++
-		}
-	}
-	return out
+	return tallyOf(nil, results).Diagnoses()
 }
 
 // Summarize aggregates results per metric.
 func Summarize(metrics []Metric, results []*Result) map[Metric]MetricSummary {
-	out := make(map[Metric]MetricSummary, len(metrics))
-	for _, m := range metrics {
-		var sum float64
-		ms := MetricSummary{}
-		for _, r := range results {
-			if r == nil {
-				continue
-			}
-			st, ok := r.Status[m]
-			if !ok {
-				continue
-			}
-			if v, ok := r.Score(m); ok && st == StatusOK {
-				sum += v
-				ms.Scored++
-				continue
-			}
-			if st.Failed() {
-				ms.Failed++
-			} else {
-				ms.NotApplicable++
-			}
-			if ms.ByStatus == nil {
-				ms.ByStatus = map[Status]int{}
-			}
-			ms.ByStatus[st]++
-		}
-		if ms.Scored > 0 {
-			mean := sum / float64(ms.Scored)
-			ms.Mean = &mean
-		}
-		out[m] = ms
+	return tallyOf(metrics, results).Summary()
+}
+
+func tallyOf(metrics []Metric, results []*Result) *Tally {
+	t := NewTally(metrics)
+	for _, r := range results {
+		t.Add(r)
 	}
-	return out
+	return t
 }
 
 // Report is the JSON report of a run (schema version ReportVersion).
@@ -201,10 +168,88 @@ func NewReport(run RunInfo, results []*Result) *Report {
 	return rep
 }
 
-// WriteJSON writes the report as indented JSON.
+// WriteJSON writes the report as indented JSON (see WriteReportJSON).
 func (r *Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	return WriteReportJSON(w, r.Run, r.Summary, CountDiagnoses(r.Samples), r.each)
+}
+
+// each yields the report's samples, the stream the report writers take.
+func (r *Report) each(yield func(*Result) error) error {
+	for _, s := range r.Samples {
+		if s == nil {
+			continue
+		}
+		if err := yield(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteReportJSON writes a run's report, the bytes Report.WriteJSON always
+// wrote, without holding its samples: the header first (so the summary and
+// the diagnosis counts, which come before the samples, must be known: a
+// first pass over the run), then each sample as each yields it, each
+// through its own encoder. The report of a million samples streams from
+// the store in the memory of one.
+func WriteReportJSON(w io.Writer, run RunInfo, summary map[Metric]MetricSummary, diagnoses map[Diagnosis]int, each func(yield func(*Result) error) error) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	return enc.Encode(r)
+	field := func(prefix, name string, v any) error {
+		buf.Reset()
+		enc.SetIndent("  ", "  ")
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		bw.WriteString(prefix)
+		bw.WriteString(`  "` + name + `": `)
+		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		return nil
+	}
+	if err := field("{\n", "version", ReportVersion); err != nil {
+		return err
+	}
+	if err := field(",\n", "run", run); err != nil {
+		return err
+	}
+	if err := field(",\n", "summary", summary); err != nil {
+		return err
+	}
+	if err := field(",\n", "diagnoses", diagnoses); err != nil {
+		return err
+	}
+	bw.WriteString(",\n  \"samples\": [")
+	n := 0
+	err := each(func(r *Result) error {
+		buf.Reset()
+		enc.SetIndent("    ", "  ")
+		if err := enc.Encode(reportSample{Result: r, Diagnosis: Diagnose(r)}); err != nil {
+			return err
+		}
+		if n > 0 {
+			bw.WriteByte(',')
+		}
+		n++
+		bw.WriteString("\n    ")
+		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		// A write error (a full disk) surfaces here, not after the last sample.
+		return bwErr(bw)
+	})
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		bw.WriteString("\n  ")
+	}
+	bw.WriteString("]\n}\n")
+	return bw.Flush()
+}
+
+// bwErr is the writer's sticky error, if a write has failed (bufio keeps
+// the first and returns it from every later Write).
+func bwErr(bw *bufio.Writer) error {
+	_, err := bw.Write(nil)
+	return err
 }

@@ -17,6 +17,12 @@ import (
 // dataset and the judge, and a spreadsheet must neither run a formula from
 // them nor a terminal an escape sequence.
 func (r *Report) WriteCSV(w io.Writer) error {
+	return WriteReportCSV(w, r.Run.Judge.Name, r.each)
+}
+
+// WriteReportCSV writes the CSV report of WriteCSV from a stream of
+// samples: one row per sample as it comes, nothing held.
+func WriteReportCSV(w io.Writer, judge string, each func(yield func(*Result) error) error) error {
 	cw := &csvWriter{csv.NewWriter(w)}
 	head := []string{"index", "id", "question", "answer"}
 	for _, m := range AllMetrics {
@@ -31,7 +37,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	if err := cw.Write(head); err != nil {
 		return err
 	}
-	for _, s := range r.Samples {
+	err := each(func(s *Result) error {
 		row := []string{strconv.Itoa(s.Index), s.ID, s.Question, s.Answer}
 		for _, m := range AllMetrics {
 			if v, ok := s.Score(m); ok {
@@ -49,10 +55,16 @@ func (r *Report) WriteCSV(w io.Writer) error {
 				errs = append(errs, string(m)+": "+e)
 			}
 		}
-		row = append(row, string(Diagnose(s)), strings.Join(errs, "; "), r.Run.Judge.Name)
+		row = append(row, string(Diagnose(s)), strings.Join(errs, "; "), judge)
 		if err := cw.Write(row); err != nil {
 			return err
 		}
+		// csv.Writer buffers: a write error (a full disk) shows at a flush.
+		cw.Flush()
+		return cw.Error()
+	})
+	if err != nil {
+		return err
 	}
 	cw.Flush()
 	return cw.Error()
@@ -75,8 +87,18 @@ func (w *csvWriter) Write(record []string) error {
 // the data goes through sanitize.Line (mdCell in the table): Markdown
 // punctuation stays, control characters and bidi controls show as escapes.
 func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
+	ws := NewWorst(worst)
+	for _, s := range r.Samples {
+		ws.Add(s)
+	}
+	return WriteReportMarkdown(w, r.Run, r.Summary, CountDiagnoses(r.Samples), ws.Samples())
+}
+
+// WriteReportMarkdown writes the Markdown report of WriteMarkdown from a
+// run's summary, its diagnosis counts and its worst samples (from a
+// Worst), so a stored run of any size is reported from one pass.
+func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[Metric]MetricSummary, diag map[Diagnosis]int, ranked []*Result) error {
 	var b strings.Builder
-	run := r.Run
 	fmt.Fprintf(&b, "# ragscope run %s\n\n", sanitize.Line(run.ID))
 	fmt.Fprintf(&b, "- dataset: `%s` (%d samples", sanitize.Line(run.Dataset), run.Samples)
 	if run.Skipped > 0 {
@@ -102,7 +124,7 @@ func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
 
 	b.WriteString("| metric | mean | scored | n/a | failed |\n|---|---:|---:|---:|---:|\n")
 	for _, m := range run.Metrics {
-		ms := r.Summary[m]
+		ms := summary[m]
 		mean := "n/a"
 		if ms.Mean != nil {
 			mean = fmt.Sprintf("%.3f", *ms.Mean)
@@ -113,7 +135,6 @@ func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d%s |\n", mdCell(string(m)), mean, ms.Scored, ms.NotApplicable, ms.Failed, sanitize.Line(why))
 	}
-	diag := CountDiagnoses(r.Samples)
 	b.WriteString("\n**Diagnosis:** ")
 	for i, d := range Diagnoses {
 		if i > 0 {
@@ -123,14 +144,9 @@ func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
 	}
 	b.WriteString("\n")
 
-	ranked := append([]*Result(nil), r.Samples...)
-	sort.SliceStable(ranked, func(i, j int) bool { return lowest(ranked[i]) < lowest(ranked[j]) })
-	if worst > len(ranked) {
-		worst = len(ranked)
-	}
-	if worst > 0 {
+	if worst := len(ranked); worst > 0 {
 		fmt.Fprintf(&b, "\n## The %d worst samples\n\n| # | id | question | F | AR | CP | CR | diagnosis | why |\n|---:|---|---|---:|---:|---:|---:|---|---|\n", worst)
-		for _, s := range ranked[:worst] {
+		for _, s := range ranked {
 			fmt.Fprintf(&b, "| %d | %s | %s |", s.Index, mdCell(s.ID), mdCell(clipRunes(s.Question, 60)))
 			for _, m := range AllMetrics {
 				fmt.Fprintf(&b, " %s |", scoreCell(s, m))
@@ -141,6 +157,40 @@ func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// Worst keeps the n lowest-scoring samples seen (the order of WriteMarkdown:
+// lowest first, failures before scores, unscored last; ties in the order
+// they came), holding no more than n.
+type Worst struct {
+	n    int
+	kept []*Result
+}
+
+// NewWorst keeps up to n samples.
+func NewWorst(n int) *Worst { return &Worst{n: max(n, 0)} }
+
+// Add considers one sample.
+func (w *Worst) Add(r *Result) {
+	if r == nil || w.n == 0 {
+		return
+	}
+	v := lowest(r)
+	// The first kept sample that ranks after r (strictly lower is better;
+	// an equal one came first and stays first).
+	i := sort.Search(len(w.kept), func(i int) bool { return lowest(w.kept[i]) > v })
+	if i == len(w.kept) && len(w.kept) == w.n {
+		return
+	}
+	if len(w.kept) == w.n {
+		w.kept = w.kept[:w.n-1]
+	}
+	w.kept = append(w.kept, nil)
+	copy(w.kept[i+1:], w.kept[i:])
+	w.kept[i] = r
+}
+
+// Samples are the kept samples, worst first.
+func (w *Worst) Samples() []*Result { return w.kept }
 
 // lowest is the sample's lowest score; failures sort first, unscored last.
 func lowest(r *Result) float64 {

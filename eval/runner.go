@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -65,6 +66,19 @@ func (r *Runner) Counts() (CallCounts, Usage) { return r.stats.counts() }
 // When ctx is cancelled, samples already finished keep their results and
 // every metric not finished ends with status cancelled. Run closes Events.
 func (r *Runner) Run(ctx context.Context, samples []Sample) []*Result {
+	results := make([]*Result, len(samples))
+	r.run(ctx, samples, func(i int, res *Result) { results[i] = res })
+	return results
+}
+
+// Stream is Run without keeping the results: each is handed to OnResult
+// and the events, then let go, so a run's memory does not grow with its
+// samples.
+func (r *Runner) Stream(ctx context.Context, samples []Sample) {
+	r.run(ctx, samples, nil)
+}
+
+func (r *Runner) run(ctx context.Context, samples []Sample, keep func(int, *Result)) {
 	cfg := r.Config
 	if len(cfg.Metrics) == 0 {
 		cfg.Metrics = AllMetrics
@@ -109,7 +123,15 @@ func (r *Runner) Run(ctx context.Context, samples []Sample) []*Result {
 	}()
 	emit(Event{Kind: EventRunStarted, Sample: -1, Total: len(samples)})
 
-	results := make([]*Result, len(samples))
+	var cancelled atomic.Bool
+	got := func(i int, res *Result) {
+		if res.hasStatus(StatusCancelled) {
+			cancelled.Store(true)
+		}
+		if keep != nil {
+			keep(i, res)
+		}
+	}
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < cfg.Workers; w++ {
@@ -117,14 +139,13 @@ func (r *Runner) Run(ctx context.Context, samples []Sample) []*Result {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				res := r.evalSample(ctx, &samples[i], cfg, emit)
-				results[i] = res
+				got(i, r.evalSample(ctx, &samples[i], cfg, emit))
 			}
 		}()
 	}
 	for i := range samples {
 		if done := r.Done[samples[i].Index]; done != nil {
-			results[i] = done
+			got(i, done)
 			emit(Event{Kind: EventSampleFinished, Sample: samples[i].Index, Result: done})
 			continue
 		}
@@ -132,15 +153,8 @@ func (r *Runner) Run(ctx context.Context, samples []Sample) []*Result {
 	}
 	close(jobs)
 	wg.Wait()
-	r.cancelled = false
-	for _, res := range results {
-		if res != nil && res.hasStatus(StatusCancelled) {
-			r.cancelled = true
-			break
-		}
-	}
+	r.cancelled = cancelled.Load()
 	emit(Event{Kind: EventRunFinished, Sample: -1, InFlight: 0})
-	return results
 }
 
 // Cancelled reports, once Run has returned, whether the run was cut short:

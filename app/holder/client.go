@@ -330,6 +330,16 @@ func (c *Client) Run(ref string) (eval.RunInfo, []*eval.Result, error) {
 	return r.Info, r.Results, nil
 }
 
+// RunPage implements cache.Store. The holder caps a page at maxRunPage
+// results, so one reply stays a bounded message; next says where to go on.
+func (c *Client) RunPage(ref string, from, limit int) (eval.RunInfo, []*eval.Result, int, error) {
+	var r runPageReply
+	if err := c.call("RunPage", runPageArgs{Ref: ref, From: from, Limit: limit}, &r); err != nil {
+		return eval.RunInfo{}, nil, -1, err
+	}
+	return r.Info, r.Results, r.Next, nil
+}
+
 // Watch implements cache.Store. The holder answers each request within
 // maxWatchWait, so a longer wait is a series of requests; a cancelled ctx
 // returns at once and leaves the pending request to run out on the holder.

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/user"
@@ -290,9 +291,9 @@ func TestDialRefusals(t *testing.T) {
 		is       error
 		says     []string
 	}{
-		{"older protocol", hello(Hello{Protocol: 0, Version: "0.1.9", PID: 4242, Role: "run", DB: "/x/h.db"}), ErrIncompatible,
-			[]string{"/x/h.db", "0.1.9", "pid 4242", "protocol 0", "protocol 1", "stop that process or use the same ragscope version"}},
-		{"newer protocol", hello(Hello{Protocol: 2, Version: "9.0"}), ErrIncompatible, []string{"9.0", "protocol 2"}},
+		{"older protocol", hello(Hello{Protocol: Protocol - 1, Version: "0.1.9", PID: 4242, Role: "run", DB: "/x/h.db"}), ErrIncompatible,
+			[]string{"/x/h.db", "0.1.9", "pid 4242", fmt.Sprintf("protocol %d", Protocol-1), fmt.Sprintf("protocol %d", Protocol), "stop that process or use the same ragscope version"}},
+		{"newer protocol", hello(Hello{Protocol: Protocol + 1, Version: "9.0"}), ErrIncompatible, []string{"9.0", fmt.Sprintf("protocol %d", Protocol+1)}},
 		{"not a greeting", "SSH-2.0-OpenSSH\n", ErrIncompatible, []string{"not with a ragscope greeting"}},
 		{"refused", hello(Hello{Protocol: Protocol, Error: "refused: uid 7 is not the owner (uid 8) of this database"}), nil,
 			[]string{"refused: uid 7 is not the owner (uid 8)", "--db FILE"}},

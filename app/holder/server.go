@@ -29,6 +29,10 @@ const (
 	maxClaimWait = 2 * time.Second
 )
 
+// maxRunPage bounds the results of one RunPage reply: a page is one
+// message, and a client reading a million-sample run holds one at a time.
+const maxRunPage = 512
+
 // ServeOptions describe the holder to its clients.
 type ServeOptions struct {
 	// Version is ragscope's version, announced in the Hello.

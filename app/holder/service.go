@@ -85,6 +85,13 @@ func (s *service) Run(in json.RawMessage, out *json.RawMessage) error {
 	})
 }
 
+func (s *service) RunPage(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a runPageArgs) (runPageReply, error) {
+		info, page, next, err := s.c.srv.db.RunPage(a.Ref, a.From, min(a.Limit, maxRunPage))
+		return runPageReply{Info: info, Results: page, Next: next}, err
+	})
+}
+
 func (s *service) Watch(in json.RawMessage, out *json.RawMessage) error {
 	return handle(in, out, func(a watchArgs) (rawWatchReply, error) {
 		wait := a.Wait

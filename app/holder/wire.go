@@ -52,6 +52,16 @@ type (
 		Info    eval.RunInfo   `json:"info"`
 		Results []*eval.Result `json:"results"`
 	}
+	runPageArgs struct {
+		Ref   string `json:"ref"`
+		From  int    `json:"from"`
+		Limit int    `json:"limit"`
+	}
+	runPageReply struct {
+		Info    eval.RunInfo   `json:"info"`
+		Results []*eval.Result `json:"results"`
+		Next    int            `json:"next"`
+	}
 	watchArgs struct {
 		RunID string        `json:"run_id"`
 		After int64         `json:"after"`

@@ -311,6 +311,11 @@ func TestPromptWorkflowInTmux(t *testing.T) {
 	if code := p.quit(); code != exitOK {
 		t.Fatalf("ragscope exited with %d after q, want %d:\n%s", code, exitOK, p.screen())
 	}
+	// The exit summary is of the run the analyst last looked at: the last
+	// re-run, not the first run of the chain.
+	if s := p.screen(); !strings.Contains(s, "after re-runs, the last run is "+grandchild) || !strings.Contains(s, "reopen it with: ragscope open "+grandchild) {
+		t.Fatalf("the exit summary should name the last re-run %s:\n%s", grandchild, s)
+	}
 
 	env := cleanEnv(t)
 	runs := runBin(t, env, "runs", "--db", sc.db)

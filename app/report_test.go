@@ -1,0 +1,133 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/eval"
+)
+
+// reportFixture stores a run of n samples (every seventh never finished,
+// some failed, some not applicable) and returns its id.
+func reportFixture(t *testing.T, st cache.Store, n int) string {
+	t.Helper()
+	id, err := st.NewRunID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutRun(eval.RunInfo{ID: id, Dataset: "d.jsonl", Samples: n, Metrics: eval.AllMetrics,
+		StartedAt: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), Judge: eval.JudgeInfo{Name: "offline"}}); err != nil {
+		t.Fatal(err)
+	}
+	var rs []*eval.Result
+	for i := 0; i < n; i++ {
+		if i%7 == 3 {
+			continue
+		}
+		v := float64(i%5) / 4
+		r := &eval.Result{Index: i, ID: fmt.Sprintf("s%d", i), Question: fmt.Sprintf("q%d <&>", i), Answer: "答案",
+			Contexts: []string{"c"}, Scores: map[eval.Metric]*float64{eval.Faithfulness: &v},
+			Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK, eval.ContextRecall: eval.StatusMissingInput}}
+		if i%11 == 0 {
+			r.Status[eval.AnswerRelevancy] = eval.StatusJudgeError
+			r.Errors = map[eval.Metric]string{eval.AnswerRelevancy: fmt.Sprintf("429 on sample %d", i%3)}
+		}
+		rs = append(rs, r)
+	}
+	if err := st.PutResults(id, rs); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// A report streamed from the store, a page at a time, is the report built
+// from the whole run in memory, in every format, whether the store is the
+// file or a holder across the socket (whose pages are capped).
+func TestWriteReportStreamsTheWholeReport(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	holder := openShared(t, path, Hold)
+	client := openShared(t, path, Read)
+	id := reportFixture(t, holder, 1300)
+	info, results, err := holder.Run(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := eval.NewReport(info, results)
+	want := map[string]*bytes.Buffer{FormatJSON: {}, FormatCSV: {}, FormatMarkdown: {}}
+	if err := whole.WriteJSON(want[FormatJSON]); err != nil {
+		t.Fatal(err)
+	}
+	if err := whole.WriteCSV(want[FormatCSV]); err != nil {
+		t.Fatal(err)
+	}
+	if err := whole.WriteMarkdown(want[FormatMarkdown], 10); err != nil {
+		t.Fatal(err)
+	}
+	for name, st := range map[string]cache.Store{"file": holder, "holder client": client} {
+		for format, w := range want {
+			t.Run(name+" "+format, func(t *testing.T) {
+				var got bytes.Buffer
+				if _, err := WriteReport(st, id[:len(id)-1], format, 10, &got); err != nil {
+					t.Fatal(err)
+				}
+				if got.String() != w.String() {
+					t.Fatalf("streamed %s report (%d bytes) differs from the whole one (%d bytes)", format, got.Len(), w.Len())
+				}
+			})
+		}
+	}
+	if _, err := WriteReport(holder, id, "xml", 10, &bytes.Buffer{}); err == nil {
+		t.Error("an unknown format was written")
+	}
+}
+
+// growingStore adds a result between the report's two passes, as a run
+// being evaluated does.
+type growingStore struct {
+	cache.Store
+	id     string
+	passes int
+}
+
+func (g *growingStore) RunPage(ref string, from, limit int) (eval.RunInfo, []*eval.Result, int, error) {
+	if from == 0 && limit > 0 {
+		g.passes++
+		if g.passes == 2 {
+			v := 1.0
+			_ = g.Store.PutResult(g.id, &eval.Result{Index: 3, Scores: map[eval.Metric]*float64{eval.Faithfulness: &v},
+				Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK}})
+		}
+	}
+	return g.Store.RunPage(ref, from, limit)
+}
+
+// The summary and the samples of a report agree even when the run gains
+// results while the report is written: the second pass writes only what
+// the first counted.
+func TestWriteReportOfAGrowingRunAgrees(t *testing.T) {
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	id := reportFixture(t, st, 20)
+	var b bytes.Buffer
+	if _, err := WriteReport(&growingStore{Store: st, id: id}, id, FormatJSON, 0, &b); err != nil {
+		t.Fatal(err)
+	}
+	var rep eval.Report
+	if err := json.Unmarshal(b.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	sum := 0
+	for _, n := range rep.Diagnoses {
+		sum += n
+	}
+	if sum != len(rep.Samples) || rep.Summary[eval.Faithfulness].Scored != len(rep.Samples) {
+		t.Fatalf("%d samples, diagnoses count %d, faithfulness scored %d", len(rep.Samples), sum, rep.Summary[eval.Faithfulness].Scored)
+	}
+	if _, rs, _ := st.Run(id); rs[3] == nil {
+		t.Fatal("the fixture did not grow")
+	}
+}
