@@ -151,7 +151,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 	}()
 	go func() {
 		defer cancel()
-		r.Stream(rctx, spec.samples)
+		r.Stream(rctx, eval.SliceSource(spec.samples), len(spec.samples))
 		now := time.Now().UTC()
 		info.FinishedAt = &now
 		info.Cancelled = r.Cancelled()

@@ -164,6 +164,30 @@ func (db *DB) Runs() ([]eval.RunInfo, error) {
 	return runs, err
 }
 
+// runsWithPrefix resolves ref when it is a run id or the prefix of exactly
+// one; found is false when it is neither (resolveRun then says why).
+func runsWithPrefix(tx *bolt.Tx, path, ref string) (eval.RunInfo, bool, error) {
+	b := tx.Bucket(bucketRuns)
+	if b == nil {
+		return eval.RunInfo{}, false, nil
+	}
+	c := b.Cursor()
+	k, v := c.Seek([]byte(ref))
+	if k == nil || !strings.HasPrefix(string(k), ref) {
+		return eval.RunInfo{}, false, nil
+	}
+	if string(k) != ref {
+		if k2, _ := c.Next(); k2 != nil && strings.HasPrefix(string(k2), ref) {
+			return eval.RunInfo{}, false, nil // ambiguous
+		}
+	}
+	var info eval.RunInfo
+	if err := json.Unmarshal(v, &info); err != nil {
+		return eval.RunInfo{}, false, damaged(path, "run %s is unreadable: %v", k, err)
+	}
+	return info, true, nil
+}
+
 func readRuns(tx *bolt.Tx, path string) ([]eval.RunInfo, error) {
 	b := tx.Bucket(bucketRuns)
 	if b == nil {
@@ -287,6 +311,14 @@ func (db *DB) Results(runID string) (map[int]*eval.Result, error) {
 }
 
 func resolveRun(tx *bolt.Tx, path, ref string) (eval.RunInfo, error) {
+	if ref != LatestRun && ref != "" {
+		// An id or a prefix of one is found by the keys alone: a report
+		// pages through a run by its id, and a store of a thousand runs
+		// must not decode every record for every page.
+		if info, found, err := runsWithPrefix(tx, path, ref); err != nil || found {
+			return info, err
+		}
+	}
 	runs, err := readRuns(tx, path)
 	if err != nil {
 		return eval.RunInfo{}, err

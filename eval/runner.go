@@ -67,18 +67,36 @@ func (r *Runner) Counts() (CallCounts, Usage) { return r.stats.counts() }
 // every metric not finished ends with status cancelled. Run closes Events.
 func (r *Runner) Run(ctx context.Context, samples []Sample) []*Result {
 	results := make([]*Result, len(samples))
-	r.run(ctx, samples, func(i int, res *Result) { results[i] = res })
+	_ = r.run(ctx, SliceSource(samples), len(samples), func(i int, res *Result) { results[i] = res })
 	return results
 }
 
-// Stream is Run without keeping the results: each is handed to OnResult
-// and the events, then let go, so a run's memory does not grow with its
-// samples.
-func (r *Runner) Stream(ctx context.Context, samples []Sample) {
-	r.run(ctx, samples, nil)
+// Source yields a run's samples in order and returns what stopped it
+// early (a dataset that cannot be read any more), nil at its end. A source
+// may be read once only: the dataset streams from its file.
+type Source func(yield func(Sample) bool) error
+
+// SliceSource is the source of samples in memory.
+func SliceSource(samples []Sample) Source {
+	return func(yield func(Sample) bool) error {
+		for _, s := range samples {
+			if !yield(s) {
+				break
+			}
+		}
+		return nil
+	}
 }
 
-func (r *Runner) run(ctx context.Context, samples []Sample, keep func(int, *Result)) {
+// Stream is Run over a source of total samples without keeping the
+// results: each is handed to OnResult and the events, then let go, so a
+// run's memory does not grow with its samples. A source that fails stops
+// the run as an unrecoverable judge failure does (Err says why).
+func (r *Runner) Stream(ctx context.Context, src Source, total int) {
+	_ = r.run(ctx, src, total, nil)
+}
+
+func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, *Result)) error {
 	cfg := r.Config
 	if len(cfg.Metrics) == 0 {
 		cfg.Metrics = AllMetrics
@@ -121,7 +139,7 @@ func (r *Runner) run(ctx context.Context, samples []Sample, keep func(int, *Resu
 			close(r.Events)
 		}
 	}()
-	emit(Event{Kind: EventRunStarted, Sample: -1, Total: len(samples)})
+	emit(Event{Kind: EventRunStarted, Sample: -1, Total: total})
 
 	var cancelled atomic.Bool
 	got := func(i int, res *Result) {
@@ -132,29 +150,42 @@ func (r *Runner) run(ctx context.Context, samples []Sample, keep func(int, *Resu
 			keep(i, res)
 		}
 	}
-	jobs := make(chan int)
+	type job struct {
+		i int
+		s Sample
+	}
+	jobs := make(chan job)
 	var wg sync.WaitGroup
 	for w := 0; w < cfg.Workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range jobs {
-				got(i, r.evalSample(ctx, &samples[i], cfg, emit))
+			for j := range jobs {
+				got(j.i, r.evalSample(ctx, &j.s, cfg, emit))
 			}
 		}()
 	}
-	for i := range samples {
-		if done := r.Done[samples[i].Index]; done != nil {
+	i := 0
+	err := src(func(s Sample) bool {
+		defer func() { i++ }()
+		if done := r.Done[s.Index]; done != nil {
 			got(i, done)
-			emit(Event{Kind: EventSampleFinished, Sample: samples[i].Index, Result: done})
-			continue
+			emit(Event{Kind: EventSampleFinished, Sample: s.Index, Result: done})
+			return true
 		}
-		jobs <- i
-	}
+		jobs <- job{i, s}
+		return true
+	})
 	close(jobs)
 	wg.Wait()
+	if err != nil {
+		// The samples already read finish first (their calls are paid
+		// for); the rest were never read and stay unfinished, for --resume.
+		r.stats.abort(fmt.Errorf("reading the dataset failed after %d samples: %w", i, err))
+	}
 	r.cancelled = cancelled.Load()
 	emit(Event{Kind: EventRunFinished, Sample: -1, InFlight: 0})
+	return err
 }
 
 // Cancelled reports, once Run has returned, whether the run was cut short:
