@@ -235,7 +235,9 @@ func startsColumnar(t []byte) bool {
 
 // layouts are the layouts tried, for the message when none fits.
 const layouts = `JSON Lines records (one {"user_input": ..., "response": ...} per line), a JSON array of records, ` +
-	`an object {"samples": [...]}, a column-oriented object ({"user_input": [...], "response": [...], ...}) and CSV with a header row`
+	`an object {"samples": [...]} or promptfoo's {"tests": [...]}, a column-oriented object ({"user_input": [...], "response": [...], ...}), ` +
+	`CSV with a header row, YAML (a list of records, promptfoo's tests: with test cases or file:// references, samples:, or a mapping of lists) ` +
+	`and Parquet with a column per field`
 
 // layoutError reports a file that parses but fits none of the layouts;
 // found are its keys or columns, what says which ("keys", "columns").

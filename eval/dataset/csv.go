@@ -131,6 +131,9 @@ func (cols *columns) resolveHeader(c *collector, names []string) ([nFields]int, 
 			}
 		}
 		if idx[f] < 0 {
+			if raw, _ := c.defaultField(f); raw != nil && !cols.mapped[f] {
+				continue // promptfoo's defaultTest gives it
+			}
 			if cols.mapped[f] || required(f) {
 				return idx, &Error{File: c.name, Line: 1, Unit: unitRow, Field: fieldNames[f], Msg: cols.missingMsg(f, names, "column")}
 			}
@@ -166,6 +169,11 @@ func (c *collector) fromCells(row int, rec, names []string, idx [nFields]int) er
 	for f := range nFields {
 		i := idx[f]
 		if i < 0 {
+			if raw, key := c.defaultField(f); raw != nil {
+				if err := setField(&s, f, key, raw); err != nil {
+					return c.bad(row, fieldNames[f], fmt.Sprintf("key %q %v", key, err))
+				}
+			}
 			continue
 		}
 		cell := rec[i]
@@ -190,5 +198,5 @@ func (c *collector) fromCells(row int, rec, names []string, idx [nFields]int) er
 			return c.bad(row, fieldNames[f], fmt.Sprintf("column %q %v", names[i], err))
 		}
 	}
-	return c.add(s)
+	return c.add(s, "")
 }

@@ -21,9 +21,10 @@ const (
 // in it (line, row or element) and which of our fields, and says what to do.
 type Error struct {
 	File string
-	// Line is the 1-based JSONL line, CSV row (header = row 1) or JSON array
-	// element, or 1-based sample of a column-oriented object; 0 when the
-	// problem concerns the whole file.
+	// Line is the 1-based JSONL or YAML line, CSV row (header = row 1),
+	// Parquet row (the first record = row 1) or JSON array element, or
+	// 1-based sample of a column-oriented object; 0 when the problem
+	// concerns the whole file.
 	Line int
 	// Unit is "line", "row", "element" or "sample"; "" reads as "line".
 	Unit string
@@ -61,6 +62,9 @@ func (e *Error) Error() string {
 
 // Skip is a record left out under Options.SkipInvalid.
 type Skip struct {
+	// File is the file the record is in when that is not the dataset
+	// itself but a tests file a promptfoo config references; "" otherwise.
+	File   string `json:"file,omitempty"`
 	Line   int    `json:"line"`
 	Field  string `json:"field,omitempty"`
 	Reason string `json:"reason"`
@@ -71,11 +75,15 @@ type Skip struct {
 // SkipError turns a skipped record back into the error it would have been,
 // for listing skipped records with the same wording as a failed load.
 func (l *Loaded) SkipError(s Skip) *Error {
-	return &Error{File: l.Path, Line: s.Line, Unit: s.Unit, Field: s.Field, Msg: s.Reason}
+	file := l.Path
+	if s.File != "" {
+		file = s.File
+	}
+	return &Error{File: file, Line: s.Line, Unit: s.Unit, Field: s.Field, Msg: s.Reason}
 }
 
 func noSamplesError(name string) *Error {
 	return &Error{File: name, Msg: "no samples — the file holds no records; expected JSON Lines " +
 		`(one {"user_input": ..., "response": ..., "retrieved_contexts": [...], "reference": ...} object per line), ` +
-		`a JSON array of such objects, {"samples": [...]}, or a CSV file with a header row`}
+		`a JSON array of such objects, {"samples": [...]}, a CSV file with a header row, a YAML list of records or promptfoo tests, or a Parquet file`}
 }

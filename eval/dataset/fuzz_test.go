@@ -11,7 +11,18 @@ import (
 	"testing"
 )
 
-var fuzzNames = []string{"d.jsonl", "d.json", "d.csv", "d.tsv", "d.data"}
+// fuzzNames are the names inputs are read under, by kind. The YAML ones
+// sit in a directory that does not exist, so that a file:// reference the
+// fuzzer makes up resolves to nothing rather than to this package's files.
+var fuzzNames = []string{"d.jsonl", "d.json", "d.csv", "d.tsv", "d.data", "/nonexistent-ragscope-fuzz/d.yaml", "d.parquet", "/nonexistent-ragscope-fuzz/data"}
+
+// fuzzParquetSeeds are small Parquet files of the shapes users have.
+func fuzzParquetSeeds(tb testing.TB) [][]byte {
+	return [][]byte{
+		parquetBytes(tb, []ragasRow{{ID: 1, UserInput: "q1", Response: str("a1"), RetrievedContexts: []string{"c1", ""}, Reference: str("r")}, {ID: 2, UserInput: "q2"}}),
+		parquetBytes(tb, []ragasV01Row{{Question: "q", Answer: "a", Contexts: "c", GroundTruth: []string{"g"}}}),
+	}
+}
 
 // FuzzLoad reads arbitrary bytes as each format, with and without
 // --skip-invalid and with small record limits. It must never panic; an
@@ -42,8 +53,20 @@ func FuzzLoad(f *testing.F) {
 		{3, "question\tanswer\nq, with comma\ta\n", 0},
 		{4, "\xEF\xBB\xBF{\"question\":\"问题\",\"answer\":\"回答\"}", 0},
 		{4, " Question ;Answer;Contexts\nq;a;c\n;;\n", 0},
+		{5, "- description: d1\n  vars:\n    query: q\n    context: [c1, '']\n    answer: a\n- vars: {question: q2, answer: a2}\n", 0},
+		{5, "defaultTest:\n  vars: {context: shared}\ntests:\n  - vars: &v {query: q, answer: \"" + strings.Repeat("a", 60) + "\"}\n  - vars: {<<: *v, query: q2}\n  - file://missing.yaml\n", 40},
+		{5, "question: [q1, q2]\nanswer: [a1, \"a\\u202e2\"]\ncontexts: [[c], []]\n", 0},
+		{5, "- &a [x, x, x, x]\n- &b [*a, *a, *a, *a]\n- question: q\n  answer: a\n  contexts: [*b, *b, *b, *b]\n", 100},
+		{5, "samples:\n- {question: q, answer: 42}\n- question: q\n  answer: a\n  answer: b\n- [1]\n", 0},
+		{7, "---\ntests:\n  - vars: {query: q, answer: a}\n", 0},
+		{7, "- question: \"q\x01\"\n\tanswer: a\n", 0},
 	} {
 		f.Add(s.kind, s.in, s.limit)
+	}
+	for _, data := range fuzzParquetSeeds(f) {
+		f.Add(uint8(6), string(data), uint16(0))
+		f.Add(uint8(6), string(data[:len(data)/2]), uint16(0))
+		f.Add(uint8(6), string(data), uint16(64))
 	}
 	f.Fuzz(func(t *testing.T, kind uint8, in string, limit uint16) {
 		name := fuzzNames[int(kind)%len(fuzzNames)]

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -38,6 +39,9 @@ func TestGoldenFixtures(t *testing.T) {
 	tests := []struct {
 		file string
 		opt  Options
+		// refs are the files the dataset references, in the order read:
+		// its hash is then that of the sha256s of it and them.
+		refs []string
 	}{
 		{file: "ragas_v02.jsonl"},
 		{file: "ragas_v01.json"},
@@ -45,6 +49,8 @@ func TestGoldenFixtures(t *testing.T) {
 		{file: "pandas_export.csv"},
 		{file: "ragas_columns.json"},
 		{file: "mixed_invalid.jsonl", opt: Options{SkipInvalid: true}},
+		{file: "promptfoo_tests.yaml"},
+		{file: "promptfoo/promptfooconfig.yaml", refs: []string{"promptfoo/tests/cases.csv", "promptfoo/tests/more.yaml"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -57,8 +63,21 @@ func TestGoldenFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if sum := sha256.Sum256(raw); l.SHA256 != hex.EncodeToString(sum[:]) {
-				t.Errorf("SHA256 = %s, want the sha256 of the file's bytes %x", l.SHA256, sum)
+			sum := sha256.Sum256(raw)
+			if len(tt.refs) > 0 {
+				sums := sum[:]
+				for _, ref := range tt.refs {
+					b, err := os.ReadFile(filepath.Join("testdata", ref))
+					if err != nil {
+						t.Fatal(err)
+					}
+					s := sha256.Sum256(b)
+					sums = append(sums, s[:]...)
+				}
+				sum = sha256.Sum256(sums)
+			}
+			if l.SHA256 != hex.EncodeToString(sum[:]) {
+				t.Errorf("SHA256 = %s, want the sha256 of the file's bytes (and its references') %x", l.SHA256, sum)
 			}
 			if l.Path != path {
 				t.Errorf("Path = %q, want %q", l.Path, path)
@@ -74,7 +93,7 @@ func TestGoldenFixtures(t *testing.T) {
 			if err := enc.Encode(v); err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", "golden", tt.file+".golden")
+			golden := filepath.Join("testdata", "golden", strings.ReplaceAll(tt.file, "/", "_")+".golden")
 			if *update {
 				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
 					t.Fatal(err)

@@ -22,7 +22,7 @@ func readJSON(c *collector, r io.Reader) error {
 	}
 	switch tok {
 	case json.Delim('['):
-		if err := readElements(c, dec, lt); err != nil {
+		if err := readElements(c, dec, lt, false); err != nil {
 			return err
 		}
 	case json.Delim('{'):
@@ -41,12 +41,13 @@ func readJSON(c *collector, r io.Reader) error {
 }
 
 // readSamplesObject reads a top-level object: the records under
-// "samples" or, without it, a column-oriented object of lists (see
-// columnar.go).
+// "samples", promptfoo's test cases under "tests" (with its "defaultTest",
+// which must come first: the tests are read as they stream by) or, without
+// either, a column-oriented object of lists (see columnar.go).
 func readSamplesObject(c *collector, dec *json.Decoder, lt *lineTracker) error {
 	var keys []string
 	var cols []column
-	found := false
+	list := "" // the key the records were read from
 	for dec.More() {
 		tok, err := token(dec, lt)
 		if err != nil {
@@ -54,23 +55,30 @@ func readSamplesObject(c *collector, dec *json.Decoder, lt *lineTracker) error {
 		}
 		key, _ := tok.(string)
 		keys = append(keys, key)
+		if key == "defaultTest" {
+			if err := readDefaultTest(c, dec, lt, list); err != nil {
+				return err
+			}
+			continue
+		}
+		at := refSite{line: lt.lineAt(dec.InputOffset())}
 		tok, err = token(dec, lt)
 		if err != nil {
 			return jsonSyntax(c, lt, 0, err)
 		}
-		if key == "samples" && !found {
-			found, cols = true, nil
-			if tok != json.Delim('[') {
-				return &Error{File: c.name, Msg: fmt.Sprintf(`"samples" holds %s — it must be a list of sample objects`, aKind(kindOfToken(tok)))}
+		if key == "samples" || key == "tests" {
+			if list != "" {
+				return &Error{File: c.name, Msg: fmt.Sprintf(`has both %q and %q — keep one list of records`, list, key)}
 			}
-			if err := readElements(c, dec, lt); err != nil {
+			list, cols = key, nil
+			if err := readRecordsValue(c, dec, lt, key, tok, at); err != nil {
 				return err
 			}
 			continue
 		}
 		switch tok {
 		case json.Delim('['):
-			if found {
+			if list != "" {
 				err = skipValue(c, dec, lt)
 				break
 			}
@@ -88,14 +96,53 @@ func readSamplesObject(c *collector, dec *json.Decoder, lt *lineTracker) error {
 	if _, err := token(dec, lt); err != nil {
 		return jsonSyntax(c, lt, 0, err)
 	}
-	if found {
+	if list != "" {
 		return nil
 	}
 	return c.fromColumns(keys, cols)
 }
 
-// readElements reads array elements up to and including the closing ']'.
-func readElements(c *collector, dec *json.Decoder, lt *lineTracker) error {
+// readRecordsValue reads the value of "samples" or "tests", whose first
+// token was tok: a list of records or, for tests, of test cases and
+// references, or one reference.
+func readRecordsValue(c *collector, dec *json.Decoder, lt *lineTracker, key string, tok json.Token, at refSite) error {
+	if key == "samples" {
+		if tok != json.Delim('[') {
+			return &Error{File: c.name, Msg: fmt.Sprintf(`"samples" holds %s — it must be a list of sample objects`, aKind(kindOfToken(tok)))}
+		}
+		return readElements(c, dec, lt, false)
+	}
+	return c.withTestCases(func() error {
+		switch spec, isString := tok.(string); {
+		case tok == json.Delim('['):
+			return readElements(c, dec, lt, true)
+		case isString:
+			return c.readTestsRef(at, spec)
+		}
+		return &Error{File: c.name, Msg: fmt.Sprintf(`"tests" holds %s — it must be a list of test cases, a "file://" reference to a tests file, or a list mixing both`, aKind(kindOfToken(tok)))}
+	})
+}
+
+// readDefaultTest reads promptfoo's "defaultTest" into c.defaults; list
+// is the key records were read from already, if any.
+func readDefaultTest(c *collector, dec *json.Decoder, lt *lineTracker, list string) error {
+	at := refSite{line: lt.lineAt(dec.InputOffset())}
+	var raw json.RawMessage
+	start := dec.InputOffset()
+	if err := dec.Decode(&raw); err != nil {
+		return jsonSyntax(c, lt, 0, lt.locate(err, start))
+	}
+	if list != "" {
+		return &Error{File: c.name, Msg: fmt.Sprintf(`"defaultTest" (line %d) comes after %q — move it above %q: the records are read as they stream by, before it is met`, at.line, list, list)}
+	}
+	vars, err := c.defaultVars(at, raw)
+	c.defaults = vars
+	return err
+}
+
+// readElements reads array elements up to and including the closing ']';
+// in a promptfoo tests list a string element is a reference to a tests file.
+func readElements(c *collector, dec *json.Decoder, lt *lineTracker, tests bool) error {
 	n := 0
 	for dec.More() {
 		n++
@@ -116,7 +163,21 @@ func readElements(c *collector, dec *json.Decoder, lt *lineTracker) error {
 			}
 			continue
 		}
-		if err := c.fromJSON(n, bytes.TrimSpace(raw)); err != nil {
+		raw = bytes.TrimSpace(raw)
+		if tests && kindOf(raw) == "string" {
+			var spec string
+			if err := json.Unmarshal(raw, &spec); err != nil {
+				if err := c.bad(n, "", "is not a valid JSON string: "+jsonErrText(err)); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := c.readTestsRef(refSite{n, unitElement}, spec); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := c.fromJSON(n, raw); err != nil {
 			return err
 		}
 	}

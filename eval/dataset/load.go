@@ -1,6 +1,8 @@
-// Package dataset loads the samples to evaluate from JSON Lines, JSON and CSV
-// files in the shapes RAGAS (0.1 and >= 0.2) and promptfoo use, streaming,
-// with errors that name the file, the record and the field.
+// Package dataset loads the samples to evaluate from JSON Lines, JSON, CSV,
+// YAML and Parquet files in the shapes RAGAS (0.1 and >= 0.2), Hugging Face
+// datasets and promptfoo use (promptfoo test files and configs, with their
+// file:// references), streaming where the format allows, with errors that
+// name the file, the record and the field.
 package dataset
 
 import (
@@ -10,6 +12,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -24,9 +27,11 @@ const sniffWindow = 1 << 20
 
 // Formats.
 const (
-	FormatJSONL = "jsonl"
-	FormatJSON  = "json"
-	FormatCSV   = "csv"
+	FormatJSONL   = "jsonl"
+	FormatJSON    = "json"
+	FormatCSV     = "csv"
+	FormatYAML    = "yaml"
+	FormatParquet = "parquet"
 )
 
 // Options says how to read a dataset.
@@ -38,12 +43,14 @@ type Options struct {
 	// SkipInvalid collects invalid records in Loaded.Skipped and loads the
 	// rest, instead of failing on the first.
 	SkipInvalid bool
-	// Format is "", "jsonl", "json" or "csv" ("ndjson" and "tsv" are
-	// accepted too). "" picks by extension and content, see Read.
+	// Format is "", "jsonl", "json", "csv", "yaml" or "parquet" ("ndjson",
+	// "tsv" and "yml" are accepted too). "" picks by extension and content,
+	// see Read. Files a promptfoo config references are always picked by
+	// their extension.
 	Format string
 	// MaxRecordBytes is the largest record read (--max-record-bytes): a
-	// JSON Lines line, a JSON array element or a CSV row, in bytes as in
-	// the file. A larger one is an error naming it, its size and its
+	// JSON Lines line, a JSON array element, a CSV or Parquet row or a
+	// YAML record, in bytes as in the file. A larger one is an error naming it, its size and its
 	// largest field, or is skipped under SkipInvalid; it is measured as it
 	// streams by, never held whole. 0 means DefaultMaxRecordBytes.
 	MaxRecordBytes int64
@@ -52,10 +59,13 @@ type Options struct {
 // Loaded is a dataset read into memory.
 type Loaded struct {
 	Path string
-	// SHA256 is the hex sha256 of the file's bytes, as recorded by the run store.
+	// SHA256 is the hex sha256 of the file's bytes, as recorded by the run
+	// store. For a file that references others (promptfoo's file://) it is
+	// the sha256 of the sha256s of the file and of each file it references,
+	// in the order read: a changed tests file is a changed dataset.
 	SHA256 string
-	// Format is the format the file was read as: jsonl, json or csv (a
-	// column-oriented JSON object is json).
+	// Format is the format the file was read as: jsonl, json, csv, yaml or
+	// parquet (a column-oriented JSON object is json).
 	Format  string
 	Samples []eval.Sample
 	Skipped []Skip
@@ -69,59 +79,94 @@ func Load(path string, opt Options) (*Loaded, error) {
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, &Error{File: path, Msg: "is a directory — pass a .jsonl, .json or .csv file"}
+		return nil, &Error{File: path, Msg: "is a directory — pass a .jsonl, .json, .csv, .yaml or .parquet file"}
 	}
 	return Read(path, f, opt)
 }
 
-// Read reads a dataset from r; name is the file name used in errors and to
-// pick the format by extension.
+// Read reads a dataset from r; name is the file name used in errors, to
+// pick the format by extension and, for a promptfoo file, to resolve its
+// file:// references (relative to name's directory). A Parquet file is read
+// through r's ReadAt when r has one (an *os.File does), else held in memory.
 //
 // Format detection: an explicit Options.Format is obeyed. A .csv (.tsv) file
-// is CSV. A .jsonl, .ndjson or .json file is JSON Lines or JSON as its content
-// says, because pandas' to_json(lines=True) and Hugging Face's to_json write
-// JSON Lines into files named .json. Any other name is sniffed: '[' or a
-// '{' starting a multi-line object means JSON, a '{' line holding a whole
-// object means JSON Lines, anything else CSV.
+// is CSV, a .yaml (.yml) file YAML, a .parquet file Parquet. A .jsonl,
+// .ndjson or .json file is JSON Lines or JSON as its content says, because
+// pandas' to_json(lines=True) and Hugging Face's to_json write JSON Lines
+// into files named .json. Any other name is sniffed: the Parquet magic PAR1
+// means Parquet; '[' or a '{' starting a multi-line object means JSON, a '{'
+// line holding a whole object means JSON Lines; a first line that starts a
+// YAML document, list item or "key:" means YAML; anything else CSV.
 func Read(name string, r io.Reader, opt Options) (*Loaded, error) {
 	cols, err := newColumns(opt.Map)
 	if err != nil {
 		return nil, &Error{File: name, Msg: err.Error()}
 	}
-	format, comma, sniff, err := formatOf(name, opt.Format)
-	if err != nil {
-		return nil, &Error{File: name, Msg: err.Error()}
-	}
 	h := sha256.New()
-	br := bufio.NewReaderSize(io.TeeReader(r, h), sniffWindow)
-	if err := skipBOM(name, br); err != nil {
+	c := &collector{
+		root: name, cols: cols, skip: opt.SkipInvalid, ids: map[string]idSite{}, limit: maxRecordBytes(opt),
+		hash: h, reading: []string{absPath(name)},
+	}
+	format, err := c.readFile(name, r, opt.Format)
+	if err != nil {
 		return nil, err
+	}
+	if err := c.finish(); err != nil {
+		return nil, err
+	}
+	sum := h.Sum(nil)
+	if len(c.refSums) > 0 {
+		all := sha256.New()
+		all.Write(sum)
+		for _, s := range c.refSums {
+			all.Write(s)
+		}
+		sum = all.Sum(nil)
+	}
+	return &Loaded{
+		Path:    name,
+		SHA256:  hex.EncodeToString(sum),
+		Format:  format,
+		Samples: c.samples,
+		Skipped: c.skipped,
+	}, nil
+}
+
+// readFile reads one file into c, the dataset or a file it references,
+// and returns the format it was read as; format is Options.Format for the
+// dataset and "" (by extension and content) for a referenced file.
+func (c *collector) readFile(name string, r io.Reader, format string) (string, error) {
+	format, comma, sniff, err := formatOf(name, format)
+	if err != nil {
+		return "", &Error{File: name, Msg: err.Error()}
+	}
+	c.name = name
+	br := bufio.NewReaderSize(io.TeeReader(r, c.hash), sniffWindow)
+	if err := skipBOM(name, br); err != nil {
+		return "", err
 	}
 	head, err := br.Peek(sniffWindow)
 	atEOF := err == io.EOF
 	if err != nil && !atEOF && err != bufio.ErrBufferFull {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return "", fmt.Errorf("%s: %w", name, err)
 	}
 	if len(bytes.TrimSpace(head)) == 0 {
-		return nil, noSamplesError(name)
+		return "", noSamplesError(name)
 	}
 	switch sniff {
 	case sniffJSONFamily:
 		// Content that is neither is left to the reader the extension
 		// names, which says what is wrong with it.
-		if f := sniffJSON(head, atEOF, format == FormatJSONL, cols); f != "" {
+		if f := sniffJSON(head, atEOF, format == FormatJSONL, c.cols); f != "" {
 			format = f
 		}
 	case sniffAll:
-		if format = sniffJSON(head, atEOF, false, cols); format == "" {
-			format = FormatCSV
-		}
+		format = sniffContent(head, atEOF, c.cols)
 	}
 	if format == FormatCSV && comma == 0 {
 		comma = sniffComma(head)
 	}
 
-	c := &collector{name: name, cols: cols, skip: opt.SkipInvalid, ids: map[string]int{}, limit: maxRecordBytes(opt)}
 	switch format {
 	case FormatJSONL:
 		c.unit = unitLine
@@ -129,27 +174,38 @@ func Read(name string, r io.Reader, opt Options) (*Loaded, error) {
 	case FormatJSON:
 		c.unit = unitElement
 		err = readJSON(c, br)
+	case FormatYAML:
+		c.unit = unitLine
+		err = readYAML(c, br)
+	case FormatParquet:
+		c.unit = unitRow
+		err = readParquet(c, r, br)
 	default:
 		c.unit = unitRow
 		err = readCSV(c, br, comma)
 	}
 	if err != nil {
-		return nil, err
-	}
-	if err := c.finish(); err != nil {
-		return nil, err
+		return "", err
 	}
 	// The readers stop at the end of the data; hash whatever follows too.
 	if _, err := io.Copy(io.Discard, br); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return "", fmt.Errorf("%s: %w", name, err)
 	}
-	return &Loaded{
-		Path:    name,
-		SHA256:  hex.EncodeToString(h.Sum(nil)),
-		Format:  format,
-		Samples: c.samples,
-		Skipped: c.skipped,
-	}, nil
+	return format, nil
+}
+
+// sniffContent picks the format of a file whose name says nothing.
+func sniffContent(head []byte, atEOF bool, cols *columns) string {
+	if bytes.HasPrefix(head, parquetMagic) {
+		return FormatParquet
+	}
+	if f := sniffJSON(head, atEOF, false, cols); f != "" {
+		return f
+	}
+	if looksYAML(head) {
+		return FormatYAML
+	}
+	return FormatCSV
 }
 
 const (
@@ -168,9 +224,13 @@ func formatOf(name, format string) (f string, comma rune, sniff int, err error) 
 		return FormatCSV, 0, sniffNone, nil
 	case "tsv":
 		return FormatCSV, '\t', sniffNone, nil
+	case "yaml", "yml":
+		return FormatYAML, 0, sniffNone, nil
+	case "parquet":
+		return FormatParquet, 0, sniffNone, nil
 	case "":
 	default:
-		return "", 0, 0, fmt.Errorf("--format: unknown format %q — use jsonl, json or csv", format)
+		return "", 0, 0, fmt.Errorf("--format: unknown format %q — use jsonl, json, csv, yaml or parquet", format)
 	}
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".jsonl", ".ndjson":
@@ -181,6 +241,10 @@ func formatOf(name, format string) (f string, comma rune, sniff int, err error) 
 		return FormatCSV, 0, sniffNone, nil
 	case ".tsv":
 		return FormatCSV, '\t', sniffNone, nil
+	case ".yaml", ".yml":
+		return FormatYAML, 0, sniffNone, nil
+	case ".parquet":
+		return FormatParquet, 0, sniffNone, nil
 	}
 	return "", 0, sniffAll, nil
 }
@@ -197,7 +261,10 @@ func skipBOM(name string, br *bufio.Reader) error {
 	return nil
 }
 
-var samplesPrefix = []byte(`"samples"`)
+var (
+	samplesPrefix = []byte(`"samples"`)
+	testsPrefix   = []byte(`"tests"`)
+)
 
 // sniffJSON tells JSON from JSON Lines by the first record; "" when the
 // content does not start like either. preferLines resolves a broken first
@@ -214,7 +281,7 @@ func sniffJSON(head []byte, atEOF, preferLines bool, cols *columns) string {
 	default:
 		return ""
 	}
-	if bytes.HasPrefix(bytes.TrimLeft(t[1:], " \t\r\n"), samplesPrefix) {
+	if first := bytes.TrimLeft(t[1:], " \t\r\n"); bytes.HasPrefix(first, samplesPrefix) || bytes.HasPrefix(first, testsPrefix) {
 		return FormatJSON
 	}
 	line, rest, found := bytes.Cut(t, []byte("\n"))
@@ -237,6 +304,9 @@ func sniffJSON(head []byte, atEOF, preferLines bool, cols *columns) string {
 	}
 	if raw, ok := obj["samples"]; ok && kindOf(raw) == "list" {
 		return FormatJSON
+	}
+	if raw, ok := obj["tests"]; ok && (kindOf(raw) == "list" || kindOf(raw) == "string") {
+		return FormatJSON // promptfoo's {"tests": [...]} or {"tests": "file://..."}
 	}
 	if (allLists(obj) || cols.listQuestion(obj)) && (!preferLines || len(bytes.TrimSpace(rest)) == 0) {
 		// A column-oriented object on one line; no JSON Lines record is
@@ -272,42 +342,80 @@ func sniffComma(head []byte) rune {
 
 // collector gathers the samples and skips of one read.
 type collector struct {
+	// name is the file being read and unit what its records are counted
+	// in: the dataset's, or those of a file it references while that is read.
 	name    string
 	unit    string
+	root    string // the dataset's name
 	cols    *columns
 	skip    bool
 	limit   int64 // bytes per record
 	samples []eval.Sample
 	skipped []Skip
-	ids     map[string]int // id -> line it first appeared on
+	ids     map[string]idSite // id -> where it first appeared
+	// hash takes the bytes of the file being read; refSums are the
+	// sha256s of the files the dataset references, in the order read;
+	// reading holds the absolute paths of the files being read, the
+	// dataset first, to refuse a reference cycle.
+	hash    hash.Hash
+	refSums [][]byte
+	reading []string
+	// testCases: the records read now are promptfoo test cases (their
+	// description is the id when they have none); defaults are the vars of
+	// the promptfoo config's defaultTest, under the test's own.
+	testCases bool
+	defaults  map[string]json.RawMessage
 	// records counts the records that parsed as objects, seen[f] whether a
 	// --map column of field f was found in any of them, firstKeys the
-	// first record's keys: a --map column found nowhere is a typo.
+	// first record's keys (firstFile its file): a --map column found
+	// nowhere is a typo.
 	records   int
 	seen      [nFields]bool
 	firstKeys []string
+	firstFile string
 	// known: some record had a key of one of our fields.
 	known bool
+}
+
+// idSite is where an id was first used.
+type idSite struct {
+	file string
+	line int
 }
 
 // bad records an invalid record: skipped under --skip-invalid, else the error.
 func (c *collector) bad(line int, field, msg string) error {
 	if c.skip {
-		c.skipped = append(c.skipped, Skip{Line: line, Field: field, Reason: msg, Unit: c.unit})
+		sk := Skip{Line: line, Field: field, Reason: msg, Unit: c.unit}
+		if c.name != c.root {
+			sk.File = c.name
+		}
+		c.skipped = append(c.skipped, sk)
 		return nil
 	}
 	return &Error{File: c.name, Line: line, Unit: c.unit, Field: field, Msg: msg, Skippable: true}
 }
 
-func (c *collector) add(s eval.Sample) error {
+// add appends a valid sample; idKey names the key its id was read from
+// when that is not the id's own (promptfoo's description), for the message
+// about a duplicate.
+func (c *collector) add(s eval.Sample, idKey string) error {
 	if strings.TrimSpace(s.Question) == "" {
 		return c.bad(s.Line, "question", "is empty — every sample needs a question")
 	}
 	if s.ID != "" {
 		if first, dup := c.ids[s.ID]; dup {
-			return c.bad(s.Line, "id", fmt.Sprintf("duplicate id %q, first used at %s %d — ids must be unique (runs are compared by id); rename one or drop the id column", s.ID, c.unit, first))
+			where := fmt.Sprintf("%s %d", c.unit, first.line)
+			if first.file != c.name {
+				where += " of " + first.file
+			}
+			fix := "rename one or drop the id column"
+			if idKey != "" {
+				fix = fmt.Sprintf("the id is the test's %q; make the descriptions unique or give each test an id", idKey)
+			}
+			return c.bad(s.Line, "id", fmt.Sprintf("duplicate id %q, first used at %s — ids must be unique (runs are compared by id); %s", s.ID, where, fix))
 		}
-		c.ids[s.ID] = s.Line
+		c.ids[s.ID] = idSite{c.name, s.Line}
 	}
 	s.Index = len(c.samples)
 	c.samples = append(c.samples, s)
@@ -319,7 +427,7 @@ func (c *collector) finish() error {
 		for f := range nFields {
 			if c.mapped(f) && !c.seen[f] {
 				col := c.cols.names[f][0]
-				return &Error{File: c.name, Field: fieldNames[f], Msg: fmt.Sprintf(
+				return &Error{File: c.firstFile, Field: fieldNames[f], Msg: fmt.Sprintf(
 					"no record has the key %q named by --map %s=%s (keys of the first record: %s) — fix --map",
 					col, fieldNames[f], col, list(c.firstKeys))}
 			}
@@ -329,13 +437,18 @@ func (c *collector) finish() error {
 		return nil
 	}
 	if c.records > 0 && !c.known {
-		return c.layoutError(c.firstKeys, "keys")
+		e := c.layoutError(c.firstKeys, "keys")
+		e.File = c.firstFile
+		return e
 	}
 	if len(c.skipped) > 0 {
 		s := c.skipped[0]
 		first := fmt.Sprintf("%s %d: ", s.Unit, s.Line)
 		if s.Field != "" {
 			first += fmt.Sprintf("field %q: ", s.Field)
+		}
+		if s.File != "" {
+			first = s.File + ": " + first
 		}
 		return &Error{File: c.name, Msg: fmt.Sprintf("no valid samples — all %d records are invalid; the first, %s%s", len(c.skipped), first, s.Reason)}
 	}

@@ -8,12 +8,18 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// jsonRecord is one JSON object of a JSONL or JSON dataset. promptfoo test
-// cases keep their inputs under "vars", so names are looked up there too.
+// jsonRecord is one JSON object of a JSONL or JSON dataset, or a YAML or
+// Parquet record turned into one. promptfoo test cases keep their inputs
+// under "vars", so names are looked up there too, and then in the vars of
+// the config's defaultTest.
 type jsonRecord struct {
-	obj     map[string]json.RawMessage
-	vars    map[string]json.RawMessage
-	varsSet bool
+	obj      map[string]json.RawMessage
+	vars     map[string]json.RawMessage
+	varsSet  bool
+	defaults map[string]json.RawMessage
+	// testCase: a promptfoo test case, whose description is its id when it
+	// has none.
+	testCase bool
 }
 
 func (r *jsonRecord) varsObj() map[string]json.RawMessage {
@@ -26,10 +32,15 @@ func (r *jsonRecord) varsObj() map[string]json.RawMessage {
 	return r.vars
 }
 
+// keys are the record's keys, with those of its vars as "vars.<key>": a
+// promptfoo test case's inputs are its vars.
 func (r *jsonRecord) keys() []string {
 	out := make([]string, 0, len(r.obj))
 	for k := range r.obj {
 		out = append(out, k)
+	}
+	for k := range r.varsObj() {
+		out = append(out, "vars."+k)
 	}
 	return out
 }
@@ -58,17 +69,30 @@ func lookupKey(m map[string]json.RawMessage, name string) (json.RawMessage, bool
 	return nil, false
 }
 
+// Scopes a field's names are looked up in, in order.
+const (
+	scopeVars     = "vars."
+	scopeDefaults = "defaultTest.vars."
+)
+
 // find returns the value of field f: the first of its names present with a
-// non-null value at the top level, then under "vars". A null is treated as
-// absent (exporters write null for a missing reference); nullKey reports
-// the first null met, for the message when nothing else is found.
+// non-null value at the top level, then under "vars", then in defaultTest's
+// vars. A null is treated as absent (exporters write null for a missing
+// reference); nullKey reports the first null met, for the message when
+// nothing else is found.
 func (c *columns) find(r *jsonRecord, f int) (raw json.RawMessage, key, nullKey string) {
-	for _, scope := range []string{"", "vars."} {
-		m := r.obj
-		if scope != "" {
-			if m = r.varsObj(); m == nil {
-				break
-			}
+	for _, scope := range []string{"", scopeVars, scopeDefaults} {
+		var m map[string]json.RawMessage
+		switch scope {
+		case "":
+			m = r.obj
+		case scopeVars:
+			m = r.varsObj()
+		case scopeDefaults:
+			m = r.defaults
+		}
+		if m == nil {
+			continue
 		}
 		for _, name := range c.names[f] {
 			v, ok := lookupKey(m, name)
@@ -85,6 +109,17 @@ func (c *columns) find(r *jsonRecord, f int) (raw json.RawMessage, key, nullKey 
 		}
 	}
 	return nil, "", nullKey
+}
+
+// description is a test case's description, its id when it has none.
+func (r *jsonRecord) description() (json.RawMessage, string) {
+	if !r.testCase && r.varsObj() == nil {
+		return nil, ""
+	}
+	if v, ok := lookupKey(r.obj, "description"); ok && !isNull(v) {
+		return v, "description"
+	}
+	return nil, ""
 }
 
 // fromJSON turns one JSON value into a sample, or reports why it cannot.
@@ -120,15 +155,24 @@ func (c *collector) knows(rec *jsonRecord) bool {
 
 // fromRecord turns one parsed JSON object into a sample.
 func (c *collector) fromRecord(line int, rec *jsonRecord) error {
+	rec.testCase = rec.testCase || c.testCases
+	if rec.defaults == nil {
+		rec.defaults = c.defaults
+	}
 	c.records++
 	known := c.knows(rec)
 	c.known = c.known || known
 	if c.firstKeys == nil {
-		c.firstKeys = rec.keys()
+		c.firstKeys, c.firstFile = rec.keys(), c.name
 	}
 	s := eval.Sample{Line: line}
+	idKey := ""
 	for f := range nFields {
 		raw, key, nullKey := c.cols.find(rec, f)
+		if raw == nil && f == fID && !c.mapped(f) {
+			raw, key = rec.description()
+			idKey = key
+		}
 		if raw == nil {
 			if nullKey != "" && c.mapped(f) {
 				c.seen[f] = true
@@ -152,24 +196,69 @@ func (c *collector) fromRecord(line int, rec *jsonRecord) error {
 		if c.mapped(f) {
 			c.seen[f] = true
 		}
-		var err error
-		switch f {
-		case fQuestion:
-			s.Question, err = jsonText(raw)
-		case fAnswer:
-			s.Answer, err = jsonText(raw)
-		case fContexts:
-			s.Contexts, err = jsonContexts(raw)
-		case fReference:
-			s.Reference, err = jsonReference(raw)
-		case fID:
-			s.ID, err = jsonID(raw)
-		}
-		if err != nil {
+		if err := setField(&s, f, key, raw); err != nil {
 			return c.bad(line, fieldNames[f], fmt.Sprintf("key %q %v", key, err))
 		}
 	}
-	return c.add(s)
+	return c.add(s, idKey)
+}
+
+// setField decodes the JSON value raw, read from key, into field f of s.
+func setField(s *eval.Sample, f int, key string, raw json.RawMessage) error {
+	var err error
+	switch f {
+	case fQuestion:
+		s.Question, err = jsonText(raw)
+	case fAnswer:
+		s.Answer, err = jsonText(raw)
+	case fContexts:
+		s.Contexts, err = jsonContexts(raw)
+	case fReference:
+		s.Reference, err = jsonReference(raw)
+	case fID:
+		s.ID, err = jsonID(raw)
+	}
+	if err != nil {
+		return err
+	}
+	return fileVar(key, *s, f)
+}
+
+// defaultField is field f's value in the promptfoo config's defaultTest
+// vars, for a record that has no column of its own for it (a CSV tests
+// file); nil when there is none.
+func (c *collector) defaultField(f int) (raw json.RawMessage, key string) {
+	if c.defaults == nil {
+		return nil, ""
+	}
+	raw, key, _ = c.cols.find(&jsonRecord{obj: map[string]json.RawMessage{}, varsSet: true, defaults: c.defaults}, f)
+	return raw, key
+}
+
+// fileVar refuses a promptfoo var holding a file:// reference: promptfoo
+// would put the file's content there, and judging the reference's text
+// instead would score the wrong input without a word.
+func fileVar(key string, s eval.Sample, f int) error {
+	if !strings.HasPrefix(key, scopeVars) && !strings.HasPrefix(key, scopeDefaults) {
+		return nil
+	}
+	var texts []string
+	switch f {
+	case fQuestion:
+		texts = []string{s.Question}
+	case fAnswer:
+		texts = []string{s.Answer}
+	case fContexts:
+		texts = s.Contexts
+	case fReference:
+		texts = []string{s.Reference}
+	}
+	for _, t := range texts {
+		if strings.HasPrefix(strings.TrimSpace(t), fileScheme) {
+			return fmt.Errorf("is a file reference (%.200q) — ragscope does not read files named in vars; put the text itself in the test case", strings.TrimSpace(t))
+		}
+	}
+	return nil
 }
 
 // jsonErrText drops the "json: " noise and adds where in the record a

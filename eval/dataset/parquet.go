@@ -1,0 +1,404 @@
+package dataset
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// A Parquet dataset is what Hugging Face datasets' and pandas' to_parquet
+// write: one column per field, strings as STRING, contexts as a
+// list<string> (or one string). Each row is turned into the JSON object it
+// stands for and read by the same code as a JSON record, so nulls, the
+// fields, their aliases and the messages are the same; rows count from 1.
+// A column feeding one of our fields must be of a type it can hold;
+// columns feeding none are not looked at.
+
+var parquetMagic = []byte("PAR1")
+
+// Kinds of Parquet column, as far as our fields care.
+const (
+	pqUnsupported = iota
+	pqText
+	pqNumber
+	pqTextList
+)
+
+// pqColumn is a top-level column of a Parquet file.
+type pqColumn struct {
+	name string
+	kind int
+	typ  string // its type as messages show it
+	leaf int    // index of its leaf column in a row
+	// For a list: the definition level at which the list is there but
+	// empty, the level at which it has an element, and the leaf's
+	// maximum, below which the element is null.
+	listDef, elemDef, maxDef int
+}
+
+// readParquet reads a Parquet file. It needs random access: through r's
+// ReadAt when r has one, else from the whole file read into memory.
+func readParquet(c *collector, r io.Reader, br *bufio.Reader) error {
+	src, size, err := parquetSource(r, br)
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.name, err)
+	}
+	// parquet-go panics on some damaged files (a schema it cannot
+	// represent, a page claiming an impossible size); a bad file must be
+	// an error naming it, never a crash.
+	defer func() {
+		if p := recover(); p != nil {
+			err = c.parquetDamaged(fmt.Errorf("%v", p))
+		}
+	}()
+	if err := checkFooter(src, size); err != nil {
+		return c.parquetDamaged(err)
+	}
+	f, err := parquet.OpenFile(src, size)
+	if err != nil {
+		return c.parquetDamaged(err)
+	}
+	cols, names := parquetColumns(f)
+	c.firstKeys, c.firstFile = names, c.name
+	idx, err := c.cols.resolveHeader(c, names)
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			e.Line, e.Unit = 0, "" // there is no header row to point at
+		}
+		return err
+	}
+	var used [nFields]*pqColumn
+	for fld := range nFields {
+		if idx[fld] < 0 {
+			continue
+		}
+		col := &cols[idx[fld]]
+		if err := c.checkParquetType(fld, col); err != nil {
+			return err
+		}
+		used[fld] = col
+	}
+	return c.readParquetRows(f, used)
+}
+
+// parquetSource gives random access to the file: r itself when it can
+// read at an offset and knows its size (the bytes still pass through br
+// to be hashed), else the whole file read from br.
+func parquetSource(r io.Reader, br *bufio.Reader) (io.ReaderAt, int64, error) {
+	var size int64 = -1
+	switch v := r.(type) {
+	case *os.File:
+		if st, err := v.Stat(); err == nil && st.Mode().IsRegular() {
+			size = st.Size()
+		}
+	case interface{ Size() int64 }:
+		size = v.Size()
+	}
+	if ra, ok := r.(io.ReaderAt); ok && size >= 0 {
+		_, err := io.Copy(io.Discard, br)
+		return ra, size, err
+	}
+	data, err := io.ReadAll(br)
+	return bytes.NewReader(data), int64(len(data)), err
+}
+
+// checkFooter refuses a file whose footer claims more bytes than the file
+// has before the decoder allocates that much: a damaged length reads as up
+// to 4 GiB.
+func checkFooter(src io.ReaderAt, size int64) error {
+	if size < 12 {
+		return fmt.Errorf("%d bytes is too short for a Parquet file", size)
+	}
+	var tail [8]byte
+	if _, err := src.ReadAt(tail[:], size-8); err != nil {
+		return err
+	}
+	if !bytes.Equal(tail[4:], parquetMagic) {
+		return fmt.Errorf("invalid magic footer %q", tail[4:])
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+		return fmt.Errorf("the footer claims %d bytes, the file has %d", n, size)
+	}
+	return nil
+}
+
+func (c *collector) parquetDamaged(err error) *Error {
+	return &Error{File: c.name, Msg: fmt.Sprintf("cannot read it as Parquet (%v) — the file is damaged, truncated or not Parquet; re-export it (e.g. df.to_parquet or dataset.to_parquet)", err)}
+}
+
+// parquetColumns classifies the top-level columns of f.
+func parquetColumns(f *parquet.File) ([]pqColumn, []string) {
+	var cols []pqColumn
+	var names []string
+	for _, col := range f.Root().Columns() {
+		cols = append(cols, classify(col))
+		names = append(names, col.Name())
+	}
+	return cols, names
+}
+
+// classify tells what a top-level column holds: text, a number, a list of
+// texts (the LIST annotation with a text element, in the three-level form
+// writers use today or the older two-level one, or a bare repeated text
+// column), or something our fields cannot take.
+func classify(col *parquet.Column) pqColumn {
+	pc := pqColumn{name: col.Name(), kind: pqUnsupported, leaf: -1}
+	if col.Leaf() {
+		pc.leaf = col.Index()
+		pc.kind, pc.typ = leafKind(col)
+		if col.Repeated() {
+			pc.typ = "repeated " + pc.typ
+			if pc.kind == pqText {
+				pc.kind = pqTextList
+				pc.listDef, pc.elemDef, pc.maxDef = col.MaxDefinitionLevel()-1, col.MaxDefinitionLevel(), col.MaxDefinitionLevel()
+			} else {
+				pc.kind = pqUnsupported
+			}
+		}
+		return pc
+	}
+	if !isListColumn(col) {
+		pc.typ = groupName(col)
+		return pc
+	}
+	rep := col.Columns()[0]
+	elem := rep
+	if !rep.Leaf() {
+		if len(rep.Columns()) != 1 || !rep.Columns()[0].Leaf() {
+			pc.typ = "list<" + groupName(rep) + ">"
+			return pc
+		}
+		elem = rep.Columns()[0]
+	}
+	kind, typ := leafKind(elem)
+	pc.typ = "list<" + typ + ">"
+	if kind != pqText || elem.MaxRepetitionLevel() != 1 {
+		return pc
+	}
+	pc.kind, pc.leaf = pqTextList, elem.Index()
+	pc.listDef, pc.elemDef, pc.maxDef = col.MaxDefinitionLevel(), rep.MaxDefinitionLevel(), elem.MaxDefinitionLevel()
+	return pc
+}
+
+// isListColumn reports whether a group column is a LIST of one repeated child.
+func isListColumn(col *parquet.Column) bool {
+	lt := col.Type().LogicalType()
+	if lt == nil || lt.Value == nil {
+		return false
+	}
+	if _, ok := lt.Value.(*format.ListType); !ok {
+		return false
+	}
+	return len(col.Columns()) == 1 && col.Columns()[0].Repeated()
+}
+
+// groupName names a group column's type for messages.
+func groupName(col *parquet.Column) string {
+	if col.Leaf() {
+		_, typ := leafKind(col)
+		return typ
+	}
+	if lt := col.Type().LogicalType(); lt != nil && lt.Value != nil {
+		return strings.ToLower(lt.String())
+	}
+	return "struct"
+}
+
+// leafKind classifies a leaf column by its physical and logical type.
+func leafKind(col *parquet.Column) (int, string) {
+	t := col.Type()
+	lt := t.LogicalType()
+	plain := lt == nil || lt.Value == nil
+	name := strings.ToUpper(t.Kind().String())
+	if !plain {
+		name = lt.String()
+	}
+	switch t.Kind() {
+	case parquet.ByteArray:
+		if plain {
+			return pqText, "BYTE_ARRAY"
+		}
+		switch lt.Value.(type) {
+		case *format.StringType, *format.EnumType, *format.JsonType:
+			return pqText, name
+		}
+	case parquet.Int32, parquet.Int64:
+		if plain {
+			return pqNumber, name
+		}
+		if it, ok := lt.Value.(*format.IntType); ok {
+			name = fmt.Sprintf("INT%d", it.BitWidth)
+			if !it.IsSigned {
+				name = "U" + name
+			}
+			return pqNumber, name
+		}
+	case parquet.Float, parquet.Double:
+		return pqNumber, name
+	}
+	return pqUnsupported, name
+}
+
+// checkParquetType refuses a column that cannot feed field f.
+func (c *collector) checkParquetType(f int, col *pqColumn) error {
+	ok := false
+	need := ""
+	switch f {
+	case fQuestion, fAnswer:
+		ok, need = col.kind == pqText, "a string column"
+	case fContexts, fReference:
+		ok, need = col.kind == pqText || col.kind == pqTextList, "a list<string> column or a string column"
+	case fID:
+		ok, need = col.kind == pqText || col.kind == pqNumber, "a string or integer column"
+	}
+	if ok {
+		return nil
+	}
+	return &Error{File: c.name, Field: fieldNames[f], Msg: fmt.Sprintf(
+		"column %q is of type %s — the %s must be %s; convert the column before writing the file (e.g. df[%q] = df[%q].astype(str)), or --map %s to another column",
+		col.name, col.typ, fieldNames[f], need, col.name, col.name, fieldNames[f])}
+}
+
+// readParquetRows reads every row, turning the columns our fields use into
+// a JSON record.
+func (c *collector) readParquetRows(f *parquet.File, used [nFields]*pqColumn) error {
+	row := 0
+	buf := make([]parquet.Row, 64)
+	for _, rg := range f.RowGroups() {
+		rows := rg.Rows()
+		for {
+			n, err := rows.ReadRows(buf)
+			for _, r := range buf[:n] {
+				row++
+				if err := c.fromParquetRow(row, r, used); err != nil {
+					rows.Close()
+					return err
+				}
+			}
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				rows.Close()
+				return c.parquetDamaged(fmt.Errorf("reading row %d: %w", row+1, err))
+			}
+		}
+		if err := rows.Close(); err != nil {
+			return c.parquetDamaged(err)
+		}
+	}
+	return nil
+}
+
+// fromParquetRow turns one row into a sample.
+func (c *collector) fromParquetRow(row int, r parquet.Row, used [nFields]*pqColumn) error {
+	byLeaf := map[int][]parquet.Value{}
+	r.Range(func(i int, values []parquet.Value) bool {
+		byLeaf[i] = values
+		return true
+	})
+	rec := &jsonRecord{obj: make(map[string]json.RawMessage, nFields)}
+	var size, partSize int64
+	part, partField := "", ""
+	for fld, col := range used {
+		if col == nil {
+			continue
+		}
+		raw, n, err := parquetJSON(col, byLeaf[col.leaf])
+		if err != nil {
+			return c.bad(row, fieldNames[fld], fmt.Sprintf("column %q %v", col.name, err))
+		}
+		rec.obj[col.name] = raw
+		size += n
+		if n > partSize {
+			part, partSize, partField = col.name, n, fieldNames[fld]
+		}
+	}
+	if size > c.limit {
+		return c.bad(row, partField, c.tooBig(oversized{size: size, part: part, partSize: partSize}, "column"))
+	}
+	return c.fromRecord(row, rec)
+}
+
+// parquetJSON turns a column's values in one row into JSON, with the
+// bytes of text they hold.
+func parquetJSON(col *pqColumn, values []parquet.Value) (json.RawMessage, int64, error) {
+	if col.kind == pqTextList {
+		return parquetList(col, values)
+	}
+	if len(values) == 0 || values[0].IsNull() {
+		return json.RawMessage("null"), 0, nil
+	}
+	v := values[0]
+	switch v.Kind() {
+	case parquet.ByteArray:
+		return textJSON(v.ByteArray())
+	case parquet.Int32:
+		return json.RawMessage(strconv.FormatInt(int64(v.Int32()), 10)), 0, nil
+	case parquet.Int64:
+		return json.RawMessage(strconv.FormatInt(v.Int64(), 10)), 0, nil
+	case parquet.Float, parquet.Double:
+		d := v.Double()
+		if v.Kind() == parquet.Float {
+			d = float64(v.Float())
+		}
+		b, err := json.Marshal(d)
+		if err != nil { // NaN or an infinity: no value
+			return json.RawMessage("null"), 0, nil
+		}
+		return b, 0, nil
+	}
+	return nil, 0, fmt.Errorf("holds a %s value", v.Kind())
+}
+
+// parquetList turns the values of a list<string> column in one row into a
+// JSON list (null items stay null, which reads as an empty text).
+func parquetList(col *pqColumn, values []parquet.Value) (json.RawMessage, int64, error) {
+	if len(values) == 0 || values[0].DefinitionLevel() < col.listDef {
+		return json.RawMessage("null"), 0, nil
+	}
+	var b bytes.Buffer
+	var size int64
+	b.WriteByte('[')
+	if values[0].DefinitionLevel() >= col.elemDef {
+		for i, v := range values {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if v.DefinitionLevel() < col.maxDef || v.IsNull() {
+				b.WriteString("null")
+				continue
+			}
+			item, n, err := textJSON(v.ByteArray())
+			if err != nil {
+				return nil, 0, fmt.Errorf("item %d %w", i+1, err)
+			}
+			b.Write(item)
+			size += n
+		}
+	}
+	b.WriteByte(']')
+	return b.Bytes(), size, nil
+}
+
+// textJSON is a text as a JSON string, refusing one that is not UTF-8 as
+// the other formats do.
+func textJSON(s []byte) (json.RawMessage, int64, error) {
+	if !utf8.Valid(s) {
+		return nil, 0, utf8Error(s)
+	}
+	b, _ := json.Marshal(string(s))
+	return b, int64(len(s)), nil
+}

@@ -1,0 +1,704 @@
+package dataset
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// A YAML dataset is read whole: a YAML document has no record boundaries a
+// stream could be cut at. Its records are the items of its top-level list,
+// of its tests: (promptfoo) or samples: list, or the entries of the lists
+// of a column-oriented mapping. Each record is turned into the JSON object
+// it stands for and read by the same code as a JSON record, so the fields,
+// their aliases, --map and the messages are the same. The record limit
+// holds for the bytes a record spans in the file and for the JSON it
+// expands to (YAML aliases repeat what they point to).
+
+// MaxYAMLBytes is the largest YAML file read, unless the record limit is
+// larger: a YAML file is held whole, with its parsed tree some ten times
+// its size. Test files and configs are far smaller; a large dataset is
+// better kept as JSON Lines, which streams.
+const MaxYAMLBytes = 32 << 20
+
+// maxYAMLDepth bounds the nesting of a record, aliases included.
+const maxYAMLDepth = 1000
+
+// readYAML reads a YAML file.
+func readYAML(c *collector, r io.Reader) error {
+	data, err := readWhole(c.name, r, c.limit)
+	if err != nil {
+		return err
+	}
+	y, root, err := parseYAMLFile(c.name, data, c.limit)
+	if err != nil {
+		return err
+	}
+	if root == nil {
+		return noSamplesError(c.name)
+	}
+	y.c = c
+	return y.readRoot(root)
+}
+
+// readWhole reads a file to be held whole, refusing one over the YAML
+// size limit (or the record limit, if that is larger) without reading it all.
+func readWhole(name string, r io.Reader, limit int64) ([]byte, error) {
+	max := max(int64(MaxYAMLBytes), limit)
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if int64(len(data)) > max {
+		return nil, &Error{File: name, Msg: fmt.Sprintf("the YAML file is over %s, the most read — a YAML file is read whole; "+
+			"convert it to JSON Lines, which streams (python -c 'import sys,json,yaml; [print(json.dumps(r, ensure_ascii=False)) for r in yaml.safe_load(sys.stdin)]' < in.yaml > out.jsonl), "+
+			"or raise --max-record-bytes above its size", fmtSize(max))}
+	}
+	return data, nil
+}
+
+// yamlDoc is a parsed YAML file: its bytes, where its lines start (to
+// measure a record in the file's bytes from its nodes' positions) and the
+// limit on the JSON a record expands to.
+type yamlDoc struct {
+	c     *collector
+	name  string
+	data  []byte
+	lines []int
+	limit int64
+	// memo holds the JSON of the nodes aliases name; expanded counts the
+	// JSON made from the file so far.
+	memo     map[*yaml.Node]anchorJSON
+	expanded int64
+}
+
+var yamlLineRE = regexp.MustCompile(`(?s)^yaml: line (\d+): (.*)$`)
+
+// parseYAMLFile parses data, one YAML document; root is its top node, nil
+// when the document is empty (only comments, say).
+func parseYAMLFile(name string, data []byte, limit int64) (y *yamlDoc, root *yaml.Node, err error) {
+	y = &yamlDoc{name: name, data: data, limit: limit, lines: []int{0}}
+	for i, b := range data {
+		if b == '\n' {
+			y.lines = append(y.lines, i+1)
+		}
+	}
+	if !utf8.Valid(data) {
+		off := 0
+		for off < len(data) {
+			r, size := utf8.DecodeRune(data[off:])
+			if r == utf8.RuneError && size <= 1 {
+				break
+			}
+			off += size
+		}
+		return nil, nil, &Error{File: name, Line: 1 + bytes.Count(data[:off], []byte("\n")), Unit: unitLine, Msg: "the file " + utf8Error(data).Error()}
+	}
+	doc, second, err := decodeYAML(data)
+	if err != nil {
+		return nil, nil, y.syntaxError(err)
+	}
+	if second > 0 {
+		return nil, nil, &Error{File: name, Line: second, Unit: unitLine, Msg: "a second YAML document starts here — a dataset is one document; remove the \"---\" or split the file"}
+	}
+	if doc == nil || len(doc.Content) == 0 {
+		return y, nil, nil
+	}
+	return y, doc.Content[0], nil
+}
+
+// decodeYAML parses the first document of data; second is the line a
+// second one starts on, 0 if there is none. The YAML parser reports errors
+// by panicking inside and recovering its own; anything else it panics with
+// on hostile input is recovered here so that a bad file is an error, never
+// a crash.
+func decodeYAML(data []byte) (doc *yaml.Node, second int, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			doc, second, err = nil, 0, fmt.Errorf("yaml: the parser failed: %v", r)
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var n yaml.Node
+	if err := dec.Decode(&n); err != nil {
+		if err == io.EOF {
+			return nil, 0, nil
+		}
+		return nil, 0, err
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == io.EOF:
+	case err != nil:
+		return nil, 0, err
+	default:
+		return &n, max(next.Line, 1), nil
+	}
+	return &n, 0, nil
+}
+
+// yamlParserProblems start the messages of the YAML parser's errors (as
+// opposed to its scanner's): they give the line, counted from 0, where the
+// block or flow collection holding the error starts, or none for the
+// first line.
+var yamlParserProblems = []string{"did not find expected", "found undefined tag handle", "found duplicate", "found incompatible YAML document"}
+
+// syntaxError reports a YAML syntax error at the line the parser gives.
+func (y *yamlDoc) syntaxError(err error) *Error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 0
+	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	}
+	for _, p := range yamlParserProblems {
+		if strings.HasPrefix(msg, p) {
+			line++
+			msg += " in the block that starts on this line — check the indentation, dashes and quotes in it"
+			break
+		}
+	}
+	return &Error{File: y.name, Line: line, Unit: unitLine, Msg: fmt.Sprintf("invalid YAML: %s; fix the file — a broken YAML file cannot be read past the error", msg)}
+}
+
+// errTooBig stops turning a record into JSON once it is over the limit.
+var errTooBig = errors.New("over the record limit")
+
+// toJSON turns a YAML node into the JSON value it stands for, refusing
+// one over the limit with errTooBig. All the JSON made for one file is
+// bounded too (expandLimit): aliases let a small file stand for a huge one.
+func (y *yamlDoc) toJSON(n *yaml.Node) (json.RawMessage, error) {
+	var b bytes.Buffer
+	err := y.value(&b, n, 0)
+	y.expanded += int64(b.Len())
+	if y.expanded > y.expandLimit() {
+		return nil, &Error{File: y.name, Msg: fmt.Sprintf("the file's YAML aliases (*name) expand it to over %s — "+
+			"a file this small cannot hold that much text; write the shared text out or use fewer aliases", fmtSize(y.expandLimit()))}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// expandLimit bounds the JSON made from one file: far more than sharing a
+// context among tests needs, far less than an alias bomb asks for.
+func (y *yamlDoc) expandLimit() int64 {
+	return max(64*int64(len(y.data)), 256<<20, 4*y.limit)
+}
+
+// anchored is the JSON of a node an alias names, made once per node: an
+// anchor used by every test costs its size once, not once per use.
+func (y *yamlDoc) anchored(n *yaml.Node, depth int) ([]byte, error) {
+	if m, ok := y.memo[n]; ok {
+		return m.raw, m.err
+	}
+	var b bytes.Buffer
+	err := y.value(&b, n, depth)
+	if y.memo == nil {
+		y.memo = map[*yaml.Node]anchorJSON{}
+	}
+	y.memo[n] = anchorJSON{b.Bytes(), err}
+	return b.Bytes(), err
+}
+
+type anchorJSON struct {
+	raw []byte
+	err error
+}
+
+func (y *yamlDoc) value(b *bytes.Buffer, n *yaml.Node, depth int) error {
+	if depth > maxYAMLDepth {
+		return fmt.Errorf("the value at line %d nests more than %d levels deep — flatten it", n.Line, maxYAMLDepth)
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			b.WriteString("null")
+			break
+		}
+		raw, err := y.anchored(n.Alias, depth+1)
+		if err != nil {
+			return err
+		}
+		b.Write(raw)
+	case yaml.MappingNode:
+		pairs, err := y.pairs(n, depth)
+		if err != nil {
+			return err
+		}
+		b.WriteByte('{')
+		for i, p := range pairs {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSONString(b, p.key)
+			b.WriteByte(':')
+			if err := y.value(b, p.value, depth+1); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+	case yaml.SequenceNode:
+		b.WriteByte('[')
+		for i, item := range n.Content {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := y.value(b, item, depth+1); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+	case yaml.ScalarNode:
+		writeScalar(b, n)
+	default:
+		b.WriteString("null")
+	}
+	if int64(b.Len()) > y.limit {
+		return errTooBig
+	}
+	return nil
+}
+
+// fileError is err when it is about the whole file, which no record-level
+// handling may turn into a skippable record error.
+func fileError(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}
+
+// resolveAlias follows aliases to the node they name; each counts as a
+// level of nesting, so an alias chain cannot run on unbounded.
+func resolveAlias(n *yaml.Node, depth int) (*yaml.Node, int) {
+	for n.Kind == yaml.AliasNode && n.Alias != nil && depth <= maxYAMLDepth {
+		n, depth = n.Alias, depth+1
+	}
+	return n, depth
+}
+
+// writeScalar writes a YAML scalar as JSON: null, a boolean, a number when
+// its YAML spelling is a JSON number (so an id keeps its spelling), else
+// a string of its text (0x1F, .inf, timestamps stay as written).
+func writeScalar(b *bytes.Buffer, n *yaml.Node) {
+	switch n.ShortTag() {
+	case "!!null":
+		b.WriteString("null")
+		return
+	case "!!bool":
+		switch strings.ToLower(n.Value) {
+		case "true", "yes", "on", "y":
+			b.WriteString("true")
+		default:
+			b.WriteString("false")
+		}
+		return
+	case "!!int", "!!float":
+		if v := n.Value; v != "" && (v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) && json.Valid([]byte(v)) {
+			b.WriteString(v)
+			return
+		}
+	}
+	writeJSONString(b, n.Value)
+}
+
+func writeJSONString(b *bytes.Buffer, s string) {
+	enc, _ := json.Marshal(s) // cannot fail for a string; the file was checked to be UTF-8
+	b.Write(enc)
+}
+
+// yamlPair is one entry of a mapping.
+type yamlPair struct {
+	key     string
+	keyNode *yaml.Node
+	value   *yaml.Node
+}
+
+// pairs lists a mapping's entries with its merge keys (<<: *base) applied:
+// its own entries win over merged ones, earlier merges over later ones. A
+// key twice in the mapping, or a key that is not plain text, is an error.
+func (y *yamlDoc) pairs(n *yaml.Node, depth int) ([]yamlPair, error) {
+	var own, merged []yamlPair
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, _ := resolveAlias(n.Content[i], depth)
+		v := n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			return nil, fmt.Errorf("the key at line %d is %s — keys must be plain text", k.Line, yamlKind(k))
+		}
+		if k.ShortTag() == "!!merge" {
+			m, err := y.merge(v, depth)
+			if err != nil {
+				return nil, err
+			}
+			merged = append(merged, m...)
+			continue
+		}
+		if first, dup := seen[k.Value]; dup {
+			return nil, fmt.Errorf("the key %.100q at line %d repeats the one at line %d — remove one", k.Value, n.Content[i].Line, first.Line)
+		}
+		seen[k.Value] = n.Content[i]
+		own = append(own, yamlPair{k.Value, n.Content[i], v})
+	}
+	for _, p := range merged {
+		if _, dup := seen[p.key]; !dup {
+			seen[p.key] = p.keyNode
+			own = append(own, p)
+		}
+	}
+	return own, nil
+}
+
+// merge returns the entries a merge key's value brings: one mapping or a
+// list of them.
+func (y *yamlDoc) merge(v *yaml.Node, depth int) ([]yamlPair, error) {
+	v, depth = resolveAlias(v, depth+1)
+	if depth > maxYAMLDepth {
+		return nil, fmt.Errorf("the merge at line %d nests more than %d levels deep", v.Line, maxYAMLDepth)
+	}
+	switch v.Kind {
+	case yaml.MappingNode:
+		return y.pairs(v, depth)
+	case yaml.SequenceNode:
+		var out []yamlPair
+		seen := map[string]bool{}
+		for _, item := range v.Content {
+			m, d := resolveAlias(item, depth)
+			if m.Kind != yaml.MappingNode {
+				return nil, fmt.Errorf("the merge key (<<) at line %d lists %s — it takes mappings", item.Line, yamlKind(m))
+			}
+			ps, err := y.pairs(m, d)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range ps {
+				if !seen[p.key] {
+					seen[p.key] = true
+					out = append(out, p)
+				}
+			}
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("the merge key (<<) at line %d holds %s — it takes a mapping or a list of mappings", v.Line, yamlKind(v))
+}
+
+// yamlKind names a node's kind as users know it.
+func yamlKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!null":
+			return "null"
+		case "!!int", "!!float":
+			return "a number"
+		case "!!bool":
+			return "a boolean"
+		}
+		return "a string"
+	}
+	return "an alias"
+}
+
+// offset is the byte offset in the file where node n starts.
+func (y *yamlDoc) offset(n *yaml.Node) int64 {
+	if n.Line < 1 || n.Line > len(y.lines) {
+		return int64(len(y.data))
+	}
+	off := y.lines[n.Line-1]
+	// Columns count characters.
+	for col := 1; col < n.Column && off < len(y.data) && y.data[off] != '\n'; col++ {
+		_, size := utf8.DecodeRune(y.data[off:])
+		off += size
+	}
+	return int64(off)
+}
+
+// ends gives, for each entry of a mapping or item of a list, the offset
+// where the next starts, the last's being end.
+func (y *yamlDoc) ends(starts []*yaml.Node, end int64) []int64 {
+	out := make([]int64, len(starts))
+	for i := range starts {
+		out[i] = end
+		if i+1 < len(starts) {
+			out[i] = y.offset(starts[i+1])
+		}
+	}
+	return out
+}
+
+// keyNodes are the key nodes of a mapping, in file order.
+func keyNodes(m *yaml.Node) []*yaml.Node {
+	var out []*yaml.Node
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		out = append(out, m.Content[i])
+	}
+	return out
+}
+
+// lookup finds the value of key in a mapping's own entries, and the
+// offset where the entry after it starts (end for the last).
+func (y *yamlDoc) lookup(m *yaml.Node, key string, end int64) (k, v *yaml.Node, vEnd int64) {
+	keys := keyNodes(m)
+	ends := y.ends(keys, end)
+	for i, kn := range keys {
+		if kn.Kind == yaml.ScalarNode && kn.Value == key {
+			return kn, m.Content[2*i+1], ends[i]
+		}
+	}
+	return nil, nil, 0
+}
+
+func (y *yamlDoc) errorAt(n *yaml.Node, msg string) *Error {
+	return &Error{File: y.name, Line: n.Line, Unit: unitLine, Msg: msg}
+}
+
+// readRoot reads the records of a YAML file by its top node.
+func (y *yamlDoc) readRoot(root *yaml.Node) error {
+	end := int64(len(y.data))
+	switch root.Kind {
+	case yaml.SequenceNode:
+		return y.readList(root, end, false)
+	case yaml.MappingNode:
+		return y.readMapping(root, end)
+	}
+	return y.errorAt(root, fmt.Sprintf("the file holds %s — expected a list of records (RAGAS rows or promptfoo test cases), "+
+		"a mapping with tests: (promptfoo) or samples:, or a mapping of lists (one per field)", yamlKind(root)))
+}
+
+// readList reads the items of a list as records; in a tests list a
+// string is a reference to a tests file.
+func (y *yamlDoc) readList(seq *yaml.Node, end int64, tests bool) error {
+	ends := y.ends(seq.Content, end)
+	for i, item := range seq.Content {
+		if tests {
+			if n, _ := resolveAlias(item, 0); n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" {
+				if err := y.c.readTestsRef(refSite{item.Line, unitLine}, n.Value); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		if err := y.record(item, y.offset(item), ends[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// record reads one record spanning [start, end) of the file.
+func (y *yamlDoc) record(item *yaml.Node, start, end int64) error {
+	c := y.c
+	line := item.Line
+	n, _ := resolveAlias(item, 0)
+	if n.Kind != yaml.MappingNode {
+		return c.bad(line, "", fmt.Sprintf("is %s, not a mapping — each record must be a mapping, such as a promptfoo test case "+
+			"(vars: {question: ..., answer: ...}) or a RAGAS row (user_input: ..., response: ...)", yamlKind(n)))
+	}
+	if span := end - start; span > c.limit {
+		o := oversized{size: span}
+		o.part, o.partSize = y.largestPart(n, end)
+		field, msg := c.tooBigField(o)
+		return c.bad(line, field, msg)
+	}
+	raw, err := y.toJSON(n)
+	if e, ok := fileError(err); ok {
+		return e
+	}
+	if errors.Is(err, errTooBig) {
+		return c.bad(line, "", fmt.Sprintf("the record is %d bytes in the file but grows over the limit of %s per record once read "+
+			"(YAML aliases, *name, repeat what they point to) — raise the limit with --max-record-bytes", end-start, fmtSize(c.limit)))
+	}
+	if err != nil {
+		return c.bad(line, "", err.Error())
+	}
+	rec := &jsonRecord{}
+	if err := json.Unmarshal(raw, &rec.obj); err != nil {
+		return fmt.Errorf("%s:%d: internal error: the record did not convert to JSON: %w", y.name, line, err)
+	}
+	return c.fromRecord(line, rec)
+}
+
+// largestPart names the key whose value spans most of a record too big
+// to read, and its size, as recordSizer does for JSON: the top-level key,
+// or key.child when one child holds most of it (vars.context).
+func (y *yamlDoc) largestPart(m *yaml.Node, end int64) (string, int64) {
+	best, bestSize, bestEnd := -1, int64(-1), int64(0)
+	keys := keyNodes(m)
+	ends := y.ends(keys, end)
+	for i, k := range keys {
+		if size := ends[i] - y.offset(k); size > bestSize {
+			best, bestSize, bestEnd = i, size, ends[i]
+		}
+	}
+	if best < 0 {
+		return "", 0
+	}
+	name := keys[best].Value
+	if v, _ := resolveAlias(m.Content[2*best+1], 0); v.Kind == yaml.MappingNode {
+		child, size := y.largestPart(v, bestEnd)
+		if child != "" && !strings.Contains(child, ".") && size*2 > bestSize {
+			return name + "." + child, size
+		}
+	}
+	return name, bestSize
+}
+
+// readMapping reads a top-level mapping: a promptfoo config or tests file
+// (tests:, with defaultTest:), records under samples:, or a
+// column-oriented mapping of lists.
+func (y *yamlDoc) readMapping(m *yaml.Node, end int64) error {
+	c := y.c
+	testsKey, tests, testsEnd := y.lookup(m, "tests", end)
+	samplesKey, samples, samplesEnd := y.lookup(m, "samples", end)
+	switch {
+	case tests != nil && samples != nil:
+		return y.errorAt(samplesKey, fmt.Sprintf("has both tests: (line %d) and samples: (line %d) — keep one list of records", testsKey.Line, samplesKey.Line))
+	case tests != nil:
+		saved := c.defaults
+		defer func() { c.defaults = saved }()
+		if dtKey, dt, _ := y.lookup(m, "defaultTest", end); dt != nil {
+			raw, err := y.toJSON(dt)
+			if e, ok := fileError(err); ok {
+				return e
+			}
+			if err != nil {
+				return y.errorAt(dtKey, "defaultTest: "+err.Error())
+			}
+			if c.defaults, err = c.defaultVars(refSite{dtKey.Line, unitLine}, raw); err != nil {
+				return err
+			}
+		}
+		return c.withTestCases(func() error { return y.readTests(tests, testsEnd) })
+	case samples != nil:
+		if n, _ := resolveAlias(samples, 0); n.Kind == yaml.SequenceNode {
+			return y.readList(n, samplesEnd, false)
+		}
+		return y.errorAt(samplesKey, fmt.Sprintf("samples: holds %s — it must be a list of records", yamlKind(samples)))
+	}
+	if k := y.recordKey(m); k != nil {
+		return y.errorAt(k, fmt.Sprintf("the file holds one record (a mapping with %s), not a list of records — "+
+			"put \"- \" before its first key and indent the rest to make it a list of one, or list the records under tests:", sanitizeKey(k.Value)))
+	}
+	return y.readColumns(m, end)
+}
+
+// recordKey is a key of a top-level mapping that shows it to be one record
+// rather than a mapping of lists: vars, or a field's name not holding a list.
+func (y *yamlDoc) recordKey(m *yaml.Node) *yaml.Node {
+	for i, k := range keyNodes(m) {
+		if k.Kind != yaml.ScalarNode {
+			continue
+		}
+		if v, _ := resolveAlias(m.Content[2*i+1], 0); v.Kind == yaml.SequenceNode {
+			continue
+		}
+		if k.Value == "vars" {
+			return k
+		}
+		for f := range nFields {
+			for _, name := range y.c.cols.names[f] {
+				if strings.EqualFold(k.Value, name) {
+					return k
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// readTests reads the value of tests: a list of test cases and
+// references, or one reference.
+func (y *yamlDoc) readTests(v *yaml.Node, end int64) error {
+	n, _ := resolveAlias(v, 0)
+	switch {
+	case n.Kind == yaml.SequenceNode:
+		return y.readList(n, end, true)
+	case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null":
+		return nil
+	case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str":
+		return y.c.readTestsRef(refSite{v.Line, unitLine}, n.Value)
+	}
+	return y.errorAt(v, fmt.Sprintf("tests: holds %s — it must be a list of test cases, a file:// reference to a tests file, or a list mixing both", yamlKind(n)))
+}
+
+// readColumns reads a mapping of lists, one per field, entry i of each
+// being sample i (a Hugging Face dataset's to_dict, in YAML).
+func (y *yamlDoc) readColumns(m *yaml.Node, end int64) error {
+	c := y.c
+	var keys []string
+	var cols []column
+	pairs, err := y.pairs(m, 0)
+	if err != nil {
+		return y.errorAt(m, err.Error())
+	}
+	for _, p := range pairs {
+		keys = append(keys, p.key)
+		seq, _ := resolveAlias(p.value, 0)
+		if seq.Kind != yaml.SequenceNode {
+			continue
+		}
+		col := column{key: p.key}
+		ends := y.ends(seq.Content, end)
+		for i, item := range seq.Content {
+			if span := ends[i] - y.offset(item); span > c.limit {
+				col.cells = append(col.cells, cell{over: &oversized{size: span}})
+				continue
+			}
+			raw, err := y.toJSON(item)
+			switch {
+			case errors.Is(err, errTooBig):
+				col.cells = append(col.cells, cell{over: &oversized{size: c.limit + 1}})
+				continue
+			case err != nil:
+				if e, ok := fileError(err); ok {
+					return e
+				}
+				return y.errorAt(item, err.Error())
+			}
+			col.cells = append(col.cells, cell{raw: raw})
+		}
+		cols = append(cols, col)
+	}
+	return c.fromColumns(keys, cols)
+}
+
+// looksYAML reports whether the start of a file whose name says nothing
+// reads as YAML rather than CSV: its first line that is not blank or a
+// comment starts a document (---, %YAML), a list item ("- ") or a mapping
+// entry ("key:" with no CSV delimiter in the key).
+func looksYAML(head []byte) bool {
+	for len(head) > 0 {
+		var line []byte
+		line, head, _ = bytes.Cut(head, []byte("\n"))
+		t := bytes.TrimRight(line, " \t\r")
+		if len(bytes.TrimSpace(t)) == 0 || t[0] == '#' {
+			continue
+		}
+		switch {
+		case bytes.Equal(t, []byte("---")), bytes.HasPrefix(t, []byte("--- ")), bytes.HasPrefix(t, []byte("%YAML")):
+			return true
+		case bytes.Equal(t, []byte("-")), bytes.HasPrefix(t, []byte("- ")):
+			return true
+		}
+		i := bytes.IndexByte(t, ':')
+		if i <= 0 || bytes.ContainsAny(t[:i], ",;\t\"'") {
+			return false
+		}
+		return i == len(t)-1 || t[i+1] == ' '
+	}
+	return false
+}
