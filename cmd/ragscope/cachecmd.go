@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -10,53 +9,86 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/ragscope/ragscope/app"
 	"github.com/ragscope/ragscope/app/outfile"
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/sanitize"
 )
 
-const cacheUsage = `Usage:
-  ragscope cache stats   [--db FILE]                 entries and bytes per kind, hit rate of the last run
-  ragscope cache compact [--db FILE]                 rewrite the file without free pages (bbolt never shrinks)
-  ragscope cache clear   [--db FILE] [--older-than 30d]   remove judge-call cache entries (runs are kept)
-  ragscope cache export  [--db FILE] FILE            write the call cache as JSONL (share it with a team)
-  ragscope cache import  [--db FILE] FILE            merge an exported cache
-`
+// cacheCommand is `ragscope cache` and its maintenance commands.
+func (c *cli) cacheCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "cache",
+		Short: "Look after the judge-call cache: stats, compact, clear, export, import",
+		Long:  `Every judge call (chat and embeddings) is cached in the database by the exact request, so an identical call is never paid twice. These commands show, shrink, clear and share that cache; stored runs are kept by all of them.`,
+		Example: `ragscope cache stats
+ragscope cache clear --older-than 30d && ragscope cache compact
+ragscope cache export team-cache.jsonl`,
+		RunE: c.action(func(cmd *cobra.Command, args []string) int { return missingSubcommand(c.stderr, cmd, args) }),
+	}
+	for _, sub := range []struct{ use, short string }{
+		{"stats", "Entries and bytes per kind, and the hit rate of the last run"},
+		{"compact", "Rewrite the file without its free pages (bbolt files never shrink by themselves)"},
+		{"clear", "Remove judge-call cache entries (all, or those older than --older-than); runs are kept"},
+		{"export FILE", "Write the call cache as JSONL, e.g. to share it with a team"},
+		{"import FILE", "Merge an exported cache into the database"},
+	} {
+		cmd.AddCommand(c.cacheSubcommand(sub.use, sub.short))
+	}
+	return cmd
+}
 
-func cmdCache(args []string, stdout, stderr io.Writer) int {
+// missingSubcommand is a parent command run by itself, or with a word
+// that names none of its commands.
+func missingSubcommand(stderr io.Writer, cmd *cobra.Command, args []string) int {
+	var names []string
+	for _, sub := range cmd.Commands() {
+		if sub.IsAvailableCommand() {
+			names = append(names, sub.Name())
+		}
+	}
 	if len(args) == 0 {
-		fmt.Fprint(stderr, cacheUsage)
-		return exitUsage
+		return usageHint(stderr, cmd, "give a command: %s", strings.Join(names, ", "))
 	}
-	sub := args[0]
-	fs := flag.NewFlagSet("ragscope cache "+sub, flag.ContinueOnError)
-	fs.SetOutput(flagOutput(stderr))
-	dbPath := fs.String("db", "", "database file")
-	olderThan := fs.String("older-than", "", "clear: only entries older than this (e.g. 30d, 12h)")
-	pos, code, ok := parseArgs(fs, args[1:], stderr)
-	if !ok {
-		return code
+	return usageHint(stderr, cmd, "unknown command %q (one of %s)", args[0], strings.Join(names, ", "))
+}
+
+func (c *cli) cacheSubcommand(use, short string) *cobra.Command {
+	var dbPath, olderThan string
+	cmd := &cobra.Command{Use: use, Short: short, ValidArgsFunction: cobra.NoFileCompletions}
+	dbFlag(cmd.Flags(), &dbPath)
+	switch cmd.Name() {
+	case "clear":
+		cmd.Flags().StringVar(&olderThan, "older-than", "", "only entries older than this (e.g. 30d, 12h)")
+	case "export", "import":
+		cmd.ValidArgsFunction = nil // FILE: the shell completes file names
 	}
+	cmd.RunE = c.action(func(cmd *cobra.Command, pos []string) int {
+		return cacheRun(cmd, dbPath, olderThan, pos, c.stdout, c.stderr)
+	})
+	return cmd
+}
+
+func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout, stderr io.Writer) int {
+	sub := cmd.Name()
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "ragscope cache %s: %s\n", sanitize.Line(sub), errText(err))
 		return exitCode(err)
 	}
 	needFile := func() (string, bool) {
 		if len(pos) != 1 {
-			fmt.Fprintf(stderr, "ragscope cache %s: give one FILE\n", sanitize.Line(sub))
+			usageHint(stderr, cmd, "give one FILE")
 			return "", false
 		}
 		return pos[0], true
 	}
-	switch sub {
-	case "stats", "clear", "export", "import", "compact":
-	default:
-		fmt.Fprintf(stderr, "ragscope cache: unknown command %q\n%s", sub, cacheUsage)
-		return exitUsage
+	if takesFile := sub == "export" || sub == "import"; !takesFile && len(pos) > 0 {
+		return usageHint(stderr, cmd, "unexpected argument %q", pos[0])
 	}
 	if sub == "compact" {
-		path := *dbPath
+		path := dbPath
 		if path == "" {
 			var err error
 			if path, err = cache.DefaultPath(); err != nil {
@@ -77,7 +109,7 @@ func cmdCache(args []string, stdout, stderr io.Writer) int {
 	if sub == "stats" || sub == "export" {
 		mode = app.Read
 	}
-	db, err := app.Open(*dbPath, app.OpenOptions{Mode: mode})
+	db, err := app.Open(dbPath, app.OpenOptions{Mode: mode})
 	if err != nil {
 		return fail(err)
 	}
@@ -100,8 +132,8 @@ func cmdCache(args []string, stdout, stderr io.Writer) int {
 		}
 	case "clear":
 		var d time.Duration
-		if *olderThan != "" {
-			if d, err = parseAge(*olderThan); err != nil {
+		if olderThan != "" {
+			if d, err = parseAge(olderThan); err != nil {
 				return fail(errorf("--older-than: %v", err))
 			}
 		}

@@ -1,46 +1,49 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/eval/offline"
 	"github.com/ragscope/ragscope/sanitize"
 )
 
-// runCalibrate measures the offline judge's pairwise faithfulness accuracy
-// on the public calibration datasets and prints the Markdown table the
-// README shows. It exits non-zero when a dataset misses its target, so the
+// calibrateCommand measures the offline judge's pairwise faithfulness
+// accuracy on the public calibration datasets and prints the Markdown table
+// the README shows. It exits 3 when a dataset misses its target, so the
 // thresholds cannot drift below them unnoticed.
-func runCalibrate(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("ragscope calibrate", flag.ContinueOnError)
-	fs.SetOutput(flagOutput(stderr))
-	dir := fs.String("datasets", "../shared/datasets", "directory holding halueval/, wikieval_sample10/ and rgb/")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: ragscope calibrate [--datasets DIR]\n\n"+
-			"Measures the offline judge's pairwise accuracy (the faithful answer must score higher\n"+
-			"faithfulness than the unfaithful one; ties count half) on:\n")
-		for _, cs := range offline.CalibrationSets {
-			fmt.Fprintf(stderr, "  %-45s target %.2f\n", cs.Path, cs.Target)
-		}
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
+func (c *cli) calibrateCommand() *cobra.Command {
+	var dir string
+	var sets strings.Builder
+	for _, cs := range offline.CalibrationSets {
+		fmt.Fprintf(&sets, "\n  %-45s target %.2f", cs.Path, cs.Target)
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	cmd := &cobra.Command{
+		Use:   "calibrate",
+		Short: "Measure the offline judge on public labelled datasets",
+		Long: "Measure the offline judge's pairwise accuracy (the faithful answer must score higher faithfulness than the unfaithful one; ties count half) " +
+			"on the datasets below, found under --datasets, and print the table; exit 3 when one misses its target.\n" + sets.String(),
+		Example:           "ragscope calibrate --datasets ../shared/datasets",
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
+			if len(pos) > 0 {
+				return usageHint(c.stderr, cmd, "unexpected argument %q (did you mean --datasets %s?)", pos[0], pos[0])
+			}
+			return calibrate(dir, c.stdout, c.stderr)
+		}),
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "ragscope calibrate: unexpected argument %q (did you mean --datasets %s?)\n", fs.Arg(0), sanitize.Line(fs.Arg(0)))
-		return exitUsage
-	}
+	cmd.Flags().StringVar(&dir, "datasets", "../shared/datasets", "directory holding halueval/, wikieval_sample10/ and rgb/")
+	_ = cmd.MarkFlagDirname("datasets")
+	return cmd
+}
+
+func calibrate(dir string, stdout, stderr io.Writer) int {
 	start := time.Now()
-	results, err := offline.Calibrate(*dir)
+	results, err := offline.Calibrate(dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragscope calibrate: %s\n", errText(err))
 		return exitFatal
@@ -50,7 +53,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		return exitFatal
 	}
 	fmt.Fprintf(stdout, "\nthresholds: support %.2f, question echo weight %.2f; measured in %s with `ragscope calibrate --datasets %s`\n",
-		offline.SupportThreshold, offline.QuestionEchoWeight, time.Since(start).Round(time.Millisecond), sanitize.Line(*dir))
+		offline.SupportThreshold, offline.QuestionEchoWeight, time.Since(start).Round(time.Millisecond), sanitize.Line(dir))
 	missed := 0
 	for _, r := range results {
 		if !r.Passed() {

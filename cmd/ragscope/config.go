@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/spf13/pflag"
 )
 
 // The settings file holds defaults for `ragscope run` so a team does not
@@ -20,33 +19,58 @@ import (
 // the settings file, then the built-in default. The API key is never read
 // from it (keep secrets in the environment).
 
-// settingFlags maps a settings key to its flag and, where there is one, its
-// environment variable (which wins over the file).
-var settingFlags = map[string]struct{ flag, env string }{
-	"base_url":             {"base-url", "OPENAI_BASE_URL"},
-	"model":                {"model", "RAGSCOPE_MODEL"},
-	"embedding_model":      {"embedding-model", "RAGSCOPE_EMBEDDING_MODEL"},
-	"embedding_base_url":   {"embedding-base-url", "RAGSCOPE_EMBEDDING_BASE_URL"},
-	"embedding_dimensions": {"embedding-dimensions", ""},
-	"embedding_format":     {"embedding-format", ""},
-	"api_type":             {"api-type", ""},
-	"api_version":          {"api-version", ""},
-	"response_format":      {"response-format", ""},
-	"temperature":          {"temperature", ""},
-	"strictness":           {"strictness", ""},
-	"concurrency":          {"concurrency", ""},
-	"request_timeout":      {"request-timeout", ""},
-	"max_retries":          {"max-retries", ""},
-	"max_retry_after":      {"max-retry-after", ""},
-	"rpm":                  {"rpm", ""},
-	"tpm":                  {"tpm", ""},
-	"max_reply_bytes":      {"max-reply-bytes", ""},
-	"max_record_bytes":     {"max-record-bytes", ""},
-	"lang":                 {"lang", ""},
-	"metrics":              {"metrics", ""},
-	"prompts_dir":          {"prompts", "RAGSCOPE_PROMPTS"},
-	"db":                   {"db", ""},
-	"ascii":                {"ascii", "RUNEWIDTH_EASTASIAN"},
+// settingFlags maps a settings key to its flag.
+var settingFlags = map[string]string{
+	"base_url":             "base-url",
+	"model":                "model",
+	"embedding_model":      "embedding-model",
+	"embedding_base_url":   "embedding-base-url",
+	"embedding_dimensions": "embedding-dimensions",
+	"embedding_format":     "embedding-format",
+	"api_type":             "api-type",
+	"api_version":          "api-version",
+	"response_format":      "response-format",
+	"temperature":          "temperature",
+	"strictness":           "strictness",
+	"concurrency":          "concurrency",
+	"request_timeout":      "request-timeout",
+	"max_retries":          "max-retries",
+	"max_retry_after":      "max-retry-after",
+	"rpm":                  "rpm",
+	"tpm":                  "tpm",
+	"max_reply_bytes":      "max-reply-bytes",
+	"max_record_bytes":     "max-record-bytes",
+	"lang":                 "lang",
+	"metrics":              "metrics",
+	"prompts_dir":          "prompts",
+	"db":                   "db",
+	"ascii":                "ascii",
+}
+
+// flagEnv is the environment variable of each flag that has one: it is
+// the flag's default, so it wins over the settings file.
+var flagEnv = map[string]string{
+	"base-url":           "OPENAI_BASE_URL",
+	"api-key":            "OPENAI_API_KEY",
+	"model":              "RAGSCOPE_MODEL",
+	"embedding-model":    "RAGSCOPE_EMBEDDING_MODEL",
+	"embedding-base-url": "RAGSCOPE_EMBEDDING_BASE_URL",
+	"prompts":            "RAGSCOPE_PROMPTS",
+	"ascii":              "RUNEWIDTH_EASTASIAN",
+	"config":             "RAGSCOPE_CONFIG",
+}
+
+// noteEnv ends the help text of each flag of fs that has an environment
+// variable with its name, so help, completion and the man page show it.
+func noteEnv(fs *pflag.FlagSet) {
+	fs.VisitAll(func(f *pflag.Flag) {
+		if env := flagEnv[f.Name]; env != "" {
+			if f.Value.Type() == "bool" {
+				env += "=1"
+			}
+			f.Usage += " [$" + env + "]"
+		}
+	})
 }
 
 // settingsPath is --config, else RAGSCOPE_CONFIG, else
@@ -67,7 +91,7 @@ func settingsPath(explicit string) (path string, required bool) {
 
 // applySettings fills the flags not given on the command line (nor by their
 // environment variable) from the settings file.
-func applySettings(fs *flag.FlagSet, path string, required bool) error {
+func applySettings(fs *pflag.FlagSet, path string, required bool) error {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) && !required {
 		return nil
@@ -82,7 +106,7 @@ func applySettings(fs *flag.FlagSet, path string, required bool) error {
 		return errorf("settings %s: not a JSON object: %v", path, err)
 	}
 	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	fs.Visit(func(f *pflag.Flag) { given[f.Name] = true })
 	keys := make([]string, 0, len(raw))
 	for k := range raw {
 		keys = append(keys, k)
@@ -92,11 +116,11 @@ func applySettings(fs *flag.FlagSet, path string, required bool) error {
 		if k == "api_key" {
 			return errorf("settings %s: %q is not read from a file; put the key in OPENAI_API_KEY", path, k)
 		}
-		sf, ok := settingFlags[k]
+		name, ok := settingFlags[k]
 		if !ok {
 			return errorf("settings %s: unknown key %q (known: %s)", path, k, strings.Join(settingNames(), ", "))
 		}
-		if fs.Lookup(sf.flag) == nil || given[sf.flag] || (sf.env != "" && os.Getenv(sf.env) != "") {
+		if env := flagEnv[name]; fs.Lookup(name) == nil || given[name] || (env != "" && os.Getenv(env) != "") {
 			continue // not a flag of this command, or set by flag or environment
 		}
 		var v string
@@ -110,7 +134,7 @@ func applySettings(fs *flag.FlagSet, path string, required bool) error {
 		default:
 			return errorf("settings %s: %q must be a string, number or boolean", path, k)
 		}
-		if err := fs.Set(sf.flag, v); err != nil {
+		if err := fs.Set(name, v); err != nil {
 			return errorf("settings %s: %q: %v", path, k, err)
 		}
 	}
@@ -126,30 +150,26 @@ func settingNames() []string {
 	return names
 }
 
-// parseArgs parses a command's flags wherever they stand among its
-// arguments (`ragscope run data.jsonl --headless`), then fills the flags
-// not given from the settings file, so every sub-command shares `run`'s
-// database and prompts directory. When it fails it has told the user why
-// (flag errors and -help are printed by the flag set) and returns the exit
-// code.
-func parseArgs(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, int, bool) {
-	pos, err := parseInterleaved(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil, exitOK, false
+// loadSettings fills the flags of a command that the command line and the
+// environment left unset from the settings file, so every sub-command
+// shares run's database and prompts directory. A command without such a
+// flag (help, completion) does not read the file at all.
+func loadSettings(fs *pflag.FlagSet) error {
+	uses := false
+	for _, name := range settingFlags {
+		uses = uses || fs.Lookup(name) != nil
 	}
-	if err != nil {
-		return nil, exitUsage, false
+	if !uses {
+		return nil
 	}
 	// --config is read after the flags are parsed: before, it is still empty.
 	config := ""
 	if fl := fs.Lookup("config"); fl != nil {
 		config = fl.Value.String()
 	}
-	if path, required := settingsPath(config); path != "" {
-		if err := applySettings(fs, path, required); err != nil {
-			fmt.Fprintln(stderr, "ragscope:", errText(err))
-			return nil, exitUsage, false
-		}
+	path, required := settingsPath(config)
+	if path == "" {
+		return nil
 	}
-	return pos, exitOK, true
+	return applySettings(fs, path, required)
 }

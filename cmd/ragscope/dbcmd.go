@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -11,53 +10,61 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/ragscope/ragscope/app"
 	"github.com/ragscope/ragscope/app/holder"
 	"github.com/ragscope/ragscope/cache"
 )
 
-const dbUsage = `Usage:
-  ragscope db check   [--db FILE] [--json]         check the database file without writing to it; exit 1 when damaged
-  ragscope db salvage [--db FILE] --out NEW [--json]  copy every run, result and cache entry still readable into a new database
-`
+// dbCommand is `ragscope db`: checking a damaged database and copying
+// what is readable out of it.
+func (c *cli) dbCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "db",
+		Short: "Check a damaged database; salvage what is readable into a new one",
+		Example: `ragscope db check
+ragscope db salvage --db ragscope.db --out ragscope.salvaged.db`,
+		RunE: c.action(func(cmd *cobra.Command, args []string) int { return missingSubcommand(c.stderr, cmd, args) }),
+	}
+	cmd.AddCommand(
+		c.dbSubcommand("check", "Check the database file without writing to it; exit 1 when it is damaged"),
+		c.dbSubcommand("salvage --out NEW", "Copy every run, result and cache entry still readable into a new database"))
+	return cmd
+}
 
-func cmdDB(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, dbUsage)
-		return exitUsage
+func (c *cli) dbSubcommand(use, short string) *cobra.Command {
+	var o dbOptions
+	cmd := &cobra.Command{Use: use, Short: short, ValidArgsFunction: cobra.NoFileCompletions}
+	fs := cmd.Flags()
+	dbFlag(fs, &o.db)
+	if cmd.Name() == "salvage" {
+		fs.StringVar(&o.out, "out", "", "the new database to write (it must not exist)")
 	}
-	sub := args[0]
-	switch sub {
-	case "check", "salvage":
-	case "-h", "--help", "help":
-		fmt.Fprint(stdout, dbUsage)
-		return exitOK
-	default:
-		fmt.Fprintf(stderr, "ragscope db: unknown command %q\n%s", sub, dbUsage)
-		return exitUsage
-	}
-	fs := flag.NewFlagSet("ragscope db "+sub, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	dbPath := fs.String("db", "", "database file (default: the one in the cache directory)")
-	out := fs.String("out", "", "salvage: the new database to write (it must not exist)")
-	asJSON := fs.Bool("json", false, "print the report as JSON")
-	pos, code, ok := parseArgs(fs, args[1:], stderr)
-	if !ok {
-		return code
-	}
+	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
+	cmd.RunE = c.action(func(cmd *cobra.Command, pos []string) int { return o.run(cmd, pos, c.stdout, c.stderr) })
+	return cmd
+}
+
+type dbOptions struct {
+	db, out string
+	json    bool
+}
+
+func (o *dbOptions) run(cmd *cobra.Command, pos []string, stdout, stderr io.Writer) int {
+	sub := cmd.Name()
 	if len(pos) > 0 {
-		fmt.Fprintf(stderr, "ragscope db %s: unexpected argument %q (the database is given with --db FILE)\n", sub, pos[0])
-		return exitUsage
+		return usageHint(stderr, cmd, "unexpected argument %q (the database is given with --db FILE)", pos[0])
 	}
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "ragscope db %s: %v\n", sub, err)
 		return exitCode(err)
 	}
-	path, err := app.DBPath(*dbPath)
+	path, err := app.DBPath(o.db)
 	if err != nil {
 		return fail(err)
 	}
-	if sub == "salvage" && *out == "" {
+	if sub == "salvage" && o.out == "" {
 		fmt.Fprintf(stderr, "ragscope db salvage: give the new database to write with --out NEW, e.g. --out %s.salvaged\n", path)
 		return exitUsage
 	}
@@ -69,9 +76,9 @@ func cmdDB(args []string, stdout, stderr io.Writer) int {
 			path, h.PID, h.Role, sub))
 	}
 	if sub == "check" {
-		return dbCheck(path, *asJSON, stdout, stderr)
+		return dbCheck(path, o.json, stdout, stderr)
 	}
-	return dbSalvage(path, *out, *asJSON, stdout, stderr)
+	return dbSalvage(path, o.out, o.json, stdout, stderr)
 }
 
 // heldBy names the process serving the database, if one does; the error

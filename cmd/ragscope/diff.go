@@ -2,31 +2,43 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
+
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/sanitize"
 )
 
-func cmdDiff(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("ragscope diff", flag.ContinueOnError)
-	fs.SetOutput(flagOutput(stderr))
-	dbPath := fs.String("db", "", "database file")
-	asJSON := fs.Bool("json", false, "print the comparison as JSON")
-	pos, code, ok := parseArgs(fs, args, stderr)
-	if !ok {
-		return code
+// diffCommand is `ragscope diff RUN_A RUN_B`.
+func (c *cli) diffCommand() *cobra.Command {
+	var dbPath string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "diff RUN_A RUN_B",
+		Short: "Compare two runs: each metric's mean, and every sample and judgement that changed",
+		Long:  `Compare two stored runs sample by sample (matched by index): the change of each metric's mean, how many samples went up, down or changed status, and for each changed sample the judgements (statement verdicts, chunk verdicts) that differ, with the judge's reasons before and after.`,
+		Example: `ragscope diff 20240101-093000-ab12 latest
+ragscope diff --json RUN_A RUN_B > changes.json`,
+		ValidArgsFunction: completeRunIDs(2),
+		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
+			return diffRuns(cmd, dbPath, asJSON, pos, c.stdout, c.stderr)
+		}),
 	}
+	dbFlag(cmd.Flags(), &dbPath)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the comparison as JSON")
+	return cmd
+}
+
+func diffRuns(cmd *cobra.Command, dbPath string, asJSON bool, pos []string, stdout, stderr io.Writer) int {
 	if len(pos) != 2 {
-		fmt.Fprintln(stderr, "ragscope diff: give two runs, RUN_A RUN_B (ids, unique prefixes or latest); see `ragscope runs`")
-		return exitUsage
+		return usageHint(stderr, cmd, "give two runs, RUN_A RUN_B (ids, unique prefixes or latest); see 'ragscope runs'")
 	}
-	db, infos, runs, err := storedRuns(*dbPath, pos...)
+	db, infos, runs, err := storedRuns(dbPath, pos...)
 	if err != nil {
 		fmt.Fprintln(stderr, "ragscope diff:", errText(err))
 		return exitCode(err)
@@ -44,7 +56,7 @@ func cmdDiff(args []string, stdout, stderr io.Writer) int {
 	metrics := commonMetrics(infoA.Metrics, infoB.Metrics)
 	d := eval.Diff(metrics, a, b)
 	d.A, d.B = infoA.ID, infoB.ID
-	if *asJSON {
+	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)

@@ -3,37 +3,20 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
+
+	"charm.land/fang/v2"
+	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/app"
 	"github.com/ragscope/ragscope/sanitize"
 )
-
-const usage = `ragscope — evaluate RAG answers (faithfulness, answer relevancy, context precision, context recall)
-
-Usage:
-  ragscope DATASET [flags]            same as: ragscope run DATASET
-  ragscope run [flags] DATASET        evaluate (TUI; --headless for CI)
-  ragscope run --detach [flags] DATASET  submit the run to "ragscope serve" and exit
-  ragscope open RUN|latest            open a run in the TUI: stored, or live while it is evaluated
-  ragscope attach RUN|latest          the same, for a run the server evaluates (q leaves it running)
-  ragscope serve [--db FILE]          hold the database and evaluate detached runs until stopped
-  ragscope check [judge flags]        try the judge endpoint: reachable, key, json_schema, n, embeddings
-  ragscope runs [--db FILE]           list stored runs (running, interrupted, finished)
-  ragscope runs delete RUN...|prune --older-than 30d [--keep N] [--dry-run]
-  ragscope report RUN|latest [--format json|csv|md] [--out FILE]
-  ragscope diff RUN_A RUN_B [--json]  per-sample changes and the change of each metric's mean
-  ragscope cache stats|compact|clear|export FILE|import FILE
-  ragscope db check|salvage [--db FILE] [--out NEW]  check a damaged database; copy what is readable into NEW
-  ragscope prompts list|show TASK|export DIR|reset TASK
-  ragscope calibrate [--datasets DIR] measure the offline judge on public datasets
-
-Run 'ragscope run --help' for the evaluation flags.
-`
 
 // Exit codes.
 const (
@@ -48,48 +31,233 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
+// cli is one invocation: its arguments, where it writes and the exit code
+// its command chose. Every call of run builds a new one and a new command tree, so
+// nothing of one call (parsed flags, settings) reaches the next.
+type cli struct {
+	args           []string
+	stdout, stderr io.Writer
+	code           int
+}
+
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Everything said on stderr may quote data (file names, --map values,
 	// judge replies, server errors): one sanitiser at the boundary. Stdout
 	// is left alone: it carries exact JSON reports; its text outputs
 	// sanitise their fields.
 	stderr = sanitize.Writer(stderr)
+	c := &cli{args: args, stdout: stdout, stderr: stderr}
+	root := c.rootCommand()
+	root.SetArgs(shorthand(root, args))
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := fang.Execute(context.Background(), root,
+		fang.WithVersion(versionText(readBuildInfo())),
+		fang.WithErrorHandler(c.reportError),
+		// Our own man command writes where the command's output goes.
+		fang.WithoutManpage())
+	if err != nil {
+		return exitUsage // only cobra's own errors get here: flags and command names
+	}
+	return c.code
+}
+
+// rootCommand is the command tree of one invocation.
+func (c *cli) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "ragscope",
+		Short: "Score RAG answers for faithfulness, answer relevancy, context precision and context recall",
+		Long: `ragscope scores the answers of a retrieval-augmented generation system the way RAGAS does: faithfulness, answer relevancy, context precision and context recall, judged by an LLM behind any OpenAI-compatible endpoint (or by an offline lexical judge when none is configured). Every judge call is cached; every run is stored with the judge's reasons, and opens in a terminal interface.
+
+Given a DATASET instead of a command, ragscope runs it: "ragscope DATASET [flags]" is short for "ragscope run DATASET [flags]".`,
+		Example: `# evaluate in the terminal interface (offline judge unless an endpoint is configured)
+ragscope testdata/demo.jsonl
+# in CI: no interface, the JSON report to a file, exit 3 when samples failed
+OPENAI_API_KEY=sk-... ragscope run --headless --out report.json data.jsonl
+# list the stored runs, then compare the last two
+ragscope runs
+ragscope diff RUN_A latest`,
+		Args:              cobra.ArbitraryArgs,
+		ValidArgsFunction: completeDataset,
+		RunE:              c.action(c.rootRun),
+	}
+	root.Flags().SortFlags = false
+	root.PersistentFlags().BoolP("help", "h", false, "show the help of this command")
+	_ = root.PersistentFlags().SetAnnotation("help", cobra.FlagSetByCobraAnnotation, []string{"true"})
+	root.Flags().BoolP("version", "v", false, "print the version, the commit it was built from and the Go version")
+	_ = root.Flags().SetAnnotation("version", cobra.FlagSetByCobraAnnotation, []string{"true"})
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.SetFlagErrorFunc(c.flagError)
+
+	root.AddGroup(
+		&cobra.Group{ID: "eval", Title: "evaluate"},
+		&cobra.Group{ID: "runs", Title: "stored and live runs"},
+		&cobra.Group{ID: "keep", Title: "database, prompts and shell"},
+	)
+	for _, sub := range []*cobra.Command{c.runCommand(), c.checkCommand(), c.calibrateCommand()} {
+		sub.GroupID = "eval"
+		root.AddCommand(sub)
+	}
+	for _, sub := range []*cobra.Command{c.openCommand("open"), c.openCommand("attach"), c.runsCommand(), c.reportCommand(), c.diffCommand(), c.serveCommand()} {
+		sub.GroupID = "runs"
+		root.AddCommand(sub)
+	}
+	help := c.helpCommand()
+	for _, sub := range []*cobra.Command{c.cacheCommand(), c.dbCommand(), c.promptsCommand(), c.completionCommand(), c.manCommand(), help} {
+		sub.GroupID = "keep"
+		root.AddCommand(sub)
+	}
+	root.SetHelpCommand(help)
+	return root
+}
+
+// rootRun is `ragscope` with no command: the DATASET shorthand was not
+// recognised (see shorthand), so the first argument is neither a command
+// nor a file.
+func (c *cli) rootRun(cmd *cobra.Command, args []string) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprintln(c.stderr, "ragscope: give a DATASET to evaluate or a command")
+		fmt.Fprintln(c.stderr, "see 'ragscope --help'")
 		return exitUsage
 	}
-	switch args[0] {
-	case "-h", "--help", "help":
-		fmt.Fprint(stdout, usage)
-		return exitOK
-	case "run":
-		return cmdRun(args[1:], stdout, stderr)
-	case "open", "attach":
-		return cmdOpen(args[0], args[1:], stdout, stderr)
-	case "serve":
-		return cmdServe(args[1:], stdout, stderr)
-	case "check", "doctor":
-		return cmdCheck(args[1:], stdout, stderr)
-	case "diff":
-		return cmdDiff(args[1:], stdout, stderr)
-	case "runs":
-		return cmdRuns(args[1:], stdout, stderr)
-	case "report":
-		return cmdReport(args[1:], stdout, stderr)
-	case "cache":
-		return cmdCache(args[1:], stdout, stderr)
-	case "db":
-		return cmdDB(args[1:], stdout, stderr)
-	case "prompts":
-		return cmdPrompts(args[1:], stdout, stderr)
-	case "calibrate":
-		return runCalibrate(args[1:], stdout, stderr)
-	}
-	if strings.HasPrefix(args[0], "-") || fileExists(args[0]) {
-		return cmdRun(args, stdout, stderr)
-	}
-	fmt.Fprintf(stderr, "ragscope: unknown command or file %q\n\n%s", args[0], usage)
+	fmt.Fprintf(c.stderr, "ragscope: unknown command or file %q\n", args[0])
+	fmt.Fprintln(c.stderr, "see 'ragscope --help'")
 	return exitUsage
+}
+
+// helpCommand is `ragscope help [command]`.
+func (c *cli) helpCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Show the help of a command",
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			parent, _, err := cmd.Root().Find(args)
+			if err != nil {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			var out []cobra.Completion
+			for _, sub := range parent.Commands() {
+				if sub.IsAvailableCommand() && strings.HasPrefix(sub.Name(), toComplete) {
+					out = append(out, cobra.CompletionWithDesc(sub.Name(), sub.Short))
+				}
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: c.action(func(cmd *cobra.Command, args []string) int {
+			target, rest, err := cmd.Root().Find(args)
+			if err != nil || len(rest) > 0 {
+				fmt.Fprintf(c.stderr, "ragscope help: no command %q\n", strings.Join(args, " "))
+				fmt.Fprintln(c.stderr, "see 'ragscope --help'")
+				return exitUsage
+			}
+			if err := target.Help(); err != nil {
+				fmt.Fprintln(c.stderr, "ragscope help:", errText(err))
+				return exitFatal
+			}
+			return exitOK
+		}),
+	}
+}
+
+// action adapts a command body to cobra. A body reports its own errors
+// and returns the exit code; it travels in c.code, not as an error,
+// because fang styles an error by first asking the terminal for its
+// background colour, which after a TUI session costs up to two seconds
+// and puts the terminal's answer on the wire. Before the body runs, the
+// settings file fills the flags the command line and the environment left
+// unset.
+func (c *cli) action(body func(cmd *cobra.Command, args []string) int) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := loadSettings(cmd.Flags()); err != nil {
+			fmt.Fprintln(c.stderr, "ragscope:", errText(err))
+			c.code = exitUsage
+			return nil
+		}
+		c.code = body(cmd, args)
+		return nil
+	}
+}
+
+// commandError is an error cobra found in the command line (an unknown
+// flag, a bad flag value) for the command it names.
+type commandError struct {
+	path string
+	err  error
+}
+
+func (e commandError) Error() string { return e.err.Error() }
+func (e commandError) Unwrap() error { return e.err }
+
+// flagError names the command whose flags were wrong, and says so when a
+// long flag was given one dash, as ragscope's flags once were (-db FILE).
+func (c *cli) flagError(cmd *cobra.Command, err error) error {
+	for _, a := range c.args {
+		name, _, _ := strings.Cut(strings.TrimPrefix(a, "-"), "=")
+		if a == "--" {
+			break
+		}
+		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && len(name) > 1 && cmd.Flags().Lookup(name) != nil {
+			err = fmt.Errorf("%w (long flags take two dashes: --%s)", err, name)
+			break
+		}
+	}
+	return commandError{path: cmd.CommandPath(), err: err}
+}
+
+// reportError is fang's error handler: one plain line and where to look,
+// whatever stderr is. It writes to the sanitised stderr, not to fang's
+// writer, which would strip what the user typed of its escape sequences
+// instead of showing them.
+func (c *cli) reportError(_ io.Writer, _ fang.Styles, err error) {
+	path := "ragscope"
+	var ce commandError
+	if errors.As(err, &ce) {
+		path = ce.path
+	}
+	fmt.Fprintf(c.stderr, "%s: %s\n", path, errText(err))
+	fmt.Fprintf(c.stderr, "see '%s --help'\n", path)
+}
+
+// usageHint says a command line was malformed and where its shape is
+// explained; it returns the usage exit code.
+func usageHint(stderr io.Writer, cmd *cobra.Command, format string, args ...any) int {
+	fmt.Fprintf(stderr, "%s: %s\n", cmd.CommandPath(), fmt.Sprintf(format, args...))
+	fmt.Fprintf(stderr, "see '%s --help'\n", cmd.CommandPath())
+	return exitUsage
+}
+
+// shorthand turns `ragscope DATASET [flags]` and `ragscope --flag ...`
+// into `ragscope run ...`, also when the shell asks for completions of
+// such a line. A command name always wins over a file of that name.
+func shorthand(root *cobra.Command, args []string) []string {
+	head, rest := []string{}, args
+	if len(rest) > 0 && (rest[0] == cobra.ShellCompRequestCmd || rest[0] == cobra.ShellCompNoDescRequestCmd) {
+		head, rest = []string{rest[0]}, rest[1:]
+		if len(rest) < 2 {
+			return args // still typing the first word: commands and files are offered
+		}
+	}
+	if len(rest) == 0 || isCommand(root, rest[0]) || slices.Contains([]string{"-h", "--help", "-v", "--version"}, rest[0]) {
+		return append(head, rest...)
+	}
+	if strings.HasPrefix(rest[0], "-") || fileExists(rest[0]) {
+		return append(append(head, "run"), rest...)
+	}
+	return append(head, rest...)
+}
+
+// isCommand: name is a sub-command of root, or one cobra adds as it runs.
+func isCommand(root *cobra.Command, name string) bool {
+	if name == cobra.ShellCompRequestCmd || name == cobra.ShellCompNoDescRequestCmd {
+		return true
+	}
+	for _, sub := range root.Commands() {
+		if sub.Name() == name || sub.HasAlias(name) {
+			return true
+		}
+	}
+	return false
 }
 
 func fileExists(p string) bool {

@@ -1,60 +1,89 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/app"
 	"github.com/ragscope/ragscope/prompts"
 	"github.com/ragscope/ragscope/sanitize"
 )
 
-const promptsUsage = `Usage:
-  ragscope prompts list   [--prompts DIR]              task, language, source (embedded/override), sha256
-  ragscope prompts show   [--prompts DIR] [--lang en|zh] TASK
-  ragscope prompts reset  [--prompts DIR] [--lang en|zh|all] TASK
-                                                       remove the override (and its draft) of TASK
-                                                       (all languages unless --lang), so the built-in text is used
-  ragscope prompts export DIR                          write the embedded templates for editing
-`
+// promptsCommand is `ragscope prompts`: the judge's prompt templates,
+// built in and overridden.
+func (c *cli) promptsCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "prompts",
+		Short: "List, show, export and reset the judge's prompt templates",
+		Long:  `The judge's prompts are templates, one per task and language (en, zh). A directory of overrides (--prompts DIR, else the one the interface's editor writes to) replaces the built-in text of the tasks it holds, named <task>.<lang>.tmpl; the run report records each template's sha256.`,
+		Example: `ragscope prompts list
+ragscope prompts show faithfulness_verdicts --lang zh
+ragscope prompts export my-prompts && ragscope run --prompts my-prompts data.jsonl
+ragscope prompts reset faithfulness_verdicts`,
+		RunE: c.action(func(cmd *cobra.Command, args []string) int { return missingSubcommand(c.stderr, cmd, args) }),
+	}
+	for _, sub := range []struct{ use, short string }{
+		{"list", "Every task and language: source (embedded or override), sha256"},
+		{"show TASK", "Print the template a run would use for TASK"},
+		{"export DIR", "Write the built-in templates into DIR for editing"},
+		{"reset TASK", "Remove the override of TASK (and its draft), so the built-in text is used again"},
+	} {
+		cmd.AddCommand(c.promptsSubcommand(sub.use, sub.short))
+	}
+	return cmd
+}
 
-func cmdPrompts(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, promptsUsage)
-		return exitUsage
+func (c *cli) promptsSubcommand(use, short string) *cobra.Command {
+	var dir, lang string
+	cmd := &cobra.Command{Use: use, Short: short, ValidArgsFunction: completeTasks}
+	sub := cmd.Name()
+	if sub != "export" {
+		cmd.Flags().StringVar(&dir, "prompts", os.Getenv("RAGSCOPE_PROMPTS"), "directory of template overrides")
 	}
-	sub := args[0]
-	fs := flag.NewFlagSet("ragscope prompts "+sub, flag.ContinueOnError)
-	fs.SetOutput(flagOutput(stderr))
-	dir := fs.String("prompts", os.Getenv("RAGSCOPE_PROMPTS"), "directory of template overrides")
-	defLang := "en"
-	if sub == "reset" {
-		defLang = "all"
+	switch sub {
+	case "list":
+		cmd.ValidArgsFunction = cobra.NoFileCompletions
+	case "show":
+		cmd.Flags().StringVar(&lang, "lang", "en", "template language: en or zh")
+		completeFlagWords(cmd, "lang", prompts.Langs)
+	case "reset":
+		cmd.Flags().StringVar(&lang, "lang", "all", "template language: en, zh or all")
+		completeFlagWords(cmd, "lang", append(slices.Clone(prompts.Langs), "all"))
+	case "export":
+		cmd.ValidArgsFunction = func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			return nil, cobra.ShellCompDirectiveFilterDirs
+		}
 	}
-	lang := fs.String("lang", defLang, "en or zh (reset: also all)")
-	pos, code, ok := parseArgs(fs, args[1:], stderr)
-	if !ok {
-		return code
-	}
+	noteEnv(cmd.Flags())
+	cmd.RunE = c.action(func(cmd *cobra.Command, pos []string) int {
+		return promptsRun(cmd, dir, lang, pos, c.stdout, c.stderr)
+	})
+	return cmd
+}
+
+func promptsRun(cmd *cobra.Command, dir, lang string, pos []string, stdout, stderr io.Writer) int {
+	sub := cmd.Name()
 	source := "--prompts"
-	if *dir == "" {
+	if dir == "" {
 		if d := app.DefaultPromptsDir(); d != "" {
 			source = app.PromptsDirDefault
 			if isDir(d) || sub == "reset" {
-				*dir = d // where the TUI's edits go; `run` loads it too
+				dir = d // where the TUI's edits go; `run` loads it too
 			}
 		}
 	}
 	switch sub {
 	case "list", "show":
 		set, problems := prompts.Embedded(), []prompts.Problem(nil)
-		if *dir != "" {
+		if dir != "" {
 			var err error
-			if set, problems, err = prompts.Scan(*dir); err != nil {
+			if set, problems, err = prompts.Scan(dir); err != nil {
 				fmt.Fprintf(stderr, "ragscope prompts %s: %s: %s\n", sanitize.Line(sub), source, errText(err))
 				return exitUsage
 			}
@@ -66,6 +95,9 @@ func cmdPrompts(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		if sub == "list" {
+			if len(pos) > 0 {
+				return usageHint(stderr, cmd, "unexpected argument %q", pos[0])
+			}
 			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "TASK\tLANG\tSOURCE\tSHA256")
 			for _, in := range set.List() {
@@ -87,24 +119,23 @@ func cmdPrompts(args []string, stdout, stderr io.Writer) int {
 			}
 			if len(problems) > 0 {
 				fmt.Fprintf(stderr, "ragscope prompts list: %d broken override file(s) in %s (%s); runs with an LLM judge stop on them: fix or delete them, or run `ragscope prompts reset TASK`\n",
-					len(problems), sanitize.Line(*dir), source)
+					len(problems), sanitize.Line(dir), source)
 			}
 			return exitOK
 		}
 		if len(pos) != 1 {
-			fmt.Fprintf(stderr, "ragscope prompts show: give one TASK, one of %v\n", prompts.Tasks)
-			return exitUsage
+			return usageHint(stderr, cmd, "give one TASK, one of %v", prompts.Tasks)
 		}
-		if err := prompts.CheckTaskLang(pos[0], *lang); err != nil {
+		if err := prompts.CheckTaskLang(pos[0], lang); err != nil {
 			fmt.Fprintf(stderr, "ragscope prompts show: %s\n", errText(err))
 			return exitUsage
 		}
-		if p, bad := broken[pos[0]+"."+*lang]; bad {
+		if p, bad := broken[pos[0]+"."+lang]; bad {
 			fmt.Fprintf(stderr, "ragscope prompts show: the override %s is broken: %s\nfix or delete it, or run `ragscope prompts reset %s --lang %s` to use the built-in template again\n",
-				sanitize.Line(p.Path), errText(p.Err), sanitize.Line(pos[0]), sanitize.Line(*lang))
+				sanitize.Line(p.Path), errText(p.Err), sanitize.Line(pos[0]), sanitize.Line(lang))
 			return exitFatal
 		}
-		text, err := set.Source(pos[0], *lang)
+		text, err := set.Source(pos[0], lang)
 		if err != nil {
 			fmt.Fprintf(stderr, "ragscope prompts show: %s\n", errText(err))
 			return exitUsage
@@ -112,22 +143,19 @@ func cmdPrompts(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, text)
 		return exitOK
 	case "reset":
-		return promptsReset(*dir, source, *lang, pos, stdout, stderr)
-	case "export":
-		if len(pos) != 1 {
-			fmt.Fprintln(stderr, "ragscope prompts export: give one DIR")
-			return exitUsage
-		}
-		if err := prompts.Export(pos[0]); err != nil {
-			fmt.Fprintf(stderr, "ragscope prompts export: %s\n", errText(err))
-			return exitFatal
-		}
-		dir := sanitize.Line(pos[0])
-		fmt.Fprintf(stdout, "wrote %d templates to %s; edit them and run with --prompts %s\n", len(prompts.Tasks)*len(prompts.Langs), dir, dir)
-		return exitOK
+		return promptsReset(cmd, dir, source, lang, pos, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "ragscope prompts: unknown command %q\n%s", sub, promptsUsage)
-	return exitUsage
+	// export
+	if len(pos) != 1 {
+		return usageHint(stderr, cmd, "give one DIR")
+	}
+	if err := prompts.Export(pos[0]); err != nil {
+		fmt.Fprintf(stderr, "ragscope prompts export: %s\n", errText(err))
+		return exitFatal
+	}
+	shown := sanitize.Line(pos[0])
+	fmt.Fprintf(stdout, "wrote %d templates to %s; edit them and run with --prompts %s\n", len(prompts.Tasks)*len(prompts.Langs), shown, shown)
+	return exitOK
 }
 
 func isDir(p string) bool {
@@ -135,10 +163,9 @@ func isDir(p string) bool {
 	return err == nil && st.IsDir()
 }
 
-func promptsReset(dir, source, lang string, pos []string, stdout, stderr io.Writer) int {
+func promptsReset(cmd *cobra.Command, dir, source, lang string, pos []string, stdout, stderr io.Writer) int {
 	if len(pos) != 1 {
-		fmt.Fprintf(stderr, "ragscope prompts reset: give one TASK, one of %v\n", prompts.Tasks)
-		return exitUsage
+		return usageHint(stderr, cmd, "give one TASK, one of %v", prompts.Tasks)
 	}
 	task := pos[0]
 	langs := []string{lang}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +14,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ragscope/ragscope/app"
 	"github.com/ragscope/ragscope/app/holder"
@@ -31,26 +32,29 @@ type runFlags struct {
 	config   string
 }
 
-func newRunFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
+// addRunFlags defines the flags of run (and check, which shares the judge
+// settings) on fs, in the order of their groups in the help (runFlagGroups).
+func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	c := &f.Config
-	fs := flag.NewFlagSet("ragscope run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.BoolVar(&f.headless, "headless", false, "evaluate without the TUI: progress and summary on stderr, report to --out")
-	fs.BoolVar(&f.detach, "detach", false, "submit the run to `ragscope serve` on the same database, print its id and exit")
-	fs.StringVar(&c.Out, "out", "", "write the JSON report to FILE (headless default: stdout)")
-	fs.StringVar(&c.BaseURL, "base-url", os.Getenv("OPENAI_BASE_URL"), "OpenAI-compatible API base URL (env OPENAI_BASE_URL), e.g. http://localhost:11434/v1")
-	fs.StringVar(&c.APIKey, "api-key", "", "API key (prefer env OPENAI_API_KEY: flags show in the process list)")
-	fs.StringVar(&c.APIType, "api-type", "openai", "openai or azure")
+	fs.SortFlags = false
+	// judge
+	fs.StringVar(&c.BaseURL, "base-url", os.Getenv("OPENAI_BASE_URL"), "OpenAI-compatible API base URL, e.g. http://localhost:11434/v1")
+	fs.StringVar(&c.APIKey, "api-key", "", "API key; prefer the environment variable: flags show in the process list")
+	fs.StringVar(&c.APIType, "api-type", "openai", "API flavour: openai or azure")
 	fs.StringVar(&c.APIVersion, "api-version", "", "Azure API version")
-	fs.StringVar(&c.Model, "model", envOr("RAGSCOPE_MODEL", "gpt-4o-mini"), "judge chat model (env RAGSCOPE_MODEL)")
-	fs.StringVar(&c.EmbeddingModel, "embedding-model", envOr("RAGSCOPE_EMBEDDING_MODEL", "text-embedding-3-small"), "embedding model for answer relevancy (env RAGSCOPE_EMBEDDING_MODEL)")
-	fs.StringVar(&c.EmbeddingURL, "embedding-base-url", os.Getenv("RAGSCOPE_EMBEDDING_BASE_URL"), "embeddings endpoint when --base-url has none (env RAGSCOPE_EMBEDDING_BASE_URL); same API key")
+	fs.StringVar(&c.Model, "model", envOr("RAGSCOPE_MODEL", "gpt-4o-mini"), "judge chat model")
+	fs.StringVar(&c.EmbeddingModel, "embedding-model", envOr("RAGSCOPE_EMBEDDING_MODEL", "text-embedding-3-small"), "embedding model for answer relevancy")
+	fs.StringVar(&c.EmbeddingURL, "embedding-base-url", os.Getenv("RAGSCOPE_EMBEDDING_BASE_URL"), "embeddings endpoint when --base-url has none; same API key")
 	fs.IntVar(&c.Dimensions, "embedding-dimensions", 0, "embedding dimensions (0: the model's default)")
-	fs.StringVar(&c.ResponseFormat, "response-format", "json_schema", "json_schema, json_object or text (for endpoints without JSON-schema support)")
-	fs.StringVar(&c.EmbedFormat, "embedding-format", "float", "float or base64")
+	fs.StringVar(&c.EmbedFormat, "embedding-format", "float", "encoding of the embeddings the endpoint returns: float or base64")
+	fs.StringVar(&c.ResponseFormat, "response-format", "json_schema", "how the judge is held to JSON: json_schema, or json_object or text for endpoints without JSON-schema support")
 	fs.Float64Var(&c.Temperature, "temperature", 0, "judge temperature for extraction and verdicts (always sent)")
 	fs.IntVar(&c.Strictness, "strictness", 3, "questions generated per sample for answer relevancy")
 	fs.BoolVar(&c.NoN, "no-n", false, "send answer-relevancy draws as separate requests instead of one request with n")
+	fs.StringVar(&c.Metrics, "metrics", "all", "comma-separated: faithfulness,answer_relevancy,context_precision,context_recall")
+	fs.StringVar(&c.Lang, "lang", "auto", "prompt language: auto (per sample), en or zh")
+	fs.StringVar(&c.PromptsDir, "prompts", os.Getenv("RAGSCOPE_PROMPTS"), "directory of prompt template overrides (<task>.<lang>.tmpl)")
+	fs.BoolVar(&c.Offline, "offline", false, "use the offline lexical judge (default when no endpoint or key is configured)")
 	fs.IntVar(&c.Concurrency, "concurrency", 16, "judge requests in flight")
 	fs.DurationVar(&c.Timeout, "request-timeout", 60*time.Second, "timeout of one request attempt")
 	fs.IntVar(&c.MaxRetries, "max-retries", 6, "retries on 429, 5xx, timeouts, connection errors and malformed replies")
@@ -58,22 +62,37 @@ func newRunFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&c.RPM, "rpm", 0, "cap on judge requests per minute per endpoint (0: none)")
 	fs.IntVar(&c.TPM, "tpm", 0, "cap on judge tokens per minute per endpoint, estimated before sending (0: none)")
 	fs.Var(byteSize{&c.MaxReplyBytes}, "max-reply-bytes", "largest judge reply read, e.g. 8MiB (default 8MiB; embeddings replies may be 128KiB larger per text)")
-	fs.Var(byteSize{&c.MaxRecordBytes}, "max-record-bytes", "largest dataset record (JSONL line, JSON element, CSV row) loaded, e.g. 64MiB (default 16MiB)")
-	fs.StringVar(&c.Metrics, "metrics", "all", "comma-separated: faithfulness,answer_relevancy,context_precision,context_recall")
-	fs.StringVar(&c.Lang, "lang", "auto", "prompt language: auto (per sample), en or zh")
+	// dataset
 	fs.StringVar(&c.Mapping, "map", "", "column mapping, e.g. question=q,answer=resp,contexts=docs,reference=gold,id=uid")
 	fs.BoolVar(&c.SkipInvalid, "skip-invalid", false, "skip invalid records (reported) instead of stopping at the first")
-	fs.BoolVar(&c.Offline, "offline", false, "use the offline lexical judge (default when no endpoint or key is configured)")
-	fs.StringVar(&c.DB, "db", "", "cache and run-store database (default $XDG_CACHE_HOME/ragscope/ragscope.db)")
+	fs.Var(byteSize{&c.MaxRecordBytes}, "max-record-bytes", "largest dataset record (JSONL line, JSON element, CSV row) loaded, e.g. 64MiB (default 16MiB)")
+	// cache & store
+	fs.StringVar(&c.DB, "db", "", dbUsage)
 	fs.BoolVar(&c.NoCache, "no-cache", false, "neither read nor write the judge-call cache")
 	fs.BoolVar(&c.CacheOnly, "cache-only", false, "replay from the cache without the network; uncached calls end as cache_miss")
 	fs.StringVar(&c.Resume, "resume", "", "continue an interrupted run (RUN id or latest) into the same run record")
-	fs.StringVar(&c.PromptsDir, "prompts", os.Getenv("RAGSCOPE_PROMPTS"), "directory of prompt template overrides (<task>.<lang>.tmpl)")
-	fs.BoolVar(&f.ascii, "ascii", os.Getenv("RUNEWIDTH_EASTASIAN") == "1", "ASCII-only interface glyphs")
+	// output & interface
+	fs.BoolVar(&f.headless, "headless", false, "evaluate without the TUI: progress and summary on stderr, report to --out")
+	fs.StringVar(&c.Out, "out", "", "write the JSON report to FILE (headless default: stdout)")
+	fs.BoolVar(&f.detach, "detach", false, "submit the run to 'ragscope serve' on the same database, print its id and exit")
 	fs.StringVar(&c.LogFile, "log", "", "write a log to FILE (the TUI never writes behind its own back)")
-	fs.StringVar(&f.config, "config", "", "settings file (default $XDG_CONFIG_HOME/ragscope/config.json; env RAGSCOPE_CONFIG)")
-	return fs
+	fs.BoolVar(&f.ascii, "ascii", os.Getenv("RUNEWIDTH_EASTASIAN") == "1", "ASCII-only interface glyphs")
+	fs.StringVar(&f.config, "config", "", "settings file (default $XDG_CONFIG_HOME/ragscope/config.json)")
+	noteEnv(fs)
 }
+
+// runFlagGroups are the headings of run's and check's flags in their help.
+var runFlagGroups = []flagGroup{
+	{"judge", []string{"base-url", "api-key", "api-type", "api-version", "model", "embedding-model", "embedding-base-url",
+		"embedding-dimensions", "embedding-format", "response-format", "temperature", "strictness", "no-n", "metrics", "lang",
+		"prompts", "offline", "concurrency", "request-timeout", "max-retries", "max-retry-after", "rpm", "tpm", "max-reply-bytes"}},
+	{"dataset", []string{"map", "skip-invalid", "max-record-bytes"}},
+	{"cache & store", []string{"db", "no-cache", "cache-only", "resume"}},
+	{"output & interface", []string{"headless", "out", "detach", "log", "ascii", "config"}},
+}
+
+// dbUsage is the help of every command's --db.
+const dbUsage = "cache and run-store database (default $XDG_CACHE_HOME/ragscope/ragscope.db)"
 
 func envOr(k, def string) string {
 	if v := os.Getenv(k); v != "" {
@@ -82,42 +101,46 @@ func envOr(k, def string) string {
 	return def
 }
 
-// parseInterleaved lets flags follow the dataset (`ragscope run data.jsonl --headless`).
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
+// runCommand is `ragscope run`.
+func (c *cli) runCommand() *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run DATASET",
+		Short: "Evaluate a dataset (JSONL, JSON or CSV) in the terminal interface, or headless",
+		Long: `Evaluate every sample of DATASET with the judge: in the terminal interface, or with --headless a progress line and a summary on stderr and the JSON report on stdout (or --out FILE).
+
+Flags win over their environment variables, which win over the settings file (--config, else $RAGSCOPE_CONFIG, else $XDG_CONFIG_HOME/ragscope/config.json), which wins over the defaults.
+
+Exit status: 0 all scored, 1 fatal error, 2 bad usage or input, 3 some samples failed, 130 interrupted.`,
+		Example: `ragscope run testdata/demo.jsonl
+ragscope run --headless --out report.json --metrics faithfulness,context_recall data.jsonl
+ragscope run --base-url http://localhost:11434/v1 --model qwen2.5:14b --lang zh data.csv
+ragscope run --headless --resume latest`,
+		ValidArgsFunction: completeDataset,
+		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
+			return c.evaluateCommand(cmd, &f, pos)
+		}),
 	}
+	addRunFlags(&f, cmd.Flags())
+	registerRunCompletions(cmd)
+	cmd.SetHelpFunc(groupedHelp(runFlagGroups))
+	return cmd
 }
 
-func cmdRun(args []string, stdout, stderr io.Writer) int {
-	var f runFlags
-	fs := newRunFlagSet(&f, stderr)
-	pos, code, ok := parseArgs(fs, args, stderr)
-	if !ok {
-		return code
-	}
+func (c *cli) evaluateCommand(cmd *cobra.Command, f *runFlags, pos []string) int {
+	stdout, stderr := c.stdout, c.stderr
 	if f.APIKey == "" {
 		f.APIKey = os.Getenv("OPENAI_API_KEY")
 	}
 	if len(pos) > 1 || (len(pos) == 0 && f.Resume == "") {
-		fmt.Fprintln(stderr, "ragscope run: give exactly one DATASET (JSONL, JSON or CSV), e.g. ragscope run --headless testdata/demo.jsonl")
-		return exitUsage
+		return usageHint(stderr, cmd, "give exactly one DATASET (JSONL, JSON or CSV), e.g. ragscope run --headless testdata/demo.jsonl")
 	}
 	if len(pos) == 1 {
 		f.Dataset = pos[0]
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	code, err := evaluate(ctx, &f, stdout, stderr)
+	code, err := evaluate(ctx, f, stdout, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "ragscope:", err)
 		return exitCode(err)
@@ -214,30 +237,36 @@ func detach(f *runFlags, stdout, stderr io.Writer) (int, error) {
 	return exitOK, nil
 }
 
-// cmdCheck is `ragscope check`: the run's judge settings, tried with one
-// tiny chat call and one embedding call before a run spends money.
-func cmdCheck(args []string, stdout, stderr io.Writer) int {
+// checkCommand is `ragscope check`: the run's judge settings, tried with
+// one tiny chat call and one embedding call before a run spends money.
+func (c *cli) checkCommand() *cobra.Command {
 	var f runFlags
-	fs := newRunFlagSet(&f, stderr)
-	fs.Init("ragscope check", flag.ContinueOnError)
-	pos, code, ok := parseArgs(fs, args, stderr)
-	if !ok {
-		return code
+	cmd := &cobra.Command{
+		Use:     "check",
+		Aliases: []string{"doctor"},
+		Short:   "Try the judge endpoint: reachable, key accepted, json_schema, n, embeddings",
+		Long:    `Send one tiny chat request and one embedding request with the judge settings run would use (flags, environment, settings file) and say what works: whether the endpoint answers, the key is accepted, strict JSON-schema replies and n > 1 are supported, and the embedding model answers.`,
+		Example: `ragscope check --base-url http://localhost:11434/v1 --model qwen2.5:14b`,
+		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
+			if len(pos) > 0 {
+				return usageHint(c.stderr, cmd, "takes the judge flags of run, no DATASET")
+			}
+			if f.APIKey == "" {
+				f.APIKey = os.Getenv("OPENAI_API_KEY")
+			}
+			if err := f.Validate(); err != nil {
+				fmt.Fprintln(c.stderr, "ragscope check:", err)
+				return exitUsage
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return app.Check(ctx, &f.Config, c.stdout)
+		}),
 	}
-	if len(pos) > 0 {
-		fmt.Fprintln(stderr, "ragscope check: takes the judge flags of run, no DATASET")
-		return exitUsage
-	}
-	if f.APIKey == "" {
-		f.APIKey = os.Getenv("OPENAI_API_KEY")
-	}
-	if err := f.Validate(); err != nil {
-		fmt.Fprintln(stderr, "ragscope check:", err)
-		return exitUsage
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return app.Check(ctx, &f.Config, stdout)
+	addRunFlags(&f, cmd.Flags())
+	registerRunCompletions(cmd)
+	cmd.SetHelpFunc(groupedHelp(runFlagGroups))
+	return cmd
 }
 
 // byteSize is a flag of a size in bytes: 1048576, 512KiB, 8MiB, 1GiB (KB,
@@ -250,6 +279,9 @@ func (b byteSize) String() string {
 	}
 	return strconv.FormatInt(*b.p, 10)
 }
+
+// Type names the value in help and completion.
+func (b byteSize) Type() string { return "size" }
 
 func (b byteSize) Set(s string) error {
 	t := strings.TrimSpace(s)

@@ -2,11 +2,14 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"text/tabwriter"
 	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ragscope/ragscope/app"
 	"github.com/ragscope/ragscope/app/holder"
@@ -24,10 +27,6 @@ import (
 // errText is an error message as printed: one line, control characters
 // and bidi controls shown as escapes.
 func errText(err error) string { return sanitize.Line(err.Error()) }
-
-// flagOutput is where a flag set prints its errors and usage: they quote
-// the arguments as given.
-func flagOutput(stderr io.Writer) io.Writer { return sanitize.Writer(stderr) }
 
 // storedRuns loads the runs named by refs (ids, unique prefixes or latest)
 // through whoever holds the database; the caller closes the store.
@@ -50,78 +49,126 @@ func storedRuns(dbPath string, refs ...string) (*app.Shared, []eval.RunInfo, [][
 	return st, infos, results, nil
 }
 
-func cmdRuns(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		switch args[0] {
-		case "delete", "prune":
-			return cmdRunsDelete(args[0], args[1:], stdout, stderr)
-		}
+// runsCommand is `ragscope runs`, with delete and prune below it.
+func (c *cli) runsCommand() *cobra.Command {
+	var dbPath string
+	cmd := &cobra.Command{
+		Use:   "runs",
+		Short: "List the stored runs: running, interrupted, cancelled, finished",
+		Example: `ragscope runs
+ragscope runs --db team.db
+ragscope runs delete 20240101-093000-ab12 latest
+ragscope runs prune --older-than 30d --keep 10 --dry-run`,
+		RunE: c.action(func(cmd *cobra.Command, args []string) int {
+			if len(args) > 0 {
+				return usageHint(c.stderr, cmd, "unknown command %q (delete RUN..., prune --older-than AGE)", args[0])
+			}
+			return listRuns(dbPath, c.stdout, c.stderr)
+		}),
 	}
-	fs := flag.NewFlagSet("ragscope runs", flag.ContinueOnError)
-	fs.SetOutput(flagOutput(stderr))
-	dbPath := fs.String("db", "", "database file")
-	if _, code, ok := parseArgs(fs, args, stderr); !ok {
-		return code
+	dbFlag(cmd.Flags(), &dbPath)
+	cmd.AddCommand(c.runsDeleteCommand("delete"), c.runsDeleteCommand("prune"))
+	return cmd
+}
+
+// dbFlag defines a command's --db.
+func dbFlag(fs *pflag.FlagSet, p *string) {
+	fs.StringVar(p, "db", "", dbUsage)
+}
+
+// runState is how runs and the completion of run ids describe a run.
+func runState(r eval.RunInfo, live map[string]holder.LiveRun) string {
+	switch lr, ok := live[r.ID]; {
+	case ok:
+		return fmt.Sprintf("running (pid %d, %s)", lr.PID, sanitize.Line(lr.Role))
+	case r.FinishedAt != nil && r.Cancelled:
+		return "cancelled"
+	case r.FinishedAt != nil:
+		return "finished " + r.FinishedAt.Sub(r.StartedAt).Round(time.Millisecond).String()
 	}
-	db, err := app.Open(*dbPath, app.OpenOptions{Mode: app.Read})
+	return "interrupted"
+}
+
+// storedRunList is the runs of a database, newest first, and which of them
+// are being evaluated now; the caller closes the store.
+func storedRunList(dbPath string, opt app.OpenOptions) (*app.Shared, []eval.RunInfo, map[string]holder.LiveRun, error) {
+	opt.Mode = app.Read
+	db, err := app.Open(dbPath, opt)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	runs, err := db.Runs()
+	if err != nil {
+		db.Close()
+		return nil, nil, nil, err
+	}
+	live, err := db.Live()
+	if err != nil {
+		db.Close()
+		return nil, nil, nil, err
+	}
+	return db, runs, live, nil
+}
+
+func listRuns(dbPath string, stdout, stderr io.Writer) int {
+	db, runs, live, err := storedRunList(dbPath, app.OpenOptions{})
 	if err != nil {
 		fmt.Fprintln(stderr, "ragscope runs:", errText(err))
 		return exitCode(err)
 	}
 	defer db.Close()
-	runs, err := db.Runs()
-	if err != nil {
-		fmt.Fprintln(stderr, "ragscope runs:", errText(err))
-		return exitFatal
-	}
 	if len(runs) == 0 {
 		fmt.Fprintf(stdout, "no runs in %s yet\n", sanitize.Line(db.Path()))
 		return exitOK
 	}
-	live, err := db.Live()
-	if err != nil {
-		fmt.Fprintln(stderr, "ragscope runs:", errText(err))
-		return exitFatal
-	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "RUN\tSTARTED\tSTATE\tSAMPLES\tJUDGE\tDATASET\tPARENT")
 	for _, r := range runs {
-		state := "interrupted"
-		switch lr, ok := live[r.ID]; {
-		case ok:
-			state = fmt.Sprintf("running (pid %d, %s)", lr.PID, sanitize.Line(lr.Role))
-		case r.FinishedAt != nil && r.Cancelled:
-			state = "cancelled"
-		case r.FinishedAt != nil:
-			state = "finished " + r.FinishedAt.Sub(r.StartedAt).Round(time.Millisecond).String()
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", sanitize.Line(r.ID), r.StartedAt.Local().Format("2006-01-02 15:04:05"), state, r.Samples,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", sanitize.Line(r.ID), r.StartedAt.Local().Format("2006-01-02 15:04:05"), runState(r, live), r.Samples,
 			sanitize.Line(r.Judge.Name), sanitize.Line(r.Dataset), sanitize.Line(r.Parent))
 	}
 	tw.Flush()
 	return exitOK
 }
 
-func cmdReport(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("ragscope report", flag.ContinueOnError)
-	fs.SetOutput(flagOutput(stderr))
-	dbPath := fs.String("db", "", "database file")
-	format := fs.String("format", "json", "json, csv or md")
-	outPath := fs.String("out", "", "write to FILE instead of stdout")
-	worst := fs.Int("worst", 10, "md: how many of the worst samples to list")
-	pos, code, ok := parseArgs(fs, args, stderr)
-	if !ok {
-		return code
+// reportCommand is `ragscope report`.
+func (c *cli) reportCommand() *cobra.Command {
+	var o reportOptions
+	cmd := &cobra.Command{
+		Use:   "report RUN|latest",
+		Short: "Write a stored run's report as JSON, CSV or Markdown",
+		Example: `ragscope report latest --format md --out report.md
+ragscope report 20240101-093000-ab12 --format csv > scores.csv`,
+		ValidArgsFunction: completeRunIDs(1),
+		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
+			return o.write(cmd, pos, c.stdout, c.stderr)
+		}),
 	}
+	fs := cmd.Flags()
+	dbFlag(fs, &o.db)
+	fs.StringVar(&o.format, "format", "json", "report format: json, csv or md")
+	fs.StringVar(&o.out, "out", "", "write to FILE instead of stdout")
+	fs.IntVar(&o.worst, "worst", 10, "how many of the worst samples a Markdown report lists")
+	completeFlagWords(cmd, "format", reportFormats)
+	return cmd
+}
+
+var reportFormats = []string{"json", "csv", "md"}
+
+type reportOptions struct {
+	db, format, out string
+	worst           int
+}
+
+func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr io.Writer) int {
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "ragscope report: give one RUN id (or latest); see `ragscope runs`")
+		return usageHint(stderr, cmd, "give one RUN id (or latest); see 'ragscope runs'")
+	}
+	if !slices.Contains(reportFormats, o.format) {
+		fmt.Fprintf(stderr, "ragscope report: --format %q is not one of json, csv, md\n", o.format)
 		return exitUsage
 	}
-	if *format != "json" && *format != "csv" && *format != "md" {
-		fmt.Fprintf(stderr, "ragscope report: --format %q is not one of json, csv, md\n", *format)
-		return exitUsage
-	}
-	db, infos, runs, err := storedRuns(*dbPath, pos[0])
+	db, infos, runs, err := storedRuns(o.db, pos[0])
 	if err != nil {
 		fmt.Fprintln(stderr, "ragscope report:", errText(err))
 		return exitCode(err)
@@ -130,8 +177,8 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 	info, results := infos[0], runs[0]
 	var out io.Writer = stdout
 	var fh *outfile.File
-	if *outPath != "" {
-		if fh, err = outfile.Create(*outPath); err != nil {
+	if o.out != "" {
+		if fh, err = outfile.Create(o.out); err != nil {
 			fmt.Fprintln(stderr, "ragscope report: --out:", errText(err))
 			return exitUsage
 		}
@@ -139,13 +186,13 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 		out = fh
 	}
 	rep := eval.NewReport(info, results)
-	switch *format {
+	switch o.format {
 	case "json":
 		err = rep.WriteJSON(out)
 	case "csv":
 		err = rep.WriteCSV(out)
 	case "md":
-		err = rep.WriteMarkdown(out, *worst)
+		err = rep.WriteMarkdown(out, o.worst)
 	}
 	if err == nil && fh != nil {
 		err = fh.Commit()
@@ -157,28 +204,43 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// cmdRunsDelete is `ragscope runs delete RUN...` and `ragscope runs prune
-// --older-than AGE [--keep N]`: they remove run records and all their
+// runsDeleteCommand is `ragscope runs delete RUN...` and `ragscope runs
+// prune --older-than AGE [--keep N]`: they remove run records and all their
 // results (never judge-call cache entries). A run being evaluated is not
 // deleted: delete refuses, prune keeps it and says so.
-func cmdRunsDelete(sub string, args []string, stdout, stderr io.Writer) int {
-	name := "ragscope runs " + sub
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(flagOutput(stderr))
-	dbPath := fs.String("db", "", "database file")
-	dryRun := fs.Bool("dry-run", false, "print what would be deleted and delete nothing")
-	var (
-		olderThan = new(string)
-		keep      = new(int)
-	)
+func (c *cli) runsDeleteCommand(sub string) *cobra.Command {
+	var o deleteOptions
+	cmd := &cobra.Command{
+		Use:               "delete RUN...",
+		Short:             "Delete the given runs and their results (ids, unique prefixes or latest)",
+		Example:           "ragscope runs delete 20240101-093000-ab12 latest --dry-run",
+		ValidArgsFunction: completeRunIDs(-1),
+	}
+	fs := cmd.Flags()
+	dbFlag(fs, &o.db)
+	fs.BoolVar(&o.dryRun, "dry-run", false, "print what would be deleted and delete nothing")
 	if sub == "prune" {
-		fs.StringVar(olderThan, "older-than", "", "delete runs started more than this long ago (e.g. 30d, 12h); required")
-		fs.IntVar(keep, "keep", 0, "always keep the newest N runs")
+		cmd.Use = "prune --older-than AGE"
+		cmd.Short = "Delete the runs started longer ago than AGE, except the newest --keep N"
+		cmd.Example = "ragscope runs prune --older-than 30d --keep 10"
+		cmd.ValidArgsFunction = cobra.NoFileCompletions
+		fs.StringVar(&o.olderThan, "older-than", "", "delete runs started more than this long ago (e.g. 30d, 12h); required")
+		fs.IntVar(&o.keep, "keep", 0, "always keep the newest N runs")
 	}
-	pos, code, ok := parseArgs(fs, args, stderr)
-	if !ok {
-		return code
-	}
+	cmd.RunE = c.action(func(cmd *cobra.Command, pos []string) int {
+		return o.delete(cmd, sub, pos, c.stdout, c.stderr)
+	})
+	return cmd
+}
+
+type deleteOptions struct {
+	db, olderThan string
+	keep          int
+	dryRun        bool
+}
+
+func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, stdout, stderr io.Writer) int {
+	name := cmd.CommandPath()
 	fail := func(err error) int {
 		fmt.Fprintln(stderr, name+":", errText(err))
 		return exitCode(err)
@@ -189,21 +251,21 @@ func cmdRunsDelete(sub string, args []string, stdout, stderr io.Writer) int {
 		return fail(errorf("give the RUNs to delete (ids, unique prefixes or %s); see `ragscope runs`", cache.LatestRun))
 	case sub == "prune" && len(pos) > 0:
 		return fail(errorf("takes no runs (got %q); use `ragscope runs delete RUN...` to delete given runs", pos))
-	case sub == "prune" && *olderThan == "":
+	case sub == "prune" && o.olderThan == "":
 		return fail(errorf("--older-than is required (e.g. --older-than 30d)"))
-	case sub == "prune" && *keep < 0:
-		return fail(errorf("--keep must not be negative (got %d)", *keep))
+	case sub == "prune" && o.keep < 0:
+		return fail(errorf("--keep must not be negative (got %d)", o.keep))
 	case sub == "prune":
 		var err error
-		if age, err = parseAge(*olderThan); err != nil {
+		if age, err = parseAge(o.olderThan); err != nil {
 			return fail(errorf("--older-than: %v", err))
 		}
 	}
 	mode := app.Write
-	if *dryRun {
+	if o.dryRun {
 		mode = app.Read
 	}
-	db, err := app.Open(*dbPath, app.OpenOptions{Mode: mode})
+	db, err := app.Open(o.db, app.OpenOptions{Mode: mode})
 	if err != nil {
 		return fail(err)
 	}
@@ -260,7 +322,7 @@ func cmdRunsDelete(sub string, args []string, stdout, stderr io.Writer) int {
 		}
 		cutoff := time.Now().Add(-age)
 		for i, r := range runs {
-			if i < *keep || !r.StartedAt.Before(cutoff) {
+			if i < o.keep || !r.StartedAt.Before(cutoff) {
 				continue
 			}
 			if lr, ok := live[r.ID]; ok {
@@ -278,7 +340,7 @@ func cmdRunsDelete(sub string, args []string, stdout, stderr io.Writer) int {
 	}
 
 	verb := "deleting"
-	if *dryRun {
+	if o.dryRun {
 		verb = "would delete"
 	}
 	ids := make([]string, len(targets))
@@ -289,7 +351,7 @@ func cmdRunsDelete(sub string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s run %s  started %s  %s\n", verb, sanitize.Line(t.info.ID),
 			t.info.StartedAt.Local().Format("2006-01-02 15:04:05"), countOf(t.results, "result"))
 	}
-	if *dryRun {
+	if o.dryRun {
 		fmt.Fprintf(stdout, "would delete %s and %s from %s (dry run: nothing was deleted)\n", countOf(len(targets), "run"), countOf(results, "result"), sanitize.Line(db.Path()))
 		return exitOK
 	}

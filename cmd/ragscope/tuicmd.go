@@ -2,38 +2,50 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
 
 	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/app"
 )
 
-// cmdOpen is `ragscope open` and `ragscope attach`: a stored run, or one
-// being evaluated by another process or the server, live.
-func cmdOpen(name string, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("ragscope "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	dbPath := fs.String("db", "", "database file")
-	ascii := fs.Bool("ascii", os.Getenv("RUNEWIDTH_EASTASIAN") == "1", "ASCII-only interface glyphs")
-	pos, code, ok := parseArgs(fs, args, stderr)
-	if !ok {
-		return code
+// openCommand is `ragscope open` and `ragscope attach`: a stored run, or
+// one being evaluated by another process or the server, live.
+func (c *cli) openCommand(name string) *cobra.Command {
+	var dbPath string
+	var ascii bool
+	cmd := &cobra.Command{
+		Use:               name + " RUN|latest",
+		Short:             "Open a run in the terminal interface: stored, or live while it is evaluated",
+		Example:           "ragscope " + name + " latest\nragscope " + name + " 20240101-093000-ab12 --db team.db",
+		ValidArgsFunction: completeRunIDs(1),
+		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
+			return c.show(cmd, dbPath, ascii, pos)
+		}),
 	}
+	if name == "attach" {
+		cmd.Short = "Open a run the server evaluates, live; leaving with q keeps it running"
+	}
+	dbFlag(cmd.Flags(), &dbPath)
+	cmd.Flags().BoolVar(&ascii, "ascii", os.Getenv("RUNEWIDTH_EASTASIAN") == "1", "ASCII-only interface glyphs")
+	noteEnv(cmd.Flags())
+	return cmd
+}
+
+func (c *cli) show(cmd *cobra.Command, dbPath string, ascii bool, pos []string) int {
+	name, stderr := cmd.Name(), c.stderr
 	if len(pos) != 1 {
-		fmt.Fprintf(stderr, "ragscope %s: give one RUN id (or latest); see `ragscope runs`\n", name)
-		return exitUsage
+		return usageHint(stderr, cmd, "give one RUN id (or latest); see 'ragscope runs'")
 	}
 	if !term.IsTerminal(os.Stdout.Fd()) || !term.IsTerminal(os.Stdin.Fd()) {
-		fmt.Fprintf(stderr, "ragscope %s: the interface needs a terminal; use `ragscope report` in scripts\n", name)
+		fmt.Fprintf(stderr, "ragscope %s: the interface needs a terminal; use 'ragscope report' in scripts\n", name)
 		return exitUsage
 	}
-	st, err := app.Open(*dbPath, app.OpenOptions{Mode: app.Hold, Role: name})
+	st, err := app.Open(dbPath, app.OpenOptions{Mode: app.Hold, Role: name})
 	if err != nil {
 		fmt.Fprintf(stderr, "ragscope %s: %v\n", name, err)
 		return exitCode(err)
@@ -41,7 +53,7 @@ func cmdOpen(name string, args []string, stdout, stderr io.Writer) int {
 	defer st.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
-	code, err = app.Show(ctx, st, pos[0], *ascii, stderr)
+	code, err := app.Show(ctx, st, pos[0], ascii, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragscope %s: %v\n", name, err)
 		return exitCode(err)
@@ -49,18 +61,28 @@ func cmdOpen(name string, args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-func cmdServe(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("ragscope serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	dbPath := fs.String("db", "", "database file")
-	if _, code, ok := parseArgs(fs, args, stderr); !ok {
-		return code
+// serveCommand is `ragscope serve`.
+func (c *cli) serveCommand() *cobra.Command {
+	var dbPath string
+	cmd := &cobra.Command{
+		Use:               "serve",
+		Short:             "Hold the database and evaluate detached runs until stopped",
+		Long:              `Hold the database, serve it to other ragscope processes on a Unix socket beside it (owner only), and evaluate the runs submitted with 'ragscope run --detach' until interrupted. Watch them with 'ragscope attach RUN'.`,
+		Example:           "ragscope serve --db /srv/ragscope/team.db",
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
+			if len(pos) > 0 {
+				return usageHint(c.stderr, cmd, "unexpected argument %q (the database is given with --db FILE)", pos[0])
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			if err := app.Serve(ctx, dbPath, c.stdout, c.stderr); err != nil {
+				fmt.Fprintln(c.stderr, "ragscope serve:", err)
+				return exitCode(err)
+			}
+			return exitOK
+		}),
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := app.Serve(ctx, *dbPath, stdout, stderr); err != nil {
-		fmt.Fprintln(stderr, "ragscope serve:", err)
-		return exitCode(err)
-	}
-	return exitOK
+	dbFlag(cmd.Flags(), &dbPath)
+	return cmd
 }
