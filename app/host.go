@@ -102,6 +102,35 @@ func (h *Host) EditPath(task, lang string) (string, error) {
 	return edit.path, nil
 }
 
+// ResetPrompt removes the override of task.lang and its draft with
+// prompts.Reset, the code of `ragscope prompts reset`, then puts the
+// directory's prompts into use as Reload does. An edit of that prompt in
+// progress is forgotten: its file is gone.
+func (h *Host) ResetPrompt(task, lang string) error {
+	if h.dir == "" {
+		return errors.New("no directory for prompt overrides: pass --prompts DIR")
+	}
+	if _, err := prompts.Reset(h.dir, task, lang); err != nil {
+		return err
+	}
+	h.mu.Lock()
+	if e := h.edit; e != nil && e.task == task && e.lang == lang {
+		h.edit = nil
+	}
+	edit := h.edit
+	h.mu.Unlock()
+	set, err := prompts.Load(h.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		set, err = prompts.Embedded(), nil // no directory: nothing overrides
+	}
+	if err != nil {
+		return fmt.Errorf("%s is reset on disk, but the prompts in use stay as they were until the directory loads:\n%w",
+			prompts.FileName(task, lang), err)
+	}
+	h.use(set, edit)
+	return nil
+}
+
 // pendingEdit is the override file the editor was given.
 type pendingEdit struct{ task, lang, path string }
 
@@ -434,6 +463,8 @@ func (h StoredHost) Prompts() []prompts.Info { return nil }
 func (h StoredHost) EditPath(string, string) (string, error) { return "", errStoredRun }
 
 func (h StoredHost) Reload(*eval.Result) error { return errStoredRun }
+
+func (h StoredHost) ResetPrompt(string, string) error { return errStoredRun }
 
 func (h StoredHost) Plan(context.Context, []int, []eval.Metric) (tui.Plan, error) {
 	return tui.Plan{}, errStoredRun

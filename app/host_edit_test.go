@@ -126,3 +126,108 @@ func TestUnchangedEditLeavesNoOverride(t *testing.T) {
 		t.Fatalf("%v, left: %v %v", err, exists(path), exists(path+prompts.DraftSuffix))
 	}
 }
+
+// d in the prompt list: the override and its draft go, the built-in text
+// is in use again, and the rest of the directory stays as it was.
+func TestResetPrompt(t *testing.T) {
+	const task, lang = prompts.TaskFaithfulnessVerdicts, "zh"
+	builtIn := findInfo(prompts.Embedded().List(), task, lang)
+	tests := []struct {
+		name    string
+		setup   func(t *testing.T, h *Host, pdir string) // leaves task.lang overridden
+		wantErr string
+	}{
+		{name: "an override in use", setup: func(t *testing.T, h *Host, pdir string) {
+			editTo(t, h, task, lang, "Be strict.\n")
+		}},
+		{name: "an override and a broken draft", setup: func(t *testing.T, h *Host, pdir string) {
+			editTo(t, h, task, lang, "Be strict.\n")
+			path, _ := h.EditPath(task, lang)
+			os.WriteFile(path, []byte("{{if}}"), 0o600)
+			if err := h.Reload(nil); err == nil {
+				t.Fatal("the broken edit was accepted")
+			}
+		}},
+		{name: "an edit open in the editor", setup: func(t *testing.T, h *Host, pdir string) {
+			editTo(t, h, task, lang, "Be strict.\n")
+			h.EditPath(task, lang)
+		}},
+		{name: "another override is broken", wantErr: "is reset on disk, but the prompts in use stay as they were",
+			setup: func(t *testing.T, h *Host, pdir string) {
+				editTo(t, h, task, lang, "Be strict.\n")
+				os.WriteFile(filepath.Join(pdir, prompts.FileName(prompts.TaskContextRecallClassifications, "en")), []byte("{{.Nope}}"), 0o600)
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pdir := t.TempDir()
+			h := newEditHost(t, pdir)
+			tt.setup(t, h, pdir)
+			if in := findInfo(h.Prompts(), task, lang); in.Source != prompts.SourceOverride {
+				t.Fatalf("before the reset %+v, want the override in use", in)
+			}
+			err := h.ResetPrompt(task, lang)
+			final := filepath.Join(pdir, prompts.FileName(task, lang))
+			if exists(final) || exists(final+prompts.DraftSuffix) {
+				t.Fatalf("left on disk: override %v, draft %v", exists(final), exists(final+prompts.DraftSuffix))
+			}
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), ".Nope") {
+					t.Fatalf("error %v, want %q naming the broken file", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if in := findInfo(h.Prompts(), task, lang); in != builtIn {
+				t.Fatalf("after the reset %+v, want the built-in %+v", in, builtIn)
+			}
+			// The next edit starts from the built-in text, not the old edit.
+			path, err := h.EditPath(task, lang)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, _ := prompts.Embedded().Source(task, lang)
+			if b, _ := os.ReadFile(path); string(b) != src {
+				t.Fatalf("the next edit starts from %q", b)
+			}
+		})
+	}
+}
+
+func TestResetPromptRefusals(t *testing.T) {
+	// No --prompts, and the default directory not created yet.
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	h := newEditHost(t, "")
+	if err := h.ResetPrompt(prompts.TaskFaithfulnessVerdicts, "en"); err != nil {
+		t.Fatalf("reset with no override directory: %v", err)
+	}
+	if exists(DefaultPromptsDir()) {
+		t.Fatal("the reset created the override directory")
+	}
+	if in := findInfo(h.Prompts(), prompts.TaskFaithfulnessVerdicts, "en"); in.Source != prompts.SourceEmbedded {
+		t.Fatalf("in use %+v", in)
+	}
+	if err := h.ResetPrompt("faithfulness", "en"); err == nil || !strings.Contains(err.Error(), prompts.TaskFaithfulnessVerdicts) {
+		t.Fatalf("an unknown task: %v, want the valid ones listed", err)
+	}
+	if err := (StoredHost{}).ResetPrompt(prompts.TaskFaithfulnessVerdicts, "en"); err == nil || !strings.Contains(err.Error(), "ragscope run") {
+		t.Fatalf("a stored run: %v", err)
+	}
+}
+
+// editTo edits task.lang to start with prefix and puts it into use.
+func editTo(t *testing.T, h *Host, task, lang, prefix string) {
+	t.Helper()
+	path, err := h.EditPath(task, lang)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, _ := os.ReadFile(path)
+	os.WriteFile(path, append([]byte(prefix), src...), 0o600)
+	if err := h.Reload(nil); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -203,6 +203,7 @@ func precheck(path string, f *os.File, size int64) (err error) {
 			return notBoltError(path, bf)
 		}
 		w := newWalker(bf)
+		w.trim = func() { dontNeedBytes(m.data) }
 		w.checkAll()
 		if w.ps.n > 0 {
 			reason := w.ps.list[0].String()

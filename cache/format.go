@@ -209,7 +209,14 @@ type walker struct {
 	enter func(bucket string)
 	// onPage, when set, hears of every page of the tree that was read.
 	onPage func(bucket string, id uint64)
+	// trim, when set, is called every trimPages pages read: the pre-open
+	// check drops the pages it has walked from the resident set, so
+	// opening a database of a gigabyte does not hold a gigabyte.
+	trim  func()
+	pages int
 }
+
+const trimPages = 4096
 
 func newWalker(bf *boltFile) *walker {
 	m := bf.meta()
@@ -303,6 +310,9 @@ func (w *walker) page(bucket string, id uint64) (flags uint16, count int, buf []
 	}
 	if w.onPage != nil {
 		w.onPage(bucket, id)
+	}
+	if w.pages++; w.trim != nil && w.pages%trimPages == 0 {
+		w.trim()
 	}
 	return flags, count, w.bf.data[off:end], true
 }

@@ -16,6 +16,14 @@ func dontNeed(addr uintptr, n int64) {
 	_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, addr, uintptr(n), syscall.MADV_DONTNEED)
 }
 
+// dontNeedBytes drops a mapping of our own (the pre-open check's) from the
+// resident set.
+func dontNeedBytes(b []byte) {
+	if len(b) > 0 {
+		_ = syscall.Madvise(b, syscall.MADV_DONTNEED)
+	}
+}
+
 // fileResident is the bytes of files mapped into this process that are
 // resident (the "shared" field of /proc/self/statm), 0 when unknown.
 func fileResident() int64 {

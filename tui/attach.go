@@ -35,8 +35,8 @@ func (m *Model) attachedRun() string {
 // enabled while watching, so the one refusal left is a run that this
 // side has no way to stop.
 func (m *Model) askStop() {
-	if m.opts.Cancel == nil {
-		m.setError(m.attachedRun() + " cannot be stopped from here; it keeps going in its own process")
+	if why := m.stopBlocked(); why != "" {
+		m.setError(why)
 		return
 	}
 	m.confirm = confirmStop

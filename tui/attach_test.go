@@ -118,6 +118,7 @@ func TestAttachedFooter(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := fixtureOptions()
 			opts.Live, opts.Attached, opts.RunID = true, true, "run-7"
+			opts.Cancel = func() {}
 			m := newTestModel(t, opts, 80, 24)
 			press(m, tt.keys...)
 			lines := strings.Split(screenText(m), "\n")
@@ -157,6 +158,7 @@ func TestHelpFits80Columns(t *testing.T) {
 			opts := hostOptions(fixtureHost())
 			if tt.attached {
 				opts.Live, opts.Attached = true, true
+				opts.Cancel = func() {}
 			}
 			m := newTestModel(t, opts, 80, 40)
 			if tt.detail {
@@ -172,7 +174,7 @@ func TestHelpFits80Columns(t *testing.T) {
 			if tt.detail {
 				return
 			}
-			for _, col := range m.keys.tableHelp(true, true).FullHelp() {
+			for _, col := range m.keyMode().help().FullHelp() {
 				for _, b := range col {
 					if !b.Enabled() {
 						continue

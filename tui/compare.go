@@ -107,16 +107,15 @@ func scoreDelta(before, after *eval.Result, mt eval.Metric) delta {
 	if !inB && !inA {
 		return delta{}
 	}
-	b, bok := scored(before, mt)
-	a, aok := scored(after, mt)
-	switch {
-	case bok && aok:
-		// Changes below the table's precision read as unchanged, as the
-		// filter's equality does.
-		if math.Abs(a-b) < scoreEpsilon {
+	if v, ok := scoredChange(before, after, mt); ok {
+		if v == 0 {
 			return delta{kind: deltaSame}
 		}
-		return delta{kind: deltaValue, v: a - b}
+		return delta{kind: deltaValue, v: v}
+	}
+	_, bok := scored(before, mt)
+	_, aok := scored(after, mt)
+	switch {
 	case aok:
 		return delta{kind: deltaNew}
 	case bok:
@@ -125,6 +124,84 @@ func scoreDelta(before, after *eval.Result, mt eval.Metric) delta {
 		return delta{kind: deltaStatus}
 	}
 	return delta{kind: deltaSame}
+}
+
+// scoredChange is after minus before for a metric scored on both sides.
+// A change below the table's precision is 0: it reads as unchanged, as the
+// filter's equality does.
+func scoredChange(before, after *eval.Result, mt eval.Metric) (float64, bool) {
+	b, bok := scored(before, mt)
+	a, aok := scored(after, mt)
+	if !bok || !aok {
+		return 0, false
+	}
+	if math.Abs(a-b) < scoreEpsilon {
+		return 0, true
+	}
+	return a - b, true
+}
+
+// deltaScore is the number the Δ sort and the Δ filter read: the change of
+// a compared metric scored on both sides. A sample scored on one side only
+// (new, lost) or on neither has none, as a sample without a score has no
+// place in a sort or a filter by score.
+func (m *Model) deltaScore(r *row, slot int) (float64, bool) {
+	if m.cmp == nil || slot < 0 || slot >= len(eval.AllMetrics) || !m.cmp.has(eval.AllMetrics[slot]) {
+		return 0, false
+	}
+	return scoredChange(m.baseOf(r), r.res, eval.AllMetrics[slot])
+}
+
+// matchEnv is what the filter reads besides the rows.
+func (m *Model) matchEnv() matchEnv {
+	env := matchEnv{metrics: m.metrics}
+	if m.cmp != nil {
+		env.delta = m.deltaScore
+	}
+	return env
+}
+
+// syncSortKeys fits the sort cycle to the columns drawn: in compare mode
+// each compared metric's Δ follows its score, as on screen. The column
+// sorted by stays when it still exists; a Δ column left behind falls back
+// to its metric.
+func (m *Model) syncSortKeys() {
+	cur := m.sortKeys[m.sortIdx]
+	keys := []sortKey{}
+	for _, k := range sortKeys(m.metrics) {
+		keys = append(keys, k)
+		if m.cmp != nil && k.metric != "" && m.cmp.has(k.metric) {
+			slot := k.slot
+			keys = append(keys, sortKey{name: "change of " + string(k.metric), slot: slot, metric: k.metric,
+				delta: func(r *row) (float64, bool) { return m.deltaScore(r, slot) }})
+		}
+	}
+	m.sortKeys, m.sortIdx = keys, 0
+	for i, k := range keys {
+		if k.slot == cur.slot && (k.delta != nil) == (cur.delta != nil) {
+			m.sortIdx = i
+			break
+		}
+		if k.slot == cur.slot && k.delta == nil {
+			m.sortIdx = i // the metric of a Δ column that went away
+		}
+	}
+	m.sorted = nil
+}
+
+// setCompare starts or ends a comparison: the Δ columns come or go, with
+// their sort keys, and a filter on the change goes with the comparison
+// (it would match nothing without one).
+func (m *Model) setCompare(c *compareState) {
+	m.cmp = c
+	m.syncSortKeys()
+	if _, ok := m.filter.needsComparison(); ok && c == nil {
+		m.filter = nil
+		m.input.SetValue("")
+		m.setStatus("the filter on the change was cleared with the comparison")
+	}
+	m.dirty = true
+	m.derive()
 }
 
 // rowDelta is the change of a row's metric, none when the row or the
@@ -235,18 +312,18 @@ func runName(id string) string {
 // shown before it.
 func (m *Model) leaveCompare() {
 	c := m.cmp
-	if m.rerun != nil {
-		m.setError("a re-run is in progress; the comparison stays until it finishes")
+	if why := m.leaveCompareBlocked(); why != "" {
+		m.setError(why)
 		return
 	}
 	keep := cursorIndex(m)
-	m.cmp = nil
 	if c.picked {
 		m.resetRows(c.restore)
 	}
+	m.setStatus("comparison closed")
+	m.setCompare(nil)
 	m.keepCursorOn(keep)
 	m.detail.invalidate()
-	m.setStatus("comparison closed")
 }
 
 // enterCompare shows cur against base: the rows show cur's results (or
@@ -285,10 +362,10 @@ func (m *Model) enterCompare(baseID string, base []*eval.Result, curID string, c
 		shown = append(shown, byIdx[i])
 	}
 	keep := cursorIndex(m)
-	m.cmp = c
 	m.resetRows(shown)
-	m.keepCursorOn(keep)
 	c.summarize(m)
+	m.setCompare(c)
+	m.keepCursorOn(keep)
 	m.detail.invalidate()
 }
 
@@ -312,8 +389,8 @@ func (m *Model) resetRows(results []*eval.Result) {
 	// Only a finished run's rows are replaced, so they are all done.
 	m.progress.total = max(m.progress.total, len(m.rows))
 	m.progress.done = len(m.rows) - m.running
+	// The caller derives, once the comparison is set too.
 	m.sorted, m.dirty, m.shown = nil, true, nil
-	m.derive()
 }
 
 func cursorIndex(m *Model) int {

@@ -33,11 +33,15 @@ func (d *detailView) invalidate() { d.lines = nil }
 // top even when that leaves blank space below, so every jump key puts its
 // section heading on the first line.
 func (d *detailView) scrollBy(n, page int) {
+	d.scroll = min(max(d.scroll+n, 0), d.maxScroll(page))
+}
+
+func (d *detailView) maxScroll(page int) int {
 	limit := max(len(d.lines)-page, 0)
 	if k := len(d.sections); k > 0 {
 		limit = max(limit, d.sections[k-1])
 	}
-	d.scroll = min(max(d.scroll+n, 0), limit)
+	return limit
 }
 
 // pageHeight is the scrollable area of the detail and raw pages: all but
@@ -113,6 +117,10 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.stepSample(-1)
 	case key.Matches(msg, k.Raw):
 		return m.openRaw()
+	case key.Matches(msg, k.Copy):
+		return m.copyExport()
+	case key.Matches(msg, k.Pager):
+		return m.openPager()
 	}
 	return nil
 }
@@ -163,7 +171,7 @@ func (m *Model) renderDetail() []string {
 	lines := []string{title}
 	end := min(d.scroll+page, len(d.lines))
 	lines = append(lines, d.lines[d.scroll:end]...)
-	return m.finish(lines, m.keys.detailHelp(m.opts.Host != nil))
+	return m.finish(lines, m.keyMode().help())
 }
 
 // page accumulates the wrapped lines of the detail page.

@@ -18,17 +18,11 @@ func editorCommand(path string, getenv func(string) string, lookPath func(string
 		if ed == "" {
 			continue
 		}
-		if sh, err := lookPath("sh"); err == nil {
-			return exec.Command(sh, "-c", ed+` "$@"`, ed, path), nil
-		}
-		// No shell (a minimal container): split on spaces, which covers
-		// every editor variable without quotes in it.
-		f := strings.Fields(ed)
-		bin, err := lookPath(f[0])
+		c, err := envCommand(v, ed, path, lookPath)
 		if err != nil {
-			return nil, errors.New("$" + v + "=" + ed + ": " + f[0] + " not found in PATH; set $VISUAL or $EDITOR to an installed editor")
+			return nil, errors.New(err.Error() + "; set $VISUAL or $EDITOR to an installed editor")
 		}
-		return exec.Command(bin, append(f[1:], path)...), nil
+		return c, nil
 	}
 	for _, ed := range []string{"vi", "nano"} {
 		if bin, err := lookPath(ed); err == nil {
@@ -41,4 +35,21 @@ func editorCommand(path string, getenv func(string) string, lookPath func(string
 // defaultEditorCommand is editorCommand for the real environment.
 func defaultEditorCommand(path string) (*exec.Cmd, error) {
 	return editorCommand(path, os.Getenv, exec.LookPath)
+}
+
+// envCommand runs the command the variable v holds (value, not blank) on
+// path. The value may carry arguments, so it goes through sh, with the
+// path a separate argument never spliced into the script.
+func envCommand(v, value, path string, lookPath func(string) (string, error)) (*exec.Cmd, error) {
+	if sh, err := lookPath("sh"); err == nil {
+		return exec.Command(sh, "-c", value+` "$@"`, value, path), nil
+	}
+	// No shell (a minimal container): split on spaces, which covers every
+	// such variable without quotes in it.
+	f := strings.Fields(value)
+	bin, err := lookPath(f[0])
+	if err != nil {
+		return nil, errors.New("$" + v + "=" + value + ": " + f[0] + " not found in PATH")
+	}
+	return exec.Command(bin, append(f[1:], path)...), nil
 }

@@ -260,7 +260,7 @@ func (m *Model) derive() {
 		s = sortRows(m.rows, m.sortKeys[m.sortIdx])
 		m.sorted[m.sortIdx] = s
 	}
-	m.shown = order(s, m.rows, m.filter, m.metrics, m.desc)
+	m.shown = order(s, m.rows, m.filter, m.matchEnv(), m.desc)
 	// The aggregates depend on which rows are shown, not on their order.
 	if m.dirty || m.statsFilter != m.filter || !m.statsValid {
 		m.stats = computeStats(m.rows, m.shown, m.metrics)

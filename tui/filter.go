@@ -23,12 +23,15 @@ const (
 	termScore
 	termStatus
 	termDiag
+	// termDelta is the change of a score in compare mode (df<0: got worse).
+	termDelta
 )
 
 type term struct {
 	kind   termKind
+	word   string // as typed, to name the term in an error
 	text   string // lower-cased, for termText
-	slot   int    // metric slot, for termScore
+	slot   int    // metric slot, for termScore and termDelta
 	op     string
 	value  float64
 	status string // "failed", "ok", "running", "n/a" or an eval.Status
@@ -150,20 +153,73 @@ func parseTerm(w word) (term, error) {
 			continue
 		}
 		name, num := lower[:i], lower[i+len(op):]
+		if op == "==" {
+			op = "="
+		}
+		if m, ok := deltaMetric(name); ok {
+			v, err := strconv.ParseFloat(num, 64)
+			if err != nil || math.IsNaN(v) || v < -1 || v > 1 {
+				return term{}, fmt.Errorf("%s: %q is not a change between -1 and 1", s, num)
+			}
+			return term{kind: termDelta, word: s, slot: metricSlot(m), op: op, value: v}, nil
+		}
 		m, ok := metricAliases[name]
 		if !ok {
-			return term{}, fmt.Errorf("%s: unknown metric %q (use f, ar, cp or cr; put free text with < > = in double quotes)", s, name)
+			return term{}, fmt.Errorf("%s: unknown metric %q (use f, ar, cp or cr, or df, dar, dcp, dcr for the change "+
+				"when comparing; put free text with < > = in double quotes)", s, name)
 		}
 		v, err := strconv.ParseFloat(num, 64)
 		if err != nil || math.IsNaN(v) || v < 0 || v > 1 {
 			return term{}, fmt.Errorf("%s: %q is not a score between 0 and 1", s, num)
 		}
-		if op == "==" {
-			op = "="
-		}
 		return term{kind: termScore, slot: metricSlot(m), op: op, value: v}, nil
 	}
 	return term{kind: termText, text: lower}, nil
+}
+
+// deltaMetric reads the name of a change term: d or Δ (as the column
+// title has it) before a metric name, df or Δf for faithfulness.
+func deltaMetric(name string) (eval.Metric, bool) {
+	for _, prefix := range []string{"d", "δ"} {
+		if rest, ok := strings.CutPrefix(name, prefix); ok {
+			if m, ok := metricAliases[rest]; ok {
+				return m, true
+			}
+		}
+	}
+	return "", false
+}
+
+// errNoComparison is the error of a change term outside compare mode,
+// where there is no "before" to take a change from.
+func errNoComparison(t term) error {
+	return fmt.Errorf("%s: a change term needs two runs side by side; compare runs first (c), then filter on the change", t.word)
+}
+
+// needsComparison is the first change term of the filter, if any.
+func (f *filter) needsComparison() (term, bool) {
+	if f == nil {
+		return term{}, false
+	}
+	for _, t := range f.terms {
+		if t.kind == termDelta {
+			return t, true
+		}
+	}
+	return term{}, false
+}
+
+// readFilter parses the filter bar for the table as it is: a change term
+// is an error unless two runs are compared.
+func (m *Model) readFilter(src string) (*filter, error) {
+	f, err := parseFilter(src)
+	if err != nil {
+		return nil, err
+	}
+	if t, ok := f.needsComparison(); ok && m.cmp == nil {
+		return nil, errNoComparison(t)
+	}
+	return f, nil
 }
 
 // scoreEpsilon makes cp=0.667 match the 0.6666… a 2-of-3 score really is:
@@ -172,45 +228,63 @@ const scoreEpsilon = 0.0005
 
 func (f *filter) empty() bool { return f == nil || len(f.terms) == 0 }
 
-func (f *filter) match(r *row, metrics []eval.Metric) bool {
+// matchEnv is what a term reads besides the row: the metrics of the run,
+// for status terms, and in compare mode the change of each score.
+type matchEnv struct {
+	metrics []eval.Metric
+	// delta is a row's change of the metric in a slot, false when it has
+	// none; nil outside compare mode.
+	delta func(r *row, slot int) (float64, bool)
+}
+
+func (f *filter) match(r *row, env matchEnv) bool {
 	if f.empty() {
 		return true
 	}
 	for i := range f.terms {
-		if !f.terms[i].match(r, metrics) {
+		if !f.terms[i].match(r, env) {
 			return false
 		}
 	}
 	return true
 }
 
-func (t *term) match(r *row, metrics []eval.Metric) bool {
+func (t *term) match(r *row, env matchEnv) bool {
 	switch t.kind {
 	case termText:
 		return strings.Contains(r.text(), t.text)
 	case termScore:
 		v := r.scores[t.slot]
-		if math.IsNaN(v) {
+		return !math.IsNaN(v) && t.compare(v)
+	case termDelta:
+		if env.delta == nil {
 			return false
 		}
-		switch t.op {
-		case "<":
-			return v < t.value-scoreEpsilon
-		case "<=":
-			return v <= t.value+scoreEpsilon
-		case ">":
-			return v > t.value+scoreEpsilon
-		case ">=":
-			return v >= t.value-scoreEpsilon
-		case "=":
-			return math.Abs(v-t.value) <= scoreEpsilon
-		case "!=":
-			return math.Abs(v-t.value) > scoreEpsilon
-		}
+		v, ok := env.delta(r, t.slot)
+		return ok && t.compare(v)
 	case termDiag:
 		return r.res != nil && r.diag == t.diag
 	case termStatus:
-		return matchStatus(r, t.status, metrics)
+		return matchStatus(r, t.status, env.metrics)
+	}
+	return false
+}
+
+// compare applies the term's operator at the table's precision.
+func (t *term) compare(v float64) bool {
+	switch t.op {
+	case "<":
+		return v < t.value-scoreEpsilon
+	case "<=":
+		return v <= t.value+scoreEpsilon
+	case ">":
+		return v > t.value+scoreEpsilon
+	case ">=":
+		return v >= t.value-scoreEpsilon
+	case "=":
+		return math.Abs(v-t.value) <= scoreEpsilon
+	case "!=":
+		return math.Abs(v-t.value) > scoreEpsilon
 	}
 	return false
 }

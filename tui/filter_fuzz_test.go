@@ -22,6 +22,7 @@ func FuzzFilter(f *testing.F) {
 		"Refund", "纳税人", `"annual plans"`, `"x<1"`, `a"b c"d`, `""`, `"unclosed`, "f<abc", "f<1.5", "f<",
 		"zz<0.5", "<0.5", "f<=<0.5", "f=<0.5", "f<0x1p-1", "f<1e-1", "f<+Inf", "f<NaN", "f<-0", "f<.5e0",
 		"status:", "diag:", "status:bogus", ":", "a:b", "f<0.5\tar>0.2\u00a0cp=1", "\xff\xfe", "İ<0.5", "K<0.5",
+		"df<0", "dar<-0.1", "dcp>0", "dcr!=0", "ΔF<0", "δcr>=-1", "df<-1.5", "df<1.01", "d<0", "dx<0", "ddf<0", "df<-",
 	} {
 		f.Add(s)
 	}
@@ -84,6 +85,11 @@ func checkTerm(t *testing.T, src string, tm term) {
 		if !slices.Contains(eval.Diagnoses, tm.diag) {
 			t.Fatalf("%q: diagnosis term %+v", src, tm)
 		}
+	case termDelta:
+		if tm.slot < 0 || tm.slot >= len(eval.AllMetrics) || math.IsNaN(tm.value) || tm.value < -1 || tm.value > 1 ||
+			!slices.Contains([]string{"<", "<=", ">", ">=", "=", "!="}, tm.op) || tm.word == "" {
+			t.Fatalf("%q: change term %+v", src, tm)
+		}
 	case termText:
 	default:
 		t.Fatalf("%q: term of kind %d", src, tm.kind)
@@ -100,10 +106,17 @@ func fuzzRows() []*row {
 	return append(rows, newRow(len(rows), nil), newRow(len(rows)+1, &eval.Result{}))
 }
 
+// fuzzEnv compares every row with a "before" 0.5 lower than its scores,
+// so change terms meet positive, negative and missing changes.
+var fuzzEnv = matchEnv{metrics: eval.AllMetrics, delta: func(r *row, slot int) (float64, bool) {
+	v := r.scores[slot]
+	return v - 0.5, !math.IsNaN(v)
+}}
+
 func matching(f *filter, rows []*row) []int {
 	var out []int
 	for _, r := range rows {
-		if f.match(r, eval.AllMetrics) {
+		if f.match(r, fuzzEnv) {
 			out = append(out, r.index)
 		}
 	}

@@ -50,7 +50,7 @@ func (m *Model) headerLines() []string {
 			lines = append(lines, line)
 		}
 	}
-	lines = append(lines, m.diagLine())
+	lines = append(lines, m.withPosition(m.diagLine))
 	if m.stats.topErrN > 0 && !m.compact() {
 		lines = append(lines, st.warn.Render(truncate(sprintf("most frequent failure (%d%s): %s",
 			m.stats.topErrN, "x", sanitize.Line(m.stats.topErr)), m.width, g.ellipsis)))
@@ -221,9 +221,9 @@ func (m *Model) histogram(ms metricStats) string {
 }
 
 // diagLine counts the shown rows per diagnosis. When the line is wider
-// than the screen, the diagnoses no row has are left out, so the ones that
+// than width, the diagnoses no row has are left out, so the ones that
 // matter (failed last) are not cut off.
-func (m *Model) diagLine() string {
+func (m *Model) diagLine(width int) string {
 	st := m.st
 	line := func(skipZero bool) string {
 		parts := []string{st.bold.Render("diagnosis")}
@@ -250,7 +250,7 @@ func (m *Model) diagLine() string {
 		}
 		return strings.Join(parts, "  ")
 	}
-	if full := line(false); m.width <= 0 || lipgloss.Width(full) <= m.width {
+	if full := line(false); width <= 0 || lipgloss.Width(full) <= width {
 		return full
 	}
 	return line(true)
@@ -261,7 +261,12 @@ func (m *Model) filterLines() []string {
 	if m.filtering {
 		lines := []string{m.input.View()}
 		if m.filterErr != "" {
-			lines = append(lines, st.errorLine.Render("filter: "+sanitize.Line(m.filterErr)))
+			// While typing, a term half written is not a mistake yet.
+			style := st.muted
+			if m.bar.errPressed {
+				style = st.errorLine
+			}
+			lines = append(lines, style.Render("filter: "+sanitize.Line(m.filterErr)))
 		}
 		return lines
 	}

@@ -2,8 +2,6 @@ package tui
 
 import (
 	"strings"
-
-	"charm.land/bubbles/v2/key"
 )
 
 // filterHelp documents the filter language next to the generated key help.
@@ -14,25 +12,27 @@ var filterHelp = []string{
 	"  status:failed  status:ok  status:n/a  status:running  status:judge_error ...",
 	"  diag:generation  diag:retrieval  diag:off-topic  diag:noncommittal",
 	"  diag:low  diag:ok  diag:failed",
+	"  df<0  dar<-0.1  dcp>0  dcr!=0   comparing runs: after minus before (<0 worse)",
 	"  any other word, or \"a quoted phrase\", matches the question or the answer",
 }
 
+// renderHelp is the ? page of the mode behind it: every key that works
+// there, then the keys of the mode that are off now (pressing one says
+// why), then the filter language.
 func (m *Model) renderHelp() []string {
-	h := m.keys.tableHelp(true, true)
-	title := "keys: table"
-	switch m.screen {
-	case screenDetail, screenRaw:
-		h = m.keys.detailHelp(true)
-		title = "keys: sample detail"
-	case screenPrompts:
-		h = helpMap{full: [][]key.Binding{m.keys.promptsHelp().short}}
-		title = "keys: judge prompts"
-	case screenRuns:
-		h = helpMap{full: [][]key.Binding{m.keys.pickerHelp().short}}
-		title = "keys: compare runs"
+	km := m.keyMode()
+	// The keys that are off take the line under the title, so the page
+	// keeps its height on 24 rows.
+	off := ""
+	if keys := km.refused(); len(keys) > 0 {
+		names := make([]string, len(keys))
+		for i, b := range keys {
+			names[i] = b.Help().Key + " " + b.Help().Desc
+		}
+		off = m.st.muted.Render(truncate("Off now, pressing one says why: "+strings.Join(names, ", "), m.width, m.g.ellipsis))
 	}
-	lines := []string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(title), ""}
-	lines = append(lines, strings.Split(m.help.FullHelpView(h.FullHelp()), "\n")...)
+	lines := []string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(km.title), off}
+	lines = append(lines, strings.Split(m.help.FullHelpView(km.help().FullHelp()), "\n")...)
 	lines = append(lines, "")
 	for _, l := range filterHelp {
 		lines = append(lines, m.st.muted.Render(l))

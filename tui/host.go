@@ -20,6 +20,11 @@ type Host interface {
 	// EditPath returns the override file for a template, creating it from
 	// the embedded text on first edit, so $EDITOR always opens a real file.
 	EditPath(task, lang string) (string, error)
+	// ResetPrompt puts the built-in template of task.lang back in use, as
+	// `ragscope prompts reset` does: its override file and any draft of it
+	// are removed, then the overrides are re-read. A reset that could not
+	// be put into use says so; the files are gone either way.
+	ResetPrompt(task, lang string) error
 	// Reload re-reads the overrides and renders every template for the
 	// sample as validation. On error the previous prompts stay in use and
 	// the error names the file and line.

@@ -27,6 +27,7 @@ type fakeHost struct {
 	editPath  string
 	editErr   error
 	reloadErr error
+	resetErr  error
 
 	plan    Plan
 	planErr error
@@ -45,6 +46,7 @@ type fakeHost struct {
 
 	// what was asked
 	edited   []string
+	reset    []string
 	reloaded []*eval.Result
 	planned  []Plan // Indexes and Metrics of each Plan call
 	reran    []Plan
@@ -64,6 +66,23 @@ func (h *fakeHost) EditPath(task, lang string) (string, error) {
 	defer h.mu.Unlock()
 	h.edited = append(h.edited, task+"."+lang)
 	return h.editPath, h.editErr
+}
+
+// ResetPrompt lists task.lang as embedded again, as the real host does
+// once the override is removed, unless it fails.
+func (h *fakeHost) ResetPrompt(task, lang string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.reset = append(h.reset, task+"."+lang)
+	if h.resetErr != nil {
+		return h.resetErr
+	}
+	for i, in := range h.list {
+		if in.Task == task && in.Lang == lang {
+			h.list[i] = embeddedInfo(task, lang)
+		}
+	}
+	return nil
 }
 
 func (h *fakeHost) Reload(sample *eval.Result) error {
@@ -192,11 +211,14 @@ func fixturePrompts() []prompts.Info {
 	var out []prompts.Info
 	for _, task := range prompts.Tasks {
 		for _, lang := range prompts.Langs {
-			in := prompts.Info{Task: task, Lang: lang, Source: prompts.SourceEmbedded, SHA256: fmt.Sprintf("%x", sha256.Sum256([]byte(task+lang)))}
-			out = append(out, in)
+			out = append(out, embeddedInfo(task, lang))
 		}
 	}
 	return out
+}
+
+func embeddedInfo(task, lang string) prompts.Info {
+	return prompts.Info{Task: task, Lang: lang, Source: prompts.SourceEmbedded, SHA256: fmt.Sprintf("%x", sha256.Sum256([]byte(task+lang)))}
 }
 
 var errBoom = errors.New("boom")

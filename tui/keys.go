@@ -19,6 +19,11 @@ type keyMap struct {
 	Stop key.Binding
 	// The prompt workflow: edit a judge prompt, re-run, compare.
 	Prompts, DetailPrompts, Edit, Rerun, RerunAll, Compare, Pick, LeaveCompare key.Binding
+	// Taking text out: y copies the sample (or the raw calls) through the
+	// terminal, o opens it in $PAGER; d resets a prompt to the built-in text.
+	Copy, Pager, ResetPrompt key.Binding
+	// The filter bar, while typing: the rows follow each key.
+	FilterApply, FilterCancel key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -60,6 +65,11 @@ func defaultKeys() keyMap {
 		Compare:       b([]string{"c"}, "c", "compare runs"),
 		Pick:          b([]string{"enter", "space"}, "enter/space", "pick base, then compare"),
 		LeaveCompare:  b([]string{"esc"}, "esc", "leave compare"),
+		Copy:          b([]string{"y"}, "y", "copy"),
+		Pager:         b([]string{"o"}, "o", "pager"),
+		ResetPrompt:   b([]string{"d"}, "d", "reset to built-in"),
+		FilterApply:   b([]string{"enter"}, "enter", "apply"),
+		FilterCancel:  b([]string{"esc"}, "esc", "cancel"),
 	}
 }
 
@@ -70,8 +80,8 @@ func (k *keyMap) asciiHelp() {
 	k.Down.SetHelp("j/down", k.Down.Help().Desc)
 }
 
-// helpMap is the key map seen from one screen: the footer and the ? page
-// show only what works where the user is.
+// helpMap is the key map seen from one mode (keyMode.help): the footer
+// and the ? page show only what works where the user is.
 type helpMap struct {
 	short []key.Binding
 	full  [][]key.Binding
@@ -79,53 +89,6 @@ type helpMap struct {
 
 func (h helpMap) ShortHelp() []key.Binding  { return h.short }
 func (h helpMap) FullHelp() [][]key.Binding { return h.full }
-
-// tableHelp is the table's key map. The workflow keys join the footer
-// only when there is a Host to serve them (an offline run has no prompts
-// to edit); the ? page always lists them, and pressing one says why it is
-// off.
-func (k keyMap) tableHelp(workflow, comparing bool) helpMap {
-	short := []key.Binding{k.Open, k.Filter, k.Sort, k.Help, k.Quit, k.Stop}
-	if comparing {
-		short = append(short, k.LeaveCompare)
-	}
-	if workflow {
-		short = append(short, k.RerunAll, k.Prompts, k.Compare)
-	}
-	short = append(short, k.Reverse, k.ClearFilter, k.Down, k.Up)
-	return helpMap{
-		short: short,
-		full: [][]key.Binding{
-			{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp},
-			{k.Open, k.Sort, k.Reverse, k.Filter, k.ClearFilter},
-			{k.Prompts, k.RerunAll, k.Compare, k.LeaveCompare, k.Help, k.Quit, k.Stop, k.ForceQuit},
-		},
-	}
-}
-
-func (k keyMap) detailHelp(workflow bool) helpMap {
-	short := []key.Binding{k.Back, k.Section, k.Raw, k.Help, k.Quit, k.Stop}
-	if workflow {
-		short = append(short, k.Rerun, k.DetailPrompts)
-	}
-	short = append(short, k.NextSection, k.NextSample, k.Down, k.Up)
-	return helpMap{
-		short: short,
-		full: [][]key.Binding{
-			{k.Down, k.Up, k.Top, k.Bottom, k.HalfDown, k.HalfUp, k.PageDown, k.PageUp},
-			{k.Section, k.NextSection, k.PrevSection, k.Raw, k.NextSample, k.PrevSample, k.Back},
-			{k.Rerun, k.DetailPrompts, k.Help, k.Quit, k.Stop, k.ForceQuit},
-		},
-	}
-}
-
-func (k keyMap) promptsHelp() helpMap {
-	return helpMap{short: []key.Binding{k.Edit, k.Down, k.Up, k.Back, k.Help, k.Quit}}
-}
-
-func (k keyMap) pickerHelp() helpMap {
-	return helpMap{short: []key.Binding{k.Pick, k.Down, k.Up, k.Back, k.Help, k.Quit}}
-}
 
 // scroll applies the scrolling keys to a page of n lines through its
 // scrollBy, and reports whether the key was one of them.

@@ -49,6 +49,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if m.tooSmall() {
 		return nil
 	}
+	if why := m.keyMode().refusal(msg); why != "" {
+		m.setError(why)
+		return nil
+	}
 	if key.Matches(msg, k.Help) {
 		m.showHelp = true
 		return nil
@@ -96,21 +100,15 @@ func (m *Model) tableKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.desc = !m.desc
 		m.derive()
 	case key.Matches(msg, k.Filter):
-		m.filtering = true
-		m.filterErr = ""
-		if m.filter != nil {
-			m.input.SetValue(m.filter.src)
-		}
-		m.input.CursorEnd()
-		return m.input.Focus()
+		return m.openFilter()
 	case key.Matches(msg, k.ClearFilter):
 		// esc peels one layer at a time: the filter, then the comparison.
-		switch {
-		case !m.filter.empty():
+		switch m.tableEsc() {
+		case &m.keys.ClearFilter:
 			m.filter = nil
 			m.input.SetValue("")
 			m.derive()
-		case m.cmp != nil:
+		case &m.keys.LeaveCompare:
 			m.leaveCompare()
 		}
 	case key.Matches(msg, k.Prompts):
@@ -119,49 +117,16 @@ func (m *Model) tableKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.planRerun(m.filteredIndexes(), nil)
 	case key.Matches(msg, k.Compare):
 		return m.openPicker()
+	case key.Matches(msg, k.Copy):
+		return m.copyExport()
+	case key.Matches(msg, k.Pager):
+		return m.openPager()
 	case key.Matches(msg, k.Open):
 		if m.cursor < len(m.shown) {
 			m.openDetail(int(m.shown[m.cursor]))
 		}
 	}
 	return nil
-}
-
-// filterKey edits the filter. enter applies it, or keeps the bar open with
-// the error so the user can fix the term; esc clears the filter entirely.
-func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "enter":
-		f, err := parseFilter(m.input.Value())
-		if err != nil {
-			m.filterErr = err.Error()
-			return nil
-		}
-		m.filter = f
-		if f.empty() {
-			m.filter = nil
-		}
-		m.filtering = false
-		m.filterErr = ""
-		m.input.Blur()
-		m.cursor = 0
-		m.derive()
-		return nil
-	case "esc":
-		m.filtering = false
-		m.filterErr = ""
-		m.input.Blur()
-		m.input.SetValue("")
-		if m.filter != nil {
-			m.filter = nil
-			m.derive()
-		}
-		return nil
-	}
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(msg)
-	m.filterErr = ""
-	return cmd
 }
 
 func (m *Model) wheel(ms tea.Mouse) tea.Cmd {

@@ -115,6 +115,7 @@ type Model struct {
 
 	filtering bool
 	filterErr string
+	bar       filterBar // the filter bar while it is open
 
 	screen   screen
 	detail   detailView
@@ -160,7 +161,7 @@ func New(opts Options) *Model {
 		keys:    defaultKeys(),
 		st:      newStyles(),
 		g:       unicodeGlyphs,
-		help:    help.New(),
+		help:    newHelp(),
 		now:     time.Now,
 		byIndex: map[int]int{},
 		live:    opts.Live,
@@ -217,7 +218,8 @@ const (
 // clock of a live run (elapsed and ETA need a repaint even when no event
 // arrives).
 func (m *Model) Init() tea.Cmd {
-	var cmds []tea.Cmd
+	// The terminal's background picks the palette (see setBackground).
+	cmds := []tea.Cmd{tea.RequestBackgroundColor}
 	if m.events != nil {
 		cmds = append(cmds, m.stream(m.ctx, 0, m.events))
 	}
@@ -235,6 +237,9 @@ func tick() tea.Cmd {
 // calls of `x` are fetched in a command.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case tea.BackgroundColorMsg:
+		m.setBackground(msg.IsDark())
+		return m, nil
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.help.SetWidth(msg.Width)
@@ -282,9 +287,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.key(msg)
 	}
 	if m.filtering {
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
-		return m, cmd
+		return m, m.editFilter(msg)
 	}
 	return m, nil
 }
@@ -350,7 +353,7 @@ func (m *Model) render() string {
 	default:
 		lines = m.renderTable()
 	}
-	return joinLines(fitLines(lines, m.width, m.height))
+	return joinLines(fitLines(lines, m.width, m.height, m.g.ellipsis))
 }
 
 func (m *Model) renderTooSmall() string {

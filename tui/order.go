@@ -8,11 +8,14 @@ import (
 )
 
 // sortKey is a column the table can be sorted by: the sample index, one of
-// the selected metrics, or the diagnosis.
+// the selected metrics, the change of one in compare mode, or the diagnosis.
 type sortKey struct {
 	name   string
 	slot   int // metric slot; -1 for index, -2 for diagnosis
 	metric eval.Metric
+	// delta reads a row's change of metric (a Δ column); nil for the
+	// other columns, whose values the row holds.
+	delta func(r *row) (float64, bool)
 }
 
 const (
@@ -71,6 +74,11 @@ func sortRows(rows []*row, key sortKey) sorted {
 		}
 		var k float64
 		switch {
+		case key.delta != nil:
+			k = math.NaN()
+			if v, ok := key.delta(r); ok {
+				k = v
+			}
 		case key.slot == slotDiag && r.res != nil:
 			k = float64(diagRank[r.diag])
 		case key.slot == slotDiag:
@@ -121,7 +129,7 @@ func orderedBits(f float32) uint32 {
 }
 
 // order is the rows shown: the sorted order filtered.
-func order(s sorted, rows []*row, f *filter, metrics []eval.Metric, desc bool) []int32 {
+func order(s sorted, rows []*row, f *filter, env matchEnv, desc bool) []int32 {
 	seq := s.asc
 	if desc {
 		seq = s.desc
@@ -131,7 +139,7 @@ func order(s sorted, rows []*row, f *filter, metrics []eval.Metric, desc bool) [
 	}
 	out := make([]int32, 0, len(seq)/4)
 	for _, i := range seq {
-		if f.match(rows[i], metrics) {
+		if f.match(rows[i], env) {
 			out = append(out, i)
 		}
 	}

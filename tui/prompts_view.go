@@ -50,7 +50,15 @@ type reloadMsg struct {
 	list       []prompts.Info
 }
 
+// resetMsg is the Host's answer to a reset, with the list it left.
+type resetMsg struct {
+	task, lang string
+	err        error
+	list       []prompts.Info
+}
+
 func (promptsMsg) workflowMsg()    {}
+func (resetMsg) workflowMsg()      {}
 func (editPathMsg) workflowMsg()   {}
 func (editorDoneMsg) workflowMsg() {}
 func (reloadMsg) workflowMsg()     {}
@@ -63,15 +71,11 @@ const noHost = "prompt editing and re-runs need an LLM judge (set OPENAI_BASE_UR
 // openPrompts shows the prompt list; the Host lists it in a command
 // because it reads the override directory.
 func (m *Model) openPrompts() tea.Cmd {
-	h := m.opts.Host
-	if h == nil {
-		m.setError(noHost)
-		return nil
-	}
-	if why := readOnly(h); why != "" {
+	if why := m.promptsBlocked(); why != "" {
 		m.setError(why)
 		return nil
 	}
+	h := m.opts.Host
 	m.prompts = promptsView{loading: true, back: m.screen, sample: m.currentResult()}
 	m.screen = screenPrompts
 	m.gen++
@@ -120,7 +124,48 @@ func (m *Model) promptsKey(msg tea.KeyPressMsg) tea.Cmd {
 			path, err := h.EditPath(in.Task, in.Lang)
 			return editPathMsg{task: in.Task, lang: in.Lang, path: path, err: err}
 		}
+	case key.Matches(msg, k.ResetPrompt):
+		return m.askReset()
 	}
+	return nil
+}
+
+// resetBlocked is why d does nothing now, "" when it asks to reset.
+func (m *Model) resetBlocked() string {
+	v := &m.prompts
+	switch {
+	case v.loading:
+		return "the prompt list is still loading"
+	case v.cursor >= len(v.list):
+		return "no prompt to reset"
+	}
+	return ""
+}
+
+// askReset is d: the reset deletes the user's edit, so it asks first, on
+// the question line a re-run uses.
+func (m *Model) askReset() tea.Cmd {
+	if why := m.resetBlocked(); why != "" {
+		m.setError(why)
+		return nil
+	}
+	in := m.prompts.list[m.prompts.cursor]
+	name := sanitize.Line(in.Task + "." + in.Lang)
+	q := "Reset " + name + " to the built-in text? Its override file and any kept draft are deleted. [y/n]"
+	if in.Source != prompts.SourceOverride {
+		q = name + " already uses the built-in text; reset it anyway, deleting a draft of it if one is kept? [y/n]"
+	}
+	h, task, lang := m.opts.Host, in.Task, in.Lang
+	m.ask = &rerunAsk{question: q, answer: func(yes bool) tea.Cmd {
+		if !yes {
+			m.setStatus("reset cancelled; " + name + " is unchanged")
+			return nil
+		}
+		return func() tea.Msg {
+			err := h.ResetPrompt(task, lang)
+			return resetMsg{task: task, lang: lang, err: err, list: h.Prompts()}
+		}
+	}}
 	return nil
 }
 
@@ -168,6 +213,16 @@ func (m *Model) promptsWorkflow(msg workflowMsg) tea.Cmd {
 			}
 			return reloadMsg{task: task, lang: lang, before: before, err: err, list: h.Prompts()}
 		}
+	case resetMsg:
+		v.list = msg.list
+		v.cursor = min(v.cursor, max(len(v.list)-1, 0))
+		name := msg.task + "." + msg.lang
+		if msg.err != nil {
+			v.err, v.note = "cannot reset "+name+": "+msg.err.Error(), ""
+			return nil
+		}
+		v.err = ""
+		v.note = "prompt " + name + " reset to the built-in text (sha256 " + shortHash(m.promptHash(msg.task, msg.lang)) + m.g.ellipsis + ")"
 	case reloadMsg:
 		v.list = msg.list
 		v.cursor = min(v.cursor, max(len(v.list)-1, 0))
@@ -208,7 +263,7 @@ func (m *Model) renderPrompts() []string {
 	st := m.st
 	v := &m.prompts
 	lines := []string{st.title.Render("ragscope") + " " + st.bold.Render("judge prompts") +
-		st.muted.Render(m.g.sep+"e edits; re-runs use the change")}
+		st.muted.Render(m.g.sep+"e edits, d resets; re-runs use the change")}
 	lines = append(lines, "")
 	switch {
 	case v.loading:
@@ -220,7 +275,7 @@ func (m *Model) renderPrompts() []string {
 		for _, in := range v.list {
 			taskW = max(taskW, len(sanitize.Line(in.Task)))
 		}
-		lines = append(lines, st.header.Render(fit(sprintf("  %-*s  %-4s  %-8s  %-8s  %s", taskW, "task", "lang", "source", "sha256", "file"), m.width, "")))
+		lines = append(lines, st.header.Render(fit(sprintf("  %-*s  %-4s  %-8s  %-8s  %s", taskW, "task", "lang", "source", "sha256", "file"), m.width, m.g.ellipsis)))
 		// The list is short (tasks x languages), but a small terminal
 		// still scrolls it around the cursor.
 		room := max(m.height-len(lines)-3-len(m.bottomLines()), 1)
@@ -234,7 +289,7 @@ func (m *Model) renderPrompts() []string {
 			l := sprintf("  %-*s  %-4s  %-8s  %-8s  %s", taskW, sanitize.Line(in.Task), sanitize.Line(in.Lang),
 				sanitize.Line(in.Source), sanitize.Line(shortHash(in.SHA256)), file)
 			if i == v.cursor {
-				l = st.selected.Render(fit(l, m.width, ""))
+				l = st.selected.Render(fit(l, m.width, m.g.ellipsis))
 			} else if in.Source == prompts.SourceOverride {
 				l = st.accent.Render(l)
 			}
@@ -257,7 +312,7 @@ func (m *Model) renderPrompts() []string {
 	case v.note != "":
 		lines = append(lines, st.accent.Render("  "+sanitize.Line(v.note)))
 	}
-	return m.finish(lines, m.keys.promptsHelp())
+	return m.finish(lines, m.keyMode().help())
 }
 
 // exec runs an interactive command in the terminal; tests replace it to

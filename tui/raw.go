@@ -12,7 +12,8 @@ import (
 type rawView struct {
 	sample  int
 	loading bool
-	text    string
+	text    string // the calls as read; what y copies and o pages
+	note    string // instead of text: why there are no calls to show
 	err     error
 	lines   []string
 	scroll  int
@@ -25,8 +26,10 @@ type rawCallsMsg struct {
 }
 
 func (r *rawView) scrollBy(n, page int) {
-	r.scroll = min(max(r.scroll+n, 0), max(len(r.lines)-page, 0))
+	r.scroll = min(max(r.scroll+n, 0), r.maxScroll(page))
 }
+
+func (r *rawView) maxScroll(page int) int { return max(len(r.lines)-page, 0) }
 
 func (m *Model) openRaw() tea.Cmd {
 	row := m.rows[m.detail.row]
@@ -34,13 +37,13 @@ func (m *Model) openRaw() tea.Cmd {
 	m.raw = rawView{sample: row.index}
 	switch {
 	case row.res == nil:
-		m.raw.text = "This sample is still being evaluated."
+		m.raw.note = "This sample is still being evaluated."
 		return nil
 	case len(row.res.Calls) == 0:
-		m.raw.text = "No judge calls were recorded for this sample (the offline judge makes none)."
+		m.raw.note = "No judge calls were recorded for this sample (the offline judge makes none)."
 		return nil
 	case m.opts.RawCalls == nil:
-		m.raw.text = "no cache for this run"
+		m.raw.note = "no cache for this run"
 		return nil
 	}
 	keys := make([]string, 0, len(row.res.Calls))
@@ -66,7 +69,13 @@ func (m *Model) ensureRaw() {
 	case r.err != nil:
 		r.lines = []string{m.st.errorLine.Render("  cannot read the raw calls: " + sanitize.Line(r.err.Error()))}
 	default:
-		r.lines = wrap(r.text, max(m.width-2, 10))
+		text := r.text
+		if r.note != "" {
+			text = r.note
+		}
+		// wrap hangs the continuation of each line under its indent, so a
+		// long message stays under its [role] heading.
+		r.lines = wrap(text, max(m.width-2, 10))
 		for i, l := range r.lines {
 			r.lines[i] = "  " + l
 		}
@@ -82,8 +91,13 @@ func (m *Model) rawKey(msg tea.KeyPressMsg) tea.Cmd {
 	if k.scroll(msg, r.scrollBy, page, len(r.lines)) {
 		return nil
 	}
-	if key.Matches(msg, k.Back) || key.Matches(msg, k.Raw) {
+	switch {
+	case key.Matches(msg, k.Back, k.Raw):
 		m.screen = screenDetail
+	case key.Matches(msg, k.Copy):
+		return m.copyExport()
+	case key.Matches(msg, k.Pager):
+		return m.openPager()
 	}
 	return nil
 }
@@ -96,6 +110,5 @@ func (m *Model) renderRaw() []string {
 		m.st.muted.Render(m.g.sep+"raw judge calls")}
 	end := min(r.scroll+page, len(r.lines))
 	lines = append(lines, r.lines[r.scroll:end]...)
-	h := helpMap{short: []key.Binding{m.keys.Down, m.keys.Up, m.keys.Top, m.keys.Bottom, m.keys.Back, m.keys.Quit}}
-	return m.finish(lines, h)
+	return m.finish(lines, m.keyMode().help())
 }

@@ -19,6 +19,9 @@ import (
 type rerunAsk struct {
 	plan     Plan
 	question string
+	// answer, when set, takes the y/n instead of the re-run: the same
+	// question line confirms resetting a prompt.
+	answer func(yes bool) tea.Cmd
 }
 
 // rerunState is the re-run in progress. ctx bounds the Host call and the
@@ -64,11 +67,11 @@ func (m *Model) filteredIndexes() []int {
 // rerunSample is r in the detail page: this sample, the focused metric or
 // all of them.
 func (m *Model) rerunSample() tea.Cmd {
-	r := m.rows[m.detail.row]
-	if r.res == nil {
-		m.setError("this sample is still being evaluated; re-run it when it has finished")
+	if why := m.rerunSampleBlocked(); why != "" {
+		m.setError(why)
 		return nil
 	}
+	r := m.rows[m.detail.row]
 	var metrics []eval.Metric
 	if f := m.detail.focus; f != "" {
 		metrics = []eval.Metric{f}
@@ -102,7 +105,7 @@ func (m *Model) planRerun(indexes []int, metrics []eval.Metric) tea.Cmd {
 		return nil
 	}
 	if len(indexes) == 0 {
-		m.setError("no sample to re-run (the filter shows none with a result)")
+		m.setError(noRerunnable)
 		return nil
 	}
 	if metrics == nil {
@@ -174,6 +177,10 @@ func approx(n int) string {
 func (m *Model) askKey(msg tea.KeyPressMsg) tea.Cmd {
 	a := m.ask
 	m.ask = nil
+	if a.answer != nil {
+		s := msg.String()
+		return a.answer(s == "y" || s == "Y")
+	}
 	if s := msg.String(); s != "y" && s != "Y" {
 		m.setStatus("re-run cancelled; nothing was sent")
 		return nil
@@ -225,7 +232,7 @@ func (m *Model) rerunWorkflow(msg workflowMsg) tea.Cmd {
 		rr.id, rr.started = msg.id, true
 		// The comparison starts now so the Δ column fills in as results
 		// arrive; its "before" is what each row shows at that moment.
-		m.cmp = &compareState{baseID: m.runID, curID: msg.id, base: map[int]*eval.Result{}, metrics: metricSet(rr.plan.Metrics)}
+		m.setCompare(&compareState{baseID: m.runID, curID: msg.id, base: map[int]*eval.Result{}, metrics: metricSet(rr.plan.Metrics)})
 		m.cmp.summarize(m)
 		m.detail.invalidate()
 		return m.stream(rr.ctx, rr.gen, msg.events)

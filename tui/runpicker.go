@@ -1,6 +1,9 @@
 package tui
 
 import (
+	"path/filepath"
+	"strconv"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -39,19 +42,25 @@ type runResultsMsg struct {
 func (runsMsg) workflowMsg()       {}
 func (runResultsMsg) workflowMsg() {}
 
-func (m *Model) openPicker() tea.Cmd {
-	h := m.opts.Host
+// compareBlocked says why c cannot open the picker now, or "".
+func (m *Model) compareBlocked() string {
 	switch {
-	case h == nil:
-		m.setError("comparing runs needs the run store of an LLM-judged run; " + noHost)
-		return nil
+	case m.opts.Host == nil:
+		return "comparing runs needs the run store of an LLM-judged run; " + noHost
 	case m.live:
-		m.setError("the run is still in progress; compare runs when it has finished")
-		return nil
+		return "the run is still in progress; compare runs when it has finished"
 	case m.rerun != nil:
-		m.setError("a re-run is in progress; compare runs when it has finished")
+		return "a re-run is in progress; compare runs when it has finished"
+	}
+	return ""
+}
+
+func (m *Model) openPicker() tea.Cmd {
+	if why := m.compareBlocked(); why != "" {
+		m.setError(why)
 		return nil
 	}
+	h := m.opts.Host
 	m.picker = runPicker{loading: true, base: -1, cur: -1, back: m.screen}
 	m.screen = screenRuns
 	m.gen++
@@ -73,7 +82,8 @@ func (m *Model) runsKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.gen++ // a load still in flight no longer applies
 		m.screen = v.back
 	case key.Matches(msg, k.Pick):
-		if v.loading || v.cursor >= len(v.list) {
+		if why := m.pickBlocked(); why != "" {
+			m.setError(why)
 			return nil
 		}
 		v.err = ""
@@ -145,6 +155,112 @@ func (m *Model) pickerWorkflow(msg workflowMsg) tea.Cmd {
 	return nil
 }
 
+// The picker's columns, in the order they are drawn; runShrinkOrder is
+// how they give up room on a narrow terminal: a long model name first,
+// then the dataset (the runs listed are all of this one) and the start time
+// (an id carries it), the run id last (runs started in the same minute
+// differ only in its seconds and suffix).
+const (
+	colPick = iota
+	colRun
+	colDataset
+	colJudge
+	colSamples
+	colStatus
+	colStarted
+	colParent
+)
+
+var runShrinkOrder = []gridStep{
+	{colJudge, 20}, {colDataset, 7}, {colStarted, 0}, {colParent, 8}, {colJudge, 10}, {colStatus, 9},
+	{colParent, 0}, {colDataset, 0}, {colJudge, 6}, {colStatus, 6}, {colRun, 8},
+}
+
+// runColumns lays out what tells stored runs apart: the id, the dataset,
+// the judge, how many samples and whether the run finished, when it
+// started and what it re-ran.
+func (m *Model) runColumns() []gridColumn {
+	v := &m.picker
+	cols := []gridColumn{
+		colPick:    {title: "pick", least: len("compare")},
+		colRun:     {title: "run"},
+		colDataset: {title: "dataset"},
+		colJudge:   {title: "judge"},
+		colSamples: {title: "samples", right: true},
+		colStatus:  {title: "status"},
+		colStarted: {title: "started"},
+		colParent:  {title: "parent"},
+	}
+	for i, ri := range v.list {
+		pick := ""
+		switch i {
+		case v.base:
+			pick = "base"
+		case v.cur:
+			pick = "compare"
+		}
+		parent := sanitize.Line(ri.Parent)
+		if parent == "" {
+			parent = "-"
+		}
+		if ri.ID == m.runID {
+			parent += " (shown)"
+		}
+		started := "-"
+		if !ri.StartedAt.IsZero() {
+			started = ri.StartedAt.Format("2006-01-02 15:04:05")
+		}
+		row := []string{
+			colPick:    pick,
+			colRun:     sanitize.Line(ri.ID),
+			colDataset: orDash(sanitize.Line(filepath.Base(ri.Dataset))),
+			colJudge:   orDash(judgeLabel(ri.Judge)),
+			colSamples: strconv.Itoa(ri.Samples),
+			colStatus:  runStatus(ri),
+			colStarted: started,
+			colParent:  parent,
+		}
+		for c := range cols {
+			cols[c].cells = append(cols[c].cells, row[c])
+		}
+	}
+	return cols
+}
+
+// judgeLabel names the judge of a run by what decides its verdicts: the
+// model, or "offline" for the lexical judge.
+func judgeLabel(j eval.JudgeInfo) string {
+	switch {
+	case j.Kind == "offline":
+		return "offline"
+	case j.Model != "":
+		return sanitize.Line(j.Model)
+	}
+	return sanitize.Line(j.Name)
+}
+
+// runStatus is how a stored run ended, as far as its record says.
+func runStatus(ri eval.RunInfo) string {
+	s := "finished"
+	switch {
+	case ri.Cancelled:
+		s = "cancelled"
+	case ri.FinishedAt == nil:
+		s = "unfinished"
+	}
+	if ri.Skipped > 0 {
+		s += sprintf(", %d skipped", ri.Skipped)
+	}
+	return s
+}
+
+func orDash(s string) string {
+	if s == "" || s == "." {
+		return "-"
+	}
+	return s
+}
+
 func (m *Model) renderRuns() []string {
 	st, g := m.st, m.g
 	v := &m.picker
@@ -157,36 +273,17 @@ func (m *Model) renderRuns() []string {
 	case len(v.list) == 0:
 		lines = append(lines, st.muted.Render("  no stored runs"))
 	default:
-		lines = append(lines, st.header.Render(fit("  pick     run            started           judge               samples  parent", m.width, "")))
+		cols := m.runColumns()
+		widths := layoutGrid(cols, m.width, runShrinkOrder)
+		lines = append(lines, st.header.Render(fit(gridLine(cols, widths, -1, g.ellipsis), m.width, "")))
 		room := max(m.height-len(lines)-4-len(m.bottomLines()), 1)
 		start := min(max(v.cursor-room+1, 0), max(len(v.list)-room, 0))
 		for i := start; i < min(start+room, len(v.list)); i++ {
-			ri := v.list[i]
-			pick := ""
-			switch i {
-			case v.base:
-				pick = "base"
-			case v.cur:
-				pick = "compare"
-			}
-			judge := ri.Judge.Name
-			if judge == "" {
-				judge = ri.Judge.Model
-			}
-			judge = sanitize.Line(judge)
-			parent := sanitize.Line(ri.Parent)
-			if parent == "" {
-				parent = "-"
-			}
-			if ri.ID == m.runID {
-				parent += " (shown)"
-			}
-			l := sprintf("  %-8s %-14s %-17s %-19s %7d  %s", pick, fit(sanitize.Line(ri.ID), 14, g.ellipsis),
-				ri.StartedAt.Format("2006-01-02 15:04"), fit(judge, 19, g.ellipsis), ri.Samples, parent)
+			l := gridLine(cols, widths, i, g.ellipsis)
 			switch {
 			case i == v.cursor:
 				l = st.selected.Render(fit(l, m.width, ""))
-			case pick != "":
+			case i == v.base || i == v.cur:
 				l = st.accent.Render(l)
 			}
 			lines = append(lines, l)
@@ -201,5 +298,5 @@ func (m *Model) renderRuns() []string {
 	case v.loading:
 		lines = append(lines, st.muted.Render("  loading both runs"+g.ellipsis))
 	}
-	return m.finish(lines, m.keys.pickerHelp())
+	return m.finish(lines, m.keyMode().help())
 }

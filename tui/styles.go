@@ -1,9 +1,13 @@
 package tui
 
 import (
-	"github.com/ragscope/ragscope/eval"
+	"image/color"
 
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
+
+	"github.com/ragscope/ragscope/eval"
 )
 
 // glyphs holds every non-ASCII character the chrome uses, so --ascii (or a
@@ -47,9 +51,12 @@ var asciiGlyphs = glyphs{
 	arrow:       "->",
 }
 
-// styles are built once; colours are 256-colour indices because that is
-// what most SSH sessions advertise. Every colour-coded meaning also has a
-// mark or a word so NO_COLOR loses nothing.
+// styles are built from a palette chosen for the terminal's background:
+// dark until the terminal answers the background query (most do; one that
+// does not keeps the dark palette), light if it reports a light one.
+// Colours are 256-colour indices because that is what most SSH sessions
+// advertise. Every colour-coded meaning also has a mark or a word so
+// NO_COLOR loses nothing.
 type styles struct {
 	title, muted, accent, bold lipgloss.Style
 	low, mid, high             lipgloss.Style
@@ -62,26 +69,87 @@ type styles struct {
 	dialog                     lipgloss.Style
 }
 
-func newStyles() styles {
-	c := lipgloss.Color
+// palette is the semantic colours of one background. Each text colour
+// keeps a WCAG contrast of at least 3:1 against the backgrounds terminals
+// ship with (TestPaletteContrast), as does the selection's text against
+// the selection.
+type palette struct {
+	ok, warn, fail, muted, accent color.Color
+	selFg, selBg                  color.Color
+}
+
+var (
+	darkPalette = palette{
+		ok: lipgloss.Color("78"), warn: lipgloss.Color("214"), fail: lipgloss.Color("203"),
+		muted: lipgloss.Color("245"), accent: lipgloss.Color("111"),
+		selFg: lipgloss.Color("255"), selBg: lipgloss.Color("24"),
+	}
+	// The dark palette's amber, green and grey wash out on white; these
+	// are their darker counterparts.
+	lightPalette = palette{
+		ok: lipgloss.Color("28"), warn: lipgloss.Color("130"), fail: lipgloss.Color("160"),
+		muted: lipgloss.Color("242"), accent: lipgloss.Color("25"),
+		selFg: lipgloss.Color("232"), selBg: lipgloss.Color("153"),
+	}
+)
+
+func newStyles() styles { return paletteStyles(darkPalette) }
+
+// newHelp is the footer and ? page component in the default palette.
+func newHelp() help.Model {
+	h := help.New()
+	h.Styles = helpStyles(darkPalette)
+	return h
+}
+
+// setBackground switches every style to the background the terminal
+// reported, and drops the pages rendered with the old ones.
+func (m *Model) setBackground(dark bool) {
+	p := lightPalette
+	if dark {
+		p = darkPalette
+	}
+	m.st = paletteStyles(p)
+	m.help.Styles = helpStyles(p)
+	m.input.SetStyles(textinput.DefaultStyles(dark))
+	m.detail.invalidate()
+	m.raw.lines = nil
+}
+
+// helpStyles colour the key help from the palette; bubbles' own greys
+// fall below 3:1 on white.
+func helpStyles(p palette) help.Styles {
+	key := lipgloss.NewStyle().Foreground(p.accent)
+	desc := lipgloss.NewStyle().Foreground(p.muted)
+	return help.Styles{
+		ShortKey: key, ShortDesc: desc, ShortSeparator: desc, Ellipsis: desc,
+		FullKey: key, FullDesc: desc, FullSeparator: desc,
+	}
+}
+
+func paletteStyles(p palette) styles {
+	fg := func(c color.Color) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
 	return styles{
-		title:     lipgloss.NewStyle().Bold(true).Foreground(c("111")),
-		muted:     lipgloss.NewStyle().Foreground(c("245")),
-		accent:    lipgloss.NewStyle().Foreground(c("111")),
-		bold:      lipgloss.NewStyle().Bold(true),
-		low:       lipgloss.NewStyle().Foreground(c("203")),
-		mid:       lipgloss.NewStyle().Foreground(c("214")),
-		high:      lipgloss.NewStyle().Foreground(c("78")),
-		failed:    lipgloss.NewStyle().Foreground(c("203")).Bold(true),
-		warn:      lipgloss.NewStyle().Foreground(c("214")),
-		running:   lipgloss.NewStyle().Foreground(c("245")),
-		selected:  lipgloss.NewStyle().Reverse(true),
+		title:  fg(p.accent).Bold(true),
+		muted:  fg(p.muted),
+		accent: fg(p.accent),
+		bold:   lipgloss.NewStyle().Bold(true),
+		low:    fg(p.fail),
+		mid:    fg(p.warn),
+		high:   fg(p.ok),
+		failed: fg(p.fail).Bold(true),
+		warn:   fg(p.warn),
+		// The selection is reversed with its colours swapped: reversed,
+		// it shows selFg on selBg, and where colours are dropped (NO_COLOR,
+		// the ASCII profile) it is still a reversed row.
+		selected:  lipgloss.NewStyle().Reverse(true).Foreground(p.selBg).Background(p.selFg),
+		running:   fg(p.muted),
 		header:    lipgloss.NewStyle().Bold(true).Underline(true),
-		errorLine: lipgloss.NewStyle().Foreground(c("203")).Bold(true),
-		section:   lipgloss.NewStyle().Bold(true).Foreground(c("111")),
-		emph:      lipgloss.NewStyle().Foreground(c("203")).Bold(true),
+		errorLine: fg(p.fail).Bold(true),
+		section:   fg(p.accent).Bold(true),
+		emph:      fg(p.fail).Bold(true),
 		dialog: lipgloss.NewStyle().Border(lipgloss.NormalBorder()).
-			BorderForeground(c("214")).Padding(0, 1),
+			BorderForeground(p.warn).Padding(0, 1),
 	}
 }
 

@@ -63,7 +63,7 @@ func (m *Model) renderTable() []string {
 			lines = append(lines, m.st.muted.Render("  no sample matches the filter (esc clears it)"))
 		}
 	}
-	return m.finish(lines, m.keys.tableHelp(m.opts.Host != nil, m.cmp != nil))
+	return m.finish(lines, m.keyMode().help())
 }
 
 func (m *Model) columnTitles() string {
@@ -72,8 +72,8 @@ func (m *Model) columnTitles() string {
 	if m.desc {
 		arrow = "v"
 	}
-	title := func(name string, slot int, w int, right bool) string {
-		if slot == key.slot {
+	title := func(name string, slot int, delta bool, w int, right bool) string {
+		if slot == key.slot && delta == (key.delta != nil) {
 			name += arrow
 		}
 		if right {
@@ -83,19 +83,19 @@ func (m *Model) columnTitles() string {
 	}
 	var b strings.Builder
 	b.WriteString("  ")
-	b.WriteString(title("#", slotIndex, m.indexWidth(), true))
+	b.WriteString(title("#", slotIndex, false, m.indexWidth(), true))
 	b.WriteString(" ")
 	b.WriteString(fit("question", m.questionWidth(), ""))
 	for _, mt := range m.metrics {
 		b.WriteString(" ")
-		b.WriteString(title(shortName(mt), metricSlot(mt), scoreW, true))
+		b.WriteString(title(shortName(mt), metricSlot(mt), false, scoreW, true))
 		if m.cmp != nil {
 			b.WriteString(" ")
-			b.WriteString(padLeft(m.deltaTitle(mt), deltaW))
+			b.WriteString(title(m.deltaTitle(mt), metricSlot(mt), true, deltaW, true))
 		}
 	}
 	b.WriteString(" ")
-	b.WriteString(title("diagnosis", slotDiag, diagW, false))
+	b.WriteString(title("diagnosis", slotDiag, false, diagW, false))
 	return m.st.header.Render(fit(b.String(), m.width, ""))
 }
 

@@ -147,6 +147,16 @@ func TestParseFilter(t *testing.T) {
 		{in: "status:bogus", wantErr: `unknown status "bogus"`},
 		{in: "diag:bogus", wantErr: `unknown diagnosis "bogus"`},
 		{in: `"unclosed`, wantErr: "unclosed quote"},
+		{in: "df<0", want: []term{{kind: termDelta, word: "df<0", slot: 0, op: "<", value: 0}}},
+		{in: "dar<-0.1", want: []term{{kind: termDelta, word: "dar<-0.1", slot: 1, op: "<", value: -0.1}}},
+		{in: "dcp>0", want: []term{{kind: termDelta, word: "dcp>0", slot: 2, op: ">", value: 0}}},
+		{in: "dcr!=0", want: []term{{kind: termDelta, word: "dcr!=0", slot: 3, op: "!=", value: 0}}},
+		{in: "ΔF<=-0.5", want: []term{{kind: termDelta, word: "ΔF<=-0.5", slot: 0, op: "<=", value: -0.5}}},
+		{in: "dfaithfulness==1", want: []term{{kind: termDelta, word: "dfaithfulness==1", slot: 0, op: "=", value: 1}}},
+		{in: "df<-1.5", wantErr: `df<-1.5: "-1.5" is not a change between -1 and 1`},
+		{in: "df<", wantErr: "is not a change between -1 and 1"},
+		{in: "f<-0.1", wantErr: "is not a score between 0 and 1"},
+		{in: "dx<0", wantErr: `unknown metric "dx" (use f, ar, cp or cr, or df, dar, dcp, dcr`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -222,7 +232,11 @@ func TestFilterCountsInHeader(t *testing.T) {
 	typeText(m, "diag:generation")
 	press(m, "enter")
 	s := screenText(m)
-	for _, want := range []string{"diagnosis  generation 2  retrieval 0  off-topic 0  noncommittal 0  low 0  ok 0  failed 0\n", "faithfulness       mean 0.167  scored 2"} {
+	// The diagnosis line ends with the position among the rows shown.
+	if got, want := flat(lineOf(s, "diagnosis  ")), "diagnosis generation 2 retrieval 0 off-topic 0 noncommittal 0 low 0 ok 0 failed 0 [1/2]"; got != want {
+		t.Fatalf("diagnosis line %q, want %q", got, want)
+	}
+	for _, want := range []string{"faithfulness       mean 0.167  scored 2"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("header misses %q:\n%s", want, s)
 		}
@@ -232,11 +246,11 @@ func TestFilterCountsInHeader(t *testing.T) {
 	press(m, "/")
 	typeText(m, "diag:generation")
 	press(m, "enter")
-	if s := screenText(m); !strings.Contains(s, "diagnosis  generation 2\n") {
+	if s := screenText(m); flat(lineOf(s, "diagnosis  ")) != "diagnosis generation 2 [1/2]" {
 		t.Fatalf("80 columns: header misses the compact diagnosis line:\n%s", s)
 	}
 	press(m, "esc")
-	if s := screenText(m); !strings.Contains(s, "diagnosis  generation 2  retrieval 1  noncommittal 1  ok 2  failed 2\n") {
+	if s := screenText(m); flat(lineOf(s, "diagnosis  ")) != "diagnosis generation 2 retrieval 1 noncommittal 1 ok 2 failed 2 [1/8]" {
 		t.Fatalf("80 columns: header misses the compact diagnosis line:\n%s", s)
 	}
 }
@@ -254,8 +268,10 @@ func TestFilterBadTermShowsErrorAndKeepsPrevious(t *testing.T) {
 	if s := screenText(m); !strings.Contains(s, `filter: f<abc: "abc" is not a score between 0 and 1`) {
 		t.Fatalf("error not shown:\n%s", s)
 	}
-	if got := shownSamples(m); !slices.Equal(got, []int{2}) {
-		t.Fatalf("previous filter lost: shown %v", got)
+	// The rows are those of the last expression that parsed as it was
+	// typed: "f", free text.
+	if got := shownSamples(m); !slices.Equal(got, []int{1, 2, 3}) {
+		t.Fatalf("the last valid filter is not kept: shown %v", got)
 	}
 	// Fixing the term applies it.
 	press(m, "backspace", "backspace", "backspace")
@@ -282,7 +298,8 @@ func TestEscClearsFilterFirstThenGoesBack(t *testing.T) {
 	if !m.filter.empty() || len(m.shown) != 8 {
 		t.Fatalf("second esc did not clear the filter: %d shown", len(m.shown))
 	}
-	// esc while typing clears the filter and closes the bar.
+	// esc while typing puts back the filter in force before (none) and
+	// closes the bar.
 	press(m, "/")
 	typeText(m, "cp=0")
 	press(m, "esc")
@@ -295,8 +312,8 @@ func TestFilterBarTakesKeys(t *testing.T) {
 	m := newTestModel(t, fixtureOptions(), 80, 24)
 	press(m, "/")
 	typeText(m, "jqs") // must be typed, not navigate, quit or sort
-	if m.input.Value() != "jqs" || m.sortIdx != 0 || cursorSample(m) != 0 {
-		t.Fatalf("keys leaked out of the filter bar: value %q sort %d cursor %d", m.input.Value(), m.sortIdx, cursorSample(m))
+	if m.input.Value() != "jqs" || m.sortIdx != 0 || m.screen != screenTable || m.quitting {
+		t.Fatalf("keys leaked out of the filter bar: value %q sort %d screen %d", m.input.Value(), m.sortIdx, m.screen)
 	}
 }
 
@@ -409,9 +426,10 @@ func TestResizeReflows(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	m := newTestModel(t, fixtureOptions(), 100, 30)
+	applyFilter(m, "f<0.9") // esc clears it: the page says so
 	press(m, "?")
 	s := screenText(m)
-	for _, want := range []string{"sort", "reverse", "filter", "clear filter", "quit now", "status:failed", "diag:retrieval"} {
+	for _, want := range []string{"sort", "reverse", "filter", "clear filter", "quit now", "status:failed", "diag:retrieval", "df<0"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("help misses %q:\n%s", want, s)
 		}

@@ -6,12 +6,14 @@ import tea "charm.land/bubbletea/v2"
 // part of the model that asked.
 func (m *Model) workflow(msg workflowMsg) tea.Cmd {
 	switch msg.(type) {
-	case promptsMsg, editPathMsg, editorDoneMsg, reloadMsg:
+	case promptsMsg, editPathMsg, editorDoneMsg, reloadMsg, resetMsg:
 		return m.promptsWorkflow(msg)
 	case planMsg, rerunStartedMsg:
 		return m.rerunWorkflow(msg)
 	case runsMsg, runResultsMsg:
 		return m.pickerWorkflow(msg)
+	case pagerReadyMsg, pagerDoneMsg:
+		return m.pagerWorkflow(msg)
 	}
 	return nil
 }

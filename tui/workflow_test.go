@@ -551,7 +551,7 @@ func TestWorkflowKeysInHelp(t *testing.T) {
 		helpScreen []string
 	}{
 		{name: "table with a host", host: true, footer: []string{"R re-run filtered", "p prompts", "c compare runs", "q quit"},
-			helpScreen: []string{"prompts", "re-run filtered", "compare runs", "leave compare"}},
+			helpScreen: []string{"prompts", "re-run filtered", "compare runs"}},
 		{name: "table without a host", footer: []string{"q quit"}, notFooter: []string{"re-run", "prompts"},
 			helpScreen: []string{"prompts", "re-run filtered", "compare runs"}},
 		{name: "detail with a host", host: true, keys: []string{"enter"}, footer: []string{"r re-run", "P prompts"},

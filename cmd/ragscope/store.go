@@ -168,13 +168,20 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 		fmt.Fprintf(stderr, "ragscope report: --format %q is not one of json, csv, md\n", o.format)
 		return exitUsage
 	}
-	db, infos, runs, err := storedRuns(o.db, pos[0])
+	st, err := app.Open(o.db, app.OpenOptions{Mode: app.Read})
+	if err == nil {
+		defer st.Close()
+		// The run is resolved before --out is created: a mistyped id
+		// leaves no file behind.
+		_, _, _, err = st.RunPage(pos[0], 0, 0)
+		if err != nil && !errors.Is(err, cache.ErrDamaged) {
+			err = usageError{Err: err}
+		}
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "ragscope report:", errText(err))
 		return exitCode(err)
 	}
-	defer db.Close()
-	info, results := infos[0], runs[0]
 	var out io.Writer = stdout
 	var fh *outfile.File
 	if o.out != "" {
@@ -185,15 +192,9 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 		defer fh.Abort()
 		out = fh
 	}
-	rep := eval.NewReport(info, results)
-	switch o.format {
-	case "json":
-		err = rep.WriteJSON(out)
-	case "csv":
-		err = rep.WriteCSV(out)
-	case "md":
-		err = rep.WriteMarkdown(out, o.worst)
-	}
+	// Streamed from the store a page at a time: a report of a million
+	// samples is never in memory.
+	_, err = app.WriteReport(st, pos[0], o.format, o.worst, out)
 	if err == nil && fh != nil {
 		err = fh.Commit()
 	}

@@ -1,0 +1,16 @@
+package eval
+
+import (
+	"encoding/json"
+	"io"
+)
+
+// WriteSampleJSON writes one result as the JSON report writes each of its
+// samples (the result's fields and its diagnosis), indented on its own:
+// what the TUI copies for a sample.
+func WriteSampleJSON(w io.Writer, r *Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(reportSample{Result: r, Diagnosis: Diagnose(r)})
+}

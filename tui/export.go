@@ -1,0 +1,243 @@
+package tui
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/sanitize"
+)
+
+// y and o take out what the screen is about: in the table and the detail
+// page the sample's full result, as the JSON report writes a sample; in
+// the raw view the sample's judge calls as read from the cache. y copies
+// it through the terminal (OSC 52), o opens it in $PAGER.
+
+// maxClipboard bounds what y sends: terminals and tmux cut OSC 52 payloads
+// short somewhere past 100 KB, and a clipboard that silently holds half a
+// JSON document is worse than a refusal that says to use o.
+const maxClipboard = 100 << 10
+
+// export is the text y and o act on.
+type export struct {
+	what string // for the status line: "sample 3 as JSON"
+	file string // the temporary file's name pattern for the pager
+	text string
+}
+
+// exportRow is the row whose sample y and o take out in the table and
+// the detail page, nil elsewhere.
+func (m *Model) exportRow() *row {
+	switch m.screen {
+	case screenTable:
+		if m.cursor < len(m.shown) {
+			return m.rows[m.shown[m.cursor]]
+		}
+	case screenDetail:
+		return m.rows[m.detail.row]
+	}
+	return nil
+}
+
+// copyBlocked is why y (and o, see pagerBlocked) does nothing here, ""
+// when it acts. The footer asks on every frame, so it only looks; the size
+// limit of y is checked when y is pressed.
+func (m *Model) copyBlocked() string {
+	switch m.screen {
+	case screenTable, screenDetail:
+		r := m.exportRow()
+		switch {
+		case r == nil:
+			return "no sample is shown to copy"
+		case r.res == nil:
+			return sprintf("sample %d is still being evaluated; its result can be copied when it has finished", r.index)
+		}
+		return ""
+	case screenRaw:
+		r := &m.raw
+		switch {
+		case r.loading:
+			return "the raw calls are still being read from the cache"
+		case r.err != nil:
+			return "the raw calls could not be read: " + r.err.Error()
+		}
+		return r.note
+	}
+	return "nothing here to copy or open; y and o work in the table, a sample and its raw calls"
+}
+
+// pagerBlocked is why o does nothing here: o opens what y copies.
+func (m *Model) pagerBlocked() string { return m.copyBlocked() }
+
+// exportable is the screen's export; call it when copyBlocked is "".
+func (m *Model) exportable() (export, error) {
+	if m.screen == screenRaw {
+		r := &m.raw
+		return export{what: sprintf("the raw judge calls of sample %d", r.sample),
+			file: sprintf("ragscope-sample-%d-calls-*.txt", r.sample), text: r.text}, nil
+	}
+	r := m.exportRow()
+	var b bytes.Buffer
+	if err := eval.WriteSampleJSON(&b, r.res); err != nil {
+		return export{}, fmt.Errorf("cannot encode sample %d: %w", r.index, err)
+	}
+	return export{what: sprintf("sample %d as JSON", r.index),
+		file: sprintf("ragscope-sample-%d-*.json", r.index), text: b.String()}, nil
+}
+
+// copyExport is y: the text goes to the terminal's clipboard in the
+// command Bubble Tea turns into OSC 52.
+func (m *Model) copyExport() tea.Cmd {
+	if why := m.copyBlocked(); why != "" {
+		m.setError(why)
+		return nil
+	}
+	e, err := m.exportable()
+	switch {
+	case err != nil:
+		m.setError(err.Error())
+		return nil
+	case len(e.text) > maxClipboard:
+		m.setError(sprintf("%s is %s, too large to copy through the terminal (OSC 52 is cut short past %s); press o to open it in $PAGER",
+			e.what, byteSize(len(e.text)), byteSize(maxClipboard)))
+		return nil
+	}
+	m.setStatus(sprintf("copied %s (%s) to the clipboard through the terminal (OSC 52)", e.what, byteSize(len(e.text))))
+	return tea.SetClipboard(e.text)
+}
+
+// pagerReadyMsg is the pager, resolved, and the file it is to show.
+type pagerReadyMsg struct {
+	cmd  *exec.Cmd
+	path string
+	err  error
+}
+
+// pagerDoneMsg is the pager's exit; the file is gone by then.
+type pagerDoneMsg struct {
+	err, removeErr error
+	path           string
+}
+
+func (pagerReadyMsg) workflowMsg() {}
+func (pagerDoneMsg) workflowMsg()  {}
+
+// openPager is o. Finding the pager and writing the file are I/O, so they
+// happen in a command; the pager then gets the terminal through m.exec.
+// The file is sanitised like every text this program puts on a screen.
+func (m *Model) openPager() tea.Cmd {
+	if why := m.pagerBlocked(); why != "" {
+		m.setError(why)
+		return nil
+	}
+	e, err := m.exportable()
+	if err != nil {
+		m.setError(err.Error())
+		return nil
+	}
+	text := sanitize.Text(e.text)
+	return func() tea.Msg {
+		path, err := writeTemp(e.file, text)
+		if err != nil {
+			return pagerReadyMsg{err: err}
+		}
+		c, err := defaultPagerCommand(path)
+		if err != nil {
+			err = errors.Join(err, removeTemp(path))
+			return pagerReadyMsg{err: err}
+		}
+		return pagerReadyMsg{cmd: c, path: path}
+	}
+}
+
+// writeTemp writes text to a new file only the user can read (CreateTemp
+// makes it 0600): a sample holds the data being evaluated.
+func writeTemp(pattern, text string) (string, error) {
+	f, err := os.CreateTemp("", pattern)
+	if err != nil {
+		return "", err
+	}
+	_, err = f.WriteString(text)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", errors.Join(err, removeTemp(f.Name()))
+	}
+	return f.Name(), nil
+}
+
+func removeTemp(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+func (m *Model) pagerWorkflow(msg workflowMsg) tea.Cmd {
+	switch msg := msg.(type) {
+	case pagerReadyMsg:
+		if msg.err != nil {
+			m.setError("cannot open the pager: " + msg.err.Error())
+			return nil
+		}
+		path := msg.path
+		// The callback runs once the pager has exited, outside Update; the
+		// file is removed there, whatever the pager did.
+		return m.exec(msg.cmd, func(err error) tea.Msg {
+			return pagerDoneMsg{err: err, removeErr: removeTemp(path), path: path}
+		})
+	case pagerDoneMsg:
+		var errs []string
+		if msg.err != nil {
+			errs = append(errs, "the pager failed: "+msg.err.Error())
+		}
+		if msg.removeErr != nil {
+			errs = append(errs, "cannot remove "+msg.path+": "+msg.removeErr.Error())
+		}
+		if len(errs) > 0 {
+			m.setError(strings.Join(errs, "; "))
+		}
+	}
+	return nil
+}
+
+// pagerCommand is how o shows a file: $PAGER (which may carry arguments,
+// like the editor variables), else less. A pager that is not installed is
+// an error here, before the terminal is handed over, rather than a shell's
+// "not found" after.
+func pagerCommand(path string, getenv func(string) string, lookPath func(string) (string, error)) (*exec.Cmd, error) {
+	if p := strings.TrimSpace(getenv("PAGER")); p != "" {
+		name := strings.Fields(p)[0]
+		if _, err := lookPath(name); err != nil && !strings.Contains(name, "=") {
+			return nil, errors.New("$PAGER=" + p + ": " + name + " not found in PATH; set $PAGER to an installed pager")
+		}
+		return envCommand("PAGER", p, path, lookPath)
+	}
+	bin, err := lookPath("less")
+	if err != nil {
+		return nil, errors.New("no pager: less is not installed; set $PAGER to the pager you use")
+	}
+	return exec.Command(bin, path), nil
+}
+
+func defaultPagerCommand(path string) (*exec.Cmd, error) {
+	return pagerCommand(path, os.Getenv, exec.LookPath)
+}
+
+// byteSize is a size as people read it: 812 B, 4.2 KB, 1.3 MB.
+func byteSize(n int) string {
+	switch {
+	case n >= 1<<20:
+		return sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return sprintf("%d B", n)
+}

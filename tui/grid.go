@@ -1,0 +1,93 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// A grid is a list drawn in columns that fit the width: each column is as
+// wide as its widest cell while the line has room; when it has not, the
+// columns give up cells step by step in a set order, each step narrowing
+// one column to a floor or taking it away. Cells are clipped with an
+// ellipsis, never wrapped, so one row stays one line and the list a list.
+
+type gridColumn struct {
+	title string
+	cells []string // one line each, already sanitised
+	right bool     // numbers align right
+	// least is the width the column keeps whatever its cells, so a cell
+	// that comes and goes (a pick) does not shift the others.
+	least int
+}
+
+// gridStep narrows column col to floor cells, or takes it away when floor
+// is 0, if the line is still too wide.
+type gridStep struct{ col, floor int }
+
+const (
+	gridIndent = 2 // the left margin, as the table has
+	gridGap    = 2
+)
+
+// layoutGrid gives each column its width for lines of width cells, -1 for
+// a column left out, taking the steps in order until the line fits.
+func layoutGrid(cols []gridColumn, width int, steps []gridStep) []int {
+	w := make([]int, len(cols))
+	for i, c := range cols {
+		w[i] = max(c.least, ansi.StringWidth(c.title))
+		for _, s := range c.cells {
+			w[i] = max(w[i], ansi.StringWidth(s))
+		}
+	}
+	total := func() int {
+		n, shown := gridIndent, 0
+		for _, x := range w {
+			if x >= 0 {
+				n += x
+				shown++
+			}
+		}
+		return n + gridGap*max(shown-1, 0)
+	}
+	for _, st := range steps {
+		over := total() - width
+		switch {
+		case over <= 0:
+			return w
+		case w[st.col] < 0:
+		case st.floor == 0:
+			w[st.col] = -1
+		default:
+			w[st.col] = max(w[st.col]-over, min(st.floor, w[st.col]))
+		}
+	}
+	return w
+}
+
+// gridLine is one line of the grid: the titles when row < 0, else a row.
+func gridLine(cols []gridColumn, widths []int, row int, tail string) string {
+	var b strings.Builder
+	b.WriteString(strings.Repeat(" ", gridIndent))
+	first := true
+	for i, c := range cols {
+		if widths[i] < 0 {
+			continue
+		}
+		if !first {
+			b.WriteString(strings.Repeat(" ", gridGap))
+		}
+		first = false
+		s := c.title
+		if row >= 0 {
+			s = c.cells[row]
+		}
+		s = truncate(s, widths[i], tail)
+		if c.right {
+			b.WriteString(padLeft(s, widths[i]))
+		} else {
+			b.WriteString(fit(s, widths[i], ""))
+		}
+	}
+	return strings.TrimRight(b.String(), " ")
+}

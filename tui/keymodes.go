@@ -1,0 +1,328 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// keyMode is the key map as the mode the user is in sees it, and the one
+// place that says which keys work where: the footer and the ? page show the
+// keys it lists that work now, and key() refuses, with the reason, the
+// ones it lists as off. So the footer cannot offer a key that is refused,
+// nor hide one that works.
+type keyMode struct {
+	title  string           // the ? page's title
+	footer []*key.Binding   // the footer, most used first
+	page   [][]*key.Binding // the ? page's columns: every key the mode handles
+	off    map[*key.Binding]string
+}
+
+// refuse turns a key of the mode off when why is not empty.
+func (km *keyMode) refuse(b *key.Binding, why string) {
+	if why == "" {
+		return
+	}
+	if km.off == nil {
+		km.off = map[*key.Binding]string{}
+	}
+	km.off[b] = why
+}
+
+func (km keyMode) works(b *key.Binding) bool { return b.Enabled() && km.off[b] == "" }
+
+// help is what the footer and the ? page show: the keys that work now.
+func (km keyMode) help() helpMap {
+	var h helpMap
+	for _, b := range km.footer {
+		if km.works(b) {
+			h.short = append(h.short, *b)
+		}
+	}
+	for _, col := range km.page {
+		var c []key.Binding
+		for _, b := range col {
+			if km.works(b) {
+				c = append(c, *b)
+			}
+		}
+		if len(c) > 0 {
+			h.full = append(h.full, c)
+		}
+	}
+	return h
+}
+
+// refused lists the keys of the mode that are off now, in page order, for
+// the ? page to mention.
+func (km keyMode) refused() []key.Binding {
+	var out []key.Binding
+	for _, col := range km.page {
+		for _, b := range col {
+			if b.Enabled() && km.off[b] != "" {
+				out = append(out, *b)
+			}
+		}
+	}
+	return out
+}
+
+// refusal is why the mode refuses the key pressed, "" when it does not.
+func (km keyMode) refusal(msg tea.KeyPressMsg) string {
+	for b, why := range km.off {
+		if key.Matches(msg, *b) {
+			return why
+		}
+	}
+	return ""
+}
+
+// keyMode is the mode the user is in: typing a filter, or a screen.
+func (m *Model) keyMode() keyMode {
+	if m.filtering {
+		return m.filterInputMode()
+	}
+	switch m.screen {
+	case screenDetail:
+		return m.detailMode()
+	case screenRaw:
+		return m.rawMode()
+	case screenPrompts:
+		return m.promptsMode()
+	case screenRuns:
+		return m.pickerMode()
+	}
+	return m.tableMode()
+}
+
+// scrolling are the keys that move through a page or a table, none when
+// there is nowhere to move.
+func (k *keyMap) scrolling(moves bool) []*key.Binding {
+	if !moves {
+		return nil
+	}
+	return []*key.Binding{&k.Down, &k.Up, &k.Top, &k.Bottom, &k.HalfDown, &k.HalfUp, &k.PageDown, &k.PageUp}
+}
+
+// listing are the keys that move through a short list, none when it has
+// fewer than two items.
+func (k *keyMap) listing(n int) []*key.Binding {
+	if n < 2 {
+		return nil
+	}
+	return []*key.Binding{&k.Down, &k.Up, &k.Top, &k.Bottom}
+}
+
+// upDown are the movement keys the footer names, of those a mode has.
+func upDown(moves []*key.Binding) []*key.Binding {
+	if len(moves) == 0 {
+		return nil
+	}
+	return moves[:2]
+}
+
+// leaving are the keys every screen has.
+func (k *keyMap) leaving() []*key.Binding {
+	return []*key.Binding{&k.Help, &k.Quit, &k.Stop, &k.ForceQuit}
+}
+
+func (m *Model) tableMode() keyMode {
+	k := &m.keys
+	view := []*key.Binding{&k.Open, &k.Sort, &k.Reverse, &k.Filter}
+	footer := []*key.Binding{&k.Open, &k.Filter, &k.Sort, &k.Help, &k.Quit, &k.Stop}
+	// esc does one thing at a time: it clears the filter, then leaves the
+	// comparison; the footer names the one it will do.
+	esc := m.tableEsc()
+	if esc != nil {
+		view = append(view, esc)
+		footer = append(footer, esc)
+	}
+	moves := k.scrolling(len(m.shown) > 1)
+	km := keyMode{
+		title:  "keys: table",
+		footer: append(append(footer, &k.RerunAll, &k.Prompts, &k.Compare, &k.Reverse, &k.Copy, &k.Pager), upDown(moves)...),
+		page: [][]*key.Binding{
+			moves,
+			view,
+			append([]*key.Binding{&k.Prompts, &k.RerunAll, &k.Compare, &k.Copy, &k.Pager}, k.leaving()...),
+		},
+	}
+	km.refuse(&k.Copy, m.copyBlocked())
+	km.refuse(&k.Pager, m.pagerBlocked())
+	km.refuse(&k.Open, m.openBlocked())
+	km.refuse(&k.RerunAll, m.rerunAllBlocked())
+	km.refuse(&k.Prompts, m.promptsBlocked())
+	km.refuse(&k.Compare, m.compareBlocked())
+	km.refuse(&k.Stop, m.stopBlocked())
+	if esc == &k.LeaveCompare {
+		km.refuse(esc, m.leaveCompareBlocked())
+	}
+	return km
+}
+
+// tableEsc is what esc does in the table, nil when it does nothing.
+func (m *Model) tableEsc() *key.Binding {
+	switch {
+	case !m.filter.empty():
+		return &m.keys.ClearFilter
+	case m.cmp != nil:
+		return &m.keys.LeaveCompare
+	}
+	return nil
+}
+
+func (m *Model) detailMode() keyMode {
+	k := &m.keys
+	m.ensureDetail()
+	moves := k.scrolling(m.detail.maxScroll(m.pageHeight()) > 0)
+	km := keyMode{
+		title: "keys: sample detail",
+		footer: append([]*key.Binding{&k.Back, &k.Section, &k.Raw, &k.Help, &k.Quit, &k.Stop, &k.Rerun, &k.DetailPrompts,
+			&k.Copy, &k.Pager, &k.NextSection, &k.NextSample}, upDown(moves)...),
+		page: [][]*key.Binding{
+			moves,
+			{&k.Section, &k.NextSection, &k.PrevSection, &k.Raw, &k.NextSample, &k.PrevSample, &k.Back},
+			append([]*key.Binding{&k.Rerun, &k.DetailPrompts, &k.Copy, &k.Pager}, k.leaving()...),
+		},
+	}
+	km.refuse(&k.Copy, m.copyBlocked())
+	km.refuse(&k.Pager, m.pagerBlocked())
+	km.refuse(&k.Rerun, m.rerunSampleBlocked())
+	km.refuse(&k.DetailPrompts, m.promptsBlocked())
+	km.refuse(&k.Stop, m.stopBlocked())
+	return km
+}
+
+func (m *Model) rawMode() keyMode {
+	k := &m.keys
+	m.ensureRaw()
+	moves := k.scrolling(m.raw.maxScroll(m.pageHeight()) > 0)
+	footer := []*key.Binding{&k.Back, &k.Copy, &k.Pager, &k.Quit}
+	if len(moves) > 0 {
+		footer = append(moves[:4:4], footer...)
+	}
+	km := keyMode{
+		title:  "keys: raw judge calls",
+		footer: footer,
+		page:   [][]*key.Binding{moves, {&k.Back, &k.Raw, &k.Copy, &k.Pager}, k.leaving()},
+	}
+	km.refuse(&k.Copy, m.copyBlocked())
+	km.refuse(&k.Pager, m.pagerBlocked())
+	km.refuse(&k.Stop, m.stopBlocked())
+	return km
+}
+
+func (m *Model) promptsMode() keyMode {
+	k := &m.keys
+	moves := k.listing(len(m.prompts.list))
+	km := keyMode{
+		title:  "keys: judge prompts",
+		footer: append(append([]*key.Binding{&k.Edit, &k.ResetPrompt}, upDown(moves)...), &k.Back, &k.Help, &k.Quit),
+		page:   [][]*key.Binding{moves, {&k.Edit, &k.ResetPrompt, &k.Back}, k.leaving()},
+	}
+	km.refuse(&k.Edit, m.editBlocked())
+	km.refuse(&k.ResetPrompt, m.resetBlocked())
+	km.refuse(&k.Stop, m.stopBlocked())
+	return km
+}
+
+func (m *Model) pickerMode() keyMode {
+	k := &m.keys
+	moves := k.listing(len(m.picker.list))
+	km := keyMode{
+		title:  "keys: compare runs",
+		footer: append(append([]*key.Binding{&k.Pick}, upDown(moves)...), &k.Back, &k.Help, &k.Quit),
+		page:   [][]*key.Binding{moves, {&k.Pick, &k.Back}, k.leaving()},
+	}
+	km.refuse(&k.Pick, m.pickBlocked())
+	km.refuse(&k.Stop, m.stopBlocked())
+	return km
+}
+
+// filterInputMode is the filter bar: every other key is text.
+func (m *Model) filterInputMode() keyMode {
+	k := &m.keys
+	keys := []*key.Binding{&k.FilterApply, &k.FilterCancel, &k.ForceQuit}
+	return keyMode{title: "keys: filter", footer: keys, page: [][]*key.Binding{keys}}
+}
+
+// The reasons a key is off. Each is also the check of the action itself,
+// so what the footer shows and what a key does cannot disagree.
+
+func (m *Model) openBlocked() string {
+	if len(m.shown) == 0 {
+		return "no sample is shown to open"
+	}
+	return ""
+}
+
+// noRerunnable is R with a filter that shows no finished sample.
+const noRerunnable = "no sample to re-run (the filter shows none with a result)"
+
+func (m *Model) rerunAllBlocked() string {
+	if why := m.rerunBlocked(); why != "" {
+		return why
+	}
+	for _, p := range m.shown {
+		if m.rows[p].res != nil {
+			return ""
+		}
+	}
+	return noRerunnable
+}
+
+func (m *Model) rerunSampleBlocked() string {
+	if why := m.rerunBlocked(); why != "" {
+		return why
+	}
+	if m.detail.row < len(m.rows) && m.rows[m.detail.row].res == nil {
+		return "this sample is still being evaluated; re-run it when it has finished"
+	}
+	return ""
+}
+
+func (m *Model) promptsBlocked() string {
+	if m.opts.Host == nil {
+		return noHost
+	}
+	return readOnly(m.opts.Host)
+}
+
+func (m *Model) stopBlocked() string {
+	if m.opts.Cancel == nil {
+		return m.attachedRun() + " cannot be stopped from here; it keeps going in its own process"
+	}
+	return ""
+}
+
+func (m *Model) leaveCompareBlocked() string {
+	if m.rerun != nil {
+		return "a re-run is in progress; the comparison stays until it finishes"
+	}
+	return ""
+}
+
+// editBlocked is why e does nothing now; it is resetBlocked's twin, as
+// both act on the prompt under the cursor.
+func (m *Model) editBlocked() string {
+	v := &m.prompts
+	switch {
+	case v.loading:
+		return "the prompt list is still loading"
+	case v.cursor >= len(v.list):
+		return "no prompt to edit"
+	}
+	return ""
+}
+
+func (m *Model) pickBlocked() string {
+	v := &m.picker
+	switch {
+	case v.loading && len(v.list) == 0:
+		return "the stored runs are still loading"
+	case v.loading:
+		return "the picked runs are still loading"
+	case v.cursor >= len(v.list):
+		return "no stored run to pick"
+	}
+	return ""
+}

@@ -1,0 +1,26 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+)
+
+// positionText is where the cursor is among the rows the filter shows,
+// [12/300], and [0/0] when it shows none: the header's counts say how many
+// samples match, this says where in them the user is.
+func (m *Model) positionText() string {
+	if len(m.shown) == 0 {
+		return "[0/0]"
+	}
+	return sprintf("[%d/%d]", m.cursor+1, len(m.shown))
+}
+
+// withPosition draws a header line in the width the position leaves and
+// puts the position at its right end.
+func (m *Model) withPosition(line func(width int) string) string {
+	pos := m.positionText()
+	room := max(m.width-lipgloss.Width(pos)-1, 0)
+	l := truncate(line(room), room, m.g.ellipsis)
+	return l + strings.Repeat(" ", max(m.width-lipgloss.Width(l)-lipgloss.Width(pos), 1)) + pos
+}
