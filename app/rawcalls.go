@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -42,6 +43,35 @@ func RawCalls(st cache.Store) func(keys []string) (string, error) {
 			}
 		}
 		return b.String(), nil
+	}
+}
+
+// RawCallsJSON gives a sample's judge calls as the cache holds them
+// (request, reply or vector, model, time), for y in the TUI's raw view: a
+// call that is not cached is listed by its key with "cached": false.
+func RawCallsJSON(st cache.Store) func(keys []string) ([]byte, error) {
+	return func(keys []string) ([]byte, error) {
+		type call struct {
+			*cache.CallEntry
+			Key    string `json:"key"`
+			Cached bool   `json:"cached"`
+		}
+		calls := make([]call, 0, len(keys))
+		for _, k := range keys {
+			e, err := st.Call(k)
+			if err != nil {
+				return nil, err
+			}
+			calls = append(calls, call{CallEntry: e, Key: k, Cached: e != nil})
+		}
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(calls); err != nil {
+			return nil, err
+		}
+		return b.Bytes(), nil
 	}
 }
 

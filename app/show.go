@@ -25,7 +25,7 @@ func Show(ctx context.Context, st *Shared, ref string, ascii bool, stderr io.Wri
 	lr, isLive := live[info.ID]
 	opts := tui.Options{
 		Dataset: info.Dataset, Total: info.Samples, Judge: info.Judge, Metrics: info.Metrics, ASCII: ascii,
-		Started: info.StartedAt, RawCalls: RawCalls(st), RunID: info.ID, Host: StoredHost{Store: st, Run: info},
+		Started: info.StartedAt, RawCalls: RawCalls(st), RawCallsJSON: RawCallsJSON(st), RunID: info.ID, Host: StoredHost{Store: st, Run: info},
 	}
 	var events <-chan eval.Event
 	wctx, cancel := context.WithCancel(ctx)

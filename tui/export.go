@@ -76,11 +76,19 @@ func (m *Model) copyBlocked() string {
 func (m *Model) pagerBlocked() string { return m.copyBlocked() }
 
 // exportable is the screen's export; call it when copyBlocked is "".
-func (m *Model) exportable() (export, error) {
+// forCopy picks, in the raw view, the calls as stored (JSON) over the text
+// on screen.
+func (m *Model) exportable(forCopy bool) (export, error) {
 	if m.screen == screenRaw {
 		r := &m.raw
-		return export{what: sprintf("the raw judge calls of sample %d", r.sample),
-			file: sprintf("ragscope-sample-%d-calls-*.txt", r.sample), text: r.text}, nil
+		e := export{what: sprintf("the raw judge calls of sample %d", r.sample),
+			file: sprintf("ragscope-sample-%d-calls-*.txt", r.sample), text: r.text}
+		if r.json != nil && forCopy {
+			// y copies the calls as stored, for a script or a bug
+			// report; o pages them as read on screen.
+			e.what, e.text = sprintf("the raw judge calls of sample %d as JSON", r.sample), string(r.json)
+		}
+		return e, nil
 	}
 	r := m.exportRow()
 	var b bytes.Buffer
@@ -98,7 +106,7 @@ func (m *Model) copyExport() tea.Cmd {
 		m.setError(why)
 		return nil
 	}
-	e, err := m.exportable()
+	e, err := m.exportable(true)
 	switch {
 	case err != nil:
 		m.setError(err.Error())
@@ -136,7 +144,7 @@ func (m *Model) openPager() tea.Cmd {
 		m.setError(why)
 		return nil
 	}
-	e, err := m.exportable()
+	e, err := m.exportable(false)
 	if err != nil {
 		m.setError(err.Error())
 		return nil

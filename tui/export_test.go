@@ -46,6 +46,7 @@ func TestCopy(t *testing.T) {
 	tests := []struct {
 		name       string
 		raw        string // what the cache holds for the raw view
+		rawJSON    string // the same calls as stored, when the host gives them
 		keys       []string
 		want       func(t *testing.T) string // the clipboard text; nil: nothing copied
 		wantStatus string
@@ -59,6 +60,9 @@ func TestCopy(t *testing.T) {
 		{name: "the raw calls, as read", raw: rawText, keys: []string{"enter", "x", "y"},
 			want:       func(*testing.T) string { return rawText },
 			wantStatus: "copied the raw judge calls of sample 0 (" + byteSize(len(rawText)) + ")"},
+		{name: "the raw calls, as stored", raw: rawText, rawJSON: `[{"key":"k1","cached":true}]`, keys: []string{"enter", "x", "y"},
+			want:       func(*testing.T) string { return `[{"key":"k1","cached":true}]` },
+			wantStatus: "copied the raw judge calls of sample 0 as JSON ("},
 		{name: "too large for OSC 52", raw: big, keys: []string{"enter", "x", "y"},
 			wantStatus: "the raw judge calls of sample 0 is 100.0 KB, too large to copy through the terminal (OSC 52 is cut short past 100.0 KB); press o to open it in $PAGER"},
 		{name: "a sample without judge calls", keys: []string{"j", "enter", "x", "y"},
@@ -69,6 +73,9 @@ func TestCopy(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := hostOptions(fixtureHost())
 			opts.RawCalls = func([]string) (string, error) { return tt.raw, nil }
+			if tt.rawJSON != "" {
+				opts.RawCallsJSON = func([]string) ([]byte, error) { return []byte(tt.rawJSON), nil }
+			}
 			m := newTestModel(t, opts, 80, 24)
 			for _, k := range tt.keys[:len(tt.keys)-1] {
 				pressDrive(t, m, k)

@@ -36,6 +36,9 @@ type Options struct {
 	Results  []*eval.Result
 	Started  time.Time
 	RawCalls func(keys []string) (string, error) // renders raw judge calls for `x`; nil: no cache
+	// RawCallsJSON gives the same calls as stored (request and reply, as
+	// JSON), what y copies in the raw view; nil: y copies the text.
+	RawCallsJSON func(keys []string) ([]byte, error)
 	// Cancel stops the live run. It is called when the user quits a run of
 	// this process; for an Attached run only when the user confirms X, and
 	// from a command, as stopping another process's run may take I/O. nil:
@@ -275,7 +278,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case rawCallsMsg:
 		if m.raw.sample == msg.sample {
 			m.raw.loading = false
-			m.raw.text, m.raw.err = msg.text, msg.err
+			m.raw.text, m.raw.json, m.raw.err = msg.text, msg.json, msg.err
 			m.raw.lines = nil
 		}
 		return m, nil

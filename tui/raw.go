@@ -12,7 +12,8 @@ import (
 type rawView struct {
 	sample  int
 	loading bool
-	text    string // the calls as read; what y copies and o pages
+	text    string // the calls as read and shown; what o pages
+	json    []byte // the calls as stored (request and reply), what y copies; nil without RawCallsJSON
 	note    string // instead of text: why there are no calls to show
 	err     error
 	lines   []string
@@ -22,6 +23,7 @@ type rawView struct {
 type rawCallsMsg struct {
 	sample int
 	text   string
+	json   []byte
 	err    error
 }
 
@@ -51,10 +53,14 @@ func (m *Model) openRaw() tea.Cmd {
 		keys = append(keys, c.Key)
 	}
 	m.raw.loading = true
-	fetch, sample := m.opts.RawCalls, row.index
+	fetch, fetchJSON, sample := m.opts.RawCalls, m.opts.RawCallsJSON, row.index
 	return func() tea.Msg {
 		text, err := fetch(keys)
-		return rawCallsMsg{sample: sample, text: text, err: err}
+		var js []byte
+		if err == nil && fetchJSON != nil {
+			js, err = fetchJSON(keys)
+		}
+		return rawCallsMsg{sample: sample, text: text, json: js, err: err}
 	}
 }
 
