@@ -78,7 +78,7 @@ func Prepare(cfg *Config, st cache.Store, stderr io.Writer) (_ *Session, err err
 		}
 	}
 	if cfg.Dataset == "" {
-		return nil, usagef("give exactly one DATASET (JSONL, JSON or CSV), e.g. ragscope run --headless testdata/demo.jsonl")
+		return nil, usagef("give exactly one DATASET (JSONL, JSON, CSV, YAML or Parquet), e.g. ragscope run --headless testdata/demo.jsonl")
 	}
 	if err := s.loadDataset(stderr); err != nil {
 		return nil, err
@@ -148,11 +148,9 @@ func (s *Session) loadDataset(stderr io.Writer) error {
 				fmt.Fprintf(stderr, "  ... and %d more\n", len(loaded.Skipped)-10)
 				break
 			}
-			field := ""
-			if sk.Field != "" {
-				field = fmt.Sprintf(" field %q:", sk.Field)
-			}
-			fmt.Fprintf(stderr, "  %s:%d:%s %s\n", path, sk.Line, field, sk.Reason)
+			// The dataset's own wording, with the file the record is in (a
+			// promptfoo config's tests file, for one).
+			fmt.Fprintf(stderr, "  %s\n", loaded.SkipError(sk))
 		}
 	}
 	if len(loaded.Samples) == 0 {

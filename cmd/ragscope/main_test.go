@@ -320,8 +320,8 @@ func TestBadInputs(t *testing.T) {
 	}
 	// --skip-invalid evaluates the rest and says what was skipped.
 	r := runBin(t, cleanEnv(t), "run", "--headless", "--skip-invalid", bad)
-	if r.code != exitOK || !strings.Contains(r.stderr, "skipped 1") {
-		t.Fatalf("--skip-invalid: exit %d\n%s", r.code, r.stderr)
+	if r.code != exitOK || !strings.Contains(r.stderr, "skipped 1") || !strings.Contains(r.stderr, bad+":2: ") {
+		t.Fatalf("--skip-invalid: exit %d, want the skipped record named by file and line:\n%s", r.code, r.stderr)
 	}
 	if rep := decodeReport(t, r.stdout); len(rep.Samples) != 1 || rep.Run.Skipped != 1 {
 		t.Fatalf("%d samples, %d skipped", len(rep.Samples), rep.Run.Skipped)

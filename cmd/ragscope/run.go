@@ -65,7 +65,7 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	// dataset
 	fs.StringVar(&c.Mapping, "map", "", "column mapping, e.g. question=q,answer=resp,contexts=docs,reference=gold,id=uid")
 	fs.BoolVar(&c.SkipInvalid, "skip-invalid", false, "skip invalid records (reported) instead of stopping at the first")
-	fs.Var(byteSize{&c.MaxRecordBytes}, "max-record-bytes", "largest dataset record (JSONL line, JSON element, CSV row) loaded, e.g. 64MiB (default 16MiB)")
+	fs.Var(byteSize{&c.MaxRecordBytes}, "max-record-bytes", "largest dataset record (JSONL line, JSON element, CSV or Parquet row, YAML record) loaded, e.g. 64MiB (default 16MiB)")
 	// cache & store
 	fs.StringVar(&c.DB, "db", "", dbUsage)
 	fs.BoolVar(&c.NoCache, "no-cache", false, "neither read nor write the judge-call cache")
@@ -106,7 +106,7 @@ func (c *cli) runCommand() *cobra.Command {
 	var f runFlags
 	cmd := &cobra.Command{
 		Use:   "run DATASET",
-		Short: "Evaluate a dataset (JSONL, JSON or CSV) in the terminal interface, or headless",
+		Short: "Evaluate a dataset (JSONL, JSON, CSV, YAML, Parquet) in the terminal interface, or headless",
 		Long: `Evaluate every sample of DATASET with the judge: in the terminal interface, or with --headless a progress line and a summary on stderr and the JSON report on stdout (or --out FILE).
 
 Flags win over their environment variables, which win over the settings file (--config, else $RAGSCOPE_CONFIG, else $XDG_CONFIG_HOME/ragscope/config.json), which wins over the defaults.
@@ -133,7 +133,7 @@ func (c *cli) evaluateCommand(cmd *cobra.Command, f *runFlags, pos []string) int
 		f.APIKey = os.Getenv("OPENAI_API_KEY")
 	}
 	if len(pos) > 1 || (len(pos) == 0 && f.Resume == "") {
-		return usageHint(stderr, cmd, "give exactly one DATASET (JSONL, JSON or CSV), e.g. ragscope run --headless testdata/demo.jsonl")
+		return usageHint(stderr, cmd, "give exactly one DATASET (JSONL, JSON, CSV, YAML or Parquet), e.g. ragscope run --headless testdata/demo.jsonl")
 	}
 	if len(pos) == 1 {
 		f.Dataset = pos[0]
