@@ -19,8 +19,11 @@ import (
 // settings file and the environment, and what `run --detach` sends to the
 // server. The API key is never serialised with it.
 type Config struct {
-	Dataset        string        `json:"dataset"`
-	Out            string        `json:"out,omitempty"`
+	Dataset string `json:"dataset"`
+	Out     string `json:"out,omitempty"`
+	// Stream reads the dataset as it is evaluated instead of into memory
+	// (headless and detached runs: nothing needs every sample at once).
+	Stream         bool          `json:"stream,omitempty"`
 	BaseURL        string        `json:"base_url,omitempty"`
 	APIKey         string        `json:"-"`
 	APIType        string        `json:"api_type,omitempty"`

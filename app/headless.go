@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/ragscope/ragscope/app/outfile"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/eval/endpoint"
 )
 
@@ -53,18 +55,18 @@ func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, e
 		out = fh
 	}
 	info := s.Info()
-	fmt.Fprintf(stderr, "ragscope: %s: %d samples, metrics %s\n", info.Dataset, len(s.Loaded.Samples), joinMetrics(s.Metrics))
+	fmt.Fprintf(stderr, "ragscope: %s: %d samples, metrics %s\n", info.Dataset, s.Loaded.Count, joinMetrics(s.Metrics))
 	fmt.Fprintf(stderr, "ragscope: %s\n", s.Banner)
 	fmt.Fprintf(stderr, "ragscope: run %s (db %s)\n", info.ID, s.Store.Path())
 	if n := s.Resumed(); n > 0 {
-		fmt.Fprintf(stderr, "ragscope: resuming: %d of %d samples already finished\n", n, len(s.Loaded.Samples))
+		fmt.Fprintf(stderr, "ragscope: resuming: %d of %d samples already finished\n", n, s.Loaded.Count)
 	}
 	start := time.Now()
 	run, err := s.Start(ctx)
 	if err != nil {
 		return 0, err
 	}
-	prog := progress{total: len(s.Loaded.Samples), start: start}
+	prog := progress{total: s.Loaded.Count, start: start}
 	last := time.Now()
 	// A throttled endpoint finishes no sample for a while: the ticker
 	// says so rather than leaving a CI log silent.
@@ -140,6 +142,11 @@ func finishReport(run *Run, cancelled bool, out io.Writer, fh *outfile.File, std
 		msg := why.Error()
 		if f := endpoint.Classify(why); f.Endpoint != "" && !strings.Contains(msg, f.Endpoint) {
 			msg += " (endpoint " + f.Endpoint + ")"
+		}
+		var changed *dataset.ChangedError
+		if errors.As(why, &changed) {
+			// --resume refuses a changed dataset: say what does work.
+			return ExitFatal, fmt.Errorf("the run stopped: %s\nthe samples evaluated before are kept in run %s", msg, run.ID)
 		}
 		return ExitFatal, fmt.Errorf("the run stopped: %s\nfinished samples are kept; when this is fixed, continue with: ragscope run --resume %s", msg, run.ID)
 	}

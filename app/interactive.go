@@ -31,7 +31,7 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 		h = host
 	}
 	err = tui.Run(ctx, tui.Options{
-		Dataset: info.Dataset, Total: len(s.Loaded.Samples), Judge: s.Judge.Info(), Metrics: s.Metrics,
+		Dataset: info.Dataset, Total: s.Loaded.Count, Judge: s.Judge.Info(), Metrics: s.Metrics,
 		ASCII: ascii, Live: true, Started: info.StartedAt, RawCalls: RawCalls(s.Store), RawCallsJSON: RawCallsJSON(s.Store), Cancel: run.Cancel, Banner: s.Banner,
 		RunID: info.ID, Host: h, Limit: s.LimitLine,
 	}, run.Events) // the TUI drains the events after it ends, so the runner never blocks

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/sanitize"
 )
 
@@ -70,8 +71,11 @@ func (r *Run) Counts() (eval.CallCounts, eval.Usage) { return r.runner.Counts() 
 // runSpec is what distinguishes a first run, a resumed run and a re-run;
 // everything else about starting one is the same.
 type runSpec struct {
-	info    eval.RunInfo
-	judge   eval.Judge
+	info  eval.RunInfo
+	judge eval.Judge
+	// source yields the total samples to evaluate; when nil, samples are.
+	source  eval.Source
+	total   int
 	samples []eval.Sample
 	metrics []eval.Metric
 	// done are results of an earlier attempt (--resume): re-emitted, not evaluated.
@@ -91,13 +95,25 @@ type runSpec struct {
 // so a finished run stays finished even if the process is killed after.
 func (s *Session) Start(ctx context.Context) (*Run, error) {
 	return s.launch(ctx, runSpec{
-		info: s.Info(), judge: s.Judge, samples: s.Loaded.Samples, metrics: s.Metrics, done: s.done,
+		info: s.Info(), judge: s.Judge, source: s.source(), total: s.Loaded.Count, metrics: s.Metrics, done: s.done,
 		onEnd: func(info eval.RunInfo) {
 			s.mu.Lock()
 			s.run = info
 			s.mu.Unlock()
 		},
 	})
+}
+
+// source is the session's samples: streamed from the dataset file (Stream),
+// or those in memory.
+func (s *Session) source() eval.Source {
+	if s.Loaded.Samples == nil && s.Loaded.Count > 0 {
+		path, opt, scanned := s.Cfg.Dataset, s.datasetOpt, s.Loaded
+		return func(yield func(eval.Sample) bool) error {
+			return dataset.Stream(path, opt, scanned, yield)
+		}
+	}
+	return eval.SliceSource(s.Loaded.Samples)
 }
 
 // launch is the one way a run starts.
@@ -151,7 +167,11 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 	}()
 	go func() {
 		defer cancel()
-		r.Stream(rctx, eval.SliceSource(spec.samples), len(spec.samples))
+		src, total := spec.source, spec.total
+		if src == nil {
+			src, total = eval.SliceSource(spec.samples), len(spec.samples)
+		}
+		r.Stream(rctx, src, total)
 		now := time.Now().UTC()
 		info.FinishedAt = &now
 		info.Cancelled = r.Cancelled()

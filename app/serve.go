@@ -72,6 +72,7 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 		return "", fmt.Errorf("the run's settings are unreadable: %v", err)
 	}
 	cfg.APIKey = req.APIKey
+	cfg.Stream = true // nobody looks at a detached run's samples in this process
 	cfg.Absolute(req.Dir)
 	if err := cfg.Validate(); err != nil {
 		return "", err
@@ -89,7 +90,7 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 	sv.runs[run.ID] = run
 	sv.wg.Add(1)
 	sv.mu.Unlock()
-	fmt.Fprintf(sv.stderr, "ragscope serve: run %s started: %s, %d samples, %s\n", run.ID, cfg.Dataset, len(s.Loaded.Samples), s.Banner)
+	fmt.Fprintf(sv.stderr, "ragscope serve: run %s started: %s, %d samples, %s\n", run.ID, cfg.Dataset, s.Loaded.Count, s.Banner)
 	go func() {
 		defer sv.wg.Done()
 		defer s.Close()

@@ -37,6 +37,7 @@ type Session struct {
 	unrecoverable func(error) string
 	limits        []*endpoint.Client // whose limiter state is shown
 	done          map[int]*eval.Result
+	datasetOpt    dataset.Options // what the dataset was read with: a stream reads it again the same way
 	log           io.Writer
 	logFile       *os.File
 
@@ -137,15 +138,23 @@ func (s *Session) loadDataset(stderr io.Writer) error {
 		}
 		opt.Map = m
 	}
-	loaded, err := dataset.Load(path, opt)
+	load := dataset.Load
+	if s.Cfg.Stream {
+		// Validated whole now, read again as it is evaluated: a bad record
+		// is still refused before anything is paid for, and the samples
+		// are never all in memory.
+		load = dataset.Scan
+	}
+	s.datasetOpt = opt
+	loaded, err := load(path, opt)
 	if err != nil {
 		return UsageError{err}
 	}
-	if len(loaded.Skipped) > 0 {
-		fmt.Fprintf(stderr, "ragscope: skipped %d invalid record(s) of %s (--skip-invalid):\n", len(loaded.Skipped), path)
+	if loaded.SkippedCount > 0 {
+		fmt.Fprintf(stderr, "ragscope: skipped %d invalid record(s) of %s (--skip-invalid):\n", loaded.SkippedCount, path)
 		for i, sk := range loaded.Skipped {
 			if i == 10 {
-				fmt.Fprintf(stderr, "  ... and %d more\n", len(loaded.Skipped)-10)
+				fmt.Fprintf(stderr, "  ... and %d more\n", loaded.SkippedCount-10)
 				break
 			}
 			// The dataset's own wording, with the file the record is in (a
@@ -153,7 +162,7 @@ func (s *Session) loadDataset(stderr io.Writer) error {
 			fmt.Fprintf(stderr, "  %s\n", loaded.SkipError(sk))
 		}
 	}
-	if len(loaded.Samples) == 0 {
+	if loaded.Count == 0 {
 		return UsageError{fmt.Errorf("%s: no valid samples to evaluate", path)}
 	}
 	if s.run.ID != "" && s.run.DatasetHash != "" && s.run.DatasetHash != loaded.SHA256 {
@@ -311,8 +320,8 @@ func (s *Session) initRun() error {
 	s.run.Judge = info
 	s.run.Prompts = hashes
 	s.run.Metrics = s.Metrics
-	s.run.Samples = len(s.Loaded.Samples)
-	s.run.Skipped = len(s.Loaded.Skipped)
+	s.run.Samples = s.Loaded.Count
+	s.run.Skipped = s.Loaded.SkippedCount
 	s.run.Config = s.config()
 	return nil
 }

@@ -163,6 +163,7 @@ func evaluate(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (int, 
 		return 0, err
 	}
 	defer st.Close()
+	f.Stream = f.headless // the TUI holds every sample; headless reads them as it goes
 	s, err := app.Prepare(&f.Config, st, stderr)
 	if err != nil {
 		return 0, err

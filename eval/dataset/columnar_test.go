@@ -55,6 +55,7 @@ func TestColumnar(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			streamsLikeLoad(t, tt.file, []byte(tt.in), tt.opt)
 			l, err := Read(tt.file, strings.NewReader(tt.in), tt.opt)
 			if err != nil {
 				t.Fatalf("Read: %v", err)
@@ -144,6 +145,7 @@ func TestColumnarAndLayoutErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			streamsLikeLoad(t, tt.file, []byte(tt.in), tt.opt)
 			_, err := Read(tt.file, strings.NewReader(tt.in), tt.opt)
 			if err == nil {
 				t.Fatal("Read succeeded")

@@ -28,7 +28,8 @@ func fuzzParquetSeeds(tb testing.TB) [][]byte {
 // --skip-invalid and with small record limits. It must never panic; an
 // error about a record names its line; what loads is consistent with the
 // input (hash, line numbers, the limit); and --skip-invalid changes nothing
-// on a file that loads without it, and skips the record a failed load names.
+// on a file that loads without it, and skips the record a failed load names;
+// Scan then Stream give what Load gives.
 func FuzzLoad(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "*.*"))
 	for _, p := range files {
@@ -76,6 +77,13 @@ func FuzzLoad(f *testing.F) {
 		opt.SkipInvalid = true
 		ls, errs := Read(name, strings.NewReader(in), opt)
 		checkLoad(t, name, in, opt, ls, errs)
+		// Scan and Stream of the file agree with Load, with and without --skip-invalid.
+		path := filepath.Join(t.TempDir(), filepath.Base(name))
+		if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sameAsLoad(t, path, opt)
+		sameAsLoad(t, path, Options{MaxRecordBytes: opt.MaxRecordBytes})
 		if err == nil {
 			if errs != nil || !reflect.DeepEqual(l.Samples, ls.Samples) || len(ls.Skipped) > 0 {
 				t.Fatalf("--skip-invalid on a valid file: %v, %d samples (want %d), skipped %+v", errs, len(ls.Samples), len(l.Samples), ls.Skipped)

@@ -55,7 +55,7 @@ func TestGoldenFixtures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			path := filepath.Join("testdata", tt.file)
-			l, err := Load(path, tt.opt)
+			l, err := sameAsLoad(t, path, tt.opt)
 			if err != nil {
 				t.Fatalf("Load: %v", err)
 			}

@@ -1,8 +1,19 @@
 // Package dataset loads the samples to evaluate from JSON Lines, JSON, CSV,
 // YAML and Parquet files in the shapes RAGAS (0.1 and >= 0.2), Hugging Face
 // datasets and promptfoo use (promptfoo test files and configs, with their
-// file:// references), streaming where the format allows, with errors that
-// name the file, the record and the field.
+// file:// references), with errors that name the file, the record and the
+// field.
+//
+// Load holds every sample in memory. For a dataset too large for that, Scan
+// validates the file as Load does keeping only counts, and Stream reads it
+// again yielding the same samples (see stream.go); all three are one reader
+// per format. JSON Lines, JSON arrays (also {"samples": [...]} and
+// promptfoo's {"tests": [...]}), CSV and Parquet (through the file's ReadAt,
+// a page at a time) are read record by record, so a pass holds one record
+// and the read buffer whatever the number of samples. A column-oriented JSON
+// object and YAML files (so promptfoo YAML configs and YAML tests files) are
+// held whole during each pass, as their first sample needs the whole file;
+// they give the same samples either way.
 package dataset
 
 import (
@@ -14,7 +25,6 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -40,8 +50,9 @@ type Options struct {
 	// answer, contexts, reference. In JSON a column may be a dotted path
 	// into nested objects (vars.query).
 	Map map[string]string
-	// SkipInvalid collects invalid records in Loaded.Skipped and loads the
-	// rest, instead of failing on the first.
+	// SkipInvalid leaves invalid records out, listing them in
+	// Loaded.Skipped (the first MaxSkipped) and counting them in
+	// Loaded.SkippedCount, instead of failing on the first.
 	SkipInvalid bool
 	// Format is "", "jsonl", "json", "csv", "yaml" or "parquet" ("ndjson",
 	// "tsv" and "yml" are accepted too). "" picks by extension and content,
@@ -56,7 +67,8 @@ type Options struct {
 	MaxRecordBytes int64
 }
 
-// Loaded is a dataset read into memory.
+// Loaded is a dataset read: by Load, with its samples in memory, or by
+// Scan, with only what describes them.
 type Loaded struct {
 	Path string
 	// SHA256 is the hex sha256 of the file's bytes, as recorded by the run
@@ -66,28 +78,35 @@ type Loaded struct {
 	SHA256 string
 	// Format is the format the file was read as: jsonl, json, csv, yaml or
 	// parquet (a column-oriented JSON object is json).
-	Format  string
+	Format string
+	// Samples are the valid samples, in order; nil after Scan.
 	Samples []eval.Sample
-	Skipped []Skip
+	// Count is the number of valid samples (len(Samples) after Load).
+	Count int
+	// Skipped lists the first MaxSkipped records left out under
+	// Options.SkipInvalid, in file order; SkippedCount counts them all.
+	Skipped      []Skip
+	SkippedCount int
+
+	// dups are the records the scan left out as repeating an earlier id,
+	// by their ordinal among the records with an id: Stream cannot tell
+	// them from the record alone. opts is Options.key of the scan's options.
+	dups []int64
+	opts string
 }
 
-// Load reads the dataset at path.
+// Load reads the dataset at path, every sample into memory.
 func Load(path string, opt Options) (*Loaded, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("dataset: %w", err)
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, &Error{File: path, Msg: "is a directory — pass a .jsonl, .json, .csv, .yaml or .parquet file"}
-	}
-	return Read(path, f, opt)
+	return scan(fileSource(path), opt, true)
 }
 
 // Read reads a dataset from r; name is the file name used in errors, to
 // pick the format by extension and, for a promptfoo file, to resolve its
 // file:// references (relative to name's directory). A Parquet file is read
 // through r's ReadAt when r has one (an *os.File does), else held in memory.
+// Ids are checked for repeats by their hashes, which takes reading r again
+// from where it is now (see ids.go); an r that cannot seek back has its ids
+// kept whole instead.
 //
 // Format detection: an explicit Options.Format is obeyed. A .csv (.tsv) file
 // is CSV, a .yaml (.yml) file YAML, a .parquet file Parquet. A .jsonl,
@@ -98,16 +117,28 @@ func Load(path string, opt Options) (*Loaded, error) {
 // line holding a whole object means JSON Lines; a first line that starts a
 // YAML document, list item or "key:" means YAML; anything else CSV.
 func Read(name string, r io.Reader, opt Options) (*Loaded, error) {
+	return scan(readerSource(name, r), opt, true)
+}
+
+// readPass reads the dataset once, through a collector that setup fits
+// to the pass (what checks ids, where samples go).
+func readPass(src *source, opt Options, setup func(c *collector)) (*Loaded, error) {
+	r, done, err := src.open()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	cols, err := newColumns(opt.Map)
 	if err != nil {
-		return nil, &Error{File: name, Msg: err.Error()}
+		return nil, &Error{File: src.name, Msg: err.Error()}
 	}
 	h := sha256.New()
 	c := &collector{
-		root: name, cols: cols, skip: opt.SkipInvalid, ids: map[string]idSite{}, limit: maxRecordBytes(opt),
-		hash: h, reading: []string{absPath(name)},
+		root: src.name, cols: cols, skip: opt.SkipInvalid, limit: maxRecordBytes(opt),
+		hash: h, reading: []string{absPath(src.name)},
 	}
-	format, err := c.readFile(name, r, opt.Format)
+	setup(c)
+	format, err := c.readFile(src.name, r, opt.Format)
 	if err != nil {
 		return nil, err
 	}
@@ -124,11 +155,14 @@ func Read(name string, r io.Reader, opt Options) (*Loaded, error) {
 		sum = all.Sum(nil)
 	}
 	return &Loaded{
-		Path:    name,
-		SHA256:  hex.EncodeToString(sum),
-		Format:  format,
-		Samples: c.samples,
-		Skipped: c.skipped,
+		Path:         src.name,
+		SHA256:       hex.EncodeToString(sum),
+		Format:       format,
+		Count:        c.count,
+		Skipped:      c.skipped,
+		SkippedCount: c.skippedCount,
+		dups:         c.dupSeqs,
+		opts:         opt.key(),
 	}, nil
 }
 
@@ -344,15 +378,27 @@ func sniffComma(head []byte) rune {
 type collector struct {
 	// name is the file being read and unit what its records are counted
 	// in: the dataset's, or those of a file it references while that is read.
-	name    string
-	unit    string
-	root    string // the dataset's name
-	cols    *columns
-	skip    bool
-	limit   int64 // bytes per record
-	samples []eval.Sample
-	skipped []Skip
-	ids     map[string]idSite // id -> where it first appeared
+	name  string
+	unit  string
+	root  string // the dataset's name
+	cols  *columns
+	skip  bool
+	limit int64 // bytes per record
+	// count is the number of valid samples so far, the next one's Index;
+	// sink takes each (nil: they are only counted) and may end the read
+	// with an error.
+	count int
+	sink  func(eval.Sample) error
+	// skipped holds the first MaxSkipped records skipped, skippedCount
+	// counts them all.
+	skipped      []Skip
+	skippedCount int
+	// ids tells a repeated id; idSeq numbers the records with an id, in
+	// order (the same in every pass over the same file), and dupSeqs are
+	// those skipped as repeats.
+	ids     idCheck
+	idSeq   int64
+	dupSeqs []int64
 	// hash takes the bytes of the file being read; refSums are the
 	// sha256s of the files the dataset references, in the order read;
 	// reading holds the absolute paths of the files being read, the
@@ -383,20 +429,28 @@ type idSite struct {
 	line int
 }
 
+// MaxSkipped is how many skipped records Loaded.Skipped lists; the rest
+// are only counted, so that a file of a million bad records costs no more
+// to scan than a good one.
+const MaxSkipped = 1000
+
 // bad records an invalid record: skipped under --skip-invalid, else the error.
 func (c *collector) bad(line int, field, msg string) error {
 	if c.skip {
-		sk := Skip{Line: line, Field: field, Reason: msg, Unit: c.unit}
-		if c.name != c.root {
-			sk.File = c.name
+		c.skippedCount++
+		if len(c.skipped) < MaxSkipped {
+			sk := Skip{Line: line, Field: field, Reason: msg, Unit: c.unit}
+			if c.name != c.root {
+				sk.File = c.name
+			}
+			c.skipped = append(c.skipped, sk)
 		}
-		c.skipped = append(c.skipped, sk)
 		return nil
 	}
 	return &Error{File: c.name, Line: line, Unit: c.unit, Field: field, Msg: msg, Skippable: true}
 }
 
-// add appends a valid sample; idKey names the key its id was read from
+// add takes a valid sample; idKey names the key its id was read from
 // when that is not the id's own (promptfoo's description), for the message
 // about a duplicate.
 func (c *collector) add(s eval.Sample, idKey string) error {
@@ -404,22 +458,39 @@ func (c *collector) add(s eval.Sample, idKey string) error {
 		return c.bad(s.Line, "question", "is empty — every sample needs a question")
 	}
 	if s.ID != "" {
-		if first, dup := c.ids[s.ID]; dup {
-			where := fmt.Sprintf("%s %d", c.unit, first.line)
-			if first.file != c.name {
-				where += " of " + first.file
-			}
-			fix := "rename one or drop the id column"
-			if idKey != "" {
-				fix = fmt.Sprintf("the id is the test's %q; make the descriptions unique or give each test an id", idKey)
-			}
-			return c.bad(s.Line, "id", fmt.Sprintf("duplicate id %q, first used at %s — ids must be unique (runs are compared by id); %s", s.ID, where, fix))
+		c.idSeq++
+		if dup, err := c.ids.dup(c, &s, idKey); dup || err != nil {
+			return err
 		}
-		c.ids[s.ID] = idSite{c.name, s.Line}
 	}
-	s.Index = len(c.samples)
-	c.samples = append(c.samples, s)
+	s.Index = c.count
+	c.count++
+	if c.sink != nil {
+		return c.sink(s)
+	}
 	return nil
+}
+
+// skipDup records s as a repeat of the id first used at first.
+func (c *collector) skipDup(s *eval.Sample, idKey string, first idSite) error {
+	if c.skip {
+		c.dupSeqs = append(c.dupSeqs, c.idSeq)
+	}
+	return c.bad(s.Line, "id", dupMsg(c.name, c.unit, first, s.ID, idKey))
+}
+
+// dupMsg is the reason a record in file, counted in unit, is refused for
+// repeating the id first used at first.
+func dupMsg(file, unit string, first idSite, id, idKey string) string {
+	where := fmt.Sprintf("%s %d", unit, first.line)
+	if first.file != file {
+		where += " of " + first.file
+	}
+	fix := "rename one or drop the id column"
+	if idKey != "" {
+		fix = fmt.Sprintf("the id is the test's %q; make the descriptions unique or give each test an id", idKey)
+	}
+	return fmt.Sprintf("duplicate id %q, first used at %s — ids must be unique (runs are compared by id); %s", id, where, fix)
 }
 
 func (c *collector) finish() error {
@@ -433,7 +504,7 @@ func (c *collector) finish() error {
 			}
 		}
 	}
-	if len(c.samples) > 0 {
+	if c.count > 0 {
 		return nil
 	}
 	if c.records > 0 && !c.known {
@@ -441,7 +512,7 @@ func (c *collector) finish() error {
 		e.File = c.firstFile
 		return e
 	}
-	if len(c.skipped) > 0 {
+	if c.skippedCount > 0 {
 		s := c.skipped[0]
 		first := fmt.Sprintf("%s %d: ", s.Unit, s.Line)
 		if s.Field != "" {
@@ -450,7 +521,7 @@ func (c *collector) finish() error {
 		if s.File != "" {
 			first = s.File + ": " + first
 		}
-		return &Error{File: c.name, Msg: fmt.Sprintf("no valid samples — all %d records are invalid; the first, %s%s", len(c.skipped), first, s.Reason)}
+		return &Error{File: c.name, Msg: fmt.Sprintf("no valid samples — all %d records are invalid; the first, %s%s", c.skippedCount, first, s.Reason)}
 	}
 	return noSamplesError(c.name)
 }

@@ -144,6 +144,7 @@ func TestReadFormats(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			streamsLikeLoad(t, tt.file, []byte(tt.in), tt.opt)
 			l, err := Read(tt.file, strings.NewReader(tt.in), tt.opt)
 			if err != nil {
 				t.Fatalf("Read: %v", err)
@@ -293,6 +294,7 @@ func TestReadErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			streamsLikeLoad(t, tt.file, []byte(tt.in), tt.opt)
 			l, err := Read(tt.file, strings.NewReader(tt.in), tt.opt)
 			if err == nil {
 				t.Fatalf("Read succeeded with %d samples, want an error", len(l.Samples))
@@ -356,6 +358,7 @@ func TestSkipInvalid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			streamsLikeLoad(t, tt.file, []byte(tt.in), Options{SkipInvalid: true})
 			l, err := Read(tt.file, strings.NewReader(tt.in), Options{SkipInvalid: true})
 			if err != nil {
 				t.Fatalf("Read: %v", err)

@@ -104,6 +104,7 @@ func TestReadParquet(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			streamsLikeLoad(t, tt.file, tt.data, tt.opt)
 			// Through ReadAt (a file) and without (a pipe, read into memory).
 			for _, r := range []io.Reader{bytes.NewReader(tt.data), io.MultiReader(bytes.NewReader(tt.data))} {
 				l, err := Read(tt.file, r, tt.opt)
@@ -200,6 +201,7 @@ func TestReadParquetErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			streamsLikeLoad(t, "d.parquet", tt.data, tt.opt)
 			_, err := Read("d.parquet", bytes.NewReader(tt.data), tt.opt)
 			var e *Error
 			if !errors.As(err, &e) {

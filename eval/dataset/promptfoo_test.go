@@ -118,6 +118,7 @@ func TestPromptfooConfigReferences(t *testing.T) {
 			}
 			t.Chdir(filepath.Join(root, "elsewhere"))
 			path := filepath.Join("..", "cfg", "promptfooconfig.yaml")
+			sameAsLoad(t, path, tt.opt)
 			l, err := Load(path, tt.opt)
 			if err != nil {
 				t.Fatalf("Load: %v", err)
@@ -230,6 +231,7 @@ func TestPromptfooReferenceErrors(t *testing.T) {
 			dir := filepath.Join(root, "cfg")
 			writeTree(t, dir, tt.files)
 			t.Chdir(root)
+			sameAsLoad(t, filepath.Join("cfg", "promptfooconfig.yaml"), tt.opt)
 			_, err := Load(filepath.Join("cfg", "promptfooconfig.yaml"), tt.opt)
 			var e *Error
 			if !errors.As(err, &e) {

@@ -147,6 +147,7 @@ func TestReadYAML(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			streamsLikeLoad(t, tt.file, []byte(tt.in), tt.opt)
 			l, err := Read(tt.file, strings.NewReader(tt.in), tt.opt)
 			if err != nil {
 				t.Fatalf("Read: %v", err)
@@ -282,6 +283,7 @@ func TestReadYAMLErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			streamsLikeLoad(t, tt.file, []byte(tt.in), tt.opt)
 			l, err := Read(tt.file, strings.NewReader(tt.in), tt.opt)
 			if err == nil {
 				t.Fatalf("Read succeeded with %d samples, want an error", len(l.Samples))
