@@ -15,12 +15,7 @@ func smp(line int, id, q, a string, ctx []string, ref string) eval.Sample {
 }
 
 func TestReadFormats(t *testing.T) {
-	tests := []struct {
-		name, file, in string
-		opt            Options
-		format         string
-		want           []eval.Sample
-	}{
+	tests := []readCase{
 		{
 			name: "ragas 0.2 jsonl", file: "d.jsonl",
 			in:     `{"user_input":"q1","response":"a1","retrieved_contexts":["c1","c2"],"reference":"r1"}` + "\n" + `{"user_input":"q2","response":"a2"}`,
@@ -142,38 +137,11 @@ func TestReadFormats(t *testing.T) {
 		{name: "sniff csv", file: "export", in: "question,answer\nq,a\n", format: FormatCSV, want: []eval.Sample{smp(2, "", "q", "a", nil, "")}},
 		{name: "explicit format beats extension", file: "d.txt", in: "question,answer\nq,a\n", opt: Options{Format: "CSV"}, format: FormatCSV, want: []eval.Sample{smp(2, "", "q", "a", nil, "")}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			streamsLikeLoad(t, tt.file, []byte(tt.in), tt.opt)
-			l, err := Read(tt.file, strings.NewReader(tt.in), tt.opt)
-			if err != nil {
-				t.Fatalf("Read: %v", err)
-			}
-			if l.Format != tt.format {
-				t.Errorf("format = %q, want %q", l.Format, tt.format)
-			}
-			for i := range tt.want {
-				tt.want[i].Index = i
-			}
-			if !reflect.DeepEqual(l.Samples, tt.want) {
-				t.Errorf("samples:\n got %#v\nwant %#v", l.Samples, tt.want)
-			}
-			if len(l.Skipped) != 0 {
-				t.Errorf("skipped %v, want none", l.Skipped)
-			}
-		})
-	}
+	checkReads(t, tests)
 }
 
 func TestReadErrors(t *testing.T) {
-	tests := []struct {
-		name, file, in string
-		opt            Options
-		line           int
-		unit, field    string
-		want           []string // substrings of the message
-		skippable      bool
-	}{
+	tests := []readErrCase{
 		{name: "empty file", file: "d.jsonl", in: "", want: []string{"d.jsonl: no samples", "JSON Lines", "CSV"}},
 		{name: "whitespace only", file: "d.csv", in: "\r\n \n", want: []string{"no samples"}},
 		{name: "empty array", file: "d.json", in: "[ ]", want: []string{"no samples"}},
@@ -292,35 +260,7 @@ func TestReadErrors(t *testing.T) {
 			line: 1, field: "question", skippable: true, want: []string{"pass --format json"},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			streamsLikeLoad(t, tt.file, []byte(tt.in), tt.opt)
-			l, err := Read(tt.file, strings.NewReader(tt.in), tt.opt)
-			if err == nil {
-				t.Fatalf("Read succeeded with %d samples, want an error", len(l.Samples))
-			}
-			var e *Error
-			if !errors.As(err, &e) {
-				t.Fatalf("error %v (%T) is not a *dataset.Error", err, err)
-			}
-			unit := tt.unit
-			if unit == "" && tt.line > 0 {
-				unit = e.Unit // checked through the message instead
-			}
-			if e.File != tt.file || e.Line != tt.line || e.Field != tt.field || (tt.line > 0 && e.Unit != unit) || e.Skippable != tt.skippable {
-				t.Errorf("error location = {%q %d %q %q skippable=%v}, want {%q %d %q %q skippable=%v}\n%v",
-					e.File, e.Line, e.Unit, e.Field, e.Skippable, tt.file, tt.line, unit, tt.field, tt.skippable, err)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q\n does not contain %q", err, w)
-				}
-			}
-			if e.Skippable && !strings.Contains(err.Error(), "--skip-invalid") {
-				t.Errorf("skippable error %q does not mention --skip-invalid", err)
-			}
-		})
-	}
+	checkReadErrors(t, tests)
 }
 
 func TestSkipInvalid(t *testing.T) {
@@ -499,5 +439,81 @@ func TestAcceptedNames(t *testing.T) {
 	}
 	if len(Fields()) != int(nFields) {
 		t.Errorf("Fields() = %v, want %d fields", Fields(), nFields)
+	}
+}
+
+// readCase is a dataset that reads: its format and samples.
+type readCase struct {
+	name, file, in string
+	opt            Options
+	format         string
+	want           []eval.Sample
+}
+
+func checkReads(t *testing.T, tests []readCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			streamsLikeLoad(t, tt.file, []byte(tt.in), tt.opt)
+			l, err := Read(tt.file, strings.NewReader(tt.in), tt.opt)
+			if err != nil {
+				t.Fatalf("Read: %v", err)
+			}
+			if l.Format != tt.format {
+				t.Errorf("format = %q, want %q", l.Format, tt.format)
+			}
+			for i := range tt.want {
+				tt.want[i].Index = i
+			}
+			if !reflect.DeepEqual(l.Samples, tt.want) {
+				t.Errorf("samples:\n got %#v\nwant %#v", l.Samples, tt.want)
+			}
+			if len(l.Skipped) != 0 {
+				t.Errorf("skipped %v, want none", l.Skipped)
+			}
+		})
+	}
+}
+
+// readErrCase is a dataset that fails to read, and where and why.
+type readErrCase struct {
+	name, file, in string
+	opt            Options
+	line           int
+	unit, field    string
+	want           []string // substrings of the message
+	skippable      bool
+}
+
+func checkReadErrors(t *testing.T, tests []readErrCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			streamsLikeLoad(t, tt.file, []byte(tt.in), tt.opt)
+			l, err := Read(tt.file, strings.NewReader(tt.in), tt.opt)
+			if err == nil {
+				t.Fatalf("Read succeeded with %d samples, want an error", len(l.Samples))
+			}
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v (%T) is not a *dataset.Error", err, err)
+			}
+			unit := tt.unit
+			if unit == "" && tt.line > 0 {
+				unit = e.Unit // checked through the message instead
+			}
+			if e.File != tt.file || e.Line != tt.line || e.Field != tt.field || (tt.line > 0 && e.Unit != unit) || e.Skippable != tt.skippable {
+				t.Errorf("error location = {%q %d %q %q skippable=%v}, want {%q %d %q %q skippable=%v}\n%v",
+					e.File, e.Line, e.Unit, e.Field, e.Skippable, tt.file, tt.line, unit, tt.field, tt.skippable, err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q\n does not contain %q", err, w)
+				}
+			}
+			if e.Skippable && !strings.Contains(err.Error(), "--skip-invalid") {
+				t.Errorf("skippable error %q does not mention --skip-invalid", err)
+			}
+		})
 	}
 }

@@ -10,12 +10,7 @@ import (
 )
 
 func TestReadYAML(t *testing.T) {
-	tests := []struct {
-		name, file, in string
-		opt            Options
-		format         string
-		want           []eval.Sample
-	}{
+	tests := []readCase{
 		{
 			name: "bare list of promptfoo test cases, description is the id", file: "tests.yaml",
 			in: "# RAG cases\n" +
@@ -145,38 +140,11 @@ func TestReadYAML(t *testing.T) {
 			want:   []eval.Sample{smp(1, "", "q\u202e\x1b[31m", "a\u200b", nil, "")},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			streamsLikeLoad(t, tt.file, []byte(tt.in), tt.opt)
-			l, err := Read(tt.file, strings.NewReader(tt.in), tt.opt)
-			if err != nil {
-				t.Fatalf("Read: %v", err)
-			}
-			if l.Format != tt.format {
-				t.Errorf("format = %q, want %q", l.Format, tt.format)
-			}
-			for i := range tt.want {
-				tt.want[i].Index = i
-			}
-			if !reflect.DeepEqual(l.Samples, tt.want) {
-				t.Errorf("samples:\n got %#v\nwant %#v", l.Samples, tt.want)
-			}
-			if len(l.Skipped) != 0 {
-				t.Errorf("skipped %v, want none", l.Skipped)
-			}
-		})
-	}
+	checkReads(t, tests)
 }
 
 func TestReadYAMLErrors(t *testing.T) {
-	tests := []struct {
-		name, file, in string
-		opt            Options
-		line           int
-		field          string
-		want           []string
-		skippable      bool
-	}{
+	tests := []readErrCase{
 		{
 			name: "bad indentation names the YAML line", file: "tests.yaml",
 			in:   "- vars:\n    query: q\n    answer: a\n- vars:\n    query: q2\n   answer: x\n",
@@ -281,31 +249,7 @@ func TestReadYAMLErrors(t *testing.T) {
 			want: []string{`"tests" holds a number`},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			streamsLikeLoad(t, tt.file, []byte(tt.in), tt.opt)
-			l, err := Read(tt.file, strings.NewReader(tt.in), tt.opt)
-			if err == nil {
-				t.Fatalf("Read succeeded with %d samples, want an error", len(l.Samples))
-			}
-			var e *Error
-			if !errors.As(err, &e) {
-				t.Fatalf("error %v (%T) is not a *dataset.Error", err, err)
-			}
-			if e.File != tt.file || e.Line != tt.line || e.Field != tt.field || e.Skippable != tt.skippable {
-				t.Errorf("error location = {%q %d %q skippable=%v}, want {%q %d %q skippable=%v}\n%v",
-					e.File, e.Line, e.Field, e.Skippable, tt.file, tt.line, tt.field, tt.skippable, err)
-			}
-			if e.Line > 0 && e.Unit != unitLine && e.Unit != unitElement {
-				t.Errorf("unit %q, want line", e.Unit)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q\n does not contain %q", err, w)
-				}
-			}
-		})
-	}
+	checkReadErrors(t, tests)
 }
 
 func TestYAMLSkipInvalid(t *testing.T) {
