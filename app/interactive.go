@@ -33,7 +33,7 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 	err = tui.Run(ctx, tui.Options{
 		Dataset: info.Dataset, Total: s.Loaded.Count, Judge: s.Judge.Info(), Metrics: s.Metrics,
 		ASCII: ascii, Live: true, Started: info.StartedAt, RawCalls: RawCalls(s.Store), RawCallsJSON: RawCallsJSON(s.Store), Cancel: run.Cancel, Banner: s.Banner,
-		RunID: info.ID, Host: h, Limit: s.LimitLine,
+		RunID: info.ID, Host: h, Limit: s.LimitLine, Load: LoadResult(s.Store, info.ID),
 	}, run.Events) // the TUI drains the events after it ends, so the runner never blocks
 	run.Cancel()
 	cancelled, _ := run.Wait()

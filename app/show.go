@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/tui"
 )
@@ -14,7 +15,9 @@ import (
 // a run of our own. q leaves a live run going; the server's runs can be
 // stopped from the interface (X).
 func Show(ctx context.Context, st *Shared, ref string, ascii bool, stderr io.Writer) (int, error) {
-	info, results, err := st.Run(ref)
+	// The record alone: the results are read page by page by the table
+	// (a run of a million samples is never in memory at once).
+	info, _, _, err := st.RunPage(ref, 0, 0)
 	if err != nil {
 		return 0, UsageError{err}
 	}
@@ -26,6 +29,7 @@ func Show(ctx context.Context, st *Shared, ref string, ascii bool, stderr io.Wri
 	opts := tui.Options{
 		Dataset: info.Dataset, Total: info.Samples, Judge: info.Judge, Metrics: info.Metrics, ASCII: ascii,
 		Started: info.StartedAt, RawCalls: RawCalls(st), RawCallsJSON: RawCallsJSON(st), RunID: info.ID, Host: StoredHost{Store: st, Run: info},
+		Load: LoadResult(st, info.ID),
 	}
 	var events <-chan eval.Event
 	wctx, cancel := context.WithCancel(ctx)
@@ -40,10 +44,10 @@ func Show(ctx context.Context, st *Shared, ref string, ascii bool, stderr io.Wri
 		}
 		events = WatchRun(wctx, st, info.ID)
 	} else {
-		for _, r := range results {
-			if r != nil {
-				opts.Results = append(opts.Results, r)
-			}
+		id := info.ID
+		opts.Page = func(from, limit int) ([]*eval.Result, int, error) {
+			_, page, next, err := st.RunPage(id, from, limit)
+			return page, next, err
 		}
 		opts.Banner = fmt.Sprintf("stored run %s", info.ID)
 		if info.FinishedAt == nil {
@@ -61,4 +65,19 @@ func Show(ctx context.Context, st *Shared, ref string, ascii bool, stderr io.Wri
 		}
 	}
 	return ExitOK, nil
+}
+
+// LoadResult reads one sample of a run from the store, for the TUI's
+// Options.Load: the table keeps only what it shows of each sample.
+func LoadResult(st cache.Store, runID string) func(index int) (*eval.Result, error) {
+	return func(index int) (*eval.Result, error) {
+		_, page, _, err := st.RunPage(runID, index, 1)
+		if err != nil {
+			return nil, err
+		}
+		if len(page) == 0 || page[0].Index != index {
+			return nil, fmt.Errorf("run %s has no result for sample %d", runID, index)
+		}
+		return page[0], nil
+	}
 }

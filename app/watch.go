@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
+	"slices"
 	"time"
 
 	"github.com/ragscope/ragscope/app/holder"
@@ -44,13 +46,11 @@ func WatchRun(ctx context.Context, st cache.Store, runID string) <-chan eval.Eve
 		// run, or read again after the holder changed) is sent once: the
 		// TUI would count its calls twice. A result rewritten (a resumed
 		// run redoing a failed sample) differs, and is sent.
-		sent := map[int]string{}
+		var sent sentResults
 		sendResult := func(r *eval.Result) bool {
-			fp := fmt.Sprint(r.Status, len(r.Calls))
-			if sent[r.Index] == fp {
+			if !sent.changed(r) {
 				return true
 			}
-			sent[r.Index] = fp
 			for i := range r.Calls {
 				c := r.Calls[i]
 				if !send(eval.Event{Kind: eval.EventCall, Sample: r.Index, Call: &c}) {
@@ -66,14 +66,15 @@ func WatchRun(ctx context.Context, st cache.Store, runID string) <-chan eval.Eve
 			send(eval.Event{Kind: eval.EventRunFinished, Sample: -1, Time: *info.FinishedAt})
 			return true
 		}
-		// load reads the whole run, then follows it from the position taken
-		// before the read (sendResult drops what comes twice).
+		// load reads the whole run, a page at a time (a run of a million
+		// samples is never in memory at once), then follows it from the
+		// position taken before the read (sendResult drops what comes twice).
 		load := func() (int64, bool) {
 			pos, err := st.Watch(ctx, runID, -1, 0)
 			if err != nil {
 				return 0, false
 			}
-			info, results, err := st.Run(runID)
+			info, _, _, err := st.RunPage(runID, 0, 0)
 			if err != nil {
 				send(eval.Event{Kind: eval.EventError, Sample: -1, Err: err.Error()})
 				return 0, false
@@ -81,9 +82,17 @@ func WatchRun(ctx context.Context, st cache.Store, runID string) <-chan eval.Eve
 			if !send(eval.Event{Kind: eval.EventRunStarted, Sample: -1, Total: info.Samples, Time: info.StartedAt}) {
 				return 0, false
 			}
-			for _, r := range results {
-				if r != nil && !sendResult(r) {
+			for from := 0; from >= 0; {
+				var page []*eval.Result
+				info, page, from, err = st.RunPage(runID, from, watchPage)
+				if err != nil {
+					send(eval.Event{Kind: eval.EventError, Sample: -1, Err: err.Error()})
 					return 0, false
+				}
+				for _, r := range page {
+					if r != nil && !sendResult(r) {
+						return 0, false
+					}
 				}
 			}
 			if ended(info) {
@@ -122,6 +131,49 @@ func WatchRun(ctx context.Context, st cache.Store, runID string) <-chan eval.Eve
 		}
 	}()
 	return out
+}
+
+// watchPage is how many results a watcher reads at a time.
+const watchPage = 4096
+
+// sentResults fingerprints the last result sent of each sample: 8 bytes a
+// sample, so watching a run of a million costs 8 MB, not a string each.
+type sentResults struct {
+	dense  []uint64 // by sample index; 0: none sent
+	sparse map[int]uint64
+}
+
+// changed records r and reports whether it differs from the last result
+// sent for its sample (its statuses and its number of calls).
+func (s *sentResults) changed(r *eval.Result) bool {
+	h := fnv.New64a()
+	for _, m := range eval.AllMetrics {
+		st, ok := r.Status[m]
+		if ok {
+			h.Write([]byte(st))
+		}
+		h.Write([]byte{0})
+	}
+	fmt.Fprint(h, len(r.Calls))
+	fp := h.Sum64() | 1 // never 0, which means "none sent"
+	if r.Index >= 0 && r.Index < 1<<26 {
+		if r.Index >= len(s.dense) {
+			s.dense = slices.Grow(s.dense, r.Index+1-len(s.dense))[:r.Index+1]
+		}
+		if s.dense[r.Index] == fp {
+			return false
+		}
+		s.dense[r.Index] = fp
+		return true
+	}
+	if s.sparse == nil {
+		s.sparse = map[int]uint64{}
+	}
+	if s.sparse[r.Index] == fp {
+		return false
+	}
+	s.sparse[r.Index] = fp
+	return true
 }
 
 // stillLive says whether someone is evaluating the run; true when the store

@@ -33,11 +33,20 @@ func (s *resetStore) Watch(ctx context.Context, runID string, after int64, wait 
 	return cache.WatchBatch{Seq: 9, Results: []*eval.Result{s.results[2]}, Run: &info}, nil
 }
 
-func (s *resetStore) Run(string) (eval.RunInfo, []*eval.Result, error) {
+// RunPage pages one result at a time, so the watcher's read crosses pages.
+func (s *resetStore) RunPage(_ string, from, limit int) (eval.RunInfo, []*eval.Result, int, error) {
+	rs := s.results
 	if s.watches < 3 {
-		return s.info, s.results[:2], nil
+		rs = rs[:2]
 	}
-	return s.info, s.results, nil
+	if limit == 0 || from >= len(rs) {
+		return s.info, nil, -1, nil
+	}
+	end, next := from+1, from+1
+	if end >= len(rs) {
+		next = -1
+	}
+	return s.info, rs[from:end:end], next, nil
 }
 
 // A watcher that reloads after a takeover sends each result once.

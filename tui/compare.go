@@ -17,9 +17,9 @@ type compareState struct {
 	// puts back the rows that were shown before (restore). Leaving a
 	// re-run's comparison keeps the re-run's results: it is the newest run.
 	picked  bool
-	restore []*eval.Result
+	restore rowsSnapshot
 	// base is the before of each compared sample; samples absent have no Δ.
-	base map[int]*eval.Result
+	base map[int]beforeSide
 	// metrics are the metrics compared (those re-run); nil means all.
 	metrics map[eval.Metric]bool
 	summary compareSummary
@@ -35,21 +35,39 @@ type compareSummary struct {
 
 func (c *compareState) has(mt eval.Metric) bool { return c.metrics == nil || c.metrics[mt] }
 
+// beforeSide is a compared sample's "before": the row as it was, for the Δ
+// columns, and its full result when that was in memory, for the detail
+// page's judgement by judgement comparison. A zero beforeSide (the sample had
+// no result) has no Δ.
+type beforeSide struct {
+	row *row
+	res *eval.Result
+}
+
+// baseOf is the full "before" of a row, nil when there is none in memory.
 func (m *Model) baseOf(r *row) *eval.Result {
 	if m.cmp == nil || r == nil {
 		return nil
 	}
-	return m.cmp.base[r.index]
+	return m.cmp.base[r.index].res
+}
+
+// baseRow is the compact "before" of a row, nil when it has none.
+func (m *Model) baseRow(r *row) *row {
+	if m.cmp == nil || r == nil {
+		return nil
+	}
+	return m.cmp.base[r.index].row
 }
 
 func (c *compareState) summarize(m *Model) {
 	s := compareSummary{}
-	for idx, before := range c.base {
+	for idx, b := range c.base {
 		p, ok := m.byIndex[idx]
-		if !ok || before == nil || m.rows[p].res == nil {
+		if !ok || b.row == nil || !m.rows[p].done {
 			continue
 		}
-		after := m.rows[p].res
+		before, after := b.row, m.rows[p]
 		s.samples++
 		changed := false
 		for _, mt := range m.metrics {
@@ -59,8 +77,8 @@ func (c *compareState) summarize(m *Model) {
 			if d := scoreDelta(before, after, mt).kind; d != deltaSame && d != deltaNone {
 				changed = true
 			}
-			b, bok := scored(before, mt)
-			a, aok := scored(after, mt)
+			b, bok := before.scored(mt)
+			a, aok := after.scored(mt)
 			if bok && aok {
 				slot := metricSlot(mt)
 				s.sum[slot] += a - b
@@ -98,12 +116,14 @@ func scored(r *eval.Result, mt eval.Metric) (float64, bool) {
 	return r.Score(mt)
 }
 
-func scoreDelta(before, after *eval.Result, mt eval.Metric) delta {
-	if before == nil || after == nil {
+// scoreDelta is the change of a metric between two rows (the compact
+// form both the table and the detail page compare).
+func scoreDelta(before, after *row, mt eval.Metric) delta {
+	if before == nil || after == nil || !before.done || !after.done {
 		return delta{}
 	}
-	_, inB := before.Status[mt]
-	_, inA := after.Status[mt]
+	bst, inB := before.statusOf(mt)
+	ast, inA := after.statusOf(mt)
 	if !inB && !inA {
 		return delta{}
 	}
@@ -113,14 +133,14 @@ func scoreDelta(before, after *eval.Result, mt eval.Metric) delta {
 		}
 		return delta{kind: deltaValue, v: v}
 	}
-	_, bok := scored(before, mt)
-	_, aok := scored(after, mt)
+	_, bok := before.scored(mt)
+	_, aok := after.scored(mt)
 	switch {
 	case aok:
 		return delta{kind: deltaNew}
 	case bok:
 		return delta{kind: deltaLost}
-	case before.Status[mt] != after.Status[mt]:
+	case bst != ast:
 		return delta{kind: deltaStatus}
 	}
 	return delta{kind: deltaSame}
@@ -129,9 +149,9 @@ func scoreDelta(before, after *eval.Result, mt eval.Metric) delta {
 // scoredChange is after minus before for a metric scored on both sides.
 // A change below the table's precision is 0: it reads as unchanged, as the
 // filter's equality does.
-func scoredChange(before, after *eval.Result, mt eval.Metric) (float64, bool) {
-	b, bok := scored(before, mt)
-	a, aok := scored(after, mt)
+func scoredChange(before, after *row, mt eval.Metric) (float64, bool) {
+	b, bok := before.scored(mt)
+	a, aok := after.scored(mt)
 	if !bok || !aok {
 		return 0, false
 	}
@@ -149,7 +169,7 @@ func (m *Model) deltaScore(r *row, slot int) (float64, bool) {
 	if m.cmp == nil || slot < 0 || slot >= len(eval.AllMetrics) || !m.cmp.has(eval.AllMetrics[slot]) {
 		return 0, false
 	}
-	return scoredChange(m.baseOf(r), r.res, eval.AllMetrics[slot])
+	return scoredChange(m.baseRow(r), r, eval.AllMetrics[slot])
 }
 
 // matchEnv is what the filter reads besides the rows.
@@ -210,7 +230,7 @@ func (m *Model) rowDelta(r *row, mt eval.Metric) delta {
 	if m.cmp == nil || !m.cmp.has(mt) {
 		return delta{}
 	}
-	return scoreDelta(m.baseOf(r), r.res, mt)
+	return scoreDelta(m.baseRow(r), r, mt)
 }
 
 // deltaW fits "+0.333" and "-1.000".
@@ -318,7 +338,7 @@ func (m *Model) leaveCompare() {
 	}
 	keep := cursorIndex(m)
 	if c.picked {
-		m.resetRows(c.restore)
+		m.restoreRows(c.restore)
 	}
 	m.setStatus("comparison closed")
 	m.setCompare(nil)
@@ -333,7 +353,7 @@ func (m *Model) enterCompare(baseID string, base []*eval.Result, curID string, c
 	if m.cmp != nil && m.cmp.picked {
 		restore = m.cmp.restore
 	}
-	c := &compareState{baseID: baseID, curID: curID, picked: true, restore: restore, base: map[int]*eval.Result{}}
+	c := &compareState{baseID: baseID, curID: curID, picked: true, restore: restore, base: map[int]beforeSide{}}
 	byIdx := map[int]*eval.Result{}
 	var order []int
 	add := func(r *eval.Result) {
@@ -353,7 +373,7 @@ func (m *Model) enterCompare(baseID string, base []*eval.Result, curID string, c
 			continue
 		}
 		if b := baseByIdx[r.Index]; b != nil {
-			c.base[r.Index] = b
+			c.base[r.Index] = beforeSide{row: newRow(b.Index, b), res: b}
 		}
 		add(r)
 	}
@@ -369,22 +389,48 @@ func (m *Model) enterCompare(baseID string, base []*eval.Result, curID string, c
 	m.detail.invalidate()
 }
 
-// snapshot is the results the rows show, in row order.
-func (m *Model) snapshot() []*eval.Result {
-	out := make([]*eval.Result, 0, len(m.rows))
+// rowsSnapshot is the table's rows and the full results held for them,
+// what leaving a picked comparison puts back.
+type rowsSnapshot struct {
+	rows []*row
+	full results
+}
+
+// snapshot is the rows as they are, finished ones only (a picked
+// comparison is of finished runs), with the results held for them.
+func (m *Model) snapshot() rowsSnapshot {
+	out := rowsSnapshot{rows: make([]*row, 0, len(m.rows)), full: m.full}
 	for _, r := range m.rows {
-		if r.res != nil {
-			out = append(out, r.res)
+		if r.done {
+			out.rows = append(out.rows, r)
 		}
 	}
 	return out
 }
 
+// restoreRows puts a snapshot back.
+func (m *Model) restoreRows(s rowsSnapshot) {
+	m.rows, m.byIndex, m.running = s.rows, make(map[int]int, len(s.rows)), 0
+	for i, r := range s.rows {
+		m.byIndex[r.index] = i
+	}
+	m.full = s.full
+	m.rowsReset()
+}
+
+// resetRows shows another run's results, all held in memory (pinned):
+// Load reads the run opened, not these.
 func (m *Model) resetRows(results []*eval.Result) {
 	m.rows, m.byIndex, m.running = nil, map[int]int{}, 0
+	m.full.reset()
 	for _, r := range results {
 		m.upsert(r.Index, r)
+		m.full.put(r.Index, r, true)
 	}
+	m.rowsReset()
+}
+
+func (m *Model) rowsReset() {
 	// The header counts what the table shows, now another run's results.
 	// Only a finished run's rows are replaced, so they are all done.
 	m.progress.total = max(m.progress.total, len(m.rows))

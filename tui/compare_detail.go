@@ -32,7 +32,7 @@ func (m *Model) compareHeading(p *page, n int, before, after *eval.Result, mt ev
 	} else {
 		h += scoreText(after, mt)
 	}
-	d := scoreDelta(before, after, mt)
+	d := scoreDelta(newRow(before.Index, before), newRow(after.Index, after), mt)
 	switch d.kind {
 	case deltaValue:
 		style := st.high

@@ -48,20 +48,36 @@ func (d *detailView) maxScroll(page int) int {
 // the title line and the footer.
 func (m *Model) pageHeight() int { return max(m.height-2-len(m.bottomLines()), 1) }
 
-func (m *Model) openDetail(rowPos int) {
+// openDetail shows a row's page; its full result is read from the store
+// when it is not in memory (the page says "loading" until it is).
+func (m *Model) openDetail(rowPos int) tea.Cmd {
 	m.screen = screenDetail
 	m.detail = detailView{row: rowPos}
+	r := m.rows[rowPos]
+	m.full.hold(r.index)
+	return m.loadCmd(r, thenShow)
+}
+
+// detailResult is what the page of a row is built from: the full result
+// of a finished sample (nil while it is read), the texts the runner told
+// of a running one.
+func (m *Model) detailResult(r *row) *eval.Result {
+	if !r.done {
+		return r.known
+	}
+	return m.result(r)
 }
 
 func (m *Model) ensureDetail() {
 	d := &m.detail
 	r := m.rows[d.row]
 	base := m.baseOf(r)
-	if d.lines != nil && d.width == m.width && d.res == r.texts() && d.base == base {
+	res := m.detailResult(r)
+	if d.lines != nil && d.width == m.width && d.res == res && d.base == base {
 		return
 	}
-	d.width, d.res, d.base = m.width, r.texts(), base
-	d.lines, d.sections = m.buildDetail(r)
+	d.width, d.res, d.base = m.width, res, base
+	d.lines, d.sections = m.buildDetail(r, res)
 	d.scrollBy(0, m.pageHeight())
 }
 
@@ -112,9 +128,9 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		d.scroll = 0
 	case key.Matches(msg, k.NextSample):
-		m.stepSample(1)
+		return m.stepSample(1)
 	case key.Matches(msg, k.PrevSample):
-		m.stepSample(-1)
+		return m.stepSample(-1)
 	case key.Matches(msg, k.Raw):
 		return m.openRaw()
 	case key.Matches(msg, k.Copy):
@@ -127,7 +143,7 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // stepSample moves the detail page to the next row of the table as it is
 // sorted and filtered, and moves the table cursor with it so esc lands there.
-func (m *Model) stepSample(d int) {
+func (m *Model) stepSample(d int) tea.Cmd {
 	pos := -1
 	for p, i := range m.shown {
 		if int(i) == m.detail.row {
@@ -136,15 +152,15 @@ func (m *Model) stepSample(d int) {
 		}
 	}
 	if pos < 0 {
-		return
+		return nil
 	}
 	next := pos + d
 	if next < 0 || next >= len(m.shown) {
-		return
+		return nil
 	}
 	m.cursor = next
 	m.clampTable()
-	m.openDetail(int(m.shown[next]))
+	return m.openDetail(int(m.shown[next]))
 }
 
 func (m *Model) renderDetail() []string {
@@ -153,10 +169,10 @@ func (m *Model) renderDetail() []string {
 	r := m.rows[d.row]
 	page := m.pageHeight()
 	title := m.st.title.Render("ragscope") + " " + m.st.bold.Render(sprintf("sample %d", r.index))
-	if t := r.texts(); t != nil && t.ID != "" {
-		title += m.st.muted.Render(" (id " + sanitize.Line(t.ID) + ")")
+	if r.id != "" {
+		title += m.st.muted.Render(" (id " + sanitize.Line(r.id) + ")")
 	}
-	if r.res == nil {
+	if !r.done {
 		title += m.st.running.Render(m.g.sep + "evaluating" + m.g.ellipsis)
 	}
 	if r.diag != "" {
@@ -205,12 +221,24 @@ func (p *page) text(indent int, prefix, s string, style *lipgloss.Style) {
 	}
 }
 
-func (m *Model) buildDetail(r *row) ([]string, []int) {
+func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int) {
 	p := &page{m: m, w: m.width}
 	st := m.st
-	res := r.res
+	if !r.done {
+		return m.buildRunning(p, res)
+	}
 	if res == nil {
-		return m.buildRunning(p, r.known)
+		// Read from the store (Options.Load) when opened; an error is
+		// shown where the page would be.
+		switch {
+		case m.loading.index == r.index && m.loading.err != nil:
+			p.text(2, "", "cannot read this sample from the store: "+m.loading.err.Error(), &st.failed)
+		case m.opts.Load == nil:
+			p.text(2, "", "the full result of this sample is not in memory", &st.failed)
+		default:
+			p.text(2, "", "loading"+m.g.ellipsis, &st.muted)
+		}
+		return p.lines, nil
 	}
 	m.sampleTexts(p, res)
 	if n := len(res.Calls); n > 0 {

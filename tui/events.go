@@ -26,10 +26,13 @@ type EventsMsg struct {
 // every event of the stream has been delivered before it.
 type streamClosedMsg struct{ stream int }
 
-// forwardEvery paces the call and retry events Forward holds: often enough
-// for the counters to look live, seldom enough that thousands of calls a
-// second cost a few repaints.
-const forwardEvery = 50 * time.Millisecond
+// forwardEvery is the frame interval of a live run: Forward sends a batch
+// at most this often, and the program repaints once per batch, so the
+// counters, the in-flight gauge and the results move four times a second
+// however fast the runner goes. Often enough to look live; seldom enough
+// that a run costs a slow SSH link a few frames a second, not one per
+// result (scripts/sshbytes.sh measures it).
+const forwardEvery = 250 * time.Millisecond
 
 // stream runs Forward over a stream's channel in a command, for as long as
 // the stream lasts. Once ctx is done Forward sends nothing more but keeps
@@ -96,7 +99,7 @@ func (p *progress) countCall(c eval.CallRecord) {
 // hasResult reports whether the row of a sample holds a finished result.
 func (m *Model) hasResult(index int) bool {
 	i, ok := m.byIndex[index]
-	return ok && m.rows[i].res != nil
+	return ok && m.rows[i].done
 }
 
 // countStored counts a result given up front: a stored run has no retry
@@ -143,7 +146,7 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 				changed = true
 			}
 			if ev.Result != nil {
-				if r := m.rows[m.byIndex[ev.Sample]]; r.res == nil {
+				if r := m.rows[m.byIndex[ev.Sample]]; !r.done {
 					r.start(ev.Result)
 					changed = true
 				}
@@ -162,6 +165,7 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 				p.done++
 			}
 			m.upsert(ev.Result.Index, ev.Result)
+			m.keepResult(ev.Result.Index, ev.Result)
 			changed = true
 		case eval.EventError:
 			// An error of no metric is the run's own (it stopped: the judge
@@ -174,6 +178,7 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 			// A re-run ends when its stream closes (finishRerun).
 			if rr == nil {
 				m.endRun(ev.Time)
+				changed = true
 			}
 		}
 	}
@@ -181,21 +186,10 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 	if !changed {
 		return nil
 	}
-	m.dirty = true
-	m.sorted = nil
-	m.detail.invalidate()
 	if rr != nil && m.cmp != nil {
 		m.cmp.summarize(m)
 	}
-	if len(m.rows) <= deriveEagerRows || m.now().Sub(m.lastDerive) >= deriveEvery {
-		m.derive()
-		return nil
-	}
-	if m.deriveScheduled {
-		return nil
-	}
-	m.deriveScheduled = true
-	return tea.Tick(deriveEvery, func(time.Time) tea.Msg { return deriveMsg{} })
+	return m.rowsChanged()
 }
 
 // keepBefore records, the first time a re-run returns a sample, what its
@@ -208,11 +202,14 @@ func (m *Model) keepBefore(index int) {
 	if _, seen := m.cmp.base[index]; seen {
 		return
 	}
-	var before *eval.Result
-	if p, ok := m.byIndex[index]; ok {
-		before = m.rows[p].res
+	if p, ok := m.byIndex[index]; ok && m.rows[p].done {
+		// The row's compact copy gives the Δ columns; the full result,
+		// when in memory, the detail page's before and after.
+		prior := *m.rows[p]
+		m.cmp.base[index] = beforeSide{row: &prior, res: m.result(m.rows[p])}
+		return
 	}
-	m.cmp.base[index] = before
+	m.cmp.base[index] = beforeSide{}
 }
 
 // endRun is the first run's EventRunFinished: the clock stops, and a
@@ -225,14 +222,17 @@ func (m *Model) endRun(at time.Time) {
 		m.ended = m.now()
 	}
 	m.syncRunKeys()
+	// The order held while the run was live gives way to the full one at
+	// the next derive, which the run's end asks for (applyEvents).
+	m.held = heldOrder{}
 }
 
 func (m *Model) upsert(index int, res *eval.Result) {
 	if i, ok := m.byIndex[index]; ok {
 		r := m.rows[i]
-		if r.res == nil && res != nil {
+		if !r.done && res != nil {
 			m.running--
-		} else if r.res != nil && res == nil {
+		} else if r.done && res == nil {
 			m.running++
 		}
 		r.set(res)
@@ -260,7 +260,7 @@ func (m *Model) derive() {
 		s = sortRows(m.rows, m.sortKeys[m.sortIdx])
 		m.sorted[m.sortIdx] = s
 	}
-	m.shown = order(s, m.rows, m.filter, m.matchEnv(), m.desc)
+	m.shown = m.holdOrder(order(s, m.rows, m.filter, m.matchEnv(), m.desc))
 	// The aggregates depend on which rows are shown, not on their order.
 	if m.dirty || m.statsFilter != m.filter || !m.statsValid {
 		m.stats = computeStats(m.rows, m.shown, m.metrics)

@@ -55,7 +55,7 @@ func (m *Model) copyBlocked() string {
 		switch {
 		case r == nil:
 			return "no sample is shown to copy"
-		case r.res == nil:
+		case !r.done:
 			return sprintf("sample %d is still being evaluated; its result can be copied when it has finished", r.index)
 		}
 		return ""
@@ -91,8 +91,12 @@ func (m *Model) exportable(forCopy bool) (export, error) {
 		return e, nil
 	}
 	r := m.exportRow()
+	res := m.result(r)
+	if res == nil {
+		return export{}, fmt.Errorf("sample %d is not in memory and could not be read from the store", r.index)
+	}
 	var b bytes.Buffer
-	if err := eval.WriteSampleJSON(&b, r.res); err != nil {
+	if err := eval.WriteSampleJSON(&b, res); err != nil {
 		return export{}, fmt.Errorf("cannot encode sample %d: %w", r.index, err)
 	}
 	return export{what: sprintf("sample %d as JSON", r.index),
@@ -105,6 +109,9 @@ func (m *Model) copyExport() tea.Cmd {
 	if why := m.copyBlocked(); why != "" {
 		m.setError(why)
 		return nil
+	}
+	if cmd := m.loadExport(thenCopy); cmd != nil {
+		return cmd
 	}
 	e, err := m.exportable(true)
 	switch {
@@ -143,6 +150,9 @@ func (m *Model) openPager() tea.Cmd {
 	if why := m.pagerBlocked(); why != "" {
 		m.setError(why)
 		return nil
+	}
+	if cmd := m.loadExport(thenPager); cmd != nil {
+		return cmd
 	}
 	e, err := m.exportable(false)
 	if err != nil {
@@ -248,4 +258,18 @@ func byteSize(n int) string {
 		return sprintf("%.1f KB", float64(n)/(1<<10))
 	}
 	return sprintf("%d B", n)
+}
+
+// loadExport reads the sample y or o takes out when its full result is not
+// in memory; then copies or pages it when it arrives. nil: nothing to read.
+func (m *Model) loadExport(then loadThen) tea.Cmd {
+	if m.screen == screenRaw {
+		return nil
+	}
+	r := m.exportRow()
+	cmd := m.loadCmd(r, then)
+	if cmd != nil {
+		m.setStatus(sprintf("reading sample %d from the store%s", r.index, m.g.ellipsis))
+	}
+	return cmd
 }

@@ -252,9 +252,12 @@ func (f *filter) match(r *row, env matchEnv) bool {
 func (t *term) match(r *row, env matchEnv) bool {
 	switch t.kind {
 	case termText:
-		return strings.Contains(r.text(), t.text)
+		// The row keeps the head of the question (what the table shows)
+		// and the id, not the answer: searching the answers of a million
+		// samples would mean reading them all from the store.
+		return r.matchText(t.text)
 	case termScore:
-		v := r.scores[t.slot]
+		v := r.score(t.slot)
 		return !math.IsNaN(v) && t.compare(v)
 	case termDelta:
 		if env.delta == nil {
@@ -263,7 +266,7 @@ func (t *term) match(r *row, env matchEnv) bool {
 		v, ok := env.delta(r, t.slot)
 		return ok && t.compare(v)
 	case termDiag:
-		return r.res != nil && r.diag == t.diag
+		return r.done && r.diag == t.diag
 	case termStatus:
 		return matchStatus(r, t.status, env.metrics)
 	}
@@ -292,7 +295,7 @@ func (t *term) compare(v float64) bool {
 func matchStatus(r *row, want string, metrics []eval.Metric) bool {
 	switch want {
 	case "running":
-		return r.res == nil
+		return !r.done
 	case "failed":
 		return r.mark == markFailed
 	case "ok":
@@ -301,7 +304,7 @@ func matchStatus(r *row, want string, metrics []eval.Metric) bool {
 		return r.mark == markWarn
 	}
 	for _, m := range metrics {
-		if st, ok := r.status(m); ok && string(st) == want {
+		if st, ok := r.statusOf(m); ok && string(st) == want {
 			return true
 		}
 	}

@@ -109,7 +109,7 @@ func fuzzRows() []*row {
 // fuzzEnv compares every row with a "before" 0.5 lower than its scores,
 // so change terms meet positive, negative and missing changes.
 var fuzzEnv = matchEnv{metrics: eval.AllMetrics, delta: func(r *row, slot int) (float64, bool) {
-	v := r.scores[slot]
+	v := r.score(slot)
 	return v - 0.5, !math.IsNaN(v)
 }}
 

@@ -19,6 +19,14 @@ func callEvents(n, sample int) []eval.Event {
 	return out
 }
 
+func resultEvents(n int) []eval.Event {
+	out := make([]eval.Event, n)
+	for i := range out {
+		out[i] = eval.Event{Kind: eval.EventSampleFinished, Sample: i, Result: &eval.Result{Index: i}}
+	}
+	return out
+}
+
 // collectForward forwards in as stream 3 and returns the batches sent,
 // failing the test if one carries another tag.
 func collectForward(t *testing.T, ctx context.Context, every time.Duration, in []eval.Event) [][]eval.Event {
@@ -49,49 +57,107 @@ func collectForward(t *testing.T, ctx context.Context, every time.Duration, in [
 	return batches
 }
 
-func TestForwardKeepsOrderAndCoalescesCalls(t *testing.T) {
-	var in []eval.Event
-	in = append(in, eval.Event{Kind: eval.EventRunStarted, Total: 2, Sample: -1})
-	in = append(in, callEvents(100, 0)...)
-	in = append(in, eval.Event{Kind: eval.EventRetry, Sample: 0})
-	in = append(in, eval.Event{Kind: eval.EventSampleFinished, Sample: 0, Result: &eval.Result{Index: 0}})
-	in = append(in, callEvents(50, 1)...)
-	in = append(in, eval.Event{Kind: eval.EventError, Sample: 1, Metric: eval.Faithfulness})
-	in = append(in, callEvents(7, 1)...)
+func sameEvents(a, b eval.Event) bool {
+	return a.Kind == b.Kind && a.Sample == b.Sample && a.InFlight == b.InFlight
+}
 
-	// A timer that never fires: only per-sample events and the close flush.
-	batches := collectForward(t, context.Background(), time.Hour, in)
-	var all []eval.Event
-	for i, b := range batches {
-		if len(b) == 0 {
-			t.Fatalf("batch %d is empty", i)
-		}
-		if !slices.ContainsFunc(b, urgent) && i != len(batches)-1 {
-			t.Fatalf("batch %d holds only call events: sent without a per-sample event or the timer", i)
-		}
-		all = append(all, b...)
+// With an interval no test outlives, a batch can only go at once (the
+// first, the run's end) or at the close: the count of batches is then the
+// pacing's, whatever the number of events and however the goroutines are
+// scheduled.
+func TestForwardPacesBatches(t *testing.T) {
+	var mixed []eval.Event
+	mixed = append(mixed, eval.Event{Kind: eval.EventRunStarted, Total: 2, Sample: -1})
+	mixed = append(mixed, callEvents(100, 0)...)
+	mixed = append(mixed, eval.Event{Kind: eval.EventRetry, Sample: 0})
+	mixed = append(mixed, eval.Event{Kind: eval.EventSampleFinished, Sample: 0, Result: &eval.Result{Index: 0}})
+	mixed = append(mixed, callEvents(50, 1)...)
+	mixed = append(mixed, eval.Event{Kind: eval.EventError, Sample: 1, Metric: eval.Faithfulness, Err: "HTTP 500"})
+	mixed = append(mixed, callEvents(7, 1)...)
+	tests := []struct {
+		name       string
+		in         []eval.Event
+		maxBatches int
+	}{
+		{"a burst of 5000 results", resultEvents(5000), 2},
+		{"calls, retries, results and a metric's error", mixed, 2},
+		{"the run's end goes at once", append(append(resultEvents(300), eval.Event{Kind: eval.EventRunFinished, Sample: -1}), callEvents(20, 0)...), 3},
 	}
-	if !slices.EqualFunc(all, in, func(a, b eval.Event) bool {
-		return a.Kind == b.Kind && a.Sample == b.Sample && a.InFlight == b.InFlight
-	}) {
-		t.Fatalf("events lost or reordered: got %d, sent %d", len(all), len(in))
-	}
-	if len(batches) > 4 {
-		t.Fatalf("%d batches for %d events: calls were not coalesced", len(batches), len(in))
-	}
-	if last := batches[len(batches)-1]; last[len(last)-1].Kind != eval.EventCall {
-		t.Fatal("trailing calls not flushed on close")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			batches := collectForward(t, context.Background(), time.Hour, tt.in)
+			if len(batches) > tt.maxBatches {
+				t.Fatalf("%d batches for %d events, want at most %d: not paced", len(batches), len(tt.in), tt.maxBatches)
+			}
+			var all []eval.Event
+			for i, b := range batches {
+				if len(b) == 0 {
+					t.Fatalf("batch %d is empty", i)
+				}
+				all = append(all, b...)
+			}
+			if !slices.EqualFunc(all, tt.in, sameEvents) {
+				t.Fatalf("events lost or reordered: got %d, sent %d", len(all), len(tt.in))
+			}
+		})
 	}
 }
 
-func TestForwardFlushesCallsOnTheTimer(t *testing.T) {
+// Some events must not wait for the next slot: the first after a quiet
+// spell (a sparse run looks immediate), the run's end, and the run's own
+// error (it stopped: the user must read why). The channel stays open and
+// the interval is an hour, so only the at-once rule can deliver them.
+func TestForwardSendsAtOnce(t *testing.T) {
+	tests := []struct {
+		name string
+		lead []eval.Event // sent first; the first of them goes at once
+		last eval.Event   // must arrive without the timer or the close
+	}{
+		{"the first result", nil, eval.Event{Kind: eval.EventSampleFinished, Sample: 4, Result: &eval.Result{Index: 4}}},
+		{"the run's end after a burst", resultEvents(200), eval.Event{Kind: eval.EventRunFinished, Sample: -1}},
+		{"the run's error after calls", callEvents(50, 0), eval.Event{Kind: eval.EventError, Sample: -1, Err: "401 invalid key"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ch := make(chan eval.Event)
+			got := make(chan []eval.Event, 16)
+			done := make(chan struct{})
+			go func() {
+				Forward(context.Background(), func(msg tea.Msg) { got <- msg.(EventsMsg).Events }, 0, ch, time.Hour)
+				close(done)
+			}()
+			want := append(slices.Clone(tt.lead), tt.last)
+			for _, ev := range want {
+				ch <- ev
+			}
+			var all []eval.Event
+			deadline := time.After(20 * time.Second)
+			for len(all) < len(want) {
+				select {
+				case b := <-got:
+					all = append(all, b...)
+				case <-deadline:
+					t.Fatalf("%d of %d events delivered while the channel is open", len(all), len(want))
+				}
+			}
+			if !slices.EqualFunc(all, want, sameEvents) {
+				t.Fatalf("events reordered")
+			}
+			close(ch)
+			<-done
+		})
+	}
+}
+
+func TestForwardFlushesOnTheTimer(t *testing.T) {
 	ch := make(chan eval.Event)
 	got := make(chan []eval.Event, 4)
 	go Forward(context.Background(), func(msg tea.Msg) { got <- msg.(EventsMsg).Events }, 0, ch, time.Millisecond)
 	for _, ev := range callEvents(3, 0) {
 		ch <- ev
 	}
-	// No per-sample event and no close: only the timer can deliver them.
+	// No run event and no close: what the first batch did not take, only
+	// the timer can deliver.
 	var n int
 	for n < 3 {
 		select {

@@ -92,15 +92,33 @@ func (m *Model) judgeName() string {
 	return "unknown"
 }
 
+// clockReading is the clock as the last second's tick read it: the time
+// and the samples done then.
+type clockReading struct {
+	at   time.Time // zero before the first tick
+	done int
+}
+
+// readClock is the tick's: elapsed and ETA move on from here.
+func (m *Model) readClock() { m.clock = clockReading{at: m.now(), done: m.progress.done} }
+
 // clockParts shows elapsed and ETA while a run is live, the duration once
-// it finished, and the start date of a stored run.
+// it finished, and the start date of a stored run. While live both come
+// from the last tick's reading, not from now and the latest count: the ETA
+// divides by the samples done, which move every frame, and a title line
+// rewritten every frame is bytes on the wire for a figure nobody reads
+// more often than once a second. Before the first tick they are read live.
 func (m *Model) clockParts(done int) []string {
 	start := m.opts.Started
 	switch {
 	case start.IsZero():
 		return nil
 	case m.live:
-		el := m.now().Sub(start)
+		now := m.now()
+		if !m.clock.at.IsZero() {
+			now, done = m.clock.at, m.clock.done
+		}
+		el := now.Sub(start)
 		eta := "ETA --"
 		if total := m.progress.total; done > 0 && total > done {
 			eta = "ETA " + fmtDuration(time.Duration(float64(el)/float64(done)*float64(total-done)))

@@ -13,7 +13,10 @@ var filterHelp = []string{
 	"  diag:generation  diag:retrieval  diag:off-topic  diag:noncommittal",
 	"  diag:low  diag:ok  diag:failed",
 	"  df<0  dar<-0.1  dcp>0  dcr!=0   comparing runs: after minus before (<0 worse)",
-	"  any other word, or \"a quoted phrase\", matches the question or the answer",
+	// The rows keep only the heads of the texts (see row): a million
+	// samples are searched in memory, the full texts read only when opened.
+	"  any other word, or \"a phrase\": the id, or the first 80 characters of",
+	"  the question or the answer (not the contexts)",
 }
 
 // renderHelp is the ? page of the mode behind it: every key that works

@@ -263,7 +263,7 @@ func (m *Model) rerunAllBlocked() string {
 		return why
 	}
 	for _, p := range m.shown {
-		if m.rows[p].res != nil {
+		if m.rows[p].done {
 			return ""
 		}
 	}
@@ -274,7 +274,7 @@ func (m *Model) rerunSampleBlocked() string {
 	if why := m.rerunBlocked(); why != "" {
 		return why
 	}
-	if m.detail.row < len(m.rows) && m.rows[m.detail.row].res == nil {
+	if m.detail.row < len(m.rows) && !m.rows[m.detail.row].done {
 		return "this sample is still being evaluated; re-run it when it has finished"
 	}
 	return ""

@@ -123,7 +123,7 @@ func (m *Model) tableKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openPager()
 	case key.Matches(msg, k.Open):
 		if m.cursor < len(m.shown) {
-			m.openDetail(int(m.shown[m.cursor]))
+			return m.openDetail(int(m.shown[m.cursor]))
 		}
 	}
 	return nil

@@ -107,7 +107,7 @@ func TestStartedWithoutTextsAndOverAResult(t *testing.T) {
 	if !strings.Contains(s, "(evaluating)") || !strings.Contains(s, "running 1") {
 		t.Fatalf("a started event with no texts:\n%s", s)
 	}
-	if r := m.rows[m.byIndex[0]]; r.res != res[0] || r.known != nil {
+	if r := m.rows[m.byIndex[0]]; m.result(r) != res[0] || r.known != nil {
 		t.Fatal("a start over a finished row replaced its result")
 	}
 	press(m, "G", "enter")

@@ -34,6 +34,15 @@ type Options struct {
 	// (see LeftRunning); X asks, then stops it through Cancel.
 	Attached bool
 	Results  []*eval.Result
+	// Page reads a stored run page by page (as cache.Store.RunPage: at
+	// most limit results from sample index from on, next -1 after the
+	// last) into the table, which is drawn from the first page on; nil
+	// when the results are given or arrive as events.
+	Page func(from, limit int) (page []*eval.Result, next int, err error)
+	// Load reads one sample's full result when it is opened (detail, raw
+	// calls, y and o): the rows keep only what the table shows. nil: every
+	// result given or streamed is kept in memory.
+	Load     func(index int) (*eval.Result, error)
 	Started  time.Time
 	RawCalls func(keys []string) (string, error) // renders raw judge calls for `x`; nil: no cache
 	// RawCallsJSON gives the same calls as stored (request and reply, as
@@ -85,9 +94,17 @@ type Model struct {
 	metrics []eval.Metric
 	rows    []*row
 	byIndex map[int]int
-	running int // rows still being evaluated
+	// full holds the few full results in memory (see results); loading is
+	// the one being read by Options.Load.
+	full    results
+	loading loadingState
+	reading bool // Options.Page is still filling the table
+	running int  // rows still being evaluated
 	live    bool
 	ended   time.Time // when the run finished; zero while it runs
+	// clock is the elapsed time and ETA as of the last second's tick (see
+	// clockParts): the title line changes once a second, not every frame.
+	clock clockReading
 
 	// progress counts the first run (stream 0); a re-run counts its own.
 	progress progress
@@ -109,6 +126,9 @@ type Model struct {
 	stats       stats
 	cursor      int // position in shown
 	offset      int // first shown row on screen
+	// held is what the order shown was built for; while results stream in
+	// under the same order it is held (see liveorder.go).
+	held heldOrder
 
 	// Deriving (filter+sort+stats) is amortised while events pour in: at
 	// most once per deriveEvery for large tables, immediately otherwise.
@@ -175,6 +195,7 @@ func New(opts Options) *Model {
 		editor:  defaultEditorCommand,
 		exec:    tea.ExecProcess,
 		runID:   opts.RunID,
+		loading: loadingState{index: -1},
 	}
 	if len(m.metrics) == 0 {
 		m.metrics = append([]eval.Metric(nil), eval.AllMetrics...)
@@ -192,20 +213,21 @@ func New(opts Options) *Model {
 	m.input.Prompt = "/ "
 	m.input.Placeholder = "f<0.5 ar<0.7 cp=0 status:failed diag:retrieval text"
 	m.progress.total = opts.Total
-	for _, r := range opts.Results {
-		if r != nil {
-			fresh := !m.hasResult(r.Index)
-			m.upsert(r.Index, r)
-			if fresh {
-				m.progress.countStored(r)
-			}
-		}
-	}
+	m.addStored(opts.Results)
+	m.reading = opts.Page != nil
 	m.progress.total = max(m.progress.total, len(m.rows))
 	m.syncRunKeys()
 	m.derive()
 	return m
 }
+
+// maxFPS caps the renderer. A live run's own changes come at most every
+// forwardEvery and the clock once a second, so the cap only bounds what the
+// user does; at 30 a key waited up to 33 ms for its frame (31 ms median
+// through tmux), over the 16 ms a key must take to feel instant, so it is
+// 60 (Bubble Tea's default, said here on purpose). A held-down key repeats
+// at the terminal's rate, well under 60 a second.
+const maxFPS = 60
 
 type tickMsg time.Time
 type deriveMsg struct{}
@@ -225,6 +247,9 @@ func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor}
 	if m.events != nil {
 		cmds = append(cmds, m.stream(m.ctx, 0, m.events))
+	}
+	if m.opts.Page != nil {
+		cmds = append(cmds, m.readPage(0))
 	}
 	if m.live {
 		cmds = append(cmds, tick())
@@ -268,6 +293,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tickMsg:
 		if m.live {
+			m.readClock()
 			if m.opts.Limit != nil {
 				m.limit = m.opts.Limit()
 			}
@@ -275,6 +301,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.limit = ""
 		return m, nil
+	case storedPageMsg:
+		return m, m.storedPageIn(msg)
+	case resultLoadedMsg:
+		return m, m.loaded(msg)
 	case rawCallsMsg:
 		if m.raw.sample == msg.sample {
 			m.raw.loading = false
@@ -382,7 +412,7 @@ func Run(ctx context.Context, opts Options, events <-chan eval.Event) error {
 	m := New(opts)
 	m.ctx = ctx
 	m.events = events
-	p := tea.NewProgram(m, tea.WithContext(ctx))
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithFPS(maxFPS))
 	m.send = p.Send
 	_, err := p.Run()
 	if events != nil {

@@ -79,12 +79,12 @@ func sortRows(rows []*row, key sortKey) sorted {
 			if v, ok := key.delta(r); ok {
 				k = v
 			}
-		case key.slot == slotDiag && r.res != nil:
+		case key.slot == slotDiag && r.done:
 			k = float64(diagRank[r.diag])
 		case key.slot == slotDiag:
 			k = math.NaN()
 		default:
-			k = r.scores[key.slot]
+			k = r.score(key.slot)
 		}
 		if math.IsNaN(k) {
 			missing = append(missing, uint64(rel))

@@ -88,18 +88,18 @@ func (m *Model) openPrompts() tea.Cmd {
 // first with a result.
 func (m *Model) currentResult() *eval.Result {
 	if m.screen == screenDetail || m.screen == screenRaw {
-		if r := m.rows[m.detail.row]; r.res != nil {
-			return r.res
+		if res := m.result(m.rows[m.detail.row]); res != nil {
+			return res
 		}
 	}
 	if m.cursor < len(m.shown) {
-		if r := m.rows[m.shown[m.cursor]]; r.res != nil {
-			return r.res
+		if res := m.result(m.rows[m.shown[m.cursor]]); res != nil {
+			return res
 		}
 	}
 	for _, r := range m.rows {
-		if r.res != nil {
-			return r.res
+		if res := m.result(r); res != nil {
+			return res
 		}
 	}
 	return nil

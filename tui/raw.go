@@ -37,19 +37,25 @@ func (m *Model) openRaw() tea.Cmd {
 	row := m.rows[m.detail.row]
 	m.screen = screenRaw
 	m.raw = rawView{sample: row.index}
+	res := m.result(row)
 	switch {
-	case row.res == nil:
+	case !row.done:
 		m.raw.note = "This sample is still being evaluated."
 		return nil
-	case len(row.res.Calls) == 0:
+	case res == nil:
+		// x is pressed on the detail page, which read the result; it
+		// is missing only when that read failed or is still going.
+		m.raw.note = "The sample's result has not been read from the store (yet); go back and open it again."
+		return nil
+	case len(res.Calls) == 0:
 		m.raw.note = "No judge calls were recorded for this sample (the offline judge makes none)."
 		return nil
 	case m.opts.RawCalls == nil:
 		m.raw.note = "no cache for this run"
 		return nil
 	}
-	keys := make([]string, 0, len(row.res.Calls))
-	for _, c := range row.res.Calls {
+	keys := make([]string, 0, len(res.Calls))
+	for _, c := range res.Calls {
 		keys = append(keys, c.Key)
 	}
 	m.raw.loading = true

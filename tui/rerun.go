@@ -57,7 +57,7 @@ func (rerunStartedMsg) workflowMsg() {}
 func (m *Model) filteredIndexes() []int {
 	out := make([]int, 0, len(m.shown))
 	for _, p := range m.shown {
-		if r := m.rows[p]; r.res != nil {
+		if r := m.rows[p]; r.done {
 			out = append(out, r.index)
 		}
 	}
@@ -232,7 +232,7 @@ func (m *Model) rerunWorkflow(msg workflowMsg) tea.Cmd {
 		rr.id, rr.started = msg.id, true
 		// The comparison starts now so the Δ column fills in as results
 		// arrive; its "before" is what each row shows at that moment.
-		m.setCompare(&compareState{baseID: m.runID, curID: msg.id, base: map[int]*eval.Result{}, metrics: metricSet(rr.plan.Metrics)})
+		m.setCompare(&compareState{baseID: m.runID, curID: msg.id, base: map[int]beforeSide{}, metrics: metricSet(rr.plan.Metrics)})
 		m.cmp.summarize(m)
 		m.detail.invalidate()
 		return m.stream(rr.ctx, rr.gen, msg.events)

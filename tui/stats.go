@@ -43,26 +43,26 @@ func computeStats(rows []*row, shown []int32, metrics []eval.Metric) stats {
 	var errs map[string]int
 	for _, i := range shown {
 		r := rows[i]
-		if r.res == nil {
+		if !r.done {
 			st.running++
 			continue
 		}
 		st.diag[r.diag]++
 		for _, m := range metrics {
 			slot := metricSlot(m)
-			status, ok := r.res.Status[m]
+			status, ok := r.statusOf(m)
 			if !ok {
 				continue
 			}
 			ms := &st.metrics[slot]
-			v := r.scores[slot]
+			v := r.score(slot)
 			if status != eval.StatusOK || math.IsNaN(v) {
 				if status.Failed() {
 					ms.failed++
 					if errs == nil {
 						errs = map[string]int{}
 					}
-					msg := r.res.Errors[m]
+					msg := r.errText(m)
 					if msg == "" {
 						msg = string(status)
 					}

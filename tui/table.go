@@ -126,12 +126,15 @@ func (m *Model) renderRow(r *row, selected bool) string {
 	b.WriteString(" ")
 	// A running row shows its question dimmed when the runner told it,
 	// "(evaluating)" when it did not (an older stream).
-	q := r.question()
-	if r.res == nil && q == "" {
+	q := sanitize.Line(r.question())
+	if r.qcut {
+		q += g.ellipsis // the row keeps the head of a long question
+	}
+	if !r.done && q == "" {
 		q = "(evaluating)"
 	}
-	q = fit(sanitize.Line(q), m.questionWidth(), g.ellipsis)
-	if r.res == nil {
+	q = fit(q, m.questionWidth(), g.ellipsis)
+	if !r.done {
 		q = paint(q, st.running.Render)
 	}
 	b.WriteString(q)
@@ -174,11 +177,11 @@ func fmtScore(v float64) string {
 // evaluated, "n/a" when it was not computable and "err" when it failed.
 func (m *Model) scoreCell(r *row, mt eval.Metric, plain bool) string {
 	st := m.st
-	if r.res == nil {
+	if !r.done {
 		return padLeft("", scoreW)
 	}
-	status, ok := r.status(mt)
-	v := r.scores[metricSlot(mt)]
+	status, ok := r.statusOf(mt)
+	v := r.score(metricSlot(mt))
 	var s string
 	var style func(...string) string
 	switch {

@@ -1,0 +1,113 @@
+package tui
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// benchResult is sample i of a large run, built when asked: a million
+// full results are what the compact rows exist to avoid holding.
+func benchResult(i int) *eval.Result {
+	scores := map[eval.Metric]*float64{}
+	status := map[eval.Metric]eval.Status{}
+	for j, m := range eval.AllMetrics {
+		scores[m] = score(float64((i*7919+j*104729)%1000) / 1000)
+		status[m] = eval.StatusOK
+	}
+	if i%97 == 0 {
+		scores[eval.Faithfulness] = nil
+		status[eval.Faithfulness] = eval.StatusJudgeError
+	}
+	q := fmt.Sprintf("sample %d: what does the policy say about item %d?", i, i%113)
+	if i%3 == 0 {
+		q = fmt.Sprintf("第%d个问题：小规模纳税人转为一般纳税人后，纳税人识别号会变吗？", i)
+	}
+	return &eval.Result{Index: i, ID: fmt.Sprintf("s%07d", i), Question: q, Answer: "answer " + q[:8], Scores: scores, Status: status}
+}
+
+// bigModel is a stored run of n samples read through Options.Page, as
+// `ragscope open` reads one, on a 120x40 screen.
+func bigModel(b *testing.B, n int) *Model {
+	page := func(from, limit int) ([]*eval.Result, int, error) {
+		end := min(from+limit, n)
+		out := make([]*eval.Result, 0, end-from)
+		for i := from; i < end; i++ {
+			out = append(out, benchResult(i))
+		}
+		if end == n {
+			end = -1
+		}
+		return out, end, nil
+	}
+	m := New(Options{Dataset: "bench.jsonl", Total: n, Started: fixedStart, Page: page,
+		Load: func(i int) (*eval.Result, error) { return benchResult(i), nil }})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	for from := 0; from >= 0; {
+		rs, next, _ := page(from, storedPage)
+		m.addStored(rs)
+		from = next
+	}
+	m.dirty, m.sorted = true, nil
+	m.derive()
+	return m
+}
+
+// BenchmarkRows1M measures the table over a million compact rows: a cold
+// sort by a score, a score filter, a free-text filter, and a key (j, G, s
+// in turn) through Update to a rendered frame; the heap the rows take is
+// reported once.
+func BenchmarkRows1M(b *testing.B) {
+	if testing.Short() {
+		b.Skip("a million rows")
+	}
+	base := heapInUse()
+	m := bigModel(b, 1_000_000)
+	b.ReportMetric(float64(heapInUse()-base)/(1<<20), "rows-heap-MiB")
+	b.Run("sort-cold", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			m.sorted = nil
+			m.sortIdx = 1 + i%len(eval.AllMetrics)
+			m.derive()
+		}
+	})
+	m.sortIdx = 0
+	for _, f := range []string{"f<0.5 ar>0.2", "纳税人", "item 7?"} {
+		flt, err := parseFilter(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("filter "+f, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				m.filter = flt
+				m.statsValid = false
+				m.derive()
+			}
+		})
+	}
+	m.filter = nil
+	m.derive()
+	b.Run("key-frame", func(b *testing.B) {
+		b.ReportAllocs()
+		keys := []tea.KeyPressMsg{keyMsg("j"), keyMsg("G"), keyMsg("s")}
+		var durs []time.Duration
+		for i := 0; b.Loop(); i++ {
+			start := time.Now()
+			m.Update(keys[i%len(keys)])
+			_ = m.View()
+			durs = append(durs, time.Since(start))
+		}
+		slices.Sort(durs)
+		b.ReportMetric(float64(durs[len(durs)/2].Nanoseconds()), "median-ns/key-frame")
+		b.ReportMetric(float64(durs[len(durs)*95/100].Nanoseconds()), "p95-ns/key-frame")
+	})
+	runtime.KeepAlive(m)
+}

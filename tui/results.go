@@ -1,0 +1,250 @@
+package tui
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// results holds the full eval.Result of the samples that need one in
+// memory; the rows hold only what the table shows. Pinned results are
+// those nothing could read back: without Options.Load all of them, and the
+// results of a re-run or a picked comparison, which are another run's than
+// the one Load reads. The others are the few most recent: those that just
+// arrived (a live run) and those just opened, so memory does not grow with
+// the run.
+type results struct {
+	pinned map[int]*eval.Result
+	recent map[int]*eval.Result
+	ring   []int // the indexes in recent, in the order they came
+	next   int   // the ring slot to reuse
+	// held is the sample open in the detail page (held+1; 0: none): it
+	// stays while a live run's results stream past it.
+	held int
+}
+
+// hold keeps index's result when newer ones come.
+func (c *results) hold(index int) { c.held = index + 1 }
+
+// recentResults is how many unpinned results are kept: the samples a
+// user steps through in the detail page, and the last of a live run.
+const recentResults = 64
+
+func (c *results) get(index int) *eval.Result {
+	if r, ok := c.pinned[index]; ok {
+		return r
+	}
+	return c.recent[index]
+}
+
+func (c *results) put(index int, res *eval.Result, pin bool) {
+	if res == nil {
+		delete(c.pinned, index)
+		delete(c.recent, index)
+		return
+	}
+	if pin {
+		if c.pinned == nil {
+			c.pinned = map[int]*eval.Result{}
+		}
+		c.pinned[index] = res
+		delete(c.recent, index)
+		return
+	}
+	delete(c.pinned, index)
+	if c.recent == nil {
+		c.recent = make(map[int]*eval.Result, recentResults)
+	}
+	if _, ok := c.recent[index]; ok {
+		c.recent[index] = res
+		return
+	}
+	if len(c.ring) < recentResults {
+		c.ring = append(c.ring, index)
+	} else {
+		if c.ring[c.next] == c.held-1 && c.held != 0 {
+			c.next = (c.next + 1) % recentResults
+		}
+		delete(c.recent, c.ring[c.next])
+		c.ring[c.next] = index
+		c.next = (c.next + 1) % recentResults
+	}
+	c.recent[index] = res
+}
+
+func (c *results) reset() { *c = results{held: c.held} }
+
+// keepResult records the full result of a sample that arrived as an event:
+// the last few of a live run, every result of a re-run, and without Load
+// all (see results).
+func (m *Model) keepResult(index int, res *eval.Result) {
+	m.full.put(index, res, m.opts.Load == nil || m.rerun != nil)
+}
+
+// result is the full result of a finished row, nil when it is not in
+// memory (then Load reads it).
+func (m *Model) result(r *row) *eval.Result {
+	if r == nil || !r.done {
+		return nil
+	}
+	return m.full.get(r.index)
+}
+
+// resultLoadedMsg is a result read by Options.Load for a sample opened.
+type resultLoadedMsg struct {
+	index int
+	res   *eval.Result
+	err   error
+}
+
+// loadCmd reads the full result of a finished row that is not in memory,
+// nil when it is (or cannot be read: no Load, not finished). then runs
+// when it arrives, if the user is still where they asked for it.
+func (m *Model) loadCmd(r *row, then loadThen) tea.Cmd {
+	if r == nil || !r.done || m.opts.Load == nil || m.result(r) != nil {
+		return nil
+	}
+	m.loading = loadingState{index: r.index, then: then}
+	load, index := m.opts.Load, r.index
+	return func() tea.Msg {
+		res, err := load(index)
+		if err == nil && res == nil {
+			err = errNoResult
+		}
+		return resultLoadedMsg{index: index, res: res, err: err}
+	}
+}
+
+// loadThen is what waits on a load besides the detail page.
+type loadThen int
+
+const (
+	thenShow  loadThen = iota // the detail page repaints
+	thenCopy                  // y: copy the sample
+	thenPager                 // o: open it in $PAGER
+)
+
+type loadingState struct {
+	index int
+	then  loadThen
+	err   error // the last load of index failed
+}
+
+var errNoResult = errString("the store has no result for this sample")
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
+
+// loaded takes a result Load read: it is kept with the recent ones, and
+// the copy or pager that waited on it runs if its row is still the one
+// under the cursor.
+func (m *Model) loaded(msg resultLoadedMsg) tea.Cmd {
+	if m.loading.index != msg.index {
+		return nil // superseded by another open
+	}
+	if msg.err != nil {
+		m.loading.err = msg.err
+		m.detail.invalidate()
+		if m.loading.then != thenShow {
+			m.setError(sprintf("cannot read sample %d: %v", msg.index, msg.err))
+		}
+		return nil
+	}
+	then := m.loading.then
+	m.loading = loadingState{index: -1}
+	// A result that came meanwhile (a live run, a re-run) is newer.
+	if p, ok := m.byIndex[msg.index]; ok && m.rows[p].done && m.full.get(msg.index) == nil {
+		m.full.put(msg.index, msg.res, false)
+	}
+	m.detail.invalidate()
+	if r := m.exportRow(); r == nil || r.index != msg.index {
+		return nil
+	}
+	switch then {
+	case thenCopy:
+		return m.copyExport()
+	case thenPager:
+		return m.openPager()
+	}
+	return nil
+}
+
+// storedPageMsg is a page of a stored run read by Options.Page.
+type storedPageMsg struct {
+	results []*eval.Result
+	next    int
+	err     error
+}
+
+// storedPage is how many results one read of a stored run brings: enough
+// that a million samples take a few hundred reads, few enough that the
+// first page is on screen at once.
+const storedPage = 4096
+
+func (m *Model) readPage(from int) tea.Cmd {
+	page := m.opts.Page
+	return func() tea.Msg {
+		rs, next, err := page(from, storedPage)
+		return storedPageMsg{results: rs, next: next, err: err}
+	}
+}
+
+// storedPageIn adds a page of a stored run to the table and asks for the
+// next; the table is drawn from the first page on and fills in.
+func (m *Model) storedPageIn(msg storedPageMsg) tea.Cmd {
+	if msg.err != nil {
+		m.reading = false
+		m.setError("reading the run: " + msg.err.Error())
+		return nil
+	}
+	m.addStored(msg.results)
+	m.progress.total = max(m.progress.total, len(m.rows))
+	m.reading = msg.next >= 0
+	var next tea.Cmd
+	if m.reading {
+		m.setStatus(sprintf("reading the run: %d of %d samples", len(m.rows), m.progress.total))
+		next = m.readPage(msg.next)
+	} else {
+		m.clearStatus()
+	}
+	return tea.Batch(m.rowsChanged(), next)
+}
+
+// addStored adds results given up front (Options.Results, a page of a
+// stored run) as rows.
+func (m *Model) addStored(rs []*eval.Result) {
+	for _, r := range rs {
+		if r == nil {
+			continue
+		}
+		fresh := !m.hasResult(r.Index)
+		m.upsert(r.Index, r)
+		if m.opts.Load == nil {
+			m.full.put(r.Index, r, true) // nothing could read it back
+		}
+		if fresh {
+			m.progress.countStored(r)
+		}
+	}
+}
+
+// rowsChanged is what follows new or changed rows: the orders and the page
+// are rebuilt, at once for a small table, at most every deriveEvery for a
+// large one while results pour in (a key press derives at once).
+func (m *Model) rowsChanged() tea.Cmd {
+	m.dirty = true
+	m.sorted = nil
+	m.detail.invalidate()
+	if len(m.rows) <= deriveEagerRows || m.now().Sub(m.lastDerive) >= deriveEvery {
+		m.derive()
+		return nil
+	}
+	if m.deriveScheduled {
+		return nil
+	}
+	m.deriveScheduled = true
+	return tea.Tick(deriveEvery, func(time.Time) tea.Msg { return deriveMsg{} })
+}
