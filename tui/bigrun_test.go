@@ -158,7 +158,7 @@ func TestLiveRunKeepsFewResults(t *testing.T) {
 	if s := screenText(m); !strings.Contains(s, "q0") || strings.Contains(s, "loading") {
 		t.Fatalf("the sample open lost its result to newer ones:\n%s", s)
 	}
-	if m.result(m.rows[m.byIndex[3*recentResults-1]]) == nil {
+	if m.result(m.rows[m.rowAt(3*recentResults-1)]) == nil {
 		t.Fatal("the newest result is not kept")
 	}
 }

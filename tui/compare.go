@@ -63,7 +63,7 @@ func (m *Model) baseRow(r *row) *row {
 func (c *compareState) summarize(m *Model) {
 	s := compareSummary{}
 	for idx, b := range c.base {
-		p, ok := m.byIndex[idx]
+		p, ok := m.byIndex.get(idx)
 		if !ok || b.row == nil || !m.rows[p].done {
 			continue
 		}
@@ -410,9 +410,10 @@ func (m *Model) snapshot() rowsSnapshot {
 
 // restoreRows puts a snapshot back.
 func (m *Model) restoreRows(s rowsSnapshot) {
-	m.rows, m.byIndex, m.running = s.rows, make(map[int]int, len(s.rows)), 0
+	m.rows, m.running = s.rows, 0
+	m.byIndex.reset(len(s.rows))
 	for i, r := range s.rows {
-		m.byIndex[r.index] = i
+		m.byIndex.set(r.index, i)
 	}
 	m.full = s.full
 	m.rowsReset()
@@ -421,7 +422,8 @@ func (m *Model) restoreRows(s rowsSnapshot) {
 // resetRows shows another run's results, all held in memory (pinned):
 // Load reads the run opened, not these.
 func (m *Model) resetRows(results []*eval.Result) {
-	m.rows, m.byIndex, m.running = nil, map[int]int{}, 0
+	m.rows, m.running = nil, 0
+	m.byIndex.reset(0)
 	m.full.reset()
 	for _, r := range results {
 		m.upsert(r.Index, r)

@@ -98,7 +98,7 @@ func (p *progress) countCall(c eval.CallRecord) {
 
 // hasResult reports whether the row of a sample holds a finished result.
 func (m *Model) hasResult(index int) bool {
-	i, ok := m.byIndex[index]
+	i, ok := m.byIndex.get(index)
 	return ok && m.rows[i].done
 }
 
@@ -141,12 +141,13 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 			if ev.Sample < 0 {
 				continue
 			}
-			if _, ok := m.byIndex[ev.Sample]; !ok {
+			if _, ok := m.byIndex.get(ev.Sample); !ok {
 				m.upsert(ev.Sample, nil)
 				changed = true
 			}
 			if ev.Result != nil {
-				if r := m.rows[m.byIndex[ev.Sample]]; !r.done {
+				if p, _ := m.byIndex.get(ev.Sample); !m.rows[p].done {
+					r := m.rows[p]
 					r.start(ev.Result)
 					changed = true
 				}
@@ -202,7 +203,7 @@ func (m *Model) keepBefore(index int) {
 	if _, seen := m.cmp.base[index]; seen {
 		return
 	}
-	if p, ok := m.byIndex[index]; ok && m.rows[p].done {
+	if p, ok := m.byIndex.get(index); ok && m.rows[p].done {
 		// The row's compact copy gives the Δ columns; the full result,
 		// when in memory, the detail page's before and after.
 		prior := *m.rows[p]
@@ -228,7 +229,7 @@ func (m *Model) endRun(at time.Time) {
 }
 
 func (m *Model) upsert(index int, res *eval.Result) {
-	if i, ok := m.byIndex[index]; ok {
+	if i, ok := m.byIndex.get(index); ok {
 		r := m.rows[i]
 		if !r.done && res != nil {
 			m.running--
@@ -241,7 +242,7 @@ func (m *Model) upsert(index int, res *eval.Result) {
 	if res == nil {
 		m.running++
 	}
-	m.byIndex[index] = len(m.rows)
+	m.byIndex.set(index, len(m.rows))
 	m.rows = append(m.rows, newRow(index, res))
 }
 

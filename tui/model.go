@@ -93,7 +93,7 @@ type Model struct {
 
 	metrics []eval.Metric
 	rows    []*row
-	byIndex map[int]int
+	byIndex rowIndex
 	// full holds the few full results in memory (see results); loading is
 	// the one being read by Options.Load.
 	full    results
@@ -186,7 +186,6 @@ func New(opts Options) *Model {
 		g:       unicodeGlyphs,
 		help:    newHelp(),
 		now:     time.Now,
-		byIndex: map[int]int{},
 		live:    opts.Live,
 		metrics: opts.Metrics,
 		width:   80,

@@ -156,7 +156,7 @@ func (m *Model) loaded(msg resultLoadedMsg) tea.Cmd {
 	then := m.loading.then
 	m.loading = loadingState{index: -1}
 	// A result that came meanwhile (a live run, a re-run) is newer.
-	if p, ok := m.byIndex[msg.index]; ok && m.rows[p].done && m.full.get(msg.index) == nil {
+	if p, ok := m.byIndex.get(msg.index); ok && m.rows[p].done && m.full.get(msg.index) == nil {
 		m.full.put(msg.index, msg.res, false)
 	}
 	m.detail.invalidate()

@@ -139,7 +139,7 @@ func TestStaleRerunStreamIsDropped(t *testing.T) {
 				h.rerunID = "run-3"
 				startHeldRerun(t, m)
 			}
-			row := m.result(m.rows[m.byIndex[0]])
+			row := m.result(m.rows[m.rowAt(0)])
 			var before progress
 			if m.rerun != nil {
 				before = m.rerun.progress
@@ -148,7 +148,7 @@ func TestStaleRerunStreamIsDropped(t *testing.T) {
 			m.Update(EventsMsg{Stream: old, Events: []eval.Event{finished(stale), {Kind: eval.EventCall, Call: &eval.CallRecord{}}}})
 			m.Update(streamClosedMsg{stream: old})
 
-			if got := m.result(m.rows[m.byIndex[0]]); got != row {
+			if got := m.result(m.rows[m.rowAt(0)]); got != row {
 				t.Fatalf("a stale stream replaced sample 0 (faithfulness %v)", *got.Scores[eval.Faithfulness])
 			}
 			if tt.another {
@@ -166,7 +166,7 @@ func TestStaleRerunStreamIsDropped(t *testing.T) {
 func TestRerunResultIsShownAsIs(t *testing.T) {
 	m := newTestModel(t, hostOptions(fixtureHost()), 120, 40)
 	gen := startHeldRerun(t, m)
-	parent := m.result(m.rows[m.byIndex[0]])
+	parent := m.result(m.rows[m.rowAt(0)])
 
 	// The Host merged the re-run metric into the parent's result; here it
 	// also dropped context recall, which the interface must not put back.
@@ -174,7 +174,7 @@ func TestRerunResultIsShownAsIs(t *testing.T) {
 	delete(merged.Status, eval.ContextRecall)
 	delete(merged.Scores, eval.ContextRecall)
 	m.Update(EventsMsg{Stream: gen, Events: []eval.Event{finished(merged)}})
-	if got := m.result(m.rows[m.byIndex[0]]); got != merged {
+	if got := m.result(m.rows[m.rowAt(0)]); got != merged {
 		t.Fatal("the row does not show the Host's result as it came")
 	}
 	if _, ok := merged.Status[eval.ContextRecall]; ok {
@@ -183,14 +183,14 @@ func TestRerunResultIsShownAsIs(t *testing.T) {
 	if m.cmp.base[0].res != parent {
 		t.Fatal("the comparison's before is not what the row showed")
 	}
-	if d := m.rowDelta(m.rows[m.byIndex[0]], eval.Faithfulness); d.kind != deltaValue || d.v < 0.33 || d.v > 0.34 {
+	if d := m.rowDelta(m.rows[m.rowAt(0)], eval.Faithfulness); d.kind != deltaValue || d.v < 0.33 || d.v > 0.34 {
 		t.Fatalf("faithfulness delta %+v, want +0.333", d)
 	}
 
 	// A second result for the sample still compares with the parent.
 	again := eval.Merge(parent, fixtureResults()[0], []eval.Metric{eval.Faithfulness})
 	m.Update(EventsMsg{Stream: gen, Events: []eval.Event{finished(again)}})
-	if m.result(m.rows[m.byIndex[0]]) != again || m.cmp.base[0].res != parent {
+	if m.result(m.rows[m.rowAt(0)]) != again || m.cmp.base[0].res != parent {
 		t.Fatal("a second result of the sample moved the before")
 	}
 }

@@ -16,25 +16,50 @@ import (
 // File is an output file being written.
 type File struct {
 	*os.File
-	path string
-	done bool
+	path   string
+	done   bool
+	target string // the file renamed over (path, or where its link points)
+	// direct: the destination is not a regular file (/dev/null,
+	// /dev/stdout, a named pipe) and is written in place: renaming over
+	// it would replace the device with a file (--out /dev/null once
+	// turned the machine's /dev/null into a regular file).
+	direct bool
 }
 
 // Create starts writing path. Check errors early: a typo in --out must not
 // cost a run, so callers create before they evaluate.
 func Create(path string) (*File, error) {
-	dir, base := filepath.Split(path)
+	if fi, err := os.Stat(path); err == nil {
+		switch {
+		case fi.IsDir():
+			return nil, fmt.Errorf("%s is a directory", path)
+		case !fi.Mode().IsRegular():
+			f, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				return nil, err
+			}
+			return &File{File: f, path: path, direct: true}, nil
+		}
+		// A symbolic link is followed: the file it points to is
+		// replaced, the link stays.
+		if real, err := filepath.EvalSymlinks(path); err == nil {
+			return create(real, path)
+		}
+	}
+	return create(path, path)
+}
+
+// create writes beside target, shown to the user as path.
+func create(target, path string) (*File, error) {
+	dir, base := filepath.Split(target)
 	if dir == "" {
 		dir = "."
-	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("%s is a directory", path)
 	}
 	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
 		return nil, err
 	}
-	return &File{File: f, path: path}, nil
+	return &File{File: f, path: path, target: target}, nil
 }
 
 // Commit makes the file visible at its path, complete.
@@ -43,13 +68,19 @@ func (f *File) Commit() error {
 		return nil
 	}
 	f.done = true
+	if f.direct {
+		if err := f.File.Close(); err != nil {
+			return fmt.Errorf("writing %s: %w", f.path, err)
+		}
+		return nil
+	}
 	tmp := f.File.Name()
 	err := f.File.Sync()
 	if cerr := f.File.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp, f.path)
+		err = os.Rename(tmp, f.target)
 	}
 	if err != nil {
 		os.Remove(tmp)
@@ -66,7 +97,9 @@ func (f *File) Abort() {
 	}
 	f.done = true
 	f.File.Close()
-	os.Remove(f.File.Name())
+	if !f.direct {
+		os.Remove(f.File.Name())
+	}
 }
 
 // Path is the destination.
