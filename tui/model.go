@@ -6,7 +6,9 @@ package tui
 
 import (
 	"context"
+	"os"
 	"os/exec"
+	"runtime/debug"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -228,6 +230,9 @@ func New(opts Options) *Model {
 // at the terminal's rate, well under 60 a second.
 const maxFPS = 60
 
+// tuiGCPercent is the GC target while the interface runs (see Run).
+const tuiGCPercent = 25
+
 type tickMsg time.Time
 type deriveMsg struct{}
 
@@ -407,6 +412,14 @@ func (m *Model) renderTooSmall() string {
 func Run(ctx context.Context, opts Options, events <-chan eval.Event) error {
 	if !opts.ASCII && eastAsianAmbiguousWide() {
 		opts.ASCII = true
+	}
+	if os.Getenv("GOGC") == "" {
+		// The table is most of the process's memory and, once loaded,
+		// hardly changes; at Go's default the heap may grow to twice it
+		// before a collection. At a million rows that was 570 MiB resident
+		// against 387 MiB at 25, with the same median key (13.9 / 14.0 ms
+		// through tmux). GOGC set by the user wins.
+		defer debug.SetGCPercent(debug.SetGCPercent(tuiGCPercent))
 	}
 	m := New(opts)
 	m.ctx = ctx
