@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"os"
 	"runtime"
 	"slices"
@@ -20,22 +19,7 @@ import (
 func benchResults(n int) []*eval.Result {
 	out := make([]*eval.Result, n)
 	for i := range out {
-		scores := map[eval.Metric]*float64{}
-		status := map[eval.Metric]eval.Status{}
-		for j, m := range eval.AllMetrics {
-			v := float64((i*7919+j*104729)%1000) / 1000
-			scores[m] = score(v)
-			status[m] = eval.StatusOK
-		}
-		if i%97 == 0 {
-			scores[eval.Faithfulness] = nil
-			status[eval.Faithfulness] = eval.StatusJudgeError
-		}
-		q := fmt.Sprintf("sample %d: what does the policy say about item %d?", i, i%113)
-		if i%3 == 0 {
-			q = fmt.Sprintf("第%d个问题：小规模纳税人转为一般纳税人后，纳税人识别号会变吗？", i)
-		}
-		out[i] = &eval.Result{Index: i, Question: q, Answer: "answer", Scores: scores, Status: status}
+		out[i] = benchResult(i)
 	}
 	return out
 }
