@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/ragscope/ragscope/cache"
@@ -56,6 +57,20 @@ type Config struct {
 	Resume         string        `json:"resume,omitempty"`
 	PromptsDir     string        `json:"prompts_dir,omitempty"`
 	LogFile        string        `json:"log,omitempty"`
+	// Format is the report written to --out (stdout when headless): json,
+	// github or jsonl.
+	Format string `json:"format,omitempty"`
+	// The CI gate (see eval.Gate): METRIC=X,... on the means and on each
+	// sample, and --max-failing N or P%.
+	FailUnder       string `json:"fail_under,omitempty"`
+	FailUnderSample string `json:"fail_under_sample,omitempty"`
+	MaxFailing      string `json:"max_failing,omitempty"`
+	// JUnit is the JUnit XML file written when the run ends.
+	JUnit string `json:"junit,omitempty"`
+	// StepSummary is a file the Markdown summary is appended to with
+	// --format github ($GITHUB_STEP_SUMMARY of the process that runs
+	// headless; a detached run has none).
+	StepSummary string `json:"-"`
 }
 
 // UseOffline decides the judge: --offline, or no endpoint and no key configured.
@@ -89,6 +104,7 @@ func (c *Config) Absolute(dir string) {
 	abs(&c.PromptsDir)
 	abs(&c.LogFile)
 	abs(&c.DB)
+	abs(&c.JUnit)
 }
 
 // DBPath is --db or the default database.
@@ -155,5 +171,44 @@ func (c *Config) Validate() error {
 	case c.MaxRetryAfter < 0:
 		return usagef("--max-retry-after %s: give 0 or a positive duration", c.MaxRetryAfter)
 	}
-	return nil
+	switch c.Format {
+	case "", FormatJSON, FormatGitHub, FormatJSONL:
+	default:
+		return usagef("--format %q: a run writes json, github or jsonl (csv and md: ragscope report RUN --format csv|md)", c.Format)
+	}
+	_, err := c.Gate()
+	return err
+}
+
+// Gate is the run's CI gate parsed from --fail-under, --fail-under-sample
+// and --max-failing; an error names the flag. A gated metric must be one
+// the run evaluates.
+func (c *Config) Gate() (eval.Gate, error) {
+	var g eval.Gate
+	var err error
+	if g.Mean, err = eval.ParseThresholds("fail-under", c.FailUnder); err != nil {
+		return g, UsageError{err}
+	}
+	if g.Sample, err = eval.ParseThresholds("fail-under-sample", c.FailUnderSample); err != nil {
+		return g, UsageError{err}
+	}
+	if g.MaxFailing, err = eval.ParseAllowance(c.MaxFailing); err != nil {
+		return g, UsageError{err}
+	}
+	metrics, err := eval.ParseMetrics(c.Metrics)
+	if err != nil {
+		return g, UsageError{err}
+	}
+	for _, gated := range []struct {
+		flag string
+		ths  []eval.Threshold
+	}{{"fail-under", g.Mean}, {"fail-under-sample", g.Sample}} {
+		flag := gated.flag
+		for _, th := range gated.ths {
+			if !slices.Contains(metrics, th.Metric) {
+				return g, usagef("--%s %s: the run does not evaluate %s (--metrics %s); add it to --metrics or drop the threshold", flag, th.Metric, th.Metric, joinMetrics(metrics))
+			}
+		}
+	}
+	return g, nil
 }

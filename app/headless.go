@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,9 +11,11 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/app/outfile"
+	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/eval/endpoint"
+	"github.com/ragscope/ragscope/sanitize"
 )
 
 // Exit codes of `ragscope run` (and of the other commands where they apply).
@@ -21,6 +24,7 @@ const (
 	ExitFatal       = 1 // the run could not be carried out
 	ExitUsage       = 2 // bad flags or bad input
 	ExitFailures    = 3 // the run finished but some (sample, metric) failed: judge, parse or cache errors
+	ExitGate        = 4 // a --fail-under / --fail-under-sample gate was breached, or could not be checked
 	ExitInterrupted = 130
 )
 
@@ -42,18 +46,122 @@ func (s *Session) OpenOut() (*outfile.File, error) {
 	return fh, nil
 }
 
-// Headless runs the session without the TUI: progress and the summary on
-// stderr, the JSON report to --out or stdout. It returns the exit code.
-func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, error) {
+// runOutputs are the files a run writes when it ends, opened before it
+// starts (a typo in a path must not cost a whole run), each complete or
+// absent.
+type runOutputs struct {
+	out   io.Writer     // the report in --format: --out, or stdout headless; nil: none
+	fh    *outfile.File // --out
+	junit *outfile.File // --junit
+}
+
+// openOutputs opens --out and --junit; stdout is where the report goes
+// without --out (nil: nowhere).
+func (s *Session) openOutputs(stdout io.Writer) (*runOutputs, error) {
 	fh, err := s.OpenOut()
+	if err != nil {
+		return nil, err
+	}
+	o := &runOutputs{out: stdout, fh: fh}
+	if fh != nil {
+		o.out = fh
+	}
+	if s.Cfg.JUnit != "" {
+		if o.junit, err = outfile.Create(s.Cfg.JUnit); err != nil {
+			o.abort()
+			return nil, usagef("--junit: %v", err)
+		}
+	}
+	return o, nil
+}
+
+// abort discards what was not committed.
+func (o *runOutputs) abort() {
+	if o.fh != nil {
+		o.fh.Abort()
+	}
+	if o.junit != nil {
+		o.junit.Abort()
+	}
+}
+
+// ending is a finished run read back: the pass over its stored results
+// and its gate's outcome.
+type ending struct {
+	sr      *storedRun
+	gated   bool
+	outcome eval.GateOutcome
+}
+
+// finish is the one end of every run's outputs, headless, interactive or
+// detached: one pass over the stored run (tally and gate), then the report
+// in --format, the JUnit file, and with --format github the step summary.
+// info, when set, is the stamped record (even if storing it failed). The
+// first error is reading the run back, the second writing an output.
+func (o *runOutputs) finish(st cache.Store, id string, info *eval.RunInfo, cfg *Config) (*ending, error, error) {
+	g, err := cfg.Gate() // validated before the run started
+	if err != nil {
+		return nil, err, nil
+	}
+	sr, err := tallyGated(st, id, 0, g)
+	if err != nil {
+		return nil, err, nil
+	}
+	if info != nil {
+		sr.info = *info
+	}
+	e := &ending{sr: sr, gated: g.Active(), outcome: sr.outcome()}
+	format := cmp.Or(cfg.Format, FormatJSON)
+	var werr error
+	if o.out != nil {
+		werr = sr.write(st, format, o.out)
+		if werr == nil && o.fh != nil {
+			werr = o.fh.Commit()
+		}
+		if werr != nil {
+			werr = fmt.Errorf("writing the report: %v; the run is stored: write it again with ragscope report %s --out FILE", werr, id)
+		}
+	}
+	if o.junit != nil && werr == nil {
+		werr = sr.writeJUnit(st, o.junit)
+		if werr == nil {
+			werr = o.junit.Commit()
+		}
+		if werr != nil {
+			werr = fmt.Errorf("writing --junit %s: %v", o.junit.Path(), werr)
+		}
+	}
+	if format == FormatGitHub && cfg.StepSummary != "" && werr == nil {
+		if err := sr.AppendStepSummary(cfg.StepSummary); err != nil {
+			werr = fmt.Errorf("appending the summary to $GITHUB_STEP_SUMMARY (%s): %v", cfg.StepSummary, err)
+		}
+	}
+	return e, nil, werr
+}
+
+// code is the exit code of a run that ended without a fatal error:
+// interrupted over a failed gate, a failed gate over failed samples.
+func (e *ending) code(cancelled bool) int {
+	switch {
+	case cancelled:
+		return ExitInterrupted
+	case e.gated && !e.outcome.Passed():
+		return ExitGate
+	case e.sr.tally.Failed() > 0:
+		return ExitFailures
+	}
+	return ExitOK
+}
+
+// Headless runs the session without the TUI: progress and the summary on
+// stderr, the report (--format, JSON by default) to --out or stdout, the
+// JUnit file to --junit. It returns the exit code.
+func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, error) {
+	o, err := s.openOutputs(stdout)
 	if err != nil {
 		return 0, err
 	}
-	var out io.Writer = stdout
-	if fh != nil {
-		defer fh.Abort()
-		out = fh
-	}
+	defer o.abort()
 	info := s.Info()
 	fmt.Fprintf(stderr, "ragscope: %s: %d samples, metrics %s\n", info.Dataset, s.Loaded.Count, joinMetrics(s.Metrics))
 	fmt.Fprintf(stderr, "ragscope: %s\n", s.Banner)
@@ -109,31 +217,29 @@ func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, e
 	prog.inFlight = 0
 	show()
 	cancelled, _ := run.Wait()
-	return finishReport(run, cancelled, out, fh, stderr)
+	return finishReport(run, s.Cfg, cancelled, o, stderr)
 }
 
-// finishReport writes the report and the summary of a finished run and
-// says how it ended; it returns the exit code.
-func finishReport(run *Run, cancelled bool, out io.Writer, fh *outfile.File, stderr io.Writer) (int, error) {
-	// The report streams from the store: what is written is what is
+// finishReport writes the outputs and the summary of a finished run and
+// says how it ended; it returns the exit code: 1 (fatal) and 130
+// (interrupted) over 4 (gate), 4 over 3 (failed samples).
+func finishReport(run *Run, cfg *Config, cancelled bool, o *runOutputs, stderr io.Writer) (int, error) {
+	// The outputs stream from the store: what is written is what is
 	// stored, and nothing of the run is held in memory.
-	sr, err := tallyStored(run.store, run.ID, 0)
+	info := run.Info()
+	e, err, werr := o.finish(run.store, run.ID, &info, cfg)
 	if err != nil {
 		return ExitFatal, fmt.Errorf("reading run %s back from the database: %v", run.ID, err)
 	}
-	sr.info = run.Info() // the stamped record, even if storing it failed
-	WriteSummary(stderr, sr.info, sr.tally)
-	var werr error
-	if out != nil {
-		werr = sr.write(run.store, FormatJSON, out)
-		if werr == nil && fh != nil {
-			werr = fh.Commit()
-		}
-		if werr != nil {
-			werr = fmt.Errorf("writing the report: %v; the run is stored: write it again with ragscope report %s --out FILE", werr, run.ID)
-		} else if fh != nil {
-			fmt.Fprintf(stderr, "ragscope: report written to %s\n", fh.Path())
-		}
+	WriteSummary(stderr, e.sr.info, e.sr.tally)
+	if e.gated {
+		WriteGateSummary(stderr, e.outcome, cancelled)
+	}
+	if werr == nil && o.fh != nil {
+		fmt.Fprintf(stderr, "ragscope: report written to %s\n", o.fh.Path())
+	}
+	if werr == nil && o.junit != nil {
+		fmt.Fprintf(stderr, "ragscope: JUnit report written to %s\n", o.junit.Path())
 	}
 	if why := run.Stopped(); why != nil {
 		if werr != nil {
@@ -153,14 +259,39 @@ func finishReport(run *Run, cancelled bool, out io.Writer, fh *outfile.File, std
 	if werr != nil {
 		return ExitFatal, werr
 	}
-	switch {
-	case cancelled:
+	code := e.code(cancelled)
+	switch code {
+	case ExitInterrupted:
 		fmt.Fprintf(stderr, "ragscope: interrupted; finished samples are kept — continue with: ragscope run --resume %s\n", run.ID)
-		return ExitInterrupted, nil
-	case sr.tally.Failed() > 0:
-		return ExitFailures, nil
+	case ExitGate:
+		if f := e.sr.tally.Failed(); f > 0 {
+			fmt.Fprintf(stderr, "ragscope: %d samples also failed to score (exit 4, the gate, is said over 3)\n", f)
+		}
 	}
-	return ExitOK, nil
+	return code, nil
+}
+
+// WriteGateSummary says how the gate ended: each breached check and each
+// one that could not be made, and the worst samples below the per-sample
+// thresholds with their evidence.
+func WriteGateSummary(w io.Writer, o eval.GateOutcome, interrupted bool) {
+	state := "passed"
+	if !o.Passed() {
+		state = "FAILED (exit 4)"
+	}
+	if interrupted {
+		state += " over the samples finished before the interruption"
+	}
+	fmt.Fprintf(w, "gate: %s\n", state)
+	for _, c := range o.Checks {
+		fmt.Fprintf(w, "  %s: %s\n", c.State, c.Message)
+	}
+	if lines := o.WorstLines(); len(lines) > 0 {
+		fmt.Fprintln(w, "worst samples below the per-sample thresholds:")
+		for _, l := range lines {
+			fmt.Fprintf(w, "  %s\n", sanitize.Line(clip(l, 300)))
+		}
+	}
 }
 
 // progress is the headless progress line's state.

@@ -13,13 +13,12 @@ import (
 // the interface closes, an unfinished run is cancelled (finished samples
 // are kept) and the summary goes to stderr.
 func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) (int, error) {
-	fh, err := s.OpenOut()
+	// The report goes to --out only: the terminal was the interface's.
+	o, err := s.openOutputs(nil)
 	if err != nil {
 		return 0, err
 	}
-	if fh != nil {
-		defer fh.Abort()
-	}
+	defer o.abort()
 	run, err := s.Start(ctx)
 	if err != nil {
 		return 0, err
@@ -40,11 +39,7 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 	if err != nil {
 		return 0, err
 	}
-	var out io.Writer
-	if fh != nil {
-		out = fh
-	}
-	code, err := finishReport(run, cancelled, out, fh, stderr)
+	code, err := finishReport(run, s.Cfg, cancelled, o, stderr)
 	if err != nil || code == ExitInterrupted {
 		return code, err
 	}

@@ -1,8 +1,10 @@
 package app
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
@@ -17,6 +19,8 @@ const (
 	FormatJSON     = "json"
 	FormatCSV      = "csv"
 	FormatMarkdown = "md"
+	FormatGitHub   = "github"
+	FormatJSONL    = "jsonl"
 )
 
 // storedRun is a pass over a stored run: its record, the tally of its
@@ -27,25 +31,41 @@ type storedRun struct {
 	info  eval.RunInfo
 	tally *eval.Tally
 	worst *eval.Worst
+	gate  *eval.GateTally
 	seen  indexSet
 }
+
+// gateWorst is how many of the samples below the per-sample thresholds a
+// gate's summary names.
+const gateWorst = 5
 
 // tallyStored reads stored run ref once, keeping only the tally and the
 // worst samples.
 func tallyStored(st cache.Store, ref string, worst int) (*storedRun, error) {
+	return tallyGated(st, ref, worst, eval.Gate{})
+}
+
+// tallyGated is tallyStored counting the samples against gate g as well,
+// in the same pass.
+func tallyGated(st cache.Store, ref string, worst int, g eval.Gate) (*storedRun, error) {
 	info, _, _, err := st.RunPage(ref, 0, 0)
 	if err != nil {
 		return nil, err
 	}
-	sr := &storedRun{info: info, tally: eval.NewTally(info.Metrics), worst: eval.NewWorst(worst)}
+	sr := &storedRun{info: info, tally: eval.NewTally(info.Metrics), worst: eval.NewWorst(worst), gate: eval.NewGateTally(g, gateWorst)}
 	err = eachStored(st, info.ID, nil)(func(r *eval.Result) error {
 		sr.tally.Add(r)
 		sr.worst.Add(r)
+		sr.gate.Add(r)
 		sr.seen.add(r.Index)
 		return nil
 	})
 	return sr, err
 }
+
+// outcome is the gate's outcome over the pass: for every kind of run, the
+// one place it is decided (eval.GateTally.Outcome).
+func (sr *storedRun) outcome() eval.GateOutcome { return sr.gate.Outcome(sr.tally) }
 
 // eachStored yields run id's stored results in index order, a page at a
 // time; keep, when set, says which indexes to yield.
@@ -100,8 +120,39 @@ func (sr *storedRun) write(st cache.Store, format string, w io.Writer) error {
 		return eval.WriteReportCSV(w, sr.info.Judge.Name, eachStored(st, sr.info.ID, sr.seen.has))
 	case FormatMarkdown:
 		return eval.WriteReportMarkdown(w, sr.info, sr.tally.Summary(), sr.tally.Diagnoses(), sr.worst.Samples())
+	case FormatJSONL:
+		return eval.WriteReportJSONL(w, eachStored(st, sr.info.ID, sr.seen.has))
+	case FormatGitHub:
+		return eval.WriteReportGitHub(w, sr.info, sr.tally.Summary(), sr.gate.Gate(), sr.outcome(), eachStored(st, sr.info.ID, sr.seen.has))
 	}
-	return usagef("--format %q is not one of json, csv, md", format)
+	return usagef("--format %q is not one of json, csv, md, github, jsonl", format)
+}
+
+// writeJUnit writes the JUnit XML of a tallied run.
+func (sr *storedRun) writeJUnit(st cache.Store, w io.Writer) error {
+	return eval.WriteReportJUnit(w, sr.info, sr.tally.Summary(), sr.gate, sr.outcome(), eachStored(st, sr.info.ID, sr.seen.has))
+}
+
+// AppendStepSummary appends the Markdown summary of the run and its gate
+// to path (GitHub's $GITHUB_STEP_SUMMARY).
+func (sr *storedRun) AppendStepSummary(path string) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := eval.WriteReportMarkdown(&b, sr.info, sr.tally.Summary(), sr.tally.Diagnoses(), nil); err != nil {
+		f.Close()
+		return err
+	}
+	if sr.gate.Gate().Active() {
+		eval.WriteGateMarkdown(&b, sr.outcome())
+	}
+	_, err = f.Write(b.Bytes())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // indexSet is a set of sample indexes: one bit per sample.

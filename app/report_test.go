@@ -68,6 +68,25 @@ func TestWriteReportStreamsTheWholeReport(t *testing.T) {
 	if err := whole.WriteMarkdown(want[FormatMarkdown], 10); err != nil {
 		t.Fatal(err)
 	}
+	each := func(yield func(*eval.Result) error) error {
+		for _, r := range whole.Samples {
+			if err := yield(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	want[FormatJSONL], want[FormatGitHub] = &bytes.Buffer{}, &bytes.Buffer{}
+	if err := eval.WriteReportJSONL(want[FormatJSONL], each); err != nil {
+		t.Fatal(err)
+	}
+	tally := eval.NewTally(info.Metrics)
+	for _, r := range whole.Samples {
+		tally.Add(r)
+	}
+	if err := eval.WriteReportGitHub(want[FormatGitHub], info, whole.Summary, eval.Gate{}, eval.NewGateTally(eval.Gate{}, 0).Outcome(tally), each); err != nil {
+		t.Fatal(err)
+	}
 	for name, st := range map[string]cache.Store{"file": holder, "holder client": client} {
 		for format, w := range want {
 			t.Run(name+" "+format, func(t *testing.T) {

@@ -10,8 +10,7 @@ import (
 	"sync"
 
 	"github.com/ragscope/ragscope/app/holder"
-	"github.com/ragscope/ragscope/app/outfile"
-	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/sanitize"
 )
 
@@ -81,8 +80,15 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// --out and --junit are opened now: a bad path is the client's error.
+	o, err := s.openOutputs(nil)
+	if err != nil {
+		s.Close()
+		return "", err
+	}
 	run, err := s.Start(sv.ctx)
 	if err != nil {
+		o.abort()
 		s.Close()
 		return "", err
 	}
@@ -107,9 +113,22 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 		if err != nil {
 			state += " (" + err.Error() + ")"
 		}
-		if cfg.Out != "" {
-			if werr := writeReportFile(cfg.Out, s.Store, run.ID); werr != nil {
-				state += "; report not written: " + werr.Error()
+		defer o.abort()
+		info := run.Info()
+		switch e, rerr, werr := o.finish(s.Store, run.ID, &info, &cfg); {
+		case rerr != nil:
+			state += "; reports not written: " + rerr.Error()
+		default:
+			if werr != nil {
+				state += "; " + werr.Error()
+			}
+			if e.gated {
+				state += "; gate " + map[bool]string{true: "passed", false: "FAILED"}[e.outcome.Passed()]
+				for _, c := range e.outcome.Checks {
+					if c.State != eval.GatePassed {
+						state += "; " + string(c.State) + ": " + c.Message
+					}
+				}
 			}
 		}
 		fmt.Fprintf(sv.stderr, "ragscope serve: run %s %s\n", run.ID, state)
@@ -127,16 +146,4 @@ func (sv *Server) Stop(runID string) error {
 	}
 	r.Cancel()
 	return nil
-}
-
-func writeReportFile(path string, st cache.Store, runID string) error {
-	fh, err := outfile.Create(path)
-	if err != nil {
-		return err
-	}
-	defer fh.Abort()
-	if _, err := WriteReport(st, runID, FormatJSON, 0, fh); err != nil {
-		return err
-	}
-	return fh.Commit()
 }

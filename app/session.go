@@ -352,6 +352,12 @@ func (s *Session) config() map[string]string {
 	if c.Mapping != "" {
 		m["map"] = c.Mapping
 	}
+	// The gate the run was held to, so a stored run says why CI failed it.
+	for k, v := range map[string]string{"fail_under": c.FailUnder, "fail_under_sample": c.FailUnderSample, "max_failing": c.MaxFailing} {
+		if v != "" {
+			m[k] = v
+		}
+	}
 	return m
 }
 

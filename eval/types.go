@@ -36,6 +36,23 @@ const (
 // AllMetrics is the canonical order used in tables and reports.
 var AllMetrics = []Metric{Faithfulness, AnswerRelevancy, ContextPrecision, ContextRecall}
 
+// metricAliases are the short names analysts type (the TUI's filter bar,
+// --fail-under); the long ones are the public metric names, so a copied
+// column title works too.
+var metricAliases = map[string]Metric{
+	"f": Faithfulness, "faith": Faithfulness, "faithfulness": Faithfulness,
+	"ar": AnswerRelevancy, "answer_relevancy": AnswerRelevancy, "relevancy": AnswerRelevancy,
+	"cp": ContextPrecision, "context_precision": ContextPrecision, "precision": ContextPrecision,
+	"cr": ContextRecall, "context_recall": ContextRecall, "recall": ContextRecall,
+}
+
+// LookupMetric is the metric a name or short alias (f, ar, cp, cr, faith,
+// relevancy, precision, recall) stands for; name is lower-case.
+func LookupMetric(name string) (Metric, bool) {
+	m, ok := metricAliases[name]
+	return m, ok
+}
+
 // ParseMetrics parses a comma-separated --metrics value.
 func ParseMetrics(s string) ([]Metric, error) {
 	if s == "" || s == "all" {

@@ -38,15 +38,6 @@ type term struct {
 	diag   eval.Diagnosis
 }
 
-// metricAliases are the short names analysts type; the long ones are the
-// public metric names so a copied column title works too.
-var metricAliases = map[string]eval.Metric{
-	"f": eval.Faithfulness, "faith": eval.Faithfulness, "faithfulness": eval.Faithfulness,
-	"ar": eval.AnswerRelevancy, "answer_relevancy": eval.AnswerRelevancy, "relevancy": eval.AnswerRelevancy,
-	"cp": eval.ContextPrecision, "context_precision": eval.ContextPrecision, "precision": eval.ContextPrecision,
-	"cr": eval.ContextRecall, "context_recall": eval.ContextRecall, "recall": eval.ContextRecall,
-}
-
 var statusWords = []string{
 	"ok", "failed", "running", "n/a",
 	string(eval.StatusNoStatements), string(eval.StatusMissingInput), string(eval.StatusParseError),
@@ -163,7 +154,7 @@ func parseTerm(w word) (term, error) {
 			}
 			return term{kind: termDelta, word: s, slot: metricSlot(m), op: op, value: v}, nil
 		}
-		m, ok := metricAliases[name]
+		m, ok := eval.LookupMetric(name)
 		if !ok {
 			return term{}, fmt.Errorf("%s: unknown metric %q (use f, ar, cp or cr, or df, dar, dcp, dcr for the change "+
 				"when comparing; put free text with < > = in double quotes)", s, name)
@@ -182,7 +173,7 @@ func parseTerm(w word) (term, error) {
 func deltaMetric(name string) (eval.Metric, bool) {
 	for _, prefix := range []string{"d", "δ"} {
 		if rest, ok := strings.CutPrefix(name, prefix); ok {
-			if m, ok := metricAliases[rest]; ok {
+			if m, ok := eval.LookupMetric(rest); ok {
 				return m, true
 			}
 		}

@@ -94,6 +94,8 @@ func registerRunCompletions(cmd *cobra.Command) {
 	completeFlagWords(cmd, "response-format", []string{"json_schema", "json_object", "text"})
 	completeFlagWords(cmd, "api-type", []string{"openai", "azure"})
 	completeFlagWords(cmd, "embedding-format", []string{"float", "base64"})
+	completeFlagWords(cmd, "format", []string{app.FormatJSON, app.FormatGitHub, app.FormatJSONL})
+	_ = cmd.MarkFlagFilename("junit", "xml")
 	_ = cmd.RegisterFlagCompletionFunc("resume", completeRunIDs(-1))
 	_ = cmd.MarkFlagDirname("prompts")
 }

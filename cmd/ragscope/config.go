@@ -45,6 +45,10 @@ var settingFlags = map[string]string{
 	"prompts_dir":          "prompts",
 	"db":                   "db",
 	"ascii":                "ascii",
+	"fail_under":           "fail-under",
+	"fail_under_sample":    "fail-under-sample",
+	"max_failing":          "max-failing",
+	"junit":                "junit",
 }
 
 // flagEnv is the environment variable of each flag that has one: it is

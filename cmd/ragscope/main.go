@@ -24,6 +24,7 @@ const (
 	exitFatal       = app.ExitFatal
 	exitUsage       = app.ExitUsage
 	exitFailures    = app.ExitFailures
+	exitGate        = app.ExitGate
 	exitInterrupted = app.ExitInterrupted
 )
 

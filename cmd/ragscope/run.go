@@ -73,11 +73,17 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	fs.StringVar(&c.Resume, "resume", "", "continue an interrupted run (RUN id or latest) into the same run record")
 	// output & interface
 	fs.BoolVar(&f.headless, "headless", false, "evaluate without the TUI: progress and summary on stderr, report to --out")
-	fs.StringVar(&c.Out, "out", "", "write the JSON report to FILE (headless default: stdout)")
+	fs.StringVar(&c.Out, "out", "", "write the report (--format) to FILE (headless default: stdout)")
+	fs.StringVar(&c.Format, "format", app.FormatJSON, "report written to --out or stdout: json, github (workflow annotations; with $GITHUB_STEP_SUMMARY, a Markdown summary appended to it) or jsonl (one sample per line)")
 	fs.BoolVar(&f.detach, "detach", false, "submit the run to 'ragscope serve' on the same database, print its id and exit")
 	fs.StringVar(&c.LogFile, "log", "", "write a log to FILE (the TUI never writes behind its own back)")
 	fs.BoolVar(&f.ascii, "ascii", os.Getenv("RUNEWIDTH_EASTASIAN") == "1", "ASCII-only interface glyphs")
 	fs.StringVar(&f.config, "config", "", "settings file (default $XDG_CONFIG_HOME/ragscope/config.json)")
+	// CI gate
+	fs.Var(listFlag{&c.FailUnder}, "fail-under", "exit 4 when a metric's mean is below X: METRIC=X[,METRIC=X...] (metric names or f, ar, cp, cr); repeatable")
+	fs.Var(listFlag{&c.FailUnderSample}, "fail-under-sample", "exit 4 when more than --max-failing samples score below X: METRIC=X[,METRIC=X...]; repeatable")
+	fs.StringVar(&c.MaxFailing, "max-failing", "0", "samples allowed below the per-sample thresholds, and allowed to fail to score on a gated metric: N or P%")
+	fs.StringVar(&c.JUnit, "junit", "", "write a JUnit XML report to FILE: a testcase per sample and metric, and one per gate")
 	noteEnv(fs)
 }
 
@@ -88,7 +94,8 @@ var runFlagGroups = []flagGroup{
 		"prompts", "offline", "concurrency", "request-timeout", "max-retries", "max-retry-after", "rpm", "tpm", "max-reply-bytes"}},
 	{"dataset", []string{"map", "skip-invalid", "max-record-bytes"}},
 	{"cache & store", []string{"db", "no-cache", "cache-only", "resume"}},
-	{"output & interface", []string{"headless", "out", "detach", "log", "ascii", "config"}},
+	{"output & interface", []string{"headless", "out", "format", "detach", "log", "ascii", "config"}},
+	{"CI gate", []string{"fail-under", "fail-under-sample", "max-failing", "junit"}},
 }
 
 // dbUsage is the help of every command's --db.
@@ -111,11 +118,13 @@ func (c *cli) runCommand() *cobra.Command {
 
 Flags win over their environment variables, which win over the settings file (--config, else $RAGSCOPE_CONFIG, else $XDG_CONFIG_HOME/ragscope/config.json), which wins over the defaults.
 
-Exit status: 0 all scored, 1 fatal error, 2 bad usage or input, 3 some samples failed, 130 interrupted.`,
+Exit status: 0 all scored, 1 fatal error, 2 bad usage or input, 3 some samples failed, 4 a --fail-under or --fail-under-sample gate breached (or it could not be checked: too many samples failed to score), 130 interrupted. 1, 2 and 130 win over 4, and 4 over 3.`,
 		Example: `ragscope run testdata/demo.jsonl
 ragscope run --headless --out report.json --metrics faithfulness,context_recall data.jsonl
 ragscope run --base-url http://localhost:11434/v1 --model qwen2.5:14b --lang zh data.csv
-ragscope run --headless --resume latest`,
+ragscope run --headless --resume latest
+ragscope run --headless --fail-under faithfulness=0.8 --fail-under-sample f=0.5 --max-failing 2% --junit report.xml data.jsonl
+ragscope run --headless --format github --fail-under faithfulness=0.8,context_recall=0.7 data.jsonl`,
 		ValidArgsFunction: completeDataset,
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
 			return c.evaluateCommand(cmd, &f, pos)
@@ -164,6 +173,9 @@ func evaluate(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (int, 
 	}
 	defer st.Close()
 	f.Stream = f.headless // the TUI holds every sample; headless reads them as it goes
+	if f.headless {
+		f.StepSummary = os.Getenv("GITHUB_STEP_SUMMARY")
+	}
 	s, err := app.Prepare(&f.Config, st, stderr)
 	if err != nil {
 		return 0, err
@@ -268,6 +280,28 @@ func (c *cli) checkCommand() *cobra.Command {
 	registerRunCompletions(cmd)
 	cmd.SetHelpFunc(groupedHelp(runFlagGroups))
 	return cmd
+}
+
+// listFlag is a flag of comma-separated items that may also be repeated:
+// --fail-under f=0.8 --fail-under cr=0.7 is --fail-under f=0.8,cr=0.7.
+type listFlag struct{ p *string }
+
+func (l listFlag) String() string {
+	if l.p == nil {
+		return ""
+	}
+	return *l.p
+}
+
+// Type names the value in help and completion.
+func (l listFlag) Type() string { return "METRIC=X" }
+
+func (l listFlag) Set(s string) error {
+	if *l.p != "" {
+		s = *l.p + "," + s
+	}
+	*l.p = s
+	return nil
 }
 
 // byteSize is a flag of a size in bytes: 1048576, 512KiB, 8MiB, 1GiB (KB,

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -136,7 +138,7 @@ func (c *cli) reportCommand() *cobra.Command {
 	var o reportOptions
 	cmd := &cobra.Command{
 		Use:   "report RUN|latest",
-		Short: "Write a stored run's report as JSON, CSV or Markdown",
+		Short: "Write a stored run's report as JSON, CSV, Markdown, GitHub annotations or JSON Lines",
 		Example: `ragscope report latest --format md --out report.md
 ragscope report 20240101-093000-ab12 --format csv > scores.csv`,
 		ValidArgsFunction: completeRunIDs(1),
@@ -146,14 +148,14 @@ ragscope report 20240101-093000-ab12 --format csv > scores.csv`,
 	}
 	fs := cmd.Flags()
 	dbFlag(fs, &o.db)
-	fs.StringVar(&o.format, "format", "json", "report format: json, csv or md")
+	fs.StringVar(&o.format, "format", "json", "report format: json, csv, md, github (workflow annotations; with $GITHUB_STEP_SUMMARY, a Markdown summary appended to it) or jsonl (one sample per line)")
 	fs.StringVar(&o.out, "out", "", "write to FILE instead of stdout")
 	fs.IntVar(&o.worst, "worst", 10, "how many of the worst samples a Markdown report lists")
 	completeFlagWords(cmd, "format", reportFormats)
 	return cmd
 }
 
-var reportFormats = []string{"json", "csv", "md"}
+var reportFormats = []string{"json", "csv", "md", "github", "jsonl"}
 
 type reportOptions struct {
 	db, format, out string
@@ -165,7 +167,7 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 		return usageHint(stderr, cmd, "give one RUN id (or latest); see 'ragscope runs'")
 	}
 	if !slices.Contains(reportFormats, o.format) {
-		fmt.Fprintf(stderr, "ragscope report: --format %q is not one of json, csv, md\n", o.format)
+		fmt.Fprintf(stderr, "ragscope report: --format %q is not one of %s\n", o.format, strings.Join(reportFormats, ", "))
 		return exitUsage
 	}
 	st, err := app.Open(o.db, app.OpenOptions{Mode: app.Read})
@@ -194,9 +196,14 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 	}
 	// Streamed from the store a page at a time: a report of a million
 	// samples is never in memory.
-	_, err = app.WriteReport(st, pos[0], o.format, o.worst, out)
+	sr, err := app.WriteReport(st, pos[0], o.format, o.worst, out)
 	if err == nil && fh != nil {
 		err = fh.Commit()
+	}
+	if p := os.Getenv("GITHUB_STEP_SUMMARY"); err == nil && o.format == app.FormatGitHub && p != "" {
+		if err = sr.AppendStepSummary(p); err != nil {
+			err = fmt.Errorf("appending the summary to $GITHUB_STEP_SUMMARY (%s): %v", p, err)
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "ragscope report:", errText(err))

@@ -1,0 +1,131 @@
+package app
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ragscope/ragscope/app/outfile"
+	"github.com/ragscope/ragscope/eval"
+)
+
+// Gate settings that make no sense are usage errors naming the flag.
+func TestConfigGateValidation(t *testing.T) {
+	for _, c := range []struct {
+		cfg  Config
+		says string // "" for valid
+	}{
+		{Config{FailUnder: "faithfulness=0.8,ar=-0.5", FailUnderSample: "cr=0.5", MaxFailing: "2%", Format: FormatGitHub}, ""},
+		{Config{FailUnder: "f=2"}, "--fail-under"},
+		{Config{FailUnder: "fidelity=0.5"}, `unknown metric "fidelity"`},
+		{Config{FailUnderSample: "f"}, "--fail-under-sample"},
+		{Config{FailUnderSample: "cp=-0.1"}, "--fail-under-sample"},
+		{Config{MaxFailing: "-1"}, "--max-failing"},
+		{Config{MaxFailing: "ten%"}, "--max-failing"},
+		{Config{Format: "md"}, "--format"},
+		{Config{FailUnder: "cr=0.5", Metrics: "faithfulness"}, "does not evaluate context_recall"},
+		{Config{FailUnderSample: "faithfulness=0.5", Metrics: "answer_relevancy"}, "--fail-under-sample faithfulness"},
+	} {
+		cfg := c.cfg
+		cfg.Concurrency, cfg.Strictness, cfg.Timeout = 1, 1, 1
+		err := cfg.Validate()
+		if c.says == "" {
+			if err != nil {
+				t.Errorf("%+v: %v", c.cfg, err)
+			}
+			continue
+		}
+		var ue UsageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%+v: error %v, want a usage error saying %q", c.cfg, err, c.says)
+		}
+	}
+}
+
+// Exit codes: interrupted over a failed gate, a failed gate over failed
+// samples.
+func TestEndingCode(t *testing.T) {
+	failing := &eval.Result{Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusJudgeError}}
+	breached := eval.GateOutcome{Checks: []eval.GateCheck{{State: eval.GateBreached}}}
+	cannot := eval.GateOutcome{Checks: []eval.GateCheck{{State: eval.GateCannot}}}
+	passed := eval.GateOutcome{Checks: []eval.GateCheck{{State: eval.GatePassed}}}
+	for _, c := range []struct {
+		name      string
+		cancelled bool
+		gated     bool
+		outcome   eval.GateOutcome
+		failed    bool
+		want      int
+	}{
+		{"all scored", false, false, eval.GateOutcome{}, false, ExitOK},
+		{"failed samples", false, false, eval.GateOutcome{}, true, ExitFailures},
+		{"gate passed", false, true, passed, false, ExitOK},
+		{"gate passed, failed samples", false, true, passed, true, ExitFailures},
+		{"gate breached", false, true, breached, false, ExitGate},
+		{"gate breached over failed samples", false, true, breached, true, ExitGate},
+		{"cannot gate over failed samples", false, true, cannot, true, ExitGate},
+		{"interrupted over the gate", true, true, breached, true, ExitInterrupted},
+	} {
+		tally := eval.NewTally(eval.AllMetrics)
+		if c.failed {
+			tally.Add(failing)
+		}
+		e := &ending{sr: &storedRun{tally: tally}, gated: c.gated, outcome: c.outcome}
+		if got := e.code(c.cancelled); got != c.want {
+			t.Errorf("%s: exit %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// finish writes the report in --format, the JUnit file and, with the
+// github format, appends the summary and the gate to the step summary.
+func TestFinishWritesEveryOutput(t *testing.T) {
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	id := reportFixture(t, st, 40)
+	dir := t.TempDir()
+	summary := filepath.Join(dir, "step_summary.md")
+	if err := os.WriteFile(summary, []byte("previous step\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	junit, err := outfile.Create(filepath.Join(dir, "junit.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &Config{Format: FormatGitHub, FailUnder: "faithfulness=0.9", FailUnderSample: "f=0.5", MaxFailing: "10%", StepSummary: summary}
+	var out bytes.Buffer
+	o := &runOutputs{out: &out, junit: junit}
+	e, rerr, werr := o.finish(st, id, nil, cfg)
+	if rerr != nil || werr != nil {
+		t.Fatal(rerr, werr)
+	}
+	if e.code(false) != ExitGate || e.outcome.Passed() {
+		t.Fatalf("exit %d, outcome %+v", e.code(false), e.outcome)
+	}
+	if !strings.HasPrefix(out.String(), "::error title=ragscope gate breached::faithfulness mean 0.") {
+		t.Errorf("github report starts %.200q", out.String())
+	}
+	sum, err := os.ReadFile(summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"previous step\n# ragscope run " + id, "| faithfulness |", "## Gate: FAILED", "**breached**: faithfulness mean", "Worst samples below"} {
+		if !strings.Contains(string(sum), want) {
+			t.Errorf("step summary lacks %q:\n%s", want, sum)
+		}
+	}
+	x, err := os.ReadFile(filepath.Join(dir, "junit.xml"))
+	if err != nil || !bytes.Contains(x, []byte(`<testsuite name="ragscope.gate" tests="2" failures="2"`)) {
+		t.Errorf("junit: %v\n%.2000s", err, x)
+	}
+	// Without the github format, no step summary.
+	before := len(sum)
+	if _, _, werr := (&runOutputs{out: &bytes.Buffer{}}).finish(st, id, nil, &Config{Format: FormatJSONL, StepSummary: summary}); werr != nil {
+		t.Fatal(werr)
+	}
+	if after, _ := os.ReadFile(summary); len(after) != before {
+		t.Error("a jsonl report appended to the step summary")
+	}
+}

@@ -1,0 +1,357 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Threshold is the lowest acceptable value of a metric: its mean
+// (--fail-under) or each sample's score (--fail-under-sample).
+type Threshold struct {
+	Metric Metric
+	Min    float64
+}
+
+// ParseThresholds parses METRIC=X[,METRIC=X...] of the flag named flag.
+// METRIC is a metric name or a short alias (f, ar, cp, cr); X is in [0, 1],
+// or [-1, 1] for answer_relevancy (a cosine can be negative). A metric may
+// be named once.
+func ParseThresholds(flag, s string) ([]Threshold, error) {
+	var out []Threshold
+	seen := map[Metric]bool{}
+	for _, part := range splitComma(s) {
+		name, num, ok := strings.Cut(part, "=")
+		if !ok {
+			return nil, fmt.Errorf("--%s %q: give METRIC=X, e.g. --%s faithfulness=0.8", flag, part, flag)
+		}
+		m, ok := LookupMetric(strings.ToLower(strings.TrimSpace(name)))
+		if !ok {
+			return nil, fmt.Errorf("--%s %q: unknown metric %q (choose from faithfulness, answer_relevancy, context_precision, context_recall, or f, ar, cp, cr)", flag, part, name)
+		}
+		lo := 0.0
+		if m == AnswerRelevancy {
+			lo = -1
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+		if err != nil || math.IsNaN(v) || v < lo || v > 1 {
+			return nil, fmt.Errorf("--%s %q: %q is not a score between %g and 1", flag, part, num, lo)
+		}
+		if seen[m] {
+			return nil, fmt.Errorf("--%s: %s is given twice; give each metric once", flag, m)
+		}
+		seen[m] = true
+		out = append(out, Threshold{Metric: m, Min: v})
+	}
+	return out, nil
+}
+
+// Allowance is --max-failing: how many samples may be below the
+// per-sample thresholds (or fail to score on a gated metric), as a count
+// or a percentage of the samples evaluated.
+type Allowance struct {
+	N       int
+	Percent float64
+	// IsPercent says Percent applies instead of N.
+	IsPercent bool
+}
+
+// ParseAllowance parses --max-failing N or P%.
+func ParseAllowance(s string) (Allowance, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return Allowance{}, nil
+	}
+	if p, ok := strings.CutSuffix(s, "%"); ok {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || math.IsNaN(v) || v < 0 || v > 100 {
+			return Allowance{}, fmt.Errorf("--max-failing %q: give a count like 5 or a percentage between 0%% and 100%% like 2.5%%", s)
+		}
+		return Allowance{Percent: v, IsPercent: true}, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return Allowance{}, fmt.Errorf("--max-failing %q: give a count of samples (0 or more) like 5, or a percentage like 2.5%%", s)
+	}
+	return Allowance{N: n}, nil
+}
+
+// Allows reports whether count of total samples is within the allowance.
+func (a Allowance) Allows(count, total int) bool {
+	if a.IsPercent {
+		return float64(count)*100 <= a.Percent*float64(total)
+	}
+	return count <= a.N
+}
+
+func (a Allowance) String() string {
+	if a.IsPercent {
+		return strconv.FormatFloat(a.Percent, 'f', -1, 64) + "%"
+	}
+	return strconv.Itoa(a.N)
+}
+
+// Gate is what a CI run must meet: the mean thresholds, the per-sample
+// thresholds and how many samples may miss them.
+type Gate struct {
+	Mean       []Threshold
+	Sample     []Threshold
+	MaxFailing Allowance
+}
+
+// Active reports whether the gate has any threshold.
+func (g Gate) Active() bool { return len(g.Mean)+len(g.Sample) > 0 }
+
+// SampleMin is the per-sample threshold of m, if there is one.
+func (g Gate) SampleMin(m Metric) (float64, bool) {
+	for _, t := range g.Sample {
+		if t.Metric == m {
+			return t.Min, true
+		}
+	}
+	return 0, false
+}
+
+// Below reports whether r's score of m is under m's per-sample threshold
+// (an unscored metric is not below: it is counted as failed or not
+// applicable instead).
+func (g Gate) Below(r *Result, m Metric) (min float64, below bool) {
+	min, ok := g.SampleMin(m)
+	if !ok || r.Status[m] != StatusOK {
+		return min, false
+	}
+	v, ok := r.Score(m)
+	return min, ok && v < min
+}
+
+// breaches reports whether r is below some per-sample threshold.
+func (g Gate) breaches(r *Result) bool {
+	for _, t := range g.Sample {
+		if _, below := g.Below(r, t.Metric); below {
+			return true
+		}
+	}
+	return false
+}
+
+// GateTally is the per-sample side of a gate, counted one result at a
+// time beside a Tally: how many samples are below the thresholds, per
+// metric and in all, and the worst of them, holding no more than those.
+// It also sums each metric's judge latency (JUnit's time).
+type GateTally struct {
+	gate    Gate
+	below   map[Metric]int
+	samples int
+	worst   *Worst
+	latency map[Metric]int64
+}
+
+// NewGateTally counts results against g, keeping the worst breaching samples.
+func NewGateTally(g Gate, worst int) *GateTally {
+	return &GateTally{gate: g, below: map[Metric]int{}, worst: NewWorst(worst), latency: map[Metric]int64{}}
+}
+
+// Gate is the gate counted against.
+func (gt *GateTally) Gate() Gate { return gt.gate }
+
+// Add counts one result.
+func (gt *GateTally) Add(r *Result) {
+	if r == nil {
+		return
+	}
+	for _, c := range r.Calls {
+		gt.latency[MetricOfTask(c.Task)] += c.LatencyMS
+	}
+	if !gt.gate.breaches(r) {
+		return
+	}
+	gt.samples++
+	for _, t := range gt.gate.Sample {
+		if _, below := gt.gate.Below(r, t.Metric); below {
+			gt.below[t.Metric]++
+		}
+	}
+	gt.worst.Add(r)
+}
+
+// BelowCount is how many samples are below m's per-sample threshold.
+func (gt *GateTally) BelowCount(m Metric) int { return gt.below[m] }
+
+// LatencySeconds is the time the judge spent on m's calls, in seconds.
+func (gt *GateTally) LatencySeconds(m Metric) float64 { return float64(gt.latency[m]) / 1000 }
+
+// GateState is how one check of a gate ended.
+type GateState string
+
+const (
+	GatePassed   GateState = "passed"
+	GateBreached GateState = "breached"
+	// GateCannot is a check that could not be made: its metric has no
+	// score, or failed to score on more samples than --max-failing allows.
+	GateCannot GateState = "cannot gate"
+)
+
+// GateCheck is one check of a gate: a mean threshold, or the count of
+// samples below the per-sample thresholds.
+type GateCheck struct {
+	// Kind is "mean" or "samples".
+	Kind      string
+	Metric    Metric // the mean's metric; for "samples", empty
+	Threshold float64
+	State     GateState
+	Message   string // what was found, e.g. "faithfulness mean 0.712 < 0.8"
+}
+
+// GateOutcome is the end of a gate: each check, and the worst samples
+// below the per-sample thresholds.
+type GateOutcome struct {
+	Checks []GateCheck
+	// Breaching counts the samples below some per-sample threshold.
+	Breaching int
+	Worst     []*Result
+	gate      Gate
+}
+
+// WorstLines describe the worst samples below the per-sample thresholds,
+// one line each: every score below its threshold and the evidence.
+func (o GateOutcome) WorstLines() []string {
+	var out []string
+	for _, r := range o.Worst {
+		var parts []string
+		for _, th := range o.gate.Sample {
+			if min, below := o.gate.Below(r, th.Metric); below {
+				parts = append(parts, failureText(r, th.Metric, min, "; "))
+			}
+		}
+		out = append(out, strings.Join(parts, " | "))
+	}
+	return out
+}
+
+// Passed reports whether every check passed (an empty gate passes).
+func (o GateOutcome) Passed() bool {
+	for _, c := range o.Checks {
+		if c.State != GatePassed {
+			return false
+		}
+	}
+	return true
+}
+
+// Outcome evaluates the gate against the run's tally: the one place a
+// gate is decided, for headless, interactive and detached runs alike.
+func (gt *GateTally) Outcome(t *Tally) GateOutcome {
+	g := gt.gate
+	out := GateOutcome{Breaching: gt.samples, Worst: gt.worst.Samples(), gate: g}
+	summary := t.Summary()
+	total := t.Samples()
+	cannot := func(m Metric) (string, bool) {
+		ms := summary[m]
+		switch {
+		case ms.Scored == 0:
+			return fmt.Sprintf("%s has no score on any sample (%s)", m, orNone(ms.Why())), true
+		case ms.Failed > 0 && !g.MaxFailing.Allows(ms.Failed, total):
+			return fmt.Sprintf("%s failed to score on %d of %d samples (%s), more than --max-failing %s allows", m, ms.Failed, total, ms.Why(), g.MaxFailing), true
+		}
+		return "", false
+	}
+	for _, th := range g.Mean {
+		c := GateCheck{Kind: "mean", Metric: th.Metric, Threshold: th.Min}
+		if why, ok := cannot(th.Metric); ok {
+			c.State, c.Message = GateCannot, why
+		} else {
+			mean := *summary[th.Metric].Mean
+			c.State, c.Message = GatePassed, fmt.Sprintf("%s mean %.3f >= %g", th.Metric, mean, th.Min)
+			if mean < th.Min {
+				c.State, c.Message = GateBreached, fmt.Sprintf("%s mean %.3f < %g", th.Metric, mean, th.Min)
+			}
+		}
+		out.Checks = append(out.Checks, c)
+	}
+	if len(g.Sample) > 0 {
+		var parts []string
+		for _, th := range g.Sample {
+			parts = append(parts, fmt.Sprintf("%s < %g: %d", th.Metric, th.Min, gt.below[th.Metric]))
+		}
+		c := GateCheck{Kind: "samples", State: GatePassed}
+		c.Message = fmt.Sprintf("%d of %d samples below the per-sample thresholds (%s); --max-failing %s", gt.samples, total, strings.Join(parts, ", "), g.MaxFailing)
+		if !g.MaxFailing.Allows(gt.samples, total) {
+			c.State = GateBreached
+		}
+		out.Checks = append(out.Checks, c)
+		for _, th := range g.Sample {
+			if why, ok := cannot(th.Metric); ok {
+				out.Checks = append(out.Checks, GateCheck{Kind: "samples", Metric: th.Metric, Threshold: th.Min, State: GateCannot, Message: why})
+			}
+		}
+	}
+	return out
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no sample evaluated"
+	}
+	return s
+}
+
+// Evidence lists the judgements behind a low score of m: the unsupported
+// statements (faithfulness), the noncommittal questions, else the
+// generated questions with their cosines (answer relevancy), the chunks
+// judged not useful (context precision), the reference statements not
+// attributed to the chunks (context recall). One line each.
+func Evidence(r *Result, m Metric) []string {
+	var out []string
+	switch m {
+	case Faithfulness:
+		if t := r.Faithfulness; t != nil {
+			for _, v := range t.Statements {
+				if v.Verdict == 0 {
+					out = append(out, fmt.Sprintf("unsupported: %q: %s", v.Statement, v.Reason))
+				}
+			}
+		}
+	case AnswerRelevancy:
+		if t := r.AnswerRelevancy; t != nil {
+			for _, q := range t.Questions {
+				if q.Noncommittal == 1 {
+					out = append(out, fmt.Sprintf("noncommittal: %q", q.Question))
+				}
+			}
+			if len(out) == 0 {
+				for _, q := range t.Questions {
+					out = append(out, fmt.Sprintf("generated question (cosine %.3f): %q", q.Cosine, q.Question))
+				}
+			}
+			if len(out) == 0 && t.NoncommittalHint != "" {
+				out = append(out, "noncommittal: "+t.NoncommittalHint)
+			}
+		}
+	case ContextPrecision:
+		if t := r.ContextPrecision; t != nil {
+			for _, c := range t.Chunks {
+				if c.Verdict == 0 {
+					out = append(out, fmt.Sprintf("chunk %d not useful: %s", c.Rank, c.Reason))
+				}
+			}
+		}
+	case ContextRecall:
+		if t := r.ContextRecall; t != nil {
+			for _, c := range t.Classifications {
+				if c.Attributed == 0 {
+					out = append(out, fmt.Sprintf("not attributed: %q: %s", c.Statement, c.Reason))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// SampleName is how CI output names a sample: its id, else its index.
+func SampleName(r *Result) string {
+	if r.ID != "" {
+		return r.ID
+	}
+	return "#" + strconv.Itoa(r.Index)
+}
