@@ -78,8 +78,8 @@ type runSpec struct {
 	total   int
 	samples []eval.Sample
 	metrics []eval.Metric
-	// done are results of an earlier attempt (--resume): re-emitted, not evaluated.
-	done map[int]*eval.Result
+	// done gives results of an earlier attempt (--resume): re-emitted, not evaluated.
+	done func(index int) *eval.Result
 	// carry are results stored into the new run before it starts: a
 	// re-run's samples that are not re-run, so the run is complete.
 	carry []*eval.Result
@@ -95,7 +95,7 @@ type runSpec struct {
 // so a finished run stays finished even if the process is killed after.
 func (s *Session) Start(ctx context.Context) (*Run, error) {
 	return s.launch(ctx, runSpec{
-		info: s.Info(), judge: s.Judge, source: s.source(), total: s.Loaded.Count, metrics: s.Metrics, done: s.done,
+		info: s.Info(), judge: s.Judge, source: s.source(), total: s.Loaded.Count, metrics: s.Metrics, done: s.doneLookup(),
 		onEnd: func(info eval.RunInfo) {
 			s.mu.Lock()
 			s.run = info

@@ -171,3 +171,44 @@ func (s *indexSet) add(i int) {
 func (s *indexSet) has(i int) bool {
 	return i >= 0 && i/64 < len(s.bits) && s.bits[i/64]&(1<<(i%64)) != 0
 }
+
+// storedCursor reads a stored run's results in index order as they are
+// asked for, a page at a time.
+type storedCursor struct {
+	st   cache.Store
+	id   string
+	page []*eval.Result
+	pos  int
+	next int // where the following page starts; -1 after the last
+	err  error
+	read bool
+}
+
+// finished is the stored result of sample index when it finished without
+// failing, nil otherwise (also when the store cannot be read: the sample
+// is then evaluated again, which costs calls but loses nothing). Asked out
+// of order it starts over from index.
+func (c *storedCursor) finished(index int) *eval.Result {
+	if c.read && c.pos > 0 && c.page[c.pos-1].Index >= index {
+		c.read = false // asked for an earlier sample: start over
+	}
+	if !c.read {
+		c.page, c.pos, c.next, c.read = nil, 0, index, true
+	}
+	for {
+		for c.pos < len(c.page) && c.page[c.pos].Index < index {
+			c.pos++
+		}
+		if c.pos < len(c.page) {
+			if r := c.page[c.pos]; r.Index == index && !r.Failed() {
+				return r
+			}
+			return nil
+		}
+		if c.next < 0 || c.err != nil {
+			return nil
+		}
+		_, c.page, c.next, c.err = c.st.RunPage(c.id, c.next, reportPage)
+		c.pos = 0
+	}
+}

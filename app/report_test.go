@@ -150,3 +150,29 @@ func TestWriteReportOfAGrowingRunAgrees(t *testing.T) {
 		t.Fatal("the fixture did not grow")
 	}
 }
+
+// The cursor a resumed run reads its earlier results with gives each
+// finished sample once asked, nil for a gap or a failed one, across
+// pages, and starts over when asked out of order.
+func TestStoredCursor(t *testing.T) {
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	id := reportFixture(t, st, 700) // every 7th missing, every 11th failed
+	c := &storedCursor{st: st, id: id}
+	check := func(i int) {
+		t.Helper()
+		r := c.finished(i)
+		want := i%7 != 3 && i%11 != 0
+		if (r != nil) != want || (r != nil && r.Index != i) {
+			t.Fatalf("sample %d: %v, want finished %v", i, r, want)
+		}
+	}
+	for i := 0; i < 700; i++ {
+		check(i)
+	}
+	for _, i := range []int{5, 600, 2, 699, 0, 350} {
+		check(i)
+	}
+	if c.finished(5000) != nil {
+		t.Fatal("a sample past the run is finished")
+	}
+}

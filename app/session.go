@@ -36,8 +36,8 @@ type Session struct {
 	// unrecoverable classifies judge errors for fail-fast (see eval.RunnerConfig).
 	unrecoverable func(error) string
 	limits        []*endpoint.Client // whose limiter state is shown
-	done          map[int]*eval.Result
-	datasetOpt    dataset.Options // what the dataset was read with: a stream reads it again the same way
+	resumed       int                // samples the resumed run had finished
+	datasetOpt    dataset.Options    // what the dataset was read with: a stream reads it again the same way
 	log           io.Writer
 	logFile       *os.File
 
@@ -126,7 +126,18 @@ func (s *Session) Info() eval.RunInfo {
 }
 
 // Resumed is how many samples an earlier attempt of the run finished.
-func (s *Session) Resumed() int { return len(s.done) }
+func (s *Session) Resumed() int { return s.resumed }
+
+// doneLookup gives the runner the earlier attempt's finished results, read
+// from the store a page at a time alongside the samples (which come in
+// index order), nil when the run is not resumed.
+func (s *Session) doneLookup() func(int) *eval.Result {
+	if s.Cfg.Resume == "" || s.resumed == 0 {
+		return nil
+	}
+	c := &storedCursor{st: s.Store, id: s.run.ID}
+	return c.finished
+}
 
 func (s *Session) loadDataset(stderr io.Writer) error {
 	path := s.Cfg.Dataset
@@ -278,7 +289,7 @@ func (c splitClient) Embed(ctx context.Context, req eval.EmbedRequest) (eval.Emb
 func Redact(u string) string { return eval.EndpointOf(u) }
 
 func (s *Session) loadResume() error {
-	info, results, err := s.Store.Run(s.Cfg.Resume)
+	info, _, _, err := s.Store.RunPage(s.Cfg.Resume, 0, 0)
 	if err != nil {
 		return UsageError{err}
 	}
@@ -291,14 +302,15 @@ func (s *Session) loadResume() error {
 		return UsageError{fmt.Errorf("--resume %s: the run evaluated %s, not %s", info.ID, info.Dataset, s.Cfg.Dataset)}
 	}
 	s.run = info
-	s.done = map[int]*eval.Result{}
-	for _, r := range results {
-		if r == nil || r.Failed() {
-			continue
+	// Counted now, read again as the run goes (doneLookup): the earlier
+	// attempt's results are never all in memory.
+	s.resumed = 0
+	return eachStored(s.Store, info.ID, nil)(func(r *eval.Result) error {
+		if !r.Failed() {
+			s.resumed++
 		}
-		s.done[r.Index] = r
-	}
-	return nil
+		return nil
+	})
 }
 
 func (s *Session) initRun() error {

@@ -42,9 +42,11 @@ type Runner struct {
 	// Events, when set, receives the event stream. Sends block: a consumer
 	// must keep reading until the channel is closed by Run.
 	Events chan<- Event
-	// Done holds results of samples already finished (resume); they are
-	// re-emitted as finished but not evaluated again.
-	Done map[int]*Result
+	// Done, when set, gives the result of a sample already finished
+	// (resume), nil for one to evaluate; a finished sample is re-emitted,
+	// not evaluated again. It is asked from one goroutine, in the order the
+	// source yields the samples.
+	Done func(index int) *Result
 	// OnResult, when set, is called for every finished sample before its
 	// event is emitted (the run store writes it durably here).
 	OnResult func(*Result) error
@@ -168,7 +170,7 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 	i := 0
 	err := src(func(s Sample) bool {
 		defer func() { i++ }()
-		if done := r.Done[s.Index]; done != nil {
+		if done := r.done(s.Index); done != nil {
 			got(i, done)
 			emit(Event{Kind: EventSampleFinished, Sample: s.Index, Result: done})
 			return true
@@ -186,6 +188,13 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 	r.cancelled = cancelled.Load()
 	emit(Event{Kind: EventRunFinished, Sample: -1, InFlight: 0})
 	return err
+}
+
+func (r *Runner) done(index int) *Result {
+	if r.Done == nil {
+		return nil
+	}
+	return r.Done(index)
 }
 
 // Cancelled reports, once Run has returned, whether the run was cut short:
