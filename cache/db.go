@@ -136,10 +136,7 @@ func Open(path string, opt Options) (*DB, error) {
 		// open walks every page to rebuild it, which leaves the whole file
 		// resident. Drop it before taking the base, or the file counts as
 		// the base and the mapping is never trimmed.
-		_ = bdb.View(func(tx *bolt.Tx) error {
-			dontNeed(bdb.Info().Data, tx.Size())
-			return nil
-		})
+		trimMapping(bdb)
 		db.res = newResident()
 		if err := db.init(); err != nil {
 			_ = bdb.Close()

@@ -53,8 +53,13 @@ func (r *resident) note(bdb *bolt.DB, n int) {
 	if fileResident()-r.base < r.above {
 		return
 	}
-	// A read transaction holds bbolt's mmap lock: the mapping cannot be
-	// moved or unmapped while it is advised, so the range is bbolt's.
+	trimMapping(bdb)
+}
+
+// trimMapping drops bbolt's mapping of the file from the resident set. A
+// read transaction holds bbolt's mmap lock: the mapping cannot be moved or
+// unmapped while it is advised, so the range is bbolt's.
+func trimMapping(bdb *bolt.DB) {
 	_ = bdb.View(func(tx *bolt.Tx) error {
 		dontNeed(bdb.Info().Data, tx.Size())
 		return nil

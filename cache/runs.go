@@ -265,29 +265,19 @@ func (db *DB) RunPage(ref string, from, limit int) (info eval.RunInfo, page []*e
 		if limit <= 0 {
 			return nil
 		}
-		b := tx.Bucket(bucketResults)
-		if b == nil {
-			return nil
-		}
-		prefix := append([]byte(info.ID), resultSep)
-		c := b.Cursor()
-		for k, v := c.Seek(resultKey(info.ID, max(from, 0))); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-			idx, err := strconv.Atoi(string(k[len(prefix):]))
-			if err != nil || idx < 0 {
-				return damaged(db.path, "result key %q of run %s is malformed", k, info.ID)
-			}
+		return walkResults(tx, db.path, info.ID, from, func(idx int, k, v []byte) (bool, error) {
 			if len(page) == limit {
 				next = idx
-				return nil
+				return false, nil
 			}
-			r := new(eval.Result)
-			if err := json.Unmarshal(v, r); err != nil {
-				return damaged(db.path, "run %s, sample %d: unreadable result: %v", info.ID, idx, err)
+			r, err := decodeResult(db.path, info.ID, idx, v)
+			if err != nil {
+				return false, err
 			}
 			page = append(page, r)
 			read += len(k) + len(v)
-		}
-		return nil
+			return true, nil
+		})
 	})
 	if err != nil {
 		return eval.RunInfo{}, nil, -1, err
@@ -360,22 +350,46 @@ func resolveRun(tx *bolt.Tx, path, ref string) (eval.RunInfo, error) {
 
 func readResults(tx *bolt.Tx, path, runID string) (map[int]*eval.Result, error) {
 	out := map[int]*eval.Result{}
-	b := tx.Bucket(bucketResults)
-	if b == nil {
-		return out, nil
-	}
-	prefix := append([]byte(runID), resultSep)
-	c := b.Cursor()
-	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		idx, err := strconv.Atoi(string(k[len(prefix):]))
-		if err != nil || idx < 0 {
-			return nil, damaged(path, "result key %q of run %s is malformed", k, runID)
-		}
-		var r eval.Result
-		if err := json.Unmarshal(v, &r); err != nil {
-			return nil, damaged(path, "run %s, sample %d: unreadable result: %v", runID, idx, err)
-		}
-		out[idx] = &r
+	err := walkResults(tx, path, runID, 0, func(idx int, _, v []byte) (bool, error) {
+		r, err := decodeResult(path, runID, idx, v)
+		out[idx] = r
+		return err == nil, err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// walkResults calls fn with run runID's stored results from sample index
+// from on, in index order, until fn returns false or an error.
+func walkResults(tx *bolt.Tx, path, runID string, from int, fn func(idx int, k, v []byte) (bool, error)) error {
+	b := tx.Bucket(bucketResults)
+	if b == nil {
+		return nil
+	}
+	prefix := append([]byte(runID), resultSep)
+	start := prefix // from the first key, malformed ones ("run/", "run/-1") included
+	if from > 0 {
+		start = resultKey(runID, from)
+	}
+	c := b.Cursor()
+	for k, v := c.Seek(start); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		idx, err := strconv.Atoi(string(k[len(prefix):]))
+		if err != nil || idx < 0 {
+			return damaged(path, "result key %q of run %s is malformed", k, runID)
+		}
+		if more, err := fn(idx, k, v); err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
+
+func decodeResult(path, runID string, idx int, v []byte) (*eval.Result, error) {
+	r := new(eval.Result)
+	if err := json.Unmarshal(v, r); err != nil {
+		return nil, damaged(path, "run %s, sample %d: unreadable result: %v", runID, idx, err)
+	}
+	return r, nil
 }
