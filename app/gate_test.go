@@ -73,7 +73,11 @@ func TestEndingCode(t *testing.T) {
 		if c.failed {
 			tally.Add(failing)
 		}
-		e := &ending{sr: &storedRun{tally: tally}, gated: c.gated, outcome: c.outcome}
+		var g eval.Gate
+		if c.gated {
+			g.Mean = []eval.Threshold{{Metric: eval.Faithfulness, Min: 0.5}}
+		}
+		e := &storedRun{tally: tally, gate: eval.NewGateTally(g, gateWorst), outcome: c.outcome}
 		if got := e.code(c.cancelled); got != c.want {
 			t.Errorf("%s: exit %d, want %d", c.name, got, c.want)
 		}

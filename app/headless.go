@@ -85,20 +85,12 @@ func (o *runOutputs) abort() {
 	}
 }
 
-// ending is a finished run read back: the pass over its stored results
-// and its gate's outcome.
-type ending struct {
-	sr      *storedRun
-	gated   bool
-	outcome eval.GateOutcome
-}
-
 // finish is the one end of every run's outputs, headless, interactive or
 // detached: one pass over the stored run (tally and gate), then the report
 // in --format, the JUnit file, and with --format github the step summary.
 // info, when set, is the stamped record (even if storing it failed). The
 // first error is reading the run back, the second writing an output.
-func (o *runOutputs) finish(st cache.Store, id string, info *eval.RunInfo, cfg *Config) (*ending, error, error) {
+func (o *runOutputs) finish(st cache.Store, id string, info *eval.RunInfo, cfg *Config) (*storedRun, error, error) {
 	g, err := cfg.Gate() // validated before the run started
 	if err != nil {
 		return nil, err, nil
@@ -110,7 +102,6 @@ func (o *runOutputs) finish(st cache.Store, id string, info *eval.RunInfo, cfg *
 	if info != nil {
 		sr.info = *info
 	}
-	e := &ending{sr: sr, gated: g.Active(), outcome: sr.outcome()}
 	format := cmp.Or(cfg.Format, FormatJSON)
 	var werr error
 	if o.out != nil {
@@ -136,21 +127,7 @@ func (o *runOutputs) finish(st cache.Store, id string, info *eval.RunInfo, cfg *
 			werr = fmt.Errorf("appending the summary to $GITHUB_STEP_SUMMARY (%s): %v", cfg.StepSummary, err)
 		}
 	}
-	return e, nil, werr
-}
-
-// code is the exit code of a run that ended without a fatal error:
-// interrupted over a failed gate, a failed gate over failed samples.
-func (e *ending) code(cancelled bool) int {
-	switch {
-	case cancelled:
-		return ExitInterrupted
-	case e.gated && !e.outcome.Passed():
-		return ExitGate
-	case e.sr.tally.Failed() > 0:
-		return ExitFailures
-	}
-	return ExitOK
+	return sr, nil, werr
 }
 
 // Headless runs the session without the TUI: progress and the summary on
@@ -231,8 +208,8 @@ func finishReport(run *Run, cfg *Config, cancelled bool, o *runOutputs, stderr i
 	if err != nil {
 		return ExitFatal, fmt.Errorf("reading run %s back from the database: %v", run.ID, err)
 	}
-	WriteSummary(stderr, e.sr.info, e.sr.tally)
-	if e.gated {
+	WriteSummary(stderr, e.info, e.tally)
+	if e.gated() {
 		WriteGateSummary(stderr, e.outcome, cancelled)
 	}
 	if werr == nil && o.fh != nil {
@@ -264,7 +241,7 @@ func finishReport(run *Run, cfg *Config, cancelled bool, o *runOutputs, stderr i
 	case ExitInterrupted:
 		fmt.Fprintf(stderr, "ragscope: interrupted; finished samples are kept — continue with: ragscope run --resume %s\n", run.ID)
 	case ExitGate:
-		if f := e.sr.tally.Failed(); f > 0 {
+		if f := e.tally.Failed(); f > 0 {
 			fmt.Fprintf(stderr, "ragscope: %d samples also failed to score (exit 4, the gate, is said over 3)\n", f)
 		}
 	}

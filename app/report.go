@@ -32,7 +32,10 @@ type storedRun struct {
 	tally *eval.Tally
 	worst *eval.Worst
 	gate  *eval.GateTally
-	seen  indexSet
+	// outcome is the gate's outcome over the pass, decided once it is
+	// done, in the one place that decides it (eval.GateTally.Outcome).
+	outcome eval.GateOutcome
+	seen    indexSet
 }
 
 // gateWorst is how many of the samples below the per-sample thresholds a
@@ -60,12 +63,26 @@ func tallyGated(st cache.Store, ref string, worst int, g eval.Gate) (*storedRun,
 		sr.seen.add(r.Index)
 		return nil
 	})
+	sr.outcome = sr.gate.Outcome(sr.tally)
 	return sr, err
 }
 
-// outcome is the gate's outcome over the pass: for every kind of run, the
-// one place it is decided (eval.GateTally.Outcome).
-func (sr *storedRun) outcome() eval.GateOutcome { return sr.gate.Outcome(sr.tally) }
+// gated says the run had a gate to pass.
+func (sr *storedRun) gated() bool { return sr.gate.Gate().Active() }
+
+// code is the exit code of a run that ended without a fatal error:
+// interrupted over a failed gate, a failed gate over failed samples.
+func (sr *storedRun) code(cancelled bool) int {
+	switch {
+	case cancelled:
+		return ExitInterrupted
+	case sr.gated() && !sr.outcome.Passed():
+		return ExitGate
+	case sr.tally.Failed() > 0:
+		return ExitFailures
+	}
+	return ExitOK
+}
 
 // eachStored yields run id's stored results in index order, a page at a
 // time; keep, when set, says which indexes to yield.
@@ -123,14 +140,14 @@ func (sr *storedRun) write(st cache.Store, format string, w io.Writer) error {
 	case FormatJSONL:
 		return eval.WriteReportJSONL(w, eachStored(st, sr.info.ID, sr.seen.has))
 	case FormatGitHub:
-		return eval.WriteReportGitHub(w, sr.info, sr.tally.Summary(), sr.gate.Gate(), sr.outcome(), eachStored(st, sr.info.ID, sr.seen.has))
+		return eval.WriteReportGitHub(w, sr.info, sr.tally.Summary(), sr.gate.Gate(), sr.outcome, eachStored(st, sr.info.ID, sr.seen.has))
 	}
 	return usagef("--format %q is not one of json, csv, md, github, jsonl", format)
 }
 
 // writeJUnit writes the JUnit XML of a tallied run.
 func (sr *storedRun) writeJUnit(st cache.Store, w io.Writer) error {
-	return eval.WriteReportJUnit(w, sr.info, sr.tally.Summary(), sr.gate, sr.outcome(), eachStored(st, sr.info.ID, sr.seen.has))
+	return eval.WriteReportJUnit(w, sr.info, sr.tally.Summary(), sr.gate, sr.outcome, eachStored(st, sr.info.ID, sr.seen.has))
 }
 
 // AppendStepSummary appends the Markdown summary of the run and its gate
@@ -145,8 +162,8 @@ func (sr *storedRun) AppendStepSummary(path string) error {
 		f.Close()
 		return err
 	}
-	if sr.gate.Gate().Active() {
-		eval.WriteGateMarkdown(&b, sr.outcome())
+	if sr.gated() {
+		eval.WriteGateMarkdown(&b, sr.outcome)
 	}
 	_, err = f.Write(b.Bytes())
 	if cerr := f.Close(); err == nil {

@@ -122,7 +122,7 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 			if werr != nil {
 				state += "; " + werr.Error()
 			}
-			if e.gated {
+			if e.gated() {
 				state += "; gate " + map[bool]string{true: "passed", false: "FAILED"}[e.outcome.Passed()]
 				for _, c := range e.outcome.Checks {
 					if c.State != eval.GatePassed {
