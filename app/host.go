@@ -409,7 +409,7 @@ func (h *Host) rerun(ctx context.Context, plan tui.Plan) (*Run, error) {
 		}
 	}
 	run, err := h.s.launch(ctx, runSpec{
-		info: info, judge: j, samples: samples, metrics: plan.Metrics, carry: carry,
+		info: info, judge: j, source: eval.SliceSource(samples), total: len(samples), metrics: plan.Metrics, carry: carry,
 		merge: func(res *eval.Result) *eval.Result {
 			var base *eval.Result
 			if res.Index < len(parent) {

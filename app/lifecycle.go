@@ -73,10 +73,9 @@ func (r *Run) Counts() (eval.CallCounts, eval.Usage) { return r.runner.Counts() 
 type runSpec struct {
 	info  eval.RunInfo
 	judge eval.Judge
-	// source yields the total samples to evaluate; when nil, samples are.
+	// source yields the total samples to evaluate.
 	source  eval.Source
 	total   int
-	samples []eval.Sample
 	metrics []eval.Metric
 	// done gives results of an earlier attempt (--resume): re-emitted, not evaluated.
 	done func(index int) *eval.Result
@@ -167,11 +166,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 	}()
 	go func() {
 		defer cancel()
-		src, total := spec.source, spec.total
-		if src == nil {
-			src, total = eval.SliceSource(spec.samples), len(spec.samples)
-		}
-		r.Stream(rctx, src, total)
+		r.Stream(rctx, spec.source, spec.total)
 		now := time.Now().UTC()
 		info.FinishedAt = &now
 		info.Cancelled = r.Cancelled()
