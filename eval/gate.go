@@ -125,16 +125,6 @@ func (g Gate) Below(r *Result, m Metric) (min float64, below bool) {
 	return min, ok && v < min
 }
 
-// breaches reports whether r is below some per-sample threshold.
-func (g Gate) breaches(r *Result) bool {
-	for _, t := range g.Sample {
-		if _, below := g.Below(r, t.Metric); below {
-			return true
-		}
-	}
-	return false
-}
-
 // GateTally is the per-sample side of a gate, counted one result at a
 // time beside a Tally: how many samples are below the thresholds, per
 // metric and in all, and the worst of them, holding no more than those.
@@ -163,16 +153,17 @@ func (gt *GateTally) Add(r *Result) {
 	for _, c := range r.Calls {
 		gt.latency[MetricOfTask(c.Task)] += c.LatencyMS
 	}
-	if !gt.gate.breaches(r) {
-		return
-	}
-	gt.samples++
+	breaches := false
 	for _, t := range gt.gate.Sample {
 		if _, below := gt.gate.Below(r, t.Metric); below {
 			gt.below[t.Metric]++
+			breaches = true
 		}
 	}
-	gt.worst.Add(r)
+	if breaches {
+		gt.samples++
+		gt.worst.Add(r)
+	}
 }
 
 // BelowCount is how many samples are below m's per-sample threshold.
@@ -302,47 +293,51 @@ func orNone(s string) string {
 // judged not useful (context precision), the reference statements not
 // attributed to the chunks (context recall). One line each.
 func Evidence(r *Result, m Metric) []string {
-	var out []string
 	switch m {
 	case Faithfulness:
 		if t := r.Faithfulness; t != nil {
-			for _, v := range t.Statements {
-				if v.Verdict == 0 {
-					out = append(out, fmt.Sprintf("unsupported: %q: %s", v.Statement, v.Reason))
-				}
-			}
+			return lines(t.Statements, func(v StatementVerdict) bool { return v.Verdict == 0 }, func(v StatementVerdict) string {
+				return fmt.Sprintf("unsupported: %q: %s", v.Statement, v.Reason)
+			})
 		}
 	case AnswerRelevancy:
 		if t := r.AnswerRelevancy; t != nil {
-			for _, q := range t.Questions {
-				if q.Noncommittal == 1 {
-					out = append(out, fmt.Sprintf("noncommittal: %q", q.Question))
-				}
+			if out := lines(t.Questions, func(q GeneratedQuestion) bool { return q.Noncommittal == 1 }, func(q GeneratedQuestion) string {
+				return fmt.Sprintf("noncommittal: %q", q.Question)
+			}); len(out) > 0 {
+				return out
 			}
-			if len(out) == 0 {
-				for _, q := range t.Questions {
-					out = append(out, fmt.Sprintf("generated question (cosine %.3f): %q", q.Cosine, q.Question))
-				}
+			if out := lines(t.Questions, func(GeneratedQuestion) bool { return true }, func(q GeneratedQuestion) string {
+				return fmt.Sprintf("generated question (cosine %.3f): %q", q.Cosine, q.Question)
+			}); len(out) > 0 {
+				return out
 			}
-			if len(out) == 0 && t.NoncommittalHint != "" {
-				out = append(out, "noncommittal: "+t.NoncommittalHint)
+			if t.NoncommittalHint != "" {
+				return []string{"noncommittal: " + t.NoncommittalHint}
 			}
 		}
 	case ContextPrecision:
 		if t := r.ContextPrecision; t != nil {
-			for _, c := range t.Chunks {
-				if c.Verdict == 0 {
-					out = append(out, fmt.Sprintf("chunk %d not useful: %s", c.Rank, c.Reason))
-				}
-			}
+			return lines(t.Chunks, func(c ChunkVerdict) bool { return c.Verdict == 0 }, func(c ChunkVerdict) string {
+				return fmt.Sprintf("chunk %d not useful: %s", c.Rank, c.Reason)
+			})
 		}
 	case ContextRecall:
 		if t := r.ContextRecall; t != nil {
-			for _, c := range t.Classifications {
-				if c.Attributed == 0 {
-					out = append(out, fmt.Sprintf("not attributed: %q: %s", c.Statement, c.Reason))
-				}
-			}
+			return lines(t.Classifications, func(c Classification) bool { return c.Attributed == 0 }, func(c Classification) string {
+				return fmt.Sprintf("not attributed: %q: %s", c.Statement, c.Reason)
+			})
+		}
+	}
+	return nil
+}
+
+// lines is the line of each item that keep keeps, one line each.
+func lines[T any](items []T, keep func(T) bool, line func(T) string) []string {
+	var out []string
+	for _, it := range items {
+		if keep(it) {
+			out = append(out, line(it))
 		}
 	}
 	return out

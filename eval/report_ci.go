@@ -38,15 +38,16 @@ func WriteReportJSONL(w io.Writer, each func(yield func(*Result) error) error) e
 // (% as %25, CR as %0D, LF as %0A: a line break in the data cannot start
 // a command of its own), then through sanitize.Line, so that no escape
 // sequence reaches the log viewer.
-func GitHubData(s string) string {
-	return sanitize.Line(strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s))
-}
+func GitHubData(s string) string { return sanitize.Line(githubData.Replace(s)) }
 
 // GitHubProperty escapes a workflow command's property (title=...): as
 // GitHubData, and : and , too, which end a property.
-func GitHubProperty(s string) string {
-	return sanitize.Line(strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s))
-}
+func GitHubProperty(s string) string { return sanitize.Line(githubProperty.Replace(s)) }
+
+var (
+	githubData     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	githubProperty = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
 
 func githubCommand(w io.Writer, cmd, title, msg string) {
 	fmt.Fprintf(w, "::%s title=%s::%s\n", cmd, GitHubProperty(title), GitHubData(msg))
@@ -82,11 +83,7 @@ func WriteReportGitHub(w io.Writer, run RunInfo, summary map[Metric]MetricSummar
 				continue
 			}
 			if st.Failed() {
-				msg := r.Errors[m]
-				if msg == "" {
-					msg = string(st)
-				}
-				githubCommand(bw, "warning", fmt.Sprintf("%s %s: sample %s", m, st, SampleName(r)), msg)
+				githubCommand(bw, "warning", fmt.Sprintf("%s %s: sample %s", m, st, SampleName(r)), failedText(r, m))
 				continue
 			}
 			if min, low := gate.Below(r, m); low {
@@ -118,6 +115,14 @@ func failureText(r *Result, m Metric, min float64, sep string) string {
 	v, _ := r.Score(m)
 	lines := append([]string{fmt.Sprintf("sample %s (index %d): %s %.3f is below %g", SampleName(r), r.Index, m, v, min)}, Evidence(r, m)...)
 	return strings.Join(lines, sep)
+}
+
+// failedText says why m failed to score on r: the error, else the status.
+func failedText(r *Result, m Metric) string {
+	if msg := r.Errors[m]; msg != "" {
+		return msg
+	}
+	return string(r.Status[m])
 }
 
 // WriteGateMarkdown writes the gate's outcome as a Markdown section (for
@@ -257,10 +262,7 @@ func WriteReportJUnit(w io.Writer, run RunInfo, summary map[Metric]MetricSummary
 			tc := junitCase{Name: xmlClean(SampleName(r), false), Classname: string(m), Time: seconds(float64(lat) / 1000)}
 			switch {
 			case st.Failed():
-				msg := r.Errors[m]
-				if msg == "" {
-					msg = string(st)
-				}
+				msg := failedText(r, m)
 				tc.Error = &junitProblem{Message: xmlClean(clipRunes(msg, junitMessageRunes), false), Type: string(st), Text: xmlClean(msg, true)}
 			case st != StatusOK:
 				tc.Skipped = &junitSkipped{Message: string(st)}

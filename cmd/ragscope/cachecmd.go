@@ -73,10 +73,7 @@ func (c *cli) cacheSubcommand(use, short string) *cobra.Command {
 
 func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout, stderr io.Writer) int {
 	sub := cmd.Name()
-	fail := func(err error) int {
-		fmt.Fprintf(stderr, "ragscope cache %s: %s\n", sanitize.Line(sub), errText(err))
-		return exitCode(err)
-	}
+	fail := func(err error) int { return failed(stderr, "ragscope cache "+sanitize.Line(sub), err) }
 	needFile := func() (string, bool) {
 		if len(pos) != 1 {
 			usageHint(stderr, cmd, "give one FILE")

@@ -38,12 +38,10 @@ func diffRuns(cmd *cobra.Command, dbPath string, asJSON bool, pos []string, stdo
 	if len(pos) != 2 {
 		return usageHint(stderr, cmd, "give two runs, RUN_A RUN_B (ids, unique prefixes or latest); see 'ragscope runs'")
 	}
-	db, infos, runs, err := storedRuns(dbPath, pos...)
+	infos, runs, err := storedRuns(dbPath, pos...)
 	if err != nil {
-		fmt.Fprintln(stderr, "ragscope diff:", errText(err))
-		return exitCode(err)
+		return failed(stderr, "ragscope diff", err)
 	}
-	db.Close()
 	infoA, infoB, a, b := infos[0], infos[1], runs[0], runs[1]
 	if infoA.DatasetHash != "" && infoB.DatasetHash != "" && infoA.DatasetHash != infoB.DatasetHash {
 		fmt.Fprintf(stderr, "ragscope diff: warning: the runs evaluated different data (%s, %s); samples are matched by index\n", sanitize.Line(infoA.Dataset), sanitize.Line(infoB.Dataset))

@@ -58,19 +58,26 @@ func TestHeadlessGate(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := runBin(t, env, append(append([]string{"run", "--headless", "--db", db, "--metrics", "faithfulness,context_recall"}, c.args...), data)...)
-			if r.code != c.code {
-				t.Fatalf("exit %d, want %d\n%s", r.code, c.code, r.stderr)
-			}
-			for _, s := range c.says {
-				if !strings.Contains(r.stderr, s) {
-					t.Errorf("the summary does not say %q:\n%s", s, r.stderr)
-				}
-			}
+			checkGateRun(t, r, c.code, c.says)
 			if len(c.args) == 0 && strings.Contains(r.stderr, "gate:") {
 				t.Errorf("a run without a gate reports one:\n%s", r.stderr)
 			}
 			decodeReport(t, r.stdout) // the default format is still the JSON report
 		})
+	}
+}
+
+// checkGateRun checks a gated run's exit code, and that its summary on
+// stderr says each of says.
+func checkGateRun(t *testing.T, r result, code int, says []string) {
+	t.Helper()
+	if r.code != code {
+		t.Fatalf("exit %d, want %d\n%s", r.code, code, r.stderr)
+	}
+	for _, s := range says {
+		if !strings.Contains(r.stderr, s) {
+			t.Errorf("the summary does not say %q:\n%s", s, r.stderr)
+		}
 	}
 }
 
@@ -103,14 +110,7 @@ func TestGateCannotGateOnJudgeErrors(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := runBin(t, env, append(append([]string{"run", "--headless", "--max-retries", "0", "--metrics", "faithfulness,context_recall", "--db", db}, c.args...), data)...)
-			if r.code != c.code {
-				t.Fatalf("exit %d, want %d\n%s", r.code, c.code, r.stderr)
-			}
-			for _, s := range c.says {
-				if !strings.Contains(r.stderr, s) {
-					t.Errorf("the summary does not say %q:\n%s", s, r.stderr)
-				}
-			}
+			checkGateRun(t, r, c.code, c.says)
 		})
 	}
 }

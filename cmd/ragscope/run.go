@@ -77,7 +77,7 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	fs.StringVar(&c.Format, "format", app.FormatJSON, "report written to --out or stdout: json, github (workflow annotations; with $GITHUB_STEP_SUMMARY, a Markdown summary appended to it) or jsonl (one sample per line)")
 	fs.BoolVar(&f.detach, "detach", false, "submit the run to 'ragscope serve' on the same database, print its id and exit")
 	fs.StringVar(&c.LogFile, "log", "", "write a log to FILE (the TUI never writes behind its own back)")
-	fs.BoolVar(&f.ascii, "ascii", os.Getenv("RUNEWIDTH_EASTASIAN") == "1", "ASCII-only interface glyphs")
+	asciiFlag(fs, &f.ascii)
 	fs.StringVar(&f.config, "config", "", "settings file (default $XDG_CONFIG_HOME/ragscope/config.json)")
 	// CI gate
 	fs.Var(listFlag{&c.FailUnder}, "fail-under", "exit 4 when a metric's mean is below X: METRIC=X[,METRIC=X...] (metric names or f, ar, cp, cr); repeatable")

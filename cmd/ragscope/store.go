@@ -31,24 +31,37 @@ import (
 func errText(err error) string { return sanitize.Line(err.Error()) }
 
 // storedRuns loads the runs named by refs (ids, unique prefixes or latest)
-// through whoever holds the database; the caller closes the store.
-func storedRuns(dbPath string, refs ...string) (*app.Shared, []eval.RunInfo, [][]*eval.Result, error) {
+// through whoever holds the database.
+func storedRuns(dbPath string, refs ...string) ([]eval.RunInfo, [][]*eval.Result, error) {
 	st, err := app.Open(dbPath, app.OpenOptions{Mode: app.Read})
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
+	defer st.Close()
 	infos := make([]eval.RunInfo, len(refs))
 	results := make([][]*eval.Result, len(refs))
 	for i, ref := range refs {
 		if infos[i], results[i], err = st.Run(ref); err != nil {
-			st.Close()
-			if errors.Is(err, cache.ErrDamaged) {
-				return nil, nil, nil, err // the file's fault, not the user's: exit 1
-			}
-			return nil, nil, nil, usageError{Err: err}
+			return nil, nil, refError(err)
 		}
 	}
-	return st, infos, results, nil
+	return infos, results, nil
+}
+
+// refError is the error of resolving a run reference: the user's (exit 2),
+// unless the file is damaged (exit 1).
+func refError(err error) error {
+	if err == nil || errors.Is(err, cache.ErrDamaged) {
+		return err
+	}
+	return usageError{Err: err}
+}
+
+// failed reports a command's error on stderr, one line after the command's
+// name, and returns its exit code.
+func failed(stderr io.Writer, name string, err error) int {
+	fmt.Fprintln(stderr, name+":", errText(err))
+	return exitCode(err)
 }
 
 // runsCommand is `ragscope runs`, with delete and prune below it.
@@ -76,6 +89,11 @@ ragscope runs prune --older-than 30d --keep 10 --dry-run`,
 // dbFlag defines a command's --db.
 func dbFlag(fs *pflag.FlagSet, p *string) {
 	fs.StringVar(p, "db", "", dbUsage)
+}
+
+// asciiFlag defines the --ascii of a command with the interface.
+func asciiFlag(fs *pflag.FlagSet, p *bool) {
+	fs.BoolVar(p, "ascii", os.Getenv("RUNEWIDTH_EASTASIAN") == "1", "ASCII-only interface glyphs")
 }
 
 // runState is how runs and the completion of run ids describe a run.
@@ -115,8 +133,7 @@ func storedRunList(dbPath string, opt app.OpenOptions) (*app.Shared, []eval.RunI
 func listRuns(dbPath string, stdout, stderr io.Writer) int {
 	db, runs, live, err := storedRunList(dbPath, app.OpenOptions{})
 	if err != nil {
-		fmt.Fprintln(stderr, "ragscope runs:", errText(err))
-		return exitCode(err)
+		return failed(stderr, "ragscope runs", err)
 	}
 	defer db.Close()
 	if len(runs) == 0 {
@@ -176,13 +193,10 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 		// The run is resolved before --out is created: a mistyped id
 		// leaves no file behind.
 		_, _, _, err = st.RunPage(pos[0], 0, 0)
-		if err != nil && !errors.Is(err, cache.ErrDamaged) {
-			err = usageError{Err: err}
-		}
+		err = refError(err)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "ragscope report:", errText(err))
-		return exitCode(err)
+		return failed(stderr, "ragscope report", err)
 	}
 	var out io.Writer = stdout
 	var fh *outfile.File
@@ -249,10 +263,7 @@ type deleteOptions struct {
 
 func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, stdout, stderr io.Writer) int {
 	name := cmd.CommandPath()
-	fail := func(err error) int {
-		fmt.Fprintln(stderr, name+":", errText(err))
-		return exitCode(err)
-	}
+	fail := func(err error) int { return failed(stderr, name, err) }
 	var age time.Duration
 	switch {
 	case sub == "delete" && len(pos) == 0:
@@ -292,10 +303,7 @@ func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, std
 	add := func(ref string) error {
 		info, rs, err := db.Run(ref)
 		if err != nil {
-			if errors.Is(err, cache.ErrDamaged) {
-				return err
-			}
-			return usageError{Err: err}
+			return refError(err)
 		}
 		if seen[info.ID] {
 			return nil
@@ -310,17 +318,20 @@ func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, std
 		targets = append(targets, target{info, n})
 		return nil
 	}
+	ids := func() []string {
+		ids := make([]string, len(targets))
+		for i, t := range targets {
+			ids[i] = t.info.ID
+		}
+		return ids
+	}
 	if sub == "delete" {
 		for _, ref := range pos {
 			if err := add(ref); err != nil {
 				return fail(err)
 			}
 		}
-		ids := make([]string, len(targets))
-		for i, t := range targets {
-			ids[i] = t.info.ID
-		}
-		if err := holder.RefuseLive(live, ids); err != nil {
+		if err := holder.RefuseLive(live, ids()); err != nil {
 			return fail(fmt.Errorf("%v; nothing was deleted", err))
 		}
 	} else {
@@ -351,10 +362,8 @@ func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, std
 	if o.dryRun {
 		verb = "would delete"
 	}
-	ids := make([]string, len(targets))
 	results := 0
-	for i, t := range targets {
-		ids[i] = t.info.ID
+	for _, t := range targets {
 		results += t.results
 		fmt.Fprintf(stdout, "%s run %s  started %s  %s\n", verb, sanitize.Line(t.info.ID),
 			t.info.StartedAt.Local().Format("2006-01-02 15:04:05"), countOf(t.results, "result"))
@@ -363,7 +372,7 @@ func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, std
 		fmt.Fprintf(stdout, "would delete %s and %s from %s (dry run: nothing was deleted)\n", countOf(len(targets), "run"), countOf(results, "result"), sanitize.Line(db.Path()))
 		return exitOK
 	}
-	nRuns, nResults, err := db.DeleteRuns(ids)
+	nRuns, nResults, err := db.DeleteRuns(ids())
 	if err != nil {
 		return fail(err)
 	}
@@ -371,9 +380,4 @@ func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, std
 	return exitOK
 }
 
-func countOf(n int, noun string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", noun)
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
+func countOf(n int, noun string) string { return fmt.Sprintf("%d %s%s", n, noun, plural(n)) }

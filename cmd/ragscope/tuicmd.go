@@ -31,7 +31,7 @@ func (c *cli) openCommand(name string) *cobra.Command {
 		cmd.Short = "Open a run the server evaluates, live; leaving with q keeps it running"
 	}
 	dbFlag(cmd.Flags(), &dbPath)
-	cmd.Flags().BoolVar(&ascii, "ascii", os.Getenv("RUNEWIDTH_EASTASIAN") == "1", "ASCII-only interface glyphs")
+	asciiFlag(cmd.Flags(), &ascii)
 	noteEnv(cmd.Flags())
 	return cmd
 }
