@@ -41,21 +41,11 @@ type cell struct {
 func readColumn(c *collector, dec *json.Decoder, lt *lineTracker) ([]cell, error) {
 	var cells []cell
 	for dec.More() {
-		var raw json.RawMessage
-		start := dec.InputOffset()
-		if err := dec.Decode(&raw); err != nil {
-			return nil, jsonSyntax(c, lt, 0, lt.locate(err, start))
+		raw, over, err := nextValue(c, dec, lt, 0)
+		if err != nil {
+			return nil, err
 		}
-		end := dec.InputOffset()
-		lt.forget(end)
-		if o, ok := lt.gate.oversize(end); ok && string(raw) == "{}" {
-			if o.truncated {
-				return nil, truncatedJSON(c, 0)
-			}
-			cells = append(cells, cell{over: &o})
-			continue
-		}
-		cells = append(cells, cell{raw: raw})
+		cells = append(cells, cell{raw: raw, over: over})
 	}
 	if _, err := token(dec, lt); err != nil {
 		return nil, jsonSyntax(c, lt, 0, err)
@@ -80,52 +70,45 @@ func skipValue(c *collector, dec *json.Decoder, lt *lineTracker) error {
 	return nil
 }
 
-// columnOf reports which list feeds field f, the first of its names found
-// (exactly, then ignoring case, as for a JSON key); "" if none.
-func (c *collector) columnOf(f int, cols []column) string {
+// hasColumn reports whether a list feeds field f: one of its names found
+// among the lists' keys (exactly or ignoring case, as for a JSON key).
+func (c *collector) hasColumn(f int, keys []string) bool {
 	for _, name := range c.cols.names[f] {
-		for _, col := range cols {
-			if col.key == name {
-				return col.key
-			}
-		}
-		for _, col := range cols {
-			if strings.EqualFold(col.key, name) {
-				return col.key
-			}
+		if columnIndex(keys, name) >= 0 {
+			return true
 		}
 		// A dotted --map path (vars.query) into a list of objects.
 		if head, _, ok := strings.Cut(name, "."); ok {
-			for _, col := range cols {
-				if strings.EqualFold(col.key, head) {
-					return col.key
+			for _, k := range keys {
+				if strings.EqualFold(k, head) {
+					return true
 				}
 			}
 		}
 	}
-	return ""
+	return false
 }
 
 // fromColumns turns the lists of a top-level object without "samples"
 // into samples; keys are all the object's keys, for the message when it
 // is not column-oriented either.
 func (c *collector) fromColumns(keys []string, cols []column) error {
+	names := make([]string, len(cols))
+	for i, col := range cols {
+		names[i] = col.key
+	}
+	var found [nFields]bool
 	known := false
 	for f := range nFields {
-		if c.columnOf(f, cols) != "" {
-			known = true
-		}
+		found[f] = c.hasColumn(f, names)
+		known = known || found[f]
 	}
 	if !known {
 		return c.layoutError(keys, "keys")
 	}
 	c.unit = unitSample
-	names := make([]string, len(cols))
-	for i, col := range cols {
-		names[i] = col.key
-	}
 	for f := range nFields {
-		if required(f) && c.columnOf(f, cols) == "" {
+		if required(f) && !found[f] {
 			return &Error{File: c.name, Field: fieldNames[f], Msg: c.cols.missingMsg(f, names, "list") +
 				" — in a column-oriented object every field is a list with one entry per sample"}
 		}

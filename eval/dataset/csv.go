@@ -111,9 +111,11 @@ func (cols *columns) resolveHeader(c *collector, names []string) ([nFields]int, 
 	var idx [nFields]int
 	known := false
 	for f := range nFields {
+		idx[f] = -1
 		for _, n := range cols.names[f] {
-			if columnIndex(names, n) >= 0 {
-				known = true
+			if i := columnIndex(names, n); i >= 0 {
+				idx[f], known = i, true
+				break
 			}
 		}
 	}
@@ -123,13 +125,6 @@ func (cols *columns) resolveHeader(c *collector, names []string) ([nFields]int, 
 		return idx, e
 	}
 	for f := range nFields {
-		idx[f] = -1
-		for _, n := range cols.names[f] {
-			if i := columnIndex(names, n); i >= 0 {
-				idx[f] = i
-				break
-			}
-		}
 		if idx[f] < 0 {
 			if raw, _ := c.defaultField(f); raw != nil && !cols.mapped[f] {
 				continue // promptfoo's defaultTest gives it

@@ -146,18 +146,12 @@ func readElements(c *collector, dec *json.Decoder, lt *lineTracker, tests bool) 
 	n := 0
 	for dec.More() {
 		n++
-		var raw json.RawMessage
-		start := dec.InputOffset()
-		if err := dec.Decode(&raw); err != nil {
-			return jsonSyntax(c, lt, n, lt.locate(err, start))
+		raw, o, err := nextValue(c, dec, lt, n)
+		if err != nil {
+			return err
 		}
-		end := dec.InputOffset()
-		lt.forget(end)
-		if o, ok := lt.gate.oversize(end); ok && string(raw) == "{}" {
-			if o.truncated {
-				return truncatedJSON(c, n)
-			}
-			field, msg := c.tooBigField(o)
+		if o != nil {
+			field, msg := c.tooBigField(*o)
 			if err := c.bad(n, field, msg); err != nil {
 				return err
 			}
@@ -185,6 +179,25 @@ func readElements(c *collector, dec *json.Decoder, lt *lineTracker, tests bool) 
 		return jsonSyntax(c, lt, n+1, err)
 	}
 	return nil
+}
+
+// nextValue decodes the next value of a list; over is set instead for a
+// value over the limit, which the gate dropped. element is the value's
+// number in messages (0 outside the top-level array).
+func nextValue(c *collector, dec *json.Decoder, lt *lineTracker, element int) (raw json.RawMessage, over *oversized, err error) {
+	start := dec.InputOffset()
+	if err := dec.Decode(&raw); err != nil {
+		return nil, nil, jsonSyntax(c, lt, element, lt.locate(err, start))
+	}
+	end := dec.InputOffset()
+	lt.forget(end)
+	if o, ok := lt.gate.oversize(end); ok && string(raw) == "{}" {
+		if o.truncated {
+			return nil, nil, truncatedJSON(c, element)
+		}
+		return nil, &o, nil
+	}
+	return raw, nil, nil
 }
 
 // token is dec.Token with a syntax error located by lt.

@@ -17,9 +17,6 @@ type jsonRecord struct {
 	vars     map[string]json.RawMessage
 	varsSet  bool
 	defaults map[string]json.RawMessage
-	// testCase: a promptfoo test case, whose description is its id when it
-	// has none.
-	testCase bool
 }
 
 func (r *jsonRecord) varsObj() map[string]json.RawMessage {
@@ -111,9 +108,10 @@ func (c *columns) find(r *jsonRecord, f int) (raw json.RawMessage, key, nullKey 
 	return nil, "", nullKey
 }
 
-// description is a test case's description, its id when it has none.
-func (r *jsonRecord) description() (json.RawMessage, string) {
-	if !r.testCase && r.varsObj() == nil {
+// description is a test case's description, its id when it has none;
+// testCase says the record was read as a promptfoo test case.
+func (r *jsonRecord) description(testCase bool) (json.RawMessage, string) {
+	if !testCase && r.varsObj() == nil {
 		return nil, ""
 	}
 	if v, ok := lookupKey(r.obj, "description"); ok && !isNull(v) {
@@ -143,24 +141,21 @@ func (c *collector) fromJSON(line int, b []byte) error {
 	return c.fromRecord(line, rec)
 }
 
-// knows reports whether rec has a key (or vars key) of any of our fields.
-func (c *collector) knows(rec *jsonRecord) bool {
-	for f := range nFields {
-		if raw, _, nullKey := c.cols.find(rec, f); raw != nil || nullKey != "" {
-			return true
-		}
-	}
-	return false
-}
-
 // fromRecord turns one parsed JSON object into a sample.
 func (c *collector) fromRecord(line int, rec *jsonRecord) error {
-	rec.testCase = rec.testCase || c.testCases
 	if rec.defaults == nil {
 		rec.defaults = c.defaults
 	}
 	c.records++
-	known := c.knows(rec)
+	// Each field's value, looked up once; known: rec has a key (or vars
+	// key) of one of our fields.
+	var raws [nFields]json.RawMessage
+	var keys, nullKeys [nFields]string
+	known := false
+	for f := range nFields {
+		raws[f], keys[f], nullKeys[f] = c.cols.find(rec, f)
+		known = known || raws[f] != nil || nullKeys[f] != ""
+	}
 	c.known = c.known || known
 	if c.firstKeys == nil {
 		c.firstKeys, c.firstFile = rec.keys(), c.name
@@ -168,9 +163,9 @@ func (c *collector) fromRecord(line int, rec *jsonRecord) error {
 	s := eval.Sample{Line: line}
 	idKey := ""
 	for f := range nFields {
-		raw, key, nullKey := c.cols.find(rec, f)
+		raw, key, nullKey := raws[f], keys[f], nullKeys[f]
 		if raw == nil && f == fID && !c.mapped(f) {
-			raw, key = rec.description()
+			raw, key = rec.description(c.testCases)
 			idKey = key
 		}
 		if raw == nil {
@@ -183,12 +178,14 @@ func (c *collector) fromRecord(line int, rec *jsonRecord) error {
 			if nullKey != "" {
 				return c.bad(line, fieldNames[f], fmt.Sprintf("is null (key %q) — give it a string value (an empty answer is \"\")", nullKey))
 			}
-			if v, ok := rec.obj["samples"]; c.records == 1 && !known && !c.skip && !(ok && kindOf(v) == "list") {
+			v, ok := rec.obj["samples"]
+			samplesList := ok && kindOf(v) == "list"
+			if c.records == 1 && !known && !c.skip && !samplesList {
 				// Not one key we know: the file is not in a layout we read.
 				return c.layoutError(rec.keys(), "keys")
 			}
 			msg := c.cols.missingMsg(f, rec.keys(), "key")
-			if v, ok := rec.obj["samples"]; ok && kindOf(v) == "list" {
+			if samplesList {
 				msg += `; this looks like a JSON file with a "samples" list: pass --format json`
 			}
 			return c.bad(line, fieldNames[f], msg)

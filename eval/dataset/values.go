@@ -45,6 +45,18 @@ func isNull(raw []byte) bool { return len(raw) == 4 && string(raw) == "null" }
 // utf8Error locates the first invalid byte: the cause is almost always a
 // file saved in a legacy encoding, which the message says how to fix.
 func utf8Error(b []byte) error {
+	off := invalidUTF8(b)
+	bad := byte(0)
+	if off < len(b) {
+		bad = b[off]
+	}
+	return fmt.Errorf("is not valid UTF-8 (byte 0x%02X at offset %d) — the file is probably in another encoding "+
+		"(GBK, Latin-1, Windows-1252); convert it to UTF-8, e.g. iconv -f GBK -t UTF-8 in > out", bad, off)
+}
+
+// invalidUTF8 is the offset of the first invalid UTF-8 byte of b, len(b)
+// if there is none.
+func invalidUTF8(b []byte) int {
 	off := 0
 	for off < len(b) {
 		r, size := utf8.DecodeRune(b[off:])
@@ -53,12 +65,7 @@ func utf8Error(b []byte) error {
 		}
 		off += size
 	}
-	bad := byte(0)
-	if off < len(b) {
-		bad = b[off]
-	}
-	return fmt.Errorf("is not valid UTF-8 (byte 0x%02X at offset %d) — the file is probably in another encoding "+
-		"(GBK, Latin-1, Windows-1252); convert it to UTF-8, e.g. iconv -f GBK -t UTF-8 in > out", bad, off)
+	return off
 }
 
 // decodeString decodes a JSON string taken from an already validated

@@ -92,14 +92,7 @@ func parseYAMLFile(name string, data []byte, limit int64) (y *yamlDoc, root *yam
 		}
 	}
 	if !utf8.Valid(data) {
-		off := 0
-		for off < len(data) {
-			r, size := utf8.DecodeRune(data[off:])
-			if r == utf8.RuneError && size <= 1 {
-				break
-			}
-			off += size
-		}
+		off := invalidUTF8(data)
 		return nil, nil, &Error{File: name, Line: 1 + bytes.Count(data[:off], []byte("\n")), Unit: unitLine, Msg: "the file " + utf8Error(data).Error()}
 	}
 	doc, second, err := decodeYAML(data)
