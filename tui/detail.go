@@ -36,6 +36,12 @@ func (d *detailView) scrollBy(n, page int) {
 	d.scroll = min(max(d.scroll+n, 0), d.maxScroll(page))
 }
 
+// scrollTo puts line at the top of the page, as far as the page scrolls.
+func (d *detailView) scrollTo(line, page int) {
+	d.scroll = 0
+	d.scrollBy(line, page)
+}
+
 func (d *detailView) maxScroll(page int) int {
 	limit := max(len(d.lines)-page, 0)
 	if k := len(d.sections); k > 0 {
@@ -95,8 +101,7 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Section):
 		i := int(msg.String()[0] - '1')
 		if i < len(d.sections) {
-			d.scroll = 0
-			d.scrollBy(d.sections[i], page)
+			d.scrollTo(d.sections[i], page)
 		}
 		// The metric jumped to is the one r re-runs: the section on screen
 		// is the one the user is judging.
@@ -110,14 +115,12 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.NextSection):
 		for _, s := range d.sections {
 			if s > d.scroll {
-				d.scroll = 0
-				d.scrollBy(s, page)
+				d.scrollTo(s, page)
 				return nil
 			}
 		}
 		if len(d.sections) > 0 {
-			d.scroll = 0
-			d.scrollBy(d.sections[0], page)
+			d.scrollTo(d.sections[0], page)
 		}
 	case key.Matches(msg, k.PrevSection):
 		for i := len(d.sections) - 1; i >= 0; i-- {
@@ -273,10 +276,7 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int) {
 			continue
 		}
 		if status != eval.StatusOK {
-			msg := string(status)
-			if e := res.Errors[mt]; e != "" {
-				msg += ": " + e
-			}
+			msg := statusMessage(res, mt)
 			style := st.warn
 			if status.Failed() {
 				style = st.failed
@@ -488,6 +488,15 @@ func (m *Model) recallSection(p *page, res *eval.Result) {
 	}
 }
 
+// statusMessage is a metric's status with the judge's error, if any.
+func statusMessage(res *eval.Result, mt eval.Metric) string {
+	msg := string(res.Status[mt])
+	if e := res.Errors[mt]; e != "" {
+		msg += ": " + e
+	}
+	return msg
+}
+
 // failuresSection repeats, in one place, every metric that did not score,
 // so a failure is never only visible by scrolling to its section.
 func (m *Model) failuresSection(p *page, res *eval.Result) {
@@ -498,11 +507,7 @@ func (m *Model) failuresSection(p *page, res *eval.Result) {
 		if !ok || status == eval.StatusOK {
 			continue
 		}
-		msg := string(status)
-		if e := res.Errors[mt]; e != "" {
-			msg += ": " + e
-		}
-		lines = append(lines, [2]string{string(mt), msg})
+		lines = append(lines, [2]string{string(mt), statusMessage(res, mt)})
 	}
 	for _, c := range res.Calls {
 		if c.Error != "" {

@@ -146,9 +146,8 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 				changed = true
 			}
 			if ev.Result != nil {
-				if p, _ := m.byIndex.get(ev.Sample); !m.rows[p].done {
-					r := m.rows[p]
-					r.start(ev.Result)
+				if i, _ := m.byIndex.get(ev.Sample); !m.rows[i].done {
+					m.rows[i].start(ev.Result)
 					changed = true
 				}
 			}
@@ -172,7 +171,7 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 			// An error of no metric is the run's own (it stopped: the judge
 			// refused the key, the disk is full): it must be read, not
 			// counted.
-			if ev.Metric == "" && ev.Err != "" {
+			if runError(ev) {
 				m.setError(ev.Err)
 			}
 		case eval.EventRunFinished:

@@ -89,5 +89,9 @@ func Forward(ctx context.Context, send func(tea.Msg), stream int, events <-chan 
 // final is an event the user must see without waiting for the next slot:
 // the run's end, and an error of the run itself (it stopped).
 func final(ev eval.Event) bool {
-	return ev.Kind == eval.EventRunFinished || ev.Kind == eval.EventError && ev.Metric == "" && ev.Err != ""
+	return ev.Kind == eval.EventRunFinished || ev.Kind == eval.EventError && runError(&ev)
 }
+
+// runError is an error event of the run itself, not of one metric: the
+// run stopped, and the user must read why.
+func runError(ev *eval.Event) bool { return ev.Metric == "" && ev.Err != "" }

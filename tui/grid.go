@@ -91,3 +91,10 @@ func gridLine(cols []gridColumn, widths []int, row int, tail string) string {
 	}
 	return strings.TrimRight(b.String(), " ")
 }
+
+// listWindow is the part of a list of n items that room lines show, start
+// to end, scrolled just enough to keep the cursor in it.
+func listWindow(cursor, n, room int) (start, end int) {
+	start = min(max(cursor-room+1, 0), max(n-room, 0))
+	return start, min(start+room, n)
+}

@@ -110,3 +110,11 @@ func applyFilter(m *Model, f string) {
 // flat joins the words of a screen, so a message wrapped over two lines
 // is found as one.
 func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// rowAt is the position of sample index's row, -1 when it has none.
+func (m *Model) rowAt(index int) int {
+	if p, ok := m.byIndex.get(index); ok {
+		return p
+	}
+	return -1
+}

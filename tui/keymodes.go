@@ -301,18 +301,8 @@ func (m *Model) leaveCompareBlocked() string {
 	return ""
 }
 
-// editBlocked is why e does nothing now; it is resetBlocked's twin, as
-// both act on the prompt under the cursor.
-func (m *Model) editBlocked() string {
-	v := &m.prompts
-	switch {
-	case v.loading:
-		return "the prompt list is still loading"
-	case v.cursor >= len(v.list):
-		return "no prompt to edit"
-	}
-	return ""
-}
+// editBlocked is why e does nothing now (see promptBlocked).
+func (m *Model) editBlocked() string { return m.promptBlocked("edit") }
 
 func (m *Model) pickBlocked() string {
 	v := &m.picker

@@ -72,26 +72,12 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 
 func (m *Model) tableKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
-	page := m.tableRows()
+	// The table scrolls as a page does, by moving the cursor (clamped, so
+	// top and bottom move it by the whole list).
+	if k.scroll(msg, func(d, _ int) { m.moveCursor(d) }, m.tableRows(), len(m.shown)) {
+		return nil
+	}
 	switch {
-	case key.Matches(msg, k.Down):
-		m.moveCursor(1)
-	case key.Matches(msg, k.Up):
-		m.moveCursor(-1)
-	case key.Matches(msg, k.Top):
-		m.cursor = 0
-		m.clampTable()
-	case key.Matches(msg, k.Bottom):
-		m.cursor = len(m.shown) - 1
-		m.clampTable()
-	case key.Matches(msg, k.HalfDown):
-		m.moveCursor(max(page/2, 1))
-	case key.Matches(msg, k.HalfUp):
-		m.moveCursor(-max(page/2, 1))
-	case key.Matches(msg, k.PageDown):
-		m.moveCursor(max(page, 1))
-	case key.Matches(msg, k.PageUp):
-		m.moveCursor(-max(page, 1))
 	case key.Matches(msg, k.Sort):
 		m.sortIdx = (m.sortIdx + 1) % len(m.sortKeys)
 		m.desc = false
@@ -162,7 +148,7 @@ func (m *Model) moveCursor(d int) {
 func (m *Model) clampTable() {
 	n := len(m.shown)
 	m.cursor = min(max(m.cursor, 0), max(n-1, 0))
-	h := max(m.tableRows(), 1)
+	h := m.tableRows()
 	if m.cursor < m.offset {
 		m.offset = m.cursor
 	}

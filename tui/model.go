@@ -394,13 +394,13 @@ func (m *Model) render() string {
 }
 
 func (m *Model) renderTooSmall() string {
-	msg := m.st.warn.Render("terminal too small") + "\n" +
-		sprintf("%d×%d, need at least %d×%d", m.width, m.height, minWidth, minHeight)
+	by := "×"
 	if m.opts.ASCII {
-		msg = m.st.warn.Render("terminal too small") + "\n" +
-			sprintf("%dx%d, need at least %dx%d", m.width, m.height, minWidth, minHeight)
+		by = "x"
 	}
-	msg += "\n" + m.st.muted.Render("q quits")
+	msg := m.st.warn.Render("terminal too small") + "\n" +
+		sprintf("%d%s%d, need at least %d%s%d", m.width, by, m.height, minWidth, by, minHeight) +
+		"\n" + m.st.muted.Render("q quits")
 	return lipgloss.Place(max(m.width, 1), max(m.height, 1), lipgloss.Center, lipgloss.Center, msg)
 }
 

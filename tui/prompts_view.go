@@ -131,13 +131,17 @@ func (m *Model) promptsKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // resetBlocked is why d does nothing now, "" when it asks to reset.
-func (m *Model) resetBlocked() string {
+func (m *Model) resetBlocked() string { return m.promptBlocked("reset") }
+
+// promptBlocked is why e or d (verb: edit, reset) does nothing now: both
+// act on the prompt under the cursor.
+func (m *Model) promptBlocked(verb string) string {
 	v := &m.prompts
 	switch {
 	case v.loading:
 		return "the prompt list is still loading"
 	case v.cursor >= len(v.list):
-		return "no prompt to reset"
+		return "no prompt to " + verb
 	}
 	return ""
 }
@@ -278,9 +282,8 @@ func (m *Model) renderPrompts() []string {
 		lines = append(lines, st.header.Render(fit(sprintf("  %-*s  %-4s  %-8s  %-8s  %s", taskW, "task", "lang", "source", "sha256", "file"), m.width, m.g.ellipsis)))
 		// The list is short (tasks x languages), but a small terminal
 		// still scrolls it around the cursor.
-		room := max(m.height-len(lines)-3-len(m.bottomLines()), 1)
-		start := min(max(v.cursor-room+1, 0), max(len(v.list)-room, 0))
-		for i := start; i < min(start+room, len(v.list)); i++ {
+		start, end := listWindow(v.cursor, len(v.list), max(m.height-len(lines)-3-len(m.bottomLines()), 1))
+		for i := start; i < end; i++ {
 			in := v.list[i]
 			file := sanitize.Line(in.Path)
 			if file == "" {
@@ -300,15 +303,11 @@ func (m *Model) renderPrompts() []string {
 	// The table cuts long paths on a narrow terminal; the selected one is
 	// spelled out in full, since it is the file the user will edit.
 	if v.cursor < len(v.list) && v.list[v.cursor].Path != "" {
-		for _, l := range wrap("file: "+v.list[v.cursor].Path, max(m.width-2, 10)) {
-			lines = append(lines, st.muted.Render("  "+l))
-		}
+		lines = append(lines, m.indented("file: "+v.list[v.cursor].Path, st.muted)...)
 	}
 	switch {
 	case v.err != "":
-		for _, l := range wrap(v.err, max(m.width-2, 10)) {
-			lines = append(lines, st.errorLine.Render("  "+l))
-		}
+		lines = append(lines, m.indented(v.err, st.errorLine)...)
 	case v.note != "":
 		lines = append(lines, st.accent.Render("  "+sanitize.Line(v.note)))
 	}

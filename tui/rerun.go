@@ -81,11 +81,11 @@ func (m *Model) rerunSample() tea.Cmd {
 
 // rerunBlocked says why a re-run cannot start now, or "".
 func (m *Model) rerunBlocked() string {
+	// A re-run needs what the prompt list does: a Host that may write.
+	if why := m.promptsBlocked(); why != "" {
+		return why
+	}
 	switch {
-	case m.opts.Host == nil:
-		return noHost
-	case readOnly(m.opts.Host) != "":
-		return readOnly(m.opts.Host)
 	case m.live:
 		return "the run is still in progress; re-run when it has finished"
 	case m.rerun != nil:

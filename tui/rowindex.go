@@ -41,11 +41,3 @@ func (x *rowIndex) set(index, pos int) {
 func (x *rowIndex) reset(n int) {
 	x.pos, x.sparse = make([]int32, 0, n), nil
 }
-
-// rowAt is the position of sample index's row, -1 when it has none.
-func (m *Model) rowAt(index int) int {
-	if p, ok := m.byIndex.get(index); ok {
-		return p
-	}
-	return -1
-}

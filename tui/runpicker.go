@@ -276,9 +276,8 @@ func (m *Model) renderRuns() []string {
 		cols := m.runColumns()
 		widths := layoutGrid(cols, m.width, runShrinkOrder)
 		lines = append(lines, st.header.Render(fit(gridLine(cols, widths, -1, g.ellipsis), m.width, "")))
-		room := max(m.height-len(lines)-4-len(m.bottomLines()), 1)
-		start := min(max(v.cursor-room+1, 0), max(len(v.list)-room, 0))
-		for i := start; i < min(start+room, len(v.list)); i++ {
+		start, end := listWindow(v.cursor, len(v.list), max(m.height-len(lines)-4-len(m.bottomLines()), 1))
+		for i := start; i < end; i++ {
 			l := gridLine(cols, widths, i, g.ellipsis)
 			switch {
 			case i == v.cursor:
@@ -292,9 +291,7 @@ func (m *Model) renderRuns() []string {
 	lines = append(lines, "")
 	switch {
 	case v.err != "":
-		for _, l := range wrap(v.err, max(m.width-2, 10)) {
-			lines = append(lines, st.errorLine.Render("  "+l))
-		}
+		lines = append(lines, m.indented(v.err, st.errorLine)...)
 	case v.loading:
 		lines = append(lines, st.muted.Render("  loading both runs"+g.ellipsis))
 	}

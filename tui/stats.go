@@ -29,7 +29,6 @@ func (s metricStats) mean() (float64, bool) {
 type stats struct {
 	metrics [4]metricStats
 	diag    map[eval.Diagnosis]int
-	shown   int
 	running int
 	// topErr is the most frequent failure message of the rows shown and
 	// how many (sample, metric) pairs ended with it: a count says that
@@ -39,7 +38,7 @@ type stats struct {
 }
 
 func computeStats(rows []*row, shown []int32, metrics []eval.Metric) stats {
-	st := stats{diag: make(map[eval.Diagnosis]int, len(eval.Diagnoses)), shown: len(shown)}
+	st := stats{diag: make(map[eval.Diagnosis]int, len(eval.Diagnoses))}
 	var errs map[string]int
 	for _, i := range shown {
 		r := rows[i]

@@ -68,4 +68,13 @@ func (m *Model) finish(body []string, h helpMap) []string {
 	return append(body, m.footer(h))
 }
 
+// indented wraps a text under the pages' two-cell margin, each line in style.
+func (m *Model) indented(text string, style lipgloss.Style) []string {
+	lines := wrap(text, max(m.width-2, 10))
+	for i, l := range lines {
+		lines[i] = style.Render("  " + l)
+	}
+	return lines
+}
+
 func joinWords(ws []string) string { return strings.Join(ws, ", ") }

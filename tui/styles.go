@@ -20,7 +20,6 @@ type glyphs struct {
 	barFull, barEmpty       string
 	bar                     string // cosine bars in the detail page
 	ramp                    []string
-	rule                    string
 	unsupported             string
 	delta, arrow            string // the change of a score, before -> after
 }
@@ -32,7 +31,6 @@ var unicodeGlyphs = glyphs{
 	barFull:  "█", barEmpty: "░",
 	bar:         "█",
 	ramp:        []string{" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"},
-	rule:        "─",
 	unsupported: "✗",
 	delta:       "Δ",
 	arrow:       "→",
@@ -45,7 +43,6 @@ var asciiGlyphs = glyphs{
 	barFull:  "#", barEmpty: "-",
 	bar:         "#",
 	ramp:        []string{" ", ".", ":", "-", "=", "+", "*", "#", "@"},
-	rule:        "-",
 	unsupported: "x",
 	delta:       "d",
 	arrow:       "->",
@@ -66,7 +63,6 @@ type styles struct {
 	errorLine                  lipgloss.Style
 	section                    lipgloss.Style
 	emph                       lipgloss.Style
-	dialog                     lipgloss.Style
 }
 
 // palette is the semantic colours of one background. Each text colour
@@ -148,8 +144,6 @@ func paletteStyles(p palette) styles {
 		errorLine: fg(p.fail).Bold(true),
 		section:   fg(p.accent).Bold(true),
 		emph:      fg(p.fail).Bold(true),
-		dialog: lipgloss.NewStyle().Border(lipgloss.NormalBorder()).
-			BorderForeground(p.warn).Padding(0, 1),
 	}
 }
 

@@ -28,9 +28,11 @@ var diagW = func() int {
 }()
 
 // tableRows is how many sample rows fit under the header.
-func (m *Model) tableRows() int {
-	return max(m.height-len(m.headerLines())-2-len(m.bottomLines()), 1) // column titles, messages and footer
-}
+func (m *Model) tableRows() int { return m.rowsUnder(len(m.headerLines())) }
+
+// rowsUnder is how many sample rows fit under a header of n lines: all but
+// the column titles, the messages and the footer.
+func (m *Model) rowsUnder(n int) int { return max(m.height-n-2-len(m.bottomLines()), 1) }
 
 func (m *Model) indexWidth() int {
 	w := len(strconv.Itoa(max(m.progress.total, len(m.rows))))
@@ -47,8 +49,8 @@ func (m *Model) questionWidth() int {
 
 func (m *Model) renderTable() []string {
 	lines := m.headerLines()
+	h := m.rowsUnder(len(lines)) // the header is drawn once a frame
 	lines = append(lines, m.columnTitles())
-	h := m.tableRows()
 	end := min(m.offset+h, len(m.shown))
 	for pos := m.offset; pos < end; pos++ {
 		lines = append(lines, m.renderRow(m.rows[m.shown[pos]], pos == m.cursor))
