@@ -140,7 +140,7 @@ func (sr *storedRun) write(st cache.Store, format string, w io.Writer) error {
 	case FormatJSONL:
 		return eval.WriteReportJSONL(w, eachStored(st, sr.info.ID, sr.seen.has))
 	case FormatGitHub:
-		return eval.WriteReportGitHub(w, sr.info, sr.tally.Summary(), sr.gate.Gate(), sr.outcome, eachStored(st, sr.info.ID, sr.seen.has))
+		return eval.WriteReportGitHub(w, sr.info, sr.tally.Summary(), sr.outcome, eachStored(st, sr.info.ID, sr.seen.has))
 	}
 	return usagef("--format %q is not one of json, csv, md, github, jsonl", format)
 }

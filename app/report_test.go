@@ -84,7 +84,7 @@ func TestWriteReportStreamsTheWholeReport(t *testing.T) {
 	for _, r := range whole.Samples {
 		tally.Add(r)
 	}
-	if err := eval.WriteReportGitHub(want[FormatGitHub], info, whole.Summary, eval.Gate{}, eval.NewGateTally(eval.Gate{}, 0).Outcome(tally), each); err != nil {
+	if err := eval.WriteReportGitHub(want[FormatGitHub], info, whole.Summary, eval.NewGateTally(eval.Gate{}, 0).Outcome(tally), each); err != nil {
 		t.Fatal(err)
 	}
 	for name, st := range map[string]cache.Store{"file": holder, "holder client": client} {

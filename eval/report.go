@@ -123,6 +123,8 @@ type reportSample struct {
 	Diagnosis Diagnosis `json:"diagnosis"`
 }
 
+func newReportSample(r *Result) reportSample { return reportSample{Result: r, Diagnosis: Diagnose(r)} }
+
 // MarshalJSON writes the report with the diagnosis counts and each
 // sample's diagnosis, computed from the samples so they always agree.
 // Decoding needs no counterpart: "diagnoses" fills Diagnoses, and a
@@ -132,7 +134,8 @@ func (r Report) MarshalJSON() ([]byte, error) {
 	samples := make([]*reportSample, len(r.Samples))
 	for i, s := range r.Samples {
 		if s != nil {
-			samples[i] = &reportSample{Result: s, Diagnosis: Diagnose(s)}
+			rs := newReportSample(s)
+			samples[i] = &rs
 		}
 	}
 	out := struct {
@@ -225,7 +228,7 @@ func WriteReportJSON(w io.Writer, run RunInfo, summary map[Metric]MetricSummary,
 	err := each(func(r *Result) error {
 		buf.Reset()
 		enc.SetIndent("    ", "  ")
-		if err := enc.Encode(reportSample{Result: r, Diagnosis: Diagnose(r)}); err != nil {
+		if err := enc.Encode(newReportSample(r)); err != nil {
 			return err
 		}
 		if n > 0 {

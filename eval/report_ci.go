@@ -23,7 +23,7 @@ func WriteReportJSONL(w io.Writer, each func(yield func(*Result) error) error) e
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
 	err := each(func(r *Result) error {
-		if err := enc.Encode(reportSample{Result: r, Diagnosis: Diagnose(r)}); err != nil {
+		if err := enc.Encode(newReportSample(r)); err != nil {
 			return err
 		}
 		return bwErr(bw)
@@ -58,7 +58,8 @@ func githubCommand(w io.Writer, cmd, title, msg string) {
 // score below its per-sample threshold (a warning when the samples below
 // are within --max-failing) and a warning for each metric that failed to
 // score; last a notice with the means.
-func WriteReportGitHub(w io.Writer, run RunInfo, summary map[Metric]MetricSummary, gate Gate, outcome GateOutcome, each func(yield func(*Result) error) error) error {
+func WriteReportGitHub(w io.Writer, run RunInfo, summary map[Metric]MetricSummary, outcome GateOutcome, each func(yield func(*Result) error) error) error {
+	gate := outcome.gate
 	bw := bufio.NewWriterSize(w, 64<<10)
 	samplesBreached := false
 	for _, c := range outcome.Checks {

@@ -401,7 +401,7 @@ func TestReportGitHub(t *testing.T) {
 			rep := ciReport()
 			tally, gt := ciTally(rep, c.gate)
 			var b bytes.Buffer
-			if err := WriteReportGitHub(&b, rep.Run, tally.Summary(), c.gate, gt.Outcome(tally), rep.each); err != nil {
+			if err := WriteReportGitHub(&b, rep.Run, tally.Summary(), gt.Outcome(tally), rep.each); err != nil {
 				t.Fatal(err)
 			}
 			lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")

@@ -12,5 +12,5 @@ func WriteSampleJSON(w io.Writer, r *Result) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(reportSample{Result: r, Diagnosis: Diagnose(r)})
+	return enc.Encode(newReportSample(r))
 }
