@@ -7,9 +7,12 @@ package app
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ragscope/ragscope/cache"
@@ -56,6 +59,7 @@ type Config struct {
 	CacheOnly      bool          `json:"cache_only,omitempty"`
 	Resume         string        `json:"resume,omitempty"`
 	PromptsDir     string        `json:"prompts_dir,omitempty"`
+	Prices         string        `json:"prices,omitempty"` // a price table instead of the default prices.json (see Prices)
 	LogFile        string        `json:"log,omitempty"`
 	// Format is the report written to --out (stdout when headless): json,
 	// github or jsonl.
@@ -67,6 +71,17 @@ type Config struct {
 	MaxFailing      string `json:"max_failing,omitempty"`
 	// JUnit is the JUnit XML file written when the run ends.
 	JUnit string `json:"junit,omitempty"`
+	// Baseline is what the run is compared with: a stored run (id, prefix
+	// or latest) or a JSON report file; MaxDrop (METRIC=D,...),
+	// MaxRegressed (N or P%) and RegressMargin (D, default
+	// eval.DefaultRegressMargin) gate the run on it (see eval.BaselineGate).
+	Baseline      string `json:"baseline,omitempty"`
+	MaxDrop       string `json:"max_drop,omitempty"`
+	MaxRegressed  string `json:"max_regressed,omitempty"`
+	RegressMargin string `json:"regress_margin,omitempty"`
+	// ConfirmOver, when positive, is the estimated cost in US dollars
+	// above which a run asks before it starts (refuses, headless).
+	ConfirmOver float64 `json:"confirm_over,omitempty"`
 	// StepSummary is a file the Markdown summary is appended to with
 	// --format github ($GITHUB_STEP_SUMMARY of the process that runs
 	// headless; a detached run has none).
@@ -105,6 +120,10 @@ func (c *Config) Absolute(dir string) {
 	abs(&c.LogFile)
 	abs(&c.DB)
 	abs(&c.JUnit)
+	if BaselineIsFile(c.Baseline) {
+		abs(&c.Baseline)
+	}
+	abs(&c.Prices)
 }
 
 // DBPath is --db or the default database.
@@ -170,6 +189,8 @@ func (c *Config) Validate() error {
 		return usagef("--rpm and --tpm are caps per minute: give 0 (no cap) or more")
 	case c.MaxRetryAfter < 0:
 		return usagef("--max-retry-after %s: give 0 or a positive duration", c.MaxRetryAfter)
+	case c.ConfirmOver < 0 || math.IsNaN(c.ConfirmOver) || math.IsInf(c.ConfirmOver, 0):
+		return usagef("--confirm-over %v: give a cost in US dollars, e.g. 5 or 0.50", c.ConfirmOver)
 	}
 	switch c.Format {
 	case "", FormatJSON, FormatGitHub, FormatJSONL:
@@ -195,6 +216,9 @@ func (c *Config) Gate() (eval.Gate, error) {
 	if g.MaxFailing, err = eval.ParseAllowance(c.MaxFailing); err != nil {
 		return g, UsageError{err}
 	}
+	if g.Baseline, err = c.baselineGate(); err != nil {
+		return g, err
+	}
 	metrics, err := eval.ParseMetrics(c.Metrics)
 	if err != nil {
 		return g, UsageError{err}
@@ -202,7 +226,7 @@ func (c *Config) Gate() (eval.Gate, error) {
 	for _, gated := range []struct {
 		flag string
 		ths  []eval.Threshold
-	}{{"fail-under", g.Mean}, {"fail-under-sample", g.Sample}} {
+	}{{"fail-under", g.Mean}, {"fail-under-sample", g.Sample}, {"max-drop", g.Baseline.MaxDrop}} {
 		flag := gated.flag
 		for _, th := range gated.ths {
 			if !slices.Contains(metrics, th.Metric) {
@@ -211,4 +235,42 @@ func (c *Config) Gate() (eval.Gate, error) {
 		}
 	}
 	return g, nil
+}
+
+// baselineGate parses --max-drop, --max-regressed and --regress-margin;
+// they gate on a baseline, so they need --baseline.
+func (c *Config) baselineGate() (eval.BaselineGate, error) {
+	var g eval.BaselineGate
+	var err error
+	if g.MaxDrop, err = eval.ParseMaxDrops("max-drop", c.MaxDrop); err != nil {
+		return g, UsageError{err}
+	}
+	if strings.TrimSpace(c.MaxRegressed) != "" {
+		if g.MaxRegressed, err = eval.ParseAllowanceFlag("max-regressed", c.MaxRegressed); err != nil {
+			return g, UsageError{err}
+		}
+		g.Regressed = true
+	}
+	g.Margin = eval.DefaultRegressMargin
+	if m := strings.TrimSpace(c.RegressMargin); m != "" {
+		v, err := strconv.ParseFloat(m, 64)
+		if err != nil || math.IsNaN(v) || v < 0 || v > 2 {
+			return g, usagef("--regress-margin %q: give how far a sample's score may fall before it counts as regressed, between 0 and 2 (e.g. 0.1)", c.RegressMargin)
+		}
+		g.Margin = v
+	}
+	if g.Active() && c.Baseline == "" {
+		flag := "--max-drop"
+		if len(g.MaxDrop) == 0 {
+			flag = "--max-regressed"
+		}
+		return g, usagef("%s compares with a baseline: give --baseline RUN|latest|FILE.json too", flag)
+	}
+	return g, nil
+}
+
+// BaselineIsFile says --baseline names a report file rather than a stored
+// run: it ends in .json or has a directory in it (run ids have neither).
+func BaselineIsFile(arg string) bool {
+	return strings.HasSuffix(strings.ToLower(arg), ".json") || strings.ContainsRune(arg, '/') || strings.ContainsRune(arg, filepath.Separator)
 }

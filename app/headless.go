@@ -53,6 +53,8 @@ type runOutputs struct {
 	out   io.Writer     // the report in --format: --out, or stdout headless; nil: none
 	fh    *outfile.File // --out
 	junit *outfile.File // --junit
+	// baseline is --baseline, compared with when the run ends.
+	baseline *baseline
 }
 
 // openOutputs opens --out and --junit; stdout is where the report goes
@@ -62,7 +64,7 @@ func (s *Session) openOutputs(stdout io.Writer) (*runOutputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &runOutputs{out: stdout, fh: fh}
+	o := &runOutputs{out: stdout, fh: fh, baseline: s.baseline}
 	if fh != nil {
 		o.out = fh
 	}
@@ -95,12 +97,19 @@ func (o *runOutputs) finish(st cache.Store, id string, info *eval.RunInfo, cfg *
 	if err != nil {
 		return nil, err, nil
 	}
-	sr, err := tallyGated(st, id, 0, g)
+	var against *eval.Comparison
+	if o.baseline != nil {
+		against = o.baseline.comparison(st, g.Baseline)
+	}
+	sr, err := tallyGated(st, id, 0, g, against)
 	if err != nil {
 		return nil, err, nil
 	}
 	if info != nil {
 		sr.info = *info
+	}
+	if against != nil && against.Err() == nil {
+		sr.baseDiff, sr.baseDiffErr = o.baseline.diff(st, id, against)
 	}
 	format := cmp.Or(cfg.Format, FormatJSON)
 	var werr error
@@ -209,6 +218,9 @@ func finishReport(run *Run, cfg *Config, cancelled bool, o *runOutputs, stderr i
 		return ExitFatal, fmt.Errorf("reading run %s back from the database: %v", run.ID, err)
 	}
 	WriteSummary(stderr, e.info, e.tally)
+	if c := e.gate.Comparison(); c != nil {
+		writeBaseline(stderr, o.baseline, c, e.baseDiff, e.baseDiffErr)
+	}
 	if e.gated() {
 		WriteGateSummary(stderr, e.outcome, cancelled)
 	}
@@ -329,7 +341,7 @@ func (p *progress) line(r *Run) string {
 // many did not, and why.
 func WriteSummary(w io.Writer, info eval.RunInfo, t *eval.Tally) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "metric\tmean\tscored\tn/a\tfailed\twhy")
+	fmt.Fprintln(tw, "metric\tmean\tscored\tn/a\tfailed\tsent\tcached\ttokens\tcost\twhy")
 	summary := t.Summary()
 	for _, m := range info.Metrics {
 		ms := summary[m]
@@ -337,9 +349,13 @@ func WriteSummary(w io.Writer, info eval.RunInfo, t *eval.Tally) {
 		if ms.Mean != nil {
 			mean = fmt.Sprintf("%.3f", *ms.Mean)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", m, mean, ms.Scored, ms.NotApplicable, ms.Failed, ms.Why())
+		u := info.Usage[m]
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\n", m, mean, ms.Scored, ms.NotApplicable, ms.Failed,
+			u.Sent(), u.CacheHits, u.PromptTokens+u.CompletionTokens, info.MetricCostText(m), ms.Why())
 	}
 	tw.Flush()
+	fmt.Fprintf(w, "cost: %s; %d calls sent, %d cache hits, tokens %d prompt + %d completion\n", sanitize.Line(info.CostSentence()),
+		info.Calls.Sent(), info.Calls.CacheHits, info.Tokens.PromptTokens, info.Tokens.CompletionTokens)
 	diag := t.Diagnoses()
 	var parts []string
 	for _, d := range eval.Diagnoses {

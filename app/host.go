@@ -395,7 +395,7 @@ func (h *Host) rerun(ctx context.Context, plan tui.Plan) (*Run, error) {
 	info.FinishedAt = nil
 	info.Cancelled = false
 	info.Prompts = j.Prompts().Hashes()
-	info.Calls, info.Tokens = eval.CallCounts{}, eval.Usage{}
+	info.ResetUsage()
 	info.Config = cloneConfig(info.Config)
 	info.Config["rerun"] = fmt.Sprintf("%d samples, metrics %s", len(samples), joinMetrics(plan.Metrics))
 	rerun := map[int]bool{}

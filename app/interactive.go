@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/ragscope/ragscope/tui"
 )
@@ -19,6 +20,10 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 		return 0, err
 	}
 	defer o.abort()
+	// Asked before the interface takes the screen: nothing is sent yet.
+	if err := s.AskBudget(ctx, os.Stdin, stderr); err != nil {
+		return 0, err
+	}
 	run, err := s.Start(ctx)
 	if err != nil {
 		return 0, err
@@ -32,7 +37,7 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 	err = tui.Run(ctx, tui.Options{
 		Dataset: info.Dataset, Total: s.Loaded.Count, Judge: s.Judge.Info(), Metrics: s.Metrics,
 		ASCII: ascii, Live: true, Started: info.StartedAt, RawCalls: RawCalls(s.Store), RawCallsJSON: RawCallsJSON(s.Store), Cancel: run.Cancel, Banner: s.Banner,
-		RunID: info.ID, Host: h, Limit: s.LimitLine, Load: LoadResult(s.Store, info.ID),
+		RunID: info.ID, Host: h, Limit: s.LimitLine, Load: LoadResult(s.Store, info.ID), Pricing: info.Pricing,
 	}, run.Events) // the TUI drains the events after it ends, so the runner never blocks
 	run.Cancel()
 	cancelled, _ := run.Wait()

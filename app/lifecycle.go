@@ -170,7 +170,11 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 		now := time.Now().UTC()
 		info.FinishedAt = &now
 		info.Cancelled = r.Cancelled()
-		info.Calls, info.Tokens = r.Counts()
+		// Added, not set: a resumed run's record holds what its earlier
+		// attempts used (a re-run's starts from nothing, see Host.rerun).
+		calls, tokens := r.Counts()
+		info.AddUsage(calls, tokens, r.Usage())
+		info.PriceUsage()
 		err := st.PutRun(info)
 		if err != nil {
 			fmt.Fprintln(s.log, "saving the run record:", sanitize.Line(err.Error()))

@@ -36,6 +36,10 @@ type storedRun struct {
 	// done, in the one place that decides it (eval.GateTally.Outcome).
 	outcome eval.GateOutcome
 	seen    indexSet
+	// baseDiff is the comparison with --baseline, its worst changed
+	// samples read in full (baseDiffErr: they could not be).
+	baseDiff    *eval.RunDiff
+	baseDiffErr error
 }
 
 // gateWorst is how many of the samples below the per-sample thresholds a
@@ -45,17 +49,21 @@ const gateWorst = 5
 // tallyStored reads stored run ref once, keeping only the tally and the
 // worst samples.
 func tallyStored(st cache.Store, ref string, worst int) (*storedRun, error) {
-	return tallyGated(st, ref, worst, eval.Gate{})
+	return tallyGated(st, ref, worst, eval.Gate{}, nil)
 }
 
 // tallyGated is tallyStored counting the samples against gate g as well,
-// in the same pass.
-func tallyGated(st cache.Store, ref string, worst int, g eval.Gate) (*storedRun, error) {
+// and comparing them with a baseline (when against is set), in the same
+// pass.
+func tallyGated(st cache.Store, ref string, worst int, g eval.Gate, against *eval.Comparison) (*storedRun, error) {
 	info, _, _, err := st.RunPage(ref, 0, 0)
 	if err != nil {
 		return nil, err
 	}
 	sr := &storedRun{info: info, tally: eval.NewTally(info.Metrics), worst: eval.NewWorst(worst), gate: eval.NewGateTally(g, gateWorst)}
+	if against != nil {
+		sr.gate.Compare(against)
+	}
 	err = eachStored(st, info.ID, nil)(func(r *eval.Result) error {
 		sr.tally.Add(r)
 		sr.worst.Add(r)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/cost"
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/eval/endpoint"
 	"github.com/ragscope/ragscope/eval/llm"
@@ -40,6 +41,7 @@ type Session struct {
 	datasetOpt    dataset.Options    // what the dataset was read with: a stream reads it again the same way
 	log           io.Writer
 	logFile       *os.File
+	baseline      *baseline // --baseline, resolved and checked
 
 	mu  sync.Mutex
 	run eval.RunInfo
@@ -84,6 +86,13 @@ func Prepare(cfg *Config, st cache.Store, stderr io.Writer) (_ *Session, err err
 	if err := s.loadDataset(stderr); err != nil {
 		return nil, err
 	}
+	if cfg.Baseline != "" {
+		// Before this run is recorded (so latest is an earlier one) and
+		// before any judge call: a bad baseline costs nothing.
+		if err := s.prepareBaseline(stderr); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.UseOffline() {
 		// The offline judge uses no prompt: a broken override must not
 		// stop it (the demo, --offline).
@@ -106,6 +115,10 @@ func Prepare(cfg *Config, st cache.Store, stderr io.Writer) (_ *Session, err err
 	}
 	if err := s.initRun(); err != nil {
 		return nil, err
+	}
+	if p := s.run.Pricing; len(p.Unpriced) > 0 {
+		// Said before the run, where the judge is named: its cost will be unknown.
+		s.Banner += "; " + p.Note()
 	}
 	return s, nil
 }
@@ -302,6 +315,11 @@ func (s *Session) loadResume() error {
 		return UsageError{fmt.Errorf("--resume %s: the run evaluated %s, not %s", info.ID, info.Dataset, s.Cfg.Dataset)}
 	}
 	s.run = info
+	// The end of the run adds what this attempt uses to what the earlier
+	// ones recorded; one killed before its end recorded nothing.
+	if info.FinishedAt == nil || (info.Usage == nil && info.Calls != (eval.CallCounts{})) {
+		s.run.UsagePartial = true
+	}
 	// Counted now, read again as the run goes (doneLookup): the earlier
 	// attempt's results are never all in memory.
 	s.resumed = 0
@@ -335,6 +353,16 @@ func (s *Session) initRun() error {
 	s.run.Samples = s.Loaded.Count
 	s.run.Skipped = s.Loaded.SkippedCount
 	s.run.Config = s.config()
+	// Priced now, so that a bad prices.json stops the run before anything
+	// is paid for; the offline judge needs no table.
+	var t cost.Table
+	if info.Kind != "offline" {
+		var err error
+		if t, err = Prices(s.Cfg); err != nil {
+			return err
+		}
+	}
+	s.run.Pricing = cost.RunPricing(t, info)
 	return nil
 }
 
@@ -363,6 +391,18 @@ func (s *Session) config() map[string]string {
 	}
 	if c.Mapping != "" {
 		m["map"] = c.Mapping
+	}
+	if b := s.baseline; b != nil {
+		// The run or file it was compared with: latest, resolved.
+		m["baseline"] = b.file
+		if b.file == "" {
+			m["baseline"] = b.runID
+		}
+		for k, v := range map[string]string{"max_drop": c.MaxDrop, "max_regressed": c.MaxRegressed, "regress_margin": c.RegressMargin} {
+			if v != "" {
+				m[k] = v
+			}
+		}
 	}
 	// The gate the run was held to, so a stored run says why CI failed it.
 	for k, v := range map[string]string{"fail_under": c.FailUnder, "fail_under_sample": c.FailUnderSample, "max_failing": c.MaxFailing} {

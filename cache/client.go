@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	bolt "go.etcd.io/bbolt"
@@ -24,6 +25,12 @@ const (
 	// CacheOnly replays the cache and answers every miss with
 	// eval.ErrCacheMiss, never touching the network.
 	CacheOnly
+	// DryRun serves hits exactly as ReadWrite does and sends misses to the
+	// inner client (a cost estimate's planner, not the network), but stores
+	// nothing and claims nothing. What a real run would have stored is
+	// remembered in memory instead, so a request repeated within the dry
+	// run (two identical samples) is a hit, as it would be in the run.
+	DryRun
 )
 
 // Client is an eval.ChatClient that answers from the cache when it can.
@@ -33,6 +40,19 @@ type Client struct {
 	mode  Mode
 
 	chatHits, chatMisses, embedHits, embedMisses atomic.Int64
+
+	// DryRun's memory of what the run would have stored.
+	dryMu   sync.Mutex
+	dryChat map[string]*dryCall
+	dryVecs map[string][]float64 // embedding key -> vector
+}
+
+// dryCall is a chat reply a dry run planned; the callers asking the same
+// request meanwhile wait for it, as they would wait for a claim.
+type dryCall struct {
+	done chan struct{}
+	resp eval.ChatResponse
+	ok   bool // the reply is one the run would have stored
 }
 
 var _ eval.ChatClient = (*Client)(nil)
@@ -63,7 +83,7 @@ func (db *DB) Client(inner eval.ChatClient, mode Mode) *Client { return NewClien
 // NewClient wraps inner with the call cache of a store, local or served by
 // another process. A read-only store can only replay, so it forces CacheOnly.
 func NewClient(st Store, inner eval.ChatClient, mode Mode) *Client {
-	if st.ReadOnly() {
+	if st.ReadOnly() && mode == ReadWrite {
 		mode = CacheOnly
 	}
 	return &Client{st: st, inner: inner, mode: mode}
@@ -99,6 +119,13 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 		if c.mode == CacheOnly {
 			c.chatMisses.Add(1)
 			return eval.ChatResponse{}, fmt.Errorf("%s call %.12s: %w", taskName(req.Task), key, eval.ErrCacheMiss)
+		}
+		if c.mode == DryRun {
+			resp, retry, err := c.dryChatCall(ctx, req, key)
+			if retry {
+				continue
+			}
+			return resp, err
 		}
 		release, granted, err := c.st.Claim(ctx, key)
 		if err != nil {
@@ -153,6 +180,48 @@ func (c *Client) fetchChat(ctx context.Context, req eval.ChatRequest, key string
 		return resp, fmt.Errorf("%s call succeeded but could not be saved to the cache: %w", taskName(req.Task), err)
 	}
 	return resp, nil
+}
+
+// dryChatCall is a miss of a dry run: the first caller of a request asks
+// the inner client, later ones get its reply as a hit; retry says the
+// first caller's reply would not have been stored, so ask again.
+func (c *Client) dryChatCall(ctx context.Context, req eval.ChatRequest, key string) (resp eval.ChatResponse, retry bool, err error) {
+	c.dryMu.Lock()
+	if d, ok := c.dryChat[key]; ok {
+		c.dryMu.Unlock()
+		select {
+		case <-d.done:
+		case <-ctx.Done():
+			return eval.ChatResponse{}, false, ctx.Err()
+		}
+		if !d.ok {
+			return eval.ChatResponse{}, true, nil
+		}
+		c.chatHits.Add(1)
+		resp = d.resp
+		resp.Cached, resp.Key = true, key
+		return resp, false, nil
+	}
+	if c.dryChat == nil {
+		c.dryChat = map[string]*dryCall{}
+	}
+	d := &dryCall{done: make(chan struct{})}
+	c.dryChat[key] = d
+	c.dryMu.Unlock()
+
+	c.chatMisses.Add(1)
+	resp, err = c.inner.Chat(ctx, req)
+	resp.Cached, resp.Key = false, key
+	d.ok = err == nil && (req.Validate == nil || validChoices(resp.Choices, req.Validate))
+	if d.ok {
+		d.resp = resp
+	} else {
+		c.dryMu.Lock()
+		delete(c.dryChat, key)
+		c.dryMu.Unlock()
+	}
+	close(d.done)
+	return resp, false, err
 }
 
 func validChoices(choices []string, validate func(string) error) bool {
@@ -256,7 +325,7 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 			}
 			slot[t] = append(slot[t], i)
 		}
-		if len(missing) == 0 || c.mode == CacheOnly || release != nil {
+		if len(missing) == 0 || c.mode == CacheOnly || c.mode == DryRun || release != nil {
 			break
 		}
 		// Two runs embedding the same texts at once pay once: the claim is
@@ -271,6 +340,9 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 	}
 	if release != nil {
 		defer release()
+	}
+	if c.mode == DryRun {
+		return c.dryEmbed(ctx, req, out, missing, slot)
 	}
 	c.embedHits.Add(int64(out.Cached))
 	if len(missing) == 0 {
@@ -310,6 +382,60 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 		v := roundVector(fresh.Vectors[i])
 		for _, pos := range slot[t] {
 			out.Vectors[pos] = v
+		}
+	}
+	out.Usage, out.LatencyMS = fresh.Usage, fresh.LatencyMS
+	return out, nil
+}
+
+// dryEmbed is Embed's end in a dry run: texts an earlier request of the
+// dry run planned count as cached, the rest go to the inner client and are
+// remembered, not stored. One dry embedding at a time, so that two
+// requests sharing texts are planned as a run without races would send
+// them; the inner client of a dry run answers from memory.
+func (c *Client) dryEmbed(ctx context.Context, req eval.EmbedRequest, out eval.EmbedResponse, missing []string, slot map[string][]int) (eval.EmbedResponse, error) {
+	c.dryMu.Lock()
+	defer c.dryMu.Unlock()
+	var send []string
+	for _, t := range missing {
+		v, ok := c.dryVecs[eval.EmbedKey(req.Endpoint, req.Model, req.Dimensions, t)]
+		if !ok {
+			send = append(send, t)
+			continue
+		}
+		for _, pos := range slot[t] {
+			out.Vectors[pos] = v
+			out.Cached++
+		}
+	}
+	c.embedHits.Add(int64(out.Cached))
+	if len(send) == 0 {
+		return out, nil
+	}
+	c.embedMisses.Add(int64(len(send)))
+	fresh, err := c.inner.Embed(ctx, eval.EmbedRequest{
+		Endpoint: req.Endpoint, Model: req.Model, Dimensions: req.Dimensions, Texts: send, Sample: req.Sample,
+	})
+	if err != nil {
+		return eval.EmbedResponse{}, err
+	}
+	if len(fresh.Vectors) != len(send) {
+		return eval.EmbedResponse{}, eval.NewStepError(eval.StatusJudgeError, "embedding planner returned %d vectors for %d texts", len(fresh.Vectors), len(send))
+	}
+	if err := eval.CheckVectors(fresh.Vectors, req.Dimensions); err != nil {
+		return eval.EmbedResponse{}, err
+	}
+	// No check of the planned vectors' dimension against cached ones: a
+	// planner's vectors are placeholders, and the call is sent either way.
+	if c.dryVecs == nil {
+		c.dryVecs = map[string][]float64{}
+	}
+	for i, t := range send {
+		// Kept as given: a planner hands out one shared vector, so the
+		// memory of a large dry run is its keys.
+		c.dryVecs[eval.EmbedKey(req.Endpoint, req.Model, req.Dimensions, t)] = fresh.Vectors[i]
+		for _, pos := range slot[t] {
+			out.Vectors[pos] = fresh.Vectors[i]
 		}
 	}
 	out.Usage, out.LatencyMS = fresh.Usage, fresh.LatencyMS

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -110,7 +111,7 @@ func guard(path string, fn func() error) (err error) {
 // view is bolt's View under guard: every read of the database goes
 // through it.
 func (db *DB) view(fn func(*bolt.Tx) error) error {
-	return guard(db.path, func() error { return db.bolt.View(fn) })
+	return db.noteDamage(guard(db.path, func() error { return db.bolt.View(fn) }))
 }
 
 // guardedUpdate is bolt's Update under guard, for the writer goroutine: a
@@ -188,6 +189,9 @@ type notDatabase string
 func (e notDatabase) Error() string        { return string(e) }
 func (e notDatabase) Is(target error) bool { return target == errNotDatabase }
 
+// walks counts pre-open walks, for the tests of verifiedState.
+var walks atomic.Int64
+
 // precheck walks the file's bbolt structure (see walker) and returns a
 // DamageError for the first problem, or an error wrapping errNotDatabase
 // for a file that is not a bbolt database.
@@ -202,16 +206,22 @@ func precheck(path string, f *os.File, size int64) (err error) {
 		if bf.cur < 0 {
 			return notBoltError(path, bf)
 		}
+		if alreadyVerified(path, f, m.data) {
+			return nil
+		}
+		walks.Add(1)
 		w := newWalker(bf)
 		w.trim = func() { dontNeedBytes(m.data) }
 		w.checkAll()
 		if w.ps.n > 0 {
+			forgetVerified(path)
 			reason := w.ps.list[0].String()
 			if w.ps.n > 1 {
 				reason += fmt.Sprintf("; %d problems in all", w.ps.n)
 			}
 			return &DamageError{Path: path, Reason: reason}
 		}
+		recordVerified(path, f, m.data, false)
 		return nil
 	})
 }

@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -70,6 +71,11 @@ type DB struct {
 	hub      *hub
 	claims   claims
 	res      resident
+	// file is bbolt's descriptor of the database, for the state recorded
+	// at Close (see verifiedState); damaged says a read or write of this
+	// session met damage, so the state is not recorded as sound.
+	file    *os.File
+	damaged atomic.Bool
 	// now is the clock for entry times and run ids; tests replace it.
 	now func() time.Time
 }
@@ -131,7 +137,7 @@ func Open(path string, opt Options) (*DB, error) {
 			}
 			return nil, fmt.Errorf("database %s: %w", path, serr)
 		}
-		db := &DB{bolt: bdb, path: path, readOnly: opt.ReadOnly, now: time.Now, hub: newHub()}
+		db := &DB{bolt: bdb, path: path, readOnly: opt.ReadOnly, now: time.Now, hub: newHub(), file: file}
 		// A file written before the freelist was synced has none: the first
 		// open walks every page to rebuild it, which leaves the whole file
 		// resident. Drop it before taking the base, or the file counts as
@@ -143,7 +149,7 @@ func Open(path string, opt Options) (*DB, error) {
 			return nil, err
 		}
 		if !opt.ReadOnly {
-			db.w = newWriter(bdb, &db.res)
+			db.w = newWriter(bdb, &db.res, newFileWatch(file))
 		}
 		return db, nil
 	}
@@ -271,8 +277,34 @@ func (db *DB) ReadOnly() bool { return db.readOnly }
 func (db *DB) Close() error {
 	if db.w != nil {
 		db.w.close()
+		// Still under our exclusive lock: what bbolt wrote this session is
+		// sound, so the next open need not walk it.
+		switch {
+		case db.damaged.Load():
+			forgetVerified(db.path)
+		case db.w.watch.unchanged():
+			recordVerified(db.path, db.file, nil, worthWaiting(db.file))
+		}
 	}
 	return db.bolt.Close()
+}
+
+// worthWaiting says whether a file is big enough that its walk costs more
+// than waiting a clock tick to record it (see recordVerified).
+func worthWaiting(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Size() >= waitFromBytes
+}
+
+// waitFromBytes: below this a walk takes less than the wait (tests lower it).
+var waitFromBytes int64 = 64 << 20
+
+// noteDamage remembers that err reported damage.
+func (db *DB) noteDamage(err error) error {
+	if err != nil && errors.Is(err, ErrDamaged) {
+		db.damaged.Store(true)
+	}
+	return err
 }
 
 // update commits fn durably, grouped with concurrent writers' functions into
@@ -282,5 +314,5 @@ func (db *DB) update(fn func(*bolt.Tx) error) error {
 	if db.readOnly {
 		return fmt.Errorf("database %s was opened read-only", db.path)
 	}
-	return db.w.do(fn)
+	return db.noteDamage(db.w.do(fn))
 }

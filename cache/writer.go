@@ -22,6 +22,8 @@ type writer struct {
 	done chan struct{}
 	// res trims the mapping as commits touch it.
 	res *resident
+	// watch sees whether anyone else writes the file (see fileWatch).
+	watch *fileWatch
 
 	mu     sync.RWMutex // guards closed against sends on a closed channel
 	closed bool
@@ -35,8 +37,8 @@ type writeReq struct {
 // maxGroup bounds a transaction so that one commit's dirty pages stay small.
 const maxGroup = 1000
 
-func newWriter(db *bolt.DB, res *resident) *writer {
-	w := &writer{db: db, reqs: make(chan writeReq, 64), done: make(chan struct{}), res: res}
+func newWriter(db *bolt.DB, res *resident, watch *fileWatch) *writer {
+	w := &writer{db: db, reqs: make(chan writeReq, 64), done: make(chan struct{}), res: res, watch: watch}
 	go w.run()
 	return w
 }
@@ -92,7 +94,7 @@ func (w *writer) run() {
 func (w *writer) commit(group []writeReq) {
 	for len(group) > 0 {
 		failed := -1
-		err := guardedUpdate(w.db.Path(), w.db, func(tx *bolt.Tx) error {
+		err := w.update(func(tx *bolt.Tx) error {
 			for i, r := range group {
 				if err := safeCall(r.fn, tx); err != nil {
 					failed = i
@@ -105,7 +107,7 @@ func (w *writer) commit(group []writeReq) {
 			solo := group[failed]
 			group = append(group[:failed:failed], group[failed+1:]...)
 			defer func() {
-				solo.err <- guardedUpdate(w.db.Path(), w.db, func(tx *bolt.Tx) error { return safeCall(solo.fn, tx) })
+				solo.err <- w.update(func(tx *bolt.Tx) error { return safeCall(solo.fn, tx) })
 			}()
 			continue
 		}
@@ -114,6 +116,11 @@ func (w *writer) commit(group []writeReq) {
 		}
 		return
 	}
+}
+
+// update is one commit, guarded and watched.
+func (w *writer) update(fn func(*bolt.Tx) error) error {
+	return w.watch.commit(func() error { return guardedUpdate(w.db.Path(), w.db, fn) })
 }
 
 // safeCall keeps a panicking write from killing the writer goroutine, which

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -19,24 +20,48 @@ type Threshold struct {
 // or [-1, 1] for answer_relevancy (a cosine can be negative). A metric may
 // be named once.
 func ParseThresholds(flag, s string) ([]Threshold, error) {
+	return parseMetricValues(flag, s, "faithfulness=0.8", "a score", func(m Metric) float64 {
+		if m == AnswerRelevancy {
+			return -1
+		}
+		return 0
+	})
+}
+
+// ParseMaxDrops parses --max-drop METRIC=D[,METRIC=D...]: the largest
+// fall of each metric's mean from the baseline's, D in [0, 1], or [0, 2]
+// for answer_relevancy (a cosine falls from 1 to -1 at most). Threshold.Min
+// holds D.
+func ParseMaxDrops(flag, s string) ([]Threshold, error) {
+	return parseMetricValues(flag, s, "faithfulness=0.05", "a drop", func(Metric) float64 { return 0 }, func(m Metric) float64 {
+		if m == AnswerRelevancy {
+			return 2
+		}
+		return 1
+	})
+}
+
+// parseMetricValues parses METRIC=V[,...]: V is what, between lo(m) and
+// hi(m) (1 without hi).
+func parseMetricValues(flag, s, example, what string, lo func(Metric) float64, hi ...func(Metric) float64) ([]Threshold, error) {
 	var out []Threshold
 	seen := map[Metric]bool{}
 	for _, part := range splitComma(s) {
 		name, num, ok := strings.Cut(part, "=")
 		if !ok {
-			return nil, fmt.Errorf("--%s %q: give METRIC=X, e.g. --%s faithfulness=0.8", flag, part, flag)
+			return nil, fmt.Errorf("--%s %q: give METRIC=X, e.g. --%s %s", flag, part, flag, example)
 		}
 		m, ok := LookupMetric(strings.ToLower(strings.TrimSpace(name)))
 		if !ok {
 			return nil, fmt.Errorf("--%s %q: unknown metric %q (choose from faithfulness, answer_relevancy, context_precision, context_recall, or f, ar, cp, cr)", flag, part, name)
 		}
-		lo := 0.0
-		if m == AnswerRelevancy {
-			lo = -1
+		low, high := lo(m), 1.0
+		if len(hi) > 0 {
+			high = hi[0](m)
 		}
 		v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
-		if err != nil || math.IsNaN(v) || v < lo || v > 1 {
-			return nil, fmt.Errorf("--%s %q: %q is not a score between %g and 1", flag, part, num, lo)
+		if err != nil || math.IsNaN(v) || v < low || v > high {
+			return nil, fmt.Errorf("--%s %q: %q is not %s between %g and %g", flag, part, num, what, low, high)
 		}
 		if seen[m] {
 			return nil, fmt.Errorf("--%s: %s is given twice; give each metric once", flag, m)
@@ -58,7 +83,10 @@ type Allowance struct {
 }
 
 // ParseAllowance parses --max-failing N or P%.
-func ParseAllowance(s string) (Allowance, error) {
+func ParseAllowance(s string) (Allowance, error) { return ParseAllowanceFlag("max-failing", s) }
+
+// ParseAllowanceFlag parses N or P% given to the flag named flag.
+func ParseAllowanceFlag(flag, s string) (Allowance, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return Allowance{}, nil
@@ -66,13 +94,13 @@ func ParseAllowance(s string) (Allowance, error) {
 	if p, ok := strings.CutSuffix(s, "%"); ok {
 		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
 		if err != nil || math.IsNaN(v) || v < 0 || v > 100 {
-			return Allowance{}, fmt.Errorf("--max-failing %q: give a count like 5 or a percentage between 0%% and 100%% like 2.5%%", s)
+			return Allowance{}, fmt.Errorf("--%s %q: give a count like 5 or a percentage between 0%% and 100%% like 2.5%%", flag, s)
 		}
 		return Allowance{Percent: v, IsPercent: true}, nil
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 {
-		return Allowance{}, fmt.Errorf("--max-failing %q: give a count of samples (0 or more) like 5, or a percentage like 2.5%%", s)
+		return Allowance{}, fmt.Errorf("--%s %q: give a count of samples (0 or more) like 5, or a percentage like 2.5%%", flag, s)
 	}
 	return Allowance{N: n}, nil
 }
@@ -98,10 +126,12 @@ type Gate struct {
 	Mean       []Threshold
 	Sample     []Threshold
 	MaxFailing Allowance
+	// Baseline is what the run must keep of its --baseline.
+	Baseline BaselineGate
 }
 
 // Active reports whether the gate has any threshold.
-func (g Gate) Active() bool { return len(g.Mean)+len(g.Sample) > 0 }
+func (g Gate) Active() bool { return len(g.Mean)+len(g.Sample) > 0 || g.Baseline.Active() }
 
 // SampleMin is the per-sample threshold of m, if there is one.
 func (g Gate) SampleMin(m Metric) (float64, bool) {
@@ -131,6 +161,7 @@ func (g Gate) Below(r *Result, m Metric) (min float64, below bool) {
 // It also sums each metric's judge latency (JUnit's time).
 type GateTally struct {
 	gate    Gate
+	cmp     *Comparison
 	below   map[Metric]int
 	samples int
 	worst   *Worst
@@ -145,6 +176,12 @@ func NewGateTally(g Gate, worst int) *GateTally {
 // Gate is the gate counted against.
 func (gt *GateTally) Gate() Gate { return gt.gate }
 
+// Compare compares each result added from now on with a baseline as well.
+func (gt *GateTally) Compare(c *Comparison) { gt.cmp = c }
+
+// Comparison is the comparison with the baseline, nil without one.
+func (gt *GateTally) Comparison() *Comparison { return gt.cmp }
+
 // Add counts one result.
 func (gt *GateTally) Add(r *Result) {
 	if r == nil {
@@ -152,6 +189,9 @@ func (gt *GateTally) Add(r *Result) {
 	}
 	for _, c := range r.Calls {
 		gt.latency[MetricOfTask(c.Task)] += c.LatencyMS
+	}
+	if gt.cmp != nil {
+		gt.cmp.Add(r)
 	}
 	breaches := false
 	for _, t := range gt.gate.Sample {
@@ -237,15 +277,17 @@ func (gt *GateTally) Outcome(t *Tally) GateOutcome {
 	out := GateOutcome{Breaching: gt.samples, Worst: gt.worst.Samples(), gate: g}
 	summary := t.Summary()
 	total := t.Samples()
-	cannot := func(m Metric) (string, bool) {
-		ms := summary[m]
-		switch {
-		case ms.Scored == 0:
-			return fmt.Sprintf("%s has no score on any sample (%s)", m, orNone(ms.Why())), true
-		case ms.Failed > 0 && !g.MaxFailing.Allows(ms.Failed, total):
+	failing := func(m Metric) (string, bool) {
+		if ms := summary[m]; ms.Failed > 0 && !g.MaxFailing.Allows(ms.Failed, total) {
 			return fmt.Sprintf("%s failed to score on %d of %d samples (%s), more than --max-failing %s allows", m, ms.Failed, total, ms.Why(), g.MaxFailing), true
 		}
 		return "", false
+	}
+	cannot := func(m Metric) (string, bool) {
+		if ms := summary[m]; ms.Scored == 0 {
+			return fmt.Sprintf("%s has no score on any sample (%s)", m, orNone(ms.Why())), true
+		}
+		return failing(m)
 	}
 	for _, th := range g.Mean {
 		c := GateCheck{Kind: "mean", Metric: th.Metric, Threshold: th.Min}
@@ -276,6 +318,14 @@ func (gt *GateTally) Outcome(t *Tally) GateOutcome {
 				out.Checks = append(out.Checks, GateCheck{Kind: "samples", Metric: th.Metric, Threshold: th.Min, State: GateCannot, Message: why})
 			}
 		}
+	}
+	if g.Baseline.Active() {
+		cmp := gt.cmp
+		if cmp == nil {
+			// A baseline gate must never pass for want of its baseline.
+			cmp = UnreadableComparison(errors.New("no baseline was compared"), g.Baseline)
+		}
+		out.Checks = append(out.Checks, cmp.checks(cannot, failing)...)
 	}
 	return out
 }

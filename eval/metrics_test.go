@@ -104,7 +104,7 @@ func TestMergeAndDiff(t *testing.T) {
 	if v, _ := parent.Score(Faithfulness); v != 0.5 {
 		t.Fatal("Merge changed the parent")
 	}
-	d := Diff([]Metric{Faithfulness, ContextRecall}, []*Result{parent}, []*Result{merged})
+	d := Diff([]Metric{Faithfulness, ContextRecall}, []*Result{parent}, []*Result{merged}, MatchByKeyOf([]*Result{parent}))
 	if len(d.Samples) != 1 || d.Counts[Faithfulness].Up != 1 || d.Counts[ContextRecall] != (ChangeCount{}) {
 		t.Fatalf("diff %+v", d)
 	}
@@ -115,7 +115,7 @@ func TestMergeAndDiff(t *testing.T) {
 	if len(ch) != 1 || ch[0].What != "statement 2" || ch[0].Before != "0: not stated" || ch[0].After != "1: paraphrase" {
 		t.Fatalf("changes %+v", ch)
 	}
-	if same := Diff([]Metric{Faithfulness}, []*Result{parent}, []*Result{parent}); len(same.Samples) != 0 {
+	if same := Diff([]Metric{Faithfulness}, []*Result{parent}, []*Result{parent}, MatchByIndexOf([]*Result{parent})); len(same.Samples) != 0 {
 		t.Fatalf("identical runs differ: %+v", same.Samples)
 	}
 }

@@ -31,6 +31,7 @@ type runStats struct {
 	errors           atomic.Int64
 	promptTokens     atomic.Int64
 	completionTokens atomic.Int64
+	tasks            taskStats // the same, per judge task
 	emit             func(Event)
 	// sent, when set, reports the requests actually on the wire (the
 	// endpoint's concurrency slots); inFlight also counts calls queued for
@@ -175,7 +176,7 @@ func (c instrumented) Embed(ctx context.Context, req EmbedRequest) (EmbedRespons
 		return resp, err
 	}
 	rec.run.inFlight.Add(-1)
-	cr := CallRecord{Task: "embeddings", Cached: err == nil && resp.Cached == len(req.Texts), Tokens: resp.Usage, LatencyMS: resp.LatencyMS}
+	cr := CallRecord{Task: TaskEmbeddings, Cached: err == nil && resp.Cached == len(req.Texts), Tokens: resp.Usage, LatencyMS: resp.LatencyMS}
 	if len(req.Texts) > 0 {
 		cr.Key = EmbedKey(req.Endpoint, req.Model, req.Dimensions, req.Texts[0])
 	}
@@ -189,25 +190,16 @@ func (c instrumented) Embed(ctx context.Context, req EmbedRequest) (EmbedRespons
 
 func (rec *recorder) add(cr CallRecord, embedding bool) {
 	rs := rec.run
-	switch {
-	case cr.Error != "":
+	if cr.Error != "" {
 		rs.errors.Add(1)
-	case cr.Cached:
-		rs.hits.Add(1)
 	}
-	if cr.Error == "" && !cr.Cached {
-		if embedding {
-			rs.embeddings.Add(1)
-		} else {
-			rs.chat.Add(1)
-		}
-	}
-	if !cr.Cached {
-		// Cached replies keep the usage of the call that paid for them;
-		// counting it again would overstate what this run spent.
-		rs.promptTokens.Add(int64(cr.Tokens.PromptTokens))
-		rs.completionTokens.Add(int64(cr.Tokens.CompletionTokens))
-	}
+	u := usageOfCall(cr, embedding)
+	rs.hits.Add(int64(u.CacheHits))
+	rs.embeddings.Add(int64(u.Embeddings))
+	rs.chat.Add(int64(u.Chat))
+	rs.promptTokens.Add(int64(u.PromptTokens))
+	rs.completionTokens.Add(int64(u.CompletionTokens))
+	rs.tasks.add(cr.Task, u)
 	rec.mu.Lock()
 	cr.Retries = rec.pendingRetries[cr.Task]
 	delete(rec.pendingRetries, cr.Task)

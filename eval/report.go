@@ -31,6 +31,19 @@ type RunInfo struct {
 	Samples     int               `json:"samples"` // samples in the dataset
 	Skipped     int               `json:"skipped,omitempty"`
 	Cancelled   bool              `json:"cancelled,omitempty"`
+
+	// Usage breaks Calls and Tokens down by metric and judge task, with
+	// their cost; absent from runs recorded before it was kept.
+	Usage map[Metric]MetricUsage `json:"usage,omitempty"`
+	// CostUSD is what the run's tokens cost at Pricing: null when a model
+	// had no price, when the run has not ended, or when it was recorded
+	// before costs were.
+	CostUSD *float64 `json:"cost_usd"`
+	Pricing *Pricing `json:"pricing,omitempty"`
+	// UsagePartial says an earlier attempt of this run (see --resume) was
+	// interrupted before it recorded what it used: the calls, tokens and
+	// cost count the attempts that ended, a lower bound.
+	UsagePartial bool `json:"usage_partial,omitempty"`
 }
 
 // CallCounts counts judge calls of a run.

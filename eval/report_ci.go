@@ -298,11 +298,21 @@ func WriteReportJUnit(w io.Writer, run RunInfo, summary map[Metric]MetricSummary
 	for _, c := range outcome.Checks {
 		name := fmt.Sprintf("%s mean >= %g", c.Metric, c.Threshold)
 		class := "ragscope.gate." + string(c.Metric)
-		if c.Kind == "samples" {
+		switch c.Kind {
+		case "samples":
 			name = "samples below the per-sample thresholds <= --max-failing " + gate.MaxFailing.String()
 			class = "ragscope.gate.samples"
 			if c.Metric != "" {
 				name = fmt.Sprintf("%s per sample >= %g", c.Metric, c.Threshold)
+			}
+		case CheckBaselineMean:
+			name = fmt.Sprintf("%s mean drop from the baseline <= %g", c.Metric, c.Threshold)
+			class = "ragscope.gate.baseline." + string(c.Metric)
+		case CheckBaselineSamples:
+			name = fmt.Sprintf("samples fallen by more than %g from the baseline <= --max-regressed %s", c.Threshold, gate.Baseline.MaxRegressed)
+			class = "ragscope.gate.baseline.samples"
+			if c.Metric != "" {
+				name = fmt.Sprintf("%s scored on enough samples to compare with the baseline", c.Metric)
 			}
 		}
 		tc := junitCase{Name: name, Classname: class, Time: seconds(0)}

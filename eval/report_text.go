@@ -118,11 +118,12 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[Metric]MetricSumm
 		b.WriteString(" (cancelled)")
 	}
 	b.WriteString("\n")
-	fmt.Fprintf(&b, "- calls: %d chat, %d embeddings, %d cache hits, %d retries, %d errors; tokens %d prompt + %d completion\n\n",
+	fmt.Fprintf(&b, "- calls: %d chat, %d embeddings, %d cache hits, %d retries, %d errors; tokens %d prompt + %d completion\n",
 		run.Calls.Chat, run.Calls.Embeddings, run.Calls.CacheHits, run.Calls.Retries, run.Calls.Errors,
 		run.Tokens.PromptTokens, run.Tokens.CompletionTokens)
+	fmt.Fprintf(&b, "- cost: %s\n\n", sanitize.Line(run.CostSentence()))
 
-	b.WriteString("| metric | mean | scored | n/a | failed |\n|---|---:|---:|---:|---:|\n")
+	b.WriteString("| metric | mean | scored | n/a | failed | sent | cached | tokens | cost |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, m := range run.Metrics {
 		ms := summary[m]
 		mean := "n/a"
@@ -133,7 +134,12 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[Metric]MetricSumm
 		if why != "" {
 			why = " (" + why + ")"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d%s |\n", mdCell(string(m)), mean, ms.Scored, ms.NotApplicable, ms.Failed, sanitize.Line(why))
+		u, cost := run.Usage[m], run.MetricCostText(m)
+		if cost == "" {
+			cost = "-"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d%s | %d | %d | %d | %s |\n", mdCell(string(m)), mean, ms.Scored, ms.NotApplicable, ms.Failed, sanitize.Line(why),
+			u.Sent(), u.CacheHits, u.PromptTokens+u.CompletionTokens, cost)
 	}
 	b.WriteString("\n**Diagnosis:** ")
 	for i, d := range Diagnoses {

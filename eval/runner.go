@@ -64,6 +64,9 @@ func (r *Runner) Err() error { return r.err }
 // Counts returns the run's call counts and token usage so far.
 func (r *Runner) Counts() (CallCounts, Usage) { return r.stats.counts() }
 
+// Usage returns the run's usage per judge task so far (see UsageByMetric).
+func (r *Runner) Usage() map[string]TaskUsage { return r.stats.tasks.snapshot() }
+
 // Run evaluates the samples and returns one result per sample, in order.
 // When ctx is cancelled, samples already finished keep their results and
 // every metric not finished ends with status cancelled. Run closes Events.

@@ -34,7 +34,7 @@ func benchResult(i int) *eval.Result {
 
 // bigModel is a stored run of n samples read through Options.Page, as
 // `ragscope open` reads one, on a 120x40 screen.
-func bigModel(b *testing.B, n int) *Model {
+func bigModel(b testing.TB, n int) *Model {
 	page := func(from, limit int) ([]*eval.Result, int, error) {
 		end := min(from+limit, n)
 		out := make([]*eval.Result, 0, end-from)
@@ -110,4 +110,24 @@ func BenchmarkRows1M(b *testing.B) {
 		b.ReportMetric(float64(durs[len(durs)*95/100].Nanoseconds()), "p95-ns/key-frame")
 	})
 	runtime.KeepAlive(m)
+}
+
+// TestRowsHeapPerRow holds the table to its memory budget: a million rows
+// must fit a terminal's 300 MiB with the collector's headroom, which at
+// these texts (a third of the questions Chinese) means under 210 bytes of
+// heap a row, sort order included. It was 260 before rows came from slabs
+// and the rare fields moved beside them.
+func TestRowsHeapPerRow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200,000 rows")
+	}
+	const n = 200_000
+	base := heapInUse()
+	m := bigModel(nil, n)
+	perRow := float64(heapInUse()-base) / n
+	runtime.KeepAlive(m)
+	t.Logf("%.0f bytes of heap a row", perRow)
+	if perRow > 210 {
+		t.Errorf("%.0f bytes of heap a row, want at most 210", perRow)
+	}
 }

@@ -392,14 +392,17 @@ func (m *Model) enterCompare(baseID string, base []*eval.Result, curID string, c
 // rowsSnapshot is the table's rows and the full results held for them,
 // what leaving a picked comparison puts back.
 type rowsSnapshot struct {
-	rows []*row
-	full results
+	rows   []*row
+	extras rowExtras
+	full   results
 }
 
 // snapshot is the rows as they are, finished ones only (a picked
 // comparison is of finished runs), with the results held for them.
 func (m *Model) snapshot() rowsSnapshot {
-	out := rowsSnapshot{rows: make([]*row, 0, len(m.rows)), full: m.full}
+	// The failure messages are of the finished rows kept; the texts of
+	// samples in flight go with them.
+	out := rowsSnapshot{rows: make([]*row, 0, len(m.rows)), extras: rowExtras{errs: m.extras.errs}, full: m.full}
 	for _, r := range m.rows {
 		if r.done {
 			out.rows = append(out.rows, r)
@@ -415,7 +418,7 @@ func (m *Model) restoreRows(s rowsSnapshot) {
 	for i, r := range s.rows {
 		m.byIndex.set(r.index, i)
 	}
-	m.full = s.full
+	m.full, m.extras = s.full, s.extras
 	m.rowsReset()
 }
 
@@ -425,6 +428,7 @@ func (m *Model) resetRows(results []*eval.Result) {
 	m.rows, m.running = nil, 0
 	m.byIndex.reset(0)
 	m.full.reset()
+	m.extras = rowExtras{}
 	for _, r := range results {
 		m.upsert(r.Index, r)
 		m.full.put(r.Index, r, true)

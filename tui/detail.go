@@ -69,7 +69,7 @@ func (m *Model) openDetail(rowPos int) tea.Cmd {
 // of a running one.
 func (m *Model) detailResult(r *row) *eval.Result {
 	if !r.done {
-		return r.known
+		return m.extras.known[r.index]
 	}
 	return m.result(r)
 }
@@ -172,14 +172,14 @@ func (m *Model) renderDetail() []string {
 	r := m.rows[d.row]
 	page := m.pageHeight()
 	title := m.st.title.Render("ragscope") + " " + m.st.bold.Render(sprintf("sample %d", r.index))
-	if r.id != "" {
-		title += m.st.muted.Render(" (id " + sanitize.Line(r.id) + ")")
+	if id := r.id(); id != "" {
+		title += m.st.muted.Render(" (id " + sanitize.Line(id) + ")")
 	}
 	if !r.done {
 		title += m.st.running.Render(m.g.sep + "evaluating" + m.g.ellipsis)
 	}
-	if r.diag != "" {
-		title += m.g.sep + m.diagStyle(r.diag)(string(r.diag))
+	if d := r.diagnosis(); d != "" {
+		title += m.g.sep + m.diagStyle(d)(string(d))
 	}
 	if d.focus != "" && m.opts.Host != nil {
 		title += m.st.muted.Render(m.g.sep + "r re-runs " + string(d.focus))

@@ -58,6 +58,8 @@ func drain(events <-chan eval.Event) {
 type progress struct {
 	total, done                                         int
 	inFlight, calls, cacheHits, retries, errors, tokens int
+	// chat and embed split tokens by the model that prices them.
+	chat, embed eval.Usage
 }
 
 // The counters mean what the run record's calls mean (eval.CallCounts), so
@@ -94,6 +96,12 @@ func (p *progress) countCall(c eval.CallRecord) {
 	}
 	// A cached reply keeps the usage of the call that paid for it.
 	p.tokens += c.Tokens.PromptTokens + c.Tokens.CompletionTokens
+	u := &p.chat
+	if c.Task == eval.TaskEmbeddings {
+		u = &p.embed
+	}
+	u.PromptTokens += c.Tokens.PromptTokens
+	u.CompletionTokens += c.Tokens.CompletionTokens
 }
 
 // hasResult reports whether the row of a sample holds a finished result.
@@ -147,7 +155,7 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 			}
 			if ev.Result != nil {
 				if i, _ := m.byIndex.get(ev.Sample); !m.rows[i].done {
-					m.rows[i].start(ev.Result)
+					m.rows[i].start(ev.Result, &m.extras)
 					changed = true
 				}
 			}
@@ -235,14 +243,17 @@ func (m *Model) upsert(index int, res *eval.Result) {
 		} else if r.done && res == nil {
 			m.running++
 		}
-		r.set(res)
+		r.set(res, &m.extras)
 		return
 	}
 	if res == nil {
 		m.running++
 	}
 	m.byIndex.set(index, len(m.rows))
-	m.rows = append(m.rows, newRow(index, res))
+	r := m.slab.alloc()
+	r.index = index
+	r.set(res, &m.extras)
+	m.rows = append(m.rows, r)
 }
 
 // derive recomputes the rows shown and their statistics, keeping the
@@ -263,7 +274,7 @@ func (m *Model) derive() {
 	m.shown = m.holdOrder(order(s, m.rows, m.filter, m.matchEnv(), m.desc))
 	// The aggregates depend on which rows are shown, not on their order.
 	if m.dirty || m.statsFilter != m.filter || !m.statsValid {
-		m.stats = computeStats(m.rows, m.shown, m.metrics)
+		m.stats = computeStats(m.rows, m.shown, m.metrics, &m.extras)
 		m.statsFilter, m.statsValid = m.filter, true
 	}
 	m.dirty = false

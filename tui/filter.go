@@ -257,7 +257,7 @@ func (t *term) match(r *row, env matchEnv) bool {
 		v, ok := env.delta(r, t.slot)
 		return ok && t.compare(v)
 	case termDiag:
-		return r.done && r.diag == t.diag
+		return r.done && r.diagnosis() == t.diag
 	case termStatus:
 		return matchStatus(r, t.status, env.metrics)
 	}

@@ -10,6 +10,8 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/ragscope/ragscope/eval"
 )
 
 // TestGolden drives the real program (teatest) over the fixed finished run
@@ -18,22 +20,31 @@ import (
 // (text attributes kept, colours dropped), which is stable where the
 // renderer's byte stream depends on frame timing. Update with -update.
 func TestGolden(t *testing.T) {
+	priced := &eval.Pricing{Table: "built-in (2025-09-30)",
+		Chat:       &eval.ModelPrice{Model: "gpt-4o-mini", Prompt: 0.15, Completion: 0.60},
+		Embeddings: &eval.ModelPrice{Model: "text-embedding-3-small", Prompt: 0.02}}
 	tests := []struct {
-		name string
-		keys []string
-		wait string
+		name    string
+		keys    []string
+		wait    string
+		pricing *eval.Pricing
 	}{
-		{"run", nil, "diagnosis"},
+		{"run", nil, "diagnosis", nil},
+		// The header prices the tokens it counts, or says it cannot.
+		{"run_cost", nil, "diagnosis", priced},
+		{"run_unpriced", nil, "diagnosis", &eval.Pricing{Unpriced: []string{"gpt-4o-mini"}}},
 		// Sort by faithfulness, step to the taxpayer sample, open it.
-		{"detail", []string{"s", "g", "j", "enter"}, "sample 0"},
-		{"detail_faithfulness", []string{"s", "g", "j", "enter", "1"}, "1 faithfulness"},
-		{"filtered", []string{"/", "f", "<", "0", ".", "5", "enter"}, "filter: f<0.5"},
+		{"detail", []string{"s", "g", "j", "enter"}, "sample 0", nil},
+		{"detail_faithfulness", []string{"s", "g", "j", "enter", "1"}, "1 faithfulness", nil},
+		{"filtered", []string{"/", "f", "<", "0", ".", "5", "enter"}, "filter: f<0.5", nil},
 	}
 	sizes := [][2]int{{80, 24}, {120, 40}}
 	for _, tt := range tests {
 		for _, sz := range sizes {
 			t.Run(fmt.Sprintf("%s_%dx%d", tt.name, sz[0], sz[1]), func(t *testing.T) {
-				m := New(fixtureOptions())
+				opts := fixtureOptions()
+				opts.Pricing = tt.pricing
+				m := New(opts)
 				m.now = func() time.Time { return fixedStart.Add(90 * time.Second) }
 				requireGoldenFrame(t, m, sz, tt.keys, tt.wait)
 			})

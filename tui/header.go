@@ -177,26 +177,54 @@ func (m *Model) progressLine(done int) string {
 	if c.calls > 0 {
 		rate = int(math.Round(100 * float64(c.cacheHits) / float64(c.calls)))
 	}
+	// The cost sits with the tokens it prices: "tokens 620 $0.000147".
+	tokens := "tokens " + fmtCount(c.tokens)
+	if usd := m.costText(); usd != "" {
+		tokens += " " + usd
+	}
 	if m.width < 100 {
 		// 80 columns: the same facts, tighter.
-		return strings.Join([]string{
+		return m.fitParts([]string{
 			sprintf("%s %d/%d", bar, done, c.total),
 			sprintf("sent %d", c.sent()),
 			sprintf("cached %d (%d%%)", c.cacheHits, rate),
 			sprintf("retries %d", c.retries),
 			errs,
-			"tokens " + fmtCount(c.tokens),
-		}, "  ")
+			tokens,
+		})
 	}
-	return strings.Join([]string{
+	return m.fitParts([]string{
 		sprintf("%s %d/%d", bar, done, c.total),
 		sprintf("in flight %d", c.inFlight),
 		sprintf("calls sent %d", c.sent()),
 		sprintf("cache hits %d (%d%%)", c.cacheHits, rate),
 		sprintf("retries %d", c.retries),
 		errs,
-		"tokens " + fmtCount(c.tokens),
-	}, "  ")
+		tokens,
+	})
+}
+
+// costText is what the tokens counted so far cost at the run's prices:
+// "$0.0123", "$—" when a model has no price, "" when the run has no
+// prices (recorded before costs were).
+func (m *Model) costText() string {
+	p := m.opts.Pricing
+	if p == nil {
+		return ""
+	}
+	if c := p.Cost(m.progress.chat, m.progress.embed); c != nil {
+		return eval.FormatUSD(*c)
+	}
+	return "$" + m.g.unpriced
+}
+
+// fitParts joins the progress line's fields two spaces apart, one space
+// when that is too wide, and cuts the line only when even that is.
+func (m *Model) fitParts(parts []string) string {
+	if l := strings.Join(parts, "  "); lipgloss.Width(l) <= m.width {
+		return l
+	}
+	return truncate(strings.Join(parts, " "), m.width, m.g.ellipsis)
 }
 
 func fmtCount(n int) string {

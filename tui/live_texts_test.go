@@ -107,7 +107,7 @@ func TestStartedWithoutTextsAndOverAResult(t *testing.T) {
 	if !strings.Contains(s, "(evaluating)") || !strings.Contains(s, "running 1") {
 		t.Fatalf("a started event with no texts:\n%s", s)
 	}
-	if r := m.rows[m.rowAt(0)]; m.result(r) != res[0] || r.known != nil {
+	if r := m.rows[m.rowAt(0)]; m.result(r) != res[0] || m.extras.known[r.index] != nil {
 		t.Fatal("a start over a finished row replaced its result")
 	}
 	press(m, "G", "enter")
@@ -159,7 +159,7 @@ func TestNegativeScoresKeepColumnsAligned(t *testing.T) {
 	}
 	// The diagnosis column starts at the same cell on the negative row as
 	// in the titles.
-	if d := string(m.rows[m.rowAt(1)].diag); d != "" {
+	if d := string(m.rows[m.rowAt(1)].diagnosis()); d != "" {
 		at := ansi.StringWidth(neg[:strings.LastIndex(neg, d)])
 		if at != ansi.StringWidth(titles[:col]) {
 			t.Fatalf("diagnosis of the negative row at cell %d, titles at %d:\n%s", at, ansi.StringWidth(titles[:col]), s)

@@ -62,6 +62,9 @@ type Options struct {
 	// limited: 12 in flight of 64, paused 1.0s"), "" when it is not; read
 	// once a second while the run is live.
 	Limit func() string
+	// Pricing prices the tokens the header counts (the run record's); nil:
+	// the header shows no cost (a run recorded before costs were).
+	Pricing *eval.Pricing
 }
 
 type screen int
@@ -95,6 +98,8 @@ type Model struct {
 
 	metrics []eval.Metric
 	rows    []*row
+	slab    rowSlab // where upsert takes new rows from
+	extras  rowExtras
 	byIndex rowIndex
 	// full holds the few full results in memory (see results); loading is
 	// the one being read by Options.Load.

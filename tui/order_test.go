@@ -38,12 +38,64 @@ func TestSortRowsOrdersNegativeAndMissingScores(t *testing.T) {
 				}
 				return out
 			}
-			if got := samples(s.asc); !slices.Equal(got, tt.wantAsc) {
+			if got := samples(order(s, rows, nil, matchEnv{}, false)); !slices.Equal(got, tt.wantAsc) {
 				t.Errorf("ascending %v, want %v", got, tt.wantAsc)
 			}
-			if got := samples(s.desc); !slices.Equal(got, tt.wantDesc) {
+			if got := samples(order(s, rows, nil, matchEnv{}, true)); !slices.Equal(got, tt.wantDesc) {
 				t.Errorf("descending %v, want %v", got, tt.wantDesc)
 			}
 		})
 	}
+}
+
+// TestSortedRunsAcrossWords checks the descending walk over runs of equal
+// keys that cross the 64-position words of the run bitset, against a
+// stable sort by hand.
+func TestSortedRunsAcrossWords(t *testing.T) {
+	var rows []*row
+	for i := 0; i < 300; i++ {
+		res := &eval.Result{Index: i, Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK}}
+		if i%7 == 3 {
+			res.Status[eval.Faithfulness] = eval.StatusJudgeError
+		} else {
+			res.Scores = map[eval.Metric]*float64{eval.Faithfulness: score(float64(i*i%5) / 4)}
+		}
+		rows = append(rows, newRow(i, res))
+	}
+	key := func(i int) (float64, bool) { return rows[i].scored(eval.Faithfulness) }
+	var keyed, missing []int
+	for i := range rows {
+		if _, ok := key(i); ok {
+			keyed = append(keyed, i)
+		} else {
+			missing = append(missing, i)
+		}
+	}
+	asc := slices.Clone(keyed)
+	slices.SortStableFunc(asc, func(a, b int) int { ka, _ := key(a); kb, _ := key(b); return cmpFloat(ka, kb) })
+	desc := slices.Clone(keyed)
+	slices.SortStableFunc(desc, func(a, b int) int { ka, _ := key(a); kb, _ := key(b); return cmpFloat(kb, ka) })
+	s := sortRows(rows, sortKey{slot: metricSlot(eval.Faithfulness)})
+	for _, tc := range []struct {
+		desc bool
+		want []int
+	}{{false, append(asc, missing...)}, {true, append(desc, missing...)}} {
+		var got []int
+		for _, p := range order(s, rows, nil, matchEnv{}, tc.desc) {
+			got = append(got, int(p))
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("desc=%v:\n got %v\nwant %v", tc.desc, got, tc.want)
+		}
+	}
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }

@@ -2,8 +2,10 @@ package tui
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -14,34 +16,43 @@ import (
 // filters on, not the eval.Result with its contexts, traces and calls. A
 // million rows of these fit in a terminal's memory budget; the full result
 // is kept for a few samples only (see results) and read from the store
-// (Options.Load) when a sample is opened.
+// (Options.Load) when a sample is opened. Rows of a run are allocated in
+// slabs (rowSlab), so a row costs its 72 bytes and one string, not a
+// rounded-up heap object of its own. What few rows have is kept beside
+// them (rowExtras): the texts of a sample in flight, the failure messages.
 type row struct {
-	index int
-	// id is the sample's id. heads holds the first headRunes runes of
-	// the question, then of the answer (one allocation for both), qlen
-	// bytes of question: the table shows the question, the free-text
-	// filter searches both. qcut says the question was longer.
-	id    string
-	heads string
-	qlen  uint16
-	// known is what the runner's EventSampleStarted told of a sample still
-	// being evaluated: its texts, no scores. Nil once done, and when the
-	// stream sent no texts (an older stream, a watcher). Only the samples
-	// in flight have one.
-	known *eval.Result
 	// scores stay float64: a float32 0.9 is 0.8999999, which lands in
 	// the wrong histogram bin and misses f>=0.9 at the edge.
 	scores [4]float64 // NaN when the metric has no score
-	// status is each metric's status as a statusCode; 0 when the metric
-	// was not evaluated for this sample.
+	// texts holds the sample's id (idLen bytes), then the first headRunes
+	// runes of the question (qLen bytes), then of the answer: one
+	// allocation for the three. The table shows the question, the
+	// free-text filter searches all three.
+	texts       string
+	index       int
+	idLen, qLen uint16
+	// status is each metric's status as a code (statusCodes); 0 when the
+	// metric was not evaluated for this sample.
 	status [4]uint8
-	done   bool // the sample has a result
-	qcut   bool
+	diag   uint8 // the diagnosis as a code (diagCodes)
 	mark   rowMark
-	diag   eval.Diagnosis
-	// errs are the failure messages of the metrics that failed, nil when
-	// none did: the header shows the most frequent one.
-	errs *[4]string
+	done   bool // the sample has a result
+	qcut   bool // the question was longer than its head
+}
+
+// rowSlab hands out rows from blocks of slabRows, so a million rows are a
+// few hundred allocations. A block lives while any of its rows is
+// referenced; rows are never freed one by one (a run's table only grows).
+type rowSlab struct{ block []row }
+
+const slabRows = 4096
+
+func (s *rowSlab) alloc() *row {
+	if len(s.block) == cap(s.block) {
+		s.block = make([]row, 0, slabRows)
+	}
+	s.block = s.block[:len(s.block)+1]
+	return &s.block[len(s.block)-1]
 }
 
 // headRunes is how much of a question and of an answer a row keeps: more
@@ -68,64 +79,98 @@ func metricSlot(m eval.Metric) int {
 	return -1
 }
 
-// statusCodes interns the statuses rows hold: a status read from the store
-// is a fresh string per sample, a byte per metric is not. Code 0 is "not
-// evaluated". A status this version does not know (a newer writer) gets a
-// code of its own, up to the 255 a byte holds.
-var statusCodes = struct {
-	sync.Mutex
-	names []eval.Status
-	codes map[eval.Status]uint8
-}{names: []eval.Status{""}, codes: map[eval.Status]uint8{}}
-
-func init() {
-	for _, s := range []eval.Status{eval.StatusOK, eval.StatusNoStatements, eval.StatusMissingInput,
-		eval.StatusParseError, eval.StatusJudgeError, eval.StatusCancelled, eval.StatusCacheMiss, eval.StatusNoQuestions} {
-		statusCode(s)
-	}
+// codes interns the short strings rows hold, a byte each: a status read
+// from the store is a fresh string per sample, a byte per metric is not.
+// Code 0 is the empty string ("not evaluated", no diagnosis). A value this
+// version does not know (a newer writer) gets a code of its own, up to the
+// 255 a byte holds; past that the rest read as fallback.
+type codes[T ~string] struct {
+	mu       sync.Mutex
+	codes    map[T]uint8
+	fallback T
+	// names is replaced, never changed in place, so name reads it
+	// without the lock: a sort calls it for every row.
+	names atomic.Pointer[[]T]
 }
 
-func statusCode(s eval.Status) uint8 {
-	statusCodes.Lock()
-	defer statusCodes.Unlock()
-	if c, ok := statusCodes.codes[s]; ok {
-		return c
+func newCodes[T ~string](fallback T, known ...T) *codes[T] {
+	c := &codes[T]{codes: map[T]uint8{"": 0}, fallback: fallback}
+	c.names.Store(&[]T{""})
+	for _, v := range known {
+		c.code(v)
 	}
-	if len(statusCodes.names) > math.MaxUint8 {
-		// Past 255 distinct statuses, the rest read as a judge error: a
-		// failure still, never a score.
-		return statusCodes.codes[eval.StatusJudgeError]
-	}
-	c := uint8(len(statusCodes.names))
-	statusCodes.names = append(statusCodes.names, s)
-	statusCodes.codes[s] = c
 	return c
 }
 
-func statusName(c uint8) eval.Status {
-	statusCodes.Lock()
-	defer statusCodes.Unlock()
-	return statusCodes.names[c]
+func (c *codes[T]) code(v T) uint8 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n, ok := c.codes[v]; ok {
+		return n
+	}
+	names := *c.names.Load()
+	if len(names) > math.MaxUint8 {
+		return c.codes[c.fallback]
+	}
+	n := uint8(len(names))
+	grown := append(slices.Clip(names), v)
+	c.names.Store(&grown)
+	c.codes[v] = n
+	return n
 }
 
+func (c *codes[T]) name(n uint8) T { return (*c.names.Load())[n] }
+
+// A status past the 255th reads as a judge error: a failure still, never a
+// score.
+var statusCodes = newCodes(eval.StatusJudgeError, eval.StatusOK, eval.StatusNoStatements, eval.StatusMissingInput,
+	eval.StatusParseError, eval.StatusJudgeError, eval.StatusCancelled, eval.StatusCacheMiss, eval.StatusNoQuestions)
+
+var diagCodes = newCodes(eval.DiagLowScore, eval.Diagnoses...)
+
+func statusCode(s eval.Status) uint8 { return statusCodes.code(s) }
+
+func statusName(c uint8) eval.Status { return statusCodes.name(c) }
+
+// diagnosis is the row's diagnosis, "" while it runs.
+func (r *row) diagnosis() eval.Diagnosis { return diagCodes.name(r.diag) }
+
+// rowExtras is what only some rows have, by sample index, beside the
+// compact rows: the texts the runner's EventSampleStarted told of a sample
+// still being evaluated (its texts, no scores; only samples in flight have
+// them, and only when the stream sends texts), and the failure messages of
+// the metrics that failed (the header shows the most frequent one).
+type rowExtras struct {
+	known map[int]*eval.Result
+	errs  map[int]*[4]string
+}
+
+// newRow is a row of its own, outside a table (the before side of a
+// comparison): it keeps no failure messages.
 func newRow(index int, res *eval.Result) *row {
 	r := &row{index: index}
-	r.set(res)
+	r.set(res, nil)
 	return r
 }
 
-// set makes the row show res; nil makes it a running row.
-func (r *row) set(res *eval.Result) {
+// set makes the row show res; nil makes it a running row. The failure
+// messages go to x when it is not nil.
+func (r *row) set(res *eval.Result, x *rowExtras) {
 	for i := range r.scores {
 		r.scores[i] = math.NaN()
 	}
-	r.status, r.errs, r.diag = [4]uint8{}, nil, ""
+	r.status, r.diag = [4]uint8{}, 0
 	r.done = res != nil
+	if x != nil {
+		delete(x.errs, r.index)
+	}
 	if res == nil {
 		r.mark = markRunning
 		return
 	}
-	r.known = nil
+	if x != nil {
+		delete(x.known, r.index)
+	}
 	r.setTexts(res)
 	for i, m := range eval.AllMetrics {
 		st, ok := res.Status[m]
@@ -136,14 +181,17 @@ func (r *row) set(res *eval.Result) {
 		if v, ok := res.Score(m); ok && st == eval.StatusOK {
 			r.scores[i] = v
 		}
-		if st.Failed() {
-			if r.errs == nil {
-				r.errs = new([4]string)
+		if st.Failed() && x != nil {
+			if x.errs[r.index] == nil {
+				if x.errs == nil {
+					x.errs = map[int]*[4]string{}
+				}
+				x.errs[r.index] = new([4]string)
 			}
-			r.errs[i] = res.Errors[m]
+			x.errs[r.index][i] = res.Errors[m]
 		}
 	}
-	r.diag = eval.Diagnose(res)
+	r.diag = diagCodes.code(eval.Diagnose(res))
 	r.mark = markOK
 	for _, st := range res.Status {
 		switch {
@@ -156,13 +204,17 @@ func (r *row) set(res *eval.Result) {
 }
 
 // setTexts keeps the id and the heads of the question and the answer,
-// copied so the row does not pin the result's memory.
+// copied so the row does not pin the result's memory. An id is kept up to
+// maxRowID bytes: the table and the filter need no more, and the detail
+// page shows the full one from the result.
 func (r *row) setTexts(res *eval.Result) {
-	r.id = strings.Clone(res.ID)
+	id, _ := headBytes(res.ID, maxRowID)
 	q, qcut := head(res.Question)
 	a, _ := head(res.Answer)
-	r.heads, r.qlen, r.qcut = q+a, uint16(len(q)), qcut
+	r.texts, r.idLen, r.qLen, r.qcut = id+q+a, uint16(len(id)), uint16(len(q)), qcut
 }
+
+const maxRowID = 1024
 
 // head is the first headRunes runes of s, and whether s was longer.
 func head(s string) (string, bool) {
@@ -176,16 +228,37 @@ func head(s string) (string, bool) {
 	return s, false
 }
 
+// headBytes is the longest prefix of s of at most n bytes that ends on a
+// rune boundary, and whether s was longer.
+func headBytes(s string, n int) (string, bool) {
+	if len(s) <= n {
+		return s, false
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n], true
+}
+
+// id is the sample's id (its first maxRowID bytes).
+func (r *row) id() string { return r.texts[:r.idLen] }
+
 // question is the head of the question, what the table shows.
-func (r *row) question() string { return r.heads[:r.qlen] }
+func (r *row) question() string { return r.texts[r.idLen : int(r.idLen)+int(r.qLen)] }
+
+// answer is the head of the answer.
+func (r *row) answer() string { return r.texts[int(r.idLen)+int(r.qLen):] }
 
 // start records the texts of a sample that is still being evaluated; the
 // row stays running until its result arrives.
-func (r *row) start(known *eval.Result) {
+func (r *row) start(known *eval.Result, x *rowExtras) {
 	if r.done {
 		return
 	}
-	r.known = known
+	if x.known == nil {
+		x.known = map[int]*eval.Result{}
+	}
+	x.known[r.index] = known
 	r.setTexts(known)
 }
 
@@ -202,11 +275,11 @@ func (r *row) statusOf(m eval.Metric) (eval.Status, bool) {
 	return statusName(r.status[slot]), true
 }
 
-// errText is the failure message of a metric, "" when it did not fail or
-// the judge gave none.
-func (r *row) errText(m eval.Metric) string {
-	if slot := metricSlot(m); r.errs != nil && slot >= 0 {
-		return r.errs[slot]
+// errText is the failure message of a metric of a row, "" when it did not
+// fail or the judge gave none.
+func (x *rowExtras) errText(r *row, m eval.Metric) string {
+	if e, slot := x.errs[r.index], metricSlot(m); e != nil && slot >= 0 {
+		return e[slot]
 	}
 	return ""
 }
@@ -231,7 +304,7 @@ func (r *row) scored(m eval.Metric) (float64, bool) {
 // short texts. The question and the answer are searched apart, so a needle
 // never matches across the seam.
 func (r *row) matchText(needle string) bool {
-	return containsFold(r.question(), needle) || containsFold(r.heads[r.qlen:], needle) || containsFold(r.id, needle)
+	return containsFold(r.question(), needle) || containsFold(r.answer(), needle) || containsFold(r.id(), needle)
 }
 
 // containsFold reports whether lower-cased needle occurs in s, ignoring

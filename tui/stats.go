@@ -37,7 +37,7 @@ type stats struct {
 	topErrN int
 }
 
-func computeStats(rows []*row, shown []int32, metrics []eval.Metric) stats {
+func computeStats(rows []*row, shown []int32, metrics []eval.Metric, x *rowExtras) stats {
 	st := stats{diag: make(map[eval.Diagnosis]int, len(eval.Diagnoses))}
 	var errs map[string]int
 	for _, i := range shown {
@@ -46,7 +46,7 @@ func computeStats(rows []*row, shown []int32, metrics []eval.Metric) stats {
 			st.running++
 			continue
 		}
-		st.diag[r.diag]++
+		st.diag[r.diagnosis()]++
 		for _, m := range metrics {
 			slot := metricSlot(m)
 			status, ok := r.statusOf(m)
@@ -61,7 +61,7 @@ func computeStats(rows []*row, shown []int32, metrics []eval.Metric) stats {
 					if errs == nil {
 						errs = map[string]int{}
 					}
-					msg := r.errText(m)
+					msg := x.errText(r, m)
 					if msg == "" {
 						msg = string(status)
 					}

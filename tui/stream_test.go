@@ -54,7 +54,7 @@ func TestStreamsShareTheApplier(t *testing.T) {
 		{
 			name:   "calls, cached ones cost no tokens",
 			events: []eval.Event{call(true, 1000, 500, 2), call(false, 9000, 1000, 3), call(false, 20, 5, 1)},
-			want:   progress{total: 2, inFlight: 1, calls: 3, cacheHits: 1, tokens: 10025},
+			want:   progress{total: 2, inFlight: 1, calls: 3, cacheHits: 1, tokens: 10025, chat: eval.Usage{PromptTokens: 9020, CompletionTokens: 1005}},
 			screen: []string{"sent 2", "tokens 10.0k", "0/2"},
 		},
 		{
@@ -81,7 +81,7 @@ func TestStreamsShareTheApplier(t *testing.T) {
 				finished(res[1]),
 				{Kind: eval.EventRunFinished, Sample: -1},
 			},
-			want:   progress{total: 3, done: 2, calls: 1, tokens: 600},
+			want:   progress{total: 3, done: 2, calls: 1, tokens: 600, chat: eval.Usage{PromptTokens: 500, CompletionTokens: 100}},
 			screen: []string{"2/3", "sent 1"},
 		},
 	}

@@ -22,6 +22,7 @@ type glyphs struct {
 	ramp                    []string
 	unsupported             string
 	delta, arrow            string // the change of a score, before -> after
+	unpriced                string // a cost whose model has no price
 }
 
 var unicodeGlyphs = glyphs{
@@ -34,6 +35,7 @@ var unicodeGlyphs = glyphs{
 	unsupported: "✗",
 	delta:       "Δ",
 	arrow:       "→",
+	unpriced:    "—",
 }
 
 var asciiGlyphs = glyphs{
@@ -46,6 +48,7 @@ var asciiGlyphs = glyphs{
 	unsupported: "x",
 	delta:       "d",
 	arrow:       "->",
+	unpriced:    "-",
 }
 
 // styles are built from a palette chosen for the terminal's background:

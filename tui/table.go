@@ -149,8 +149,8 @@ func (m *Model) renderRow(r *row, selected bool) string {
 		}
 	}
 	b.WriteString(" ")
-	d := string(r.diag)
-	b.WriteString(paint(fit(d, diagW, ""), m.diagStyle(r.diag)))
+	d := r.diagnosis()
+	b.WriteString(paint(fit(string(d), diagW, ""), m.diagStyle(d)))
 	line := b.String()
 	if selected {
 		return st.selected.Render(fit(line, m.width, ""))

@@ -49,6 +49,12 @@ var settingFlags = map[string]string{
 	"fail_under_sample":    "fail-under-sample",
 	"max_failing":          "max-failing",
 	"junit":                "junit",
+	"prices":               "prices",
+	"confirm_over":         "confirm-over",
+	"baseline":             "baseline",
+	"max_drop":             "max-drop",
+	"max_regressed":        "max-regressed",
+	"regress_margin":       "regress-margin",
 }
 
 // flagEnv is the environment variable of each flag that has one: it is
@@ -60,6 +66,7 @@ var flagEnv = map[string]string{
 	"embedding-model":    "RAGSCOPE_EMBEDDING_MODEL",
 	"embedding-base-url": "RAGSCOPE_EMBEDDING_BASE_URL",
 	"prompts":            "RAGSCOPE_PROMPTS",
+	"prices":             "RAGSCOPE_PRICES",
 	"ascii":              "RUNEWIDTH_EASTASIAN",
 	"config":             "RAGSCOPE_CONFIG",
 }

@@ -30,6 +30,7 @@ type runFlags struct {
 	detach   bool
 	ascii    bool
 	config   string
+	yes      bool // run even when the estimate exceeds --confirm-over (headless)
 }
 
 // addRunFlags defines the flags of run (and check, which shares the judge
@@ -80,10 +81,18 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	asciiFlag(fs, &f.ascii)
 	fs.StringVar(&f.config, "config", "", "settings file (default $XDG_CONFIG_HOME/ragscope/config.json)")
 	// CI gate
-	fs.Var(listFlag{&c.FailUnder}, "fail-under", "exit 4 when a metric's mean is below X: METRIC=X[,METRIC=X...] (metric names or f, ar, cp, cr); repeatable")
-	fs.Var(listFlag{&c.FailUnderSample}, "fail-under-sample", "exit 4 when more than --max-failing samples score below X: METRIC=X[,METRIC=X...]; repeatable")
+	fs.Var(listFlag{p: &c.FailUnder}, "fail-under", "exit 4 when a metric's mean is below X: METRIC=X[,METRIC=X...] (metric names or f, ar, cp, cr); repeatable")
+	fs.Var(listFlag{p: &c.FailUnderSample}, "fail-under-sample", "exit 4 when more than --max-failing samples score below X: METRIC=X[,METRIC=X...]; repeatable")
 	fs.StringVar(&c.MaxFailing, "max-failing", "0", "samples allowed below the per-sample thresholds, and allowed to fail to score on a gated metric: N or P%")
 	fs.StringVar(&c.JUnit, "junit", "", "write a JUnit XML report to FILE: a testcase per sample and metric, and one per gate")
+	fs.StringVar(&c.Baseline, "baseline", "", "compare with a stored run (RUN id or prefix; latest: the newest run finished before this one, of the same dataset if any) or a JSON report FILE.json; samples match by id, else by content. Alone it only prints the comparison; --max-drop and --max-regressed gate on it")
+	fs.Var(listFlag{p: &c.MaxDrop, typ: "METRIC=D"}, "max-drop", "exit 4 when a metric's mean over the samples shared with --baseline is more than D below the baseline's: METRIC=D[,METRIC=D...]; repeatable")
+	fs.StringVar(&c.MaxRegressed, "max-regressed", "", "exit 4 when more shared samples than N (or P% of them) fell by more than --regress-margin from --baseline on some metric: N or P%")
+	fs.StringVar(&c.RegressMargin, "regress-margin", "0.1", "how far a sample's score may fall from --baseline before it counts as regressed")
+	// cost
+	fs.StringVar(&c.Prices, "prices", os.Getenv("RAGSCOPE_PRICES"), "price table FILE (JSON, US dollars per million tokens) over the built-in one (default: prices.json in the config directory)")
+	fs.Float64Var(&c.ConfirmOver, "confirm-over", 0, "ask before starting a run whose estimate (ragscope estimate) exceeds X US dollars; headless, refuse with exit 2 unless --yes (0: never ask)")
+	fs.BoolVar(&f.yes, "yes", false, "start the run even when its estimate exceeds --confirm-over (headless)")
 	noteEnv(fs)
 }
 
@@ -95,7 +104,8 @@ var runFlagGroups = []flagGroup{
 	{"dataset", []string{"map", "skip-invalid", "max-record-bytes"}},
 	{"cache & store", []string{"db", "no-cache", "cache-only", "resume"}},
 	{"output & interface", []string{"headless", "out", "format", "detach", "log", "ascii", "config"}},
-	{"CI gate", []string{"fail-under", "fail-under-sample", "max-failing", "junit"}},
+	{"cost", []string{"prices", "confirm-over", "yes"}},
+	{"CI gate", []string{"fail-under", "fail-under-sample", "max-failing", "junit", "baseline", "max-drop", "max-regressed", "regress-margin"}},
 }
 
 // dbUsage is the help of every command's --db.
@@ -118,13 +128,14 @@ func (c *cli) runCommand() *cobra.Command {
 
 Flags win over their environment variables, which win over the settings file (--config, else $RAGSCOPE_CONFIG, else $XDG_CONFIG_HOME/ragscope/config.json), which wins over the defaults.
 
-Exit status: 0 all scored, 1 fatal error, 2 bad usage or input, 3 some samples failed, 4 a --fail-under or --fail-under-sample gate breached (or it could not be checked: too many samples failed to score), 130 interrupted. 1, 2 and 130 win over 4, and 4 over 3.`,
+Exit status: 0 all scored, 1 fatal error, 2 bad usage or input, 3 some samples failed, 4 a --fail-under, --fail-under-sample, --max-drop or --max-regressed gate breached (or it could not be checked: too many samples failed to score, or no sample is shared with --baseline), 130 interrupted. 1, 2 and 130 win over 4, and 4 over 3.`,
 		Example: `ragscope run testdata/demo.jsonl
 ragscope run --headless --out report.json --metrics faithfulness,context_recall data.jsonl
 ragscope run --base-url http://localhost:11434/v1 --model qwen2.5:14b --lang zh data.csv
 ragscope run --headless --resume latest
 ragscope run --headless --fail-under faithfulness=0.8 --fail-under-sample f=0.5 --max-failing 2% --junit report.xml data.jsonl
-ragscope run --headless --format github --fail-under faithfulness=0.8,context_recall=0.7 data.jsonl`,
+ragscope run --headless --format github --fail-under faithfulness=0.8,context_recall=0.7 data.jsonl
+ragscope run --headless --baseline testdata/baseline.json --max-drop f=0.05 --max-regressed 2 data.jsonl`,
 		ValidArgsFunction: completeDataset,
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
 			return c.evaluateCommand(cmd, &f, pos)
@@ -185,6 +196,10 @@ func evaluate(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (int, 
 		if h, ok := st.Holder(); ok {
 			fmt.Fprintf(stderr, "ragscope: the database is held by pid %d (ragscope %s); this run goes through it\n", h.PID, h.Role)
 		}
+		// No one to ask: over budget, the run does not start.
+		if err := s.ConfirmBudget(ctx, f.yes, stderr); err != nil {
+			return 0, err
+		}
 		return app.Headless(ctx, s, stdout, stderr)
 	}
 	return app.Interactive(ctx, s, f.ascii, stderr)
@@ -205,6 +220,9 @@ func logTarget(f *runFlags, stderr io.Writer) io.Writer {
 func detach(f *runFlags, stdout, stderr io.Writer) (int, error) {
 	if f.headless {
 		return 0, errorf("--detach and --headless contradict each other: a detached run has no terminal either way; its report is written to --out by the server")
+	}
+	if f.ConfirmOver > 0 {
+		return 0, errorf("--confirm-over needs the run to start here, with or without --headless; check a detached run's cost first with ragscope estimate")
 	}
 	if f.Dataset == "" {
 		return 0, errorf("--detach needs a DATASET")
@@ -284,7 +302,10 @@ func (c *cli) checkCommand() *cobra.Command {
 
 // listFlag is a flag of comma-separated items that may also be repeated:
 // --fail-under f=0.8 --fail-under cr=0.7 is --fail-under f=0.8,cr=0.7.
-type listFlag struct{ p *string }
+type listFlag struct {
+	p   *string
+	typ string // the value's form in help: METRIC=X unless set
+}
 
 func (l listFlag) String() string {
 	if l.p == nil {
@@ -294,7 +315,12 @@ func (l listFlag) String() string {
 }
 
 // Type names the value in help and completion.
-func (l listFlag) Type() string { return "METRIC=X" }
+func (l listFlag) Type() string {
+	if l.typ != "" {
+		return l.typ
+	}
+	return "METRIC=X"
+}
 
 func (l listFlag) Set(s string) error {
 	if *l.p != "" {

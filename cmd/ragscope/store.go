@@ -141,13 +141,36 @@ func listRuns(dbPath string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "RUN\tSTARTED\tSTATE\tSAMPLES\tJUDGE\tDATASET\tPARENT")
+	fmt.Fprintln(tw, "RUN\tSTARTED\tSTATE\tSAMPLES\tCOST\tJUDGE\tDATASET\tPARENT")
+	var notes []string
 	for _, r := range runs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", sanitize.Line(r.ID), r.StartedAt.Local().Format("2006-01-02 15:04:05"), runState(r, live), r.Samples,
-			sanitize.Line(r.Judge.Name), sanitize.Line(r.Dataset), sanitize.Line(r.Parent))
+		cost := r.CostText()
+		if cost == "" {
+			cost = "-" // still running, interrupted, or recorded before costs were
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", sanitize.Line(r.ID), r.StartedAt.Local().Format("2006-01-02 15:04:05"), runState(r, live), r.Samples,
+			cost, sanitize.Line(r.Judge.Name), sanitize.Line(r.Dataset), sanitize.Line(r.Parent))
+		notes = append(notes, costNotes(r)...)
 	}
 	tw.Flush()
+	// Why a cost is missing or a floor goes to stderr: stdout stays a table.
+	for _, n := range slices.Compact(slices.Sorted(slices.Values(notes))) {
+		fmt.Fprintln(stderr, "ragscope runs:", sanitize.Line(n))
+	}
 	return exitOK
+}
+
+// costNotes say why a listed cost is "—" (a model without a price) or
+// ends in "+" (a floor: an interrupted attempt recorded nothing).
+func costNotes(r eval.RunInfo) []string {
+	var out []string
+	switch c := r.CostText(); {
+	case c == "—":
+		out = append(out, "—: "+r.Pricing.Note())
+	case strings.HasSuffix(c, "+"):
+		out = append(out, "+: at least: an interrupted attempt of the run recorded no usage")
+	}
+	return out
 }
 
 // reportCommand is `ragscope report`.

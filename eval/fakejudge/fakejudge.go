@@ -19,6 +19,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/cost"
 )
 
 // Request is a chat request as the server saw it.
@@ -235,10 +238,27 @@ func (s *Server) serveChat(w http.ResponseWriter, hr *http.Request, raw map[stri
 	for i, c := range rep.Choices {
 		choices[i] = map[string]any{"index": i, "finish_reason": fr, "message": map[string]any{"role": "assistant", "content": c}}
 	}
+	prompt, completion := Usage(req.Model, req.Messages, rep.Choices)
 	_ = json.NewEncoder(w).Encode(map[string]any{
 		"id": "chatcmpl-fake", "object": "chat.completion", "model": req.Model, "choices": choices,
-		"usage": map[string]any{"prompt_tokens": len(req.Prompt()) / 4, "completion_tokens": 10, "total_tokens": len(req.Prompt())/4 + 10},
+		"usage": map[string]any{"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
 	})
+}
+
+// Usage is what the server reports for a chat reply, the way OpenAI counts
+// it: the prompt tokens of every message with their framing, and the
+// tokens of the choices sent back, with the model's tokenizer (an estimate
+// for models without one, see package cost).
+func Usage(model string, msgs []Message, choices []string) (prompt, completion int) {
+	c := cost.For(model)
+	em := make([]eval.Message, len(msgs))
+	for i, m := range msgs {
+		em[i] = eval.Message{Role: m.Role, Content: m.Content}
+	}
+	for _, ch := range choices {
+		completion += c.Count(ch)
+	}
+	return c.Chat(em), completion
 }
 
 // writeRaw answers what a Reply scripts beyond choices: a hang, a status,
@@ -366,9 +386,15 @@ func (s *Server) serveEmbeddings(w http.ResponseWriter, hr *http.Request, raw ma
 		}
 		data[i] = map[string]any{"object": "embedding", "index": i, "embedding": e}
 	}
+	model, _ := raw["model"].(string)
+	c := cost.For(model)
+	tokens := 0
+	for _, t := range texts {
+		tokens += c.Count(t)
+	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "model": raw["model"],
-		"usage": map[string]any{"prompt_tokens": 5 * len(texts), "total_tokens": 5 * len(texts)}})
+		"usage": map[string]any{"prompt_tokens": tokens, "total_tokens": tokens}})
 }
 
 // Vector is a deterministic 16-dimensional unit vector derived from a

@@ -1,0 +1,325 @@
+package app
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/sanitize"
+)
+
+// A run's --baseline: a stored run or a JSON report file, resolved and
+// read through once before the run starts (a bad baseline is a usage
+// error before any judge call is paid for), and read again when the run
+// ends, into a compact index (eval.KeyIndex) the comparison is made
+// against. Nothing of it is held while the run evaluates.
+
+// baselineListed is how many of the changed samples the comparison shows
+// in full, the worst falls first.
+const baselineListed = 20
+
+// baseline is a --baseline resolved.
+type baseline struct {
+	arg   string // as given
+	file  string // a report file, or
+	runID string // a stored run
+	info  eval.RunInfo
+	// samples and sum are what the file held when it was checked: it must
+	// hold the same when the run ends.
+	samples int
+	sum     [sha256.Size]byte
+	metrics []eval.Metric // compared: the run's that the baseline has
+}
+
+// label names the baseline for a reader.
+func (b *baseline) label() string {
+	if b.file != "" {
+		if b.info.ID != "" {
+			return fmt.Sprintf("file %s (run %s)", b.file, b.info.ID)
+		}
+		return "file " + b.file
+	}
+	return "run " + b.runID
+}
+
+// prepareBaseline resolves and checks --baseline; a problem is a usage
+// error naming --baseline.
+func (s *Session) prepareBaseline(stderr io.Writer) error {
+	arg := s.Cfg.Baseline
+	b := &baseline{arg: arg}
+	bad := func(format string, args ...any) error {
+		return usagef("--baseline %s: %s", arg, fmt.Sprintf(format, args...))
+	}
+	if BaselineIsFile(arg) {
+		b.file = arg
+		info, n, sum, err := readBaselineFile(arg, nil, nil)
+		if err != nil {
+			return bad("%v", err)
+		}
+		b.info, b.samples, b.sum = info, n, sum
+	} else {
+		info, err := s.resolveBaselineRun(arg, stderr)
+		if err != nil {
+			return UsageError{err}
+		}
+		b.runID, b.info, b.samples = info.ID, info, info.Samples
+	}
+	for _, m := range s.Metrics {
+		if slices.Contains(b.info.Metrics, m) {
+			b.metrics = append(b.metrics, m)
+		}
+	}
+	if len(b.metrics) == 0 {
+		return bad("it evaluated %s, none of this run's metrics (%s)", orNone(joinMetrics(b.info.Metrics)), joinMetrics(s.Metrics))
+	}
+	g, err := s.Cfg.Gate()
+	if err != nil {
+		return err
+	}
+	for _, th := range g.Baseline.MaxDrop {
+		if !slices.Contains(b.metrics, th.Metric) {
+			return usagef("--max-drop %s: the baseline (%s) did not evaluate %s; drop the threshold or choose another baseline", th.Metric, b.label(), th.Metric)
+		}
+	}
+	s.baseline = b
+	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no metric"
+	}
+	return s
+}
+
+// resolveBaselineRun finds the stored run ref names. latest is the newest
+// run that finished (not interrupted) before this one started, other than
+// this one (a --resume), of the same dataset when there is one, else of
+// any, which is said on stderr.
+func (s *Session) resolveBaselineRun(ref string, stderr io.Writer) (eval.RunInfo, error) {
+	if ref != cache.LatestRun {
+		info, _, _, err := s.Store.RunPage(ref, 0, 0)
+		if err != nil {
+			return info, fmt.Errorf("--baseline %s: %v", ref, err)
+		}
+		if info.ID == s.run.ID {
+			return info, fmt.Errorf("--baseline %s is the run being resumed; compare with another run", ref)
+		}
+		return info, nil
+	}
+	runs, err := s.Store.Runs()
+	if err != nil {
+		return eval.RunInfo{}, fmt.Errorf("--baseline latest: %v", err)
+	}
+	var other *eval.RunInfo
+	for i := range runs { // newest first
+		r := &runs[i]
+		if r.ID == s.run.ID || r.FinishedAt == nil || r.Cancelled || (!s.run.StartedAt.IsZero() && !r.StartedAt.Before(s.run.StartedAt)) {
+			continue
+		}
+		if s.sameDataset(r) {
+			return *r, nil
+		}
+		if other == nil {
+			other = r
+		}
+	}
+	if other == nil {
+		return eval.RunInfo{}, fmt.Errorf("--baseline latest: no run in %s finished before this one; run once without --baseline first, or give a report file (--baseline FILE.json)", s.Store.Path())
+	}
+	fmt.Fprintf(stderr, "ragscope: --baseline latest: no earlier finished run of %s; comparing with run %s of %s\n",
+		sanitize.Line(s.Cfg.Dataset), sanitize.Line(other.ID), sanitize.Line(other.Dataset))
+	return *other, nil
+}
+
+// sameDataset says run r evaluated this run's dataset: the same file
+// (named alike, or resolving to the same path), or the same bytes.
+func (s *Session) sameDataset(r *eval.RunInfo) bool {
+	if r.Dataset == s.Cfg.Dataset || (r.DatasetHash != "" && s.Loaded != nil && r.DatasetHash == s.Loaded.SHA256) {
+		return true
+	}
+	a, errA := filepath.Abs(r.Dataset)
+	b, errB := filepath.Abs(s.Cfg.Dataset)
+	return errA == nil && errB == nil && a == b
+}
+
+// readBaselineFile reads a report file through: its run record, how many
+// samples, the sha256 of its bytes; each (when set) gets every sample,
+// decoded in full at the positions full says.
+func readBaselineFile(path string, full func(pos int) bool, each func(pos int, r *eval.Result) error) (eval.RunInfo, int, [sha256.Size]byte, error) {
+	var sum [sha256.Size]byte
+	f, err := os.Open(path)
+	if err != nil {
+		return eval.RunInfo{}, 0, sum, errors.Unwrap(err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	n := 0
+	info, err := eval.ReadReport(io.TeeReader(f, h), full, func(pos int, r *eval.Result) error {
+		n++
+		if each != nil {
+			return each(pos, r)
+		}
+		return nil
+	})
+	if err != nil {
+		return info, n, sum, err
+	}
+	copy(sum[:], h.Sum(nil))
+	return info, n, sum, nil
+}
+
+// index reads the baseline again into the index the comparison uses.
+func (b *baseline) index(st cache.Store) (*eval.KeyIndex, error) {
+	x := eval.NewKeyIndex(b.metrics, b.samples)
+	if b.file != "" {
+		_, n, sum, err := readBaselineFile(b.file, nil, func(_ int, r *eval.Result) error {
+			x.Add(r)
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", b.file, err)
+		}
+		if n != b.samples || !bytes.Equal(sum[:], b.sum[:]) {
+			return nil, fmt.Errorf("%s changed while the run was evaluated (it is not the file checked when the run started)", b.file)
+		}
+		return x, nil
+	}
+	err := eachStored(st, b.runID, nil)(func(r *eval.Result) error {
+		x.Add(r)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %v", b.runID, err)
+	}
+	return x, nil
+}
+
+// results reads the baseline's samples at the pairs' positions in full,
+// keyed by position.
+func (b *baseline) results(st cache.Store, pairs []eval.ChangedPair) (map[int]*eval.Result, error) {
+	out := make(map[int]*eval.Result, len(pairs))
+	if b.file != "" {
+		want := map[int]bool{}
+		for _, p := range pairs {
+			want[p.BeforePos] = true
+		}
+		_, _, _, err := readBaselineFile(b.file, func(pos int) bool { return want[pos] }, func(pos int, r *eval.Result) error {
+			if want[pos] {
+				out[pos] = r
+			}
+			return nil
+		})
+		return out, err
+	}
+	for _, p := range pairs {
+		r, err := storedResult(st, b.runID, p.BeforeIndex)
+		if err != nil {
+			return nil, err
+		}
+		out[p.BeforePos] = r
+	}
+	return out, nil
+}
+
+// storedResult is run id's result of sample index.
+func storedResult(st cache.Store, id string, index int) (*eval.Result, error) {
+	_, page, _, err := st.RunPage(id, index, 1)
+	if err != nil {
+		return nil, err
+	}
+	if len(page) == 0 || page[0].Index != index {
+		return nil, fmt.Errorf("run %s has no result for sample %d", id, index)
+	}
+	return page[0], nil
+}
+
+// comparison starts the comparison of the run with the baseline, or, when
+// the baseline cannot be read any more, one whose checks cannot gate.
+func (b *baseline) comparison(st cache.Store, g eval.BaselineGate) *eval.Comparison {
+	x, err := b.index(st)
+	if err != nil {
+		return eval.UnreadableComparison(err, g)
+	}
+	return eval.NewComparison(x, g, baselineListed)
+}
+
+// baselineDiff is the comparison as a RunDiff, with the listed samples
+// (the worst changes) read again in full from both sides.
+func (b *baseline) diff(st cache.Store, runID string, c *eval.Comparison) (*eval.RunDiff, error) {
+	d := c.Diff()
+	listed := c.Listed()
+	if len(listed) == 0 {
+		return d, nil
+	}
+	before, err := b.results(st, listed)
+	if err != nil {
+		return d, fmt.Errorf("reading the baseline's changed samples: %v", err)
+	}
+	for _, p := range listed {
+		rb, err := storedResult(st, runID, p.AfterIndex)
+		if err != nil {
+			return d, err
+		}
+		ra := before[p.BeforePos]
+		if ra == nil {
+			return d, fmt.Errorf("the baseline has no sample at position %d any more", p.BeforePos)
+		}
+		sd, _ := eval.DiffSample(c.Metrics(), ra, rb)
+		d.Samples = append(d.Samples, sd)
+	}
+	return d, nil
+}
+
+// writeBaseline prints the comparison with the baseline: what was
+// matched, the means before and after, and the worst changed samples
+// with their changed judgements.
+func writeBaseline(w io.Writer, b *baseline, c *eval.Comparison, d *eval.RunDiff, derr error) {
+	fmt.Fprintf(w, "baseline: %s\n", sanitize.Line(b.label()))
+	if err := c.Err(); err != nil {
+		fmt.Fprintf(w, "  not compared: %s\n", sanitize.Line(err.Error()))
+		return
+	}
+	n, withID := c.BaselineSamples()
+	fmt.Fprintf(w, "  %d samples shared (%d by id, %d by content); %d of this run's samples are not in the baseline, %d of the baseline's not in this run\n",
+		d.Shared, d.ByID, d.ByContent, d.Unmatched, n-d.Shared)
+	if d.Shared == 0 && withID < n {
+		fmt.Fprintln(w, "  samples without an id match only when question, answer, contexts and reference are all unchanged: give the dataset an id column to compare changed answers")
+	}
+	if d.Shared == 0 {
+		return
+	}
+	indented(w, "  ", func(w io.Writer) { eval.WriteDiffTable(w, c.Metrics(), d, "baseline", "this run") })
+	if c.Changed() == 0 {
+		fmt.Fprintln(w, "  no shared sample changed a score or a status")
+		return
+	}
+	if derr != nil {
+		fmt.Fprintf(w, "  %d samples changed; they cannot be shown: %s\n", c.Changed(), sanitize.Line(derr.Error()))
+		return
+	}
+	fmt.Fprintf(w, "%d shared samples changed; the %d worst falls first:\n", c.Changed(), len(d.Samples))
+	eval.WriteDiffSamples(w, c.Metrics(), d.Samples)
+	if more := c.Changed() - len(d.Samples); more > 0 {
+		fmt.Fprintf(w, "... and %d more changed samples\n", more)
+	}
+}
+
+// indented runs write with each line it writes indented by prefix.
+func indented(w io.Writer, prefix string, write func(io.Writer)) {
+	var b bytes.Buffer
+	write(&b)
+	for _, l := range strings.SplitAfter(b.String(), "\n") {
+		if l != "" {
+			io.WriteString(w, prefix+l)
+		}
+	}
+}

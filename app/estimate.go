@@ -1,0 +1,147 @@
+package app
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/cost"
+	"github.com/ragscope/ragscope/eval/estimate"
+	"github.com/ragscope/ragscope/prompts"
+)
+
+// PricesPath is where a missing price is to be added: --prices, else
+// prices.json in the config directory.
+func PricesPath(cfg *Config) string {
+	if cfg.Prices != "" {
+		return cfg.Prices
+	}
+	return cost.DefaultPath()
+}
+
+// Estimate plans the session's run without sending anything: the calls the
+// run will send after cache hits, their tokens and their price. The cache
+// is read, never written; a resumed run's finished samples are skipped as
+// the run will skip them.
+func (s *Session) Estimate(ctx context.Context, prices cost.Table, pricesPath string) (*estimate.Estimate, error) {
+	return s.estimate(ctx, prices, pricesPath, s.Prompts, s.source(), s.Loaded.Count, s.Metrics, s.doneLookup())
+}
+
+func (s *Session) estimate(ctx context.Context, prices cost.Table, pricesPath string, set *prompts.Set,
+	src eval.Source, total int, metrics []eval.Metric, done func(int) *eval.Result) (*estimate.Estimate, error) {
+	cfg := estimate.Config{Metrics: metrics, Strictness: s.Cfg.Strictness, Done: done, Prices: prices, PricesPath: pricesPath}
+	if s.LLM != nil {
+		j := s.LLM
+		if set != nil {
+			cfg.Prompts = set.Hashes()
+		}
+		cfg.Judge = func(c eval.ChatClient) eval.Judge { return j.With(nil, c) }
+		cfg.Model, cfg.EmbeddingModel = s.Cfg.Model, s.Cfg.EmbeddingModel
+		if !s.Cfg.NoCache {
+			cfg.Store, cfg.CacheOnly = s.Store, s.Cfg.CacheOnly
+		}
+	}
+	return estimate.Run(ctx, cfg, src, total)
+}
+
+// OpenForEstimate opens the database an estimate reads: through its holder
+// or read-only, never written. A database that does not exist yet is an
+// empty cache: an empty one in a temporary directory stands in for it, and
+// close removes it.
+func OpenForEstimate(path string) (st cache.Store, close func(), err error) {
+	p, err := DBPath(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+		dir, err := os.MkdirTemp("", "ragscope-estimate-")
+		if err != nil {
+			return nil, nil, err
+		}
+		db, err := cache.Open(filepath.Join(dir, "empty.db"), cache.Options{})
+		if err != nil {
+			os.RemoveAll(dir)
+			return nil, nil, err
+		}
+		return db, func() { db.Close(); os.RemoveAll(dir) }, nil
+	}
+	sh, err := Open(p, OpenOptions{Mode: Read})
+	if err != nil {
+		return nil, nil, err
+	}
+	return sh, func() { sh.Close() }, nil
+}
+
+// ErrOverBudget is the refusal of a run whose estimate exceeds --confirm-over.
+var ErrOverBudget = errors.New("the run did not start")
+
+// budget estimates the run for --confirm-over and says whether it is
+// over, and what it costs in words.
+func (s *Session) budget(ctx context.Context) (over bool, what string, err error) {
+	prices, err := Prices(s.Cfg)
+	if err != nil {
+		return false, "", err
+	}
+	path := PricesPath(s.Cfg)
+	est, err := s.Estimate(ctx, prices, path)
+	if err != nil {
+		return false, "", fmt.Errorf("estimating the run for --confirm-over: %w", err)
+	}
+	if !est.Over(s.Cfg.ConfirmOver) {
+		return false, fmt.Sprintf("estimated cost %s (%d chat and %d embedding calls) is within --confirm-over $%g",
+			estimate.USD(est.CostUSD), est.Calls.Chat, est.Calls.Embeddings, s.Cfg.ConfirmOver), nil
+	}
+	if est.CostUSD == nil {
+		return true, fmt.Sprintf("the run makes %d chat and %d embedding calls but model %s has no price, so --confirm-over $%g cannot be checked (add the model to %s)",
+			est.Calls.Chat, est.Calls.Embeddings, s.Cfg.Model, s.Cfg.ConfirmOver, path), nil
+	}
+	return true, fmt.Sprintf("the run is estimated at %s (%d chat and %d embedding calls, %d prompt and %d completion tokens), over --confirm-over $%g",
+		estimate.USD(est.CostUSD), est.Calls.Chat, est.Calls.Embeddings, est.Tokens.Prompt, est.Tokens.Completion, s.Cfg.ConfirmOver), nil
+}
+
+// ConfirmBudget is --confirm-over for a run without a terminal to ask on:
+// over budget, a refusal (wrapping ErrOverBudget, a usage error) unless
+// yes. Nothing is checked without --confirm-over.
+func (s *Session) ConfirmBudget(ctx context.Context, yes bool, stderr io.Writer) error {
+	if s.Cfg.ConfirmOver <= 0 {
+		return nil
+	}
+	over, what, err := s.budget(ctx)
+	switch {
+	case err != nil:
+		return err
+	case !over:
+		fmt.Fprintf(stderr, "ragscope: %s\n", what)
+		return nil
+	case yes:
+		fmt.Fprintf(stderr, "ragscope: %s; starting anyway (--yes)\n", what)
+		return nil
+	}
+	return UsageError{fmt.Errorf("%s; nothing was sent: %w. Pass --yes to run anyway, raise --confirm-over, or see the breakdown with ragscope estimate", what, ErrOverBudget)}
+}
+
+// AskBudget is --confirm-over before the terminal interface starts: over
+// budget, the question is asked on the terminal before the interface
+// takes the screen, and only y starts the run.
+func (s *Session) AskBudget(ctx context.Context, in io.Reader, out io.Writer) error {
+	if s.Cfg.ConfirmOver <= 0 {
+		return nil
+	}
+	over, what, err := s.budget(ctx)
+	if err != nil || !over {
+		return err
+	}
+	fmt.Fprintf(out, "ragscope: %s.\nStart the run? [y/N] ", what)
+	line, _ := bufio.NewReader(in).ReadString('\n')
+	if a := strings.TrimSpace(line); a == "y" || a == "Y" || strings.EqualFold(a, "yes") {
+		return nil
+	}
+	return UsageError{fmt.Errorf("over --confirm-over, as answered; nothing was sent: %w", ErrOverBudget)}
+}

@@ -1,0 +1,181 @@
+package cache
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// aged makes the file look last written an hour ago, as a database is
+// when it is opened again: a record of its state made now is then in a
+// later clock tick than its last write.
+func aged(t *testing.T, p string) {
+	t.Helper()
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(p, old, old); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func openClose(t *testing.T, p string, ro bool) error {
+	t.Helper()
+	db, err := Open(p, Options{ReadOnly: ro})
+	if err != nil {
+		return err
+	}
+	if _, err := db.Runs(); err != nil {
+		t.Fatal(err)
+	}
+	return db.Close()
+}
+
+// walked says whether fn walked the file before opening it.
+func walked(t *testing.T, fn func() error) (bool, error) {
+	t.Helper()
+	before := walks.Load()
+	err := fn()
+	return walks.Load() != before, err
+}
+
+func TestVerifiedStateSkipsTheWalk(t *testing.T) {
+	p := corpusCopy(t)
+	aged(t, p)
+	for i, want := range []bool{true, false, false} {
+		w, err := walked(t, func() error { return openClose(t, p, true) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w != want {
+			t.Fatalf("read-only open %d walked=%v, want %v (the record of a sound file must spare the walk)", i+1, w, want)
+		}
+	}
+
+	// A writer's session: what it wrote is recorded at Close.
+	old := waitFromBytes
+	waitFromBytes = 0
+	t.Cleanup(func() { waitFromBytes = old })
+	db, err := Open(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PutRun(eval.RunInfo{ID: "20261201-000000-abcd", Dataset: "d.jsonl"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if w, err := walked(t, func() error { return openClose(t, p, true) }); err != nil || w {
+		t.Fatalf("after a writer closed cleanly: walked=%v, err %v; want no walk", w, err)
+	}
+}
+
+// Every way the file can change after its state was recorded makes the
+// next open walk it, and damage is found there as it was without records.
+func TestVerifiedStateIsNotTrustedAfterAChange(t *testing.T) {
+	trusted := func(t *testing.T) string {
+		p := corpusCopy(t)
+		aged(t, p)
+		if err := openClose(t, p, true); err != nil {
+			t.Fatal(err)
+		}
+		if w, err := walked(t, func() error { return openClose(t, p, true) }); err != nil || w {
+			t.Fatalf("setup: walked=%v, err %v", w, err)
+		}
+		return p
+	}
+	for _, dc := range damageCases() {
+		if !dc.damaged {
+			continue
+		}
+		t.Run(dc.name, func(t *testing.T) {
+			p := trusted(t)
+			dc.make(t, p)
+			w, err := walked(t, func() error { return openClose(t, p, true) })
+			if !w || !errors.Is(err, ErrDamaged) {
+				t.Fatalf("walked=%v, err %v; want a walk that finds the damage", w, err)
+			}
+			if _, err := os.Stat(verifiedPath(p)); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the record of a damaged file is still there: %v", err)
+			}
+		})
+	}
+	t.Run("same bytes, mtime restored, another inode", func(t *testing.T) {
+		p := trusted(t)
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tmp := filepath.Join(filepath.Dir(p), "copy")
+		if err := os.WriteFile(tmp, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(tmp, fi.ModTime(), fi.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, p); err != nil {
+			t.Fatal(err)
+		}
+		if w, err := walked(t, func() error { return openClose(t, p, true) }); err != nil || !w {
+			t.Fatalf("walked=%v, err %v; want a walk of the replaced file", w, err)
+		}
+	})
+	t.Run("written under an open writer by someone else", func(t *testing.T) {
+		p := trusted(t)
+		db, err := Open(p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A byte of a free or unused spot rewritten with itself: no damage,
+		// but a write nobody can vouch for.
+		fi, _ := os.Stat(p)
+		b := make([]byte, 1)
+		f, err := os.OpenFile(p, os.O_RDWR, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.ReadAt(b, fi.Size()-1); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteAt(b, fi.Size()-1); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		// Surely another time than the open saw (the aged one), even on a
+		// coarse clock.
+		other := time.Now().Add(-2 * time.Hour)
+		if err := os.Chtimes(p, other, other); err != nil {
+			t.Fatal(err)
+		}
+		// Were the foreign write missed, this Close would record a
+		// trusted state.
+		old := waitFromBytes
+		waitFromBytes = 0
+		t.Cleanup(func() { waitFromBytes = old })
+		if err := db.PutRun(eval.RunInfo{ID: "20261201-000000-abcd", Dataset: "d.jsonl"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if w, err := walked(t, func() error { return openClose(t, p, true) }); err != nil || !w {
+			t.Fatalf("walked=%v, err %v; want a walk after a foreign write", w, err)
+		}
+	})
+	t.Run("a record of another version or garbage", func(t *testing.T) {
+		p := trusted(t)
+		if err := os.WriteFile(verifiedPath(p), []byte(`{"v": 99}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if w, err := walked(t, func() error { return openClose(t, p, true) }); err != nil || !w {
+			t.Fatalf("walked=%v, err %v", w, err)
+		}
+	})
+}

@@ -1,0 +1,34 @@
+package cost
+
+import "github.com/ragscope/ragscope/eval"
+
+// RunPricing is how a run of judge j is priced from table t, recorded with
+// the run (eval.RunInfo.Pricing) so that its cost can be read, and checked,
+// without the table it was priced with: chat tokens at the chat model's
+// price, embedding tokens at the embedding model's. The offline judge
+// costs nothing.
+func RunPricing(t Table, j eval.JudgeInfo) *eval.Pricing {
+	if j.Kind == "offline" {
+		return &eval.Pricing{Offline: true}
+	}
+	p := &eval.Pricing{Table: t.Source}
+	price := func(model string) *eval.ModelPrice {
+		if model == "" {
+			return nil
+		}
+		pr, ok := t.Lookup(model)
+		if !ok {
+			for _, u := range p.Unpriced {
+				if u == model {
+					return nil
+				}
+			}
+			p.Unpriced = append(p.Unpriced, model)
+			return nil
+		}
+		return &eval.ModelPrice{Model: model, Prompt: pr.Prompt, Completion: pr.Completion}
+	}
+	p.Chat = price(j.Model)
+	p.Embeddings = price(j.EmbeddingModel)
+	return p
+}

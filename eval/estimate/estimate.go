@@ -1,0 +1,530 @@
+// Package estimate says what a run will cost before it starts: the judge
+// calls it will send after cache hits, their prompt tokens, the completion
+// tokens past runs of the same prompts suggest, and their price.
+//
+// The plan is exact by construction: the real runner drives the real LLM
+// judge over the cache in its dry-run mode (hits served as in a run), and
+// every miss reaches a planner instead of the network, which counts it and
+// answers with a valid placeholder so the engine takes the same path a run
+// takes. Only what depends on the judge's actual words is not predicted:
+// retries, the verdict recount, a judge that extracts no statement.
+package estimate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/cost"
+	"github.com/ragscope/ragscope/prompts"
+)
+
+// Config is what the estimate needs of a run's settings.
+type Config struct {
+	// Judge builds the run's LLM judge over another client (llm.Judge.With);
+	// nil for the offline judge, which makes no paid call.
+	Judge          func(eval.ChatClient) eval.Judge
+	Model          string // the chat model priced and counted
+	EmbeddingModel string
+	Metrics        []eval.Metric
+	Strictness     int
+	// Store is the run's cache; nil with --no-cache (every call is sent,
+	// repeats too). CacheOnly: the run sends nothing; misses are cache_miss.
+	Store     cache.Store
+	CacheOnly bool
+	// Done gives the results a resumed run will not evaluate again.
+	Done func(index int) *eval.Result
+	// Prices prices the tokens; PricesPath is the prices.json named in
+	// the hint for a model without a price.
+	Prices     cost.Table
+	PricesPath string
+	// Prompts are the hashes of the prompts in use (task.lang -> sha256):
+	// past runs with the same ones tell how long the replies are.
+	Prompts map[string]string
+	// Workers evaluates this many samples at once (default: 4 per CPU;
+	// the planner is CPU-bound).
+	Workers int
+}
+
+// Calls counts calls sent.
+type Calls struct {
+	Chat       int `json:"chat"`
+	Embeddings int `json:"embeddings"`
+}
+
+// Tokens counts tokens.
+type Tokens struct {
+	Prompt     int `json:"prompt"`
+	Completion int `json:"completion"`
+}
+
+// Metric is the estimate of one metric's calls.
+type Metric struct {
+	Calls     Calls    `json:"calls"`
+	Tokens    Tokens   `json:"tokens"`
+	CostUSD   *float64 `json:"cost_usd"` // null when a model it calls has no price
+	CacheHits int      `json:"cache_hits"`
+}
+
+// Estimate is what a run will cost. Its JSON form is a public contract.
+type Estimate struct {
+	Calls     Calls                  `json:"calls"`
+	Tokens    Tokens                 `json:"tokens"`
+	CostUSD   *float64               `json:"cost_usd"`
+	ByMetric  map[eval.Metric]Metric `json:"by_metric"`
+	CacheHits int                    `json:"cache_hits"`
+	Samples   int                    `json:"samples"`
+	Judge     string                 `json:"judge"` // "llm" or "offline"
+	Model     string                 `json:"model,omitempty"`
+	Embedding string                 `json:"embedding_model,omitempty"`
+	// Tokenizer says how prompt tokens were counted, per model: a real
+	// tokenizer, or "estimated (...)".
+	Tokenizer map[string]string `json:"tokenizer,omitempty"`
+	// Completion says where each task's completion tokens come from:
+	// "history (N replies)" or "default guess".
+	Completion map[string]string `json:"completion,omitempty"`
+	Prices     PriceInfo         `json:"prices"`
+	Notes      []string          `json:"notes"`
+
+	// metrics in the run's order, for the table.
+	order []eval.Metric
+}
+
+// PriceInfo says which price table priced the estimate.
+type PriceInfo struct {
+	Source string `json:"source"`
+	Date   string `json:"date,omitempty"`
+	// Per model: USD per million prompt and completion tokens; absent
+	// for a model without a price.
+	Models map[string]cost.Price `json:"models,omitempty"`
+}
+
+// Notes of every estimate of an LLM judge.
+const (
+	NoteRetries = "retries (429, 5xx, timeouts, malformed replies) and the verdict recount (a judge that returns the wrong number of verdicts is asked once more) are not predicted: each adds a call"
+	NoteNoStmts = "a judge that extracts no statement from an answer skips its verdict call; the estimate plans one for every answer with text"
+	NoteOffline = "the offline judge makes no paid calls"
+)
+
+// Run estimates the run of total samples from src.
+func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate, error) {
+	metrics := cfg.Metrics
+	if len(metrics) == 0 {
+		metrics = eval.AllMetrics
+	}
+	est := &Estimate{Samples: total, ByMetric: map[eval.Metric]Metric{}, Notes: []string{}, order: metrics,
+		Prices: PriceInfo{Source: cfg.Prices.Source, Date: cfg.Prices.Date}}
+	for _, m := range metrics {
+		est.ByMetric[m] = Metric{CostUSD: zero()}
+	}
+	est.CostUSD = zero()
+	if cfg.Judge == nil {
+		est.Judge = "offline"
+		est.Notes = append(est.Notes, NoteOffline)
+		return est, nil
+	}
+	est.Judge, est.Model, est.Embedding = "llm", cfg.Model, cfg.EmbeddingModel
+
+	p := newPlanner(cfg.Model, cfg.EmbeddingModel)
+	var inner eval.ChatClient = p
+	if cfg.Store != nil {
+		mode := cache.DryRun
+		if cfg.CacheOnly {
+			mode = cache.CacheOnly
+		}
+		inner = cache.NewClient(cfg.Store, p, mode)
+	}
+	tp := &tap{inner: inner, tasks: map[string]*observed{}}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = 4 * runtime.GOMAXPROCS(0)
+	}
+	var failMu sync.Mutex
+	failed := map[eval.Metric]int{}
+	firstErr := ""
+	r := &eval.Runner{
+		Judge:  planJudge{cfg.Judge(tp)},
+		Config: eval.RunnerConfig{Metrics: metrics, Strictness: cfg.Strictness, Workers: workers},
+		Done:   cfg.Done,
+		OnResult: func(res *eval.Result) error {
+			// A metric that fails in the dry run (not a cache_miss of
+			// --cache-only) means the plan stopped short: say so rather
+			// than print a number too low.
+			for m, st := range res.Status {
+				if st.Failed() && st != eval.StatusCacheMiss {
+					failMu.Lock()
+					failed[m]++
+					if firstErr == "" {
+						firstErr = fmt.Sprintf("sample %d %s: %s", res.Index, m, res.Errors[m])
+					}
+					failMu.Unlock()
+				}
+			}
+			return nil
+		},
+	}
+	r.Stream(ctx, src, total)
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	hist := tp.history()
+	if cfg.Store != nil {
+		past, err := FromRuns(cfg.Store, cfg.Model, cfg.Prompts, 3, 200)
+		if err != nil {
+			return nil, fmt.Errorf("reading past runs for the completion estimate: %w", err)
+		}
+		// The dry run's hits are replies to the very prompts the run will
+		// send, and past runs hold those same replies again: past runs
+		// speak only for tasks the cache had nothing of.
+		for task, o := range past {
+			if hist[task].replies == 0 {
+				hist[task] = o
+			}
+		}
+	}
+
+	chatPrice, chatPriced := cfg.Prices.Lookup(cfg.Model)
+	embedPrice, embedPriced := cfg.Prices.Lookup(cfg.EmbeddingModel)
+	est.Prices.Models = map[string]cost.Price{}
+	if chatPriced {
+		est.Prices.Models[cfg.Model] = chatPrice
+	}
+	if embedPriced {
+		est.Prices.Models[cfg.EmbeddingModel] = embedPrice
+	}
+	est.Completion = map[string]string{}
+	unpriced := map[string]bool{}
+	for name, t := range p.tasks {
+		calls := int(t.calls.Load())
+		hits := tp.hits(name)
+		if calls == 0 && hits == 0 {
+			continue
+		}
+		m := eval.MetricOfTask(name)
+		if _, ok := est.ByMetric[m]; !ok {
+			continue // a task of no metric of the run: none today
+		}
+		me := est.ByMetric[m]
+		me.CacheHits += hits
+		var u eval.Usage
+		u.PromptTokens = int(t.prompt.Load())
+		if name == eval.TaskEmbeddings {
+			me.Calls.Embeddings += calls
+		} else {
+			me.Calls.Chat += calls
+			switch h := hist[name]; {
+			case calls == 0:
+			case h.replies > 0:
+				u.CompletionTokens = int(float64(h.tokens)/float64(h.replies)*float64(t.choices.Load()) + 0.5)
+				est.Completion[name] = fmt.Sprintf("history (%d replies)", h.replies)
+			default:
+				u.CompletionTokens = int(t.guess.Load())
+				est.Completion[name] = "default guess"
+			}
+		}
+		me.Tokens.Prompt += u.PromptTokens
+		me.Tokens.Completion += u.CompletionTokens
+		price, ok, model := chatPrice, chatPriced, cfg.Model
+		if name == eval.TaskEmbeddings {
+			price, ok, model = embedPrice, embedPriced, cfg.EmbeddingModel
+		}
+		switch {
+		case u.PromptTokens+u.CompletionTokens == 0:
+		case !ok:
+			me.CostUSD = nil
+			unpriced[model] = true
+		case me.CostUSD != nil:
+			c := *me.CostUSD + price.Of(u)
+			me.CostUSD = &c
+		}
+		est.ByMetric[m] = me
+	}
+	for _, m := range metrics {
+		me := est.ByMetric[m]
+		est.Calls.Chat += me.Calls.Chat
+		est.Calls.Embeddings += me.Calls.Embeddings
+		est.Tokens.Prompt += me.Tokens.Prompt
+		est.Tokens.Completion += me.Tokens.Completion
+		est.CacheHits += me.CacheHits
+		if me.CostUSD == nil {
+			est.CostUSD = nil
+		} else if est.CostUSD != nil {
+			c := *est.CostUSD + *me.CostUSD
+			est.CostUSD = &c
+		}
+	}
+	// Sums of prices carry float noise (0.0049482999999); a billionth of
+	// a dollar is below any price.
+	for m, me := range est.ByMetric {
+		me.CostUSD = rounded(me.CostUSD)
+		est.ByMetric[m] = me
+	}
+	est.CostUSD = rounded(est.CostUSD)
+	est.Tokenizer = map[string]string{cfg.Model: p.chat.Label()}
+	if slices.Contains(metrics, eval.AnswerRelevancy) {
+		est.Tokenizer[cfg.EmbeddingModel] = p.embed.Label()
+	}
+
+	if cfg.CacheOnly {
+		if n := tp.cacheMisses(); n > 0 {
+			est.Notes = append(est.Notes, fmt.Sprintf("--cache-only: nothing is sent; %d call(s) are not cached and will end as cache_miss (more may follow them once they are cached)", n))
+		} else {
+			est.Notes = append(est.Notes, "--cache-only: nothing is sent; the cache answers every call")
+		}
+	}
+	if cfg.Store == nil {
+		est.Notes = append(est.Notes, "--no-cache: every call is sent, a repeated one too")
+	}
+	for _, model := range sortedKeys(unpriced) {
+		path := cfg.PricesPath
+		if path == "" {
+			path = "prices.json in the config directory"
+		}
+		est.Notes = append(est.Notes, fmt.Sprintf(`no price for model %q: add it to %s as {"models": {%q: {"prompt": USD_PER_1M_TOKENS, "completion": USD_PER_1M_TOKENS}}} (or pass --prices FILE)`, model, path, model))
+	}
+	for _, label := range sortedValues(est.Tokenizer) {
+		if !isExact(label) {
+			est.Notes = append(est.Notes, "prompt tokens "+label+": about 4 bytes or one CJK character per token")
+			break
+		}
+	}
+	est.Notes = append(est.Notes, NoteRetries, NoteNoStmts)
+	if len(failed) > 0 {
+		est.Notes = append(est.Notes, fmt.Sprintf("the plan of %d metric result(s) stopped short, so the estimate is too low: %s", sum(failed), firstErr))
+	}
+	return est, nil
+}
+
+func zero() *float64 { z := 0.0; return &z }
+
+func rounded(c *float64) *float64 {
+	if c == nil {
+		return nil
+	}
+	r := math.Round(*c*1e9) / 1e9
+	return &r
+}
+
+// Over says whether the estimate exceeds budget dollars; an estimate that
+// cannot be priced (a model without a price, with calls to make) exceeds
+// every budget, since nothing says it does not.
+func (e *Estimate) Over(budget float64) bool {
+	if e.CostUSD == nil {
+		return e.Calls.Chat+e.Calls.Embeddings > 0
+	}
+	return *e.CostUSD > budget
+}
+
+// tap sits above the cache and counts what the cache answers, and the
+// usage of the replies it served: they are replies to exactly the prompts
+// the run will send, the best history of how long the judge writes.
+type tap struct {
+	inner eval.ChatClient
+	mu    sync.Mutex
+	tasks map[string]*observed
+}
+
+type observed struct {
+	hits, misses    int // misses: cache_miss errors of --cache-only
+	replies, tokens int // choices with a known completion length, and their tokens
+}
+
+func (t *tap) obs(task string) *observed {
+	o := t.tasks[task]
+	if o == nil {
+		o = &observed{}
+		t.tasks[task] = o
+	}
+	return o
+}
+
+func (t *tap) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResponse, error) {
+	resp, err := t.inner.Chat(ctx, req)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	o := t.obs(req.Task)
+	switch {
+	case errors.Is(err, eval.ErrCacheMiss):
+		o.misses++
+	case err == nil && resp.Cached:
+		o.hits++
+		// A reply the dry run planned has no usage; a cached reply of an
+		// endpoint that reports none says nothing either.
+		if resp.Usage.CompletionTokens > 0 && len(resp.Choices) > 0 {
+			o.replies += len(resp.Choices)
+			o.tokens += resp.Usage.CompletionTokens
+		}
+	}
+	return resp, err
+}
+
+func (t *tap) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedResponse, error) {
+	resp, err := t.inner.Embed(ctx, req)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	o := t.obs(eval.TaskEmbeddings)
+	switch {
+	case errors.Is(err, eval.ErrCacheMiss):
+		o.misses++
+	case err == nil && len(req.Texts) > 0 && resp.Cached == len(req.Texts):
+		o.hits++
+	}
+	return resp, err
+}
+
+func (t *tap) hits(task string) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if o := t.tasks[task]; o != nil {
+		return o.hits
+	}
+	return 0
+}
+
+func (t *tap) cacheMisses() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := 0
+	for _, o := range t.tasks {
+		n += o.misses
+	}
+	return n
+}
+
+func (t *tap) history() map[string]observed {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := map[string]observed{}
+	for task, o := range t.tasks {
+		if o.replies > 0 {
+			out[task] = observed{replies: o.replies, tokens: o.tokens}
+		}
+	}
+	return out
+}
+
+// FromRuns reads how long the judge's replies were in past runs with the
+// same chat model and the same prompt of a task: from the newest maxRuns
+// such runs, the calls of their first maxResults results. Only run records
+// and a page of results are read, whatever the size of the database.
+func FromRuns(st cache.Store, model string, hashes map[string]string, maxRuns, maxResults int) (map[string]observed, error) {
+	runs, err := st.Runs()
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(runs, func(i, j int) bool { return runs[i].StartedAt.After(runs[j].StartedAt) })
+	out := map[string]observed{}
+	used := 0
+	for _, run := range runs {
+		if used >= maxRuns {
+			break
+		}
+		if run.Judge.Kind != "llm" || !sameModel(run.Judge.Model, model) {
+			continue
+		}
+		same := map[string]bool{}
+		for _, task := range prompts.Tasks {
+			for _, lang := range prompts.Langs {
+				k := task + "." + lang
+				if h := hashes[k]; h != "" && run.Prompts[k] == h {
+					same[task] = true
+				}
+			}
+		}
+		if len(same) == 0 {
+			continue
+		}
+		// A question call asks for n replies at once unless n was off.
+		perQuestionCall := 1
+		if run.Config["n"] != "off" {
+			fmt.Sscan(run.Config["strictness"], &perQuestionCall)
+			perQuestionCall = max(perQuestionCall, 1)
+		}
+		_, page, _, err := st.RunPage(run.ID, 0, maxResults)
+		if err != nil {
+			continue // a run deleted meanwhile, or damaged: other runs will do
+		}
+		used++
+		for _, res := range page {
+			if res == nil {
+				continue
+			}
+			for _, c := range res.Calls {
+				if !same[c.Task] || c.Error != "" || c.Tokens.CompletionTokens <= 0 {
+					continue
+				}
+				n := 1
+				if c.Task == prompts.TaskAnswerRelevancyQuestion {
+					n = perQuestionCall
+				}
+				o := out[c.Task]
+				o.replies += n
+				o.tokens += c.Tokens.CompletionTokens
+				out[c.Task] = o
+			}
+		}
+	}
+	return out, nil
+}
+
+func sameModel(a, b string) bool { return a != "" && a == b }
+
+func isExact(label string) bool { return len(label) < 9 || label[:9] != "estimated" }
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sortedValues(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func joinList(xs []string) string {
+	switch len(xs) {
+	case 0:
+		return ""
+	case 1:
+		return xs[0]
+	}
+	out := ""
+	for i, x := range xs {
+		switch {
+		case i == 0:
+		case i == len(xs)-1:
+			out += " and "
+		default:
+			out += ", "
+		}
+		out += x
+	}
+	return out
+}
+
+func sum(m map[eval.Metric]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}

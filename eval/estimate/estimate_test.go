@@ -1,0 +1,78 @@
+package estimate
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/prompts"
+)
+
+// Without a cache every call is planned: per sample one statements and one
+// verdicts call, one question request with n, one embedding request, one
+// verdict per chunk and one classification call; the planner's replies
+// pass the judge's own checks, so no plan stops short.
+func TestPlanOfSamplesWithoutCache(t *testing.T) {
+	samples := benchSamples(5)
+	samples[4].Reference = "" // no reference: no precision nor recall call
+	est, err := Run(context.Background(), planConfig("gpt-4o-mini"), eval.SliceSource(samples), len(samples))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[eval.Metric]Calls{
+		eval.Faithfulness:     {Chat: 10},
+		eval.AnswerRelevancy:  {Chat: 5, Embeddings: 5},
+		eval.ContextPrecision: {Chat: 12},
+		eval.ContextRecall:    {Chat: 4},
+	}
+	for m, c := range want {
+		if got := est.ByMetric[m].Calls; got != c {
+			t.Errorf("%s: %+v, want %+v", m, got, c)
+		}
+	}
+	for _, n := range est.Notes {
+		if strings.Contains(n, "stopped short") {
+			t.Errorf("a planned reply failed the judge's checks: %s", n)
+		}
+	}
+	if est.Tokenizer["gpt-4o-mini"] != "o200k_base tokenizer" || est.CostUSD == nil || *est.CostUSD <= 0 {
+		t.Errorf("tokenizer %q, cost %v", est.Tokenizer, est.CostUSD)
+	}
+	for _, task := range prompts.Tasks {
+		if est.Completion[task] != "default guess" {
+			t.Errorf("%s: %q", task, est.Completion[task])
+		}
+	}
+	b, err := json.Marshal(est)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Estimate
+	if err := json.Unmarshal(b, &back); err != nil || back.Calls != est.Calls {
+		t.Errorf("JSON round trip: %v %+v", err, back.Calls)
+	}
+
+	// n is sent: four questions are one request.
+	cfg := planConfig("gpt-4o-mini")
+	cfg.Metrics = []eval.Metric{eval.AnswerRelevancy}
+	cfg.Strictness = 4
+	est, err = Run(context.Background(), cfg, eval.SliceSource(samples[:1]), 1)
+	if err != nil || est.ByMetric[eval.AnswerRelevancy].Calls != (Calls{Chat: 1, Embeddings: 1}) {
+		t.Errorf("n=4: %+v, %v", est.ByMetric, err)
+	}
+}
+
+func TestSentencesOf(t *testing.T) {
+	for text, want := range map[string]int{
+		"One. Two? Three!": 3,
+		"会的。需要重新办理；请咨询。":   3,
+		"no break at all":  1,
+		"  ":               0,
+	} {
+		if got := sentencesOf(text); len(got) != want {
+			t.Errorf("%q: %q", text, got)
+		}
+	}
+}

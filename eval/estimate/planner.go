@@ -1,0 +1,261 @@
+package estimate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/maphash"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/clipperhouse/uax29/v2/sentences"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/cost"
+	"github.com/ragscope/ragscope/prompts"
+)
+
+// The planner is the judge's client under a dry-run cache: every request
+// that reaches it is a call the run would send. It counts the call and its
+// prompt tokens and answers with a valid reply of a plausible shape, so the
+// engine goes on along the same plan: the verdicts after the statements,
+// the embeddings after the questions. Nothing it does leaves the process.
+
+// sampleKey carries the sample (and the statements being judged) from the
+// plan judge to the planner: the request alone does not say what the reply
+// must hold (one verdict per statement, one classification per reference
+// sentence).
+type sampleKey struct{}
+
+type sampleCtx struct {
+	s          *eval.Sample
+	statements []string
+}
+
+func withSample(ctx context.Context, s *eval.Sample, statements []string) context.Context {
+	return context.WithValue(ctx, sampleKey{}, &sampleCtx{s: s, statements: statements})
+}
+
+func sampleFrom(ctx context.Context) *sampleCtx {
+	sc, _ := ctx.Value(sampleKey{}).(*sampleCtx)
+	if sc == nil {
+		return &sampleCtx{s: &eval.Sample{}}
+	}
+	return sc
+}
+
+// planJudge is the judge with each call's sample put in its context. It
+// embeds the eval.Judge interface only, so it never looks like an
+// AnswerSimilarityJudge: the LLM judge's plan is the plan of the run.
+type planJudge struct{ eval.Judge }
+
+func (j planJudge) Statements(ctx context.Context, s *eval.Sample) ([]string, error) {
+	return j.Judge.Statements(withSample(ctx, s, nil), s)
+}
+
+func (j planJudge) Verdicts(ctx context.Context, s *eval.Sample, statements []string) ([]eval.StatementVerdict, error) {
+	return j.Judge.Verdicts(withSample(ctx, s, statements), s, statements)
+}
+
+func (j planJudge) Questions(ctx context.Context, s *eval.Sample, n int) ([]eval.GeneratedQuestion, error) {
+	return j.Judge.Questions(withSample(ctx, s, nil), s, n)
+}
+
+func (j planJudge) ChunkVerdict(ctx context.Context, s *eval.Sample, rank int) (eval.ChunkVerdict, error) {
+	return j.Judge.ChunkVerdict(withSample(ctx, s, nil), s, rank)
+}
+
+func (j planJudge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classification, error) {
+	return j.Judge.Classify(withSample(ctx, s, nil), s)
+}
+
+func (j planJudge) Embed(ctx context.Context, s *eval.Sample, texts []string) ([][]float64, error) {
+	return j.Judge.Embed(withSample(ctx, s, nil), s, texts)
+}
+
+// taskCount is what the planner counted of one task.
+type taskCount struct {
+	calls   atomic.Int64
+	choices atomic.Int64 // replies asked for: n per question request, 1 otherwise
+	prompt  atomic.Int64
+	// guess is the completion tokens of the planner's own replies, the
+	// estimate when no past reply of the task is known.
+	guess atomic.Int64
+}
+
+type planner struct {
+	chat, embed *cost.Memo
+	tasks       map[string]*taskCount // fixed at creation: read without a lock
+	seed        maphash.Seed
+
+	mu   sync.Mutex
+	vecs map[int][]float64 // the one placeholder vector of each dimension
+}
+
+func newPlanner(chatModel, embedModel string) *planner {
+	p := &planner{chat: cost.For(chatModel).Memo(), embed: cost.For(embedModel).Memo(), tasks: map[string]*taskCount{}, seed: maphash.MakeSeed()}
+	for _, t := range append(append([]string{}, prompts.Tasks...), eval.TaskEmbeddings, otherTask) {
+		p.tasks[t] = &taskCount{}
+	}
+	return p
+}
+
+// otherTask counts requests of a task the planner does not know (a newer
+// judge's): they are counted, and answered with an error.
+const otherTask = "other"
+
+func (p *planner) task(name string) *taskCount {
+	if t, ok := p.tasks[name]; ok {
+		return t
+	}
+	return p.tasks[otherTask]
+}
+
+// plannedMark ends a planned question: the embedding of such a text is
+// counted as the question it stands for (a generated question is about as
+// long as the asked one), and no cached embedding can ever match it.
+const plannedMark = "\x00ragscope-planned-question:"
+
+func (p *planner) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResponse, error) {
+	t := p.task(req.Task)
+	t.calls.Add(1)
+	t.prompt.Add(int64(p.chat.Chat(req.Messages)))
+	sc := sampleFrom(ctx)
+	s := sc.s
+	lang := prompts.DetectLang(s.Question, s.Answer)
+	n := 1
+	var content any
+	switch req.Task {
+	case prompts.TaskFaithfulnessStatements:
+		content = map[string]any{"statements": sentencesOf(s.Answer)}
+	case prompts.TaskFaithfulnessVerdicts:
+		type verdict struct {
+			Statement string `json:"statement"`
+			Reason    string `json:"reason"`
+			Verdict   int    `json:"verdict"`
+		}
+		vs := make([]verdict, len(sc.statements))
+		for i, st := range sc.statements {
+			vs[i] = verdict{st, reason(lang), 1}
+		}
+		content = map[string]any{"statements": vs}
+	case prompts.TaskAnswerRelevancyQuestion:
+		n = max(req.N, 1)
+	case prompts.TaskContextPrecisionVerdict:
+		content = map[string]any{"reason": reason(lang), "verdict": 1}
+	case prompts.TaskContextRecallClassifications:
+		type class struct {
+			Statement  string `json:"statement"`
+			Reason     string `json:"reason"`
+			Attributed int    `json:"attributed"`
+		}
+		var cs []class
+		for _, st := range sentencesOf(s.Reference) {
+			cs = append(cs, class{st, reason(lang), 1})
+		}
+		content = map[string]any{"classifications": cs}
+	default:
+		return eval.ChatResponse{}, eval.NewStepError(eval.StatusJudgeError, "the cost estimate knows no judge task %q", req.Task)
+	}
+	t.choices.Add(int64(n))
+	resp := eval.ChatResponse{Choices: make([]string, n), FinishReasons: make([]string, n)}
+	if req.Task == prompts.TaskAnswerRelevancyQuestion {
+		// The request's key, so identical requests plan identical
+		// questions (the cache answers the second in the run) and others
+		// never share one.
+		id := req.Key()[:16]
+		for i := range resp.Choices {
+			resp.Choices[i] = mustJSON(map[string]any{
+				"question":     fmt.Sprintf("%s%s%s-%d-%d", s.Question, plannedMark, id, req.Draw, i),
+				"noncommittal": 0,
+			})
+		}
+	} else {
+		resp.Choices[0] = mustJSON(content)
+	}
+	guess := 0
+	for i, c := range resp.Choices {
+		resp.FinishReasons[i] = "stop"
+		if req.Task == prompts.TaskAnswerRelevancyQuestion {
+			// What the judge would write: the question, not the mark.
+			c = mustJSON(map[string]any{"question": s.Question, "noncommittal": 0})
+		}
+		guess += p.chat.Count(c)
+	}
+	t.guess.Add(int64(guess))
+	// No usage: the planner's replies are no history of what a judge writes.
+	return resp, nil
+}
+
+func (p *planner) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedResponse, error) {
+	t := p.tasks[eval.TaskEmbeddings]
+	t.calls.Add(1)
+	t.choices.Add(1)
+	tokens := 0
+	for _, text := range req.Texts {
+		if q, _, planned := strings.Cut(text, plannedMark); planned {
+			text = q
+		}
+		tokens += p.embed.Count(text)
+	}
+	t.prompt.Add(int64(tokens))
+	dims := req.Dimensions
+	if dims <= 0 {
+		dims = 8
+	}
+	p.mu.Lock()
+	if p.vecs == nil {
+		p.vecs = map[int][]float64{}
+	}
+	v, ok := p.vecs[dims]
+	if !ok {
+		v = make([]float64, dims)
+		for i := range v {
+			v[i] = 1 / float64(i+1)
+		}
+		p.vecs[dims] = v
+	}
+	p.mu.Unlock()
+	out := eval.EmbedResponse{Vectors: make([][]float64, len(req.Texts))}
+	for i := range out.Vectors {
+		out.Vectors[i] = v // read only, by the cache and the cosines
+	}
+	return out, nil
+}
+
+// sentencesOf is what a judge would make of a text as statements: its
+// sentences, or the whole text when it has no sentence break. A text with
+// content always yields one, so the verdict call that follows the
+// statements is planned (a judge that extracts none skips it: see notes).
+func sentencesOf(text string) []string {
+	out := []string{}
+	it := sentences.FromString(text)
+	for it.Next() {
+		for _, piece := range strings.FieldsFunc(it.Value(), func(r rune) bool { return r == '\n' || r == '；' || r == ';' }) {
+			if piece = strings.TrimSpace(piece); piece != "" {
+				out = append(out, piece)
+			}
+		}
+	}
+	if len(out) == 0 && strings.TrimSpace(text) != "" {
+		out = append(out, strings.TrimSpace(text))
+	}
+	return out
+}
+
+// reason is a verdict's reason of a typical length, in the sample's language.
+func reason(lang string) string {
+	if lang == "zh" {
+		return "检索到的上下文直接说明了这一点，因此可以从上下文中推断出来。"
+	}
+	return "The retrieved context states this directly, so it can be inferred from the context."
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only maps of strings and ints
+	}
+	return string(b)
+}
