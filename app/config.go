@@ -17,6 +17,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/dataset"
 )
 
 // Config is everything that shapes a run: the CLI's flags after the
@@ -82,6 +83,14 @@ type Config struct {
 	// ConfirmOver, when positive, is the estimated cost in US dollars
 	// above which a run asks before it starts (refuses, headless).
 	ConfirmOver float64 `json:"confirm_over,omitempty"`
+	// Sample, when positive, evaluates that many samples of the dataset
+	// chosen by Seed (run --sample N --seed S); see ChooseSample.
+	Sample int    `json:"sample,omitempty"`
+	Seed   uint64 `json:"seed,omitempty"`
+	// Preloaded, when set, is the dataset instead of reading Dataset (which
+	// then only names it): `ragscope calibrate` evaluates labelled pairs
+	// built in memory with run's own session (see CalibrationData).
+	Preloaded *dataset.Loaded `json:"-"`
 	// StepSummary is a file the Markdown summary is appended to with
 	// --format github ($GITHUB_STEP_SUMMARY of the process that runs
 	// headless; a detached run has none).
@@ -189,6 +198,8 @@ func (c *Config) Validate() error {
 		return usagef("--rpm and --tpm are caps per minute: give 0 (no cap) or more")
 	case c.MaxRetryAfter < 0:
 		return usagef("--max-retry-after %s: give 0 or a positive duration", c.MaxRetryAfter)
+	case c.Sample < 0:
+		return usagef("--sample %d: give how many samples to evaluate, 1 or more", c.Sample)
 	case c.ConfirmOver < 0 || math.IsNaN(c.ConfirmOver) || math.IsInf(c.ConfirmOver, 0):
 		return usagef("--confirm-over %v: give a cost in US dollars, e.g. 5 or 0.50", c.ConfirmOver)
 	}

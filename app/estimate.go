@@ -1,14 +1,12 @@
 package app
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
@@ -31,9 +29,12 @@ func PricesPath(cfg *Config) string {
 // is read, never written; a resumed run's finished samples are skipped as
 // the run will skip them.
 func (s *Session) Estimate(ctx context.Context, prices cost.Table, pricesPath string) (*estimate.Estimate, error) {
-	return s.estimate(ctx, prices, pricesPath, s.Prompts, s.source(), s.Loaded.Count, s.Metrics, s.doneLookup())
+	return s.estimate(ctx, prices, pricesPath, s.Prompts, s.source(), s.Total(), s.Metrics, s.doneLookup())
 }
 
+// estimate plans the run of total samples of src, metrics only, by the
+// session's judge rendering with set (nil: the judge's own prompts): a
+// re-run after a prompt edit is estimated as the re-run will send it.
 func (s *Session) estimate(ctx context.Context, prices cost.Table, pricesPath string, set *prompts.Set,
 	src eval.Source, total int, metrics []eval.Metric, done func(int) *eval.Result) (*estimate.Estimate, error) {
 	cfg := estimate.Config{Metrics: metrics, Strictness: s.Cfg.Strictness, Done: done, Prices: prices, PricesPath: pricesPath}
@@ -42,7 +43,7 @@ func (s *Session) estimate(ctx context.Context, prices cost.Table, pricesPath st
 		if set != nil {
 			cfg.Prompts = set.Hashes()
 		}
-		cfg.Judge = func(c eval.ChatClient) eval.Judge { return j.With(nil, c) }
+		cfg.Judge = func(c eval.ChatClient) eval.Judge { return j.With(set, c) }
 		cfg.Model, cfg.EmbeddingModel = s.Cfg.Model, s.Cfg.EmbeddingModel
 		if !s.Cfg.NoCache {
 			cfg.Store, cfg.CacheOnly = s.Store, s.Cfg.CacheOnly
@@ -94,16 +95,24 @@ func (s *Session) budget(ctx context.Context) (over bool, what string, err error
 	if err != nil {
 		return false, "", fmt.Errorf("estimating the run for --confirm-over: %w", err)
 	}
+	over, what = s.verdict(est, "run", path)
+	return over, what, nil
+}
+
+// verdict says whether est exceeds --confirm-over and what it costs in
+// words, the same for headless mode and the interface's questions; what
+// names the run ("run", "re-run").
+func (s *Session) verdict(est *estimate.Estimate, what, pricesPath string) (bool, string) {
 	if !est.Over(s.Cfg.ConfirmOver) {
 		return false, fmt.Sprintf("estimated cost %s (%d chat and %d embedding calls) is within --confirm-over $%g",
-			estimate.USD(est.CostUSD), est.Calls.Chat, est.Calls.Embeddings, s.Cfg.ConfirmOver), nil
+			estimate.USD(est.CostUSD), est.Calls.Chat, est.Calls.Embeddings, s.Cfg.ConfirmOver)
 	}
 	if est.CostUSD == nil {
-		return true, fmt.Sprintf("the run makes %d chat and %d embedding calls but model %s has no price, so --confirm-over $%g cannot be checked (add the model to %s)",
-			est.Calls.Chat, est.Calls.Embeddings, s.Cfg.Model, s.Cfg.ConfirmOver, path), nil
+		return true, fmt.Sprintf("the %s makes %d chat and %d embedding calls but model %s has no price, so --confirm-over $%g cannot be checked (add the model to %s)",
+			what, est.Calls.Chat, est.Calls.Embeddings, s.Cfg.Model, s.Cfg.ConfirmOver, pricesPath)
 	}
-	return true, fmt.Sprintf("the run is estimated at %s (%d chat and %d embedding calls, %d prompt and %d completion tokens), over --confirm-over $%g",
-		estimate.USD(est.CostUSD), est.Calls.Chat, est.Calls.Embeddings, est.Tokens.Prompt, est.Tokens.Completion, s.Cfg.ConfirmOver), nil
+	return true, fmt.Sprintf("the %s is estimated at %s (%d chat and %d embedding calls, %d prompt and %d completion tokens), over --confirm-over $%g",
+		what, estimate.USD(est.CostUSD), est.Calls.Chat, est.Calls.Embeddings, est.Tokens.Prompt, est.Tokens.Completion, s.Cfg.ConfirmOver)
 }
 
 // ConfirmBudget is --confirm-over for a run without a terminal to ask on:
@@ -125,23 +134,4 @@ func (s *Session) ConfirmBudget(ctx context.Context, yes bool, stderr io.Writer)
 		return nil
 	}
 	return UsageError{fmt.Errorf("%s; nothing was sent: %w. Pass --yes to run anyway, raise --confirm-over, or see the breakdown with ragscope estimate", what, ErrOverBudget)}
-}
-
-// AskBudget is --confirm-over before the terminal interface starts: over
-// budget, the question is asked on the terminal before the interface
-// takes the screen, and only y starts the run.
-func (s *Session) AskBudget(ctx context.Context, in io.Reader, out io.Writer) error {
-	if s.Cfg.ConfirmOver <= 0 {
-		return nil
-	}
-	over, what, err := s.budget(ctx)
-	if err != nil || !over {
-		return err
-	}
-	fmt.Fprintf(out, "ragscope: %s.\nStart the run? [y/N] ", what)
-	line, _ := bufio.NewReader(in).ReadString('\n')
-	if a := strings.TrimSpace(line); a == "y" || a == "Y" || strings.EqualFold(a, "yes") {
-		return nil
-	}
-	return UsageError{fmt.Errorf("over --confirm-over, as answered; nothing was sent: %w", ErrOverBudget)}
 }

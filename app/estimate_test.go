@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -297,33 +296,5 @@ func TestEstimateOfUnpricedAndOfflineJudges(t *testing.T) {
 	}
 	if srv.Count("") != 0 {
 		t.Errorf("estimates sent %d requests", srv.Count(""))
-	}
-}
-
-// The interface's question: over budget, only y starts the run, and
-// asking sends nothing.
-func TestAskBudget(t *testing.T) {
-	srv := fakejudge.New(estJudge)
-	defer srv.Close()
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
-	cfg := estimateConfig(srv, smallDataset(t, 3))
-	cfg.ConfirmOver = 1e-9
-	s := estPrepared(t, cfg, st)
-	var out strings.Builder
-	if err := s.AskBudget(context.Background(), strings.NewReader("n\n"), &out); err == nil || !errors.Is(err, ErrOverBudget) {
-		t.Fatalf("answered n: %v", err)
-	}
-	if !strings.Contains(out.String(), "over --confirm-over $1e-09") || !strings.Contains(out.String(), "[y/N]") {
-		t.Errorf("question: %q", out.String())
-	}
-	if err := s.AskBudget(context.Background(), strings.NewReader("y\n"), io.Discard); err != nil {
-		t.Fatalf("answered y: %v", err)
-	}
-	cfg.ConfirmOver = 100
-	if err := s.AskBudget(context.Background(), strings.NewReader(""), io.Discard); err != nil {
-		t.Fatalf("within budget nothing is asked: %v", err)
-	}
-	if n := srv.Count(""); n != 0 {
-		t.Errorf("asking sent %d requests", n)
 	}
 }

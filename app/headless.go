@@ -149,18 +149,18 @@ func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, e
 	}
 	defer o.abort()
 	info := s.Info()
-	fmt.Fprintf(stderr, "ragscope: %s: %d samples, metrics %s\n", info.Dataset, s.Loaded.Count, joinMetrics(s.Metrics))
+	fmt.Fprintf(stderr, "ragscope: %s: %s samples, metrics %s\n", info.Dataset, info.SamplesText(), joinMetrics(s.Metrics))
 	fmt.Fprintf(stderr, "ragscope: %s\n", s.Banner)
 	fmt.Fprintf(stderr, "ragscope: run %s (db %s)\n", info.ID, s.Store.Path())
 	if n := s.Resumed(); n > 0 {
-		fmt.Fprintf(stderr, "ragscope: resuming: %d of %d samples already finished\n", n, s.Loaded.Count)
+		fmt.Fprintf(stderr, "ragscope: resuming: %d of %d samples already finished\n", n, s.Total())
 	}
 	start := time.Now()
 	run, err := s.Start(ctx)
 	if err != nil {
 		return 0, err
 	}
-	prog := progress{total: s.Loaded.Count, start: start}
+	prog := progress{total: s.Total(), start: start}
 	last := time.Now()
 	// A throttled endpoint finishes no sample for a while: the ticker
 	// says so rather than leaving a CI log silent.

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
@@ -278,89 +277,29 @@ func (h *Host) samples(indexes []int) ([]eval.Sample, error) {
 	return out, nil
 }
 
-// Plan runs the judge over the samples against the cache alone: a hit is
-// answered, a miss is counted (with its prompt tokens) and ends its chain,
-// and the calls that would follow a miss are counted as misses too.
+// Plan estimates the re-run with the estimator of `ragscope estimate`
+// (Session.estimate): the real judge, rendering with the prompts in use
+// now, runs over the cache in its dry-run mode, so the calls counted are
+// exactly those the re-run will send after cache hits (retries and the
+// verdict recount aside), with their tokens and price, checked against
+// --confirm-over.
 func (h *Host) Plan(ctx context.Context, indexes []int, metrics []eval.Metric) (tui.Plan, error) {
 	samples, err := h.samples(indexes)
 	if err != nil {
 		return tui.Plan{}, err
 	}
 	j, _ := h.current()
-	pc := &planClient{cc: cache.NewClient(h.s.Store, nil, cache.CacheOnly)}
-	r := &eval.Runner{Judge: j.With(nil, pc), Config: eval.RunnerConfig{Metrics: metrics, Strictness: h.s.Cfg.Strictness, Workers: 8}}
-	r.Run(ctx, samples)
-	if ctx.Err() != nil {
-		return tui.Plan{}, ctx.Err()
+	cfg := h.s.Cfg
+	prices, err := Prices(cfg)
+	if err != nil {
+		return tui.Plan{}, err
 	}
-	pc.mu.Lock()
-	defer pc.mu.Unlock()
-	return tui.Plan{Indexes: indexes, Metrics: metrics, Calls: pc.misses, Cached: pc.hits, Tokens: pc.tokens}, nil
-}
-
-type planClient struct {
-	cc *cache.Client
-
-	mu                   sync.Mutex
-	hits, misses, tokens int
-}
-
-// errPlanned ends a chain whose call would be sent.
-var errPlanned = errors.New("would be sent")
-
-func (p *planClient) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResponse, error) {
-	resp, err := p.cc.Chat(ctx, req)
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if err == nil {
-		p.hits++
-		return resp, nil
+	est, err := h.s.estimate(ctx, prices, PricesPath(cfg), j.Prompts(), eval.SliceSource(samples), len(samples), metrics, nil)
+	if err != nil {
+		return tui.Plan{}, err
 	}
-	n := 0
-	for _, m := range req.Messages {
-		n += estimateTokens(m.Content)
-	}
-	p.misses++
-	p.tokens += n
-	switch req.Task {
-	case prompts.TaskFaithfulnessStatements:
-		// The verdict call that follows renders the statements with the
-		// contexts: about as long again.
-		p.misses++
-		p.tokens += n
-	case prompts.TaskAnswerRelevancyQuestion:
-		p.misses++ // the embeddings of the new questions
-	}
-	return eval.ChatResponse{}, errPlanned
-}
-
-func (p *planClient) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedResponse, error) {
-	resp, err := p.cc.Embed(ctx, req)
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if err == nil {
-		p.hits++
-		return resp, nil
-	}
-	p.misses++
-	for _, t := range req.Texts {
-		p.tokens += estimateTokens(t)
-	}
-	return eval.EmbedResponse{}, errPlanned
-}
-
-// estimateTokens is a rough count: a Han character is about one token,
-// other text about four bytes a token.
-func estimateTokens(s string) int {
-	han, other := 0, 0
-	for _, r := range s {
-		if unicode.Is(unicode.Han, r) {
-			han++
-		} else {
-			other++
-		}
-	}
-	return han + (other+3)/4
+	return tui.Plan{Indexes: indexes, Metrics: metrics, Calls: est.Calls.Chat + est.Calls.Embeddings, Cached: est.CacheHits,
+		Tokens: est.Tokens.Prompt, Cost: h.s.tuiCost(est, metrics, "re-run")}, nil
 }
 
 // Rerun evaluates the planned samples and metrics as a new run whose parent

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/ragscope/ragscope/tui"
 )
@@ -20,25 +19,22 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 		return 0, err
 	}
 	defer o.abort()
-	// Asked before the interface takes the screen: nothing is sent yet.
-	if err := s.AskBudget(ctx, os.Stdin, stderr); err != nil {
-		return 0, err
-	}
-	run, err := s.Start(ctx)
-	if err != nil {
-		return 0, err
-	}
 	info := s.Info()
 	var h tui.Host
 	host := NewHost(s)
 	if host != nil {
 		h = host
 	}
-	err = tui.Run(ctx, tui.Options{
-		Dataset: info.Dataset, Total: s.Loaded.Count, Judge: s.Judge.Info(), Metrics: s.Metrics,
-		ASCII: ascii, Live: true, Started: info.StartedAt, RawCalls: RawCalls(s.Store), RawCallsJSON: RawCallsJSON(s.Store), Cancel: run.Cancel, Banner: s.Banner,
+	opts := tui.Options{
+		Dataset: info.Dataset, Total: s.Total(), Judge: s.Judge.Info(), Metrics: s.Metrics,
+		ASCII: ascii, Live: true, RawCalls: RawCalls(s.Store), RawCallsJSON: RawCallsJSON(s.Store), Banner: s.Banner,
 		RunID: info.ID, Host: h, Limit: s.LimitLine, Load: LoadResult(s.Store, info.ID), Pricing: info.Pricing,
-	}, run.Events) // the TUI drains the events after it ends, so the runner never blocks
+		Labels: LabelStore{Store: s.Store, By: Labeller()},
+	}
+	run, err := s.interactiveRun(ctx, opts)
+	if run == nil {
+		return 0, err
+	}
 	run.Cancel()
 	cancelled, _ := run.Wait()
 	if err != nil {
@@ -64,4 +60,39 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 	// The interface is for looking: failed samples were on screen; exit 3
 	// is for scripts, which use --headless.
 	return ExitOK, nil
+}
+
+// interactiveRun starts the run and shows it until the interface closes;
+// the run is nil when none started. Under --confirm-over the interface
+// opens first and asks, on its cost page, before the run is recorded
+// (firstRun): the question belongs to the interface, which can show the
+// estimate per metric, rather than to a prompt on the terminal before it.
+func (s *Session) interactiveRun(ctx context.Context, opts tui.Options) (*Run, error) {
+	if s.Cfg.ConfirmOver <= 0 {
+		run, err := s.Start(ctx)
+		if err != nil {
+			return nil, err
+		}
+		opts.Started, opts.Cancel = s.Info().StartedAt, run.Cancel
+		// The TUI drains the events after it ends, so the runner never blocks.
+		return run, tui.Run(ctx, opts, run.Events)
+	}
+	fr := &firstRun{s: s}
+	opts.First = fr.options()
+	err := tui.Run(ctx, opts, nil)
+	run, startErr := fr.close()
+	switch {
+	case run != nil:
+		// Started by a command whose reply the program may not have read
+		// before it ended: then no one else reads the stream.
+		go func() {
+			for range run.Events {
+			}
+		}()
+	case err == nil && startErr != nil:
+		err = startErr
+	case err == nil:
+		err = errNotStarted(s.Cfg.ConfirmOver)
+	}
+	return run, err
 }

@@ -94,7 +94,7 @@ type runSpec struct {
 // so a finished run stays finished even if the process is killed after.
 func (s *Session) Start(ctx context.Context) (*Run, error) {
 	return s.launch(ctx, runSpec{
-		info: s.Info(), judge: s.Judge, source: s.source(), total: s.Loaded.Count, metrics: s.Metrics, done: s.doneLookup(),
+		info: s.Info(), judge: s.Judge, source: s.source(), total: s.Total(), metrics: s.Metrics, done: s.doneLookup(),
 		onEnd: func(info eval.RunInfo) {
 			s.mu.Lock()
 			s.run = info
@@ -103,16 +103,16 @@ func (s *Session) Start(ctx context.Context) (*Run, error) {
 	})
 }
 
-// source is the session's samples: streamed from the dataset file (Stream),
-// or those in memory.
+// source is the session's samples (of its --sample subset): streamed from
+// the dataset file (Stream), or those in memory.
 func (s *Session) source() eval.Source {
 	if s.Loaded.Samples == nil && s.Loaded.Count > 0 {
 		path, opt, scanned := s.Cfg.Dataset, s.datasetOpt, s.Loaded
-		return func(yield func(eval.Sample) bool) error {
+		return s.sampled(func(yield func(eval.Sample) bool) error {
 			return dataset.Stream(path, opt, scanned, yield)
-		}
+		})
 	}
-	return eval.SliceSource(s.Loaded.Samples)
+	return s.sampled(eval.SliceSource(s.Loaded.Samples))
 }
 
 // launch is the one way a run starts.

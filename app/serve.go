@@ -96,7 +96,7 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 	sv.runs[run.ID] = run
 	sv.wg.Add(1)
 	sv.mu.Unlock()
-	fmt.Fprintf(sv.stderr, "ragscope serve: run %s started: %s, %d samples, %s\n", run.ID, cfg.Dataset, s.Loaded.Count, s.Banner)
+	fmt.Fprintf(sv.stderr, "ragscope serve: run %s started: %s, %d samples, %s\n", run.ID, cfg.Dataset, s.Total(), s.Banner)
 	go func() {
 		defer sv.wg.Done()
 		defer s.Close()

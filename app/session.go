@@ -42,6 +42,7 @@ type Session struct {
 	log           io.Writer
 	logFile       *os.File
 	baseline      *baseline // --baseline, resolved and checked
+	subset        []int     // --sample: the indexes evaluated, ascending; nil for all
 
 	mu  sync.Mutex
 	run eval.RunInfo
@@ -84,6 +85,9 @@ func Prepare(cfg *Config, st cache.Store, stderr io.Writer) (_ *Session, err err
 		return nil, usagef("give exactly one DATASET (JSONL, JSON, CSV, YAML or Parquet), e.g. ragscope run --headless testdata/demo.jsonl")
 	}
 	if err := s.loadDataset(stderr); err != nil {
+		return nil, err
+	}
+	if err := s.chooseSubset(stderr); err != nil {
 		return nil, err
 	}
 	if cfg.Baseline != "" {
@@ -153,6 +157,13 @@ func (s *Session) doneLookup() func(int) *eval.Result {
 }
 
 func (s *Session) loadDataset(stderr io.Writer) error {
+	if l := s.Cfg.Preloaded; l != nil {
+		if l.Count == 0 {
+			return UsageError{fmt.Errorf("%s: no samples to evaluate", s.Cfg.Dataset)}
+		}
+		s.Loaded = l
+		return nil
+	}
 	path := s.Cfg.Dataset
 	opt := dataset.Options{SkipInvalid: s.Cfg.SkipInvalid, MaxRecordBytes: s.Cfg.MaxRecordBytes}
 	if s.Cfg.Mapping != "" {
@@ -348,11 +359,14 @@ func (s *Session) initRun() error {
 	s.run.FinishedAt = nil
 	s.run.Cancelled = false
 	s.run.Judge = info
+	s.run.Contract = prompts.ContractVersion
 	s.run.Prompts = hashes
 	s.run.Metrics = s.Metrics
 	s.run.Samples = s.Loaded.Count
 	s.run.Skipped = s.Loaded.SkippedCount
 	s.run.Config = s.config()
+	s.run.Subset = nil // a resumed run's is recorded again, from the subset chosen
+	s.recordSubset()
 	// Priced now, so that a bad prices.json stops the run before anything
 	// is paid for; the offline judge needs no table.
 	var t cost.Table

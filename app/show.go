@@ -29,7 +29,7 @@ func Show(ctx context.Context, st *Shared, ref string, ascii bool, stderr io.Wri
 	opts := tui.Options{
 		Dataset: info.Dataset, Total: info.Samples, Judge: info.Judge, Metrics: info.Metrics, ASCII: ascii,
 		Started: info.StartedAt, RawCalls: RawCalls(st), RawCallsJSON: RawCallsJSON(st), RunID: info.ID, Host: StoredHost{Store: st, Run: info},
-		Load: LoadResult(st, info.ID), Pricing: info.Pricing,
+		Load: LoadResult(st, info.ID), Pricing: info.Pricing, Labels: LabelStore{Store: st, By: Labeller()},
 	}
 	var events <-chan eval.Event
 	wctx, cancel := context.WithCancel(ctx)

@@ -397,6 +397,20 @@ func (s *Shared) Call(key string) (e *cache.CallEntry, err error) {
 	return e, err
 }
 
+func (s *Shared) PutLabels(ls []eval.Label) error {
+	return s.do(func(st cache.Store) error { return st.PutLabels(ls) })
+}
+
+func (s *Shared) DeleteLabels(keys []string) (n int, err error) {
+	err = s.do(func(st cache.Store) error { n, err = st.DeleteLabels(keys); return err })
+	return n, err
+}
+
+func (s *Shared) Labels(keys []string) (ls map[string]eval.Label, err error) {
+	err = s.do(func(st cache.Store) error { ls, err = st.Labels(keys); return err })
+	return ls, err
+}
+
 func (s *Shared) Stats() (stats cache.Stats, err error) {
 	err = s.do(func(st cache.Store) error { stats, err = st.Stats(); return err })
 	return stats, err

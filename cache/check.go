@@ -26,7 +26,7 @@ type Report struct {
 	DBSize   int64  `json:"db_size,omitempty"`
 	TxID     uint64 `json:"txid,omitempty"`
 	// Kinds counts the entries of each kind (runs, results, chat,
-	// embedding, in that order) that decode and those that do not.
+	// embedding, labels, in that order) that decode and those that do not.
 	Kinds []KindCheck `json:"kinds"`
 	// Problems are the damage found, at most 200 of ProblemCount.
 	Problems     []string `json:"problems,omitempty"`
@@ -78,7 +78,7 @@ func (r *Report) addProblems(ps *problems) {
 	r.ProblemCount += ps.n - len(ps.list)
 }
 
-var checkKinds = []string{KindRuns, KindResults, KindChat, KindEmbedding}
+var checkKinds = []string{KindRuns, KindResults, KindChat, KindEmbedding, KindLabels}
 
 // Check examines the database file at path without writing to it: every
 // page of its tree (bounds, type, single reference, key order, as bbolt's

@@ -30,7 +30,7 @@ var (
 	bucketRuns      = []byte("runs")
 	bucketResults   = []byte("results")
 
-	allBuckets = [][]byte{bucketMeta, bucketChat, bucketEmbedding, bucketRuns, bucketResults}
+	allBuckets = [][]byte{bucketMeta, bucketChat, bucketEmbedding, bucketRuns, bucketResults, bucketLabels}
 )
 
 // schemaVersion is the layout of the database file (buckets and value

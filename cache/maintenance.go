@@ -24,7 +24,7 @@ type KindStats struct {
 type Stats struct {
 	Path     string      `json:"path"`
 	FileSize int64       `json:"file_size"`
-	Kinds    []KindStats `json:"kinds"` // chat, embedding, runs, results, in that order
+	Kinds    []KindStats `json:"kinds"` // chat, embedding, runs, results, labels, in that order
 	// LastRun is the newest recorded run (its Calls give the hit rate of the
 	// last run), nil when none is recorded.
 	LastRun *eval.RunInfo `json:"last_run,omitempty"`
@@ -48,6 +48,7 @@ var kindBuckets = []struct {
 	{KindEmbedding, bucketEmbedding},
 	{KindRuns, bucketRuns},
 	{KindResults, bucketResults},
+	{KindLabels, bucketLabels},
 }
 
 // Stats counts entries and bytes per kind.

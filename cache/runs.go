@@ -232,7 +232,12 @@ func (db *DB) Run(ref string) (eval.RunInfo, []*eval.Result, error) {
 		for i := range byIndex {
 			n = max(n, i+1)
 		}
-		if n > info.Samples+len(byIndex) {
+		bound := info.Samples
+		if info.Subset != nil {
+			// A sample's results keep their indexes in the dataset.
+			bound = max(bound, info.Subset.Of)
+		}
+		if n > bound+len(byIndex) {
 			return damaged(db.path, "run %s has a result for sample %d, beyond its %d samples", info.ID, n-1, info.Samples)
 		}
 		results = make([]*eval.Result, n)

@@ -37,7 +37,7 @@ type SalvageReport struct {
 	Source string `json:"source"`
 	Dest   string `json:"dest"`
 	Method string `json:"method"`
-	// Kinds: runs, results, chat, embedding, in that order.
+	// Kinds: runs, results, chat, embedding, labels, in that order.
 	Kinds []SalvageCount `json:"kinds"`
 	// StubRuns are runs whose record was lost but some of whose results
 	// were found: a stand-in record (dataset "(salvaged)", sample count from
@@ -85,7 +85,7 @@ func (r SalvageReport) Of(kind string) SalvageCount {
 	return SalvageCount{Kind: kind}
 }
 
-// Salvage copies every run, result and cache entry that can still be read
+// Salvage copies every run, result, cache entry and label that can still be read
 // from the database at src, however damaged, into a new database at dst.
 // It never writes to src and refuses a dst that exists. Entries are copied
 // as they are stored, and only those that decode (and, for cache entries,
@@ -114,7 +114,7 @@ func Salvage(src, dst string) (SalvageReport, error) {
 	rep.Method, rep.BadPages = s.method, s.badPages
 	rep.Problems, rep.ProblemCount = s.ps.texts(), s.ps.n
 	if s.entries() == 0 {
-		why := "no run, result or cache entry could be read"
+		why := "no run, result, cache entry or label could be read"
 		if s.foreign {
 			why = "it is not a ragscope database"
 		}
@@ -297,7 +297,7 @@ func guessKinds(k []byte) []string {
 	}
 	if len(k) == 64 {
 		if _, err := hex.DecodeString(string(k)); err == nil {
-			return []string{KindChat, KindEmbedding}
+			return []string{KindChat, KindEmbedding, KindLabels}
 		}
 	}
 	if json.Valid(k) || len(k) > 200 {
@@ -338,6 +338,12 @@ func decodeAs(kind string, k, v []byte) (int64, error) {
 		}
 		t, _ := entryTime(v)
 		return t.UnixNano(), nil
+	case KindLabels:
+		l, err := decodeLabelValue(k, v)
+		if err != nil {
+			return 0, err
+		}
+		return l.UpdatedAt.UnixNano(), nil
 	}
 	return 0, errNotOurs // the meta bucket, or another program's
 }
@@ -468,7 +474,7 @@ func (s *salvager) write(dst string) error {
 }
 
 func (s *salvager) fill(db *DB) error {
-	buckets := map[string][]byte{KindRuns: bucketRuns, KindResults: bucketResults, KindChat: bucketChat, KindEmbedding: bucketEmbedding}
+	buckets := map[string][]byte{KindRuns: bucketRuns, KindResults: bucketResults, KindChat: bucketChat, KindEmbedding: bucketEmbedding, KindLabels: bucketLabels}
 	const chunk = 2000
 	for _, kind := range checkKinds {
 		entries := s.kinds[kind]

@@ -57,6 +57,12 @@ type Store interface {
 	// when absent.
 	Call(key string) (*CallEntry, error)
 
+	// Human labels, keyed by eval.LabelKey (see labels.go). Labels(nil)
+	// returns every label.
+	PutLabels(ls []eval.Label) error
+	DeleteLabels(keys []string) (int, error)
+	Labels(keys []string) (map[string]eval.Label, error)
+
 	// Maintenance.
 	Stats() (Stats, error)
 	Clear(olderThan time.Duration) (removed int, err error)

@@ -45,12 +45,23 @@ func runFaithfulness(ctx context.Context, j Judge, s *Sample, r *Result) {
 		return
 	}
 	tr := &FaithfulnessTrace{Statements: verdicts}
-	for _, v := range verdicts {
-		tr.Supported += v.Verdict
+	for i := range verdicts {
+		verdicts[i].Evidence.Check(s.Contexts)
 	}
+	var score float64
+	tr.Supported, score = FaithfulnessScore(verdicts)
 	r.Faithfulness = tr
-	score := float64(tr.Supported) / float64(len(stmts))
 	r.set(Faithfulness, StatusOK, &score, "")
+}
+
+// FaithfulnessScore is supported / statements sent for a non-empty list of
+// verdicts. It is the one formula of the metric: a score with human labels
+// applied (see ApplyLabels) is computed by it too.
+func FaithfulnessScore(verdicts []StatementVerdict) (supported int, score float64) {
+	for _, v := range verdicts {
+		supported += v.Verdict
+	}
+	return supported, float64(supported) / float64(len(verdicts))
 }
 
 // answer_relevancy = mean cosine(E(generated question), E(question)), 0 when
@@ -94,20 +105,12 @@ func runAnswerRelevancy(ctx context.Context, j Judge, s *Sample, strictness int,
 		r.fail(AnswerRelevancy, NewStepError(StatusJudgeError, "embedding endpoint returned %d vectors for %d texts", len(vecs), len(texts)))
 		return
 	}
-	tr := &AnswerRelevancyTrace{Mode: "questions", Questions: kept, AllNoncommittal: true}
-	var sum float64
+	tr := &AnswerRelevancyTrace{Mode: "questions", Questions: kept}
 	for i := range kept {
-		c := Cosine(vecs[0], vecs[i+1])
-		tr.Questions[i].Cosine = c
-		sum += c
-		if kept[i].Noncommittal == 0 {
-			tr.AllNoncommittal = false
-		}
+		tr.Questions[i].Cosine = Cosine(vecs[0], vecs[i+1])
 	}
-	score := sum / float64(len(kept))
-	if tr.AllNoncommittal {
-		score = 0
-	}
+	var score float64
+	score, tr.AllNoncommittal = RelevancyScore(tr.Questions)
 	r.AnswerRelevancy = tr
 	r.set(AnswerRelevancy, StatusOK, &score, "")
 }
@@ -132,6 +135,24 @@ func runAnswerSimilarity(ctx context.Context, j AnswerSimilarityJudge, s *Sample
 	}
 	r.AnswerRelevancy = tr
 	r.set(AnswerRelevancy, StatusOK, &score, "")
+}
+
+// RelevancyScore is the mean cosine of a non-empty list of generated
+// questions, 0 when every one is flagged noncommittal (the one formula of
+// the metric's questions mode).
+func RelevancyScore(qs []GeneratedQuestion) (score float64, allNoncommittal bool) {
+	allNoncommittal = true
+	var sum float64
+	for _, q := range qs {
+		sum += q.Cosine
+		if q.Noncommittal == 0 {
+			allNoncommittal = false
+		}
+	}
+	if allNoncommittal {
+		return 0, true
+	}
+	return sum / float64(len(qs)), false
 }
 
 // context_precision = Σk vk·precision@k / Σk vk over the ranked chunks; 0
@@ -205,12 +226,21 @@ func runContextRecall(ctx context.Context, j Judge, s *Sample, r *Result) {
 		return
 	}
 	tr := &ContextRecallTrace{Classifications: cls}
-	for _, c := range cls {
-		tr.Attributed += c.Attributed
+	for i := range cls {
+		cls[i].Evidence.Check(s.Contexts)
 	}
+	var score float64
+	tr.Attributed, score = RecallScore(cls)
 	r.ContextRecall = tr
-	score := float64(tr.Attributed) / float64(len(cls))
 	r.set(ContextRecall, StatusOK, &score, "")
+}
+
+// RecallScore is attributed / reference statements for a non-empty list.
+func RecallScore(cls []Classification) (attributed int, score float64) {
+	for _, c := range cls {
+		attributed += c.Attributed
+	}
+	return attributed, float64(attributed) / float64(len(cls))
 }
 
 // Cosine is the cosine similarity of two vectors; 0 when either is zero or

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -16,21 +17,29 @@ const ReportVersion = 1
 // RunInfo describes a run: what was evaluated, by which judge, with which
 // prompts, and what it cost. It never holds the API key.
 type RunInfo struct {
-	ID          string            `json:"id"`
-	Parent      string            `json:"parent,omitempty"` // the run this one re-ran
-	Dataset     string            `json:"dataset"`
-	DatasetHash string            `json:"dataset_sha256,omitempty"`
-	StartedAt   time.Time         `json:"started_at"`
-	FinishedAt  *time.Time        `json:"finished_at"`
-	Judge       JudgeInfo         `json:"judge"`
-	Prompts     map[string]string `json:"prompts"` // task.lang -> sha256
-	Metrics     []Metric          `json:"metrics"`
-	Config      map[string]string `json:"config,omitempty"` // flags that shaped the run, minus secrets
-	Calls       CallCounts        `json:"calls"`
-	Tokens      Usage             `json:"tokens"`
-	Samples     int               `json:"samples"` // samples in the dataset
-	Skipped     int               `json:"skipped,omitempty"`
-	Cancelled   bool              `json:"cancelled,omitempty"`
+	ID          string     `json:"id"`
+	Parent      string     `json:"parent,omitempty"` // the run this one re-ran
+	Dataset     string     `json:"dataset"`
+	DatasetHash string     `json:"dataset_sha256,omitempty"`
+	StartedAt   time.Time  `json:"started_at"`
+	FinishedAt  *time.Time `json:"finished_at"`
+	Judge       JudgeInfo  `json:"judge"`
+	// Contract is the version of the judge reply contract the run's
+	// traces follow (prompts.ContractVersion; 2 added the evidence); 0 in
+	// runs recorded before it was kept, which follow contract 1.
+	Contract  int               `json:"contract,omitempty"`
+	Prompts   map[string]string `json:"prompts"` // task.lang -> sha256
+	Metrics   []Metric          `json:"metrics"`
+	Config    map[string]string `json:"config,omitempty"` // flags that shaped the run, minus secrets
+	Calls     CallCounts        `json:"calls"`
+	Tokens    Usage             `json:"tokens"`
+	Samples   int               `json:"samples"` // samples in the dataset (of them, the run's subset: see Subset)
+	Skipped   int               `json:"skipped,omitempty"`
+	Cancelled bool              `json:"cancelled,omitempty"`
+	// Subset, when set, says the run evaluated Samples of the dataset's
+	// Subset.Of samples, chosen by Subset.Seed (run --sample): its means
+	// are of a sample, and --resume evaluates the same subset.
+	Subset *Subset `json:"subset,omitempty"`
 
 	// Usage breaks Calls and Tokens down by metric and judge task, with
 	// their cost; absent from runs recorded before it was kept.
@@ -44,6 +53,21 @@ type RunInfo struct {
 	// interrupted before it recorded what it used: the calls, tokens and
 	// cost count the attempts that ended, a lower bound.
 	UsagePartial bool `json:"usage_partial,omitempty"`
+}
+
+// Subset is the seeded random subset a run evaluated.
+type Subset struct {
+	Of   int    `json:"of"`   // valid samples in the dataset
+	Seed uint64 `json:"seed"` // what chose them (see app.ChooseSample)
+}
+
+// SamplesText is the run's samples in words: "14", or "20 of 500
+// (seed 1)" for a subset.
+func (r RunInfo) SamplesText() string {
+	if r.Subset == nil {
+		return strconv.Itoa(r.Samples)
+	}
+	return fmt.Sprintf("%d of %d (seed %d)", r.Samples, r.Subset.Of, r.Subset.Seed)
 }
 
 // CallCounts counts judge calls of a run.

@@ -100,7 +100,7 @@ func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
 func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[Metric]MetricSummary, diag map[Diagnosis]int, ranked []*Result) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# ragscope run %s\n\n", sanitize.Line(run.ID))
-	fmt.Fprintf(&b, "- dataset: `%s` (%d samples", sanitize.Line(run.Dataset), run.Samples)
+	fmt.Fprintf(&b, "- dataset: `%s` (%s samples", sanitize.Line(run.Dataset), run.SamplesText())
 	if run.Skipped > 0 {
 		fmt.Fprintf(&b, ", %d skipped as invalid", run.Skipped)
 	}

@@ -140,6 +140,9 @@ type StatementVerdict struct {
 	Statement string `json:"statement"`
 	Verdict   int    `json:"verdict"` // 1 supported, 0 not
 	Reason    string `json:"reason"`
+	// Evidence is the chunk and quote the verdict rests on; nil when the
+	// judge gave none (see Citation).
+	Evidence *Citation `json:"evidence,omitempty"`
 }
 
 // GeneratedQuestion is one reverse-generated question of answer relevancy.
@@ -161,6 +164,9 @@ type Classification struct {
 	Statement  string `json:"statement"`
 	Attributed int    `json:"attributed"`
 	Reason     string `json:"reason"`
+	// Evidence is the chunk and quote the attribution rests on; nil when
+	// the judge gave none (see Citation).
+	Evidence *Citation `json:"evidence,omitempty"`
 }
 
 // Lang is the language prompts are rendered in.

@@ -17,16 +17,29 @@ import (
 var schemas = map[string]string{
 	TaskFaithfulnessStatements: `{"type":"object","properties":{"statements":{"type":"array","items":{"type":"string"}}},"required":["statements"],"additionalProperties":false}`,
 	TaskFaithfulnessVerdicts: `{"type":"object","properties":{"statements":{"type":"array","items":{"type":"object","properties":{` +
-		`"statement":{"type":"string"},"reason":{"type":"string"},"verdict":{"type":"integer","enum":[0,1]}},` +
-		`"required":["statement","reason","verdict"],"additionalProperties":false}}},"required":["statements"],"additionalProperties":false}`,
+		`"statement":{"type":"string"},` + evidenceProperties + `,"reason":{"type":"string"},"verdict":{"type":"integer","enum":[0,1]}},` +
+		`"required":["statement","chunk","quote","reason","verdict"],"additionalProperties":false}}},"required":["statements"],"additionalProperties":false}`,
 	TaskAnswerRelevancyQuestion: `{"type":"object","properties":{"question":{"type":"string"},"noncommittal":{"type":"integer","enum":[0,1]}},` +
 		`"required":["question","noncommittal"],"additionalProperties":false}`,
 	TaskContextPrecisionVerdict: `{"type":"object","properties":{"reason":{"type":"string"},"verdict":{"type":"integer","enum":[0,1]}},` +
 		`"required":["reason","verdict"],"additionalProperties":false}`,
 	TaskContextRecallClassifications: `{"type":"object","properties":{"classifications":{"type":"array","items":{"type":"object","properties":{` +
-		`"statement":{"type":"string"},"reason":{"type":"string"},"attributed":{"type":"integer","enum":[0,1]}},` +
-		`"required":["statement","reason","attributed"],"additionalProperties":false}}},"required":["classifications"],"additionalProperties":false}`,
+		`"statement":{"type":"string"},` + evidenceProperties + `,"reason":{"type":"string"},"attributed":{"type":"integer","enum":[0,1]}},` +
+		`"required":["statement","chunk","quote","reason","attributed"],"additionalProperties":false}}},"required":["classifications"],"additionalProperties":false}`,
 }
+
+// ContractVersion is the version of the reply contract. 2 added the
+// evidence of faithfulness verdicts and context-recall classifications
+// (chunk, quote). A changed schema is part of every json_schema request and
+// a changed prompt of every request, so their cache keys change with it;
+// a reply cached under an unchanged key (an override of the old text with
+// json_object) has no evidence and is read as "no evidence given".
+const ContractVersion = 2
+
+// evidenceProperties come before the reason, so that a model fills them
+// first: it finds the passage, then argues from it. Strict mode wants every
+// property required; "none" is null, not a missing key.
+const evidenceProperties = `"chunk":{"type":["integer","null"]},"quote":{"type":"string"}`
 
 // Schema returns the strict JSON schema of the reply to task.
 func Schema(task string) (json.RawMessage, error) {
@@ -39,7 +52,7 @@ func Schema(task string) (json.RawMessage, error) {
 
 // schemaNode is the subset of JSON schema the contracts use.
 type schemaNode struct {
-	Type                 string                 `json:"type"`
+	Type                 schemaType             `json:"type"`
 	Properties           map[string]*schemaNode `json:"properties"`
 	Required             []string               `json:"required"`
 	AdditionalProperties *bool                  `json:"additionalProperties"`
@@ -75,8 +88,35 @@ func ValidateReply(task, content string) error {
 	return nil
 }
 
+// schemaType is a type name, or a list of them (["integer","null"]).
+type schemaType []string
+
+func (t *schemaType) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		*t = schemaType{one}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return err
+	}
+	*t = many
+	return nil
+}
+
 func validate(v any, s *schemaNode, path string) error {
-	switch s.Type {
+	if v == nil && slices.Contains(s.Type, "null") {
+		return nil
+	}
+	typ := ""
+	for _, t := range s.Type {
+		if t != "null" {
+			typ = t
+			break
+		}
+	}
+	switch typ {
 	case "object":
 		m, ok := v.(map[string]any)
 		if !ok {

@@ -2,9 +2,11 @@ package tui
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -12,28 +14,77 @@ import (
 	"github.com/ragscope/ragscope/sanitize"
 )
 
-// detailView is the drill-down into one sample: one scrollable page,
-// built once per (result, width) and then only windowed.
+// detailView is the drill-down into one sample: one page in a viewport,
+// built once per (result, width, picked statement) and then only scrolled.
 type detailView struct {
 	row      int // position in Model.rows
 	res      *eval.Result
 	width    int
 	lines    []string
 	sections []int // first line of each metric section, in metric order
-	scroll   int
+	// scroll is the viewport's offset, kept beside it so that a page
+	// rebuilt (new lines, new height) lands where the user was.
+	scroll int
+	vp     viewport.Model
+	page   int  // the height the viewport's content was laid out for
+	loaded bool // the viewport holds lines for page
+	// stmts are the lines of the judged statements that carry evidence
+	// (faithfulness, context recall), in page order; pick is the one j/k
+	// selected, 1-based (0: none). built is the pick the lines show.
+	stmts []stmtSpan
+	pick  int
+	built int
 	// focus is the metric picked with 1-4, which r re-runs alone; "" for all.
 	focus eval.Metric
 	// base is the result compared against when it was built.
 	base *eval.Result
 }
 
+// stmtSpan is where a judged statement is drawn: its first and last line.
+type stmtSpan struct{ first, last int }
+
 func (d *detailView) invalidate() { d.lines = nil }
 
 // scrollBy scrolls within the page. The last section may scroll up to the
 // top even when that leaves blank space below, so every jump key puts its
-// section heading on the first line.
+// section heading on the first line: the viewport's content is padded for
+// it (see load).
 func (d *detailView) scrollBy(n, page int) {
-	d.scroll = min(max(d.scroll+n, 0), d.maxScroll(page))
+	if d.lines == nil {
+		d.scroll = max(d.scroll+n, 0) // clamped when the page is built
+		return
+	}
+	if !d.loaded || d.page != page {
+		d.load(page)
+	}
+	d.vp.SetYOffset(d.scroll + n)
+	d.scroll = d.vp.YOffset()
+}
+
+// load puts the page's lines into the viewport, sized for page lines.
+func (d *detailView) load(page int) {
+	content := d.lines
+	if k := len(d.sections); k > 0 && d.sections[k-1]+page > len(content) {
+		content = append(slices.Clip(content), make([]string, d.sections[k-1]+page-len(content))...)
+	}
+	// As wide as the widest line: a line too wide for the screen is cut
+	// by the frame, which marks the cut (…), not by the viewport.
+	d.vp.SetWidth(max(d.width, lineWidth(content)))
+	d.vp.SetHeight(page)
+	d.vp.SetContentLines(content)
+	d.vp.SetYOffset(d.scroll)
+	d.scroll = d.vp.YOffset()
+	d.page, d.loaded = page, true
+}
+
+// viewLines are the lines the viewport shows, without the padding its
+// View adds to the width (the frame pads and cuts each line itself).
+func viewLines(vp *viewport.Model) []string {
+	lines := strings.Split(vp.View(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return lines
 }
 
 // scrollTo puts line at the top of the page, as far as the page scrolls.
@@ -61,7 +112,7 @@ func (m *Model) openDetail(rowPos int) tea.Cmd {
 	m.detail = detailView{row: rowPos}
 	r := m.rows[rowPos]
 	m.full.hold(r.index)
-	return m.loadCmd(r, thenShow)
+	return tea.Batch(m.loadCmd(r, thenShow), m.labelsOpen())
 }
 
 // detailResult is what the page of a row is built from: the full result
@@ -79,12 +130,70 @@ func (m *Model) ensureDetail() {
 	r := m.rows[d.row]
 	base := m.baseOf(r)
 	res := m.detailResult(r)
-	if d.lines != nil && d.width == m.width && d.res == res && d.base == base {
+	if d.lines != nil && d.width == m.width && d.res == res && d.base == base && d.built == d.pick {
+		if d.page != m.pageHeight() {
+			d.load(m.pageHeight())
+		}
 		return
 	}
-	d.width, d.res, d.base = m.width, res, base
-	d.lines, d.sections = m.buildDetail(r, res)
-	d.scrollBy(0, m.pageHeight())
+	if d.res != res {
+		d.pick = 0
+	}
+	d.width, d.res, d.base, d.built = m.width, res, base, d.pick
+	d.lines, d.sections, d.stmts = m.buildDetail(r, res)
+	if d.pick > len(d.stmts) {
+		d.pick, d.built = 0, 0
+		d.lines, d.sections, d.stmts = m.buildDetail(r, res)
+	}
+	d.load(m.pageHeight())
+}
+
+// pickStatement moves the statement cursor with j/k and reports whether it
+// moved; when it did not, the key scrolls the page. The cursor only steps
+// to a statement whose first line is on screen, so j/k read through the
+// sample texts line by line and then through the statements one by one.
+// k on the first statement at the top of the page drops the cursor.
+func (m *Model) pickStatement(down bool, page int) bool {
+	d := &m.detail
+	n := len(d.stmts)
+	if n == 0 {
+		return false
+	}
+	onScreen := func(i int) bool {
+		return i >= 0 && i < n && d.stmts[i].first >= d.scroll && d.stmts[i].first < d.scroll+page
+	}
+	cur := d.pick - 1
+	if !onScreen(cur) {
+		cur = -1
+	}
+	next := -1
+	switch {
+	case down && cur >= 0:
+		next = cur + 1
+	case down:
+		next = slices.IndexFunc(d.stmts, func(s stmtSpan) bool { return s.first >= d.scroll })
+	case cur >= 0:
+		next = cur - 1
+	default:
+		for i := n - 1; i >= 0; i-- {
+			if d.stmts[i].first < d.scroll+page {
+				next = i
+				break
+			}
+		}
+	}
+	if !onScreen(next) {
+		if !down && cur >= 0 && d.scroll == 0 {
+			d.pick = 0
+			return true
+		}
+		return false
+	}
+	d.pick = next + 1
+	if s := d.stmts[next]; s.last >= d.scroll+page {
+		d.scrollTo(min(s.last-page+1, s.first), page)
+	}
+	return true
 }
 
 func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -92,8 +201,14 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	m.ensureDetail()
 	d := &m.detail
 	page := m.pageHeight()
+	if key.Matches(msg, k.Down, k.Up) && m.pickStatement(key.Matches(msg, k.Down), page) {
+		return nil
+	}
 	if k.scroll(msg, d.scrollBy, page, len(d.lines)) {
 		return nil
+	}
+	if cmd, ok := m.labelKey(msg); ok {
+		return cmd
 	}
 	switch {
 	case key.Matches(msg, k.Back):
@@ -125,11 +240,11 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.PrevSection):
 		for i := len(d.sections) - 1; i >= 0; i-- {
 			if d.sections[i] < d.scroll {
-				d.scroll = d.sections[i]
+				d.scrollTo(d.sections[i], page)
 				return nil
 			}
 		}
-		d.scroll = 0
+		d.scrollTo(0, page)
 	case key.Matches(msg, k.NextSample):
 		return m.stepSample(1)
 	case key.Matches(msg, k.PrevSample):
@@ -187,9 +302,7 @@ func (m *Model) renderDetail() []string {
 	if len(d.lines) > page {
 		title += m.st.muted.Render(sprintf("%s%d%%", m.g.sep, 100*min(d.scroll+page, len(d.lines))/len(d.lines)))
 	}
-	lines := []string{title}
-	end := min(d.scroll+page, len(d.lines))
-	lines = append(lines, d.lines[d.scroll:end]...)
+	lines := append([]string{title}, viewLines(&d.vp)...)
 	return m.finish(lines, m.keyMode().help())
 }
 
@@ -198,6 +311,11 @@ type page struct {
 	m     *Model
 	w     int
 	lines []string
+	// stmts are the lines of the statements with evidence drawn so far;
+	// pick is the one selected (0-based, -1 none), its evidence cited.
+	stmts []stmtSpan
+	pick  int
+	cited *eval.Citation
 }
 
 func (p *page) blank() { p.lines = append(p.lines, "") }
@@ -209,10 +327,20 @@ func (p *page) heading(s string) {
 // text wraps s under indent; the first line may carry a prefix (a mark or
 // a rank) that the following lines are aligned after.
 func (p *page) text(indent int, prefix, s string, style *lipgloss.Style) {
+	p.wrapped(indent, prefix, s, style, nil)
+}
+
+// wrapped is text with a hook that may restyle the wrapped lines before
+// they are indented (the highlighted quote in a chunk).
+func (p *page) wrapped(indent int, prefix, s string, style *lipgloss.Style, mark func([]string) []string) {
 	pw := lipgloss.Width(prefix)
 	width := max(p.w-indent-pw, 10)
 	pad := strings.Repeat(" ", indent)
-	for i, l := range wrap(s, width) {
+	lines := wrap(s, width)
+	if mark != nil {
+		lines = mark(lines)
+	}
+	for i, l := range lines {
 		if style != nil {
 			l = style.Render(l)
 		}
@@ -224,11 +352,12 @@ func (p *page) text(indent int, prefix, s string, style *lipgloss.Style) {
 	}
 }
 
-func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int) {
-	p := &page{m: m, w: m.width}
+func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSpan) {
+	p := &page{m: m, w: m.width, pick: m.detail.pick - 1}
 	st := m.st
 	if !r.done {
-		return m.buildRunning(p, res)
+		lines, sections := m.buildRunning(p, res)
+		return lines, sections, nil
 	}
 	if res == nil {
 		// Read from the store (Options.Load) when opened; an error is
@@ -241,7 +370,10 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int) {
 		default:
 			p.text(2, "", "loading"+m.g.ellipsis, &st.muted)
 		}
-		return p.lines, nil
+		return p.lines, nil, nil
+	}
+	if cs := citations(m.metrics, res); p.pick >= 0 && p.pick < len(cs) {
+		p.cited = cs[p.pick]
 	}
 	m.sampleTexts(p, res)
 	if n := len(res.Calls); n > 0 {
@@ -298,7 +430,7 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int) {
 		}
 	}
 	m.failuresSection(p, res)
-	return p.lines, sections
+	return p.lines, sections, p.stmts
 }
 
 // sampleTexts is the top of the page: the sample as it was given.
@@ -310,12 +442,27 @@ func (m *Model) sampleTexts(p *page, res *eval.Result) {
 	p.heading("Answer")
 	p.text(2, "", res.Answer, nil)
 	p.blank()
-	p.heading(sprintf("Retrieved chunks (%d)", len(res.Contexts)))
+	heading := st.section.Render(sprintf("Retrieved chunks (%d)", len(res.Contexts)))
+	hl := -1
+	var from, to int
+	if p.pick >= 0 {
+		// On the heading line, so picking a statement never moves the page.
+		note, style := m.citedNote(p.pick, p.cited, res.Contexts)
+		heading += style.Render(m.g.sep + note)
+		if k, start, end, ok := p.cited.Locate(res.Contexts); ok {
+			hl, from, to = k, start, end
+		}
+	}
+	p.lines = append(p.lines, heading)
 	if len(res.Contexts) == 0 {
 		p.text(2, "", "none", &st.muted)
 	}
 	for i, c := range res.Contexts {
-		p.text(2, sprintf("[%d] ", i+1), c, nil)
+		var mark func([]string) []string
+		if i == hl {
+			mark = func(lines []string) []string { return markQuote(lines, c, from, to, st.selected) }
+		}
+		p.wrapped(2, sprintf("[%d] ", i+1), c, nil, mark)
 	}
 	if res.Reference != "" {
 		p.blank()
@@ -361,16 +508,94 @@ func (m *Model) verdictMark(v int) string {
 }
 
 // judgedLine shows one judged statement: its mark, the statement
-// (emphasised when it failed) and the judge's reason under it.
-func (m *Model) judgedLine(p *page, verdict int, statement, reason string) {
+// (emphasised when it failed), the judge's reason under it and the
+// evidence it cited. The statement j/k picked has a > before it.
+func (m *Model) judgedLine(p *page, verdict int, statement, reason string, ev *eval.Citation) {
+	first := len(p.lines)
+	lead := "  "
+	if len(p.stmts) == p.pick {
+		lead = "> "
+	}
 	if verdict == 1 {
-		p.text(2, m.verdictMark(1), statement, nil)
+		p.text(0, lead+m.verdictMark(1), statement, nil)
 	} else {
-		p.text(2, m.verdictMark(0), statement, &m.st.emph)
+		p.text(0, lead+m.verdictMark(0), statement, &m.st.emph)
 	}
 	if reason != "" {
 		p.text(4, "", reason, &m.st.muted)
 	}
+	m.evidenceLines(p, ev)
+	p.stmts = append(p.stmts, stmtSpan{first: first, last: len(p.lines) - 1})
+}
+
+// evidenceLines show the chunk and quote a verdict cites, and the flag of
+// a quote that is not in its chunk.
+func (m *Model) evidenceLines(p *page, ev *eval.Citation) {
+	st := m.st
+	switch {
+	case ev == nil:
+		p.text(4, "", "no evidence given", &st.muted)
+		return
+	case ev.Chunk == 0 && ev.Quote == "":
+		p.text(4, "", "cites no chunk", &st.muted)
+		return
+	}
+	where := "no chunk named"
+	if ev.Chunk != 0 {
+		where = sprintf("[%d]", ev.Chunk)
+	}
+	if ev.Quote == "" {
+		p.text(4, "evidence ", where+", no quote", &st.muted)
+	} else {
+		p.text(4, "evidence ", where+" \""+ev.Quote+"\"", &st.muted)
+	}
+	if ev.QuoteNotFound {
+		p.text(4, m.g.warn+" ", ev.Flag, &st.warn)
+	}
+}
+
+// citedNote says, on the chunks' heading, what the picked statement cites.
+func (m *Model) citedNote(pick int, ev *eval.Citation, contexts []string) (string, lipgloss.Style) {
+	st := m.st
+	what := sprintf("statement %d", pick+1)
+	switch {
+	case ev == nil:
+		return what + ": no evidence given", st.muted
+	case ev.QuoteNotFound:
+		return what + ": " + ev.Flag, st.warn
+	case ev.Quote == "":
+		return what + ": no quote", st.muted
+	}
+	if k, _, _, ok := ev.Locate(contexts); ok {
+		return sprintf("%s: quote in [%d]", what, k+1), st.accent
+	}
+	return what + ": " + eval.QuoteNotFoundFlag(ev.Chunk), st.warn
+}
+
+// citations are the evidence of the statements the page draws, in its
+// order: the ones judgedLine draws for faithfulness and context recall.
+func citations(metrics []eval.Metric, res *eval.Result) []*eval.Citation {
+	var out []*eval.Citation
+	for _, mt := range metrics {
+		if _, ok := res.Status[mt]; !ok {
+			continue
+		}
+		switch mt {
+		case eval.Faithfulness:
+			if t := res.Faithfulness; t != nil {
+				for _, s := range t.Statements {
+					out = append(out, s.Evidence)
+				}
+			}
+		case eval.ContextRecall:
+			if t := res.ContextRecall; t != nil {
+				for _, c := range t.Classifications {
+					out = append(out, c.Evidence)
+				}
+			}
+		}
+	}
+	return out
 }
 
 func (m *Model) faithfulnessSection(p *page, res *eval.Result) {
@@ -380,7 +605,8 @@ func (m *Model) faithfulnessSection(p *page, res *eval.Result) {
 		return
 	}
 	for _, s := range t.Statements {
-		m.judgedLine(p, s.Verdict, s.Statement, s.Reason)
+		m.judgedLine(p, s.Verdict, s.Statement, s.Reason, s.Evidence)
+		m.labelLine(p, eval.LabelFaithfulness, s.Statement)
 	}
 	if n := len(t.Statements); n > 0 {
 		p.text(2, "", sprintf("%d of %d statements supported = %.3f", t.Supported, n, float64(t.Supported)/float64(n)), &st.bold)
@@ -410,6 +636,7 @@ func (m *Model) relevancySection(p *page, res *eval.Result) {
 		}
 		prefix := sprintf("%s %s ", fmtScore(q.Cosine), m.cosineBar(q.Cosine))
 		p.text(2, prefix, q.Question+flag, nil)
+		m.labelLine(p, eval.LabelAnswerRelevancy, q.Question)
 		terms = append(terms, sprintf("%.3f", q.Cosine))
 		sum += q.Cosine
 	}
@@ -464,6 +691,7 @@ func (m *Model) precisionSection(p *page, res *eval.Result) {
 		if c.Reason != "" {
 			p.text(6, "", c.Reason, &st.muted)
 		}
+		m.labelLine(p, eval.LabelContextPrecision, sprintf("%d", c.Rank))
 	}
 	switch {
 	case len(t.Chunks) == 0:
@@ -481,7 +709,8 @@ func (m *Model) recallSection(p *page, res *eval.Result) {
 		return
 	}
 	for _, c := range t.Classifications {
-		m.judgedLine(p, c.Attributed, c.Statement, c.Reason)
+		m.judgedLine(p, c.Attributed, c.Statement, c.Reason, c.Evidence)
+		m.labelLine(p, eval.LabelContextRecall, c.Statement)
 	}
 	if n := len(t.Classifications); n > 0 {
 		p.text(2, "", sprintf("%d of %d reference statements attributed = %.3f", t.Attributed, n, float64(t.Attributed)/float64(n)), &st.bold)

@@ -25,6 +25,7 @@ const (
 	termDiag
 	// termDelta is the change of a score in compare mode (df<0: got worse).
 	termDelta
+	termLabel // label:any|disputed|agreed|none (labels.go)
 )
 
 type term struct {
@@ -117,6 +118,9 @@ func parseTerm(w word) (term, error) {
 	}
 	s := w.s
 	lower := strings.ToLower(s)
+	if k, v, ok := strings.Cut(lower, ":"); ok && k == "label" {
+		return parseLabelTerm(s, v)
+	}
 	if k, v, ok := strings.Cut(lower, ":"); ok && (k == "status" || k == "diag") {
 		switch k {
 		case "status":
@@ -226,6 +230,8 @@ type matchEnv struct {
 	// delta is a row's change of the metric in a slot, false when it has
 	// none; nil outside compare mode.
 	delta func(r *row, slot int) (float64, bool)
+	// label is a sample's human-label mark (LabelMarked, LabelDisputed).
+	label func(index int) uint8
 }
 
 func (f *filter) match(r *row, env matchEnv) bool {
@@ -260,6 +266,8 @@ func (t *term) match(r *row, env matchEnv) bool {
 		return r.done && r.diagnosis() == t.diag
 	case termStatus:
 		return matchStatus(r, t.status, env.metrics)
+	case termLabel:
+		return t.matchLabel(r, env)
 	}
 	return false
 }

@@ -11,7 +11,7 @@ var filterHelp = []string{
 	"                                 context precision, recall (< <= > >= = !=)",
 	"  status:failed  status:ok  status:n/a  status:running  status:judge_error ...",
 	"  diag:generation  diag:retrieval  diag:off-topic  diag:noncommittal",
-	"  diag:low  diag:ok  diag:failed",
+	"  diag:low  diag:ok  diag:failed   label:disputed|any|agreed|none (human labels)",
 	"  df<0  dar<-0.1  dcp>0  dcr!=0   comparing runs: after minus before (<0 worse)",
 	// The rows keep only the heads of the texts (see row): a million
 	// samples are searched in memory, the full texts read only when opened.

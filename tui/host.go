@@ -30,7 +30,8 @@ type Host interface {
 	// the error names the file and line.
 	Reload(sample *eval.Result) error
 	// Plan counts what re-running the samples would cost: the judge calls
-	// it would send after cache hits and their prompt-token estimate.
+	// it would send after cache hits, their tokens and, when the Host can
+	// price them, their cost against the budget (Plan.Cost).
 	Plan(ctx context.Context, indexes []int, metrics []eval.Metric) (Plan, error)
 	// Rerun re-runs the planned samples as a new run linked to the current
 	// one (its parent) and streams the new results as events; the channel
@@ -72,4 +73,8 @@ type Plan struct {
 	Calls, Cached int
 	// Tokens estimates the prompt tokens of the calls sent.
 	Tokens int
+	// Cost is the estimate behind the counts, priced; nil when the Host
+	// has none, and the question then names calls and tokens only. Over
+	// its budget, the question says so.
+	Cost *Cost
 }

@@ -81,6 +81,9 @@ func (m *Model) keyMode() keyMode {
 	if m.filtering {
 		return m.filterInputMode()
 	}
+	if m.lab.typing {
+		return m.noteMode()
+	}
 	switch m.screen {
 	case screenDetail:
 		return m.detailMode()
@@ -90,6 +93,10 @@ func (m *Model) keyMode() keyMode {
 		return m.promptsMode()
 	case screenRuns:
 		return m.pickerMode()
+	case screenAgreement:
+		return m.agreementMode()
+	case screenBudget:
+		return m.budgetMode()
 	}
 	return m.tableMode()
 }
@@ -156,6 +163,7 @@ func (m *Model) tableMode() keyMode {
 	if esc == &k.LeaveCompare {
 		km.refuse(esc, m.leaveCompareBlocked())
 	}
+	m.tableLabelKeys(&km)
 	return km
 }
 
@@ -174,6 +182,9 @@ func (m *Model) detailMode() keyMode {
 	k := &m.keys
 	m.ensureDetail()
 	moves := k.scrolling(m.detail.maxScroll(m.pageHeight()) > 0)
+	if len(moves) == 0 && len(m.detail.stmts) > 0 {
+		moves = []*key.Binding{&k.Down, &k.Up} // they pick a statement (pickStatement)
+	}
 	km := keyMode{
 		title: "keys: sample detail",
 		footer: append([]*key.Binding{&k.Back, &k.Section, &k.Raw, &k.Help, &k.Quit, &k.Stop, &k.Rerun, &k.DetailPrompts,
@@ -189,6 +200,7 @@ func (m *Model) detailMode() keyMode {
 	km.refuse(&k.Rerun, m.rerunSampleBlocked())
 	km.refuse(&k.DetailPrompts, m.promptsBlocked())
 	km.refuse(&k.Stop, m.stopBlocked())
+	m.labelKeys(&km)
 	return km
 }
 

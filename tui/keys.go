@@ -24,6 +24,13 @@ type keyMap struct {
 	Copy, Pager, ResetPrompt key.Binding
 	// The filter bar, while typing: the rows follow each key.
 	FilterApply, FilterCancel key.Binding
+	// Human labels (labels.go): pick a judged item of the detail page,
+	// agree or disagree with the judge, note why, remove the label; the
+	// agreement panel.
+	NextItem, PrevItem, Agree, Disagree, Note, Unlabel, Agreement key.Binding
+	// The cost page of a run held back by --confirm-over: y starts it, the
+	// rest leave with no run.
+	StartRun, NoRun key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -70,6 +77,15 @@ func defaultKeys() keyMap {
 		ResetPrompt:   b([]string{"d"}, "d", "reset to built-in"),
 		FilterApply:   b([]string{"enter"}, "enter", "apply"),
 		FilterCancel:  b([]string{"esc"}, "esc", "cancel"),
+		NextItem:      b([]string{"]"}, "]", "next judged item"),
+		PrevItem:      b([]string{"["}, "[", "previous judged item"),
+		Agree:         b([]string{"a"}, "a", "agree with the judge"),
+		Disagree:      b([]string{"d"}, "d", "disagree (label the other value)"),
+		Note:          b([]string{"m"}, "m", "note on the label"),
+		Unlabel:       b([]string{"u"}, "u", "remove the label"),
+		Agreement:     b([]string{"A"}, "A", "agreement with labels"),
+		StartRun:      b([]string{"y", "Y"}, "y", "start the run"),
+		NoRun:         b([]string{"n", "N", "q", "esc"}, "n/q/esc", "quit, no run"),
 	}
 }
 

@@ -35,6 +35,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if m.filtering {
 		return m.filterKey(msg)
 	}
+	if m.lab.typing {
+		return m.noteKey(msg)
+	}
 	if key.Matches(msg, k.Quit) {
 		if (m.live && !m.opts.Attached) || m.rerun != nil {
 			m.confirm = confirmQuit
@@ -66,6 +69,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.promptsKey(msg)
 	case screenRuns:
 		return m.runsKey(msg)
+	case screenAgreement:
+		return m.agreementKey(msg)
+	case screenBudget:
+		return m.budgetKey(msg)
 	}
 	return m.tableKey(msg)
 }
@@ -103,6 +110,8 @@ func (m *Model) tableKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.planRerun(m.filteredIndexes(), nil)
 	case key.Matches(msg, k.Compare):
 		return m.openPicker()
+	case m.opts.Labels != nil && key.Matches(msg, k.Agreement):
+		return m.openAgreement()
 	case key.Matches(msg, k.Copy):
 		return m.copyExport()
 	case key.Matches(msg, k.Pager):

@@ -58,6 +58,9 @@ type Options struct {
 	Banner string // one line under the header
 	RunID  string // the run shown (the parent of a re-run)
 	Host   Host   // prompt workflow; nil turns it off
+	// Labels stores the human labels of judged items (labels.go); nil
+	// turns labelling off.
+	Labels LabelHost
 	// Limit, when set, says how the judge endpoint is holding back ("rate
 	// limited: 12 in flight of 64, paused 1.0s"), "" when it is not; read
 	// once a second while the run is live.
@@ -65,6 +68,11 @@ type Options struct {
 	// Pricing prices the tokens the header counts (the run record's); nil:
 	// the header shows no cost (a run recorded before costs were).
 	Pricing *eval.Pricing
+	// First, when set, holds the run back until its cost is known
+	// (--confirm-over): the interface opens on the cost page, and the
+	// run's events, Cancel and Started come from First.Start, not from
+	// Run's events and these options.
+	First *FirstRun
 }
 
 type screen int
@@ -75,6 +83,10 @@ const (
 	screenRaw
 	screenPrompts
 	screenRuns
+	screenBudget // the cost of a run held back by --confirm-over
+
+	// screenAgreement is the judge against the human labels (agreement.go).
+	screenAgreement
 )
 
 // Minimum usable size; below it the screen says so instead of drawing a
@@ -172,6 +184,12 @@ type Model struct {
 	// gen tags the replies of Host calls; a reply to a superseded request
 	// (the user moved on) is dropped.
 	gen int
+
+	// lab is the human-labelling workflow (labels.go).
+	lab labelState
+
+	// first is the run held back by Options.First until it starts.
+	first *firstRunState
 }
 
 // confirmKind is the y/n question the footer asks, if any.
@@ -222,6 +240,11 @@ func New(opts Options) *Model {
 	m.addStored(opts.Results)
 	m.reading = opts.Page != nil
 	m.progress.total = max(m.progress.total, len(m.rows))
+	if opts.First != nil {
+		// Not live until it starts: q leaves at once, with nothing to stop.
+		m.first = &firstRunState{estimating: true}
+		m.screen, m.live = screenBudget, false
+	}
 	m.syncRunKeys()
 	m.derive()
 	return m
@@ -259,6 +282,10 @@ func (m *Model) Init() tea.Cmd {
 	}
 	if m.opts.Page != nil {
 		cmds = append(cmds, m.readPage(0))
+	}
+	cmds = append(cmds, m.loadMarks())
+	if m.first != nil {
+		cmds = append(cmds, m.estimateFirst())
 	}
 	if m.live {
 		cmds = append(cmds, tick())
@@ -313,7 +340,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case storedPageMsg:
 		return m, m.storedPageIn(msg)
 	case resultLoadedMsg:
-		return m, m.loaded(msg)
+		return m, tea.Batch(m.loaded(msg), m.labelsFollow())
 	case rawCallsMsg:
 		if m.raw.sample == msg.sample {
 			m.raw.loading = false
@@ -327,6 +354,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.wheel(msg.Mouse())
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
+	}
+	if cmd, ok := m.labelMsg(msg); ok {
+		return m, cmd
 	}
 	if m.filtering {
 		return m, m.editFilter(msg)
@@ -392,6 +422,10 @@ func (m *Model) render() string {
 		lines = m.renderPrompts()
 	case m.screen == screenRuns:
 		lines = m.renderRuns()
+	case m.screen == screenAgreement:
+		lines = m.renderAgreement()
+	case m.screen == screenBudget:
+		lines = m.renderBudget()
 	default:
 		lines = m.renderTable()
 	}
@@ -432,6 +466,11 @@ func Run(ctx context.Context, opts Options, events <-chan eval.Event) error {
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithFPS(maxFPS))
 	m.send = p.Send
 	_, err := p.Run()
+	// A first run started from the cost page (Options.First) streams on
+	// m.events; the program has returned, so the model is no one else's.
+	if m.events != nil {
+		events = m.events
+	}
 	if events != nil {
 		// The runner, cancelled or finishing, must never block on a full
 		// channel, and the program may have ended before Init's stream

@@ -2,7 +2,9 @@ package tui
 
 import (
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ragscope/ragscope/sanitize"
 )
@@ -16,8 +18,13 @@ type rawView struct {
 	json    []byte // the calls as stored (request and reply), what y copies; nil without RawCallsJSON
 	note    string // instead of text: why there are no calls to show
 	err     error
-	lines   []string
-	scroll  int
+	lines   []string // the page, nil until built (and after a resize)
+	// scroll is the viewport's offset, kept beside it so a rebuilt page
+	// lands where the user was.
+	scroll int
+	vp     viewport.Model
+	page   int  // the height the viewport was sized for
+	loaded bool // the viewport holds lines
 }
 
 type rawCallsMsg struct {
@@ -28,7 +35,36 @@ type rawCallsMsg struct {
 }
 
 func (r *rawView) scrollBy(n, page int) {
-	r.scroll = min(max(r.scroll+n, 0), r.maxScroll(page))
+	if r.lines == nil {
+		r.scroll = max(r.scroll+n, 0) // clamped when the page is built
+		return
+	}
+	if !r.loaded || r.page != page {
+		r.load(page)
+	}
+	r.vp.SetYOffset(r.scroll + n)
+	r.scroll = r.vp.YOffset()
+}
+
+// load puts the page's lines into the viewport, sized for page lines.
+func (r *rawView) load(page int) {
+	// As wide as the widest line: a line too wide for the screen is cut
+	// by the frame, which marks the cut (…), not by the viewport.
+	r.vp.SetWidth(max(lineWidth(r.lines), 1))
+	r.vp.SetHeight(page)
+	r.vp.SetContentLines(r.lines)
+	r.vp.SetYOffset(r.scroll)
+	r.scroll = r.vp.YOffset()
+	r.page, r.loaded = page, true
+}
+
+// lineWidth is the widest of lines, in cells.
+func lineWidth(lines []string) int {
+	w := 0
+	for _, l := range lines {
+		w = max(w, ansi.StringWidth(l))
+	}
+	return w
 }
 
 func (r *rawView) maxScroll(page int) int { return max(len(r.lines)-page, 0) }
@@ -92,7 +128,7 @@ func (m *Model) ensureRaw() {
 			r.lines[i] = "  " + l
 		}
 	}
-	r.scrollBy(0, m.pageHeight())
+	r.load(m.pageHeight())
 }
 
 func (m *Model) rawKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -120,7 +156,9 @@ func (m *Model) renderRaw() []string {
 	page := m.pageHeight()
 	lines := []string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(sprintf("sample %d", r.sample)) +
 		m.st.muted.Render(m.g.sep+"raw judge calls")}
-	end := min(r.scroll+page, len(r.lines))
-	lines = append(lines, r.lines[r.scroll:end]...)
+	if r.page != page {
+		r.load(page)
+	}
+	lines = append(lines, viewLines(&r.vp)...)
 	return m.finish(lines, m.keyMode().help())
 }

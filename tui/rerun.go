@@ -19,6 +19,7 @@ import (
 type rerunAsk struct {
 	plan     Plan
 	question string
+	over     bool // over --confirm-over: the question is shown as an error
 	// answer, when set, takes the y/n instead of the re-run: the same
 	// question line confirms resetting a prompt.
 	answer func(yes bool) tea.Cmd
@@ -138,8 +139,19 @@ func (m *Model) question(p Plan) string {
 	if p.Calls == 0 {
 		return sprintf("Re-run %s (%s)? No judge call will be sent: the cache answers all %d. [y/n]", scope, what, p.Cached)
 	}
-	return sprintf("Re-run %s (%s)? %d judge %s will be sent, ~%s prompt tokens; %d answered from the cache. [y/n]",
-		scope, what, p.Calls, plural(p.Calls, "call", "calls"), approx(p.Tokens), p.Cached)
+	c := p.Cost
+	if c == nil {
+		return sprintf("Re-run %s (%s)? %d judge %s will be sent, ~%s prompt tokens; %d answered from the cache. [y/n]",
+			scope, what, p.Calls, plural(p.Calls, "call", "calls"), approx(p.Tokens), p.Cached)
+	}
+	q := sprintf("Re-run %s (%s)? %d judge %s will be sent, ~%s prompt and ~%s completion tokens, %s; %d answered from the cache.",
+		scope, what, p.Calls, plural(p.Calls, "call", "calls"), approx(c.Total.PromptTokens), approx(c.Total.CompletionTokens),
+		m.costWords(c), p.Cached)
+	if c.Over {
+		// Said before the keys: the one thing to read before pressing y.
+		return q + " OVER --confirm-over " + dollars(c.Budget) + ": y starts it anyway, any other key cancels. [y/n]"
+	}
+	return q + " [y/n]"
 }
 
 func sameMetrics(a, b []eval.Metric) bool {
@@ -217,7 +229,7 @@ func (m *Model) rerunWorkflow(msg workflowMsg) tea.Cmd {
 			m.setError("the judge has nothing to re-run for these samples")
 			return nil
 		}
-		m.ask = &rerunAsk{plan: msg.plan, question: m.question(msg.plan)}
+		m.ask = &rerunAsk{plan: msg.plan, question: m.question(msg.plan), over: msg.plan.Cost != nil && msg.plan.Cost.Over}
 	case rerunStartedMsg:
 		rr := m.rerun
 		if rr == nil || msg.gen != rr.gen {

@@ -36,6 +36,8 @@ func (m *Model) bottomLines() []string {
 	var text string
 	var style lipgloss.Style
 	switch {
+	case m.ask != nil && m.ask.over:
+		text, style = m.ask.question, m.st.errorLine
 	case m.ask != nil:
 		text, style = m.ask.question, m.st.warn
 	case m.status.shown():

@@ -123,7 +123,7 @@ func (m *Model) renderRow(r *row, selected bool) string {
 		mark, markStyle = g.fail, st.failed.Render
 	}
 	b.WriteString(paint(mark, markStyle))
-	b.WriteString(" ")
+	b.WriteString(m.labelCell(r, paint))
 	b.WriteString(padLeft(strconv.Itoa(r.index), m.indexWidth()))
 	b.WriteString(" ")
 	// A running row shows its question dimmed when the runner told it,

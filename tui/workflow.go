@@ -14,6 +14,8 @@ func (m *Model) workflow(msg workflowMsg) tea.Cmd {
 		return m.pickerWorkflow(msg)
 	case pagerReadyMsg, pagerDoneMsg:
 		return m.pagerWorkflow(msg)
+	case firstCostMsg, firstStartedMsg:
+		return m.firstWorkflow(msg)
 	}
 	return nil
 }

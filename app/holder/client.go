@@ -452,6 +452,30 @@ func (c *Client) Call(key string) (*cache.CallEntry, error) {
 	return r.Entry, nil
 }
 
+// PutLabels implements cache.Store.
+func (c *Client) PutLabels(ls []eval.Label) error {
+	return c.call("PutLabels", labelsArgs{Labels: ls}, &none{})
+}
+
+// DeleteLabels implements cache.Store.
+func (c *Client) DeleteLabels(keys []string) (int, error) {
+	var r countReply
+	err := c.call("DeleteLabels", labelKeysArgs{Keys: keys}, &r)
+	return r.N, err
+}
+
+// Labels implements cache.Store.
+func (c *Client) Labels(keys []string) (map[string]eval.Label, error) {
+	var r labelsReply
+	if err := c.call("Labels", labelKeysArgs{Keys: keys}, &r); err != nil {
+		return nil, err
+	}
+	if r.Labels == nil {
+		r.Labels = map[string]eval.Label{}
+	}
+	return r.Labels, nil
+}
+
 // Stats implements cache.Store.
 func (c *Client) Stats() (cache.Stats, error) {
 	var r statsReply

@@ -177,6 +177,27 @@ func (s *service) Call(in json.RawMessage, out *json.RawMessage) error {
 	})
 }
 
+func (s *service) PutLabels(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a labelsArgs) (none, error) {
+		return none{}, s.c.srv.db.PutLabels(a.Labels)
+	})
+}
+
+func (s *service) DeleteLabels(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a labelKeysArgs) (countReply, error) {
+		n, err := s.c.srv.db.DeleteLabels(a.Keys)
+		return countReply{N: n}, err
+	})
+}
+
+// Labels keeps nil (every label) apart from an empty list over the wire.
+func (s *service) Labels(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a labelKeysArgs) (labelsReply, error) {
+		ls, err := s.c.srv.db.Labels(a.Keys)
+		return labelsReply{Labels: ls}, err
+	})
+}
+
 func (s *service) Stats(in json.RawMessage, out *json.RawMessage) error {
 	return handle(in, out, func(none) (statsReply, error) {
 		st, err := s.c.srv.db.Stats()

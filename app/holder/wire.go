@@ -110,6 +110,15 @@ type (
 		ResponseKey    string `json:"response_key,omitempty"`
 		ResponseCached bool   `json:"response_cached,omitempty"`
 	}
+	labelsArgs struct {
+		Labels []eval.Label `json:"labels"`
+	}
+	labelKeysArgs struct {
+		Keys []string `json:"keys"`
+	}
+	labelsReply struct {
+		Labels map[string]eval.Label `json:"labels"`
+	}
 	statsReply struct {
 		Stats cache.Stats `json:"stats"`
 	}

@@ -1,49 +1,140 @@
 package main
 
 import (
+	"bufio"
+	"context"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/ragscope/ragscope/app"
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/estimate"
 	"github.com/ragscope/ragscope/eval/offline"
 	"github.com/ragscope/ragscope/sanitize"
 )
 
-// calibrateCommand measures the offline judge's pairwise faithfulness
-// accuracy on the public calibration datasets and prints the Markdown table
-// the README shows. It exits 3 when a dataset misses its target, so the
-// thresholds cannot drift below them unnoticed.
+// calibrateGroups are the flags calibrate takes from run: the judge's (but
+// the metric choice: calibration is of faithfulness), the cache's and the
+// prices'; registered by run's own code, so the judge calibrated is the
+// one run would build from the same flags, settings file and environment.
+var calibrateGroups = []flagGroup{
+	{"calibration", []string{"datasets", "judge", "limit", "yes"}},
+	{"judge (--judge llm)", judgeFlagsOf(runFlagGroups[0].flags, "metrics", "strictness", "no-n", "offline")},
+	{"cache & store", []string{"db", "no-cache", "cache-only"}},
+	{"cost", []string{"prices", "config"}},
+}
+
+// judgeFlagsOf is flags without the names dropped.
+func judgeFlagsOf(flags []string, drop ...string) []string {
+	var out []string
+	for _, f := range flags {
+		keep := true
+		for _, d := range drop {
+			keep = keep && f != d
+		}
+		if keep {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// calibrateFlags are calibrate's own flags beside run's.
+type calibrateFlags struct {
+	runFlags
+	dir   string
+	judge string
+	limit int
+}
+
+// calibrateCommand measures a judge's pairwise faithfulness accuracy on
+// the public calibration datasets. The offline judge is held to targets
+// (exit 3 when one is missed, so its thresholds cannot drift below them
+// unnoticed); an LLM judge is shown beside what the RAGAS paper published.
 func (c *cli) calibrateCommand() *cobra.Command {
-	var dir string
+	var f calibrateFlags
 	var sets strings.Builder
 	for _, cs := range offline.CalibrationSets {
-		fmt.Fprintf(&sets, "\n  %-45s target %.2f", cs.Path, cs.Target)
+		pub := "no published figure"
+		if cs.Published.Accuracy > 0 {
+			pub = fmt.Sprintf("published %.2f (%s)", cs.Published.Accuracy, cs.Published.Judge)
+		}
+		fmt.Fprintf(&sets, "\n  %-45s offline target %.2f; %s", cs.Path, cs.Target, pub)
 	}
 	cmd := &cobra.Command{
 		Use:   "calibrate",
-		Short: "Measure the offline judge on public labelled datasets",
-		Long: "Measure the offline judge's pairwise accuracy (the faithful answer must score higher faithfulness than the unfaithful one; ties count half) " +
-			"on the datasets below, found under --datasets, and print the table; exit 3 when one misses its target.\n" + sets.String(),
-		Example:           "ragscope calibrate --datasets ../shared/datasets",
+		Short: "Measure the offline or the configured LLM judge on public labelled datasets",
+		Long: "Measure a judge's pairwise accuracy (the faithful answer must score higher faithfulness than the unfaithful one; ties count half) " +
+			"on the datasets below, found under --datasets, and print the table.\n\n" +
+			"--judge offline (the default): the offline lexical judge; exit 3 when a set misses its target.\n" +
+			"--judge llm: the judge run builds from the same flags, settings file and environment, on the first --limit pairs of each set. " +
+			"The estimate of its calls, tokens and cost is printed before anything is sent, and the run starts when you answer y (--yes: without asking; " +
+			"without a terminal and without --yes it is refused, exit 2). The calls go through the cache, so a repeated calibration is free, " +
+			"and the run is stored: `ragscope open RUN` shows each verdict. Exit 3 when some pairs could not be judged, 1 when the judge failed everything.\n" + sets.String(),
+		Example: `ragscope calibrate --datasets ../shared/datasets
+OPENAI_API_KEY=sk-... ragscope calibrate --judge llm --limit 20 --model gpt-4o-mini --datasets ../shared/datasets
+ragscope calibrate --judge llm --limit 20 --base-url http://localhost:11434/v1 --model qwen2.5:14b --yes`,
 		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
 			if len(pos) > 0 {
 				return usageHint(c.stderr, cmd, "unexpected argument %q (did you mean --datasets %s?)", pos[0], pos[0])
 			}
-			return calibrate(dir, c.stdout, c.stderr)
+			if f.limit < 0 {
+				return usageHint(c.stderr, cmd, "--limit %d: give the pairs per set to judge, 1 or more (0: all)", f.limit)
+			}
+			switch f.judge {
+			case "offline":
+				return calibrate(f.dir, f.limit, c.stdout, c.stderr)
+			case "llm":
+				if f.APIKey == "" {
+					f.APIKey = os.Getenv("OPENAI_API_KEY")
+				}
+				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+				defer stop()
+				code, err := c.calibrateLLM(ctx, &f, cmd.InOrStdin())
+				if err != nil {
+					fmt.Fprintf(c.stderr, "ragscope calibrate: %s\n", errText(err))
+					return exitCode(err)
+				}
+				return code
+			}
+			return usageHint(c.stderr, cmd, "--judge %q: give offline or llm", f.judge)
 		}),
 	}
-	cmd.Flags().StringVar(&dir, "datasets", "../shared/datasets", "directory holding halueval/, wikieval_sample10/ and rgb/")
+	fs := cmd.Flags()
+	fs.SortFlags = false
+	fs.StringVar(&f.dir, "datasets", "../shared/datasets", "directory holding halueval/, wikieval_sample10/ and rgb/")
 	_ = cmd.MarkFlagDirname("datasets")
+	fs.StringVar(&f.judge, "judge", "offline", "the judge to calibrate: offline (the lexical judge) or llm (the judge of run's flags)")
+	fs.IntVar(&f.limit, "limit", 0, "judge the first N pairs of each set (0: all); the same pairs every time, so a repeated or larger calibration reuses the cache")
+	fs.BoolVar(&f.yes, "yes", false, "with --judge llm: start without asking after the estimate (needed without a terminal)")
+	all := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	addRunFlags(&f.runFlags, all)
+	for _, g := range calibrateGroups[1:] {
+		for _, name := range g.flags {
+			if fl := all.Lookup(name); fl != nil {
+				fs.AddFlag(fl)
+			}
+		}
+	}
+	_ = cmd.RegisterFlagCompletionFunc("judge", cobra.FixedCompletions([]string{"offline", "llm"}, cobra.ShellCompDirectiveNoFileComp))
+	registerRunCompletions(cmd)
+	cmd.SetHelpFunc(groupedHelp(calibrateGroups))
 	return cmd
 }
 
-func calibrate(dir string, stdout, stderr io.Writer) int {
+func calibrate(dir string, limit int, stdout, stderr io.Writer) int {
 	start := time.Now()
-	results, err := offline.Calibrate(dir)
+	results, err := offline.CalibrateLimit(dir, limit)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragscope calibrate: %s\n", errText(err))
 		return exitFatal
@@ -65,4 +156,177 @@ func calibrate(dir string, stdout, stderr io.Writer) int {
 		return exitFailures
 	}
 	return exitOK
+}
+
+// calibrateLLM judges the calibration pairs with the LLM judge of run's
+// flags: estimate, confirmation, the run through the cache, the table.
+func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Reader) (int, error) {
+	cfg := &f.Config
+	cfg.Metrics = string(eval.Faithfulness)
+	if cfg.UseOffline() {
+		return 0, errorf("--judge llm needs an endpoint, as run does: give --base-url (or OPENAI_BASE_URL, or base_url in the settings file) and the key in OPENAI_API_KEY; --judge offline calibrates the offline judge")
+	}
+	if err := cfg.Validate(); err != nil {
+		return 0, err
+	}
+	sets, err := offline.LoadSets(f.dir, f.limit)
+	if err != nil {
+		return 0, usageError{Err: err}
+	}
+	pairs := 0
+	var names []string
+	for _, ls := range sets {
+		pairs += len(ls.Pairs)
+		names = append(names, ls.Name)
+	}
+	cfg.Dataset = "calibration: " + strings.Join(names, ", ")
+	if f.limit > 0 {
+		cfg.Dataset += fmt.Sprintf(" (first %d pairs each)", f.limit)
+	}
+	cfg.Preloaded = app.CalibrationData(cfg.Dataset, sets)
+	st, err := app.Open(cfg.DB, app.OpenOptions{Mode: app.Hold, Role: "calibrate", Stderr: c.stderr})
+	if err != nil {
+		return 0, err
+	}
+	defer st.Close()
+	s, err := app.Prepare(cfg, st, c.stderr)
+	if err != nil {
+		return 0, err
+	}
+	defer s.Close()
+	prices, err := app.Prices(cfg)
+	if err != nil {
+		return 0, err
+	}
+	est, err := s.Estimate(ctx, prices, app.PricesPath(cfg))
+	if err != nil {
+		return 0, err
+	}
+	// Said before anything is sent: what the calibration will cost.
+	if err := est.WriteText(c.stdout, fmt.Sprintf("%s: %d pairs, 2 answers each", cfg.Dataset, pairs)); err != nil {
+		return 0, err
+	}
+	calls := est.Calls.Chat + est.Calls.Embeddings
+	fmt.Fprintf(c.stdout, "\nestimate: %d chat and %d embedding calls to send (%d answered by the cache), %d prompt + %d completion tokens, %s\n\n",
+		est.Calls.Chat, est.Calls.Embeddings, est.CacheHits, est.Tokens.Prompt, est.Tokens.Completion, estimate.USD(est.CostUSD))
+	switch {
+	case calls == 0:
+		fmt.Fprintln(c.stderr, "ragscope calibrate: every call is in the cache: nothing is sent")
+	case f.yes:
+		fmt.Fprintln(c.stderr, "ragscope calibrate: starting without asking (--yes)")
+	case !isTerminal(stdin):
+		return 0, errorf("calibrating %s sends %d calls (%s) and there is no terminal to ask on; nothing was sent. Pass --yes to start anyway, or --limit N for fewer pairs",
+			s.Judge.Info().Name, calls, estimate.USD(est.CostUSD))
+	default:
+		fmt.Fprintf(c.stderr, "ragscope calibrate: send %d calls to %s (%s)? [y/N] ", calls, s.Judge.Info().Name, estimate.USD(est.CostUSD))
+		if !answeredYes(stdin) {
+			return 0, errorf("not confirmed; nothing was sent")
+		}
+	}
+	fmt.Fprintf(c.stderr, "ragscope calibrate: %s\n", s.Banner)
+	start := time.Now()
+	results, run, err := s.Calibrate(ctx, sets)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "ragscope calibrate: %s\n", errText(err))
+		if run != nil {
+			fmt.Fprintf(c.stderr, "ragscope calibrate: the pairs judged before it stopped are kept in run %s\n", run.ID)
+		}
+		return exitCode(err), nil
+	}
+	info := run.Info()
+	if err := writeCalibration(c.stdout, s.Judge.Info().Name, results); err != nil {
+		return 0, err
+	}
+	fmt.Fprintf(c.stdout, "\nrun %s in %s: %d calls sent, %d cache hits, cost %s; each verdict: ragscope open %s\n",
+		info.ID, time.Since(start).Round(time.Millisecond), info.Calls.Sent(), info.Calls.CacheHits, sanitize.Line(info.CostSentence()), info.ID)
+	if info.Cancelled {
+		fmt.Fprintln(c.stderr, "ragscope calibrate: interrupted; the accuracies are of the pairs judged before, and calibrating again reuses them from the cache")
+		return exitInterrupted, nil
+	}
+	failed := 0
+	for _, r := range results {
+		failed += r.Failed
+	}
+	if failed > 0 {
+		fmt.Fprintf(c.stderr, "ragscope calibrate: %d pairs could not be judged (see the list); they are left out of the accuracies\n", failed)
+		return exitFailures, nil
+	}
+	return exitOK, nil
+}
+
+// writeCalibration is the LLM judge's table beside the published figures,
+// their sources, and the pairs it did not win.
+func writeCalibration(w io.Writer, judge string, results []app.CalibrationResult) error {
+	var b strings.Builder
+	b.WriteString("| judge | dataset | pairs | judged | accuracy | wins | ties | losses | failed | published |\n")
+	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n")
+	var sources []string
+	for _, r := range results {
+		acc := "n/a"
+		if r.Accuracy != nil {
+			acc = fmt.Sprintf("%.3f", *r.Accuracy)
+		}
+		pairs := fmt.Sprintf("%d", r.Pairs)
+		if r.Pairs < r.All {
+			pairs = fmt.Sprintf("%d of %d", r.Pairs, r.All)
+		}
+		pub := "not published"
+		if p := r.Published; p.Accuracy > 0 {
+			sources = append(sources, fmt.Sprintf("[%d] %s: %.2f, %s; %s. %s.", len(sources)+1, r.Set, p.Accuracy, p.Judge, p.Source, p.Note))
+			pub = fmt.Sprintf("%.2f (%s) [%d]", p.Accuracy, p.Judge, len(sources))
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %d | %d | %d | %d | %s |\n", sanitize.Line(judge), r.Set, pairs, r.Judged(), acc, r.Wins, r.Ties, r.Losses, r.Failed, pub)
+	}
+	b.WriteString("\naccuracy: (wins + ties/2) / pairs judged; a pair with an answer without statements is a tie, a pair that failed to score is left out.\n")
+	b.WriteString("published: figures of the RAGAS paper; \"not published\" where it has none for the set.\n")
+	for _, s := range sources {
+		b.WriteString(s + "\n")
+	}
+	const show = 10
+	for _, r := range results {
+		var notWon []app.PairScore
+		for _, p := range r.Scores {
+			if p.Outcome != app.PairWin {
+				notWon = append(notWon, p)
+			}
+		}
+		if len(notWon) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n%s: %d pairs not won\n", r.Set, len(notWon))
+		for i, p := range notWon {
+			if i == show {
+				fmt.Fprintf(&b, "  ... and %d more\n", len(notWon)-show)
+				break
+			}
+			fmt.Fprintf(&b, "  #%d %s: faithful %s, unfaithful %s", p.Pair, p.Outcome, scoreText(p.Faithful), scoreText(p.Unfaithful))
+			if p.Why != "" {
+				b.WriteString("; " + sanitize.Line(p.Why))
+			}
+			b.WriteString("\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func scoreText(p *float64) string {
+	if p == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", *p)
+}
+
+// isTerminal: r is a terminal a question can be asked on.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
+
+// answeredYes reads one line: y or yes, in any case, is yes; anything
+// else, an empty line or the end of the input, is no.
+func answeredYes(r io.Reader) bool {
+	line, _ := bufio.NewReader(r).ReadString('\n')
+	a := strings.TrimSpace(line)
+	return strings.EqualFold(a, "y") || strings.EqualFold(a, "yes")
 }

@@ -54,6 +54,10 @@ ragscope estimate --resume latest`,
 			if f.APIKey == "" {
 				f.APIKey = os.Getenv("OPENAI_API_KEY")
 			}
+			if err := checkSampleFlags(cmd.Flags()); err != nil {
+				c.stderr.Write([]byte("ragscope estimate: " + errText(err) + "\n"))
+				return exitUsage
+			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			if err := c.estimate(ctx, &f, asJSON); err != nil {

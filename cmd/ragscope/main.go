@@ -100,12 +100,12 @@ ragscope diff RUN_A latest`,
 		sub.GroupID = "eval"
 		root.AddCommand(sub)
 	}
-	for _, sub := range []*cobra.Command{c.openCommand("open"), c.openCommand("attach"), c.runsCommand(), c.reportCommand(), c.diffCommand(), c.serveCommand()} {
+	for _, sub := range []*cobra.Command{c.openCommand("open"), c.openCommand("attach"), c.runsCommand(), c.reportCommand(), c.diffCommand(), c.agreementCommand(), c.serveCommand()} {
 		sub.GroupID = "runs"
 		root.AddCommand(sub)
 	}
 	help := c.helpCommand()
-	for _, sub := range []*cobra.Command{c.cacheCommand(), c.dbCommand(), c.promptsCommand(), c.completionCommand(), c.manCommand(), help} {
+	for _, sub := range []*cobra.Command{c.cacheCommand(), c.dbCommand(), c.labelsCommand(), c.promptsCommand(), c.completionCommand(), c.manCommand(), help} {
 		sub.GroupID = "keep"
 		root.AddCommand(sub)
 	}

@@ -67,6 +67,8 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	fs.StringVar(&c.Mapping, "map", "", "column mapping, e.g. question=q,answer=resp,contexts=docs,reference=gold,id=uid")
 	fs.BoolVar(&c.SkipInvalid, "skip-invalid", false, "skip invalid records (reported) instead of stopping at the first")
 	fs.Var(byteSize{&c.MaxRecordBytes}, "max-record-bytes", "largest dataset record (JSONL line, JSON element, CSV or Parquet row, YAML record) loaded, e.g. 64MiB (default 16MiB)")
+	fs.Var(positiveInt{&c.Sample}, "sample", "evaluate N samples of the dataset chosen at random by --seed (all of them when it has N or fewer); a later full run reuses their calls from the cache")
+	fs.Uint64Var(&c.Seed, "seed", app.DefaultSampleSeed, "the seed that chooses the --sample subset: the same seed, the same samples")
 	// cache & store
 	fs.StringVar(&c.DB, "db", "", dbUsage)
 	fs.BoolVar(&c.NoCache, "no-cache", false, "neither read nor write the judge-call cache")
@@ -101,7 +103,7 @@ var runFlagGroups = []flagGroup{
 	{"judge", []string{"base-url", "api-key", "api-type", "api-version", "model", "embedding-model", "embedding-base-url",
 		"embedding-dimensions", "embedding-format", "response-format", "temperature", "strictness", "no-n", "metrics", "lang",
 		"prompts", "offline", "concurrency", "request-timeout", "max-retries", "max-retry-after", "rpm", "tpm", "max-reply-bytes"}},
-	{"dataset", []string{"map", "skip-invalid", "max-record-bytes"}},
+	{"dataset", []string{"map", "skip-invalid", "max-record-bytes", "sample", "seed"}},
 	{"cache & store", []string{"db", "no-cache", "cache-only", "resume"}},
 	{"output & interface", []string{"headless", "out", "format", "detach", "log", "ascii", "config"}},
 	{"cost", []string{"prices", "confirm-over", "yes"}},
@@ -157,6 +159,10 @@ func (c *cli) evaluateCommand(cmd *cobra.Command, f *runFlags, pos []string) int
 	}
 	if len(pos) == 1 {
 		f.Dataset = pos[0]
+	}
+	if err := checkSampleFlags(cmd.Flags()); err != nil {
+		fmt.Fprintln(stderr, "ragscope:", err)
+		return exitUsage
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -327,6 +333,38 @@ func (l listFlag) Set(s string) error {
 		s = *l.p + "," + s
 	}
 	*l.p = s
+	return nil
+}
+
+// positiveInt is a flag of a count that must be 1 or more when given: a
+// --sample 0 is a typo, not "no sample".
+type positiveInt struct{ p *int }
+
+func (v positiveInt) String() string {
+	if v.p == nil || *v.p == 0 {
+		return ""
+	}
+	return strconv.Itoa(*v.p)
+}
+
+// Type names the value in help and completion.
+func (v positiveInt) Type() string { return "N" }
+
+func (v positiveInt) Set(s string) error {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 1 {
+		return fmt.Errorf("%q is not a number of samples: give 1 or more", s)
+	}
+	*v.p = n
+	return nil
+}
+
+// checkSampleFlags refuses a --seed without the --sample it chooses for:
+// alone it would change nothing, and the user meant something.
+func checkSampleFlags(fs *pflag.FlagSet) error {
+	if fs.Changed("seed") && !fs.Changed("sample") {
+		return errorf("--seed chooses the samples of --sample: give --sample N too")
+	}
 	return nil
 }
 

@@ -148,7 +148,7 @@ func listRuns(dbPath string, stdout, stderr io.Writer) int {
 		if cost == "" {
 			cost = "-" // still running, interrupted, or recorded before costs were
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", sanitize.Line(r.ID), r.StartedAt.Local().Format("2006-01-02 15:04:05"), runState(r, live), r.Samples,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", sanitize.Line(r.ID), r.StartedAt.Local().Format("2006-01-02 15:04:05"), runState(r, live), r.SamplesText(),
 			cost, sanitize.Line(r.Judge.Name), sanitize.Line(r.Dataset), sanitize.Line(r.Parent))
 		notes = append(notes, costNotes(r)...)
 	}
@@ -191,6 +191,7 @@ ragscope report 20240101-093000-ab12 --format csv > scores.csv`,
 	fs.StringVar(&o.format, "format", "json", "report format: json, csv, md, github (workflow annotations; with $GITHUB_STEP_SUMMARY, a Markdown summary appended to it) or jsonl (one sample per line)")
 	fs.StringVar(&o.out, "out", "", "write to FILE instead of stdout")
 	fs.IntVar(&o.worst, "worst", 10, "how many of the worst samples a Markdown report lists")
+	fs.BoolVar(&o.withLabels, "with-labels", false, "apply the human labels: labelled items take the human's value and their metrics are rescored (see 'ragscope labels')")
 	completeFlagWords(cmd, "format", reportFormats)
 	return cmd
 }
@@ -200,6 +201,7 @@ var reportFormats = []string{"json", "csv", "md", "github", "jsonl"}
 type reportOptions struct {
 	db, format, out string
 	worst           int
+	withLabels      bool
 }
 
 func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr io.Writer) int {
@@ -233,7 +235,13 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 	}
 	// Streamed from the store a page at a time: a report of a million
 	// samples is never in memory.
-	sr, err := app.WriteReport(st, pos[0], o.format, o.worst, out)
+	var from cache.Store = st
+	if o.withLabels {
+		if from, err = app.WithLabels(st); err != nil {
+			return failed(stderr, "ragscope report", err)
+		}
+	}
+	sr, err := app.WriteReport(from, pos[0], o.format, o.worst, out)
 	if err == nil && fh != nil {
 		err = fh.Commit()
 	}

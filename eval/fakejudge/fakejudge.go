@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -89,7 +90,8 @@ type Server struct {
 	// streams); Choices and FinishReason are ignored.
 	EmbedFault func(texts []string) (Reply, bool)
 
-	conns atomic.Int64
+	conns  atomic.Int64
+	opened atomic.Int64
 
 	mu       sync.Mutex
 	counts   map[string]int
@@ -106,6 +108,7 @@ func New(chat func(r *Request) Reply) *Server {
 		switch st {
 		case http.StateNew:
 			s.conns.Add(1)
+			s.opened.Add(1)
 		case http.StateClosed, http.StateHijacked:
 			s.conns.Add(-1)
 		}
@@ -118,6 +121,10 @@ func New(chat func(r *Request) Reply) *Server {
 // closed only after its handlers return, so once a killed client's
 // connections are gone its requests are all counted.
 func (s *Server) Connections() int { return int(s.conns.Load()) }
+
+// Opened is the number of client connections accepted since the start:
+// each would be a TCP and TLS handshake against a real endpoint.
+func (s *Server) Opened() int { return int(s.opened.Load()) }
 
 // Close releases hung requests and stops the server.
 func (s *Server) Close() {
@@ -423,17 +430,56 @@ func JSON(v any) string {
 	return string(b)
 }
 
+// Chunks are the retrieved chunks of the request's input, in rank order,
+// as its first user message shows them (the worked examples' chunks left
+// out), with the prompt's escaping undone.
+func (r *Request) Chunks() []string {
+	var p string
+	for _, m := range r.Messages {
+		if m.Role == "user" {
+			p = m.Content
+			break
+		}
+	}
+	if i := strings.LastIndex(p, "</example>"); i >= 0 {
+		p = p[i:]
+	}
+	var out []string
+	for _, m := range chunkTag.FindAllStringSubmatch(p, -1) {
+		out = append(out, strings.TrimSpace(strings.ReplaceAll(m[1], "&lt;", "<")))
+	}
+	return out
+}
+
+var chunkTag = regexp.MustCompile(`(?s)<chunk n="\d+">(.*?)</chunk>`)
+
+// Evidence is the "chunk" and "quote" of a contract-2 reply citing the
+// start of the first chunk (null and "" without chunks), as JSON members.
+func Evidence(r *Request) string {
+	cs := r.Chunks()
+	if len(cs) == 0 {
+		return `"chunk": null, "quote": ""`
+	}
+	q := []rune(strings.SplitN(cs[0], "\n", 2)[0])
+	if len(q) > 24 {
+		q = q[:24]
+	}
+	return `"chunk": 1, "quote": ` + JSON(strings.TrimSpace(string(q)))
+}
+
 // Generic answers every task with a valid reply of fixed shape: two
-// statements, both supported; one question per choice (distinct per seed
-// and choice); every chunk useful; two reference statements attributed. It
-// serves benchmarks and end-to-end tests that count calls, not scores.
+// statements, both supported and citing the first chunk; one question per
+// choice (distinct per seed and choice); every chunk useful; two reference
+// statements attributed. It serves benchmarks and end-to-end tests that
+// count calls, not scores.
 func Generic(r *Request) Reply {
 	one := func(s string) Reply { return Reply{Choices: []string{s}} }
 	switch r.Task {
 	case "faithfulness_statements":
 		return one(`{"statements": ["first statement", "second statement"]}`)
 	case "faithfulness_verdicts":
-		return one(`{"statements": [{"statement": "first statement", "reason": "stated in the context", "verdict": 1}, {"statement": "second statement", "reason": "stated in the context", "verdict": 1}]}`)
+		ev := Evidence(r)
+		return one(`{"statements": [{"statement": "first statement", ` + ev + `, "reason": "stated in the context", "verdict": 1}, {"statement": "second statement", ` + ev + `, "reason": "stated in the context", "verdict": 1}]}`)
 	case "answer_relevancy_question":
 		n := max(r.N, 1)
 		seed := 0
@@ -448,7 +494,8 @@ func Generic(r *Request) Reply {
 	case "context_precision_verdict":
 		return one(`{"reason": "useful", "verdict": 1}`)
 	case "context_recall_classifications":
-		return one(`{"classifications": [{"statement": "ref one", "reason": "in context", "attributed": 1}, {"statement": "ref two", "reason": "in context", "attributed": 1}]}`)
+		ev := Evidence(r)
+		return one(`{"classifications": [{"statement": "ref one", ` + ev + `, "reason": "in context", "attributed": 1}, {"statement": "ref two", ` + ev + `, "reason": "in context", "attributed": 1}]}`)
 	}
 	return Reply{Status: 400, Body: `{"error":{"message":"fakejudge: unknown task"}}`}
 }

@@ -220,7 +220,7 @@ func (j *Judge) Verdicts(ctx context.Context, s *eval.Sample, statements []strin
 	verdicts := make([]eval.StatementVerdict, len(statements))
 	for i, v := range out.Statements {
 		// The statement we sent is the one scored; the judge's echo may be paraphrased.
-		verdicts[i] = eval.StatementVerdict{Statement: statements[i], Verdict: *v.Verdict, Reason: strings.TrimSpace(v.Reason)}
+		verdicts[i] = eval.StatementVerdict{Statement: statements[i], Verdict: *v.Verdict, Reason: strings.TrimSpace(v.Reason), Evidence: v.citation()}
 	}
 	return verdicts, nil
 }
@@ -337,7 +337,7 @@ func (j *Judge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classifica
 		if strings.TrimSpace(c.Statement) == "" {
 			continue
 		}
-		cls = append(cls, eval.Classification{Statement: strings.TrimSpace(c.Statement), Attributed: *c.Attributed, Reason: strings.TrimSpace(c.Reason)})
+		cls = append(cls, eval.Classification{Statement: strings.TrimSpace(c.Statement), Attributed: *c.Attributed, Reason: strings.TrimSpace(c.Reason), Evidence: c.citation()})
 	}
 	return cls, nil
 }

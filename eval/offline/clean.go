@@ -31,38 +31,17 @@ func stripControls(s string) string {
 	b.Grow(len(s))
 	b.WriteString(s[:i])
 	for i < len(s) {
-		c := s[i]
-		switch {
-		case c == 0x1b:
-			i = skipEscape(s, i)
-			continue
-		case c == '\t' || c == '\n' || c == '\r':
-			b.WriteByte(c)
-			i++
-			continue
-		case c < 0x20 || c == 0x7f:
-			i++
-			continue
-		case c < utf8.RuneSelf:
-			b.WriteByte(c)
-			i++
+		if j := sanitize.SkipHidden(s, i); j > i {
+			i = j
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == 0x9b: // CSI
-			i = skipCSI(s, i+size)
-		case r == 0x9d || r == 0x90 || r == 0x98 || r == 0x9e || r == 0x9f: // OSC, DCS, SOS, PM, APC
-			i = skipString(s, i, i+size)
-		case r == 0x2028 || r == 0x2029: // a line or paragraph separator is a line break
+		if r == 0x2028 || r == 0x2029 { // a line or paragraph separator is a line break
 			b.WriteByte('\n')
-			i += size
-		case r >= 0x80 && r < 0xa0, sanitize.IsInvisible(r):
-			i += size
-		default:
+		} else {
 			b.WriteString(s[i : i+size])
-			i += size
 		}
+		i += size
 	}
 	return b.String()
 }
@@ -85,63 +64,4 @@ func firstControl(s string) int {
 		i += size
 	}
 	return -1
-}
-
-// skipEscape returns the offset after the escape sequence that starts with
-// the ESC at s[i].
-func skipEscape(s string, i int) int {
-	j := i + 1
-	if j >= len(s) {
-		return j
-	}
-	switch c := s[j]; {
-	case c == '[':
-		return skipCSI(s, j+1)
-	case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
-		return skipString(s, i, j+1)
-	case c >= 0x20 && c <= 0x2f: // intermediates, then a final byte: ESC ( B
-		for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
-			j++
-		}
-		if j < len(s) && s[j] >= 0x30 && s[j] <= 0x7e {
-			j++
-		}
-		return j
-	case c >= 0x30 && c <= 0x7e: // ESC 7, ESC c, ESC M ...
-		return j + 1
-	}
-	return j // a lone ESC
-}
-
-// skipCSI returns the offset after a control sequence whose parameters
-// start at s[j]: parameter bytes 0x30-0x3F, intermediates 0x20-0x2F, one
-// final byte 0x40-0x7E. A byte outside those ends it where it stands.
-func skipCSI(s string, j int) int {
-	for j < len(s) && s[j] >= 0x30 && s[j] <= 0x3f {
-		j++
-	}
-	for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
-		j++
-	}
-	if j < len(s) && s[j] >= 0x40 && s[j] <= 0x7e {
-		j++
-	}
-	return j
-}
-
-// skipString returns the offset after a control string (OSC, DCS, SOS, PM,
-// APC) introduced at s[start] whose body starts at s[j]: it ends at BEL,
-// ST (ESC \) or the C1 ST (U+009C). Without one, only the introducer goes.
-func skipString(s string, start, j int) int {
-	for k := j; k < len(s); k++ {
-		switch {
-		case s[k] == 0x07:
-			return k + 1
-		case s[k] == 0x1b && k+1 < len(s) && s[k+1] == '\\':
-			return k + 2
-		case s[k] == 0xc2 && k+1 < len(s) && s[k+1] == 0x9c:
-			return k + 2
-		}
-	}
-	return j
 }

@@ -53,12 +53,12 @@ func (j *Judge) Verdicts(ctx context.Context, s *eval.Sample, statements []strin
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	sents := j.contextSentences(s.Contexts)
+	sents, ranks := j.rankedSentences(s.Contexts)
 	q := analyze(s.Question)
 	out := make([]eval.StatementVerdict, len(statements))
 	for i, st := range statements {
 		ev := support(analyze(st), q, sents)
-		out[i] = eval.StatementVerdict{Statement: st, Verdict: ev.Verdict, Reason: ev.Reason}
+		out[i] = eval.StatementVerdict{Statement: st, Verdict: ev.Verdict, Reason: ev.Reason, Evidence: citation(ev, ranks)}
 	}
 	return out, nil
 }
@@ -137,13 +137,13 @@ func (j *Judge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classifica
 	if strings.TrimSpace(s.Reference) == "" {
 		return nil, eval.NewStepError(eval.StatusMissingInput, "sample %q has no reference: context recall needs one", s.ID)
 	}
-	sents := j.contextSentences(s.Contexts)
+	sents, ranks := j.rankedSentences(s.Contexts)
 	q := analyze(s.Question)
 	refs := SplitStatements(s.Reference)
 	out := make([]eval.Classification, len(refs))
 	for i, r := range refs {
 		ev := support(analyze(r), q, sents)
-		out[i] = eval.Classification{Statement: r, Attributed: ev.Verdict, Reason: ev.Reason}
+		out[i] = eval.Classification{Statement: r, Attributed: ev.Verdict, Reason: ev.Reason, Evidence: citation(ev, ranks)}
 	}
 	return out, nil
 }
@@ -158,6 +158,32 @@ func (j *Judge) Embed(ctx context.Context, s *eval.Sample, texts []string) ([][]
 		out[i] = Embed(t)
 	}
 	return out, nil
+}
+
+// rankedSentences is contextSentences with the 1-based rank of the chunk
+// each sentence is from.
+func (j *Judge) rankedSentences(contexts []string) ([]*span, []int) {
+	var sents []*span
+	var ranks []int
+	for k := range contexts {
+		sp := j.contextSentences(contexts[k : k+1])
+		sents = append(sents, sp...)
+		for range sp {
+			ranks = append(ranks, k+1)
+		}
+	}
+	return sents, ranks
+}
+
+// citation is the judge's evidence in the contract's terms: the sentence
+// that decided the verdict and its chunk. A 0 verdict cites its closest
+// sentence too (or the one that contradicts the statement), so the page
+// shows what the statement was compared with; none when nothing was.
+func citation(ev Evidence, ranks []int) *eval.Citation {
+	if ev.From < 0 || ev.From >= len(ranks) || ev.Quote == "" {
+		return &eval.Citation{}
+	}
+	return &eval.Citation{Chunk: ranks[ev.From], Quote: ev.Quote}
 }
 
 // contextSentences returns the analysed sentences of the contexts, from the

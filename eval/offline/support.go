@@ -40,7 +40,10 @@ type Evidence struct {
 	Verdict  int     // 1 supported, 0 not
 	Coverage float64 // share of the statement's (weighted) content found in Quote's sentence
 	Quote    string  // the best-matching context sentence, or the negated clause for a negation conflict
-	Detector string  // "" or one of the Detector constants
+	// From is the index, among the sentences tested, of the one Quote comes
+	// from; -1 when there is no quote.
+	From     int
+	Detector string // "" or one of the Detector constants
 	Reason   string
 }
 
@@ -89,7 +92,7 @@ func neighbourhood(sp *span) []*span {
 
 func support(st, q *span, sents []*span) Evidence {
 	if len(sents) == 0 {
-		return Evidence{Reason: "no retrieved context to check the statement against"}
+		return Evidence{From: -1, Reason: "no retrieved context to check the statement against"}
 	}
 	useUnis := st.hasHan && countPrefix(st.feats, "h:") < 2
 	best, bestCov := -1, -1.0
@@ -99,16 +102,16 @@ func support(st, q *span, sents []*span) Evidence {
 		}
 	}
 	if bestCov < 0 {
-		return Evidence{Reason: "the statement has no content words to check"}
+		return Evidence{From: -1, Reason: "the statement has no content words to check"}
 	}
-	ev := Evidence{Coverage: bestCov, Quote: sents[best].text}
+	ev := Evidence{Coverage: bestCov, Quote: sents[best].text, From: best}
 	// The best-matching sentence is checked for the opposite polarity. When
 	// it does not cover the statement, any other sentence may hold the
 	// refutation (the taxpayer answer shares only the subject with 保持不变);
 	// when it does and agrees, a sentence that overlaps less (about another
 	// subject) does not overrule it.
 	if quote, detail, ok := negationConflict(st, sents[best]); ok {
-		return negationEvidence(ev, quote, detail)
+		return negationEvidence(ev, quote, detail, best)
 	}
 	if bestCov < SupportThreshold {
 		for i, cs := range sents {
@@ -116,7 +119,7 @@ func support(st, q *span, sents []*span) Evidence {
 				continue
 			}
 			if quote, detail, ok := negationConflict(st, cs); ok {
-				return negationEvidence(ev, quote, detail)
+				return negationEvidence(ev, quote, detail, i)
 			}
 		}
 	}
@@ -139,8 +142,8 @@ func support(st, q *span, sents []*span) Evidence {
 	return ev
 }
 
-func negationEvidence(ev Evidence, quote, detail string) Evidence {
-	ev.Verdict, ev.Detector, ev.Quote = 0, DetectorNegation, quote
+func negationEvidence(ev Evidence, quote, detail string, from int) Evidence {
+	ev.Verdict, ev.Detector, ev.Quote, ev.From = 0, DetectorNegation, quote, from
 	ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); %s (%s)", clip(quote), ev.Coverage, detail, DetectorNegation)
 	return ev
 }

@@ -1,0 +1,443 @@
+package app
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/tui"
+)
+
+// LabelLine is one line of a label file, the public line format:
+// {"sample": "<id, or index when the dataset has no ids>", "task": TASK,
+// "item": "<statement, chunk rank, reference statement or question>",
+// "label": 0 or 1, "note": "…"}.
+type LabelLine struct {
+	Sample string `json:"sample"`
+	Task   string `json:"task"`
+	Item   string `json:"item"`
+	Label  int    `json:"label"`
+	Note   string `json:"note"`
+	// Line is the line's number in its file, for messages.
+	Line int `json:"-"`
+}
+
+// maxLabelErrors bounds the errors a bad label file reports.
+const maxLabelErrors = 20
+
+// ParseLabels reads a label file (JSON Lines; blank lines skipped). The
+// error names the file and line of each bad line, and is a UsageError:
+// nothing is imported from a file with a bad line.
+func ParseLabels(name string, r io.Reader) ([]LabelLine, error) {
+	var (
+		out  []LabelLine
+		errs []string
+		n    int
+	)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	for sc.Scan() {
+		n++
+		b := bytes.TrimSpace(sc.Bytes())
+		if n == 1 {
+			b = bytes.TrimPrefix(b, []byte("\ufeff"))
+		}
+		if len(b) == 0 {
+			continue
+		}
+		l, err := parseLabelLine(b)
+		if err != nil {
+			if len(errs) < maxLabelErrors {
+				errs = append(errs, fmt.Sprintf("%s:%d: %v", name, n, err))
+			} else if len(errs) == maxLabelErrors {
+				errs = append(errs, "… (more bad lines not shown)")
+			}
+			continue
+		}
+		l.Line = n
+		out = append(out, l)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", name, n+1, err)
+	}
+	if len(errs) > 0 {
+		return nil, usagef("%s", strings.Join(errs, "\n"))
+	}
+	return out, nil
+}
+
+func parseLabelLine(b []byte) (LabelLine, error) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return LabelLine{}, fmt.Errorf("not a JSON object: %v", err)
+	}
+	var l LabelLine
+	str := func(field string, dst *string, required bool) error {
+		v, ok := raw[field]
+		if !ok || string(v) == "null" {
+			if required {
+				return fmt.Errorf("%q is missing", field)
+			}
+			return nil
+		}
+		if err := json.Unmarshal(v, dst); err != nil {
+			return fmt.Errorf("%q must be a string", field)
+		}
+		return nil
+	}
+	if v, ok := raw["sample"]; ok && len(v) > 0 && v[0] != '"' {
+		// An index may come as a number; the contract writes a string.
+		var i int
+		if err := json.Unmarshal(v, &i); err != nil || i < 0 {
+			return l, errors.New(`"sample" must be a string: the sample's id, or its index when the dataset has no ids`)
+		}
+		l.Sample = strconv.Itoa(i)
+	} else if err := str("sample", &l.Sample, true); err != nil {
+		return l, err
+	}
+	if err := str("task", &l.Task, true); err != nil {
+		return l, err
+	}
+	if err := str("item", &l.Item, true); err != nil {
+		return l, err
+	}
+	if err := str("note", &l.Note, false); err != nil {
+		return l, err
+	}
+	v, ok := raw["label"]
+	if !ok {
+		return l, errors.New(`"label" is missing`)
+	}
+	switch string(v) {
+	case "0", "1":
+		l.Label = int(v[0] - '0')
+	default:
+		return l, errors.New(`"label" must be 0 or 1`)
+	}
+	if _, ok := eval.TaskMetric(l.Task); !ok {
+		return l, fmt.Errorf(`"task": %q is not one of %s`, l.Task, strings.Join(eval.LabelTasks, ", "))
+	}
+	if l.Sample == "" {
+		return l, errors.New(`"sample" is empty`)
+	}
+	if l.Item == "" {
+		return l, errors.New(`"item" is empty`)
+	}
+	return l, nil
+}
+
+// Unmatched is a label line that names nothing in the run.
+type Unmatched struct {
+	Line int
+	Why  string
+}
+
+// ImportReport is what ImportLabels did.
+type ImportReport struct {
+	Run                       string
+	Added, Changed, Unchanged int
+	Unmatched                 []Unmatched
+}
+
+// Labeller is who a process's labels are by: $USER, else $LOGNAME.
+func Labeller() string {
+	if u := os.Getenv("USER"); u != "" {
+		return u
+	}
+	return os.Getenv("LOGNAME")
+}
+
+// ImportLabels stores the lines' labels against the content of run ref's
+// samples: each line's sample id (or index) and item are looked up in the
+// run, and the label is keyed by what they judge. A line that matches
+// nothing is reported, never dropped silently. A label already stored with
+// the same value and note is left as it is, so importing a file twice
+// changes nothing.
+func ImportLabels(st cache.Store, ref string, lines []LabelLine, by string, now time.Time) (ImportReport, error) {
+	info, _, _, err := st.RunPage(ref, 0, 0)
+	if err != nil {
+		return ImportReport{}, UsageError{err}
+	}
+	rep := ImportReport{Run: info.ID}
+	bySample := map[string][]int{}
+	for i, l := range lines {
+		bySample[l.Sample] = append(bySample[l.Sample], i)
+	}
+	matched := make([]bool, len(lines))
+	present := map[string]bool{}
+	wanted := map[string]eval.Label{}
+	var order []string
+	err = eachStored(st, info.ID, nil)(func(r *eval.Result) error {
+		idx := bySample[eval.SampleRef(r)]
+		if len(idx) == 0 {
+			return nil
+		}
+		present[eval.SampleRef(r)] = true
+		items := eval.Items(r)
+		sk := eval.ResultSampleKey(r)
+		for _, i := range idx {
+			l := lines[i]
+			it, ok := eval.FindItem(items, l.Task, l.Item)
+			if !ok {
+				continue
+			}
+			matched[i] = true
+			if _, seen := wanted[it.Key]; !seen {
+				order = append(order, it.Key)
+			}
+			// A later line on the same item wins, as in any JSON Lines
+			// log of edits.
+			wanted[it.Key] = eval.Label{Key: it.Key, SampleKey: sk, Sample: l.Sample, Task: l.Task, Item: l.Item,
+				Value: l.Label, Note: l.Note, By: by, UpdatedAt: now.UTC()}
+		}
+		return nil
+	})
+	if err != nil {
+		return rep, err
+	}
+	for i, l := range lines {
+		if !matched[i] {
+			rep.Unmatched = append(rep.Unmatched, Unmatched{Line: l.Line, Why: unmatchedWhy(info.ID, l, present[l.Sample])})
+		}
+	}
+	old, err := st.Labels(order)
+	if err != nil {
+		return rep, err
+	}
+	var put []eval.Label
+	for _, k := range order {
+		l := wanted[k]
+		switch o, ok := old[k]; {
+		case ok && o.Same(l):
+			rep.Unchanged++
+			continue
+		case ok:
+			rep.Changed++
+		default:
+			rep.Added++
+		}
+		put = append(put, l)
+	}
+	return rep, st.PutLabels(put)
+}
+
+// unmatchedWhy says what a line that matched nothing got wrong: the sample
+// or the item.
+func unmatchedWhy(runID string, l LabelLine, found bool) string {
+	if !found {
+		return fmt.Sprintf("no sample %q in run %s (a sample is named by its id, or by its index when it has none)", l.Sample, runID)
+	}
+	what := "item"
+	switch l.Task {
+	case eval.LabelFaithfulness:
+		what = "statement"
+	case eval.LabelContextPrecision:
+		what = "chunk rank"
+	case eval.LabelContextRecall:
+		what = "reference statement"
+	case eval.LabelAnswerRelevancy:
+		what = "generated question"
+	}
+	return fmt.Sprintf("sample %q of run %s has no %s %s %q (or it did not score)", l.Sample, runID, l.Task, what, l.Item)
+}
+
+// ExportLabels writes labels in the line format, one per line, sorted; with
+// ref set, only the labels of run ref's items, under that run's sample ids.
+func ExportLabels(st cache.Store, ref string, w io.Writer) (int, error) {
+	all, err := st.Labels(nil)
+	if err != nil {
+		return 0, err
+	}
+	var ls []eval.Label
+	if ref == "" {
+		ls = slices.Collect(maps.Values(all))
+	} else {
+		info, _, _, err := st.RunPage(ref, 0, 0)
+		if err != nil {
+			return 0, UsageError{err}
+		}
+		seen := map[string]bool{}
+		err = eachStored(st, info.ID, nil)(func(r *eval.Result) error {
+			for _, it := range eval.Items(r) {
+				if l, ok := all[it.Key]; ok && !seen[it.Key] {
+					seen[it.Key] = true
+					l.Sample = eval.SampleRef(r)
+					ls = append(ls, l)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return 0, err
+		}
+	}
+	cache.SortLabels(ls)
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for _, l := range ls {
+		if err := enc.Encode(LabelLine{Sample: l.Sample, Task: l.Task, Item: l.Item, Label: l.Value, Note: l.Note}); err != nil {
+			return 0, err
+		}
+	}
+	return len(ls), bw.Flush()
+}
+
+// RunAgreement is the judge's agreement with the human labels on run ref,
+// and on the run it re-ran (Before) when that is still stored.
+func RunAgreement(st cache.Store, ref string) (*eval.Agreement, error) {
+	info, _, _, err := st.RunPage(ref, 0, 0)
+	if err != nil {
+		return nil, UsageError{err}
+	}
+	labels, err := st.Labels(nil)
+	if err != nil {
+		return nil, err
+	}
+	a, err := tallyAgreement(st, info.ID, labels)
+	if err != nil {
+		return nil, err
+	}
+	if info.Parent != "" {
+		if _, _, _, err := st.RunPage(info.Parent, 0, 0); err == nil {
+			if a.Before, err = tallyAgreement(st, info.Parent, labels); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return a, nil
+}
+
+func tallyAgreement(st cache.Store, runID string, labels map[string]eval.Label) (*eval.Agreement, error) {
+	t := eval.NewAgreementTally(runID, labels)
+	err := eachStored(st, runID, nil)(func(r *eval.Result) error {
+		t.Add(r)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t.Agreement(), nil
+}
+
+// WithLabels is st with the human labels applied to every result it reads
+// (report --with-labels): each labelled item takes the human's value and its
+// metric is rescored by the metric's formula. Writes go to st unchanged.
+func WithLabels(st cache.Store) (cache.Store, error) {
+	labels, err := st.Labels(nil)
+	if err != nil {
+		return nil, err
+	}
+	return labelledStore{Store: st, labels: labels}, nil
+}
+
+type labelledStore struct {
+	cache.Store
+	labels map[string]eval.Label
+}
+
+// withLabelsNote marks a report whose scores are not the judge's alone.
+const withLabelsNote = "applied: labelled items carry the human's value and their metrics are rescored (report --with-labels)"
+
+func (s labelledStore) note(info eval.RunInfo) eval.RunInfo {
+	cfg := make(map[string]string, len(info.Config)+1)
+	maps.Copy(cfg, info.Config)
+	cfg["human_labels"] = withLabelsNote
+	info.Config = cfg
+	return info
+}
+
+func (s labelledStore) apply(rs []*eval.Result) []*eval.Result {
+	out := make([]*eval.Result, len(rs))
+	for i, r := range rs {
+		out[i], _ = eval.ApplyLabels(r, s.labels)
+	}
+	return out
+}
+
+func (s labelledStore) Run(ref string) (eval.RunInfo, []*eval.Result, error) {
+	info, rs, err := s.Store.Run(ref)
+	return s.note(info), s.apply(rs), err
+}
+
+func (s labelledStore) RunPage(ref string, from, limit int) (eval.RunInfo, []*eval.Result, int, error) {
+	info, page, next, err := s.Store.RunPage(ref, from, limit)
+	return s.note(info), s.apply(page), next, err
+}
+
+// LabelStore is the interface's tui.LabelHost over a store: it labels for
+// any run, live or stored, whatever the judge, as long as the database is
+// at hand (through the holder when another process has it).
+type LabelStore struct {
+	Store cache.Store
+	// By names who labels ($USER); Now is the clock (time.Now when nil).
+	By  string
+	Now func() time.Time
+}
+
+var _ tui.LabelHost = LabelStore{}
+
+func (h LabelStore) Labels(r *eval.Result) (map[string]eval.Label, error) {
+	items := eval.Items(r)
+	keys := make([]string, len(items))
+	for i, it := range items {
+		keys[i] = it.Key
+	}
+	return h.Store.Labels(keys)
+}
+
+func (h LabelStore) SetLabel(r *eval.Result, it eval.Item, value int, note string) (eval.Label, error) {
+	if value < 0 {
+		_, err := h.Store.DeleteLabels([]string{it.Key})
+		return eval.Label{}, err
+	}
+	now := time.Now
+	if h.Now != nil {
+		now = h.Now
+	}
+	l := eval.Label{Key: it.Key, SampleKey: eval.ResultSampleKey(r), Sample: eval.SampleRef(r), Task: it.Task, Item: it.Text,
+		Value: value, Note: note, By: h.By, UpdatedAt: now().UTC()}
+	return l, h.Store.PutLabels([]eval.Label{l})
+}
+
+// Marks reads the run once, and only when some label is stored: a run
+// nobody labelled costs one lookup.
+func (h LabelStore) Marks(runID string) (map[int]uint8, error) {
+	marks := map[int]uint8{}
+	if runID == "" {
+		return marks, nil
+	}
+	all, err := h.Store.Labels(nil)
+	if err != nil || len(all) == 0 {
+		return marks, err
+	}
+	samples := make(map[string]bool, len(all))
+	for _, l := range all {
+		samples[l.SampleKey] = true
+	}
+	err = eachStored(h.Store, runID, nil)(func(r *eval.Result) error {
+		if !samples[eval.ResultSampleKey(r)] {
+			return nil
+		}
+		if mark := tui.MarkOf(eval.Items(r), all); mark != 0 {
+			marks[r.Index] = mark
+		}
+		return nil
+	})
+	return marks, err
+}
+
+func (h LabelStore) Agreement(runID string) (*eval.Agreement, error) {
+	return RunAgreement(h.Store, runID)
+}

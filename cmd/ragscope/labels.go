@@ -1,0 +1,248 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ragscope/ragscope/app"
+	"github.com/ragscope/ragscope/app/outfile"
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/sanitize"
+)
+
+// labelsCommand is `ragscope labels`: sharing human labels as JSON Lines.
+func (c *cli) labelsCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "labels",
+		Short: "Share the human labels of judged items: export them, import them against a run",
+		Long: `Analysts mark the judge's verdicts in the sample detail page (a agree, d disagree). The labels are stored in the database by the content they judge (the sample's inputs, the task and the item), not by run, so they stay attached across re-runs, prompt edits and judge models.
+
+A label file has one JSON object per line:
+  {"sample": "<id, or index when the dataset has no ids>", "task": "<TASK>", "item": "<statement, chunk rank, reference statement or generated question>", "label": 0 or 1, "note": "…"}
+TASK is faithfulness_verdicts, answer_relevancy_question, context_precision_verdict or context_recall_classifications; "label" is the value the item should have had.`,
+		Example: `ragscope labels export team-labels.jsonl
+ragscope labels import team-labels.jsonl --run latest`,
+		RunE: c.action(func(cmd *cobra.Command, args []string) int { return missingSubcommand(c.stderr, cmd, args) }),
+	}
+	cmd.AddCommand(c.labelsExportCommand(), c.labelsImportCommand())
+	return cmd
+}
+
+func (c *cli) labelsExportCommand() *cobra.Command {
+	var dbPath, run string
+	cmd := &cobra.Command{
+		Use:   "export FILE",
+		Short: "Write every human label (or those of --run's items) as JSON Lines; - for stdout",
+		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
+			if len(pos) != 1 {
+				return usageHint(c.stderr, cmd, "give the FILE to write (- for stdout)")
+			}
+			return exportLabels(dbPath, run, pos[0], c.stdout, c.stderr)
+		}),
+	}
+	dbFlag(cmd.Flags(), &dbPath)
+	cmd.Flags().StringVar(&run, "run", "", "export only the labels of this run's items, under its sample ids (RUN or latest)")
+	_ = cmd.RegisterFlagCompletionFunc("run", completeRunIDs(-1))
+	return cmd
+}
+
+func exportLabels(dbPath, run, file string, stdout, stderr io.Writer) int {
+	const name = "ragscope labels export"
+	st, err := app.Open(dbPath, app.OpenOptions{Mode: app.Read})
+	if err != nil {
+		return failed(stderr, name, err)
+	}
+	defer st.Close()
+	if run != "" {
+		if _, _, _, err := st.RunPage(run, 0, 0); err != nil {
+			return failed(stderr, name, refError(err))
+		}
+	}
+	var w io.Writer = stdout
+	var fh *outfile.File
+	if file != "-" {
+		if fh, err = outfile.Create(file); err != nil {
+			return failed(stderr, name, errorf("%v", err))
+		}
+		defer fh.Abort()
+		w = fh
+	}
+	n, err := app.ExportLabels(st, run, w)
+	if err == nil && fh != nil {
+		err = fh.Commit()
+	}
+	if err != nil {
+		return failed(stderr, name, err)
+	}
+	if fh != nil {
+		fmt.Fprintf(stderr, "%s: %d labels written to %s\n", name, n, sanitize.Line(file))
+	}
+	return exitOK
+}
+
+func (c *cli) labelsImportCommand() *cobra.Command {
+	var dbPath, run string
+	cmd := &cobra.Command{
+		Use:     "import FILE --run RUN|latest",
+		Short:   "Store the labels of a label file against the samples of a run; - for stdin",
+		Long:    `Each line's sample (its id, or its index when the dataset has no ids) and item are looked up in the run given with --run, and the label is stored against the content they judge. A line that matches nothing in the run is listed and the command exits 3; the other lines are imported. A bad line (not JSON, a missing field, a "label" other than 0 or 1, an unknown task) is named with its file and line and nothing is imported (exit 2). Importing the same labels again changes nothing.`,
+		Example: `ragscope labels import team-labels.jsonl --run latest`,
+		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
+			if len(pos) != 1 {
+				return usageHint(c.stderr, cmd, "give the label FILE to read (- for stdin)")
+			}
+			if run == "" {
+				return usageHint(c.stderr, cmd, "give the run whose samples the labels name with --run RUN (or --run latest)")
+			}
+			return importLabels(dbPath, run, pos[0], cmd.InOrStdin(), c.stdout, c.stderr)
+		}),
+	}
+	dbFlag(cmd.Flags(), &dbPath)
+	cmd.Flags().StringVar(&run, "run", "", "the run whose sample ids the file names (RUN or latest); required")
+	_ = cmd.RegisterFlagCompletionFunc("run", completeRunIDs(-1))
+	return cmd
+}
+
+func importLabels(dbPath, run, file string, stdin io.Reader, stdout, stderr io.Writer) int {
+	const name = "ragscope labels import"
+	r, shown := stdin, "stdin"
+	if file != "-" {
+		f, err := os.Open(file)
+		if err != nil {
+			return failed(stderr, name, errorf("%v", err))
+		}
+		defer f.Close()
+		r, shown = f, file
+	}
+	lines, err := app.ParseLabels(shown, r)
+	if err != nil {
+		// One bad line per message line, each with its file and line.
+		for _, l := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintln(stderr, name+":", sanitize.Line(l))
+		}
+		return exitCode(err)
+	}
+	st, err := app.Open(dbPath, app.OpenOptions{Mode: app.Write})
+	if err != nil {
+		return failed(stderr, name, err)
+	}
+	defer st.Close()
+	rep, err := app.ImportLabels(st, run, lines, app.Labeller(), time.Now())
+	if err != nil {
+		return failed(stderr, name, refError(err))
+	}
+	fmt.Fprintf(stdout, "%d labels from %s against run %s: %d added, %d changed, %d unchanged, %d matched nothing\n",
+		len(lines), sanitize.Line(shown), sanitize.Line(rep.Run), rep.Added, rep.Changed, rep.Unchanged, len(rep.Unmatched))
+	for _, u := range rep.Unmatched {
+		fmt.Fprintf(stderr, "%s: %s:%d: %s\n", name, sanitize.Line(shown), u.Line, sanitize.Line(u.Why))
+	}
+	if len(rep.Unmatched) > 0 {
+		return exitFailures
+	}
+	return exitOK
+}
+
+// agreementCommand is `ragscope agreement RUN|latest`.
+func (c *cli) agreementCommand() *cobra.Command {
+	var dbPath string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "agreement RUN|latest",
+		Short: "The judge's agreement with the human labels: accuracy, Cohen's kappa, confusion, score changes",
+		Long:  `For each judge task: how many of the run's judged items have a human label, the judge's accuracy against them, Cohen's kappa and the confusion counts (positive = value 1). For each metric: how many scored samples have labelled items, how many of them a label disputes, how many samples' scores change with the labels applied, and the mean before and with the labels. For a re-run (after a prompt edit), the run it re-ran is shown beside it: before -> after.`,
+		Example: `ragscope agreement latest
+ragscope agreement latest --json`,
+		ValidArgsFunction: completeRunIDs(1),
+		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
+			if len(pos) != 1 {
+				return usageHint(c.stderr, cmd, "give one RUN id (or latest); see 'ragscope runs'")
+			}
+			return showAgreement(dbPath, pos[0], asJSON, c.stdout, c.stderr)
+		}),
+	}
+	dbFlag(cmd.Flags(), &dbPath)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the figures as JSON")
+	return cmd
+}
+
+func showAgreement(dbPath, ref string, asJSON bool, stdout, stderr io.Writer) int {
+	const name = "ragscope agreement"
+	st, err := app.Open(dbPath, app.OpenOptions{Mode: app.Read})
+	if err != nil {
+		return failed(stderr, name, err)
+	}
+	defer st.Close()
+	a, err := app.RunAgreement(st, ref)
+	if err != nil {
+		return failed(stderr, name, refError(err))
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(a); err != nil {
+			return failed(stderr, name, err)
+		}
+		return exitOK
+	}
+	writeAgreement(stdout, a)
+	return exitOK
+}
+
+// writeAgreement is the text form of an agreement; with a parent run each
+// figure reads before -> after.
+func writeAgreement(w io.Writer, a *eval.Agreement) {
+	if a.Before != nil {
+		fmt.Fprintf(w, "run %s against the human labels (before: run %s, which it re-ran)\n", sanitize.Line(a.Run), sanitize.Line(a.Before.Run))
+	} else {
+		fmt.Fprintf(w, "run %s against the human labels\n", sanitize.Line(a.Run))
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "TASK\tLABELLED\tACCURACY\tKAPPA\tTP\tFP\tTN\tFN")
+	var notes []string
+	for _, task := range eval.LabelTasks {
+		t := a.Tasks[task]
+		var b *eval.TaskAgreement
+		if a.Before != nil {
+			b = a.Before.Tasks[task]
+		}
+		pick := func(f func(*eval.TaskAgreement) string) string {
+			if b == nil {
+				return f(t)
+			}
+			return f(b) + " -> " + f(t)
+		}
+		c := t.Confusion
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\n", task,
+			pick(func(x *eval.TaskAgreement) string { return fmt.Sprint(x.Labelled) }),
+			pick(func(x *eval.TaskAgreement) string { return figure(x.Accuracy) }),
+			pick(func(x *eval.TaskAgreement) string { return figure(x.Kappa) }),
+			c.TP, c.FP, c.TN, c.FN)
+		if t.KappaUndefined != "" && t.Labelled > 0 {
+			notes = append(notes, fmt.Sprintf("%s: kappa n/a: %s", task, t.KappaUndefined))
+		}
+	}
+	fmt.Fprintln(tw)
+	fmt.Fprintln(tw, "METRIC\tLABELLED\tDISPUTED\tCHANGED\tMEAN\tWITH LABELS")
+	for _, m := range eval.AllMetrics {
+		ma := a.Metrics[m]
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\n", m, ma.Labelled, ma.Disputed, ma.Changed, figure(ma.Mean), figure(ma.MeanWithLabels))
+	}
+	tw.Flush()
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
+	}
+}
+
+func figure(p *float64) string {
+	if p == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.3f", *p)
+}

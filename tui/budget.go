@@ -1,0 +1,291 @@
+package tui
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/sanitize"
+)
+
+// The first run under --confirm-over goes: the interface opens with no run
+// -> FirstRun.Estimate in a command -> within the budget, FirstRun.Start at
+// once; over it (or unpriced, or not estimable), the cost page and its
+// question -> y -> FirstRun.Start in a command -> its stream, the same as a
+// run started before the interface opened. n, q or esc quit with no run:
+// nothing was sent and nothing recorded, since recording is Start's.
+
+// Cost is an estimate of the calls a run will send after cache hits, their
+// tokens and their price (the numbers of `ragscope estimate`), with the
+// budget they were checked against.
+type Cost struct {
+	ByMetric []MetricCost // in the run's order
+	Total    MetricCost
+	// Budget is --confirm-over in US dollars, 0 when none was given. Over
+	// says the estimate exceeds it; a model without a price, with calls
+	// to make, exceeds every budget, since nothing says it does not.
+	Budget float64
+	Over   bool
+	// Unpriced names the models called that have no price.
+	Unpriced []string
+	// Summary is the verdict in words, as headless mode prints it
+	// ("the run is estimated at $0.0049 (...), over --confirm-over $1e-06").
+	Summary string
+	// Prices names the price table ("built-in (2025-09-30)").
+	Prices string
+}
+
+// MetricCost is one line of an estimate.
+type MetricCost struct {
+	Metric                         eval.Metric
+	Chat, Embeddings, CacheHits    int
+	PromptTokens, CompletionTokens int
+	USD                            *float64 // nil: a model it calls has no price
+}
+
+// Calls are the requests the line will send.
+func (c MetricCost) Calls() int { return c.Chat + c.Embeddings }
+
+// FirstRun holds back the run the interface was opened for until its cost
+// is known and, over the budget, the user has said y. Both functions may
+// do I/O: the model calls them from commands.
+type FirstRun struct {
+	// Estimate costs the run against the budget; it sends nothing.
+	Estimate func(ctx context.Context) (*Cost, error)
+	// Start records the run and starts it; called at most once.
+	Start func(ctx context.Context) (Started, error)
+}
+
+// Started is the first run once FirstRun.Start has started it.
+type Started struct {
+	Events <-chan eval.Event // read until closed, like Run's events
+	Cancel func()            // as Options.Cancel
+	At     time.Time         // as Options.Started
+}
+
+// firstRunState is the first run not started yet.
+type firstRunState struct {
+	estimating bool
+	cost       *Cost
+	estErr     string // the estimate failed: nothing says the run is within the budget
+	starting   bool   // y was answered; Start has not replied yet
+	startErr   string
+}
+
+type firstCostMsg struct {
+	cost *Cost
+	err  error
+}
+
+type firstStartedMsg struct {
+	run Started
+	err error
+}
+
+func (firstCostMsg) workflowMsg()    {}
+func (firstStartedMsg) workflowMsg() {}
+
+// estimateFirst costs the first run in a command.
+func (m *Model) estimateFirst() tea.Cmd {
+	f, ctx := m.opts.First, m.ctx
+	return func() tea.Msg {
+		c, err := f.Estimate(ctx)
+		return firstCostMsg{cost: c, err: err}
+	}
+}
+
+// startFirst is y on the cost page, or an estimate within the budget.
+func (m *Model) startFirst() tea.Cmd {
+	if why := m.startBlocked(); why != "" {
+		m.setError(why)
+		return nil
+	}
+	m.first.starting = true
+	f, ctx := m.opts.First, m.ctx
+	return func() tea.Msg {
+		r, err := f.Start(ctx)
+		return firstStartedMsg{run: r, err: err}
+	}
+}
+
+func (m *Model) firstWorkflow(msg workflowMsg) tea.Cmd {
+	fr := m.first
+	if fr == nil {
+		return nil
+	}
+	switch msg := msg.(type) {
+	case firstCostMsg:
+		fr.estimating = false
+		switch {
+		case msg.err != nil:
+			fr.estErr = msg.err.Error()
+		case msg.cost == nil || !msg.cost.Over:
+			// Within the budget nothing is asked; the verdict stays on
+			// the status line until the first key.
+			cmd := m.startFirst()
+			if msg.cost != nil {
+				m.setStatus(sanitize.Line(msg.cost.Summary))
+			}
+			return cmd
+		default:
+			fr.cost = msg.cost
+		}
+	case firstStartedMsg:
+		fr.starting = false
+		if msg.err != nil {
+			fr.startErr = msg.err.Error()
+			return nil
+		}
+		m.first = nil
+		m.screen = screenTable
+		m.live = true
+		m.opts.Started, m.opts.Cancel = msg.run.At, msg.run.Cancel
+		m.events = msg.run.Events
+		m.syncRunKeys()
+		return tea.Batch(m.stream(m.ctx, 0, msg.run.Events), tick())
+	}
+	return nil
+}
+
+// startBlocked is why y does not start the run now, "" when it does.
+func (m *Model) startBlocked() string {
+	fr := m.first
+	switch {
+	case fr == nil:
+		return "the run has started"
+	case fr.estimating:
+		return "the run's cost is still being estimated; q quits without a run"
+	case fr.starting:
+		return "the run is starting"
+	case fr.startErr != "":
+		return "the run could not start; q quits"
+	}
+	return ""
+}
+
+func (m *Model) budgetKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.StartRun):
+		return m.startFirst()
+	case key.Matches(msg, k.NoRun):
+		return m.quit()
+	}
+	return nil
+}
+
+func (m *Model) budgetMode() keyMode {
+	k := &m.keys
+	km := keyMode{
+		title:  "keys: cost of the run",
+		footer: []*key.Binding{&k.StartRun, &k.NoRun, &k.Help, &k.ForceQuit},
+		// NoRun is q too: the page lists it once, not again as Quit.
+		page: [][]*key.Binding{{&k.StartRun, &k.NoRun}, {&k.Help, &k.ForceQuit}},
+	}
+	km.refuse(&k.StartRun, m.startBlocked())
+	return km
+}
+
+// renderBudget is the page the interface opens on under --confirm-over:
+// the estimate per metric, the budget, and the question.
+func (m *Model) renderBudget() []string {
+	st, fr := m.st, m.first
+	lines := []string{m.titleLine(0)}
+	if m.opts.Banner != "" {
+		lines = append(lines, st.muted.Render(truncate(sanitize.Line(m.opts.Banner), m.width, m.g.ellipsis)))
+	}
+	lines = append(lines, "")
+	switch {
+	case fr.estimating:
+		lines = append(lines, st.muted.Render("  estimating the run's cost (calls after cache hits, tokens, price)"+m.g.ellipsis+" nothing is sent"))
+	case fr.estErr != "":
+		lines = append(lines, m.indented("cannot estimate the run, so nothing says it is within the budget: "+fr.estErr, st.errorLine)...)
+	default:
+		lines = append(lines, m.costTable(fr.cost)...)
+		lines = append(lines, "")
+		lines = append(lines, m.indented(fr.cost.Summary, st.warn)...)
+		if fr.cost.Prices != "" {
+			lines = append(lines, m.indented("prices: "+fr.cost.Prices+"; retries and the verdict recount are not predicted (see ragscope estimate)", st.muted)...)
+		}
+	}
+	lines = append(lines, "")
+	switch {
+	case fr.startErr != "":
+		lines = append(lines, m.indented("cannot start the run: "+fr.startErr, st.errorLine)...)
+	case fr.starting:
+		lines = append(lines, st.muted.Render("  starting the run"+m.g.ellipsis))
+	case !fr.estimating:
+		lines = append(lines, m.indented("The run has not started. Start it? y starts it; n, q or esc quits without a run: nothing is sent and no run is recorded.", st.bold)...)
+	}
+	return m.finish(lines, m.keyMode().help())
+}
+
+// costTable lays the estimate out as `ragscope estimate` does, in columns
+// narrow enough for 80 cells.
+func (m *Model) costTable(c *Cost) []string {
+	st := m.st
+	w := len("metric")
+	for _, mc := range c.ByMetric {
+		w = max(w, len(mc.Metric))
+	}
+	row := func(name string, mc MetricCost) string {
+		return sprintf("  %-*s  %6d  %6d  %6d  %8d  %10d  %9s", w, name, mc.Chat, mc.Embeddings, mc.CacheHits,
+			mc.PromptTokens, mc.CompletionTokens, columnUSD(mc.USD))
+	}
+	head := []string{
+		st.header.Render(sprintf("  %-*s  %s  %6s  %s  %9s", w, "", center("judge calls", 14), "cache", center("tokens", 20), "")),
+		st.header.Render(sprintf("  %-*s  %6s  %6s  %6s  %8s  %10s  %9s", w, "metric", "chat", "embed", "hits", "prompt", "completion", "cost")),
+	}
+	lines := head
+	for _, mc := range c.ByMetric {
+		lines = append(lines, row(string(mc.Metric), mc))
+	}
+	return append(lines, st.bold.Render(row("total", c.Total)))
+}
+
+// usd is a cost as the interface shows it; "no price" names the gap.
+func (m *Model) usd(c *float64) string {
+	if c == nil {
+		return "no price"
+	}
+	return eval.FormatUSD(*c)
+}
+
+// columnUSD is a cost in the table: four decimals as `ragscope estimate`
+// prints them, so the column reads like its table; less than that is
+// spelled out rather than shown as $0.0000.
+func columnUSD(c *float64) string {
+	if c != nil && *c >= 0.0001 && *c < 10 {
+		return sprintf("$%.4f", *c)
+	}
+	if c == nil {
+		return "no price"
+	}
+	return eval.FormatUSD(*c)
+}
+
+// costWords is a re-run's price for its question: "$0.0004", or why it
+// has none.
+func (m *Model) costWords(c *Cost) string {
+	if c.Total.USD != nil {
+		return m.usd(c.Total.USD)
+	}
+	if len(c.Unpriced) > 0 {
+		return "cost unknown (no price for " + sanitize.Line(strings.Join(c.Unpriced, ", ")) + ")"
+	}
+	return "cost unknown"
+}
+
+// center pads s on both sides to w cells.
+func center(s string, w int) string {
+	pad := max(w-len(s), 0)
+	return strings.Repeat(" ", pad/2) + s + strings.Repeat(" ", pad-pad/2)
+}
+
+// dollars is a budget as the user typed it: $0.000001, not $1e-06.
+func dollars(v float64) string { return "$" + strconv.FormatFloat(v, 'f', -1, 64) }

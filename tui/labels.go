@@ -1,0 +1,511 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/sanitize"
+)
+
+// LabelHost is what the interface asks of the application for human labels
+// of the judge's items. Its methods do I/O: the model calls them from
+// tea.Cmds only. It is apart from Host because labelling needs the store,
+// not a judge: a stored run or the offline judge's run is labelled too.
+type LabelHost interface {
+	// Labels returns the stored labels of the result's items, by item key.
+	Labels(r *eval.Result) (map[string]eval.Label, error)
+	// SetLabel stores the human's value (0 or 1) and note for an item of r;
+	// value -1 removes its label. It returns the label as stored.
+	SetLabel(r *eval.Result, it eval.Item, value int, note string) (eval.Label, error)
+	// Marks says, by sample index, which samples of a run have labelled
+	// items (LabelMarked) and which of them a label disputes (LabelDisputed).
+	Marks(runID string) (map[int]uint8, error)
+	// Agreement is the judge's agreement with the labels on a run, with
+	// the run it re-ran as Before.
+	Agreement(runID string) (*eval.Agreement, error)
+}
+
+// The bits of a sample's label mark.
+const (
+	LabelMarked   uint8 = 1 << iota // some item has a human label
+	LabelDisputed                   // some label differs from the judge
+)
+
+// MarkOf is the label mark of a result's items under labels.
+func MarkOf(items []eval.Item, labels map[string]eval.Label) uint8 {
+	var mark uint8
+	for _, it := range items {
+		if l, ok := labels[it.Key]; ok {
+			mark |= LabelMarked
+			if l.Value != it.Judge {
+				mark |= LabelDisputed
+			}
+		}
+	}
+	return mark
+}
+
+// labelState is the labelling workflow: the marks of the table (a map
+// beside the rows: few samples are labelled, and the rows stay compact),
+// the item cursor of the detail page, the note being typed, the
+// agreement panel.
+type labelState struct {
+	marks map[int]uint8
+
+	// res is the result the items and human labels are of; cursor is the
+	// picked item (-1: none yet), cursorLine its line on the page.
+	res        *eval.Result
+	items      []eval.Item
+	human      map[string]eval.Label
+	cursor     int
+	cursorLine int
+	gen        int
+
+	typing bool
+	input  textinput.Model
+
+	agreement *eval.Agreement
+	agreeErr  error
+	agreeBusy bool
+	back      screen
+}
+
+// The replies of LabelHost calls.
+type (
+	labelsMsg struct {
+		gen    int
+		index  int
+		labels map[string]eval.Label
+		err    error
+	}
+	labelSavedMsg struct {
+		gen     int
+		index   int
+		key     string
+		label   eval.Label
+		removed bool
+		err     error
+	}
+	marksMsg struct {
+		marks map[int]uint8
+		err   error
+	}
+	agreementMsg struct {
+		a   *eval.Agreement
+		err error
+	}
+)
+
+// labelMsg handles the replies of LabelHost calls; ok is false for any
+// other message.
+func (m *Model) labelMsg(msg tea.Msg) (tea.Cmd, bool) {
+	l := &m.lab
+	switch msg := msg.(type) {
+	case labelsMsg:
+		if msg.gen != l.gen {
+			return nil, true
+		}
+		if msg.err != nil {
+			m.setError("cannot read the human labels: " + msg.err.Error())
+			return nil, true
+		}
+		l.human = msg.labels
+		m.setMark(msg.index, MarkOf(l.items, l.human))
+		m.detail.invalidate()
+	case labelSavedMsg:
+		if msg.err != nil {
+			m.setError("the label was not stored: " + msg.err.Error())
+			return nil, true
+		}
+		if msg.gen == l.gen {
+			if l.human == nil {
+				l.human = map[string]eval.Label{}
+			}
+			if msg.removed {
+				delete(l.human, msg.key)
+				m.setStatus("label removed")
+			} else {
+				l.human[msg.key] = msg.label
+				m.setStatus("label stored: " + m.labelWords(msg.label, l.itemOf(msg.key)))
+			}
+			m.setMark(msg.index, MarkOf(l.items, l.human))
+			m.detail.invalidate()
+		}
+	case marksMsg:
+		if msg.err != nil {
+			m.setError("cannot read the human labels: " + msg.err.Error())
+			return nil, true
+		}
+		l.marks = msg.marks
+		m.derive()
+	case agreementMsg:
+		l.agreeBusy = false
+		l.agreement, l.agreeErr = msg.a, msg.err
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+func (l *labelState) itemOf(key string) eval.Item {
+	for _, it := range l.items {
+		if it.Key == key {
+			return it
+		}
+	}
+	return eval.Item{}
+}
+
+// setMark records a sample's mark; the filter may show other rows now.
+func (m *Model) setMark(index int, mark uint8) {
+	l := &m.lab
+	if l.marks[index] == mark {
+		return
+	}
+	if l.marks == nil {
+		l.marks = map[int]uint8{}
+	}
+	if mark == 0 {
+		delete(l.marks, index)
+	} else {
+		l.marks[index] = mark
+	}
+	m.derive()
+}
+
+func (m *Model) labelMark(index int) uint8 { return m.lab.marks[index] }
+
+// loadMarks reads the marks of the run shown.
+func (m *Model) loadMarks() tea.Cmd {
+	h := m.opts.Labels
+	if h == nil {
+		return nil
+	}
+	run := m.runID
+	return func() tea.Msg {
+		marks, err := h.Marks(run)
+		return marksMsg{marks: marks, err: err}
+	}
+}
+
+// labelsOpen starts the labels of a detail page just opened afresh: no
+// item picked, the labels read again.
+func (m *Model) labelsOpen() tea.Cmd {
+	m.lab.res = nil
+	return m.labelsFollow()
+}
+
+// labelsFollow picks up the result of the detail page once it is there:
+// its items, and a read of their human labels.
+func (m *Model) labelsFollow() tea.Cmd {
+	l := &m.lab
+	h := m.opts.Labels
+	if h == nil || m.screen != screenDetail || m.detail.row >= len(m.rows) {
+		return nil
+	}
+	r := m.rows[m.detail.row]
+	res := m.detailResult(r)
+	if !r.done || res == nil || res == l.res {
+		return nil
+	}
+	l.gen++
+	l.res, l.items, l.human, l.cursor = res, eval.Items(res), nil, -1
+	gen, index := l.gen, r.index
+	return func() tea.Msg {
+		labels, err := h.Labels(res)
+		return labelsMsg{gen: gen, index: index, labels: labels, err: err}
+	}
+}
+
+// labelBlocked is why the item keys are off, "" when they work.
+func (m *Model) labelBlocked() string {
+	switch {
+	case m.opts.Labels == nil:
+		return "human labels need the run store; this interface has none"
+	case m.detail.row < len(m.rows) && !m.rows[m.detail.row].done:
+		return "this sample is still being evaluated; label it when it has finished"
+	case m.lab.res == nil || m.lab.res != m.detailResult(m.rows[m.detail.row]):
+		return "the sample is still being read"
+	case len(m.lab.items) == 0:
+		return "this sample has no judged item to label (no metric scored, or the offline judge generated no questions)"
+	}
+	return ""
+}
+
+// markBlocked is why a, d, m and u are off: they act on the picked item.
+func (m *Model) markBlocked() string {
+	if why := m.labelBlocked(); why != "" {
+		return why
+	}
+	if m.lab.cursor < 0 {
+		return "pick a judged item first: ] next, [ previous"
+	}
+	return ""
+}
+
+func (m *Model) noteBlocked() string {
+	if why := m.markBlocked(); why != "" {
+		return why
+	}
+	if _, ok := m.lab.human[m.lab.items[m.lab.cursor].Key]; !ok {
+		return "mark the item first (a agree, d disagree), then add a note"
+	}
+	return ""
+}
+
+// labelKeys adds the item keys to the detail page's mode. Without a label
+// store there is no labelling to offer or refuse.
+func (m *Model) labelKeys(km *keyMode) {
+	if m.opts.Labels == nil {
+		return
+	}
+	k := &m.keys
+	km.footer = append(km.footer, &k.NextItem, &k.Agree, &k.Disagree)
+	km.page = append(km.page, []*key.Binding{&k.NextItem, &k.PrevItem, &k.Agree, &k.Disagree, &k.Note, &k.Unlabel, &k.Agreement})
+	why := m.labelBlocked()
+	km.refuse(&k.NextItem, why)
+	km.refuse(&k.PrevItem, why)
+	mark := m.markBlocked()
+	km.refuse(&k.Agree, mark)
+	km.refuse(&k.Disagree, mark)
+	km.refuse(&k.Unlabel, mark)
+	km.refuse(&k.Note, m.noteBlocked())
+	km.refuse(&k.Agreement, m.agreementBlocked())
+}
+
+// tableLabelKeys adds the agreement panel to the table's mode.
+func (m *Model) tableLabelKeys(km *keyMode) {
+	if m.opts.Labels == nil {
+		return
+	}
+	k := &m.keys
+	km.page = append(km.page, []*key.Binding{&k.Agreement})
+	km.refuse(&k.Agreement, m.agreementBlocked())
+}
+
+func (m *Model) agreementBlocked() string {
+	if m.opts.Labels == nil {
+		return "human labels need the run store; this interface has none"
+	}
+	return ""
+}
+
+// labelKey handles the item keys of the detail page; ok is false for
+// other keys.
+func (m *Model) labelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := m.keys
+	l := &m.lab
+	if m.opts.Labels == nil {
+		return nil, false
+	}
+	// The mode refuses these keys until an item is picked; this is what
+	// makes the indexing below safe.
+	if key.Matches(msg, k.NextItem, k.PrevItem) && m.labelBlocked() != "" ||
+		key.Matches(msg, k.Agree, k.Disagree, k.Unlabel, k.Note) && m.markBlocked() != "" {
+		return nil, true
+	}
+	switch {
+	case key.Matches(msg, k.NextItem, k.PrevItem):
+		step := 1
+		if key.Matches(msg, k.PrevItem) {
+			step = -1
+		}
+		switch {
+		case l.cursor < 0 && step < 0:
+			l.cursor = len(l.items) - 1
+		default:
+			l.cursor = (l.cursor + step + len(l.items)) % len(l.items)
+		}
+		m.detail.invalidate()
+		m.showCursor()
+	case key.Matches(msg, k.Agree, k.Disagree):
+		it := l.items[l.cursor]
+		v := it.Judge
+		if key.Matches(msg, k.Disagree) {
+			v = 1 - it.Judge
+		}
+		note := l.human[it.Key].Note
+		return m.saveLabel(it, v, note), true
+	case key.Matches(msg, k.Unlabel):
+		it := l.items[l.cursor]
+		if _, ok := l.human[it.Key]; !ok {
+			m.setStatus("this item has no label to remove")
+			return nil, true
+		}
+		return m.saveLabel(it, -1, ""), true
+	case key.Matches(msg, k.Note):
+		it := l.items[l.cursor]
+		l.input = textinput.New()
+		l.input.Prompt = "note: "
+		l.input.SetWidth(max(m.width-10, 10))
+		l.input.SetValue(l.human[it.Key].Note)
+		l.input.Focus()
+		l.typing = true
+		m.detail.invalidate()
+	case key.Matches(msg, k.Agreement):
+		return m.openAgreement(), true
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// showCursor scrolls the page so the picked item is on it.
+func (m *Model) showCursor() {
+	m.ensureDetail()
+	d := &m.detail
+	page := m.pageHeight()
+	if line := m.lab.cursorLine; line < d.scroll+1 || line >= d.scroll+page-1 {
+		d.scrollTo(max(line-page/2, 0), page)
+	}
+}
+
+func (m *Model) saveLabel(it eval.Item, value int, note string) tea.Cmd {
+	h, res, gen, index := m.opts.Labels, m.lab.res, m.lab.gen, m.rows[m.detail.row].index
+	return func() tea.Msg {
+		l, err := h.SetLabel(res, it, value, note)
+		return labelSavedMsg{gen: gen, index: index, key: it.Key, label: l, removed: value < 0, err: err}
+	}
+}
+
+// noteKey is the note being typed: enter stores it, esc drops it.
+func (m *Model) noteKey(msg tea.KeyPressMsg) tea.Cmd {
+	l := &m.lab
+	switch msg.String() {
+	case "enter":
+		l.typing = false
+		m.detail.invalidate()
+		it := l.items[l.cursor]
+		lab := l.human[it.Key]
+		return m.saveLabel(it, lab.Value, strings.TrimSpace(l.input.Value()))
+	case "esc":
+		l.typing = false
+		m.detail.invalidate()
+		return nil
+	}
+	var cmd tea.Cmd
+	l.input, cmd = l.input.Update(msg)
+	m.detail.invalidate()
+	return cmd
+}
+
+func (m *Model) noteMode() keyMode {
+	k := &m.keys
+	keys := []*key.Binding{&k.FilterApply, &k.FilterCancel, &k.ForceQuit}
+	return keyMode{title: "keys: note", footer: keys, page: [][]*key.Binding{keys}}
+}
+
+// labelLine shows, under a judged item, the human's label beside the
+// judge's value, and the item cursor.
+func (m *Model) labelLine(p *page, task, item string) {
+	l := &m.lab
+	if m.opts.Labels == nil || l.res != m.detail.res || l.res == nil {
+		return
+	}
+	pos := -1
+	for i, it := range l.items {
+		if it.Task == task && it.Text == item {
+			pos = i
+			break
+		}
+	}
+	if pos < 0 {
+		return
+	}
+	it := l.items[pos]
+	lab, labelled := l.human[it.Key]
+	picked := pos == l.cursor
+	if !labelled && !picked {
+		return
+	}
+	st := m.st
+	prefix := "  "
+	if picked {
+		prefix = "> "
+		l.cursorLine = len(p.lines)
+	}
+	text := "not labelled: a agree, d disagree"
+	style := st.muted
+	if labelled {
+		text = m.labelWords(lab, it)
+		style = st.accent
+		if lab.Value != it.Judge {
+			style = st.warn
+		}
+	}
+	if picked && l.typing {
+		p.lines = append(p.lines, "    "+prefix+l.input.View())
+		return
+	}
+	if picked {
+		style = style.Bold(true)
+	}
+	p.text(4, prefix, text, &style)
+}
+
+// labelWords says a label against the judge: "human: agrees (1)" or
+// "human: 0, the judge said 1 (disputed)", with the note.
+func (m *Model) labelWords(lab eval.Label, it eval.Item) string {
+	what := "verdict"
+	switch lab.Task {
+	case eval.LabelAnswerRelevancy:
+		what = "noncommittal"
+	case eval.LabelContextRecall:
+		what = "attributed"
+	}
+	s := fmt.Sprintf("human: agrees (%s %d)", what, lab.Value)
+	if lab.Value != it.Judge {
+		s = fmt.Sprintf("human: %s %d, the judge said %d (disputed)", what, lab.Value, it.Judge)
+	}
+	if lab.By != "" {
+		s += " by " + sanitize.Line(lab.By)
+	}
+	if lab.Note != "" {
+		s += ": " + sanitize.Line(lab.Note)
+	}
+	return s
+}
+
+// labelCell is the table's label column, one cell after the status mark.
+func (m *Model) labelCell(r *row, paint func(string, func(...string) string) string) string {
+	switch mark := m.lab.marks[r.index]; {
+	case mark&LabelDisputed != 0:
+		return paint("D", m.st.warn.Render)
+	case mark&LabelMarked != 0:
+		return paint("L", m.st.accent.Render)
+	}
+	return " "
+}
+
+// labelWordsFilter are the values of the filter's label: term.
+var labelWordsFilter = []string{"any", "disputed", "agreed", "none"}
+
+func parseLabelTerm(s, v string) (term, error) {
+	for _, w := range labelWordsFilter {
+		if v == w {
+			return term{kind: termLabel, status: v}, nil
+		}
+	}
+	return term{}, fmt.Errorf("%s: unknown label state %q (use label:any, label:disputed, label:agreed or label:none)", s, v)
+}
+
+func (t *term) matchLabel(r *row, env matchEnv) bool {
+	var mark uint8
+	if env.label != nil {
+		mark = env.label(r.index)
+	}
+	switch t.status {
+	case "any":
+		return mark&LabelMarked != 0
+	case "disputed":
+		return mark&LabelDisputed != 0
+	case "agreed":
+		return mark&LabelMarked != 0 && mark&LabelDisputed == 0
+	}
+	return mark == 0
+}
