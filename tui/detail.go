@@ -29,8 +29,9 @@ type detailView struct {
 	page   int  // the height the viewport's content was laid out for
 	loaded bool // the viewport holds lines for page
 	// stmts are the lines of the judged statements that carry evidence
-	// (faithfulness, context recall), in page order; pick is the one j/k
-	// selected, 1-based (0: none). built is the pick the lines show.
+	// (faithfulness, context recall), in page order; pick is the one the item
+	// cursor (] [, see labelKey) is on,
+	// 1-based (0: none). built is the pick the lines show.
 	stmts []stmtSpan
 	pick  int
 	built int
@@ -148,62 +149,11 @@ func (m *Model) ensureDetail() {
 	d.load(m.pageHeight())
 }
 
-// pickStatement moves the statement cursor with j/k and reports whether it
-// moved; when it did not, the key scrolls the page. The cursor only steps
-// to a statement whose first line is on screen, so j/k read through the
-// sample texts line by line and then through the statements one by one.
-// k on the first statement at the top of the page drops the cursor.
-func (m *Model) pickStatement(down bool, page int) bool {
-	d := &m.detail
-	n := len(d.stmts)
-	if n == 0 {
-		return false
-	}
-	onScreen := func(i int) bool {
-		return i >= 0 && i < n && d.stmts[i].first >= d.scroll && d.stmts[i].first < d.scroll+page
-	}
-	cur := d.pick - 1
-	if !onScreen(cur) {
-		cur = -1
-	}
-	next := -1
-	switch {
-	case down && cur >= 0:
-		next = cur + 1
-	case down:
-		next = slices.IndexFunc(d.stmts, func(s stmtSpan) bool { return s.first >= d.scroll })
-	case cur >= 0:
-		next = cur - 1
-	default:
-		for i := n - 1; i >= 0; i-- {
-			if d.stmts[i].first < d.scroll+page {
-				next = i
-				break
-			}
-		}
-	}
-	if !onScreen(next) {
-		if !down && cur >= 0 && d.scroll == 0 {
-			d.pick = 0
-			return true
-		}
-		return false
-	}
-	d.pick = next + 1
-	if s := d.stmts[next]; s.last >= d.scroll+page {
-		d.scrollTo(min(s.last-page+1, s.first), page)
-	}
-	return true
-}
-
 func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	m.ensureDetail()
 	d := &m.detail
 	page := m.pageHeight()
-	if key.Matches(msg, k.Down, k.Up) && m.pickStatement(key.Matches(msg, k.Down), page) {
-		return nil
-	}
 	if k.scroll(msg, d.scrollBy, page, len(d.lines)) {
 		return nil
 	}
@@ -509,7 +459,7 @@ func (m *Model) verdictMark(v int) string {
 
 // judgedLine shows one judged statement: its mark, the statement
 // (emphasised when it failed), the judge's reason under it and the
-// evidence it cited. The statement j/k picked has a > before it.
+// evidence it cited. The statement the item cursor (] [) is on has a > before it.
 func (m *Model) judgedLine(p *page, verdict int, statement, reason string, ev *eval.Citation) {
 	first := len(p.lines)
 	lead := "  "
@@ -576,6 +526,13 @@ func (m *Model) citedNote(pick int, ev *eval.Citation, contexts []string) (strin
 // order: the ones judgedLine draws for faithfulness and context recall.
 func citations(metrics []eval.Metric, res *eval.Result) []*eval.Citation {
 	var out []*eval.Citation
+	eachCitation(metrics, res, func(_ string, _ int, ev *eval.Citation) { out = append(out, ev) })
+	return out
+}
+
+// eachCitation walks the statements that cite evidence in page order: the
+// task and position of each (as eval.Items names them) and its citation.
+func eachCitation(metrics []eval.Metric, res *eval.Result, fn func(task string, pos int, ev *eval.Citation)) {
 	for _, mt := range metrics {
 		if _, ok := res.Status[mt]; !ok {
 			continue
@@ -583,19 +540,31 @@ func citations(metrics []eval.Metric, res *eval.Result) []*eval.Citation {
 		switch mt {
 		case eval.Faithfulness:
 			if t := res.Faithfulness; t != nil {
-				for _, s := range t.Statements {
-					out = append(out, s.Evidence)
+				for i, s := range t.Statements {
+					fn(eval.LabelFaithfulness, i, s.Evidence)
 				}
 			}
 		case eval.ContextRecall:
 			if t := res.ContextRecall; t != nil {
-				for _, c := range t.Classifications {
-					out = append(out, c.Evidence)
+				for i, c := range t.Classifications {
+					fn(eval.LabelContextRecall, i, c.Evidence)
 				}
 			}
 		}
 	}
-	return out
+}
+
+// citationOf is the position among citations of a judged item, -1 for an
+// item that cites no evidence (a chunk's verdict, a generated question).
+func citationOf(metrics []eval.Metric, res *eval.Result, it eval.Item) int {
+	at, n := -1, 0
+	eachCitation(metrics, res, func(task string, pos int, _ *eval.Citation) {
+		if task == it.Task && pos == it.Pos {
+			at = n
+		}
+		n++
+	})
+	return at
 }
 
 func (m *Model) faithfulnessSection(p *page, res *eval.Result) {

@@ -51,12 +51,12 @@ func TestDetailEvidence(t *testing.T) {
 		t.Fatalf("a statement is picked before any key:\n%s", s)
 	}
 
-	// j picks the first statement on screen and highlights its quote in
-	// its chunk; the page does not move.
-	press(m, "j")
+	// ] picks the first judged item, statement 1, and highlights its
+	// quote in its chunk; the page does not move.
+	press(m, "]")
 	s = screenText(m)
 	if !strings.Contains(s, "Retrieved chunks (2) · statement 1: quote in [1]") || !strings.Contains(s, "> ✗ 转为一般纳税人后纳税人识别号会变。") {
-		t.Fatalf("j did not pick statement 1:\n%s", s)
+		t.Fatalf("] did not pick statement 1:\n%s", s)
 	}
 	if got := highlighted(m.View().Content); got != "其纳税人识别号不变" {
 		t.Errorf("highlighted %q, want the quote", got)
@@ -64,8 +64,13 @@ func TestDetailEvidence(t *testing.T) {
 	if !strings.HasPrefix(strings.Split(s, "\n")[1], "Question") {
 		t.Errorf("picking a statement scrolled the page")
 	}
+	// j scrolls; the pick stays.
+	press(m, "j", "k")
+	if m.detail.pick != 1 {
+		t.Fatalf("j/k moved the pick to %d", m.detail.pick)
+	}
 
-	press(m, "j")
+	press(m, "]")
 	s = screenText(m)
 	if !strings.Contains(s, "statement 2: quote not found in chunk 2") {
 		t.Fatalf("the flag of statement 2 is not on the chunks' heading:\n%s", s)
@@ -74,33 +79,34 @@ func TestDetailEvidence(t *testing.T) {
 		t.Errorf("a quote that is not in its chunk is highlighted: %q", got)
 	}
 
-	// Recall's statements are picked too, once on screen: j on the last
-	// statement shown scrolls.
-	press(m, "j", "j")
-	if m.detail.pick != 3 || m.detail.scroll != 1 {
-		t.Fatalf("j past the last statement on screen: pick %d, scroll %d", m.detail.pick, m.detail.scroll)
+	// Past faithfulness, ] walks the items that cite nothing (generated
+	// questions, chunks' verdicts: no statement is marked), then recall's
+	// statements.
+	sawNone := false
+	for i := 0; i < 30 && m.detail.pick != 4; i++ {
+		press(m, "]")
+		sawNone = sawNone || m.detail.pick == 0
 	}
-	press(m, "4", "j")
 	if s = screenText(m); m.detail.pick != 4 || !strings.Contains(s, "> ✓ 纳税人识别号保持不变。") {
-		t.Fatalf("j on the recall section did not pick its first statement (pick %d):\n%s", m.detail.pick, s)
+		t.Fatalf("] did not reach recall's first statement (pick %d):\n%s", m.detail.pick, s)
+	}
+	if !sawNone {
+		t.Error("no item between faithfulness and recall left the statements unmarked")
 	}
 	if !strings.Contains(s, "no evidence given") {
 		t.Errorf("an old reply's classification does not say it gave no evidence:\n%s", s)
 	}
 
-	// Back at the top, k picks the last statement on screen and walks
-	// back; past the first one it drops the pick.
-	press(m, "g", "k", "k", "k")
-	if s = screenText(m); !strings.Contains(s, "statement 1: quote in [1]") {
-		t.Fatalf("k did not walk back to statement 1:\n%s", s)
+	// [ walks back to statement 1.
+	for i := 0; i < 30 && m.detail.pick != 1; i++ {
+		press(m, "[")
 	}
-	press(m, "k")
-	if s = screenText(m); strings.Contains(s, "statement 1:") || strings.Contains(s, "> ✗") {
-		t.Fatalf("k on the first statement did not drop the pick:\n%s", s)
+	if s = screenText(m); !strings.Contains(s, "statement 1: quote in [1]") {
+		t.Fatalf("[ did not walk back to statement 1:\n%s", s)
 	}
 
 	// Another sample starts with nothing picked.
-	press(m, "j", "esc", "enter")
+	press(m, "esc", "enter")
 	if s = screenText(m); strings.Contains(s, "statement 1:") {
 		t.Fatalf("the pick survived reopening:\n%s", s)
 	}
@@ -149,7 +155,7 @@ func TestGoldenEvidence(t *testing.T) {
 	for _, sz := range [][2]int{{120, 40}} {
 		t.Run("detail_quote_120x40", func(t *testing.T) {
 			m := New(evidenceOptions())
-			requireGoldenFrame(t, m, sz, []string{"enter", "j"}, "quote in [1]")
+			requireGoldenFrame(t, m, sz, []string{"enter", "]"}, "quote in [1]")
 		})
 	}
 }

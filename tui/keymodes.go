@@ -182,9 +182,6 @@ func (m *Model) detailMode() keyMode {
 	k := &m.keys
 	m.ensureDetail()
 	moves := k.scrolling(m.detail.maxScroll(m.pageHeight()) > 0)
-	if len(moves) == 0 && len(m.detail.stmts) > 0 {
-		moves = []*key.Binding{&k.Down, &k.Up} // they pick a statement (pickStatement)
-	}
 	km := keyMode{
 		title: "keys: sample detail",
 		footer: append([]*key.Binding{&k.Back, &k.Section, &k.Raw, &k.Help, &k.Quit, &k.Stop, &k.Rerun, &k.DetailPrompts,

@@ -205,7 +205,7 @@ func (m *Model) labelsOpen() tea.Cmd {
 func (m *Model) labelsFollow() tea.Cmd {
 	l := &m.lab
 	h := m.opts.Labels
-	if h == nil || m.screen != screenDetail || m.detail.row >= len(m.rows) {
+	if m.screen != screenDetail || m.detail.row >= len(m.rows) {
 		return nil
 	}
 	r := m.rows[m.detail.row]
@@ -215,6 +215,9 @@ func (m *Model) labelsFollow() tea.Cmd {
 	}
 	l.gen++
 	l.res, l.items, l.human, l.cursor = res, eval.Items(res), nil, -1
+	if h == nil {
+		return nil // the items can be walked (their evidence shown), not labelled
+	}
 	gen, index := l.gen, r.index
 	return func() tea.Msg {
 		labels, err := h.Labels(res)
@@ -222,11 +225,9 @@ func (m *Model) labelsFollow() tea.Cmd {
 	}
 }
 
-// labelBlocked is why the item keys are off, "" when they work.
-func (m *Model) labelBlocked() string {
+// itemsBlocked is why the item keys (] and [) are off, "" when they work.
+func (m *Model) itemsBlocked() string {
 	switch {
-	case m.opts.Labels == nil:
-		return "human labels need the run store; this interface has none"
 	case m.detail.row < len(m.rows) && !m.rows[m.detail.row].done:
 		return "this sample is still being evaluated; label it when it has finished"
 	case m.lab.res == nil || m.lab.res != m.detailResult(m.rows[m.detail.row]):
@@ -239,7 +240,10 @@ func (m *Model) labelBlocked() string {
 
 // markBlocked is why a, d, m and u are off: they act on the picked item.
 func (m *Model) markBlocked() string {
-	if why := m.labelBlocked(); why != "" {
+	if m.opts.Labels == nil {
+		return "human labels need the run store; this interface has none"
+	}
+	if why := m.itemsBlocked(); why != "" {
 		return why
 	}
 	if m.lab.cursor < 0 {
@@ -258,16 +262,22 @@ func (m *Model) noteBlocked() string {
 	return ""
 }
 
-// labelKeys adds the item keys to the detail page's mode. Without a label
-// store there is no labelling to offer or refuse.
+// labelKeys adds the item keys to the detail page's mode: ] and [ walk the
+// judged items (the picked statement's quote is marked in its chunk), and
+// with a label store a, d, m and u label the picked one. Without a store
+// there is no labelling to offer or refuse.
 func (m *Model) labelKeys(km *keyMode) {
+	k := &m.keys
+	why := m.itemsBlocked()
 	if m.opts.Labels == nil {
+		km.footer = append(km.footer, &k.NextItem)
+		km.page = append(km.page, []*key.Binding{&k.NextItem, &k.PrevItem})
+		km.refuse(&k.NextItem, why)
+		km.refuse(&k.PrevItem, why)
 		return
 	}
-	k := &m.keys
 	km.footer = append(km.footer, &k.NextItem, &k.Agree, &k.Disagree)
 	km.page = append(km.page, []*key.Binding{&k.NextItem, &k.PrevItem, &k.Agree, &k.Disagree, &k.Note, &k.Unlabel, &k.Agreement})
-	why := m.labelBlocked()
 	km.refuse(&k.NextItem, why)
 	km.refuse(&k.PrevItem, why)
 	mark := m.markBlocked()
@@ -300,12 +310,12 @@ func (m *Model) agreementBlocked() string {
 func (m *Model) labelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := m.keys
 	l := &m.lab
-	if m.opts.Labels == nil {
+	if m.opts.Labels == nil && !key.Matches(msg, k.NextItem, k.PrevItem) {
 		return nil, false
 	}
 	// The mode refuses these keys until an item is picked; this is what
 	// makes the indexing below safe.
-	if key.Matches(msg, k.NextItem, k.PrevItem) && m.labelBlocked() != "" ||
+	if key.Matches(msg, k.NextItem, k.PrevItem) && m.itemsBlocked() != "" ||
 		key.Matches(msg, k.Agree, k.Disagree, k.Unlabel, k.Note) && m.markBlocked() != "" {
 		return nil, true
 	}
@@ -321,6 +331,9 @@ func (m *Model) labelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		default:
 			l.cursor = (l.cursor + step + len(l.items)) % len(l.items)
 		}
+		// One cursor on the page: the item picked is also the statement
+		// whose evidence is marked.
+		m.detail.pick = citationOf(m.metrics, l.res, l.items[l.cursor]) + 1
 		m.detail.invalidate()
 		m.showCursor()
 	case key.Matches(msg, k.Agree, k.Disagree):
@@ -404,7 +417,7 @@ func (m *Model) noteMode() keyMode {
 // judge's value, and the item cursor.
 func (m *Model) labelLine(p *page, task, item string) {
 	l := &m.lab
-	if m.opts.Labels == nil || l.res != m.detail.res || l.res == nil {
+	if l.res != m.detail.res || l.res == nil {
 		return
 	}
 	pos := -1
@@ -420,6 +433,10 @@ func (m *Model) labelLine(p *page, task, item string) {
 	it := l.items[pos]
 	lab, labelled := l.human[it.Key]
 	picked := pos == l.cursor
+	if picked && m.opts.Labels == nil {
+		l.cursorLine = len(p.lines) - 1 // the item's own line: no label line to show
+		return
+	}
 	if !labelled && !picked {
 		return
 	}
