@@ -18,7 +18,7 @@ import (
 // the verdict: "run", "re-run").
 func (s *Session) tuiCost(est *estimate.Estimate, metrics []eval.Metric, what string) *tui.Cost {
 	if len(metrics) == 0 {
-		metrics = eval.AllMetrics
+		metrics = eval.DefaultMetrics
 	}
 	c := &tui.Cost{Budget: s.Cfg.ConfirmOver, Prices: est.Prices.Source}
 	line := func(m eval.Metric, e estimate.Metric) tui.MetricCost {

@@ -226,7 +226,7 @@ func TestRunRecordsWhatTheJudgeReported(t *testing.T) {
 			if second.CostUSD == nil || *second.CostUSD != 0 || second.CostText() != "$0" {
 				t.Fatalf("cached run cost %v (%q), want 0", second.CostUSD, second.CostText())
 			}
-			for _, m := range eval.AllMetrics {
+			for _, m := range eval.DefaultMetrics {
 				if c := second.Usage[m].CostUSD; c == nil || *c != 0 {
 					t.Errorf("cached run, %s cost %v", m, c)
 				}
@@ -428,7 +428,7 @@ func TestRerunCountsItsOwnCalls(t *testing.T) {
 		t.Fatalf("the parent run recorded no usage: %+v", parent)
 	}
 	h := NewHost(s)
-	run, err := h.rerun(context.Background(), tui.Plan{Indexes: []int{1}, Metrics: eval.AllMetrics})
+	run, err := h.rerun(context.Background(), tui.Plan{Indexes: []int{1}, Metrics: eval.DefaultMetrics})
 	if err != nil {
 		t.Fatal(err)
 	}

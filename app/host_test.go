@@ -122,7 +122,7 @@ func TestPromptEditRerunAndDiff(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "faithfulness_verdicts.en.tmpl:1") {
 		t.Fatalf("broken template: %v", err)
 	}
-	if plan, err := h.Plan(context.Background(), []int{0}, eval.AllMetrics); err != nil || plan.Calls != 0 {
+	if plan, err := h.Plan(context.Background(), []int{0}, eval.DefaultMetrics); err != nil || plan.Calls != 0 {
 		t.Fatalf("after a refused edit the old prompt must stay in use (all cached): %+v %v", plan, err)
 	}
 
@@ -132,7 +132,7 @@ func TestPromptEditRerunAndDiff(t *testing.T) {
 	if err := h.Reload(sample); err != nil {
 		t.Fatal(err)
 	}
-	plan, err := h.Plan(context.Background(), []int{0}, eval.AllMetrics)
+	plan, err := h.Plan(context.Background(), []int{0}, eval.DefaultMetrics)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -242,7 +242,7 @@ func unmatchedWhy(runID string, l LabelLine, found bool) string {
 	switch l.Task {
 	case eval.LabelFaithfulness:
 		what = "statement"
-	case eval.LabelContextPrecision:
+	case eval.LabelContextPrecision, eval.LabelContextUtilization:
 		what = "chunk rank"
 	case eval.LabelContextRecall:
 		what = "reference statement"

@@ -87,6 +87,12 @@ type runSpec struct {
 	merge func(*eval.Result) *eval.Result
 	// onEnd sees the stamped record (the session keeps its run current).
 	onEnd func(eval.RunInfo)
+	// put, when set, stores a finished result instead of PutResult (a
+	// watcher stores it with its log position in one transaction).
+	put func(runID string, r *eval.Result) error
+	// stamp, when set, completes the record before its end is stored (a
+	// watcher's run grew while it ran).
+	stamp func(*eval.RunInfo)
 }
 
 // Start records the session's run, runs it and streams its events; the
@@ -147,6 +153,9 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 				// complete samples, and the store holds the same.
 				*res = *spec.merge(res)
 			}
+			if spec.put != nil {
+				return spec.put(info.ID, res)
+			}
 			return st.PutResult(info.ID, res)
 		},
 	}
@@ -175,6 +184,9 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 		calls, tokens := r.Counts()
 		info.AddUsage(calls, tokens, r.Usage())
 		info.PriceUsage()
+		if spec.stamp != nil {
+			spec.stamp(&info)
+		}
 		err := st.PutRun(info)
 		if err != nil {
 			fmt.Fprintln(s.log, "saving the run record:", sanitize.Line(err.Error()))

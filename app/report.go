@@ -127,7 +127,7 @@ func WriteReport(st cache.Store, ref, format string, worst int, w io.Writer) (*s
 		if err != nil {
 			return nil, err
 		}
-		return &storedRun{info: info}, eval.WriteReportCSV(w, info.Judge.Name, eachStored(st, info.ID, nil))
+		return &storedRun{info: info}, eval.WriteReportCSV(w, info.Judge.Name, info.Metrics, eachStored(st, info.ID, nil))
 	}
 	sr, err := tallyStored(st, ref, worst)
 	if err != nil {
@@ -142,7 +142,7 @@ func (sr *storedRun) write(st cache.Store, format string, w io.Writer) error {
 	case FormatJSON:
 		return eval.WriteReportJSON(w, sr.info, sr.tally.Summary(), sr.tally.Diagnoses(), eachStored(st, sr.info.ID, sr.seen.has))
 	case FormatCSV:
-		return eval.WriteReportCSV(w, sr.info.Judge.Name, eachStored(st, sr.info.ID, sr.seen.has))
+		return eval.WriteReportCSV(w, sr.info.Judge.Name, sr.info.Metrics, eachStored(st, sr.info.ID, sr.seen.has))
 	case FormatMarkdown:
 		return eval.WriteReportMarkdown(w, sr.info, sr.tally.Summary(), sr.tally.Diagnoses(), sr.worst.Samples())
 	case FormatJSONL:

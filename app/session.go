@@ -224,10 +224,12 @@ func (s *Session) buildJudge(lang eval.Lang) error {
 	c := s.Cfg
 	if c.UseOffline() {
 		s.Judge = offline.New()
+		// The blind spots come first: the line is cut to the terminal's
+		// width, and a first-time user must see that it is lexical.
 		if c.Offline {
-			s.Banner = "judge: offline (lexical), as asked by --offline"
+			s.Banner = "judge: offline (lexical; " + offline.BlindSpots + "), as asked by --offline"
 		} else {
-			s.Banner = "judge: offline (lexical), because neither OPENAI_BASE_URL/--base-url nor OPENAI_API_KEY is set; " +
+			s.Banner = "judge: offline (lexical; " + offline.BlindSpots + "), because neither OPENAI_BASE_URL/--base-url nor OPENAI_API_KEY is set; " +
 				"set them (and --model) to use an LLM judge"
 		}
 		return nil

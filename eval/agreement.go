@@ -1,5 +1,7 @@
 package eval
 
+import "strconv"
+
 // Agreement is how well the judge agrees with the human labels of a run:
 // per labelled task, over the judged items that have a label, and per
 // metric, what applying the labels does to the samples' scores. Positive
@@ -163,4 +165,59 @@ func TaskFigures(c Confusion) *TaskAgreement {
 	k := (po - pe) / (1 - pe)
 	ta.Kappa = &k
 	return ta
+}
+
+// AgreementTable is an agreement as the cells of its two tables, what
+// `ragscope agreement` and the TUI's panel both print: one row a task
+// (labelled, accuracy and kappa written "before<arrow>after" for a re-run,
+// then the confusion counts), one row a metric, and the notes on kappas
+// that are not defined.
+type AgreementTable struct {
+	Tasks    [][]string // task, labelled, accuracy, kappa, tp, fp, tn, fn
+	Labelled []bool     // per task row: it has labels
+	Metrics  [][]string // metric, labelled, disputed, changed, mean, with labels
+	Notes    []string
+}
+
+// Table writes the agreement's cells; arrow joins a re-run's before and
+// after ("->" in plain text).
+func (a *Agreement) Table(arrow string) AgreementTable {
+	var out AgreementTable
+	for _, task := range LabelTasks {
+		t := a.Tasks[task]
+		var b *TaskAgreement
+		if a.Before != nil {
+			b = a.Before.Tasks[task]
+		}
+		both := func(f func(*TaskAgreement) string) string {
+			if b == nil {
+				return f(t)
+			}
+			return f(b) + arrow + f(t)
+		}
+		c := t.Confusion
+		out.Tasks = append(out.Tasks, []string{task,
+			both(func(x *TaskAgreement) string { return strconv.Itoa(x.Labelled) }),
+			both(func(x *TaskAgreement) string { return figure(x.Accuracy) }),
+			both(func(x *TaskAgreement) string { return figure(x.Kappa) }),
+			strconv.Itoa(c.TP), strconv.Itoa(c.FP), strconv.Itoa(c.TN), strconv.Itoa(c.FN)})
+		out.Labelled = append(out.Labelled, t.Labelled > 0)
+		if t.KappaUndefined != "" && t.Labelled > 0 {
+			out.Notes = append(out.Notes, task+": kappa n/a: "+t.KappaUndefined)
+		}
+	}
+	for _, m := range AllMetrics {
+		ma := a.Metrics[m]
+		out.Metrics = append(out.Metrics, []string{string(m), strconv.Itoa(ma.Labelled), strconv.Itoa(ma.Disputed),
+			strconv.Itoa(ma.Changed), figure(ma.Mean), figure(ma.MeanWithLabels)})
+	}
+	return out
+}
+
+// figure is a rate to three decimals, "n/a" when there is none.
+func figure(p *float64) string {
+	if p == nil {
+		return "n/a"
+	}
+	return strconv.FormatFloat(*p, 'f', 3, 64)
 }

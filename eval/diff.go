@@ -74,6 +74,8 @@ func (r *Result) takeTrace(m Metric, from *Result) {
 		r.ContextPrecision = from.ContextPrecision
 	case ContextRecall:
 		r.ContextRecall = from.ContextRecall
+	case ContextUtilization:
+		r.ContextUtilization = from.ContextUtilization
 	}
 }
 
@@ -330,9 +332,12 @@ func judgementChanges(a, b *Result) []JudgementChange {
 			return "", fmt.Sprintf("%s (cosine %.3f, noncommittal %d)", q[i].Question, q[i].Cosine, q[i].Noncommittal)
 		})...)
 	}
-	if a.ContextPrecision != nil && b.ContextPrecision != nil {
-		ca, cb := a.ContextPrecision.Chunks, b.ContextPrecision.Chunks
-		out = append(out, listChanges(ContextPrecision, "chunk", len(ca), len(cb), func(side, i int) (string, string) {
+	chunkChanges := func(m Metric, ta, tb *ContextPrecisionTrace) {
+		if ta == nil || tb == nil {
+			return
+		}
+		ca, cb := ta.Chunks, tb.Chunks
+		out = append(out, listChanges(m, "chunk", len(ca), len(cb), func(side, i int) (string, string) {
 			c := ca
 			if side == 1 {
 				c = cb
@@ -340,6 +345,7 @@ func judgementChanges(a, b *Result) []JudgementChange {
 			return "", fmt.Sprintf("%d: %s", c[i].Verdict, c[i].Reason)
 		})...)
 	}
+	chunkChanges(ContextPrecision, a.ContextPrecision, b.ContextPrecision)
 	if a.ContextRecall != nil && b.ContextRecall != nil {
 		ca, cb := a.ContextRecall.Classifications, b.ContextRecall.Classifications
 		out = append(out, listChanges(ContextRecall, "reference statement", len(ca), len(cb), func(side, i int) (string, string) {
@@ -350,6 +356,7 @@ func judgementChanges(a, b *Result) []JudgementChange {
 			return c[i].Statement, fmt.Sprintf("%d: %s", c[i].Attributed, c[i].Reason)
 		})...)
 	}
+	chunkChanges(ContextUtilization, a.ContextUtilization, b.ContextUtilization)
 	return out
 }
 

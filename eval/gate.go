@@ -340,7 +340,8 @@ func orNone(s string) string {
 // Evidence lists the judgements behind a low score of m: the unsupported
 // statements (faithfulness), the noncommittal questions, else the
 // generated questions with their cosines (answer relevancy), the chunks
-// judged not useful (context precision), the reference statements not
+// judged not useful (context precision; context utilization: not useful
+// for the answer), the reference statements not
 // attributed to the chunks (context recall). One line each.
 func Evidence(r *Result, m Metric) []string {
 	switch m {
@@ -370,6 +371,12 @@ func Evidence(r *Result, m Metric) []string {
 		if t := r.ContextPrecision; t != nil {
 			return lines(t.Chunks, func(c ChunkVerdict) bool { return c.Verdict == 0 }, func(c ChunkVerdict) string {
 				return fmt.Sprintf("chunk %d not useful: %s", c.Rank, c.Reason)
+			})
+		}
+	case ContextUtilization:
+		if t := r.ContextUtilization; t != nil {
+			return lines(t.Chunks, func(c ChunkVerdict) bool { return c.Verdict == 0 }, func(c ChunkVerdict) string {
+				return fmt.Sprintf("chunk %d not useful for the answer: %s", c.Rank, c.Reason)
 			})
 		}
 	case ContextRecall:

@@ -31,6 +31,9 @@ type Judge interface {
 	// ChunkVerdict judges whether the chunk at rank (1-based) was useful to
 	// arrive at the reference (context_precision_verdict).
 	ChunkVerdict(ctx context.Context, s *Sample, rank int) (ChunkVerdict, error)
+	// UtilizationVerdict judges whether the chunk at rank (1-based) was
+	// useful to arrive at the answer (context_utilization_verdict).
+	UtilizationVerdict(ctx context.Context, s *Sample, rank int) (ChunkVerdict, error)
 	// Classify splits the reference into statements and attributes each to
 	// the contexts or not (context_recall_classifications).
 	Classify(ctx context.Context, s *Sample) ([]Classification, error)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -19,10 +20,13 @@ const (
 	LabelContextPrecision = "context_precision_verdict"
 	LabelContextRecall    = "context_recall_classifications"
 	LabelAnswerRelevancy  = "answer_relevancy_question"
+	// LabelContextUtilization labels a chunk's verdict of context
+	// utilization: its item is the chunk's rank, as for context precision.
+	LabelContextUtilization = "context_utilization_verdict"
 )
 
 // LabelTasks lists the labelled tasks in the order of AllMetrics.
-var LabelTasks = []string{LabelFaithfulness, LabelAnswerRelevancy, LabelContextPrecision, LabelContextRecall}
+var LabelTasks = []string{LabelFaithfulness, LabelAnswerRelevancy, LabelContextPrecision, LabelContextRecall, LabelContextUtilization}
 
 // TaskMetric is the metric whose score a labelled task feeds.
 func TaskMetric(task string) (Metric, bool) {
@@ -35,6 +39,8 @@ func TaskMetric(task string) (Metric, bool) {
 		return ContextPrecision, true
 	case LabelContextRecall:
 		return ContextRecall, true
+	case LabelContextUtilization:
+		return ContextUtilization, true
 	}
 	return "", false
 }
@@ -163,6 +169,11 @@ func Items(r *Result) []Item {
 			add(LabelContextRecall, ContextRecall, i, c.Statement, c.Attributed)
 		}
 	}
+	if tr := r.ContextUtilization; tr != nil && r.Status[ContextUtilization] == StatusOK {
+		for i, c := range tr.Chunks {
+			add(LabelContextUtilization, ContextUtilization, i, strconv.Itoa(c.Rank), c.Verdict)
+		}
+	}
 	return out
 }
 
@@ -179,7 +190,7 @@ func FindItem(items []Item, task, item string) (Item, bool) {
 // CheckLabelValue says what is wrong with a label's task or value, or nil.
 func CheckLabelValue(task string, value int) error {
 	if !slices.Contains(LabelTasks, task) {
-		return fmt.Errorf("task %q is not one of %s, %s, %s, %s", task, LabelTasks[0], LabelTasks[1], LabelTasks[2], LabelTasks[3])
+		return fmt.Errorf("task %q is not one of %s", task, strings.Join(LabelTasks, ", "))
 	}
 	if value != 0 && value != 1 {
 		return fmt.Errorf(`"label" must be 0 or 1 (got %d)`, value)
@@ -230,6 +241,11 @@ func ApplyLabels(r *Result, labels map[string]Label) (out *Result, changed []Met
 		tr.Classifications = slices.Clone(tr.Classifications)
 		c.ContextRecall = &tr
 	}
+	if touched[ContextUtilization] {
+		tr := *r.ContextUtilization
+		tr.Chunks = slices.Clone(tr.Chunks)
+		c.ContextUtilization = &tr
+	}
 	for _, it := range items {
 		l, ok := labels[it.Key]
 		if !ok || !touched[it.Metric] {
@@ -244,6 +260,8 @@ func ApplyLabels(r *Result, labels map[string]Label) (out *Result, changed []Met
 			c.ContextPrecision.Chunks[it.Pos].Verdict = l.Value
 		case ContextRecall:
 			c.ContextRecall.Classifications[it.Pos].Attributed = l.Value
+		case ContextUtilization:
+			c.ContextUtilization.Chunks[it.Pos].Verdict = l.Value
 		}
 	}
 	for _, m := range AllMetrics {
@@ -260,6 +278,8 @@ func ApplyLabels(r *Result, labels map[string]Label) (out *Result, changed []Met
 			score, c.ContextPrecision.Precisions = AveragePrecision(c.ContextPrecision.Chunks)
 		case ContextRecall:
 			c.ContextRecall.Attributed, score = RecallScore(c.ContextRecall.Classifications)
+		case ContextUtilization:
+			score, c.ContextUtilization.Precisions = AveragePrecision(c.ContextUtilization.Chunks)
 		}
 		if old := r.Scores[m]; old == nil || *old != score {
 			changed = append(changed, m)

@@ -205,3 +205,42 @@ func TestLabelKeysAreContent(t *testing.T) {
 		t.Error("the task is not part of the key")
 	}
 }
+
+// Context utilization's chunk verdicts are labelled like context
+// precision's (by rank), under a task of their own, and a label rescores
+// by the same formula: [0,1,0] = 1/2 -> [1,1,0] = 1; the agreement counts
+// them under context_utilization_verdict.
+func TestLabelsOfContextUtilization(t *testing.T) {
+	r := &Result{ID: "u", Question: "q", Answer: "a", Contexts: []string{"c1", "c2", "c3"},
+		Scores: map[Metric]*float64{}, Status: map[Metric]Status{}}
+	tr := &ContextPrecisionTrace{Chunks: []ChunkVerdict{{Rank: 1}, {Rank: 2, Verdict: 1}, {Rank: 3}}}
+	s, p := AveragePrecision(tr.Chunks)
+	tr.Precisions = p
+	r.ContextUtilization, r.Scores[ContextUtilization], r.Status[ContextUtilization] = tr, &s, StatusOK
+	items := Items(r)
+	if len(items) != 3 || items[0].Task != LabelContextUtilization || items[0].Metric != ContextUtilization || items[1].Text != "2" || items[1].Judge != 1 {
+		t.Fatalf("items %+v", items)
+	}
+	if m, ok := TaskMetric(LabelContextUtilization); !ok || m != ContextUtilization || CheckLabelValue(LabelContextUtilization, 1) != nil {
+		t.Fatalf("task %s: metric %s %v", LabelContextUtilization, m, ok)
+	}
+	if LabelKey(ResultSampleKey(r), LabelContextUtilization, "1") == LabelKey(ResultSampleKey(r), LabelContextPrecision, "1") {
+		t.Fatal("a utilization label would also label the chunk's precision verdict")
+	}
+	sk := ResultSampleKey(r)
+	k := LabelKey(sk, LabelContextUtilization, "1")
+	labels := map[string]Label{k: {Key: k, SampleKey: sk, Task: LabelContextUtilization, Item: "1", Value: 1}}
+	got, changed := ApplyLabels(r, labels)
+	if len(changed) != 1 || changed[0] != ContextUtilization || !near(got.Scores[ContextUtilization], 1) || r.ContextUtilization.Chunks[0].Verdict != 0 {
+		t.Fatalf("changed %v, score %v; input verdict %d", changed, *got.Scores[ContextUtilization], r.ContextUtilization.Chunks[0].Verdict)
+	}
+	tally := NewAgreementTally("r", labels)
+	tally.Add(r)
+	a := tally.Agreement()
+	if c := a.Tasks[LabelContextUtilization]; c == nil || c.Confusion != (Confusion{FN: 1}) {
+		t.Fatalf("agreement %+v", c)
+	}
+	if mu := a.Metrics[ContextUtilization]; mu.Labelled != 1 || mu.Changed != 1 || !near(mu.Mean, 0.5) || !near(mu.MeanWithLabels, 1) {
+		t.Fatalf("metric agreement %+v", mu)
+	}
+}

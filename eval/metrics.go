@@ -166,6 +166,32 @@ func runContextPrecision(ctx context.Context, j Judge, s *Sample, r *Result) {
 		r.set(ContextPrecision, StatusMissingInput, nil, "there are no retrieved contexts to rank")
 		return
 	}
+	if tr := judgeChunks(ctx, ContextPrecision, j.ChunkVerdict, s, r); tr != nil {
+		r.ContextPrecision = tr
+	}
+}
+
+// context_utilization is context precision with the answer in place of
+// the reference: the same formula (AveragePrecision) over verdicts on
+// whether each chunk was useful to arrive at the answer.
+func runContextUtilization(ctx context.Context, j Judge, s *Sample, r *Result) {
+	if strings.TrimSpace(s.Answer) == "" {
+		r.set(ContextUtilization, StatusMissingInput, nil, "context utilization needs an answer")
+		return
+	}
+	if len(s.Contexts) == 0 {
+		r.set(ContextUtilization, StatusMissingInput, nil, "there are no retrieved contexts to rank")
+		return
+	}
+	if tr := judgeChunks(ctx, ContextUtilization, j.UtilizationVerdict, s, r); tr != nil {
+		r.ContextUtilization = tr
+	}
+}
+
+// judgeChunks asks verdict of every chunk at once (the calls are
+// independent) and scores metric m by average precision; nil, with the
+// failure set on r, when some call failed.
+func judgeChunks(ctx context.Context, m Metric, verdict func(context.Context, *Sample, int) (ChunkVerdict, error), s *Sample, r *Result) *ContextPrecisionTrace {
 	chunks := make([]ChunkVerdict, len(s.Contexts))
 	errs := make([]error, len(s.Contexts))
 	var wg sync.WaitGroup
@@ -173,24 +199,25 @@ func runContextPrecision(ctx context.Context, j Judge, s *Sample, r *Result) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			chunks[k], errs[k] = j.ChunkVerdict(ctx, s, k+1)
+			chunks[k], errs[k] = verdict(ctx, s, k+1)
 			chunks[k].Rank = k + 1
 		}()
 	}
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			r.fail(ContextPrecision, err)
-			return
+			r.fail(m, err)
+			return nil
 		}
 	}
 	score, precisions := AveragePrecision(chunks)
-	r.ContextPrecision = &ContextPrecisionTrace{Chunks: chunks, Precisions: precisions}
-	r.set(ContextPrecision, StatusOK, &score, "")
+	r.set(m, StatusOK, &score, "")
+	return &ContextPrecisionTrace{Chunks: chunks, Precisions: precisions}
 }
 
-// AveragePrecision computes context precision from ranked verdicts and
-// returns precision@k for every rank (for the formula display).
+// AveragePrecision computes context precision (and context utilization)
+// from ranked verdicts and returns precision@k for every rank (for the
+// formula display). It is the one formula of both metrics.
 func AveragePrecision(chunks []ChunkVerdict) (float64, []float64) {
 	precisions := make([]float64, len(chunks))
 	var useful, num float64

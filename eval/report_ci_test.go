@@ -31,7 +31,7 @@ const hostileText = "a\x00b\x1b]0;pwned\x07 <b>&amp;</b> ]]> \u202e\uFFFE 100% \
 func ciReport() *Report {
 	f := func(v float64) *float64 { return &v }
 	run := RunInfo{ID: "20261201-090000-ci", Dataset: "ci.jsonl", StartedAt: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC),
-		Judge: JudgeInfo{Name: "offline"}, Metrics: AllMetrics, Samples: 4}
+		Judge: JudgeInfo{Name: "offline"}, Metrics: DefaultMetrics, Samples: 4}
 	calls := []CallRecord{{Task: "faithfulness_statements", LatencyMS: 1200}, {Task: "faithfulness_verdicts", LatencyMS: 300}, {Task: "embeddings", LatencyMS: 50}}
 	return NewReport(run, []*Result{
 		{

@@ -218,6 +218,9 @@ func (nopJudge) Questions(context.Context, *Sample, int) ([]GeneratedQuestion, e
 func (nopJudge) ChunkVerdict(context.Context, *Sample, int) (ChunkVerdict, error) {
 	return ChunkVerdict{}, nil
 }
+func (nopJudge) UtilizationVerdict(context.Context, *Sample, int) (ChunkVerdict, error) {
+	return ChunkVerdict{}, nil
+}
 func (nopJudge) Classify(context.Context, *Sample) ([]Classification, error) { return nil, nil }
 func (nopJudge) Embed(context.Context, *Sample, []string) ([][]float64, error) {
 	return nil, nil

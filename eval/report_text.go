@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,24 +12,41 @@ import (
 	"github.com/ragscope/ragscope/sanitize"
 )
 
-// WriteCSV writes one row per sample: identity, the four scores (empty when
+// WriteCSV writes one row per sample: identity, the scores (empty when
 // not scored), their statuses, the diagnosis and the first error message.
+// The four default metrics always have their columns, whatever the run
+// evaluated, so a script reads any report by position; context
+// utilization has them only in a run that evaluated it (ReportMetrics).
 // Every cell goes through sanitize.CSVCell: the texts come from the
 // dataset and the judge, and a spreadsheet must neither run a formula from
 // them nor a terminal an escape sequence.
 func (r *Report) WriteCSV(w io.Writer) error {
-	return WriteReportCSV(w, r.Run.Judge.Name, r.each)
+	return WriteReportCSV(w, r.Run.Judge.Name, r.Run.Metrics, r.each)
 }
 
-// WriteReportCSV writes the CSV report of WriteCSV from a stream of
-// samples: one row per sample as it comes, nothing held.
-func WriteReportCSV(w io.Writer, judge string, each func(yield func(*Result) error) error) error {
+// ReportMetrics are the metrics a CSV or Markdown report of a run of
+// metrics has columns for: DefaultMetrics, then any other metric the run
+// evaluated, in the order of AllMetrics.
+func ReportMetrics(metrics []Metric) []Metric {
+	out := append([]Metric(nil), DefaultMetrics...)
+	for _, m := range AllMetrics {
+		if !slices.Contains(out, m) && slices.Contains(metrics, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// WriteReportCSV writes the CSV report of WriteCSV of a run of metrics
+// from a stream of samples: one row per sample as it comes, nothing held.
+func WriteReportCSV(w io.Writer, judge string, metrics []Metric, each func(yield func(*Result) error) error) error {
+	cols := ReportMetrics(metrics)
 	cw := &csvWriter{csv.NewWriter(w)}
 	head := []string{"index", "id", "question", "answer"}
-	for _, m := range AllMetrics {
+	for _, m := range cols {
 		head = append(head, string(m))
 	}
-	for _, m := range AllMetrics {
+	for _, m := range cols {
 		head = append(head, string(m)+"_status")
 	}
 	// The judge on every row: a CSV travels without its run record, and an
@@ -39,14 +57,14 @@ func WriteReportCSV(w io.Writer, judge string, each func(yield func(*Result) err
 	}
 	err := each(func(s *Result) error {
 		row := []string{strconv.Itoa(s.Index), s.ID, s.Question, s.Answer}
-		for _, m := range AllMetrics {
+		for _, m := range cols {
 			if v, ok := s.Score(m); ok {
 				row = append(row, strconv.FormatFloat(v, 'f', 4, 64))
 			} else {
 				row = append(row, "")
 			}
 		}
-		for _, m := range AllMetrics {
+		for _, m := range cols {
 			row = append(row, string(s.Status[m]))
 		}
 		var errs []string
@@ -151,10 +169,17 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[Metric]MetricSumm
 	b.WriteString("\n")
 
 	if worst := len(ranked); worst > 0 {
-		fmt.Fprintf(&b, "\n## The %d worst samples\n\n| # | id | question | F | AR | CP | CR | diagnosis | why |\n|---:|---|---|---:|---:|---:|---:|---|---|\n", worst)
+		cols := ReportMetrics(run.Metrics)
+		fmt.Fprintf(&b, "\n## The %d worst samples\n\n| # | id | question |", worst)
+		for _, m := range cols {
+			fmt.Fprintf(&b, " %s |", MetricAbbrev(m))
+		}
+		b.WriteString(" diagnosis | why |\n|---:|---|---|")
+		b.WriteString(strings.Repeat("---:|", len(cols)))
+		b.WriteString("---|---|\n")
 		for _, s := range ranked {
 			fmt.Fprintf(&b, "| %d | %s | %s |", s.Index, mdCell(s.ID), mdCell(clipRunes(s.Question, 60)))
-			for _, m := range AllMetrics {
+			for _, m := range cols {
 				fmt.Fprintf(&b, " %s |", scoreCell(s, m))
 			}
 			fmt.Fprintf(&b, " %s | %s |\n", Diagnose(s), mdCell(clipRunes(why(s), 100)))

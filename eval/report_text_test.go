@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -26,7 +27,7 @@ func hostileReport() *Report {
 		Dataset:   "data/evil" + hostileOSC52 + hostileRLO + "lnosj.csv",
 		StartedAt: start,
 		Judge:     JudgeInfo{Name: "gpt\x1b[2J", EmbeddingModel: "emb\u200b"},
-		Metrics:   AllMetrics,
+		Metrics:   DefaultMetrics,
 		Samples:   3,
 	}
 	samples := []*Result{
@@ -178,5 +179,50 @@ func TestJSONReportIsExact(t *testing.T) {
 	if back.Run.Dataset != rep.Run.Dataset || back.Run.ID != rep.Run.ID || back.Samples[0].ID != rep.Samples[0].ID ||
 		back.Samples[0].Question != rep.Samples[0].Question || back.Samples[0].Errors[ContextPrecision] != rep.Samples[0].Errors[ContextPrecision] {
 		t.Fatalf("the JSON report does not round-trip the texts:\n%s", b.String())
+	}
+}
+
+// A run without context utilization keeps the four metrics' columns (a
+// script reads any report by position); one with it gains its score and
+// status columns after context recall's, and the Markdown's CU column.
+func TestReportColumnsOfContextUtilization(t *testing.T) {
+	v := 0.75
+	res := &Result{Index: 0, ID: "s", Question: "q", Answer: "a", Contexts: []string{"c"},
+		Scores: map[Metric]*float64{ContextUtilization: &v}, Status: map[Metric]Status{ContextUtilization: StatusOK},
+		ContextUtilization: &ContextPrecisionTrace{Chunks: []ChunkVerdict{{Rank: 1, Verdict: 1, Reason: "used"}}, Precisions: []float64{1}}}
+	for _, tc := range []struct {
+		metrics []Metric
+		head    string
+	}{
+		{DefaultMetrics, "index,id,question,answer,faithfulness,answer_relevancy,context_precision,context_recall,faithfulness_status,answer_relevancy_status,context_precision_status,context_recall_status,diagnosis,errors,judge"},
+		{[]Metric{Faithfulness, ContextUtilization}, "index,id,question,answer,faithfulness,answer_relevancy,context_precision,context_recall,context_utilization,faithfulness_status,answer_relevancy_status,context_precision_status,context_recall_status,context_utilization_status,diagnosis,errors,judge"},
+	} {
+		rep := NewReport(RunInfo{ID: "r", Metrics: tc.metrics}, []*Result{res})
+		var b strings.Builder
+		if err := rep.WriteCSV(&b); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(b.String(), "\n")
+		if lines[0] != tc.head {
+			t.Errorf("metrics %v: head\n%s\nwant\n%s", tc.metrics, lines[0], tc.head)
+		}
+		var md strings.Builder
+		if err := rep.WriteMarkdown(&md, 5); err != nil {
+			t.Fatal(err)
+		}
+		withCU := slices.Contains(tc.metrics, ContextUtilization)
+		if got := strings.Contains(md.String(), "| CR | CU | diagnosis |"); got != withCU {
+			t.Errorf("metrics %v: Markdown CU column %v:\n%s", tc.metrics, got, md.String())
+		}
+		if withCU && !strings.Contains(lines[1], ",0.7500,ok,") && !strings.Contains(lines[1], ",0.7500,,") {
+			t.Errorf("row %s lacks the utilization score", lines[1])
+		}
+	}
+	var js strings.Builder
+	if err := WriteSampleJSON(&js, res); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(js.String(), `"context_utilization": {`) || !strings.Contains(js.String(), `"reason": "used"`) {
+		t.Errorf("JSON sample lacks the utilization trace:\n%s", js.String())
 	}
 }

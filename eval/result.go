@@ -20,6 +20,9 @@ type Result struct {
 	AnswerRelevancy  *AnswerRelevancyTrace  `json:"answer_relevancy,omitempty"`
 	ContextPrecision *ContextPrecisionTrace `json:"context_precision,omitempty"`
 	ContextRecall    *ContextRecallTrace    `json:"context_recall,omitempty"`
+	// ContextUtilization has the shape of context precision's trace: the
+	// same per-chunk verdicts and precision@k, judged against the answer.
+	ContextUtilization *ContextPrecisionTrace `json:"context_utilization,omitempty"`
 
 	// Calls lists the judge calls made for this sample, in order, with their
 	// cache keys, so the raw request and reply can be shown from the cache.
@@ -74,7 +77,8 @@ type AnswerRelevancyTrace struct {
 	NoncommittalHint string  `json:"noncommittal_hint,omitempty"`
 }
 
-// ContextPrecisionTrace keeps each chunk's verdict and the average-precision terms.
+// ContextPrecisionTrace keeps each chunk's verdict and the average-precision
+// terms, of context precision and of context utilization alike.
 type ContextPrecisionTrace struct {
 	Chunks []ChunkVerdict `json:"chunks"`
 	// Precisions[k] is precision@k+1 (Σj≤k vj / k), kept for the formula display.

@@ -104,7 +104,7 @@ func (r *Runner) Stream(ctx context.Context, src Source, total int) {
 func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, *Result)) error {
 	cfg := r.Config
 	if len(cfg.Metrics) == 0 {
-		cfg.Metrics = AllMetrics
+		cfg.Metrics = DefaultMetrics
 	}
 	if cfg.Strictness <= 0 {
 		cfg.Strictness = 3
@@ -258,6 +258,8 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 				runContextPrecision(sctx, r.Judge, s, part)
 			case ContextRecall:
 				runContextRecall(sctx, r.Judge, s, part)
+			case ContextUtilization:
+				runContextUtilization(sctx, r.Judge, s, part)
 			}
 		}()
 	}
@@ -333,13 +335,16 @@ func (r *Result) makeFinite() {
 			bad(AnswerRelevancy, "cosine")
 		}
 	}
-	if tr := r.ContextPrecision; tr != nil {
+	for m, tr := range map[Metric]*ContextPrecisionTrace{ContextPrecision: r.ContextPrecision, ContextUtilization: r.ContextUtilization} {
+		if tr == nil {
+			continue
+		}
 		ok := true
 		for i := range tr.Precisions {
 			ok = finite(&tr.Precisions[i]) && ok
 		}
 		if !ok {
-			bad(ContextPrecision, "precision")
+			bad(m, "precision")
 		}
 	}
 	for m, p := range r.Scores {

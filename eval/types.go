@@ -22,7 +22,7 @@ type Sample struct {
 	Line int `json:"-"`
 }
 
-// Metric names one of the four RAGAS metrics; the string is the public name
+// Metric names one of the RAGAS metrics; the string is the public name
 // used in flags, reports and the cache.
 type Metric string
 
@@ -31,10 +31,28 @@ const (
 	AnswerRelevancy  Metric = "answer_relevancy"
 	ContextPrecision Metric = "context_precision"
 	ContextRecall    Metric = "context_recall"
+	// ContextUtilization is context precision with the answer in place of
+	// the reference (RAGAS LLMContextPrecisionWithoutReference): it needs
+	// no reference, so it can score a live log.
+	ContextUtilization Metric = "context_utilization"
 )
 
-// AllMetrics is the canonical order used in tables and reports.
-var AllMetrics = []Metric{Faithfulness, AnswerRelevancy, ContextPrecision, ContextRecall}
+var allMetrics = [...]Metric{Faithfulness, AnswerRelevancy, ContextPrecision, ContextRecall, ContextUtilization}
+
+// NumMetrics is how many metrics there are: the size of an array with a
+// slot per metric (indexed by position in AllMetrics), so that adding a
+// metric grows such arrays at compile time instead of overflowing them.
+const NumMetrics = len(allMetrics)
+
+// AllMetrics is the canonical order used in tables and reports: every
+// metric there is.
+var AllMetrics = allMetrics[:]
+
+// DefaultMetrics is what a run evaluates when --metrics is not given: the
+// four metrics of the RAGAS paper. Context utilization is opt-in because it
+// costs one call per chunk and, with a reference at hand, context
+// precision says the same thing better.
+var DefaultMetrics = AllMetrics[:4:4]
 
 // metricAliases are the short names analysts type (the TUI's filter bar,
 // --fail-under); the long ones are the public metric names, so a copied
@@ -44,33 +62,65 @@ var metricAliases = map[string]Metric{
 	"ar": AnswerRelevancy, "answer_relevancy": AnswerRelevancy, "relevancy": AnswerRelevancy,
 	"cp": ContextPrecision, "context_precision": ContextPrecision, "precision": ContextPrecision,
 	"cr": ContextRecall, "context_recall": ContextRecall, "recall": ContextRecall,
+	"cu": ContextUtilization, "context_utilization": ContextUtilization, "utilization": ContextUtilization,
 }
 
-// LookupMetric is the metric a name or short alias (f, ar, cp, cr, faith,
-// relevancy, precision, recall) stands for; name is lower-case.
+// LookupMetric is the metric a name or short alias (f, ar, cp, cr, cu,
+// faith, relevancy, precision, recall, utilization) stands for; name is
+// lower-case.
 func LookupMetric(name string) (Metric, bool) {
 	m, ok := metricAliases[name]
 	return m, ok
 }
 
-// ParseMetrics parses a comma-separated --metrics value.
+// MetricAbbrev is the metric's column title in narrow tables (F, AR, CP,
+// CR, CU): its short filter alias in capitals.
+func MetricAbbrev(m Metric) string {
+	switch m {
+	case Faithfulness:
+		return "F"
+	case AnswerRelevancy:
+		return "AR"
+	case ContextPrecision:
+		return "CP"
+	case ContextRecall:
+		return "CR"
+	case ContextUtilization:
+		return "CU"
+	}
+	return string(m)
+}
+
+// ParseMetrics parses a comma-separated --metrics value. "" and "all" are
+// DefaultMetrics: "all" has been the flag's default since there were four
+// metrics, and a script or config file that spells it out must not start
+// paying for a fifth. "all" may stand in a list ("all,context_utilization").
 func ParseMetrics(s string) ([]Metric, error) {
-	if s == "" || s == "all" {
-		return append([]Metric(nil), AllMetrics...), nil
+	if s == "" {
+		s = "all"
 	}
 	var out []Metric
 	seen := map[Metric]bool{}
-	for _, part := range splitComma(s) {
-		m := Metric(part)
-		switch m {
-		case Faithfulness, AnswerRelevancy, ContextPrecision, ContextRecall:
-		default:
-			return nil, fmt.Errorf("--metrics: unknown metric %q (choose from faithfulness, answer_relevancy, context_precision, context_recall)", part)
-		}
+	add := func(m Metric) {
 		if !seen[m] {
 			seen[m] = true
 			out = append(out, m)
 		}
+	}
+	for _, part := range splitComma(s) {
+		if part == "all" {
+			for _, m := range DefaultMetrics {
+				add(m)
+			}
+			continue
+		}
+		m := Metric(part)
+		switch m {
+		case Faithfulness, AnswerRelevancy, ContextPrecision, ContextRecall, ContextUtilization:
+		default:
+			return nil, fmt.Errorf("--metrics: unknown metric %q (choose from faithfulness, answer_relevancy, context_precision, context_recall, context_utilization; all is the first four)", part)
+		}
+		add(m)
 	}
 	return out, nil
 }
@@ -152,7 +202,9 @@ type GeneratedQuestion struct {
 	Cosine       float64 `json:"cosine"`
 }
 
-// ChunkVerdict is context precision's verdict on one retrieved chunk.
+// ChunkVerdict is the verdict of context precision (useful to arrive at the
+// reference) or context utilization (useful to arrive at the answer) on
+// one retrieved chunk.
 type ChunkVerdict struct {
 	Rank    int    `json:"rank"` // 1-based
 	Verdict int    `json:"verdict"`

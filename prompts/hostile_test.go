@@ -145,6 +145,8 @@ func wantInput(task string, d Data) []dataBlock {
 	case TaskContextRecallClassifications:
 		return []dataBlock{b("question", "", d.Question), b("reference", "", d.Reference),
 			b("chunk", ` n="1"`, d.Contexts[0]), b("chunk", ` n="2"`, d.Contexts[1])}
+	case TaskContextUtilizationVerdict:
+		return []dataBlock{b("question", "", d.Question), b("answer", "", d.Answer), b("chunk", "", d.Chunk)}
 	}
 	return nil
 }
@@ -162,6 +164,7 @@ var (
 		TaskAnswerRelevancyQuestion:      {"en": {"Answer:", "Output:"}, "zh": {"回答：", "输出："}},
 		TaskContextPrecisionVerdict:      {"en": {"Question:", "Reference answer:", "Passage:", "Output:"}, "zh": {"问题：", "参考答案：", "段落：", "输出："}},
 		TaskContextRecallClassifications: {"en": {"Question:", "Reference answer:", "Passages:", "Output:"}, "zh": {"问题：", "参考答案：", "段落：", "输出："}},
+		TaskContextUtilizationVerdict:    {"en": {"Question:", "Answer:", "Passage:", "Output:"}, "zh": {"问题：", "回答：", "段落：", "输出："}},
 	}
 )
 

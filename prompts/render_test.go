@@ -78,6 +78,8 @@ func shown(task string, d Data) []string {
 		return []string{q, ref, tagged("chunk", "", d.Chunk)}
 	case TaskContextRecallClassifications:
 		return []string{q, ref, "\n" + chunks[0] + "\n" + chunks[1] + "\n"}
+	case TaskContextUtilizationVerdict:
+		return []string{q, a, tagged("chunk", "", d.Chunk)}
 	}
 	return nil
 }
@@ -103,7 +105,7 @@ func TestEmbeddedRender(t *testing.T) {
 				if task == TaskAnswerRelevancyQuestion && strings.Contains(out, d.Question) {
 					t.Errorf("the question must not be shown to the question generator")
 				}
-				if task == TaskContextPrecisionVerdict && strings.Contains(out, "rank") {
+				if (task == TaskContextPrecisionVerdict || task == TaskContextUtilizationVerdict) && strings.Contains(out, "rank") {
 					t.Errorf("the chunk's rank must not be shown (it would bias the verdict and split the cache)")
 				}
 				again, _ := s.Render(task, lang, d)

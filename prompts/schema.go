@@ -21,12 +21,16 @@ var schemas = map[string]string{
 		`"required":["statement","chunk","quote","reason","verdict"],"additionalProperties":false}}},"required":["statements"],"additionalProperties":false}`,
 	TaskAnswerRelevancyQuestion: `{"type":"object","properties":{"question":{"type":"string"},"noncommittal":{"type":"integer","enum":[0,1]}},` +
 		`"required":["question","noncommittal"],"additionalProperties":false}`,
-	TaskContextPrecisionVerdict: `{"type":"object","properties":{"reason":{"type":"string"},"verdict":{"type":"integer","enum":[0,1]}},` +
-		`"required":["reason","verdict"],"additionalProperties":false}`,
+	TaskContextPrecisionVerdict: chunkVerdictSchema,
+	// The same reply as context precision's: only the prompt differs.
+	TaskContextUtilizationVerdict: chunkVerdictSchema,
 	TaskContextRecallClassifications: `{"type":"object","properties":{"classifications":{"type":"array","items":{"type":"object","properties":{` +
 		`"statement":{"type":"string"},` + evidenceProperties + `,"reason":{"type":"string"},"attributed":{"type":"integer","enum":[0,1]}},` +
 		`"required":["statement","chunk","quote","reason","attributed"],"additionalProperties":false}}},"required":["classifications"],"additionalProperties":false}`,
 }
+
+const chunkVerdictSchema = `{"type":"object","properties":{"reason":{"type":"string"},"verdict":{"type":"integer","enum":[0,1]}},` +
+	`"required":["reason","verdict"],"additionalProperties":false}`
 
 // ContractVersion is the version of the reply contract. 2 added the
 // evidence of faithfulness verdicts and context-recall classifications

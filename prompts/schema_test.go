@@ -51,6 +51,8 @@ func TestValidateReply(t *testing.T) {
 		{TaskAnswerRelevancyQuestion, `{"question": "q?", "noncommittal": true}`, `expected an integer, got true`},
 		{TaskContextPrecisionVerdict, `{"reason": "r", "verdict": 0}`, ""},
 		{TaskContextPrecisionVerdict, `[{"reason": "r", "verdict": 0}]`, `reply: expected an object, got a list`},
+		{TaskContextUtilizationVerdict, `{"reason": "r", "verdict": 1}`, ""},
+		{TaskContextUtilizationVerdict, `{"reason": "r", "verdict": 2}`, `reply.verdict: 2 is not one of 0, 1`},
 		{TaskContextRecallClassifications, `{"classifications": [{"statement": "s", "chunk": 1, "quote": "q", "reason": "r", "attributed": 1}]}`, ""},
 		{TaskContextRecallClassifications, `{"classifications": [{"statement": "s", "chunk": null, "quote": "", "reason": "r", "attributed": 0}]}`, ""},
 		{TaskContextRecallClassifications, `{"classifications": [{"statement": "s", "chunk": 1, "quote": "q", "reason": "r", "verdict": 1}]}`, `missing key "attributed"`},

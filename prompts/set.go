@@ -175,6 +175,10 @@ var required = map[string][]struct{ field, marker string }{
 		{".Reference", sampleReference},
 		{".Contexts", sampleContext + "1"},
 	},
+	TaskContextUtilizationVerdict: {
+		{".Answer", sampleAnswer},
+		{".Chunk", sampleChunk},
+	},
 }
 
 func (e *entry) trialRender(task string) error {

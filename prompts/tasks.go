@@ -34,6 +34,9 @@ const (
 	TaskAnswerRelevancyQuestion      = "answer_relevancy_question"
 	TaskContextPrecisionVerdict      = "context_precision_verdict"
 	TaskContextRecallClassifications = "context_recall_classifications"
+	// TaskContextUtilizationVerdict is context precision's chunk verdict
+	// with the answer in place of the reference (no reference needed).
+	TaskContextUtilizationVerdict = "context_utilization_verdict"
 )
 
 // Kept unexported so that a caller appending to or reordering Tasks or Langs
@@ -45,6 +48,7 @@ var (
 		TaskAnswerRelevancyQuestion,
 		TaskContextPrecisionVerdict,
 		TaskContextRecallClassifications,
+		TaskContextUtilizationVerdict,
 	}
 	allLangs = [...]string{"en", "zh"}
 )
@@ -60,7 +64,7 @@ type Data struct {
 	Question, Answer, Reference string
 	Contexts                    []string // ranked chunks
 	Statements                  []string // faithfulness_verdicts: the statements to judge, in order
-	Chunk                       string   // context_precision_verdict: the one chunk
+	Chunk                       string   // context_precision_verdict, context_utilization_verdict: the one chunk
 	Rank                        int      // its 1-based rank
 }
 

@@ -4,7 +4,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/sanitize"
 )
 
@@ -64,50 +63,23 @@ func (m *Model) renderAgreement() []string {
 		lines = append(lines, m.indented("before "+m.g.arrow+" after: run "+sanitize.Line(a.Before.Run)+" "+m.g.arrow+" run "+sanitize.Line(a.Run)+" (the re-run)", st.accent)...)
 	}
 	lines = append(lines, st.header.Render(fit(sprintf("  %-31s %-12s %-16s %-16s %s", "task", "labelled", "accuracy", "kappa", "tp fp tn fn"), m.width, m.g.ellipsis)))
-	var notes []string
-	for _, task := range eval.LabelTasks {
-		t := a.Tasks[task]
-		var b *eval.TaskAgreement
-		if a.Before != nil {
-			b = a.Before.Tasks[task]
-		}
-		both := func(f func(*eval.TaskAgreement) string) string {
-			if b == nil {
-				return f(t)
-			}
-			return f(b) + m.g.arrow + f(t)
-		}
-		c := t.Confusion
-		row := sprintf("  %-31s %-12s %-16s %-16s %d %d %d %d", task,
-			both(func(x *eval.TaskAgreement) string { return sprintf("%d", x.Labelled) }),
-			both(func(x *eval.TaskAgreement) string { return optFigure(x.Accuracy) }),
-			both(func(x *eval.TaskAgreement) string { return optFigure(x.Kappa) }),
-			c.TP, c.FP, c.TN, c.FN)
+	tab := a.Table(m.g.arrow)
+	for i, c := range tab.Tasks {
+		row := sprintf("  %-31s %-12s %-16s %-16s %s %s %s %s", c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7])
 		style := st.muted
-		if t.Labelled > 0 {
+		if tab.Labelled[i] {
 			style = st.bold
 		}
 		lines = append(lines, style.Render(fit(row, m.width, m.g.ellipsis)))
-		if t.Labelled > 0 && t.KappaUndefined != "" {
-			notes = append(notes, task+": kappa n/a: "+t.KappaUndefined)
-		}
 	}
 	lines = append(lines, "", st.header.Render(fit(sprintf("  %-19s %-9s %-9s %-8s %-7s %s", "metric", "labelled", "disputed", "changed", "mean", "with labels"), m.width, m.g.ellipsis)))
-	for _, mt := range eval.AllMetrics {
-		ma := a.Metrics[mt]
-		lines = append(lines, fit(sprintf("  %-19s %-9d %-9d %-8d %-7s %s", mt, ma.Labelled, ma.Disputed, ma.Changed, optFigure(ma.Mean), optFigure(ma.MeanWithLabels)), m.width, m.g.ellipsis))
+	for _, c := range tab.Metrics {
+		lines = append(lines, fit(sprintf("  %-19s %-9s %-9s %-8s %-7s %s", c[0], c[1], c[2], c[3], c[4], c[5]), m.width, m.g.ellipsis))
 	}
 	lines = append(lines, "")
-	for _, n := range notes {
+	for _, n := range tab.Notes {
 		lines = append(lines, m.indented(n, st.muted)...)
 	}
 	lines = append(lines, m.indented("changed: samples whose score moves when the human labels replace the judge's values (ragscope report --with-labels)", st.muted)...)
 	return m.finish(lines, m.keyMode().help())
-}
-
-func optFigure(p *float64) string {
-	if p == nil {
-		return "n/a"
-	}
-	return sprintf("%.3f", *p)
 }

@@ -29,8 +29,8 @@ type compareState struct {
 // scored on both sides, and how many samples changed at all.
 type compareSummary struct {
 	samples, changed int
-	sum              [4]float64
-	n                [4]int
+	sum              [eval.NumMetrics]float64
+	n                [eval.NumMetrics]int
 }
 
 func (c *compareState) has(mt eval.Metric) bool { return c.metrics == nil || c.metrics[mt] }

@@ -58,6 +58,8 @@ func (m *Model) changes(p *page, before, after *eval.Result, mt eval.Metric) {
 		n = m.chunkChanges(p, before.ContextPrecision, after.ContextPrecision)
 	case eval.ContextRecall:
 		n = m.statementChanges(p, recallItems(before.ContextRecall), recallItems(after.ContextRecall), "attributed", "not attributed")
+	case eval.ContextUtilization:
+		n = m.chunkChanges(p, before.ContextUtilization, after.ContextUtilization)
 	}
 	if n > 0 {
 		p.text(2, "", "now:", &m.st.muted)

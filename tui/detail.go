@@ -374,9 +374,11 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 		case eval.AnswerRelevancy:
 			m.relevancySection(p, res)
 		case eval.ContextPrecision:
-			m.precisionSection(p, res)
+			m.precisionSection(p, res.ContextPrecision, eval.LabelContextPrecision, "")
 		case eval.ContextRecall:
 			m.recallSection(p, res)
+		case eval.ContextUtilization:
+			m.precisionSection(p, res.ContextUtilization, eval.LabelContextUtilization, " for the answer")
 		}
 	}
 	m.failuresSection(p, res)
@@ -631,8 +633,11 @@ func (m *Model) cosineBar(c float64) string {
 	return m.st.band(c).Render(strings.Repeat(m.g.bar, n)) + strings.Repeat(" ", 10-n)
 }
 
-func (m *Model) precisionSection(p *page, res *eval.Result) {
-	t := res.ContextPrecision
+// precisionSection shows the chunk verdicts of context precision or, with
+// the answer as the target (what says so: " for the answer"), of context
+// utilization: the same verdicts, precision@k and formula, labelled under
+// their own task.
+func (m *Model) precisionSection(p *page, t *eval.ContextPrecisionTrace, task, what string) {
 	st := m.st
 	if t == nil {
 		return
@@ -640,9 +645,9 @@ func (m *Model) precisionSection(p *page, res *eval.Result) {
 	var terms []string
 	sum, useful := 0.0, 0
 	for i, c := range t.Chunks {
-		verdict := "not useful"
+		verdict := "not useful" + what
 		if c.Verdict == 1 {
-			verdict = "useful"
+			verdict = "useful" + what
 		}
 		prefix := sprintf("[%d] %s", c.Rank, m.verdictMark(c.Verdict))
 		pk := ""
@@ -660,12 +665,12 @@ func (m *Model) precisionSection(p *page, res *eval.Result) {
 		if c.Reason != "" {
 			p.text(6, "", c.Reason, &st.muted)
 		}
-		m.labelLine(p, eval.LabelContextPrecision, sprintf("%d", c.Rank))
+		m.labelLine(p, task, sprintf("%d", c.Rank))
 	}
 	switch {
 	case len(t.Chunks) == 0:
 	case useful == 0:
-		p.text(2, "", "no chunk judged useful: average precision = 0.000", &st.bold)
+		p.text(2, "", "no chunk judged useful"+what+": average precision = 0.000", &st.bold)
 	default:
 		p.text(2, "", sprintf("average precision = (%s) / %d useful = %.3f", strings.Join(terms, " + "), useful, sum/float64(useful)), &st.bold)
 	}

@@ -174,6 +174,9 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 			}
 			m.upsert(ev.Result.Index, ev.Result)
 			m.keepResult(ev.Result.Index, ev.Result)
+			if rr == nil {
+				m.followResult(ev.Result, ev.Time)
+			}
 			changed = true
 		case eval.EventError:
 			// An error of no metric is the run's own (it stopped: the judge
@@ -260,7 +263,8 @@ func (m *Model) upsert(index int, res *eval.Result) {
 // cursor on the same sample when it is still shown.
 func (m *Model) derive() {
 	keep := -1
-	if m.cursor >= 0 && m.cursor < len(m.shown) {
+	// On the top row in follow order the cursor follows the newest row.
+	if m.cursor >= 0 && m.cursor < len(m.shown) && !(m.cursor == 0 && m.followOrder()) {
 		keep = int(m.shown[m.cursor])
 	}
 	if m.sorted == nil {

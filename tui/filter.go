@@ -160,7 +160,7 @@ func parseTerm(w word) (term, error) {
 		}
 		m, ok := eval.LookupMetric(name)
 		if !ok {
-			return term{}, fmt.Errorf("%s: unknown metric %q (use f, ar, cp or cr, or df, dar, dcp, dcr for the change "+
+			return term{}, fmt.Errorf("%s: unknown metric %q (use f, ar, cp, cr or cu, or df, dar, dcp, dcr, dcu for the change "+
 				"when comparing; put free text with < > = in double quotes)", s, name)
 		}
 		v, err := strconv.ParseFloat(num, 64)

@@ -31,6 +31,9 @@ func (m *Model) headerLines() []string {
 	if m.limit != "" {
 		lines = append(lines, st.warn.Render(truncate(m.limit, m.width, g.ellipsis)))
 	}
+	if m.following() {
+		lines = append(lines, m.followLines()...)
+	}
 	if l := m.compareLine(); l != "" {
 		lines = append(lines, truncate(l, m.width, g.ellipsis))
 	}
@@ -43,10 +46,21 @@ func (m *Model) headerLines() []string {
 		}
 		lines = append(lines, strings.Join(b, "  ")+st.muted.Render("  (scored/failed)"))
 	} else {
+		// The four default names fit 18 columns; context_utilization
+		// widens the column only in a run that has it.
+		nameW := 18
+		for _, mt := range m.metrics {
+			nameW = max(nameW, len(mt))
+		}
 		for _, mt := range m.metrics {
 			ms := m.stats.metrics[metricSlot(mt)]
-			line := sprintf("%-18s mean %s  scored %-5d n/a %-4d failed %-5d %s",
-				string(mt), m.meanText(ms), ms.scored, ms.na, ms.failed, m.histogram(ms))
+			line := sprintf("%-*s mean %s  scored %-5d n/a %-4d failed %-5d ",
+				nameW, string(mt), m.meanText(ms), ms.scored, ms.na, ms.failed)
+			if m.following() {
+				line += m.trendCell(mt, m.width-lipgloss.Width(line))
+			} else {
+				line += m.histogram(ms)
+			}
 			lines = append(lines, line)
 		}
 	}
@@ -323,16 +337,4 @@ func (m *Model) filterLines() []string {
 		st.muted.Render(sprintf("  %d of %d samples  (/ edits, esc clears)", len(m.shown), len(m.rows)))}
 }
 
-func shortName(m eval.Metric) string {
-	switch m {
-	case eval.Faithfulness:
-		return "F"
-	case eval.AnswerRelevancy:
-		return "AR"
-	case eval.ContextPrecision:
-		return "CP"
-	case eval.ContextRecall:
-		return "CR"
-	}
-	return string(m)
-}
+func shortName(m eval.Metric) string { return eval.MetricAbbrev(m) }

@@ -89,6 +89,24 @@ func defaultKeys() keyMap {
 	}
 }
 
+// metricCount makes the metric keys those of a run of n metrics: a run
+// with more than four (context utilization) jumps with 1-5; the others
+// keep 1-4, as they always had.
+func (k *keyMap) metricCount(n int) {
+	if n <= 4 {
+		return
+	}
+	n = min(n, 9)
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = string(rune('1' + i))
+	}
+	span := sprintf("1-%d", n)
+	k.Section.SetKeys(keys...)
+	k.Section.SetHelp(span, k.Section.Help().Desc)
+	k.Rerun.SetHelp(k.Rerun.Help().Key, "re-run ("+span+" picks a metric)")
+}
+
 // asciiHelp replaces the arrows in the help labels, which some terminals
 // draw two cells wide.
 func (k *keyMap) asciiHelp() {

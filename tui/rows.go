@@ -17,13 +17,13 @@ import (
 // million rows of these fit in a terminal's memory budget; the full result
 // is kept for a few samples only (see results) and read from the store
 // (Options.Load) when a sample is opened. Rows of a run are allocated in
-// slabs (rowSlab), so a row costs its 72 bytes and one string, not a
+// slabs (rowSlab), so a row costs its 80 bytes and one string, not a
 // rounded-up heap object of its own. What few rows have is kept beside
 // them (rowExtras): the texts of a sample in flight, the failure messages.
 type row struct {
 	// scores stay float64: a float32 0.9 is 0.8999999, which lands in
 	// the wrong histogram bin and misses f>=0.9 at the edge.
-	scores [4]float64 // NaN when the metric has no score
+	scores [eval.NumMetrics]float64 // NaN when the metric has no score
 	// texts holds the sample's id (idLen bytes), then the first headRunes
 	// runes of the question (qLen bytes), then of the answer: one
 	// allocation for the three. The table shows the question, the
@@ -33,7 +33,7 @@ type row struct {
 	idLen, qLen uint16
 	// status is each metric's status as a code (statusCodes); 0 when the
 	// metric was not evaluated for this sample.
-	status [4]uint8
+	status [eval.NumMetrics]uint8
 	diag   uint8 // the diagnosis as a code (diagCodes)
 	mark   rowMark
 	done   bool // the sample has a result
@@ -142,7 +142,7 @@ func (r *row) diagnosis() eval.Diagnosis { return diagCodes.name(r.diag) }
 // the metrics that failed (the header shows the most frequent one).
 type rowExtras struct {
 	known map[int]*eval.Result
-	errs  map[int]*[4]string
+	errs  map[int]*[eval.NumMetrics]string
 }
 
 // newRow is a row of its own, outside a table (the before side of a
@@ -159,7 +159,7 @@ func (r *row) set(res *eval.Result, x *rowExtras) {
 	for i := range r.scores {
 		r.scores[i] = math.NaN()
 	}
-	r.status, r.diag = [4]uint8{}, 0
+	r.status, r.diag = [eval.NumMetrics]uint8{}, 0
 	r.done = res != nil
 	if x != nil {
 		delete(x.errs, r.index)
@@ -184,9 +184,9 @@ func (r *row) set(res *eval.Result, x *rowExtras) {
 		if st.Failed() && x != nil {
 			if x.errs[r.index] == nil {
 				if x.errs == nil {
-					x.errs = map[int]*[4]string{}
+					x.errs = map[int]*[eval.NumMetrics]string{}
 				}
-				x.errs[r.index] = new([4]string)
+				x.errs[r.index] = new([eval.NumMetrics]string)
 			}
 			x.errs[r.index][i] = res.Errors[m]
 		}

@@ -27,7 +27,7 @@ func (s metricStats) mean() (float64, bool) {
 }
 
 type stats struct {
-	metrics [4]metricStats
+	metrics [eval.NumMetrics]metricStats
 	diag    map[eval.Diagnosis]int
 	running int
 	// topErr is the most frequent failure message of the rows shown and

@@ -156,7 +156,7 @@ func TestParseFilter(t *testing.T) {
 		{in: "df<-1.5", wantErr: `df<-1.5: "-1.5" is not a change between -1 and 1`},
 		{in: "df<", wantErr: "is not a change between -1 and 1"},
 		{in: "f<-0.1", wantErr: "is not a score between 0 and 1"},
-		{in: "dx<0", wantErr: `unknown metric "dx" (use f, ar, cp or cr, or df, dar, dcp, dcr`},
+		{in: "dx<0", wantErr: `unknown metric "dx" (use f, ar, cp, cr or cu, or df, dar, dcp, dcr, dcu`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {

@@ -231,7 +231,7 @@ func TestRerun(t *testing.T) {
 		{
 			name:       "r re-runs the open sample, all metrics",
 			keys:       []string{"enter", "r"},
-			wantPlan:   Plan{Indexes: []int{0}, Metrics: eval.AllMetrics},
+			wantPlan:   Plan{Indexes: []int{0}, Metrics: eval.DefaultMetrics},
 			wantAsk:    "Re-run sample 0 (all metrics)? 2 judge calls will be sent, ~820 prompt tokens; 6 answered from the cache. [y/n]",
 			wantReruns: 1,
 		},
@@ -245,7 +245,7 @@ func TestRerun(t *testing.T) {
 			name:     "R re-runs the filtered samples",
 			filter:   "f<0.5",
 			keys:     []string{"R"},
-			wantPlan: Plan{Indexes: []int{0, 6}, Metrics: eval.AllMetrics},
+			wantPlan: Plan{Indexes: []int{0, 6}, Metrics: eval.DefaultMetrics},
 			wantAsk:  "Re-run 2 samples (all metrics)? 2 judge calls will be sent",
 		},
 	}
@@ -401,7 +401,7 @@ func TestRerunInProgress(t *testing.T) {
 	h := fixtureHost()
 	m := newTestModel(t, hostOptions(h), 120, 40)
 	press(m, "R")
-	_, cmd := m.Update(planMsg{gen: m.gen, plan: Plan{Indexes: []int{0, 6}, Metrics: eval.AllMetrics, Calls: 2}})
+	_, cmd := m.Update(planMsg{gen: m.gen, plan: Plan{Indexes: []int{0, 6}, Metrics: eval.DefaultMetrics, Calls: 2}})
 	if cmd != nil || m.ask == nil {
 		t.Fatal("no question after the plan")
 	}

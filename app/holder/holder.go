@@ -31,7 +31,7 @@ import (
 
 // Protocol is the version of what is spoken on the socket after the Hello.
 // Bump it on any change a peer of the previous version would misread.
-const Protocol = 3 // 2: RunPage; 3: labels
+const Protocol = 4 // 2: RunPage; 3: labels; 4: watcher state (Follow*)
 
 // Errors the caller decides on; the returned errors wrap them and say more.
 var (

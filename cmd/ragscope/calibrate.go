@@ -63,19 +63,40 @@ type calibrateFlags struct {
 func (c *cli) calibrateCommand() *cobra.Command {
 	var f calibrateFlags
 	var sets strings.Builder
-	for _, cs := range offline.CalibrationSets {
-		pub := "no published figure"
-		if cs.Published.Accuracy > 0 {
-			pub = fmt.Sprintf("published %.2f (%s)", cs.Published.Accuracy, cs.Published.Judge)
+	for _, set := range offline.OfflineSets {
+		var rows []string
+		for _, r := range set.Rows {
+			role := "held out"
+			if r.Tuned {
+				role = "tuned"
+			}
+			rows = append(rows, fmt.Sprintf("%s %s %.2f", r.Construction, role, r.Target))
 		}
-		fmt.Fprintf(&sets, "\n  %-45s offline target %.2f; %s", cs.Path, cs.Target, pub)
+		pub, llm := "", false
+		for _, cs := range offline.CalibrationSets {
+			if cs.Name == set.Name {
+				llm = true
+				if cs.Published.Accuracy > 0 {
+					pub = fmt.Sprintf("; published %.2f (%s)", cs.Published.Accuracy, cs.Published.Judge)
+				}
+			}
+		}
+		if llm {
+			pub += "; also --judge llm"
+		}
+		fmt.Fprintf(&sets, "\n  %-45s offline: %s%s", set.Path, strings.Join(rows, ", "), pub)
+	}
+	for _, ss := range offline.OfflineSampleSets {
+		fmt.Fprintf(&sets, "\n  %-45s offline, per answer: balanced accuracy and ROC-AUC, no target", ss.Path)
 	}
 	cmd := &cobra.Command{
 		Use:   "calibrate",
 		Short: "Measure the offline or the configured LLM judge on public labelled datasets",
 		Long: "Measure a judge's pairwise accuracy (the faithful answer must score higher faithfulness than the unfaithful one; ties count half) " +
 			"on the datasets below, found under --datasets, and print the table.\n\n" +
-			"--judge offline (the default): the offline lexical judge; exit 3 when a set misses its target.\n" +
+			"--judge offline (the default): the offline lexical judge, each set under several answer constructions (given, declarative, " +
+			"framed as \"答案是X。\"/\"The answer is X.\", bare X); its thresholds are chosen on the tuned rows, the held-out rows show overfitting. " +
+			"Exit 3 when a row misses its target or a tuned row falls below its previous figure; sets other than halueval, wikieval_sample10 and rgb/zh_fact are skipped when absent.\n" +
 			"--judge llm: the judge run builds from the same flags, settings file and environment, on the first --limit pairs of each set. " +
 			"The estimate of its calls, tokens and cost is printed before anything is sent, and the run starts when you answer y (--yes: without asking; " +
 			"without a terminal and without --yes it is refused, exit 2). The calls go through the cache, so a repeated calibration is free, " +
@@ -112,7 +133,7 @@ ragscope calibrate --judge llm --limit 20 --base-url http://localhost:11434/v1 -
 	}
 	fs := cmd.Flags()
 	fs.SortFlags = false
-	fs.StringVar(&f.dir, "datasets", "../shared/datasets", "directory holding halueval/, wikieval_sample10/ and rgb/")
+	fs.StringVar(&f.dir, "datasets", "../shared/datasets", "directory holding halueval/, wikieval_sample10/, rgb/ (and, for --judge offline, wikieval_pairwise/ and faithbench/)")
 	_ = cmd.MarkFlagDirname("datasets")
 	fs.StringVar(&f.judge, "judge", "offline", "the judge to calibrate: offline (the lexical judge) or llm (the judge of run's flags)")
 	fs.IntVar(&f.limit, "limit", 0, "judge the first N pairs of each set (0: all); the same pairs every time, so a repeated or larger calibration reuses the cache")
@@ -134,25 +155,24 @@ ragscope calibrate --judge llm --limit 20 --base-url http://localhost:11434/v1 -
 
 func calibrate(dir string, limit int, stdout, stderr io.Writer) int {
 	start := time.Now()
-	results, err := offline.CalibrateLimit(dir, limit)
+	rep, err := offline.CalibrateOffline(dir, limit)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragscope calibrate: %s\n", errText(err))
 		return exitFatal
 	}
-	if err := offline.WriteTable(stdout, results); err != nil {
+	if err := offline.WriteReport(stdout, rep); err != nil {
 		fmt.Fprintf(stderr, "ragscope calibrate: %s\n", errText(err))
 		return exitFatal
 	}
-	fmt.Fprintf(stdout, "\nthresholds: support %.2f, question echo weight %.2f; measured in %s with `ragscope calibrate --datasets %s`\n",
+	fmt.Fprintf(stdout, "\nthresholds: support %.2f, question echo weight %.2f, chosen on the tuned rows only; measured in %s with `ragscope calibrate --datasets %s`\n",
 		offline.SupportThreshold, offline.QuestionEchoWeight, time.Since(start).Round(time.Millisecond), sanitize.Line(dir))
-	missed := 0
-	for _, r := range results {
-		if !r.Passed() {
-			missed++
-			fmt.Fprintf(stderr, "ragscope calibrate: %s: accuracy %.3f is below its target %.2f\n", sanitize.Line(r.Dataset), r.Accuracy, r.Target)
-		}
+	fmt.Fprintln(stdout, "accuracy: (wins + ties/2) / pairs; a pair with an answer without statements is lost. faithbench: balanced accuracy of the verdict \"every statement supported\" against worst-label Consistent/Benign, ROC-AUC of the score; no target.")
+	missed := rep.Missed()
+	for _, r := range missed {
+		fmt.Fprintf(stderr, "ragscope calibrate: %s (%s): accuracy %.3f is below its target %.2f or its previous figure %.3f\n",
+			sanitize.Line(r.Dataset), r.Construction, r.Accuracy, r.Target, r.Previous)
 	}
-	if missed > 0 {
+	if len(missed) > 0 {
 		return exitFailures
 	}
 	return exitOK

@@ -233,15 +233,25 @@ func TestCalibrateLLMPairFailure(t *testing.T) {
 	}
 }
 
-// The offline calibration is today's, with --limit taking the first pairs.
+// The offline calibration measures each set under its constructions,
+// tuned and held out, with --limit taking the first pairs; the optional
+// sets absent from the directory are skipped, and said to be.
 func TestCalibrateOffline(t *testing.T) {
 	data := calibrationFixture(t)
 	r := runBin(t, cleanEnv(t), "calibrate", "--datasets", data)
-	if !strings.Contains(r.stdout, "| offline (lexical) | halueval/qa_one-turn | 40 |") || r.code == exitFatal || r.code == exitUsage {
-		t.Errorf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	for _, want := range []string{
+		"| offline (lexical) | halueval/qa_one-turn | given | tuned | 40 |",
+		"| offline (lexical) | halueval/qa_one-turn | framed | held out | 40 |",
+		"| offline (lexical) | rgb/zh_fact | bare | held out | 2 |",
+		"skipped: rgb/en_fact:",
+		"skipped: faithbench:",
+	} {
+		if !strings.Contains(r.stdout, want) || r.code == exitFatal || r.code == exitUsage {
+			t.Errorf("want %q; exit %d\n%s\n%s", want, r.code, r.stdout, r.stderr)
+		}
 	}
 	r = runBin(t, cleanEnv(t), "calibrate", "--judge", "offline", "--limit", "2", "--datasets", data)
-	if !strings.Contains(r.stdout, "| offline (lexical) | halueval/qa_one-turn | 2 |") {
+	if !strings.Contains(r.stdout, "| offline (lexical) | halueval/qa_one-turn | given | tuned | 2 |") {
 		t.Errorf("--limit 2: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }

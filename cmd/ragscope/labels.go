@@ -26,7 +26,7 @@ func (c *cli) labelsCommand() *cobra.Command {
 
 A label file has one JSON object per line:
   {"sample": "<id, or index when the dataset has no ids>", "task": "<TASK>", "item": "<statement, chunk rank, reference statement or generated question>", "label": 0 or 1, "note": "…"}
-TASK is faithfulness_verdicts, answer_relevancy_question, context_precision_verdict or context_recall_classifications; "label" is the value the item should have had.`,
+TASK is faithfulness_verdicts, answer_relevancy_question, context_precision_verdict, context_recall_classifications or context_utilization_verdict; "label" is the value the item should have had.`,
 		Example: `ragscope labels export team-labels.jsonl
 ragscope labels import team-labels.jsonl --run latest`,
 		RunE: c.action(func(cmd *cobra.Command, args []string) int { return missingSubcommand(c.stderr, cmd, args) }),
@@ -203,46 +203,19 @@ func writeAgreement(w io.Writer, a *eval.Agreement) {
 	} else {
 		fmt.Fprintf(w, "run %s against the human labels\n", sanitize.Line(a.Run))
 	}
+	tab := a.Table(" -> ")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "TASK\tLABELLED\tACCURACY\tKAPPA\tTP\tFP\tTN\tFN")
-	var notes []string
-	for _, task := range eval.LabelTasks {
-		t := a.Tasks[task]
-		var b *eval.TaskAgreement
-		if a.Before != nil {
-			b = a.Before.Tasks[task]
-		}
-		pick := func(f func(*eval.TaskAgreement) string) string {
-			if b == nil {
-				return f(t)
-			}
-			return f(b) + " -> " + f(t)
-		}
-		c := t.Confusion
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\n", task,
-			pick(func(x *eval.TaskAgreement) string { return fmt.Sprint(x.Labelled) }),
-			pick(func(x *eval.TaskAgreement) string { return figure(x.Accuracy) }),
-			pick(func(x *eval.TaskAgreement) string { return figure(x.Kappa) }),
-			c.TP, c.FP, c.TN, c.FN)
-		if t.KappaUndefined != "" && t.Labelled > 0 {
-			notes = append(notes, fmt.Sprintf("%s: kappa n/a: %s", task, t.KappaUndefined))
-		}
+	for _, row := range tab.Tasks {
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	fmt.Fprintln(tw)
 	fmt.Fprintln(tw, "METRIC\tLABELLED\tDISPUTED\tCHANGED\tMEAN\tWITH LABELS")
-	for _, m := range eval.AllMetrics {
-		ma := a.Metrics[m]
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\n", m, ma.Labelled, ma.Disputed, ma.Changed, figure(ma.Mean), figure(ma.MeanWithLabels))
+	for _, row := range tab.Metrics {
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	tw.Flush()
-	for _, n := range notes {
+	for _, n := range tab.Notes {
 		fmt.Fprintln(w, n)
 	}
-}
-
-func figure(p *float64) string {
-	if p == nil {
-		return "n/a"
-	}
-	return fmt.Sprintf("%.3f", *p)
 }

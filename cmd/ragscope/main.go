@@ -96,7 +96,7 @@ ragscope diff RUN_A latest`,
 		&cobra.Group{ID: "runs", Title: "stored and live runs"},
 		&cobra.Group{ID: "keep", Title: "database, prompts and shell"},
 	)
-	for _, sub := range []*cobra.Command{c.runCommand(), c.estimateCommand(), c.checkCommand(), c.calibrateCommand()} {
+	for _, sub := range []*cobra.Command{c.runCommand(), c.watchCommand(), c.estimateCommand(), c.checkCommand(), c.calibrateCommand()} {
 		sub.GroupID = "eval"
 		root.AddCommand(sub)
 	}

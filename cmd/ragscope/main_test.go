@@ -140,7 +140,7 @@ func TestHeadlessReportWithLLMJudge(t *testing.T) {
 	if rep.Version != 1 || len(rep.Samples) != 3 || rep.Run.Judge.Model != "gpt-4o-mini" || rep.Run.Calls.Chat == 0 {
 		t.Fatalf("report: version %d, %d samples, judge %+v, calls %+v", rep.Version, len(rep.Samples), rep.Run.Judge, rep.Run.Calls)
 	}
-	for _, m := range eval.AllMetrics {
+	for _, m := range eval.DefaultMetrics {
 		s := rep.Summary[m]
 		if s.Scored != 3 || s.Mean == nil {
 			t.Fatalf("%s summary %+v", m, s)
@@ -151,7 +151,7 @@ func TestHeadlessReportWithLLMJudge(t *testing.T) {
 			t.Fatalf("%s mean %v", m, *s.Mean)
 		}
 	}
-	if len(rep.Run.Prompts) != 10 {
+	if len(rep.Run.Prompts) != 12 { // every task in en and zh, used by the run or not
 		t.Fatalf("prompt hashes %v", rep.Run.Prompts)
 	}
 	// The raw JSON carries the contract's field names.
@@ -218,7 +218,7 @@ func TestCacheSecondRunSendsNothing(t *testing.T) {
 		t.Fatalf("--cache-only with misses: exit %d, want %d", miss.code, exitFailures)
 	}
 	rep := decodeReport(t, miss.stdout)
-	for _, m := range eval.AllMetrics {
+	for _, m := range eval.DefaultMetrics {
 		if st := rep.Samples[0].Status[m]; st != eval.StatusCacheMiss {
 			t.Fatalf("%s: status %s, want cache_miss", m, st)
 		}

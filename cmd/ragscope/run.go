@@ -52,7 +52,7 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	fs.Float64Var(&c.Temperature, "temperature", 0, "judge temperature for extraction and verdicts (always sent)")
 	fs.IntVar(&c.Strictness, "strictness", 3, "questions generated per sample for answer relevancy")
 	fs.BoolVar(&c.NoN, "no-n", false, "send answer-relevancy draws as separate requests instead of one request with n")
-	fs.StringVar(&c.Metrics, "metrics", "all", "comma-separated: faithfulness,answer_relevancy,context_precision,context_recall")
+	fs.StringVar(&c.Metrics, "metrics", "all", "comma-separated: faithfulness,answer_relevancy,context_precision,context_recall,context_utilization; all is the first four")
 	fs.StringVar(&c.Lang, "lang", "auto", "prompt language: auto (per sample), en or zh")
 	fs.StringVar(&c.PromptsDir, "prompts", os.Getenv("RAGSCOPE_PROMPTS"), "directory of prompt template overrides (<task>.<lang>.tmpl)")
 	fs.BoolVar(&c.Offline, "offline", false, "use the offline lexical judge (default when no endpoint or key is configured)")

@@ -16,8 +16,10 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// BuiltinDate is when the built-in prices were last checked against the
-// vendors' public price pages. Prices change; prices.json overrides them.
+// BuiltinDate is the date the built-in prices are as of: the vendors'
+// published list prices as known then, written without a live check (this
+// build had no network). Prices change; prices.json overrides them, and
+// every estimate and run record names the table it used.
 const BuiltinDate = "2025-09-30"
 
 // Price is what a model charges, in US dollars per million tokens.

@@ -56,6 +56,9 @@ func (j secretJudge) Questions(context.Context, *eval.Sample, int) ([]eval.Gener
 func (j secretJudge) ChunkVerdict(context.Context, *eval.Sample, int) (eval.ChunkVerdict, error) {
 	return eval.ChunkVerdict{}, nil
 }
+func (j secretJudge) UtilizationVerdict(context.Context, *eval.Sample, int) (eval.ChunkVerdict, error) {
+	return eval.ChunkVerdict{}, nil
+}
 func (j secretJudge) Classify(context.Context, *eval.Sample) ([]eval.Classification, error) {
 	return nil, nil
 }

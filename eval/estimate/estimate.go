@@ -117,7 +117,7 @@ const (
 func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate, error) {
 	metrics := cfg.Metrics
 	if len(metrics) == 0 {
-		metrics = eval.AllMetrics
+		metrics = eval.DefaultMetrics
 	}
 	est := &Estimate{Samples: total, ByMetric: map[eval.Metric]Metric{}, Notes: []string{}, order: metrics,
 		Prices: PriceInfo{Source: cfg.Prices.Source, Date: cfg.Prices.Date}}

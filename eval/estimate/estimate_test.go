@@ -17,15 +17,20 @@ import (
 func TestPlanOfSamplesWithoutCache(t *testing.T) {
 	samples := benchSamples(5)
 	samples[4].Reference = "" // no reference: no precision nor recall call
-	est, err := Run(context.Background(), planConfig("gpt-4o-mini"), eval.SliceSource(samples), len(samples))
+	cfg := planConfig("gpt-4o-mini")
+	cfg.Metrics = eval.AllMetrics
+	est, err := Run(context.Background(), cfg, eval.SliceSource(samples), len(samples))
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Context utilization needs no reference: a verdict per chunk of every
+	// sample, the one without a reference too.
 	want := map[eval.Metric]Calls{
-		eval.Faithfulness:     {Chat: 10},
-		eval.AnswerRelevancy:  {Chat: 5, Embeddings: 5},
-		eval.ContextPrecision: {Chat: 12},
-		eval.ContextRecall:    {Chat: 4},
+		eval.Faithfulness:       {Chat: 10},
+		eval.AnswerRelevancy:    {Chat: 5, Embeddings: 5},
+		eval.ContextPrecision:   {Chat: 12},
+		eval.ContextRecall:      {Chat: 4},
+		eval.ContextUtilization: {Chat: 15},
 	}
 	for m, c := range want {
 		if got := est.ByMetric[m].Calls; got != c {
@@ -55,7 +60,7 @@ func TestPlanOfSamplesWithoutCache(t *testing.T) {
 	}
 
 	// n is sent: four questions are one request.
-	cfg := planConfig("gpt-4o-mini")
+	cfg = planConfig("gpt-4o-mini")
 	cfg.Metrics = []eval.Metric{eval.AnswerRelevancy}
 	cfg.Strictness = 4
 	est, err = Run(context.Background(), cfg, eval.SliceSource(samples[:1]), 1)

@@ -66,6 +66,10 @@ func (j planJudge) ChunkVerdict(ctx context.Context, s *eval.Sample, rank int) (
 	return j.Judge.ChunkVerdict(withSample(ctx, s, nil), s, rank)
 }
 
+func (j planJudge) UtilizationVerdict(ctx context.Context, s *eval.Sample, rank int) (eval.ChunkVerdict, error) {
+	return j.Judge.UtilizationVerdict(withSample(ctx, s, nil), s, rank)
+}
+
 func (j planJudge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classification, error) {
 	return j.Judge.Classify(withSample(ctx, s, nil), s)
 }
@@ -142,7 +146,7 @@ func (p *planner) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResp
 		content = map[string]any{"statements": vs}
 	case prompts.TaskAnswerRelevancyQuestion:
 		n = max(req.N, 1)
-	case prompts.TaskContextPrecisionVerdict:
+	case prompts.TaskContextPrecisionVerdict, prompts.TaskContextUtilizationVerdict:
 		content = map[string]any{"reason": reason(lang), "verdict": 1}
 	case prompts.TaskContextRecallClassifications:
 		type class struct {

@@ -491,7 +491,7 @@ func Generic(r *Request) Reply {
 			choices[i] = JSON(map[string]any{"question": fmt.Sprintf("generated question %d", seed*10+i), "noncommittal": 0})
 		}
 		return Reply{Choices: choices}
-	case "context_precision_verdict":
+	case "context_precision_verdict", "context_utilization_verdict":
 		return one(`{"reason": "useful", "verdict": 1}`)
 	case "context_recall_classifications":
 		ev := Evidence(r)

@@ -18,6 +18,7 @@ var (
 	onlyAR = []eval.Metric{eval.AnswerRelevancy}
 	onlyCP = []eval.Metric{eval.ContextPrecision}
 	onlyCR = []eval.Metric{eval.ContextRecall}
+	onlyCU = []eval.Metric{eval.ContextUtilization}
 )
 
 func TestFaithfulnessFormula(t *testing.T) {
@@ -220,6 +221,48 @@ func TestContextPrecisionFormula(t *testing.T) {
 	}
 }
 
+// Context utilization: one context_utilization_verdict call per chunk,
+// judged against the answer (no reference needed), scored by context
+// precision's formula; the values are computed by hand.
+func TestContextUtilizationFormula(t *testing.T) {
+	cases := []struct {
+		name     string
+		verdicts []int
+		want     float64
+	}{
+		{"101", []int{1, 0, 1}, (1 + 2.0/3) / 2},
+		{"0011", []int{0, 0, 1, 1}, (1.0/3 + 2.0/4) / 2},
+		{"00", []int{0, 0}, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newBrain()
+			var chunks []string
+			for i, v := range tc.verdicts {
+				c := fmt.Sprintf("CHUNK-U-%s-%d unique passage", tc.name, i)
+				chunks = append(chunks, c)
+				b.used[c] = v
+			}
+			st := newStack(t, b, stackOpt{})
+			res := st.run(t, context.Background(), onlyCU, eval.Sample{Question: "q?", Answer: "the answer", Contexts: chunks})[0]
+			if got := score(t, res, eval.ContextUtilization); !near(got, tc.want) {
+				t.Fatalf("context utilization %v, want %v", got, tc.want)
+			}
+			for k, c := range res.ContextUtilization.Chunks {
+				if c.Rank != k+1 || c.Verdict != tc.verdicts[k] || c.Reason != "used reason" {
+					t.Fatalf("chunk %d: %+v", k, c)
+				}
+			}
+			b.mu.Lock()
+			n := b.calls["context_utilization_verdict"]
+			b.mu.Unlock()
+			if n != len(tc.verdicts) {
+				t.Fatalf("%d calls, want one per chunk", n)
+			}
+		})
+	}
+}
+
 func TestContextRecallFormula(t *testing.T) {
 	b := newBrain()
 	ref := "REF fact one; REF fact two; REF fact three; REF fact four"
@@ -244,8 +287,8 @@ func TestMissingInputs(t *testing.T) {
 	)
 	want := []map[eval.Metric]eval.Status{
 		{eval.ContextPrecision: eval.StatusMissingInput, eval.ContextRecall: eval.StatusMissingInput},
-		{eval.Faithfulness: eval.StatusMissingInput, eval.ContextPrecision: eval.StatusMissingInput},
-		{eval.Faithfulness: eval.StatusNoStatements, eval.AnswerRelevancy: eval.StatusMissingInput},
+		{eval.Faithfulness: eval.StatusMissingInput, eval.ContextPrecision: eval.StatusMissingInput, eval.ContextUtilization: eval.StatusMissingInput},
+		{eval.Faithfulness: eval.StatusNoStatements, eval.AnswerRelevancy: eval.StatusMissingInput, eval.ContextUtilization: eval.StatusMissingInput},
 	}
 	for i, w := range want {
 		for m, st := range w {

@@ -32,6 +32,9 @@ type brain struct {
 	questions map[string][]int
 	// chunks: chunk text -> verdict.
 	chunks map[string]int
+	// used: chunk text -> context utilization's verdict; the prompt must
+	// show the answer and not the reference.
+	used map[string]int
 	// recall: reference -> attribution per statement (statements are the
 	// reference split on "; ").
 	recall map[string][]int
@@ -48,7 +51,7 @@ type brain struct {
 func newBrain() *brain {
 	return &brain{
 		statements: map[string][]string{}, verdicts: map[string][]int{}, verdictsRetry: map[string][]int{},
-		questions: map[string][]int{}, chunks: map[string]int{}, recall: map[string][]int{}, calls: map[string]int{},
+		questions: map[string][]int{}, chunks: map[string]int{}, used: map[string]int{}, recall: map[string][]int{}, calls: map[string]int{},
 	}
 }
 
@@ -132,6 +135,12 @@ func (b *brain) reply(r *fakejudge.Request) fakejudge.Reply {
 			return fakejudge.Reply{Status: 400, Body: `{"error":{"message":"brain: unknown chunk"}}`}
 		}
 		body = fakejudge.JSON(map[string]any{"reason": "chunk reason", "verdict": v})
+	case "context_utilization_verdict":
+		_, v, ok := find(b.used, prompt)
+		if !ok || !strings.Contains(prompt, "<answer>") || strings.Contains(prompt, "<reference>") {
+			return fakejudge.Reply{Status: 400, Body: `{"error":{"message":"brain: unknown chunk, or not judged against the answer"}}`}
+		}
+		body = fakejudge.JSON(map[string]any{"reason": "used reason", "verdict": v})
 	case "context_recall_classifications":
 		ref, vs, ok := find(b.recall, prompt)
 		if !ok {

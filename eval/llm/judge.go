@@ -296,7 +296,19 @@ func (j *Judge) Questions(ctx context.Context, s *eval.Sample, n int) ([]eval.Ge
 
 // ChunkVerdict implements eval.Judge (context_precision_verdict).
 func (j *Judge) ChunkVerdict(ctx context.Context, s *eval.Sample, rank int) (eval.ChunkVerdict, error) {
-	req, err := j.request(s, prompts.TaskContextPrecisionVerdict, prompts.Data{
+	return j.chunkVerdict(ctx, s, rank, prompts.TaskContextPrecisionVerdict)
+}
+
+// UtilizationVerdict implements eval.Judge (context_utilization_verdict):
+// the chunk verdict of context precision, asked of the answer.
+func (j *Judge) UtilizationVerdict(ctx context.Context, s *eval.Sample, rank int) (eval.ChunkVerdict, error) {
+	return j.chunkVerdict(ctx, s, rank, prompts.TaskContextUtilizationVerdict)
+}
+
+// chunkVerdict asks task, a one-chunk verdict ({"reason", "verdict"}),
+// of the chunk at rank; the template decides what it is judged against.
+func (j *Judge) chunkVerdict(ctx context.Context, s *eval.Sample, rank int, task string) (eval.ChunkVerdict, error) {
+	req, err := j.request(s, task, prompts.Data{
 		Question: s.Question, Answer: s.Answer, Reference: s.Reference, Contexts: s.Contexts,
 		Chunk: s.Contexts[rank-1], Rank: rank,
 	})

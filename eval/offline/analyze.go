@@ -18,6 +18,9 @@ type span struct {
 	quants  []quantity
 	names   []name
 	hasHan  bool
+	// pronoun: the text opens with a personal pronoun, whose name is
+	// then in a neighbouring sentence.
+	pronoun bool
 	// prev and next are the neighbouring sentences of a context sentence
 	// in its chunk.
 	prev, next *span
@@ -52,6 +55,7 @@ type quantity struct {
 	value string
 	unit  string
 	text  string
+	key   string // the field it is the value of ("Fare" of "Fare: 480 Taka"), for reasons
 }
 
 func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
@@ -65,17 +69,21 @@ func isClausePunct(r rune) bool {
 }
 
 // analyze builds the span of a text, stripped of control sequences and
-// invisible characters first (see stripControls). Clauses are cut at
+// invisible characters first (see stripControls); Markdown, citations and
+// answer frames are not analysed (see stripMarkup, stripFrame) but stay in
+// the span's text. Clauses are cut at
 // commas, semicolons and colons of both scripts; an ASCII ':' or ',' between
 // two digits is part of a number (06:30, 1,000).
 func analyze(text string) *span {
 	text = stripControls(text)
 	sp := &span{text: text, feats: map[string]bool{}, unis: map[string]bool{}}
-	runes := []rune(text)
+	runes := []rune(stripFrame(stripMarkup(text)))
 	start := 0
+	key, fieldStart := "", true
 	for i := 0; i <= len(runes); i++ {
+		var r rune
 		if i < len(runes) {
-			r := runes[i]
+			r = runes[i]
 			if !isClausePunct(r) {
 				continue
 			}
@@ -84,10 +92,27 @@ func analyze(text string) *span {
 			}
 		}
 		if i > start {
+			n0 := len(sp.quants)
 			c := lexClause(string(runes[start:i]), sp)
 			if len(c.feats) > 0 || len(c.unis) > 0 || len(c.negs) > 0 {
 				sp.clauses = append(sp.clauses, c)
 			}
+			for k := n0; k < len(sp.quants); k++ {
+				sp.quants[k].key = key
+			}
+			// A short clause that opens a field and ends in a colon is
+			// the key of the values after it, up to the field's end.
+			if (r == ':' || r == '：') && fieldStart && isField(c.text+": x") {
+				key = c.text
+			}
+		}
+		switch r {
+		case ';', '；', '\n', '。', 0:
+			key, fieldStart = "", true
+		case ':', '：':
+			fieldStart = false
+		default:
+			fieldStart = fieldStart && key == "" && i <= start
 		}
 		start = i + 1
 	}
@@ -99,6 +124,7 @@ type lexeme struct {
 	text    string
 	capital bool   // a word that starts with an uppercase letter
 	orig    string // the word as written, for reasons
+	spaced  bool   // a symbol with a space before it: "not - so" is not "not-for-profit"
 }
 
 func lexemes(text string) []lexeme {
@@ -134,7 +160,7 @@ func lexemes(text string) []lexeme {
 		case unicode.IsSpace(r):
 			i++
 		default:
-			out = append(out, lexeme{kind: 'p', text: string(r)})
+			out = append(out, lexeme{kind: 'p', text: string(r), spaced: i > 0 && unicode.IsSpace(runes[i-1])})
 			i++
 		}
 	}
@@ -195,6 +221,9 @@ func lexClause(text string, sp *span) clause {
 				sp.quants = append(sp.quants, quantity{value: v, unit: stem(lx[i+1].text), text: w + " " + lx[i+1].text})
 			}
 			if englishStop[w] {
+				// Only a sentence that opens with the pronoun: one
+				// later in it usually refers to a name in the sentence.
+				sp.pronoun = sp.pronoun || pronouns[w] && len(sp.clauses) == 0 && i == firstWord(lx)
 				continue
 			}
 			s := stem(w)
@@ -224,6 +253,8 @@ func firstWord(lx []lexeme) int {
 	return -1
 }
 
+var pronouns = setOf("he", "she", "it", "they", "his", "her", "its", "their", "him", "them")
+
 var numberWords = map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
 	"seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "fifteen": "15",
 	"twenty": "20", "thirty": "30", "fifty": "50", "hundred": "100"}
@@ -234,6 +265,14 @@ func englishNegationAt(lx []lexeme, i int) (neg, skip bool) {
 	w := lx[i].text
 	if !englishNegation[w] && !strings.HasSuffix(w, "n't") {
 		return false, false
+	}
+	// "No. 1", "no 5": a number's abbreviation; "not-for-profit",
+	// "no-fly": a hyphenated compound names a kind, it negates no clause.
+	if w == "no" && i+1 < len(lx) && (lx[i+1].kind == 'n' || lx[i+1].text == "." && i+2 < len(lx) && lx[i+2].kind == 'n') {
+		return false, true
+	}
+	if i+1 < len(lx) && lx[i+1].kind == 'p' && (lx[i+1].text == "-" || lx[i+1].text == "‐") && !lx[i+1].spaced {
+		return false, true
 	}
 	var phrase strings.Builder
 	phrase.WriteString(w)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -18,6 +17,10 @@ type Pair struct {
 	Contexts []string
 	Faithful string
 	Unfaith  string
+	// Short are the faithful and the unfaithful answer as the dataset
+	// gives them when they are short (an entity, a date), for Construct
+	// to phrase; empty for answers that are paragraphs.
+	Short [2]string
 }
 
 // PairResult is the pairwise accuracy of the offline judge on one dataset.
@@ -25,11 +28,13 @@ type PairResult struct {
 	Dataset string
 	Pairs   int
 	// Wins counts pairs where the faithful answer scored higher, Ties pairs
-	// where both scored the same (counted half), Undefined pairs where an
-	// answer had no statements (also counted as ties).
-	Wins, Ties, Undefined int
-	Accuracy              float64
-	Target                float64
+	// where both scored the same (counted half), Losses the others;
+	// Undefined, among the losses, pairs where an answer had no
+	// statements: the judge could not tell the answers apart, and a tie
+	// would credit it half a pair for that.
+	Wins, Ties, Losses, Undefined int
+	Accuracy                      float64
+	Target                        float64
 }
 
 // Passed reports whether the accuracy reaches the target.
@@ -44,7 +49,7 @@ func Faithfulness(question, answer string, contexts []string) (score float64, ok
 		sents = append(sents, contextSpans(c)...)
 	}
 	q := analyze(question)
-	stmts := SplitStatements(answer)
+	stmts := StatementsFor(question, answer)
 	if len(stmts) == 0 {
 		return 0, false
 	}
@@ -56,8 +61,8 @@ func Faithfulness(question, answer string, contexts []string) (score float64, ok
 }
 
 // PairwiseAccuracy is the share of pairs in which the faithful answer scores
-// higher faithfulness than the unfaithful one; ties, including pairs where
-// either answer has no statements, count half.
+// higher faithfulness than the unfaithful one; ties count half, and a pair
+// where either answer has no statements is lost.
 func PairwiseAccuracy(dataset string, pairs []Pair) PairResult {
 	r := PairResult{Dataset: dataset, Pairs: len(pairs)}
 	for _, p := range pairs {
@@ -66,11 +71,13 @@ func PairwiseAccuracy(dataset string, pairs []Pair) PairResult {
 		switch {
 		case !okG || !okB:
 			r.Undefined++
-			r.Ties++
+			r.Losses++
 		case good > bad:
 			r.Wins++
 		case good == bad:
 			r.Ties++
+		default:
+			r.Losses++
 		}
 	}
 	if r.Pairs > 0 {
@@ -180,9 +187,9 @@ func WriteTable(w io.Writer, results []PairResult) error {
 // readJSONL decodes each non-blank line of a JSON-lines file into a T,
 // naming the file and line of the first malformed one.
 func readJSONL[T any](path string, each func(line int, v *T) error) error {
-	f, err := os.Open(path)
+	f, err := openData(path)
 	if err != nil {
-		return fmt.Errorf("calibration data: %w (is --datasets pointing at the shared datasets directory?)", err)
+		return err
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -230,7 +237,8 @@ func LoadHaluEval(path string) ([]Pair, error) {
 		if err := required(map[string]string{"knowledge": r.Knowledge, "right_answer": r.Right, "hallucinated_answer": r.Hallucinated}); err != nil {
 			return err
 		}
-		out = append(out, Pair{Question: r.Question, Contexts: []string{r.Knowledge}, Faithful: r.Right, Unfaith: r.Hallucinated})
+		out = append(out, Pair{Question: r.Question, Contexts: []string{r.Knowledge}, Faithful: r.Right, Unfaith: r.Hallucinated,
+			Short: [2]string{r.Right, r.Hallucinated}})
 		return nil
 	})
 	return out, err
@@ -264,8 +272,9 @@ func LoadWikiEval(path string) ([]Pair, error) {
 	return out, err
 }
 
-// LoadRGBFact reads RGB's counterfactual rows: a sentence stating answer
-// versus the same sentence stating fakeanswer, against the positive passages.
+// LoadRGBFact reads RGB's counterfactual rows (zh_fact or en_fact): a
+// sentence stating answer versus the same sentence stating fakeanswer,
+// against the positive passages.
 func LoadRGBFact(path string) ([]Pair, error) {
 	type row struct {
 		Query    string          `json:"query"`
@@ -292,8 +301,9 @@ func LoadRGBFact(path string) ([]Pair, error) {
 		out = append(out, Pair{
 			Question: r.Query,
 			Contexts: r.Positive,
-			Faithful: StateAnswer(r.Query, ans),
-			Unfaith:  StateAnswer(r.Query, fake),
+			Faithful: declare(r.Query, ans),
+			Unfaith:  declare(r.Query, fake),
+			Short:    [2]string{ans, fake},
 		})
 		return nil
 	})

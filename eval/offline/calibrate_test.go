@@ -27,17 +27,17 @@ func TestHaluEvalExcerptRegression(t *testing.T) {
 	}
 }
 
-func TestPairwiseAccuracyCountsTiesHalf(t *testing.T) {
+func TestPairwiseAccuracyCountsTiesHalfAndNoStatementsAsLosses(t *testing.T) {
 	ctx := []string{"Polaris is based in Roseau, Minnesota, USA."}
 	pairs := []Pair{
 		{Question: "Where is Polaris based?", Contexts: ctx, Faithful: "Roseau, Minnesota", Unfaith: "Polaris is based in Michigan."}, // win
 		{Question: "Where is Polaris based?", Contexts: ctx, Faithful: "Michigan is far away.", Unfaith: "Polaris is in Ohio."},       // tie 0-0
-		{Question: "Where is Polaris based?", Contexts: ctx, Faithful: "Yes.", Unfaith: "Polaris is based in Roseau."},                // undefined: tie
+		{Question: "Where is Polaris based?", Contexts: ctx, Faithful: "?!", Unfaith: "Polaris is based in Roseau."},                  // no statements: a loss
 		{Question: "Where is Polaris based?", Contexts: ctx, Faithful: "In Ohio.", Unfaith: "Polaris is based in Minnesota."},         // loss
 	}
 	r := PairwiseAccuracy("hand-made", pairs)
-	if r.Pairs != 4 || r.Wins != 1 || r.Ties != 2 || r.Undefined != 1 || r.Accuracy != 0.5 {
-		t.Errorf("PairwiseAccuracy = %+v, want 4 pairs, 1 win, 2 ties (1 undefined), accuracy 0.5", r)
+	if r.Pairs != 4 || r.Wins != 1 || r.Ties != 1 || r.Losses != 2 || r.Undefined != 1 || r.Accuracy != 0.375 {
+		t.Errorf("PairwiseAccuracy = %+v, want 4 pairs, 1 win, 1 tie, 2 losses (1 without statements), accuracy 0.375", r)
 	}
 }
 

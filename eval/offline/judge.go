@@ -40,12 +40,13 @@ func (j *Judge) Info() eval.JudgeInfo {
 	return eval.JudgeInfo{Kind: "offline", Name: "offline (lexical)"}
 }
 
-// Statements splits the answer into sentences and clauses.
+// Statements splits the answer into sentences and clauses; a bare yes or
+// no is the question's proposition (see StatementsFor).
 func (j *Judge) Statements(ctx context.Context, s *eval.Sample) ([]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return SplitStatements(s.Answer), nil
+	return StatementsFor(s.Question, s.Answer), nil
 }
 
 // Verdicts tests each statement against the retrieved contexts.
@@ -103,7 +104,29 @@ func (j *Judge) ChunkVerdict(ctx context.Context, s *eval.Sample, rank int) (eva
 	if strings.TrimSpace(s.Reference) == "" {
 		return eval.ChunkVerdict{}, eval.NewStepError(eval.StatusMissingInput, "sample %q has no reference: context precision needs one", s.ID)
 	}
-	refs := SplitStatements(s.Reference)
+	return j.chunkSupports(s, rank, s.Reference, "reference"), nil
+}
+
+// UtilizationVerdict judges the chunk at rank useful when it supports at
+// least one statement of the answer: ChunkVerdict with the answer as the
+// target (context utilization).
+func (j *Judge) UtilizationVerdict(ctx context.Context, s *eval.Sample, rank int) (eval.ChunkVerdict, error) {
+	if err := ctx.Err(); err != nil {
+		return eval.ChunkVerdict{}, err
+	}
+	if rank < 1 || rank > len(s.Contexts) {
+		return eval.ChunkVerdict{}, fmt.Errorf("chunk rank %d is out of range: sample %q has %d retrieved contexts", rank, s.ID, len(s.Contexts))
+	}
+	if strings.TrimSpace(s.Answer) == "" {
+		return eval.ChunkVerdict{}, eval.NewStepError(eval.StatusMissingInput, "sample %q has no answer: context utilization needs one", s.ID)
+	}
+	return j.chunkSupports(s, rank, s.Answer, "answer"), nil
+}
+
+// chunkSupports is the verdict on the chunk at rank: 1 when it supports a
+// statement of target (the reference or the answer, named by what).
+func (j *Judge) chunkSupports(s *eval.Sample, rank int, target, what string) eval.ChunkVerdict {
+	refs := SplitStatements(target)
 	sents := j.contextSentences(s.Contexts[rank-1 : rank])
 	q := analyze(s.Question)
 	cv := eval.ChunkVerdict{Rank: rank}
@@ -113,19 +136,19 @@ func (j *Judge) ChunkVerdict(ctx context.Context, s *eval.Sample, rank int) (eva
 		ev := support(analyze(r), q, sents)
 		if ev.Verdict == 1 {
 			cv.Verdict = 1
-			cv.Reason = fmt.Sprintf("supports the reference statement %q: %s", clip(r), ev.Reason)
-			return cv, nil
+			cv.Reason = fmt.Sprintf("supports the %s statement %q: %s", what, clip(r), ev.Reason)
+			return cv
 		}
 		if bestRef == "" || ev.Coverage > best.Coverage {
 			best, bestRef = ev, r
 		}
 	}
 	if bestRef == "" {
-		cv.Reason = "the reference has no statements to support"
-		return cv, nil
+		cv.Reason = "the " + what + " has no statements to support"
+		return cv
 	}
-	cv.Reason = fmt.Sprintf("supports no reference statement; closest is %q: %s", clip(bestRef), best.Reason)
-	return cv, nil
+	cv.Reason = fmt.Sprintf("supports no %s statement; closest is %q: %s", what, clip(bestRef), best.Reason)
+	return cv
 }
 
 // Classify splits the reference into statements and attributes each to the

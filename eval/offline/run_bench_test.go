@@ -84,7 +84,7 @@ func checkNoFailures(tb testing.TB, res []*eval.Result, want int) {
 		if r == nil {
 			tb.Fatal("a sample has no result")
 		}
-		if len(r.Status) != len(eval.AllMetrics) {
+		if len(r.Status) != len(eval.DefaultMetrics) {
 			tb.Fatalf("sample %d (%s): %d statuses, want one per metric", r.Index, r.ID, len(r.Status))
 		}
 		for m, st := range r.Status {
@@ -122,7 +122,7 @@ func TestDemoCopiesScoreLikeTheDemo(t *testing.T) {
 	}
 	for _, c := range res[demoSize:] {
 		o := res[c.Index%demoSize]
-		for _, m := range eval.AllMetrics {
+		for _, m := range eval.DefaultMetrics {
 			if c.Status[m] != o.Status[m] {
 				t.Errorf("%s %s: status %s, original %s: %s", c.ID, m, c.Status[m], o.ID, o.Status[m])
 			}

@@ -124,9 +124,10 @@ func sentencesOf(text string) []string {
 	for iter.Next() {
 		sent := carry + iter.Value()
 		carry = ""
-		// UAX #29 breaks after an initial ("J. Robert Oppenheimer"); a
-		// sentence ending in a lone capital and a period continues.
-		if endsWithInitial(sent) {
+		// UAX #29 breaks after an initial ("J. Robert Oppenheimer") and
+		// after an abbreviation ("Mr. Smith", "St. Louis", "Roe v. Wade");
+		// such a sentence continues.
+		if endsWithInitial(sent) || endsWithAbbreviation(sent) {
 			carry = sent
 			continue
 		}
@@ -144,6 +145,25 @@ func sentencesOf(text string) []string {
 		}
 	}
 	return out
+}
+
+// abbreviations end in a period without ending a sentence: titles before
+// a name, "v."/"vs." between two, "No." and "p." before a number.
+var abbreviations = setOf("mr", "mrs", "ms", "dr", "st", "mt", "ft", "prof", "sr", "jr", "gen", "col", "lt", "capt", "sgt",
+	"rev", "gov", "sen", "rep", "fr", "v", "vs", "no", "nos", "p", "pp", "vol", "fig", "approx", "ca", "cf", "al", "inc", "ltd", "co", "corp")
+
+// endsWithAbbreviation reports whether s ends with one of abbreviations
+// and its period. "Inc." and "Ltd." often do end a sentence, but a lexical
+// judge loses less by joining two sentences than by cutting a name.
+func endsWithAbbreviation(s string) bool {
+	t := strings.TrimRight(s, " ")
+	if !strings.HasSuffix(t, ".") {
+		return false
+	}
+	t = t[:len(t)-1]
+	i := strings.LastIndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })
+	w := t[i+1:]
+	return w != "" && len(w) <= 6 && abbreviations[strings.ToLower(w)] && (i < 0 || t[i] == ' ' || t[i] == '(')
 }
 
 func endsWithInitial(s string) bool {

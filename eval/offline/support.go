@@ -63,7 +63,10 @@ func Support(statement, question string, contexts []string) Evidence {
 	return support(analyze(statement), q, sents)
 }
 
-// contextSpans splits a context into sentences and analyses each.
+// contextSpans splits a context into sentences and analyses each; the
+// records of a structured context follow, each tested as one more
+// sentence (see recordSpans). They come after the sentences so that, at
+// equal coverage, the single field is the one quoted.
 func contextSpans(text string) []*span {
 	ss := sentencesOf(text)
 	out := make([]*span, 0, len(ss))
@@ -74,7 +77,7 @@ func contextSpans(text string) []*span {
 		}
 		out = append(out, sp)
 	}
-	return out
+	return append(out, recordSpans(text)...)
 }
 
 // neighbourhood is a sentence with its neighbours in the same chunk, where
@@ -174,8 +177,11 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 	}
 	if useUnis {
 		// Short Chinese statements have too few bigrams for a stable share;
-		// their characters decide, with numbers and words alongside.
-		count(st.unis, cs.unis)
+		// their characters decide, with numbers and words alongside. A
+		// character of one of the statement's words counts only where the
+		// context has the word: 英国 is not in 英格兰的国家 although both
+		// characters are.
+		count(st.unis, contiguousUnis(st, cs))
 		count(withoutPrefix(st.feats, "h:"), cs.feats)
 	} else {
 		count(st.feats, cs.feats)
@@ -185,6 +191,43 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 		return -1
 	}
 	return (float64(plainFound) + QuestionEchoWeight*float64(echoFound)) / total
+}
+
+// contiguousUnis are the context's unigrams that count for the statement:
+// those the statement does not use in a bigram, and those of its bigrams
+// the context has too. The context's own map is returned when no bigram
+// of the statement is missing from it, the common case, without a copy.
+func contiguousUnis(st, cs *span) map[string]bool {
+	var missing []string
+	for f := range st.feats {
+		if strings.HasPrefix(f, "h:") && !cs.feats[f] {
+			missing = append(missing, f[2:])
+		}
+	}
+	if len(missing) == 0 {
+		return cs.unis
+	}
+	inFound := map[string]bool{}
+	inMissing := map[string]bool{}
+	for f := range st.feats {
+		if !strings.HasPrefix(f, "h:") {
+			continue
+		}
+		for _, r := range f[2:] {
+			if cs.feats[f] {
+				inFound["u:"+string(r)] = true
+			} else {
+				inMissing["u:"+string(r)] = true
+			}
+		}
+	}
+	out := make(map[string]bool, len(st.unis))
+	for u := range st.unis {
+		if cs.unis[u] && (inFound[u] || !inMissing[u]) {
+			out[u] = true
+		}
+	}
+	return out
 }
 
 func countPrefix(m map[string]bool, p string) int {
@@ -307,6 +350,9 @@ func numberConflict(st, question, best *span, all []*span, covered bool) (string
 		if q.unit != "" {
 			for _, c := range best.quants {
 				if c.unit == q.unit {
+					if c.key != "" {
+						return fmt.Sprintf("statement says %s where the context's field %q gives %s", q.text, c.key, c.text), true
+					}
 					return fmt.Sprintf("statement says %s where the context gives %s", q.text, c.text), true
 				}
 			}
@@ -358,7 +404,11 @@ func missingName(st, question, best *span) (string, bool) {
 		if best.feats[n.feat] {
 			continue
 		}
-		if question != nil && question.feats[n.feat] && !n.head {
+		// A name the question gives is a premise. When the matching
+		// sentence refers to someone by a pronoun ("He is the lead
+		// singer..."), the name is spelled out in the sentence before or
+		// after it, and that is where it is looked for.
+		if question != nil && question.feats[n.feat] && (!n.head || best.pronoun && nearby(best, n.feat)) {
 			continue
 		}
 		return n.text, true
@@ -375,4 +425,9 @@ func clip(s string) string {
 		return s
 	}
 	return string(rs[:max]) + "..."
+}
+
+// nearby reports whether the sentence before or after sp has the feature.
+func nearby(sp *span, feat string) bool {
+	return sp.prev != nil && sp.prev.feats[feat] || sp.next != nil && sp.next.feats[feat]
 }

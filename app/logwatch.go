@@ -1,0 +1,781 @@
+package app
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/cost"
+	"github.com/ragscope/ragscope/eval/dataset"
+	"github.com/ragscope/ragscope/prompts"
+	"github.com/ragscope/ragscope/sanitize"
+)
+
+// FollowConfig is what ragscope watch adds to a run's settings.
+type FollowConfig struct {
+	// Logs are the LOG arguments: files, globs or directories.
+	Logs []string
+	// Sample is the fraction of records evaluated, chosen by content hash
+	// (0 or 1: all).
+	Sample float64
+	// MaxRPS caps the records started per second (0: no cap).
+	MaxRPS float64
+	// Window is the length of a rolling run; 0 is a local calendar day.
+	Window time.Duration
+	// Alerts are --alert rules; AlertExec the command that hears of each
+	// firing (JSON on stdin), killed after AlertTimeout (default 10 s).
+	Alerts       []string
+	AlertExec    string
+	AlertTimeout time.Duration
+	// Once reads what the logs hold now, evaluates it and returns.
+	Once bool
+	// Queue bounds the records read and waiting for the judge (default
+	// 256): when it is full the watcher stops reading.
+	Queue int
+	// Poll is how often the logs are looked at (default 250 ms).
+	Poll time.Duration
+}
+
+// DefaultFollowMetrics are the reference-free metrics a watcher uses when
+// --metrics is not given: a live log has no reference answers.
+func DefaultFollowMetrics() string {
+	ms := "faithfulness,answer_relevancy"
+	if _, ok := eval.LookupMetric("context_utilization"); ok {
+		ms += ",context_utilization"
+	}
+	return ms
+}
+
+// Follower evaluates the records appended to logs, exactly once each,
+// into a rolling run per window.
+type Follower struct {
+	s      *Session
+	fs     cache.FollowStore
+	fc     FollowConfig
+	stream string
+	dec    *dataset.LineDecoder
+	stderr io.Writer
+	prices cost.Table
+	alerts *alerts
+	tail   *tailer
+	space  chan struct{} // the consumer took a record: the queue has room
+
+	// clock is the time windows are told by; tests move it.
+	clock func() time.Time
+
+	mu       sync.Mutex
+	status   eval.FollowStatus
+	flights  map[flightKey]flight
+	lastWarn string
+}
+
+type flightKey struct {
+	run string
+	idx int
+}
+
+type flight struct {
+	hash   string
+	readAt time.Time
+}
+
+// qItem is a record taken, or the end of a window (end).
+type qItem struct {
+	rec cache.FollowRecord
+	end bool
+}
+
+// PrepareFollow sets a watcher up: flags checked, prompts and judge built;
+// nothing is read or written yet.
+func PrepareFollow(cfg *Config, fc FollowConfig, st cache.Store, stderr io.Writer) (_ *Follower, err error) {
+	fst, ok := st.(cache.FollowStore)
+	if !ok {
+		return nil, fmt.Errorf("this database cannot keep a watcher's state (%T); use a ragscope that holds it", st)
+	}
+	if len(fc.Logs) == 0 {
+		return nil, usagef("give at least one LOG (a JSON Lines file, a glob such as 'logs/app.jsonl*', or a directory), e.g. ragscope watch --headless logs/app.jsonl")
+	}
+	if fc.Sample < 0 || fc.Sample > 1 {
+		return nil, usagef("--sample %g: give the fraction of records to evaluate, more than 0 and at most 1 (e.g. 0.1)", fc.Sample)
+	}
+	if fc.MaxRPS < 0 {
+		return nil, usagef("--max-rps %g: give 0 (no cap) or more records per second", fc.MaxRPS)
+	}
+	if fc.Window < 0 || (fc.Window > 0 && fc.Window < time.Minute) {
+		return nil, usagef("--window %s: give a duration of a minute or more (e.g. 1h), or leave it out for a run per day", fc.Window)
+	}
+	if fc.Queue <= 0 {
+		fc.Queue = 256
+	}
+	if fc.Poll <= 0 {
+		fc.Poll = 250 * time.Millisecond
+	}
+	if fc.AlertTimeout <= 0 {
+		fc.AlertTimeout = 10 * time.Second
+	}
+	s := &Session{Cfg: cfg, Store: st, log: io.Discard}
+	defer func() {
+		if err != nil {
+			s.Close()
+		}
+	}()
+	if cfg.LogFile != "" {
+		lf, err := os.OpenFile(cfg.LogFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, usagef("--log: %v", err)
+		}
+		s.logFile, s.log = lf, lf
+	}
+	if s.Metrics, err = eval.ParseMetrics(cfg.Metrics); err != nil {
+		return nil, UsageError{err}
+	}
+	lang, err := eval.ParseLang(cfg.Lang)
+	if err != nil {
+		return nil, UsageError{err}
+	}
+	if cfg.NoCache && cfg.CacheOnly {
+		return nil, usagef("--no-cache and --cache-only contradict each other: choose one")
+	}
+	f := &Follower{s: s, fs: fst, fc: fc, stderr: stderr, space: make(chan struct{}, 1), flights: map[flightKey]flight{}}
+	if f.alerts, err = parseAlerts(fc.Alerts, s.Metrics); err != nil {
+		return nil, UsageError{err}
+	}
+	opt := dataset.Options{MaxRecordBytes: cfg.MaxRecordBytes}
+	if cfg.Mapping != "" {
+		if opt.Map, err = dataset.ParseMap(cfg.Mapping); err != nil {
+			return nil, UsageError{err}
+		}
+	}
+	if f.dec, err = dataset.NewLineDecoder(opt); err != nil {
+		return nil, UsageError{err}
+	}
+	if cfg.UseOffline() {
+		s.Prompts = prompts.Embedded()
+	} else {
+		source := "--prompts"
+		if cfg.PromptsDir == "" {
+			if dir := DefaultPromptsDir(); dir != "" && isDir(dir) {
+				cfg.PromptsDir, source = dir, PromptsDirDefault
+			}
+		}
+		if s.Prompts, err = LoadPromptsFrom(cfg.PromptsDir, source); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.buildJudge(lang); err != nil {
+		return nil, err
+	}
+	if s.Judge.Info().Kind != "offline" {
+		if f.prices, err = Prices(cfg); err != nil {
+			return nil, err
+		}
+	}
+	f.stream = streamName(fc.Logs)
+	cfg.Dataset = strings.Join(fc.Logs, " ")
+	return f, nil
+}
+
+// Close releases the session's log file.
+func (f *Follower) Close() { f.s.Close() }
+
+// Banner names the judge, as a run's banner does.
+func (f *Follower) Banner() string { return f.s.Banner }
+
+// Session is the session the watcher's runs start from (for the TUI).
+func (f *Follower) Session() *Session { return f.s }
+
+// streamName names a watcher's state by its LOG arguments (absolute): the
+// same arguments continue where the last watcher stopped.
+func streamName(logs []string) string {
+	abs := make([]string, len(logs))
+	for i, l := range logs {
+		if a, err := filepath.Abs(l); err == nil {
+			l = a
+		}
+		abs[i] = l
+	}
+	sort.Strings(abs)
+	h := sha256.Sum256([]byte(strings.Join(abs, "\x00")))
+	return "logs-" + hex.EncodeToString(h[:8])
+}
+
+// contentHash is a record's identity for repeats and sampling: its
+// question, answer, contexts (in order) and reference, each trimmed, and
+// length-prefixed so that no two records share a byte stream.
+func contentHash(s eval.Sample) [16]byte {
+	h := sha256.New()
+	put := func(t string) {
+		t = strings.TrimSpace(t)
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(t)))
+		h.Write(n[:])
+		h.Write([]byte(t))
+	}
+	put(s.Question)
+	put(s.Answer)
+	put(strconv.Itoa(len(s.Contexts)))
+	for _, c := range s.Contexts {
+		put(c)
+	}
+	put(s.Reference)
+	var out [16]byte
+	copy(out[:], h.Sum(nil))
+	return out
+}
+
+// sampled says whether --sample keeps a record: its hash read as a
+// fraction, so the same record is kept by every watcher and after every
+// restart.
+func sampled(h [16]byte, frac float64) bool {
+	if frac <= 0 || frac >= 1 {
+		return true
+	}
+	u := binary.BigEndian.Uint64(h[:8]) >> 11
+	return float64(u)/float64(uint64(1)<<53) < frac
+}
+
+func (f *Follower) now() time.Time {
+	if f.clock != nil {
+		return f.clock()
+	}
+	return time.Now()
+}
+
+// windowStart is the start of the window holding t.
+func (f *Follower) windowStart(t time.Time) time.Time {
+	if f.fc.Window <= 0 {
+		lt := t.Local()
+		return time.Date(lt.Year(), lt.Month(), lt.Day(), 0, 0, 0, 0, time.Local)
+	}
+	return t.Truncate(f.fc.Window)
+}
+
+// Status is the watcher's state now (eval.FollowStatus), for the progress
+// line and the TUI's follow mode; safe to call from any goroutine.
+func (f *Follower) Status() eval.FollowStatus {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	st := f.status
+	now := time.Now()
+	st.Behind = len(f.flights)
+	for _, fl := range f.flights {
+		if d := now.Sub(fl.readAt); d > st.OldestUnread {
+			st.OldestUnread = d
+		}
+	}
+	st.Alerts = f.alerts.states()
+	return st
+}
+
+func (f *Follower) warn(msg string) {
+	fmt.Fprintln(f.stderr, "ragscope watch:", sanitize.Line(msg))
+}
+
+func (f *Follower) addFlight(r cache.FollowRecord) {
+	f.mu.Lock()
+	f.flights[flightKey{r.RunID, r.Index}] = flight{hash: r.Hash, readAt: r.ReadAt}
+	f.mu.Unlock()
+}
+
+// Run follows the logs until ctx is done (or, with Once, until what they
+// hold is evaluated). Records taken but not evaluated when it stops are
+// evaluated by the next watcher of the same logs.
+func (f *Follower) Run(ctx context.Context) error {
+	state, err := f.fs.FollowLoad(f.stream)
+	if err != nil {
+		return err
+	}
+	f.tail = newTailer(f.fc.Logs, state.Files, f.warn)
+	defer f.tail.closeAll()
+	var cur cache.FollowMeta
+	if m := state.Meta; m != nil && m.RunID != "" && f.windowStart(f.now()).Equal(m.Window) {
+		cur = *m
+	}
+	byRun := map[string][]cache.FollowRecord{}
+	for _, r := range state.Pending {
+		byRun[r.RunID] = append(byRun[r.RunID], r)
+	}
+	var old []string
+	for id := range byRun {
+		if id != cur.RunID {
+			old = append(old, id)
+		}
+	}
+	if m := state.Meta; m != nil && m.RunID != "" && m.RunID != cur.RunID && byRun[m.RunID] == nil {
+		old = append(old, m.RunID) // to be stamped finished if a kill left it open
+	}
+	sort.Strings(old)
+	for _, id := range old {
+		// Records of an earlier window taken but not evaluated when the
+		// last watcher stopped: evaluated into their own run, which then ends.
+		if _, err := f.evaluate(ctx, id, byRun[id], nil); err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+	}
+	queue := make(chan qItem, f.fc.Queue)
+	tctx, tcancel := context.WithCancel(ctx)
+	defer tcancel()
+	tailErr := make(chan error, 1)
+	go func() {
+		defer close(queue)
+		tailErr <- f.tailLoop(tctx, queue, cur)
+	}()
+	stop := func(err error) error {
+		tcancel()
+		for range queue {
+		}
+		if terr := <-tailErr; err == nil {
+			err = terr
+		}
+		return err
+	}
+	runID, initial := cur.RunID, byRun[cur.RunID]
+	for {
+		if runID == "" {
+			select {
+			case it, ok := <-queue:
+				if !ok {
+					return stop(nil)
+				}
+				f.took()
+				if it.end {
+					continue
+				}
+				runID, initial = it.rec.RunID, []cache.FollowRecord{it.rec}
+			case <-ctx.Done():
+				return stop(nil)
+			}
+		}
+		more, err := f.evaluate(ctx, runID, initial, queue)
+		if err != nil || !more || ctx.Err() != nil {
+			return stop(err)
+		}
+		runID, initial = "", nil
+	}
+}
+
+// took tells the tailer the queue has room again.
+func (f *Follower) took() {
+	select {
+	case f.space <- struct{}{}:
+	default:
+	}
+}
+
+// evaluate runs one window's run through launch: first the records
+// given, then those the queue brings until the window ends. more is false
+// when the queue is closed (the tailer stopped).
+func (f *Follower) evaluate(ctx context.Context, runID string, initial []cache.FollowRecord, queue <-chan qItem) (more bool, err error) {
+	info, _, _, err := f.s.Store.RunPage(runID, 0, 0)
+	fresh := err != nil
+	if queue == nil && len(initial) == 0 && (fresh || info.FinishedAt != nil) {
+		// An earlier window's run with nothing left to evaluate and its end
+		// stamped: nothing to do (a kill may have left one open, which
+		// goes on below to be stamped).
+		return false, nil
+	}
+	if fresh {
+		info = f.newInfo(runID)
+	} else {
+		// A watcher killed in this run recorded none of its usage: the
+		// totals are a floor, as for --resume.
+		info.UsagePartial = info.UsagePartial || info.FinishedAt == nil
+		info.FinishedAt, info.Cancelled = nil, false
+	}
+	var mu sync.Mutex
+	samples := info.Samples
+	grow := func(idx int) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if idx+1 > samples {
+			samples = idx + 1
+			return true
+		}
+		return false
+	}
+	for _, r := range initial {
+		grow(r.Index)
+		f.addFlight(r)
+	}
+	info.Samples = samples
+	f.mu.Lock()
+	f.status.RunID = runID
+	f.mu.Unlock()
+	aborted := make(chan struct{})
+	var abortOnce sync.Once
+	limiter := newRateLimiter(f.fc.MaxRPS)
+	more = true
+	lastPut := time.Now()
+	base := info
+	source := func(yield func(eval.Sample) bool) error {
+		for _, r := range initial {
+			if limiter.wait(ctx) != nil {
+				return nil
+			}
+			yield(r.Sample)
+		}
+		if queue == nil {
+			return nil
+		}
+		for {
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-aborted:
+				return nil
+			case it, ok := <-queue:
+				f.took()
+				if !ok {
+					more = false
+					return nil
+				}
+				if it.end {
+					return nil
+				}
+				if limiter.wait(ctx) != nil {
+					return nil
+				}
+				if grow(it.rec.Index) && time.Since(lastPut) > time.Second {
+					// The record says how many samples the run has so far:
+					// runs and report show a live run growing.
+					mu.Lock()
+					base.Samples = samples
+					mu.Unlock()
+					_ = f.s.Store.PutRun(base)
+					lastPut = time.Now()
+				}
+				yield(it.rec.Sample)
+			}
+		}
+	}
+	spec := runSpec{
+		info: info, judge: f.s.Judge, source: source, total: info.Samples, metrics: f.s.Metrics,
+		put: func(id string, res *eval.Result) error {
+			return f.put(ctx, id, res, func() { abortOnce.Do(func() { close(aborted) }) })
+		},
+		stamp: func(i *eval.RunInfo) {
+			mu.Lock()
+			i.Samples = samples
+			mu.Unlock()
+		},
+	}
+	run, err := f.s.launch(ctx, spec)
+	if err != nil {
+		return false, err
+	}
+	for ev := range run.Events {
+		if ev.Kind == eval.EventError && ev.Sample < 0 {
+			f.warn(ev.Err)
+		}
+	}
+	if _, err := run.Wait(); err != nil {
+		return false, err
+	}
+	if err := run.Stopped(); err != nil {
+		return false, fmt.Errorf("run %s stopped: %w", runID, err)
+	}
+	return more, nil
+}
+
+// put stores a finished record's result with its state (one transaction).
+// A result cut short (cancelled) is not stored: the record stays taken and
+// the next watcher evaluates it again, its finished judge calls from the
+// cache.
+func (f *Follower) put(ctx context.Context, runID string, res *eval.Result, abort func()) error {
+	key := flightKey{runID, res.Index}
+	f.mu.Lock()
+	fl, ok := f.flights[key]
+	f.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("run %s sample %d: finished but never taken (a ragscope bug: please report it)", runID, res.Index)
+	}
+	for _, st := range res.Status {
+		if st == eval.StatusCancelled {
+			if ctx.Err() == nil {
+				// The run stopped on its own (the judge is down): stop
+				// reading, the records stay taken for the next watcher.
+				abort()
+			}
+			return nil
+		}
+	}
+	if err := f.fs.FollowResult(f.stream, fl.hash, runID, res); err != nil {
+		return err
+	}
+	f.mu.Lock()
+	delete(f.flights, key)
+	f.status.Evaluated++
+	f.mu.Unlock()
+	for _, fired := range f.alerts.observe(res) {
+		f.fire(fired, runID, res.Index)
+	}
+	return nil
+}
+
+// newInfo is the record of a new window's run.
+func (f *Follower) newInfo(id string) eval.RunInfo {
+	s := f.s
+	ji := s.Judge.Info()
+	hashes := s.Prompts.Hashes()
+	if ji.Kind == "offline" {
+		hashes = map[string]string{}
+	}
+	now := f.now()
+	info := eval.RunInfo{
+		ID: id, Dataset: s.Cfg.Dataset, StartedAt: now.UTC(), Judge: ji, Contract: prompts.ContractVersion,
+		Prompts: hashes, Metrics: s.Metrics, Config: s.config(),
+	}
+	info.Config["watch"] = f.stream
+	info.Config["watch_window"] = f.windowStart(now).Format(time.RFC3339)
+	if f.fc.Window > 0 {
+		info.Config["window"] = f.fc.Window.String()
+	} else {
+		info.Config["window"] = "day"
+	}
+	if f.fc.Sample > 0 && f.fc.Sample < 1 {
+		info.Config["sample"] = strconv.FormatFloat(f.fc.Sample, 'g', -1, 64)
+	}
+	if f.fc.MaxRPS > 0 {
+		info.Config["max_rps"] = strconv.FormatFloat(f.fc.MaxRPS, 'g', -1, 64)
+	}
+	info.Pricing = cost.RunPricing(f.prices, ji)
+	return info
+}
+
+// maxBatch bounds the records taken in one transaction.
+const maxBatch = 256
+
+// tailLoop reads the logs, takes their new records (committing positions
+// and hashes) and queues them; it waits when the queue is full, so that
+// the log, not memory, holds what the judge has not caught up with.
+func (f *Follower) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.FollowMeta) error {
+	t := f.tail
+	first := true
+	var lastScan time.Time
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	wait := func(d time.Duration, space bool) bool {
+		timer.Reset(d)
+		var sp <-chan struct{}
+		if space {
+			sp = f.space
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-timer.C:
+		case <-sp:
+			timer.Stop()
+		}
+		return true
+	}
+	for {
+		now := f.now()
+		if first || now.Sub(lastScan) >= f.fc.Poll {
+			t.scan(now, first)
+			lastScan = now
+			f.mu.Lock()
+			f.status.Files = len(t.files)
+			f.mu.Unlock()
+		}
+		first = false
+		if meta.RunID != "" && !f.windowStart(now).Equal(meta.Window) {
+			// The window is over: its run ends; the next record starts a new one.
+			select {
+			case queue <- qItem{end: true}:
+			case <-ctx.Done():
+				return nil
+			}
+			meta = cache.FollowMeta{}
+		}
+		free := cap(queue) - len(queue)
+		if free <= 0 {
+			b, _ := t.behind(now)
+			f.setBehindBytes(b)
+			if !wait(f.fc.Poll, true) {
+				return nil
+			}
+			continue
+		}
+		take, progressed, err := f.readBatch(min(free, maxBatch), now)
+		if err != nil {
+			return err
+		}
+		var files []cache.FollowFile
+		for _, tf := range t.files {
+			if tf.dirty {
+				files = append(files, tf.st)
+			}
+		}
+		if len(take) > 0 || len(files) > 0 || len(t.forget) > 0 {
+			if len(take) > 0 && meta.RunID == "" {
+				id, err := f.s.Store.NewRunID()
+				if err != nil {
+					return err
+				}
+				meta = cache.FollowMeta{RunID: id, Window: f.windowStart(now)}
+			}
+			res, err := f.fs.FollowAdmit(f.stream, cache.FollowAdmit{RunID: meta.RunID, Window: meta.Window, Files: files, Forget: t.forget, Take: take})
+			if err != nil {
+				return fmt.Errorf("recording the watcher's place in its logs: %w", err)
+			}
+			for _, tf := range t.files {
+				tf.dirty = false
+			}
+			t.forget = nil
+			if res.Meta.RunID != "" {
+				meta = res.Meta
+			}
+			f.mu.Lock()
+			f.status.Duplicates += int64(res.Dups)
+			f.mu.Unlock()
+			for _, r := range res.Taken {
+				f.addFlight(r)
+				select {
+				case queue <- qItem{rec: r}:
+				case <-ctx.Done():
+					return nil
+				}
+			}
+		}
+		b, _ := t.behind(now)
+		f.setBehindBytes(b)
+		if !progressed {
+			if f.fc.Once {
+				return nil
+			}
+			if !wait(f.fc.Poll, false) {
+				return nil
+			}
+		}
+	}
+}
+
+func (f *Follower) setBehindBytes(b int64) {
+	_, oldest := f.tail.behind(time.Now())
+	f.mu.Lock()
+	f.status.BehindBytes, f.status.OldestUnread = b, oldest
+	f.mu.Unlock()
+}
+
+// readBatch reads lines from every followed file in turn until n records
+// are taken or nothing is left to read; progressed says a line was read.
+func (f *Follower) readBatch(n int, now time.Time) (take []cache.FollowRecord, progressed bool, err error) {
+	t := f.tail
+	keys := make([]string, 0, len(t.files))
+	for k := range t.files {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return t.files[keys[i]].path < t.files[keys[j]].path })
+	limit := f.s.Cfg.MaxRecordBytes
+	if limit <= 0 {
+		limit = dataset.DefaultMaxRecordBytes
+	}
+	for _, k := range keys {
+		tf := t.files[k]
+		if err := t.check(tf); err != nil {
+			if msg := err.Error(); msg != f.lastWarn {
+				f.lastWarn = msg
+				f.warn(msg)
+			}
+			continue
+		}
+		tf.eof = false
+		for len(take) < n {
+			ln, ok, err := t.next(tf, f.fc.Once || !tf.matched, limit)
+			if err != nil {
+				f.warn(err.Error())
+				break
+			}
+			if !ok {
+				break
+			}
+			progressed = true
+			s, err := f.dec.Decode(tf.path, ln.num, ln.text)
+			if errors.Is(err, dataset.ErrBlankLine) {
+				continue
+			}
+			f.mu.Lock()
+			f.status.Read++
+			f.mu.Unlock()
+			if err != nil {
+				f.mu.Lock()
+				f.status.Invalid++
+				f.mu.Unlock()
+				f.warn(err.Error() + " — skipped; the watcher goes on")
+				continue
+			}
+			h := contentHash(s)
+			if !sampled(h, f.fc.Sample) {
+				f.mu.Lock()
+				f.status.Sampled++
+				f.mu.Unlock()
+				continue
+			}
+			if s.ID == "" {
+				s.ID = filepath.Base(tf.path) + ":" + strconv.Itoa(ln.num)
+			}
+			readAt := now
+			if !tf.since.IsZero() {
+				readAt = tf.since
+			}
+			take = append(take, cache.FollowRecord{Hash: hex.EncodeToString(h[:]), Sample: s, File: tf.path, Line: ln.num, ReadAt: readAt})
+		}
+		t.finishEOF(tf)
+		if tf.eof {
+			tf.since = time.Time{}
+		}
+	}
+	return take, progressed, nil
+}
+
+// rateLimiter spaces the records started (--max-rps): one every 1/rps.
+type rateLimiter struct {
+	every time.Duration
+	next  time.Time
+}
+
+func newRateLimiter(rps float64) *rateLimiter {
+	if rps <= 0 {
+		return &rateLimiter{}
+	}
+	return &rateLimiter{every: time.Duration(float64(time.Second) / rps)}
+}
+
+func (l *rateLimiter) wait(ctx context.Context) error {
+	if l.every == 0 {
+		return ctx.Err()
+	}
+	now := time.Now()
+	if l.next.After(now) {
+		t := time.NewTimer(l.next.Sub(now))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+		now = time.Now()
+	}
+	l.next = now.Add(l.every)
+	if l.next.Before(now) {
+		l.next = now
+	}
+	return nil
+}

@@ -1,0 +1,317 @@
+package app
+
+import (
+	"bufio"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ragscope/ragscope/cache"
+)
+
+// printLen is how many first bytes of a log identify its content beside
+// its inode: enough to tell a new file that reused an inode, or a file
+// truncated and written again (copytruncate), from the one we read.
+const printLen = 1024
+
+// tailFile is one log file being followed.
+type tailFile struct {
+	st   cache.FollowFile
+	path string
+	gz   bool
+	f    *os.File
+	r    *bufio.Reader
+	// partial is an unterminated last line read so far: the service is
+	// still writing it, so it is neither consumed nor committed.
+	partial []byte
+	plen    int64 // bytes of the partial line, past the --max-record-bytes held in partial
+	size    int64
+	// since is when bytes past the committed offset were first seen (the
+	// age of the oldest unread record, as near as polling tells).
+	since   time.Time
+	matched bool // a LOG argument names it now
+	eof     bool // the last read reached its end
+	dirty   bool // st changed since the last commit
+}
+
+// tailer finds the files the LOG arguments name and reads their new lines.
+type tailer struct {
+	patterns []string
+	files    map[string]*tailFile
+	stored   map[string]cache.FollowFile // from the state, not seen on disk yet
+	forget   []string
+	warn     func(string)
+}
+
+func newTailer(patterns []string, stored []cache.FollowFile, warn func(string)) *tailer {
+	t := &tailer{patterns: patterns, files: map[string]*tailFile{}, stored: map[string]cache.FollowFile{}, warn: warn}
+	for _, f := range stored {
+		t.stored[f.Key] = f
+	}
+	return t
+}
+
+// expand lists the files the arguments name now: a file, a glob, or a
+// directory (its regular files, rotated ones included).
+func (t *tailer) expand() []string {
+	var out []string
+	for _, p := range t.patterns {
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			ents, err := os.ReadDir(p)
+			if err != nil {
+				continue
+			}
+			for _, e := range ents {
+				if e.Type().IsRegular() {
+					out = append(out, filepath.Join(p, e.Name()))
+				}
+			}
+			continue
+		}
+		if strings.ContainsAny(p, "*?[") {
+			m, _ := filepath.Glob(p)
+			out = append(out, m...)
+			continue
+		}
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// scan matches the files on disk with those followed. A file is known by
+// its inode, so a renamed log keeps its place; one no longer named is read
+// to its end through the descriptor still open, then let go.
+func (t *tailer) scan(now time.Time, first bool) {
+	for _, tf := range t.files {
+		tf.matched = false
+	}
+	for _, p := range t.expand() {
+		fi, err := os.Stat(p)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		key := fileKey(fi, p)
+		tf := t.files[key]
+		if tf == nil {
+			tf = &tailFile{gz: strings.HasSuffix(p, ".gz")}
+			if st, ok := t.stored[key]; ok {
+				tf.st = st
+				delete(t.stored, key)
+			} else {
+				tf.st = cache.FollowFile{Key: key}
+				tf.dirty = true
+			}
+			t.files[key] = tf
+		}
+		if tf.path != p {
+			tf.path, tf.st.Path, tf.dirty = p, p, true
+		}
+		tf.matched = true
+		tf.size = fi.Size()
+		if tf.size > tf.st.Offset && tf.since.IsZero() && !tf.st.Done {
+			tf.since = now
+		}
+	}
+	if first {
+		// Files of an earlier session that are gone (rotated out of the
+		// arguments while no one watched): nothing can be read of them.
+		for k := range t.stored {
+			t.forget = append(t.forget, k)
+		}
+		t.stored = map[string]cache.FollowFile{}
+	}
+}
+
+// check opens a file and makes sure its content is still the one whose
+// offset we hold: a file shorter than the offset, or whose first bytes
+// changed, was truncated (copytruncate) or replaced, and is read from its
+// start. Reading a line twice is harmless: repeats are told by content.
+func (t *tailer) check(tf *tailFile) error {
+	if tf.st.Done {
+		return nil
+	}
+	if tf.f == nil {
+		if !tf.matched {
+			return nil
+		}
+		f, err := os.Open(tf.path)
+		if err != nil {
+			return err
+		}
+		fi, err := f.Stat()
+		if err != nil || fileKey(fi, tf.path) != tf.st.Key {
+			// Rotated between the scan and the open: the next scan sees it.
+			f.Close()
+			return nil
+		}
+		tf.f, tf.size = f, fi.Size()
+	} else if fi, err := tf.f.Stat(); err == nil {
+		tf.size = fi.Size()
+	}
+	head := make([]byte, min(tf.size, printLen))
+	n, _ := tf.f.ReadAt(head, 0)
+	head = head[:n]
+	reset := false
+	switch {
+	case tf.gz:
+	case tf.size < tf.st.Offset:
+		reset = true
+	case tf.st.PrintLen > 0 && (len(head) < tf.st.PrintLen || fingerprint(head[:tf.st.PrintLen]) != tf.st.Print):
+		reset = true
+	}
+	if reset {
+		t.warn(fmt.Sprintf("%s was truncated or replaced (copytruncate?): reading it again from its start", tf.path))
+		tf.st.Offset, tf.st.Line, tf.r, tf.partial, tf.plen, tf.dirty = 0, 0, nil, nil, 0, true
+		tf.st.PrintLen = 0
+	}
+	if len(head) > tf.st.PrintLen && !tf.gz {
+		tf.st.Print, tf.st.PrintLen, tf.dirty = fingerprint(head), len(head), true
+	}
+	if tf.r == nil {
+		if tf.gz {
+			if _, err := tf.f.Seek(0, io.SeekStart); err != nil {
+				return err
+			}
+			zr, err := gzip.NewReader(tf.f)
+			if err != nil {
+				return fmt.Errorf("%s: %v", tf.path, err)
+			}
+			tf.r = bufio.NewReaderSize(zr, 64<<10)
+			// The offset of a compressed file counts uncompressed bytes.
+			if _, err := io.CopyN(io.Discard, tf.r, tf.st.Offset); err != nil {
+				return fmt.Errorf("%s: %v", tf.path, err)
+			}
+		} else {
+			if _, err := tf.f.Seek(tf.st.Offset, io.SeekStart); err != nil {
+				return err
+			}
+			tf.r = bufio.NewReaderSize(tf.f, 64<<10)
+		}
+	}
+	return nil
+}
+
+// line is one complete line read, with the offset just past it.
+type line struct {
+	tf   *tailFile
+	text []byte
+	num  int
+	end  int64
+}
+
+// next reads the file's next complete line; ok false at its end for now.
+// final takes an unterminated last line as complete (a compressed file,
+// or --once).
+func (t *tailer) next(tf *tailFile, final bool, limit int64) (line, bool, error) {
+	if tf.r == nil || tf.st.Done {
+		return line{}, false, nil
+	}
+	for {
+		b, err := tf.r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			tf.partial = append(tf.partial, b...)
+			tf.plen += int64(len(b))
+			if int64(len(tf.partial)) > limit+2 {
+				// Held to --max-record-bytes: the rest of the line is read
+				// and dropped, the decoder reports it as too big.
+				tf.partial = tf.partial[:limit+2]
+			}
+			continue
+		}
+		if err == nil {
+			text, n := b, int64(len(b))
+			if tf.plen > 0 {
+				text = append(tf.partial, b...)
+				n += tf.plen
+				tf.partial, tf.plen = nil, 0
+			}
+			tf.st.Offset += n
+			tf.st.Line++
+			tf.dirty = true
+			return line{tf: tf, text: text, num: tf.st.Line, end: tf.st.Offset}, true, nil
+		}
+		if !errors.Is(err, io.EOF) {
+			return line{}, false, fmt.Errorf("%s: %v", tf.path, err)
+		}
+		tf.partial = append(tf.partial, b...)
+		tf.plen += int64(len(b))
+		tf.eof = true
+		if (final || tf.gz) && tf.plen > 0 {
+			text, n := tf.partial, tf.plen
+			tf.partial, tf.plen = nil, 0
+			tf.st.Offset += n
+			tf.st.Line++
+			tf.dirty = true
+			return line{tf: tf, text: text, num: tf.st.Line, end: tf.st.Offset}, true, nil
+		}
+		// Not consumed: the bytes stay in partial (ReadSlice does not give
+		// them again) and the offset stays before them until the newline.
+		return line{}, false, nil
+	}
+}
+
+// finishEOF closes what is read whole: a compressed file (Done, never read
+// again) and a file no argument names any more (rotated away).
+func (t *tailer) finishEOF(tf *tailFile) {
+	if !tf.eof {
+		return
+	}
+	if tf.gz && !tf.st.Done {
+		tf.st.Done, tf.dirty = true, true
+		tf.close()
+		return
+	}
+	if !tf.matched {
+		tf.close()
+		delete(t.files, tf.st.Key)
+		t.forget = append(t.forget, tf.st.Key)
+	}
+}
+
+func (tf *tailFile) close() {
+	if tf.f != nil {
+		tf.f.Close()
+	}
+	tf.f, tf.r = nil, nil
+}
+
+// behind is how many bytes of the followed files are not read yet, and
+// since when the oldest of them waits.
+func (t *tailer) behind(now time.Time) (int64, time.Duration) {
+	var n int64
+	var oldest time.Duration
+	for _, tf := range t.files {
+		if tf.st.Done || tf.gz {
+			continue
+		}
+		if d := tf.size - tf.st.Offset - tf.plen; d > 0 {
+			n += d
+			if !tf.since.IsZero() && now.Sub(tf.since) > oldest {
+				oldest = now.Sub(tf.since)
+			}
+		} else {
+			tf.since = time.Time{}
+		}
+	}
+	return n, oldest
+}
+
+func (t *tailer) closeAll() {
+	for _, tf := range t.files {
+		tf.close()
+	}
+}
+
+func fingerprint(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:16])
+}

@@ -1,0 +1,483 @@
+package app
+
+import (
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/fakejudge"
+)
+
+// watchRig is a watcher over logs in a temporary directory, judged by the
+// fake endpoint without the cache: every evaluation is a request in the
+// fake judge's log, so one evaluated twice shows there.
+type watchRig struct {
+	t   *testing.T
+	dir string
+	db  string
+	srv *fakejudge.Server
+	st  *Shared
+	f   *Follower
+
+	cancel context.CancelFunc
+	done   chan error
+	clock  func() time.Time
+}
+
+func newWatchRig(t *testing.T, srv *fakejudge.Server) *watchRig {
+	t.Helper()
+	if srv == nil {
+		srv = fakejudge.New(fakejudge.Generic)
+		t.Cleanup(srv.Close)
+	}
+	dir := t.TempDir()
+	return &watchRig{t: t, dir: dir, db: filepath.Join(dir, "w.db"), srv: srv}
+}
+
+func (w *watchRig) config() *Config {
+	return &Config{BaseURL: w.srv.BaseURL(), APIKey: "test-key-123456", APIType: "openai",
+		Model: "judge-model", EmbeddingModel: "embed-model", ResponseFormat: "json_schema", EmbedFormat: "float", Strictness: 1,
+		Concurrency: 4, Timeout: 10 * time.Second, MaxRetries: 0, Metrics: "faithfulness", Lang: "auto", NoCache: true}
+}
+
+// start runs a watcher on patterns (relative to the rig's directory).
+func (w *watchRig) start(fc FollowConfig, patterns ...string) *Follower {
+	w.t.Helper()
+	for _, p := range patterns {
+		fc.Logs = append(fc.Logs, filepath.Join(w.dir, p))
+	}
+	if fc.Poll == 0 {
+		fc.Poll = 10 * time.Millisecond
+	}
+	w.st = openShared(w.t, w.db, Hold)
+	f, err := PrepareFollow(w.config(), fc, w.st, io.Discard)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.f = f
+	f.clock = w.clock
+	ctx, cancel := context.WithCancel(context.Background())
+	w.cancel, w.done = cancel, make(chan error, 1)
+	go func() { w.done <- f.Run(ctx) }()
+	w.t.Cleanup(w.stop)
+	return f
+}
+
+// stop ends the watcher and closes the database, as a process exiting would.
+func (w *watchRig) stop() {
+	if w.cancel == nil {
+		return
+	}
+	w.cancel()
+	select {
+	case err := <-w.done:
+		if err != nil {
+			w.t.Errorf("the watcher stopped with: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		w.t.Fatal("the watcher did not stop within 30 s of its cancellation")
+	}
+	w.cancel = nil
+	w.f.Close()
+	w.st.Close()
+}
+
+func (w *watchRig) append(name string, lines ...string) {
+	w.t.Helper()
+	f, err := os.OpenFile(filepath.Join(w.dir, name), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	defer f.Close()
+	for _, l := range lines {
+		if _, err := f.WriteString(l + "\n"); err != nil {
+			w.t.Fatal(err)
+		}
+	}
+}
+
+// waitFor polls cond until it holds, failing after a deadline generous
+// enough for a loaded 2-core machine under -race.
+func (w *watchRig) waitFor(what string, cond func(eval.FollowStatus) bool) {
+	w.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		st := w.f.Status()
+		if cond(st) {
+			return
+		}
+		if time.Now().After(deadline) {
+			w.t.Fatalf("waited 60 s for %s; status: %s", what, ProgressLine(st))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func (w *watchRig) waitEvaluated(n int64) {
+	w.t.Helper()
+	w.waitFor(fmt.Sprintf("%d records evaluated", n), func(st eval.FollowStatus) bool { return st.Evaluated >= n })
+}
+
+// logRecord is record i of a log, unique to the test.
+func logRecord(t *testing.T, i int) string {
+	return fmt.Sprintf(`{"user_input":"%s question %d?","response":"answer %d. more.","retrieved_contexts":["chunk %d"]}`, t.Name(), i, i, i)
+}
+
+// stored counts the stored results of every run by question.
+func stored(t *testing.T, st *Shared) map[string]int {
+	t.Helper()
+	runs, err := st.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for _, r := range runs {
+		for from := 0; from >= 0; {
+			var page []*eval.Result
+			_, page, from, err = st.RunPage(r.ID, from, 1000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, res := range page {
+				out[res.Question]++
+			}
+		}
+	}
+	return out
+}
+
+// sentFor counts statement requests by the question of the record (the
+// fake judge's log): one per evaluation.
+func sentFor(t *testing.T, srv *fakejudge.Server, n int) []int {
+	counts := make([]int, n)
+	for _, r := range srv.Requests() {
+		if r.Task != "faithfulness_statements" {
+			continue
+		}
+		p := r.Prompt()
+		for i := range n {
+			if strings.Contains(p, fmt.Sprintf("%s question %d?", t.Name(), i)) {
+				counts[i]++
+			}
+		}
+	}
+	return counts
+}
+
+func checkOnce(t *testing.T, w *watchRig, n int) {
+	t.Helper()
+	for i, c := range sentFor(t, w.srv, n) {
+		if c != 1 {
+			t.Errorf("record %d: %d evaluations in the judge's log, want 1", i, c)
+		}
+	}
+	got := stored(t, w.st)
+	for i := range n {
+		q := fmt.Sprintf("%s question %d?", t.Name(), i)
+		if got[q] != 1 {
+			t.Errorf("record %d: %d results stored, want 1", i, got[q])
+		}
+	}
+}
+
+// Appending, rotation by rename (the old file still written through its
+// descriptor), copytruncate and a gzip'd rotated file: every record is
+// evaluated exactly once, and the copies rotation leaves are repeats.
+func TestWatchFollowsAppendsAndRotations(t *testing.T) {
+	w := newWatchRig(t, nil)
+	w.append("app.jsonl", logRecord(t, 0), logRecord(t, 1))
+	w.start(FollowConfig{}, "app.jsonl*")
+	w.waitEvaluated(2)
+	w.append("app.jsonl", logRecord(t, 2), "not a record", logRecord(t, 3))
+	w.waitEvaluated(4)
+	w.waitFor("the bad line counted", func(st eval.FollowStatus) bool { return st.Invalid == 1 })
+
+	// Rename: the service writes one more line to the renamed file, then
+	// opens a new one.
+	if err := os.Rename(filepath.Join(w.dir, "app.jsonl"), filepath.Join(w.dir, "app.jsonl.1")); err != nil {
+		t.Fatal(err)
+	}
+	w.append("app.jsonl.1", logRecord(t, 4))
+	w.append("app.jsonl", logRecord(t, 5), logRecord(t, 6))
+	w.waitEvaluated(7)
+
+	// copytruncate: the log is copied (a repeat of every record in it) and
+	// truncated, then written again.
+	b, err := os.ReadFile(filepath.Join(w.dir, "app.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(w.dir, "app.jsonl.2"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(filepath.Join(w.dir, "app.jsonl"), 0); err != nil {
+		t.Fatal(err)
+	}
+	w.append("app.jsonl", logRecord(t, 7))
+	w.waitEvaluated(8)
+	w.waitFor("the copy's records counted as repeats", func(st eval.FollowStatus) bool { return st.Duplicates >= 2 })
+
+	// A compressed rotated file: read once, its new record evaluated.
+	var gz strings.Builder
+	zw := gzip.NewWriter(&gz)
+	fmt.Fprintf(zw, "%s\n%s", logRecord(t, 0), logRecord(t, 8)) // the last line unterminated
+	zw.Close()
+	if err := os.WriteFile(filepath.Join(w.dir, "app.jsonl.3.gz"), []byte(gz.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.waitEvaluated(9)
+	w.waitFor("caught up", func(st eval.FollowStatus) bool { return st.Behind == 0 && st.BehindBytes == 0 })
+	checkOnce(t, w, 9)
+	read := w.f.Status().Read
+	w.stop()
+
+	// A restart reads nothing again, the compressed file included.
+	f := w.start(FollowConfig{Once: true}, "app.jsonl*")
+	if err := <-w.done; err != nil {
+		t.Fatal(err)
+	}
+	w.done <- nil
+	if st := f.Status(); st.Read != 0 || st.Evaluated != 0 {
+		t.Fatalf("after a restart: %s (the first watcher read %d)", ProgressLine(st), read)
+	}
+	checkOnce(t, w, 9)
+}
+
+// A record logged twice is evaluated once, also across a restart.
+func TestWatchDuplicateRecords(t *testing.T) {
+	w := newWatchRig(t, nil)
+	w.append("app.jsonl", logRecord(t, 0), logRecord(t, 0), logRecord(t, 1))
+	w.start(FollowConfig{}, "app.jsonl")
+	w.waitEvaluated(2)
+	w.waitFor("one repeat", func(st eval.FollowStatus) bool { return st.Duplicates == 1 })
+	w.stop()
+	w.append("app.jsonl", logRecord(t, 1), logRecord(t, 2))
+	w.start(FollowConfig{}, "app.jsonl")
+	w.waitEvaluated(1)
+	w.waitFor("one repeat", func(st eval.FollowStatus) bool { return st.Duplicates == 1 && st.Read == 2 })
+	checkOnce(t, w, 3)
+}
+
+// --sample keeps the same records in every watcher: the choice is the
+// record's content hash, not the order or the time it was read.
+func TestWatchSampleIsDeterministic(t *testing.T) {
+	const n = 200
+	chosen := func(order []int) map[string]bool {
+		w := newWatchRig(t, nil)
+		for _, i := range order {
+			w.append("app.jsonl", logRecord(t, i))
+		}
+		w.start(FollowConfig{Sample: 0.25}, "app.jsonl")
+		w.waitFor("all read and evaluated", func(st eval.FollowStatus) bool { return st.Evaluated+st.Sampled == n })
+		out := map[string]bool{}
+		for q := range stored(t, w.st) {
+			out[q] = true
+		}
+		if st := w.f.Status(); st.Evaluated+st.Sampled != n {
+			t.Fatalf("%d evaluated + %d sampled out of %d", st.Evaluated, st.Sampled, n)
+		}
+		return out
+	}
+	fwd, rev := make([]int, n), make([]int, n)
+	for i := range n {
+		fwd[i], rev[i] = i, n-1-i
+	}
+	a, b := chosen(fwd), chosen(rev)
+	if len(a) < n/8 || len(a) > n/2 {
+		t.Fatalf("--sample 0.25 kept %d of %d", len(a), n)
+	}
+	if len(a) != len(b) {
+		t.Fatalf("the same records, in another order, kept %d then %d", len(a), len(b))
+	}
+	for q := range a {
+		if !b[q] {
+			t.Fatalf("%q kept once and not the second time", q)
+		}
+	}
+}
+
+// A judge slower than the log: the watcher reads no further ahead than its
+// queue (the log is the buffer) and says how far behind it is.
+func TestWatchBackPressure(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Generic)
+	defer srv.Close()
+	srv.Set(func(s *fakejudge.Server) { s.Delay = 100 * time.Millisecond })
+	w := newWatchRig(t, srv)
+	var lines []string
+	for i := range 300 {
+		lines = append(lines, logRecord(t, i))
+	}
+	w.append("app.jsonl", lines...)
+	fc := FollowConfig{Queue: 8}
+	f := w.start(fc, "app.jsonl")
+	w.waitEvaluated(2)
+	// Workers: 2 × --concurrency 4 = 8 samples being evaluated, one the
+	// runner holds for the next free worker, 8 queued.
+	const bound = 8 + 1 + 8
+	for range 20 {
+		st := f.Status()
+		if st.Read > st.Evaluated+bound || st.Behind > bound {
+			t.Fatalf("read %d with %d evaluated: the queue does not hold the reading back (%s)", st.Read, st.Evaluated, ProgressLine(st))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	st := f.Status()
+	if st.BehindBytes <= 0 || st.Behind == 0 || st.OldestUnread <= 0 {
+		t.Fatalf("the lag is not reported: %s", ProgressLine(st))
+	}
+}
+
+// A rule fires once when its rolling mean crosses into breach, stays
+// quiet while in it, and fires again only after it left and came back.
+func TestAlertFiresOncePerCrossing(t *testing.T) {
+	a, err := parseAlerts([]string{"faithfulness<0.5 over 4"}, []eval.Metric{eval.Faithfulness})
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := func(x float64) *eval.Result {
+		return &eval.Result{Scores: map[eval.Metric]*float64{eval.Faithfulness: &x}, Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK}}
+	}
+	var fired []int
+	seq := []float64{1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0}
+	for i, x := range seq {
+		if evs := a.observe(score(x)); len(evs) > 0 {
+			fired = append(fired, i)
+		}
+	}
+	// Breach first when the last 4 are 1,0,0,0 (mean 0.25) at index 4; out
+	// at index 10 (0,0,1,1 = 0.5 is not below); in again at index 14.
+	if fmt.Sprint(fired) != "[4 14]" {
+		t.Fatalf("fired at %v, want [4 14]", fired)
+	}
+	if st := a.states()[0]; st.Fired != 2 || !st.Firing {
+		t.Fatalf("state %+v", st)
+	}
+	if _, err := parseAlerts([]string{"faithfulness below 0.5"}, []eval.Metric{eval.Faithfulness}); err == nil || !strings.Contains(err.Error(), "METRIC<X over N") {
+		t.Fatalf("a bad rule: %v", err)
+	}
+	if _, err := parseAlerts([]string{"context_recall<0.5 over 4"}, []eval.Metric{eval.Faithfulness}); err == nil {
+		t.Fatal("a rule on a metric not evaluated was accepted")
+	}
+}
+
+// --alert-exec gets the details as JSON on stdin; one that hangs is killed
+// and does not hold the watcher up.
+func TestAlertExec(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "alert.json")
+	var mu sync.Mutex
+	var errs strings.Builder
+	f := &Follower{fc: FollowConfig{AlertExec: "cat > " + out, AlertTimeout: 5 * time.Second}, stderr: lockedWriter{&mu, &errs}}
+	f.fire(alertEvent{Rule: "faithfulness<0.5 over 4", Metric: "faithfulness", Op: "<", Threshold: 0.5, Window: 4, Mean: 0.25, Count: 4, Fired: 1}, "run-1", 7)
+	deadline := time.Now().Add(20 * time.Second)
+	var got alertEvent
+	for {
+		b, err := os.ReadFile(out)
+		if err == nil && json.Unmarshal(b, &got) == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("--alert-exec wrote nothing: %v", err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got.RunID != "run-1" || got.Sample != 7 || got.Mean != 0.25 || got.Rule != "faithfulness<0.5 over 4" {
+		t.Fatalf("--alert-exec read %+v", got)
+	}
+	f.fc.AlertExec, f.fc.AlertTimeout = "sleep 60", 50*time.Millisecond
+	start := time.Now()
+	f.fire(alertEvent{Rule: "r"}, "run-1", 8)
+	if time.Since(start) > time.Second {
+		t.Fatal("fire waited for the command")
+	}
+	for {
+		mu.Lock()
+		s := errs.String()
+		mu.Unlock()
+		if strings.Contains(s, "killed after 50ms") {
+			break
+		}
+		if time.Since(start) > 20*time.Second {
+			t.Fatalf("the hanging command was not killed: %s", s)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// A watcher that is a client of another process's holder keeps its state
+// through the socket: the same exactly-once, and a restart continues.
+func TestWatchThroughTheHolder(t *testing.T) {
+	w := newWatchRig(t, nil)
+	h := openShared(t, w.db, Hold)
+	if !h.Holding() {
+		t.Fatal("the first opener does not hold the database")
+	}
+	w.append("app.jsonl", logRecord(t, 0), logRecord(t, 1), logRecord(t, 1))
+	w.start(FollowConfig{}, "app.jsonl")
+	if w.st.Holding() {
+		t.Fatal("the watcher holds the database: the test would not go through the socket")
+	}
+	w.waitEvaluated(2)
+	w.stop()
+	w.append("app.jsonl", logRecord(t, 2))
+	w.start(FollowConfig{}, "app.jsonl")
+	w.waitEvaluated(1)
+	w.waitFor("one record read", func(st eval.FollowStatus) bool { return st.Read == 1 })
+	checkOnce(t, w, 3)
+}
+
+// A new window starts a new run and stamps the old one finished; each
+// run's sample count is what it took.
+func TestWatchWindows(t *testing.T) {
+	w := newWatchRig(t, nil)
+	var shift atomic.Int64
+	w.clock = func() time.Time { return time.Now().Add(time.Duration(shift.Load())) }
+	w.append("app.jsonl", logRecord(t, 0), logRecord(t, 1))
+	f := w.start(FollowConfig{Window: time.Minute}, "app.jsonl")
+	w.waitEvaluated(2)
+	first := f.Status().RunID
+	shift.Store(int64(time.Minute))
+	w.append("app.jsonl", logRecord(t, 2), logRecord(t, 3), logRecord(t, 4))
+	w.waitEvaluated(5)
+	second := f.Status().RunID
+	if second == first || second == "" {
+		t.Fatalf("runs %q then %q: the new window did not start a new run", first, second)
+	}
+	info1, _, _, err := w.st.RunPage(first, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info1.FinishedAt == nil || info1.Samples != 2 || info1.Config["window"] != "1m0s" {
+		t.Fatalf("the first window's run: finished %v, %d samples, window %q", info1.FinishedAt, info1.Samples, info1.Config["window"])
+	}
+	w.stop()
+	st := openShared(t, w.db, Read)
+	info2, rs, _, err := st.RunPage(second, 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info2.FinishedAt == nil || info2.Samples != 3 || len(rs) != 3 || rs[0].Index != 0 || rs[2].Index != 2 {
+		t.Fatalf("the second window's run after a stop: finished %v, %d samples, %d results", info2.FinishedAt, info2.Samples, len(rs))
+	}
+}

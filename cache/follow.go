@@ -1,0 +1,301 @@
+package cache
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// The state of log watchers (ragscope watch), one sub-bucket per stream
+// (a watcher's set of log arguments): where it is in each file, the
+// content hash of every record it took, and the records taken but not yet
+// evaluated. Kept apart from the call cache so that clearing the cache
+// does not make a watcher evaluate its logs again.
+var (
+	bucketFollow   = []byte("follow")
+	followFiles    = []byte("files")
+	followSeen     = []byte("seen")
+	followPending  = []byte("pending")
+	followMetaKey  = []byte("meta")
+	errNoFollowRun = errors.New("no run")
+)
+
+// FollowFile is where a watcher is in one log file. A file is known by
+// its identity (device and inode) and the fingerprint of its first bytes,
+// so that a rename is followed and a reused inode or a truncated file
+// (copytruncate) is read from its start.
+type FollowFile struct {
+	Key      string `json:"key"` // "dev:ino"
+	Path     string `json:"path"`
+	Print    string `json:"print,omitempty"` // sha256 of the first PrintLen bytes, hex
+	PrintLen int    `json:"print_len,omitempty"`
+	Offset   int64  `json:"offset"`
+	Line     int    `json:"line"`
+	// Done marks a compressed rotated file read whole: never read again.
+	Done bool `json:"done,omitempty"`
+}
+
+// FollowMeta is the run a watcher's records go to.
+type FollowMeta struct {
+	RunID string `json:"run_id"`
+	// Window is the start of the run's window (a day, or --window).
+	Window time.Time `json:"window"`
+	// Next is the sample index the next record taken gets.
+	Next int `json:"next"`
+}
+
+// FollowRecord is one record a watcher took: its content hash, the run
+// and index it was given, and the sample itself (kept until its result is
+// stored, so that one interrupted is evaluated again after a restart even
+// once its file has rotated away).
+type FollowRecord struct {
+	Hash   string      `json:"hash"` // hex, 16 bytes
+	RunID  string      `json:"run_id,omitempty"`
+	Index  int         `json:"index"`
+	Sample eval.Sample `json:"sample"`
+	File   string      `json:"file,omitempty"`
+	Line   int         `json:"line,omitempty"`
+	ReadAt time.Time   `json:"read_at"`
+}
+
+// FollowState is what a watcher resumes from.
+type FollowState struct {
+	Meta    *FollowMeta    `json:"meta,omitempty"`
+	Files   []FollowFile   `json:"files,omitempty"`
+	Pending []FollowRecord `json:"pending,omitempty"`
+}
+
+// FollowAdmit is one step of a watcher: the records read since the last
+// step, in order, and where the files are after them. It is committed in
+// one transaction, so the position in a file never moves past a record
+// that is not either taken (pending), a repeat, or left out.
+type FollowAdmit struct {
+	// RunID and Window name the run the records go to; when they differ
+	// from the stored meta a new run starts at index 0.
+	RunID  string         `json:"run_id"`
+	Window time.Time      `json:"window"`
+	Files  []FollowFile   `json:"files,omitempty"`
+	Forget []string       `json:"forget,omitempty"` // file keys no longer followed
+	Take   []FollowRecord `json:"take,omitempty"`
+}
+
+// FollowAdmitted says which records of a FollowAdmit were taken (with
+// their indexes) and how many were repeats of records taken before.
+type FollowAdmitted struct {
+	Meta  FollowMeta     `json:"meta"`
+	Taken []FollowRecord `json:"taken,omitempty"`
+	Dups  int            `json:"dups"`
+}
+
+// FollowStore is implemented by stores that keep watcher state (the
+// database itself, and the holder's clients).
+type FollowStore interface {
+	FollowLoad(stream string) (FollowState, error)
+	FollowAdmit(stream string, a FollowAdmit) (FollowAdmitted, error)
+	// FollowResult stores a taken record's result and marks the record
+	// done in one transaction: a kill between the two cannot happen.
+	FollowResult(stream, hash, runID string, r *eval.Result) error
+}
+
+var _ FollowStore = (*DB)(nil)
+
+func followBucket(tx *bolt.Tx, stream string, create bool) (*bolt.Bucket, error) {
+	if stream == "" {
+		return nil, errors.New("watcher stream name is empty")
+	}
+	top := tx.Bucket(bucketFollow)
+	if top == nil {
+		if !create {
+			return nil, nil
+		}
+		var err error
+		if top, err = tx.CreateBucketIfNotExists(bucketFollow); err != nil {
+			return nil, err
+		}
+	}
+	b := top.Bucket([]byte(stream))
+	if b == nil && create {
+		var err error
+		if b, err = top.CreateBucket([]byte(stream)); err != nil {
+			return nil, err
+		}
+		for _, name := range [][]byte{followFiles, followSeen, followPending} {
+			if _, err := b.CreateBucket(name); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return b, nil
+}
+
+// FollowLoad reads a stream's state; an unknown stream has none.
+func (db *DB) FollowLoad(stream string) (FollowState, error) {
+	var st FollowState
+	err := db.view(func(tx *bolt.Tx) error {
+		b, err := followBucket(tx, stream, false)
+		if b == nil || err != nil {
+			return err
+		}
+		if v := b.Get(followMetaKey); v != nil {
+			st.Meta = &FollowMeta{}
+			if err := json.Unmarshal(v, st.Meta); err != nil {
+				return fmt.Errorf("watcher state %s: %w", stream, err)
+			}
+		}
+		if err := b.Bucket(followFiles).ForEach(func(k, v []byte) error {
+			var f FollowFile
+			if err := json.Unmarshal(v, &f); err != nil {
+				return fmt.Errorf("watcher state %s, file %s: %w", stream, k, err)
+			}
+			st.Files = append(st.Files, f)
+			return nil
+		}); err != nil {
+			return err
+		}
+		return b.Bucket(followPending).ForEach(func(k, v []byte) error {
+			var r FollowRecord
+			if err := json.Unmarshal(v, &r); err != nil {
+				return fmt.Errorf("watcher state %s, pending record %x: %w", stream, k, err)
+			}
+			st.Pending = append(st.Pending, r)
+			return nil
+		})
+	})
+	return st, err
+}
+
+func followHashKey(h string) ([]byte, error) {
+	k, err := hex.DecodeString(h)
+	if err != nil || len(k) == 0 {
+		return nil, fmt.Errorf("watcher record hash %q is not hex", h)
+	}
+	return k, nil
+}
+
+// FollowAdmit commits one step of a watcher (see FollowAdmit).
+func (db *DB) FollowAdmit(stream string, a FollowAdmit) (FollowAdmitted, error) {
+	if err := checkRunID(a.RunID); len(a.Take) > 0 && err != nil {
+		return FollowAdmitted{}, err
+	}
+	type enc struct {
+		key []byte
+		rec FollowRecord
+	}
+	recs := make([]enc, 0, len(a.Take))
+	for _, r := range a.Take {
+		k, err := followHashKey(r.Hash)
+		if err != nil {
+			return FollowAdmitted{}, err
+		}
+		recs = append(recs, enc{k, r})
+	}
+	var out FollowAdmitted
+	err := db.update(func(tx *bolt.Tx) error {
+		// Set afresh on every attempt: a group commit may run this twice.
+		out = FollowAdmitted{}
+		b, err := followBucket(tx, stream, true)
+		if err != nil {
+			return err
+		}
+		var meta FollowMeta
+		if v := b.Get(followMetaKey); v != nil {
+			if err := json.Unmarshal(v, &meta); err != nil {
+				return fmt.Errorf("watcher state %s: %w", stream, err)
+			}
+		}
+		if a.RunID != "" && (meta.RunID != a.RunID || !meta.Window.Equal(a.Window)) {
+			meta = FollowMeta{RunID: a.RunID, Window: a.Window}
+		}
+		files := b.Bucket(followFiles)
+		for _, k := range a.Forget {
+			if err := files.Delete([]byte(k)); err != nil {
+				return err
+			}
+		}
+		for _, f := range a.Files {
+			v, err := json.Marshal(f)
+			if err != nil {
+				return err
+			}
+			if err := files.Put([]byte(f.Key), v); err != nil {
+				return err
+			}
+		}
+		seen, pending := b.Bucket(followSeen), b.Bucket(followPending)
+		for _, e := range recs {
+			if seen.Get(e.key) != nil {
+				out.Dups++
+				continue
+			}
+			r := e.rec
+			r.RunID, r.Index = meta.RunID, meta.Next
+			r.Sample.Index = r.Index
+			meta.Next++
+			v, err := json.Marshal(r)
+			if err != nil {
+				return err
+			}
+			if err := seen.Put(e.key, []byte(r.RunID+"/"+strconv.Itoa(r.Index))); err != nil {
+				return err
+			}
+			if err := pending.Put(e.key, v); err != nil {
+				return err
+			}
+			out.Taken = append(out.Taken, r)
+		}
+		out.Meta = meta
+		v, err := json.Marshal(meta)
+		if err != nil {
+			return err
+		}
+		return b.Put(followMetaKey, v)
+	})
+	return out, err
+}
+
+// FollowResult stores the result of a taken record and removes it from
+// the pending records, in one transaction.
+func (db *DB) FollowResult(stream, hash, runID string, r *eval.Result) error {
+	if r == nil || r.Index < 0 {
+		return fmt.Errorf("run %s: no result or a negative index", runID)
+	}
+	if err := checkRunID(runID); err != nil {
+		return err
+	}
+	hk, err := followHashKey(hash)
+	if err != nil {
+		return err
+	}
+	v, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("run %s, sample %d: cannot encode the result: %w", runID, r.Index, err)
+	}
+	key := resultKey(runID, r.Index)
+	err = db.update(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketRuns).Get([]byte(runID)) == nil {
+			return fmt.Errorf("run %s is not recorded in %s; record it with PutRun before its results", runID, db.path)
+		}
+		b, err := followBucket(tx, stream, false)
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			return fmt.Errorf("watcher state %s: %w", stream, errNoFollowRun)
+		}
+		if err := tx.Bucket(bucketResults).Put(key, v); err != nil {
+			return err
+		}
+		return b.Bucket(followPending).Delete(hk)
+	})
+	if err == nil {
+		db.hub.add(runID, r.Index)
+	}
+	return err
+}

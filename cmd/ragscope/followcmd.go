@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/ragscope/ragscope/app"
+)
+
+// watchFlagsFromRun are the flags of run that watch shares: the judge,
+// the record decoding, the database and the log.
+var watchFlagsFromRun = []string{
+	"base-url", "api-key", "api-type", "api-version", "model", "embedding-model", "embedding-base-url",
+	"embedding-dimensions", "embedding-format", "response-format", "temperature", "strictness", "no-n", "metrics", "lang",
+	"prompts", "offline", "concurrency", "request-timeout", "max-retries", "max-retry-after", "rpm", "tpm", "max-reply-bytes",
+	"map", "max-record-bytes", "db", "no-cache", "cache-only", "headless", "log", "ascii", "config", "prices",
+}
+
+// watchCommand is `ragscope watch`: follow live logs and evaluate each new
+// record once.
+func (c *cli) watchCommand() *cobra.Command {
+	var f runFlags
+	var fc app.FollowConfig
+	var progress time.Duration
+	cmd := &cobra.Command{
+		Use:   "watch [flags] LOG...",
+		Short: "Follow JSON Lines logs (files, globs, directories) and evaluate each new record once, into a rolling run",
+		Long: `Follow one or more JSON Lines logs, in the record formats of run, and evaluate each record as it is appended. A LOG is a file, a glob ('logs/app.jsonl*', quoted) or a directory; rotation by rename, copytruncate and gzip'd rotated files are followed. Each record is evaluated exactly once: the place in every file and a hash of every record's content are stored with its result, so a restart (even after kill -9) goes on where the last one stopped, and a record logged twice is evaluated once.
+
+Results go to one run per local day (or --window), which runs, report and open show while it grows. The default metrics need no reference: ` + app.DefaultFollowMetrics() + `.
+
+Exit status: 0 after a clean stop (SIGINT, SIGTERM) or, with --once, once what the logs held is evaluated; 1 when the watcher cannot go on (the judge down, the database unwritable); 2 bad flags.`,
+		Example: `ragscope watch --headless 'logs/assistant.jsonl*'
+ragscope watch --headless --sample 0.1 --max-rps 2 --alert 'faithfulness<0.7 over 50' --alert-exec 'mail -s ragscope ops@example.com' logs/
+ragscope watch --headless --once --window 1h logs/app.jsonl`,
+		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
+			if f.APIKey == "" {
+				f.APIKey = os.Getenv("OPENAI_API_KEY")
+			}
+			if len(pos) == 0 {
+				return usageHint(c.stderr, cmd, "give at least one LOG: a JSON Lines file, a glob or a directory, e.g. ragscope watch --headless logs/app.jsonl")
+			}
+			if !f.headless {
+				fmt.Fprintln(c.stderr, "ragscope watch: the follow screen is not in this build yet; use --headless (and ragscope open latest in another terminal to see the run live)")
+				return exitUsage
+			}
+			if err := f.Validate(); err != nil {
+				fmt.Fprintln(c.stderr, "ragscope:", err)
+				return exitUsage
+			}
+			fc.Logs = pos
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			st, err := app.Open(f.DB, app.OpenOptions{Mode: app.Hold, Role: "watch", Stderr: c.stderr})
+			if err != nil {
+				fmt.Fprintln(c.stderr, "ragscope:", err)
+				return exitCode(err)
+			}
+			defer st.Close()
+			w, err := app.PrepareFollow(&f.Config, fc, st, c.stderr)
+			if err != nil {
+				fmt.Fprintln(c.stderr, "ragscope:", err)
+				return exitCode(err)
+			}
+			defer w.Close()
+			if err := app.FollowHeadless(ctx, w, c.stderr, progress); err != nil {
+				fmt.Fprintln(c.stderr, "ragscope watch:", err)
+				return exitCode(err)
+			}
+			return exitOK
+		}),
+	}
+	// run's own definitions, so that the shared flags read and default the
+	// same in both commands; only those that mean something here are taken.
+	tmp := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	addRunFlags(&f, tmp)
+	fs := cmd.Flags()
+	fs.SortFlags = false
+	for _, name := range watchFlagsFromRun {
+		fl := tmp.Lookup(name)
+		if fl == nil {
+			continue
+		}
+		fs.AddFlag(fl)
+	}
+	_ = fs.Lookup("metrics").Value.Set(app.DefaultFollowMetrics())
+	fs.Lookup("metrics").DefValue = app.DefaultFollowMetrics()
+	fs.Lookup("headless").Usage = "follow without the TUI: progress and alerts on stderr, until SIGINT/SIGTERM (or --once)"
+	fs.Float64Var(&fc.Sample, "sample", 1, "evaluate this fraction of the records (0 < F <= 1), chosen by content hash: the same records after a restart")
+	fs.Float64Var(&fc.MaxRPS, "max-rps", 0, "cap on records started per second (0: none); --rpm caps judge requests")
+	fs.DurationVar(&fc.Window, "window", 0, "length of a rolling run, e.g. 1h (default: one run per local day)")
+	fs.StringArrayVar(&fc.Alerts, "alert", nil, "alert when a rolling mean crosses a threshold: 'METRIC<X over N' or 'METRIC>X over N'; repeatable")
+	fs.StringVar(&fc.AlertExec, "alert-exec", "", "run CMD (with sh -c) on each alert, the details as JSON on its stdin")
+	fs.DurationVar(&fc.AlertTimeout, "alert-timeout", 10*time.Second, "kill an --alert-exec command still running after this long")
+	fs.BoolVar(&fc.Once, "once", false, "evaluate what the logs hold now and exit (cron, tests)")
+	fs.IntVar(&fc.Queue, "queue", 256, "records read ahead of the judge at most; when full, reading waits (the log is the buffer)")
+	fs.DurationVar(&fc.Poll, "poll", 250*time.Millisecond, "how often the logs are looked at")
+	fs.DurationVar(&progress, "progress", 5*time.Second, "how often the headless progress line is written (when it changed)")
+	return cmd
+}

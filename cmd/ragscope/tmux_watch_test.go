@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// watch in one pane, records appended by the test (the service), rows
+// appear; open latest in a second pane shows the same run live and grows
+// with it.
+func TestTmuxWatchAndOpenLatest(t *testing.T) {
+	dir := t.TempDir()
+	log, db := filepath.Join(dir, "app.jsonl"), filepath.Join(dir, "w.db")
+	appendRecords := func(from, to int) {
+		f, err := os.OpenFile(log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		for i := from; i < to; i++ {
+			fmt.Fprintf(f, `{"user_input":"tmuxwatch question %d?","response":"answer %d.","retrieved_contexts":["chunk %d"]}`+"\n", i, i, i)
+		}
+	}
+	appendRecords(0, 3)
+	watch := startTmux(t, 160, 20, "watch", "--headless", "--offline", "--progress", "100ms", "--poll", "50ms", "--db", db, log)
+	watch.waitFor("3 records evaluated", func(s string) bool { return strings.Contains(s, "3 read, 3 evaluated") })
+
+	open := startTmux(t, 160, 40, "open", "latest", "--db", db)
+	screen := open.waitForText("tmuxwatch question 2?", "live run", "(ragscope watch)")
+	runID := regexp.MustCompile(`live run (\d{8}-\d{6}-[0-9a-f]{4}), evaluated by pid (\d+)`).FindStringSubmatch(screen)
+	if runID == nil {
+		t.Fatalf("no live run id on the screen:\n%s", screen)
+	}
+	appendRecords(3, 5)
+	watch.waitFor("5 records evaluated", func(s string) bool {
+		return strings.Contains(s, "5 read, 5 evaluated") && strings.Contains(s, runID[1])
+	})
+	open.waitForText("tmuxwatch question 3?", "tmuxwatch question 4?")
+	if code := open.quit(); code != 0 {
+		t.Fatalf("open exited %d", code)
+	}
+	// SIGTERM (as systemd stops it): a clean stop is exit 0. (C-c in the
+	// pane would also interrupt the wrapper shell that records the status.)
+	pid, _ := strconv.Atoi(runID[2])
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := watch.waitExit(nil); code != 0 {
+		t.Fatalf("watch exited %d after SIGTERM:\n%s", code, watch.screen())
+	}
+	watch.waitForText("stopped; run " + runID[1] + ": 5 read, 5 evaluated")
+}

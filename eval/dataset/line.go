@@ -1,0 +1,81 @@
+package dataset
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// LineDecoder decodes JSON Lines records one at a time, as a log that is
+// still being written delivers them (ragscope watch): the same field names,
+// aliases, --map and messages as a JSON Lines dataset, without the
+// whole-file checks (a log repeats ids, and has no end to check at).
+type LineDecoder struct {
+	c   *collector
+	got eval.Sample
+	ok  bool
+}
+
+// noIDs lets ids repeat: a service logs the same conversation id on every
+// turn, and the watcher tells repeats by content, not id.
+type noIDs struct{}
+
+func (noIDs) dup(*collector, *eval.Sample, string) (bool, error) { return false, nil }
+
+// ErrBlankLine is what Decode returns for a line holding only whitespace:
+// not a record, and not an error to report.
+var ErrBlankLine = errors.New("blank line")
+
+// NewLineDecoder makes a decoder with opt's --map and --max-record-bytes
+// (SkipInvalid and Format do not apply: every line is a JSON record, and a
+// bad one is the caller's to report and go past).
+func NewLineDecoder(opt Options) (*LineDecoder, error) {
+	cols, err := newColumns(opt.Map)
+	if err != nil {
+		return nil, err
+	}
+	d := &LineDecoder{}
+	d.c = &collector{cols: cols, limit: maxRecordBytes(opt), unit: unitLine, ids: noIDs{}}
+	d.c.sink = func(s eval.Sample) error {
+		d.got, d.ok = s, true
+		return nil
+	}
+	return d, nil
+}
+
+// Decode reads the record on line of file name. The error is a *Error
+// naming the file, line and field, as loading the dataset would.
+func (d *LineDecoder) Decode(name string, line int, b []byte) (eval.Sample, error) {
+	t := bytes.TrimSpace(b)
+	if len(t) == 0 {
+		return eval.Sample{}, ErrBlankLine
+	}
+	if int64(len(t)) > d.c.limit {
+		return eval.Sample{}, &Error{File: name, Line: line, Unit: unitLine,
+			Msg: fmt.Sprintf("the record is %d bytes, over the limit of %d (--max-record-bytes)", len(t), d.c.limit)}
+	}
+	d.c.name, d.c.root = name, name
+	d.ok = false
+	// Each line stands alone: the first-record layout check applies to
+	// every line, so an unrelated log line gets the message that names the
+	// accepted keys.
+	d.c.records, d.c.count = 0, 0
+	err := d.c.fromJSON(line, t)
+	var de *Error
+	if errors.As(err, &de) {
+		// --skip-invalid means nothing here: the watcher always goes on.
+		de.Skippable = false
+		if de.Line == 0 {
+			de.Line, de.Unit = line, unitLine
+		}
+	}
+	if err != nil {
+		return eval.Sample{}, err
+	}
+	if !d.ok {
+		return eval.Sample{}, &Error{File: name, Line: line, Unit: unitLine, Msg: "holds no sample"}
+	}
+	return d.got, nil
+}

@@ -1,0 +1,171 @@
+package offline
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// What the analysis does not read as content: Markdown markup, citation
+// markers and answer frames. They are stripped from the text analysed; the
+// text shown (statements, quotes) is not changed, so a quote is still found
+// in its chunk.
+
+var (
+	// [Source: handbook.pdf, p. 1], [1], [^2], 【1】: a citation says where a
+	// claim comes from, not what it claims, and its page number would read
+	// as a quantity the context does not give.
+	citationRe = regexp.MustCompile(`\[(?:\^?\d+(?:\s*[,-]\s*\d+)*|(?i:source|sources|ref|reference|citation|doc|document|来源|出处|参考)\s*[:：][^\]]*)\]|【\d+】`)
+	// [text](url) keeps its text; a bare URL is dropped.
+	linkRe = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+	urlRe  = regexp.MustCompile(`https?://\S+`)
+	// A list marker or heading at the start of a line: "*   ", "- ", "1. ",
+	// "### ", "> ".
+	lineMarkRe = regexp.MustCompile(`(?m)^[ \t]*(?:[-*+•]|\d{1,3}[.)]|#{1,6}|>)[ \t]+`)
+)
+
+// stripMarkup removes Markdown emphasis, list markers, headings, code
+// ticks, links' targets, citation markers and table pipes from text. Text
+// without any of their characters is returned as it is, without a copy.
+func stripMarkup(s string) string {
+	if !strings.ContainsAny(s, "*_`#[]|>•【") && !strings.Contains(s, "http") && !hasLineMark(s) {
+		return s
+	}
+	if strings.ContainsAny(s, "[【") {
+		s = citationRe.ReplaceAllString(s, " ")
+		s = linkRe.ReplaceAllString(s, "$1")
+	}
+	if strings.Contains(s, "http") {
+		s = urlRe.ReplaceAllString(s, " ")
+	}
+	s = lineMarkRe.ReplaceAllString(s, "")
+	if strings.ContainsAny(s, "*`_") {
+		s = strings.NewReplacer("**", "", "__", "", "`", "", "*", " ").Replace(s)
+	}
+	if strings.Contains(s, "|") {
+		// A table cell boundary separates fields like a semicolon.
+		s = strings.Trim(strings.TrimSpace(s), "|")
+		s = strings.ReplaceAll(s, "|", ";")
+	}
+	return s
+}
+
+// hasLineMark reports whether a line of s starts with a list marker
+// ("- ", "+ ", "1. "), the cheap test before the regular expression.
+func hasLineMark(s string) bool {
+	for {
+		t := strings.TrimLeft(s, " \t")
+		i := 0
+		for i < len(t) && i < 3 && t[i] >= '0' && t[i] <= '9' {
+			i++
+		}
+		if i+1 < len(t) && (t[i+1] == ' ' || t[i+1] == '\t') &&
+			(i == 0 && (t[0] == '-' || t[0] == '+') || i > 0 && (t[i] == '.' || t[i] == ')')) {
+			return true
+		}
+		nl := strings.IndexByte(s, '\n')
+		if nl < 0 {
+			return false
+		}
+		s = s[nl+1:]
+	}
+}
+
+// answerFrames open an answer without saying anything the context could
+// contain ("答案是X。", "The answer is X."); the judge reads X.
+var answerFrames = []string{"最终答案是", "最终答案为", "正确答案是", "答案应该是", "答案是", "答案为", "答案：", "答案:", "答：", "答:", "回答：", "回答:"}
+
+// stripFrame removes an answer frame at the start of a text.
+func stripFrame(s string) string {
+	t := strings.TrimLeft(s, " \t")
+	if t == "" || t[0] < 0x80 {
+		return s
+	}
+	for _, f := range answerFrames {
+		if strings.HasPrefix(t, f) {
+			return strings.TrimLeft(t[len(f):], " ：:，,")
+		}
+	}
+	return s
+}
+
+// Bare yes/no answers. They have no content of their own, yet they assert
+// or deny the question's proposition; the statement is that proposition,
+// read off the question, as RAGAS's statement step does with the question
+// in hand.
+var (
+	yesWords = setOf("yes", "yeah", "yep", "correct", "true", "right", "是", "是的", "对", "对的", "会", "会的", "能", "可以", "有", "正确")
+	noWords  = setOf("no", "nope", "incorrect", "false", "wrong", "否", "不是", "不对", "不会", "不能", "不可以", "没有", "不", "错误")
+	// englishQuestionAux open a yes/no question; they are dropped from
+	// the proposition ("Are both X and Y American?" -> "both X and Y
+	// American").
+	englishQuestionAux = setOf("is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had", "will", "would", "should", "shall", "may", "might")
+)
+
+// yesNo reports whether an answer is only yes or only no (with
+// punctuation), and which.
+func yesNo(answer string) (yes, ok bool) {
+	a := strings.ToLower(strings.TrimFunc(stripFrame(stripControls(answer)), func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.IsPunct(r)
+	}))
+	a = strings.TrimPrefix(a, "the answer is ")
+	switch {
+	case yesWords[a]:
+		return true, true
+	case noWords[a]:
+		return false, true
+	}
+	return false, false
+}
+
+// proposition is the claim a yes/no question asks about, and the same
+// claim denied: "Are both X and Y American?" -> "both X and Y American",
+// "not both X and Y American"; "他是否参加了比赛？" -> "他参加了比赛",
+// "他没有参加了比赛". ok is false for a question without content.
+func proposition(question string) (affirmed, denied string, ok bool) {
+	q := strings.TrimSpace(stripControls(question))
+	q = strings.TrimRight(q, "?？。.! ")
+	if q == "" {
+		return "", "", false
+	}
+	if containsHan(q) {
+		q = strings.TrimSuffix(strings.TrimSuffix(q, "吗"), "么")
+		q = strings.Replace(q, "是否", "", 1)
+		q = strings.Replace(q, "是不是", "是", 1)
+		return q, "并非" + q, hasContent(q)
+	}
+	w := strings.Fields(q)
+	if len(w) > 1 && englishQuestionAux[strings.ToLower(w[0])] {
+		w = w[1:]
+	}
+	p := strings.Join(w, " ")
+	return p, "not " + p, hasContent(p)
+}
+
+// StatementsFor are the statements of an answer to question: those of
+// SplitStatements, or, for a bare yes or no, the question's proposition
+// affirmed or denied ("Yes: both X and Y American", "No, not both X and Y American").
+func StatementsFor(question, answer string) []string {
+	stmts := SplitStatements(answer)
+	if len(stmts) > 0 {
+		return stmts
+	}
+	yes, ok := yesNo(answer)
+	if !ok {
+		return stmts
+	}
+	aff, den, ok := proposition(question)
+	if !ok {
+		return stmts
+	}
+	if containsHan(question) {
+		if yes {
+			return []string{"是的，" + aff}
+		}
+		return []string{"不，" + den}
+	}
+	if yes {
+		return []string{"Yes: " + aff}
+	}
+	return []string{"No, " + den}
+}

@@ -1,0 +1,267 @@
+package tui
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/sanitize"
+)
+
+// Follow mode is the run screen of a watcher following a live log
+// (ragscope watch, or open/attach on a watch run): Options.Follow is set.
+// Three things differ from a live run of a dataset:
+//
+//   - New rows arrive at the top. The default order is the sample index
+//     descending, which is arrival order: the watcher numbers the records
+//     of a run as it reads them. In that order the held order of
+//     liveorder.go gives way (holdOrder): holding rows in place would put
+//     every new record at the bottom, under rows that only get older. A
+//     cursor on the top row stays there, on the newest (like tail -f); a
+//     cursor moved down stays on its sample as the rows above it grow.
+//     Any other order the user picks (s, S, a filter) is held as in any
+//     live run, and s/S back to the index descending follows again.
+//   - Each metric's line in the header draws the trend of its rolling mean
+//     (trend below) where a finished run draws the histogram.
+//   - A line under the progress says how far behind the log the judge is
+//     and where every alert stands, from Options.Follow polled once a
+//     second (eval.FollowStatus, the watcher's own snapshot).
+
+// trendBuckets is how many points a metric's trend has: the cells its
+// sparkline takes, as many as the histogram it replaces.
+const trendBuckets = histBins + 2
+
+// trendSpan is the time a trend bucket starts with; when the buckets are
+// full, neighbours merge and the span doubles, so the trend covers all the
+// time since the screen opened in bounded memory.
+const trendSpan = 5 * time.Second
+
+// trendWindow is the rolling mean's window when no alert names the
+// metric: the default of ragscope watch's --alert rules.
+const trendWindow = 50
+
+// trend is one metric's rolling mean over time: the mean of the last
+// window scores, as it stood at the end of each time bucket. Memory is
+// fixed: window scores and trendBuckets points.
+type trend struct {
+	window int
+	ring   []float64 // the last window scores, oldest overwritten
+	next   int
+	sum    float64
+	n      int // scores in ring (≤ window)
+
+	start  time.Time // start of bucket 0; zero before the first score
+	span   time.Duration
+	points [trendBuckets]float64 // the rolling mean at the end of each bucket; NaN: no score yet
+	last   int                   // the bucket of the latest score
+}
+
+func newTrend(window int) *trend {
+	t := &trend{window: max(window, 1), span: trendSpan}
+	t.ring = make([]float64, t.window)
+	for i := range t.points {
+		t.points[i] = math.NaN()
+	}
+	return t
+}
+
+// add counts a score that arrived at time at.
+func (t *trend) add(v float64, at time.Time) {
+	if t.n == t.window {
+		t.sum -= t.ring[t.next]
+	} else {
+		t.n++
+	}
+	t.ring[t.next] = v
+	t.sum += v
+	t.next = (t.next + 1) % t.window
+	if t.start.IsZero() {
+		t.start = at
+	}
+	b := t.bucket(at)
+	for b >= trendBuckets {
+		t.merge()
+		b = t.bucket(at)
+	}
+	// A bucket with no score of its own carries the mean it started with:
+	// the rolling mean did not move while nothing arrived.
+	for i := t.last + 1; i < b; i++ {
+		t.points[i] = t.points[t.last]
+	}
+	t.last = max(t.last, b)
+	t.points[t.last] = t.sum / float64(t.n)
+}
+
+func (t *trend) bucket(at time.Time) int {
+	d := at.Sub(t.start)
+	if d < 0 {
+		return t.last // a clock that stepped back: the latest bucket
+	}
+	return int(d / t.span)
+}
+
+// merge halves the resolution: bucket i takes the later of 2i and 2i+1
+// (the rolling mean at the end of the pair's span).
+func (t *trend) merge() {
+	for i := 0; i < trendBuckets/2; i++ {
+		t.points[i] = t.points[2*i+1]
+		if math.IsNaN(t.points[i]) {
+			t.points[i] = t.points[2*i]
+		}
+	}
+	for i := trendBuckets / 2; i < trendBuckets; i++ {
+		t.points[i] = math.NaN()
+	}
+	t.last /= 2
+	t.span *= 2
+}
+
+// mean is the rolling mean now, and whether there is a score.
+func (t *trend) mean() (float64, bool) {
+	if t.n == 0 {
+		return 0, false
+	}
+	return t.sum / float64(t.n), true
+}
+
+// sparkline draws points on an absolute 0-1 scale, one cell each: the
+// lowest ramp glyph is 0, the highest 1, so the metrics' lines compare and
+// a threshold reads the same on every one. A point with no score yet is a
+// space. ramp is the glyphs' ramp (space first, then eight levels).
+func sparkline(points []float64, ramp []string) string {
+	var b strings.Builder
+	levels := len(ramp) - 1
+	for _, v := range points {
+		if math.IsNaN(v) {
+			b.WriteString(ramp[0])
+			continue
+		}
+		lvl := 1 + int(math.Round(min(max(v, 0), 1)*float64(levels-1)))
+		b.WriteString(ramp[lvl])
+	}
+	return b.String()
+}
+
+// following reports whether the screen follows a live log.
+func (m *Model) following() bool { return m.opts.Follow != nil }
+
+// followOrder reports whether the rows are in follow mode's own order,
+// newest first, where new rows arrive at the top.
+func (m *Model) followOrder() bool {
+	return m.following() && m.sortKeys[m.sortIdx].slot == slotIndex && m.desc
+}
+
+// trendOf is the trend of metric mt, made on its first score with the
+// window of the first alert that names it (the mean the alert watches).
+func (m *Model) trendOf(mt eval.Metric) *trend {
+	slot := metricSlot(mt)
+	if slot < 0 {
+		return nil
+	}
+	if t := m.trends[slot]; t != nil {
+		return t
+	}
+	w := trendWindow
+	for _, a := range m.followStatus.Alerts {
+		if a.Metric == mt && a.Window > 0 {
+			w = a.Window
+			break
+		}
+	}
+	m.trends[slot] = newTrend(w)
+	return m.trends[slot]
+}
+
+// followResult feeds a result that arrived in the stream to the trends.
+func (m *Model) followResult(res *eval.Result, at time.Time) {
+	if !m.following() || res == nil {
+		return
+	}
+	if at.IsZero() {
+		at = m.now()
+	}
+	for _, mt := range m.metrics {
+		if v, ok := res.Score(mt); ok && res.Status[mt] == eval.StatusOK {
+			if t := m.trendOf(mt); t != nil {
+				t.add(v, at)
+			}
+		}
+	}
+}
+
+// pollFollow reads the watcher's status (once a second, with the clock).
+func (m *Model) pollFollow() {
+	if m.opts.Follow != nil {
+		m.followStatus = m.opts.Follow()
+	}
+}
+
+// trendCell is what a metric's header line shows in follow mode, in the
+// histogram's cells: the sparkline of its rolling mean, then the mean now
+// when the line has room for it.
+func (m *Model) trendCell(mt eval.Metric, room int) string {
+	slot := metricSlot(mt)
+	var t *trend
+	if slot >= 0 {
+		t = m.trends[slot]
+	}
+	if t == nil {
+		return m.st.muted.Render(strings.Repeat(m.g.ramp[0], trendBuckets))
+	}
+	v, _ := t.mean()
+	cell := m.st.band(v).Render(sparkline(t.points[:], m.g.ramp))
+	if now := sprintf(" now %.3f", v); room >= trendBuckets+len(now) {
+		cell += m.st.muted.Render(now)
+	}
+	return cell
+}
+
+// followLines are the lag behind the log and the alerts' state, firing
+// first: one line each, or one line for both on a short screen.
+func (m *Model) followLines() []string {
+	st, fs := m.st, m.followStatus
+	lag := sprintf("behind %d records", fs.Behind)
+	if fs.BehindBytes > 0 {
+		lag += sprintf(" + %s", byteSize(int(fs.BehindBytes)))
+	}
+	if fs.OldestUnread > 0 {
+		lag += sprintf(", oldest %s", fs.OldestUnread.Round(time.Second))
+	}
+	style := st.muted
+	if fs.Behind == 0 && fs.BehindBytes == 0 {
+		lag = "caught up"
+	} else if fs.OldestUnread >= time.Minute {
+		style = st.warn
+	}
+	head := style.Render("follow: " + lag)
+	var firing, quiet []string
+	for _, a := range fs.Alerts {
+		rule := sanitize.Line(a.Rule)
+		if rule == "" {
+			rule = sanitize.Line(string(a.Metric))
+		}
+		mean := "n/a"
+		if a.Mean != nil {
+			mean = sprintf("%.3f", *a.Mean)
+		}
+		if a.Firing {
+			since := ""
+			if !a.Since.IsZero() {
+				since = ", since " + a.Since.Format("15:04:05")
+			}
+			firing = append(firing, st.failed.Render(sprintf("%s FIRING %s (mean %s%s)", m.g.fail, rule, mean, since)))
+			continue
+		}
+		quiet = append(quiet, st.muted.Render(sprintf("%s %s (mean %s)", m.g.ok, rule, mean)))
+	}
+	alerts := append(firing, quiet...)
+	fit := func(s string) string { return truncate(s, m.width, m.g.ellipsis) }
+	if len(alerts) == 0 {
+		return []string{fit(head)}
+	}
+	if m.compact() {
+		return []string{fit(head + "  " + strings.Join(alerts, "  "))}
+	}
+	return []string{fit(head), fit(st.bold.Render("alerts") + "  " + strings.Join(alerts, "  "))}
+}
