@@ -74,3 +74,64 @@ func byteCount(n int64) string {
 	}
 	return fmt.Sprintf("%d B", n)
 }
+
+// FollowInteractive runs the watcher under the TUI's follow mode: the
+// screen of `open` on the live run the results go to, with the watcher's
+// lag and alerts polled from it. The screen needs a run, and a rolling run
+// starts with its first record, so until one is read the wait is said on
+// stderr. Quitting the screen stops the watcher; the records it had not
+// evaluated stay pending for the next one. When the window rolls over the
+// screen shows the run that ended, and says so on stderr.
+func FollowInteractive(ctx context.Context, f *Follower, st *Shared, ascii bool, stderr io.Writer) (int, error) {
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- f.Run(wctx) }()
+	stopped := func() (int, error) {
+		cancel()
+		if err := <-done; err != nil && ctx.Err() == nil {
+			return ExitFatal, err
+		}
+		return ExitOK, nil
+	}
+	fmt.Fprintf(stderr, "ragscope watch: %s; waiting for the first record to evaluate (ctrl+c stops)\n", f.Banner())
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	// The screen follows a run the holder lists as live; the run id shows
+	// in the status a moment before.
+	live := func() bool {
+		id := f.Status().RunID
+		if id == "" {
+			return false
+		}
+		l, err := st.Live()
+		_, ok := l[id]
+		return err == nil && ok
+	}
+	for !live() {
+		select {
+		case err := <-done:
+			if err != nil {
+				return ExitFatal, err
+			}
+			fmt.Fprintln(stderr, "ragscope watch: stopped before any record was evaluated; "+ProgressLine(f.Status()))
+			return ExitOK, nil
+		case <-ctx.Done():
+			return stopped()
+		case <-tick.C:
+		}
+	}
+	runID := f.Status().RunID
+	code, err := show(wctx, st, runID, ascii, f.Status, stderr)
+	if err != nil {
+		cancel()
+		<-done
+		return code, err
+	}
+	if now := f.Status().RunID; now != runID {
+		fmt.Fprintf(stderr, "ragscope watch: the window of run %s ended; results went on to run %s\n", runID, now)
+	}
+	code, err = stopped()
+	fmt.Fprintln(stderr, "ragscope watch: stopped; "+ProgressLine(f.Status()))
+	return code, err
+}

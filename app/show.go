@@ -15,6 +15,12 @@ import (
 // a run of our own. q leaves a live run going; the server's runs can be
 // stopped from the interface (X).
 func Show(ctx context.Context, st *Shared, ref string, ascii bool, stderr io.Writer) (int, error) {
+	return show(ctx, st, ref, ascii, nil, stderr)
+}
+
+// show is Show, in follow mode when follow is set: the screen of a watcher
+// (ragscope watch) on the run its results go to.
+func show(ctx context.Context, st *Shared, ref string, ascii bool, follow func() eval.FollowStatus, stderr io.Writer) (int, error) {
 	// The record alone: the results are read page by page by the table
 	// (a run of a million samples is never in memory at once).
 	info, _, _, err := st.RunPage(ref, 0, 0)
@@ -30,6 +36,7 @@ func Show(ctx context.Context, st *Shared, ref string, ascii bool, stderr io.Wri
 		Dataset: info.Dataset, Total: info.Samples, Judge: info.Judge, Metrics: info.Metrics, ASCII: ascii,
 		Started: info.StartedAt, RawCalls: RawCalls(st), RawCallsJSON: RawCallsJSON(st), RunID: info.ID, Host: StoredHost{Store: st, Run: info},
 		Load: LoadResult(st, info.ID), Pricing: info.Pricing, Labels: LabelStore{Store: st, By: Labeller()},
+		Follow: follow,
 	}
 	var events <-chan eval.Event
 	wctx, cancel := context.WithCancel(ctx)
@@ -37,10 +44,18 @@ func Show(ctx context.Context, st *Shared, ref string, ascii bool, stderr io.Wri
 	if isLive {
 		opts.Live, opts.Attached = true, true
 		opts.Banner = fmt.Sprintf("live run %s, evaluated by pid %d (ragscope %s); q leaves it running", info.ID, lr.PID, lr.Role)
+		if follow != nil {
+			opts.Banner = fmt.Sprintf("watching: results go to run %s; q stops watching (records not evaluated yet are taken up by the next watch)", info.ID)
+		}
 		if cl := st.Client(); cl != nil && lr.Role == "serve" {
 			opts.Banner += ", X stops it"
 			id := info.ID
 			opts.Cancel = func() { _ = cl.Stop(id) }
+		}
+		if lr.Role == "watch" && follow == nil {
+			// Another process's watcher: the follow screen, without its lag.
+			fs := eval.FollowStatus{RunID: info.ID, Elsewhere: fmt.Sprintf("pid %d", lr.PID)}
+			opts.Follow = func() eval.FollowStatus { return fs }
 		}
 		events = WatchRun(wctx, st, info.ID)
 	} else {
@@ -57,7 +72,7 @@ func Show(ctx context.Context, st *Shared, ref string, ascii bool, stderr io.Wri
 	if err := tui.Run(ctx, opts, events); err != nil {
 		return 0, err
 	}
-	if isLive {
+	if isLive && follow == nil {
 		if now, err := st.Live(); err == nil {
 			if _, still := now[info.ID]; still {
 				fmt.Fprintf(stderr, "ragscope: run %s continues; attach again with: ragscope attach %s\n", info.ID, info.ID)

@@ -32,6 +32,10 @@ type FollowStatus struct {
 	RunID string
 	// Alerts is the state of every --alert rule, in the order given.
 	Alerts []AlertState
+	// Elsewhere names the watcher when it is another process (`open` on a
+	// watch run): its lag and alerts are known only there, so none of the
+	// counts above are.
+	Elsewhere string
 }
 
 // AlertState is one --alert rule (METRIC<X over N) and where it stands.

@@ -229,9 +229,12 @@ func (m *Model) followLines() []string {
 		lag += sprintf(", oldest %s", fs.OldestUnread.Round(time.Second))
 	}
 	style := st.muted
-	if fs.Behind == 0 && fs.BehindBytes == 0 {
+	switch {
+	case fs.Elsewhere != "":
+		lag = "lag and alerts are shown by the watcher, " + sanitize.Line(fs.Elsewhere)
+	case fs.Behind == 0 && fs.BehindBytes == 0:
 		lag = "caught up"
-	} else if fs.OldestUnread >= time.Minute {
+	case fs.OldestUnread >= time.Minute:
 		style = st.warn
 	}
 	head := style.Render("follow: " + lag)

@@ -220,6 +220,13 @@ func TestFollowStatusLine(t *testing.T) {
 	if !strings.Contains(line, "caught up") || strings.Contains(line, "\x1b]52") || !strings.Contains(line, `\x1b]52`) {
 		t.Errorf("after the poll: %q", line)
 	}
+	// Another process's watcher: its lag is not known here, and the line
+	// says so rather than "caught up".
+	status = eval.FollowStatus{Behind: 0, Elsewhere: "pid 4242"}
+	m.Update(tickMsg(fixedStart))
+	if line = lineOf(screenText(m), "follow:"); !strings.Contains(line, "lag and alerts are shown by the watcher, pid 4242") || strings.Contains(line, "caught up") {
+		t.Errorf("the status of a watcher elsewhere: %q", line)
+	}
 }
 
 // Without Options.Follow nothing changes: ascending order, histograms.

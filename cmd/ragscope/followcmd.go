@@ -1,13 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -47,8 +51,8 @@ ragscope watch --headless --once --window 1h logs/app.jsonl`,
 			if len(pos) == 0 {
 				return usageHint(c.stderr, cmd, "give at least one LOG: a JSON Lines file, a glob or a directory, e.g. ragscope watch --headless logs/app.jsonl")
 			}
-			if !f.headless {
-				fmt.Fprintln(c.stderr, "ragscope watch: the follow screen is not in this build yet; use --headless (and ragscope open latest in another terminal to see the run live)")
+			if !f.headless && (!term.IsTerminal(os.Stdout.Fd()) || !term.IsTerminal(os.Stdin.Fd())) {
+				fmt.Fprintln(c.stderr, "ragscope watch: the follow screen needs a terminal; use --headless in scripts and services")
 				return exitUsage
 			}
 			if err := f.Validate(); err != nil {
@@ -64,12 +68,29 @@ ragscope watch --headless --once --window 1h logs/app.jsonl`,
 				return exitCode(err)
 			}
 			defer st.Close()
-			w, err := app.PrepareFollow(&f.Config, fc, st, c.stderr)
+			// While the screen is up nothing else may write to the terminal:
+			// the watcher's warnings (a bad line, a failed alert command)
+			// are held and written when it closes.
+			var warnings io.Writer = c.stderr
+			held := &heldLines{max: 200}
+			if !f.headless {
+				warnings = held
+			}
+			w, err := app.PrepareFollow(&f.Config, fc, st, warnings)
 			if err != nil {
 				fmt.Fprintln(c.stderr, "ragscope:", err)
 				return exitCode(err)
 			}
 			defer w.Close()
+			if !f.headless {
+				code, err := app.FollowInteractive(ctx, w, st, f.ascii, c.stderr)
+				held.writeTo(c.stderr)
+				if err != nil {
+					fmt.Fprintln(c.stderr, "ragscope watch:", err)
+					return exitCode(err)
+				}
+				return code
+			}
 			if err := app.FollowHeadless(ctx, w, c.stderr, progress); err != nil {
 				fmt.Fprintln(c.stderr, "ragscope watch:", err)
 				return exitCode(err)
@@ -104,4 +125,46 @@ ragscope watch --headless --once --window 1h logs/app.jsonl`,
 	fs.DurationVar(&fc.Poll, "poll", 250*time.Millisecond, "how often the logs are looked at")
 	fs.DurationVar(&progress, "progress", 5*time.Second, "how often the headless progress line is written (when it changed)")
 	return cmd
+}
+
+// heldLines keeps the last max lines written to it, for writing later.
+type heldLines struct {
+	mu      sync.Mutex
+	max     int
+	lines   [][]byte
+	dropped int
+	part    []byte
+}
+
+func (h *heldLines) Write(p []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.part = append(h.part, p...)
+	for {
+		i := bytes.IndexByte(h.part, '\n')
+		if i < 0 {
+			break
+		}
+		h.lines = append(h.lines, append([]byte(nil), h.part[:i+1]...))
+		h.part = h.part[i+1:]
+		if len(h.lines) > h.max {
+			h.lines = h.lines[1:]
+			h.dropped++
+		}
+	}
+	return len(p), nil
+}
+
+func (h *heldLines) writeTo(w io.Writer) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.dropped > 0 {
+		fmt.Fprintf(w, "ragscope watch: %d earlier warnings not shown (the last %d follow)\n", h.dropped, h.max)
+	}
+	for _, l := range h.lines {
+		_, _ = w.Write(l)
+	}
+	if len(h.part) > 0 {
+		fmt.Fprintf(w, "%s\n", h.part)
+	}
 }

@@ -32,7 +32,8 @@ func TestTmuxWatchAndOpenLatest(t *testing.T) {
 	watch.waitFor("3 records evaluated", func(s string) bool { return strings.Contains(s, "3 read, 3 evaluated") })
 
 	open := startTmux(t, 160, 40, "open", "latest", "--db", db)
-	screen := open.waitForText("tmuxwatch question 2?", "live run", "(ragscope watch)")
+	// The follow screen, the lag being the watcher's to show.
+	screen := open.waitForText("tmuxwatch question 2?", "live run", "(ragscope watch)", "follow: lag and alerts are shown by the watcher")
 	runID := regexp.MustCompile(`live run (\d{8}-\d{6}-[0-9a-f]{4}), evaluated by pid (\d+)`).FindStringSubmatch(screen)
 	if runID == nil {
 		t.Fatalf("no live run id on the screen:\n%s", screen)
@@ -55,4 +56,38 @@ func TestTmuxWatchAndOpenLatest(t *testing.T) {
 		t.Fatalf("watch exited %d after SIGTERM:\n%s", code, watch.screen())
 	}
 	watch.waitForText("stopped; run " + runID[1] + ": 5 read, 5 evaluated")
+}
+
+// watch without --headless is the follow screen: the rows of the log's run
+// arrive at the top, the lag line says it is caught up, and q stops the
+// watcher cleanly (exit 0, the run stamped finished).
+func TestTmuxWatchFollowScreen(t *testing.T) {
+	dir := t.TempDir()
+	log, db := filepath.Join(dir, "app.jsonl"), filepath.Join(dir, "w.db")
+	appendRecords := func(from, to int) {
+		f, err := os.OpenFile(log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		for i := from; i < to; i++ {
+			fmt.Fprintf(f, `{"user_input":"followscreen question %d?","response":"answer %d.","retrieved_contexts":["chunk %d"]}`+"\n", i, i, i)
+		}
+	}
+	appendRecords(0, 2)
+	w := startTmux(t, 120, 30, "watch", "--offline", "--poll", "50ms", "--db", db, log)
+	w.waitForText("followscreen question 1?", "watching: results go to run", "follow: caught up")
+	appendRecords(2, 4)
+	screen := w.waitForText("followscreen question 3?")
+	// Newest first: the last record appended is the first row.
+	if i3, i0 := strings.Index(screen, "question 3?"), strings.Index(screen, "question 0?"); i3 < 0 || i0 < 0 || i3 > i0 {
+		t.Fatalf("the newest record is not on top:\n%s", screen)
+	}
+	if code := w.quit(); code != 0 {
+		t.Fatalf("watch exited %d:\n%s", code, w.screen())
+	}
+	r := runBin(t, cleanEnv(t), "runs", "--db", db)
+	if r.code != 0 || !strings.Contains(r.stdout, "finished") || !strings.Contains(r.stdout, " 4 ") {
+		t.Fatalf("the watched run is not recorded finished with 4 samples (exit %d):\n%s%s", r.code, r.stdout, r.stderr)
+	}
 }
