@@ -249,7 +249,11 @@ func (db *DB) LookupChat(key string) (eval.ChatResponse, bool, error) {
 	var (
 		resp  eval.ChatResponse
 		found bool
+		read  int
 	)
+	// A run on a warm cache reads a page of the file per call: the pages
+	// stay in the resident set unless the mapping is trimmed (see resident).
+	defer func() { db.res.note(db.bolt, read+pageOverhead) }()
 	err := db.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketChat)
 		if b == nil {
@@ -259,6 +263,7 @@ func (db *DB) LookupChat(key string) (eval.ChatResponse, bool, error) {
 		if v == nil {
 			return nil
 		}
+		read = len(v)
 		_, meta, _, err := splitEntry(v)
 		if err != nil {
 			return nil
@@ -446,6 +451,8 @@ func (c *Client) dryEmbed(ctx context.Context, req eval.EmbedRequest, out eval.E
 // undecodable entries stay nil and are fetched again.
 func (db *DB) LookupEmbeddings(keys []string) ([][]float64, error) {
 	vecs := make([][]float64, len(keys))
+	read := 0
+	defer func() { db.res.note(db.bolt, read) }()
 	err := db.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketEmbedding)
 		if b == nil {
@@ -453,6 +460,7 @@ func (db *DB) LookupEmbeddings(keys []string) ([][]float64, error) {
 		}
 		for i, k := range keys {
 			v := b.Get([]byte(k))
+			read += len(v) + pageOverhead
 			if v == nil {
 				continue
 			}

@@ -22,6 +22,9 @@ const (
 	// many notes (commits, pages of results) or bytes read.
 	checkEvery      = 16
 	checkEveryBytes = 4 << 20
+	// pageOverhead is what a lookup touches besides its value: the pages
+	// on the way down the tree, about one page.
+	pageOverhead = 4096
 )
 
 // resident counts what was touched through the mapping since the last

@@ -1,6 +1,8 @@
 package cache
 
 import (
+	"fmt"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -64,4 +66,51 @@ func TestTheMappingDoesNotGrowTheResidentSet(t *testing.T) {
 		t.Fatalf("the database's pages reached %d MB of the resident set, bound %d MB", peak>>20, limit>>20)
 	}
 	t.Logf("peak %d MB of the file resident", peak>>20)
+}
+
+// A run on a warm cache reads a stored reply for nearly every call; those
+// reads are trimmed like a report's (a warm 20,000-record watch peaked at
+// 180 MiB before, 58 MiB after).
+func TestLookupsDoNotGrowTheResidentSet(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the resident set is trimmed on Linux only")
+	}
+	path := filepath.Join(t.TempDir(), "warm.db")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, size = 320, 64 << 10
+	reply := strings.Repeat("答", size/3)
+	var keys []string
+	for i := 0; i < n; i++ {
+		req := chatReq(fmt.Sprintf("model-%d", i), 0)
+		keys = append(keys, req.Key())
+		if err := db.PutChat(req.Key(), req, eval.ChatResponse{Choices: []string{reply}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Opened again, the file's pages are in the page cache but not in
+	// this mapping: each lookup faults its pages in.
+	if db, err = Open(path, Options{ReadOnly: true}); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.res.above, db.res.everyBytes = 4<<20, 1<<20
+	peak := int64(0)
+	for _, k := range keys {
+		if _, ok, err := db.LookupChat(k); err != nil || !ok {
+			t.Fatalf("lookup: %v %v", ok, err)
+		}
+		if r := fileResident() - db.res.base; r > peak {
+			peak = r
+		}
+	}
+	if limit := db.res.above + 4<<20; peak > limit {
+		t.Fatalf("lookups of %d MB of replies held %d MB of the file resident, bound %d MB", n*size>>20, peak>>20, limit>>20)
+	}
+	t.Logf("peak %d MB of the file resident over %d MB of replies", peak>>20, n*size>>20)
 }
