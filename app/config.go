@@ -28,19 +28,21 @@ type Config struct {
 	Out     string `json:"out,omitempty"`
 	// Stream reads the dataset as it is evaluated instead of into memory
 	// (headless and detached runs: nothing needs every sample at once).
-	Stream         bool          `json:"stream,omitempty"`
-	BaseURL        string        `json:"base_url,omitempty"`
-	APIKey         string        `json:"-"`
-	APIType        string        `json:"api_type,omitempty"`
-	APIVersion     string        `json:"api_version,omitempty"`
-	Model          string        `json:"model,omitempty"`
-	EmbeddingModel string        `json:"embedding_model,omitempty"`
-	EmbeddingURL   string        `json:"embedding_base_url,omitempty"`
-	Dimensions     int           `json:"embedding_dimensions,omitempty"`
-	ResponseFormat string        `json:"response_format,omitempty"`
-	EmbedFormat    string        `json:"embedding_format,omitempty"`
-	Temperature    float64       `json:"temperature"`
-	Strictness     int           `json:"strictness"`
+	Stream         bool    `json:"stream,omitempty"`
+	BaseURL        string  `json:"base_url,omitempty"`
+	APIKey         string  `json:"-"`
+	APIType        string  `json:"api_type,omitempty"`
+	APIVersion     string  `json:"api_version,omitempty"`
+	Model          string  `json:"model,omitempty"`
+	EmbeddingModel string  `json:"embedding_model,omitempty"`
+	EmbeddingURL   string  `json:"embedding_base_url,omitempty"`
+	Dimensions     int     `json:"embedding_dimensions,omitempty"`
+	ResponseFormat string  `json:"response_format,omitempty"`
+	EmbedFormat    string  `json:"embedding_format,omitempty"`
+	Temperature    float64 `json:"temperature"`
+	Strictness     int     `json:"strictness"`
+	// ACWeights is --ac-weights as given ("" is eval.DefaultACWeights).
+	ACWeights      string        `json:"ac_weights,omitempty"`
 	NoN            bool          `json:"no_n,omitempty"`
 	Concurrency    int           `json:"concurrency"`
 	Timeout        time.Duration `json:"request_timeout"`
@@ -185,6 +187,9 @@ func joinMetrics(ms []eval.Metric) string {
 // Validate refuses settings that would otherwise be quietly replaced by a
 // default (a --concurrency 0 that became 16 hid a typo in a script).
 func (c *Config) Validate() error {
+	if _, err := eval.ParseACWeights(c.ACWeights); err != nil {
+		return usagef("%v", err)
+	}
 	switch {
 	case c.Concurrency < 1:
 		return usagef("--concurrency %d: give at least 1 (requests in flight)", c.Concurrency)
@@ -284,4 +289,10 @@ func (c *Config) baselineGate() (eval.BaselineGate, error) {
 // run: it ends in .json or has a directory in it (run ids have neither).
 func BaselineIsFile(arg string) bool {
 	return strings.HasSuffix(strings.ToLower(arg), ".json") || strings.ContainsRune(arg, '/') || strings.ContainsRune(arg, filepath.Separator)
+}
+
+// ACWeightsValue is the parsed --ac-weights; Validate has refused a bad one.
+func (c *Config) ACWeightsValue() [2]float64 {
+	w, _ := eval.ParseACWeights(c.ACWeights)
+	return w
 }

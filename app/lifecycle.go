@@ -143,7 +143,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 	events := make(chan eval.Event, 1024)
 	r := &eval.Runner{
 		Judge: spec.judge,
-		Config: eval.RunnerConfig{Metrics: spec.metrics, Strictness: s.Cfg.Strictness,
+		Config: eval.RunnerConfig{Metrics: spec.metrics, Strictness: s.Cfg.Strictness, ACWeights: s.Cfg.ACWeightsValue(),
 			Workers: s.Cfg.Workers(), InFlight: s.sent, Unrecoverable: s.unrecoverable},
 		Events: events,
 		Done:   spec.done,

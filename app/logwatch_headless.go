@@ -44,7 +44,7 @@ func FollowHeadless(ctx context.Context, f *Follower, stderr io.Writer, every ti
 // how far behind the log the judge is.
 func ProgressLine(st eval.FollowStatus) string {
 	line := fmt.Sprintf("run %s: %d read, %d evaluated, %d repeats, %d sampled out, %d invalid; behind: %d record(s) waiting, %s unread",
-		orDash(st.RunID), st.Read, st.Evaluated, st.Duplicates, st.Sampled, st.Invalid, st.Behind, byteCount(st.BehindBytes))
+		orDash(st.RunID), st.Read, st.Evaluated, st.Duplicates, st.Sampled, st.Invalid, st.Behind, ByteCount(st.BehindBytes))
 	if st.OldestUnread > 0 {
 		line += fmt.Sprintf(", oldest %s", st.OldestUnread.Round(time.Second))
 	}
@@ -63,7 +63,8 @@ func orDash(s string) string {
 	return s
 }
 
-func byteCount(n int64) string {
+// ByteCount writes a size for people: 12 B, 3.4 KiB, 1.2 GiB.
+func ByteCount(n int64) string {
 	switch {
 	case n >= 1<<30:
 		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))

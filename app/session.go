@@ -388,6 +388,9 @@ func (s *Session) config() map[string]string {
 	m := map[string]string{
 		"strictness": strconv.Itoa(c.Strictness), "lang": c.Lang, "metrics": c.Metrics,
 	}
+	if c.ACWeights != "" {
+		m["ac_weights"] = c.ACWeights
+	}
 	if !c.UseOffline() {
 		m["response_format"] = c.ResponseFormat
 		m["temperature"] = strconv.FormatFloat(c.Temperature, 'g', -1, 64)

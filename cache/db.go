@@ -9,6 +9,7 @@
 package cache
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -249,6 +250,29 @@ func (db *DB) init() (err error) {
 	}
 	if db.readOnly {
 		return db.view(check)
+	}
+	// A database that already has every bucket at this layout version is
+	// not written: an open that commits nothing leaves the file's state as
+	// recorded (see verifiedState), so even a session killed before its
+	// Close does not cost the next open a walk of the whole file.
+	current := false
+	if err := db.view(func(tx *bolt.Tx) error {
+		if err := check(tx); err != nil {
+			return err
+		}
+		meta := tx.Bucket(bucketMeta)
+		if meta == nil || !bytes.Equal(meta.Get([]byte(metaVersionKey)), []byte{schemaVersion}) {
+			return nil
+		}
+		for _, name := range allBuckets {
+			if tx.Bucket(name) == nil {
+				return nil
+			}
+		}
+		current = true
+		return nil
+	}); err != nil || current {
+		return err
 	}
 	return guardedUpdate(db.path, db.bolt, func(tx *bolt.Tx) error {
 		if err := check(tx); err != nil {

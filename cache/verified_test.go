@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -178,4 +179,41 @@ func TestVerifiedStateIsNotTrustedAfterAChange(t *testing.T) {
 			t.Fatalf("walked=%v, err %v", w, err)
 		}
 	})
+}
+
+// A writable open of a database at this layout commits nothing: the file
+// is left as recorded, so a session that dies before its Close costs the
+// next open no walk.
+func TestOpenWritesNothingToACurrentDatabase(t *testing.T) {
+	p := corpusCopy(t)
+	db, err := Open(p, Options{}) // may upgrade the corpus once
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	aged(t, p)
+	before, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(p)
+	db, err = Open(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Runs(); err != nil {
+		t.Fatal(err)
+	}
+	// No Close: as if the process were killed here. The file is as it was.
+	after, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now, _ := os.Stat(p)
+	if !bytes.Equal(before, after) || !now.ModTime().Equal(fi.ModTime()) {
+		t.Fatalf("a writable open that wrote nothing changed the file (mtime %v -> %v)", fi.ModTime(), now.ModTime())
+	}
+	db.Close()
 }

@@ -76,6 +76,10 @@ func (r *Result) takeTrace(m Metric, from *Result) {
 		r.ContextRecall = from.ContextRecall
 	case ContextUtilization:
 		r.ContextUtilization = from.ContextUtilization
+	case AnswerSimilarity:
+		r.AnswerSimilarity = from.AnswerSimilarity
+	case AnswerCorrectness:
+		r.AnswerCorrectness = from.AnswerCorrectness
 	}
 }
 
@@ -91,6 +95,22 @@ func MetricOfTask(task string) Metric {
 		}
 	}
 	return ""
+}
+
+// MetricsOfTask lists every metric whose steps make calls of task, the
+// metric MetricOfTask names first: answer correctness reuses faithfulness's
+// statement extraction, and three metrics embed.
+func MetricsOfTask(task string) []Metric {
+	switch task {
+	case TaskEmbeddings:
+		return []Metric{AnswerRelevancy, AnswerSimilarity, AnswerCorrectness}
+	case string(Faithfulness) + "_statements":
+		return []Metric{Faithfulness, AnswerCorrectness}
+	}
+	if m := MetricOfTask(task); m != "" {
+		return []Metric{m}
+	}
+	return nil
 }
 
 // RunDiff is the comparison of two runs: the samples of run B matched
@@ -357,6 +377,57 @@ func judgementChanges(a, b *Result) []JudgementChange {
 		})...)
 	}
 	chunkChanges(ContextUtilization, a.ContextUtilization, b.ContextUtilization)
+	if a.AnswerCorrectness != nil && b.AnswerCorrectness != nil {
+		for _, side := range []struct {
+			what string
+			fn   func(*AnswerCorrectnessTrace) []correctnessJudgement
+		}{{"answer statement", answerJudgements}, {"reference statement", referenceJudgements}} {
+			ja, jb := side.fn(a.AnswerCorrectness), side.fn(b.AnswerCorrectness)
+			out = append(out, listChanges(AnswerCorrectness, side.what, len(ja), len(jb), func(s, i int) (string, string) {
+				j := ja
+				if s == 1 {
+					j = jb
+				}
+				return j[i].text, j[i].judgement
+			})...)
+		}
+	}
+	return out
+}
+
+type correctnessJudgement struct{ text, judgement string }
+
+// answerJudgements are the answer's statements in extraction order, each
+// with its class: compared by position, as the statements were extracted,
+// so a statement that moved from TP to FP is one change, not two.
+func answerJudgements(t *AnswerCorrectnessTrace) []correctnessJudgement {
+	out := make([]correctnessJudgement, len(t.AnswerStatements))
+	for i, st := range t.AnswerStatements {
+		out[i] = correctnessJudgement{st, "not classified"}
+		for _, c := range []struct {
+			name  string
+			items []CorrectnessItem
+		}{{"TP", t.Classes.TP}, {"FP", t.Classes.FP}} {
+			for _, it := range c.items {
+				if it.Statement == st {
+					out[i].judgement = c.name + ": " + it.Reason
+				}
+			}
+		}
+	}
+	return out
+}
+
+func referenceJudgements(t *AnswerCorrectnessTrace) []correctnessJudgement {
+	out := make([]correctnessJudgement, len(t.ReferenceStatements))
+	for i, st := range t.ReferenceStatements {
+		out[i] = correctnessJudgement{st, "covered by the answer"}
+		for _, it := range t.Classes.FN {
+			if it.Statement == st {
+				out[i].judgement = "FN: " + it.Reason
+			}
+		}
+	}
 	return out
 }
 
@@ -377,7 +448,7 @@ func listChanges(m Metric, what string, na, nb int, item func(side, i int) (text
 			continue
 		}
 		c := JudgementChange{Metric: m, What: fmt.Sprintf("%s %d", what, i+1), Text: ta, Before: ja, After: jb,
-			textBefore: ta, textAfter: tb, hasBefore: i < na, hasAfter: i < nb, ownText: m == Faithfulness || m == ContextRecall}
+			textBefore: ta, textAfter: tb, hasBefore: i < na, hasAfter: i < nb, ownText: m == Faithfulness || m == ContextRecall || m == AnswerCorrectness}
 		if tb != ta {
 			c.Text = joinChange(ta, tb)
 		}

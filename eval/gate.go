@@ -379,6 +379,19 @@ func Evidence(r *Result, m Metric) []string {
 				return fmt.Sprintf("chunk %d not useful for the answer: %s", c.Rank, c.Reason)
 			})
 		}
+	case AnswerCorrectness:
+		if t := r.AnswerCorrectness; t != nil {
+			out := lines(t.Classes.FP, func(CorrectnessItem) bool { return true }, func(c CorrectnessItem) string {
+				return fmt.Sprintf("FP, not in the reference: %q: %s", c.Statement, c.Reason)
+			})
+			return append(out, lines(t.Classes.FN, func(CorrectnessItem) bool { return true }, func(c CorrectnessItem) string {
+				return fmt.Sprintf("FN, missing from the answer: %q: %s", c.Statement, c.Reason)
+			})...)
+		}
+	case AnswerSimilarity:
+		if t := r.AnswerSimilarity; t != nil {
+			return []string{fmt.Sprintf("cosine of the answer to the reference %.3f", t.Cosine)}
+		}
 	case ContextRecall:
 		if t := r.ContextRecall; t != nil {
 			return lines(t.Classifications, func(c Classification) bool { return c.Attributed == 0 }, func(c Classification) string {

@@ -37,6 +37,13 @@ type Judge interface {
 	// Classify splits the reference into statements and attributes each to
 	// the contexts or not (context_recall_classifications).
 	Classify(ctx context.Context, s *Sample) ([]Classification, error)
+	// ReferenceStatements splits the reference into standalone statements:
+	// the faithfulness_statements task with the reference as the text.
+	ReferenceStatements(ctx context.Context, s *Sample) ([]string, error)
+	// CorrectnessClassify sorts the answer's statements into TP and FP by
+	// the reference and the reference's statements missing from the answer
+	// into FN (answer_correctness_classifications).
+	CorrectnessClassify(ctx context.Context, s *Sample, answer, reference []string) (CorrectnessClasses, error)
 	// Embed returns one vector per text, in order.
 	Embed(ctx context.Context, s *Sample, texts []string) ([][]float64, error)
 }

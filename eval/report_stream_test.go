@@ -221,7 +221,11 @@ func (nopJudge) ChunkVerdict(context.Context, *Sample, int) (ChunkVerdict, error
 func (nopJudge) UtilizationVerdict(context.Context, *Sample, int) (ChunkVerdict, error) {
 	return ChunkVerdict{}, nil
 }
-func (nopJudge) Classify(context.Context, *Sample) ([]Classification, error) { return nil, nil }
+func (nopJudge) Classify(context.Context, *Sample) ([]Classification, error)    { return nil, nil }
+func (nopJudge) ReferenceStatements(context.Context, *Sample) ([]string, error) { return nil, nil }
+func (nopJudge) CorrectnessClassify(context.Context, *Sample, []string, []string) (CorrectnessClasses, error) {
+	return CorrectnessClasses{}, nil
+}
 func (nopJudge) Embed(context.Context, *Sample, []string) ([][]float64, error) {
 	return nil, nil
 }

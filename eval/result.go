@@ -22,7 +22,9 @@ type Result struct {
 	ContextRecall    *ContextRecallTrace    `json:"context_recall,omitempty"`
 	// ContextUtilization has the shape of context precision's trace: the
 	// same per-chunk verdicts and precision@k, judged against the answer.
-	ContextUtilization *ContextPrecisionTrace `json:"context_utilization,omitempty"`
+	ContextUtilization *ContextPrecisionTrace  `json:"context_utilization,omitempty"`
+	AnswerSimilarity   *AnswerSimilarityTrace  `json:"answer_similarity,omitempty"`
+	AnswerCorrectness  *AnswerCorrectnessTrace `json:"answer_correctness,omitempty"`
 
 	// Calls lists the judge calls made for this sample, in order, with their
 	// cache keys, so the raw request and reply can be shown from the cache.
@@ -89,6 +91,23 @@ type ContextPrecisionTrace struct {
 type ContextRecallTrace struct {
 	Classifications []Classification `json:"classifications"`
 	Attributed      int              `json:"attributed"`
+}
+
+// AnswerSimilarityTrace keeps the cosine of the answer to the reference.
+type AnswerSimilarityTrace struct {
+	Cosine float64 `json:"cosine"`
+}
+
+// AnswerCorrectnessTrace keeps both statement lists, the judge's TP, FP and
+// FN with reasons, and every term of the weighted score.
+type AnswerCorrectnessTrace struct {
+	AnswerStatements    []string           `json:"answer_statements"`
+	ReferenceStatements []string           `json:"reference_statements"`
+	Classes             CorrectnessClasses `json:"classes"`
+	FScore              float64            `json:"f_score"`
+	// Similarity is nil when its weight is 0: it is then not computed.
+	Similarity *float64   `json:"similarity,omitempty"`
+	Weights    [2]float64 `json:"weights"` // factuality, similarity
 }
 
 // CallRecord is one judge call made for a sample.

@@ -14,6 +14,9 @@ type RunnerConfig struct {
 	Metrics []Metric
 	// Strictness is the number of questions answer relevancy draws (default 3).
 	Strictness int
+	// ACWeights are answer correctness's weights of factuality and
+	// similarity; zero is DefaultACWeights.
+	ACWeights [2]float64
 	// Workers is the number of samples evaluated at once. Request-level
 	// concurrency is enforced by the client; twice as many sample workers
 	// as request slots keep the slots busy while samples wait on their
@@ -260,6 +263,10 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 				runContextRecall(sctx, r.Judge, s, part)
 			case ContextUtilization:
 				runContextUtilization(sctx, r.Judge, s, part)
+			case AnswerSimilarity:
+				runSemanticSimilarity(sctx, r.Judge, s, part)
+			case AnswerCorrectness:
+				runAnswerCorrectness(sctx, r.Judge, s, cfg.ACWeights, part)
 			}
 		}()
 	}
@@ -334,6 +341,12 @@ func (r *Result) makeFinite() {
 		if !ok {
 			bad(AnswerRelevancy, "cosine")
 		}
+	}
+	if tr := r.AnswerSimilarity; tr != nil && !finite(&tr.Cosine) {
+		bad(AnswerSimilarity, "cosine")
+	}
+	if tr := r.AnswerCorrectness; tr != nil && tr.Similarity != nil && !finite(tr.Similarity) {
+		bad(AnswerCorrectness, "cosine")
 	}
 	for m, tr := range map[Metric]*ContextPrecisionTrace{ContextPrecision: r.ContextPrecision, ContextUtilization: r.ContextUtilization} {
 		if tr == nil {

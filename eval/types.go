@@ -35,9 +35,15 @@ const (
 	// the reference (RAGAS LLMContextPrecisionWithoutReference): it needs
 	// no reference, so it can score a live log.
 	ContextUtilization Metric = "context_utilization"
+	// AnswerSimilarity is the cosine of the answer's and the reference's
+	// embeddings (RAGAS SemanticSimilarity).
+	AnswerSimilarity Metric = "answer_similarity"
+	// AnswerCorrectness weighs the F-score of the answer's statements
+	// against the reference's with answer similarity (see CorrectnessScore).
+	AnswerCorrectness Metric = "answer_correctness"
 )
 
-var allMetrics = [...]Metric{Faithfulness, AnswerRelevancy, ContextPrecision, ContextRecall, ContextUtilization}
+var allMetrics = [...]Metric{Faithfulness, AnswerRelevancy, ContextPrecision, ContextRecall, ContextUtilization, AnswerSimilarity, AnswerCorrectness}
 
 // NumMetrics is how many metrics there are: the size of an array with a
 // slot per metric (indexed by position in AllMetrics), so that adding a
@@ -63,6 +69,8 @@ var metricAliases = map[string]Metric{
 	"cp": ContextPrecision, "context_precision": ContextPrecision, "precision": ContextPrecision,
 	"cr": ContextRecall, "context_recall": ContextRecall, "recall": ContextRecall,
 	"cu": ContextUtilization, "context_utilization": ContextUtilization, "utilization": ContextUtilization,
+	"as": AnswerSimilarity, "answer_similarity": AnswerSimilarity, "similarity": AnswerSimilarity,
+	"ac": AnswerCorrectness, "answer_correctness": AnswerCorrectness, "correctness": AnswerCorrectness,
 }
 
 // LookupMetric is the metric a name or short alias (f, ar, cp, cr, cu,
@@ -87,6 +95,10 @@ func MetricAbbrev(m Metric) string {
 		return "CR"
 	case ContextUtilization:
 		return "CU"
+	case AnswerSimilarity:
+		return "AS"
+	case AnswerCorrectness:
+		return "AC"
 	}
 	return string(m)
 }
@@ -116,9 +128,9 @@ func ParseMetrics(s string) ([]Metric, error) {
 		}
 		m := Metric(part)
 		switch m {
-		case Faithfulness, AnswerRelevancy, ContextPrecision, ContextRecall, ContextUtilization:
+		case Faithfulness, AnswerRelevancy, ContextPrecision, ContextRecall, ContextUtilization, AnswerSimilarity, AnswerCorrectness:
 		default:
-			return nil, fmt.Errorf("--metrics: unknown metric %q (choose from faithfulness, answer_relevancy, context_precision, context_recall, context_utilization; all is the first four)", part)
+			return nil, fmt.Errorf("--metrics: unknown metric %q (choose from faithfulness, answer_relevancy, context_precision, context_recall, context_utilization, answer_similarity, answer_correctness; all is the first four)", part)
 		}
 		add(m)
 	}
@@ -219,6 +231,21 @@ type Classification struct {
 	// Evidence is the chunk and quote the attribution rests on; nil when
 	// the judge gave none (see Citation).
 	Evidence *Citation `json:"evidence,omitempty"`
+}
+
+// CorrectnessItem is one statement answer correctness classified as TP,
+// FP or FN, with the judge's reason.
+type CorrectnessItem struct {
+	Statement string `json:"statement"`
+	Reason    string `json:"reason"`
+}
+
+// CorrectnessClasses is the judge's classification of the answer's and
+// the reference's statements (answer_correctness_classifications).
+type CorrectnessClasses struct {
+	TP []CorrectnessItem `json:"TP"`
+	FP []CorrectnessItem `json:"FP"`
+	FN []CorrectnessItem `json:"FN"`
 }
 
 // Lang is the language prompts are rendered in.

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -108,11 +109,20 @@ func (s *taskStats) snapshot() map[string]TaskUsage {
 const OtherTasks Metric = "other"
 
 // UsageByMetric rolls a run's usage per task up by the metric each task
-// serves (MetricOfTask).
-func UsageByMetric(tasks map[string]TaskUsage) map[Metric]MetricUsage {
+// serves (MetricOfTask). A task that several metrics make (the statement
+// extraction, the embeddings) goes to the first of them the run has
+// (metrics), so a run of answer correctness alone does not bill
+// faithfulness.
+func UsageByMetric(tasks map[string]TaskUsage, metrics []Metric) map[Metric]MetricUsage {
 	out := map[Metric]MetricUsage{}
 	for task, u := range tasks {
 		m := MetricOfTask(task)
+		for _, c := range MetricsOfTask(task) {
+			if slices.Contains(metrics, c) {
+				m = c
+				break
+			}
+		}
 		if m == "" {
 			m = OtherTasks
 		}
@@ -152,7 +162,7 @@ func (r *RunInfo) AddUsage(calls CallCounts, tokens Usage, tasks map[string]Task
 		t.add(u)
 		all[task] = t
 	}
-	r.Usage = UsageByMetric(all)
+	r.Usage = UsageByMetric(all, r.Metrics)
 }
 
 // ResetUsage clears what the record says was used, for a new run made

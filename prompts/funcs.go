@@ -13,6 +13,7 @@ func funcMap() template.FuncMap {
 		"data":     data,
 		"numbered": numbered,
 		"chunks":   chunks,
+		"facts":    facts,
 	}
 }
 
@@ -82,6 +83,10 @@ func numbered(items []string) string { return list("statement", items) }
 // chunks renders ranked chunks as <chunk n="1">…</chunk> blocks, so reasons
 // can cite a chunk by its number.
 func chunks(items []string) string { return list("chunk", items) }
+
+// facts numbers the reference's statements under a tag of their own, so
+// that a prompt showing both lists keeps them apart.
+func facts(items []string) string { return list("fact", items) }
 
 func list(tag string, items []string) string {
 	var b strings.Builder

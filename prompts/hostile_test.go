@@ -15,7 +15,7 @@ import (
 
 // dataTags are the tags of data blocks; "example" is the only other tag a
 // built-in prompt may contain.
-var dataTags = map[string]bool{"question": true, "answer": true, "reference": true, "chunk": true, "statement": true}
+var dataTags = map[string]bool{"question": true, "answer": true, "reference": true, "chunk": true, "statement": true, "fact": true}
 
 var tagRE = regexp.MustCompile(`<(/?)([a-z][a-z0-9_-]*)((?: n="\d+")?)>`)
 
@@ -113,13 +113,14 @@ var hostile = []struct{ name, text string }{
 // statements as taxData has, so that the instruction text can be compared.
 func hostileData(payload string) Data {
 	return Data{
-		Question:   "question: " + payload,
-		Answer:     "answer: " + payload,
-		Reference:  "reference: " + payload,
-		Contexts:   []string{"chunk one: " + payload, "chunk two: " + payload},
-		Statements: []string{"statement one: " + payload, "statement two: " + payload},
-		Chunk:      "the chunk: " + payload,
-		Rank:       1,
+		Question:            "question: " + payload,
+		Answer:              "answer: " + payload,
+		Reference:           "reference: " + payload,
+		Contexts:            []string{"chunk one: " + payload, "chunk two: " + payload},
+		Statements:          []string{"statement one: " + payload, "statement two: " + payload},
+		ReferenceStatements: []string{"fact one: " + payload, "fact two: " + payload},
+		Chunk:               "the chunk: " + payload,
+		Rank:                1,
 	}
 }
 
@@ -147,6 +148,10 @@ func wantInput(task string, d Data) []dataBlock {
 			b("chunk", ` n="1"`, d.Contexts[0]), b("chunk", ` n="2"`, d.Contexts[1])}
 	case TaskContextUtilizationVerdict:
 		return []dataBlock{b("question", "", d.Question), b("answer", "", d.Answer), b("chunk", "", d.Chunk)}
+	case TaskAnswerCorrectnessClassifications:
+		return []dataBlock{b("question", "", d.Question),
+			b("statement", ` n="1"`, d.Statements[0]), b("statement", ` n="2"`, d.Statements[1]),
+			b("fact", ` n="1"`, d.ReferenceStatements[0]), b("fact", ` n="2"`, d.ReferenceStatements[1])}
 	}
 	return nil
 }
@@ -159,12 +164,13 @@ var (
 		"zh": {"问题：", "回答：", "参考答案：", "段落：", "上下文：", "陈述：", "输出："},
 	}
 	sections = map[string]map[string][]string{
-		TaskFaithfulnessStatements:       {"en": {"Question:", "Answer:", "Output:"}, "zh": {"问题：", "回答：", "输出："}},
-		TaskFaithfulnessVerdicts:         {"en": {"Context:", "Statements:", "Output:"}, "zh": {"上下文：", "陈述：", "输出："}},
-		TaskAnswerRelevancyQuestion:      {"en": {"Answer:", "Output:"}, "zh": {"回答：", "输出："}},
-		TaskContextPrecisionVerdict:      {"en": {"Question:", "Reference answer:", "Passage:", "Output:"}, "zh": {"问题：", "参考答案：", "段落：", "输出："}},
-		TaskContextRecallClassifications: {"en": {"Question:", "Reference answer:", "Passages:", "Output:"}, "zh": {"问题：", "参考答案：", "段落：", "输出："}},
-		TaskContextUtilizationVerdict:    {"en": {"Question:", "Answer:", "Passage:", "Output:"}, "zh": {"问题：", "回答：", "段落：", "输出："}},
+		TaskFaithfulnessStatements:           {"en": {"Question:", "Answer:", "Output:"}, "zh": {"问题：", "回答：", "输出："}},
+		TaskFaithfulnessVerdicts:             {"en": {"Context:", "Statements:", "Output:"}, "zh": {"上下文：", "陈述：", "输出："}},
+		TaskAnswerRelevancyQuestion:          {"en": {"Answer:", "Output:"}, "zh": {"回答：", "输出："}},
+		TaskContextPrecisionVerdict:          {"en": {"Question:", "Reference answer:", "Passage:", "Output:"}, "zh": {"问题：", "参考答案：", "段落：", "输出："}},
+		TaskContextRecallClassifications:     {"en": {"Question:", "Reference answer:", "Passages:", "Output:"}, "zh": {"问题：", "参考答案：", "段落：", "输出："}},
+		TaskContextUtilizationVerdict:        {"en": {"Question:", "Answer:", "Passage:", "Output:"}, "zh": {"问题：", "回答：", "段落：", "输出："}},
+		TaskAnswerCorrectnessClassifications: {"en": {"Question:", "Statements:", "Reference answer:", "Output:"}, "zh": {"问题：", "陈述：", "参考答案：", "输出："}},
 	}
 )
 

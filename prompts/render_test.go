@@ -29,8 +29,9 @@ func taxData(lang string) Data {
 				"企业转为一般纳税人后需要重新办理税务登记。",
 				"企业转为一般纳税人后会领取新的纳税人识别号。",
 			},
-			Chunk: "纳税人由小规模纳税人转为一般纳税人的，其纳税人识别号不变。",
-			Rank:  1,
+			ReferenceStatements: []string{"纳税人识别号保持不变。", "转登记无须重新办理税务登记。"},
+			Chunk:               "纳税人由小规模纳税人转为一般纳税人的，其纳税人识别号不变。",
+			Rank:                1,
 		}
 	}
 	return Data{
@@ -45,8 +46,9 @@ func taxData(lang string) Data {
 			"The company must re-register after converting to a general VAT taxpayer.",
 			"The company receives a new taxpayer ID after converting to a general VAT taxpayer.",
 		},
-		Chunk: "A taxpayer converting from small-scale to general VAT taxpayer keeps its taxpayer identification number.",
-		Rank:  1,
+		ReferenceStatements: []string{"The taxpayer identification number stays the same.", "No new registration is needed."},
+		Chunk:               "A taxpayer converting from small-scale to general VAT taxpayer keeps its taxpayer identification number.",
+		Rank:                1,
 	}
 }
 

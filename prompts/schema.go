@@ -27,7 +27,12 @@ var schemas = map[string]string{
 	TaskContextRecallClassifications: `{"type":"object","properties":{"classifications":{"type":"array","items":{"type":"object","properties":{` +
 		`"statement":{"type":"string"},` + evidenceProperties + `,"reason":{"type":"string"},"attributed":{"type":"integer","enum":[0,1]}},` +
 		`"required":["statement","chunk","quote","reason","attributed"],"additionalProperties":false}}},"required":["classifications"],"additionalProperties":false}`,
+	TaskAnswerCorrectnessClassifications: `{"type":"object","properties":{"TP":` + correctnessList + `,"FP":` + correctnessList + `,"FN":` + correctnessList +
+		`},"required":["TP","FP","FN"],"additionalProperties":false}`,
 }
+
+const correctnessList = `{"type":"array","items":{"type":"object","properties":{"statement":{"type":"string"},"reason":{"type":"string"}},` +
+	`"required":["statement","reason"],"additionalProperties":false}}`
 
 const chunkVerdictSchema = `{"type":"object","properties":{"reason":{"type":"string"},"verdict":{"type":"integer","enum":[0,1]}},` +
 	`"required":["reason","verdict"],"additionalProperties":false}`

@@ -140,17 +140,19 @@ const (
 	sampleChunk     = "RAGSCOPE-SAMPLE-CHUNK"
 	sampleContext   = "RAGSCOPE-SAMPLE-CONTEXT-"
 	sampleStatement = "RAGSCOPE-SAMPLE-STATEMENT-"
+	sampleRefStmt   = "RAGSCOPE-SAMPLE-REFERENCE-STATEMENT-"
 )
 
 func sampleData() Data {
 	return Data{
-		Question:   sampleQuestion,
-		Answer:     sampleAnswer,
-		Reference:  sampleReference,
-		Contexts:   []string{sampleContext + "1", sampleContext + "2\nsecond line", sampleContext + "3"},
-		Statements: []string{sampleStatement + "1", sampleStatement + "2", sampleStatement + "3"},
-		Chunk:      sampleChunk,
-		Rank:       2,
+		Question:            sampleQuestion,
+		Answer:              sampleAnswer,
+		Reference:           sampleReference,
+		Contexts:            []string{sampleContext + "1", sampleContext + "2\nsecond line", sampleContext + "3"},
+		Statements:          []string{sampleStatement + "1", sampleStatement + "2", sampleStatement + "3"},
+		ReferenceStatements: []string{sampleRefStmt + "1", sampleRefStmt + "2"},
+		Chunk:               sampleChunk,
+		Rank:                2,
 	}
 }
 
@@ -178,6 +180,12 @@ var required = map[string][]struct{ field, marker string }{
 	TaskContextUtilizationVerdict: {
 		{".Answer", sampleAnswer},
 		{".Chunk", sampleChunk},
+	},
+	TaskAnswerCorrectnessClassifications: {
+		{".Statements (every one of them)", sampleStatement + "1"},
+		{".Statements (every one of them)", sampleStatement + "3"},
+		{".ReferenceStatements (every one of them)", sampleRefStmt + "1"},
+		{".ReferenceStatements (every one of them)", sampleRefStmt + "2"},
 	},
 }
 

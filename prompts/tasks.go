@@ -37,6 +37,10 @@ const (
 	// TaskContextUtilizationVerdict is context precision's chunk verdict
 	// with the answer in place of the reference (no reference needed).
 	TaskContextUtilizationVerdict = "context_utilization_verdict"
+	// TaskAnswerCorrectnessClassifications sorts the answer's and the
+	// reference's statements into TP, FP and FN. The statements themselves
+	// come from faithfulness_statements, asked of each text.
+	TaskAnswerCorrectnessClassifications = "answer_correctness_classifications"
 )
 
 // Kept unexported so that a caller appending to or reordering Tasks or Langs
@@ -49,6 +53,7 @@ var (
 		TaskContextPrecisionVerdict,
 		TaskContextRecallClassifications,
 		TaskContextUtilizationVerdict,
+		TaskAnswerCorrectnessClassifications,
 	}
 	allLangs = [...]string{"en", "zh"}
 )
@@ -63,7 +68,8 @@ var Langs = allLangs[:]
 type Data struct {
 	Question, Answer, Reference string
 	Contexts                    []string // ranked chunks
-	Statements                  []string // faithfulness_verdicts: the statements to judge, in order
+	Statements                  []string // faithfulness_verdicts, answer_correctness_classifications: the (answer's) statements, in order
+	ReferenceStatements         []string // answer_correctness_classifications: the reference's statements
 	Chunk                       string   // context_precision_verdict, context_utilization_verdict: the one chunk
 	Rank                        int      // its 1-based rank
 }

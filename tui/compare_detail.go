@@ -60,10 +60,50 @@ func (m *Model) changes(p *page, before, after *eval.Result, mt eval.Metric) {
 		n = m.statementChanges(p, recallItems(before.ContextRecall), recallItems(after.ContextRecall), "attributed", "not attributed")
 	case eval.ContextUtilization:
 		n = m.chunkChanges(p, before.ContextUtilization, after.ContextUtilization)
+	case eval.AnswerCorrectness:
+		n = m.statementChanges(p, correctnessItems(before.AnswerCorrectness, false), correctnessItems(after.AnswerCorrectness, false), "TP", "FP")
+		n += m.statementChanges(p, correctnessItems(before.AnswerCorrectness, true), correctnessItems(after.AnswerCorrectness, true), "covered", "FN")
 	}
 	if n > 0 {
 		p.text(2, "", "now:", &m.st.muted)
 	}
+}
+
+// correctnessItems are answer correctness's answer statements (1 for TP,
+// 0 for FP) or, with reference, the reference's (0 for FN, 1 covered), in
+// extraction order so that the two runs compare position by position.
+func correctnessItems(t *eval.AnswerCorrectnessTrace, reference bool) []judged {
+	if t == nil {
+		return nil
+	}
+	find := func(items []eval.CorrectnessItem, st string) (string, bool) {
+		for _, it := range items {
+			if it.Statement == st {
+				return it.Reason, true
+			}
+		}
+		return "", false
+	}
+	if reference {
+		out := make([]judged, len(t.ReferenceStatements))
+		for i, st := range t.ReferenceStatements {
+			out[i] = judged{text: st, verdict: 1}
+			if r, ok := find(t.Classes.FN, st); ok {
+				out[i] = judged{text: st, verdict: 0, reason: r}
+			}
+		}
+		return out
+	}
+	out := make([]judged, len(t.AnswerStatements))
+	for i, st := range t.AnswerStatements {
+		r, ok := find(t.Classes.TP, st)
+		out[i] = judged{text: st, verdict: 1, reason: r}
+		if !ok {
+			r, _ = find(t.Classes.FP, st)
+			out[i] = judged{text: st, verdict: 0, reason: r}
+		}
+	}
+	return out
 }
 
 // judged is a statement with its verdict, for faithfulness and recall alike.

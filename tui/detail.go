@@ -379,6 +379,10 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 			m.recallSection(p, res)
 		case eval.ContextUtilization:
 			m.precisionSection(p, res.ContextUtilization, eval.LabelContextUtilization, " for the answer")
+		case eval.AnswerSimilarity:
+			m.similaritySection(p, res)
+		case eval.AnswerCorrectness:
+			m.correctnessSection(p, res)
 		}
 	}
 	m.failuresSection(p, res)
@@ -582,6 +586,62 @@ func (m *Model) faithfulnessSection(p *page, res *eval.Result) {
 	if n := len(t.Statements); n > 0 {
 		p.text(2, "", sprintf("%d of %d statements supported = %.3f", t.Supported, n, float64(t.Supported)/float64(n)), &st.bold)
 	}
+}
+
+func (m *Model) similaritySection(p *page, res *eval.Result) {
+	if t := res.AnswerSimilarity; t != nil {
+		p.text(2, "", sprintf("score = cosine(E(answer), E(reference)) = %.3f", t.Cosine), &m.st.bold)
+	}
+}
+
+// correctnessSection lists the judge's TP, FP and FN with their reasons
+// and ends with the F-score and the weighted mean, every term shown.
+// The items are not pickable: human labels do not cover this task yet.
+func (m *Model) correctnessSection(p *page, res *eval.Result) {
+	t := res.AnswerCorrectness
+	st := m.st
+	if t == nil {
+		return
+	}
+	c := t.Classes
+	for _, l := range []struct {
+		title   string
+		items   []eval.CorrectnessItem
+		verdict int
+	}{
+		{"TP: answer statements the reference supports", c.TP, 1},
+		{"FP: answer statements the reference does not support", c.FP, 0},
+		{"FN: reference statements missing from the answer", c.FN, 0},
+	} {
+		p.text(2, "", sprintf("%s (%d)", l.title, len(l.items)), &st.accent)
+		if len(l.items) == 0 {
+			p.text(4, "", "none", &st.muted)
+		}
+		for _, it := range l.items {
+			if l.verdict == 1 {
+				p.text(2, "  "+m.verdictMark(1), it.Statement, nil)
+			} else {
+				p.text(2, "  "+m.verdictMark(0), it.Statement, &st.emph)
+			}
+			if it.Reason != "" {
+				p.text(6, "", it.Reason, &st.muted)
+			}
+		}
+	}
+	if res.Status[eval.AnswerCorrectness] != eval.StatusOK {
+		p.text(2, "", sprintf("%d answer statements, %d reference statements", len(t.AnswerStatements), len(t.ReferenceStatements)), &st.muted)
+		return
+	}
+	tp, fp, fn := len(c.TP), len(c.FP), len(c.FN)
+	p.text(2, "", sprintf("F1 = 2*TP / (2*TP + FP + FN) = 2*%d / (2*%d + %d + %d) = %.3f", tp, tp, fp, fn, t.FScore), &st.bold)
+	w := t.Weights
+	if t.Similarity == nil {
+		p.text(2, "", sprintf("score = F1 = %.3f (similarity weight 0)", t.FScore), &st.bold)
+		return
+	}
+	score := eval.CorrectnessScore(t.FScore, *t.Similarity, w)
+	p.text(2, "", sprintf("score = (%g*F1 + %g*similarity) / (%g + %g) = (%g*%.3f + %g*%.3f) / %g = %.3f",
+		w[0], w[1], w[0], w[1], w[0], t.FScore, w[1], *t.Similarity, w[0]+w[1], score), &st.bold)
 }
 
 func (m *Model) relevancySection(p *page, res *eval.Result) {

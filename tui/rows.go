@@ -23,7 +23,13 @@ import (
 type row struct {
 	// scores stay float64: a float32 0.9 is 0.8999999, which lands in
 	// the wrong histogram bin and misses f>=0.9 at the edge.
-	scores [eval.NumMetrics]float64 // NaN when the metric has no score
+	//
+	// The four default metrics' scores are inline; the others' come in
+	// an array of their own, allocated only when one is scored, so a row of
+	// a default run does not grow with every metric added (a million rows
+	// must stay under 300 MiB).
+	scores [inlineScores]float64 // NaN when the metric has no score
+	more   *[eval.NumMetrics - inlineScores]float64
 	// texts holds the sample's id (idLen bytes), then the first headRunes
 	// runes of the question (qLen bytes), then of the answer: one
 	// allocation for the three. The table shows the question, the
@@ -39,6 +45,10 @@ type row struct {
 	done   bool // the sample has a result
 	qcut   bool // the question was longer than its head
 }
+
+// inlineScores is how many metrics' scores a row holds inline: the
+// default ones, first in eval.AllMetrics.
+const inlineScores = 4
 
 // rowSlab hands out rows from blocks of slabRows, so a million rows are a
 // few hundred allocations. A block lives while any of its rows is
@@ -159,6 +169,11 @@ func (r *row) set(res *eval.Result, x *rowExtras) {
 	for i := range r.scores {
 		r.scores[i] = math.NaN()
 	}
+	if r.more != nil {
+		for i := range r.more {
+			r.more[i] = math.NaN()
+		}
+	}
 	r.status, r.diag = [eval.NumMetrics]uint8{}, 0
 	r.done = res != nil
 	if x != nil {
@@ -179,7 +194,7 @@ func (r *row) set(res *eval.Result, x *rowExtras) {
 		}
 		r.status[i] = statusCode(st)
 		if v, ok := res.Score(m); ok && st == eval.StatusOK {
-			r.scores[i] = v
+			r.setScore(i, v)
 		}
 		if st.Failed() && x != nil {
 			if x.errs[r.index] == nil {
@@ -263,7 +278,29 @@ func (r *row) start(known *eval.Result, x *rowExtras) {
 }
 
 // score is a metric's score by slot, NaN when it has none.
-func (r *row) score(slot int) float64 { return r.scores[slot] }
+func (r *row) score(slot int) float64 {
+	if slot < inlineScores {
+		return r.scores[slot]
+	}
+	if r.more == nil {
+		return math.NaN()
+	}
+	return r.more[slot-inlineScores]
+}
+
+func (r *row) setScore(slot int, v float64) {
+	if slot < inlineScores {
+		r.scores[slot] = v
+		return
+	}
+	if r.more == nil {
+		r.more = new([eval.NumMetrics - inlineScores]float64)
+		for i := range r.more {
+			r.more[i] = math.NaN()
+		}
+	}
+	r.more[slot-inlineScores] = v
+}
 
 // status returns the status of a metric and whether the metric was
 // evaluated for this sample at all (it is absent when not selected).

@@ -160,7 +160,7 @@ func TestClippedLinesEndWithEllipsis(t *testing.T) {
 	}{
 		{"table", nil, []string{"✓   0 小规模纳税人转为", "✓   1 When was the Eif"}},
 		// the selected row and another
-		{"prompt list", []string{"p"}, []string{"  faithfulness_statements         en    embedded", "  faithfulness_verdicts           zh"}},
+		{"prompt list", []string{"p"}, []string{"  faithfulness_statements             en    embedded", "  faithfulness_verdicts               zh"}},
 	}
 	for _, tt := range tests {
 		for _, ascii := range []bool{false, true} {

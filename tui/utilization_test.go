@@ -58,8 +58,12 @@ func TestMetricKeysFollowTheRunsMetrics(t *testing.T) {
 	if h := four.keys.Section.Help().Key; h != "1-4" || len(four.keys.Section.Keys()) != 4 {
 		t.Errorf("four metrics: %q %v", h, four.keys.Section.Keys())
 	}
-	five := New(Options{Metrics: eval.AllMetrics})
+	five := New(Options{Metrics: eval.AllMetrics[:5]})
 	if h := five.keys.Section.Help().Key; h != "1-5" || len(five.keys.Section.Keys()) != 5 {
 		t.Errorf("five metrics: %q %v", h, five.keys.Section.Keys())
+	}
+	seven := New(Options{Metrics: eval.AllMetrics})
+	if h := seven.keys.Section.Help().Key; h != "1-7" || len(seven.keys.Section.Keys()) != 7 {
+		t.Errorf("seven metrics: %q %v", h, seven.keys.Section.Keys())
 	}
 }

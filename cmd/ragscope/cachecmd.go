@@ -99,7 +99,7 @@ func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout
 		if err != nil {
 			return fail(err)
 		}
-		fmt.Fprintf(stdout, "compacted %s: %s -> %s\n", sanitize.Line(path), humanBytes(before), humanBytes(after))
+		fmt.Fprintf(stdout, "compacted %s: %s -> %s\n", sanitize.Line(path), app.ByteCount(before), app.ByteCount(after))
 		return exitOK
 	}
 	mode := app.Write
@@ -117,11 +117,11 @@ func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout
 		if err != nil {
 			return fail(err)
 		}
-		fmt.Fprintf(stdout, "database %s (%s on disk)\n", sanitize.Line(st.Path), humanBytes(st.FileSize))
+		fmt.Fprintf(stdout, "database %s (%s on disk)\n", sanitize.Line(st.Path), app.ByteCount(st.FileSize))
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "KIND\tENTRIES\tBYTES")
 		for _, k := range st.Kinds {
-			fmt.Fprintf(tw, "%s\t%d\t%s\n", sanitize.Line(k.Kind), k.Entries, humanBytes(k.Bytes))
+			fmt.Fprintf(tw, "%s\t%d\t%s\n", sanitize.Line(k.Kind), k.Entries, app.ByteCount(k.Bytes))
 		}
 		tw.Flush()
 		if r := st.LastRun; r != nil {
@@ -202,16 +202,4 @@ func parseAge(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("%q is not a duration like 30d or 12h", s)
 	}
 	return d, nil
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }

@@ -28,7 +28,7 @@ import (
 // one run would build from the same flags, settings file and environment.
 var calibrateGroups = []flagGroup{
 	{"calibration", []string{"datasets", "judge", "limit", "yes"}},
-	{"judge (--judge llm)", judgeFlagsOf(runFlagGroups[0].flags, "metrics", "strictness", "no-n", "offline")},
+	{"judge (--judge llm)", judgeFlagsOf(runFlagGroups[0].flags, "metrics", "strictness", "ac-weights", "no-n", "offline")},
 	{"cache & store", []string{"db", "no-cache", "cache-only"}},
 	{"cost", []string{"prices", "config"}},
 }

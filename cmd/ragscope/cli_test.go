@@ -195,7 +195,7 @@ func TestCompleteFlagValuesAndFiles(t *testing.T) {
 		directive string
 	}{
 		{"--metrics after one", []string{"run", "--metrics", "faithfulness,context_"}, []string{"faithfulness,context_precision", "faithfulness,context_recall", "faithfulness,context_utilization"}, ":6"},
-		{"--metrics from nothing", []string{"run", "--metrics", "a"}, []string{"all", "answer_relevancy"}, ":6"},
+		{"--metrics from nothing", []string{"run", "--metrics", "a"}, []string{"all", "answer_correctness", "answer_relevancy", "answer_similarity"}, ":6"},
 		{"--lang", []string{"run", "--lang", ""}, []string{"auto", "en", "zh"}, ":4"},
 		{"--response-format", []string{"check", "--response-format", "json"}, []string{"json_schema", "json_object"}, ":4"},
 		{"report --format", []string{"report", "--format", ""}, []string{"json", "csv", "md", "github", "jsonl"}, ":4"},

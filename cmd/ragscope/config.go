@@ -32,6 +32,7 @@ var settingFlags = map[string]string{
 	"response_format":      "response-format",
 	"temperature":          "temperature",
 	"strictness":           "strictness",
+	"ac_weights":           "ac-weights",
 	"concurrency":          "concurrency",
 	"request_timeout":      "request-timeout",
 	"max_retries":          "max-retries",

@@ -129,9 +129,9 @@ func dbCheck(path string, asJSON bool, stdout, stderr io.Writer) int {
 	}
 	if rep.PageSize > 0 {
 		fmt.Fprintf(stdout, "  file %s; page size %d; the database extends to %s; transaction %d\n",
-			humanBytes(rep.FileSize), rep.PageSize, humanBytes(rep.DBSize), rep.TxID)
+			app.ByteCount(rep.FileSize), rep.PageSize, app.ByteCount(rep.DBSize), rep.TxID)
 	} else {
-		fmt.Fprintf(stdout, "  file %s\n", humanBytes(rep.FileSize))
+		fmt.Fprintf(stdout, "  file %s\n", app.ByteCount(rep.FileSize))
 	}
 	if !rep.NotDatabase {
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)

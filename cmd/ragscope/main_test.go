@@ -151,7 +151,7 @@ func TestHeadlessReportWithLLMJudge(t *testing.T) {
 			t.Fatalf("%s mean %v", m, *s.Mean)
 		}
 	}
-	if len(rep.Run.Prompts) != 12 { // every task in en and zh, used by the run or not
+	if len(rep.Run.Prompts) != 14 { // every task in en and zh, used by the run or not
 		t.Fatalf("prompt hashes %v", rep.Run.Prompts)
 	}
 	// The raw JSON carries the contract's field names.

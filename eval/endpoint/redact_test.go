@@ -62,6 +62,12 @@ func (j secretJudge) UtilizationVerdict(context.Context, *eval.Sample, int) (eva
 func (j secretJudge) Classify(context.Context, *eval.Sample) ([]eval.Classification, error) {
 	return nil, nil
 }
+func (j secretJudge) ReferenceStatements(context.Context, *eval.Sample) ([]string, error) {
+	return nil, nil
+}
+func (j secretJudge) CorrectnessClassify(context.Context, *eval.Sample, []string, []string) (eval.CorrectnessClasses, error) {
+	return eval.CorrectnessClasses{}, nil
+}
 func (j secretJudge) Embed(context.Context, *eval.Sample, []string) ([][]float64, error) {
 	return nil, nil
 }

@@ -35,6 +35,7 @@ type Config struct {
 	EmbeddingModel string
 	Metrics        []eval.Metric
 	Strictness     int
+	ACWeights      [2]float64 // answer correctness's; zero is the default
 	// Store is the run's cache; nil with --no-cache (every call is sent,
 	// repeats too). CacheOnly: the run sends nothing; misses are cache_miss.
 	Store     cache.Store
@@ -151,7 +152,7 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 	firstErr := ""
 	r := &eval.Runner{
 		Judge:  planJudge{cfg.Judge(tp)},
-		Config: eval.RunnerConfig{Metrics: metrics, Strictness: cfg.Strictness, Workers: workers},
+		Config: eval.RunnerConfig{Metrics: metrics, Strictness: cfg.Strictness, ACWeights: cfg.ACWeights, Workers: workers},
 		Done:   cfg.Done,
 		OnResult: func(res *eval.Result) error {
 			// A metric that fails in the dry run (not a cache_miss of
@@ -211,8 +212,16 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 		if calls == 0 && hits == 0 {
 			continue
 		}
-		m := eval.MetricOfTask(name)
-		if _, ok := est.ByMetric[m]; !ok {
+		// A task shared by metrics is counted once, under the first
+		// metric of the run that makes it (the calls are the same requests).
+		var m eval.Metric
+		for _, c := range eval.MetricsOfTask(name) {
+			if _, ok := est.ByMetric[c]; ok {
+				m = c
+				break
+			}
+		}
+		if m == "" {
 			continue // a task of no metric of the run: none today
 		}
 		me := est.ByMetric[m]

@@ -18,7 +18,7 @@ func TestPlanOfSamplesWithoutCache(t *testing.T) {
 	samples := benchSamples(5)
 	samples[4].Reference = "" // no reference: no precision nor recall call
 	cfg := planConfig("gpt-4o-mini")
-	cfg.Metrics = eval.AllMetrics
+	cfg.Metrics = eval.AllMetrics[:5]
 	est, err := Run(context.Background(), cfg, eval.SliceSource(samples), len(samples))
 	if err != nil {
 		t.Fatal(err)
@@ -46,6 +46,9 @@ func TestPlanOfSamplesWithoutCache(t *testing.T) {
 		t.Errorf("tokenizer %q, cost %v", est.Tokenizer, est.CostUSD)
 	}
 	for _, task := range prompts.Tasks {
+		if task == prompts.TaskAnswerCorrectnessClassifications {
+			continue // not a task of the metrics planned
+		}
 		if est.Completion[task] != "default guess" {
 			t.Errorf("%s: %q", task, est.Completion[task])
 		}
@@ -66,6 +69,53 @@ func TestPlanOfSamplesWithoutCache(t *testing.T) {
 	est, err = Run(context.Background(), cfg, eval.SliceSource(samples[:1]), 1)
 	if err != nil || est.ByMetric[eval.AnswerRelevancy].Calls != (Calls{Chat: 1, Embeddings: 1}) {
 		t.Errorf("n=4: %+v, %v", est.ByMetric, err)
+	}
+}
+
+// The new metrics planned alone: their shared tasks (the statement
+// extraction, the embeddings) are counted under them, not dropped with the
+// metrics of the run that do not run.
+func TestPlanOfAnswerCorrectnessAndSimilarity(t *testing.T) {
+	samples := benchSamples(5)
+	samples[4].Reference = "" // no reference: neither metric calls
+	for _, tc := range []struct {
+		name    string
+		metrics []eval.Metric
+		want    map[eval.Metric]Calls
+	}{
+		{"both", []eval.Metric{eval.AnswerSimilarity, eval.AnswerCorrectness}, map[eval.Metric]Calls{
+			// embeddings go to the first metric that makes them; without
+			// a cache both metrics' requests are planned
+			eval.AnswerSimilarity:  {Embeddings: 8},
+			eval.AnswerCorrectness: {Chat: 12},
+		}},
+		{"correctness alone", []eval.Metric{eval.AnswerCorrectness}, map[eval.Metric]Calls{
+			// per sample: answer statements, reference statements, classification, one embedding
+			eval.AnswerCorrectness: {Chat: 12, Embeddings: 4},
+		}},
+		{"with faithfulness", []eval.Metric{eval.Faithfulness, eval.AnswerCorrectness}, map[eval.Metric]Calls{
+			eval.Faithfulness:      {Chat: 18},
+			eval.AnswerCorrectness: {Chat: 4, Embeddings: 4},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := planConfig("gpt-4o-mini")
+			cfg.Metrics = tc.metrics
+			est, err := Run(context.Background(), cfg, eval.SliceSource(samples), len(samples))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for m, c := range tc.want {
+				if got := est.ByMetric[m].Calls; got != c {
+					t.Errorf("%s: %+v, want %+v", m, got, c)
+				}
+			}
+			for _, n := range est.Notes {
+				if strings.Contains(n, "stopped short") {
+					t.Errorf("a planned reply failed the judge's checks: %s", n)
+				}
+			}
+		})
 	}
 }
 

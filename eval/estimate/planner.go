@@ -70,6 +70,19 @@ func (j planJudge) UtilizationVerdict(ctx context.Context, s *eval.Sample, rank 
 	return j.Judge.UtilizationVerdict(withSample(ctx, s, nil), s, rank)
 }
 
+// ReferenceStatements plans the extraction of the reference: the sample
+// the planner sees has the reference as its answer, so the plan counts the
+// reference's statements.
+func (j planJudge) ReferenceStatements(ctx context.Context, s *eval.Sample) ([]string, error) {
+	as := *s
+	as.Answer = s.Reference
+	return j.Judge.ReferenceStatements(withSample(ctx, &as, nil), s)
+}
+
+func (j planJudge) CorrectnessClassify(ctx context.Context, s *eval.Sample, answer, reference []string) (eval.CorrectnessClasses, error) {
+	return j.Judge.CorrectnessClassify(withSample(ctx, s, answer), s, answer, reference)
+}
+
 func (j planJudge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classification, error) {
 	return j.Judge.Classify(withSample(ctx, s, nil), s)
 }
@@ -159,6 +172,18 @@ func (p *planner) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResp
 			cs = append(cs, class{st, reason(lang), 1})
 		}
 		content = map[string]any{"classifications": cs}
+	case prompts.TaskAnswerCorrectnessClassifications:
+		// Every answer statement a TP: the reply's length, which is what
+		// costs, is that of the statements sent.
+		type item struct {
+			Statement string `json:"statement"`
+			Reason    string `json:"reason"`
+		}
+		tp := []item{}
+		for _, st := range sc.statements {
+			tp = append(tp, item{st, reason(lang)})
+		}
+		content = map[string]any{"TP": tp, "FP": []item{}, "FN": []item{}}
 	default:
 		return eval.ChatResponse{}, eval.NewStepError(eval.StatusJudgeError, "the cost estimate knows no judge task %q", req.Task)
 	}

@@ -493,6 +493,8 @@ func Generic(r *Request) Reply {
 		return Reply{Choices: choices}
 	case "context_precision_verdict", "context_utilization_verdict":
 		return one(`{"reason": "useful", "verdict": 1}`)
+	case "answer_correctness_classifications":
+		return one(`{"TP": [{"statement": "first statement", "reason": "in the reference"}], "FP": [{"statement": "second statement", "reason": "not in the reference"}], "FN": [{"statement": "ref two", "reason": "missing from the answer"}]}`)
 	case "context_recall_classifications":
 		ev := Evidence(r)
 		return one(`{"classifications": [{"statement": "ref one", ` + ev + `, "reason": "in context", "attributed": 1}, {"statement": "ref two", ` + ev + `, "reason": "in context", "attributed": 1}]}`)

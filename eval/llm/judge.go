@@ -157,7 +157,18 @@ func binary(name string, v *int) error {
 
 // Statements implements eval.Judge (faithfulness_statements).
 func (j *Judge) Statements(ctx context.Context, s *eval.Sample) ([]string, error) {
-	req, err := j.request(s, prompts.TaskFaithfulnessStatements, prompts.Data{Question: s.Question, Answer: s.Answer})
+	return j.statements(ctx, s, s.Answer)
+}
+
+// ReferenceStatements implements eval.Judge: the same task as the answer's
+// statements with the reference as the text. One task, so one prompt to
+// tune, and a reference that is also some sample's answer is paid once.
+func (j *Judge) ReferenceStatements(ctx context.Context, s *eval.Sample) ([]string, error) {
+	return j.statements(ctx, s, s.Reference)
+}
+
+func (j *Judge) statements(ctx context.Context, s *eval.Sample, text string) ([]string, error) {
+	req, err := j.request(s, prompts.TaskFaithfulnessStatements, prompts.Data{Question: s.Question, Answer: text})
 	if err != nil {
 		return nil, err
 	}
@@ -352,6 +363,40 @@ func (j *Judge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classifica
 		cls = append(cls, eval.Classification{Statement: strings.TrimSpace(c.Statement), Attributed: *c.Attributed, Reason: strings.TrimSpace(c.Reason), Evidence: c.citation()})
 	}
 	return cls, nil
+}
+
+// CorrectnessClassify implements eval.Judge (answer_correctness_classifications).
+func (j *Judge) CorrectnessClassify(ctx context.Context, s *eval.Sample, answer, reference []string) (eval.CorrectnessClasses, error) {
+	req, err := j.request(s, prompts.TaskAnswerCorrectnessClassifications, prompts.Data{
+		Question: s.Question, Answer: s.Answer, Reference: s.Reference, Statements: answer, ReferenceStatements: reference,
+	})
+	if err != nil {
+		return eval.CorrectnessClasses{}, err
+	}
+	out, _, err := send(ctx, j, req, func(r *correctnessReply) error {
+		for _, l := range []struct {
+			name string
+			list []correctnessItem
+		}{{"TP", r.TP}, {"FP", r.FP}, {"FN", r.FN}} {
+			if l.list == nil {
+				return fmt.Errorf("missing field %q", l.name)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return eval.CorrectnessClasses{}, err
+	}
+	conv := func(in []correctnessItem) []eval.CorrectnessItem {
+		res := []eval.CorrectnessItem{}
+		for _, c := range in {
+			if st := strings.TrimSpace(c.Statement); st != "" {
+				res = append(res, eval.CorrectnessItem{Statement: st, Reason: strings.TrimSpace(c.Reason)})
+			}
+		}
+		return res
+	}
+	return eval.CorrectnessClasses{TP: conv(out.TP), FP: conv(out.FP), FN: conv(out.FN)}, nil
 }
 
 // Embed implements eval.Judge: all texts of a sample go in one request.

@@ -77,6 +77,19 @@ type chunkReply struct {
 	Verdict *int   `json:"verdict"`
 }
 
+// correctnessReply's lists are slices whose nil-ness tells a missing key
+// from an empty list.
+type correctnessReply struct {
+	TP []correctnessItem `json:"TP"`
+	FP []correctnessItem `json:"FP"`
+	FN []correctnessItem `json:"FN"`
+}
+
+type correctnessItem struct {
+	Statement string `json:"statement"`
+	Reason    string `json:"reason"`
+}
+
 type classificationsReply struct {
 	Classifications []struct {
 		Statement string `json:"statement"`

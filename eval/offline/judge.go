@@ -171,6 +171,43 @@ func (j *Judge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classifica
 	return out, nil
 }
 
+// ReferenceStatements splits the reference the way Classify does.
+func (j *Judge) ReferenceStatements(ctx context.Context, s *eval.Sample) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return SplitStatements(s.Reference), nil
+}
+
+// CorrectnessClassify runs the support test both ways: an answer statement
+// the reference supports is a TP, else an FP; a reference statement the
+// answer does not support is an FN. It is the same lexical test as
+// faithfulness, with the reference (or the answer) as the only context.
+func (j *Judge) CorrectnessClassify(ctx context.Context, s *eval.Sample, answer, reference []string) (eval.CorrectnessClasses, error) {
+	if err := ctx.Err(); err != nil {
+		return eval.CorrectnessClasses{}, err
+	}
+	q := analyze(s.Question)
+	out := eval.CorrectnessClasses{TP: []eval.CorrectnessItem{}, FP: []eval.CorrectnessItem{}, FN: []eval.CorrectnessItem{}}
+	refSents := j.contextSentences([]string{s.Reference})
+	for _, st := range answer {
+		ev := support(analyze(st), q, refSents)
+		it := eval.CorrectnessItem{Statement: st, Reason: "against the reference: " + ev.Reason}
+		if ev.Verdict == 1 {
+			out.TP = append(out.TP, it)
+		} else {
+			out.FP = append(out.FP, it)
+		}
+	}
+	ansSents := j.contextSentences([]string{s.Answer})
+	for _, st := range reference {
+		if ev := support(analyze(st), q, ansSents); ev.Verdict == 0 {
+			out.FN = append(out.FN, eval.CorrectnessItem{Statement: st, Reason: "against the answer: " + ev.Reason})
+		}
+	}
+	return out, nil
+}
+
 // Embed returns hashed n-gram vectors, one per text.
 func (j *Judge) Embed(ctx context.Context, s *eval.Sample, texts []string) ([][]float64, error) {
 	if err := ctx.Err(); err != nil {

@@ -1,0 +1,169 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// DefaultACWeights are RAGAS's weights of answer correctness: factuality
+// (the F-score) 0.75, answer similarity 0.25.
+var DefaultACWeights = [2]float64{0.75, 0.25}
+
+// CorrectnessBeta is the β of answer correctness's F-score (RAGAS's default).
+const CorrectnessBeta = 1.0
+
+// ParseACWeights parses --ac-weights: two non-negative numbers, not both 0.
+func ParseACWeights(s string) ([2]float64, error) {
+	if strings.TrimSpace(s) == "" {
+		return DefaultACWeights, nil
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) != 2 {
+		return [2]float64{}, fmt.Errorf("--ac-weights: want two comma-separated numbers (factuality,similarity), got %q", s)
+	}
+	var w [2]float64
+	for i, p := range parts {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return [2]float64{}, fmt.Errorf("--ac-weights: %q is not a non-negative number", strings.TrimSpace(p))
+		}
+		w[i] = v
+	}
+	if math.IsInf(w[0]+w[1], 0) {
+		return [2]float64{}, fmt.Errorf("--ac-weights: %q is too large to weigh with", s)
+	}
+	if w[0] == 0 && w[1] == 0 {
+		return [2]float64{}, errors.New("--ac-weights: the two weights cannot both be 0")
+	}
+	return w, nil
+}
+
+// FBetaScore is (1+β²)·TP / ((1+β²)·TP + β²·FN + FP), and 0 when TP is 0.
+// RAGAS computes it from precision and recall with 1e-10 guards, which gives
+// 0 for all-empty lists; ragscope never scores that case (the caller gives
+// it a status), so no epsilon is needed and the value is exact.
+func FBetaScore(tp, fp, fn int, beta float64) float64 {
+	if tp == 0 {
+		return 0
+	}
+	b2 := beta * beta
+	return (1 + b2) * float64(tp) / ((1+b2)*float64(tp) + b2*float64(fn) + float64(fp))
+}
+
+// CorrectnessScore is the weighted mean of the F-score and the similarity
+// (similarity unused when its weight is 0).
+func CorrectnessScore(f, sim float64, w [2]float64) float64 {
+	if w[1] == 0 {
+		return f
+	}
+	return (w[0]*f + w[1]*sim) / (w[0] + w[1])
+}
+
+// answer_similarity = cosine(E(answer), E(reference)).
+func runSemanticSimilarity(ctx context.Context, j Judge, s *Sample, r *Result) {
+	if strings.TrimSpace(s.Answer) == "" || strings.TrimSpace(s.Reference) == "" {
+		r.set(AnswerSimilarity, StatusMissingInput, nil, "answer similarity needs both an answer and a reference")
+		return
+	}
+	c, err := similarity(ctx, j, s)
+	if err != nil {
+		r.fail(AnswerSimilarity, err)
+		return
+	}
+	r.AnswerSimilarity = &AnswerSimilarityTrace{Cosine: c}
+	r.set(AnswerSimilarity, StatusOK, &c, "")
+}
+
+// similarity embeds answer and reference in one request; the cache keys
+// embeddings per text, so answer similarity and answer correctness in one
+// run pay for them once.
+func similarity(ctx context.Context, j Judge, s *Sample) (float64, error) {
+	vecs, err := j.Embed(ctx, s, []string{s.Answer, s.Reference})
+	if err != nil {
+		return 0, err
+	}
+	if len(vecs) != 2 {
+		return 0, NewStepError(StatusJudgeError, "embedder returned %d vectors for 2 texts", len(vecs))
+	}
+	return Cosine(vecs[0], vecs[1]), nil
+}
+
+// answer_correctness = (w0·F1(TP, FP, FN) + w1·answer_similarity) / (w0 + w1).
+func runAnswerCorrectness(ctx context.Context, j Judge, s *Sample, weights [2]float64, r *Result) {
+	if strings.TrimSpace(s.Answer) == "" || strings.TrimSpace(s.Reference) == "" {
+		r.set(AnswerCorrectness, StatusMissingInput, nil, "answer correctness needs both an answer and a reference")
+		return
+	}
+	if weights == ([2]float64{}) {
+		weights = DefaultACWeights
+	}
+	// The two extractions and the embedding are independent.
+	var (
+		ans, ref       []string
+		sim            float64
+		errA, errR, eS error
+		wg             sync.WaitGroup
+	)
+	wg.Add(2)
+	go func() { defer wg.Done(); ans, errA = j.Statements(ctx, s) }()
+	go func() { defer wg.Done(); ref, errR = j.ReferenceStatements(ctx, s) }()
+	if weights[1] != 0 {
+		wg.Add(1)
+		go func() { defer wg.Done(); sim, eS = similarity(ctx, j, s) }()
+	}
+	wg.Wait()
+	for _, err := range []error{errA, errR, eS} {
+		if err != nil {
+			r.fail(AnswerCorrectness, err)
+			return
+		}
+	}
+	tr := &AnswerCorrectnessTrace{AnswerStatements: nonNil(ans), ReferenceStatements: nonNil(ref), Weights: weights,
+		Classes: CorrectnessClasses{TP: []CorrectnessItem{}, FP: []CorrectnessItem{}, FN: []CorrectnessItem{}}}
+	if weights[1] != 0 {
+		tr.Similarity = &sim
+	}
+	switch {
+	case len(ans) == 0 && len(ref) == 0:
+		r.AnswerCorrectness = tr
+		r.set(AnswerCorrectness, StatusNoStatements, nil, "the judge extracted no statements from the answer nor from the reference")
+		return
+	case len(ans) == 0:
+		r.AnswerCorrectness = tr
+		r.set(AnswerCorrectness, StatusNoStatements, nil, "the judge extracted no statements from the answer")
+		return
+	case len(ref) == 0:
+		r.AnswerCorrectness = tr
+		r.set(AnswerCorrectness, StatusNoStatements, nil, "the judge extracted no statements from the reference")
+		return
+	}
+	cls, err := j.CorrectnessClassify(ctx, s, ans, ref)
+	if err != nil {
+		r.fail(AnswerCorrectness, err)
+		return
+	}
+	tr.Classes = CorrectnessClasses{TP: nonNilItems(cls.TP), FP: nonNilItems(cls.FP), FN: nonNilItems(cls.FN)}
+	tr.FScore = FBetaScore(len(cls.TP), len(cls.FP), len(cls.FN), CorrectnessBeta)
+	score := CorrectnessScore(tr.FScore, sim, weights)
+	r.AnswerCorrectness = tr
+	r.set(AnswerCorrectness, StatusOK, &score, "")
+}
+
+func nonNil(ss []string) []string {
+	if ss == nil {
+		return []string{}
+	}
+	return ss
+}
+
+func nonNilItems(it []CorrectnessItem) []CorrectnessItem {
+	if it == nil {
+		return []CorrectnessItem{}
+	}
+	return it
+}

@@ -1,0 +1,232 @@
+package eval
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestFBetaScore(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		tp, fp, fn int
+		beta, want float64
+	}{
+		// The RAGAS test vector: 2·3 / (2·3 + 2 + 1) = 6/9.
+		{"ragas vector", 3, 1, 2, 1, 2.0 / 3},
+		{"all true", 4, 0, 0, 1, 1},
+		{"no true positive", 0, 3, 2, 1, 0},
+		{"only misses", 0, 0, 2, 1, 0},
+		{"precision only", 1, 1, 0, 1, 2.0 / 3},
+		// β = 2 weighs recall: 5·3 / (5·3 + 4·2 + 1) = 15/24.
+		{"beta 2", 3, 1, 2, 2, 15.0 / 24},
+	} {
+		if got := FBetaScore(tc.tp, tc.fp, tc.fn, tc.beta); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s: F(%d,%d,%d) = %v, want %v", tc.name, tc.tp, tc.fp, tc.fn, got, tc.want)
+		}
+	}
+	if got := FBetaScore(3, 1, 2, 1); math.Round(got*1000)/1000 != 0.667 {
+		t.Errorf("RAGAS vector rounds to %.3f, want 0.667", got)
+	}
+}
+
+func TestCorrectnessScore(t *testing.T) {
+	for _, tc := range []struct {
+		f, sim float64
+		w      [2]float64
+		want   float64
+	}{
+		{2.0 / 3, 0.9, DefaultACWeights, 0.75*2.0/3 + 0.25*0.9}, // 0.725
+		{0.5, 1, [2]float64{1, 1}, 0.75},
+		{0.5, 0.2, [2]float64{1, 0}, 0.5}, // similarity weight 0: F alone
+		{0.5, 0.2, [2]float64{0, 1}, 0.2}, // factuality weight 0: similarity alone
+		{1, 0, [2]float64{3, 1}, 0.75},    // weights need not sum to 1
+	} {
+		if got := CorrectnessScore(tc.f, tc.sim, tc.w); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("CorrectnessScore(%v, %v, %v) = %v, want %v", tc.f, tc.sim, tc.w, got, tc.want)
+		}
+	}
+}
+
+func TestParseACWeights(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want [2]float64
+		err  string
+	}{
+		{"", DefaultACWeights, ""},
+		{"0.75,0.25", [2]float64{0.75, 0.25}, ""},
+		{" 1 , 0 ", [2]float64{1, 0}, ""},
+		{"0,0", [2]float64{}, "both be 0"},
+		{"-1,2", [2]float64{}, "non-negative"},
+		{"1", [2]float64{}, "two comma-separated"},
+		{"1,2,3", [2]float64{}, "two comma-separated"},
+		{"a,1", [2]float64{}, "non-negative"},
+		{"NaN,1", [2]float64{}, "non-negative"},
+		{"Inf,1", [2]float64{}, "non-negative"},
+		{"1e308,1e308", [2]float64{}, "too large"},
+	} {
+		got, err := ParseACWeights(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: err %v, want %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%q: %v, %v; want %v", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+// acJudge answers answer correctness's steps from a script.
+type acJudge struct {
+	nopJudge
+	answer, reference []string
+	classes           CorrectnessClasses
+	vecs              [][]float64
+	classified        *int
+}
+
+func (j acJudge) Statements(context.Context, *Sample) ([]string, error) { return j.answer, nil }
+func (j acJudge) ReferenceStatements(context.Context, *Sample) ([]string, error) {
+	return j.reference, nil
+}
+func (j acJudge) CorrectnessClassify(context.Context, *Sample, []string, []string) (CorrectnessClasses, error) {
+	*j.classified++
+	return j.classes, nil
+}
+func (j acJudge) Embed(_ context.Context, _ *Sample, texts []string) ([][]float64, error) {
+	return j.vecs, nil
+}
+
+func items(n int) []CorrectnessItem {
+	out := make([]CorrectnessItem, n)
+	for i := range out {
+		out[i] = CorrectnessItem{Statement: "s", Reason: "r"}
+	}
+	return out
+}
+
+func TestAnswerCorrectnessAndSimilarity(t *testing.T) {
+	ragas := CorrectnessClasses{TP: items(3), FP: items(1), FN: items(2)}
+	// cos = 0.6 exactly: (1,0)·(0.6,0.8).
+	vecs := [][]float64{{1, 0}, {0.6, 0.8}}
+	full := Sample{Question: "q", Answer: "a", Reference: "r"}
+	for _, tc := range []struct {
+		name       string
+		s          Sample
+		j          acJudge
+		w          [2]float64
+		ac, as     Status
+		acScore    float64
+		asScore    float64
+		classified int
+	}{
+		{"ragas vector", full, acJudge{answer: []string{"a1", "a2", "a3", "a4"}, reference: []string{"r1", "r2", "r3", "r4", "r5"}, classes: ragas, vecs: vecs},
+			DefaultACWeights, StatusOK, StatusOK, 0.75*2.0/3 + 0.25*0.6, 0.6, 1},
+		{"factuality only", full, acJudge{answer: []string{"a"}, reference: []string{"r"}, classes: ragas, vecs: vecs},
+			[2]float64{1, 0}, StatusOK, StatusOK, 2.0 / 3, 0.6, 1},
+		{"no answer statements", full, acJudge{reference: []string{"r"}, vecs: vecs},
+			DefaultACWeights, StatusNoStatements, StatusOK, 0, 0.6, 0},
+		{"no reference statements", full, acJudge{answer: []string{"a"}, vecs: vecs},
+			DefaultACWeights, StatusNoStatements, StatusOK, 0, 0.6, 0},
+		{"no statements either side", full, acJudge{vecs: vecs},
+			DefaultACWeights, StatusNoStatements, StatusOK, 0, 0.6, 0},
+		{"empty reference", Sample{Question: "q", Answer: "a", Reference: " "}, acJudge{answer: []string{"a"}, vecs: vecs},
+			DefaultACWeights, StatusMissingInput, StatusMissingInput, 0, 0, 0},
+		{"empty answer", Sample{Question: "q", Reference: "r"}, acJudge{reference: []string{"r"}, vecs: vecs},
+			DefaultACWeights, StatusMissingInput, StatusMissingInput, 0, 0, 0},
+		{"wrong vector count", full, acJudge{answer: []string{"a"}, reference: []string{"r"}, classes: ragas, vecs: vecs[:1]},
+			DefaultACWeights, StatusJudgeError, StatusJudgeError, 0, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := 0
+			tc.j.classified = &n
+			s := tc.s
+			var r Result
+			runAnswerCorrectness(context.Background(), tc.j, &s, tc.w, &r)
+			runSemanticSimilarity(context.Background(), tc.j, &s, &r)
+			for _, c := range []struct {
+				m    Metric
+				st   Status
+				want float64
+			}{{AnswerCorrectness, tc.ac, tc.acScore}, {AnswerSimilarity, tc.as, tc.asScore}} {
+				if r.Status[c.m] != c.st {
+					t.Errorf("%s: status %s (%s), want %s", c.m, r.Status[c.m], r.Errors[c.m], c.st)
+				}
+				v, ok := r.Score(c.m)
+				if ok != (c.st == StatusOK) || (ok && math.Abs(v-c.want) > 1e-12) {
+					t.Errorf("%s: score %v %v, want %v", c.m, v, ok, c.want)
+				}
+			}
+			if n != tc.classified {
+				t.Errorf("classified %d times, want %d", n, tc.classified)
+			}
+			if tc.ac == StatusOK {
+				tr := r.AnswerCorrectness
+				if tr == nil || len(tr.Classes.TP) != len(tc.j.classes.TP) || tr.Weights != tc.w {
+					t.Fatalf("trace %+v", tr)
+				}
+				if (tr.Similarity == nil) != (tc.w[1] == 0) {
+					t.Errorf("similarity %v with weights %v", tr.Similarity, tc.w)
+				}
+			}
+		})
+	}
+}
+
+// A statement that moves from TP to FP between two runs is one change of
+// the answer's statements; a reference fact newly missed is one of the
+// reference's.
+func TestAnswerCorrectnessJudgementChanges(t *testing.T) {
+	tr := func(tp, fp, fn []CorrectnessItem) *AnswerCorrectnessTrace {
+		return &AnswerCorrectnessTrace{AnswerStatements: []string{"a1", "a2"}, ReferenceStatements: []string{"r1", "r2"},
+			Classes: CorrectnessClasses{TP: tp, FP: fp, FN: fn}}
+	}
+	a := &Result{AnswerCorrectness: tr([]CorrectnessItem{{"a1", "ok"}, {"a2", "ok"}}, nil, nil)}
+	b := &Result{AnswerCorrectness: tr([]CorrectnessItem{{"a1", "ok"}}, []CorrectnessItem{{"a2", "not in it"}}, []CorrectnessItem{{"r2", "missed"}})}
+	got := judgementChanges(a, b)
+	want := []struct{ what, before, after string }{
+		{"answer statement 2", "TP: ok", "FP: not in it"},
+		{"reference statement 2", "covered by the answer", "FN: missed"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d changes, want %d: %+v", len(got), len(want), got)
+	}
+	for i, w := range want {
+		if g := got[i]; g.Metric != AnswerCorrectness || g.What != w.what || g.Before != w.before || g.After != w.after {
+			t.Errorf("change %d: %+v, want %+v", i, g, w)
+		}
+	}
+}
+
+// Shared tasks are billed to the first metric of the run that makes them.
+func TestUsageByMetricOfSharedTasks(t *testing.T) {
+	tasks := map[string]TaskUsage{
+		"faithfulness_statements":            {Chat: 2},
+		"answer_correctness_classifications": {Chat: 1},
+		TaskEmbeddings:                       {Embeddings: 1},
+	}
+	for _, tc := range []struct {
+		name    string
+		metrics []Metric
+		want    map[Metric]int // chat + embeddings
+	}{
+		{"correctness alone", []Metric{AnswerCorrectness}, map[Metric]int{AnswerCorrectness: 4}},
+		{"with faithfulness and similarity", []Metric{Faithfulness, AnswerSimilarity, AnswerCorrectness},
+			map[Metric]int{Faithfulness: 2, AnswerSimilarity: 1, AnswerCorrectness: 1}},
+		{"the default four", DefaultMetrics, map[Metric]int{Faithfulness: 2, AnswerRelevancy: 1, AnswerCorrectness: 1}},
+	} {
+		got := UsageByMetric(tasks, tc.metrics)
+		for m, n := range tc.want {
+			if g := got[m].Chat + got[m].Embeddings; g != n {
+				t.Errorf("%s: %s has %d calls, want %d (%+v)", tc.name, m, g, n, got)
+			}
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: metrics %v", tc.name, got)
+		}
+	}
+}
