@@ -273,8 +273,10 @@ func New(opts Options) *Model {
 // at the terminal's rate, well under 60 a second.
 const maxFPS = 60
 
-// tuiGCPercent is the GC target while the interface runs (see Run).
-const tuiGCPercent = 25
+// tuiGCPercent is the GC target while the interface runs (see Run). At a
+// million rows 20 peaked at 283 MiB against 294 at 25, with the same median
+// key (13.8 / 13.7 ms through tmux).
+const tuiGCPercent = 20
 
 type tickMsg time.Time
 type deriveMsg struct{}
