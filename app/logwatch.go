@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -132,22 +131,9 @@ func PrepareFollow(cfg *Config, fc FollowConfig, st cache.Store, stderr io.Write
 			s.Close()
 		}
 	}()
-	if cfg.LogFile != "" {
-		lf, err := os.OpenFile(cfg.LogFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-		if err != nil {
-			return nil, usagef("--log: %v", err)
-		}
-		s.logFile, s.log = lf, lf
-	}
-	if s.Metrics, err = eval.ParseMetrics(cfg.Metrics); err != nil {
-		return nil, UsageError{err}
-	}
-	lang, err := eval.ParseLang(cfg.Lang)
+	lang, err := s.begin()
 	if err != nil {
-		return nil, UsageError{err}
-	}
-	if cfg.NoCache && cfg.CacheOnly {
-		return nil, usagef("--no-cache and --cache-only contradict each other: choose one")
+		return nil, err
 	}
 	f := &Follower{s: s, fs: fst, fc: fc, stderr: stderr, space: make(chan struct{}, 1), flights: map[flightKey]flight{}}
 	if f.alerts, err = parseAlerts(fc.Alerts, s.Metrics); err != nil {
@@ -162,20 +148,7 @@ func PrepareFollow(cfg *Config, fc FollowConfig, st cache.Store, stderr io.Write
 	if f.dec, err = dataset.NewLineDecoder(opt); err != nil {
 		return nil, UsageError{err}
 	}
-	if cfg.UseOffline() {
-		s.Prompts = prompts.Embedded()
-	} else {
-		source := "--prompts"
-		if cfg.PromptsDir == "" {
-			if dir := DefaultPromptsDir(); dir != "" && isDir(dir) {
-				cfg.PromptsDir, source = dir, PromptsDirDefault
-			}
-		}
-		if s.Prompts, err = LoadPromptsFrom(cfg.PromptsDir, source); err != nil {
-			return nil, err
-		}
-	}
-	if err := s.buildJudge(lang); err != nil {
+	if err := s.promptsAndJudge(lang); err != nil {
 		return nil, err
 	}
 	if s.Judge.Info().Kind != "offline" {

@@ -59,22 +59,9 @@ func Prepare(cfg *Config, st cache.Store, stderr io.Writer) (_ *Session, err err
 			s.Close()
 		}
 	}()
-	if cfg.LogFile != "" {
-		lf, err := os.OpenFile(cfg.LogFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-		if err != nil {
-			return nil, usagef("--log: %v", err)
-		}
-		s.logFile, s.log = lf, lf
-	}
-	if s.Metrics, err = eval.ParseMetrics(cfg.Metrics); err != nil {
-		return nil, UsageError{err}
-	}
-	lang, err := eval.ParseLang(cfg.Lang)
+	lang, err := s.begin()
 	if err != nil {
-		return nil, UsageError{err}
-	}
-	if cfg.NoCache && cfg.CacheOnly {
-		return nil, usagef("--no-cache and --cache-only contradict each other: choose one")
+		return nil, err
 	}
 	if cfg.Resume != "" {
 		if err := s.loadResume(); err != nil {
@@ -97,6 +84,47 @@ func Prepare(cfg *Config, st cache.Store, stderr io.Writer) (_ *Session, err err
 			return nil, err
 		}
 	}
+	if err := s.promptsAndJudge(lang); err != nil {
+		return nil, err
+	}
+	if err := s.initRun(); err != nil {
+		return nil, err
+	}
+	if p := s.run.Pricing; len(p.Unpriced) > 0 {
+		// Said before the run, where the judge is named: its cost will be unknown.
+		s.Banner += "; " + p.Note()
+	}
+	return s, nil
+}
+
+// begin is what every session starts with (a run's, a watcher's): the log
+// file opened, the metrics and the language parsed, the cache flags checked.
+func (s *Session) begin() (eval.Lang, error) {
+	cfg := s.Cfg
+	if cfg.LogFile != "" {
+		lf, err := os.OpenFile(cfg.LogFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return "", usagef("--log: %v", err)
+		}
+		s.logFile, s.log = lf, lf
+	}
+	var err error
+	if s.Metrics, err = eval.ParseMetrics(cfg.Metrics); err != nil {
+		return "", UsageError{err}
+	}
+	lang, err := eval.ParseLang(cfg.Lang)
+	if err != nil {
+		return "", UsageError{err}
+	}
+	if cfg.NoCache && cfg.CacheOnly {
+		return "", usagef("--no-cache and --cache-only contradict each other: choose one")
+	}
+	return lang, nil
+}
+
+// promptsAndJudge loads the prompts (their overrides) and builds the judge.
+func (s *Session) promptsAndJudge(lang eval.Lang) (err error) {
+	cfg := s.Cfg
 	if cfg.UseOffline() {
 		// The offline judge uses no prompt: a broken override must not
 		// stop it (the demo, --offline).
@@ -111,20 +139,10 @@ func Prepare(cfg *Config, st cache.Store, stderr io.Writer) (_ *Session, err err
 			}
 		}
 		if s.Prompts, err = LoadPromptsFrom(cfg.PromptsDir, source); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if err := s.buildJudge(lang); err != nil {
-		return nil, err
-	}
-	if err := s.initRun(); err != nil {
-		return nil, err
-	}
-	if p := s.run.Pricing; len(p.Unpriced) > 0 {
-		// Said before the run, where the judge is named: its cost will be unknown.
-		s.Banner += "; " + p.Note()
-	}
-	return s, nil
+	return s.buildJudge(lang)
 }
 
 // Close releases the log file.
