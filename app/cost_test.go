@@ -136,15 +136,7 @@ func writePrices(t *testing.T) string {
 
 func runToEnd(t *testing.T, cfg *Config, st *Shared) (*Session, eval.RunInfo) {
 	t.Helper()
-	s, err := Prepare(cfg, st, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	run, err := s.Start(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, run := startRun(t, cfg, st)
 	drain(t, run.Events)
 	if cancelled, err := run.Wait(); cancelled || err != nil {
 		t.Fatalf("run: cancelled %v, %v", cancelled, err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
 	"github.com/ragscope/ragscope/tui"
@@ -26,15 +27,7 @@ func newTestSession(t *testing.T, srv *fakejudge.Server, data, promptsDir string
 		DB: filepath.Join(t.TempDir(), "r.db"), PromptsDir: promptsDir,
 	}
 	st := openShared(t, cfg.DB, Hold)
-	s, err := Prepare(cfg, st, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	run, err := s.Start(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, run := startRun(t, cfg, st)
 	drain(t, run.Events)
 	if cancelled, err := run.Wait(); cancelled || err != nil {
 		t.Fatalf("first run: cancelled %v, %v", cancelled, err)
@@ -75,22 +68,7 @@ func drain(t *testing.T, events <-chan eval.Event) []*eval.Result {
 // re-run one sample (only its verdict calls reach the judge), then the
 // filtered set, and see the change in the diff.
 func TestPromptEditRerunAndDiff(t *testing.T) {
-	// A judge whose verdicts depend on the prompt: once the template asks
-	// for leniency, every statement is supported.
-	lenient := func(r *fakejudge.Request) fakejudge.Reply {
-		if r.Task == "faithfulness_verdicts" {
-			v := 0
-			if strings.Contains(r.Prompt(), "LENIENT") {
-				v = 1
-			}
-			return fakejudge.Reply{Choices: []string{fakejudge.JSON(map[string]any{"statements": []map[string]any{
-				{"statement": "first statement", "reason": "r", "verdict": v},
-				{"statement": "second statement", "reason": "r", "verdict": 1},
-			}})}}
-		}
-		return fakejudge.Generic(r)
-	}
-	srv := fakejudge.New(lenient)
+	srv := fakejudge.New(lenientJudge)
 	defer srv.Close()
 	data := smallDataset(t, 4)
 	pdir := filepath.Join(t.TempDir(), "prompts")
@@ -211,4 +189,36 @@ func smallDataset(t *testing.T, n int) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// lenientJudge is a judge whose verdicts depend on the prompt: once the
+// template asks for leniency, every statement is supported.
+func lenientJudge(r *fakejudge.Request) fakejudge.Reply {
+	if r.Task == "faithfulness_verdicts" {
+		v := 0
+		if strings.Contains(r.Prompt(), "LENIENT") {
+			v = 1
+		}
+		return fakejudge.Reply{Choices: []string{fakejudge.JSON(map[string]any{"statements": []map[string]any{
+			{"statement": "first statement", "reason": "r", "verdict": v},
+			{"statement": "second statement", "reason": "r", "verdict": 1},
+		}})}}
+	}
+	return fakejudge.Generic(r)
+}
+
+// startRun prepares cfg on st as `ragscope run` would and starts the run;
+// the session closes with the test.
+func startRun(t *testing.T, cfg *Config, st cache.Store) (*Session, *Run) {
+	t.Helper()
+	s, err := Prepare(cfg, st, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	run, err := s.Start(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, run
 }

@@ -48,20 +48,7 @@ func TestParseLabelsErrorsNameFileAndLine(t *testing.T) {
 // run, agreement before and after a prompt edit, the labels surviving the
 // re-run and applied to its new verdicts.
 func TestLabelsSurviveARerunWithAnEditedPrompt(t *testing.T) {
-	judge := func(r *fakejudge.Request) fakejudge.Reply {
-		if r.Task == "faithfulness_verdicts" {
-			v := 0
-			if strings.Contains(r.Prompt(), "LENIENT") {
-				v = 1
-			}
-			return fakejudge.Reply{Choices: []string{fakejudge.JSON(map[string]any{"statements": []map[string]any{
-				{"statement": "first statement", "reason": "r", "verdict": v},
-				{"statement": "second statement", "reason": "r", "verdict": 1},
-			}})}}
-		}
-		return fakejudge.Generic(r)
-	}
-	srv := fakejudge.New(judge)
+	srv := fakejudge.New(lenientJudge)
 	defer srv.Close()
 	pdir := filepath.Join(t.TempDir(), "prompts")
 	if err := os.Mkdir(pdir, 0o755); err != nil {

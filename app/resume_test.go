@@ -1,8 +1,6 @@
 package app
 
 import (
-	"context"
-	"io"
 	"path/filepath"
 	"testing"
 	"time"
@@ -26,15 +24,7 @@ func TestResumeSkipsFinishedSamples(t *testing.T) {
 	}
 	run := func(c *Config) (*Session, *Run) {
 		t.Helper()
-		s, err := Prepare(c, st, io.Discard)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(s.Close)
-		r, err := s.Start(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
+		s, r := startRun(t, c, st)
 		for range r.Events {
 		}
 		if _, err := r.Wait(); err != nil {

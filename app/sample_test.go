@@ -52,15 +52,7 @@ func TestChooseSample(t *testing.T) {
 // its record.
 func sampleRun(t *testing.T, st *Shared, cfg *Config) ([]int, eval.RunInfo, *Session) {
 	t.Helper()
-	s, err := Prepare(cfg, st, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	r, err := s.Start(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, r := startRun(t, cfg, st)
 	var got []int
 	for ev := range r.Events {
 		if ev.Kind == eval.EventSampleFinished && ev.Result != nil {

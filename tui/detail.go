@@ -17,17 +17,11 @@ import (
 // detailView is the drill-down into one sample: one page in a viewport,
 // built once per (result, width, picked statement) and then only scrolled.
 type detailView struct {
-	row      int // position in Model.rows
-	res      *eval.Result
-	width    int
-	lines    []string
+	row   int // position in Model.rows
+	res   *eval.Result
+	width int
+	scrolled
 	sections []int // first line of each metric section, in metric order
-	// scroll is the viewport's offset, kept beside it so that a page
-	// rebuilt (new lines, new height) lands where the user was.
-	scroll int
-	vp     viewport.Model
-	page   int  // the height the viewport's content was laid out for
-	loaded bool // the viewport holds lines for page
 	// stmts are the lines of the judged statements that carry evidence
 	// (faithfulness, context recall), in page order; pick is the one the item
 	// cursor (] [, see labelKey) is on,
@@ -50,17 +44,7 @@ func (d *detailView) invalidate() { d.lines = nil }
 // top even when that leaves blank space below, so every jump key puts its
 // section heading on the first line: the viewport's content is padded for
 // it (see load).
-func (d *detailView) scrollBy(n, page int) {
-	if d.lines == nil {
-		d.scroll = max(d.scroll+n, 0) // clamped when the page is built
-		return
-	}
-	if !d.loaded || d.page != page {
-		d.load(page)
-	}
-	d.vp.SetYOffset(d.scroll + n)
-	d.scroll = d.vp.YOffset()
-}
+func (d *detailView) scrollBy(n, page int) { d.scrolled.scrollBy(n, page, d.load) }
 
 // load puts the page's lines into the viewport, sized for page lines.
 func (d *detailView) load(page int) {
@@ -68,14 +52,7 @@ func (d *detailView) load(page int) {
 	if k := len(d.sections); k > 0 && d.sections[k-1]+page > len(content) {
 		content = append(slices.Clip(content), make([]string, d.sections[k-1]+page-len(content))...)
 	}
-	// As wide as the widest line: a line too wide for the screen is cut
-	// by the frame, which marks the cut (…), not by the viewport.
-	d.vp.SetWidth(max(d.width, lineWidth(content)))
-	d.vp.SetHeight(page)
-	d.vp.SetContentLines(content)
-	d.vp.SetYOffset(d.scroll)
-	d.scroll = d.vp.YOffset()
-	d.page, d.loaded = page, true
+	d.fill(content, d.width, page)
 }
 
 // viewLines are the lines the viewport shows, without the padding its

@@ -12,19 +12,13 @@ import (
 // rawView shows the raw judge calls of one sample, read from the cache in
 // a command because that is I/O.
 type rawView struct {
-	sample  int
-	loading bool
-	text    string // the calls as read and shown; what o pages
-	json    []byte // the calls as stored (request and reply), what y copies; nil without RawCallsJSON
-	note    string // instead of text: why there are no calls to show
-	err     error
-	lines   []string // the page, nil until built (and after a resize)
-	// scroll is the viewport's offset, kept beside it so a rebuilt page
-	// lands where the user was.
-	scroll int
-	vp     viewport.Model
-	page   int  // the height the viewport was sized for
-	loaded bool // the viewport holds lines
+	sample   int
+	loading  bool
+	text     string // the calls as read and shown; what o pages
+	json     []byte // the calls as stored (request and reply), what y copies; nil without RawCallsJSON
+	note     string // instead of text: why there are no calls to show
+	err      error
+	scrolled // the page: lines nil until built (and after a resize)
 }
 
 type rawCallsMsg struct {
@@ -34,28 +28,46 @@ type rawCallsMsg struct {
 	err    error
 }
 
-func (r *rawView) scrollBy(n, page int) {
-	if r.lines == nil {
-		r.scroll = max(r.scroll+n, 0) // clamped when the page is built
-		return
-	}
-	if !r.loaded || r.page != page {
-		r.load(page)
-	}
-	r.vp.SetYOffset(r.scroll + n)
-	r.scroll = r.vp.YOffset()
-}
+func (r *rawView) scrollBy(n, page int) { r.scrolled.scrollBy(n, page, r.load) }
 
 // load puts the page's lines into the viewport, sized for page lines.
-func (r *rawView) load(page int) {
-	// As wide as the widest line: a line too wide for the screen is cut
-	// by the frame, which marks the cut (…), not by the viewport.
-	r.vp.SetWidth(max(lineWidth(r.lines), 1))
-	r.vp.SetHeight(page)
-	r.vp.SetContentLines(r.lines)
-	r.vp.SetYOffset(r.scroll)
-	r.scroll = r.vp.YOffset()
-	r.page, r.loaded = page, true
+func (r *rawView) load(page int) { r.fill(r.lines, 1, page) }
+
+// scrolled is what the detail and the raw pages share: their lines in a
+// viewport, and the offset kept beside it so that a page rebuilt (new
+// lines, new height) lands where the user was.
+type scrolled struct {
+	lines  []string
+	scroll int
+	vp     viewport.Model
+	page   int  // the height the viewport's content was laid out for
+	loaded bool // the viewport holds lines for page
+}
+
+// scrollBy scrolls n lines, loading the viewport (load) for page first
+// when it holds another height or nothing yet.
+func (s *scrolled) scrollBy(n, page int, load func(page int)) {
+	if s.lines == nil {
+		s.scroll = max(s.scroll+n, 0) // clamped when the page is built
+		return
+	}
+	if !s.loaded || s.page != page {
+		load(page)
+	}
+	s.vp.SetYOffset(s.scroll + n)
+	s.scroll = s.vp.YOffset()
+}
+
+// fill puts content in the viewport, page lines high and at least width
+// wide: as wide as the widest line, since a line too wide for the screen
+// is cut by the frame, which marks the cut (…), not by the viewport.
+func (s *scrolled) fill(content []string, width, page int) {
+	s.vp.SetWidth(max(width, lineWidth(content)))
+	s.vp.SetHeight(page)
+	s.vp.SetContentLines(content)
+	s.vp.SetYOffset(s.scroll)
+	s.scroll = s.vp.YOffset()
+	s.page, s.loaded = page, true
 }
 
 // lineWidth is the widest of lines, in cells.

@@ -17,16 +17,7 @@ import (
 func TestTmuxWatchAndOpenLatest(t *testing.T) {
 	dir := t.TempDir()
 	log, db := filepath.Join(dir, "app.jsonl"), filepath.Join(dir, "w.db")
-	appendRecords := func(from, to int) {
-		f, err := os.OpenFile(log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		for i := from; i < to; i++ {
-			fmt.Fprintf(f, `{"user_input":"tmuxwatch question %d?","response":"answer %d.","retrieved_contexts":["chunk %d"]}`+"\n", i, i, i)
-		}
-	}
+	appendRecords := func(from, to int) { appendLog(t, log, "tmuxwatch", from, to) }
 	appendRecords(0, 3)
 	watch := startTmux(t, 160, 20, "watch", "--headless", "--offline", "--progress", "100ms", "--poll", "50ms", "--db", db, log)
 	watch.waitFor("3 records evaluated", func(s string) bool { return strings.Contains(s, "3 read, 3 evaluated") })
@@ -64,16 +55,7 @@ func TestTmuxWatchAndOpenLatest(t *testing.T) {
 func TestTmuxWatchFollowScreen(t *testing.T) {
 	dir := t.TempDir()
 	log, db := filepath.Join(dir, "app.jsonl"), filepath.Join(dir, "w.db")
-	appendRecords := func(from, to int) {
-		f, err := os.OpenFile(log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		for i := from; i < to; i++ {
-			fmt.Fprintf(f, `{"user_input":"followscreen question %d?","response":"answer %d.","retrieved_contexts":["chunk %d"]}`+"\n", i, i, i)
-		}
-	}
+	appendRecords := func(from, to int) { appendLog(t, log, "followscreen", from, to) }
 	appendRecords(0, 2)
 	w := startTmux(t, 120, 30, "watch", "--offline", "--poll", "50ms", "--db", db, log)
 	w.waitForText("followscreen question 1?", "watching: results go to run", "follow: caught up")
@@ -89,5 +71,19 @@ func TestTmuxWatchFollowScreen(t *testing.T) {
 	r := runBin(t, cleanEnv(t), "runs", "--db", db)
 	if r.code != 0 || !strings.Contains(r.stdout, "finished") || !strings.Contains(r.stdout, " 4 ") {
 		t.Fatalf("the watched run is not recorded finished with 4 samples (exit %d):\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// appendLog appends records from to to-1 to the log, as the service would:
+// "<word> question N?" and its answer and chunk.
+func appendLog(t *testing.T, log, word string, from, to int) {
+	t.Helper()
+	f, err := os.OpenFile(log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for i := from; i < to; i++ {
+		fmt.Fprintf(f, `{"user_input":"%s question %d?","response":"answer %d.","retrieved_contexts":["chunk %d"]}`+"\n", word, i, i, i)
 	}
 }
