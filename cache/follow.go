@@ -263,25 +263,15 @@ func (db *DB) FollowAdmit(stream string, a FollowAdmit) (FollowAdmitted, error) 
 // FollowResult stores the result of a taken record and removes it from
 // the pending records, in one transaction.
 func (db *DB) FollowResult(stream, hash, runID string, r *eval.Result) error {
-	if r == nil || r.Index < 0 {
-		return fmt.Errorf("run %s: no result or a negative index", runID)
-	}
-	if err := checkRunID(runID); err != nil {
+	key, v, err := encodeResult(runID, r)
+	if err != nil {
 		return err
 	}
 	hk, err := followHashKey(hash)
 	if err != nil {
 		return err
 	}
-	v, err := json.Marshal(r)
-	if err != nil {
-		return fmt.Errorf("run %s, sample %d: cannot encode the result: %w", runID, r.Index, err)
-	}
-	key := resultKey(runID, r.Index)
 	err = db.update(func(tx *bolt.Tx) error {
-		if tx.Bucket(bucketRuns).Get([]byte(runID)) == nil {
-			return fmt.Errorf("run %s is not recorded in %s; record it with PutRun before its results", runID, db.path)
-		}
 		b, err := followBucket(tx, stream, false)
 		if err != nil {
 			return err
@@ -289,7 +279,7 @@ func (db *DB) FollowResult(stream, hash, runID string, r *eval.Result) error {
 		if b == nil {
 			return fmt.Errorf("watcher state %s: %w", stream, errNoFollowRun)
 		}
-		if err := tx.Bucket(bucketResults).Put(key, v); err != nil {
+		if err := db.putResult(tx, runID, key, v); err != nil {
 			return err
 		}
 		return b.Bucket(followPending).Delete(hk)

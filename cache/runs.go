@@ -85,30 +85,48 @@ func resultKey(runID string, index int) []byte {
 // one of the same index; it is durable when it returns, and concurrent calls
 // share commits.
 func (db *DB) PutResult(runID string, r *eval.Result) error {
-	if r == nil {
-		return fmt.Errorf("run %s: nil result", runID)
-	}
-	if r.Index < 0 {
-		return fmt.Errorf("run %s: result has negative sample index %d", runID, r.Index)
-	}
-	if err := checkRunID(runID); err != nil {
+	key, v, err := encodeResult(runID, r)
+	if err != nil {
 		return err
 	}
-	v, err := json.Marshal(r)
-	if err != nil {
-		return fmt.Errorf("run %s, sample %d: cannot encode the result: %w", runID, r.Index, err)
-	}
-	key := resultKey(runID, r.Index)
-	err = db.update(func(tx *bolt.Tx) error {
-		if tx.Bucket(bucketRuns).Get([]byte(runID)) == nil {
-			return fmt.Errorf("run %s is not recorded in %s; record it with PutRun before its results", runID, db.path)
-		}
-		return tx.Bucket(bucketResults).Put(key, v)
-	})
+	err = db.update(func(tx *bolt.Tx) error { return db.putResult(tx, runID, key, v) })
 	if err == nil {
 		db.hub.add(runID, r.Index)
 	}
 	return err
+}
+
+// encodeResult checks a result of a run and gives its key and value.
+func encodeResult(runID string, r *eval.Result) (key, v []byte, err error) {
+	if r == nil {
+		return nil, nil, fmt.Errorf("run %s: nil result", runID)
+	}
+	if r.Index < 0 {
+		return nil, nil, fmt.Errorf("run %s: result has negative sample index %d", runID, r.Index)
+	}
+	if err := checkRunID(runID); err != nil {
+		return nil, nil, err
+	}
+	if v, err = json.Marshal(r); err != nil {
+		return nil, nil, fmt.Errorf("run %s, sample %d: cannot encode the result: %w", runID, r.Index, err)
+	}
+	return resultKey(runID, r.Index), v, nil
+}
+
+// putResult stores an encoded result of a recorded run.
+func (db *DB) putResult(tx *bolt.Tx, runID string, key, v []byte) error {
+	if err := db.runRecorded(tx, runID); err != nil {
+		return err
+	}
+	return tx.Bucket(bucketResults).Put(key, v)
+}
+
+// runRecorded refuses results of a run that has no record.
+func (db *DB) runRecorded(tx *bolt.Tx, runID string) error {
+	if tx.Bucket(bucketRuns).Get([]byte(runID)) == nil {
+		return fmt.Errorf("run %s is not recorded in %s; record it with PutRun before its results", runID, db.path)
+	}
+	return nil
 }
 
 // PutResults stores many results of a run in one transaction (a re-run
@@ -124,20 +142,17 @@ func (db *DB) PutResults(runID string, rs []*eval.Result) error {
 		if r == nil {
 			continue
 		}
-		if r.Index < 0 {
-			return fmt.Errorf("run %s: result has negative sample index %d", runID, r.Index)
-		}
-		v, err := json.Marshal(r)
+		k, v, err := encodeResult(runID, r)
 		if err != nil {
-			return fmt.Errorf("run %s, sample %d: cannot encode the result: %w", runID, r.Index, err)
+			return err
 		}
-		keys = append(keys, resultKey(runID, r.Index))
+		keys = append(keys, k)
 		vals = append(vals, v)
 		indexes = append(indexes, r.Index)
 	}
 	err := db.update(func(tx *bolt.Tx) error {
-		if tx.Bucket(bucketRuns).Get([]byte(runID)) == nil {
-			return fmt.Errorf("run %s is not recorded in %s; record it with PutRun before its results", runID, db.path)
+		if err := db.runRecorded(tx, runID); err != nil {
+			return err
 		}
 		b := tx.Bucket(bucketResults)
 		for i := range keys {
