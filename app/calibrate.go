@@ -50,8 +50,9 @@ const (
 	PairWin  PairOutcome = "win"  // the faithful answer scored higher
 	PairTie  PairOutcome = "tie"  // the same score: half a win
 	PairLoss PairOutcome = "loss" // the unfaithful answer scored higher
-	// PairUndefined: an answer had no statements (no_statements); a tie,
-	// as the offline calibration counts it.
+	// PairUndefined: an answer had no statements (no_statements); a loss,
+	// as the offline calibration counts it: the judge could not tell the
+	// answers apart, and a tie would credit it half a pair for that.
 	PairUndefined PairOutcome = "undefined"
 	// PairFailed: a side failed to score (judge_error, parse_error,
 	// cache_miss, cancelled); left out of the accuracy, and said.
@@ -69,10 +70,12 @@ type PairScore struct {
 
 // CalibrationResult is a judge's pairwise accuracy on one set.
 type CalibrationResult struct {
-	Set                                   string
-	Published                             offline.Published
-	Pairs                                 int // pairs of the set evaluated (after --limit)
-	All                                   int // pairs in the set's file
+	Set       string
+	Published offline.Published
+	Pairs     int // pairs of the set evaluated (after --limit)
+	All       int // pairs in the set's file
+	// Undefined counts, among the losses, the pairs where an answer had
+	// no statements.
 	Wins, Ties, Losses, Undefined, Failed int
 	// Accuracy is (wins + ties/2) / the pairs judged (not failed); nil
 	// when none was.
@@ -160,7 +163,7 @@ func (s *Session) Calibrate(ctx context.Context, sets []offline.LoadedSet) ([]Ca
 				r.Ties++
 			case PairUndefined:
 				r.Undefined++
-				r.Ties++
+				r.Losses++
 			case PairLoss:
 				r.Losses++
 			case PairFailed:

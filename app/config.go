@@ -41,6 +41,10 @@ type Config struct {
 	EmbedFormat    string  `json:"embedding_format,omitempty"`
 	Temperature    float64 `json:"temperature"`
 	Strictness     int     `json:"strictness"`
+	// FCMode is --fc-mode and NSMode --ns-mode as given ("" is the
+	// default: f1, relevant).
+	FCMode string `json:"fc_mode,omitempty"`
+	NSMode string `json:"ns_mode,omitempty"`
 	// ACWeights is --ac-weights as given ("" is eval.DefaultACWeights).
 	ACWeights      string        `json:"ac_weights,omitempty"`
 	NoN            bool          `json:"no_n,omitempty"`
@@ -190,6 +194,12 @@ func (c *Config) Validate() error {
 	if _, err := eval.ParseACWeights(c.ACWeights); err != nil {
 		return usagef("%v", err)
 	}
+	if _, err := eval.ParseFCMode(c.FCMode); err != nil {
+		return usagef("%v", err)
+	}
+	if _, err := eval.ParseNSMode(c.NSMode); err != nil {
+		return usagef("%v", err)
+	}
 	switch {
 	case c.Concurrency < 1:
 		return usagef("--concurrency %d: give at least 1 (requests in flight)", c.Concurrency)
@@ -289,6 +299,18 @@ func (c *Config) baselineGate() (eval.BaselineGate, error) {
 // run: it ends in .json or has a directory in it (run ids have neither).
 func BaselineIsFile(arg string) bool {
 	return strings.HasSuffix(strings.ToLower(arg), ".json") || strings.ContainsRune(arg, '/') || strings.ContainsRune(arg, filepath.Separator)
+}
+
+// FCModeValue is the parsed --fc-mode; Validate has refused a bad one.
+func (c *Config) FCModeValue() string {
+	m, _ := eval.ParseFCMode(c.FCMode)
+	return m
+}
+
+// NSModeValue is the parsed --ns-mode; Validate has refused a bad one.
+func (c *Config) NSModeValue() string {
+	m, _ := eval.ParseNSMode(c.NSMode)
+	return m
 }
 
 // ACWeightsValue is the parsed --ac-weights; Validate has refused a bad one.

@@ -409,6 +409,12 @@ func (s *Session) config() map[string]string {
 	if c.ACWeights != "" {
 		m["ac_weights"] = c.ACWeights
 	}
+	if c.FCMode != "" {
+		m["fc_mode"] = c.FCMode
+	}
+	if c.NSMode != "" {
+		m["ns_mode"] = c.NSMode
+	}
 	if !c.UseOffline() {
 		m["response_format"] = c.ResponseFormat
 		m["temperature"] = strconv.FormatFloat(c.Temperature, 'g', -1, 64)

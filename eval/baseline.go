@@ -99,12 +99,18 @@ func (c *Comparison) Add(r *Result) {
 		vb, okB := r.Score(m)
 		okB = okB && stB == StatusOK
 		delta, both := c.t.metric(i, va, okA, stA, vb, okB, stB)
+		// How much the sample got worse: a fall, or a rise of a metric
+		// whose lower score is the better.
+		worsened := -delta
+		if LowerIsBetter(m) {
+			worsened = delta
+		}
 		if both && delta != 0 {
 			changed = true
-			lowest = min(lowest, delta)
+			lowest = min(lowest, -worsened)
 		}
 		changed = changed || stA != stB
-		if both && -delta > c.gate.Margin+dropEpsilon {
+		if both && worsened > c.gate.Margin+dropEpsilon {
 			c.by[i]++
 			regressed = true
 		}
@@ -197,10 +203,14 @@ func (c *Comparison) checks(cannot, failing func(Metric) (string, bool)) []GateC
 			out = append(out, ck)
 			continue
 		}
-		drop := *mc.Before - *mc.After
-		ck.State, ck.Message = GatePassed, fmt.Sprintf("%s mean %.3f -> %.3f on %d shared samples (drop %.3f <= %g)", th.Metric, *mc.Before, *mc.After, c.t.shared, drop, th.Min)
+		drop := Worsening(th.Metric, *mc.Before, *mc.After)
+		what := "drop"
+		if LowerIsBetter(th.Metric) {
+			what = "rise" // a rise is noise sensitivity's regression
+		}
+		ck.State, ck.Message = GatePassed, fmt.Sprintf("%s mean %.3f -> %.3f on %d shared samples (%s %.3f <= %g)", th.Metric, *mc.Before, *mc.After, c.t.shared, what, drop, th.Min)
 		if drop > th.Min+dropEpsilon {
-			ck.State, ck.Message = GateBreached, fmt.Sprintf("%s mean %.3f -> %.3f on %d shared samples: a drop of %.3f, more than --max-drop %g", th.Metric, *mc.Before, *mc.After, c.t.shared, drop, th.Min)
+			ck.State, ck.Message = GateBreached, fmt.Sprintf("%s mean %.3f -> %.3f on %d shared samples: a %s of %.3f, more than --max-drop %g", th.Metric, *mc.Before, *mc.After, c.t.shared, what, drop, th.Min)
 		}
 		out = append(out, ck)
 	}
@@ -223,7 +233,7 @@ func (c *Comparison) checks(cannot, failing func(Metric) (string, bool)) []GateC
 		detail = " (" + strings.Join(parts, ", ") + ")"
 	}
 	ck.State = GatePassed
-	ck.Message = fmt.Sprintf("%d of %d shared samples fell by more than %g on some metric%s; --max-regressed %s", c.regressed, c.t.shared, g.Margin, detail, g.MaxRegressed)
+	ck.Message = fmt.Sprintf("%d of %d shared samples fell by more than %g on some metric%s%s; --max-regressed %s", c.regressed, c.t.shared, g.Margin, riseNote(c.t.metrics), detail, g.MaxRegressed)
 	if !g.MaxRegressed.Allows(c.regressed, c.t.shared) {
 		ck.State = GateBreached
 	}
@@ -236,6 +246,17 @@ func (c *Comparison) checks(cannot, failing func(Metric) (string, bool)) []GateC
 		}
 	}
 	return out
+}
+
+// riseNote says, when the comparison has a metric whose lower score is the
+// better, that its rise counts as the fall.
+func riseNote(ms []Metric) string {
+	for _, m := range ms {
+		if LowerIsBetter(m) {
+			return " (rose, for " + string(m) + ")"
+		}
+	}
+	return ""
 }
 
 func indexOfMetric(ms []Metric, m Metric) int {

@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -202,31 +203,59 @@ func TestAnswerCorrectnessJudgementChanges(t *testing.T) {
 	}
 }
 
-// Shared tasks are billed to the first metric of the run that makes them.
-func TestUsageByMetricOfSharedTasks(t *testing.T) {
-	tasks := map[string]TaskUsage{
-		"faithfulness_statements":            {Chat: 2},
-		"answer_correctness_classifications": {Chat: 1},
-		TaskEmbeddings:                       {Embeddings: 1},
+// A call is billed to the metric whose step made it; one request two
+// metrics sent at once is paid by the first of them in the run's order,
+// whichever won the race, and the other gets the cache hit.
+func TestAttributeShared(t *testing.T) {
+	const stmts, ent = "faithfulness_statements", "entailment_verdicts"
+	paid := func(m Metric, task, key string) CallRecord { return CallRecord{Task: task, Key: key, Metric: m} }
+	hit := func(m Metric, task, key string) CallRecord {
+		return CallRecord{Task: task, Key: key, Metric: m, Cached: true}
 	}
+	type bill struct{ paid, hits int }
 	for _, tc := range []struct {
-		name    string
-		metrics []Metric
-		want    map[Metric]int // chat + embeddings
+		name  string
+		order []Metric
+		calls []CallRecord
+		want  map[Metric]bill
 	}{
-		{"correctness alone", []Metric{AnswerCorrectness}, map[Metric]int{AnswerCorrectness: 4}},
-		{"with faithfulness and similarity", []Metric{Faithfulness, AnswerSimilarity, AnswerCorrectness},
-			map[Metric]int{Faithfulness: 2, AnswerSimilarity: 1, AnswerCorrectness: 1}},
-		{"the default four", DefaultMetrics, map[Metric]int{Faithfulness: 2, AnswerRelevancy: 1, AnswerCorrectness: 1}},
+		{"correctness won the race", []Metric{Faithfulness, AnswerCorrectness},
+			[]CallRecord{paid(AnswerCorrectness, stmts, "k1"), hit(Faithfulness, stmts, "k1"), paid(AnswerCorrectness, stmts, "k2")},
+			map[Metric]bill{Faithfulness: {1, 0}, AnswerCorrectness: {1, 1}}},
+		{"faithfulness won the race", []Metric{Faithfulness, AnswerCorrectness},
+			[]CallRecord{paid(Faithfulness, stmts, "k1"), hit(AnswerCorrectness, stmts, "k1")},
+			map[Metric]bill{Faithfulness: {1, 0}, AnswerCorrectness: {0, 1}}},
+		{"the run's order decides", []Metric{AnswerCorrectness, Faithfulness},
+			[]CallRecord{hit(AnswerCorrectness, stmts, "k1"), paid(Faithfulness, stmts, "k1")},
+			map[Metric]bill{AnswerCorrectness: {1, 0}, Faithfulness: {0, 1}}},
+		{"noise sensitivity's own entailment calls", []Metric{FactualCorrectness, NoiseSensitivity},
+			[]CallRecord{paid(NoiseSensitivity, ent, "ref"), hit(FactualCorrectness, ent, "ref"), paid(NoiseSensitivity, ent, "chunk1"), paid(NoiseSensitivity, ent, "chunk2"), paid(FactualCorrectness, ent, "ans")},
+			map[Metric]bill{FactualCorrectness: {2, 0}, NoiseSensitivity: {2, 1}}},
+		{"a failed call is not swapped", []Metric{Faithfulness, AnswerCorrectness},
+			[]CallRecord{{Task: stmts, Key: "k1", Metric: AnswerCorrectness, Error: "HTTP 500"}, hit(Faithfulness, stmts, "k1")},
+			map[Metric]bill{Faithfulness: {0, 1}, AnswerCorrectness: {0, 0}}},
 	} {
-		got := UsageByMetric(tasks, tc.metrics)
-		for m, n := range tc.want {
-			if g := got[m].Chat + got[m].Embeddings; g != n {
-				t.Errorf("%s: %s has %d calls, want %d (%+v)", tc.name, m, g, n, got)
+		t.Run(tc.name, func(t *testing.T) {
+			calls := slices.Clone(tc.calls)
+			attributeShared(calls, tc.order)
+			var st taskStats
+			for _, c := range calls {
+				st.add(c.MetricOf(), c.Task, usageOfCall(c, false))
+				if c.Metric == MetricOfTask(c.Task) {
+					t.Errorf("%+v keeps its task's own metric", c)
+				}
 			}
-		}
-		if len(got) != len(tc.want) {
-			t.Errorf("%s: metrics %v", tc.name, got)
-		}
+			got := st.snapshot()
+			for m, w := range tc.want {
+				if g := (bill{got[m].Chat, got[m].CacheHits}); g != w {
+					t.Errorf("%s billed %+v, want %+v", m, g, w)
+				}
+			}
+			for m := range got {
+				if _, ok := tc.want[m]; !ok {
+					t.Errorf("%s billed %+v", m, got[m])
+				}
+			}
+		})
 	}
 }

@@ -11,12 +11,13 @@ const (
 	DiagRetrieval    Diagnosis = "retrieval"    // recall low: the needed documents were not retrieved
 	DiagOffTopic     Diagnosis = "off-topic"    // faithful but does not answer the question
 	DiagNoncommittal Diagnosis = "noncommittal" // answer relevancy zeroed: the answer is evasive ("I don't know")
+	DiagIncomplete   Diagnosis = "incomplete"   // faithful, but the reference's points are partly missing from the answer
 	DiagLowScore     Diagnosis = "low"          // some score fails, but the scores point at no single cause
 	DiagFailed       Diagnosis = "failed"       // a metric failed (judge error, parse error, cancelled, cache miss)
 )
 
 // Diagnoses lists them in display order.
-var Diagnoses = []Diagnosis{DiagGeneration, DiagRetrieval, DiagOffTopic, DiagNoncommittal, DiagLowScore, DiagOK, DiagFailed}
+var Diagnoses = []Diagnosis{DiagGeneration, DiagRetrieval, DiagOffTopic, DiagNoncommittal, DiagIncomplete, DiagLowScore, DiagOK, DiagFailed}
 
 // Score bands for the diagnosis. A score below Low fails, at or above High
 // is high; a score at or above Low passes (a score between them passes but
@@ -51,6 +52,15 @@ type diagInput struct {
 	failed       bool // some metric failed
 	f, ar, cp, r level
 	noncommittal bool // answer relevancy was scored and zeroed because every question (or the answer) is noncommittal
+	// ac, fc are answer and factual correctness, er context entity
+	// recall; ns is noise sensitivity read as 1 - score (lower is better),
+	// so that its levels mean what the others' do: it fails above 0.5.
+	ac, fc, er, ns level
+	// recall and precision are the correctness side of the answer: the
+	// share of the reference's statements the answer covers (TP/(TP+FN))
+	// and of the answer's statements the reference supports (TP/(TP+FP)),
+	// from answer correctness, else factual correctness.
+	recall, precision level
 }
 
 // diagRules is the decision table, evaluated top to bottom; the first rule
@@ -63,8 +73,10 @@ var diagRules = []struct {
 }{
 	// A failure first: the other scores are incomplete.
 	{DiagFailed, func(in diagInput) bool { return in.failed }},
-	// Retrieval next: without the needed documents the answer's scores say little.
-	{DiagRetrieval, func(in diagInput) bool { return in.r.failing() }},
+	// Retrieval next: without the needed documents the answer's scores say
+	// little. Context recall decides when there is one; entity recall,
+	// the coarser reading of the same question, only without it.
+	{DiagRetrieval, func(in diagInput) bool { return in.r.failing() || !in.r.has() && in.er.failing() }},
 	// The answer evades the question: relevancy is zero by construction.
 	{DiagNoncommittal, func(in diagInput) bool { return in.noncommittal }},
 	// The right documents were there (recall high) and the answer did not use them.
@@ -73,8 +85,22 @@ var diagRules = []struct {
 	{DiagGeneration, func(in diagInput) bool { return in.f.failing() && !in.r.has() && in.ar.passes() }},
 	// Faithful, but not an answer to the question.
 	{DiagOffTopic, func(in diagInput) bool { return in.f == levelHigh && in.ar.failing() }},
+	// Noise sensitivity above 0.5: most of the answer's statements are
+	// wrong and taken from the retrieved chunks. The documents were what
+	// they were (a failing recall is caught above); the generator repeated
+	// their noise instead of the reference's facts, so it is generation's.
+	{DiagGeneration, func(in diagInput) bool { return in.ns.failing() }},
+	// Faithful (or, without faithfulness, precise against the reference)
+	// but missing part of the reference: the answer is incomplete. Recall
+	// below 0.7, not below 0.5, so that one of two required points missing
+	// (recall 0.5) is caught.
+	{DiagIncomplete, func(in diagInput) bool {
+		return in.recall.has() && in.recall != levelHigh &&
+			(in.f == levelHigh || !in.f.has() && in.precision == levelHigh)
+	}},
 	{DiagOK, func(in diagInput) bool {
-		return in.f.passes() && in.ar.passes() && in.cp.passes() && in.r.passes()
+		return in.f.passes() && in.ar.passes() && in.cp.passes() && in.r.passes() &&
+			in.ac.passes() && in.fc.passes() && in.er.passes() && in.ns.passes()
 	}},
 	{DiagLowScore, func(diagInput) bool { return true }},
 }
@@ -111,7 +137,51 @@ func diagnosisInput(r *Result) diagInput {
 		r:      lv(ContextRecall, DiagLow),
 	}
 	in.noncommittal = in.ar.has() && r.AnswerRelevancy != nil && r.AnswerRelevancy.AllNoncommittal
+	in.ac, in.fc, in.er = lv(AnswerCorrectness, DiagLow), lv(FactualCorrectness, DiagLow), lv(ContextEntityRecall, DiagLow)
+	if v, ok := r.Score(NoiseSensitivity); ok {
+		in.ns = band(1 - v)
+	}
+	in.recall, in.precision = correctnessSides(r)
 	return in
+}
+
+// band is the level of a score in [0, 1] with the common bands.
+func band(v float64) level {
+	switch {
+	case v < DiagLow:
+		return levelFail
+	case v < DiagHigh:
+		return levelPass
+	}
+	return levelHigh
+}
+
+// correctnessSides are the levels of the answer's recall and precision
+// against the reference, from answer correctness's classes when it
+// scored, else from factual correctness's counts (recall only when its
+// mode judged the reference's claims); levelNA without either.
+func correctnessSides(r *Result) (recall, precision level) {
+	ratio := func(tp, other int) level {
+		if tp+other == 0 {
+			return levelNA
+		}
+		return band(float64(tp) / float64(tp+other))
+	}
+	if t := r.AnswerCorrectness; t != nil && r.Status[AnswerCorrectness] == StatusOK {
+		c := t.Classes
+		return ratio(len(c.TP), len(c.FN)), ratio(len(c.TP), len(c.FP))
+	}
+	if t := r.FactualCorrectness; t != nil && r.Status[FactualCorrectness] == StatusOK {
+		recall = levelNA
+		if len(t.ReferenceClaims) > 0 {
+			recall = ratio(t.TP, t.FN)
+		}
+		if len(t.AnswerClaims) > 0 {
+			precision = ratio(t.TP, t.FP)
+		}
+		return recall, precision
+	}
+	return levelNA, levelNA
 }
 
 func arLow(r *Result) float64 {

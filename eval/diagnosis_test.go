@@ -11,11 +11,15 @@ import (
 // sample builds a result from "metric=value" terms: a number is a score,
 // "na" a not-computable metric (missing_input), "err" a failed one
 // (judge_error); "nc" marks answer relevancy all noncommittal and "sim"
-// puts it in the offline judge's answer-similarity mode.
+// puts it in the offline judge's answer-similarity mode. "ac:TP/FP/FN"
+// and "fc:TP/FP/FN" give answer or factual correctness a trace with those
+// counts (set the score with ac= or fc=; "fcp:TP/FP" is factual
+// correctness in precision mode, without reference claims).
 func sample(t testing.TB, spec string) *Result {
 	t.Helper()
 	r := &Result{Scores: map[Metric]*float64{}, Status: map[Metric]Status{}}
-	names := map[string]Metric{"f": Faithfulness, "ar": AnswerRelevancy, "cp": ContextPrecision, "cr": ContextRecall}
+	names := map[string]Metric{"f": Faithfulness, "ar": AnswerRelevancy, "cp": ContextPrecision, "cr": ContextRecall,
+		"ac": AnswerCorrectness, "fc": FactualCorrectness, "er": ContextEntityRecall, "ns": NoiseSensitivity}
 	ar := &AnswerRelevancyTrace{Mode: "questions"}
 	for _, term := range strings.Fields(spec) {
 		switch term {
@@ -24,6 +28,31 @@ func sample(t testing.TB, spec string) *Result {
 			continue
 		case "sim":
 			ar.Mode = "answer_similarity"
+			continue
+		}
+		if k, counts, ok := strings.Cut(term, ":"); ok {
+			var tp, fp, fn int
+			if _, err := fmt.Sscanf(counts+"/0", "%d/%d/%d", &tp, &fp, &fn); err != nil {
+				t.Fatalf("bad counts %q", term)
+			}
+			verdicts := func(yes, no int) []StatementVerdict {
+				var out []StatementVerdict
+				for i := 0; i < yes+no; i++ {
+					out = append(out, StatementVerdict{Statement: fmt.Sprint("s", i), Verdict: btoi(i < yes)})
+				}
+				return out
+			}
+			switch k {
+			case "ac":
+				r.AnswerCorrectness = &AnswerCorrectnessTrace{Classes: CorrectnessClasses{TP: items(tp), FP: items(fp), FN: items(fn)}}
+			case "fc":
+				r.FactualCorrectness = &FactualCorrectnessTrace{Mode: "f1", TP: tp, FP: fp, FN: fn,
+					AnswerClaims: verdicts(tp, fp), ReferenceClaims: verdicts(tp, fn)}
+			case "fcp":
+				r.FactualCorrectness = &FactualCorrectnessTrace{Mode: "precision", TP: tp, FP: fp, AnswerClaims: verdicts(tp, fp)}
+			default:
+				t.Fatalf("bad term %q", term)
+			}
 			continue
 		}
 		k, v, ok := strings.Cut(term, "=")
@@ -90,7 +119,32 @@ func TestDiagnose(t *testing.T) {
 		{"f=0.7 ar=0.49 cp=1 cr=1", DiagOffTopic},
 		{"f=1 ar=0.3 cp=0 cr=0.6", DiagOffTopic},
 		{"f=1 ar=0.03 sim", DiagOffTopic},
-		// 7 ok: every available score passes.
+		// 7 generation: noise sensitivity above 0.5 (lower is better).
+		{"f=1 ar=0.9 cr=1 ns=0.6", DiagGeneration},
+		{"ns=1", DiagGeneration},
+		{"f=1 ar=0.9 cr=0.2 ns=1", DiagRetrieval}, // the documents were missing first
+		{"f=1 ar=0.9 cr=1 ns=0.5", DiagOK},        // 0.5 passes, as 0.5 does for the others
+		// 8 incomplete: recall of the reference < 0.7 with faithfulness >= 0.7,
+		// or without faithfulness, precision >= 0.7.
+		// The issue's case: the reference lists two services, the assistant
+		// gave one: TP 1, FN 1, recall 0.5; AC = 0.75·F1(1,0,1) + 0.25·sim = 0.75·0.667 + 0.25·0.9 = 0.725 passes.
+		{"f=1 ar=0.9 cp=1 cr=1 ac=0.725 ac:1/0/1", DiagIncomplete},
+		{"f=0.7 ac=0.4 ac:1/0/2", DiagIncomplete},
+		{"ac=0.8 ac:2/0/1", DiagIncomplete},                     // no faithfulness, precise
+		{"f=1 fc=0.667 fc:1/0/1", DiagIncomplete},               // factual correctness's recall side
+		{"fc=0.5 fc:2/0/2", DiagIncomplete},                     // no faithfulness, fc precision 1
+		{"f=1 ar=0.9 ac=0.9 ac:3/0/1", DiagOK},                  // recall 0.75 is high
+		{"f=0.6 ac=0.725 ac:1/0/1", DiagOK},                     // not faithful enough to call it only incomplete
+		{"ac=0.6 ac:1/1/1", DiagOK},                             // precision 0.5: not only incomplete
+		{"f=1 fc=1 fcp:2/0", DiagOK},                            // precision mode: no recall side
+		{"f=1 ac=0.725 ac:1/0/1 fc=1 fc:2/0/0", DiagIncomplete}, // answer correctness decides
+		{"f=1 ar=0.2 ac=0.725 ac:1/0/1", DiagOffTopic},          // off-topic first
+		{"f=1 ac=err ac:1/0/1", DiagFailed},
+		// entity recall: a retrieval reading without context recall.
+		{"f=1 ar=0.9 er=0.2", DiagRetrieval},
+		{"f=1 ar=0.9 cr=1 er=0.2", DiagLowScore}, // context recall decides retrieval
+		{"f=1 ar=0.9 er=0.6", DiagOK},
+		// 9 ok: every available score passes.
 		{"f=1 ar=0.9 cp=1 cr=1", DiagOK},
 		{"f=0.5 ar=0.5 cp=0.5 cr=0.5", DiagOK},
 		{"f=1 ar=0.3 sim", DiagOK}, // 0.3 passes in answer-similarity mode
@@ -102,7 +156,8 @@ func TestDiagnose(t *testing.T) {
 		{"ar=0.9", DiagOK},
 		{"cp=1", DiagOK},
 		{"cr=1", DiagOK},
-		// 8 low: some score fails and no rule above names a cause.
+		{"f=1 ac=0.6 ac:3/0/1 fc=0.8 fc:3/0/1", DiagOK},
+		// 10 low: some score fails and no rule above names a cause.
 		{"f=0 ar=0 cr=0.5", DiagLowScore}, // issue: was ok
 		{"f=0 ar=0.9 cr=0.6", DiagLowScore},
 		{"f=0 ar=0.3 cp=na cr=na", DiagLowScore},
@@ -114,6 +169,8 @@ func TestDiagnose(t *testing.T) {
 		{"f=na ar=0.3", DiagLowScore},
 		{"ar=0", DiagLowScore}, // zero, but not noncommittal
 		{"f=0.5 ar=0.412 cp=1 cr=1", DiagLowScore},
+		{"f=1 ar=0.9 ac=0.3 ac:2/3/0", DiagLowScore}, // answer correctness low on FP alone
+		{"f=0.6 fc=0.2", DiagLowScore},
 	}
 	seen := map[Diagnosis]bool{}
 	for _, tc := range cases {
@@ -239,7 +296,7 @@ func TestReportJSONDiagnosis(t *testing.T) {
 	if raw.Version != ReportVersion || len(raw.Summary) != len(AllMetrics) {
 		t.Errorf("version %d, summary %v", raw.Version, raw.Summary)
 	}
-	want := map[string]int{"generation": 0, "retrieval": 0, "off-topic": 0, "noncommittal": 1, "low": 1, "ok": 2, "failed": 0}
+	want := map[string]int{"generation": 0, "retrieval": 0, "off-topic": 0, "noncommittal": 1, "incomplete": 0, "low": 1, "ok": 2, "failed": 0}
 	if fmt.Sprint(raw.Diagnoses) != fmt.Sprint(want) {
 		t.Errorf("diagnoses %v, want %v", raw.Diagnoses, want)
 	}
@@ -282,4 +339,11 @@ func TestReportJSONDiagnosis(t *testing.T) {
 	if !strings.Contains(buf.String(), `"samples": []`) || !strings.Contains(buf.String(), `"ok": 0`) {
 		t.Errorf("empty report:\n%s", buf.String())
 	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

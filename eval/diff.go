@@ -55,7 +55,7 @@ func Merge(base, update *Result, metrics []Metric) *Result {
 	}
 	out.Calls = nil
 	for _, c := range base.Calls {
-		if !updated[MetricOfTask(c.Task)] {
+		if !updated[c.MetricOf()] {
 			out.Calls = append(out.Calls, c)
 		}
 	}
@@ -80,14 +80,24 @@ func (r *Result) takeTrace(m Metric, from *Result) {
 		r.AnswerSimilarity = from.AnswerSimilarity
 	case AnswerCorrectness:
 		r.AnswerCorrectness = from.AnswerCorrectness
+	case FactualCorrectness:
+		r.FactualCorrectness = from.FactualCorrectness
+	case ContextEntityRecall:
+		r.ContextEntityRecall = from.ContextEntityRecall
+	case NoiseSensitivity:
+		r.NoiseSensitivity = from.NoiseSensitivity
 	}
 }
 
 // MetricOfTask is the metric a judge task serves: the task names start
-// with their metric's, and embeddings serve answer relevancy.
+// with their metric's, embeddings serve answer relevancy and the
+// entailment verdicts factual correctness (noise sensitivity shares them).
 func MetricOfTask(task string) Metric {
-	if task == "embeddings" {
+	switch task {
+	case TaskEmbeddings:
 		return AnswerRelevancy
+	case "entailment_verdicts":
+		return FactualCorrectness
 	}
 	for _, m := range AllMetrics {
 		if strings.HasPrefix(task, string(m)) {
@@ -98,14 +108,17 @@ func MetricOfTask(task string) Metric {
 }
 
 // MetricsOfTask lists every metric whose steps make calls of task, the
-// metric MetricOfTask names first: answer correctness reuses faithfulness's
-// statement extraction, and three metrics embed.
+// metric MetricOfTask names first: answer correctness, factual correctness
+// and noise sensitivity reuse faithfulness's statement extraction, the
+// last two share the entailment verdicts, and three metrics embed.
 func MetricsOfTask(task string) []Metric {
 	switch task {
 	case TaskEmbeddings:
 		return []Metric{AnswerRelevancy, AnswerSimilarity, AnswerCorrectness}
 	case string(Faithfulness) + "_statements":
-		return []Metric{Faithfulness, AnswerCorrectness}
+		return []Metric{Faithfulness, AnswerCorrectness, FactualCorrectness, NoiseSensitivity}
+	case "entailment_verdicts":
+		return []Metric{FactualCorrectness, NoiseSensitivity}
 	}
 	if m := MetricOfTask(task); m != "" {
 		return []Metric{m}
@@ -392,6 +405,125 @@ func judgementChanges(a, b *Result) []JudgementChange {
 			})...)
 		}
 	}
+	if a.FactualCorrectness != nil && b.FactualCorrectness != nil {
+		for _, side := range []struct {
+			what    string
+			list    func(*FactualCorrectnessTrace) []StatementVerdict
+			yes, no string
+		}{
+			{"answer claim", func(t *FactualCorrectnessTrace) []StatementVerdict { return t.AnswerClaims }, "TP", "FP"},
+			{"reference claim", func(t *FactualCorrectnessTrace) []StatementVerdict { return t.ReferenceClaims }, "covered", "FN"},
+		} {
+			va, vb := side.list(a.FactualCorrectness), side.list(b.FactualCorrectness)
+			out = append(out, listChanges(FactualCorrectness, side.what, len(va), len(vb), func(s, i int) (string, string) {
+				v := va
+				if s == 1 {
+					v = vb
+				}
+				class := side.no
+				if v[i].Verdict == 1 {
+					class = side.yes
+				}
+				return v[i].Statement, class + ": " + v[i].Reason
+			})...)
+		}
+	}
+	if a.ContextEntityRecall != nil && b.ContextEntityRecall != nil {
+		out = append(out, entityChanges(a.ContextEntityRecall, b.ContextEntityRecall)...)
+	}
+	if a.NoiseSensitivity != nil && b.NoiseSensitivity != nil {
+		sa, sb := a.NoiseSensitivity.Statements, b.NoiseSensitivity.Statements
+		out = append(out, listChanges(NoiseSensitivity, "answer statement", len(sa), len(sb), func(s, i int) (string, string) {
+			v := sa
+			if s == 1 {
+				v = sb
+			}
+			return v[i].Statement, noiseJudgement(v[i])
+		})...)
+		ca, cb := a.NoiseSensitivity.Chunks, b.NoiseSensitivity.Chunks
+		out = append(out, listChanges(NoiseSensitivity, "chunk", len(ca), len(cb), func(s, i int) (string, string) {
+			c := ca
+			if s == 1 {
+				c = cb
+			}
+			if c[i].Relevant {
+				return "", "relevant (entails a reference statement)"
+			}
+			return "", "irrelevant"
+		})...)
+	}
+	return out
+}
+
+// noiseJudgement is where an answer statement stands in noise
+// sensitivity, in one line: correct or not, the chunks that back it, and
+// whether it counts as noise.
+func noiseJudgement(st NoiseStatement) string {
+	var b strings.Builder
+	if st.Correct {
+		b.WriteString("correct")
+	} else {
+		b.WriteString("incorrect")
+	}
+	fmt.Fprintf(&b, "; relevant chunks %s; irrelevant chunks %s", ranks(st.Relevant), ranks(st.Irrelevant))
+	if st.Noise != "" {
+		b.WriteString("; noise: " + st.Noise)
+	}
+	return b.String()
+}
+
+func ranks(rs []int) string {
+	if len(rs) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = fmt.Sprint(r)
+	}
+	return strings.Join(parts, ",")
+}
+
+// entityChanges compares the reference's entities by their matching key
+// (EntityKey), not by position: one entity more or less in the judge's
+// list must not shift every entity after it. An entity on both sides
+// changed when it was found on one side and not the other; one on a
+// single side is listed as added or gone.
+func entityChanges(a, b *EntityRecallTrace) []JudgementChange {
+	judgement := func(m EntityMatch) string {
+		if m.Found {
+			return fmt.Sprintf("found (as %q)", m.Match)
+		}
+		return "missing from the contexts"
+	}
+	byKey := map[string]int{}
+	for i, m := range a.Reference {
+		byKey[EntityKey(m.Entity)] = i
+	}
+	seen := map[string]bool{}
+	var out []JudgementChange
+	for i, mb := range b.Reference {
+		k := EntityKey(mb.Entity)
+		seen[k] = true
+		c := JudgementChange{Metric: ContextEntityRecall, What: fmt.Sprintf("entity %d", i+1), Text: mb.Entity, After: judgement(mb),
+			textAfter: mb.Entity, hasAfter: true, ownText: true}
+		if j, ok := byKey[k]; ok {
+			ma := a.Reference[j]
+			if ma.Found == mb.Found {
+				continue
+			}
+			c.Before, c.textBefore, c.hasBefore = judgement(ma), ma.Entity, true
+			if ma.Entity != mb.Entity {
+				c.Text = joinChange(ma.Entity, mb.Entity)
+			}
+		}
+		out = append(out, c)
+	}
+	for i, ma := range a.Reference {
+		if !seen[EntityKey(ma.Entity)] {
+			out = append(out, JudgementChange{Metric: ContextEntityRecall, What: fmt.Sprintf("entity %d before", i+1), Text: ma.Entity,
+				Before: judgement(ma), textBefore: ma.Entity, hasBefore: true, ownText: true})
+		}
+	}
 	return out
 }
 
@@ -448,7 +580,8 @@ func listChanges(m Metric, what string, na, nb int, item func(side, i int) (text
 			continue
 		}
 		c := JudgementChange{Metric: m, What: fmt.Sprintf("%s %d", what, i+1), Text: ta, Before: ja, After: jb,
-			textBefore: ta, textAfter: tb, hasBefore: i < na, hasAfter: i < nb, ownText: m == Faithfulness || m == ContextRecall || m == AnswerCorrectness}
+			textBefore: ta, textAfter: tb, hasBefore: i < na, hasAfter: i < nb, ownText: m == Faithfulness || m == ContextRecall || m == AnswerCorrectness ||
+				m == FactualCorrectness || m == NoiseSensitivity}
 		if tb != ta {
 			c.Text = joinChange(ta, tb)
 		}

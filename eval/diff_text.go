@@ -45,6 +45,12 @@ func WriteDiffTable(w io.Writer, metrics []Metric, d *RunDiff, before, after str
 // WriteDiffSamples prints each changed sample: the scores before -> after
 // of the metrics that changed, and each changed judgement.
 func WriteDiffSamples(w io.Writer, metrics []Metric, samples []SampleDiff) {
+	// The names line up in a column as wide as the longest of the run's
+	// (18 for the default four, 21 with context_entity_recall).
+	width := 18
+	for _, m := range metrics {
+		width = max(width, len(m)+1)
+	}
 	for _, s := range samples {
 		head := fmt.Sprintf("\nsample %d %s", s.Index, sanitize.Line(s.ID))
 		if s.IndexBefore != s.Index {
@@ -56,7 +62,7 @@ func WriteDiffSamples(w io.Writer, metrics []Metric, samples []SampleDiff) {
 			if !sc.changed() {
 				continue
 			}
-			line := fmt.Sprintf("  %-18s %s -> %s", sanitize.Line(string(m)), scoreOrStatus(sc.Before, sc.StatusBefore), scoreOrStatus(sc.After, sc.StatusAfter))
+			line := fmt.Sprintf("  %-*s %s -> %s", width, sanitize.Line(string(m)), scoreOrStatus(sc.Before, sc.StatusBefore), scoreOrStatus(sc.After, sc.StatusAfter))
 			if delta, ok := sc.Delta(); ok {
 				line += fmt.Sprintf("  (%+.3f)", delta)
 			}

@@ -8,17 +8,51 @@ import (
 	"strings"
 )
 
-// Threshold is the lowest acceptable value of a metric: its mean
-// (--fail-under) or each sample's score (--fail-under-sample).
+// Threshold is the worst acceptable value of a metric: its mean
+// (--fail-under) or each sample's score (--fail-under-sample). For most
+// metrics that is the lowest; for noise sensitivity, whose lower score is
+// the better (LowerIsBetter), it is the highest: --fail-under ns=0.2
+// fails a run whose mean noise sensitivity is above 0.2. One syntax, "the
+// worst I accept", rather than a flag per direction; every message prints
+// the comparison made ("noise_sensitivity mean 0.350 > 0.2").
 type Threshold struct {
 	Metric Metric
 	Min    float64
 }
 
+// worse reports whether v is on the wrong side of limit for m: below it,
+// or above it when lower is better. A mean equal to the limit but for the
+// last bits of its sum (0.1+0.2+0.6 over 3) is at the limit, which passes.
+func worse(m Metric, v, limit float64) bool {
+	if LowerIsBetter(m) {
+		return v > limit+dropEpsilon
+	}
+	return v < limit-dropEpsilon
+}
+
+// limitOps are the comparisons a check of m prints when it passes and
+// when it is breached: ">=" and "<", or "<=" and ">" when lower is better.
+func limitOps(m Metric) (pass, breach string) {
+	if LowerIsBetter(m) {
+		return "<=", ">"
+	}
+	return ">=", "<"
+}
+
+// Worsening is how much m's score got worse from a to b: a - b, or b - a
+// when lower is better (a rise of noise sensitivity is its regression).
+func Worsening(m Metric, a, b float64) float64 {
+	if LowerIsBetter(m) {
+		return b - a
+	}
+	return a - b
+}
+
 // ParseThresholds parses METRIC=X[,METRIC=X...] of the flag named flag.
-// METRIC is a metric name or a short alias (f, ar, cp, cr); X is in [0, 1],
-// or [-1, 1] for answer_relevancy (a cosine can be negative). A metric may
-// be named once.
+// METRIC is a metric name or a short alias (f, ar, cp, cr, ...); X is in
+// [0, 1], or [-1, 1] for answer_relevancy (a cosine can be negative), and
+// is the worst value accepted (see Threshold: a ceiling for noise
+// sensitivity). A metric may be named once.
 func ParseThresholds(flag, s string) ([]Threshold, error) {
 	return parseMetricValues(flag, s, "faithfulness=0.8", "a score", func(m Metric) float64 {
 		if m == AnswerRelevancy {
@@ -29,8 +63,9 @@ func ParseThresholds(flag, s string) ([]Threshold, error) {
 }
 
 // ParseMaxDrops parses --max-drop METRIC=D[,METRIC=D...]: the largest
-// fall of each metric's mean from the baseline's, D in [0, 1], or [0, 2]
-// for answer_relevancy (a cosine falls from 1 to -1 at most). Threshold.Min
+// fall of each metric's mean from the baseline's (for noise sensitivity
+// the largest rise: see Worsening), D in [0, 1], or [0, 2] for
+// answer_relevancy (a cosine falls from 1 to -1 at most). Threshold.Min
 // holds D.
 func ParseMaxDrops(flag, s string) ([]Threshold, error) {
 	return parseMetricValues(flag, s, "faithfulness=0.05", "a drop", func(Metric) float64 { return 0 }, func(m Metric) float64 {
@@ -53,7 +88,7 @@ func parseMetricValues(flag, s, example, what string, lo func(Metric) float64, h
 		}
 		m, ok := LookupMetric(strings.ToLower(strings.TrimSpace(name)))
 		if !ok {
-			return nil, fmt.Errorf("--%s %q: unknown metric %q (choose from faithfulness, answer_relevancy, context_precision, context_recall, or f, ar, cp, cr)", flag, part, name)
+			return nil, fmt.Errorf("--%s %q: unknown metric %q (choose from %s, or f, ar, cp, cr, cu, as, ac, fc, er, ns)", flag, part, name, metricList())
 		}
 		low, high := lo(m), 1.0
 		if len(hi) > 0 {
@@ -143,16 +178,17 @@ func (g Gate) SampleMin(m Metric) (float64, bool) {
 	return 0, false
 }
 
-// Below reports whether r's score of m is under m's per-sample threshold
-// (an unscored metric is not below: it is counted as failed or not
-// applicable instead).
+// Below reports whether r's score of m is worse than m's per-sample
+// threshold: under it, or over it when lower is better (an unscored
+// metric is not below: it is counted as failed or not applicable
+// instead).
 func (g Gate) Below(r *Result, m Metric) (min float64, below bool) {
 	min, ok := g.SampleMin(m)
 	if !ok || r.Status[m] != StatusOK {
 		return min, false
 	}
 	v, ok := r.Score(m)
-	return min, ok && v < min
+	return min, ok && worse(m, v, min)
 }
 
 // GateTally is the per-sample side of a gate, counted one result at a
@@ -188,7 +224,7 @@ func (gt *GateTally) Add(r *Result) {
 		return
 	}
 	for _, c := range r.Calls {
-		gt.latency[MetricOfTask(c.Task)] += c.LatencyMS
+		gt.latency[c.MetricOf()] += c.LatencyMS
 	}
 	if gt.cmp != nil {
 		gt.cmp.Add(r)
@@ -295,9 +331,10 @@ func (gt *GateTally) Outcome(t *Tally) GateOutcome {
 			c.State, c.Message = GateCannot, why
 		} else {
 			mean := *summary[th.Metric].Mean
-			c.State, c.Message = GatePassed, fmt.Sprintf("%s mean %.3f >= %g", th.Metric, mean, th.Min)
-			if mean < th.Min {
-				c.State, c.Message = GateBreached, fmt.Sprintf("%s mean %.3f < %g", th.Metric, mean, th.Min)
+			pass, breach := limitOps(th.Metric)
+			c.State, c.Message = GatePassed, fmt.Sprintf("%s mean %.3f %s %g", th.Metric, mean, pass, th.Min)
+			if worse(th.Metric, mean, th.Min) {
+				c.State, c.Message = GateBreached, fmt.Sprintf("%s mean %.3f %s %g", th.Metric, mean, breach, th.Min)
 			}
 		}
 		out.Checks = append(out.Checks, c)
@@ -305,7 +342,8 @@ func (gt *GateTally) Outcome(t *Tally) GateOutcome {
 	if len(g.Sample) > 0 {
 		var parts []string
 		for _, th := range g.Sample {
-			parts = append(parts, fmt.Sprintf("%s < %g: %d", th.Metric, th.Min, gt.below[th.Metric]))
+			_, breach := limitOps(th.Metric)
+			parts = append(parts, fmt.Sprintf("%s %s %g: %d", th.Metric, breach, th.Min, gt.below[th.Metric]))
 		}
 		c := GateCheck{Kind: "samples", State: GatePassed}
 		c.Message = fmt.Sprintf("%d of %d samples below the per-sample thresholds (%s); --max-failing %s", gt.samples, total, strings.Join(parts, ", "), g.MaxFailing)
@@ -337,12 +375,15 @@ func orNone(s string) string {
 	return s
 }
 
-// Evidence lists the judgements behind a low score of m: the unsupported
+// Evidence lists the judgements behind a poor score of m: the unsupported
 // statements (faithfulness), the noncommittal questions, else the
 // generated questions with their cosines (answer relevancy), the chunks
 // judged not useful (context precision; context utilization: not useful
-// for the answer), the reference statements not
-// attributed to the chunks (context recall). One line each.
+// for the answer), the reference statements not attributed to the chunks
+// (context recall), the FP and FN (answer and factual correctness), the
+// reference's entities missing from the contexts (context entity recall),
+// the incorrect statements counted as noise (noise sensitivity, whose poor
+// score is a high one). One line each.
 func Evidence(r *Result, m Metric) []string {
 	switch m {
 	case Faithfulness:
@@ -391,6 +432,31 @@ func Evidence(r *Result, m Metric) []string {
 	case AnswerSimilarity:
 		if t := r.AnswerSimilarity; t != nil {
 			return []string{fmt.Sprintf("cosine of the answer to the reference %.3f", t.Cosine)}
+		}
+	case FactualCorrectness:
+		if t := r.FactualCorrectness; t != nil {
+			out := lines(t.AnswerClaims, func(v StatementVerdict) bool { return v.Verdict == 0 }, func(v StatementVerdict) string {
+				return fmt.Sprintf("FP, the reference does not support: %q: %s", v.Statement, v.Reason)
+			})
+			return append(out, lines(t.ReferenceClaims, func(v StatementVerdict) bool { return v.Verdict == 0 }, func(v StatementVerdict) string {
+				return fmt.Sprintf("FN, missing from the answer: %q: %s", v.Statement, v.Reason)
+			})...)
+		}
+	case ContextEntityRecall:
+		if t := r.ContextEntityRecall; t != nil {
+			return lines(t.Reference, func(e EntityMatch) bool { return !e.Found }, func(e EntityMatch) string {
+				return fmt.Sprintf("entity of the reference not in the contexts: %q", e.Entity)
+			})
+		}
+	case NoiseSensitivity:
+		if t := r.NoiseSensitivity; t != nil {
+			return lines(t.Statements, func(s NoiseStatement) bool { return s.Noise != "" && s.Noise == t.Mode }, func(s NoiseStatement) string {
+				backed := s.Relevant
+				if s.Noise == "irrelevant" {
+					backed = s.Irrelevant
+				}
+				return fmt.Sprintf("incorrect, backed by %s chunk %s: %q", s.Noise, ranks(backed), s.Statement)
+			})
 		}
 	case ContextRecall:
 		if t := r.ContextRecall; t != nil {

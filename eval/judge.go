@@ -44,6 +44,15 @@ type Judge interface {
 	// the reference and the reference's statements missing from the answer
 	// into FN (answer_correctness_classifications).
 	CorrectnessClassify(ctx context.Context, s *Sample, answer, reference []string) (CorrectnessClasses, error)
+	// Entailment judges each statement against a premise text: verdict 1
+	// when the premise entails it (entailment_verdicts). Factual
+	// correctness uses it with the reference or the answer as the premise,
+	// noise sensitivity with one chunk or the reference. It returns exactly
+	// one verdict per statement, in order.
+	Entailment(ctx context.Context, s *Sample, premise string, statements []string) ([]StatementVerdict, error)
+	// Entities lists the named entities of a text (context_entity_recall_entities):
+	// people, places, organisations, dates, numbers with their units, titles.
+	Entities(ctx context.Context, s *Sample, text string) ([]string, error)
 	// Embed returns one vector per text, in order.
 	Embed(ctx context.Context, s *Sample, texts []string) ([][]float64, error)
 }
@@ -57,6 +66,14 @@ type AnswerSimilarityJudge interface {
 	// Noncommittal reports whether the answer evades the question, and the
 	// phrase that showed it.
 	Noncommittal(s *Sample) (bool, string)
+}
+
+// MetricSupporter is implemented by judges that cannot compute every
+// metric honestly (the offline judge). Unsupported returns why the metric
+// cannot be computed, or "" when it can; the metric then ends
+// StatusUnsupported with that reason instead of an invented score.
+type MetricSupporter interface {
+	Unsupported(m Metric) string
 }
 
 // JudgeInfo names the judge in banners, the TUI header and reports. The API

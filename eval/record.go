@@ -14,6 +14,20 @@ import (
 
 type recorderKey struct{}
 
+// metricKey carries the metric whose step makes the calls below it, so
+// that a call is billed to the metric that made it (see CallRecord.Metric).
+type metricKey struct{}
+
+func withMetric(ctx context.Context, m Metric) context.Context {
+	return context.WithValue(ctx, metricKey{}, m)
+}
+
+// MetricFrom is the metric whose step runs in ctx, "" outside the runner.
+func MetricFrom(ctx context.Context) Metric {
+	m, _ := ctx.Value(metricKey{}).(Metric)
+	return m
+}
+
 type recorder struct {
 	sample int
 	run    *runStats
@@ -154,7 +168,7 @@ func (c instrumented) Chat(ctx context.Context, req ChatRequest) (ChatResponse, 
 	if key == "" {
 		key = req.Key() // hashing the request is a tenth of a cached re-run: reuse the cache's
 	}
-	cr := CallRecord{Task: req.Task, Key: key, Cached: resp.Cached, Tokens: resp.Usage, LatencyMS: resp.LatencyMS}
+	cr := CallRecord{Task: req.Task, Key: key, Cached: resp.Cached, Tokens: resp.Usage, LatencyMS: resp.LatencyMS, Metric: MetricFrom(ctx)}
 	if cr.LatencyMS == 0 && !resp.Cached {
 		cr.LatencyMS = time.Since(start).Milliseconds()
 	}
@@ -176,7 +190,7 @@ func (c instrumented) Embed(ctx context.Context, req EmbedRequest) (EmbedRespons
 		return resp, err
 	}
 	rec.run.inFlight.Add(-1)
-	cr := CallRecord{Task: TaskEmbeddings, Cached: err == nil && resp.Cached == len(req.Texts), Tokens: resp.Usage, LatencyMS: resp.LatencyMS}
+	cr := CallRecord{Task: TaskEmbeddings, Cached: err == nil && resp.Cached == len(req.Texts), Tokens: resp.Usage, LatencyMS: resp.LatencyMS, Metric: MetricFrom(ctx)}
 	if len(req.Texts) > 0 {
 		cr.Key = EmbedKey(req.Endpoint, req.Model, req.Dimensions, req.Texts[0])
 	}
@@ -199,7 +213,6 @@ func (rec *recorder) add(cr CallRecord, embedding bool) {
 	rs.chat.Add(int64(u.Chat))
 	rs.promptTokens.Add(int64(u.PromptTokens))
 	rs.completionTokens.Add(int64(u.CompletionTokens))
-	rs.tasks.add(cr.Task, u)
 	rec.mu.Lock()
 	cr.Retries = rec.pendingRetries[cr.Task]
 	delete(rec.pendingRetries, cr.Task)

@@ -89,7 +89,8 @@ func WriteReportGitHub(w io.Writer, run RunInfo, summary map[Metric]MetricSummar
 			}
 			if min, low := gate.Below(r, m); low {
 				v, _ := r.Score(m)
-				githubCommand(bw, below, fmt.Sprintf("%s %.3f < %g: sample %s", m, v, min, SampleName(r)), failureText(r, m, min, "\n"))
+				_, breach := limitOps(m)
+				githubCommand(bw, below, fmt.Sprintf("%s %.3f %s %g: sample %s", m, v, breach, min, SampleName(r)), failureText(r, m, min, "\n"))
 			}
 		}
 		return bwErr(bw)
@@ -114,7 +115,11 @@ func WriteReportGitHub(w io.Writer, run RunInfo, summary map[Metric]MetricSummar
 // score, the threshold and the evidence (Evidence), joined by sep.
 func failureText(r *Result, m Metric, min float64, sep string) string {
 	v, _ := r.Score(m)
-	lines := append([]string{fmt.Sprintf("sample %s (index %d): %s %.3f is below %g", SampleName(r), r.Index, m, v, min)}, Evidence(r, m)...)
+	side := "below"
+	if LowerIsBetter(m) {
+		side = "above" // lower is better
+	}
+	lines := append([]string{fmt.Sprintf("sample %s (index %d): %s %.3f is %s %g", SampleName(r), r.Index, m, v, side, min)}, Evidence(r, m)...)
 	return strings.Join(lines, sep)
 }
 
@@ -256,7 +261,7 @@ func WriteReportJUnit(w io.Writer, run RunInfo, summary map[Metric]MetricSummary
 			}
 			var lat int64
 			for _, c := range r.Calls {
-				if MetricOfTask(c.Task) == m {
+				if c.MetricOf() == m {
 					lat += c.LatencyMS
 				}
 			}
@@ -266,7 +271,14 @@ func WriteReportJUnit(w io.Writer, run RunInfo, summary map[Metric]MetricSummary
 				msg := failedText(r, m)
 				tc.Error = &junitProblem{Message: xmlClean(clipRunes(msg, junitMessageRunes), false), Type: string(st), Text: xmlClean(msg, true)}
 			case st != StatusOK:
-				tc.Skipped = &junitSkipped{Message: string(st)}
+				// Not applicable (missing_input, no_statements) or not
+				// computable by this judge (unsupported): skipped, with
+				// the reason.
+				msg := string(st)
+				if why := r.Errors[m]; why != "" {
+					msg += ": " + why
+				}
+				tc.Skipped = &junitSkipped{Message: xmlClean(clipRunes(msg, junitMessageRunes), false)}
 			default:
 				if min, low := gate.Below(r, m); low {
 					tc.Failure = &junitProblem{
@@ -296,17 +308,21 @@ func WriteReportJUnit(w io.Writer, run RunInfo, summary map[Metric]MetricSummary
 		return err
 	}
 	for _, c := range outcome.Checks {
-		name := fmt.Sprintf("%s mean >= %g", c.Metric, c.Threshold)
+		pass, _ := limitOps(c.Metric)
+		name := fmt.Sprintf("%s mean %s %g", c.Metric, pass, c.Threshold)
 		class := "ragscope.gate." + string(c.Metric)
 		switch c.Kind {
 		case "samples":
 			name = "samples below the per-sample thresholds <= --max-failing " + gate.MaxFailing.String()
 			class = "ragscope.gate.samples"
 			if c.Metric != "" {
-				name = fmt.Sprintf("%s per sample >= %g", c.Metric, c.Threshold)
+				name = fmt.Sprintf("%s per sample %s %g", c.Metric, pass, c.Threshold)
 			}
 		case CheckBaselineMean:
 			name = fmt.Sprintf("%s mean drop from the baseline <= %g", c.Metric, c.Threshold)
+			if LowerIsBetter(c.Metric) {
+				name = fmt.Sprintf("%s mean rise from the baseline <= %g", c.Metric, c.Threshold)
+			}
 			class = "ragscope.gate.baseline." + string(c.Metric)
 		case CheckBaselineSamples:
 			name = fmt.Sprintf("samples fallen by more than %g from the baseline <= --max-regressed %s", c.Threshold, gate.Baseline.MaxRegressed)

@@ -189,7 +189,7 @@ func checkReportSample(r *Result) error {
 			return fmt.Errorf("\"status\" has metric %q, not one ragscope knows", m)
 		}
 		if !slices.Contains(statusCodes[1:], st) {
-			return fmt.Errorf("status %q of %s is not a status (ok, no_statements, missing_input, no_questions, parse_error, judge_error, cache_miss, cancelled)", st, m)
+			return fmt.Errorf("status %q of %s is not a status (ok, no_statements, missing_input, no_questions, parse_error, judge_error, cache_miss, cancelled, unsupported)", st, m)
 		}
 	}
 	for m, v := range r.Scores {

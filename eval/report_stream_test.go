@@ -226,6 +226,10 @@ func (nopJudge) ReferenceStatements(context.Context, *Sample) ([]string, error) 
 func (nopJudge) CorrectnessClassify(context.Context, *Sample, []string, []string) (CorrectnessClasses, error) {
 	return CorrectnessClasses{}, nil
 }
+func (nopJudge) Entailment(context.Context, *Sample, string, []string) ([]StatementVerdict, error) {
+	return nil, nil
+}
+func (nopJudge) Entities(context.Context, *Sample, string) ([]string, error) { return nil, nil }
 func (nopJudge) Embed(context.Context, *Sample, []string) ([][]float64, error) {
 	return nil, nil
 }

@@ -159,6 +159,11 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[Metric]MetricSumm
 		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d%s | %d | %d | %d | %s |\n", mdCell(string(m)), mean, ms.Scored, ms.NotApplicable, ms.Failed, sanitize.Line(why),
 			u.Sent(), u.CacheHits, u.PromptTokens+u.CompletionTokens, cost)
 	}
+	for _, m := range run.Metrics {
+		if LowerIsBetter(m) {
+			fmt.Fprintf(&b, "\n%s: lower is better.\n", mdCell(string(m)))
+		}
+	}
 	b.WriteString("\n**Diagnosis:** ")
 	for i, d := range Diagnoses {
 		if i > 0 {
@@ -223,15 +228,20 @@ func (w *Worst) Add(r *Result) {
 // Samples are the kept samples, worst first.
 func (w *Worst) Samples() []*Result { return w.kept }
 
-// lowest is the sample's lowest score; failures sort first, unscored last.
+// lowest is the sample's lowest score, a noise sensitivity counted as
+// 1 - score (lower is better: a high one ranks the sample among the
+// worst); failures sort first, unscored last.
 func lowest(r *Result) float64 {
 	lo := 2.0
 	for _, m := range AllMetrics {
 		if r.Status[m].Failed() {
 			return -1
 		}
-		if v, ok := r.Score(m); ok && v < lo {
-			lo = v
+		if v, ok := r.Score(m); ok {
+			if LowerIsBetter(m) {
+				v = 1 - v
+			}
+			lo = min(lo, v)
 		}
 	}
 	return lo
@@ -266,6 +276,13 @@ func why(r *Result) string {
 			if c.Attributed == 0 {
 				return fmt.Sprintf("not retrieved: %q: %s", c.Statement, c.Reason)
 			}
+		}
+	}
+	// Then the first FP or FN, missing entity or noise of the other
+	// metrics with a judgement list.
+	for _, m := range []Metric{AnswerCorrectness, FactualCorrectness, ContextEntityRecall, NoiseSensitivity} {
+		if ev := Evidence(r, m); len(ev) > 0 {
+			return ev[0]
 		}
 	}
 	return ""

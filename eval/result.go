@@ -22,9 +22,12 @@ type Result struct {
 	ContextRecall    *ContextRecallTrace    `json:"context_recall,omitempty"`
 	// ContextUtilization has the shape of context precision's trace: the
 	// same per-chunk verdicts and precision@k, judged against the answer.
-	ContextUtilization *ContextPrecisionTrace  `json:"context_utilization,omitempty"`
-	AnswerSimilarity   *AnswerSimilarityTrace  `json:"answer_similarity,omitempty"`
-	AnswerCorrectness  *AnswerCorrectnessTrace `json:"answer_correctness,omitempty"`
+	ContextUtilization  *ContextPrecisionTrace   `json:"context_utilization,omitempty"`
+	AnswerSimilarity    *AnswerSimilarityTrace   `json:"answer_similarity,omitempty"`
+	AnswerCorrectness   *AnswerCorrectnessTrace  `json:"answer_correctness,omitempty"`
+	FactualCorrectness  *FactualCorrectnessTrace `json:"factual_correctness,omitempty"`
+	ContextEntityRecall *EntityRecallTrace       `json:"context_entity_recall,omitempty"`
+	NoiseSensitivity    *NoiseSensitivityTrace   `json:"noise_sensitivity,omitempty"`
 
 	// Calls lists the judge calls made for this sample, in order, with their
 	// cache keys, so the raw request and reply can be shown from the cache.
@@ -110,6 +113,46 @@ type AnswerCorrectnessTrace struct {
 	Weights    [2]float64 `json:"weights"` // factuality, similarity
 }
 
+// FactualCorrectnessTrace keeps the claims of both sides with their
+// verdicts and the counts the score is made of.
+type FactualCorrectnessTrace struct {
+	Mode string  `json:"mode"` // f1, precision or recall (--fc-mode)
+	Beta float64 `json:"beta"`
+	// AnswerClaims are the answer's claims, each judged against the
+	// reference (verdict 1: the reference entails it, a TP; 0: an FP).
+	AnswerClaims []StatementVerdict `json:"answer_claims"`
+	// ReferenceClaims are the reference's claims, each judged against the
+	// answer (verdict 0: an FN). Empty in precision mode, which needs no
+	// recall side and so does not pay for it.
+	ReferenceClaims []StatementVerdict `json:"reference_claims"`
+	TP              int                `json:"tp"`
+	FP              int                `json:"fp"`
+	FN              int                `json:"fn"`
+}
+
+// EntityRecallTrace keeps the entity lists of context entity recall.
+type EntityRecallTrace struct {
+	Reference []EntityMatch `json:"reference_entities"` // distinct, in the judge's order
+	Contexts  []string      `json:"context_entities"`
+	Found     int           `json:"found"`
+}
+
+// NoiseSensitivityTrace keeps the noise matrix: every chunk's verdicts on
+// the reference's and the answer's statements, and each answer statement's
+// standing.
+type NoiseSensitivityTrace struct {
+	Mode                string   `json:"mode"` // relevant or irrelevant (--ns-mode)
+	ReferenceStatements []string `json:"reference_statements"`
+	// ByReference judges each answer statement against the reference.
+	ByReference []StatementVerdict `json:"by_reference"`
+	Chunks      []NoiseChunk       `json:"chunks"`
+	Statements  []NoiseStatement   `json:"statements"`
+	// Relevant / Irrelevant count the answer statements whose Noise is that
+	// mode; the score is the mode's count over len(Statements).
+	Relevant   int `json:"relevant"`
+	Irrelevant int `json:"irrelevant"`
+}
+
 // CallRecord is one judge call made for a sample.
 type CallRecord struct {
 	Task      string `json:"task"`
@@ -119,6 +162,65 @@ type CallRecord struct {
 	LatencyMS int64  `json:"latency_ms"`
 	Retries   int    `json:"retries,omitempty"`
 	Error     string `json:"error,omitempty"`
+	// Metric is the metric whose step made the call, kept only where it is
+	// not the task's own (MetricOfTask): answer correctness's statement
+	// extraction, noise sensitivity's entailment verdicts. See MetricOf.
+	Metric Metric `json:"metric,omitempty"`
+}
+
+// MetricOf is the metric the call is billed to: the one whose step made
+// it, or for a record without one (older runs) the task's.
+func (c CallRecord) MetricOf() Metric {
+	if c.Metric != "" {
+		return c.Metric
+	}
+	return MetricOfTask(c.Task)
+}
+
+// attributeShared makes the billing of a sample's calls deterministic and
+// compact. Two metrics of a sample that send the very same request at once
+// (faithfulness and answer correctness extracting the answer's statements)
+// share one call: whichever asks first pays, and the other waits for the
+// cache. Which one that is is a race, so the paid call is given to the
+// first of them in the run's metric order and the cache hit to the other.
+// A record's Metric is then cleared where it is the task's own.
+func attributeShared(calls []CallRecord, order []Metric) {
+	rank := func(m Metric) int {
+		for i, o := range order {
+			if o == m {
+				return i
+			}
+		}
+		return len(order)
+	}
+	byKey := map[string][]int{}
+	for i, c := range calls {
+		if c.Key != "" && c.Metric != "" {
+			byKey[c.Key] = append(byKey[c.Key], i)
+		}
+	}
+	for _, idx := range byKey {
+		if len(idx) < 2 {
+			continue
+		}
+		first := idx[0]
+		for _, i := range idx[1:] {
+			if rank(calls[i].Metric) < rank(calls[first].Metric) {
+				first = i
+			}
+		}
+		for _, i := range idx {
+			if i != first && !calls[i].Cached && calls[i].Error == "" && calls[first].Cached {
+				calls[i].Metric, calls[first].Metric = calls[first].Metric, calls[i].Metric
+				break
+			}
+		}
+	}
+	for i := range calls {
+		if calls[i].Metric == MetricOfTask(calls[i].Task) {
+			calls[i].Metric = ""
+		}
+	}
 }
 
 // EventKind tells what happened in the runner.

@@ -17,6 +17,10 @@ type RunnerConfig struct {
 	// ACWeights are answer correctness's weights of factuality and
 	// similarity; zero is DefaultACWeights.
 	ACWeights [2]float64
+	// FCMode is factual correctness's mode (f1, precision or recall; ""
+	// is DefaultFCMode) and NSMode noise sensitivity's (relevant or
+	// irrelevant; "" is DefaultNSMode).
+	FCMode, NSMode string
 	// Workers is the number of samples evaluated at once. Request-level
 	// concurrency is enforced by the client; twice as many sample workers
 	// as request slots keep the slots busy while samples wait on their
@@ -67,8 +71,10 @@ func (r *Runner) Err() error { return r.err }
 // Counts returns the run's call counts and token usage so far.
 func (r *Runner) Counts() (CallCounts, Usage) { return r.stats.counts() }
 
-// Usage returns the run's usage per judge task so far (see UsageByMetric).
-func (r *Runner) Usage() map[string]TaskUsage { return r.stats.tasks.snapshot() }
+// Usage returns the run's usage so far per metric, each call billed to the
+// metric whose step made it (see attributeShared), counted when its sample
+// finishes.
+func (r *Runner) Usage() map[Metric]MetricUsage { return r.stats.tasks.snapshot() }
 
 // Run evaluates the samples and returns one result per sample, in order.
 // When ctx is cancelled, samples already finished keep their results and
@@ -252,6 +258,11 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if why := unsupported(r.Judge, m); why != "" {
+				part.set(m, StatusUnsupported, nil, why)
+				return
+			}
+			sctx := withMetric(sctx, m)
 			switch m {
 			case Faithfulness:
 				runFaithfulness(sctx, r.Judge, s, part)
@@ -267,6 +278,12 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 				runSemanticSimilarity(sctx, r.Judge, s, part)
 			case AnswerCorrectness:
 				runAnswerCorrectness(sctx, r.Judge, s, cfg.ACWeights, part)
+			case FactualCorrectness:
+				runFactualCorrectness(sctx, r.Judge, s, cfg.FCMode, part)
+			case NoiseSensitivity:
+				runNoiseSensitivity(sctx, r.Judge, s, cfg.NSMode, part)
+			case ContextEntityRecall:
+				runContextEntityRecall(sctx, r.Judge, s, part)
 			}
 		}()
 	}
@@ -287,8 +304,21 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 	rec.mu.Lock()
 	res.Calls = rec.calls
 	rec.mu.Unlock()
+	attributeShared(res.Calls, cfg.Metrics)
+	for _, c := range res.Calls {
+		r.stats.tasks.add(c.MetricOf(), c.Task, usageOfCall(c, c.Task == TaskEmbeddings))
+	}
 	r.finish(res, emit)
 	return res
+}
+
+// unsupported is why the judge cannot compute m ("" when it can): a
+// judge that does not implement MetricSupporter supports every metric.
+func unsupported(j Judge, m Metric) string {
+	if ms, ok := j.(MetricSupporter); ok {
+		return ms.Unsupported(m)
+	}
+	return ""
 }
 
 func (r *Runner) finish(res *Result, emit func(Event)) {

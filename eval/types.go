@@ -41,9 +41,26 @@ const (
 	// AnswerCorrectness weighs the F-score of the answer's statements
 	// against the reference's with answer similarity (see CorrectnessScore).
 	AnswerCorrectness Metric = "answer_correctness"
+	// FactualCorrectness checks the answer's claims against the reference
+	// (precision) and the reference's claims against the answer (recall);
+	// --fc-mode picks precision, recall or their F1.
+	FactualCorrectness Metric = "factual_correctness"
+	// ContextEntityRecall is the share of the reference's entities that
+	// occur among the contexts' entities.
+	ContextEntityRecall Metric = "context_entity_recall"
+	// NoiseSensitivity is the share of the answer's statements that are
+	// incorrect (the reference does not entail them) and backed by a
+	// relevant chunk (--ns-mode relevant) or only by irrelevant ones
+	// (irrelevant). Lower is better: see LowerIsBetter.
+	NoiseSensitivity Metric = "noise_sensitivity"
 )
 
-var allMetrics = [...]Metric{Faithfulness, AnswerRelevancy, ContextPrecision, ContextRecall, ContextUtilization, AnswerSimilarity, AnswerCorrectness}
+var allMetrics = [...]Metric{Faithfulness, AnswerRelevancy, ContextPrecision, ContextRecall, ContextUtilization, AnswerSimilarity, AnswerCorrectness, FactualCorrectness, ContextEntityRecall, NoiseSensitivity}
+
+// LowerIsBetter reports whether a lower score of the metric is the better
+// one (noise sensitivity): sorting "worst first", the diagnosis's bands,
+// gates and regressions all turn round for it.
+func LowerIsBetter(m Metric) bool { return m == NoiseSensitivity }
 
 // NumMetrics is how many metrics there are: the size of an array with a
 // slot per metric (indexed by position in AllMetrics), so that adding a
@@ -71,6 +88,9 @@ var metricAliases = map[string]Metric{
 	"cu": ContextUtilization, "context_utilization": ContextUtilization, "utilization": ContextUtilization,
 	"as": AnswerSimilarity, "answer_similarity": AnswerSimilarity, "similarity": AnswerSimilarity,
 	"ac": AnswerCorrectness, "answer_correctness": AnswerCorrectness, "correctness": AnswerCorrectness,
+	"fc": FactualCorrectness, "factual_correctness": FactualCorrectness, "factual": FactualCorrectness,
+	"er": ContextEntityRecall, "context_entity_recall": ContextEntityRecall, "entity_recall": ContextEntityRecall,
+	"ns": NoiseSensitivity, "noise_sensitivity": NoiseSensitivity, "noise": NoiseSensitivity,
 }
 
 // LookupMetric is the metric a name or short alias (f, ar, cp, cr, cu,
@@ -99,6 +119,12 @@ func MetricAbbrev(m Metric) string {
 		return "AS"
 	case AnswerCorrectness:
 		return "AC"
+	case FactualCorrectness:
+		return "FC"
+	case ContextEntityRecall:
+		return "ER"
+	case NoiseSensitivity:
+		return "NS"
 	}
 	return string(m)
 }
@@ -128,13 +154,24 @@ func ParseMetrics(s string) ([]Metric, error) {
 		}
 		m := Metric(part)
 		switch m {
-		case Faithfulness, AnswerRelevancy, ContextPrecision, ContextRecall, ContextUtilization, AnswerSimilarity, AnswerCorrectness:
+		case Faithfulness, AnswerRelevancy, ContextPrecision, ContextRecall, ContextUtilization, AnswerSimilarity, AnswerCorrectness, FactualCorrectness, ContextEntityRecall, NoiseSensitivity:
 		default:
-			return nil, fmt.Errorf("--metrics: unknown metric %q (choose from faithfulness, answer_relevancy, context_precision, context_recall, context_utilization, answer_similarity, answer_correctness; all is the first four)", part)
+			return nil, fmt.Errorf("--metrics: unknown metric %q (choose from %s; all is the first four)", part, metricList())
 		}
 		add(m)
 	}
 	return out, nil
+}
+
+func metricList() string {
+	var b []byte
+	for i, m := range AllMetrics {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, m...)
+	}
+	return string(b)
 }
 
 // Status is how a (sample, metric) evaluation ended. Only StatusOK carries a score.
@@ -149,6 +186,10 @@ const (
 	StatusCancelled    Status = "cancelled"
 	StatusCacheMiss    Status = "cache_miss"
 	StatusNoQuestions  Status = "no_questions"
+	// StatusUnsupported is a metric the judge cannot compute honestly (the
+	// offline judge and noise sensitivity): reported with the reason, never
+	// an invented score, and not a failure of the run.
+	StatusUnsupported Status = "unsupported"
 )
 
 // Failed reports whether the status is a failure of the judge or the run, as
@@ -246,6 +287,41 @@ type CorrectnessClasses struct {
 	TP []CorrectnessItem `json:"TP"`
 	FP []CorrectnessItem `json:"FP"`
 	FN []CorrectnessItem `json:"FN"`
+}
+
+// EntityMatch is one entity of the reference and whether context entity
+// recall found it among the contexts' entities.
+type EntityMatch struct {
+	Entity string `json:"entity"`
+	Found  bool   `json:"found"`
+	// Match is the context entity it matched ("" when not found); it may
+	// differ from Entity in case, width or spacing (see MatchEntities).
+	Match string `json:"match,omitempty"`
+}
+
+// NoiseChunk is noise sensitivity's judgement of one retrieved chunk: which
+// reference statements it entails (a chunk that entails any is relevant)
+// and which answer statements it entails.
+type NoiseChunk struct {
+	Rank      int                `json:"rank"` // 1-based
+	Relevant  bool               `json:"relevant"`
+	Reference []StatementVerdict `json:"reference"` // one verdict per reference statement, in order
+	Answer    []StatementVerdict `json:"answer"`    // one verdict per answer statement, in order
+}
+
+// NoiseStatement is where one answer statement stands in noise
+// sensitivity: whether the reference entails it, which chunks do, and
+// whether it counts against the score.
+type NoiseStatement struct {
+	Statement string `json:"statement"`
+	Correct   bool   `json:"correct"` // the reference entails it
+	// Relevant / Irrelevant: 1-based ranks of relevant / irrelevant chunks that entail it.
+	Relevant   []int `json:"relevant"`
+	Irrelevant []int `json:"irrelevant"`
+	// Noise is "relevant" when the statement is incorrect and a relevant
+	// chunk entails it, "irrelevant" when it is incorrect and only
+	// irrelevant chunks do, and "" otherwise.
+	Noise string `json:"noise,omitempty"`
 }
 
 // Lang is the language prompts are rendered in.

@@ -2,7 +2,6 @@ package eval
 
 import (
 	"math"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -82,66 +81,59 @@ func (c *taskCounters) add(u TaskUsage) {
 	c.completion.Add(int64(u.CompletionTokens))
 }
 
-// taskStats counts usage per task; the tasks are few and known after the
-// first sample, so lookups are lock-free reads of a sync.Map.
-type taskStats struct{ m sync.Map } // task -> *taskCounters
+// taskStats counts usage per metric and task; the pairs are few and known
+// after the first sample, so lookups are lock-free reads of a sync.Map.
+type taskStats struct{ m sync.Map } // usageKey -> *taskCounters
 
-func (s *taskStats) add(task string, u TaskUsage) {
-	c, ok := s.m.Load(task)
+type usageKey struct {
+	metric Metric
+	task   string
+}
+
+func (s *taskStats) add(m Metric, task string, u TaskUsage) {
+	k := usageKey{m, task}
+	c, ok := s.m.Load(k)
 	if !ok {
-		c, _ = s.m.LoadOrStore(task, &taskCounters{})
+		c, _ = s.m.LoadOrStore(k, &taskCounters{})
 	}
 	c.(*taskCounters).add(u)
 }
 
-func (s *taskStats) snapshot() map[string]TaskUsage {
-	out := map[string]TaskUsage{}
+func (s *taskStats) snapshot() map[Metric]MetricUsage {
+	out := map[Metric]MetricUsage{}
 	s.m.Range(func(k, v any) bool {
-		c := v.(*taskCounters)
-		out[k.(string)] = TaskUsage{Chat: int(c.chat.Load()), Embeddings: int(c.embeddings.Load()), CacheHits: int(c.hits.Load()),
-			Usage: Usage{PromptTokens: int(c.prompt.Load()), CompletionTokens: int(c.completion.Load())}}
+		c, key := v.(*taskCounters), k.(usageKey)
+		m := key.metric
+		if m == "" {
+			m = OtherTasks
+		}
+		out[m] = out[m].with(key.task, TaskUsage{Chat: int(c.chat.Load()), Embeddings: int(c.embeddings.Load()), CacheHits: int(c.hits.Load()),
+			Usage: Usage{PromptTokens: int(c.prompt.Load()), CompletionTokens: int(c.completion.Load())}})
 		return true
 	})
 	return out
 }
 
+// with is mu with u added to its task's usage and its sums.
+func (mu MetricUsage) with(task string, u TaskUsage) MetricUsage {
+	tasks := make(map[string]TaskUsage, len(mu.Tasks)+1)
+	for t, v := range mu.Tasks {
+		tasks[t] = v
+	}
+	t := tasks[task]
+	t.add(u)
+	tasks[task] = t
+	mu.Tasks = tasks
+	mu.add(u)
+	return mu
+}
+
 // OtherTasks is the usage key of calls whose task serves no metric.
 const OtherTasks Metric = "other"
 
-// UsageByMetric rolls a run's usage per task up by the metric each task
-// serves (MetricOfTask). A task that several metrics make (the statement
-// extraction, the embeddings) goes to the first of them the run has
-// (metrics), so a run of answer correctness alone does not bill
-// faithfulness.
-func UsageByMetric(tasks map[string]TaskUsage, metrics []Metric) map[Metric]MetricUsage {
-	out := map[Metric]MetricUsage{}
-	for task, u := range tasks {
-		m := MetricOfTask(task)
-		for _, c := range MetricsOfTask(task) {
-			if slices.Contains(metrics, c) {
-				m = c
-				break
-			}
-		}
-		if m == "" {
-			m = OtherTasks
-		}
-		mu := out[m]
-		if mu.Tasks == nil {
-			mu.Tasks = map[string]TaskUsage{}
-		}
-		t := mu.Tasks[task]
-		t.add(u)
-		mu.Tasks[task] = t
-		mu.add(u)
-		out[m] = mu
-	}
-	return out
-}
-
 // AddUsage adds what a part of the run used (the whole of it, or the part
 // a --resume evaluated) to the record's calls, tokens and usage per metric.
-func (r *RunInfo) AddUsage(calls CallCounts, tokens Usage, tasks map[string]TaskUsage) {
+func (r *RunInfo) AddUsage(calls CallCounts, tokens Usage, usage map[Metric]MetricUsage) {
 	r.Calls.Chat += calls.Chat
 	r.Calls.Embeddings += calls.Embeddings
 	r.Calls.Retries += calls.Retries
@@ -149,20 +141,14 @@ func (r *RunInfo) AddUsage(calls CallCounts, tokens Usage, tasks map[string]Task
 	r.Calls.Errors += calls.Errors
 	r.Tokens.PromptTokens += tokens.PromptTokens
 	r.Tokens.CompletionTokens += tokens.CompletionTokens
-	all := map[string]TaskUsage{}
-	for _, mu := range r.Usage {
+	if len(usage) > 0 && r.Usage == nil {
+		r.Usage = map[Metric]MetricUsage{}
+	}
+	for m, mu := range usage {
 		for task, u := range mu.Tasks {
-			t := all[task]
-			t.add(u)
-			all[task] = t
+			r.Usage[m] = r.Usage[m].with(task, u)
 		}
 	}
-	for task, u := range tasks {
-		t := all[task]
-		t.add(u)
-		all[task] = t
-	}
-	r.Usage = UsageByMetric(all, r.Metrics)
 }
 
 // ResetUsage clears what the record says was used, for a new run made

@@ -50,9 +50,20 @@ func pricedRun(p *Pricing, tasks map[string]TaskUsage) RunInfo {
 		tok.PromptTokens += u.PromptTokens
 		tok.CompletionTokens += u.CompletionTokens
 	}
-	r.AddUsage(calls, tok, tasks)
+	r.AddUsage(calls, tok, byOwnMetric(tasks))
 	r.PriceUsage()
 	return r
+}
+
+// byOwnMetric bills each task to the metric it is named after, as a run
+// whose metrics share no request does.
+func byOwnMetric(tasks map[string]TaskUsage) map[Metric]MetricUsage {
+	out := map[Metric]MetricUsage{}
+	for task, u := range tasks {
+		m := MetricOfTask(task)
+		out[m] = out[m].with(task, u)
+	}
+	return out
 }
 
 func TestPriceUsage(t *testing.T) {
@@ -115,7 +126,7 @@ func TestPriceUsage(t *testing.T) {
 func TestAddUsageAdds(t *testing.T) {
 	part := map[string]TaskUsage{"faithfulness_statements": {Chat: 1, CacheHits: 2, Usage: Usage{PromptTokens: 10, CompletionTokens: 1}}}
 	r := pricedRun(&Pricing{Chat: &ModelPrice{Prompt: 1e6, Completion: 1e6}}, part)
-	r.AddUsage(CallCounts{Chat: 1, CacheHits: 2, Retries: 1}, Usage{PromptTokens: 10, CompletionTokens: 1}, part)
+	r.AddUsage(CallCounts{Chat: 1, CacheHits: 2, Retries: 1}, Usage{PromptTokens: 10, CompletionTokens: 1}, byOwnMetric(part))
 	r.PriceUsage()
 	u := r.Usage[Faithfulness].Tasks["faithfulness_statements"]
 	if u.Chat != 2 || u.CacheHits != 4 || u.PromptTokens != 20 || r.Calls.Chat != 2 || r.Calls.Retries != 1 || r.Tokens.PromptTokens != 20 {

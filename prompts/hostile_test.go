@@ -15,7 +15,7 @@ import (
 
 // dataTags are the tags of data blocks; "example" is the only other tag a
 // built-in prompt may contain.
-var dataTags = map[string]bool{"question": true, "answer": true, "reference": true, "chunk": true, "statement": true, "fact": true}
+var dataTags = map[string]bool{"question": true, "answer": true, "reference": true, "chunk": true, "statement": true, "fact": true, "text": true}
 
 var tagRE = regexp.MustCompile(`<(/?)([a-z][a-z0-9_-]*)((?: n="\d+")?)>`)
 
@@ -121,6 +121,7 @@ func hostileData(payload string) Data {
 		ReferenceStatements: []string{"fact one: " + payload, "fact two: " + payload},
 		Chunk:               "the chunk: " + payload,
 		Rank:                1,
+		Text:                "text: " + payload,
 	}
 }
 
@@ -152,6 +153,10 @@ func wantInput(task string, d Data) []dataBlock {
 		return []dataBlock{b("question", "", d.Question),
 			b("statement", ` n="1"`, d.Statements[0]), b("statement", ` n="2"`, d.Statements[1]),
 			b("fact", ` n="1"`, d.ReferenceStatements[0]), b("fact", ` n="2"`, d.ReferenceStatements[1])}
+	case TaskContextEntityRecallEntities:
+		return []dataBlock{b("text", "", d.Text)}
+	case TaskEntailmentVerdicts:
+		return []dataBlock{b("text", "", d.Text), b("statement", ` n="1"`, d.Statements[0]), b("statement", ` n="2"`, d.Statements[1])}
 	}
 	return nil
 }
@@ -160,8 +165,8 @@ func wantInput(task string, d Data) []dataBlock {
 // language; sections says which of them each task has (exactly once).
 var (
 	sectionLabels = map[string][]string{
-		"en": {"Question:", "Answer:", "Reference answer:", "Passage:", "Passages:", "Context:", "Statements:", "Output:"},
-		"zh": {"问题：", "回答：", "参考答案：", "段落：", "上下文：", "陈述：", "输出："},
+		"en": {"Question:", "Answer:", "Reference answer:", "Passage:", "Passages:", "Context:", "Statements:", "Text:", "Output:"},
+		"zh": {"问题：", "回答：", "参考答案：", "段落：", "上下文：", "陈述：", "文本：", "输出："},
 	}
 	sections = map[string]map[string][]string{
 		TaskFaithfulnessStatements:           {"en": {"Question:", "Answer:", "Output:"}, "zh": {"问题：", "回答：", "输出："}},
@@ -171,6 +176,8 @@ var (
 		TaskContextRecallClassifications:     {"en": {"Question:", "Reference answer:", "Passages:", "Output:"}, "zh": {"问题：", "参考答案：", "段落：", "输出："}},
 		TaskContextUtilizationVerdict:        {"en": {"Question:", "Answer:", "Passage:", "Output:"}, "zh": {"问题：", "回答：", "段落：", "输出："}},
 		TaskAnswerCorrectnessClassifications: {"en": {"Question:", "Statements:", "Reference answer:", "Output:"}, "zh": {"问题：", "陈述：", "参考答案：", "输出："}},
+		TaskContextEntityRecallEntities:      {"en": {"Text:", "Output:"}, "zh": {"文本：", "输出："}},
+		TaskEntailmentVerdicts:               {"en": {"Text:", "Statements:", "Output:"}, "zh": {"文本：", "陈述：", "输出："}},
 	}
 )
 

@@ -111,7 +111,7 @@ func TestLoadErrors(t *testing.T) {
 		{
 			name:  "unknown field names file, line and the valid fields",
 			files: map[string]string{"answer_relevancy_question.en.tmpl": "Answer: {{.Answer}}\nQuestion: {{.Foo}}\n"},
-			want:  []string{`DIR/answer_relevancy_question\.en\.tmpl:2:\d+: unknown field \.Foo; the template data has \.Question, \.Answer, \.Reference, \.Contexts, \.Statements, \.ReferenceStatements, \.Chunk, \.Rank`},
+			want:  []string{`DIR/answer_relevancy_question\.en\.tmpl:2:\d+: unknown field \.Foo; the template data has \.Question, \.Answer, \.Reference, \.Contexts, \.Statements, \.ReferenceStatements, \.Chunk, \.Rank, \.Text`},
 		},
 		{
 			name:  "unknown field in a branch the sample would not take",
@@ -138,7 +138,7 @@ func TestLoadErrors(t *testing.T) {
 			files: map[string]string{"faithfulness_statement.en.tmpl": "x"},
 			want: []string{
 				`DIR/faithfulness_statement\.en\.tmpl: not a prompt template name; did you mean faithfulness_statements\.en\.tmpl\? valid names are faithfulness_statements\.en\.tmpl, faithfulness_statements\.zh\.tmpl, faithfulness_verdicts\.en\.tmpl`,
-				`answer_correctness_classifications\.zh\.tmpl$`,
+				`context_entity_recall_entities\.zh\.tmpl$`,
 			},
 		},
 		{

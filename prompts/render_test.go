@@ -32,6 +32,7 @@ func taxData(lang string) Data {
 			ReferenceStatements: []string{"纳税人识别号保持不变。", "转登记无须重新办理税务登记。"},
 			Chunk:               "纳税人由小规模纳税人转为一般纳税人的，其纳税人识别号不变。",
 			Rank:                1,
+			Text:                "不会变，纳税人识别号保持不变。依据《增值税一般纳税人登记管理办法》，2018年2月1日起施行。",
 		}
 	}
 	return Data{
@@ -49,6 +50,7 @@ func taxData(lang string) Data {
 		ReferenceStatements: []string{"The taxpayer identification number stays the same.", "No new registration is needed."},
 		Chunk:               "A taxpayer converting from small-scale to general VAT taxpayer keeps its taxpayer identification number.",
 		Rank:                1,
+		Text:                "No, the taxpayer identification number stays the same under the\nState Taxation Administration rules of 1 February 2018.",
 	}
 }
 
@@ -82,6 +84,11 @@ func shown(task string, d Data) []string {
 		return []string{q, ref, "\n" + chunks[0] + "\n" + chunks[1] + "\n"}
 	case TaskContextUtilizationVerdict:
 		return []string{q, a, tagged("chunk", "", d.Chunk)}
+	case TaskContextEntityRecallEntities:
+		return []string{tagged("text", "", d.Text) + "\n"}
+	case TaskEntailmentVerdicts:
+		return []string{"\n" + tagged("text", "", d.Text) + "\n",
+			"\n" + tagged("statement", ` n="1"`, d.Statements[0]) + "\n" + tagged("statement", ` n="2"`, d.Statements[1]) + "\n"}
 	}
 	return nil
 }

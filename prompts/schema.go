@@ -29,6 +29,12 @@ var schemas = map[string]string{
 		`"required":["statement","chunk","quote","reason","attributed"],"additionalProperties":false}}},"required":["classifications"],"additionalProperties":false}`,
 	TaskAnswerCorrectnessClassifications: `{"type":"object","properties":{"TP":` + correctnessList + `,"FP":` + correctnessList + `,"FN":` + correctnessList +
 		`},"required":["TP","FP","FN"],"additionalProperties":false}`,
+	TaskContextEntityRecallEntities: `{"type":"object","properties":{"entities":{"type":"array","items":{"type":"string"}}},"required":["entities"],"additionalProperties":false}`,
+	// One verdict per numbered statement, reason before verdict; no
+	// evidence keys: the premise is one text, so there is no chunk to cite.
+	TaskEntailmentVerdicts: `{"type":"object","properties":{"verdicts":{"type":"array","items":{"type":"object","properties":{` +
+		`"statement":{"type":"string"},"reason":{"type":"string"},"verdict":{"type":"integer","enum":[0,1]}},` +
+		`"required":["statement","reason","verdict"],"additionalProperties":false}}},"required":["verdicts"],"additionalProperties":false}`,
 }
 
 const correctnessList = `{"type":"array","items":{"type":"object","properties":{"statement":{"type":"string"},"reason":{"type":"string"}},` +

@@ -56,6 +56,11 @@ func TestValidateReply(t *testing.T) {
 		{TaskContextRecallClassifications, `{"classifications": [{"statement": "s", "chunk": 1, "quote": "q", "reason": "r", "attributed": 1}]}`, ""},
 		{TaskContextRecallClassifications, `{"classifications": [{"statement": "s", "chunk": null, "quote": "", "reason": "r", "attributed": 0}]}`, ""},
 		{TaskContextRecallClassifications, `{"classifications": [{"statement": "s", "chunk": 1, "quote": "q", "reason": "r", "verdict": 1}]}`, `missing key "attributed"`},
+		{TaskEntailmentVerdicts, `{"verdicts": [{"statement": "s", "reason": "r", "verdict": 1}, {"statement": "t", "reason": "r", "verdict": 0}]}`, ""},
+		{TaskEntailmentVerdicts, `{"verdicts": []}`, ""},
+		{TaskEntailmentVerdicts, `{"verdicts": [{"statement": "s", "reason": "r", "verdict": 2}]}`, `reply.verdicts[0].verdict: 2 is not one of 0, 1`},
+		{TaskEntailmentVerdicts, `{"verdicts": [{"statement": "s", "verdict": 1}]}`, `reply.verdicts[0]: missing key "reason"`},
+		{TaskEntailmentVerdicts, `{"statements": [{"statement": "s", "reason": "r", "verdict": 1}]}`, `missing key "verdicts"`},
 		{"nope", `{}`, `unknown task "nope"`},
 	}
 	for _, tt := range tests {

@@ -141,6 +141,7 @@ const (
 	sampleContext   = "RAGSCOPE-SAMPLE-CONTEXT-"
 	sampleStatement = "RAGSCOPE-SAMPLE-STATEMENT-"
 	sampleRefStmt   = "RAGSCOPE-SAMPLE-REFERENCE-STATEMENT-"
+	sampleText      = "RAGSCOPE-SAMPLE-TEXT"
 )
 
 func sampleData() Data {
@@ -153,6 +154,7 @@ func sampleData() Data {
 		ReferenceStatements: []string{sampleRefStmt + "1", sampleRefStmt + "2"},
 		Chunk:               sampleChunk,
 		Rank:                2,
+		Text:                sampleText,
 	}
 }
 
@@ -186,6 +188,13 @@ var required = map[string][]struct{ field, marker string }{
 		{".Statements (every one of them)", sampleStatement + "3"},
 		{".ReferenceStatements (every one of them)", sampleRefStmt + "1"},
 		{".ReferenceStatements (every one of them)", sampleRefStmt + "2"},
+	},
+	TaskContextEntityRecallEntities: {{".Text", sampleText}},
+	TaskEntailmentVerdicts: {
+		{".Text (the premise)", sampleText},
+		{".Statements (every one of them)", sampleStatement + "1"},
+		{".Statements (every one of them)", sampleStatement + "2"},
+		{".Statements (every one of them)", sampleStatement + "3"},
 	},
 }
 

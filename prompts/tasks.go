@@ -41,6 +41,14 @@ const (
 	// reference's statements into TP, FP and FN. The statements themselves
 	// come from faithfulness_statements, asked of each text.
 	TaskAnswerCorrectnessClassifications = "answer_correctness_classifications"
+	// TaskEntailmentVerdicts judges numbered statements against one premise
+	// text (.Text), a verdict each: factual correctness (premise: the
+	// reference, or the answer) and noise sensitivity (premise: one chunk,
+	// or the reference).
+	TaskEntailmentVerdicts = "entailment_verdicts"
+	// TaskContextEntityRecallEntities lists the named entities of one text
+	// (.Text): asked of the reference and of the contexts joined.
+	TaskContextEntityRecallEntities = "context_entity_recall_entities"
 )
 
 // Kept unexported so that a caller appending to or reordering Tasks or Langs
@@ -54,6 +62,8 @@ var (
 		TaskContextRecallClassifications,
 		TaskContextUtilizationVerdict,
 		TaskAnswerCorrectnessClassifications,
+		TaskEntailmentVerdicts,
+		TaskContextEntityRecallEntities,
 	}
 	allLangs = [...]string{"en", "zh"}
 )
@@ -72,6 +82,7 @@ type Data struct {
 	ReferenceStatements         []string // answer_correctness_classifications: the reference's statements
 	Chunk                       string   // context_precision_verdict, context_utilization_verdict: the one chunk
 	Rank                        int      // its 1-based rank
+	Text                        string   // context_entity_recall_entities: the text to list the entities of; entailment_verdicts: the premise
 }
 
 // FileName is the file a template is exported to and overridden from.

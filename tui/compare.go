@@ -248,10 +248,7 @@ func (m *Model) deltaCell(r *row, mt eval.Metric, plain bool) string {
 		s = "."
 	case deltaValue:
 		s = sprintf("%+.3f", d.v)
-		style = st.high.Render
-		if d.v < 0 {
-			style = st.low.Render
-		}
+		style = st.changeStyle(mt, d.v).Render
 	case deltaNew:
 		s, style = "new", st.high.Render
 	case deltaLost:
@@ -309,10 +306,8 @@ func (m *Model) compareLine() string {
 		switch {
 		case math.Abs(d) < scoreEpsilon:
 			means = append(means, shortName(mt)+" .")
-		case d > 0:
-			means = append(means, st.high.Render(sprintf("%s %+.3f", shortName(mt), d)))
 		default:
-			means = append(means, st.low.Render(sprintf("%s %+.3f", shortName(mt), d)))
+			means = append(means, st.changeStyle(mt, d).Render(sprintf("%s %+.3f", shortName(mt), d)))
 		}
 	}
 	if len(means) > 0 {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
@@ -28,18 +29,14 @@ func (m *Model) compareHeading(p *page, n int, before, after *eval.Result, mt ev
 	st := m.st
 	h := st.section.Render(sprintf("%d %s", n, mt)) + "  " + scoreText(before, mt) + " " + m.g.arrow + " "
 	if v, ok := scored(after, mt); ok {
-		h += st.band(v).Bold(true).Render(sprintf("%.3f", v))
+		h += st.bandOf(mt, v).Bold(true).Render(sprintf("%.3f", v))
 	} else {
 		h += scoreText(after, mt)
 	}
 	d := scoreDelta(newRow(before.Index, before), newRow(after.Index, after), mt)
 	switch d.kind {
 	case deltaValue:
-		style := st.high
-		if d.v < 0 {
-			style = st.low
-		}
-		h += "  " + style.Render(sprintf("(%+.3f)", d.v))
+		h += "  " + st.changeStyle(mt, d.v).Render(sprintf("(%+.3f)", d.v))
 	case deltaSame:
 		h += "  " + st.muted.Render("(unchanged)")
 	}
@@ -63,6 +60,13 @@ func (m *Model) changes(p *page, before, after *eval.Result, mt eval.Metric) {
 	case eval.AnswerCorrectness:
 		n = m.statementChanges(p, correctnessItems(before.AnswerCorrectness, false), correctnessItems(after.AnswerCorrectness, false), "TP", "FP")
 		n += m.statementChanges(p, correctnessItems(before.AnswerCorrectness, true), correctnessItems(after.AnswerCorrectness, true), "covered", "FN")
+	case eval.FactualCorrectness:
+		n = m.statementChanges(p, factualItems(before.FactualCorrectness, false), factualItems(after.FactualCorrectness, false), "TP", "FP")
+		n += m.statementChanges(p, factualItems(before.FactualCorrectness, true), factualItems(after.FactualCorrectness, true), "in the answer", "FN")
+	case eval.ContextEntityRecall:
+		n = m.statementChanges(p, entityItems(before.ContextEntityRecall), entityItems(after.ContextEntityRecall), "found", "missing")
+	case eval.NoiseSensitivity:
+		n = m.statementChanges(p, noiseItems(before.NoiseSensitivity), noiseItems(after.NoiseSensitivity), "not noise", "noise")
 	}
 	if n > 0 {
 		p.text(2, "", "now:", &m.st.muted)
@@ -102,6 +106,72 @@ func correctnessItems(t *eval.AnswerCorrectnessTrace, reference bool) []judged {
 			r, _ = find(t.Classes.FP, st)
 			out[i] = judged{text: st, verdict: 0, reason: r}
 		}
+	}
+	return out
+}
+
+// factualItems are factual correctness's answer claims (1 a TP, 0 an FP)
+// or, with reference, the reference's claims (0 an FN).
+func factualItems(t *eval.FactualCorrectnessTrace, reference bool) []judged {
+	if t == nil {
+		return nil
+	}
+	claims := t.AnswerClaims
+	if reference {
+		claims = t.ReferenceClaims
+	}
+	out := make([]judged, len(claims))
+	for i, c := range claims {
+		out[i] = judged{c.Statement, c.Verdict, c.Reason}
+	}
+	return out
+}
+
+// entityItems are the reference's entities, 1 when found in the contexts.
+func entityItems(t *eval.EntityRecallTrace) []judged {
+	if t == nil {
+		return nil
+	}
+	out := make([]judged, len(t.Reference))
+	for i, e := range t.Reference {
+		out[i] = judged{text: e.Entity, reason: "not among the contexts' entities"}
+		if e.Found {
+			out[i] = judged{text: e.Entity, verdict: 1, reason: "found as \"" + e.Match + "\""}
+		}
+	}
+	return out
+}
+
+// noiseItems are noise sensitivity's answer statements, 0 for the ones
+// that count against the score in the trace's mode (the worse verdict, as
+// an FP is), 1 for the others; the reason says where each stands.
+func noiseItems(t *eval.NoiseSensitivityTrace) []judged {
+	if t == nil {
+		return nil
+	}
+	out := make([]judged, len(t.Statements))
+	for i, s := range t.Statements {
+		v := 1
+		if noiseCounted(s, t.Mode) {
+			v = 0
+		}
+		ranks := slices.Concat(s.Relevant, s.Irrelevant)
+		slices.Sort(ranks)
+		by := make([]string, len(ranks))
+		for j, k := range ranks {
+			by[j] = sprintf("#%d", k)
+		}
+		reason := "correct (the reference entails it)"
+		if !s.Correct {
+			reason = "not in the reference"
+		}
+		if len(by) > 0 {
+			reason += "; backed by " + strings.Join(by, ", ")
+		}
+		if s.Noise != "" {
+			reason += "; noise: " + s.Noise
+		}
+		out[i] = judged{s.Statement, v, reason}
 	}
 	return out
 }

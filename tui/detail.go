@@ -141,7 +141,7 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Back):
 		m.screen = screenTable
 	case key.Matches(msg, k.Section):
-		i := int(msg.String()[0] - '1')
+		i := metricKeyIndex(msg)
 		if i < len(d.sections) {
 			d.scrollTo(d.sections[i], page)
 		}
@@ -337,8 +337,12 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 		if status != eval.StatusOK {
 			msg := statusMessage(res, mt)
 			style := st.warn
-			if status.Failed() {
+			switch {
+			case status.Failed():
 				style = st.failed
+			case status == eval.StatusUnsupported:
+				// The judge's limit, not this sample's: the reason, muted.
+				style = st.muted
 			}
 			p.text(2, "", msg, &style)
 		}
@@ -360,6 +364,12 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 			m.similaritySection(p, res)
 		case eval.AnswerCorrectness:
 			m.correctnessSection(p, res)
+		case eval.FactualCorrectness:
+			m.factualSection(p, res)
+		case eval.ContextEntityRecall:
+			m.entitySection(p, res)
+		case eval.NoiseSensitivity:
+			m.noiseSection(p, res)
 		}
 	}
 	m.failuresSection(p, res)
@@ -428,7 +438,7 @@ func (m *Model) metricHeading(p *page, n int, res *eval.Result, mt eval.Metric) 
 	st := m.st
 	h := st.section.Render(sprintf("%d %s", n, mt))
 	if v, ok := res.Score(mt); ok && res.Status[mt] == eval.StatusOK {
-		h += "  " + st.band(v).Bold(true).Render(sprintf("%.3f", v))
+		h += "  " + st.bandOf(mt, v).Bold(true).Render(sprintf("%.3f", v))
 	}
 	p.lines = append(p.lines, h)
 }
@@ -738,13 +748,15 @@ func statusMessage(res *eval.Result, mt eval.Metric) string {
 }
 
 // failuresSection repeats, in one place, every metric that did not score,
-// so a failure is never only visible by scrolling to its section.
+// so a failure is never only visible by scrolling to its section. A metric
+// the judge does not support is left to its section: it is no failure of
+// this sample, and the same on every one.
 func (m *Model) failuresSection(p *page, res *eval.Result) {
 	st := m.st
 	var lines [][2]string
 	for _, mt := range m.metrics {
 		status, ok := res.Status[mt]
-		if !ok || status == eval.StatusOK {
+		if !ok || status == eval.StatusOK || status == eval.StatusUnsupported {
 			continue
 		}
 		lines = append(lines, [2]string{string(mt), statusMessage(res, mt)})

@@ -43,7 +43,7 @@ var statusWords = []string{
 	"ok", "failed", "running", "n/a",
 	string(eval.StatusNoStatements), string(eval.StatusMissingInput), string(eval.StatusParseError),
 	string(eval.StatusJudgeError), string(eval.StatusCancelled), string(eval.StatusCacheMiss),
-	string(eval.StatusNoQuestions),
+	string(eval.StatusNoQuestions), string(eval.StatusUnsupported),
 }
 
 // diagWords lists the diagnoses diag: accepts, for its error message.
@@ -160,7 +160,7 @@ func parseTerm(w word) (term, error) {
 		}
 		m, ok := eval.LookupMetric(name)
 		if !ok {
-			return term{}, fmt.Errorf("%s: unknown metric %q (use f, ar, cp, cr or cu, or df, dar, dcp, dcr, dcu for the change "+
+			return term{}, fmt.Errorf("%s: unknown metric %q (use f, ar, cp, cr, cu, as, ac, fc, er or ns, or df, dar, dcp, ... for the change "+
 				"when comparing; put free text with < > = in double quotes)", s, name)
 		}
 		v, err := strconv.ParseFloat(num, 64)

@@ -210,7 +210,7 @@ func (m *Model) trendCell(mt eval.Metric, room int) string {
 		return m.st.muted.Render(strings.Repeat(m.g.ramp[0], trendBuckets))
 	}
 	v, _ := t.mean()
-	cell := m.st.band(v).Render(sparkline(t.points[:], m.g.ramp))
+	cell := m.st.bandOf(mt, v).Render(sparkline(t.points[:], m.g.ramp))
 	if now := sprintf(" now %.3f", v); room >= trendBuckets+len(now) {
 		cell += m.st.muted.Render(now)
 	}

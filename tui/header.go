@@ -42,7 +42,7 @@ func (m *Model) headerLines() []string {
 		var b []string
 		for _, mt := range m.metrics {
 			ms := m.stats.metrics[metricSlot(mt)]
-			b = append(b, sprintf("%s %s %d/%d", shortName(mt), m.meanText(ms), ms.scored, ms.failed))
+			b = append(b, sprintf("%s %s %d/%d", shortName(mt), m.meanText(mt, ms), ms.scored, ms.failed))
 		}
 		lines = append(lines, strings.Join(b, "  ")+st.muted.Render("  (scored/failed)"))
 	} else {
@@ -55,11 +55,11 @@ func (m *Model) headerLines() []string {
 		for _, mt := range m.metrics {
 			ms := m.stats.metrics[metricSlot(mt)]
 			line := sprintf("%-*s mean %s  scored %-5d n/a %-4d failed %-5d ",
-				nameW, string(mt), m.meanText(ms), ms.scored, ms.na, ms.failed)
+				nameW, string(mt), m.meanText(mt, ms), ms.scored, ms.na, ms.failed)
 			if m.following() {
 				line += m.trendCell(mt, m.width-lipgloss.Width(line))
 			} else {
-				line += m.histogram(ms)
+				line += m.histogram(mt, ms)
 			}
 			lines = append(lines, line)
 		}
@@ -251,17 +251,17 @@ func fmtCount(n int) string {
 	return sprintf("%d", n)
 }
 
-func (m *Model) meanText(ms metricStats) string {
+func (m *Model) meanText(mt eval.Metric, ms metricStats) string {
 	v, ok := ms.mean()
 	if !ok {
 		return "  -  "
 	}
-	return m.st.band(v).Render(fmtScore(v))
+	return m.st.bandOf(mt, v).Render(fmtScore(v))
 }
 
 // histogram draws the distribution of scores in ten bins of 0.1, each bar
-// scaled to the fullest bin.
-func (m *Model) histogram(ms metricStats) string {
+// scaled to the fullest bin, each bin in the colour of its scores.
+func (m *Model) histogram(mt eval.Metric, ms metricStats) string {
 	peak := 0
 	for _, n := range ms.hist {
 		peak = max(peak, n)
@@ -274,7 +274,7 @@ func (m *Model) histogram(ms metricStats) string {
 		if n > 0 {
 			lvl = max(1, int(math.Round(float64(n)/float64(peak)*float64(len(ramp)-1))))
 		}
-		b.WriteString(m.st.band((float64(i) + 0.5) / histBins).Render(ramp[lvl]))
+		b.WriteString(m.st.bandOf(mt, (float64(i)+0.5)/histBins).Render(ramp[lvl]))
 	}
 	b.WriteString(m.st.muted.Render("1"))
 	return b.String()

@@ -7,11 +7,11 @@ import (
 // filterHelp documents the filter language next to the generated key help.
 var filterHelp = []string{
 	"Filter (/): terms separated by spaces, all must hold",
-	"  f<0.5  ar<0.7  cp=0  cr>=0.8   scores of faithfulness, answer relevancy,",
-	"                                 context precision, recall (< <= > >= = !=)",
+	"  f<0.5  ar<0.7  cp=0  cr>=0.8   scores by alias: f ar cp cr cu as ac fc er ns",
+	"                                 (< <= > >= = !=; ns: lower is better)",
 	"  status:failed  status:ok  status:n/a  status:running  status:judge_error ...",
-	"  diag:generation  diag:retrieval  diag:off-topic  diag:noncommittal",
-	"  diag:low  diag:ok  diag:failed   label:disputed|any|agreed|none (human labels)",
+	"  diag:generation|retrieval|off-topic|noncommittal|incomplete|low|ok|failed",
+	"  label:disputed|any|agreed|none (human labels)",
 	"  df<0  dar<-0.1  dcp>0  dcr!=0   comparing runs: after minus before (<0 worse)",
 	// The rows keep only the heads of the texts (see row): a million
 	// samples are searched in memory, the full texts read only when opened.
@@ -42,8 +42,8 @@ func (m *Model) renderHelp() []string {
 	}
 	lines = append(lines, "")
 	// Two short lines rather than one long one: the page must fit 80 columns.
-	lines = append(lines, m.st.muted.Render("Scores: red < 0.5 <= amber < 0.7 <= green;"))
-	lines = append(lines, m.st.muted.Render("'-' not evaluated, n/a not computable, err failed."))
+	lines = append(lines, m.st.muted.Render("Scores: red < 0.5 <= amber < 0.7 <= green (noise sensitivity: 1 - score);"))
+	lines = append(lines, m.st.muted.Render("'-' not evaluated, n/a not computable, unsup not by this judge, err failed."))
 	for len(lines) < m.height-1 {
 		lines = append(lines, "")
 	}

@@ -91,20 +91,35 @@ func defaultKeys() keyMap {
 
 // metricCount makes the metric keys those of a run of n metrics: a run
 // with more than four (context utilization) jumps with 1-5; the others
-// keep 1-4, as they always had.
+// keep 1-4, as they always had. The keys number the run's metrics, not
+// all there are, so only a run of ten needs a tenth key: 0, after 9 on the
+// keyboard (metricKeyIndex).
 func (k *keyMap) metricCount(n int) {
 	if n <= 4 {
 		return
 	}
-	n = min(n, 9)
+	n = min(n, 10)
 	keys := make([]string, n)
 	for i := range keys {
-		keys[i] = string(rune('1' + i))
+		keys[i] = string(rune('0' + (i+1)%10))
 	}
 	span := sprintf("1-%d", n)
+	if n == 10 {
+		span = "1-9,0"
+	}
 	k.Section.SetKeys(keys...)
 	k.Section.SetHelp(span, k.Section.Help().Desc)
 	k.Rerun.SetHelp(k.Rerun.Help().Key, "re-run ("+span+" picks a metric)")
+}
+
+// metricKeyIndex is the position among the run's metrics that a metric
+// key picks: 1 the first, 0 the tenth.
+func metricKeyIndex(msg tea.KeyPressMsg) int {
+	c := msg.String()[0]
+	if c == '0' {
+		return 9
+	}
+	return int(c - '1')
 }
 
 // asciiHelp replaces the arrows in the help labels, which some terminals

@@ -3,6 +3,8 @@ package tui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/ragscope/ragscope/eval"
 )
 
 // key routes a key press. The order is the order of precedence: ctrl+c
@@ -87,7 +89,9 @@ func (m *Model) tableKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Sort):
 		m.sortIdx = (m.sortIdx + 1) % len(m.sortKeys)
-		m.desc = false
+		// A column comes in worst first: ascending, but descending for a
+		// metric where lower is better (noise sensitivity), and for its Δ.
+		m.desc = eval.LowerIsBetter(m.sortKeys[m.sortIdx].metric)
 		m.derive()
 	case key.Matches(msg, k.Reverse):
 		m.desc = !m.desc

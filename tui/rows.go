@@ -24,12 +24,12 @@ type row struct {
 	// scores stay float64: a float32 0.9 is 0.8999999, which lands in
 	// the wrong histogram bin and misses f>=0.9 at the edge.
 	//
-	// The four default metrics' scores are inline; the others' come in
-	// an array of their own, allocated only when one is scored, so a row of
-	// a default run does not grow with every metric added (a million rows
-	// must stay under 300 MiB).
+	// The four default metrics' scores and statuses are inline; the
+	// others' come in a block of their own (moreMetrics), allocated only
+	// when one of them is evaluated, so a row of a default run does not
+	// grow with every metric added (a million rows must stay under 300 MiB).
 	scores [inlineScores]float64 // NaN when the metric has no score
-	more   *[eval.NumMetrics - inlineScores]float64
+	more   *moreMetrics
 	// texts holds the sample's id (idLen bytes), then the first headRunes
 	// runes of the question (qLen bytes), then of the answer: one
 	// allocation for the three. The table shows the question, the
@@ -37,9 +37,9 @@ type row struct {
 	texts       string
 	index       int
 	idLen, qLen uint16
-	// status is each metric's status as a code (statusCodes); 0 when the
-	// metric was not evaluated for this sample.
-	status [eval.NumMetrics]uint8
+	// status is each default metric's status as a code (statusCodes); 0
+	// when the metric was not evaluated for this sample.
+	status [inlineScores]uint8
 	diag   uint8 // the diagnosis as a code (diagCodes)
 	mark   rowMark
 	done   bool // the sample has a result
@@ -49,6 +49,13 @@ type row struct {
 // inlineScores is how many metrics' scores a row holds inline: the
 // default ones, first in eval.AllMetrics.
 const inlineScores = 4
+
+// moreMetrics holds the scores and statuses of the metrics past the
+// default ones: 6 scores and 6 codes, 54 bytes in the 64-byte size class.
+type moreMetrics struct {
+	scores [eval.NumMetrics - inlineScores]float64
+	status [eval.NumMetrics - inlineScores]uint8
+}
 
 // rowSlab hands out rows from blocks of slabRows, so a million rows are a
 // few hundred allocations. A block lives while any of its rows is
@@ -74,7 +81,7 @@ type rowMark uint8
 const (
 	markRunning rowMark = iota
 	markOK
-	markWarn // a metric was not computable (no statements, missing input, ...)
+	markWarn // a metric was not computable (no statements, missing input, ...; not unsupported)
 	markFailed
 )
 
@@ -134,7 +141,8 @@ func (c *codes[T]) name(n uint8) T { return (*c.names.Load())[n] }
 // A status past the 255th reads as a judge error: a failure still, never a
 // score.
 var statusCodes = newCodes(eval.StatusJudgeError, eval.StatusOK, eval.StatusNoStatements, eval.StatusMissingInput,
-	eval.StatusParseError, eval.StatusJudgeError, eval.StatusCancelled, eval.StatusCacheMiss, eval.StatusNoQuestions)
+	eval.StatusParseError, eval.StatusJudgeError, eval.StatusCancelled, eval.StatusCacheMiss, eval.StatusNoQuestions,
+	eval.StatusUnsupported)
 
 var diagCodes = newCodes(eval.DiagLowScore, eval.Diagnoses...)
 
@@ -170,11 +178,9 @@ func (r *row) set(res *eval.Result, x *rowExtras) {
 		r.scores[i] = math.NaN()
 	}
 	if r.more != nil {
-		for i := range r.more {
-			r.more[i] = math.NaN()
-		}
+		r.more.reset()
 	}
-	r.status, r.diag = [eval.NumMetrics]uint8{}, 0
+	r.status, r.diag = [inlineScores]uint8{}, 0
 	r.done = res != nil
 	if x != nil {
 		delete(x.errs, r.index)
@@ -192,7 +198,7 @@ func (r *row) set(res *eval.Result, x *rowExtras) {
 		if !ok {
 			continue
 		}
-		r.status[i] = statusCode(st)
+		r.setStatus(i, statusCode(st))
 		if v, ok := res.Score(m); ok && st == eval.StatusOK {
 			r.setScore(i, v)
 		}
@@ -212,7 +218,9 @@ func (r *row) set(res *eval.Result, x *rowExtras) {
 		switch {
 		case st.Failed():
 			r.mark = markFailed
-		case st != eval.StatusOK && r.mark == markOK:
+		case st != eval.StatusOK && st != eval.StatusUnsupported && r.mark == markOK:
+			// unsupported is the judge's, the same for every sample:
+			// it does not mark the sample as one to look at.
 			r.mark = markWarn
 		}
 	}
@@ -285,7 +293,7 @@ func (r *row) score(slot int) float64 {
 	if r.more == nil {
 		return math.NaN()
 	}
-	return r.more[slot-inlineScores]
+	return r.more.scores[slot-inlineScores]
 }
 
 func (r *row) setScore(slot int, v float64) {
@@ -293,23 +301,55 @@ func (r *row) setScore(slot int, v float64) {
 		r.scores[slot] = v
 		return
 	}
+	r.extra().scores[slot-inlineScores] = v
+}
+
+// extra is the row's block of the other metrics, allocated on first use.
+func (r *row) extra() *moreMetrics {
 	if r.more == nil {
-		r.more = new([eval.NumMetrics - inlineScores]float64)
-		for i := range r.more {
-			r.more[i] = math.NaN()
-		}
+		r.more = new(moreMetrics)
+		r.more.reset()
 	}
-	r.more[slot-inlineScores] = v
+	return r.more
+}
+
+func (x *moreMetrics) reset() {
+	for i := range x.scores {
+		x.scores[i] = math.NaN()
+	}
+	x.status = [eval.NumMetrics - inlineScores]uint8{}
+}
+
+// setStatus records a metric's status code by slot.
+func (r *row) setStatus(slot int, code uint8) {
+	if slot < inlineScores {
+		r.status[slot] = code
+		return
+	}
+	r.extra().status[slot-inlineScores] = code
+}
+
+// statusCodeOf is a metric's status code by slot, 0 when not evaluated.
+func (r *row) statusCodeOf(slot int) uint8 {
+	switch {
+	case slot < 0:
+		return 0
+	case slot < inlineScores:
+		return r.status[slot]
+	case r.more == nil:
+		return 0
+	}
+	return r.more.status[slot-inlineScores]
 }
 
 // status returns the status of a metric and whether the metric was
 // evaluated for this sample at all (it is absent when not selected).
 func (r *row) statusOf(m eval.Metric) (eval.Status, bool) {
-	slot := metricSlot(m)
-	if slot < 0 || r.status[slot] == 0 {
+	c := r.statusCodeOf(metricSlot(m))
+	if c == 0 {
 		return "", false
 	}
-	return statusName(r.status[slot]), true
+	return statusName(c), true
 }
 
 // errText is the failure message of a metric of a row, "" when it did not

@@ -150,6 +150,23 @@ func paletteStyles(p palette) styles {
 	}
 }
 
+// bandOf is band for a score of metric mt: a metric where lower is better
+// (noise sensitivity) is banded on 1-v, so a high noise sensitivity is red.
+func (s styles) bandOf(mt eval.Metric, v float64) lipgloss.Style {
+	if eval.LowerIsBetter(mt) {
+		v = 1 - v
+	}
+	return s.band(v)
+}
+
+// changeStyle colours a change of a score of mt: better is high, worse low.
+func (s styles) changeStyle(mt eval.Metric, d float64) lipgloss.Style {
+	if (d < 0) != eval.LowerIsBetter(mt) {
+		return s.low
+	}
+	return s.high
+}
+
 // band picks the style of a score: the thresholds are the diagnosis bands,
 // so a red score is one the diagnosis calls low.
 func (s styles) band(v float64) lipgloss.Style {

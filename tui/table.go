@@ -176,7 +176,8 @@ func fmtScore(v float64) string {
 }
 
 // scoreCell shows a score coloured by band, "-" for a metric not
-// evaluated, "n/a" when it was not computable and "err" when it failed.
+// evaluated, "n/a" when it was not computable, "unsup" when the judge
+// cannot compute it (the offline judge) and "err" when it failed.
 func (m *Model) scoreCell(r *row, mt eval.Metric, plain bool) string {
 	st := m.st
 	if !r.done {
@@ -190,9 +191,13 @@ func (m *Model) scoreCell(r *row, mt eval.Metric, plain bool) string {
 	case !ok:
 		s, style = "  -  ", st.muted.Render
 	case status == eval.StatusOK && !math.IsNaN(v):
-		s, style = fmtScore(v), st.band(v).Render
+		s, style = fmtScore(v), st.bandOf(mt, v).Render
 	case status.Failed():
 		s, style = " err ", st.failed.Render
+	case status == eval.StatusUnsupported:
+		// The judge's limit, the same on every sample: no fault of this
+		// one, so muted rather than a warning.
+		s, style = "unsup", st.muted.Render
 	default:
 		s, style = " n/a ", st.warn.Render
 	}

@@ -156,7 +156,7 @@ func TestParseFilter(t *testing.T) {
 		{in: "df<-1.5", wantErr: `df<-1.5: "-1.5" is not a change between -1 and 1`},
 		{in: "df<", wantErr: "is not a change between -1 and 1"},
 		{in: "f<-0.1", wantErr: "is not a score between 0 and 1"},
-		{in: "dx<0", wantErr: `unknown metric "dx" (use f, ar, cp, cr or cu, or df, dar, dcp, dcr, dcu`},
+		{in: "dx<0", wantErr: `unknown metric "dx" (use f, ar, cp, cr, cu, as, ac, fc, er or ns, or df, dar, dcp`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -233,7 +233,7 @@ func TestFilterCountsInHeader(t *testing.T) {
 	press(m, "enter")
 	s := screenText(m)
 	// The diagnosis line ends with the position among the rows shown.
-	if got, want := flat(lineOf(s, "diagnosis  ")), "diagnosis generation 2 retrieval 0 off-topic 0 noncommittal 0 low 0 ok 0 failed 0 [1/2]"; got != want {
+	if got, want := flat(lineOf(s, "diagnosis  ")), "diagnosis generation 2 retrieval 0 off-topic 0 noncommittal 0 incomplete 0 low 0 ok 0 failed 0 [1/2]"; got != want {
 		t.Fatalf("diagnosis line %q, want %q", got, want)
 	}
 	for _, want := range []string{"faithfulness       mean 0.167  scored 2"} {
@@ -429,7 +429,7 @@ func TestHelp(t *testing.T) {
 	applyFilter(m, "f<0.9") // esc clears it: the page says so
 	press(m, "?")
 	s := screenText(m)
-	for _, want := range []string{"sort", "reverse", "filter", "clear filter", "quit now", "status:failed", "diag:retrieval", "df<0"} {
+	for _, want := range []string{"sort", "reverse", "filter", "clear filter", "quit now", "status:failed", "diag:generation|retrieval", "incomplete", "df<0"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("help misses %q:\n%s", want, s)
 		}

@@ -62,8 +62,13 @@ func TestMetricKeysFollowTheRunsMetrics(t *testing.T) {
 	if h := five.keys.Section.Help().Key; h != "1-5" || len(five.keys.Section.Keys()) != 5 {
 		t.Errorf("five metrics: %q %v", h, five.keys.Section.Keys())
 	}
-	seven := New(Options{Metrics: eval.AllMetrics})
+	seven := New(Options{Metrics: eval.AllMetrics[:7]})
 	if h := seven.keys.Section.Help().Key; h != "1-7" || len(seven.keys.Section.Keys()) != 7 {
 		t.Errorf("seven metrics: %q %v", h, seven.keys.Section.Keys())
+	}
+	// Ten metrics: 1-9, then 0 for the tenth.
+	ten := New(Options{Metrics: eval.AllMetrics})
+	if h, ks := ten.keys.Section.Help().Key, ten.keys.Section.Keys(); h != "1-9,0" || len(ks) != 10 || ks[9] != "0" {
+		t.Errorf("ten metrics: %q %v", h, ks)
 	}
 }

@@ -28,7 +28,7 @@ import (
 // one run would build from the same flags, settings file and environment.
 var calibrateGroups = []flagGroup{
 	{"calibration", []string{"datasets", "judge", "limit", "yes"}},
-	{"judge (--judge llm)", judgeFlagsOf(runFlagGroups[0].flags, "metrics", "strictness", "ac-weights", "no-n", "offline")},
+	{"judge (--judge llm)", judgeFlagsOf(runFlagGroups[0].flags, "metrics", "strictness", "ac-weights", "fc-mode", "ns-mode", "no-n", "offline")},
 	{"cache & store", []string{"db", "no-cache", "cache-only"}},
 	{"cost", []string{"prices", "config"}},
 }
@@ -169,8 +169,13 @@ func calibrate(dir string, limit int, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout, "accuracy: (wins + ties/2) / pairs; a pair with an answer without statements is lost. faithbench: balanced accuracy of the verdict \"every statement supported\" against worst-label Consistent/Benign, ROC-AUC of the score; no target.")
 	missed := rep.Missed()
 	for _, r := range missed {
-		fmt.Fprintf(stderr, "ragscope calibrate: %s (%s): accuracy %.3f is below its target %.2f or its previous figure %.3f\n",
-			sanitize.Line(r.Dataset), r.Construction, r.Accuracy, r.Target, r.Previous)
+		why := fmt.Sprintf("below its target %.2f", r.Target)
+		if r.Target == 0 || r.Passed() {
+			why = fmt.Sprintf("below its previous figure %.3f", r.Previous)
+		} else if r.Previous > 0 && r.Accuracy < r.Previous-1e-9 {
+			why += fmt.Sprintf(" and its previous figure %.3f", r.Previous)
+		}
+		fmt.Fprintf(stderr, "ragscope calibrate: %s (%s): accuracy %.3f is %s\n", sanitize.Line(r.Dataset), r.Construction, r.Accuracy, why)
 	}
 	if len(missed) > 0 {
 		return exitFailures
@@ -278,8 +283,8 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 // their sources, and the pairs it did not win.
 func writeCalibration(w io.Writer, judge string, results []app.CalibrationResult) error {
 	var b strings.Builder
-	b.WriteString("| judge | dataset | pairs | judged | accuracy | wins | ties | losses | failed | published |\n")
-	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n")
+	b.WriteString("| judge | dataset | pairs | judged | accuracy | wins | ties | losses | no statements | failed | published |\n")
+	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
 	var sources []string
 	for _, r := range results {
 		acc := "n/a"
@@ -295,9 +300,9 @@ func writeCalibration(w io.Writer, judge string, results []app.CalibrationResult
 			sources = append(sources, fmt.Sprintf("[%d] %s: %.2f, %s; %s. %s.", len(sources)+1, r.Set, p.Accuracy, p.Judge, p.Source, p.Note))
 			pub = fmt.Sprintf("%.2f (%s) [%d]", p.Accuracy, p.Judge, len(sources))
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %d | %d | %d | %d | %s |\n", sanitize.Line(judge), r.Set, pairs, r.Judged(), acc, r.Wins, r.Ties, r.Losses, r.Failed, pub)
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %d | %d | %d | %d | %d | %s |\n", sanitize.Line(judge), r.Set, pairs, r.Judged(), acc, r.Wins, r.Ties, r.Losses, r.Undefined, r.Failed, pub)
 	}
-	b.WriteString("\naccuracy: (wins + ties/2) / pairs judged; a pair with an answer without statements is a tie, a pair that failed to score is left out.\n")
+	b.WriteString("\naccuracy: (wins + ties/2) / pairs judged; a pair with an answer without statements is lost (no statements, among the losses), as offline; a pair that failed to score is left out.\n")
 	b.WriteString("published: figures of the RAGAS paper; \"not published\" where it has none for the set.\n")
 	for _, s := range sources {
 		b.WriteString(s + "\n")
@@ -319,7 +324,11 @@ func writeCalibration(w io.Writer, judge string, results []app.CalibrationResult
 				fmt.Fprintf(&b, "  ... and %d more\n", len(notWon)-show)
 				break
 			}
-			fmt.Fprintf(&b, "  #%d %s: faithful %s, unfaithful %s", p.Pair, p.Outcome, scoreText(p.Faithful), scoreText(p.Unfaithful))
+			outcome := string(p.Outcome)
+			if p.Outcome == app.PairUndefined {
+				outcome = "lost (no statements)"
+			}
+			fmt.Fprintf(&b, "  #%d %s: faithful %s, unfaithful %s", p.Pair, outcome, scoreText(p.Faithful), scoreText(p.Unfaithful))
 			if p.Why != "" {
 				b.WriteString("; " + sanitize.Line(p.Why))
 			}

@@ -233,6 +233,35 @@ func TestCalibrateLLMPairFailure(t *testing.T) {
 	}
 }
 
+// An answer the LLM judge finds no statements in loses its pair, as in
+// the offline calibration: the judge could not tell the answers apart,
+// and a tie would credit it half a pair for that.
+func TestCalibrateLLMNoStatementsIsALoss(t *testing.T) {
+	data := calibrationFixture(t)
+	good := pairJudge(t, data)
+	srv := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply {
+		if r.Task == "faithfulness_statements" && strings.Contains(r.Prompt(), "The Orm bridge crosses the river Orm") {
+			return fakejudge.Reply{Choices: []string{fakejudge.JSON(map[string]any{"statements": []string{}})}}
+		}
+		return good(r)
+	})
+	defer srv.Close()
+	r := runBin(t, cleanEnv(t, "OPENAI_API_KEY=sk-test-abcdef0123456789", "OPENAI_BASE_URL="+srv.BaseURL()),
+		"calibrate", "--judge", "llm", "--limit", "3", "--datasets", data, "--db", filepath.Join(t.TempDir(), "r.db"), "--yes")
+	if r.code != exitOK {
+		t.Fatalf("exit %d, want 0\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"| no statements | failed |",
+		"| wikieval_sample10 | 3 | 3 | 0.667 | 2 | 0 | 1 | 1 | 0 |",
+		"#3 lost (no statements): faithful -, unfaithful 0.00; faithful answer: no_statements",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
 // The offline calibration measures each set under its constructions,
 // tuned and held out, with --limit taking the first pairs; the optional
 // sets absent from the directory are skipped, and said to be.
@@ -249,6 +278,11 @@ func TestCalibrateOffline(t *testing.T) {
 		if !strings.Contains(r.stdout, want) || r.code == exitFatal || r.code == exitUsage {
 			t.Errorf("want %q; exit %d\n%s\n%s", want, r.code, r.stdout, r.stderr)
 		}
+	}
+	// A held-out row has no previous figure: a message about a missed one
+	// names only the target.
+	if strings.Contains(r.stderr, "previous figure 0.000") {
+		t.Errorf("a missed row's message names a previous figure it does not have:\n%s", r.stderr)
 	}
 	r = runBin(t, cleanEnv(t), "calibrate", "--judge", "offline", "--limit", "2", "--datasets", data)
 	if !strings.Contains(r.stdout, "| offline (lexical) | halueval/qa_one-turn | given | tuned | 2 |") {

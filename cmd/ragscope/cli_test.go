@@ -194,7 +194,7 @@ func TestCompleteFlagValuesAndFiles(t *testing.T) {
 		want      []string
 		directive string
 	}{
-		{"--metrics after one", []string{"run", "--metrics", "faithfulness,context_"}, []string{"faithfulness,context_precision", "faithfulness,context_recall", "faithfulness,context_utilization"}, ":6"},
+		{"--metrics after one", []string{"run", "--metrics", "faithfulness,context_"}, []string{"faithfulness,context_precision", "faithfulness,context_recall", "faithfulness,context_utilization", "faithfulness,context_entity_recall"}, ":6"},
 		{"--metrics from nothing", []string{"run", "--metrics", "a"}, []string{"all", "answer_correctness", "answer_relevancy", "answer_similarity"}, ":6"},
 		{"--lang", []string{"run", "--lang", ""}, []string{"auto", "en", "zh"}, ":4"},
 		{"--response-format", []string{"check", "--response-format", "json"}, []string{"json_schema", "json_object"}, ":4"},

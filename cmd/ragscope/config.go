@@ -33,6 +33,8 @@ var settingFlags = map[string]string{
 	"temperature":          "temperature",
 	"strictness":           "strictness",
 	"ac_weights":           "ac-weights",
+	"fc_mode":              "fc-mode",
+	"ns_mode":              "ns-mode",
 	"concurrency":          "concurrency",
 	"request_timeout":      "request-timeout",
 	"max_retries":          "max-retries",

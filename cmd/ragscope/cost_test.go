@@ -22,7 +22,8 @@ func TestRunsAndReportShowCost(t *testing.T) {
 	}
 	start := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	chat := &eval.ModelPrice{Model: "priced-model", Prompt: 1, Completion: 4}
-	tasks := map[string]eval.TaskUsage{"faithfulness_statements": {Chat: 2, Usage: eval.Usage{PromptTokens: 10_300, CompletionTokens: 500}}}
+	statements := eval.TaskUsage{Chat: 2, Usage: eval.Usage{PromptTokens: 10_300, CompletionTokens: 500}}
+	tasks := map[eval.Metric]eval.MetricUsage{eval.Faithfulness: {TaskUsage: statements, Tasks: map[string]eval.TaskUsage{"faithfulness_statements": statements}}}
 	tests := []struct {
 		id      string
 		pricing *eval.Pricing

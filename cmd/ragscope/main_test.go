@@ -14,6 +14,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/prompts"
 )
 
 // binary is the ragscope binary built once for the end-to-end tests.
@@ -151,7 +152,7 @@ func TestHeadlessReportWithLLMJudge(t *testing.T) {
 			t.Fatalf("%s mean %v", m, *s.Mean)
 		}
 	}
-	if len(rep.Run.Prompts) != 14 { // every task in en and zh, used by the run or not
+	if len(rep.Run.Prompts) != 2*len(prompts.Tasks) { // every task in en and zh, used by the run or not
 		t.Fatalf("prompt hashes %v", rep.Run.Prompts)
 	}
 	// The raw JSON carries the contract's field names.

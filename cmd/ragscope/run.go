@@ -52,8 +52,10 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	fs.Float64Var(&c.Temperature, "temperature", 0, "judge temperature for extraction and verdicts (always sent)")
 	fs.IntVar(&c.Strictness, "strictness", 3, "questions generated per sample for answer relevancy")
 	fs.BoolVar(&c.NoN, "no-n", false, "send answer-relevancy draws as separate requests instead of one request with n")
-	fs.StringVar(&c.Metrics, "metrics", "all", "comma-separated: faithfulness,answer_relevancy,context_precision,context_recall,context_utilization,answer_similarity,answer_correctness; all is the first four")
+	fs.StringVar(&c.Metrics, "metrics", "all", "comma-separated: faithfulness,answer_relevancy,context_precision,context_recall,context_utilization,answer_similarity,answer_correctness,factual_correctness,context_entity_recall,noise_sensitivity; all is the first four")
 	fs.StringVar(&c.ACWeights, "ac-weights", "0.75,0.25", "answer_correctness weights of factuality (F1 of TP/FP/FN) and answer similarity: two non-negative numbers, not both 0")
+	fs.StringVar(&c.FCMode, "fc-mode", "f1", "factual_correctness score: f1 (of precision and recall), precision (answer claims the reference entails) or recall (reference claims the answer entails)")
+	fs.StringVar(&c.NSMode, "ns-mode", "relevant", "noise_sensitivity score: relevant (incorrect answer statements backed by a relevant chunk) or irrelevant (backed only by irrelevant chunks); lower is better")
 	fs.StringVar(&c.Lang, "lang", "auto", "prompt language: auto (per sample), en or zh")
 	fs.StringVar(&c.PromptsDir, "prompts", os.Getenv("RAGSCOPE_PROMPTS"), "directory of prompt template overrides (<task>.<lang>.tmpl)")
 	fs.BoolVar(&c.Offline, "offline", false, "use the offline lexical judge (default when no endpoint or key is configured)")
@@ -84,8 +86,8 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	asciiFlag(fs, &f.ascii)
 	fs.StringVar(&f.config, "config", "", "settings file (default $XDG_CONFIG_HOME/ragscope/config.json)")
 	// CI gate
-	fs.Var(listFlag{p: &c.FailUnder}, "fail-under", "exit 4 when a metric's mean is below X: METRIC=X[,METRIC=X...] (metric names or f, ar, cp, cr); repeatable")
-	fs.Var(listFlag{p: &c.FailUnderSample}, "fail-under-sample", "exit 4 when more than --max-failing samples score below X: METRIC=X[,METRIC=X...]; repeatable")
+	fs.Var(listFlag{p: &c.FailUnder}, "fail-under", "exit 4 when a metric's mean is worse than X (below it; for noise_sensitivity, where lower is better, above it): METRIC=X[,METRIC=X...] (metric names or f, ar, cp, cr, cu, as, ac, fc, er, ns); repeatable")
+	fs.Var(listFlag{p: &c.FailUnderSample}, "fail-under-sample", "exit 4 when more than --max-failing samples score worse than X (for noise_sensitivity: above X): METRIC=X[,METRIC=X...]; repeatable")
 	fs.StringVar(&c.MaxFailing, "max-failing", "0", "samples allowed below the per-sample thresholds, and allowed to fail to score on a gated metric: N or P%")
 	fs.StringVar(&c.JUnit, "junit", "", "write a JUnit XML report to FILE: a testcase per sample and metric, and one per gate")
 	fs.StringVar(&c.Baseline, "baseline", "", "compare with a stored run (RUN id or prefix; latest: the newest run finished before this one, of the same dataset if any) or a JSON report FILE.json; samples match by id, else by content. Alone it only prints the comparison; --max-drop and --max-regressed gate on it")
@@ -102,7 +104,7 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 // runFlagGroups are the headings of run's and check's flags in their help.
 var runFlagGroups = []flagGroup{
 	{"judge", []string{"base-url", "api-key", "api-type", "api-version", "model", "embedding-model", "embedding-base-url",
-		"embedding-dimensions", "embedding-format", "response-format", "temperature", "strictness", "ac-weights", "no-n", "metrics", "lang",
+		"embedding-dimensions", "embedding-format", "response-format", "temperature", "strictness", "ac-weights", "fc-mode", "ns-mode", "no-n", "metrics", "lang",
 		"prompts", "offline", "concurrency", "request-timeout", "max-retries", "max-retry-after", "rpm", "tpm", "max-reply-bytes"}},
 	{"dataset", []string{"map", "skip-invalid", "max-record-bytes", "sample", "seed"}},
 	{"cache & store", []string{"db", "no-cache", "cache-only", "resume"}},

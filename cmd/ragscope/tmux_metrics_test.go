@@ -23,3 +23,27 @@ func TestTmuxAnswerCorrectnessDetail(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 }
+
+// A run of factual correctness, context entity recall and noise
+// sensitivity through the real binary and the offline judge: the three
+// columns (noise sensitivity unsupported by that judge, marked unsup and
+// not failed), and a sample's page with the claims' formulas, the entity
+// recall with its numbers and the reason noise sensitivity has none.
+func TestTmuxFactualCorrectnessDetail(t *testing.T) {
+	p := startTmux(t, 140, 60, "testdata/demo.jsonl", "--offline", "--metrics", "factual_correctness,context_entity_recall,noise_sensitivity")
+	s := p.waitForText("finished in", "14/14", " FC ", " ER ", " NS ")
+	if !strings.Contains(s, "unsup") || strings.Contains(s, " err ") {
+		t.Fatalf("noise sensitivity is not shown unsupported:\n%s", s)
+	}
+	p.keys("j", "Enter", "1")
+	p.waitForText("1 factual_correctness", "answer claims checked against the reference: 2 TP, 1 FP",
+		"precision = TP / (TP + FP) = 2 / (2 + 1) = 0.667", "recall = TP / (TP + FN) = 2 / (2 + 0) = 1.000",
+		"F1 = 2*P*R / (P + R) = 2*0.667*1.000 / (0.667 + 1.000) = 0.800")
+	p.keys("2")
+	p.waitForText("2 context_entity_recall", "entity recall = |found| / |reference entities| = 3/3 = 1.000")
+	p.keys("3")
+	p.waitForText("3 noise_sensitivity", "unsupported: noise sensitivity needs an entailment judgement")
+	if code := p.quit(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}

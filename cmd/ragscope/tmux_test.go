@@ -397,7 +397,7 @@ func TestTUIInTmuxSmallTerminalAndHelp(t *testing.T) {
 	s = p.waitForText("keys: table", "? or esc closes this page")
 	// Everything fits 80 columns: the rightmost key column (quitting) and
 	// the filter language's longest lines.
-	for _, want := range []string{"enter open", "filter", "sort", "quit now", "f<0.5", "status:failed", "recall (< <= > >= = !=)", "err failed."} {
+	for _, want := range []string{"enter open", "filter", "sort", "quit now", "f<0.5", "status:failed", "(< <= > >= = !=; ns: lower is better)", "diag:generation|retrieval", "err failed."} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("the help page lacks %q:\n%s", want, s)
 		}

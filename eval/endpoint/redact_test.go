@@ -68,6 +68,12 @@ func (j secretJudge) ReferenceStatements(context.Context, *eval.Sample) ([]strin
 func (j secretJudge) CorrectnessClassify(context.Context, *eval.Sample, []string, []string) (eval.CorrectnessClasses, error) {
 	return eval.CorrectnessClasses{}, nil
 }
+func (j secretJudge) Entailment(context.Context, *eval.Sample, string, []string) ([]eval.StatementVerdict, error) {
+	return nil, nil
+}
+func (j secretJudge) Entities(context.Context, *eval.Sample, string) ([]string, error) {
+	return nil, nil
+}
 func (j secretJudge) Embed(context.Context, *eval.Sample, []string) ([][]float64, error) {
 	return nil, nil
 }

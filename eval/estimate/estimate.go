@@ -36,6 +36,9 @@ type Config struct {
 	Metrics        []eval.Metric
 	Strictness     int
 	ACWeights      [2]float64 // answer correctness's; zero is the default
+	// FCMode and NSMode are factual correctness's and noise sensitivity's
+	// modes ("" the defaults): precision mode plans no reference claims.
+	FCMode, NSMode string
 	// Store is the run's cache; nil with --no-cache (every call is sent,
 	// repeats too). CacheOnly: the run sends nothing; misses are cache_miss.
 	Store     cache.Store
@@ -151,8 +154,8 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 	failed := map[eval.Metric]int{}
 	firstErr := ""
 	r := &eval.Runner{
-		Judge:  planJudge{cfg.Judge(tp)},
-		Config: eval.RunnerConfig{Metrics: metrics, Strictness: cfg.Strictness, ACWeights: cfg.ACWeights, Workers: workers},
+		Judge:  planJudge{cfg.Judge(eval.Instrument(tp))},
+		Config: eval.RunnerConfig{Metrics: metrics, Strictness: cfg.Strictness, ACWeights: cfg.ACWeights, FCMode: cfg.FCMode, NSMode: cfg.NSMode, Workers: workers},
 		Done:   cfg.Done,
 		OnResult: func(res *eval.Result) error {
 			// A metric that fails in the dry run (not a cache_miss of
@@ -206,56 +209,53 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 	}
 	est.Completion = map[string]string{}
 	unpriced := map[string]bool{}
-	for name, t := range p.tasks {
-		calls := int(t.calls.Load())
-		hits := tp.hits(name)
-		if calls == 0 && hits == 0 {
-			continue
-		}
-		// A task shared by metrics is counted once, under the first
-		// metric of the run that makes it (the calls are the same requests).
-		var m eval.Metric
-		for _, c := range eval.MetricsOfTask(name) {
-			if _, ok := est.ByMetric[c]; ok {
-				m = c
-				break
-			}
-		}
-		if m == "" {
+	// Calls, hits and prompt tokens are the run's own accounting (each call
+	// billed to the metric whose step made it, as a run bills them); a
+	// task's completion tokens, known per task, are shared among the
+	// metrics that sent its calls in proportion to their calls.
+	for m, mu := range r.Usage() {
+		if _, ok := est.ByMetric[m]; !ok {
 			continue // a task of no metric of the run: none today
 		}
 		me := est.ByMetric[m]
-		me.CacheHits += hits
-		var u eval.Usage
-		u.PromptTokens = int(t.prompt.Load())
-		if name == eval.TaskEmbeddings {
-			me.Calls.Embeddings += calls
-		} else {
-			me.Calls.Chat += calls
-			switch h := hist[name]; {
-			case calls == 0:
-			case h.replies > 0:
-				u.CompletionTokens = int(float64(h.tokens)/float64(h.replies)*float64(t.choices.Load()) + 0.5)
-				est.Completion[name] = fmt.Sprintf("history (%d replies)", h.replies)
-			default:
-				u.CompletionTokens = int(t.guess.Load())
-				est.Completion[name] = "default guess"
+		for name, tu := range mu.Tasks {
+			t := p.task(name)
+			calls := tu.Sent()
+			me.CacheHits += tu.CacheHits
+			u := eval.Usage{PromptTokens: tu.PromptTokens}
+			if name == eval.TaskEmbeddings {
+				me.Calls.Embeddings += calls
+			} else {
+				me.Calls.Chat += calls
+				share := 0.0
+				if all := t.calls.Load(); all > 0 {
+					share = float64(calls) / float64(all)
+				}
+				switch h := hist[name]; {
+				case calls == 0:
+				case h.replies > 0:
+					u.CompletionTokens = int(float64(h.tokens)/float64(h.replies)*float64(t.choices.Load())*share + 0.5)
+					est.Completion[name] = fmt.Sprintf("history (%d replies)", h.replies)
+				default:
+					u.CompletionTokens = int(float64(t.guess.Load())*share + 0.5)
+					est.Completion[name] = "default guess"
+				}
 			}
-		}
-		me.Tokens.Prompt += u.PromptTokens
-		me.Tokens.Completion += u.CompletionTokens
-		price, ok, model := chatPrice, chatPriced, cfg.Model
-		if name == eval.TaskEmbeddings {
-			price, ok, model = embedPrice, embedPriced, cfg.EmbeddingModel
-		}
-		switch {
-		case u.PromptTokens+u.CompletionTokens == 0:
-		case !ok:
-			me.CostUSD = nil
-			unpriced[model] = true
-		case me.CostUSD != nil:
-			c := *me.CostUSD + price.Of(u)
-			me.CostUSD = &c
+			me.Tokens.Prompt += u.PromptTokens
+			me.Tokens.Completion += u.CompletionTokens
+			price, ok, model := chatPrice, chatPriced, cfg.Model
+			if name == eval.TaskEmbeddings {
+				price, ok, model = embedPrice, embedPriced, cfg.EmbeddingModel
+			}
+			switch {
+			case u.PromptTokens+u.CompletionTokens == 0:
+			case !ok:
+				me.CostUSD = nil
+				unpriced[model] = true
+			case me.CostUSD != nil:
+				c := *me.CostUSD + price.Of(u)
+				me.CostUSD = &c
+			}
 		}
 		est.ByMetric[m] = me
 	}

@@ -3,6 +3,7 @@ package estimate
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,7 +47,7 @@ func TestPlanOfSamplesWithoutCache(t *testing.T) {
 		t.Errorf("tokenizer %q, cost %v", est.Tokenizer, est.CostUSD)
 	}
 	for _, task := range prompts.Tasks {
-		if task == prompts.TaskAnswerCorrectnessClassifications {
+		if !slices.ContainsFunc(eval.MetricsOfTask(task), func(m eval.Metric) bool { return slices.Contains(cfg.Metrics, m) }) {
 			continue // not a task of the metrics planned
 		}
 		if est.Completion[task] != "default guess" {
@@ -72,9 +73,9 @@ func TestPlanOfSamplesWithoutCache(t *testing.T) {
 	}
 }
 
-// The new metrics planned alone: their shared tasks (the statement
-// extraction, the embeddings) are counted under them, not dropped with the
-// metrics of the run that do not run.
+// The new metrics planned alone or beside faithfulness: each is billed the
+// calls its own steps make, the shared tasks (the statement extraction,
+// the embeddings) included.
 func TestPlanOfAnswerCorrectnessAndSimilarity(t *testing.T) {
 	samples := benchSamples(5)
 	samples[4].Reference = "" // no reference: neither metric calls
@@ -84,18 +85,18 @@ func TestPlanOfAnswerCorrectnessAndSimilarity(t *testing.T) {
 		want    map[eval.Metric]Calls
 	}{
 		{"both", []eval.Metric{eval.AnswerSimilarity, eval.AnswerCorrectness}, map[eval.Metric]Calls{
-			// embeddings go to the first metric that makes them; without
-			// a cache both metrics' requests are planned
-			eval.AnswerSimilarity:  {Embeddings: 8},
-			eval.AnswerCorrectness: {Chat: 12},
+			// each metric is billed its own calls; without a cache both
+			// metrics' (identical) embedding requests are planned and sent
+			eval.AnswerSimilarity:  {Embeddings: 4},
+			eval.AnswerCorrectness: {Chat: 12, Embeddings: 4},
 		}},
 		{"correctness alone", []eval.Metric{eval.AnswerCorrectness}, map[eval.Metric]Calls{
 			// per sample: answer statements, reference statements, classification, one embedding
 			eval.AnswerCorrectness: {Chat: 12, Embeddings: 4},
 		}},
 		{"with faithfulness", []eval.Metric{eval.Faithfulness, eval.AnswerCorrectness}, map[eval.Metric]Calls{
-			eval.Faithfulness:      {Chat: 18},
-			eval.AnswerCorrectness: {Chat: 4, Embeddings: 4},
+			eval.Faithfulness:      {Chat: 5 * 2},
+			eval.AnswerCorrectness: {Chat: 12, Embeddings: 4},
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

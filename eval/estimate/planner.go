@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode"
 
 	"github.com/clipperhouse/uax29/v2/sentences"
 
@@ -31,6 +32,7 @@ type sampleKey struct{}
 type sampleCtx struct {
 	s          *eval.Sample
 	statements []string
+	text       string // context_entity_recall_entities: the text asked about
 }
 
 func withSample(ctx context.Context, s *eval.Sample, statements []string) context.Context {
@@ -81,6 +83,18 @@ func (j planJudge) ReferenceStatements(ctx context.Context, s *eval.Sample) ([]s
 
 func (j planJudge) CorrectnessClassify(ctx context.Context, s *eval.Sample, answer, reference []string) (eval.CorrectnessClasses, error) {
 	return j.Judge.CorrectnessClassify(withSample(ctx, s, answer), s, answer, reference)
+}
+
+// Entailment plans a verdict per statement sent, whatever the premise.
+func (j planJudge) Entailment(ctx context.Context, s *eval.Sample, premise string, statements []string) ([]eval.StatementVerdict, error) {
+	return j.Judge.Entailment(withSample(ctx, s, statements), s, premise, statements)
+}
+
+// Entities plans one call per text (the reference, the contexts joined).
+func (j planJudge) Entities(ctx context.Context, s *eval.Sample, text string) ([]string, error) {
+	ctx = withSample(ctx, s, nil)
+	sampleFrom(ctx).text = text
+	return j.Judge.Entities(ctx, s, text)
 }
 
 func (j planJudge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classification, error) {
@@ -137,7 +151,8 @@ const plannedMark = "\x00ragscope-planned-question:"
 func (p *planner) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResponse, error) {
 	t := p.task(req.Task)
 	t.calls.Add(1)
-	t.prompt.Add(int64(p.chat.Chat(req.Messages)))
+	prompt := p.chat.Chat(req.Messages)
+	t.prompt.Add(int64(prompt))
 	sc := sampleFrom(ctx)
 	s := sc.s
 	lang := prompts.DetectLang(s.Question, s.Answer)
@@ -184,11 +199,31 @@ func (p *planner) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResp
 			tp = append(tp, item{st, reason(lang)})
 		}
 		content = map[string]any{"TP": tp, "FP": []item{}, "FN": []item{}}
+	case prompts.TaskEntailmentVerdicts:
+		// Every statement entailed: the calls of factual correctness and
+		// noise sensitivity do not depend on the verdicts, only on there
+		// being statements, and the reply's length is that of the
+		// statements sent.
+		type verdict struct {
+			Statement string `json:"statement"`
+			Reason    string `json:"reason"`
+			Verdict   int    `json:"verdict"`
+		}
+		vs := make([]verdict, len(sc.statements))
+		for i, st := range sc.statements {
+			vs[i] = verdict{st, reason(lang), 1}
+		}
+		content = map[string]any{"verdicts": vs}
+	case prompts.TaskContextEntityRecallEntities:
+		content = map[string]any{"entities": plannedEntities(sc.text)}
 	default:
 		return eval.ChatResponse{}, eval.NewStepError(eval.StatusJudgeError, "the cost estimate knows no judge task %q", req.Task)
 	}
 	t.choices.Add(int64(n))
-	resp := eval.ChatResponse{Choices: make([]string, n), FinishReasons: make([]string, n)}
+	// The prompt tokens ride on the reply so that the run's own usage
+	// accounting bills them to the metric that asked (no completion
+	// tokens: the planner's replies are no history of what a judge writes).
+	resp := eval.ChatResponse{Choices: make([]string, n), FinishReasons: make([]string, n), Usage: eval.Usage{PromptTokens: prompt}}
 	if req.Task == prompts.TaskAnswerRelevancyQuestion {
 		// The request's key, so identical requests plan identical
 		// questions (the cache answers the second in the run) and others
@@ -213,7 +248,6 @@ func (p *planner) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResp
 		guess += p.chat.Count(c)
 	}
 	t.guess.Add(int64(guess))
-	// No usage: the planner's replies are no history of what a judge writes.
 	return resp, nil
 }
 
@@ -246,11 +280,34 @@ func (p *planner) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedR
 		p.vecs[dims] = v
 	}
 	p.mu.Unlock()
-	out := eval.EmbedResponse{Vectors: make([][]float64, len(req.Texts))}
+	out := eval.EmbedResponse{Vectors: make([][]float64, len(req.Texts)), Usage: eval.Usage{PromptTokens: tokens}}
 	for i := range out.Vectors {
 		out.Vectors[i] = v // read only, by the cache and the cosines
 	}
 	return out, nil
+}
+
+// plannedEntities is a plausible entity list of a text, for the length of
+// the reply: its distinct words that start with a capital letter or a
+// digit, each at most 12 characters (a Chinese text has no spaces to cut
+// words at).
+func plannedEntities(text string) []string {
+	out := []string{}
+	seen := map[string]bool{}
+	for _, w := range strings.Fields(text) {
+		w = strings.TrimFunc(w, unicode.IsPunct)
+		if r := []rune(w); len(r) > 12 {
+			w = string(r[:12])
+		}
+		if w == "" || seen[w] {
+			continue
+		}
+		if c := []rune(w)[0]; unicode.IsUpper(c) || unicode.IsDigit(c) {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // sentencesOf is what a judge would make of a text as statements: its

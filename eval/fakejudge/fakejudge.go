@@ -20,6 +20,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/cost"
@@ -430,10 +431,9 @@ func JSON(v any) string {
 	return string(b)
 }
 
-// Chunks are the retrieved chunks of the request's input, in rank order,
-// as its first user message shows them (the worked examples' chunks left
-// out), with the prompt's escaping undone.
-func (r *Request) Chunks() []string {
+// input is the request's first user message from the end of its worked
+// examples on: the part that holds this request's own input.
+func (r *Request) input() string {
 	var p string
 	for _, m := range r.Messages {
 		if m.Role == "user" {
@@ -444,6 +444,14 @@ func (r *Request) Chunks() []string {
 	if i := strings.LastIndex(p, "</example>"); i >= 0 {
 		p = p[i:]
 	}
+	return p
+}
+
+// Chunks are the retrieved chunks of the request's input, in rank order,
+// as its first user message shows them (the worked examples' chunks left
+// out), with the prompt's escaping undone.
+func (r *Request) Chunks() []string {
+	p := r.input()
 	var out []string
 	for _, m := range chunkTag.FindAllStringSubmatch(p, -1) {
 		out = append(out, strings.TrimSpace(strings.ReplaceAll(m[1], "&lt;", "<")))
@@ -498,6 +506,93 @@ func Generic(r *Request) Reply {
 	case "context_recall_classifications":
 		ev := Evidence(r)
 		return one(`{"classifications": [{"statement": "ref one", ` + ev + `, "reason": "in context", "attributed": 1}, {"statement": "ref two", ` + ev + `, "reason": "in context", "attributed": 1}]}`)
+	case "context_entity_recall_entities":
+		return one(JSON(map[string]any{"entities": Entities(r.TaskText("text"))}))
+	case "entailment_verdicts":
+		return one(Entailment(r))
 	}
 	return Reply{Status: 400, Body: `{"error":{"message":"fakejudge: unknown task"}}`}
+}
+
+// TaskText is the content of the request's input block <tag>…</tag>, the
+// one after the worked examples, with the prompt's escaping undone ("" when
+// there is none).
+func (r *Request) TaskText(tag string) string {
+	p := r.input()
+	open, closing := "<"+tag+">", "</"+tag+">"
+	i := strings.Index(p, open)
+	if i < 0 {
+		return ""
+	}
+	p = p[i+len(open):]
+	j := strings.Index(p, closing)
+	if j < 0 {
+		return ""
+	}
+	return strings.TrimSpace(strings.ReplaceAll(p[:j], "&lt;", "<"))
+}
+
+// Entities is the fake judge's entity list of a text, deterministic and
+// cheap: every distinct word that starts with a capital letter or a digit,
+// trimmed of punctuation, in order. Texts that share such words share
+// entities, so entity recall has something to find.
+func Entities(text string) []string {
+	out := []string{}
+	seen := map[string]bool{}
+	for _, w := range strings.Fields(text) {
+		w = strings.TrimFunc(w, func(c rune) bool { return unicode.IsPunct(c) })
+		if w == "" || seen[w] {
+			continue
+		}
+		if c := []rune(w)[0]; unicode.IsUpper(c) || unicode.IsDigit(c) {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// Entailment is the fake judge's entailment_verdicts reply: one verdict per
+// numbered statement of the request's input, in order; a statement is
+// entailed when the premise contains it (case aside) or its number is odd.
+// Deterministic, and mixed enough that factual correctness and noise
+// sensitivity have TPs and FPs, relevant and irrelevant chunks to show.
+func Entailment(r *Request) string {
+	premise := strings.ToLower(r.TaskText("text"))
+	type verdict struct {
+		Statement string `json:"statement"`
+		Reason    string `json:"reason"`
+		Verdict   int    `json:"verdict"`
+	}
+	out := []verdict{}
+	for i, st := range r.TaskItems("statement") {
+		v := verdict{Statement: st, Reason: "the text does not say so"}
+		if i%2 == 0 || strings.Contains(premise, strings.ToLower(st)) {
+			v.Verdict, v.Reason = 1, "the text says so"
+		}
+		out = append(out, v)
+	}
+	return JSON(map[string]any{"verdicts": out})
+}
+
+// TaskItems are the contents of the request's numbered input blocks
+// <tag n="1">…</tag>, the ones after the worked examples, in order and with
+// the prompt's escaping undone.
+func (r *Request) TaskItems(tag string) []string {
+	var p string
+	for _, m := range r.Messages {
+		if m.Role == "user" {
+			p = m.Content
+			break
+		}
+	}
+	if i := strings.LastIndex(p, "</example>"); i >= 0 {
+		p = p[i:]
+	}
+	re := regexp.MustCompile(`(?s)<` + regexp.QuoteMeta(tag) + ` n="\d+">(.*?)</` + regexp.QuoteMeta(tag) + `>`)
+	var out []string
+	for _, m := range re.FindAllStringSubmatch(p, -1) {
+		out = append(out, strings.TrimSpace(strings.ReplaceAll(m[1], "&lt;", "<")))
+	}
+	return out
 }

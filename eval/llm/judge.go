@@ -209,24 +209,9 @@ func (j *Judge) Verdicts(ctx context.Context, s *eval.Sample, statements []strin
 		}
 		return nil
 	}
-	out, resp, err := send(ctx, j, req, check)
+	out, err := sendCounted(ctx, j, s, req, check, len(statements), func(r *verdictsReply) int { return len(r.Statements) })
 	if err != nil {
 		return nil, err
-	}
-	if len(out.Statements) != len(statements) {
-		first := len(out.Statements)
-		req.Messages = append(req.Messages,
-			eval.Message{Role: "assistant", Content: resp.Choices[0]},
-			eval.Message{Role: "user", Content: recount(j.lang(s), first, len(statements))})
-		out, _, err = send(ctx, j, req, check)
-		if err != nil {
-			return nil, err
-		}
-		if len(out.Statements) != len(statements) {
-			return nil, eval.NewStepError(eval.StatusParseError,
-				"faithfulness_verdicts: %d statements were sent but the judge returned %d verdicts, then %d when asked again",
-				len(statements), first, len(out.Statements))
-		}
 	}
 	verdicts := make([]eval.StatementVerdict, len(statements))
 	for i, v := range out.Statements {
@@ -234,6 +219,34 @@ func (j *Judge) Verdicts(ctx context.Context, s *eval.Sample, statements []strin
 		verdicts[i] = eval.StatementVerdict{Statement: statements[i], Verdict: *v.Verdict, Reason: strings.TrimSpace(v.Reason), Evidence: v.citation()}
 	}
 	return verdicts, nil
+}
+
+// sendCounted sends a request whose reply must hold one verdict per
+// statement sent (count reads how many it holds). A reply of the wrong
+// length is re-asked once with the count spelled out, then ends as
+// parse_error.
+func sendCounted[T any](ctx context.Context, j *Judge, s *eval.Sample, req eval.ChatRequest, check func(*T) error, want int, count func(*T) int) (*T, error) {
+	out, resp, err := send(ctx, j, req, check)
+	if err != nil {
+		return nil, err
+	}
+	if count(out) == want {
+		return out, nil
+	}
+	first := count(out)
+	req.Messages = append(req.Messages,
+		eval.Message{Role: "assistant", Content: resp.Choices[0]},
+		eval.Message{Role: "user", Content: recount(j.lang(s), first, want)})
+	out, _, err = send(ctx, j, req, check)
+	if err != nil {
+		return nil, err
+	}
+	if count(out) != want {
+		return nil, eval.NewStepError(eval.StatusParseError,
+			"%s: %d statements were sent but the judge returned %d verdicts, then %d when asked again",
+			req.Task, want, first, count(out))
+	}
+	return out, nil
 }
 
 func recount(lang string, got, want int) string {

@@ -24,6 +24,10 @@ type statementsReply struct {
 	Statements []string `json:"statements"`
 }
 
+type entitiesReply struct {
+	Entities []string `json:"entities"`
+}
+
 type verdictsReply struct {
 	Statements []struct {
 		Statement string `json:"statement"`
@@ -97,4 +101,13 @@ type classificationsReply struct {
 		Reason     string `json:"reason"`
 		Attributed *int   `json:"attributed"`
 	} `json:"classifications"`
+}
+
+// entailmentReply is entailment_verdicts' reply: a verdict per statement.
+type entailmentReply struct {
+	Verdicts []struct {
+		Statement string `json:"statement"`
+		Reason    string `json:"reason"`
+		Verdict   *int   `json:"verdict"`
+	} `json:"verdicts"`
 }

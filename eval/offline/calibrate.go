@@ -55,7 +55,7 @@ func Faithfulness(question, answer string, contexts []string) (score float64, ok
 	}
 	supported := 0
 	for _, s := range stmts {
-		supported += support(analyze(s), q, sents).Verdict
+		supported += verdict(s, question, q, sents).Verdict
 	}
 	return float64(supported) / float64(len(stmts)), true
 }

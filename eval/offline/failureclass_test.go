@@ -1,8 +1,12 @@
 package offline
 
 import (
+	"context"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/ragscope/ragscope/eval"
 )
 
 // One test per failure class of issue 16, each on an example written in
@@ -51,8 +55,8 @@ func TestBareYesNoAssertsTheQuestion(t *testing.T) {
 		want   []string
 		score  float64
 	}{
-		{"yes", []string{"Yes: both the Harbour Line and the Quay Line electric railways"}, 1},
-		{"Yes.", []string{"Yes: both the Harbour Line and the Quay Line electric railways"}, 1},
+		{"yes", []string{"Yes: the Harbour Line electric railways", "Yes: the Quay Line electric railways"}, 1},
+		{"Yes.", []string{"Yes: the Harbour Line electric railways", "Yes: the Quay Line electric railways"}, 1},
 		{"no", []string{"No, not both the Harbour Line and the Quay Line electric railways"}, 0},
 		{"The answer is no.", []string{"No, not both the Harbour Line and the Quay Line electric railways"}, 0},
 	} {
@@ -63,6 +67,9 @@ func TestBareYesNoAssertsTheQuestion(t *testing.T) {
 		if s, ok := Faithfulness(q, tt.answer, ctx); !ok || s != tt.score {
 			t.Errorf("Faithfulness(%q) = %v, %v; want %v", tt.answer, s, ok, tt.score)
 		}
+	}
+	if got := StatementsFor("Is the Quay Line electric?", "yes"); !reflect.DeepEqual(got, []string{"Yes: the Quay Line electric"}) {
+		t.Errorf("StatementsFor(yes about one thing) = %q", got)
 	}
 	if got := StatementsFor("示例大桥是否已经通车？", "是的"); len(got) != 1 || got[0] != "是的，示例大桥已经通车" {
 		t.Errorf("StatementsFor(zh yes) = %q", got)
@@ -150,5 +157,100 @@ func TestMarkupIsNotContent(t *testing.T) {
 	ev := Support("**Fare:** 480 Taka [Source: routes.pdf, p. 1]", "", []string{"Fare: 480 Taka; Departure: 07:00"})
 	if ev.Verdict != 1 {
 		t.Errorf("Support = %+v, want supported", ev)
+	}
+}
+
+// A yes to a question about two things is two statements, each checked
+// where the context speaks of it: HaluEval's "Are X and Y both American?"
+// has X and Y in two paragraphs, and one statement naming both was never
+// supported. A no is supported when the context contradicts one of them,
+// not when it is silent.
+func TestYesNoAboutTwoThings(t *testing.T) {
+	q := "Are both the Harbour Band and the Quay Players American rock bands?"
+	ctx := []string{"The Harbour Band is a Canadian rock band formed in 1997 in Halifax. The Quay Players is an American rock band from Ohio."}
+	for _, tt := range []struct {
+		answer string
+		want   float64
+	}{
+		{"yes", 0.5}, // the Harbour Band is Canadian
+		{"no", 1},    // which the context says
+	} {
+		if s, ok := Faithfulness(q, tt.answer, ctx); !ok || s != tt.want {
+			t.Errorf("Faithfulness(%q) = %v, %v; want %v", tt.answer, s, ok, tt.want)
+		}
+	}
+	both := []string{"The Harbour Band is an American rock band formed in 1997. The Quay Players is an American rock band from Ohio."}
+	if s, _ := Faithfulness(q, "yes", both); s != 1 {
+		t.Errorf("yes, each band in its own sentence: %v, want 1", s)
+	}
+	if s, _ := Faithfulness(q, "no", both); s != 0 {
+		t.Errorf("no against a context that affirms both: %v, want 0", s)
+	}
+	if s, _ := Faithfulness(q, "no", []string{"The Harbour Band formed in 1997. The Quay Players toured Ohio."}); s != 0 {
+		t.Errorf("no against a context that is silent: %v, want 0 (silence does not support a denial)", s)
+	}
+	for _, tt := range []struct{ q, want0, want1 string }{
+		{"Are Ann Lee and Bo Chen both painters?", "Ann Lee painters", "Bo Chen painters"},
+		{"Were both Joseph Rowe and Cid Gorman authors?", "Joseph Rowe authors", "Cid Gorman authors"},
+		{"Are Gin and tonic and Paloma both cocktails?", "Gin and tonic cocktails", "Paloma cocktails"},
+		{"Are both Kings of Leon and The Vipers American bands?", "Kings of Leon American bands", "The Vipers American bands"},
+	} {
+		aff, _, _ := proposition(tt.q)
+		got, ok := conjuncts(aff)
+		if !ok || got[0] != tt.want0 || got[1] != tt.want1 {
+			t.Errorf("conjuncts(%q) = %q, %v; want %q, %q", tt.q, got, ok, tt.want0, tt.want1)
+		}
+	}
+	j := New()
+	smp := &eval.Sample{Question: q, Answer: "no", Contexts: ctx}
+	st, _ := j.Statements(context.Background(), smp)
+	vs, err := j.Verdicts(context.Background(), smp, st)
+	if err != nil || len(vs) != 1 || vs[0].Verdict != 1 || !strings.Contains(vs[0].Reason, "the context contradicts") {
+		t.Errorf("the judge's verdict on no = %+v, %v; want supported, with the contradiction as its reason", vs, err)
+	}
+}
+
+// A statement that restates a wh-question around its answer takes the
+// question's names as given (RGB's "Tesla's revenue in Q2 2020 was ..."
+// against a report that says July 2020 and never Q2). A name the contexts
+// give about something else is still missing, and yes/no and alternative
+// questions presuppose nothing.
+func TestRestatedQuestionTakesItsNamesAsGiven(t *testing.T) {
+	ctx := []string{"Oct 20, 2021 ... Harbour Rail reported third-quarter revenue of $4.2 million, above estimates."}
+	q := "What was Harbour Rail's revenue in Q3 2021?"
+	if ev := Support("Harbour Rail's revenue in Q3 2021 was $4.2 million.", q, ctx); ev.Verdict != 1 {
+		t.Errorf("Support = %+v, want supported: Q3 is the question's, and the context never names a quarter so", ev)
+	}
+	if ev := Support("Harbour Rail's revenue in Q3 2021 was $1.2 million.", q, ctx); ev.Verdict != 0 {
+		t.Errorf("Support = %+v, want unsupported", ev)
+	}
+	// Trust is in the contexts, in a sentence about the trust: the chair
+	// of the Harbour Board is not thereby the chair of the Quay Trust.
+	ctx2 := []string{"Ann Lee chairs the Harbour Board. The Quay Trust was founded in 1901."}
+	if ev := Support("The chair of the Quay Trust is Ann Lee.", "Who is the chair of the Quay Trust?", ctx2); ev.Verdict != 0 {
+		t.Errorf("Support = %+v, want unsupported: nothing says Ann Lee chairs the Quay Trust", ev)
+	}
+	// "Or" offers the names: the answer that repeats one claims it.
+	if presupposes("Which line is electric, the Harbour Line or the Quay Line?") || presupposes("Is the Quay Line electric?") {
+		t.Error("a yes/no or an alternative question presupposes its names")
+	}
+	if !presupposes("Who won the 2010 Harbour Cup?") || !presupposes("示例公司的总部在哪里") || presupposes("示例大桥是否已经通车") {
+		t.Error("presupposes: wrong on a wh-question or a Chinese one")
+	}
+}
+
+// "Who was born first, X or Y?": first is the claim, not an echo of the
+// question. Repeated from it, it was weighted as an echo and "Y was born
+// first" was supported by any sentence about Y's birth.
+func TestComparisonIsTheClaim(t *testing.T) {
+	q := "Who was born first, Ann Lee or Bo Chen?"
+	ctx := []string{"Ann Lee (born 4 May 1950) is a painter from Leeds. Bo Chen (born 2 June 1960) is a poet from Hull."}
+	good, _ := Faithfulness(q, "Ann Lee", ctx)
+	bad, _ := Faithfulness(q, "Bo Chen was born first.", ctx)
+	if good != 1 || bad != 0 {
+		t.Errorf("Faithfulness: bare Ann Lee %v (want 1), \"Bo Chen was born first.\" %v (want 0)", good, bad)
+	}
+	if ev := Support("Bo Chen was born first.", q, []string{"Bo Chen was born first, in 1940, and Ann Lee in 1950."}); ev.Verdict != 1 {
+		t.Errorf("Support = %+v, want supported where the context says it", ev)
 	}
 }

@@ -58,7 +58,7 @@ func (j *Judge) Verdicts(ctx context.Context, s *eval.Sample, statements []strin
 	q := analyze(s.Question)
 	out := make([]eval.StatementVerdict, len(statements))
 	for i, st := range statements {
-		ev := support(analyze(st), q, sents)
+		ev := verdict(st, s.Question, q, sents)
 		out[i] = eval.StatementVerdict{Statement: st, Verdict: ev.Verdict, Reason: ev.Reason, Evidence: citation(ev, ranks)}
 	}
 	return out, nil

@@ -154,9 +154,19 @@ func StatementsFor(question, answer string) []string {
 	if !ok {
 		return stmts
 	}
+	if _, _, ok := proposition(question); !ok {
+		return stmts
+	}
+	return propositionStatements(question, yes)
+}
+
+// propositionStatements are the statements of a yes or a no to question:
+// its proposition affirmed (one statement per thing it is about, see
+// conjuncts) or denied.
+func propositionStatements(question string, yes bool) []string {
 	aff, den, ok := proposition(question)
 	if !ok {
-		return stmts
+		return nil
 	}
 	if containsHan(question) {
 		if yes {
@@ -165,6 +175,9 @@ func StatementsFor(question, answer string) []string {
 		return []string{"不，" + den}
 	}
 	if yes {
+		if parts, ok := conjuncts(aff); ok {
+			return []string{"Yes: " + parts[0], "Yes: " + parts[1]}
+		}
 		return []string{"Yes: " + aff}
 	}
 	return []string{"No, " + den}

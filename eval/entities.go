@@ -1,0 +1,158 @@
+package eval
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"unicode"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+)
+
+// context_entity_recall = |E_ref ∩ E_ctx| / |E_ref|, E_ref the distinct
+// entities of the reference and E_ctx those of the retrieved contexts.
+//
+// Like RAGAS, the contexts are asked for their entities in one call, all
+// chunks joined with blank lines (JoinedContexts): an entity counts as
+// retrieved whichever chunk holds it, and a sample costs two calls however
+// many chunks it has. Unlike RAGAS, which intersects the two lists as exact
+// strings, ragscope matches entities on a normalised form (see
+// EntityKey), so "Trafalgar Square" in the reference is found as
+// "trafalgar square," in a chunk and "ＡＢＣ" as "ABC".
+func runContextEntityRecall(ctx context.Context, j Judge, s *Sample, r *Result) {
+	if strings.TrimSpace(s.Reference) == "" {
+		r.set(ContextEntityRecall, StatusMissingInput, nil, "context entity recall needs a reference")
+		return
+	}
+	if len(nonEmpty(s.Contexts)) == 0 {
+		r.set(ContextEntityRecall, StatusMissingInput, nil, "no retrieved contexts to find the reference's entities in")
+		return
+	}
+	var (
+		ref, got   []string
+		errR, errC error
+		wg         sync.WaitGroup
+	)
+	wg.Add(2)
+	go func() { defer wg.Done(); ref, errR = j.Entities(ctx, s, s.Reference) }()
+	go func() { defer wg.Done(); got, errC = j.Entities(ctx, s, JoinedContexts(s.Contexts)) }()
+	wg.Wait()
+	for _, err := range []error{errR, errC} {
+		if err != nil {
+			r.fail(ContextEntityRecall, err)
+			return
+		}
+	}
+	matches, found := MatchEntities(ref, got)
+	tr := &EntityRecallTrace{Reference: matches, Contexts: cleanEntities(got), Found: found}
+	r.ContextEntityRecall = tr
+	if len(matches) == 0 {
+		r.set(ContextEntityRecall, StatusNoStatements, nil, "the judge found no entities in the reference")
+		return
+	}
+	// No entity in the contexts while the reference has some is a score
+	// of 0, not a status: every entity of the reference is missing from
+	// what was retrieved, which is what the metric measures.
+	score := EntityRecallScore(found, len(matches))
+	r.set(ContextEntityRecall, StatusOK, &score, "")
+}
+
+// EntityRecallScore is found / distinct reference entities (> 0).
+func EntityRecallScore(found, total int) float64 { return float64(found) / float64(total) }
+
+// JoinedContexts is the one text context entity recall asks the contexts'
+// entities of: the non-empty chunks in rank order, separated by a blank
+// line.
+func JoinedContexts(contexts []string) string {
+	cs := nonEmpty(contexts)
+	for i := range cs {
+		cs[i] = strings.TrimSpace(cs[i])
+	}
+	return strings.Join(cs, "\n\n")
+}
+
+// MatchEntities matches the reference's entities with the contexts': one
+// EntityMatch per distinct reference entity (by EntityKey; the first
+// spelling is kept, and entities with an empty key are dropped), in the
+// judge's order, each found when some context entity has the same key.
+// found counts them.
+func MatchEntities(reference, contexts []string) (matches []EntityMatch, found int) {
+	byKey := make(map[string]string, len(contexts))
+	for _, c := range contexts {
+		c = strings.TrimSpace(c)
+		if k := EntityKey(c); k != "" {
+			if _, ok := byKey[k]; !ok {
+				byKey[k] = c
+			}
+		}
+	}
+	matches = []EntityMatch{}
+	seen := map[string]bool{}
+	for _, e := range reference {
+		e = strings.TrimSpace(e)
+		k := EntityKey(e)
+		if k == "" || seen[k] {
+			continue
+		}
+		seen[k] = true
+		m := EntityMatch{Entity: e}
+		if c, ok := byKey[k]; ok {
+			m.Found, m.Match = true, c
+			found++
+		}
+		matches = append(matches, m)
+	}
+	return matches, found
+}
+
+var entityFolder = cases.Fold()
+
+// EntityKey is the form entities are matched on: NFKC (full-width letters
+// and digits become ASCII, "㎞" becomes "km"), case folded, white space
+// collapsed to one space and dropped next to a Chinese, Japanese or Korean
+// character (which are written without spaces: "3 号线" is "3号线"), and
+// punctuation trimmed from both ends ("《民法典》", "Paris," and "Paris"
+// match). A currency sign is a symbol, not punctuation, so "£5" and "5"
+// stay apart. "" means the text has no entity in it.
+func EntityKey(s string) string {
+	s = entityFolder.String(norm.NFKC.String(s))
+	fields := strings.Fields(s)
+	var b strings.Builder
+	for i, f := range fields {
+		if i > 0 {
+			prev, _ := lastRune(fields[i-1])
+			next := []rune(f)[0]
+			if !isCJK(prev) && !isCJK(next) {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(f)
+	}
+	return strings.TrimFunc(b.String(), func(r rune) bool { return unicode.IsPunct(r) })
+}
+
+func lastRune(s string) (rune, bool) {
+	rs := []rune(s)
+	if len(rs) == 0 {
+		return 0, false
+	}
+	return rs[len(rs)-1], true
+}
+
+func isCJK(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) ||
+		(r >= 0x3000 && r <= 0x303f) || (r >= 0xff00 && r <= 0xffef)
+}
+
+// cleanEntities is the contexts' entities as the judge listed them,
+// trimmed, without empty ones.
+func cleanEntities(es []string) []string {
+	out := []string{}
+	for _, e := range es {
+		if e = strings.TrimSpace(e); e != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}

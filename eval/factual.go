@@ -1,0 +1,175 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// The modes of factual correctness (--fc-mode).
+const (
+	FCModeF1        = "f1"
+	FCModePrecision = "precision"
+	FCModeRecall    = "recall"
+)
+
+// DefaultFCMode is RAGAS's default mode of factual correctness.
+const DefaultFCMode = FCModeF1
+
+// FactualBeta is the β of factual correctness's F-score (RAGAS's default).
+const FactualBeta = 1.0
+
+// ParseFCMode parses --fc-mode; "" is DefaultFCMode.
+func ParseFCMode(s string) (string, error) {
+	switch m := strings.ToLower(strings.TrimSpace(s)); m {
+	case "":
+		return DefaultFCMode, nil
+	case FCModeF1, FCModePrecision, FCModeRecall:
+		return m, nil
+	}
+	return "", fmt.Errorf("--fc-mode: %q is not a mode of factual correctness (choose f1, precision or recall)", s)
+}
+
+// FactualScore is factual correctness in a mode from its counts:
+// precision TP/(TP+FP), recall TP/(TP+FN), f1 F_β(TP, FP, FN).
+//
+// Conventions, where RAGAS versions differ: a score is 0 whenever TP is 0
+// (no answer claim the reference entails), so precision with only FPs,
+// recall with only FNs and F1 with any claims but no TP are all 0 rather
+// than a division by zero or a NaN; ragscope gives a status instead of a
+// score only when the side the mode divides by has no claims at all (see
+// runFactualCorrectness). RAGAS computes the same ratios with 1e-8 guards
+// and rounds the score to 2 decimals; ragscope keeps the exact value (the
+// RAGAS test vector TP=3, FP=1, FN=2 is F1 2/3, shown 0.667, not 0.67).
+func FactualScore(mode string, tp, fp, fn int, beta float64) float64 {
+	if tp == 0 {
+		return 0
+	}
+	switch mode {
+	case FCModePrecision:
+		return float64(tp) / float64(tp+fp)
+	case FCModeRecall:
+		return float64(tp) / float64(tp+fn)
+	}
+	return FBetaScore(tp, fp, fn, beta)
+}
+
+// FactualCounts counts the verdicts of both directions: an answer claim the
+// reference entails is a TP, one it does not an FP; a reference claim the
+// answer does not entail is an FN.
+func FactualCounts(answerClaims, referenceClaims []StatementVerdict) (tp, fp, fn int) {
+	for _, v := range answerClaims {
+		if v.Verdict == 1 {
+			tp++
+		} else {
+			fp++
+		}
+	}
+	for _, v := range referenceClaims {
+		if v.Verdict != 1 {
+			fn++
+		}
+	}
+	return tp, fp, fn
+}
+
+// factual_correctness: the answer's claims (Judge.Statements) each judged
+// against the reference (TP or FP); in recall and f1 modes also the
+// reference's claims (Judge.ReferenceStatements) each judged against the
+// answer (an FN when not entailed). Precision mode does not extract nor
+// judge the reference's claims, so it costs two calls, the others four.
+func runFactualCorrectness(ctx context.Context, j Judge, s *Sample, mode string, r *Result) {
+	if strings.TrimSpace(s.Answer) == "" || strings.TrimSpace(s.Reference) == "" {
+		r.set(FactualCorrectness, StatusMissingInput, nil, "factual correctness needs both an answer and a reference")
+		return
+	}
+	mode, err := ParseFCMode(mode)
+	if err != nil {
+		r.set(FactualCorrectness, StatusJudgeError, nil, err.Error())
+		return
+	}
+	recallSide := mode != FCModePrecision
+	// The two extractions are independent, and so are the two judgements.
+	var (
+		ans, ref   []string
+		errA, errR error
+		wg         sync.WaitGroup
+	)
+	wg.Add(1)
+	go func() { defer wg.Done(); ans, errA = j.Statements(ctx, s) }()
+	if recallSide {
+		wg.Add(1)
+		go func() { defer wg.Done(); ref, errR = j.ReferenceStatements(ctx, s) }()
+	}
+	wg.Wait()
+	for _, err := range []error{errA, errR} {
+		if err != nil {
+			r.fail(FactualCorrectness, err)
+			return
+		}
+	}
+	tr := &FactualCorrectnessTrace{Mode: mode, Beta: FactualBeta, AnswerClaims: []StatementVerdict{}, ReferenceClaims: []StatementVerdict{}}
+	switch {
+	case len(ans) == 0 && mode != FCModeRecall:
+		r.FactualCorrectness = tr
+		r.set(FactualCorrectness, StatusNoStatements, nil, "the judge extracted no claims from the answer, so there is nothing to check against the reference")
+		return
+	case len(ref) == 0 && mode == FCModeRecall:
+		r.FactualCorrectness = tr
+		r.set(FactualCorrectness, StatusNoStatements, nil, "the judge extracted no claims from the reference, so there is nothing the answer could recall")
+		return
+	}
+	var (
+		byRef, byAns []StatementVerdict
+		eA, eR       error
+	)
+	wg.Add(1)
+	go func() { defer wg.Done(); byRef, eA = entail(ctx, j, s, s.Reference, ans) }()
+	if recallSide {
+		wg.Add(1)
+		go func() { defer wg.Done(); byAns, eR = entail(ctx, j, s, s.Answer, ref) }()
+	}
+	wg.Wait()
+	for _, err := range []error{eA, eR} {
+		if err != nil {
+			r.fail(FactualCorrectness, err)
+			return
+		}
+	}
+	tr.AnswerClaims = nonNilVerdicts(byRef)
+	tr.ReferenceClaims = nonNilVerdicts(byAns)
+	tr.TP, tr.FP, tr.FN = FactualCounts(tr.AnswerClaims, tr.ReferenceClaims)
+	score := FactualScore(mode, tr.TP, tr.FP, tr.FN, tr.Beta)
+	r.FactualCorrectness = tr
+	r.set(FactualCorrectness, StatusOK, &score, "")
+}
+
+// entail is Judge.Entailment held to its contract: exactly one verdict per
+// statement sent, a 0 or a 1, or a parse error (a judge implementation
+// that breaks it must not shift the counts). No statement makes no call.
+func entail(ctx context.Context, j Judge, s *Sample, premise string, statements []string) ([]StatementVerdict, error) {
+	if len(statements) == 0 {
+		return []StatementVerdict{}, nil
+	}
+	vs, err := j.Entailment(ctx, s, premise, statements)
+	if err != nil {
+		return nil, err
+	}
+	if len(vs) != len(statements) {
+		return nil, NewStepError(StatusParseError, "the judge returned %d entailment verdicts for %d statements", len(vs), len(statements))
+	}
+	for i, v := range vs {
+		if v.Verdict != 0 && v.Verdict != 1 {
+			return nil, NewStepError(StatusParseError, "entailment verdict %d is %d, want 0 or 1", i+1, v.Verdict)
+		}
+	}
+	return vs, nil
+}
+
+func nonNilVerdicts(vs []StatementVerdict) []StatementVerdict {
+	if vs == nil {
+		return []StatementVerdict{}
+	}
+	return vs
+}

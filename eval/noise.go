@@ -1,0 +1,186 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// The modes of noise sensitivity (--ns-mode).
+const (
+	NSModeRelevant   = "relevant"
+	NSModeIrrelevant = "irrelevant"
+)
+
+// DefaultNSMode is RAGAS's default mode of noise sensitivity.
+const DefaultNSMode = NSModeRelevant
+
+// ParseNSMode parses --ns-mode; "" is DefaultNSMode.
+func ParseNSMode(s string) (string, error) {
+	switch m := strings.ToLower(strings.TrimSpace(s)); m {
+	case "":
+		return DefaultNSMode, nil
+	case NSModeRelevant, NSModeIrrelevant:
+		return m, nil
+	}
+	return "", fmt.Errorf("--ns-mode: %q is not a mode of noise sensitivity (choose relevant or irrelevant)", s)
+}
+
+// NoiseStatements is the one formula of noise sensitivity, from the
+// judgements: chunks (each with a verdict per reference statement and per
+// answer statement) and byReference (a verdict per answer statement, by
+// the reference). As in RAGAS:
+//
+//   - a chunk is relevant when it entails some reference statement;
+//   - an answer statement is correct when the reference entails it;
+//   - it is backed by a relevant chunk when one entails it, and backed
+//     only by irrelevant chunks when an irrelevant one does and no relevant
+//     one does;
+//   - its noise is "relevant" when it is incorrect and backed by a
+//     relevant chunk, "irrelevant" when it is incorrect and backed only by
+//     irrelevant chunks.
+//
+// Relevant and irrelevant count the statements of each noise; the score of
+// a mode is its count over the answer statements (see NoiseScore). The
+// chunks' Relevant flags are set here.
+func NoiseStatements(chunks []NoiseChunk, byReference []StatementVerdict) (stmts []NoiseStatement, relevant, irrelevant int) {
+	for k := range chunks {
+		chunks[k].Relevant = false
+		for _, v := range chunks[k].Reference {
+			if v.Verdict == 1 {
+				chunks[k].Relevant = true
+				break
+			}
+		}
+	}
+	stmts = make([]NoiseStatement, len(byReference))
+	for i, v := range byReference {
+		st := NoiseStatement{Statement: v.Statement, Correct: v.Verdict == 1, Relevant: []int{}, Irrelevant: []int{}}
+		for _, c := range chunks {
+			if i >= len(c.Answer) || c.Answer[i].Verdict != 1 {
+				continue
+			}
+			if c.Relevant {
+				st.Relevant = append(st.Relevant, c.Rank)
+			} else {
+				st.Irrelevant = append(st.Irrelevant, c.Rank)
+			}
+		}
+		switch {
+		case st.Correct:
+		case len(st.Relevant) > 0:
+			st.Noise = NSModeRelevant
+			relevant++
+		case len(st.Irrelevant) > 0:
+			st.Noise = NSModeIrrelevant
+			irrelevant++
+		}
+		stmts[i] = st
+	}
+	return stmts, relevant, irrelevant
+}
+
+// NoiseScore is noise sensitivity in a mode: the share of the answer's
+// statements whose noise is that mode (0 for no statements; the runner
+// never scores that case). Lower is better.
+func NoiseScore(mode string, statements, relevant, irrelevant int) float64 {
+	if statements == 0 {
+		return 0
+	}
+	if mode == NSModeIrrelevant {
+		return float64(irrelevant) / float64(statements)
+	}
+	return float64(relevant) / float64(statements)
+}
+
+// noise_sensitivity: the statements of the reference (R) and of the answer
+// (A); for every chunk, which of R and which of A it entails; which of A
+// the reference entails. That is 2 calls per chunk and 1 more after the
+// two extractions, all of them independent of each other, so they are
+// asked at once as judgeChunks asks its chunks: the endpoint client's
+// concurrency bounds the requests in flight.
+func runNoiseSensitivity(ctx context.Context, j Judge, s *Sample, mode string, r *Result) {
+	switch {
+	case strings.TrimSpace(s.Answer) == "":
+		r.set(NoiseSensitivity, StatusMissingInput, nil, "noise sensitivity needs an answer")
+		return
+	case strings.TrimSpace(s.Reference) == "":
+		r.set(NoiseSensitivity, StatusMissingInput, nil, "noise sensitivity needs a reference answer")
+		return
+	case len(nonEmpty(s.Contexts)) == 0:
+		r.set(NoiseSensitivity, StatusMissingInput, nil, "there are no retrieved contexts to judge for noise")
+		return
+	}
+	mode, err := ParseNSMode(mode)
+	if err != nil {
+		r.set(NoiseSensitivity, StatusJudgeError, nil, err.Error())
+		return
+	}
+	var (
+		ans, ref   []string
+		errA, errR error
+		wg         sync.WaitGroup
+	)
+	wg.Add(2)
+	go func() { defer wg.Done(); ans, errA = j.Statements(ctx, s) }()
+	go func() { defer wg.Done(); ref, errR = j.ReferenceStatements(ctx, s) }()
+	wg.Wait()
+	for _, err := range []error{errA, errR} {
+		if err != nil {
+			r.fail(NoiseSensitivity, err)
+			return
+		}
+	}
+	tr := &NoiseSensitivityTrace{Mode: mode, ReferenceStatements: nonNil(ref), ByReference: []StatementVerdict{},
+		Chunks: []NoiseChunk{}, Statements: []NoiseStatement{}}
+	switch {
+	case len(ans) == 0:
+		r.NoiseSensitivity = tr
+		r.set(NoiseSensitivity, StatusNoStatements, nil, "the judge extracted no statements from the answer")
+		return
+	case len(ref) == 0:
+		r.NoiseSensitivity = tr
+		r.set(NoiseSensitivity, StatusNoStatements, nil,
+			"the judge extracted no statements from the reference, so no chunk can be relevant (a chunk is relevant when it entails a reference statement)")
+		return
+	}
+	chunks := make([]NoiseChunk, len(s.Contexts))
+	errs := make([]error, 2*len(s.Contexts)+1)
+	var byRef []StatementVerdict
+	wg.Add(1)
+	go func() { defer wg.Done(); byRef, errs[0] = entail(ctx, j, s, s.Reference, ans) }()
+	for k, c := range s.Contexts {
+		chunks[k].Rank = k + 1
+		if strings.TrimSpace(c) == "" {
+			// An empty chunk entails nothing: no call is worth making.
+			chunks[k].Reference = unentailed(ref, "the chunk is empty")
+			chunks[k].Answer = unentailed(ans, "the chunk is empty")
+			continue
+		}
+		wg.Add(2)
+		go func() { defer wg.Done(); chunks[k].Reference, errs[1+2*k] = entail(ctx, j, s, c, ref) }()
+		go func() { defer wg.Done(); chunks[k].Answer, errs[2+2*k] = entail(ctx, j, s, c, ans) }()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			r.fail(NoiseSensitivity, err)
+			return
+		}
+	}
+	tr.ByReference = byRef
+	tr.Chunks = chunks
+	tr.Statements, tr.Relevant, tr.Irrelevant = NoiseStatements(chunks, byRef)
+	score := NoiseScore(mode, len(tr.Statements), tr.Relevant, tr.Irrelevant)
+	r.NoiseSensitivity = tr
+	r.set(NoiseSensitivity, StatusOK, &score, "")
+}
+
+func unentailed(statements []string, reason string) []StatementVerdict {
+	out := make([]StatementVerdict, len(statements))
+	for i, st := range statements {
+		out[i] = StatementVerdict{Statement: st, Verdict: 0, Reason: reason}
+	}
+	return out
+}

@@ -1,0 +1,52 @@
+package offline
+
+import (
+	"context"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// Entailment tests each statement against the premise with the support
+// test, the premise standing in for the retrieved context: the test
+// CorrectnessClassify uses both ways. The reason says what was found in
+// the premise (the matching sentence and its coverage) or what was not.
+// The question discounts the content a statement merely repeats from it,
+// as in faithfulness.
+func (j *Judge) Entailment(ctx context.Context, s *eval.Sample, premise string, statements []string) ([]eval.StatementVerdict, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]eval.StatementVerdict, len(statements))
+	if len(statements) == 0 {
+		return out, nil
+	}
+	sents := j.contextSentences([]string{premise})
+	q := analyze(s.Question)
+	for i, st := range statements {
+		ev := support(analyze(st), q, sents)
+		// The support test speaks of "context"; here that is the premise.
+		reason := "against the premise: " + ev.Reason
+		if len(sents) == 0 {
+			reason = "the premise has no text to check the statement against"
+		}
+		out[i] = eval.StatementVerdict{Statement: st, Verdict: ev.Verdict, Reason: reason}
+	}
+	return out, nil
+}
+
+// NoiseSensitivityUnsupported is why the offline judge does not compute
+// noise sensitivity.
+const NoiseSensitivityUnsupported = "noise sensitivity needs an entailment judgement of every statement against every chunk; " +
+	"the lexical judge's shared-word test would attribute noise to any chunk that shares words — run with an LLM judge"
+
+// Unsupported implements eval.MetricSupporter: the offline judge computes
+// every metric but noise sensitivity, whose score would be an artefact of
+// word overlap rather than a judgement.
+func (j *Judge) Unsupported(m eval.Metric) string {
+	if m == eval.NoiseSensitivity {
+		return NoiseSensitivityUnsupported
+	}
+	return ""
+}
+
+var _ eval.MetricSupporter = (*Judge)(nil)

@@ -1,0 +1,296 @@
+package offline
+
+import (
+	"context"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/ragscope/ragscope/eval"
+	"golang.org/x/text/unicode/norm"
+)
+
+// Entities lists the entities of a text by surface patterns, the offline
+// judge's stand-in for the context_entity_recall_entities task. It finds
+// what has a recognisable form and nothing else:
+//
+//   - both languages: clock times (07:00, 7:30 pm), ISO and numeric dates
+//     (2024-05-01, 1/5/2024), amounts with a currency (£1.75, $25, 480 BDT);
+//   - English: dates with a month name and a day or year (May 2024,
+//     1 May 2024, May 1, 2024), weekdays, numbers with a unit (30 days,
+//     12 km, 15%), numbered things (bus 73, Terminal 5), quoted titles,
+//     acronyms and codes (NHS, N29), and runs of capitalised words
+//     (Oxford Circus, Bank of England) — a capitalised word alone at the
+//     start of a sentence is not taken, as it is capitalised by position,
+//     and a leading "The" is dropped;
+//   - Chinese: dates and times (2024年5月1日, 5月1日, 8点半, 周一), numbers
+//     with a measure word or unit (480塔卡, 3号线, 5天, 600元), spans in
+//     《》「」『』“”, Latin-script names (Kubernetes, Dhaka Metro), and
+//     Han spans that end in a suffix of proper names (天宫院站, 招商银行,
+//     朝阳区; at most six characters before the suffix, cut at a function
+//     character such as 的, 在 or 从).
+//
+// Entities are reported in NFKC form (full-width "４号线" as "4号线"). It
+// misses what only meaning tells: a name without capitals or a suffix,
+// a Chinese personal name, an English month alone ("in March"). Both
+// sides of entity recall go through the same patterns, so a miss on one
+// side is usually a miss on both; the score is then over fewer entities,
+// not wrong about them.
+func (j *Judge) Entities(ctx context.Context, s *eval.Sample, text string) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return ExtractEntities(text), nil
+}
+
+// ExtractEntities is Entities without a judge: distinct entities in the
+// order they occur.
+func ExtractEntities(text string) []string {
+	// NFKC first: full-width digits and letters are the ASCII ones the
+	// patterns know (the entities are reported in that form).
+	text = stripMarkup(norm.NFKC.String(text))
+	var spans []entitySpan
+	add := func(re *regexp.Regexp, prio int, group int) {
+		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+			a, b := m[2*group], m[2*group+1]
+			if a >= 0 && b > a {
+				spans = append(spans, entitySpan{a, b, prio})
+			}
+		}
+	}
+	for _, p := range commonPatterns {
+		add(p.re, p.prio, p.group)
+	}
+	if containsHan(text) {
+		for _, p := range zhPatterns {
+			add(p.re, p.prio, p.group)
+		}
+		spans = append(spans, zhSuffixSpans(text)...)
+	} else {
+		for _, p := range enPatterns {
+			add(p.re, p.prio, p.group)
+		}
+		spans = append(spans, enNameSpans(text)...)
+	}
+	// The most specific pattern wins an overlap, then the longer span,
+	// then the earlier one.
+	sort.SliceStable(spans, func(a, b int) bool {
+		x, y := spans[a], spans[b]
+		if x.prio != y.prio {
+			return x.prio < y.prio
+		}
+		if x.end-x.start != y.end-y.start {
+			return x.end-x.start > y.end-y.start
+		}
+		return x.start < y.start
+	})
+	var kept []entitySpan
+	for _, sp := range spans {
+		overlaps := false
+		for _, k := range kept {
+			if sp.start < k.end && k.start < sp.end {
+				overlaps = true
+				break
+			}
+		}
+		if !overlaps {
+			kept = append(kept, sp)
+		}
+	}
+	sort.Slice(kept, func(a, b int) bool { return kept[a].start < kept[b].start })
+	out := []string{}
+	seen := map[string]bool{}
+	for _, k := range kept {
+		e := strings.TrimSpace(strings.Join(strings.Fields(text[k.start:k.end]), " "))
+		key := eval.EntityKey(e)
+		if key == "" || seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, e)
+	}
+	return out
+}
+
+type entitySpan struct{ start, end, prio int }
+
+type entityPattern struct {
+	re    *regexp.Regexp
+	prio  int // lower wins an overlap
+	group int // the submatch that is the entity (0: all of it)
+}
+
+const (
+	units = `percent|per cent|km|kilometres?|kilometers?|miles?|metres?|meters?|cm|mm|m|kg|kilograms?|grams?|g|mg|lbs?|pounds?|tonnes?|tons?|` +
+		`ml|litres?|liters?|l|hours?|hrs?|h|minutes?|mins?|seconds?|secs?|s|days?|working days?|business days?|weeks?|months?|years?|` +
+		`degrees?|GB|MB|KB|TB|kWh|kW|W|V|mAh|characters?|people|persons?|employees?|seats?|stops?|times?|nights?`
+	currencyCodes = `USD|EUR|GBP|CNY|RMB|JPY|INR|BDT|Tk|taka|dollars?|euros?|yuan|rupees?`
+	months        = `January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec`
+	numberedNouns = `bus|buses|line|route|platform|gate|terminal|room|floor|level|exit|bay|flight|train|tram|track|zone|ward|building|block|article|section|chapter|clause|version|level`
+)
+
+var (
+	commonPatterns = []entityPattern{
+		{regexp.MustCompile(`\b\d{4}-\d{1,2}-\d{1,2}\b`), 0, 0},
+		{regexp.MustCompile(`\b\d{1,2}/\d{1,2}/\d{2,4}\b`), 0, 0},
+		{regexp.MustCompile(`(?i)\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap](?:\.m\.|m\b))?`), 0, 0},
+		{regexp.MustCompile(`[$€£¥₹৳]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|bn|m|k)\b)?`), 1, 0},
+		{regexp.MustCompile(`\b\d[\d,]*(?:\.\d+)?\s?(?:` + currencyCodes + `)\b`), 1, 0},
+	}
+	enPatterns = []entityPattern{
+		{regexp.MustCompile(`(?i)\b\d{1,2}\s?[ap](?:\.m\.|m\b)`), 0, 0},
+		// 1 May 2024, 1st May, May 2024, May 1, 2024, May 1st.
+		{regexp.MustCompile(`\b(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:` + months + `)\.?(?:,?\s+\d{4})?|(?:` + months + `)\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?|\d{4}))\b`), 0, 0},
+		{regexp.MustCompile(`\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?\b`), 2, 0},
+		{regexp.MustCompile(`\b(?:1[89]|20)\d{2}\b`), 3, 0}, // a year alone
+		{regexp.MustCompile(`\b\d[\d,]*(?:\.\d+)?(?:%|％|\s?°[CF]|\s?(?:` + units + `)\b)`), 1, 0},
+		{regexp.MustCompile(`(?i)\b(?:` + numberedNouns + `)\s+(?:no\.?\s*)?[A-Z]?\d+(?:\.\d+)*[A-Z]?\b`), 2, 0},
+		// Quoted titles: up to eight words in quotes, the first capitalised.
+		{regexp.MustCompile(`["“]([A-Z][^"”\n]{0,60}?)["”]`), 1, 1},
+		// Acronyms and codes: N29, NHS, COVID-19; not a lone "I" or "A".
+		{regexp.MustCompile(`\b[A-Z][A-Z0-9]*[A-Z0-9](?:-\d+)?\b`), 4, 0},
+	}
+	zhPatterns = []entityPattern{
+		{regexp.MustCompile(`\d{4}\s?年(?:\s?\d{1,2}\s?月(?:\s?\d{1,2}\s?[日号])?)?|\d{1,2}\s?月\s?\d{1,2}\s?[日号]`), 0, 0},
+		{regexp.MustCompile(`\d{1,2}\s?[点時时](?:\d{1,2}分|半|整)?`), 0, 0},
+		{regexp.MustCompile(`(?:周|星期|礼拜)[一二三四五六日天]`), 0, 0},
+		{regexp.MustCompile(`\d+(?:\.\d+)?\s?(?:万|亿|千|百)?\s?(?:号线|号楼|号门|号|路|次|班|` +
+			`元|块|角|分钱|美元|欧元|英镑|日元|港元|塔卡|卢比|公里|千米|米|厘米|毫米|公斤|千克|克|斤|吨|升|毫升|` +
+			`小时|分钟|秒|天|日|周|个月|个工作日|工作日|年|岁|人|名|层|楼|站|座|张|份|件|台|%|％|度|℃)`), 1, 0},
+		{regexp.MustCompile(`[一二三四五六七八九十两]+(?:号线|号)`), 1, 0},
+		{regexp.MustCompile(`《[^《》\n]{1,30}》|「[^「」\n]{1,30}」|『[^『』\n]{1,30}』|“[^“”\n]{1,20}”`), 1, 0},
+		// Latin-script names and codes inside Chinese text.
+		// A lower-case word alone (an English gloss such as "access") is
+		// not taken; "iPhone" and "k8s" are.
+		{regexp.MustCompile(`(?:[A-Z][A-Za-z0-9&.+\-]*|[a-z]+[A-Z0-9][A-Za-z0-9&.+\-]*)(?:\s+[A-Z0-9][A-Za-z0-9&.+\-]*)*`), 3, 0},
+	}
+)
+
+// English: runs of capitalised words, with "of", "and", "de", "la",
+// "von", "van", "&" inside a run ("Bank of England").
+var (
+	enWordRe      = regexp.MustCompile(`[A-Za-z][A-Za-z'’\-]*|[.!?;:\n]|\S`)
+	enConnectors  = map[string]bool{"of": true, "and": true, "de": true, "la": true, "von": true, "van": true, "&": true, "for": true, "du": true}
+	enLeadingDrop = map[string]bool{"The": true}
+)
+
+func enNameSpans(text string) []entitySpan {
+	toks := enWordRe.FindAllStringIndex(text, -1)
+	var out []entitySpan
+	sentenceStart := true
+	i := 0
+	for i < len(toks) {
+		w := text[toks[i][0]:toks[i][1]]
+		if strings.ContainsAny(w, ".!?;:\n") && len(w) == 1 {
+			sentenceStart = true
+			i++
+			continue
+		}
+		if !isCapitalised(w) {
+			sentenceStart = sentenceStart && !isWord(w)
+			i++
+			continue
+		}
+		// A run of capitalised words, connectors inside it.
+		j, last := i, i
+		for j < len(toks) {
+			t := text[toks[j][0]:toks[j][1]]
+			if isCapitalised(t) {
+				last = j
+			} else if !(enConnectors[t] && j > i) {
+				break
+			}
+			j++
+		}
+		first := i
+		if enLeadingDrop[text[toks[first][0]:toks[first][1]]] {
+			first++
+		}
+		n := last - first + 1
+		switch {
+		case n <= 0:
+		case n == 1 && sentenceStart && first == i:
+			// Capitalised by position only.
+		default:
+			out = append(out, entitySpan{toks[first][0], toks[last][1], 5})
+		}
+		sentenceStart = false
+		i = last + 1
+	}
+	return out
+}
+
+func isCapitalised(w string) bool {
+	r := []rune(w)
+	return len(r) > 0 && unicode.IsUpper(r[0]) && (len(r) == 1 && r[0] != 'I' && r[0] != 'A' || len(r) > 1 && isWord(w))
+}
+
+func isWord(w string) bool {
+	r := []rune(w)
+	return len(r) > 0 && unicode.IsLetter(r[0])
+}
+
+// Chinese proper-name suffixes, longest first so that 大学 wins over 学.
+var zhSuffixes = []string{
+	"委员会", "办事处", "火车站", "汽车站", "地铁站", "有限公司",
+	"公司", "集团", "银行", "大学", "学院", "中学", "小学", "医院", "机场", "广场", "公园", "中心", "大厦", "酒店", "协会", "法院",
+	"站", "路", "街", "道", "省", "市", "县", "区", "镇", "乡", "村", "线", "港", "桥", "局", "署", "厅", "馆", "寺", "山", "河", "湖", "江",
+}
+
+// zhStop are characters a name does not contain: particles, prepositions,
+// pronouns and verbs that sit next to names ("从天宫院站" is 天宫院站).
+var zhStop = setOfRunes("的了在从到和与及或是为于对起止把被给让请每约该这那此其个我你他她它们乘坐搭换往去来向由经至自沿上下里中前后再就也都还并但而且或者如果可以需要应当将会能有没不要在")
+
+// zhSuffixEnd are the one-character suffixes, where a name before the
+// next one ends.
+var zhSuffixEnd = setOfRunes("站路街省市县区镇乡村线港局")
+
+// zhVerbs are verbs that come before a name ("填写公司全称", "前往天宫院站").
+var zhVerbs = setOf("填写", "提交", "办理", "联系", "咨询", "前往", "通过", "所在", "进入", "到达", "抵达", "位于", "开往", "驶往", "离开",
+	"访问", "登录", "选择", "注册", "告知", "通知", "加入", "入职", "就职", "任职", "就读", "毕业", "报销", "缴纳", "申请")
+
+// zhCommonNouns end in a suffix without being names.
+var zhCommonNouns = setOf("城市", "一线", "二线", "在线", "路线", "热线", "专线", "直线", "航线", "全线", "沿线", "底线", "上线", "下线", "连线",
+	"全市", "本市", "该市", "市区", "城区", "地区", "社区", "小区", "辖区", "园区", "景区", "山区", "郊区", "全区", "本区", "该区",
+	"道路", "公路", "马路", "线路", "思路", "出路", "网路", "全省", "本省", "外省", "农村", "乡村", "车站", "网站", "本站", "首站", "终点站",
+	"总公司", "分公司", "子公司", "母公司", "本公司", "该公司", "全县", "本县", "城镇", "乡镇", "当局", "结局", "格局", "布局", "邮局", "大局")
+
+func zhSuffixSpans(text string) []entitySpan {
+	var out []entitySpan
+	rs := []rune(text)
+	// Byte offsets of each rune, to return spans in bytes.
+	off := make([]int, len(rs)+1)
+	for i, n := 0, 0; i < len(rs); i++ {
+		off[i] = n
+		n += len(string(rs[i]))
+		off[i+1] = n
+	}
+	for i := 0; i < len(rs); i++ {
+		for _, suf := range zhSuffixes {
+			sr := []rune(suf)
+			end := i + len(sr)
+			if end > len(rs) || string(rs[i:end]) != suf {
+				continue
+			}
+			// Back to a function character, the end of another name
+			// (北京市|朝阳区|人力资源局) or six characters.
+			start := i
+			for start > 0 && i-start < 6 && isHan(rs[start-1]) && !zhStop[rs[start-1]] && !zhSuffixEnd[rs[start-1]] {
+				start--
+			}
+			// A verb before the name is not part of it (填写|公司).
+			for k := i - 2; k >= start; k-- {
+				if zhVerbs[string(rs[k:k+2])] {
+					start = k + 2
+					break
+				}
+			}
+			if name := string(rs[start:end]); start < i && !zhCommonNouns[name] {
+				out = append(out, entitySpan{off[start], off[end], 2})
+			}
+			break
+		}
+	}
+	return out
+}

@@ -1,0 +1,168 @@
+package offline
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// A yes/no question about two things ("Are both X and Y American?", "Are
+// X and Y both plants?") asks two propositions at once. Its "yes" is two
+// statements, one for each (as RAGAS's statement step breaks an answer
+// into atomic claims): one context sentence rarely names both, and each
+// is checked where the context speaks of it. Its "no", and the "no" to
+// any yes/no question, denies the proposition: the context supports a
+// denial when it contradicts the proposition (or one of the two), a
+// detector firing on a sentence that covers it; a context that merely
+// does not say is no support for "no".
+
+// conjuncts splits a yes/no proposition about two things into one
+// proposition per thing: "both X and Y P" and "X and Y both P" give "X P"
+// and "Y P". ok is false for any other proposition.
+func conjuncts(prop string) (parts []string, ok bool) {
+	w := strings.Fields(prop)
+	var x, y, p []string
+	switch {
+	case len(w) > 3 && strings.EqualFold(w[0], "both"):
+		rest := w[1:]
+		a := indexWord(rest, "and", 0)
+		if a < 1 || a+1 >= len(rest) {
+			return nil, false
+		}
+		x = rest[:a]
+		y, p = nameRun(rest[a+1:])
+	default:
+		b := indexWord(w, "both", 1)
+		if b < 0 {
+			return nil, false
+		}
+		a := -1
+		for i := b - 1; i > 0; i-- {
+			if strings.EqualFold(w[i], "and") {
+				a = i
+				break
+			}
+		}
+		if a < 1 || a+1 >= b {
+			return nil, false
+		}
+		x, y, p = w[:a], w[a+1:b], w[b+1:]
+	}
+	if len(x) == 0 || len(y) == 0 || len(p) == 0 {
+		return nil, false
+	}
+	xs := strings.TrimRight(strings.Join(x, " "), ",")
+	ys := strings.TrimRight(strings.Join(y, " "), ",")
+	ps := strings.Join(p, " ")
+	return []string{xs + " " + ps, ys + " " + ps}, true
+}
+
+func indexWord(w []string, word string, from int) int {
+	for i := from; i < len(w); i++ {
+		if strings.EqualFold(w[i], word) {
+			return i
+		}
+	}
+	return -1
+}
+
+// nameConnectors may join the capitalised words of one name (Kings of
+// Leon, the Quay Line, Theo van Gogh).
+var nameConnectors = setOf("of", "the", "de", "du", "van", "von", "der", "la", "le", "&", "y", "and")
+
+// nameRun splits "Kings of Leon American rock bands" into the name it
+// opens with and the rest. The name is the run of capitalised words (and
+// connectors between them); a demonym at its end that the lowercase rest
+// follows (American rock bands) opens the predicate instead.
+func nameRun(w []string) (name, rest []string) {
+	end := 0
+	for i, x := range w {
+		if capitalised(x) {
+			end = i + 1
+			continue
+		}
+		if !nameConnectors[strings.ToLower(x)] || i+1 >= len(w) || !capitalised(w[i+1]) {
+			break
+		}
+	}
+	if end == 0 {
+		return nil, w
+	}
+	if end > 1 && end < len(w) && demonym(w[end-1]) {
+		end--
+	}
+	return w[:end], w[end:]
+}
+
+func capitalised(w string) bool {
+	for _, r := range w {
+		return unicode.IsUpper(r)
+	}
+	return false
+}
+
+// demonym: American, Canadian, Chinese, English, Korean, Dutch... by the
+// suffixes of English demonyms, and the common ones without them. A name
+// that merely ends in -an (Corman, Gorman) is not one.
+func demonym(w string) bool {
+	lw := strings.ToLower(strings.Trim(w, ",."))
+	if demonyms[lw] {
+		return true
+	}
+	for _, suf := range []string{"ican", "ian", "ean", "ese", "ish"} {
+		if len(lw) > len(suf)+2 && strings.HasSuffix(lw, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+var demonyms = setOf("dutch", "french", "german", "greek", "thai", "swiss", "welsh", "irish", "british", "czech", "danish", "swedish", "polish", "turkish", "finnish")
+
+// denialParts returns the propositions a statement of StatementsFor
+// denies, when it is the denial of question's proposition (a bare "no"):
+// the proposition, or its two conjuncts.
+func denialParts(question, statement string) ([]string, bool) {
+	aff, den, ok := proposition(question)
+	if !ok {
+		return nil, false
+	}
+	if containsHan(question) {
+		if statement != "不，"+den {
+			return nil, false
+		}
+		return []string{aff}, true
+	}
+	if statement != "No, "+den {
+		return nil, false
+	}
+	if parts, ok := conjuncts(aff); ok {
+		return parts, true
+	}
+	return []string{aff}, true
+}
+
+// verdict is the support test of one statement of an answer to question:
+// support, except for the denial of the question's proposition, which is
+// supported when the context contradicts it (see denialParts).
+func verdict(statement, question string, q *span, sents []*span) Evidence {
+	parts, ok := denialParts(question, statement)
+	if !ok {
+		return support(analyze(statement), q, sents)
+	}
+	var first Evidence
+	for i, p := range parts {
+		ev := support(analyze(p), q, sents)
+		if ev.Detector != "" && ev.Coverage >= SupportThreshold {
+			ev.Verdict = 1
+			ev.Reason = fmt.Sprintf("the context contradicts %q: %s", clip(p), ev.Reason)
+			return ev
+		}
+		if i == 0 {
+			first = ev
+		}
+	}
+	first.Verdict, first.Detector = 0, ""
+	first.Reason = fmt.Sprintf("no context sentence contradicts %q, which the answer denies; closest: %s", clip(strings.Join(parts, "; ")), first.Reason)
+	return first
+}

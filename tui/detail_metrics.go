@@ -1,0 +1,374 @@
+package tui
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/sanitize"
+)
+
+// The detail sections of factual correctness, context entity recall and
+// noise sensitivity. Like answer correctness's, their items are not
+// pickable with ] and [: human labels do not cover these tasks yet.
+
+// factualSection lists the answer's claims as judged against the
+// reference (TP or FP) and the reference's as judged against the answer
+// (an FN when the answer does not entail it), each with the judge's
+// reason, and ends with the formulas the mode needs, every term shown.
+func (m *Model) factualSection(p *page, res *eval.Result) {
+	t := res.FactualCorrectness
+	st := m.st
+	if t == nil {
+		return
+	}
+	mode := t.Mode
+	beta := t.Beta
+	if beta == 0 {
+		beta = 1 // a trace from before β was recorded
+	}
+	modeLine := "mode " + sanitize.Line(mode)
+	if beta != 1 {
+		modeLine += sprintf(" (beta = %g)", beta)
+	}
+	p.text(2, "", modeLine, &st.muted)
+
+	tp, fp := 0, 0
+	for _, c := range t.AnswerClaims {
+		if c.Verdict == 1 {
+			tp++
+		} else {
+			fp++
+		}
+	}
+	p.text(2, "", sprintf("answer claims checked against the reference: %d TP, %d FP", tp, fp), &st.accent)
+	m.claimLines(p, t.AnswerClaims, "TP ", "FP ")
+	fn := 0
+	for _, c := range t.ReferenceClaims {
+		if c.Verdict != 1 {
+			fn++
+		}
+	}
+	if mode == eval.FCModePrecision && len(t.ReferenceClaims) == 0 {
+		p.text(2, "", "reference claims: not checked in precision mode", &st.muted)
+	} else {
+		p.text(2, "", sprintf("reference claims checked against the answer: %d in the answer, %d FN", len(t.ReferenceClaims)-fn, fn), &st.accent)
+		m.claimLines(p, t.ReferenceClaims, "ok ", "FN ")
+	}
+	if res.Status[eval.FactualCorrectness] != eval.StatusOK {
+		p.text(2, "", sprintf("%d answer claims, %d reference claims", len(t.AnswerClaims), len(t.ReferenceClaims)), &st.muted)
+		return
+	}
+	// The counts the score was computed from are the trace's.
+	tp, fp, fn = t.TP, t.FP, t.FN
+	prec, rec := ratio(tp, tp+fp), ratio(tp, tp+fn)
+	if mode != eval.FCModeRecall {
+		p.text(2, "", sprintf("precision = TP / (TP + FP) = %d / (%d + %d) = %.3f", tp, tp, fp, prec), &st.bold)
+	}
+	if mode != eval.FCModePrecision {
+		p.text(2, "", sprintf("recall = TP / (TP + FN) = %d / (%d + %d) = %.3f", tp, tp, fn, rec), &st.bold)
+	}
+	if mode == eval.FCModePrecision || mode == eval.FCModeRecall {
+		return
+	}
+	f := 0.0
+	if tp > 0 {
+		b2 := beta * beta
+		f = (1 + b2) * prec * rec / (b2*prec + rec)
+	}
+	switch {
+	case tp == 0:
+		p.text(2, "", "F1 = 0.000 (TP = 0: no claim of the answer is in the reference)", &st.bold)
+	case beta == 1:
+		p.text(2, "", sprintf("F1 = 2*P*R / (P + R) = 2*%.3f*%.3f / (%.3f + %.3f) = %.3f", prec, rec, prec, rec, f), &st.bold)
+	default:
+		b2 := beta * beta
+		p.text(2, "", sprintf("F(beta=%g) = (1 + %g)*P*R / (%g*P + R) = %g*%.3f*%.3f / (%g*%.3f + %.3f) = %.3f",
+			beta, b2, b2, 1+b2, prec, rec, b2, prec, rec, f), &st.bold)
+	}
+}
+
+// ratio is a/b, 0 when b is 0 (a count the mode does not divide by).
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// claimLines draws claims with their verdicts: a mark, the class (yes or
+// no), the claim (emphasised when it counts against the answer) and the
+// judge's reason under it.
+func (m *Model) claimLines(p *page, claims []eval.StatementVerdict, yes, no string) {
+	st := m.st
+	if len(claims) == 0 {
+		p.text(4, "", "none", &st.muted)
+	}
+	for _, c := range claims {
+		if c.Verdict == 1 {
+			p.text(2, "  "+m.verdictMark(1)+yes, c.Statement, nil)
+		} else {
+			p.text(2, "  "+m.verdictMark(0)+st.emph.Render(no), c.Statement, &st.emph)
+		}
+		if c.Reason != "" {
+			p.text(9, "", c.Reason, &st.muted)
+		}
+	}
+}
+
+// maxContextEntities is how many of the contexts' entities the page lists
+// before "and N more": the reference's, the ones the score is about, are
+// always listed in full.
+const maxContextEntities = 60
+
+// entitySection lists the reference's entities, each found (with the
+// context entity it matched when that is spelt differently) or missing,
+// then the contexts' entities, and ends with the formula.
+func (m *Model) entitySection(p *page, res *eval.Result) {
+	t := res.ContextEntityRecall
+	st := m.st
+	if t == nil {
+		return
+	}
+	found := 0
+	for _, e := range t.Reference {
+		if e.Found {
+			found++
+		}
+	}
+	p.text(2, "", sprintf("reference entities: %d found in the contexts, %d missing", found, len(t.Reference)-found), &st.accent)
+	if len(t.Reference) == 0 {
+		p.text(4, "", "none", &st.muted)
+	}
+	for _, e := range t.Reference {
+		if !e.Found {
+			p.text(2, "  "+m.verdictMark(0)+st.emph.Render("missing "), sanitize.Line(e.Entity), &st.emph)
+			continue
+		}
+		s := sanitize.Line(e.Entity)
+		if e.Match != "" && e.Match != e.Entity {
+			// The match is on a normalised form (eval.EntityKey): say
+			// which spelling of the contexts it was.
+			s += "  (as \"" + sanitize.Line(e.Match) + "\")"
+		}
+		p.text(2, "  "+m.verdictMark(1)+"found   ", s, nil)
+	}
+	p.text(2, "", sprintf("context entities (%d)", len(t.Contexts)), &st.accent)
+	if len(t.Contexts) == 0 {
+		p.text(4, "", "none", &st.muted)
+	} else {
+		shown := t.Contexts[:min(len(t.Contexts), maxContextEntities)]
+		names := make([]string, len(shown))
+		for i, e := range shown {
+			// One line each: an entity with a line break in it must not
+			// look like two.
+			names[i] = sanitize.Line(e)
+		}
+		s := strings.Join(names, "; ")
+		if n := len(t.Contexts) - len(shown); n > 0 {
+			s += sprintf(" %s and %d more", m.g.ellipsis, n)
+		}
+		p.text(4, "", s, nil)
+	}
+	if res.Status[eval.ContextEntityRecall] != eval.StatusOK || len(t.Reference) == 0 {
+		return
+	}
+	p.text(2, "", sprintf("entity recall = |found| / |reference entities| = %d/%d = %.3f",
+		t.Found, len(t.Reference), float64(t.Found)/float64(len(t.Reference))), &st.bold)
+}
+
+// noiseSection shows the noise matrix: a row per answer statement, a
+// column per chunk with a mark where the chunk entails the statement,
+// whether the reference entails it (correct) and the noise it counts as.
+// Too narrow for the matrix, it lists each statement with the chunks that
+// back it. The reference's statements follow with the chunks that entail
+// them (what makes a chunk relevant), then the formula.
+func (m *Model) noiseSection(p *page, res *eval.Result) {
+	t := res.NoiseSensitivity
+	st := m.st
+	if t == nil {
+		return
+	}
+	mode := t.Mode
+	if mode == "" {
+		mode = eval.NSModeRelevant
+	}
+	explain := "incorrect (not in the reference) and backed by a relevant chunk"
+	if mode == eval.NSModeIrrelevant {
+		explain = "incorrect (not in the reference) and backed only by irrelevant chunks"
+	}
+	p.text(2, "", "mode "+sanitize.Line(mode)+": an answer statement counts when it is "+explain, &st.muted)
+	p.text(2, "", sprintf("answer statements by chunk (%d statements, %d chunks)", len(t.Statements), len(t.Chunks)), &st.accent)
+	if len(t.Statements) == 0 {
+		p.text(4, "", "none", &st.muted)
+	} else if !m.noiseMatrix(p, t, mode) {
+		m.noiseList(p, t, mode)
+	}
+
+	p.text(2, "", sprintf("reference statements (%d): the chunks that entail them make those chunks relevant", len(t.ReferenceStatements)), &st.accent)
+	if len(t.ReferenceStatements) == 0 {
+		p.text(4, "", "none", &st.muted)
+	}
+	for i, s := range t.ReferenceStatements {
+		var by []string
+		for _, c := range t.Chunks {
+			if i < len(c.Reference) && c.Reference[i].Verdict == 1 {
+				by = append(by, sprintf("#%d", c.Rank))
+			}
+		}
+		where := "entailed by no chunk"
+		if len(by) > 0 {
+			where = "entailed by " + strings.Join(by, ", ")
+		}
+		p.text(4, sprintf("%d ", i+1), s+"  "+m.g.arrow+" "+where, nil)
+	}
+
+	if res.Status[eval.NoiseSensitivity] != eval.StatusOK || len(t.Statements) == 0 {
+		p.text(2, "", sprintf("%d answer statements, %d reference statements", len(t.Statements), len(t.ReferenceStatements)), &st.muted)
+		return
+	}
+	n, other, otherMode := t.Relevant, t.Irrelevant, eval.NSModeIrrelevant
+	if mode == eval.NSModeIrrelevant {
+		n, other, otherMode = t.Irrelevant, t.Relevant, eval.NSModeRelevant
+	}
+	total := len(t.Statements)
+	p.text(2, "", sprintf("noise sensitivity (%s) = %d/%d = %.3f (lower is better)", sanitize.Line(mode), n, total, float64(n)/float64(total)), &st.bold)
+	p.text(2, "", sprintf("(%s mode: %d/%d = %.3f)", otherMode, other, total, float64(other)/float64(total)), &st.muted)
+}
+
+// noiseCounted reports whether an answer statement counts against noise
+// sensitivity in mode ("" is the default mode).
+func noiseCounted(s eval.NoiseStatement, mode string) bool {
+	if mode == "" {
+		mode = eval.DefaultNSMode
+	}
+	return s.Noise != "" && s.Noise == mode
+}
+
+// noiseMatrix draws the matrix when the page is wide enough for it to keep
+// a statement column of some width; it reports whether it did.
+func (m *Model) noiseMatrix(p *page, t *eval.NoiseSensitivityTrace, mode string) bool {
+	st, g := m.st, m.g
+	const (
+		indent   = 4
+		correctW = 9  // "correct  "
+		noiseW   = 10 // "irrelevant"
+		minText  = 24
+	)
+	numW := len(strconv.Itoa(len(t.Statements))) + 1
+	cellW := 4 // "#1  "
+	for _, c := range t.Chunks {
+		cellW = max(cellW, len(strconv.Itoa(c.Rank))+3)
+	}
+	textW := p.w - indent - numW - len(t.Chunks)*cellW - correctW - noiseW - 1
+	if textW < minText {
+		return false
+	}
+	// No wider than the longest statement: the marks stay next to the
+	// text they are about.
+	longest := minText
+	for _, s := range t.Statements {
+		for _, l := range wrap(s.Statement, textW) {
+			longest = max(longest, lipgloss.Width(l))
+		}
+	}
+	textW = min(textW, longest)
+	pad := strings.Repeat(" ", indent)
+	lead := pad + strings.Repeat(" ", numW+textW+1)
+	var ranks, kinds strings.Builder
+	for _, c := range t.Chunks {
+		ranks.WriteString(fit(sprintf("#%d", c.Rank), cellW, ""))
+		kind := "irr"
+		if c.Relevant {
+			kind = "rel"
+		}
+		kinds.WriteString(fit(kind, cellW, ""))
+	}
+	p.lines = append(p.lines, st.muted.Render(lead+ranks.String()),
+		st.muted.Render(lead+kinds.String()+fit("correct", correctW, "")+"noise"))
+	for i, s := range t.Statements {
+		counted := noiseCounted(s, mode)
+		text := wrap(s.Statement, textW)
+		var cells strings.Builder
+		for _, c := range t.Chunks {
+			if i < len(c.Answer) && c.Answer[i].Verdict == 1 {
+				cells.WriteString(st.high.Render(g.ok) + strings.Repeat(" ", cellW-1))
+			} else {
+				cells.WriteString(st.muted.Render(".") + strings.Repeat(" ", cellW-1))
+			}
+		}
+		correct := st.high.Render(g.ok)
+		if !s.Correct {
+			correct = st.emph.Render(g.unsupported)
+		}
+		cells.WriteString(correct + strings.Repeat(" ", correctW-1))
+		noise := st.muted.Render("-")
+		switch {
+		case counted:
+			noise = st.emph.Render(truncate(sanitize.Line(s.Noise), noiseW, g.ellipsis))
+		case s.Noise != "":
+			noise = st.warn.Render(truncate(sanitize.Line(s.Noise), noiseW, g.ellipsis))
+		}
+		cells.WriteString(noise)
+		for j, l := range text {
+			l = fit(l, textW, "")
+			if counted {
+				l = st.emph.Render(l)
+			}
+			if j == 0 {
+				p.lines = append(p.lines, pad+padLeft(strconv.Itoa(i+1), numW-1)+" "+l+" "+cells.String())
+			} else {
+				p.lines = append(p.lines, pad+strings.Repeat(" ", numW)+l)
+			}
+		}
+	}
+	return true
+}
+
+// noiseList is the matrix as a list, for a narrow page: each statement,
+// the chunks that back it, whether it is correct and its noise.
+func (m *Model) noiseList(p *page, t *eval.NoiseSensitivityTrace, mode string) {
+	st, g := m.st, m.g
+	relevant := map[int]bool{}
+	for _, c := range t.Chunks {
+		relevant[c.Rank] = c.Relevant
+	}
+	for _, s := range t.Statements {
+		counted := noiseCounted(s, mode)
+		if s.Correct {
+			p.text(2, "  "+m.verdictMark(1), s.Statement, nil)
+		} else {
+			p.text(2, "  "+m.verdictMark(0), s.Statement, &st.emph)
+		}
+		ranks := slices.Concat(s.Relevant, s.Irrelevant)
+		slices.Sort(ranks)
+		var by []string
+		for _, k := range ranks {
+			kind := "irrelevant"
+			if relevant[k] {
+				kind = "relevant"
+			}
+			by = append(by, sprintf("#%d (%s)", k, kind))
+		}
+		line := "backed by no chunk"
+		if len(by) > 0 {
+			line = "backed by " + strings.Join(by, ", ")
+		}
+		if s.Correct {
+			line += "; correct (the reference entails it)"
+		} else {
+			line += "; not in the reference"
+		}
+		style := &st.muted
+		if s.Noise != "" {
+			line += "; noise: " + sanitize.Line(s.Noise)
+		}
+		if counted {
+			style = &st.emph
+		}
+		p.text(6, g.arrow+" ", line, style)
+	}
+}
