@@ -120,6 +120,13 @@ func TestGoldenCorrectnessDetail(t *testing.T) {
 	requireGoldenFrame(t, m, [2]int{120, 50}, []string{"enter", "2"}, "F1 =")
 }
 
+// The answer similarity section: its one formula line, the cosine.
+func TestGoldenSimilarityDetail(t *testing.T) {
+	m := New(correctnessOptions(correctnessRun()))
+	m.now = func() time.Time { return fixedStart.Add(90 * time.Second) }
+	requireGoldenFrame(t, m, [2]int{100, 16}, []string{"enter", "1"}, "cosine(E(answer), E(reference))")
+}
+
 func TestCorrectnessItemsForComparison(t *testing.T) {
 	tr := correctnessRun()[0].AnswerCorrectness
 	for _, tc := range []struct {

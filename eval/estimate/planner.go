@@ -162,16 +162,7 @@ func (p *planner) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResp
 	case prompts.TaskFaithfulnessStatements:
 		content = map[string]any{"statements": sentencesOf(s.Answer)}
 	case prompts.TaskFaithfulnessVerdicts:
-		type verdict struct {
-			Statement string `json:"statement"`
-			Reason    string `json:"reason"`
-			Verdict   int    `json:"verdict"`
-		}
-		vs := make([]verdict, len(sc.statements))
-		for i, st := range sc.statements {
-			vs[i] = verdict{st, reason(lang), 1}
-		}
-		content = map[string]any{"statements": vs}
+		content = map[string]any{"statements": allEntailed(sc.statements, lang)}
 	case prompts.TaskAnswerRelevancyQuestion:
 		n = max(req.N, 1)
 	case prompts.TaskContextPrecisionVerdict, prompts.TaskContextUtilizationVerdict:
@@ -204,16 +195,7 @@ func (p *planner) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResp
 		// noise sensitivity do not depend on the verdicts, only on there
 		// being statements, and the reply's length is that of the
 		// statements sent.
-		type verdict struct {
-			Statement string `json:"statement"`
-			Reason    string `json:"reason"`
-			Verdict   int    `json:"verdict"`
-		}
-		vs := make([]verdict, len(sc.statements))
-		for i, st := range sc.statements {
-			vs[i] = verdict{st, reason(lang), 1}
-		}
-		content = map[string]any{"verdicts": vs}
+		content = map[string]any{"verdicts": allEntailed(sc.statements, lang)}
 	case prompts.TaskContextEntityRecallEntities:
 		content = map[string]any{"entities": plannedEntities(sc.text)}
 	default:
@@ -285,6 +267,25 @@ func (p *planner) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedR
 		out.Vectors[i] = v // read only, by the cache and the cosines
 	}
 	return out, nil
+}
+
+// verdict is one planned verdict of faithfulness_verdicts or
+// entailment_verdicts, whose items have this shape.
+type verdict struct {
+	Statement string `json:"statement"`
+	Reason    string `json:"reason"`
+	Verdict   int    `json:"verdict"`
+}
+
+// allEntailed is a verdict 1 for every statement: the calls of the
+// metrics do not depend on the verdicts, and the reply's length is that
+// of the statements sent.
+func allEntailed(statements []string, lang string) []verdict {
+	vs := make([]verdict, len(statements))
+	for i, st := range statements {
+		vs[i] = verdict{st, reason(lang), 1}
+	}
+	return vs
 }
 
 // plannedEntities is a plausible entity list of a text, for the length of

@@ -579,16 +579,7 @@ func Entailment(r *Request) string {
 // <tag n="1">…</tag>, the ones after the worked examples, in order and with
 // the prompt's escaping undone.
 func (r *Request) TaskItems(tag string) []string {
-	var p string
-	for _, m := range r.Messages {
-		if m.Role == "user" {
-			p = m.Content
-			break
-		}
-	}
-	if i := strings.LastIndex(p, "</example>"); i >= 0 {
-		p = p[i:]
-	}
+	p := r.input()
 	re := regexp.MustCompile(`(?s)<` + regexp.QuoteMeta(tag) + ` n="\d+">(.*?)</` + regexp.QuoteMeta(tag) + `>`)
 	var out []string
 	for _, m := range re.FindAllStringSubmatch(p, -1) {
