@@ -7,6 +7,7 @@ package eval
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Sample is one (question, answer, contexts, reference) record of a dataset.
@@ -161,6 +162,20 @@ func ParseMetrics(s string) ([]Metric, error) {
 		add(m)
 	}
 	return out, nil
+}
+
+// KnownMetrics splits a run's metrics into those this version knows, in
+// their order, and the names of the others (a run recorded by a newer
+// ragscope).
+func KnownMetrics(ms []Metric) (known []Metric, unknown []string) {
+	for _, m := range ms {
+		if slices.Contains(AllMetrics, m) {
+			known = append(known, m)
+		} else {
+			unknown = append(unknown, string(m))
+		}
+	}
+	return known, unknown
 }
 
 func metricList() string {

@@ -551,3 +551,22 @@ func TestRowKeepsTheOtherMetricsApart(t *testing.T) {
 		t.Errorf("factual correctness after set: %v %v", v, ok)
 	}
 }
+
+// A run recorded by a newer ragscope names a metric this one does not
+// know: the table shows the others and the banner names it, instead of
+// the interface failing on a metric it has no slot for.
+func TestUnknownMetricOfANewerVersion(t *testing.T) {
+	f := 0.5
+	res := []*eval.Result{{Index: 0, ID: "a", Question: "q", Answer: "a",
+		Scores: map[eval.Metric]*float64{eval.Faithfulness: &f, "future_metric": &f},
+		Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK, "future_metric": eval.StatusOK}}}
+	m := newTestModel(t, Options{Dataset: "d.jsonl", Metrics: []eval.Metric{eval.Faithfulness, "future_metric"}, Results: res, Started: fixedStart}, 100, 30)
+	s := screenText(m)
+	if !strings.Contains(s, "future_metric, which this ragscope does not know") || !strings.Contains(lineOf(s, "question"), "F") {
+		t.Fatalf("screen:\n%s", s)
+	}
+	press(m, "enter")
+	if s := screenText(m); !strings.Contains(s, "faithfulness") {
+		t.Fatalf("detail:\n%s", s)
+	}
+}

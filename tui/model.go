@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -215,6 +216,18 @@ const (
 // New builds the model from the options; results given in opts are shown
 // as they are (a stored run), events arrive later through Update.
 func New(opts Options) *Model {
+	// A run recorded by a newer ragscope may name metrics this one does
+	// not know: they get no column (there is no slot for them), and the
+	// banner says so instead of the table failing.
+	known, unknown := eval.KnownMetrics(opts.Metrics)
+	if len(unknown) > 0 {
+		note := sprintf("this run also has %s, which this ragscope does not know: upgrade to see them", strings.Join(unknown, ", "))
+		if opts.Banner != "" {
+			note = opts.Banner + "; " + note
+		}
+		opts.Banner = note
+	}
+	opts.Metrics = known
 	m := &Model{
 		opts:    opts,
 		keys:    defaultKeys(),
