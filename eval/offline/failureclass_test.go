@@ -254,3 +254,47 @@ func TestComparisonIsTheClaim(t *testing.T) {
 		t.Errorf("Support = %+v, want supported where the context says it", ev)
 	}
 }
+
+// A statement that restates a multi-hop question has the question's
+// words in one paragraph and its answer in another (HaluEval's knowledge
+// joins two): the two sentences support it together when a name bridges
+// them, the answer sentence says on its own what the statement adds,
+// and each of the question's things says it when the answer sentence
+// names one of them.
+func TestRestatedMultiHopQuestionIsBridged(t *testing.T) {
+	q := "Who represents the district that Elmfield is in?"
+	ctx := []string{"Elmfield is an electoral ward in the non-metropolitan district of Carrow in Westshire." +
+		"Carrow is a constituency centred on the town of Carrow, which has been represented in Parliament since 2015 by Mara Quill of the Harbour Party."}
+	unbridged := []string{"Elmfield is an electoral ward in the non-metropolitan district of Carrow in Westshire." +
+		"Dunmore is a constituency centred on the town of Dunmore, which has been represented in Parliament since 2015 by Mara Quill of the Harbour Party."}
+	premiseQ := "Who represents the district whose ward Elmfield was created by the Westshire Council?"
+	premiseCtx := []string{"Elmfield is an electoral ward in the district of Carrow. It was created by the Westshire Council in 1974." +
+		"Carrow is a constituency centred on the town of Carrow, which has been represented in Parliament since 2015 by Mara Quill of the Harbour Party."}
+	two := "Harbour Airport and Quay Air are based out of what country?"
+	twoCtx := []string{"Harbour Airport serves Port Wren, Canada, across the strait from Greenland.Quay Air is an airline headquartered in Calgary, Canada."}
+	for _, tt := range []struct {
+		name, q, statement string
+		ctx                []string
+		want               int
+	}{
+		{"bridged by Carrow", q, "Mara Quill represents the district that Elmfield is in.", ctx, 1},
+		{"no name joins the hops", q, "Mara Quill represents the district that Elmfield is in.", unbridged, 0},
+		{"a premise of the question in a third sentence", premiseQ, "Mara Quill represents the district whose ward Elmfield was created by the Westshire Council.", premiseCtx, 1},
+		{"a name the statement adds must be in the pair", q, "Mara Quill of the Harbour Party from Dunmore represents the district that Elmfield is in.",
+			[]string{ctx[0] + " Dunmore is a town in Westshire."}, 0},
+		{"a wrong number in the answer sentence", q, "Mara Quill represents the district that Elmfield is in since 2019.", ctx, 0},
+		{"each thing's sentence says it", two, "Harbour Airport and Quay Air are based out of Canada.", twoCtx, 1},
+		{"only one thing's sentence says it", two, "Harbour Airport and Quay Air are based out of Greenland.", twoCtx, 0},
+		{"not a restatement", q, "Mara Quill is a member of the Harbour Party representing Elmfield.", ctx, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ev := Support(tt.statement, tt.q, tt.ctx)
+			if ev.Verdict != tt.want {
+				t.Errorf("Support(%q) = %+v, want verdict %d", tt.statement, ev, tt.want)
+			}
+			if tt.want == 1 && !strings.Contains(ev.Reason, "bridged to the question by") {
+				t.Errorf("reason %q does not name the bridging sentence", ev.Reason)
+			}
+		})
+	}
+}
