@@ -75,7 +75,9 @@ func isClausePunct(r rune) bool {
 // commas, semicolons and colons of both scripts; an ASCII ':' or ',' between
 // two digits is part of a number (06:30, 1,000).
 func analyze(text string) *span {
-	text = stripControls(text)
+	// Valid UTF-8 from here on: the rules map offsets between runes,
+	// bytes and lowered text, which a stray byte would shift (FuzzJudge).
+	text = stripControls(strings.ToValidUTF8(text, "\uFFFD"))
 	sp := &span{text: text, feats: map[string]bool{}, unis: map[string]bool{}}
 	runes := []rune(stripFrame(stripMarkup(text)))
 	start := 0

@@ -49,7 +49,10 @@ func (j *Judge) Entities(ctx context.Context, s *eval.Sample, text string) ([]st
 func ExtractEntities(text string) []string {
 	// NFKC first: full-width digits and letters are the ASCII ones the
 	// patterns know (the entities are reported in that form).
-	text = stripMarkup(norm.NFKC.String(text))
+	// Invalid UTF-8 made valid first: the Chinese spans are found over
+	// runes and mapped back to byte offsets, which a stray byte (one byte
+	// in the text, a three-byte U+FFFD as a rune) would shift (FuzzJudge).
+	text = stripMarkup(norm.NFKC.String(strings.ToValidUTF8(text, "\uFFFD")))
 	var spans []entitySpan
 	add := func(re *regexp.Regexp, prio int, group int) {
 		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {

@@ -298,3 +298,70 @@ func TestRestatedMultiHopQuestionIsBridged(t *testing.T) {
 		})
 	}
 }
+
+// A comparison is checked on the values the context gives each of its two
+// things, each in a sentence that names it: one sentence rarely states
+// the order itself. A missing or ambiguous value, or a claimed difference
+// the order does not check, leaves the statement to the support test.
+func TestComparisonByValues(t *testing.T) {
+	born := "Who was born first, Ann Lee or Bo Chen?"
+	people := []string{"Ann Lee (born 4 May 1950) is a painter from Leeds. Bo Chen (poet; 2 June 1960 – 3 March 2020) was a poet from Hull."}
+	films := []string{"Harbour Lights is a 1996 drama film set in Wren. Quay Days is a 1942 comedy film released by Tidewater Pictures."}
+	firms := []string{"Northwind Freight has 1,200 employees in four depots. Southgate Haulage has 800 employees."}
+	plans := []string{"The Gold plan costs $30 a month. The Silver plan costs $45 a month."}
+	oneDate := []string{"Ann Lee (born 4 May 1950) is a painter from Leeds. Bo Chen is a poet from Hull."}
+	twoDates := []string{"Ann Lee (born 4 May 1950) is a painter from Leeds. Bo Chen (born 2 June 1960) is a poet from Hull. Bo Chen was born in 1940, says another source."}
+	for _, tt := range []struct {
+		name, q, statement string
+		ctx                []string
+		want               int
+		detector, reason   string // detector wanted; a part of the reason
+		quote              string // the start of the quote wanted
+	}{
+		{"bare answer", born, "Ann Lee", people, 1, "", "Ann Lee was first", "Ann Lee (born"},
+		{"restated around the answer", born, "Born first, Ann Lee or Bo Chen was Ann Lee.", people, 1, "", "context gives Ann Lee 1950-05-04 and Bo Chen 1960-06-02", "Ann Lee (born"},
+		{"than, the range's first date", "", "Bo Chen is younger than Ann Lee.", people, 1, "", "Bo Chen was younger", "Bo Chen (poet"},
+		{"contradicted", born, "Bo Chen was born first.", people, 0, DetectorComparison,
+			"context gives Bo Chen 1960-06-02 and Ann Lee 1950-05-04: Ann Lee was first, not Bo Chen (comparison conflict)", "Bo Chen (poet"},
+		{"the other from the question", born, "Bo Chen", people, 0, DetectorComparison, "Ann Lee was first, not Bo Chen", "Bo Chen (poet"},
+		{"before, a 1996 film", "", "Quay Days was released before Harbour Lights.", films, 1, "", "context gives Quay Days 1942 and Harbour Lights 1996", "Quay Days is"},
+		{"before, contradicted", "", "Harbour Lights was released before Quay Days.", films, 0, DetectorComparison, "Quay Days was before, not Harbour Lights", "Harbour Lights is"},
+		{"more with the unit", "Which firm has more employees, Northwind Freight or Southgate Haulage?", "Northwind Freight has more employees.", firms, 1, "", "context gives Northwind Freight 1,200 employees and Southgate Haulage 800 employees", "Northwind"},
+		{"more, contradicted", "", "Southgate Haulage has more employees than Northwind Freight.", firms, 0, DetectorComparison, "Northwind Freight has more, not Southgate Haulage", "Southgate"},
+		{"cheaper by the price", "", "The Gold plan is cheaper than the Silver plan.", plans, 1, "", "Gold $30 and Silver $45", "The Gold plan"},
+		{"cheaper, contradicted", "", "The Silver plan is cheaper than the Gold plan.", plans, 0, DetectorComparison, "Gold is cheaper, not Silver", "The Silver plan"},
+		// Bo Chen's date is missing: today's test, and no sentence says it.
+		{"missing value", born, "Ann Lee was born first.", oneDate, 0, "", "covers", ""},
+		// Two dates for Bo Chen: no order is known.
+		{"two values for one thing", born, "Bo Chen was born first.", twoDates, 0, "", "covers", ""},
+		{"a claimed difference", "", "Bo Chen was born two years after Ann Lee.", people, 0, "", "covers", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ev := Support(tt.statement, tt.q, tt.ctx)
+			if ev.Verdict != tt.want || ev.Detector != tt.detector || !strings.Contains(ev.Reason, tt.reason) {
+				t.Errorf("Support(%q) = %+v, want verdict %d, detector %q, reason with %q", tt.statement, ev, tt.want, tt.detector, tt.reason)
+			}
+			if !strings.HasPrefix(ev.Quote, tt.quote) {
+				t.Errorf("quote %q, want the sentence of the thing the statement is about (%q...)", ev.Quote, tt.quote)
+			}
+		})
+	}
+	// Through the judge, the contradiction cites the chunk of the thing
+	// the statement is about.
+	s := &eval.Sample{ID: "cmp", Question: born, Answer: "Bo Chen was born first.",
+		Contexts: []string{"Ann Lee (born 4 May 1950) is a painter from Leeds.", "Bo Chen (born 2 June 1960) is a poet from Hull."}}
+	vs, err := New().Verdicts(context.Background(), s, []string{s.Answer})
+	if err != nil || len(vs) != 1 || vs[0].Verdict != 0 || !strings.HasSuffix(vs[0].Reason, "("+DetectorComparison+")") ||
+		vs[0].Evidence == nil || vs[0].Evidence.Chunk != 2 || !strings.HasPrefix(vs[0].Evidence.Quote, "Bo Chen (born") {
+		t.Errorf("Verdicts = %+v, %v; want a comparison conflict citing chunk 2", vs, err)
+	}
+	// A bare "no" to a yes/no comparison is supported when the values
+	// order the other way.
+	q := "Is Bo Chen older than Ann Lee?"
+	if s, ok := Faithfulness(q, "No.", people); !ok || s != 1 {
+		t.Errorf("Faithfulness(no) = %v, %v; want 1", s, ok)
+	}
+	if s, ok := Faithfulness(q, "Yes.", people); !ok || s != 0 {
+		t.Errorf("Faithfulness(yes) = %v, %v; want 0", s, ok)
+	}
+}

@@ -98,9 +98,8 @@ var englishJoins = []string{", and ", ", but ", ", or ", ", so ", ", while ", ",
 const minEnglishClauseWords = 4
 
 func splitEnglish(sent string) []string {
-	lower := strings.ToLower(sent)
 	for _, j := range englishJoins {
-		i := strings.Index(lower, j)
+		i := indexFold(sent, j)
 		if i < 0 {
 			continue
 		}

@@ -105,6 +105,11 @@ func support(st, q *span, sents []*span) Evidence {
 	if len(sents) == 0 {
 		return Evidence{From: -1, Reason: "no retrieved context to check the statement against"}
 	}
+	// A comparison is checked on the values the context gives its two
+	// things (compare.go); one that cannot be is tested as any statement.
+	if ev, ok := comparisonEvidence(st, q, sents); ok {
+		return ev
+	}
 	useUnis := st.hasHan && countPrefix(st.feats, "h:") < 2
 	best, bestCov := -1, -1.0
 	for i, cs := range sents {

@@ -1,0 +1,55 @@
+package offline
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// FuzzJudge feeds the offline judge arbitrary texts: its sentence
+// splitting, record reading, yes/no, bridge and comparison rules are
+// heuristics over user text, and none of them may panic or answer with
+// the wrong number of verdicts, whatever the dataset holds.
+func FuzzJudge(f *testing.F) {
+	for _, seed := range [][3]string{
+		{"Which magazine was started first, Alpha Weekly or Beta Monthly?", "Alpha Weekly was started first.", "Alpha Weekly (1844–1846) was a periodical.\nBeta Monthly was founded in 1989."},
+		{"Who is older, Ann Lee or Bo Chen?", "Bo Chen", "Ann Lee (born 4 May 1950) is a painter. Bo Chen (born 2 June 1960) is a poet; he lives in Hull."},
+		{"Are both Elmfield and Carrow towns?", "No.", "Elmfield is a town in Carrow. It is small."},
+		{"Who represents the district that Elmfield is in?", "Mara Quill represents the district that Elmfield is in.", "Elmfield is in Carrow. Carrow is represented by Mara Quill."},
+		{"票价多少？", "答案是480塔卡。", "- 运营商: 国家客运; 票价: 480塔卡; 发车: 07:00, 18:00\n| 线路 | 票价 |\n|---|---|\n| 3号线 | 2元 |"},
+		{"Is plan A cheaper than plan B?", "Yes, plan A is cheaper than plan B by $3.", "Plan A costs $5 a month. Plan B costs $8 a month (since 2021-03-01)."},
+		{"", "\u202e\x1b[2J(((", "(( ; ; |||\n\n: :"},
+	} {
+		f.Add(seed[0], seed[1], seed[2])
+	}
+	f.Fuzz(func(t *testing.T, question, answer, chunks string) {
+		s := &eval.Sample{Question: question, Answer: answer, Contexts: strings.Split(chunks, "\n\n"), Reference: answer}
+		j := New()
+		ctx := context.Background()
+		st, err := j.Statements(ctx, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs, err := j.Verdicts(ctx, s, st)
+		if err != nil || len(vs) != len(st) {
+			t.Fatalf("%d statements, %d verdicts, %v", len(st), len(vs), err)
+		}
+		for _, v := range vs {
+			if v.Verdict != 0 && v.Verdict != 1 {
+				t.Fatalf("verdict %d", v.Verdict)
+			}
+		}
+		es, err := j.Entailment(ctx, s, chunks, st)
+		if err != nil || len(es) != len(st) {
+			t.Fatalf("entailment: %d statements, %d verdicts, %v", len(st), len(es), err)
+		}
+		if _, err := j.Classify(ctx, s); err != nil && eval.StatusOf(err) != eval.StatusMissingInput {
+			t.Fatal(err)
+		}
+		if _, err := j.Entities(ctx, s, chunks); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
