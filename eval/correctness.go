@@ -104,20 +104,17 @@ func runAnswerCorrectness(ctx context.Context, j Judge, s *Sample, weights [2]fl
 	}
 	// The two extractions and the embedding are independent.
 	var (
-		ans, ref       []string
-		sim            float64
-		errA, errR, eS error
-		wg             sync.WaitGroup
+		sim float64
+		eS  error
+		wg  sync.WaitGroup
 	)
-	wg.Add(2)
-	go func() { defer wg.Done(); ans, errA = j.Statements(ctx, s) }()
-	go func() { defer wg.Done(); ref, errR = j.ReferenceStatements(ctx, s) }()
 	if weights[1] != 0 {
 		wg.Add(1)
 		go func() { defer wg.Done(); sim, eS = similarity(ctx, j, s) }()
 	}
+	ans, ref, err := statementsOfBoth(ctx, j, s, true)
 	wg.Wait()
-	for _, err := range []error{errA, errR, eS} {
+	for _, err := range []error{err, eS} {
 		if err != nil {
 			r.fail(AnswerCorrectness, err)
 			return
@@ -152,6 +149,26 @@ func runAnswerCorrectness(ctx context.Context, j Judge, s *Sample, weights [2]fl
 	score := CorrectnessScore(tr.FScore, sim, weights)
 	r.AnswerCorrectness = tr
 	r.set(AnswerCorrectness, StatusOK, &score, "")
+}
+
+// statementsOfBoth extracts the answer's statements and, when reference
+// is set, the reference's, at once: the two requests are independent. The
+// error is the answer's, else the reference's.
+func statementsOfBoth(ctx context.Context, j Judge, s *Sample, reference bool) (ans, ref []string, err error) {
+	var (
+		errR error
+		wg   sync.WaitGroup
+	)
+	if reference {
+		wg.Add(1)
+		go func() { defer wg.Done(); ref, errR = j.ReferenceStatements(ctx, s) }()
+	}
+	ans, err = j.Statements(ctx, s)
+	wg.Wait()
+	if err == nil {
+		err = errR
+	}
+	return ans, ref, err
 }
 
 func nonNil(ss []string) []string {

@@ -139,7 +139,7 @@ func diagnosisInput(r *Result) diagInput {
 	in.noncommittal = in.ar.has() && r.AnswerRelevancy != nil && r.AnswerRelevancy.AllNoncommittal
 	in.ac, in.fc, in.er = lv(AnswerCorrectness, DiagLow), lv(FactualCorrectness, DiagLow), lv(ContextEntityRecall, DiagLow)
 	if v, ok := r.Score(NoiseSensitivity); ok {
-		in.ns = band(1 - v)
+		in.ns = band(Goodness(NoiseSensitivity, v))
 	}
 	in.recall, in.precision = correctnessSides(r)
 	return in

@@ -91,23 +91,10 @@ func runFactualCorrectness(ctx context.Context, j Judge, s *Sample, mode string,
 	}
 	recallSide := mode != FCModePrecision
 	// The two extractions are independent, and so are the two judgements.
-	var (
-		ans, ref   []string
-		errA, errR error
-		wg         sync.WaitGroup
-	)
-	wg.Add(1)
-	go func() { defer wg.Done(); ans, errA = j.Statements(ctx, s) }()
-	if recallSide {
-		wg.Add(1)
-		go func() { defer wg.Done(); ref, errR = j.ReferenceStatements(ctx, s) }()
-	}
-	wg.Wait()
-	for _, err := range []error{errA, errR} {
-		if err != nil {
-			r.fail(FactualCorrectness, err)
-			return
-		}
+	ans, ref, err := statementsOfBoth(ctx, j, s, recallSide)
+	if err != nil {
+		r.fail(FactualCorrectness, err)
+		return
 	}
 	tr := &FactualCorrectnessTrace{Mode: mode, Beta: FactualBeta, AnswerClaims: []StatementVerdict{}, ReferenceClaims: []StatementVerdict{}}
 	switch {
@@ -121,15 +108,15 @@ func runFactualCorrectness(ctx context.Context, j Judge, s *Sample, mode string,
 		return
 	}
 	var (
-		byRef, byAns []StatementVerdict
-		eA, eR       error
+		byAns []StatementVerdict
+		eR    error
+		wg    sync.WaitGroup
 	)
-	wg.Add(1)
-	go func() { defer wg.Done(); byRef, eA = entail(ctx, j, s, s.Reference, ans) }()
 	if recallSide {
 		wg.Add(1)
 		go func() { defer wg.Done(); byAns, eR = entail(ctx, j, s, s.Answer, ref) }()
 	}
+	byRef, eA := entail(ctx, j, s, s.Reference, ans)
 	wg.Wait()
 	for _, err := range []error{eA, eR} {
 		if err != nil {

@@ -117,20 +117,10 @@ func runNoiseSensitivity(ctx context.Context, j Judge, s *Sample, mode string, r
 		r.set(NoiseSensitivity, StatusJudgeError, nil, err.Error())
 		return
 	}
-	var (
-		ans, ref   []string
-		errA, errR error
-		wg         sync.WaitGroup
-	)
-	wg.Add(2)
-	go func() { defer wg.Done(); ans, errA = j.Statements(ctx, s) }()
-	go func() { defer wg.Done(); ref, errR = j.ReferenceStatements(ctx, s) }()
-	wg.Wait()
-	for _, err := range []error{errA, errR} {
-		if err != nil {
-			r.fail(NoiseSensitivity, err)
-			return
-		}
+	ans, ref, err := statementsOfBoth(ctx, j, s, true)
+	if err != nil {
+		r.fail(NoiseSensitivity, err)
+		return
 	}
 	tr := &NoiseSensitivityTrace{Mode: mode, ReferenceStatements: nonNil(ref), ByReference: []StatementVerdict{},
 		Chunks: []NoiseChunk{}, Statements: []NoiseStatement{}}
@@ -147,7 +137,10 @@ func runNoiseSensitivity(ctx context.Context, j Judge, s *Sample, mode string, r
 	}
 	chunks := make([]NoiseChunk, len(s.Contexts))
 	errs := make([]error, 2*len(s.Contexts)+1)
-	var byRef []StatementVerdict
+	var (
+		byRef []StatementVerdict
+		wg    sync.WaitGroup
+	)
 	wg.Add(1)
 	go func() { defer wg.Done(); byRef, errs[0] = entail(ctx, j, s, s.Reference, ans) }()
 	for k, c := range s.Contexts {

@@ -238,10 +238,7 @@ func lowest(r *Result) float64 {
 			return -1
 		}
 		if v, ok := r.Score(m); ok {
-			if LowerIsBetter(m) {
-				v = 1 - v
-			}
-			lo = min(lo, v)
+			lo = min(lo, Goodness(m, v))
 		}
 	}
 	return lo

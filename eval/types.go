@@ -63,6 +63,16 @@ var allMetrics = [...]Metric{Faithfulness, AnswerRelevancy, ContextPrecision, Co
 // gates and regressions all turn round for it.
 func LowerIsBetter(m Metric) bool { return m == NoiseSensitivity }
 
+// Goodness is a score of m turned so that higher is better (1 - v for
+// noise sensitivity), for the bands, the diagnosis and worst-first orders
+// that read every metric the same way.
+func Goodness(m Metric, v float64) float64 {
+	if LowerIsBetter(m) {
+		return 1 - v
+	}
+	return v
+}
+
 // NumMetrics is how many metrics there are: the size of an array with a
 // slot per metric (indexed by position in AllMetrics), so that adding a
 // metric grows such arrays at compile time instead of overflowing them.

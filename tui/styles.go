@@ -153,10 +153,7 @@ func paletteStyles(p palette) styles {
 // bandOf is band for a score of metric mt: a metric where lower is better
 // (noise sensitivity) is banded on 1-v, so a high noise sensitivity is red.
 func (s styles) bandOf(mt eval.Metric, v float64) lipgloss.Style {
-	if eval.LowerIsBetter(mt) {
-		v = 1 - v
-	}
-	return s.band(v)
+	return s.band(eval.Goodness(mt, v))
 }
 
 // changeStyle colours a change of a score of mt: better is high, worse low.

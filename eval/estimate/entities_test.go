@@ -2,7 +2,6 @@ package estimate
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -29,14 +28,7 @@ func TestPlanOfEntityRecallIsTheRun(t *testing.T) {
 	}
 	// The first three share their reference: the real run's cache would
 	// answer the repeats, but without a cache every call is planned.
-	if got, want := est.ByMetric[eval.ContextEntityRecall].Calls, (Calls{Chat: 8}); got != want {
-		t.Errorf("planned %+v, want %+v", got, want)
-	}
-	for _, n := range est.Notes {
-		if strings.Contains(n, "stopped short") {
-			t.Errorf("a planned reply failed the judge's checks: %s", n)
-		}
-	}
+	requirePlan(t, est, map[eval.Metric]Calls{eval.ContextEntityRecall: {Chat: 8}})
 
 	srv := fakejudge.New(fakejudge.Generic)
 	defer srv.Close()

@@ -335,9 +335,10 @@ func (e *Estimate) Over(budget float64) bool {
 	return *e.CostUSD > budget
 }
 
-// tap sits above the cache and counts what the cache answers, and the
-// usage of the replies it served: they are replies to exactly the prompts
-// the run will send, the best history of how long the judge writes.
+// tap sits above the cache and counts the --cache-only misses, and the
+// usage of the replies the cache served: they are replies to exactly the
+// prompts the run will send, the best history of how long the judge
+// writes. (Calls and hits per metric are the runner's own accounting.)
 type tap struct {
 	inner eval.ChatClient
 	mu    sync.Mutex
@@ -345,7 +346,7 @@ type tap struct {
 }
 
 type observed struct {
-	hits, misses    int // misses: cache_miss errors of --cache-only
+	misses          int // cache_miss errors of --cache-only
 	replies, tokens int // choices with a known completion length, and their tokens
 }
 
@@ -367,7 +368,6 @@ func (t *tap) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResponse
 	case errors.Is(err, eval.ErrCacheMiss):
 		o.misses++
 	case err == nil && resp.Cached:
-		o.hits++
 		// A reply the dry run planned has no usage; a cached reply of an
 		// endpoint that reports none says nothing either.
 		if resp.Usage.CompletionTokens > 0 && len(resp.Choices) > 0 {
@@ -380,25 +380,12 @@ func (t *tap) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResponse
 
 func (t *tap) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedResponse, error) {
 	resp, err := t.inner.Embed(ctx, req)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	o := t.obs(eval.TaskEmbeddings)
-	switch {
-	case errors.Is(err, eval.ErrCacheMiss):
-		o.misses++
-	case err == nil && len(req.Texts) > 0 && resp.Cached == len(req.Texts):
-		o.hits++
+	if errors.Is(err, eval.ErrCacheMiss) {
+		t.mu.Lock()
+		t.obs(eval.TaskEmbeddings).misses++
+		t.mu.Unlock()
 	}
 	return resp, err
-}
-
-func (t *tap) hits(task string) int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if o := t.tasks[task]; o != nil {
-		return o.hits
-	}
-	return 0
 }
 
 func (t *tap) cacheMisses() int {

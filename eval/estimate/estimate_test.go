@@ -33,16 +33,7 @@ func TestPlanOfSamplesWithoutCache(t *testing.T) {
 		eval.ContextRecall:      {Chat: 4},
 		eval.ContextUtilization: {Chat: 15},
 	}
-	for m, c := range want {
-		if got := est.ByMetric[m].Calls; got != c {
-			t.Errorf("%s: %+v, want %+v", m, got, c)
-		}
-	}
-	for _, n := range est.Notes {
-		if strings.Contains(n, "stopped short") {
-			t.Errorf("a planned reply failed the judge's checks: %s", n)
-		}
-	}
+	requirePlan(t, est, want)
 	if est.Tokenizer["gpt-4o-mini"] != "o200k_base tokenizer" || est.CostUSD == nil || *est.CostUSD <= 0 {
 		t.Errorf("tokenizer %q, cost %v", est.Tokenizer, est.CostUSD)
 	}
@@ -106,17 +97,24 @@ func TestPlanOfAnswerCorrectnessAndSimilarity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for m, c := range tc.want {
-				if got := est.ByMetric[m].Calls; got != c {
-					t.Errorf("%s: %+v, want %+v", m, got, c)
-				}
-			}
-			for _, n := range est.Notes {
-				if strings.Contains(n, "stopped short") {
-					t.Errorf("a planned reply failed the judge's checks: %s", n)
-				}
-			}
+			requirePlan(t, est, tc.want)
 		})
+	}
+}
+
+// requirePlan checks the calls est planned per metric, and that no
+// planned reply failed the judge's checks (the plan would stop short).
+func requirePlan(t *testing.T, est *Estimate, want map[eval.Metric]Calls) {
+	t.Helper()
+	for m, c := range want {
+		if got := est.ByMetric[m].Calls; got != c {
+			t.Errorf("%s: %+v, want %+v", m, got, c)
+		}
+	}
+	for _, n := range est.Notes {
+		if strings.Contains(n, "stopped short") {
+			t.Errorf("a planned reply failed the judge's checks: %s", n)
+		}
 	}
 }
 

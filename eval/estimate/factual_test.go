@@ -3,7 +3,6 @@ package estimate
 import (
 	"context"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -70,16 +69,7 @@ func TestPlanOfFactualCorrectnessAndNoiseSensitivity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for m, c := range tc.want {
-				if got := est.ByMetric[m].Calls; got != c {
-					t.Errorf("%s: %+v, want %+v", m, got, c)
-				}
-			}
-			for _, n := range est.Notes {
-				if strings.Contains(n, "stopped short") {
-					t.Errorf("a planned reply failed the judge's checks: %s", n)
-				}
-			}
+			requirePlan(t, est, tc.want)
 
 			// The run the plan is of.
 			srv := fakejudge.New(sentenceJudge)

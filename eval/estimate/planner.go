@@ -109,7 +109,6 @@ func (j planJudge) Embed(ctx context.Context, s *eval.Sample, texts []string) ([
 type taskCount struct {
 	calls   atomic.Int64
 	choices atomic.Int64 // replies asked for: n per question request, 1 otherwise
-	prompt  atomic.Int64
 	// guess is the completion tokens of the planner's own replies, the
 	// estimate when no past reply of the task is known.
 	guess atomic.Int64
@@ -152,7 +151,6 @@ func (p *planner) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResp
 	t := p.task(req.Task)
 	t.calls.Add(1)
 	prompt := p.chat.Chat(req.Messages)
-	t.prompt.Add(int64(prompt))
 	sc := sampleFrom(ctx)
 	s := sc.s
 	lang := prompts.DetectLang(s.Question, s.Answer)
@@ -244,7 +242,6 @@ func (p *planner) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedR
 		}
 		tokens += p.embed.Count(text)
 	}
-	t.prompt.Add(int64(tokens))
 	dims := req.Dimensions
 	if dims <= 0 {
 		dims = 8

@@ -20,18 +20,28 @@ func (j *Judge) Entailment(ctx context.Context, s *eval.Sample, premise string, 
 	if len(statements) == 0 {
 		return out, nil
 	}
-	sents := j.contextSentences([]string{premise})
-	q := analyze(s.Question)
-	for i, st := range statements {
-		ev := support(analyze(st), q, sents)
+	evs, hasText := j.against(analyze(s.Question), premise, statements)
+	for i, ev := range evs {
 		// The support test speaks of "context"; here that is the premise.
 		reason := "against the premise: " + ev.Reason
-		if len(sents) == 0 {
+		if !hasText {
 			reason = "the premise has no text to check the statement against"
 		}
-		out[i] = eval.StatementVerdict{Statement: st, Verdict: ev.Verdict, Reason: reason}
+		out[i] = eval.StatementVerdict{Statement: statements[i], Verdict: ev.Verdict, Reason: reason}
 	}
 	return out, nil
+}
+
+// against is the support test of each statement with one text (a premise,
+// the reference, the answer) as the only context; hasText is false when
+// the text has no sentence to check against.
+func (j *Judge) against(q *span, text string, statements []string) (evs []Evidence, hasText bool) {
+	sents := j.contextSentences([]string{text})
+	evs = make([]Evidence, len(statements))
+	for i, st := range statements {
+		evs[i] = support(analyze(st), q, sents)
+	}
+	return evs, len(sents) > 0
 }
 
 // NoiseSensitivityUnsupported is why the offline judge does not compute

@@ -189,20 +189,19 @@ func (j *Judge) CorrectnessClassify(ctx context.Context, s *eval.Sample, answer,
 	}
 	q := analyze(s.Question)
 	out := eval.CorrectnessClasses{TP: []eval.CorrectnessItem{}, FP: []eval.CorrectnessItem{}, FN: []eval.CorrectnessItem{}}
-	refSents := j.contextSentences([]string{s.Reference})
-	for _, st := range answer {
-		ev := support(analyze(st), q, refSents)
-		it := eval.CorrectnessItem{Statement: st, Reason: "against the reference: " + ev.Reason}
+	byRef, _ := j.against(q, s.Reference, answer)
+	for i, ev := range byRef {
+		it := eval.CorrectnessItem{Statement: answer[i], Reason: "against the reference: " + ev.Reason}
 		if ev.Verdict == 1 {
 			out.TP = append(out.TP, it)
 		} else {
 			out.FP = append(out.FP, it)
 		}
 	}
-	ansSents := j.contextSentences([]string{s.Answer})
-	for _, st := range reference {
-		if ev := support(analyze(st), q, ansSents); ev.Verdict == 0 {
-			out.FN = append(out.FN, eval.CorrectnessItem{Statement: st, Reason: "against the answer: " + ev.Reason})
+	byAns, _ := j.against(q, s.Answer, reference)
+	for i, ev := range byAns {
+		if ev.Verdict == 0 {
+			out.FN = append(out.FN, eval.CorrectnessItem{Statement: reference[i], Reason: "against the answer: " + ev.Reason})
 		}
 	}
 	return out, nil
