@@ -24,6 +24,9 @@ type span struct {
 	// prev and next are the neighbouring sentences of a context sentence
 	// in its chunk.
 	prev, next *span
+	// residue marks a statement's residual (premise.go), which is tested
+	// as a short answer and never restated again.
+	residue bool
 }
 
 // name is a capitalised English word of a statement (Minnesota, NBC); the
@@ -274,6 +277,11 @@ func englishNegationAt(lx []lexeme, i int) (neg, skip bool) {
 		return false, true
 	}
 	if i+1 < len(lx) && lx[i+1].kind == 'p' && (lx[i+1].text == "-" || lx[i+1].text == "‐") && !lx[i+1].spaced {
+		return false, true
+	}
+	// "Listen Without Distraction", "No Country for Old Men": a
+	// capitalised negation inside a sentence is a word of a title.
+	if lx[i].capital && i > firstWord(lx) {
 		return false, true
 	}
 	var phrase strings.Builder

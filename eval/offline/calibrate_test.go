@@ -106,3 +106,39 @@ func TestStateAnswer(t *testing.T) {
 		}
 	}
 }
+
+// The English declarative construction writes the sentence a generator
+// would for the common shapes of question, not the question with the
+// answer pasted over its interrogative ("Started first A or B was A.",
+// "Both X and Y American : yes.").
+func TestStateAnswerEnglish(t *testing.T) {
+	tests := []struct{ q, a, want string }{
+		{"Who acquired Harbour Air?", "Quay Group", "Quay Group acquired Harbour Air."},
+		{"Who is the chair of the Quay Trust?", "Ann Lee", "The chair of the Quay Trust is Ann Lee."},
+		{"What nationality was Ewan Harlow's wife?", "American", "Ewan Harlow's wife was American."},
+		{"Which magazine was started first, Harbour Monthly or Quay Weekly?", "Harbour Monthly", "Harbour Monthly was started first."},
+		{"Which magazine was started first Harbour Monthly or First for Women?", "First for Women", "First for Women was started first."},
+		{"Who was inducted into the Hall of Fame, Ann Lee or Bo Chen?", "Bo Chen", "Bo Chen was inducted into the Hall of Fame."},
+		{"Is Harbour Hospital or Quay Medical Center the largest hospital in Portland?", "Quay Medical Center", "Quay Medical Center is the largest hospital in Portland."},
+		{"Are Ann Lee and Bo Chen both painters?", "yes", "Yes, Ann Lee and Bo Chen are both painters."},
+		{"Are both the Harbour Band and the Quay Players American rock bands?", "no", "No, the Harbour Band and the Quay Players are not both American rock bands."},
+		{"Did Ann Lee direct Night Shift?", "yes", "Yes, Ann Lee did direct Night Shift."},
+		{"Do musicians Ann Lee and Bo Chen have the same nationality?", "no", "No, musicians Ann Lee and Bo Chen do not have the same nationality."},
+		{"The 1988 comedy Night Shift starred an actress who received a star on the Walk of Fame in what year?", "2006", "The 1988 comedy Night Shift starred an actress who received a star on the Walk of Fame in 2006."},
+		{"Milhouse is a character that Matt Harlow named after whom?", "Richard Nixon", "Milhouse is a character that Matt Harlow named after Richard Nixon."},
+		{"The Quay Line was the first railway to use what kind of track?", "standard gauge track", "The Quay Line was the first railway to use standard gauge track."},
+		{"The single spent how many weeks at No. 1?", "nine", "The single spent nine weeks at No. 1."},
+		{"Which tennis player won more titles, Ann Lee or Bo Chen?", "Bo Chen", "Bo Chen is the tennis player that won more titles."},
+		{"In which game was Ann Lee named the most valuable player?", "the Harbour Cup", "Ann Lee was named the most valuable player in the Harbour Cup."},
+		{"What year was the winner of the 2016 Harbour Prix born?", "1988", "The winner of the 2016 Harbour Prix was born in 1988."},
+		{"What city are Harbour Hospital and Quay Medical Center located in?", "Portland", "Harbour Hospital and Quay Medical Center are located in Portland."},
+		{"Where is the company that bought Harbour Air based?", "Portland", "The company that bought Harbour Air is based in Portland."},
+		{"How old is the heroine of Night Shift?", "16", "The heroine of Night Shift is 16."},
+		{"Who had a role in the series Night Shift?", "Bo Chen", "Bo Chen had a role in the series Night Shift."},
+	}
+	for _, tt := range tests {
+		if got := StateAnswerEnglish(tt.q, tt.a); got != tt.want {
+			t.Errorf("StateAnswerEnglish(%q, %q)\n got %q\nwant %q", tt.q, tt.a, got, tt.want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -98,10 +99,14 @@ var (
 // StateAnswerEnglish turns an English question and a short answer into a
 // statement the way a reader would restate it: "Who acquired Instagram?" +
 // Facebook -> "Facebook acquired Instagram."; "Who is the CEO of X?" ->
-// "The CEO of X is A."; a question without an interrogative ("Super Bowl
-// 2021 location") becomes "<question> is <answer>.". It is a construction
-// for calibration, not a parser: odd questions give odd sentences, as an
-// odd generator would.
+// "The CEO of X is A."; "Are X and Y both American?" + yes -> "Yes, X and
+// Y are both American."; "Who was born first, X or Y?" + Y -> "Y was born
+// first."; "... was released in what year?" + 1932 -> "... was released
+// in 1932."; a question without an interrogative ("Super Bowl 2021
+// location") becomes "<question> is <answer>.". It is a construction for
+// calibration, not a parser: it writes the sentence a generator would
+// for the common shapes of question, and an odd question still gives an
+// odd sentence.
 func StateAnswerEnglish(question, answer string) string {
 	q := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(question), "?.! "))
 	a := strings.TrimRight(strings.TrimSpace(answer), ".")
@@ -109,68 +114,362 @@ func StateAnswerEnglish(question, answer string) string {
 	if len(w) == 0 {
 		return a + "."
 	}
-	lw := make([]string, len(w))
-	for i, x := range w {
-		lw[i] = strings.ToLower(strings.Trim(x, ",\"'"))
+	lw := lowerWords(w)
+	if yes, ok := yesNo(a); ok && englishAux[lw[0]] {
+		return yesNoSentence(w, yes)
 	}
-	join := func(parts ...string) string {
-		s := strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
-		if s == "" {
-			return a + "."
+	if rest, ok := withoutAlternatives(w); ok {
+		if englishAux[lw[0]] {
+			// "Is X or Y the largest ...?" -> "A is the largest ...".
+			return sentence(a, lw[0], strings.Join(rest[1:], " "))
 		}
-		r := []rune(s)
-		r[0] = unicode.ToUpper(r[0])
-		return string(r) + "."
+		return StateAnswerEnglish(strings.Join(rest, " "), a)
 	}
 	rest := func(i int) string { return strings.Join(w[i:], " ") }
+	if len(w) > 3 && englishPrepositions[lw[0]] && (lw[1] == "which" || lw[1] == "what") {
+		// In which game was X named MVP? -> X was named MVP in A.
+		i := nounPhraseEnd(lw, 2)
+		if i+1 < len(w) && englishAux[lw[i]] {
+			return sentence(withAux(w[i+1:], lw[i]), lw[0], a)
+		}
+	}
 	switch lw[0] {
 	case "who", "what", "which":
-		// wh [noun] aux REST -> REST aux A; wh verb REST -> A verb REST.
+		// wh [noun phrase] aux REST -> REST aux A, or A aux REST when
+		// REST is not a noun phrase (was started first); wh verb REST
+		// -> A verb REST.
 		i := 1
-		if lw[0] != "who" && len(w) > 2 && !englishAux[lw[1]] {
-			i = 2 // Which country won ... -> Norway won ...
+		if lw[0] != "who" {
+			i = nounPhraseEnd(lw, 1)
 		}
 		if i < len(w) && englishAux[lw[i]] && !englishDoAux[lw[i]] {
-			return join(rest(i+1), w[i], a)
+			if i+1 < len(w) && (!nounPhraseStart(w[i+1]) || lw[0] == "who" && englishHave[lw[i]]) {
+				// Who was inducted into X -> A was inducted into X;
+				// who had a role in X -> A had a role in X.
+				return sentence(a, lw[i], rest(i+1))
+			}
+			if endsInParticiple(lw[i+1:]) {
+				// What year was X born? -> X was born in A; what city
+				// are X located in? -> X are located in A.
+				prep := "in"
+				if englishPrepositions[lw[len(lw)-1]] {
+					prep = ""
+				}
+				return sentence(withAux(w[i+1:], lw[i]), prep, a)
+			}
+			return sentence(rest(i+1), lw[i], a)
 		}
 		if i < len(w) && englishDoAux[lw[i]] {
-			return join(rest(i+1), a)
+			return sentence(rest(i+1), a)
 		}
-		return join(a, rest(i))
+		if i > 2 {
+			// Which genus of moth in X contains one species? -> A is
+			// the genus of moth in X that contains one species.
+			return sentence(a, "is the", strings.Join(w[1:i], " "), "that", rest(i))
+		}
+		return sentence(a, rest(i))
 	case "when", "where":
 		if len(w) > 2 && englishAux[lw[1]] {
 			prep := "in"
 			if englishDoAux[lw[1]] {
-				return join(rest(2), prep, a)
+				return sentence(rest(2), prep, a)
 			}
-			return join(rest(2), w[1], prep, a)
+			if englishPrepositions[lw[len(lw)-1]] {
+				prep = "" // Where is X based in?
+			}
+			return sentence(withAux(w[2:], lw[1]), prep, a)
 		}
 	case "how":
+		if len(w) > 3 && englishAux[lw[2]] && !englishDoAux[lw[2]] && lw[1] != "many" && lw[1] != "much" {
+			// How old is X? -> X is A.
+			return sentence(rest(3), lw[2], a)
+		}
 		if len(w) > 3 && (lw[1] == "many" || lw[1] == "much") {
 			if englishDoAux[lw[3]] {
-				return join(rest(4), a, w[2])
+				return sentence(rest(4), a, w[2])
 			}
-			return join(a, rest(2))
+			return sentence(a, rest(2))
 		}
 	}
 	if englishAux[lw[0]] {
-		return join(rest(1), ":", a)
+		return sentence(rest(1), ":", a)
 	}
-	// An interrogative inside the question: "... has a head office in
-	// what city" -> "... in Delhi".
+	if s, ok := replaceInterrogative(w, lw, a); ok {
+		return s
+	}
+	return sentence(q, "is", a)
+}
+
+func lowerWords(w []string) []string {
+	lw := make([]string, len(w))
+	for i, x := range w {
+		lw[i] = strings.ToLower(strings.Trim(x, ",\"'"))
+	}
+	return lw
+}
+
+// sentence joins the parts with single spaces, capitalised and ended with
+// a full stop.
+func sentence(parts ...string) string {
+	s := strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
+	s = strings.TrimRight(s, ",;: ")
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	r[0] = unicode.ToUpper(r[0])
+	return string(r) + "."
+}
+
+var (
+	englishPrepositions = setOf("in", "on", "at", "of", "for", "from", "to", "with", "by", "during", "into", "under", "since")
+	englishHave         = setOf("has", "have", "had")
+)
+
+// participle: a word that reads as a past participle (born, located,
+// founded, written).
+func participle(w string) bool {
+	return strings.HasSuffix(w, "ed") && len(w) > 4 || irregularParticiples[w]
+}
+
+var irregularParticiples = setOf("born", "known", "written", "given", "made", "held", "built", "sung", "won", "shown", "drawn", "taken", "begun", "sold", "found", "led", "run", "set", "put")
+
+// withAux puts a question's auxiliary back after its subject: "Malcolm
+// Smith named MVP" + was -> "Malcolm Smith was named MVP"; "the creator of
+// X born" + was -> "the creator of X was born"; "X located in" + are -> "X
+// are located in". A do-auxiliary is dropped (the verb stays as the
+// question has it); when neither a name nor a participle marks the
+// subject's end, the auxiliary follows the whole.
+func withAux(w []string, aux string) string {
+	if englishDoAux[aux] {
+		return strings.Join(w, " ")
+	}
+	lw := lowerWords(w)
+	if endsInParticiple(lw) {
+		p := len(w) - 1
+		if englishPrepositions[lw[p]] {
+			p--
+		}
+		return strings.Join(w[:p], " ") + " " + aux + " " + strings.Join(w[p:], " ")
+	}
+	if name, rest := oneName(w); len(name) > 0 && len(rest) > 0 && !capitalised(rest[0]) && lw[len(name)] != "and" {
+		return strings.Join(name, " ") + " " + aux + " " + strings.Join(rest, " ")
+	}
+	return strings.Join(w, " ") + " " + aux
+}
+
+// endsInParticiple: "X born", "X located in".
+func endsInParticiple(lw []string) bool {
+	p := len(lw) - 1
+	if p > 0 && englishPrepositions[lw[p]] {
+		p--
+	}
+	return p > 0 && participle(lw[p])
+}
+
+// oneName is the name a run of words opens with (capitalised words and
+// the particles between them: First for Women, Band of Brothers) and the
+// rest; unlike nameRun, "and" ends it.
+func oneName(w []string) (name, rest []string) {
+	end := 0
+	for i, x := range w {
+		if capitalised(x) {
+			end = i + 1
+			if strings.HasSuffix(x, ",") {
+				break
+			}
+			continue
+		}
+		if !nameParticles[strings.ToLower(x)] || i+1 >= len(w) || !capitalised(w[i+1]) {
+			break
+		}
+	}
+	return w[:end], w[end:]
+}
+
+// englishDeterminers open a noun phrase.
+var englishDeterminers = setOf("the", "a", "an", "this", "that", "these", "those", "his", "her", "its", "their", "our", "my", "your")
+
+// nounPhraseStart: a word that opens a noun phrase (a determiner, a name,
+// a number), as opposed to a participle or adjective (started, older).
+func nounPhraseStart(w string) bool {
+	t := strings.Trim(w, ",\"'")
+	if t == "" {
+		return false
+	}
+	return englishDeterminers[strings.ToLower(t)] || capitalised(t) || unicode.IsDigit([]rune(t)[0])
+}
+
+// irregularPast are common irregular past tenses, for nounPhraseEnd.
+var irregularPast = setOf("won", "wrote", "made", "began", "became", "held", "led", "ran", "took", "gave", "came", "went", "sang",
+	"saw", "grew", "fought", "built", "bought", "sold", "lost", "left", "met", "paid", "told", "found", "drew", "flew", "rode", "spoke", "stood", "taught", "threw", "wore")
+
+// nounPhraseEnd is the index of the first word after the noun phrase
+// that opens at i ("which tennis player | won", "which genus of moth in
+// the country | contains"): the phrase ends at an auxiliary or a word that
+// reads as a verb (a past tense, or a present tense in -s after the
+// phrase's head). It always takes the word at i.
+func nounPhraseEnd(lw []string, i int) int {
+	if i >= len(lw) || englishAux[lw[i]] {
+		return i
+	}
+	j := i + 1
+	for ; j < len(lw); j++ {
+		x := lw[j]
+		if englishAux[x] || irregularPast[x] || strings.HasSuffix(x, "ed") && len(x) > 3 {
+			break
+		}
+		if strings.HasSuffix(x, "s") && !strings.HasSuffix(x, "ss") && !strings.HasSuffix(x, "'s") && len(x) > 3 && !englishStop[lw[j-1]] && !nameParticles[lw[j-1]] {
+			break
+		}
+	}
+	return j
+}
+
+// withoutAlternatives is a question with the alternatives it offers
+// removed: "Which magazine was started first, A or B?" -> "Which
+// magazine was started first"; "Is A or B the largest hospital?" -> "Is
+// the largest hospital". ok is false for a question without " or ".
+func withoutAlternatives(w []string) ([]string, bool) {
+	k := -1
+	for i := len(w) - 2; i > 0; i-- {
+		if strings.EqualFold(w[i], "or") {
+			k = i
+			break
+		}
+	}
+	if k < 0 {
+		return nil, false
+	}
+	// The second alternative: a name, or the rest of the question.
+	b := len(w)
+	if name, rest := oneName(w[k+1:]); len(name) > 0 && len(rest) > 0 && !capitalised(rest[0]) {
+		b = k + 1 + len(name)
+	}
+	// The first: back from "or" to a comma, or over a name.
+	s := k
+	for s > 1 {
+		x := strings.TrimRight(w[s-1], ",")
+		if strings.HasSuffix(w[s-2], ",") {
+			s--
+			break
+		}
+		if capitalised(x) || (nameParticles[x] || x == "and") && s-2 >= 0 && capitalised(w[s-2]) {
+			s--
+			continue
+		}
+		break
+	}
+	if s == k {
+		// "a democrat or a republican": the first is the word before.
+		s = k - 1
+		if s > 1 && englishDeterminers[strings.ToLower(w[s-1])] {
+			s--
+		}
+	}
+	if s < 1 {
+		return nil, false
+	}
+	out := append(append([]string{}, w[:s]...), w[b:]...)
+	out[s-1] = strings.TrimRight(out[s-1], ",")
+	return out, true
+}
+
+// yesNoSentence: "Are Pam Veasey and Jon Jost both American?" + yes ->
+// "Yes, Pam Veasey and Jon Jost are both American."; + no -> "No, Pam
+// Veasey and Jon Jost are not both American."; "Did X direct Y?" -> "Yes,
+// X did direct Y." The subject is the name the question opens with (after
+// up to two lowercase words: "the documentaries", "musicians").
+func yesNoSentence(w []string, yes bool) string {
+	aux, body := strings.ToLower(w[0]), w[1:]
+	word, not := "Yes,", ""
+	if !yes {
+		word, not = "No,", "not"
+	}
+	both := len(body) > 0 && strings.EqualFold(body[0], "both")
+	if both {
+		body = body[1:]
+	}
+	lead := 0
+	for lead < len(body) && lead < 2 && !capitalised(body[lead]) {
+		lead++
+	}
+	name, pred := nameRun(body[lead:])
+	if len(name) == 0 || len(pred) == 0 {
+		return sentence(word, not, strings.Join(w[1:], " "))
+	}
+	subj := strings.Join(append(append([]string{}, body[:lead]...), name...), " ")
+	if len(pred) > 2 && strings.EqualFold(pred[0], "and") {
+		// "the Harbour Band and the Quay Players": a second thing,
+		// with its own article.
+		lead2 := 1
+		for lead2 < len(pred) && lead2 < 3 && !capitalised(pred[lead2]) {
+			lead2++
+		}
+		if name2, rest := nameRun(pred[lead2:]); len(name2) > 0 && len(rest) > 0 {
+			subj += " " + strings.Join(pred[:lead2], " ") + " " + strings.Join(name2, " ")
+			pred = rest
+		}
+	}
+	if len(pred) > 0 && strings.EqualFold(pred[0], "both") {
+		both, pred = true, pred[1:]
+	}
+	b := ""
+	if both {
+		b = "both"
+	}
+	return sentence(word, subj, aux, not, b, strings.Join(pred, " "))
+}
+
+// replaceInterrogative puts the answer in place of the interrogative
+// phrase inside a question ("... in what year" -> "... in 1932", "...
+// how many weeks" -> "... nine weeks", "... named after who" -> "...
+// named after Nixon"). what, which and how many are preferred to who and
+// whom, which are as often relative pronouns ("a driver who retired in
+// what year"); of several, the last is taken.
+func replaceInterrogative(w, lw []string, a string) (string, bool) {
+	at, who := -1, -1
 	for i := 1; i < len(w); i++ {
 		switch lw[i] {
 		case "what", "which":
-			end := i + 1
-			if end < len(w) && !englishAux[lw[end]] {
-				end++
+			at = i
+		case "how":
+			if i+1 < len(w) && (lw[i+1] == "many" || lw[i+1] == "much") {
+				at = i
 			}
-			return join(strings.Join(w[:i], " "), a, strings.Join(w[end:], " "))
 		case "who", "whom":
-			return join(strings.Join(w[:i], " "), a, strings.Join(w[i+1:], " "))
+			who = i
 		}
 	}
-	return join(q, "is", a)
+	if at < 0 {
+		if who < 0 {
+			return "", false
+		}
+		return sentence(strings.Join(w[:who], " "), a, strings.Join(w[who+1:], " ")), true
+	}
+	end := at + 1
+	switch {
+	case lw[at] == "how":
+		end = at + 2
+		if _, err := strconv.ParseFloat(strings.ReplaceAll(a, ",", ""), 64); err != nil && !isNumberWord(a) && end < len(w) {
+			end++ // "how many songs" + "300 songs"
+		}
+	case end+1 < len(w) && (lw[end] == "kind" || lw[end] == "type" || lw[end] == "sort" || lw[end] == "form") && lw[end+1] == "of":
+		end += 3
+	default:
+		for end < len(w) && end-at <= 3 && !englishStop[lw[end]] && !englishAux[lw[end]] && !irregularPast[lw[end]] {
+			end++
+		}
+	}
+	if end > len(w) {
+		end = len(w)
+	}
+	return sentence(strings.Join(w[:at], " "), a, strings.Join(w[end:], " ")), true
+}
+
+func isNumberWord(a string) bool {
+	_, ok := numberWords[strings.ToLower(strings.TrimSpace(a))]
+	return ok
 }
 
 // SetRow is one construction of a set measured by the offline

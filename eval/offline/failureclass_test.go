@@ -55,8 +55,8 @@ func TestBareYesNoAssertsTheQuestion(t *testing.T) {
 		want   []string
 		score  float64
 	}{
-		{"yes", []string{"Yes: the Harbour Line electric railways", "Yes: the Quay Line electric railways"}, 1},
-		{"Yes.", []string{"Yes: the Harbour Line electric railways", "Yes: the Quay Line electric railways"}, 1},
+		{"yes", []string{"Yes: the Harbour Line is electric railways", "Yes: the Quay Line is electric railways"}, 1},
+		{"Yes.", []string{"Yes: the Harbour Line is electric railways", "Yes: the Quay Line is electric railways"}, 1},
 		{"no", []string{"No, not both the Harbour Line and the Quay Line electric railways"}, 0},
 		{"The answer is no.", []string{"No, not both the Harbour Line and the Quay Line electric railways"}, 0},
 	} {

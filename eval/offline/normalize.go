@@ -148,6 +148,9 @@ func proposition(question string) (affirmed, denied string, ok bool) {
 func StatementsFor(question, answer string) []string {
 	stmts := SplitStatements(answer)
 	if len(stmts) > 0 {
+		if yes, ok := restatedYesNo(question, stmts[0]); ok {
+			return append(propositionStatements(question, yes), stmts[1:]...)
+		}
 		return stmts
 	}
 	yes, ok := yesNo(answer)
@@ -158,6 +161,40 @@ func StatementsFor(question, answer string) []string {
 		return stmts
 	}
 	return propositionStatements(question, yes)
+}
+
+// restatedYesNo reports whether a statement is a yes or a no followed by
+// the question's own proposition ("Yes, Pam Veasey and Jon Jost are both
+// American.", "No, both cocktails are not tequila-based."), which says
+// no more than the bare yes or no: its statements are then the
+// proposition's, one per thing it is about. A statement that adds
+// content of its own ("No, Joseph Roth was a journalist.") is kept.
+func restatedYesNo(question, statement string) (yes, ok bool) {
+	if containsHan(question) {
+		return false, false
+	}
+	if _, _, ok := proposition(question); !ok {
+		return false, false
+	}
+	w := strings.Fields(strings.TrimSpace(stripControls(statement)))
+	if len(w) < 2 || !strings.ContainsAny(w[0], ",.:;!") {
+		return false, false
+	}
+	w0 := strings.ToLower(strings.TrimRight(w[0], ",.:;!"))
+	switch {
+	case yesWords[w0]:
+		yes = true
+	case noWords[w0]:
+	default:
+		return false, false
+	}
+	q := analyze(question)
+	for f := range analyze(strings.Join(w[1:], " ")).feats {
+		if !q.feats[f] {
+			return false, false
+		}
+	}
+	return yes, true
 }
 
 // propositionStatements are the statements of a yes or a no to question:
@@ -175,8 +212,13 @@ func propositionStatements(question string, yes bool) []string {
 		return []string{"不，" + den}
 	}
 	if yes {
-		if parts, ok := conjuncts(aff); ok {
-			return []string{"Yes: " + parts[0], "Yes: " + parts[1]}
+		if x, y, p, ok := conjunctParts(aff); ok {
+			// "Yes: the Harbour Sour is Cuban cocktails": the verb keeps
+			// the thing's name apart from what is said of it.
+			if aux := singularAux[strings.ToLower(strings.Fields(question)[0])]; aux != "" {
+				p = aux + " " + p
+			}
+			return []string{"Yes: " + x + " " + p, "Yes: " + y + " " + p}
 		}
 		return []string{"Yes: " + aff}
 	}

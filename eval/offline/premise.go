@@ -1,6 +1,11 @@
 package offline
 
-import "strings"
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+)
 
 // The question's part in a statement. RAGAS's statement step reads the
 // answer with the question in hand; so does the support test, in three
@@ -31,14 +36,48 @@ func restates(st, q *span) bool {
 	if q == nil || !presupposes(q.text) {
 		return false
 	}
+	asked := interrogativeFeats(q.text)
 	n, in := 0, 0
 	for f := range q.feats {
+		if asked[f] && !st.feats[f] {
+			continue
+		}
 		n++
 		if st.feats[f] {
 			in++
 		}
 	}
 	return n > 0 && float64(in) >= RestateShare*float64(n)
+}
+
+// interrogativeFeats are the features of a question's interrogative
+// phrase: "which shared genre", "what type of vegetation", "which former
+// member". The answer takes its place ("Superheaven and Oceansize are
+// bands of rock."), so a restatement need not repeat it.
+func interrogativeFeats(question string) map[string]bool {
+	w := strings.Fields(strings.ToLower(question))
+	for i, x := range w {
+		x = strings.Trim(x, ",.?!\"'")
+		if x != "what" && x != "which" && x != "whose" {
+			continue
+		}
+		var phrase []string
+		for j := i + 1; j < len(w) && len(phrase) < 3; j++ {
+			y := strings.Trim(w[j], ",.?!\"'")
+			if y == "of" && len(phrase) == 1 && (phrase[0] == "type" || phrase[0] == "kind" || phrase[0] == "sort") {
+				continue
+			}
+			if englishStop[y] || englishAux[y] {
+				break
+			}
+			phrase = append(phrase, y)
+			if strings.ContainsAny(w[j], ",?") {
+				break
+			}
+		}
+		return analyze(strings.Join(phrase, " ")).feats
+	}
+	return nil
 }
 
 // presupposes reports whether a question takes its content as given: a
@@ -59,12 +98,24 @@ func presupposes(question string) bool {
 	if englishQuestionAux[strings.Trim(w[0], ",")] {
 		return false
 	}
-	for _, x := range w {
-		if strings.Trim(x, ",") == "or" {
-			return false
+	return !offersAlternatives(q)
+}
+
+// offersAlternatives reports whether an English question offers its names
+// as candidates to choose from: "X or Y?", "Between X and Y, which one
+// is in Tennessee?", "Which of the following ...". A candidate is not a
+// premise: the answer that names it claims it.
+func offersAlternatives(question string) bool {
+	w := strings.Fields(strings.ToLower(question))
+	for i, x := range w {
+		if strings.Trim(x, ",") == "or" && i > 0 && i < len(w)-1 {
+			return true
+		}
+		if x == "which" && i+1 < len(w) && (strings.Trim(w[i+1], ",?") == "one" || w[i+1] == "of") {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // comparativeFeats are the features of comparisons (born first, closer,
@@ -84,3 +135,362 @@ var comparativeFeats = func() map[string]bool {
 	}
 	return m
 }()
+
+// residual is what a statement that restates the question adds to it: its
+// words, in order, less those the question has ("The director of the 2003
+// film ... is Todd Phillips." -> "Todd Phillips"). RAGAS's statement step
+// would break such a sentence into the question's premise and the claim
+// "Todd Phillips is the director"; the claim is the residual, which the
+// support test then checks as it checks a short answer to the question.
+// Empty when the statement is not a restatement or adds no content.
+func residual(st, q *span) string {
+	if st.residue || st.hasHan || !restates(st, q) {
+		return ""
+	}
+	words := strings.Fields(st.text)
+	keep := make([]bool, len(words))
+	content := false
+	for i, w := range words {
+		for k := range analyze(w).feats {
+			if !q.feats[k] && !q.unis[k] {
+				keep[i], content = true, true
+				break
+			}
+		}
+	}
+	// A name is kept whole: "National Football League" stays so, though
+	// the question says football.
+	for i := 0; i < len(words); {
+		j := i
+		for j < len(words) && (capitalised(trimWord(words[j])) || j > i && nameParticles[words[j]] && j+1 < len(words) && capitalised(trimWord(words[j+1]))) {
+			j++
+		}
+		if j-i >= 2 {
+			any := false
+			for k := i; k < j; k++ {
+				any = any || keep[k]
+			}
+			for k := i; k < j && any; k++ {
+				keep[k] = true
+			}
+		}
+		if j == i {
+			j++
+		}
+		i = j
+	}
+	var kept []string
+	for i, w := range words {
+		if keep[i] {
+			kept = append(kept, w)
+		}
+	}
+	if !content || len(kept) == len(words) {
+		return ""
+	}
+	return strings.TrimRight(strings.Join(kept, " "), ".,;:!? ")
+}
+
+func trimWord(w string) string {
+	return strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// nameRuns are a text's names of two or more capitalised words
+// ("Lullwater Estate", "Band of Brothers"), each as written; a particle
+// between capitalised words (of, for, de, van) belongs to the name, and a
+// capitalised article or pronoun opening a sentence does not.
+func nameRuns(text string) []string {
+	var out []string
+	var run []string
+	caps := 0
+	flush := func() {
+		for len(run) > 0 && !capitalised(run[len(run)-1]) {
+			run = run[:len(run)-1]
+		}
+		// "the Harbour Band American rock bands": the demonym opens
+		// what is said of the name (as nameRun has it).
+		if len(run) > 1 && demonym(run[len(run)-1]) {
+			run, caps = run[:len(run)-1], caps-1
+		}
+		if caps >= 2 {
+			out = append(out, strings.Join(run, " "))
+		}
+		run, caps = nil, 0
+	}
+	for _, w := range strings.Fields(stripFrame(stripMarkup(text))) {
+		t := strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		switch {
+		case t != "" && capitalised(t) && !(len(run) == 0 && englishStop[strings.ToLower(t)]):
+			run = append(run, t)
+			caps++
+		case len(run) > 0 && nameParticles[t]:
+			run = append(run, t)
+		default:
+			flush()
+		}
+		if t != w && strings.ContainsAny(w[len(w)-1:], ",;:.!?()\"") {
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+// stems is a text's words, lowered and stemmed, in order.
+func stems(text string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' }) {
+		if w = strings.Trim(w, "'"); w != "" {
+			out = append(out, stem(w))
+		}
+	}
+	return out
+}
+
+// namedAsWritten reports whether each name of two or more words in the
+// text is written, its words in order and together, in the sentence, and
+// returns the first that is not: a name is one thing, and its words from
+// two names ("Rainbow Estate" from "Rainbow Terrace, now known as
+// Lullwater Estate"; "Stilted Hectors" from "Hector on Stilts") make a
+// hallucinated one. The question's names are premises (missingName),
+// except the candidates of a question that offers alternatives.
+func namedAsWritten(text, sentence string, q *span) (string, bool) {
+	runs := nameRuns(text)
+	if len(runs) == 0 {
+		return "", true
+	}
+	seq := stems(sentence)
+	var qseq []string
+	if q != nil && !offersAlternatives(q.text) {
+		qseq = stems(q.text)
+	}
+	for _, r := range runs {
+		rs := stems(r)
+		if !containsSeq(seq, rs) && !containsSeq(qseq, rs) {
+			return r, false
+		}
+	}
+	return "", true
+}
+
+// containsSeq reports whether seq has the words of sub in order, each
+// within NameGap words of the one before: "President Obama" is written in
+// "President Barack Obama", "Rainbow Estate" is not in "Rainbow Terrace,
+// now known as Lullwater Estate", nor "Stilted Hectors" in "Hector on
+// Stilts".
+func containsSeq(seq, sub []string) bool {
+	if len(sub) == 0 {
+		return true
+	}
+	for i := range seq {
+		if seq[i] != sub[0] {
+			continue
+		}
+		at, j := i, 1
+		for ; j < len(sub); j++ {
+			next := -1
+			for k := at + 1; k < len(seq) && k <= at+1+NameGap; k++ {
+				if seq[k] == sub[j] {
+					next = k
+					break
+				}
+			}
+			if next < 0 {
+				break
+			}
+			at = next
+		}
+		if j == len(sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// NameGap is how many words may come between two words of a name as the
+// context writes it: a middle name, an initial, a title's article.
+const NameGap = 2
+
+// residualSupport tests what a restating statement adds to the question
+// (residual) as a short answer to it, in a sentence linked to the
+// question's premise. The question's names are premises, given once the
+// answer's sentence is tied to them: it names them (or continues a
+// sentence that does, inWindow), or it shares a name with a sentence
+// that names them, or continues it with a pronoun (the two hops of
+// HaluEval's knowledge, as bridged ties them). When the answer's
+// sentence names one of the question's things and another thing's
+// sentence is the link, that sentence must give the answer too: "X and
+// Y are based in Canada" needs Canada for both.
+func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
+	r := residual(st, q)
+	if r == "" {
+		return Evidence{}, false
+	}
+	// The residual's first word is a name when it is capitalised
+	// ("Slipknot official theme"): it did not open the statement, and
+	// analyze does not take a sentence's first word for a name. A stop
+	// word before it keeps it from being first.
+	rsp := analyze("and " + r)
+	rsp.residue = true
+	// The premise is the question's names the statement repeats; a
+	// demonym (American) says what a thing is, it names none.
+	var premise []string
+	seen := map[string]bool{}
+	for _, n := range st.names {
+		if q.feats[n.feat] && !demonym(n.text) && !seen[n.feat] {
+			seen[n.feat] = true
+			premise = append(premise, n.feat)
+		}
+	}
+	sort.Strings(premise) // the first link found must not depend on map order
+	for i, a := range sents {
+		ev := support(rsp, q, sents[i:i+1])
+		if ev.Verdict != 1 {
+			continue
+		}
+		if _, ok := namedAsWritten(r, a.text, q); !ok {
+			continue
+		}
+		link, ok := premiseLink(a, rsp, q, premise, sents)
+		if !ok {
+			continue
+		}
+		ev.From = i
+		if link != nil {
+			ev.Reason = fmt.Sprintf("restates the question around %q: context says %q (coverage %.2f), tied to the question by %q", clip(r), clip(a.text), ev.Coverage, clip(link.text))
+		} else {
+			ev.Reason = fmt.Sprintf("restates the question around %q: context says %q (coverage %.2f)", clip(r), clip(a.text), ev.Coverage)
+		}
+		return ev, true
+	}
+	return Evidence{}, false
+}
+
+// premiseLink reports whether the sentence a, which gives the residual
+// r, is tied to the question's names in the statement (premise), and the
+// sentence that ties it when a does not name them all itself.
+func premiseLink(a, r *span, q *span, premise []string, sents []*span) (*span, bool) {
+	var missing, present []string
+	for _, f := range premise {
+		if a.feats[f] || inWindow(a, f) {
+			present = append(present, f)
+			continue
+		}
+		missing = append(missing, f)
+	}
+	if len(missing) == 0 {
+		return nil, true
+	}
+	if len(present) > 0 {
+		// The sentence is about one of the question's things. "Are X
+		// and Y based in Canada?" asks the same of two: the other's
+		// sentence must say it too. A name of another hop (the single
+		// of "the single by which member of the Eagles") is a premise.
+		if !conjoined(q.text, present, missing) {
+			return nil, true
+		}
+		for _, b := range sents {
+			if b == a || !mentionsAny(b, missing) {
+				continue
+			}
+			// The other's own sentence says it, or continues the
+			// answer's sentence about the same thing ("The character is
+			// also voiced by Tom Kenny.").
+			if coverage(r, nil, b, false) >= SupportThreshold || precedes(a, b) && !opensOnName(b.text) {
+				return b, true
+			}
+		}
+		return nil, false
+	}
+	// A sentence that names none of them is tied to one that does by a
+	// name both mention, a pronoun that continues it, or, when it names
+	// nothing at all ("The population was 2,523 at the 2010 census."),
+	// by following it in its chunk.
+	for _, b := range sents {
+		if b == a || !mentionsAny(b, missing) {
+			continue
+		}
+		if sharesName(a, b) || continues(a, b) || (len(a.names) == 0 || !opensOnName(a.text)) && precedes(b, a) {
+			return b, true
+		}
+	}
+	return nil, false
+}
+
+// opensOnName reports whether a sentence opens on a subject of its own:
+// a name ("Rafael Nadal was...", "The Shins are..."), not a description
+// that refers back ("The film was directed by...", "Founded in 1928, it
+// plays...") or the rest of a sentence cut at a parenthesis ("born 20
+// November 1963) is an American actress.").
+func opensOnName(text string) bool {
+	w := strings.Fields(stripMarkup(text))
+	if len(w) == 0 {
+		return false
+	}
+	first := strings.Trim(w[0], "\"'(")
+	if englishDeterminers[strings.ToLower(first)] {
+		return len(w) > 1 && capitalised(strings.Trim(w[1], "\"'("))
+	}
+	lf := strings.ToLower(first)
+	return capitalised(first) && !englishStop[lf] && !participle(lf) && !pronouns[lf]
+}
+
+// precedes reports whether b comes up to PremiseWindow sentences before a
+// in its chunk.
+func precedes(b, a *span) bool {
+	for p, k := a.prev, 0; p != nil && k < PremiseWindow; p, k = p.prev, k+1 {
+		if p == b {
+			return true
+		}
+	}
+	return false
+}
+
+// conjoined reports whether the question joins a name of one set to a
+// name of the other with "and" ("Harbour Airport and Quay Air"): the
+// words between them are capitalised words of the two names and the
+// "and".
+func conjoined(question string, one, other []string) bool {
+	if len(one) == 0 {
+		return false
+	}
+	in := func(set []string, w string) bool {
+		f := "w:" + stem(strings.ToLower(w))
+		for _, x := range set {
+			if x == f {
+				return true
+			}
+		}
+		return false
+	}
+	w := strings.Fields(question)
+	for i, x := range w {
+		if !strings.EqualFold(strings.Trim(x, ","), "and") {
+			continue
+		}
+		var l1, l2, r1, r2 bool
+		for j := i - 1; j >= 0 && capitalised(strings.Trim(w[j], ",\"'")); j-- {
+			t := strings.Trim(w[j], ",\"'")
+			l1, l2 = l1 || in(one, t), l2 || in(other, t)
+		}
+		for j := i + 1; j < len(w) && capitalised(strings.Trim(w[j], ",\"'?")); j++ {
+			t := strings.Trim(w[j], ",\"'?")
+			r1, r2 = r1 || in(one, t), r2 || in(other, t)
+		}
+		if l1 && r2 || l2 && r1 {
+			return true
+		}
+	}
+	return false
+}
+
+// mentionsAny reports whether the sentence, or a sentence it continues
+// with a pronoun (inWindow), has one of the features.
+func mentionsAny(b *span, feats []string) bool {
+	for _, f := range feats {
+		if b.feats[f] || inWindow(b, f) {
+			return true
+		}
+	}
+	return false
+}

@@ -151,8 +151,19 @@ func support(st, q *span, sents []*span) Evidence {
 			if bev, ok := bridged(st, q, sents); ok {
 				return bev
 			}
+			if rev, ok := residualSupport(st, q, sents); ok {
+				return rev
+			}
 			ev.Detector = DetectorName
 			ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); statement names %q, which the matching context does not mention (%s)", clip(ev.Quote), ev.Coverage, n, DetectorName)
+			return ev
+		}
+		if n, ok := namedAsWritten(st.text, ev.Quote, q); !ok {
+			if rev, ok := residualSupport(st, q, sents); ok {
+				return rev
+			}
+			ev.Detector = DetectorName
+			ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); statement names %q, which the matching context does not write as one name (%s)", clip(ev.Quote), ev.Coverage, n, DetectorName)
 			return ev
 		}
 		ev.Verdict = 1
@@ -161,6 +172,9 @@ func support(st, q *span, sents []*span) Evidence {
 	}
 	if bev, ok := bridged(st, q, sents); ok {
 		return bev
+	}
+	if rev, ok := residualSupport(st, q, sents); ok {
+		return rev
 	}
 	ev.Reason = fmt.Sprintf("best match %q covers %.2f of the statement's content (needs %.2f)", clip(ev.Quote), ev.Coverage, SupportThreshold)
 	return ev
@@ -453,11 +467,12 @@ func hasQuantity(sp *span, q quantity) bool {
 // about something else, is still missing.
 func missingName(st, question, best *span, all []*span) (string, bool) {
 	restating := restates(st, question)
+	candidates := question != nil && !question.hasHan && offersAlternatives(question.text)
 	for _, n := range st.names {
 		if best.feats[n.feat] {
 			continue
 		}
-		if question != nil && question.feats[n.feat] {
+		if question != nil && question.feats[n.feat] && !candidates {
 			// When the matching sentence refers to someone by a
 			// pronoun ("He is the lead singer..."), the name is
 			// spelled out in the sentence before or after it.

@@ -20,6 +20,15 @@ import (
 // proposition per thing: "both X and Y P" and "X and Y both P" give "X P"
 // and "Y P". ok is false for any other proposition.
 func conjuncts(prop string) (parts []string, ok bool) {
+	x, y, p, ok := conjunctParts(prop)
+	if !ok {
+		return nil, false
+	}
+	return []string{x + " " + p, y + " " + p}, true
+}
+
+// conjunctParts are the two things and what is asked of both.
+func conjunctParts(prop string) (x1, y1, p1 string, ok bool) {
 	w := strings.Fields(prop)
 	var x, y, p []string
 	switch {
@@ -27,14 +36,14 @@ func conjuncts(prop string) (parts []string, ok bool) {
 		rest := w[1:]
 		a := indexWord(rest, "and", 0)
 		if a < 1 || a+1 >= len(rest) {
-			return nil, false
+			return "", "", "", false
 		}
 		x = rest[:a]
 		y, p = nameRun(rest[a+1:])
 	default:
 		b := indexWord(w, "both", 1)
 		if b < 0 {
-			return nil, false
+			return "", "", "", false
 		}
 		a := -1
 		for i := b - 1; i > 0; i-- {
@@ -44,18 +53,20 @@ func conjuncts(prop string) (parts []string, ok bool) {
 			}
 		}
 		if a < 1 || a+1 >= b {
-			return nil, false
+			return "", "", "", false
 		}
 		x, y, p = w[:a], w[a+1:b], w[b+1:]
 	}
 	if len(x) == 0 || len(y) == 0 || len(p) == 0 {
-		return nil, false
+		return "", "", "", false
 	}
-	xs := strings.TrimRight(strings.Join(x, " "), ",")
-	ys := strings.TrimRight(strings.Join(y, " "), ",")
-	ps := strings.Join(p, " ")
-	return []string{xs + " " + ps, ys + " " + ps}, true
+	return strings.TrimRight(strings.Join(x, " "), ","), strings.TrimRight(strings.Join(y, " "), ","), strings.Join(p, " "), true
 }
+
+// singularAux is the question's be or have for one of its two things
+// ("Are X and Y both P?" -> "X is P"); do-auxiliaries and modals leave
+// the verb that follows them to say it, and give "".
+var singularAux = map[string]string{"are": "is", "is": "is", "were": "was", "was": "was", "have": "has", "has": "has", "had": "had"}
 
 func indexWord(w []string, word string, from int) int {
 	for i := from; i < len(w); i++ {
@@ -66,9 +77,19 @@ func indexWord(w []string, word string, from int) int {
 	return -1
 }
 
-// nameConnectors may join the capitalised words of one name (Kings of
-// Leon, the Quay Line, Theo van Gogh).
-var nameConnectors = setOf("of", "the", "de", "du", "van", "von", "der", "la", "le", "&", "y", "and")
+// nameParticles are the lowercase words inside one name: Kings of Leon,
+// Band of Brothers, First for Women, Theo van Gogh.
+var nameParticles = setOf("of", "for", "the", "de", "du", "da", "del", "della", "di", "la", "le", "van", "von", "der", "den", "y", "&")
+
+// nameConnectors may join the capitalised words of a subject: one name's
+// particles, and "and" between two names (Pam Veasey and Jon Jost).
+var nameConnectors = func() map[string]bool {
+	m := setOf("and")
+	for k := range nameParticles {
+		m[k] = true
+	}
+	return m
+}()
 
 // nameRun splits "Kings of Leon American rock bands" into the name it
 // opens with and the rest. The name is the run of capitalised words (and

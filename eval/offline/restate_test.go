@@ -1,0 +1,155 @@
+package offline
+
+import (
+	"strings"
+	"testing"
+)
+
+// A statement that restates a multi-hop question around its answer adds
+// only the answer to the question; RAGAS's statement step would split it
+// into the question's premise and the claim. The claim is checked as a
+// short answer would be, in a sentence tied to the question's names.
+func TestRestatementIsTheQuestionAroundItsAnswer(t *testing.T) {
+	q := "Who directed the 2004 film that was shot at the Harbor Diner in Portland?"
+	linked := []string{"The Harbor Diner is a restaurant in Portland. It appeared in the 2004 film Night Shift.",
+		"Night Shift is a 2004 comedy film directed by Lena Park and starring Tom Reed."}
+	unlinked := []string{"The Harbor Diner is a restaurant in Portland. It opened in 1950.",
+		"Night Shift is a 2004 comedy film directed by Lena Park."}
+	popQ := "What was the population of the town in Kent County at the 2010 census?"
+	pop := []string{"Pine Hill is a town in Kent County. The population was 2,523 at the 2010 census."}
+	popApart := []string{"Pine Hill is a town in Kent County.", "The population was 2,523 at the 2010 census."}
+	for _, tt := range []struct {
+		name, q, statement string
+		ctx                []string
+		want               int
+		reason             string
+	}{
+		{"tied by the film both sentences name", q, "Lena Park directed the 2004 film that was shot at the Harbor Diner in Portland.", linked, 1, `tied to the question by "It appeared in the 2004 film Night Shift."`},
+		{"an answer the contexts do not give", q, "Mara Quill directed the 2004 film that was shot at the Harbor Diner in Portland.", linked, 0, ""},
+		{"nothing ties the film to the diner", q, "Lena Park directed the 2004 film that was shot at the Harbor Diner in Portland.", unlinked, 0, ""},
+		{"a premise changed by the statement", q, "Lena Park directed the 2009 film that was shot at the Harbor Diner in Portland.", linked, 0, ""},
+		{"a sentence that goes on about its chunk's subject", popQ, "The population of the town in Kent County at the 2010 census was 2,523.", pop, 1, "restates the question around \"2,523\""},
+		{"the same sentence in another chunk", popQ, "The population of the town in Kent County at the 2010 census was 2,523.", popApart, 0, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ev := Support(tt.statement, tt.q, tt.ctx)
+			if ev.Verdict != tt.want {
+				t.Fatalf("Support(%q) = %+v, want verdict %d", tt.statement, ev, tt.want)
+			}
+			if tt.reason != "" && !strings.Contains(ev.Reason, tt.reason) {
+				t.Errorf("reason %q, want it to contain %q", ev.Reason, tt.reason)
+			}
+		})
+	}
+	// What the statement adds may open with a name ("Slipknot" of "In
+	// 2006 the arena used a song by Slipknot as its theme"): it is checked
+	// as a name, not as a sentence's first word.
+	arenaQ := "Which band's song was used as the theme at the Quay Arena in 2006?"
+	arena := []string{"\"Tide\" is a song by the rock band Quay Road. \"Tide\" was used as the official theme for the Harbour Cup event at the Quay Arena in 2006."}
+	if ev := Support("In 2006, the Quay Arena used a song by Slipknot as the official theme for the Harbour Cup event.", arenaQ, arena); ev.Verdict != 0 {
+		t.Errorf("Support = %+v, want unsupported: the contexts never name Slipknot", ev)
+	}
+	if got := residual(analyze("Lena Park directed the 2004 film that was shot at the Harbor Diner in Portland."), analyze(q)); got != "Lena Park" {
+		t.Errorf("residual = %q, want Lena Park", got)
+	}
+	// Superheaven and Oceansize, are bands of which shared genre? The
+	// interrogative phrase is what the answer replaces: a restatement need
+	// not repeat it.
+	gq := "The Harbour Band and the Quay Players are bands of which shared genre?"
+	if !restates(analyze("The Harbour Band and the Quay Players are bands of rock."), analyze(gq)) {
+		t.Error("a restatement that puts its answer in place of \"which shared genre\" is not one")
+	}
+}
+
+// A name is one thing: its words taken from two names of the context
+// make a hallucinated name although every word is there.
+func TestNameIsOneThing(t *testing.T) {
+	ctx := []string{"Rainbow Terrace, now known as Lullwater Estate, is a mansion in Atlanta built in 1916."}
+	q := "What is the current name of the Atlanta mansion built in 1916?"
+	if ev := Support("Lullwater Estate", q, ctx); ev.Verdict != 1 {
+		t.Errorf("Support = %+v, want supported", ev)
+	}
+	ev := Support("The current name of the Atlanta mansion built in 1916 is Rainbow Estate.", q, ctx)
+	if ev.Verdict != 0 {
+		t.Fatalf("Support = %+v, want unsupported: no mansion is called Rainbow Estate", ev)
+	}
+	ev = Support("Rainbow Estate is a mansion in Atlanta built in 1916.", q, ctx)
+	if ev.Verdict != 0 || ev.Detector != DetectorName || !strings.Contains(ev.Reason, `"Rainbow Estate"`) {
+		t.Errorf("Support = %+v, want the name detector naming Rainbow Estate", ev)
+	}
+	// A middle name or an initial between a name's words as the
+	// context writes it is the same name.
+	if ev := Support("Ann Lee chairs the Quay Trust.", "", []string{"Ann Mary Lee chairs the Quay Trust."}); ev.Verdict != 1 {
+		t.Errorf("Support = %+v, want supported: Ann Lee is Ann Mary Lee", ev)
+	}
+	if got := nameRuns("**Fare:** 480 Taka [Source: routes.pdf] and Band of Brothers play with the Harbour Band American musicians."); strings.Join(got, "|") != "Band of Brothers|Harbour Band" {
+		t.Errorf("nameRuns = %q, want Band of Brothers and Harbour Band (markup, the article and the demonym are not the name)", got)
+	}
+}
+
+// An answer that opens with yes or no and then restates the question says
+// no more than the yes or no: its statements are the proposition's, one
+// per thing. "Yes, both are tequila-based" was one statement, supported
+// by the one cocktail's sentence.
+func TestRestatedYesOrNo(t *testing.T) {
+	q := "Are the Harbour Sour and the Quay Fizz both Cuban cocktails?"
+	ctx := []string{"The Harbour Sour is a Cuban cocktail of rum and lime. The Quay Fizz is a Mexican cocktail of tequila."}
+	for _, tt := range []struct {
+		answer string
+		want   []string
+	}{
+		{"Yes, both are Cuban cocktails.", []string{"Yes: the Harbour Sour is Cuban cocktails", "Yes: the Quay Fizz is Cuban cocktails"}},
+		{"Yes, the Harbour Sour and the Quay Fizz are both Cuban cocktails.", []string{"Yes: the Harbour Sour is Cuban cocktails", "Yes: the Quay Fizz is Cuban cocktails"}},
+		{"No, the Quay Fizz is Mexican.", []string{"No, the Quay Fizz is Mexican."}}, // it says more
+		{"Yes. The Harbour Sour was invented in 1920.", []string{"Yes. The Harbour Sour was invented in 1920."}},
+	} {
+		if got := StatementsFor(q, tt.answer); strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("StatementsFor(%q) = %q, want %q", tt.answer, got, tt.want)
+		}
+	}
+	if s, _ := Faithfulness(q, "Yes, both are Cuban cocktails.", ctx); s != 0.5 {
+		t.Errorf("Faithfulness = %v, want 0.5: the Quay Fizz is Mexican", s)
+	}
+}
+
+// The names of a question that offers alternatives are candidates, not
+// premises: the answer that names one claims it, and the sentence that
+// supports it must name it.
+func TestAlternativesAreCandidates(t *testing.T) {
+	q := "Which university is located in Chestnut Hill, Harbour College or Quay University?"
+	ctx := []string{"Harbour College is a private university located in Chestnut Hill, Massachusetts.",
+		"Quay University is a public university in Stanford, California."}
+	if ev := Support("Harbour College is located in Chestnut Hill.", q, ctx); ev.Verdict != 1 {
+		t.Errorf("Support = %+v, want supported", ev)
+	}
+	if ev := Support("Quay University is located in Chestnut Hill.", q, ctx); ev.Verdict != 0 {
+		t.Errorf("Support = %+v, want unsupported: Quay University is in Stanford", ev)
+	}
+	for _, tt := range []struct {
+		q    string
+		want bool
+	}{
+		{q, true},
+		{"Between Harbour Airport and Quay Airport, which one is in Tennessee?", true},
+		{"Which of the following founded the Harbour Trust: Ann Lee or Bo Chen?", true},
+		{"Who founded the Harbour Trust and the Quay Fund?", false},
+		{"Which Harbour Trust chair was born in 1950?", false},
+	} {
+		if got := offersAlternatives(tt.q); got != tt.want {
+			t.Errorf("offersAlternatives(%q) = %v, want %v", tt.q, got, tt.want)
+		}
+	}
+}
+
+// A capitalised negation inside a sentence is a word of a title: "Listen
+// Without Distraction" negates nothing.
+func TestNegationInATitle(t *testing.T) {
+	ctx := []string{"Listen Without Distraction is a tribute album released in 2010 by the band Quay Road."}
+	ev := Support("Quay Road released a tribute album in 2010.", "", ctx)
+	if ev.Verdict != 1 || ev.Detector != "" {
+		t.Errorf("Support = %+v, want supported with no detector", ev)
+	}
+	if ev := Support("Quay Road did not release the album Listen Without Distraction.", "", ctx); ev.Detector != DetectorNegation {
+		t.Errorf("Support = %+v, want the negation detector: the lowercase not still negates", ev)
+	}
+}
