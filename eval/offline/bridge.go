@@ -115,7 +115,7 @@ func questionNames(q *span) map[string]bool {
 	for _, n := range q.names {
 		out[n.feat] = true
 	}
-	if w := strings.Fields(q.text); len(w) > 0 && capitalised(w[0]) {
+	if w := strings.Fields(q.text); len(w) > 0 && capitalised(w[0]) && !strings.HasSuffix(strings.ToLower(w[0]), "ly") {
 		for f := range analyze(w[0]).feats {
 			out[f] = true
 		}

@@ -135,6 +135,12 @@ func TestStateAnswerEnglish(t *testing.T) {
 		{"Where is the company that bought Harbour Air based?", "Portland", "The company that bought Harbour Air is based in Portland."},
 		{"How old is the heroine of Night Shift?", "16", "The heroine of Night Shift is 16."},
 		{"Who had a role in the series Night Shift?", "Bo Chen", "Bo Chen had a role in the series Night Shift."},
+		{"Between Harbour Airport and Quay Airport, which one is in Tennessee?", "Quay Airport", "Quay Airport is in Tennessee."},
+		{"Which of the following documents the history of the port: Harbour Days or The Quay?", "The Quay", "The Quay documents the history of the port."},
+		{"Was the mayor who opened the Quay Bridge a democrat or a republican?", "democrat", "The mayor who opened the Quay Bridge was democrat."},
+		{"Is Harbour Devices or Level 3 Communications headquartered further west?", "Harbour Devices", "Harbour Devices is headquartered further west."},
+		{"What shopping mall is the largest in Kent, Harbour Mall or Quay Plaza?", "Quay Plaza", "Quay Plaza is the largest in Kent."},
+		{"Harbour Cream is owned by a company that mainly sells what type or product?", "dairy products", "Harbour Cream is owned by a company that mainly sells dairy products."},
 	}
 	for _, tt := range tests {
 		if got := StateAnswerEnglish(tt.q, tt.a); got != tt.want {

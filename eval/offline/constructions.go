@@ -118,8 +118,32 @@ func StateAnswerEnglish(question, answer string) string {
 	if yes, ok := yesNo(a); ok && englishAux[lw[0]] {
 		return yesNoSentence(w, yes)
 	}
+	if i := indexWord(lw, "which", 0); i >= 0 && i+1 < len(lw) && (lw[i+1] == "one" || lw[i+1] == "of") {
+		// "Between X and Y, which one is in Tennessee?", "Which of the
+		// following documents X: A or B?" -> "A is in Tennessee.", "A
+		// documents X."
+		j := i + 2
+		if lw[i+1] == "of" {
+			for j < len(lw) && lw[j] != "following" && lw[j] != "them" && lw[j] != "these" && lw[j] != "two" {
+				j++
+			}
+			j++
+		}
+		if j < len(w) {
+			body := w[j:]
+			if rest, ok := withoutAlternatives(append([]string{"Who"}, body...)); ok {
+				body = rest[1:]
+			}
+			return sentence(a, strings.Join(body, " "))
+		}
+	}
 	if rest, ok := withoutAlternatives(w); ok {
 		if englishAux[lw[0]] {
+			if endsWithAlternatives(w) {
+				// "Was the president who appointed X a democrat or a
+				// republican?" -> "The president who appointed X was democrat."
+				return sentence(strings.Join(rest[1:], " "), lw[0], a)
+			}
 			// "Is X or Y the largest ...?" -> "A is the largest ...".
 			return sentence(a, lw[0], strings.Join(rest[1:], " "))
 		}
@@ -143,7 +167,7 @@ func StateAnswerEnglish(question, answer string) string {
 			i = nounPhraseEnd(lw, 1)
 		}
 		if i < len(w) && englishAux[lw[i]] && !englishDoAux[lw[i]] {
-			if i+1 < len(w) && (!nounPhraseStart(w[i+1]) || lw[0] == "who" && englishHave[lw[i]]) {
+			if i+1 < len(w) && (!nounPhraseStart(w[i+1]) || lw[0] == "who" && englishHave[lw[i]] || superlative(lw[i+1:])) {
 				// Who was inducted into X -> A was inducted into X;
 				// who had a role in X -> A had a role in X.
 				return sentence(a, lw[i], rest(i+1))
@@ -258,6 +282,16 @@ func withAux(w []string, aux string) string {
 	return strings.Join(w, " ") + " " + aux
 }
 
+// superlative: "the largest mall in Texas", "the first to ...": the
+// answer is its subject ("A is the largest mall in Texas").
+func superlative(lw []string) bool {
+	if len(lw) < 2 || lw[0] != "the" {
+		return false
+	}
+	x := lw[1]
+	return x == "most" || x == "first" || x == "last" || x == "only" || strings.HasSuffix(x, "est") && len(x) > 4
+}
+
 // endsInParticiple: "X born", "X located in".
 func endsInParticiple(lw []string) bool {
 	p := len(lw) - 1
@@ -273,7 +307,7 @@ func endsInParticiple(lw []string) bool {
 func oneName(w []string) (name, rest []string) {
 	end := 0
 	for i, x := range w {
-		if capitalised(x) {
+		if capitalised(x) || i > 0 && startsWithDigit(x) && end == i {
 			end = i + 1
 			if strings.HasSuffix(x, ",") {
 				break
@@ -331,13 +365,7 @@ func nounPhraseEnd(lw []string, i int) int {
 // magazine was started first"; "Is A or B the largest hospital?" -> "Is
 // the largest hospital". ok is false for a question without " or ".
 func withoutAlternatives(w []string) ([]string, bool) {
-	k := -1
-	for i := len(w) - 2; i > 0; i-- {
-		if strings.EqualFold(w[i], "or") {
-			k = i
-			break
-		}
-	}
+	k := alternativeOr(w)
 	if k < 0 {
 		return nil, false
 	}
@@ -354,7 +382,11 @@ func withoutAlternatives(w []string) ([]string, bool) {
 			s--
 			break
 		}
-		if capitalised(x) || (nameParticles[x] || x == "and") && s-2 >= 0 && capitalised(w[s-2]) {
+		if strings.HasSuffix(w[s-2], ":") {
+			s--
+			break
+		}
+		if capitalised(x) || startsWithDigit(x) && capitalised(w[s-2]) || (nameParticles[x] || x == "and") && s-2 >= 0 && (capitalised(w[s-2]) || nameParticles[w[s-2]] || w[s-2] == "and") {
 			s--
 			continue
 		}
@@ -371,8 +403,48 @@ func withoutAlternatives(w []string) ([]string, bool) {
 		return nil, false
 	}
 	out := append(append([]string{}, w[:s]...), w[b:]...)
-	out[s-1] = strings.TrimRight(out[s-1], ",")
+	out[s-1] = strings.TrimRight(out[s-1], ",:")
 	return out, true
+}
+
+// alternativeOr is the index of the "or" between a question's
+// alternatives, or -1: the last "or" inside the question whose second
+// alternative is a name ("..., Ann Lee or Bo Chen?"), or any in a yes/no
+// question ("Was he a democrat or a republican?"). "What type or
+// product" offers no names.
+func alternativeOr(w []string) int {
+	yesNo := len(w) > 0 && englishAux[strings.ToLower(w[0])]
+	for i := len(w) - 2; i > 0; i-- {
+		if !strings.EqualFold(strings.Trim(w[i], ","), "or") {
+			continue
+		}
+		next := strings.Trim(w[i+1], "\"'(")
+		if englishDeterminers[strings.ToLower(next)] && i+2 < len(w) {
+			next = strings.Trim(w[i+2], "\"'(")
+		}
+		if yesNo || capitalised(next) || startsWithDigit(next) {
+			return i
+		}
+	}
+	return -1
+}
+
+// endsWithAlternatives: the second alternative runs to the question's
+// end ("... a democrat or a republican?").
+func endsWithAlternatives(w []string) bool {
+	k := alternativeOr(w)
+	if k < 0 {
+		return false
+	}
+	name, rest := oneName(w[k+1:])
+	return len(name) == 0 || len(rest) == 0
+}
+
+func startsWithDigit(w string) bool {
+	for _, r := range w {
+		return unicode.IsDigit(r)
+	}
+	return false
 }
 
 // yesNoSentence: "Are Pam Veasey and Jon Jost both American?" + yes ->
@@ -454,7 +526,7 @@ func replaceInterrogative(w, lw []string, a string) (string, bool) {
 		if _, err := strconv.ParseFloat(strings.ReplaceAll(a, ",", ""), 64); err != nil && !isNumberWord(a) && end < len(w) {
 			end++ // "how many songs" + "300 songs"
 		}
-	case end+1 < len(w) && (lw[end] == "kind" || lw[end] == "type" || lw[end] == "sort" || lw[end] == "form") && lw[end+1] == "of":
+	case end+1 < len(w) && (lw[end] == "kind" || lw[end] == "type" || lw[end] == "sort" || lw[end] == "form") && (lw[end+1] == "of" || lw[end+1] == "or"):
 		end += 3
 	default:
 		for end < len(w) && end-at <= 3 && !englishStop[lw[end]] && !englishAux[lw[end]] && !irregularPast[lw[end]] {

@@ -98,7 +98,7 @@ func presupposes(question string) bool {
 	if englishQuestionAux[strings.Trim(w[0], ",")] {
 		return false
 	}
-	return !offersAlternatives(q)
+	return !offersAlternatives(stripControls(question))
 }
 
 // offersAlternatives reports whether an English question offers its names
@@ -106,12 +106,12 @@ func presupposes(question string) bool {
 // is in Tennessee?", "Which of the following ...". A candidate is not a
 // premise: the answer that names it claims it.
 func offersAlternatives(question string) bool {
-	w := strings.Fields(strings.ToLower(question))
+	w := strings.Fields(strings.TrimRight(strings.TrimSpace(question), "?"))
+	if alternativeOr(w) >= 0 {
+		return true
+	}
 	for i, x := range w {
-		if strings.Trim(x, ",") == "or" && i > 0 && i < len(w)-1 {
-			return true
-		}
-		if x == "which" && i+1 < len(w) && (strings.Trim(w[i+1], ",?") == "one" || w[i+1] == "of") {
+		if strings.EqualFold(x, "which") && i+1 < len(w) && (strings.EqualFold(strings.Trim(w[i+1], ",?"), "one") || strings.EqualFold(w[i+1], "of")) {
 			return true
 		}
 	}
@@ -332,14 +332,14 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 	// word before it keeps it from being first.
 	rsp := analyze("and " + r)
 	rsp.residue = true
-	// The premise is the question's names the statement repeats; a
-	// demonym (American) says what a thing is, it names none.
+	// The premise is the question's names the statement repeats
+	// (questionNames: a question's first word may be one, "Jinchang and
+	// Liling, are located in which country?"); a demonym (American) says
+	// what a thing is, and names none.
 	var premise []string
-	seen := map[string]bool{}
-	for _, n := range st.names {
-		if q.feats[n.feat] && !demonym(n.text) && !seen[n.feat] {
-			seen[n.feat] = true
-			premise = append(premise, n.feat)
+	for f := range questionNames(q) {
+		if st.feats[f] && !demonymFeat(f) {
+			premise = append(premise, f)
 		}
 	}
 	sort.Strings(premise) // the first link found must not depend on map order
@@ -366,13 +366,28 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 	return Evidence{}, false
 }
 
+// demonymFeat reports whether a word feature is a demonym's.
+func demonymFeat(f string) bool {
+	return strings.HasPrefix(f, "w:") && demonym(f[2:]) || demonymStems[f]
+}
+
+// demonymStems are the demonyms stem does not leave whole (American ->
+// american is whole; Chinese -> chines).
+var demonymStems = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range []string{"american", "british", "english", "chinese", "japanese", "french", "german", "canadian", "australian", "indian", "italian", "spanish", "russian", "korean", "mexican", "irish", "scottish", "welsh", "dutch", "swedish", "cuban"} {
+		m["w:"+stem(w)] = true
+	}
+	return m
+}()
+
 // premiseLink reports whether the sentence a, which gives the residual
 // r, is tied to the question's names in the statement (premise), and the
 // sentence that ties it when a does not name them all itself.
 func premiseLink(a, r *span, q *span, premise []string, sents []*span) (*span, bool) {
 	var missing, present []string
 	for _, f := range premise {
-		if a.feats[f] || inWindow(a, f) {
+		if a.feats[f] || inWindow(a, f) || subjectHas(a, f) {
 			present = append(present, f)
 			continue
 		}
@@ -396,7 +411,7 @@ func premiseLink(a, r *span, q *span, premise []string, sents []*span) (*span, b
 			// The other's own sentence says it, or continues the
 			// answer's sentence about the same thing ("The character is
 			// also voiced by Tom Kenny.").
-			if coverage(r, nil, b, false) >= SupportThreshold || precedes(a, b) && !opensOnName(b.text) {
+			if coverage(r, nil, b, false) >= SupportThreshold || b.prev == a && !opensOnName(b.text) {
 				return b, true
 			}
 		}
@@ -410,7 +425,7 @@ func premiseLink(a, r *span, q *span, premise []string, sents []*span) (*span, b
 		if b == a || !mentionsAny(b, missing) {
 			continue
 		}
-		if sharesName(a, b) || continues(a, b) || (len(a.names) == 0 || !opensOnName(a.text)) && precedes(b, a) {
+		if sharesName(a, b) && !onlySiblings(a, b, strings.TrimPrefix(r.text, "and ")) || continues(a, b) || (len(a.names) == 0 || !opensOnName(a.text)) && precedes(b, a) {
 			return b, true
 		}
 	}
@@ -433,6 +448,99 @@ func opensOnName(text string) bool {
 	}
 	lf := strings.ToLower(first)
 	return capitalised(first) && !englishStop[lf] && !participle(lf) && !pronouns[lf]
+}
+
+// onlySiblings reports whether every name a and b share is listed with
+// the residual in a, an item beside it ("such as Mumford & Sons, Twenty
+// One Pilots"): the shared name is then another candidate, and what b
+// says of it is not said of the residual.
+func onlySiblings(a, b *span, residual string) bool {
+	words := strings.Fields(a.text)
+	st := make([]string, len(words))
+	for i, w := range words {
+		st[i] = stem(strings.ToLower(trimWord(w)))
+	}
+	// The residual's words, among a's words that have a stem ("&" has
+	// none).
+	rs := stems(residual)
+	var idx []int
+	var fs []string
+	for i, x := range st {
+		if x != "" {
+			idx, fs = append(idx, i), append(fs, x)
+		}
+	}
+	start, end := -1, -1
+	for k := 0; k+len(rs) <= len(fs) && len(rs) > 0; k++ {
+		if equalWords(fs[k:k+len(rs)], rs) {
+			start, end = idx[k], idx[k+len(rs)-1]
+			break
+		}
+	}
+	if start < 0 {
+		return false
+	}
+	// The name each word belongs to: a run of capitalised words, cut
+	// after a word that ends in punctuation.
+	runStart := func(i int) int {
+		for i > 0 && capitalised(trimWord(words[i-1])) && !endsInPunct(words[i-1]) {
+			i--
+		}
+		return i
+	}
+	runEnd := func(i int) int {
+		for i+1 < len(words) && capitalised(trimWord(words[i+1])) && !endsInPunct(words[i]) {
+			i++
+		}
+		return i
+	}
+	listGap := func(i, j int) bool { // words strictly between i and j
+		n := 0
+		for k := i + 1; k < j; k++ {
+			if st[k] != "and" && st[k] != "or" && st[k] != "" {
+				return false
+			}
+			n++
+		}
+		return n <= 1
+	}
+	shared := false
+	for _, n := range a.names {
+		if !b.feats[n.feat] {
+			continue
+		}
+		shared = true
+		at := -1
+		for i := range st {
+			if "w:"+st[i] == n.feat && (i < start || i > end) {
+				at = i
+				break
+			}
+		}
+		if at < 0 {
+			continue // the shared word is the residual's own
+		}
+		if at > end && !listGap(end, runStart(at)) || at < start && !listGap(runEnd(at), start) {
+			return false
+		}
+	}
+	return shared
+}
+
+func equalWords(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func endsInPunct(w string) bool {
+	return strings.ContainsAny(w[len(w)-1:], ",;:.!?)")
 }
 
 // precedes reports whether b comes up to PremiseWindow sentences before a
@@ -488,7 +596,21 @@ func conjoined(question string, one, other []string) bool {
 // with a pronoun (inWindow), has one of the features.
 func mentionsAny(b *span, feats []string) bool {
 	for _, f := range feats {
-		if b.feats[f] || inWindow(b, f) {
+		if b.feats[f] || inWindow(b, f) || subjectHas(b, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// subjectHas reports whether a sentence that goes on about its chunk's
+// subject ("The restaurant has appeared in films such as Old School.",
+// after "The Quality Cafe is a diner in Los Angeles.") has the feature in
+// the sentences it goes on from, up to PremiseWindow back.
+func subjectHas(sp *span, f string) bool {
+	for p, k := sp, 0; k < PremiseWindow && p.prev != nil && (p.pronoun || !opensOnName(p.text)); k++ {
+		p = p.prev
+		if p.feats[f] || p.unis[f] {
 			return true
 		}
 	}
