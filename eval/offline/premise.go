@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -472,7 +473,7 @@ func onlySiblings(a, b *span, residual string) bool {
 	}
 	start, end := -1, -1
 	for k := 0; k+len(rs) <= len(fs) && len(rs) > 0; k++ {
-		if equalWords(fs[k:k+len(rs)], rs) {
+		if slices.Equal(fs[k:k+len(rs)], rs) {
 			start, end = idx[k], idx[k+len(rs)-1]
 			break
 		}
@@ -525,18 +526,6 @@ func onlySiblings(a, b *span, residual string) bool {
 		}
 	}
 	return shared
-}
-
-func equalWords(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func endsInPunct(w string) bool {
