@@ -3,6 +3,7 @@ package offline
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -71,13 +72,50 @@ func isClausePunct(r rune) bool {
 	return false
 }
 
-// analyze builds the span of a text, stripped of control sequences and
+// analyze is analyzeText through a bounded cache: one sample's question,
+// answer and reference statements are analysed by every metric (the
+// reference's statements once per chunk by context precision, and again by
+// context recall), so most calls find the span already built. The returned
+// span is shared and must not be modified; a caller that sets fields of
+// its span (contextSpans, recordSpans) calls analyzeText.
+func analyze(text string) *span {
+	analyses.mu.Lock()
+	sp, ok := analyses.m[text]
+	analyses.mu.Unlock()
+	if ok {
+		return sp
+	}
+	sp = analyzeText(text)
+	analyses.mu.Lock()
+	if len(analyses.m) >= analysisCacheSize {
+		// As for the context cache: crude but bounded; dropping
+		// everything only costs re-analysis, never a different span.
+		clear(analyses.m)
+	}
+	analyses.m[text] = sp
+	analyses.mu.Unlock()
+	return sp
+}
+
+// analysisCacheSize bounds the cache of analysed texts: enough for the
+// texts of the samples in flight (a few dozen each), a few MB at most.
+const analysisCacheSize = 4096
+
+// analyses is the cache of analyze. analyzeText is a pure function of its
+// text, so the cache is shared by every judge and every goroutine.
+var analyses = struct {
+	mu sync.Mutex
+	m  map[string]*span
+}{m: map[string]*span{}}
+
+// analyzeText builds the span of a text, stripped of control sequences and
 // invisible characters first (see stripControls); Markdown, citations and
 // answer frames are not analysed (see stripMarkup, stripFrame) but stay in
 // the span's text. Clauses are cut at
 // commas, semicolons and colons of both scripts; an ASCII ':' or ',' between
-// two digits is part of a number (06:30, 1,000).
-func analyze(text string) *span {
+// two digits is part of a number (06:30, 1,000). The span is new: the
+// caller may set its fields.
+func analyzeText(text string) *span {
 	// Valid UTF-8 from here on: the rules map offsets between runes,
 	// bytes and lowered text, which a stray byte would shift (FuzzJudge).
 	text = stripControls(strings.ToValidUTF8(text, "\uFFFD"))

@@ -36,7 +36,7 @@ func recordSpans(text string) []*span {
 		if r.units < 2 || utf8.RuneCountInString(r.analysed) > maxRecordRunes {
 			continue
 		}
-		sp := analyze(r.analysed)
+		sp := analyzeText(r.analysed) // its text is set below
 		sp.text = r.text
 		out = append(out, sp)
 	}

@@ -79,7 +79,7 @@ func contextSpans(text string) []*span {
 	ss := sentencesOf(text)
 	out := make([]*span, 0, len(ss))
 	for i, s := range ss {
-		sp := analyze(s)
+		sp := analyzeText(s) // its prev and next are set below
 		if i > 0 {
 			sp.prev, out[i-1].next = out[i-1], sp
 		}
