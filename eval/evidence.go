@@ -85,40 +85,60 @@ func FindQuote(chunk, quote string) (start, end int, ok bool) {
 	if quote == "" {
 		return 0, 0, false
 	}
-	fq, _, _ := foldQuoteText(quote)
-	fc, starts, ends := foldQuoteText(chunk)
+	fq := foldQuote(quote)
 	if fq == "" {
 		return 0, 0, false
 	}
-	i := strings.Index(fc, fq)
+	i := strings.Index(foldQuote(chunk), fq)
 	if i < 0 {
 		return 0, 0, false
 	}
-	return starts[i], ends[i+len(fq)-1], true
+	start, end = foldSpan(chunk, i, i+len(fq)-1)
+	return start, end, true
 }
 
 func trimQuoteRune(r rune) bool {
 	return unicode.IsSpace(r) || unicode.IsPunct(r) || unicode.In(r, unicode.Pi, unicode.Pf)
 }
 
-// foldQuoteText folds s for FindQuote and maps each byte of the result back
-// to the source rune it came from (its start and end offsets in s).
-func foldQuoteText(s string) (string, []int, []int) {
+// foldQuote folds s for FindQuote.
+func foldQuote(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	starts := make([]int, 0, len(s))
-	ends := make([]int, 0, len(s))
-	var last rune
-	space, spaceAt := false, 0
-	emit := func(r rune, from, to int) {
-		n := b.Len()
+	foldRunes(s, func(r rune, _, _ int) bool {
 		b.WriteRune(r)
-		for range b.Len() - n {
-			starts = append(starts, from)
-			ends = append(ends, to)
+		return true
+	})
+	return b.String()
+}
+
+// foldSpan maps bytes i and j of foldQuote(s) back to the source runes
+// they came from: the start offset in s of i's, the end offset of j's.
+// FindQuote calls it once, on a match, so the search itself allocates no
+// offset tables (two ints a byte of every chunk of every citation).
+func foldSpan(s string, i, j int) (start, end int) {
+	n := 0
+	foldRunes(s, func(r rune, from, to int) bool {
+		w := utf8.RuneLen(r)
+		if n <= i && i < n+w {
+			start = from
 		}
-		last = r
-	}
+		if n <= j && j < n+w {
+			end = to
+			return false
+		}
+		n += w
+		return true
+	})
+	return start, end
+}
+
+// foldRunes yields the folded runes of s in order, each with the byte
+// span [from, to) of s it came from, until yield returns false.
+func foldRunes(s string, yield func(r rune, from, to int) bool) {
+	var last rune
+	emitted := false
+	space, spaceAt := false, 0
 	for i := 0; i < len(s); {
 		if j := sanitize.SkipHidden(s, i); j > i {
 			i = j
@@ -137,13 +157,17 @@ func foldQuoteText(s string) (string, []int, []int) {
 			r -= 0xFEE0
 		}
 		r = unicode.ToLower(r)
-		if space && b.Len() > 0 && !wideText(last) && !wideText(r) {
-			emit(' ', spaceAt, spaceAt+1)
+		if space && emitted && !wideText(last) && !wideText(r) {
+			if !yield(' ', spaceAt, spaceAt+1) {
+				return
+			}
 		}
 		space = false
-		emit(r, at, at+size)
+		if !yield(r, at, at+size) {
+			return
+		}
+		last, emitted = r, true
 	}
-	return b.String(), starts, ends
 }
 
 // wideText reports a character of a script written without spaces between
