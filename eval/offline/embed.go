@@ -1,10 +1,6 @@
 package offline
 
-import (
-	"math"
-	"slices"
-	"sync"
-)
+import "math"
 
 // EmbedDims is the dimension of the hashed n-gram vectors.
 const EmbedDims = 1024
@@ -15,34 +11,6 @@ const EmbedDims = 1024
 // similar merely for sharing "the" or "的". A text without content yields the
 // zero vector, whose cosine with anything is 0.
 func Embed(text string) []float64 {
-	embeddings.mu.Lock()
-	v, ok := embeddings.m[text]
-	embeddings.mu.Unlock()
-	if !ok {
-		v = embed(text)
-		embeddings.mu.Lock()
-		if len(embeddings.m) >= embeddingCacheSize {
-			clear(embeddings.m) // as in analyze
-		}
-		embeddings.m[text] = v
-		embeddings.mu.Unlock()
-	}
-	// A copy: the caller may change its vector, the cache's stays.
-	return slices.Clone(v)
-}
-
-// embeddingCacheSize bounds the cache of Embed (8 KiB a vector): the
-// answer of a sample is embedded by answer relevancy and again by answer
-// similarity.
-const embeddingCacheSize = 512
-
-// embeddings caches Embed; embed is a pure function of its text.
-var embeddings = struct {
-	mu sync.Mutex
-	m  map[string][]float64
-}{m: map[string][]float64{}}
-
-func embed(text string) []float64 {
 	v := make([]float64, EmbedDims)
 	sp := analyze(text)
 	for f := range sp.feats {
