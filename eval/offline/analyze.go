@@ -119,24 +119,31 @@ func analyzeText(text string) *span {
 	// Valid UTF-8 from here on: the rules map offsets between runes,
 	// bytes and lowered text, which a stray byte would shift (FuzzJudge).
 	text = stripControls(strings.ToValidUTF8(text, "\uFFFD"))
-	sp := &span{text: text, feats: map[string]bool{}, unis: map[string]bool{}}
-	runes := []rune(stripFrame(stripMarkup(text)))
+	sp := &span{text: text, feats: map[string]bool{}} // unis made by the first (lexClause)
+	// The clauses are slices of t (byte offsets), valid UTF-8 as above.
+	t := stripFrame(stripMarkup(text))
+	if !utf8.ValidString(t) {
+		t = string([]rune(t))
+	}
 	start := 0
 	key, fieldStart := "", true
-	for i := 0; i <= len(runes); i++ {
+	for i, n := 0, 1; i <= len(t); i += n {
 		var r rune
-		if i < len(runes) {
-			r = runes[i]
+		n = 1 // past the end
+		if i < len(t) {
+			r, n = utf8.DecodeRuneInString(t[i:])
 			if !isClausePunct(r) {
 				continue
 			}
-			if (r == ',' || r == ':') && i > 0 && i+1 < len(runes) && unicode.IsDigit(runes[i-1]) && unicode.IsDigit(runes[i+1]) {
-				continue
+			if r == ',' || r == ':' {
+				if before, _ := utf8.DecodeLastRuneInString(t[:i]); i > 0 && unicode.IsDigit(before) && digitAt(t, i+1) {
+					continue
+				}
 			}
 		}
 		if i > start {
 			n0 := len(sp.quants)
-			c := lexClause(string(runes[start:i]), sp)
+			c := lexClause(t[start:i], sp)
 			if len(c.feats) > 0 || len(c.unis) > 0 || len(c.negs) > 0 {
 				sp.clauses = append(sp.clauses, c)
 			}
@@ -157,64 +164,118 @@ func analyzeText(text string) *span {
 		default:
 			fieldStart = fieldStart && key == "" && i <= start
 		}
-		start = i + 1
+		start = i + n
 	}
 	return sp
 }
 
+// lexeme's fields are ordered so the three flags share one word (40 bytes,
+// not 56): lexemes makes one for every word of every text analysed.
 type lexeme struct {
-	kind    byte // 'h' Han run, 'w' word, 'n' number, 'p' other symbol
 	text    string
-	capital bool   // a word that starts with an uppercase letter
 	orig    string // the word as written, for reasons
+	kind    byte   // 'h' Han run, 'w' word, 'n' number, 'p' other symbol
+	capital bool   // a word that starts with an uppercase letter
 	spaced  bool   // a symbol with a space before it: "not - so" is not "not-for-profit"
 }
 
 func lexemes(text string) []lexeme {
+	// The lexemes are slices of text, which must be valid UTF-8 for a
+	// slice to be the runes it was decoded as: an invalid byte becomes
+	// U+FFFD first, as converting the text to runes and back did.
+	if !utf8.ValidString(text) {
+		text = string([]rune(text))
+	}
 	var out []lexeme
-	runes := []rune(text)
-	for i := 0; i < len(runes); {
-		r := runes[i]
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
 		switch {
 		case isHan(r):
-			j := i
-			for j < len(runes) && isHan(runes[j]) {
-				j++
+			j := i + n
+			for j < len(text) {
+				r, n := utf8.DecodeRuneInString(text[j:])
+				if !isHan(r) {
+					break
+				}
+				j += n
 			}
-			out = append(out, lexeme{kind: 'h', text: string(runes[i:j])})
+			out = append(out, lexeme{kind: 'h', text: text[i:j]})
 			i = j
 		case unicode.IsDigit(r):
 			j := i
-			for j < len(runes) && (unicode.IsDigit(runes[j]) ||
-				((runes[j] == '.' || runes[j] == ',' || runes[j] == ':') && j+1 < len(runes) && unicode.IsDigit(runes[j+1]) && j > i)) {
-				j++
+			for j < len(text) {
+				r, n := utf8.DecodeRuneInString(text[j:])
+				if !unicode.IsDigit(r) && !((r == '.' || r == ',' || r == ':') && j > i && digitAt(text, j+n)) {
+					break
+				}
+				j += n
 			}
-			out = append(out, lexeme{kind: 'n', text: string(runes[i:j])})
+			out = append(out, lexeme{kind: 'n', text: text[i:j]})
 			i = j
 		case unicode.IsLetter(r):
 			j := i
-			for j < len(runes) && (unicode.IsLetter(runes[j]) && !isHan(runes[j]) || unicode.IsDigit(runes[j]) ||
-				((runes[j] == '\'' || runes[j] == '’') && j+1 < len(runes) && unicode.IsLetter(runes[j+1]))) {
-				j++
+			for j < len(text) {
+				r, n := utf8.DecodeRuneInString(text[j:])
+				if !(unicode.IsLetter(r) && !isHan(r) || unicode.IsDigit(r) || (r == '\'' || r == '’') && letterAt(text, j+n)) {
+					break
+				}
+				j += n
 			}
-			w := string(runes[i:j])
+			w := text[i:j]
 			out = append(out, lexeme{kind: 'w', text: strings.ReplaceAll(strings.ToLower(w), "’", "'"), capital: unicode.IsUpper(r), orig: w})
 			i = j
 		case unicode.IsSpace(r):
-			i++
+			i += n
 		default:
-			out = append(out, lexeme{kind: 'p', text: string(r), spaced: i > 0 && unicode.IsSpace(runes[i-1])})
-			i++
+			before, _ := utf8.DecodeLastRuneInString(text[:i])
+			out = append(out, lexeme{kind: 'p', text: text[i : i+n], spaced: i > 0 && unicode.IsSpace(before)})
+			i += n
 		}
 	}
 	return out
 }
 
+// digitAt and letterAt report whether the rune at byte i of s is a digit
+// or a letter (false at the end of s).
+func digitAt(s string, i int) bool {
+	if i >= len(s) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return unicode.IsDigit(r)
+}
+
+func letterAt(s string, i int) bool {
+	if i >= len(s) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return unicode.IsLetter(r)
+}
+
 func lexClause(text string, sp *span) clause {
-	c := clause{text: strings.TrimSpace(text), feats: map[string]bool{}, unis: map[string]bool{}}
+	// The maps are made on their first feature: most clauses of English
+	// text have no unigrams, and many clauses no features at all. Only
+	// analyze writes them, so a nil map reads as the empty one.
+	c := clause{text: strings.TrimSpace(text)}
 	lx := lexemes(text)
-	add := func(f string) { c.feats[f] = true; sp.feats[f] = true }
-	addUni := func(f string) { c.unis[f] = true; sp.unis[f] = true }
+	add := func(f string) {
+		if c.feats == nil {
+			c.feats = map[string]bool{}
+		}
+		c.feats[f] = true
+		sp.feats[f] = true
+	}
+	addUni := func(f string) {
+		if c.unis == nil {
+			c.unis = map[string]bool{}
+		}
+		if sp.unis == nil {
+			sp.unis = map[string]bool{}
+		}
+		c.unis[f] = true
+		sp.unis[f] = true
+	}
 	for i := 0; i < len(lx); i++ {
 		l := lx[i]
 		switch l.kind {
@@ -357,22 +418,24 @@ func englishScope(rest []lexeme) []string {
 	return scope
 }
 
-// hanFeatures emits the content bigrams and unigrams of a Han run.
+// hanFeatures emits the content bigrams and unigrams of a Han run (valid
+// UTF-8: a run of lexemes), sliced from the run rather than rebuilt from
+// its runes.
 func hanFeatures(run string, add, addUni func(string)) {
-	rs := []rune(run)
-	for i, r := range rs {
+	for i := 0; i < len(run); {
+		r, n := utf8.DecodeRuneInString(run[i:])
 		if !chineseParticles[r] {
-			addUni("u:" + string(r))
+			addUni("u:" + run[i:i+n])
 		}
-		if i+1 < len(rs) {
-			if chineseParticles[r] || chineseParticles[rs[i+1]] {
-				continue
-			}
-			bg := string(rs[i : i+2])
-			if !chineseStopBigrams[bg] {
-				add("h:" + bg)
+		if j := i + n; j < len(run) {
+			r2, n2 := utf8.DecodeRuneInString(run[j:])
+			if !chineseParticles[r] && !chineseParticles[r2] {
+				if bg := run[i : j+n2]; !chineseStopBigrams[bg] {
+					add("h:" + bg)
+				}
 			}
 		}
+		i += n
 	}
 }
 
