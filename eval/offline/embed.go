@@ -16,11 +16,7 @@ func Embed(text string) []float64 {
 	for f := range sp.feats {
 		addHashed(v, f, 1)
 		if len(f) > 2 && f[:2] == "w:" {
-			w := f[2:]
-			padded := "<" + w + ">"
-			for i := 0; i+3 <= len(padded); i++ {
-				addHashed(v, "t:"+padded[i:i+3], 0.5)
-			}
+			addTrigrams(v, f[2:], 0.5)
 		}
 	}
 	for f := range sp.unis {
@@ -40,6 +36,35 @@ func Embed(text string) []float64 {
 	return v
 }
 
+// addTrigrams adds w to the buckets of the features "t:" + each
+// trigram of "<" + word + ">", hashed as addHashed hashes them but
+// without building the strings (Embed runs for every sample, over every
+// word).
+func addTrigrams(v []float64, word string, w float64) {
+	padded := func(k int) byte {
+		switch k {
+		case 0:
+			return '<'
+		case len(word) + 1:
+			return '>'
+		}
+		return word[k-1]
+	}
+	t := fnvAdd(fnvAdd(fnvOffset, 't'), ':')
+	for i := 0; i+3 <= len(word)+2; i++ {
+		h := fnvAdd(fnvAdd(fnvAdd(t, padded(i)), padded(i+1)), padded(i+2))
+		v[h%uint64(len(v))] += w
+	}
+}
+
+// FNV-1a, 64 bits.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func fnvAdd(h uint64, b byte) uint64 { return (h ^ uint64(b)) * fnvPrime }
+
 // addHashed adds w to the feature's bucket. The weights stay non-negative
 // (no signed hashing) so that cosines fall in [0, 1], the range of answer
 // relevancy; at 1024 buckets collisions are rare for texts of a few
@@ -47,10 +72,9 @@ func Embed(text string) []float64 {
 func addHashed(v []float64, feature string, w float64) {
 	// FNV-1a, inlined: hash/fnv allocates per call and Embed runs for
 	// every sample.
-	h := uint64(14695981039346656037)
+	h := uint64(fnvOffset)
 	for i := 0; i < len(feature); i++ {
-		h ^= uint64(feature[i])
-		h *= 1099511628211
+		h = fnvAdd(h, feature[i])
 	}
 	v[h%uint64(len(v))] += w
 }
