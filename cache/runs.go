@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -285,19 +287,26 @@ func (db *DB) RunPage(ref string, from, limit int) (info eval.RunInfo, page []*e
 		if limit <= 0 {
 			return nil
 		}
-		return walkResults(tx, db.path, info.ID, from, func(idx int, k, v []byte) (bool, error) {
-			if len(page) == limit {
+		// The values are copied here, under the damage guard (a fault in
+		// the mapping must be read here); they are decoded after, on
+		// every core (decodeResults): decoding is most of a report's time.
+		var raw []rawResult
+		werr := walkResults(tx, db.path, info.ID, from, func(idx int, k, v []byte) (bool, error) {
+			if len(raw) == limit {
 				next = idx
 				return false, nil
 			}
-			r, err := decodeResult(db.path, info.ID, idx, v)
-			if err != nil {
-				return false, err
-			}
-			page = append(page, r)
+			raw = append(raw, rawResult{idx: idx, v: bytes.Clone(v)})
 			read += len(k) + len(v)
 			return true, nil
 		})
+		// An undecodable value before a walk error is the error the
+		// walk, decoding as it went, would have stopped at.
+		page, err = decodeResults(db.path, info.ID, raw)
+		if err != nil {
+			return err
+		}
+		return werr
 	})
 	if err != nil {
 		return eval.RunInfo{}, nil, -1, err
@@ -405,6 +414,67 @@ func walkResults(tx *bolt.Tx, path, runID string, from int, fn func(idx int, k, 
 	}
 	return nil
 }
+
+// rawResult is a stored result's index and a copy of its value.
+type rawResult struct {
+	idx int
+	v   []byte
+}
+
+// decodeResults decodes the values in order, in parallel for a page of
+// more than a few, and returns the first error in index order, as one
+// decoding after the other would. A panic while decoding is raised again
+// in the caller's goroutine, where the damage guard turns it into an
+// error.
+func decodeResults(path, runID string, raw []rawResult) ([]*eval.Result, error) {
+	out := make([]*eval.Result, len(raw))
+	errs := make([]error, len(raw))
+	workers := min(runtime.GOMAXPROCS(0), len(raw)/minDecodeShare, 8)
+	if workers <= 1 {
+		for i, rr := range raw {
+			if out[i], errs[i] = decodeResult(path, runID, rr.idx, rr.v); errs[i] != nil {
+				return nil, errs[i]
+			}
+		}
+		return out, nil
+	}
+	var wg sync.WaitGroup
+	panics := make([]any, workers)
+	share := (len(raw) + workers - 1) / workers
+	for w := range workers {
+		lo, hi := w*share, min((w+1)*share, len(raw))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { panics[w] = recover() }()
+			for i := lo; i < hi; i++ {
+				out[i], errs[i] = decodeResult(path, runID, raw[i].idx, raw[i].v)
+			}
+		}()
+	}
+	wg.Wait()
+	for w, p := range panics {
+		if p != nil {
+			// The first share's panic came first; an error before it in
+			// its share was returned by its worker, not raised.
+			for i := w * share; i < len(raw) && i < (w+1)*share; i++ {
+				if errs[i] != nil {
+					return nil, errs[i]
+				}
+			}
+			panic(p)
+		}
+		for i := w * share; i < len(raw) && i < (w+1)*share; i++ {
+			if errs[i] != nil {
+				return nil, errs[i]
+			}
+		}
+	}
+	return out, nil
+}
+
+// minDecodeShare is the least results a decoding goroutine is given.
+const minDecodeShare = 32
 
 func decodeResult(path, runID string, idx int, v []byte) (*eval.Result, error) {
 	r := new(eval.Result)
