@@ -96,10 +96,38 @@ func (sr *storedRun) code(cancelled bool) int {
 // time; keep, when set, says which indexes to yield.
 func eachStored(st cache.Store, id string, keep func(int) bool) func(yield func(*eval.Result) error) error {
 	return func(yield func(*eval.Result) error) error {
+		// The next page is read while this one is yielded: reading is
+		// decoding (the store's JSON), yielding is mostly encoding (the
+		// report's), and the two then share the cores. One page ahead at
+		// most; none is left being read when this returns.
+		type fetched struct {
+			page []*eval.Result
+			next int
+			err  error
+		}
+		fetch := func(from int) chan fetched {
+			c := make(chan fetched, 1)
+			go func() {
+				_, page, next, err := st.RunPage(id, from, reportPage)
+				c <- fetched{page, next, err}
+			}()
+			return c
+		}
+		pending := fetch(0)
+		defer func() {
+			if pending != nil {
+				<-pending
+			}
+		}()
 		for from := 0; from >= 0; {
-			_, page, next, err := st.RunPage(id, from, reportPage)
-			if err != nil {
-				return err
+			f := <-pending
+			pending = nil
+			if f.err != nil {
+				return f.err
+			}
+			page, next := f.page, f.next
+			if next > from {
+				pending = fetch(next)
 			}
 			for _, r := range page {
 				if keep != nil && !keep(r.Index) {
