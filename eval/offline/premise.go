@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -34,10 +35,14 @@ const RestateShare = 0.7
 // answer of its own, for a question that presupposes its content (see
 // presupposes).
 func restates(st, q *span) bool {
-	if q == nil || !presupposes(q.text) {
+	if q == nil {
 		return false
 	}
-	asked := interrogativeFeats(q.text)
+	qf := factsOf(q)
+	if !qf.presupposes {
+		return false
+	}
+	asked := qf.asked
 	n, in := 0, 0
 	for f := range q.feats {
 		if asked[f] && !st.feats[f] {
@@ -50,6 +55,38 @@ func restates(st, q *span) bool {
 	}
 	return n > 0 && float64(in) >= RestateShare*float64(n)
 }
+
+// questionFacts are what the support test asks of a question for every
+// statement and sentence it tests: worked out once per question text.
+type questionFacts struct {
+	presupposes, alternatives bool
+	asked                     map[string]bool // interrogativeFeats
+}
+
+// factsOf is q's questionFacts through a bounded cache shared by every
+// goroutine, as analyze's spans are; the facts are never modified.
+func factsOf(q *span) *questionFacts {
+	questions.mu.Lock()
+	f, ok := questions.m[q.text]
+	questions.mu.Unlock()
+	if ok {
+		return f
+	}
+	f = &questionFacts{presupposes: presupposes(q.text), asked: interrogativeFeats(q.text)}
+	f.alternatives = !q.hasHan && offersAlternatives(q.text)
+	questions.mu.Lock()
+	if len(questions.m) >= analysisCacheSize {
+		clear(questions.m) // as analyze's cache: bounded, only costs recomputation
+	}
+	questions.m[q.text] = f
+	questions.mu.Unlock()
+	return f
+}
+
+var questions = struct {
+	mu sync.Mutex
+	m  map[string]*questionFacts
+}{m: map[string]*questionFacts{}}
 
 // interrogativeFeats are the features of a question's interrogative
 // phrase: "which shared genre", "what type of vegetation", "which former
@@ -152,7 +189,7 @@ func residual(st, q *span) string {
 	keep := make([]bool, len(words))
 	content := false
 	for i, w := range words {
-		for k := range analyze(w).feats {
+		for k := range analyzeText(w).feats { // one word: not worth a place in the cache
 			if !q.feats[k] && !q.unis[k] {
 				keep[i], content = true, true
 				break
@@ -262,7 +299,7 @@ func namedAsWritten(text, sentence string, q *span) (string, bool) {
 	}
 	seq := stems(sentence)
 	var qseq []string
-	if q != nil && !offersAlternatives(q.text) {
+	if q != nil && !factsOf(q).alternatives {
 		qseq = stems(q.text)
 	}
 	for _, r := range runs {
@@ -331,7 +368,7 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 	// ("Slipknot official theme"): it did not open the statement, and
 	// analyze does not take a sentence's first word for a name. A stop
 	// word before it keeps it from being first.
-	rsp := analyze("and " + r)
+	rsp := analyzeText("and " + r) // a span of its own: residue is set on it
 	rsp.residue = true
 	// The premise is the question's names the statement repeats
 	// (questionNames: a question's first word may be one, "Jinchang and

@@ -167,3 +167,24 @@ func TestNegationInATitle(t *testing.T) {
 		t.Errorf("Support = %+v, want the negation detector: the lowercase not still negates", ev)
 	}
 }
+
+// analyze's spans are shared by every goroutine (its cache): the
+// residual test, which marks its span, must build one of its own. Under
+// -race, a write to a shared span fails this test.
+func TestResidualSpansAreNotShared(t *testing.T) {
+	q := "Who directed the 2004 film that was shot at the Harbor Diner in Portland?"
+	ctx := []string{"The Harbor Diner is a restaurant in Portland. It appeared in the 2004 film Night Shift.",
+		"Night Shift is a 2004 comedy film directed by Lena Park and starring Tom Reed."}
+	const n = 8
+	done := make(chan int, n)
+	for range n {
+		go func() {
+			done <- Support("Lena Park directed the 2004 film that was shot at the Harbor Diner in Portland.", q, ctx).Verdict
+		}()
+	}
+	for range n {
+		if v := <-done; v != 1 {
+			t.Errorf("verdict %d, want 1", v)
+		}
+	}
+}

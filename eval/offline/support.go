@@ -467,7 +467,7 @@ func hasQuantity(sp *span, q quantity) bool {
 // about something else, is still missing.
 func missingName(st, question, best *span, all []*span) (string, bool) {
 	restating := restates(st, question)
-	candidates := question != nil && !question.hasHan && offersAlternatives(question.text)
+	candidates := question != nil && factsOf(question).alternatives
 	for _, n := range st.names {
 		if best.feats[n.feat] {
 			continue
