@@ -157,7 +157,17 @@ func union(a, b *span) *span {
 	for k := range b.feats {
 		f[k] = true
 	}
-	return &span{feats: f}
+	var comps map[string]bool
+	if len(a.comps)+len(b.comps) > 0 {
+		comps = map[string]bool{}
+		for k := range a.comps {
+			comps[k] = true
+		}
+		for k := range b.comps {
+			comps[k] = true
+		}
+	}
+	return &span{feats: f, comps: comps}
 }
 
 // continues reports whether one of a and b is the sentence right after

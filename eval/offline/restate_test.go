@@ -188,3 +188,18 @@ func TestResidualSpansAreNotShared(t *testing.T) {
 		}
 	}
 }
+
+// A comparison word that is part of a name compares nothing: "First" of
+// "First for Women" does not support "was started first".
+func TestComparisonWordInAName(t *testing.T) {
+	q := "Which magazine was started first, Harbour Monthly or First for Women?"
+	ctx := []string{"Harbour Monthly was a literary magazine published in Leeds. First for Women is a magazine published by Quay Media."}
+	if ev := Support("First for Women was started first.", q, ctx); ev.Verdict != 0 {
+		t.Errorf("Support = %+v, want unsupported: no sentence says which was first", ev)
+	}
+	// A field's key is not a name: "First departure: 06:15" says when the
+	// first one leaves.
+	if ev := Support("The first departure is at 06:15.", "", []string{"Route: Harbour to Quay; First departure: 06:15; Fare: 40 Taka"}); ev.Verdict != 1 {
+		t.Errorf("Support = %+v, want supported by the field", ev)
+	}
+}

@@ -223,7 +223,9 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 			} else {
 				plain++
 			}
-			if ctx[f] {
+			// A comparison the statement makes is found where the
+			// context makes it, not in a name that has the word.
+			if ctx[f] && !(st.comps[f] && !cs.comps[f]) {
 				if isEcho {
 					echoFound++
 				} else {
