@@ -3,7 +3,6 @@ package offline
 import (
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -82,35 +81,14 @@ func isClausePunct(r rune) bool {
 // context recall), so most calls find the span already built. The returned
 // span is shared and must not be modified; a caller that sets fields of
 // its span (contextSpans, recordSpans) calls analyzeText.
-func analyze(text string) *span {
-	analyses.mu.Lock()
-	sp, ok := analyses.m[text]
-	analyses.mu.Unlock()
-	if ok {
-		return sp
-	}
-	sp = analyzeText(text)
-	analyses.mu.Lock()
-	if len(analyses.m) >= analysisCacheSize {
-		// As for the context cache: crude but bounded; dropping
-		// everything only costs re-analysis, never a different span.
-		clear(analyses.m)
-	}
-	analyses.m[text] = sp
-	analyses.mu.Unlock()
-	return sp
-}
+func analyze(text string) *span { return analyses.get(text, analyzeText) }
 
-// analysisCacheSize bounds the cache of analysed texts: enough for the
+// analysisCacheSize bounds the memos of analysed texts: enough for the
 // texts of the samples in flight (a few dozen each), a few MB at most.
 const analysisCacheSize = 4096
 
-// analyses is the cache of analyze. analyzeText is a pure function of its
-// text, so the cache is shared by every judge and every goroutine.
-var analyses = struct {
-	mu sync.Mutex
-	m  map[string]*span
-}{m: map[string]*span{}}
+// analyses is analyze's memo, shared by every judge and every goroutine.
+var analyses = newMemo[*span](analysisCacheSize)
 
 // analyzeText builds the span of a text, stripped of control sequences and
 // invisible characters first (see stripControls); Markdown, citations and

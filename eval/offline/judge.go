@@ -11,15 +11,13 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/ragscope/ragscope/eval"
 )
 
 // Judge is the offline lexical judge. It is safe for concurrent use.
 type Judge struct {
-	mu    sync.Mutex
-	spans map[string][]*span // analysed context texts, see contextCacheSize
+	spans *memo[[]*span] // analysed context texts, see contextCacheSize
 }
 
 // contextCacheSize bounds the cache of analysed contexts. The same chunk is
@@ -33,7 +31,7 @@ var (
 )
 
 // New returns an offline judge.
-func New() *Judge { return &Judge{spans: map[string][]*span{}} }
+func New() *Judge { return &Judge{spans: newMemo[[]*span](contextCacheSize)} }
 
 // Info names the judge in banners, the TUI header and reports.
 func (j *Judge) Info() eval.JudgeInfo {
@@ -251,22 +249,7 @@ func citation(ev Evidence, ranks []int) *eval.Citation {
 func (j *Judge) contextSentences(contexts []string) []*span {
 	var out []*span
 	for _, c := range contexts {
-		j.mu.Lock()
-		sp, ok := j.spans[c]
-		j.mu.Unlock()
-		if !ok {
-			sp = contextSpans(c)
-			j.mu.Lock()
-			if len(j.spans) >= contextCacheSize {
-				// Dropping everything is crude but bounded and cheap; a
-				// dataset's chunks are re-analysed at most once per
-				// contextCacheSize distinct chunks.
-				clear(j.spans)
-			}
-			j.spans[c] = sp
-			j.mu.Unlock()
-		}
-		out = append(out, sp...)
+		out = append(out, j.spans.get(c, contextSpans)...)
 	}
 	return out
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"unicode"
 )
 
@@ -63,30 +62,16 @@ type questionFacts struct {
 	asked                     map[string]bool // interrogativeFeats
 }
 
-// factsOf is q's questionFacts through a bounded cache shared by every
-// goroutine, as analyze's spans are; the facts are never modified.
+// factsOf is q's questionFacts, worked out once per question text; the
+// facts are shared and never modified.
 func factsOf(q *span) *questionFacts {
-	questions.mu.Lock()
-	f, ok := questions.m[q.text]
-	questions.mu.Unlock()
-	if ok {
-		return f
-	}
-	f = &questionFacts{presupposes: presupposes(q.text), asked: interrogativeFeats(q.text)}
-	f.alternatives = !q.hasHan && offersAlternatives(q.text)
-	questions.mu.Lock()
-	if len(questions.m) >= analysisCacheSize {
-		clear(questions.m) // as analyze's cache: bounded, only costs recomputation
-	}
-	questions.m[q.text] = f
-	questions.mu.Unlock()
-	return f
+	return questions.get(q.text, func(text string) *questionFacts {
+		return &questionFacts{presupposes: presupposes(text), asked: interrogativeFeats(text),
+			alternatives: !q.hasHan && offersAlternatives(text)}
+	})
 }
 
-var questions = struct {
-	mu sync.Mutex
-	m  map[string]*questionFacts
-}{m: map[string]*questionFacts{}}
+var questions = newMemo[*questionFacts](analysisCacheSize)
 
 // interrogativeFeats are the features of a question's interrogative
 // phrase: "which shared genre", "what type of vegetation", "which former

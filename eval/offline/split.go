@@ -3,7 +3,6 @@ package offline
 import (
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/clipperhouse/uax29/v2/sentences"
@@ -31,29 +30,13 @@ var (
 // than two claims. Pieces without letters or digits are dropped; short or
 // subordinate Chinese clauses are merged into their neighbour.
 func SplitStatements(text string) []string {
-	splits.mu.Lock()
-	stmts, ok := splits.m[text]
-	splits.mu.Unlock()
-	if !ok {
-		stmts = splitStatements(text)
-		splits.mu.Lock()
-		if len(splits.m) >= analysisCacheSize {
-			clear(splits.m) // as in analyze
-		}
-		splits.m[text] = stmts
-		splits.mu.Unlock()
-	}
-	// A copy: the caller may change its slice, the cache's stays.
-	return slices.Clone(stmts)
+	// A copy: the caller may change its slice, the memo's stays.
+	return slices.Clone(splits.get(text, splitStatements))
 }
 
-// splits caches SplitStatements: context precision splits the reference
-// once per chunk and context recall once more. splitStatements is a pure
-// function of its text.
-var splits = struct {
-	mu sync.Mutex
-	m  map[string][]string
-}{m: map[string][]string{}}
+// splits is SplitStatements' memo: context precision splits the reference
+// once per chunk and context recall once more.
+var splits = newMemo[[]string](analysisCacheSize)
 
 func splitStatements(text string) []string {
 	var out []string
