@@ -82,6 +82,62 @@ func TestClientTakesOverWhenTheHolderGoes(t *testing.T) {
 	}
 }
 
+// A paid reply (or a result, a label) whose write is the first call to
+// find the holder gone is written to the database the client took over:
+// nothing the client was given to store is dropped with its holder.
+func TestAWriteThatFindsItsHolderGoneIsStored(t *testing.T) {
+	req := eval.ChatRequest{Model: "m", Messages: []eval.Message{{Role: "user", Content: "q"}}}
+	ereq := eval.EmbedRequest{Endpoint: "e", Model: "m"}
+	label := eval.Label{Key: eval.LabelKey("s", "faithfulness_verdicts", "i"), SampleKey: "s", Task: "faithfulness_verdicts", Item: "i", Value: 1}
+	for _, tc := range []struct {
+		name  string
+		write func(*Shared) error
+		read  func(*Shared) (bool, error)
+	}{
+		{"chat reply",
+			func(b *Shared) error { return b.PutChat(req.Key(), req, eval.ChatResponse{Choices: []string{"a"}}) },
+			func(b *Shared) (bool, error) { _, ok, err := b.LookupChat(req.Key()); return ok, err }},
+		{"embeddings",
+			func(b *Shared) error { return b.PutEmbeddings(ereq, []string{"x"}, [][]float64{{1, 0}}) },
+			func(b *Shared) (bool, error) {
+				v, err := b.LookupEmbeddings([]string{eval.EmbedKey("e", "m", 0, "x")})
+				return len(v) == 1 && v[0] != nil, err
+			}},
+		{"results",
+			func(b *Shared) error {
+				if err := b.PutRun(eval.RunInfo{ID: "r", Samples: 1}); err != nil {
+					return err
+				}
+				return b.PutResults("r", []*eval.Result{{Index: 0}})
+			},
+			func(b *Shared) (bool, error) { _, rs, err := b.Run("r"); return len(rs) == 1, err }},
+		{"label",
+			func(b *Shared) error { return b.PutLabels([]eval.Label{label}) },
+			func(b *Shared) (bool, error) {
+				ls, err := b.Labels([]string{label.Key})
+				return ls[label.Key].Value == 1, err
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "r.db")
+			a := openShared(t, path, Hold)
+			b := openShared(t, path, Hold)
+			a.Close()
+			if err := tc.write(b); err != nil {
+				t.Fatalf("write after the holder went: %v", err)
+			}
+			if !b.Holding() {
+				t.Fatal("the client did not take the database over")
+			}
+			b.Close()
+			c := openShared(t, path, Read)
+			if ok, err := tc.read(c); err != nil || !ok {
+				t.Fatalf("the write is not in the database: %v %v", ok, err)
+			}
+		})
+	}
+}
+
 // Alone, a reader opens the file read-only and serves nothing; a holder
 // leaves no socket behind when it closes.
 func TestNothingLingers(t *testing.T) {

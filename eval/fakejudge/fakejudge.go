@@ -188,12 +188,6 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error":{"message":"bad json"}}`, 400)
 		return
 	}
-	s.mu.Lock()
-	delay := s.Delay
-	s.mu.Unlock()
-	if delay > 0 {
-		time.Sleep(delay)
-	}
 	switch {
 	case strings.HasSuffix(r.URL.Path, "/embeddings"):
 		s.serveEmbeddings(w, r, raw)
@@ -201,6 +195,20 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.serveChat(w, r, raw)
 	default:
 		http.Error(w, `{"error":{"message":"not found"}}`, 404)
+	}
+}
+
+// pause is the server's Delay. It comes after the request is recorded, so
+// that Requests lists requests in the order they arrived: a test that asks
+// who paid first for a call (a process killed with the request on the wire,
+// then its survivor) must not see the order in which sleeps happened to end
+// on a loaded machine.
+func (s *Server) pause() {
+	s.mu.Lock()
+	delay := s.Delay
+	s.mu.Unlock()
+	if delay > 0 {
+		time.Sleep(delay)
 	}
 }
 
@@ -233,6 +241,7 @@ func (s *Server) serveChat(w http.ResponseWriter, hr *http.Request, raw map[stri
 	s.counts[req.Task]++
 	s.requests = append(s.requests, req)
 	s.mu.Unlock()
+	s.pause()
 
 	rep := s.Chat(req)
 	if s.writeRaw(w, hr, rep) {
@@ -372,6 +381,7 @@ func (s *Server) serveEmbeddings(w http.ResponseWriter, hr *http.Request, raw ma
 	s.embeds = append(s.embeds, texts)
 	embed, b64, fault := s.Embed, s.Base64 || raw["encoding_format"] == "base64", s.EmbedFault
 	s.mu.Unlock()
+	s.pause()
 	if fault != nil {
 		if rep, ok := fault(texts); ok {
 			s.writeRaw(w, hr, rep)
