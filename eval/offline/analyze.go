@@ -24,6 +24,11 @@ type span struct {
 	// prev and next are the neighbouring sentences of a context sentence
 	// in its chunk.
 	prev, next *span
+	// ref is the name a context sentence's subject pronoun stands for
+	// (referent), and refFeats its words: "It is a documentary of three
+	// Finnish rock groups" says so of The Saimaa Gesture.
+	ref      string
+	refFeats map[string]bool
 	// residue marks a statement's residual (premise.go), which is tested
 	// as a short answer and never restated again.
 	residue bool

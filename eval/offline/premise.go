@@ -410,6 +410,11 @@ var demonymStems = func() map[string]bool {
 func premiseLink(a, r *span, q *span, premise []string, sents []*span) (*span, bool) {
 	var missing, present []string
 	for _, f := range premise {
+		if !anyHas(sents, f) {
+			// No context speaks of it: nothing ties the answer to it,
+			// and nothing says otherwise (missingName).
+			continue
+		}
 		if a.feats[f] || inWindow(a, f) || subjectHas(a, f) {
 			present = append(present, f)
 			continue

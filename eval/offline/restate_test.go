@@ -203,3 +203,87 @@ func TestComparisonWordInAName(t *testing.T) {
 		t.Errorf("Support = %+v, want supported by the field", ev)
 	}
 }
+
+// A sentence whose subject is a pronoun says what it says of the name
+// the sentence before it opens on ("In 2007, he was inducted…" after
+// "Tom Reed (born 1954) is…"), through a chain of such sentences; a
+// pronoun after a sentence that opens on a common noun, or on another
+// name, stands for nothing the judge can tell.
+func TestPronounStandsForTheNameBefore(t *testing.T) {
+	hallQ := "Who was inducted into the Harbour Hall of Fame, Tom Reed or Ann Lee?"
+	hall := []string{"Ann Lee (born 2 December 1963) is a Welsh television presenter and singer. She was the lead singer of the band Quay.",
+		"Tom Reed (born October 10, 1954) is an American rock vocalist and songwriter. In 2007, he was inducted into the Harbour Hall of Fame."}
+	docQ := "Which documentary is about rock groups, Harbour Days or The Quay Gesture?"
+	chain := []string{"Harbour Days is a 1989 film about a fishing town.",
+		"The Quay Gesture (Welsh: Ystum) is a 1981 film by two directors. It was shot in one summer. It is a documentary of three rock groups on tour."}
+	noun := []string{"The Quay Gesture is a 1981 film. The film was shot in one summer. It is a documentary of three rock groups on tour."}
+	other := []string{"Tom Reed is an American vocalist. Ann Lee is a Welsh singer. She was inducted into the Harbour Hall of Fame in 2007."}
+	for _, tt := range []struct {
+		name, q, statement string
+		ctx                []string
+		want               int
+		reason             string
+	}{
+		{"after a phrase of time", hallQ, "Tom Reed was inducted into the Harbour Hall of Fame.", hall, 1, "he was inducted"},
+		{"the other candidate", hallQ, "Ann Lee was inducted into the Harbour Hall of Fame.", hall, 0, ""},
+		{"no question", "", "Tom Reed was inducted into the Harbour Hall of Fame.", hall, 1, "he was inducted"},
+		{"through a chain of pronouns", docQ, "The Quay Gesture is about rock groups.", chain, 1, "It is a documentary"},
+		{"the other candidate of the chain", docQ, "Harbour Days is about rock groups.", chain, 0, ""},
+		{"after a common noun", docQ, "The Quay Gesture is a documentary of three rock groups on tour.", noun, 0, ""},
+		{"after another name", "", "Tom Reed was inducted into the Harbour Hall of Fame in 2007.", other, 0, ""},
+		{"the name before it", "", "Ann Lee was inducted into the Harbour Hall of Fame in 2007.", other, 1, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ev := Support(tt.statement, tt.q, tt.ctx)
+			if ev.Verdict != tt.want {
+				t.Fatalf("Support(%q) = %+v, want verdict %d", tt.statement, ev, tt.want)
+			}
+			if tt.reason != "" && !strings.Contains(ev.Reason, tt.reason) {
+				t.Errorf("reason %q, want it to contain %q", ev.Reason, tt.reason)
+			}
+		})
+	}
+	for text, want := range map[string]string{
+		"The Quay Gesture (Welsh: Ystum) is a 1981 film.": "Quay Gesture",
+		"Tom Reed (born 1954) is a vocalist.":             "Tom Reed",
+		"Reed became a commentator.":                      "Reed",
+		"Bank of Kent, the lender, grew.":                 "Bank of Kent",
+		"The film was shot in Kent.":                      "",
+		"In 2007, he was inducted.":                       "",
+	} {
+		if got := openingName(text); got != want {
+			t.Errorf("openingName(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+// A restatement's premise that no context mentions at all ("the 1998
+// Quay Harbour Grand Cup" of a context that only says "the race") ties the answer's
+// sentence to nothing and contradicts nothing: the answer is checked
+// where the contexts give it. A premise the contexts do mention must still
+// be tied to it.
+func TestAPremiseNoContextMentionsIsGiven(t *testing.T) {
+	q := "The 1998 Quay Harbour Grand Cup was won by a driver who retired in what year?"
+	absent := []string{"The 20-lap race was the fifth round of the 1998 season and was won by Tom Reed. After retiring from racing in 2003, Reed became a commentator."}
+	elsewhere := []string{"The Quay Harbour Grand Cup is a motor race held in Kent every May.",
+		"The 20-lap race was the fifth round of the 1998 season and was won by Tom Reed. After retiring from racing in 2003, Reed became a commentator."}
+	for _, tt := range []struct {
+		name, statement string
+		ctx             []string
+		want            int
+	}{
+		{"the premise is in no context", "The 1998 Quay Harbour Grand Cup was won by a driver who retired in 2003.", absent, 1},
+		{"an answer the contexts do not give", "The 1998 Quay Harbour Grand Cup was won by a driver who retired in 2005.", absent, 0},
+		{"the premise is in a context that does not tie it", "The 1998 Quay Harbour Grand Cup was won by a driver who retired in 2003.", elsewhere, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ev := Support(tt.statement, q, tt.ctx)
+			if ev.Verdict != tt.want {
+				t.Fatalf("Support(%q) = %+v, want verdict %d", tt.statement, ev, tt.want)
+			}
+			if tt.want == 1 && !strings.Contains(ev.Reason, `restates the question around "2003"`) {
+				t.Errorf("reason %q does not say the answer is what the restatement adds", ev.Reason)
+			}
+		})
+	}
+}

@@ -85,6 +85,9 @@ func contextSpans(text string) []*span {
 		}
 		out = append(out, sp)
 	}
+	for _, sp := range out {
+		setReferent(sp)
+	}
 	return append(out, recordSpans(text)...)
 }
 
@@ -158,7 +161,7 @@ func support(st, q *span, sents []*span) Evidence {
 			ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); statement names %q, which the matching context does not mention (%s)", clip(ev.Quote), ev.Coverage, n, DetectorName)
 			return ev
 		}
-		if n, ok := namedAsWritten(st.text, ev.Quote, q); !ok {
+		if n, ok := namedAsWritten(st.text, withReferent(sents[best]), q); !ok {
 			if rev, ok := residualSupport(st, q, sents); ok {
 				return rev
 			}
@@ -225,7 +228,7 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 			}
 			// A comparison the statement makes is found where the
 			// context makes it, not in a name that has the word.
-			if ctx[f] && !(st.comps[f] && !cs.comps[f]) {
+			if (ctx[f] || cs.refFeats[f]) && !(st.comps[f] && !cs.comps[f]) {
 				if isEcho {
 					echoFound++
 				} else {
@@ -471,7 +474,7 @@ func missingName(st, question, best *span, all []*span) (string, bool) {
 	restating := restates(st, question)
 	candidates := question != nil && factsOf(question).alternatives
 	for _, n := range st.names {
-		if best.feats[n.feat] {
+		if best.feats[n.feat] || best.refFeats[n.feat] {
 			continue
 		}
 		if question != nil && question.feats[n.feat] && !candidates {
@@ -513,4 +516,105 @@ func clip(s string) string {
 // nearby reports whether the sentence before or after sp has the feature.
 func nearby(sp *span, feat string) bool {
 	return sp.prev != nil && sp.prev.feats[feat] || sp.next != nil && sp.next.feats[feat]
+}
+
+// setReferent finds the name a context sentence's subject pronoun stands
+// for: the name the sentence before it opens on, or, when that one too
+// goes on with a pronoun, the name that one stands for. "In 2007, he was inducted into the Rock and
+// Roll Hall of Fame." after "David Lee Roth (born October 10, 1954) is an
+// American rock vocalist…" says it of David Lee Roth; a sentence that
+// names someone else first, or opens on a common noun, leaves the pronoun
+// unresolved, and the sentence is read as it is written.
+func setReferent(sp *span) {
+	if !subjectPronoun(sp.text) {
+		return
+	}
+	p := sp.prev
+	switch {
+	case p == nil:
+		return
+	case p.ref != "":
+		sp.ref, sp.refFeats = p.ref, p.refFeats
+		return
+	case subjectPronoun(p.text):
+		return
+	}
+	name := openingName(p.text)
+	if name == "" {
+		return
+	}
+	sp.ref = name
+	sp.refFeats = map[string]bool{}
+	for _, w := range strings.Fields(name) {
+		if f := stem(strings.ToLower(w)); f != "" && !englishStop[strings.ToLower(w)] {
+			sp.refFeats["w:"+f] = true
+		}
+	}
+}
+
+// subjectPronoun reports whether the sentence's subject is a personal
+// pronoun: it opens with one, or with a short phrase of time or place and
+// then one ("In 2007, he was…", "After the war, she…").
+func subjectPronoun(text string) bool {
+	w := strings.Fields(stripMarkup(text))
+	if len(w) == 0 {
+		return false
+	}
+	if subjectPronouns[strings.ToLower(strings.Trim(w[0], "\"'("))] {
+		return true
+	}
+	if !openingPrepositions[strings.ToLower(w[0])] {
+		return false
+	}
+	for i := 1; i < len(w) && i <= 5; i++ {
+		if strings.HasSuffix(w[i], ",") {
+			return i+1 < len(w) && subjectPronouns[strings.ToLower(w[i+1])]
+		}
+	}
+	return false
+}
+
+var (
+	subjectPronouns     = setOf("he", "she", "it", "they")
+	openingPrepositions = setOf("in", "on", "at", "after", "before", "during", "since", "by", "from", "until", "later", "then", "today", "now", "currently")
+)
+
+// openingName is the name a sentence opens on, its words as written
+// ("The Saimaa Gesture", "David Lee Roth", "Collins"), or "" when it opens
+// on anything else.
+func openingName(text string) string {
+	w := strings.Fields(stripMarkup(text))
+	i := 0
+	if len(w) > 1 && englishDeterminers[strings.ToLower(w[0])] && capitalised(strings.Trim(w[1], "\"'(")) {
+		i = 1
+	}
+	var out []string
+	for ; i < len(w); i++ {
+		if len(out) > 0 && strings.HasPrefix(w[i], "(") {
+			break // "The Saimaa Gesture (Finnish: …)"
+		}
+		t := strings.Trim(w[i], "\"'(),;:.")
+		lt := strings.ToLower(t)
+		switch {
+		case t != "" && capitalised(t) && (len(out) > 0 || !englishStop[lt] && !participle(lt) && !pronouns[lt]):
+			out = append(out, t)
+		case len(out) > 0 && nameParticles[lt] && i+1 < len(w) && capitalised(strings.Trim(w[i+1], "\"'(")):
+			out = append(out, t)
+		default:
+			return strings.Join(out, " ")
+		}
+		if strings.ContainsAny(w[i][len(w[i])-1:], ",;:.)") {
+			break // punctuation after the word ends the name
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// withReferent is a context sentence with the name its pronoun stands for,
+// for the test that a name is written as one.
+func withReferent(sp *span) string {
+	if sp.ref == "" {
+		return sp.text
+	}
+	return sp.ref + " " + sp.text
 }
