@@ -88,6 +88,10 @@ func TestAbbreviationsDoNotSplitSentences(t *testing.T) {
 		{"The case Roe v. Wade was decided in 1973. It was overturned later.", []string{"The case Roe v. Wade was decided in 1973.", "It was overturned later."}},
 		{"The song reached No. 1 on the chart. See p. 4 for details.", []string{"The song reached No. 1 on the chart.", "See p. 4 for details."}},
 		{"Dr. Ann Lee leads the lab.", []string{"Dr. Ann Lee leads the lab."}},
+		// A ! or ? in a title does not end the sentence when the next
+		// word is in lower case; one that ends a sentence still does.
+		{`He hosted "Game On", "You Bet!" and "Stars in Their Eyes". Jeopardy! is a quiz show. Is it? Yes, it is!`,
+			[]string{`He hosted "Game On", "You Bet!" and "Stars in Their Eyes".`, "Jeopardy! is a quiz show.", "Is it?", "Yes, it is!"}},
 	}
 	for _, tt := range tests {
 		if got := sentencesOf(tt.text); !reflect.DeepEqual(got, tt.want) {

@@ -146,7 +146,7 @@ func proposition(question string) (affirmed, denied string, ok bool) {
 // SplitStatements, or, for a bare yes or no, the question's proposition
 // affirmed or denied ("Yes: both X and Y American", "No, not both X and Y American").
 func StatementsFor(question, answer string) []string {
-	stmts := SplitStatements(answer)
+	stmts := rejoinQuestionJoints(question, answer, SplitStatements(answer))
 	if len(stmts) > 0 {
 		if yes, ok := restatedYesNo(question, stmts[0]); ok {
 			return append(propositionStatements(question, yes), stmts[1:]...)
@@ -223,4 +223,48 @@ func propositionStatements(question string, yes bool) []string {
 		return []string{"Yes: " + aff}
 	}
 	return []string{"No, " + den}
+}
+
+// rejoinQuestionJoints joins back two statements cut at a joint the answer
+// copies from the question: "The 2000–01 NBA season was the Jazz's 27th
+// season, and 22nd season in Salt Lake City, …, the Jazz signed John
+// Starks and Danny Manning." restates a question that has the same ", and
+// 22nd"; cut there, neither half restates it, and the half without the
+// answer is the question's premise checked as a claim. Kept whole, it is
+// the question around its answer (see residualSupport).
+func rejoinQuestionJoints(question, answer string, stmts []string) []string {
+	if len(stmts) < 2 || question == "" || containsHan(question) {
+		return stmts
+	}
+	var out []string
+	at := 0 // where the last statement was found in answer
+	for i, s := range stmts {
+		j := strings.Index(answer[at:], s)
+		if j < 0 {
+			return stmts // changed by the splitter (merged, trimmed): leave it
+		}
+		j += at
+		if i > 0 && out != nil {
+			prev := out[len(out)-1]
+			joint := answer[at:j]
+			if strings.TrimSpace(joint) != "" && copiedJoint(question, prev, joint, s) {
+				out[len(out)-1] = prev + joint + s
+				at = j + len(s)
+				continue
+			}
+		}
+		out = append(out, s)
+		at = j + len(s)
+	}
+	return out
+}
+
+// copiedJoint reports whether the question has the words either side of a
+// joint with the joint between them: the answer's cut is the question's.
+func copiedJoint(question, left, joint, right string) bool {
+	lw, rw := strings.Fields(left), strings.Fields(right)
+	if len(lw) == 0 || len(rw) == 0 {
+		return false
+	}
+	return indexFold(question, lw[len(lw)-1]+joint+rw[0]) >= 0
 }

@@ -287,3 +287,26 @@ func TestAPremiseNoContextMentionsIsGiven(t *testing.T) {
 		})
 	}
 }
+
+// A restatement is not cut at a joint it copies from the question: the
+// half without the answer would be the question's premise checked as a
+// claim. A joint of the answer's own still cuts it.
+func TestARestatementIsNotCutAtTheQuestionsJoint(t *testing.T) {
+	q := "The 2001 season was the Harbour club's 27th season in the league, and 22nd season in Kent, after the retirement of Tom Reed, the club signed Ann Lee and who?"
+	for _, tt := range []struct {
+		q, answer string
+		want      int
+	}{
+		{q, "The 2001 season was the Harbour club's 27th season in the league, and 22nd season in Kent, after the retirement of Tom Reed, the club signed Ann Lee and Bo Chen.", 1},
+		{"Who did the Harbour club sign in 2001?", "The Harbour club signed Ann Lee in 2001, and the club won the league in 2002 with her.", 2},
+		{"", "The Harbour club signed Ann Lee in 2001, and the club won the league in 2002 with her.", 2},
+	} {
+		if got := StatementsFor(tt.q, tt.answer); len(got) != tt.want {
+			t.Errorf("StatementsFor(%q, %q) = %q, want %d statements", tt.q, tt.answer, got, tt.want)
+		}
+	}
+	ctx := []string{"After the retirement of Tom Reed, the club signed Ann Lee and Bo Chen, and acquired Cy Dee."}
+	if ev := Support(StatementsFor(q, "The 2001 season was the Harbour club's 27th season in the league, and 22nd season in Kent, after the retirement of Tom Reed, the club signed Ann Lee and Bo Chen.")[0], q, ctx); ev.Verdict != 1 {
+		t.Errorf("the whole restatement is not supported: %+v", ev)
+	}
+}

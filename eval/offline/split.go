@@ -130,13 +130,22 @@ func sentencesOf(text string) []string {
 	var out []string
 	iter := sentences.FromString(unglue(text))
 	carry := ""
-	for iter.Next() {
-		sent := carry + iter.Value()
+	next, more := "", iter.Next()
+	if more {
+		next = iter.Value()
+	}
+	for more {
+		sent := carry + next
 		carry = ""
+		if more = iter.Next(); more {
+			next = iter.Value()
+		}
 		// UAX #29 breaks after an initial ("J. Robert Oppenheimer") and
-		// after an abbreviation ("Mr. Smith", "St. Louis", "Roe v. Wade");
+		// after an abbreviation ("Mr. Smith", "St. Louis", "Roe v. Wade"),
+		// and after a ! or ? in a title ("You Bet!" and "Stars in Their
+		// Eyes", Jeopardy! is…) although the next word is in lower case;
 		// such a sentence continues.
-		if endsWithInitial(sent) || endsWithAbbreviation(sent) {
+		if endsWithInitial(sent) || endsWithAbbreviation(sent) || more && exclaimedTitle(sent, next) {
 			carry = sent
 			continue
 		}
@@ -154,6 +163,17 @@ func sentencesOf(text string) []string {
 		}
 	}
 	return out
+}
+
+// exclaimedTitle reports whether sent ends at a ! or ? (and closing
+// quotes) that the next sentence, opening in lower case, continues.
+func exclaimedTitle(sent, next string) bool {
+	t := strings.TrimRight(sent, " \t\"'”’)")
+	if !strings.HasSuffix(t, "!") && !strings.HasSuffix(t, "?") {
+		return false
+	}
+	n := strings.TrimLeft(next, " \t")
+	return n != "" && n[0] >= 'a' && n[0] <= 'z'
 }
 
 // abbreviations end in a period without ending a sentence: titles before
