@@ -554,18 +554,25 @@ func setReferent(sp *span) {
 
 // subjectPronoun reports whether the sentence's subject is a personal
 // pronoun: it opens with one, or with a short phrase of time or place and
-// then one ("In 2007, he was…", "After the war, she…").
+// then one ("In 2007, he was…", "After the war, she…"). It runs on every
+// context sentence, so the common case (neither) reads one word.
 func subjectPronoun(text string) bool {
-	w := strings.Fields(stripMarkup(text))
-	if len(w) == 0 {
+	text = strings.TrimLeft(text, " \t*#>_-\"'(")
+	first := text
+	if i := strings.IndexAny(text, " \t,"); i >= 0 {
+		first = text[:i]
+	}
+	if len(first) > 10 {
 		return false
 	}
-	if subjectPronouns[strings.ToLower(strings.Trim(w[0], "\"'("))] {
+	first = strings.ToLower(first)
+	if subjectPronouns[first] {
 		return true
 	}
-	if !openingPrepositions[strings.ToLower(w[0])] {
+	if !openingPrepositions[first] {
 		return false
 	}
+	w := strings.Fields(stripMarkup(text))
 	for i := 1; i < len(w) && i <= 5; i++ {
 		if strings.HasSuffix(w[i], ",") {
 			return i+1 < len(w) && subjectPronouns[strings.ToLower(w[i+1])]
