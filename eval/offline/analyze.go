@@ -29,6 +29,12 @@ type span struct {
 	// Finnish rock groups" says so of The Saimaa Gesture.
 	ref      string
 	refFeats map[string]bool
+	// countries are the countries a context sentence's demonyms name, and
+	// countryFeats their words, for the name detector: "a British film
+	// director" names Great Britain. Coverage does not count them: that
+	// an American was born in the United States is another claim.
+	countries    string
+	countryFeats map[string]bool
 	// residue marks a statement's residual (premise.go), which is tested
 	// as a short answer and never restated again.
 	residue bool

@@ -310,3 +310,28 @@ func TestARestatementIsNotCutAtTheQuestionsJoint(t *testing.T) {
 		t.Errorf("the whole restatement is not supported: %+v", ev)
 	}
 }
+
+// A demonym names its country for the name detector: "a British film
+// director" is from Great Britain. A demonym that labels a language
+// ("Italian: Società") names none, and another country's is no support.
+func TestDemonymNamesItsCountry(t *testing.T) {
+	q := "What film director is from Great Britain, Bo Chen or Alex Reed?"
+	ctx := []string{"Alexander \"Alex\" Reed (born 15 December 1954 in Bebington, Cheshire) is a British film director and screenwriter.",
+		"Bo Chen (born 1932) is a Czech film director and screenwriter."}
+	society := []string{"The Quay Society (Italian: \"Società del Molo\") is a criminal confederation, started in Melbourne."}
+	for _, tt := range []struct {
+		name, q, statement string
+		ctx                []string
+		want               int
+	}{
+		{"the country of the demonym", q, "Alexander \"Alex\" Reed is from Great Britain.", ctx, 1},
+		{"another country's demonym", q, "Bo Chen is from Great Britain.", ctx, 0},
+		{"a language label", "", "The Quay Society is a criminal confederation started in Italy.", society, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if ev := Support(tt.statement, tt.q, tt.ctx); ev.Verdict != tt.want {
+				t.Fatalf("Support(%q) = %+v, want verdict %d", tt.statement, ev, tt.want)
+			}
+		})
+	}
+}

@@ -254,16 +254,17 @@ var usStates = setOf("alabama", "alaska", "arizona", "arkansas", "california", "
 	"texas", "utah", "vermont", "virginia", "washington", "wisconsin", "wyoming")
 
 // countryNames maps a country's names to one spelling; demonymCountry a
-// demonym to it.
-var countryNames, demonymCountry = func() (map[string]string, map[string]string) {
-	names, dems := map[string]string{}, map[string]string{}
+// demonym to it; demonymCountryNames a demonym to the names of its country
+// as a text writes them (British: United Kingdom, Great Britain, Britain).
+var countryNames, demonymCountry, demonymCountryNames = func() (map[string]string, map[string]string, map[string][]string) {
+	names, dems, demNames := map[string]string{}, map[string]string{}, map[string][]string{}
 	for _, c := range []struct {
 		country string
 		names   []string
 		dems    []string
 	}{
 		{"united states", []string{"united states", "usa", "u.s", "america"}, []string{"american"}},
-		{"united kingdom", []string{"united kingdom", "uk", "britain", "england", "scotland", "wales"}, []string{"british", "english", "scottish", "welsh"}},
+		{"united kingdom", []string{"united kingdom", "uk", "britain", "great britain", "england", "scotland", "wales"}, []string{"british", "english", "scottish", "welsh"}},
 		{"ireland", []string{"ireland"}, []string{"irish"}},
 		{"canada", []string{"canada"}, []string{"canadian"}},
 		{"australia", []string{"australia"}, []string{"australian"}},
@@ -316,7 +317,34 @@ var countryNames, demonymCountry = func() (map[string]string, map[string]string)
 		}
 		for _, d := range c.dems {
 			dems[d] = c.country
+			demNames[d] = demonymNames(d, c.country, c.names)
 		}
 	}
-	return names, dems
+	return names, dems, demNames
 }()
+
+// demonymNames are the names a demonym's country goes by in a text that
+// would use the demonym: English is England, British is the United
+// Kingdom and Great Britain, American the United States and America.
+func demonymNames(dem, country string, names []string) []string {
+	switch dem {
+	case "english":
+		return []string{"England"}
+	case "scottish":
+		return []string{"Scotland"}
+	case "welsh":
+		return []string{"Wales"}
+	}
+	var out []string
+	for _, n := range names {
+		if len(n) <= 3 || strings.Contains(n, ".") || dem == "british" && (n == "england" || n == "scotland" || n == "wales") {
+			continue // abbreviations, and the nations of the UK, which British does not single out
+		}
+		w := strings.Fields(n)
+		for i := range w {
+			w[i] = strings.ToUpper(w[i][:1]) + w[i][1:]
+		}
+		out = append(out, strings.Join(w, " "))
+	}
+	return out
+}
