@@ -206,9 +206,11 @@ func TestComparisonWordInAName(t *testing.T) {
 
 // A sentence whose subject is a pronoun says what it says of the name
 // the sentence before it opens on ("In 2007, he was inducted…" after
-// "Tom Reed (born 1954) is…"), through a chain of such sentences; a
-// pronoun after a sentence that opens on a common noun, or on another
-// name, stands for nothing the judge can tell.
+// "Tom Reed (born 1954) is…"), through a chain of such sentences, and so
+// does one that opens on a description whose noun that sentence has
+// ("The mall is…" after "Harbour Plaza Mall is a regional shopping
+// mall"); a pronoun after a sentence that opens on another noun, or on
+// another name, stands for nothing the judge can tell.
 func TestPronounStandsForTheNameBefore(t *testing.T) {
 	hallQ := "Who was inducted into the Harbour Hall of Fame, Tom Reed or Ann Lee?"
 	hall := []string{"Ann Lee (born 2 December 1963) is a Welsh television presenter and singer. She was the lead singer of the band Quay.",
@@ -216,7 +218,11 @@ func TestPronounStandsForTheNameBefore(t *testing.T) {
 	docQ := "Which documentary is about rock groups, Harbour Days or The Quay Gesture?"
 	chain := []string{"Harbour Days is a 1989 film about a fishing town.",
 		"The Quay Gesture (Welsh: Ystum) is a 1981 film by two directors. It was shot in one summer. It is a documentary of three rock groups on tour."}
-	noun := []string{"The Quay Gesture is a 1981 film. The film was shot in one summer. It is a documentary of three rock groups on tour."}
+	noun := []string{"The Quay Gesture is a 1981 film. The crew was small. It is a documentary of three rock groups on tour."}
+	described := []string{"The Quay Gesture is a 1981 film. The film was shot in one summer. It is a documentary of three rock groups on tour."}
+	mallQ := "What shopping mall is the largest in south Kent, Quay Mall or Harbour Plaza Mall?"
+	malls := []string{"Quay Mall is 1212515 sqft with over 160 stores.",
+		"Harbour Plaza Mall is a regional shopping mall located in Dover. The mall is one of the busiest, and the largest mall in south Kent."}
 	other := []string{"Tom Reed is an American vocalist. Ann Lee is a Welsh singer. She was inducted into the Harbour Hall of Fame in 2007."}
 	for _, tt := range []struct {
 		name, q, statement string
@@ -230,6 +236,9 @@ func TestPronounStandsForTheNameBefore(t *testing.T) {
 		{"through a chain of pronouns", docQ, "The Quay Gesture is about rock groups.", chain, 1, "It is a documentary"},
 		{"the other candidate of the chain", docQ, "Harbour Days is about rock groups.", chain, 0, ""},
 		{"after a common noun", docQ, "The Quay Gesture is a documentary of three rock groups on tour.", noun, 0, ""},
+		{"after a description of the name", docQ, "The Quay Gesture is a documentary of three rock groups on tour.", described, 1, ""},
+		{"a description stands for the name", mallQ, "Harbour Plaza Mall is the largest in south Kent.", malls, 1, "The mall is one of the busiest"},
+		{"the other candidate of the description", mallQ, "Quay Mall is the largest in south Kent.", malls, 0, ""},
 		{"after another name", "", "Tom Reed was inducted into the Harbour Hall of Fame in 2007.", other, 0, ""},
 		{"the name before it", "", "Ann Lee was inducted into the Harbour Hall of Fame in 2007.", other, 1, ""},
 	} {

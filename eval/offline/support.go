@@ -527,13 +527,18 @@ func nearby(sp *span, feat string) bool {
 // names someone else first, or opens on a common noun, leaves the pronoun
 // unresolved, and the sentence is read as it is written.
 func setReferent(sp *span) {
+	noun := ""
 	if !subjectPronoun(sp.text) {
-		return
+		if noun = subjectNoun(sp.text); noun == "" {
+			return
+		}
 	}
 	p := sp.prev
 	switch {
 	case p == nil:
 		return
+	case noun != "" && !p.feats["w:"+stem(noun)]:
+		return // "The mall" after a sentence that is not about a mall
 	case p.ref != "":
 		sp.ref, sp.refFeats = p.ref, p.refFeats
 		return
@@ -551,6 +556,32 @@ func setReferent(sp *span) {
 			sp.refFeats["w:"+f] = true
 		}
 	}
+}
+
+// subjectNoun is the noun of a sentence that opens on a description
+// ("The mall is one of the highest-grossing…", "The band consisted of…"),
+// which stands for the name the sentence before it opens on when that
+// sentence has the noun ("La Plaza Mall is a regional shopping mall").
+func subjectNoun(text string) string {
+	text = strings.TrimLeft(text, " \t*#>_\"'(")
+	if !strings.HasPrefix(text, "The ") && !strings.HasPrefix(text, "This ") {
+		return ""
+	}
+	rest := text[strings.IndexByte(text, ' ')+1:]
+	end := strings.IndexAny(rest, " ,;:.")
+	if end < 0 {
+		end = len(rest)
+	}
+	w := strings.TrimSuffix(rest[:end], "'s")
+	for _, r := range w {
+		if r < 'a' || r > 'z' {
+			return ""
+		}
+	}
+	if len(w) < 3 || englishStop[w] {
+		return ""
+	}
+	return w
 }
 
 // subjectPronoun reports whether the sentence's subject is a personal
