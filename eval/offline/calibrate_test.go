@@ -141,6 +141,10 @@ func TestStateAnswerEnglish(t *testing.T) {
 		{"Is Harbour Devices or Level 3 Communications headquartered further west?", "Harbour Devices", "Harbour Devices is headquartered further west."},
 		{"What shopping mall is the largest in Kent, Harbour Mall or Quay Plaza?", "Quay Plaza", "Quay Plaza is the largest in Kent."},
 		{"Harbour Cream is owned by a company that mainly sells what type or product?", "dairy products", "Harbour Cream is owned by a company that mainly sells dairy products."},
+		{"What actor in the film Night Shift also had a role in the series Quay Street?", "Bo Chen", "Bo Chen is the actor in the film Night Shift that also had a role in the series Quay Street."},
+		{"Which band was founded first, Hole, the rock band that Ann Lee was a frontwoman of, or The Wolfhounds?", "The Wolfhounds", "The Wolfhounds was founded first."},
+		{"Which band was formed first, The Harbour Lights, the band that Ann Lee fronted, or The Quay?", "The Quay", "The Quay was formed first."},
+		{"Which magazine was started first, Harbour Monthly, or Quay Weekly?", "Quay Weekly", "Quay Weekly was started first."},
 	}
 	for _, tt := range tests {
 		if got := StateAnswerEnglish(tt.q, tt.a); got != tt.want {

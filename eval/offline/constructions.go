@@ -166,6 +166,15 @@ func StateAnswerEnglish(question, answer string) string {
 		if lw[0] != "who" {
 			i = nounPhraseEnd(lw, 1)
 		}
+		if lw[0] != "who" && i > 2 && i+1 < len(w) && englishHave[lw[i]] && nounPhraseStart(w[i+1]) {
+			// What actor in X also had a role in Y? -> A is the actor
+			// in X that also had a role in Y ("had" is the verb).
+			np, adv := w[1:i], ""
+			if n := len(np); n > 1 && sentenceAdverbs[lw[i-1]] {
+				np, adv = np[:n-1], w[i-1]
+			}
+			return sentence(a, "is the", strings.Join(np, " "), "that", adv, rest(i))
+		}
 		if i < len(w) && englishAux[lw[i]] && !englishDoAux[lw[i]] {
 			if i+1 < len(w) && (!nounPhraseStart(w[i+1]) || lw[0] == "who" && englishHave[lw[i]] || superlative(lw[i+1:])) {
 				// Who was inducted into X -> A was inducted into X;
@@ -248,6 +257,9 @@ func sentence(parts ...string) string {
 var (
 	englishPrepositions = setOf("in", "on", "at", "of", "for", "from", "to", "with", "by", "during", "into", "under", "since")
 	englishHave         = setOf("has", "have", "had")
+	// sentenceAdverbs go with the verb after them, not the noun phrase
+	// before them ("the actor in X also had…").
+	sentenceAdverbs = setOf("also", "still", "once", "later", "currently", "previously", "originally", "first")
 )
 
 // participle: a word that reads as a past participle (born, located,
@@ -374,9 +386,27 @@ func withoutAlternatives(w []string) ([]string, bool) {
 	if name, rest := oneName(w[k+1:]); len(name) > 0 && len(rest) > 0 && !capitalised(rest[0]) {
 		b = k + 1 + len(name)
 	}
-	// The first: back from "or" to a comma, or over a name.
+	// The first: back from "or" to a comma, or over a name; one set off
+	// by commas with an apposition ("first, Hole, the rock band that
+	// Ann Lee fronted, or The Wolfhounds") from the comma before it.
 	s := k
-	for s > 1 {
+	apposition := false
+	if strings.HasSuffix(w[k-1], ",") {
+		// The name opens after a comma and ends at one, before the
+		// apposition that runs to the comma before "or".
+		for j := k - 2; j > 1 && !apposition; j-- {
+			if !strings.HasSuffix(w[j-1], ",") || !capitalised(strings.Trim(w[j], ",\"'")) {
+				continue
+			}
+			for e := j; e < k-1 && capitalised(strings.Trim(w[e], ",\"'")); e++ {
+				if strings.HasSuffix(w[e], ",") {
+					s, apposition = j, true
+					break
+				}
+			}
+		}
+	}
+	for !apposition && s > 1 {
 		x := strings.TrimRight(w[s-1], ",")
 		if strings.HasSuffix(w[s-2], ",") {
 			s--
