@@ -202,6 +202,9 @@ func candidates(q string) (x, y entity, echo string, ok bool) {
 				continue
 			}
 			x, okX := nameRunAt(lx, i-1, -1, skip)
+			if !okX && join == "or" {
+				x, okX = appositionName(lx, i, skip)
+			}
 			y, okY := nameRunAt(lx, i+1, 1, skip)
 			if okX && okY && x.head != y.head {
 				a, b := indexFold(q, x.text), indexFold(q, y.text)
@@ -213,6 +216,28 @@ func candidates(q string) (x, y entity, echo string, ok bool) {
 		}
 	}
 	return entity{}, entity{}, "", false
+}
+
+// appositionName is the first alternative of "…, Hole, the rock band
+// that Ann Lee fronted, or The Wolfhounds?": the name set off by commas
+// before the apposition that ends at the comma before "or" (at).
+func appositionName(lx []lexeme, at, skip int) (entity, bool) {
+	if at < 2 || lx[at-1].kind != 'p' || lx[at-1].text != "," {
+		return entity{}, false
+	}
+	for p := at - 2; p > skip+1; p-- {
+		if lx[p].kind != 'p' || lx[p].text != "," || lx[p-1].kind != 'w' || !lx[p-1].capital {
+			continue
+		}
+		r := p - 1
+		for r > 0 && lx[r].kind == 'w' && (lx[r].capital || runConnectors[lx[r].text]) {
+			r--
+		}
+		if lx[r].kind == 'p' && lx[r].text == "," {
+			return nameRunAt(lx, p-1, -1, skip)
+		}
+	}
+	return entity{}, false
 }
 
 // comparisonWord finds the first comparison word of lx, and for a count
