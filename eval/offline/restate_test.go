@@ -239,6 +239,10 @@ func TestPronounStandsForTheNameBefore(t *testing.T) {
 		{"after a description of the name", docQ, "The Quay Gesture is a documentary of three rock groups on tour.", described, 1, ""},
 		{"a description stands for the name", mallQ, "Harbour Plaza Mall is the largest in south Kent.", malls, 1, "The mall is one of the busiest"},
 		{"the other candidate of the description", mallQ, "Quay Mall is the largest in south Kent.", malls, 0, ""},
+		{"the name before a parenthesis cut at a semicolon", "Which of the following is best known for championing the right to die: Ann Lee or Jack Reed?",
+			"Jacob \"Jack\" Reed is best known for championing the right to die.",
+			[]string{"Ann Lee (born June 17, 1966) is a retired actress.", "Jacob \"Jack\" Reed ( ; May 26, 1928 – June 3, 2011) was an American pathologist. He is best known for championing the right to die; he assisted many."},
+			1, "He is best known"},
 		{"after another name", "", "Tom Reed was inducted into the Harbour Hall of Fame in 2007.", other, 0, ""},
 		{"the name before it", "", "Ann Lee was inducted into the Harbour Hall of Fame in 2007.", other, 1, ""},
 	} {

@@ -534,6 +534,12 @@ func setReferent(sp *span) {
 		}
 	}
 	p := sp.prev
+	// The sentence before may be the end of a parenthesis the splitter cut
+	// at a semicolon ("Jacob Kevorkian (" | "May 26, 1928 – June 3, 2011)
+	// was an American pathologist."): the name is where it opened.
+	for k := 0; p != nil && p.prev != nil && k < 3 && strings.Count(p.text, ")") > strings.Count(p.text, "("); k++ {
+		p = p.prev
+	}
 	switch {
 	case p == nil:
 		return
