@@ -90,6 +90,11 @@ func TestAbbreviationsDoNotSplitSentences(t *testing.T) {
 		{"Dr. Ann Lee leads the lab.", []string{"Dr. Ann Lee leads the lab."}},
 		// A ! or ? in a title does not end the sentence when the next
 		// word is in lower case; one that ends a sentence still does.
+		// A semicolon inside a parenthesis that closes does not cut the
+		// sentence; one after a parenthesis that never closes does.
+		{"Ann Lee (painter; born 4 May 1950) is a painter from Leeds; she lives in Hull.",
+			[]string{"Ann Lee (painter; born 4 May 1950) is a painter from Leeds", "she lives in Hull."}},
+		{"Bo Chen ( ; a poet; lives in Hull.", []string{"Bo Chen (", "a poet", "lives in Hull."}},
 		{`He hosted "Game On", "You Bet!" and "Stars in Their Eyes". Jeopardy! is a quiz show. Is it? Yes, it is!`,
 			[]string{`He hosted "Game On", "You Bet!" and "Stars in Their Eyes".`, "Jeopardy! is a quiz show.", "Is it?", "Yes, it is!"}},
 	}

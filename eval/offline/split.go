@@ -224,10 +224,13 @@ func unglue(s string) string {
 }
 
 // cutAny cuts s after each of the separator runes, dropping the separators.
-// A ',' between digits (1,000) is not a separator.
+// A ',' between digits (1,000) is not a separator, nor a semicolon inside
+// a parenthesis that closes ("Ann Lee (painter; born 4 May 1950) is…":
+// cut there, the name and what is said of it are two sentences).
 func cutAny(s, seps string) []string {
 	var out []string
 	rs := []rune(s)
+	inParen := parenthesised(rs)
 	start := 0
 	for i, r := range rs {
 		if !strings.ContainsRune(seps, r) {
@@ -236,10 +239,39 @@ func cutAny(s, seps string) []string {
 		if r == ',' && i > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1]) {
 			continue
 		}
+		if (r == ';' || r == '；') && inParen != nil && inParen[i] {
+			continue
+		}
 		out = append(out, string(rs[start:i]))
 		start = i + 1
 	}
 	return append(out, string(rs[start:]))
+}
+
+// parenthesised marks the runes inside a parenthesis that closes in rs, or
+// is nil when rs has none; an opening one that never closes marks nothing.
+func parenthesised(rs []rune) []bool {
+	var open []int
+	var in []bool
+	for i, r := range rs {
+		switch r {
+		case '(', '（':
+			open = append(open, i)
+		case ')', '）':
+			if len(open) == 0 {
+				continue
+			}
+			from := open[len(open)-1]
+			open = open[:len(open)-1]
+			if in == nil {
+				in = make([]bool, len(rs))
+			}
+			for k := from; k <= i; k++ {
+				in[k] = true
+			}
+		}
+	}
+	return in
 }
 
 func mergeClauses(parts []string) []string {
