@@ -453,11 +453,21 @@ func premiseLink(a, r *span, q *span, premise []string, sents []*span) (*span, b
 		if b == a || !mentionsAny(b, missing) {
 			continue
 		}
-		if sharesName(a, b) && !onlySiblings(a, b, strings.TrimPrefix(r.text, "and ")) || continues(a, b) || (len(a.names) == 0 || !opensOnName(a.text)) && precedes(b, a) {
+		if sharesName(a, b) && !onlySiblings(a, b, strings.TrimPrefix(r.text, "and ")) || continues(a, b) || (len(a.names) == 0 || !opensOnName(a.text)) && precedes(b, a) ||
+			continuedBy(a, b) {
 			return b, true
 		}
 	}
 	return nil, false
+}
+
+// continuedBy reports whether the sentence after a, whose pronoun stands
+// for what a opens on, shares a name with b: "Fingerlings 2 is the second
+// album by Andrew Bird. Self-released in 2004, it features My Morning
+// Jacket…" ties Andrew Bird's album to My Morning Jacket's sentence.
+func continuedBy(a, b *span) bool {
+	n := a.next
+	return n != nil && n != b && n.ref != "" && n.ref == openingName(a.text) && sharesName(n, b)
 }
 
 // opensOnName reports whether a sentence opens on a subject of its own:

@@ -35,12 +35,19 @@ func TestRestatementIsTheQuestionAroundItsAnswer(t *testing.T) {
 	popQ := "What was the population of the town in Kent County at the 2010 census?"
 	pop := []string{"Pine Hill is a town in Kent County. The population was 2,523 at the 2010 census."}
 	popApart := []string{"Pine Hill is a town in Kent County.", "The population was 2,523 at the 2010 census."}
+	albumQ := "Who released their second album with a band from Dover, Kent?"
+	album := []string{"Harbour Songs 2 is the second album in a series of live releases by Ann Lee. Self-released in 2004, it features appearances by The Quay and Bo Chen.",
+		"The Quay is an English rock band formed in Dover, Kent in 1998."}
+	albumApart := []string{"Harbour Songs 2 is the second album in a series of live releases by Ann Lee. Self-released in 2004, it features appearances by Bo Chen.",
+		"The Quay is an English rock band formed in Dover, Kent in 1998."}
 	for _, tt := range []struct {
 		name, q, statement string
 		ctx                []string
 		want               int
 		reason             string
 	}{
+		{"tied through the sentence that goes on about the album", albumQ, "Ann Lee released their second album with a band from Dover, Kent.", album, 1, "Harbour Songs 2 is the second album"},
+		{"the album's sentences name no band of Dover", albumQ, "Ann Lee released their second album with a band from Dover, Kent.", albumApart, 0, ""},
 		{"tied by the film both sentences name", q, "Lena Park directed the 2004 film that was shot at the Harbor Diner in Portland.", linked, 1, `tied to the question by "It appeared in the 2004 film Night Shift."`},
 		{"an answer the contexts do not give", q, "Mara Quill directed the 2004 film that was shot at the Harbor Diner in Portland.", linked, 0, ""},
 		{"tied by a sentence that goes on about the diner", q, "Lena Park directed the 2004 film that was shot at the Harbor Diner in Portland.", described, 1, `tied to the question by "The restaurant has appeared`},
@@ -255,6 +262,19 @@ func TestPronounStandsForTheNameBefore(t *testing.T) {
 				t.Errorf("reason %q, want it to contain %q", ev.Reason, tt.reason)
 			}
 		})
+	}
+	for text, want := range map[string]bool{
+		"He was born in Leeds.":                           true,
+		"In 2007, he was inducted.":                       true,
+		"Self-released in 2004, it features Bo Chen.":     true,
+		"After the war ended in Europe, she moved.":       true,
+		"His wife was a singer.":                          false,
+		"Harbour Days is a film.":                         false,
+		"In the summer of that long year, he moved away.": false, // too long an opening to be sure
+	} {
+		if got := subjectPronoun(text); got != want {
+			t.Errorf("subjectPronoun(%q) = %v, want %v", text, got, want)
+		}
 	}
 	for text, want := range map[string]string{
 		"The Quay Gesture (Welsh: Ystum) is a 1981 film.": "Quay Gesture",

@@ -591,8 +591,9 @@ func subjectNoun(text string) string {
 }
 
 // subjectPronoun reports whether the sentence's subject is a personal
-// pronoun: it opens with one, or with a short phrase of time or place and
-// then one ("In 2007, he was…", "After the war, she…"). It runs on every
+// pronoun: it opens with one, or with a short phrase of time or place, or
+// a participle's, and then one ("In 2007, he was…", "After the war,
+// she…", "Self-released in 2004, it features…"). It runs on every
 // context sentence, so the common case (neither) reads one word.
 func subjectPronoun(text string) bool {
 	text = strings.TrimLeft(text, " \t*#>_-\"'(")
@@ -600,14 +601,14 @@ func subjectPronoun(text string) bool {
 	if i := strings.IndexAny(text, " \t,"); i >= 0 {
 		first = text[:i]
 	}
-	if len(first) > 10 {
+	if len(first) > 20 {
 		return false
 	}
 	first = strings.ToLower(first)
 	if subjectPronouns[first] {
 		return true
 	}
-	if !openingPrepositions[first] {
+	if !openingPrepositions[first] && !participle(first) {
 		return false
 	}
 	w := strings.Fields(stripMarkup(text))
