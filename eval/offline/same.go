@@ -348,3 +348,36 @@ func demonymNames(dem, country string, names []string) []string {
 	}
 	return out
 }
+
+// valueConflict finds a context sentence that names the statement's
+// subject (the name it opens on) and gives it another value of a keyed
+// attribute than the statement does: "Indigofera belongs to the family
+// Cupressaceae" against "Indigofera is a large genus … belonging to the
+// family Fabaceae". Only the family, whose value follows its key.
+func valueConflict(st *span, sents []*span) (Evidence, bool) {
+	if st.hasHan || !strings.Contains(st.text, "family") {
+		return Evidence{}, false
+	}
+	claimed := attrValues(st.text, "family")
+	subject := openingName(strings.TrimPrefix(strings.TrimPrefix(st.text, "Yes: "), "No, "))
+	if len(claimed) == 0 || subject == "" {
+		return Evidence{}, false
+	}
+	for i, cs := range sents {
+		if cs.hasHan || !namesThing(cs, subject) {
+			continue
+		}
+		given := attrValues(withParenthesis(cs), "family")
+		if len(given) == 0 {
+			continue
+		}
+		for v := range given {
+			if claimed[v] {
+				return Evidence{}, false
+			}
+		}
+		return Evidence{Coverage: 1, Quote: cs.text, From: i, Detector: DetectorValue,
+			Reason: fmt.Sprintf("context gives %s the family %s (%q), not %s (%s)", subject, list(given), clip(cs.text), list(claimed), DetectorValue)}, true
+	}
+	return Evidence{}, false
+}

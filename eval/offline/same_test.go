@@ -77,3 +77,32 @@ func TestSameAttributeByValues(t *testing.T) {
 		}
 	}
 }
+
+// A statement that puts its subject in one family is contradicted by a
+// context sentence that names the subject and gives it another; a bare
+// no to "Do both X and Y belong to the family F?" is supported by that.
+func TestFamilyValueConflict(t *testing.T) {
+	ctx := []string{"Quayberries are plants in the genus Quaya of the cypress family Cupressaceae.",
+		"Harbouria is a large genus of over 750 species of flowering plants belonging to the family Fabaceae."}
+	for _, tt := range []struct {
+		statement string
+		want      int
+		detector  string
+	}{
+		{"Harbouria belongs to the family Cupressaceae.", 0, DetectorValue},
+		{"Harbouria belongs to the family Fabaceae.", 1, ""},
+		{"Harbouria is a genus of flowering plants.", 1, ""},
+	} {
+		ev := Support(tt.statement, "", ctx)
+		if ev.Verdict != tt.want || ev.Detector != tt.detector {
+			t.Errorf("Support(%q) = %+v, want verdict %d, detector %q", tt.statement, ev, tt.want, tt.detector)
+		}
+	}
+	q := "Do both Quayberry and Harbouria belong to the cypress family Cupressaceae?"
+	if s, ok := Faithfulness(q, "no", ctx); !ok || s != 1 {
+		t.Errorf("no: %v, %v; want 1 (the context gives Harbouria another family)", s, ok)
+	}
+	if s, _ := Faithfulness(q, "yes", ctx); s == 1 {
+		t.Errorf("yes: %v; want less than 1", s)
+	}
+}

@@ -41,6 +41,10 @@ const (
 	DetectorNegation = "negation conflict"
 	DetectorNumber   = "number conflict"
 	DetectorName     = "unsupported name"
+	// DetectorValue: the context gives the thing another value of a keyed
+	// attribute (family Fabaceae for "Indigofera belongs to the family
+	// Cupressaceae"), see valueConflict.
+	DetectorValue = "value conflict"
 )
 
 // Evidence is the outcome of the support test of one statement.
@@ -112,6 +116,9 @@ func support(st, q *span, sents []*span) Evidence {
 	// A comparison is checked on the values the context gives its two
 	// things (compare.go); one that cannot be is tested as any statement.
 	if ev, ok := comparisonEvidence(st, q, sents); ok {
+		return ev
+	}
+	if ev, ok := valueConflict(st, sents); ok {
 		return ev
 	}
 	useUnis := st.hasHan && countPrefix(st.feats, "h:") < 2

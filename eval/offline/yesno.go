@@ -177,7 +177,7 @@ func verdict(statement, question string, q *span, sents []*span) Evidence {
 	var first Evidence
 	for i, p := range parts {
 		ev := support(analyze(p), q, sents)
-		if ev.Detector == DetectorComparison || ev.Detector != "" && ev.Coverage >= SupportThreshold {
+		if ev.Detector == DetectorComparison || ev.Detector == DetectorValue || ev.Detector != "" && ev.Coverage >= SupportThreshold {
 			ev.Verdict = 1
 			ev.Reason = fmt.Sprintf("the context contradicts %q: %s", clip(p), ev.Reason)
 			return ev
