@@ -173,5 +173,5 @@ func union(a, b *span) *span {
 // continues reports whether one of a and b is the sentence right after
 // the other in its chunk and opens with a pronoun that refers back to it.
 func continues(a, b *span) bool {
-	return a.prev == b && a.pronoun || a.next == b && b.pronoun
+	return a.prev == b && (a.pronoun || a.ref != "") || a.next == b && (b.pronoun || b.ref != "")
 }

@@ -46,6 +46,10 @@ func TestRestatementIsTheQuestionAroundItsAnswer(t *testing.T) {
 		want               int
 		reason             string
 	}{
+		{"tied by a description that goes on about the band", "What band originally from Leeds and currently from Hull released their first album in 2000?",
+			"Harbour Lights is the band originally from Leeds and currently from Hull that released their first album in 2000.",
+			[]string{"Pretty Days is the first album released by Harbour Lights in 2000.", "Harbour Lights (HL) is an English pop band. The band was formed in Leeds in 1998, and currently resides in Hull."},
+			1, `tied to the question by "The band was formed in Leeds`},
 		{"tied through the sentence that goes on about the album", albumQ, "Ann Lee released their second album with a band from Dover, Kent.", album, 1, "Harbour Songs 2 is the second album"},
 		{"the album's sentences name no band of Dover", albumQ, "Ann Lee released their second album with a band from Dover, Kent.", albumApart, 0, ""},
 		{"tied by the film both sentences name", q, "Lena Park directed the 2004 film that was shot at the Harbor Diner in Portland.", linked, 1, `tied to the question by "It appeared in the 2004 film Night Shift."`},
