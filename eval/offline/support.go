@@ -578,7 +578,22 @@ func setReferent(sp *span) {
 func subjectNoun(text string) string {
 	text = strings.TrimLeft(text, " \t*#>_\"'(")
 	if !strings.HasPrefix(text, "The ") && !strings.HasPrefix(text, "This ") {
-		return ""
+		// After an opening phrase: "Set in Chicago, the series is filmed…".
+		first := text
+		if i := strings.IndexAny(text, " \t,"); i >= 0 {
+			first = text[:i]
+		}
+		if len(first) > 20 || !openingPrepositions[strings.ToLower(first)] && !participle(strings.ToLower(first)) {
+			return ""
+		}
+		c := strings.Index(text, ", ")
+		if c < 0 || strings.Count(text[:c], " ") > 5 {
+			return ""
+		}
+		text = text[c+2:]
+		if !strings.HasPrefix(text, "the ") && !strings.HasPrefix(text, "this ") {
+			return ""
+		}
 	}
 	rest := text[strings.IndexByte(text, ' ')+1:]
 	end := strings.IndexAny(rest, " ,;:.")
