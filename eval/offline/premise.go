@@ -464,10 +464,22 @@ func premiseLink(a, r *span, q *span, premise []string, sents []*span) (*span, b
 // continuedBy reports whether the sentence after a, whose pronoun stands
 // for what a opens on, shares a name with b: "Fingerlings 2 is the second
 // album by Andrew Bird. Self-released in 2004, it features My Morning
-// Jacket…" ties Andrew Bird's album to My Morning Jacket's sentence.
+// Jacket…" ties Andrew Bird's album to My Morning Jacket's sentence; or
+// whether b goes on so about a sentence that shares a name with a.
 func continuedBy(a, b *span) bool {
-	n := a.next
-	return n != nil && n != b && n.ref != "" && n.ref == openingName(a.text) && sharesName(n, b)
+	if n := a.next; n != nil && n != b && goesOn(n) && sharesName(n, b) {
+		return true
+	}
+	// The other way round: b goes on about a sentence that shares a name
+	// with a ("The album was released March 19, 2012" after "Port of
+	// Morrow is an album by The Shins", for "The Shins are from…").
+	return b.prev != nil && b.prev != a && goesOn(b) && sharesName(b.prev, a)
+}
+
+// goesOn reports whether the sentence's pronoun or description stands for
+// the name the sentence before it opens on.
+func goesOn(sp *span) bool {
+	return sp.prev != nil && sp.ref != "" && sp.ref == openingName(sp.prev.text)
 }
 
 // opensOnName reports whether a sentence opens on a subject of its own:
