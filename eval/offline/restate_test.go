@@ -357,12 +357,17 @@ func TestARestatementIsNotCutAtTheQuestionsJoint(t *testing.T) {
 }
 
 // A demonym names its country for the name detector: "a British film
-// director" is from Great Britain. A demonym that labels a language
-// ("Italian: Società") names none, and another country's is no support.
+// director" is from Great Britain; and for a short answer, "an
+// Australian businessman" is from Australia. A demonym that labels a
+// language ("Italian: Società") names none, and another country's is no
+// support.
 func TestDemonymNamesItsCountry(t *testing.T) {
 	q := "What film director is from Great Britain, Bo Chen or Alex Reed?"
 	ctx := []string{"Alexander \"Alex\" Reed (born 15 December 1954 in Bebington, Cheshire) is a British film director and screenwriter.",
 		"Bo Chen (born 1932) is a Czech film director and screenwriter."}
+	bothQ := "From what country are both Ann Lee and Quay University?"
+	both := []string{"Ann Lionel Lee AC (born 20 April 1938, Ilford, England) is an Australian businessman who has served on many boards.",
+		"Quay University is a public research university based in Sydney, Australia, in the suburb of Quay Park."}
 	society := []string{"The Quay Society (Italian: \"Società del Molo\") is a criminal confederation, started in Melbourne."}
 	for _, tt := range []struct {
 		name, q, statement string
@@ -372,6 +377,8 @@ func TestDemonymNamesItsCountry(t *testing.T) {
 		{"the country of the demonym", q, "Alexander \"Alex\" Reed is from Great Britain.", ctx, 1},
 		{"another country's demonym", q, "Bo Chen is from Great Britain.", ctx, 0},
 		{"a language label", "", "The Quay Society is a criminal confederation started in Italy.", society, 0},
+		{"a short answer's country by a demonym", bothQ, "Both Ann Lee and Quay University are from Australia.", both, 1},
+		{"a country only one of them gives", bothQ, "Both Ann Lee and Quay University are from England.", both, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if ev := Support(tt.statement, tt.q, tt.ctx); ev.Verdict != tt.want {

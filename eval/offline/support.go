@@ -236,7 +236,10 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 			}
 			// A comparison the statement makes is found where the
 			// context makes it, not in a name that has the word.
-			if (ctx[f] || cs.refFeats[f]) && !(st.comps[f] && !cs.comps[f]) {
+			// A short answer's country is given by a demonym ("Australia"
+			// by "an Australian businessman"); a sentence's is not ("born in
+			// the United States" by "an American musician").
+			if (ctx[f] || cs.refFeats[f] || st.residue && cs.countryFeats[f]) && !(st.comps[f] && !cs.comps[f]) {
 				if isEcho {
 					echoFound++
 				} else {
