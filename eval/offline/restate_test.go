@@ -40,12 +40,7 @@ func TestRestatementIsTheQuestionAroundItsAnswer(t *testing.T) {
 		"The Quay is an English rock band formed in Dover, Kent in 1998."}
 	albumApart := []string{"Harbour Songs 2 is the second album in a series of live releases by Ann Lee. Self-released in 2004, it features appearances by Bo Chen.",
 		"The Quay is an English rock band formed in Dover, Kent in 1998."}
-	for _, tt := range []struct {
-		name, q, statement string
-		ctx                []string
-		want               int
-		reason             string
-	}{
+	checkSupport(t, []supportCase{
 		{"tied by a description that goes on about the band", "What band originally from Leeds and currently from Hull released their first album in 2000?",
 			"Harbour Lights is the band originally from Leeds and currently from Hull that released their first album in 2000.",
 			[]string{"Pretty Days is the first album released by Harbour Lights in 2000.", "Harbour Lights (HL) is an English pop band. The band was formed in Leeds in 1998, and currently resides in Hull."},
@@ -67,17 +62,7 @@ func TestRestatementIsTheQuestionAroundItsAnswer(t *testing.T) {
 		{"the listed name's own answer", stationQ, "Twenty Pilots is from Columbus, Ohio.", station, 1, ""},
 		{"the question's first name is a premise too", twoQ, "Harbourton and Quayside are located in Wales.", two, 0, ""},
 		{"the same sentence in another chunk", popQ, "The population of the town in Kent County at the 2010 census was 2,523.", popApart, 0, ""},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			ev := Support(tt.statement, tt.q, tt.ctx)
-			if ev.Verdict != tt.want {
-				t.Fatalf("Support(%q) = %+v, want verdict %d", tt.statement, ev, tt.want)
-			}
-			if tt.reason != "" && !strings.Contains(ev.Reason, tt.reason) {
-				t.Errorf("reason %q, want it to contain %q", ev.Reason, tt.reason)
-			}
-		})
-	}
+	})
 	if got := residual(analyze("Lena Park directed the 2004 film that was shot at the Harbor Diner in Portland."), analyze(q)); got != "Lena Park" {
 		t.Errorf("residual = %q, want Lena Park", got)
 	}
@@ -239,12 +224,7 @@ func TestPronounStandsForTheNameBefore(t *testing.T) {
 	malls := []string{"Quay Mall is 1212515 sqft with over 160 stores.",
 		"Harbour Plaza Mall is a regional shopping mall located in Dover. The mall is one of the busiest, and the largest mall in south Kent."}
 	other := []string{"Tom Reed is an American vocalist. Ann Lee is a Welsh singer. She was inducted into the Harbour Hall of Fame in 2007."}
-	for _, tt := range []struct {
-		name, q, statement string
-		ctx                []string
-		want               int
-		reason             string
-	}{
+	checkSupport(t, []supportCase{
 		{"after a phrase of time", hallQ, "Tom Reed was inducted into the Harbour Hall of Fame.", hall, 1, "he was inducted"},
 		{"the other candidate", hallQ, "Ann Lee was inducted into the Harbour Hall of Fame.", hall, 0, ""},
 		{"no question", "", "Tom Reed was inducted into the Harbour Hall of Fame.", hall, 1, "he was inducted"},
@@ -264,17 +244,7 @@ func TestPronounStandsForTheNameBefore(t *testing.T) {
 			1, "He is best known"},
 		{"after another name", "", "Tom Reed was inducted into the Harbour Hall of Fame in 2007.", other, 0, ""},
 		{"the name before it", "", "Ann Lee was inducted into the Harbour Hall of Fame in 2007.", other, 1, ""},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			ev := Support(tt.statement, tt.q, tt.ctx)
-			if ev.Verdict != tt.want {
-				t.Fatalf("Support(%q) = %+v, want verdict %d", tt.statement, ev, tt.want)
-			}
-			if tt.reason != "" && !strings.Contains(ev.Reason, tt.reason) {
-				t.Errorf("reason %q, want it to contain %q", ev.Reason, tt.reason)
-			}
-		})
-	}
+	})
 	for text, want := range map[string]bool{
 		"He was born in Leeds.":                           true,
 		"In 2007, he was inducted.":                       true,
@@ -369,20 +339,34 @@ func TestDemonymNamesItsCountry(t *testing.T) {
 	both := []string{"Ann Lionel Lee AC (born 20 April 1938, Ilford, England) is an Australian businessman who has served on many boards.",
 		"Quay University is a public research university based in Sydney, Australia, in the suburb of Quay Park."}
 	society := []string{"The Quay Society (Italian: \"Società del Molo\") is a criminal confederation, started in Melbourne."}
-	for _, tt := range []struct {
-		name, q, statement string
-		ctx                []string
-		want               int
-	}{
-		{"the country of the demonym", q, "Alexander \"Alex\" Reed is from Great Britain.", ctx, 1},
-		{"another country's demonym", q, "Bo Chen is from Great Britain.", ctx, 0},
-		{"a language label", "", "The Quay Society is a criminal confederation started in Italy.", society, 0},
-		{"a short answer's country by a demonym", bothQ, "Both Ann Lee and Quay University are from Australia.", both, 1},
-		{"a country only one of them gives", bothQ, "Both Ann Lee and Quay University are from England.", both, 0},
-	} {
+	checkSupport(t, []supportCase{
+		{"the country of the demonym", q, "Alexander \"Alex\" Reed is from Great Britain.", ctx, 1, ""},
+		{"another country's demonym", q, "Bo Chen is from Great Britain.", ctx, 0, ""},
+		{"a language label", "", "The Quay Society is a criminal confederation started in Italy.", society, 0, ""},
+		{"a short answer's country by a demonym", bothQ, "Both Ann Lee and Quay University are from Australia.", both, 1, ""},
+		{"a country only one of them gives", bothQ, "Both Ann Lee and Quay University are from England.", both, 0, ""},
+	})
+}
+
+// supportCase is one row of a table of Support tests: the statement's
+// verdict against ctx, and a part of its reason when reason is set.
+type supportCase struct {
+	name, q, statement string
+	ctx                []string
+	want               int
+	reason             string
+}
+
+func checkSupport(t *testing.T, cases []supportCase) {
+	t.Helper()
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
-			if ev := Support(tt.statement, tt.q, tt.ctx); ev.Verdict != tt.want {
+			ev := Support(tt.statement, tt.q, tt.ctx)
+			if ev.Verdict != tt.want {
 				t.Fatalf("Support(%q) = %+v, want verdict %d", tt.statement, ev, tt.want)
+			}
+			if tt.reason != "" && !strings.Contains(ev.Reason, tt.reason) {
+				t.Errorf("reason %q, want it to contain %q", ev.Reason, tt.reason)
 			}
 		})
 	}
