@@ -66,7 +66,7 @@ var comparatives = func() map[string]comparative {
 		}
 	}
 	set(comparative{kind: cmpTime}, "first", "earliest", "earlier", "before", "sooner", "older", "oldest", "elder", "eldest")
-	set(comparative{kind: cmpTime, greater: true}, "later", "latest", "after", "younger", "youngest", "newer", "newest")
+	set(comparative{kind: cmpTime, greater: true}, "later", "latest", "after", "younger", "youngest", "newer", "newest", "second", "last")
 	set(comparative{kind: cmpCount, greater: true}, "more", "most", "larger", "largest", "bigger", "biggest", "greater", "greatest", "higher", "highest")
 	set(comparative{kind: cmpCount}, "fewer", "fewest", "less", "least", "smaller", "smallest", "lower", "lowest")
 	set(comparative{kind: cmpCount, greater: true, units: lengthUnits}, "longer", "longest", "taller", "tallest")
@@ -76,6 +76,11 @@ var comparatives = func() map[string]comparative {
 	set(comparative{kind: cmpCount, units: currencyUnits}, "cheaper", "cheapest")
 	return m
 }()
+
+// ordinalComparatives compare two things only at the end of a clause
+// ("Planes was released second."); before a noun they rank one ("the
+// second single").
+var ordinalComparatives = setOf("second", "last")
 
 // dateKeywords are the events whose date is a thing's start, the date a
 // time comparison orders: the year within dateWindow words after one is
@@ -248,6 +253,9 @@ func comparisonWord(lx []lexeme) (word string, c comparative, units map[string]b
 		cw, found := comparatives[l.text]
 		if l.kind != 'w' || !found {
 			continue
+		}
+		if ordinalComparatives[l.text] && i+1 < len(lx) && lx[i+1].kind != 'p' {
+			continue // "the second song", "its last album": an ordinal, not an order of two
 		}
 		units = cw.units
 		if cw.kind == cmpCount && units == nil {
