@@ -66,7 +66,7 @@ var comparatives = func() map[string]comparative {
 		}
 	}
 	set(comparative{kind: cmpTime}, "first", "earliest", "earlier", "before", "sooner", "older", "oldest", "elder", "eldest")
-	set(comparative{kind: cmpTime, greater: true}, "later", "latest", "after", "younger", "youngest", "newer", "newest", "second", "last")
+	set(comparative{kind: cmpTime, greater: true}, "later", "latest", "after", "younger", "youngest", "newer", "newest", "second")
 	set(comparative{kind: cmpCount, greater: true}, "more", "most", "larger", "largest", "bigger", "biggest", "greater", "greatest", "higher", "highest")
 	set(comparative{kind: cmpCount}, "fewer", "fewest", "less", "least", "smaller", "smallest", "lower", "lowest")
 	set(comparative{kind: cmpCount, greater: true, units: lengthUnits}, "longer", "longest", "taller", "tallest")
@@ -79,8 +79,9 @@ var comparatives = func() map[string]comparative {
 
 // ordinalComparatives compare two things only at the end of a clause
 // ("Planes was released second."); before a noun they rank one ("the
-// second single").
-var ordinalComparatives = setOf("second", "last")
+// second single"). "Last" is not one: "finished last" ranks more often
+// than it dates.
+var ordinalComparatives = setOf("second")
 
 // dateKeywords are the events whose date is a thing's start, the date a
 // time comparison orders: the year within dateWindow words after one is
