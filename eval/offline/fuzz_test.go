@@ -21,6 +21,9 @@ func FuzzJudge(f *testing.F) {
 		{"票价多少？", "答案是480塔卡。", "- 运营商: 国家客运; 票价: 480塔卡; 发车: 07:00, 18:00\n| 线路 | 票价 |\n|---|---|\n| 3号线 | 2元 |"},
 		{"Is plan A cheaper than plan B?", "Yes, plan A is cheaper than plan B by $3.", "Plan A costs $5 a month. Plan B costs $8 a month (since 2021-03-01)."},
 		{"", "\u202e\x1b[2J(((", "(( ; ; |||\n\n: :"},
+		{"Do Ann Lee and Bo Chen have the same nationality?", "no", "Ann Lee (painter; born 1950) is an American painter. She lives in Leeds.\n\nRobert Swan, better known as Bo Chen, is a Scottish-Australian poet."},
+		{"Which band was formed first, Harbour, the band that Ann Lee fronted, or The Quay?", "The Quay was formed first.", "Harbour is a band. The band was formed in 1989.\n\nSet in Dover, the series is filmed in Leeds. Self-released in 2004, it features The Quay."},
+		{"Do both Quaya and Harbouria belong to the family Araceae?", "No, Harbouria belongs to the family Fabaceae, and 22nd season.", "Harbouria ( ; ] ; 1889) is a genus in the family Fabaceae."},
 	} {
 		f.Add(seed[0], seed[1], seed[2])
 	}
