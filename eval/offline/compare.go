@@ -231,7 +231,9 @@ func appositionName(lx []lexeme, at, skip int) (entity, bool) {
 	if at < 2 || lx[at-1].kind != 'p' || lx[at-1].text != "," {
 		return entity{}, false
 	}
-	for p := at - 2; p > skip+1; p-- {
+	// An apposition is a few words; the bound keeps a hostile question
+	// of many ", or" from costing its length squared.
+	for p := at - 2; p > skip+1 && p > at-40; p-- {
 		if lx[p].kind != 'p' || lx[p].text != "," || lx[p-1].kind != 'w' || !lx[p-1].capital {
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ragscope/ragscope/eval"
 )
@@ -55,4 +56,35 @@ func FuzzJudge(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// A dataset's text may be hostile: parentheses nested without end, a
+// question of endless ", or". The judge's work on it must grow with its
+// length, not its square: the semicolon rule once marked every rune of
+// every nested pair (the first sample took 23 s, 68 ms linear), and the
+// apposition of an alternative was looked for back to the question's
+// start from every "or" (the second took 20 s). The bound is about a
+// hundred times the linear time, so a loaded machine or the race
+// detector does not trip it.
+func TestHostileTextIsLinear(t *testing.T) {
+	nested := "Ann Lee " + strings.Repeat("(", 200000) + "a; b" + strings.Repeat(")", 200000) + " is a painter; she lives in Hull."
+	for _, s := range []*eval.Sample{
+		{Question: "Who is Ann Lee (a (b (c)))?", Answer: "Ann Lee " + strings.Repeat("(", 50000) + "is a painter.",
+			Contexts: []string{nested}, Reference: "Ann Lee is a painter."},
+		{Question: "Which is first, " + strings.Repeat("x, or ", 100000) + "Bo Chen?", Answer: "Ann Lee is first.",
+			Contexts: []string{"Ann Lee (born 1950) is a painter."}, Reference: "Ann Lee"},
+	} {
+		j := New()
+		start := time.Now()
+		st, err := j.Statements(context.Background(), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if vs, err := j.Verdicts(context.Background(), s, st); err != nil || len(vs) != len(st) {
+			t.Fatalf("%d statements, %d verdicts, %v", len(st), len(vs), err)
+		}
+		if d := time.Since(start); d > 7*time.Second {
+			t.Errorf("the judge took %s on a %d-byte sample", d, len(s.Question)+len(s.Answer)+len(s.Contexts[0]))
+		}
+	}
 }

@@ -236,6 +236,7 @@ func rejoinQuestionJoints(question, answer string, stmts []string) []string {
 	if len(stmts) < 2 || question == "" || containsHan(question) {
 		return stmts
 	}
+	lq := strings.ToLower(question)
 	var out []string
 	at := 0 // where the last statement was found in answer
 	for i, s := range stmts {
@@ -247,7 +248,7 @@ func rejoinQuestionJoints(question, answer string, stmts []string) []string {
 		if i > 0 && out != nil {
 			prev := out[len(out)-1]
 			joint := answer[at:j]
-			if strings.TrimSpace(joint) != "" && copiedJoint(question, prev, joint, s) {
+			if strings.TrimSpace(joint) != "" && copiedJoint(lq, prev, joint, s) {
 				out[len(out)-1] = prev + joint + s
 				at = j + len(s)
 				continue
@@ -259,12 +260,13 @@ func rejoinQuestionJoints(question, answer string, stmts []string) []string {
 	return out
 }
 
-// copiedJoint reports whether the question has the words either side of a
-// joint with the joint between them: the answer's cut is the question's.
-func copiedJoint(question, left, joint, right string) bool {
+// copiedJoint reports whether the question (lower-cased) has the words
+// either side of a joint with the joint between them: the answer's cut is
+// the question's.
+func copiedJoint(lowerQuestion, left, joint, right string) bool {
 	lw, rw := strings.Fields(left), strings.Fields(right)
 	if len(lw) == 0 || len(rw) == 0 {
 		return false
 	}
-	return indexFold(question, lw[len(lw)-1]+joint+rw[0]) >= 0
+	return strings.Contains(lowerQuestion, strings.ToLower(lw[len(lw)-1]+joint+rw[0]))
 }

@@ -250,9 +250,11 @@ func cutAny(s, seps string) []string {
 
 // parenthesised marks the runes inside a parenthesis that closes in rs, or
 // is nil when rs has none; an opening one that never closes marks nothing.
+// Linear in rs whatever the nesting: a dataset's text may be a hostile
+// "((((…))))".
 func parenthesised(rs []rune) []bool {
 	var open []int
-	var in []bool
+	var depth []int // +1 where a matched pair opens, -1 after it closes
 	for i, r := range rs {
 		switch r {
 		case '(', '（':
@@ -261,15 +263,22 @@ func parenthesised(rs []rune) []bool {
 			if len(open) == 0 {
 				continue
 			}
-			from := open[len(open)-1]
+			if depth == nil {
+				depth = make([]int, len(rs)+1)
+			}
+			depth[open[len(open)-1]]++
+			depth[i+1]--
 			open = open[:len(open)-1]
-			if in == nil {
-				in = make([]bool, len(rs))
-			}
-			for k := from; k <= i; k++ {
-				in[k] = true
-			}
 		}
+	}
+	if depth == nil {
+		return nil
+	}
+	in := make([]bool, len(rs))
+	d := 0
+	for i := range rs {
+		d += depth[i]
+		in[i] = d > 0
 	}
 	return in
 }
