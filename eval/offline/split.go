@@ -129,38 +129,41 @@ func sentencesOf(text string) []string {
 	text = stripControls(text)
 	var out []string
 	iter := sentences.FromString(unglue(text))
-	carry := ""
+	// carry holds the segments of a sentence UAX #29 cut too early; a
+	// builder, so that a text of endless "Mr. Mr. …" costs its length,
+	// not its square. The tests look at a segment's end, which is the
+	// sentence's.
+	var carry strings.Builder
+	flush := func() {
+		for _, piece := range cutAny(carry.String(), "；;\n") {
+			if piece = strings.TrimSpace(piece); hasContent(piece) {
+				out = append(out, piece)
+			}
+		}
+		carry.Reset()
+	}
 	next, more := "", iter.Next()
 	if more {
 		next = iter.Value()
 	}
 	for more {
-		sent := carry + next
-		carry = ""
+		seg := next
 		if more = iter.Next(); more {
 			next = iter.Value()
 		}
+		carry.WriteString(seg)
 		// UAX #29 breaks after an initial ("J. Robert Oppenheimer") and
 		// after an abbreviation ("Mr. Smith", "St. Louis", "Roe v. Wade"),
 		// and after a ! or ? in a title ("You Bet!" and "Stars in Their
 		// Eyes", Jeopardy! is…) although the next word is in lower case;
 		// such a sentence continues.
-		if endsWithInitial(sent) || endsWithAbbreviation(sent) || more && exclaimedTitle(sent, next) {
-			carry = sent
+		if endsWithInitial(seg) || endsWithAbbreviation(seg) || more && exclaimedTitle(seg, next) {
 			continue
 		}
-		for _, piece := range cutAny(sent, "；;\n") {
-			if piece = strings.TrimSpace(piece); hasContent(piece) {
-				out = append(out, piece)
-			}
-		}
+		flush()
 	}
-	if carry != "" {
-		for _, piece := range cutAny(carry, "；;\n") {
-			if piece = strings.TrimSpace(piece); hasContent(piece) {
-				out = append(out, piece)
-			}
-		}
+	if carry.Len() > 0 {
+		flush()
 	}
 	return out
 }
