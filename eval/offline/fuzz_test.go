@@ -59,24 +59,25 @@ func FuzzJudge(f *testing.F) {
 }
 
 // A dataset's text may be hostile: parentheses nested without end, a
-// question of endless ", or". The judge's work on it must grow with its
-// length, not its square: the semicolon rule once marked every rune of
-// every nested pair (the first sample took 23 s, 80 ms linear), the
-// apposition of an alternative was looked for back to the question's
-// start from every "or" (22 s at 100,000), and a sentence UAX #29 cut too
-// early was joined by copying all of it again for each segment ("Yes!
-// and …" 12–31 s at 100,000, "Mr. Mr. …" 11 s). Linear, each takes under
-// 0.7 s, and under 2.5 s with the race detector: the bound leaves a loaded
-// machine room, and the quadratic ones cross it.
+// question of endless ", or", chunks of endless "Yes! and" or "Mr.". The
+// judge's work on it must grow with its length, not its square. Each of
+// these once did grow with the square, and at these sizes took 34–56 s
+// (measured with each fix taken out): the semicolon rule marked every rune
+// of every nested pair, the apposition of an alternative was looked for
+// back to the question's start from every "or", and a sentence UAX #29 cut
+// too early was joined by copying all of it again for each segment.
+// Linear, each takes under 0.7 s, and under 2 s with the race detector:
+// the bound leaves a loaded machine room, and the quadratic ones cross it
+// by more than twice.
 func TestHostileTextIsLinear(t *testing.T) {
-	nested := "Ann Lee " + strings.Repeat("(", 200000) + "a; b" + strings.Repeat(")", 200000) + " is a painter; she lives in Hull."
+	nested := "Ann Lee " + strings.Repeat("(", 400000) + "a; b" + strings.Repeat(")", 400000) + " is a painter; she lives in Hull."
 	for _, s := range []*eval.Sample{
 		{Question: "Who is Ann Lee (a (b (c)))?", Answer: "Ann Lee " + strings.Repeat("(", 50000) + "is a painter.",
 			Contexts: []string{nested}, Reference: "Ann Lee is a painter."},
 		{Question: "Which is first, " + strings.Repeat("x, or ", 150000) + "Bo Chen?", Answer: "Ann Lee is first.",
 			Contexts: []string{"Ann Lee (born 1950) is a painter."}, Reference: "Ann Lee"},
-		{Question: "Who is Ann Lee?", Answer: "Ann Lee is a painter.", Contexts: []string{strings.Repeat("Yes! and ", 150000)}, Reference: "Ann Lee"},
-		{Question: "Who is Ann Lee?", Answer: "Ann Lee is a painter.", Contexts: []string{strings.Repeat("Mr. ", 200000)}, Reference: "Ann Lee"},
+		{Question: "Who is Ann Lee?", Answer: "Ann Lee is a painter.", Contexts: []string{strings.Repeat("Yes! and ", 300000)}, Reference: "Ann Lee"},
+		{Question: "Who is Ann Lee?", Answer: "Ann Lee is a painter.", Contexts: []string{strings.Repeat("Mr. ", 400000)}, Reference: "Ann Lee"},
 	} {
 		j := New()
 		start := time.Now()
