@@ -453,21 +453,17 @@ func decodeResults(path, runID string, raw []rawResult) ([]*eval.Result, error) 
 		}()
 	}
 	wg.Wait()
+	// Shares in order: an error of a share comes before its panic (the
+	// worker returned the error and went on, then panicked), and both
+	// before anything of a later share.
 	for w, p := range panics {
-		if p != nil {
-			// The first share's panic came first; an error before it in
-			// its share was returned by its worker, not raised.
-			for i := w * share; i < len(raw) && i < (w+1)*share; i++ {
-				if errs[i] != nil {
-					return nil, errs[i]
-				}
-			}
-			panic(p)
-		}
 		for i := w * share; i < len(raw) && i < (w+1)*share; i++ {
 			if errs[i] != nil {
 				return nil, errs[i]
 			}
+		}
+		if p != nil {
+			panic(p)
 		}
 	}
 	return out, nil

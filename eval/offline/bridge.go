@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 )
 
@@ -151,21 +152,13 @@ func hasAny(m, keys map[string]bool) bool {
 // union is two sentences' features together, for coverage.
 func union(a, b *span) *span {
 	f := make(map[string]bool, len(a.feats)+len(b.feats))
-	for k := range a.feats {
-		f[k] = true
-	}
-	for k := range b.feats {
-		f[k] = true
-	}
+	maps.Copy(f, a.feats)
+	maps.Copy(f, b.feats)
 	var comps map[string]bool
 	if len(a.comps)+len(b.comps) > 0 {
 		comps = map[string]bool{}
-		for k := range a.comps {
-			comps[k] = true
-		}
-		for k := range b.comps {
-			comps[k] = true
-		}
+		maps.Copy(comps, a.comps)
+		maps.Copy(comps, b.comps)
 	}
 	return &span{feats: f, comps: comps}
 }

@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -538,20 +539,11 @@ func owner(lx []lexeme, at int, e, other entity) bool {
 			continue
 		}
 		s := "w:" + stem(l.text)
-		if s == e.head || contains(e.feats, s) && !contains(other.feats, s) {
+		if s == e.head || slices.Contains(e.feats, s) && !slices.Contains(other.feats, s) {
 			return true
 		}
-		if s == other.head || contains(other.feats, s) {
+		if s == other.head || slices.Contains(other.feats, s) {
 			return false
-		}
-	}
-	return false
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
 		}
 	}
 	return false

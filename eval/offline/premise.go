@@ -241,7 +241,7 @@ func nameRuns(text string) []string {
 		run, caps = nil, 0
 	}
 	for _, w := range strings.Fields(stripFrame(stripMarkup(text))) {
-		t := strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		t := trimWord(w)
 		switch {
 		case t != "" && capitalised(t) && !(len(run) == 0 && englishStop[strings.ToLower(t)]):
 			run = append(run, t)
@@ -600,15 +600,7 @@ func conjoined(question string, one, other []string) bool {
 	if len(one) == 0 {
 		return false
 	}
-	in := func(set []string, w string) bool {
-		f := "w:" + stem(strings.ToLower(w))
-		for _, x := range set {
-			if x == f {
-				return true
-			}
-		}
-		return false
-	}
+	in := func(set []string, w string) bool { return slices.Contains(set, "w:"+stem(strings.ToLower(w))) }
 	w := strings.Fields(question)
 	for i, x := range w {
 		if !strings.EqualFold(strings.Trim(x, ","), "and") {

@@ -191,11 +191,11 @@ func isWordByte(b byte) bool {
 // attrValues are the values of attr a sentence gives, lower-cased.
 func attrValues(text, attr string) map[string]bool {
 	out := map[string]bool{}
-	words := strings.Fields(stripMarkup(text))
+	text = stripMarkup(text)
+	words := strings.Fields(text)
 	switch attr {
 	case "year":
-		lx := lexemes(stripMarkup(text))
-		if ds := sentenceDates(lx); len(ds) > 0 {
+		if ds := sentenceDates(lexemes(text)); len(ds) > 0 {
 			out[strconv.Itoa(int(ds[0].lo)/10000)] = true
 		}
 	case "family":

@@ -565,13 +565,21 @@ func setReferent(sp *span) {
 	if name == "" {
 		return
 	}
-	sp.ref = name
-	sp.refFeats = map[string]bool{}
+	sp.ref, sp.refFeats = name, wordFeats(name)
+}
+
+// wordFeats are the "w:" features of the words of a name as written
+// (a referent, a country), stop words left out.
+func wordFeats(name string) map[string]bool {
+	m := map[string]bool{}
 	for _, w := range strings.Fields(name) {
-		if f := stem(strings.ToLower(w)); f != "" && !englishStop[strings.ToLower(w)] {
-			sp.refFeats["w:"+f] = true
+		if lw := strings.ToLower(w); !englishStop[lw] {
+			if f := stem(lw); f != "" {
+				m["w:"+f] = true
+			}
 		}
 	}
+	return m
 }
 
 // subjectNoun is the noun of a sentence that opens on a description
@@ -721,10 +729,5 @@ func setCountries(sp *span) {
 		return
 	}
 	sp.countries = strings.Join(names, " ")
-	sp.countryFeats = map[string]bool{}
-	for _, w := range strings.Fields(sp.countries) {
-		if f := stem(strings.ToLower(w)); f != "" && !englishStop[strings.ToLower(w)] {
-			sp.countryFeats["w:"+f] = true
-		}
-	}
+	sp.countryFeats = wordFeats(sp.countries)
 }
