@@ -29,6 +29,10 @@ type span struct {
 	// Finnish rock groups" says so of The Saimaa Gesture.
 	ref      string
 	refFeats map[string]bool
+	// refOfPrev: ref is the name the sentence right before opens on (not
+	// one inherited along a chain of pronouns, nor found past a cut
+	// parenthesis), the sentence this one goes on about (goesOn).
+	refOfPrev bool
 	// countries are the countries a context sentence's demonyms name, and
 	// countryFeats their words, for the name detector: "a British film
 	// director" names Great Britain. Coverage does not count them: that

@@ -477,10 +477,8 @@ func continuedBy(a, b *span) bool {
 }
 
 // goesOn reports whether the sentence's pronoun or description stands for
-// the name the sentence before it opens on.
-func goesOn(sp *span) bool {
-	return sp.prev != nil && sp.ref != "" && sp.ref == openingName(sp.prev.text)
-}
+// the name the sentence before it opens on, as setReferent found it.
+func goesOn(sp *span) bool { return sp.refOfPrev }
 
 // opensOnName reports whether a sentence opens on a subject of its own:
 // a name ("Rafael Nadal was...", "The Shins are..."), not a description

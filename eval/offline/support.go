@@ -565,7 +565,7 @@ func setReferent(sp *span) {
 	if name == "" {
 		return
 	}
-	sp.ref, sp.refFeats = name, wordFeats(name)
+	sp.ref, sp.refFeats, sp.refOfPrev = name, wordFeats(name), p == sp.prev
 }
 
 // wordFeats are the "w:" features of the words of a name as written
