@@ -303,15 +303,16 @@ func parseClaim(st, q *span) (claim, bool) {
 	// Most statements compare nothing: the features tell, before any
 	// lexing. One without a comparison word may still claim the
 	// question's, when it adds nothing to it but a name.
-	if !mayCompare(st) && (q == nil || !mayCompare(q) || !withinQuestion(st, q)) {
+	if !mayCompare(st) && (q == nil || !factsOf(q).compares || !withinQuestion(st, q)) {
 		return claim{}, false
 	}
 	text := stripFrame(stripMarkup(st.text))
 	var x, y entity
 	var echo string
 	haveQ := false
-	if q != nil && q.text != "" && !q.hasHan {
-		x, y, echo, haveQ = candidates(q.text)
+	if q != nil {
+		c := factsOf(q).cands
+		x, y, echo, haveQ = c.x, c.y, c.echo, c.ok
 	}
 	rest := text
 	if haveQ && echo != "" {
@@ -327,10 +328,11 @@ func parseClaim(st, q *span) (claim, bool) {
 		if !haveQ || !onlyQuestionAndNames(analyze(rest), q, x, y) {
 			return claim{}, false
 		}
-		word, cw, units, _, ok = comparisonWord(lexemes(q.text))
-		if !ok {
+		qc := factsOf(q).comparison
+		if !qc.ok {
 			return claim{}, false
 		}
+		word, cw, units = qc.word, qc.cmp, qc.units
 		at = -1
 	}
 	c := claim{cmp: cw, word: word, units: units, magnitude: at >= 0 && magnitudeBefore(lx, at)}

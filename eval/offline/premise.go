@@ -60,14 +60,43 @@ func restates(st, q *span) bool {
 type questionFacts struct {
 	presupposes, alternatives bool
 	asked                     map[string]bool // interrogativeFeats
+	stems                     []string        // stems of its text, for namedAsWritten
+	// compares: the question has a comparison word (mayCompare); cands
+	// are the two things it offers (candidates); comparison is its own
+	// comparison word, which a bare answer claims (comparisonWord).
+	compares   bool
+	cands      questionCandidates
+	comparison questionComparison
+	same       sameFacts // a "same nationality" question (sameQuestion)
+}
+
+type questionCandidates struct {
+	x, y entity
+	echo string
+	ok   bool
+}
+
+type questionComparison struct {
+	word  string
+	cmp   comparative
+	units map[string]bool
+	ok    bool
 }
 
 // factsOf is q's questionFacts, worked out once per question text; the
 // facts are shared and never modified.
 func factsOf(q *span) *questionFacts {
 	return questions.get(q.text, func(text string) *questionFacts {
-		return &questionFacts{presupposes: presupposes(text), asked: interrogativeFeats(text),
-			alternatives: !q.hasHan && offersAlternatives(text)}
+		f := &questionFacts{presupposes: presupposes(text), asked: interrogativeFeats(text),
+			alternatives: !q.hasHan && offersAlternatives(text), stems: stems(text), compares: mayCompare(q)}
+		if text != "" && !q.hasHan {
+			c := &f.cands
+			c.x, c.y, c.echo, c.ok = candidates(text)
+		}
+		c := &f.comparison
+		c.word, c.cmp, c.units, _, c.ok = comparisonWord(lexemes(text))
+		f.same = sameFactsOf(text)
+		return f
 	})
 }
 
@@ -285,7 +314,7 @@ func namedAsWritten(text, sentence string, q *span) (string, bool) {
 	seq := stems(sentence)
 	var qseq []string
 	if q != nil && !factsOf(q).alternatives {
-		qseq = stems(q.text)
+		qseq = factsOf(q).stems
 	}
 	for _, r := range runs {
 		rs := stems(r)

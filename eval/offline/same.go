@@ -77,23 +77,41 @@ func sameQuestion(question string) (x, y, attr string, ok bool) {
 	return "", "", "", false
 }
 
-// sameEvidence checks a yes or a no to a "same" question (the statement is
-// the question's proposition affirmed or denied, see StatementsFor) on the
-// values the contexts give the two things.
-func sameEvidence(statement, question string, sents []*span) (Evidence, bool) {
+// sameFacts are what a "same" question asks (sameQuestion) and the
+// statements of its yes and its no (propositionStatements' forms); ok is
+// false for any other question.
+type sameFacts struct {
+	x, y, attr string
+	yes, no    string
+	ok         bool
+}
+
+func sameFactsOf(question string) sameFacts {
 	x, y, attr, ok := sameQuestion(question)
 	if !ok {
-		return Evidence{}, false
+		return sameFacts{}
 	}
 	aff, den, ok := proposition(question)
 	if !ok {
+		return sameFacts{}
+	}
+	return sameFacts{x: x, y: y, attr: attr, yes: "Yes: " + aff, no: "No, " + den, ok: true}
+}
+
+// sameEvidence checks a yes or a no to a "same" question (the statement is
+// the question's proposition affirmed or denied, see StatementsFor) on the
+// values the contexts give the two things.
+func sameEvidence(statement string, q *span, sents []*span) (Evidence, bool) {
+	sf := factsOf(q).same
+	if !sf.ok {
 		return Evidence{}, false
 	}
+	x, y, attr := sf.x, sf.y, sf.attr
 	var yes bool
 	switch statement {
-	case "Yes: " + aff:
+	case sf.yes:
 		yes = true
-	case "No, " + den:
+	case sf.no:
 	default:
 		return Evidence{}, false
 	}

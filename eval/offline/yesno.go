@@ -167,7 +167,7 @@ func denialParts(question, statement string) ([]string, bool) {
 // support, except for the denial of the question's proposition, which is
 // supported when the context contradicts it (see denialParts).
 func verdict(statement, question string, q *span, sents []*span) Evidence {
-	if ev, ok := sameEvidence(statement, question, sents); ok {
+	if ev, ok := sameEvidence(statement, q, sents); ok {
 		return ev
 	}
 	parts, ok := denialParts(question, statement)
