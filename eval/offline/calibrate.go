@@ -44,10 +44,21 @@ func (r PairResult) Passed() bool { return r.Accuracy >= r.Target-1e-9 }
 // this judge: supported statements over statements. ok is false when the
 // answer has no statements (the metric's no_statements status).
 func Faithfulness(question, answer string, contexts []string) (score float64, ok bool) {
+	return faithfulnessOf(question, answer, spansOf(contexts))
+}
+
+// spansOf are the analysed sentences of contexts, in order.
+func spansOf(contexts []string) []*span {
 	var sents []*span
 	for _, c := range contexts {
 		sents = append(sents, contextSpans(c)...)
 	}
+	return sents
+}
+
+// faithfulnessOf is Faithfulness against contexts already analysed: a pair's
+// two answers share them.
+func faithfulnessOf(question, answer string, sents []*span) (score float64, ok bool) {
 	q := analyze(question)
 	stmts := StatementsFor(question, answer)
 	if len(stmts) == 0 {
@@ -66,8 +77,9 @@ func Faithfulness(question, answer string, contexts []string) (score float64, ok
 func PairwiseAccuracy(dataset string, pairs []Pair) PairResult {
 	r := PairResult{Dataset: dataset, Pairs: len(pairs)}
 	for _, p := range pairs {
-		good, okG := Faithfulness(p.Question, p.Faithful, p.Contexts)
-		bad, okB := Faithfulness(p.Question, p.Unfaith, p.Contexts)
+		sents := spansOf(p.Contexts)
+		good, okG := faithfulnessOf(p.Question, p.Faithful, sents)
+		bad, okB := faithfulnessOf(p.Question, p.Unfaith, sents)
 		switch {
 		case !okG || !okB:
 			r.Undefined++

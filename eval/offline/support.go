@@ -64,10 +64,7 @@ type Evidence struct {
 // neither the negation nor the number detector fires. The question, when
 // given, discounts the content the statement merely repeats from it.
 func Support(statement, question string, contexts []string) Evidence {
-	var sents []*span
-	for _, c := range contexts {
-		sents = append(sents, contextSpans(c)...)
-	}
+	sents := spansOf(contexts)
 	var q *span
 	if question != "" {
 		q = analyze(question)
