@@ -333,9 +333,12 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 		if len(missing) == 0 || c.mode == CacheOnly || c.mode == DryRun || release != nil {
 			break
 		}
-		// Two runs embedding the same texts at once pay once: the claim is
-		// on the set of missing texts; the loser looks again.
-		r, granted, err := c.st.Claim(ctx, embedClaim(req, missing))
+		// Two callers embedding the same texts at once pay once: the claim
+		// is on the request's texts, not on those this caller found
+		// missing, which a third caller storing some of them in between
+		// would make differ (then both paid for the rest); the loser looks
+		// again. Requests that only overlap still each send the overlap.
+		r, granted, err := c.st.Claim(ctx, embedClaim(req, req.Texts))
 		if err != nil {
 			return eval.EmbedResponse{}, err
 		}

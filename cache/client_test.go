@@ -474,6 +474,54 @@ func TestConcurrentWriters(t *testing.T) {
 
 // A waiter for an identical in-flight request gives up with its own
 // context, not the leader's.
+// Two callers embedding the same texts pay once even when, between their
+// lookups, part of the texts was stored by a third (another sample's
+// request with the same reference): the claim is on the request's texts,
+// not on the ones each found missing, which would differ and let both pay
+// for the rest. (Answer similarity and answer correctness embed the same
+// answer and reference of a sample; TestPlanPerMetricEqualsTheRunsBilling
+// failed about one run in seven on that race.)
+func TestSameEmbedRequestPaysOnceWhateverIsCached(t *testing.T) {
+	db := openTemp(t)
+	gate := make(chan struct{})
+	inner := &fakeInner{embedGate: gate}
+	c := db.Client(inner, ReadWrite)
+	ctx := context.Background()
+	req := eval.EmbedRequest{Endpoint: "api.openai.com/v1", Model: "text-embedding-3-small", Dimensions: 8, Texts: []string{"answer", "reference"}}
+	done := make(chan error, 2)
+	go func() { _, err := c.Embed(ctx, req); done <- err }()
+	for inner.embeds.Load() != 1 { // the first is paying for both texts
+		runtime.Gosched()
+	}
+	// Another request stores the reference meanwhile.
+	other := req
+	other.Texts = []string{"reference"}
+	if err := db.PutEmbeddings(other, other.Texts, [][]float64{vectorOf("reference", 8)}); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, err := c.Embed(ctx, req); done <- err }()
+	// The second either waits for the first's claim or (the fault) sends
+	// the answer again.
+	for {
+		db.claims.mu.Lock()
+		n := db.claims.waiting
+		db.claims.mu.Unlock()
+		if n == 1 || inner.embeds.Load() == 2 {
+			break
+		}
+		runtime.Gosched()
+	}
+	close(gate)
+	for range 2 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := inner.embeds.Load(); n != 1 {
+		t.Errorf("the same request was sent %d times: %q", n, inner.sentTexts)
+	}
+}
+
 func TestInflightWaiterHonoursItsContext(t *testing.T) {
 	db := openTemp(t)
 	gate := make(chan struct{})

@@ -30,8 +30,9 @@ type fakeInner struct {
 	reply func(req eval.ChatRequest) string
 	// vectors overrides how many vectors Embed returns (for malformed replies).
 	vectors func(n int) int
-	// gate, when set, is received from before answering a chat call.
-	gate chan struct{}
+	// gate, when set, is received from before answering a chat call;
+	// embedGate likewise for an embeddings call.
+	gate, embedGate chan struct{}
 	// poison, when set, changes each returned vector (NaN, zeros, dims).
 	poison func(i int, v []float64) []float64
 }
@@ -66,6 +67,13 @@ func (f *fakeInner) Embed(ctx context.Context, req eval.EmbedRequest) (eval.Embe
 	f.mu.Lock()
 	f.sentTexts = append(f.sentTexts, append([]string(nil), req.Texts...))
 	f.mu.Unlock()
+	if f.embedGate != nil {
+		select {
+		case <-f.embedGate:
+		case <-ctx.Done():
+			return eval.EmbedResponse{}, ctx.Err()
+		}
+	}
 	if f.embedErr != nil {
 		return eval.EmbedResponse{}, f.embedErr
 	}
