@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -272,6 +273,9 @@ func comparisonWord(lx []lexeme) (word string, c comparative, units map[string]b
 			if i+1 < len(lx) && (lx[i+1].text == "expensive" || lx[i+1].text == "costly") {
 				units = currencyUnits
 			}
+			if i+1 < len(lx) && (lx[i+1].text == "often" || lx[i+1].text == "frequently" || lx[i+1].text == "frequent") {
+				units = frequencyUnits // "published more often": issues a year
+			}
 			if len(units) == 0 {
 				return "", comparative{}, nil, 0, false
 			}
@@ -493,10 +497,19 @@ func valuesOf(e, other entity, c claim, sents []*span) (value, bool) {
 	}
 	var found []value
 	for i, cs := range sents {
-		if cs.hasHan || !cs.feats[e.head] || !headOnly && !e.in(cs.feats) {
+		// A sentence that goes on about e by a pronoun or a description
+		// ("The band consists of …" after "Muse are an English rock
+		// band") gives e's value as if it named e: its referent is read
+		// before it.
+		refers := !cs.feats[e.head] && cs.refFeats[e.head] && (headOnly || e.in(cs.refFeats))
+		if cs.hasHan || !cs.feats[e.head] && !refers || !refers && !headOnly && !e.in(cs.feats) {
 			continue
 		}
-		lx := lexemes(stripMarkup(withParenthesis(cs)))
+		text := withParenthesis(cs)
+		if refers {
+			text = cs.ref + " " + text
+		}
+		lx := lexemes(stripMarkup(text))
 		var vals []value
 		if c.cmp.kind == cmpTime {
 			vals = sentenceDates(lx)
@@ -600,6 +613,9 @@ func parenDate(lx []lexeme, i int) (value, bool) {
 		if lx[k].kind == 'p' && (lx[k].text == "–" || lx[k].text == "-" || lx[k].text == "—") && dash < 0 {
 			dash = k
 		}
+		if _, ok := gluedYear(lx, k); ok && dash < 0 {
+			dash = k + 1 // the range's end opens after the glued year
+		}
 		if lx[k].kind == 'n' || lx[k].kind == 'w' && monthWords[lx[k].text] {
 			if len(dates) == 0 || k > dates[len(dates)-1]+2 {
 				dates = append(dates, k)
@@ -623,10 +639,14 @@ func parenDate(lx []lexeme, i int) (value, bool) {
 // dateAt reads the date whose year is lexeme k, with the month and day
 // around it ("24 November 1908", "March 19, 1963", "August 2009").
 func dateAt(lx []lexeme, k int) (value, bool) {
-	if lx[k].kind != 'n' || len(lx[k].text) != 4 {
+	year := lx[k].text
+	if g, ok := gluedYear(lx, k); ok {
+		year = g
+	}
+	if lx[k].kind != 'n' || len(year) != 4 {
 		return value{}, false
 	}
-	y, err := strconv.Atoi(lx[k].text)
+	y, err := strconv.Atoi(year)
 	if err != nil || y < 1000 || y > 2100 {
 		return value{}, false
 	}
@@ -666,7 +686,7 @@ func dateAt(lx []lexeme, k int) (value, bool) {
 			p = 3
 		}
 	}
-	text := lx[k].text
+	text := year
 	if month > 0 {
 		text = fmt.Sprintf("%d-%02d", y, month)
 		if day > 0 {
@@ -674,6 +694,22 @@ func dateAt(lx []lexeme, k int) (value, bool) {
 		}
 	}
 	return value{lo: v, hi: v, precision: p, text: text}, true
+}
+
+// gluedYear is the year of a range whose dash the text lost, glued to
+// the day of the range's end: "26 September 188926 May 1976" (a scraped
+// "1889–26 May") gives 1889. ok is false for any other number.
+func gluedYear(lx []lexeme, k int) (string, bool) {
+	t := lx[k].text
+	if lx[k].kind != 'n' || len(t) < 5 || len(t) > 6 || k+1 >= len(lx) || lx[k+1].kind != 'w' || !monthWords[lx[k+1].text] {
+		return "", false
+	}
+	y, err1 := strconv.Atoi(t[:4])
+	d, err2 := strconv.Atoi(t[4:])
+	if err1 != nil || err2 != nil || y < 1000 || y > 2100 || d < 1 || d > 31 {
+		return "", false
+	}
+	return t[:4], true
 }
 
 func monthNumber(w string) int {
@@ -690,6 +726,14 @@ func monthNumber(w string) int {
 // three words after it, or a currency sign before it.
 func sentenceCounts(lx []lexeme, units map[string]bool) []value {
 	var out []value
+	if units[frequencyUnit] {
+		return frequencies(lx)
+	}
+	if units[memberUnit] {
+		out = memberCounts(lx)
+		units = maps.Clone(units)
+		units[stem("musicians")] = true // "featuring four musicians"
+	}
 	for i := 0; i < len(lx); i++ {
 		l := lx[i]
 		var lo float64
@@ -732,6 +776,99 @@ func sentenceCounts(lx []lexeme, units map[string]bool) []value {
 			out = append(out, value{lo: lo, hi: hi, text: text, from: i})
 		}
 		i = end
+	}
+	return out
+}
+
+// memberUnit is the stem of "members": a band's, a group's. A context
+// gives their number by a word for the group (a duo, a quartet) or by
+// listing them ("The band consists of Ann Lee (vocals), Bo Chen (bass)
+// and Cy Dunn (drums).") as often as by a number.
+var memberUnit = stem("members")
+
+var groupSizes = map[string]float64{"duo": 2, "trio": 3, "quartet": 4, "quintet": 5, "sextet": 6, "septet": 7, "octet": 8}
+
+// listVerbs introduce a complete list of members; "include" and
+// "featuring" may list some of them.
+var listVerbs = setOf("consists", "consist", "consisted", "consisting", "comprising", "comprises", "comprised", "composed")
+
+// memberCounts are the group words of a sentence and the lengths of the
+// lists of names after a listVerb (two names or more; what a parenthesis
+// says of each is skipped, "A/J Jackson" is one name).
+func memberCounts(lx []lexeme) []value {
+	var out []value
+	for i, l := range lx {
+		if l.kind != 'w' {
+			continue
+		}
+		if n, ok := groupSizes[l.text]; ok {
+			out = append(out, value{lo: n, hi: n, text: l.text, from: i})
+			continue
+		}
+		if !listVerbs[l.text] {
+			continue
+		}
+		k := i + 1
+		if k < len(lx) && lx[k].text == "of" {
+			k++
+		}
+		names, inName, depth := 0, false, 0
+	list:
+		for ; k < len(lx); k++ {
+			x := lx[k]
+			switch {
+			case x.text == "(":
+				depth++
+			case x.text == ")":
+				depth--
+			case depth > 0:
+			case x.kind == 'w' && x.capital:
+				if !inName {
+					names++
+				}
+				inName = true
+			case x.kind == 'p' && (x.text == "/" || x.text == "." && k+1 < len(lx) && lx[k+1].capital && len(lx[k-1].text) == 1):
+				// "A/J Jackson", "Robert E. Howard"
+			case x.kind == 'p' && x.text == "," || x.kind == 'w' && x.text == "and":
+				inName = false
+			case x.kind == 'w' && inName && nameParticles[x.text]:
+			default:
+				break list
+			}
+		}
+		if names >= 2 {
+			out = append(out, value{lo: float64(names), hi: float64(names), text: fmt.Sprintf("%d listed", names), from: i})
+		}
+	}
+	return out
+}
+
+// frequencyUnit measures how often a thing happens, in times a year; a
+// context gives it by a word ("a monthly publication", "a bimonthly
+// magazine"), not by a number.
+const frequencyUnit = "times a year"
+
+var (
+	frequencyUnits = setOf(frequencyUnit)
+	perYear        = map[string]float64{"daily": 365, "weekly": 52, "biweekly": 26, "fortnightly": 26, "semimonthly": 24,
+		"monthly": 12, "bimonthly": 6, "quarterly": 4, "biannual": 2, "semiannual": 2, "annual": 1, "annually": 1, "yearly": 1}
+)
+
+// frequencies are the frequency words of a sentence as times a year;
+// "bi-monthly" is bimonthly.
+func frequencies(lx []lexeme) []value {
+	var out []value
+	for i, l := range lx {
+		w := l.text
+		if l.kind != 'w' || l.capital {
+			continue // "Harbour Weekly" is a name
+		}
+		if i >= 2 && (lx[i-2].text == "bi" || lx[i-2].text == "semi") && lx[i-1].text == "-" {
+			w = lx[i-2].text + w
+		}
+		if n, ok := perYear[w]; ok {
+			out = append(out, value{lo: n, hi: n, text: w, from: i})
+		}
 	}
 	return out
 }
@@ -786,6 +923,10 @@ func orderPhrase(c claim, who string) string {
 	switch {
 	case c.cmp.kind == cmpTime:
 		return who + " was " + c.word
+	case c.units[frequencyUnit] && c.cmp.greater:
+		return who + " is more frequent"
+	case c.units[frequencyUnit]:
+		return who + " is less frequent"
 	case amountWords[c.word]:
 		return who + " has " + c.word
 	default:

@@ -442,10 +442,25 @@ func withoutAlternatives(w []string) ([]string, bool) {
 // alternative is a name ("..., Ann Lee or Bo Chen?"), or any in a yes/no
 // question ("Was he a democrat or a republican?"). "What type or
 // product" offers no names.
+var whWords = setOf("which", "what", "who", "whom", "whose", "where", "when", "how")
+
 func alternativeOr(w []string) int {
 	yesNo := len(w) > 0 && englishAux[strings.ToLower(w[0])]
+	// The interrogative after every "or" of a wh-question: the "or" is
+	// the premise's ("The Royal Commission ... or Woodward Royal
+	// Commission was ... active in all of which country?"), and the
+	// question offers no candidates.
+	wh := 0
+	if !yesNo {
+		for i, x := range w {
+			if whWords[strings.ToLower(strings.Trim(x, ",\"'("))] {
+				wh = i
+				break
+			}
+		}
+	}
 	for i := len(w) - 2; i > 0; i-- {
-		if !strings.EqualFold(strings.Trim(w[i], ","), "or") {
+		if !strings.EqualFold(strings.Trim(w[i], ","), "or") || i < wh {
 			continue
 		}
 		next := strings.Trim(w[i+1], "\"'(")

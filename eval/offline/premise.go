@@ -163,12 +163,30 @@ func offersAlternatives(question string) bool {
 		return true
 	}
 	for i, x := range w {
-		if strings.EqualFold(x, "which") && i+1 < len(w) && (strings.EqualFold(strings.Trim(w[i+1], ",?"), "one") || strings.EqualFold(w[i+1], "of")) {
+		if !strings.EqualFold(x, "which") || i+1 >= len(w) {
+			continue
+		}
+		if strings.EqualFold(strings.Trim(w[i+1], ",?"), "one") {
 			return true
+		}
+		// "Which of the following …: X or Y?" offers the names it lists;
+		// "which of his movies" asks for one the question does not name.
+		if strings.EqualFold(w[i+1], "of") && i+2 < len(w) {
+			next := strings.ToLower(strings.Trim(w[i+2], ",:?"))
+			if listedOf[next] || next == "the" && i+3 < len(w) && listedOfThe[strings.ToLower(strings.Trim(w[i+3], ",:?"))] {
+				return true
+			}
 		}
 	}
 	return false
 }
+
+// listedOf are the words after "which of" that point at candidates the
+// question lists: "which of the following", "which of these two".
+var (
+	listedOf    = setOf("these", "those", "them", "both")
+	listedOfThe = setOf("following", "two", "three", "four", "above")
+)
 
 // comparativeFeats are the features of comparisons (born first, closer,
 // has more species, younger). Repeated from the question they are still

@@ -148,6 +148,12 @@ func TestAlternativesAreCandidates(t *testing.T) {
 		{"Which of the following founded the Harbour Trust: Ann Lee or Bo Chen?", true},
 		{"Who founded the Harbour Trust and the Quay Fund?", false},
 		{"Which Harbour Trust chair was born in 1950?", false},
+		// The "or" of a premise, before the question's interrogative.
+		{"The Harbour Trust or Quay Fund was set up by the city council and is based in which town?", false},
+		{"Was the mayor who opened the Quay Bridge a democrat or a republican?", true},
+		// "which of" a set the question does not list.
+		{"Ann Lee is a painter, which of her works was shown in 2014?", false},
+		{"Which of these two founded the Harbour Trust, Ann Lee or Bo Chen?", true},
 	} {
 		if got := offersAlternatives(tt.q); got != tt.want {
 			t.Errorf("offersAlternatives(%q) = %v, want %v", tt.q, got, tt.want)
