@@ -198,6 +198,12 @@ func TestYesNoAboutTwoThings(t *testing.T) {
 	if s, _ := Faithfulness(q, "no", []string{"The Harbour Band formed in 1997. The Quay Players toured Ohio."}); s != 0 {
 		t.Errorf("no against a context that is silent: %v, want 0 (silence does not support a denial)", s)
 	}
+	// "types of drinks" asks whether they are drinks: the class noun is
+	// no content the context must repeat.
+	drinks := []string{"A fizzwell is a sweet, mint-flavoured after-dinner drink. The sourbay is a beer cocktail made with rum."}
+	if s, _ := Faithfulness("Are Fizzwell and Sourbay both types of drinks?", "yes", drinks); s != 0.5 {
+		t.Errorf("yes to both types of drinks: %v, want 0.5 (the fizz is a drink; the sour is said to be a cocktail)", s)
+	}
 	for _, tt := range []struct{ q, want0, want1 string }{
 		{"Are Ann Lee and Bo Chen both painters?", "Ann Lee painters", "Bo Chen painters"},
 		{"Were both Joseph Rowe and Cid Gorman authors?", "Joseph Rowe authors", "Cid Gorman authors"},
