@@ -145,6 +145,11 @@ func TestStateAnswerEnglish(t *testing.T) {
 		{"Which band was founded first, Hole, the rock band that Ann Lee was a frontwoman of, or The Wolfhounds?", "The Wolfhounds", "The Wolfhounds was founded first."},
 		{"Which band was formed first, The Harbour Lights, the band that Ann Lee fronted, or The Quay?", "The Quay", "The Quay was formed first."},
 		{"Which magazine was started first, Harbour Monthly, or Quay Weekly?", "Quay Weekly", "Quay Weekly was started first."},
+		// A coordination is one interrogative phrase, up to a comma after
+		// its last item.
+		{"Night Shift is a novella by which Welsh writer, critic and poet?", "Ann Lee", "Night Shift is a novella by Ann Lee."},
+		{"The club was based in which large village and civil parish in the north of Kent?", "Quayside", "The club was based in Quayside in the north of Kent."},
+		{"The film also features which actor, singer, and dancer, best known for Harbour Days?", "Bo Chen", "The film also features Bo Chen best known for Harbour Days."},
 	}
 	for _, tt := range tests {
 		if got := StateAnswerEnglish(tt.q, tt.a); got != tt.want {

@@ -571,17 +571,42 @@ func replaceInterrogative(w, lw []string, a string) (string, bool) {
 		if _, err := strconv.ParseFloat(strings.ReplaceAll(a, ",", ""), 64); err != nil && !isNumberWord(a) && end < len(w) {
 			end++ // "how many songs" + "300 songs"
 		}
-	case end+1 < len(w) && (lw[end] == "kind" || lw[end] == "type" || lw[end] == "sort" || lw[end] == "form") && (lw[end+1] == "of" || lw[end+1] == "or"):
-		end += 3
 	default:
-		for end < len(w) && end-at <= 3 && !englishStop[lw[end]] && !englishAux[lw[end]] && !irregularPast[lw[end]] {
-			end++
-		}
+		end = whPhraseEnd(w, lw, at)
 	}
 	if end > len(w) {
 		end = len(w)
 	}
 	return sentence(strings.Join(w[:at], " "), a, strings.Join(w[end:], " ")), true
+}
+
+// whPhraseEnd is the index of the first word after the interrogative
+// phrase that opens with the wh-word at: "which tennis player | won",
+// "what type of vegetation | grows", and a coordination whole, "which
+// Russian writer, novelist and playwright | ?", "which large village and
+// civil parish | in the South Holland district". The answer takes its
+// place in a restatement (replaceInterrogative), which need not repeat
+// it (interrogativeFeats). w are the question's words, lw the same
+// lowered and trimmed.
+func whPhraseEnd(w, lw []string, at int) int {
+	end := at + 1
+	if end+1 < len(w) && (lw[end] == "kind" || lw[end] == "type" || lw[end] == "sort" || lw[end] == "form") && (lw[end+1] == "of" || lw[end+1] == "or") {
+		return min(end+3, len(w))
+	}
+	inPhrase := func(i int) bool { return !englishStop[lw[i]] && !englishAux[lw[i]] && !irregularPast[lw[i]] }
+	for end < len(w) && end-at <= 3 && inPhrase(end) {
+		end++
+	}
+	for end+1 < len(w) && (lw[end] == "and" || lw[end] == "or") && inPhrase(end+1) && !capitalised(w[end+1]) {
+		end += 2
+		for end < len(w) && !strings.HasSuffix(w[end-1], ",") && inPhrase(end) && !capitalised(w[end]) {
+			end++
+			if strings.HasSuffix(w[end-1], ",") {
+				break // "…, and animal welfare advocate, best known for…"
+			}
+		}
+	}
+	return end
 }
 
 func isNumberWord(a string) bool {

@@ -107,27 +107,16 @@ var questions = newMemo[*questionFacts](analysisCacheSize)
 // member". The answer takes its place ("Superheaven and Oceansize are
 // bands of rock."), so a restatement need not repeat it.
 func interrogativeFeats(question string) map[string]bool {
-	w := strings.Fields(strings.ToLower(question))
+	w := strings.Fields(question)
+	lw := make([]string, len(w))
 	for i, x := range w {
-		x = strings.Trim(x, ",.?!\"'")
+		lw[i] = strings.ToLower(strings.Trim(x, ",.?!\"'"))
+	}
+	for i, x := range lw {
 		if x != "what" && x != "which" && x != "whose" {
 			continue
 		}
-		var phrase []string
-		for j := i + 1; j < len(w) && len(phrase) < 3; j++ {
-			y := strings.Trim(w[j], ",.?!\"'")
-			if y == "of" && len(phrase) == 1 && (phrase[0] == "type" || phrase[0] == "kind" || phrase[0] == "sort") {
-				continue
-			}
-			if englishStop[y] || englishAux[y] {
-				break
-			}
-			phrase = append(phrase, y)
-			if strings.ContainsAny(w[j], ",?") {
-				break
-			}
-		}
-		return analyze(strings.Join(phrase, " ")).feats
+		return analyze(strings.Join(w[i+1:whPhraseEnd(w, lw, i)], " ")).feats
 	}
 	return nil
 }

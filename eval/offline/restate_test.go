@@ -73,6 +73,12 @@ func TestRestatementIsTheQuestionAroundItsAnswer(t *testing.T) {
 	if !restates(analyze("The Harbour Band and the Quay Players are bands of rock."), analyze(gq)) {
 		t.Error("a restatement that puts its answer in place of \"which shared genre\" is not one")
 	}
+	// The phrase is a coordination whole: "which Welsh writer, critic and
+	// poet" is replaced by the name, none of its nouns repeated.
+	cq := "Night Shift is a novella by which Welsh writer, critic and poet?"
+	if !restates(analyze("Night Shift is a novella by Ann Lee."), analyze(cq)) {
+		t.Error("a restatement that puts its answer in place of \"which Welsh writer, critic and poet\" is not one")
+	}
 }
 
 // A name is one thing: its words taken from two names of the context
