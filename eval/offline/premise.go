@@ -645,7 +645,23 @@ func conjoined(question string, one, other []string) bool {
 			t := strings.Trim(w[j], ",\"'")
 			l1, l2 = l1 || in(one, t), l2 || in(other, t)
 		}
-		for j := i + 1; j < len(w) && capitalised(strings.Trim(w[j], ",\"'?")); j++ {
+		// The word before the names, over the particles inside them
+		// ("Prince William, Duke of Gloucester and …").
+		j := i - 1
+		for j >= 0 && (capitalised(strings.Trim(w[j], ",\"'")) || j > 0 && nameParticles[w[j]] && capitalised(w[j-1])) {
+			j--
+		}
+		if j >= 0 && listIntroducers[strings.ToLower(strings.Trim(w[j], ",\"'"))] {
+			// "the band consisting of A, B and C": the names are what
+			// the question says of its subject, not things it asks
+			// the same of.
+			continue
+		}
+		r := i + 1
+		if r+1 < len(w) && englishDeterminers[strings.ToLower(w[r])] {
+			r++ // "X and the Quay Players"
+		}
+		for j := r; j < len(w) && capitalised(strings.Trim(w[j], ",\"'?")); j++ {
 			t := strings.Trim(w[j], ",\"'?")
 			r1, r2 = r1 || in(one, t), r2 || in(other, t)
 		}
@@ -655,6 +671,10 @@ func conjoined(question string, one, other []string) bool {
 	}
 	return false
 }
+
+// listIntroducers put a list of names after them as an object: "a band
+// consisting of …", "a film starring …".
+var listIntroducers = setOf("of", "by", "with", "starring", "featuring", "including", "consisting")
 
 // mentionsAny reports whether the sentence, or a sentence it continues
 // with a pronoun (inWindow), has one of the features.

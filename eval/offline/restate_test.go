@@ -62,6 +62,24 @@ func TestRestatementIsTheQuestionAroundItsAnswer(t *testing.T) {
 		{"the listed name's own answer", stationQ, "Twenty Pilots is from Columbus, Ohio.", station, 1, ""},
 		{"the question's first name is a premise too", twoQ, "Harbourton and Quayside are located in Wales.", two, 0, ""},
 		{"the same sentence in another chunk", popQ, "The population of the town in Kent County at the 2010 census was 2,523.", popApart, 0, ""},
+		// The chunk places a town in its country: "in Harbourton,
+		// Freedonia" says of another sentence's Harbourton that it is in
+		// Freedonia; another chunk, or a list of names, does not.
+		{"a place the chunk puts in its country", "Quay Park and the Tide Lyceum, are located in which country?", "Quay Park and the Tide Lyceum, are located in Freedonia.",
+			[]string{"Quay Park is a historical park in the old district of Harbourton, Freedonia. The Tide Lyceum is one of the oldest schools in Harbourton."},
+			1, `tied to the question by "The Tide Lyceum is one of the oldest schools in Harbourton."`},
+		{"placed in another chunk", "Quay Park and the Tide Lyceum, are located in which country?", "Quay Park and the Tide Lyceum, are located in Freedonia.",
+			[]string{"Quay Park is a historical park in the old district of Harbourton, Freedonia.", "The Tide Lyceum is one of the oldest schools in Harbourton."}, 0, ""},
+		{"a list of names is no place", "Quay Park and the Tide Lyceum, are located in which country?", "Quay Park and the Tide Lyceum, are located in Freedonia.",
+			[]string{"Quay Park has gates in Harbourton, Freedonia and Quayside. The Tide Lyceum is one of the oldest schools in Harbourton."}, 0, ""},
+		// Names listed after "consisting of" are what the question says
+		// of its subject, not things it asks the same of.
+		{"the band's members are no second subject", "The lead singer of the band consisting of Ann Lee, Bo Chen and Cy Dunn goes by what alias?",
+			"The lead singer of the band consisting of Ann Lee, Bo Chen and Cy Dunn goes by The Harbour Ghost.",
+			[]string{"The band consists of Ann Lee, Bo Chen and Cy Dunn. She is the lead singer of the band Quay. Lee often uses the alias The Harbour Ghost."},
+			1, "The Harbour Ghost"},
+		{"two subjects are each asked", "Which industry do Ann Lee and Bo Chen belong to?", "Ann Lee and Bo Chen belong to shipbuilding.",
+			[]string{"Ann Lee is a Welsh engineer who works in shipbuilding.", "Bo Chen is a Welsh painter."}, 0, ""},
 	})
 	if got := residual(analyze("Lena Park directed the 2004 film that was shot at the Harbor Diner in Portland."), analyze(q)); got != "Lena Park" {
 		t.Errorf("residual = %q, want Lena Park", got)

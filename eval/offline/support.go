@@ -2,7 +2,11 @@ package offline
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Thresholds of the support test, chosen with `ragscope calibrate` on the
@@ -90,6 +94,7 @@ func contextSpans(text string) []*span {
 		setReferent(sp)
 		setCountries(sp)
 	}
+	setPlaces(out)
 	return append(out, recordSpans(text)...)
 }
 
@@ -727,4 +732,86 @@ func setCountries(sp *span) {
 	}
 	sp.countries = strings.Join(names, " ")
 	sp.countryFeats = wordFeats(sp.countries)
+}
+
+// setPlaces adds to a sentence's countries the region its chunk places a
+// place it names in: after "… is an urban park in the Eminönü district
+// of Istanbul, Turkey", "one of the open Greek schools in Istanbul"
+// names Turkey too, for a short answer's coverage and the name detector
+// (as a demonym names its country). What the chunk writes is the only
+// source: "in Place, Region", Place and Region capitalised, the Region
+// ending at a punctuation mark or a lowercase word.
+func setPlaces(sents []*span) {
+	var in map[string]string // a place's last word feature -> its region as written
+	for _, sp := range sents {
+		if sp.hasHan || !commaBeforeCapital(sp.text) {
+			continue // the common case, read without lexing the sentence again
+		}
+		lx := lexemes(stripMarkup(sp.text))
+		for k := 0; k+3 < len(lx); k++ {
+			if lx[k].kind != 'w' || !placePrepositions[lx[k].text] || !lx[k+1].capital {
+				continue
+			}
+			p := k + 1
+			for p+1 < len(lx) && lx[p+1].capital && p-k < 3 {
+				p++
+			}
+			if p+2 >= len(lx) || lx[p+1].text != "," || !lx[p+2].capital {
+				continue
+			}
+			r := p + 2
+			for r+1 < len(lx) && lx[r+1].capital && r-p < 4 {
+				r++
+			}
+			if r+1 < len(lx) && lx[r+1].kind == 'w' && (lx[r+1].capital || lx[r+1].text == "and" || lx[r+1].text == "or") {
+				continue // a longer run, or a list of places: "in Leeds, Hull and York"
+			}
+			var region []string
+			for _, l := range lx[p+2 : r+1] {
+				region = append(region, l.orig)
+			}
+			if in == nil {
+				in = map[string]string{}
+			}
+			in["w:"+stem(lx[p].text)] = strings.Join(region, " ")
+			k = r
+		}
+	}
+	for _, place := range slices.Sorted(maps.Keys(in)) { // sentences' countries in one order
+		region := in[place]
+		rf := wordFeats(region)
+		for _, sp := range sents {
+			if !sp.feats[place] || hasAll(sp.feats, rf) || strings.Contains(sp.countries, region) {
+				continue
+			}
+			sp.countries = strings.TrimSpace(sp.countries + " " + region)
+			sp.countryFeats = wordFeats(sp.countries)
+		}
+	}
+}
+
+// commaBeforeCapital reports whether the text has ", " followed by an
+// uppercase letter: setPlaces's "in Place, Region" needs one.
+func commaBeforeCapital(text string) bool {
+	for i := 0; ; {
+		k := strings.Index(text[i:], ", ")
+		if k < 0 {
+			return false
+		}
+		i += k + 2
+		if r, _ := utf8.DecodeRuneInString(text[i:]); unicode.IsUpper(r) {
+			return true
+		}
+	}
+}
+
+var placePrepositions = setOf("in", "of", "from", "near", "at")
+
+func hasAll(m, sub map[string]bool) bool {
+	for f := range sub {
+		if !m[f] {
+			return false
+		}
+	}
+	return true
 }
