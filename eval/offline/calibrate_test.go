@@ -150,6 +150,10 @@ func TestStateAnswerEnglish(t *testing.T) {
 		{"Night Shift is a novella by which Welsh writer, critic and poet?", "Ann Lee", "Night Shift is a novella by Ann Lee."},
 		{"The club was based in which large village and civil parish in the north of Kent?", "Quayside", "The club was based in Quayside in the north of Kent."},
 		{"The film also features which actor, singer, and dancer, best known for Harbour Days?", "Bo Chen", "The film also features Bo Chen best known for Harbour Days."},
+		// A quoted title is no verb; a possessive wh-phrase keeps its noun.
+		{"Which actor starring in \"Night Shift Is Over\" was born in Kent?", "Ann Lee", "Ann Lee was born in Kent."},
+		{"Which band's song was used as the theme at the Quay Arena in 2006?", "Harbour", "Harbour's song was used as the theme at the Quay Arena in 2006."},
+		{"Which genus of moth in the world's largest country contains one species?", "Harbouria", "Harbouria is the genus of moth in the world's largest country that contains one species."},
 	}
 	for _, tt := range tests {
 		if got := StateAnswerEnglish(tt.q, tt.a); got != tt.want {

@@ -152,7 +152,7 @@ func StateAnswerEnglish(question, answer string) string {
 	rest := func(i int) string { return strings.Join(w[i:], " ") }
 	if len(w) > 3 && englishPrepositions[lw[0]] && (lw[1] == "which" || lw[1] == "what") {
 		// In which game was X named MVP? -> X was named MVP in A.
-		i := nounPhraseEnd(lw, 2)
+		i := nounPhraseEnd(w, lw, 2)
 		if i+1 < len(w) && englishAux[lw[i]] {
 			return sentence(withAux(w[i+1:], lw[i]), lw[0], a)
 		}
@@ -164,7 +164,13 @@ func StateAnswerEnglish(question, answer string) string {
 		// -> A verb REST.
 		i := 1
 		if lw[0] != "who" {
-			i = nounPhraseEnd(lw, 1)
+			i = nounPhraseEnd(w, lw, 1)
+		}
+		// Which band's song was used …? -> A's song was used ….
+		for p := 1; p < i-1 && lw[0] != "who" && !englishStop[lw[p]]; p++ { // not "in the world's"
+			if strings.HasSuffix(lw[p], "'s") && i < len(w) && !englishDoAux[lw[i]] {
+				return sentence(a+"'s", strings.Join(w[p+1:i], " "), rest(i))
+			}
 		}
 		if lw[0] != "who" && i > 2 && i+1 < len(w) && englishHave[lw[i]] && nounPhraseStart(w[i+1]) {
 			// What actor in X also had a role in Y? -> A is the actor
@@ -355,13 +361,21 @@ var irregularPast = setOf("won", "wrote", "made", "began", "became", "held", "le
 // the country | contains"): the phrase ends at an auxiliary or a word that
 // reads as a verb (a past tense, or a present tense in -s after the
 // phrase's head). It always takes the word at i.
-func nounPhraseEnd(lw []string, i int) int {
+func nounPhraseEnd(w, lw []string, i int) int {
 	if i >= len(lw) || englishAux[lw[i]] {
 		return i
 	}
 	j := i + 1
+	quoted := false
 	for ; j < len(lw); j++ {
 		x := lw[j]
+		// A quoted title is one word of the phrase: "starring in \"Lisa
+		// Picard Is Famous\"" has no verb.
+		closes := strings.HasSuffix(strings.TrimRight(w[j], ",.?!"), "\"")
+		if quoted || strings.HasPrefix(w[j], "\"") {
+			quoted = !closes
+			continue
+		}
 		if englishAux[x] || irregularPast[x] || strings.HasSuffix(x, "ed") && len(x) > 3 {
 			break
 		}
