@@ -151,7 +151,13 @@ func TestStateAnswerEnglish(t *testing.T) {
 		{"The club was based in which large village and civil parish in the north of Kent?", "Quayside", "The club was based in Quayside in the north of Kent."},
 		{"The film also features which actor, singer, and dancer, best known for Harbour Days?", "Bo Chen", "The film also features Bo Chen best known for Harbour Days."},
 		// A quoted title is no verb; a possessive wh-phrase keeps its noun.
-		{"Which actor starring in \"Night Shift Is Over\" was born in Kent?", "Ann Lee", "Ann Lee was born in Kent."},
+		{"Which actor starring in \"Night Shift Is Over\" was born in Kent?", "Ann Lee", "Ann Lee is the actor starring in \"Night Shift Is Over\" that was born in Kent."},
+		// A phrase that says more than the kind of thing asked is a
+		// premise the restatement keeps; "which tennis player" is not.
+		{"What poem by the writer born in 1872 was used in spoken word recordings?", "Harbour Days", "Harbour Days is the poem by the writer born in 1872 that was used in spoken word recordings."},
+		{"Which tennis player was born in Kent?", "Ann Lee", "Ann Lee was born in Kent."},
+		{"What the real name of the DJ who played in Kent?", "Bo Chen", "Bo Chen is the real name of the DJ who played in Kent."},
+		{"What the real name of the DJ who was born in Kent?", "Bo Chen", "Bo Chen was born in Kent."},
 		{"Which band's song was used as the theme at the Quay Arena in 2006?", "Harbour", "Harbour's song was used as the theme at the Quay Arena in 2006."},
 		{"Which genus of moth in the world's largest country contains one species?", "Harbouria", "Harbouria is the genus of moth in the world's largest country that contains one species."},
 	}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -185,6 +186,12 @@ func StateAnswerEnglish(question, answer string) string {
 			if i+1 < len(w) && (!nounPhraseStart(w[i+1]) || lw[0] == "who" && englishHave[lw[i]] || superlative(lw[i+1:])) {
 				// Who was inducted into X -> A was inducted into X;
 				// who had a role in X -> A had a role in X.
+				if modifiedNoun(lw[1:i]) {
+					// What poem by the writer born in 1872 was used in
+					// X? -> A is the poem by the writer born in 1872
+					// that was used in X: the phrase is a premise.
+					return sentence(a, "is the", strings.Join(w[1:i], " "), "that", lw[i], rest(i+1))
+				}
 				return sentence(a, lw[i], rest(i+1))
 			}
 			if endsInParticiple(lw[i+1:]) {
@@ -204,7 +211,14 @@ func StateAnswerEnglish(question, answer string) string {
 		if i > 2 {
 			// Which genus of moth in X contains one species? -> A is
 			// the genus of moth in X that contains one species.
-			return sentence(a, "is the", strings.Join(w[1:i], " "), "that", rest(i))
+			is, that := "is the", "that"
+			if englishDeterminers[lw[1]] {
+				is = "is" // "What the real name of …"
+			}
+			if slices.Contains(lw[1:i], "who") {
+				that = "" // "… of the DJ who played …"
+			}
+			return sentence(a, is, strings.Join(w[1:i], " "), that, rest(i))
 		}
 		return sentence(a, rest(i))
 	case "when", "where":
@@ -237,6 +251,22 @@ func StateAnswerEnglish(question, answer string) string {
 		return s
 	}
 	return sentence(q, "is", a)
+}
+
+// modifiedNoun reports whether an interrogative's noun phrase says more
+// than what kind of thing is asked for: a preposition or a participle
+// after its noun ("poem by this writer", "actor starring in X"), not
+// "tennis player".
+func modifiedNoun(lw []string) bool {
+	if len(lw) == 0 || englishDeterminers[lw[0]] || slices.Contains(lw, "who") {
+		return false // "what the real name of the DJ who…": no phrase to restate
+	}
+	for k, x := range lw {
+		if k > 0 && (englishPrepositions[x] || strings.HasSuffix(x, "ing") && len(x) > 4) {
+			return true
+		}
+	}
+	return false
 }
 
 func lowerWords(w []string) []string {
