@@ -206,6 +206,17 @@ func StateAnswerEnglish(question, answer string) string {
 			return sentence(rest(i+1), lw[i], a)
 		}
 		if i < len(w) && englishDoAux[lw[i]] {
+			// What boxer did X act with in Rocky V? -> X did act with
+			// A in Rocky V: the answer takes the place of the object
+			// its stranded preposition lost.
+			body := w[i+1:]
+			if name, tail := oneName(body); len(name) > 0 && len(tail) > 1 {
+				for k := 1; k < len(tail); k++ {
+					if englishPrepositions[strings.ToLower(tail[k-1])] && englishPrepositions[strings.ToLower(tail[k])] {
+						return sentence(strings.Join(name, " "), lw[i], strings.Join(tail[:k], " "), a, strings.Join(tail[k:], " "))
+					}
+				}
+			}
 			return sentence(rest(i+1), a)
 		}
 		if i > 2 {
