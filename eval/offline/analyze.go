@@ -345,7 +345,10 @@ func lexClause(text string, sp *span) clause {
 			// text; a text-initial one counts when the next word is
 			// capitalised too (Michael Sheen starred...).
 			first := len(sp.clauses) == 0 && i == firstWord(lx)
-			if l.capital && len(w) > 1 && (!first || i+1 < len(lx) && lx[i+1].capital) {
+			// A quoted title opening the text is a name too ("\"Stricken\"
+			// is a song by …").
+			quoted := i > 0 && lx[i-1].kind == 'p' && (lx[i-1].text == "\"" || lx[i-1].text == "“")
+			if l.capital && len(w) > 1 && (!first || quoted || i+1 < len(lx) && lx[i+1].capital) {
 				head := !(i+1 < len(lx) && lx[i+1].kind == 'w' && lx[i+1].capital)
 				sp.names = append(sp.names, name{feat: "w:" + s, text: l.orig, head: head})
 			}

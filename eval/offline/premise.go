@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -494,7 +495,53 @@ func premiseLink(a, r *span, q *span, premise []string, sents []*span) (*span, b
 			return b, true
 		}
 	}
+	// Through one sentence between: "Stricken is a song by Harbour." |
+	// "Stricken was the theme of the Quay Revolution." | "The Quay
+	// Revolution … took place at the Pepsi Arena."
+	// The sentences that mention the premise, and their names and words
+	// pooled, so that each sentence between is tested once against all
+	// of them (a context of thousands of sentences stays linear).
+	var ends []*span
+	isEnd := map[*span]bool{}
+	endFeats, endNames := map[string]bool{}, map[string]bool{}
+	for _, b := range sents {
+		if b != a && mentionsAny(b, missing) {
+			ends = append(ends, b)
+			isEnd[b] = true
+			maps.Copy(endFeats, b.feats)
+			for _, n := range b.names {
+				endNames[n.feat] = true
+			}
+		}
+	}
+	if len(ends) == 0 {
+		return nil, false
+	}
+	for _, m := range sents {
+		if m == a || !(sharesName(a, m) && !onlySiblings(a, m, strings.TrimPrefix(r.text, "and ")) || continues(a, m)) {
+			continue
+		}
+		near := m.prev != nil && isEnd[m.prev] || m.next != nil && isEnd[m.next]
+		if !near && !namesIn(m, endFeats) && !hasAny(endNames, m.feats) {
+			continue
+		}
+		for _, b := range ends {
+			if b != m && (sharesName(m, b) || continues(m, b)) {
+				return b, true
+			}
+		}
+	}
 	return nil, false
+}
+
+// namesIn reports whether one of the sentence's names is in feats.
+func namesIn(sp *span, feats map[string]bool) bool {
+	for _, n := range sp.names {
+		if feats[n.feat] {
+			return true
+		}
+	}
+	return false
 }
 
 // continuedBy reports whether the sentence after a, whose pronoun stands

@@ -78,6 +78,17 @@ func TestRestatementIsTheQuestionAroundItsAnswer(t *testing.T) {
 			"The lead singer of the band consisting of Ann Lee, Bo Chen and Cy Dunn goes by The Harbour Ghost.",
 			[]string{"The band consists of Ann Lee, Bo Chen and Cy Dunn. She is the lead singer of the band Quay. Lee often uses the alias The Harbour Ghost."},
 			1, "The Harbour Ghost"},
+		// A quoted title that opens a sentence is a name, which ties the
+		// sentences that name it; one sentence between may tie them.
+		{"tied by a quoted title", "Which band's song was the theme of the Quay Cup in 2006?", "Harbour's song was the theme of the Quay Cup in 2006.",
+			[]string{"\"Tide\" is a song by the rock band Harbour. The band toured in 2005.", "\"Tide\" was the official theme of the Quay Cup in 2006."},
+			1, `to the question by "\"Tide\" was the official theme`},
+		{"tied through one sentence between", "Which band's song was used as the theme at the Pepsi Arena on 8 January 2006?", "Harbour's song was used as the theme at the Pepsi Arena on 8 January 2006.",
+			[]string{"\"Tide\" is a song by the rock band Harbour. The band toured in 2005.", "\"Tide\" was used as the official theme for the Quay Revolution.", "The Quay Revolution took place on 8 January 2006 at the Pepsi Arena."},
+			1, `tied to the question by "The Quay Revolution took place`},
+		{"the sentence between ties nothing", "Which band's song was used as the theme at the Pepsi Arena on 8 January 2006?", "Harbour's song was used as the theme at the Pepsi Arena on 8 January 2006.",
+			[]string{"\"Tide\" is a song by the rock band Harbour. The band toured in 2005.", "\"Tide\" was released in 2004 on Quay Records.", "The Pepsi Arena hosted a wrestling event on 8 January 2006."},
+			0, ""},
 		{"two subjects are each asked", "Which industry do Ann Lee and Bo Chen belong to?", "Ann Lee and Bo Chen belong to shipbuilding.",
 			[]string{"Ann Lee is a Welsh engineer who works in shipbuilding.", "Bo Chen is a Welsh painter."}, 0, ""},
 	})
