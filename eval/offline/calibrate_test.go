@@ -160,6 +160,7 @@ func TestStateAnswerEnglish(t *testing.T) {
 		{"What the real name of the DJ who was born in Kent?", "Bo Chen", "Bo Chen was born in Kent."},
 		// The answer takes the place of a stranded preposition's object.
 		{"What other band did Ann Lee tour with in 2010?", "The Quay", "Ann Lee did tour with The Quay in 2010."},
+		{"The club was led by the coach who previously helmed which other team?", "Quay United", "The club was led by the coach who previously helmed Quay United."},
 		{"Which band's song was used as the theme at the Quay Arena in 2006?", "Harbour", "Harbour's song was used as the theme at the Quay Arena in 2006."},
 		{"Which genus of moth in the world's largest country contains one species?", "Harbouria", "Harbouria is the genus of moth in the world's largest country that contains one species."},
 	}

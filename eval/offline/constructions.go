@@ -649,6 +649,10 @@ func whPhraseEnd(w, lw []string, at int) int {
 		return min(end+3, len(w))
 	}
 	inPhrase := func(i int) bool { return !englishStop[lw[i]] && !englishAux[lw[i]] && !irregularPast[lw[i]] }
+	if end < len(w) && (lw[end] == "other" || lw[end] == "another") {
+		end++ // "what other real life boxer"
+		at++
+	}
 	for end < len(w) && end-at <= 3 && inPhrase(end) {
 		end++
 	}

@@ -104,6 +104,10 @@ func TestRestatementIsTheQuestionAroundItsAnswer(t *testing.T) {
 	}
 	// The phrase is a coordination whole: "which Welsh writer, critic and
 	// poet" is replaced by the name, none of its nouns repeated.
+	// "other" opens the phrase: "what other real life boxer" is asked.
+	if oq := "What other real life boxer did Ann Lee act with in Night Shift?"; !restates(analyze("Ann Lee did act with Bo Chen in Night Shift."), analyze(oq)) {
+		t.Error("a restatement that puts its answer in place of \"what other real life boxer\" is not one")
+	}
 	cq := "Night Shift is a novella by which Welsh writer, critic and poet?"
 	if !restates(analyze("Night Shift is a novella by Ann Lee."), analyze(cq)) {
 		t.Error("a restatement that puts its answer in place of \"which Welsh writer, critic and poet\" is not one")
