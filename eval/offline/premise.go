@@ -490,7 +490,7 @@ func premiseLink(a, r *span, q *span, premise []string, sents []*span) (*span, b
 		if b == a || !mentionsAny(b, missing) {
 			continue
 		}
-		if sharesName(a, b) && !onlySiblings(a, b, strings.TrimPrefix(r.text, "and ")) || continues(a, b) || (len(a.names) == 0 || !opensOnName(a.text)) && precedes(b, a) ||
+		if sharesName(a, b) && !onlySiblings(a, b, strings.TrimPrefix(r.text, "and ")) || continues(a, b) || (len(a.names) == 0 || !opensOnName(a.text)) && (precedes(b, a) || a.next == b) ||
 			continuedBy(a, b) {
 			return b, true
 		}

@@ -89,6 +89,17 @@ func TestRestatementIsTheQuestionAroundItsAnswer(t *testing.T) {
 		{"the sentence between ties nothing", "Which band's song was used as the theme at the Pepsi Arena on 8 January 2006?", "Harbour's song was used as the theme at the Pepsi Arena on 8 January 2006.",
 			[]string{"\"Tide\" is a song by the rock band Harbour. The band toured in 2005.", "\"Tide\" was released in 2004 on Quay Records.", "The Pepsi Arena hosted a wrestling event on 8 January 2006."},
 			0, ""},
+		// A sentence that opens on a description and names nothing but
+		// the answer goes with the sentence after it in its chunk, as
+		// with the one before it.
+		{"tied by the sentence after", "Who chaired the ceremony in which the film written by Bo Chen won the award for Best Film?",
+			"Ann Lee chaired the ceremony in which the film written by Bo Chen won the award for Best Film.",
+			[]string{"The ceremony was chaired by Ann Lee. \"Night Shift\" won the award for Best Film. Written by Bo Chen, the film won four awards."},
+			1, `tied to the question by "\"Night Shift\" won the award for Best Film."`},
+		{"the sentence after is in another chunk", "Who chaired the ceremony in which the film written by Bo Chen won the award for Best Film?",
+			"Ann Lee chaired the ceremony in which the film written by Bo Chen won the award for Best Film.",
+			[]string{"The ceremony was chaired by Ann Lee.", "\"Night Shift\" won the award for Best Film. Written by Bo Chen, the film won four awards."},
+			0, ""},
 		{"two subjects are each asked", "Which industry do Ann Lee and Bo Chen belong to?", "Ann Lee and Bo Chen belong to shipbuilding.",
 			[]string{"Ann Lee is a Welsh engineer who works in shipbuilding.", "Bo Chen is a Welsh painter."}, 0, ""},
 	})
