@@ -204,7 +204,35 @@ func TestYesNoAboutTwoThings(t *testing.T) {
 	if s, _ := Faithfulness("Are Fizzwell and Sourbay both types of drinks?", "yes", drinks); s != 0.5 {
 		t.Errorf("yes to both types of drinks: %v, want 0.5 (the fizz is a drink; the sour is said to be a cocktail)", s)
 	}
+	// A nationality asked of two, without "both", and with the
+	// auxiliary after the subject: a "no" is supported by a sentence that
+	// gives one of them another nationality only.
+	nq := "Ann Lee and Bo Chen, are Chilean?"
+	if got := StatementsFor(nq, "no"); len(got) != 1 || got[0] != "No, not Ann Lee and Bo Chen Chilean" {
+		t.Errorf("StatementsFor(%q, no) = %q", nq, got)
+	}
+	for _, tt := range []struct {
+		name string
+		ctx  []string
+		want float64
+	}{
+		{"another nationality", []string{"Ann Lee (李安; 1925 – 1970) was a Japanese author and poet. Bo Chen was a Chilean novelist."}, 1},
+		{"the claimed one too", []string{"Ann Lee was a Chilean-Japanese author. Bo Chen was a Chilean novelist."}, 0},
+		{"a language label is no nationality", []string{"Ann Lee (Japanese: 李安) was an author. Bo Chen was a Chilean novelist."}, 0},
+		{"English is not Chilean", []string{"Ann Lee was an English author. Bo Chen was a Chilean novelist."}, 1},
+	} {
+		if s, _ := Faithfulness(nq, "no", tt.ctx); s != tt.want {
+			t.Errorf("%s: Faithfulness(no) = %v, want %v", tt.name, s, tt.want)
+		}
+	}
+	if s, _ := Faithfulness("Ann Lee and Bo Chen, are British?", "no", []string{"Ann Lee was an English author. Bo Chen was a Welsh novelist."}); s != 0 {
+		t.Errorf("English and Welsh are British: Faithfulness(no) = %v, want 0", s)
+	}
+	if _, ok := conjuncts("Ann Lee and Bo Chen related"); ok {
+		t.Error(`conjuncts split "Ann Lee and Bo Chen related": a relation is asked of the two together`)
+	}
 	for _, tt := range []struct{ q, want0, want1 string }{
+		{"Ann Lee and Bo Chen Chilean", "Ann Lee Chilean", "Bo Chen Chilean"},
 		{"Are Ann Lee and Bo Chen both painters?", "Ann Lee painters", "Bo Chen painters"},
 		{"Were both Joseph Rowe and Cid Gorman authors?", "Joseph Rowe authors", "Cid Gorman authors"},
 		{"Are Gin and tonic and Paloma both cocktails?", "Gin and tonic cocktails", "Paloma cocktails"},

@@ -137,6 +137,15 @@ func proposition(question string) (affirmed, denied string, ok bool) {
 	w := strings.Fields(q)
 	if len(w) > 1 && englishQuestionAux[strings.ToLower(w[0])] {
 		w = w[1:]
+	} else {
+		// "Ann Lee and Bo Chen, are Chilean?": the auxiliary after the
+		// subject and its comma.
+		for k := 1; k+1 < len(w); k++ {
+			if strings.HasSuffix(w[k-1], ",") && englishQuestionAux[strings.ToLower(w[k])] {
+				w = append(append(append([]string{}, w[:k-1]...), strings.TrimSuffix(w[k-1], ",")), w[k+1:]...)
+				break
+			}
+		}
 	}
 	p := strings.Join(w, " ")
 	return p, "not " + p, hasContent(p)

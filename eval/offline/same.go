@@ -399,3 +399,64 @@ func valueConflict(st *span, sents []*span) (Evidence, bool) {
 	}
 	return Evidence{}, false
 }
+
+// nationalityConflict finds a context sentence that names the subject of
+// a denied proposition ("Ann Lee Chilean", of "Are Ann Lee and Bo Chen
+// Chilean?" answered no) and gives it demonyms of other countries only:
+// "Ann Lee (born 1925) was a Japanese author" contradicts it, so the "no"
+// is supported. A language label ("Greek: …") is no nationality; a
+// sentence that also gives the claimed one (Chilean-born, or English for
+// British) does not contradict it.
+func nationalityConflict(prop string, sents []*span) (Evidence, bool) {
+	claimed := attrValues(prop, "nationality")
+	if len(claimed) == 0 || containsHan(prop) {
+		return Evidence{}, false
+	}
+	w := strings.Fields(openingName(prop))
+	for len(w) > 0 && demonym(w[len(w)-1]) {
+		w = w[:len(w)-1] // "Ann Lee Chilean": the demonym is the claim
+	}
+	if len(w) == 0 {
+		return Evidence{}, false
+	}
+	subject := strings.Join(w, " ")
+	same := func(a, b string) bool {
+		return a == b || demonymCountry[a] != "" && demonymCountry[a] == demonymCountry[b]
+	}
+	for i, cs := range sents {
+		if !namesThing(cs, subject) {
+			continue
+		}
+		given := map[string]bool{}
+		for v := range attrValues(withoutLanguageLabels(withParenthesis(cs)), "nationality") {
+			given[v] = true
+		}
+		if len(given) == 0 {
+			continue
+		}
+		for g := range given {
+			for c := range claimed {
+				if same(g, c) {
+					return Evidence{}, false
+				}
+			}
+		}
+		return Evidence{Coverage: 1, Quote: cs.text, From: i, Detector: DetectorValue,
+			Reason: fmt.Sprintf("context gives %s the nationality %s (%q), not %s (%s)", subject, list(given), clip(cs.text), list(claimed), DetectorValue)}, true
+	}
+	return Evidence{}, false
+}
+
+// withoutLanguageLabels drops the words of a text that label a language
+// ("(Greek: Οδυσσέας Ελύτης)", "Japanese: 三島"): they name no nationality.
+func withoutLanguageLabels(text string) string {
+	w := strings.Fields(text)
+	out := w[:0:0]
+	for _, x := range w {
+		if strings.HasSuffix(strings.TrimRight(x, "\"'"), ":") {
+			continue
+		}
+		out = append(out, x)
+	}
+	return strings.Join(out, " ")
+}

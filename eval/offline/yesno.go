@@ -43,7 +43,22 @@ func conjunctParts(prop string) (x1, y1, p1 string, ok bool) {
 	default:
 		b := indexWord(w, "both", 1)
 		if b < 0 {
-			return "", "", "", false
+			// "X and Y Chilean": a nationality is asked of each; other
+			// predicates without "both" may be asked of the two
+			// together ("X and Y related").
+			a := indexWord(w, "and", 1)
+			if a < 1 || a+1 >= len(w) || !allCapitalised(w[:a]) {
+				return "", "", "", false
+			}
+			y, p = nameRun(w[a+1:])
+			if len(p) == 0 && len(y) > 1 && demonym(y[len(y)-1]) {
+				y, p = y[:len(y)-1], y[len(y)-1:] // "… Bo Chen Chilean"
+			}
+			if len(p) == 0 || !demonym(p[0]) {
+				return "", "", "", false
+			}
+			x = w[:a]
+			break
 		}
 		a := -1
 		for i := b - 1; i > 0; i-- {
@@ -61,6 +76,15 @@ func conjunctParts(prop string) (x1, y1, p1 string, ok bool) {
 		return "", "", "", false
 	}
 	return strings.TrimRight(strings.Join(x, " "), ","), strings.TrimRight(strings.Join(y, " "), ","), strings.Join(p, " "), true
+}
+
+func allCapitalised(w []string) bool {
+	for _, x := range w {
+		if !capitalised(strings.Trim(x, ",")) {
+			return false
+		}
+	}
+	return true
 }
 
 // singularAux is the question's be or have for one of its two things
@@ -176,6 +200,11 @@ func verdict(statement, question string, q *span, sents []*span) Evidence {
 	}
 	var first Evidence
 	for i, p := range parts {
+		if ev, ok := nationalityConflict(p, sents); ok {
+			ev.Verdict = 1
+			ev.Reason = fmt.Sprintf("the context contradicts %q: %s", clip(p), ev.Reason)
+			return ev
+		}
 		ev := support(analyze(p), q, sents)
 		if ev.Detector == DetectorComparison || ev.Detector == DetectorValue || ev.Detector != "" && ev.Coverage >= SupportThreshold {
 			ev.Verdict = 1
