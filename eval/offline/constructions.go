@@ -657,7 +657,11 @@ func whPhraseEnd(w, lw []string, at int) int {
 	if end+1 < len(w) && (lw[end] == "kind" || lw[end] == "type" || lw[end] == "sort" || lw[end] == "form") && (lw[end+1] == "of" || lw[end+1] == "or") {
 		return min(end+3, len(w))
 	}
-	inPhrase := func(i int) bool { return !englishStop[lw[i]] && !englishAux[lw[i]] && !irregularPast[lw[i]] }
+	// A participle after the noun opens what the question says of it:
+	// "what wrestler | born November 29, 1966".
+	inPhrase := func(i int) bool {
+		return !englishStop[lw[i]] && !englishAux[lw[i]] && !irregularPast[lw[i]] && !(i > at+1 && irregularParticiples[lw[i]])
+	}
 	if end < len(w) && (lw[end] == "other" || lw[end] == "another") {
 		end++ // "what other real life boxer"
 		at++
