@@ -584,7 +584,9 @@ func opensOnName(text string) bool {
 // onlySiblings reports whether every name a and b share is listed with
 // the residual in a, an item beside it ("such as Mumford & Sons, Twenty
 // One Pilots"): the shared name is then another candidate, and what b
-// says of it is not said of the residual.
+// says of it is not said of the residual. A shared word of the residual
+// itself is a link: b names the answer too ("played by actor Ann Lee"
+// for the residual "Ann Marie Lee").
 func onlySiblings(a, b *span, residual string) bool {
 	words := strings.Fields(a.text)
 	st := make([]string, len(words))
@@ -649,7 +651,7 @@ func onlySiblings(a, b *span, residual string) bool {
 			}
 		}
 		if at < 0 {
-			continue // the shared word is the residual's own
+			return false // the shared word is the residual's own
 		}
 		if at > end && !listGap(end, runStart(at)) || at < start && !listGap(runEnd(at), start) {
 			return false

@@ -100,6 +100,11 @@ func TestRestatementIsTheQuestionAroundItsAnswer(t *testing.T) {
 			"Ann Lee chaired the ceremony in which the film written by Bo Chen won the award for Best Film.",
 			[]string{"The ceremony was chaired by Ann Lee.", "\"Night Shift\" won the award for Best Film. Written by Bo Chen, the film won four awards."},
 			0, ""},
+		// A sentence that names the premise and the answer by a shorter
+		// form of its name ties the answer's full name to the question.
+		{"tied by the answer's shorter name", "Bo Chen was played by which English actor?", "Bo Chen was played by Ann Marie Lee.",
+			[]string{"The character, played by actor Ann Lee, follows the exploits of Bo Chen.", "Ann Marie Lee (born 1983) is an English actor."},
+			1, `tied to the question by "The character, played by actor Ann Lee`},
 		{"two subjects are each asked", "Which industry do Ann Lee and Bo Chen belong to?", "Ann Lee and Bo Chen belong to shipbuilding.",
 			[]string{"Ann Lee is a Welsh engineer who works in shipbuilding.", "Bo Chen is a Welsh painter."}, 0, ""},
 	})
