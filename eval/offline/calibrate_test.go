@@ -125,6 +125,8 @@ func TestStateAnswerEnglish(t *testing.T) {
 		{"Did Ann Lee direct Night Shift?", "yes", "Yes, Ann Lee did direct Night Shift."},
 		{"Ann Lee and Bo Chen, are Chilean?", "no", "No, not Ann Lee and Bo Chen Chilean."},
 		{"The Harbour Trust consisted of what sailor born 4 May 1950", "Ann Lee", "The Harbour Trust consisted of Ann Lee born 4 May 1950."},
+		// Alternatives that share their head noun, with their articles.
+		{"Which was issued first the Quay Card or the Harbour card?", "Harbour card", "Harbour card was issued first."},
 		{"Do musicians Ann Lee and Bo Chen have the same nationality?", "no", "No, musicians Ann Lee and Bo Chen do not have the same nationality."},
 		{"The 1988 comedy Night Shift starred an actress who received a star on the Walk of Fame in what year?", "2006", "The 1988 comedy Night Shift starred an actress who received a star on the Walk of Fame in 2006."},
 		{"Milhouse is a character that Matt Harlow named after whom?", "Richard Nixon", "Milhouse is a character that Matt Harlow named after Richard Nixon."},

@@ -449,6 +449,9 @@ func withoutAlternatives(w []string) ([]string, bool) {
 	b := len(w)
 	if name, rest := oneName(w[k+1:]); len(name) > 0 && len(rest) > 0 && !capitalised(rest[0]) {
 		b = k + 1 + len(name)
+		if len(rest) == 1 && strings.EqualFold(strings.Trim(rest[0], "?,"), strings.Trim(w[k-1], ",")) {
+			b = len(w) // "the No Card or the Octopus card": the head both share
+		}
 	}
 	// The first: back from "or" to a comma, or over a name; one set off
 	// by commas with an apposition ("first, Hole, the rock band that
@@ -485,6 +488,9 @@ func withoutAlternatives(w []string) ([]string, bool) {
 			continue
 		}
 		break
+	}
+	if s < k && s > 1 && englishDeterminers[strings.ToLower(w[s-1])] {
+		s-- // "first the No Card or …": the article is the alternative's
 	}
 	if s == k {
 		// "a democrat or a republican": the first is the word before.
