@@ -210,13 +210,20 @@ func residual(st, q *span) string {
 	words := strings.Fields(st.text)
 	keep := make([]bool, len(words))
 	content := false
+	wordFeatures := make([]map[string]bool, len(words))
 	for i, w := range words {
-		for k := range analyzeText(w).feats { // one word: not worth a place in the cache
+		wordFeatures[i] = analyzeText(w).feats // one word: not worth a place in the cache
+		for k := range wordFeatures[i] {
 			if !q.feats[k] && !q.unis[k] {
 				keep[i], content = true, true
 				break
 			}
 		}
+	}
+	if !content {
+		// Every word is the question's: the answer may be one it names
+		// elsewhere (repeated).
+		content = repeated(words, wordFeatures, q, keep)
 	}
 	// A name is kept whole: "National Football League" stays so, though
 	// the question says football.
@@ -249,6 +256,36 @@ func residual(st, q *span) string {
 		return ""
 	}
 	return strings.TrimRight(strings.Join(kept, " "), ".,;:!? ")
+}
+
+// repeated marks in keep the statement's words that it says more often
+// than the question does, the later ones, and reports whether there is
+// one: the answer the question names elsewhere ("… in New South Wales,
+// Australia, … active in all of Australia."), where a name the statement
+// merely moves ("Max Volmer won the Nobel Prize in 1943." for "Who won a
+// Nobel Prize in 1943 and is associated with Max Volmer?") adds nothing.
+func repeated(words []string, feats []map[string]bool, q *span, keep []bool) bool {
+	key := func(f map[string]bool) string {
+		return strings.Join(slices.Sorted(maps.Keys(f)), " ")
+	}
+	inQuestion := map[string]int{}
+	for _, w := range strings.Fields(q.text) {
+		if k := key(analyzeText(w).feats); k != "" {
+			inQuestion[k]++
+		}
+	}
+	seen := map[string]int{}
+	any := false
+	for i := range words {
+		k := key(feats[i])
+		if k == "" {
+			continue
+		}
+		if seen[k]++; seen[k] > inQuestion[k] {
+			keep[i], any = true, true
+		}
+	}
+	return any
 }
 
 func trimWord(w string) string {

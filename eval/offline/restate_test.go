@@ -111,6 +111,17 @@ func TestRestatementIsTheQuestionAroundItsAnswer(t *testing.T) {
 	if got := residual(analyze("Lena Park directed the 2004 film that was shot at the Harbor Diner in Portland."), analyze(q)); got != "Lena Park" {
 		t.Errorf("residual = %q, want Lena Park", got)
 	}
+	// An answer the question names elsewhere is what the statement says
+	// once more than the question; a name it only moves adds nothing.
+	for _, tt := range []struct{ q, st, want string }{
+		{"The Quay Society was set up in Kent, England, and is now active in all of which country?",
+			"The Quay Society was set up in Kent, England, and is now active in all of England.", "England"},
+		{"Who won the Harbour Prize in 1943 and is associated with Bo Chen?", "Bo Chen won the Harbour Prize in 1943.", ""},
+	} {
+		if got := residual(analyze(tt.st), analyze(tt.q)); got != tt.want {
+			t.Errorf("residual(%q) = %q, want %q", tt.st, got, tt.want)
+		}
+	}
 	// Superheaven and Oceansize, are bands of which shared genre? The
 	// interrogative phrase is what the answer replaces: a restatement need
 	// not repeat it.
