@@ -138,7 +138,12 @@ func presupposes(question string) bool {
 	}
 	w := strings.Fields(q)
 	if englishQuestionAux[strings.Trim(w[0], ",")] {
-		return false
+		// "Was the president who appointed X a democrat or a
+		// republican?" takes the president as given and asks which of
+		// two things he was; a yes/no question, or one that offers
+		// names, presupposes nothing.
+		_, _, ok := predicateAlternatives(stripControls(question))
+		return ok
 	}
 	return !offersAlternatives(stripControls(question))
 }
@@ -222,8 +227,8 @@ func residual(st, q *span) string {
 	}
 	if !content {
 		// Every word is the question's: the answer may be one it names
-		// elsewhere (repeated).
-		content = repeated(words, wordFeatures, q, keep)
+		// elsewhere (repeated), or one of two things it asks between.
+		content = repeated(words, wordFeatures, q, keep) || chosen(words, wordFeatures, q, keep)
 	}
 	// A name is kept whole: "National Football League" stays so, though
 	// the question says football.
@@ -286,6 +291,56 @@ func repeated(words []string, feats []map[string]bool, q *span, keep []bool) boo
 		}
 	}
 	return any
+}
+
+// chosen marks in keep the words of the one alternative of a question
+// like "Was X a democrat or a republican?" that the statement names ("X
+// was Democrat."), and reports whether there is one; a statement that
+// names both, or neither, chooses nothing.
+func chosen(words []string, feats []map[string]bool, q *span, keep []bool) bool {
+	one, other, ok := predicateAlternatives(q.text)
+	if !ok {
+		return false
+	}
+	has := func(alt map[string]bool) (at []int) {
+		for i := range words {
+			for f := range feats[i] {
+				if alt[f] {
+					at = append(at, i)
+					break
+				}
+			}
+		}
+		return at
+	}
+	a, b := has(one), has(other)
+	if len(a) > 0 == (len(b) > 0) {
+		return false
+	}
+	for _, i := range append(a, b...) {
+		keep[i] = true
+	}
+	return true
+}
+
+// predicateAlternatives are the features of the two alternatives of a
+// question whose second alternative runs to its end and is no name ("…
+// a democrat or a republican?"); ok is false for any other question.
+func predicateAlternatives(question string) (one, other map[string]bool, ok bool) {
+	w := strings.Fields(strings.TrimRight(strings.TrimSpace(question), "?"))
+	k := alternativeOr(w)
+	if k < 1 || k+1 >= len(w) {
+		return nil, nil, false
+	}
+	if name, _ := oneName(w[k+1:]); len(name) > 0 {
+		return nil, nil, false
+	}
+	one = analyzeText(w[k-1]).feats
+	other = analyzeText(strings.Join(w[k+1:], " ")).feats
+	if len(one) == 0 || len(other) == 0 {
+		return nil, nil, false
+	}
+	return one, other, true
 }
 
 func trimWord(w string) string {

@@ -105,6 +105,14 @@ func TestRestatementIsTheQuestionAroundItsAnswer(t *testing.T) {
 		{"tied by the answer's shorter name", "Bo Chen was played by which English actor?", "Bo Chen was played by Ann Marie Lee.",
 			[]string{"The character, played by actor Ann Lee, follows the exploits of Bo Chen.", "Ann Marie Lee (born 1983) is an English actor."},
 			1, `tied to the question by "The character, played by actor Ann Lee`},
+		// "Was X a democrat or a republican?" takes X as given: the
+		// alternative the statement names is its claim. "A Democrat from
+		// Kent, she …" opens on a description, and its pronoun goes on.
+		{"the alternative a restatement names", "Was the mayor who opened the Quay Bridge a democrat or a republican?", "The mayor who opened the Quay Bridge was Democrat.",
+			[]string{"Ann Lee opened the Quay Bridge in 1990. A Democrat from Kent, she served two terms as mayor."},
+			1, `restates the question around "Democrat"`},
+		{"the other alternative", "Was the mayor who opened the Quay Bridge a democrat or a republican?", "The mayor who opened the Quay Bridge was Republican.",
+			[]string{"Ann Lee opened the Quay Bridge in 1990. A Democrat from Kent, she served two terms as mayor."}, 0, ""},
 		{"two subjects are each asked", "Which industry do Ann Lee and Bo Chen belong to?", "Ann Lee and Bo Chen belong to shipbuilding.",
 			[]string{"Ann Lee is a Welsh engineer who works in shipbuilding.", "Bo Chen is a Welsh painter."}, 0, ""},
 	})

@@ -643,7 +643,8 @@ func subjectPronoun(text string) bool {
 	if subjectPronouns[first] {
 		return true
 	}
-	if !openingPrepositions[first] && !participle(first) {
+	// An opening description: "A Democrat from Texas, he also served…".
+	if !openingPrepositions[first] && !participle(first) && first != "a" && first != "an" {
 		return false
 	}
 	w := strings.Fields(stripMarkup(text))
