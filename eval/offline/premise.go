@@ -236,6 +236,9 @@ func residual(st, q *span) string {
 		j := i
 		for j < len(words) && (capitalised(trimWord(words[j])) || j > i && nameParticles[words[j]] && j+1 < len(words) && capitalised(trimWord(words[j+1]))) {
 			j++
+			if endsInPunct(words[j-1]) {
+				break // "Institute (PSI), Dennis Howard Marks" is two names
+			}
 		}
 		if j-i >= 2 {
 			any := false

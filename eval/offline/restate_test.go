@@ -125,6 +125,10 @@ func TestRestatementIsTheQuestionAroundItsAnswer(t *testing.T) {
 		{"The Quay Society was set up in Kent, England, and is now active in all of which country?",
 			"The Quay Society was set up in Kent, England, and is now active in all of England.", "England"},
 		{"Who won the Harbour Prize in 1943 and is associated with Bo Chen?", "Bo Chen won the Harbour Prize in 1943.", ""},
+		// A name ends at its punctuation: the question's name before the
+		// answer's is not kept with it.
+		{"Cy Dunn was the founder of the Harbour Trust (HT), which other member died in 2016?",
+			"Cy Dunn was the founder of the Harbour Trust (HT), Ann Lee died in 2016.", "Ann Lee"},
 	} {
 		if got := residual(analyze(tt.st), analyze(tt.q)); got != tt.want {
 			t.Errorf("residual(%q) = %q, want %q", tt.st, got, tt.want)
