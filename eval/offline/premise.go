@@ -117,7 +117,16 @@ func interrogativeFeats(question string) map[string]bool {
 		if x != "what" && x != "which" && x != "whose" {
 			continue
 		}
-		return analyze(strings.Join(w[i+1:whPhraseEnd(w, lw, i)], " ")).feats
+		end := whPhraseEnd(w, lw, i)
+		if i == 0 {
+			// "Which close friend of A, B and C did X attempt to
+			// rescue?": the answer stands for the whole noun phrase
+			// before the do-auxiliary (StateAnswerEnglish drops it).
+			if e := nounPhraseEnd(w, lw, 1); e < len(w) && englishDoAux[lw[e]] {
+				end = max(end, e)
+			}
+		}
+		return analyze(strings.Join(w[i+1:end], " ")).feats
 	}
 	return nil
 }
