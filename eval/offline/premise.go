@@ -120,9 +120,10 @@ func interrogativeFeats(question string) map[string]bool {
 		end := whPhraseEnd(w, lw, i)
 		if i == 0 {
 			// "Which close friend of A, B and C did X attempt to
-			// rescue?": the answer stands for the whole noun phrase
-			// before the do-auxiliary (StateAnswerEnglish drops it).
-			if e := nounPhraseEnd(w, lw, 1); e < len(w) && englishDoAux[lw[e]] {
+			// rescue?", "Which tennis player from the Quay club was
+			// born in Kent?": the answer stands for the whole noun
+			// phrase before the auxiliary.
+			if e := nounPhraseEnd(w, lw, 1); e < len(w) && englishAux[lw[e]] {
 				end = max(end, e)
 			}
 		}

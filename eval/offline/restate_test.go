@@ -147,7 +147,10 @@ func TestRestatementIsTheQuestionAroundItsAnswer(t *testing.T) {
 	if oq := "What other real life boxer did Ann Lee act with in Night Shift?"; !restates(analyze("Ann Lee did act with Bo Chen in Night Shift."), analyze(oq)) {
 		t.Error("a restatement that puts its answer in place of \"what other real life boxer\" is not one")
 	}
-	// Before a do-auxiliary, the answer stands for the whole noun phrase.
+	// Before the auxiliary, the answer stands for the whole noun phrase.
+	if wq := "Which tennis player from the Quay club was born in Kent?"; !restates(analyze("Ann Lee was born in Kent."), analyze(wq)) {
+		t.Error("a restatement of a wh-question without its noun phrase is not one")
+	}
 	if dq := "Which close friend of Bo Chen, Cy Dunn, and Di Eng, did a scion of the Quay family attempt to rescue?"; !restates(analyze("A scion of the Quay family attempt to rescue Ann Lee."), analyze(dq)) {
 		t.Error("a restatement of a do-question without its noun phrase is not one")
 	}
