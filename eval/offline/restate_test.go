@@ -462,3 +462,34 @@ func checkSupport(t *testing.T, cases []supportCase) {
 		})
 	}
 }
+
+// A statement that repeats, word for word, a sentence the question gives
+// as its premise claims nothing by it; a premise the answer words its own
+// way is checked as any statement.
+func TestTheQuestionsOwnPremiseIsGiven(t *testing.T) {
+	q := `A painter and two-time Harbour Prize winner, was on the fifth episode of "Quay Street". what is her name ?`
+	ctx := []string{`Ann Lee and Bo Chen guest-starred in the fifth episode of "Quay Street". She is a painter.`}
+	sents := spansOf(ctx)
+	for _, tt := range []struct {
+		statement string
+		want      int
+		reason    string
+	}{
+		{`A painter and two-time Harbour Prize winner, was on the fifth episode of "Quay Street".`, 1, "repeats the question's own premise"},
+		{`A painter who won the Harbour Prize twice was on the fifth episode of "Quay Street".`, 0, ""},
+		{"Ann Lee is her name.", 1, "Ann Lee"},
+	} {
+		ev := verdict(tt.statement, q, analyze(q), sents)
+		if ev.Verdict != tt.want || !strings.Contains(ev.Reason, tt.reason) {
+			t.Errorf("verdict(%q) = %+v, want %d with %q", tt.statement, ev, tt.want, tt.reason)
+		}
+	}
+	// Repeating the question itself is no premise.
+	rq := "Ann Lee is a painter. Did she win the Harbour Prize in 2006?"
+	if ev := verdict("Did she win the Harbour Prize in 2006.", rq, analyze(rq), sents); ev.Verdict != 0 {
+		t.Errorf("a repeated question = %+v, want unsupported", ev)
+	}
+	if s, ok := Faithfulness(q, `A painter and two-time Harbour Prize winner, was on the fifth episode of "Quay Street". Ann Lee is her name.`, ctx); !ok || s != 1 {
+		t.Errorf("Faithfulness = %v, %v; want 1: the answer's one claim is supported", s, ok)
+	}
+}

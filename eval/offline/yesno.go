@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -194,6 +195,9 @@ func verdict(statement, question string, q *span, sents []*span) Evidence {
 	if ev, ok := sameEvidence(statement, q, sents); ok {
 		return ev
 	}
+	if premise, ok := questionPremise(statement, question); ok {
+		return Evidence{Verdict: 1, From: -1, Reason: fmt.Sprintf("repeats the question's own premise %q: the answer claims nothing by it", clip(premise))}
+	}
 	parts, ok := denialParts(question, statement)
 	if !ok {
 		return support(analyze(statement), q, sents)
@@ -218,4 +222,38 @@ func verdict(statement, question string, q *span, sents []*span) Evidence {
 	first.Verdict, first.Detector = 0, ""
 	first.Reason = fmt.Sprintf("no context sentence contradicts %q, which the answer denies; closest: %s", clip(strings.Join(parts, "; ")), first.Reason)
 	return first
+}
+
+// questionPremise reports whether the statement repeats, word for word, a
+// sentence of the question that is no question itself ("Ann Lee won the
+// Harbour Prize in 2006. What is her name?" answered "Ann Lee won the
+// Harbour Prize in 2006. Ann Lee is her name."): the question gives it,
+// and the answer claims nothing by repeating it, as a restatement's
+// premise is given (missingName). A premise of fewer than four words is
+// too short to be one rather than a coincidence.
+func questionPremise(statement, question string) (string, bool) {
+	if question == "" || !strings.ContainsAny(question, ".!;") {
+		return "", false
+	}
+	st := normalizeWords(statement)
+	if len(st) < 4 {
+		return "", false
+	}
+	// The question's own sentences, cut at any full stop: a question
+	// that goes on in lower case ("… of \"Chuck\". what is her name?")
+	// is not one sentence.
+	for _, qs := range strings.FieldsFunc(question, func(r rune) bool { return r == '.' || r == '!' || r == ';' }) {
+		if strings.Contains(qs, "?") {
+			continue
+		}
+		if slices.Equal(normalizeWords(qs), st) {
+			return qs, true
+		}
+	}
+	return "", false
+}
+
+// normalizeWords are a text's words, lowered, without punctuation.
+func normalizeWords(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
