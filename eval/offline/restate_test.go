@@ -113,6 +113,13 @@ func TestRestatementIsTheQuestionAroundItsAnswer(t *testing.T) {
 			1, `restates the question around "Democrat"`},
 		{"the other alternative", "Was the mayor who opened the Quay Bridge a democrat or a republican?", "The mayor who opened the Quay Bridge was Republican.",
 			[]string{"Ann Lee opened the Quay Bridge in 1990. A Democrat from Kent, she served two terms as mayor."}, 0, ""},
+		// A negation the restatement copies from the question is the
+		// question's premise; the answer's own is still checked.
+		{"the question's negation is its premise", "The town with the smallest harbour in Kent is one of few places where the quay beetle cannot be found, that was first described in 1809 by whom?",
+			"The town with the smallest harbour in Kent is one of few places where the quay beetle cannot be found, that was first described in 1809 by Ann Lee.",
+			[]string{"The quay beetle was described by Ann Lee in 1809 and can be found everywhere in Kent except Dover."}, 1, `restates the question around "Ann Lee"`},
+		{"the answer's own negation", "Who described the quay beetle in 1809?", "Ann Lee did not describe the quay beetle in 1809.",
+			[]string{"The quay beetle was described by Ann Lee in 1809."}, 0, "negation conflict"},
 		{"two subjects are each asked", "Which industry do Ann Lee and Bo Chen belong to?", "Ann Lee and Bo Chen belong to shipbuilding.",
 			[]string{"Ann Lee is a Welsh engineer who works in shipbuilding.", "Bo Chen is a Welsh painter."}, 0, ""},
 	})
