@@ -433,3 +433,24 @@ func TestComparisonByValues(t *testing.T) {
 		t.Errorf("Faithfulness(yes) = %v, %v; want 0", s, ok)
 	}
 }
+
+// A sentence that names what the statement names but has none of what it
+// says of it does not support it, however long the names are: the claim
+// is the rest ("R Adams Cowley was also an astronaut." against a sentence
+// about the surgeon R Adams Cowley).
+func TestNamesAloneSupportNothing(t *testing.T) {
+	ctx := []string{"Ann B Lee Harbourne (1917 – 1991) was an American surgeon from Kent."}
+	for _, tt := range []struct {
+		statement string
+		want      int
+		reason    string
+	}{
+		{"Ann B Lee Harbourne was also an astronaut.", 0, "says none of what it claims"},
+		{"Ann B Lee Harbourne was a surgeon.", 1, "context says"},
+		{"Ann B Lee Harbourne was from Kent.", 1, "context says"},
+	} {
+		if ev := Support(tt.statement, "", ctx); ev.Verdict != tt.want || !strings.Contains(ev.Reason, tt.reason) {
+			t.Errorf("Support(%q) = %+v, want %d with %q", tt.statement, ev, tt.want, tt.reason)
+		}
+	}
+}

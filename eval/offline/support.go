@@ -158,6 +158,16 @@ func support(st, q *span, sents []*span) Evidence {
 		ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); %s (%s)", clip(ev.Quote), ev.Coverage, detail, DetectorNumber)
 		return ev
 	}
+	if bestCov >= SupportThreshold && !saysSomething(st, q, sents[best]) {
+		// "R Adams Cowley was also an astronaut." against "R Adams Cowley
+		// (1917 – 1991) was an American surgeon": the names are there,
+		// what the statement says of them is not.
+		if rev, ok := residualSupport(st, q, sents); ok {
+			return rev
+		}
+		ev.Reason = fmt.Sprintf("context %q names what the statement names but says none of what it claims of it (coverage %.2f)", clip(ev.Quote), ev.Coverage)
+		return ev
+	}
 	if bestCov >= SupportThreshold {
 		if n, ok := missingName(st, q, sents[best], sents); ok {
 			// A restatement of a multi-hop question names what the
@@ -228,6 +238,34 @@ func withoutPremiseNegations(st, q *span) *span {
 		cp.clauses[i] = c
 	}
 	return &cp
+}
+
+// saysSomething reports whether the sentence has any of what the
+// statement says besides its names and the question's words: a word or a
+// number that is not a name's. A statement with nothing else says it.
+func saysSomething(st, q, cs *span) bool {
+	isName := map[string]bool{}
+	for _, n := range st.names {
+		isName[n.feat] = true
+	}
+	for _, w := range strings.Fields(st.text) {
+		// An initial ("R Adams Cowley") and a text's first word are
+		// no names to analyze; capitalised, they are a name's here.
+		if t := trimWord(w); t != "" && capitalised(t) {
+			isName["w:"+stem(strings.ToLower(t))] = true
+		}
+	}
+	any := false
+	for f := range st.feats {
+		if isName[f] || q != nil && (q.feats[f] || q.unis[f]) || strings.HasPrefix(f, "h:") {
+			continue
+		}
+		any = true
+		if cs.feats[f] || cs.refFeats[f] || st.residue && cs.countryFeats[f] {
+			return true
+		}
+	}
+	return !any
 }
 
 func negationEvidence(ev Evidence, quote, detail string, from int) Evidence {
