@@ -595,7 +595,7 @@ func premiseLink(a, r *span, q *span, premise []string, sents []*span) (*span, b
 		if b == a || !mentionsAny(b, missing) {
 			continue
 		}
-		if sharesName(a, b) && !onlySiblings(a, b, strings.TrimPrefix(r.text, "and ")) || continues(a, b) || (len(a.names) == 0 || !opensOnName(a.text)) && (precedes(b, a) || a.next == b) ||
+		if sharesName(a, b) && !onlySiblings(a, b, strings.TrimPrefix(r.text, "and ")) || continues(a, b) || (len(a.names) == 0 || !opensOnName(a.text) || opensOnAcronym(a, sents)) && (precedes(b, a) || a.next == b) ||
 			continuedBy(a, b) {
 			return b, true
 		}
@@ -667,6 +667,29 @@ func continuedBy(a, b *span) bool {
 // goesOn reports whether the sentence's pronoun or description stands for
 // the name the sentence before it opens on, as setReferent found it.
 func goesOn(sp *span) bool { return sp.refOfPrev }
+
+// opensOnAcronym reports whether a sentence opens on an acronym no other
+// sentence spells or mentions ("The CDP's population was 743 at the 2010
+// census." after a sentence about Orient, Long Island): the abbreviation
+// of a description, which goes on about the chunk's subject as "The
+// hamlet's population…" would, not a name of its own.
+func opensOnAcronym(a *span, sents []*span) bool {
+	w := strings.Fields(stripMarkup(a.text))
+	if len(w) < 2 || !englishDeterminers[strings.ToLower(w[0])] {
+		return false
+	}
+	t := strings.TrimSuffix(strings.TrimSuffix(trimWord(w[1]), "'s"), "’s")
+	if len(t) < 2 || len(t) > 5 || strings.ToUpper(t) != t || strings.ToLower(t) == t {
+		return false
+	}
+	f := "w:" + stem(strings.ToLower(t))
+	for _, b := range sents {
+		if b != a && b.feats[f] {
+			return false
+		}
+	}
+	return true
+}
 
 // opensOnName reports whether a sentence opens on a subject of its own:
 // a name ("Rafael Nadal was...", "The Shins are..."), not a description

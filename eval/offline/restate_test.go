@@ -120,6 +120,14 @@ func TestRestatementIsTheQuestionAroundItsAnswer(t *testing.T) {
 			[]string{"The quay beetle was described by Ann Lee in 1809 and can be found everywhere in Kent except Dover."}, 1, `restates the question around "Ann Lee"`},
 		{"the answer's own negation", "Who described the quay beetle in 1809?", "Ann Lee did not describe the quay beetle in 1809.",
 			[]string{"The quay beetle was described by Ann Lee in 1809."}, 0, "negation conflict"},
+		// An acronym no other sentence mentions abbreviates a
+		// description: the sentence goes on about its neighbour's subject.
+		{"an acronym the chunk never spells out", "The Quay ferry runs between Dover and Orient but what is the population of Orient?",
+			"The Quay ferry runs between Dover and Orient but 743 is the population of Orient.",
+			[]string{"The Quay ferry runs between Dover, Kent, and Orient, Essex. The CDP's population was 743 at the 2010 census."}, 1, `restates the question around "743"`},
+		{"an acronym the chunk names elsewhere", "The Quay ferry runs between Dover and Orient but what is the population of Orient?",
+			"The Quay ferry runs between Dover and Orient but 743 is the population of Orient.",
+			[]string{"The Quay ferry runs between Dover, Kent, and Orient, Essex. The CDP's population was 743 at the 2010 census. The CDP lies north of Harwich."}, 0, ""},
 		{"two subjects are each asked", "Which industry do Ann Lee and Bo Chen belong to?", "Ann Lee and Bo Chen belong to shipbuilding.",
 			[]string{"Ann Lee is a Welsh engineer who works in shipbuilding.", "Bo Chen is a Welsh painter."}, 0, ""},
 	})
