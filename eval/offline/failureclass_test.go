@@ -454,3 +454,37 @@ func TestNamesAloneSupportNothing(t *testing.T) {
 		}
 	}
 }
+
+// A sentence that binds several names to several verbs ("directed by A
+// and written by B") contradicts a statement that swaps them.
+func TestRolesAreNotSwapped(t *testing.T) {
+	ctx := []string{"Night Shift is a 2004 film directed by Ann Lee and written by Bo Chen and Cy Dunn.",
+		"Quay Days is a 2011 comedy film produced by Harbour Studios and distributed by Tide Pictures."}
+	for _, tt := range []struct {
+		statement string
+		want      int
+		detector  string
+		reason    string
+	}{
+		{"Night Shift was directed by Bo Chen.", 0, DetectorRole, `statement says "directed by Bo Chen" where the context says "directed by Ann Lee" and "written by Bo Chen, Cy Dunn"`},
+		{"Night Shift was directed by Ann Lee.", 1, "", "context says"},
+		{"Night Shift was written by Cy Dunn.", 1, "", "context says"},
+		{"Tide Pictures produced the comedy film Quay Days.", 0, DetectorRole, `"Tide Pictures produced" where the context says "produced by Harbour Studios" and "distributed by Tide Pictures"`},
+		{"Harbour Studios produced the comedy film Quay Days.", 1, "", "context says"},
+	} {
+		ev := Support(tt.statement, "", ctx)
+		if ev.Verdict != tt.want || ev.Detector != tt.detector || !strings.Contains(ev.Reason, tt.reason) {
+			t.Errorf("Support(%q) = %+v, want %d, detector %q, reason with %q", tt.statement, ev, tt.want, tt.detector, tt.reason)
+		}
+	}
+	// One name in two roles is no swap.
+	both := []string{"The film was directed by Ann Lee and written by Ann Lee and Bo Chen."}
+	if ev := Support("The film was written by Ann Lee.", "", both); ev.Verdict != 1 {
+		t.Errorf("a name in two roles: %+v, want supported", ev)
+	}
+	// A verb the sentence binds to the name as well as to another.
+	twice := []string{"The film was produced by Quay Films and directed by Ann Lee, and its sequel was produced by Ann Lee."}
+	if ev := Support("The sequel was produced by Ann Lee.", "", twice); ev.Detector == DetectorRole {
+		t.Errorf("a verb bound to the name too: %+v, want no role conflict", ev)
+	}
+}

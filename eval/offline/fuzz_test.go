@@ -78,6 +78,8 @@ func TestHostileTextIsLinear(t *testing.T) {
 			Contexts: []string{"Ann Lee (born 1950) is a painter."}, Reference: "Ann Lee"},
 		{Question: "Who is Ann Lee?", Answer: "Ann Lee is a painter.", Contexts: []string{strings.Repeat("Yes! and ", 300000)}, Reference: "Ann Lee"},
 		{Question: "Who is Ann Lee?", Answer: "Ann Lee is a painter.", Contexts: []string{strings.Repeat("Mr. ", 400000)}, Reference: "Ann Lee"},
+		{Question: "Who produced the film?", Answer: "The film was " + strings.Repeat("produced by Ann Lee and directed by Bo Chen and ", 20000) + "released.",
+			Contexts: []string{"The film was " + strings.Repeat("produced by Ann Lee and directed by Bo Chen and ", 20000) + "released."}, Reference: "Ann Lee"},
 	} {
 		j := New()
 		start := time.Now()

@@ -158,6 +158,13 @@ func support(st, q *span, sents []*span) Evidence {
 		ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); %s (%s)", clip(ev.Quote), ev.Coverage, detail, DetectorNumber)
 		return ev
 	}
+	if bestCov >= SupportThreshold {
+		if detail, ok := roleConflict(st, sents[best]); ok {
+			ev.Detector = DetectorRole
+			ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); %s (%s)", clip(ev.Quote), ev.Coverage, detail, DetectorRole)
+			return ev
+		}
+	}
 	if bestCov >= SupportThreshold && !saysSomething(st, q, sents[best]) {
 		// "R Adams Cowley was also an astronaut." against "R Adams Cowley
 		// (1917 – 1991) was an American surgeon": the names are there,
