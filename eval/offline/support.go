@@ -247,24 +247,38 @@ func withoutPremiseNegations(st, q *span) *span {
 	return &cp
 }
 
+// capitalStems are the stems of a statement's capitalised words, worked
+// out once per statement text (saysSomething runs for every sentence that
+// covers it); shared and never modified.
+var capitalStems = newMemo[map[string]bool](analysisCacheSize)
+
 // saysSomething reports whether the sentence has any of what the
 // statement says besides its names and the question's words: a word or a
 // number that is not a name's. A statement with nothing else says it.
 func saysSomething(st, q, cs *span) bool {
-	isName := map[string]bool{}
-	for _, n := range st.names {
-		isName[n.feat] = true
-	}
-	for _, w := range strings.Fields(st.text) {
-		// An initial ("R Adams Cowley") and a text's first word are
-		// no names to analyze; capitalised, they are a name's here.
-		if t := trimWord(w); t != "" && capitalised(t) {
-			isName["w:"+stem(strings.ToLower(t))] = true
+	isName := capitalStems.get(st.text, func(text string) map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.Fields(text) {
+			// An initial ("R Adams Cowley") and a text's first word
+			// are no names to analyze; capitalised, they are a
+			// name's here.
+			if t := trimWord(w); t != "" && capitalised(t) {
+				m["w:"+stem(strings.ToLower(t))] = true
+			}
 		}
+		return m
+	})
+	inNames := func(f string) bool {
+		for _, n := range st.names {
+			if n.feat == f {
+				return true
+			}
+		}
+		return false
 	}
 	any := false
 	for f := range st.feats {
-		if isName[f] || q != nil && (q.feats[f] || q.unis[f]) || strings.HasPrefix(f, "h:") {
+		if isName[f] || inNames(f) || q != nil && (q.feats[f] || q.unis[f]) || strings.HasPrefix(f, "h:") {
 			continue
 		}
 		any = true
