@@ -67,9 +67,16 @@ func bridged(st, q *span, sents []*span) (ev Evidence, ok bool) {
 		return float64(in) >= SupportThreshold*float64(len(added))
 	}
 	best, bestB, bestCov := -1, -1, -1.0
+	tried := 0
 	for i, a := range sents {
 		if !says(a) {
 			continue
+		}
+		// Each answer sentence is paired with every other: the first
+		// few decide, or a context that says the answer in thousands of
+		// sentences would cost their square (maxResidualCandidates).
+		if tried++; tried > maxResidualCandidates {
+			break
 		}
 		named := hasAny(a.feats, qNames)
 		for j, b := range sents {

@@ -813,8 +813,11 @@ func memberCounts(lx []lexeme) []value {
 			k++
 		}
 		names, inName, depth := 0, false, 0
+		// A list of members is a few dozen words; an unclosed "(" would
+		// otherwise carry the scan to the text's end from every verb.
+		end := min(len(lx), k+maxListLexemes)
 	list:
-		for ; k < len(lx); k++ {
+		for ; k < end; k++ {
 			x := lx[k]
 			switch {
 			case x.text == "(":
@@ -842,6 +845,9 @@ func memberCounts(lx []lexeme) []value {
 	}
 	return out
 }
+
+// maxListLexemes bounds the lexemes memberCounts reads after a listVerb.
+const maxListLexemes = 200
 
 // frequencyUnit measures how often a thing happens, in times a year; a
 // context gives it by a word ("a monthly publication", "a bimonthly

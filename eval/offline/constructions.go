@@ -118,15 +118,11 @@ func StateAnswerEnglish(question, answer string) string {
 	lw := lowerWords(w)
 	if yes, ok := yesNo(a); ok && englishAux[lw[0]] {
 		return yesNoSentence(w, yes)
-	} else if ok {
+	} else if k := auxAfterSubject(w); ok && k > 0 {
 		// "Ann Lee and Bo Chen, are Chilean?" asks "Are Ann Lee and Bo
 		// Chen Chilean?".
-		for k := 1; k+1 < len(w); k++ {
-			if strings.HasSuffix(w[k-1], ",") && englishAux[lw[k]] {
-				moved := append(append(append([]string{w[k]}, w[:k-1]...), strings.TrimSuffix(w[k-1], ",")), w[k+1:]...)
-				return yesNoSentence(moved, yes)
-			}
-		}
+		moved := append(append(append([]string{w[k]}, w[:k-1]...), strings.TrimSuffix(w[k-1], ",")), w[k+1:]...)
+		return yesNoSentence(moved, yes)
 	}
 	if i := indexWord(lw, "which", 0); i >= 0 && i+1 < len(lw) && (lw[i+1] == "one" || lw[i+1] == "of") {
 		// "Between X and Y, which one is in Tennessee?", "Which of the
@@ -507,19 +503,20 @@ func withoutAlternatives(w []string) ([]string, bool) {
 	return out, true
 }
 
+// whWords open a wh-question's interrogative.
+var whWords = setOf("which", "what", "who", "whom", "whose", "where", "when", "how")
+
 // alternativeOr is the index of the "or" between a question's
 // alternatives, or -1: the last "or" inside the question whose second
 // alternative is a name ("..., Ann Lee or Bo Chen?"), or any in a yes/no
 // question ("Was he a democrat or a republican?"). "What type or
-// product" offers no names.
-var whWords = setOf("which", "what", "who", "whom", "whose", "where", "when", "how")
-
+// product" offers no names. An "or" before a wh-question's first
+// interrogative is its premise's ("The Royal Commission ... or Woodward
+// Royal Commission was ... active in all of which country?"), unless the
+// interrogative follows the alternatives and their comma ("Ann Lee or Bo
+// Chen, who was born first?").
 func alternativeOr(w []string) int {
 	yesNo := len(w) > 0 && englishAux[strings.ToLower(w[0])]
-	// The interrogative after every "or" of a wh-question: the "or" is
-	// the premise's ("The Royal Commission ... or Woodward Royal
-	// Commission was ... active in all of which country?"), and the
-	// question offers no candidates.
 	wh := 0
 	if !yesNo {
 		for i, x := range w {
@@ -530,8 +527,13 @@ func alternativeOr(w []string) int {
 		}
 	}
 	for i := len(w) - 2; i > 0; i-- {
-		if !strings.EqualFold(strings.Trim(w[i], ","), "or") || i < wh {
+		if !strings.EqualFold(strings.Trim(w[i], ","), "or") {
 			continue
+		}
+		if i < wh {
+			if name, _ := oneName(w[i+1:]); len(name) == 0 || i+1+len(name) != wh || !strings.HasSuffix(name[len(name)-1], ",") {
+				continue
+			}
 		}
 		next := strings.Trim(w[i+1], "\"'(")
 		if englishDeterminers[strings.ToLower(next)] && i+2 < len(w) {
@@ -677,11 +679,10 @@ func whPhraseEnd(w, lw []string, at int) int {
 	}
 	for end+1 < len(w) && (lw[end] == "and" || lw[end] == "or") && inPhrase(end+1) && !capitalised(w[end+1]) {
 		end += 2
+		// Up to the comma that ends the last item: "…, and animal
+		// welfare advocate, best known for…".
 		for end < len(w) && !strings.HasSuffix(w[end-1], ",") && inPhrase(end) && !capitalised(w[end]) {
 			end++
-			if strings.HasSuffix(w[end-1], ",") {
-				break // "…, and animal welfare advocate, best known for…"
-			}
 		}
 	}
 	return end

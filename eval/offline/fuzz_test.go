@@ -2,6 +2,7 @@ package offline
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -71,6 +72,11 @@ func FuzzJudge(f *testing.F) {
 // by more than twice.
 func TestHostileTextIsLinear(t *testing.T) {
 	nested := "Ann Lee " + strings.Repeat("(", 400000) + "a; b" + strings.Repeat(")", 400000) + " is a painter; she lives in Hull."
+	var pl strings.Builder // a chunk of 20,000 places, each in a region of its own
+	for i := range 20000 {
+		fmt.Fprintf(&pl, "Ann lives in Pl%d, Rg%d. Bo met Pl%d there. ", i, i, i)
+	}
+	places := pl.String()
 	for _, s := range []*eval.Sample{
 		{Question: "Who is Ann Lee (a (b (c)))?", Answer: "Ann Lee " + strings.Repeat("(", 50000) + "is a painter.",
 			Contexts: []string{nested}, Reference: "Ann Lee is a painter."},
@@ -78,6 +84,12 @@ func TestHostileTextIsLinear(t *testing.T) {
 			Contexts: []string{"Ann Lee (born 1950) is a painter."}, Reference: "Ann Lee"},
 		{Question: "Who is Ann Lee?", Answer: "Ann Lee is a painter.", Contexts: []string{strings.Repeat("Yes! and ", 300000)}, Reference: "Ann Lee"},
 		{Question: "Who is Ann Lee?", Answer: "Ann Lee is a painter.", Contexts: []string{strings.Repeat("Mr. ", 400000)}, Reference: "Ann Lee"},
+		// Sentences that give the answer, and others that mention the
+		// premise, none tied: every pair of them may be tried.
+		{Question: "Which painter founded the Harbour Trust in Kent?", Answer: "Ann Lee founded the Harbour Trust in Kent.",
+			Contexts: []string{strings.Repeat("Ann Lee founded a school. The Harbour Trust in Kent hosted Bo Chen. \"Tide\" was released by Cy Dunn. ", 6000)}, Reference: "Ann Lee"},
+		{Question: "Ann lives in which town?", Answer: "Ann lives in Reading.", Contexts: []string{places}, Reference: "Reading"},
+		{Question: "Which band has more members, Harbour or Quay?", Answer: "Harbour has more members.", Contexts: []string{"Harbour " + strings.Repeat("consists ( ", 100000)}, Reference: "Harbour"},
 		{Question: "Who produced the film?", Answer: "The film was " + strings.Repeat("produced by Ann Lee and directed by Bo Chen and ", 20000) + "released.",
 			Contexts: []string{"The film was " + strings.Repeat("produced by Ann Lee and directed by Bo Chen and ", 20000) + "released."}, Reference: "Ann Lee"},
 	} {

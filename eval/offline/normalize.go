@@ -137,18 +137,34 @@ func proposition(question string) (affirmed, denied string, ok bool) {
 	w := strings.Fields(q)
 	if len(w) > 1 && englishQuestionAux[strings.ToLower(w[0])] {
 		w = w[1:]
-	} else {
-		// "Ann Lee and Bo Chen, are Chilean?": the auxiliary after the
-		// subject and its comma.
-		for k := 1; k+1 < len(w); k++ {
-			if strings.HasSuffix(w[k-1], ",") && englishQuestionAux[strings.ToLower(w[k])] {
-				w = append(append(append([]string{}, w[:k-1]...), strings.TrimSuffix(w[k-1], ",")), w[k+1:]...)
-				break
-			}
-		}
+	} else if k := auxAfterSubject(w); k > 0 {
+		w = append(append(append([]string{}, w[:k-1]...), strings.TrimSuffix(w[k-1], ",")), w[k+1:]...)
 	}
 	p := strings.Join(w, " ")
 	return p, "not " + p, hasContent(p)
+}
+
+// auxAfterSubject is the index of the auxiliary that follows a yes/no
+// question's subject and its comma ("Ann Lee and Bo Chen, are Chilean?"),
+// or -1. The subject is names and the words that join them; an opening
+// phrase ("In 2006, was Ann Lee the winner?") is none.
+func auxAfterSubject(w []string) int {
+	for k := 1; k+1 < len(w); k++ {
+		if !strings.HasSuffix(w[k-1], ",") {
+			continue
+		}
+		if !englishQuestionAux[strings.ToLower(w[k])] || openingPrepositions[strings.ToLower(w[0])] {
+			return -1 // the first comma decides
+		}
+		for _, x := range w[:k] {
+			t := strings.Trim(x, ",")
+			if !capitalised(t) && t != "and" && !nameParticles[t] {
+				return -1
+			}
+		}
+		return k
+	}
+	return -1
 }
 
 // StatementsFor are the statements of an answer to question: those of

@@ -69,6 +69,8 @@ type questionFacts struct {
 	cands      questionCandidates
 	comparison questionComparison
 	same       sameFacts // a "same nationality" question (sameQuestion)
+	// premises are its sentences that are no questions (questionPremise).
+	premises []questionSentence
 }
 
 type questionCandidates struct {
@@ -97,6 +99,7 @@ func factsOf(q *span) *questionFacts {
 		c := &f.comparison
 		c.word, c.cmp, c.units, _, c.ok = comparisonWord(lexemes(text))
 		f.same = sameFactsOf(text)
+		f.premises = premisesOf(text)
 		return f
 	})
 }
@@ -508,6 +511,7 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 		}
 	}
 	sort.Strings(premise) // the first link found must not depend on map order
+	tried := 0
 	for i, a := range sents {
 		ev := support(rsp, q, sents[i:i+1])
 		if ev.Verdict != 1 {
@@ -515,6 +519,12 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 		}
 		if _, ok := namedAsWritten(r, a.text, q); !ok {
 			continue
+		}
+		// Each candidate's link is looked for across the contexts: a
+		// context that gives the answer in thousands of sentences, none
+		// tied, would cost their square. The first few decide.
+		if tried++; tried > maxResidualCandidates {
+			break
 		}
 		link, ok := premiseLink(a, rsp, q, premise, sents)
 		if !ok {
@@ -530,6 +540,10 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 	}
 	return Evidence{}, false
 }
+
+// maxResidualCandidates bounds the sentences giving a restatement's answer
+// that residualSupport tries to tie to the question.
+const maxResidualCandidates = 16
 
 // demonymFeat reports whether a word feature is a demonym's.
 func demonymFeat(f string) bool {
@@ -591,62 +605,77 @@ func premiseLink(a, r *span, q *span, premise []string, sents []*span) (*span, b
 	// name both mention, a pronoun that continues it, or, when it names
 	// nothing at all ("The population was 2,523 at the 2010 census."),
 	// by following it in its chunk.
+	siblingsOnly := func(b *span) bool { return onlySiblings(a, b, strings.TrimPrefix(r.text, "and ")) }
+	describes := len(a.names) == 0 || !opensOnName(a.text) || opensOnAcronym(a, sents)
 	for _, b := range sents {
 		if b == a || !mentionsAny(b, missing) {
 			continue
 		}
-		if sharesName(a, b) && !onlySiblings(a, b, strings.TrimPrefix(r.text, "and ")) || continues(a, b) || (len(a.names) == 0 || !opensOnName(a.text) || opensOnAcronym(a, sents)) && (precedes(b, a) || a.next == b) ||
+		if sharesName(a, b) && !siblingsOnly(b) || continues(a, b) || describes && (precedes(b, a) || a.next == b) ||
 			continuedBy(a, b) {
 			return b, true
 		}
 	}
 	// Through one sentence between: "Stricken is a song by Harbour." |
 	// "Stricken was the theme of the Quay Revolution." | "The Quay
-	// Revolution … took place at the Pepsi Arena."
-	// The sentences that mention the premise, and their names and words
-	// pooled, so that each sentence between is tested once against all
-	// of them (a context of thousands of sentences stays linear).
+	// Revolution … took place at the Pepsi Arena." The sentences that
+	// mention the premise are indexed by their words and names, so that
+	// each sentence between is looked up, not compared with all of them:
+	// a context of thousands of sentences stays linear.
 	var ends []*span
-	isEnd := map[*span]bool{}
-	endFeats, endNames := map[string]bool{}, map[string]bool{}
+	at := map[*span]int{}
+	byWord, byName := map[string][]int{}, map[string][]int{}
+	index := func(m map[string][]int, f string, i int) {
+		if len(m[f]) < 2 { // the first two: one of them may be the sentence between itself
+			m[f] = append(m[f], i)
+		}
+	}
 	for _, b := range sents {
-		if b != a && mentionsAny(b, missing) {
-			ends = append(ends, b)
-			isEnd[b] = true
-			maps.Copy(endFeats, b.feats)
-			for _, n := range b.names {
-				endNames[n.feat] = true
-			}
+		if b == a || !mentionsAny(b, missing) {
+			continue
+		}
+		i := len(ends)
+		ends, at[b] = append(ends, b), i
+		for f := range b.feats {
+			index(byWord, f, i)
+		}
+		for _, n := range b.names {
+			index(byName, n.feat, i)
 		}
 	}
 	if len(ends) == 0 {
 		return nil, false
 	}
 	for _, m := range sents {
-		if m == a || !(sharesName(a, m) && !onlySiblings(a, m, strings.TrimPrefix(r.text, "and ")) || continues(a, m)) {
+		if m == a || !(sharesName(a, m) && !siblingsOnly(m) || continues(a, m)) {
 			continue
 		}
-		near := m.prev != nil && isEnd[m.prev] || m.next != nil && isEnd[m.next]
-		if !near && !namesIn(m, endFeats) && !hasAny(endNames, m.feats) {
-			continue
-		}
-		for _, b := range ends {
-			if b != m && (sharesName(m, b) || continues(m, b)) {
-				return b, true
+		// The first sentence, in context order, that m shares a name
+		// with or continues.
+		first := len(ends)
+		take := func(is []int) {
+			for _, i := range is {
+				if ends[i] != m && i < first {
+					first = i
+				}
 			}
+		}
+		for _, n := range m.names {
+			take(byWord[n.feat])
+		}
+		for f := range m.feats {
+			take(byName[f])
+		}
+		for _, nb := range []*span{m.prev, m.next} {
+			if i, ok := at[nb]; ok && nb != nil && continues(m, nb) {
+				take([]int{i})
+			}
+		}
+		if first < len(ends) {
+			return ends[first], true
 		}
 	}
 	return nil, false
-}
-
-// namesIn reports whether one of the sentence's names is in feats.
-func namesIn(sp *span, feats map[string]bool) bool {
-	for _, n := range sp.names {
-		if feats[n.feat] {
-			return true
-		}
-	}
-	return false
 }
 
 // continuedBy reports whether the sentence after a, whose pronoun stands

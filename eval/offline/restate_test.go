@@ -149,6 +149,17 @@ func TestRestatementIsTheQuestionAroundItsAnswer(t *testing.T) {
 			t.Errorf("residual(%q) = %q, want %q", tt.st, got, tt.want)
 		}
 	}
+	// As many of a negation are the question's as the question has: a
+	// second "not" is the answer's own.
+	nq := analyze("Which town where the beetle is not found was described by Ann Lee?")
+	ns := withoutPremiseNegations(analyze("Dover is the town where the beetle is not found that was not described by Ann Lee."), nq)
+	left := 0
+	for _, c := range ns.clauses {
+		left += len(c.negs)
+	}
+	if left != 1 {
+		t.Errorf("withoutPremiseNegations left %d negations, want the answer's own one", left)
+	}
 	// Superheaven and Oceansize, are bands of which shared genre? The
 	// interrogative phrase is what the answer replaces: a restatement need
 	// not repeat it.
@@ -251,9 +262,12 @@ func TestAlternativesAreCandidates(t *testing.T) {
 		// The "or" of a premise, before the question's interrogative.
 		{"The Harbour Trust or Quay Fund was set up by the city council and is based in which town?", false},
 		{"Was the mayor who opened the Quay Bridge a democrat or a republican?", true},
+		{"Ann Lee or Bo Chen, who was born first?", true},
 		// "which of" a set the question does not list.
 		{"Ann Lee is a painter, which of her works was shown in 2014?", false},
 		{"Which of these two founded the Harbour Trust, Ann Lee or Bo Chen?", true},
+		{"Which of the following founded the Harbour Trust: Ann Lee, Bo Chen?", true},
+		{"Which of them founded the Harbour Trust?", true},
 	} {
 		if got := offersAlternatives(tt.q); got != tt.want {
 			t.Errorf("offersAlternatives(%q) = %v, want %v", tt.q, got, tt.want)

@@ -16,10 +16,6 @@ import (
 // or a name it binds to nothing, decides nothing: the support test stands.
 // English only.
 
-// DetectorRole names a statement that gives a name a role the matching
-// sentence gives someone else, while it gives the name another.
-const DetectorRole = "role conflict"
-
 // maxRoleBindings bounds the bindings a statement or a sentence may have
 // for roleConflict to compare them.
 const maxRoleBindings = 32
@@ -52,8 +48,8 @@ func passiveBindings(lx []lexeme) []binding {
 			}
 			name, orig = nil, nil
 		}
-		k := i + 2
-		for ; k < len(lx); k++ {
+	list:
+		for k := i + 2; k < len(lx); k++ {
 			x := lx[k]
 			switch {
 			case x.kind == 'w' && x.capital:
@@ -63,11 +59,8 @@ func passiveBindings(lx []lexeme) []binding {
 			case x.kind == 'p' && (x.text == "\"" || x.text == "'" || x.text == "“" || x.text == "”"):
 			case x.kind == 'p' && x.text == ",", x.kind == 'w' && x.text == "and":
 				flush()
-				continue
 			default:
-				flush()
-				k = len(lx) // the list ends
-				continue
+				break list // the list ends
 			}
 		}
 		flush()

@@ -2,8 +2,8 @@ package offline
 
 import (
 	"fmt"
-	"maps"
 	"slices"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -49,6 +49,10 @@ const (
 	// attribute (family Fabaceae for "Indigofera belongs to the family
 	// Cupressaceae"), see valueConflict.
 	DetectorValue = "value conflict"
+	// DetectorRole: the context binds the statement's name to another
+	// verb and the statement's verb to someone else ("directed by A and
+	// written by B" against "directed by B"), see roleConflict.
+	DetectorRole = "role conflict"
 )
 
 // Evidence is the outcome of the support test of one statement.
@@ -169,9 +173,6 @@ func support(st, q *span, sents []*span) Evidence {
 		// "R Adams Cowley was also an astronaut." against "R Adams Cowley
 		// (1917 – 1991) was an American surgeon": the names are there,
 		// what the statement says of them is not.
-		if rev, ok := residualSupport(st, q, sents); ok {
-			return rev
-		}
 		ev.Reason = fmt.Sprintf("context %q names what the statement names but says none of what it claims of it (coverage %.2f)", clip(ev.Quote), ev.Coverage)
 		return ev
 	}
@@ -215,18 +216,20 @@ func support(st, q *span, sents []*span) Evidence {
 // copies from the question it restates: "… one of few places in Europe
 // where the beetle cannot be found, … described by Panzer" takes the
 // "cannot" as the question's premise, which a context that says where
-// the beetle can be found does not make the answer's claim. The span is
-// a copy when anything is left out; analysed spans are shared.
+// the beetle can be found does not make the answer's claim. As many of a
+// marker are left out as the question has, the first ones: a "not" of
+// the answer's own, after the question's, is still checked. The span is
+// a copy when the question has a negation; analysed spans are shared.
 func withoutPremiseNegations(st, q *span) *span {
 	// English only: a Chinese restatement's 不 and 没有 are too often
 	// the answer's own (RGB zh_fact declarative fell 0.970 -> 0.960).
 	if q == nil || st.hasHan || !restates(st, q) {
 		return st
 	}
-	premise := map[string]bool{}
+	premise := map[string]int{}
 	for _, c := range q.clauses {
 		for _, n := range c.negs {
-			premise[n.marker] = true
+			premise[n.marker]++
 		}
 	}
 	if len(premise) == 0 {
@@ -237,9 +240,11 @@ func withoutPremiseNegations(st, q *span) *span {
 	for i, c := range st.clauses {
 		var kept []negation
 		for _, n := range c.negs {
-			if !premise[n.marker] {
-				kept = append(kept, n)
+			if premise[n.marker] > 0 {
+				premise[n.marker]--
+				continue
 			}
+			kept = append(kept, n)
 		}
 		c.negs = kept
 		cp.clauses[i] = c
@@ -247,9 +252,10 @@ func withoutPremiseNegations(st, q *span) *span {
 	return &cp
 }
 
-// capitalStems are the stems of a statement's capitalised words, worked
-// out once per statement text (saysSomething runs for every sentence that
-// covers it); shared and never modified.
+// capitalStems are the features of a statement's names and the stems of
+// its capitalised words, worked out once per statement text
+// (saysSomething runs for every sentence that covers it); shared and
+// never modified.
 var capitalStems = newMemo[map[string]bool](analysisCacheSize)
 
 // saysSomething reports whether the sentence has any of what the
@@ -258,6 +264,9 @@ var capitalStems = newMemo[map[string]bool](analysisCacheSize)
 func saysSomething(st, q, cs *span) bool {
 	isName := capitalStems.get(st.text, func(text string) map[string]bool {
 		m := map[string]bool{}
+		for _, n := range st.names { // st is text's analysis: the same names
+			m[n.feat] = true
+		}
 		for _, w := range strings.Fields(text) {
 			// An initial ("R Adams Cowley") and a text's first word
 			// are no names to analyze; capitalised, they are a
@@ -268,17 +277,9 @@ func saysSomething(st, q, cs *span) bool {
 		}
 		return m
 	})
-	inNames := func(f string) bool {
-		for _, n := range st.names {
-			if n.feat == f {
-				return true
-			}
-		}
-		return false
-	}
 	any := false
 	for f := range st.feats {
-		if isName[f] || inNames(f) || q != nil && (q.feats[f] || q.unis[f]) || strings.HasPrefix(f, "h:") {
+		if isName[f] || q != nil && (q.feats[f] || q.unis[f]) || strings.HasPrefix(f, "h:") {
 			continue
 		}
 		any = true
@@ -725,7 +726,9 @@ func subjectNoun(text string) string {
 // pronoun: it opens with one, or with a short phrase of time or place, or
 // a participle's, and then one ("In 2007, he was…", "After the war,
 // she…", "Self-released in 2004, it features…"). It runs on every
-// context sentence, so the common case (neither) reads one word.
+// context sentence, so the common case (neither) reads one word; an
+// opening "A"/"An" ("A Democrat from Texas, he …") reads the sentence's
+// first few.
 func subjectPronoun(text string) bool {
 	text = strings.TrimLeft(text, " \t*#>_-\"'(")
 	first := text
@@ -841,6 +844,9 @@ func setCountries(sp *span) {
 func setPlaces(sents []*span) {
 	var in map[string]string // a place's last word feature -> its region as written
 	for _, sp := range sents {
+		if len(in) >= maxPlaces {
+			break
+		}
 		if sp.hasHan || !commaBeforeCapital(sp.text) {
 			continue // the common case, read without lexing the sentence again
 		}
@@ -860,8 +866,11 @@ func setPlaces(sents []*span) {
 			for r+1 < len(lx) && lx[r+1].capital && r-p < 4 {
 				r++
 			}
-			if r+1 < len(lx) && lx[r+1].kind == 'w' && (lx[r+1].capital || lx[r+1].text == "and" || lx[r+1].text == "or") {
-				continue // a longer run, or a list of places: "in Leeds, Hull and York"
+			// The region ends the phrase: at a mark or the text's end.
+			// "In Paris, Ann Lee founded a bakery" puts no Paris in Ann
+			// Lee, and "in Leeds, Hull and York" is a list of places.
+			if r+1 < len(lx) && lx[r+1].kind != 'p' {
+				continue
 			}
 			var region []string
 			for _, l := range lx[p+2 : r+1] {
@@ -874,18 +883,32 @@ func setPlaces(sents []*span) {
 			k = r
 		}
 	}
-	for _, place := range slices.Sorted(maps.Keys(in)) { // sentences' countries in one order
-		region := in[place]
-		rf := wordFeats(region)
-		for _, sp := range sents {
-			if !sp.feats[place] || hasAll(sp.feats, rf) || strings.Contains(sp.countries, region) {
+	if len(in) == 0 {
+		return
+	}
+	// Each sentence once, its places looked up: a chunk of thousands of
+	// sentences and places stays linear. A place counts where it is a
+	// name ("Reading"), not a word ("reading").
+	for _, sp := range sents {
+		var added []string
+		for _, n := range sp.names {
+			region, ok := in[n.feat]
+			if !ok || slices.Contains(added, region) || strings.Contains(sp.countries, region) || hasAll(sp.feats, wordFeats(region)) {
 				continue
 			}
-			sp.countries = strings.TrimSpace(sp.countries + " " + region)
-			sp.countryFeats = wordFeats(sp.countries)
+			added = append(added, region)
 		}
+		if len(added) == 0 {
+			continue
+		}
+		sort.Strings(added) // one order, whatever the names' order
+		sp.countries = strings.TrimSpace(sp.countries + " " + strings.Join(added, " "))
+		sp.countryFeats = wordFeats(sp.countries)
 	}
 }
+
+// maxPlaces bounds the places one chunk may teach setPlaces.
+const maxPlaces = 256
 
 // commaBeforeCapital reports whether the text has ", " followed by an
 // uppercase letter: setPlaces's "in Place, Region" needs one.

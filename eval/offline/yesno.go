@@ -195,7 +195,7 @@ func verdict(statement, question string, q *span, sents []*span) Evidence {
 	if ev, ok := sameEvidence(statement, q, sents); ok {
 		return ev
 	}
-	if premise, ok := questionPremise(statement, question); ok {
+	if premise, ok := questionPremise(statement, q); ok {
 		return Evidence{Verdict: 1, From: -1, Reason: fmt.Sprintf("repeats the question's own premise %q: the answer claims nothing by it", clip(premise))}
 	}
 	parts, ok := denialParts(question, statement)
@@ -231,26 +231,47 @@ func verdict(statement, question string, q *span, sents []*span) Evidence {
 // and the answer claims nothing by repeating it, as a restatement's
 // premise is given (missingName). A premise of fewer than four words is
 // too short to be one rather than a coincidence.
-func questionPremise(statement, question string) (string, bool) {
-	if question == "" || !strings.ContainsAny(question, ".!;") {
+func questionPremise(statement string, q *span) (string, bool) {
+	if q == nil {
+		return "", false
+	}
+	premises := factsOf(q).premises
+	if len(premises) == 0 {
 		return "", false
 	}
 	st := normalizeWords(statement)
 	if len(st) < 4 {
 		return "", false
 	}
-	// The question's own sentences, cut at any full stop: a question
-	// that goes on in lower case ("… of \"Chuck\". what is her name?")
-	// is not one sentence.
-	for _, qs := range strings.FieldsFunc(question, func(r rune) bool { return r == '.' || r == '!' || r == ';' }) {
-		if strings.Contains(qs, "?") {
-			continue
-		}
-		if slices.Equal(normalizeWords(qs), st) {
-			return qs, true
+	for _, p := range premises {
+		if slices.Equal(p.words, st) {
+			return p.text, true
 		}
 	}
 	return "", false
+}
+
+// questionSentence is a sentence of a question that is no question, and
+// its normalised words.
+type questionSentence struct {
+	text  string
+	words []string
+}
+
+// premisesOf are a question's sentences that are no questions, cut at
+// any full stop: a question that goes on in lower case ("… of "Chuck".
+// what is her name?") is not one sentence.
+func premisesOf(question string) []questionSentence {
+	if !strings.ContainsAny(question, ".!;") {
+		return nil
+	}
+	var out []questionSentence
+	for _, qs := range strings.FieldsFunc(question, func(r rune) bool { return r == '.' || r == '!' || r == ';' }) {
+		if !strings.Contains(qs, "?") {
+			out = append(out, questionSentence{text: strings.TrimSpace(qs), words: normalizeWords(qs)})
+		}
+	}
+	return out
 }
 
 // normalizeWords are a text's words, lowered, without punctuation.
