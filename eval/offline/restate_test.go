@@ -522,3 +522,19 @@ func TestTheQuestionsOwnPremiseIsGiven(t *testing.T) {
 		t.Errorf("Faithfulness = %v, %v; want 1: the answer's one claim is supported", s, ok)
 	}
 }
+
+// A chunk's "in Place, Region" ends at a mark: "In Harbourton, Ann Lee
+// founded a bakery." places no Harbourton in Ann Lee; "in Harbourton,
+// Freedonia." does place it in Freedonia, where Harbourton is a name.
+func TestAPlaceIsInTheRegionItsChunkGives(t *testing.T) {
+	for _, tt := range []struct{ text, want string }{
+		{"The park is in the old district of Harbourton, Freedonia. The school is in Harbourton.", "Freedonia"},
+		{"In Harbourton, Ann Lee founded a bakery. The school is in Harbourton.", ""},
+		{"The park is in Harbourton, Freedonia. The school is reading harbourton books.", ""},
+	} {
+		sents := contextSpans(tt.text)
+		if got := sents[1].countries; got != tt.want {
+			t.Errorf("contextSpans(%q)[1].countries = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
