@@ -168,15 +168,13 @@ func support(st, q *span, sents []*span) Evidence {
 			ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); %s (%s)", clip(ev.Quote), ev.Coverage, detail, DetectorRole)
 			return ev
 		}
-	}
-	if bestCov >= SupportThreshold && !saysSomething(st, q, sents[best]) {
-		// "R Adams Cowley was also an astronaut." against "R Adams Cowley
-		// (1917 – 1991) was an American surgeon": the names are there,
-		// what the statement says of them is not.
-		ev.Reason = fmt.Sprintf("context %q names what the statement names but says none of what it claims of it (coverage %.2f)", clip(ev.Quote), ev.Coverage)
-		return ev
-	}
-	if bestCov >= SupportThreshold {
+		if !saysSomething(st, q, sents[best]) {
+			// "R Adams Cowley was also an astronaut." against "R Adams
+			// Cowley (1917 – 1991) was an American surgeon": the names
+			// are there, what the statement says of them is not.
+			ev.Reason = fmt.Sprintf("context %q names what the statement names but says none of what it claims of it (coverage %.2f)", clip(ev.Quote), ev.Coverage)
+			return ev
+		}
 		if n, ok := missingName(st, q, sents[best], sents); ok {
 			// A restatement of a multi-hop question names what the
 			// question names, which is in the other hop's sentence.
