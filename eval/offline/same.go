@@ -381,21 +381,38 @@ func valueConflict(st *span, sents []*span) (Evidence, bool) {
 	if len(claimed) == 0 || subject == "" {
 		return Evidence{}, false
 	}
+	given := func(cs *span) map[string]bool {
+		if cs.hasHan {
+			return nil
+		}
+		return attrValues(withParenthesis(cs), "family")
+	}
+	return otherValue(subject, "family", claimed, sents, given, func(a, b string) bool { return a == b })
+}
+
+// otherValue finds the first sentence that names the subject and gives
+// its attribute values none of which is the same as a claimed one: the
+// value conflict of valueConflict and nationalityConflict. A sentence
+// that gives one of the claimed values ends the search: the context
+// agrees somewhere, and no conflict is reported.
+func otherValue(subject, attr string, claimed map[string]bool, sents []*span, given func(*span) map[string]bool, same func(a, b string) bool) (Evidence, bool) {
 	for i, cs := range sents {
-		if cs.hasHan || !namesThing(cs, subject) {
+		if !namesThing(cs, subject) {
 			continue
 		}
-		given := attrValues(withParenthesis(cs), "family")
-		if len(given) == 0 {
+		vals := given(cs)
+		if len(vals) == 0 {
 			continue
 		}
-		for v := range given {
-			if claimed[v] {
-				return Evidence{}, false
+		for g := range vals {
+			for c := range claimed {
+				if same(g, c) {
+					return Evidence{}, false
+				}
 			}
 		}
 		return Evidence{Coverage: 1, Quote: cs.text, From: i, Detector: DetectorValue,
-			Reason: fmt.Sprintf("context gives %s the family %s (%q), not %s (%s)", subject, list(given), clip(cs.text), list(claimed), DetectorValue)}, true
+			Reason: fmt.Sprintf("context gives %s the %s %s (%q), not %s (%s)", subject, attr, list(vals), clip(cs.text), list(claimed), DetectorValue)}, true
 	}
 	return Evidence{}, false
 }
@@ -423,28 +440,10 @@ func nationalityConflict(prop string, sents []*span) (Evidence, bool) {
 	same := func(a, b string) bool {
 		return a == b || demonymCountry[a] != "" && demonymCountry[a] == demonymCountry[b]
 	}
-	for i, cs := range sents {
-		if !namesThing(cs, subject) {
-			continue
-		}
-		given := map[string]bool{}
-		for v := range attrValues(withoutLanguageLabels(withParenthesis(cs)), "nationality") {
-			given[v] = true
-		}
-		if len(given) == 0 {
-			continue
-		}
-		for g := range given {
-			for c := range claimed {
-				if same(g, c) {
-					return Evidence{}, false
-				}
-			}
-		}
-		return Evidence{Coverage: 1, Quote: cs.text, From: i, Detector: DetectorValue,
-			Reason: fmt.Sprintf("context gives %s the nationality %s (%q), not %s (%s)", subject, list(given), clip(cs.text), list(claimed), DetectorValue)}, true
+	given := func(cs *span) map[string]bool {
+		return attrValues(withoutLanguageLabels(withParenthesis(cs)), "nationality")
 	}
-	return Evidence{}, false
+	return otherValue(subject, "nationality", claimed, sents, given, same)
 }
 
 // withoutLanguageLabels drops the words of a text that label a language
