@@ -118,11 +118,10 @@ func StateAnswerEnglish(question, answer string) string {
 	lw := lowerWords(w)
 	if yes, ok := yesNo(a); ok && englishAux[lw[0]] {
 		return yesNoSentence(w, yes)
-	} else if k := auxAfterSubject(w); ok && k > 0 {
+	} else if aux, rest, moved := auxAfterSubject(w); ok && moved {
 		// "Ann Lee and Bo Chen, are Chilean?" asks "Are Ann Lee and Bo
 		// Chen Chilean?".
-		moved := append(append(append([]string{w[k]}, w[:k-1]...), strings.TrimSuffix(w[k-1], ",")), w[k+1:]...)
-		return yesNoSentence(moved, yes)
+		return yesNoSentence(append([]string{aux}, rest...), yes)
 	}
 	if i := indexWord(lw, "which", 0); i >= 0 && i+1 < len(lw) && (lw[i+1] == "one" || lw[i+1] == "of") {
 		// "Between X and Y, which one is in Tennessee?", "Which of the
