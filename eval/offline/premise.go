@@ -71,6 +71,13 @@ type questionFacts struct {
 	same       sameFacts // a "same nationality" question (sameQuestion)
 	// premises are its sentences that are no questions (questionPremise).
 	premises []questionSentence
+	// alts are its two predicate alternatives, for chosen.
+	alts questionAlternatives
+}
+
+type questionAlternatives struct {
+	one, other map[string]bool
+	ok         bool
 }
 
 type questionCandidates struct {
@@ -100,6 +107,8 @@ func factsOf(q *span) *questionFacts {
 		c.word, c.cmp, c.units, _, c.ok = comparisonWord(lexemes(text))
 		f.same = sameFactsOf(text)
 		f.premises = premisesOf(text)
+		a := &f.alts
+		a.one, a.other, a.ok = predicateAlternatives(text)
 		return f
 	})
 }
@@ -286,19 +295,18 @@ func residual(st, q *span) string {
 // merely moves ("Max Volmer won the Nobel Prize in 1943." for "Who won a
 // Nobel Prize in 1943 and is associated with Max Volmer?") adds nothing.
 func repeated(words []string, feats []map[string]bool, q *span, keep []bool) bool {
-	key := func(f map[string]bool) string {
-		return strings.Join(slices.Sorted(maps.Keys(f)), " ")
-	}
+	// Only a statement made of the question's words gets here: the
+	// question's words are not counted for every question.
 	inQuestion := map[string]int{}
 	for _, w := range strings.Fields(q.text) {
-		if k := key(analyzeText(w).feats); k != "" {
+		if k := featureKey(analyzeText(w).feats); k != "" {
 			inQuestion[k]++
 		}
 	}
 	seen := map[string]int{}
 	any := false
 	for i := range words {
-		k := key(feats[i])
+		k := featureKey(feats[i])
 		if k == "" {
 			continue
 		}
@@ -309,15 +317,22 @@ func repeated(words []string, feats []map[string]bool, q *span, keep []bool) boo
 	return any
 }
 
+// featureKey is a word's features as one string: two words with the same
+// features are the same word to repeated.
+func featureKey(f map[string]bool) string {
+	return strings.Join(slices.Sorted(maps.Keys(f)), " ")
+}
+
 // chosen marks in keep the words of the one alternative of a question
 // like "Was X a democrat or a republican?" that the statement names ("X
 // was Democrat."), and reports whether there is one; a statement that
 // names both, or neither, chooses nothing.
 func chosen(words []string, feats []map[string]bool, q *span, keep []bool) bool {
-	one, other, ok := predicateAlternatives(q.text)
-	if !ok {
+	alts := factsOf(q).alts
+	if !alts.ok {
 		return false
 	}
+	one, other := alts.one, alts.other
 	has := func(alt map[string]bool) (at []int) {
 		for i := range words {
 			for f := range feats[i] {
