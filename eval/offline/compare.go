@@ -2,7 +2,6 @@ package offline
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -270,12 +269,16 @@ func comparisonWord(lx []lexeme) (word string, c comparative, units map[string]b
 					units[stem(lx[k].text)] = true
 				}
 			}
+			if units[memberUnit] {
+				units[musicianUnit] = true // a band's members: "featuring four musicians"
+			}
 			if i+1 < len(lx) && (lx[i+1].text == "expensive" || lx[i+1].text == "costly") {
 				units = currencyUnits
 			}
 			if i+1 < len(lx) && (lx[i+1].text == "often" || lx[i+1].text == "frequently" || lx[i+1].text == "frequent") {
 				units = frequencyUnits // "published more often": issues a year
 			}
+
 			if len(units) == 0 {
 				return "", comparative{}, nil, 0, false
 			}
@@ -731,8 +734,6 @@ func sentenceCounts(lx []lexeme, units map[string]bool) []value {
 	}
 	if units[memberUnit] {
 		out = memberCounts(lx)
-		units = maps.Clone(units)
-		units[stem("musicians")] = true // "featuring four musicians"
 	}
 	for i := 0; i < len(lx); i++ {
 		l := lx[i]
@@ -784,7 +785,7 @@ func sentenceCounts(lx []lexeme, units map[string]bool) []value {
 // gives their number by a word for the group (a duo, a quartet) or by
 // listing them ("The band consists of Ann Lee (vocals), Bo Chen (bass)
 // and Cy Dunn (drums).") as often as by a number.
-var memberUnit = stem("members")
+var memberUnit, musicianUnit = stem("members"), stem("musicians")
 
 var groupSizes = map[string]float64{"duo": 2, "trio": 3, "quartet": 4, "quintet": 5, "sextet": 6, "septet": 7, "octet": 8}
 
