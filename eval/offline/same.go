@@ -446,13 +446,20 @@ func nationalityConflict(prop string, sents []*span) (Evidence, bool) {
 	return otherValue(subject, "nationality", claimed, sents, given, same)
 }
 
+// languageLabel reports whether a word labels a language ("Italian:",
+// "Greek:\""): what follows is the name in that language, and the word
+// names no nationality.
+func languageLabel(w string) bool {
+	return strings.HasSuffix(strings.TrimRight(w, "\"'"), ":")
+}
+
 // withoutLanguageLabels drops the words of a text that label a language
 // ("(Greek: Οδυσσέας Ελύτης)", "Japanese: 三島"): they name no nationality.
 func withoutLanguageLabels(text string) string {
 	w := strings.Fields(text)
 	out := w[:0:0]
 	for _, x := range w {
-		if strings.HasSuffix(strings.TrimRight(x, "\"'"), ":") {
+		if languageLabel(x) {
 			continue
 		}
 		out = append(out, x)

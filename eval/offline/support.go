@@ -816,7 +816,7 @@ func setCountries(sp *span) {
 	var names []string
 	for _, w := range strings.Fields(sp.text) {
 		t := strings.Trim(w, ",.;:()\"'")
-		if !capitalised(t) || strings.HasSuffix(w, ":") {
+		if !capitalised(t) || languageLabel(w) {
 			continue // "(Italian: Onorata Società)" names a language
 		}
 		for _, part := range strings.Split(t, "-") {
