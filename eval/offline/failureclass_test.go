@@ -447,19 +447,11 @@ func TestComparisonByValues(t *testing.T) {
 // about the surgeon R Adams Cowley).
 func TestNamesAloneSupportNothing(t *testing.T) {
 	ctx := []string{"Ann B Lee Harbourne (1917 – 1991) was an American surgeon from Kent."}
-	for _, tt := range []struct {
-		statement string
-		want      int
-		reason    string
-	}{
-		{"Ann B Lee Harbourne was also an astronaut.", 0, "says none of what it claims"},
-		{"Ann B Lee Harbourne was a surgeon.", 1, "context says"},
-		{"Ann B Lee Harbourne was from Kent.", 1, "context says"},
-	} {
-		if ev := Support(tt.statement, "", ctx); ev.Verdict != tt.want || !strings.Contains(ev.Reason, tt.reason) {
-			t.Errorf("Support(%q) = %+v, want %d with %q", tt.statement, ev, tt.want, tt.reason)
-		}
-	}
+	checkSupport(t, []supportCase{
+		{"an astronaut", "", "Ann B Lee Harbourne was also an astronaut.", ctx, 0, "says none of what it claims"},
+		{"a surgeon", "", "Ann B Lee Harbourne was a surgeon.", ctx, 1, "context says"},
+		{"from Kent", "", "Ann B Lee Harbourne was from Kent.", ctx, 1, "context says"},
+	})
 }
 
 // A sentence that binds several names to several verbs ("directed by A
