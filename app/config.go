@@ -38,6 +38,8 @@ type Config struct {
 	EmbeddingURL   string  `json:"embedding_base_url,omitempty"`
 	Dimensions     int     `json:"embedding_dimensions,omitempty"`
 	ResponseFormat string  `json:"response_format,omitempty"`
+	Reasoning      string  `json:"reasoning,omitempty"`
+	MaxTokens      int     `json:"max_tokens,omitempty"`
 	EmbedFormat    string  `json:"embedding_format,omitempty"`
 	Temperature    float64 `json:"temperature"`
 	Strictness     int     `json:"strictness"`

@@ -185,6 +185,9 @@ func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, e
 				continue
 			}
 			prog.inFlight = ev.InFlight
+			if ev.Kind == eval.EventNotice {
+				fmt.Fprintln(stderr, "ragscope:", sanitize.Line(ev.Err))
+			}
 			if ev.Kind != eval.EventSampleFinished || ev.Result == nil {
 				continue
 			}

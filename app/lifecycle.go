@@ -188,6 +188,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 		if spec.stamp != nil {
 			spec.stamp(&info)
 		}
+		s.stampEndpoint(&info)
 		err := st.PutRun(info)
 		if err != nil {
 			fmt.Fprintln(s.log, "saving the run record:", sanitize.Line(err.Error()))
@@ -223,5 +224,7 @@ func (s *Session) logEvent(ev eval.Event) {
 		fmt.Fprintf(s.log, "%s sample %d: %s: %s\n", ev.Time.Format(time.RFC3339), ev.Sample, ev.Metric, sanitize.Line(ev.Err))
 	case eval.EventRetry:
 		fmt.Fprintf(s.log, "%s sample %d: retry %s in %s: %s\n", ev.Time.Format(time.RFC3339), ev.Sample, ev.Call.Task, ev.Wait.Round(time.Millisecond), sanitize.Line(ev.Err))
+	case eval.EventNotice:
+		fmt.Fprintf(s.log, "%s %s\n", ev.Time.Format(time.RFC3339), sanitize.Line(ev.Err))
 	}
 }

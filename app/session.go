@@ -37,6 +37,8 @@ type Session struct {
 	// unrecoverable classifies judge errors for fail-fast (see eval.RunnerConfig).
 	unrecoverable func(error) string
 	limits        []*endpoint.Client // whose limiter state is shown
+	abilities     *eval.Abilities    // what is known of the judge's endpoint; nil offline
+	baseURL       string             // the judge's base URL
 	resumed       int                // samples the resumed run had finished
 	datasetOpt    dataset.Options    // what the dataset was read with: a stream reads it again the same way
 	log           io.Writer
@@ -253,9 +255,17 @@ func (s *Session) buildJudge(lang eval.Lang) error {
 		return nil
 	}
 	switch c.ResponseFormat {
-	case "json_schema", "json_object", "text":
+	case "", "json_schema", "json_object", "text":
 	default:
 		return usagef("--response-format: %q is not one of json_schema, json_object, text", c.ResponseFormat)
+	}
+	switch c.Reasoning {
+	case "", "auto", "off", "on":
+	default:
+		return usagef("--reasoning: %q is not one of auto, off, on", c.Reasoning)
+	}
+	if c.MaxTokens < 0 {
+		return usagef("--max-tokens: %d is negative; give the largest completion budget, e.g. %d", c.MaxTokens, DefaultMaxTokens)
 	}
 	switch c.EmbedFormat {
 	case "float", "base64":
@@ -266,7 +276,9 @@ func (s *Session) buildJudge(lang eval.Lang) error {
 	if baseURL == "" {
 		baseURL = "https://api.openai.com/v1"
 	}
-	client, err := c.endpoint(baseURL)
+	remembered := RememberedEndpoint(c.DB, baseURL, c.Model, func(msg string) { fmt.Fprintln(s.log, "endpoint profiles:", msg) })
+	s.abilities, s.baseURL = eval.NewAbilities(remembered, c.ResponseFormat), baseURL
+	client, err := c.endpointWith(baseURL, s.abilities)
 	if err != nil {
 		return UsageError{err}
 	}
@@ -297,7 +309,8 @@ func (s *Session) buildJudge(lang eval.Lang) error {
 	}
 	s.LLM = llm.New(llm.Config{
 		BaseURL: baseURL, Model: c.Model, EmbeddingModel: c.EmbeddingModel, EmbeddingBaseURL: c.EmbeddingURL, Dimensions: c.Dimensions,
-		ResponseFormat: c.ResponseFormat, Temperature: float32(c.Temperature), QuestionTemperature: 0.7,
+		ResponseFormat: c.ResponseFormat, Reasoning: c.Reasoning, Abilities: s.abilities,
+		Temperature: float32(c.Temperature), QuestionTemperature: 0.7,
 		NoN: c.NoN, Lang: lang,
 	}, eval.Instrument(cc), s.Prompts)
 	s.Judge = s.LLM
@@ -305,18 +318,31 @@ func (s *Session) buildJudge(lang eval.Lang) error {
 	if c.EmbeddingURL != "" {
 		s.Banner = fmt.Sprintf("judge: %s at %s (embeddings: %s at %s)", c.Model, Redact(baseURL), c.EmbeddingModel, Redact(c.EmbeddingURL))
 	}
+	if n := s.abilities.Profile().Notice(); n != "" {
+		s.Banner += "; endpoint (remembered): " + n
+	}
 	return nil
 }
 
 // endpoint is a client of one OpenAI-compatible base URL with the run's
 // key, API type, concurrency, timeout and retry settings.
 func (c *Config) endpoint(baseURL string) (*endpoint.Client, error) {
+	return c.endpointWith(baseURL, nil)
+}
+
+// endpointWith is endpoint sharing what is known of the endpoint with the
+// judge (nil: nothing).
+func (c *Config) endpointWith(baseURL string, ab *eval.Abilities) (*endpoint.Client, error) {
 	return endpoint.New(endpoint.Config{
 		BaseURL: baseURL, APIKey: c.APIKey, APIType: c.APIType, APIVersion: c.APIVersion,
 		Concurrency: c.Concurrency, RequestTimeout: c.Timeout, MaxRetries: c.MaxRetries, EmbeddingFormat: c.EmbedFormat,
 		MaxRetryAfter: c.MaxRetryAfter, RPM: c.RPM, TPM: c.TPM, MaxReplyBytes: c.MaxReplyBytes,
+		MaxTokens: c.MaxTokens, Abilities: ab,
 	})
 }
+
+// DefaultMaxTokens is the default of --max-tokens.
+const DefaultMaxTokens = endpoint.DefaultMaxTokens
 
 // splitClient sends chat and embeddings to different endpoints.
 type splitClient struct{ chat, embed eval.ChatClient }
@@ -417,6 +443,12 @@ func (s *Session) config() map[string]string {
 	}
 	if !c.UseOffline() {
 		m["response_format"] = c.ResponseFormat
+		if s.abilities != nil {
+			m["response_format"] = s.abilities.Format()
+		}
+		if c.Reasoning != "" && c.Reasoning != "auto" {
+			m["reasoning"] = c.Reasoning
+		}
 		m["temperature"] = strconv.FormatFloat(c.Temperature, 'g', -1, 64)
 		m["concurrency"] = strconv.Itoa(c.Concurrency)
 		m["max_retries"] = strconv.Itoa(c.MaxRetries)

@@ -115,8 +115,12 @@ type ChatRequest struct {
 	// Draw distinguishes repeated draws of the same prompt (answer relevancy
 	// without n): each draw is a different request, never one cached reply reused.
 	Draw int `json:"draw,omitempty"`
+	// Reasoning is the thinking switch sent to the server: "off" or "on";
+	// "" sends none (the server's default).
+	Reasoning string `json:"reasoning,omitempty"`
 
 	Task   string `json:"-"` // faithfulness_statements, ...
+	Lang   string `json:"-"` // the prompt's language, en or zh
 	Sample int    `json:"-"` // sample index, for events and traces
 	// Validate, when set, checks each returned choice; a reply that fails is
 	// treated like a malformed reply: retried, and never cached.
@@ -143,16 +147,23 @@ func (r ChatRequest) Key() string {
 type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
+	// ReasoningTokens is the part of CompletionTokens the model spent
+	// thinking, where the server reports it (completion_tokens_details).
+	ReasoningTokens int `json:"reasoning_tokens,omitempty"`
 }
 
 // ChatResponse is the reply to a ChatRequest.
 type ChatResponse struct {
-	Choices       []string `json:"choices"` // message content per choice
+	Choices       []string `json:"choices"` // message content per choice, reasoning removed
 	FinishReasons []string `json:"finish_reasons"`
-	Usage         Usage    `json:"usage"`
-	LatencyMS     int64    `json:"latency_ms"`
-	Cached        bool     `json:"-"` // served from the cache
-	Key           string   `json:"-"` // the request's cache key
+	// Reasoning is each choice's reasoning: the server's separate field
+	// (reasoning_content, reasoning) or the <think> blocks taken out of
+	// the content. Kept with the reply for the analyst, never parsed.
+	Reasoning []string `json:"reasoning,omitempty"`
+	Usage     Usage    `json:"usage"`
+	LatencyMS int64    `json:"latency_ms"`
+	Cached    bool     `json:"-"` // served from the cache
+	Key       string   `json:"-"` // the request's cache key
 }
 
 // EmbedRequest asks for embeddings of several texts in one call.

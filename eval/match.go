@@ -95,7 +95,7 @@ type KeyIndex struct {
 
 // statusCodes numbers the statuses for KeyIndex (0: none recorded).
 var statusCodes = []Status{"", StatusOK, StatusNoStatements, StatusMissingInput, StatusNoQuestions,
-	StatusParseError, StatusJudgeError, StatusCacheMiss, StatusCancelled, StatusUnsupported}
+	StatusParseError, StatusJudgeError, StatusCacheMiss, StatusCancelled, StatusUnsupported, StatusTruncated}
 
 func statusCode(st Status) uint8 {
 	if i := slices.Index(statusCodes, st); i > 0 {

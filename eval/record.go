@@ -147,6 +147,16 @@ func ReportRetry(ctx context.Context, task string, err error, wait time.Duration
 	}
 }
 
+// ReportNotice tells the run's user something once (EventNotice): the
+// endpoint's abilities as a call found them out.
+func ReportNotice(ctx context.Context, text string) {
+	rec := recorderFrom(ctx)
+	if rec == nil || rec.run.emit == nil {
+		return
+	}
+	rec.run.emit(Event{Kind: EventNotice, Sample: -1, Err: text, InFlight: rec.run.gauge()})
+}
+
 // Instrument wraps a client so that every call is recorded on the sample's
 // recorder (if the context carries one) and counted for the run.
 func Instrument(c ChatClient) ChatClient { return instrumented{c} }

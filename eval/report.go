@@ -108,7 +108,7 @@ type MetricSummary struct {
 // unscoredOrder is the order statuses are listed in when saying why
 // samples were not scored: not applicable first, then failures.
 var unscoredOrder = []Status{StatusNoStatements, StatusMissingInput, StatusNoQuestions, StatusUnsupported,
-	StatusParseError, StatusJudgeError, StatusCacheMiss, StatusCancelled}
+	StatusParseError, StatusTruncated, StatusJudgeError, StatusCacheMiss, StatusCancelled}
 
 // Why says why samples were not scored, e.g. "1 missing_input, 2 judge_error".
 func (ms MetricSummary) Why() string {

@@ -234,6 +234,9 @@ const (
 	EventRetry // a call is being retried after an error
 	EventError // a metric of a sample ended in a failure status
 	EventRunFinished
+	// EventNotice is a run-level line for the user (Err): what the run
+	// learned of its endpoint, said once.
+	EventNotice
 )
 
 // Event is one item of the runner's event stream. The TUI coalesces EventCall

@@ -211,6 +211,9 @@ const (
 	StatusCancelled    Status = "cancelled"
 	StatusCacheMiss    Status = "cache_miss"
 	StatusNoQuestions  Status = "no_questions"
+	// StatusTruncated is a reply the judge model could not finish within
+	// the largest token budget allowed (--max-tokens): no verdict to read.
+	StatusTruncated Status = "truncated"
 	// StatusUnsupported is a metric the judge cannot compute honestly (the
 	// offline judge and noise sensitivity): reported with the reason, never
 	// an invented score, and not a failure of the run.
@@ -222,7 +225,7 @@ const (
 // missing_input), which is reported but not counted as a failure of the tool.
 func (s Status) Failed() bool {
 	switch s {
-	case StatusParseError, StatusJudgeError, StatusCancelled, StatusCacheMiss:
+	case StatusParseError, StatusJudgeError, StatusCancelled, StatusCacheMiss, StatusTruncated:
 		return true
 	}
 	return false

@@ -185,6 +185,9 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 			if runError(ev) {
 				m.setError(ev.Err)
 			}
+		case eval.EventNotice:
+			m.notice = ev.Err
+			changed = true
 		case eval.EventRunFinished:
 			// A re-run ends when its stream closes (finishRerun).
 			if rr == nil {

@@ -43,7 +43,7 @@ var statusWords = []string{
 	"ok", "failed", "running", "n/a",
 	string(eval.StatusNoStatements), string(eval.StatusMissingInput), string(eval.StatusParseError),
 	string(eval.StatusJudgeError), string(eval.StatusCancelled), string(eval.StatusCacheMiss),
-	string(eval.StatusNoQuestions), string(eval.StatusUnsupported),
+	string(eval.StatusNoQuestions), string(eval.StatusUnsupported), string(eval.StatusTruncated),
 }
 
 // diagWords lists the diagnoses diag: accepts, for its error message.

@@ -27,6 +27,9 @@ func (m *Model) headerLines() []string {
 	if m.opts.Banner != "" {
 		lines = append(lines, st.muted.Render(truncate(sanitize.Line(m.opts.Banner), m.width, g.ellipsis)))
 	}
+	if m.notice != "" {
+		lines = append(lines, st.warn.Render(truncate(sanitize.Line(m.notice), m.width, g.ellipsis)))
+	}
 	lines = append(lines, m.progressLine(done))
 	if m.limit != "" {
 		lines = append(lines, st.warn.Render(truncate(m.limit, m.width, g.ellipsis)))

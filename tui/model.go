@@ -136,6 +136,7 @@ type Model struct {
 	// progress counts the first run (stream 0); a re-run counts its own.
 	progress progress
 	limit    string // the endpoint's limiter, as Options.Limit said last
+	notice   string // what the run learned of its endpoint (EventNotice), said last
 	// followStatus is what Options.Follow said last; trends are the rolling
 	// means drawn in follow mode, by metric slot (follow.go).
 	followStatus eval.FollowStatus

@@ -142,7 +142,7 @@ func (c *codes[T]) name(n uint8) T { return (*c.names.Load())[n] }
 // score.
 var statusCodes = newCodes(eval.StatusJudgeError, eval.StatusOK, eval.StatusNoStatements, eval.StatusMissingInput,
 	eval.StatusParseError, eval.StatusJudgeError, eval.StatusCancelled, eval.StatusCacheMiss, eval.StatusNoQuestions,
-	eval.StatusUnsupported)
+	eval.StatusUnsupported, eval.StatusTruncated)
 
 var diagCodes = newCodes(eval.DiagLowScore, eval.Diagnoses...)
 

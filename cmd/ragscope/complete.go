@@ -92,6 +92,7 @@ func registerRunCompletions(cmd *cobra.Command) {
 	_ = cmd.RegisterFlagCompletionFunc("metrics", completeMetrics)
 	completeFlagWords(cmd, "lang", []string{"auto", "en", "zh"})
 	completeFlagWords(cmd, "response-format", []string{"json_schema", "json_object", "text"})
+	completeFlagWords(cmd, "reasoning", []string{"auto", "off", "on"})
 	completeFlagWords(cmd, "fc-mode", []string{eval.FCModeF1, eval.FCModePrecision, eval.FCModeRecall})
 	completeFlagWords(cmd, "ns-mode", []string{eval.NSModeRelevant, eval.NSModeIrrelevant})
 	completeFlagWords(cmd, "api-type", []string{"openai", "azure"})

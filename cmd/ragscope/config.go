@@ -30,6 +30,8 @@ var settingFlags = map[string]string{
 	"api_type":             "api-type",
 	"api_version":          "api-version",
 	"response_format":      "response-format",
+	"reasoning":            "reasoning",
+	"max_tokens":           "max-tokens",
 	"temperature":          "temperature",
 	"strictness":           "strictness",
 	"ac_weights":           "ac-weights",

@@ -48,7 +48,9 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	fs.StringVar(&c.EmbeddingURL, "embedding-base-url", os.Getenv("RAGSCOPE_EMBEDDING_BASE_URL"), "embeddings endpoint when --base-url has none; same API key")
 	fs.IntVar(&c.Dimensions, "embedding-dimensions", 0, "embedding dimensions (0: the model's default)")
 	fs.StringVar(&c.EmbedFormat, "embedding-format", "float", "encoding of the embeddings the endpoint returns: float or base64")
-	fs.StringVar(&c.ResponseFormat, "response-format", "json_schema", "how the judge is held to JSON: json_schema, or json_object or text for endpoints without JSON-schema support")
+	fs.StringVar(&c.ResponseFormat, "response-format", "", "how the judge is held to JSON: json_schema, json_object or text (default: json_schema, stepping down to json_object, then text, when the endpoint refuses it; remembered per endpoint and model)")
+	fs.StringVar(&c.Reasoning, "reasoning", "auto", "the judge model's thinking: auto (the server's default), off or on (sends the switch each server family reads); reasoning is always kept apart from the answer")
+	fs.IntVar(&c.MaxTokens, "max-tokens", app.DefaultMaxTokens, "largest completion budget of a judge call: a reply cut at the token limit is asked again with twice the budget, up to this, then ends as truncated")
 	fs.Float64Var(&c.Temperature, "temperature", 0, "judge temperature for extraction and verdicts (always sent)")
 	fs.IntVar(&c.Strictness, "strictness", 3, "questions generated per sample for answer relevancy")
 	fs.BoolVar(&c.NoN, "no-n", false, "send answer-relevancy draws as separate requests instead of one request with n")
@@ -104,7 +106,7 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 // runFlagGroups are the headings of run's and check's flags in their help.
 var runFlagGroups = []flagGroup{
 	{"judge", []string{"base-url", "api-key", "api-type", "api-version", "model", "embedding-model", "embedding-base-url",
-		"embedding-dimensions", "embedding-format", "response-format", "temperature", "strictness", "ac-weights", "fc-mode", "ns-mode", "no-n", "metrics", "lang",
+		"embedding-dimensions", "embedding-format", "response-format", "reasoning", "max-tokens", "temperature", "strictness", "ac-weights", "fc-mode", "ns-mode", "no-n", "metrics", "lang",
 		"prompts", "offline", "concurrency", "request-timeout", "max-retries", "max-retry-after", "rpm", "tpm", "max-reply-bytes"}},
 	{"dataset", []string{"map", "skip-invalid", "max-record-bytes", "sample", "seed"}},
 	{"cache & store", []string{"db", "no-cache", "cache-only", "resume"}},

@@ -58,9 +58,22 @@ type Config struct {
 	MaxReplyBytes int64
 	// EmbeddingFormat is "float" (default) or "base64".
 	EmbeddingFormat string
+	// MaxTokens (default DefaultMaxTokens, --max-tokens) is the largest
+	// completion budget a chat call may be given. A reply cut at the token
+	// limit (finish_reason length) is asked again with twice the budget,
+	// up to this; past it the call ends as truncated.
+	MaxTokens int
+	// Abilities is what is known of the endpoint (shared with the judge):
+	// the reasoning switches it refused are not sent again, and replies
+	// that reason are recorded. nil: nothing known.
+	Abilities *eval.Abilities
 	// HTTPClient overrides the base HTTP client (tests).
 	HTTPClient *http.Client
 }
+
+// DefaultMaxTokens is the default of Config.MaxTokens: room for a
+// reasoning model's thinking before a judge's JSON.
+const DefaultMaxTokens = 16384
 
 // Client implements eval.ChatClient. All its calls share one limiter (see
 // LimitState): the endpoint sees one client backing off, not Concurrency
@@ -94,6 +107,12 @@ func New(cfg Config) (*Client, error) {
 	}
 	if cfg.MaxReplyBytes <= 0 {
 		cfg.MaxReplyBytes = DefaultMaxReplyBytes
+	}
+	if cfg.MaxTokens <= 0 {
+		cfg.MaxTokens = DefaultMaxTokens
+	}
+	if cfg.Abilities == nil {
+		cfg.Abilities = eval.NewAbilities(eval.EndpointProfile{}, "")
 	}
 	cfg.RPM, cfg.TPM = max(cfg.RPM, 0), max(cfg.TPM, 0)
 	var oc openai.ClientConfig
@@ -177,15 +196,166 @@ func estimateEmbed(req eval.EmbedRequest) int {
 	return n
 }
 
-// Chat implements eval.ChatClient.
+// Chat implements eval.ChatClient. Beyond one call with retries, it asks
+// again with a larger budget when a reply is cut at the token limit, and
+// without a reasoning switch the server refused.
 func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResponse, error) {
+	budget := req.MaxTokens
+	var paid eval.Usage
+	for refusals := 0; ; {
+		out, cut, err := c.chatOnce(ctx, req, budget)
+		paid = addUsage(paid, out.Usage)
+		out.Usage = paid
+		if err != nil {
+			if sw := c.refusedSwitch(err, req); sw != "" && refusals < 8 {
+				refusals++
+				if c.cfg.Abilities.Refuse(sw) {
+					eval.ReportNotice(ctx, c.cfg.Abilities.Notice())
+				}
+				eval.ReportRetry(ctx, req.Task, fmt.Errorf("the endpoint refused the reasoning switch %s; asking without it", sw), 0)
+				continue
+			}
+			return out, err
+		}
+		if cut == nil {
+			return out, nil
+		}
+		next := c.nextBudget(budget, cut.completion)
+		if next <= budget || next <= 0 {
+			msg := fmt.Sprintf("the reply was cut off at the token limit (finish_reason length) with max_tokens %d, the most --max-tokens allows: raise --max-tokens", budget)
+			if budget == 0 {
+				msg = fmt.Sprintf("the reply was cut off at the server's token limit (finish_reason length) after %d completion tokens, and --max-tokens %d allows no more: raise --max-tokens", cut.completion, c.cfg.MaxTokens)
+			}
+			if cut.reasoning {
+				msg += ", or turn the model's thinking off (--reasoning off)"
+			}
+			return out, &eval.StepError{Status: eval.StatusTruncated, Err: fmt.Errorf("%s: %s", req.Task, msg)}
+		}
+		eval.ReportRetry(ctx, req.Task, fmt.Errorf("the reply was cut off at the token limit (finish_reason length); asking again with max_tokens %d", next), 0)
+		budget = next
+	}
+}
+
+// cutReply is a reply that ended at the token limit: completion is the
+// completion tokens per choice it spent, reasoning whether it was still
+// reasoning.
+type cutReply struct {
+	completion int
+	reasoning  bool
+}
+
+// nextBudget is the budget to ask after a reply was cut with budget (0:
+// the server's default, which the reply's completion tokens show): twice
+// as much, up to the cap.
+func (c *Client) nextBudget(budget, completion int) int {
+	base := budget
+	if base <= 0 {
+		base = max(completion, 512)
+	}
+	next := min(2*base, c.cfg.MaxTokens)
+	if budget == 0 && next <= completion {
+		return 0 // the server's default was already the cap or more
+	}
+	return next
+}
+
+func addUsage(a, b eval.Usage) eval.Usage {
+	return eval.Usage{
+		PromptTokens:     a.PromptTokens + b.PromptTokens,
+		CompletionTokens: a.CompletionTokens + b.CompletionTokens,
+		ReasoningTokens:  a.ReasoningTokens + b.ReasoningTokens,
+	}
+}
+
+// reasoningModel reports models whose OpenAI API takes
+// max_completion_tokens instead of max_tokens (go-openai refuses the
+// latter for them before sending).
+func reasoningModel(model string) bool {
+	for _, p := range []string{"o1", "o3", "o4", "gpt-5"} {
+		if strings.HasPrefix(model, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// effortLadder is the order of reasoning_effort values tried to turn
+// thinking off: Ollama and recent OpenAI models take "none", gpt-5
+// "minimal", the o-series no less than "low".
+var effortLadder = []string{"none", "minimal", "low"}
+
+// switches are the body fields that carry the reasoning switch: every
+// family's that the server has not refused. Servers ignore fields they do
+// not know (vLLM, SGLang, llama.cpp, Ollama) or refuse them with a 400
+// naming the field (OpenAI, some gateways); a refused one is dropped and
+// the call sent again (see refusedSwitch).
+func (c *Client) switches(mode string) map[string]any {
+	if mode != "off" && mode != "on" {
+		return nil
+	}
+	ab := c.cfg.Abilities
+	on := mode == "on"
+	out := map[string]any{}
+	if !ab.Refused("chat_template_kwargs") {
+		// Qwen3 on vLLM/SGLang/llama.cpp reads enable_thinking;
+		// DeepSeek-V3.1 and Granite read thinking.
+		out["chat_template_kwargs"] = map[string]any{"enable_thinking": on, "thinking": on}
+	}
+	if !ab.Refused("reasoning_effort") {
+		if on {
+			if !ab.Refused("reasoning_effort=medium") {
+				out["reasoning_effort"] = "medium"
+			}
+		} else {
+			for _, e := range effortLadder {
+				if !ab.Refused("reasoning_effort=" + e) {
+					out["reasoning_effort"] = e
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// refusedSwitch names the reasoning switch a 400 or 422 refused, "" when
+// the failure is not such a refusal.
+func (c *Client) refusedSwitch(err error, req eval.ChatRequest) string {
+	sent := c.switches(req.Reasoning)
+	if len(sent) == 0 {
+		return ""
+	}
+	var f *Failure
+	if !errors.As(err, &f) || (f.Status != 400 && f.Status != 422) {
+		return ""
+	}
+	msg := strings.ToLower(f.ServerMessage + " " + f.detail)
+	if _, ok := sent["chat_template_kwargs"]; ok && (strings.Contains(msg, "chat_template_kwargs") || strings.Contains(msg, "enable_thinking")) {
+		return "chat_template_kwargs"
+	}
+	if e, ok := sent["reasoning_effort"].(string); ok && (strings.Contains(msg, "reasoning_effort") || strings.Contains(msg, "reasoning effort")) {
+		if strings.Contains(msg, "'"+e+"'") || strings.Contains(msg, `"`+e+`"`) || strings.Contains(msg, "value") {
+			return "reasoning_effort=" + e
+		}
+		return "reasoning_effort"
+	}
+	return ""
+}
+
+// chatOnce is one call with retries at a completion budget; cut is set
+// when the reply ended at the token limit.
+func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int) (eval.ChatResponse, *cutReply, error) {
 	oreq := openai.ChatCompletionRequest{
 		Model:       req.Model,
 		Temperature: req.Temperature,
 		TopP:        req.TopP,
 		N:           req.N,
 		Seed:        req.Seed,
-		MaxTokens:   req.MaxTokens,
+	}
+	if reasoningModel(req.Model) {
+		oreq.MaxCompletionTokens = budget
+	} else {
+		oreq.MaxTokens = budget
 	}
 	for _, m := range req.Messages {
 		oreq.Messages = append(oreq.Messages, openai.ChatCompletionMessage{Role: m.Role, Content: m.Content})
@@ -201,10 +371,15 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 	case "json_object":
 		oreq.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
 	}
+	extra := c.switches(req.Reasoning)
+	sized := req
+	sized.MaxTokens = budget
 	var out eval.ChatResponse
-	err := c.retry(ctx, req.Task, req.Model, estimateChat(req), func(actx context.Context, a *attempt) (int, error) {
+	var cut *cutReply
+	err := c.retry(ctx, req.Task, req.Model, estimateChat(sized), func(actx context.Context, a *attempt) (int, error) {
 		temp := req.Temperature
 		a.temperature = &temp
+		a.extra = extra
 		a.maxReply = c.cfg.MaxReplyBytes
 		start := time.Now()
 		resp, err := c.oa.CreateChatCompletion(actx, oreq)
@@ -216,25 +391,50 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 			Usage:     eval.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens},
 			LatencyMS: time.Since(start).Milliseconds(),
 		}
+		if d := resp.Usage.CompletionTokensDetails; d != nil {
+			out.Usage.ReasoningTokens = d.ReasoningTokens
+		}
+		cut = nil
 		sort.SliceStable(resp.Choices, func(i, j int) bool { return resp.Choices[i].Index < resp.Choices[j].Index })
+		var reasoned bool
 		for _, ch := range resp.Choices {
+			answer, reasoning, open := eval.SplitReasoning(ch.Message.Content)
+			if r := strings.TrimSpace(ch.Message.ReasoningContent + a.reasoning[ch.Index]); r != "" {
+				reasoning = strings.TrimSpace(r + "\n\n" + reasoning)
+			}
+			reasoned = reasoned || reasoning != ""
 			if ch.FinishReason == openai.FinishReasonLength {
-				return used, &contentError{status: eval.StatusParseError, msg: "the reply was cut off at the token limit (finish_reason length)"}
+				// Asked again with a larger budget: the limiter counts
+				// the tokens, the caller pays them, nothing is validated.
+				cut = &cutReply{completion: resp.Usage.CompletionTokens / max(len(resp.Choices), 1), reasoning: open || answer == ""}
+				if reasoned && c.cfg.Abilities.SawReasoning() {
+					eval.ReportNotice(ctx, c.cfg.Abilities.Notice())
+				}
+				return used, nil
+			}
+			if open || (answer == "" && reasoning != "") {
+				return used, &contentError{status: eval.StatusParseError, msg: "the reply is all reasoning: no answer follows it"}
 			}
 			if req.Validate != nil {
-				if verr := req.Validate(ch.Message.Content); verr != nil {
+				if verr := req.Validate(answer); verr != nil {
 					return used, &contentError{status: eval.StatusParseError, msg: "malformed reply: " + verr.Error()}
 				}
 			}
-			out.Choices = append(out.Choices, ch.Message.Content)
+			out.Choices = append(out.Choices, answer)
+			out.Reasoning = append(out.Reasoning, reasoning)
 			out.FinishReasons = append(out.FinishReasons, string(ch.FinishReason))
 		}
 		if len(out.Choices) == 0 {
 			return used, &contentError{status: eval.StatusParseError, msg: "the reply has no choices"}
 		}
+		if !reasoned {
+			out.Reasoning = nil
+		} else if c.cfg.Abilities.SawReasoning() {
+			eval.ReportNotice(ctx, c.cfg.Abilities.Notice())
+		}
 		return used, nil
 	})
-	return out, err
+	return out, cut, err
 }
 
 // Embed implements eval.ChatClient.

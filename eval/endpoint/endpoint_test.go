@@ -127,7 +127,7 @@ func TestSetTemperature(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := setTemperature(req, tc.temp); err != nil {
+		if err := rewriteBody(req, &tc.temp, nil); err != nil {
 			t.Fatal(err)
 		}
 		got, _ := io.ReadAll(req.Body)

@@ -12,6 +12,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -31,7 +32,12 @@ import (
 //     pages and 200s carrying an error are turned into an *httpError here,
 //     with what the retry loop and the user need;
 //   - embeddings replies in base64 are accepted even when floats were asked
-//     (some servers ignore encoding_format).
+//     (some servers ignore encoding_format);
+//   - the reasoning switches (chat_template_kwargs, reasoning_effort) are
+//     written into the body here, past go-openai's own checks of
+//     reasoning_effort, and the reasoning that Ollama, OpenRouter and
+//     recent vLLM return in a "reasoning" field (go-openai reads only
+//     "reasoning_content") is read from the body.
 type transport struct {
 	base http.RoundTripper
 	// query is the base URL's query string, added to every request.
@@ -43,6 +49,10 @@ type attemptKey struct{}
 // attempt carries per-attempt facts between the retry loop and the transport.
 type attempt struct {
 	temperature *float32
+	// extra are body fields to add to a chat request (reasoning switches).
+	extra map[string]any
+	// reasoning is each choice's "reasoning" field, by choice index.
+	reasoning map[int]string
 	// floats: embeddings were asked as floats; base64 replies are converted.
 	floats bool
 	// maxReply caps the body; maxReplyNote says how the cap was sized, for
@@ -79,8 +89,9 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		req.URL.RawQuery = q.Encode()
 	}
-	if a.temperature != nil && req.Body != nil && strings.HasSuffix(req.URL.Path, "/chat/completions") {
-		if err := setTemperature(req, *a.temperature); err != nil {
+	chat := strings.HasSuffix(req.URL.Path, "/chat/completions")
+	if (a.temperature != nil || len(a.extra) > 0) && req.Body != nil && chat {
+		if err := rewriteBody(req, a.temperature, a.extra); err != nil {
 			return nil, err
 		}
 	}
@@ -113,6 +124,9 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp.Body = io.NopCloser(body.reader())
 	resp.ContentLength = body.n
+	if chat {
+		a.reasoning = reasoningFields(body)
+	}
 	if a.floats && strings.HasSuffix(req.URL.Path, "/embeddings") {
 		if err := floatEmbeddings(resp); err != nil {
 			return nil, err
@@ -303,7 +317,9 @@ func byteSize(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-func setTemperature(req *http.Request, temp float32) error {
+// rewriteBody adds the temperature when go-openai left it out and the
+// extra fields to a chat request's body.
+func rewriteBody(req *http.Request, temp *float32, extra map[string]any) error {
 	body, err := io.ReadAll(req.Body)
 	req.Body.Close()
 	if err != nil {
@@ -312,8 +328,25 @@ func setTemperature(req *http.Request, temp float32) error {
 	// go-openai leaves the field out only when it is 0. The bytes
 	// "temperature": can only be a key: inside a JSON string the quotes
 	// would be escaped. So a byte search, not a parse of the whole body.
-	if !bytes.Contains(body, []byte(`"temperature":`)) && bytes.HasPrefix(body, []byte("{")) {
-		field := `"temperature":` + strconv.FormatFloat(float64(temp), 'g', -1, 32)
+	var fields []string
+	if temp != nil && !bytes.Contains(body, []byte(`"temperature":`)) {
+		fields = append(fields, `"temperature":`+strconv.FormatFloat(float64(*temp), 'g', -1, 32))
+	}
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v, err := json.Marshal(extra[k])
+		if err != nil {
+			return err
+		}
+		kq, _ := json.Marshal(k)
+		fields = append(fields, string(kq)+":"+string(v))
+	}
+	if len(fields) > 0 && bytes.HasPrefix(body, []byte("{")) {
+		field := strings.Join(fields, ",")
 		if len(body) > 2 {
 			field += ","
 		}
@@ -323,6 +356,33 @@ func setTemperature(req *http.Request, temp float32) error {
 	req.ContentLength = int64(len(body))
 	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 	return nil
+}
+
+// reasoningFields reads the "reasoning" field of each choice's message,
+// which go-openai does not decode; nil when the body has none.
+func reasoningFields(b *body) map[int]string {
+	raw, _ := io.ReadAll(b.reader())
+	if !bytes.Contains(raw, []byte(`"reasoning"`)) {
+		return nil
+	}
+	var v struct {
+		Choices []struct {
+			Index   int `json:"index"`
+			Message struct {
+				Reasoning string `json:"reasoning"`
+			} `json:"message"`
+		} `json:"choices"`
+	}
+	if json.Unmarshal(raw, &v) != nil {
+		return nil
+	}
+	out := map[int]string{}
+	for _, c := range v.Choices {
+		if c.Message.Reasoning != "" {
+			out[c.Index] = c.Message.Reasoning
+		}
+	}
+	return out
 }
 
 // parseRetryAfter reads Retry-After as seconds or an HTTP date; 0 when absent.

@@ -390,7 +390,7 @@ func TestRetries(t *testing.T) {
 		}, eval.StatusOK, 0, 2, ""},
 		{"always truncated", func(r *fakejudge.Request, nth int) (fakejudge.Reply, bool) {
 			return fakejudge.Reply{Choices: []string{`{"statements": ["s-retr`}, FinishReason: "length"}, true
-		}, eval.StatusParseError, 0, 4, "finish_reason length"},
+		}, eval.StatusTruncated, 0, 6, "with max_tokens 16384, the most --max-tokens allows"},
 		{"malformed then valid", func(r *fakejudge.Request, nth int) (fakejudge.Reply, bool) {
 			if nth == 1 {
 				return fakejudge.Reply{Choices: []string{`I think the statements are fine.`}}, true

@@ -46,7 +46,7 @@ func (j *Judge) Entailment(ctx context.Context, s *eval.Sample, premise string, 
 	verdicts := make([]eval.StatementVerdict, len(statements))
 	for i, v := range out.Verdicts {
 		// The statement sent is the one scored; the judge's echo may be paraphrased.
-		verdicts[i] = eval.StatementVerdict{Statement: statements[i], Verdict: *v.Verdict, Reason: strings.TrimSpace(v.Reason)}
+		verdicts[i] = eval.StatementVerdict{Statement: statements[i], Verdict: v.Verdict.n, Reason: strings.TrimSpace(v.Reason)}
 	}
 	return verdicts, nil
 }

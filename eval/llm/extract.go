@@ -6,43 +6,50 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/kaptinlin/jsonrepair"
+
+	"github.com/ragscope/ragscope/eval"
 )
 
-// Bounds of the search for the object in a reply. Whatever the reply holds,
-// ExtractJSON reads it a bounded number of times: one scan for code fences,
-// one for balanced braces plus at most maxRestarts partial ones, and gives
-// json.Valid at most maxCandidates spans whose lengths add up to at most
-// validateFactor×len(reply)+validateSlack bytes. Within these bounds the
-// result is the one trying every '{' in turn would give; a real reply has
-// its object first or second in line, and what needs more is not a judge's
-// answer.
+// Bounds of the search for the object in a reply, so that whatever a reply
+// holds it costs time linear in its length:
 const (
-	// maxCandidates is how many spans are checked with json.Valid.
+	// maxCandidates is how many candidate objects are looked at.
 	maxCandidates = 64
-	// validateFactor and validateSlack bound the bytes given to json.Valid.
-	validateFactor = 4
-	validateSlack  = 64 << 10
-	// maxRestarts is how many scans start again at a '{' that the other
-	// scans saw only inside a string (prose with a stray quote before the
-	// object, an object cut short and then repeated whole).
-	maxRestarts = 8
-	// maxRecorded caps the '{' one scan records, the spans kept and the
-	// restart points kept, so that a reply of '{' repeated costs a counter
-	// per byte rather than a slice entry.
-	maxRecorded = 4096
+	// maxRescans is how many candidates whose quotes do not pair up are
+	// matched again by braces alone (each such match may read to the end).
+	maxRescans = 8
+	// maxRepairs and maxRepairBytes bound the repair of almost-JSON, which
+	// takes time quadratic in the object's length.
+	maxRepairs     = 4
+	maxRepairBytes = 24 << 10
 	// ctxEvery is how many bytes are scanned between looks at the context.
 	ctxEvery = 64 << 10
 )
 
-// ExtractJSON takes the JSON object out of a judge reply. Endpoints without
-// JSON-schema support (--response-format json_object|text) often wrap it in
-// a code fence or in prose; strict endpoints return it bare. The first
-// complete, valid object wins: a fenced block first, then any balanced {...}
-// in the order they start. It takes time linear in the reply's length
-// whatever the reply holds (see the bounds above).
+// ExtractJSON takes the JSON object out of a judge reply. It is the
+// reply's own answer, found in this order:
+//
+//  1. Reasoning is removed first (eval.SplitReasoning): an object the model
+//     wrote while thinking — often an example of the one it is about to
+//     give — is never read.
+//  2. Candidates are the bodies of Markdown code fences that open with '{',
+//     then the top-level {...} spans of the text in the order they start.
+//     A span is matched from its '{' to the '}' that closes it, outside
+//     strings; an object inside another is never a candidate of its own,
+//     so a broken outer object does not give its first inner one.
+//  3. The first candidate that is valid JSON wins; failing that, the first
+//     that the JSON-repair library turns into an object (single quotes,
+//     trailing commas, comments, Python's True/False/None, raw newlines
+//     and unescaped quotes in strings, a missing comma).
+//  4. A span that never closes is an object cut short: never repaired (a
+//     repair would complete it with what the model did not say), and the
+//     error says it looks truncated.
+//
+// The object is then held to the task's strict contract by its decoder.
 func ExtractJSON(content string) (string, error) {
 	return ExtractJSONContext(context.Background(), content)
 }
@@ -50,69 +57,78 @@ func ExtractJSON(content string) (string, error) {
 // ExtractJSONContext is ExtractJSON that gives up with the context's error
 // when ctx is done.
 func ExtractJSONContext(ctx context.Context, content string) (string, error) {
-	obj, _, err := extract(ctx, content)
-	return obj, err
-}
-
-// extract is ExtractJSONContext that also says whether a bound was hit, in
-// which case an object found by trying every '{' might have been missed.
-func extract(ctx context.Context, content string) (obj string, bounded bool, err error) {
-	s := strings.TrimSpace(content)
+	answer, _, _ := eval.SplitReasoning(content)
+	s := strings.TrimSpace(answer)
 	if s == "" {
-		return "", false, errors.New("the reply is empty")
+		if strings.TrimSpace(content) != "" {
+			return "", fmt.Errorf("the reply is all reasoning: no answer follows it (%d bytes)", len(content))
+		}
+		return "", errors.New("the reply is empty")
 	}
-	x := &extractor{ctx: ctx, s: s, budget: validateFactor*len(s) + validateSlack}
+	x := &extractor{ctx: ctx, s: s}
 	if err := x.alive(); err != nil {
-		return "", false, err
+		return "", err
 	}
-	x.b = []byte(s)
-	if s[0] == '{' && x.valid(0, len(s)) {
-		return s, false, nil
+	if s[0] == '{' && json.Valid([]byte(s)) {
+		return s, nil
 	}
-	if obj, ok, err := x.fenced(); ok || err != nil {
-		return obj, x.bounded, err
+	cands, err := x.candidates()
+	if err != nil {
+		return "", err
 	}
-	if obj, ok, err := x.braces(); ok || err != nil {
-		return obj, x.bounded, err
+	for _, c := range cands {
+		if json.Valid([]byte(c)) {
+			return c, nil
+		}
+	}
+	repaired, tooLong := 0, 0
+	for _, c := range cands {
+		if len(c) > maxRepairBytes {
+			tooLong++
+			continue
+		}
+		if repaired == maxRepairs {
+			break
+		}
+		repaired++
+		if out, ok := repair(c); ok {
+			return out, nil
+		}
 	}
 	size := fmt.Sprintf("%d bytes", len(content))
-	if x.exhausted {
-		size += fmt.Sprintf("; gave up after checking %d candidate objects", x.tried)
+	if tooLong > 0 {
+		size += fmt.Sprintf("; an object over %d KiB is not repaired", maxRepairBytes>>10)
 	}
-	if s[0] == '{' {
-		return "", x.bounded, fmt.Errorf("the reply is not complete JSON (truncated?) (%s): %s", size, clip(s, 200))
+	switch {
+	case x.truncated && len(cands) == 0:
+		return "", fmt.Errorf("the reply's JSON object is not complete (truncated?) (%s): %s", size, clip(s, 200))
+	case len(cands) > 0:
+		return "", fmt.Errorf("the reply's object is not valid JSON, even repaired (%s): %s", size, clip(s, 200))
 	}
-	return "", x.bounded, fmt.Errorf("no JSON object in the reply (%s): %s", size, clip(s, 200))
+	return "", fmt.Errorf("no JSON object in the reply (%s): %s", size, clip(s, 200))
 }
 
-// extractor is the state of one extract call.
+// repair returns the repaired object, if the repair gives one.
+func repair(c string) (string, bool) {
+	out, err := jsonrepair.Repair(c)
+	if err != nil {
+		return "", false
+	}
+	out = strings.TrimSpace(out)
+	var obj map[string]json.RawMessage
+	if !strings.HasPrefix(out, "{") || json.Unmarshal([]byte(out), &obj) != nil {
+		return "", false
+	}
+	return out, true
+}
+
+// extractor is the state of one search.
 type extractor struct {
-	ctx context.Context
-	s   string
-	b   []byte // s, converted once for json.Valid
-	// budget is what is left of the bytes json.Valid may be given, tried
-	// the spans checked; exhausted says these stopped the checking, bounded
-	// that some bound was hit.
-	budget    int
-	tried     int
-	exhausted bool
-	bounded   bool
-	// spans are the balanced {...} found; covered has a bit set for every
-	// '{' some scan started a span at (so its span, or that it has none, is
-	// known); pending are the '{' scans saw inside strings, where a scan of
-	// their own may start.
-	spans   []span
-	covered []uint64
-	pending []int
-	// Per-scan scratch: opens[k] is the offset of the k-th recorded '{',
-	// stack the recorded braces still open with the depth each opened at.
-	opens []int
-	stack []open
+	ctx       context.Context
+	s         string
+	rescans   int
+	truncated bool
 }
-
-type span struct{ start, end int }
-
-type open struct{ k, depth int }
 
 func (x *extractor) alive() error {
 	if err := x.ctx.Err(); err != nil {
@@ -121,151 +137,80 @@ func (x *extractor) alive() error {
 	return nil
 }
 
-// valid reports whether s[i:j] is valid JSON, within the bounds; a span the
-// bounds do not allow is reported invalid and marks the search exhausted.
-func (x *extractor) valid(i, j int) bool {
-	if x.tried >= maxCandidates || j-i > x.budget {
-		x.exhausted, x.bounded = true, true
-		return false
+// candidates are the fenced bodies that open with '{', then the top-level
+// brace spans, at most maxCandidates in all.
+func (x *extractor) candidates() ([]string, error) {
+	var out []string
+	fenced, err := x.fenced()
+	if err != nil {
+		return nil, err
 	}
-	x.tried++
-	x.budget -= j - i
-	return json.Valid(x.b[i:j])
+	out = append(out, fenced...)
+	for pos := 0; pos < len(x.s) && len(out) < maxCandidates; {
+		i := strings.IndexByte(x.s[pos:], '{')
+		if i < 0 {
+			break
+		}
+		start := pos + i
+		end, err := x.match(start)
+		if err != nil {
+			return nil, err
+		}
+		if end < 0 {
+			x.truncated = true
+			break // the rest is inside an object that never closes
+		}
+		out = append(out, x.s[start:end])
+		pos = end
+	}
+	return out, nil
 }
 
-// fenced returns the first Markdown code block whose body is a valid
-// object. An info string (```json) on the opening line is skipped when that
-// line holds no '{'. One pass: the positions of the next newline and the
-// next '{' are remembered, so no byte is searched twice for either.
-func (x *extractor) fenced() (string, bool, error) {
+// fenced returns the bodies of the Markdown code blocks that open with '{'.
+// An info string (```json) on the opening line is skipped when that line
+// holds no '{'.
+func (x *extractor) fenced() ([]string, error) {
 	s := x.s
-	nextNL, nextBrace := -2, -2 // absolute offsets; -2 unknown, -1 none left
-	next := func(cache *int, from int, c byte) int {
-		if *cache == -1 || *cache >= from {
-			return *cache
-		}
-		if k := strings.IndexByte(s[from:], c); k >= 0 {
-			*cache = from + k
-		} else {
-			*cache = -1
-		}
-		return *cache
-	}
-	for pos, n := 0, 0; ; n++ {
+	var out []string
+	for pos, n := 0, 0; len(out) < maxCandidates; n++ {
 		if n%1024 == 1023 {
 			if err := x.alive(); err != nil {
-				return "", false, err
+				return nil, err
 			}
 		}
 		i := strings.Index(s[pos:], "```")
 		if i < 0 {
-			return "", false, nil
+			break
 		}
 		body := pos + i + 3
-		if nl := next(&nextNL, body, '\n'); nl >= 0 {
-			if br := next(&nextBrace, body, '{'); br < 0 || br > nl {
-				body = nl + 1
+		if nl := strings.IndexByte(s[body:], '\n'); nl >= 0 {
+			if br := strings.IndexByte(s[body:body+nl], '{'); br < 0 {
+				body += nl + 1
 			}
 		}
 		end := strings.Index(s[body:], "```")
 		if end < 0 {
-			return "", false, nil
+			break
 		}
-		end += body
-		// The block's body without surrounding whitespace.
-		seg := s[body:end]
-		left := strings.TrimLeftFunc(seg, unicode.IsSpace)
-		i = body + len(seg) - len(left)
-		j := i + len(strings.TrimRightFunc(left, unicode.IsSpace))
-		if i < j && s[i] == '{' && x.valid(i, j) {
-			return s[i:j], true, nil
+		seg := strings.TrimFunc(s[body:body+end], unicode.IsSpace)
+		if strings.HasPrefix(seg, "{") {
+			out = append(out, seg)
 		}
-		pos = end + 3
+		pos = body + end + 3
 	}
+	return out, nil
 }
 
-// braces returns the first balanced {...} span that is valid JSON, trying
-// spans in the order they start, as matching braces from every '{' in turn
-// would, but reading the reply about once:
-//
-// A scan from a '{' follows strings and escapes to the '}' that closes it
-// and records every '{' it meets outside a string with where that one
-// closes: a scan started at it would find the same. The main pass scans
-// from the first '{', then from the next '{' after where that closed, and
-// so on, without looking for strings in the prose between (a quote in
-// `the model's "answer" is {...}` must not hide the object). A '{' that the
-// scans meet only inside strings would start a scan of a different phase;
-// up to maxRestarts of them, first first, get a scan of their own.
-func (x *extractor) braces() (string, bool, error) {
+// match returns the offset just past the '}' that closes the '{' at
+// start, or -1 when the reply ends first. Braces inside double-quoted
+// strings do not count. When the quotes do not pair up (an unescaped quote
+// inside a string) and the strings hide the closing brace, the braces
+// alone are matched, maxRescans times at most.
+func (x *extractor) match(start int) (int, error) {
 	s := x.s
-	x.covered = make([]uint64, len(s)/64+1)
-	for pos := 0; pos < len(s); {
-		i := strings.IndexByte(s[pos:], '{')
-		if i < 0 {
-			break
-		}
-		end, err := x.scan(pos + i)
-		if err != nil {
-			return "", false, err
-		}
-		if end == 0 {
-			break // the rest was scanned, nothing closes the first brace
-		}
-		pos = end
-	}
-	for r, last := 0, -1; ; r++ {
-		b := x.nextPending(last)
-		if b < 0 {
-			break
-		}
-		if r == maxRestarts {
-			x.bounded = true
-			break
-		}
-		if _, err := x.scan(b); err != nil {
-			return "", false, err
-		}
-		last = b
-	}
-	slices.SortFunc(x.spans, func(a, b span) int { return a.start - b.start })
-	for k, sp := range x.spans {
-		if k > 0 && sp.start == x.spans[k-1].start {
-			continue // found by two scans: the same span
-		}
-		if x.tried >= maxCandidates {
-			x.exhausted, x.bounded = true, true
-			break
-		}
-		if x.valid(sp.start, sp.end) {
-			return s[sp.start:sp.end], true, nil
-		}
-	}
-	return "", false, nil
-}
-
-// nextPending returns the first restart point after last that no scan has
-// covered, or -1. Every pending point before last is covered already: last
-// was the first uncovered one, and later scans only add points after it.
-func (x *extractor) nextPending(last int) int {
-	slices.Sort(x.pending)
-	for _, p := range x.pending {
-		if p > last && x.covered[p/64]&(1<<(p%64)) == 0 {
-			return p
-		}
-	}
-	return -1
-}
-
-// scan follows s from the '{' at start to the '}' that closes it, adding the
-// spans of the recorded braces to x.spans and the '{' seen inside strings to
-// x.pending. It returns the offset just past that '}', or 0 if the reply
-// ends first.
-func (x *extractor) scan(start int) (int, error) {
-	s := x.s
-	x.opens, x.stack = x.opens[:0], x.stack[:0]
 	inStr, esc, depth := false, false, 0
 	for j := start; j < len(s); j++ {
-		if j&(ctxEvery-1) == 0 {
+		if (j-start)&(ctxEvery-1) == ctxEvery-1 {
 			if err := x.alive(); err != nil {
 				return 0, err
 			}
@@ -281,39 +226,32 @@ func (x *extractor) scan(start int) (int, error) {
 			case c == '"':
 				inStr = false
 			}
-			if c == '{' {
-				if len(x.pending) < maxRecorded {
-					x.pending = append(x.pending, j)
-				} else {
-					x.bounded = true
-				}
-			}
 		case c == '"':
 			inStr = true
 		case c == '{':
 			depth++
-			if len(x.opens) < maxRecorded {
-				x.stack = append(x.stack, open{len(x.opens), depth})
-				x.opens = append(x.opens, j)
-				x.covered[j/64] |= 1 << (j % 64)
-			} else {
-				x.bounded = true
-			}
 		case c == '}':
-			if n := len(x.stack); n > 0 && x.stack[n-1].depth == depth {
-				if len(x.spans) < maxRecorded*(1+maxRestarts) {
-					x.spans = append(x.spans, span{x.opens[x.stack[n-1].k], j + 1})
-				} else {
-					x.bounded = true
-				}
-				x.stack = x.stack[:n-1]
-			}
 			if depth--; depth == 0 {
 				return j + 1, nil
 			}
 		}
 	}
-	return 0, nil
+	if x.rescans == maxRescans {
+		return -1, nil
+	}
+	x.rescans++
+	depth = 0
+	for j := start; j < len(s); j++ {
+		switch s[j] {
+		case '{':
+			depth++
+		case '}':
+			if depth--; depth == 0 {
+				return j + 1, nil
+			}
+		}
+	}
+	return -1, nil
 }
 
 // redactURL drops credentials and the query string from a base URL before it

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ragscope/ragscope/eval"
 )
 
 func TestExtractJSON(t *testing.T) {
@@ -27,20 +29,37 @@ func TestExtractJSON(t *testing.T) {
 		{"prose around", `The answer is {"verdict": 1, "reason": "ok"} as asked.`, `{"verdict": 1, "reason": "ok"}`, ""},
 		{"braces and quotes inside strings", `x {"reason": "a } \" { b", "v": {"w": 1}} y`, `{"reason": "a } \" { b", "v": {"w": 1}}`, ""},
 		{"first object wins", `{"a": 1} {"b": 2}`, `{"a": 1}`, ""},
-		{"invalid first then valid", `{a: 1} then {"b": 2}`, `{"b": 2}`, ""},
-		{"valid inside an invalid outer", `{"x": {"b": 2},}`, `{"b": 2}`, ""},
+		{"placeholder then valid", `fill in {x} then {"b": 2}`, `{"b": 2}`, ""},
+		{"valid object wins over an earlier repairable one", `{a: 1} then {"b": 2}`, `{"b": 2}`, ""},
 		{"outer before inner", `note: {"a": {"b": 2}} done`, `{"a": {"b": 2}}`, ""},
 		{"stray quote in prose", `The model's "answer: {"a": 1}`, `{"a": 1}`, ""},
-		{"truncated then whole", "{\"statements\": [\"foo\", \"ba\nSorry, here it is: {\"statements\": [\"foo\"]}", `{"statements": ["foo"]}`, ""},
-		{"unbalanced open before", `{{ {"a": 1}`, `{"a": 1}`, ""},
 		{"closing braces in prose", `}} {"a": 1} }`, `{"a": 1}`, ""},
 		{"empty object", `{}`, `{}`, ""},
 		{"cjk", "判定如下：{\"理由\": \"上下文支持\"}。", `{"理由": "上下文支持"}`, ""},
+		// Reasoning is never read as the answer.
+		{"think block with an example object", "<think>I should answer like {\"verdict\": 1, \"reason\": \"example\"}.</think>\n{\"verdict\": 0, \"reason\": \"the context says otherwise\"}", `{"verdict": 0, "reason": "the context says otherwise"}`, ""},
+		{"closing tag only", "Okay, the format is {\"statements\": [\"...\"]}.\n</think>\n\n{\"statements\": [\"real\"]}", `{"statements": ["real"]}`, ""},
+		{"empty think block", "<think>\n\n</think>\n\n{\"a\": 1}", `{"a": 1}`, ""},
+		{"thinking tag, upper case", "<THINKING>{\"a\": 0}</THINKING>{\"a\": 1}", `{"a": 1}`, ""},
+		{"several blocks", "<think>{\"a\": 0}</think> hmm <think>{\"a\": 2}</think> {\"a\": 1}", `{"a": 1}`, ""},
+		{"only reasoning", "<think>The answer is {\"a\": 1}", "", "the reply is all reasoning"},
+		// Almost-JSON is repaired, the reply's own object only.
+		{"python dict", `Here you go: {'verdict': 'yes', 'reason': "it's stated", 'ok': True, 'x': None,}`, `{"verdict": "yes", "reason": "it's stated", "ok": true, "x": null}`, ""},
+		{"trailing commas in a fence", "```json\n{\"statements\": [\"a\", \"b\",],}\n```", `{"statements": ["a", "b"]}`, ""},
+		{"comments", "{\"verdict\": 1, // supported\n \"reason\": \"r\" /* done */}", `{"verdict": 1, 
+ "reason": "r" }`, ""},
+		{"unescaped quotes in a string", "{\"reason\": \"the text says \"no\" at all\", \"verdict\": 0}", `{"reason": "the text says \"no\" at all", "verdict": 0}`, ""},
+		{"raw newline in a string", "{\"reason\": \"line\nbreak\", \"verdict\": 0}", `{"reason": "line\nbreak", "verdict": 0}`, ""},
+		{"broken outer gives the outer repaired, not the inner", `{"x": {"b": 2},}`, `{"x": {"b": 2}}`, ""},
+		{"missing comma", `{"verdict": 1 "reason": "x"}`, `{"verdict": 1, "reason": "x"}`, ""},
+		// Objects cut short are never completed.
+		{"truncated", `{"statements": ["a", "b`, "", "not complete (truncated?) (23 bytes)"},
+		{"truncated then whole", "{\"statements\": [\"foo\", \"ba\nSorry, here it is: {\"statements\": [\"foo\"]}", "", "not complete (truncated?)"},
+		{"unbalanced open before", `{{ {"a": 1}`, "", "not complete (truncated?)"},
 		{"empty", "  \n ", "", "the reply is empty"},
 		{"prose only", "I cannot judge this.", "", "no JSON object in the reply (20 bytes): I cannot judge this."},
 		{"array only", `["a", "b"]`, "", "no JSON object in the reply (10 bytes)"},
-		{"truncated", `{"statements": ["a", "b`, "", "the reply is not complete JSON (truncated?) (23 bytes)"},
-		{"broken object", `{"a": 1,}`, "", "not complete JSON (truncated?) (9 bytes)"},
+		{"placeholder only", `{x}`, "", "not valid JSON, even repaired (3 bytes)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,7 +118,7 @@ func TestExtractJSONLinear(t *testing.T) {
 				t.Errorf("took %v on a reply of %d bytes", el, len(tt.in))
 			}
 			if err == nil {
-				checkExtracted(t, tt.in, got)
+				checkObject(t, got)
 				return
 			}
 			if want := fmt.Sprintf("(%d bytes", len(tt.in)); !strings.Contains(err.Error(), want) {
@@ -109,23 +128,16 @@ func TestExtractJSONLinear(t *testing.T) {
 	}
 }
 
-// TestExtractJSONWorkIsBounded checks the bounds themselves rather than the
-// clock: however many candidates a reply has, json.Valid is given at most
-// maxCandidates spans and validateFactor×len+validateSlack bytes.
-func TestExtractJSONWorkIsBounded(t *testing.T) {
-	for _, tt := range hostile() {
-		s := strings.TrimSpace(tt.in)
-		x := &extractor{ctx: context.Background(), s: s, b: []byte(s), budget: validateFactor*len(s) + validateSlack}
-		if _, _, err := x.fenced(); err != nil {
-			t.Fatal(err)
-		}
-		if _, _, err := x.braces(); err != nil {
-			t.Fatal(err)
-		}
-		used := validateFactor*len(s) + validateSlack - x.budget
-		if x.tried > maxCandidates || x.budget < 0 {
-			t.Errorf("%s: %d candidates, %d bytes validated", tt.name, x.tried, used)
-		}
+// TestExtractJSONRepairIsBounded: an object too long to repair in linear
+// time is reported as such, not repaired.
+func TestExtractJSONRepairIsBounded(t *testing.T) {
+	long := "{'a': '" + strings.Repeat("x", maxRepairBytes) + "'}"
+	if _, err := ExtractJSON(long); err == nil || !strings.Contains(err.Error(), "is not repaired") {
+		t.Fatalf("error %v, want one saying the object is too long to repair", err)
+	}
+	short := "{'a': '" + strings.Repeat("x", maxRepairBytes/2) + "'}"
+	if _, err := ExtractJSON(short); err != nil {
+		t.Fatalf("an object under the bound: %v", err)
 	}
 }
 
@@ -137,10 +149,10 @@ func TestExtractJSONFindsTheObjectAfterHostileProse(t *testing.T) {
 			t.Errorf("after %.20q...: %q, %v", prefix, got, err)
 		}
 	}
-	// Many candidates before the object exhaust the bound: the error says so.
+	// Candidates past the bound are not looked at.
 	many := "a " + strings.Repeat("{x} ", maxCandidates) + obj
-	if _, err := ExtractJSON(many); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("gave up after checking %d candidate objects", maxCandidates)) {
-		t.Errorf("many candidates: error %v", err)
+	if _, err := ExtractJSON(many); err == nil {
+		t.Errorf("many candidates: the object past the bound was found")
 	}
 	if got, err := ExtractJSON("a " + strings.Repeat("{x} ", maxCandidates-1) + obj); err != nil || got != obj {
 		t.Errorf("candidates within the bound: %q, %v", got, err)
@@ -160,22 +172,6 @@ func TestExtractJSONContext(t *testing.T) {
 	}
 }
 
-// checkExtracted is the contract of a returned object: valid JSON, an
-// object, taken verbatim from the reply.
-func checkExtracted(t testing.TB, in, got string) {
-	t.Helper()
-	if !json.Valid([]byte(got)) {
-		t.Fatalf("returned %q, which is not valid JSON", got)
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(got), &obj); err != nil {
-		t.Fatalf("returned %q, which is not an object: %v", got, err)
-	}
-	if !strings.Contains(in, got) {
-		t.Fatalf("returned %q, which is not in the reply %q", got, in)
-	}
-}
-
 func FuzzExtract(f *testing.F) {
 	for _, s := range []string{
 		`{"statements": ["a", "b"]}`,
@@ -188,18 +184,16 @@ func FuzzExtract(f *testing.F) {
 		"```\n{\"a\": 1}\n``` and ```{\"b\": [1, {\"c\": \"\\u00e9\"}]}```",
 		`{{{{`, `[[[[`, `""""`, `{"a":{"a":{"a":`, `{"{"{"{"`, "```{```{",
 		`{"classifications": [{"statement": "s", "attributed": 1, "reason": "\\"}]}`,
+		"<think>{\"a\": 1}</think>{'b': True,}",
+		"reasoning {\"x\": 0}</think>{\"a\": 1}",
+		"<think>unterminated {\"a\": 1}",
 		"判定：{\"理由\": \"支持\"}",
 		"",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		got, bounded, err := extract(context.Background(), in)
-		if len(in) <= 4096 && !bounded {
-			if want, ok := quadraticExtract(in); ok != (err == nil) || got != want {
-				t.Fatalf("reply %q: got %q, %v; matching from every '{' finds %q, %v", in, got, err, want, ok)
-			}
-		}
+		got, err := ExtractJSON(in)
 		if err != nil {
 			if got != "" {
 				t.Fatalf("returned %q with the error %v", got, err)
@@ -209,10 +203,15 @@ func FuzzExtract(f *testing.F) {
 			}
 			return
 		}
-		checkExtracted(t, in, got)
+		checkObject(t, got)
+		answer, _, _ := eval.SplitReasoning(in)
 		// A reply that is one object is returned whole.
-		if s := strings.TrimSpace(in); strings.HasPrefix(s, "{") && json.Valid([]byte(s)) && got != s {
+		if s := strings.TrimSpace(answer); strings.HasPrefix(s, "{") && json.Valid([]byte(s)) && got != s {
 			t.Fatalf("reply %q is an object, returned %q", in, got)
+		}
+		// An object taken verbatim is the answer's, never the reasoning's.
+		if json.Valid([]byte(got)) && strings.Contains(in, got) && !strings.Contains(answer, got) {
+			t.Fatalf("reply %q: returned %q from its reasoning", in, got)
 		}
 		// What was returned is found again in prose.
 		if again, err := ExtractJSON("Here: " + got + " done."); err != nil || again != got {
@@ -221,68 +220,11 @@ func FuzzExtract(f *testing.F) {
 	})
 }
 
-// quadraticExtract is ExtractJSON as it was before it was made linear: a
-// brace match from every '{' in turn. FuzzExtract checks that the linear
-// search finds the same object whenever no bound stopped it.
-func quadraticExtract(content string) (string, bool) {
-	s := strings.TrimSpace(content)
-	if s == "" {
-		return "", false
+// checkObject is the contract of a returned object: valid JSON, an object.
+func checkObject(t testing.TB, got string) {
+	t.Helper()
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(got), &obj); err != nil {
+		t.Fatalf("returned %q, which is not a JSON object: %v", got, err)
 	}
-	if json.Valid([]byte(s)) && strings.HasPrefix(s, "{") {
-		return s, true
-	}
-	for rest := s; ; {
-		i := strings.Index(rest, "```")
-		if i < 0 {
-			break
-		}
-		body := rest[i+3:]
-		if nl := strings.IndexByte(body, '\n'); nl >= 0 && !strings.Contains(body[:nl], "{") {
-			body = body[nl+1:]
-		}
-		end := strings.Index(body, "```")
-		if end < 0 {
-			break
-		}
-		if cand := strings.TrimSpace(body[:end]); strings.HasPrefix(cand, "{") && json.Valid([]byte(cand)) {
-			return cand, true
-		}
-		rest = body[end+3:]
-	}
-	for start := strings.IndexByte(s, '{'); start >= 0; {
-		if end := quadraticMatch(s, start); end > 0 && json.Valid([]byte(s[start:end])) {
-			return s[start:end], true
-		}
-		next := strings.IndexByte(s[start+1:], '{')
-		if next < 0 {
-			break
-		}
-		start += 1 + next
-	}
-	return "", false
-}
-
-func quadraticMatch(s string, start int) int {
-	depth, inStr, esc := 0, false, false
-	for i := start; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case esc:
-			esc = false
-		case inStr && c == '\\':
-			esc = true
-		case c == '"':
-			inStr = !inStr
-		case inStr:
-		case c == '{':
-			depth++
-		case c == '}':
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-		}
-	}
-	return -1
 }

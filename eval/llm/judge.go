@@ -24,8 +24,16 @@ type Config struct {
 	// one model). Empty: BaseURL.
 	EmbeddingBaseURL string
 	Dimensions       int // embedding dimensions, 0 = the model's default
-	// ResponseFormat is json_schema (default), json_object or text.
+	// ResponseFormat is json_schema, json_object or text, as the user
+	// fixed it; "" starts from what Abilities knows (json_schema when
+	// nothing) and falls back when the endpoint refuses it.
 	ResponseFormat string
+	// Reasoning is the thinking switch: "auto" or "" (send none), "off"
+	// or "on".
+	Reasoning string
+	// Abilities is what is known of the endpoint, shared with its client
+	// and updated as calls learn; nil: a new one.
+	Abilities *eval.Abilities
 	// Temperature of the verdict and extraction calls; sent explicitly even
 	// when 0 (see the client's body rewrite).
 	Temperature float32
@@ -51,8 +59,11 @@ type Judge struct {
 
 // New returns an LLM judge.
 func New(cfg Config, client eval.ChatClient, set *prompts.Set) *Judge {
-	if cfg.ResponseFormat == "" {
-		cfg.ResponseFormat = "json_schema"
+	if cfg.Abilities == nil {
+		cfg.Abilities = eval.NewAbilities(eval.EndpointProfile{}, cfg.ResponseFormat)
+	}
+	if cfg.Reasoning == "auto" {
+		cfg.Reasoning = ""
 	}
 	if cfg.Lang == "" {
 		cfg.Lang = eval.LangAuto
@@ -76,9 +87,14 @@ func (j *Judge) lang(s *eval.Sample) string {
 	return prompts.DetectLang(s.Question, s.Answer)
 }
 
-// request builds the canonical request of a task for a sample.
+// Abilities is what the judge knows of its endpoint.
+func (j *Judge) Abilities() *eval.Abilities { return j.cfg.Abilities }
+
+// request builds the canonical request of a task for a sample, in the
+// response format the endpoint is known to take.
 func (j *Judge) request(s *eval.Sample, task string, d prompts.Data) (eval.ChatRequest, error) {
-	text, err := j.prompts.Render(task, j.lang(s), d)
+	lang := j.lang(s)
+	text, err := j.prompts.Render(task, lang, d)
 	if err != nil {
 		return eval.ChatRequest{}, eval.NewStepError(eval.StatusJudgeError, "rendering the %s prompt: %v", task, err)
 	}
@@ -88,24 +104,82 @@ func (j *Judge) request(s *eval.Sample, task string, d prompts.Data) (eval.ChatR
 		Messages:    []eval.Message{{Role: "user", Content: text}},
 		Temperature: j.cfg.Temperature,
 		MaxTokens:   j.cfg.MaxTokens,
+		Reasoning:   j.cfg.Reasoning,
 		Task:        task,
+		Lang:        lang,
 		Sample:      s.Index,
 	}
-	switch j.cfg.ResponseFormat {
-	case "json_schema":
-		req.ResponseFormat = eval.ResponseFormat{Type: "json_schema", Name: task, Schema: Schema(task)}
-	default:
-		req.ResponseFormat = eval.ResponseFormat{Type: j.cfg.ResponseFormat}
-	}
+	withFormat(&req, j.cfg.Abilities.Format())
 	return req, nil
 }
+
+// withFormat sets a request's response format. With plain text the
+// schema goes into the prompt: the server holds the reply to nothing.
+func withFormat(req *eval.ChatRequest, format string) {
+	schema := Schema(req.Task)
+	switch format {
+	case "json_schema":
+		req.ResponseFormat = eval.ResponseFormat{Type: "json_schema", Name: req.Task, Schema: schema}
+	case "text":
+		req.ResponseFormat = eval.ResponseFormat{Type: "text"}
+		m := &req.Messages[0]
+		if req.Lang == "zh" {
+			m.Content += "\n\n只输出一个 JSON 对象，不要输出其他文字。它必须符合以下 JSON Schema：\n" + string(schema)
+		} else {
+			m.Content += "\n\nReply with one JSON object and nothing else. It must follow this JSON Schema:\n" + string(schema)
+		}
+	default:
+		req.ResponseFormat = eval.ResponseFormat{Type: format}
+	}
+}
+
+// chat sends a request in the endpoint's best response format. A refusal
+// of the format (a 400 or 422 that names it) moves the endpoint's profile
+// one step down — json_schema, json_object, text — and the request is sent
+// again in the new format: a first call that is refused costs the run
+// nothing but that call.
+func (j *Judge) chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResponse, error) {
+	if cur := j.cfg.Abilities.Format(); cur != req.ResponseFormat.Type && req.ResponseFormat.Type != "text" {
+		withFormat(&req, cur) // another call found the format refused
+	}
+	first := req.Messages[0].Content
+	for {
+		resp, err := j.client.Chat(ctx, req)
+		if err == nil || !RefusedFormat(err) {
+			return resp, err
+		}
+		next, ok, changed := j.cfg.Abilities.Downgrade(req.ResponseFormat.Type, oneLine(err.Error()))
+		if !ok || next == req.ResponseFormat.Type {
+			return resp, err
+		}
+		if changed {
+			eval.ReportNotice(ctx, j.cfg.Abilities.Notice())
+		}
+		req.Messages = append([]eval.Message(nil), req.Messages...)
+		req.Messages[0].Content = first
+		withFormat(&req, next)
+	}
+}
+
+// RefusedFormat tells an endpoint that does not take the response format
+// asked: a 400 or 422 that names it (DeepSeek: "This response_format type
+// is unavailable now"; servers without structured output: unknown
+// response_format, json_schema not supported).
+func RefusedFormat(err error) bool {
+	msg := strings.ToLower(err.Error())
+	return (strings.Contains(msg, "400") || strings.Contains(msg, "422")) &&
+		(strings.Contains(msg, "response_format") || strings.Contains(msg, "json_schema") || strings.Contains(msg, "schema") ||
+			strings.Contains(msg, "json_object") || strings.Contains(msg, "response format"))
+}
+
+func oneLine(s string) string { return clip(s, 300) }
 
 // send makes a call and decodes its first choice into out. validate checks a
 // decoded reply; a reply that fails it is retried below the cache (and never
 // cached), and ends as parse_error when retries run out.
 func send[T any](ctx context.Context, j *Judge, req eval.ChatRequest, check func(*T) error) (*T, eval.ChatResponse, error) {
 	req.Validate = validator(check)
-	resp, err := j.client.Chat(ctx, req)
+	resp, err := j.chat(ctx, req)
 	if err != nil {
 		return nil, resp, err
 	}
@@ -145,12 +219,12 @@ func decode[T any](content string, check func(*T) error) (*T, error) {
 	return out, nil
 }
 
-func binary(name string, v *int) error {
+func binary(name string, v *bit) error {
 	if v == nil {
 		return fmt.Errorf("missing field %q", name)
 	}
-	if *v != 0 && *v != 1 {
-		return fmt.Errorf("field %q is %d, want 0 or 1", name, *v)
+	if !v.ok {
+		return fmt.Errorf("field %q is %s, want 0 or 1", name, v.raw)
 	}
 	return nil
 }
@@ -216,7 +290,7 @@ func (j *Judge) Verdicts(ctx context.Context, s *eval.Sample, statements []strin
 	verdicts := make([]eval.StatementVerdict, len(statements))
 	for i, v := range out.Statements {
 		// The statement we sent is the one scored; the judge's echo may be paraphrased.
-		verdicts[i] = eval.StatementVerdict{Statement: statements[i], Verdict: *v.Verdict, Reason: strings.TrimSpace(v.Reason), Evidence: v.citation()}
+		verdicts[i] = eval.StatementVerdict{Statement: statements[i], Verdict: v.Verdict.n, Reason: strings.TrimSpace(v.Reason), Evidence: v.citation()}
 	}
 	return verdicts, nil
 }
@@ -277,19 +351,22 @@ func (j *Judge) Questions(ctx context.Context, s *eval.Sample, n int) ([]eval.Ge
 				return eval.NewStepError(eval.StatusParseError, "answer_relevancy_question: %v", err)
 			}
 			if len(out) < n {
-				out = append(out, eval.GeneratedQuestion{Question: strings.TrimSpace(*q.Question), Noncommittal: *q.Noncommittal})
+				out = append(out, eval.GeneratedQuestion{Question: strings.TrimSpace(*q.Question), Noncommittal: q.Noncommittal.n})
 			}
 		}
 		return nil
 	}
 	validate := validator(check)
-	if !j.cfg.NoN && n > 1 {
+	if !j.cfg.NoN && n > 1 && j.cfg.Abilities.NHonoured() {
 		req := base
 		req.N = n
 		req.Validate = validate
-		resp, err := j.client.Chat(ctx, req)
+		resp, err := j.chat(ctx, req)
 		if err != nil {
 			return nil, err
+		}
+		if len(resp.Choices) < n && j.cfg.Abilities.IgnoredN() {
+			eval.ReportNotice(ctx, j.cfg.Abilities.Notice())
 		}
 		if err := addChoices(resp); err != nil {
 			return nil, err
@@ -303,7 +380,7 @@ func (j *Judge) Questions(ctx context.Context, s *eval.Sample, n int) ([]eval.Ge
 		seed := draw
 		req.Seed = &seed
 		req.Validate = validate
-		resp, err := j.client.Chat(ctx, req)
+		resp, err := j.chat(ctx, req)
 		if err != nil {
 			return nil, err
 		}
@@ -343,7 +420,7 @@ func (j *Judge) chunkVerdict(ctx context.Context, s *eval.Sample, rank int, task
 	if err != nil {
 		return eval.ChunkVerdict{}, err
 	}
-	return eval.ChunkVerdict{Rank: rank, Verdict: *out.Verdict, Reason: strings.TrimSpace(out.Reason)}, nil
+	return eval.ChunkVerdict{Rank: rank, Verdict: out.Verdict.n, Reason: strings.TrimSpace(out.Reason)}, nil
 }
 
 // Classify implements eval.Judge (context_recall_classifications).
@@ -373,7 +450,7 @@ func (j *Judge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classifica
 		if strings.TrimSpace(c.Statement) == "" {
 			continue
 		}
-		cls = append(cls, eval.Classification{Statement: strings.TrimSpace(c.Statement), Attributed: *c.Attributed, Reason: strings.TrimSpace(c.Reason), Evidence: c.citation()})
+		cls = append(cls, eval.Classification{Statement: strings.TrimSpace(c.Statement), Attributed: c.Attributed.n, Reason: strings.TrimSpace(c.Reason), Evidence: c.citation()})
 	}
 	return cls, nil
 }

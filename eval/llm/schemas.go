@@ -19,6 +19,46 @@ func Schema(task string) json.RawMessage {
 	return s
 }
 
+// bit is a 0/1 field of a reply. Judges write it many ways; it reads 0
+// and 1, "0" and "1", true and false, yes and no, 是 and 否 (as strings, in
+// any case, with spaces around). Anything else is kept as written (raw)
+// and fails the reply's check with the value quoted: never guessed.
+type bit struct {
+	n   int
+	ok  bool
+	raw string
+}
+
+func (b *bit) UnmarshalJSON(data []byte) error {
+	b.raw = string(data)
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	switch v := v.(type) {
+	case float64:
+		if v == 0 || v == 1 {
+			b.n, b.ok = int(v), true
+		}
+	case bool:
+		b.ok = true
+		if v {
+			b.n = 1
+		}
+	case string:
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "1", "true", "yes", "是":
+			b.n, b.ok = 1, true
+		case "0", "false", "no", "否":
+			b.n, b.ok = 0, true
+		}
+	}
+	if len(b.raw) > 40 {
+		b.raw = string([]rune(b.raw)[:min(40, len([]rune(b.raw)))]) + "..."
+	}
+	return nil
+}
+
 // The reply shapes of the tasks.
 type statementsReply struct {
 	Statements []string `json:"statements"`
@@ -33,7 +73,7 @@ type verdictsReply struct {
 		Statement string `json:"statement"`
 		evidenceReply
 		Reason  string `json:"reason"`
-		Verdict *int   `json:"verdict"`
+		Verdict *bit   `json:"verdict"`
 	} `json:"statements"`
 }
 
@@ -73,12 +113,12 @@ func (e evidenceReply) citation() *eval.Citation {
 
 type questionReply struct {
 	Question     *string `json:"question"`
-	Noncommittal *int    `json:"noncommittal"`
+	Noncommittal *bit    `json:"noncommittal"`
 }
 
 type chunkReply struct {
 	Reason  string `json:"reason"`
-	Verdict *int   `json:"verdict"`
+	Verdict *bit   `json:"verdict"`
 }
 
 // correctnessReply's lists are slices whose nil-ness tells a missing key
@@ -99,7 +139,7 @@ type classificationsReply struct {
 		Statement string `json:"statement"`
 		evidenceReply
 		Reason     string `json:"reason"`
-		Attributed *int   `json:"attributed"`
+		Attributed *bit   `json:"attributed"`
 	} `json:"classifications"`
 }
 
@@ -108,6 +148,6 @@ type entailmentReply struct {
 	Verdicts []struct {
 		Statement string `json:"statement"`
 		Reason    string `json:"reason"`
-		Verdict   *int   `json:"verdict"`
+		Verdict   *bit   `json:"verdict"`
 	} `json:"verdicts"`
 }

@@ -1,0 +1,112 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ragscope/ragscope/app/outfile"
+	"github.com/ragscope/ragscope/eval"
+)
+
+// endpointsFile is where endpoint profiles are remembered, beside the
+// database: what a run found out about an endpoint and model (the format
+// it refuses, n ignored, refused reasoning switches) is where the next run
+// starts, so that it sends no call the endpoint is known to refuse. It is
+// keyed by the endpoint's host and path and the model: never a key or a
+// query string.
+const endpointsFile = "endpoints.json"
+
+// rememberedEndpoint is one profile as remembered, with when it was learned.
+type rememberedEndpoint struct {
+	eval.EndpointProfile
+	Learned time.Time `json:"learned"`
+}
+
+func endpointKey(baseURL, model string) string { return eval.EndpointOf(baseURL) + " " + model }
+
+func endpointsPath(db string) string {
+	p, err := DBPath(db)
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(p), endpointsFile)
+}
+
+func readEndpoints(path string) (map[string]rememberedEndpoint, error) {
+	m := map[string]rememberedEndpoint{}
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) || path == "" {
+		return m, nil
+	}
+	if err != nil {
+		return m, err
+	}
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	if err := json.Unmarshal(b, &m); err != nil {
+		return map[string]rememberedEndpoint{}, fmt.Errorf("%s: %v (delete it: it is only what earlier runs learned)", path, err)
+	}
+	return m, nil
+}
+
+// RememberedEndpoint is the profile earlier runs learned of an endpoint and
+// model (the zero profile when none). A damaged file is said on warn and
+// read as empty: it only saves refused calls.
+func RememberedEndpoint(db, baseURL, model string, warn func(string)) eval.EndpointProfile {
+	m, err := readEndpoints(endpointsPath(db))
+	if err != nil && warn != nil {
+		warn(err.Error())
+	}
+	return m[endpointKey(baseURL, model)].EndpointProfile
+}
+
+// RememberEndpoint stores what a run learned of an endpoint and model,
+// replacing the file whole (another process's write in between is lost,
+// and learned again by its next run).
+func RememberEndpoint(db, baseURL, model string, p eval.EndpointProfile) error {
+	path := endpointsPath(db)
+	if path == "" {
+		return nil
+	}
+	m, _ := readEndpoints(path)
+	m[endpointKey(baseURL, model)] = rememberedEndpoint{EndpointProfile: p, Learned: time.Now().UTC()}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	f, err := outfile.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
+// stampEndpoint records what the run knows of its endpoint with the run
+// (its config's "endpoint") and remembers what it learned for the next.
+func (s *Session) stampEndpoint(info *eval.RunInfo) {
+	if s.abilities == nil {
+		return
+	}
+	p := s.abilities.Profile()
+	if n := p.Notice(); n != "" {
+		if info.Config == nil {
+			info.Config = map[string]string{}
+		}
+		info.Config["endpoint"] = n
+	}
+	if s.abilities.Changed() {
+		if err := RememberEndpoint(s.Cfg.DB, s.baseURL, s.Cfg.Model, p); err != nil {
+			fmt.Fprintln(s.log, "remembering the endpoint's profile:", err)
+		}
+	}
+}

@@ -1,0 +1,219 @@
+package eval
+
+import (
+	"slices"
+	"strings"
+	"sync"
+)
+
+// EndpointProfile is what is known of an endpoint and model's abilities:
+// the structured-output format it takes, whether it honours n, which
+// reasoning switches it refuses, and whether its replies reason. A run
+// finds these out from the first refusals, says so once, records them with
+// the run and remembers them per base URL and model, so that the next run
+// starts right. The JSON form is what is remembered.
+type EndpointProfile struct {
+	// Format is the best response format the endpoint takes: json_schema
+	// (also when unknown), json_object or text.
+	Format string `json:"response_format,omitempty"`
+	// FormatRefused is the server's words when it refused a better format.
+	FormatRefused string `json:"format_refused,omitempty"`
+	// NIgnored: a reply had fewer choices than n asked.
+	NIgnored bool `json:"n_ignored,omitempty"`
+	// SwitchRefused lists the reasoning switches (request fields, with the
+	// value for reasoning_effort: "reasoning_effort=none") the server
+	// refused.
+	SwitchRefused []string `json:"switch_refused,omitempty"`
+	// Reasons: replies came with reasoning (a separate field or <think>).
+	Reasons bool `json:"reasons,omitempty"`
+}
+
+// Notice is the one line that tells the user what differs from a server
+// that takes everything, e.g. "json_object (json_schema refused), n not
+// honoured"; "" when nothing does.
+func (p EndpointProfile) Notice() string {
+	var parts []string
+	switch p.Format {
+	case "json_object":
+		parts = append(parts, "json_object (json_schema refused)")
+	case "text":
+		parts = append(parts, "text with the schema in the prompt (json_schema and json_object refused)")
+	}
+	if p.NIgnored {
+		parts = append(parts, "n not honoured")
+	}
+	if p.Reasons {
+		parts = append(parts, "reasoning model (reasoning kept apart)")
+	}
+	if len(p.SwitchRefused) > 0 {
+		parts = append(parts, "refused "+strings.Join(p.SwitchRefused, ", "))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Abilities is an EndpointProfile shared by the calls of a run, which
+// update it as they learn. Its methods are safe for concurrent use.
+type Abilities struct {
+	mu sync.Mutex
+	p  EndpointProfile
+	// fixedFormat: the user chose the format (--response-format); it is
+	// never changed.
+	fixedFormat bool
+	changed     bool
+	notify      func(EndpointProfile)
+}
+
+// NewAbilities starts from a remembered profile. format, when not "",
+// is the user's choice and overrides what was remembered.
+func NewAbilities(remembered EndpointProfile, format string) *Abilities {
+	a := &Abilities{p: remembered}
+	if format != "" {
+		a.p.Format, a.fixedFormat = format, true
+	}
+	if a.p.Format == "" {
+		a.p.Format = "json_schema"
+	}
+	return a
+}
+
+// OnChange sets a function called (outside the lock, once per change) with
+// the new profile whenever the run learns something.
+func (a *Abilities) OnChange(f func(EndpointProfile)) {
+	a.mu.Lock()
+	a.notify = f
+	a.mu.Unlock()
+}
+
+// update applies f, which reports whether it changed the profile, and
+// returns that.
+func (a *Abilities) update(f func(p *EndpointProfile) bool) bool {
+	a.mu.Lock()
+	if !f(&a.p) {
+		a.mu.Unlock()
+		return false
+	}
+	a.changed = true
+	p, notify := a.snapshot(), a.notify
+	a.mu.Unlock()
+	if notify != nil {
+		notify(p)
+	}
+	return true
+}
+
+// Notice is the line that tells the user what the run found out, for
+// ReportNotice after a change.
+func (a *Abilities) Notice() string {
+	return "endpoint: " + a.Profile().Notice()
+}
+
+func (a *Abilities) snapshot() EndpointProfile {
+	p := a.p
+	p.SwitchRefused = slices.Clone(a.p.SwitchRefused)
+	return p
+}
+
+// Profile is the profile now.
+func (a *Abilities) Profile() EndpointProfile {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.snapshot()
+}
+
+// Changed reports whether the run learned anything.
+func (a *Abilities) Changed() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.changed
+}
+
+// Format is the response format to send.
+func (a *Abilities) Format() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.p.Format
+}
+
+// formatLadder is the order formats are tried in.
+var formatLadder = []string{"json_schema", "json_object", "text"}
+
+// Downgrade records that the endpoint refused format and returns the next
+// format to try. ok is false when there is none, or when the user fixed the
+// format; changed is true when this call moved the profile. A call that was
+// sent with an older format than the profile's now simply retries with the
+// current one.
+func (a *Abilities) Downgrade(format, message string) (next string, ok, changed bool) {
+	a.mu.Lock()
+	fixed, cur := a.fixedFormat, a.p.Format
+	a.mu.Unlock()
+	if fixed {
+		return "", false, false
+	}
+	if cur != format {
+		return cur, true, false // another call downgraded already
+	}
+	i := slices.Index(formatLadder, format)
+	if i < 0 || i+1 >= len(formatLadder) {
+		return "", false, false
+	}
+	next = formatLadder[i+1]
+	changed = a.update(func(p *EndpointProfile) bool {
+		if p.Format != format {
+			return false
+		}
+		p.Format, p.FormatRefused = next, message
+		return true
+	})
+	return a.Format(), true, changed
+}
+
+// NHonoured reports whether n may be sent.
+func (a *Abilities) NHonoured() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return !a.p.NIgnored
+}
+
+// IgnoredN records a reply with fewer choices than n asked; true when
+// that is news.
+func (a *Abilities) IgnoredN() bool {
+	return a.update(func(p *EndpointProfile) bool {
+		if p.NIgnored {
+			return false
+		}
+		p.NIgnored = true
+		return true
+	})
+}
+
+// Refused reports whether the server refused a reasoning switch.
+func (a *Abilities) Refused(sw string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Contains(a.p.SwitchRefused, sw)
+}
+
+// Refuse records a reasoning switch the server refused; true when that is
+// news.
+func (a *Abilities) Refuse(sw string) bool {
+	return a.update(func(p *EndpointProfile) bool {
+		if slices.Contains(p.SwitchRefused, sw) {
+			return false
+		}
+		p.SwitchRefused = append(p.SwitchRefused, sw)
+		slices.Sort(p.SwitchRefused)
+		return true
+	})
+}
+
+// SawReasoning records a reply that came with reasoning; true when that is
+// news.
+func (a *Abilities) SawReasoning() bool {
+	return a.update(func(p *EndpointProfile) bool {
+		if p.Reasons {
+			return false
+		}
+		p.Reasons = true
+		return true
+	})
+}

@@ -1,0 +1,99 @@
+package eval
+
+import (
+	"strings"
+)
+
+// reasoningTags are the names reasoning models wrap their thinking in:
+// <think> (Qwen3, QwQ, DeepSeek-R1 and its distills, GLM-Z1), <thinking>,
+// <reasoning> and <reason> (others, and prompts that ask for it).
+var reasoningTags = []string{"think", "thinking", "reasoning", "reason"}
+
+// SplitReasoning separates a reply's reasoning from its answer. A
+// reasoning model's content may hold:
+//   - one or more complete blocks <think>…</think>, empty ones included
+//     (Qwen3 writes one even with thinking off);
+//   - a closing tag with no opening one, when the chat template wrote the
+//     opening tag into the prompt (DeepSeek-R1 distills): all before it is
+//     reasoning;
+//   - an opening tag that never closes, when the reply was cut inside the
+//     reasoning: all after it is reasoning, and cut reports it.
+//
+// The answer is what is left; the reasoning is the blocks' text joined by
+// blank lines. Nothing inside the reasoning is ever part of the answer, so
+// an example object the model quotes while thinking cannot be read as its
+// verdict. Tags are matched without regard to case. A reply without tags
+// comes back unchanged with no reasoning.
+func SplitReasoning(content string) (answer, reasoning string, cut bool) {
+	if !strings.Contains(content, "<") {
+		return content, "", false
+	}
+	lower := strings.ToLower(content)
+	var parts []string
+	var b strings.Builder
+	pos := 0
+	for pos < len(content) {
+		// The next opening or closing tag of any name.
+		at, name, closing := nextTag(lower, pos)
+		if at < 0 {
+			b.WriteString(content[pos:])
+			break
+		}
+		tagEnd := at + len(name) + 2
+		if closing {
+			tagEnd++
+			// A closing tag with no opening one: everything up to it,
+			// answer text seen so far included, was reasoning.
+			parts = append(parts, strings.TrimSpace(b.String()+content[pos:at]))
+			b.Reset()
+			pos = tagEnd
+			continue
+		}
+		b.WriteString(content[pos:at])
+		closeTag := "</" + name + ">"
+		end := strings.Index(lower[tagEnd:], closeTag)
+		if end < 0 {
+			parts = append(parts, strings.TrimSpace(content[tagEnd:]))
+			cut = true
+			pos = len(content)
+			break
+		}
+		parts = append(parts, strings.TrimSpace(content[tagEnd:tagEnd+end]))
+		pos = tagEnd + end + len(closeTag)
+	}
+	if parts == nil {
+		return content, "", false
+	}
+	var kept []string
+	for _, p := range parts {
+		if p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.TrimSpace(b.String()), strings.Join(kept, "\n\n"), cut
+}
+
+// nextTag finds the first <name> or </name> of a reasoning tag at or after
+// pos in lower (the content in lower case).
+func nextTag(lower string, pos int) (at int, name string, closing bool) {
+	at = -1
+	for i := pos; i < len(lower); {
+		k := strings.IndexByte(lower[i:], '<')
+		if k < 0 {
+			return -1, "", false
+		}
+		i += k
+		rest := lower[i+1:]
+		cl := strings.HasPrefix(rest, "/")
+		if cl {
+			rest = rest[1:]
+		}
+		for _, t := range reasoningTags {
+			if strings.HasPrefix(rest, t+">") {
+				return i, t, cl
+			}
+		}
+		i++
+	}
+	return at, "", false
+}
