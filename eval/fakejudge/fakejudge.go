@@ -34,6 +34,7 @@ type Request struct {
 	Temperature *float64 // nil when the field was absent from the body
 	N           int
 	Seed        *int
+	MaxTokens   int    // max_tokens or max_completion_tokens; 0 when absent
 	Format      string // response_format.type
 	Path        string // URL path (Azure puts the deployment there)
 	Header      http.Header
@@ -70,6 +71,11 @@ type Reply struct {
 	Length       int64
 	Choices      []string // message contents; FinishReason applies to all
 	FinishReason string   // default "stop"
+	// Reasoning, when set, is each choice's reasoning, sent in the
+	// message field ReasoningField (reasoning_content or reasoning) and
+	// counted in the completion tokens, as reasoning_tokens too.
+	Reasoning      []string
+	ReasoningField string
 	Hang         bool     // never answer (until the client gives up)
 }
 
@@ -228,6 +234,11 @@ func (s *Server) serveChat(w http.ResponseWriter, hr *http.Request, raw map[stri
 	}
 	_ = json.Unmarshal(b, &body)
 	req := &Request{Model: body.Model, Messages: body.Messages, N: body.N, Seed: body.Seed, Path: hr.URL.RequestURI(), Header: hr.Header.Clone(), Raw: raw}
+	for _, k := range []string{"max_tokens", "max_completion_tokens"} {
+		if v, ok := raw[k].(float64); ok && v > 0 {
+			req.MaxTokens = int(v)
+		}
+	}
 	if t, ok := raw["temperature"].(float64); ok {
 		req.Temperature = &t
 	}
@@ -253,12 +264,20 @@ func (s *Server) serveChat(w http.ResponseWriter, hr *http.Request, raw map[stri
 	}
 	choices := make([]map[string]any, len(rep.Choices))
 	for i, c := range rep.Choices {
-		choices[i] = map[string]any{"index": i, "finish_reason": fr, "message": map[string]any{"role": "assistant", "content": c}}
+		msg := map[string]any{"role": "assistant", "content": c}
+		if i < len(rep.Reasoning) && rep.ReasoningField != "" {
+			msg[rep.ReasoningField] = rep.Reasoning[i]
+		}
+		choices[i] = map[string]any{"index": i, "finish_reason": fr, "message": msg}
 	}
 	prompt, completion := Usage(req.Model, req.Messages, rep.Choices)
+	_, reasoning := Usage(req.Model, nil, rep.Reasoning)
+	usage := map[string]any{"prompt_tokens": prompt, "completion_tokens": completion + reasoning, "total_tokens": prompt + completion + reasoning}
+	if reasoning > 0 {
+		usage["completion_tokens_details"] = map[string]any{"reasoning_tokens": reasoning}
+	}
 	_ = json.NewEncoder(w).Encode(map[string]any{
-		"id": "chatcmpl-fake", "object": "chat.completion", "model": req.Model, "choices": choices,
-		"usage": map[string]any{"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
+		"id": "chatcmpl-fake", "object": "chat.completion", "model": req.Model, "choices": choices, "usage": usage,
 	})
 }
 

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/fakejudge"
+)
+
+// personaDataset has samples whose scores differ, the motivating taxpayer
+// sample among them (its answer contradicts its context): a parse that
+// takes the wrong object shows as a different score.
+func personaDataset(t *testing.T) string {
+	t.Helper()
+	lines := []string{
+		`{"id": "taxpayer", "question": "转为一般纳税人后，纳税人识别号会变吗？", "answer": "纳税人识别号会改变。需要重新办理税务登记。", "contexts": ["纳税人识别号不变。无需重新办理税务登记"], "reference": "纳税人识别号不变。无需重新办理税务登记"}`,
+		`{"id": "office", "question": "When does the office open?", "answer": "The office opens at 9 am. It closes at 6 pm.", "contexts": ["The office opens at 9 am.", "Parking is free."], "reference": "The office opens at 9 am. It closes at 6 pm."}`,
+		`{"id": "leave", "question": "How long is maternity leave?", "answer": "Maternity leave is 98 days. Fathers get 15 days. Leave is paid.", "contexts": ["Canteen menu.", "Maternity leave is 98 days. Leave is paid."], "reference": "Maternity leave is 98 days."}`,
+		`{"id": "unknown", "question": "Who approves travel?", "answer": "I don't know.", "contexts": ["Travel is approved by the line manager."], "reference": "Travel is approved by the line manager."}`,
+	}
+	p := filepath.Join(t.TempDir(), "persona.jsonl")
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// scoresOf is every sample's score and status per metric, as text.
+func scoresOf(t *testing.T, rep *eval.Report) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, s := range rep.Samples {
+		for _, m := range eval.DefaultMetrics {
+			sc := "none"
+			if v := s.Scores[m]; v != nil {
+				sc = fmt.Sprintf("%.6f", *v)
+			}
+			out[s.ID+" "+string(m)] = fmt.Sprintf("%s %s", sc, s.Status[m])
+		}
+	}
+	return out
+}
+
+// personaRun runs the binary headless against a fake server answering as
+// the persona, on a database of its own, and returns the report.
+func personaRun(t *testing.T, p fakejudge.Persona, db string, args ...string) (*eval.Report, result, *fakejudge.Server) {
+	t.Helper()
+	srv := fakejudge.New(p.Wrap(fakejudge.Oracle))
+	t.Cleanup(srv.Close)
+	rep, r := runOn(t, srv, db, args...)
+	return rep, r, srv
+}
+
+// runOn runs the binary headless against srv and returns the report.
+func runOn(t *testing.T, srv *fakejudge.Server, db string, args ...string) (*eval.Report, result) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "report.json")
+	argv := append([]string{"run", "--headless", "--db", db, "--out", out, "--model", "judge-model"}, args...)
+	r := runBin(t, cleanEnv(t, "OPENAI_API_KEY=sk-test", "OPENAI_BASE_URL="+srv.BaseURL()), argv...)
+	if r.code != exitOK && r.code != exitFailures {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	body, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return decodeReport(t, string(body)), r
+}
+
+// TestJudgePersonasGiveTheCleanScores: every persona of a real server and
+// model family gives, through the binary with no extra flags, exactly the
+// scores of the clean judge with the same verdicts underneath.
+func TestJudgePersonasGiveTheCleanScores(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end")
+	}
+	data := personaDataset(t)
+	cleanRep, _, _ := personaRun(t, fakejudge.PersonaClean, filepath.Join(t.TempDir(), "r.db"), data)
+	want := scoresOf(t, cleanRep)
+	if got := want["taxpayer "+string(eval.Faithfulness)]; got != "0.000000 ok" {
+		t.Fatalf("clean judge: taxpayer faithfulness %s, want 0.000000 ok", got)
+	}
+	notices := map[fakejudge.Persona][]string{
+		fakejudge.PersonaQwen3:     {"reasoning model"},
+		fakejudge.PersonaR1Distill: {"reasoning model"},
+		fakejudge.PersonaDeepSeek:  {"json_object (json_schema refused)", "n not honoured", "reasoning model"},
+		fakejudge.PersonaOllama:    {"n not honoured", "reasoning model"},
+		fakejudge.PersonaOllamaOld: {"n not honoured"},
+		fakejudge.PersonaBudget:    {"reasoning model"},
+	}
+	for _, p := range fakejudge.Personas[1:] {
+		t.Run(string(p), func(t *testing.T) {
+			rep, r, _ := personaRun(t, p, filepath.Join(t.TempDir(), "r.db"), data)
+			got := scoresOf(t, rep)
+			for k, w := range want {
+				if got[k] != w {
+					t.Errorf("%s: %s, clean judge %s", k, got[k], w)
+				}
+			}
+			for _, n := range notices[p] {
+				if !strings.Contains(r.stderr, n) {
+					t.Errorf("stderr does not say %q:\n%s", n, r.stderr)
+				}
+			}
+		})
+	}
+}
+
+// TestEndpointProfileIsRemembered: a json_schema-refusing, n-ignoring
+// endpoint costs the first run refused calls and a notice; the next run
+// starts from the remembered profile and sends none.
+func TestEndpointProfileIsRemembered(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end")
+	}
+	data := personaDataset(t)
+	db := filepath.Join(t.TempDir(), "r.db")
+	_, r1, srv1 := personaRun(t, fakejudge.PersonaDeepSeek, db, data)
+	refusedAfter := func(srv *fakejudge.Server, from int) (schema, n int) {
+		for _, q := range srv.Requests()[from:] {
+			if q.Format == "json_schema" {
+				schema++
+			}
+			if q.N > 1 {
+				n++
+			}
+		}
+		return
+	}
+	if s, n := refusedAfter(srv1, 0); s == 0 || n == 0 {
+		t.Fatalf("first run sent %d json_schema and %d n>1 requests; the test needs it to learn", s, n)
+	}
+	if strings.Count(r1.stderr, "ragscope: endpoint:") > 3 {
+		t.Errorf("the notice is said more than once per thing learned:\n%s", r1.stderr)
+	}
+	if b, err := os.ReadFile(filepath.Join(filepath.Dir(db), "endpoints.json")); err != nil || !strings.Contains(string(b), "json_object") {
+		t.Fatalf("endpoints.json: %s, %v", b, err)
+	}
+	// --no-cache: the calls are sent again, with what was learned.
+	before := len(srv1.Requests())
+	rep2, r2 := runOn(t, srv1, db, "--no-cache", data)
+	if s, n := refusedAfter(srv1, before); s != 0 || n != 0 {
+		t.Fatalf("second run sent %d json_schema and %d n>1 requests; want none", s, n)
+	}
+	if !strings.Contains(r2.stderr, "endpoint (remembered): json_object (json_schema refused), n not honoured") {
+		t.Errorf("second run's banner does not say what was remembered:\n%s", r2.stderr)
+	}
+	if got := rep2.Run.Config["endpoint"]; !strings.Contains(got, "json_object") {
+		t.Errorf("run record's endpoint %q", got)
+	}
+}
+
+// TestTokenBudgetTooSmallIsTruncated: a reasoning model whose replies do
+// not fit --max-tokens ends as truncated, naming the budget, never as a
+// parse error or a score.
+func TestTokenBudgetTooSmallIsTruncated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end")
+	}
+	rep, _, srv := personaRun(t, fakejudge.PersonaBudget, filepath.Join(t.TempDir(), "r.db"), "--max-tokens", "300", "--metrics", "faithfulness", personaDataset(t))
+	for _, s := range rep.Samples {
+		st, msg := s.Status[eval.Faithfulness], s.Errors[eval.Faithfulness]
+		if st != eval.StatusTruncated || s.Scores[eval.Faithfulness] != nil || !strings.Contains(msg, "max_tokens 300") || !strings.Contains(msg, "--max-tokens") {
+			t.Errorf("%s: status %s, score %v, error %q", s.ID, st, s.Scores[eval.Faithfulness], msg)
+		}
+	}
+	// The budget grew before it gave up: the server's default, then 300.
+	budgets := map[int]bool{}
+	for _, q := range srv.Requests() {
+		budgets[q.MaxTokens] = true
+	}
+	if !budgets[0] || !budgets[300] {
+		t.Errorf("budgets asked %v, want the server's default (0) then 300", budgets)
+	}
+}

@@ -1,0 +1,317 @@
+package fakejudge
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/ragscope/ragscope/prompts"
+)
+
+// Persona is how a family of real servers and models answers, over a clean
+// judge that gives the right verdicts: what ragscope must read exactly as
+// it reads the clean judge. Each reproduces what public issues and the
+// servers' documentation show:
+//   - PersonaQwen3: Qwen3/QwQ in its content, "<think>" reasoning that quotes
+//     an example of the JSON it is about to write, "</think>", the JSON;
+//   - PersonaR1Distill: the same without the opening tag, which the chat
+//     template wrote into the prompt (DeepSeek-R1 distills);
+//   - PersonaDeepSeek: DeepSeek's API: json_schema refused with HTTP 400
+//     "This response_format type is unavailable now", n ignored, the
+//     reasoning in reasoning_content;
+//   - PersonaOllama: a recent Ollama with a thinking model: the reasoning in
+//     a "reasoning" field, n ignored;
+//   - PersonaOllamaOld: an older Ollama: n and response_format ignored, the
+//     reply in prose around a fenced Python-style dict (single quotes,
+//     trailing commas, 'yes'/'no' for the 0/1 fields);
+//   - PersonaBudget: a reasoning model under a token budget (the server's
+//     default is 256 when max_tokens is absent): a reply that does not fit
+//     is cut, inside its reasoning, with finish_reason "length".
+type Persona string
+
+const (
+	PersonaClean     Persona = "clean"
+	PersonaQwen3     Persona = "qwen3"
+	PersonaR1Distill Persona = "r1-distill"
+	PersonaDeepSeek  Persona = "deepseek"
+	PersonaOllama    Persona = "ollama"
+	PersonaOllamaOld Persona = "ollama-old"
+	PersonaBudget    Persona = "budget"
+)
+
+// Personas are all the personas, the clean one first.
+var Personas = []Persona{PersonaClean, PersonaQwen3, PersonaR1Distill, PersonaDeepSeek, PersonaOllama, PersonaOllamaOld, PersonaBudget}
+
+// BudgetDefault is PersonaBudget's max_tokens when the request sets none.
+const BudgetDefault = 256
+
+// DeepSeekRefusal is the body DeepSeek's API answers json_schema with.
+const DeepSeekRefusal = `{"error":{"message":"This response_format type is unavailable now","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`
+
+// Wrap returns the handler of a server that answers as the persona, with
+// clean's verdicts underneath. clean is asked with the task guessed from
+// the prompt when the request names none (json_object, text).
+func (p Persona) Wrap(clean func(*Request) Reply) func(*Request) Reply {
+	return func(r *Request) Reply {
+		if p == PersonaDeepSeek && r.Format == "json_schema" {
+			return Reply{Status: 400, Body: DeepSeekRefusal}
+		}
+		q := *r
+		if q.Task == "" {
+			q.Task = GuessTask(r.Prompt())
+		}
+		if p == PersonaDeepSeek || p == PersonaOllama || p == PersonaOllamaOld {
+			q.N = 1 // n is ignored: one choice whatever was asked
+		}
+		rep := clean(&q)
+		if rep.Status != 0 && rep.Status != 200 || rep.Body != "" || rep.Stream != nil || rep.Hang {
+			return rep
+		}
+		thought := reasoningAbout(q.Task)
+		out := rep
+		out.Choices = make([]string, len(rep.Choices))
+		for i, c := range rep.Choices {
+			switch p {
+			case PersonaQwen3:
+				out.Choices[i] = "<think>\n" + thought + "\n</think>\n\n" + c
+			case PersonaR1Distill:
+				out.Choices[i] = thought + "\n</think>\n\n" + c
+			case PersonaDeepSeek:
+				out.Choices[i] = c
+				out.Reasoning, out.ReasoningField = append(out.Reasoning, thought), "reasoning_content"
+			case PersonaOllama:
+				out.Choices[i] = c
+				out.Reasoning, out.ReasoningField = append(out.Reasoning, thought), "reasoning"
+			case PersonaOllamaOld:
+				out.Choices[i] = "Sure! Here is my judgement as a dictionary:\n\n```python\n" + pythonDict(c) + "\n```\n\nLet me know if you need anything else."
+			case PersonaBudget:
+				full := "<think>\n" + strings.Repeat(thought+"\n", 4) + "</think>\n\n" + c
+				budget := r.MaxTokens
+				if budget <= 0 {
+					budget = BudgetDefault
+				}
+				if _, n := Usage(r.Model, nil, []string{full}); n > budget {
+					runes := []rune(full)
+					full = string(runes[:len(runes)*budget/n])
+					out.FinishReason = "length"
+				}
+				out.Choices[i] = full
+			default:
+				out.Choices[i] = c
+			}
+		}
+		return out
+	}
+}
+
+// reasoningAbout is what the reasoning model thinks before it answers: it
+// quotes an example of the reply, a valid one for the task, whose verdicts
+// are not the real ones. Read as the answer, it gives a wrong score that
+// looks right.
+func reasoningAbout(task string) string {
+	example := map[string]string{
+		"faithfulness_statements":        `{"statements": ["The example statement from the instructions."]}`,
+		"faithfulness_verdicts":          `{"statements": [{"statement": "example", "reason": "supported", "verdict": 1}]}`,
+		"answer_relevancy_question":      `{"question": "What is an example question?", "noncommittal": 1}`,
+		"context_precision_verdict":      `{"reason": "example", "verdict": 0}`,
+		"context_utilization_verdict":    `{"reason": "example", "verdict": 0}`,
+		"context_recall_classifications": `{"classifications": [{"statement": "example", "reason": "example", "attributed": 0}]}`,
+	}[task]
+	if example == "" {
+		example = `{"example": true}`
+	}
+	return "Okay, the user wants me to judge this. The output format is JSON, for example " + example +
+		". Let me read the input carefully, check each part against the text, and then write my own object, not the example."
+}
+
+// pythonDict writes a JSON object the way an older local model writes a
+// Python dict: single quotes, a trailing comma after every member and
+// element, and 'yes'/'no' for the 0/1 flags.
+func pythonDict(js string) string {
+	var v any
+	if err := json.Unmarshal([]byte(js), &v); err != nil {
+		return js
+	}
+	var b strings.Builder
+	writePy(&b, v, "")
+	return b.String()
+}
+
+func writePy(b *strings.Builder, v any, key string) {
+	switch v := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteString("{")
+		for _, k := range keys {
+			b.WriteString(pyString(k) + ": ")
+			writePy(b, v[k], k)
+			b.WriteString(", ")
+		}
+		b.WriteString("}")
+	case []any:
+		b.WriteString("[")
+		for _, e := range v {
+			writePy(b, e, "")
+			b.WriteString(", ")
+		}
+		b.WriteString("]")
+	case string:
+		b.WriteString(pyString(v))
+	case float64:
+		if slices.Contains([]string{"verdict", "attributed", "noncommittal"}, key) {
+			if v == 1 {
+				b.WriteString("'yes'")
+			} else {
+				b.WriteString("'no'")
+			}
+			return
+		}
+		fmt.Fprint(b, v)
+	case bool:
+		if v {
+			b.WriteString("True")
+		} else {
+			b.WriteString("False")
+		}
+	case nil:
+		b.WriteString("None")
+	}
+}
+
+func pyString(s string) string {
+	if strings.Contains(s, "'") {
+		q, _ := json.Marshal(s)
+		return string(q)
+	}
+	return "'" + strings.ReplaceAll(s, `\`, `\\`) + "'"
+}
+
+// taskOpenings maps the first line of each embedded prompt to its task, for
+// requests that name no task (json_object and text formats).
+var taskOpenings = func() map[string]string {
+	m := map[string]string{}
+	set := prompts.Embedded()
+	for _, task := range prompts.Tasks {
+		for _, lang := range []string{"en", "zh"} {
+			src, err := set.Source(task, lang)
+			if err != nil {
+				continue
+			}
+			if i := strings.Index(src, "*/ -}}"); i >= 0 {
+				src = src[i+len("*/ -}}"):]
+			}
+			line, _, _ := strings.Cut(strings.TrimLeft(src, "\n"), "\n")
+			if line = strings.TrimSpace(line); line != "" && !strings.Contains(line, "{{") {
+				m[line] = task
+			}
+		}
+	}
+	return m
+}()
+
+// GuessTask is the task of a rendered prompt of the embedded set, "" when
+// it is none of them.
+func GuessTask(prompt string) string {
+	line, _, _ := strings.Cut(strings.TrimLeft(prompt, "\n"), "\n")
+	return taskOpenings[strings.TrimSpace(line)]
+}
+
+// Oracle is a clean judge whose verdicts follow from the text, so that
+// scores differ from sample to sample and a wrong parse shows: statements
+// are the answer's sentences; a statement is supported, a reference
+// sentence attributed and a chunk useful when a chunk contains the
+// sentence (case and surrounding punctuation aside); every generated
+// question is the same ("What about " and the answer's first sentence), so
+// one request with n and separate draws give the same questions; an
+// answer saying it does not know is noncommittal. Other tasks are
+// Generic's.
+func Oracle(r *Request) Reply {
+	one := func(v any) Reply { return Reply{Choices: []string{JSON(v)}} }
+	chunks := r.Chunks()
+	in := func(s string, texts ...string) (int, bool) {
+		k := norm(s)
+		for i, t := range texts {
+			if k != "" && strings.Contains(norm(t), k) {
+				return i + 1, true
+			}
+		}
+		return 0, false
+	}
+	switch r.Task {
+	case "faithfulness_statements":
+		return one(map[string]any{"statements": sentences(r.TaskText("answer"))})
+	case "faithfulness_verdicts":
+		items := []map[string]any{}
+		for _, st := range r.TaskItems("statement") {
+			k, ok := in(st, chunks...)
+			v := map[string]any{"statement": st, "reason": "no chunk states it", "verdict": 0, "chunk": nil, "quote": ""}
+			if ok {
+				v["reason"], v["verdict"], v["chunk"], v["quote"] = fmt.Sprintf("chunk %d states it", k), 1, k, strings.TrimSpace(st)
+			}
+			items = append(items, v)
+		}
+		return one(map[string]any{"statements": items})
+	case "answer_relevancy_question":
+		answer := r.TaskText("answer")
+		nc := 0
+		if l := strings.ToLower(answer); strings.Contains(l, "don't know") || strings.Contains(answer, "不知道") {
+			nc = 1
+		}
+		first := answer
+		if ss := sentences(answer); len(ss) > 0 {
+			first = ss[0]
+		}
+		choices := make([]string, max(r.N, 1))
+		for i := range choices {
+			choices[i] = JSON(map[string]any{"question": "What about " + first + "?", "noncommittal": nc})
+		}
+		return Reply{Choices: choices}
+	case "context_precision_verdict", "context_utilization_verdict":
+		text := r.TaskText("reference")
+		if r.Task == "context_utilization_verdict" {
+			text = r.TaskText("answer")
+		}
+		for _, s := range sentences(text) {
+			if _, ok := in(s, r.TaskText("chunk")); ok {
+				return one(map[string]any{"reason": "the chunk states: " + s, "verdict": 1})
+			}
+		}
+		return one(map[string]any{"reason": "the chunk states none of it", "verdict": 0})
+	case "context_recall_classifications":
+		items := []map[string]any{}
+		for _, s := range sentences(r.TaskText("reference")) {
+			k, ok := in(s, chunks...)
+			v := map[string]any{"statement": s, "reason": "no chunk states it", "attributed": 0, "chunk": nil, "quote": ""}
+			if ok {
+				v["reason"], v["attributed"], v["chunk"], v["quote"] = fmt.Sprintf("chunk %d states it", k), 1, k, strings.TrimSpace(s)
+			}
+			items = append(items, v)
+		}
+		return one(map[string]any{"classifications": items})
+	}
+	return Generic(r)
+}
+
+// sentences splits a text at sentence ends (. ! ? and their full-width
+// forms), trimmed, empty ones dropped.
+func sentences(text string) []string {
+	out := []string{}
+	for _, s := range strings.FieldsFunc(text, func(c rune) bool { return strings.ContainsRune(".!?。！？\n", c) }) {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func norm(s string) string {
+	s = strings.ToLower(strings.TrimFunc(s, func(c rune) bool { return unicode.IsPunct(c) || unicode.IsSpace(c) }))
+	return strings.Join(strings.Fields(s), " ")
+}
