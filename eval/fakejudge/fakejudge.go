@@ -76,7 +76,7 @@ type Reply struct {
 	// counted in the completion tokens, as reasoning_tokens too.
 	Reasoning      []string
 	ReasoningField string
-	Hang         bool     // never answer (until the client gives up)
+	Hang           bool // never answer (until the client gives up)
 }
 
 // Server is the fake endpoint.
