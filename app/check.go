@@ -14,17 +14,21 @@ import (
 	"github.com/ragscope/ragscope/prompts"
 )
 
-// checkQuestion is what `ragscope check` asks: tiny, and a reply any judge
-// model can give, so that a failure is the endpoint's, not the model's.
-const checkQuestion = "Write one question that this answer would answer, as JSON " +
-	`{"question": "...", "noncommittal": 0}. Answer: The office opens at 9 am.`
+// checkAnswer is the answer `ragscope check` asks a question of, with the
+// embedded answer_relevancy_question prompt: a run's own request, on a
+// reply any judge model can give, so that a failure is the endpoint's.
+const checkAnswer = "The office opens at 9 am."
 
 // Check sends one tiny chat call with a task's schema and one embedding
 // call to the configured endpoint and says, line by line, whether it is
-// reachable, whether the key is accepted, whether json_schema and n work,
-// and the embedding dimension, with the flag to use when something does
-// not. It returns ExitOK when a run with these settings would work and
-// ExitFatal otherwise. Nothing is cached or stored.
+// reachable, whether the key is accepted, which response format and n it
+// takes (stepping down as a run does), whether the model reasons and how
+// much, which reasoning switch works, and the embedding dimension. The
+// profile it finds is the one a run would learn, printed in the run's words
+// and remembered for the next run. It returns ExitOK when a run with these
+// settings gives exact scores and ExitFatal otherwise: a reply that does
+// not follow the schema, once reasoning is removed and almost-JSON
+// repaired, is never ready. Nothing is cached or stored.
 func Check(ctx context.Context, cfg *Config, w io.Writer) int {
 	if cfg.UseOffline() {
 		fmt.Fprintln(w, "judge: offline (lexical): no endpoint to check; set OPENAI_BASE_URL/--base-url or OPENAI_API_KEY")
@@ -36,7 +40,8 @@ func Check(ctx context.Context, cfg *Config, w io.Writer) int {
 	}
 	c := *cfg
 	c.MaxRetries = min(c.MaxRetries, 1)
-	client, err := c.endpoint(baseURL)
+	ab := eval.NewAbilities(eval.EndpointProfile{}, cfg.ResponseFormat)
+	client, err := c.endpointWith(baseURL, ab)
 	if err != nil {
 		fmt.Fprintf(w, "endpoint     %s: %v\n", Redact(baseURL), err)
 		return ExitFatal
@@ -50,16 +55,22 @@ func Check(ctx context.Context, cfg *Config, w io.Writer) int {
 	task := prompts.TaskAnswerRelevancyQuestion
 	schema, _ := prompts.Schema(task)
 	seed := 1
+	prompt, err := prompts.Embedded().Render(task, "en", prompts.Data{Question: "When does the office open?", Answer: checkAnswer})
+	if err != nil {
+		fmt.Fprintf(w, "prompt       %v\n", err)
+		return ExitFatal
+	}
 	req := eval.ChatRequest{
 		Endpoint: eval.EndpointOf(baseURL), Model: cfg.Model, Task: task,
-		Messages:    []eval.Message{{Role: "user", Content: checkQuestion}},
-		Temperature: 0.7, N: 2, Seed: &seed, MaxTokens: 200,
-		ResponseFormat: eval.ResponseFormat{Type: "json_schema", Name: task, Schema: schema},
+		Messages:    []eval.Message{{Role: "user", Content: prompt}},
+		Temperature: 0.7, N: 2, Seed: &seed,
 	}
-	call := func(format string) (eval.ChatResponse, time.Duration, error) {
+	call := func(format, reasoning string) (eval.ChatResponse, time.Duration, error) {
 		r := req
-		if format != "json_schema" {
-			r.ResponseFormat = eval.ResponseFormat{Type: format}
+		r.Reasoning = reasoning
+		r.ResponseFormat = eval.ResponseFormat{Type: format}
+		if format == "json_schema" {
+			r.ResponseFormat = eval.ResponseFormat{Type: format, Name: task, Schema: schema}
 		}
 		cctx, cancel := context.WithTimeout(ctx, max(cfg.Timeout, 5*time.Second))
 		defer cancel()
@@ -67,20 +78,30 @@ func Check(ctx context.Context, cfg *Config, w io.Writer) int {
 		resp, err := client.Chat(cctx, r)
 		return resp, time.Since(start), err
 	}
-	resp, took, err := call("json_schema")
-	format := "json_schema"
-	if err != nil && refusedFormat(err) {
-		line("json_schema", "refused: %s", oneLineErr(err))
-		for _, f := range []string{"json_object", "text"} {
-			if resp, took, err = call(f); err == nil {
-				format = f
-				line("", "works with --response-format %s: use it (or response_format in the settings file)", f)
-				ok = false
-				break
-			}
+	reasoning := cfg.Reasoning
+	if reasoning == "auto" {
+		reasoning = ""
+	}
+	format := ab.Format()
+	resp, took, err := call(format, reasoning)
+	for err != nil && llm.RefusedFormat(err) {
+		next, stepped, _ := ab.Downgrade(format, oneLineErr(err))
+		if !stepped {
+			line(format, "refused: %s; the format is fixed by --response-format: leave it out and a run steps down by itself", oneLineErr(err))
+			return ExitFatal
+		}
+		line(format, "refused: %s", oneLineErr(err))
+		format = next
+		resp, took, err = call(format, reasoning)
+		if err == nil {
+			line("", "%s works: a run steps down to it by itself, and remembers it", format)
 		}
 	}
 	if err != nil {
+		if eval.StatusOf(err) == eval.StatusTruncated {
+			line("reply", "%s", oneLineErr(err))
+			return ExitFatal
+		}
 		line("reachable", "%s", verdictOf(err))
 		return ExitFatal
 	}
@@ -88,22 +109,34 @@ func Check(ctx context.Context, cfg *Config, w io.Writer) int {
 	line("authorised", "yes")
 	valid := 0
 	for _, ch := range resp.Choices {
-		if j, err := llm.ExtractJSON(ch); err == nil && prompts.ValidateReply(task, j) == nil {
+		if llm.ReadsQuestionReply(ch) == nil {
 			valid++
 		}
 	}
 	switch {
-	case format == "json_schema" && valid == len(resp.Choices) && valid > 0:
-		line("json_schema", "supported: the reply follows the task's schema")
-	case format == "json_schema":
-		line("json_schema", "accepted, but %d of %d replies do not follow the schema: try --response-format json_object", len(resp.Choices)-valid, len(resp.Choices))
+	case valid == len(resp.Choices) && valid > 0:
+		line("replies", "follow the task's schema (%s)", format)
+	default:
+		line("replies", "%d of %d do not follow the task's schema, even with reasoning removed and the JSON repaired: scores would be parse errors; try another --response-format or model", len(resp.Choices)-valid, len(resp.Choices))
 		ok = false
 	}
 	if len(resp.Choices) >= 2 {
 		line("n", "honoured (%d choices for n=2)", len(resp.Choices))
 	} else {
-		line("n", "not honoured (%d choice for n=2): use --no-n so that each draw is its own request", len(resp.Choices))
-		ok = ok && cfg.NoN
+		ab.IgnoredN()
+		line("n", "not honoured (%d choice for n=2): a run sends the draws one by one by itself", len(resp.Choices))
+	}
+	ok = checkReasoning(resp, reasoning, ab, func(r string) (eval.ChatResponse, error) {
+		resp, _, err := call(format, r)
+		return resp, err
+	}, line) && ok
+	if n := ab.Profile().Notice(); n != "" {
+		line("profile", "%s", n)
+	} else {
+		line("profile", "json_schema, n honoured, no reasoning")
+	}
+	if err := RememberEndpoint(cfg.DB, baseURL, cfg.Model, ab.Profile()); err != nil {
+		line("", "could not remember the profile: %v", err)
 	}
 
 	embedURL := baseURL
@@ -134,12 +167,63 @@ func Check(ctx context.Context, cfg *Config, w io.Writer) int {
 	return ExitOK
 }
 
-// refusedFormat tells an endpoint that does not take json_schema: a 400
-// or 422 that names the response format.
-func refusedFormat(err error) bool {
-	msg := strings.ToLower(err.Error())
-	return (strings.Contains(msg, "400") || strings.Contains(msg, "422")) &&
-		(strings.Contains(msg, "response_format") || strings.Contains(msg, "json_schema") || strings.Contains(msg, "schema"))
+// checkReasoning says whether the model reasons and how much of its reply
+// is reasoning, and, when it does, whether --reasoning off turns it off and
+// with which switch. It reports false when the reasoning switch asked for
+// (--reasoning off) has no effect.
+func checkReasoning(resp eval.ChatResponse, mode string, ab *eval.Abilities, call func(reasoning string) (eval.ChatResponse, error), line func(string, string, ...any)) bool {
+	share := func(r eval.ChatResponse) (chars, total int) {
+		for i, c := range r.Choices {
+			total += len(c)
+			if i < len(r.Reasoning) {
+				chars += len(r.Reasoning[i])
+				total += len(r.Reasoning[i])
+			}
+		}
+		return
+	}
+	rc, total := share(resp)
+	if rc == 0 {
+		if mode == "off" {
+			line("reasoning", "none in the reply (--reasoning off)")
+		} else {
+			line("reasoning", "none: the model answers without thinking")
+		}
+		return true
+	}
+	tokens := ""
+	if u := resp.Usage; u.ReasoningTokens > 0 {
+		tokens = fmt.Sprintf(", %d of %d completion tokens", u.ReasoningTokens, u.CompletionTokens)
+	}
+	line("reasoning", "yes: %d%% of the reply is reasoning%s; kept apart from the answer (shown with each verdict), never parsed", 100*rc/max(total, 1), tokens)
+	if mode == "off" {
+		line("", "--reasoning off had no effect on this server: the reasoning is still removed before parsing, and costs tokens")
+		return true
+	}
+	off, err := call("off")
+	if err != nil {
+		line("", "--reasoning off: %s", oneLineErr(err))
+		return true
+	}
+	sent := []string{}
+	for _, sw := range []string{"chat_template_kwargs", "reasoning_effort"} {
+		if !ab.Refused(sw) {
+			sent = append(sent, sw)
+		}
+	}
+	if rc2, _ := share(off); rc2 == 0 {
+		line("", "--reasoning off works (switches sent: %s; refused: %s): cheaper and faster judging", strings.Join(sent, ", "), listOrNone(ab.Profile().SwitchRefused))
+	} else {
+		line("", "--reasoning off has no effect on this server (refused: %s)", listOrNone(ab.Profile().SwitchRefused))
+	}
+	return true
+}
+
+func listOrNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
 }
 
 func oneLineErr(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }

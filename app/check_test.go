@@ -15,7 +15,7 @@ import (
 
 func checkConfig(baseURL string) *Config {
 	return &Config{BaseURL: baseURL, APIKey: "sk-check-0123456789", APIType: "openai", Model: "judge", EmbeddingModel: "emb",
-		ResponseFormat: "json_schema", EmbedFormat: "float", Strictness: 3, Concurrency: 2,
+		EmbedFormat: "float", Strictness: 3, Concurrency: 2,
 		Timeout: 5 * time.Second, MaxRetries: 1, Metrics: "all", Lang: "auto"}
 }
 
@@ -40,9 +40,16 @@ func TestCheckTellsWhatWorks(t *testing.T) {
 		code  int
 		wants []string
 	}{
-		{"everything works", fakejudge.Generic, ExitOK, []string{"reachable    yes", "authorised   yes", "json_schema  supported", "n            honoured (2 choices", "emb at", "dimensions", "ready"}},
-		{"n ignored", oneChoice, ExitFatal, []string{"not honoured (1 choice for n=2): use --no-n"}},
-		{"no json_schema", noSchema, ExitFatal, []string{"json_schema  refused", "works with --response-format json_object"}},
+		{"everything works", fakejudge.Generic, ExitOK, []string{"reachable    yes", "authorised   yes", "replies      follow the task's schema (json_schema)", "n            honoured (2 choices", "reasoning    none", "emb at", "dimensions", "ready"}},
+		{"n ignored", oneChoice, ExitOK, []string{"not honoured (1 choice for n=2): a run sends the draws one by one by itself", "profile      n not honoured", "ready"}},
+		{"no json_schema", noSchema, ExitOK, []string{"json_schema  refused", "json_object works: a run steps down to it by itself", "profile      json_object (json_schema refused), n not honoured", "ready"}},
+		{"replies that are not the schema", func(r *fakejudge.Request) fakejudge.Reply {
+			return fakejudge.Reply{Choices: []string{`<think>{"question": "q?", "noncommittal": 0}</think> I would ask about the office.`, `{"question": "q?"}`}}
+		}, ExitFatal, []string{"2 of 2 do not follow the task's schema"}},
+		{"qwen3", fakejudge.PersonaQwen3.Wrap(fakejudge.Generic), ExitOK, []string{"reasoning    yes", "% of the reply is reasoning", "--reasoning off has no effect", "profile      reasoning model", "ready"}},
+		{"deepseek", fakejudge.PersonaDeepSeek.Wrap(fakejudge.Generic), ExitOK, []string{"json_schema  refused: answer_relevancy_question: HTTP 400: This response_format type is unavailable now", "json_object works", "completion tokens", "profile      json_object (json_schema refused), n not honoured, reasoning model", "ready"}},
+		{"ollama-old", fakejudge.PersonaOllamaOld.Wrap(fakejudge.Generic), ExitOK, []string{"replies      follow the task's schema (json_schema)", "profile      n not honoured", "ready"}},
+		{"budget", fakejudge.PersonaBudget.Wrap(fakejudge.Generic), ExitOK, []string{"reasoning    yes", "ready"}},
 		{"key refused", unauthorised, ExitFatal, []string{"reachable    no", "OPENAI_API_KEY", "Incorrect API key provided"}},
 	}
 	for _, tt := range tests {
@@ -63,6 +70,19 @@ func TestCheckTellsWhatWorks(t *testing.T) {
 				t.Error("the key is printed")
 			}
 		})
+	}
+}
+
+// TestCheckFixedFormatRefused: a format the user fixed is never stepped
+// down from; check says how to let a run do it.
+func TestCheckFixedFormatRefused(t *testing.T) {
+	srv := fakejudge.New(fakejudge.PersonaDeepSeek.Wrap(fakejudge.Generic))
+	defer srv.Close()
+	cfg := checkConfig(srv.BaseURL())
+	cfg.ResponseFormat = "json_schema"
+	var out bytes.Buffer
+	if code := Check(context.Background(), cfg, &out); code != ExitFatal || !strings.Contains(out.String(), "fixed by --response-format") {
+		t.Fatalf("exit %d:\n%s", code, out.String())
 	}
 }
 

@@ -337,12 +337,7 @@ func (j *Judge) Questions(ctx context.Context, s *eval.Sample, n int) ([]eval.Ge
 		return nil, err
 	}
 	base.Temperature = j.cfg.QuestionTemperature
-	check := func(r *questionReply) error {
-		if r.Question == nil {
-			return errors.New(`missing field "question"`)
-		}
-		return binary("noncommittal", r.Noncommittal)
-	}
+	check := checkQuestion
 	var out []eval.GeneratedQuestion
 	addChoices := func(resp eval.ChatResponse) error {
 		for _, c := range resp.Choices {
@@ -393,6 +388,22 @@ func (j *Judge) Questions(ctx context.Context, s *eval.Sample, n int) ([]eval.Ge
 		}
 	}
 	return out, nil
+}
+
+// checkQuestion is the reply contract of answer_relevancy_question.
+func checkQuestion(r *questionReply) error {
+	if r.Question == nil {
+		return errors.New(`missing field "question"`)
+	}
+	return binary("noncommittal", r.Noncommittal)
+}
+
+// ReadsQuestionReply reports whether a reply to answer_relevancy_question
+// reads the way the judge reads it in a run (reasoning removed, almost-JSON
+// repaired, the contract held): what `ragscope check` asks.
+func ReadsQuestionReply(content string) error {
+	_, err := decode(content, checkQuestion)
+	return err
 }
 
 // ChunkVerdict implements eval.Judge (context_precision_verdict).
