@@ -35,9 +35,16 @@ func RawCalls(st cache.Store) func(keys []string) (string, error) {
 					fmt.Fprintf(&b, "   [%s]\n%s\n", m.Role, indent(m.Content, "     "))
 				}
 				for ci, c := range e.Response.Choices {
+					if ci < len(e.Response.Reasoning) && e.Response.Reasoning[ci] != "" {
+						fmt.Fprintf(&b, "   [reasoning %d, never parsed]\n%s\n", ci+1, indent(e.Response.Reasoning[ci], "     "))
+					}
 					fmt.Fprintf(&b, "   [reply %d]\n%s\n", ci+1, indent(c, "     "))
 				}
-				fmt.Fprintf(&b, "   tokens %d prompt + %d completion, %d ms\n\n", e.Response.Usage.PromptTokens, e.Response.Usage.CompletionTokens, e.Response.LatencyMS)
+				fmt.Fprintf(&b, "   tokens %d prompt + %d completion", e.Response.Usage.PromptTokens, e.Response.Usage.CompletionTokens)
+				if r := e.Response.Usage.ReasoningTokens; r > 0 {
+					fmt.Fprintf(&b, " (%d reasoning)", r)
+				}
+				fmt.Fprintf(&b, ", %d ms\n\n", e.Response.LatencyMS)
 			} else {
 				fmt.Fprintf(&b, "   %s\n   vector of %d dimensions\n\n", string(e.Request), len(e.Vector))
 			}

@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
@@ -37,5 +38,27 @@ func TestRawCallsJSON(t *testing.T) {
 		len(calls[0].Request.Messages) != 1 || calls[0].Request.Messages[0].Content != "split <this> & that" ||
 		len(calls[0].Response.Choices) != 1 || calls[1].Cached || calls[1].Key != "missing-key-0123" {
 		t.Fatalf("calls:\n%s", b)
+	}
+}
+
+// The raw view shows a reasoning model's reasoning apart from its reply,
+// with the reasoning tokens, as the cache keeps them.
+func TestRawCallsShowReasoning(t *testing.T) {
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	req := eval.ChatRequest{Endpoint: "api.example/v1", Model: "qwen3", Task: "faithfulness_verdicts",
+		Messages: []eval.Message{{Role: "user", Content: "judge"}}}
+	resp := eval.ChatResponse{Choices: []string{`{"statements":[]}`}, Reasoning: []string{"the context says the number stays"},
+		Usage: eval.Usage{PromptTokens: 10, CompletionTokens: 40, ReasoningTokens: 30}}
+	if err := st.PutChat(req.Key(), req, resp); err != nil {
+		t.Fatal(err)
+	}
+	out, err := RawCalls(st)([]string{req.Key()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"[reasoning 1, never parsed]", "the context says the number stays", "[reply 1]", "40 completion (30 reasoning)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("raw view lacks %q:\n%s", want, out)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -184,6 +185,13 @@ func (c instrumented) Chat(ctx context.Context, req ChatRequest) (ChatResponse, 
 	}
 	if err != nil {
 		cr.Error = err.Error()
+	}
+	if len(resp.Reasoning) > 0 {
+		r := []rune(strings.Join(strings.Fields(resp.Reasoning[0]), " "))
+		if len(r) > reasoningPreview {
+			r = append(r[:reasoningPreview], []rune("...")...)
+		}
+		cr.Reasoning = string(r)
 	}
 	rec.add(cr, false)
 	rec.run.outcome(err, resp.Cached)

@@ -166,7 +166,14 @@ type CallRecord struct {
 	// not the task's own (MetricOfTask): answer correctness's statement
 	// extraction, noise sensitivity's entailment verdicts. See MetricOf.
 	Metric Metric `json:"metric,omitempty"`
+	// Reasoning is the start of the judge model's reasoning before its
+	// reply (the first choice's), for the detail page; the whole of it is
+	// with the reply in the cache.
+	Reasoning string `json:"reasoning,omitempty"`
 }
+
+// reasoningPreview is how many runes of a call's reasoning its record keeps.
+const reasoningPreview = 240
 
 // MetricOf is the metric the call is billed to: the one whose step made
 // it, or for a record without one (older runs) the task's.

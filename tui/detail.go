@@ -570,6 +570,7 @@ func (m *Model) faithfulnessSection(p *page, res *eval.Result) {
 		m.judgedLine(p, s.Verdict, s.Statement, s.Reason, s.Evidence)
 		m.labelLine(p, eval.LabelFaithfulness, s.Statement)
 	}
+	m.reasoningLine(p, res, "faithfulness_verdicts")
 	if n := len(t.Statements); n > 0 {
 		p.text(2, "", sprintf("%d of %d statements supported = %.3f", t.Supported, n, float64(t.Supported)/float64(n)), &st.bold)
 	}
@@ -733,8 +734,25 @@ func (m *Model) recallSection(p *page, res *eval.Result) {
 		m.judgedLine(p, c.Attributed, c.Statement, c.Reason, c.Evidence)
 		m.labelLine(p, eval.LabelContextRecall, c.Statement)
 	}
+	m.reasoningLine(p, res, "context_recall_classifications")
 	if n := len(t.Classifications); n > 0 {
 		p.text(2, "", sprintf("%d of %d reference statements attributed = %.3f", t.Attributed, n, float64(t.Attributed)/float64(n)), &st.bold)
+	}
+}
+
+// reasoningLine shows, folded to its start, what a reasoning judge model
+// thought before the verdicts of task (the last successful call of it):
+// what an analyst reads when a verdict looks wrong. x shows all of it.
+func (m *Model) reasoningLine(p *page, res *eval.Result, task string) {
+	for i := len(res.Calls) - 1; i >= 0; i-- {
+		c := res.Calls[i]
+		if c.Task != task || c.Error != "" {
+			continue
+		}
+		if c.Reasoning != "" {
+			p.text(4, "", "judge's reasoning (x shows all of it): "+c.Reasoning, &m.st.muted)
+		}
+		return
 	}
 }
 

@@ -101,6 +101,19 @@ func TestJudgePersonasGiveTheCleanScores(t *testing.T) {
 					t.Errorf("%s: %s, clean judge %s", k, got[k], w)
 				}
 			}
+			// A reasoning model's thinking is kept with the calls that
+			// made the verdicts, for the detail page.
+			if strings.Contains(strings.Join(notices[p], ","), "reasoning model") {
+				kept := false
+				for _, s := range rep.Samples {
+					for _, c := range s.Calls {
+						kept = kept || (c.Task == "faithfulness_verdicts" && strings.Contains(c.Reasoning, "Okay, the user wants"))
+					}
+				}
+				if !kept {
+					t.Error("no faithfulness_verdicts call record keeps the reasoning")
+				}
+			}
 			for _, n := range notices[p] {
 				if !strings.Contains(r.stderr, n) {
 					t.Errorf("stderr does not say %q:\n%s", n, r.stderr)
