@@ -147,20 +147,25 @@ func (x *extractor) candidates() ([]string, error) {
 	}
 	out = append(out, fenced...)
 	for pos := 0; pos < len(x.s) && len(out) < maxCandidates; {
-		i := strings.IndexByte(x.s[pos:], '{')
+		i := strings.IndexAny(x.s[pos:], "{[")
 		if i < 0 {
 			break
 		}
 		start := pos + i
-		end, err := x.match(start)
+		open := x.s[start]
+		end, err := x.match(start, open)
 		if err != nil {
 			return nil, err
 		}
 		if end < 0 {
-			x.truncated = true
-			break // the rest is inside an object that never closes
+			x.truncated = open == '{'
+			break // the rest is inside an object or array that never closes
 		}
-		out = append(out, x.s[start:end])
+		// The objects of an array are its elements, not the reply's own
+		// object: an array is skipped whole.
+		if open == '{' {
+			out = append(out, x.s[start:end])
+		}
 		pos = end
 	}
 	return out, nil
@@ -201,12 +206,16 @@ func (x *extractor) fenced() ([]string, error) {
 	return out, nil
 }
 
-// match returns the offset just past the '}' that closes the '{' at
-// start, or -1 when the reply ends first. Braces inside double-quoted
-// strings do not count. When the quotes do not pair up (an unescaped quote
-// inside a string) and the strings hide the closing brace, the braces
-// alone are matched, maxRescans times at most.
-func (x *extractor) match(start int) (int, error) {
+// match returns the offset just past the '}' (or ']') that closes the '{'
+// (or '[') at start, or -1 when the reply ends first. Brackets inside
+// double-quoted strings do not count. When the quotes do not pair up (an
+// unescaped quote inside a string) and the strings hide the closing
+// bracket, the brackets alone are matched, maxRescans times at most.
+func (x *extractor) match(start int, open byte) (int, error) {
+	closing := byte('}')
+	if open == '[' {
+		closing = ']'
+	}
 	s := x.s
 	inStr, esc, depth := false, false, 0
 	for j := start; j < len(s); j++ {
@@ -228,9 +237,9 @@ func (x *extractor) match(start int) (int, error) {
 			}
 		case c == '"':
 			inStr = true
-		case c == '{':
+		case c == open:
 			depth++
-		case c == '}':
+		case c == closing:
 			if depth--; depth == 0 {
 				return j + 1, nil
 			}
@@ -243,9 +252,9 @@ func (x *extractor) match(start int) (int, error) {
 	depth = 0
 	for j := start; j < len(s); j++ {
 		switch s[j] {
-		case '{':
+		case open:
 			depth++
-		case '}':
+		case closing:
 			if depth--; depth == 0 {
 				return j + 1, nil
 			}

@@ -59,6 +59,9 @@ func TestExtractJSON(t *testing.T) {
 		{"empty", "  \n ", "", "the reply is empty"},
 		{"prose only", "I cannot judge this.", "", "no JSON object in the reply (20 bytes): I cannot judge this."},
 		{"array only", `["a", "b"]`, "", "no JSON object in the reply (10 bytes)"},
+		{"array of objects is no object", `[{"verdict": 1}, {"verdict": 0}]`, "", "no JSON object in the reply"},
+		{"broken array of objects", `[{"a": 1}, {"b": 2}}`, "", "no JSON object in the reply"},
+		{"bracket in prose, then the object", `See [1] below: {"a": 1}`, `{"a": 1}`, ""},
 		{"placeholder only", `{x}`, "", "not valid JSON, even repaired (3 bytes)"},
 	}
 	for _, tt := range tests {
