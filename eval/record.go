@@ -2,7 +2,6 @@ package eval
 
 import (
 	"context"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -186,13 +185,7 @@ func (c instrumented) Chat(ctx context.Context, req ChatRequest) (ChatResponse, 
 	if err != nil {
 		cr.Error = err.Error()
 	}
-	if len(resp.Reasoning) > 0 {
-		r := []rune(strings.Join(strings.Fields(resp.Reasoning[0]), " "))
-		if len(r) > reasoningPreview {
-			r = append(r[:reasoningPreview], []rune("...")...)
-		}
-		cr.Reasoning = string(r)
-	}
+	cr.Reasoning = ReasoningPreview(resp)
 	rec.add(cr, false)
 	rec.run.outcome(err, resp.Cached)
 	return resp, err

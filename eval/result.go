@@ -1,6 +1,9 @@
 package eval
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Result is everything known about one evaluated sample: scores, statuses
 // and every intermediate judgement the drill-down is built from.
@@ -174,6 +177,19 @@ type CallRecord struct {
 
 // reasoningPreview is how many runes of a call's reasoning its record keeps.
 const reasoningPreview = 240
+
+// ReasoningPreview is the start of a reply's reasoning (its first choice's)
+// that results keep, on one line; "" when it has none.
+func ReasoningPreview(resp ChatResponse) string {
+	if len(resp.Reasoning) == 0 {
+		return ""
+	}
+	r := []rune(strings.Join(strings.Fields(resp.Reasoning[0]), " "))
+	if len(r) > reasoningPreview {
+		r = append(r[:reasoningPreview], []rune("...")...)
+	}
+	return string(r)
+}
 
 // MetricOf is the metric the call is billed to: the one whose step made
 // it, or for a record without one (older runs) the task's.

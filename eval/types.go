@@ -290,6 +290,9 @@ type ChunkVerdict struct {
 	Rank    int    `json:"rank"` // 1-based
 	Verdict int    `json:"verdict"`
 	Reason  string `json:"reason"`
+	// Reasoning is the start of what a reasoning judge model thought
+	// before this verdict (each chunk's verdict is a call of its own).
+	Reasoning string `json:"reasoning,omitempty"`
 }
 
 // Classification is context recall's verdict on one reference statement.

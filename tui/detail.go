@@ -713,6 +713,9 @@ func (m *Model) precisionSection(p *page, t *eval.ContextPrecisionTrace, task, w
 		if c.Reason != "" {
 			p.text(6, "", c.Reason, &st.muted)
 		}
+		if c.Reasoning != "" {
+			p.text(6, "", "judge's reasoning (x shows all of it): "+c.Reasoning, &st.muted)
+		}
 		m.labelLine(p, task, sprintf("%d", c.Rank))
 	}
 	switch {

@@ -104,14 +104,19 @@ func TestJudgePersonasGiveTheCleanScores(t *testing.T) {
 			// A reasoning model's thinking is kept with the calls that
 			// made the verdicts, for the detail page.
 			if strings.Contains(strings.Join(notices[p], ","), "reasoning model") {
-				kept := false
+				kept, chunk := false, false
 				for _, s := range rep.Samples {
 					for _, c := range s.Calls {
 						kept = kept || (c.Task == "faithfulness_verdicts" && strings.Contains(c.Reasoning, "Okay, the user wants"))
 					}
+					if cp := s.ContextPrecision; cp != nil {
+						for _, c := range cp.Chunks {
+							chunk = chunk || strings.Contains(c.Reasoning, "Okay, the user wants")
+						}
+					}
 				}
-				if !kept {
-					t.Error("no faithfulness_verdicts call record keeps the reasoning")
+				if !kept || !chunk {
+					t.Errorf("reasoning kept: with the faithfulness_verdicts call %v, with a chunk verdict %v", kept, chunk)
 				}
 			}
 			for _, n := range notices[p] {

@@ -427,11 +427,11 @@ func (j *Judge) chunkVerdict(ctx context.Context, s *eval.Sample, rank int, task
 	if err != nil {
 		return eval.ChunkVerdict{}, err
 	}
-	out, _, err := send(ctx, j, req, func(r *chunkReply) error { return binary("verdict", r.Verdict) })
+	out, resp, err := send(ctx, j, req, func(r *chunkReply) error { return binary("verdict", r.Verdict) })
 	if err != nil {
 		return eval.ChunkVerdict{}, err
 	}
-	return eval.ChunkVerdict{Rank: rank, Verdict: out.Verdict.n, Reason: strings.TrimSpace(out.Reason)}, nil
+	return eval.ChunkVerdict{Rank: rank, Verdict: out.Verdict.n, Reason: strings.TrimSpace(out.Reason), Reasoning: eval.ReasoningPreview(resp)}, nil
 }
 
 // Classify implements eval.Judge (context_recall_classifications).
