@@ -1,0 +1,99 @@
+package endpoint
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/fakejudge"
+)
+
+// TestReasoningSwitches: --reasoning off sends every family's switch; a
+// server that refuses one (OpenAI refuses fields it does not know, and
+// reasoning_effort values a model does not take) has it dropped and the
+// call sent again, once, and the refusal is remembered for later calls.
+func TestReasoningSwitches(t *testing.T) {
+	tests := []struct {
+		name    string
+		refuse  func(raw map[string]any) string // the server's 400 message, "" to answer
+		want    []string                        // switches of the call that was answered
+		refused []string
+	}{
+		{"all taken (vLLM, SGLang, Ollama ignore what they do not read)", func(map[string]any) string { return "" },
+			[]string{"chat_template_kwargs", "reasoning_effort=none"}, nil},
+		{"OpenAI: unknown field and an effort the model lacks", func(raw map[string]any) string {
+			if _, ok := raw["chat_template_kwargs"]; ok {
+				return "Unrecognized request argument supplied: chat_template_kwargs"
+			}
+			if e := raw["reasoning_effort"]; e == "none" || e == "minimal" {
+				return "Unsupported value: 'reasoning_effort' does not support '" + e.(string) + "' with this model."
+			}
+			return ""
+		}, []string{"reasoning_effort=low"}, []string{"chat_template_kwargs", "reasoning_effort=minimal", "reasoning_effort=none"}},
+		{"a gateway that forbids reasoning_effort", func(raw map[string]any) string {
+			if _, ok := raw["reasoning_effort"]; ok {
+				return "Extra inputs are not permitted: body.reasoning_effort"
+			}
+			return ""
+		}, []string{"chat_template_kwargs"}, []string{"reasoning_effort"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply {
+				if msg := tt.refuse(r.Raw); msg != "" {
+					return fakejudge.Reply{Status: 400, Body: `{"error":{"message":"` + msg + `","type":"invalid_request_error"}}`}
+				}
+				return fakejudge.Reply{Choices: []string{`{"a": 1}`}}
+			})
+			defer srv.Close()
+			ab := eval.NewAbilities(eval.EndpointProfile{}, "")
+			c := newTestClient(t, srv.BaseURL(), Config{Abilities: ab})
+			req := chatReq("t")
+			req.Reasoning = "off"
+			if _, err := c.Chat(context.Background(), req); err != nil {
+				t.Fatal(err)
+			}
+			reqs := srv.Requests()
+			last := reqs[len(reqs)-1].Raw
+			var got []string
+			if kw, ok := last["chat_template_kwargs"].(map[string]any); ok {
+				if kw["enable_thinking"] != false || kw["thinking"] != false {
+					t.Errorf("chat_template_kwargs %v", kw)
+				}
+				got = append(got, "chat_template_kwargs")
+			}
+			if e, ok := last["reasoning_effort"].(string); ok {
+				got = append(got, "reasoning_effort="+e)
+			}
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("answered call sent %v, want %v", got, tt.want)
+			}
+			if p := ab.Profile(); strings.Join(p.SwitchRefused, ",") != strings.Join(tt.refused, ",") {
+				t.Errorf("refused %v, want %v", p.SwitchRefused, tt.refused)
+			}
+			// The next call sends only what was taken: no refusal again.
+			n := len(reqs)
+			if _, err := c.Chat(context.Background(), req); err != nil {
+				t.Fatal(err)
+			}
+			if len(srv.Requests()) != n+1 {
+				t.Errorf("the next call took %d requests, want 1", len(srv.Requests())-n)
+			}
+		})
+	}
+	// auto sends no switch at all.
+	srv := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply { return fakejudge.Reply{Choices: []string{`{"a": 1}`}} })
+	defer srv.Close()
+	c := newTestClient(t, srv.BaseURL(), Config{})
+	if _, err := c.Chat(context.Background(), chatReq("t")); err != nil {
+		t.Fatal(err)
+	}
+	raw := srv.Requests()[0].Raw
+	if _, ok := raw["chat_template_kwargs"]; ok {
+		t.Error("auto sent chat_template_kwargs")
+	}
+	if _, ok := raw["reasoning_effort"]; ok {
+		t.Error("auto sent reasoning_effort")
+	}
+}
