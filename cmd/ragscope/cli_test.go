@@ -55,6 +55,7 @@ func TestVersionText(t *testing.T) {
 // The binary prints what its own build information says, under both
 // spellings of the flag.
 func TestVersionFlag(t *testing.T) {
+	needBinary(t)
 	info, err := buildinfo.ReadFile(binary)
 	if err != nil {
 		t.Fatal(err)

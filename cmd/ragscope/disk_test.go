@@ -18,6 +18,7 @@ import (
 // everything stored before it survives; the report is complete or absent;
 // once space is freed, --resume completes the run.
 func TestFullDiskStopsTheRun(t *testing.T) {
+	needBinary(t)
 	if os.Getuid() != 0 {
 		t.Skip("needs root to mount a tmpfs in a private mount namespace")
 	}

@@ -75,9 +75,6 @@ func runOn(t *testing.T, srv *fakejudge.Server, db string, args ...string) (*eva
 // model family gives, through the binary with no extra flags, exactly the
 // scores of the clean judge with the same verdicts underneath.
 func TestJudgePersonasGiveTheCleanScores(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end to end")
-	}
 	data := personaDataset(t)
 	cleanRep, _, _ := personaRun(t, fakejudge.PersonaClean, filepath.Join(t.TempDir(), "r.db"), data)
 	want := scoresOf(t, cleanRep)
@@ -132,9 +129,6 @@ func TestJudgePersonasGiveTheCleanScores(t *testing.T) {
 // endpoint costs the first run refused calls and a notice; the next run
 // starts from the remembered profile and sends none.
 func TestEndpointProfileIsRemembered(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end to end")
-	}
 	data := personaDataset(t)
 	db := filepath.Join(t.TempDir(), "r.db")
 	_, r1, srv1 := personaRun(t, fakejudge.PersonaDeepSeek, db, data)
@@ -176,9 +170,6 @@ func TestEndpointProfileIsRemembered(t *testing.T) {
 // not fit --max-tokens ends as truncated, naming the budget, never as a
 // parse error or a score.
 func TestTokenBudgetTooSmallIsTruncated(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end to end")
-	}
 	rep, _, srv := personaRun(t, fakejudge.PersonaBudget, filepath.Join(t.TempDir(), "r.db"), "--max-tokens", "300", "--metrics", "faithfulness", personaDataset(t))
 	for _, s := range rep.Samples {
 		st, msg := s.Status[eval.Faithfulness], s.Errors[eval.Faithfulness]

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -21,6 +22,12 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if testing.Short() {
+		// The end-to-end tests skip (needBinary): -short is the quick
+		// check of a package, the binary is for CI and a full run.
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "ragscope-bin")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -56,8 +63,18 @@ func cleanEnv(t *testing.T, extra ...string) []string {
 	return append(env, extra...)
 }
 
+// needBinary skips an end-to-end test under -short, where the binary is
+// not built.
+func needBinary(t testing.TB) {
+	t.Helper()
+	if binary == "" {
+		t.Skip("end to end: skipped under -short")
+	}
+}
+
 func runBin(t *testing.T, env []string, args ...string) result {
 	t.Helper()
+	needBinary(t)
 	cmd := exec.Command(binary, args...)
 	cmd.Env = env
 	var so, se bytes.Buffer

@@ -53,6 +53,7 @@ func duplicates(srv *fakejudge.Server) (chat, embeds int) {
 // running, when the test ends.
 func startBin(t *testing.T, env []string, args ...string) *bgRun {
 	t.Helper()
+	needBinary(t)
 	b := &bgRun{cmd: exec.Command(binary, args...)}
 	b.cmd.Env = env
 	b.cmd.Stdout, b.cmd.Stderr = &b.stdout, &b.stderr

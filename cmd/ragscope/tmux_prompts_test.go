@@ -447,6 +447,7 @@ func TestPromptWorkflowOverSSHInTmux(t *testing.T) {
 	}
 	ssh, logins := startSSHD(t)
 	before := logins()
+	needBinary(t)
 	sc := newPromptScenario(t)
 	remote := []string{"cd", shellQuote(repoFile(".")), "&&", "exec", "env", "-u", "VISUAL",
 		"HOME=" + shellQuote(t.TempDir()), "XDG_CACHE_HOME=" + shellQuote(t.TempDir())}

@@ -47,6 +47,7 @@ type tmuxPane struct {
 // pane_dead_status can miss the child's exit).
 func startTmuxEnv(t *testing.T, width, height int, extraEnv []string, argv ...string) *tmuxPane {
 	t.Helper()
+	needBinary(t)
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not on PATH: install tmux to run the terminal end-to-end tests")
 	}
