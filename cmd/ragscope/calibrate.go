@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -28,7 +29,7 @@ import (
 // one run would build from the same flags, settings file and environment.
 var calibrateGroups = []flagGroup{
 	{"calibration", []string{"datasets", "judge", "limit", "yes"}},
-	{"judge (--judge llm)", judgeFlagsOf(runFlagGroups[0].flags, "metrics", "strictness", "ac-weights", "fc-mode", "ns-mode", "no-n", "offline")},
+	{"judge (--judge llm)", judgeFlagsOf(append(slices.Clone(runFlagGroups[0].flags), runFlagGroups[1].flags...), "judge", "metrics", "strictness", "ac-weights", "fc-mode", "ns-mode", "no-n", "offline")},
 	{"cache & store", []string{"db", "no-cache", "cache-only"}},
 	{"cost", []string{"prices", "config"}},
 }

@@ -74,6 +74,7 @@ var flagEnv = map[string]string{
 	"prices":             "RAGSCOPE_PRICES",
 	"ascii":              "RUNEWIDTH_EASTASIAN",
 	"config":             "RAGSCOPE_CONFIG",
+	"judge":              "RAGSCOPE_JUDGE",
 }
 
 // noteEnv ends the help text of each flag of fs that has an environment
@@ -110,6 +111,9 @@ func settingsPath(explicit string) (path string, required bool) {
 func applySettings(fs *pflag.FlagSet, path string, required bool) error {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) && !required {
+		if fl := fs.Lookup("judge"); fl != nil && fl.Annotations[profileAnnotation] != nil && fl.Value.String() != "" {
+			return errorf("judge %q: there is no settings file %s; add the profile with ragscope judge add %s --base-url URL --model MODEL", fl.Value.String(), path, fl.Value.String())
+		}
 		return nil
 	}
 	if err != nil {
@@ -123,12 +127,27 @@ func applySettings(fs *pflag.FlagSet, path string, required bool) error {
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *pflag.Flag) { given[f.Name] = true })
+	name, prof, err := profileOf(fs, raw, path)
+	if err != nil {
+		return errorf("%v", err)
+	}
+	if prof != nil {
+		if err := applyProfile(fs, name, prof, given, path); err != nil {
+			return errorf("%v", err)
+		}
+		// The profile's settings are the file's most precise: its own
+		// top-level keys do not change them.
+		fs.Visit(func(f *pflag.Flag) { given[f.Name] = true })
+	}
 	keys := make([]string, 0, len(raw))
 	for k := range raw {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
+		if k == "judge" || k == "judges" {
+			continue // read above
+		}
 		if k == "api_key" {
 			return errorf("settings %s: %q is not read from a file; put the key in OPENAI_API_KEY", path, k)
 		}

@@ -18,7 +18,8 @@ import (
 // have no meaning for an estimate.
 var estimateGroups = []flagGroup{
 	runFlagGroups[0], // judge
-	runFlagGroups[1], // dataset
+	runFlagGroups[1], // judge (advanced)
+	runFlagGroups[2], // dataset
 	{"cache & store", []string{"db", "no-cache", "cache-only", "resume"}},
 	{"output", []string{"json", "prices", "config"}},
 }

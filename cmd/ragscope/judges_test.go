@@ -186,3 +186,73 @@ func TestTokenBudgetTooSmallIsTruncated(t *testing.T) {
 		t.Errorf("budgets asked %v, want the server's default (0) then 300", budgets)
 	}
 }
+
+// TestJudgeProfiles: judge add checks a judge and saves it; --judge picks a
+// profile, which wins over the environment and the file's own keys, a flag
+// over it; its key comes from the variable it names; a missing profile, a
+// key in the file and an unknown setting are refused naming them.
+func TestJudgeProfiles(t *testing.T) {
+	good := fakejudge.New(fakejudge.Generic)
+	defer good.Close()
+	other := fakejudge.New(fakejudge.Generic)
+	defer other.Close()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(cfg, []byte(`{"concurrency": 2}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := cleanEnv(t, "LOCAL_KEY=sk-local-0123456789", "OPENAI_BASE_URL="+other.BaseURL(), "OPENAI_API_KEY=sk-other")
+	r := runBin(t, env, "judge", "add", "local", "--config", cfg, "--base-url", good.BaseURL(), "--model", "judge-model",
+		"--embedding-model", "emb", "--reasoning", "off", "--api-key-env", "LOCAL_KEY", "--default")
+	if r.code != exitOK || !strings.Contains(r.stdout, "ready") || !strings.Contains(r.stdout, `saved judge "local"`) {
+		t.Fatalf("judge add: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	b, _ := os.ReadFile(cfg)
+	for _, want := range []string{`"concurrency": 2`, `"judge": "local"`, `"api_key_env": "LOCAL_KEY"`, `"reasoning": "off"`, good.BaseURL()} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("settings file lacks %s:\n%s", want, b)
+		}
+	}
+	if strings.Contains(string(b), "sk-local") {
+		t.Fatalf("the key was written:\n%s", b)
+	}
+	r = runBin(t, env, "judge", "list", "--config", cfg)
+	if !strings.Contains(r.stdout, "* local") || !strings.Contains(r.stdout, "judge-model") {
+		t.Errorf("judge list:\n%s%s", r.stdout, r.stderr)
+	}
+	// The default profile is used, over OPENAI_BASE_URL, with its own key.
+	before := good.Count("")
+	r = runBin(t, env, "run", "--headless", "--config", cfg, "--db", filepath.Join(dir, "r.db"), "--metrics", "faithfulness", personaDataset(t))
+	if r.code != exitOK || good.Count("") == before || other.Count("") != 0 {
+		t.Fatalf("run with the default profile: exit %d, %d calls to the profile's endpoint, %d to OPENAI_BASE_URL\n%s", r.code, good.Count("")-before, other.Count(""), r.stderr)
+	}
+	for _, q := range good.Requests()[before:] {
+		if q.Header.Get("Authorization") != "Bearer sk-local-0123456789" {
+			t.Fatalf("the profile's key was not sent: %q", q.Header.Get("Authorization"))
+		}
+		if kw, ok := q.Raw["chat_template_kwargs"].(map[string]any); !ok || kw["enable_thinking"] != false {
+			t.Fatalf("the profile's reasoning off was not sent: %v", q.Raw)
+		}
+	}
+	// A flag wins over the profile.
+	r = runBin(t, env, "run", "--headless", "--config", cfg, "--base-url", other.BaseURL(), "--db", filepath.Join(dir, "r2.db"), "--metrics", "faithfulness", personaDataset(t))
+	if r.code != exitOK || other.Count("") == 0 {
+		t.Fatalf("--base-url over the profile: exit %d, %d calls to it\n%s", r.code, other.Count(""), r.stderr)
+	}
+	for _, tc := range []struct{ file, args, want string }{
+		{`{"judges": {"local": {"model": "m"}}}`, "--judge nope", `judge "nope" is not in`},
+		{`{"judges": {"local": {"api_key": "sk-x"}}}`, "--judge local", "the key is not read from a file"},
+		{`{"judges": {"local": {"colour": "red"}}}`, "--judge local", `"colour" is not a judge setting`},
+		{`{"judges": {"local": {"api_key_env": "UNSET_KEY"}}}`, "--judge local", "$UNSET_KEY, which is not set"},
+	} {
+		p := filepath.Join(t.TempDir(), "c.json")
+		if err := os.WriteFile(p, []byte(tc.file), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		args := append([]string{"run", "--headless", "--config", p}, strings.Fields(tc.args)...)
+		r := runBin(t, cleanEnv(t), append(args, personaDataset(t))...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%s %s: exit %d, stderr %q; want exit 2 saying %q", tc.file, tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+}

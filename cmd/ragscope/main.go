@@ -105,7 +105,7 @@ ragscope diff RUN_A latest`,
 		root.AddCommand(sub)
 	}
 	help := c.helpCommand()
-	for _, sub := range []*cobra.Command{c.cacheCommand(), c.dbCommand(), c.labelsCommand(), c.promptsCommand(), c.completionCommand(), c.manCommand(), help} {
+	for _, sub := range []*cobra.Command{c.judgeCommand(), c.cacheCommand(), c.dbCommand(), c.labelsCommand(), c.promptsCommand(), c.completionCommand(), c.manCommand(), help} {
 		sub.GroupID = "keep"
 		root.AddCommand(sub)
 	}

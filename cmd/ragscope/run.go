@@ -31,6 +31,7 @@ type runFlags struct {
 	ascii    bool
 	config   string
 	yes      bool // run even when the estimate exceeds --confirm-over (headless)
+	judge    string
 }
 
 // addRunFlags defines the flags of run (and check, which shares the judge
@@ -39,6 +40,8 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	c := &f.Config
 	fs.SortFlags = false
 	// judge
+	fs.StringVar(&f.judge, "judge", os.Getenv("RAGSCOPE_JUDGE"), "a named judge profile of the settings file (see ragscope judge); flags given here still win")
+	_ = fs.SetAnnotation("judge", profileAnnotation, []string{"true"})
 	fs.StringVar(&c.BaseURL, "base-url", os.Getenv("OPENAI_BASE_URL"), "OpenAI-compatible API base URL, e.g. http://localhost:11434/v1")
 	fs.StringVar(&c.APIKey, "api-key", "", "API key; prefer the environment variable: flags show in the process list")
 	fs.StringVar(&c.APIType, "api-type", "openai", "API flavour: openai or azure")
@@ -105,9 +108,10 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 
 // runFlagGroups are the headings of run's and check's flags in their help.
 var runFlagGroups = []flagGroup{
-	{"judge", []string{"base-url", "api-key", "api-type", "api-version", "model", "embedding-model", "embedding-base-url",
-		"embedding-dimensions", "embedding-format", "response-format", "reasoning", "max-tokens", "temperature", "strictness", "ac-weights", "fc-mode", "ns-mode", "no-n", "metrics", "lang",
-		"prompts", "offline", "concurrency", "request-timeout", "max-retries", "max-retry-after", "rpm", "tpm", "max-reply-bytes"}},
+	{"judge", []string{"judge", "base-url", "api-key", "model", "embedding-model", "reasoning", "metrics", "lang", "offline"}},
+	{"judge (advanced)", []string{"api-type", "api-version", "embedding-base-url", "embedding-dimensions", "embedding-format",
+		"response-format", "max-tokens", "temperature", "strictness", "ac-weights", "fc-mode", "ns-mode", "no-n",
+		"prompts", "concurrency", "request-timeout", "max-retries", "max-retry-after", "rpm", "tpm", "max-reply-bytes"}},
 	{"dataset", []string{"map", "skip-invalid", "max-record-bytes", "sample", "seed"}},
 	{"cache & store", []string{"db", "no-cache", "cache-only", "resume"}},
 	{"output & interface", []string{"headless", "out", "format", "detach", "log", "ascii", "config"}},

@@ -1,0 +1,354 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/ragscope/ragscope/app"
+	"github.com/ragscope/ragscope/app/outfile"
+)
+
+// A judge profile is a named set of judge settings in the settings file,
+// so that a team switches judges by name instead of retyping a dozen flags:
+//
+//	{"judge": "local",
+//	 "judges": {"local": {"base_url": "http://localhost:11434/v1", "model": "qwen3:14b",
+//	                      "embedding_model": "bge-m3", "reasoning": "off"},
+//	            "deepseek": {"base_url": "https://api.deepseek.com/v1", "model": "deepseek-chat",
+//	                         "api_key_env": "DEEPSEEK_API_KEY"}}}
+//
+// --judge NAME (or RAGSCOPE_JUDGE, or the file's "judge") picks one. Its
+// keys count as given more precisely than the file's own keys and the
+// environment's OPENAI_BASE_URL or RAGSCOPE_MODEL: a chosen profile is
+// what the user asked for. Flags on the command line still win. A profile
+// holds no key: api_key_env names the environment variable that does.
+
+// judgeKeys are the settings a profile may hold: the judge's.
+var judgeKeys = []string{
+	"base_url", "model", "embedding_model", "embedding_base_url", "embedding_dimensions", "embedding_format",
+	"api_type", "api_version", "response_format", "reasoning", "max_tokens", "temperature", "concurrency",
+	"request_timeout", "max_retries", "max_retry_after", "rpm", "tpm", "max_reply_bytes",
+}
+
+// apiKeyEnv is the profile key that names the key's environment variable.
+const apiKeyEnv = "api_key_env"
+
+// profileAnnotation marks the --judge flag that names a profile (calibrate
+// has a --judge of its own: offline or llm).
+const profileAnnotation = "ragscope-judge-profile"
+
+// profileOf returns the chosen profile of the settings file's object raw:
+// --judge (given on the command line or by RAGSCOPE_JUDGE) over the file's
+// "judge". name is "" when none is chosen.
+func profileOf(fs *pflag.FlagSet, raw map[string]any, path string) (name string, prof map[string]any, err error) {
+	if fl := fs.Lookup("judge"); fl != nil && fl.Annotations[profileAnnotation] != nil {
+		name = fl.Value.String()
+	}
+	if name == "" {
+		if s, ok := raw["judge"].(string); ok {
+			name = s
+		} else if raw["judge"] != nil {
+			return "", nil, fmt.Errorf("settings %s: \"judge\" must be the name of a profile under \"judges\"", path)
+		}
+	}
+	profiles, err := judgeProfiles(raw, path)
+	if err != nil || name == "" {
+		return name, nil, err
+	}
+	prof, ok := profiles[name]
+	if !ok {
+		names := make([]string, 0, len(profiles))
+		for n := range profiles {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		if len(names) == 0 {
+			return "", nil, fmt.Errorf("judge %q: %s has no \"judges\"; add one with ragscope judge add %s --base-url URL --model MODEL", name, path, name)
+		}
+		return "", nil, fmt.Errorf("judge %q is not in %s (profiles: %s)", name, path, strings.Join(names, ", "))
+	}
+	return name, prof, nil
+}
+
+// judgeProfiles reads and checks the file's "judges".
+func judgeProfiles(raw map[string]any, path string) (map[string]map[string]any, error) {
+	out := map[string]map[string]any{}
+	if raw["judges"] == nil {
+		return out, nil
+	}
+	js, ok := raw["judges"].(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("settings %s: \"judges\" must be an object of named profiles", path)
+	}
+	for name, v := range js {
+		p, ok := v.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("settings %s: judges.%s must be an object of judge settings", path, name)
+		}
+		for k := range p {
+			if k != apiKeyEnv && !contains(judgeKeys, k) {
+				if k == "api_key" {
+					return nil, fmt.Errorf("settings %s: judges.%s: the key is not read from a file; name its environment variable with %q", path, name, apiKeyEnv)
+				}
+				return nil, fmt.Errorf("settings %s: judges.%s: %q is not a judge setting (known: %s, %s)", path, name, k, strings.Join(judgeKeys, ", "), apiKeyEnv)
+			}
+		}
+		out[name] = p
+	}
+	return out, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// applyProfile sets the flags of fs that the command line left unset from
+// the chosen profile; given are the flags given on the command line.
+func applyProfile(fs *pflag.FlagSet, name string, prof map[string]any, given map[string]bool, path string) error {
+	keys := make([]string, 0, len(prof))
+	for k := range prof {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if k == apiKeyEnv {
+			env, _ := prof[k].(string)
+			if env == "" {
+				return fmt.Errorf("settings %s: judges.%s.%s must name an environment variable", path, name, k)
+			}
+			if fs.Lookup("api-key") != nil && !given["api-key"] {
+				v := os.Getenv(env)
+				if v == "" {
+					return fmt.Errorf("judge %q: its key is read from $%s, which is not set", name, env)
+				}
+				if err := fs.Set("api-key", v); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		flag := settingFlags[k]
+		if fs.Lookup(flag) == nil || given[flag] {
+			continue
+		}
+		v, err := settingValue(prof[k])
+		if err != nil {
+			return fmt.Errorf("settings %s: judges.%s.%s %v", path, name, k, err)
+		}
+		if err := fs.Set(flag, v); err != nil {
+			return fmt.Errorf("settings %s: judges.%s.%s: %v", path, name, k, err)
+		}
+	}
+	return nil
+}
+
+// settingValue is a settings value as flag text.
+func settingValue(v any) (string, error) {
+	switch x := v.(type) {
+	case string:
+		return x, nil
+	case json.Number:
+		return x.String(), nil
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64), nil
+	case bool:
+		return strconv.FormatBool(x), nil
+	}
+	return "", errors.New("must be a string, number or boolean")
+}
+
+// judgeCommand is `ragscope judge`: the named judge profiles.
+func (c *cli) judgeCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "judge",
+		Short: "Named judge profiles in the settings file: add one after checking it, list them",
+		Long:  `A judge profile is a named set of judge settings (base URL, model, embedding model, reasoning, ...) under "judges" in the settings file; --judge NAME picks one for run, check, estimate and watch, and "judge" in the file names the default.`,
+	}
+	cmd.AddCommand(c.judgeAddCommand(), c.judgeListCommand())
+	return cmd
+}
+
+// judgeAddCommand is `ragscope judge add NAME [judge flags]`: check runs on
+// the settings; when a run with them would work they are written as the
+// profile NAME.
+func (c *cli) judgeAddCommand() *cobra.Command {
+	var f runFlags
+	var keyEnv string
+	var makeDefault, force bool
+	cmd := &cobra.Command{
+		Use:   "add NAME",
+		Short: "Check judge settings and save them as a named profile",
+		Example: `ragscope judge add local --base-url http://localhost:11434/v1 --model qwen3:14b --embedding-model bge-m3 --reasoning off --default
+DEEPSEEK_API_KEY=sk-... ragscope judge add deepseek --base-url https://api.deepseek.com/v1 --model deepseek-chat --api-key-env DEEPSEEK_API_KEY`,
+		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
+			if len(pos) != 1 || pos[0] == "" {
+				return usageHint(c.stderr, cmd, "give the profile's NAME")
+			}
+			name := pos[0]
+			if keyEnv != "" {
+				f.APIKey = os.Getenv(keyEnv)
+			} else if f.APIKey == "" {
+				f.APIKey = os.Getenv("OPENAI_API_KEY")
+			}
+			if err := f.Validate(); err != nil {
+				fmt.Fprintln(c.stderr, "ragscope judge add:", err)
+				return exitUsage
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			if code := app.Check(ctx, &f.Config, c.stdout); code != exitOK && !force {
+				fmt.Fprintf(c.stderr, "ragscope judge add: %s not saved: the check above says what to change (--force saves it anyway)\n", name)
+				return code
+			}
+			prof := map[string]any{}
+			cmd.Flags().Visit(func(fl *pflag.Flag) {
+				for k, flag := range settingFlags {
+					if flag == fl.Name && contains(judgeKeys, k) {
+						prof[k] = fl.Value.String()
+					}
+				}
+			})
+			if keyEnv != "" {
+				prof[apiKeyEnv] = keyEnv
+			}
+			path, _ := settingsPath(f.config)
+			if err := saveProfile(path, name, prof, makeDefault); err != nil {
+				fmt.Fprintln(c.stderr, "ragscope judge add:", err)
+				return exitFatal
+			}
+			fmt.Fprintf(c.stdout, "saved judge %q in %s; use it with --judge %s\n", name, path, name)
+			return exitOK
+		}),
+	}
+	addRunFlags(&f, cmd.Flags())
+	cmd.Flags().StringVar(&keyEnv, "api-key-env", "", "the environment variable that holds this judge's API key (the key itself is never written)")
+	cmd.Flags().BoolVar(&makeDefault, "default", false, "make it the default judge (\"judge\" in the settings file)")
+	cmd.Flags().BoolVar(&force, "force", false, "save the profile even when the check fails")
+	registerRunCompletions(cmd)
+	return cmd
+}
+
+// judgeListCommand is `ragscope judge list`.
+func (c *cli) judgeListCommand() *cobra.Command {
+	var config string
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the judge profiles of the settings file",
+		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
+			path, _ := settingsPath(config)
+			raw, err := readSettingsObject(path)
+			if err != nil {
+				fmt.Fprintln(c.stderr, "ragscope judge list:", err)
+				return exitUsage
+			}
+			profiles, err := judgeProfiles(raw, path)
+			if err != nil {
+				fmt.Fprintln(c.stderr, "ragscope judge list:", err)
+				return exitUsage
+			}
+			if len(profiles) == 0 {
+				fmt.Fprintf(c.stdout, "no judge profiles in %s; add one with ragscope judge add NAME --base-url URL --model MODEL\n", path)
+				return exitOK
+			}
+			def, _ := raw["judge"].(string)
+			names := make([]string, 0, len(profiles))
+			for n := range profiles {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				mark := " "
+				if n == def {
+					mark = "*"
+				}
+				p := profiles[n]
+				fmt.Fprintf(c.stdout, "%s %-12s %v  %v\n", mark, n, orDash(p["model"]), orDash(p["base_url"]))
+			}
+			return exitOK
+		}),
+	}
+	cmd.Flags().StringVar(&config, "config", "", "settings file (default $XDG_CONFIG_HOME/ragscope/config.json)")
+	return cmd
+}
+
+func orDash(v any) any {
+	if v == nil {
+		return "-"
+	}
+	return v
+}
+
+// readSettingsObject reads the settings file's object; a file that does
+// not exist is empty.
+func readSettingsObject(path string) (map[string]any, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return map[string]any{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var raw map[string]any
+	if err := dec.Decode(&raw); err != nil {
+		return nil, fmt.Errorf("%s: not a JSON object: %v", path, err)
+	}
+	return raw, nil
+}
+
+// saveProfile writes the profile into the settings file, keeping the rest
+// of it, atomically.
+func saveProfile(path, name string, prof map[string]any, makeDefault bool) error {
+	if path == "" {
+		return errors.New("no settings file: pass --config FILE")
+	}
+	raw, err := readSettingsObject(path)
+	if err != nil {
+		return err
+	}
+	js, _ := raw["judges"].(map[string]any)
+	if js == nil {
+		js = map[string]any{}
+	}
+	js[name] = prof
+	raw["judges"] = js
+	if makeDefault {
+		raw["judge"] = name
+	}
+	b, err := json.MarshalIndent(raw, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	out, err := outfile.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := out.Write(append(b, '\n')); err != nil {
+		out.Abort()
+		return err
+	}
+	return out.Commit()
+}
