@@ -173,10 +173,25 @@ func (x *extractor) candidates() ([]string, error) {
 
 // fenced returns the bodies of the Markdown code blocks that open with '{'.
 // An info string (```json) on the opening line is skipped when that line
-// holds no '{'.
+// holds no '{'. The next newline is remembered, so no byte is searched
+// twice for it however many fences there are.
 func (x *extractor) fenced() ([]string, error) {
 	s := x.s
 	var out []string
+	// next returns the offset of the next c at or after from, remembered
+	// in *cache (-2 unknown, -1 none left).
+	next := func(cache *int, from int, c byte) int {
+		if *cache == -1 || *cache >= from {
+			return *cache
+		}
+		if k := strings.IndexByte(s[from:], c); k >= 0 {
+			*cache = from + k
+		} else {
+			*cache = -1
+		}
+		return *cache
+	}
+	nextNL, nextBrace := -2, -2
 	for pos, n := 0, 0; len(out) < maxCandidates; n++ {
 		if n%1024 == 1023 {
 			if err := x.alive(); err != nil {
@@ -188,9 +203,9 @@ func (x *extractor) fenced() ([]string, error) {
 			break
 		}
 		body := pos + i + 3
-		if nl := strings.IndexByte(s[body:], '\n'); nl >= 0 {
-			if br := strings.IndexByte(s[body:body+nl], '{'); br < 0 {
-				body += nl + 1
+		if nl := next(&nextNL, body, '\n'); nl >= 0 {
+			if br := next(&nextBrace, body, '{'); br < 0 || br > nl {
+				body = nl + 1
 			}
 		}
 		end := strings.Index(s[body:], "```")

@@ -98,6 +98,8 @@ func hostile() []struct{ name, in string } {
 		{"{} repeated", rep("{}")},
 		{"{{}} in an open brace", "{" + rep("{{}}")},
 		{"fences", rep("```")},
+		{"fences on one long line", rep("```x") + "\n"},
+		{"fences and braces on one long line", rep("```x{") + "\n"},
 		{"fences with braces", rep("```{") + "\n"},
 		{"fence and newline", rep("```\n{")},
 		{"deep nesting, balanced", strings.Repeat(`{"a":`, deep) + "1" + strings.Repeat("}", deep)},
