@@ -302,6 +302,13 @@ func (f *fakeRuns) Stop(id string) error {
 	return nil
 }
 
+func (f *fakeRuns) Outcome(ctx context.Context, id string) (RunOutcome, error) {
+	if id != "run-1" {
+		return RunOutcome{}, nil
+	}
+	return RunOutcome{Known: true, Done: true, Code: 4, Summary: "gate FAILED"}, nil
+}
+
 func TestRunService(t *testing.T) {
 	req := SubmitRequest{Config: []byte(`{"dataset":"qa.jsonl"}`), APIKey: "sk-secret-123", Dir: "/work"}
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
@@ -326,6 +333,12 @@ func TestRunService(t *testing.T) {
 		}
 		if err := cl.Stop("run-2"); err == nil || !strings.Contains(err.Error(), "run run-2 is not being evaluated") {
 			t.Fatalf("Stop of an unknown run: %v", err)
+		}
+		if o, err := cl.Outcome(context.Background(), "run-1"); err != nil || o != (RunOutcome{Known: true, Done: true, Code: 4, Summary: "gate FAILED"}) {
+			t.Fatalf("Outcome = %+v, %v", o, err)
+		}
+		if o, err := cl.Outcome(context.Background(), "run-2"); err != nil || o.Known {
+			t.Fatalf("Outcome of an unknown run = %+v, %v", o, err)
 		}
 		runs.err = fmt.Errorf("endpoint said: invalid key %s", req.APIKey)
 		_, err = cl.Submit(req)

@@ -552,3 +552,21 @@ func (c *Client) Submit(req SubmitRequest) (string, error) {
 func (c *Client) Stop(id string) error {
 	return c.call("Stop", runIDArgs{RunID: id}, &none{})
 }
+
+// Outcome waits until a run the holder's RunService evaluates has ended
+// and says how (its exit code), or until ctx is done. A run the service
+// does not know comes back at once with Known false.
+func (c *Client) Outcome(ctx context.Context, id string) (RunOutcome, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return RunOutcome{}, err
+		}
+		var r RunOutcome
+		if _, err := c.callCtx(ctx, "Outcome", runIDArgs{RunID: id}, &r); err != nil {
+			return RunOutcome{}, err
+		}
+		if r.Done || !r.Known {
+			return r, nil
+		}
+	}
+}

@@ -286,6 +286,24 @@ func (s *service) Stop(in json.RawMessage, out *json.RawMessage) error {
 	})
 }
 
+// Outcome waits, at most maxWatchWait, for the end of a run the holder's
+// RunService evaluates; the client asks again while it is not Done.
+func (s *service) Outcome(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a runIDArgs) (RunOutcome, error) {
+		runs, err := s.runService()
+		if err != nil {
+			return RunOutcome{}, err
+		}
+		ctx, cancel := context.WithTimeout(s.c.ctx, maxWatchWait)
+		defer cancel()
+		o, err := runs.Outcome(ctx, a.RunID)
+		if err != nil && s.c.ctx.Err() != nil {
+			err = errStopping
+		}
+		return o, err
+	})
+}
+
 // runService is the holder's RunService, or the error that it has none.
 func (s *service) runService() (RunService, error) {
 	if runs := s.c.srv.opt.Runs; runs != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ragscope/ragscope/app/holder"
 	"github.com/ragscope/ragscope/eval/fakejudge"
 )
 
@@ -39,5 +40,68 @@ func TestKilledServeLeavesNoTemporaryReport(t *testing.T) {
 		if strings.Contains(e.Name(), ".tmp-") || e.Name() == "report.json" || e.Name() == "junit.xml" {
 			t.Errorf("the killed server left %s beside --out", e.Name())
 		}
+	}
+}
+
+// `attach --wait RUN` gives a script the exit code of a detached run, its
+// gate included: 4 for a breached gate, 0 for a passed one, and 130 for a
+// run stopped before its end.
+func TestAttachWaitExitsWithTheRunsCode(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Generic)
+	srv.Set(func(s *fakejudge.Server) { s.Delay = 20 * time.Millisecond })
+	defer srv.Close()
+	// With the offline judge, faithfulness of gateDataset is 0.75.
+	data := gateDataset(t, 8)
+	db := filepath.Join(t.TempDir(), "r.db")
+	env := cleanEnv(t, "OPENAI_BASE_URL="+srv.BaseURL())
+	_, sub := serveAndDetach(t, env, "k", db, "--offline", "--metrics", "faithfulness", "--fail-under", "faithfulness=0.8", data)
+	id := strings.TrimSpace(sub.stdout)
+	r := runBin(t, env, "attach", "--wait", id, "--db", db)
+	if r.code != exitGate || !strings.Contains(r.stderr, "gate FAILED") {
+		t.Fatalf("attach --wait of a run whose gate fails: exit %d, want %d\n%s", r.code, exitGate, r.stderr)
+	}
+	// Waiting for a run that already ended answers at once, the same way.
+	if r := runBin(t, env, "attach", "--wait", "latest", "--db", db); r.code != exitGate {
+		t.Fatalf("attach --wait latest after the end: exit %d\n%s", r.code, r.stderr)
+	}
+	sub = runBin(t, append(env, "OPENAI_API_KEY=k"), "run", "--detach", "--db", db, "--offline", "--metrics", "faithfulness", "--fail-under", "faithfulness=0.5", data)
+	if sub.code != 0 {
+		t.Fatalf("run --detach: exit %d\n%s", sub.code, sub.stderr)
+	}
+	if r := runBin(t, env, "attach", "--wait", strings.TrimSpace(sub.stdout), "--db", db); r.code != exitOK || !strings.Contains(r.stderr, "gate passed") {
+		t.Fatalf("attach --wait of a run whose gate passes: exit %d\n%s", r.code, r.stderr)
+	}
+	// A run stopped with X (Stop) before its end: 130, as an interrupted run.
+	srv.Set(func(s *fakejudge.Server) { s.Delay = 300 * time.Millisecond })
+	slow := smallDataset(t, 40)
+	sub = runBin(t, append(env, "OPENAI_API_KEY=k"), "run", "--detach", "--db", db, "--concurrency", "1", slow)
+	id = strings.TrimSpace(sub.stdout)
+	waiter := startBin(t, env, "attach", "--wait", id, "--db", db)
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(runBin(t, env, "runs", "--db", db).stdout, "running (pid"); {
+		if time.Now().After(deadline) {
+			t.Fatal("the slow run is not running")
+		}
+	}
+	stopRun(t, db, id)
+	err := waiter.cmd.Wait()
+	if code := waiter.cmd.ProcessState.ExitCode(); code != exitInterrupted {
+		t.Fatalf("attach --wait of a stopped run: exit %d (%v), want %d\n%s", code, err, exitInterrupted, waiter.stderr.String())
+	}
+}
+
+// stopRun stops a run the server on db evaluates, as X in attach does.
+func stopRun(t *testing.T, db, id string) {
+	t.Helper()
+	sock, err := holder.SocketPath(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := holder.Dial(sock, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	if err := cl.Stop(id); err != nil {
+		t.Fatal(err)
 	}
 }
