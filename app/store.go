@@ -288,6 +288,43 @@ func (s *Shared) EndRun(id string) error {
 	return nil
 }
 
+// SetProgress tells watchers of a run this process evaluates how far it is
+// (see holder.Progress). Best effort: a holder that is gone or busy costs
+// the watchers a figure, never the run a wait.
+func (s *Shared) SetProgress(id string, p holder.Progress) {
+	s.mu.Lock()
+	srv, cl := s.srv, s.cl
+	s.mu.Unlock()
+	switch {
+	case srv != nil:
+		srv.SetProgress(id, p)
+	case cl != nil:
+		_ = cl.SetProgress(id, p)
+	}
+}
+
+// RunProgress is what the evaluator of a live run last said of it.
+func (s *Shared) RunProgress(id string) (holder.RunProgress, error) {
+	var out holder.RunProgress
+	err := s.do(func(st cache.Store) error {
+		s.mu.Lock()
+		srv, cl := s.srv, s.cl
+		s.mu.Unlock()
+		switch {
+		case srv != nil:
+			out = srv.Progress(id)
+		case cl != nil:
+			var err error
+			out, err = cl.Progress(id)
+			return err
+		default:
+			out = holder.RunProgress{} // a short command holding the file: nothing else runs
+		}
+		return nil
+	})
+	return out, err
+}
+
 // Live lists the runs being evaluated now by the holder or its clients.
 func (s *Shared) Live() (map[string]holder.LiveRun, error) {
 	var out map[string]holder.LiveRun

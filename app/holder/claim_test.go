@@ -279,6 +279,39 @@ func TestLiveRuns(t *testing.T) {
 	}
 }
 
+// The evaluator of a live run tells the holder its progress; any client
+// reads it; only the evaluator sets it; it goes with the run.
+func TestRunProgress(t *testing.T) {
+	srv := serveDB(t, newDB(t), ServeOptions{Role: "run"})
+	a, b := dial(t, srv.Socket()), dial(t, srv.Socket())
+	if err := a.BeginRun("theirs"); err != nil {
+		t.Fatal(err)
+	}
+	p := Progress{Calls: eval.CallCounts{Chat: 22, CacheHits: 1}, Tokens: eval.Usage{PromptTokens: 900}, InFlight: 4,
+		Samples: []StartedSample{{Index: 0, ID: "s0", Question: "why?"}, {Index: 3, Answer: "because"}}}
+	if err := a.SetProgress("theirs", p); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.SetProgress("theirs", Progress{InFlight: 99}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.Progress("theirs")
+	if err != nil || !got.Live || got.Progress == nil {
+		t.Fatalf("Progress = %+v, %v", got, err)
+	}
+	sameJSON(t, "progress", p, *got.Progress)
+	srv.BeginRun("mine")
+	srv.SetProgress("mine", Progress{InFlight: 2})
+	if got, err := a.Progress("mine"); err != nil || got.Progress == nil || got.Progress.InFlight != 2 {
+		t.Fatalf("the holder's own run: %+v, %v", got, err)
+	}
+	_ = a.Close()
+	waitClients(t, srv, 1)
+	if got, err := b.Progress("theirs"); err != nil || got.Live || got.Progress != nil {
+		t.Fatalf("after its evaluator left, the run's progress is %+v, %v", got, err)
+	}
+}
+
 type fakeRuns struct {
 	mu   sync.Mutex
 	reqs []SubmitRequest

@@ -70,6 +70,7 @@ type Server struct {
 type liveEntry struct {
 	owner *conn // nil: the holder's own run
 	LiveRun
+	progress *Progress // the evaluator's last word on it; nil: none yet
 }
 
 // Serve serves db on its socket (SocketPath) until Close. Close the server

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -104,4 +105,40 @@ func stopRun(t *testing.T, db, id string) {
 	if err := cl.Stop(id); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// `attach` of a run before any of its samples is stored shows what the
+// server has in flight: the samples being evaluated as rows and the calls
+// sent so far, not "waiting for the first sample" with nothing sent. After
+// X the screen shows the samples the stopped run stored.
+func TestAttachShowsWhatIsInFlightInTmux(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Generic)
+	// Slow enough that no sample finishes while the screen is read: a
+	// sample is a chain of several calls.
+	srv.Set(func(s *fakejudge.Server) { s.Delay = 700 * time.Millisecond })
+	defer srv.Close()
+	data := smallDataset(t, 24)
+	db := filepath.Join(t.TempDir(), "r.db")
+	env := cleanEnv(t, "OPENAI_BASE_URL="+srv.BaseURL())
+	_, sub := serveAndDetach(t, env, "k", db, "--concurrency", "4", data)
+	id := strings.TrimSpace(sub.stdout)
+	p := startTmux(t, 120, 40, "attach", id, "--db", db)
+	inFlight := regexp.MustCompile(`in flight [1-9]`)
+	sent := regexp.MustCompile(`calls sent [1-9]`)
+	running := regexp.MustCompile(`running [1-9]`)
+	screen := p.waitFor("the samples and calls in flight", func(s string) bool {
+		return strings.Contains(s, "live run "+id) && running.MatchString(s) && strings.Contains(s, "question 0?") &&
+			sent.MatchString(s) && inFlight.MatchString(s)
+	})
+	if strings.Contains(screen, "waiting for the first sample") {
+		t.Fatalf("the attached screen shows rows in flight and waits for the first sample:\n%s", screen)
+	}
+	p.keys("X")
+	p.waitForText("Stop run " + id + "?")
+	p.keys("y")
+	screen = p.waitFor("the stopped run", func(s string) bool { return strings.Contains(s, "finished in") })
+	if strings.Contains(screen, "no samples") || !strings.Contains(screen, "24/24") {
+		t.Fatalf("after X the screen does not show the stored samples:\n%s", screen)
+	}
+	p.quit()
 }
