@@ -63,6 +63,10 @@ type Shared struct {
 	cl   *holder.Client
 	live map[string]bool // runs this process is evaluating
 	gen  int             // bumped on every (re)attachment
+
+	// note says the holder stopped answering ("" while it answers).
+	noteMu sync.Mutex
+	note   string
 }
 
 var _ cache.Store = (*Shared)(nil)
@@ -103,6 +107,7 @@ func (s *Shared) attach() error {
 		if err == nil {
 			s.cl, s.db, s.srv = cl, nil, nil
 			s.gen++
+			s.watchHolder(cl)
 			return nil
 		}
 		if !errors.Is(err, holder.ErrNoHolder) {
@@ -137,6 +142,47 @@ func (s *Shared) attach() error {
 	}
 }
 
+// watchHolder says so when the holder stops answering and when it answers
+// again: a holder stopped with Ctrl-Z or kill -STOP keeps the file's lock,
+// so nobody can take the database over until it goes on or goes away, and
+// its clients' calls wait for it. They wait visibly: on stderr (headless)
+// and in HolderNote (the TUI's header).
+func (s *Shared) watchHolder(cl *holder.Client) {
+	h := cl.Hello()
+	cl.OnHung(func(hung bool) {
+		note := ""
+		if hung {
+			why := "it may be hung"
+			if holder.ProcessStopped(h.PID) {
+				why = "it is stopped (Ctrl-Z or kill -STOP)"
+			}
+			note = fmt.Sprintf("the holder of the database (pid %d, ragscope %s) has not answered for %s: %s; waiting for it: resume it (fg in its terminal, or kill -CONT %d), or end it (kill %d) and this process takes the database over",
+				h.PID, h.Role, holder.HungAfter, why, h.PID, h.PID)
+		}
+		s.noteMu.Lock()
+		was := s.note
+		s.note = note
+		s.noteMu.Unlock()
+		if s.opt.Stderr == nil {
+			return
+		}
+		switch {
+		case hung:
+			fmt.Fprintln(s.opt.Stderr, "ragscope:", note)
+		case was != "":
+			fmt.Fprintf(s.opt.Stderr, "ragscope: the holder of the database (pid %d) answers again\n", h.PID)
+		}
+	})
+}
+
+// HolderNote says why calls wait when the holder has stopped answering;
+// "" while it answers.
+func (s *Shared) HolderNote() string {
+	s.noteMu.Lock()
+	defer s.noteMu.Unlock()
+	return s.note
+}
+
 // current is the store calls go to now, and its attachment number.
 func (s *Shared) current() (cache.Store, int, error) {
 	s.mu.Lock()
@@ -161,6 +207,9 @@ func (s *Shared) recover(gen int, cause error) error {
 		s.cl.Close()
 		s.cl = nil
 	}
+	s.noteMu.Lock()
+	s.note = ""
+	s.noteMu.Unlock()
 	if err := s.attach(); err != nil {
 		return fmt.Errorf("%v; taking the database over failed: %w", cause, err)
 	}

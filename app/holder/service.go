@@ -46,6 +46,12 @@ func handle[A, R any](in json.RawMessage, out *json.RawMessage, fn func(A) (R, e
 	return nil
 }
 
+// Ping answers at once: a client asks it to tell a holder that is busy
+// from one that is hung or stopped.
+func (s *service) Ping(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(none) (none, error) { return none{}, nil })
+}
+
 func (s *service) NewRunID(in json.RawMessage, out *json.RawMessage) error {
 	return handle(in, out, func(none) (idReply, error) {
 		id, err := s.c.srv.db.NewRunID()

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -120,7 +123,7 @@ func TestAttachShowsWhatIsInFlightInTmux(t *testing.T) {
 	data := smallDataset(t, 24)
 	db := filepath.Join(t.TempDir(), "r.db")
 	env := cleanEnv(t, "OPENAI_BASE_URL="+srv.BaseURL())
-	_, sub := serveAndDetach(t, env, "k", db, "--concurrency", "4", data)
+	server, sub := serveAndDetach(t, env, "k", db, "--concurrency", "4", data)
 	id := strings.TrimSpace(sub.stdout)
 	p := startTmux(t, 120, 40, "attach", id, "--db", db)
 	inFlight := regexp.MustCompile(`in flight [1-9]`)
@@ -133,6 +136,17 @@ func TestAttachShowsWhatIsInFlightInTmux(t *testing.T) {
 	if strings.Contains(screen, "waiting for the first sample") {
 		t.Fatalf("the attached screen shows rows in flight and waits for the first sample:\n%s", screen)
 	}
+	// The server stopped (Ctrl-Z in its terminal): the screen says so, and
+	// carries on once it goes on.
+	if err := server.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	defer server.cmd.Process.Signal(syscall.SIGCONT)
+	p.waitForText("has not answered", "it is stopped")
+	if err := server.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor("the note to go", func(s string) bool { return !strings.Contains(s, "has not answered") })
 	p.keys("X")
 	p.waitForText("Stop run " + id + "?")
 	p.keys("y")
@@ -141,4 +155,85 @@ func TestAttachShowsWhatIsInFlightInTmux(t *testing.T) {
 		t.Fatalf("after X the screen does not show the stored samples:\n%s", screen)
 	}
 	p.quit()
+}
+
+// A run going through a holder that is then stopped (kill -STOP, Ctrl-Z
+// in its terminal) says so within seconds instead of sitting silent, and
+// goes on to its end once the holder does.
+func TestClientOfAStoppedHolderSaysSo(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Generic)
+	srv.Set(func(s *fakejudge.Server) { s.Delay = 20 * time.Millisecond })
+	defer srv.Close()
+	data := smallDataset(t, 12)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "r.db")
+	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
+	server := startBin(t, env, "serve", "--db", db)
+	sock, err := holder.SocketPath(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		if cl, err := holder.Dial(sock, time.Second); err == nil {
+			cl.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server does not serve:\n%s", server.stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond) // the server is starting
+	}
+	// The client's stderr goes to a file, read while it runs.
+	errPath := filepath.Join(dir, "client.err")
+	errFile, err := os.Create(errPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer errFile.Close()
+	client := exec.Command(binary, "run", "--headless", "--concurrency", "1", "--db", db, data)
+	client.Env, client.Stderr = env, errFile
+	if err := client.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { client.Process.Kill(); client.Wait() })
+	waitStderr := func(what string) string {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); ; {
+			b, _ := os.ReadFile(errPath)
+			if strings.Contains(string(b), what) {
+				return string(b)
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the client did not say %q within 20 s:\n%s", what, b)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	waitStderr("this run goes through it")
+	for deadline := time.Now().Add(20 * time.Second); srv.Count("") < 2; {
+		if time.Now().After(deadline) {
+			t.Fatal("the client sent no call")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := server.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	stoppedAt := time.Now()
+	defer server.cmd.Process.Signal(syscall.SIGCONT)
+	said := waitStderr("has not answered")
+	if took := time.Since(stoppedAt); took > holder.HungAfter+5*time.Second {
+		t.Errorf("the client took %s to say its holder stopped answering", took)
+	}
+	if !strings.Contains(said, "it is stopped") || !strings.Contains(said, fmt.Sprintf("kill -CONT %d", server.cmd.Process.Pid)) {
+		t.Errorf("the client does not say the holder is stopped and how to resume it:\n%s", said)
+	}
+	if err := server.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	waitStderr("answers again")
+	if err := client.Wait(); err != nil {
+		b, _ := os.ReadFile(errPath)
+		t.Fatalf("the client did not finish once its holder went on: %v\n%s", err, b)
+	}
 }
