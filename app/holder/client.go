@@ -43,6 +43,7 @@ type Client struct {
 	closed atomic.Bool
 	once   sync.Once
 	done   chan struct{} // closed by Close: the monitor stops
+	lost   chan struct{} // closed when the connection drops (see Lost)
 
 	// What the monitor needs to tell a holder that stopped answering (a
 	// process stopped with Ctrl-Z or kill -STOP keeps its socket and its
@@ -119,10 +120,33 @@ func Dial(sockPath string, timeout time.Duration) (*Client, error) {
 		return nil, incompatible(sockPath, h)
 	}
 	_ = nc.SetDeadline(time.Time{})
-	c := &Client{sock: sockPath, hello: h, rpc: jsonrpc.NewClient(nc), done: make(chan struct{})}
+	lost := make(chan struct{})
+	c := &Client{sock: sockPath, hello: h, rpc: jsonrpc.NewClient(lossConn{Conn: nc, lost: lost, once: new(sync.Once)}),
+		done: make(chan struct{}), lost: lost}
 	c.lastReply.Store(time.Now().UnixNano())
 	go c.monitor()
 	return c, nil
+}
+
+// Lost is closed as soon as the connection to the holder drops (the holder
+// went away, or Close), whether or not a call is waiting on it: a client
+// that holds claims comes back to the next holder at once (handover.go).
+func (c *Client) Lost() <-chan struct{} { return c.lost }
+
+// lossConn closes lost when a read fails: net/rpc's reader is always
+// reading, so that is when the holder hangs up.
+type lossConn struct {
+	net.Conn
+	lost chan struct{}
+	once *sync.Once
+}
+
+func (l lossConn) Read(p []byte) (int, error) {
+	n, err := l.Conn.Read(p)
+	if err != nil {
+		l.once.Do(func() { close(l.lost) })
+	}
+	return n, err
 }
 
 // OnHung sets what is called when the holder stops answering (true) and

@@ -150,7 +150,12 @@ func (s *service) Claim(in json.RawMessage, out *json.RawMessage) error {
 	return handle(in, out, func(a keyArgs) (claimReply, error) {
 		ctx, cancel := context.WithTimeout(s.c.ctx, maxClaimWait)
 		defer cancel()
-		release, granted, err := s.c.srv.db.Claim(ctx, a.Key)
+		err := s.c.srv.handover.wait(ctx)
+		var release func()
+		granted := false
+		if err == nil {
+			release, granted, err = s.c.srv.db.Claim(ctx, a.Key)
+		}
 		switch {
 		case err != nil && s.c.ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
 			return claimReply{}, nil
@@ -161,7 +166,9 @@ func (s *service) Claim(in json.RawMessage, out *json.RawMessage) error {
 		case !granted:
 			return claimReply{}, nil
 		}
-		return claimReply{Granted: true, Token: s.c.addClaim(release)}, nil
+		token := s.c.addClaim(release)
+		s.c.markClaimer()
+		return claimReply{Granted: true, Token: token}, nil
 	})
 }
 
