@@ -21,6 +21,10 @@ const watchWait = 2 * time.Second
 // calls made before any of them is stored.
 const progressWait = 500 * time.Millisecond
 
+// pollEvery bounds how often a watcher of a run storing results fast reads
+// its progress: as often as the screen repaints.
+const pollEvery = 250 * time.Millisecond
+
 // progressReader tells what the evaluator of a live run last said of it.
 type progressReader interface {
 	RunProgress(id string) (holder.RunProgress, error)
@@ -158,6 +162,7 @@ func WatchRun(ctx context.Context, st cache.Store, runID string) <-chan eval.Eve
 			wait = progressWait
 		}
 		pos, ok := load()
+		polled := time.Now()
 		if ok {
 			_, _, ok = poll()
 		}
@@ -186,6 +191,13 @@ func WatchRun(ctx context.Context, st cache.Store, runID string) <-chan eval.Eve
 			}
 			pos = b.Seq
 			quiet := len(b.Results) == 0 && b.Run == nil
+			if !quiet && time.Since(polled) < pollEvery {
+				// Results pouring in: the run is live, and the progress
+				// was read a moment ago.
+				gone = false
+				continue
+			}
+			polled = time.Now()
 			live, known, sending := poll()
 			if !sending {
 				return
