@@ -32,27 +32,31 @@ const (
 // alive in a CI log without flooding it.
 var progressEvery = 2 * time.Second
 
-// OpenOut opens --out before a run starts: a typo there must not cost a
+// reserveOut checks --out before a run starts: a typo there must not cost a
 // whole run, with or without the TUI. Nil when no --out was given. The
-// report appears there only once it is complete.
-func (s *Session) OpenOut() (*outfile.File, error) {
+// file is created when the run ends, and the report appears there only
+// once it is complete.
+func (s *Session) reserveOut() (*outfile.Reservation, error) {
 	if s.Cfg.Out == "" {
 		return nil, nil
 	}
-	fh, err := outfile.Create(s.Cfg.Out)
+	r, err := outfile.Reserve(s.Cfg.Out)
 	if err != nil {
 		return nil, usagef("--out: %v", err)
 	}
-	return fh, nil
+	return r, nil
 }
 
-// runOutputs are the files a run writes when it ends, opened before it
-// starts (a typo in a path must not cost a whole run), each complete or
-// absent.
+// runOutputs are the files a run writes when it ends, checked before it
+// starts (a typo in a path must not cost a whole run) and created when it
+// ends (a process killed meanwhile leaves nothing beside them), each
+// complete or absent.
 type runOutputs struct {
-	out   io.Writer     // the report in --format: --out, or stdout headless; nil: none
-	fh    *outfile.File // --out
-	junit *outfile.File // --junit
+	out   io.Writer     // the report in --format: stdout headless; nil: none, or --out
+	fh    *outfile.File // --out, once created
+	junit *outfile.File // --junit, once created
+	// outRes and junitRes are --out and --junit until they are created.
+	outRes, junitRes *outfile.Reservation
 	// baseline is --baseline, compared with when the run ends.
 	baseline *baseline
 }
@@ -60,16 +64,16 @@ type runOutputs struct {
 // openOutputs opens --out and --junit; stdout is where the report goes
 // without --out (nil: nowhere).
 func (s *Session) openOutputs(stdout io.Writer) (*runOutputs, error) {
-	fh, err := s.OpenOut()
+	res, err := s.reserveOut()
 	if err != nil {
 		return nil, err
 	}
-	o := &runOutputs{out: stdout, fh: fh, baseline: s.baseline}
-	if fh != nil {
-		o.out = fh
+	o := &runOutputs{out: stdout, outRes: res, baseline: s.baseline}
+	if res != nil {
+		o.out = nil
 	}
 	if s.Cfg.JUnit != "" {
-		if o.junit, err = outfile.Create(s.Cfg.JUnit); err != nil {
+		if o.junitRes, err = outfile.Reserve(s.Cfg.JUnit); err != nil {
 			o.abort()
 			return nil, usagef("--junit: %v", err)
 		}
@@ -77,8 +81,32 @@ func (s *Session) openOutputs(stdout io.Writer) (*runOutputs, error) {
 	return o, nil
 }
 
+// create creates the reserved files, when the run has ended.
+func (o *runOutputs) create() error {
+	if o.outRes != nil {
+		fh, err := o.outRes.Create()
+		if err != nil {
+			return fmt.Errorf("--out: %v", err)
+		}
+		o.fh, o.out, o.outRes = fh, fh, nil
+	}
+	if o.junitRes != nil {
+		fh, err := o.junitRes.Create()
+		if err != nil {
+			return fmt.Errorf("--junit: %v", err)
+		}
+		o.junit, o.junitRes = fh, nil
+	}
+	return nil
+}
+
 // abort discards what was not committed.
 func (o *runOutputs) abort() {
+	for _, r := range []*outfile.Reservation{o.outRes, o.junitRes} {
+		if r != nil {
+			r.Release()
+		}
+	}
 	if o.fh != nil {
 		o.fh.Abort()
 	}
@@ -112,6 +140,9 @@ func (o *runOutputs) finish(st cache.Store, id string, info *eval.RunInfo, cfg *
 		sr.baseDiff, sr.baseDiffErr = o.baseline.diff(st, id, against)
 	}
 	format := cmp.Or(cfg.Format, FormatJSON)
+	if err := o.create(); err != nil {
+		return sr, nil, fmt.Errorf("writing the report: %v; the run is stored: write it again with ragscope report %s --out FILE", err, id)
+	}
 	var werr error
 	if o.out != nil {
 		werr = sr.write(st, format, o.out)

@@ -3,9 +3,12 @@ package app
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
+	"unicode/utf8"
 
+	"github.com/ragscope/ragscope/app/holder"
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/dataset"
@@ -162,6 +165,12 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 	}
 	out := make(chan eval.Event, 64)
 	run := &Run{ID: info.ID, Events: out, runner: r, store: st, cancel: cancel, done: make(chan struct{}), info: info}
+	pub, _ := st.(progressPublisher)
+	var started *startedSamples
+	if pub != nil && live != nil {
+		started = &startedSamples{m: map[int]holder.StartedSample{}}
+		go publishProgress(pub, info.ID, r, s.sent, started, run.done)
+	}
 	go func() {
 		// The stream ends only once the end is stamped: a client that sees
 		// it close can read the finished run from the store.
@@ -169,6 +178,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 			// --log: the TUI owns the terminal, so errors and retries are
 			// read there.
 			s.logEvent(ev)
+			started.note(&ev)
 			out <- ev
 		}
 		<-run.done
@@ -207,6 +217,92 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 		close(run.done)
 	}()
 	return run, nil
+}
+
+// progressPublisher is implemented by stores that pass a run's progress on
+// to the processes watching it.
+type progressPublisher interface {
+	SetProgress(id string, p holder.Progress)
+}
+
+// publishEvery is how often the progress of a run goes to its watchers:
+// as often as their screens repaint.
+const publishEvery = 250 * time.Millisecond
+
+// startedSamples are the samples being evaluated, as the events say.
+type startedSamples struct {
+	mu sync.Mutex
+	m  map[int]holder.StartedSample
+}
+
+// startedText bounds the texts of a started sample sent to watchers: a row
+// shows the heads of its question and answer.
+const startedText = 240
+
+// note follows one event; a nil receiver does nothing.
+func (ss *startedSamples) note(ev *eval.Event) {
+	if ss == nil {
+		return
+	}
+	switch {
+	case ev.Kind == eval.EventSampleStarted && ev.Result != nil:
+		ss.mu.Lock()
+		ss.m[ev.Sample] = holder.StartedSample{Index: ev.Sample, ID: head(ev.Result.ID, startedText),
+			Question: head(ev.Result.Question, startedText), Answer: head(ev.Result.Answer, startedText)}
+		ss.mu.Unlock()
+	case ev.Kind == eval.EventSampleFinished:
+		ss.mu.Lock()
+		delete(ss.m, ev.Sample)
+		ss.mu.Unlock()
+	}
+}
+
+func (ss *startedSamples) list() []holder.StartedSample {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	out := make([]holder.StartedSample, 0, len(ss.m))
+	for _, s := range ss.m {
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(a, b holder.StartedSample) int { return a.Index - b.Index })
+	return out
+}
+
+// head cuts s to at most n bytes, on a rune boundary.
+func head(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// publishProgress tells the run's watchers how far it is, every
+// publishEvery while it changes, until the run is done.
+func publishProgress(pub progressPublisher, id string, r *eval.Runner, sent func() int, started *startedSamples, done <-chan struct{}) {
+	tick := time.NewTicker(publishEvery)
+	defer tick.Stop()
+	var last holder.Progress
+	first := true
+	for {
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+		}
+		calls, tokens := r.Counts()
+		p := holder.Progress{Calls: calls, Tokens: tokens, Samples: started.list()}
+		if sent != nil {
+			p.InFlight = sent()
+		}
+		if !first && p.Calls == last.Calls && p.Tokens == last.Tokens && p.InFlight == last.InFlight && slices.Equal(p.Samples, last.Samples) {
+			continue
+		}
+		first, last = false, p
+		pub.SetProgress(id, p)
+	}
 }
 
 // liveRegistry is implemented by stores that tell other processes which

@@ -25,15 +25,23 @@ type Server struct {
 	mu   sync.Mutex
 	st   *Shared
 	runs map[string]*Run
-	wg   sync.WaitGroup
+	// ended are the outcomes of the runs that ended, for `attach --wait`;
+	// changed is closed and replaced when one is added.
+	ended   map[string]holder.RunOutcome
+	order   []string // ended's ids, oldest first
+	changed chan struct{}
+	wg      sync.WaitGroup
 }
+
+// keepOutcomes bounds the outcomes a long-lived server remembers.
+const keepOutcomes = 10000
 
 var _ holder.RunService = (*Server)(nil)
 
 // Serve holds the database and serves it until ctx is done; then it stops
 // the runs still going (their finished samples are kept) and lets go.
 func Serve(ctx context.Context, dbPath string, stdout, stderr io.Writer) error {
-	sv := &Server{ctx: ctx, stderr: stderr, runs: map[string]*Run{}}
+	sv := &Server{ctx: ctx, stderr: stderr, runs: map[string]*Run{}, ended: map[string]holder.RunOutcome{}, changed: make(chan struct{})}
 	st, err := Open(dbPath, OpenOptions{Mode: Hold, Role: "serve", Runs: sv, Stderr: stderr})
 	if err != nil {
 		return err
@@ -103,9 +111,6 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 		for range run.Events {
 		}
 		cancelled, err := run.Wait()
-		sv.mu.Lock()
-		delete(sv.runs, run.ID)
-		sv.mu.Unlock()
 		state := "finished"
 		if cancelled {
 			state = "stopped"
@@ -115,6 +120,7 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 		}
 		defer o.abort()
 		info := run.Info()
+		code := ExitFatal
 		switch e, rerr, werr := o.finish(s.Store, run.ID, &info, &cfg); {
 		case rerr != nil:
 			state += "; reports not written: " + rerr.Error()
@@ -130,7 +136,15 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 					}
 				}
 			}
+			// As `run --headless` decides it (finishReport).
+			switch why := run.Stopped(); {
+			case why != nil:
+				state += "; the run stopped: " + why.Error()
+			case werr == nil:
+				code = e.code(cancelled)
+			}
 		}
+		sv.end(run.ID, holder.RunOutcome{Known: true, Done: true, Code: code, Summary: state})
 		fmt.Fprintf(sv.stderr, "ragscope serve: run %s %s\n", run.ID, state)
 	}()
 	return run.ID, nil
@@ -146,4 +160,42 @@ func (sv *Server) Stop(runID string) error {
 	}
 	r.Cancel()
 	return nil
+}
+
+// end records how a run ended, for Outcome, once its reports are written.
+func (sv *Server) end(id string, o holder.RunOutcome) {
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	delete(sv.runs, id)
+	sv.ended[id] = o
+	sv.order = append(sv.order, id)
+	if len(sv.order) > keepOutcomes {
+		delete(sv.ended, sv.order[0])
+		sv.order = sv.order[1:]
+	}
+	close(sv.changed)
+	sv.changed = make(chan struct{})
+}
+
+// Outcome says how a run this server evaluated ended, waiting for its end
+// until ctx is done.
+func (sv *Server) Outcome(ctx context.Context, runID string) (holder.RunOutcome, error) {
+	for {
+		sv.mu.Lock()
+		o, ended := sv.ended[runID]
+		_, running := sv.runs[runID]
+		changed := sv.changed
+		sv.mu.Unlock()
+		switch {
+		case ended:
+			return o, nil
+		case !running:
+			return holder.RunOutcome{}, nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return holder.RunOutcome{Known: true}, nil
+		}
+	}
 }

@@ -489,7 +489,8 @@ func (s *Session) config() map[string]string {
 }
 
 // LimitLine says how the judge's endpoints are holding the run back
-// (throttled, paused, capped), "" when they are not.
+// (throttled, paused, capped), and the holder of the database when it has
+// stopped answering; "" when nothing is.
 func (s *Session) LimitLine() string {
 	var parts []string
 	for i, c := range s.limits {
@@ -500,5 +501,14 @@ func (s *Session) LimitLine() string {
 			parts = append(parts, l)
 		}
 	}
+	if hn, ok := s.Store.(holderNoter); ok {
+		if n := hn.HolderNote(); n != "" {
+			parts = append(parts, n)
+		}
+	}
 	return strings.Join(parts, "; ")
 }
+
+// holderNoter is a store that says when the holder of the database has
+// stopped answering (Shared).
+type holderNoter interface{ HolderNote() string }

@@ -36,7 +36,7 @@ func show(ctx context.Context, st *Shared, ref string, ascii bool, follow func()
 		Dataset: info.Dataset, Total: info.Samples, Judge: info.Judge, Metrics: info.Metrics, ASCII: ascii,
 		Started: info.StartedAt, RawCalls: RawCalls(st), RawCallsJSON: RawCallsJSON(st), RunID: info.ID, Host: StoredHost{Store: st, Run: info},
 		Load: LoadResult(st, info.ID), Pricing: info.Pricing, Labels: LabelStore{Store: st, By: Labeller()},
-		Follow: follow,
+		Follow: follow, Limit: st.HolderNote,
 	}
 	var events <-chan eval.Event
 	wctx, cancel := context.WithCancel(ctx)

@@ -63,6 +63,22 @@ type Shared struct {
 	cl   *holder.Client
 	live map[string]bool // runs this process is evaluating
 	gen  int             // bumped on every (re)attachment
+
+	// note says the holder stopped answering ("" while it answers).
+	noteMu sync.Mutex
+	note   string
+
+	// held are the claims this process holds, by id, each with the release
+	// of its registration with the current holder: they are registered
+	// again with the next one (see holder/handover.go).
+	held     map[uint64]*heldClaim
+	nextHeld uint64
+}
+
+// heldClaim is a claim this process holds.
+type heldClaim struct {
+	key     string
+	release func() // nil: the current holder did not grant it again
 }
 
 var _ cache.Store = (*Shared)(nil)
@@ -87,7 +103,7 @@ func Open(path string, opt OpenOptions) (*Shared, error) {
 	if opt.Wait <= 0 {
 		opt.Wait = 10 * time.Second
 	}
-	s := &Shared{path: path, sock: sock, opt: opt, live: map[string]bool{}}
+	s := &Shared{path: path, sock: sock, opt: opt, live: map[string]bool{}, held: map[uint64]*heldClaim{}}
 	if err := s.attach(); err != nil {
 		return nil, err
 	}
@@ -103,6 +119,16 @@ func (s *Shared) attach() error {
 		if err == nil {
 			s.cl, s.db, s.srv = cl, nil, nil
 			s.gen++
+			s.watchHolder(cl)
+			if s.opt.Mode == Hold {
+				// Come back as soon as the holder goes, not at the next
+				// call: a claim held meanwhile by a call on the wire is
+				// registered again before anyone else is granted it.
+				go func(gen int) {
+					<-cl.Lost()
+					_ = s.recover(gen, fmt.Errorf("%w of database %s (pid %d)", holder.ErrLost, s.path, cl.Hello().PID))
+				}(s.gen)
+			}
 			return nil
 		}
 		if !errors.Is(err, holder.ErrNoHolder) {
@@ -137,6 +163,47 @@ func (s *Shared) attach() error {
 	}
 }
 
+// watchHolder says so when the holder stops answering and when it answers
+// again: a holder stopped with Ctrl-Z or kill -STOP keeps the file's lock,
+// so nobody can take the database over until it goes on or goes away, and
+// its clients' calls wait for it. They wait visibly: on stderr (headless)
+// and in HolderNote (the TUI's header).
+func (s *Shared) watchHolder(cl *holder.Client) {
+	h := cl.Hello()
+	cl.OnHung(func(hung bool) {
+		note := ""
+		if hung {
+			why := "it may be hung"
+			if holder.ProcessStopped(h.PID) {
+				why = "it is stopped (Ctrl-Z or kill -STOP)"
+			}
+			note = fmt.Sprintf("the holder of the database (pid %d, ragscope %s) has not answered for %s: %s; waiting for it: resume it (fg in its terminal, or kill -CONT %d), or end it (kill %d) and this process takes the database over",
+				h.PID, h.Role, holder.HungAfter, why, h.PID, h.PID)
+		}
+		s.noteMu.Lock()
+		was := s.note
+		s.note = note
+		s.noteMu.Unlock()
+		if s.opt.Stderr == nil {
+			return
+		}
+		switch {
+		case hung:
+			fmt.Fprintln(s.opt.Stderr, "ragscope:", note)
+		case was != "":
+			fmt.Fprintf(s.opt.Stderr, "ragscope: the holder of the database (pid %d) answers again\n", h.PID)
+		}
+	})
+}
+
+// HolderNote says why calls wait when the holder has stopped answering;
+// "" while it answers.
+func (s *Shared) HolderNote() string {
+	s.noteMu.Lock()
+	defer s.noteMu.Unlock()
+	return s.note
+}
+
 // current is the store calls go to now, and its attachment number.
 func (s *Shared) current() (cache.Store, int, error) {
 	s.mu.Lock()
@@ -161,9 +228,17 @@ func (s *Shared) recover(gen int, cause error) error {
 		s.cl.Close()
 		s.cl = nil
 	}
+	s.noteMu.Lock()
+	s.note = ""
+	s.noteMu.Unlock()
 	if err := s.attach(); err != nil {
 		return fmt.Errorf("%v; taking the database over failed: %w", cause, err)
 	}
+	held := make([]*heldClaim, 0, len(s.held))
+	for _, hc := range s.held {
+		held = append(held, hc)
+	}
+	s.registerLocked(held)
 	if s.opt.Stderr != nil {
 		who := "took the database over"
 		if s.cl != nil {
@@ -288,6 +363,43 @@ func (s *Shared) EndRun(id string) error {
 	return nil
 }
 
+// SetProgress tells watchers of a run this process evaluates how far it is
+// (see holder.Progress). Best effort: a holder that is gone or busy costs
+// the watchers a figure, never the run a wait.
+func (s *Shared) SetProgress(id string, p holder.Progress) {
+	s.mu.Lock()
+	srv, cl := s.srv, s.cl
+	s.mu.Unlock()
+	switch {
+	case srv != nil:
+		srv.SetProgress(id, p)
+	case cl != nil:
+		_ = cl.SetProgress(id, p)
+	}
+}
+
+// RunProgress is what the evaluator of a live run last said of it.
+func (s *Shared) RunProgress(id string) (holder.RunProgress, error) {
+	var out holder.RunProgress
+	err := s.do(func(st cache.Store) error {
+		s.mu.Lock()
+		srv, cl := s.srv, s.cl
+		s.mu.Unlock()
+		switch {
+		case srv != nil:
+			out = srv.Progress(id)
+		case cl != nil:
+			var err error
+			out, err = cl.Progress(id)
+			return err
+		default:
+			out = holder.RunProgress{} // a short command holding the file: nothing else runs
+		}
+		return nil
+	})
+	return out, err
+}
+
 // Live lists the runs being evaluated now by the holder or its clients.
 func (s *Shared) Live() (map[string]holder.LiveRun, error) {
 	var out map[string]holder.LiveRun
@@ -387,9 +499,109 @@ func (s *Shared) PutEmbeddings(req eval.EmbedRequest, texts []string, vecs [][]f
 	return s.do(func(st cache.Store) error { return st.PutEmbeddings(req, texts, vecs) })
 }
 
-func (s *Shared) Claim(ctx context.Context, key string) (release func(), granted bool, err error) {
-	err = s.do(func(st cache.Store) error { release, granted, err = st.Claim(ctx, key); return err })
-	return release, granted, err
+// Claim implements cache.Store. A claim granted is held by this process
+// across a change of holder: it is registered again with the next one.
+func (s *Shared) Claim(ctx context.Context, key string) (func(), bool, error) {
+	for attempt := 0; ; attempt++ {
+		st, gen, err := s.current()
+		if err != nil {
+			return nil, false, err
+		}
+		if done := s.handoverDone(); done != nil {
+			// Holding a database taken over: the claims of its former
+			// clients come back first.
+			select {
+			case <-done:
+			case <-ctx.Done():
+				return nil, false, ctx.Err()
+			}
+		}
+		release, granted, err := st.Claim(ctx, key)
+		switch {
+		case err == nil && !granted:
+			return nil, false, nil
+		case err == nil:
+			return s.hold(key, release, gen), true, nil
+		case attempt == 3:
+			return nil, false, err
+		case errors.Is(err, cache.ErrClosed) && s.replaced(gen):
+			continue
+		case !errors.Is(err, holder.ErrLost):
+			return nil, false, err
+		}
+		if rerr := s.recover(gen, err); rerr != nil {
+			return nil, false, rerr
+		}
+	}
+}
+
+// handoverDone is the hand-over of the database this process took over
+// (see holder.Server.HandoverDone); nil when it does not hold it.
+func (s *Shared) handoverDone() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.srv == nil {
+		return nil
+	}
+	return s.srv.HandoverDone()
+}
+
+// hold records a claim granted by attachment gen and returns its release.
+func (s *Shared) hold(key string, release func(), gen int) func() {
+	s.mu.Lock()
+	s.nextHeld++
+	id := s.nextHeld
+	hc := &heldClaim{key: key, release: release}
+	s.held[id] = hc
+	if s.gen != gen {
+		// Granted by a holder that went away since: register it with
+		// the current one, which the takeover did not know it for.
+		s.registerLocked([]*heldClaim{hc})
+	}
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		hc := s.held[id]
+		delete(s.held, id)
+		s.mu.Unlock()
+		if hc != nil && hc.release != nil {
+			hc.release()
+		}
+	}
+}
+
+// registerLocked registers held claims with the current holder: in our own
+// database when we hold it, with a Rejoin otherwise (sent even with no
+// claim: the holder waits for each of its predecessor's claimers). A claim
+// someone else holds by now is not ours any more; its call's reply is
+// stored all the same. s.mu is held.
+func (s *Shared) registerLocked(hcs []*heldClaim) {
+	switch {
+	case s.db != nil:
+		now, cancel := context.WithCancel(context.Background())
+		cancel() // granted at once or not at all
+		for _, hc := range hcs {
+			hc.release = nil
+			if release, granted, err := s.db.Claim(now, hc.key); err == nil && granted {
+				hc.release = release
+			}
+		}
+	case s.cl != nil:
+		keys := make([]string, len(hcs))
+		for i, hc := range hcs {
+			keys[i] = hc.key
+			hc.release = nil
+		}
+		tokens, err := s.cl.Rejoin(keys)
+		if err != nil || len(tokens) != len(hcs) {
+			return
+		}
+		for i, hc := range hcs {
+			if tokens[i] != 0 {
+				hc.release = s.cl.Release(tokens[i])
+			}
+		}
+	}
 }
 
 func (s *Shared) Call(key string) (e *cache.CallEntry, err error) {

@@ -16,6 +16,20 @@ import (
 // that the run is still being evaluated by someone.
 const watchWait = 2 * time.Second
 
+// progressWait is watchWait when the evaluator's progress can be read: the
+// watcher asks for it this often, to show the samples in flight and the
+// calls made before any of them is stored.
+const progressWait = 500 * time.Millisecond
+
+// pollEvery bounds how often a watcher of a run storing results fast reads
+// its progress: as often as the screen repaints.
+const pollEvery = 250 * time.Millisecond
+
+// progressReader tells what the evaluator of a live run last said of it.
+type progressReader interface {
+	RunProgress(id string) (holder.RunProgress, error)
+}
+
 // liveLister tells which runs are being evaluated right now.
 type liveLister interface {
 	Live() (map[string]holder.LiveRun, error)
@@ -28,11 +42,18 @@ type liveLister interface {
 // it (the last event then says so), or when ctx is done.
 func WatchRun(ctx context.Context, st cache.Store, runID string) <-chan eval.Event {
 	out := make(chan eval.Event, 256)
+	pr, _ := st.(progressReader)
 	go func() {
 		defer close(out)
+		// gauge is the evaluator's last in-flight figure: every event
+		// carries it, as the runner's own events do.
+		gauge := 0
 		send := func(ev eval.Event) bool {
 			if ev.Time.IsZero() {
 				ev.Time = time.Now()
+			}
+			if ev.Kind != eval.EventRunFinished {
+				ev.InFlight = gauge
 			}
 			select {
 			case out <- ev:
@@ -47,7 +68,10 @@ func WatchRun(ctx context.Context, st cache.Store, runID string) <-chan eval.Eve
 		// TUI would count its calls twice. A result rewritten (a resumed
 		// run redoing a failed sample) differs, and is sent.
 		var sent sentResults
+		// started are the samples shown in flight and not yet finished.
+		started := map[int]bool{}
 		sendResult := func(r *eval.Result) bool {
+			delete(started, r.Index)
 			if !sent.changed(r) {
 				return true
 			}
@@ -100,9 +124,53 @@ func WatchRun(ctx context.Context, st cache.Store, runID string) <-chan eval.Eve
 			}
 			return pos.Seq, true
 		}
+		// poll reads the evaluator's progress: the samples it has in
+		// flight become rows, its totals the header's counts. It reports
+		// whether the run is live, and known false when it cannot tell.
+		var lastTotals eval.Totals
+		poll := func() (live, known, ok bool) {
+			if pr == nil {
+				return true, false, true
+			}
+			rp, err := pr.RunProgress(runID)
+			if err != nil {
+				return true, false, true
+			}
+			if p := rp.Progress; p != nil {
+				gauge = p.InFlight
+				for _, smp := range p.Samples {
+					if started[smp.Index] || sent.has(smp.Index) {
+						continue
+					}
+					started[smp.Index] = true
+					if !send(eval.Event{Kind: eval.EventSampleStarted, Sample: smp.Index,
+						Result: &eval.Result{Index: smp.Index, ID: smp.ID, Question: smp.Question, Answer: smp.Answer}}) {
+						return false, true, false
+					}
+				}
+				if t := (eval.Totals{Calls: p.Calls, Tokens: p.Tokens}); t != lastTotals {
+					lastTotals = t
+					if !send(eval.Event{Kind: eval.EventProgress, Sample: -1, Totals: &t}) {
+						return false, true, false
+					}
+				}
+			}
+			return rp.Live, true, true
+		}
+		wait := watchWait
+		if pr != nil {
+			wait = progressWait
+		}
 		pos, ok := load()
+		polled := time.Now()
+		if ok {
+			_, _, ok = poll()
+		}
+		// gone: the last poll found nobody evaluating the run; the next
+		// Watch reads what it stored before it let go, if anything.
+		gone := false
 		for ok {
-			b, err := st.Watch(ctx, runID, pos, watchWait)
+			b, err := st.Watch(ctx, runID, pos, wait)
 			if err != nil {
 				if ctx.Err() == nil {
 					send(eval.Event{Kind: eval.EventError, Sample: -1, Err: "watching the run: " + err.Error()})
@@ -122,12 +190,28 @@ func WatchRun(ctx context.Context, st cache.Store, runID string) <-chan eval.Eve
 				return
 			}
 			pos = b.Seq
-			if len(b.Results) == 0 && b.Run == nil && !stillLive(st, runID) {
+			quiet := len(b.Results) == 0 && b.Run == nil
+			if !quiet && time.Since(polled) < pollEvery {
+				// Results pouring in: the run is live, and the progress
+				// was read a moment ago.
+				gone = false
+				continue
+			}
+			polled = time.Now()
+			live, known, sending := poll()
+			if !sending {
+				return
+			}
+			if !known {
+				live = !quiet || stillLive(st, runID)
+			}
+			if quiet && gone && !live {
 				send(eval.Event{Kind: eval.EventError, Sample: -1,
 					Err: "the process evaluating run " + runID + " stopped before it finished; continue it with: ragscope run --resume " + runID})
 				send(eval.Event{Kind: eval.EventRunFinished, Sample: -1})
 				return
 			}
+			gone = !live
 		}
 	}()
 	return out
@@ -174,6 +258,15 @@ func (s *sentResults) changed(r *eval.Result) bool {
 	}
 	s.sparse[r.Index] = fp
 	return true
+}
+
+// has says whether a result of sample index was sent.
+func (s *sentResults) has(index int) bool {
+	if index >= 0 && index < len(s.dense) {
+		return s.dense[index] != 0
+	}
+	_, ok := s.sparse[index]
+	return ok
 }
 
 // stillLive says whether someone is evaluating the run; true when the store

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ragscope/ragscope/app/holder"
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 )
@@ -67,5 +68,61 @@ func TestWatchReloadSendsEachResultOnce(t *testing.T) {
 	}
 	if len(finished) != 3 || finished[0] != 1 || finished[1] != 1 || finished[2] != 1 || calls != 3 {
 		t.Fatalf("finished %v, %d calls; want each of 3 samples once, 3 calls", finished, calls)
+	}
+}
+
+// endingStore is a run whose evaluator stores its last results, stamps
+// its end and lets go between a watcher's quiet Watch and its check that
+// someone still evaluates the run (X on an attached run does that in a
+// few milliseconds).
+type endingStore struct {
+	cache.Store
+	watches int
+	info    eval.RunInfo
+	results []*eval.Result
+}
+
+func (s *endingStore) Watch(ctx context.Context, runID string, after int64, wait time.Duration) (cache.WatchBatch, error) {
+	s.watches++
+	switch s.watches {
+	case 1, 2: // the position, then a wait that ends with nothing new
+		return cache.WatchBatch{Seq: 1}, nil
+	}
+	done := time.Now()
+	info := s.info
+	info.FinishedAt, info.Cancelled = &done, true
+	return cache.WatchBatch{Seq: 5, Results: s.results, Run: &info}, nil
+}
+
+func (s *endingStore) RunPage(string, int, int) (eval.RunInfo, []*eval.Result, int, error) {
+	return s.info, nil, -1, nil
+}
+
+// Live: nobody evaluates the run once the second Watch has returned.
+func (s *endingStore) Live() (map[string]holder.LiveRun, error) {
+	if s.watches >= 2 {
+		return map[string]holder.LiveRun{}, nil
+	}
+	return map[string]holder.LiveRun{"r": {}}, nil
+}
+
+// A run that ends right after a quiet Watch is read to its end: its last
+// results and its record were stored before its evaluator let go.
+func TestWatchReadsWhatARunStoredAsItEnded(t *testing.T) {
+	res := func(i int) *eval.Result {
+		return &eval.Result{Index: i, Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusCancelled}}
+	}
+	st := &endingStore{info: eval.RunInfo{ID: "r", Samples: 2}, results: []*eval.Result{res(0), res(1)}}
+	finished := 0
+	for ev := range WatchRun(context.Background(), st, "r") {
+		switch ev.Kind {
+		case eval.EventSampleFinished:
+			finished++
+		case eval.EventError:
+			t.Errorf("the watcher says: %s", ev.Err)
+		}
+	}
+	if finished != 2 {
+		t.Fatalf("%d samples shown of the 2 the run stored as it ended", finished)
 	}
 }

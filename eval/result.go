@@ -260,7 +260,17 @@ const (
 	// EventNotice is a run-level line for the user (Err): what the run
 	// learned of its endpoint, said once.
 	EventNotice
+	// EventProgress carries the running totals of a run evaluated by
+	// another process (Totals), for a watcher: its calls are otherwise
+	// known only once their samples are stored.
+	EventProgress
 )
+
+// Totals are a run's calls and tokens so far, as its evaluator counts them.
+type Totals struct {
+	Calls  CallCounts
+	Tokens Usage
+}
 
 // Event is one item of the runner's event stream. The TUI coalesces EventCall
 // and EventRetry into periodic ticks; per-sample events are always delivered.
@@ -273,7 +283,8 @@ type Event struct {
 	Metric Metric // EventError
 	Err    string // EventError, EventRetry
 	Wait   time.Duration
-	Total  int // EventRunStarted: number of samples
+	Total  int     // EventRunStarted: number of samples
+	Totals *Totals // EventProgress
 	// InFlight is the number of judge calls in flight when the event was
 	// emitted (a gauge snapshot, so consumers need no call-started events).
 	InFlight int

@@ -60,6 +60,27 @@ type progress struct {
 	inFlight, calls, cacheHits, retries, errors, tokens int
 	// chat and embed split tokens by the model that prices them.
 	chat, embed eval.Usage
+	// reported are the totals the evaluator of a watched run last told
+	// (EventProgress): they include the calls of samples not stored yet.
+	reported *eval.Totals
+}
+
+// shown is the progress the header shows: the counts of the events, or
+// the evaluator's totals of a watched run when they are ahead (its calls
+// are otherwise counted only once their samples are stored).
+func (p progress) shown() progress {
+	r := p.reported
+	if r == nil {
+		return p
+	}
+	calls := r.Calls.Sent() + r.Calls.CacheHits + r.Calls.Errors
+	if calls <= p.calls {
+		return p
+	}
+	p.calls, p.cacheHits, p.errors = calls, r.Calls.CacheHits, r.Calls.Errors
+	p.retries = max(p.retries, r.Calls.Retries)
+	p.tokens = max(p.tokens, r.Tokens.PromptTokens+r.Tokens.CompletionTokens)
+	return p
 }
 
 // The counters mean what the run record's calls mean (eval.CallCounts), so
@@ -81,6 +102,11 @@ func (p *progress) count(ev *eval.Event) {
 		}
 	case eval.EventRetry:
 		p.retries++
+	case eval.EventProgress:
+		if ev.Totals != nil {
+			t := *ev.Totals
+			p.reported = &t
+		}
 	}
 }
 

@@ -188,7 +188,7 @@ func (m *Model) progressLine(done int) string {
 	if m.width >= 110 {
 		w = 20
 	}
-	c := m.progress
+	c := m.progress.shown()
 	bar, errs := m.progressBar(done, c.total, w), m.errorsText(c.errors)
 	rate := 0
 	if c.calls > 0 {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -279,6 +281,39 @@ func TestLiveRuns(t *testing.T) {
 	}
 }
 
+// The evaluator of a live run tells the holder its progress; any client
+// reads it; only the evaluator sets it; it goes with the run.
+func TestRunProgress(t *testing.T) {
+	srv := serveDB(t, newDB(t), ServeOptions{Role: "run"})
+	a, b := dial(t, srv.Socket()), dial(t, srv.Socket())
+	if err := a.BeginRun("theirs"); err != nil {
+		t.Fatal(err)
+	}
+	p := Progress{Calls: eval.CallCounts{Chat: 22, CacheHits: 1}, Tokens: eval.Usage{PromptTokens: 900}, InFlight: 4,
+		Samples: []StartedSample{{Index: 0, ID: "s0", Question: "why?"}, {Index: 3, Answer: "because"}}}
+	if err := a.SetProgress("theirs", p); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.SetProgress("theirs", Progress{InFlight: 99}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.Progress("theirs")
+	if err != nil || !got.Live || got.Progress == nil {
+		t.Fatalf("Progress = %+v, %v", got, err)
+	}
+	sameJSON(t, "progress", p, *got.Progress)
+	srv.BeginRun("mine")
+	srv.SetProgress("mine", Progress{InFlight: 2})
+	if got, err := a.Progress("mine"); err != nil || got.Progress == nil || got.Progress.InFlight != 2 {
+		t.Fatalf("the holder's own run: %+v, %v", got, err)
+	}
+	_ = a.Close()
+	waitClients(t, srv, 1)
+	if got, err := b.Progress("theirs"); err != nil || got.Live || got.Progress != nil {
+		t.Fatalf("after its evaluator left, the run's progress is %+v, %v", got, err)
+	}
+}
+
 type fakeRuns struct {
 	mu   sync.Mutex
 	reqs []SubmitRequest
@@ -300,6 +335,13 @@ func (f *fakeRuns) Stop(id string) error {
 		return fmt.Errorf("run %s is not being evaluated by this server", id)
 	}
 	return nil
+}
+
+func (f *fakeRuns) Outcome(ctx context.Context, id string) (RunOutcome, error) {
+	if id != "run-1" {
+		return RunOutcome{}, nil
+	}
+	return RunOutcome{Known: true, Done: true, Code: 4, Summary: "gate FAILED"}, nil
 }
 
 func TestRunService(t *testing.T) {
@@ -326,6 +368,12 @@ func TestRunService(t *testing.T) {
 		}
 		if err := cl.Stop("run-2"); err == nil || !strings.Contains(err.Error(), "run run-2 is not being evaluated") {
 			t.Fatalf("Stop of an unknown run: %v", err)
+		}
+		if o, err := cl.Outcome(context.Background(), "run-1"); err != nil || o != (RunOutcome{Known: true, Done: true, Code: 4, Summary: "gate FAILED"}) {
+			t.Fatalf("Outcome = %+v, %v", o, err)
+		}
+		if o, err := cl.Outcome(context.Background(), "run-2"); err != nil || o.Known {
+			t.Fatalf("Outcome of an unknown run = %+v, %v", o, err)
 		}
 		runs.err = fmt.Errorf("endpoint said: invalid key %s", req.APIKey)
 		_, err = cl.Submit(req)
@@ -417,5 +465,66 @@ func TestConcurrentClients(t *testing.T) {
 		if r == nil {
 			t.Errorf("sample %d was not stored", i)
 		}
+	}
+}
+
+// A holder that took over holds new claims back until its predecessor's
+// claimers (the pids it left beside the socket) have rejoined, or for
+// handoverWait; a client that rejoins holds its claims again, so another
+// asking for one waits for its release instead of being granted it.
+func TestHandover(t *testing.T) {
+	old := handoverWait
+	handoverWait = 500 * time.Millisecond
+	defer func() { handoverWait = old }()
+	// A process that was a claimer of the previous holder and is still
+	// alive but does not come back: the wait ends at handoverWait.
+	gone := exec.Command("sleep", "60")
+	if err := gone.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = gone.Process.Kill(); _ = gone.Wait() }()
+	db := newDB(t)
+	sock, err := SocketPath(db.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ensureSocketDir(filepath.Dir(sock), os.Getuid()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(sock), claimersName), []byte(fmt.Sprintf("%d\n999999999\n", gone.Process.Pid)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := serveDB(t, db, ServeOptions{})
+	a, b := dial(t, srv.Socket()), dial(t, srv.Socket())
+	// a held "k" at the previous holder and rejoins with it.
+	tokens, err := a.Rejoin([]string{"k"})
+	if err != nil || len(tokens) != 1 || tokens[0] == 0 {
+		t.Fatalf("Rejoin = %v, %v", tokens, err)
+	}
+	select {
+	case <-srv.HandoverDone():
+		t.Fatal("the hand-over ended before the claimer still alive came back or the wait ran out")
+	default:
+	}
+	// A new claim waits for the hand-over, then is granted.
+	got := claimAsync(b, context.Background(), "other")
+	waitParked(t, "holder.(*handover).wait", 1)
+	select {
+	case <-srv.HandoverDone():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the hand-over never ended")
+	}
+	if c := <-got; c.err != nil || !c.granted {
+		t.Fatalf("after the hand-over: %+v", c)
+	}
+	// "k" is a's: b waits for it, and is not granted it once a releases.
+	wait := claimAsync(b, context.Background(), "k")
+	waitParked(t, "cache.(*DB).Claim", 1)
+	a.Release(tokens[0])()
+	if c := <-wait; c.err != nil || c.granted {
+		t.Fatalf("claim of a key a rejoined with: %+v, want not granted once a released it", c)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(sock), claimersName)); err != nil {
+		t.Errorf("the holder does not keep its claimers for a successor: %v", err)
 	}
 }

@@ -42,7 +42,32 @@ type Client struct {
 	rpc    *rpc.Client
 	closed atomic.Bool
 	once   sync.Once
+	done   chan struct{} // closed by Close: the monitor stops
+	lost   chan struct{} // closed when the connection drops (see Lost)
+
+	// What the monitor needs to tell a holder that stopped answering (a
+	// process stopped with Ctrl-Z or kill -STOP keeps its socket and its
+	// lock, so its clients' calls wait silently for as long as it is
+	// stopped): the calls in flight, the last time anything came back,
+	// and whether the monitor's ping is out.
+	pending   atomic.Int64
+	lastReply atomic.Int64 // unix nanoseconds
+	hungMu    sync.Mutex
+	hung      bool
+	onHung    func(hung bool)
 }
+
+// Hung-holder detection: while calls are in flight and nothing has come
+// back for pingAfter, the client pings the holder (a call every holder
+// answers at once); a ping unanswered for HungAfter means the holder is
+// hung or stopped, and its answer, whenever it comes, that it is back.
+const (
+	pingAfter = time.Second
+	// HungAfter is how long a holder may leave a ping unanswered before
+	// its clients say it may be hung: as long as Dial waits for a greeting.
+	HungAfter   = defaultDialTimeout
+	monitorTick = 250 * time.Millisecond
+)
 
 var _ cache.Store = (*Client)(nil)
 
@@ -95,7 +120,106 @@ func Dial(sockPath string, timeout time.Duration) (*Client, error) {
 		return nil, incompatible(sockPath, h)
 	}
 	_ = nc.SetDeadline(time.Time{})
-	return &Client{sock: sockPath, hello: h, rpc: jsonrpc.NewClient(nc)}, nil
+	lost := make(chan struct{})
+	c := &Client{sock: sockPath, hello: h, rpc: jsonrpc.NewClient(lossConn{Conn: nc, lost: lost, once: new(sync.Once)}),
+		done: make(chan struct{}), lost: lost}
+	c.lastReply.Store(time.Now().UnixNano())
+	go c.monitor()
+	return c, nil
+}
+
+// Lost is closed as soon as the connection to the holder drops (the holder
+// went away, or Close), whether or not a call is waiting on it: a client
+// that holds claims comes back to the next holder at once (handover.go).
+func (c *Client) Lost() <-chan struct{} { return c.lost }
+
+// lossConn closes lost when a read fails: net/rpc's reader is always
+// reading, so that is when the holder hangs up.
+type lossConn struct {
+	net.Conn
+	lost chan struct{}
+	once *sync.Once
+}
+
+func (l lossConn) Read(p []byte) (int, error) {
+	n, err := l.Conn.Read(p)
+	if err != nil {
+		l.once.Do(func() { close(l.lost) })
+	}
+	return n, err
+}
+
+// OnHung sets what is called when the holder stops answering (true) and
+// when it answers again (false); from the monitor's goroutine, never while
+// a call of this client holds a lock of the caller.
+func (c *Client) OnHung(fn func(hung bool)) {
+	c.hungMu.Lock()
+	defer c.hungMu.Unlock()
+	c.onHung = fn
+}
+
+// Hung says whether the holder has left a ping unanswered for HungAfter
+// (and has not answered since).
+func (c *Client) Hung() bool {
+	c.hungMu.Lock()
+	defer c.hungMu.Unlock()
+	return c.hung
+}
+
+func (c *Client) setHung(hung bool) {
+	c.hungMu.Lock()
+	changed := c.hung != hung
+	c.hung = hung
+	fn := c.onHung
+	c.hungMu.Unlock()
+	if changed && fn != nil {
+		fn(hung)
+	}
+}
+
+// monitor pings a holder that has answered nothing for a while as calls
+// wait on it, and reports one that does not answer the ping.
+func (c *Client) monitor() {
+	tick := time.NewTicker(monitorTick)
+	defer tick.Stop()
+	var ping *rpc.Call
+	var sent time.Time
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-tick.C:
+		}
+		if ping != nil {
+			select {
+			case <-ping.Done:
+				ping = nil
+				if !c.closed.Load() {
+					c.setHung(false)
+				}
+			default:
+				if time.Since(sent) >= HungAfter {
+					c.setHung(true)
+				}
+				continue
+			}
+		}
+		quiet := time.Since(time.Unix(0, c.lastReply.Load()))
+		if c.pending.Load() == 0 || quiet < pingAfter {
+			continue
+		}
+		sent = time.Now()
+		// Go does not block on an answer, but its write may block on a
+		// holder that reads nothing: send it from a goroutine of its own.
+		done := make(chan *rpc.Call, 1)
+		ping = &rpc.Call{Done: done}
+		go func() {
+			call := c.rpc.Go("Store.Ping", none{}, &none{}, make(chan *rpc.Call, 1))
+			<-call.Done
+			c.lastReply.Store(time.Now().UnixNano())
+			done <- call
+		}()
+	}
 }
 
 // readHello reads the greeting a byte at a time: whatever follows it
@@ -230,6 +354,7 @@ func (c *Client) Close() error {
 	var err error
 	c.once.Do(func() {
 		c.closed.Store(true)
+		close(c.done)
 		err = c.rpc.Close()
 	})
 	return err
@@ -276,13 +401,24 @@ func isLost(err error) bool {
 }
 
 func (c *Client) call(method string, args, reply any) error {
+	c.pending.Add(1)
+	defer c.answered()
 	return c.wrap(c.rpc.Call("Store."+method, args, reply))
+}
+
+// answered ends a call in flight: whatever came back, the holder is alive
+// (or its connection is gone, which the call reports).
+func (c *Client) answered() {
+	c.lastReply.Store(time.Now().UnixNano())
+	c.pending.Add(-1)
 }
 
 // callCtx is call for the methods that wait: it stops waiting when ctx is
 // done. The call itself runs on (the server bounds it) and its reply, if
 // any, goes to the returned call's Done.
 func (c *Client) callCtx(ctx context.Context, method string, args, reply any) (*rpc.Call, error) {
+	c.pending.Add(1)
+	defer c.answered()
 	call := c.rpc.Go("Store."+method, args, reply, make(chan *rpc.Call, 1))
 	select {
 	case <-call.Done:
@@ -551,4 +687,22 @@ func (c *Client) Submit(req SubmitRequest) (string, error) {
 // Stop cancels a run the holder's RunService is evaluating.
 func (c *Client) Stop(id string) error {
 	return c.call("Stop", runIDArgs{RunID: id}, &none{})
+}
+
+// Outcome waits until a run the holder's RunService evaluates has ended
+// and says how (its exit code), or until ctx is done. A run the service
+// does not know comes back at once with Known false.
+func (c *Client) Outcome(ctx context.Context, id string) (RunOutcome, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return RunOutcome{}, err
+		}
+		var r RunOutcome
+		if _, err := c.callCtx(ctx, "Outcome", runIDArgs{RunID: id}, &r); err != nil {
+			return RunOutcome{}, err
+		}
+		if r.Done || !r.Known {
+			return r, nil
+		}
+	}
 }

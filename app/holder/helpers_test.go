@@ -39,6 +39,21 @@ func TestMain(m *testing.M) {
 // it with SIGKILL in the middle of a call, as a user's Ctrl-\ or the OOM
 // killer would. It says "ready" once the call it blocks in is on its way.
 func helperMain(action, sock, key string) {
+	if action == "serve" {
+		// A holder in a process of its own, so that a test can stop it
+		// (kill -STOP) as Ctrl-Z would. sock is the database's path.
+		db, err := cache.Open(sock, cache.Options{})
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(2)
+		}
+		if _, err := Serve(db, ServeOptions{Role: "run"}); err != nil {
+			fmt.Println("error:", err)
+			os.Exit(2)
+		}
+		fmt.Println("ready")
+		select {} // until killed
+	}
 	cl, err := Dial(sock, 5*time.Second)
 	if err != nil {
 		fmt.Println("error:", err)

@@ -17,6 +17,7 @@
 package holder
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -31,7 +32,7 @@ import (
 
 // Protocol is the version of what is spoken on the socket after the Hello.
 // Bump it on any change a peer of the previous version would misread.
-const Protocol = 4 // 2: RunPage; 3: labels; 4: watcher state (Follow*)
+const Protocol = 5 // 2: RunPage; 3: labels; 4: watcher state (Follow*); 5: run progress and outcomes
 
 // Errors the caller decides on; the returned errors wrap them and say more.
 var (
@@ -78,6 +79,23 @@ type RunService interface {
 	Submit(req SubmitRequest) (string, error)
 	// Stop cancels a run started by Submit.
 	Stop(runID string) error
+	// Outcome says how a run started by Submit ended, waiting for its end
+	// until ctx is done (then Done is false).
+	Outcome(ctx context.Context, runID string) (RunOutcome, error)
+}
+
+// RunOutcome is how a run the holder's RunService evaluated ended: what
+// `ragscope run --headless` would have exited with, gate included.
+type RunOutcome struct {
+	// Known: the service evaluates or evaluated the run. A run submitted
+	// to an earlier server, or evaluated by another process, is not known.
+	Known bool `json:"known"`
+	// Done: the run ended and its reports were written; Code is its exit
+	// code (0, 1, 3, 4 or 130, as the README's table says).
+	Done bool `json:"done"`
+	Code int  `json:"code"`
+	// Summary is how it ended in words, as the server logs it.
+	Summary string `json:"summary,omitempty"`
 }
 
 // SubmitRequest is a run handed to the holder's RunService.

@@ -10,8 +10,10 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -383,5 +385,71 @@ func TestPeerCheck(t *testing.T) {
 	}
 	if n := srv.Clients(); n != 0 {
 		t.Fatalf("a refused peer counts as a client: %d", n)
+	}
+}
+
+// A holder stopped (kill -STOP, Ctrl-Z) while a client's call waits on
+// it: within HungAfter and a few ticks the client says so, and once the
+// holder goes on the call returns and the client says it answers again.
+func TestStoppedHolderIsReported(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "h.db")
+	h := startHelper(t, "serve", dbPath, "")
+	sock, err := SocketPath(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := dial(t, sock)
+	hung := make(chan bool, 4)
+	cl.OnHung(func(b bool) { hung <- b })
+	if err := h.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Process.Signal(syscall.SIGCONT)
+	// The signal is delivered on its own time: wait until it has been.
+	for deadline := time.Now().Add(10 * time.Second); !ProcessStopped(h.Process.Pid); {
+		if time.Now().After(deadline) {
+			t.Fatal("the holder did not stop")
+		}
+		runtime.Gosched()
+	}
+	returned := make(chan error, 1)
+	go func() {
+		_, err := cl.Runs()
+		returned <- err
+	}()
+	select {
+	case b := <-hung:
+		if !b {
+			t.Fatal("the client said the stopped holder answers")
+		}
+	case err := <-returned:
+		t.Fatalf("a call to a stopped holder returned: %v", err)
+	case <-time.After(HungAfter + 10*time.Second):
+		t.Fatal("the client never said its holder stopped answering")
+	}
+	if !cl.Hung() {
+		t.Error("Hung() is false while the holder is stopped")
+	}
+	if err := h.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-returned:
+		if err != nil {
+			t.Fatalf("the call after the holder went on: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call did not return once the holder went on")
+	}
+	select {
+	case b := <-hung:
+		if b {
+			t.Fatal("the client said the holder stopped again")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the client never said its holder answers again")
+	}
+	if ProcessStopped(os.Getpid()) {
+		t.Error("ProcessStopped is true for a running process")
 	}
 }

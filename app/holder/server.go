@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -60,6 +61,14 @@ type Server struct {
 	wg     sync.WaitGroup
 	once   sync.Once
 
+	// handover holds new claims back until the previous holder's claimers
+	// have come back (see handover.go).
+	handover *handover
+	// claimersMu serialises writes of the claimers file; claimersWritten
+	// is what it holds.
+	claimersMu      sync.Mutex
+	claimersWritten []int
+
 	mu      sync.Mutex
 	closed  bool
 	conns   map[*conn]struct{}
@@ -70,6 +79,7 @@ type Server struct {
 type liveEntry struct {
 	owner *conn // nil: the holder's own run
 	LiveRun
+	progress *Progress // the evaluator's last word on it; nil: none yet
 }
 
 // Serve serves db on its socket (SocketPath) until Close. Close the server
@@ -107,6 +117,9 @@ func serve(db *cache.DB, opt ServeOptions, peerUID int) (*Server, error) {
 	if err := RemoveStale(sock); err != nil {
 		return nil, err
 	}
+	// Whoever held the database before us may have left clients with
+	// claims; they come back now (handover.go).
+	expect := readClaimers(filepath.Dir(sock))
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
 	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {
@@ -137,9 +150,10 @@ func serve(db *cache.DB, opt ServeOptions, peerUID int) (*Server, error) {
 			DB: dbPath, Started: time.Now().UTC(),
 		},
 		ctx: ctx, cancel: cancel,
-		conns:   map[*conn]struct{}{},
-		live:    map[string]liveEntry{},
-		changed: make(chan struct{}),
+		handover: newHandover(expect),
+		conns:    map[*conn]struct{}{},
+		live:     map[string]liveEntry{},
+		changed:  make(chan struct{}),
 	}
 	s.wg.Add(1)
 	go s.accept()
@@ -293,6 +307,8 @@ type conn struct {
 	mu     sync.Mutex
 	claims map[uint64]func()
 	next   uint64
+	// claimer: it was granted a claim; a successor waits for it.
+	claimer atomic.Bool
 }
 
 func (s *Server) serveConn(nc *net.UnixConn) {
@@ -356,7 +372,13 @@ func (c *conn) finish() {
 		}
 	}
 	s.notify()
+	closing := s.closed
 	s.mu.Unlock()
+	// A client that leaves takes its claims with it; one that the holder
+	// closes on its way out keeps its pid in the file, for the next holder.
+	if c.claimer.Load() && !closing {
+		s.writeClaimers()
+	}
 }
 
 func (c *conn) addClaim(release func()) uint64 {

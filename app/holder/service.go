@@ -46,6 +46,12 @@ func handle[A, R any](in json.RawMessage, out *json.RawMessage, fn func(A) (R, e
 	return nil
 }
 
+// Ping answers at once: a client asks it to tell a holder that is busy
+// from one that is hung or stopped.
+func (s *service) Ping(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(none) (none, error) { return none{}, nil })
+}
+
 func (s *service) NewRunID(in json.RawMessage, out *json.RawMessage) error {
 	return handle(in, out, func(none) (idReply, error) {
 		id, err := s.c.srv.db.NewRunID()
@@ -144,7 +150,12 @@ func (s *service) Claim(in json.RawMessage, out *json.RawMessage) error {
 	return handle(in, out, func(a keyArgs) (claimReply, error) {
 		ctx, cancel := context.WithTimeout(s.c.ctx, maxClaimWait)
 		defer cancel()
-		release, granted, err := s.c.srv.db.Claim(ctx, a.Key)
+		err := s.c.srv.handover.wait(ctx)
+		var release func()
+		granted := false
+		if err == nil {
+			release, granted, err = s.c.srv.db.Claim(ctx, a.Key)
+		}
 		switch {
 		case err != nil && s.c.ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
 			return claimReply{}, nil
@@ -155,7 +166,9 @@ func (s *service) Claim(in json.RawMessage, out *json.RawMessage) error {
 		case !granted:
 			return claimReply{}, nil
 		}
-		return claimReply{Granted: true, Token: s.c.addClaim(release)}, nil
+		token := s.c.addClaim(release)
+		s.c.markClaimer()
+		return claimReply{Granted: true, Token: token}, nil
 	})
 }
 
@@ -283,6 +296,24 @@ func (s *service) Stop(in json.RawMessage, out *json.RawMessage) error {
 			return none{}, err
 		}
 		return none{}, runs.Stop(a.RunID)
+	})
+}
+
+// Outcome waits, at most maxWatchWait, for the end of a run the holder's
+// RunService evaluates; the client asks again while it is not Done.
+func (s *service) Outcome(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a runIDArgs) (RunOutcome, error) {
+		runs, err := s.runService()
+		if err != nil {
+			return RunOutcome{}, err
+		}
+		ctx, cancel := context.WithTimeout(s.c.ctx, maxWatchWait)
+		defer cancel()
+		o, err := runs.Outcome(ctx, a.RunID)
+		if err != nil && s.c.ctx.Err() != nil {
+			err = errStopping
+		}
+		return o, err
 	})
 }
 

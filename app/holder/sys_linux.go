@@ -1,8 +1,11 @@
 package holder
 
 import (
+	"bytes"
 	"io/fs"
 	"net"
+	"os"
+	"strconv"
 	"syscall"
 )
 
@@ -34,4 +37,21 @@ func fileOwner(fi fs.FileInfo) int {
 		return int(st.Uid)
 	}
 	return -1
+}
+
+// ProcessStopped reports whether process pid is stopped (Ctrl-Z, kill
+// -STOP, a debugger): state T or t in /proc/PID/stat.
+func ProcessStopped(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	// The command name, in parentheses, may hold spaces and parentheses:
+	// the state is the field after its last ')'.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		return false
+	}
+	st := b[i+2]
+	return st == 'T' || st == 't'
 }

@@ -104,3 +104,51 @@ func (f *File) Abort() {
 
 // Path is the destination.
 func (f *File) Path() string { return f.path }
+
+// Reservation is a destination checked now and written later: a run's
+// --out is checked before the run (a typo must not cost it) but its
+// temporary file is created only when the run ends, so that a process
+// killed while it evaluates (kill -9, the OOM killer) leaves no empty
+// temporary file beside the destination.
+type Reservation struct {
+	path string
+	// open is the destination itself when it is not a regular file (a
+	// device, a pipe): nothing is left behind by keeping it open, and a
+	// pipe opened and closed would tell its reader the output ended.
+	open *File
+}
+
+// Reserve checks that path can be written the way Create writes it (its
+// directory takes a new file, it is not a directory), leaving nothing
+// behind.
+func Reserve(path string) (*Reservation, error) {
+	f, err := Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if f.direct {
+		return &Reservation{path: path, open: f}, nil
+	}
+	f.Abort()
+	return &Reservation{path: path}, nil
+}
+
+// Create starts writing the reserved destination.
+func (r *Reservation) Create() (*File, error) {
+	if f := r.open; f != nil {
+		r.open = nil
+		return f, nil
+	}
+	return Create(r.path)
+}
+
+// Release gives up a reservation that was not written.
+func (r *Reservation) Release() {
+	if r.open != nil {
+		r.open.Abort()
+		r.open = nil
+	}
+}
+
+// Path is the destination.
+func (r *Reservation) Path() string { return r.path }

@@ -134,3 +134,37 @@ func TestSymlinkIsFollowed(t *testing.T) {
 		t.Fatalf("the target holds %q", b)
 	}
 }
+
+// A reservation checks the destination and leaves nothing until it is
+// created: a process killed in between leaves no temporary file.
+func TestReserveLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "report.json")
+	r, err := Reserve(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("a reservation left %v", entries)
+	}
+	if _, err := Reserve(filepath.Join(dir, "missing", "report.json")); err == nil {
+		t.Error("a destination in a missing directory was reserved")
+	}
+	if _, err := Reserve(dir); err == nil {
+		t.Error("a directory was reserved")
+	}
+	f, err := r.Create()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("the report")
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "the report" {
+		t.Fatalf("after Commit: %q", b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("temporary files left: %v", entries)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ragscope/ragscope/app/holder"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
 )
@@ -379,5 +380,64 @@ func TestDetachWithoutServer(t *testing.T) {
 	}
 	if _, err := os.Stat(db); err == nil {
 		t.Error("detach without a server created the database")
+	}
+}
+
+// The holder killed while two clients evaluate the same samples: the hand
+// over keeps the claims the clients held and the replies they had in
+// flight, so no call one client paid for (or was paying for) at the kill
+// is paid again by the other. The holder is a server that makes no calls
+// of its own, so every request the judge sees twice is one paid twice.
+func TestTakeoverPaysNoCallTwice(t *testing.T) {
+	// Calls last longer than a takeover takes, so that calls one client
+	// has on the wire at the kill are still there when the other comes
+	// back asking for them.
+	srv := fakejudge.New(fakejudge.Generic)
+	srv.Set(func(s *fakejudge.Server) { s.Delay = 250 * time.Millisecond })
+	defer srv.Close()
+	data := smallDataset(t, 24)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "r.db")
+	env := cleanEnv(t, "OPENAI_BASE_URL="+srv.BaseURL())
+	server := startBin(t, env, "serve", "--db", db)
+	sock, err := holder.SocketPath(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		if cl, err := holder.Dial(sock, time.Second); err == nil {
+			cl.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server does not serve:\n%s", server.stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond) // the server is starting
+	}
+	const metrics = "faithfulness,context_precision,context_recall"
+	a := startBin(t, cleanEnv(t, "OPENAI_API_KEY=a", "OPENAI_BASE_URL="+srv.BaseURL()), "run", "--headless", "--metrics", metrics, "--concurrency", "4", "--db", db, data)
+	b := startBin(t, cleanEnv(t, "OPENAI_API_KEY=b", "OPENAI_BASE_URL="+srv.BaseURL()), "run", "--headless", "--metrics", metrics, "--concurrency", "4", "--db", db, data)
+	for deadline := time.Now().Add(20 * time.Second); srv.Count("") < 20; {
+		if time.Now().After(deadline) {
+			t.Fatalf("the clients made no progress")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := server.cmd.Process.Signal(os.Kill); err != nil {
+		t.Fatal(err)
+	}
+	server.cmd.Wait()
+	for name, c := range map[string]*bgRun{"a": a, "b": b} {
+		if err := c.cmd.Wait(); err != nil {
+			t.Fatalf("client %s did not survive its holder's kill -9: %v\n%s", name, err, c.stderr.String())
+		}
+		if rep := decodeReport(t, c.stdout.String()); rep.Summary[eval.Faithfulness].Scored != 24 {
+			t.Fatalf("client %s: %+v", name, rep.Summary[eval.Faithfulness])
+		}
+	}
+	chat, embeds := duplicates(srv)
+	t.Logf("takeover: %d requests, %d chat and %d embedding requests sent twice", len(srv.Requests()), chat, embeds)
+	if chat != 0 || embeds != 0 {
+		t.Errorf("after the takeover the judge saw %d chat and %d embedding requests twice; a call is paid once", chat, embeds)
 	}
 }

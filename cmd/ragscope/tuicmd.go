@@ -17,18 +17,23 @@ import (
 // one being evaluated by another process or the server, live.
 func (c *cli) openCommand(name string) *cobra.Command {
 	var dbPath string
-	var ascii bool
+	var ascii, wait bool
 	cmd := &cobra.Command{
 		Use:               name + " RUN|latest",
 		Short:             "Open a run in the terminal interface: stored, or live while it is evaluated",
 		Example:           "ragscope " + name + " latest\nragscope " + name + " 20240101-093000-ab12 --db team.db",
 		ValidArgsFunction: completeRunIDs(1),
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
+			if wait {
+				return c.wait(cmd, dbPath, pos)
+			}
 			return c.show(cmd, dbPath, ascii, pos)
 		}),
 	}
 	if name == "attach" {
 		cmd.Short = "Open a run the server evaluates, live; leaving with q keeps it running"
+		cmd.Example += "\nragscope attach --wait \"$(ragscope run --detach data.jsonl --fail-under faithfulness=0.8)\""
+		cmd.Flags().BoolVar(&wait, "wait", false, "no interface: wait for the run to end and exit with its exit code (gate included), for scripts")
 	}
 	dbFlag(cmd.Flags(), &dbPath)
 	asciiFlag(cmd.Flags(), &ascii)
@@ -57,6 +62,29 @@ func (c *cli) show(cmd *cobra.Command, dbPath string, ascii bool, pos []string) 
 	if err != nil {
 		fmt.Fprintf(stderr, "ragscope %s: %v\n", name, err)
 		return exitCode(err)
+	}
+	return code
+}
+
+// wait is `ragscope attach --wait RUN`.
+func (c *cli) wait(cmd *cobra.Command, dbPath string, pos []string) int {
+	if len(pos) != 1 {
+		return usageHint(c.stderr, cmd, "give one RUN id (or latest); see 'ragscope runs'")
+	}
+	st, err := app.Open(dbPath, app.OpenOptions{Mode: app.Read, Role: "attach"})
+	if err != nil {
+		fmt.Fprintf(c.stderr, "ragscope attach: %v\n", err)
+		return exitCode(err)
+	}
+	defer st.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	code, err := app.WaitRun(ctx, st, pos[0], c.stderr)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "ragscope attach: %v\n", err)
+		if code == 0 {
+			code = exitCode(err)
+		}
 	}
 	return code
 }

@@ -1,0 +1,207 @@
+package holder
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// The hand-over of claims from one holder to the next.
+//
+// A client pays for a judge call under a claim the holder grants it, and
+// the holder keeps its claims in memory. When the holder goes away (killed,
+// or it quit), a client with a call on the wire still holds its claim, but
+// the next holder does not know it: another client asking for the same
+// call would be granted it and pay it again, a fraction of a second before
+// the first stores the reply. So:
+//
+//   - a holder keeps, beside its socket, the pids of the clients it granted
+//     claims to (the claimers file), rewritten when that set changes;
+//   - the next holder reads it and, for a short while (handoverWait), grants
+//     no new claim until each of those processes still alive has come back
+//     and rejoined, re-registering the claims it holds (Rejoin);
+//   - a client notices its holder has gone as soon as the connection drops,
+//     not at its next call (Client.Lost), so that it comes back at once.
+//
+// A client that rejoins holds its claims again: whoever asks for one of
+// them waits until the client stores its reply and releases it, then reads
+// the reply instead of paying for it.
+
+// handoverWait bounds how long a new holder waits for its predecessor's
+// claimers: one that does not come back in time (hung, or busy for
+// seconds before it notices) only costs the calls it had in flight.
+var handoverWait = 3 * time.Second
+
+// claimersName is the file of claimer pids, in the socket's directory.
+const claimersName = "claimers"
+
+type rejoinArgs struct {
+	Keys []string `json:"keys"`
+}
+
+type rejoinReply struct {
+	// Tokens are the claims granted again, one per key: 0 for a key
+	// someone else holds (it was not this client's at the last holder, or
+	// the hand-over ran out of time).
+	Tokens []uint64 `json:"tokens"`
+}
+
+// handover is a new holder waiting for its predecessor's claimers.
+type handover struct {
+	mu     sync.Mutex
+	expect map[int]bool
+	done   chan struct{}
+	once   sync.Once
+}
+
+func newHandover(expect map[int]bool) *handover {
+	h := &handover{expect: expect, done: make(chan struct{})}
+	if len(expect) == 0 {
+		h.finish()
+		return h
+	}
+	time.AfterFunc(handoverWait, h.finish)
+	return h
+}
+
+func (h *handover) finish() { h.once.Do(func() { close(h.done) }) }
+
+// back marks pid as come back.
+func (h *handover) back(pid int) {
+	h.mu.Lock()
+	delete(h.expect, pid)
+	left := len(h.expect)
+	h.mu.Unlock()
+	if left == 0 {
+		h.finish()
+	}
+}
+
+// wait returns once new claims may be granted, or when ctx is done.
+func (h *handover) wait(ctx context.Context) error {
+	select {
+	case <-h.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// readClaimers reads and removes the claimers file a predecessor left in
+// dir: the pids, still alive, other than ours.
+func readClaimers(dir string) map[int]bool {
+	path := filepath.Join(dir, claimersName)
+	b, err := os.ReadFile(path)
+	_ = os.Remove(path)
+	if err != nil {
+		return nil
+	}
+	out := map[int]bool{}
+	for _, f := range strings.Fields(string(b)) {
+		pid, err := strconv.Atoi(f)
+		if err != nil || pid <= 0 || pid == os.Getpid() {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); err == nil || errors.Is(err, syscall.EPERM) {
+			out[pid] = true
+		}
+	}
+	return out
+}
+
+// writeClaimers writes the pids of the clients holding or having held
+// claims, for a successor; none: the file goes.
+func (s *Server) writeClaimers() {
+	s.claimersMu.Lock()
+	defer s.claimersMu.Unlock()
+	s.mu.Lock()
+	var pids []int
+	for c := range s.conns {
+		if c.claimer.Load() && c.pid > 0 {
+			pids = append(pids, c.pid)
+		}
+	}
+	s.mu.Unlock()
+	slices.Sort(pids)
+	pids = slices.Compact(pids)
+	if slices.Equal(pids, s.claimersWritten) {
+		return
+	}
+	path := filepath.Join(filepath.Dir(s.sock), claimersName)
+	if len(pids) == 0 {
+		if err := os.Remove(path); err == nil || errors.Is(err, os.ErrNotExist) {
+			s.claimersWritten = nil
+		}
+		return
+	}
+	var b strings.Builder
+	for _, p := range pids {
+		fmt.Fprintln(&b, p)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(b.String()), 0o600); err != nil {
+		return
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return
+	}
+	s.claimersWritten = pids
+}
+
+// markClaimer records that c holds claims, for a successor to wait for.
+func (c *conn) markClaimer() {
+	if c.claimer.CompareAndSwap(false, true) {
+		c.srv.writeClaimers()
+	}
+}
+
+// HandoverDone is closed once the predecessor's claimers have come back
+// (or the hand-over ran out of time): the holder's own new claims wait for
+// it, as its clients' do.
+func (s *Server) HandoverDone() <-chan struct{} { return s.handover.done }
+
+// Rejoin re-registers, for a client that held them at the previous holder,
+// the claims it still holds, and ends the hand-over's wait for it. Each
+// key granted comes back with its token; 0 for a key someone else holds.
+func (c *Client) Rejoin(keys []string) ([]uint64, error) {
+	var r rejoinReply
+	if err := c.call("Rejoin", rejoinArgs{Keys: keys}, &r); err != nil {
+		return nil, err
+	}
+	return r.Tokens, nil
+}
+
+// Release is the release func of a claim Rejoin granted again.
+func (c *Client) Release(token uint64) func() { return c.releaser(token) }
+
+func (s *service) Rejoin(in json.RawMessage, out *json.RawMessage) error {
+	return handle(in, out, func(a rejoinArgs) (rejoinReply, error) {
+		srv := s.c.srv
+		r := rejoinReply{Tokens: make([]uint64, len(a.Keys))}
+		// Granted at once or not at all: these claims were this client's,
+		// and nobody may have been granted them since, unless the wait ran out.
+		now, cancel := context.WithCancel(s.c.ctx)
+		cancel()
+		for i, key := range a.Keys {
+			release, granted, err := srv.db.Claim(now, key)
+			if err == nil && granted {
+				r.Tokens[i] = s.c.addClaim(release)
+			}
+		}
+		if len(a.Keys) > 0 {
+			s.c.markClaimer()
+		}
+		srv.handover.back(s.c.pid)
+		return r, nil
+	})
+}

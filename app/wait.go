@@ -1,0 +1,57 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/ragscope/ragscope/app/holder"
+	"github.com/ragscope/ragscope/sanitize"
+)
+
+// WaitRun is `ragscope attach --wait RUN`: it waits, without a terminal,
+// for the end of a run another process evaluates and returns the exit code
+// that run has, the one `run --headless` would have exited with: a script
+// that submitted it with `run --detach` learns the gate's outcome. The
+// server that evaluated the run knows its gate; for a run it does not know
+// (another process's, or one submitted to an earlier server) the code is
+// decided from the stored results alone, and says so.
+func WaitRun(ctx context.Context, st *Shared, ref string, stderr io.Writer) (int, error) {
+	info, _, _, err := st.RunPage(ref, 0, 0)
+	if err != nil {
+		return 0, UsageError{err}
+	}
+	id := info.ID
+	if cl := st.Client(); cl != nil {
+		o, err := cl.Outcome(ctx, id)
+		switch {
+		case err == nil && o.Done:
+			fmt.Fprintf(stderr, "ragscope: run %s %s (exit %d)\n", id, sanitize.Line(o.Summary), o.Code)
+			return o.Code, nil
+		case ctx.Err() != nil:
+			return ExitInterrupted, fmt.Errorf("stopped waiting for run %s; it goes on", id)
+		case err != nil && !errors.Is(err, holder.ErrNoRunService) && !errors.Is(err, holder.ErrLost):
+			return 0, err
+		}
+		// Not the server's run, or the server went away: wait on the store.
+	}
+	for range WatchRun(ctx, st, id) {
+		// The end is read from the store below.
+	}
+	if ctx.Err() != nil {
+		return ExitInterrupted, fmt.Errorf("stopped waiting for run %s; it goes on", id)
+	}
+	sr, err := tallyStored(st, id, 0)
+	if err != nil {
+		return ExitFatal, err
+	}
+	if sr.info.FinishedAt == nil {
+		return ExitFatal, fmt.Errorf("run %s stopped before it finished (its process went away); continue it with: ragscope run --resume %s", id, id)
+	}
+	WriteSummary(stderr, sr.info, sr.tally)
+	code := sr.code(sr.info.Cancelled)
+	fmt.Fprintf(stderr, "ragscope: run %s %s (exit %d; its gate, if it had one, is known only to the server that evaluated it)\n",
+		id, map[bool]string{true: "stopped", false: "finished"}[sr.info.Cancelled], code)
+	return code, nil
+}
