@@ -493,6 +493,65 @@ func TestDetailPage(t *testing.T) {
 	}
 }
 
+// TestDetailNotComputable: the page's summary of the metrics that did not
+// score lists the ones the input makes undefined (missing_input) under "Not
+// computable", and only real failures (parse_error, failed calls) under
+// "Failures".
+func TestDetailNotComputable(t *testing.T) {
+	tests := []struct {
+		sample     int
+		na, failed []string // the lines under each heading; nil: no heading
+	}{
+		{6, []string{"context_precision: missing_input: no reference in the dataset", "context_recall: missing_input: no reference in the dataset"}, nil},
+		{7, nil, []string{"context_recall: parse_error: judge reply is not valid JSON"}},
+		{5, nil, []string{"faithfulness: judge_error", "call faithfulness_statements: HTTP 503 Service Unavailable"}},
+	}
+	section := func(lines []string, heading string) []string {
+		for i, l := range lines {
+			if strings.TrimSpace(l) != heading {
+				continue
+			}
+			var out []string
+			for _, l := range lines[i+1:] {
+				if strings.TrimSpace(l) == "" {
+					break
+				}
+				out = append(out, strings.TrimSpace(l))
+			}
+			return out
+		}
+		return nil
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.sample), func(t *testing.T) {
+			m := newTestModel(t, fixtureOptions(), 120, 200)
+			for range tt.sample {
+				press(m, "j")
+			}
+			press(m, "enter")
+			lines := strings.Split(screenText(m), "\n")
+			for _, h := range []struct {
+				name string
+				want []string
+			}{{"Not computable", tt.na}, {"Failures", tt.failed}} {
+				got := section(lines, h.name)
+				if len(got) != len(h.want) {
+					t.Errorf("under %q: %q, want %d lines like %q", h.name, got, len(h.want), h.want)
+					continue
+				}
+				for i, w := range h.want {
+					if !strings.HasPrefix(got[i], w) {
+						t.Errorf("under %q line %d: %q, want %q", h.name, i, got[i], w)
+					}
+				}
+			}
+			if t.Failed() {
+				t.Log(screenText(m))
+			}
+		})
+	}
+}
+
 func TestDetailJumpKeys(t *testing.T) {
 	m := newTestModel(t, fixtureOptions(), 80, 24)
 	press(m, "enter")
