@@ -333,8 +333,12 @@ func (m *Model) filterLines() []string {
 	if m.filter.empty() {
 		return nil
 	}
-	return []string{st.accent.Render("filter: "+sanitize.Line(m.filter.src)) +
+	lines := []string{st.accent.Render("filter: "+sanitize.Line(m.filter.src)) +
 		st.muted.Render(sprintf("  %d of %d samples  (/ edits, esc clears)", len(m.shown), len(m.rows)))}
+	if note := m.pendingNote(); note != "" {
+		lines = append(lines, st.muted.Render("  "+note))
+	}
+	return lines
 }
 
 func shortName(m eval.Metric) string { return eval.MetricAbbrev(m) }

@@ -124,6 +124,7 @@ type Model struct {
 	// full holds the few full results in memory (see results); loading is
 	// the one being read by Options.Load.
 	full    results
+	whole   *wholeText // the filter's search of whole texts
 	loading loadingState
 	reading bool // Options.Page is still filling the table
 	running int  // rows still being evaluated
@@ -330,7 +331,21 @@ func tick() tea.Cmd {
 // Update handles a message. It never blocks and never does I/O: the raw
 // calls of `x` are fetched in a command.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if msg, ok := msg.(wholeTextMsg); ok {
+		m.wholeTextIn(msg)
+	}
+	tm, cmd := m.update(msg)
+	// A filter's text terms may have queued rows to search whole.
+	if more := m.wholeTextCmd(); more != nil {
+		cmd = tea.Batch(cmd, more)
+	}
+	return tm, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case wholeTextMsg:
+		return m, nil
 	case tea.BackgroundColorMsg:
 		m.setBackground(msg.IsDark())
 		return m, nil

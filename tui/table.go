@@ -61,6 +61,8 @@ func (m *Model) renderTable() []string {
 			lines = append(lines, m.st.muted.Render("  waiting for the first sample..."))
 		case len(m.rows) == 0:
 			lines = append(lines, m.st.muted.Render("  no samples"))
+		case m.wholePending() > 0:
+			lines = append(lines, m.st.muted.Render("  no sample matches the filter so far (esc clears it)"))
 		default:
 			lines = append(lines, m.st.muted.Render("  no sample matches the filter (esc clears it)"))
 		}
