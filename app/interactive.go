@@ -73,7 +73,7 @@ func (s *Session) interactiveRun(ctx context.Context, opts tui.Options) (*Run, e
 		if err != nil {
 			return nil, err
 		}
-		opts.Started, opts.Cancel = s.Info().StartedAt, run.Cancel
+		opts.Started, opts.Cancel = s.Info().AttemptStart(), run.Cancel
 		// The TUI drains the events after it ends, so the runner never blocks.
 		return run, tui.Run(ctx, opts, run.Events)
 	}

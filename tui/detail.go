@@ -646,16 +646,22 @@ func (m *Model) relevancySection(p *page, res *eval.Result) {
 	}
 	var terms []string
 	sum, anyNoncommittal := 0.0, false
+	cw := scoreW // "-0.257" widens the cosines of every question
+	for _, q := range t.Questions {
+		if fmtScore(q.Cosine)[0] == '-' {
+			cw = negScoreW
+		}
+	}
 	for _, q := range t.Questions {
 		anyNoncommittal = anyNoncommittal || q.Noncommittal == 1
 		flag := ""
 		if q.Noncommittal == 1 {
 			flag = "  [noncommittal]"
 		}
-		prefix := sprintf("%s %s ", fmtScore(q.Cosine), m.cosineBar(q.Cosine))
+		prefix := sprintf("%s %s ", padLeft(fmtScore(q.Cosine), cw), m.cosineBar(q.Cosine))
 		p.text(2, prefix, q.Question+flag, nil)
 		m.labelLine(p, eval.LabelAnswerRelevancy, q.Question)
-		terms = append(terms, sprintf("%.3f", q.Cosine))
+		terms = append(terms, fmtScore(q.Cosine))
 		sum += q.Cosine
 	}
 	if n := len(t.Questions); n > 0 {

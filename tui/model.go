@@ -123,13 +123,17 @@ type Model struct {
 	byIndex rowIndex
 	// full holds the few full results in memory (see results); loading is
 	// the one being read by Options.Load.
-	full    results
-	whole   *wholeText // the filter's search of whole texts
-	loading loadingState
-	reading bool // Options.Page is still filling the table
-	running int  // rows still being evaluated
-	live    bool
-	ended   time.Time // when the run finished; zero while it runs
+	full  results
+	whole *wholeText // the filter's search of whole texts
+	pace  eval.Pace  // the first run's pace, for its ETA
+	// negative marks the metrics some row scores below 0 (cosines): their
+	// columns are wide enough for "-0.257" (scoreWidth).
+	negative [eval.NumMetrics]bool
+	loading  loadingState
+	reading  bool // Options.Page is still filling the table
+	running  int  // rows still being evaluated
+	live     bool
+	ended    time.Time // when the run finished; zero while it runs
 	// clock is the elapsed time and ETA as of the last second's tick (see
 	// clockParts): the title line changes once a second, not every frame.
 	clock clockReading

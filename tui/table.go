@@ -16,7 +16,31 @@ import (
 
 const (
 	scoreW = 5 // "0.667"
+	// negScoreW fits "-0.257": a metric's column widens to it once a row
+	// has a negative score of it (a cosine), so that a negative score
+	// prints as it does everywhere else.
+	negScoreW = 6
 )
+
+// scoreWidth is the width of mt's score column.
+func (m *Model) scoreWidth(mt eval.Metric) int {
+	if slot := metricSlot(mt); slot >= 0 && m.negative[slot] {
+		return negScoreW
+	}
+	return scoreW
+}
+
+// noteNegative widens the score column of a metric a row scores below 0.
+func (m *Model) noteNegative(r *row) {
+	if !r.done {
+		return
+	}
+	for slot := range eval.NumMetrics {
+		if v := r.score(slot); v < 0 && fmtScore(v)[0] == '-' {
+			m.negative[slot] = true
+		}
+	}
+}
 
 // diagW fits the longest diagnosis ("noncommittal").
 var diagW = func() int {
@@ -40,7 +64,10 @@ func (m *Model) indexWidth() int {
 }
 
 func (m *Model) questionWidth() int {
-	fixed := 2 + m.indexWidth() + 1 + len(m.metrics)*(scoreW+1) + 1 + diagW
+	fixed := 2 + m.indexWidth() + 1 + 1 + diagW
+	for _, mt := range m.metrics {
+		fixed += m.scoreWidth(mt) + 1
+	}
 	if m.cmp != nil {
 		fixed += len(m.metrics) * (deltaW + 1)
 	}
@@ -92,7 +119,7 @@ func (m *Model) columnTitles() string {
 	b.WriteString(fit("question", m.questionWidth(), ""))
 	for _, mt := range m.metrics {
 		b.WriteString(" ")
-		b.WriteString(title(shortName(mt), metricSlot(mt), false, scoreW, true))
+		b.WriteString(title(shortName(mt), metricSlot(mt), false, m.scoreWidth(mt), true))
 		if m.cmp != nil {
 			b.WriteString(" ")
 			b.WriteString(title(m.deltaTitle(mt), metricSlot(mt), true, deltaW, true))
@@ -160,21 +187,15 @@ func (m *Model) renderRow(r *row, selected bool) string {
 	return line
 }
 
-// fmtScore formats a score in scoreW cells with three decimals, so that
-// a negative one (answer relevancy is a cosine) keeps the column aligned:
-// 0.123, -.123 (the decimal point where 0.123 has it), -1.00.
+// fmtScore formats a score with three decimals, the one way a score or a
+// cosine prints everywhere: 0.123, -0.123, -1.000; a negative one that
+// rounds to 0 is 0.000.
 func fmtScore(v float64) string {
 	s := sprintf("%.3f", v)
-	if len(s) <= scoreW {
-		return s
+	if s == "-0.000" {
+		return "0.000"
 	}
-	if strings.HasPrefix(s, "-0.") {
-		return "-" + s[2:]
-	}
-	if s = sprintf("%.2f", v); len(s) <= scoreW {
-		return s
-	}
-	return sprintf("%.0f", v)
+	return s
 }
 
 // scoreCell shows a score coloured by band, "-" for a metric not
@@ -182,8 +203,9 @@ func fmtScore(v float64) string {
 // cannot compute it (the offline judge) and "err" when it failed.
 func (m *Model) scoreCell(r *row, mt eval.Metric, plain bool) string {
 	st := m.st
+	w := m.scoreWidth(mt)
 	if !r.done {
-		return padLeft("", scoreW)
+		return padLeft("", w)
 	}
 	status, ok := r.statusOf(mt)
 	v := r.score(metricSlot(mt))
@@ -203,6 +225,7 @@ func (m *Model) scoreCell(r *row, mt eval.Metric, plain bool) string {
 	default:
 		s, style = " n/a ", st.warn.Render
 	}
+	s = padLeft(s, w)
 	if plain {
 		return s
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mattn/go-runewidth"
@@ -648,8 +649,8 @@ func TestLiveEvents(t *testing.T) {
 	res := fixtureResults()
 	m.Update(EventsMsg{Events: []eval.Event{
 		{Kind: eval.EventRunStarted, Total: 8, Sample: -1},
-		{Kind: eval.EventSampleStarted, Sample: 0, InFlight: 1},
-		{Kind: eval.EventSampleStarted, Sample: 1, InFlight: 2},
+		{Kind: eval.EventSampleStarted, Sample: 0, InFlight: 1, Time: fixedStart.Add(80 * time.Second)},
+		{Kind: eval.EventSampleStarted, Sample: 1, InFlight: 2, Time: fixedStart.Add(80 * time.Second)},
 		{Kind: eval.EventCall, Sample: 0, InFlight: 3, Call: &eval.CallRecord{Cached: true, Tokens: eval.Usage{PromptTokens: 1000, CompletionTokens: 500}}},
 		{Kind: eval.EventCall, Sample: 0, InFlight: 3, Call: &eval.CallRecord{Tokens: eval.Usage{PromptTokens: 9000, CompletionTokens: 1000}}},
 		{Kind: eval.EventRetry, Sample: 1, InFlight: 3},
@@ -662,12 +663,13 @@ func TestLiveEvents(t *testing.T) {
 		}
 	}
 	m.Update(EventsMsg{Events: []eval.Event{
-		{Kind: eval.EventSampleFinished, Sample: 0, Result: res[0], InFlight: 1},
+		{Kind: eval.EventSampleFinished, Sample: 0, Result: res[0], InFlight: 1, Time: fixedStart.Add(90 * time.Second)},
 		{Kind: eval.EventCall, Sample: 1, Call: &eval.CallRecord{Task: "faithfulness_statements", Error: "boom"}, InFlight: 1},
 		{Kind: eval.EventError, Sample: 1, Metric: eval.Faithfulness, Err: "boom", InFlight: 1},
 	}})
 	s = screenText(m)
-	for _, want := range []string{"1/8", "errors 1", "小规模纳税人", "generation 1", "running 1", "ETA 10m30s"} {
+	// A sample takes 10 s, two are evaluated at once, 7 are left: 35 s.
+	for _, want := range []string{"1/8", "errors 1", "小规模纳税人", "generation 1", "running 1", "ETA 35s"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("after a result the screen misses %q:\n%s", want, s)
 		}

@@ -104,7 +104,8 @@ func runState(r eval.RunInfo, live map[string]holder.LiveRun) string {
 	case r.FinishedAt != nil && r.Cancelled:
 		return "cancelled"
 	case r.FinishedAt != nil:
-		return "finished " + r.FinishedAt.Sub(r.StartedAt).Round(time.Millisecond).String()
+		d, _ := r.Duration() // all the attempts of a resumed run
+		return "finished " + d.Round(time.Millisecond).String()
 	}
 	return "interrupted"
 }
