@@ -20,11 +20,8 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 	}
 	defer o.abort()
 	info := s.Info()
-	var h tui.Host
-	host := NewHost(s)
-	if host != nil {
-		h = host
-	}
+	h := SessionHost(s)
+	host, _ := h.(*Host)
 	opts := tui.Options{
 		Dataset: info.Dataset, Total: s.Total(), Judge: s.Judge.Info(), Metrics: s.Metrics,
 		ASCII: ascii, Live: true, RawCalls: RawCalls(s.Store), RawCallsJSON: RawCallsJSON(s.Store), Banner: s.Banner,
