@@ -5,7 +5,9 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/sanitize"
@@ -253,5 +255,30 @@ func (m *Model) footer(h helpMap) string {
 	case confirmStop:
 		return m.st.warn.Render("Stop " + m.attachedRun() + "? It is running in another process. [y/n]")
 	}
-	return m.help.ShortHelpView(h.ShortHelp())
+	return m.shortHelp(h.ShortHelp())
+}
+
+// shortHelp is the footer's keys, as many whole ones as fit the width
+// (most used first), then an ellipsis, when it fits, for those left out:
+// a key's words are never cut.
+func (m *Model) shortHelp(keys []key.Binding) string {
+	hm := m.help
+	hm.SetWidth(0)
+	sep := ansi.StringWidth(hm.ShortSeparator)
+	w := 0
+	for i, b := range keys {
+		item := ansi.StringWidth(b.Help().Key) + 1 + ansi.StringWidth(b.Help().Desc)
+		if i > 0 {
+			item += sep
+		}
+		if m.width > 0 && w+item > m.width {
+			more := ""
+			if w+1+ansi.StringWidth(hm.Ellipsis) <= m.width {
+				more = hm.Styles.Ellipsis.Render(" " + hm.Ellipsis)
+			}
+			return hm.ShortHelpView(keys[:i]) + more
+		}
+		w += item
+	}
+	return hm.ShortHelpView(keys)
 }
