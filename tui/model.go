@@ -36,6 +36,10 @@ type Options struct {
 	// interface only watches it. q leaves at once and the run keeps going
 	// (see LeftRunning); X asks, then stops it through Cancel.
 	Attached bool
+	// QuitHelp, when set, is what the footer says q does to an Attached
+	// run, for a screen whose quitting means more than leaving it (a
+	// watcher's own screen: q stops the watcher).
+	QuitHelp string
 	Results  []*eval.Result
 	// Page reads a stored run page by page (as cache.Store.RunPage: at
 	// most limit results from sample index from on, next -1 after the
