@@ -149,7 +149,7 @@ ragscope calibrate --judge llm --limit 20 --base-url http://localhost:11434/v1 -
 	}
 	_ = cmd.RegisterFlagCompletionFunc("judge", cobra.FixedCompletions([]string{"offline", "llm"}, cobra.ShellCompDirectiveNoFileComp))
 	registerRunCompletions(cmd)
-	cmd.SetHelpFunc(groupedHelp(calibrateGroups))
+	setGroupedHelp(cmd, calibrateGroups)
 	return cmd
 }
 

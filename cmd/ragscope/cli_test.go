@@ -489,3 +489,37 @@ func TestEnvironmentVariablesOfFlags(t *testing.T) {
 		t.Fatal("run --help shows the API key from the environment")
 	}
 }
+
+// TestFlagHelpKeepsItsWords: every command's help shows a flag's words as
+// written, its first letter capitalised at most (fang's list title-cased
+// the first word: Openai-Compatible, Api key, Comma-Separated).
+func TestFlagHelpKeepsItsWords(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"watch", "--help"}, []string{"OpenAI-compatible API base URL", "API key; prefer", "Comma-separated", "ASCII-only interface glyphs"}},
+		{[]string{"open", "--help"}, []string{"ASCII-only interface glyphs"}},
+		{[]string{"attach", "--help"}, []string{"ASCII-only interface glyphs"}},
+		{[]string{"run", "--help"}, []string{"OpenAI-compatible API base URL", "API key; prefer"}},
+		{[]string{"check", "--help"}, []string{"OpenAI-compatible API base URL", "API key; prefer"}},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			r := runInProcess(tc.args...)
+			if r.code != exitOK {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			out := strings.Join(strings.Fields(r.stdout), " ")
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("help lacks %q:\n%s", w, r.stdout)
+				}
+			}
+			for _, bad := range []string{"Openai-Compatible", "Api key", "Comma-Separated", "Ascii-Only"} {
+				if strings.Contains(out, bad) {
+					t.Errorf("help says %q", bad)
+				}
+			}
+		})
+	}
+}

@@ -110,6 +110,7 @@ ragscope diff RUN_A latest`,
 		root.AddCommand(sub)
 	}
 	root.SetHelpCommand(help)
+	flagHelpEverywhere(root)
 	return root
 }
 
