@@ -244,6 +244,7 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 			s.Judge.Info().Name, calls, estimate.USD(est.CostUSD))
 	default:
 		fmt.Fprintf(c.stderr, "ragscope calibrate: send %d calls to %s (%s)? [y/N] ", calls, s.Judge.Info().Name, estimate.USD(est.CostUSD))
+		flush(c.stderr)
 		if !answeredYes(stdin) {
 			return 0, errorf("not confirmed; nothing was sent")
 		}
