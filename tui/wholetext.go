@@ -60,7 +60,9 @@ func (m *Model) matchWhole(r *row, needle string) bool {
 		res = m.extras.known[r.index]
 	}
 	if res == nil {
-		if m.opts.Load != nil && r.done {
+		// The store is read for a filter put in force (enter), not for
+		// every prefix typed on the way to it.
+		if m.opts.Load != nil && r.done && !m.filtering {
 			w.want[r.index] = struct{}{}
 		}
 		return false

@@ -62,6 +62,9 @@ func TestFilterSearchesWholeText(t *testing.T) {
 			}
 			press(m, "/")
 			typeText(m, tt.filter)
+			if n := m.wholePending(); n != 0 {
+				t.Errorf("%d samples queued for the store while the filter is typed", n)
+			}
 			cmd := press(m, "enter")
 			if tt.store {
 				if s := screenText(m); !strings.Contains(s, "searching the whole text of") || !strings.Contains(s, "no sample matches the filter so far") {
