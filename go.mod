@@ -15,8 +15,6 @@ require (
 	github.com/clipperhouse/uax29/v2 v2.7.0
 	github.com/kaptinlin/jsonrepair v0.2.15
 	github.com/mattn/go-runewidth v0.0.30
-	github.com/muesli/mango-cobra v1.2.0
-	github.com/muesli/roff v0.1.0
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/rivo/uniseg v0.4.7
 	github.com/sashabaranov/go-openai v1.43.0
@@ -45,7 +43,9 @@ require (
 	github.com/lucasb-eyer/go-colorful v1.4.1 // indirect
 	github.com/muesli/cancelreader v0.2.2 // indirect
 	github.com/muesli/mango v0.1.0 // indirect
+	github.com/muesli/mango-cobra v1.2.0 // indirect
 	github.com/muesli/mango-pflag v0.1.0 // indirect
+	github.com/muesli/roff v0.1.0 // indirect
 	github.com/parquet-go/bitpack v1.0.0 // indirect
 	github.com/parquet-go/jsonlite v1.0.0 // indirect
 	github.com/pierrec/lz4/v4 v4.1.21 // indirect

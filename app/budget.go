@@ -115,7 +115,7 @@ func (f *firstRun) start(ctx context.Context) (tui.Started, error) {
 		return tui.Started{}, err
 	}
 	f.run = run
-	return tui.Started{Events: run.Events, Cancel: run.Cancel, At: f.s.Info().StartedAt}, nil
+	return tui.Started{Events: run.Events, Cancel: run.Cancel, At: f.s.Info().AttemptStart()}, nil
 }
 
 // close is called once the interface has ended: it returns the run if
@@ -132,11 +132,12 @@ func (f *firstRun) close() (*Run, error) {
 	return run, err
 }
 
-// restamp sets the start of the run record to now.
+// restamp sets the start of the run record (of this attempt, when it is
+// resumed) to now.
 func (s *Session) restamp() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.run.StartedAt = time.Now().UTC()
+	s.stampStart(time.Now().UTC())
 }
 
 // errNotStarted is the end of an interface that quit at the cost question.

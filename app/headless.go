@@ -215,14 +215,13 @@ func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, e
 				events = nil
 				continue
 			}
-			prog.inFlight = ev.InFlight
+			prog.observe(&ev)
 			if ev.Kind == eval.EventNotice {
 				fmt.Fprintln(stderr, "ragscope:", sanitize.Line(ev.Err))
 			}
 			if ev.Kind != eval.EventSampleFinished || ev.Result == nil {
 				continue
 			}
-			prog.finished(ev.Result)
 			if time.Since(last) < progressEvery {
 				continue
 			}
@@ -322,41 +321,38 @@ type progress struct {
 	total, done, stopped int
 	inFlight             int
 	start                time.Time
-	// recent are the finish times of the last samples, for a rate that
-	// follows the run's pace: a run's first samples are slow (each waits
-	// for its statements before its verdicts), and an ETA from the mean
-	// since the start was 10x too long at the start.
-	recent []time.Time
+	// pace is the run's pace for the ETA (eval.Pace: from each sample's
+	// own start and finish, so the first samples, which all wait for
+	// their statements before their verdicts, do not stretch it).
+	pace eval.Pace
 }
 
-// etaWindow is how many recent finishes the rate is measured over.
-const etaWindow = 64
+// observe counts one event of the run.
+func (p *progress) observe(ev *eval.Event) {
+	p.inFlight = ev.InFlight
+	p.pace.Observe(ev)
+	if ev.Kind == eval.EventSampleFinished && ev.Result != nil {
+		p.finished(ev.Result)
+	}
+}
 
 func (p *progress) finished(r *eval.Result) {
-	if r.StoppedEarly() {
-		// Cancelled before it was evaluated: not progress, and not a
-		// judge's error either.
+	if r.Interrupted() {
+		// Cut short by the run's stop: not progress (--resume evaluates
+		// it again), and not a judge's error either.
 		p.stopped++
 		return
 	}
 	p.done++
-	p.recent = append(p.recent, time.Now())
-	if len(p.recent) > etaWindow {
-		p.recent = p.recent[len(p.recent)-etaWindow:]
-	}
 }
 
 func (p *progress) eta() string {
 	left := p.total - p.done - p.stopped
-	if left <= 0 || len(p.recent) < 2 {
+	d, ok := p.pace.ETA(left)
+	if left <= 0 || !ok {
 		return "-"
 	}
-	span := p.recent[len(p.recent)-1].Sub(p.recent[0])
-	if span <= 0 {
-		return "-"
-	}
-	rate := float64(len(p.recent)-1) / span.Seconds()
-	return (time.Duration(float64(left)/rate) * time.Second).Round(time.Second).String()
+	return d.Round(time.Second).String()
 }
 
 func (p *progress) line(r *Run) string {
@@ -364,7 +360,7 @@ func (p *progress) line(r *Run) string {
 	pct := 100 * p.done / max(p.total, 1)
 	stopped := ""
 	if p.stopped > 0 {
-		stopped = fmt.Sprintf("  stopped before evaluation %d", p.stopped)
+		stopped = fmt.Sprintf("  cancelled %d", p.stopped)
 	}
 	return fmt.Sprintf("ragscope: [%d/%d] %3d%%%s  calls %d  cache hits %d (%.0f%%)  in flight %d  retries %d  errors %d  tokens %d  elapsed %s  eta %s",
 		p.done, p.total, pct, stopped, calls.Sent(), calls.CacheHits, calls.HitRate(), p.inFlight, calls.Retries, calls.Errors,

@@ -32,8 +32,21 @@ type Host struct {
 
 var _ tui.Host = (*Host)(nil)
 
+// SessionHost is the TUI's host for a session: the prompt workflow with an
+// LLM judge and the cache; with --no-cache, comparing only (the keys say
+// the cache is off); nil for the offline judge (the TUI says why).
+func SessionHost(s *Session) tui.Host {
+	if h := NewHost(s); h != nil {
+		return h
+	}
+	if s.LLM != nil && s.Cfg.NoCache {
+		return StoredHost{Store: s.Store, Run: s.Info(), Why: errNoCache}
+	}
+	return nil
+}
+
 // NewHost is the TUI's host for a session with an LLM judge and the cache;
-// nil otherwise (the workflow is off, and the TUI says why).
+// nil otherwise (see SessionHost).
 func NewHost(s *Session) *Host {
 	if s.LLM == nil || s.Cfg.NoCache {
 		return nil
@@ -331,6 +344,7 @@ func (h *Host) rerun(ctx context.Context, plan tui.Plan) (*Run, error) {
 	}
 	info.Parent = parentID
 	info.StartedAt = time.Now().UTC()
+	info.AttemptStartedAt, info.ElapsedMS = time.Time{}, 0 // a new run, not a resumed one
 	info.FinishedAt = nil
 	info.Cancelled = false
 	info.Prompts = j.Prompts().Hashes()
@@ -384,33 +398,51 @@ func (h *Host) Results(runID string) ([]*eval.Result, error) {
 // StoredHost serves `ragscope open`: a stored run can be compared with the
 // other runs of its dataset, but editing and re-running need a judge, which
 // a stored run does not have (its key is never stored).
+//
+// It also serves a run with an LLM judge and --no-cache (Why is then
+// errNoCache): its runs can be compared, but prompt editing and re-runs
+// are off, and the keys say that the cache is why, not the judge.
 type StoredHost struct {
 	Store cache.Store
 	Run   eval.RunInfo
+	Why   error // why editing and re-running are off; nil: errStoredRun
 }
 
 var _ tui.ReadOnlyHost = StoredHost{}
 
-func (h StoredHost) ReadOnly() string { return errStoredRun.Error() }
+func (h StoredHost) ReadOnly() string { return h.why().Error() }
+
+func (h StoredHost) why() error {
+	if h.Why != nil {
+		return h.Why
+	}
+	return errStoredRun
+}
 
 // errStoredRun says how to get the workflow for a stored run.
 var errStoredRun = errors.New("a run opened with `ragscope open` can be compared (c) but not re-run: " +
 	"run `ragscope run DATASET` with the judge settings to edit prompts and re-run")
 
+// errNoCache says why a run with an LLM judge has no prompt editing and
+// no re-runs: a re-run pays only for the calls an edit changed because the
+// cache answers the others, and --no-cache turned the cache off.
+var errNoCache = errors.New("prompt editing and re-runs are off with --no-cache (a re-run pays only for the calls an edit " +
+	"changed because the cache answers the rest); comparing runs (c) works; run without --no-cache to edit and re-run")
+
 func (h StoredHost) Prompts() []prompts.Info { return nil }
 
-func (h StoredHost) EditPath(string, string) (string, error) { return "", errStoredRun }
+func (h StoredHost) EditPath(string, string) (string, error) { return "", h.why() }
 
-func (h StoredHost) Reload(*eval.Result) error { return errStoredRun }
+func (h StoredHost) Reload(*eval.Result) error { return h.why() }
 
-func (h StoredHost) ResetPrompt(string, string) error { return errStoredRun }
+func (h StoredHost) ResetPrompt(string, string) error { return h.why() }
 
 func (h StoredHost) Plan(context.Context, []int, []eval.Metric) (tui.Plan, error) {
-	return tui.Plan{}, errStoredRun
+	return tui.Plan{}, h.why()
 }
 
 func (h StoredHost) Rerun(context.Context, tui.Plan) (string, <-chan eval.Event, error) {
-	return "", nil, errStoredRun
+	return "", nil, h.why()
 }
 
 func (h StoredHost) Runs() ([]eval.RunInfo, error) { return sameDataset(h.Store, h.Run) }

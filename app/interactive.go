@@ -20,11 +20,8 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 	}
 	defer o.abort()
 	info := s.Info()
-	var h tui.Host
-	host := NewHost(s)
-	if host != nil {
-		h = host
-	}
+	h := SessionHost(s)
+	host, _ := h.(*Host)
 	opts := tui.Options{
 		Dataset: info.Dataset, Total: s.Total(), Judge: s.Judge.Info(), Metrics: s.Metrics,
 		ASCII: ascii, Live: true, RawCalls: RawCalls(s.Store), RawCallsJSON: RawCallsJSON(s.Store), Banner: s.Banner,
@@ -73,7 +70,7 @@ func (s *Session) interactiveRun(ctx context.Context, opts tui.Options) (*Run, e
 		if err != nil {
 			return nil, err
 		}
-		opts.Started, opts.Cancel = s.Info().StartedAt, run.Cancel
+		opts.Started, opts.Cancel = s.Info().AttemptStart(), run.Cancel
 		// The TUI drains the events after it ends, so the runner never blocks.
 		return run, tui.Run(ctx, opts, run.Events)
 	}

@@ -190,6 +190,10 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 		now := time.Now().UTC()
 		info.FinishedAt = &now
 		info.Cancelled = r.Cancelled()
+		if !info.AttemptStartedAt.IsZero() {
+			// A resumed run: this attempt's time is added to the earlier ones'.
+			info.ElapsedMS += now.Sub(info.AttemptStartedAt).Milliseconds()
+		}
 		// Added, not set: a resumed run's record holds what its earlier
 		// attempts used (a re-run's starts from nothing, see Host.rerun).
 		calls, tokens := r.Counts()

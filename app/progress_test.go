@@ -12,25 +12,51 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-func TestProgressETAFollowsTheRecentRate(t *testing.T) {
+func TestProgressETAFollowsThePace(t *testing.T) {
 	p := progress{total: 100, start: time.Now().Add(-time.Minute)}
-	// A slow start (the first samples wait for their statements), then a
-	// steady 10 samples a second: the ETA is what is left at that rate,
-	// not at the mean since the start.
-	now := time.Now()
+	// Samples evaluated 4 at a time, 400 ms each (10 a second), after a
+	// slow minute: the ETA is what is left at that pace, not at the mean
+	// since the start.
+	t0 := time.Now()
 	for i := 0; i < 20; i++ {
-		p.done++
-		p.recent = append(p.recent, now.Add(time.Duration(i)*100*time.Millisecond))
+		at := t0.Add(time.Duration(i/4) * 400 * time.Millisecond)
+		p.observe(&eval.Event{Kind: eval.EventSampleStarted, Sample: i, Time: at})
+		if i%4 == 3 {
+			for j := i - 3; j <= i; j++ {
+				p.observe(&eval.Event{Kind: eval.EventSampleFinished, Sample: j, Time: at.Add(400 * time.Millisecond),
+					Result: &eval.Result{Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK}}})
+			}
+		}
 	}
 	if got := p.eta(); got != "8s" {
 		t.Fatalf("eta %s, want 8s (80 left at 10/s)", got)
 	}
-	ok := &eval.Result{Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK}}
-	stopped := &eval.Result{Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusCancelled}}
-	p.finished(ok)
-	p.finished(stopped)
-	if p.done != 21 || p.stopped != 1 {
-		t.Fatalf("done %d stopped %d", p.done, p.stopped)
+}
+
+// TestProgressStoppedSamples: after Ctrl-C a sample the stop cut short,
+// evaluated in part or not at all, is not done: it is counted apart.
+func TestProgressStoppedSamples(t *testing.T) {
+	tests := []struct {
+		name          string
+		status        map[eval.Metric]eval.Status
+		calls         int
+		done, stopped int
+	}{
+		{"scored", map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK}, 2, 1, 0},
+		{"never started", map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusCancelled}, 0, 0, 1},
+		{"cut short with calls made", map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusCancelled}, 3, 0, 1},
+		{"one metric cut short", map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK, eval.ContextRecall: eval.StatusCancelled}, 3, 0, 1},
+		{"a judge's failure is done", map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusJudgeError}, 1, 1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := progress{total: 24}
+			r := &eval.Result{Status: tt.status, Calls: make([]eval.CallRecord, tt.calls)}
+			p.observe(&eval.Event{Kind: eval.EventSampleFinished, Result: r})
+			if p.done != tt.done || p.stopped != tt.stopped {
+				t.Fatalf("done %d stopped %d, want %d and %d", p.done, p.stopped, tt.done, tt.stopped)
+			}
+		})
 	}
 }
 

@@ -372,6 +372,12 @@ func (s *Session) loadResume() error {
 		return UsageError{fmt.Errorf("--resume %s: the run evaluated %s, not %s", info.ID, info.Dataset, s.Cfg.Dataset)}
 	}
 	s.run = info
+	// The run keeps its first start; its duration adds this attempt's to
+	// what the earlier ones took (an attempt that ended and was never
+	// resumed before recorded only its start and end).
+	if info.ElapsedMS == 0 && info.FinishedAt != nil {
+		s.run.ElapsedMS = info.FinishedAt.Sub(info.AttemptStart()).Milliseconds()
+	}
 	// The end of the run adds what this attempt uses to what the earlier
 	// ones recorded; one killed before its end recorded nothing.
 	if info.FinishedAt == nil || (info.Usage == nil && info.Calls != (eval.CallCounts{})) {
@@ -388,6 +394,17 @@ func (s *Session) loadResume() error {
 	})
 }
 
+// stampStart records when this attempt of the run starts: the run's start
+// for a new run; for a resumed one (--resume) the attempt's only, the run
+// keeping its first start (see eval.RunInfo.AttemptStartedAt).
+func (s *Session) stampStart(now time.Time) {
+	if s.Cfg.Resume != "" && !s.run.StartedAt.IsZero() {
+		s.run.AttemptStartedAt = now
+		return
+	}
+	s.run.StartedAt = now
+}
+
 func (s *Session) initRun() error {
 	info := s.Judge.Info()
 	hashes := s.Prompts.Hashes()
@@ -401,7 +418,7 @@ func (s *Session) initRun() error {
 		}
 		s.run = eval.RunInfo{ID: id, Dataset: s.Cfg.Dataset, DatasetHash: s.Loaded.SHA256}
 	}
-	s.run.StartedAt = time.Now().UTC()
+	s.stampStart(time.Now().UTC())
 	s.run.FinishedAt = nil
 	s.run.Cancelled = false
 	s.run.Judge = info

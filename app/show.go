@@ -46,6 +46,7 @@ func show(ctx context.Context, st *Shared, ref string, ascii bool, follow func()
 		opts.Banner = fmt.Sprintf("live run %s, evaluated by pid %d (ragscope %s); q leaves it running", info.ID, lr.PID, lr.Role)
 		if follow != nil {
 			opts.Banner = fmt.Sprintf("watching: results go to run %s; q stops watching (records not evaluated yet are taken up by the next watch)", info.ID)
+			opts.QuitHelp = "stop watching"
 		}
 		if cl := st.Client(); cl != nil && lr.Role == "serve" {
 			opts.Banner += ", X stops it"

@@ -103,7 +103,7 @@ func WatchRun(ctx context.Context, st cache.Store, runID string) <-chan eval.Eve
 				send(eval.Event{Kind: eval.EventError, Sample: -1, Err: err.Error()})
 				return 0, false
 			}
-			if !send(eval.Event{Kind: eval.EventRunStarted, Sample: -1, Total: info.Samples, Time: info.StartedAt}) {
+			if !send(eval.Event{Kind: eval.EventRunStarted, Sample: -1, Total: info.Samples, Time: info.AttemptStart()}) {
 				return 0, false
 			}
 			for from := 0; from >= 0; {

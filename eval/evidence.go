@@ -18,11 +18,39 @@ type Citation struct {
 	// (<chunk n="1">); 0 when the judge named none.
 	Chunk int    `json:"chunk"`
 	Quote string `json:"quote"`
-	// QuoteNotFound is set when the quote is not in the chunk it names (or
-	// that chunk does not exist); Flag then says so in words. It checks the
-	// judge itself: a quote it made up is a hallucinated justification.
-	QuoteNotFound bool   `json:"quote_not_found,omitempty"`
-	Flag          string `json:"flag,omitempty"`
+	// QuoteNotFound is set when the quote is not in the chunk it names;
+	// Flag then says so in words. It checks the judge itself: a quote it
+	// made up is a hallucinated justification.
+	QuoteNotFound bool `json:"quote_not_found,omitempty"`
+	// NoSuchChunk is set when the citation names a chunk the sample does
+	// not have (a rank past its last chunk, or any chunk of a sample with
+	// none); Flag then says so. It is its own flag, not a missing quote:
+	// the judge cited something that was never shown to it.
+	NoSuchChunk bool   `json:"no_such_chunk,omitempty"`
+	Flag        string `json:"flag,omitempty"`
+}
+
+// Flagged reports a citation the check found wrong (QuoteNotFound or
+// NoSuchChunk); Flag says how.
+func (e *Citation) Flagged() bool {
+	return e != nil && (e.QuoteNotFound || e.NoSuchChunk)
+}
+
+// NoSuchChunkFlag is the text of the flag for a citation of chunk
+// (1-based) in a sample of n chunks that does not have it.
+// A chunk below 0 is a judge's number that is no rank at all (1.5, -2).
+func NoSuchChunkFlag(chunk, n int) string {
+	what := fmt.Sprintf("cites chunk %d", chunk)
+	if chunk < 0 {
+		what = "cites a chunk number that is no rank"
+	}
+	switch n {
+	case 0:
+		return what + ", but the sample has no chunks"
+	case 1:
+		return what + ", but the sample has 1 chunk"
+	}
+	return fmt.Sprintf("%s, but the sample has %d chunks", what, n)
 }
 
 // QuoteNotFoundFlag is the text of the flag for a quote missing from chunk
@@ -35,13 +63,19 @@ func QuoteNotFoundFlag(chunk int) string {
 }
 
 // Check looks for the quote in the chunk it names and sets the flag when it
-// is not there. An empty quote is not checked: there is nothing to verify.
-// A quote that names no chunk is looked for in every chunk.
+// is not there. A citation of a chunk the sample does not have is flagged
+// NoSuchChunk, quote or not. An empty quote is not checked otherwise:
+// there is nothing to verify. A quote that names no chunk is looked for in
+// every chunk.
 func (e *Citation) Check(contexts []string) {
 	if e == nil {
 		return
 	}
-	e.QuoteNotFound, e.Flag = false, ""
+	e.QuoteNotFound, e.NoSuchChunk, e.Flag = false, false, ""
+	if e.Chunk < 0 || e.Chunk > len(contexts) {
+		e.NoSuchChunk, e.Flag = true, NoSuchChunkFlag(e.Chunk, len(contexts))
+		return
+	}
 	if strings.TrimFunc(e.Quote, trimQuoteRune) == "" {
 		return
 	}

@@ -31,22 +31,29 @@ func TestFindQuote(t *testing.T) {
 func TestCitationCheck(t *testing.T) {
 	ctx := []string{"alpha beta", "gamma delta"}
 	tests := []struct {
-		c    Citation
-		flag string
+		c        Citation
+		contexts []string
+		flag     string
+		noChunk  bool // the flag is NoSuchChunk, not QuoteNotFound
 	}{
-		{Citation{Chunk: 2, Quote: "gamma"}, ""},
-		{Citation{Chunk: 1, Quote: "gamma"}, "quote not found in chunk 1"},
-		{Citation{Chunk: 3, Quote: "gamma"}, "quote not found in chunk 3"},
-		{Citation{Chunk: 0, Quote: "delta"}, ""},
-		{Citation{Chunk: 0, Quote: "epsilon"}, "quote not found in any chunk"},
-		{Citation{Chunk: 2, Quote: ""}, ""}, // nothing to verify
-		{Citation{}, ""},
+		{Citation{Chunk: 2, Quote: "gamma"}, ctx, "", false},
+		{Citation{Chunk: 1, Quote: "gamma"}, ctx, "quote not found in chunk 1", false},
+		{Citation{Chunk: 3, Quote: "gamma"}, ctx, "cites chunk 3, but the sample has 2 chunks", true},
+		{Citation{Chunk: 3, Quote: ""}, ctx, "cites chunk 3, but the sample has 2 chunks", true},
+		{Citation{Chunk: -1, Quote: "gamma"}, ctx, "cites a chunk number that is no rank, but the sample has 2 chunks", true},
+		{Citation{Chunk: 1, Quote: "x"}, nil, "cites chunk 1, but the sample has no chunks", true},
+		{Citation{Chunk: 2, Quote: "x"}, ctx[:1], "cites chunk 2, but the sample has 1 chunk", true},
+		{Citation{Chunk: 0, Quote: "delta"}, ctx, "", false},
+		{Citation{Chunk: 0, Quote: "epsilon"}, ctx, "quote not found in any chunk", false},
+		{Citation{Chunk: 2, Quote: ""}, ctx, "", false}, // nothing to verify
+		{Citation{}, ctx, "", false},
 	}
 	for _, tt := range tests {
 		c := tt.c
-		c.Check(ctx)
-		if c.Flag != tt.flag || c.QuoteNotFound != (tt.flag != "") {
-			t.Errorf("%+v: flag %q (%v), want %q", tt.c, c.Flag, c.QuoteNotFound, tt.flag)
+		c.Check(tt.contexts)
+		flagged := tt.flag != ""
+		if c.Flag != tt.flag || c.QuoteNotFound != (flagged && !tt.noChunk) || c.NoSuchChunk != tt.noChunk || c.Flagged() != flagged {
+			t.Errorf("%+v: flag %q (quote %v, chunk %v), want %q", tt.c, c.Flag, c.QuoteNotFound, c.NoSuchChunk, tt.flag)
 		}
 	}
 	var none *Citation

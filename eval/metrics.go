@@ -162,7 +162,7 @@ func runContextPrecision(ctx context.Context, j Judge, s *Sample, r *Result) {
 		r.set(ContextPrecision, StatusMissingInput, nil, "context precision needs a reference answer")
 		return
 	}
-	if len(s.Contexts) == 0 {
+	if len(nonEmpty(s.Contexts)) == 0 {
 		r.set(ContextPrecision, StatusMissingInput, nil, "there are no retrieved contexts to rank")
 		return
 	}
@@ -179,7 +179,7 @@ func runContextUtilization(ctx context.Context, j Judge, s *Sample, r *Result) {
 		r.set(ContextUtilization, StatusMissingInput, nil, "context utilization needs an answer")
 		return
 	}
-	if len(s.Contexts) == 0 {
+	if len(nonEmpty(s.Contexts)) == 0 {
 		r.set(ContextUtilization, StatusMissingInput, nil, "there are no retrieved contexts to rank")
 		return
 	}
@@ -240,6 +240,13 @@ func AveragePrecision(chunks []ChunkVerdict) (float64, []float64) {
 func runContextRecall(ctx context.Context, j Judge, s *Sample, r *Result) {
 	if strings.TrimSpace(s.Reference) == "" {
 		r.set(ContextRecall, StatusMissingInput, nil, "context recall needs a reference answer")
+		return
+	}
+	// Nothing retrieved covers nothing: the judge is not asked (it would
+	// attribute statements to chunks that do not exist), and the metric is
+	// not computable, as faithfulness and context precision are.
+	if len(nonEmpty(s.Contexts)) == 0 {
+		r.set(ContextRecall, StatusMissingInput, nil, "no retrieved contexts to attribute the reference to")
 		return
 	}
 	cls, err := j.Classify(ctx, s)

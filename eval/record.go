@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -183,7 +184,7 @@ func (c instrumented) Chat(ctx context.Context, req ChatRequest) (ChatResponse, 
 		cr.LatencyMS = time.Since(start).Milliseconds()
 	}
 	if err != nil {
-		cr.Error = err.Error()
+		cr.Error, cr.Cancelled = err.Error(), cancelledCall(ctx, err)
 	}
 	cr.Reasoning = ReasoningPreview(resp)
 	rec.add(cr, false)
@@ -206,16 +207,26 @@ func (c instrumented) Embed(ctx context.Context, req EmbedRequest) (EmbedRespons
 		cr.Key = EmbedKey(req.Endpoint, req.Model, req.Dimensions, req.Texts[0])
 	}
 	if err != nil {
-		cr.Error = err.Error()
+		cr.Error, cr.Cancelled = err.Error(), cancelledCall(ctx, err)
 	}
 	rec.add(cr, true)
 	rec.run.outcome(err, cr.Cached)
 	return resp, err
 }
 
+// cancelledCall reports a call that failed because the run was stopped:
+// its context is done, or the error says it was cancelled.
+func cancelledCall(ctx context.Context, err error) bool {
+	if errors.Is(ctx.Err(), context.Canceled) || errors.Is(err, context.Canceled) {
+		return true
+	}
+	var se *StepError
+	return errors.As(err, &se) && se.Status == StatusCancelled
+}
+
 func (rec *recorder) add(cr CallRecord, embedding bool) {
 	rs := rec.run
-	if cr.Error != "" {
+	if cr.Error != "" && !cr.Cancelled {
 		rs.errors.Add(1)
 	}
 	u := usageOfCall(cr, embedding)

@@ -23,7 +23,16 @@ type RunInfo struct {
 	DatasetHash string     `json:"dataset_sha256,omitempty"`
 	StartedAt   time.Time  `json:"started_at"`
 	FinishedAt  *time.Time `json:"finished_at"`
-	Judge       JudgeInfo  `json:"judge"`
+	// AttemptStartedAt is when the latest attempt of a resumed run began
+	// (--resume): StartedAt stays the run's first start. Zero for a run
+	// never resumed, whose one attempt began at StartedAt.
+	AttemptStartedAt time.Time `json:"attempt_started_at,omitzero"`
+	// ElapsedMS is what the attempts of a resumed run took, summed, once
+	// the latest one ended (an attempt killed before its end adds
+	// nothing); 0 for a run never resumed, which took FinishedAt −
+	// StartedAt. See Duration.
+	ElapsedMS int64     `json:"elapsed_ms,omitempty"`
+	Judge     JudgeInfo `json:"judge"`
 	// Contract is the version of the judge reply contract the run's
 	// traces follow (prompts.ContractVersion; 2 added the evidence); 0 in
 	// runs recorded before it was kept, which follow contract 1.
@@ -53,6 +62,27 @@ type RunInfo struct {
 	// interrupted before it recorded what it used: the calls, tokens and
 	// cost count the attempts that ended, a lower bound.
 	UsagePartial bool `json:"usage_partial,omitempty"`
+}
+
+// AttemptStart is when the run's latest attempt began: what a live view
+// counts its elapsed time and ETA from.
+func (r RunInfo) AttemptStart() time.Time {
+	if !r.AttemptStartedAt.IsZero() {
+		return r.AttemptStartedAt
+	}
+	return r.StartedAt
+}
+
+// Duration is what the run took, all its attempts together; false while
+// it has not ended.
+func (r RunInfo) Duration() (time.Duration, bool) {
+	if r.FinishedAt == nil {
+		return 0, false
+	}
+	if r.ElapsedMS > 0 {
+		return time.Duration(r.ElapsedMS) * time.Millisecond, true
+	}
+	return r.FinishedAt.Sub(r.StartedAt), true
 }
 
 // Subset is the seeded random subset a run evaluated.

@@ -165,6 +165,10 @@ type CallRecord struct {
 	LatencyMS int64  `json:"latency_ms"`
 	Retries   int    `json:"retries,omitempty"`
 	Error     string `json:"error,omitempty"`
+	// Cancelled marks a call cut short because the run was stopped
+	// (Ctrl-C, X): it failed, but it is no error of the judge, and no
+	// count of errors includes it.
+	Cancelled bool `json:"cancelled,omitempty"`
 	// Metric is the metric whose step made the call, kept only where it is
 	// not the task's own (MetricOfTask): answer correctness's statement
 	// extraction, noise sensitivity's entailment verdicts. See MetricOf.
@@ -289,6 +293,11 @@ type Event struct {
 	// emitted (a gauge snapshot, so consumers need no call-started events).
 	InFlight int
 }
+
+// Interrupted reports a result of a sample the run's stop cut short: some
+// metric ended cancelled. It is neither done (--resume evaluates it again)
+// nor failed by the judge; progress counts it apart.
+func (r *Result) Interrupted() bool { return r.hasStatus(StatusCancelled) }
 
 // StoppedEarly reports a result of a sample that was never evaluated: every
 // metric ended cancelled before it started (the run was stopped).

@@ -1,8 +1,12 @@
 package tui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ragscope/ragscope/sanitize"
 )
@@ -62,19 +66,23 @@ func (m *Model) renderAgreement() []string {
 	if a.Before != nil {
 		lines = append(lines, m.indented("before "+m.g.arrow+" after: run "+sanitize.Line(a.Before.Run)+" "+m.g.arrow+" run "+sanitize.Line(a.Run)+" (the re-run)", st.accent)...)
 	}
-	lines = append(lines, st.header.Render(fit(sprintf("  %-31s %-12s %-16s %-16s %s", "task", "labelled", "accuracy", "kappa", "tp fp tn fn"), m.width, m.g.ellipsis)))
 	tab := a.Table(m.g.arrow)
-	for i, c := range tab.Tasks {
-		row := sprintf("  %-31s %-12s %-16s %-16s %s %s %s %s", c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7])
+	// The columns are as wide as what they hold, so the task table fits
+	// 80 columns and a long metric name (context_entity_recall) does not
+	// push its row out of line.
+	tasks := alignColumns(append([][]string{{"task", "labelled", "accuracy", "kappa", "tp", "fp", "tn", "fn"}}, tab.Tasks...))
+	lines = append(lines, st.header.Render(fit(tasks[0], m.width, m.g.ellipsis)))
+	for i, row := range tasks[1:] {
 		style := st.muted
 		if tab.Labelled[i] {
 			style = st.bold
 		}
 		lines = append(lines, style.Render(fit(row, m.width, m.g.ellipsis)))
 	}
-	lines = append(lines, "", st.header.Render(fit(sprintf("  %-19s %-9s %-9s %-8s %-7s %s", "metric", "labelled", "disputed", "changed", "mean", "with labels"), m.width, m.g.ellipsis)))
-	for _, c := range tab.Metrics {
-		lines = append(lines, fit(sprintf("  %-19s %-9s %-9s %-8s %-7s %s", c[0], c[1], c[2], c[3], c[4], c[5]), m.width, m.g.ellipsis))
+	metrics := alignColumns(append([][]string{{"metric", "labelled", "disputed", "changed", "mean", "with labels"}}, tab.Metrics...))
+	lines = append(lines, "", st.header.Render(fit(metrics[0], m.width, m.g.ellipsis)))
+	for _, row := range metrics[1:] {
+		lines = append(lines, fit(row, m.width, m.g.ellipsis))
 	}
 	lines = append(lines, "")
 	for _, n := range tab.Notes {
@@ -82,4 +90,35 @@ func (m *Model) renderAgreement() []string {
 	}
 	lines = append(lines, m.indented("changed: samples whose score moves when the human labels replace the judge's values (ragscope report --with-labels)", st.muted)...)
 	return m.finish(lines, m.keyMode().help())
+}
+
+// alignColumns lays rows of cells out in columns as wide as their widest
+// cell, two spaces apart, indented by two; the first row is the titles.
+func alignColumns(rows [][]string) []string {
+	var w []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i == len(w) {
+				w = append(w, 0)
+			}
+			w[i] = max(w[i], ansi.StringWidth(c))
+		}
+	}
+	out := make([]string, len(rows))
+	for j, r := range rows {
+		var b strings.Builder
+		b.WriteString(" ")
+		for i, c := range r {
+			b.WriteString(" ")
+			if i > 0 {
+				b.WriteString(" ")
+			}
+			b.WriteString(c)
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", w[i]-ansi.StringWidth(c)))
+			}
+		}
+		out[j] = b.String()
+	}
+	return out
 }

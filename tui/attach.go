@@ -16,9 +16,12 @@ import (
 func (m *Model) syncRunKeys() {
 	w := m.watching()
 	m.keys.Stop.SetEnabled(w)
-	if w {
+	switch {
+	case w && m.opts.QuitHelp != "":
+		m.keys.Quit.SetHelp("q", m.opts.QuitHelp)
+	case w:
 		m.keys.Quit.SetHelp("q", "quit, run goes on")
-	} else {
+	default:
 		m.keys.Quit.SetHelp("q", "quit")
 	}
 }

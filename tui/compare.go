@@ -2,6 +2,7 @@ package tui
 
 import (
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
@@ -147,18 +148,30 @@ func scoreDelta(before, after *row, mt eval.Metric) delta {
 }
 
 // scoredChange is after minus before for a metric scored on both sides.
-// A change below the table's precision is 0: it reads as unchanged, as the
-// filter's equality does.
+// Whether it changed is read on the scores as the table shows them (three
+// decimals): 0.3331 → 0.3334 both show 0.333, and the change is 0
+// (unchanged); 0.3334 → 0.3338 show 0.333 → 0.334, and the change is never
+// 0: a difference that rounds to 0.000 is the shown one, +0.001.
 func scoredChange(before, after *row, mt eval.Metric) (float64, bool) {
 	b, bok := before.scored(mt)
 	a, aok := after.scored(mt)
 	if !bok || !aok {
 		return 0, false
 	}
-	if math.Abs(a-b) < scoreEpsilon {
+	rb, ra := shownScore(b), shownScore(a)
+	switch {
+	case ra == rb:
 		return 0, true
+	case math.Abs(a-b) < scoreEpsilon:
+		return ra - rb, true
 	}
 	return a - b, true
+}
+
+// shownScore is a score rounded as fmtScore prints it.
+func shownScore(v float64) float64 {
+	r, _ := strconv.ParseFloat(fmtScore(v), 64)
+	return r
 }
 
 // deltaScore is the number the Δ sort and the Δ filter read: the change of
@@ -174,7 +187,7 @@ func (m *Model) deltaScore(r *row, slot int) (float64, bool) {
 
 // matchEnv is what the filter reads besides the rows.
 func (m *Model) matchEnv() matchEnv {
-	env := matchEnv{metrics: m.metrics, label: m.labelMark}
+	env := matchEnv{metrics: m.metrics, label: m.labelMark, whole: m.matchWhole}
 	if m.cmp != nil {
 		env.delta = m.deltaScore
 	}

@@ -492,7 +492,7 @@ func (m *Model) evidenceLines(p *page, ev *eval.Citation) {
 	} else {
 		p.text(4, "evidence ", where+" \""+ev.Quote+"\"", &st.muted)
 	}
-	if ev.QuoteNotFound {
+	if ev.Flagged() {
 		p.text(4, m.g.warn+" ", ev.Flag, &st.warn)
 	}
 }
@@ -504,7 +504,7 @@ func (m *Model) citedNote(pick int, ev *eval.Citation, contexts []string) (strin
 	switch {
 	case ev == nil:
 		return what + ": no evidence given", st.muted
-	case ev.QuoteNotFound:
+	case ev.Flagged():
 		return what + ": " + ev.Flag, st.warn
 	case ev.Quote == "":
 		return what + ": no quote", st.muted
@@ -647,16 +647,22 @@ func (m *Model) relevancySection(p *page, res *eval.Result) {
 	}
 	var terms []string
 	sum, anyNoncommittal := 0.0, false
+	cw := scoreW // "-0.257" widens the cosines of every question
+	for _, q := range t.Questions {
+		if fmtScore(q.Cosine)[0] == '-' {
+			cw = negScoreW
+		}
+	}
 	for _, q := range t.Questions {
 		anyNoncommittal = anyNoncommittal || q.Noncommittal == 1
 		flag := ""
 		if q.Noncommittal == 1 {
 			flag = "  [noncommittal]"
 		}
-		prefix := sprintf("%s %s ", fmtScore(q.Cosine), m.cosineBar(q.Cosine))
+		prefix := sprintf("%s %s ", padLeft(fmtScore(q.Cosine), cw), m.cosineBar(q.Cosine))
 		p.text(2, prefix, q.Question+flag, nil)
 		m.labelLine(p, eval.LabelAnswerRelevancy, q.Question)
-		terms = append(terms, sprintf("%.3f", q.Cosine))
+		terms = append(terms, fmtScore(q.Cosine))
 		sum += q.Cosine
 	}
 	if n := len(t.Questions); n > 0 {
@@ -769,30 +775,45 @@ func statusMessage(res *eval.Result, mt eval.Metric) string {
 }
 
 // failuresSection repeats, in one place, every metric that did not score,
-// so a failure is never only visible by scrolling to its section. A metric
+// so a failure is never only visible by scrolling to its section: the
+// failures (and failed calls) under "Failures", the metrics the sample's
+// input makes undefined (missing_input, no_statements, no_questions) under
+// "Not computable" — they are no failure of the judge or the run. A metric
 // the judge does not support is left to its section: it is no failure of
 // this sample, and the same on every one.
 func (m *Model) failuresSection(p *page, res *eval.Result) {
 	st := m.st
-	var lines [][2]string
+	var failed, na [][2]string
 	for _, mt := range m.metrics {
 		status, ok := res.Status[mt]
 		if !ok || status == eval.StatusOK || status == eval.StatusUnsupported {
 			continue
 		}
-		lines = append(lines, [2]string{string(mt), statusMessage(res, mt)})
+		line := [2]string{string(mt), statusMessage(res, mt)}
+		if status.Failed() {
+			failed = append(failed, line)
+		} else {
+			na = append(na, line)
+		}
 	}
 	for _, c := range res.Calls {
 		if c.Error != "" {
-			lines = append(lines, [2]string{"call " + sanitize.Line(c.Task), c.Error})
+			failed = append(failed, [2]string{"call " + sanitize.Line(c.Task), c.Error})
 		}
 	}
-	if len(lines) == 0 {
+	if len(na) > 0 {
+		p.blank()
+		p.heading("Not computable")
+		for _, l := range na {
+			p.text(2, l[0]+": ", l[1], &st.muted)
+		}
+	}
+	if len(failed) == 0 {
 		return
 	}
 	p.blank()
 	p.heading("Failures")
-	for _, l := range lines {
+	for _, l := range failed {
 		p.text(2, l[0]+": ", l[1], &st.failed)
 	}
 }

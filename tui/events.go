@@ -58,6 +58,9 @@ func drain(events <-chan eval.Event) {
 type progress struct {
 	total, done                                         int
 	inFlight, calls, cacheHits, retries, errors, tokens int
+	// cancelled counts the calls and the samples a stop cut short: they
+	// are neither errors nor done (--resume evaluates the samples again).
+	cancelledCalls, cancelled int
 	// chat and embed split tokens by the model that prices them.
 	chat, embed eval.Usage
 	// reported are the totals the evaluator of a watched run last told
@@ -86,8 +89,9 @@ func (p progress) shown() progress {
 // The counters mean what the run record's calls mean (eval.CallCounts), so
 // the header, the headless progress and a report agree on one run: sent
 // are calls that reached the endpoint and succeeded, errors are calls that
-// failed, cache hits are calls the cache answered.
-func (p *progress) sent() int { return p.calls - p.cacheHits - p.errors }
+// failed, cache hits are calls the cache answered. A call the run's stop
+// cut short is none of them.
+func (p *progress) sent() int { return p.calls - p.cacheHits - p.errors - p.cancelledCalls }
 
 func (p *progress) count(ev *eval.Event) {
 	p.inFlight = ev.InFlight
@@ -113,7 +117,11 @@ func (p *progress) count(ev *eval.Event) {
 func (p *progress) countCall(c eval.CallRecord) {
 	p.calls++
 	if c.Error != "" {
-		p.errors++
+		if c.Cancelled {
+			p.cancelledCalls++
+		} else {
+			p.errors++
+		}
 		return
 	}
 	if c.Cached {
@@ -130,6 +138,16 @@ func (p *progress) countCall(c eval.CallRecord) {
 	u.CompletionTokens += c.Tokens.CompletionTokens
 }
 
+// finish counts a sample's result: done, or cancelled when the run's stop
+// cut it short (some metric ended cancelled).
+func (p *progress) finish(res *eval.Result) {
+	if res.Interrupted() {
+		p.cancelled++
+		return
+	}
+	p.done++
+}
+
 // hasResult reports whether the row of a sample holds a finished result.
 func (m *Model) hasResult(index int) bool {
 	i, ok := m.byIndex.get(index)
@@ -139,7 +157,7 @@ func (m *Model) hasResult(index int) bool {
 // countStored counts a result given up front: a stored run has no retry
 // or error events, its call records are the only record of them.
 func (p *progress) countStored(res *eval.Result) {
-	p.done++
+	p.finish(res)
 	for _, c := range res.Calls {
 		p.countCall(c)
 		p.retries += c.Retries
@@ -163,6 +181,9 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 	for i := range msg.Events {
 		ev := &msg.Events[i]
 		p.count(ev)
+		if rr == nil {
+			m.pace.Observe(ev)
+		}
 		switch ev.Kind {
 		case eval.EventRunStarted:
 			if rr == nil && m.opts.Started.IsZero() && !ev.Time.IsZero() {
@@ -194,9 +215,9 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 			// re-run's samples all had a result before it.
 			if rr != nil {
 				m.keepBefore(ev.Result.Index)
-				p.done++
+				p.finish(ev.Result)
 			} else if !m.hasResult(ev.Result.Index) {
-				p.done++
+				p.finish(ev.Result)
 			}
 			m.upsert(ev.Result.Index, ev.Result)
 			m.keepResult(ev.Result.Index, ev.Result)
@@ -276,6 +297,7 @@ func (m *Model) upsert(index int, res *eval.Result) {
 			m.running++
 		}
 		r.set(res, &m.extras)
+		m.noteNegative(r)
 		return
 	}
 	if res == nil {
@@ -285,6 +307,7 @@ func (m *Model) upsert(index int, res *eval.Result) {
 	r := m.slab.alloc()
 	r.index = index
 	r.set(res, &m.extras)
+	m.noteNegative(r)
 	m.rows = append(m.rows, r)
 }
 

@@ -159,3 +159,22 @@ func TestGoldenEvidence(t *testing.T) {
 		})
 	}
 }
+
+// A citation of a chunk the sample does not have is its own flag on the
+// page, and what ] says of it on the chunks' heading.
+func TestDetailEvidenceNoSuchChunk(t *testing.T) {
+	opts := evidenceOptions()
+	res := opts.Results[0]
+	ev := &eval.Citation{Chunk: 7, Quote: "其纳税人识别号不变"}
+	ev.Check(res.Contexts)
+	res.Faithfulness.Statements[0].Evidence = ev
+	m := newTestModel(t, opts, 120, 40)
+	press(m, "enter")
+	if s := screenText(m); !strings.Contains(s, "! cites chunk 7, but the sample has 2 chunks") {
+		t.Fatalf("the page does not flag the chunk:\n%s", s)
+	}
+	press(m, "]")
+	if s := screenText(m); !strings.Contains(s, "statement 1: cites chunk 7, but the sample has 2 chunks") {
+		t.Fatalf("] does not say what statement 1 cites:\n%s", s)
+	}
+}

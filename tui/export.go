@@ -9,15 +9,17 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/sanitize"
 )
 
-// y and o take out what the screen is about: in the table and the detail
-// page the sample's full result, as the JSON report writes a sample; in
-// the raw view the sample's judge calls as read from the cache. y copies
-// it through the terminal (OSC 52), o opens it in $PAGER.
+// y and o take out what the screen is about: in the table the sample's
+// full result, as the JSON report writes a sample; in the detail page y
+// copies that JSON and o pages the page being read; in the raw view the
+// sample's judge calls as read from the cache. y copies through the
+// terminal (OSC 52), o opens in $PAGER.
 
 // maxClipboard bounds what y sends: terminals and tmux cut OSC 52 payloads
 // short somewhere past 100 KB, and a clipboard that silently holds half a
@@ -95,12 +97,35 @@ func (m *Model) exportable(forCopy bool) (export, error) {
 	if res == nil {
 		return export{}, fmt.Errorf("sample %d is not in memory and could not be read from the store", r.index)
 	}
+	if m.screen == screenDetail && !forCopy {
+		// o pages the page being read, as drawn (y copies the sample
+		// as JSON, for a script or a bug report).
+		return m.detailExport(r), nil
+	}
 	var b bytes.Buffer
 	if err := eval.WriteSampleJSON(&b, res); err != nil {
 		return export{}, fmt.Errorf("cannot encode sample %d: %w", r.index, err)
 	}
 	return export{what: sprintf("sample %d as JSON", r.index),
 		file: sprintf("ragscope-sample-%d-*.json", r.index), text: b.String()}, nil
+}
+
+// detailExport is the detail page of row r as text: its title and every
+// line, styles dropped, as wide as the screen drew them.
+func (m *Model) detailExport(r *row) export {
+	m.ensureDetail()
+	title := sprintf("sample %d", r.index)
+	if id := r.id(); id != "" {
+		title += " (id " + sanitize.Line(id) + ")"
+	}
+	var b strings.Builder
+	b.WriteString(title + "\n\n")
+	for _, l := range m.detail.lines {
+		b.WriteString(strings.TrimRight(ansi.Strip(l), " "))
+		b.WriteByte('\n')
+	}
+	return export{what: sprintf("the page of sample %d", r.index),
+		file: sprintf("ragscope-sample-%d-page-*.txt", r.index), text: b.String()}
 }
 
 // copyExport is y: the text goes to the terminal's clipboard in the

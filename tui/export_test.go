@@ -142,9 +142,14 @@ func TestPager(t *testing.T) {
 		path       string                                           // $PATH, when set
 		raw        string
 		keys       []string
-		want       string // what the pager shows
+		want       string   // what the pager shows
+		wantHas    []string // or lines it shows, in order
 		wantStatus string
 	}{
+		{name: "the detail page, as read", keys: []string{"enter", "o"},
+			pager: func(t *testing.T, dir string) (string, string) { return fakePager(t, dir, 0) },
+			wantHas: []string{"sample 0 (id taxpayer-id)", "Retrieved chunks (2)", "2 judge calls (1 from the cache); x shows them raw",
+				"1 faithfulness", "1 of 3 statements supported = 0.333"}},
 		{name: "the sample in the table", keys: []string{"o"},
 			pager: func(t *testing.T, dir string) (string, string) { return fakePager(t, dir, 0) },
 			want:  sanitize.Text(sampleJSON(t, fixtureResults()[0]))},
@@ -177,12 +182,27 @@ func TestPager(t *testing.T) {
 			rec := &runExec{t: t}
 			m.exec = rec.exec
 			pressDrive(t, m, tt.keys...)
-			if tt.want != "" {
+			switch {
+			case tt.want != "":
 				b, err := os.ReadFile(out)
 				if err != nil || string(b) != tt.want {
 					t.Fatalf("the pager showed %q (%v), want %q", b, err, tt.want)
 				}
-			} else if len(rec.seen) != 0 {
+			case tt.wantHas != nil:
+				b, err := os.ReadFile(out)
+				page := string(b)
+				if err != nil || strings.Contains(page, `"question":`) || strings.Contains(page, "\x1b") {
+					t.Fatalf("the pager showed the JSON, or styles, not the page (%v):\n%s", err, page)
+				}
+				at := 0
+				for _, w := range tt.wantHas {
+					i := strings.Index(page[at:], w)
+					if i < 0 {
+						t.Fatalf("the page lacks %q after byte %d:\n%s", w, at, page)
+					}
+					at += i + len(w)
+				}
+			case len(rec.seen) != 0:
 				t.Fatalf("a pager ran: %v", rec.seen)
 			}
 			if left, _ := os.ReadDir(tmp); len(left) != 0 {

@@ -232,6 +232,9 @@ type matchEnv struct {
 	delta func(r *row, slot int) (float64, bool)
 	// label is a sample's human-label mark (LabelMarked, LabelDisputed).
 	label func(index int) uint8
+	// whole searches a cut row's whole texts for a needle its heads miss
+	// (wholeText); nil: the heads only.
+	whole func(r *row, needle string) bool
 }
 
 func (f *filter) match(r *row, env matchEnv) bool {
@@ -249,10 +252,9 @@ func (f *filter) match(r *row, env matchEnv) bool {
 func (t *term) match(r *row, env matchEnv) bool {
 	switch t.kind {
 	case termText:
-		// The row keeps the head of the question (what the table shows)
-		// and the id, not the answer: searching the answers of a million
-		// samples would mean reading them all from the store.
-		return r.matchText(t.text)
+		// The row keeps the heads of the question and the answer, and
+		// the id; a row that was cut is searched whole (wholeText).
+		return r.matchText(t.text) || env.whole != nil && env.whole(r, t.text)
 	case termScore:
 		v := r.score(t.slot)
 		return !math.IsNaN(v) && t.compare(v)

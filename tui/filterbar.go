@@ -42,13 +42,16 @@ func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.filterErr, m.bar.errPressed = err.Error(), true
 			return nil
 		}
-		m.setFilter(f)
+		// Closed first: a filter in force, not one being typed, has its
+		// long samples read from the store (wholeText).
 		m.closeFilter()
+		m.setFilter(f)
 		return nil
 	case key.Matches(msg, k.FilterCancel):
-		m.setFilter(m.bar.before)
-		m.keepCursorOn(m.bar.beforeRow)
+		before, row := m.bar.before, m.bar.beforeRow
 		m.closeFilter()
+		m.setFilter(before)
+		m.keepCursorOn(row)
 		return nil
 	}
 	return m.editFilter(msg)

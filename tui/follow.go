@@ -238,6 +238,11 @@ func (m *Model) followLines() []string {
 		style = st.warn
 	}
 	head := style.Render("follow: " + lag)
+	if fs.Invalid > 0 && fs.Elsewhere == "" {
+		// Each is reported with its file and line where the watcher logs;
+		// the screen must not hide that there are any.
+		head += "  " + st.warn.Render(sprintf("%d invalid log %s skipped", fs.Invalid, plural(int(fs.Invalid), "line", "lines")))
+	}
 	var firing, quiet []string
 	for _, a := range fs.Alerts {
 		rule := sanitize.Line(a.Rule)

@@ -250,3 +250,43 @@ func equalInts(a, b []int) bool {
 	}
 	return true
 }
+
+// TestWatcherScreenSaysOneThing: the watcher's own screen says once what q
+// does (it stops watching; the footer must not say the run goes on), and
+// counts the log lines it could not read.
+func TestWatcherScreenSaysOneThing(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		quitHelp  string
+		invalid   int64
+		has, lack []string
+	}{
+		{"the watcher's own screen", "stop watching", 3, []string{"q stop watching", "3 invalid log lines skipped"}, []string{"run goes on"}},
+		{"one invalid line", "stop watching", 1, []string{"1 invalid log line skipped"}, nil},
+		{"attached to another's run", "", 0, []string{"q quit, run goes on"}, []string{"invalid", "stop watching"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			status := followStatus()
+			status.Invalid = tt.invalid
+			m := New(Options{Dataset: "logs/assistant.jsonl", Metrics: followMetrics, Live: true, Attached: true, QuitHelp: tt.quitHelp,
+				Judge: eval.JudgeInfo{Kind: "offline", Name: "offline (lexical)"}, Started: fixedStart,
+				Banner: "watching: results go to run watch-1; q stops watching",
+				Follow: func() eval.FollowStatus { return status }})
+			m.now = func() time.Time { return fixedStart.Add(90 * time.Second) }
+			m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+			feed(m, 0, 3)
+			m.Update(tickMsg(m.now()))
+			s := screenText(m)
+			for _, w := range tt.has {
+				if !strings.Contains(s, w) {
+					t.Errorf("the screen lacks %q:\n%s", w, s)
+				}
+			}
+			for _, w := range tt.lack {
+				if strings.Contains(s, w) {
+					t.Errorf("the screen says %q:\n%s", w, s)
+				}
+			}
+		})
+	}
+}

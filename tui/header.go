@@ -80,7 +80,7 @@ func (m *Model) headerLines() []string {
 // product name goes, before anything is cut.
 func (m *Model) titleLine(done int) string {
 	st, g := m.st, m.g
-	rest := append([]string{sprintf("%d samples", m.progress.total), "judge " + m.judgeName()}, m.clockParts(done)...)
+	rest := append([]string{sprintf("%d samples", m.progress.total), "judge " + m.judgeName()}, m.clockParts()...)
 	tail := st.muted.Render(g.sep) + strings.Join(rest, st.muted.Render(g.sep))
 	ds, base := sanitize.Line(m.opts.Dataset), sanitize.Line(filepath.Base(m.opts.Dataset))
 	if m.opts.Dataset == "" {
@@ -112,12 +112,21 @@ func (m *Model) judgeName() string {
 // clockReading is the clock as the last second's tick read it: the time
 // and the samples done then.
 type clockReading struct {
-	at   time.Time // zero before the first tick
-	done int
+	at    time.Time // zero before the first tick
+	done  int
+	eta   time.Duration
+	hasET bool // an ETA is known (a sample has finished)
 }
 
 // readClock is the tick's: elapsed and ETA move on from here.
-func (m *Model) readClock() { m.clock = clockReading{at: m.now(), done: m.progress.done} }
+func (m *Model) readClock() { m.clock = m.clockNow() }
+
+// clockNow reads the clock and the ETA at the run's pace (eval.Pace).
+func (m *Model) clockNow() clockReading {
+	p := m.progress
+	eta, ok := m.pace.ETA(p.total - p.done - p.cancelled)
+	return clockReading{at: m.now(), done: p.done, eta: eta, hasET: ok}
+}
 
 // clockParts shows elapsed and ETA while a run is live, the duration once
 // it finished, and the start date of a stored run. While live both come
@@ -125,22 +134,21 @@ func (m *Model) readClock() { m.clock = clockReading{at: m.now(), done: m.progre
 // divides by the samples done, which move every frame, and a title line
 // rewritten every frame is bytes on the wire for a figure nobody reads
 // more often than once a second. Before the first tick they are read live.
-func (m *Model) clockParts(done int) []string {
+func (m *Model) clockParts() []string {
 	start := m.opts.Started
 	switch {
 	case start.IsZero():
 		return nil
 	case m.live:
-		now := m.now()
-		if !m.clock.at.IsZero() {
-			now, done = m.clock.at, m.clock.done
+		c := m.clock
+		if c.at.IsZero() {
+			c = m.clockNow()
 		}
-		el := now.Sub(start)
 		eta := "ETA --"
-		if total := m.progress.total; done > 0 && total > done {
-			eta = "ETA " + fmtDuration(time.Duration(float64(el)/float64(done)*float64(total-done)))
+		if c.hasET && m.progress.total > c.done {
+			eta = "ETA " + fmtDuration(c.eta)
 		}
-		return []string{"elapsed " + fmtDuration(el), eta}
+		return []string{"elapsed " + fmtDuration(c.at.Sub(start)), eta}
 	case !m.ended.IsZero():
 		return []string{"finished in " + fmtDuration(m.ended.Sub(start))}
 	}
@@ -199,10 +207,15 @@ func (m *Model) progressLine(done int) string {
 	if usd := m.costText(); usd != "" {
 		tokens += " " + usd
 	}
+	progress := sprintf("%s %d/%d", bar, done, c.total)
+	if c.cancelled > 0 {
+		// Cut short by a stop: neither done nor errors.
+		progress += m.st.warn.Render(sprintf(" cancelled %d", c.cancelled))
+	}
 	if m.width < 100 {
 		// 80 columns: the same facts, tighter.
 		return m.fitParts([]string{
-			sprintf("%s %d/%d", bar, done, c.total),
+			progress,
 			sprintf("sent %d", c.sent()),
 			sprintf("cached %d (%d%%)", c.cacheHits, rate),
 			sprintf("retries %d", c.retries),
@@ -211,7 +224,7 @@ func (m *Model) progressLine(done int) string {
 		})
 	}
 	return m.fitParts([]string{
-		sprintf("%s %d/%d", bar, done, c.total),
+		progress,
 		sprintf("in flight %d", c.inFlight),
 		sprintf("calls sent %d", c.sent()),
 		sprintf("cache hits %d (%d%%)", c.cacheHits, rate),
@@ -254,12 +267,18 @@ func fmtCount(n int) string {
 	return sprintf("%d", n)
 }
 
+// meanText is a metric's mean in the header, as wide as every metric's
+// (the columns of the header's lines align): "-0.012" widens them all.
 func (m *Model) meanText(mt eval.Metric, ms metricStats) string {
+	w := scoreW
+	for _, x := range m.metrics {
+		w = max(w, m.scoreWidth(x))
+	}
 	v, ok := ms.mean()
 	if !ok {
-		return "  -  "
+		return padLeft("  -  ", w)
 	}
-	return m.st.bandOf(mt, v).Render(fmtScore(v))
+	return m.st.bandOf(mt, v).Render(padLeft(fmtScore(v), w))
 }
 
 // histogram draws the distribution of scores in ten bins of 0.1, each bar
@@ -336,8 +355,12 @@ func (m *Model) filterLines() []string {
 	if m.filter.empty() {
 		return nil
 	}
-	return []string{st.accent.Render("filter: "+sanitize.Line(m.filter.src)) +
+	lines := []string{st.accent.Render("filter: "+sanitize.Line(m.filter.src)) +
 		st.muted.Render(sprintf("  %d of %d samples  (/ edits, esc clears)", len(m.shown), len(m.rows)))}
+	if note := m.pendingNote(); note != "" {
+		lines = append(lines, st.muted.Render("  "+note))
+	}
+	return lines
 }
 
 func shortName(m eval.Metric) string { return eval.MetricAbbrev(m) }

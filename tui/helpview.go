@@ -2,6 +2,9 @@ package tui
 
 import (
 	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
 )
 
 // filterHelp documents the filter language next to the generated key help.
@@ -13,10 +16,10 @@ var filterHelp = []string{
 	"  diag:generation|retrieval|off-topic|noncommittal|incomplete|low|ok|failed",
 	"  label:disputed|any|agreed|none (human labels)",
 	"  df<0  dar<-0.1  dcp>0  dcr!=0   comparing runs: after minus before (<0 worse)",
-	// The rows keep only the heads of the texts (see row): a million
-	// samples are searched in memory, the full texts read only when opened.
-	"  any other word, or \"a phrase\": the id, or the first 80 characters of",
-	"  the question or the answer (not the contexts)",
+	// The rows keep only the heads of the texts (see row); a longer
+	// sample is searched whole in memory or read from the store (wholeText).
+	"  any other word, or \"a phrase\": the id, the question or the answer,",
+	"  whole (not the contexts)",
 }
 
 // renderHelp is the ? page of the mode behind it: every key that works
@@ -35,12 +38,15 @@ func (m *Model) renderHelp() []string {
 		off = m.st.muted.Render(truncate("Off now, pressing one says why: "+strings.Join(names, ", "), m.width, m.g.ellipsis))
 	}
 	lines := []string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(km.title), off}
-	lines = append(lines, strings.Split(m.help.FullHelpView(km.help().FullHelp()), "\n")...)
+	lines = append(lines, m.helpColumns(km.help().FullHelp())...)
 	lines = append(lines, "")
-	for _, l := range filterHelp {
-		lines = append(lines, m.st.muted.Render(l))
+	// The filter language is the table's: other pages do not filter.
+	if m.screen == screenTable {
+		for _, l := range filterHelp {
+			lines = append(lines, m.st.muted.Render(l))
+		}
+		lines = append(lines, "")
 	}
-	lines = append(lines, "")
 	// Two short lines rather than one long one: the page must fit 80 columns.
 	lines = append(lines, m.st.muted.Render("Scores: red < 0.5 <= amber < 0.7 <= green (noise sensitivity: 1 - score);"))
 	lines = append(lines, m.st.muted.Render("'-' not evaluated, n/a not computable, unsup not by this judge, err failed."))
@@ -48,4 +54,41 @@ func (m *Model) renderHelp() []string {
 		lines = append(lines, "")
 	}
 	return append(lines, m.st.muted.Render("? or esc closes this page"))
+}
+
+// helpColumns lays the key columns side by side, as many as fit the width,
+// the next ones in a band below: no column is cut at 80 columns.
+func (m *Model) helpColumns(groups [][]key.Binding) []string {
+	var lines, band []string
+	var cols [][]key.Binding
+	hm := m.help
+	hm.SetWidth(0) // measured whole: a band is never cut
+	flush := func() {
+		if len(cols) == 0 {
+			return
+		}
+		if len(lines) > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, band...)
+		cols, band = nil, nil
+	}
+	for _, g := range groups {
+		try := strings.Split(hm.FullHelpView(append(cols, g)), "\n")
+		if len(cols) > 0 && maxWidth(try) > m.width {
+			flush()
+			try = strings.Split(hm.FullHelpView([][]key.Binding{g}), "\n")
+		}
+		cols, band = append(cols, g), try
+	}
+	flush()
+	return lines
+}
+
+func maxWidth(lines []string) int {
+	w := 0
+	for _, l := range lines {
+		w = max(w, lipgloss.Width(l))
+	}
+	return w
 }

@@ -30,12 +30,20 @@ func (km *keyMode) refuse(b *key.Binding, why string) {
 
 func (km keyMode) works(b *key.Binding) bool { return b.Enabled() && km.off[b] == "" }
 
+// footerDesc shortens the footer's words for keys whose ? page words are
+// long, so that the table's footer names c and A at 80 columns.
+var footerDesc = map[string]string{"compare runs": "compare", "agreement with labels": "agreement"}
+
 // help is what the footer and the ? page show: the keys that work now.
 func (km keyMode) help() helpMap {
 	var h helpMap
 	for _, b := range km.footer {
 		if km.works(b) {
-			h.short = append(h.short, *b)
+			fb := *b
+			if d, ok := footerDesc[b.Help().Desc]; ok {
+				fb.SetHelp(b.Help().Key, d)
+			}
+			h.short = append(h.short, fb)
 		}
 	}
 	for _, col := range km.page {
@@ -135,7 +143,9 @@ func (k *keyMap) leaving() []*key.Binding {
 func (m *Model) tableMode() keyMode {
 	k := &m.keys
 	view := []*key.Binding{&k.Open, &k.Sort, &k.Reverse, &k.Filter}
-	footer := []*key.Binding{&k.Open, &k.Filter, &k.Sort, &k.Help, &k.Quit, &k.Stop}
+	// c and A come before the help and quit keys every screen has: at 80
+	// columns the footer must still name them.
+	footer := []*key.Binding{&k.Open, &k.Filter, &k.Sort, &k.Compare, &k.Help, &k.Quit, &k.Stop}
 	// esc does one thing at a time: it clears the filter, then leaves the
 	// comparison; the footer names the one it will do.
 	esc := m.tableEsc()
@@ -146,7 +156,7 @@ func (m *Model) tableMode() keyMode {
 	moves := k.scrolling(len(m.shown) > 1)
 	km := keyMode{
 		title:  "keys: table",
-		footer: append(append(footer, &k.RerunAll, &k.Prompts, &k.Compare, &k.Reverse, &k.Copy, &k.Pager), upDown(moves)...),
+		footer: append(append(footer, &k.RerunAll, &k.Prompts, &k.Reverse, &k.Copy, &k.Pager), upDown(moves)...),
 		page: [][]*key.Binding{
 			moves,
 			view,

@@ -144,14 +144,14 @@ func TestFooterPerMode(t *testing.T) {
 		mode     string
 		has, not []string
 	}{
-		{"table, ragscope open (read-only)", []string{"enter open", "c compare runs", "q quit"}, []string{"R re-run", "p prompts", "esc"}},
+		{"table, ragscope open (read-only)", []string{"enter open", "c compare", "q quit"}, []string{"R re-run", "p prompts", "esc"}},
 		{"table, offline run", []string{"enter open", "/ filter"}, []string{"R re-run", "p prompts", "c compare", "X stop"}},
 		{"table, run in progress", []string{"p prompts"}, []string{"R re-run", "c compare"}},
 		{"table, attached run", []string{"q quit, run goes on", "X stop run"}, nil},
 		{"table, attached run that cannot be stopped from here", []string{"q quit, run goes on"}, []string{"X stop"}},
 		{"table, filtered", []string{"esc clear filter", "R re-run filtered"}, []string{"leave compare"}},
 		{"table, filter matching nothing", []string{"/ filter", "esc clear filter"}, []string{"enter open", "R re-run"}},
-		{"table, comparing", []string{"esc leave compare", "c compare runs"}, []string{"R re-run", "clear filter"}},
+		{"table, comparing", []string{"esc leave compare", "c compare"}, []string{"R re-run", "clear filter"}},
 		{"table, re-run in progress", []string{"p prompts"}, []string{"R re-run", "c compare", "esc leave compare"}},
 		{"detail, read-only", []string{"esc back", "x raw calls"}, []string{"r re-run", "P prompts"}},
 		{"detail, comparing", []string{"esc back", "P prompts"}, []string{"r re-run"}},

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -294,7 +295,10 @@ func (m *Model) tableLabelKeys(km *keyMode) {
 		return
 	}
 	k := &m.keys
-	km.page = append(km.page, []*key.Binding{&k.Agreement})
+	// In the column of the views (open, sort, filter): a column of its
+	// own would not fit 80 columns beside the other three.
+	km.page[1] = append(km.page[1], &k.Agreement)
+	km.footer = slices.Insert(km.footer, slices.Index(km.footer, &k.Help), &k.Agreement)
 	km.refuse(&k.Agreement, m.agreementBlocked())
 }
 

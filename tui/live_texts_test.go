@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -116,13 +117,14 @@ func TestStartedWithoutTextsAndOverAResult(t *testing.T) {
 	}
 }
 
-// fmtScore keeps every score scoreW cells wide, negative ones included.
-func TestFmtScoreWidth(t *testing.T) {
+// fmtScore prints a score or a cosine one way everywhere: three decimals,
+// a leading 0, the sign of a negative one.
+func TestFmtScore(t *testing.T) {
 	for v, want := range map[float64]string{
-		0.123: "0.123", -0.123: "-.123", 1: "1.000", 0: "0.000", -1: "-1.00", -0.9999: "-1.00", -0.0001: "-.000",
+		0.123: "0.123", -0.123: "-0.123", 1: "1.000", 0: "0.000", -1: "-1.000", -0.9999: "-1.000", -0.0001: "0.000", -0.012: "-0.012",
 	} {
-		if got := fmtScore(v); got != want || len(got) != scoreW {
-			t.Errorf("fmtScore(%v) = %q, want %q (%d cells)", v, got, want, scoreW)
+		if got := fmtScore(v); got != want {
+			t.Errorf("fmtScore(%v) = %q, want %q", v, got, want)
 		}
 	}
 }
@@ -141,15 +143,19 @@ func negativeAR() []*eval.Result {
 	return res
 }
 
-// A negative score takes the width of a positive one: every row of the
-// table, and the cosine column of the detail page, stays aligned.
+// A negative score prints as it does everywhere (-0.123, never -.123) and
+// keeps the columns aligned: every row of the table, and the cosine column
+// of the detail page.
 func TestNegativeScoresKeepColumnsAligned(t *testing.T) {
 	opts := fixtureOptions()
 	opts.Results = negativeAR()
 	m := newTestModel(t, opts, 80, 24)
 	s := screenText(m)
+	if regexp.MustCompile(`-\.\d`).MatchString(s) {
+		t.Errorf("a negative score without its leading 0:\n%s", s)
+	}
 	neg := lineOf(s, "Eiffel")
-	if !strings.Contains(neg, "-.123") {
+	if !strings.Contains(neg, "-0.123") {
 		t.Fatalf("row of the negative score: %q", neg)
 	}
 	titles := lineOf(s, "#^ question")
@@ -174,8 +180,11 @@ func TestNegativeScoresKeepColumnsAligned(t *testing.T) {
 	}
 	press(m, "enter", "2")
 	d := screenText(m)
+	if regexp.MustCompile(`-\.\d`).MatchString(d) || !strings.Contains(d, "mean(0.500, -0.246) = 0.127") {
+		t.Errorf("the detail page prints a negative cosine two ways:\n%s", d)
+	}
 	pos, negc := lineOf(d, "Is the tower tall?"), lineOf(d, "What colour is it?")
-	if !strings.Contains(negc, "-.246") || ansi.StringWidth(pos[:strings.Index(pos, "Is the")]) != ansi.StringWidth(negc[:strings.Index(negc, "What colour")]) {
+	if !strings.Contains(negc, "-0.246") || ansi.StringWidth(pos[:strings.Index(pos, "Is the")]) != ansi.StringWidth(negc[:strings.Index(negc, "What colour")]) {
 		t.Fatalf("cosine column misaligned:\n%q\n%q", pos, negc)
 	}
 }

@@ -127,6 +127,18 @@ func finishedEvents(from, to int) []eval.Event {
 	return evs
 }
 
+// pacedEvents are samples from..to-1 evaluated one at a time, each taking
+// took from its start event to its result.
+func pacedEvents(from, to int, took time.Duration) []eval.Event {
+	var evs []eval.Event
+	for i := from; i < to; i++ {
+		evs = append(evs,
+			eval.Event{Kind: eval.EventSampleStarted, Sample: i, Time: fixedStart.Add(time.Duration(i) * took)},
+			eval.Event{Kind: eval.EventSampleFinished, Sample: i, Result: liveResult(i), Time: fixedStart.Add(time.Duration(i+1) * took)})
+	}
+	return evs
+}
+
 // While a run is live, results must not move the rows the user looks at:
 // the cursor stays on its sample, the window where it was, and the rows on
 // screen keep their lines, whatever the order (see liveorder.go).
@@ -201,7 +213,7 @@ func TestClockMovesOnTheTick(t *testing.T) {
 	m := newTestModel(t, Options{Dataset: "live.jsonl", Live: true, Total: 100, Started: fixedStart,
 		Metrics: []eval.Metric{eval.Faithfulness}}, 120, 40)
 	m.now = func() time.Time { return now }
-	m.Update(EventsMsg{Events: append([]eval.Event{{Kind: eval.EventRunStarted, Total: 100, Sample: -1}}, finishedEvents(0, 10)...)})
+	m.Update(EventsMsg{Events: append([]eval.Event{{Kind: eval.EventRunStarted, Total: 100, Sample: -1}}, pacedEvents(0, 10, time.Second)...)})
 	m.Update(tickMsg(now))
 	title := m.titleLine(m.progress.done)
 	if !strings.Contains(title, "elapsed 10s") || !strings.Contains(title, "ETA 1m30s") {
@@ -215,13 +227,13 @@ func TestClockMovesOnTheTick(t *testing.T) {
 	}{
 		{"a frame later, more results", 250 * time.Millisecond, false, nil},
 		{"most of a second later", 900 * time.Millisecond, false, nil},
-		{"on the next tick", time.Second, true, []string{"elapsed 11s", "ETA 39s"}},
+		{"on the next tick", time.Second, true, []string{"elapsed 11s", "ETA 1m18s"}},
 	}
 	done := 10
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			now = fixedStart.Add(10*time.Second + tt.after)
-			m.Update(EventsMsg{Events: finishedEvents(done, done+4)})
+			m.Update(EventsMsg{Events: pacedEvents(done, done+4, time.Second)})
 			done += 4
 			if tt.tick {
 				m.Update(tickMsg(now))

@@ -36,6 +36,10 @@ type Options struct {
 	// interface only watches it. q leaves at once and the run keeps going
 	// (see LeftRunning); X asks, then stops it through Cancel.
 	Attached bool
+	// QuitHelp, when set, is what the footer says q does to an Attached
+	// run, for a screen whose quitting means more than leaving it (a
+	// watcher's own screen: q stops the watcher).
+	QuitHelp string
 	Results  []*eval.Result
 	// Page reads a stored run page by page (as cache.Store.RunPage: at
 	// most limit results from sample index from on, next -1 after the
@@ -123,12 +127,17 @@ type Model struct {
 	byIndex rowIndex
 	// full holds the few full results in memory (see results); loading is
 	// the one being read by Options.Load.
-	full    results
-	loading loadingState
-	reading bool // Options.Page is still filling the table
-	running int  // rows still being evaluated
-	live    bool
-	ended   time.Time // when the run finished; zero while it runs
+	full  results
+	whole *wholeText // the filter's search of whole texts
+	pace  eval.Pace  // the first run's pace, for its ETA
+	// negative marks the metrics some row scores below 0 (cosines): their
+	// columns are wide enough for "-0.257" (scoreWidth).
+	negative [eval.NumMetrics]bool
+	loading  loadingState
+	reading  bool // Options.Page is still filling the table
+	running  int  // rows still being evaluated
+	live     bool
+	ended    time.Time // when the run finished; zero while it runs
 	// clock is the elapsed time and ETA as of the last second's tick (see
 	// clockParts): the title line changes once a second, not every frame.
 	clock clockReading
@@ -331,7 +340,21 @@ func tick() tea.Cmd {
 // Update handles a message. It never blocks and never does I/O: the raw
 // calls of `x` are fetched in a command.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if msg, ok := msg.(wholeTextMsg); ok {
+		m.wholeTextIn(msg)
+	}
+	tm, cmd := m.update(msg)
+	// A filter's text terms may have queued rows to search whole.
+	if more := m.wholeTextCmd(); more != nil {
+		cmd = tea.Batch(cmd, more)
+	}
+	return tm, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case wholeTextMsg:
+		return m, nil
 	case tea.BackgroundColorMsg:
 		m.setBackground(msg.IsDark())
 		return m, nil

@@ -44,6 +44,7 @@ type row struct {
 	mark   rowMark
 	done   bool // the sample has a result
 	qcut   bool // the question was longer than its head
+	acut   bool // the answer (or the id) was longer than its head
 }
 
 // inlineScores is how many metrics' scores a row holds inline: the
@@ -231,11 +232,15 @@ func (r *row) set(res *eval.Result, x *rowExtras) {
 // maxRowID bytes: the table and the filter need no more, and the detail
 // page shows the full one from the result.
 func (r *row) setTexts(res *eval.Result) {
-	id, _ := headBytes(res.ID, maxRowID)
+	id, idcut := headBytes(res.ID, maxRowID)
 	q, qcut := head(res.Question)
-	a, _ := head(res.Answer)
-	r.texts, r.idLen, r.qLen, r.qcut = id+q+a, uint16(len(id)), uint16(len(q)), qcut
+	a, acut := head(res.Answer)
+	r.texts, r.idLen, r.qLen, r.qcut, r.acut = id+q+a, uint16(len(id)), uint16(len(q)), qcut, acut || idcut
 }
+
+// cut reports a row whose kept texts are heads of longer ones: the
+// free-text filter searches its whole texts (see wholeText).
+func (r *row) cut() bool { return r.qcut || r.acut }
 
 const maxRowID = 1024
 
@@ -375,8 +380,9 @@ func (r *row) scored(m eval.Metric) (float64, bool) {
 	return v, !math.IsNaN(v)
 }
 
-// matchText is the free-text filter: needle (lower-cased) in the kept
-// heads of the question or the answer, or in the id, case folded without
+// matchText is the free-text filter on the row alone: needle (lower-cased)
+// in the kept heads of the question or the answer, or in the id (a row
+// that was cut is searched whole as well: see wholeText), case folded without
 // allocating, so a search over a million rows stays one pass over their
 // short texts. The question and the answer are searched apart, so a needle
 // never matches across the seam.

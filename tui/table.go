@@ -5,7 +5,9 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/sanitize"
@@ -16,7 +18,31 @@ import (
 
 const (
 	scoreW = 5 // "0.667"
+	// negScoreW fits "-0.257": a metric's column widens to it once a row
+	// has a negative score of it (a cosine), so that a negative score
+	// prints as it does everywhere else.
+	negScoreW = 6
 )
+
+// scoreWidth is the width of mt's score column.
+func (m *Model) scoreWidth(mt eval.Metric) int {
+	if slot := metricSlot(mt); slot >= 0 && m.negative[slot] {
+		return negScoreW
+	}
+	return scoreW
+}
+
+// noteNegative widens the score column of a metric a row scores below 0.
+func (m *Model) noteNegative(r *row) {
+	if !r.done {
+		return
+	}
+	for slot := range eval.NumMetrics {
+		if v := r.score(slot); v < 0 && fmtScore(v)[0] == '-' {
+			m.negative[slot] = true
+		}
+	}
+}
 
 // diagW fits the longest diagnosis ("noncommittal").
 var diagW = func() int {
@@ -40,7 +66,10 @@ func (m *Model) indexWidth() int {
 }
 
 func (m *Model) questionWidth() int {
-	fixed := 2 + m.indexWidth() + 1 + len(m.metrics)*(scoreW+1) + 1 + diagW
+	fixed := 2 + m.indexWidth() + 1 + 1 + diagW
+	for _, mt := range m.metrics {
+		fixed += m.scoreWidth(mt) + 1
+	}
 	if m.cmp != nil {
 		fixed += len(m.metrics) * (deltaW + 1)
 	}
@@ -61,6 +90,8 @@ func (m *Model) renderTable() []string {
 			lines = append(lines, m.st.muted.Render("  waiting for the first sample..."))
 		case len(m.rows) == 0:
 			lines = append(lines, m.st.muted.Render("  no samples"))
+		case m.wholePending() > 0:
+			lines = append(lines, m.st.muted.Render("  no sample matches the filter so far (esc clears it)"))
 		default:
 			lines = append(lines, m.st.muted.Render("  no sample matches the filter (esc clears it)"))
 		}
@@ -90,7 +121,7 @@ func (m *Model) columnTitles() string {
 	b.WriteString(fit("question", m.questionWidth(), ""))
 	for _, mt := range m.metrics {
 		b.WriteString(" ")
-		b.WriteString(title(shortName(mt), metricSlot(mt), false, scoreW, true))
+		b.WriteString(title(shortName(mt), metricSlot(mt), false, m.scoreWidth(mt), true))
 		if m.cmp != nil {
 			b.WriteString(" ")
 			b.WriteString(title(m.deltaTitle(mt), metricSlot(mt), true, deltaW, true))
@@ -158,21 +189,15 @@ func (m *Model) renderRow(r *row, selected bool) string {
 	return line
 }
 
-// fmtScore formats a score in scoreW cells with three decimals, so that
-// a negative one (answer relevancy is a cosine) keeps the column aligned:
-// 0.123, -.123 (the decimal point where 0.123 has it), -1.00.
+// fmtScore formats a score with three decimals, the one way a score or a
+// cosine prints everywhere: 0.123, -0.123, -1.000; a negative one that
+// rounds to 0 is 0.000.
 func fmtScore(v float64) string {
 	s := sprintf("%.3f", v)
-	if len(s) <= scoreW {
-		return s
+	if s == "-0.000" {
+		return "0.000"
 	}
-	if strings.HasPrefix(s, "-0.") {
-		return "-" + s[2:]
-	}
-	if s = sprintf("%.2f", v); len(s) <= scoreW {
-		return s
-	}
-	return sprintf("%.0f", v)
+	return s
 }
 
 // scoreCell shows a score coloured by band, "-" for a metric not
@@ -180,8 +205,9 @@ func fmtScore(v float64) string {
 // cannot compute it (the offline judge) and "err" when it failed.
 func (m *Model) scoreCell(r *row, mt eval.Metric, plain bool) string {
 	st := m.st
+	w := m.scoreWidth(mt)
 	if !r.done {
-		return padLeft("", scoreW)
+		return padLeft("", w)
 	}
 	status, ok := r.statusOf(mt)
 	v := r.score(metricSlot(mt))
@@ -201,6 +227,7 @@ func (m *Model) scoreCell(r *row, mt eval.Metric, plain bool) string {
 	default:
 		s, style = " n/a ", st.warn.Render
 	}
+	s = padLeft(s, w)
 	if plain {
 		return s
 	}
@@ -228,5 +255,30 @@ func (m *Model) footer(h helpMap) string {
 	case confirmStop:
 		return m.st.warn.Render("Stop " + m.attachedRun() + "? It is running in another process. [y/n]")
 	}
-	return m.help.ShortHelpView(h.ShortHelp())
+	return m.shortHelp(h.ShortHelp())
+}
+
+// shortHelp is the footer's keys, as many whole ones as fit the width
+// (most used first), then an ellipsis, when it fits, for those left out:
+// a key's words are never cut.
+func (m *Model) shortHelp(keys []key.Binding) string {
+	hm := m.help
+	hm.SetWidth(0)
+	sep := ansi.StringWidth(hm.ShortSeparator)
+	w := 0
+	for i, b := range keys {
+		item := ansi.StringWidth(b.Help().Key) + 1 + ansi.StringWidth(b.Help().Desc)
+		if i > 0 {
+			item += sep
+		}
+		if m.width > 0 && w+item > m.width {
+			more := ""
+			if w+1+ansi.StringWidth(hm.Ellipsis) <= m.width {
+				more = hm.Styles.Ellipsis.Render(" " + hm.Ellipsis)
+			}
+			return hm.ShortHelpView(keys[:i]) + more
+		}
+		w += item
+	}
+	return hm.ShortHelpView(keys)
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mattn/go-runewidth"
@@ -493,6 +494,65 @@ func TestDetailPage(t *testing.T) {
 	}
 }
 
+// TestDetailNotComputable: the page's summary of the metrics that did not
+// score lists the ones the input makes undefined (missing_input) under "Not
+// computable", and only real failures (parse_error, failed calls) under
+// "Failures".
+func TestDetailNotComputable(t *testing.T) {
+	tests := []struct {
+		sample     int
+		na, failed []string // the lines under each heading; nil: no heading
+	}{
+		{6, []string{"context_precision: missing_input: no reference in the dataset", "context_recall: missing_input: no reference in the dataset"}, nil},
+		{7, nil, []string{"context_recall: parse_error: judge reply is not valid JSON"}},
+		{5, nil, []string{"faithfulness: judge_error", "call faithfulness_statements: HTTP 503 Service Unavailable"}},
+	}
+	section := func(lines []string, heading string) []string {
+		for i, l := range lines {
+			if strings.TrimSpace(l) != heading {
+				continue
+			}
+			var out []string
+			for _, l := range lines[i+1:] {
+				if strings.TrimSpace(l) == "" {
+					break
+				}
+				out = append(out, strings.TrimSpace(l))
+			}
+			return out
+		}
+		return nil
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.sample), func(t *testing.T) {
+			m := newTestModel(t, fixtureOptions(), 120, 200)
+			for range tt.sample {
+				press(m, "j")
+			}
+			press(m, "enter")
+			lines := strings.Split(screenText(m), "\n")
+			for _, h := range []struct {
+				name string
+				want []string
+			}{{"Not computable", tt.na}, {"Failures", tt.failed}} {
+				got := section(lines, h.name)
+				if len(got) != len(h.want) {
+					t.Errorf("under %q: %q, want %d lines like %q", h.name, got, len(h.want), h.want)
+					continue
+				}
+				for i, w := range h.want {
+					if !strings.HasPrefix(got[i], w) {
+						t.Errorf("under %q line %d: %q, want %q", h.name, i, got[i], w)
+					}
+				}
+			}
+			if t.Failed() {
+				t.Log(screenText(m))
+			}
+		})
+	}
+}
+
 func TestDetailJumpKeys(t *testing.T) {
 	m := newTestModel(t, fixtureOptions(), 80, 24)
 	press(m, "enter")
@@ -589,8 +649,8 @@ func TestLiveEvents(t *testing.T) {
 	res := fixtureResults()
 	m.Update(EventsMsg{Events: []eval.Event{
 		{Kind: eval.EventRunStarted, Total: 8, Sample: -1},
-		{Kind: eval.EventSampleStarted, Sample: 0, InFlight: 1},
-		{Kind: eval.EventSampleStarted, Sample: 1, InFlight: 2},
+		{Kind: eval.EventSampleStarted, Sample: 0, InFlight: 1, Time: fixedStart.Add(80 * time.Second)},
+		{Kind: eval.EventSampleStarted, Sample: 1, InFlight: 2, Time: fixedStart.Add(80 * time.Second)},
 		{Kind: eval.EventCall, Sample: 0, InFlight: 3, Call: &eval.CallRecord{Cached: true, Tokens: eval.Usage{PromptTokens: 1000, CompletionTokens: 500}}},
 		{Kind: eval.EventCall, Sample: 0, InFlight: 3, Call: &eval.CallRecord{Tokens: eval.Usage{PromptTokens: 9000, CompletionTokens: 1000}}},
 		{Kind: eval.EventRetry, Sample: 1, InFlight: 3},
@@ -603,12 +663,13 @@ func TestLiveEvents(t *testing.T) {
 		}
 	}
 	m.Update(EventsMsg{Events: []eval.Event{
-		{Kind: eval.EventSampleFinished, Sample: 0, Result: res[0], InFlight: 1},
+		{Kind: eval.EventSampleFinished, Sample: 0, Result: res[0], InFlight: 1, Time: fixedStart.Add(90 * time.Second)},
 		{Kind: eval.EventCall, Sample: 1, Call: &eval.CallRecord{Task: "faithfulness_statements", Error: "boom"}, InFlight: 1},
 		{Kind: eval.EventError, Sample: 1, Metric: eval.Faithfulness, Err: "boom", InFlight: 1},
 	}})
 	s = screenText(m)
-	for _, want := range []string{"1/8", "errors 1", "小规模纳税人", "generation 1", "running 1", "ETA 10m30s"} {
+	// A sample takes 10 s, two are evaluated at once, 7 are left: 35 s.
+	for _, want := range []string{"1/8", "errors 1", "小规模纳税人", "generation 1", "running 1", "ETA 35s"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("after a result the screen misses %q:\n%s", want, s)
 		}

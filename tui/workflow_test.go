@@ -550,7 +550,7 @@ func TestWorkflowKeysInHelp(t *testing.T) {
 		notFooter  []string
 		helpScreen []string
 	}{
-		{name: "table with a host", host: true, footer: []string{"R re-run filtered", "p prompts", "c compare runs", "q quit"},
+		{name: "table with a host", host: true, footer: []string{"R re-run filtered", "p prompts", "c compare", "q quit"},
 			helpScreen: []string{"prompts", "re-run filtered", "compare runs"}},
 		{name: "table without a host", footer: []string{"q quit"}, notFooter: []string{"re-run", "prompts"},
 			helpScreen: []string{"prompts", "re-run filtered", "compare runs"}},

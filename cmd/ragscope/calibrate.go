@@ -150,7 +150,7 @@ ragscope calibrate --judge llm --limit 20 --base-url http://localhost:11434/v1 -
 	}
 	_ = cmd.RegisterFlagCompletionFunc("judge", cobra.FixedCompletions([]string{"offline", "llm"}, cobra.ShellCompDirectiveNoFileComp))
 	registerRunCompletions(cmd)
-	cmd.SetHelpFunc(groupedHelp(calibrateGroups))
+	setGroupedHelp(cmd, calibrateGroups)
 	return cmd
 }
 
@@ -245,6 +245,7 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 			s.Judge.Info().Name, calls, estimate.USD(est.CostUSD))
 	default:
 		fmt.Fprintf(c.stderr, "ragscope calibrate: send %d calls to %s (%s)? [y/N] ", calls, s.Judge.Info().Name, estimate.USD(est.CostUSD))
+		flush(c.stderr)
 		if !answeredYes(stdin) {
 			return 0, errorf("not confirmed; nothing was sent")
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -299,17 +300,33 @@ func TestRunHelpGroupsEveryFlag(t *testing.T) {
 	}
 }
 
+// TestManPage: the title line names the page and the manual, not the
+// one-line description (man crowded it into the page's header), and every
+// flag has its value name (--db FILE, --concurrency N).
 func TestManPage(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
 	r := runInProcess("man")
 	if r.code != exitOK || r.stderr != "" {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
-	if !strings.HasPrefix(r.stdout, ".TH RAGSCOPE 1 ") {
-		t.Fatalf("no roff title header:\n%.300s", r.stdout)
+	if first, _, _ := strings.Cut(r.stdout, "\n"); first != `.TH RAGSCOPE 1 "2026-01-01" "ragscope" "User Commands"` {
+		t.Fatalf("title line %q", first)
 	}
-	for _, want := range []string{".SH NAME", ".SH DESCRIPTION", `\fBrun\fP`, `\fBcache\fP`, `\fBprompts\fP`, `\fBdiff\fP`, `\fBcompletion\fP`, "--resume", "OPENAI_BASE_URL"} {
+	for _, want := range []string{".SH NAME", `ragscope \- Score RAG answers`, ".SH DESCRIPTION", ".SH OPTIONS", `\fB\-h\fR, \fB\-\-help\fR`,
+		`.SS "ragscope run DATASET"`, `.SS "ragscope cache clear"`, `.SS "ragscope prompts list"`, `.SS "ragscope diff RUN_A RUN_B"`, `.SS "ragscope completion`,
+		`\fB\-\-db\fR \fIFILE\fR`, `\fB\-\-concurrency\fR \fIN\fR`, `\fB\-\-base\-url\fR \fIURL\fR`, `\fB\-\-request\-timeout\fR \fIDURATION\fR`,
+		`\fB\-\-resume\fR \fIRUN\fR`, `\fB\-\-fail\-under\fR \fIMETRIC=X\fR`, "OPENAI_BASE_URL"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("the man page lacks %q", want)
+		}
+	}
+	// A switch takes no value.
+	if strings.Contains(r.stdout, `\fB\-\-headless\fR \fI`) {
+		t.Error("--headless is given a value name")
+	}
+	for i, l := range strings.Split(r.stdout, "\n") {
+		if strings.HasPrefix(l, ".") && !regexp.MustCompile(`^\.(TH|SH|SS|PP|TP|RS|RE|nf|fi|ad|B|RI)( |$)`).MatchString(l) {
+			t.Errorf("line %d is an unknown request or unguarded text: %q", i+1, l)
 		}
 	}
 }
@@ -488,5 +505,39 @@ func TestEnvironmentVariablesOfFlags(t *testing.T) {
 	}
 	if r := runInProcess("run", "--help"); strings.Contains(r.stdout+r.stderr, secret) {
 		t.Fatal("run --help shows the API key from the environment")
+	}
+}
+
+// TestFlagHelpKeepsItsWords: every command's help shows a flag's words as
+// written, its first letter capitalised at most (fang's list title-cased
+// the first word: Openai-Compatible, Api key, Comma-Separated).
+func TestFlagHelpKeepsItsWords(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"watch", "--help"}, []string{"OpenAI-compatible API base URL", "API key; prefer", "Comma-separated", "ASCII-only interface glyphs"}},
+		{[]string{"open", "--help"}, []string{"ASCII-only interface glyphs"}},
+		{[]string{"attach", "--help"}, []string{"ASCII-only interface glyphs"}},
+		{[]string{"run", "--help"}, []string{"OpenAI-compatible API base URL", "API key; prefer"}},
+		{[]string{"check", "--help"}, []string{"OpenAI-compatible API base URL", "API key; prefer"}},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			r := runInProcess(tc.args...)
+			if r.code != exitOK {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			out := strings.Join(strings.Fields(r.stdout), " ")
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("help lacks %q:\n%s", w, r.stdout)
+				}
+			}
+			for _, bad := range []string{"Openai-Compatible", "Api key", "Comma-Separated", "Ascii-Only"} {
+				if strings.Contains(out, bad) {
+					t.Errorf("help says %q", bad)
+				}
+			}
+		})
 	}
 }

@@ -83,7 +83,7 @@ ragscope estimate --resume latest`,
 	}
 	fs.BoolVar(&asJSON, "json", false, "print the estimate as one JSON object")
 	registerRunCompletions(cmd)
-	cmd.SetHelpFunc(groupedHelp(estimateGroups))
+	setGroupedHelp(cmd, estimateGroups)
 	return cmd
 }
 

@@ -22,6 +22,31 @@ type flagGroup struct {
 	flags []string
 }
 
+// groupedHelpKey marks a command whose help groupedHelp writes.
+const groupedHelpKey = "ragscope.grouped-help"
+
+// setGroupedHelp gives cmd the help of groupedHelp.
+func setGroupedHelp(cmd *cobra.Command, groups []flagGroup) {
+	cmd.SetHelpFunc(groupedHelp(groups))
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations[groupedHelpKey] = "1"
+}
+
+// flagHelpEverywhere gives every command below root with flags the help
+// of groupedHelp (its flags under "flags"): fang's own flag list title-cases
+// the first word of a description (Openai-Compatible, Api key,
+// Comma-Separated), ours capitalises its first letter only.
+func flagHelpEverywhere(root *cobra.Command) {
+	for _, c := range root.Commands() {
+		if c.Annotations[groupedHelpKey] == "" && c.HasAvailableLocalFlags() {
+			setGroupedHelp(c, nil)
+		}
+		flagHelpEverywhere(c)
+	}
+}
+
 // groupedHelp is the help of a command with many flags: fang's help for
 // its description, usage and examples (fang lists flags in one block),
 // then the flags under their headings, in fang's colours. A flag in no

@@ -39,6 +39,9 @@ type cli struct {
 	args           []string
 	stdout, stderr io.Writer
 	code           int
+	// width is what a table on stdout must fit: the terminal's columns,
+	// 0 (no limit) when stdout is not a terminal.
+	width int
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -46,8 +49,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// judge replies, server errors): one sanitiser at the boundary. Stdout
 	// is left alone: it carries exact JSON reports; its text outputs
 	// sanitise their fields.
+	errWidth := termWidth(stderr)
 	stderr = sanitize.Writer(stderr)
-	c := &cli{args: args, stdout: stdout, stderr: stderr}
+	if errWidth > 0 {
+		// Prose on a terminal wraps between words, not at its last column.
+		ww := &wrapWriter{w: stderr, width: errWidth}
+		defer ww.Flush()
+		stderr = ww
+	}
+	c := &cli{args: args, stdout: stdout, stderr: stderr, width: termWidth(stdout)}
 	root := c.rootCommand()
 	root.SetArgs(shorthand(root, args))
 	root.SetIn(stdin)
@@ -110,6 +120,7 @@ ragscope diff RUN_A latest`,
 		root.AddCommand(sub)
 	}
 	root.SetHelpCommand(help)
+	flagHelpEverywhere(root)
 	return root
 }
 

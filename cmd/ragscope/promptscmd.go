@@ -6,7 +6,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -62,12 +61,12 @@ func (c *cli) promptsSubcommand(use, short string) *cobra.Command {
 	}
 	noteEnv(cmd.Flags())
 	cmd.RunE = c.action(func(cmd *cobra.Command, pos []string) int {
-		return promptsRun(cmd, dir, lang, pos, c.stdout, c.stderr)
+		return promptsRun(cmd, dir, lang, pos, c.width, c.stdout, c.stderr)
 	})
 	return cmd
 }
 
-func promptsRun(cmd *cobra.Command, dir, lang string, pos []string, stdout, stderr io.Writer) int {
+func promptsRun(cmd *cobra.Command, dir, lang string, pos []string, width int, stdout, stderr io.Writer) int {
 	sub := cmd.Name()
 	source := "--prompts"
 	if dir == "" {
@@ -98,8 +97,7 @@ func promptsRun(cmd *cobra.Command, dir, lang string, pos []string, stdout, stde
 			if len(pos) > 0 {
 				return usageHint(stderr, cmd, "unexpected argument %q", pos[0])
 			}
-			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "TASK\tLANG\tSOURCE\tSHA256")
+			rows := [][]string{{"TASK", "LANG", "SOURCE", "SHA256"}}
 			for _, in := range set.List() {
 				src, sum := in.Source, in.SHA256
 				if in.Path != "" {
@@ -109,9 +107,9 @@ func promptsRun(cmd *cobra.Command, dir, lang string, pos []string, stdout, stde
 					// Not usable: a run with the LLM judge stops on it.
 					src, sum = prompts.SourceOverride+" (BROKEN: "+p.Err.Error()+")", "-"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", sanitize.Line(in.Task), sanitize.Line(in.Lang), sanitize.Line(src), sanitize.Line(sum))
+				rows = append(rows, []string{sanitize.Line(in.Task), sanitize.Line(in.Lang), sanitize.Line(src), sanitize.Line(sum)})
 			}
-			tw.Flush()
+			writeTable(stdout, width, rows)
 			for _, p := range problems {
 				if p.Task == "" {
 					fmt.Fprintf(stderr, "ragscope prompts list: warning: %s\n", errText(p.Err))

@@ -154,7 +154,7 @@ ragscope run --headless --baseline testdata/baseline.json --max-drop f=0.05 --ma
 	}
 	addRunFlags(&f, cmd.Flags())
 	registerRunCompletions(cmd)
-	cmd.SetHelpFunc(groupedHelp(runFlagGroups))
+	setGroupedHelp(cmd, runFlagGroups)
 	return cmd
 }
 
@@ -311,7 +311,7 @@ func (c *cli) checkCommand() *cobra.Command {
 	}
 	addRunFlags(&f, cmd.Flags())
 	registerRunCompletions(cmd)
-	cmd.SetHelpFunc(groupedHelp(runFlagGroups))
+	setGroupedHelp(cmd, runFlagGroups)
 	return cmd
 }
 

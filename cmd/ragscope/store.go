@@ -7,7 +7,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -78,7 +77,7 @@ ragscope runs prune --older-than 30d --keep 10 --dry-run`,
 			if len(args) > 0 {
 				return usageHint(c.stderr, cmd, "unknown command %q (delete RUN..., prune --older-than AGE)", args[0])
 			}
-			return listRuns(dbPath, c.stdout, c.stderr)
+			return listRuns(dbPath, c.width, c.stdout, c.stderr)
 		}),
 	}
 	dbFlag(cmd.Flags(), &dbPath)
@@ -104,7 +103,8 @@ func runState(r eval.RunInfo, live map[string]holder.LiveRun) string {
 	case r.FinishedAt != nil && r.Cancelled:
 		return "cancelled"
 	case r.FinishedAt != nil:
-		return "finished " + r.FinishedAt.Sub(r.StartedAt).Round(time.Millisecond).String()
+		d, _ := r.Duration() // all the attempts of a resumed run
+		return "finished " + d.Round(time.Millisecond).String()
 	}
 	return "interrupted"
 }
@@ -130,7 +130,7 @@ func storedRunList(dbPath string, opt app.OpenOptions) (*app.Shared, []eval.RunI
 	return db, runs, live, nil
 }
 
-func listRuns(dbPath string, stdout, stderr io.Writer) int {
+func listRuns(dbPath string, width int, stdout, stderr io.Writer) int {
 	db, runs, live, err := storedRunList(dbPath, app.OpenOptions{})
 	if err != nil {
 		return failed(stderr, "ragscope runs", err)
@@ -140,19 +140,18 @@ func listRuns(dbPath string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "no runs in %s yet\n", sanitize.Line(db.Path()))
 		return exitOK
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "RUN\tSTARTED\tSTATE\tSAMPLES\tCOST\tJUDGE\tDATASET\tPARENT")
+	rows := [][]string{{"RUN", "STARTED", "STATE", "SAMPLES", "COST", "JUDGE", "DATASET", "PARENT"}}
 	var notes []string
 	for _, r := range runs {
 		cost := r.CostText()
 		if cost == "" {
 			cost = "-" // still running, interrupted, or recorded before costs were
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", sanitize.Line(r.ID), r.StartedAt.Local().Format("2006-01-02 15:04:05"), runState(r, live), r.SamplesText(),
-			cost, sanitize.Line(r.Judge.Name), sanitize.Line(r.Dataset), sanitize.Line(r.Parent))
+		rows = append(rows, []string{sanitize.Line(r.ID), r.StartedAt.Local().Format("2006-01-02 15:04:05"), runState(r, live), r.SamplesText(),
+			cost, sanitize.Line(r.Judge.Name), sanitize.Line(r.Dataset), sanitize.Line(r.Parent)})
 		notes = append(notes, costNotes(r)...)
 	}
-	tw.Flush()
+	writeTable(stdout, width, rows)
 	// Why a cost is missing or a floor goes to stderr: stdout stays a table.
 	for _, n := range slices.Compact(slices.Sorted(slices.Values(notes))) {
 		fmt.Fprintln(stderr, "ragscope runs:", sanitize.Line(n))

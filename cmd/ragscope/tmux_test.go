@@ -404,9 +404,30 @@ func TestTUIInTmuxSmallTerminalAndHelp(t *testing.T) {
 		}
 	}
 	p.keys("?")
-	p.waitFor("the table after closing help", func(s string) bool {
+	s = p.waitFor("the table after closing help", func(s string) bool {
 		return columnTitles(s) != "" && !strings.Contains(s, "keys: table")
 	})
+	// The footer names the agreement panel even at 80 columns.
+	if lines := strings.Split(strings.TrimRight(s, "\n"), "\n"); !strings.Contains(lines[len(lines)-1], "A agreement") {
+		t.Fatalf("the footer does not name A:\n%s", s)
+	}
+	// The detail page's ? lists all its key columns, none cut.
+	p.keys("Enter", "?")
+	s = p.waitForText("keys: sample detail", "? or esc closes this page")
+	for _, want := range []string{"previous section", "copy", "pager", "quit now", "next judged item", "agreement with labels"} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("the detail page's help lacks %q:\n%s", want, s)
+		}
+	}
+	for _, l := range strings.Split(s, "\n")[2:] {
+		if strings.Contains(l, "…") {
+			t.Fatalf("a cut line on the detail page's help: %q\n%s", l, s)
+		}
+	}
+	p.keys("?")
+	p.waitFor("the detail page after closing help", func(s string) bool { return !strings.Contains(s, "keys: sample detail") })
+	p.keys("Escape")
+	p.waitFor("the table after the detail page", func(s string) bool { return columnTitles(s) != "" })
 	if code := p.quit(); code != exitOK {
 		t.Fatalf("ragscope exited with %d, want %d", code, exitOK)
 	}

@@ -6,10 +6,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/muesli/roff"
 	"github.com/spf13/cobra"
-
-	mcobra "github.com/muesli/mango-cobra"
 )
 
 func readBuildInfo() *debug.BuildInfo {
@@ -62,11 +59,7 @@ func (c *cli) manCommand() *cobra.Command {
 			if len(args) > 0 {
 				return usageHint(c.stderr, cmd, "unexpected argument %q", args[0])
 			}
-			page, err := mcobra.NewManPage(1, cmd.Root())
-			if err == nil {
-				_, err = fmt.Fprint(c.stdout, page.Build(roff.NewDocument()))
-			}
-			if err != nil {
+			if _, err := fmt.Fprint(c.stdout, manPage(cmd.Root(), manDate())); err != nil {
 				fmt.Fprintln(c.stderr, "ragscope man:", errText(err))
 				return exitFatal
 			}

@@ -287,7 +287,7 @@ func TestMissingInputs(t *testing.T) {
 	)
 	want := []map[eval.Metric]eval.Status{
 		{eval.ContextPrecision: eval.StatusMissingInput, eval.ContextRecall: eval.StatusMissingInput},
-		{eval.Faithfulness: eval.StatusMissingInput, eval.ContextPrecision: eval.StatusMissingInput, eval.ContextUtilization: eval.StatusMissingInput},
+		{eval.Faithfulness: eval.StatusMissingInput, eval.ContextPrecision: eval.StatusMissingInput, eval.ContextUtilization: eval.StatusMissingInput, eval.ContextRecall: eval.StatusMissingInput},
 		{eval.Faithfulness: eval.StatusNoStatements, eval.AnswerRelevancy: eval.StatusMissingInput, eval.ContextUtilization: eval.StatusMissingInput},
 	}
 	for i, w := range want {
@@ -302,6 +302,41 @@ func TestMissingInputs(t *testing.T) {
 				t.Errorf("sample %d %s: no message says why", i, m)
 			}
 		}
+	}
+}
+
+// TestRecallWithoutChunks: nothing retrieved covers nothing. A judge that
+// would attribute every reference statement (to a chunk that is not there)
+// is not asked: context recall is missing_input, as faithfulness and
+// context precision of the same sample are, and never a score.
+func TestRecallWithoutChunks(t *testing.T) {
+	tests := []struct {
+		name     string
+		contexts []string
+	}{
+		{"no chunks", nil},
+		{"an empty list", []string{}},
+		{"only blank chunks", []string{"", " \n\t"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := newBrain()
+			b.recall["REF-none one; REF-none two"] = []int{1, 1}
+			st := newStack(t, b, stackOpt{})
+			res := st.run(t, context.Background(), []eval.Metric{eval.Faithfulness, eval.ContextPrecision, eval.ContextRecall},
+				eval.Sample{Question: "q?", Answer: "a", Contexts: tt.contexts, Reference: "REF-none one; REF-none two"})[0]
+			for _, m := range []eval.Metric{eval.Faithfulness, eval.ContextPrecision, eval.ContextRecall} {
+				if res.Status[m] != eval.StatusMissingInput || res.Scores[m] != nil {
+					t.Errorf("%s: status %s, score %v, want missing_input and no score (%s)", m, res.Status[m], res.Scores[m], res.Errors[m])
+				}
+			}
+			if !strings.Contains(res.Errors[eval.ContextRecall], "no retrieved contexts") {
+				t.Errorf("recall's message %q does not say why", res.Errors[eval.ContextRecall])
+			}
+			if n := len(st.srv.Requests()); n != 0 {
+				t.Errorf("the judge was asked %d times for a sample with nothing retrieved", n)
+			}
+		})
 	}
 }
 

@@ -86,7 +86,7 @@ func TestEvidenceEndToEnd(t *testing.T) {
 	if ev := c[0].Evidence; ev == nil || ev.Chunk != 2 || ev.QuoteNotFound {
 		t.Errorf("a Chinese quote with a space the chunk does not have: %+v", ev)
 	}
-	if ev := c[1].Evidence; ev == nil || ev.Chunk != 7 || ev.Flag != "quote not found in chunk 7" {
+	if ev := c[1].Evidence; ev == nil || ev.Chunk != 7 || !ev.NoSuchChunk || ev.QuoteNotFound || ev.Flag != "cites chunk 7, but the sample has 2 chunks" {
 		t.Errorf("a chunk out of range: %+v", ev)
 	}
 
@@ -171,7 +171,7 @@ func TestEvidenceLenientChunk(t *testing.T) {
 	if ev := st[1].Evidence; ev == nil || ev.Chunk != 0 || ev.Quote != "" || ev.QuoteNotFound {
 		t.Errorf("no chunk: %+v", ev)
 	}
-	if ev := st[2].Evidence; ev == nil || !ev.QuoteNotFound {
+	if ev := st[2].Evidence; ev == nil || !ev.NoSuchChunk || ev.QuoteNotFound {
 		t.Errorf("chunk 1.5 names no chunk that exists: %+v", ev)
 	}
 	// A quote that names no chunk is looked for in all of them.

@@ -104,7 +104,7 @@ func (e evidenceReply) citation() *eval.Citation {
 	switch {
 	case err != nil || f == 0:
 	case f != math.Trunc(f) || f < 0 || f > math.MaxInt32:
-		c.Chunk = -1 // names no chunk that can exist: flagged as not found
+		c.Chunk = -1 // names no chunk that can exist: flagged NoSuchChunk
 	default:
 		c.Chunk = int(f)
 	}
