@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -234,12 +235,12 @@ func (m *Model) costTable(c *Cost) []string {
 		w = max(w, len(mc.Metric))
 	}
 	row := func(name string, mc MetricCost) string {
-		return sprintf("  %-*s  %6d  %6d  %6d  %8d  %10d  %9s", w, name, mc.Chat, mc.Embeddings, mc.CacheHits,
+		return fmt.Sprintf("  %-*s  %6d  %6d  %6d  %8d  %10d  %9s", w, name, mc.Chat, mc.Embeddings, mc.CacheHits,
 			mc.PromptTokens, mc.CompletionTokens, columnUSD(mc.USD))
 	}
 	head := []string{
-		st.header.Render(sprintf("  %-*s  %s  %6s  %s  %9s", w, "", center("judge calls", 14), "cache", center("tokens", 20), "")),
-		st.header.Render(sprintf("  %-*s  %6s  %6s  %6s  %8s  %10s  %9s", w, "metric", "chat", "embed", "hits", "prompt", "completion", "cost")),
+		st.header.Render(fmt.Sprintf("  %-*s  %s  %6s  %s  %9s", w, "", center("judge calls", 14), "cache", center("tokens", 20), "")),
+		st.header.Render(fmt.Sprintf("  %-*s  %6s  %6s  %6s  %8s  %10s  %9s", w, "metric", "chat", "embed", "hits", "prompt", "completion", "cost")),
 	}
 	lines := head
 	for _, mc := range c.ByMetric {
@@ -261,7 +262,7 @@ func (m *Model) usd(c *float64) string {
 // spelled out rather than shown as $0.0000.
 func columnUSD(c *float64) string {
 	if c != nil && *c >= 0.0001 && *c < 10 {
-		return sprintf("$%.4f", *c)
+		return fmt.Sprintf("$%.4f", *c)
 	}
 	if c == nil {
 		return "no price"

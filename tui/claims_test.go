@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -331,7 +332,7 @@ func TestFactualCorrectnessWithoutClaims(t *testing.T) {
 func TestEntityRecallDetail(t *testing.T) {
 	res := claimsRun()
 	for i := range 70 {
-		res[0].ContextEntityRecall.Contexts = append(res[0].ContextEntityRecall.Contexts, sprintf("entity%02d", i))
+		res[0].ContextEntityRecall.Contexts = append(res[0].ContextEntityRecall.Contexts, fmt.Sprintf("entity%02d", i))
 	}
 	m := newTestModel(t, claimsOptions(res), 140, 90)
 	press(m, "enter", "2")
@@ -419,7 +420,7 @@ func TestClaimsDetailSanitises(t *testing.T) {
 		m := newTestModel(t, claimsOptions(res), w, 120)
 		press(m, "enter")
 		frame := m.View().Content
-		requireSafe(t, sprintf("claims detail at %d columns", w), frame)
+		requireSafe(t, fmt.Sprintf("claims detail at %d columns", w), frame)
 		page := flat(screenText(m))
 		for _, want := range []string{"general<U+202E> VAT\\x1b[2J taxpayer\\nsecond line", "(as \"Taxpayer\\x1b]52;c;aGVsbG8=\\x07 ID\")"} {
 			if !strings.Contains(page, want) {

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"fmt"
+	"maps"
 	"math"
 	"strconv"
 	"strings"
@@ -260,7 +262,7 @@ func (m *Model) deltaCell(r *row, mt eval.Metric, plain bool) string {
 	case deltaSame:
 		s = "."
 	case deltaValue:
-		s = sprintf("%+.3f", d.v)
+		s = fmt.Sprintf("%+.3f", d.v)
 		style = st.changeStyle(mt, d.v).Render
 	case deltaNew:
 		s, style = "new", st.high.Render
@@ -292,10 +294,10 @@ func (m *Model) compareLine() string {
 		bar, errs := m.progressBar(p.done, p.total, 10), m.errorsText(p.errors)
 		return strings.Join([]string{
 			st.accent.Render("re-run " + sanitize.Line(rr.id)),
-			sprintf("%s %d/%d", bar, p.done, p.total),
-			sprintf("in flight %d", p.inFlight),
-			sprintf("sent %d", p.sent()),
-			sprintf("cached %d", p.cacheHits),
+			fmt.Sprintf("%s %d/%d", bar, p.done, p.total),
+			fmt.Sprintf("in flight %d", p.inFlight),
+			fmt.Sprintf("sent %d", p.sent()),
+			fmt.Sprintf("cached %d", p.cacheHits),
 			errs,
 			"tokens " + fmtCount(p.tokens),
 		}, "  ")
@@ -304,8 +306,8 @@ func (m *Model) compareLine() string {
 	if c == nil {
 		return ""
 	}
-	parts := []string{st.accent.Render(sprintf("compare %s %s %s", runName(c.baseID), g.arrow, runName(c.curID))),
-		sprintf("%d compared, %d changed", c.summary.samples, c.summary.changed)}
+	parts := []string{st.accent.Render(fmt.Sprintf("compare %s %s %s", runName(c.baseID), g.arrow, runName(c.curID))),
+		fmt.Sprintf("%d compared, %d changed", c.summary.samples, c.summary.changed)}
 	var means []string
 	for _, mt := range m.metrics {
 		if !c.has(mt) {
@@ -320,7 +322,7 @@ func (m *Model) compareLine() string {
 		case math.Abs(d) < scoreEpsilon:
 			means = append(means, shortName(mt)+" .")
 		default:
-			means = append(means, st.changeStyle(mt, d).Render(sprintf("%s %+.3f", shortName(mt), d)))
+			means = append(means, st.changeStyle(mt, d).Render(fmt.Sprintf("%s %+.3f", shortName(mt), d)))
 		}
 	}
 	if len(means) > 0 {
@@ -375,7 +377,7 @@ func (m *Model) enterCompare(baseID string, base []*eval.Result, curID string, c
 			add(r)
 		}
 	}
-	baseByIdx := cloneMap(byIdx)
+	baseByIdx := maps.Clone(byIdx)
 	for _, r := range cur {
 		if r == nil {
 			continue

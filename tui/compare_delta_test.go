@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -44,7 +46,7 @@ func deltaAfter() []*eval.Result {
 	out := fixtureResults()
 	set := func(i int, mt eval.Metric, v float64) {
 		r := *out[i]
-		r.Scores, r.Status = cloneMap(r.Scores), cloneMap(r.Status)
+		r.Scores, r.Status = maps.Clone(r.Scores), maps.Clone(r.Status)
 		r.Scores[mt], r.Status[mt] = score(v), eval.StatusOK
 		out[i] = &r
 	}
@@ -58,7 +60,7 @@ func deltaAfter() []*eval.Result {
 	set(4, eval.ContextPrecision, 0.5)
 	set(5, eval.Faithfulness, 0.9)
 	lost := *out[6]
-	lost.Scores, lost.Status = cloneMap(lost.Scores), cloneMap(lost.Status)
+	lost.Scores, lost.Status = maps.Clone(lost.Scores), maps.Clone(lost.Status)
 	lost.Scores[eval.Faithfulness], lost.Status[eval.Faithfulness] = nil, eval.StatusJudgeError
 	out[6] = &lost
 	return out
@@ -239,7 +241,7 @@ func TestPickerColumns(t *testing.T) {
 		}, gone: []string{"09:26:41", "(shown)", "demo"}},
 	}
 	for _, tt := range tests {
-		t.Run(sprintf("%d columns", tt.width), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%d columns", tt.width), func(t *testing.T) {
 			m := newTestModel(t, hostOptions(deltaHost()), tt.width, 24)
 			m.runID = deltaRuns()[1].ID
 			pressDrive(t, m, "c")

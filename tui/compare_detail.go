@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -16,7 +17,7 @@ import (
 // scoreText is a metric's score, or its status when it has none.
 func scoreText(r *eval.Result, mt eval.Metric) string {
 	if v, ok := scored(r, mt); ok {
-		return sprintf("%.3f", v)
+		return fmt.Sprintf("%.3f", v)
 	}
 	if st, ok := r.Status[mt]; ok {
 		return sanitize.Line(string(st))
@@ -27,16 +28,16 @@ func scoreText(r *eval.Result, mt eval.Metric) string {
 // compareHeading is the metric heading with before -> after and the change.
 func (m *Model) compareHeading(p *page, n int, before, after *eval.Result, mt eval.Metric) {
 	st := m.st
-	h := st.section.Render(sprintf("%d %s", n, mt)) + "  " + scoreText(before, mt) + " " + m.g.arrow + " "
+	h := st.section.Render(fmt.Sprintf("%d %s", n, mt)) + "  " + scoreText(before, mt) + " " + m.g.arrow + " "
 	if v, ok := scored(after, mt); ok {
-		h += st.bandOf(mt, v).Bold(true).Render(sprintf("%.3f", v))
+		h += st.bandOf(mt, v).Bold(true).Render(fmt.Sprintf("%.3f", v))
 	} else {
 		h += scoreText(after, mt)
 	}
 	d := scoreDelta(newRow(before.Index, before), newRow(after.Index, after), mt)
 	switch d.kind {
 	case deltaValue:
-		h += "  " + st.changeStyle(mt, d.v).Render(sprintf("(%+.3f)", d.v))
+		h += "  " + st.changeStyle(mt, d.v).Render(fmt.Sprintf("(%+.3f)", d.v))
 	case deltaSame:
 		h += "  " + st.muted.Render("(unchanged)")
 	}
@@ -159,7 +160,7 @@ func noiseItems(t *eval.NoiseSensitivityTrace) []judged {
 		slices.Sort(ranks)
 		by := make([]string, len(ranks))
 		for j, k := range ranks {
-			by[j] = sprintf("#%d", k)
+			by[j] = fmt.Sprintf("#%d", k)
 		}
 		reason := "correct (the reference entails it)"
 		if !s.Correct {
@@ -229,7 +230,7 @@ func (m *Model) statementChanges(p *page, before, after []judged, yes, no string
 		switch {
 		case !ok:
 			n++
-			p.text(2, "new: ", sprintf("%s (%d, %s)", a.text, a.verdict, word(a.verdict)), &st.accent)
+			p.text(2, "new: ", fmt.Sprintf("%s (%d, %s)", a.text, a.verdict, word(a.verdict)), &st.accent)
 			if a.reason != "" {
 				p.text(4, "", a.reason, &st.muted)
 			}
@@ -239,7 +240,7 @@ func (m *Model) statementChanges(p *page, before, after []judged, yes, no string
 			if a.verdict < b.verdict {
 				style = st.low
 			}
-			p.text(2, style.Render(sprintf("%d %s %d", b.verdict, m.g.arrow, a.verdict))+" ", a.text, &st.bold)
+			p.text(2, style.Render(fmt.Sprintf("%d %s %d", b.verdict, m.g.arrow, a.verdict))+" ", a.text, &st.bold)
 			p.text(4, "before: ", b.reason, &st.muted)
 			p.text(4, "after:  ", a.reason, &st.muted)
 		}
@@ -248,7 +249,7 @@ func (m *Model) statementChanges(p *page, before, after []judged, yes, no string
 		if k := strings.TrimSpace(b.text); !seen[k] {
 			seen[k] = true
 			n++
-			p.text(2, "dropped: ", sprintf("%s (was %d, %s)", b.text, b.verdict, word(b.verdict)), &st.muted)
+			p.text(2, "dropped: ", fmt.Sprintf("%s (was %d, %s)", b.text, b.verdict, word(b.verdict)), &st.muted)
 		}
 	}
 	return n
@@ -270,14 +271,14 @@ func (m *Model) questionChanges(p *page, before, after *eval.AnswerRelevancyTrac
 		switch {
 		case i >= len(bq):
 			n++
-			p.text(2, sprintf("q%d new: ", i+1), sprintf("%.3f %s", aq[i].Cosine, aq[i].Question+flag(aq[i])), &st.accent)
+			p.text(2, fmt.Sprintf("q%d new: ", i+1), fmt.Sprintf("%.3f %s", aq[i].Cosine, aq[i].Question+flag(aq[i])), &st.accent)
 		case i >= len(aq):
 			n++
-			p.text(2, sprintf("q%d dropped: ", i+1), sprintf("%.3f %s", bq[i].Cosine, bq[i].Question+flag(bq[i])), &st.muted)
+			p.text(2, fmt.Sprintf("q%d dropped: ", i+1), fmt.Sprintf("%.3f %s", bq[i].Cosine, bq[i].Question+flag(bq[i])), &st.muted)
 		case bq[i].Question != aq[i].Question || bq[i].Noncommittal != aq[i].Noncommittal ||
-			sprintf("%.3f", bq[i].Cosine) != sprintf("%.3f", aq[i].Cosine):
+			fmt.Sprintf("%.3f", bq[i].Cosine) != fmt.Sprintf("%.3f", aq[i].Cosine):
 			n++
-			p.text(2, sprintf("q%d ", i+1), sprintf("cosine %.3f %s %.3f", bq[i].Cosine, m.g.arrow, aq[i].Cosine), &st.bold)
+			p.text(2, fmt.Sprintf("q%d ", i+1), fmt.Sprintf("cosine %.3f %s %.3f", bq[i].Cosine, m.g.arrow, aq[i].Cosine), &st.bold)
 			if bq[i].Question+flag(bq[i]) == aq[i].Question+flag(aq[i]) {
 				p.text(4, "", aq[i].Question, &st.muted)
 			} else {
@@ -318,7 +319,7 @@ func (m *Model) chunkChanges(p *page, before, after *eval.ContextPrecisionTrace)
 			continue
 		}
 		n++
-		p.text(2, sprintf("[%d] ", a.Rank), sprintf("%s %s %s", word(b.Verdict), m.g.arrow, word(a.Verdict)), &st.bold)
+		p.text(2, fmt.Sprintf("[%d] ", a.Rank), fmt.Sprintf("%s %s %s", word(b.Verdict), m.g.arrow, word(a.Verdict)), &st.bold)
 		p.text(6, "before: ", b.Reason, &st.muted)
 		p.text(6, "after:  ", a.Reason, &st.muted)
 	}

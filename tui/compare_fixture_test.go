@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"maps"
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
@@ -13,7 +14,7 @@ import (
 func rerunFixture() []*eval.Result {
 	all := fixtureResults()
 	s0, s6 := all[0], all[6]
-	s0.Scores = cloneMap(s0.Scores)
+	s0.Scores = maps.Clone(s0.Scores)
 	s0.Scores[eval.Faithfulness] = score(2.0 / 3)
 	st := append([]eval.StatementVerdict(nil), s0.Faithfulness.Statements...)
 	st[1] = eval.StatementVerdict{Statement: st[1].Statement, Verdict: 1, Reason: "上下文说明了登记的处理方式，陈述可由此推断。"}

@@ -33,7 +33,7 @@ func TestDeltaOfShownScores(t *testing.T) {
 			d := scoreDelta(newRow(0, mk(tt.before)), newRow(0, mk(tt.after)), eval.AnswerRelevancy)
 			got := "."
 			if d.kind == deltaValue {
-				got = sprintf("%+.3f", d.v)
+				got = fmt.Sprintf("%+.3f", d.v)
 			}
 			if d.kind != tt.kind || got != tt.shown {
 				t.Fatalf("delta %+v (%s), want kind %v, %s", d, got, tt.kind, tt.shown)

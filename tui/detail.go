@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -213,7 +214,7 @@ func (m *Model) renderDetail() []string {
 	d := &m.detail
 	r := m.rows[d.row]
 	page := m.pageHeight()
-	title := m.st.title.Render("ragscope") + " " + m.st.bold.Render(sprintf("sample %d", r.index))
+	title := m.st.title.Render("ragscope") + " " + m.st.bold.Render(fmt.Sprintf("sample %d", r.index))
 	if id := r.id(); id != "" {
 		title += m.st.muted.Render(" (id " + sanitize.Line(id) + ")")
 	}
@@ -227,7 +228,7 @@ func (m *Model) renderDetail() []string {
 		title += m.st.muted.Render(m.g.sep + "r re-runs " + string(d.focus))
 	}
 	if len(d.lines) > page {
-		title += m.st.muted.Render(sprintf("%s%d%%", m.g.sep, 100*min(d.scroll+page, len(d.lines))/len(d.lines)))
+		title += m.st.muted.Render(fmt.Sprintf("%s%d%%", m.g.sep, 100*min(d.scroll+page, len(d.lines))/len(d.lines)))
 	}
 	lines := append([]string{title}, viewLines(&d.vp)...)
 	return m.finish(lines, m.keyMode().help())
@@ -311,12 +312,12 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 			}
 		}
 		p.blank()
-		p.text(0, "", sprintf("%d judge calls (%d from the cache); x shows them raw", n, cached), &st.muted)
+		p.text(0, "", fmt.Sprintf("%d judge calls (%d from the cache); x shows them raw", n, cached), &st.muted)
 	}
 	base := m.baseOf(r)
 	if base != nil {
 		p.blank()
-		p.text(0, "", sprintf("compared: %s %s %s; each metric shows before %s after and what the judge decided differently",
+		p.text(0, "", fmt.Sprintf("compared: %s %s %s; each metric shows before %s after and what the judge decided differently",
 			runName(m.cmp.baseID), m.g.arrow, runName(m.cmp.curID), m.g.arrow), &st.accent)
 	}
 	var sections []int
@@ -385,7 +386,7 @@ func (m *Model) sampleTexts(p *page, res *eval.Result) {
 	p.heading("Answer")
 	p.text(2, "", res.Answer, nil)
 	p.blank()
-	heading := st.section.Render(sprintf("Retrieved chunks (%d)", len(res.Contexts)))
+	heading := st.section.Render(fmt.Sprintf("Retrieved chunks (%d)", len(res.Contexts)))
 	hl := -1
 	var from, to int
 	if p.pick >= 0 {
@@ -405,7 +406,7 @@ func (m *Model) sampleTexts(p *page, res *eval.Result) {
 		if i == hl {
 			mark = func(lines []string) []string { return markQuote(lines, c, from, to, st.selected) }
 		}
-		p.wrapped(2, sprintf("[%d] ", i+1), c, nil, mark)
+		p.wrapped(2, fmt.Sprintf("[%d] ", i+1), c, nil, mark)
 	}
 	if res.Reference != "" {
 		p.blank()
@@ -428,7 +429,7 @@ func (m *Model) buildRunning(p *page, known *eval.Result) ([]string, []int) {
 	for i, mt := range m.metrics {
 		p.blank()
 		sections = append(sections, len(p.lines))
-		p.heading(sprintf("%d %s", i+1, mt))
+		p.heading(fmt.Sprintf("%d %s", i+1, mt))
 		p.text(2, "", "evaluating"+m.g.ellipsis+" the score and the judge's reasons appear when the sample finishes", &st.running)
 	}
 	return p.lines, sections
@@ -436,9 +437,9 @@ func (m *Model) buildRunning(p *page, known *eval.Result) ([]string, []int) {
 
 func (m *Model) metricHeading(p *page, n int, res *eval.Result, mt eval.Metric) {
 	st := m.st
-	h := st.section.Render(sprintf("%d %s", n, mt))
+	h := st.section.Render(fmt.Sprintf("%d %s", n, mt))
 	if v, ok := res.Score(mt); ok && res.Status[mt] == eval.StatusOK {
-		h += "  " + st.bandOf(mt, v).Bold(true).Render(sprintf("%.3f", v))
+		h += "  " + st.bandOf(mt, v).Bold(true).Render(fmt.Sprintf("%.3f", v))
 	}
 	p.lines = append(p.lines, h)
 }
@@ -485,7 +486,7 @@ func (m *Model) evidenceLines(p *page, ev *eval.Citation) {
 	}
 	where := "no chunk named"
 	if ev.Chunk != 0 {
-		where = sprintf("[%d]", ev.Chunk)
+		where = fmt.Sprintf("[%d]", ev.Chunk)
 	}
 	if ev.Quote == "" {
 		p.text(4, "evidence ", where+", no quote", &st.muted)
@@ -500,7 +501,7 @@ func (m *Model) evidenceLines(p *page, ev *eval.Citation) {
 // citedNote says, on the chunks' heading, what the picked statement cites.
 func (m *Model) citedNote(pick int, ev *eval.Citation, contexts []string) (string, lipgloss.Style) {
 	st := m.st
-	what := sprintf("statement %d", pick+1)
+	what := fmt.Sprintf("statement %d", pick+1)
 	switch {
 	case ev == nil:
 		return what + ": no evidence given", st.muted
@@ -510,7 +511,7 @@ func (m *Model) citedNote(pick int, ev *eval.Citation, contexts []string) (strin
 		return what + ": no quote", st.muted
 	}
 	if k, _, _, ok := ev.Locate(contexts); ok {
-		return sprintf("%s: quote in [%d]", what, k+1), st.accent
+		return fmt.Sprintf("%s: quote in [%d]", what, k+1), st.accent
 	}
 	return what + ": " + eval.QuoteNotFoundFlag(ev.Chunk), st.warn
 }
@@ -572,13 +573,13 @@ func (m *Model) faithfulnessSection(p *page, res *eval.Result) {
 	}
 	m.reasoningLine(p, res, "faithfulness_verdicts")
 	if n := len(t.Statements); n > 0 {
-		p.text(2, "", sprintf("%d of %d statements supported = %.3f", t.Supported, n, float64(t.Supported)/float64(n)), &st.bold)
+		p.text(2, "", fmt.Sprintf("%d of %d statements supported = %.3f", t.Supported, n, float64(t.Supported)/float64(n)), &st.bold)
 	}
 }
 
 func (m *Model) similaritySection(p *page, res *eval.Result) {
 	if t := res.AnswerSimilarity; t != nil {
-		p.text(2, "", sprintf("score = cosine(E(answer), E(reference)) = %.3f", t.Cosine), &m.st.bold)
+		p.text(2, "", fmt.Sprintf("score = cosine(E(answer), E(reference)) = %.3f", t.Cosine), &m.st.bold)
 	}
 }
 
@@ -601,7 +602,7 @@ func (m *Model) correctnessSection(p *page, res *eval.Result) {
 		{"FP: answer statements the reference does not support", c.FP, 0},
 		{"FN: reference statements missing from the answer", c.FN, 0},
 	} {
-		p.text(2, "", sprintf("%s (%d)", l.title, len(l.items)), &st.accent)
+		p.text(2, "", fmt.Sprintf("%s (%d)", l.title, len(l.items)), &st.accent)
 		if len(l.items) == 0 {
 			p.text(4, "", "none", &st.muted)
 		}
@@ -617,18 +618,18 @@ func (m *Model) correctnessSection(p *page, res *eval.Result) {
 		}
 	}
 	if res.Status[eval.AnswerCorrectness] != eval.StatusOK {
-		p.text(2, "", sprintf("%d answer statements, %d reference statements", len(t.AnswerStatements), len(t.ReferenceStatements)), &st.muted)
+		p.text(2, "", fmt.Sprintf("%d answer statements, %d reference statements", len(t.AnswerStatements), len(t.ReferenceStatements)), &st.muted)
 		return
 	}
 	tp, fp, fn := len(c.TP), len(c.FP), len(c.FN)
-	p.text(2, "", sprintf("F1 = 2*TP / (2*TP + FP + FN) = 2*%d / (2*%d + %d + %d) = %.3f", tp, tp, fp, fn, t.FScore), &st.bold)
+	p.text(2, "", fmt.Sprintf("F1 = 2*TP / (2*TP + FP + FN) = 2*%d / (2*%d + %d + %d) = %.3f", tp, tp, fp, fn, t.FScore), &st.bold)
 	w := t.Weights
 	if t.Similarity == nil {
-		p.text(2, "", sprintf("score = F1 = %.3f (similarity weight 0)", t.FScore), &st.bold)
+		p.text(2, "", fmt.Sprintf("score = F1 = %.3f (similarity weight 0)", t.FScore), &st.bold)
 		return
 	}
 	score := eval.CorrectnessScore(t.FScore, *t.Similarity, w)
-	p.text(2, "", sprintf("score = (%g*F1 + %g*similarity) / (%g + %g) = (%g*%.3f + %g*%.3f) / %g = %.3f",
+	p.text(2, "", fmt.Sprintf("score = (%g*F1 + %g*similarity) / (%g + %g) = (%g*%.3f + %g*%.3f) / %g = %.3f",
 		w[0], w[1], w[0], w[1], w[0], t.FScore, w[1], *t.Similarity, w[0]+w[1], score), &st.bold)
 }
 
@@ -639,9 +640,9 @@ func (m *Model) relevancySection(p *page, res *eval.Result) {
 		return
 	}
 	if t.Mode == "answer_similarity" {
-		p.text(2, "", sprintf("offline judge: no questions generated; score = cosine(answer, question) = %.3f", t.AnswerCosine), &st.bold)
+		p.text(2, "", fmt.Sprintf("offline judge: no questions generated; score = cosine(answer, question) = %.3f", t.AnswerCosine), &st.bold)
 		if t.NoncommittalHint != "" {
-			p.text(2, "", sprintf("noncommittal answer (%q): score zeroed", t.NoncommittalHint), &st.emph)
+			p.text(2, "", fmt.Sprintf("noncommittal answer (%q): score zeroed", t.NoncommittalHint), &st.emph)
 		}
 		return
 	}
@@ -659,7 +660,7 @@ func (m *Model) relevancySection(p *page, res *eval.Result) {
 		if q.Noncommittal == 1 {
 			flag = "  [noncommittal]"
 		}
-		prefix := sprintf("%s %s ", padLeft(fmtScore(q.Cosine), cw), m.cosineBar(q.Cosine))
+		prefix := fmt.Sprintf("%s %s ", padLeft(fmtScore(q.Cosine), cw), m.cosineBar(q.Cosine))
 		p.text(2, prefix, q.Question+flag, nil)
 		m.labelLine(p, eval.LabelAnswerRelevancy, q.Question)
 		terms = append(terms, fmtScore(q.Cosine))
@@ -667,7 +668,7 @@ func (m *Model) relevancySection(p *page, res *eval.Result) {
 	}
 	if n := len(t.Questions); n > 0 {
 		mean := sum / float64(n)
-		line := sprintf("mean(%s) = %.3f", strings.Join(terms, ", "), mean)
+		line := fmt.Sprintf("mean(%s) = %.3f", strings.Join(terms, ", "), mean)
 		p.text(2, "", line, &st.bold)
 		// The engine decides when noncommittal answers zero the score; the
 		// page explains whichever rule it applied.
@@ -703,12 +704,12 @@ func (m *Model) precisionSection(p *page, t *eval.ContextPrecisionTrace, task, w
 		if c.Verdict == 1 {
 			verdict = "useful" + what
 		}
-		prefix := sprintf("[%d] %s", c.Rank, m.verdictMark(c.Verdict))
+		prefix := fmt.Sprintf("[%d] %s", c.Rank, m.verdictMark(c.Verdict))
 		pk := ""
 		if i < len(t.Precisions) {
-			pk = sprintf("  (precision@%d = %.3f)", c.Rank, t.Precisions[i])
+			pk = fmt.Sprintf("  (precision@%d = %.3f)", c.Rank, t.Precisions[i])
 			if c.Verdict == 1 {
-				terms = append(terms, sprintf("%.3f", t.Precisions[i]))
+				terms = append(terms, fmt.Sprintf("%.3f", t.Precisions[i]))
 				sum += t.Precisions[i]
 			}
 		}
@@ -722,14 +723,14 @@ func (m *Model) precisionSection(p *page, t *eval.ContextPrecisionTrace, task, w
 		if c.Reasoning != "" {
 			p.text(6, "", "judge's reasoning (x shows all of it): "+c.Reasoning, &st.muted)
 		}
-		m.labelLine(p, task, sprintf("%d", c.Rank))
+		m.labelLine(p, task, fmt.Sprintf("%d", c.Rank))
 	}
 	switch {
 	case len(t.Chunks) == 0:
 	case useful == 0:
 		p.text(2, "", "no chunk judged useful"+what+": average precision = 0.000", &st.bold)
 	default:
-		p.text(2, "", sprintf("average precision = (%s) / %d useful = %.3f", strings.Join(terms, " + "), useful, sum/float64(useful)), &st.bold)
+		p.text(2, "", fmt.Sprintf("average precision = (%s) / %d useful = %.3f", strings.Join(terms, " + "), useful, sum/float64(useful)), &st.bold)
 	}
 }
 
@@ -745,7 +746,7 @@ func (m *Model) recallSection(p *page, res *eval.Result) {
 	}
 	m.reasoningLine(p, res, "context_recall_classifications")
 	if n := len(t.Classifications); n > 0 {
-		p.text(2, "", sprintf("%d of %d reference statements attributed = %.3f", t.Attributed, n, float64(t.Attributed)/float64(n)), &st.bold)
+		p.text(2, "", fmt.Sprintf("%d of %d reference statements attributed = %.3f", t.Attributed, n, float64(t.Attributed)/float64(n)), &st.bold)
 	}
 }
 

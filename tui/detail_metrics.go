@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,7 +33,7 @@ func (m *Model) factualSection(p *page, res *eval.Result) {
 	}
 	modeLine := "mode " + sanitize.Line(mode)
 	if beta != 1 {
-		modeLine += sprintf(" (beta = %g)", beta)
+		modeLine += fmt.Sprintf(" (beta = %g)", beta)
 	}
 	p.text(2, "", modeLine, &st.muted)
 
@@ -44,7 +45,7 @@ func (m *Model) factualSection(p *page, res *eval.Result) {
 			fp++
 		}
 	}
-	p.text(2, "", sprintf("answer claims checked against the reference: %d TP, %d FP", tp, fp), &st.accent)
+	p.text(2, "", fmt.Sprintf("answer claims checked against the reference: %d TP, %d FP", tp, fp), &st.accent)
 	m.claimLines(p, t.AnswerClaims, "TP ", "FP ")
 	fn := 0
 	for _, c := range t.ReferenceClaims {
@@ -55,21 +56,21 @@ func (m *Model) factualSection(p *page, res *eval.Result) {
 	if mode == eval.FCModePrecision && len(t.ReferenceClaims) == 0 {
 		p.text(2, "", "reference claims: not checked in precision mode", &st.muted)
 	} else {
-		p.text(2, "", sprintf("reference claims checked against the answer: %d in the answer, %d FN", len(t.ReferenceClaims)-fn, fn), &st.accent)
+		p.text(2, "", fmt.Sprintf("reference claims checked against the answer: %d in the answer, %d FN", len(t.ReferenceClaims)-fn, fn), &st.accent)
 		m.claimLines(p, t.ReferenceClaims, "ok ", "FN ")
 	}
 	if res.Status[eval.FactualCorrectness] != eval.StatusOK {
-		p.text(2, "", sprintf("%d answer claims, %d reference claims", len(t.AnswerClaims), len(t.ReferenceClaims)), &st.muted)
+		p.text(2, "", fmt.Sprintf("%d answer claims, %d reference claims", len(t.AnswerClaims), len(t.ReferenceClaims)), &st.muted)
 		return
 	}
 	// The counts the score was computed from are the trace's.
 	tp, fp, fn = t.TP, t.FP, t.FN
 	prec, rec := ratio(tp, tp+fp), ratio(tp, tp+fn)
 	if mode != eval.FCModeRecall {
-		p.text(2, "", sprintf("precision = TP / (TP + FP) = %d / (%d + %d) = %.3f", tp, tp, fp, prec), &st.bold)
+		p.text(2, "", fmt.Sprintf("precision = TP / (TP + FP) = %d / (%d + %d) = %.3f", tp, tp, fp, prec), &st.bold)
 	}
 	if mode != eval.FCModePrecision {
-		p.text(2, "", sprintf("recall = TP / (TP + FN) = %d / (%d + %d) = %.3f", tp, tp, fn, rec), &st.bold)
+		p.text(2, "", fmt.Sprintf("recall = TP / (TP + FN) = %d / (%d + %d) = %.3f", tp, tp, fn, rec), &st.bold)
 	}
 	if mode == eval.FCModePrecision || mode == eval.FCModeRecall {
 		return
@@ -83,10 +84,10 @@ func (m *Model) factualSection(p *page, res *eval.Result) {
 	case tp == 0:
 		p.text(2, "", "F1 = 0.000 (TP = 0: no claim of the answer is in the reference)", &st.bold)
 	case beta == 1:
-		p.text(2, "", sprintf("F1 = 2*P*R / (P + R) = 2*%.3f*%.3f / (%.3f + %.3f) = %.3f", prec, rec, prec, rec, f), &st.bold)
+		p.text(2, "", fmt.Sprintf("F1 = 2*P*R / (P + R) = 2*%.3f*%.3f / (%.3f + %.3f) = %.3f", prec, rec, prec, rec, f), &st.bold)
 	default:
 		b2 := beta * beta
-		p.text(2, "", sprintf("F(beta=%g) = (1 + %g)*P*R / (%g*P + R) = %g*%.3f*%.3f / (%g*%.3f + %.3f) = %.3f",
+		p.text(2, "", fmt.Sprintf("F(beta=%g) = (1 + %g)*P*R / (%g*P + R) = %g*%.3f*%.3f / (%g*%.3f + %.3f) = %.3f",
 			beta, b2, b2, 1+b2, prec, rec, b2, prec, rec, f), &st.bold)
 	}
 }
@@ -139,7 +140,7 @@ func (m *Model) entitySection(p *page, res *eval.Result) {
 			found++
 		}
 	}
-	p.text(2, "", sprintf("reference entities: %d found in the contexts, %d missing", found, len(t.Reference)-found), &st.accent)
+	p.text(2, "", fmt.Sprintf("reference entities: %d found in the contexts, %d missing", found, len(t.Reference)-found), &st.accent)
 	if len(t.Reference) == 0 {
 		p.text(4, "", "none", &st.muted)
 	}
@@ -156,7 +157,7 @@ func (m *Model) entitySection(p *page, res *eval.Result) {
 		}
 		p.text(2, "  "+m.verdictMark(1)+"found   ", s, nil)
 	}
-	p.text(2, "", sprintf("context entities (%d)", len(t.Contexts)), &st.accent)
+	p.text(2, "", fmt.Sprintf("context entities (%d)", len(t.Contexts)), &st.accent)
 	if len(t.Contexts) == 0 {
 		p.text(4, "", "none", &st.muted)
 	} else {
@@ -169,14 +170,14 @@ func (m *Model) entitySection(p *page, res *eval.Result) {
 		}
 		s := strings.Join(names, "; ")
 		if n := len(t.Contexts) - len(shown); n > 0 {
-			s += sprintf(" %s and %d more", m.g.ellipsis, n)
+			s += fmt.Sprintf(" %s and %d more", m.g.ellipsis, n)
 		}
 		p.text(4, "", s, nil)
 	}
 	if res.Status[eval.ContextEntityRecall] != eval.StatusOK || len(t.Reference) == 0 {
 		return
 	}
-	p.text(2, "", sprintf("entity recall = |found| / |reference entities| = %d/%d = %.3f",
+	p.text(2, "", fmt.Sprintf("entity recall = |found| / |reference entities| = %d/%d = %.3f",
 		t.Found, len(t.Reference), float64(t.Found)/float64(len(t.Reference))), &st.bold)
 }
 
@@ -201,14 +202,14 @@ func (m *Model) noiseSection(p *page, res *eval.Result) {
 		explain = "incorrect (not in the reference) and backed only by irrelevant chunks"
 	}
 	p.text(2, "", "mode "+sanitize.Line(mode)+": an answer statement counts when it is "+explain, &st.muted)
-	p.text(2, "", sprintf("answer statements by chunk (%d statements, %d chunks)", len(t.Statements), len(t.Chunks)), &st.accent)
+	p.text(2, "", fmt.Sprintf("answer statements by chunk (%d statements, %d chunks)", len(t.Statements), len(t.Chunks)), &st.accent)
 	if len(t.Statements) == 0 {
 		p.text(4, "", "none", &st.muted)
 	} else if !m.noiseMatrix(p, t, mode) {
 		m.noiseList(p, t, mode)
 	}
 
-	p.text(2, "", sprintf("reference statements (%d): the chunks that entail them make those chunks relevant", len(t.ReferenceStatements)), &st.accent)
+	p.text(2, "", fmt.Sprintf("reference statements (%d): the chunks that entail them make those chunks relevant", len(t.ReferenceStatements)), &st.accent)
 	if len(t.ReferenceStatements) == 0 {
 		p.text(4, "", "none", &st.muted)
 	}
@@ -216,18 +217,18 @@ func (m *Model) noiseSection(p *page, res *eval.Result) {
 		var by []string
 		for _, c := range t.Chunks {
 			if i < len(c.Reference) && c.Reference[i].Verdict == 1 {
-				by = append(by, sprintf("#%d", c.Rank))
+				by = append(by, fmt.Sprintf("#%d", c.Rank))
 			}
 		}
 		where := "entailed by no chunk"
 		if len(by) > 0 {
 			where = "entailed by " + strings.Join(by, ", ")
 		}
-		p.text(4, sprintf("%d ", i+1), s+"  "+m.g.arrow+" "+where, nil)
+		p.text(4, fmt.Sprintf("%d ", i+1), s+"  "+m.g.arrow+" "+where, nil)
 	}
 
 	if res.Status[eval.NoiseSensitivity] != eval.StatusOK || len(t.Statements) == 0 {
-		p.text(2, "", sprintf("%d answer statements, %d reference statements", len(t.Statements), len(t.ReferenceStatements)), &st.muted)
+		p.text(2, "", fmt.Sprintf("%d answer statements, %d reference statements", len(t.Statements), len(t.ReferenceStatements)), &st.muted)
 		return
 	}
 	n, other, otherMode := t.Relevant, t.Irrelevant, eval.NSModeIrrelevant
@@ -235,8 +236,8 @@ func (m *Model) noiseSection(p *page, res *eval.Result) {
 		n, other, otherMode = t.Irrelevant, t.Relevant, eval.NSModeRelevant
 	}
 	total := len(t.Statements)
-	p.text(2, "", sprintf("noise sensitivity (%s) = %d/%d = %.3f (lower is better)", sanitize.Line(mode), n, total, float64(n)/float64(total)), &st.bold)
-	p.text(2, "", sprintf("(%s mode: %d/%d = %.3f)", otherMode, other, total, float64(other)/float64(total)), &st.muted)
+	p.text(2, "", fmt.Sprintf("noise sensitivity (%s) = %d/%d = %.3f (lower is better)", sanitize.Line(mode), n, total, float64(n)/float64(total)), &st.bold)
+	p.text(2, "", fmt.Sprintf("(%s mode: %d/%d = %.3f)", otherMode, other, total, float64(other)/float64(total)), &st.muted)
 }
 
 // noiseCounted reports whether an answer statement counts against noise
@@ -280,7 +281,7 @@ func (m *Model) noiseMatrix(p *page, t *eval.NoiseSensitivityTrace, mode string)
 	lead := pad + strings.Repeat(" ", numW+textW+1)
 	var ranks, kinds strings.Builder
 	for _, c := range t.Chunks {
-		ranks.WriteString(fit(sprintf("#%d", c.Rank), cellW, ""))
+		ranks.WriteString(fit(fmt.Sprintf("#%d", c.Rank), cellW, ""))
 		kind := "irr"
 		if c.Relevant {
 			kind = "rel"
@@ -351,7 +352,7 @@ func (m *Model) noiseList(p *page, t *eval.NoiseSensitivityTrace, mode string) {
 			if relevant[k] {
 				kind = "relevant"
 			}
-			by = append(by, sprintf("#%d (%s)", k, kind))
+			by = append(by, fmt.Sprintf("#%d (%s)", k, kind))
 		}
 		line := "backed by no chunk"
 		if len(by) > 0 {

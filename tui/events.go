@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -345,8 +344,6 @@ func (m *Model) derive() {
 	}
 	m.clampTable()
 }
-
-func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
 
 func joinLines(lines []string) string { return strings.Join(lines, "\n") }
 

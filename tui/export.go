@@ -58,7 +58,7 @@ func (m *Model) copyBlocked() string {
 		case r == nil:
 			return "no sample is shown to copy"
 		case !r.done:
-			return sprintf("sample %d is still being evaluated; its result can be copied when it has finished", r.index)
+			return fmt.Sprintf("sample %d is still being evaluated; its result can be copied when it has finished", r.index)
 		}
 		return ""
 	case screenRaw:
@@ -83,12 +83,12 @@ func (m *Model) pagerBlocked() string { return m.copyBlocked() }
 func (m *Model) exportable(forCopy bool) (export, error) {
 	if m.screen == screenRaw {
 		r := &m.raw
-		e := export{what: sprintf("the raw judge calls of sample %d", r.sample),
-			file: sprintf("ragscope-sample-%d-calls-*.txt", r.sample), text: r.text}
+		e := export{what: fmt.Sprintf("the raw judge calls of sample %d", r.sample),
+			file: fmt.Sprintf("ragscope-sample-%d-calls-*.txt", r.sample), text: r.text}
 		if r.json != nil && forCopy {
 			// y copies the calls as stored, for a script or a bug
 			// report; o pages them as read on screen.
-			e.what, e.text = sprintf("the raw judge calls of sample %d as JSON", r.sample), string(r.json)
+			e.what, e.text = fmt.Sprintf("the raw judge calls of sample %d as JSON", r.sample), string(r.json)
 		}
 		return e, nil
 	}
@@ -106,15 +106,15 @@ func (m *Model) exportable(forCopy bool) (export, error) {
 	if err := eval.WriteSampleJSON(&b, res); err != nil {
 		return export{}, fmt.Errorf("cannot encode sample %d: %w", r.index, err)
 	}
-	return export{what: sprintf("sample %d as JSON", r.index),
-		file: sprintf("ragscope-sample-%d-*.json", r.index), text: b.String()}, nil
+	return export{what: fmt.Sprintf("sample %d as JSON", r.index),
+		file: fmt.Sprintf("ragscope-sample-%d-*.json", r.index), text: b.String()}, nil
 }
 
 // detailExport is the detail page of row r as text: its title and every
 // line, styles dropped, as wide as the screen drew them.
 func (m *Model) detailExport(r *row) export {
 	m.ensureDetail()
-	title := sprintf("sample %d", r.index)
+	title := fmt.Sprintf("sample %d", r.index)
 	if id := r.id(); id != "" {
 		title += " (id " + sanitize.Line(id) + ")"
 	}
@@ -124,8 +124,8 @@ func (m *Model) detailExport(r *row) export {
 		b.WriteString(strings.TrimRight(ansi.Strip(l), " "))
 		b.WriteByte('\n')
 	}
-	return export{what: sprintf("the page of sample %d", r.index),
-		file: sprintf("ragscope-sample-%d-page-*.txt", r.index), text: b.String()}
+	return export{what: fmt.Sprintf("the page of sample %d", r.index),
+		file: fmt.Sprintf("ragscope-sample-%d-page-*.txt", r.index), text: b.String()}
 }
 
 // copyExport is y: the text goes to the terminal's clipboard in the
@@ -144,11 +144,11 @@ func (m *Model) copyExport() tea.Cmd {
 		m.setError(err.Error())
 		return nil
 	case len(e.text) > maxClipboard:
-		m.setError(sprintf("%s is %s, too large to copy through the terminal (OSC 52 is cut short past %s); press o to open it in $PAGER",
+		m.setError(fmt.Sprintf("%s is %s, too large to copy through the terminal (OSC 52 is cut short past %s); press o to open it in $PAGER",
 			e.what, byteSize(len(e.text)), byteSize(maxClipboard)))
 		return nil
 	}
-	m.setStatus(sprintf("copied %s (%s) to the clipboard through the terminal (OSC 52)", e.what, byteSize(len(e.text))))
+	m.setStatus(fmt.Sprintf("copied %s (%s) to the clipboard through the terminal (OSC 52)", e.what, byteSize(len(e.text))))
 	return tea.SetClipboard(e.text)
 }
 
@@ -278,11 +278,11 @@ func defaultPagerCommand(path string) (*exec.Cmd, error) {
 func byteSize(n int) string {
 	switch {
 	case n >= 1<<20:
-		return sprintf("%.1f MB", float64(n)/(1<<20))
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
 	case n >= 1<<10:
-		return sprintf("%.1f KB", float64(n)/(1<<10))
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
 	}
-	return sprintf("%d B", n)
+	return fmt.Sprintf("%d B", n)
 }
 
 // loadExport reads the sample y or o takes out when its full result is not
@@ -294,7 +294,7 @@ func (m *Model) loadExport(then loadThen) tea.Cmd {
 	r := m.exportRow()
 	cmd := m.loadCmd(r, then)
 	if cmd != nil {
-		m.setStatus(sprintf("reading sample %d from the store%s", r.index, m.g.ellipsis))
+		m.setStatus(fmt.Sprintf("reading sample %d from the store%s", r.index, m.g.ellipsis))
 	}
 	return cmd
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -211,7 +212,7 @@ func (m *Model) trendCell(mt eval.Metric, room int) string {
 	}
 	v, _ := t.mean()
 	cell := m.st.bandOf(mt, v).Render(sparkline(t.points[:], m.g.ramp))
-	if now := sprintf(" now %.3f", v); room >= trendBuckets+len(now) {
+	if now := fmt.Sprintf(" now %.3f", v); room >= trendBuckets+len(now) {
 		cell += m.st.muted.Render(now)
 	}
 	return cell
@@ -221,12 +222,12 @@ func (m *Model) trendCell(mt eval.Metric, room int) string {
 // first: one line each, or one line for both on a short screen.
 func (m *Model) followLines() []string {
 	st, fs := m.st, m.followStatus
-	lag := sprintf("behind %d records", fs.Behind)
+	lag := fmt.Sprintf("behind %d records", fs.Behind)
 	if fs.BehindBytes > 0 {
-		lag += sprintf(" + %s", byteSize(int(fs.BehindBytes)))
+		lag += fmt.Sprintf(" + %s", byteSize(int(fs.BehindBytes)))
 	}
 	if fs.OldestUnread > 0 {
-		lag += sprintf(", oldest %s", fs.OldestUnread.Round(time.Second))
+		lag += fmt.Sprintf(", oldest %s", fs.OldestUnread.Round(time.Second))
 	}
 	style := st.muted
 	switch {
@@ -241,7 +242,7 @@ func (m *Model) followLines() []string {
 	if fs.Invalid > 0 && fs.Elsewhere == "" {
 		// Each is reported with its file and line where the watcher logs;
 		// the screen must not hide that there are any.
-		head += "  " + st.warn.Render(sprintf("%d invalid log %s skipped", fs.Invalid, plural(int(fs.Invalid), "line", "lines")))
+		head += "  " + st.warn.Render(fmt.Sprintf("%d invalid log %s skipped", fs.Invalid, plural(int(fs.Invalid), "line", "lines")))
 	}
 	var firing, quiet []string
 	for _, a := range fs.Alerts {
@@ -251,17 +252,17 @@ func (m *Model) followLines() []string {
 		}
 		mean := "n/a"
 		if a.Mean != nil {
-			mean = sprintf("%.3f", *a.Mean)
+			mean = fmt.Sprintf("%.3f", *a.Mean)
 		}
 		if a.Firing {
 			since := ""
 			if !a.Since.IsZero() {
 				since = ", since " + a.Since.Format("15:04:05")
 			}
-			firing = append(firing, st.failed.Render(sprintf("%s FIRING %s (mean %s%s)", m.g.fail, rule, mean, since)))
+			firing = append(firing, st.failed.Render(fmt.Sprintf("%s FIRING %s (mean %s%s)", m.g.fail, rule, mean, since)))
 			continue
 		}
-		quiet = append(quiet, st.muted.Render(sprintf("%s %s (mean %s)", m.g.ok, rule, mean)))
+		quiet = append(quiet, st.muted.Render(fmt.Sprintf("%s %s (mean %s)", m.g.ok, rule, mean)))
 	}
 	alerts := append(firing, quiet...)
 	fit := func(s string) string { return truncate(s, m.width, m.g.ellipsis) }

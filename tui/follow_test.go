@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -15,12 +16,12 @@ var followMetrics = []eval.Metric{eval.Faithfulness, eval.AnswerRelevancy, eval.
 
 // followResult is record i of a live log, arriving 10 s after the one before.
 func followRecord(i int, f, ar, cu float64) eval.Event {
-	res := &eval.Result{Index: i, ID: sprintf("rec-%d", i), Question: sprintf("question %d about leave?", i), Answer: sprintf("answer %d.", i),
+	res := &eval.Result{Index: i, ID: fmt.Sprintf("rec-%d", i), Question: fmt.Sprintf("question %d about leave?", i), Answer: fmt.Sprintf("answer %d.", i),
 		Contexts: []string{"chunk one", "chunk two"},
 		Scores:   map[eval.Metric]*float64{eval.Faithfulness: score(f), eval.AnswerRelevancy: score(ar), eval.ContextUtilization: score(cu)},
 		Status:   map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK, eval.AnswerRelevancy: eval.StatusOK, eval.ContextUtilization: eval.StatusOK},
 		Faithfulness: &eval.FaithfulnessTrace{Supported: int(f), Statements: []eval.StatementVerdict{
-			{Statement: sprintf("answer %d.", i), Verdict: int(f), Reason: "r"}}},
+			{Statement: fmt.Sprintf("answer %d.", i), Verdict: int(f), Reason: "r"}}},
 		ContextUtilization: &eval.ContextPrecisionTrace{Chunks: []eval.ChunkVerdict{{Rank: 1, Verdict: 1, Reason: "used"}, {Rank: 2, Reason: "not used"}}, Precisions: []float64{1, 0.5}},
 	}
 	return eval.Event{Kind: eval.EventSampleFinished, Sample: i, Result: res, Time: fixedStart.Add(time.Duration(i) * 10 * time.Second)}

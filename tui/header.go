@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -45,7 +46,7 @@ func (m *Model) headerLines() []string {
 		var b []string
 		for _, mt := range m.metrics {
 			ms := m.stats.metrics[metricSlot(mt)]
-			b = append(b, sprintf("%s %s %d/%d", shortName(mt), m.meanText(mt, ms), ms.scored, ms.failed))
+			b = append(b, fmt.Sprintf("%s %s %d/%d", shortName(mt), m.meanText(mt, ms), ms.scored, ms.failed))
 		}
 		lines = append(lines, strings.Join(b, "  ")+st.muted.Render("  (scored/failed)"))
 	} else {
@@ -57,7 +58,7 @@ func (m *Model) headerLines() []string {
 		}
 		for _, mt := range m.metrics {
 			ms := m.stats.metrics[metricSlot(mt)]
-			line := sprintf("%-*s mean %s  scored %-5d n/a %-4d failed %-5d ",
+			line := fmt.Sprintf("%-*s mean %s  scored %-5d n/a %-4d failed %-5d ",
 				nameW, string(mt), m.meanText(mt, ms), ms.scored, ms.na, ms.failed)
 			if m.following() {
 				line += m.trendCell(mt, m.width-lipgloss.Width(line))
@@ -69,7 +70,7 @@ func (m *Model) headerLines() []string {
 	}
 	lines = append(lines, m.withPosition(m.diagLine))
 	if m.stats.topErrN > 0 && !m.compact() {
-		lines = append(lines, st.warn.Render(truncate(sprintf("most frequent failure (%d%s): %s",
+		lines = append(lines, st.warn.Render(truncate(fmt.Sprintf("most frequent failure (%d%s): %s",
 			m.stats.topErrN, "x", sanitize.Line(m.stats.topErr)), m.width, g.ellipsis)))
 	}
 	return append(lines, m.filterLines()...)
@@ -80,7 +81,7 @@ func (m *Model) headerLines() []string {
 // product name goes, before anything is cut.
 func (m *Model) titleLine(done int) string {
 	st, g := m.st, m.g
-	rest := append([]string{sprintf("%d samples", m.progress.total), "judge " + m.judgeName()}, m.clockParts()...)
+	rest := append([]string{fmt.Sprintf("%d samples", m.progress.total), "judge " + m.judgeName()}, m.clockParts()...)
 	tail := st.muted.Render(g.sep) + strings.Join(rest, st.muted.Render(g.sep))
 	ds, base := sanitize.Line(m.opts.Dataset), sanitize.Line(filepath.Base(m.opts.Dataset))
 	if m.opts.Dataset == "" {
@@ -162,12 +163,12 @@ func fmtDuration(d time.Duration) string {
 	}
 	h, mnt, s := int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60
 	if h > 0 {
-		return sprintf("%dh%02dm%02ds", h, mnt, s)
+		return fmt.Sprintf("%dh%02dm%02ds", h, mnt, s)
 	}
 	if mnt > 0 {
-		return sprintf("%dm%02ds", mnt, s)
+		return fmt.Sprintf("%dm%02ds", mnt, s)
 	}
-	return sprintf("%ds", s)
+	return fmt.Sprintf("%ds", s)
 }
 
 // progressBar is a bar of w cells, done of total filled. done can pass
@@ -184,7 +185,7 @@ func (m *Model) progressBar(done, total, w int) string {
 
 // errorsText counts failed calls, in the failure colour when there are any.
 func (m *Model) errorsText(n int) string {
-	s := sprintf("errors %d", n)
+	s := fmt.Sprintf("errors %d", n)
 	if n > 0 {
 		s = m.st.failed.Render(s)
 	}
@@ -207,28 +208,28 @@ func (m *Model) progressLine(done int) string {
 	if usd := m.costText(); usd != "" {
 		tokens += " " + usd
 	}
-	progress := sprintf("%s %d/%d", bar, done, c.total)
+	progress := fmt.Sprintf("%s %d/%d", bar, done, c.total)
 	if c.cancelled > 0 {
 		// Cut short by a stop: neither done nor errors.
-		progress += m.st.warn.Render(sprintf(" cancelled %d", c.cancelled))
+		progress += m.st.warn.Render(fmt.Sprintf(" cancelled %d", c.cancelled))
 	}
 	if m.width < 100 {
 		// 80 columns: the same facts, tighter.
 		return m.fitParts([]string{
 			progress,
-			sprintf("sent %d", c.sent()),
-			sprintf("cached %d (%d%%)", c.cacheHits, rate),
-			sprintf("retries %d", c.retries),
+			fmt.Sprintf("sent %d", c.sent()),
+			fmt.Sprintf("cached %d (%d%%)", c.cacheHits, rate),
+			fmt.Sprintf("retries %d", c.retries),
 			errs,
 			tokens,
 		})
 	}
 	return m.fitParts([]string{
 		progress,
-		sprintf("in flight %d", c.inFlight),
-		sprintf("calls sent %d", c.sent()),
-		sprintf("cache hits %d (%d%%)", c.cacheHits, rate),
-		sprintf("retries %d", c.retries),
+		fmt.Sprintf("in flight %d", c.inFlight),
+		fmt.Sprintf("calls sent %d", c.sent()),
+		fmt.Sprintf("cache hits %d (%d%%)", c.cacheHits, rate),
+		fmt.Sprintf("retries %d", c.retries),
 		errs,
 		tokens,
 	})
@@ -260,11 +261,11 @@ func (m *Model) fitParts(parts []string) string {
 func fmtCount(n int) string {
 	switch {
 	case n >= 1_000_000:
-		return sprintf("%.1fM", float64(n)/1e6)
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
 	case n >= 10_000:
-		return sprintf("%.1fk", float64(n)/1e3)
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
 	}
-	return sprintf("%d", n)
+	return fmt.Sprintf("%d", n)
 }
 
 // meanText is a metric's mean in the header, as wide as every metric's
@@ -314,7 +315,7 @@ func (m *Model) diagLine(width int) string {
 			if n == 0 && skipZero {
 				continue
 			}
-			s := sprintf("%s %d", d, n)
+			s := fmt.Sprintf("%s %d", d, n)
 			if n > 0 {
 				switch d {
 				case eval.DiagFailed:
@@ -328,7 +329,7 @@ func (m *Model) diagLine(width int) string {
 			parts = append(parts, s)
 		}
 		if m.stats.running > 0 {
-			parts = append(parts, st.running.Render(sprintf("running %d", m.stats.running)))
+			parts = append(parts, st.running.Render(fmt.Sprintf("running %d", m.stats.running)))
 		}
 		return strings.Join(parts, "  ")
 	}
@@ -356,7 +357,7 @@ func (m *Model) filterLines() []string {
 		return nil
 	}
 	lines := []string{st.accent.Render("filter: "+sanitize.Line(m.filter.src)) +
-		st.muted.Render(sprintf("  %d of %d samples  (/ edits, esc clears)", len(m.shown), len(m.rows)))}
+		st.muted.Render(fmt.Sprintf("  %d of %d samples  (/ edits, esc clears)", len(m.shown), len(m.rows)))}
 	if note := m.pendingNote(); note != "" {
 		lines = append(lines, st.muted.Render("  "+note))
 	}

@@ -3,6 +3,7 @@ package tui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"fmt"
 )
 
 // keyMap follows k9s and lazygit, which is what analysts who live in a
@@ -103,7 +104,7 @@ func (k *keyMap) metricCount(n int) {
 	for i := range keys {
 		keys[i] = string(rune('0' + (i+1)%10))
 	}
-	span := sprintf("1-%d", n)
+	span := fmt.Sprintf("1-%d", n)
 	if n == 10 {
 		span = "1-9,0"
 	}

@@ -192,7 +192,7 @@ func TestNegativeScoresKeepColumnsAligned(t *testing.T) {
 // The comparison's delta column keeps its width when a score turns
 // negative.
 func TestNegativeDeltaWidth(t *testing.T) {
-	if s := padLeft(sprintf("%+.3f", -0.123-0.95), deltaW); len(s) != deltaW {
+	if s := padLeft(fmt.Sprintf("%+.3f", -0.123-0.95), deltaW); len(s) != deltaW {
 		t.Fatalf("delta %q is not %d wide", s, deltaW)
 	}
 }

@@ -6,6 +6,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime/debug"
@@ -231,7 +232,7 @@ func New(opts Options) *Model {
 	// banner says so instead of the table failing.
 	known, unknown := eval.KnownMetrics(opts.Metrics)
 	if len(unknown) > 0 {
-		note := sprintf("this run also has %s, which this ragscope does not know: upgrade to see them", strings.Join(unknown, ", "))
+		note := fmt.Sprintf("this run also has %s, which this ragscope does not know: upgrade to see them", strings.Join(unknown, ", "))
 		if opts.Banner != "" {
 			note = opts.Banner + "; " + note
 		}
@@ -493,7 +494,7 @@ func (m *Model) renderTooSmall() string {
 		by = "x"
 	}
 	msg := m.st.warn.Render("terminal too small") + "\n" +
-		sprintf("%d%s%d, need at least %d%s%d", m.width, by, m.height, minWidth, by, minHeight) +
+		fmt.Sprintf("%d%s%d, need at least %d%s%d", m.width, by, m.height, minWidth, by, minHeight) +
 		"\n" + m.st.muted.Render("q quits")
 	return lipgloss.Place(max(m.width, 1), max(m.height, 1), lipgloss.Center, lipgloss.Center, msg)
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -13,7 +14,7 @@ func (m *Model) positionText() string {
 	if len(m.shown) == 0 {
 		return "[0/0]"
 	}
-	return sprintf("[%d/%d]", m.cursor+1, len(m.shown))
+	return fmt.Sprintf("[%d/%d]", m.cursor+1, len(m.shown))
 }
 
 // withPosition draws a header line in the width the position leaves and

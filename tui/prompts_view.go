@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"fmt"
 	"os/exec"
 
 	"charm.land/bubbles/v2/key"
@@ -279,7 +280,7 @@ func (m *Model) renderPrompts() []string {
 		for _, in := range v.list {
 			taskW = max(taskW, len(sanitize.Line(in.Task)))
 		}
-		lines = append(lines, st.header.Render(fit(sprintf("  %-*s  %-4s  %-8s  %-8s  %s", taskW, "task", "lang", "source", "sha256", "file"), m.width, m.g.ellipsis)))
+		lines = append(lines, st.header.Render(fit(fmt.Sprintf("  %-*s  %-4s  %-8s  %-8s  %s", taskW, "task", "lang", "source", "sha256", "file"), m.width, m.g.ellipsis)))
 		// The list is short (tasks x languages), but a small terminal
 		// still scrolls it around the cursor.
 		start, end := listWindow(v.cursor, len(v.list), max(m.height-len(lines)-3-len(m.bottomLines()), 1))
@@ -289,7 +290,7 @@ func (m *Model) renderPrompts() []string {
 			if file == "" {
 				file = "(built in; e creates an override)"
 			}
-			l := sprintf("  %-*s  %-4s  %-8s  %-8s  %s", taskW, sanitize.Line(in.Task), sanitize.Line(in.Lang),
+			l := fmt.Sprintf("  %-*s  %-4s  %-8s  %-8s  %s", taskW, sanitize.Line(in.Task), sanitize.Line(in.Lang),
 				sanitize.Line(in.Source), sanitize.Line(shortHash(in.SHA256)), file)
 			if i == v.cursor {
 				l = st.selected.Render(fit(l, m.width, m.g.ellipsis))

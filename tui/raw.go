@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+	"fmt"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ragscope/ragscope/sanitize"
@@ -166,7 +167,7 @@ func (m *Model) renderRaw() []string {
 	m.ensureRaw()
 	r := &m.raw
 	page := m.pageHeight()
-	lines := []string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(sprintf("sample %d", r.sample)) +
+	lines := []string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(fmt.Sprintf("sample %d", r.sample)) +
 		m.st.muted.Render(m.g.sep+"raw judge calls")}
 	if r.page != page {
 		r.load(page)

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	tea "charm.land/bubbletea/v2"
@@ -91,7 +92,7 @@ func (m *Model) rerunBlocked() string {
 		return "the run is still in progress; re-run when it has finished"
 	case m.rerun != nil:
 		p := m.rerun.progress
-		return sprintf("a re-run is in progress (%d/%d); wait for it to finish", p.done, p.total)
+		return fmt.Sprintf("a re-run is in progress (%d/%d); wait for it to finish", p.done, p.total)
 	case m.cmp != nil && m.cmp.picked:
 		return "leave the comparison (esc) before re-running"
 	}
@@ -124,9 +125,9 @@ func (m *Model) planRerun(indexes []int, metrics []eval.Metric) tea.Cmd {
 // question is the confirmation: what is re-run and what it will cost,
 // after the cache answers what it can.
 func (m *Model) question(p Plan) string {
-	scope := sprintf("%d samples", len(p.Indexes))
+	scope := fmt.Sprintf("%d samples", len(p.Indexes))
 	if len(p.Indexes) == 1 {
-		scope = sprintf("sample %d", p.Indexes[0])
+		scope = fmt.Sprintf("sample %d", p.Indexes[0])
 	}
 	what := "all metrics"
 	if !sameMetrics(p.Metrics, m.metrics) {
@@ -137,14 +138,14 @@ func (m *Model) question(p Plan) string {
 		what = joinWords(names)
 	}
 	if p.Calls == 0 {
-		return sprintf("Re-run %s (%s)? No judge call will be sent: the cache answers all %d. [y/n]", scope, what, p.Cached)
+		return fmt.Sprintf("Re-run %s (%s)? No judge call will be sent: the cache answers all %d. [y/n]", scope, what, p.Cached)
 	}
 	c := p.Cost
 	if c == nil {
-		return sprintf("Re-run %s (%s)? %d judge %s will be sent, ~%s prompt tokens; %d answered from the cache. [y/n]",
+		return fmt.Sprintf("Re-run %s (%s)? %d judge %s will be sent, ~%s prompt tokens; %d answered from the cache. [y/n]",
 			scope, what, p.Calls, plural(p.Calls, "call", "calls"), approx(p.Tokens), p.Cached)
 	}
-	q := sprintf("Re-run %s (%s)? %d judge %s will be sent, ~%s prompt and ~%s completion tokens, %s; %d answered from the cache.",
+	q := fmt.Sprintf("Re-run %s (%s)? %d judge %s will be sent, ~%s prompt and ~%s completion tokens, %s; %d answered from the cache.",
 		scope, what, p.Calls, plural(p.Calls, "call", "calls"), approx(c.Total.PromptTokens), approx(c.Total.CompletionTokens),
 		m.costWords(c), p.Cached)
 	if c.Over {
@@ -177,13 +178,13 @@ func plural(n int, one, many string) string {
 func approx(n int) string {
 	switch {
 	case n >= 1_000_000:
-		return sprintf("%.1fM", float64(n)/1e6)
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
 	case n >= 10_000:
-		return sprintf("%dk", (n+500)/1000)
+		return fmt.Sprintf("%dk", (n+500)/1000)
 	case n >= 1000:
-		return sprintf("%.1fk", float64(n)/1e3)
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
 	}
-	return sprintf("%d", n)
+	return fmt.Sprintf("%d", n)
 }
 
 func (m *Model) askKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -262,9 +263,9 @@ func (m *Model) finishRerun() {
 		m.runID = rr.id
 	}
 	p := rr.progress
-	msg := sprintf("re-run %s finished: %d of %d samples re-scored, %d calls sent, %d from the cache", rr.id, p.done, p.total, p.sent(), p.cacheHits)
+	msg := fmt.Sprintf("re-run %s finished: %d of %d samples re-scored, %d calls sent, %d from the cache", rr.id, p.done, p.total, p.sent(), p.cacheHits)
 	if p.errors > 0 {
-		m.setError(msg + sprintf(", %d failed calls (see the detail pages)", p.errors))
+		m.setError(msg + fmt.Sprintf(", %d failed calls (see the detail pages)", p.errors))
 		return
 	}
 	m.setStatus(msg)
@@ -279,14 +280,6 @@ func (m *Model) stopRerun() {
 		rr.cancel()
 		m.rerun = nil
 	}
-}
-
-func cloneMap[K comparable, V any](in map[K]V) map[K]V {
-	out := make(map[K]V, len(in))
-	for k, v := range in {
-		out[k] = v
-	}
-	return out
 }
 
 func metricSet(ms []eval.Metric) map[eval.Metric]bool {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -149,7 +150,7 @@ func (m *Model) loaded(msg resultLoadedMsg) tea.Cmd {
 		m.loading.err = msg.err
 		m.detail.invalidate()
 		if m.loading.then != thenShow {
-			m.setError(sprintf("cannot read sample %d: %v", msg.index, msg.err))
+			m.setError(fmt.Sprintf("cannot read sample %d: %v", msg.index, msg.err))
 		}
 		return nil
 	}
@@ -205,7 +206,7 @@ func (m *Model) storedPageIn(msg storedPageMsg) tea.Cmd {
 	m.reading = msg.next >= 0
 	var next tea.Cmd
 	if m.reading {
-		m.setStatus(sprintf("reading the run: %d of %d samples", len(m.rows), m.progress.total))
+		m.setStatus(fmt.Sprintf("reading the run: %d of %d samples", len(m.rows), m.progress.total))
 		next = m.readPage(msg.next)
 	} else {
 		m.clearStatus()

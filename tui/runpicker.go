@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"path/filepath"
 	"strconv"
 
@@ -139,7 +140,7 @@ func (m *Model) pickerWorkflow(msg workflowMsg) tea.Cmd {
 		}
 		if msg.err != nil {
 			v.loading, v.cur = false, -1
-			v.err = sprintf("cannot load run %s: %v", msg.id, msg.err)
+			v.err = fmt.Sprintf("cannot load run %s: %v", msg.id, msg.err)
 			m.gen++ // drop the other half
 			return nil
 		}
@@ -150,7 +151,7 @@ func (m *Model) pickerWorkflow(msg workflowMsg) tea.Cmd {
 		v.loading = false
 		m.enterCompare(v.list[v.base].ID, v.loaded[0], v.list[v.cur].ID, v.loaded[1])
 		m.screen = screenTable
-		m.setStatus(sprintf("comparing %s (before) with %s (after); esc leaves", v.list[v.base].ID, v.list[v.cur].ID))
+		m.setStatus(fmt.Sprintf("comparing %s (before) with %s (after); esc leaves", v.list[v.base].ID, v.list[v.cur].ID))
 	}
 	return nil
 }
@@ -249,7 +250,7 @@ func runStatus(ri eval.RunInfo) string {
 		s = "unfinished"
 	}
 	if ri.Skipped > 0 {
-		s += sprintf(", %d skipped", ri.Skipped)
+		s += fmt.Sprintf(", %d skipped", ri.Skipped)
 	}
 	return s
 }

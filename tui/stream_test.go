@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -116,7 +117,7 @@ func TestStreamsShareTheApplier(t *testing.T) {
 
 func TestStaleRerunStreamIsDropped(t *testing.T) {
 	stale := fixtureResults()[0]
-	stale.Scores = cloneMap(stale.Scores)
+	stale.Scores = maps.Clone(stale.Scores)
 	stale.Scores[eval.Faithfulness] = score(0.05)
 	tests := []struct {
 		name    string

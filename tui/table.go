@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -193,7 +194,7 @@ func (m *Model) renderRow(r *row, selected bool) string {
 // cosine prints everywhere: 0.123, -0.123, -1.000; a negative one that
 // rounds to 0 is 0.000.
 func fmtScore(v float64) string {
-	s := sprintf("%.3f", v)
+	s := fmt.Sprintf("%.3f", v)
 	if s == "-0.000" {
 		return "0.000"
 	}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -165,7 +166,7 @@ func TestClippedLinesEndWithEllipsis(t *testing.T) {
 	for _, tt := range tests {
 		for _, ascii := range []bool{false, true} {
 			for _, width := range []int{60, 61, 71} {
-				t.Run(sprintf("%s_%d_ascii=%v", tt.name, width, ascii), func(t *testing.T) {
+				t.Run(fmt.Sprintf("%s_%d_ascii=%v", tt.name, width, ascii), func(t *testing.T) {
 					opts := hostOptions(fixtureHost())
 					opts.ASCII = ascii
 					m := newTestModel(t, opts, width, 20)
@@ -203,7 +204,7 @@ func TestRawViewKeepsTheHangingIndent(t *testing.T) {
 	opts := fixtureOptions()
 	opts.RawCalls = func([]string) (string, error) { return raw, nil }
 	for _, width := range []int{60, 80} {
-		t.Run(sprintf("%d", width), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%d", width), func(t *testing.T) {
 			m := newTestModel(t, opts, width, 30)
 			pressDrive(t, m, "enter", "x")
 			lines := strings.Split(screenText(m), "\n")

@@ -2,6 +2,7 @@ package tui
 
 import (
 	tea "charm.land/bubbletea/v2"
+	"fmt"
 
 	"github.com/ragscope/ragscope/eval"
 )
@@ -163,13 +164,13 @@ func (m *Model) pendingNote() string {
 	}
 	note := ""
 	if n := m.wholePending(); n > 0 {
-		note = sprintf("searching the whole text of %d more long %s", n, plural(n, "sample", "samples"))
+		note = fmt.Sprintf("searching the whole text of %d more long %s", n, plural(n, "sample", "samples"))
 	}
 	if w.failed > 0 {
 		if note != "" {
 			note += "; "
 		}
-		note += sprintf("%d long %s could not be read: only the first %d characters of question and answer were searched",
+		note += fmt.Sprintf("%d long %s could not be read: only the first %d characters of question and answer were searched",
 			w.failed, plural(w.failed, "sample", "samples"), headRunes)
 	}
 	return note
