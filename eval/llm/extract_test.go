@@ -233,3 +233,27 @@ func checkObject(t testing.TB, got string) {
 		t.Fatalf("returned %q, which is not a JSON object: %v", got, err)
 	}
 }
+
+// TestRefusedFormat: the refusals of a response format that real servers
+// send step the format down; other 400s do not.
+func TestRefusedFormat(t *testing.T) {
+	tests := []struct {
+		msg  string
+		want bool
+	}{
+		{"faithfulness_statements: HTTP 400: This response_format type is unavailable now", true},                        // DeepSeek
+		{"HTTP 400: 'response_format.type' must be 'json_object' or 'text'", true},                                       // older vLLM / gateways
+		{"HTTP 400: Unrecognized request argument supplied: response_format", true},                                      // servers without it
+		{"HTTP 422: json_schema is not supported by this model", true},                                                   // OpenAI-compatible proxies
+		{"HTTP 400: Invalid schema for response_format 'faithfulness_verdicts': additionalProperties is required", true}, // strict schema checks
+		{"HTTP 400: the model does not support response format", true},
+		{"HTTP 400: maximum context length is 8192 tokens", false},
+		{"HTTP 500: internal error in response_format handling", false},
+		{"HTTP 401: Incorrect API key provided", false},
+	}
+	for _, tt := range tests {
+		if got := RefusedFormat(errors.New(tt.msg)); got != tt.want {
+			t.Errorf("RefusedFormat(%q) = %v, want %v", tt.msg, got, tt.want)
+		}
+	}
+}
