@@ -65,27 +65,8 @@ func Merge(base, update *Result, metrics []Metric) *Result {
 
 // takeTrace sets metric m's trace from another result of the same sample.
 func (r *Result) takeTrace(m Metric, from *Result) {
-	switch m {
-	case Faithfulness:
-		r.Faithfulness = from.Faithfulness
-	case AnswerRelevancy:
-		r.AnswerRelevancy = from.AnswerRelevancy
-	case ContextPrecision:
-		r.ContextPrecision = from.ContextPrecision
-	case ContextRecall:
-		r.ContextRecall = from.ContextRecall
-	case ContextUtilization:
-		r.ContextUtilization = from.ContextUtilization
-	case AnswerSimilarity:
-		r.AnswerSimilarity = from.AnswerSimilarity
-	case AnswerCorrectness:
-		r.AnswerCorrectness = from.AnswerCorrectness
-	case FactualCorrectness:
-		r.FactualCorrectness = from.FactualCorrectness
-	case ContextEntityRecall:
-		r.ContextEntityRecall = from.ContextEntityRecall
-	case NoiseSensitivity:
-		r.NoiseSensitivity = from.NoiseSensitivity
+	if d := Def(m); d != nil {
+		d.CopyTrace(r, from)
 	}
 }
 
@@ -344,113 +325,8 @@ func DiffSample(metrics []Metric, a, b *Result) (SampleDiff, bool) {
 
 func judgementChanges(a, b *Result) []JudgementChange {
 	var out []JudgementChange
-	if a.Faithfulness != nil && b.Faithfulness != nil {
-		sa, sb := a.Faithfulness.Statements, b.Faithfulness.Statements
-		out = append(out, listChanges(Faithfulness, "statement", len(sa), len(sb), func(side, i int) (string, string) {
-			v := sa
-			if side == 1 {
-				v = sb
-			}
-			return v[i].Statement, fmt.Sprintf("%d: %s", v[i].Verdict, v[i].Reason)
-		})...)
-	}
-	if a.AnswerRelevancy != nil && b.AnswerRelevancy != nil {
-		qa, qb := a.AnswerRelevancy.Questions, b.AnswerRelevancy.Questions
-		out = append(out, listChanges(AnswerRelevancy, "question", len(qa), len(qb), func(side, i int) (string, string) {
-			q := qa
-			if side == 1 {
-				q = qb
-			}
-			// The question is the judgement itself: no separate text.
-			return "", fmt.Sprintf("%s (cosine %.3f, noncommittal %d)", q[i].Question, q[i].Cosine, q[i].Noncommittal)
-		})...)
-	}
-	chunkChanges := func(m Metric, ta, tb *ContextPrecisionTrace) {
-		if ta == nil || tb == nil {
-			return
-		}
-		ca, cb := ta.Chunks, tb.Chunks
-		out = append(out, listChanges(m, "chunk", len(ca), len(cb), func(side, i int) (string, string) {
-			c := ca
-			if side == 1 {
-				c = cb
-			}
-			return "", fmt.Sprintf("%d: %s", c[i].Verdict, c[i].Reason)
-		})...)
-	}
-	chunkChanges(ContextPrecision, a.ContextPrecision, b.ContextPrecision)
-	if a.ContextRecall != nil && b.ContextRecall != nil {
-		ca, cb := a.ContextRecall.Classifications, b.ContextRecall.Classifications
-		out = append(out, listChanges(ContextRecall, "reference statement", len(ca), len(cb), func(side, i int) (string, string) {
-			c := ca
-			if side == 1 {
-				c = cb
-			}
-			return c[i].Statement, fmt.Sprintf("%d: %s", c[i].Attributed, c[i].Reason)
-		})...)
-	}
-	chunkChanges(ContextUtilization, a.ContextUtilization, b.ContextUtilization)
-	if a.AnswerCorrectness != nil && b.AnswerCorrectness != nil {
-		for _, side := range []struct {
-			what string
-			fn   func(*AnswerCorrectnessTrace) []correctnessJudgement
-		}{{"answer statement", answerJudgements}, {"reference statement", referenceJudgements}} {
-			ja, jb := side.fn(a.AnswerCorrectness), side.fn(b.AnswerCorrectness)
-			out = append(out, listChanges(AnswerCorrectness, side.what, len(ja), len(jb), func(s, i int) (string, string) {
-				j := ja
-				if s == 1 {
-					j = jb
-				}
-				return j[i].text, j[i].judgement
-			})...)
-		}
-	}
-	if a.FactualCorrectness != nil && b.FactualCorrectness != nil {
-		for _, side := range []struct {
-			what    string
-			list    func(*FactualCorrectnessTrace) []StatementVerdict
-			yes, no string
-		}{
-			{"answer claim", func(t *FactualCorrectnessTrace) []StatementVerdict { return t.AnswerClaims }, "TP", "FP"},
-			{"reference claim", func(t *FactualCorrectnessTrace) []StatementVerdict { return t.ReferenceClaims }, "covered", "FN"},
-		} {
-			va, vb := side.list(a.FactualCorrectness), side.list(b.FactualCorrectness)
-			out = append(out, listChanges(FactualCorrectness, side.what, len(va), len(vb), func(s, i int) (string, string) {
-				v := va
-				if s == 1 {
-					v = vb
-				}
-				class := side.no
-				if v[i].Verdict == 1 {
-					class = side.yes
-				}
-				return v[i].Statement, class + ": " + v[i].Reason
-			})...)
-		}
-	}
-	if a.ContextEntityRecall != nil && b.ContextEntityRecall != nil {
-		out = append(out, entityChanges(a.ContextEntityRecall, b.ContextEntityRecall)...)
-	}
-	if a.NoiseSensitivity != nil && b.NoiseSensitivity != nil {
-		sa, sb := a.NoiseSensitivity.Statements, b.NoiseSensitivity.Statements
-		out = append(out, listChanges(NoiseSensitivity, "answer statement", len(sa), len(sb), func(s, i int) (string, string) {
-			v := sa
-			if s == 1 {
-				v = sb
-			}
-			return v[i].Statement, noiseJudgement(v[i])
-		})...)
-		ca, cb := a.NoiseSensitivity.Chunks, b.NoiseSensitivity.Chunks
-		out = append(out, listChanges(NoiseSensitivity, "chunk", len(ca), len(cb), func(s, i int) (string, string) {
-			c := ca
-			if s == 1 {
-				c = cb
-			}
-			if c[i].Relevant {
-				return "", "relevant (entails a reference statement)"
-			}
-			return "", "irrelevant"
-		})...)
+	for _, d := range metricDefs {
+		out = append(out, d.Changes(a, b)...)
 	}
 	return out
 }

@@ -385,85 +385,8 @@ func orNone(s string) string {
 // the incorrect statements counted as noise (noise sensitivity, whose poor
 // score is a high one). One line each.
 func Evidence(r *Result, m Metric) []string {
-	switch m {
-	case Faithfulness:
-		if t := r.Faithfulness; t != nil {
-			return lines(t.Statements, func(v StatementVerdict) bool { return v.Verdict == 0 }, func(v StatementVerdict) string {
-				return fmt.Sprintf("unsupported: %q: %s", v.Statement, v.Reason)
-			})
-		}
-	case AnswerRelevancy:
-		if t := r.AnswerRelevancy; t != nil {
-			if out := lines(t.Questions, func(q GeneratedQuestion) bool { return q.Noncommittal == 1 }, func(q GeneratedQuestion) string {
-				return fmt.Sprintf("noncommittal: %q", q.Question)
-			}); len(out) > 0 {
-				return out
-			}
-			if out := lines(t.Questions, func(GeneratedQuestion) bool { return true }, func(q GeneratedQuestion) string {
-				return fmt.Sprintf("generated question (cosine %.3f): %q", q.Cosine, q.Question)
-			}); len(out) > 0 {
-				return out
-			}
-			if t.NoncommittalHint != "" {
-				return []string{"noncommittal: " + t.NoncommittalHint}
-			}
-		}
-	case ContextPrecision:
-		if t := r.ContextPrecision; t != nil {
-			return lines(t.Chunks, func(c ChunkVerdict) bool { return c.Verdict == 0 }, func(c ChunkVerdict) string {
-				return fmt.Sprintf("chunk %d not useful: %s", c.Rank, c.Reason)
-			})
-		}
-	case ContextUtilization:
-		if t := r.ContextUtilization; t != nil {
-			return lines(t.Chunks, func(c ChunkVerdict) bool { return c.Verdict == 0 }, func(c ChunkVerdict) string {
-				return fmt.Sprintf("chunk %d not useful for the answer: %s", c.Rank, c.Reason)
-			})
-		}
-	case AnswerCorrectness:
-		if t := r.AnswerCorrectness; t != nil {
-			out := lines(t.Classes.FP, func(CorrectnessItem) bool { return true }, func(c CorrectnessItem) string {
-				return fmt.Sprintf("FP, not in the reference: %q: %s", c.Statement, c.Reason)
-			})
-			return append(out, lines(t.Classes.FN, func(CorrectnessItem) bool { return true }, func(c CorrectnessItem) string {
-				return fmt.Sprintf("FN, missing from the answer: %q: %s", c.Statement, c.Reason)
-			})...)
-		}
-	case AnswerSimilarity:
-		if t := r.AnswerSimilarity; t != nil {
-			return []string{fmt.Sprintf("cosine of the answer to the reference %.3f", t.Cosine)}
-		}
-	case FactualCorrectness:
-		if t := r.FactualCorrectness; t != nil {
-			out := lines(t.AnswerClaims, func(v StatementVerdict) bool { return v.Verdict == 0 }, func(v StatementVerdict) string {
-				return fmt.Sprintf("FP, the reference does not support: %q: %s", v.Statement, v.Reason)
-			})
-			return append(out, lines(t.ReferenceClaims, func(v StatementVerdict) bool { return v.Verdict == 0 }, func(v StatementVerdict) string {
-				return fmt.Sprintf("FN, missing from the answer: %q: %s", v.Statement, v.Reason)
-			})...)
-		}
-	case ContextEntityRecall:
-		if t := r.ContextEntityRecall; t != nil {
-			return lines(t.Reference, func(e EntityMatch) bool { return !e.Found }, func(e EntityMatch) string {
-				return fmt.Sprintf("entity of the reference not in the contexts: %q", e.Entity)
-			})
-		}
-	case NoiseSensitivity:
-		if t := r.NoiseSensitivity; t != nil {
-			return lines(t.Statements, func(s NoiseStatement) bool { return s.Noise != "" && s.Noise == t.Mode }, func(s NoiseStatement) string {
-				backed := s.Relevant
-				if s.Noise == "irrelevant" {
-					backed = s.Irrelevant
-				}
-				return fmt.Sprintf("incorrect, backed by %s chunk %s: %q", s.Noise, ranks(backed), s.Statement)
-			})
-		}
-	case ContextRecall:
-		if t := r.ContextRecall; t != nil {
-			return lines(t.Classifications, func(c Classification) bool { return c.Attributed == 0 }, func(c Classification) string {
-				return fmt.Sprintf("not attributed: %q: %s", c.Statement, c.Reason)
-			})
-		}
+	if d := Def(m); d != nil {
+		return d.Evidence(r)
 	}
 	return nil
 }

@@ -26,21 +26,22 @@ const (
 )
 
 // LabelTasks lists the labelled tasks in the order of AllMetrics.
-var LabelTasks = []string{LabelFaithfulness, LabelAnswerRelevancy, LabelContextPrecision, LabelContextRecall, LabelContextUtilization}
+var LabelTasks = func() []string {
+	var out []string
+	for _, d := range metricDefs {
+		if d.Labels != nil {
+			out = append(out, d.Labels.Task)
+		}
+	}
+	return out
+}()
 
 // TaskMetric is the metric whose score a labelled task feeds.
 func TaskMetric(task string) (Metric, bool) {
-	switch task {
-	case LabelFaithfulness:
-		return Faithfulness, true
-	case LabelAnswerRelevancy:
-		return AnswerRelevancy, true
-	case LabelContextPrecision:
-		return ContextPrecision, true
-	case LabelContextRecall:
-		return ContextRecall, true
-	case LabelContextUtilization:
-		return ContextUtilization, true
+	for _, d := range metricDefs {
+		if d.Labels != nil && d.Labels.Task == task {
+			return d.Name, true
+		}
 	}
 	return "", false
 }
@@ -149,29 +150,12 @@ func Items(r *Result) []Item {
 	add := func(task string, m Metric, pos int, text string, judge int) {
 		out = append(out, Item{Task: task, Metric: m, Text: text, Judge: judge, Pos: pos, Key: LabelKey(sk, task, text)})
 	}
-	if tr := r.Faithfulness; tr != nil && r.Status[Faithfulness] == StatusOK {
-		for i, v := range tr.Statements {
-			add(LabelFaithfulness, Faithfulness, i, v.Statement, v.Verdict)
+	for _, d := range metricDefs {
+		if d.Labels == nil || r.Status[d.Name] != StatusOK {
+			continue
 		}
-	}
-	if tr := r.AnswerRelevancy; tr != nil && r.Status[AnswerRelevancy] == StatusOK {
-		for i, q := range tr.Questions {
-			add(LabelAnswerRelevancy, AnswerRelevancy, i, q.Question, q.Noncommittal)
-		}
-	}
-	if tr := r.ContextPrecision; tr != nil && r.Status[ContextPrecision] == StatusOK {
-		for i, c := range tr.Chunks {
-			add(LabelContextPrecision, ContextPrecision, i, strconv.Itoa(c.Rank), c.Verdict)
-		}
-	}
-	if tr := r.ContextRecall; tr != nil && r.Status[ContextRecall] == StatusOK {
-		for i, c := range tr.Classifications {
-			add(LabelContextRecall, ContextRecall, i, c.Statement, c.Attributed)
-		}
-	}
-	if tr := r.ContextUtilization; tr != nil && r.Status[ContextUtilization] == StatusOK {
-		for i, c := range tr.Chunks {
-			add(LabelContextUtilization, ContextUtilization, i, strconv.Itoa(c.Rank), c.Verdict)
+		for i, it := range d.Labels.Items(r) {
+			add(d.Labels.Task, d.Name, i, it.Text, it.Value)
 		}
 	}
 	return out
@@ -221,70 +205,24 @@ func ApplyLabels(r *Result, labels map[string]Label) (out *Result, changed []Met
 	for m, p := range r.Scores {
 		c.Scores[m] = p
 	}
-	if touched[Faithfulness] {
-		tr := *r.Faithfulness
-		tr.Statements = slices.Clone(tr.Statements)
-		c.Faithfulness = &tr
-	}
-	if touched[AnswerRelevancy] {
-		tr := *r.AnswerRelevancy
-		tr.Questions = slices.Clone(tr.Questions)
-		c.AnswerRelevancy = &tr
-	}
-	if touched[ContextPrecision] {
-		tr := *r.ContextPrecision
-		tr.Chunks = slices.Clone(tr.Chunks)
-		c.ContextPrecision = &tr
-	}
-	if touched[ContextRecall] {
-		tr := *r.ContextRecall
-		tr.Classifications = slices.Clone(tr.Classifications)
-		c.ContextRecall = &tr
-	}
-	if touched[ContextUtilization] {
-		tr := *r.ContextUtilization
-		tr.Chunks = slices.Clone(tr.Chunks)
-		c.ContextUtilization = &tr
-	}
+	values := map[Metric]map[int]int{}
 	for _, it := range items {
-		l, ok := labels[it.Key]
-		if !ok || !touched[it.Metric] {
-			continue
-		}
-		switch it.Metric {
-		case Faithfulness:
-			c.Faithfulness.Statements[it.Pos].Verdict = l.Value
-		case AnswerRelevancy:
-			c.AnswerRelevancy.Questions[it.Pos].Noncommittal = l.Value
-		case ContextPrecision:
-			c.ContextPrecision.Chunks[it.Pos].Verdict = l.Value
-		case ContextRecall:
-			c.ContextRecall.Classifications[it.Pos].Attributed = l.Value
-		case ContextUtilization:
-			c.ContextUtilization.Chunks[it.Pos].Verdict = l.Value
+		if l, ok := labels[it.Key]; ok && touched[it.Metric] {
+			if values[it.Metric] == nil {
+				values[it.Metric] = map[int]int{}
+			}
+			values[it.Metric][it.Pos] = l.Value
 		}
 	}
-	for _, m := range AllMetrics {
-		if !touched[m] {
+	for _, d := range metricDefs {
+		if !touched[d.Name] {
 			continue
 		}
-		var score float64
-		switch m {
-		case Faithfulness:
-			c.Faithfulness.Supported, score = FaithfulnessScore(c.Faithfulness.Statements)
-		case AnswerRelevancy:
-			score, c.AnswerRelevancy.AllNoncommittal = RelevancyScore(c.AnswerRelevancy.Questions)
-		case ContextPrecision:
-			score, c.ContextPrecision.Precisions = AveragePrecision(c.ContextPrecision.Chunks)
-		case ContextRecall:
-			c.ContextRecall.Attributed, score = RecallScore(c.ContextRecall.Classifications)
-		case ContextUtilization:
-			score, c.ContextUtilization.Precisions = AveragePrecision(c.ContextUtilization.Chunks)
+		score := d.Labels.Rescore(&c, values[d.Name])
+		if old := r.Scores[d.Name]; old == nil || *old != score {
+			changed = append(changed, d.Name)
 		}
-		if old := r.Scores[m]; old == nil || *old != score {
-			changed = append(changed, m)
-		}
-		c.Scores[m] = &score
+		c.Scores[d.Name] = &score
 	}
 	return &c, changed
 }

@@ -262,29 +262,7 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 				part.set(m, StatusUnsupported, nil, why)
 				return
 			}
-			sctx := withMetric(sctx, m)
-			switch m {
-			case Faithfulness:
-				runFaithfulness(sctx, r.Judge, s, part)
-			case AnswerRelevancy:
-				runAnswerRelevancy(sctx, r.Judge, s, cfg.Strictness, part)
-			case ContextPrecision:
-				runContextPrecision(sctx, r.Judge, s, part)
-			case ContextRecall:
-				runContextRecall(sctx, r.Judge, s, part)
-			case ContextUtilization:
-				runContextUtilization(sctx, r.Judge, s, part)
-			case AnswerSimilarity:
-				runSemanticSimilarity(sctx, r.Judge, s, part)
-			case AnswerCorrectness:
-				runAnswerCorrectness(sctx, r.Judge, s, cfg.ACWeights, part)
-			case FactualCorrectness:
-				runFactualCorrectness(sctx, r.Judge, s, cfg.FCMode, part)
-			case NoiseSensitivity:
-				runNoiseSensitivity(sctx, r.Judge, s, cfg.NSMode, part)
-			case ContextEntityRecall:
-				runContextEntityRecall(sctx, r.Judge, s, part)
-			}
+			Def(m).Run(withMetric(sctx, m), r.Judge, s, &cfg, part)
 		}()
 	}
 	wg.Wait()

@@ -61,7 +61,10 @@ var allMetrics = [...]Metric{Faithfulness, AnswerRelevancy, ContextPrecision, Co
 // LowerIsBetter reports whether a lower score of the metric is the better
 // one (noise sensitivity): sorting "worst first", the diagnosis's bands,
 // gates and regressions all turn round for it.
-func LowerIsBetter(m Metric) bool { return m == NoiseSensitivity }
+func LowerIsBetter(m Metric) bool {
+	d := Def(m)
+	return d != nil && d.LowerIsBetter
+}
 
 // Goodness is a score of m turned so that higher is better (1 - v for
 // noise sensitivity), for the bands, the diagnosis and worst-first orders
@@ -88,22 +91,6 @@ var AllMetrics = allMetrics[:]
 // precision says the same thing better.
 var DefaultMetrics = AllMetrics[:4:4]
 
-// metricAliases are the short names analysts type (the TUI's filter bar,
-// --fail-under); the long ones are the public metric names, so a copied
-// column title works too.
-var metricAliases = map[string]Metric{
-	"f": Faithfulness, "faith": Faithfulness, "faithfulness": Faithfulness,
-	"ar": AnswerRelevancy, "answer_relevancy": AnswerRelevancy, "relevancy": AnswerRelevancy,
-	"cp": ContextPrecision, "context_precision": ContextPrecision, "precision": ContextPrecision,
-	"cr": ContextRecall, "context_recall": ContextRecall, "recall": ContextRecall,
-	"cu": ContextUtilization, "context_utilization": ContextUtilization, "utilization": ContextUtilization,
-	"as": AnswerSimilarity, "answer_similarity": AnswerSimilarity, "similarity": AnswerSimilarity,
-	"ac": AnswerCorrectness, "answer_correctness": AnswerCorrectness, "correctness": AnswerCorrectness,
-	"fc": FactualCorrectness, "factual_correctness": FactualCorrectness, "factual": FactualCorrectness,
-	"er": ContextEntityRecall, "context_entity_recall": ContextEntityRecall, "entity_recall": ContextEntityRecall,
-	"ns": NoiseSensitivity, "noise_sensitivity": NoiseSensitivity, "noise": NoiseSensitivity,
-}
-
 // LookupMetric is the metric a name or short alias (f, ar, cp, cr, cu,
 // faith, relevancy, precision, recall, utilization) stands for; name is
 // lower-case.
@@ -115,27 +102,8 @@ func LookupMetric(name string) (Metric, bool) {
 // MetricAbbrev is the metric's column title in narrow tables (F, AR, CP,
 // CR, CU): its short filter alias in capitals.
 func MetricAbbrev(m Metric) string {
-	switch m {
-	case Faithfulness:
-		return "F"
-	case AnswerRelevancy:
-		return "AR"
-	case ContextPrecision:
-		return "CP"
-	case ContextRecall:
-		return "CR"
-	case ContextUtilization:
-		return "CU"
-	case AnswerSimilarity:
-		return "AS"
-	case AnswerCorrectness:
-		return "AC"
-	case FactualCorrectness:
-		return "FC"
-	case ContextEntityRecall:
-		return "ER"
-	case NoiseSensitivity:
-		return "NS"
+	if d := Def(m); d != nil {
+		return d.Abbrev
 	}
 	return string(m)
 }
@@ -164,9 +132,7 @@ func ParseMetrics(s string) ([]Metric, error) {
 			continue
 		}
 		m := Metric(part)
-		switch m {
-		case Faithfulness, AnswerRelevancy, ContextPrecision, ContextRecall, ContextUtilization, AnswerSimilarity, AnswerCorrectness, FactualCorrectness, ContextEntityRecall, NoiseSensitivity:
-		default:
+		if Def(m) == nil {
 			return nil, fmt.Errorf("--metrics: unknown metric %q (choose from %s; all is the first four)", part, metricList())
 		}
 		add(m)

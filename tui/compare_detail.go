@@ -47,27 +47,8 @@ func (m *Model) compareHeading(p *page, n int, before, after *eval.Result, mt ev
 // changes lists what the judge decided differently for one metric.
 func (m *Model) changes(p *page, before, after *eval.Result, mt eval.Metric) {
 	var n int
-	switch mt {
-	case eval.Faithfulness:
-		n = m.statementChanges(p, faithItems(before.Faithfulness), faithItems(after.Faithfulness), "supported", "not supported")
-	case eval.AnswerRelevancy:
-		n = m.questionChanges(p, before.AnswerRelevancy, after.AnswerRelevancy)
-	case eval.ContextPrecision:
-		n = m.chunkChanges(p, before.ContextPrecision, after.ContextPrecision)
-	case eval.ContextRecall:
-		n = m.statementChanges(p, recallItems(before.ContextRecall), recallItems(after.ContextRecall), "attributed", "not attributed")
-	case eval.ContextUtilization:
-		n = m.chunkChanges(p, before.ContextUtilization, after.ContextUtilization)
-	case eval.AnswerCorrectness:
-		n = m.statementChanges(p, correctnessItems(before.AnswerCorrectness, false), correctnessItems(after.AnswerCorrectness, false), "TP", "FP")
-		n += m.statementChanges(p, correctnessItems(before.AnswerCorrectness, true), correctnessItems(after.AnswerCorrectness, true), "covered", "FN")
-	case eval.FactualCorrectness:
-		n = m.statementChanges(p, factualItems(before.FactualCorrectness, false), factualItems(after.FactualCorrectness, false), "TP", "FP")
-		n += m.statementChanges(p, factualItems(before.FactualCorrectness, true), factualItems(after.FactualCorrectness, true), "in the answer", "FN")
-	case eval.ContextEntityRecall:
-		n = m.statementChanges(p, entityItems(before.ContextEntityRecall), entityItems(after.ContextEntityRecall), "found", "missing")
-	case eval.NoiseSensitivity:
-		n = m.statementChanges(p, noiseItems(before.NoiseSensitivity), noiseItems(after.NoiseSensitivity), "not noise", "noise")
+	if sec, ok := metricSections[mt]; ok {
+		n = sec.changes(m, p, before, after)
 	}
 	if n > 0 {
 		p.text(2, "", "now:", &m.st.muted)

@@ -350,27 +350,8 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 		if compared {
 			m.changes(p, base, res, mt)
 		}
-		switch mt {
-		case eval.Faithfulness:
-			m.faithfulnessSection(p, res)
-		case eval.AnswerRelevancy:
-			m.relevancySection(p, res)
-		case eval.ContextPrecision:
-			m.precisionSection(p, res.ContextPrecision, eval.LabelContextPrecision, "")
-		case eval.ContextRecall:
-			m.recallSection(p, res)
-		case eval.ContextUtilization:
-			m.precisionSection(p, res.ContextUtilization, eval.LabelContextUtilization, " for the answer")
-		case eval.AnswerSimilarity:
-			m.similaritySection(p, res)
-		case eval.AnswerCorrectness:
-			m.correctnessSection(p, res)
-		case eval.FactualCorrectness:
-			m.factualSection(p, res)
-		case eval.ContextEntityRecall:
-			m.entitySection(p, res)
-		case eval.NoiseSensitivity:
-			m.noiseSection(p, res)
+		if sec, ok := metricSections[mt]; ok {
+			sec.render(m, p, res)
 		}
 	}
 	m.failuresSection(p, res)

@@ -1,0 +1,108 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+)
+
+// MetricDef is one metric as a unit: its names, how it runs on a judge,
+// and how its trace reads as judgements — for the gate's evidence, the
+// diff of two runs and the human labels. The runner, the reports, diff,
+// gate evidence and labels go through the registry (Def), never a switch
+// on the metric; each metric's definition sits in a file of its own
+// (metric_*.go). Adding a metric is a Metric constant in allMetrics, its
+// definition file with its tests, and its section in the TUI.
+type MetricDef struct {
+	Name Metric
+	// Abbrev is the column title in narrow tables (F, AR, CP...); Aliases
+	// are the other names analysts type in filters and gates (the
+	// abbreviation in lower case and the metric's name always work).
+	Abbrev  string
+	Aliases []string
+	// LowerIsBetter: a lower score is the better one (noise sensitivity).
+	LowerIsBetter bool
+	// Run evaluates the metric of one sample into part: its trace, status
+	// and score (see Result.set and Result.fail).
+	Run func(ctx context.Context, j Judge, s *Sample, cfg *RunnerConfig, part *Result)
+	// CopyTrace sets dst's trace of the metric to src's.
+	CopyTrace func(dst, src *Result)
+	// Evidence lists the judgements behind a poor score, one line each;
+	// nil when the trace has none.
+	Evidence func(r *Result) []string
+	// Changes lists what the judge decided differently for the metric
+	// between two results of one sample (nil when a side has no trace).
+	Changes func(a, b *Result) []JudgementChange
+	// Labels, when set, are how a person labels the metric's judgements.
+	Labels *LabelDef
+}
+
+// LabelDef is how a metric's judgements are labelled and rescored.
+type LabelDef struct {
+	// Task is the label task (the judge task that made the judgements).
+	Task string
+	// Items lists the judged items of a trace: the text a label names
+	// (a statement, a question, a chunk's rank) and the judge's value,
+	// by position; nil without a trace.
+	Items func(r *Result) []LabelledItem
+	// Rescore gives c, a shallow copy of a result, a trace of its own
+	// with the values at their positions in place of the judge's, and
+	// returns the metric's score of it by the metric's own formula.
+	Rescore func(c *Result, values map[int]int) float64
+}
+
+// LabelledItem is a judged item's text and the judge's 0/1 value.
+type LabelledItem struct {
+	Text  string
+	Value int
+}
+
+// metricDefs are the definitions, in the order of allMetrics.
+var metricDefs = [NumMetrics]*MetricDef{
+	&faithfulnessDef, &answerRelevancyDef, &contextPrecisionDef, &contextRecallDef, &contextUtilizationDef,
+	&answerSimilarityDef, &answerCorrectnessDef, &factualCorrectnessDef, &contextEntityRecallDef, &noiseSensitivityDef,
+}
+
+// Def is the definition of a metric this version knows, nil otherwise.
+func Def(m Metric) *MetricDef {
+	for _, d := range metricDefs {
+		if d.Name == m {
+			return d
+		}
+	}
+	return nil
+}
+
+// metricAliases are the short names analysts type (the TUI's filter bar,
+// --fail-under); the long ones are the public metric names, so a copied
+// column title works too.
+var metricAliases = func() map[string]Metric {
+	out := map[string]Metric{}
+	for i, d := range metricDefs {
+		if d.Name != allMetrics[i] {
+			panic(fmt.Sprintf("eval: metric definition %d is %s, not %s", i, d.Name, allMetrics[i]))
+		}
+		out[string(d.Name)] = d.Name
+		for _, a := range append([]string{lower(d.Abbrev)}, d.Aliases...) {
+			out[a] = d.Name
+		}
+	}
+	return out
+}()
+
+func lower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// verdictLines is the evidence of a list of statement verdicts: each with
+// verdict 0, in the given words.
+func verdictLines(vs []StatementVerdict, what string) []string {
+	return lines(vs, func(v StatementVerdict) bool { return v.Verdict == 0 }, func(v StatementVerdict) string {
+		return fmt.Sprintf("%s: %q: %s", what, v.Statement, v.Reason)
+	})
+}

@@ -1,0 +1,91 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+)
+
+// contextPrecisionDef: the average precision of the chunks judged useful
+// for arriving at the reference (runContextPrecision).
+var contextPrecisionDef = MetricDef{
+	Name: ContextPrecision, Abbrev: "CP", Aliases: []string{"precision"},
+	Run: func(ctx context.Context, j Judge, s *Sample, _ *RunnerConfig, part *Result) {
+		runContextPrecision(ctx, j, s, part)
+	},
+	CopyTrace: func(dst, src *Result) { dst.ContextPrecision = src.ContextPrecision },
+	Evidence:  func(r *Result) []string { return chunkEvidence(r.ContextPrecision, "not useful") },
+	Changes: func(a, b *Result) []JudgementChange {
+		return chunkChanges(ContextPrecision, a.ContextPrecision, b.ContextPrecision)
+	},
+	Labels: chunkLabels(LabelContextPrecision, func(r *Result) **ContextPrecisionTrace { return &r.ContextPrecision }),
+}
+
+// contextUtilizationDef: context precision judged against the answer
+// (runContextUtilization), the same trace and formula.
+var contextUtilizationDef = MetricDef{
+	Name: ContextUtilization, Abbrev: "CU", Aliases: []string{"utilization"},
+	Run: func(ctx context.Context, j Judge, s *Sample, _ *RunnerConfig, part *Result) {
+		runContextUtilization(ctx, j, s, part)
+	},
+	CopyTrace: func(dst, src *Result) { dst.ContextUtilization = src.ContextUtilization },
+	Evidence:  func(r *Result) []string { return chunkEvidence(r.ContextUtilization, "not useful for the answer") },
+	Changes: func(a, b *Result) []JudgementChange {
+		return chunkChanges(ContextUtilization, a.ContextUtilization, b.ContextUtilization)
+	},
+	Labels: chunkLabels(LabelContextUtilization, func(r *Result) **ContextPrecisionTrace { return &r.ContextUtilization }),
+}
+
+func chunkEvidence(t *ContextPrecisionTrace, what string) []string {
+	if t == nil {
+		return nil
+	}
+	return lines(t.Chunks, func(c ChunkVerdict) bool { return c.Verdict == 0 }, func(c ChunkVerdict) string {
+		return fmt.Sprintf("chunk %d %s: %s", c.Rank, what, c.Reason)
+	})
+}
+
+func chunkChanges(m Metric, ta, tb *ContextPrecisionTrace) []JudgementChange {
+	if ta == nil || tb == nil {
+		return nil
+	}
+	ca, cb := ta.Chunks, tb.Chunks
+	return listChanges(m, "chunk", len(ca), len(cb), func(side, i int) (string, string) {
+		c := ca
+		if side == 1 {
+			c = cb
+		}
+		return "", fmt.Sprintf("%d: %s", c[i].Verdict, c[i].Reason)
+	})
+}
+
+// chunkLabels labels the chunk verdicts of the trace field names: a chunk
+// is named by its rank.
+func chunkLabels(task string, field func(r *Result) **ContextPrecisionTrace) *LabelDef {
+	return &LabelDef{
+		Task: task,
+		Items: func(r *Result) []LabelledItem {
+			t := *field(r)
+			if t == nil {
+				return nil
+			}
+			out := make([]LabelledItem, len(t.Chunks))
+			for i, c := range t.Chunks {
+				out[i] = LabelledItem{strconv.Itoa(c.Rank), c.Verdict}
+			}
+			return out
+		},
+		Rescore: func(c *Result, values map[int]int) float64 {
+			tr := **field(c)
+			tr.Chunks = slices.Clone(tr.Chunks)
+			for pos, v := range values {
+				tr.Chunks[pos].Verdict = v
+			}
+			var score float64
+			score, tr.Precisions = AveragePrecision(tr.Chunks)
+			*field(c) = &tr
+			return score
+		},
+	}
+}
