@@ -15,6 +15,10 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
+// BlindSpots is the offline banner's pointer to where the judge is blind,
+// in the README's calibration section.
+const BlindSpots = "blind to paraphrase: README#offline-judge-calibration"
+
 // Judge is the offline lexical judge. It is safe for concurrent use.
 type Judge struct {
 	spans *memo[[]*span] // analysed context texts, see contextCacheSize
@@ -252,4 +256,21 @@ func (j *Judge) contextSentences(contexts []string) []*span {
 		out = append(out, j.spans.get(c, contextSpans)...)
 	}
 	return out
+}
+
+// Faithfulness scores an answer the way the faithfulness metric does with
+// this judge: supported statements over statements. ok is false when the
+// answer has no statements (the metric's no_statements status).
+func Faithfulness(question, answer string, contexts []string) (score float64, ok bool) {
+	sents := spansOf(contexts)
+	q := analyze(question)
+	stmts := StatementsFor(question, answer)
+	if len(stmts) == 0 {
+		return 0, false
+	}
+	supported := 0
+	for _, s := range stmts {
+		supported += verdict(s, question, q, sents).Verdict
+	}
+	return float64(supported) / float64(len(stmts)), true
 }

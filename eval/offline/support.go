@@ -80,6 +80,15 @@ func Support(statement, question string, contexts []string) Evidence {
 	return support(analyze(statement), q, sents)
 }
 
+// spansOf are the analysed sentences of contexts, in order.
+func spansOf(contexts []string) []*span {
+	var sents []*span
+	for _, c := range contexts {
+		sents = append(sents, contextSpans(c)...)
+	}
+	return sents
+}
+
 // contextSpans splits a context into sentences and analyses each; the
 // records of a structured context follow, each tested as one more
 // sentence (see recordSpans). They come after the sentences so that, at
