@@ -71,11 +71,14 @@ func (c *cli) calibrateCommand() *cobra.Command {
 		}
 		var rows []string
 		for _, r := range set.Rows {
-			role := "held out"
-			if r.Tuned {
-				role = "tuned"
+			switch {
+			case r.Read:
+				rows = append(rows, fmt.Sprintf("%s read (no target)", r.Construction))
+			case r.Tuned:
+				rows = append(rows, fmt.Sprintf("%s tuned %.2f", r.Construction, set.Target))
+			default:
+				rows = append(rows, fmt.Sprintf("%s held out %.2f", r.Construction, set.Target))
 			}
-			rows = append(rows, fmt.Sprintf("%s %s %.2f", r.Construction, role, set.Target))
 		}
 		pub := ""
 		if set.Published.Accuracy > 0 {

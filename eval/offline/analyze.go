@@ -29,23 +29,9 @@ type span struct {
 	// Finnish rock groups" says so of The Saimaa Gesture.
 	ref      string
 	refFeats map[string]bool
-	// refOfPrev: ref is the name the sentence right before opens on (not
-	// one inherited along a chain of pronouns, nor found past a cut
-	// parenthesis), the sentence this one goes on about (goesOn).
-	refOfPrev bool
-	// countries are the countries a context sentence's demonyms name, and
-	// countryFeats their words, for the name detector: "a British film
-	// director" names Great Britain. Coverage does not count them: that
-	// an American was born in the United States is another claim.
-	countries    string
-	countryFeats map[string]bool
-	// residue marks a statement's residual (premise.go), which is tested
+	// residue marks a statement's residual (restate.go), which is tested
 	// as a short answer and never restated again.
 	residue bool
-	// comps are the comparison words (first, more, older) the text writes
-	// in lower case: "First" of "First for Women" names a magazine and
-	// compares nothing (see coverage).
-	comps map[string]bool
 }
 
 // name is a capitalised English word of a statement (Minnesota, NBC); the
@@ -335,12 +321,6 @@ func lexClause(text string, sp *span) clause {
 				continue
 			}
 			add("w:" + s)
-			if comparativeFeats["w:"+s] && !(l.capital && opensName(lx, i)) {
-				if sp.comps == nil {
-					sp.comps = map[string]bool{}
-				}
-				sp.comps["w:"+s] = true
-			}
 			// A capitalised word is a name unless it merely starts the
 			// text; a text-initial one counts when the next word is
 			// capitalised too (Michael Sheen starred...).
@@ -355,17 +335,6 @@ func lexClause(text string, sp *span) clause {
 		}
 	}
 	return c
-}
-
-// opensName reports whether the capitalised word i goes on into a name:
-// the next word is capitalised, or a particle and then a capitalised word
-// (First for Women, Last Man Standing), unlike a field's key ("First
-// departure: 06:15").
-func opensName(lx []lexeme, i int) bool {
-	if i+1 < len(lx) && lx[i+1].kind == 'w' && lx[i+1].capital {
-		return true
-	}
-	return i+2 < len(lx) && lx[i+1].kind == 'w' && nameParticles[lx[i+1].text] && lx[i+2].kind == 'w' && lx[i+2].capital
 }
 
 func firstWord(lx []lexeme) int {

@@ -354,3 +354,16 @@ func contentRunes(s string) int {
 	}
 	return n
 }
+
+// indexFold is the byte offset of the first instance of sub in s, ignoring
+// case, or -1. It compares equal byte lengths of s itself: offsets found
+// in strings.ToLower(s) are not offsets in s (a Kelvin sign or an invalid
+// byte changes length when lowered; FuzzJudge found the panic).
+func indexFold(s, sub string) int {
+	for i := range s {
+		if i+len(sub) <= len(s) && strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
+}
