@@ -307,9 +307,6 @@ func lexClause(text string, sp *span) clause {
 			if v, ok := numberWords[w]; ok && i+1 < len(lx) && lx[i+1].kind == 'w' && !englishStop[lx[i+1].text] {
 				sp.quants = append(sp.quants, quantity{value: v, unit: stem(lx[i+1].text), text: w + " " + lx[i+1].text})
 			}
-			if hedgeNouns[w] && !l.capital && i+1 < len(lx) && lx[i+1].text == "of" {
-				continue // "a type of drink" says "a drink"
-			}
 			if englishStop[w] {
 				// Only a sentence that opens with the pronoun: one
 				// later in it usually refers to a name in the sentence.
@@ -347,11 +344,6 @@ func firstWord(lx []lexeme) int {
 }
 
 var pronouns = setOf("he", "she", "it", "they", "his", "her", "its", "their", "him", "them")
-
-// hedgeNouns before "of" name the class of what follows, no content of
-// their own: "Are X and Y both types of drinks?" asks whether they are
-// drinks.
-var hedgeNouns = setOf("type", "types", "kind", "kinds", "sort", "sorts", "form", "forms", "variety", "varieties")
 
 var numberWords = map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
 	"seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "fifteen": "15",
