@@ -343,11 +343,9 @@ func firstWord(lx []lexeme) int {
 	return -1
 }
 
-var pronouns = setOf("he", "she", "it", "they", "his", "her", "its", "their", "him", "them")
+var pronouns = wordSet("pronouns")
 
-var numberWords = map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-	"seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "fifteen": "15",
-	"twenty": "20", "thirty": "30", "fifty": "50", "hundred": "100"}
+var numberWords = wordMap("number_words")
 
 // englishNegationAt reports whether word i negates its clause; skip is true
 // for a negation word that only states a bound ("no more than").
@@ -427,7 +425,7 @@ func hanFeatures(run string, add, addUni func(string)) {
 
 // scopeSkip are characters of a negated verb phrase too common to show that
 // two clauses talk about the same thing (会, 能, 是 ...).
-var scopeSkip = setOfRunes("会能是得用要需须可以有在")
+var scopeSkip = runeSet("negation_scope_skip")
 
 // chineseScopeRunes is how many characters after a Chinese negation marker
 // it is taken to negate.
@@ -519,7 +517,7 @@ func matchAny(rs []rune, i int, words [][]rune) int {
 }
 
 var cnDigits = map[rune]int{'零': 0, '〇': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
-var cnUnits = setOfRunes("天日年月个周次人元岁倍小名项条份家")
+var cnUnits = runeSet("chinese_units")
 
 // hanQuantities reads Chinese numerals followed by a measure word (十五天,
 // 两个) as quantities; a numeral without one (一般, 统一) is not a number.

@@ -73,7 +73,7 @@ func hasLineMark(s string) bool {
 
 // answerFrames open an answer without saying anything the context could
 // contain ("答案是X。", "The answer is X."); the judge reads X.
-var answerFrames = []string{"最终答案是", "最终答案为", "正确答案是", "答案应该是", "答案是", "答案为", "答案：", "答案:", "答：", "答:", "回答：", "回答:"}
+var answerFrames = words("answer_frames")
 
 // stripFrame removes an answer frame at the start of a text.
 func stripFrame(s string) string {
@@ -94,12 +94,12 @@ func stripFrame(s string) string {
 // read off the question, as RAGAS's statement step does with the question
 // in hand.
 var (
-	yesWords = setOf("yes", "yeah", "yep", "correct", "true", "right", "是", "是的", "对", "对的", "会", "会的", "能", "可以", "有", "正确")
-	noWords  = setOf("no", "nope", "incorrect", "false", "wrong", "否", "不是", "不对", "不会", "不能", "不可以", "没有", "不", "错误")
+	yesWords = wordSet("yes")
+	noWords  = wordSet("no")
 	// englishQuestionAux open a yes/no question; they are dropped from
 	// the proposition ("Are both X and Y American?" -> "both X and Y
 	// American").
-	englishQuestionAux = setOf("is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had", "will", "would", "should", "shall", "may", "might")
+	englishQuestionAux = wordSet("english_question_aux")
 )
 
 // yesNo reports whether an answer is only yes or only no (with

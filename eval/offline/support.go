@@ -620,8 +620,8 @@ func subjectPronoun(text string) bool {
 }
 
 var (
-	subjectPronouns     = setOf("he", "she", "it", "they")
-	openingPrepositions = setOf("in", "on", "at", "after", "before", "during", "since", "by", "from", "until", "later", "then", "today", "now", "currently")
+	subjectPronouns     = wordSet("subject_pronouns")
+	openingPrepositions = wordSet("opening_prepositions")
 )
 
 // openingName is the name a sentence opens on, its words as written
@@ -670,7 +670,7 @@ func participle(w string) bool {
 	return strings.HasSuffix(w, "ed") && len(w) > 4 || irregularParticiples[w]
 }
 
-var irregularParticiples = setOf("born", "known", "written", "given", "made", "held", "built", "sung", "won", "shown", "drawn", "taken", "begun", "sold", "found", "led", "run", "set", "put")
+var irregularParticiples = wordSet("irregular_participles")
 
 // englishDeterminers open a noun phrase.
-var englishDeterminers = setOf("the", "a", "an", "this", "that", "these", "those", "his", "her", "its", "their", "our", "my", "your")
+var englishDeterminers = wordSet("english_determiners")

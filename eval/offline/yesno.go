@@ -14,7 +14,7 @@ import (
 
 // nameParticles are the lowercase words inside one name: Kings of Leon,
 // Band of Brothers, First for Women, Theo van Gogh.
-var nameParticles = setOf("of", "for", "the", "de", "du", "da", "del", "della", "di", "la", "le", "van", "von", "der", "den", "y", "&")
+var nameParticles = wordSet("name_particles")
 
 func capitalised(w string) bool {
 	for _, r := range w {
