@@ -1,9 +1,3 @@
-// Package offline is the offline lexical judge: a deterministic judge that
-// needs no endpoint, no model file and no network. It splits answers into
-// statements, tests each against the context sentences by content overlap
-// with a negation and a number detector, and embeds text as hashed n-gram
-// vectors. It is a free first pass, honest about being lexical: its
-// JudgeInfo names it "offline (lexical)" wherever results are shown.
 package offline
 
 import (

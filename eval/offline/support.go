@@ -5,16 +5,14 @@ import (
 	"strings"
 )
 
-// Thresholds of the support test, chosen with `ragscope calibrate` on the
-// three public datasets (HaluEval qa, WikiEval sample, RGB zh_fact). A grid
-// of SupportThreshold 0.4-0.8 by QuestionEchoWeight 0-1 was measured; these
-// values pass all three targets with the widest margins (HaluEval 0.923,
-// WikiEval 10/10, RGB 0.965). At 0.72 WikiEval drops to 9.5/10, at 0.62
-// HaluEval falls to 0.918; a weight of 0 drops HaluEval to 0.887, and 0.3 or
-// more costs RGB 3-8 points (its swapped answer is one word in a sentence
-// that otherwise repeats the question). Those figures predate the answer
-// constructions and the question rules (premise.go, yesno.go); the
-// README's calibration section has the current table.
+// Thresholds of the support test, chosen with `ragscope calibrate` on its
+// tuned rows (HaluEval as given, WikiEval sample, RGB declarative) from a
+// grid of SupportThreshold 0.4-0.8 by QuestionEchoWeight 0-1: the values
+// that passed every target with the widest margins. A weight of 0 costs
+// HaluEval most (an echo of the question then counts as evidence), 0.3 or
+// more costs RGB (its swapped answer is one word in a sentence that
+// otherwise repeats the question). The README's calibration section has
+// the current table.
 const (
 	// SupportThreshold is the least (weighted) share of a statement's
 	// content one context sentence must contain for the statement to be
