@@ -11,7 +11,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/eval/endpoint"
-	"github.com/ragscope/ragscope/eval/offline"
+	"github.com/ragscope/ragscope/tools/calibrate"
 )
 
 // Calibrating a judge is a run like any other: the labelled pairs become a
@@ -24,7 +24,7 @@ import (
 // samples in a row, its faithful answer first (index 2k) and its
 // unfaithful one after (2k+1), ids naming the set, the pair and the side.
 // Its sha256 is that of its samples, so a run record identifies the pairs.
-func CalibrationData(name string, sets []offline.LoadedSet) *dataset.Loaded {
+func CalibrationData(name string, sets []calibrate.LoadedSet) *dataset.Loaded {
 	l := &dataset.Loaded{Path: name, Format: "calibration"}
 	h := sha256.New()
 	enc := json.NewEncoder(h)
@@ -71,7 +71,7 @@ type PairScore struct {
 // CalibrationResult is a judge's pairwise accuracy on one set.
 type CalibrationResult struct {
 	Set       string
-	Published offline.Published
+	Published calibrate.Published
 	Pairs     int // pairs of the set evaluated (after --limit)
 	All       int // pairs in the set's file
 	// Undefined counts, among the losses, the pairs where an answer had
@@ -90,7 +90,7 @@ func (r CalibrationResult) Judged() int { return r.Pairs - r.Failed }
 // (CalibrationData, set as Config.Preloaded) and reads each pair's
 // outcome. A judge that fails everything stops the run: the error says why
 // (the endpoint, the key), and no accuracy is made of it.
-func (s *Session) Calibrate(ctx context.Context, sets []offline.LoadedSet) ([]CalibrationResult, *Run, error) {
+func (s *Session) Calibrate(ctx context.Context, sets []calibrate.LoadedSet) ([]CalibrationResult, *Run, error) {
 	run, err := s.Start(ctx)
 	if err != nil {
 		return nil, nil, err

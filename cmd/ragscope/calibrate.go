@@ -21,6 +21,7 @@ import (
 	"github.com/ragscope/ragscope/eval/estimate"
 	"github.com/ragscope/ragscope/eval/offline"
 	"github.com/ragscope/ragscope/sanitize"
+	"github.com/ragscope/ragscope/tools/calibrate"
 )
 
 // calibrateGroups are the flags calibrate takes from run: the judge's (but
@@ -64,31 +65,30 @@ type calibrateFlags struct {
 func (c *cli) calibrateCommand() *cobra.Command {
 	var f calibrateFlags
 	var sets strings.Builder
-	for _, set := range offline.OfflineSets {
+	for _, set := range calibrate.Sets {
+		if set.LoadAnswers != nil {
+			fmt.Fprintf(&sets, "\n  %-45s offline, per answer: balanced accuracy and ROC-AUC, no target", set.Path)
+			continue
+		}
 		var rows []string
 		for _, r := range set.Rows {
-			role := "held out"
-			if r.Tuned {
-				role = "tuned"
-			}
-			rows = append(rows, fmt.Sprintf("%s %s %.2f", r.Construction, role, r.Target))
-		}
-		pub, llm := "", false
-		for _, cs := range offline.CalibrationSets {
-			if cs.Name == set.Name {
-				llm = true
-				if cs.Published.Accuracy > 0 {
-					pub = fmt.Sprintf("; published %.2f (%s)", cs.Published.Accuracy, cs.Published.Judge)
-				}
+			switch {
+			case r.Read:
+				rows = append(rows, fmt.Sprintf("%s read (no target)", r.Construction))
+			case r.Tuned:
+				rows = append(rows, fmt.Sprintf("%s tuned %.2f", r.Construction, set.Target))
+			default:
+				rows = append(rows, fmt.Sprintf("%s held out %.2f", r.Construction, set.Target))
 			}
 		}
-		if llm {
+		pub := ""
+		if set.Published.Accuracy > 0 {
+			pub = fmt.Sprintf("; published %.2f (%s)", set.Published.Accuracy, set.Published.Judge)
+		}
+		if set.LLM {
 			pub += "; also --judge llm"
 		}
 		fmt.Fprintf(&sets, "\n  %-45s offline: %s%s", set.Path, strings.Join(rows, ", "), pub)
-	}
-	for _, ss := range offline.OfflineSampleSets {
-		fmt.Fprintf(&sets, "\n  %-45s offline, per answer: balanced accuracy and ROC-AUC, no target", ss.Path)
 	}
 	cmd := &cobra.Command{
 		Use:   "calibrate",
@@ -115,7 +115,7 @@ ragscope calibrate --judge llm --limit 20 --base-url http://localhost:11434/v1 -
 			}
 			switch f.judge {
 			case "offline":
-				return calibrate(f.dir, f.limit, c.stdout, c.stderr)
+				return calibrateOffline(f.dir, f.limit, c.stdout, c.stderr)
 			case "llm":
 				if f.APIKey == "" {
 					f.APIKey = os.Getenv("OPENAI_API_KEY")
@@ -154,14 +154,14 @@ ragscope calibrate --judge llm --limit 20 --base-url http://localhost:11434/v1 -
 	return cmd
 }
 
-func calibrate(dir string, limit int, stdout, stderr io.Writer) int {
+func calibrateOffline(dir string, limit int, stdout, stderr io.Writer) int {
 	start := time.Now()
-	rep, err := offline.CalibrateOffline(dir, limit)
+	rep, err := calibrate.Offline(dir, limit)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragscope calibrate: %s\n", errText(err))
 		return exitFatal
 	}
-	if err := offline.WriteReport(stdout, rep); err != nil {
+	if err := calibrate.WriteReport(stdout, rep); err != nil {
 		fmt.Fprintf(stderr, "ragscope calibrate: %s\n", errText(err))
 		return exitFatal
 	}
@@ -195,7 +195,7 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 	if err := cfg.Validate(); err != nil {
 		return 0, err
 	}
-	sets, err := offline.LoadSets(f.dir, f.limit)
+	sets, err := calibrate.LoadSets(f.dir, f.limit)
 	if err != nil {
 		return 0, usageError{Err: err}
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval/fakejudge"
-	"github.com/ragscope/ragscope/eval/offline"
+	"github.com/ragscope/ragscope/tools/calibrate"
 )
 
 // calibrationFixture is a --datasets directory of the three sets' shapes:
@@ -55,7 +55,7 @@ var estimateLine = regexp.MustCompile(`estimate: (\d+) chat and (\d+) embedding 
 // answer gets statements of its own, so no two verdict requests are the
 // same, as with a real judge.
 func pairJudge(t *testing.T, dir string) func(*fakejudge.Request) fakejudge.Reply {
-	sets, err := offline.LoadSets(dir, 0)
+	sets, err := calibrate.LoadSets(dir, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,23 +29,9 @@ type span struct {
 	// Finnish rock groups" says so of The Saimaa Gesture.
 	ref      string
 	refFeats map[string]bool
-	// refOfPrev: ref is the name the sentence right before opens on (not
-	// one inherited along a chain of pronouns, nor found past a cut
-	// parenthesis), the sentence this one goes on about (goesOn).
-	refOfPrev bool
-	// countries are the countries a context sentence's demonyms name, and
-	// countryFeats their words, for the name detector: "a British film
-	// director" names Great Britain. Coverage does not count them: that
-	// an American was born in the United States is another claim.
-	countries    string
-	countryFeats map[string]bool
-	// residue marks a statement's residual (premise.go), which is tested
+	// residue marks a statement's residual (restate.go), which is tested
 	// as a short answer and never restated again.
 	residue bool
-	// comps are the comparison words (first, more, older) the text writes
-	// in lower case: "First" of "First for Women" names a magazine and
-	// compares nothing (see coverage).
-	comps map[string]bool
 }
 
 // name is a capitalised English word of a statement (Minnesota, NBC); the
@@ -321,9 +307,6 @@ func lexClause(text string, sp *span) clause {
 			if v, ok := numberWords[w]; ok && i+1 < len(lx) && lx[i+1].kind == 'w' && !englishStop[lx[i+1].text] {
 				sp.quants = append(sp.quants, quantity{value: v, unit: stem(lx[i+1].text), text: w + " " + lx[i+1].text})
 			}
-			if hedgeNouns[w] && !l.capital && i+1 < len(lx) && lx[i+1].text == "of" {
-				continue // "a type of drink" says "a drink"
-			}
 			if englishStop[w] {
 				// Only a sentence that opens with the pronoun: one
 				// later in it usually refers to a name in the sentence.
@@ -335,12 +318,6 @@ func lexClause(text string, sp *span) clause {
 				continue
 			}
 			add("w:" + s)
-			if comparativeFeats["w:"+s] && !(l.capital && opensName(lx, i)) {
-				if sp.comps == nil {
-					sp.comps = map[string]bool{}
-				}
-				sp.comps["w:"+s] = true
-			}
 			// A capitalised word is a name unless it merely starts the
 			// text; a text-initial one counts when the next word is
 			// capitalised too (Michael Sheen starred...).
@@ -357,17 +334,6 @@ func lexClause(text string, sp *span) clause {
 	return c
 }
 
-// opensName reports whether the capitalised word i goes on into a name:
-// the next word is capitalised, or a particle and then a capitalised word
-// (First for Women, Last Man Standing), unlike a field's key ("First
-// departure: 06:15").
-func opensName(lx []lexeme, i int) bool {
-	if i+1 < len(lx) && lx[i+1].kind == 'w' && lx[i+1].capital {
-		return true
-	}
-	return i+2 < len(lx) && lx[i+1].kind == 'w' && nameParticles[lx[i+1].text] && lx[i+2].kind == 'w' && lx[i+2].capital
-}
-
 func firstWord(lx []lexeme) int {
 	for i, l := range lx {
 		if l.kind == 'w' || l.kind == 'h' || l.kind == 'n' {
@@ -377,16 +343,9 @@ func firstWord(lx []lexeme) int {
 	return -1
 }
 
-var pronouns = setOf("he", "she", "it", "they", "his", "her", "its", "their", "him", "them")
+var pronouns = wordSet("pronouns")
 
-// hedgeNouns before "of" name the class of what follows, no content of
-// their own: "Are X and Y both types of drinks?" asks whether they are
-// drinks.
-var hedgeNouns = setOf("type", "types", "kind", "kinds", "sort", "sorts", "form", "forms", "variety", "varieties")
-
-var numberWords = map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-	"seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "fifteen": "15",
-	"twenty": "20", "thirty": "30", "fifty": "50", "hundred": "100"}
+var numberWords = wordMap("number_words")
 
 // englishNegationAt reports whether word i negates its clause; skip is true
 // for a negation word that only states a bound ("no more than").
@@ -466,7 +425,7 @@ func hanFeatures(run string, add, addUni func(string)) {
 
 // scopeSkip are characters of a negated verb phrase too common to show that
 // two clauses talk about the same thing (会, 能, 是 ...).
-var scopeSkip = setOfRunes("会能是得用要需须可以有在")
+var scopeSkip = runeSet("negation_scope_skip")
 
 // chineseScopeRunes is how many characters after a Chinese negation marker
 // it is taken to negate.
@@ -558,7 +517,7 @@ func matchAny(rs []rune, i int, words [][]rune) int {
 }
 
 var cnDigits = map[rune]int{'零': 0, '〇': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
-var cnUnits = setOfRunes("天日年月个周次人元岁倍小名项条份家")
+var cnUnits = runeSet("chinese_units")
 
 // hanQuantities reads Chinese numerals followed by a measure word (十五天,
 // 两个) as quantities; a numeral without one (一般, 统一) is not a number.

@@ -124,13 +124,12 @@ type entityPattern struct {
 	group int // the submatch that is the entity (0: all of it)
 }
 
-const (
-	units = `percent|per cent|km|kilometres?|kilometers?|miles?|metres?|meters?|cm|mm|m|kg|kilograms?|grams?|g|mg|lbs?|pounds?|tonnes?|tons?|` +
-		`ml|litres?|liters?|l|hours?|hrs?|h|minutes?|mins?|seconds?|secs?|s|days?|working days?|business days?|weeks?|months?|years?|` +
-		`degrees?|GB|MB|KB|TB|kWh|kW|W|V|mAh|characters?|people|persons?|employees?|seats?|stops?|times?|nights?`
-	currencyCodes = `USD|EUR|GBP|CNY|RMB|JPY|INR|BDT|Tk|taka|dollars?|euros?|yuan|rupees?`
-	months        = `January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec`
-	numberedNouns = `bus|buses|line|route|platform|gate|terminal|room|floor|level|exit|bay|flight|train|tram|track|zone|ward|building|block|article|section|chapter|clause|version|level`
+var (
+	units         = alternatives("entity_units")
+	currencyCodes = alternatives("entity_currencies")
+	months        = alternatives("entity_months")
+	numberedNouns = alternatives("entity_numbered_nouns")
+	zhUnits       = alternatives("zh_entity_units")
 )
 
 var (
@@ -158,9 +157,7 @@ var (
 		{regexp.MustCompile(`\d{4}\s?年(?:\s?\d{1,2}\s?月(?:\s?\d{1,2}\s?[日号])?)?|\d{1,2}\s?月\s?\d{1,2}\s?[日号]`), 0, 0},
 		{regexp.MustCompile(`\d{1,2}\s?[点時时](?:\d{1,2}分|半|整)?`), 0, 0},
 		{regexp.MustCompile(`(?:周|星期|礼拜)[一二三四五六日天]`), 0, 0},
-		{regexp.MustCompile(`\d+(?:\.\d+)?\s?(?:万|亿|千|百)?\s?(?:号线|号楼|号门|号|路|次|班|` +
-			`元|块|角|分钱|美元|欧元|英镑|日元|港元|塔卡|卢比|公里|千米|米|厘米|毫米|公斤|千克|克|斤|吨|升|毫升|` +
-			`小时|分钟|秒|天|日|周|个月|个工作日|工作日|年|岁|人|名|层|楼|站|座|张|份|件|台|%|％|度|℃)`), 1, 0},
+		{regexp.MustCompile(`\d+(?:\.\d+)?\s?(?:万|亿|千|百)?\s?(?:` + zhUnits + `)`), 1, 0},
 		{regexp.MustCompile(`[一二三四五六七八九十两]+(?:号线|号)`), 1, 0},
 		{regexp.MustCompile(`《[^《》\n]{1,30}》|「[^「」\n]{1,30}」|『[^『』\n]{1,30}』|“[^“”\n]{1,20}”`), 1, 0},
 		// Latin-script names and codes inside Chinese text.
@@ -174,7 +171,7 @@ var (
 // "von", "van", "&" inside a run ("Bank of England").
 var (
 	enWordRe      = regexp.MustCompile(`[A-Za-z][A-Za-z'’\-]*|[.!?;:\n]|\S`)
-	enConnectors  = map[string]bool{"of": true, "and": true, "de": true, "la": true, "von": true, "van": true, "&": true, "for": true, "du": true}
+	enConnectors  = wordSet("entity_name_connectors")
 	enLeadingDrop = map[string]bool{"The": true}
 )
 
@@ -235,29 +232,21 @@ func isWord(w string) bool {
 }
 
 // Chinese proper-name suffixes, longest first so that 大学 wins over 学.
-var zhSuffixes = []string{
-	"委员会", "办事处", "火车站", "汽车站", "地铁站", "有限公司",
-	"公司", "集团", "银行", "大学", "学院", "中学", "小学", "医院", "机场", "广场", "公园", "中心", "大厦", "酒店", "协会", "法院",
-	"站", "路", "街", "道", "省", "市", "县", "区", "镇", "乡", "村", "线", "港", "桥", "局", "署", "厅", "馆", "寺", "山", "河", "湖", "江",
-}
+var zhSuffixes = words("zh_name_suffixes")
 
 // zhStop are characters a name does not contain: particles, prepositions,
 // pronouns and verbs that sit next to names ("从天宫院站" is 天宫院站).
-var zhStop = setOfRunes("的了在从到和与及或是为于对起止把被给让请每约该这那此其个我你他她它们乘坐搭换往去来向由经至自沿上下里中前后再就也都还并但而且或者如果可以需要应当将会能有没不要在")
+var zhStop = runeSet("zh_name_stop")
 
 // zhSuffixEnd are the one-character suffixes, where a name before the
 // next one ends.
-var zhSuffixEnd = setOfRunes("站路街省市县区镇乡村线港局")
+var zhSuffixEnd = runeSet("zh_name_suffix_end")
 
 // zhVerbs are verbs that come before a name ("填写公司全称", "前往天宫院站").
-var zhVerbs = setOf("填写", "提交", "办理", "联系", "咨询", "前往", "通过", "所在", "进入", "到达", "抵达", "位于", "开往", "驶往", "离开",
-	"访问", "登录", "选择", "注册", "告知", "通知", "加入", "入职", "就职", "任职", "就读", "毕业", "报销", "缴纳", "申请")
+var zhVerbs = wordSet("zh_name_verbs")
 
 // zhCommonNouns end in a suffix without being names.
-var zhCommonNouns = setOf("城市", "一线", "二线", "在线", "路线", "热线", "专线", "直线", "航线", "全线", "沿线", "底线", "上线", "下线", "连线",
-	"全市", "本市", "该市", "市区", "城区", "地区", "社区", "小区", "辖区", "园区", "景区", "山区", "郊区", "全区", "本区", "该区",
-	"道路", "公路", "马路", "线路", "思路", "出路", "网路", "全省", "本省", "外省", "农村", "乡村", "车站", "网站", "本站", "首站", "终点站",
-	"总公司", "分公司", "子公司", "母公司", "本公司", "该公司", "全县", "本县", "城镇", "乡镇", "当局", "结局", "格局", "布局", "邮局", "大局")
+var zhCommonNouns = wordSet("zh_common_nouns")
 
 func zhSuffixSpans(text string) []entitySpan {
 	var out []entitySpan

@@ -1,9 +1,3 @@
-// Package offline is the offline lexical judge: a deterministic judge that
-// needs no endpoint, no model file and no network. It splits answers into
-// statements, tests each against the context sentences by content overlap
-// with a negation and a number detector, and embeds text as hashed n-gram
-// vectors. It is a free first pass, honest about being lexical: its
-// JudgeInfo names it "offline (lexical)" wherever results are shown.
 package offline
 
 import (
@@ -14,6 +8,10 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 )
+
+// BlindSpots is the offline banner's pointer to where the judge is blind,
+// in the README's calibration section.
+const BlindSpots = "blind to paraphrase: README#offline-judge-calibration"
 
 // Judge is the offline lexical judge. It is safe for concurrent use.
 type Judge struct {
@@ -252,4 +250,21 @@ func (j *Judge) contextSentences(contexts []string) []*span {
 		out = append(out, j.spans.get(c, contextSpans)...)
 	}
 	return out
+}
+
+// Faithfulness scores an answer the way the faithfulness metric does with
+// this judge: supported statements over statements. ok is false when the
+// answer has no statements (the metric's no_statements status).
+func Faithfulness(question, answer string, contexts []string) (score float64, ok bool) {
+	sents := spansOf(contexts)
+	q := analyze(question)
+	stmts := StatementsFor(question, answer)
+	if len(stmts) == 0 {
+		return 0, false
+	}
+	supported := 0
+	for _, s := range stmts {
+		supported += verdict(s, question, q, sents).Verdict
+	}
+	return float64(supported) / float64(len(stmts)), true
 }

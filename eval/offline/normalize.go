@@ -73,7 +73,7 @@ func hasLineMark(s string) bool {
 
 // answerFrames open an answer without saying anything the context could
 // contain ("答案是X。", "The answer is X."); the judge reads X.
-var answerFrames = []string{"最终答案是", "最终答案为", "正确答案是", "答案应该是", "答案是", "答案为", "答案：", "答案:", "答：", "答:", "回答：", "回答:"}
+var answerFrames = words("answer_frames")
 
 // stripFrame removes an answer frame at the start of a text.
 func stripFrame(s string) string {
@@ -94,12 +94,12 @@ func stripFrame(s string) string {
 // read off the question, as RAGAS's statement step does with the question
 // in hand.
 var (
-	yesWords = setOf("yes", "yeah", "yep", "correct", "true", "right", "是", "是的", "对", "对的", "会", "会的", "能", "可以", "有", "正确")
-	noWords  = setOf("no", "nope", "incorrect", "false", "wrong", "否", "不是", "不对", "不会", "不能", "不可以", "没有", "不", "错误")
+	yesWords = wordSet("yes")
+	noWords  = wordSet("no")
 	// englishQuestionAux open a yes/no question; they are dropped from
 	// the proposition ("Are both X and Y American?" -> "both X and Y
 	// American").
-	englishQuestionAux = setOf("is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had", "will", "would", "should", "shall", "may", "might")
+	englishQuestionAux = wordSet("english_question_aux")
 )
 
 // yesNo reports whether an answer is only yes or only no (with
@@ -173,11 +173,8 @@ func auxAfterSubject(w []string) (aux string, rest []string, ok bool) {
 // SplitStatements, or, for a bare yes or no, the question's proposition
 // affirmed or denied ("Yes: both X and Y American", "No, not both X and Y American").
 func StatementsFor(question, answer string) []string {
-	stmts := rejoinQuestionJoints(question, answer, SplitStatements(answer))
+	stmts := SplitStatements(answer)
 	if len(stmts) > 0 {
-		if yes, ok := restatedYesNo(question, stmts[0]); ok {
-			return append(propositionStatements(question, yes), stmts[1:]...)
-		}
 		return stmts
 	}
 	yes, ok := yesNo(answer)
@@ -190,43 +187,8 @@ func StatementsFor(question, answer string) []string {
 	return propositionStatements(question, yes)
 }
 
-// restatedYesNo reports whether a statement is a yes or a no followed by
-// the question's own proposition ("Yes, Pam Veasey and Jon Jost are both
-// American.", "No, both cocktails are not tequila-based."), which says
-// no more than the bare yes or no: its statements are then the
-// proposition's, one per thing it is about. A statement that adds
-// content of its own ("No, Joseph Roth was a journalist.") is kept.
-func restatedYesNo(question, statement string) (yes, ok bool) {
-	if containsHan(question) {
-		return false, false
-	}
-	if _, _, ok := proposition(question); !ok {
-		return false, false
-	}
-	w := strings.Fields(strings.TrimSpace(stripControls(statement)))
-	if len(w) < 2 || !strings.ContainsAny(w[0], ",.:;!") {
-		return false, false
-	}
-	w0 := strings.ToLower(strings.TrimRight(w[0], ",.:;!"))
-	switch {
-	case yesWords[w0]:
-		yes = true
-	case noWords[w0]:
-	default:
-		return false, false
-	}
-	q := analyze(question)
-	for f := range analyze(strings.Join(w[1:], " ")).feats {
-		if !q.feats[f] {
-			return false, false
-		}
-	}
-	return yes, true
-}
-
 // propositionStatements are the statements of a yes or a no to question:
-// its proposition affirmed (one statement per thing it is about, see
-// conjuncts) or denied.
+// its proposition affirmed or denied.
 func propositionStatements(question string, yes bool) []string {
 	aff, den, ok := proposition(question)
 	if !ok {
@@ -239,61 +201,7 @@ func propositionStatements(question string, yes bool) []string {
 		return []string{"不，" + den}
 	}
 	if yes {
-		if x, y, p, ok := conjunctParts(aff); ok {
-			// "Yes: the Harbour Sour is Cuban cocktails": the verb keeps
-			// the thing's name apart from what is said of it.
-			if aux := singularAux[strings.ToLower(strings.Fields(question)[0])]; aux != "" {
-				p = aux + " " + p
-			}
-			return []string{"Yes: " + x + " " + p, "Yes: " + y + " " + p}
-		}
 		return []string{"Yes: " + aff}
 	}
 	return []string{"No, " + den}
-}
-
-// rejoinQuestionJoints joins back two statements cut at a joint the answer
-// copies from the question: "The 2000–01 NBA season was the Jazz's 27th
-// season, and 22nd season in Salt Lake City, …, the Jazz signed John
-// Starks and Danny Manning." restates a question that has the same ", and
-// 22nd"; cut there, neither half restates it, and the half without the
-// answer is the question's premise checked as a claim. Kept whole, it is
-// the question around its answer (see residualSupport).
-func rejoinQuestionJoints(question, answer string, stmts []string) []string {
-	if len(stmts) < 2 || question == "" || containsHan(question) {
-		return stmts
-	}
-	lq := strings.ToLower(question)
-	var out []string
-	at := 0 // where the last statement was found in answer
-	for i, s := range stmts {
-		j := strings.Index(answer[at:], s)
-		if j < 0 {
-			return stmts // changed by the splitter (merged, trimmed): leave it
-		}
-		j += at
-		if i > 0 && out != nil {
-			prev := out[len(out)-1]
-			joint := answer[at:j]
-			if strings.TrimSpace(joint) != "" && copiedJoint(lq, prev, joint, s) {
-				out[len(out)-1] = prev + joint + s
-				at = j + len(s)
-				continue
-			}
-		}
-		out = append(out, s)
-		at = j + len(s)
-	}
-	return out
-}
-
-// copiedJoint reports whether the question (lower-cased) has the words
-// either side of a joint with the joint between them: the answer's cut is
-// the question's.
-func copiedJoint(lowerQuestion, left, joint, right string) bool {
-	lw, rw := strings.Fields(left), strings.Fields(right)
-	if len(lw) == 0 || len(rw) == 0 {
-		return false
-	}
-	return strings.Contains(lowerQuestion, strings.ToLower(lw[len(lw)-1]+joint+rw[0]))
 }

@@ -19,8 +19,8 @@ const MinClauseRunes = 6
 // the scene for the next one (转为一般纳税人后, 根据公司制度, 如果...); it is
 // merged into the clause that carries the assertion.
 var (
-	subordinateEnds   = []string{"后", "时", "前", "的话", "以后", "之后", "期间", "以来", "的"}
-	subordinateStarts = []string{"如果", "若", "根据", "按照", "依据", "对于", "经", "当", "假如", "只要"}
+	subordinateEnds   = words("subordinate_ends")
+	subordinateStarts = words("subordinate_starts")
 )
 
 // SplitStatements splits a text into statements: sentences by the Unicode
@@ -100,8 +100,15 @@ func mergeForward(pieces []string, sep string, holdBack, lastTooShort func(strin
 }
 
 // englishJoins are the coordinating joints an English sentence is cut at
-// when both sides are long enough to be claims of their own.
-var englishJoins = []string{", and ", ", but ", ", or ", ", so ", ", while ", ", whereas ", "; "}
+// when both sides are long enough to be claims of their own: a comma and
+// one of the conjunctions of words/english_joins.txt, or a semicolon.
+var englishJoins = func() []string {
+	var out []string
+	for _, w := range words("english_joins") {
+		out = append(out, ", "+w+" ")
+	}
+	return append(out, "; ")
+}()
 
 // minEnglishClauseWords is the least words each side of a joint needs for
 // the sentence to be cut there.
@@ -181,8 +188,7 @@ func exclaimedTitle(sent, next string) bool {
 
 // abbreviations end in a period without ending a sentence: titles before
 // a name, "v."/"vs." between two, "No." and "p." before a number.
-var abbreviations = setOf("mr", "mrs", "ms", "dr", "st", "mt", "ft", "prof", "sr", "jr", "gen", "col", "lt", "capt", "sgt",
-	"rev", "gov", "sen", "rep", "fr", "v", "vs", "no", "nos", "p", "pp", "vol", "fig", "approx", "ca", "cf", "al", "inc", "ltd", "co", "corp")
+var abbreviations = wordSet("abbreviations")
 
 // endsWithAbbreviation reports whether s ends with one of abbreviations
 // and its period. "Inc." and "Ltd." often do end a sentence, but a lexical
@@ -353,4 +359,17 @@ func contentRunes(s string) int {
 		}
 	}
 	return n
+}
+
+// indexFold is the byte offset of the first instance of sub in s, ignoring
+// case, or -1. It compares equal byte lengths of s itself: offsets found
+// in strings.ToLower(s) are not offsets in s (a Kelvin sign or an invalid
+// byte changes length when lowered; FuzzJudge found the panic).
+func indexFold(s, sub string) int {
+	for i := range s {
+		if i+len(sub) <= len(s) && strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
 }

@@ -68,12 +68,12 @@ func classify(line string) lineKind {
 	}
 	body := strings.TrimSpace(lineMarkRe.ReplaceAllString(t, ""))
 	body = strings.NewReplacer("**", "", "__", "").Replace(body)
-	for _, p := range []string{"Q:", "Q.", "Question:", "问：", "问:", "Q："} {
+	for _, p := range faqQuestionMarks {
 		if strings.HasPrefix(body, p) {
 			return lineQuestion
 		}
 	}
-	for _, p := range []string{"A:", "A.", "Answer:", "答：", "答:", "A："} {
+	for _, p := range faqAnswerMarks {
 		if strings.HasPrefix(body, p) {
 			return lineAnswer
 		}
@@ -212,3 +212,9 @@ func tableCells(row string) []string {
 	}
 	return parts
 }
+
+// faqQuestionMarks and faqAnswerMarks open the lines of a Q/A pair.
+var (
+	faqQuestionMarks = words("faq_question_marks")
+	faqAnswerMarks   = words("faq_answer_marks")
+)

@@ -2,23 +2,17 @@ package offline
 
 import (
 	"fmt"
-	"slices"
-	"sort"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
-// Thresholds of the support test, chosen with `ragscope calibrate` on the
-// three public datasets (HaluEval qa, WikiEval sample, RGB zh_fact). A grid
-// of SupportThreshold 0.4-0.8 by QuestionEchoWeight 0-1 was measured; these
-// values pass all three targets with the widest margins (HaluEval 0.923,
-// WikiEval 10/10, RGB 0.965). At 0.72 WikiEval drops to 9.5/10, at 0.62
-// HaluEval falls to 0.918; a weight of 0 drops HaluEval to 0.887, and 0.3 or
-// more costs RGB 3-8 points (its swapped answer is one word in a sentence
-// that otherwise repeats the question). Those figures predate the answer
-// constructions and the question rules (premise.go, yesno.go); the
-// README's calibration section has the current table.
+// Thresholds of the support test, chosen with `ragscope calibrate` on its
+// tuned rows (HaluEval as given, WikiEval sample, RGB declarative) from a
+// grid of SupportThreshold 0.4-0.8 by QuestionEchoWeight 0-1: the values
+// that passed every target with the widest margins. A weight of 0 costs
+// HaluEval most (an echo of the question then counts as evidence), 0.3 or
+// more costs RGB (its swapped answer is one word in a sentence that
+// otherwise repeats the question). The README's calibration section has
+// the current table.
 const (
 	// SupportThreshold is the least (weighted) share of a statement's
 	// content one context sentence must contain for the statement to be
@@ -32,12 +26,6 @@ const (
 	// the statement and a clause of the context to be about the same thing,
 	// which the negation detector requires before comparing their polarity.
 	AlignMinOverlap = 2
-	// PremiseWindow is how many sentences before and after the matching
-	// one, in its chunk, may hold a name a restating statement takes from
-	// the question (see missingName and inWindow). 1 and 3 give the same
-	// calibration figures but HaluEval declarative's (0.713, 0.715 with
-	// bridged support, bridge.go; 0.615, 0.617 before it).
-	PremiseWindow = 2
 )
 
 // Detector names, as they appear at the end of a reason.
@@ -45,14 +33,6 @@ const (
 	DetectorNegation = "negation conflict"
 	DetectorNumber   = "number conflict"
 	DetectorName     = "unsupported name"
-	// DetectorValue: the context gives the thing another value of a keyed
-	// attribute (family Fabaceae for "Indigofera belongs to the family
-	// Cupressaceae"), see valueConflict.
-	DetectorValue = "value conflict"
-	// DetectorRole: the context binds the statement's name to another
-	// verb and the statement's verb to someone else ("directed by A and
-	// written by B" against "directed by B"), see roleConflict.
-	DetectorRole = "role conflict"
 )
 
 // Evidence is the outcome of the support test of one statement.
@@ -80,6 +60,15 @@ func Support(statement, question string, contexts []string) Evidence {
 	return support(analyze(statement), q, sents)
 }
 
+// spansOf are the analysed sentences of contexts, in order.
+func spansOf(contexts []string) []*span {
+	var sents []*span
+	for _, c := range contexts {
+		sents = append(sents, contextSpans(c)...)
+	}
+	return sents
+}
+
 // contextSpans splits a context into sentences and analyses each; the
 // records of a structured context follow, each tested as one more
 // sentence (see recordSpans). They come after the sentences so that, at
@@ -96,36 +85,13 @@ func contextSpans(text string) []*span {
 	}
 	for _, sp := range out {
 		setReferent(sp)
-		setCountries(sp)
 	}
-	setPlaces(out)
 	return append(out, recordSpans(text)...)
-}
-
-// neighbourhood is a sentence with its neighbours in the same chunk, where
-// a name the sentence refers to by a pronoun is usually spelled out.
-func neighbourhood(sp *span) []*span {
-	out := []*span{sp}
-	if sp.prev != nil {
-		out = append(out, sp.prev)
-	}
-	if sp.next != nil {
-		out = append(out, sp.next)
-	}
-	return out
 }
 
 func support(st, q *span, sents []*span) Evidence {
 	if len(sents) == 0 {
 		return Evidence{From: -1, Reason: "no retrieved context to check the statement against"}
-	}
-	// A comparison is checked on the values the context gives its two
-	// things (compare.go); one that cannot be is tested as any statement.
-	if ev, ok := comparisonEvidence(st, q, sents); ok {
-		return ev
-	}
-	if ev, ok := valueConflict(st, sents); ok {
-		return ev
 	}
 	useUnis := st.hasHan && countPrefix(st.feats, "h:") < 2
 	best, bestCov := -1, -1.0
@@ -143,8 +109,7 @@ func support(st, q *span, sents []*span) Evidence {
 	// refutation (the taxpayer answer shares only the subject with 保持不变);
 	// when it does and agrees, a sentence that overlaps less (about another
 	// subject) does not overrule it.
-	negSt := withoutPremiseNegations(st, q)
-	if quote, detail, ok := negationConflict(negSt, sents[best]); ok {
+	if quote, detail, ok := negationConflict(st, sents[best]); ok {
 		return negationEvidence(ev, quote, detail, best)
 	}
 	if bestCov < SupportThreshold {
@@ -152,7 +117,7 @@ func support(st, q *span, sents []*span) Evidence {
 			if i == best {
 				continue
 			}
-			if quote, detail, ok := negationConflict(negSt, cs); ok {
+			if quote, detail, ok := negationConflict(st, cs); ok {
 				return negationEvidence(ev, quote, detail, i)
 			}
 		}
@@ -163,11 +128,6 @@ func support(st, q *span, sents []*span) Evidence {
 		return ev
 	}
 	if bestCov >= SupportThreshold {
-		if detail, ok := roleConflict(st, sents[best]); ok {
-			ev.Detector = DetectorRole
-			ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); %s (%s)", clip(ev.Quote), ev.Coverage, detail, DetectorRole)
-			return ev
-		}
 		if !saysSomething(st, q, sents[best]) {
 			// "R Adams Cowley was also an astronaut." against "R Adams
 			// Cowley (1917 – 1991) was an American surgeon": the names
@@ -175,12 +135,9 @@ func support(st, q *span, sents []*span) Evidence {
 			ev.Reason = fmt.Sprintf("context %q names what the statement names but says none of what it claims of it (coverage %.2f)", clip(ev.Quote), ev.Coverage)
 			return ev
 		}
-		if n, ok := missingName(st, q, sents[best], sents); ok {
-			// A restatement of a multi-hop question names what the
-			// question names, which is in the other hop's sentence.
-			if bev, ok := bridged(st, q, sents); ok {
-				return bev
-			}
+		if n, ok := missingName(st, q, sents[best]); ok {
+			// A statement that restates the question names what the
+			// question names: what it adds may be supported elsewhere.
 			if rev, ok := residualSupport(st, q, sents); ok {
 				return rev
 			}
@@ -200,54 +157,11 @@ func support(st, q *span, sents []*span) Evidence {
 		ev.Reason = fmt.Sprintf("context says %q (coverage %.2f)", clip(ev.Quote), ev.Coverage)
 		return ev
 	}
-	if bev, ok := bridged(st, q, sents); ok {
-		return bev
-	}
 	if rev, ok := residualSupport(st, q, sents); ok {
 		return rev
 	}
 	ev.Reason = fmt.Sprintf("best match %q covers %.2f of the statement's content (needs %.2f)", clip(ev.Quote), ev.Coverage, SupportThreshold)
 	return ev
-}
-
-// withoutPremiseNegations is the statement without the negations it
-// copies from the question it restates: "… one of few places in Europe
-// where the beetle cannot be found, … described by Panzer" takes the
-// "cannot" as the question's premise, which a context that says where
-// the beetle can be found does not make the answer's claim. As many of a
-// marker are left out as the question has, the first ones: a "not" of
-// the answer's own, after the question's, is still checked. The span is
-// a copy when the question has a negation; analysed spans are shared.
-func withoutPremiseNegations(st, q *span) *span {
-	// English only: a Chinese restatement's 不 and 没有 are too often
-	// the answer's own (RGB zh_fact declarative fell 0.970 -> 0.960).
-	if q == nil || st.hasHan || !restates(st, q) {
-		return st
-	}
-	premise := map[string]int{}
-	for _, c := range q.clauses {
-		for _, n := range c.negs {
-			premise[n.marker]++
-		}
-	}
-	if len(premise) == 0 {
-		return st
-	}
-	cp := *st
-	cp.clauses = make([]clause, len(st.clauses))
-	for i, c := range st.clauses {
-		var kept []negation
-		for _, n := range c.negs {
-			if premise[n.marker] > 0 {
-				premise[n.marker]--
-				continue
-			}
-			kept = append(kept, n)
-		}
-		c.negs = kept
-		cp.clauses[i] = c
-	}
-	return &cp
 }
 
 // capitalStems are the features of a statement's names and the stems of
@@ -281,7 +195,7 @@ func saysSomething(st, q, cs *span) bool {
 			continue
 		}
 		any = true
-		if cs.feats[f] || cs.refFeats[f] || st.residue && cs.countryFeats[f] {
+		if cs.feats[f] || cs.refFeats[f] {
 			return true
 		}
 	}
@@ -294,28 +208,6 @@ func negationEvidence(ev Evidence, quote, detail string, from int) Evidence {
 	return ev
 }
 
-// inWindow reports whether a sentence that continues cs's subject has the
-// feature: up to PremiseWindow sentences before or after it in its chunk,
-// each opening with a pronoun that refers back ("It first aired in
-// September 2006" continues "House of Anubis is a series..."). A sentence
-// that opens on a subject of its own (the next paragraph of a chunk that
-// joins two) does not continue it.
-func inWindow(cs *span, f string) bool {
-	for p, k := cs, 0; k < PremiseWindow && p.pronoun && p.prev != nil; k++ {
-		p = p.prev
-		if p.feats[f] || p.unis[f] {
-			return true
-		}
-	}
-	for n, k := cs, 0; k < PremiseWindow && n.next != nil && n.next.pronoun; k++ {
-		n = n.next
-		if n.feats[f] || n.unis[f] {
-			return true
-		}
-	}
-	return false
-}
-
 // coverage is the weighted share of the statement's features found in the
 // context sentence, or -1 when the statement has none.
 func coverage(st, q, cs *span, useUnis bool) float64 {
@@ -325,18 +217,13 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 	var plain, echo, plainFound, echoFound int
 	count := func(feats, ctx map[string]bool) {
 		for f := range feats {
-			isEcho := q != nil && (q.feats[f] || q.unis[f]) && !comparativeFeats[f]
+			isEcho := q != nil && (q.feats[f] || q.unis[f])
 			if isEcho {
 				echo++
 			} else {
 				plain++
 			}
-			// A comparison the statement makes is found where the
-			// context makes it, not in a name that has the word.
-			// A short answer's country is given by a demonym ("Australia"
-			// by "an Australian businessman"); a sentence's is not ("born in
-			// the United States" by "an American musician").
-			if (ctx[f] || cs.refFeats[f] || st.residue && cs.countryFeats[f]) && !(st.comps[f] && !cs.comps[f]) {
+			if ctx[f] || cs.refFeats[f] {
 				if isEcho {
 					echoFound++
 				} else {
@@ -563,51 +450,28 @@ func hasQuantity(sp *span, q quantity) bool {
 	return sameValue && !unitSeen
 }
 
-// missingName returns the first name of the statement that the best-matching
-// sentence does not mention. A swapped name (Michigan for Minnesota, NBC for
-// Fox) is the commonest hallucination that still shares most words with the
-// context, and a relation between two names is only backed by a sentence
-// that names both. A name the question gives may also be in a neighbouring
-// sentence, where a pronoun of the best one is usually spelled out.
-//
-// A statement that restates a wh-question around its answer ("The CEO of
-// Facebook in 2021 is Mark Zuckerberg", see restates) takes the
-// question's names as given: what it adds is the answer. Such a name may
-// then be in a sentence that continues the matching one (inWindow), or
-// nowhere in the contexts at all (Q2 of "Tesla's revenue in Q2 2020"
-// against a report dated July 2020): a context that never mentions a
-// premise does not contradict it. A name the contexts give elsewhere,
-// about something else, is still missing.
-func missingName(st, question, best *span, all []*span) (string, bool) {
-	restating := restates(st, question)
-	candidates := question != nil && factsOf(question).alternatives
+// missingName returns the first name of the statement that the
+// best-matching sentence does not mention. A swapped name (Michigan for
+// Minnesota, NBC for Fox) is the commonest hallucination that still shares
+// most words with the context, and a relation between two names is only
+// backed by a sentence that names both. A name the question gives is a
+// premise of the statement: it may be left out of the sentence when it is
+// not the head of its name ("J. Robert" of "J. Robert Oppenheimer"), or
+// when the sentence refers to it by a pronoun and a neighbour spells it
+// out.
+func missingName(st, question, best *span) (string, bool) {
 	for _, n := range st.names {
-		if best.feats[n.feat] || implies(best, n.feat) {
+		if best.feats[n.feat] || best.refFeats[n.feat] {
 			continue
 		}
-		if question != nil && question.feats[n.feat] && !candidates {
-			// When the matching sentence refers to someone by a
-			// pronoun ("He is the lead singer..."), the name is
-			// spelled out in the sentence before or after it.
+		if question != nil && question.feats[n.feat] {
 			if !n.head || best.pronoun && nearby(best, n.feat) {
-				continue
-			}
-			if restating && (inWindow(best, n.feat) || !anyHas(all, n.feat)) {
 				continue
 			}
 		}
 		return n.text, true
 	}
 	return "", false
-}
-
-func anyHas(sents []*span, f string) bool {
-	for _, cs := range sents {
-		if cs.feats[f] {
-			return true
-		}
-	}
-	return false
 }
 
 // clip shortens a quote for a reason line; the full sentence is in the
@@ -662,7 +526,7 @@ func setReferent(sp *span) {
 	if name == "" {
 		return
 	}
-	sp.ref, sp.refFeats, sp.refOfPrev = name, wordFeats(name), p == sp.prev
+	sp.ref, sp.refFeats = name, wordFeats(name)
 }
 
 // wordFeats are the "w:" features of the words of a name as written
@@ -754,8 +618,8 @@ func subjectPronoun(text string) bool {
 }
 
 var (
-	subjectPronouns     = setOf("he", "she", "it", "they")
-	openingPrepositions = setOf("in", "on", "at", "after", "before", "during", "since", "by", "from", "until", "later", "then", "today", "now", "currently")
+	subjectPronouns     = wordSet("subject_pronouns")
+	openingPrepositions = wordSet("opening_prepositions")
 )
 
 // openingName is the name a sentence opens on, its words as written
@@ -789,147 +653,22 @@ func openingName(text string) string {
 	return strings.Join(out, " ")
 }
 
-// withReferent is a context sentence with the name its pronoun stands for
-// and the countries of its demonyms, for the test that a name is written
-// as one.
+// withReferent is a context sentence with the name its pronoun stands
+// for, for the test that a name is written as one.
 func withReferent(sp *span) string {
-	if sp.ref == "" && sp.countries == "" {
+	if sp.ref == "" {
 		return sp.text
 	}
-	return sp.ref + " " + sp.countries + " " + sp.text
+	return sp.ref + " " + sp.text
 }
 
-// implies reports whether a context sentence names what it does not
-// write: the name its pronoun stands for, or a country its demonyms name
-// (the name detector's test; coverage counts only the referent).
-func implies(cs *span, f string) bool {
-	return cs.refFeats[f] || cs.countryFeats[f]
+// participle: a word that reads as a past participle (born, located,
+// founded, written).
+func participle(w string) bool {
+	return strings.HasSuffix(w, "ed") && len(w) > 4 || irregularParticiples[w]
 }
 
-// setCountries sets the countries a context sentence's demonyms name
-// (American, Scottish-Australian): a lexical judge should not call "from
-// Australia" unsupported against "an Australian businessman".
-func setCountries(sp *span) {
-	if sp.hasHan {
-		return
-	}
-	var names []string
-	for _, w := range strings.Fields(sp.text) {
-		t := strings.Trim(w, ",.;:()\"'")
-		if !capitalised(t) || languageLabel(w) {
-			continue // "(Italian: Onorata Società)" names a language
-		}
-		for _, part := range strings.Split(t, "-") {
-			for _, n := range demonymCountryNames[strings.ToLower(part)] {
-				names = append(names, n)
-			}
-		}
-	}
-	if len(names) == 0 {
-		return
-	}
-	sp.countries = strings.Join(names, " ")
-	sp.countryFeats = wordFeats(sp.countries)
-}
+var irregularParticiples = wordSet("irregular_participles")
 
-// setPlaces adds to a sentence's countries the region its chunk places a
-// place it names in: after "… is an urban park in the Eminönü district
-// of Istanbul, Turkey", "one of the open Greek schools in Istanbul"
-// names Turkey too, for a short answer's coverage and the name detector
-// (as a demonym names its country). What the chunk writes is the only
-// source: "in Place, Region", Place and Region capitalised, the Region
-// ending at a punctuation mark or a lowercase word.
-func setPlaces(sents []*span) {
-	var in map[string]string // a place's last word feature -> its region as written
-	for _, sp := range sents {
-		if len(in) >= maxPlaces {
-			break
-		}
-		if sp.hasHan || !commaBeforeCapital(sp.text) {
-			continue // the common case, read without lexing the sentence again
-		}
-		lx := lexemes(stripMarkup(sp.text))
-		for k := 0; k+3 < len(lx); k++ {
-			if lx[k].kind != 'w' || !placePrepositions[lx[k].text] || !lx[k+1].capital {
-				continue
-			}
-			p := k + 1
-			for p+1 < len(lx) && lx[p+1].capital && p-k < 3 {
-				p++
-			}
-			if p+2 >= len(lx) || lx[p+1].text != "," || !lx[p+2].capital {
-				continue
-			}
-			r := p + 2
-			for r+1 < len(lx) && lx[r+1].capital && r-p < 4 {
-				r++
-			}
-			// The region ends the phrase: at a mark or the text's end.
-			// "In Paris, Ann Lee founded a bakery" puts no Paris in Ann
-			// Lee, and "in Leeds, Hull and York" is a list of places.
-			if r+1 < len(lx) && lx[r+1].kind != 'p' {
-				continue
-			}
-			var region []string
-			for _, l := range lx[p+2 : r+1] {
-				region = append(region, l.orig)
-			}
-			if in == nil {
-				in = map[string]string{}
-			}
-			in["w:"+stem(lx[p].text)] = strings.Join(region, " ")
-			k = r
-		}
-	}
-	if len(in) == 0 {
-		return
-	}
-	// Each sentence once, its places looked up: a chunk of thousands of
-	// sentences and places stays linear. A place counts where it is a
-	// name ("Reading"), not a word ("reading").
-	for _, sp := range sents {
-		var added []string
-		for _, n := range sp.names {
-			region, ok := in[n.feat]
-			if !ok || slices.Contains(added, region) || strings.Contains(sp.countries, region) || hasAll(sp.feats, wordFeats(region)) {
-				continue
-			}
-			added = append(added, region)
-		}
-		if len(added) == 0 {
-			continue
-		}
-		sort.Strings(added) // one order, whatever the names' order
-		sp.countries = strings.TrimSpace(sp.countries + " " + strings.Join(added, " "))
-		sp.countryFeats = wordFeats(sp.countries)
-	}
-}
-
-// maxPlaces bounds the places one chunk may teach setPlaces.
-const maxPlaces = 256
-
-// commaBeforeCapital reports whether the text has ", " followed by an
-// uppercase letter: setPlaces's "in Place, Region" needs one.
-func commaBeforeCapital(text string) bool {
-	for i := 0; ; {
-		k := strings.Index(text[i:], ", ")
-		if k < 0 {
-			return false
-		}
-		i += k + 2
-		if r, _ := utf8.DecodeRuneInString(text[i:]); unicode.IsUpper(r) {
-			return true
-		}
-	}
-}
-
-var placePrepositions = setOf("in", "of", "from", "near", "at")
-
-func hasAll(m, sub map[string]bool) bool {
-	for f := range sub {
-		if !m[f] {
-			return false
-		}
-	}
-	return true
-}
+// englishDeterminers open a noun phrase.
+var englishDeterminers = wordSet("english_determiners")

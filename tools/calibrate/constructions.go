@@ -1,23 +1,11 @@
-package offline
+package calibrate
 
 import (
-	"encoding/csv"
-	"errors"
-	"fmt"
-	"io"
-	"math"
-	"os"
-	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
 )
-
-// BlindSpots is the offline banner's pointer to where the judge is blind,
-// in the README's calibration section.
-const BlindSpots = "blind to paraphrase: README#offline-judge-calibration"
 
 // Construction is how a calibration pair's answers are phrased. The same
 // labelled answer can reach the judge as a bare entity, in a frame ("答案是X。",
@@ -692,397 +680,32 @@ func isNumberWord(a string) bool {
 	return ok
 }
 
-// SetRow is one construction of a set measured by the offline
-// calibration, with its target and whether the thresholds were chosen on
-// it (tuned) or not (held out).
-type SetRow struct {
-	Construction Construction
-	Tuned        bool
-	Target       float64 // 0: reported without a target
-	// Read: not tuned, but rules of the judge were written from its
-	// failures, so it is no clean held-out figure (HaluEval declarative).
-	Read bool
-}
+// interrogatives are replaced by the answer to turn a question into a
+// statement, longest first (什么时候 before 什么).
+var interrogatives = []string{"哪一年", "哪年", "什么时候", "是多少", "有多少", "多少", "是哪个", "是哪里", "在哪里", "在哪", "是什么", "是谁", "哪个", "哪里", "什么", "谁", "哪", "几"}
 
-// OfflineSet is a dataset of the offline calibration and the
-// constructions it is measured under. Required sets must be present under
-// --datasets; the others are skipped, and said to be, when they are not.
-type OfflineSet struct {
-	Name     string
-	Path     string // relative to the datasets directory
-	Required bool
-	Load     func(path string) ([]Pair, error)
-	Rows     []SetRow
-	// Previous is the set's pairwise accuracy in its tuned construction
-	// before the constructions were measured (0: not measured then); no
-	// change to the judge may bring it below.
-	Previous float64
-}
-
-// OfflineSets are the datasets of the offline calibration. The thresholds
-// are chosen on the tuned rows only; the held-out rows show what the judge
-// does on phrasings and data it was not tuned on.
-var OfflineSets = []OfflineSet{
-	{Name: "halueval/qa_one-turn", Path: "halueval/qa_one-turn_data.jsonl", Required: true, Load: LoadHaluEval, Previous: 0.923,
-		Rows: []SetRow{{Given, true, 0.93, false}, {Declarative, false, 0.93, true}, {Framed, false, 0.93, false}}},
-	{Name: "wikieval_sample10", Path: "wikieval_sample10/WikiEval_samples_10.jsonl", Required: true, Load: LoadWikiEval, Previous: 1.0,
-		Rows: []SetRow{{Given, true, 1.0, false}}},
-	{Name: "wikieval_pairwise/ff", Path: "wikieval_pairwise/ff.csv", Load: LoadWikiEvalPairwise,
-		Rows: []SetRow{{Given, false, 0.95, false}}},
-	{Name: "rgb/zh_fact", Path: "rgb/zh_fact.jsonl", Required: true, Load: LoadRGBFact, Previous: 0.965,
-		Rows: []SetRow{{Declarative, true, 0.95, false}, {Framed, false, 0.95, false}, {Bare, false, 0.95, false}}},
-	{Name: "rgb/en_fact", Path: "rgb/en_fact.jsonl", Load: LoadRGBFact,
-		Rows: []SetRow{{Declarative, true, 0.95, false}, {Framed, false, 0.95, false}, {Bare, false, 0.95, false}}},
-}
-
-// SampleSet is a dataset labelled per answer rather than per pair.
-type SampleSet struct {
-	Name string
-	Path string
-	Load func(path string) ([]LabelledAnswer, error)
-}
-
-// LabelledAnswer is one answer with a human faithfulness label.
-type LabelledAnswer struct {
-	Question string
-	Contexts []string
-	Answer   string
-	Faithful bool
-}
-
-// OfflineSampleSets are measured at sample level, with no target: they
-// show where a lexical judge is blind.
-var OfflineSampleSets = []SampleSet{
-	{Name: "faithbench", Path: "faithbench/FaithBench.csv", Load: LoadFaithBench},
-}
-
-// CalibrationRow is one row of the offline calibration table.
-type CalibrationRow struct {
-	Construction Construction
-	Tuned, Read  bool
-	PairResult
-	Previous float64
-}
-
-// SampleResult is a judge's agreement with per-answer labels: balanced
-// accuracy of its own verdict (faithful when every statement is
-// supported) and ROC-AUC of its faithfulness score.
-type SampleResult struct {
-	Dataset                  string
-	Answers, Faithful        int
-	NoStatements             int
-	BalancedAccuracy, ROCAUC float64
-}
-
-// OfflineReport is the whole offline calibration.
-type OfflineReport struct {
-	Rows    []CalibrationRow
-	Samples []SampleResult
-	Skipped []string // optional sets not found, with why
-}
-
-// Missed are the rows below their target or below the set's previous
-// figure.
-func (r OfflineReport) Missed() []CalibrationRow {
-	var out []CalibrationRow
-	for _, row := range r.Rows {
-		if row.Target > 0 && !row.Passed() || row.Tuned && row.Previous > 0 && row.Accuracy < row.Previous-1e-9 {
-			out = append(out, row)
-		}
-	}
-	return out
-}
-
-// CalibrateOffline measures every offline set under every construction of
-// its rows, and the sample-level sets, on the first limit pairs or answers
-// of each (all: 0).
-func CalibrateOffline(dir string, limit int) (OfflineReport, error) {
-	var rep OfflineReport
-	for _, set := range OfflineSets {
-		path := filepath.Join(dir, set.Path)
-		pairs, err := set.Load(path)
-		if err != nil {
-			if !set.Required && errors.Is(err, errNotFound) {
-				rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s: %s not found", set.Name, path))
-				continue
+// StateAnswer turns a Chinese question and an answer into a declarative
+// sentence: 澳大利亚的首都在哪 + 堪培拉 -> 澳大利亚的首都在堪培拉. A question
+// without an interrogative word becomes "<question>是<answer>".
+func StateAnswer(query, answer string) string {
+	q := strings.TrimRight(strings.TrimSpace(query), "？?。 ")
+	for _, w := range interrogatives {
+		if i := strings.Index(q, w); i >= 0 {
+			repl := answer
+			switch w {
+			case "是多少", "是哪个", "是哪里", "是什么", "是谁":
+				repl = "是" + answer
+			case "有多少":
+				repl = "有" + answer
+			case "在哪里", "在哪":
+				repl = "在" + answer
+			case "什么时候":
+				repl = "于" + answer
+			case "哪一年", "哪年":
+				repl = strings.TrimSuffix(answer, "年") + "年"
 			}
-			return rep, err
-		}
-		if limit > 0 && limit < len(pairs) {
-			pairs = pairs[:limit]
-		}
-		for _, row := range set.Rows {
-			cs := make([]Pair, len(pairs))
-			for i, p := range pairs {
-				cs[i] = Construct(p, row.Construction)
-			}
-			r := PairwiseAccuracy(set.Name, cs)
-			r.Target = row.Target
-			cr := CalibrationRow{Construction: row.Construction, Tuned: row.Tuned, Read: row.Read, PairResult: r}
-			if row.Tuned {
-				cr.Previous = set.Previous
-			}
-			rep.Rows = append(rep.Rows, cr)
+			return q[:i] + repl + q[i+len(w):] + "。"
 		}
 	}
-	for _, ss := range OfflineSampleSets {
-		path := filepath.Join(dir, ss.Path)
-		answers, err := ss.Load(path)
-		if err != nil {
-			if errors.Is(err, errNotFound) {
-				rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s: %s not found", ss.Name, path))
-				continue
-			}
-			return rep, err
-		}
-		if limit > 0 && limit < len(answers) {
-			answers = answers[:limit]
-		}
-		rep.Samples = append(rep.Samples, SampleAgreement(ss.Name, answers))
-	}
-	return rep, nil
-}
-
-// SampleAgreement scores each answer and compares the verdicts and scores
-// with the labels. An answer without statements scores 0: the judge has
-// no evidence that it is faithful.
-func SampleAgreement(name string, answers []LabelledAnswer) SampleResult {
-	r := SampleResult{Dataset: name, Answers: len(answers)}
-	type scored struct {
-		score float64
-		pos   bool
-	}
-	all := make([]scored, len(answers))
-	var tp, tn, pos, neg int
-	for i, a := range answers {
-		s, ok := Faithfulness(a.Question, a.Answer, a.Contexts)
-		if !ok {
-			r.NoStatements++
-			s = 0
-		}
-		all[i] = scored{s, a.Faithful}
-		verdict := ok && s >= 1-1e-9
-		if a.Faithful {
-			pos++
-			if verdict {
-				tp++
-			}
-		} else {
-			neg++
-			if !verdict {
-				tn++
-			}
-		}
-	}
-	r.Faithful = pos
-	if pos > 0 && neg > 0 {
-		r.BalancedAccuracy = (float64(tp)/float64(pos) + float64(tn)/float64(neg)) / 2
-		// ROC-AUC as the probability that a faithful answer outscores an
-		// unfaithful one, ties half (Mann-Whitney), from the ranks.
-		sort.Slice(all, func(i, j int) bool { return all[i].score < all[j].score })
-		var rankSum float64
-		for i := 0; i < len(all); {
-			j := i
-			for j < len(all) && all[j].score == all[i].score {
-				j++
-			}
-			mid := float64(i+j+1) / 2 // 1-based mean rank of the tie group
-			for k := i; k < j; k++ {
-				if all[k].pos {
-					rankSum += mid
-				}
-			}
-			i = j
-		}
-		r.ROCAUC = (rankSum - float64(pos)*float64(pos+1)/2) / (float64(pos) * float64(neg))
-	}
-	return r
-}
-
-// WriteReport writes the offline calibration as the README's tables.
-func WriteReport(w io.Writer, rep OfflineReport) error {
-	var b strings.Builder
-	b.WriteString("| judge | dataset | construction | role | pairs | accuracy | target | wins | ties | losses | no statements |\n")
-	b.WriteString("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
-	for _, r := range rep.Rows {
-		role := "held out"
-		switch {
-		case r.Tuned:
-			role = "tuned"
-		case r.Read:
-			role = "read" // rules written from its failures, thresholds not tuned on it
-		}
-		target := "-"
-		if r.Target > 0 {
-			mark := "ok"
-			if !r.Passed() {
-				mark = "MISSED"
-			}
-			target = fmt.Sprintf("%.2f (%s)", r.Target, mark)
-		}
-		if r.Previous > 0 && r.Accuracy < r.Previous-1e-9 {
-			target += fmt.Sprintf(", below the previous %.3f", r.Previous)
-		}
-		fmt.Fprintf(&b, "| offline (lexical) | %s | %s | %s | %d | %.3f | %s | %d | %d | %d | %d |\n",
-			r.Dataset, r.Construction, role, r.Pairs, r.Accuracy, target, r.Wins, r.Ties, r.Losses, r.Undefined)
-	}
-	if len(rep.Samples) > 0 {
-		b.WriteString("\n| judge | dataset | answers | faithful (label) | no statements | balanced accuracy | ROC-AUC |\n")
-		b.WriteString("|---|---|---:|---:|---:|---:|---:|\n")
-		for _, s := range rep.Samples {
-			fmt.Fprintf(&b, "| offline (lexical) | %s | %d | %d | %d | %.3f | %.3f |\n",
-				s.Dataset, s.Answers, s.Faithful, s.NoStatements, s.BalancedAccuracy, s.ROCAUC)
-		}
-	}
-	for _, s := range rep.Skipped {
-		fmt.Fprintf(&b, "\nskipped: %s\n", s)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// errNotFound marks a calibration file that is absent, as opposed to
-// malformed: an optional set that is absent is skipped, a malformed one
-// is an error.
-var errNotFound = errors.New("not found")
-
-func openData(path string) (*os.File, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("calibration data: %w: %w (is --datasets pointing at the shared datasets directory?)", errNotFound, err)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("calibration data: %w", err)
-	}
-	return f, nil
-}
-
-func readCSV(path string) ([]map[string]string, error) {
-	f, err := openData(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(rows) == 0 {
-		return nil, fmt.Errorf("%s: no header", path)
-	}
-	var out []map[string]string
-	for _, r := range rows[1:] {
-		m := map[string]string{}
-		for i, h := range rows[0] {
-			if i < len(r) {
-				m[h] = r[i]
-			}
-		}
-		out = append(out, m)
-	}
-	return out, nil
-}
-
-// LoadWikiEvalPairwise reads the 50 WikiEval faithfulness pairs of ff.csv
-// (rows i and i+50 are one question's two answers, in no fixed order).
-// Its label column is only the slot, so the grounded answer is recovered
-// from ar.csv beside it: the answer-relevance file pairs each question's
-// grounded answer with a poor one, so of the two ff answers the grounded
-// one is the one ar.csv also has. The match is by word overlap, since a
-// few answers differ in whitespace or a character; a pair where neither
-// answer matches clearly is left out.
-func LoadWikiEvalPairwise(path string) ([]Pair, error) {
-	ff, err := readCSV(path)
-	if err != nil {
-		return nil, err
-	}
-	arPath := filepath.Join(filepath.Dir(path), "ar.csv")
-	ar, err := readCSV(arPath)
-	if err != nil {
-		return nil, err
-	}
-	if len(ff)%2 != 0 {
-		return nil, fmt.Errorf("%s: %d rows, want two per question", path, len(ff))
-	}
-	grounded := map[string][]string{}
-	for _, r := range ar {
-		q := strings.TrimSpace(r["question"])
-		grounded[q] = append(grounded[q], r["answer"])
-	}
-	half := len(ff) / 2
-	var out []Pair
-	for i := 0; i < half; i++ {
-		a, b := ff[i], ff[i+half]
-		q := strings.TrimSpace(a["question"])
-		if q != strings.TrimSpace(b["question"]) {
-			return nil, fmt.Errorf("%s: rows %d and %d are not the same question", path, i+2, i+half+2)
-		}
-		sa, sb := bestDice(a["answer"], grounded[q]), bestDice(b["answer"], grounded[q])
-		ctx := strings.ReplaceAll(a["context"], `\n`, "\n")
-		p := Pair{Question: q, Contexts: []string{ctx}}
-		switch {
-		case sa >= 0.95 && sa-sb >= 0.05:
-			p.Faithful, p.Unfaith = a["answer"], b["answer"]
-		case sb >= 0.95 && sb-sa >= 0.05:
-			p.Faithful, p.Unfaith = b["answer"], a["answer"]
-		default:
-			continue
-		}
-		out = append(out, p)
-	}
-	return out, nil
-}
-
-// bestDice is the highest Dice coefficient of s's word multiset with any
-// of the candidates'.
-func bestDice(s string, cands []string) float64 {
-	best := 0.0
-	ws := wordCounts(s)
-	for _, c := range cands {
-		wc := wordCounts(c)
-		shared, n := 0, 0
-		for w, k := range ws {
-			shared += min(k, wc[w])
-			n += k
-		}
-		for _, k := range wc {
-			n += k
-		}
-		if n > 0 {
-			best = math.Max(best, 2*float64(shared)/float64(n))
-		}
-	}
-	return best
-}
-
-func wordCounts(s string) map[string]int {
-	m := map[string]int{}
-	for _, w := range strings.Fields(strings.ReplaceAll(s, `\n`, " ")) {
-		m[strings.ToLower(w)]++
-	}
-	return m
-}
-
-// LoadFaithBench reads FaithBench's summaries against their sources. An
-// answer is faithful when its worst annotation is Consistent or Benign
-// (FaithBench's own binary reading); Questionable and Unwanted are not.
-func LoadFaithBench(path string) ([]LabelledAnswer, error) {
-	rows, err := readCSV(path)
-	if err != nil {
-		return nil, err
-	}
-	var out []LabelledAnswer
-	for i, r := range rows {
-		label := strings.TrimSpace(r["worst-label"])
-		var faithful bool
-		switch label {
-		case "Consistent", "Benign":
-			faithful = true
-		case "Questionable", "Unwanted":
-		default:
-			return nil, fmt.Errorf("%s:%d: worst-label %q is none of Consistent, Benign, Questionable, Unwanted", path, i+2, label)
-		}
-		out = append(out, LabelledAnswer{Contexts: []string{r["source"]}, Answer: r["summary"], Faithful: faithful})
-	}
-	return out, nil
+	return q + "是" + answer + "。"
 }

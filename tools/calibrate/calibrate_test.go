@@ -1,4 +1,4 @@
-package offline
+package calibrate
 
 import (
 	"os"
@@ -71,8 +71,8 @@ func TestLoadersReportBadInput(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Calibrate(filepath.Join(dir, "absent")); err == nil || !strings.Contains(err.Error(), "--datasets") {
-		t.Errorf("Calibrate on a missing directory: err = %v, want a hint about --datasets", err)
+	if _, err := Offline(filepath.Join(dir, "absent"), 0); err == nil || !strings.Contains(err.Error(), "--datasets") {
+		t.Errorf("Offline on a missing directory: err = %v, want a hint about --datasets", err)
 	}
 }
 
@@ -172,5 +172,9 @@ func TestStateAnswerEnglish(t *testing.T) {
 		if got := StateAnswerEnglish(tt.q, tt.a); got != tt.want {
 			t.Errorf("StateAnswerEnglish(%q, %q)\n got %q\nwant %q", tt.q, tt.a, got, tt.want)
 		}
+	}
+	// An opening phrase before the comma is no subject.
+	if got := StateAnswerEnglish("In Paris, was Ann Lee the winner?", "yes"); strings.HasPrefix(got, "Yes, In") {
+		t.Errorf("StateAnswerEnglish moved the auxiliary after an opening phrase: %q", got)
 	}
 }

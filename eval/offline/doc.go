@@ -1,0 +1,108 @@
+/*
+Package offline is the offline lexical judge: a deterministic judge that
+needs no endpoint, no model file and no network, and the default when no
+endpoint is set. It is a free first pass, honest about being lexical: its
+JudgeInfo names it "offline (lexical)" wherever results are shown, and what
+it cannot know (paraphrase, a real answer relevancy) it reports as
+unsupported rather than guessing.
+
+# Algorithm
+
+Analysis (analyze.go). A text is stripped of control sequences, Markdown,
+citation markers and answer frames ("答案是X。": X is read) and cut
+into clauses at commas, semicolons and colons. Each text becomes a span of
+features:
+
+	h:  Chinese character bigrams without particles    "纳税人" -> h:纳税 h:税人
+	u:  Chinese content characters (short statements)  u:纳 u:税 u:人
+	w:  English word stems, stop words left out       "located" -> w:locat
+	n:  numbers, with the unit after them (天, %, days), months and weekdays
+	    as quantities of their own, and the key of the field they are in
+
+with its clauses (for the negation detector), its quantities (for the number
+detector) and its names, the capitalised English words that do not open it
+(for the name detector).
+
+Statements (split.go, normalize.go). An answer is split into sentences by the
+Unicode sentence rules (UAX #29), then at semicolons and line breaks; a
+Chinese sentence also at its commas, with short or subordinate clauses
+(转为一般纳税人后, 根据公司制度) merged into the clause that asserts; an
+English one at ", and"/", but"... when both sides are claims of their own.
+A bare yes or no is the question's proposition affirmed or denied.
+
+Context sentences (support.go, structured.go). Each retrieved chunk is split
+the same way; a sentence whose subject is a pronoun ("In 2007, he was...")
+or a description ("The mall is...") carries the name the sentence before it
+opens on. A structured chunk (Key: value records, Markdown tables, Q:/A:
+FAQs) adds each record as one more sentence, so a statement that joins two
+fields of one record is covered, and one that joins two records is not.
+
+The support test (support.go), of one statement against the sentences:
+
+ 1. coverage: the weighted share of the statement's features one sentence
+    has (a pronoun's name counts as written). Features the question also
+    has weigh QuestionEchoWeight: repeating the question proves nothing.
+    Short Chinese statements are measured on characters.
+ 2. negation: a clause of the best sentence (or, when it does not cover
+    the statement, of any sentence) that negates what an aligned clause
+    of the statement affirms, or the reverse, is a conflict. Bounds (不超过,
+    "no more than") and words that only look negated (不断, 非常) are no
+    negation.
+ 3. numbers: a quantity of the statement that the best sentence gives with
+    the same unit and another value is a conflict; when the statement is
+    otherwise covered, a quantity no sentence gives is one too.
+ 4. names: a covered statement whose names the sentence does not mention
+    (a swapped Michigan for Minnesota), or whose multi-word names it does
+    not write as one ("Rainbow Estate" from "Rainbow Terrace ... Lullwater
+    Estate"), or whose sentence has its names and none of what it claims
+    of them, is not supported. A name the question gives may be spelled
+    out in a neighbour of a sentence that refers to it by a pronoun.
+ 5. supported when coverage >= SupportThreshold and no detector fires.
+
+For example:
+
+	statement  "Polaris is based in Michigan, USA."     content: Polaris, based, Michigan, USA
+	sentence   "Polaris is based in Roseau, Minnesota, USA."
+	coverage   3 of 4 = 0.75 >= 0.67, but the name Michigan is not there
+	verdict    0: unsupported name
+
+A statement that restates a wh-question around its answer ("The CEO of X in
+2021 is A." for "Who is the CEO of X in 2021?") that fails the test on
+coverage or names is tested once more on what it adds (restate.go): its
+residual ("A"), as a short answer, in a sentence that names one of the
+question's things.
+
+A denial ("no" to a yes/no question) is supported when a detector fires
+on a sentence that covers the proposition: the context contradicts it.
+Silence supports no denial.
+
+# Metrics
+
+Faithfulness: supported statements over statements. Context recall:
+the reference's statements attributed by the same test. Context precision
+(and utilization): a chunk is useful when it supports a statement of the
+reference (the answer). Factual correctness: the test both ways between
+answer and reference. Answer relevancy: no questions are generated; the
+score is the cosine of the answer's and the question's embeddings, 0 for a
+noncommittal answer. Noise sensitivity is not computed.
+
+# Embeddings, entities, word lists
+
+Embeddings (embed.go): L2-normalised hashed vectors of English stems and
+their character trigrams, Chinese characters and bigrams, and numbers; stop
+words left out. Entities (entities.go): dates, times, amounts, numbered
+things, quoted titles, acronyms, capitalised runs and Chinese names by their
+suffixes, found by surface patterns.
+
+Word lists (lexicon.go) are the files of words/, embedded: stop words,
+negation markers and the words that only look negated, frames, units.
+
+# What it does not do
+
+It reads no question template: no rule knows a
+benchmark's question shapes (same nationality, born first, member counts),
+and it shares no code with the constructions that phrase the answers it is
+calibrated on (tools/calibrate). A rule is added only if it raises a
+held-out row of that calibration.
+*/
+package offline
