@@ -28,13 +28,12 @@ func SplitReasoning(content string) (answer, reasoning string, cut bool) {
 	if !strings.Contains(content, "<") {
 		return content, "", false
 	}
-	lower := strings.ToLower(content)
 	var parts []string
 	var b strings.Builder
 	pos := 0
 	for pos < len(content) {
 		// The next opening or closing tag of any name.
-		at, name, closing := nextTag(lower, pos)
+		at, name, closing := nextTag(content, pos)
 		if at < 0 {
 			b.WriteString(content[pos:])
 			break
@@ -51,7 +50,7 @@ func SplitReasoning(content string) (answer, reasoning string, cut bool) {
 		}
 		b.WriteString(content[pos:at])
 		closeTag := "</" + name + ">"
-		end := strings.Index(lower[tagEnd:], closeTag)
+		end := indexFold(content[tagEnd:], closeTag)
 		if end < 0 {
 			parts = append(parts, strings.TrimSpace(content[tagEnd:]))
 			cut = true
@@ -74,26 +73,42 @@ func SplitReasoning(content string) (answer, reasoning string, cut bool) {
 }
 
 // nextTag finds the first <name> or </name> of a reasoning tag at or after
-// pos in lower (the content in lower case).
-func nextTag(lower string, pos int) (at int, name string, closing bool) {
-	at = -1
-	for i := pos; i < len(lower); {
-		k := strings.IndexByte(lower[i:], '<')
+// pos, in any case. Offsets are the content's own: the content is never
+// case-folded whole, which changes the length of invalid UTF-8.
+func nextTag(content string, pos int) (at int, name string, closing bool) {
+	for i := pos; i < len(content); {
+		k := strings.IndexByte(content[i:], '<')
 		if k < 0 {
 			return -1, "", false
 		}
 		i += k
-		rest := lower[i+1:]
+		rest := content[i+1:]
 		cl := strings.HasPrefix(rest, "/")
 		if cl {
 			rest = rest[1:]
 		}
 		for _, t := range reasoningTags {
-			if strings.HasPrefix(rest, t+">") {
+			if len(rest) > len(t) && strings.EqualFold(rest[:len(t)], t) && rest[len(t)] == '>' {
 				return i, t, cl
 			}
 		}
 		i++
 	}
-	return at, "", false
+	return -1, "", false
+}
+
+// indexFold is strings.Index of an ASCII tag, in any case.
+func indexFold(s, tag string) int {
+	for i := 0; i+len(tag) <= len(s); {
+		k := strings.IndexByte(s[i:], '<')
+		if k < 0 {
+			return -1
+		}
+		i += k
+		if i+len(tag) <= len(s) && strings.EqualFold(s[i:i+len(tag)], tag) {
+			return i
+		}
+		i++
+	}
+	return -1
 }
