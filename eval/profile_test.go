@@ -78,7 +78,7 @@ func TestSplitReasoning(t *testing.T) {
 		{"<think>cut short {", "", "cut short {", true},
 		{"x < y and <b>bold</b>", "x < y and <b>bold</b>", "", false},
 		{"\xa6<think>", "\xa6", "", true},
-		{"\xa6<THINK>r\xa6</Think>{}", "{}", "r\xa6", false},
+		{"\xa6<THINK>r\xa6</Think>{}", "\xa6{}", "r\xa6", false},
 	}
 	for _, tt := range tests {
 		a, r, c := SplitReasoning(tt.in)
