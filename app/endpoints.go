@@ -77,18 +77,7 @@ func RememberEndpoint(db, baseURL, model string, p eval.EndpointProfile) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	f, err := outfile.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(append(b, '\n')); err != nil {
-		f.Abort()
-		return err
-	}
-	return f.Commit()
+	return outfile.Write(path, append(b, '\n'))
 }
 
 // stampEndpoint records what the run knows of its endpoint with the run

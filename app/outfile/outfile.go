@@ -105,6 +105,23 @@ func (f *File) Abort() {
 // Path is the destination.
 func (f *File) Path() string { return f.path }
 
+// Write replaces path with data whole, as Create and Commit do, creating
+// its directory (owner-only) when it does not exist.
+func Write(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	f, err := Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
 // Reservation is a destination checked now and written later: a run's
 // --out is checked before the run (a typo must not cost it) but its
 // temporary file is created only when the run ends, so that a process

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -339,16 +338,5 @@ func saveProfile(path, name string, prof map[string]any, makeDefault bool) error
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	out, err := outfile.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := out.Write(append(b, '\n')); err != nil {
-		out.Abort()
-		return err
-	}
-	return out.Commit()
+	return outfile.Write(path, append(b, '\n'))
 }

@@ -248,16 +248,7 @@ func Oracle(r *Request) Reply {
 	case "faithfulness_statements":
 		return one(map[string]any{"statements": sentences(r.TaskText("answer"))})
 	case "faithfulness_verdicts":
-		items := []map[string]any{}
-		for _, st := range r.TaskItems("statement") {
-			k, ok := in(st, chunks...)
-			v := map[string]any{"statement": st, "reason": "no chunk states it", "verdict": 0, "chunk": nil, "quote": ""}
-			if ok {
-				v["reason"], v["verdict"], v["chunk"], v["quote"] = fmt.Sprintf("chunk %d states it", k), 1, k, strings.TrimSpace(st)
-			}
-			items = append(items, v)
-		}
-		return one(map[string]any{"statements": items})
+		return one(map[string]any{"statements": cited(r.TaskItems("statement"), "verdict", func(s string) (int, bool) { return in(s, chunks...) })})
 	case "answer_relevancy_question":
 		answer := r.TaskText("answer")
 		nc := 0
@@ -285,18 +276,24 @@ func Oracle(r *Request) Reply {
 		}
 		return one(map[string]any{"reason": "the chunk states none of it", "verdict": 0})
 	case "context_recall_classifications":
-		items := []map[string]any{}
-		for _, s := range sentences(r.TaskText("reference")) {
-			k, ok := in(s, chunks...)
-			v := map[string]any{"statement": s, "reason": "no chunk states it", "attributed": 0, "chunk": nil, "quote": ""}
-			if ok {
-				v["reason"], v["attributed"], v["chunk"], v["quote"] = fmt.Sprintf("chunk %d states it", k), 1, k, strings.TrimSpace(s)
-			}
-			items = append(items, v)
-		}
-		return one(map[string]any{"classifications": items})
+		return one(map[string]any{"classifications": cited(sentences(r.TaskText("reference")), "attributed", func(s string) (int, bool) { return in(s, chunks...) })})
 	}
 	return Generic(r)
+}
+
+// cited is the oracle's verdict on each statement, under the 0/1 field
+// named flag: 1 citing the chunk that states it, 0 when none does.
+func cited(statements []string, flag string, find func(string) (int, bool)) []map[string]any {
+	items := []map[string]any{}
+	for _, st := range statements {
+		k, ok := find(st)
+		v := map[string]any{"statement": st, "reason": "no chunk states it", flag: 0, "chunk": nil, "quote": ""}
+		if ok {
+			v["reason"], v[flag], v["chunk"], v["quote"] = fmt.Sprintf("chunk %d states it", k), 1, k, strings.TrimSpace(st)
+		}
+		items = append(items, v)
+	}
+	return items
 }
 
 // sentences splits a text at sentence ends (. ! ? and their full-width
