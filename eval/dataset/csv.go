@@ -1,6 +1,8 @@
 package dataset
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -12,77 +14,199 @@ import (
 )
 
 // readCSV reads a CSV file whose first row names the columns. Rows are
-// counted as records with the header as row 1 (a quoted cell may span lines).
-func readCSV(c *collector, r io.Reader, comma rune) error {
-	g := newCSVGate(c, r, comma)
-	cr := csv.NewReader(g)
-	cr.Comma = comma
-	cr.FieldsPerRecord = -1 // checked here, to make a short row skippable
-	cr.ReuseRecord = true
-	header, err := cr.Read()
-	if err == io.EOF {
-		return nil
+// counted as records with the header as row 1 (a quoted cell may span
+// lines). Each row is cut from the file by csvRows, which holds at most the
+// record limit, and parsed alone by encoding/csv.
+func readCSV(c *collector, br *bufio.Reader, comma rune) error {
+	rows := &csvRows{br: br, limit: c.limit}
+	if comma < 0x80 {
+		rows.comma = byte(comma)
 	}
-	if err != nil {
-		return csvError(c, 1, err, g.shift(cr.InputOffset()))
+	var src bytes.Reader
+	rb := bufio.NewReader(&src) // csv.NewReader takes it as is
+	var names []string
+	var idx [nFields]int
+	row := 0
+	for {
+		b, start, o, err := rows.next()
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
+		if b == nil && o == nil {
+			return nil
+		}
+		var rec []string
+		if o == nil {
+			src.Reset(b)
+			rb.Reset(&src)
+			cr := csv.NewReader(rb)
+			cr.Comma = comma
+			cr.FieldsPerRecord = -1 // checked here, to make a short row skippable
+			if rec, err = cr.Read(); err == io.EOF {
+				continue // an empty line
+			}
+		}
+		row++
+		if err != nil {
+			return csvError(c, row, err, start-1)
+		}
+		if names == nil {
+			if o != nil {
+				return &Error{File: c.name, Line: 1, Unit: unitRow, Msg: fmt.Sprintf(
+					"the header row is %d bytes (%s), over the limit of %s per record — is this a CSV file? Raise the limit with --max-record-bytes",
+					o.size, fmtSize(o.size), fmtSize(c.limit))}
+			}
+			if names, idx, err = c.csvHeader(rec); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := c.csvRow(row, rec, o, names, idx, comma); err != nil {
+			return err
+		}
 	}
-	if o, ok := g.oversize(cr.InputOffset()); ok {
-		return &Error{File: c.name, Line: 1, Unit: unitRow, Msg: fmt.Sprintf(
-			"the header row is %d bytes (%s), over the limit of %s per record — is this a CSV file? Raise the limit with --max-record-bytes",
-			o.size, fmtSize(o.size), fmtSize(c.limit))}
-	}
+}
+
+// csvHeader reads the header row: the column names and each field's column.
+func (c *collector) csvHeader(header []string) ([]string, [nFields]int, error) {
 	names := make([]string, len(header))
 	for i, h := range header {
 		if !utf8.ValidString(h) {
-			return &Error{File: c.name, Line: 1, Unit: unitRow, Msg: "the header " + utf8Error([]byte(h)).Error()}
+			return nil, [nFields]int{}, &Error{File: c.name, Line: 1, Unit: unitRow, Msg: "the header " + utf8Error([]byte(h)).Error()}
 		}
 		names[i] = strings.TrimSpace(h)
 	}
 	idx, err := c.cols.resolveHeader(c, names)
-	if err != nil {
-		return err
-	}
-	row := 1
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			return nil
-		}
-		row++
-		if err != nil {
-			return csvError(c, row, err, g.shift(cr.InputOffset()))
-		}
-		if o, ok := g.oversize(cr.InputOffset()); ok && len(rec) == 1 && rec[0] == "-" {
-			field := ""
-			if o.column < len(names) {
-				o.part = names[o.column]
-				for f := range nFields {
-					if idx[f] == o.column {
-						field = fieldNames[f]
-					}
+	return names, idx, err
+}
+
+// csvRow reads one row after the header: rec, or o for a row too big.
+func (c *collector) csvRow(row int, rec []string, o *oversized, names []string, idx [nFields]int, comma rune) error {
+	switch {
+	case o != nil:
+		field := ""
+		if o.column < len(names) {
+			o.part = names[o.column]
+			for f := range nFields {
+				if idx[f] == o.column {
+					field = fieldNames[f]
 				}
 			}
-			if err := c.bad(row, field, c.tooBig(o, "column")); err != nil {
-				return err
-			}
-			continue
 		}
-		if blankRow(rec) {
-			// Spreadsheets leave rows of empty cells at the end; they hold
-			// nothing to evaluate or lose.
-			continue
+		return c.bad(row, field, c.tooBig(*o, "column"))
+	case blankRow(rec):
+		// Spreadsheets leave rows of empty cells at the end; they hold
+		// nothing to evaluate or lose.
+		return nil
+	case len(rec) != len(names):
+		return c.bad(row, "", fmt.Sprintf("has %d cells but the header has %d — quote cells that contain %q, quotes or line breaks",
+			len(rec), len(names), string(comma)))
+	}
+	return c.fromCells(row, rec, names, idx)
+}
+
+// csvRows cuts a CSV file into rows: a row ends at a newline outside
+// quotes, that is after an even number of quotes in the row, as in any
+// CSV encoding/csv accepts (a quote elsewhere is an error it reports, on
+// the row as cut here). A row over the limit is measured as it streams by,
+// never held whole.
+type csvRows struct {
+	br    *bufio.Reader
+	limit int64
+	comma byte
+	line  int // lines read
+	buf   []byte
+}
+
+// next returns the next row with its line end and the line it starts on,
+// or o for a row over the limit; b and o are nil at the end of the file.
+func (r *csvRows) next() (b []byte, start int, o *oversized, err error) {
+	start = r.line + 1
+	r.buf = r.buf[:0]
+	quotes := 0
+	var z *csvSizer
+	for {
+		piece, err := r.br.ReadSlice('\n')
+		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+			return nil, 0, nil, err
 		}
-		if len(rec) != len(names) {
-			if err := c.bad(row, "", fmt.Sprintf("has %d cells but the header has %d — quote cells that contain %q, quotes or line breaks",
-				len(rec), len(names), string(comma))); err != nil {
-				return err
-			}
-			continue
+		quotes += bytes.Count(piece, []byte{'"'})
+		if z == nil && int64(len(r.buf)+len(piece)) > r.limit+2 { // +2: the row's "\r\n"
+			z = &csvSizer{comma: r.comma}
+			z.write(r.buf)
 		}
-		if err := c.fromCells(row, rec, names, idx); err != nil {
-			return err
+		if z != nil {
+			z.write(piece)
+		} else {
+			r.buf = appendHeld(r.buf, piece, r.limit)
+		}
+		if err == nil {
+			r.line++
+		}
+		if (err == nil && quotes%2 == 0) || err == io.EOF {
+			break
 		}
 	}
+	if z == nil && int64(len(bytes.TrimRight(r.buf, "\r\n"))) > r.limit {
+		z = &csvSizer{comma: r.comma}
+		z.write(r.buf)
+	}
+	if z != nil {
+		o := z.finish()
+		o.line, o.truncated = start, quotes%2 == 1
+		return nil, start, &o, nil
+	}
+	if len(r.buf) == 0 {
+		return nil, start, nil, nil
+	}
+	return r.buf, start, nil, nil
+}
+
+// csvSizer measures the cells of a row over the limit as it streams by,
+// to tell which column holds most of it.
+type csvSizer struct {
+	comma           byte
+	inQuote         bool
+	size, cellStart int64
+	cell, best      int
+	bestSize        int64
+	last2           [2]byte
+}
+
+func (z *csvSizer) write(p []byte) {
+	for i, b := range p {
+		switch {
+		case b == '"':
+			z.inQuote = !z.inQuote
+		case b == z.comma && !z.inQuote:
+			z.endCell(z.size + int64(i))
+		}
+	}
+	z.size += int64(len(p))
+	for _, b := range p[max(len(p)-2, 0):] {
+		z.last2 = [2]byte{z.last2[1], b}
+	}
+}
+
+// endCell ends the cell before the comma at offset at.
+func (z *csvSizer) endCell(at int64) {
+	if size := at - z.cellStart; size > z.bestSize {
+		z.best, z.bestSize = z.cell, size
+	}
+	z.cell++
+	z.cellStart = at + 1
+}
+
+// finish gives the row's size without its line end, and its largest cell.
+func (z *csvSizer) finish() oversized {
+	if z.last2[1] == '\n' {
+		z.size--
+		if z.last2[0] == '\r' {
+			z.size--
+		}
+	}
+	z.endCell(z.size)
+	return oversized{size: z.size, column: z.best, partSize: z.bestSize}
 }
 
 func blankRow(rec []string) bool {
@@ -94,8 +218,8 @@ func blankRow(rec []string) bool {
 	return true
 }
 
-// csvError reports a CSV syntax error; shift is the number of lines of rows
-// too big that the CSV reader did not see.
+// csvError reports a CSV syntax error in a row parsed alone; shift is the
+// number of lines before the row.
 func csvError(c *collector, row int, err error, shift int) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
