@@ -132,6 +132,9 @@ func (r *csvRows) next() (b []byte, start int, o *oversized, err error) {
 		}
 		quotes += bytes.Count(piece, []byte{'"'})
 		if z == nil && int64(len(r.buf)+len(piece)) > r.limit+2 { // +2: the row's "\r\n"
+			if bad := r.badQuote(piece); bad != nil {
+				return bad, start, nil, nil // a stray quote made the row run on: encoding/csv reports it
+			}
 			z = &csvSizer{comma: r.comma}
 			z.write(r.buf)
 		}
@@ -160,6 +163,25 @@ func (r *csvRows) next() (b []byte, start int, o *oversized, err error) {
 		return nil, start, nil, nil
 	}
 	return r.buf, start, nil, nil
+}
+
+// badQuote returns the first checkPrefix bytes of the row held so far,
+// then piece, if they hold a quote encoding/csv refuses (in an unquoted
+// cell, or a lone one in a quoted cell): if they fail to parse whether or
+// not a closing quote is added. The error ends the read.
+func (r *csvRows) badQuote(piece []byte) []byte {
+	prefix := append(r.buf[:len(r.buf):len(r.buf)], piece[:min(len(piece), max(checkPrefix-len(r.buf), 0))]...)
+	prefix = prefix[:min(len(prefix), checkPrefix)]
+	fails := func(b []byte) bool {
+		cr := csv.NewReader(bytes.NewReader(b))
+		cr.Comma = rune(r.comma)
+		_, err := cr.Read()
+		return err != nil && err != io.EOF
+	}
+	if fails(prefix) && fails(append(prefix[:len(prefix):len(prefix)], '"')) {
+		return prefix
+	}
+	return nil
 }
 
 // csvSizer measures the cells of a row over the limit as it streams by,
