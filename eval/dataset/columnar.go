@@ -37,39 +37,6 @@ type cell struct {
 	over *oversized
 }
 
-// readColumn reads the entries of a list up to and including its ']'.
-func readColumn(c *collector, dec *json.Decoder, lt *lineTracker) ([]cell, error) {
-	var cells []cell
-	for dec.More() {
-		raw, over, err := nextValue(c, dec, lt, 0)
-		if err != nil {
-			return nil, err
-		}
-		cells = append(cells, cell{raw: raw, over: over})
-	}
-	if _, err := token(dec, lt); err != nil {
-		return nil, jsonSyntax(c, lt, 0, err)
-	}
-	return cells, nil
-}
-
-// skipValue skips the rest of a value whose opening delimiter was read.
-func skipValue(c *collector, dec *json.Decoder, lt *lineTracker) error {
-	for depth := 1; depth > 0; {
-		tok, err := token(dec, lt)
-		if err != nil {
-			return jsonSyntax(c, lt, 0, err)
-		}
-		switch tok {
-		case json.Delim('['), json.Delim('{'):
-			depth++
-		case json.Delim(']'), json.Delim('}'):
-			depth--
-		}
-	}
-	return nil
-}
-
 // hasColumn reports whether a list feeds field f: one of its names found
 // among the lists' keys (exactly or ignoring case, as for a JSON key).
 func (c *collector) hasColumn(f int, keys []string) bool {
