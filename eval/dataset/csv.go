@@ -15,13 +15,17 @@ import (
 
 // readCSV reads a CSV file whose first row names the columns. Rows are
 // counted as records with the header as row 1 (a quoted cell may span
-// lines). Each row is cut from the file by csvRows, which holds at most the
-// record limit, and parsed alone by encoding/csv.
+// lines). Each row is cut from the file by lines (a row ends at a line end
+// after an even number of quotes, as in any CSV encoding/csv accepts),
+// holding at most the record limit, and parsed alone by encoding/csv.
 func readCSV(c *collector, br *bufio.Reader, comma rune) error {
-	rows := &csvRows{br: br, limit: c.limit}
+	var comma8 byte
 	if comma < 0x80 {
-		rows.comma = byte(comma)
+		comma8 = byte(comma)
 	}
+	rows := &lines{br: br, limit: c.limit, quoted: true,
+		sizer: func() sizer { return &csvSizer{comma: comma8} },
+		cut:   func(held, piece []byte) []byte { return badQuote(comma8, held, piece) }}
 	var src bytes.Reader
 	rb := bufio.NewReader(&src) // csv.NewReader takes it as is
 	var names []string
@@ -105,76 +109,16 @@ func (c *collector) csvRow(row int, rec []string, o *oversized, names []string, 
 	return c.fromCells(row, rec, names, idx)
 }
 
-// csvRows cuts a CSV file into rows: a row ends at a newline outside
-// quotes, that is after an even number of quotes in the row, as in any
-// CSV encoding/csv accepts (a quote elsewhere is an error it reports, on
-// the row as cut here). A row over the limit is measured as it streams by,
-// never held whole.
-type csvRows struct {
-	br    *bufio.Reader
-	limit int64
-	comma byte
-	line  int // lines read
-	buf   []byte
-}
-
-// next returns the next row with its line end and the line it starts on,
-// or o for a row over the limit; b and o are nil at the end of the file.
-func (r *csvRows) next() (b []byte, start int, o *oversized, err error) {
-	start = r.line + 1
-	r.buf = r.buf[:0]
-	quotes := 0
-	var z *csvSizer
-	for {
-		piece, err := r.br.ReadSlice('\n')
-		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-			return nil, 0, nil, err
-		}
-		quotes += bytes.Count(piece, []byte{'"'})
-		if z == nil && int64(len(r.buf)+len(piece)) > r.limit+2 { // +2: the row's "\r\n"
-			if bad := r.badQuote(piece); bad != nil {
-				return bad, start, nil, nil // a stray quote made the row run on: encoding/csv reports it
-			}
-			z = &csvSizer{comma: r.comma}
-			z.write(r.buf)
-		}
-		if z != nil {
-			z.write(piece)
-		} else {
-			r.buf = appendHeld(r.buf, piece, r.limit)
-		}
-		if err == nil {
-			r.line++
-		}
-		if (err == nil && quotes%2 == 0) || err == io.EOF {
-			break
-		}
-	}
-	if z == nil && int64(len(bytes.TrimRight(r.buf, "\r\n"))) > r.limit {
-		z = &csvSizer{comma: r.comma}
-		z.write(r.buf)
-	}
-	if z != nil {
-		o := z.finish()
-		o.line, o.truncated = start, quotes%2 == 1
-		return nil, start, &o, nil
-	}
-	if len(r.buf) == 0 {
-		return nil, start, nil, nil
-	}
-	return r.buf, start, nil, nil
-}
-
-// badQuote returns the first checkPrefix bytes of the row held so far,
-// then piece, if they hold a quote encoding/csv refuses (in an unquoted
-// cell, or a lone one in a quoted cell): if they fail to parse whether or
-// not a closing quote is added. The error ends the read.
-func (r *csvRows) badQuote(piece []byte) []byte {
-	prefix := append(r.buf[:len(r.buf):len(r.buf)], piece[:min(len(piece), max(checkPrefix-len(r.buf), 0))]...)
+// badQuote returns the first checkPrefix bytes of a row going over the
+// limit (held, then piece) if they hold a quote encoding/csv refuses (in an
+// unquoted cell, or a lone one in a quoted cell): if they fail to parse
+// whether or not a closing quote is added. The error ends the read.
+func badQuote(comma byte, held, piece []byte) []byte {
+	prefix := append(held[:len(held):len(held)], piece[:min(len(piece), max(checkPrefix-len(held), 0))]...)
 	prefix = prefix[:min(len(prefix), checkPrefix)]
 	fails := func(b []byte) bool {
 		cr := csv.NewReader(bytes.NewReader(b))
-		cr.Comma = rune(r.comma)
+		cr.Comma = rune(comma)
 		_, err := cr.Read()
 		return err != nil && err != io.EOF
 	}
@@ -187,12 +131,11 @@ func (r *csvRows) badQuote(piece []byte) []byte {
 // csvSizer measures the cells of a row over the limit as it streams by,
 // to tell which column holds most of it.
 type csvSizer struct {
-	comma           byte
-	inQuote         bool
-	size, cellStart int64
-	cell, best      int
-	bestSize        int64
-	last2           [2]byte
+	comma          byte
+	inQuote        bool
+	pos, cellStart int64
+	cell, best     int
+	bestSize       int64
 }
 
 func (z *csvSizer) write(p []byte) {
@@ -201,13 +144,10 @@ func (z *csvSizer) write(p []byte) {
 		case b == '"':
 			z.inQuote = !z.inQuote
 		case b == z.comma && !z.inQuote:
-			z.endCell(z.size + int64(i))
+			z.endCell(z.pos + int64(i))
 		}
 	}
-	z.size += int64(len(p))
-	for _, b := range p[max(len(p)-2, 0):] {
-		z.last2 = [2]byte{z.last2[1], b}
-	}
+	z.pos += int64(len(p))
 }
 
 // endCell ends the cell before the comma at offset at.
@@ -219,16 +159,9 @@ func (z *csvSizer) endCell(at int64) {
 	z.cellStart = at + 1
 }
 
-// finish gives the row's size without its line end, and its largest cell.
-func (z *csvSizer) finish() oversized {
-	if z.last2[1] == '\n' {
-		z.size--
-		if z.last2[0] == '\r' {
-			z.size--
-		}
-	}
-	z.endCell(z.size)
-	return oversized{size: z.size, column: z.best, partSize: z.bestSize}
+func (z *csvSizer) finish(o *oversized) {
+	z.endCell(o.size)
+	o.column, o.partSize = z.best, z.bestSize
 }
 
 func blankRow(rec []string) bool {

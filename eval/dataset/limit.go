@@ -263,6 +263,8 @@ func (z *recordSizer) endValue(d int) {
 	z.child, z.childSize = "", 0
 }
 
+func (z *recordSizer) finish(o *oversized) { o.part, o.partSize = z.largest() }
+
 // largest returns the key path holding most of the record and its size.
 func (z *recordSizer) largest() (string, int64) {
 	z.endValue(2)
