@@ -16,8 +16,8 @@ import (
 // field, {"question": [...], "answer": [...], "contexts": [[...], ...]};
 // entry i of every list is sample i.
 //
-// The record limit: every list entry is gated as it streams by, like an
-// array element, so no single value over the limit is ever held; a sample
+// The record limit: every list entry is cut from the file like an array
+// element, so no single value over the limit is ever held; a sample
 // (its entries across all the lists, in bytes as in the file, separators
 // not counted) is checked against the limit once the lists are read, and
 // one over it is refused or skipped like any record too big. The lists
@@ -31,7 +31,7 @@ type column struct {
 }
 
 // cell is one entry of a column; over is set for an entry over the limit
-// that the gate dropped.
+// that was measured and dropped.
 type cell struct {
 	raw  json.RawMessage
 	over *oversized
