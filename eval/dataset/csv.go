@@ -28,6 +28,9 @@ func readCSV(c *collector, br *bufio.Reader, comma rune) error {
 		cut:   func(held, piece []byte) []byte { return badQuote(comma8, held, piece) }}
 	var src bytes.Reader
 	rb := bufio.NewReader(&src) // csv.NewReader takes it as is
+	cr := csv.NewReader(rb)     // reads each row alone, rb being reset to it
+	cr.Comma = comma
+	cr.FieldsPerRecord = -1 // checked here, to make a short row skippable
 	var names []string
 	var idx [nFields]int
 	row := 0
@@ -43,16 +46,13 @@ func readCSV(c *collector, br *bufio.Reader, comma rune) error {
 		if o == nil {
 			src.Reset(b)
 			rb.Reset(&src)
-			cr := csv.NewReader(rb)
-			cr.Comma = comma
-			cr.FieldsPerRecord = -1 // checked here, to make a short row skippable
 			if rec, err = cr.Read(); err == io.EOF {
 				continue // an empty line
 			}
 		}
 		row++
 		if err != nil {
-			return csvError(c, row, err, start-1)
+			return csvError(c, row, err, start)
 		}
 		if names == nil {
 			if o != nil {
@@ -173,14 +173,13 @@ func blankRow(rec []string) bool {
 	return true
 }
 
-// csvError reports a CSV syntax error in a row parsed alone; shift is the
-// number of lines before the row.
-func csvError(c *collector, row int, err error, shift int) error {
+// csvError reports a CSV syntax error in the row that starts on line start.
+func csvError(c *collector, row int, err error, start int) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		return &Error{File: c.name, Line: row, Unit: unitRow, Msg: fmt.Sprintf(
 			"cannot parse CSV at line %d, column %d: %v — quote cells containing quotes and double the inner quotes (\"\")",
-			pe.Line+shift, pe.Column, pe.Err)}
+			start+pe.Line-pe.StartLine, pe.Column, pe.Err)}
 	}
 	return fmt.Errorf("%s: %w", c.name, err)
 }
