@@ -16,8 +16,8 @@ import (
 // field, {"question": [...], "answer": [...], "contexts": [[...], ...]};
 // entry i of every list is sample i.
 //
-// The record limit: every list entry is gated as it streams by, like an
-// array element, so no single value over the limit is ever held; a sample
+// The record limit: every list entry is cut from the file like an array
+// element, so no single value over the limit is ever held; a sample
 // (its entries across all the lists, in bytes as in the file, separators
 // not counted) is checked against the limit once the lists are read, and
 // one over it is refused or skipped like any record too big. The lists
@@ -31,43 +31,10 @@ type column struct {
 }
 
 // cell is one entry of a column; over is set for an entry over the limit
-// that the gate dropped.
+// that was measured and dropped.
 type cell struct {
 	raw  json.RawMessage
 	over *oversized
-}
-
-// readColumn reads the entries of a list up to and including its ']'.
-func readColumn(c *collector, dec *json.Decoder, lt *lineTracker) ([]cell, error) {
-	var cells []cell
-	for dec.More() {
-		raw, over, err := nextValue(c, dec, lt, 0)
-		if err != nil {
-			return nil, err
-		}
-		cells = append(cells, cell{raw: raw, over: over})
-	}
-	if _, err := token(dec, lt); err != nil {
-		return nil, jsonSyntax(c, lt, 0, err)
-	}
-	return cells, nil
-}
-
-// skipValue skips the rest of a value whose opening delimiter was read.
-func skipValue(c *collector, dec *json.Decoder, lt *lineTracker) error {
-	for depth := 1; depth > 0; {
-		tok, err := token(dec, lt)
-		if err != nil {
-			return jsonSyntax(c, lt, 0, err)
-		}
-		switch tok {
-		case json.Delim('['), json.Delim('{'):
-			depth++
-		case json.Delim(']'), json.Delim('}'):
-			depth--
-		}
-	}
-	return nil
 }
 
 // hasColumn reports whether a list feeds field f: one of its names found

@@ -1,6 +1,8 @@
 package dataset
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -12,77 +14,154 @@ import (
 )
 
 // readCSV reads a CSV file whose first row names the columns. Rows are
-// counted as records with the header as row 1 (a quoted cell may span lines).
-func readCSV(c *collector, r io.Reader, comma rune) error {
-	g := newCSVGate(c, r, comma)
-	cr := csv.NewReader(g)
+// counted as records with the header as row 1 (a quoted cell may span
+// lines). Each row is cut from the file by lines (a row ends at a line end
+// after an even number of quotes, as in any CSV encoding/csv accepts),
+// holding at most the record limit, and parsed alone by encoding/csv.
+func readCSV(c *collector, br *bufio.Reader, comma rune) error {
+	var comma8 byte
+	if comma < 0x80 {
+		comma8 = byte(comma)
+	}
+	rows := &lines{br: br, limit: c.limit, quoted: true,
+		sizer: func() sizer { return &csvSizer{comma: comma8} },
+		cut:   func(held, piece []byte) []byte { return badQuote(comma8, held, piece) }}
+	var src bytes.Reader
+	rb := bufio.NewReader(&src) // csv.NewReader takes it as is
+	cr := csv.NewReader(rb)     // reads each row alone, rb being reset to it
 	cr.Comma = comma
 	cr.FieldsPerRecord = -1 // checked here, to make a short row skippable
-	cr.ReuseRecord = true
-	header, err := cr.Read()
-	if err == io.EOF {
-		return nil
+	var names []string
+	var idx [nFields]int
+	row := 0
+	for {
+		b, start, o, err := rows.next()
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
+		if b == nil && o == nil {
+			return nil
+		}
+		var rec []string
+		if o == nil {
+			src.Reset(b)
+			rb.Reset(&src)
+			if rec, err = cr.Read(); err == io.EOF {
+				continue // an empty line
+			}
+		}
+		row++
+		if err != nil {
+			return csvError(c, row, err, start)
+		}
+		if names == nil {
+			if o != nil {
+				return &Error{File: c.name, Line: 1, Unit: unitRow, Msg: fmt.Sprintf(
+					"the header row is %d bytes (%s), over the limit of %s per record — is this a CSV file? Raise the limit with --max-record-bytes",
+					o.size, fmtSize(o.size), fmtSize(c.limit))}
+			}
+			if names, idx, err = c.csvHeader(rec); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := c.csvRow(row, rec, o, names, idx, comma); err != nil {
+			return err
+		}
 	}
-	if err != nil {
-		return csvError(c, 1, err, g.shift(cr.InputOffset()))
-	}
-	if o, ok := g.oversize(cr.InputOffset()); ok {
-		return &Error{File: c.name, Line: 1, Unit: unitRow, Msg: fmt.Sprintf(
-			"the header row is %d bytes (%s), over the limit of %s per record — is this a CSV file? Raise the limit with --max-record-bytes",
-			o.size, fmtSize(o.size), fmtSize(c.limit))}
-	}
+}
+
+// csvHeader reads the header row: the column names and each field's column.
+func (c *collector) csvHeader(header []string) ([]string, [nFields]int, error) {
 	names := make([]string, len(header))
 	for i, h := range header {
 		if !utf8.ValidString(h) {
-			return &Error{File: c.name, Line: 1, Unit: unitRow, Msg: "the header " + utf8Error([]byte(h)).Error()}
+			return nil, [nFields]int{}, &Error{File: c.name, Line: 1, Unit: unitRow, Msg: "the header " + utf8Error([]byte(h)).Error()}
 		}
 		names[i] = strings.TrimSpace(h)
 	}
 	idx, err := c.cols.resolveHeader(c, names)
-	if err != nil {
-		return err
-	}
-	row := 1
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			return nil
-		}
-		row++
-		if err != nil {
-			return csvError(c, row, err, g.shift(cr.InputOffset()))
-		}
-		if o, ok := g.oversize(cr.InputOffset()); ok && len(rec) == 1 && rec[0] == "-" {
-			field := ""
-			if o.column < len(names) {
-				o.part = names[o.column]
-				for f := range nFields {
-					if idx[f] == o.column {
-						field = fieldNames[f]
-					}
+	return names, idx, err
+}
+
+// csvRow reads one row after the header: rec, or o for a row too big.
+func (c *collector) csvRow(row int, rec []string, o *oversized, names []string, idx [nFields]int, comma rune) error {
+	switch {
+	case o != nil:
+		field := ""
+		if o.column < len(names) {
+			o.part = names[o.column]
+			for f := range nFields {
+				if idx[f] == o.column {
+					field = fieldNames[f]
 				}
 			}
-			if err := c.bad(row, field, c.tooBig(o, "column")); err != nil {
-				return err
-			}
-			continue
 		}
-		if blankRow(rec) {
-			// Spreadsheets leave rows of empty cells at the end; they hold
-			// nothing to evaluate or lose.
-			continue
-		}
-		if len(rec) != len(names) {
-			if err := c.bad(row, "", fmt.Sprintf("has %d cells but the header has %d — quote cells that contain %q, quotes or line breaks",
-				len(rec), len(names), string(comma))); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := c.fromCells(row, rec, names, idx); err != nil {
-			return err
+		return c.bad(row, field, c.tooBig(*o, "column"))
+	case blankRow(rec):
+		// Spreadsheets leave rows of empty cells at the end; they hold
+		// nothing to evaluate or lose.
+		return nil
+	case len(rec) != len(names):
+		return c.bad(row, "", fmt.Sprintf("has %d cells but the header has %d — quote cells that contain %q, quotes or line breaks",
+			len(rec), len(names), string(comma)))
+	}
+	return c.fromCells(row, rec, names, idx)
+}
+
+// badQuote returns the first checkPrefix bytes of a row going over the
+// limit (held, then piece) if they hold a quote encoding/csv refuses (in an
+// unquoted cell, or a lone one in a quoted cell): if they fail to parse
+// whether or not a closing quote is added. The error ends the read.
+func badQuote(comma byte, held, piece []byte) []byte {
+	prefix := append(held[:len(held):len(held)], piece[:min(len(piece), max(checkPrefix-len(held), 0))]...)
+	prefix = prefix[:min(len(prefix), checkPrefix)]
+	fails := func(b []byte) bool {
+		cr := csv.NewReader(bytes.NewReader(b))
+		cr.Comma = rune(comma)
+		_, err := cr.Read()
+		return err != nil && err != io.EOF
+	}
+	if fails(prefix) && fails(append(prefix[:len(prefix):len(prefix)], '"')) {
+		return prefix
+	}
+	return nil
+}
+
+// csvSizer measures the cells of a row over the limit as it streams by,
+// to tell which column holds most of it.
+type csvSizer struct {
+	comma          byte
+	inQuote        bool
+	pos, cellStart int64
+	cell, best     int
+	bestSize       int64
+}
+
+func (z *csvSizer) write(p []byte) {
+	for i, b := range p {
+		switch {
+		case b == '"':
+			z.inQuote = !z.inQuote
+		case b == z.comma && !z.inQuote:
+			z.endCell(z.pos + int64(i))
 		}
 	}
+	z.pos += int64(len(p))
+}
+
+// endCell ends the cell before the comma at offset at.
+func (z *csvSizer) endCell(at int64) {
+	if size := at - z.cellStart; size > z.bestSize {
+		z.best, z.bestSize = z.cell, size
+	}
+	z.cell++
+	z.cellStart = at + 1
+}
+
+func (z *csvSizer) finish(o *oversized) {
+	z.endCell(o.size)
+	o.column, o.partSize = z.best, z.bestSize
 }
 
 func blankRow(rec []string) bool {
@@ -94,14 +173,13 @@ func blankRow(rec []string) bool {
 	return true
 }
 
-// csvError reports a CSV syntax error; shift is the number of lines of rows
-// too big that the CSV reader did not see.
-func csvError(c *collector, row int, err error, shift int) error {
+// csvError reports a CSV syntax error in the row that starts on line start.
+func csvError(c *collector, row int, err error, start int) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		return &Error{File: c.name, Line: row, Unit: unitRow, Msg: fmt.Sprintf(
 			"cannot parse CSV at line %d, column %d: %v — quote cells containing quotes and double the inner quotes (\"\")",
-			pe.Line+shift, pe.Column, pe.Err)}
+			start+pe.Line-pe.StartLine, pe.Column, pe.Err)}
 	}
 	return fmt.Errorf("%s: %w", c.name, err)
 }

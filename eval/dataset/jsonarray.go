@@ -1,100 +1,442 @@
 package dataset
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 )
 
 // readJSON reads a JSON array of records, an object holding them under
-// "samples" or a column-oriented object of lists, streaming one element at a time so a large file is never held
-// twice in memory. A syntax error ends the read even under --skip-invalid:
-// past it, where the next element starts is unknowable.
-func readJSON(c *collector, r io.Reader) error {
-	g := newJSONGate(c, r)
-	lt := &lineTracker{r: g, gate: g}
-	dec := json.NewDecoder(lt)
-	tok, err := token(dec, lt)
+// "samples" (or promptfoo's "tests") or a column-oriented object of lists.
+// The structure around the records is followed here, and each record is
+// cut from the file whole (jsonReader.value, which holds at most the
+// record limit) and decoded by encoding/json, so the records stream one at
+// a time and every error knows its line. A syntax error ends the read even
+// under --skip-invalid: past it, where the next element starts is
+// unknowable.
+func readJSON(c *collector, br *bufio.Reader) error {
+	r := &jsonReader{c: c, br: br, line: 1}
+	b, err := r.peek()
 	if err != nil {
-		return jsonSyntax(c, lt, 0, err)
+		return r.eof(err, 0)
 	}
-	switch tok {
-	case json.Delim('['):
-		if err := readElements(c, dec, lt, false); err != nil {
-			return err
-		}
-	case json.Delim('{'):
-		if err := readSamplesObject(c, dec, lt); err != nil {
-			return err
-		}
+	switch b {
+	case '[':
+		r.skip()
+		err = r.elements(false)
+	case '{':
+		r.skip()
+		err = r.object()
 	default:
+		raw, start, o, err := r.value(0)
+		if err != nil {
+			return err
+		}
+		if o != nil {
+			return r.valueTooBig(o)
+		}
+		if err := r.syntax(raw, start, 0); err != nil {
+			return err
+		}
 		return &Error{File: c.name, Msg: fmt.Sprintf(`the file holds %s — expected an array of sample objects `+
-			`, an object {"samples": [...]} or a column-oriented object {"user_input": [...], "response": [...]}; for one object per line use JSON Lines (.jsonl)`, aKind(kindOfToken(tok)))}
+			`, an object {"samples": [...]} or a column-oriented object {"user_input": [...], "response": [...]}; for one object per line use JSON Lines (.jsonl)`, aKind(kindOf(raw)))}
 	}
-	if _, err := token(dec, lt); err != io.EOF {
+	if err != nil {
+		return err
+	}
+	if _, err := r.peek(); err != io.EOF {
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
 		return &Error{File: c.name, Msg: fmt.Sprintf("unexpected data after the JSON value, at line %d — "+
-			"a JSON file holds one array; for one object per line name the file .jsonl", lt.lineAt(dec.InputOffset()))}
+			"a JSON file holds one array; for one object per line name the file .jsonl", r.line)}
 	}
 	return nil
 }
 
-// readSamplesObject reads a top-level object: the records under
-// "samples", promptfoo's test cases under "tests" (with its "defaultTest",
-// which must come first: the tests are read as they stream by) or, without
-// either, a column-oriented object of lists (see columnar.go).
-func readSamplesObject(c *collector, dec *json.Decoder, lt *lineTracker) error {
-	var keys []string
-	var cols []column
-	list := "" // the key the records were read from
-	for dec.More() {
-		tok, err := token(dec, lt)
+// jsonReader reads a JSON file a value at a time, counting lines.
+type jsonReader struct {
+	c    *collector
+	br   *bufio.Reader
+	line int // the line of the next byte
+	held []byte
+}
+
+// peek skips whitespace and returns the next byte, unread.
+func (r *jsonReader) peek() (byte, error) {
+	for {
+		p, err := r.chunk()
 		if err != nil {
-			return jsonSyntax(c, lt, 0, err)
+			return 0, err
 		}
-		key, _ := tok.(string)
-		keys = append(keys, key)
-		if key == "defaultTest" {
-			if err := readDefaultTest(c, dec, lt, list); err != nil {
-				return err
+		for i, b := range p {
+			switch b {
+			case '\n':
+				r.line++
+			case ' ', '\t', '\r':
+			default:
+				r.br.Discard(i)
+				return b, nil
+			}
+		}
+		r.br.Discard(len(p))
+	}
+}
+
+// chunk returns what the read buffer holds, reading more when it is empty.
+func (r *jsonReader) chunk() ([]byte, error) {
+	if r.br.Buffered() == 0 {
+		if _, err := r.br.Peek(1); err != nil {
+			return nil, err
+		}
+	}
+	return r.br.Peek(r.br.Buffered())
+}
+
+// skip consumes the byte peek returned.
+func (r *jsonReader) skip() { r.br.Discard(1) }
+
+// expect consumes the separator want after what, or reports the byte found
+// instead as the syntax error encoding/json would.
+func (r *jsonReader) expect(want byte, what string, element int) error {
+	b, err := r.peek()
+	if err != nil {
+		return r.eof(err, element)
+	}
+	if b != want {
+		return r.syntaxAt(r.line, element, fmt.Sprintf("invalid character %s %s", quoteChar(b), what))
+	}
+	r.skip()
+	return nil
+}
+
+// value reads the next value whole: raw, with the line it starts on, or,
+// for a value over the limit, o (measured as it streams by, never held)
+// and raw nil. element numbers the value in messages (0 outside the
+// records' list).
+func (r *jsonReader) value(element int) (raw []byte, start int, o *oversized, err error) {
+	if _, err := r.peek(); err != nil {
+		return nil, 0, nil, r.eof(err, element)
+	}
+	start = r.line
+	r.held = r.held[:0]
+	var z *recordSizer
+	var size int64
+	v := valueScan{}
+	for done := false; !done; {
+		p, err := r.chunk()
+		if err != nil {
+			if err == io.EOF && v.scalar() && (z != nil || len(r.held) > 0) {
+				break // a number or literal ends the file
+			}
+			if err == io.EOF && z == nil {
+				// A stray quote or bracket makes a value run on to the end.
+				if err := r.broken(r.held, start, element); err != nil {
+					return nil, 0, nil, err
+				}
+			}
+			return nil, 0, nil, r.eof(err, element)
+		}
+		n, end := v.end(p)
+		p, done = p[:n], end
+		r.line += bytes.Count(p, []byte("\n"))
+		if z == nil && int64(len(r.held)+n) > r.c.limit {
+			if err := r.brokenPrefix(r.held, p, start, element); err != nil {
+				return nil, 0, nil, err
+			}
+			z = &recordSizer{}
+			z.write(r.held)
+			size = int64(len(r.held))
+		}
+		if z != nil {
+			z.write(p)
+			size += int64(n)
+		} else {
+			r.held = appendHeld(r.held, p, r.c.limit)
+		}
+		r.br.Discard(n)
+	}
+	if z != nil {
+		o := oversized{size: size, line: start}
+		o.part, o.partSize = z.largest()
+		return nil, start, &o, nil
+	}
+	return r.held, start, nil, nil
+}
+
+// valueScan finds where a JSON value ends: a string at its closing quote,
+// an object or array at its closing bracket, anything else (a number, a
+// literal or junk) before the next byte no number or literal holds. It
+// follows strings and nesting only; syntax is encoding/json's business.
+type valueScan struct {
+	first      byte
+	depth      int
+	inStr, esc bool
+	started    bool
+}
+
+func (v *valueScan) scalar() bool { return v.first != '"' && v.first != '{' && v.first != '[' }
+
+// end returns how much of p belongs to the value and whether it ends there.
+func (v *valueScan) end(p []byte) (int, bool) {
+	i := 0
+	if !v.started {
+		v.started, v.first, i = true, p[0], 1
+		switch v.first {
+		case '"':
+			v.inStr = true
+		case '{', '[':
+			v.depth = 1
+		}
+	}
+	if v.scalar() {
+		for ; i < len(p); i++ {
+			if b := p[i] | 0x20; (b < 'a' || b > 'z') && (p[i] < '0' || p[i] > '9') && p[i] != '.' && p[i] != '-' && p[i] != '+' {
+				return i, true
+			}
+		}
+		return len(p), false
+	}
+	for i < len(p) {
+		if v.inStr {
+			n := stringEnd(p[i:], &v.esc)
+			if n < 0 {
+				return len(p), false
+			}
+			v.inStr, i = false, i+n
+			if v.depth == 0 {
+				return i, true
 			}
 			continue
 		}
-		at := refSite{line: lt.lineAt(dec.InputOffset())}
-		tok, err = token(dec, lt)
-		if err != nil {
-			return jsonSyntax(c, lt, 0, err)
+		switch p[i] {
+		case '"':
+			v.inStr = true
+		case '{', '[':
+			v.depth++
+		case '}', ']':
+			if v.depth--; v.depth == 0 {
+				return i + 1, true
+			}
 		}
-		if key == "samples" || key == "tests" {
+		i++
+	}
+	return len(p), false
+}
+
+// checkPrefix is how much of a value going over the limit brokenPrefix
+// looks at.
+const checkPrefix = 1 << 20
+
+// brokenPrefix reports a syntax error in the first checkPrefix bytes of a
+// value going over the limit, held then p: a quote or a bracket too many
+// makes a value run on, and the error is then what to report, at its line;
+// a later one goes unseen and the value is refused as too big.
+func (r *jsonReader) brokenPrefix(held, p []byte, start, element int) error {
+	prefix := held[:min(len(held), checkPrefix)]
+	if len(prefix) < checkPrefix {
+		prefix = append(prefix[:len(prefix):len(prefix)], p[:min(len(p), checkPrefix-len(prefix))]...)
+	}
+	return r.broken(prefix, start, element)
+}
+
+// broken reports a syntax error in b, the start of a value, before its end.
+func (r *jsonReader) broken(b []byte, start, element int) error {
+	var se *json.SyntaxError
+	if errors.As(json.Unmarshal(b, new(json.RawMessage)), &se) && se.Error() != "unexpected end of JSON input" {
+		return r.syntax(b, start, element)
+	}
+	return nil
+}
+
+// syntax reports raw, a value read from line start on, if it is not valid
+// JSON: the line of the bad byte, which an editor can jump to.
+func (r *jsonReader) syntax(raw []byte, start, element int) error {
+	if json.Valid(raw) {
+		return nil
+	}
+	var se *json.SyntaxError
+	if !errors.As(json.Unmarshal(raw, new(json.RawMessage)), &se) {
+		return nil
+	}
+	if cut := se.Offset >= int64(len(raw)) && (strings.HasPrefix(se.Error(), "invalid character ' '") ||
+		se.Error() == "unexpected end of JSON input"); cut {
+		// A number or literal cut short: by the end of the file, or by
+		// the byte named then.
+		next, err := r.br.Peek(1)
+		if err != nil {
+			return r.eof(err, element)
+		}
+		errors.As(json.Unmarshal(append(raw[:len(raw):len(raw)], next[0]), new(json.RawMessage)), &se)
+	}
+	bad := min(max(se.Offset-1, 0), int64(len(raw)))
+	return r.syntaxAt(start+bytes.Count(raw[:bad], []byte("\n")), element, se.Error())
+}
+
+func (r *jsonReader) syntaxAt(line, element int, msg string) error {
+	return &Error{File: r.c.name, Line: element, Unit: unitElement, Msg: fmt.Sprintf(
+		"invalid JSON at line %d: %s — fix the file; a broken JSON file cannot be read past the error", line, msg)}
+}
+
+// eof reports the end of the file, or a read error, met inside the JSON.
+func (r *jsonReader) eof(err error, element int) error {
+	if err == io.EOF {
+		return &Error{File: r.c.name, Line: element, Unit: unitElement,
+			Msg: "the JSON ends too early (truncated file?) — complete or re-export the file"}
+	}
+	return fmt.Errorf("%s: %w", r.c.name, err)
+}
+
+func (r *jsonReader) valueTooBig(o *oversized) error {
+	return &Error{File: r.c.name, Msg: fmt.Sprintf("the JSON value at line %d is %d bytes (%s), over the limit of %s per record — "+
+		"expected an array of sample objects or {\"samples\": [...]}; raise the limit with --max-record-bytes", o.line, o.size, fmtSize(o.size), fmtSize(r.c.limit))}
+}
+
+// quoteChar spells a byte as encoding/json's syntax errors do.
+func quoteChar(b byte) string {
+	switch b {
+	case '\'':
+		return `'\''`
+	case '"':
+		return `'"'`
+	}
+	s := strconv.Quote(string(rune(b)))
+	return "'" + s[1:len(s)-1] + "'"
+}
+
+// list reads the entries of a list whose '[' was read, up to and
+// including its ']', calling each with the entry's number, its raw value
+// (valid JSON) and, for one over the limit, o instead.
+func (r *jsonReader) list(records bool, each func(n int, raw []byte, o *oversized) error) error {
+	element := func(n int) int {
+		if records {
+			return n
+		}
+		return 0
+	}
+	for n := 0; ; n++ {
+		b, err := r.peek()
+		if err != nil {
+			return r.eof(err, element(n+1))
+		}
+		if b == ']' {
+			r.skip()
+			return nil
+		}
+		if n > 0 {
+			if err := r.expect(',', "after array element", element(n+1)); err != nil {
+				return err
+			}
+		}
+		raw, start, o, err := r.value(element(n + 1))
+		if err != nil {
+			return err
+		}
+		if o == nil {
+			if err := r.syntax(raw, start, element(n+1)); err != nil {
+				return err
+			}
+		}
+		if err := each(n+1, raw, o); err != nil {
+			return err
+		}
+	}
+}
+
+// elements reads the records of a list whose '[' was read; in a promptfoo
+// tests list a string element is a reference to a tests file.
+func (r *jsonReader) elements(tests bool) error {
+	c := r.c
+	return r.list(true, func(n int, raw []byte, o *oversized) error {
+		switch {
+		case o != nil:
+			field, msg := c.tooBigField(*o)
+			return c.bad(n, field, msg)
+		case tests && kindOf(raw) == "string":
+			var spec string
+			if err := json.Unmarshal(raw, &spec); err != nil {
+				return c.bad(n, "", "is not a valid JSON string: "+jsonErrText(err))
+			}
+			return c.readTestsRef(refSite{n, unitElement}, spec)
+		}
+		return c.fromJSON(n, raw)
+	})
+}
+
+// object reads a top-level object whose '{' was read: the records under
+// "samples", promptfoo's test cases under "tests" (with its "defaultTest",
+// which must come first: the tests are read as they stream by) or, without
+// either, a column-oriented object of lists (see columnar.go).
+func (r *jsonReader) object() error {
+	c := r.c
+	var keys []string
+	var cols []column
+	list := "" // the key the records were read from
+	for n := 0; ; n++ {
+		b, err := r.peek()
+		if err != nil {
+			return r.eof(err, 0)
+		}
+		if b == '}' {
+			r.skip()
+			break
+		}
+		if n > 0 {
+			if err := r.expect(',', "after object key:value pair", 0); err != nil {
+				return err
+			}
+		}
+		key, at, err := r.key()
+		if err != nil {
+			return err
+		}
+		keys = append(keys, key)
+		if err := r.expect(':', "after object key", 0); err != nil {
+			return err
+		}
+		if b, err = r.peek(); err != nil {
+			return r.eof(err, 0)
+		}
+		switch {
+		case key == "defaultTest":
+			var raw []byte
+			if raw, err = r.whole(); err == nil {
+				if list != "" {
+					return &Error{File: c.name, Msg: fmt.Sprintf(`"defaultTest" (line %d) comes after %q — move it above %q: the records are read as they stream by, before it is met`, at.line, list, list)}
+				}
+				c.defaults, err = c.defaultVars(at, raw)
+			}
+		case key == "samples" || key == "tests":
 			if list != "" {
 				return &Error{File: c.name, Msg: fmt.Sprintf(`has both %q and %q — keep one list of records`, list, key)}
 			}
 			list, cols = key, nil
-			if err := readRecordsValue(c, dec, lt, key, tok, at); err != nil {
-				return err
+			err = r.records(key, at)
+		case b == '[':
+			// A list of a column-oriented object: its entries are read one
+			// by one, like records; kept only while no records were read.
+			r.skip()
+			col := column{key: key}
+			err = r.list(false, func(_ int, raw []byte, o *oversized) error {
+				if list == "" {
+					col.cells = append(col.cells, cell{raw: bytes.Clone(raw), over: o})
+				}
+				return nil
+			})
+			if list == "" {
+				cols = append(cols, col)
 			}
-			continue
-		}
-		switch tok {
-		case json.Delim('['):
-			if list != "" {
-				err = skipValue(c, dec, lt)
-				break
-			}
-			var cells []cell
-			if cells, err = readColumn(c, dec, lt); err == nil {
-				cols = append(cols, column{key: key, cells: cells})
-			}
-		case json.Delim('{'):
-			err = skipValue(c, dec, lt)
+		default:
+			_, err = r.whole()
 		}
 		if err != nil {
 			return err
 		}
-	}
-	if _, err := token(dec, lt); err != nil {
-		return jsonSyntax(c, lt, 0, err)
 	}
 	if list != "" {
 		return nil
@@ -102,219 +444,65 @@ func readSamplesObject(c *collector, dec *json.Decoder, lt *lineTracker) error {
 	return c.fromColumns(keys, cols)
 }
 
-// readRecordsValue reads the value of "samples" or "tests", whose first
-// token was tok: a list of records or, for tests, of test cases and
-// references, or one reference.
-func readRecordsValue(c *collector, dec *json.Decoder, lt *lineTracker, key string, tok json.Token, at refSite) error {
+// key reads a key of the top-level object and the line it is on.
+func (r *jsonReader) key() (string, refSite, error) {
+	if b, err := r.peek(); err != nil {
+		return "", refSite{}, r.eof(err, 0)
+	} else if b != '"' {
+		return "", refSite{}, r.syntaxAt(r.line, 0, fmt.Sprintf("invalid character %s looking for beginning of object key string", quoteChar(b)))
+	}
+	raw, start, o, err := r.value(0)
+	at := refSite{line: start}
+	switch {
+	case err != nil:
+		return "", at, err
+	case o != nil:
+		return "", at, &Error{File: r.c.name, Msg: fmt.Sprintf("a key of the top-level object, at line %d, is %d bytes (%s), over the limit of %s per record — "+
+			"is this a dataset? Raise the limit with --max-record-bytes", o.line, o.size, fmtSize(o.size), fmtSize(r.c.limit))}
+	}
+	if err := r.syntax(raw, start, 0); err != nil {
+		return "", at, err
+	}
+	var key string
+	err = json.Unmarshal(raw, &key)
+	return key, at, err
+}
+
+// whole reads a value of the top-level object other than a list: valid
+// JSON within the limit.
+func (r *jsonReader) whole() ([]byte, error) {
+	raw, start, o, err := r.value(0)
+	if err != nil {
+		return nil, err
+	}
+	if o != nil {
+		return nil, r.valueTooBig(o)
+	}
+	return raw, r.syntax(raw, start, 0)
+}
+
+// records reads the value of "samples" or "tests": a list of records or,
+// for tests, of test cases and references, or one reference.
+func (r *jsonReader) records(key string, at refSite) error {
+	c := r.c
+	b, _ := r.peek()
+	if b == '[' {
+		r.skip()
+		if key == "samples" {
+			return r.elements(false)
+		}
+		return c.withTestCases(func() error { return r.elements(true) })
+	}
+	raw, err := r.whole()
+	if err != nil {
+		return err
+	}
 	if key == "samples" {
-		if tok != json.Delim('[') {
-			return &Error{File: c.name, Msg: fmt.Sprintf(`"samples" holds %s — it must be a list of sample objects`, aKind(kindOfToken(tok)))}
-		}
-		return readElements(c, dec, lt, false)
+		return &Error{File: c.name, Msg: fmt.Sprintf(`"samples" holds %s — it must be a list of sample objects`, aKind(kindOf(raw)))}
 	}
-	return c.withTestCases(func() error {
-		switch spec, isString := tok.(string); {
-		case tok == json.Delim('['):
-			return readElements(c, dec, lt, true)
-		case isString:
-			return c.readTestsRef(at, spec)
-		}
-		return &Error{File: c.name, Msg: fmt.Sprintf(`"tests" holds %s — it must be a list of test cases, a "file://" reference to a tests file, or a list mixing both`, aKind(kindOfToken(tok)))}
-	})
-}
-
-// readDefaultTest reads promptfoo's "defaultTest" into c.defaults; list
-// is the key records were read from already, if any.
-func readDefaultTest(c *collector, dec *json.Decoder, lt *lineTracker, list string) error {
-	at := refSite{line: lt.lineAt(dec.InputOffset())}
-	var raw json.RawMessage
-	start := dec.InputOffset()
-	if err := dec.Decode(&raw); err != nil {
-		return jsonSyntax(c, lt, 0, lt.locate(err, start))
+	var spec string
+	if json.Unmarshal(raw, &spec) == nil {
+		return c.withTestCases(func() error { return c.readTestsRef(at, spec) })
 	}
-	if list != "" {
-		return &Error{File: c.name, Msg: fmt.Sprintf(`"defaultTest" (line %d) comes after %q — move it above %q: the records are read as they stream by, before it is met`, at.line, list, list)}
-	}
-	vars, err := c.defaultVars(at, raw)
-	c.defaults = vars
-	return err
-}
-
-// readElements reads array elements up to and including the closing ']';
-// in a promptfoo tests list a string element is a reference to a tests file.
-func readElements(c *collector, dec *json.Decoder, lt *lineTracker, tests bool) error {
-	n := 0
-	for dec.More() {
-		n++
-		raw, o, err := nextValue(c, dec, lt, n)
-		if err != nil {
-			return err
-		}
-		if o != nil {
-			field, msg := c.tooBigField(*o)
-			if err := c.bad(n, field, msg); err != nil {
-				return err
-			}
-			continue
-		}
-		raw = bytes.TrimSpace(raw)
-		if tests && kindOf(raw) == "string" {
-			var spec string
-			if err := json.Unmarshal(raw, &spec); err != nil {
-				if err := c.bad(n, "", "is not a valid JSON string: "+jsonErrText(err)); err != nil {
-					return err
-				}
-				continue
-			}
-			if err := c.readTestsRef(refSite{n, unitElement}, spec); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := c.fromJSON(n, raw); err != nil {
-			return err
-		}
-	}
-	if _, err := token(dec, lt); err != nil {
-		return jsonSyntax(c, lt, n+1, err)
-	}
-	return nil
-}
-
-// nextValue decodes the next value of a list; over is set instead for a
-// value over the limit, which the gate dropped. element is the value's
-// number in messages (0 outside the top-level array).
-func nextValue(c *collector, dec *json.Decoder, lt *lineTracker, element int) (raw json.RawMessage, over *oversized, err error) {
-	start := dec.InputOffset()
-	if err := dec.Decode(&raw); err != nil {
-		return nil, nil, jsonSyntax(c, lt, element, lt.locate(err, start))
-	}
-	end := dec.InputOffset()
-	lt.forget(end)
-	if o, ok := lt.gate.oversize(end); ok && string(raw) == "{}" {
-		if o.truncated {
-			return nil, nil, truncatedJSON(c, element)
-		}
-		return nil, &o, nil
-	}
-	return raw, nil, nil
-}
-
-// token is dec.Token with a syntax error located by lt.
-func token(dec *json.Decoder, lt *lineTracker) (json.Token, error) {
-	start := dec.InputOffset()
-	tok, err := dec.Token()
-	return tok, lt.locate(err, start)
-}
-
-// jsonSyntax reports a broken JSON file with the line of the error, which
-// is what an editor can jump to; element is 0 outside the array.
-func jsonSyntax(c *collector, lt *lineTracker, element int, err error) error {
-	var de *Error
-	if errors.As(err, &de) {
-		return de // the gate's: a value over the limit
-	}
-	var se *json.SyntaxError
-	if !errors.As(err, &se) {
-		if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
-			return truncatedJSON(c, element)
-		}
-		return fmt.Errorf("%s: %w", c.name, err)
-	}
-	return &Error{File: c.name, Line: element, Unit: unitElement, Msg: fmt.Sprintf(
-		"invalid JSON at line %d: %s — fix the file; a broken JSON file cannot be read past the error",
-		lt.lineAt(se.Offset), se.Error())}
-}
-
-func truncatedJSON(c *collector, element int) *Error {
-	return &Error{File: c.name, Line: element, Unit: unitElement,
-		Msg: "the JSON ends too early (truncated file?) — complete or re-export the file"}
-}
-
-func kindOfToken(tok json.Token) string {
-	switch tok.(type) {
-	case string:
-		return "string"
-	case float64, json.Number:
-		return "number"
-	case bool:
-		return "boolean"
-	case nil:
-		return "null"
-	case json.Delim:
-		if tok == json.Delim('{') {
-			return "object"
-		}
-		return "list"
-	}
-	return "value"
-}
-
-// lineTracker keeps what the JSON decoder has read since the start of the
-// current element, so that a decoder byte offset can be turned into a line
-// number. Bytes before the current element are folded into a line count as
-// the read advances, keeping memory flat on large files.
-type lineTracker struct {
-	r     io.Reader
-	gate  *jsonGate // newlines it dropped count too
-	base  int       // newlines in the forgotten bytes
-	start int64     // offset of data[0]
-	data  []byte    // bytes read and not yet forgotten
-}
-
-func (t *lineTracker) Read(p []byte) (int, error) {
-	n, err := t.r.Read(p)
-	t.data = append(t.data, p[:n]...)
-	return n, err
-}
-
-// forget drops the bytes before off.
-func (t *lineTracker) forget(off int64) {
-	k := int(min(max(off-t.start, 0), int64(len(t.data))))
-	t.base += bytes.Count(t.data[:k], []byte("\n"))
-	t.data = append(t.data[:0], t.data[k:]...)
-	t.start += int64(k)
-}
-
-// lineAt is the 1-based line of the byte at off (off not before the last forget).
-func (t *lineTracker) lineAt(off int64) int {
-	k := int(min(max(off-t.start, 0), int64(len(t.data))))
-	return 1 + t.base + bytes.Count(t.data[:k], []byte("\n")) + t.gate.shift(off)
-}
-
-// locate gives a syntax error met by a Decode or Token call made at input
-// offset start the offset of the bad byte in the input. The decoder's own
-// offsets cannot be trusted for that: inside a value they count only the
-// bytes the decoder scanned as values, not the separators Token consumed.
-// So the value is scanned again, alone, from where it begins.
-func (t *lineTracker) locate(err error, start int64) error {
-	var se *json.SyntaxError
-	if !errors.As(err, &se) {
-		return err
-	}
-	p := t.skipSpace(start)
-	if i := p - t.start; i >= 0 && i < int64(len(t.data)) && (t.data[i] == ',' || t.data[i] == ':') {
-		p = t.skipSpace(p + 1)
-	}
-	i := p - t.start
-	if i < 0 || i > int64(len(t.data)) {
-		return err
-	}
-	var raw json.RawMessage
-	var again *json.SyntaxError
-	if errors.As(json.NewDecoder(bytes.NewReader(t.data[i:])).Decode(&raw), &again) {
-		located := *se
-		located.Offset = p + again.Offset - 1
-		return &located
-	}
-	// The value itself is fine: the error is Token's, about what surrounds
-	// the value, and Token reports it at its input offset already.
-	return err
-}
-
-func (t *lineTracker) skipSpace(off int64) int64 {
-	for off-t.start >= 0 && off-t.start < int64(len(t.data)) && bytes.IndexByte([]byte(" \t\r\n"), t.data[off-t.start]) >= 0 {
-		off++
-	}
-	return off
+	return &Error{File: c.name, Msg: fmt.Sprintf(`"tests" holds %s — it must be a list of test cases, a "file://" reference to a tests file, or a list mixing both`, aKind(kindOf(raw)))}
 }

@@ -12,78 +12,110 @@ import (
 // longer than the limit is never held whole: it is measured as it streams
 // by and refused (or skipped) as too big.
 func readJSONL(c *collector, br *bufio.Reader) error {
-	var long []byte // a line longer than br's buffer, gathered
-	for line := 1; ; line++ {
-		b, err := br.ReadSlice('\n')
-		over := false
-		if err == bufio.ErrBufferFull {
-			long = appendHeld(long[:0], b, c.limit)
-			for err == bufio.ErrBufferFull && !over {
-				b, err = br.ReadSlice('\n')
-				// +2: the line's "\r\n" does not count.
-				if over = int64(len(long)+len(b)) > c.limit+2; !over {
-					long = appendHeld(long, b, c.limit)
-				}
-			}
-			if !over {
-				b = long
-			}
-		}
-		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-			return fmt.Errorf("%s: %w", c.name, err)
-		}
+	r := &lines{br: br, limit: c.limit, sizer: func() sizer { return &recordSizer{} }}
+	for {
+		b, line, o, err := r.next()
 		switch {
-		case over:
-			err = c.longLine(line, br, long, b, err)
-		case int64(len(bytes.TrimRight(b, "\r\n"))) > c.limit:
-			err = c.longLine(line, br, nil, b, err)
+		case err != nil:
+			return fmt.Errorf("%s: %w", c.name, err)
+		case o != nil:
+			field, msg := c.tooBigField(*o)
+			err = c.bad(line, field, msg)
+		case b == nil:
+			return nil
 		default:
 			if t := bytes.TrimSpace(b); len(t) > 0 {
-				if err := c.fromJSON(line, t); err != nil {
-					return err
-				}
+				err = c.fromJSON(line, t)
 			}
-		}
-		if err == io.EOF {
-			return nil
 		}
 		if err != nil {
 			return err
 		}
-		if cap(long) > 4<<20 && len(b) < 1<<20 {
-			long = nil // one long line does not pin its buffer for the rest of the file
-		}
 	}
 }
 
-// longLine refuses a line over the limit: held is what was gathered of it,
-// b the piece read last and err that read's error. The rest of the line is
-// read and measured, not kept. It returns io.EOF when the line was the last,
-// nil when it was skipped, or the error that ends the read.
-func (c *collector) longLine(line int, br *bufio.Reader, held, b []byte, err error) error {
-	z := &recordSizer{}
-	size := int64(0)
-	feed := func(p []byte, last bool) {
-		if last {
-			p = bytes.TrimRight(p, "\r\n")
+// lines cuts a file into records that end at a line end, holding at most
+// the record limit: JSON Lines lines, and CSV rows, which end at a line end
+// after an even number of quotes in the row (quoted). A record over the
+// limit is measured as it streams by, never held whole; cut, when set, may
+// end one going over the limit early (CSV: a stray quote).
+type lines struct {
+	br     *bufio.Reader
+	limit  int64
+	quoted bool
+	sizer  func() sizer
+	cut    func(held, piece []byte) []byte
+	line   int // lines read
+	buf    []byte
+}
+
+// sizer follows a record over the limit as it streams by, to name the
+// part (a JSON key, a CSV column) that holds most of it.
+type sizer interface {
+	write(p []byte)
+	finish(o *oversized)
+}
+
+// next returns the next record with its line end and the line it starts
+// on, or o for a record over the limit; b and o are nil at the end of the
+// file.
+func (r *lines) next() (b []byte, start int, o *oversized, err error) {
+	start = r.line + 1
+	if cap(r.buf) > 4<<20 {
+		r.buf = nil // one long record does not pin its buffer for the rest of the file
+	}
+	r.buf = r.buf[:0]
+	quotes, size, trail := 0, int64(0), 0
+	var z sizer
+	for {
+		piece, err := r.br.ReadSlice('\n')
+		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+			return nil, 0, nil, err
 		}
-		z.write(p)
-		size += int64(len(p))
+		if r.quoted {
+			quotes += bytes.Count(piece, []byte{'"'})
+		}
+		if len(piece) > 0 {
+			trail = len(piece) - len(bytes.TrimRight(piece, "\r\n")) // the line end, left out
+		}
+		if z == nil && int64(len(r.buf)+len(piece)) > r.limit+2 { // +2: the line end
+			if r.cut != nil {
+				if b := r.cut(r.buf, piece); b != nil {
+					return b, start, nil, nil
+				}
+			}
+			z, size = r.sizer(), int64(len(r.buf))
+			z.write(r.buf)
+		}
+		ends := (err == nil && quotes%2 == 0) || err == io.EOF
+		if z != nil {
+			if ends {
+				z.write(bytes.TrimRight(piece, "\r\n"))
+			} else {
+				z.write(piece)
+			}
+			size += int64(len(piece))
+		} else {
+			r.buf = appendHeld(r.buf, piece, r.limit)
+		}
+		if err == nil {
+			r.line++
+		}
+		if ends {
+			break
+		}
 	}
-	feed(held, false)
-	feed(b, err != bufio.ErrBufferFull)
-	for err == bufio.ErrBufferFull {
-		b, err = br.ReadSlice('\n')
-		feed(b, err != bufio.ErrBufferFull)
+	if z == nil && int64(len(bytes.TrimRight(r.buf, "\r\n"))) > r.limit {
+		z, size = r.sizer(), int64(len(r.buf))
+		z.write(r.buf)
 	}
-	if err != nil && err != io.EOF {
-		return fmt.Errorf("%s: %w", c.name, err)
+	if z != nil {
+		o := oversized{size: size - int64(trail), line: start, truncated: quotes%2 == 1}
+		z.finish(&o)
+		return nil, start, &o, nil
 	}
-	o := oversized{size: size}
-	o.part, o.partSize = z.largest()
-	field, msg := c.tooBigField(o)
-	if berr := c.bad(line, field, msg); berr != nil {
-		return berr
+	if len(r.buf) == 0 {
+		return nil, start, nil, nil
 	}
-	return err
+	return r.buf, start, nil, nil
 }

@@ -68,51 +68,6 @@ type oversized struct {
 	truncated bool
 }
 
-// standIns records where a gate put a placeholder for a record it
-// dropped, for the reader to report the record as too big and to map its
-// offsets back to the file's lines.
-type standIns struct {
-	// placeholders maps the output offset just past a placeholder to the
-	// record it stands for; shifts are the newlines dropped, net of the
-	// placeholders' own, before output offsets.
-	placeholders map[int64]oversized
-	shifts       []lineShift
-}
-
-type lineShift struct {
-	off int64
-	n   int
-}
-
-// standIn records a placeholder ending at output offset end for o, in
-// place of n newlines.
-func (s *standIns) standIn(end int64, o oversized, n int) {
-	if s.placeholders == nil {
-		s.placeholders = map[int64]oversized{}
-	}
-	s.placeholders[end] = o
-	s.shifts = append(s.shifts, lineShift{end, n})
-}
-
-// oversize returns the record a placeholder ending at output offset end
-// stands for.
-func (s *standIns) oversize(end int64) (oversized, bool) {
-	o, ok := s.placeholders[end]
-	return o, ok
-}
-
-// shift is the number of newlines dropped, net of the placeholders' own,
-// before output offset off.
-func (s *standIns) shift(off int64) int {
-	n := 0
-	for _, sh := range s.shifts {
-		if sh.off <= off {
-			n += sh.n
-		}
-	}
-	return n
-}
-
 // tooBigField turns a JSON record over the limit into the field it is
 // blamed on (our field its largest value feeds, "" if none) and the message.
 func (c *collector) tooBigField(o oversized) (field, msg string) {
@@ -307,6 +262,8 @@ func (z *recordSizer) endValue(d int) {
 	}
 	z.child, z.childSize = "", 0
 }
+
+func (z *recordSizer) finish(o *oversized) { o.part, o.partSize = z.largest() }
 
 // largest returns the key path holding most of the record and its size.
 func (z *recordSizer) largest() (string, int64) {

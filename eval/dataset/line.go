@@ -18,12 +18,6 @@ type LineDecoder struct {
 	ok  bool
 }
 
-// noIDs lets ids repeat: a service logs the same conversation id on every
-// turn, and the watcher tells repeats by content, not id.
-type noIDs struct{}
-
-func (noIDs) dup(*collector, *eval.Sample, string) (bool, error) { return false, nil }
-
 // ErrBlankLine is what Decode returns for a line holding only whitespace:
 // not a record, and not an error to report.
 var ErrBlankLine = errors.New("blank line")
@@ -37,7 +31,9 @@ func NewLineDecoder(opt Options) (*LineDecoder, error) {
 		return nil, err
 	}
 	d := &LineDecoder{}
-	d.c = &collector{cols: cols, limit: maxRecordBytes(opt), unit: unitLine, ids: noIDs{}}
+	// No id map: a service logs the same conversation id on every turn,
+	// and the watcher tells repeats by content, not id.
+	d.c = &collector{cols: cols, limit: maxRecordBytes(opt), unit: unitLine}
 	d.c.sink = func(s eval.Sample) error {
 		d.got, d.ok = s, true
 		return nil

@@ -89,8 +89,8 @@ type Loaded struct {
 	SkippedCount int
 
 	// dups are the records the scan left out as repeating an earlier id,
-	// by their ordinal among the records with an id: Stream cannot tell
-	// them from the record alone. opts is Options.key of the scan's options.
+	// by their ordinal among the records with an id, for Stream to skip
+	// them without keeping ids. opts is Options.key of the scan's options.
 	dups []int64
 	opts string
 }
@@ -104,9 +104,6 @@ func Load(path string, opt Options) (*Loaded, error) {
 // pick the format by extension and, for a promptfoo file, to resolve its
 // file:// references (relative to name's directory). A Parquet file is read
 // through r's ReadAt when r has one (an *os.File does), else held in memory.
-// Ids are checked for repeats by their hashes, which takes reading r again
-// from where it is now (see ids.go); an r that cannot seek back has its ids
-// kept whole instead.
 //
 // Format detection: an explicit Options.Format is obeyed. A .csv (.tsv) file
 // is CSV, a .yaml (.yml) file YAML, a .parquet file Parquet. A .jsonl,
@@ -121,7 +118,7 @@ func Read(name string, r io.Reader, opt Options) (*Loaded, error) {
 }
 
 // readPass reads the dataset once, through a collector that setup fits
-// to the pass (what checks ids, where samples go).
+// to the pass (where samples go).
 func readPass(src *source, opt Options, setup func(c *collector)) (*Loaded, error) {
 	r, done, err := src.open()
 	if err != nil {
@@ -135,7 +132,7 @@ func readPass(src *source, opt Options, setup func(c *collector)) (*Loaded, erro
 	h := sha256.New()
 	c := &collector{
 		root: src.name, cols: cols, skip: opt.SkipInvalid, limit: maxRecordBytes(opt),
-		hash: h, reading: []string{absPath(src.name)},
+		hash: h, reading: []string{absPath(src.name)}, ids: map[string]idSite{},
 	}
 	setup(c)
 	format, err := c.readFile(src.name, r, opt.Format)
@@ -393,12 +390,15 @@ type collector struct {
 	// counts them all.
 	skipped      []Skip
 	skippedCount int
-	// ids tells a repeated id; idSeq numbers the records with an id, in
-	// order (the same in every pass over the same file), and dupSeqs are
-	// those skipped as repeats.
-	ids     idCheck
-	idSeq   int64
-	dupSeqs []int64
+	// ids holds where each id was first used, to refuse a repeat (runs
+	// are compared by id); nil lets ids repeat. idSeq numbers the records
+	// with an id, dupSeqs are those skipped as repeats; a Stream skips
+	// the scan's (replay) instead of keeping ids.
+	ids       map[string]idSite
+	idSeq     int64
+	dupSeqs   []int64
+	replay    []int64
+	replaying bool
 	// hash takes the bytes of the file being read; refSums are the
 	// sha256s of the files the dataset references, in the order read;
 	// reading holds the absolute paths of the files being read, the
@@ -459,7 +459,7 @@ func (c *collector) add(s eval.Sample, idKey string) error {
 	}
 	if s.ID != "" {
 		c.idSeq++
-		if dup, err := c.ids.dup(c, &s, idKey); dup || err != nil {
+		if dup, err := c.dupID(&s, idKey); dup {
 			return err
 		}
 	}
@@ -471,12 +471,28 @@ func (c *collector) add(s eval.Sample, idKey string) error {
 	return nil
 }
 
-// skipDup records s as a repeat of the id first used at first.
-func (c *collector) skipDup(s *eval.Sample, idKey string, first idSite) error {
+// dupID reports whether s repeats an earlier id, with what recording it
+// as invalid returned.
+func (c *collector) dupID(s *eval.Sample, idKey string) (bool, error) {
+	if c.replaying {
+		if len(c.replay) == 0 || c.replay[0] != c.idSeq {
+			return false, nil
+		}
+		c.replay = c.replay[1:]
+		return true, c.bad(s.Line, "id", "repeats an earlier id")
+	}
+	if c.ids == nil {
+		return false, nil
+	}
+	first, dup := c.ids[s.ID]
+	if !dup {
+		c.ids[s.ID] = idSite{c.name, s.Line}
+		return false, nil
+	}
 	if c.skip {
 		c.dupSeqs = append(c.dupSeqs, c.idSeq)
 	}
-	return c.bad(s.Line, "id", dupMsg(c.name, c.unit, first, s.ID, idKey))
+	return true, c.bad(s.Line, "id", dupMsg(c.name, c.unit, first, s.ID, idKey))
 }
 
 // dupMsg is the reason a record in file, counted in unit, is refused for

@@ -10,25 +10,22 @@ import (
 )
 
 // Reading a dataset larger than memory: Scan reads the file validating
-// every record as Load does, keeping only counts (and, to tell repeated
-// ids, a hash per id: see ids.go); Stream then reads it again, yielding the
-// samples Load would have returned, and checks at the end that the file is
-// the one scanned. Load is a scan that keeps the samples. Which formats are
-// held whole during a pass is in the package comment.
+// every record as Load does, keeping only counts and the ids (to tell a
+// repeated one); Stream then reads it again, yielding the samples Load would
+// have returned, and checks at the end that the file is the one scanned.
+// Load is a scan that keeps the samples. Which formats are held whole during
+// a pass is in the package comment.
 
 // source is a dataset that each pass opens anew.
 type source struct {
 	name string
 	// open gives the dataset from its start, and done to call after.
 	open func() (io.Reader, func(), error)
-	// again: it can be opened more than once (a file, or a reader that
-	// can seek back).
-	again bool
 }
 
 // fileSource is the dataset at path.
 func fileSource(path string) *source {
-	return &source{name: path, again: true, open: func() (io.Reader, func(), error) {
+	return &source{name: path, open: func() (io.Reader, func(), error) {
 		f, err := os.Open(path)
 		if err != nil {
 			return nil, nil, fmt.Errorf("dataset: %w", err)
@@ -41,101 +38,35 @@ func fileSource(path string) *source {
 	}}
 }
 
-// readerSource is the dataset r holds, read again by seeking back to
-// where r is now when it can.
+// readerSource is the dataset r holds, read once.
 func readerSource(name string, r io.Reader) *source {
-	src := &source{name: name, open: func() (io.Reader, func(), error) { return r, func() {}, nil }}
-	if rs, ok := r.(io.ReadSeeker); ok {
-		if start, err := rs.Seek(0, io.SeekCurrent); err == nil {
-			src.again = true
-			src.open = func() (io.Reader, func(), error) {
-				if _, err := rs.Seek(start, io.SeekStart); err != nil {
-					return nil, nil, fmt.Errorf("%s: %w", name, err)
-				}
-				return r, func() {}, nil
-			}
-		}
-	}
-	return src
+	return &source{name: name, open: func() (io.Reader, func(), error) { return r, func() {}, nil }}
 }
 
 // Scan reads the dataset at path as Load does — every record validated,
 // the same errors, Skipped, SkippedCount, SHA256 and Format — but keeps no
 // sample: Samples is nil and Count says how many there are. Its memory is
-// a record, the read buffer and some 11 to 32 bytes per id (fewer ids,
-// less). Stream then gives the samples.
+// a record, the read buffer and the ids. Stream then gives the samples.
 func Scan(path string, opt Options) (*Loaded, error) {
 	return scan(fileSource(path), opt, false)
 }
 
 // scan reads the dataset, keeping its samples when keep is set.
 func scan(src *source, opt Options, keep bool) (*Loaded, error) {
-	for attempt := 0; ; attempt++ {
-		var samples []eval.Sample
-		var sink func(eval.Sample) error
+	var samples []eval.Sample
+	l, err := readPass(src, opt, func(c *collector) {
 		if keep {
-			sink = func(s eval.Sample) error {
+			c.sink = func(s eval.Sample) error {
 				samples = append(samples, s)
 				return nil
 			}
 		}
-		var ids idCheck = exactIDs{}
-		hashed := (*hashedIDs)(nil)
-		if src.again && attempt < hashedAttempts {
-			hashed = &hashedIDs{hash: newIDHash(attempt)}
-			ids = hashed
-		}
-		l, err := readPass(src, opt, func(c *collector) { c.ids, c.sink = ids, sink })
-		if hashed != nil && len(hashed.suspects) > 0 && (err == nil || errors.Is(err, errSuspect)) {
-			ok, cerr := confirm(src, opt, hashed, l)
-			if cerr != nil {
-				return nil, cerr
-			}
-			if !ok {
-				continue
-			}
-			if err != nil { // without --skip-invalid: the first repeat is the error
-				n := hashed.suspects[0].note
-				return nil, &Error{File: n.file, Line: n.line, Unit: n.unit, Field: "id",
-					Msg: dupMsg(n.file, n.unit, n.first, n.id, n.idKey), Skippable: true}
-			}
-			for _, sp := range hashed.suspects {
-				if n := sp.note; n != nil {
-					l.Skipped[n.skip].Reason = dupMsg(n.file, n.unit, n.first, n.id, n.idKey)
-				}
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-		if keep {
-			l.Samples = samples
-		}
-		return l, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-}
-
-// confirm reads the dataset once more to tell the scan's suspected
-// repeats from hash collisions, filling in where each repeated id was
-// first used; ok is false when one was a collision, or when the file is
-// no longer the one scanned (scanned is nil when the scan stopped at the
-// first suspect): the scan must then be done again.
-func confirm(src *source, opt Options, h *hashedIDs, scanned *Loaded) (ok bool, err error) {
-	k := newConfirmIDs(h, scanned != nil)
-	l, err := readPass(src, opt, func(c *collector) { c.ids = k })
-	switch {
-	case errors.Is(err, errConfirmed):
-		return true, nil
-	case errors.Is(err, errCollision):
-		return false, nil
-	case err != nil:
-		var e *Error
-		if errors.As(err, &e) {
-			return false, nil // the file changed since the scan
-		}
-		return false, err
-	}
-	return k.next == len(h.suspects) && scanned != nil && l.SHA256 == scanned.SHA256, nil
+	l.Samples = samples
+	return l, nil
 }
 
 // Stream reads the dataset at path again after Scan(path, opt) returned
@@ -156,7 +87,7 @@ func Stream(path string, opt Options, scanned *Loaded, yield func(eval.Sample) b
 	}
 	stopped := false
 	l, err := readPass(fileSource(path), opt, func(c *collector) {
-		c.ids = &replayIDs{seqs: scanned.dups}
+		c.ids, c.replay, c.replaying = nil, scanned.dups, true
 		c.sink = func(s eval.Sample) error {
 			if s.Index >= scanned.Count {
 				return nil // counted, to say so at the end

@@ -74,9 +74,7 @@ type yamlDoc struct {
 	data  []byte
 	lines []int
 	limit int64
-	// memo holds the JSON of the nodes aliases name; expanded counts the
-	// JSON made from the file so far.
-	memo     map[*yaml.Node]anchorJSON
+	// expanded counts the JSON made from the file so far.
 	expanded int64
 }
 
@@ -188,26 +186,6 @@ func (y *yamlDoc) expandLimit() int64 {
 	return max(64*int64(len(y.data)), 256<<20, 4*y.limit)
 }
 
-// anchored is the JSON of a node an alias names, made once per node: an
-// anchor used by every test costs its size once, not once per use.
-func (y *yamlDoc) anchored(n *yaml.Node, depth int) ([]byte, error) {
-	if m, ok := y.memo[n]; ok {
-		return m.raw, m.err
-	}
-	var b bytes.Buffer
-	err := y.value(&b, n, depth)
-	if y.memo == nil {
-		y.memo = map[*yaml.Node]anchorJSON{}
-	}
-	y.memo[n] = anchorJSON{b.Bytes(), err}
-	return b.Bytes(), err
-}
-
-type anchorJSON struct {
-	raw []byte
-	err error
-}
-
 func (y *yamlDoc) value(b *bytes.Buffer, n *yaml.Node, depth int) error {
 	if depth > maxYAMLDepth {
 		return fmt.Errorf("the value at line %d nests more than %d levels deep — flatten it", n.Line, maxYAMLDepth)
@@ -218,11 +196,7 @@ func (y *yamlDoc) value(b *bytes.Buffer, n *yaml.Node, depth int) error {
 			b.WriteString("null")
 			break
 		}
-		raw, err := y.anchored(n.Alias, depth+1)
-		if err != nil {
-			return err
-		}
-		b.Write(raw)
+		return y.value(b, n.Alias, depth+1)
 	case yaml.MappingNode:
 		pairs, err := y.pairs(n, depth)
 		if err != nil {
