@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ragscope/ragscope/sanitize"
+	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // The reports for CI systems: JSON Lines for log pipelines, GitHub

@@ -148,7 +148,7 @@ fi
 # about 120 results a second, each sent on to every watcher (no bar).
 if want holder; then
 	l=$(load1)
-	if bench holder ./app '^BenchmarkSharedRunWithReaders$' 1x; then
+	if bench holder ./internal/app '^BenchmarkSharedRunWithReaders$' 1x; then
 		for d in 200ms 20ms; do
 			ratio=$(metric holder ratio "judge=$d")
 			harm=$(awk -v r="$ratio" 'BEGIN { if (r != "") printf "%.1f", 100 * (1 - r) }')

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/sanitize"
+	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // compareState holds the "before" side of a comparison; the rows hold the

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/sanitize"
+	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // The detail page of a compared sample shows each score as before -> after

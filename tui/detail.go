@@ -12,7 +12,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/sanitize"
+	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // detailView is the drill-down into one sample: one page in a viewport,

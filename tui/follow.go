@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/sanitize"
+	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // Follow mode is the run screen of a watcher following a live log

@@ -10,7 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/sanitize"
+	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // compact is the layout for short terminals: the per-metric block folds

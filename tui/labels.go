@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/sanitize"
+	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // LabelHost is what the interface asks of the application for human labels

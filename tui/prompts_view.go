@@ -9,8 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/prompts"
-	"github.com/ragscope/ragscope/sanitize"
 )
 
 // promptsView lists the judge templates in use; e edits the selected one.

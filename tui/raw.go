@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/ragscope/ragscope/sanitize"
+	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // rawView shows the raw judge calls of one sample, read from the cache in

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ragscope/ragscope/app/holder"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/internal/holder"
 )
 
 // A server killed while it evaluates a detached run leaves nothing beside

@@ -11,10 +11,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ragscope/ragscope/app"
-	"github.com/ragscope/ragscope/app/outfile"
 	"github.com/ragscope/ragscope/cache"
-	"github.com/ragscope/ragscope/sanitize"
+	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/outfile"
+	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // cacheCommand is `ragscope cache` and its maintenance commands.

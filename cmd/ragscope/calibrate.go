@@ -16,11 +16,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/ragscope/ragscope/app"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/estimate"
 	"github.com/ragscope/ragscope/eval/offline"
-	"github.com/ragscope/ragscope/sanitize"
+	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/tools/calibrate"
 )
 

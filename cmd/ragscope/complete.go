@@ -9,12 +9,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ragscope/ragscope/app"
-	"github.com/ragscope/ragscope/app/holder"
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/holder"
+	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/prompts"
-	"github.com/ragscope/ragscope/sanitize"
 )
 
 // Shell completion. cobra keeps flag completion functions in a package

@@ -12,9 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ragscope/ragscope/app"
-	"github.com/ragscope/ragscope/app/holder"
 	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/holder"
 )
 
 // dbCommand is `ragscope db`: checking a damaged database and copying

@@ -15,9 +15,9 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/ragscope/ragscope/app"
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/app"
 )
 
 // echoJudge answers every call from its request, for filling a database.

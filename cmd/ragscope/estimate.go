@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/ragscope/ragscope/app"
+	"github.com/ragscope/ragscope/internal/app"
 )
 
 // estimateGroups are the flags estimate takes from run: those that decide

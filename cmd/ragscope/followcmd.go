@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/ragscope/ragscope/app"
+	"github.com/ragscope/ragscope/internal/app"
 )
 
 // watchFlagsFromRun are the flags of run that watch shares: the judge,

@@ -16,8 +16,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/ragscope/ragscope/app"
-	"github.com/ragscope/ragscope/app/outfile"
+	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/outfile"
 )
 
 // A judge profile is a named set of judge settings in the settings file,

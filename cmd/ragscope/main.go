@@ -14,8 +14,8 @@ import (
 	"charm.land/fang/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/ragscope/ragscope/app"
-	"github.com/ragscope/ragscope/sanitize"
+	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // Exit codes.

@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ragscope/ragscope/app"
+	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/prompts"
-	"github.com/ragscope/ragscope/sanitize"
 )
 
 // promptsCommand is `ragscope prompts`: the judge's prompt templates,

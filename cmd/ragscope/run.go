@@ -17,9 +17,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/ragscope/ragscope/app"
-	"github.com/ragscope/ragscope/app/holder"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/holder"
 )
 
 // runFlags are the flags of `ragscope run`: the run's settings and what

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ragscope/ragscope/app"
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/app"
 )
 
 // seedRuns records runs started ages ago (newest first in the listing),

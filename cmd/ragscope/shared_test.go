@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ragscope/ragscope/app/holder"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/internal/holder"
 )
 
 // These tests drive real processes sharing one database: the first one to

@@ -12,12 +12,12 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/ragscope/ragscope/app"
-	"github.com/ragscope/ragscope/app/holder"
-	"github.com/ragscope/ragscope/app/outfile"
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/sanitize"
+	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/holder"
+	"github.com/ragscope/ragscope/internal/outfile"
+	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // Everything this command line prints that comes from data, the store or

@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
-	"github.com/ragscope/ragscope/app"
+	"github.com/ragscope/ragscope/internal/app"
 )
 
 // openCommand is `ragscope open` and `ragscope attach`: a stored run, or

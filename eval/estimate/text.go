@@ -7,8 +7,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/prompts"
-	"github.com/ragscope/ragscope/sanitize"
 )
 
 // WriteText writes the estimate as a table for a person: per metric the

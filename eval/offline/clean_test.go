@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/sanitize"
+	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 func TestStripControls(t *testing.T) {

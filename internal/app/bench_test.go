@@ -24,7 +24,7 @@ import (
 // three times, interleaved, and the best of each is kept: the ratio of
 // samples/s with readers to without is the figure (1.00: no harm).
 //
-//	go test -run '^$' -bench SharedRunWithReaders -benchtime 1x ./app
+//	go test -run '^$' -bench SharedRunWithReaders -benchtime 1x ./internal/app
 func BenchmarkSharedRunWithReaders(b *testing.B) {
 	// 20 ms is a stress test (about 120 results a second through the
 	// socket, each sent on to every watcher); 200 ms is still a fast judge.

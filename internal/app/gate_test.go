@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragscope/ragscope/app/outfile"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/outfile"
 )
 
 // Gate settings that make no sense are usage errors naming the flag.

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ragscope/ragscope/app/holder"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/internal/holder"
 )
 
 func TestTheSecondProcessGoesThroughTheHolder(t *testing.T) {

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ragscope/ragscope/app/holder"
-	"github.com/ragscope/ragscope/sanitize"
+	"github.com/ragscope/ragscope/internal/holder"
+	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // WaitRun is `ragscope attach --wait RUN`: it waits, without a terminal,

@@ -9,9 +9,9 @@ import (
 	"os"
 	"sync"
 
-	"github.com/ragscope/ragscope/app/holder"
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/sanitize"
+	"github.com/ragscope/ragscope/internal/holder"
+	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // Server is `ragscope serve`: a holder that stays up and evaluates the runs

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/ragscope/ragscope/app/outfile"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/outfile"
 )
 
 // endpointsFile is where endpoint profiles are remembered, beside the

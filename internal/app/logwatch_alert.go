@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/sanitize"
+	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // alertRule is one --alert: the rolling mean of a metric over its last N

@@ -19,8 +19,8 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/cost"
 	"github.com/ragscope/ragscope/eval/dataset"
+	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/prompts"
-	"github.com/ragscope/ragscope/sanitize"
 )
 
 // FollowConfig is what ragscope watch adds to a run's settings.

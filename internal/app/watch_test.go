@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ragscope/ragscope/app/holder"
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/holder"
 )
 
 // resetStore answers a watcher as a store whose holder changed once: the

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/ragscope/ragscope/app/holder"
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/holder"
 )
 
 // watchWait is how long one Watch waits for news before the watcher checks

@@ -10,9 +10,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ragscope/ragscope/app/holder"
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/holder"
 )
 
 // Version is ragscope's version as holders announce it to their clients.

@@ -10,12 +10,12 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/ragscope/ragscope/app/outfile"
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/eval/endpoint"
-	"github.com/ragscope/ragscope/sanitize"
+	"github.com/ragscope/ragscope/internal/outfile"
+	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // Exit codes of `ragscope run` (and of the other commands where they apply).
