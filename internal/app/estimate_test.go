@@ -153,7 +153,7 @@ func TestEstimateIsTheRunOfTheDemo(t *testing.T) {
 	srv := fakejudge.New(estJudge)
 	defer srv.Close()
 	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
-	s := estPrepared(t, estimateConfig(srv, filepath.Join("..", "testdata", "demo.jsonl")), st)
+	s := estPrepared(t, estimateConfig(srv, filepath.Join("..", "..", "testdata", "demo.jsonl")), st)
 	est := estimateOf(t, s)
 	if n := srv.Count(""); n != 0 {
 		t.Fatalf("the estimate sent %d requests to the judge", n)
@@ -188,7 +188,7 @@ func TestEstimateOfAPartlyCachedDataset(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	st := openShared(t, filepath.Join(dir, "r.db"), Hold)
-	demo, err := os.ReadFile(filepath.Join("..", "testdata", "demo.jsonl"))
+	demo, err := os.ReadFile(filepath.Join("..", "..", "testdata", "demo.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestEstimateOfAPartlyCachedDataset(t *testing.T) {
 	estRunToEnd(t, estPrepared(t, estimateConfig(srv, half), st))
 	before := estSentBy(srv)
 
-	s := estPrepared(t, estimateConfig(srv, filepath.Join("..", "testdata", "demo.jsonl")), st)
+	s := estPrepared(t, estimateConfig(srv, filepath.Join("..", "..", "testdata", "demo.jsonl")), st)
 	est := estimateOf(t, s)
 	if n := srv.Count(""); n != before.total() {
 		t.Fatalf("the estimate sent requests to the judge: %d after it, %+v before", n, before.tasks)
@@ -232,7 +232,7 @@ func TestEstimateOfAPartlyCachedDataset(t *testing.T) {
 
 	// Everything is cached now: nothing to send, and the past runs still
 	// tell how long the replies are.
-	again := estimateOf(t, estPrepared(t, estimateConfig(srv, filepath.Join("..", "testdata", "demo.jsonl")), st))
+	again := estimateOf(t, estPrepared(t, estimateConfig(srv, filepath.Join("..", "..", "testdata", "demo.jsonl")), st))
 	if again.Calls != (estimate.Calls{}) || again.CostUSD == nil || *again.CostUSD != 0 {
 		t.Errorf("fully cached: %+v, cost %v", again.Calls, again.CostUSD)
 	}
