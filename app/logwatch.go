@@ -75,6 +75,10 @@ type Follower struct {
 	// clock is the time windows are told by; tests move it.
 	clock func() time.Time
 
+	// execs are the --alert-exec commands running: a watcher that stops
+	// waits for them (each is killed after --alert-timeout).
+	execs sync.WaitGroup
+
 	mu       sync.Mutex
 	status   eval.FollowStatus
 	flights  map[flightKey]flight
@@ -316,6 +320,7 @@ func (f *Follower) Run(ctx context.Context) error {
 		if terr := <-tailErr; err == nil {
 			err = terr
 		}
+		f.waitAlertExecs()
 		return err
 	}
 	runID, initial := cur.RunID, byRun[cur.RunID]
@@ -631,6 +636,11 @@ func (f *Follower) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.
 		f.setBehindBytes(b)
 		if !progressed {
 			if f.fc.Once {
+				for _, tf := range t.files {
+					if tf.plen > 0 && !tf.st.Done {
+						f.warn(fmt.Sprintf("%s: its last line (%s) has no newline yet: left for the next pass", tf.path, ByteCount(tf.plen)))
+					}
+				}
 				return nil
 			}
 			if !wait(f.fc.Poll, false) {
@@ -671,7 +681,10 @@ func (f *Follower) readBatch(n int, now time.Time) (take []cache.FollowRecord, p
 		}
 		tf.eof = false
 		for len(take) < n {
-			ln, ok, err := t.next(tf, f.fc.Once || !tf.matched, limit)
+			// An unterminated last line is the service still writing it:
+			// left, with --once too, for the next pass to read whole. Only
+			// a file no argument names any more is read to its very end.
+			ln, ok, err := t.next(tf, !tf.matched, limit)
 			if err != nil {
 				f.warn(err.Error())
 				break
