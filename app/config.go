@@ -215,6 +215,8 @@ func (c *Config) Validate() error {
 		return usagef("--max-retry-after %s: give 0 or a positive duration", c.MaxRetryAfter)
 	case c.Sample < 0:
 		return usagef("--sample %d: give how many samples to evaluate, 1 or more", c.Sample)
+	case c.Temperature < 0 || math.IsNaN(c.Temperature) || math.IsInf(c.Temperature, 0):
+		return usagef("--temperature %v: give 0 or more (0 for the most repeatable verdicts)", c.Temperature)
 	case c.ConfirmOver < 0 || math.IsNaN(c.ConfirmOver) || math.IsInf(c.ConfirmOver, 0):
 		return usagef("--confirm-over %v: give a cost in US dollars, e.g. 5 or 0.50", c.ConfirmOver)
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -111,10 +112,10 @@ func PrepareFollow(cfg *Config, fc FollowConfig, st cache.Store, stderr io.Write
 	if len(fc.Logs) == 0 {
 		return nil, usagef("give at least one LOG (a JSON Lines file, a glob such as 'logs/app.jsonl*', or a directory), e.g. ragscope watch --headless logs/app.jsonl")
 	}
-	if fc.Sample < 0 || fc.Sample > 1 {
+	if !(fc.Sample >= 0 && fc.Sample <= 1) {
 		return nil, usagef("--sample %g: give the fraction of records to evaluate, more than 0 and at most 1 (e.g. 0.1)", fc.Sample)
 	}
-	if fc.MaxRPS < 0 {
+	if !(fc.MaxRPS >= 0) || math.IsInf(fc.MaxRPS, 0) {
 		return nil, usagef("--max-rps %g: give 0 (no cap) or more records per second", fc.MaxRPS)
 	}
 	if fc.Window < 0 || (fc.Window > 0 && fc.Window < time.Minute) {
