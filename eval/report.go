@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ragscope/ragscope/sanitize"
 )
 
 // ReportVersion is the version of the JSON report schema.
@@ -189,7 +191,7 @@ func (r Report) MarshalJSON() ([]byte, error) {
 	if err := enc.Encode(out); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return sanitize.JSON(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
 }
 
 // NewReport builds the report of a run from its results (nil entries, i.e.
@@ -245,7 +247,7 @@ func WriteReportJSON(w io.Writer, run RunInfo, summary map[Metric]MetricSummary,
 		}
 		bw.WriteString(prefix)
 		bw.WriteString(`  "` + name + `": `)
-		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		bw.Write(sanitize.JSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))))
 		return nil
 	}
 	if err := field("{\n", "version", ReportVersion); err != nil {
@@ -273,7 +275,7 @@ func WriteReportJSON(w io.Writer, run RunInfo, summary map[Metric]MetricSummary,
 		}
 		n++
 		bw.WriteString("\n    ")
-		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		bw.Write(sanitize.JSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))))
 		// A write error (a full disk) surfaces here, not after the last sample.
 		return bwErr(bw)
 	})
