@@ -121,6 +121,24 @@ func (c *Config) Workers() int {
 	return 2 * max(c.Concurrency, 1)
 }
 
+// OfflineTextInFlight bounds the text the offline judge analyses at once
+// (see eval.RunnerConfig.MaxTextInFlight). Its analysis of a text takes
+// 70-120 times the text's size in memory while it is judged (a 15 MiB
+// record: 1.1-1.8 GB, scripts/bigrecord.sh), so records of a few MiB are
+// evaluated one at a time: a run's memory is that of its largest record,
+// not Workers times it. Samples of ordinary size (a few KiB) never wait.
+const OfflineTextInFlight = 16 << 20
+
+// TextInFlight is the run's bound on the text of the samples evaluated at
+// once: OfflineTextInFlight for the offline judge, none for an endpoint
+// (whose memory per sample is the request and its reply).
+func (c *Config) TextInFlight() int64 {
+	if c.UseOffline() {
+		return OfflineTextInFlight
+	}
+	return 0
+}
+
 // Absolute makes the paths of the config absolute against dir, so that a
 // server started elsewhere reads the files the client meant.
 func (c *Config) Absolute(dir string) {
