@@ -13,10 +13,10 @@ import "sync"
 // A value being computed is computed once: the metrics of a sample run at
 // once and all ask for its chunks first, and a big chunk analysed by each
 // of them at the same time took that many times its analysis in memory (a
-// 15 MiB chunk: 2.9 GB where one analysis is well under half of it).
+// 15 MiB chunk: 3.1 GB, 1-1.2 GB since).
 //
 // What a memo keeps of big texts is bounded in bytes as well as in count:
-// the analysis of a text takes 70-120 times its size, so 4096 analyses of
+// the analysis of a text takes up to about 120 times its size, so 4096 analyses of
 // records of a few MiB would be hundreds of GB. The values of texts of
 // bigText bytes or more take at most maxBigText bytes of keys, the oldest
 // let go first.
