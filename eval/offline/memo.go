@@ -12,14 +12,14 @@ import "sync"
 //
 // A value being computed is computed once: the metrics of a sample run at
 // once and all ask for its chunks first, and a big chunk analysed by each
-// of them at the same time took that many times its analysis in memory (a
-// 15 MiB chunk: 3.1 GB, 1-1.2 GB since).
+// of them at the same time would take that many times its analysis in
+// memory (a 15 MiB chunk: 3.1 GB against 1-1.2 GB, scripts/bigrecord.sh).
 //
 // What a memo keeps of big texts is bounded in bytes as well as in count:
-// the analysis of a text takes up to about 120 times its size, so 4096 analyses of
-// records of a few MiB would be hundreds of GB. The values of texts of
-// bigText bytes or more take at most maxBigText bytes of keys, the oldest
-// let go first.
+// the analysis of a text takes up to about 120 times its size, so 4096
+// analyses of records of a few MiB would be hundreds of GB. The values of
+// texts of bigText bytes or more take at most maxBigText bytes of keys,
+// the oldest let go first.
 type memo[V any] struct {
 	mu       sync.Mutex
 	m        map[string]V
