@@ -373,8 +373,8 @@ func checkSampleFlags(fs *pflag.FlagSet) error {
 }
 
 // number is a float flag that takes only a finite number: strconv reads
-// "NaN" and "Inf", which no setting means (a NaN temperature started a run
-// whose every request failed to encode). Every float flag is one.
+// "NaN" and "Inf", which no setting means (with a NaN temperature every
+// request of the run would fail to encode). Every float flag is one.
 type number struct{ p *float64 }
 
 func (n number) String() string {
