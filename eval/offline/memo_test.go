@@ -1,6 +1,8 @@
 package offline
 
 import (
+	"fmt"
+	"math"
 	"runtime"
 	"strings"
 	"sync"
@@ -82,6 +84,40 @@ func TestMemoBoundsBigTexts(t *testing.T) {
 	for _, k := range big {
 		if _, ok := m.m["small "+k[:1]]; !ok {
 			t.Errorf("small text %q let go", "small "+k[:1])
+		}
+	}
+}
+
+// The vector of a big text, made from an analysis that keeps no clauses,
+// is the vector of its full analysis.
+func TestEmbedOfABigText(t *testing.T) {
+	var b strings.Builder
+	for i := 0; b.Len() < bigText+1000; i++ {
+		fmt.Fprintf(&b, "Plan %d costs %d yuan a month; 第%d条：年假%d天，不得折现。 ", i, i*7%1000, i, i%15)
+	}
+	text := b.String()
+	lean := Embed(text)
+	full := make([]float64, EmbedDims)
+	sp := analyzeText(text)
+	if len(sp.clauses) == 0 || len(analyzeClauses(text, false).clauses) != 0 {
+		t.Fatal("the lean analysis keeps clauses, or the full one has none")
+	}
+	for f := range sp.feats {
+		addHashed(full, f, 1)
+		if len(f) > 2 && f[:2] == "w:" {
+			addTrigrams(full, f[2:], 0.5)
+		}
+	}
+	for f := range sp.unis {
+		addHashed(full, f, 0.5)
+	}
+	var norm float64
+	for _, x := range full {
+		norm += x * x
+	}
+	for i := range full {
+		if d := lean[i] - full[i]/math.Sqrt(norm); d > 1e-12 || d < -1e-12 {
+			t.Fatalf("dimension %d: %g from the lean analysis, %g from the full one", i, lean[i], full[i]/math.Sqrt(norm))
 		}
 	}
 }
