@@ -123,8 +123,8 @@ func (c *Config) Workers() int {
 
 // OfflineTextInFlight bounds the text the offline judge analyses at once
 // (see eval.RunnerConfig.MaxTextInFlight). Its analysis of a text takes
-// up to about 120 times the text's size in memory while it is judged (a
-// 15 MiB record: 1-1.9 GB, scripts/bigrecord.sh), so records of a few MiB are
+// up to about 80 times the text's size in memory while it is judged (a
+// 15 MiB record: 0.9-1.2 GB, scripts/bigrecord.sh), so records of a few MiB are
 // evaluated one at a time: a run's memory is that of its largest record,
 // not Workers times it. Samples of ordinary size (a few KiB) never wait.
 const OfflineTextInFlight = 16 << 20

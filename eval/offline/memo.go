@@ -16,7 +16,7 @@ import "sync"
 // memory (a 15 MiB chunk: 3.1 GB against 1-1.2 GB, scripts/bigrecord.sh).
 //
 // What a memo keeps of big texts is bounded in bytes as well as in count:
-// the analysis of a text takes up to about 120 times its size, so 4096
+// the analysis of a text takes up to about 80 times its size, so 4096
 // analyses of records of a few MiB would be hundreds of GB. The values of
 // texts of bigText bytes or more take at most maxBigText bytes of keys,
 // the oldest let go first.
