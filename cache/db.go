@@ -303,12 +303,14 @@ func (db *DB) Close() error {
 		db.w.close()
 		// Still under our exclusive lock: what bbolt wrote this session is
 		// sound, so the next open need not walk it.
-		switch {
-		case db.damaged.Load():
-			forgetVerified(db.path)
-		case db.w.watch.unchanged():
+		if !db.damaged.Load() && db.w.watch.unchanged() {
 			recordVerified(db.path, db.file, nil, worthWaiting(db.file))
 		}
+	}
+	if db.damaged.Load() {
+		// Met damage that the record's stamps could not show (a disk's bit
+		// rot sets no time): the next open walks, whoever it is.
+		forgetVerified(db.path)
 	}
 	return db.bolt.Close()
 }

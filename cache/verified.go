@@ -3,6 +3,7 @@ package cache
 import (
 	"encoding/json"
 	"errors"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -14,25 +15,49 @@ import (
 // one has written since it was last found sound cannot have grown a bad
 // page through bbolt, so the state of a sound file is recorded beside it
 // (.<name>.verified) and the walk is skipped while the file is exactly in
-// that state: same inode, size, modification time and bbolt meta (txid,
-// page count, root). Any write to the file, ours, another process's, or a
-// `dd` over it, changes its modification time, and the walk runs again.
+// that state:
+//
+//   - same inode, size and modification time;
+//   - same inode change time (ctime). Every write to the file, ours,
+//     another process's, or a `dd` over it, sets it, and so does putting
+//     the modification time back (touch -d, a restore that keeps times):
+//     unlike the modification time, no program can set it back. This is
+//     what tells a page rewritten in place, its mtime restored, from the
+//     file as it was recorded;
+//   - the same bbolt meta (txid, page count, root) and the same checksum
+//     (CRC-32C) of the pages a writer trusts first and whose damage
+//     spreads furthest: the two meta pages, the freelist (a bad one makes
+//     bbolt hand out pages the tree still uses, and a run then overwrites
+//     live data) and the root page of the tree. A few pages, which bbolt
+//     reads at every open anyway: this costs microseconds on any size,
+//     where a checksum of every page would cost as much as the walk.
+//
+// What no stamp can see — a disk flipping a bit of a data page under the
+// file system, which sets no time — is met when bbolt touches the page
+// (its page assertions and ours, turned into a DamageError by guard, which
+// also removes the record) and by `ragscope db check`, which always walks.
 //
 // A record is trusted only when it was written in a later clock tick than
-// the file was last modified (its own mtime is greater): a write in the
-// same tick as the record would leave the file's mtime unchanged.
+// the file was last modified or changed (its own mtime is greater): a
+// write in the same tick as the record would leave the file's times
+// unchanged.
 type verifiedState struct {
 	V       int    `json:"v"`
 	Size    int64  `json:"size"`
 	MtimeNS int64  `json:"mtime_ns"`
+	CtimeNS int64  `json:"ctime_ns"`
 	Dev     uint64 `json:"dev"`
 	Ino     uint64 `json:"ino"`
 	Txid    uint64 `json:"txid"`
 	Pgid    uint64 `json:"pgid"`
 	Root    uint64 `json:"root"`
+	Sum     uint32 `json:"sum"`
 }
 
-const verifiedVersion = 1
+// latest is the later of the file's modification and change times.
+func (s verifiedState) latest() int64 { return max(s.MtimeNS, s.CtimeNS) }
+
+const verifiedVersion = 2
 
 func verifiedPath(path string) string {
 	dir, base := filepath.Split(path)
@@ -40,34 +65,74 @@ func verifiedPath(path string) string {
 }
 
 // stateOf is the state of the open file f whose bytes are data (nil: read
-// the meta pages through f).
+// the pages it needs through f).
 func stateOf(f *os.File, data []byte) (verifiedState, bool) {
 	fi, err := f.Stat()
 	if err != nil {
 		return verifiedState{}, false
 	}
-	dev, ino, ok := fileIdentity(fi)
+	dev, ino, ctime, ok := fileIdentity(fi)
 	if !ok {
 		return verifiedState{}, false
 	}
-	if data == nil {
-		// Both meta pages live in the first two pages; 64 KiB covers the
-		// largest page size bbolt picks on common systems.
-		buf := make([]byte, min(fi.Size(), 1<<17))
-		n, err := f.ReadAt(buf, 0)
-		if err != nil && n < len(buf) {
-			return verifiedState{}, false
+	size := fi.Size()
+	read := func(off, n int64) ([]byte, bool) {
+		if off < 0 || n < 0 || off > size || n > size-off {
+			return nil, false
 		}
-		data = buf[:n]
+		if data != nil {
+			if off+n > int64(len(data)) {
+				return nil, false
+			}
+			return data[off : off+n], true
+		}
+		buf := make([]byte, n)
+		if _, err := f.ReadAt(buf, off); err != nil {
+			return nil, false
+		}
+		return buf, true
 	}
-	bf := readMetas(data)
+	// Both meta pages live in the first two pages; 128 KiB covers the
+	// largest page size bbolt picks on common systems.
+	head, ok := read(0, min(size, 1<<17))
+	if !ok {
+		return verifiedState{}, false
+	}
+	bf := readMetas(head)
 	if bf.cur < 0 {
 		return verifiedState{}, false
 	}
 	m := bf.meta()
-	return verifiedState{V: verifiedVersion, Size: fi.Size(), MtimeNS: fi.ModTime().UnixNano(),
-		Dev: dev, Ino: ino, Txid: m.txid, Pgid: m.pgid, Root: m.root}, true
+	ps := int64(bf.pageSize)
+	sum := crc32.New(castagnoli)
+	metas, ok := read(0, min(2*ps, size))
+	if !ok {
+		return verifiedState{}, false
+	}
+	sum.Write(metas)
+	for _, id := range []uint64{m.freelist, m.root} {
+		if id == noFreelist || id < 2 || id >= m.pgid {
+			continue
+		}
+		hdr, ok := read(int64(id)*ps, pageHeaderSize)
+		if !ok {
+			return verifiedState{}, false
+		}
+		// The page with its overflow, as far as the file goes: a bad
+		// overflow count is the walk's to report, here it only changes
+		// the sum.
+		n := min((int64(ne.Uint32(hdr[12:]))+1)*ps, size-int64(id)*ps)
+		page, ok := read(int64(id)*ps, n)
+		if !ok {
+			return verifiedState{}, false
+		}
+		sum.Write(page)
+	}
+	return verifiedState{V: verifiedVersion, Size: size, MtimeNS: fi.ModTime().UnixNano(), CtimeNS: ctime,
+		Dev: dev, Ino: ino, Txid: m.txid, Pgid: m.pgid, Root: m.root, Sum: sum.Sum32()}, true
 }
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // alreadyVerified says whether the file is in the state last recorded as
 // sound. Any doubt (no record, an unreadable one, a mismatch) is a no.
@@ -82,7 +147,7 @@ func alreadyVerified(path string, f *os.File, data []byte) bool {
 		return false
 	}
 	vi, err := os.Stat(vp)
-	if err != nil || vi.ModTime().UnixNano() <= rec.MtimeNS {
+	if err != nil || vi.ModTime().UnixNano() <= rec.latest() {
 		return false
 	}
 	now, ok := stateOf(f, data)
@@ -107,7 +172,7 @@ func recordVerified(path string, f *os.File, data []byte, wait bool) {
 			return
 		}
 		vi, err := os.Stat(vp)
-		if err != nil || vi.ModTime().UnixNano() > st.MtimeNS || !wait {
+		if err != nil || vi.ModTime().UnixNano() > st.latest() || !wait {
 			return
 		}
 		time.Sleep(5 * time.Millisecond)
@@ -142,16 +207,19 @@ func writeFileAtomic(path string, b []byte) error {
 }
 
 // fileWatch notices writes to the database file by anyone but this
-// process's writer: it knows the file's modification time after each of
-// our commits, and a commit that finds another time, or a Close that
-// does, means someone else wrote meanwhile (a second writer ignoring the
-// lock, a `dd` over the file). Then Close records nothing, and the next
-// open walks the file.
+// process's writer: it knows the file's modification and change times
+// after each of our commits, and a commit that finds other times, or a
+// Close that does, means someone else wrote meanwhile (a second writer
+// ignoring the lock, a `dd` over the file, with its mtime put back or
+// not). Then Close records nothing, and the next open walks the file.
 type fileWatch struct {
 	f       *os.File
-	last    int64 // mtime (ns) after our last commit; guarded by the writer goroutine
+	last    fileStamp // after our last commit; guarded by the writer goroutine
 	tainted atomic.Bool
 }
+
+// fileStamp is a file's modification and inode change times (ns).
+type fileStamp struct{ mtime, ctime int64 }
 
 func newFileWatch(f *os.File) *fileWatch {
 	w := &fileWatch{f: f}
@@ -159,27 +227,28 @@ func newFileWatch(f *os.File) *fileWatch {
 		w.tainted.Store(true)
 		return w
 	}
-	w.last = w.mtime()
+	w.last = w.stamp()
 	return w
 }
 
-func (w *fileWatch) mtime() int64 {
+func (w *fileWatch) stamp() fileStamp {
 	fi, err := w.f.Stat()
 	if err != nil {
 		w.tainted.Store(true)
-		return -1
+		return fileStamp{-1, -1}
 	}
-	return fi.ModTime().UnixNano()
+	_, _, ctime, _ := fileIdentity(fi)
+	return fileStamp{fi.ModTime().UnixNano(), ctime}
 }
 
 // commit runs one of our commits, checking the file before and after.
 func (w *fileWatch) commit(update func() error) error {
-	if w.f != nil && w.mtime() != w.last {
+	if w.f != nil && w.stamp() != w.last {
 		w.tainted.Store(true)
 	}
 	err := update()
 	if w.f != nil {
-		w.last = w.mtime()
+		w.last = w.stamp()
 	}
 	return err
 }
@@ -187,5 +256,5 @@ func (w *fileWatch) commit(update func() error) error {
 // unchanged says whether the file is as our last commit (or the open)
 // left it.
 func (w *fileWatch) unchanged() bool {
-	return w.f != nil && !w.tainted.Load() && w.mtime() == w.last
+	return w.f != nil && !w.tainted.Load() && w.stamp() == w.last
 }

@@ -7,10 +7,12 @@ import (
 	"syscall"
 )
 
-func fileIdentity(fi os.FileInfo) (dev, ino uint64, ok bool) {
+// fileIdentity is the file's device and inode, and its inode change time
+// (ns), which every write and every change of its times sets.
+func fileIdentity(fi os.FileInfo) (dev, ino uint64, ctime int64, ok bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
-	return uint64(st.Dev), st.Ino, true
+	return uint64(st.Dev), st.Ino, ctimeOf(st), true
 }

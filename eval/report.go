@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // ReportVersion is the version of the JSON report schema.
@@ -219,7 +221,7 @@ func (r Report) MarshalJSON() ([]byte, error) {
 	if err := enc.Encode(out); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return sanitize.JSON(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
 }
 
 // NewReport builds the report of a run from its results (nil entries, i.e.
@@ -275,7 +277,7 @@ func WriteReportJSON(w io.Writer, run RunInfo, summary map[Metric]MetricSummary,
 		}
 		bw.WriteString(prefix)
 		bw.WriteString(`  "` + name + `": `)
-		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		bw.Write(sanitize.JSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))))
 		return nil
 	}
 	if err := field("{\n", "version", ReportVersion); err != nil {
@@ -303,7 +305,7 @@ func WriteReportJSON(w io.Writer, run RunInfo, summary map[Metric]MetricSummary,
 		}
 		n++
 		bw.WriteString("\n    ")
-		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		bw.Write(sanitize.JSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))))
 		// A write error (a full disk) surfaces here, not after the last sample.
 		return bwErr(bw)
 	})

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -20,12 +21,15 @@ import (
 // yields it.
 func WriteReportJSONL(w io.Writer, each func(yield func(*Result) error) error) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	enc := json.NewEncoder(bw)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	err := each(func(r *Result) error {
+		buf.Reset()
 		if err := enc.Encode(newReportSample(r)); err != nil {
 			return err
 		}
+		bw.Write(sanitize.JSON(buf.Bytes()))
 		return bwErr(bw)
 	})
 	if err != nil {

@@ -26,6 +26,13 @@ type RunnerConfig struct {
 	// as request slots keep the slots busy while samples wait on their
 	// sequential steps (statements before verdicts).
 	Workers int
+	// MaxTextInFlight, when positive, bounds the text (bytes of question,
+	// answer, reference and chunks) of the samples evaluated at once: a
+	// sample waits until the others leave it room, and one bigger than the
+	// bound runs alone. For a judge whose memory grows with the text it
+	// reads (the offline judge), it bounds the run's memory by the bound,
+	// not by Workers times the largest record.
+	MaxTextInFlight int64
 	// InFlight, when set, reports the judge requests on the wire for the
 	// events' gauge (the endpoint client knows; the runner only sees calls).
 	InFlight func() int
@@ -169,6 +176,7 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 		s Sample
 	}
 	jobs := make(chan job)
+	budget := newTextBudget(cfg.MaxTextInFlight)
 	var wg sync.WaitGroup
 	for w := 0; w < cfg.Workers; w++ {
 		wg.Add(1)
@@ -176,6 +184,7 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 			defer wg.Done()
 			for j := range jobs {
 				got(j.i, r.evalSample(ctx, &j.s, cfg, emit))
+				budget.release(j.s.textBytes())
 			}
 		}()
 	}
@@ -187,6 +196,7 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 			emit(Event{Kind: EventSampleFinished, Sample: s.Index, Result: done})
 			return true
 		}
+		budget.acquire(ctx, s.textBytes())
 		jobs <- job{i, s}
 		return true
 	})
@@ -373,4 +383,65 @@ func (r *Result) makeFinite() {
 			bad(m, "score")
 		}
 	}
+}
+
+// textBytes is the size of the sample's texts, what MaxTextInFlight counts.
+func (s *Sample) textBytes() int64 {
+	n := len(s.Question) + len(s.Answer) + len(s.Reference)
+	for _, c := range s.Contexts {
+		n += len(c)
+	}
+	return int64(n)
+}
+
+// textBudget is MaxTextInFlight: bytes of text taken by the samples being
+// evaluated. A zero budget never waits.
+type textBudget struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	max  int64
+	used int64
+	// waiting counts the acquirers waiting for room (for the tests).
+	waiting int
+}
+
+func newTextBudget(max int64) *textBudget {
+	b := &textBudget{max: max}
+	b.cond = sync.NewCond(&b.mu)
+	return b
+}
+
+func (b *textBudget) weight(n int64) int64 { return min(n, b.max) }
+
+// acquire waits until n bytes fit beside the samples being evaluated (or
+// none is, for a sample bigger than the budget), or ctx is done: a
+// cancelled run still hands its samples on, to be marked cancelled.
+func (b *textBudget) acquire(ctx context.Context, n int64) {
+	if b.max <= 0 {
+		return
+	}
+	stop := context.AfterFunc(ctx, func() {
+		b.mu.Lock()
+		b.cond.Broadcast()
+		b.mu.Unlock()
+	})
+	defer stop()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.used > 0 && b.used+b.weight(n) > b.max && ctx.Err() == nil {
+		b.waiting++
+		b.cond.Wait()
+		b.waiting--
+	}
+	b.used += b.weight(n)
+}
+
+func (b *textBudget) release(n int64) {
+	if b.max <= 0 {
+		return
+	}
+	b.mu.Lock()
+	b.used -= b.weight(n)
+	b.cond.Broadcast()
+	b.mu.Unlock()
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -119,11 +121,9 @@ func applySettings(fs *pflag.FlagSet, path string, required bool) error {
 	if err != nil {
 		return errorf("settings: %v", err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var raw map[string]any
-	if err := dec.Decode(&raw); err != nil {
-		return errorf("settings %s: not a JSON object: %v", path, err)
+	raw, err := settingsObject(b)
+	if err != nil {
+		return errorf("settings %s: %v", path, err)
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *pflag.Flag) { given[f.Name] = true })
@@ -174,6 +174,45 @@ func applySettings(fs *pflag.FlagSet, path string, required bool) error {
 		}
 	}
 	return nil
+}
+
+// settingsObject reads the settings file's one JSON object. A UTF-8 BOM
+// (which some editors write) is skipped, as datasets skip it; a key given
+// twice is refused, where a plain decode keeps the last one silently and
+// the first, which the user may be reading, does nothing.
+func settingsObject(b []byte) (map[string]any, error) {
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	notObject := func(err error) error { return fmt.Errorf("not a JSON object: %v", err) }
+	if tok, err := dec.Token(); err != nil {
+		return nil, notObject(err)
+	} else if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, notObject(fmt.Errorf("it starts with %v", tok))
+	}
+	raw := map[string]any{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, notObject(err)
+		}
+		k := tok.(string) // inside an object, Token gives a key here
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, notObject(err)
+		}
+		if _, dup := raw[k]; dup {
+			return nil, fmt.Errorf("%q is given twice; keep one", k)
+		}
+		raw[k] = v
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, notObject(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("not a JSON object: more follows the object; a settings file holds one")
+	}
+	return raw, nil
 }
 
 func settingNames() []string {

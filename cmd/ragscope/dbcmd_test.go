@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -414,5 +415,55 @@ func TestDBSalvageTruncated(t *testing.T) {
 	}
 	if n != results.Copied {
 		t.Errorf("%d results decode in the new file, %d were reported copied", n, results.Copied)
+	}
+}
+
+// A database found sound and recorded so (its walk skipped after), then
+// damaged in place with its modification time put back as it was, as a
+// disk's bit rot or a careless restore leaves it: the next run must find
+// the damage before it writes, not write into the file and record it
+// sound again.
+func TestDamageInPlaceWithMtimeRestored(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		damage func(t *testing.T, p string)
+	}{
+		{"a leaf page zeroed", func(t *testing.T, p string) {
+			ids := usedLeafPages(t, p)
+			writeAt(t, p, int64(ids[len(ids)/2])*4096, make([]byte, 4096))
+		}},
+		{"random bytes inside a leaf page", func(t *testing.T, p string) {
+			ids := usedLeafPages(t, p)
+			noise := make([]byte, 2048)
+			rand.New(rand.NewSource(13)).Read(noise)
+			writeAt(t, p, int64(ids[len(ids)/3])*4096+64, noise)
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := writeCorpus(t)
+			env := cleanEnv(t)
+			old := time.Now().Add(-time.Hour).Truncate(time.Second)
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+			if r := runBin(t, env, "runs", "--db", p); r.code != exitOK {
+				t.Fatalf("runs on the sound file: exit %d\n%s", r.code, r.stderr)
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(p), ".ragscope.db.verified")); err != nil {
+				t.Fatalf("no record of the sound file: %v", err)
+			}
+			c.damage(t, p)
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+			before, _ := os.ReadFile(p)
+			r := runBin(t, env, "run", "--headless", "--offline", "--db", p, repoFile("testdata/demo.jsonl"))
+			if r.code != exitFatal || !strings.Contains(r.stderr, "is damaged") {
+				t.Errorf("run on the damaged file: exit %d, want %d saying it is damaged\n%s", r.code, exitFatal, r.stderr)
+			}
+			if after, _ := os.ReadFile(p); !bytes.Equal(before, after) {
+				t.Error("the run wrote into the damaged file")
+			}
+		})
 	}
 }

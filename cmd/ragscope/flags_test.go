@@ -60,3 +60,79 @@ func TestConfigFlagIsRead(t *testing.T) {
 		t.Fatalf("--config base_url: exit %d, %d calls at the configured endpoint\n%s", r.code, srv.Count(""), r.stderr)
 	}
 }
+
+// A number that is not one (NaN, Inf) or out of range is refused as a
+// usage error naming the flag, for every float flag and from the settings
+// file too; before, --temperature NaN started a run whose every call failed.
+func TestBadNumbersAreUsageErrors(t *testing.T) {
+	data := repoFile("testdata/demo.jsonl")
+	for _, c := range []struct {
+		args     []string
+		settings string
+		says     string
+	}{
+		{args: []string{"run", "--headless", "--temperature", "NaN", data}, says: "--temperature"},
+		{args: []string{"run", "--headless", "--temperature", "nan", data}, says: "--temperature"},
+		{args: []string{"run", "--headless", "--temperature", "Inf", data}, says: "--temperature"},
+		{args: []string{"run", "--headless", "--temperature", "-Infinity", data}, says: "--temperature"},
+		{args: []string{"run", "--headless", "--temperature", "-0.5", data}, says: "--temperature"},
+		{args: []string{"run", "--headless", "--confirm-over", "+Inf", data}, says: "--confirm-over"},
+		{args: []string{"estimate", "--temperature", "NaN", data}, says: "--temperature"},
+		{args: []string{"watch", "--headless", "--once", "--sample", "NaN", data}, says: "--sample"},
+		{args: []string{"watch", "--headless", "--once", "--max-rps", "NaN", data}, says: "--max-rps"},
+		{args: []string{"watch", "--headless", "--once", "--max-rps", "Inf", data}, says: "--max-rps"},
+		{args: []string{"watch", "--headless", "--once", "--temperature", "Inf", data}, says: "--temperature"},
+		{args: []string{"run", "--headless", data}, settings: `{"temperature": "NaN"}`, says: `"temperature"`},
+	} {
+		dir := t.TempDir()
+		args := append([]string{}, c.args...)
+		args = append(args[:len(args)-1], "--offline", "--db", filepath.Join(dir, "x.db"), args[len(args)-1])
+		if c.settings != "" {
+			p := filepath.Join(dir, "settings.json")
+			if err := os.WriteFile(p, []byte(c.settings), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args = append([]string{args[0], "--config", p}, args[1:]...)
+		}
+		r := runBin(t, cleanEnv(t), args...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, c.says) {
+			t.Errorf("%v %s: exit %d, stderr %q; want exit 2 naming %s", c.args, c.settings, r.code, r.stderr, c.says)
+		}
+	}
+}
+
+// A settings file saved with a UTF-8 BOM (Windows editors) is read as
+// datasets are; one with a key twice is refused naming the key and the
+// file, instead of the last one winning silently.
+func TestSettingsFileBOMAndDuplicateKeys(t *testing.T) {
+	data := smallDataset(t, 1)
+	for _, c := range []struct {
+		name, body string
+		code       int
+		says       []string
+	}{
+		{"a BOM", "\ufeff" + `{"concurrency": 3}`, exitOK, nil},
+		{"a BOM and whitespace", "\ufeff\n  {\"lang\": \"en\"}\n", exitOK, nil},
+		{"a key twice", `{"concurrency": 3, "model": "m", "concurrency": 5}`, exitUsage, []string{`"concurrency"`, "twice", "settings.json"}},
+		{"a key twice after a BOM", "\ufeff" + `{"lang": "en", "lang": "zh"}`, exitUsage, []string{`"lang"`, "twice"}},
+		{"not an object", `{"lang": "en"} {"lang": "zh"}`, exitUsage, []string{"settings.json"}},
+	} {
+		dir := t.TempDir()
+		p := filepath.Join(dir, "settings.json")
+		if err := os.WriteFile(p, []byte(c.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := runBin(t, cleanEnv(t), "run", "--headless", "--offline", "--config", p, "--db", filepath.Join(dir, "x.db"), data)
+		if r.code != c.code {
+			t.Errorf("%s: exit %d, want %d\n%s", c.name, r.code, c.code, r.stderr)
+		}
+		for _, s := range c.says {
+			if !strings.Contains(r.stderr, s) {
+				t.Errorf("%s: stderr does not say %s:\n%s", c.name, s, r.stderr)
+			}
+		}
+		if strings.Contains(r.stderr, "ï") {
+			t.Errorf("%s: the BOM shows in the message:\n%s", c.name, r.stderr)
+		}
+	}
+}

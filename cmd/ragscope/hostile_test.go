@@ -260,3 +260,63 @@ func TestHostileDatasetNameInRunsAndDiff(t *testing.T) {
 func sanitizedDir(dir string) string {
 	return filepath.Join(filepath.Dir(dir), evilShown)
 }
+
+// The JSON and JSON Lines reports escape what a terminal would act on or
+// hide (a bidi override, the one-rune CSI U+009B, NEL, DEL, a zero-width
+// space) as \uXXXX, so that `cat report.json` is safe; the text still
+// decodes to exactly what the dataset held.
+func TestJSONReportsEscapeBidiAndC1(t *testing.T) {
+	const question = "which\u202e way? \u009b2J\u0085next\u007f\u200bend \U000E0041 税号"
+	dir := t.TempDir()
+	data := filepath.Join(dir, "d.jsonl")
+	rec, _ := json.Marshal(map[string]any{"user_input": question, "response": "The answer\u202e.", "retrieved_contexts": []string{"chunk\u009b"}})
+	if err := os.WriteFile(data, append(rec, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "r.db")
+	env := cleanEnv(t)
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"run --format json", []string{"run", "--headless", "--offline", "--db", db, "--format", "json", data}},
+		{"run --format jsonl", []string{"run", "--headless", "--offline", "--db", db, "--format", "jsonl", data}},
+		{"report --format json", []string{"report", "--db", db, "latest", "--format", "json"}},
+		{"report --format jsonl", []string{"report", "--db", db, "latest", "--format", "jsonl"}},
+	} {
+		r := runBin(t, env, c.args...)
+		if r.code != exitOK {
+			t.Fatalf("%s: exit %d\n%s", c.name, r.code, r.stderr)
+		}
+		for i, ru := range r.stdout {
+			if ru == 0x7f || (ru >= 0x80 && ru < 0xa0) || ru == 0x202e || ru == 0x200b || ru >= 0xe0000 {
+				t.Fatalf("%s: raw %U at byte %d:\n%s", c.name, ru, i, r.stdout)
+			}
+		}
+		if !strings.Contains(r.stdout, `which\u202e way? \u009b2J\u0085next\u007f\u200bend \udb40\udc41 税号`) {
+			t.Errorf("%s: the question is not written with escapes:\n%s", c.name, r.stdout)
+		}
+		first := strings.SplitN(r.stdout, "\n", 2)[0]
+		var got struct {
+			UserInput string `json:"user_input"`
+			Question  string `json:"question"`
+			Samples   []struct {
+				Question string `json:"question"`
+			} `json:"samples"`
+		}
+		body := r.stdout
+		if strings.HasSuffix(c.name, "jsonl") {
+			body = first
+		}
+		if err := json.Unmarshal([]byte(body), &got); err != nil {
+			t.Fatalf("%s: not JSON: %v\n%s", c.name, err, body)
+		}
+		q := got.Question
+		if len(got.Samples) > 0 {
+			q = got.Samples[0].Question
+		}
+		if q != question {
+			t.Errorf("%s: decodes to %q, want %q", c.name, q, question)
+		}
+	}
+}

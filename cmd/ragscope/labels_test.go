@@ -92,3 +92,27 @@ func TestLabelCommands(t *testing.T) {
 		t.Fatalf("export: %s (%v)", r.stdout, err)
 	}
 }
+
+// A label file with a line too long to be a label (a dataset given by
+// mistake, a file without newlines) is refused naming the file, the line
+// and the limit, not with Go's "bufio.Scanner: token too long".
+func TestLabelsImportLongLine(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name  string
+		lines []string
+		line  string
+	}{
+		{"the first line", []string{strings.Repeat("x", 17<<20)}, "long.jsonl:1:"},
+		{"the third line", []string{`{"sample":"0","task":"faithfulness","item":"a","label":1}`, "", `{"note":"` + strings.Repeat("y", 50<<20) + `"}`}, "long.jsonl:3:"},
+	} {
+		p := filepath.Join(dir, "long.jsonl")
+		if err := os.WriteFile(p, []byte(strings.Join(c.lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := runBin(t, cleanEnv(t), "labels", "import", p, "--run", "latest", "--db", filepath.Join(dir, "x.db"))
+		if r.code != exitUsage || !strings.Contains(r.stderr, c.line) || !strings.Contains(r.stderr, "16 MiB") || strings.Contains(r.stderr, "token too long") {
+			t.Errorf("%s: exit %d\n%s", c.name, r.code, r.stderr)
+		}
+	}
+}

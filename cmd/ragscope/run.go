@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"strconv"
@@ -54,7 +55,7 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	fs.StringVar(&c.ResponseFormat, "response-format", "", "how the judge is held to JSON: json_schema, json_object or text (default: json_schema, stepping down to json_object, then text, when the endpoint refuses it; remembered per endpoint and model)")
 	fs.StringVar(&c.Reasoning, "reasoning", "auto", "the judge model's thinking: auto (the server's default), off or on (sends the switch each server family reads); reasoning is always kept apart from the answer")
 	fs.IntVar(&c.MaxTokens, "max-tokens", app.DefaultMaxTokens, "largest completion budget of a judge call: a reply cut at the token limit is asked again with twice the budget, up to this, then ends as truncated")
-	fs.Float64Var(&c.Temperature, "temperature", 0, "judge temperature for extraction and verdicts (always sent)")
+	fs.Var(number{&c.Temperature}, "temperature", "judge temperature for extraction and verdicts (always sent; 0 or more)")
 	fs.IntVar(&c.Strictness, "strictness", 3, "questions generated per sample for answer relevancy")
 	fs.BoolVar(&c.NoN, "no-n", false, "send answer-relevancy draws as separate requests instead of one request with n")
 	fs.StringVar(&c.Metrics, "metrics", "all", "comma-separated: faithfulness,answer_relevancy,context_precision,context_recall,context_utilization,answer_similarity,answer_correctness,factual_correctness,context_entity_recall,noise_sensitivity; all is the first four")
@@ -101,7 +102,7 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	fs.StringVar(&c.RegressMargin, "regress-margin", "0.1", "how far a sample's score may fall from --baseline before it counts as regressed")
 	// cost
 	fs.StringVar(&c.Prices, "prices", os.Getenv("RAGSCOPE_PRICES"), "price table FILE (JSON, US dollars per million tokens) over the built-in one (default: prices.json in the config directory)")
-	fs.Float64Var(&c.ConfirmOver, "confirm-over", 0, "ask before starting a run whose estimate (ragscope estimate) exceeds X US dollars; headless, refuse with exit 2 unless --yes (0: never ask)")
+	fs.Var(number{&c.ConfirmOver}, "confirm-over", "ask before starting a run whose estimate (ragscope estimate) exceeds X US dollars; headless, refuse with exit 2 unless --yes (0: never ask)")
 	fs.BoolVar(&f.yes, "yes", false, "start the run even when its estimate exceeds --confirm-over (headless)")
 	noteEnv(fs)
 }
@@ -374,6 +375,30 @@ func checkSampleFlags(fs *pflag.FlagSet) error {
 	if fs.Changed("seed") && !fs.Changed("sample") {
 		return errorf("--seed chooses the samples of --sample: give --sample N too")
 	}
+	return nil
+}
+
+// number is a float flag that takes only a finite number: strconv reads
+// "NaN" and "Inf", which no setting means (with a NaN temperature every
+// request of the run would fail to encode). Every float flag is one.
+type number struct{ p *float64 }
+
+func (n number) String() string {
+	if n.p == nil {
+		return "0"
+	}
+	return strconv.FormatFloat(*n.p, 'g', -1, 64)
+}
+
+// Type names the value in help and completion, as pflag's float64 does.
+func (n number) Type() string { return "float64" }
+
+func (n number) Set(s string) error {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("%q is not a number", s)
+	}
+	*n.p = v
 	return nil
 }
 

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -136,5 +139,151 @@ func TestWatchRefusesBadFlags(t *testing.T) {
 		if r.code != exitUsage || !strings.Contains(r.stderr, c.says) {
 			t.Errorf("%v: exit %d, stderr %s", c.args, r.code, r.stderr)
 		}
+	}
+}
+
+// watchCount reads a figure of the watcher's last progress line, e.g. "2
+// evaluated" or "1 invalid".
+func watchCount(t *testing.T, stderr, what string) int {
+	t.Helper()
+	i := strings.LastIndex(stderr, "ragscope watch: stopped;")
+	if i < 0 {
+		t.Fatalf("no closing progress line:\n%s", stderr)
+	}
+	m := regexp.MustCompile(`(\d+) ` + what).FindStringSubmatch(stderr[i:])
+	if m == nil {
+		t.Fatalf("no %q in the closing progress line:\n%s", what, stderr[i:])
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// Cron passes of watch --once over a log the service is writing: a last
+// line without its newline yet is left for the next pass, which evaluates
+// it whole; it is never reported invalid nor stepped over.
+func TestWatchOnceLeavesUnterminatedLine(t *testing.T) {
+	env := cleanEnv(t)
+	dir := t.TempDir()
+	log, db := filepath.Join(dir, "app.jsonl"), filepath.Join(dir, "w.db")
+	rec := func(i int) string {
+		return fmt.Sprintf(`{"user_input":"%s question %d?","response":"The sky is blue %d.","retrieved_contexts":["The sky is blue %d."]}`, t.Name(), i, i, i)
+	}
+	third := rec(2)
+	for _, pass := range []struct {
+		name      string
+		appended  string
+		evaluated int
+	}{
+		{"two records and half a third", rec(0) + "\n" + rec(1) + "\n" + third[:30], 2},
+		{"still no newline", third[30:50], 0},
+		{"the third completed", third[50:] + "\n", 1},
+		{"nothing new", "", 0},
+	} {
+		f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteString(pass.appended); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		r := runBin(t, env, "watch", "--headless", "--once", "--offline", "--metrics", "faithfulness", "--db", db, log)
+		if r.code != exitOK {
+			t.Fatalf("%s: exit %d\n%s", pass.name, r.code, r.stderr)
+		}
+		if got := watchCount(t, r.stderr, "evaluated"); got != pass.evaluated {
+			t.Errorf("%s: %d evaluated, want %d\n%s", pass.name, got, pass.evaluated, r.stderr)
+		}
+		if got := watchCount(t, r.stderr, "invalid"); got != 0 || strings.Contains(r.stderr, "skipped") {
+			t.Errorf("%s: %d invalid\n%s", pass.name, got, r.stderr)
+		}
+	}
+	st, err := cache.Open(db, cache.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	runs, err := st.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, info := range runs {
+		_, rs, err := st.Run(info.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, res := range rs {
+			seen[res.Question] = true
+		}
+	}
+	for i := range 3 {
+		if q := fmt.Sprintf("%s question %d?", t.Name(), i); !seen[q] {
+			t.Errorf("record %d was never evaluated (stored: %v)", i, seen)
+		}
+	}
+}
+
+// watch --once waits for the --alert-exec commands its last records
+// started (up to --alert-timeout) before it exits, and a command runs
+// without the judge's key or any other secret in its environment.
+func TestWatchOnceAlertExec(t *testing.T) {
+	const secret = "sk-SECRET-alert-0123456789"
+	for _, c := range []struct {
+		name    string
+		exec    string
+		timeout string
+		check   func(t *testing.T, out []byte, stderr string, took time.Duration)
+	}{
+		{"a slow command is waited for", "sleep 1; cat > $OUT", "20s", func(t *testing.T, out []byte, stderr string, _ time.Duration) {
+			var ev struct {
+				Rule string  `json:"rule"`
+				Mean float64 `json:"mean"`
+			}
+			if err := json.Unmarshal(out, &ev); err != nil || ev.Rule != "faithfulness<1.01 over 1" {
+				t.Errorf("the alert command wrote %q (%v) by the time watch exited\n%s", out, err, stderr)
+			}
+		}},
+		{"a hanging command is killed at --alert-timeout", "exec sleep 60", "300ms", func(t *testing.T, _ []byte, stderr string, took time.Duration) {
+			if !strings.Contains(stderr, "killed after 300ms") || took > 30*time.Second {
+				t.Errorf("took %s\n%s", took, stderr)
+			}
+		}},
+		{"a clean environment", "env > $OUT", "20s", func(t *testing.T, out []byte, stderr string, _ time.Duration) {
+			env := string(out)
+			for _, bad := range []string{secret, "OPENAI_API_KEY", "GITHUB_TOKEN", "DB_PASSWORD"} {
+				if strings.Contains(env, bad) {
+					t.Errorf("the alert command's environment holds %s:\n%s", bad, env)
+				}
+			}
+			for _, good := range []string{"PATH=", "HOME=", "LANG=C.UTF-8", "RAGSCOPE_ALERT_WEBHOOK=https://hooks.example/x"} {
+				if !strings.Contains(env, good) {
+					t.Errorf("the alert command's environment lacks %s:\n%s", good, env)
+				}
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			out := filepath.Join(dir, "alert.out")
+			env := cleanEnv(t, "OPENAI_API_KEY="+secret, "GITHUB_TOKEN="+secret, "DB_PASSWORD="+secret, "LANG=C.UTF-8",
+				"RAGSCOPE_ALERT_WEBHOOK=https://hooks.example/x", "OUT="+out)
+			log := filepath.Join(dir, "app.jsonl")
+			if err := os.WriteFile(log, []byte(`{"user_input":"q?","response":"The sky is blue.","retrieved_contexts":["The sky is blue."]}`+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// The path is written into the command: $OUT may be dropped
+			// from a clean environment.
+			cmd := strings.ReplaceAll(c.exec, "$OUT", out)
+			start := time.Now()
+			r := runBin(t, env, "watch", "--headless", "--once", "--offline", "--metrics", "faithfulness", "--db", filepath.Join(dir, "w.db"),
+				"--alert", "faithfulness<1.01 over 1", "--alert-exec", cmd, "--alert-timeout", c.timeout, log)
+			took := time.Since(start)
+			if r.code != exitOK || !strings.Contains(r.stderr, "ALERT faithfulness<1.01 over 1") {
+				t.Fatalf("exit %d\n%s", r.code, r.stderr)
+			}
+			body, _ := os.ReadFile(out)
+			c.check(t, body, r.stderr, took)
+		})
 	}
 }

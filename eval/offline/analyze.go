@@ -98,7 +98,12 @@ var analyses = newMemo[*span](analysisCacheSize)
 // commas, semicolons and colons of both scripts; an ASCII ':' or ',' between
 // two digits is part of a number (06:30, 1,000). The span is new: the
 // caller may set its fields.
-func analyzeText(text string) *span {
+func analyzeText(text string) *span { return analyzeClauses(text, true) }
+
+// analyzeClauses is analyzeText; without keep, the clauses are not kept in
+// the span (their feature sets are most of its memory), only the span's
+// own feature sets and quantities.
+func analyzeClauses(text string, keep bool) *span {
 	// Valid UTF-8 from here on: the rules map offsets between runes,
 	// bytes and lowered text, which a stray byte would shift (FuzzJudge).
 	text = stripControls(strings.ToValidUTF8(text, "\uFFFD"))
@@ -127,7 +132,7 @@ func analyzeText(text string) *span {
 		if i > start {
 			n0 := len(sp.quants)
 			c := lexClause(t[start:i], sp)
-			if len(c.feats) > 0 || len(c.unis) > 0 || len(c.negs) > 0 {
+			if keep && (len(c.feats) > 0 || len(c.unis) > 0 || len(c.negs) > 0) {
 				sp.clauses = append(sp.clauses, c)
 			}
 			for k := n0; k < len(sp.quants); k++ {

@@ -12,7 +12,7 @@ const EmbedDims = 1024
 // zero vector, whose cosine with anything is 0.
 func Embed(text string) []float64 {
 	v := make([]float64, EmbedDims)
-	sp := analyze(text)
+	sp := embedSpan(text)
 	for f := range sp.feats {
 		addHashed(v, f, 1)
 		if len(f) > 2 && f[:2] == "w:" {
@@ -34,6 +34,18 @@ func Embed(text string) []float64 {
 		v[i] /= norm
 	}
 	return v
+}
+
+// embedSpan is the analysis Embed reads: the shared one, or for a big text
+// (a 15 MiB answer) one made for the vector alone, whose clauses are not
+// kept nor the span memoised: the vector needs only the text's feature
+// sets, and the full analysis of a big text is about a hundred times its
+// size.
+func embedSpan(text string) *span {
+	if len(text) < bigText {
+		return analyze(text)
+	}
+	return analyzeClauses(text, false)
 }
 
 // addTrigrams adds w to the buckets of the features "t:" + each

@@ -9,30 +9,97 @@ import "sync"
 // function of its text. Bounding is crude but cheap: when full, the memo
 // is emptied, which only costs recomputation, never a different value.
 // Values are shared: a caller must not modify one.
+//
+// A value being computed is computed once: the metrics of a sample run at
+// once and all ask for its chunks first, and a big chunk analysed by each
+// of them at the same time would take that many times its analysis in
+// memory (a 15 MiB chunk: 3.1 GB against 1-1.2 GB, scripts/bigrecord.sh).
+//
+// What a memo keeps of big texts is bounded in bytes as well as in count:
+// the analysis of a text takes up to about 80 times its size, so 4096
+// analyses of records of a few MiB would be hundreds of GB. The values of
+// texts of bigText bytes or more take at most maxBigText bytes of keys,
+// the oldest let go first.
 type memo[V any] struct {
-	mu  sync.Mutex
-	m   map[string]V
-	max int
+	mu       sync.Mutex
+	m        map[string]V
+	pending  map[string]*pendingValue[V]
+	max      int
+	big      []string // keys of bigText bytes or more held, oldest first
+	bigBytes int
+	waiting  int // goroutines waiting for a value being computed (for the tests)
 }
 
-func newMemo[V any](max int) *memo[V] { return &memo[V]{m: map[string]V{}, max: max} }
+const (
+	bigText    = 256 << 10
+	maxBigText = 16 << 20
+)
+
+// pendingValue is a value one goroutine is computing; done is done when
+// it is there (ok) or its computation panicked (not ok).
+type pendingValue[V any] struct {
+	done sync.WaitGroup
+	v    V
+	ok   bool
+}
+
+func newMemo[V any](max int) *memo[V] {
+	return &memo[V]{m: map[string]V{}, pending: map[string]*pendingValue[V]{}, max: max}
+}
 
 // get returns the value of key, computed by build when the memo does not
-// hold it. build runs outside the lock: two goroutines may both compute a
-// missing value, and either result is the same.
+// hold it. A goroutine that asks for a value another is computing waits
+// for it; build runs outside the lock.
 func (c *memo[V]) get(key string, build func(string) V) V {
 	c.mu.Lock()
-	v, ok := c.m[key]
-	c.mu.Unlock()
-	if ok {
+	if v, ok := c.m[key]; ok {
+		c.mu.Unlock()
 		return v
 	}
-	v = build(key)
-	c.mu.Lock()
+	if p, ok := c.pending[key]; ok {
+		c.waiting++
+		c.mu.Unlock()
+		p.done.Wait()
+		c.mu.Lock()
+		c.waiting--
+		c.mu.Unlock()
+		if p.ok {
+			return p.v
+		}
+		return build(key) // the other one panicked: its panic is reported there
+	}
+	p := &pendingValue[V]{}
+	p.done.Add(1)
+	c.pending[key] = p
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.pending, key)
+		if p.ok {
+			c.put(key, p.v)
+		}
+		c.mu.Unlock()
+		p.done.Done()
+	}()
+	p.v = build(key)
+	p.ok = true
+	return p.v
+}
+
+// put holds v for key; the caller holds the lock.
+func (c *memo[V]) put(key string, v V) {
 	if len(c.m) >= c.max {
 		clear(c.m)
+		c.big, c.bigBytes = nil, 0
+	}
+	if _, held := c.m[key]; !held && len(key) >= bigText {
+		for len(c.big) > 0 && c.bigBytes+len(key) > maxBigText {
+			delete(c.m, c.big[0])
+			c.bigBytes -= len(c.big[0])
+			c.big = c.big[1:]
+		}
+		c.big = append(c.big, key)
+		c.bigBytes += len(key)
 	}
 	c.m[key] = v
-	c.mu.Unlock()
-	return v
 }

@@ -123,6 +123,24 @@ func (c *Config) Workers() int {
 	return 2 * max(c.Concurrency, 1)
 }
 
+// OfflineTextInFlight bounds the text the offline judge analyses at once
+// (see eval.RunnerConfig.MaxTextInFlight). Its analysis of a text takes
+// up to about 80 times the text's size in memory while it is judged (a
+// 15 MiB record: 0.9-1.2 GB, scripts/bigrecord.sh), so records of a few MiB are
+// evaluated one at a time: a run's memory is that of its largest record,
+// not Workers times it. Samples of ordinary size (a few KiB) never wait.
+const OfflineTextInFlight = 16 << 20
+
+// TextInFlight is the run's bound on the text of the samples evaluated at
+// once: OfflineTextInFlight for the offline judge, none for an endpoint
+// (whose memory per sample is the request and its reply).
+func (c *Config) TextInFlight() int64 {
+	if c.UseOffline() {
+		return OfflineTextInFlight
+	}
+	return 0
+}
+
 // Absolute makes the paths of the config absolute against dir, so that a
 // server started elsewhere reads the files the client meant.
 func (c *Config) Absolute(dir string) {
@@ -217,6 +235,8 @@ func (c *Config) Validate() error {
 		return usagef("--max-retry-after %s: give 0 or a positive duration", c.MaxRetryAfter)
 	case c.Sample < 0:
 		return usagef("--sample %d: give how many samples to evaluate, 1 or more", c.Sample)
+	case c.Temperature < 0 || math.IsNaN(c.Temperature) || math.IsInf(c.Temperature, 0):
+		return usagef("--temperature %v: give 0 or more (0 for the most repeatable verdicts)", c.Temperature)
 	case c.ConfirmOver < 0 || math.IsNaN(c.ConfirmOver) || math.IsInf(c.ConfirmOver, 0):
 		return usagef("--confirm-over %v: give a cost in US dollars, e.g. 5 or 0.50", c.ConfirmOver)
 	}

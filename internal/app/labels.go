@@ -33,6 +33,10 @@ type LabelLine struct {
 	Line int `json:"-"`
 }
 
+// maxLabelLine is the longest line a label file may have: a label's note
+// and item are short texts, so a longer line is another kind of file.
+const maxLabelLine = 16 << 20
+
 // maxLabelErrors bounds the errors a bad label file reports.
 const maxLabelErrors = 20
 
@@ -46,7 +50,7 @@ func ParseLabels(name string, r io.Reader) ([]LabelLine, error) {
 		n    int
 	)
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLabelLine)
 	for sc.Scan() {
 		n++
 		b := bytes.TrimSpace(sc.Bytes())
@@ -68,7 +72,9 @@ func ParseLabels(name string, r io.Reader) ([]LabelLine, error) {
 		l.Line = n
 		out = append(out, l)
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, usagef("%s:%d: the line is longer than %d MiB, the most a label line may hold (a label is a small JSON object per line): is this a label file?", name, n+1, maxLabelLine>>20)
+	} else if err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", name, n+1, err)
 	}
 	if len(errs) > 0 {

@@ -148,7 +148,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 		Judge: spec.judge,
 		Config: eval.RunnerConfig{Metrics: spec.metrics, Strictness: s.Cfg.Strictness, ACWeights: s.Cfg.ACWeightsValue(),
 			FCMode: s.Cfg.FCModeValue(), NSMode: s.Cfg.NSModeValue(),
-			Workers: s.Cfg.Workers(), InFlight: s.sent, Unrecoverable: s.unrecoverable},
+			Workers: s.Cfg.Workers(), MaxTextInFlight: s.Cfg.TextInFlight(), InFlight: s.sent, Unrecoverable: s.unrecoverable},
 		Events: events,
 		Done:   spec.done,
 		OnResult: func(res *eval.Result) error {

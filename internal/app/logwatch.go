@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -75,6 +76,10 @@ type Follower struct {
 	// clock is the time windows are told by; tests move it.
 	clock func() time.Time
 
+	// execs are the --alert-exec commands running: a watcher that stops
+	// waits for them (each is killed after --alert-timeout).
+	execs sync.WaitGroup
+
 	mu       sync.Mutex
 	status   eval.FollowStatus
 	flights  map[flightKey]flight
@@ -107,10 +112,10 @@ func PrepareFollow(cfg *Config, fc FollowConfig, st cache.Store, stderr io.Write
 	if len(fc.Logs) == 0 {
 		return nil, usagef("give at least one LOG (a JSON Lines file, a glob such as 'logs/app.jsonl*', or a directory), e.g. ragscope watch --headless logs/app.jsonl")
 	}
-	if fc.Sample < 0 || fc.Sample > 1 {
+	if !(fc.Sample >= 0 && fc.Sample <= 1) {
 		return nil, usagef("--sample %g: give the fraction of records to evaluate, more than 0 and at most 1 (e.g. 0.1)", fc.Sample)
 	}
-	if fc.MaxRPS < 0 {
+	if !(fc.MaxRPS >= 0) || math.IsInf(fc.MaxRPS, 0) {
 		return nil, usagef("--max-rps %g: give 0 (no cap) or more records per second", fc.MaxRPS)
 	}
 	if fc.Window < 0 || (fc.Window > 0 && fc.Window < time.Minute) {
@@ -316,6 +321,7 @@ func (f *Follower) Run(ctx context.Context) error {
 		if terr := <-tailErr; err == nil {
 			err = terr
 		}
+		f.waitAlertExecs()
 		return err
 	}
 	runID, initial := cur.RunID, byRun[cur.RunID]
@@ -631,6 +637,11 @@ func (f *Follower) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.
 		f.setBehindBytes(b)
 		if !progressed {
 			if f.fc.Once {
+				for _, tf := range t.files {
+					if tf.plen > 0 && !tf.st.Done {
+						f.warn(fmt.Sprintf("%s: its last line (%s) has no newline yet: left for the next pass", tf.path, ByteCount(tf.plen)))
+					}
+				}
 				return nil
 			}
 			if !wait(f.fc.Poll, false) {
@@ -671,7 +682,10 @@ func (f *Follower) readBatch(n int, now time.Time) (take []cache.FollowRecord, p
 		}
 		tf.eof = false
 		for len(take) < n {
-			ln, ok, err := t.next(tf, f.fc.Once || !tf.matched, limit)
+			// An unterminated last line is the service still writing it:
+			// left, with --once too, for the next pass to read whole. Only
+			// a file no argument names any more is read to its very end.
+			ln, ok, err := t.next(tf, !tf.matched, limit)
 			if err != nil {
 				f.warn(err.Error())
 				break

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
@@ -145,6 +146,17 @@ const maxAlertExecs = 4
 
 var alertExecs = make(chan struct{}, maxAlertExecs)
 
+// waitAlertExecs waits for the --alert-exec commands still running, each
+// at most --alert-timeout: a watcher that stops (--once, above all, from
+// cron) would otherwise end before the alert of its last records reached
+// anyone, its stdin unwritten.
+func (f *Follower) waitAlertExecs() {
+	if len(alertExecs) > 0 {
+		fmt.Fprintf(f.stderr, "ragscope watch: waiting for --alert-exec to finish (at most %s)\n", f.fc.AlertTimeout)
+	}
+	f.execs.Wait()
+}
+
 // fire writes the alert line on stderr and starts --alert-exec with the
 // details on stdin. The command runs beside the evaluation, never in its
 // way: it is killed after the timeout, and skipped (saying so) when
@@ -163,7 +175,9 @@ func (f *Follower) fire(ev alertEvent, runID string, index int) {
 		f.warn(fmt.Sprintf("--alert-exec: %d commands still running; not started for this alert", maxAlertExecs))
 		return
 	}
+	f.execs.Add(1)
 	go func() {
+		defer f.execs.Done()
 		defer func() { <-alertExecs }()
 		ctx, cancel := context.WithTimeout(context.Background(), f.fc.AlertTimeout)
 		defer cancel()
@@ -171,6 +185,7 @@ func (f *Follower) fire(ev alertEvent, runID string, index int) {
 		// mail, a curl to a webhook); nothing from the data is ever put in
 		// it, the details go on stdin only.
 		cmd := exec.CommandContext(ctx, "/bin/sh", "-c", f.fc.AlertExec)
+		cmd.Env = alertEnv(os.Environ())
 		cmd.Stdin = bytes.NewReader(append(body, '\n'))
 		cmd.Stdout, cmd.Stderr = f.stderr, f.stderr
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -187,4 +202,37 @@ func (f *Follower) fire(ev alertEvent, runID string, index int) {
 			f.warn(fmt.Sprintf("--alert-exec %q for %s: %s", f.fc.AlertExec, ev.Rule, why))
 		}
 	}()
+}
+
+// alertKeep are the variables an --alert-exec command gets from the
+// watcher's environment: what a shell, mail or curl needs to run (where
+// programs are, the user, the locale, the time zone, the network proxy
+// and certificates). Anything else — OPENAI_API_KEY above all, and every
+// other token or password the service's environment holds — is not
+// passed: the command is the operator's, but it is no reason to hand it
+// the judge's key. A variable named RAGSCOPE_ALERT_* is passed as is:
+// the way to give the command a setting of its own (a webhook's URL or
+// token).
+var alertKeep = map[string]bool{
+	"PATH": true, "HOME": true, "USER": true, "LOGNAME": true, "SHELL": true, "HOSTNAME": true,
+	"LANG": true, "LANGUAGE": true, "TZ": true, "TMPDIR": true, "TERM": true,
+	"HTTP_PROXY": true, "HTTPS_PROXY": true, "NO_PROXY": true, "ALL_PROXY": true,
+	"SSL_CERT_FILE": true, "SSL_CERT_DIR": true,
+}
+
+// alertEnv keeps of env ("NAME=value" entries) what alertKeep allows, the
+// locale's LC_* and the RAGSCOPE_ALERT_* variables.
+func alertEnv(env []string) []string {
+	out := []string{}
+	for _, kv := range env {
+		name, _, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
+		up := strings.ToUpper(name)
+		if alertKeep[up] && (strings.HasSuffix(up, "_PROXY") || up == name) || strings.HasPrefix(name, "LC_") || strings.HasPrefix(name, "RAGSCOPE_ALERT_") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }

@@ -481,3 +481,36 @@ func TestWatchWindows(t *testing.T) {
 		t.Fatalf("the second window's run after a stop: finished %v, %d samples, %d results", info2.FinishedAt, info2.Samples, len(rs))
 	}
 }
+
+// An --alert-exec command's environment: what a shell needs, never a key.
+func TestAlertEnv(t *testing.T) {
+	for _, c := range []struct {
+		kv   string
+		kept bool
+	}{
+		{"PATH=/bin", true},
+		{"HOME=/home/u", true},
+		{"LANG=zh_CN.UTF-8", true},
+		{"LC_ALL=C", true},
+		{"TZ=Asia/Shanghai", true},
+		{"https_proxy=http://proxy:3128", true},
+		{"HTTPS_PROXY=http://proxy:3128", true},
+		{"RAGSCOPE_ALERT_WEBHOOK=https://hooks.example/x", true},
+		{"OPENAI_API_KEY=sk-x", false},
+		{"OPENAI_BASE_URL=http://judge", false},
+		{"GITHUB_TOKEN=x", false},
+		{"AWS_SECRET_ACCESS_KEY=x", false},
+		{"PGPASSWORD=x", false},
+		{"path=/bin", false},
+		{"RAGSCOPE_DB=/x", false},
+		{"NOEQUALS", false},
+	} {
+		got := alertEnv([]string{c.kv})
+		if kept := len(got) == 1; kept != c.kept {
+			t.Errorf("%s: kept %v, want %v", c.kv, kept, c.kept)
+		}
+	}
+	if env := alertEnv(nil); env == nil {
+		t.Error("an empty environment must be empty, not nil (nil inherits everything)")
+	}
+}

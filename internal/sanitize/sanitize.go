@@ -21,8 +21,10 @@
 //
 // Everything else, CJK, emoji and Markdown punctuation included, is left as
 // it is, and a backslash is not escaped: the output is for reading, not for
-// parsing back. JSON output needs none of this (encoding/json escapes
-// control characters itself) and must not go through it.
+// parsing back. JSON output must not go through Line or Text (it must
+// decode to the data as it was): encoding/json escapes the C0 controls
+// itself, and JSON escapes the rest (DEL, C1, the invisible runes) as
+// \uXXXX.
 package sanitize
 
 import (

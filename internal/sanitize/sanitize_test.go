@@ -284,3 +284,33 @@ func BenchmarkLine(b *testing.B) {
 		}
 	})
 }
+
+// JSON escapes DEL, C1 and invisible runes inside JSON strings; the text
+// decodes to the same string, and text without them is returned as is.
+func TestJSONEscapes(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"plain 税号 ✓", `"plain 税号 ✓"`},
+		{"rlo\u202eend", `"rlo\u202eend"`},
+		{"csi\u009b2J nel\u0085 del\u007f", `"csi\u009b2J nel\u0085 del\u007f"`},
+		{"zwsp\u200b bom\ufeff lri\u2066", `"zwsp\u200b bom\ufeff lri\u2066"`},
+		{"tag\U000E0041", `"tag\udb40\udc41"`},
+		{"ls\u2028ps\u2029", `"ls\u2028ps\u2029"`},
+	} {
+		b, err := json.Marshal(c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := JSON(b)
+		if string(got) != c.want {
+			t.Errorf("JSON(%q) = %s, want %s", c.in, got, c.want)
+		}
+		var back string
+		if err := json.Unmarshal(got, &back); err != nil || back != c.in {
+			t.Errorf("%s decodes to %q, %v", got, back, err)
+		}
+	}
+	plain := []byte(`{"a":"税号"}`)
+	if got := JSON(plain); &got[0] != &plain[0] {
+		t.Error("text with nothing to escape was copied")
+	}
+}

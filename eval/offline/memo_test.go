@@ -1,0 +1,123 @@
+package offline
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// Goroutines that ask for a text being analysed wait for that analysis
+// instead of making their own: the metrics of a sample all ask for its
+// chunks at once, and a big chunk analysed by each was that many times its
+// analysis in memory.
+func TestMemoComputesOnce(t *testing.T) {
+	for _, n := range []int{2, 4, 16} {
+		m := newMemo[int](16)
+		var builds atomic.Int32
+		release := make(chan struct{})
+		build := func(string) int {
+			builds.Add(1)
+			<-release
+			return 7
+		}
+		var wg sync.WaitGroup
+		got := make([]int, n)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				got[i] = m.get("chunk", build)
+			}()
+		}
+		// Either every goroutine builds (each its own analysis) or one
+		// does and the others wait for it.
+		for {
+			m.mu.Lock()
+			waiting := m.waiting
+			m.mu.Unlock()
+			if int(builds.Load()) == n || (builds.Load() == 1 && waiting == n-1) {
+				break
+			}
+			runtime.Gosched()
+		}
+		close(release)
+		wg.Wait()
+		if b := builds.Load(); b != 1 {
+			t.Errorf("%d goroutines: %d analyses of the same text, want 1", n, b)
+		}
+		for i, v := range got {
+			if v != 7 {
+				t.Errorf("%d goroutines: goroutine %d got %d", n, i, v)
+			}
+		}
+	}
+}
+
+// What a memo keeps of big texts is bounded in bytes: analyses of records
+// of some MiB are let go, the oldest first, where 4096 of them were kept.
+func TestMemoBoundsBigTexts(t *testing.T) {
+	m := newMemo[int](4096)
+	id := func(string) int { return 1 }
+	var big []string
+	for i := range 5 {
+		k := strings.Repeat(string(rune('a'+i)), 6<<20)
+		big = append(big, k)
+		m.get(k, id)
+		m.get("small "+k[:1], id)
+	}
+	held := 0
+	for _, k := range big {
+		if _, ok := m.m[k]; ok {
+			held += len(k)
+		}
+	}
+	if held > maxBigText {
+		t.Errorf("the memo holds %d MiB of big texts, want at most %d", held>>20, maxBigText>>20)
+	}
+	if _, ok := m.m[big[4]]; !ok {
+		t.Error("the newest big text was let go")
+	}
+	for _, k := range big {
+		if _, ok := m.m["small "+k[:1]]; !ok {
+			t.Errorf("small text %q let go", "small "+k[:1])
+		}
+	}
+}
+
+// The vector of a big text, made from an analysis that keeps no clauses,
+// is the vector of its full analysis.
+func TestEmbedOfABigText(t *testing.T) {
+	var b strings.Builder
+	for i := 0; b.Len() < bigText+1000; i++ {
+		fmt.Fprintf(&b, "Plan %d costs %d yuan a month; 第%d条：年假%d天，不得折现。 ", i, i*7%1000, i, i%15)
+	}
+	text := b.String()
+	lean := Embed(text)
+	full := make([]float64, EmbedDims)
+	sp := analyzeText(text)
+	if len(sp.clauses) == 0 || len(analyzeClauses(text, false).clauses) != 0 {
+		t.Fatal("the lean analysis keeps clauses, or the full one has none")
+	}
+	for f := range sp.feats {
+		addHashed(full, f, 1)
+		if len(f) > 2 && f[:2] == "w:" {
+			addTrigrams(full, f[2:], 0.5)
+		}
+	}
+	for f := range sp.unis {
+		addHashed(full, f, 0.5)
+	}
+	var norm float64
+	for _, x := range full {
+		norm += x * x
+	}
+	for i := range full {
+		if d := lean[i] - full[i]/math.Sqrt(norm); d > 1e-12 || d < -1e-12 {
+			t.Fatalf("dimension %d: %g from the lean analysis, %g from the full one", i, lean[i], full[i]/math.Sqrt(norm))
+		}
+	}
+}
