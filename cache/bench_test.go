@@ -237,9 +237,8 @@ func BenchmarkCachedRerun10k(b *testing.B) {
 		if err := db.PutRun(run); err != nil {
 			b.Fatal(err)
 		}
-		st := c.Stats()
-		if st.ChatMisses+st.EmbedMisses != 0 || inner.chats.Load()+inner.embeds.Load() != 0 {
-			b.Fatalf("the re-run was not fully cached: %+v", st)
+		if n := inner.chats.Load() + inner.embeds.Load(); n != 0 {
+			b.Fatalf("the re-run was not fully cached: %d calls sent", n)
 		}
 	}
 	b.StopTimer()

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
-	"sync/atomic"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -39,8 +38,6 @@ type Client struct {
 	inner eval.ChatClient
 	mode  Mode
 
-	chatHits, chatMisses, embedHits, embedMisses atomic.Int64
-
 	// DryRun's memory of what the run would have stored.
 	dryMu   sync.Mutex
 	dryChat map[string]*dryCall
@@ -57,26 +54,6 @@ type dryCall struct {
 
 var _ eval.ChatClient = (*Client)(nil)
 
-// ClientStats counts what a Client served, for the run header. Embedding
-// counts are per text, not per request.
-type ClientStats struct {
-	ChatHits, ChatMisses, EmbedHits, EmbedMisses int
-}
-
-// Hits is the number of calls served from the cache.
-func (s ClientStats) Hits() int { return s.ChatHits + s.EmbedHits }
-
-// Calls is the number of calls asked of the cache.
-func (s ClientStats) Calls() int { return s.ChatHits + s.ChatMisses + s.EmbedHits + s.EmbedMisses }
-
-// HitRate is Hits/Calls, 0 when nothing was asked.
-func (s ClientStats) HitRate() float64 {
-	if s.Calls() == 0 {
-		return 0
-	}
-	return float64(s.Hits()) / float64(s.Calls())
-}
-
 // Client wraps inner with the cache of this database.
 func (db *DB) Client(inner eval.ChatClient, mode Mode) *Client { return NewClient(db, inner, mode) }
 
@@ -87,16 +64,6 @@ func NewClient(st Store, inner eval.ChatClient, mode Mode) *Client {
 		mode = CacheOnly
 	}
 	return &Client{st: st, inner: inner, mode: mode}
-}
-
-// Stats reads the counters; safe to call while calls are in flight.
-func (c *Client) Stats() ClientStats {
-	return ClientStats{
-		ChatHits:    int(c.chatHits.Load()),
-		ChatMisses:  int(c.chatMisses.Load()),
-		EmbedHits:   int(c.embedHits.Load()),
-		EmbedMisses: int(c.embedMisses.Load()),
-	}
 }
 
 // Chat answers from the cache, or asks the inner client and stores its reply
@@ -112,12 +79,10 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 			return eval.ChatResponse{}, err
 		}
 		if ok {
-			c.chatHits.Add(1)
 			resp.Cached, resp.Key = true, key
 			return resp, nil
 		}
 		if c.mode == CacheOnly {
-			c.chatMisses.Add(1)
 			return eval.ChatResponse{}, fmt.Errorf("%s call %.12s: %w", taskName(req.Task), key, eval.ErrCacheMiss)
 		}
 		if c.mode == DryRun {
@@ -140,7 +105,6 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 		// between our lookup and our claim.
 		if resp, ok, err := c.lookupChat(key, req.Validate); err == nil && ok {
 			release()
-			c.chatHits.Add(1)
 			resp.Cached, resp.Key = true, key
 			return resp, nil
 		}
@@ -165,7 +129,6 @@ func (c *Client) lookupChat(key string, validate func(string) error) (eval.ChatR
 }
 
 func (c *Client) fetchChat(ctx context.Context, req eval.ChatRequest, key string) (eval.ChatResponse, error) {
-	c.chatMisses.Add(1)
 	resp, err := c.inner.Chat(ctx, req)
 	if err != nil {
 		return resp, err
@@ -197,7 +160,6 @@ func (c *Client) dryChatCall(ctx context.Context, req eval.ChatRequest, key stri
 		if !d.ok {
 			return eval.ChatResponse{}, true, nil
 		}
-		c.chatHits.Add(1)
 		resp = d.resp
 		resp.Cached, resp.Key = true, key
 		return resp, false, nil
@@ -209,7 +171,6 @@ func (c *Client) dryChatCall(ctx context.Context, req eval.ChatRequest, key stri
 	c.dryChat[key] = d
 	c.dryMu.Unlock()
 
-	c.chatMisses.Add(1)
 	resp, err = c.inner.Chat(ctx, req)
 	resp.Cached, resp.Key = false, key
 	d.ok = err == nil && (req.Validate == nil || validChoices(resp.Choices, req.Validate))
@@ -352,11 +313,9 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 	if c.mode == DryRun {
 		return c.dryEmbed(ctx, req, out, missing, slot)
 	}
-	c.embedHits.Add(int64(out.Cached))
 	if len(missing) == 0 {
 		return out, nil
 	}
-	c.embedMisses.Add(int64(len(missing)))
 	if c.mode == CacheOnly {
 		return eval.EmbedResponse{}, fmt.Errorf("embedding of %d text(s): %w", len(missing), eval.ErrCacheMiss)
 	}
@@ -416,11 +375,9 @@ func (c *Client) dryEmbed(ctx context.Context, req eval.EmbedRequest, out eval.E
 			out.Cached++
 		}
 	}
-	c.embedHits.Add(int64(out.Cached))
 	if len(send) == 0 {
 		return out, nil
 	}
-	c.embedMisses.Add(int64(len(send)))
 	fresh, err := c.inner.Embed(ctx, eval.EmbedRequest{
 		Endpoint: req.Endpoint, Model: req.Model, Dimensions: req.Dimensions, Texts: send, Sample: req.Sample,
 	})

@@ -84,12 +84,6 @@ func TestChatHitAfterMiss(t *testing.T) {
 	if second.LatencyMS != 420 || second.Usage.CompletionTokens != 7 || !reflect.DeepEqual(second.Choices, first.Choices) {
 		t.Errorf("cached reply %+v differs from the original %+v", second, first)
 	}
-	if got := c.Stats(); got != (ClientStats{ChatHits: 1, ChatMisses: 1}) {
-		t.Errorf("stats = %+v", got)
-	}
-	if got := c.Stats().HitRate(); got != 0.5 {
-		t.Errorf("hit rate = %v, want 0.5", got)
-	}
 }
 
 // Each variation changes what the endpoint would answer, so each must be its
@@ -244,9 +238,6 @@ func TestCacheOnlyMisses(t *testing.T) {
 	}
 	if resp, err := replay.Embed(ctx, eval.EmbedRequest{Model: "emb", Texts: []string{"a"}}); err != nil || resp.Cached != 1 {
 		t.Errorf("cached embed: %+v, %v", resp, err)
-	}
-	if got := replay.Stats(); got.ChatMisses != 1 || got.ChatHits != 1 || got.EmbedMisses != 3 || got.EmbedHits != 2 {
-		t.Errorf("cache-only stats = %+v", got)
 	}
 }
 
@@ -448,10 +439,6 @@ func TestConcurrentWriters(t *testing.T) {
 	wantChats := int64(workers*each + 1)
 	if got := inner.chats.Load(); got != wantChats {
 		t.Errorf("inner chat calls = %d, want %d (the shared request paid once)", got, wantChats)
-	}
-	st := c.Stats()
-	if st.ChatHits+st.ChatMisses != workers*(each+1) || st.ChatMisses != int(wantChats) {
-		t.Errorf("stats %+v", st)
 	}
 
 	path := db.Path()

@@ -59,10 +59,6 @@ func TestDryRunServesHitsAndStoresNothing(t *testing.T) {
 	if err != nil || again.Cached != 2 || plan.embeds.Load() != 1 {
 		t.Errorf("a planned text is a hit of the dry run: %+v, %d requests, %v", again, plan.embeds.Load(), err)
 	}
-	st := dry.Stats()
-	if st.ChatHits != 8 || st.ChatMisses != 1 || st.EmbedMisses != 1 || st.EmbedHits != 3 {
-		t.Errorf("stats %+v", st)
-	}
 	after, err := db.Stats()
 	if err != nil {
 		t.Fatal(err)
