@@ -259,7 +259,7 @@ func detach(f *runFlags, stdout, stderr io.Writer) (int, error) {
 	}
 	cl, err := holder.Dial(sock, 5*time.Second)
 	if errors.Is(err, holder.ErrNoHolder) {
-		return 0, fmt.Errorf("no ragscope serve holds %s: start one with `ragscope serve --db %s` (see README), or run without --detach", dbPath, dbPath)
+		return 0, fmt.Errorf("no ragscope serve holds %s: start one with `ragscope serve --db %s` (see docs/store.md), or run without --detach", dbPath, dbPath)
 	}
 	if err != nil {
 		return 0, err

@@ -10,8 +10,8 @@ import (
 )
 
 // BlindSpots is the offline banner's pointer to where the judge is blind,
-// in the README's calibration section.
-const BlindSpots = "blind to paraphrase: README#offline-judge-calibration"
+// in docs/offline-judge.md.
+const BlindSpots = "blind to paraphrase: docs/offline-judge.md"
 
 // Judge is the offline lexical judge. It is safe for concurrent use.
 type Judge struct {

@@ -91,7 +91,7 @@ type RunOutcome struct {
 	// to an earlier server, or evaluated by another process, is not known.
 	Known bool `json:"known"`
 	// Done: the run ended and its reports were written; Code is its exit
-	// code (0, 1, 3, 4 or 130, as the README's table says).
+	// code (0, 1, 3, 4 or 130, as docs/ci.md's table says).
 	Done bool `json:"done"`
 	Code int  `json:"code"`
 	// Summary is how it ended in words, as the server logs it.

@@ -361,7 +361,7 @@ func SampleAgreement(name string, answers []LabelledAnswer) SampleResult {
 	return r
 }
 
-// WriteReport writes the offline calibration as the README's tables.
+// WriteReport writes the offline calibration as the tables of docs/offline-judge.md.
 func WriteReport(w io.Writer, rep Report) error {
 	var b strings.Builder
 	b.WriteString("| judge | dataset | construction | role | pairs | accuracy | target | wins | ties | losses | no statements |\n")
