@@ -98,3 +98,42 @@ func listWindow(cursor, n, room int) (start, end int) {
 	start = min(max(cursor-room+1, 0), max(n-room, 0))
 	return start, min(start+room, n)
 }
+
+// pickList is the state every list screen shares (the prompts list, the
+// run picker): where the cursor is, whether the list is being read, what
+// went wrong, and the screen esc returns to.
+type pickList struct {
+	cursor  int
+	loading bool
+	err     string
+	back    screen
+}
+
+// listRows draws a list screen's rows under lines: the grid's titles, then
+// the rows that fit above reserve lines, scrolled around the cursor, the
+// cursor's row selected and the rows marked accented; loadingText or
+// emptyText when there are no rows.
+func (m *Model) listRows(lines []string, v *pickList, cols []gridColumn, steps []gridStep, n, reserve int,
+	loadingText, emptyText string, marked func(i int) bool) []string {
+	st, g := m.st, m.g
+	switch {
+	case v.loading && n == 0:
+		return append(lines, st.muted.Render("  "+loadingText+g.ellipsis))
+	case n == 0:
+		return append(lines, st.muted.Render("  "+emptyText))
+	}
+	widths := layoutGrid(cols, m.width, steps)
+	lines = append(lines, st.header.Render(fit(gridLine(cols, widths, -1, g.ellipsis), m.width, "")))
+	start, end := listWindow(v.cursor, n, max(m.height-len(lines)-reserve-len(m.bottomLines()), 1))
+	for i := start; i < end; i++ {
+		l := gridLine(cols, widths, i, g.ellipsis)
+		switch {
+		case i == v.cursor:
+			l = st.selected.Render(fit(l, m.width, ""))
+		case marked(i):
+			l = st.accent.Render(l)
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"errors"
-	"fmt"
 	"os/exec"
 
 	"charm.land/bubbles/v2/key"
@@ -15,13 +14,10 @@ import (
 
 // promptsView lists the judge templates in use; e edits the selected one.
 type promptsView struct {
-	list    []prompts.Info
-	cursor  int
-	loading bool
-	err     string // why the list could not be shown, or the last edit failed
-	note    string // the last edit's outcome
-	back    screen // where esc returns
-	sample  *eval.Result
+	pickList // err: why the list could not be shown, or the last edit failed
+	list     []prompts.Info
+	note     string // the last edit's outcome
+	sample   *eval.Result
 }
 
 // workflowMsg is a reply to a Host call or the editor's return. Each kind
@@ -77,7 +73,7 @@ func (m *Model) openPrompts() tea.Cmd {
 		return nil
 	}
 	h := m.opts.Host
-	m.prompts = promptsView{loading: true, back: m.screen, sample: m.currentResult()}
+	m.prompts = promptsView{pickList: pickList{loading: true, back: m.screen}, sample: m.currentResult()}
 	m.screen = screenPrompts
 	m.gen++
 	gen := m.gen
@@ -264,42 +260,45 @@ func shortHash(h string) string {
 	return h
 }
 
+// The prompts list's columns; the file gives way first on a narrow
+// terminal (the selected one is spelled out under the list).
+const (
+	pcolTask = iota
+	pcolLang
+	pcolSource
+	pcolHash
+	pcolFile
+)
+
+var promptShrinkOrder = []gridStep{{pcolFile, 12}, {pcolHash, 0}, {pcolFile, 0}, {pcolSource, 0}}
+
+func (m *Model) promptColumns() []gridColumn {
+	cols := []gridColumn{
+		pcolTask: {title: "task"}, pcolLang: {title: "lang"}, pcolSource: {title: "source"},
+		pcolHash: {title: "sha256"}, pcolFile: {title: "file"},
+	}
+	for _, in := range m.prompts.list {
+		file := sanitize.Line(in.Path)
+		if file == "" {
+			file = "(built in; e creates an override)"
+		}
+		row := []string{pcolTask: sanitize.Line(in.Task), pcolLang: sanitize.Line(in.Lang), pcolSource: sanitize.Line(in.Source),
+			pcolHash: sanitize.Line(shortHash(in.SHA256)), pcolFile: file}
+		for c := range cols {
+			cols[c].cells = append(cols[c].cells, row[c])
+		}
+	}
+	return cols
+}
+
 func (m *Model) renderPrompts() []string {
 	st := m.st
 	v := &m.prompts
 	lines := []string{st.title.Render("ragscope") + " " + st.bold.Render("judge prompts") +
 		st.muted.Render(m.g.sep+"e edits, d resets; re-runs use the change")}
 	lines = append(lines, "")
-	switch {
-	case v.loading:
-		lines = append(lines, st.muted.Render("  reading the templates..."))
-	case len(v.list) == 0:
-		lines = append(lines, st.muted.Render("  no templates"))
-	default:
-		taskW := 0
-		for _, in := range v.list {
-			taskW = max(taskW, len(sanitize.Line(in.Task)))
-		}
-		lines = append(lines, st.header.Render(fit(fmt.Sprintf("  %-*s  %-4s  %-8s  %-8s  %s", taskW, "task", "lang", "source", "sha256", "file"), m.width, m.g.ellipsis)))
-		// The list is short (tasks x languages), but a small terminal
-		// still scrolls it around the cursor.
-		start, end := listWindow(v.cursor, len(v.list), max(m.height-len(lines)-3-len(m.bottomLines()), 1))
-		for i := start; i < end; i++ {
-			in := v.list[i]
-			file := sanitize.Line(in.Path)
-			if file == "" {
-				file = "(built in; e creates an override)"
-			}
-			l := fmt.Sprintf("  %-*s  %-4s  %-8s  %-8s  %s", taskW, sanitize.Line(in.Task), sanitize.Line(in.Lang),
-				sanitize.Line(in.Source), sanitize.Line(shortHash(in.SHA256)), file)
-			if i == v.cursor {
-				l = st.selected.Render(fit(l, m.width, m.g.ellipsis))
-			} else if in.Source == prompts.SourceOverride {
-				l = st.accent.Render(l)
-			}
-			lines = append(lines, l)
-		}
-	}
+	lines = m.listRows(lines, &v.pickList, m.promptColumns(), promptShrinkOrder, len(v.list), 3,
+		"reading the templates", "no templates", func(i int) bool { return v.list[i].Source == prompts.SourceOverride })
 	lines = append(lines, "")
 	// The table cuts long paths on a narrow terminal; the selected one is
 	// spelled out in full, since it is the file the user will edit.

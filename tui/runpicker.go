@@ -15,12 +15,9 @@ import (
 // runPicker is c: the stored runs of the dataset, newest first; the first
 // pick is the base (before), the second the run compared with it (after).
 type runPicker struct {
+	pickList
 	list      []eval.RunInfo
-	cursor    int
 	base, cur int // picked positions, -1 when none
-	loading   bool
-	err       string
-	back      screen
 	// results of the two picks, as they arrive
 	got    [2]bool
 	loaded [2][]*eval.Result
@@ -62,7 +59,7 @@ func (m *Model) openPicker() tea.Cmd {
 		return nil
 	}
 	h := m.opts.Host
-	m.picker = runPicker{loading: true, base: -1, cur: -1, back: m.screen}
+	m.picker = runPicker{pickList: pickList{loading: true, back: m.screen}, base: -1, cur: -1}
 	m.screen = screenRuns
 	m.gen++
 	gen := m.gen
@@ -268,27 +265,8 @@ func (m *Model) renderRuns() []string {
 	lines := []string{st.title.Render("ragscope") + " " + st.bold.Render("compare runs") +
 		st.muted.Render(g.sep+"pick the base (before), then the run to compare (after)")}
 	lines = append(lines, "")
-	switch {
-	case v.loading && len(v.list) == 0:
-		lines = append(lines, st.muted.Render("  reading the run store"+g.ellipsis))
-	case len(v.list) == 0:
-		lines = append(lines, st.muted.Render("  no stored runs"))
-	default:
-		cols := m.runColumns()
-		widths := layoutGrid(cols, m.width, runShrinkOrder)
-		lines = append(lines, st.header.Render(fit(gridLine(cols, widths, -1, g.ellipsis), m.width, "")))
-		start, end := listWindow(v.cursor, len(v.list), max(m.height-len(lines)-4-len(m.bottomLines()), 1))
-		for i := start; i < end; i++ {
-			l := gridLine(cols, widths, i, g.ellipsis)
-			switch {
-			case i == v.cursor:
-				l = st.selected.Render(fit(l, m.width, ""))
-			case i == v.base || i == v.cur:
-				l = st.accent.Render(l)
-			}
-			lines = append(lines, l)
-		}
-	}
+	lines = m.listRows(lines, &v.pickList, m.runColumns(), runShrinkOrder, len(v.list), 4,
+		"reading the run store", "no stored runs", func(i int) bool { return i == v.base || i == v.cur })
 	lines = append(lines, "")
 	switch {
 	case v.err != "":
