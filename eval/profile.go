@@ -26,6 +26,10 @@ type EndpointProfile struct {
 	SwitchRefused []string `json:"switch_refused,omitempty"`
 	// Reasons: replies came with reasoning (a separate field or <think>).
 	Reasons bool `json:"reasons,omitempty"`
+	// ReasoningShare is the share of the completion tokens spent
+	// reasoning, over the replies measured (the server's
+	// reasoning_tokens, else the reasoning's share of the text).
+	ReasoningShare float64 `json:"reasoning_share,omitempty"`
 }
 
 // Notice is the one line that tells the user what differs from a server
@@ -60,6 +64,8 @@ type Abilities struct {
 	// never changed.
 	fixedFormat bool
 	changed     bool
+	// reasoned and completed are the sizes behind ReasoningShare.
+	reasoned, completed float64
 	notify      func(EndpointProfile)
 }
 
@@ -67,6 +73,10 @@ type Abilities struct {
 // is the user's choice and overrides what was remembered.
 func NewAbilities(remembered EndpointProfile, format string) *Abilities {
 	a := &Abilities{p: remembered}
+	if remembered.ReasoningShare > 0 {
+		// What earlier runs measured weighs as much as a few replies.
+		a.reasoned, a.completed = 4*remembered.ReasoningShare, 4
+	}
 	if format != "" {
 		a.p.Format, a.fixedFormat = format, true
 	}
@@ -204,6 +214,20 @@ func (a *Abilities) Refuse(sw string) bool {
 		slices.Sort(p.SwitchRefused)
 		return true
 	})
+}
+
+// MeasureReasoning adds a reply's reasoning and completion sizes (tokens,
+// or bytes of text) to the running share; it is no news to say.
+func (a *Abilities) MeasureReasoning(reasoning, completion int) {
+	if completion <= 0 || reasoning < 0 {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.reasoned += float64(min(reasoning, completion))
+	a.completed += float64(completion)
+	a.p.ReasoningShare = a.reasoned / a.completed
+	a.changed = true
 }
 
 // SawReasoning records a reply that came with reasoning; true when that is

@@ -149,7 +149,10 @@ func TestEndpointProfileIsRemembered(t *testing.T) {
 	if strings.Count(r1.stderr, "ragscope: endpoint:") > 3 {
 		t.Errorf("the notice is said more than once per thing learned:\n%s", r1.stderr)
 	}
-	if b, err := os.ReadFile(filepath.Join(filepath.Dir(db), "endpoints.json")); err != nil || !strings.Contains(string(b), "json_object") {
+	// What was learned is remembered, with the share of the completion
+	// tokens the model spent reasoning (the estimate counts it).
+	if b, err := os.ReadFile(filepath.Join(filepath.Dir(db), "endpoints.json")); err != nil || !strings.Contains(string(b), "json_object") ||
+		!strings.Contains(string(b), `"reasoning_share": 0.`) {
 		t.Fatalf("endpoints.json: %s, %v", b, err)
 	}
 	// --no-cache: the calls are sent again, with what was learned.

@@ -236,6 +236,24 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 	}
 }
 
+// measureReasoning adds a reply to the endpoint's reasoning share: by the
+// tokens the server reports, else by the reasoning's share of the text.
+func (c *Client) measureReasoning(out eval.ChatResponse) {
+	if u := out.Usage; u.ReasoningTokens > 0 && u.CompletionTokens > 0 {
+		c.cfg.Abilities.MeasureReasoning(u.ReasoningTokens, u.CompletionTokens)
+		return
+	}
+	r, all := 0, 0
+	for i, ch := range out.Choices {
+		all += len(ch)
+		if i < len(out.Reasoning) {
+			r += len(out.Reasoning[i])
+			all += len(out.Reasoning[i])
+		}
+	}
+	c.cfg.Abilities.MeasureReasoning(r, all)
+}
+
 // cutReply is a reply that ended at the token limit: completion is the
 // completion tokens per choice it spent, reasoning whether it was still
 // reasoning.
@@ -432,6 +450,7 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 		} else if c.cfg.Abilities.SawReasoning() {
 			eval.ReportNotice(ctx, c.cfg.Abilities.Notice())
 		}
+		c.measureReasoning(out)
 		return used, nil
 	})
 	return out, cut, err

@@ -55,6 +55,11 @@ type Config struct {
 	// Workers evaluates this many samples at once (default: 4 per CPU;
 	// the planner is CPU-bound).
 	Workers int
+	// ReasoningShare is the share of a reply's completion tokens the judge
+	// model spends reasoning, as earlier runs of the endpoint measured it
+	// (eval.EndpointProfile); a default guess, which is the JSON alone,
+	// is grown by it. 0: the model does not reason, or nothing is known.
+	ReasoningShare float64
 }
 
 // Calls counts calls sent.
@@ -236,6 +241,12 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 				case h.replies > 0:
 					u.CompletionTokens = int(float64(h.tokens)/float64(h.replies)*float64(t.choices.Load())*share + 0.5)
 					est.Completion[name] = fmt.Sprintf("history (%d replies)", h.replies)
+				case cfg.ReasoningShare > 0:
+					// The guess is the reply's JSON; a reasoning model
+					// writes its thinking before it.
+					rs := min(cfg.ReasoningShare, 0.95)
+					u.CompletionTokens = int(float64(t.guess.Load())*share/(1-rs) + 0.5)
+					est.Completion[name] = fmt.Sprintf("default guess, with %.0f%% reasoning as earlier runs of the endpoint measured", 100*rs)
 				default:
 					u.CompletionTokens = int(float64(t.guess.Load())*share + 0.5)
 					est.Completion[name] = "default guess"

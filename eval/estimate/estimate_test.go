@@ -130,3 +130,33 @@ func TestSentencesOf(t *testing.T) {
 		}
 	}
 }
+
+// A judge that reasons writes its thinking before its JSON: a default
+// guess of the completion tokens, which is the JSON alone, is grown by the
+// reasoning share earlier runs of the endpoint measured, and says so.
+func TestEstimateCountsReasoning(t *testing.T) {
+	samples := benchSamples(3)
+	run := func(share float64) *Estimate {
+		cfg := planConfig("gpt-4o-mini")
+		cfg.Metrics = []eval.Metric{eval.Faithfulness}
+		cfg.ReasoningShare = share
+		est, err := Run(context.Background(), cfg, eval.SliceSource(samples), len(samples))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return est
+	}
+	plain, reasoning := run(0), run(0.75)
+	if plain.Tokens.Completion == 0 {
+		t.Fatal("no completion tokens planned")
+	}
+	if got, want := reasoning.Tokens.Completion, 4*plain.Tokens.Completion; got < want-2 || got > want+2 {
+		t.Errorf("with 75%% reasoning: %d completion tokens, want about %d (4× %d)", got, want, plain.Tokens.Completion)
+	}
+	if src := reasoning.Completion["faithfulness_verdicts"]; !strings.Contains(src, "75% reasoning") {
+		t.Errorf("the estimate does not say it counts reasoning: %q", src)
+	}
+	if reasoning.Tokens.Prompt != plain.Tokens.Prompt || reasoning.Calls != plain.Calls {
+		t.Error("reasoning changed the calls or the prompt tokens")
+	}
+}

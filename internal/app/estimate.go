@@ -50,18 +50,10 @@ func (s *Session) estimate(ctx context.Context, prices cost.Table, pricesPath st
 			cfg.Store, cfg.CacheOnly = s.Store, s.Cfg.CacheOnly
 		}
 	}
-	est, err := estimate.Run(ctx, cfg, src, total)
-	if err == nil && s.abilities != nil && s.abilities.Profile().Reasons {
-		// The default guess is a judge's JSON alone; a reasoning model
-		// writes its thinking first, paid as completion tokens.
-		for _, src := range est.Completion {
-			if src == "default guess" {
-				est.Notes = append(est.Notes, "the judge model reasons (as remembered for this endpoint): where completion tokens are a default guess, its reasoning is not in them and the cost may be several times higher; estimate after a --sample run, whose replies' tokens (reasoning included) are then used, or run with --reasoning off")
-				break
-			}
-		}
+	if s.abilities != nil {
+		cfg.ReasoningShare = s.abilities.Profile().ReasoningShare
 	}
-	return est, err
+	return estimate.Run(ctx, cfg, src, total)
 }
 
 // OpenForEstimate opens the database an estimate reads: through its holder
