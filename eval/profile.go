@@ -66,7 +66,7 @@ type Abilities struct {
 	changed     bool
 	// reasoned and completed are the sizes behind ReasoningShare.
 	reasoned, completed float64
-	notify      func(EndpointProfile)
+	notify              func(EndpointProfile)
 }
 
 // NewAbilities starts from a remembered profile. format, when not "",
