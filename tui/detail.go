@@ -543,18 +543,35 @@ func citationOf(metrics []eval.Metric, res *eval.Result, it eval.Item) int {
 }
 
 func (m *Model) faithfulnessSection(p *page, res *eval.Result) {
-	t := res.Faithfulness
-	st := m.st
-	if t == nil {
-		return
+	if t := res.Faithfulness; t != nil {
+		items := make([]statementItem, len(t.Statements))
+		for i, s := range t.Statements {
+			items[i] = statementItem{s.Verdict, s.Statement, s.Reason, s.Evidence}
+		}
+		m.statementSection(p, res, eval.LabelFaithfulness, items, t.Supported, "statements supported")
 	}
-	for _, s := range t.Statements {
-		m.judgedLine(p, s.Verdict, s.Statement, s.Reason, s.Evidence)
-		m.labelLine(p, eval.LabelFaithfulness, s.Statement)
+}
+
+// statementItem is one judged statement of a trace that lists them
+// (faithfulness's statements, context recall's reference statements).
+type statementItem struct {
+	verdict   int
+	statement string
+	reason    string
+	evidence  *eval.Citation
+}
+
+// statementSection draws such a trace: each statement with its verdict,
+// reason, evidence and label, the judge's reasoning, then the count over
+// the statements.
+func (m *Model) statementSection(p *page, res *eval.Result, task string, items []statementItem, yes int, what string) {
+	for _, it := range items {
+		m.judgedLine(p, it.verdict, it.statement, it.reason, it.evidence)
+		m.labelLine(p, task, it.statement)
 	}
-	m.reasoningLine(p, res, "faithfulness_verdicts")
-	if n := len(t.Statements); n > 0 {
-		p.text(2, "", fmt.Sprintf("%d of %d statements supported = %.3f", t.Supported, n, float64(t.Supported)/float64(n)), &st.bold)
+	m.reasoningLine(p, res, task)
+	if n := len(items); n > 0 {
+		p.text(2, "", fmt.Sprintf("%d of %d %s = %.3f", yes, n, what, float64(yes)/float64(n)), &m.st.bold)
 	}
 }
 
@@ -716,18 +733,12 @@ func (m *Model) precisionSection(p *page, t *eval.ContextPrecisionTrace, task, w
 }
 
 func (m *Model) recallSection(p *page, res *eval.Result) {
-	t := res.ContextRecall
-	st := m.st
-	if t == nil {
-		return
-	}
-	for _, c := range t.Classifications {
-		m.judgedLine(p, c.Attributed, c.Statement, c.Reason, c.Evidence)
-		m.labelLine(p, eval.LabelContextRecall, c.Statement)
-	}
-	m.reasoningLine(p, res, "context_recall_classifications")
-	if n := len(t.Classifications); n > 0 {
-		p.text(2, "", fmt.Sprintf("%d of %d reference statements attributed = %.3f", t.Attributed, n, float64(t.Attributed)/float64(n)), &st.bold)
+	if t := res.ContextRecall; t != nil {
+		items := make([]statementItem, len(t.Classifications))
+		for i, c := range t.Classifications {
+			items[i] = statementItem{c.Attributed, c.Statement, c.Reason, c.Evidence}
+		}
+		m.statementSection(p, res, eval.LabelContextRecall, items, t.Attributed, "reference statements attributed")
 	}
 }
 
