@@ -159,7 +159,7 @@ func TestClippedLinesEndWithEllipsis(t *testing.T) {
 		keys []string
 		cut  []string // the start of lines that must be cut
 	}{
-		{"table", nil, []string{"✓   0 小规模纳税人转为", "✓   1 When was the Eif"}},
+		{"table", nil, []string{"▾   0 小规模纳税人转为", "✓   1 When was the Eif"}},
 		// the selected row and another
 		{"prompt list", []string{"p"}, []string{"  faithfulness_statements             en    embedded", "  faithfulness_verdicts               zh"}},
 	}
@@ -180,7 +180,7 @@ func TestClippedLinesEndWithEllipsis(t *testing.T) {
 					}
 					for _, start := range tt.cut {
 						if ascii {
-							start = strings.ReplaceAll(start, "✓", m.g.ok)
+							start = strings.ReplaceAll(strings.ReplaceAll(start, "✓", m.g.ok), "▾", m.g.low)
 						}
 						l := lineOf(strings.Join(lines, "\n"), start)
 						if l == "" {
