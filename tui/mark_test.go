@@ -45,8 +45,8 @@ func TestScoredButFailingHasItsOwnMark(t *testing.T) {
 		for _, tc := range []struct {
 			question, want string
 		}{
-			{"When was the Eiffel", m.g.ok},             // 1: ok
-			{"小规模纳税人", m.g.low},                         // 0: F 0.333, generation
+			{"When was the Eiffel", m.g.ok},              // 1: ok
+			{"小规模纳税人", m.g.low},                          // 0: F 0.333, generation
 			{"Which database does the billing", m.g.low}, // 6: F 0.000 (and CP, CR n/a)
 			{"Can I bring my dog", m.g.low},              // 3: noncommittal
 			{"How many vacation days", m.g.fail},         // 5: a metric failed
