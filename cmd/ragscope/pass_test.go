@@ -184,3 +184,36 @@ func TestOfflineAnswerRelevancyUnsupported(t *testing.T) {
 		t.Fatalf("%d sample rows in the Markdown report:\n%s", rows, md.stdout)
 	}
 }
+
+// TestOpenFollowsPassLevelsInTmux: open shows a stored run at the levels it
+// was run with (faithfulness 0.5 fails at 0.9: generation, marked ▾) and
+// at the levels --pass gives (0.4: ok, marked ! for the metrics a
+// sample without a reference cannot have).
+func TestOpenFollowsPassLevelsInTmux(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "o.db")
+	if r := runBin(t, cleanEnv(t), "run", "--headless", "--db", db, "--pass", "faithfulness=0.9", passDataset(t)); r.code != exitOK {
+		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, tc := range []struct {
+		args       []string
+		mark, diag string
+	}{
+		{nil, "▾", "generation"},
+		{[]string{"--pass", "f=0.4"}, "!", "ok"},
+	} {
+		p := startTmux(t, 120, 20, append([]string{"open", "latest", "--db", db}, tc.args...)...)
+		s := p.waitForText("How many days of annual leave")
+		row := ""
+		for _, l := range strings.Split(s, "\n") {
+			if strings.Contains(l, "How many days of annual leave") {
+				row = l
+			}
+		}
+		if f := strings.Fields(row); len(f) == 0 || f[0] != tc.mark || f[len(f)-1] != tc.diag {
+			t.Errorf("open %v: row %q, want mark %s and %s", tc.args, row, tc.mark, tc.diag)
+		}
+		if code := p.quit(); code != 0 {
+			t.Fatalf("open exited %d", code)
+		}
+	}
+}
