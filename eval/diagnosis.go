@@ -19,17 +19,13 @@ const (
 // Diagnoses lists them in display order.
 var Diagnoses = []Diagnosis{DiagGeneration, DiagRetrieval, DiagOffTopic, DiagNoncommittal, DiagIncomplete, DiagLowScore, DiagOK, DiagFailed}
 
-// Score bands for the diagnosis. A score below Low fails, at or above High
-// is high; a score at or above Low passes (a score between them passes but
-// is not high: it draws no "recall is high" or "faithful" conclusion).
+// Score bands for the diagnosis, the default Levels. A score below Low
+// fails, at or above High is high; a score at or above Low passes (a score
+// between them passes but is not high: it draws no "recall is high" or
+// "faithful" conclusion). --pass sets a metric's own pass level (Levels).
 const (
 	DiagLow  = 0.5
 	DiagHigh = 0.7
-	// DiagLowAnswerSimilarity replaces DiagLow for answer relevancy in the
-	// offline judge's answer-similarity mode, whose cosines of hashed n-grams
-	// run much lower than those of generated questions: on the demo data the
-	// on-topic answers score 0.16-0.85 and the off-topic one 0.03.
-	DiagLowAnswerSimilarity = 0.1
 )
 
 // level is where one metric of a sample stands. A failed metric never gets
@@ -38,9 +34,9 @@ type level int
 
 const (
 	levelNA   level = iota // no score: not computable (missing_input, no_statements, no_questions) or not evaluated
-	levelFail              // score < DiagLow (answer relevancy: < arLow)
-	levelPass              // DiagLow <= score < DiagHigh
-	levelHigh              // score >= DiagHigh
+	levelFail              // score below the metric's pass level (DiagLow by default)
+	levelPass              // passes, below the high band
+	levelHigh              // score >= the high band (DiagHigh, or the pass level when higher)
 )
 
 func (l level) passes() bool  { return l != levelFail } // n/a, pass or high: nothing to flag
@@ -51,7 +47,10 @@ func (l level) failing() bool { return l == levelFail }
 type diagInput struct {
 	failed       bool // some metric failed
 	f, ar, cp, r level
-	noncommittal bool // answer relevancy was scored and zeroed because every question (or the answer) is noncommittal
+	// noncommittal: answer relevancy was zeroed because every generated
+	// question is noncommittal, or (offline judge, whose answer relevancy
+	// is unsupported) the answer holds an evasive phrase, kept as the hint.
+	noncommittal bool
 	// ac, fc are answer and factual correctness, er context entity
 	// recall; ns is noise sensitivity read as 1 - score (lower is better),
 	// so that its levels mean what the others' do: it fails above 0.5.
@@ -105,9 +104,14 @@ var diagRules = []struct {
 	{DiagLowScore, func(diagInput) bool { return true }},
 }
 
-// Diagnose classifies a result by the first rule of diagRules that holds.
-func Diagnose(r *Result) Diagnosis {
-	in := diagnosisInput(r)
+// Diagnose classifies a result by the first rule of diagRules that holds,
+// with the default pass levels.
+func Diagnose(r *Result) Diagnosis { return Levels{}.Diagnose(r) }
+
+// Diagnose classifies a result by the first rule of diagRules that holds,
+// each score read against its pass level.
+func (l Levels) Diagnose(r *Result) Diagnosis {
+	in := l.diagnosisInput(r)
 	for _, rule := range diagRules {
 		if rule.when(in) {
 			return rule.d
@@ -116,45 +120,42 @@ func Diagnose(r *Result) Diagnosis {
 	panic("unreachable: the last diagnosis rule always holds")
 }
 
-func diagnosisInput(r *Result) diagInput {
-	lv := func(m Metric, low float64) level {
+func (l Levels) diagnosisInput(r *Result) diagInput {
+	lv := func(m Metric) level {
 		v, ok := r.Score(m)
-		switch {
-		case !ok:
+		if !ok {
 			return levelNA
-		case v < low:
-			return levelFail
-		case v < DiagHigh:
-			return levelPass
 		}
-		return levelHigh
+		return l.level(m, v)
 	}
 	in := diagInput{
 		failed: r.Failed(),
-		f:      lv(Faithfulness, DiagLow),
-		ar:     lv(AnswerRelevancy, arLow(r)),
-		cp:     lv(ContextPrecision, DiagLow),
-		r:      lv(ContextRecall, DiagLow),
+		f:      lv(Faithfulness),
+		ar:     lv(AnswerRelevancy),
+		cp:     lv(ContextPrecision),
+		r:      lv(ContextRecall),
 	}
-	in.noncommittal = in.ar.has() && r.AnswerRelevancy != nil && r.AnswerRelevancy.AllNoncommittal
-	in.ac, in.fc, in.er = lv(AnswerCorrectness, DiagLow), lv(FactualCorrectness, DiagLow), lv(ContextEntityRecall, DiagLow)
-	if v, ok := r.Score(NoiseSensitivity); ok {
-		in.ns = band(Goodness(NoiseSensitivity, v))
+	if t := r.AnswerRelevancy; t != nil {
+		switch {
+		case t.Mode == AnswerSimilarityMode:
+			// The offline judge generates no questions: the cosine of the
+			// answer to the question only counts shared words, so it is no
+			// evidence of relevancy (runs recorded before it was marked
+			// unsupported scored it). What the judge does see is an
+			// evasive phrase in the answer, named in the hint.
+			in.ar = levelNA
+			in.noncommittal = t.AllNoncommittal && t.NoncommittalHint != ""
+		default:
+			in.noncommittal = in.ar.has() && t.AllNoncommittal
+		}
 	}
+	in.ac, in.fc, in.er, in.ns = lv(AnswerCorrectness), lv(FactualCorrectness), lv(ContextEntityRecall), lv(NoiseSensitivity)
 	in.recall, in.precision = correctnessSides(r)
 	return in
 }
 
-// band is the level of a score in [0, 1] with the common bands.
-func band(v float64) level {
-	switch {
-	case v < DiagLow:
-		return levelFail
-	case v < DiagHigh:
-		return levelPass
-	}
-	return levelHigh
-}
+// band is the level of a score in [0, 1] with the default bands.
+func band(v float64) level { return bandAt(v, DiagLow, DiagHigh) }
 
 // correctnessSides are the levels of the answer's recall and precision
 // against the reference, from answer correctness's classes when it
@@ -182,11 +183,4 @@ func correctnessSides(r *Result) (recall, precision level) {
 		return recall, precision
 	}
 	return levelNA, levelNA
-}
-
-func arLow(r *Result) float64 {
-	if r.AnswerRelevancy != nil && r.AnswerRelevancy.Mode == "answer_similarity" {
-		return DiagLowAnswerSimilarity
-	}
-	return DiagLow
 }

@@ -10,8 +10,11 @@ import (
 
 // sample builds a result from "metric=value" terms: a number is a score,
 // "na" a not-computable metric (missing_input), "err" a failed one
-// (judge_error); "nc" marks answer relevancy all noncommittal and "sim"
-// puts it in the offline judge's answer-similarity mode. "ac:TP/FP/FN"
+// (judge_error), "unsup" one the judge does not support; "nc" marks answer
+// relevancy all noncommittal and "sim" puts it in the offline judge's
+// answer-similarity mode (with "nc", the evasive phrase found). A "sim"
+// answer relevancy with a score is a run recorded before the offline
+// judge marked it unsupported. "ac:TP/FP/FN"
 // and "fc:TP/FP/FN" give answer or factual correctness a trace with those
 // counts (set the score with ac= or fc=; "fcp:TP/FP" is factual
 // correctness in precision mode, without reference claims).
@@ -65,6 +68,8 @@ func sample(t testing.TB, spec string) *Result {
 			r.Status[m] = StatusMissingInput
 		case "err":
 			r.Status[m] = StatusJudgeError
+		case "unsup":
+			r.Status[m] = StatusUnsupported
 		default:
 			var x float64
 			if _, err := fmt.Sscan(v, &x); err != nil {
@@ -75,6 +80,9 @@ func sample(t testing.TB, spec string) *Result {
 		}
 	}
 	if _, ok := r.Status[AnswerRelevancy]; ok {
+		if ar.Mode == AnswerSimilarityMode && ar.AllNoncommittal {
+			ar.NoncommittalHint = "not sure"
+		}
 		r.AnswerRelevancy = ar
 	}
 	return r
@@ -102,9 +110,10 @@ func TestDiagnose(t *testing.T) {
 		{"f=0 ar=0 nc cp=1 cr=1", DiagNoncommittal},
 		{"f=1 ar=0 nc cr=0.5", DiagNoncommittal},
 		{"f=na ar=0 nc", DiagNoncommittal},
-		{"ar=0 nc", DiagNoncommittal},                 // issue: the only score is AR 0
-		{"ar=0 nc sim f=0.8", DiagNoncommittal},       // offline: noncommittal hint
-		{"f=1 ar=0 nc cp=1 cr=0.8", DiagNoncommittal}, // not off-topic: evasive
+		{"ar=0 nc", DiagNoncommittal},                  // issue: the only score is AR 0
+		{"ar=0 nc sim f=0.8", DiagNoncommittal},        // offline: noncommittal hint
+		{"ar=unsup nc sim f=1 cr=1", DiagNoncommittal}, // offline, AR unsupported: the evasive phrase still shows it
+		{"f=1 ar=0 nc cp=1 cr=0.8", DiagNoncommittal},  // not off-topic: evasive
 		// 4 generation: faithfulness < 0.5, recall >= 0.7.
 		{"f=0 cr=1", DiagGeneration},
 		{"f=0.49 ar=0.9 cp=1 cr=0.7", DiagGeneration},
@@ -114,11 +123,12 @@ func TestDiagnose(t *testing.T) {
 		{"f=0 ar=0.64 cp=na cr=na", DiagGeneration},
 		{"f=0 ar=na cr=na", DiagGeneration},
 		{"f=0 ar=0.12 sim", DiagGeneration},
+		{"f=0 ar=0.05 sim", DiagGeneration}, // the offline cosine does not pass or fail the answer
+		{"f=0 ar=unsup sim", DiagGeneration},
 		// 6 off-topic: faithfulness >= 0.7, answer relevancy fails.
 		{"f=1 ar=0.3", DiagOffTopic},
 		{"f=0.7 ar=0.49 cp=1 cr=1", DiagOffTopic},
 		{"f=1 ar=0.3 cp=0 cr=0.6", DiagOffTopic},
-		{"f=1 ar=0.03 sim", DiagOffTopic},
 		// 7 generation: noise sensitivity above 0.5 (lower is better).
 		{"f=1 ar=0.9 cr=1 ns=0.6", DiagGeneration},
 		{"ns=1", DiagGeneration},
@@ -147,7 +157,12 @@ func TestDiagnose(t *testing.T) {
 		// 9 ok: every available score passes.
 		{"f=1 ar=0.9 cp=1 cr=1", DiagOK},
 		{"f=0.5 ar=0.5 cp=0.5 cr=0.5", DiagOK},
-		{"f=1 ar=0.3 sim", DiagOK}, // 0.3 passes in answer-similarity mode
+		{"f=1 ar=0.3 sim", DiagOK},
+		// The offline judge's cosine of answer to question is no evidence of
+		// relevancy: an on-point answer in other words scores 0.
+		{"f=1 ar=0.03 sim", DiagOK},
+		{"f=1 ar=0 sim cp=1 cr=1", DiagOK},
+		{"f=1 ar=unsup sim cp=1 cr=1", DiagOK},
 		{"f=1 ar=0.1 sim cp=1 cr=1", DiagOK},
 		{"f=0.667 ar=0.16 sim cp=1 cr=0.667", DiagOK},
 		{"f=na ar=na cp=na cr=na", DiagOK}, // nothing to judge by
@@ -161,7 +176,6 @@ func TestDiagnose(t *testing.T) {
 		{"f=0 ar=0 cr=0.5", DiagLowScore}, // issue: was ok
 		{"f=0 ar=0.9 cr=0.6", DiagLowScore},
 		{"f=0 ar=0.3 cp=na cr=na", DiagLowScore},
-		{"f=0 ar=0.05 sim", DiagLowScore},
 		{"f=1 ar=0.9 cp=0 cr=1", DiagLowScore}, // only precision low
 		{"cp=0", DiagLowScore},
 		{"cp=0 cr=0.6", DiagLowScore},
@@ -227,15 +241,22 @@ func TestDiagnoseComplete(t *testing.T) {
 			if r.Failed() {
 				continue
 			}
+			offline := r.AnswerRelevancy != nil && r.AnswerRelevancy.Mode == AnswerSimilarityMode
 			allPass, anyFails := true, false
 			for _, m := range AllMetrics {
-				low := DiagLow
-				if m == AnswerRelevancy {
-					low = arLow(r)
+				if m == AnswerRelevancy && offline {
+					continue // the offline cosine passes and fails nothing
 				}
-				if v, ok := r.Score(m); ok && v < low {
+				if v, ok := r.Score(m); ok && v < DiagLow {
 					allPass, anyFails = false, true
 				}
+			}
+			if offline && r.AnswerRelevancy.AllNoncommittal {
+				// The evasive phrase decides, after retrieval.
+				if d != DiagNoncommittal && d != DiagRetrieval {
+					t.Errorf("%q: %s, want noncommittal or retrieval", spec, d)
+				}
+				continue
 			}
 			if (d == DiagOK) != allPass {
 				t.Errorf("%q: %s, every available score passes=%v", spec, d, allPass)

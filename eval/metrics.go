@@ -115,6 +115,18 @@ func runAnswerRelevancy(ctx context.Context, j Judge, s *Sample, strictness int,
 	r.set(AnswerRelevancy, StatusOK, &score, "")
 }
 
+// AnswerSimilarityUnsupported is why answer relevancy has no score with a
+// judge that generates no questions (the offline judge): the cosine of the
+// answer to the question only counts the words they share, so a correct
+// answer in other words would score 0 and read as off-topic.
+const AnswerSimilarityUnsupported = "answer relevancy needs questions generated from the answer (an LLM judge); " +
+	"the offline judge's cosine of the answer to the question only counts shared words, so it is kept in the trace, not scored"
+
+// runAnswerSimilarity keeps what a judge that cannot generate questions
+// does see — the cosine of the answer to the question and an evasive
+// phrase in the answer — in the trace, and leaves the metric unsupported:
+// no score, and no diagnosis rests on the cosine (a noncommittal answer
+// is still diagnosed by its phrase).
 func runAnswerSimilarity(ctx context.Context, j AnswerSimilarityJudge, s *Sample, r *Result) {
 	vecs, err := j.Embed(ctx, s, []string{s.Question, s.Answer})
 	if err != nil {
@@ -126,15 +138,15 @@ func runAnswerSimilarity(ctx context.Context, j AnswerSimilarityJudge, s *Sample
 		return
 	}
 	nc, hint := j.Noncommittal(s)
-	tr := &AnswerRelevancyTrace{Mode: "answer_similarity", Questions: []GeneratedQuestion{}, AnswerCosine: Cosine(vecs[0], vecs[1])}
-	score := tr.AnswerCosine
+	tr := &AnswerRelevancyTrace{Mode: AnswerSimilarityMode, Questions: []GeneratedQuestion{}, AnswerCosine: Cosine(vecs[0], vecs[1])}
+	why := AnswerSimilarityUnsupported
 	if nc {
 		tr.AllNoncommittal = true
 		tr.NoncommittalHint = hint
-		score = 0
+		why += fmt.Sprintf("; the answer is noncommittal (%q)", hint)
 	}
 	r.AnswerRelevancy = tr
-	r.set(AnswerRelevancy, StatusOK, &score, "")
+	r.set(AnswerRelevancy, StatusUnsupported, nil, why)
 }
 
 // RelevancyScore is the mean cosine of a non-empty list of generated

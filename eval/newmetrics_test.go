@@ -129,7 +129,7 @@ func TestUnsupportedIsNotAFailure(t *testing.T) {
 		t.Errorf("GitHub output warns of an unsupported metric:\n%s", gh.String())
 	}
 	var jl bytes.Buffer
-	if err := WriteReportJSONL(&jl, rep.each); err != nil || !strings.Contains(jl.String(), `"noise_sensitivity":"unsupported"`) {
+	if err := WriteReportJSONL(&jl, Levels{}, rep.each); err != nil || !strings.Contains(jl.String(), `"noise_sensitivity":"unsupported"`) {
 		t.Errorf("JSONL: %v\n%s", err, jl.String())
 	}
 	var js bytes.Buffer

@@ -156,7 +156,16 @@ func (ms MetricSummary) Why() string {
 // CountDiagnoses counts the results per diagnosis; every diagnosis has an
 // entry, 0 when no result has it.
 func CountDiagnoses(results []*Result) map[Diagnosis]int {
-	return tallyOf(nil, results).Diagnoses()
+	return CountDiagnosesAt(results, Levels{})
+}
+
+// CountDiagnosesAt is CountDiagnoses with the pass levels levels.
+func CountDiagnosesAt(results []*Result, levels Levels) map[Diagnosis]int {
+	t := NewTallyAt(nil, levels)
+	for _, r := range results {
+		t.Add(r)
+	}
+	return t.Diagnoses()
 }
 
 // Summarize aggregates results per metric.
@@ -192,18 +201,22 @@ type reportSample struct {
 	Diagnosis Diagnosis `json:"diagnosis"`
 }
 
-func newReportSample(r *Result) reportSample { return reportSample{Result: r, Diagnosis: Diagnose(r)} }
+func newReportSample(r *Result, levels Levels) reportSample {
+	return reportSample{Result: r, Diagnosis: levels.Diagnose(r)}
+}
 
 // MarshalJSON writes the report with the diagnosis counts and each
 // sample's diagnosis, computed from the samples so they always agree.
 // Decoding needs no counterpart: "diagnoses" fills Diagnoses, and a
-// sample's "diagnosis" is ignored (Diagnose recomputes it).
+// sample's "diagnosis" is ignored (Diagnose recomputes it). Both follow
+// the pass levels the run records (RunLevels).
 func (r Report) MarshalJSON() ([]byte, error) {
 	type plain Report // the fields without this method
+	levels := RunLevels(r.Run)
 	samples := make([]*reportSample, len(r.Samples))
 	for i, s := range r.Samples {
 		if s != nil {
-			rs := newReportSample(s)
+			rs := newReportSample(s, levels)
 			samples[i] = &rs
 		}
 	}
@@ -211,7 +224,7 @@ func (r Report) MarshalJSON() ([]byte, error) {
 		plain
 		Diagnoses map[Diagnosis]int `json:"diagnoses"`
 		Samples   []*reportSample   `json:"samples"`
-	}{plain: plain(r), Diagnoses: CountDiagnoses(r.Samples), Samples: samples}
+	}{plain: plain(r), Diagnoses: CountDiagnosesAt(r.Samples, levels), Samples: samples}
 	if r.Samples == nil {
 		out.Samples = nil
 	}
@@ -236,13 +249,13 @@ func NewReport(run RunInfo, results []*Result) *Report {
 	if rep.Samples == nil {
 		rep.Samples = []*Result{}
 	}
-	rep.Diagnoses = CountDiagnoses(rep.Samples)
+	rep.Diagnoses = CountDiagnosesAt(rep.Samples, RunLevels(run))
 	return rep
 }
 
 // WriteJSON writes the report as indented JSON (see WriteReportJSON).
 func (r *Report) WriteJSON(w io.Writer) error {
-	return WriteReportJSON(w, r.Run, r.Summary, CountDiagnoses(r.Samples), r.each)
+	return WriteReportJSON(w, r.Run, r.Summary, CountDiagnosesAt(r.Samples, RunLevels(r.Run)), r.each)
 }
 
 // each yields the report's samples, the stream the report writers take.
@@ -263,7 +276,8 @@ func (r *Report) each(yield func(*Result) error) error {
 // the diagnosis counts, which come before the samples, must be known: a
 // first pass over the run), then each sample as each yields it, each
 // through its own encoder. The report of a million samples streams from
-// the store in the memory of one.
+// the store in the memory of one. Each sample's diagnosis follows the pass
+// levels run records (RunLevels), as diagnoses must.
 func WriteReportJSON(w io.Writer, run RunInfo, summary map[Metric]MetricSummary, diagnoses map[Diagnosis]int, each func(yield func(*Result) error) error) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var buf bytes.Buffer
@@ -293,11 +307,12 @@ func WriteReportJSON(w io.Writer, run RunInfo, summary map[Metric]MetricSummary,
 		return err
 	}
 	bw.WriteString(",\n  \"samples\": [")
+	levels := RunLevels(run)
 	n := 0
 	err := each(func(r *Result) error {
 		buf.Reset()
 		enc.SetIndent("    ", "  ")
-		if err := enc.Encode(newReportSample(r)); err != nil {
+		if err := enc.Encode(newReportSample(r, levels)); err != nil {
 			return err
 		}
 		if n > 0 {

@@ -18,15 +18,15 @@ import (
 
 // WriteReportJSONL writes one compact JSON object per sample and line:
 // the sample object of the JSON report ("diagnosis" included), as each
-// yields it.
-func WriteReportJSONL(w io.Writer, each func(yield func(*Result) error) error) error {
+// yields it, diagnosed with levels.
+func WriteReportJSONL(w io.Writer, levels Levels, each func(yield func(*Result) error) error) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	err := each(func(r *Result) error {
 		buf.Reset()
-		if err := enc.Encode(newReportSample(r)); err != nil {
+		if err := enc.Encode(newReportSample(r, levels)); err != nil {
 			return err
 		}
 		bw.Write(sanitize.JSON(buf.Bytes()))

@@ -450,7 +450,7 @@ func TestReportJSONLIsTheReportSamples(t *testing.T) {
 			if err := rep.WriteJSON(&whole); err != nil {
 				t.Fatal(err)
 			}
-			if err := WriteReportJSONL(&lines, rep.each); err != nil {
+			if err := WriteReportJSONL(&lines, Levels{}, rep.each); err != nil {
 				t.Fatal(err)
 			}
 			var doc struct{ Samples []json.RawMessage }

@@ -21,7 +21,7 @@ import (
 // dataset and the judge, and a spreadsheet must neither run a formula from
 // them nor a terminal an escape sequence.
 func (r *Report) WriteCSV(w io.Writer) error {
-	return WriteReportCSV(w, r.Run.Judge.Name, r.Run.Metrics, r.each)
+	return WriteReportCSV(w, r.Run.Judge.Name, r.Run.Metrics, RunLevels(r.Run), r.each)
 }
 
 // ReportMetrics are the metrics a CSV or Markdown report of a run of
@@ -38,8 +38,9 @@ func ReportMetrics(metrics []Metric) []Metric {
 }
 
 // WriteReportCSV writes the CSV report of WriteCSV of a run of metrics
-// from a stream of samples: one row per sample as it comes, nothing held.
-func WriteReportCSV(w io.Writer, judge string, metrics []Metric, each func(yield func(*Result) error) error) error {
+// from a stream of samples: one row per sample as it comes, nothing held;
+// the diagnosis follows levels.
+func WriteReportCSV(w io.Writer, judge string, metrics []Metric, levels Levels, each func(yield func(*Result) error) error) error {
 	cols := ReportMetrics(metrics)
 	cw := &csvWriter{csv.NewWriter(w)}
 	head := []string{"index", "id", "question", "answer"}
@@ -73,7 +74,7 @@ func WriteReportCSV(w io.Writer, judge string, metrics []Metric, each func(yield
 				errs = append(errs, string(m)+": "+e)
 			}
 		}
-		row = append(row, string(Diagnose(s)), strings.Join(errs, "; "), judge)
+		row = append(row, string(levels.Diagnose(s)), strings.Join(errs, "; "), judge)
 		if err := cw.Write(row); err != nil {
 			return err
 		}
@@ -109,7 +110,7 @@ func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
 	for _, s := range r.Samples {
 		ws.Add(s)
 	}
-	return WriteReportMarkdown(w, r.Run, r.Summary, CountDiagnoses(r.Samples), ws.Samples())
+	return WriteReportMarkdown(w, r.Run, r.Summary, CountDiagnosesAt(r.Samples, RunLevels(r.Run)), ws.Samples())
 }
 
 // WriteReportMarkdown writes the Markdown report of WriteMarkdown from a
@@ -164,6 +165,10 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[Metric]MetricSumm
 			fmt.Fprintf(&b, "\n%s: lower is better.\n", mdCell(string(m)))
 		}
 	}
+	levels := RunLevels(run)
+	if !levels.IsDefault() {
+		fmt.Fprintf(&b, "\n**Pass levels:** %s.\n", sanitize.Line(levels.Describe()))
+	}
 	b.WriteString("\n**Diagnosis:** ")
 	for i, d := range Diagnoses {
 		if i > 0 {
@@ -187,7 +192,8 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[Metric]MetricSumm
 			for _, m := range cols {
 				fmt.Fprintf(&b, " %s |", scoreCell(s, m))
 			}
-			fmt.Fprintf(&b, " %s | %s |\n", Diagnose(s), mdCell(clipRunes(why(s), 100)))
+			d := levels.Diagnose(s)
+			fmt.Fprintf(&b, " %s | %s |\n", d, mdCell(clipRunes(why(s, d, levels), 100)))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -254,33 +260,72 @@ func scoreCell(r *Result, m Metric) string {
 	return "-"
 }
 
-// why is the most useful single line of evidence for a low score.
-func why(r *Result) string {
+// why is the most useful single line of evidence for a sample diagnosed
+// d: a failure's message; else the judgement that points at the stage d
+// names (an unretrieved reference statement for retrieval, the evasive
+// phrase for noncommittal, ...); else the first judgement against the
+// answer; else the scores that fail their pass levels. It is never empty:
+// a sample that passes says so.
+func why(r *Result, d Diagnosis, levels Levels) string {
 	for _, m := range AllMetrics {
 		if r.Status[m].Failed() {
 			return string(m) + ": " + r.Errors[m]
 		}
 	}
-	if t := r.Faithfulness; t != nil {
-		for _, v := range t.Statements {
-			if v.Verdict == 0 {
-				return fmt.Sprintf("unsupported: %q: %s", v.Statement, v.Reason)
-			}
+	first := map[Diagnosis][]Metric{
+		DiagRetrieval:    {ContextRecall, ContextEntityRecall},
+		DiagNoncommittal: {AnswerRelevancy},
+		DiagOffTopic:     {AnswerRelevancy},
+		DiagGeneration:   {Faithfulness, NoiseSensitivity},
+		DiagIncomplete:   {AnswerCorrectness, FactualCorrectness},
+	}[d]
+	rest := []Metric{Faithfulness, ContextRecall, AnswerCorrectness, FactualCorrectness, ContextEntityRecall, NoiseSensitivity}
+	for _, m := range append(first, rest...) {
+		if e := whyOf(r, m); e != "" {
+			return e
 		}
 	}
-	if t := r.ContextRecall; t != nil {
-		for _, c := range t.Classifications {
-			if c.Attributed == 0 {
-				return fmt.Sprintf("not retrieved: %q: %s", c.Statement, c.Reason)
+	var low []string
+	for _, m := range AllMetrics {
+		if v, ok := r.Score(m); ok && !levels.Passes(m, v) {
+			op := "<"
+			if LowerIsBetter(m) {
+				op = ">"
 			}
+			low = append(low, fmt.Sprintf("%s %.3f %s %g", m, v, op, levels.Pass(m)))
 		}
 	}
-	// Then the first FP or FN, missing entity or noise of the other
-	// metrics with a judgement list.
-	for _, m := range []Metric{AnswerCorrectness, FactualCorrectness, ContextEntityRecall, NoiseSensitivity} {
-		if ev := Evidence(r, m); len(ev) > 0 {
-			return ev[0]
+	if len(low) > 0 {
+		return "below the pass level: " + strings.Join(low, ", ")
+	}
+	return "every score passes its pass level"
+}
+
+// whyOf is the first judgement of metric m against the sample, "" when
+// there is none.
+func whyOf(r *Result, m Metric) string {
+	switch m {
+	case Faithfulness:
+		if t := r.Faithfulness; t != nil {
+			for _, v := range t.Statements {
+				if v.Verdict == 0 {
+					return fmt.Sprintf("unsupported: %q: %s", v.Statement, v.Reason)
+				}
+			}
 		}
+		return ""
+	case ContextRecall:
+		if t := r.ContextRecall; t != nil {
+			for _, c := range t.Classifications {
+				if c.Attributed == 0 {
+					return fmt.Sprintf("not retrieved: %q: %s", c.Statement, c.Reason)
+				}
+			}
+		}
+		return ""
+	}
+	if ev := Evidence(r, m); len(ev) > 0 {
+		return ev[0]
 	}
 	return ""
 }

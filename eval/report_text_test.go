@@ -219,7 +219,7 @@ func TestReportColumnsOfContextUtilization(t *testing.T) {
 		}
 	}
 	var js strings.Builder
-	if err := WriteSampleJSON(&js, res); err != nil {
+	if err := WriteSampleJSON(&js, res, Levels{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(js.String(), `"context_utilization": {`) || !strings.Contains(js.String(), `"reason": "used"`) {

@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 	"time"
 )
@@ -77,12 +79,41 @@ type AnswerRelevancyTrace struct {
 	// AllNoncommittal is true when every generated question was flagged
 	// noncommittal, which zeroes the score.
 	AllNoncommittal bool `json:"all_noncommittal,omitempty"`
-	// Mode is "questions" (the RAGAS definition) or "answer_similarity"
-	// (offline judge: no questions are generated; the score is the cosine of
-	// the answer to the question, zeroed when the answer is noncommittal).
-	Mode             string  `json:"mode"`
+	// Mode is "questions" (the RAGAS definition) or AnswerSimilarityMode
+	// (offline judge: no questions are generated; AnswerCosine is the
+	// cosine of the answer to the question, kept, not scored: the metric is
+	// unsupported. Runs recorded before that scored it, zeroed when the
+	// answer was noncommittal).
+	Mode string `json:"mode"`
+	// AnswerCosine is written in AnswerSimilarityMode even when it is 0
+	// (see MarshalJSON), and left out in the questions mode.
 	AnswerCosine     float64 `json:"answer_cosine,omitempty"`
 	NoncommittalHint string  `json:"noncommittal_hint,omitempty"`
+}
+
+// AnswerSimilarityMode is the answer relevancy trace's mode when the judge
+// generates no questions (the offline judge).
+const AnswerSimilarityMode = "answer_similarity"
+
+// MarshalJSON writes the trace with its answer_cosine in
+// AnswerSimilarityMode even when it is 0: there the cosine is the trace's
+// one measurement, and a 0 left out would read as not measured.
+func (t AnswerRelevancyTrace) MarshalJSON() ([]byte, error) {
+	type plain AnswerRelevancyTrace // the fields without this method
+	var v any = plain(t)
+	if t.Mode == AnswerSimilarityMode {
+		v = struct {
+			plain
+			AnswerCosine float64 `json:"answer_cosine"`
+		}{plain(t), t.AnswerCosine}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // the caller's encoder escapes, or not
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // ContextPrecisionTrace keeps each chunk's verdict and the average-precision

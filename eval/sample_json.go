@@ -7,10 +7,10 @@ import (
 
 // WriteSampleJSON writes one result as the JSON report writes each of its
 // samples (the result's fields and its diagnosis), indented on its own:
-// what the TUI copies for a sample.
-func WriteSampleJSON(w io.Writer, r *Result) error {
+// what the TUI copies for a sample. Its diagnosis follows levels.
+func WriteSampleJSON(w io.Writer, r *Result, levels Levels) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(newReportSample(r))
+	return enc.Encode(newReportSample(r, levels))
 }

@@ -25,7 +25,7 @@ func TestSampleJSONIsTheReportsSample(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var one, rep bytes.Buffer
-			if err := WriteSampleJSON(&one, tt.res); err != nil {
+			if err := WriteSampleJSON(&one, tt.res, Levels{}); err != nil {
 				t.Fatal(err)
 			}
 			if err := NewReport(RunInfo{ID: "r", Metrics: AllMetrics}, []*Result{tt.res}).WriteJSON(&rep); err != nil {

@@ -16,6 +16,7 @@ const OtherErrors = "(other messages)"
 // holds no result, so a run of any size is summarised in constant memory.
 type Tally struct {
 	metrics []Metric
+	levels  Levels
 	sums    map[Metric]float64
 	summary map[Metric]MetricSummary
 	diag    map[Diagnosis]int
@@ -24,10 +25,15 @@ type Tally struct {
 	errs    map[string]int
 }
 
-// NewTally starts a tally over the metrics.
-func NewTally(metrics []Metric) *Tally {
+// NewTally starts a tally over the metrics, diagnosing with the default
+// pass levels.
+func NewTally(metrics []Metric) *Tally { return NewTallyAt(metrics, Levels{}) }
+
+// NewTallyAt starts a tally over the metrics, diagnosing with levels.
+func NewTallyAt(metrics []Metric, levels Levels) *Tally {
 	t := &Tally{
 		metrics: metrics,
+		levels:  levels,
 		sums:    make(map[Metric]float64, len(metrics)),
 		summary: make(map[Metric]MetricSummary, len(metrics)),
 		diag:    make(map[Diagnosis]int, len(Diagnoses)),
@@ -48,7 +54,7 @@ func (t *Tally) Add(r *Result) {
 		return
 	}
 	t.samples++
-	t.diag[Diagnose(r)]++
+	t.diag[t.levels.Diagnose(r)]++
 	if r.Failed() {
 		t.failed++
 	}

@@ -516,7 +516,7 @@ func stripLines(lines []string) string { return ansi.Strip(strings.Join(lines, "
 // row set again (a re-run) forgets the statuses it had.
 func TestRowKeepsTheOtherMetricsApart(t *testing.T) {
 	def := newRow(0, &eval.Result{Scores: map[eval.Metric]*float64{eval.Faithfulness: score(0.5)},
-		Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK}})
+		Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK}}, eval.Levels{})
 	if def.more != nil {
 		t.Error("a row of a default metric allocated the other metrics' block")
 	}
@@ -524,7 +524,7 @@ func TestRowKeepsTheOtherMetricsApart(t *testing.T) {
 		t.Error("a metric not evaluated has a status")
 	}
 	res := unsupportedRun()[0]
-	r := newRow(0, res)
+	r := newRow(0, res, eval.Levels{})
 	for _, tc := range []struct {
 		mt     eval.Metric
 		status eval.Status
@@ -540,11 +540,13 @@ func TestRowKeepsTheOtherMetricsApart(t *testing.T) {
 			t.Errorf("%s: status %q %v, score %v %v; want %q %v", tc.mt, st, ok, v, scored, tc.status, tc.score)
 		}
 	}
-	if r.mark != markOK {
-		t.Errorf("unsupported marks the row %d, want ok", r.mark)
+	// The sample is diagnosed incomplete (the reference's recall side is
+	// 0.6): its mark says so, and unsupported adds no warning to it.
+	if r.mark != markLow || r.na {
+		t.Errorf("unsupported marks the row %d (n/a %v), want low (incomplete)", r.mark, r.na)
 	}
 	r.set(&eval.Result{Scores: map[eval.Metric]*float64{eval.FactualCorrectness: score(1)},
-		Status: map[eval.Metric]eval.Status{eval.FactualCorrectness: eval.StatusOK}}, nil)
+		Status: map[eval.Metric]eval.Status{eval.FactualCorrectness: eval.StatusOK}}, nil, eval.Levels{})
 	if _, ok := r.statusOf(eval.NoiseSensitivity); ok {
 		t.Error("a status of the result before survives set")
 	}

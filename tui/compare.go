@@ -383,7 +383,7 @@ func (m *Model) enterCompare(baseID string, base []*eval.Result, curID string, c
 			continue
 		}
 		if b := baseByIdx[r.Index]; b != nil {
-			c.base[r.Index] = beforeSide{row: newRow(b.Index, b), res: b}
+			c.base[r.Index] = beforeSide{row: newRow(b.Index, b, m.st.levels), res: b}
 		}
 		add(r)
 	}

@@ -34,7 +34,7 @@ func (m *Model) compareHeading(p *page, n int, before, after *eval.Result, mt ev
 	} else {
 		h += scoreText(after, mt)
 	}
-	d := scoreDelta(newRow(before.Index, before), newRow(after.Index, after), mt)
+	d := scoreDelta(newRow(before.Index, before, st.levels), newRow(after.Index, after, st.levels), mt)
 	switch d.kind {
 	case deltaValue:
 		h += "  " + st.changeStyle(mt, d.v).Render(fmt.Sprintf("(%+.3f)", d.v))

@@ -30,7 +30,7 @@ func TestDeltaOfShownScores(t *testing.T) {
 				return &eval.Result{Index: 0, Scores: map[eval.Metric]*float64{eval.AnswerRelevancy: score(v)},
 					Status: map[eval.Metric]eval.Status{eval.AnswerRelevancy: eval.StatusOK}}
 			}
-			d := scoreDelta(newRow(0, mk(tt.before)), newRow(0, mk(tt.after)), eval.AnswerRelevancy)
+			d := scoreDelta(newRow(0, mk(tt.before), eval.Levels{}), newRow(0, mk(tt.after), eval.Levels{}), eval.AnswerRelevancy)
 			got := "."
 			if d.kind == deltaValue {
 				got = fmt.Sprintf("%+.3f", d.v)

@@ -637,10 +637,21 @@ func (m *Model) relevancySection(p *page, res *eval.Result) {
 	if t == nil {
 		return
 	}
-	if t.Mode == "answer_similarity" {
-		p.text(2, "", fmt.Sprintf("offline judge: no questions generated; score = cosine(answer, question) = %.3f", t.AnswerCosine), &st.bold)
+	if t.Mode == eval.AnswerSimilarityMode {
+		// Runs recorded before offline answer relevancy was unsupported
+		// scored the cosine; either way no diagnosis rests on it.
+		_, scored := res.Score(eval.AnswerRelevancy)
+		what := "cosine(answer, question) = %.3f, shared words only: no diagnosis uses it"
+		if scored {
+			what = "score = cosine(answer, question) = %.3f, shared words only: no diagnosis uses it"
+		}
+		p.text(2, "", "offline judge: no questions generated; "+fmt.Sprintf(what, t.AnswerCosine), &st.bold)
 		if t.NoncommittalHint != "" {
-			p.text(2, "", fmt.Sprintf("noncommittal answer (%q): score zeroed", t.NoncommittalHint), &st.emph)
+			note := fmt.Sprintf("noncommittal answer (%q)", t.NoncommittalHint)
+			if scored {
+				note += ": score zeroed"
+			}
+			p.text(2, "", note, &st.emph)
 		}
 		return
 	}

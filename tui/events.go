@@ -295,7 +295,7 @@ func (m *Model) upsert(index int, res *eval.Result) {
 		} else if r.done && res == nil {
 			m.running++
 		}
-		r.set(res, &m.extras)
+		r.set(res, &m.extras, m.st.levels)
 		m.noteNegative(r)
 		return
 	}
@@ -305,7 +305,7 @@ func (m *Model) upsert(index int, res *eval.Result) {
 	m.byIndex.set(index, len(m.rows))
 	r := m.slab.alloc()
 	r.index = index
-	r.set(res, &m.extras)
+	r.set(res, &m.extras, m.st.levels)
 	m.noteNegative(r)
 	m.rows = append(m.rows, r)
 }

@@ -103,7 +103,7 @@ func (m *Model) exportable(forCopy bool) (export, error) {
 		return m.detailExport(r), nil
 	}
 	var b bytes.Buffer
-	if err := eval.WriteSampleJSON(&b, res); err != nil {
+	if err := eval.WriteSampleJSON(&b, res, m.st.levels); err != nil {
 		return export{}, fmt.Errorf("cannot encode sample %d: %w", r.index, err)
 	}
 	return export{what: fmt.Sprintf("sample %d as JSON", r.index),

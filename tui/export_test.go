@@ -33,7 +33,7 @@ func clipboardText(t *testing.T, cmd tea.Cmd) (string, bool) {
 func sampleJSON(t *testing.T, r *eval.Result) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := eval.WriteSampleJSON(&b, r); err != nil {
+	if err := eval.WriteSampleJSON(&b, r, eval.Levels{}); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()

@@ -35,12 +35,12 @@ type term struct {
 	slot   int    // metric slot, for termScore and termDelta
 	op     string
 	value  float64
-	status string // "failed", "ok", "running", "n/a" or an eval.Status
+	status string // "failed", "ok", "low", "running", "n/a" or an eval.Status
 	diag   eval.Diagnosis
 }
 
 var statusWords = []string{
-	"ok", "failed", "running", "n/a",
+	"ok", "low", "failed", "running", "n/a",
 	string(eval.StatusNoStatements), string(eval.StatusMissingInput), string(eval.StatusParseError),
 	string(eval.StatusJudgeError), string(eval.StatusCancelled), string(eval.StatusCacheMiss),
 	string(eval.StatusNoQuestions), string(eval.StatusUnsupported), string(eval.StatusTruncated),
@@ -300,9 +300,13 @@ func matchStatus(r *row, want string, metrics []eval.Metric) bool {
 	case "failed":
 		return r.mark == markFailed
 	case "ok":
-		return r.mark == markOK
+		// Evaluated without a failure or a metric not computable,
+		// whether its scores pass (diag:ok) or not (status:low).
+		return r.done && r.mark != markFailed && !r.na
+	case "low":
+		return r.mark == markLow
 	case "n/a":
-		return r.mark == markWarn
+		return r.done && r.mark != markFailed && r.na
 	}
 	for _, m := range metrics {
 		if st, ok := r.statusOf(m); ok && string(st) == want {

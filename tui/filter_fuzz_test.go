@@ -101,9 +101,9 @@ func checkTerm(t *testing.T, src string, tm term) {
 func fuzzRows() []*row {
 	var rows []*row
 	for i, res := range fixtureResults() {
-		rows = append(rows, newRow(i, res))
+		rows = append(rows, newRow(i, res, eval.Levels{}))
 	}
-	return append(rows, newRow(len(rows), nil), newRow(len(rows)+1, &eval.Result{}))
+	return append(rows, newRow(len(rows), nil, eval.Levels{}), newRow(len(rows)+1, &eval.Result{}, eval.Levels{}))
 }
 
 // fuzzEnv compares every row with a "before" 0.5 lower than its scores,

@@ -1,10 +1,13 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
+
+	"github.com/ragscope/ragscope/eval"
 )
 
 // filterHelp documents the filter language next to the generated key help.
@@ -12,7 +15,7 @@ var filterHelp = []string{
 	"Filter (/): terms separated by spaces, all must hold",
 	"  f<0.5  ar<0.7  cp=0  cr>=0.8   scores by alias: f ar cp cr cu as ac fc er ns",
 	"                                 (< <= > >= = !=; ns: lower is better)",
-	"  status:failed  status:ok  status:n/a  status:running  status:judge_error ...",
+	"  status:failed|low|ok|n/a|running|judge_error ...   low (%s): a score fails",
 	"  diag:generation|retrieval|off-topic|noncommittal|incomplete|low|ok|failed",
 	"  label:disputed|any|agreed|none (human labels)",
 	"  df<0  dar<-0.1  dcp>0  dcr!=0   comparing runs: after minus before (<0 worse)",
@@ -43,13 +46,17 @@ func (m *Model) renderHelp() []string {
 	// The filter language is the table's: other pages do not filter.
 	if m.screen == screenTable {
 		for _, l := range filterHelp {
+			if strings.Contains(l, "%s") {
+				l = fmt.Sprintf(l, m.g.low) // the mark of a row whose score fails
+			}
 			lines = append(lines, m.st.muted.Render(l))
 		}
 		lines = append(lines, "")
 	}
-	// Two short lines rather than one long one: the page must fit 80 columns.
-	lines = append(lines, m.st.muted.Render("Scores: red < 0.5 <= amber < 0.7 <= green (noise sensitivity: 1 - score);"))
-	lines = append(lines, m.st.muted.Render("'-' not evaluated, n/a not computable, unsup not by this judge, err failed."))
+	// Short lines rather than one long one: the page must fit 80 columns.
+	for _, l := range m.legend() {
+		lines = append(lines, m.st.muted.Render(truncate(l, m.width, m.g.ellipsis)))
+	}
 	for len(lines) < m.height-1 {
 		lines = append(lines, "")
 	}
@@ -91,4 +98,18 @@ func maxWidth(lines []string) int {
 		w = max(w, lipgloss.Width(l))
 	}
 	return w
+}
+
+// legend says what the score colours and the row marks mean, with the
+// pass levels in force (--pass, or the run's own).
+func (m *Model) legend() []string {
+	lv := m.st.levels
+	pass := fmt.Sprintf("%g", eval.DiagLow)
+	if !lv.IsDefault() {
+		pass = lv.String() + ", others " + pass
+	}
+	return []string{
+		fmt.Sprintf("Scores: red below the pass level (%s), amber below %g, green (ns: 1 - score);", pass, eval.DiagHigh),
+		"'-' not evaluated, n/a not computable, unsup not by this judge, err failed.",
+	}
 }

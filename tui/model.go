@@ -31,8 +31,11 @@ type Options struct {
 	Total   int // samples to evaluate (0 when unknown yet)
 	Judge   eval.JudgeInfo
 	Metrics []eval.Metric
-	ASCII   bool // --ascii or RUNEWIDTH_EASTASIAN=1: no ambiguous-width glyphs
-	Live    bool // a run is in progress: q asks before quitting it
+	// Levels are the pass levels the diagnosis, the score colours and the
+	// table's marks follow (--pass, or those the run was recorded with).
+	Levels eval.Levels
+	ASCII  bool // --ascii or RUNEWIDTH_EASTASIAN=1: no ambiguous-width glyphs
+	Live   bool // a run is in progress: q asks before quitting it
 	// Attached is a live run that another process (or a server) runs; the
 	// interface only watches it. q leaves at once and the run keeps going
 	// (see LeftRunning); X asks, then stops it through Cancel.
@@ -256,6 +259,7 @@ func New(opts Options) *Model {
 		runID:   opts.RunID,
 		loading: loadingState{index: -1},
 	}
+	m.st.levels = opts.Levels
 	if len(m.metrics) == 0 {
 		m.metrics = append([]eval.Metric(nil), eval.DefaultMetrics...)
 	}

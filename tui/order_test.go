@@ -28,7 +28,7 @@ func TestSortRowsOrdersNegativeAndMissingScores(t *testing.T) {
 					res.Scores = map[eval.Metric]*float64{eval.AnswerRelevancy: score(v)}
 					res.Status[eval.AnswerRelevancy] = eval.StatusOK
 				}
-				rows = append(rows, newRow(res.Index, res))
+				rows = append(rows, newRow(res.Index, res, eval.Levels{}))
 			}
 			s := sortRows(rows, sortKey{slot: metricSlot(eval.AnswerRelevancy)})
 			samples := func(pos []int32) []int {
@@ -60,7 +60,7 @@ func TestSortedRunsAcrossWords(t *testing.T) {
 		} else {
 			res.Scores = map[eval.Metric]*float64{eval.Faithfulness: score(float64(i*i%5) / 4)}
 		}
-		rows = append(rows, newRow(i, res))
+		rows = append(rows, newRow(i, res, eval.Levels{}))
 	}
 	key := func(i int) (float64, bool) { return rows[i].scored(eval.Faithfulness) }
 	var keyed, missing []int

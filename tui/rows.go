@@ -42,6 +42,7 @@ type row struct {
 	status [inlineScores]uint8
 	diag   uint8 // the diagnosis as a code (diagCodes)
 	mark   rowMark
+	na     bool // a metric was not computable (no statements, missing input, ...; not unsupported)
 	done   bool // the sample has a result
 	qcut   bool // the question was longer than its head
 	acut   bool // the answer (or the id) was longer than its head
@@ -81,8 +82,9 @@ type rowMark uint8
 
 const (
 	markRunning rowMark = iota
-	markOK
-	markWarn // a metric was not computable (no statements, missing input, ...; not unsupported)
+	markOK              // evaluated, every score passes its pass level
+	markLow             // evaluated, and diagnosed other than ok: a score fails its pass level, or the answer evades
+	markWarn            // a metric was not computable (no statements, missing input, ...; not unsupported)
 	markFailed
 )
 
@@ -165,23 +167,23 @@ type rowExtras struct {
 }
 
 // newRow is a row of its own, outside a table (the before side of a
-// comparison): it keeps no failure messages.
-func newRow(index int, res *eval.Result) *row {
+// comparison), diagnosed with levels: it keeps no failure messages.
+func newRow(index int, res *eval.Result, levels eval.Levels) *row {
 	r := &row{index: index}
-	r.set(res, nil)
+	r.set(res, nil, levels)
 	return r
 }
 
-// set makes the row show res; nil makes it a running row. The failure
-// messages go to x when it is not nil.
-func (r *row) set(res *eval.Result, x *rowExtras) {
+// set makes the row show res, diagnosed with levels; nil makes it a
+// running row. The failure messages go to x when it is not nil.
+func (r *row) set(res *eval.Result, x *rowExtras, levels eval.Levels) {
 	for i := range r.scores {
 		r.scores[i] = math.NaN()
 	}
 	if r.more != nil {
 		r.more.reset()
 	}
-	r.status, r.diag = [inlineScores]uint8{}, 0
+	r.status, r.diag, r.na = [inlineScores]uint8{}, 0, false
 	r.done = res != nil
 	if x != nil {
 		delete(x.errs, r.index)
@@ -213,17 +215,31 @@ func (r *row) set(res *eval.Result, x *rowExtras) {
 			x.errs[r.index][i] = res.Errors[m]
 		}
 	}
-	r.diag = diagCodes.code(eval.Diagnose(res))
-	r.mark = markOK
+	d := levels.Diagnose(res)
+	r.diag = diagCodes.code(d)
+	// The mark is the worst of: failed, diagnosed other than ok (a score
+	// below its pass level: a sample scored F 0.000 is not "ok"), a
+	// metric not computable, evaluated.
+	failed := false
 	for _, st := range res.Status {
 		switch {
 		case st.Failed():
-			r.mark = markFailed
-		case st != eval.StatusOK && st != eval.StatusUnsupported && r.mark == markOK:
+			failed = true
+		case st != eval.StatusOK && st != eval.StatusUnsupported:
 			// unsupported is the judge's, the same for every sample:
 			// it does not mark the sample as one to look at.
-			r.mark = markWarn
+			r.na = true
 		}
+	}
+	switch {
+	case failed:
+		r.mark = markFailed
+	case d != eval.DiagOK:
+		r.mark = markLow
+	case r.na:
+		r.mark = markWarn
+	default:
+		r.mark = markOK
 	}
 }
 

@@ -14,19 +14,19 @@ import (
 // terminal that draws East-Asian ambiguous glyphs two cells wide) can swap
 // them all at once without shifting columns.
 type glyphs struct {
-	ok, fail, warn, running string // status marks, one cell each
-	ellipsis                string
-	sep                     string // between header fields
-	barFull, barEmpty       string
-	bar                     string // cosine bars in the detail page
-	ramp                    []string
-	unsupported             string
-	delta, arrow            string // the change of a score, before -> after
-	unpriced                string // a cost whose model has no price
+	ok, low, fail, warn, running string // status marks, one cell each
+	ellipsis                     string
+	sep                          string // between header fields
+	barFull, barEmpty            string
+	bar                          string // cosine bars in the detail page
+	ramp                         []string
+	unsupported                  string
+	delta, arrow                 string // the change of a score, before -> after
+	unpriced                     string // a cost whose model has no price
 }
 
 var unicodeGlyphs = glyphs{
-	ok: "✓", fail: "✗", warn: "!", running: "…",
+	ok: "✓", low: "▾", fail: "✗", warn: "!", running: "…",
 	ellipsis: "…",
 	sep:      " · ",
 	barFull:  "█", barEmpty: "░",
@@ -39,7 +39,7 @@ var unicodeGlyphs = glyphs{
 }
 
 var asciiGlyphs = glyphs{
-	ok: "+", fail: "x", warn: "!", running: ".",
+	ok: "+", low: "v", fail: "x", warn: "!", running: ".",
 	ellipsis: "~",
 	sep:      " | ",
 	barFull:  "#", barEmpty: "-",
@@ -66,6 +66,8 @@ type styles struct {
 	errorLine                  lipgloss.Style
 	section                    lipgloss.Style
 	emph                       lipgloss.Style
+	// levels are the pass levels the score bands follow (Options.Levels).
+	levels eval.Levels
 }
 
 // palette is the semantic colours of one background. Each text colour
@@ -108,7 +110,9 @@ func (m *Model) setBackground(dark bool) {
 	if dark {
 		p = darkPalette
 	}
+	levels := m.st.levels
 	m.st = paletteStyles(p)
+	m.st.levels = levels
 	m.help.Styles = helpStyles(p)
 	m.input.SetStyles(textinput.DefaultStyles(dark))
 	m.detail.invalidate()
@@ -150,10 +154,17 @@ func paletteStyles(p palette) styles {
 	}
 }
 
-// bandOf is band for a score of metric mt: a metric where lower is better
+// bandOf is the style of a score of metric mt by the pass levels, so a
+// red score is one the diagnosis calls low: a metric where lower is better
 // (noise sensitivity) is banded on 1-v, so a high noise sensitivity is red.
 func (s styles) bandOf(mt eval.Metric, v float64) lipgloss.Style {
-	return s.band(eval.Goodness(mt, v))
+	switch s.levels.Band(mt, v) {
+	case eval.BandLow:
+		return s.low
+	case eval.BandMid:
+		return s.mid
+	}
+	return s.high
 }
 
 // changeStyle colours a change of a score of mt: better is high, worse low.
@@ -164,8 +175,8 @@ func (s styles) changeStyle(mt eval.Metric, d float64) lipgloss.Style {
 	return s.high
 }
 
-// band picks the style of a score: the thresholds are the diagnosis bands,
-// so a red score is one the diagnosis calls low.
+// band picks the style of a value in [0, 1] that is no metric's score (a
+// cosine bar) by the default diagnosis bands.
 func (s styles) band(v float64) lipgloss.Style {
 	switch {
 	case v < eval.DiagLow:

@@ -149,6 +149,8 @@ func (m *Model) renderRow(r *row, selected bool) string {
 	switch r.mark {
 	case markOK:
 		mark, markStyle = g.ok, st.high.Render
+	case markLow:
+		mark, markStyle = g.low, st.low.Render
 	case markWarn:
 		mark, markStyle = g.warn, st.warn.Render
 	case markFailed:

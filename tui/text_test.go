@@ -159,7 +159,7 @@ func TestClippedLinesEndWithEllipsis(t *testing.T) {
 		keys []string
 		cut  []string // the start of lines that must be cut
 	}{
-		{"table", nil, []string{"✓   0 小规模纳税人转为", "✓   1 When was the Eif"}},
+		{"table", nil, []string{"▾   0 小规模纳税人转为", "✓   1 When was the Eif"}},
 		// The prompt list gives way column by column (the file, then the
 		// hash) before it cuts a line: at these widths no row is cut, and
 		// none overflows.
@@ -182,7 +182,7 @@ func TestClippedLinesEndWithEllipsis(t *testing.T) {
 					}
 					for _, start := range tt.cut {
 						if ascii {
-							start = strings.ReplaceAll(start, "✓", m.g.ok)
+							start = strings.ReplaceAll(strings.ReplaceAll(start, "✓", m.g.ok), "▾", m.g.low)
 						}
 						l := lineOf(strings.Join(lines, "\n"), start)
 						if l == "" {

@@ -39,6 +39,7 @@ var settingFlags = map[string]string{
 	"ac_weights":           "ac-weights",
 	"fc_mode":              "fc-mode",
 	"ns_mode":              "ns-mode",
+	"pass":                 "pass",
 	"concurrency":          "concurrency",
 	"request_timeout":      "request-timeout",
 	"max_retries":          "max-retries",

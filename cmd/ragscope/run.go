@@ -62,6 +62,7 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	fs.StringVar(&c.ACWeights, "ac-weights", "0.75,0.25", "answer_correctness weights of factuality (F1 of TP/FP/FN) and answer similarity: two non-negative numbers, not both 0")
 	fs.StringVar(&c.FCMode, "fc-mode", "f1", "factual_correctness score: f1 (of precision and recall), precision (answer claims the reference entails) or recall (reference claims the answer entails)")
 	fs.StringVar(&c.NSMode, "ns-mode", "relevant", "noise_sensitivity score: relevant (incorrect answer statements backed by a relevant chunk) or irrelevant (backed only by irrelevant chunks); lower is better")
+	passFlag(fs, &c.Pass)
 	fs.StringVar(&c.Lang, "lang", "auto", "prompt language: auto (per sample), en or zh")
 	fs.StringVar(&c.PromptsDir, "prompts", os.Getenv("RAGSCOPE_PROMPTS"), "directory of prompt template overrides (<task>.<lang>.tmpl)")
 	fs.BoolVar(&c.Offline, "offline", false, "use the offline lexical judge (default when no endpoint or key is configured)")
@@ -115,9 +116,26 @@ var runFlagGroups = []flagGroup{
 		"prompts", "concurrency", "request-timeout", "max-retries", "max-retry-after", "rpm", "tpm", "max-reply-bytes"}},
 	{"dataset", []string{"map", "skip-invalid", "max-record-bytes", "sample", "seed"}},
 	{"cache & store", []string{"db", "no-cache", "cache-only", "resume"}},
-	{"output & interface", []string{"headless", "out", "format", "detach", "log", "ascii", "config"}},
+	{"output & interface", []string{"headless", "out", "format", "detach", "log", "ascii", "config", "pass"}},
 	{"cost", []string{"prices", "confirm-over", "yes"}},
 	{"CI gate", []string{"fail-under", "fail-under-sample", "max-failing", "junit", "baseline", "max-drop", "max-regressed", "regress-margin"}},
+}
+
+// passUsage is the help of every command's --pass.
+const passUsage = "pass levels of the diagnosis, the score colours and the table's marks: METRIC=X[,METRIC=X...] (metric names or f, ar, cp, cr, cu, as, ac, fc, er, ns); a score below X fails (noise_sensitivity: above X); unnamed metrics pass at 0.5; a run records its levels, which its report and open use unless --pass is given; repeatable"
+
+// passFlag adds --pass (the pass levels, eval.ParseLevels) to fs.
+func passFlag(fs *pflag.FlagSet, p *string) { fs.Var(listFlag{p: p}, "pass", passUsage) }
+
+// parsePass parses --pass of the command name, writing the usage error to
+// stderr; false when it is refused.
+func parsePass(name, s string, stderr io.Writer) (eval.Levels, bool) {
+	l, err := eval.ParseLevels(s)
+	if err != nil {
+		fmt.Fprintf(stderr, "ragscope %s: %v\n", name, err)
+		return eval.Levels{}, false
+	}
+	return l, true
 }
 
 // dbUsage is the help of every command's --db.

@@ -190,6 +190,7 @@ ragscope report 20240101-093000-ab12 --format csv > scores.csv`,
 	fs.StringVar(&o.format, "format", "json", "report format: json, csv, md, github (workflow annotations; with $GITHUB_STEP_SUMMARY, a Markdown summary appended to it) or jsonl (one sample per line)")
 	fs.StringVar(&o.out, "out", "", "write to FILE instead of stdout")
 	fs.IntVar(&o.worst, "worst", 10, "how many of the worst samples a Markdown report lists")
+	passFlag(fs, &o.pass)
 	fs.BoolVar(&o.withLabels, "with-labels", false, "apply the human labels: labelled items take the human's value and their metrics are rescored (see 'ragscope labels')")
 	completeFlagWords(cmd, "format", reportFormats)
 	return cmd
@@ -201,11 +202,16 @@ type reportOptions struct {
 	db, format, out string
 	worst           int
 	withLabels      bool
+	pass            string
 }
 
 func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr io.Writer) int {
 	if len(pos) != 1 {
 		return usageHint(stderr, cmd, "give one RUN id (or latest); see 'ragscope runs'")
+	}
+	levels, ok := parsePass("report", o.pass, stderr)
+	if !ok {
+		return exitUsage
 	}
 	if !slices.Contains(reportFormats, o.format) {
 		fmt.Fprintf(stderr, "ragscope report: --format %q is not one of %s\n", o.format, strings.Join(reportFormats, ", "))
@@ -240,7 +246,7 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 			return failed(stderr, "ragscope report", err)
 		}
 	}
-	sr, err := app.WriteReport(from, pos[0], o.format, o.worst, out)
+	sr, err := app.WriteReport(from, pos[0], o.format, o.worst, levels, out)
 	if err == nil && fh != nil {
 		err = fh.Commit()
 	}

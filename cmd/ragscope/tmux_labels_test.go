@@ -40,7 +40,7 @@ func TestLabelReviewInTmux(t *testing.T) {
 	p.keys("Enter")
 	s := p.waitForText("filter: label:disputed", "1 of 14 samples")
 	rows := tableRows(t, s)
-	if len(rows) != 1 || !strings.Contains(rows[0].line, taxpayerQuestion) || !strings.HasPrefix(strings.Fields(rows[0].line)[0], "✓D") {
+	if len(rows) != 1 || !strings.Contains(rows[0].line, taxpayerQuestion) || !strings.HasPrefix(strings.Fields(rows[0].line)[0], "▾D") {
 		t.Fatalf("label:disputed should show the taxpayer row, marked D:\n%s", s)
 	}
 	if code := p.quit(); code != 0 {

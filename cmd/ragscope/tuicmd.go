@@ -16,7 +16,7 @@ import (
 // openCommand is `ragscope open` and `ragscope attach`: a stored run, or
 // one being evaluated by another process or the server, live.
 func (c *cli) openCommand(name string) *cobra.Command {
-	var dbPath string
+	var dbPath, pass string
 	var ascii, wait bool
 	cmd := &cobra.Command{
 		Use:               name + " RUN|latest",
@@ -27,7 +27,7 @@ func (c *cli) openCommand(name string) *cobra.Command {
 			if wait {
 				return c.wait(cmd, dbPath, pos)
 			}
-			return c.show(cmd, dbPath, ascii, pos)
+			return c.show(cmd, dbPath, ascii, pass, pos)
 		}),
 	}
 	if name == "attach" {
@@ -37,14 +37,19 @@ func (c *cli) openCommand(name string) *cobra.Command {
 	}
 	dbFlag(cmd.Flags(), &dbPath)
 	asciiFlag(cmd.Flags(), &ascii)
+	passFlag(cmd.Flags(), &pass)
 	noteEnv(cmd.Flags())
 	return cmd
 }
 
-func (c *cli) show(cmd *cobra.Command, dbPath string, ascii bool, pos []string) int {
+func (c *cli) show(cmd *cobra.Command, dbPath string, ascii bool, pass string, pos []string) int {
 	name, stderr := cmd.Name(), c.stderr
 	if len(pos) != 1 {
 		return usageHint(stderr, cmd, "give one RUN id (or latest); see 'ragscope runs'")
+	}
+	levels, ok := parsePass(name, pass, stderr)
+	if !ok {
+		return exitUsage
 	}
 	if !term.IsTerminal(os.Stdout.Fd()) || !term.IsTerminal(os.Stdin.Fd()) {
 		fmt.Fprintf(stderr, "ragscope %s: the interface needs a terminal; use 'ragscope report' in scripts\n", name)
@@ -58,7 +63,7 @@ func (c *cli) show(cmd *cobra.Command, dbPath string, ascii bool, pos []string) 
 	defer st.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
-	code, err := app.Show(ctx, st, pos[0], ascii, stderr)
+	code, err := app.Show(ctx, st, pos[0], ascii, levels, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragscope %s: %v\n", name, err)
 		return exitCode(err)

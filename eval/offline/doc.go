@@ -82,9 +82,10 @@ Faithfulness: supported statements over statements. Context recall:
 the reference's statements attributed by the same test. Context precision
 (and utilization): a chunk is useful when it supports a statement of the
 reference (the answer). Factual correctness: the test both ways between
-answer and reference. Answer relevancy: no questions are generated; the
-score is the cosine of the answer's and the question's embeddings, 0 for a
-noncommittal answer. Noise sensitivity is not computed.
+answer and reference. Answer relevancy is unsupported: no questions are
+generated, and the cosine of the answer's and the question's embeddings
+(kept in the trace) only counts shared words; an evasive phrase in the
+answer is kept as its noncommittal hint. Noise sensitivity is not computed.
 
 # Embeddings, entities, word lists
 

@@ -61,9 +61,9 @@ func (j *Judge) Verdicts(ctx context.Context, s *eval.Sample, statements []strin
 }
 
 // ErrNoQuestions is returned by Questions: the offline judge cannot
-// generate questions, and answer relevancy uses Noncommittal and Embed of the
-// answer instead.
-var ErrNoQuestions = errors.New("the offline judge generates no questions; answer relevancy is the cosine of the answer to the question in offline mode")
+// generate questions, so answer relevancy is unsupported (its trace keeps
+// Noncommittal and the cosine of Embed of the answer to the question).
+var ErrNoQuestions = errors.New("the offline judge generates no questions; answer relevancy is unsupported offline")
 
 // Questions always fails with a no_questions status (see ErrNoQuestions).
 func (j *Judge) Questions(ctx context.Context, s *eval.Sample, n int) ([]eval.GeneratedQuestion, error) {

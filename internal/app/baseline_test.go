@@ -89,7 +89,7 @@ func TestFinishComparesWithBaseline(t *testing.T) {
 	}
 	file := filepath.Join(dir, "baseline.json")
 	var rep bytes.Buffer
-	if _, err := WriteReport(st, before, FormatJSON, 0, &rep); err != nil {
+	if _, err := WriteReport(st, before, FormatJSON, 0, eval.Levels{}, &rep); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(file, rep.Bytes(), 0o644); err != nil {

@@ -47,6 +47,9 @@ type Config struct {
 	// default: f1, relevant).
 	FCMode string `json:"fc_mode,omitempty"`
 	NSMode string `json:"ns_mode,omitempty"`
+	// Pass is --pass as given: the pass levels of the diagnosis
+	// (eval.ParseLevels; "" is the defaults), recorded with the run.
+	Pass string `json:"pass,omitempty"`
 	// ACWeights is --ac-weights as given ("" is eval.DefaultACWeights).
 	ACWeights      string        `json:"ac_weights,omitempty"`
 	NoN            bool          `json:"no_n,omitempty"`
@@ -220,6 +223,9 @@ func (c *Config) Validate() error {
 	if _, err := eval.ParseNSMode(c.NSMode); err != nil {
 		return usagef("%v", err)
 	}
+	if _, err := eval.ParseLevels(c.Pass); err != nil {
+		return usagef("%v", err)
+	}
 	switch {
 	case c.Concurrency < 1:
 		return usagef("--concurrency %d: give at least 1 (requests in flight)", c.Concurrency)
@@ -327,6 +333,12 @@ func BaselineIsFile(arg string) bool {
 func (c *Config) FCModeValue() string {
 	m, _ := eval.ParseFCMode(c.FCMode)
 	return m
+}
+
+// Levels are the parsed --pass; Validate has refused a bad one.
+func (c *Config) Levels() eval.Levels {
+	l, _ := eval.ParseLevels(c.Pass)
+	return l
 }
 
 // NSModeValue is the parsed --ns-mode; Validate has refused a bad one.

@@ -224,7 +224,7 @@ func TestRunRecordsWhatTheJudgeReported(t *testing.T) {
 				}
 			}
 			var js bytes.Buffer
-			if _, err := WriteReport(st, first.ID, FormatJSON, 0, &js); err != nil {
+			if _, err := WriteReport(st, first.ID, FormatJSON, 0, eval.Levels{}, &js); err != nil {
 				t.Fatal(err)
 			}
 			var rep struct {
@@ -302,7 +302,7 @@ func TestCostWithoutAPrice(t *testing.T) {
 				}
 			}
 			var md, sum bytes.Buffer
-			rep, err := WriteReport(st, info.ID, FormatMarkdown, 0, &md)
+			rep, err := WriteReport(st, info.ID, FormatMarkdown, 0, eval.Levels{}, &md)
 			if err != nil {
 				t.Fatal(err)
 			}

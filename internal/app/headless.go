@@ -129,7 +129,7 @@ func (o *runOutputs) finish(st cache.Store, id string, info *eval.RunInfo, cfg *
 	if o.baseline != nil {
 		against = o.baseline.comparison(st, g.Baseline)
 	}
-	sr, err := tallyGated(st, id, 0, g, against)
+	sr, err := tallyGated(st, id, 0, g, against, eval.Levels{})
 	if err != nil {
 		return nil, err, nil
 	}
@@ -392,6 +392,9 @@ func WriteSummary(w io.Writer, info eval.RunInfo, t *eval.Tally) {
 		parts = append(parts, fmt.Sprintf("%s %d", d, diag[d]))
 	}
 	fmt.Fprintf(w, "diagnosis: %s\n", strings.Join(parts, ", "))
+	if l := eval.RunLevels(info); !l.IsDefault() {
+		fmt.Fprintf(w, "pass levels: %s\n", l.Describe())
+	}
 	fmt.Fprintf(w, "judge: %s\n", info.Judge.Name)
 	if top := t.TopErrors(3); len(top) > 0 {
 		fmt.Fprintln(w, "most frequent failures:")

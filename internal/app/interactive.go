@@ -26,7 +26,7 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 		Dataset: info.Dataset, Total: s.Total(), Judge: s.Judge.Info(), Metrics: s.Metrics,
 		ASCII: ascii, Live: true, RawCalls: RawCalls(s.Store), RawCallsJSON: RawCallsJSON(s.Store), Banner: s.Banner,
 		RunID: info.ID, Host: h, Limit: s.LimitLine, Load: LoadResult(s.Store, info.ID), Pricing: info.Pricing,
-		Labels: LabelStore{Store: s.Store, By: Labeller()},
+		Labels: LabelStore{Store: s.Store, By: Labeller()}, Levels: s.Cfg.Levels(),
 	}
 	run, err := s.interactiveRun(ctx, opts)
 	if run == nil {

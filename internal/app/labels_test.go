@@ -151,7 +151,7 @@ func TestLabelsSurviveARerunWithAnEditedPrompt(t *testing.T) {
 		t.Fatalf("sample 0's faithfulness: %v", got)
 	}
 	var report bytes.Buffer
-	if _, err := WriteReport(ws, rerun, FormatJSON, 5, &report); err != nil {
+	if _, err := WriteReport(ws, rerun, FormatJSON, 5, eval.Levels{}, &report); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(report.String(), `"human_labels"`) {

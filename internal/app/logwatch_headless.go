@@ -123,7 +123,7 @@ func FollowInteractive(ctx context.Context, f *Follower, st *Shared, ascii bool,
 		}
 	}
 	runID := f.Status().RunID
-	code, err := show(wctx, st, runID, ascii, f.Status, stderr)
+	code, err := show(wctx, st, runID, ascii, eval.Levels{}, f.Status, stderr)
 	if err != nil {
 		cancel()
 		<-done

@@ -49,18 +49,23 @@ const gateWorst = 5
 // tallyStored reads stored run ref once, keeping only the tally and the
 // worst samples.
 func tallyStored(st cache.Store, ref string, worst int) (*storedRun, error) {
-	return tallyGated(st, ref, worst, eval.Gate{}, nil)
+	return tallyGated(st, ref, worst, eval.Gate{}, nil, eval.Levels{})
 }
 
 // tallyGated is tallyStored counting the samples against gate g as well,
 // and comparing them with a baseline (when against is set), in the same
-// pass.
-func tallyGated(st cache.Store, ref string, worst int, g eval.Gate, against *eval.Comparison) (*storedRun, error) {
+// pass. The diagnoses follow the pass levels the run was recorded with,
+// or pass when it is not the defaults (--pass): the record read then says
+// pass, as the report written from it must.
+func tallyGated(st cache.Store, ref string, worst int, g eval.Gate, against *eval.Comparison, pass eval.Levels) (*storedRun, error) {
 	info, _, _, err := st.RunPage(ref, 0, 0)
 	if err != nil {
 		return nil, err
 	}
-	sr := &storedRun{info: info, tally: eval.NewTally(info.Metrics), worst: eval.NewWorst(worst), gate: eval.NewGateTally(g, gateWorst)}
+	if !pass.IsDefault() {
+		info = pass.Record(info)
+	}
+	sr := &storedRun{info: info, tally: eval.NewTallyAt(info.Metrics, eval.RunLevels(info)), worst: eval.NewWorst(worst), gate: eval.NewGateTally(g, gateWorst)}
 	if against != nil {
 		sr.gate.Compare(against)
 	}
@@ -147,17 +152,22 @@ func eachStored(st cache.Store, id string, keep func(int) bool) func(yield func(
 }
 
 // WriteReport writes stored run ref's report in format to w, streaming it
-// from the store, and returns the pass it made (for the summary).
-func WriteReport(st cache.Store, ref, format string, worst int, w io.Writer) (*storedRun, error) {
+// from the store, and returns the pass it made (for the summary). Its
+// diagnoses follow pass (--pass) when it is not the defaults, else the
+// levels the run was recorded with.
+func WriteReport(st cache.Store, ref, format string, worst int, pass eval.Levels, w io.Writer) (*storedRun, error) {
 	if format == FormatCSV {
 		// One pass: a CSV has no header that needs the whole run.
 		info, _, _, err := st.RunPage(ref, 0, 0)
 		if err != nil {
 			return nil, err
 		}
-		return &storedRun{info: info}, eval.WriteReportCSV(w, info.Judge.Name, info.Metrics, eachStored(st, info.ID, nil))
+		if !pass.IsDefault() {
+			info = pass.Record(info)
+		}
+		return &storedRun{info: info}, eval.WriteReportCSV(w, info.Judge.Name, info.Metrics, eval.RunLevels(info), eachStored(st, info.ID, nil))
 	}
-	sr, err := tallyStored(st, ref, worst)
+	sr, err := tallyGated(st, ref, worst, eval.Gate{}, nil, pass)
 	if err != nil {
 		return nil, err
 	}
@@ -170,11 +180,11 @@ func (sr *storedRun) write(st cache.Store, format string, w io.Writer) error {
 	case FormatJSON:
 		return eval.WriteReportJSON(w, sr.info, sr.tally.Summary(), sr.tally.Diagnoses(), eachStored(st, sr.info.ID, sr.seen.has))
 	case FormatCSV:
-		return eval.WriteReportCSV(w, sr.info.Judge.Name, sr.info.Metrics, eachStored(st, sr.info.ID, sr.seen.has))
+		return eval.WriteReportCSV(w, sr.info.Judge.Name, sr.info.Metrics, eval.RunLevels(sr.info), eachStored(st, sr.info.ID, sr.seen.has))
 	case FormatMarkdown:
 		return eval.WriteReportMarkdown(w, sr.info, sr.tally.Summary(), sr.tally.Diagnoses(), sr.worst.Samples())
 	case FormatJSONL:
-		return eval.WriteReportJSONL(w, eachStored(st, sr.info.ID, sr.seen.has))
+		return eval.WriteReportJSONL(w, eval.RunLevels(sr.info), eachStored(st, sr.info.ID, sr.seen.has))
 	case FormatGitHub:
 		return eval.WriteReportGitHub(w, sr.info, sr.tally.Summary(), sr.outcome, eachStored(st, sr.info.ID, sr.seen.has))
 	}

@@ -77,7 +77,7 @@ func TestWriteReportStreamsTheWholeReport(t *testing.T) {
 		return nil
 	}
 	want[FormatJSONL], want[FormatGitHub] = &bytes.Buffer{}, &bytes.Buffer{}
-	if err := eval.WriteReportJSONL(want[FormatJSONL], each); err != nil {
+	if err := eval.WriteReportJSONL(want[FormatJSONL], eval.Levels{}, each); err != nil {
 		t.Fatal(err)
 	}
 	tally := eval.NewTally(info.Metrics)
@@ -91,7 +91,7 @@ func TestWriteReportStreamsTheWholeReport(t *testing.T) {
 		for format, w := range want {
 			t.Run(name+" "+format, func(t *testing.T) {
 				var got bytes.Buffer
-				if _, err := WriteReport(st, id[:len(id)-1], format, 10, &got); err != nil {
+				if _, err := WriteReport(st, id[:len(id)-1], format, 10, eval.Levels{}, &got); err != nil {
 					t.Fatal(err)
 				}
 				if got.String() != w.String() {
@@ -100,7 +100,7 @@ func TestWriteReportStreamsTheWholeReport(t *testing.T) {
 			})
 		}
 	}
-	if _, err := WriteReport(holder, id, "xml", 10, &bytes.Buffer{}); err == nil {
+	if _, err := WriteReport(holder, id, "xml", 10, eval.Levels{}, &bytes.Buffer{}); err == nil {
 		t.Error("an unknown format was written")
 	}
 }
@@ -132,7 +132,7 @@ func TestWriteReportOfAGrowingRunAgrees(t *testing.T) {
 	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
 	id := reportFixture(t, st, 20)
 	var b bytes.Buffer
-	if _, err := WriteReport(&growingStore{Store: st, id: id}, id, FormatJSON, 0, &b); err != nil {
+	if _, err := WriteReport(&growingStore{Store: st, id: id}, id, FormatJSON, 0, eval.Levels{}, &b); err != nil {
 		t.Fatal(err)
 	}
 	var rep eval.Report

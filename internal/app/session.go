@@ -458,6 +458,9 @@ func (s *Session) config() map[string]string {
 	if c.NSMode != "" {
 		m["ns_mode"] = c.NSMode
 	}
+	if l := c.Levels(); !l.IsDefault() {
+		m[eval.LevelsConfigKey] = l.String()
+	}
 	if !c.UseOffline() {
 		m["response_format"] = c.ResponseFormat
 		if s.abilities != nil {

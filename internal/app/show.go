@@ -14,13 +14,16 @@ import (
 // process or the server is evaluating live, through the same event path as
 // a run of our own. q leaves a live run going; the server's runs can be
 // stopped from the interface (X).
-func Show(ctx context.Context, st *Shared, ref string, ascii bool, stderr io.Writer) (int, error) {
-	return show(ctx, st, ref, ascii, nil, stderr)
+//
+// The diagnosis, the score colours and the marks follow pass (--pass) when
+// it is not the defaults, else the pass levels the run was recorded with.
+func Show(ctx context.Context, st *Shared, ref string, ascii bool, pass eval.Levels, stderr io.Writer) (int, error) {
+	return show(ctx, st, ref, ascii, pass, nil, stderr)
 }
 
 // show is Show, in follow mode when follow is set: the screen of a watcher
 // (ragscope watch) on the run its results go to.
-func show(ctx context.Context, st *Shared, ref string, ascii bool, follow func() eval.FollowStatus, stderr io.Writer) (int, error) {
+func show(ctx context.Context, st *Shared, ref string, ascii bool, pass eval.Levels, follow func() eval.FollowStatus, stderr io.Writer) (int, error) {
 	// The record alone: the results are read page by page by the table
 	// (a run of a million samples is never in memory at once).
 	info, _, _, err := st.RunPage(ref, 0, 0)
@@ -36,7 +39,10 @@ func show(ctx context.Context, st *Shared, ref string, ascii bool, follow func()
 		Dataset: info.Dataset, Total: info.Samples, Judge: info.Judge, Metrics: info.Metrics, ASCII: ascii,
 		Started: info.StartedAt, RawCalls: RawCalls(st), RawCallsJSON: RawCallsJSON(st), RunID: info.ID, Host: StoredHost{Store: st, Run: info},
 		Load: LoadResult(st, info.ID), Pricing: info.Pricing, Labels: LabelStore{Store: st, By: Labeller()},
-		Follow: follow, Limit: st.HolderNote,
+		Follow: follow, Limit: st.HolderNote, Levels: eval.RunLevels(info),
+	}
+	if !pass.IsDefault() {
+		opts.Levels = pass
 	}
 	var events <-chan eval.Event
 	wctx, cancel := context.WithCancel(ctx)
