@@ -55,7 +55,7 @@ func (j *Judge) Verdicts(ctx context.Context, s *eval.Sample, statements []strin
 	out := make([]eval.StatementVerdict, len(statements))
 	for i, st := range statements {
 		ev := verdict(st, s.Question, q, sents)
-		out[i] = eval.StatementVerdict{Statement: st, Verdict: ev.Verdict, Reason: ev.Reason, Evidence: citation(ev, ranks)}
+		out[i] = eval.StatementVerdict{Statement: st, Verdict: ev.Verdict, Reason: withChunks(ev, ranks), Evidence: citation(ev, ranks)}
 	}
 	return out, nil
 }
@@ -162,7 +162,7 @@ func (j *Judge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classifica
 	out := make([]eval.Classification, len(refs))
 	for i, r := range refs {
 		ev := support(analyze(r), q, sents)
-		out[i] = eval.Classification{Statement: r, Attributed: ev.Verdict, Reason: ev.Reason, Evidence: citation(ev, ranks)}
+		out[i] = eval.Classification{Statement: r, Attributed: ev.Verdict, Reason: withChunks(ev, ranks), Evidence: citation(ev, ranks)}
 	}
 	return out, nil
 }
@@ -228,6 +228,15 @@ func (j *Judge) rankedSentences(contexts []string) ([]*span, []int) {
 		}
 	}
 	return sents, ranks
+}
+
+// withChunks is the reason of a statement two sentences support together,
+// led by their chunks ("supported by [1] and [2]: ...").
+func withChunks(ev Evidence, ranks []int) string {
+	if ev.Also < 0 || ev.Also >= len(ranks) || ev.From < 0 || ev.From >= len(ranks) {
+		return ev.Reason
+	}
+	return fmt.Sprintf("supported by [%d] and [%d]: %s", ranks[ev.From], ranks[ev.Also], ev.Reason)
 }
 
 // citation is the judge's evidence in the contract's terms: the sentence
