@@ -32,6 +32,12 @@ type span struct {
 	// chunk identifies the chunk a context sentence is from (0 for
 	// other texts): pairSupport joins sentences of two chunks only.
 	chunk uint64
+	// common are the features of the text's common discourse words
+	// (commonWords), which weigh CommonWordWeight in coverage.
+	common map[string]bool
+	// field is set on the span of a table cell or a record's field: the
+	// statements that name it are checked against its value (fields.go).
+	field *fieldCheck
 	// residue marks a statement's residual (restate.go), which is tested
 	// as a short answer and never restated again.
 	residue bool
@@ -273,6 +279,7 @@ func lexClause(text string, sp *span) clause {
 		case 'h':
 			sp.hasHan = true
 			hanFeatures(l.text, add, addUni)
+			markCommonHan(l.text, sp)
 			c.negs = append(c.negs, hanNegations(l.text, lx[i+1:])...)
 			sp.quants = append(sp.quants, hanQuantities(l.text)...)
 		case 'n':
@@ -336,6 +343,9 @@ func lexClause(text string, sp *span) clause {
 				continue
 			}
 			add("w:" + s)
+			if commonStems[s] {
+				sp.setCommon("w:" + s)
+			}
 			// A capitalised word is a name unless it merely starts the
 			// text; a text-initial one counts when the next word is
 			// capitalised too (Michael Sheen starred...).

@@ -236,7 +236,8 @@ func withChunks(ev Evidence, ranks []int) string {
 	if ev.Also < 0 || ev.Also >= len(ranks) || ev.From < 0 || ev.From >= len(ranks) {
 		return ev.Reason
 	}
-	return fmt.Sprintf("supported by [%d] and [%d]: %s", ranks[ev.From], ranks[ev.Also], ev.Reason)
+	a, b := ranks[ev.From], ranks[ev.Also]
+	return fmt.Sprintf("supported by [%d] and [%d]: %s", min(a, b), max(a, b), ev.Reason)
 }
 
 // citation is the judge's evidence in the contract's terms: the sentence

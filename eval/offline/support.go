@@ -94,6 +94,7 @@ func contextSpans(text string) []*span {
 		setReferent(sp)
 	}
 	out = append(out, recordSpans(text)...)
+	out = append(out, fieldSpans(text)...)
 	id := chunkIDs.Add(1)
 	for _, sp := range out {
 		sp.chunk = id
@@ -126,6 +127,9 @@ func support(st, q *span, sents []*span) Evidence {
 	// subject) does not overrule it.
 	if quote, detail, ok := negationConflict(st, sents[best]); ok {
 		return negationEvidence(ev, quote, detail, best)
+	}
+	if fev, ok := fieldVerdict(st, q, sents, useUnis); ok {
+		return fev
 	}
 	if bestCov < SupportThreshold {
 		for i, cs := range sents {
@@ -181,7 +185,7 @@ func support(st, q *span, sents []*span) Evidence {
 	if pev, ok := pairSupport(st, q, sents, covs, useUnis); ok {
 		return pev
 	}
-	ev.Reason = fmt.Sprintf("best match %q covers %.2f of the statement's content (needs %.2f)", clip(ev.Quote), ev.Coverage, SupportThreshold)
+	ev.Reason = fmt.Sprintf("best match %q covers %.2f of the statement's content (needs %.2f)%s", clip(ev.Quote), ev.Coverage, SupportThreshold, missingWords(st, q, sents[best]))
 	return ev
 }
 
@@ -235,19 +239,24 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 	// Integer counts, weighted once at the end: summing float weights in map
 	// order rounds differently from run to run, and a coverage on a rounding
 	// edge (0.375) would then print 0.37 or 0.38 for the same input.
-	var plain, echo, plainFound, echoFound int
+	var plain, echo, common, plainFound, echoFound, commonFound int
 	count := func(feats, ctx map[string]bool) {
 		for f := range feats {
-			isEcho := q != nil && (q.feats[f] || q.unis[f])
-			if isEcho {
+			found := ctx[f] || cs.refFeats[f]
+			switch {
+			case q != nil && (q.feats[f] || q.unis[f]):
 				echo++
-			} else {
-				plain++
-			}
-			if ctx[f] || cs.refFeats[f] {
-				if isEcho {
+				if found {
 					echoFound++
-				} else {
+				}
+			case st.common[f]:
+				common++
+				if found {
+					commonFound++
+				}
+			default:
+				plain++
+				if found {
 					plainFound++
 				}
 			}
@@ -264,11 +273,11 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 	} else {
 		count(st.feats, cs.feats)
 	}
-	total := float64(plain) + QuestionEchoWeight*float64(echo)
+	total := float64(plain) + QuestionEchoWeight*float64(echo) + CommonWordWeight*float64(common)
 	if total == 0 {
 		return -1
 	}
-	return (float64(plainFound) + QuestionEchoWeight*float64(echoFound)) / total
+	return (float64(plainFound) + QuestionEchoWeight*float64(echoFound) + CommonWordWeight*float64(commonFound)) / total
 }
 
 // contiguousUnis are the context's unigrams that count for the statement:
@@ -425,7 +434,20 @@ func scopeHit(n negation, c *clause) bool {
 //
 // A quantity the question states is a premise, not a claim: it is exempt.
 func numberConflict(st, question, best *span, all []*span, covs []float64, covered bool) (string, bool) {
+	// A quantity no sentence gives at all is named before one that some
+	// sentence gives in another role: it is the likelier mistake.
+	quants := make([]quantity, 0, len(st.quants))
 	for _, q := range st.quants {
+		if !givenAnywhere(all, q) {
+			quants = append(quants, q)
+		}
+	}
+	for _, q := range st.quants {
+		if givenAnywhere(all, q) {
+			quants = append(quants, q)
+		}
+	}
+	for _, q := range quants {
 		if hasQuantity(best, q) || question != nil && hasQuantity(question, q) || givenInRole(all, covs, q) {
 			continue
 		}
@@ -837,4 +859,48 @@ func unionSpan(x, y *span) *span {
 		u.quants = append(u.quants, s.quants...)
 	}
 	return u
+}
+
+// missingWords names the words that decided a low coverage: the
+// statement's content the sentence lacks, neither the question's nor
+// common discourse words (at most five, sorted).
+func missingWords(st, q, cs *span) string {
+	miss := func(f string) bool {
+		return st.feats[f] && !cs.feats[f] && !cs.refFeats[f] && !st.common[f] && (q == nil || !q.feats[f])
+	}
+	var out []string
+	seen := map[string]bool{}
+	add := func(w string) {
+		if w != "" && !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	for f := range st.feats {
+		if strings.HasPrefix(f, "w:") && miss(f) {
+			add(f[2:])
+		}
+	}
+	sort.Strings(out)
+	// Chinese: the stretches of the statement its missing bigrams cover,
+	// in order ("财务总监和首席执行官").
+	rs := []rune(st.text)
+	var run []rune
+	for i := 0; i < len(rs); i++ {
+		inMissing := i+1 < len(rs) && miss("h:"+string(rs[i:i+2])) || i > 0 && miss("h:"+string(rs[i-1:i+1]))
+		if inMissing {
+			run = append(run, rs[i])
+			continue
+		}
+		add(string(run))
+		run = nil
+	}
+	add(string(run))
+	if len(out) == 0 {
+		return ""
+	}
+	if len(out) > 5 {
+		out = append(out[:5], "...")
+	}
+	return "; not in it: " + strings.Join(out, ", ")
 }
