@@ -81,3 +81,32 @@ func scoreWith(t *testing.T, j *Judge, question, answer string, contexts []strin
 	}
 	return score, reasons, strings.Join(why, " ")
 }
+
+// A team's lexicon: its synonyms read before analysis, its evasions added.
+func TestTeamLexicon(t *testing.T) {
+	lx, err := ParseLexicon(strings.NewReader("# team words\nnoncommittal: 建议您咨询HR\nsame: 半个月 = 15天\n"), "team.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := []string{"新员工入职后15天内须完成安全培训。"}
+	q := "新员工多久内要完成安全培训？"
+	a := "新员工入职后半个月内须完成安全培训。"
+	if f, _, _ := scoreWith(t, New(), q, a, ctx); f != 0 {
+		t.Errorf("without the lexicon 半个月 is not 15天, got %.2f", f)
+	}
+	if f, r, _ := scoreWith(t, New(WithLexicon(lx)), q, a, ctx); f < 0.9 {
+		t.Errorf("with the lexicon: %.2f %v", f, r)
+	}
+	s := &eval.Sample{Answer: "这个问题建议您咨询HR。"}
+	if ok, _ := New().Noncommittal(s); ok {
+		t.Error("an embedded list has the team's phrase")
+	}
+	if ok, p := New(WithLexicon(lx)).Noncommittal(s); !ok || p != "建议您咨询hr" {
+		t.Errorf("Noncommittal = %v %q", ok, p)
+	}
+	for _, bad := range []string{"same: 两周", "synonym: a = b", "noncommittal:"} {
+		if _, err := ParseLexicon(strings.NewReader(bad), "bad.txt"); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
