@@ -115,6 +115,10 @@ var Sets = []Set{
 	{Name: "rgb/en_fact", Path: "rgb/en_fact.jsonl", Load: LoadRGBFact,
 		Target: 0.95, Rows: []Row{{Declarative, true, false}, {Framed, false, false}, {Bare, false, false}}},
 	{Name: "faithbench", Path: "faithbench/FaithBench.csv", LoadAnswers: LoadFaithBench},
+	// The project's own pairs, embedded (enterprise.go): zh and en HR,
+	// finance and IT contexts in prose, tables, records and FAQs.
+	{Name: "ragscope/enterprise (own)", Path: "(embedded)", Load: LoadEnterprise,
+		Target: 0.85, Rows: []Row{{Given, false, false}}},
 }
 
 // LoadedSet is a set's pairs for the LLM judge, in the construction of its
