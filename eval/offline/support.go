@@ -464,7 +464,7 @@ func numberConflict(st, question, best *span, all []*span, covs []float64, cover
 				}
 			}
 		}
-		if covered {
+		if covered && !givenAnywhere(all, q) {
 			return fmt.Sprintf("statement says %s, which the context does not give", q.text), true
 		}
 	}
