@@ -53,7 +53,9 @@ The support test (support.go), of one statement against the sentences:
     are a conflict that names the cell or field (`field "开户行及账号"
     gives ...`), unless the same key of another record gives the
     statement's value; a statement that says the value, and whose other
-    words the record or table has (coverage 0.5), is supported by it.
+    words the record or table has (coverage 0.5, on characters for
+    Chinese), is supported by it. A key is named by KeyNamed of its
+    features, and only the cells and fields named best are checked.
  1. coverage: the weighted share of the statement's features one sentence
     has (a pronoun's name counts as written). Features the question also
     has weigh QuestionEchoWeight: repeating the question proves nothing.

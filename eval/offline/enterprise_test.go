@@ -110,3 +110,49 @@ func TestTeamLexicon(t *testing.T) {
 		}
 	}
 }
+
+// The cases of issue 26 as it states them.
+func TestIssue26Cases(t *testing.T) {
+	hotel := "差旅住宿标准\n| 职级 | 北京/上海/深圳 | 其他城市 |\n|---|---|---|\n| 经理 | 800元/晚 | 550元/晚 |\n| 普通员工 | 600元/晚 | 400元/晚 |"
+	fund := "住房公积金缴存比例: 7%\n补充公积金缴存比例: 5%\n缴存基数: 上年度月平均工资"
+	invoice := "名称: 上海某某有限公司\n开户行及账号: 招商银行上海张江支行 1219 0000\n地址: 上海市浦东新区"
+	cases := []struct {
+		statement string
+		contexts  []string
+		verdict   int
+		says      string
+	}{
+		{"经理去上海出差，住宿标准为每晚800元", []string{hotel}, 1, "cell (经理, 上海) gives 800元/晚"},
+		{"经理去上海出差，餐费补贴为每晚800元", []string{hotel}, 0, "餐费补贴"},
+		{"98天产假，加上生育假60天，合计158天", []string{"女职工生育享受98天产假。", "按本市规定，另享受生育假60天。"}, 1, "98天 + 60天 = 158天"},
+		{"补充公积金单位和个人各缴存7%", []string{fund}, 0, `field "补充公积金缴存比例" gives 5%`},
+		{"补充公积金单位和个人各缴存5%", []string{fund}, 1, `field "补充公积金缴存比例" gives 5%`},
+		{"开户行是工商银行张江支行", []string{invoice}, 0, `field "开户行及账号" gives 招商银行上海张江支行`},
+		{"三十天内提交", []string{"须在30天内提交。"}, 1, ""},
+	}
+	for _, c := range cases {
+		ev := Support(c.statement, "", c.contexts)
+		if ev.Verdict != c.verdict || !strings.Contains(ev.Reason, c.says) {
+			t.Errorf("%q: verdict %d %q; want %d, a reason with %q", c.statement, ev.Verdict, ev.Reason, c.verdict, c.says)
+		}
+	}
+}
+
+func TestNormalizeNumerals(t *testing.T) {
+	for in, want := range map[string]string{
+		"三十天":     "30天",
+		"两个月":     "2个月",
+		"十五万元":    "150000元",
+		"1.5万元":   "15000元",
+		"百分之八十":   "80%",
+		"两周":      "14天",
+		"3周":      "21天",
+		"第三周":     "第三周",
+		"一般情况下统一": "一般情况下统一",
+		"万一":      "万一",
+	} {
+		if got := normalizeNumerals(in); got != want {
+			t.Errorf("normalizeNumerals(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -168,8 +168,15 @@ func featList(key string) string {
 	return strings.Join(fs, "\x00")
 }
 
-// names reports whether the statement names one of the alternatives.
-func names(st *span, alts []string) bool {
+// KeyNamed is the least share of a key's features a statement must have
+// to name it; of the cells and fields it names, only those it names best
+// are checked (补充公积金缴存比例, not 住房公积金缴存比例, for 补充公积金).
+const KeyNamed = 0.6
+
+// naming is how well the statement names a key: the best share of the
+// features of one of its alternatives.
+func naming(st *span, alts []string) float64 {
+	best := 0.0
 	for _, a := range alts {
 		fs := strings.Split(a, "\x00")
 		n := 0
@@ -178,33 +185,37 @@ func names(st *span, alts []string) bool {
 				n++
 			}
 		}
-		if 4*n >= 3*len(fs) {
-			return true
-		}
+		best = max(best, float64(n)/float64(len(fs)))
 	}
-	return false
+	return best
+}
+
+// fieldNaming is how well the statement names a cell or field: the least
+// naming of its keys (a cell's row and column both).
+func fieldNaming(st *span, fc *fieldCheck) float64 {
+	score := 1.0
+	for _, k := range fc.keys {
+		score = min(score, naming(st, k))
+	}
+	return score
 }
 
 // fieldVerdict tests the statement against the cells and fields it names;
 // ok is false when it names none (the ordinary test decides).
 func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
+	top := KeyNamed
+	for _, cs := range sents {
+		if cs.field != nil {
+			top = max(top, fieldNaming(st, cs.field))
+		}
+	}
 	var supported *Evidence
 	conflicts := map[string]Evidence{}
 	agrees := map[string]bool{}
 	var order []string
 	for i, cs := range sents {
 		fc := cs.field
-		if fc == nil {
-			continue
-		}
-		named := true
-		for _, k := range fc.keys {
-			if !names(st, k) {
-				named = false
-				break
-			}
-		}
-		if !named {
+		if fc == nil || fieldNaming(st, fc) < top-1e-9 {
 			continue
 		}
 		ev := Evidence{Quote: cs.text, From: i, Also: -1, Coverage: 1}
@@ -242,7 +253,7 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 			// the value is there; the rest of the statement must be the
 			// cell's or the record's too, by the ordinary share
 			agrees[fc.label] = true
-			if cov := coverage(st, q, fc.whole, useUnis); cov < 0.5 {
+			if cov := coverage(st, q, fc.whole, useUnis || st.hasHan); cov < 0.5 {
 				continue
 			} else {
 				ev.Coverage = cov
@@ -294,7 +305,9 @@ func valueChanges(text string, fc *fieldCheck) []string {
 		case 'h':
 			for _, r := range l.text {
 				c := string(r)
-				toks = append(toks, tok{s: c, value: strings.Contains(fc.value.text, c), skip: chineseParticles[r] || fc.mask["u:"+c] || maskHasRune(fc.mask, c)})
+				// 每 and 各 ("per", "each") write the "/" of 800元/晚.
+				skip := chineseParticles[r] || r == '每' || r == '各' || fc.mask["u:"+c] || maskHasRune(fc.mask, c)
+				toks = append(toks, tok{s: c, value: strings.Contains(fc.value.text, c), skip: skip})
 			}
 		case 'w':
 			f := "w:" + stem(l.text)
