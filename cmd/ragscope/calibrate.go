@@ -115,7 +115,7 @@ ragscope calibrate --judge llm --limit 20 --base-url http://localhost:11434/v1 -
 			}
 			switch f.judge {
 			case "offline":
-				return calibrateOffline(f.dir, f.limit, c.stdout, c.stderr)
+				return calibrateOffline(f.dir, f.limit, f.OfflineLexicon, c.stdout, c.stderr)
 			case "llm":
 				if f.APIKey == "" {
 					f.APIKey = os.Getenv("OPENAI_API_KEY")
@@ -154,9 +154,18 @@ ragscope calibrate --judge llm --limit 20 --base-url http://localhost:11434/v1 -
 	return cmd
 }
 
-func calibrateOffline(dir string, limit int, stdout, stderr io.Writer) int {
+func calibrateOffline(dir string, limit int, lexicon string, stdout, stderr io.Writer) int {
 	start := time.Now()
-	rep, err := calibrate.Offline(dir, limit)
+	var opts []offline.Option
+	if lexicon != "" {
+		lx, err := offline.ReadLexicon(lexicon)
+		if err != nil {
+			fmt.Fprintf(stderr, "ragscope calibrate: --offline-lexicon: %s\n", errText(err))
+			return exitUsage
+		}
+		opts = append(opts, offline.WithLexicon(lx))
+	}
+	rep, err := calibrate.Offline(dir, limit, opts...)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragscope calibrate: %s\n", errText(err))
 		return exitFatal

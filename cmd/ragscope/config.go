@@ -49,6 +49,7 @@ var settingFlags = map[string]string{
 	"max_reply_bytes":      "max-reply-bytes",
 	"max_record_bytes":     "max-record-bytes",
 	"lang":                 "lang",
+	"offline_lexicon":      "offline-lexicon",
 	"metrics":              "metrics",
 	"prompts_dir":          "prompts",
 	"db":                   "db",

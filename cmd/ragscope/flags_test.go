@@ -136,3 +136,37 @@ func TestSettingsFileBOMAndDuplicateKeys(t *testing.T) {
 		}
 	}
 }
+
+// --offline-lexicon reaches the offline judge: a team's evasion marks an
+// answer noncommittal, a file that cannot be read is refused naming the
+// flag, and the settings key is the flag's.
+func TestOfflineLexiconFlag(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "d.jsonl")
+	if err := os.WriteFile(data, []byte(`{"id":"a","question":"年假怎么算？","answer":"这个问题请您找部门助理确认。","contexts":["年假按工龄计算。"]}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	lex := filepath.Join(dir, "team.txt")
+	if err := os.WriteFile(lex, []byte("# team\nnoncommittal: 请您找部门助理确认\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runBin(t, cleanEnv(t), "run", "--headless", "--offline", "--offline-lexicon", filepath.Join(dir, "none.txt"), "--db", filepath.Join(dir, "r.db"), data)
+	if r.code != exitUsage || !strings.Contains(r.stderr, "--offline-lexicon") {
+		t.Fatalf("a missing lexicon: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, args := range [][]string{{"--offline-lexicon", lex}, {"--config", writeSettings(t, dir, `{"offline_lexicon": "`+lex+`"}`)}} {
+		r = runBin(t, cleanEnv(t), append(append([]string{"run", "--headless", "--offline", "--metrics", "answer_relevancy", "--db", filepath.Join(dir, "r.db")}, args...), data)...)
+		if r.code != exitOK || !strings.Contains(r.stdout, `"noncommittal_hint": "请您找部门助理确认"`) {
+			t.Errorf("%v: exit %d, the report does not name the team's phrase\n%s", args, r.code, r.stdout+r.stderr)
+		}
+	}
+}
+
+func writeSettings(t *testing.T, dir, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, "settings.json")
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

@@ -66,6 +66,7 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	fs.StringVar(&c.Lang, "lang", "auto", "prompt language: auto (per sample), en or zh")
 	fs.StringVar(&c.PromptsDir, "prompts", os.Getenv("RAGSCOPE_PROMPTS"), "directory of prompt template overrides (<task>.<lang>.tmpl)")
 	fs.BoolVar(&c.Offline, "offline", false, "use the offline lexical judge (default when no endpoint or key is configured)")
+	fs.StringVar(&c.OfflineLexicon, "offline-lexicon", "", "a team's word lists for the offline judge, read with its own: FILE of lines \"noncommittal: PHRASE\" (an evasion) and \"same: A = B\" (A read as B)")
 	fs.IntVar(&c.Concurrency, "concurrency", 16, "judge requests in flight")
 	fs.DurationVar(&c.Timeout, "request-timeout", 60*time.Second, "timeout of one request attempt")
 	fs.IntVar(&c.MaxRetries, "max-retries", 6, "retries on 429, 5xx, timeouts, connection errors and malformed replies")
@@ -113,7 +114,7 @@ var runFlagGroups = []flagGroup{
 	{"judge", []string{"judge", "base-url", "api-key", "model", "embedding-model", "reasoning", "metrics", "lang", "offline"}},
 	{"judge (advanced)", []string{"api-type", "api-version", "embedding-base-url", "embedding-dimensions", "embedding-format",
 		"response-format", "max-tokens", "temperature", "strictness", "ac-weights", "fc-mode", "ns-mode", "no-n",
-		"prompts", "concurrency", "request-timeout", "max-retries", "max-retry-after", "rpm", "tpm", "max-reply-bytes"}},
+		"offline-lexicon", "prompts", "concurrency", "request-timeout", "max-retries", "max-retry-after", "rpm", "tpm", "max-reply-bytes"}},
 	{"dataset", []string{"map", "skip-invalid", "max-record-bytes", "sample", "seed"}},
 	{"cache & store", []string{"db", "no-cache", "cache-only", "resume"}},
 	{"output & interface", []string{"headless", "out", "format", "detach", "log", "ascii", "config", "pass"}},

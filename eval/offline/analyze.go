@@ -29,6 +29,15 @@ type span struct {
 	// Finnish rock groups" says so of The Saimaa Gesture.
 	ref      string
 	refFeats map[string]bool
+	// chunk identifies the chunk a context sentence is from (0 for
+	// other texts): pairSupport joins sentences of two chunks only.
+	chunk uint64
+	// common are the features of the text's common discourse words
+	// (commonWords), which weigh CommonWordWeight in coverage.
+	common map[string]bool
+	// field is set on the span of a table cell or a record's field: the
+	// statements that name it are checked against its value (fields.go).
+	field *fieldCheck
 	// residue marks a statement's residual (restate.go), which is tested
 	// as a short answer and never restated again.
 	residue bool
@@ -109,7 +118,7 @@ func analyzeClauses(text string, keep bool) *span {
 	text = stripControls(strings.ToValidUTF8(text, "\uFFFD"))
 	sp := &span{text: text, feats: map[string]bool{}} // unis made by the first (lexClause)
 	// The clauses are slices of t (byte offsets), valid UTF-8 as above.
-	t := stripFrame(stripMarkup(text))
+	t := normalizeNumerals(stripFrame(stripMarkup(text)))
 	if !utf8.ValidString(t) {
 		t = string([]rune(t))
 	}
@@ -270,14 +279,22 @@ func lexClause(text string, sp *span) clause {
 		case 'h':
 			sp.hasHan = true
 			hanFeatures(l.text, add, addUni)
+			markCommonHan(l.text, sp)
 			c.negs = append(c.negs, hanNegations(l.text, lx[i+1:])...)
 			sp.quants = append(sp.quants, hanQuantities(l.text)...)
 		case 'n':
 			v := normalizeNumber(l.text)
 			add("n:" + v)
+			if w, ok := numberNames[v]; ok {
+				// 8 is "eight" too: a text that writes the word has it.
+				add("w:" + w)
+			}
 			q := quantity{value: v, text: l.text}
 			if i > 0 && lx[i-1].kind == 'p' && strings.ContainsAny(lx[i-1].text, "$€£¥￥") {
 				q.unit, q.text = "$", lx[i-1].text+l.text
+				if strings.ContainsAny(lx[i-1].text, "¥￥") {
+					q.unit = "元"
+				}
 			} else if i+1 < len(lx) {
 				switch nx := lx[i+1]; nx.kind {
 				case 'h':
@@ -294,6 +311,7 @@ func lexClause(text string, sp *span) clause {
 					}
 				}
 			}
+			q.unit = canonUnit(q.unit)
 			sp.quants = append(sp.quants, q)
 		case 'w':
 			w := l.text
@@ -309,8 +327,10 @@ func lexClause(text string, sp *span) clause {
 			if weekdayWords[w] {
 				sp.quants = append(sp.quants, quantity{value: w, unit: "weekday", text: l.text})
 			}
-			if v, ok := numberWords[w]; ok && i+1 < len(lx) && lx[i+1].kind == 'w' && !englishStop[lx[i+1].text] {
-				sp.quants = append(sp.quants, quantity{value: v, unit: stem(lx[i+1].text), text: w + " " + lx[i+1].text})
+			if v, ok := numberWords[w]; ok && v != "1" && i+1 < len(lx) && lx[i+1].kind == 'w' && !englishStop[lx[i+1].text] {
+				// "eight hours" is the number 8: the feature of 8 hours.
+				sp.quants = append(sp.quants, quantity{value: v, unit: canonUnit(stem(lx[i+1].text)), text: w + " " + lx[i+1].text})
+				add("n:" + v)
 			}
 			if englishStop[w] {
 				// Only a sentence that opens with the pronoun: one
@@ -323,6 +343,9 @@ func lexClause(text string, sp *span) clause {
 				continue
 			}
 			add("w:" + s)
+			if commonStems[s] {
+				sp.setCommon("w:" + s)
+			}
 			// A capitalised word is a name unless it merely starts the
 			// text; a text-initial one counts when the next word is
 			// capitalised too (Michael Sheen starred...).
@@ -351,6 +374,18 @@ func firstWord(lx []lexeme) int {
 var pronouns = wordSet("pronouns")
 
 var numberWords = wordMap("number_words")
+
+// numberNames are the number words by their value ("8" -> "eight"), as
+// stems.
+var numberNames = func() map[string]string {
+	m := map[string]string{}
+	for w, v := range numberWords {
+		if v != "1" {
+			m[v] = stem(w)
+		}
+	}
+	return m
+}()
 
 // englishNegationAt reports whether word i negates its clause; skip is true
 // for a negation word that only states a bound ("no more than").
@@ -536,7 +571,7 @@ func hanQuantities(run string) []quantity {
 		}
 		if j > i && j < len(rs) && cnUnits[rs[j]] {
 			if v, ok := parseCNNumber(rs[i:j]); ok {
-				out = append(out, quantity{value: strconv.Itoa(v), unit: string(rs[j]), text: string(rs[i : j+1])})
+				out = append(out, quantity{value: strconv.Itoa(v), unit: canonUnit(string(rs[j])), text: string(rs[i : j+1])})
 			}
 			i = j + 1
 			continue

@@ -9,8 +9,11 @@ unsupported rather than guessing.
 # Algorithm
 
 Analysis (analyze.go). A text is stripped of control sequences, Markdown,
-citation markers and answer frames ("答案是X。": X is read) and cut
-into clauses at commas, semicolons and colons. Each text becomes a span of
+citation markers and answer frames ("答案是X。": X is read), its numerals
+normalised (numerals.go: 三十天 -> 30天, 两周 -> 14天, 1.5万 -> 15000,
+百分之八十 -> 80%; "eight" is also the number 8; 日/天, 小时/h/hours and
+元/RMB/¥/yuan are one unit each) and cut into clauses at commas,
+semicolons and colons. Each text becomes a span of
 features:
 
 	h:  Chinese character bigrams without particles    "纳税人" -> h:纳税 h:税人
@@ -36,21 +39,44 @@ or a description ("The mall is...") carries the name the sentence before it
 opens on. A structured chunk (Key: value records, Markdown tables, Q:/A:
 FAQs) adds each record as one more sentence, so a statement that joins two
 fields of one record is covered, and one that joins two records is not.
+It adds its cells and fields too (fields.go): a table cell read with its
+row header, its column header and the caption above the table ("总监 杭州:
+150元/天"; a header "北京/上海/深圳" gives a cell per city), and each
+"Key: value" field.
 
 The support test (support.go), of one statement against the sentences:
 
+ 0. cells and fields: a statement that names a cell's row and column, or
+    a field's key (a part of it: 开户行 of 开户行及账号), is checked
+    against that value alone. A number of the value's unit with another
+    value, or words written in place of the value (建设银行 for 中国银行),
+    are a conflict that names the cell or field (`field "开户行及账号"
+    gives ...`), unless the same key of another record gives the
+    statement's value; a statement that says the value, and whose other
+    words the record or table has (coverage 0.5, on characters for
+    Chinese), is supported by it. A key is named by KeyNamed of its
+    features, and only the cells and fields named best are checked.
  1. coverage: the weighted share of the statement's features one sentence
     has (a pronoun's name counts as written). Features the question also
     has weigh QuestionEchoWeight: repeating the question proves nothing.
-    Short Chinese statements are measured on characters.
+    Common discourse words (common.go, words/common_words.txt: according,
+    policy, 根据, 规定, 综上...) weigh CommonWordWeight, so a frame costs a
+    supported fact little; a clause of nothing else joins the next
+    statement. Short Chinese statements are measured on characters. The
+    reason of a low coverage lists the words the sentence lacks.
  2. negation: a clause of the best sentence (or, when it does not cover
     the statement, of any sentence) that negates what an aligned clause
     of the statement affirms, or the reverse, is a conflict. Bounds (不超过,
     "no more than") and words that only look negated (不断, 非常) are no
     negation.
- 3. numbers: a quantity of the statement that the best sentence gives with
-    the same unit and another value is a conflict; when the statement is
-    otherwise covered, a quantity no sentence gives is one too.
+ 3. numbers, against every chunk: a quantity of the statement that the
+    best sentence gives with the same unit and another value is a conflict
+    unless a sentence that covers the statement gives it as the statement
+    does; when the statement is otherwise covered, a quantity no sentence
+    gives is one too. A total of quantities the statement states and the
+    context gives ("3天 ... 7天, 共计10天") is given, with the arithmetic in
+    the reason. A quantity no sentence gives is named before one given in
+    another role.
  4. names: a covered statement whose names the sentence does not mention
     (a swapped Michigan for Minnesota), or whose multi-word names it does
     not write as one ("Rainbow Estate" from "Rainbow Terrace ... Lullwater
@@ -58,6 +84,10 @@ The support test (support.go), of one statement against the sentences:
     of them, is not supported. A name the question gives may be spelled
     out in a neighbour of a sentence that refers to it by a pronoun.
  5. supported when coverage >= SupportThreshold and no detector fires.
+ 6. two chunks: a statement no sentence covers is supported by two
+    sentences of different chunks together when their union covers it,
+    each gives a quantity of it the other does not, and no detector fires
+    on the union ("supported by [1] and [2]: ...").
 
 For example:
 
@@ -96,7 +126,11 @@ things, quoted titles, acronyms, capitalised runs and Chinese names by their
 suffixes, found by surface patterns.
 
 Word lists (lexicon.go) are the files of words/, embedded: stop words,
-negation markers and the words that only look negated, frames, units.
+negation markers and the words that only look negated, frames, units,
+common discourse words. A team adds its own (teamlexicon.go, the
+--offline-lexicon FILE of run, watch, estimate and calibrate): lines
+"noncommittal: PHRASE" (an evasion, 建议您咨询HR) and "same: A = B" (A
+read as B in every text before analysis, 半个月 = 15天).
 
 # What it does not do
 

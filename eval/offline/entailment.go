@@ -36,10 +36,10 @@ func (j *Judge) Entailment(ctx context.Context, s *eval.Sample, premise string, 
 // the reference, the answer) as the only context; hasText is false when
 // the text has no sentence to check against.
 func (j *Judge) against(q *span, text string, statements []string) (evs []Evidence, hasText bool) {
-	sents := j.contextSentences([]string{text})
+	sents := j.contextSentences([]string{j.read(text)})
 	evs = make([]Evidence, len(statements))
 	for i, st := range statements {
-		evs[i] = support(analyze(st), q, sents)
+		evs[i] = support(analyze(j.read(st)), q, sents)
 	}
 	return evs, len(sents) > 0
 }

@@ -16,6 +16,10 @@ const BlindSpots = "blind to paraphrase: docs/offline-judge.md"
 // Judge is the offline lexical judge. It is safe for concurrent use.
 type Judge struct {
 	spans *memo[[]*span] // analysed context texts, see contextCacheSize
+	// A team's lexicon (WithLexicon): more evasive phrases, and the
+	// synonyms read before analysis (nil when none).
+	noncommittal []string
+	same         *strings.Replacer
 }
 
 // contextCacheSize bounds the cache of analysed contexts. The same chunk is
@@ -29,7 +33,13 @@ var (
 )
 
 // New returns an offline judge.
-func New() *Judge { return &Judge{spans: newMemo[[]*span](contextCacheSize)} }
+func New(opts ...Option) *Judge {
+	j := &Judge{spans: newMemo[[]*span](contextCacheSize)}
+	for _, o := range opts {
+		o(j)
+	}
+	return j
+}
 
 // Info names the judge in banners, the TUI header and reports.
 func (j *Judge) Info() eval.JudgeInfo {
@@ -50,12 +60,13 @@ func (j *Judge) Verdicts(ctx context.Context, s *eval.Sample, statements []strin
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	s = j.readSample(s)
 	sents, ranks := j.rankedSentences(s.Contexts)
 	q := analyze(s.Question)
 	out := make([]eval.StatementVerdict, len(statements))
 	for i, st := range statements {
-		ev := verdict(st, s.Question, q, sents)
-		out[i] = eval.StatementVerdict{Statement: st, Verdict: ev.Verdict, Reason: ev.Reason, Evidence: citation(ev, ranks)}
+		ev := verdict(j.read(st), s.Question, q, sents)
+		out[i] = eval.StatementVerdict{Statement: st, Verdict: ev.Verdict, Reason: withChunks(ev, ranks), Evidence: citation(ev, ranks)}
 	}
 	return out, nil
 }
@@ -73,7 +84,16 @@ func (j *Judge) Questions(ctx context.Context, s *eval.Sample, n int) ([]eval.Ge
 // Noncommittal reports whether the answer evades the question, and the
 // phrase that showed it.
 func (j *Judge) Noncommittal(s *eval.Sample) (bool, string) {
-	return NoncommittalPhrase(s.Answer)
+	if ok, p := NoncommittalPhrase(s.Answer); ok || len(j.noncommittal) == 0 {
+		return ok, p
+	}
+	a := strings.ToLower(stripControls(s.Answer))
+	for _, p := range j.noncommittal {
+		if strings.Contains(a, p) {
+			return true, p
+		}
+	}
+	return false, ""
 }
 
 // NoncommittalPhrase finds an evasive phrase (不确定, I'm not sure...) in an
@@ -122,6 +142,7 @@ func (j *Judge) UtilizationVerdict(ctx context.Context, s *eval.Sample, rank int
 // chunkSupports is the verdict on the chunk at rank: 1 when it supports a
 // statement of target (the reference or the answer, named by what).
 func (j *Judge) chunkSupports(s *eval.Sample, rank int, target, what string) eval.ChunkVerdict {
+	s, target = j.readSample(s), j.read(target)
 	refs := SplitStatements(target)
 	sents := j.contextSentences(s.Contexts[rank-1 : rank])
 	q := analyze(s.Question)
@@ -156,13 +177,14 @@ func (j *Judge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classifica
 	if strings.TrimSpace(s.Reference) == "" {
 		return nil, eval.NewStepError(eval.StatusMissingInput, "sample %q has no reference: context recall needs one", s.ID)
 	}
+	s = j.readSample(s)
 	sents, ranks := j.rankedSentences(s.Contexts)
 	q := analyze(s.Question)
 	refs := SplitStatements(s.Reference)
 	out := make([]eval.Classification, len(refs))
 	for i, r := range refs {
 		ev := support(analyze(r), q, sents)
-		out[i] = eval.Classification{Statement: r, Attributed: ev.Verdict, Reason: ev.Reason, Evidence: citation(ev, ranks)}
+		out[i] = eval.Classification{Statement: r, Attributed: ev.Verdict, Reason: withChunks(ev, ranks), Evidence: citation(ev, ranks)}
 	}
 	return out, nil
 }
@@ -183,7 +205,7 @@ func (j *Judge) CorrectnessClassify(ctx context.Context, s *eval.Sample, answer,
 	if err := ctx.Err(); err != nil {
 		return eval.CorrectnessClasses{}, err
 	}
-	q := analyze(s.Question)
+	q := analyze(j.read(s.Question))
 	out := eval.CorrectnessClasses{TP: []eval.CorrectnessItem{}, FP: []eval.CorrectnessItem{}, FN: []eval.CorrectnessItem{}}
 	byRef, _ := j.against(q, s.Reference, answer)
 	for i, ev := range byRef {
@@ -228,6 +250,16 @@ func (j *Judge) rankedSentences(contexts []string) ([]*span, []int) {
 		}
 	}
 	return sents, ranks
+}
+
+// withChunks is the reason of a statement two sentences support together,
+// led by their chunks ("supported by [1] and [2]: ...").
+func withChunks(ev Evidence, ranks []int) string {
+	if ev.Also < 0 || ev.Also >= len(ranks) || ev.From < 0 || ev.From >= len(ranks) {
+		return ev.Reason
+	}
+	a, b := ranks[ev.From], ranks[ev.Also]
+	return fmt.Sprintf("supported by [%d] and [%d]: %s", min(a, b), max(a, b), ev.Reason)
 }
 
 // citation is the judge's evidence in the contract's terms: the sentence

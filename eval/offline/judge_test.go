@@ -116,7 +116,7 @@ func TestSupportDetectors(t *testing.T) {
 		{"chinese numeral read as number", "工作满20年的员工，带薪年休假为十五天", "",
 			[]string{"工作满20年的员工，带薪年休假为15天。"}, 1, "", ""},
 		{"chinese number differs", "工作满20年的员工年假为十天", "",
-			[]string{"工作满20年的员工，年假为15天。"}, 0, DetectorNumber, "十天"},
+			[]string{"工作满20年的员工，年假为15天。"}, 0, DetectorNumber, "10天"},
 		{"percent differs", "按工资的150%支付加班费", "",
 			[]string{"按照不低于工资的200%支付加班工资。"}, 0, DetectorNumber, "150%"},
 		{"number from the question is a premise", "工作满3年的员工每年可享受带薪年休假5天", "我工作满3年了，有几天年假？",

@@ -302,7 +302,7 @@ func mergeClauses(parts []string) []string {
 	// A short or subordinate clause joins the next; a short last clause
 	// joins the previous statement rather than standing alone.
 	return mergeForward(clauses, "，",
-		func(c string) bool { return contentRunes(c) < MinClauseRunes || isSubordinate(c) },
+		func(c string) bool { return contentRunes(c) < MinClauseRunes || isSubordinate(c) || onlyCommon(c) },
 		func(c string) bool { return contentRunes(c) < MinClauseRunes })
 }
 

@@ -2,7 +2,11 @@ package offline
 
 import (
 	"fmt"
+	"math"
+	"sort"
+	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // Thresholds of the support test, chosen with `ragscope calibrate` on its
@@ -42,7 +46,10 @@ type Evidence struct {
 	Quote    string  // the best-matching context sentence, or the negated clause for a negation conflict
 	// From is the index, among the sentences tested, of the one Quote comes
 	// from; -1 when there is no quote.
-	From     int
+	From int
+	// Also is the index of a second sentence that supports the statement
+	// together with From's (each gives one of its facts); -1 when none.
+	Also     int
 	Detector string // "" or one of the Detector constants
 	Reason   string
 }
@@ -86,24 +93,33 @@ func contextSpans(text string) []*span {
 	for _, sp := range out {
 		setReferent(sp)
 	}
-	return append(out, recordSpans(text)...)
+	out = append(out, recordSpans(text)...)
+	out = append(out, fieldSpans(text)...)
+	id := chunkIDs.Add(1)
+	for _, sp := range out {
+		sp.chunk = id
+	}
+	return out
 }
 
 func support(st, q *span, sents []*span) Evidence {
 	if len(sents) == 0 {
-		return Evidence{From: -1, Reason: "no retrieved context to check the statement against"}
+		return Evidence{From: -1, Also: -1, Reason: "no retrieved context to check the statement against"}
 	}
 	useUnis := st.hasHan && countPrefix(st.feats, "h:") < 2
 	best, bestCov := -1, -1.0
+	covs := make([]float64, len(sents))
 	for i, cs := range sents {
-		if cov := coverage(st, q, cs, useUnis); cov > bestCov {
+		cov := coverage(st, q, cs, useUnis)
+		covs[i] = cov
+		if cov > bestCov {
 			best, bestCov = i, cov
 		}
 	}
 	if bestCov < 0 {
-		return Evidence{From: -1, Reason: "the statement has no content words to check"}
+		return Evidence{From: -1, Also: -1, Reason: "the statement has no content words to check"}
 	}
-	ev := Evidence{Coverage: bestCov, Quote: sents[best].text, From: best}
+	ev := Evidence{Coverage: bestCov, Quote: sents[best].text, From: best, Also: -1}
 	// The best-matching sentence is checked for the opposite polarity. When
 	// it does not cover the statement, any other sentence may hold the
 	// refutation (the taxpayer answer shares only the subject with 保持不变);
@@ -111,6 +127,9 @@ func support(st, q *span, sents []*span) Evidence {
 	// subject) does not overrule it.
 	if quote, detail, ok := negationConflict(st, sents[best]); ok {
 		return negationEvidence(ev, quote, detail, best)
+	}
+	if fev, ok := fieldVerdict(st, q, sents, useUnis); ok {
+		return fev
 	}
 	if bestCov < SupportThreshold {
 		for i, cs := range sents {
@@ -122,7 +141,10 @@ func support(st, q *span, sents []*span) Evidence {
 			}
 		}
 	}
-	if detail, ok := numberConflict(st, q, sents[best], sents, bestCov >= SupportThreshold); ok {
+	if detail, ok := numberConflict(st, q, sents[best], sents, covs, bestCov >= SupportThreshold); ok {
+		if pev, ok := pairSupport(st, q, sents, covs, useUnis); ok && bestCov < SupportThreshold {
+			return pev
+		}
 		ev.Detector = DetectorNumber
 		ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); %s (%s)", clip(ev.Quote), ev.Coverage, detail, DetectorNumber)
 		return ev
@@ -154,13 +176,16 @@ func support(st, q *span, sents []*span) Evidence {
 			return ev
 		}
 		ev.Verdict = 1
-		ev.Reason = fmt.Sprintf("context says %q (coverage %.2f)", clip(ev.Quote), ev.Coverage)
+		ev.Reason = fmt.Sprintf("context says %q (coverage %.2f)%s", clip(ev.Quote), ev.Coverage, sums(st, sents))
 		return ev
 	}
 	if rev, ok := residualSupport(st, q, sents); ok {
 		return rev
 	}
-	ev.Reason = fmt.Sprintf("best match %q covers %.2f of the statement's content (needs %.2f)", clip(ev.Quote), ev.Coverage, SupportThreshold)
+	if pev, ok := pairSupport(st, q, sents, covs, useUnis); ok {
+		return pev
+	}
+	ev.Reason = fmt.Sprintf("best match %q covers %.2f of the statement's content (needs %.2f)%s", clip(ev.Quote), ev.Coverage, SupportThreshold, missingWords(st, q, sents[best]))
 	return ev
 }
 
@@ -214,19 +239,24 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 	// Integer counts, weighted once at the end: summing float weights in map
 	// order rounds differently from run to run, and a coverage on a rounding
 	// edge (0.375) would then print 0.37 or 0.38 for the same input.
-	var plain, echo, plainFound, echoFound int
+	var plain, echo, common, plainFound, echoFound, commonFound int
 	count := func(feats, ctx map[string]bool) {
 		for f := range feats {
-			isEcho := q != nil && (q.feats[f] || q.unis[f])
-			if isEcho {
+			found := ctx[f] || cs.refFeats[f]
+			switch {
+			case q != nil && (q.feats[f] || q.unis[f]):
 				echo++
-			} else {
-				plain++
-			}
-			if ctx[f] || cs.refFeats[f] {
-				if isEcho {
+				if found {
 					echoFound++
-				} else {
+				}
+			case st.common[f]:
+				common++
+				if found {
+					commonFound++
+				}
+			default:
+				plain++
+				if found {
 					plainFound++
 				}
 			}
@@ -243,11 +273,11 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 	} else {
 		count(st.feats, cs.feats)
 	}
-	total := float64(plain) + QuestionEchoWeight*float64(echo)
+	total := float64(plain) + QuestionEchoWeight*float64(echo) + CommonWordWeight*float64(common)
 	if total == 0 {
 		return -1
 	}
-	return (float64(plainFound) + QuestionEchoWeight*float64(echoFound)) / total
+	return (float64(plainFound) + QuestionEchoWeight*float64(echoFound) + CommonWordWeight*float64(commonFound)) / total
 }
 
 // contiguousUnis are the context's unigrams that count for the statement:
@@ -393,15 +423,35 @@ func scopeHit(n negation, c *clause) bool {
 }
 
 // numberConflict reports a quantity of the statement that the best-matching
-// sentence gives differently (same unit, other value). When covered is true
-// (the statement is otherwise supported) a quantity that no context sentence
-// gives at all is a conflict too; for a statement that is unsupported anyway,
-// low coverage is the better reason.
+// sentence gives differently (same unit, other value) and no sentence of
+// any chunk gives as the statement does: a number is checked against every
+// chunk, not only the best one. When covered is true (the statement is
+// otherwise supported) a quantity that no context sentence gives at all is
+// a conflict too; for a statement that is unsupported anyway, low coverage
+// is the better reason. A quantity that is the sum of others the statement
+// states and the context gives ("98天 ... 60天, 合计158天") is given: sums
+// returns the arithmetic for the reason.
 //
 // A quantity the question states is a premise, not a claim: it is exempt.
-func numberConflict(st, question, best *span, all []*span, covered bool) (string, bool) {
+func numberConflict(st, question, best *span, all []*span, covs []float64, covered bool) (string, bool) {
+	// A quantity no sentence gives at all is named before one that some
+	// sentence gives in another role: it is the likelier mistake.
+	quants := make([]quantity, 0, len(st.quants))
 	for _, q := range st.quants {
-		if hasQuantity(best, q) || question != nil && hasQuantity(question, q) {
+		if !givenAnywhere(all, q) {
+			quants = append(quants, q)
+		}
+	}
+	for _, q := range st.quants {
+		if givenAnywhere(all, q) {
+			quants = append(quants, q)
+		}
+	}
+	for _, q := range quants {
+		if hasQuantity(best, q) || question != nil && hasQuantity(question, q) || givenInRole(all, covs, q) {
+			continue
+		}
+		if _, ok := sumOf(st, q, all); ok {
 			continue
 		}
 		if q.unit != "" {
@@ -414,21 +464,76 @@ func numberConflict(st, question, best *span, all []*span, covered bool) (string
 				}
 			}
 		}
-		if !covered {
-			continue
-		}
-		elsewhere := false
-		for _, cs := range all {
-			if hasQuantity(cs, q) {
-				elsewhere = true
-				break
-			}
-		}
-		if !elsewhere {
+		if covered && !givenAnywhere(all, q) {
 			return fmt.Sprintf("statement says %s, which the context does not give", q.text), true
 		}
 	}
 	return "", false
+}
+
+// givenInRole: a sentence that covers the statement gives q (the number
+// in the role the statement gives it); covs are the sentences' coverages.
+func givenInRole(all []*span, covs []float64, q quantity) bool {
+	for i, cs := range all {
+		if i < len(covs) && covs[i] >= SupportThreshold && hasQuantity(cs, q) {
+			return true
+		}
+	}
+	return false
+}
+
+func givenAnywhere(all []*span, q quantity) bool {
+	for _, cs := range all {
+		if hasQuantity(cs, q) {
+			return true
+		}
+	}
+	return false
+}
+
+// sumOf: q is the total of two or more other quantities of the statement
+// with its unit, each of which the context gives; the arithmetic is
+// returned ("98天 + 60天 = 158天").
+func sumOf(st *span, q quantity, all []*span) (string, bool) {
+	want, err := strconv.ParseFloat(q.value, 64)
+	if err != nil || q.unit == "" {
+		return "", false
+	}
+	var terms []string
+	sum := 0.0
+	for _, o := range st.quants {
+		if o.unit != q.unit || o.value == q.value {
+			continue
+		}
+		v, err := strconv.ParseFloat(o.value, 64)
+		if err != nil || !givenAnywhere(all, o) {
+			continue
+		}
+		sum += v
+		terms = append(terms, o.text)
+	}
+	if len(terms) < 2 || math.Abs(sum-want) > 1e-9*math.Max(1, want) {
+		return "", false
+	}
+	return strings.Join(terms, " + ") + " = " + q.text, true
+}
+
+// sums is the arithmetic of the statement's totals, for a reason ("" when
+// it states none).
+func sums(st *span, all []*span) string {
+	var out []string
+	for _, q := range st.quants {
+		if givenAnywhere(all, q) {
+			continue
+		}
+		if a, ok := sumOf(st, q, all); ok {
+			out = append(out, a)
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(out, ", ")
 }
 
 // hasQuantity reports whether the span gives q: the same value with the same
@@ -672,3 +777,130 @@ var irregularParticiples = wordSet("irregular_participles")
 
 // englishDeterminers open a noun phrase.
 var englishDeterminers = wordSet("english_determiners")
+
+// chunkIDs number the analysed chunks, so that a pair of sentences is
+// known to come from two chunks.
+var chunkIDs atomic.Uint64
+
+// pairCandidates bounds the sentences tried in pairs: the best few by
+// coverage.
+const pairCandidates = 4
+
+// pairSupport: a statement that joins facts of two sentences ("婚假3天，
+// 加上晚婚奖励假7天") is supported by the two together when their union
+// covers it, each adds content the other lacks, and no detector fires on
+// the union. The reason names both; the judge adds their chunks.
+func pairSupport(st, q *span, sents []*span, covs []float64, useUnis bool) (Evidence, bool) {
+	var top []int
+	for i := range sents {
+		if covs[i] <= 0 {
+			continue
+		}
+		top = append(top, i)
+	}
+	sort.SliceStable(top, func(a, b int) bool { return covs[top[a]] > covs[top[b]] })
+	if len(top) > pairCandidates {
+		top = top[:pairCandidates]
+	}
+	for a := 0; a < len(top); a++ {
+		for b := a + 1; b < len(top); b++ {
+			x, y := sents[top[a]], sents[top[b]]
+			if x.chunk == y.chunk || !givesOwn(st, x, y) || !givesOwn(st, y, x) {
+				continue // one chunk's sentences are read one by one
+			}
+			u := unionSpan(x, y)
+			cov := coverage(st, q, u, useUnis)
+			if cov < SupportThreshold || cov <= covs[top[a]] || cov <= covs[top[b]] {
+				continue
+			}
+			if _, _, neg := negationConflict(st, x); neg {
+				return Evidence{}, false
+			}
+			if _, _, neg := negationConflict(st, y); neg {
+				return Evidence{}, false
+			}
+			if _, bad := numberConflict(st, q, u, sents, nil, true); bad {
+				continue
+			}
+			if _, missing := missingName(st, q, u); missing {
+				continue
+			}
+			return Evidence{Verdict: 1, Coverage: cov, Quote: x.text, From: top[a], Also: top[b],
+				Reason: fmt.Sprintf("context says %q and %q (coverage %.2f together)%s", clip(x.text), clip(y.text), cov, sums(st, sents))}, true
+		}
+	}
+	return Evidence{}, false
+}
+
+// givesOwn: x gives a quantity of the statement that y does not: each of
+// a pair gives one of the statement's facts.
+func givesOwn(st, x, y *span) bool {
+	for _, q := range st.quants {
+		if hasQuantity(x, q) && !hasQuantity(y, q) {
+			return true
+		}
+	}
+	return false
+}
+
+// unionSpan is two sentences read as one, for pairSupport.
+func unionSpan(x, y *span) *span {
+	u := &span{text: x.text + " " + y.text, feats: map[string]bool{}, unis: map[string]bool{}, refFeats: map[string]bool{}}
+	for _, s := range []*span{x, y} {
+		for f := range s.feats {
+			u.feats[f] = true
+		}
+		for f := range s.unis {
+			u.unis[f] = true
+		}
+		for f := range s.refFeats {
+			u.refFeats[f] = true
+		}
+		u.quants = append(u.quants, s.quants...)
+	}
+	return u
+}
+
+// missingWords names the words that decided a low coverage: the
+// statement's content the sentence lacks, neither the question's nor
+// common discourse words (at most five, sorted).
+func missingWords(st, q, cs *span) string {
+	miss := func(f string) bool {
+		return st.feats[f] && !cs.feats[f] && !cs.refFeats[f] && !st.common[f] && (q == nil || !q.feats[f])
+	}
+	var out []string
+	seen := map[string]bool{}
+	add := func(w string) {
+		if w != "" && !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	for f := range st.feats {
+		if strings.HasPrefix(f, "w:") && miss(f) {
+			add(f[2:])
+		}
+	}
+	sort.Strings(out)
+	// Chinese: the stretches of the statement its missing bigrams cover,
+	// in order ("财务总监和首席执行官").
+	rs := []rune(st.text)
+	var run []rune
+	for i := 0; i < len(rs); i++ {
+		inMissing := i+1 < len(rs) && miss("h:"+string(rs[i:i+2])) || i > 0 && miss("h:"+string(rs[i-1:i+1]))
+		if inMissing {
+			run = append(run, rs[i])
+			continue
+		}
+		add(string(run))
+		run = nil
+	}
+	add(string(run))
+	if len(out) == 0 {
+		return ""
+	}
+	if len(out) > 5 {
+		out = append(out[:5], "...")
+	}
+	return "; not in it: " + strings.Join(out, ", ")
+}

@@ -66,6 +66,7 @@ type Config struct {
 	Mapping        string        `json:"map,omitempty"`
 	SkipInvalid    bool          `json:"skip_invalid,omitempty"`
 	Offline        bool          `json:"offline,omitempty"`
+	OfflineLexicon string        `json:"offline_lexicon,omitempty"` // a team's lexicon file for the offline judge (offline.ReadLexicon)
 	DB             string        `json:"db,omitempty"`
 	NoCache        bool          `json:"no_cache,omitempty"`
 	CacheOnly      bool          `json:"cache_only,omitempty"`

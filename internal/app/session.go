@@ -243,7 +243,15 @@ func short(h string) string {
 func (s *Session) buildJudge(lang eval.Lang) error {
 	c := s.Cfg
 	if c.UseOffline() {
-		s.Judge = offline.New()
+		var opts []offline.Option
+		if c.OfflineLexicon != "" {
+			lx, err := offline.ReadLexicon(c.OfflineLexicon)
+			if err != nil {
+				return usagef("--offline-lexicon: %v", err)
+			}
+			opts = append(opts, offline.WithLexicon(lx))
+		}
+		s.Judge = offline.New(opts...)
 		// The blind spots come first: the line is cut to the terminal's
 		// width, and a first-time user must see that it is lexical.
 		if c.Offline {

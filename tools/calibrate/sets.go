@@ -115,6 +115,10 @@ var Sets = []Set{
 	{Name: "rgb/en_fact", Path: "rgb/en_fact.jsonl", Load: LoadRGBFact,
 		Target: 0.95, Rows: []Row{{Declarative, true, false}, {Framed, false, false}, {Bare, false, false}}},
 	{Name: "faithbench", Path: "faithbench/FaithBench.csv", LoadAnswers: LoadFaithBench},
+	// The project's own pairs, embedded (enterprise.go): zh and en HR,
+	// finance and IT contexts in prose, tables, records and FAQs.
+	{Name: "ragscope/enterprise (own)", Path: "(embedded)", Load: LoadEnterprise,
+		Target: 0.85, Rows: []Row{{Given, false, false}}},
 }
 
 // LoadedSet is a set's pairs for the LLM judge, in the construction of its
@@ -192,8 +196,8 @@ func faithfulness(j *offline.Judge, question, answer string, contexts []string) 
 // scores higher faithfulness with the offline judge than the unfaithful
 // one; ties count half, and a pair where either answer has no statements
 // is lost.
-func PairwiseAccuracy(dataset string, pairs []Pair) PairResult {
-	j := offline.New()
+func PairwiseAccuracy(dataset string, pairs []Pair, opts ...offline.Option) PairResult {
+	j := offline.New(opts...)
 	r := PairResult{Dataset: dataset, Pairs: len(pairs)}
 	for _, p := range pairs {
 		good, okG := faithfulness(j, p.Question, p.Faithful, p.Contexts)
@@ -255,8 +259,9 @@ func (r Report) Missed() []CalibrationRow {
 
 // Offline measures the offline judge on every set under dir: a pairwise
 // set under every construction of its rows, a per-answer set by its
-// agreement; on the first limit pairs or answers of each (all: 0).
-func Offline(dir string, limit int) (Report, error) {
+// agreement; on the first limit pairs or answers of each (all: 0). The
+// options configure the judge (a team's lexicon).
+func Offline(dir string, limit int, opts ...offline.Option) (Report, error) {
 	var rep Report
 	for _, set := range Sets {
 		path := filepath.Join(dir, set.Path)
@@ -279,7 +284,7 @@ func Offline(dir string, limit int) (Report, error) {
 			if limit > 0 && limit < len(answers) {
 				answers = answers[:limit]
 			}
-			rep.Samples = append(rep.Samples, SampleAgreement(set.Name, answers))
+			rep.Samples = append(rep.Samples, SampleAgreement(set.Name, answers, opts...))
 			continue
 		}
 		if limit > 0 && limit < len(pairs) {
@@ -290,7 +295,7 @@ func Offline(dir string, limit int) (Report, error) {
 			for i, p := range pairs {
 				cs[i] = Construct(p, row.Construction)
 			}
-			r := PairwiseAccuracy(set.Name, cs)
+			r := PairwiseAccuracy(set.Name, cs, opts...)
 			if !row.Read {
 				r.Target = set.Target
 			}
@@ -307,8 +312,8 @@ func Offline(dir string, limit int) (Report, error) {
 // SampleAgreement scores each answer with the offline judge and compares
 // the verdicts and scores with the labels. An answer without statements
 // scores 0: the judge has no evidence that it is faithful.
-func SampleAgreement(name string, answers []LabelledAnswer) SampleResult {
-	j := offline.New()
+func SampleAgreement(name string, answers []LabelledAnswer, opts ...offline.Option) SampleResult {
+	j := offline.New(opts...)
 	r := SampleResult{Dataset: name, Answers: len(answers)}
 	type scored struct {
 		score float64

@@ -1,0 +1,103 @@
+package offline
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Frames weighed, not listed (common.go). The words of commonWords are
+// frequent in answers of every domain and frame a claim rather than make
+// it; in coverage a feature of them weighs CommonWordWeight, so "According
+// to the company policy, X" is supported where X is, and a reason lists
+// the other words, the ones that decided. A Chinese bigram is common when
+// both its characters are inside common words of the text (制度规定 gives
+// 度规 too); a clause made of nothing else joins the next (split.go).
+
+// CommonWordWeight is the weight of a common discourse word's feature.
+const CommonWordWeight = 0.2
+
+var (
+	commonStems = map[string]bool{}
+	commonHan   []string // longest first
+	commonFirst = map[rune]bool{}
+)
+
+func init() {
+	for _, w := range words("common_words") {
+		if containsHan(w) {
+			commonHan = append(commonHan, w)
+		} else {
+			commonStems[stem(strings.ToLower(w))] = true
+		}
+	}
+	sortLongestFirst(commonHan)
+	for _, w := range commonHan {
+		r, _ := utf8.DecodeRuneInString(w)
+		commonFirst[r] = true
+	}
+}
+
+func sortLongestFirst(ws []string) {
+	for i := 1; i < len(ws); i++ {
+		for j := i; j > 0 && utf8.RuneCountInString(ws[j]) > utf8.RuneCountInString(ws[j-1]); j-- {
+			ws[j], ws[j-1] = ws[j-1], ws[j]
+		}
+	}
+}
+
+func (sp *span) setCommon(f string) {
+	if sp.common == nil {
+		sp.common = map[string]bool{}
+	}
+	sp.common[f] = true
+}
+
+// markCommonHan marks the bigrams and characters of a Han run that lie
+// inside its common words.
+func markCommonHan(run string, sp *span) {
+	var in []bool // by rune
+	k := 0
+	for off, r := range run {
+		if commonFirst[r] {
+			for _, w := range commonHan {
+				if strings.HasPrefix(run[off:], w) {
+					if in == nil {
+						in = make([]bool, utf8.RuneCountInString(run))
+					}
+					for n := 0; n < utf8.RuneCountInString(w); n++ {
+						in[k+n] = true
+					}
+				}
+			}
+		}
+		k++
+	}
+	if in == nil {
+		return
+	}
+	rs := []rune(run)
+	for i, r := range rs {
+		if !in[i] {
+			continue
+		}
+		sp.setCommon("u:" + string(r))
+		if i+1 < len(rs) && in[i+1] {
+			sp.setCommon("h:" + string(rs[i:i+2]))
+		}
+	}
+}
+
+// onlyCommon reports whether a clause says nothing but common words (and
+// particles): "据公司制度规定", "According to the policy".
+func onlyCommon(c string) bool {
+	sp := analyze(c)
+	if len(sp.feats) == 0 {
+		return false
+	}
+	for f := range sp.feats {
+		if !sp.common[f] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,158 @@
+package offline
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// Enterprise-shaped fixtures of issue 26, one per mechanism, each with a
+// faithful and an unfaithful answer. The texts are written for these tests.
+func TestEnterpriseShapes(t *testing.T) {
+	mealTable := "各级员工出差每日餐补标准如下。\n\n| 岗位级别 | 广州/杭州/成都 | 其他地区 |\n|---|---|---|\n| 总监 | 150元/天 | 120元/天 |\n| 专员 | 100元/天 | 80元/天 |"
+	enTable := "Daily hotel allowance by grade:\n\n| Grade | London/Paris | Other cities |\n|---|---|---|\n| Director | 240 EUR | 180 EUR |\n| Associate | 160 EUR | 120 EUR |"
+	invoice := "收款单位: 上海远帆科技有限公司\n纳税人识别号: 91310115MA1K4XYZ2Q\n开户行及账号: 中国银行上海浦东分行 4567889900\n发票类型: 增值税专用发票"
+	fund := "住房公积金缴存比例: 12%\n补充公积金缴存比例: 5%\n缴存基数上限: 36549元"
+	enRecord := "Vendor: Northwind Supplies Ltd\nPayment terms: Net 45\nBank: First Harbour Bank, Leeds branch\nContact: accounts@northwind.example"
+	cases := []struct {
+		name, question, answer string
+		contexts               []string
+		faithful               bool
+		mustName               string // the reason of an unfaithful answer names it
+	}{
+		{"table zh faithful", "总监去杭州出差餐补多少？", "总监在杭州出差时，每日餐补为150元。", []string{mealTable}, true, ""},
+		{"table zh unfaithful", "专员去杭州出差餐补多少？", "专员在杭州出差时，每日餐补为150元。", []string{mealTable}, false, "100元"},
+		{"table en faithful", "What is the hotel allowance for a director in Paris?", "A director travelling to Paris gets a hotel allowance of 240 EUR a day.", []string{enTable}, true, ""},
+		{"table en unfaithful", "What is the hotel allowance for an associate in Paris?", "An associate travelling to Paris gets a hotel allowance of 240 EUR a day.", []string{enTable}, false, "160 EUR"},
+		{"record zh faithful", "开户行是哪家？", "开户行是中国银行上海浦东分行。", []string{invoice}, true, ""},
+		{"record zh unfaithful", "开户行是哪家？", "开户行是建设银行上海浦东分行。", []string{invoice}, false, "开户行及账号"},
+		{"record zh number faithful", "补充公积金缴存比例是多少？", "补充公积金的缴存比例为5%。", []string{fund}, true, ""},
+		{"record zh number unfaithful", "补充公积金缴存比例是多少？", "补充公积金的缴存比例为12%。", []string{fund}, false, "补充公积金缴存比例"},
+		{"record en faithful", "Which bank does Northwind use?", "Northwind's bank is First Harbour Bank, Leeds branch.", []string{enRecord}, true, ""},
+		{"record en unfaithful", "Which bank does Northwind use?", "Northwind's bank is Second Harbour Bank, York branch.", []string{enRecord}, false, "Bank"},
+		{"chunks zh faithful", "婚假一共几天？", "婚假3天，加上晚婚奖励假7天，共计10天。", []string{"员工依法享受婚假3天。", "符合晚婚条件的员工另享晚婚奖励假7天。"}, true, ""},
+		{"chunks zh unfaithful", "婚假一共几天？", "婚假3天，加上晚婚奖励假7天，共计12天。", []string{"员工依法享受婚假3天。", "符合晚婚条件的员工另享晚婚奖励假7天。"}, false, "12天"},
+		{"chunks en faithful", "How much leave does a new hire get?", "A new hire gets 15 days of annual leave and 5 days of sick leave, 20 days in total.", []string{"A new hire gets 15 days of annual leave.", "Every employee also gets 5 days of sick leave."}, true, ""},
+		{"chunks en unfaithful", "How much leave does a new hire get?", "A new hire gets 15 days of annual leave and 5 days of sick leave, 25 days in total.", []string{"A new hire gets 15 days of annual leave.", "Every employee also gets 5 days of sick leave."}, false, "25 days"},
+		{"numerals zh faithful", "离职要提前多久通知？", "离职需要提前两周书面通知公司。", []string{"员工离职需提前14天书面通知公司。"}, true, ""},
+		{"numerals zh unfaithful", "离职要提前多久通知？", "离职需要提前三周书面通知公司。", []string{"员工离职需提前14天书面通知公司。"}, false, "21"},
+		{"numerals zh mixed faithful", "试用期最长多久？", "试用期最长三十天，工资不低于转正工资的百分之八十。", []string{"试用期最长30天，试用期工资不低于转正工资的80%。"}, true, ""},
+		{"numerals zh mixed unfaithful", "试用期最长多久？", "试用期最长六十天，工资不低于转正工资的百分之六十。", []string{"试用期最长30天，试用期工资不低于转正工资的80%。"}, false, "60"},
+		{"numerals en faithful", "How long is a standard workday?", "A standard workday is eight hours, with a bonus of 1.5万 yuan at year end.", []string{"The standard workday is 8 hours. A year-end bonus of 15000 RMB is paid."}, true, ""},
+		{"numerals en unfaithful", "How long is a standard workday?", "A standard workday is ten hours.", []string{"The standard workday is 8 hours. A year-end bonus of 15000 RMB is paid."}, false, "ten hours"},
+		{"frame zh faithful", "报销要多久内提交？", "据公司制度规定，综上所述，员工报销应在费用发生后30天内提交。", []string{"员工报销应在费用发生后30天内提交。"}, true, ""},
+		{"frame zh unfaithful", "报销需要谁审批？", "据公司制度规定，综上所述，报销需要财务总监和首席执行官共同审批。", []string{"员工报销应在费用发生后30天内提交，由直属经理审批。"}, false, "总监"},
+		{"frame en faithful", "Who approves travel?", "According to the company policy, in summary, travel expenses must be approved by the line manager before booking.", []string{"Travel expenses must be approved by the line manager before booking."}, true, ""},
+		{"frame en unfaithful", "Who approves travel?", "According to the company policy, in summary, travel expenses must be approved by the finance director after the trip.", []string{"Travel expenses must be approved by the line manager before booking."}, false, "director"},
+	}
+	j := New()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			score, reasons, why := scoreWith(t, j, c.question, c.answer, c.contexts)
+			t.Logf("F=%.2f %s", score, strings.Join(reasons, " | "))
+			if c.faithful && score < 0.9 {
+				t.Errorf("faithful answer scored %.2f: %s", score, strings.Join(reasons, " | "))
+			}
+			if !c.faithful {
+				if score >= 0.5 {
+					t.Errorf("unfaithful answer scored %.2f: %s", score, strings.Join(reasons, " | "))
+				}
+				if !strings.Contains(why, c.mustName) {
+					t.Errorf("reasons do not name %q: %s", c.mustName, strings.Join(reasons, " | "))
+				}
+			}
+		})
+	}
+}
+
+// scoreWith is the faithfulness of the answer, its statements with their
+// reasons, and the reasons of the unsupported statements alone.
+func scoreWith(t *testing.T, j *Judge, question, answer string, contexts []string) (float64, []string, string) {
+	t.Helper()
+	s := &eval.Sample{ID: "x", Question: question, Answer: answer, Contexts: contexts}
+	score, vs := faithfulness(t, j, s)
+	var reasons, why []string
+	for _, v := range vs {
+		reasons = append(reasons, v.Statement+" => "+v.Reason)
+		if v.Verdict == 0 {
+			why = append(why, v.Reason)
+		}
+	}
+	return score, reasons, strings.Join(why, " ")
+}
+
+// A team's lexicon: its synonyms read before analysis, its evasions added.
+func TestTeamLexicon(t *testing.T) {
+	lx, err := ParseLexicon(strings.NewReader("# team words\nnoncommittal: 建议您咨询HR\nsame: 半个月 = 15天\n"), "team.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := []string{"新员工入职后15天内须完成安全培训。"}
+	q := "新员工多久内要完成安全培训？"
+	a := "新员工入职后半个月内须完成安全培训。"
+	if f, _, _ := scoreWith(t, New(), q, a, ctx); f != 0 {
+		t.Errorf("without the lexicon 半个月 is not 15天, got %.2f", f)
+	}
+	if f, r, _ := scoreWith(t, New(WithLexicon(lx)), q, a, ctx); f < 0.9 {
+		t.Errorf("with the lexicon: %.2f %v", f, r)
+	}
+	s := &eval.Sample{Answer: "这个问题建议您咨询HR。"}
+	if ok, _ := New().Noncommittal(s); ok {
+		t.Error("an embedded list has the team's phrase")
+	}
+	if ok, p := New(WithLexicon(lx)).Noncommittal(s); !ok || p != "建议您咨询hr" {
+		t.Errorf("Noncommittal = %v %q", ok, p)
+	}
+	for _, bad := range []string{"same: 两周", "synonym: a = b", "noncommittal:"} {
+		if _, err := ParseLexicon(strings.NewReader(bad), "bad.txt"); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// The cases of issue 26 as it states them.
+func TestIssue26Cases(t *testing.T) {
+	hotel := "差旅住宿标准\n| 职级 | 北京/上海/深圳 | 其他城市 |\n|---|---|---|\n| 经理 | 800元/晚 | 550元/晚 |\n| 普通员工 | 600元/晚 | 400元/晚 |"
+	fund := "住房公积金缴存比例: 7%\n补充公积金缴存比例: 5%\n缴存基数: 上年度月平均工资"
+	invoice := "名称: 上海某某有限公司\n开户行及账号: 招商银行上海张江支行 1219 0000\n地址: 上海市浦东新区"
+	cases := []struct {
+		statement string
+		contexts  []string
+		verdict   int
+		says      string
+	}{
+		{"经理去上海出差，住宿标准为每晚800元", []string{hotel}, 1, "cell (经理, 上海) gives 800元/晚"},
+		{"经理去上海出差，餐费补贴为每晚800元", []string{hotel}, 0, "餐费补贴"},
+		{"98天产假，加上生育假60天，合计158天", []string{"女职工生育享受98天产假。", "按本市规定，另享受生育假60天。"}, 1, "98天 + 60天 = 158天"},
+		{"补充公积金单位和个人各缴存7%", []string{fund}, 0, `field "补充公积金缴存比例" gives 5%`},
+		{"补充公积金单位和个人各缴存5%", []string{fund}, 1, `field "补充公积金缴存比例" gives 5%`},
+		{"开户行是工商银行张江支行", []string{invoice}, 0, `field "开户行及账号" gives 招商银行上海张江支行`},
+		{"三十天内提交", []string{"须在30天内提交。"}, 1, ""},
+	}
+	for _, c := range cases {
+		ev := Support(c.statement, "", c.contexts)
+		if ev.Verdict != c.verdict || !strings.Contains(ev.Reason, c.says) {
+			t.Errorf("%q: verdict %d %q; want %d, a reason with %q", c.statement, ev.Verdict, ev.Reason, c.verdict, c.says)
+		}
+	}
+}
+
+func TestNormalizeNumerals(t *testing.T) {
+	for in, want := range map[string]string{
+		"三十天":     "30天",
+		"两个月":     "2个月",
+		"十五万元":    "150000元",
+		"1.5万元":   "15000元",
+		"百分之八十":   "80%",
+		"两周":      "14天",
+		"3周":      "21天",
+		"第三周":     "第三周",
+		"一般情况下统一": "一般情况下统一",
+		"万一":      "万一",
+	} {
+		if got := normalizeNumerals(in); got != want {
+			t.Errorf("normalizeNumerals(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,360 @@
+package offline
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Tables read by cell, records read by field (fields.go). A table row is
+// read with its column headers and the caption above the table: the cell
+// at (row header, column header) is a sentence of its own ("总监 杭州:
+// 150元/天"), and a header that lists several keys ("广州/杭州/成都")
+// gives one cell per key. A "Key: value" line is a field. A statement that
+// names a cell's row and column, or a field's key (all of a key part's
+// features: "开户行" of "开户行及账号"), is checked against that value
+// alone (fieldVerdict): a number of the value's unit with another value,
+// or words that neither the value nor the rest of the record give, are a
+// conflict that names the cell or field; a statement that says the value
+// is supported by it.
+
+// fieldCheck is what a cell or field span carries for fieldVerdict.
+type fieldCheck struct {
+	label string          // `cell (总监, 杭州)`, `field "开户行及账号"`
+	keys  [][]string      // the keys to name (a cell's row and column): each any of its alternatives, as featList
+	value *span           // the value, analysed
+	shown string          // the value as written, for the reason
+	mask  map[string]bool // features of the record or table that are not the value (other fields, caption, headers)
+	whole *span           // the cell or field read with the rest of its record or table, for coverage
+}
+
+// fieldSpans are the cell and field spans of a structured chunk.
+func fieldSpans(text string) []*span {
+	lines := strings.Split(stripControls(text), "\n")
+	kinds := make([]lineKind, len(lines))
+	structured := 0
+	for i, l := range lines {
+		kinds[i] = classify(l)
+		if kinds[i] == lineField || kinds[i] == lineTable {
+			structured++
+		}
+	}
+	if structured < 2 {
+		return nil
+	}
+	var out []*span
+	caption := ""
+	var header []string
+	var blockFields []int // line indexes of the current record's fields
+	flushFields := func() {
+		if len(blockFields) < 2 {
+			blockFields = nil
+			return
+		}
+		var all []string
+		for _, i := range blockFields {
+			all = append(all, strings.TrimSpace(lines[i]))
+		}
+		mask := analyze(strings.Join(all, "\n"))
+		for _, i := range blockFields {
+			line := strings.TrimSpace(lineMarkRe.ReplaceAllString(strings.TrimSpace(lines[i]), ""))
+			for _, f := range strings.FieldsFunc(line, func(r rune) bool { return r == ';' || r == '；' }) {
+				f = strings.TrimSpace(f)
+				if !isField(f) {
+					continue
+				}
+				k := strings.IndexAny(f, ":：")
+				key := strings.TrimSpace(strings.Trim(f[:k], "*_"))
+				val := strings.TrimSpace(strings.TrimLeft(f[k:], ":："))
+				if val == "" {
+					continue
+				}
+				out = append(out, fieldSpan(f, key+": "+val, fmt.Sprintf("field %q", key), val, mask, keyParts(key)))
+			}
+		}
+		blockFields = nil
+	}
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		switch kinds[i] {
+		case lineBlank:
+			flushFields()
+			continue
+		case lineProse, lineQuestion, lineAnswer:
+			flushFields()
+			caption, header = t, nil
+			continue
+		case lineRule:
+			continue
+		case lineField:
+			blockFields = append(blockFields, i)
+			continue
+		}
+		// a table row
+		flushFields()
+		cells := tableCells(t)
+		if header == nil || i+1 < len(lines) && kinds[i+1] == lineRule {
+			header = cells
+			continue
+		}
+		if len(cells) < 2 || cells[0] == "" {
+			continue
+		}
+		mask := analyze(caption + "\n" + strings.Join(header, " ") + "\n" + cells[0])
+		for k := 1; k < len(cells) && k < len(header); k++ {
+			if cells[k] == "" {
+				continue
+			}
+			for _, col := range splitKeys(header[k]) {
+				analysed := caption + "\n" + cells[0] + " " + col + ": " + cells[k]
+				label := fmt.Sprintf("cell (%s, %s)", cells[0], col)
+				out = append(out, fieldSpan(t, analysed, label, cells[k], mask, keyParts(cells[0]), keyParts(col)))
+			}
+		}
+	}
+	flushFields()
+	return out
+}
+
+func fieldSpan(quote, analysed, label, value string, mask *span, keys ...[]string) *span {
+	sp := analyzeText(analysed)
+	sp.text = quote
+	sp.field = &fieldCheck{label: label, keys: keys, value: analyze(value), shown: value, mask: mask.feats, whole: unionSpan(sp, mask)}
+	return sp
+}
+
+// splitKeys are the keys a header cell lists: "北京/上海/深圳", "A, B".
+func splitKeys(h string) []string {
+	parts := strings.FieldsFunc(h, func(r rune) bool { return r == '/' || r == '、' || r == '／' || r == '|' })
+	var out []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// keyParts are the alternatives of a key ("开户行及账号": 开户行, 账号),
+// each as its featList.
+func keyParts(key string) []string {
+	parts := strings.FieldsFunc(key, func(r rune) bool { return r == '及' || r == '和' || r == '与' || r == '/' || r == '、' || r == '&' })
+	if len(parts) > 1 {
+		parts = append(parts, key)
+	} else {
+		parts = []string{key}
+	}
+	var out []string
+	for _, p := range parts {
+		if fl := featList(strings.TrimSpace(p)); fl != "" {
+			out = append(out, fl)
+		}
+	}
+	return out
+}
+
+// featList is a key's content features, joined into one string: a key is
+// named when the statement has at least three quarters of them.
+func featList(key string) string {
+	sp := analyze(key)
+	var fs []string
+	for f := range sp.feats {
+		fs = append(fs, f)
+	}
+	if len(fs) == 0 {
+		for f := range sp.unis {
+			fs = append(fs, f)
+		}
+	}
+	return strings.Join(fs, "\x00")
+}
+
+// KeyNamed is the least share of a key's features a statement must have
+// to name it; of the cells and fields it names, only those it names best
+// are checked (补充公积金缴存比例, not 住房公积金缴存比例, for 补充公积金).
+const KeyNamed = 0.6
+
+// naming is how well the statement names a key: the best share of the
+// features of one of its alternatives.
+func naming(st *span, alts []string) float64 {
+	best := 0.0
+	for _, a := range alts {
+		fs := strings.Split(a, "\x00")
+		n := 0
+		for _, f := range fs {
+			if st.feats[f] || st.unis[f] {
+				n++
+			}
+		}
+		best = max(best, float64(n)/float64(len(fs)))
+	}
+	return best
+}
+
+// fieldNaming is how well the statement names a cell or field: the least
+// naming of its keys (a cell's row and column both).
+func fieldNaming(st *span, fc *fieldCheck) float64 {
+	score := 1.0
+	for _, k := range fc.keys {
+		score = min(score, naming(st, k))
+	}
+	return score
+}
+
+// fieldVerdict tests the statement against the cells and fields it names;
+// ok is false when it names none (the ordinary test decides).
+func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
+	top := KeyNamed
+	for _, cs := range sents {
+		if cs.field != nil {
+			top = max(top, fieldNaming(st, cs.field))
+		}
+	}
+	var supported *Evidence
+	conflicts := map[string]Evidence{}
+	agrees := map[string]bool{}
+	var order []string
+	for i, cs := range sents {
+		fc := cs.field
+		if fc == nil || fieldNaming(st, fc) < top-1e-9 {
+			continue
+		}
+		ev := Evidence{Quote: cs.text, From: i, Also: -1, Coverage: 1}
+		// numbers: one of the value's unit with another value
+		bad := ""
+		for _, sq := range st.quants {
+			if hasQuantity(fc.value, sq) || q != nil && hasQuantity(q, sq) {
+				continue
+			}
+			for _, vq := range fc.value.quants {
+				if vq.unit == sq.unit {
+					bad = sq.text
+				}
+			}
+		}
+		// words: what the statement writes in and around its mention of
+		// the value that the value does not have ("建设银行" for 中国银行)
+		extra := valueChanges(st.text, fc)
+		sharesValue := false
+		for f := range st.feats {
+			if fc.value.feats[f] {
+				sharesValue = true
+			}
+		}
+		if !sharesValue && bad == "" {
+			continue
+		}
+		switch {
+		case bad != "":
+			ev.Detector = DetectorNumber
+			ev.Reason = fmt.Sprintf("statement says %s where %s gives %s (%s)", bad, fc.label, fc.shown, DetectorNumber)
+		case len(extra) > 0:
+			ev.Reason = fmt.Sprintf("%s gives %s; the statement writes %s there", fc.label, fc.shown, strings.Join(extra, ", "))
+		default:
+			// the value is there; the rest of the statement must be the
+			// cell's or the record's too, by the ordinary share
+			agrees[fc.label] = true
+			if cov := coverage(st, q, fc.whole, useUnis || st.hasHan); cov < 0.5 {
+				continue
+			} else {
+				ev.Coverage = cov
+			}
+			ev.Verdict = 1
+			ev.Reason = fmt.Sprintf("%s gives %s", fc.label, fc.shown)
+			if supported == nil {
+				supported = &ev
+			}
+			agrees[fc.label] = true
+			continue
+		}
+		if _, ok := conflicts[fc.label]; !ok {
+			conflicts[fc.label] = ev
+			order = append(order, fc.label)
+		}
+	}
+	// A named field with another value is a conflict, whatever the other
+	// fields say, unless a field of the same key in another record (the
+	// next route of a list, the same grade in another table) gives the
+	// statement's value.
+	for _, l := range order {
+		if !agrees[l] {
+			return conflicts[l], true
+		}
+	}
+	if supported != nil {
+		return *supported, true
+	}
+	return Evidence{}, false
+}
+
+// valueChanges are the words (English) and characters (Chinese) of the
+// statement inside the stretch that writes the value, or right beside it,
+// that neither the value nor the rest of its record has: "Second" and
+// "York" of "Second Harbour Bank, York branch" for "First Harbour Bank,
+// Leeds branch", 建设 of 建设银行 for 中国银行. A value written in one piece
+// has none.
+func valueChanges(text string, fc *fieldCheck) []string {
+	type tok struct {
+		s      string
+		value  bool
+		number bool
+		skip   bool // a function word, or one the record gives
+	}
+	var toks []tok
+	for _, l := range lexemes(stripMarkup(text)) {
+		switch l.kind {
+		case 'h':
+			for _, r := range l.text {
+				c := string(r)
+				// 每 and 各 ("per", "each") write the "/" of 800元/晚.
+				skip := chineseParticles[r] || r == '每' || r == '各' || fc.mask["u:"+c] || maskHasRune(fc.mask, c)
+				toks = append(toks, tok{s: c, value: strings.Contains(fc.value.text, c), skip: skip})
+			}
+		case 'w':
+			f := "w:" + stem(l.text)
+			toks = append(toks, tok{s: l.orig, value: fc.value.feats[f], skip: englishStop[l.text] || fc.mask[f]})
+		case 'n':
+			toks = append(toks, tok{s: l.text, value: fc.value.feats["n:"+normalizeNumber(l.text)], number: true, skip: true})
+		}
+	}
+	first, last, n := -1, -1, 0
+	for i, t := range toks {
+		if t.value {
+			if first < 0 {
+				first = i
+			}
+			last, n = i, n+1
+		}
+	}
+	if n < 2 {
+		return nil
+	}
+	// A number ends the stretch: what is beside it ("为150元") is no
+	// part of the value; the number detector compares numbers.
+	lo, hi := first, last
+	if !toks[first].number {
+		lo = max(first-1, 0)
+	}
+	if !toks[last].number {
+		hi = min(last+1, len(toks)-1)
+	}
+	var out []string
+	seen := map[string]bool{}
+	for i := lo; i <= hi; i++ {
+		if t := toks[i]; !t.value && !t.skip && !seen[t.s] {
+			seen[t.s] = true
+			out = append(out, t.s)
+		}
+	}
+	return out
+}
+
+// maskHasRune: a character of the record's other fields (a bigram of the
+// mask has it).
+func maskHasRune(mask map[string]bool, c string) bool {
+	for f := range mask {
+		if strings.HasPrefix(f, "h:") && strings.Contains(f, c) {
+			return true
+		}
+	}
+	return false
+}
