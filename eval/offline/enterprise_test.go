@@ -1,26 +1,87 @@
 package offline
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
 )
 
+type enterpriseCase struct {
+	name, question, answer string
+	contexts               []string
+	faithful               bool
+	mustName               string // the reason of an unfaithful answer names it
+}
+
 // Enterprise-shaped fixtures of issue 26, one per mechanism, each with a
 // faithful and an unfaithful answer. The texts are written for these tests.
 func TestEnterpriseShapes(t *testing.T) {
+	j := New()
+	for _, c := range enterpriseCases() {
+		t.Run(c.name, func(t *testing.T) {
+			score, reasons, why := scoreWith(t, j, c.question, c.answer, c.contexts)
+			t.Logf("F=%.2f %s", score, strings.Join(reasons, " | "))
+			if c.faithful && score < 0.9 {
+				t.Errorf("faithful answer scored %.2f: %s", score, strings.Join(reasons, " | "))
+			}
+			if !c.faithful {
+				if score >= 0.5 {
+					t.Errorf("unfaithful answer scored %.2f: %s", score, strings.Join(reasons, " | "))
+				}
+				if !strings.Contains(why, c.mustName) {
+					t.Errorf("reasons do not name %q: %s", c.mustName, strings.Join(reasons, " | "))
+				}
+			}
+		})
+	}
+}
+
+// TestEnterpriseDiagnoses: the whole run of the default metrics over each
+// fixture, with its pair's faithful answer as the reference, gives the
+// diagnosis a person would: the retrieved chunk was the right one, so a
+// faithful answer is ok and an unfaithful one is the generator's fault,
+// never retrieval's.
+func TestEnterpriseDiagnoses(t *testing.T) {
+	cases := enterpriseCases()
+	var samples []eval.Sample
+	for i, c := range cases {
+		ref := c.answer
+		if !c.faithful {
+			ref = cases[i-1].answer // the pairs come faithful first
+		}
+		samples = append(samples, eval.Sample{Index: i, ID: c.name, Question: c.question, Answer: c.answer, Contexts: c.contexts, Reference: ref})
+	}
+	r := &eval.Runner{Judge: New(), Config: eval.RunnerConfig{Metrics: eval.DefaultMetrics, Strictness: 3, Workers: 2}}
+	for i, res := range r.Run(context.Background(), samples) {
+		want := eval.DiagGeneration
+		if cases[i].faithful {
+			want = eval.DiagOK
+		}
+		if d := eval.Diagnose(res); d != want {
+			t.Errorf("%s: diagnosed %s, want %s (scores %v, status %v)", cases[i].name, d, want, scores(res), res.Status)
+		}
+	}
+}
+
+func scores(r *eval.Result) map[eval.Metric]float64 {
+	out := map[eval.Metric]float64{}
+	for m, v := range r.Scores {
+		if v != nil {
+			out[m] = *v
+		}
+	}
+	return out
+}
+
+func enterpriseCases() []enterpriseCase {
 	mealTable := "各级员工出差每日餐补标准如下。\n\n| 岗位级别 | 广州/杭州/成都 | 其他地区 |\n|---|---|---|\n| 总监 | 150元/天 | 120元/天 |\n| 专员 | 100元/天 | 80元/天 |"
 	enTable := "Daily hotel allowance by grade:\n\n| Grade | London/Paris | Other cities |\n|---|---|---|\n| Director | 240 EUR | 180 EUR |\n| Associate | 160 EUR | 120 EUR |"
 	invoice := "收款单位: 上海远帆科技有限公司\n纳税人识别号: 91310115MA1K4XYZ2Q\n开户行及账号: 中国银行上海浦东分行 4567889900\n发票类型: 增值税专用发票"
 	fund := "住房公积金缴存比例: 12%\n补充公积金缴存比例: 5%\n缴存基数上限: 36549元"
 	enRecord := "Vendor: Northwind Supplies Ltd\nPayment terms: Net 45\nBank: First Harbour Bank, Leeds branch\nContact: accounts@northwind.example"
-	cases := []struct {
-		name, question, answer string
-		contexts               []string
-		faithful               bool
-		mustName               string // the reason of an unfaithful answer names it
-	}{
+	return []enterpriseCase{
 		{"table zh faithful", "总监去杭州出差餐补多少？", "总监在杭州出差时，每日餐补为150元。", []string{mealTable}, true, ""},
 		{"table zh unfaithful", "专员去杭州出差餐补多少？", "专员在杭州出差时，每日餐补为150元。", []string{mealTable}, false, "100元"},
 		{"table en faithful", "What is the hotel allowance for a director in Paris?", "A director travelling to Paris gets a hotel allowance of 240 EUR a day.", []string{enTable}, true, ""},
@@ -45,24 +106,6 @@ func TestEnterpriseShapes(t *testing.T) {
 		{"frame zh unfaithful", "报销需要谁审批？", "据公司制度规定，综上所述，报销需要财务总监和首席执行官共同审批。", []string{"员工报销应在费用发生后30天内提交，由直属经理审批。"}, false, "总监"},
 		{"frame en faithful", "Who approves travel?", "According to the company policy, in summary, travel expenses must be approved by the line manager before booking.", []string{"Travel expenses must be approved by the line manager before booking."}, true, ""},
 		{"frame en unfaithful", "Who approves travel?", "According to the company policy, in summary, travel expenses must be approved by the finance director after the trip.", []string{"Travel expenses must be approved by the line manager before booking."}, false, "director"},
-	}
-	j := New()
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			score, reasons, why := scoreWith(t, j, c.question, c.answer, c.contexts)
-			t.Logf("F=%.2f %s", score, strings.Join(reasons, " | "))
-			if c.faithful && score < 0.9 {
-				t.Errorf("faithful answer scored %.2f: %s", score, strings.Join(reasons, " | "))
-			}
-			if !c.faithful {
-				if score >= 0.5 {
-					t.Errorf("unfaithful answer scored %.2f: %s", score, strings.Join(reasons, " | "))
-				}
-				if !strings.Contains(why, c.mustName) {
-					t.Errorf("reasons do not name %q: %s", c.mustName, strings.Join(reasons, " | "))
-				}
-			}
-		})
 	}
 }
 

@@ -164,6 +164,18 @@ func (j *Judge) chunkSupports(s *eval.Sample, rank int, target, what string) eva
 		cv.Reason = "the " + what + " has no statements to support"
 		return cv
 	}
+	// A statement two chunks support together (each gives one of its
+	// facts) makes each of them useful: neither alone supports it.
+	all, ranks := j.rankedSentences(s.Contexts)
+	for _, r := range refs {
+		ev := support(analyze(r), q, all)
+		if ev.Verdict == 1 && ev.Also >= 0 && ev.Also < len(ranks) && ev.From >= 0 && ev.From < len(ranks) &&
+			ranks[ev.From] != ranks[ev.Also] && (ranks[ev.From] == rank || ranks[ev.Also] == rank) {
+			cv.Verdict = 1
+			cv.Reason = fmt.Sprintf("gives part of the %s statement %q, %s", what, clip(r), withChunks(ev, ranks))
+			return cv
+		}
+	}
 	cv.Reason = fmt.Sprintf("supports no %s statement; closest is %q: %s", what, clip(bestRef), best.Reason)
 	return cv
 }
