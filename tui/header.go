@@ -331,6 +331,10 @@ func (m *Model) diagLine(width int) string {
 		if m.stats.running > 0 {
 			parts = append(parts, st.running.Render(fmt.Sprintf("running %d", m.stats.running)))
 		}
+		if !m.opts.Levels.IsDefault() {
+			// The diagnoses read by other levels than the defaults say so.
+			parts = append(parts, st.muted.Render("pass "+sanitize.Line(m.opts.Levels.String())))
+		}
 		return strings.Join(parts, "  ")
 	}
 	if full := line(false); width <= 0 || lipgloss.Width(full) <= width {

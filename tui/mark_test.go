@@ -102,6 +102,14 @@ func TestPassLevelsMoveMarksAndColours(t *testing.T) {
 	if !strings.Contains(lineOf(screen, q), "generation") {
 		t.Fatalf("--pass faithfulness=0.9: %s", lineOf(screen, q))
 	}
+	// The header says by which levels the diagnoses read; the defaults
+	// say nothing.
+	if !strings.Contains(lineOf(screen, "diagnosis"), "pass faithfulness=0.9") {
+		t.Errorf("the header does not give the levels: %q", lineOf(screen, "diagnosis"))
+	}
+	if strings.Contains(lineOf(plainScreen(t, def), "diagnosis"), "pass ") {
+		t.Errorf("the default levels are named: %q", lineOf(plainScreen(t, def), "diagnosis"))
+	}
 	if m.st.bandOf(eval.Faithfulness, 0.5).Render("x") != m.st.low.Render("x") ||
 		m.st.bandOf(eval.Faithfulness, 0.9).Render("x") != m.st.high.Render("x") ||
 		m.st.bandOf(eval.ContextRecall, 0.5).Render("x") != m.st.mid.Render("x") {
