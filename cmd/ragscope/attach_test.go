@@ -178,21 +178,7 @@ func TestClientOfAStoppedHolderSaysSo(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "r.db")
 	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
-	server := startBin(t, env, "serve", "--db", db)
-	sock, err := holder.SocketPath(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		if cl, err := holder.Dial(sock, time.Second); err == nil {
-			cl.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the server does not serve:\n%s", server.stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond) // the server is starting
-	}
+	server := startServe(t, env, db)
 	// The client's stderr goes to a file, read while it runs.
 	errPath := filepath.Join(dir, "client.err")
 	errFile, err := os.Create(errPath)

@@ -85,6 +85,26 @@ func serveAndDetach(t *testing.T, env []string, key, db string, args ...string) 
 	return server, sub
 }
 
+// startServe starts `ragscope serve` on db and returns once it serves.
+func startServe(t *testing.T, env []string, db string) *bgRun {
+	t.Helper()
+	server := startBin(t, env, "serve", "--db", db)
+	sock, err := holder.SocketPath(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		if cl, err := holder.Dial(sock, time.Second); err == nil {
+			cl.Close()
+			return server
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server does not serve:\n%s", server.stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond) // the server is starting
+	}
+}
+
 // failures lists the failed metrics of a JSON report, for test messages.
 func failures(report string) string {
 	var rep eval.Report
@@ -399,21 +419,7 @@ func TestTakeoverPaysNoCallTwice(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "r.db")
 	env := cleanEnv(t, "OPENAI_BASE_URL="+srv.BaseURL())
-	server := startBin(t, env, "serve", "--db", db)
-	sock, err := holder.SocketPath(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		if cl, err := holder.Dial(sock, time.Second); err == nil {
-			cl.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the server does not serve:\n%s", server.stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond) // the server is starting
-	}
+	server := startServe(t, env, db)
 	const metrics = "faithfulness,context_precision,context_recall"
 	a := startBin(t, cleanEnv(t, "OPENAI_API_KEY=a", "OPENAI_BASE_URL="+srv.BaseURL()), "run", "--headless", "--metrics", metrics, "--concurrency", "4", "--db", db, data)
 	b := startBin(t, cleanEnv(t, "OPENAI_API_KEY=b", "OPENAI_BASE_URL="+srv.BaseURL()), "run", "--headless", "--metrics", metrics, "--concurrency", "4", "--db", db, data)
