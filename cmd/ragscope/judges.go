@@ -45,6 +45,11 @@ var judgeKeys = []string{
 // apiKeyEnv is the profile key that names the key's environment variable.
 const apiKeyEnv = "api_key_env"
 
+// annotationNoSettings marks a command that reads no settings file: judge
+// add, whose profile is what its own command line says (a default
+// profile's settings, and its key, must not leak into another).
+const annotationNoSettings = "ragscope-no-settings"
+
 // profileAnnotation marks the --judge flag that names a profile (calibrate
 // has a --judge of its own: offline or llm).
 const profileAnnotation = "ragscope-judge-profile"
@@ -133,6 +138,11 @@ func applyProfile(fs *pflag.FlagSet, name string, prof map[string]any, given map
 			if env == "" {
 				return fmt.Errorf("settings %s: judges.%s.%s must name an environment variable", path, name, k)
 			}
+			// The profile's key goes only to the profile's endpoint: a
+			// --base-url given for another one does not take it along.
+			if u, ok := prof["base_url"].(string); ok && given["base-url"] && fs.Lookup("base-url").Value.String() != u {
+				continue
+			}
 			if fs.Lookup("api-key") != nil && !given["api-key"] {
 				v := os.Getenv(env)
 				if v == "" {
@@ -193,8 +203,9 @@ func (c *cli) judgeAddCommand() *cobra.Command {
 	var keyEnv string
 	var makeDefault, force bool
 	cmd := &cobra.Command{
-		Use:   "add NAME",
-		Short: "Check judge settings and save them as a named profile",
+		Use:         "add NAME",
+		Annotations: map[string]string{annotationNoSettings: "true"},
+		Short:       "Check judge settings and save them as a named profile",
 		Example: `ragscope judge add local --base-url http://localhost:11434/v1 --model qwen3:14b --embedding-model bge-m3 --reasoning off --default
 DEEPSEEK_API_KEY=sk-... ragscope judge add deepseek --base-url https://api.deepseek.com/v1 --model deepseek-chat --api-key-env DEEPSEEK_API_KEY`,
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {

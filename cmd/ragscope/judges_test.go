@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -257,5 +258,50 @@ func TestJudgeProfiles(t *testing.T) {
 		if r.code != exitUsage || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("%s %s: exit %d, stderr %q; want exit 2 saying %q", tc.file, tc.args, r.code, r.stderr, tc.want)
 		}
+	}
+}
+
+// TestProfileKeyStaysWithItsEndpoint: a default profile's key never goes to
+// another endpoint, given with --base-url or being added as a profile of
+// its own; judge add saves only what its command line says.
+func TestProfileKeyStaysWithItsEndpoint(t *testing.T) {
+	mine := fakejudge.New(fakejudge.Generic)
+	defer mine.Close()
+	other := fakejudge.New(fakejudge.Generic)
+	defer other.Close()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.json")
+	file := `{"judge": "deepseek", "judges": {"deepseek": {"base_url": "` + mine.BaseURL() + `", "model": "ds", "embedding_model": "ds-emb", "api_key_env": "DS_KEY"}}}`
+	if err := os.WriteFile(cfg, []byte(file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := cleanEnv(t, "DS_KEY=sk-DEEPSEEK-SECRET", "OPENAI_API_KEY=sk-other-key")
+	sentKeys := func(srv *fakejudge.Server) string {
+		var keys []string
+		for _, q := range srv.Requests() {
+			keys = append(keys, q.Header.Get("Authorization"))
+		}
+		return strings.Join(keys, " ")
+	}
+	r := runBin(t, env, "check", "--config", cfg, "--base-url", other.BaseURL(), "--embedding-model", "emb")
+	if strings.Contains(sentKeys(other), "DEEPSEEK") || !strings.Contains(sentKeys(other), "sk-other-key") {
+		t.Fatalf("check --base-url another endpoint sent %q (exit %d)\n%s", sentKeys(other), r.code, r.stderr)
+	}
+	r = runBin(t, env, "judge", "add", "other", "--config", cfg, "--base-url", other.BaseURL(), "--model", "m", "--embedding-model", "emb")
+	if r.code != exitOK || strings.Contains(sentKeys(other), "DEEPSEEK") {
+		t.Fatalf("judge add sent %q (exit %d)\n%s%s", sentKeys(other), r.code, r.stdout, r.stderr)
+	}
+	b, _ := os.ReadFile(cfg)
+	var saved struct {
+		Judges map[string]map[string]any `json:"judges"`
+	}
+	if err := json.Unmarshal(b, &saved); err != nil {
+		t.Fatal(err)
+	}
+	if p := saved.Judges["other"]; p == nil || p["embedding_model"] != "emb" || p["api_key_env"] != nil {
+		t.Errorf("the new profile took the default's settings: %v", p)
+	}
+	if len(mine.Requests()) != 0 {
+		t.Errorf("the default profile's endpoint was called %d times", len(mine.Requests()))
 	}
 }

@@ -181,6 +181,10 @@ func (c *cli) helpCommand() *cobra.Command {
 // unset.
 func (c *cli) action(body func(cmd *cobra.Command, args []string) int) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
+		if cmd.Annotations[annotationNoSettings] != "" {
+			c.code = body(cmd, args)
+			return nil
+		}
 		if err := loadSettings(cmd.Flags()); err != nil {
 			fmt.Fprintln(c.stderr, "ragscope:", errText(err))
 			c.code = exitUsage
