@@ -166,10 +166,22 @@ func (j *Judge) chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespon
 // is unavailable now"; servers without structured output: unknown
 // response_format, json_schema not supported).
 func RefusedFormat(err error) bool {
-	msg := strings.ToLower(err.Error())
-	return (strings.Contains(msg, "400") || strings.Contains(msg, "422")) &&
-		(strings.Contains(msg, "response_format") || strings.Contains(msg, "json_schema") || strings.Contains(msg, "schema") ||
-			strings.Contains(msg, "json_object") || strings.Contains(msg, "response format"))
+	// Only the server's status and words count: a parse error quoting a
+	// reply, or a host whose port has 400 in it, must not step down.
+	var f interface {
+		HTTPStatus() int
+		ServerText() string
+	}
+	if !errors.As(err, &f) || (f.HTTPStatus() != 400 && f.HTTPStatus() != 422) {
+		return false
+	}
+	msg := strings.ToLower(f.ServerText())
+	for _, w := range []string{"response_format", "response format", "json_schema", "json_object", "schema"} {
+		if strings.Contains(msg, w) {
+			return true
+		}
+	}
+	return false
 }
 
 func oneLine(s string) string { return clip(s, 300) }
