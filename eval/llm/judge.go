@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
@@ -122,6 +123,9 @@ func withFormat(req *eval.ChatRequest, format string) {
 		req.ResponseFormat = eval.ResponseFormat{Type: "json_schema", Name: req.Task, Schema: schema}
 	case "text":
 		req.ResponseFormat = eval.ResponseFormat{Type: "text"}
+		// The messages may be shared with other requests (a draw is a
+		// copy of the base request): the schema goes into a copy.
+		req.Messages = slices.Clone(req.Messages)
 		m := &req.Messages[0]
 		if req.Lang == "zh" {
 			m.Content += "\n\n只输出一个 JSON 对象，不要输出其他文字。它必须符合以下 JSON Schema：\n" + string(schema)
