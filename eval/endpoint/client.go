@@ -203,11 +203,11 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 	budget := req.MaxTokens
 	var paid eval.Usage
 	for refusals := 0; ; {
-		out, cut, err := c.chatOnce(ctx, req, budget)
+		out, cut, sent, err := c.chatOnce(ctx, req, budget)
 		paid = addUsage(paid, out.Usage)
 		out.Usage = paid
 		if err != nil {
-			if sw := c.refusedSwitch(err, req); sw != "" && refusals < 8 {
+			if sw := refusedSwitch(err, sent); sw != "" && refusals < 8 {
 				refusals++
 				if c.cfg.Abilities.Refuse(sw) {
 					eval.ReportNotice(ctx, c.cfg.Abilities.Notice())
@@ -336,10 +336,11 @@ func (c *Client) switches(mode string) map[string]any {
 	return out
 }
 
-// refusedSwitch names the reasoning switch a 400 or 422 refused, "" when
-// the failure is not such a refusal.
-func (c *Client) refusedSwitch(err error, req eval.ChatRequest) string {
-	sent := c.switches(req.Reasoning)
+// refusedSwitch names the reasoning switch of those sent that a 400 or 422
+// refused, "" when the failure is not such a refusal. It reads what the
+// failed call sent, not what is known now: calls in flight when another
+// learned of the refusal must learn it too, not fail.
+func refusedSwitch(err error, sent map[string]any) string {
 	if len(sent) == 0 {
 		return ""
 	}
@@ -362,7 +363,7 @@ func (c *Client) refusedSwitch(err error, req eval.ChatRequest) string {
 
 // chatOnce is one call with retries at a completion budget; cut is set
 // when the reply ended at the token limit.
-func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int) (eval.ChatResponse, *cutReply, error) {
+func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int) (eval.ChatResponse, *cutReply, map[string]any, error) {
 	oreq := openai.ChatCompletionRequest{
 		Model:       req.Model,
 		Temperature: req.Temperature,
@@ -453,7 +454,7 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 		c.measureReasoning(out)
 		return used, nil
 	})
-	return out, cut, err
+	return out, cut, extra, err
 }
 
 // Embed implements eval.ChatClient.

@@ -97,3 +97,30 @@ func TestReasoningSwitches(t *testing.T) {
 		t.Error("auto sent reasoning_effort")
 	}
 }
+
+// Calls in flight when another learns that a switch is refused learn it
+// too: each drops the switch it sent and succeeds, none fails.
+func TestConcurrentCallsLearnARefusedSwitch(t *testing.T) {
+	srv := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply {
+		if _, ok := r.Raw["chat_template_kwargs"]; ok {
+			return fakejudge.Reply{Status: 400, Body: `{"error":{"message":"Unrecognized request argument supplied: chat_template_kwargs","type":"invalid_request_error"}}`}
+		}
+		return fakejudge.Reply{Choices: []string{`{"a": 1}`}}
+	})
+	defer srv.Close()
+	c := newTestClient(t, srv.BaseURL(), Config{Concurrency: 8})
+	req := chatReq("t")
+	req.Reasoning = "off"
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			_, err := c.Chat(context.Background(), req)
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
