@@ -74,11 +74,14 @@ func TestSplitReasoning(t *testing.T) {
 		{"<think>a</think>b", "b", "a", false},
 		{"<think>\n\n</think>\n\n{}", "{}", "", false},
 		{"thinking {x}</think>{}", "{}", "thinking {x}", false},
-		{"<Thinking>a</Thinking> <think>b</think> c", "c", "a\n\nb", false},
+		{"<Thinking>a</Thinking>\n<think>b</think> c", "c", "a\n\nb", false},
 		{"<think>cut short {", "", "cut short {", true},
 		{"x < y and <b>bold</b>", "x < y and <b>bold</b>", "", false},
-		{"\xa6<think>", "\xa6", "", true},
-		{"\xa6<THINK>r\xa6</Think>{}", "\xa6{}", "r\xa6", false},
+		{"\xa6<think>", "\xa6<think>", "", false},
+		{"\xa6\n<think>", "\xa6", "", true},
+		{"\xa6\n<THINK>r\xa6</Think>{}", "\xa6\n{}", "r\xa6", false},
+		{"  <think>indented</think>\n{}", "{}", "indented", false},
+		{`{"s": "quotes <think> and </think>"}`, `{"s": "quotes <think> and </think>"}`, "", false},
 	}
 	for _, tt := range tests {
 		a, r, c := SplitReasoning(tt.in)

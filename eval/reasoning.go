@@ -10,7 +10,9 @@ import (
 var reasoningTags = []string{"think", "thinking", "reasoning", "reason"}
 
 // SplitReasoning separates a reply's reasoning from its answer. A
-// reasoning model's content may hold:
+// reasoning model's content may hold (a tag that opens a block at the
+// start of a line; one that closes a block the reply did not open there
+// too, or before a line end or the answer's object):
 //   - one or more complete blocks <think>…</think>, empty ones included
 //     (Qwen3 writes one even with thinking off);
 //   - a closing tag with no opening one, when the chat template wrote the
@@ -88,13 +90,41 @@ func nextTag(content string, pos int) (at int, name string, closing bool) {
 			rest = rest[1:]
 		}
 		for _, t := range reasoningTags {
-			if len(rest) > len(t) && strings.EqualFold(rest[:len(t)], t) && rest[len(t)] == '>' {
+			if len(rest) > len(t) && strings.EqualFold(rest[:len(t)], t) && rest[len(t)] == '>' &&
+				(lineStart(content, i) || cl && endsReasoning(rest[len(t)+1:])) {
 				return i, t, cl
 			}
 		}
 		i++
 	}
 	return -1, "", false
+}
+
+// lineStart reports whether only spaces stand between the start of
+// content's line and i. A reasoning tag opens a block, or closes one the
+// chat template opened, at the start of a line; a tag written inside the
+// answer's JSON (a statement that quotes "<think>") is not one: a JSON
+// string cannot hold a raw line break.
+func lineStart(content string, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		switch content[j] {
+		case '\n', '\r':
+			return true
+		case ' ', '\t':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// endsReasoning reports whether what follows a closing tag with no opening
+// one is the end of a line, of the reply, or the answer's object: where the
+// reasoning ends and the answer begins ("…I will write it.</think>{…}").
+// Inside a JSON string the tag is followed by more of the string.
+func endsReasoning(after string) bool {
+	after = strings.TrimLeft(after, " \t")
+	return after == "" || after[0] == '\n' || after[0] == '\r' || after[0] == '{'
 }
 
 // indexFold is strings.Index of an ASCII tag, in any case.

@@ -41,7 +41,9 @@ func TestExtractJSON(t *testing.T) {
 		{"closing tag only", "Okay, the format is {\"statements\": [\"...\"]}.\n</think>\n\n{\"statements\": [\"real\"]}", `{"statements": ["real"]}`, ""},
 		{"empty think block", "<think>\n\n</think>\n\n{\"a\": 1}", `{"a": 1}`, ""},
 		{"thinking tag, upper case", "<THINKING>{\"a\": 0}</THINKING>{\"a\": 1}", `{"a": 1}`, ""},
-		{"several blocks", "<think>{\"a\": 0}</think> hmm <think>{\"a\": 2}</think> {\"a\": 1}", `{"a": 1}`, ""},
+		{"several blocks", "<think>{\"a\": 0}</think>\nhmm\n<think>{\"a\": 2}</think>\n{\"a\": 1}", `{"a": 1}`, ""},
+		{"a tag inside the answer's JSON is text", `{"statements": ["The model wraps its thoughts in <think> tags."]}`, `{"statements": ["The model wraps its thoughts in <think> tags."]}`, ""},
+		{"a closing tag inside the answer's JSON is text", `{"reason": "it ends with </think> here", "verdict": 1}`, `{"reason": "it ends with </think> here", "verdict": 1}`, ""},
 		{"only reasoning", "<think>The answer is {\"a\": 1}", "", "the reply is all reasoning"},
 		// Almost-JSON is repaired, the reply's own object only.
 		{"python dict", `Here you go: {'verdict': 'yes', 'reason': "it's stated", 'ok': True, 'x': None,}`, `{"verdict": "yes", "reason": "it's stated", "ok": true, "x": null}`, ""},
