@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // MetricDef is one metric as a unit: its names, how it runs on a judge,
@@ -82,22 +83,12 @@ var metricAliases = func() map[string]Metric {
 			panic(fmt.Sprintf("eval: metric definition %d is %s, not %s", i, d.Name, allMetrics[i]))
 		}
 		out[string(d.Name)] = d.Name
-		for _, a := range append([]string{lower(d.Abbrev)}, d.Aliases...) {
+		for _, a := range append([]string{strings.ToLower(d.Abbrev)}, d.Aliases...) {
 			out[a] = d.Name
 		}
 	}
 	return out
 }()
-
-func lower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
-}
 
 // verdictLines is the evidence of a list of statement verdicts: each with
 // verdict 0, in the given words.

@@ -1,6 +1,9 @@
 package eval
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Every metric has one definition with every facet, in the order of
 // AllMetrics, and its names resolve to it.
@@ -16,7 +19,7 @@ func TestMetricRegistry(t *testing.T) {
 		if d.Labels != nil && (d.Labels.Task == "" || d.Labels.Items == nil || d.Labels.Rescore == nil) {
 			t.Errorf("%s: label facets missing", m)
 		}
-		for _, name := range append([]string{string(m), lower(d.Abbrev)}, d.Aliases...) {
+		for _, name := range append([]string{string(m), strings.ToLower(d.Abbrev)}, d.Aliases...) {
 			if got, ok := LookupMetric(name); !ok || got != m {
 				t.Errorf("%q resolves to %q, want %s", name, got, m)
 			}

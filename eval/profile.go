@@ -61,18 +61,20 @@ type Abilities struct {
 	mu sync.Mutex
 	p  EndpointProfile
 	// fixedFormat: the user chose the format (--response-format); it is
-	// never changed.
+	// never changed, and never remembered as the endpoint's.
 	fixedFormat bool
 	changed     bool
+	// remembered is the profile the run started from.
+	remembered EndpointProfile
 	// reasoned and completed are the sizes behind ReasoningShare.
 	reasoned, completed float64
-	notify              func(EndpointProfile)
 }
 
 // NewAbilities starts from a remembered profile. format, when not "",
 // is the user's choice and overrides what was remembered.
 func NewAbilities(remembered EndpointProfile, format string) *Abilities {
-	a := &Abilities{p: remembered}
+	remembered.SwitchRefused = slices.Clone(remembered.SwitchRefused)
+	a := &Abilities{p: remembered, remembered: remembered}
 	if remembered.ReasoningShare > 0 {
 		// What earlier runs measured weighs as much as a few replies.
 		a.reasoned, a.completed = 4*remembered.ReasoningShare, 4
@@ -86,14 +88,6 @@ func NewAbilities(remembered EndpointProfile, format string) *Abilities {
 	return a
 }
 
-// OnChange sets a function called (outside the lock, once per change) with
-// the new profile whenever the run learns something.
-func (a *Abilities) OnChange(f func(EndpointProfile)) {
-	a.mu.Lock()
-	a.notify = f
-	a.mu.Unlock()
-}
-
 // update applies f, which reports whether it changed the profile, and
 // returns that.
 func (a *Abilities) update(f func(p *EndpointProfile) bool) bool {
@@ -103,11 +97,7 @@ func (a *Abilities) update(f func(p *EndpointProfile) bool) bool {
 		return false
 	}
 	a.changed = true
-	p, notify := a.snapshot(), a.notify
 	a.mu.Unlock()
-	if notify != nil {
-		notify(p)
-	}
 	return true
 }
 
@@ -128,6 +118,19 @@ func (a *Abilities) Profile() EndpointProfile {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.snapshot()
+}
+
+// ToRemember is the profile to remember for the next run: the profile now,
+// but the format the endpoint was known to take when the user fixed one
+// (--response-format says what this run sent, not what the endpoint can).
+func (a *Abilities) ToRemember() EndpointProfile {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p := a.snapshot()
+	if a.fixedFormat {
+		p.Format, p.FormatRefused = a.remembered.Format, a.remembered.FormatRefused
+	}
+	return p
 }
 
 // Changed reports whether the run learned anything.
@@ -227,7 +230,10 @@ func (a *Abilities) MeasureReasoning(reasoning, completion int) {
 	a.reasoned += float64(min(reasoning, completion))
 	a.completed += float64(completion)
 	a.p.ReasoningShare = a.reasoned / a.completed
-	a.changed = true
+	// Worth remembering when it moved, not after every reply.
+	if d := a.p.ReasoningShare - a.remembered.ReasoningShare; d > 0.01 || d < -0.01 {
+		a.changed = true
+	}
 }
 
 // SawReasoning records a reply that came with reasoning; true when that is

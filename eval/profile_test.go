@@ -90,3 +90,30 @@ func TestSplitReasoning(t *testing.T) {
 		}
 	}
 }
+
+// A format the user fixed is what a run sent, not what the endpoint takes:
+// the profile remembered keeps what was known; a reasoning share that did
+// not move is no news; the caller's refused switches are not shared.
+func TestAbilitiesToRemember(t *testing.T) {
+	known := EndpointProfile{Format: "json_object", FormatRefused: "refused", SwitchRefused: []string{"z"}, ReasoningShare: 0.5}
+	a := NewAbilities(known, "text")
+	if a.Format() != "text" {
+		t.Fatalf("format %s", a.Format())
+	}
+	a.MeasureReasoning(50, 100)
+	if a.Changed() {
+		t.Error("an unmoved reasoning share is news")
+	}
+	a.Refuse("a")
+	if known.SwitchRefused[0] != "z" {
+		t.Errorf("the caller's slice changed: %v", known.SwitchRefused)
+	}
+	p := a.ToRemember()
+	if p.Format != "json_object" || p.FormatRefused != "refused" || len(p.SwitchRefused) != 2 {
+		t.Errorf("remembered %+v", p)
+	}
+	a.MeasureReasoning(0, 1000)
+	if !a.Changed() {
+		t.Error("a moved reasoning share is no news")
+	}
+}

@@ -418,7 +418,13 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 		var reasoned bool
 		for _, ch := range resp.Choices {
 			answer, reasoning, open := eval.SplitReasoning(ch.Message.Content)
-			if r := strings.TrimSpace(ch.Message.ReasoningContent + a.reasoning[ch.Index]); r != "" {
+			// One field or the other: a server that fills both with the
+			// same text must not count it twice.
+			r := strings.TrimSpace(ch.Message.ReasoningContent)
+			if r == "" {
+				r = strings.TrimSpace(a.reasoning[ch.Index])
+			}
+			if r != "" {
 				reasoning = strings.TrimSpace(r + "\n\n" + reasoning)
 			}
 			reasoned = reasoned || reasoning != ""

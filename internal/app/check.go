@@ -25,10 +25,10 @@ const checkAnswer = "The office opens at 9 am."
 // takes (stepping down as a run does), whether the model reasons and how
 // much, which reasoning switch works, and the embedding dimension. The
 // profile it finds is the one a run would learn, printed in the run's words
-// and remembered for the next run. It returns ExitOK when a run with these
-// settings gives exact scores and ExitFatal otherwise: a reply that does
-// not follow the schema, once reasoning is removed and almost-JSON
-// repaired, is never ready. Nothing is cached or stored.
+// and remembered for the next run (endpoints.json). It returns ExitOK when
+// a run with these settings gives exact scores and ExitFatal otherwise: a
+// reply that does not follow the schema, once reasoning is removed and
+// almost-JSON repaired, is never ready. Nothing is cached.
 func Check(ctx context.Context, cfg *Config, w io.Writer) int {
 	if cfg.UseOffline() {
 		fmt.Fprintln(w, "judge: offline (lexical): no endpoint to check; set OPENAI_BASE_URL/--base-url or OPENAI_API_KEY")
@@ -87,7 +87,11 @@ func Check(ctx context.Context, cfg *Config, w io.Writer) int {
 	for err != nil && llm.RefusedFormat(err) {
 		next, stepped, _ := ab.Downgrade(format, oneLineErr(err))
 		if !stepped {
-			line(format, "refused: %s; the format is fixed by --response-format: leave it out and a run steps down by itself", oneLineErr(err))
+			if cfg.ResponseFormat != "" {
+				line(format, "refused: %s; the format is fixed by --response-format: leave it out and a run steps down by itself", oneLineErr(err))
+			} else {
+				line(format, "refused: %s; no format is left to step down to: the endpoint takes none of json_schema, json_object, text", oneLineErr(err))
+			}
 			return ExitFatal
 		}
 		line(format, "refused: %s", oneLineErr(err))
@@ -126,16 +130,16 @@ func Check(ctx context.Context, cfg *Config, w io.Writer) int {
 		ab.IgnoredN()
 		line("n", "not honoured (%d choice for n=2): a run sends the draws one by one by itself", len(resp.Choices))
 	}
-	ok = checkReasoning(resp, reasoning, ab, func(r string) (eval.ChatResponse, error) {
+	checkReasoning(resp, reasoning, ab, func(r string) (eval.ChatResponse, error) {
 		resp, _, err := call(format, r)
 		return resp, err
-	}, line) && ok
+	}, line)
 	if n := ab.Profile().Notice(); n != "" {
 		line("profile", "%s", n)
 	} else {
 		line("profile", "json_schema, n honoured, no reasoning")
 	}
-	if err := RememberEndpoint(cfg.DB, baseURL, cfg.Model, ab.Profile()); err != nil {
+	if err := RememberEndpoint(cfg.DB, baseURL, cfg.Model, ab.ToRemember()); err != nil {
 		line("", "could not remember the profile: %v", err)
 	}
 
@@ -169,9 +173,9 @@ func Check(ctx context.Context, cfg *Config, w io.Writer) int {
 
 // checkReasoning says whether the model reasons and how much of its reply
 // is reasoning, and, when it does, whether --reasoning off turns it off and
-// with which switch. It reports false when the reasoning switch asked for
-// (--reasoning off) has no effect.
-func checkReasoning(resp eval.ChatResponse, mode string, ab *eval.Abilities, call func(reasoning string) (eval.ChatResponse, error), line func(string, string, ...any)) bool {
+// with which switch. Reasoning is removed before parsing either way, so it
+// never makes a setup not ready.
+func checkReasoning(resp eval.ChatResponse, mode string, ab *eval.Abilities, call func(reasoning string) (eval.ChatResponse, error), line func(string, string, ...any)) {
 	share := func(r eval.ChatResponse) (chars, total int) {
 		for i, c := range r.Choices {
 			total += len(c)
@@ -189,7 +193,7 @@ func checkReasoning(resp eval.ChatResponse, mode string, ab *eval.Abilities, cal
 		} else {
 			line("reasoning", "none: the model answers without thinking")
 		}
-		return true
+		return
 	}
 	tokens := ""
 	if u := resp.Usage; u.ReasoningTokens > 0 {
@@ -198,12 +202,12 @@ func checkReasoning(resp eval.ChatResponse, mode string, ab *eval.Abilities, cal
 	line("reasoning", "yes: %d%% of the reply is reasoning%s; kept apart from the answer (shown with each verdict), never parsed", 100*rc/max(total, 1), tokens)
 	if mode == "off" {
 		line("", "--reasoning off had no effect on this server: the reasoning is still removed before parsing, and costs tokens")
-		return true
+		return
 	}
 	off, err := call("off")
 	if err != nil {
 		line("", "--reasoning off: %s", oneLineErr(err))
-		return true
+		return
 	}
 	sent := []string{}
 	for _, sw := range []string{"chat_template_kwargs", "reasoning_effort"} {
@@ -216,7 +220,6 @@ func checkReasoning(resp eval.ChatResponse, mode string, ab *eval.Abilities, cal
 	} else {
 		line("", "--reasoning off has no effect on this server (refused: %s)", listOrNone(ab.Profile().SwitchRefused))
 	}
-	return true
 }
 
 func listOrNone(s []string) string {

@@ -93,8 +93,12 @@ func (s *Session) stampEndpoint(info *eval.RunInfo) {
 		}
 		info.Config["endpoint"] = n
 	}
+	// The format the run ended with, not the one it started from.
+	if info.Config != nil && info.Config["response_format"] != "" {
+		info.Config["response_format"] = p.Format
+	}
 	if s.abilities.Changed() {
-		if err := RememberEndpoint(s.Cfg.DB, s.baseURL, s.Cfg.Model, p); err != nil {
+		if err := RememberEndpoint(s.Cfg.DB, s.baseURL, s.Cfg.Model, s.abilities.ToRemember()); err != nil {
 			fmt.Fprintln(s.log, "remembering the endpoint's profile:", err)
 		}
 	}

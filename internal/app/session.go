@@ -470,7 +470,8 @@ func (s *Session) config() map[string]string {
 		m[eval.LevelsConfigKey] = l.String()
 	}
 	if !c.UseOffline() {
-		m["response_format"] = c.ResponseFormat
+		// The format the run starts with; stampEndpoint records the one it
+		// ends with.
 		if s.abilities != nil {
 			m["response_format"] = s.abilities.Format()
 		}
