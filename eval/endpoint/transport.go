@@ -258,6 +258,25 @@ func readCapped(r io.Reader, limit int64, note string) (*body, error) {
 	}
 }
 
+// contains reports whether the body holds needle, across its chunks'
+// boundaries too.
+func (b *body) contains(needle []byte) bool {
+	var prev []byte
+	for _, c := range b.chunks {
+		if bytes.Contains(c, needle) {
+			return true
+		}
+		if len(prev) > 0 && len(needle) > 1 {
+			seam := append(append([]byte(nil), prev[max(0, len(prev)-len(needle)+1):]...), c[:min(len(c), len(needle)-1)]...)
+			if bytes.Contains(seam, needle) {
+				return true
+			}
+		}
+		prev = c
+	}
+	return false
+}
+
 // head is the first n bytes at most, in one slice.
 func (b *body) head(n int) []byte {
 	if len(b.chunks) > 0 && len(b.chunks[0]) >= min(n, int(b.n)) {
@@ -361,10 +380,10 @@ func rewriteBody(req *http.Request, temp *float32, extra map[string]any) error {
 // reasoningFields reads the "reasoning" field of each choice's message,
 // which go-openai does not decode; nil when the body has none.
 func reasoningFields(b *body) map[int]string {
-	raw, _ := io.ReadAll(b.reader())
-	if !bytes.Contains(raw, []byte(`"reasoning"`)) {
-		return nil
+	if !b.contains([]byte(`"reasoning"`)) {
+		return nil // most replies: no copy of the body
 	}
+	raw, _ := io.ReadAll(b.reader())
 	var v struct {
 		Choices []struct {
 			Index   int `json:"index"`
