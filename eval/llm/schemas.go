@@ -53,9 +53,7 @@ func (b *bit) UnmarshalJSON(data []byte) error {
 			b.n, b.ok = 0, true
 		}
 	}
-	if len(b.raw) > 40 {
-		b.raw = string([]rune(b.raw)[:min(40, len([]rune(b.raw)))]) + "..."
-	}
+	b.raw = clip(b.raw, 40)
 	return nil
 }
 
