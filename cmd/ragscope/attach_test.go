@@ -27,12 +27,7 @@ func TestKilledServeLeavesNoTemporaryReport(t *testing.T) {
 	db, out, junit := filepath.Join(dir, "r.db"), filepath.Join(dir, "report.json"), filepath.Join(dir, "junit.xml")
 	env := cleanEnv(t, "OPENAI_BASE_URL="+srv.BaseURL())
 	server, _ := serveAndDetach(t, env, "k", db, "--concurrency", "2", "--out", out, "--junit", junit, data)
-	for deadline := time.Now().Add(20 * time.Second); srv.Count("") < 2; {
-		if time.Now().After(deadline) {
-			t.Fatalf("the detached run sent no call:\n%s", server.stderr.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitCalls(t, srv, 2, "the detached run sent no call", &server.stderr)
 	if err := server.cmd.Process.Signal(os.Kill); err != nil {
 		t.Fatal(err)
 	}
@@ -206,12 +201,7 @@ func TestClientOfAStoppedHolderSaysSo(t *testing.T) {
 		}
 	}
 	waitStderr("this run goes through it")
-	for deadline := time.Now().Add(20 * time.Second); srv.Count("") < 2; {
-		if time.Now().After(deadline) {
-			t.Fatal("the client sent no call")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitCalls(t, srv, 2, "the client sent no call", nil)
 	if err := server.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}

@@ -122,6 +122,21 @@ func startUntil(t *testing.T, env []string, srv *fakejudge.Server, calls int, ar
 	return b
 }
 
+// waitCalls waits until the fake judge has seen at least n requests; after
+// 20 s it fails the test with msg and what stderr says (nil: nothing).
+func waitCalls(t *testing.T, srv *fakejudge.Server, n int, msg string, stderr fmt.Stringer) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); srv.Count("") < n; {
+		if time.Now().After(deadline) {
+			if stderr != nil {
+				msg += ":\n" + stderr.String()
+			}
+			t.Fatal(msg)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // smallDataset writes n samples in RAGAS 0.2 columns; the texts are unique
 // to the test, so no two tests' samples share cache entries.
 func smallDataset(t *testing.T, n int) string {

@@ -241,12 +241,7 @@ func TestHolderKilledMidRun(t *testing.T) {
 	before := srv.Count("")
 	clientRun := startBin(t, envB, "run", "--headless", "--metrics", metrics, "--concurrency", "2", "--db", db, dataB)
 	// The client is under way once the judge has seen more calls.
-	for deadline := time.Now().Add(20 * time.Second); srv.Count("") < before+6; {
-		if time.Now().After(deadline) {
-			t.Fatalf("the client made no progress:\n%s", clientRun.stderr.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitCalls(t, srv, before+6, "the client made no progress", &clientRun.stderr)
 	// Every request recorded by now was sent before the kill.
 	atKill := srv.Count("")
 	if err := holderRun.cmd.Process.Signal(os.Kill); err != nil {
@@ -423,12 +418,7 @@ func TestTakeoverPaysNoCallTwice(t *testing.T) {
 	const metrics = "faithfulness,context_precision,context_recall"
 	a := startBin(t, cleanEnv(t, "OPENAI_API_KEY=a", "OPENAI_BASE_URL="+srv.BaseURL()), "run", "--headless", "--metrics", metrics, "--concurrency", "4", "--db", db, data)
 	b := startBin(t, cleanEnv(t, "OPENAI_API_KEY=b", "OPENAI_BASE_URL="+srv.BaseURL()), "run", "--headless", "--metrics", metrics, "--concurrency", "4", "--db", db, data)
-	for deadline := time.Now().Add(20 * time.Second); srv.Count("") < 20; {
-		if time.Now().After(deadline) {
-			t.Fatalf("the clients made no progress")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitCalls(t, srv, 20, "the clients made no progress", nil)
 	if err := server.cmd.Process.Signal(os.Kill); err != nil {
 		t.Fatal(err)
 	}
