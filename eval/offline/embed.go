@@ -10,9 +10,11 @@ const EmbedDims = 1024
 // and bigrams, and numbers. Stop words are left out so that two texts are not
 // similar merely for sharing "the" or "的". A text without content yields the
 // zero vector, whose cosine with anything is 0.
-func Embed(text string) []float64 {
+func Embed(text string) []float64 { return vectorOf(embedSpan(text)) }
+
+// vectorOf is the unit vector of an analysed text's features.
+func vectorOf(sp *span) []float64 {
 	v := make([]float64, EmbedDims)
-	sp := embedSpan(text)
 	for f := range sp.feats {
 		addHashed(v, f, 1)
 		if len(f) > 2 && f[:2] == "w:" {
