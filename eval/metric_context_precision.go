@@ -9,32 +9,30 @@ import (
 
 // contextPrecisionDef: the average precision of the chunks judged useful
 // for arriving at the reference (runContextPrecision).
-var contextPrecisionDef = MetricDef{
-	Name: ContextPrecision, Abbrev: "CP", Aliases: []string{"precision"},
-	Run: func(ctx context.Context, j Judge, s *Sample, _ *RunnerConfig, part *Result) {
-		runContextPrecision(ctx, j, s, part)
-	},
-	CopyTrace: func(dst, src *Result) { dst.ContextPrecision = src.ContextPrecision },
-	Evidence:  func(r *Result) []string { return chunkEvidence(r.ContextPrecision, "not useful") },
-	Changes: func(a, b *Result) []JudgementChange {
-		return chunkChanges(ContextPrecision, a.ContextPrecision, b.ContextPrecision)
-	},
-	Labels: chunkLabels(LabelContextPrecision, func(r *Result) **ContextPrecisionTrace { return &r.ContextPrecision }),
-}
+var contextPrecisionDef = chunkMetric(ContextPrecision, "CP", "precision", runContextPrecision,
+	func(r *Result) **ContextPrecisionTrace { return &r.ContextPrecision }, "not useful", LabelContextPrecision)
 
 // contextUtilizationDef: context precision judged against the answer
 // (runContextUtilization), the same trace and formula.
-var contextUtilizationDef = MetricDef{
-	Name: ContextUtilization, Abbrev: "CU", Aliases: []string{"utilization"},
-	Run: func(ctx context.Context, j Judge, s *Sample, _ *RunnerConfig, part *Result) {
-		runContextUtilization(ctx, j, s, part)
-	},
-	CopyTrace: func(dst, src *Result) { dst.ContextUtilization = src.ContextUtilization },
-	Evidence:  func(r *Result) []string { return chunkEvidence(r.ContextUtilization, "not useful for the answer") },
-	Changes: func(a, b *Result) []JudgementChange {
-		return chunkChanges(ContextUtilization, a.ContextUtilization, b.ContextUtilization)
-	},
-	Labels: chunkLabels(LabelContextUtilization, func(r *Result) **ContextPrecisionTrace { return &r.ContextUtilization }),
+var contextUtilizationDef = chunkMetric(ContextUtilization, "CU", "utilization", runContextUtilization,
+	func(r *Result) **ContextPrecisionTrace { return &r.ContextUtilization }, "not useful for the answer", LabelContextUtilization)
+
+// chunkMetric is a metric whose trace is a verdict per ranked chunk, in
+// the result's field: context precision and context utilization.
+func chunkMetric(name Metric, abbrev, alias string, run func(context.Context, Judge, *Sample, *Result),
+	field func(r *Result) **ContextPrecisionTrace, notUseful, labelTask string) MetricDef {
+	return MetricDef{
+		Name: name, Abbrev: abbrev, Aliases: []string{alias},
+		Run: func(ctx context.Context, j Judge, s *Sample, _ *RunnerConfig, part *Result) {
+			run(ctx, j, s, part)
+		},
+		CopyTrace: func(dst, src *Result) { *field(dst) = *field(src) },
+		Evidence:  func(r *Result) []string { return chunkEvidence(*field(r), notUseful) },
+		Changes: func(a, b *Result) []JudgementChange {
+			return chunkChanges(name, *field(a), *field(b))
+		},
+		Labels: chunkLabels(labelTask, field),
+	}
 }
 
 func chunkEvidence(t *ContextPrecisionTrace, what string) []string {
