@@ -24,28 +24,16 @@ var metricSections = map[eval.Metric]metricSection{
 			return m.questionChanges(p, before.AnswerRelevancy, after.AnswerRelevancy)
 		},
 	},
-	eval.ContextPrecision: {
-		render: func(m *Model, p *page, res *eval.Result) {
-			m.precisionSection(p, res.ContextPrecision, eval.LabelContextPrecision, "")
-		},
-		changes: func(m *Model, p *page, before, after *eval.Result) int {
-			return m.chunkChanges(p, before.ContextPrecision, after.ContextPrecision)
-		},
-	},
+	eval.ContextPrecision: chunkSection(func(r *eval.Result) *eval.ContextPrecisionTrace { return r.ContextPrecision },
+		eval.LabelContextPrecision, ""),
 	eval.ContextRecall: {
 		render: (*Model).recallSection,
 		changes: func(m *Model, p *page, before, after *eval.Result) int {
 			return m.statementChanges(p, recallItems(before.ContextRecall), recallItems(after.ContextRecall), "attributed", "not attributed")
 		},
 	},
-	eval.ContextUtilization: {
-		render: func(m *Model, p *page, res *eval.Result) {
-			m.precisionSection(p, res.ContextUtilization, eval.LabelContextUtilization, " for the answer")
-		},
-		changes: func(m *Model, p *page, before, after *eval.Result) int {
-			return m.chunkChanges(p, before.ContextUtilization, after.ContextUtilization)
-		},
-	},
+	eval.ContextUtilization: chunkSection(func(r *eval.Result) *eval.ContextPrecisionTrace { return r.ContextUtilization },
+		eval.LabelContextUtilization, " for the answer"),
 	eval.AnswerSimilarity: {
 		render:  (*Model).similaritySection,
 		changes: func(*Model, *page, *eval.Result, *eval.Result) int { return 0 },
@@ -76,4 +64,16 @@ var metricSections = map[eval.Metric]metricSection{
 			return m.statementChanges(p, noiseItems(before.NoiseSensitivity), noiseItems(after.NoiseSensitivity), "not noise", "noise")
 		},
 	},
+}
+
+// chunkSection is the section of a metric with a verdict per chunk, in the
+// trace trace reads: context precision, and context utilization (useful
+// "for the answer").
+func chunkSection(trace func(*eval.Result) *eval.ContextPrecisionTrace, task, what string) metricSection {
+	return metricSection{
+		render: func(m *Model, p *page, res *eval.Result) { m.precisionSection(p, trace(res), task, what) },
+		changes: func(m *Model, p *page, before, after *eval.Result) int {
+			return m.chunkChanges(p, trace(before), trace(after))
+		},
+	}
 }
