@@ -305,16 +305,7 @@ func why(r *Result, d Diagnosis, levels Levels) string {
 // there is none.
 func whyOf(r *Result, m Metric) string {
 	switch m {
-	case Faithfulness:
-		if t := r.Faithfulness; t != nil {
-			for _, v := range t.Statements {
-				if v.Verdict == 0 {
-					return fmt.Sprintf("unsupported: %q: %s", v.Statement, v.Reason)
-				}
-			}
-		}
-		return ""
-	case ContextRecall:
+	case ContextRecall: // the Markdown report's words: the reference's point was not retrieved
 		if t := r.ContextRecall; t != nil {
 			for _, c := range t.Classifications {
 				if c.Attributed == 0 {
