@@ -304,8 +304,7 @@ func why(r *Result, d Diagnosis, levels Levels) string {
 // whyOf is the first judgement of metric m against the sample, "" when
 // there is none.
 func whyOf(r *Result, m Metric) string {
-	switch m {
-	case ContextRecall: // the Markdown report's words: the reference's point was not retrieved
+	if m == ContextRecall { // the report's words: the reference's point was not retrieved
 		if t := r.ContextRecall; t != nil {
 			for _, c := range t.Classifications {
 				if c.Attributed == 0 {
