@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -316,12 +315,9 @@ func readSettingsObject(path string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	b = bytes.TrimPrefix(b, []byte("\ufeff"))
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var raw map[string]any
-	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("%s: not a JSON object: %v", path, err)
+	raw, err := settingsObject(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	return raw, nil
 }
