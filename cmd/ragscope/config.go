@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -160,16 +159,9 @@ func applySettings(fs *pflag.FlagSet, path string, required bool) error {
 		if env := flagEnv[name]; fs.Lookup(name) == nil || given[name] || (env != "" && os.Getenv(env) != "") {
 			continue // not a flag of this command, or set by flag or environment
 		}
-		var v string
-		switch x := raw[k].(type) {
-		case string:
-			v = x
-		case json.Number:
-			v = x.String()
-		case bool:
-			v = strconv.FormatBool(x)
-		default:
-			return errorf("settings %s: %q must be a string, number or boolean", path, k)
+		v, err := settingValue(raw[k])
+		if err != nil {
+			return errorf("settings %s: %q %v", path, k, err)
 		}
 		if err := fs.Set(name, v); err != nil {
 			return errorf("settings %s: %q: %v", path, k, err)

@@ -173,10 +173,8 @@ func settingValue(v any) (string, error) {
 	switch x := v.(type) {
 	case string:
 		return x, nil
-	case json.Number:
+	case json.Number: // the settings file is decoded with UseNumber
 		return x.String(), nil
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64), nil
 	case bool:
 		return strconv.FormatBool(x), nil
 	}
