@@ -245,39 +245,34 @@ const (
 	sniffAll
 )
 
+// formatNames are the names a format goes by, in --format and as a file
+// extension; a TSV file is CSV with tabs.
+var formatNames = map[string]string{
+	"jsonl": FormatJSONL, "ndjson": FormatJSONL, "json": FormatJSON, "csv": FormatCSV, "tsv": FormatCSV,
+	"yaml": FormatYAML, "yml": FormatYAML, "parquet": FormatParquet,
+}
+
+// formatOf picks the format by --format, else by the extension, and says
+// how far the content may overrule it: a .json or .jsonl file may hold the
+// other (see Read), and a file named otherwise is sniffed.
 func formatOf(name, format string) (f string, comma rune, sniff int, err error) {
-	switch strings.ToLower(format) {
-	case "jsonl", "ndjson":
-		return FormatJSONL, 0, sniffNone, nil
-	case "json":
-		return FormatJSON, 0, sniffNone, nil
-	case "csv":
-		return FormatCSV, 0, sniffNone, nil
-	case "tsv":
-		return FormatCSV, '\t', sniffNone, nil
-	case "yaml", "yml":
-		return FormatYAML, 0, sniffNone, nil
-	case "parquet":
-		return FormatParquet, 0, sniffNone, nil
-	case "":
-	default:
+	given := strings.ToLower(format)
+	if format == "" {
+		given = strings.TrimPrefix(strings.ToLower(filepath.Ext(name)), ".")
+	}
+	f, ok := formatNames[given]
+	switch {
+	case !ok && format != "":
 		return "", 0, 0, fmt.Errorf("--format: unknown format %q — use jsonl, json, csv, yaml or parquet", format)
+	case !ok:
+		return "", 0, sniffAll, nil
+	case format == "" && (f == FormatJSON || f == FormatJSONL):
+		sniff = sniffJSONFamily
 	}
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".jsonl", ".ndjson":
-		return FormatJSONL, 0, sniffJSONFamily, nil
-	case ".json":
-		return FormatJSON, 0, sniffJSONFamily, nil
-	case ".csv":
-		return FormatCSV, 0, sniffNone, nil
-	case ".tsv":
-		return FormatCSV, '\t', sniffNone, nil
-	case ".yaml", ".yml":
-		return FormatYAML, 0, sniffNone, nil
-	case ".parquet":
-		return FormatParquet, 0, sniffNone, nil
+	if given == "tsv" {
+		comma = '\t'
 	}
-	return "", 0, sniffAll, nil
+	return f, comma, sniff, nil
 }
 
 func skipBOM(name string, br *bufio.Reader) error {

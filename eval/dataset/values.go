@@ -3,8 +3,8 @@ package dataset
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -257,127 +257,66 @@ func cellReference(cell string) (string, error) {
 	return strings.Join(nonBlank(items), "\n"), nil
 }
 
-var errPy = errors.New("not a Python string list")
-
-// pyStringList parses a Python list-of-str literal as produced by str(list).
-func pyStringList(s string) ([]string, bool) {
-	p := pyParser{s: s}
-	out, err := p.list()
-	if err != nil {
+// pyStringList parses a Python list-of-str literal as str(list) writes it
+// (['a', "it's"]); ok is false for anything else.
+func pyStringList(s string) (items []string, ok bool) {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(s), "[")
+	if !ok {
 		return nil, false
 	}
-	return out, true
-}
-
-type pyParser struct {
-	s string
-	i int
-}
-
-func (p *pyParser) space() {
-	for p.i < len(p.s) && strings.IndexByte(" \t\r\n", p.s[p.i]) >= 0 {
-		p.i++
-	}
-}
-
-func (p *pyParser) list() ([]string, error) {
-	p.space()
-	if p.i >= len(p.s) || p.s[p.i] != '[' {
-		return nil, errPy
-	}
-	p.i++
-	out := []string{}
+	items = []string{}
 	for {
-		p.space()
-		if p.i >= len(p.s) {
-			return nil, errPy
+		rest = strings.TrimLeft(rest, pySpace)
+		if tail, ok := strings.CutPrefix(rest, "]"); ok {
+			return items, strings.TrimLeft(tail, pySpace) == ""
 		}
-		if p.s[p.i] == ']' {
-			p.i++
-			break
+		item, tail, ok := pyString(rest)
+		if !ok {
+			return nil, false
 		}
-		str, err := p.str()
-		if err != nil {
-			return nil, err
+		items = append(items, item)
+		rest = strings.TrimLeft(tail, pySpace)
+		if tail, ok := strings.CutPrefix(rest, ","); ok {
+			rest = tail
+		} else if !strings.HasPrefix(rest, "]") {
+			return nil, false
 		}
-		out = append(out, str)
-		p.space()
-		if p.i < len(p.s) && p.s[p.i] == ',' {
-			p.i++
-			continue
-		}
-		if p.i < len(p.s) && p.s[p.i] == ']' {
-			p.i++
-			break
-		}
-		return nil, errPy
 	}
-	p.space()
-	if p.i != len(p.s) {
-		return nil, errPy
-	}
-	return out, nil
 }
 
-func (p *pyParser) str() (string, error) {
-	q := p.s[p.i]
-	if q != '\'' && q != '"' {
-		return "", errPy
+const pySpace = " \t\r\n"
+
+// pyString reads the quoted string s starts with and returns its text and
+// what follows it. Of Python's escapes those str() writes are decoded; any
+// other is kept verbatim, as Python keeps unknown ones.
+func pyString(s string) (text, rest string, ok bool) {
+	if s == "" || (s[0] != '\'' && s[0] != '"') {
+		return "", "", false
 	}
-	p.i++
+	q := s[0]
 	var b strings.Builder
-	for p.i < len(p.s) {
-		ch := p.s[p.i]
-		switch {
-		case ch == q:
-			p.i++
-			return b.String(), nil
-		case ch == '\\' && p.i+1 < len(p.s):
-			if err := p.escape(&b); err != nil {
-				return "", err
+	for i := 1; i < len(s); {
+		switch c := s[i]; {
+		case c == q:
+			return b.String(), s[i+1:], true
+		case c != '\\' || i+1 == len(s):
+			b.WriteByte(c)
+			i++
+		case s[i+1] == '\'' || s[i+1] == '"':
+			b.WriteByte(s[i+1])
+			i += 2
+		case strings.IndexByte(`\nrtxuU`, s[i+1]) >= 0:
+			// \xNN is the character U+00NN, as in Python, not a byte.
+			r, _, tail, err := strconv.UnquoteChar(s[i:], q)
+			if err != nil {
+				return "", "", false
 			}
+			b.WriteRune(r)
+			i = len(s) - len(tail)
 		default:
-			b.WriteByte(ch)
-			p.i++
+			b.WriteString(s[i : i+2])
+			i += 2
 		}
 	}
-	return "", errPy
-}
-
-func (p *pyParser) escape(b *strings.Builder) error {
-	e := p.s[p.i+1]
-	p.i += 2
-	switch e {
-	case '\\', '\'', '"':
-		b.WriteByte(e)
-	case 'n':
-		b.WriteByte('\n')
-	case 't':
-		b.WriteByte('\t')
-	case 'r':
-		b.WriteByte('\r')
-	case 'x', 'u', 'U':
-		n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
-		if p.i+n > len(p.s) {
-			return errPy
-		}
-		var r rune
-		for _, h := range []byte(p.s[p.i : p.i+n]) {
-			v := strings.IndexByte("0123456789abcdef", h|0x20)
-			if v < 0 {
-				return errPy
-			}
-			r = r<<4 | rune(v)
-		}
-		p.i += n
-		if !utf8.ValidRune(r) {
-			return errPy
-		}
-		b.WriteRune(r)
-	default:
-		// Python keeps unknown escapes verbatim.
-		b.WriteByte('\\')
-		b.WriteByte(e)
-	}
-	return nil
+	return "", "", false
 }
