@@ -78,31 +78,26 @@ const (
 // reference); nullKey reports the first null met, for the message when
 // nothing else is found.
 func (c *columns) find(r *jsonRecord, f int) (raw json.RawMessage, key, nullKey string) {
-	for _, scope := range []string{"", scopeVars, scopeDefaults} {
-		var m map[string]json.RawMessage
-		switch scope {
-		case "":
-			m = r.obj
-		case scopeVars:
-			m = r.varsObj()
-		case scopeDefaults:
-			m = r.defaults
-		}
-		if m == nil {
+	scopes := [...]struct {
+		prefix string
+		m      map[string]json.RawMessage
+	}{{"", r.obj}, {scopeVars, r.varsObj()}, {scopeDefaults, r.defaults}}
+	for _, scope := range scopes {
+		if scope.m == nil {
 			continue
 		}
 		for _, name := range c.names[f] {
-			v, ok := lookupKey(m, name)
+			v, ok := lookupKey(scope.m, name)
 			if !ok {
 				continue
 			}
 			if isNull(v) {
 				if nullKey == "" {
-					nullKey = scope + name
+					nullKey = scope.prefix + name
 				}
 				continue
 			}
-			return v, scope + name, ""
+			return v, scope.prefix + name, ""
 		}
 	}
 	return nil, "", nullKey

@@ -326,37 +326,29 @@ func (y *yamlDoc) pairs(n *yaml.Node, depth int) ([]yamlPair, error) {
 }
 
 // merge returns the entries a merge key's value brings: one mapping or a
-// list of them.
+// list of them; pairs keeps the first of a key.
 func (y *yamlDoc) merge(v *yaml.Node, depth int) ([]yamlPair, error) {
 	v, depth = resolveAlias(v, depth+1)
 	if depth > maxYAMLDepth {
 		return nil, fmt.Errorf("the merge at line %d nests more than %d levels deep", v.Line, maxYAMLDepth)
 	}
-	switch v.Kind {
-	case yaml.MappingNode:
-		return y.pairs(v, depth)
-	case yaml.SequenceNode:
-		var out []yamlPair
-		seen := map[string]bool{}
-		for _, item := range v.Content {
-			m, d := resolveAlias(item, depth)
-			if m.Kind != yaml.MappingNode {
-				return nil, fmt.Errorf("the merge key (<<) at line %d lists %s — it takes mappings", item.Line, yamlKind(m))
-			}
-			ps, err := y.pairs(m, d)
-			if err != nil {
-				return nil, err
-			}
-			for _, p := range ps {
-				if !seen[p.key] {
-					seen[p.key] = true
-					out = append(out, p)
-				}
-			}
-		}
-		return out, nil
+	items, wrong := []*yaml.Node{v}, "holds %s — it takes a mapping or a list of mappings"
+	if v.Kind == yaml.SequenceNode {
+		items, wrong = v.Content, "lists %s — it takes mappings"
 	}
-	return nil, fmt.Errorf("the merge key (<<) at line %d holds %s — it takes a mapping or a list of mappings", v.Line, yamlKind(v))
+	var out []yamlPair
+	for _, item := range items {
+		m, d := resolveAlias(item, depth)
+		if m.Kind != yaml.MappingNode {
+			return nil, fmt.Errorf("the merge key (<<) at line %d "+wrong, item.Line, yamlKind(m))
+		}
+		ps, err := y.pairs(m, d)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ps...)
+	}
+	return out, nil
 }
 
 // yamlKind names a node's kind as users know it.
