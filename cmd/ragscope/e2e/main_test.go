@@ -1,4 +1,8 @@
-package main
+// Package e2e holds ragscope's end-to-end tests: they build the binary once
+// and drive it as a user does, in a shell, over a socket, in tmux or over
+// ssh, against a fake judge. They skip under -short, so that the quick
+// check of a package stays quick; CI's go test -race ./... runs them all.
+package e2e
 
 import (
 	"bytes"
@@ -15,7 +19,18 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/prompts"
+)
+
+// The exit codes the binary's users rely on.
+const (
+	exitOK          = app.ExitOK
+	exitFatal       = app.ExitFatal
+	exitUsage       = app.ExitUsage
+	exitFailures    = app.ExitFailures
+	exitGate        = app.ExitGate
+	exitInterrupted = app.ExitInterrupted
 )
 
 // binary is the ragscope binary built once for the end-to-end tests.
@@ -34,7 +49,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "ragscope")
-	out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
+	out, err := exec.Command("go", "build", "-o", binary, "..").CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "building ragscope: %v\n%s", err, out)
 		os.Exit(1)
@@ -47,7 +62,7 @@ func TestMain(m *testing.M) {
 // repoFile is a path relative to the repository root.
 func repoFile(p string) string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", p)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", p)
 }
 
 type result struct {

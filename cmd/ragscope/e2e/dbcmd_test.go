@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -237,6 +237,7 @@ func damagedDBs() []damagedDB {
 // No command crashes on a damaged database: each exits 1 with a message
 // naming the file and what to do.
 func TestDamagedDatabaseCommands(t *testing.T) {
+	needBinary(t)
 	for _, d := range damagedDBs() {
 		t.Run(d.name, func(t *testing.T) {
 			p := d.make(t)
