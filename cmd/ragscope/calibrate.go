@@ -14,7 +14,6 @@ import (
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/estimate"
@@ -30,24 +29,11 @@ import (
 // one run would build from the same flags, settings file and environment.
 var calibrateGroups = []flagGroup{
 	{"calibration", []string{"datasets", "judge", "limit", "yes"}},
-	{"judge (--judge llm)", judgeFlagsOf(append(slices.Clone(runFlagGroups[0].flags), runFlagGroups[1].flags...), "judge", "metrics", "strictness", "ac-weights", "fc-mode", "ns-mode", "no-n", "offline")},
+	{"judge (--judge llm)", slices.DeleteFunc(append(slices.Clone(runFlagGroups[0].flags), runFlagGroups[1].flags...), func(f string) bool {
+		return slices.Contains([]string{"judge", "metrics", "strictness", "ac-weights", "fc-mode", "ns-mode", "no-n", "offline"}, f)
+	})},
 	{"cache & store", []string{"db", "no-cache", "cache-only"}},
 	{"cost", []string{"prices", "config"}},
-}
-
-// judgeFlagsOf is flags without the names dropped.
-func judgeFlagsOf(flags []string, drop ...string) []string {
-	var out []string
-	for _, f := range flags {
-		keep := true
-		for _, d := range drop {
-			keep = keep && f != d
-		}
-		if keep {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // calibrateFlags are calibrate's own flags beside run's.
@@ -139,15 +125,7 @@ ragscope calibrate --judge llm --limit 20 --base-url http://localhost:11434/v1 -
 	fs.StringVar(&f.judge, "judge", "offline", "the judge to calibrate: offline (the lexical judge) or llm (the judge of run's flags)")
 	fs.IntVar(&f.limit, "limit", 0, "judge the first N pairs of each set (0: all); the same pairs every time, so a repeated or larger calibration reuses the cache")
 	fs.BoolVar(&f.yes, "yes", false, "with --judge llm: start without asking after the estimate (needed without a terminal)")
-	all := pflag.NewFlagSet("run", pflag.ContinueOnError)
-	addRunFlags(&f.runFlags, all)
-	for _, g := range calibrateGroups[1:] {
-		for _, name := range g.flags {
-			if fl := all.Lookup(name); fl != nil {
-				fs.AddFlag(fl)
-			}
-		}
-	}
+	addRunFlagsOf(&f.runFlags, fs, calibrateGroups[1:])
 	_ = cmd.RegisterFlagCompletionFunc("judge", cobra.FixedCompletions([]string{"offline", "llm"}, cobra.ShellCompDirectiveNoFileComp))
 	registerRunCompletions(cmd)
 	setGroupedHelp(cmd, calibrateGroups)

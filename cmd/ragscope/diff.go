@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -49,7 +50,8 @@ func diffRuns(cmd *cobra.Command, dbPath string, asJSON bool, pos []string, stdo
 	} else if differ := judgeDifferences(infoA.Judge, infoB.Judge); len(differ) > 0 {
 		fmt.Fprintf(stderr, "ragscope diff: warning: the runs used different judges (%s); a change may be the judge's, not the data's\n", strings.Join(differ, "; "))
 	}
-	metrics := commonMetrics(infoA.Metrics, infoB.Metrics)
+	// The metrics both runs scored, in run B's order.
+	metrics := slices.DeleteFunc(slices.Clone(infoB.Metrics), func(m eval.Metric) bool { return !slices.Contains(infoA.Metrics, m) })
 	// By id, else by content, as a run is matched with its --baseline:
 	// runs of the same data pair exactly as by index, and runs of edited
 	// or reordered data pair the same samples rather than the same places.
@@ -98,18 +100,4 @@ func orNone(s string) string {
 		return "(none)"
 	}
 	return s
-}
-
-func commonMetrics(a, b []eval.Metric) []eval.Metric {
-	in := map[eval.Metric]bool{}
-	for _, m := range a {
-		in[m] = true
-	}
-	var out []eval.Metric
-	for _, m := range b {
-		if in[m] {
-			out = append(out, m)
-		}
-	}
-	return out
 }

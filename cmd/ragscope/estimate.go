@@ -8,7 +8,6 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/ragscope/ragscope/internal/app"
 )
@@ -72,15 +71,7 @@ ragscope estimate --resume latest`,
 	fs.SortFlags = false
 	// The flags are run's own, registered by run's code: an estimate of
 	// other settings than the run's would be an estimate of another run.
-	all := pflag.NewFlagSet("run", pflag.ContinueOnError)
-	addRunFlags(&f, all)
-	for _, g := range estimateGroups {
-		for _, name := range g.flags {
-			if fl := all.Lookup(name); fl != nil {
-				fs.AddFlag(fl)
-			}
-		}
-	}
+	addRunFlagsOf(&f, fs, estimateGroups)
 	fs.BoolVar(&asJSON, "json", false, "print the estimate as one JSON object")
 	registerRunCompletions(cmd)
 	setGroupedHelp(cmd, estimateGroups)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -93,21 +94,13 @@ func writeFlagGroups(w io.Writer, st flagStyles, groups []flagGroup, listed []*p
 		byName[f.Name] = f
 		keyWidth = max(keyWidth, len(flagName(f)))
 	}
-	sections := make([]flagGroup, 0, len(groups)+1)
-	grouped := map[string]bool{}
-	for _, g := range groups {
-		sections = append(sections, g)
-		for _, name := range g.flags {
-			grouped[name] = true
-		}
-	}
 	rest := flagGroup{title: "flags"}
 	for _, f := range listed {
-		if !grouped[f.Name] {
+		if !slices.ContainsFunc(groups, func(g flagGroup) bool { return slices.Contains(g.flags, f.Name) }) {
 			rest.flags = append(rest.flags, f.Name)
 		}
 	}
-	sections = append(sections, rest)
+	sections := append(slices.Clone(groups), rest)
 
 	const indent, gap = 4, 3
 	descWidth := max(helpWidth()-indent-keyWidth-gap, 30)

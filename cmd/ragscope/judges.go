@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/signal"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -73,11 +74,7 @@ func profileOf(fs *pflag.FlagSet, raw map[string]any, path string) (name string,
 	}
 	prof, ok := profiles[name]
 	if !ok {
-		names := make([]string, 0, len(profiles))
-		for n := range profiles {
-			names = append(names, n)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(profiles))
 		if len(names) == 0 {
 			return "", nil, fmt.Errorf("judge %q: %s has no \"judges\"; add one with ragscope judge add %s --base-url URL --model MODEL", name, path, name)
 		}
@@ -102,7 +99,7 @@ func judgeProfiles(raw map[string]any, path string) (map[string]map[string]any, 
 			return nil, fmt.Errorf("settings %s: judges.%s must be an object of judge settings", path, name)
 		}
 		for k := range p {
-			if k != apiKeyEnv && !contains(judgeKeys, k) {
+			if k != apiKeyEnv && !slices.Contains(judgeKeys, k) {
 				if k == "api_key" {
 					return nil, fmt.Errorf("settings %s: judges.%s: the key is not read from a file; name its environment variable with %q", path, name, apiKeyEnv)
 				}
@@ -114,24 +111,10 @@ func judgeProfiles(raw map[string]any, path string) (map[string]map[string]any, 
 	return out, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // applyProfile sets the flags of fs that the command line left unset from
 // the chosen profile; given are the flags given on the command line.
 func applyProfile(fs *pflag.FlagSet, name string, prof map[string]any, given map[string]bool, path string) error {
-	keys := make([]string, 0, len(prof))
-	for k := range prof {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(prof)) {
 		if k == apiKeyEnv {
 			env, _ := prof[k].(string)
 			if env == "" {
@@ -228,7 +211,7 @@ DEEPSEEK_API_KEY=sk-... ragscope judge add deepseek --base-url https://api.deeps
 			prof := map[string]any{}
 			cmd.Flags().Visit(func(fl *pflag.Flag) {
 				for k, flag := range settingFlags {
-					if flag == fl.Name && contains(judgeKeys, k) {
+					if flag == fl.Name && slices.Contains(judgeKeys, k) {
 						prof[k] = fl.Value.String()
 					}
 				}
@@ -276,12 +259,7 @@ func (c *cli) judgeListCommand() *cobra.Command {
 				return exitOK
 			}
 			def, _ := raw["judge"].(string)
-			names := make([]string, 0, len(profiles))
-			for n := range profiles {
-				names = append(names, n)
-			}
-			sort.Strings(names)
-			for _, n := range names {
+			for _, n := range slices.Sorted(maps.Keys(profiles)) {
 				mark := " "
 				if n == def {
 					mark = "*"

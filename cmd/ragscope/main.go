@@ -129,13 +129,9 @@ ragscope diff RUN_A latest`,
 // nor a file.
 func (c *cli) rootRun(cmd *cobra.Command, args []string) int {
 	if len(args) == 0 {
-		fmt.Fprintln(c.stderr, "ragscope: give a DATASET to evaluate or a command")
-		fmt.Fprintln(c.stderr, "see 'ragscope --help'")
-		return exitUsage
+		return usageHint(c.stderr, cmd, "give a DATASET to evaluate or a command")
 	}
-	fmt.Fprintf(c.stderr, "ragscope: unknown command or file %q\n", args[0])
-	fmt.Fprintln(c.stderr, "see 'ragscope --help'")
-	return exitUsage
+	return usageHint(c.stderr, cmd, "unknown command or file %q", args[0])
 }
 
 // helpCommand is `ragscope help [command]`.
@@ -181,14 +177,12 @@ func (c *cli) helpCommand() *cobra.Command {
 // unset.
 func (c *cli) action(body func(cmd *cobra.Command, args []string) int) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
-		if cmd.Annotations[annotationNoSettings] != "" {
-			c.code = body(cmd, args)
-			return nil
-		}
-		if err := loadSettings(cmd.Flags()); err != nil {
-			fmt.Fprintln(c.stderr, "ragscope:", errText(err))
-			c.code = exitUsage
-			return nil
+		if cmd.Annotations[annotationNoSettings] == "" {
+			if err := loadSettings(cmd.Flags()); err != nil {
+				fmt.Fprintln(c.stderr, "ragscope:", errText(err))
+				c.code = exitUsage
+				return nil
+			}
 		}
 		c.code = body(cmd, args)
 		return nil

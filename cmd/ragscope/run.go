@@ -109,6 +109,21 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	noteEnv(fs)
 }
 
+// addRunFlagsOf defines on fs those of run's flags that groups name,
+// with run's own definitions: a command that shares run's settings reads
+// and defaults them as run does.
+func addRunFlagsOf(f *runFlags, fs *pflag.FlagSet, groups []flagGroup) {
+	all := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	addRunFlags(f, all)
+	for _, g := range groups {
+		for _, name := range g.flags {
+			if fl := all.Lookup(name); fl != nil {
+				fs.AddFlag(fl)
+			}
+		}
+	}
+}
+
 // runFlagGroups are the headings of run's and check's flags in their help.
 var runFlagGroups = []flagGroup{
 	{"judge", []string{"judge", "base-url", "api-key", "model", "embedding-model", "reasoning", "metrics", "lang", "offline"}},
