@@ -50,32 +50,6 @@ type calibrateFlags struct {
 // unnoticed); an LLM judge is shown beside what the RAGAS paper published.
 func (c *cli) calibrateCommand() *cobra.Command {
 	var f calibrateFlags
-	var sets strings.Builder
-	for _, set := range calibrate.Sets {
-		if set.LoadAnswers != nil {
-			fmt.Fprintf(&sets, "\n  %-45s offline, per answer: balanced accuracy and ROC-AUC, no target", set.Path)
-			continue
-		}
-		var rows []string
-		for _, r := range set.Rows {
-			switch {
-			case r.Read:
-				rows = append(rows, fmt.Sprintf("%s read (no target)", r.Construction))
-			case r.Tuned:
-				rows = append(rows, fmt.Sprintf("%s tuned %.2f", r.Construction, set.Target))
-			default:
-				rows = append(rows, fmt.Sprintf("%s held out %.2f", r.Construction, set.Target))
-			}
-		}
-		pub := ""
-		if set.Published.Accuracy > 0 {
-			pub = fmt.Sprintf("; published %.2f (%s)", set.Published.Accuracy, set.Published.Judge)
-		}
-		if set.LLM {
-			pub += "; also --judge llm"
-		}
-		fmt.Fprintf(&sets, "\n  %-45s offline: %s%s", set.Path, strings.Join(rows, ", "), pub)
-	}
 	cmd := &cobra.Command{
 		Use:   "calibrate",
 		Short: "Measure the offline or the configured LLM judge on public labelled datasets",
@@ -87,7 +61,7 @@ func (c *cli) calibrateCommand() *cobra.Command {
 			"--judge llm: the judge run builds from the same flags, settings file and environment, on the first --limit pairs of each set. " +
 			"The estimate of its calls, tokens and cost is printed before anything is sent, and the run starts when you answer y (--yes: without asking; " +
 			"without a terminal and without --yes it is refused, exit 2). The calls go through the cache, so a repeated calibration is free, " +
-			"and the run is stored: `ragscope open RUN` shows each verdict. Exit 3 when some pairs could not be judged, 1 when the judge failed everything.\n" + sets.String(),
+			"and the run is stored: `ragscope open RUN` shows each verdict. Exit 3 when some pairs could not be judged, 1 when the judge failed everything.\n" + calibrate.DescribeSets(),
 		Example: `ragscope calibrate --datasets ../shared/datasets
 OPENAI_API_KEY=sk-... ragscope calibrate --judge llm --limit 20 --model gpt-4o-mini --datasets ../shared/datasets
 ragscope calibrate --judge llm --limit 20 --base-url http://localhost:11434/v1 --model qwen2.5:14b --yes`,
@@ -157,13 +131,7 @@ func calibrateOffline(dir string, limit int, lexicon string, stdout, stderr io.W
 	fmt.Fprintln(stdout, "accuracy: (wins + ties/2) / pairs; a pair with an answer without statements is lost. faithbench: balanced accuracy of the verdict \"every statement supported\" against worst-label Consistent/Benign, ROC-AUC of the score; no target.")
 	missed := rep.Missed()
 	for _, r := range missed {
-		why := fmt.Sprintf("below its target %.2f", r.Target)
-		if r.Target == 0 || r.Passed() {
-			why = fmt.Sprintf("below its previous figure %.3f", r.Previous)
-		} else if r.Previous > 0 && r.Accuracy < r.Previous-1e-9 {
-			why += fmt.Sprintf(" and its previous figure %.3f", r.Previous)
-		}
-		fmt.Fprintf(stderr, "ragscope calibrate: %s (%s): accuracy %.3f is %s\n", sanitize.Line(r.Dataset), r.Construction, r.Accuracy, why)
+		fmt.Fprintf(stderr, "ragscope calibrate: %s (%s): accuracy %.3f is %s\n", sanitize.Line(r.Dataset), r.Construction, r.Accuracy, r.Shortfall())
 	}
 	if len(missed) > 0 {
 		return exitFailures
@@ -248,7 +216,7 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 		return exitCode(err), nil
 	}
 	info := run.Info()
-	if err := writeCalibration(c.stdout, s.Judge.Info().Name, results); err != nil {
+	if err := calibrate.WriteLLMReport(c.stdout, s.Judge.Info().Name, results); err != nil {
 		return 0, err
 	}
 	fmt.Fprintf(c.stdout, "\nrun %s in %s: %d calls sent, %d cache hits, cost %s; each verdict: ragscope open %s\n",
@@ -266,73 +234,6 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 		return exitFailures, nil
 	}
 	return exitOK, nil
-}
-
-// writeCalibration is the LLM judge's table beside the published figures,
-// their sources, and the pairs it did not win.
-func writeCalibration(w io.Writer, judge string, results []app.CalibrationResult) error {
-	var b strings.Builder
-	b.WriteString("| judge | dataset | pairs | judged | accuracy | wins | ties | losses | no statements | failed | published |\n")
-	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
-	var sources []string
-	for _, r := range results {
-		acc := "n/a"
-		if r.Accuracy != nil {
-			acc = fmt.Sprintf("%.3f", *r.Accuracy)
-		}
-		pairs := fmt.Sprintf("%d", r.Pairs)
-		if r.Pairs < r.All {
-			pairs = fmt.Sprintf("%d of %d", r.Pairs, r.All)
-		}
-		pub := "not published"
-		if p := r.Published; p.Accuracy > 0 {
-			sources = append(sources, fmt.Sprintf("[%d] %s: %.2f, %s; %s. %s.", len(sources)+1, r.Set, p.Accuracy, p.Judge, p.Source, p.Note))
-			pub = fmt.Sprintf("%.2f (%s) [%d]", p.Accuracy, p.Judge, len(sources))
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %d | %d | %d | %d | %d | %s |\n", sanitize.Line(judge), r.Set, pairs, r.Judged(), acc, r.Wins, r.Ties, r.Losses, r.Undefined, r.Failed, pub)
-	}
-	b.WriteString("\naccuracy: (wins + ties/2) / pairs judged; a pair with an answer without statements is lost (no statements, among the losses), as offline; a pair that failed to score is left out.\n")
-	b.WriteString("published: figures of the RAGAS paper; \"not published\" where it has none for the set.\n")
-	for _, s := range sources {
-		b.WriteString(s + "\n")
-	}
-	const show = 10
-	for _, r := range results {
-		var notWon []app.PairScore
-		for _, p := range r.Scores {
-			if p.Outcome != app.PairWin {
-				notWon = append(notWon, p)
-			}
-		}
-		if len(notWon) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "\n%s: %d pairs not won\n", r.Set, len(notWon))
-		for i, p := range notWon {
-			if i == show {
-				fmt.Fprintf(&b, "  ... and %d more\n", len(notWon)-show)
-				break
-			}
-			outcome := string(p.Outcome)
-			if p.Outcome == app.PairUndefined {
-				outcome = "lost (no statements)"
-			}
-			fmt.Fprintf(&b, "  #%d %s: faithful %s, unfaithful %s", p.Pair, outcome, scoreText(p.Faithful), scoreText(p.Unfaithful))
-			if p.Why != "" {
-				b.WriteString("; " + sanitize.Line(p.Why))
-			}
-			b.WriteString("\n")
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func scoreText(p *float64) string {
-	if p == nil {
-		return "-"
-	}
-	return fmt.Sprintf("%.2f", *p)
 }
 
 // isTerminal: r is a terminal a question can be asked on.

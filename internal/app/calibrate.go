@@ -43,54 +43,11 @@ func CalibrationData(name string, sets []calibrate.LoadedSet) *dataset.Loaded {
 	return l
 }
 
-// PairOutcome is how the judge ranked one pair.
-type PairOutcome string
-
-const (
-	PairWin  PairOutcome = "win"  // the faithful answer scored higher
-	PairTie  PairOutcome = "tie"  // the same score: half a win
-	PairLoss PairOutcome = "loss" // the unfaithful answer scored higher
-	// PairUndefined: an answer had no statements (no_statements); a loss,
-	// as the offline calibration counts it: the judge could not tell the
-	// answers apart, and a tie would credit it half a pair for that.
-	PairUndefined PairOutcome = "undefined"
-	// PairFailed: a side failed to score (judge_error, parse_error,
-	// cache_miss, cancelled); left out of the accuracy, and said.
-	PairFailed PairOutcome = "failed"
-)
-
-// PairScore is one pair's outcome, with both sides' faithfulness (nil
-// when a side has none) and, when it failed, why.
-type PairScore struct {
-	Pair                 int // 1-based, as in the sample ids
-	Outcome              PairOutcome
-	Faithful, Unfaithful *float64
-	Why                  string
-}
-
-// CalibrationResult is a judge's pairwise accuracy on one set.
-type CalibrationResult struct {
-	Set       string
-	Published calibrate.Published
-	Pairs     int // pairs of the set evaluated (after --limit)
-	All       int // pairs in the set's file
-	// Undefined counts, among the losses, the pairs where an answer had
-	// no statements.
-	Wins, Ties, Losses, Undefined, Failed int
-	// Accuracy is (wins + ties/2) / the pairs judged (not failed); nil
-	// when none was.
-	Accuracy *float64
-	Scores   []PairScore
-}
-
-// Judged is the number of pairs the accuracy is over.
-func (r CalibrationResult) Judged() int { return r.Pairs - r.Failed }
-
 // Calibrate runs the session over the calibration dataset built from sets
 // (CalibrationData, set as Config.Preloaded) and reads each pair's
 // outcome. A judge that fails everything stops the run: the error says why
 // (the endpoint, the key), and no accuracy is made of it.
-func (s *Session) Calibrate(ctx context.Context, sets []calibrate.LoadedSet) ([]CalibrationResult, *Run, error) {
+func (s *Session) Calibrate(ctx context.Context, sets []calibrate.LoadedSet) ([]calibrate.LLMResult, *Run, error) {
 	run, err := s.Start(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -118,19 +75,19 @@ func (s *Session) Calibrate(ctx context.Context, sets []calibrate.LoadedSet) ([]
 		}
 		return nil, run, fmt.Errorf("the calibration stopped: %s; no accuracy is given for a judge that could not judge (fix it, check it with `ragscope check` and the same flags, then calibrate again: what was judged is cached)", msg)
 	}
-	var out []CalibrationResult
+	var out []calibrate.LLMResult
 	next := 0
 	for _, ls := range sets {
-		r := CalibrationResult{Set: ls.Name, Published: ls.Published, Pairs: len(ls.Pairs), All: ls.All}
+		r := calibrate.LLMResult{Set: ls.Name, Published: ls.Published, Pairs: len(ls.Pairs), All: ls.All}
 		for k := range ls.Pairs {
 			g, b := got[next], got[next+1]
 			next += 2
-			ps := PairScore{Pair: k + 1, Faithful: g.score, Unfaithful: b.score}
+			ps := calibrate.PairScore{Pair: k + 1, Faithful: g.score, Unfaithful: b.score}
 			switch {
 			case g.st == "" || b.st == "":
-				ps.Outcome, ps.Why = PairFailed, "not evaluated: the run ended before this pair"
+				ps.Outcome, ps.Why = calibrate.PairFailed, "not evaluated: the run ended before this pair"
 			case g.st.Failed() || b.st.Failed():
-				ps.Outcome = PairFailed
+				ps.Outcome = calibrate.PairFailed
 				for _, x := range []struct {
 					name string
 					s    side
@@ -143,30 +100,30 @@ func (s *Session) Calibrate(ctx context.Context, sets []calibrate.LoadedSet) ([]
 					}
 				}
 			case g.st != eval.StatusOK || b.st != eval.StatusOK || g.score == nil || b.score == nil:
-				ps.Outcome = PairUndefined
+				ps.Outcome = calibrate.PairUndefined
 				if g.st != eval.StatusOK {
 					ps.Why = "faithful answer: " + string(g.st)
 				} else {
 					ps.Why = "unfaithful answer: " + string(b.st)
 				}
 			case *g.score > *b.score:
-				ps.Outcome = PairWin
+				ps.Outcome = calibrate.PairWin
 			case *g.score == *b.score:
-				ps.Outcome = PairTie
+				ps.Outcome = calibrate.PairTie
 			default:
-				ps.Outcome = PairLoss
+				ps.Outcome = calibrate.PairLoss
 			}
 			switch ps.Outcome {
-			case PairWin:
+			case calibrate.PairWin:
 				r.Wins++
-			case PairTie:
+			case calibrate.PairTie:
 				r.Ties++
-			case PairUndefined:
+			case calibrate.PairUndefined:
 				r.Undefined++
 				r.Losses++
-			case PairLoss:
+			case calibrate.PairLoss:
 				r.Losses++
-			case PairFailed:
+			case calibrate.PairFailed:
 				r.Failed++
 			}
 			r.Scores = append(r.Scores, ps)
