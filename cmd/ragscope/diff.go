@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -37,11 +39,16 @@ func diffRuns(cmd *cobra.Command, dbPath string, asJSON bool, pos []string, stdo
 	if len(pos) != 2 {
 		return usageHint(stderr, cmd, "give two runs, RUN_A RUN_B (ids, unique prefixes or latest); see 'ragscope runs'")
 	}
-	infos, runs, err := storedRuns(dbPath, pos...)
+	st, err := app.Open(dbPath, app.OpenOptions{Mode: app.Read})
 	if err != nil {
 		return failed(stderr, "ragscope diff", err)
 	}
-	infoA, infoB, a, b := infos[0], infos[1], runs[0], runs[1]
+	defer st.Close()
+	infoA, a, errA := st.Run(pos[0])
+	infoB, b, errB := st.Run(pos[1])
+	if err := cmp.Or(errA, errB); err != nil {
+		return failed(stderr, "ragscope diff", refError(err))
+	}
 	if infoA.DatasetHash != "" && infoB.DatasetHash != "" && infoA.DatasetHash != infoB.DatasetHash {
 		fmt.Fprintf(stderr, "ragscope diff: warning: the runs evaluated different data (%s, %s); samples are matched by id, else by content\n", sanitize.Line(infoA.Dataset), sanitize.Line(infoB.Dataset))
 	}

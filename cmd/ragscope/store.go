@@ -29,24 +29,6 @@ import (
 // and bidi controls shown as escapes.
 func errText(err error) string { return sanitize.Line(err.Error()) }
 
-// storedRuns loads the runs named by refs (ids, unique prefixes or latest)
-// through whoever holds the database.
-func storedRuns(dbPath string, refs ...string) ([]eval.RunInfo, [][]*eval.Result, error) {
-	st, err := app.Open(dbPath, app.OpenOptions{Mode: app.Read})
-	if err != nil {
-		return nil, nil, err
-	}
-	defer st.Close()
-	infos := make([]eval.RunInfo, len(refs))
-	results := make([][]*eval.Result, len(refs))
-	for i, ref := range refs {
-		if infos[i], results[i], err = st.Run(ref); err != nil {
-			return nil, nil, refError(err)
-		}
-	}
-	return infos, results, nil
-}
-
 // refError is the error of resolving a run reference: the user's (exit 2),
 // unless the file is damaged (exit 1).
 func refError(err error) error {
