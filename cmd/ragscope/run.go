@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -20,7 +18,6 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/app"
-	"github.com/ragscope/ragscope/internal/holder"
 )
 
 // runFlags are the flags of `ragscope run`: the run's settings and what
@@ -264,9 +261,7 @@ func logTarget(f *runFlags, stderr io.Writer) io.Writer {
 	return nil
 }
 
-// detach submits the run to the server holding the database: the server
-// reads the dataset and makes the judge calls with the key sent along, which
-// it keeps in memory for that run only.
+// detach submits the run to the server holding the database.
 func detach(f *runFlags, stdout, stderr io.Writer) (int, error) {
 	if f.headless {
 		return 0, errorf("--detach and --headless contradict each other: a detached run has no terminal either way; its report is written to --out by the server")
@@ -274,47 +269,12 @@ func detach(f *runFlags, stdout, stderr io.Writer) (int, error) {
 	if f.ConfirmOver > 0 {
 		return 0, errorf("--confirm-over needs the run to start here, with or without --headless; check a detached run's cost first with ragscope estimate")
 	}
-	if f.Dataset == "" {
-		return 0, errorf("--detach needs a DATASET")
-	}
-	if _, err := eval.ParseMetrics(f.Metrics); err != nil {
-		return 0, usageError{Err: err}
-	}
-	if _, err := os.Stat(f.Dataset); err != nil {
-		return 0, errorf("%v", err)
-	}
-	dbPath, err := app.DBPath(f.DB)
-	if err != nil {
-		return 0, err
-	}
-	sock, err := holder.SocketPath(dbPath)
-	if err != nil {
-		return 0, err
-	}
-	cl, err := holder.Dial(sock, 5*time.Second)
-	if errors.Is(err, holder.ErrNoHolder) {
-		return 0, fmt.Errorf("no ragscope serve holds %s: start one with `ragscope serve --db %s` (see docs/store.md), or run without --detach", dbPath, dbPath)
-	}
-	if err != nil {
-		return 0, err
-	}
-	defer cl.Close()
-	wd, err := os.Getwd()
-	if err != nil {
-		return 0, err
-	}
-	cfg := f.Config
-	cfg.Absolute(wd)
-	raw, err := json.Marshal(cfg) // without the key: Config never serialises it
-	if err != nil {
-		return 0, err
-	}
-	id, err := cl.Submit(holder.SubmitRequest{Config: raw, APIKey: f.APIKey, Dir: wd})
+	id, pid, err := app.Submit(f.Config)
 	if err != nil {
 		return 0, err
 	}
 	fmt.Fprintln(stdout, id)
-	fmt.Fprintf(stderr, "ragscope: run %s submitted to the server (pid %d); watch it with: ragscope attach %s\n", id, cl.Hello().PID, id)
+	fmt.Fprintf(stderr, "ragscope: run %s submitted to the server (pid %d); watch it with: ragscope attach %s\n", id, pid, id)
 	return exitOK, nil
 }
 
