@@ -312,36 +312,24 @@ func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, std
 		return fail(err)
 	}
 
-	type target struct {
-		info    eval.RunInfo
-		results int
-	}
-	var targets []target
-	seen := map[string]bool{}
+	// The runs to delete, each once, and how many results each has.
+	var ids []string
+	var infos []eval.RunInfo
+	var counts []int
 	add := func(ref string) error {
 		info, rs, err := db.Run(ref)
-		if err != nil {
+		if err != nil || slices.Contains(ids, info.ID) {
 			return refError(err)
 		}
-		if seen[info.ID] {
-			return nil
-		}
-		seen[info.ID] = true
+		ids, infos = append(ids, info.ID), append(infos, info)
 		n := 0
 		for _, r := range rs {
 			if r != nil {
 				n++
 			}
 		}
-		targets = append(targets, target{info, n})
+		counts = append(counts, n)
 		return nil
-	}
-	ids := func() []string {
-		ids := make([]string, len(targets))
-		for i, t := range targets {
-			ids[i] = t.info.ID
-		}
-		return ids
 	}
 	if sub == "delete" {
 		for _, ref := range pos {
@@ -349,7 +337,7 @@ func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, std
 				return fail(err)
 			}
 		}
-		if err := holder.RefuseLive(live, ids()); err != nil {
+		if err := holder.RefuseLive(live, ids); err != nil {
 			return fail(fmt.Errorf("%v; nothing was deleted", err))
 		}
 	} else {
@@ -371,7 +359,7 @@ func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, std
 			}
 		}
 	}
-	if len(targets) == 0 {
+	if len(ids) == 0 {
 		fmt.Fprintf(stdout, "no runs to delete in %s\n", sanitize.Line(db.Path()))
 		return exitOK
 	}
@@ -381,16 +369,16 @@ func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, std
 		verb = "would delete"
 	}
 	results := 0
-	for _, t := range targets {
-		results += t.results
-		fmt.Fprintf(stdout, "%s run %s  started %s  %s\n", verb, sanitize.Line(t.info.ID),
-			t.info.StartedAt.Local().Format("2006-01-02 15:04:05"), countOf(t.results, "result"))
+	for i, info := range infos {
+		results += counts[i]
+		fmt.Fprintf(stdout, "%s run %s  started %s  %s\n", verb, sanitize.Line(info.ID),
+			info.StartedAt.Local().Format("2006-01-02 15:04:05"), countOf(counts[i], "result"))
 	}
 	if o.dryRun {
-		fmt.Fprintf(stdout, "would delete %s and %s from %s (dry run: nothing was deleted)\n", countOf(len(targets), "run"), countOf(results, "result"), sanitize.Line(db.Path()))
+		fmt.Fprintf(stdout, "would delete %s and %s from %s (dry run: nothing was deleted)\n", countOf(len(ids), "run"), countOf(results, "result"), sanitize.Line(db.Path()))
 		return exitOK
 	}
-	nRuns, nResults, err := db.DeleteRuns(ids())
+	nRuns, nResults, err := db.DeleteRuns(ids)
 	if err != nil {
 		return fail(err)
 	}
