@@ -61,7 +61,8 @@ func TestVersionText(t *testing.T) {
 
 // --version and -v print versionText of the build information.
 func TestVersionFlag(t *testing.T) {
-	want := versionText(readBuildInfo()) + "\n"
+	info, _ := debug.ReadBuildInfo()
+	want := versionText(info) + "\n"
 	for _, flag := range []string{"--version", "-v"} {
 		r := runInProcess(flag)
 		if r.code != exitOK || r.stdout != want || r.stderr != "" {

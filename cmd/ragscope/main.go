@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -63,8 +64,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	info, _ := debug.ReadBuildInfo()
 	err := fang.Execute(context.Background(), root,
-		fang.WithVersion(versionText(readBuildInfo())),
+		fang.WithVersion(versionText(info)),
 		fang.WithErrorHandler(c.reportError),
 		// Our own man command writes where the command's output goes.
 		fang.WithoutManpage())

@@ -9,11 +9,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func readBuildInfo() *debug.BuildInfo {
-	info, _ := debug.ReadBuildInfo()
-	return info
-}
-
 // versionText is what --version prints: the module version ("(devel)"
 // when built without one), the commit and whether the tree had
 // uncommitted changes, and the Go that built it.
