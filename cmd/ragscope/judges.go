@@ -209,13 +209,11 @@ DEEPSEEK_API_KEY=sk-... ragscope judge add deepseek --base-url https://api.deeps
 				return code
 			}
 			prof := map[string]any{}
-			cmd.Flags().Visit(func(fl *pflag.Flag) {
-				for k, flag := range settingFlags {
-					if flag == fl.Name && slices.Contains(judgeKeys, k) {
-						prof[k] = fl.Value.String()
-					}
+			for _, k := range judgeKeys {
+				if fl := cmd.Flags().Lookup(settingFlags[k]); fl != nil && fl.Changed {
+					prof[k] = fl.Value.String()
 				}
-			})
+			}
 			if keyEnv != "" {
 				prof[apiKeyEnv] = keyEnv
 			}

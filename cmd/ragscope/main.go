@@ -264,12 +264,8 @@ func isCommand(root *cobra.Command, name string) bool {
 	if name == cobra.ShellCompRequestCmd || name == cobra.ShellCompNoDescRequestCmd {
 		return true
 	}
-	for _, sub := range root.Commands() {
-		if sub.Name() == name || sub.HasAlias(name) {
-			return true
-		}
-	}
-	return false
+	sub, _, err := root.Find([]string{name})
+	return err == nil && sub != root
 }
 
 func fileExists(p string) bool {
