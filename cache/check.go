@@ -13,6 +13,8 @@ import (
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 
+	"github.com/ragscope/ragscope/cache/internal/boltfile"
+
 	"github.com/ragscope/ragscope/eval"
 )
 
@@ -66,16 +68,16 @@ func (r Report) Of(kind string) KindCheck {
 
 func (r *Report) problem(format string, args ...any) {
 	r.ProblemCount++
-	if len(r.Problems) < maxProblems {
+	if len(r.Problems) < boltfile.MaxProblems {
 		r.Problems = append(r.Problems, fmt.Sprintf(format, args...))
 	}
 }
 
-func (r *Report) addProblems(ps *problems) {
-	for _, p := range ps.list {
+func (r *Report) addProblems(ps *boltfile.Problems) {
+	for _, p := range ps.List {
 		r.problem("%s", p)
 	}
-	r.ProblemCount += ps.n - len(ps.list)
+	r.ProblemCount += ps.N - len(ps.List)
 }
 
 var checkKinds = []string{KindRuns, KindResults, KindChat, KindEmbedding, KindLabels}
@@ -97,14 +99,14 @@ func Check(path string) (Report, error) {
 		return rep, err
 	}
 	defer f.Close()
-	defer m.unmap()
-	rep.FileSize = int64(len(m.data))
+	defer m.Unmap()
+	rep.FileSize = int64(len(m.Data))
 	structural := 0
 	err = guard(path, func() error {
-		structural = checkFile(&rep, m.data)
+		structural = checkFile(&rep, m.Data)
 		if structural > 0 && !rep.NotDatabase {
 			s := newSalvager()
-			s.collect(m.data)
+			s.collect(m.Data)
 			var sr SalvageReport
 			s.finish(&sr)
 			rep.Salvageable = sr.Kinds
@@ -124,7 +126,7 @@ func Check(path string) (Report, error) {
 
 // openForReading opens path read-only under a shared lock (no writer can
 // hold it meanwhile) and maps it.
-func openForReading(path string) (*os.File, *mapped, error) {
+func openForReading(path string) (*os.File, *boltfile.Mapped, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		if isNotExist(err) {
@@ -132,7 +134,7 @@ func openForReading(path string) (*os.File, *mapped, error) {
 		}
 		return nil, nil, fmt.Errorf("database %s: %w", path, err)
 	}
-	if err := lockFile(f, false, defaultTimeout); err != nil {
+	if err := boltfile.Lock(f, false, defaultTimeout); err != nil {
 		_ = f.Close()
 		if errors.Is(err, bolterrors.ErrTimeout) {
 			return nil, nil, fmt.Errorf("database %s is in use by another process that writes to it (waited %s); stop it first: %w", path, defaultTimeout, ErrInUse)
@@ -148,7 +150,7 @@ func openForReading(path string) (*os.File, *mapped, error) {
 		_ = f.Close()
 		return nil, nil, fmt.Errorf("%s is a directory, not a database file", path)
 	}
-	m, err := mapFile(f, fi.Size())
+	m, err := boltfile.Map(f, fi.Size())
 	if err != nil {
 		_ = f.Close()
 		return nil, nil, fmt.Errorf("database %s: %w", path, err)
@@ -164,30 +166,30 @@ func checkFile(rep *Report, data []byte) int {
 		rep.problem("the file is empty (0 bytes): not a ragscope database; remove it or pass another --db FILE")
 		return 1
 	}
-	bf := readMetas(data)
-	if bf.cur < 0 {
-		if looksLikeBolt(data) {
-			rep.problem("both header (meta) pages are unreadable (%v), but pages further in look like a bbolt database's: `ragscope db salvage` may recover data", bf.metas[0].err)
+	bf := boltfile.Read(data)
+	if bf.Cur < 0 {
+		if boltfile.LooksLikeBolt(data) {
+			rep.problem("both header (meta) pages are unreadable (%v), but pages further in look like a bbolt database's: `ragscope db salvage` may recover data", bf.Metas[0].Err)
 		} else {
 			rep.NotDatabase = true
-			rep.problem("not a bbolt database (%v): not a ragscope database", bf.metas[0].err)
+			rep.problem("not a bbolt database (%v): not a ragscope database", bf.Metas[0].Err)
 		}
 		return 1
 	}
-	cur := bf.meta()
-	rep.PageSize, rep.TxID = bf.pageSize, cur.txid
-	rep.DBSize = int64(cur.pgid) * int64(bf.pageSize)
-	other := 1 - bf.cur
-	if err := bf.metas[other].err; err != nil {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("meta page %d is invalid (%v); the other one (transaction %d) is in use, as after a commit cut short", other, err, cur.txid))
+	cur := bf.Meta()
+	rep.PageSize, rep.TxID = bf.PageSize, cur.Txid
+	rep.DBSize = int64(cur.Pgid) * int64(bf.PageSize)
+	other := 1 - bf.Cur
+	if err := bf.Metas[other].Err; err != nil {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("meta page %d is invalid (%v); the other one (transaction %d) is in use, as after a commit cut short", other, err, cur.Txid))
 	}
 
-	w := newWalker(bf)
+	w := boltfile.NewWalker(bf)
 	c := newCollector()
-	w.visit, w.enter = c.visit, c.enter
-	w.checkAll()
-	rep.addProblems(&w.ps)
-	structural := w.ps.n
+	w.Visit, w.Enter = c.visit, c.enter
+	w.CheckAll()
+	rep.addProblems(&w.Problems)
+	structural := w.Problems.N
 
 	top := c.buckets()
 	if len(top) > 0 && !c.seen["meta"] {
@@ -270,7 +272,7 @@ type collector struct {
 	ok, bad   map[string]int
 	seen      map[string]bool // top-level buckets that have been entered
 	order     []string
-	ps        problems
+	ps        boltfile.Problems
 	format    string
 	version   int
 	runs      map[string]bool
@@ -326,7 +328,7 @@ func (c *collector) visit(bucket string, k, v []byte) {
 
 func (c *collector) fail(kind string, k []byte, err error) {
 	c.bad[kind]++
-	c.ps.addf(kind, 0, "entry %s: %v", printableKey(k), err)
+	c.ps.Addf(kind, 0, "entry %s: %v", printableKey(k), err)
 }
 
 // orphanRuns lists run ids that have results but no record.

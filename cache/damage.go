@@ -12,6 +12,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/ragscope/ragscope/cache/internal/boltfile"
 )
 
 // ErrDamaged is wrapped by the error of any operation that found the
@@ -127,7 +129,6 @@ func guardedUpdate(path string, bdb *bolt.DB, fn func(*bolt.Tx) error) error {
 const (
 	emptyGrace = 2 * time.Second
 	emptyWait  = time.Second
-	lockRetry  = 20 * time.Millisecond
 )
 
 // openChecked is bbolt's OpenFile hook: it opens the file, locks it as
@@ -147,7 +148,7 @@ func openChecked(path string, readOnly bool, timeout time.Duration, name string,
 		if err != nil {
 			return nil, err
 		}
-		if err := lockFile(f, !readOnly, timeout-time.Since(start)); err != nil {
+		if err := boltfile.Lock(f, !readOnly, timeout-time.Since(start)); err != nil {
 			_ = f.Close()
 			return nil, err
 		}
@@ -162,7 +163,7 @@ func openChecked(path string, readOnly bool, timeout time.Duration, name string,
 			}
 			if time.Since(fi.ModTime()) < emptyGrace && time.Since(start) < emptyWait {
 				_ = f.Close() // let its creator lock it
-				time.Sleep(lockRetry)
+				time.Sleep(boltfile.LockRetry)
 				continue
 			}
 			_ = f.Close()
@@ -196,32 +197,32 @@ var walks atomic.Int64
 // DamageError for the first problem, or an error wrapping errNotDatabase
 // for a file that is not a bbolt database.
 func precheck(path string, f *os.File, size int64) (err error) {
-	m, err := mapFile(f, size)
+	m, err := boltfile.Map(f, size)
 	if err != nil {
 		return fmt.Errorf("database %s: %w", path, err)
 	}
-	defer m.unmap()
+	defer m.Unmap()
 	return guard(path, func() error {
-		bf := readMetas(m.data)
-		if bf.cur < 0 {
+		bf := boltfile.Read(m.Data)
+		if bf.Cur < 0 {
 			return notBoltError(path, bf)
 		}
-		if alreadyVerified(path, f, m.data) {
+		if alreadyVerified(path, f, m.Data) {
 			return nil
 		}
 		walks.Add(1)
-		w := newWalker(bf)
-		w.trim = func() { dontNeedBytes(m.data) }
-		w.checkAll()
-		if w.ps.n > 0 {
+		w := boltfile.NewWalker(bf)
+		w.Trim = func() { dontNeedBytes(m.Data) }
+		w.CheckAll()
+		if w.Problems.N > 0 {
 			forgetVerified(path)
-			reason := w.ps.list[0].String()
-			if w.ps.n > 1 {
-				reason += fmt.Sprintf("; %d problems in all", w.ps.n)
+			reason := w.Problems.List[0].String()
+			if w.Problems.N > 1 {
+				reason += fmt.Sprintf("; %d problems in all", w.Problems.N)
 			}
 			return &DamageError{Path: path, Reason: reason}
 		}
-		recordVerified(path, f, m.data, false)
+		recordVerified(path, f, m.Data, false)
 		return nil
 	})
 }
@@ -229,43 +230,12 @@ func precheck(path string, f *os.File, size int64) (err error) {
 // notBoltError: no valid meta page. When pages further in still look like
 // bbolt's, the file is a database whose header is damaged: then salvage
 // may get something back.
-func notBoltError(path string, bf *boltFile) error {
-	reason := bf.metas[0].err
-	if looksLikeBolt(bf.data) {
+func notBoltError(path string, bf *boltfile.File) error {
+	reason := bf.Metas[0].Err
+	if boltfile.LooksLikeBolt(bf.Data) {
 		return &DamageError{Path: path, Reason: fmt.Sprintf("both of its header (meta) pages are unreadable: %v", reason)}
 	}
 	return notDatabase(fmt.Sprintf("database %s is not a ragscope database or is corrupt (%v); move it aside or pass --db FILE to use another database", path, reason))
-}
-
-// looksLikeBolt says whether some of the first pages of data identify
-// themselves as bbolt pages of a common page size.
-func looksLikeBolt(data []byte) bool {
-	for _, ps := range candidatePageSizes() {
-		hits := 0
-		for id := 2; id < 66 && (id+1)*ps <= len(data); id++ {
-			off := id * ps
-			if ne.Uint64(data[off:]) == uint64(id) {
-				switch ne.Uint16(data[off+8:]) {
-				case flagBranch, flagLeaf, flagFreelist:
-					hits++
-				}
-			}
-		}
-		if hits >= 2 {
-			return true
-		}
-	}
-	return false
-}
-
-func candidatePageSizes() []int {
-	sizes := []int{os.Getpagesize()}
-	for _, s := range []int{4096, 8192, 16384, 65536, 1024, 2048, 32768} {
-		if s != sizes[0] {
-			sizes = append(sizes, s)
-		}
-	}
-	return sizes
 }
 
 // isNotExist reports a missing file, for callers that check before opening.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand"
@@ -17,8 +18,13 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/ragscope/ragscope/cache/internal/boltfile"
+
 	"github.com/ragscope/ragscope/eval"
 )
+
+// ne is the byte order of bbolt's pages.
+var ne = binary.NativeEndian
 
 // corpus is what makeCorpus wrote.
 type corpus struct {
@@ -125,16 +131,16 @@ func treePages(t *testing.T, path string) map[uint64]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bf := readMetas(data)
-	if bf.cur < 0 {
+	bf := boltfile.Read(data)
+	if bf.Cur < 0 {
 		t.Fatal("no meta")
 	}
 	out := map[uint64]string{}
-	w := newWalker(bf)
-	w.onPage = func(bucket string, id uint64) { out[id] = bucket }
-	w.walk()
-	if w.ps.n != 0 {
-		t.Fatalf("healthy file has problems: %v", w.ps.texts())
+	w := boltfile.NewWalker(bf)
+	w.OnPage = func(bucket string, id uint64) { out[id] = bucket }
+	w.Walk()
+	if w.Problems.N != 0 {
+		t.Fatalf("healthy file has problems: %v", w.Problems.Texts())
 	}
 	return out
 }
@@ -148,7 +154,7 @@ func survivingEntries(t *testing.T, cut int) map[string]int {
 	for id, bucket := range treePages(t, p) {
 		h := corpusBytes[id*4096:]
 		flags, count, overflow := ne.Uint16(h[8:]), int(ne.Uint16(h[10:])), uint64(ne.Uint32(h[12:]))
-		if flags&flagLeaf == 0 || (id+overflow+1)*4096 > uint64(cut) || strings.Contains(bucket, "/") || bucket == "" {
+		if flags&boltfile.FlagLeaf == 0 || (id+overflow+1)*4096 > uint64(cut) || strings.Contains(bucket, "/") || bucket == "" {
 			continue
 		}
 		out[bucket] += count
@@ -175,7 +181,7 @@ func pageOf(t *testing.T, path, bucket string, nth float64) uint64 {
 	}
 	var ids []uint64
 	for id, b := range treePages(t, path) {
-		if b == bucket && ne.Uint16(data[id*4096+8:])&flagLeaf != 0 {
+		if b == bucket && ne.Uint16(data[id*4096+8:])&boltfile.FlagLeaf != 0 {
 			ids = append(ids, id)
 		}
 	}
@@ -226,7 +232,7 @@ func damageCases() []damageCase {
 			pages := treePages(t, p)
 			branch := func(pid uint64) bool {
 				_, inTree := pages[pid]
-				return inTree && ne.Uint16(data[pid*4096+8:])&flagBranch != 0
+				return inTree && ne.Uint16(data[pid*4096+8:])&boltfile.FlagBranch != 0
 			}
 			var id uint64
 			for pid := range pages {

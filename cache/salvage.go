@@ -16,6 +16,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/ragscope/ragscope/cache/internal/boltfile"
+
 	"github.com/ragscope/ragscope/eval"
 )
 
@@ -105,14 +107,14 @@ func Salvage(src, dst string) (SalvageReport, error) {
 		return rep, err
 	}
 	defer f.Close()
-	defer m.unmap()
+	defer m.Unmap()
 
 	s := newSalvager()
-	if err := guard(src, func() error { s.collect(m.data); return nil }); err != nil {
+	if err := guard(src, func() error { s.collect(m.Data); return nil }); err != nil {
 		return rep, fmt.Errorf("salvage %s: reading the file failed (did it change meanwhile?): %w", src, err)
 	}
 	rep.Method, rep.BadPages = s.method, s.badPages
-	rep.Problems, rep.ProblemCount = s.ps.texts(), s.ps.n
+	rep.Problems, rep.ProblemCount = s.ps.Texts(), s.ps.N
 	if s.entries() == 0 {
 		why := "no run, result, cache entry or label could be read"
 		if s.foreign {
@@ -139,7 +141,7 @@ type salvager struct {
 	unreadable map[string]map[string]bool   // kind -> keys found damaged in the tree
 	runInfo    map[string]eval.RunInfo
 	results    map[string]map[int]bool // run id -> indexes found
-	ps         problems
+	ps         boltfile.Problems
 	badPages   int
 	method     string
 	foreign    bool
@@ -166,91 +168,40 @@ func (s *salvager) entries() int {
 
 // collect walks the tree, and scans the pages when the tree is damaged.
 func (s *salvager) collect(data []byte) {
-	bf := readMetas(data)
-	pageSize := bf.pageSize
-	if bf.cur >= 0 {
-		w := newWalker(bf)
-		w.visit = func(bucket string, k, v []byte) {
+	bf := boltfile.Read(data)
+	pageSize := bf.PageSize
+	if bf.Cur >= 0 {
+		w := boltfile.NewWalker(bf)
+		w.Visit = func(bucket string, k, v []byte) {
 			if bucket == "meta" && string(k) == metaFormatKey && string(v) != metaFormat {
 				s.foreign = true
 			}
 			s.offer(bucket, k, v, true)
 		}
-		w.enter = func(bucket string) {
+		w.Enter = func(bucket string) {
 			if !strings.Contains(bucket, "/") && !isOurBucket(bucket) {
 				s.foreign = true
 			}
 		}
-		if w.checkMeta() {
-			w.walk()
+		if w.CheckMeta() {
+			w.Walk()
 		}
-		s.ps, s.badPages = w.ps, w.badPages
-		if w.ps.n == 0 {
+		s.ps, s.badPages = w.Problems, w.BadPages
+		if w.Problems.N == 0 {
 			s.method = SalvageTree
 			return
 		}
 		s.method = SalvageTreeAndScan
 	} else {
 		s.method = SalvageScan
-		s.ps.addf("", 0, "no meta page could be read (%v)", bf.metas[0].err)
-		pageSize = guessPageSize(data)
+		s.ps.Addf("", 0, "no meta page could be read (%v)", bf.Metas[0].Err)
+		pageSize = boltfile.GuessPageSize(data)
 	}
-	s.scan(data, pageSize)
-}
-
-// guessPageSize picks the page size at which most of the file's pages
-// identify themselves.
-func guessPageSize(data []byte) int {
-	best, bestHits := os.Getpagesize(), 0
-	for _, ps := range candidatePageSizes() {
-		hits := 0
-		for off := 2 * ps; off+pageHeaderSize <= len(data); off += ps {
-			if ne.Uint64(data[off:]) == uint64(off/ps) {
-				hits++
-			}
-		}
-		if hits > bestHits {
-			best, bestHits = ps, hits
-		}
-	}
-	return best
-}
-
-// scan reads every page that identifies itself as a leaf page, whether the
-// tree still reaches it or not: pages cut off by a damaged branch, and
-// older copies of pages rewritten since (bbolt copies a page on write and
-// frees the old one), which may hold what the lost pages held.
-func (s *salvager) scan(data []byte, ps int) {
-	for off := 2 * ps; off+pageHeaderSize <= len(data); off += ps {
-		id := uint64(off / ps)
-		if ne.Uint64(data[off:]) != id || ne.Uint16(data[off+8:]) != flagLeaf {
-			continue
-		}
-		count := int(ne.Uint16(data[off+10:]))
-		end := off + (int(ne.Uint32(data[off+12:]))+1)*ps
-		if end > len(data) || end < off {
-			end = len(data)
-		}
-		elems, _ := leafElems(data[off:end], count) // the elements before a bad one
-		for _, e := range elems {
-			if e.flags&leafBucketFlag == 0 {
-				s.offer("", e.key, e.value, false)
-				continue
-			}
-			// A small bucket lives inline in its parent's leaf.
-			v := e.value
-			if len(v) < bucketHeaderSize+pageHeaderSize || ne.Uint64(v) != 0 || ne.Uint16(v[bucketHeaderSize+8:]) != flagLeaf {
-				continue
-			}
-			inline := v[bucketHeaderSize:]
-			in, _ := leafElems(inline, int(ne.Uint16(inline[10:])))
-			for _, ie := range in {
-				if ie.flags&leafBucketFlag == 0 {
-					s.offer(string(e.key), ie.key, ie.value, false)
-				}
-			}
-		}
-	}
+	// Every page that identifies itself as a leaf page, whether the tree
+	// still reaches it or not: pages cut off by a damaged branch, and
+	// older copies of pages rewritten since (bbolt copies a page on write
+	// and frees the old one), which may hold what the lost pages held.
+	boltfile.Scan(data, pageSize, func(bucket string, k, v []byte) { s.offer(bucket, k, v, false) })
 }
 
 // offer considers one key/value pair of bucket ("" when the scan does not

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"time"
+
+	"github.com/ragscope/ragscope/cache/internal/boltfile"
 )
 
 // The pre-open check walks every page of the file: 1.6 s at 2 GB, about
@@ -98,30 +100,30 @@ func stateOf(f *os.File, data []byte) (verifiedState, bool) {
 	if !ok {
 		return verifiedState{}, false
 	}
-	bf := readMetas(head)
-	if bf.cur < 0 {
+	bf := boltfile.Read(head)
+	if bf.Cur < 0 {
 		return verifiedState{}, false
 	}
-	m := bf.meta()
-	ps := int64(bf.pageSize)
+	m := bf.Meta()
+	ps := int64(bf.PageSize)
 	sum := crc32.New(castagnoli)
 	metas, ok := read(0, min(2*ps, size))
 	if !ok {
 		return verifiedState{}, false
 	}
 	sum.Write(metas)
-	for _, id := range []uint64{m.freelist, m.root} {
-		if id == noFreelist || id < 2 || id >= m.pgid {
+	for _, id := range []uint64{m.Freelist, m.Root} {
+		if id == boltfile.NoFreelist || id < 2 || id >= m.Pgid {
 			continue
 		}
-		hdr, ok := read(int64(id)*ps, pageHeaderSize)
+		hdr, ok := read(int64(id)*ps, boltfile.PageHeaderSize)
 		if !ok {
 			return verifiedState{}, false
 		}
 		// The page with its overflow, as far as the file goes: a bad
 		// overflow count is the walk's to report, here it only changes
 		// the sum.
-		n := min((int64(ne.Uint32(hdr[12:]))+1)*ps, size-int64(id)*ps)
+		n := min((int64(boltfile.Overflow(hdr))+1)*ps, size-int64(id)*ps)
 		page, ok := read(int64(id)*ps, n)
 		if !ok {
 			return verifiedState{}, false
@@ -129,7 +131,7 @@ func stateOf(f *os.File, data []byte) (verifiedState, bool) {
 		sum.Write(page)
 	}
 	return verifiedState{V: verifiedVersion, Size: size, MtimeNS: fi.ModTime().UnixNano(), CtimeNS: ctime,
-		Dev: dev, Ino: ino, Txid: m.txid, Pgid: m.pgid, Root: m.root, Sum: sum.Sum32()}, true
+		Dev: dev, Ino: ino, Txid: m.Txid, Pgid: m.Pgid, Root: m.Root, Sum: sum.Sum32()}, true
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ragscope/ragscope/cache/internal/boltfile"
 	"github.com/ragscope/ragscope/eval"
 )
 
@@ -227,17 +228,17 @@ func TestVerifiedStateIsNotTrustedAfterAChange(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := readMetas(data).meta()
-		if m.freelist == noFreelist {
+		m := boltfile.Read(data).Meta()
+		if m.Freelist == boltfile.NoFreelist {
 			t.Skip("the corpus has no freelist page")
 		}
 		// The freelist now says the tree's root page is free: a writer
 		// would hand it out and overwrite it.
 		page := make([]byte, 4096)
-		copy(page, data[m.freelist*4096:])
+		copy(page, data[m.Freelist*4096:])
 		ne.PutUint16(page[10:], 1)
-		ne.PutUint64(page[pageHeaderSize:], m.root)
-		overwrite(t, p, int64(m.freelist)*4096, page)
+		ne.PutUint64(page[boltfile.PageHeaderSize:], m.Root)
+		overwrite(t, p, int64(m.Freelist)*4096, page)
 		unseen(t, p)
 		w, err := walked(t, func() error { return openClose(t, p, true) })
 		if !w || !errors.Is(err, ErrDamaged) {

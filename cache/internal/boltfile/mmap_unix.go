@@ -1,6 +1,6 @@
 //go:build unix
 
-package cache
+package boltfile
 
 import (
 	"fmt"
@@ -11,18 +11,18 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 )
 
-func mapWhole(f *os.File, size int) (*mapped, error) {
+func mapWhole(f *os.File, size int) (*Mapped, error) {
 	b, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
 		return nil, fmt.Errorf("map the file: %w", err)
 	}
-	return &mapped{data: b, unmap: func() { _ = syscall.Munmap(b) }}, nil
+	return &Mapped{Data: b, Unmap: func() { _ = syscall.Munmap(b) }}, nil
 }
 
-// lockFile takes an advisory lock on f as bbolt does (exclusive for a
+// Lock takes an advisory lock on f as bbolt does (exclusive for a
 // writer, shared for a reader), trying until timeout. bbolt's own lock on
 // the same descriptor then succeeds at once.
-func lockFile(f *os.File, exclusive bool, timeout time.Duration) error {
+func Lock(f *os.File, exclusive bool, timeout time.Duration) error {
 	how := syscall.LOCK_SH
 	if exclusive {
 		how = syscall.LOCK_EX
@@ -39,6 +39,6 @@ func lockFile(f *os.File, exclusive bool, timeout time.Duration) error {
 		if !time.Now().Before(deadline) {
 			return bolterrors.ErrTimeout
 		}
-		time.Sleep(lockRetry)
+		time.Sleep(LockRetry)
 	}
 }
