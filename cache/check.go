@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -129,7 +131,7 @@ func Check(path string) (Report, error) {
 func openForReading(path string) (*os.File, *boltfile.Mapped, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		if isNotExist(err) {
+		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil, fmt.Errorf("database %s does not exist; pass --db FILE", path)
 		}
 		return nil, nil, fmt.Errorf("database %s: %w", path, err)
@@ -191,10 +193,9 @@ func checkFile(rep *Report, data []byte) int {
 	rep.addProblems(&w.Problems)
 	structural := w.Problems.N
 
-	top := c.buckets()
-	if len(top) > 0 && !c.seen["meta"] {
+	if len(c.order) > 0 && !c.seen["meta"] {
 		var foreign []string
-		for _, b := range top {
+		for _, b := range c.order {
 			if !isOurBucket(b) {
 				foreign = append(foreign, b)
 			}
@@ -259,12 +260,7 @@ func boltCheck(rep *Report, path string) {
 }
 
 func isOurBucket(name string) bool {
-	for _, b := range allBuckets {
-		if name == string(b) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(allBuckets, func(b []byte) bool { return string(b) == name })
 }
 
 // collector decodes the entries a walk visits and counts them by kind.
@@ -283,8 +279,6 @@ func newCollector() *collector {
 	return &collector{ok: map[string]int{}, bad: map[string]int{}, seen: map[string]bool{},
 		runs: map[string]bool{}, resultsOf: map[string]int{}}
 }
-
-func (c *collector) buckets() []string { return c.order }
 
 func (c *collector) enter(bucket string) {
 	top, _, _ := strings.Cut(bucket, "/")

@@ -319,21 +319,11 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 	if c.mode == CacheOnly {
 		return eval.EmbedResponse{}, fmt.Errorf("embedding of %d text(s): %w", len(missing), eval.ErrCacheMiss)
 	}
-
-	fresh, err := c.inner.Embed(ctx, eval.EmbedRequest{
-		Endpoint: req.Endpoint, Model: req.Model, Dimensions: req.Dimensions, Texts: missing, Sample: req.Sample,
-	})
+	fresh, err := c.embedMissing(ctx, req, missing)
 	if err != nil {
 		return eval.EmbedResponse{}, err
 	}
-	if len(fresh.Vectors) != len(missing) {
-		return eval.EmbedResponse{}, eval.NewStepError(eval.StatusJudgeError, "embedding endpoint %s returned %d vectors for %d texts", req.Endpoint, len(fresh.Vectors), len(missing))
-	}
-	// A poisoned vector must never reach the cache, where every later run
-	// would replay it; nor sit beside cached vectors of another dimension.
-	if err := eval.CheckVectors(fresh.Vectors, req.Dimensions); err != nil {
-		return eval.EmbedResponse{}, fmt.Errorf("embedding endpoint %s: %w", req.Endpoint, err)
-	}
+	// Nor may a vector sit beside cached vectors of another dimension.
 	for _, v := range out.Vectors {
 		if v != nil && len(v) != len(fresh.Vectors[0]) {
 			return eval.EmbedResponse{}, eval.NewStepError(eval.StatusJudgeError,
@@ -378,16 +368,8 @@ func (c *Client) dryEmbed(ctx context.Context, req eval.EmbedRequest, out eval.E
 	if len(send) == 0 {
 		return out, nil
 	}
-	fresh, err := c.inner.Embed(ctx, eval.EmbedRequest{
-		Endpoint: req.Endpoint, Model: req.Model, Dimensions: req.Dimensions, Texts: send, Sample: req.Sample,
-	})
+	fresh, err := c.embedMissing(ctx, req, send)
 	if err != nil {
-		return eval.EmbedResponse{}, err
-	}
-	if len(fresh.Vectors) != len(send) {
-		return eval.EmbedResponse{}, eval.NewStepError(eval.StatusJudgeError, "embedding planner returned %d vectors for %d texts", len(fresh.Vectors), len(send))
-	}
-	if err := eval.CheckVectors(fresh.Vectors, req.Dimensions); err != nil {
 		return eval.EmbedResponse{}, err
 	}
 	// No check of the planned vectors' dimension against cached ones: a
@@ -405,6 +387,32 @@ func (c *Client) dryEmbed(ctx context.Context, req eval.EmbedRequest, out eval.E
 	}
 	out.Usage, out.LatencyMS = fresh.Usage, fresh.LatencyMS
 	return out, nil
+}
+
+// embedMissing asks the inner client for the vectors of texts and checks
+// them: a poisoned vector must never reach the cache, where every later run
+// would replay it, nor a dry run's plan.
+func (c *Client) embedMissing(ctx context.Context, req eval.EmbedRequest, texts []string) (eval.EmbedResponse, error) {
+	who := "embedding endpoint " + req.Endpoint
+	if c.mode == DryRun {
+		who = "embedding planner"
+	}
+	fresh, err := c.inner.Embed(ctx, eval.EmbedRequest{
+		Endpoint: req.Endpoint, Model: req.Model, Dimensions: req.Dimensions, Texts: texts, Sample: req.Sample,
+	})
+	if err != nil {
+		return eval.EmbedResponse{}, err
+	}
+	if len(fresh.Vectors) != len(texts) {
+		return eval.EmbedResponse{}, eval.NewStepError(eval.StatusJudgeError, "%s returned %d vectors for %d texts", who, len(fresh.Vectors), len(texts))
+	}
+	if err := eval.CheckVectors(fresh.Vectors, req.Dimensions); err != nil {
+		if c.mode == DryRun {
+			return eval.EmbedResponse{}, err
+		}
+		return eval.EmbedResponse{}, fmt.Errorf("%s: %w", who, err)
+	}
+	return fresh, nil
 }
 
 // LookupEmbeddings returns one vector per key, nil where none is stored;
@@ -455,15 +463,7 @@ func (db *DB) PutEmbeddings(req eval.EmbedRequest, texts []string, vecs [][]floa
 		keys[i] = []byte(eval.EmbedKey(req.Endpoint, req.Model, req.Dimensions, t))
 		vals[i] = v
 	}
-	return db.update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketEmbedding)
-		for i := range keys {
-			if err := b.Put(keys[i], vals[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return db.update(func(tx *bolt.Tx) error { return putAll(tx.Bucket(bucketEmbedding), keys, vals) })
 }
 
 // embedClaim names the embedding of a set of texts for Claim.

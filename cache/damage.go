@@ -3,7 +3,6 @@ package cache
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -207,7 +206,7 @@ func precheck(path string, f *os.File, size int64) (err error) {
 		if bf.Cur < 0 {
 			return notBoltError(path, bf)
 		}
-		if alreadyVerified(path, f, m.Data) {
+		if boltfile.Verified(path, f) {
 			return nil
 		}
 		walks.Add(1)
@@ -215,14 +214,14 @@ func precheck(path string, f *os.File, size int64) (err error) {
 		w.Trim = func() { dontNeedBytes(m.Data) }
 		w.CheckAll()
 		if w.Problems.N > 0 {
-			forgetVerified(path)
+			boltfile.ForgetVerified(path)
 			reason := w.Problems.List[0].String()
 			if w.Problems.N > 1 {
 				reason += fmt.Sprintf("; %d problems in all", w.Problems.N)
 			}
 			return &DamageError{Path: path, Reason: reason}
 		}
-		recordVerified(path, f, m.Data, false)
+		boltfile.RecordVerified(path, f, false)
 		return nil
 	})
 }
@@ -237,6 +236,3 @@ func notBoltError(path string, bf *boltfile.File) error {
 	}
 	return notDatabase(fmt.Sprintf("database %s is not a ragscope database or is corrupt (%v); move it aside or pass --db FILE to use another database", path, reason))
 }
-
-// isNotExist reports a missing file, for callers that check before opening.
-func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

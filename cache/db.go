@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ragscope/ragscope/cache/internal/boltfile"
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 )
@@ -150,7 +151,7 @@ func Open(path string, opt Options) (*DB, error) {
 			return nil, err
 		}
 		if !opt.ReadOnly {
-			db.w = newWriter(bdb, &db.res, newFileWatch(file))
+			db.w = newWriter(bdb, &db.res, boltfile.NewFileWatch(file))
 		}
 		return db, nil
 	}
@@ -303,20 +304,20 @@ func (db *DB) Close() error {
 		db.w.close()
 		// Still under our exclusive lock: what bbolt wrote this session is
 		// sound, so the next open need not walk it.
-		if !db.damaged.Load() && db.w.watch.unchanged() {
-			recordVerified(db.path, db.file, nil, worthWaiting(db.file))
+		if !db.damaged.Load() && db.w.watch.Unchanged() {
+			boltfile.RecordVerified(db.path, db.file, worthWaiting(db.file))
 		}
 	}
 	if db.damaged.Load() {
 		// Met damage that the record's stamps could not show (a disk's bit
 		// rot sets no time): the next open walks, whoever it is.
-		forgetVerified(db.path)
+		boltfile.ForgetVerified(db.path)
 	}
 	return db.bolt.Close()
 }
 
 // worthWaiting says whether a file is big enough that its walk costs more
-// than waiting a clock tick to record it (see recordVerified).
+// than waiting a clock tick to record it (see boltfile.RecordVerified).
 func worthWaiting(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Size() >= waitFromBytes
@@ -331,6 +332,16 @@ func (db *DB) noteDamage(err error) error {
 		db.damaged.Store(true)
 	}
 	return err
+}
+
+// putAll puts values[i] under keys[i] in b.
+func putAll(b *bolt.Bucket, keys, values [][]byte) error {
+	for i, k := range keys {
+		if err := b.Put(k, values[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // update commits fn durably, grouped with concurrent writers' functions into

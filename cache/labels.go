@@ -1,11 +1,13 @@
 package cache
 
 import (
+	"cmp"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -20,10 +22,7 @@ const KindLabels = "labels"
 var bucketLabels = []byte("labels")
 
 func checkLabel(l eval.Label) error {
-	if len(l.Key) != 64 {
-		return fmt.Errorf("label of %q: key %q is not a sha256", l.Item, l.Key)
-	}
-	if _, err := hex.DecodeString(l.Key); err != nil {
+	if _, err := hex.DecodeString(l.Key); err != nil || len(l.Key) != 64 {
 		return fmt.Errorf("label of %q: key %q is not a sha256", l.Item, l.Key)
 	}
 	if l.Key != eval.LabelKey(l.SampleKey, l.Task, l.Item) {
@@ -56,12 +55,7 @@ func (db *DB) PutLabels(ls []eval.Label) error {
 		if err != nil {
 			return err
 		}
-		for i := range keys {
-			if err := b.Put(keys[i], vals[i]); err != nil {
-				return err
-			}
-		}
-		return nil
+		return putAll(b, keys, vals)
 	})
 }
 
@@ -126,15 +120,8 @@ func (db *DB) Labels(keys []string) (map[string]eval.Label, error) {
 
 // SortLabels orders labels for an export: by sample, task, then item.
 func SortLabels(ls []eval.Label) {
-	sort.Slice(ls, func(i, j int) bool {
-		a, b := ls[i], ls[j]
-		if a.Sample != b.Sample {
-			return a.Sample < b.Sample
-		}
-		if a.Task != b.Task {
-			return a.Task < b.Task
-		}
-		return a.Item < b.Item
+	slices.SortFunc(ls, func(a, b eval.Label) int {
+		return cmp.Or(strings.Compare(a.Sample, b.Sample), strings.Compare(a.Task, b.Task), strings.Compare(a.Item, b.Item))
 	})
 }
 

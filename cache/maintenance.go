@@ -40,16 +40,9 @@ func (s Stats) Of(kind string) KindStats {
 	return KindStats{Kind: kind}
 }
 
-var kindBuckets = []struct {
-	kind   string
-	bucket []byte
-}{
-	{KindChat, bucketChat},
-	{KindEmbedding, bucketEmbedding},
-	{KindRuns, bucketRuns},
-	{KindResults, bucketResults},
-	{KindLabels, bucketLabels},
-}
+// statsKinds are the kinds in the order stats shows them; each kind's
+// bucket is named after it.
+var statsKinds = []string{KindChat, KindEmbedding, KindRuns, KindResults, KindLabels}
 
 // Stats counts entries and bytes per kind.
 func (db *DB) Stats() (Stats, error) {
@@ -58,9 +51,9 @@ func (db *DB) Stats() (Stats, error) {
 		st.FileSize = fi.Size()
 	}
 	err := db.view(func(tx *bolt.Tx) error {
-		for _, kb := range kindBuckets {
-			ks := KindStats{Kind: kb.kind}
-			if b := tx.Bucket(kb.bucket); b != nil {
+		for _, kind := range statsKinds {
+			ks := KindStats{Kind: kind}
+			if b := tx.Bucket([]byte(kind)); b != nil {
 				_ = b.ForEach(func(k, v []byte) error {
 					ks.Entries++
 					ks.Bytes += int64(len(k) + len(v))

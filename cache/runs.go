@@ -2,13 +2,14 @@ package cache
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -87,15 +88,10 @@ func resultKey(runID string, index int) []byte {
 // one of the same index; it is durable when it returns, and concurrent calls
 // share commits.
 func (db *DB) PutResult(runID string, r *eval.Result) error {
-	key, v, err := encodeResult(runID, r)
-	if err != nil {
-		return err
+	if r == nil {
+		return fmt.Errorf("run %s: nil result", runID)
 	}
-	err = db.update(func(tx *bolt.Tx) error { return db.putResult(tx, runID, key, v) })
-	if err == nil {
-		db.hub.add(runID, r.Index)
-	}
-	return err
+	return db.PutResults(runID, []*eval.Result{r})
 }
 
 // encodeResult checks a result of a run and gives its key and value.
@@ -156,13 +152,7 @@ func (db *DB) PutResults(runID string, rs []*eval.Result) error {
 		if err := db.runRecorded(tx, runID); err != nil {
 			return err
 		}
-		b := tx.Bucket(bucketResults)
-		for i := range keys {
-			if err := b.Put(keys[i], vals[i]); err != nil {
-				return err
-			}
-		}
-		return nil
+		return putAll(tx.Bucket(bucketResults), keys, vals)
 	})
 	if err == nil {
 		db.hub.add(runID, indexes...)
@@ -219,11 +209,8 @@ func readRuns(tx *bolt.Tx, path string) ([]eval.RunInfo, error) {
 		runs = append(runs, info)
 		return nil
 	})
-	sort.SliceStable(runs, func(i, j int) bool {
-		if !runs[i].StartedAt.Equal(runs[j].StartedAt) {
-			return runs[i].StartedAt.After(runs[j].StartedAt)
-		}
-		return runs[i].ID > runs[j].ID
+	slices.SortStableFunc(runs, func(a, b eval.RunInfo) int {
+		return cmp.Or(b.StartedAt.Compare(a.StartedAt), strings.Compare(b.ID, a.ID))
 	})
 	return runs, err
 }

@@ -99,7 +99,7 @@ func Salvage(src, dst string) (SalvageReport, error) {
 	}
 	if _, err := os.Lstat(dst); err == nil {
 		return rep, fmt.Errorf("%s already exists: salvage writes a new database and never replaces a file; pass another --out, or remove it first: %w", dst, fs.ErrExist)
-	} else if !isNotExist(err) {
+	} else if !errors.Is(err, fs.ErrNotExist) {
 		return rep, fmt.Errorf("%s: %w", dst, err)
 	}
 	f, m, err := openForReading(src)
@@ -425,7 +425,6 @@ func (s *salvager) write(dst string) error {
 }
 
 func (s *salvager) fill(db *DB) error {
-	buckets := map[string][]byte{KindRuns: bucketRuns, KindResults: bucketResults, KindChat: bucketChat, KindEmbedding: bucketEmbedding, KindLabels: bucketLabels}
 	const chunk = 2000
 	for _, kind := range checkKinds {
 		entries := s.kinds[kind]
@@ -437,7 +436,7 @@ func (s *salvager) fill(db *DB) error {
 		for start := 0; start < len(keys); start += chunk {
 			part := keys[start:min(start+chunk, len(keys))]
 			err := guardedUpdate(db.path, db.bolt, func(tx *bolt.Tx) error {
-				b := tx.Bucket(buckets[kind])
+				b := tx.Bucket([]byte(kind)) // named after its kind
 				b.FillPercent = 0.9
 				for _, k := range part {
 					if err := b.Put([]byte(k), entries[k].value); err != nil {

@@ -30,7 +30,7 @@ func aged(t *testing.T, p string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, ctime, ok := fileIdentity(fi)
+	_, _, ctime, ok := boltfile.Identity(fi)
 	if !ok {
 		return
 	}
@@ -125,7 +125,7 @@ func TestVerifiedStateIsNotTrustedAfterAChange(t *testing.T) {
 			if !w || !errors.Is(err, ErrDamaged) {
 				t.Fatalf("walked=%v, err %v; want a walk that finds the damage", w, err)
 			}
-			if _, err := os.Stat(verifiedPath(p)); !errors.Is(err, os.ErrNotExist) {
+			if _, err := os.Stat(boltfile.VerifiedPath(p)); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("the record of a damaged file is still there: %v", err)
 			}
 		})
@@ -264,13 +264,13 @@ func TestVerifiedStateIsNotTrustedAfterAChange(t *testing.T) {
 			t.Fatalf("reading every run: %v, want the damage found", err)
 		}
 		db.Close()
-		if _, err := os.Stat(verifiedPath(p)); !errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(boltfile.VerifiedPath(p)); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("the record is kept after a read met damage: %v", err)
 		}
 	})
 	t.Run("a record of another version or garbage", func(t *testing.T) {
 		p := trusted(t)
-		if err := os.WriteFile(verifiedPath(p), []byte(`{"v": 99}`), 0o600); err != nil {
+		if err := os.WriteFile(boltfile.VerifiedPath(p), []byte(`{"v": 99}`), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		if w, err := walked(t, func() error { return openClose(t, p, true) }); err != nil || !w {
@@ -320,8 +320,8 @@ func TestOpenWritesNothingToACurrentDatabase(t *testing.T) {
 // made to p had set none: a disk flipping bits under the file system.
 func unseen(t *testing.T, p string) {
 	t.Helper()
-	var rec verifiedState
-	b, err := os.ReadFile(verifiedPath(p))
+	var rec boltfile.State
+	b, err := os.ReadFile(boltfile.VerifiedPath(p))
 	if err != nil || json.Unmarshal(b, &rec) != nil {
 		t.Fatalf("record: %v", err)
 	}
@@ -329,18 +329,18 @@ func unseen(t *testing.T, p string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	now, ok := stateOf(f, nil)
+	now, ok := boltfile.StateOf(f)
 	f.Close()
 	if !ok {
 		t.Fatal("no state")
 	}
 	rec.MtimeNS, rec.CtimeNS = now.MtimeNS, now.CtimeNS
 	b, _ = json.Marshal(rec)
-	if err := os.WriteFile(verifiedPath(p), b, 0o600); err != nil {
+	if err := os.WriteFile(boltfile.VerifiedPath(p), b, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	later := time.Now().Add(time.Hour)
-	if err := os.Chtimes(verifiedPath(p), later, later); err != nil {
+	if err := os.Chtimes(boltfile.VerifiedPath(p), later, later); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/ragscope/ragscope/cache/internal/boltfile"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -22,8 +23,8 @@ type writer struct {
 	done chan struct{}
 	// res trims the mapping as commits touch it.
 	res *resident
-	// watch sees whether anyone else writes the file (see fileWatch).
-	watch *fileWatch
+	// watch sees whether anyone else writes the file (see boltfile.FileWatch).
+	watch *boltfile.FileWatch
 
 	mu     sync.RWMutex // guards closed against sends on a closed channel
 	closed bool
@@ -37,7 +38,7 @@ type writeReq struct {
 // maxGroup bounds a transaction so that one commit's dirty pages stay small.
 const maxGroup = 1000
 
-func newWriter(db *bolt.DB, res *resident, watch *fileWatch) *writer {
+func newWriter(db *bolt.DB, res *resident, watch *boltfile.FileWatch) *writer {
 	w := &writer{db: db, reqs: make(chan writeReq, 64), done: make(chan struct{}), res: res, watch: watch}
 	go w.run()
 	return w
@@ -120,7 +121,7 @@ func (w *writer) commit(group []writeReq) {
 
 // update is one commit, guarded and watched.
 func (w *writer) update(fn func(*bolt.Tx) error) error {
-	return w.watch.commit(func() error { return guardedUpdate(w.db.Path(), w.db, fn) })
+	return w.watch.Commit(func() error { return guardedUpdate(w.db.Path(), w.db, fn) })
 }
 
 // safeCall keeps a panicking write from killing the writer goroutine, which

@@ -3,7 +3,10 @@
 // damaged file can be examined without letting bbolt touch it: bbolt reads
 // pages through unchecked pointers into its mmap, and a bad page number
 // there is a crash (a fault, or a panic in a goroutine bbolt starts itself),
-// not an error.
+// not an error. It walks a file's tree as bbolt's own check does, scans its
+// pages for what a damaged tree no longer reaches, and records beside a
+// file found sound the state that lets the next open skip the walk
+// (verified.go).
 //
 // The layout, all integers in the machine's byte order:
 //
@@ -597,6 +600,3 @@ func Map(f *os.File, size int64) (*Mapped, error) {
 	}
 	return mapWhole(f, int(size))
 }
-
-// Overflow is the count of overflow pages in a page's header.
-func Overflow(header []byte) uint32 { return ne.Uint32(header[12:]) }

@@ -1,15 +1,15 @@
 //go:build unix
 
-package cache
+package boltfile
 
 import (
 	"os"
 	"syscall"
 )
 
-// fileIdentity is the file's device and inode, and its inode change time
+// Identity is the file's device and inode, and its inode change time
 // (ns), which every write and every change of its times sets.
-func fileIdentity(fi os.FileInfo) (dev, ino uint64, ctime int64, ok bool) {
+func Identity(fi os.FileInfo) (dev, ino uint64, ctime int64, ok bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
 		return 0, 0, 0, false

@@ -1,4 +1,4 @@
-package cache
+package boltfile
 
 import (
 	"encoding/json"
@@ -8,14 +8,13 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"time"
-
-	"github.com/ragscope/ragscope/cache/internal/boltfile"
 )
 
-// The pre-open check walks every page of the file: 1.6 s at 2 GB, about
-// 7 s at 14 GB, paid by every `runs`, `report` and `open`. A file that no
-// one has written since it was last found sound cannot have grown a bad
-// page through bbolt, so the state of a sound file is recorded beside it
+// State is what is recorded of a file found sound. The pre-open check
+// walks every page of the file, seconds on a file of gigabytes, paid by
+// every `runs`, `report` and `open`. A file that no one has written since
+// it was last found sound cannot have grown a bad page through bbolt, so
+// the state of a sound file is recorded beside it
 // (.<name>.verified) and the walk is skipped while the file is exactly in
 // that state:
 //
@@ -36,14 +35,14 @@ import (
 //
 // What no stamp can see — a disk flipping a bit of a data page under the
 // file system, which sets no time — is met when bbolt touches the page
-// (its page assertions and ours, turned into a DamageError by guard, which
+// (its page assertions and ours, turned into a DamageError by the cache's guard, which
 // also removes the record) and by `ragscope db check`, which always walks.
 //
 // A record is trusted only when it was written in a later clock tick than
 // the file was last modified or changed (its own mtime is greater): a
 // write in the same tick as the record would leave the file's times
 // unchanged.
-type verifiedState struct {
+type State struct {
 	V       int    `json:"v"`
 	Size    int64  `json:"size"`
 	MtimeNS int64  `json:"mtime_ns"`
@@ -57,94 +56,85 @@ type verifiedState struct {
 }
 
 // latest is the later of the file's modification and change times.
-func (s verifiedState) latest() int64 { return max(s.MtimeNS, s.CtimeNS) }
+func (s State) latest() int64 { return max(s.MtimeNS, s.CtimeNS) }
 
 const verifiedVersion = 2
 
-func verifiedPath(path string) string {
+func VerifiedPath(path string) string {
 	dir, base := filepath.Split(path)
 	return filepath.Join(dir, "."+base+".verified")
 }
 
-// stateOf is the state of the open file f whose bytes are data (nil: read
-// the pages it needs through f).
-func stateOf(f *os.File, data []byte) (verifiedState, bool) {
+// StateOf is the state of the open file f.
+func StateOf(f *os.File) (State, bool) {
 	fi, err := f.Stat()
 	if err != nil {
-		return verifiedState{}, false
+		return State{}, false
 	}
-	dev, ino, ctime, ok := fileIdentity(fi)
+	dev, ino, ctime, ok := Identity(fi)
 	if !ok {
-		return verifiedState{}, false
+		return State{}, false
 	}
 	size := fi.Size()
 	read := func(off, n int64) ([]byte, bool) {
-		if off < 0 || n < 0 || off > size || n > size-off {
+		if off < 0 || n < 0 || n > size-off {
 			return nil, false
-		}
-		if data != nil {
-			if off+n > int64(len(data)) {
-				return nil, false
-			}
-			return data[off : off+n], true
 		}
 		buf := make([]byte, n)
-		if _, err := f.ReadAt(buf, off); err != nil {
-			return nil, false
-		}
-		return buf, true
+		_, err := f.ReadAt(buf, off)
+		return buf, err == nil
 	}
 	// Both meta pages live in the first two pages; 128 KiB covers the
 	// largest page size bbolt picks on common systems.
 	head, ok := read(0, min(size, 1<<17))
 	if !ok {
-		return verifiedState{}, false
+		return State{}, false
 	}
-	bf := boltfile.Read(head)
+	bf := Read(head)
 	if bf.Cur < 0 {
-		return verifiedState{}, false
+		return State{}, false
 	}
 	m := bf.Meta()
 	ps := int64(bf.PageSize)
 	sum := crc32.New(castagnoli)
 	metas, ok := read(0, min(2*ps, size))
 	if !ok {
-		return verifiedState{}, false
+		return State{}, false
 	}
 	sum.Write(metas)
 	for _, id := range []uint64{m.Freelist, m.Root} {
-		if id == boltfile.NoFreelist || id < 2 || id >= m.Pgid {
+		if id == NoFreelist || id < 2 || id >= m.Pgid {
 			continue
 		}
-		hdr, ok := read(int64(id)*ps, boltfile.PageHeaderSize)
+		hdr, ok := read(int64(id)*ps, PageHeaderSize)
 		if !ok {
-			return verifiedState{}, false
+			return State{}, false
 		}
 		// The page with its overflow, as far as the file goes: a bad
 		// overflow count is the walk's to report, here it only changes
 		// the sum.
-		n := min((int64(boltfile.Overflow(hdr))+1)*ps, size-int64(id)*ps)
+		n := min((int64(ne.Uint32(hdr[12:]))+1)*ps, size-int64(id)*ps)
 		page, ok := read(int64(id)*ps, n)
 		if !ok {
-			return verifiedState{}, false
+			return State{}, false
 		}
 		sum.Write(page)
 	}
-	return verifiedState{V: verifiedVersion, Size: size, MtimeNS: fi.ModTime().UnixNano(), CtimeNS: ctime,
+	return State{V: verifiedVersion, Size: size, MtimeNS: fi.ModTime().UnixNano(), CtimeNS: ctime,
 		Dev: dev, Ino: ino, Txid: m.Txid, Pgid: m.Pgid, Root: m.Root, Sum: sum.Sum32()}, true
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// alreadyVerified says whether the file is in the state last recorded as
+// Verified says whether the file is in the state last recorded as
 // sound. Any doubt (no record, an unreadable one, a mismatch) is a no.
-func alreadyVerified(path string, f *os.File, data []byte) bool {
-	vp := verifiedPath(path)
+func Verified(path string, f *os.File) bool {
+	vp := VerifiedPath(path)
 	b, err := os.ReadFile(vp)
 	if err != nil {
 		return false
 	}
-	var rec verifiedState
+	var rec State
 	if json.Unmarshal(b, &rec) != nil || rec.V != verifiedVersion {
 		return false
 	}
@@ -152,23 +142,23 @@ func alreadyVerified(path string, f *os.File, data []byte) bool {
 	if err != nil || vi.ModTime().UnixNano() <= rec.latest() {
 		return false
 	}
-	now, ok := stateOf(f, data)
+	now, ok := StateOf(f)
 	return ok && now == rec
 }
 
-// recordVerified writes the state of the sound file f, locked by the
+// RecordVerified writes the state of the sound file f, locked by the
 // caller so that nobody writes it meanwhile. wait says to make the record
 // trustworthy even when the file was modified in this very clock tick, by
 // writing again once the tick has passed (a few milliseconds; worth it
 // only for a file whose walk costs more). Failing to record is harmless:
 // the next open walks.
-func recordVerified(path string, f *os.File, data []byte, wait bool) {
-	st, ok := stateOf(f, data)
+func RecordVerified(path string, f *os.File, wait bool) {
+	st, ok := StateOf(f)
 	if !ok {
 		return
 	}
 	b, _ := json.Marshal(st)
-	vp := verifiedPath(path)
+	vp := VerifiedPath(path)
 	for try := 0; try < 5; try++ {
 		if err := writeFileAtomic(vp, b); err != nil {
 			return
@@ -181,12 +171,8 @@ func recordVerified(path string, f *os.File, data []byte, wait bool) {
 	}
 }
 
-// forgetVerified removes the record: the file was found damaged.
-func forgetVerified(path string) {
-	if err := os.Remove(verifiedPath(path)); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return
-	}
-}
+// ForgetVerified removes the record: the file was found damaged.
+func ForgetVerified(path string) { _ = os.Remove(VerifiedPath(path)) }
 
 // writeFileAtomic replaces path by a file holding b, so a reader never
 // sees half a record.
@@ -208,13 +194,13 @@ func writeFileAtomic(path string, b []byte) error {
 	return nil
 }
 
-// fileWatch notices writes to the database file by anyone but this
+// FileWatch notices writes to the database file by anyone but this
 // process's writer: it knows the file's modification and change times
 // after each of our commits, and a commit that finds other times, or a
 // Close that does, means someone else wrote meanwhile (a second writer
 // ignoring the lock, a `dd` over the file, with its mtime put back or
 // not). Then Close records nothing, and the next open walks the file.
-type fileWatch struct {
+type FileWatch struct {
 	f       *os.File
 	last    fileStamp // after our last commit; guarded by the writer goroutine
 	tainted atomic.Bool
@@ -223,8 +209,8 @@ type fileWatch struct {
 // fileStamp is a file's modification and inode change times (ns).
 type fileStamp struct{ mtime, ctime int64 }
 
-func newFileWatch(f *os.File) *fileWatch {
-	w := &fileWatch{f: f}
+func NewFileWatch(f *os.File) *FileWatch {
+	w := &FileWatch{f: f}
 	if f == nil {
 		w.tainted.Store(true)
 		return w
@@ -233,18 +219,18 @@ func newFileWatch(f *os.File) *fileWatch {
 	return w
 }
 
-func (w *fileWatch) stamp() fileStamp {
+func (w *FileWatch) stamp() fileStamp {
 	fi, err := w.f.Stat()
 	if err != nil {
 		w.tainted.Store(true)
 		return fileStamp{-1, -1}
 	}
-	_, _, ctime, _ := fileIdentity(fi)
+	_, _, ctime, _ := Identity(fi)
 	return fileStamp{fi.ModTime().UnixNano(), ctime}
 }
 
-// commit runs one of our commits, checking the file before and after.
-func (w *fileWatch) commit(update func() error) error {
+// Commit runs one of our commits, checking the file before and after.
+func (w *FileWatch) Commit(update func() error) error {
 	if w.f != nil && w.stamp() != w.last {
 		w.tainted.Store(true)
 	}
@@ -255,8 +241,8 @@ func (w *fileWatch) commit(update func() error) error {
 	return err
 }
 
-// unchanged says whether the file is as our last commit (or the open)
+// Unchanged says whether the file is as our last commit (or the open)
 // left it.
-func (w *fileWatch) unchanged() bool {
+func (w *FileWatch) Unchanged() bool {
 	return w.f != nil && !w.tainted.Load() && w.stamp() == w.last
 }

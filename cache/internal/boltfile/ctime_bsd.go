@@ -1,6 +1,6 @@
 //go:build darwin || ios || freebsd || netbsd
 
-package cache
+package boltfile
 
 import "syscall"
 

@@ -1,6 +1,6 @@
 //go:build unix && !(darwin || ios || freebsd || netbsd)
 
-package cache
+package boltfile
 
 import "syscall"
 
