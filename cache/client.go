@@ -10,6 +10,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/ragscope/ragscope/cache/internal/boltfile"
 	"github.com/ragscope/ragscope/eval"
 )
 
@@ -213,8 +214,8 @@ func (db *DB) LookupChat(key string) (eval.ChatResponse, bool, error) {
 		read  int
 	)
 	// A run on a warm cache reads a page of the file per call: the pages
-	// stay in the resident set unless the mapping is trimmed (see resident).
-	defer func() { db.res.note(db.bolt, read+pageOverhead) }()
+	// stay in the resident set unless the mapping is trimmed (see boltfile.Resident).
+	defer func() { db.res.Note(db.bolt, read+boltfile.PageOverhead) }()
 	err := db.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketChat)
 		if b == nil {
@@ -420,7 +421,7 @@ func (c *Client) embedMissing(ctx context.Context, req eval.EmbedRequest, texts 
 func (db *DB) LookupEmbeddings(keys []string) ([][]float64, error) {
 	vecs := make([][]float64, len(keys))
 	read := 0
-	defer func() { db.res.note(db.bolt, read) }()
+	defer func() { db.res.Note(db.bolt, read) }()
 	err := db.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketEmbedding)
 		if b == nil {
@@ -428,7 +429,7 @@ func (db *DB) LookupEmbeddings(keys []string) ([][]float64, error) {
 		}
 		for i, k := range keys {
 			v := b.Get([]byte(k))
-			read += len(v) + pageOverhead
+			read += len(v) + boltfile.PageOverhead
 			if v == nil {
 				continue
 			}

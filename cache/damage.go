@@ -211,7 +211,7 @@ func precheck(path string, f *os.File, size int64) (err error) {
 		}
 		walks.Add(1)
 		w := boltfile.NewWalker(bf)
-		w.Trim = func() { dontNeedBytes(m.Data) }
+		w.Trim = func() { boltfile.DontNeed(m.Data) }
 		w.CheckAll()
 		if w.Problems.N > 0 {
 			boltfile.ForgetVerified(path)

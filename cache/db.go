@@ -72,7 +72,7 @@ type DB struct {
 	w        *writer
 	hub      *hub
 	claims   claims
-	res      resident
+	res      boltfile.Resident
 	// file is bbolt's descriptor of the database, for the state recorded
 	// at Close (see verifiedState); damaged says a read or write of this
 	// session met damage, so the state is not recorded as sound.
@@ -144,8 +144,8 @@ func Open(path string, opt Options) (*DB, error) {
 		// open walks every page to rebuild it, which leaves the whole file
 		// resident. Drop it before taking the base, or the file counts as
 		// the base and the mapping is never trimmed.
-		trimMapping(bdb)
-		db.res = newResident()
+		boltfile.TrimMapping(bdb)
+		db.res = boltfile.NewResident()
 		if err := db.init(); err != nil {
 			_ = bdb.Close()
 			return nil, err

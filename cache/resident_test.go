@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragscope/ragscope/cache/internal/boltfile"
 	"github.com/ragscope/ragscope/eval"
 )
 
@@ -19,7 +20,7 @@ func TestTheMappingDoesNotGrowTheResidentSet(t *testing.T) {
 		t.Skip("the resident set is trimmed on Linux only")
 	}
 	db := openTemp(t)
-	db.res.above, db.res.everyBytes = 4<<20, 1<<20
+	db.res.Above, db.res.EveryBytes = 4<<20, 1<<20
 	id, err := db.NewRunID()
 	if err != nil {
 		t.Fatal(err)
@@ -30,7 +31,7 @@ func TestTheMappingDoesNotGrowTheResidentSet(t *testing.T) {
 	}
 	peak := int64(0)
 	watch := func() {
-		if r := fileResident() - db.res.base; r > peak {
+		if r := boltfile.FileResident() - db.res.Base; r > peak {
 			peak = r
 		}
 	}
@@ -62,7 +63,7 @@ func TestTheMappingDoesNotGrowTheResidentSet(t *testing.T) {
 	}
 	// The bound plus what can be touched between two checks (a commit of
 	// 16 results is 1 MB; a check comes every 16 commits or 1 MB read).
-	if limit := db.res.above + 8<<20; peak > limit {
+	if limit := db.res.Above + 8<<20; peak > limit {
 		t.Fatalf("the database's pages reached %d MB of the resident set, bound %d MB", peak>>20, limit>>20)
 	}
 	t.Logf("peak %d MB of the file resident", peak>>20)
@@ -99,17 +100,17 @@ func TestLookupsDoNotGrowTheResidentSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	db.res.above, db.res.everyBytes = 4<<20, 1<<20
+	db.res.Above, db.res.EveryBytes = 4<<20, 1<<20
 	peak := int64(0)
 	for _, k := range keys {
 		if _, ok, err := db.LookupChat(k); err != nil || !ok {
 			t.Fatalf("lookup: %v %v", ok, err)
 		}
-		if r := fileResident() - db.res.base; r > peak {
+		if r := boltfile.FileResident() - db.res.Base; r > peak {
 			peak = r
 		}
 	}
-	if limit := db.res.above + 4<<20; peak > limit {
+	if limit := db.res.Above + 4<<20; peak > limit {
 		t.Fatalf("lookups of %d MB of replies held %d MB of the file resident, bound %d MB", n*size>>20, peak>>20, limit>>20)
 	}
 	t.Logf("peak %d MB of the file resident over %d MB of replies", peak>>20, n*size>>20)

@@ -265,7 +265,7 @@ func (db *DB) RunPage(ref string, from, limit int) (info eval.RunInfo, page []*e
 	next = -1
 	read := 0
 	// Outside the read transaction: trimming takes one of its own.
-	defer func() { db.res.note(db.bolt, read) }()
+	defer func() { db.res.Note(db.bolt, read) }()
 	err = db.view(func(tx *bolt.Tx) error {
 		var err error
 		if info, err = resolveRun(tx, db.path, ref); err != nil {

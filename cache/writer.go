@@ -22,7 +22,7 @@ type writer struct {
 	reqs chan writeReq
 	done chan struct{}
 	// res trims the mapping as commits touch it.
-	res *resident
+	res *boltfile.Resident
 	// watch sees whether anyone else writes the file (see boltfile.FileWatch).
 	watch *boltfile.FileWatch
 
@@ -38,7 +38,7 @@ type writeReq struct {
 // maxGroup bounds a transaction so that one commit's dirty pages stay small.
 const maxGroup = 1000
 
-func newWriter(db *bolt.DB, res *resident, watch *boltfile.FileWatch) *writer {
+func newWriter(db *bolt.DB, res *boltfile.Resident, watch *boltfile.FileWatch) *writer {
 	w := &writer{db: db, reqs: make(chan writeReq, 64), done: make(chan struct{}), res: res, watch: watch}
 	go w.run()
 	return w
@@ -84,7 +84,7 @@ func (w *writer) run() {
 		}
 		w.commit(group)
 		if w.res != nil {
-			w.res.note(w.db, 0)
+			w.res.Note(w.db, 0)
 		}
 	}
 }

@@ -6,7 +6,8 @@
 // not an error. It walks a file's tree as bbolt's own check does, scans its
 // pages for what a damaged tree no longer reaches, and records beside a
 // file found sound the state that lets the next open skip the walk
-// (verified.go).
+// (verified.go). It also keeps bbolt's mapping of the file from filling
+// the process's resident set (resident.go).
 //
 // The layout, all integers in the machine's byte order:
 //

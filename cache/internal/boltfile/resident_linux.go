@@ -1,4 +1,4 @@
-package cache
+package boltfile
 
 import (
 	"bytes"
@@ -7,8 +7,8 @@ import (
 	"syscall"
 )
 
-// dontNeed drops n bytes of a shared file mapping at addr from the resident
-// set; failure only leaves them resident.
+// dontNeed drops n bytes of a shared file mapping at addr from the Resident
+// set; failure only leaves them Resident.
 func dontNeed(addr uintptr, n int64) {
 	if addr == 0 || n <= 0 {
 		return
@@ -16,17 +16,17 @@ func dontNeed(addr uintptr, n int64) {
 	_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, addr, uintptr(n), syscall.MADV_DONTNEED)
 }
 
-// dontNeedBytes drops a mapping of our own (the pre-open check's) from the
+// DontNeed drops a mapping of our own (the pre-open check's) from the
 // resident set.
-func dontNeedBytes(b []byte) {
+func DontNeed(b []byte) {
 	if len(b) > 0 {
 		_ = syscall.Madvise(b, syscall.MADV_DONTNEED)
 	}
 }
 
-// fileResident is the bytes of files mapped into this process that are
-// resident (the "shared" field of /proc/self/statm), 0 when unknown.
-func fileResident() int64 {
+// FileResident is the bytes of files mapped into this process that are
+// Resident (the "shared" field of /proc/self/statm), 0 when unknown.
+func FileResident() int64 {
 	b, err := os.ReadFile("/proc/self/statm")
 	if err != nil {
 		return 0
