@@ -3,7 +3,6 @@ package cache
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -65,13 +64,10 @@ func (db *DB) Call(key string) (*CallEntry, error) {
 // decodeChatEntry copies everything out of v, which is only valid inside
 // the transaction.
 func decodeChatEntry(key string, v []byte) (*CallEntry, error) {
-	t, meta, payload, err := splitEntry(v)
+	var m chatMeta
+	t, _, payload, err := decodeEntry(v, &m, "chat")
 	if err != nil {
 		return nil, err
-	}
-	var m chatMeta
-	if err := json.Unmarshal(meta, &m); err != nil {
-		return nil, fmt.Errorf("unreadable chat entry: %w", err)
 	}
 	m.Response.Key, m.Response.Cached = key, true
 	return &CallEntry{
@@ -82,13 +78,10 @@ func decodeChatEntry(key string, v []byte) (*CallEntry, error) {
 }
 
 func decodeEmbeddingEntry(key string, v []byte) (*CallEntry, error) {
-	t, meta, payload, err := splitEntry(v)
+	var m embedMeta
+	t, meta, payload, err := decodeEntry(v, &m, "embedding")
 	if err != nil {
 		return nil, err
-	}
-	var m embedMeta
-	if err := json.Unmarshal(meta, &m); err != nil {
-		return nil, fmt.Errorf("unreadable embedding entry: %w", err)
 	}
 	vec, err := decodeVector(payload)
 	if err != nil {

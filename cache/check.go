@@ -59,14 +59,7 @@ type KindCheck struct {
 func (r Report) OK() bool { return r.ProblemCount == 0 }
 
 // Of returns the counts of one kind.
-func (r Report) Of(kind string) KindCheck {
-	for _, k := range r.Kinds {
-		if k.Kind == kind {
-			return k
-		}
-	}
-	return KindCheck{Kind: kind}
-}
+func (r Report) Of(kind string) KindCheck { return ofKind(r.Kinds, KindCheck{Kind: kind}) }
 
 func (r *Report) problem(format string, args ...any) {
 	r.ProblemCount++
@@ -307,7 +300,8 @@ func (c *collector) visit(bucket string, k, v []byte) {
 	case err == errNotOurs:
 		return
 	case err != nil:
-		c.fail(bucket, k, err)
+		c.bad[bucket]++
+		c.ps.Addf(bucket, 0, "entry %s: %v", printableKey(k), err)
 		return
 	}
 	switch bucket {
@@ -318,11 +312,6 @@ func (c *collector) visit(bucket string, k, v []byte) {
 		c.resultsOf[runID]++
 	}
 	c.ok[bucket]++
-}
-
-func (c *collector) fail(kind string, k []byte, err error) {
-	c.bad[kind]++
-	c.ps.Addf(kind, 0, "entry %s: %v", printableKey(k), err)
 }
 
 // orphanRuns lists run ids that have results but no record.
@@ -391,13 +380,10 @@ func decodeResultValue(key, v []byte) (string, *eval.Result, error) {
 // to key, as an import does: a damaged entry can never answer for another
 // request.
 func verifyChatValue(key, v []byte) error {
-	_, meta, payload, err := splitEntry(v)
+	var m chatMeta
+	_, _, payload, err := decodeEntry(v, &m, "chat")
 	if err != nil {
 		return err
-	}
-	var m chatMeta
-	if err := json.Unmarshal(meta, &m); err != nil {
-		return fmt.Errorf("unreadable chat entry: %v", err)
 	}
 	if len(m.Response.Choices) == 0 {
 		return errors.New("chat entry without choices")
@@ -413,13 +399,10 @@ func verifyChatValue(key, v []byte) error {
 }
 
 func verifyEmbeddingValue(key, v []byte) error {
-	_, meta, payload, err := splitEntry(v)
+	var m embedMeta
+	_, _, payload, err := decodeEntry(v, &m, "embedding")
 	if err != nil {
 		return err
-	}
-	var m embedMeta
-	if err := json.Unmarshal(meta, &m); err != nil {
-		return fmt.Errorf("unreadable embedding entry: %v", err)
 	}
 	if eval.EmbedKey(m.Endpoint, m.Model, m.Dimensions, m.Text) != string(key) {
 		return errors.New("the stored text and model do not hash to the entry's key")
@@ -427,8 +410,6 @@ func verifyEmbeddingValue(key, v []byte) error {
 	if len(payload) == 0 {
 		return errors.New("empty vector")
 	}
-	if _, err := decodeVector(payload); err != nil {
-		return err
-	}
-	return nil
+	_, err = decodeVector(payload)
+	return err
 }

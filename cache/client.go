@@ -1,11 +1,12 @@
 package cache
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 
 	bolt "go.etcd.io/bbolt"
@@ -84,7 +85,7 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 			return resp, nil
 		}
 		if c.mode == CacheOnly {
-			return eval.ChatResponse{}, fmt.Errorf("%s call %.12s: %w", taskName(req.Task), key, eval.ErrCacheMiss)
+			return eval.ChatResponse{}, fmt.Errorf("%s call %.12s: %w", cmp.Or(req.Task, "chat"), key, eval.ErrCacheMiss)
 		}
 		if c.mode == DryRun {
 			resp, retry, err := c.dryChatCall(ctx, req, key)
@@ -141,7 +142,7 @@ func (c *Client) fetchChat(ctx context.Context, req eval.ChatRequest, key string
 		return resp, nil
 	}
 	if err := c.st.PutChat(key, req, resp); err != nil {
-		return resp, fmt.Errorf("%s call succeeded but could not be saved to the cache: %w", taskName(req.Task), err)
+		return resp, fmt.Errorf("%s call succeeded but could not be saved to the cache: %w", cmp.Or(req.Task, "chat"), err)
 	}
 	return resp, nil
 }
@@ -187,22 +188,7 @@ func (c *Client) dryChatCall(ctx context.Context, req eval.ChatRequest, key stri
 }
 
 func validChoices(choices []string, validate func(string) error) bool {
-	if len(choices) == 0 {
-		return false
-	}
-	for _, ch := range choices {
-		if validate(ch) != nil {
-			return false
-		}
-	}
-	return true
-}
-
-func taskName(task string) string {
-	if task == "" {
-		return "chat"
-	}
-	return task
+	return len(choices) > 0 && !slices.ContainsFunc(choices, func(ch string) bool { return validate(ch) != nil })
 }
 
 // LookupChat reads a stored reply. An entry that cannot be decoded counts as
@@ -226,15 +212,10 @@ func (db *DB) LookupChat(key string) (eval.ChatResponse, bool, error) {
 			return nil
 		}
 		read = len(v)
-		_, meta, _, err := splitEntry(v)
-		if err != nil {
-			return nil
-		}
 		var m chatMeta
-		if json.Unmarshal(meta, &m) != nil {
-			return nil
+		if _, _, _, err := decodeEntry(v, &m, "chat"); err == nil {
+			resp, found = m.Response, true
 		}
-		resp, found = m.Response, true
 		return nil
 	})
 	if err != nil {

@@ -166,7 +166,7 @@ func openChecked(path string, readOnly bool, timeout time.Duration, name string,
 				continue
 			}
 			_ = f.Close()
-			return nil, emptyFileError(path)
+			return nil, notDatabase(fmt.Sprintf("empty database file %s (0 bytes): not a ragscope database; remove it or pass another --db FILE", path))
 		}
 		if err := precheck(path, f, fi.Size()); err != nil {
 			_ = f.Close()
@@ -174,10 +174,6 @@ func openChecked(path string, readOnly bool, timeout time.Duration, name string,
 		}
 		return f, nil
 	}
-}
-
-func emptyFileError(path string) error {
-	return notDatabase(fmt.Sprintf("empty database file %s (0 bytes): not a ragscope database; remove it or pass another --db FILE", path))
 }
 
 // errNotDatabase is matched by errors about files that are not ragscope

@@ -176,7 +176,12 @@ func openBolt(path string, opt Options) (*bolt.DB, *os.File, error) {
 			return f, err
 		},
 	}
-	bdb, err := openRecover(path, bopt)
+	// Under guard: a damaged cache must produce a message, not a crash.
+	var bdb *bolt.DB
+	err := guard(path, func() (err error) {
+		bdb, err = bolt.Open(path, 0o600, bopt)
+		return err
+	})
 	if err == nil {
 		return bdb, file, nil
 	}
@@ -193,17 +198,6 @@ func openBolt(path string, opt Options) (*bolt.DB, *os.File, error) {
 		return nil, nil, fmt.Errorf("database %s: permission denied; fix its permissions or pass --db FILE: %w", path, err)
 	}
 	return nil, nil, fmt.Errorf("cannot open database %s: %w", path, err)
-}
-
-// openRecover turns bbolt's panics on damaged files into errors: a damaged
-// cache must produce a message, not a crash.
-func openRecover(path string, bopt *bolt.Options) (db *bolt.DB, err error) {
-	err = guard(path, func() error {
-		var err error
-		db, err = bolt.Open(path, 0o600, bopt)
-		return err
-	})
-	return db, err
 }
 
 func stillAtPath(f *os.File, path string) (bool, error) {

@@ -68,6 +68,18 @@ func splitEntry(v []byte) (t time.Time, meta, payload []byte, err error) {
 	return t, v[headerLen : headerLen+int(n)], v[headerLen+int(n):], nil
 }
 
+// decodeEntry splits a framed value and decodes its meta into m (a
+// *chatMeta or *embedMeta, what names it); the parts alias v.
+func decodeEntry(v []byte, m any, what string) (t time.Time, meta, payload []byte, err error) {
+	if t, meta, payload, err = splitEntry(v); err != nil {
+		return t, nil, nil, err
+	}
+	if err := json.Unmarshal(meta, m); err != nil {
+		return t, nil, nil, fmt.Errorf("unreadable %s entry: %w", what, err)
+	}
+	return t, meta, payload, nil
+}
+
 func entryTime(v []byte) (time.Time, bool) {
 	if len(v) < headerLen || v[0] != entryVersion {
 		return time.Time{}, false

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -135,8 +136,7 @@ func (db *DB) Import(r io.Reader) (n int, err error) {
 	if err != nil {
 		return 0, err
 	}
-	for start := 0; start < len(entries); start += importChunk {
-		chunk := entries[start:min(start+importChunk, len(entries))]
+	for chunk := range slices.Chunk(entries, importChunk) {
 		added := 0
 		if err := db.update(func(tx *bolt.Tx) error {
 			added = 0 // the function may run more than once

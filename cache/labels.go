@@ -133,8 +133,5 @@ func decodeLabelValue(k, v []byte) (eval.Label, error) {
 	if l.Key != string(k) {
 		return l, errors.New("the label is stored under another key")
 	}
-	if err := checkLabel(l); err != nil {
-		return l, err
-	}
-	return l, nil
+	return l, checkLabel(l)
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -31,13 +32,19 @@ type Stats struct {
 }
 
 // Of returns the stats of one kind (zero when unknown).
-func (s Stats) Of(kind string) KindStats {
-	for _, k := range s.Kinds {
-		if k.Kind == kind {
-			return k
-		}
+func (s Stats) Of(kind string) KindStats { return ofKind(s.Kinds, KindStats{Kind: kind}) }
+
+func (k KindStats) kind() string    { return k.Kind }
+func (k KindCheck) kind() string    { return k.Kind }
+func (k SalvageCount) kind() string { return k.Kind }
+
+// ofKind finds the counts of one kind in a report's list: those of the
+// kind of none, or none when the list has no such kind.
+func ofKind[T interface{ kind() string }](list []T, none T) T {
+	if i := slices.IndexFunc(list, func(k T) bool { return k.kind() == none.kind() }); i >= 0 {
+		return list[i]
 	}
-	return KindStats{Kind: kind}
+	return none
 }
 
 // statsKinds are the kinds in the order stats shows them; each kind's
@@ -154,12 +161,11 @@ func Compact(path string, opt Options) (before, after int64, err error) {
 	if err != nil {
 		return before, 0, fmt.Errorf("compact %s: create %s: %w", path, tmp, err)
 	}
-	if err := guard(path, func() error { return bolt.Compact(dst, src.bolt, compactTxSize) }); err != nil {
-		_ = dst.Close()
-		_ = os.Remove(tmp)
-		return before, 0, fmt.Errorf("compact %s: %w (the database is unchanged)", path, err)
+	err = guard(path, func() error { return bolt.Compact(dst, src.bolt, compactTxSize) })
+	if cerr := dst.Close(); err == nil {
+		err = cerr
 	}
-	if err := dst.Close(); err != nil {
+	if err != nil {
 		_ = os.Remove(tmp)
 		return before, 0, fmt.Errorf("compact %s: %w (the database is unchanged)", path, err)
 	}

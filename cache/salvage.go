@@ -7,10 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -78,14 +78,7 @@ type SalvageCount struct {
 }
 
 // Of returns the counts of one kind.
-func (r SalvageReport) Of(kind string) SalvageCount {
-	for _, k := range r.Kinds {
-		if k.Kind == kind {
-			return k
-		}
-	}
-	return SalvageCount{Kind: kind}
-}
+func (r SalvageReport) Of(kind string) SalvageCount { return ofKind(r.Kinds, SalvageCount{Kind: kind}) }
 
 // Salvage copies every run, result, cache entry and label that can still be read
 // from the database at src, however damaged, into a new database at dst.
@@ -123,10 +116,7 @@ func Salvage(src, dst string) (SalvageReport, error) {
 		return rep, fmt.Errorf("nothing to salvage in %s: %s; %s was not written", src, why, dst)
 	}
 	s.finish(&rep)
-	if err := s.write(dst); err != nil {
-		return rep, err
-	}
-	return rep, nil
+	return rep, s.write(dst)
 }
 
 // found is one entry, copied out of the file.
@@ -317,10 +307,7 @@ func (s *salvager) finish(rep *SalvageReport) {
 		if _, ok := s.runInfo[run]; ok {
 			continue
 		}
-		maxIdx := 0
-		for i := range idxs {
-			maxIdx = max(maxIdx, i)
-		}
+		maxIdx := slices.Max(slices.Collect(maps.Keys(idxs))) // a run here has a result
 		s.stubs = append(s.stubs, run)
 		lostResults += maxIdx + 1 - len(idxs)
 		info := eval.RunInfo{ID: run, Dataset: "(salvaged)", Samples: maxIdx + 1,
@@ -334,7 +321,7 @@ func (s *salvager) finish(rep *SalvageReport) {
 		s.kinds[KindRuns][run] = &found{value: v}
 		s.runInfo[run] = info
 	}
-	sort.Strings(s.stubs)
+	slices.Sort(s.stubs)
 	for _, info := range s.runInfo {
 		if info.FinishedAt == nil || info.Cancelled {
 			if !slices.Contains(s.stubs, info.ID) {
@@ -428,13 +415,7 @@ func (s *salvager) fill(db *DB) error {
 	const chunk = 2000
 	for _, kind := range checkKinds {
 		entries := s.kinds[kind]
-		keys := make([]string, 0, len(entries))
-		for k := range entries {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for start := 0; start < len(keys); start += chunk {
-			part := keys[start:min(start+chunk, len(keys))]
+		for part := range slices.Chunk(slices.Sorted(maps.Keys(entries)), chunk) {
 			err := guardedUpdate(db.path, db.bolt, func(tx *bolt.Tx) error {
 				b := tx.Bucket([]byte(kind)) // named after its kind
 				b.FillPercent = 0.9
