@@ -31,6 +31,8 @@ import (
 	"os"
 )
 
+// The sizes and flags of the layout above; NoFreelist is the freelist page
+// of a meta page when the freelist is not written to the file.
 const (
 	PageHeaderSize   = 16
 	elementSize      = 16
@@ -49,7 +51,7 @@ const (
 
 	NoFreelist = ^uint64(0)
 
-	// MaxProblems bounds the Problems a walk keeps (it counts them all).
+	// MaxProblems bounds the problems a walk keeps (it counts them all).
 	MaxProblems = 200
 )
 
@@ -187,7 +189,7 @@ func (ps *Problems) Addf(bucket string, page uint64, format string, args ...any)
 	ps.add(Problem{bucket: bucket, page: page, msg: fmt.Sprintf(format, args...)})
 }
 
-// Texts are the Problems kept, as text.
+// Texts are the problems kept, as text.
 func (ps *Problems) Texts() []string {
 	out := make([]string, 0, len(ps.List))
 	for _, p := range ps.List {
@@ -225,7 +227,8 @@ type Walker struct {
 
 const trimPages = 4096
 
-// NewWalker walks the tree of the meta page in use (bf.Cur must be valid).
+// NewWalker prepares a walk of the tree of the meta page in use (bf.Cur
+// must not be -1).
 func NewWalker(bf *File) *Walker {
 	m := bf.Meta()
 	// Pages past the end of the file are never marked: size the set by

@@ -60,6 +60,7 @@ func (s State) latest() int64 { return max(s.MtimeNS, s.CtimeNS) }
 
 const verifiedVersion = 2
 
+// VerifiedPath is where the state of the database at path is recorded.
 func VerifiedPath(path string) string {
 	dir, base := filepath.Split(path)
 	return filepath.Join(dir, "."+base+".verified")
@@ -209,6 +210,8 @@ type FileWatch struct {
 // fileStamp is a file's modification and inode change times (ns).
 type fileStamp struct{ mtime, ctime int64 }
 
+// NewFileWatch starts watching f (nil: a file that cannot be watched,
+// never recorded).
 func NewFileWatch(f *os.File) *FileWatch {
 	w := &FileWatch{f: f}
 	if f == nil {
