@@ -51,8 +51,12 @@ func shellQuote(s string) string {
 
 // panicError turns what a damaged file makes bbolt do (an assertion panic,
 // or a fault reading its mmap, which debug.SetPanicOnFault turns into a
-// panic) into a DamageError.
+// panic) into a DamageError, and any other panic (a bug's) into nil. Call
+// it from the deferred function that recovered p (see isDamagePanic).
 func panicError(path string, p any) error {
+	if !isDamagePanic(p) {
+		return nil
+	}
 	if err, ok := p.(runtime.Error); ok {
 		if fe, ok := p.(interface{ Addr() uintptr }); ok && fe.Addr() != 0 {
 			return damaged(path, "reading it faulted: a page lies outside the file, which is probably truncated")
@@ -66,7 +70,8 @@ func panicError(path string, p any) error {
 // fault at a non-nil address (reading the mmap past the end of the file),
 // or a panic raised inside bbolt (its page assertions, or an index out of
 // range on a bad page). Call it from the deferred function that recovered
-// p: the panicking frames are still on the stack then.
+// p, or from a function it calls: the panicking frames are still on the
+// stack then.
 func isDamagePanic(p any) bool {
 	if fe, ok := p.(interface{ Addr() uintptr }); ok && fe.Addr() != 0 {
 		return true
@@ -99,9 +104,7 @@ func guard(path string, fn func() error) (err error) {
 	defer func() {
 		debug.SetPanicOnFault(old)
 		if p := recover(); p != nil {
-			if isDamagePanic(p) {
-				err = panicError(path, p)
-			} else {
+			if err = panicError(path, p); err == nil {
 				err = fmt.Errorf("database %s: internal error (please report it): %v", path, p)
 			}
 		}

@@ -129,11 +129,9 @@ func (w *writer) update(fn func(*bolt.Tx) error) error {
 func safeCall(fn func(*bolt.Tx) error, tx *bolt.Tx) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			if isDamagePanic(p) {
-				err = panicError(tx.DB().Path(), p)
-				return
+			if err = panicError(tx.DB().Path(), p); err == nil {
+				err = fmt.Errorf("database write panicked: %v", p)
 			}
-			err = fmt.Errorf("database write panicked: %v", p)
 		}
 	}()
 	return fn(tx)
