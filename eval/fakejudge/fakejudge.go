@@ -42,10 +42,7 @@ type Request struct {
 }
 
 // Message is a chat message.
-type Message struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}
+type Message = eval.Message
 
 // Prompt is the last user message.
 func (r *Request) Prompt() string {
@@ -287,14 +284,10 @@ func (s *Server) serveChat(w http.ResponseWriter, hr *http.Request, raw map[stri
 // for models without one, see package cost).
 func Usage(model string, msgs []Message, choices []string) (prompt, completion int) {
 	c := cost.For(model)
-	em := make([]eval.Message, len(msgs))
-	for i, m := range msgs {
-		em[i] = eval.Message{Role: m.Role, Content: m.Content}
-	}
 	for _, ch := range choices {
 		completion += c.Count(ch)
 	}
-	return c.Chat(em), completion
+	return c.Chat(msgs), completion
 }
 
 // writeRaw answers what a Reply scripts beyond choices: a hang, a status,
@@ -479,16 +472,7 @@ func (r *Request) input() string {
 // Chunks are the retrieved chunks of the request's input, in rank order,
 // as its first user message shows them (the worked examples' chunks left
 // out), with the prompt's escaping undone.
-func (r *Request) Chunks() []string {
-	p := r.input()
-	var out []string
-	for _, m := range chunkTag.FindAllStringSubmatch(p, -1) {
-		out = append(out, strings.TrimSpace(strings.ReplaceAll(m[1], "&lt;", "<")))
-	}
-	return out
-}
-
-var chunkTag = regexp.MustCompile(`(?s)<chunk n="\d+">(.*?)</chunk>`)
+func (r *Request) Chunks() []string { return r.TaskItems("chunk") }
 
 // Evidence is the "chunk" and "quote" of a contract-2 reply citing the
 // start of the first chunk (null and "" without chunks), as JSON members.

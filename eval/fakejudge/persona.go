@@ -199,7 +199,7 @@ var taskOpenings = func() map[string]string {
 	m := map[string]string{}
 	set := prompts.Embedded()
 	for _, task := range prompts.Tasks {
-		for _, lang := range []string{"en", "zh"} {
+		for _, lang := range prompts.Langs {
 			src, err := set.Source(task, lang)
 			if err != nil {
 				continue
