@@ -2,8 +2,6 @@ package llm
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
@@ -28,17 +26,7 @@ func (j *Judge) Entailment(ctx context.Context, s *eval.Sample, premise string, 
 	if err != nil {
 		return nil, err
 	}
-	check := func(r *entailmentReply) error {
-		if r.Verdicts == nil {
-			return errors.New(`missing field "verdicts"`)
-		}
-		for i := range r.Verdicts {
-			if err := binary("verdict", r.Verdicts[i].Verdict); err != nil {
-				return fmt.Errorf("verdicts[%d]: %v", i, err)
-			}
-		}
-		return nil
-	}
+	check := func(r *entailmentReply) error { return checkList("verdicts", r.Verdicts, "verdict", verdictOf) }
 	out, err := sendCounted(ctx, j, s, req, check, len(statements), func(r *entailmentReply) int { return len(r.Verdicts) })
 	if err != nil {
 		return nil, err

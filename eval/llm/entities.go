@@ -2,7 +2,6 @@ package llm
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
@@ -19,10 +18,7 @@ func (j *Judge) Entities(ctx context.Context, s *eval.Sample, text string) ([]st
 		return nil, err
 	}
 	out, _, err := send(ctx, j, req, func(r *entitiesReply) error {
-		if r.Entities == nil {
-			return errors.New(`missing field "entities"`)
-		}
-		return nil
+		return checkList[string]("entities", r.Entities, "", nil)
 	})
 	if err != nil {
 		return nil, err

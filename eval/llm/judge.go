@@ -4,6 +4,7 @@
 package llm
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -235,6 +236,26 @@ func decode[T any](content string, check func(*T) error) (*T, error) {
 	return out, nil
 }
 
+// checkList holds a reply's list to its contract: the key is there (an
+// empty list is an answer, a missing key is not), and, when bitOf is set,
+// each item's 0/1 field named flag reads as 0 or 1.
+func checkList[T any](key string, items []T, flag string, bitOf func(T) *bit) error {
+	if items == nil {
+		return fmt.Errorf("missing field %q", key)
+	}
+	for i, it := range items {
+		if bitOf == nil {
+			break
+		}
+		if err := binary(flag, bitOf(it)); err != nil {
+			return fmt.Errorf("%s[%d]: %v", key, i, err)
+		}
+	}
+	return nil
+}
+
+func verdictOf(v verdictItem) *bit { return v.Verdict }
+
 func binary(name string, v *bit) error {
 	if v == nil {
 		return fmt.Errorf("missing field %q", name)
@@ -263,10 +284,7 @@ func (j *Judge) statements(ctx context.Context, s *eval.Sample, text string) ([]
 		return nil, err
 	}
 	out, _, err := send(ctx, j, req, func(r *statementsReply) error {
-		if r.Statements == nil {
-			return errors.New(`missing field "statements"`)
-		}
-		return nil
+		return checkList[string]("statements", r.Statements, "", nil)
 	})
 	if err != nil {
 		return nil, err
@@ -288,17 +306,7 @@ func (j *Judge) Verdicts(ctx context.Context, s *eval.Sample, statements []strin
 	if err != nil {
 		return nil, err
 	}
-	check := func(r *verdictsReply) error {
-		if r.Statements == nil {
-			return errors.New(`missing field "statements"`)
-		}
-		for i := range r.Statements {
-			if err := binary("verdict", r.Statements[i].Verdict); err != nil {
-				return fmt.Errorf("statements[%d]: %v", i, err)
-			}
-		}
-		return nil
-	}
+	check := func(r *verdictsReply) error { return checkList("statements", r.Statements, "verdict", verdictOf) }
 	out, err := sendCounted(ctx, j, s, req, check, len(statements), func(r *verdictsReply) int { return len(r.Statements) })
 	if err != nil {
 		return nil, err
@@ -459,15 +467,7 @@ func (j *Judge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classifica
 		return nil, err
 	}
 	out, _, err := send(ctx, j, req, func(r *classificationsReply) error {
-		if r.Classifications == nil {
-			return errors.New(`missing field "classifications"`)
-		}
-		for i := range r.Classifications {
-			if err := binary("attributed", r.Classifications[i].Attributed); err != nil {
-				return fmt.Errorf("classifications[%d]: %v", i, err)
-			}
-		}
-		return nil
+		return checkList("classifications", r.Classifications, "attributed", func(c classificationItem) *bit { return c.Attributed })
 	})
 	if err != nil {
 		return nil, err
@@ -491,15 +491,7 @@ func (j *Judge) CorrectnessClassify(ctx context.Context, s *eval.Sample, answer,
 		return eval.CorrectnessClasses{}, err
 	}
 	out, _, err := send(ctx, j, req, func(r *correctnessReply) error {
-		for _, l := range []struct {
-			name string
-			list []correctnessItem
-		}{{"TP", r.TP}, {"FP", r.FP}, {"FN", r.FN}} {
-			if l.list == nil {
-				return fmt.Errorf("missing field %q", l.name)
-			}
-		}
-		return nil
+		return cmp.Or(checkList("TP", r.TP, "", nil), checkList("FP", r.FP, "", nil), checkList("FN", r.FN, "", nil))
 	})
 	if err != nil {
 		return eval.CorrectnessClasses{}, err

@@ -67,12 +67,14 @@ type entitiesReply struct {
 }
 
 type verdictsReply struct {
-	Statements []struct {
-		Statement string `json:"statement"`
-		evidenceReply
-		Reason  string `json:"reason"`
-		Verdict *bit   `json:"verdict"`
-	} `json:"statements"`
+	Statements []verdictItem `json:"statements"`
+}
+
+type verdictItem struct {
+	Statement string `json:"statement"`
+	evidenceReply
+	Reason  string `json:"reason"`
+	Verdict *bit   `json:"verdict"`
 }
 
 // evidenceReply is the evidence of contract 2. Both keys absent is a reply
@@ -133,19 +135,18 @@ type correctnessItem struct {
 }
 
 type classificationsReply struct {
-	Classifications []struct {
-		Statement string `json:"statement"`
-		evidenceReply
-		Reason     string `json:"reason"`
-		Attributed *bit   `json:"attributed"`
-	} `json:"classifications"`
+	Classifications []classificationItem `json:"classifications"`
+}
+
+type classificationItem struct {
+	Statement string `json:"statement"`
+	evidenceReply
+	Reason     string `json:"reason"`
+	Attributed *bit   `json:"attributed"`
 }
 
 // entailmentReply is entailment_verdicts' reply: a verdict per statement.
+// Its schema asks for no evidence, and none is read.
 type entailmentReply struct {
-	Verdicts []struct {
-		Statement string `json:"statement"`
-		Reason    string `json:"reason"`
-		Verdict   *bit   `json:"verdict"`
-	} `json:"verdicts"`
+	Verdicts []verdictItem `json:"verdicts"`
 }
