@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -71,11 +72,7 @@ var builtin = map[string]Price{
 
 // Builtin returns a copy of the built-in table.
 func Builtin() Table {
-	t := Table{Date: BuiltinDate, Models: make(map[string]Price, len(builtin)), Source: "built-in (" + BuiltinDate + ")"}
-	for k, v := range builtin {
-		t.Models[k] = v
-	}
-	return t
+	return Table{Date: BuiltinDate, Models: maps.Clone(builtin), Source: "built-in (" + BuiltinDate + ")"}
 }
 
 // FileName is the override file's name in the config directory.
@@ -137,16 +134,9 @@ func Load(path string, required bool) (Table, error) {
 // name that prefixes it before a "-". Names are matched case-insensitively,
 // and a provider prefix such as "openai/" is ignored.
 func (t Table) Lookup(model string) (Price, bool) {
-	m := strings.ToLower(model)
-	if i := strings.LastIndexByte(m, '/'); i >= 0 {
-		m = m[i+1:]
-	}
-	names := make([]string, 0, len(t.Models))
-	for k := range t.Models {
-		names = append(names, k)
-	}
+	m := modelName(model)
 	// Longest first, so gpt-4o-mini wins over gpt-4o.
-	slices.SortFunc(names, func(a, b string) int { return len(b) - len(a) })
+	names := slices.SortedFunc(maps.Keys(t.Models), func(a, b string) int { return len(b) - len(a) })
 	for _, k := range names {
 		lk := strings.ToLower(k)
 		if m == lk || strings.HasPrefix(m, lk+"-") {
@@ -154,4 +144,14 @@ func (t Table) Lookup(model string) (Price, bool) {
 		}
 	}
 	return Price{}, false
+}
+
+// modelName is a model name as the tables list it: lower case, without a
+// provider prefix such as "openai/".
+func modelName(model string) string {
+	m := strings.ToLower(model)
+	if i := strings.LastIndexByte(m, '/'); i >= 0 {
+		m = m[i+1:]
+	}
+	return m
 }

@@ -1,6 +1,10 @@
 package cost
 
-import "github.com/ragscope/ragscope/eval"
+import (
+	"slices"
+
+	"github.com/ragscope/ragscope/eval"
+)
 
 // RunPricing is how a run of judge j is priced from table t, recorded with
 // the run (eval.RunInfo.Pricing) so that its cost can be read, and checked,
@@ -18,12 +22,9 @@ func RunPricing(t Table, j eval.JudgeInfo) *eval.Pricing {
 		}
 		pr, ok := t.Lookup(model)
 		if !ok {
-			for _, u := range p.Unpriced {
-				if u == model {
-					return nil
-				}
+			if !slices.Contains(p.Unpriced, model) {
+				p.Unpriced = append(p.Unpriced, model)
 			}
-			p.Unpriced = append(p.Unpriced, model)
 			return nil
 		}
 		return &eval.ModelPrice{Model: model, Prompt: pr.Prompt, Completion: pr.Completion}

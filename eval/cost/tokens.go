@@ -44,11 +44,7 @@ func orUnnamed(s string) string {
 // OpenAI documents (tiktoken's model table). Anything else — a local
 // model, an Azure deployment name — has none.
 func encodingOf(model string) tokenizer.Encoding {
-	m := strings.ToLower(model)
-	if i := strings.LastIndexByte(m, '/'); i >= 0 {
-		m = m[i+1:]
-	}
-	m = strings.TrimPrefix(m, "ft:")
+	m := strings.TrimPrefix(modelName(model), "ft:")
 	has := func(p string) bool { return m == p || strings.HasPrefix(m, p+"-") }
 	switch {
 	case has("gpt-4o"), has("chatgpt-4o"), has("gpt-4.1"), has("gpt-4.5"), has("gpt-5"),
@@ -109,10 +105,12 @@ func Estimate(s string) int {
 // Chat counts the prompt tokens of a chat request the way OpenAI bills
 // them: each message costs its role and content plus 3 tokens of framing,
 // and the reply is primed with 3 more.
-func (c Counter) Chat(msgs []eval.Message) int {
+func (c Counter) Chat(msgs []eval.Message) int { return chatTokens(msgs, c.Count) }
+
+func chatTokens(msgs []eval.Message, count func(string) int) int {
 	n := 3
 	for _, m := range msgs {
-		n += 3 + c.Count(m.Role) + c.Count(m.Content)
+		n += 3 + count(m.Role) + count(m.Content)
 	}
 	return n
 }
@@ -167,10 +165,4 @@ func (m *Memo) piece(p string) int {
 }
 
 // Chat counts a chat request's prompt tokens as Counter.Chat does.
-func (m *Memo) Chat(msgs []eval.Message) int {
-	n := 3
-	for _, msg := range msgs {
-		n += 3 + m.Count(msg.Role) + m.Count(msg.Content)
-	}
-	return n
-}
+func (m *Memo) Chat(msgs []eval.Message) int { return chatTokens(msgs, m.Count) }
