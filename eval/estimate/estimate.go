@@ -14,10 +14,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/ragscope/ragscope/cache"
@@ -131,9 +133,9 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 	est := &Estimate{Samples: total, ByMetric: map[eval.Metric]Metric{}, Notes: []string{}, order: metrics,
 		Prices: PriceInfo{Source: cfg.Prices.Source, Date: cfg.Prices.Date}}
 	for _, m := range metrics {
-		est.ByMetric[m] = Metric{CostUSD: zero()}
+		est.ByMetric[m] = Metric{CostUSD: new(float64)}
 	}
-	est.CostUSD = zero()
+	est.CostUSD = new(float64)
 	if cfg.Judge == nil {
 		est.Judge = "offline"
 		est.Notes = append(est.Notes, NoteOffline)
@@ -156,8 +158,7 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 		workers = 4 * runtime.GOMAXPROCS(0)
 	}
 	var failMu sync.Mutex
-	failed := map[eval.Metric]int{}
-	firstErr := ""
+	failed, firstErr := 0, "" // metric results that failed, and the first's error
 	r := &eval.Runner{
 		Judge:  planJudge{cfg.Judge(eval.Instrument(tp))},
 		Config: eval.RunnerConfig{Metrics: metrics, Strictness: cfg.Strictness, ACWeights: cfg.ACWeights, FCMode: cfg.FCMode, NSMode: cfg.NSMode, Workers: workers},
@@ -169,7 +170,7 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 			for m, st := range res.Status {
 				if st.Failed() && st != eval.StatusCacheMiss {
 					failMu.Lock()
-					failed[m]++
+					failed++
 					if firstErr == "" {
 						firstErr = fmt.Sprintf("sample %d %s: %s", res.Index, m, res.Errors[m])
 					}
@@ -306,27 +307,25 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 	if cfg.Store == nil {
 		est.Notes = append(est.Notes, "--no-cache: every call is sent, a repeated one too")
 	}
-	for _, model := range sortedKeys(unpriced) {
+	for _, model := range slices.Sorted(maps.Keys(unpriced)) {
 		path := cfg.PricesPath
 		if path == "" {
 			path = "prices.json in the config directory"
 		}
 		est.Notes = append(est.Notes, fmt.Sprintf(`no price for model %q: add it to %s as {"models": {%q: {"prompt": USD_PER_1M_TOKENS, "completion": USD_PER_1M_TOKENS}}} (or pass --prices FILE)`, model, path, model))
 	}
-	for _, label := range sortedValues(est.Tokenizer) {
-		if !isExact(label) {
+	for _, label := range slices.Sorted(maps.Values(est.Tokenizer)) {
+		if strings.HasPrefix(label, "estimated") {
 			est.Notes = append(est.Notes, "prompt tokens "+label+": about 4 bytes or one CJK character per token")
 			break
 		}
 	}
 	est.Notes = append(est.Notes, NoteRetries, NoteNoStmts)
-	if len(failed) > 0 {
-		est.Notes = append(est.Notes, fmt.Sprintf("the plan of %d metric result(s) stopped short, so the estimate is too low: %s", sum(failed), firstErr))
+	if failed > 0 {
+		est.Notes = append(est.Notes, fmt.Sprintf("the plan of %d metric result(s) stopped short, so the estimate is too low: %s", failed, firstErr))
 	}
 	return est, nil
 }
-
-func zero() *float64 { z := 0.0; return &z }
 
 func rounded(c *float64) *float64 {
 	if c == nil {
@@ -487,51 +486,10 @@ func FromRuns(st cache.Store, model string, hashes map[string]string, maxRuns, m
 
 func sameModel(a, b string) bool { return a != "" && a == b }
 
-func isExact(label string) bool { return len(label) < 9 || label[:9] != "estimated" }
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func sortedValues(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for _, v := range m {
-		out = append(out, v)
-	}
-	sort.Strings(out)
-	return out
-}
-
+// joinList is "a", "a and b", "a, b and c".
 func joinList(xs []string) string {
-	switch len(xs) {
-	case 0:
-		return ""
-	case 1:
-		return xs[0]
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
 	}
-	out := ""
-	for i, x := range xs {
-		switch {
-		case i == 0:
-		case i == len(xs)-1:
-			out += " and "
-		default:
-			out += ", "
-		}
-		out += x
-	}
-	return out
-}
-
-func sum(m map[eval.Metric]int) int {
-	n := 0
-	for _, v := range m {
-		n += v
-	}
-	return n
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }

@@ -3,6 +3,8 @@ package estimate
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -33,7 +35,7 @@ func (e *Estimate) WriteText(w io.Writer, dataset string) error {
 	// right-aligning them changes nothing.
 	fmt.Fprintf(tw, "%-*s\tchat calls\tembedding calls\tcache hits\tprompt tokens\tcompletion tokens\tcost (USD)\t\n", width, "metric")
 	row := func(name string, m Metric) {
-		fmt.Fprintf(tw, "%-*s\t%d\t%d\t%d\t%d\t%d\t%s\t\n", width, name, m.Calls.Chat, m.Calls.Embeddings, m.CacheHits, m.Tokens.Prompt, m.Tokens.Completion, usd(m.CostUSD))
+		fmt.Fprintf(tw, "%-*s\t%d\t%d\t%d\t%d\t%d\t%s\t\n", width, name, m.Calls.Chat, m.Calls.Embeddings, m.CacheHits, m.Tokens.Prompt, m.Tokens.Completion, USD(m.CostUSD))
 	}
 	for _, m := range e.metrics() {
 		row(string(m), e.ByMetric[m])
@@ -42,7 +44,7 @@ func (e *Estimate) WriteText(w io.Writer, dataset string) error {
 	tw.Flush()
 	b.WriteString("\n")
 	if e.Judge == "llm" {
-		for _, model := range sortedKeys(e.Tokenizer) {
+		for _, model := range slices.Sorted(maps.Keys(e.Tokenizer)) {
 			fmt.Fprintf(&b, "prompt tokens of %s: %s\n", sanitize.Line(model), e.Tokenizer[model])
 		}
 		// Grouped by where the numbers come from: "default guess" for
@@ -68,7 +70,7 @@ func (e *Estimate) WriteText(w io.Writer, dataset string) error {
 		}
 	}
 	fmt.Fprintf(&b, "prices: %s", sanitize.Line(e.Prices.Source))
-	for _, model := range sortedKeys(e.Prices.Models) {
+	for _, model := range slices.Sorted(maps.Keys(e.Prices.Models)) {
 		p := e.Prices.Models[model]
 		if p.Completion == 0 {
 			fmt.Fprintf(&b, "; %s $%g per 1M tokens", sanitize.Line(model), p.Prompt)
@@ -107,8 +109,8 @@ func (e *Estimate) metrics() []eval.Metric {
 	return out
 }
 
-// usd shows a cost with the precision a small run needs.
-func usd(c *float64) string {
+// USD shows a cost as the table does, with the precision a small run needs.
+func USD(c *float64) string {
 	switch {
 	case c == nil:
 		return "no price"
@@ -119,9 +121,6 @@ func usd(c *float64) string {
 	}
 	return fmt.Sprintf("$%.2f", *c)
 }
-
-// USD is a cost as the table shows it.
-func USD(c *float64) string { return usd(c) }
 
 func tasksWithAny(m map[string]string) []string {
 	var out []string
