@@ -1,6 +1,7 @@
 package prompts
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -32,21 +33,17 @@ func isDraftName(name string) bool {
 // IsEmbeddedText reports whether b is byte for byte the built-in template of
 // task.lang: an override with that text only hides later updates of it.
 func IsEmbeddedText(b []byte, task, lang string) bool {
-	if checkTaskLang(task, lang) != nil {
+	if CheckTaskLang(task, lang) != nil {
 		return false
 	}
-	return equalSource(b, task, lang)
+	return bytes.Equal(b, []byte(Embedded().entries[key(task, lang)].src))
 }
-
-// CheckTaskLang is nil for a known task and language, else an error that
-// lists the valid ones.
-func CheckTaskLang(task, lang string) error { return checkTaskLang(task, lang) }
 
 // Reset removes the override file of task.lang in dir and its draft, so the
 // built-in template is used again. It returns the paths removed; a missing
 // file or directory is not an error.
 func Reset(dir, task, lang string) ([]string, error) {
-	if err := checkTaskLang(task, lang); err != nil {
+	if err := CheckTaskLang(task, lang); err != nil {
 		return nil, err
 	}
 	var removed []string

@@ -24,7 +24,7 @@ func Export(dir string) error {
 		path := filepath.Join(dir, FileName(info.Task, info.Lang))
 		b, err := os.ReadFile(path)
 		switch {
-		case err == nil && equalSource(b, info.Task, info.Lang):
+		case err == nil && IsEmbeddedText(b, info.Task, info.Lang):
 			continue
 		case err == nil:
 			conflicts = append(conflicts, path)

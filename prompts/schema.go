@@ -1,11 +1,11 @@
 package prompts
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -208,12 +208,9 @@ func describe(v any) string {
 }
 
 func joinInts(xs []int64) string {
-	var b bytes.Buffer
+	s := make([]string, len(xs))
 	for i, x := range xs {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "%d", x)
+		s[i] = strconv.FormatInt(x, 10)
 	}
-	return b.String()
+	return strings.Join(s, ", ")
 }

@@ -1,7 +1,6 @@
 package prompts
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -216,7 +215,7 @@ func (e *entry) trialRender(task string) error {
 }
 
 func (s *Set) lookup(task, lang string) (*entry, error) {
-	if err := checkTaskLang(task, lang); err != nil {
+	if err := CheckTaskLang(task, lang); err != nil {
 		return nil, err
 	}
 	return s.entries[key(task, lang)], nil
@@ -273,10 +272,4 @@ func (s *Set) Source(task, lang string) (string, error) {
 		return "", err
 	}
 	return e.src, nil
-}
-
-// equalSource reports whether b is the embedded source of task.lang, so
-// Export can leave identical files alone.
-func equalSource(b []byte, task, lang string) bool {
-	return bytes.Equal(b, []byte(Embedded().entries[key(task, lang)].src))
 }

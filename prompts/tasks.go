@@ -23,6 +23,7 @@ package prompts
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -90,29 +91,13 @@ func FileName(task, lang string) string { return task + "." + lang + ".tmpl" }
 
 func key(task, lang string) string { return task + "." + lang }
 
-func taskIndex(task string) int {
-	for i, t := range allTasks {
-		if t == task {
-			return i
-		}
-	}
-	return -1
-}
-
-func langIndex(lang string) int {
-	for i, l := range allLangs {
-		if l == lang {
-			return i
-		}
-	}
-	return -1
-}
-
-func checkTaskLang(task, lang string) error {
-	if taskIndex(task) < 0 {
+// CheckTaskLang is nil for a known task and language, else an error that
+// lists the valid ones.
+func CheckTaskLang(task, lang string) error {
+	if !slices.Contains(allTasks[:], task) {
 		return fmt.Errorf("prompts: unknown task %q (valid tasks: %s)", task, strings.Join(allTasks[:], ", "))
 	}
-	if langIndex(lang) < 0 {
+	if !slices.Contains(allLangs[:], lang) {
 		return fmt.Errorf("prompts: unknown language %q (valid languages: %s)", lang, strings.Join(allLangs[:], ", "))
 	}
 	return nil
@@ -140,7 +125,7 @@ func parseFileName(name string) (task, lang string, ok bool) {
 		return "", "", false
 	}
 	task, lang = base[:i], base[i+1:]
-	if checkTaskLang(task, lang) != nil {
+	if CheckTaskLang(task, lang) != nil {
 		return "", "", false
 	}
 	return task, lang, true
