@@ -631,11 +631,3 @@ func (c *Client) final(task string, f *Failure, n int) error {
 	}
 	return &eval.StepError{Status: out.step, Err: fmt.Errorf("%s: %w", task, &out)}
 }
-
-// retryable reports whether an attempt that failed with err is worth
-// another: 408, 409, 429 and 5xx, timeouts, broken connections, malformed
-// or truncated replies. Not other 4xx (bad request, auth, unknown model), a
-// refused connection or an unknown host: asking again will not help.
-func retryable(err error, timedOut bool) bool {
-	return classify(err, facts{timedOut: timedOut}).retry
-}

@@ -46,6 +46,14 @@ func TestParseRetryAfter(t *testing.T) {
 	}
 }
 
+// retryable reports whether an attempt that failed with err is worth
+// another: 408, 409, 429 and 5xx, timeouts, broken connections, malformed
+// or truncated replies. Not other 4xx (bad request, auth, unknown model), a
+// refused connection or an unknown host: asking again will not help.
+func retryable(err error, timedOut bool) bool {
+	return classify(err, facts{timedOut: timedOut}).retry
+}
+
 func TestRetryable(t *testing.T) {
 	cases := []struct {
 		name string

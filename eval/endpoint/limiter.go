@@ -220,33 +220,14 @@ func (l *limiter) wakeAt(now, t time.Time) {
 
 // done releases a request that got a usable reply; used is the tokens the
 // server counted (0 when it did not say).
-func (l *limiter) done(tk ticket, used int) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := time.Now()
-	l.inFlight--
-	l.streak = 0
-	if tk.probe {
-		l.probing, l.probeOut = false, false
-	}
-	if tk.epoch == l.epoch && l.allowed < l.max {
-		l.successes++
-		if l.successes >= increaseEvery {
-			l.allowed++
-			l.successes = 0
-		}
-	}
-	if used > 0 {
-		// The estimate was a guess; charge what was counted.
-		l.tpm.give(now, float64(tk.tokens-used))
-	}
-	l.dispatch(now)
-}
+func (l *limiter) done(tk ticket, used int) { l.answered(tk, used, true) }
 
 // failed releases a request that failed otherwise than by a throttle: the
 // server answered, so a probe has done its job. used is as for done (a
 // malformed reply was paid for).
-func (l *limiter) failed(tk ticket, used int) {
+func (l *limiter) failed(tk ticket, used int) { l.answered(tk, used, false) }
+
+func (l *limiter) answered(tk ticket, used int, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := time.Now()
@@ -254,7 +235,18 @@ func (l *limiter) failed(tk ticket, used int) {
 	if tk.probe {
 		l.probing, l.probeOut = false, false
 	}
+	if ok {
+		l.streak = 0
+		if tk.epoch == l.epoch && l.allowed < l.max {
+			l.successes++
+			if l.successes >= increaseEvery {
+				l.allowed++
+				l.successes = 0
+			}
+		}
+	}
 	if used > 0 {
+		// The estimate was a guess; charge what was counted.
 		l.tpm.give(now, float64(tk.tokens-used))
 	}
 	l.dispatch(now)

@@ -8,11 +8,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"mime"
 	"net/http"
 	"net/url"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -351,12 +352,7 @@ func rewriteBody(req *http.Request, temp *float32, extra map[string]any) error {
 	if temp != nil && !bytes.Contains(body, []byte(`"temperature":`)) {
 		fields = append(fields, `"temperature":`+strconv.FormatFloat(float64(*temp), 'g', -1, 32))
 	}
-	keys := make([]string, 0, len(extra))
-	for k := range extra {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(extra)) {
 		v, err := json.Marshal(extra[k])
 		if err != nil {
 			return err
@@ -436,18 +432,13 @@ func floatEmbeddings(resp *http.Response) error {
 		return err
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(body))
-	var r struct {
-		Data []map[string]json.RawMessage `json:"data"`
-	}
-	if json.Unmarshal(body, &r) != nil {
-		return nil
-	}
 	var rest map[string]json.RawMessage
-	if json.Unmarshal(body, &rest) != nil {
+	var data []map[string]json.RawMessage
+	if json.Unmarshal(body, &rest) != nil || json.Unmarshal(rest["data"], &data) != nil {
 		return nil
 	}
 	changed := false
-	for _, d := range r.Data {
+	for _, d := range data {
 		var s string
 		if json.Unmarshal(d["embedding"], &s) != nil {
 			continue
@@ -466,7 +457,7 @@ func floatEmbeddings(resp *http.Response) error {
 	if !changed {
 		return nil
 	}
-	rest["data"], _ = json.Marshal(r.Data)
+	rest["data"], _ = json.Marshal(data)
 	nb, err := json.Marshal(rest)
 	if err != nil {
 		return nil
