@@ -2,7 +2,7 @@ package holder
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 )
 
 // LiveError is the refusal to delete runs that are being evaluated.
@@ -18,9 +18,7 @@ func (e *LiveError) Error() string {
 // RefuseLive returns a *LiveError for the first of ids (in sorted order)
 // that is live, nil when none is.
 func RefuseLive(live map[string]LiveRun, ids []string) error {
-	sorted := append([]string(nil), ids...)
-	sort.Strings(sorted)
-	for _, id := range sorted {
+	for _, id := range slices.Sorted(slices.Values(ids)) {
 		if lr, ok := live[id]; ok {
 			return &LiveError{RunID: id, LiveRun: lr}
 		}

@@ -160,11 +160,6 @@ func waitClients(t *testing.T, srv *Server, n int) {
 	}
 }
 
-// parked counts goroutines blocked in a select inside fn, e.g. the
-// holder's side of a Claim that waits for another one's release. It is how
-// a test knows a call is really waiting rather than about to.
-func parked(fn string) int { return blocked(fn, "select") }
-
 // blocked counts goroutines in state (as a stack dump shows it) inside fn.
 func blocked(fn, state string) int {
 	buf := make([]byte, 1<<20)

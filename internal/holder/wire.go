@@ -1,7 +1,6 @@
 package holder
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
@@ -154,27 +153,20 @@ func (vs vectors) MarshalJSON() ([]byte, error) {
 	if vs == nil {
 		return []byte("null"), nil
 	}
-	var b bytes.Buffer
-	b.WriteByte('[')
+	encoded := make([]*string, len(vs))
 	var raw []byte
 	for i, v := range vs {
-		if i > 0 {
-			b.WriteByte(',')
-		}
 		if v == nil {
-			b.WriteString("null")
 			continue
 		}
 		raw = raw[:0]
 		for _, x := range v {
 			raw = binary.LittleEndian.AppendUint32(raw, math.Float32bits(float32(x)))
 		}
-		b.WriteByte('"')
-		b.WriteString(base64.StdEncoding.EncodeToString(raw))
-		b.WriteByte('"')
+		e := base64.StdEncoding.EncodeToString(raw)
+		encoded[i] = &e
 	}
-	b.WriteByte(']')
-	return b.Bytes(), nil
+	return json.Marshal(encoded)
 }
 
 func (vs *vectors) UnmarshalJSON(data []byte) error {
