@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"fmt"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -34,10 +35,7 @@ func JSON(b []byte) []byte {
 	return append(out, b...)
 }
 
-func appendU(out []byte, r rune) []byte {
-	const hex = "0123456789abcdef"
-	return append(out, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
-}
+func appendU(out []byte, r rune) []byte { return fmt.Appendf(out, `\u%04x`, r) }
 
 // firstUnsafeJSON is the index of the first rune of b that JSON escapes,
 // or -1.

@@ -28,6 +28,7 @@
 package sanitize
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -77,8 +78,6 @@ func (sw writer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-const hexDigits = "0123456789abcdef"
-
 // clean escapes s; multi keeps '\n' and '\t'. A string with nothing to
 // escape is returned as it is, without allocating.
 func clean(s string, multi bool) string {
@@ -114,13 +113,9 @@ func clean(s string, multi bool) string {
 		case r == utf8.RuneError && size == 1:
 			writeByteEscape(&b, c)
 		case isC1(r):
-			b.WriteString(`\u00`)
-			b.WriteByte(hexDigits[r>>4&0xf])
-			b.WriteByte(hexDigits[r&0xf])
+			fmt.Fprintf(&b, `\u%04x`, r)
 		case IsInvisible(r):
-			b.WriteString("<U+")
-			writeCodePoint(&b, r)
-			b.WriteByte('>')
+			fmt.Fprintf(&b, "<U+%04X>", r)
 		default:
 			b.WriteString(s[i : i+size])
 		}
@@ -149,23 +144,7 @@ func firstUnsafe(s string, multi bool) int {
 	return -1
 }
 
-func writeByteEscape(b *strings.Builder, c byte) {
-	b.WriteString(`\x`)
-	b.WriteByte(hexDigits[c>>4])
-	b.WriteByte(hexDigits[c&0xf])
-}
-
-// writeCodePoint writes r in upper-case hex, at least four digits.
-func writeCodePoint(b *strings.Builder, r rune) {
-	const upper = "0123456789ABCDEF"
-	var buf [8]byte
-	n := len(buf)
-	for v := uint32(r); v > 0 || n > len(buf)-4; v >>= 4 {
-		n--
-		buf[n] = upper[v&0xf]
-	}
-	b.Write(buf[n:])
-}
+func writeByteEscape(b *strings.Builder, c byte) { fmt.Fprintf(b, `\x%02x`, c) }
 
 func isC1(r rune) bool { return r >= 0x80 && r < 0xa0 }
 
