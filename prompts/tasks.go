@@ -18,7 +18,7 @@
 // that protection up.
 //
 // The JSON each task must return is a public contract; Schema gives it as a
-// strict JSON schema and ValidateReply checks a reply against it.
+// strict JSON schema.
 package prompts
 
 import (
