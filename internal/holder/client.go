@@ -526,7 +526,7 @@ func (c *Client) PutChat(key string, req eval.ChatRequest, resp eval.ChatRespons
 // LookupEmbeddings implements cache.Store.
 func (c *Client) LookupEmbeddings(keys []string) ([][]float64, error) {
 	var r vectorsReply
-	if err := c.call("LookupEmbeddings", lookupEmbeddingsArgs{Keys: keys}, &r); err != nil {
+	if err := c.call("LookupEmbeddings", keysArgs{Keys: keys}, &r); err != nil {
 		return nil, err
 	}
 	return r.Vectors, nil
@@ -596,14 +596,14 @@ func (c *Client) PutLabels(ls []eval.Label) error {
 // DeleteLabels implements cache.Store.
 func (c *Client) DeleteLabels(keys []string) (int, error) {
 	var r countReply
-	err := c.call("DeleteLabels", labelKeysArgs{Keys: keys}, &r)
+	err := c.call("DeleteLabels", keysArgs{Keys: keys}, &r)
 	return r.N, err
 }
 
 // Labels implements cache.Store.
 func (c *Client) Labels(keys []string) (map[string]eval.Label, error) {
 	var r labelsReply
-	if err := c.call("Labels", labelKeysArgs{Keys: keys}, &r); err != nil {
+	if err := c.call("Labels", keysArgs{Keys: keys}, &r); err != nil {
 		return nil, err
 	}
 	if r.Labels == nil {

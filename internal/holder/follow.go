@@ -1,8 +1,6 @@
 package holder
 
 import (
-	"encoding/json"
-
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 )
@@ -50,24 +48,4 @@ func (c *Client) FollowAdmit(stream string, a cache.FollowAdmit) (cache.FollowAd
 // FollowResult implements cache.FollowStore.
 func (c *Client) FollowResult(stream, hash, runID string, res *eval.Result) error {
 	return c.call("FollowResult", followResultArgs{Stream: stream, Hash: hash, RunID: runID, Result: res}, &none{})
-}
-
-func (s *service) FollowLoad(in json.RawMessage, out *json.RawMessage) error {
-	return handle(in, out, func(a followLoadArgs) (followLoadReply, error) {
-		st, err := s.c.srv.db.FollowLoad(a.Stream)
-		return followLoadReply{State: st}, err
-	})
-}
-
-func (s *service) FollowAdmit(in json.RawMessage, out *json.RawMessage) error {
-	return handle(in, out, func(a followAdmitArgs) (followAdmitReply, error) {
-		r, err := s.c.srv.db.FollowAdmit(a.Stream, a.Admit)
-		return followAdmitReply{Admitted: r}, err
-	})
-}
-
-func (s *service) FollowResult(in json.RawMessage, out *json.RawMessage) error {
-	return handle(in, out, func(a followResultArgs) (none, error) {
-		return none{}, s.c.srv.db.FollowResult(a.Stream, a.Hash, a.RunID, a.Result)
-	})
 }

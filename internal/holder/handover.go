@@ -2,7 +2,6 @@ package holder
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -43,10 +42,6 @@ var handoverWait = 3 * time.Second
 
 // claimersName is the file of claimer pids, in the socket's directory.
 const claimersName = "claimers"
-
-type rejoinArgs struct {
-	Keys []string `json:"keys"`
-}
 
 type rejoinReply struct {
 	// Tokens are the claims granted again, one per key: 0 for a key
@@ -175,7 +170,7 @@ func (s *Server) HandoverDone() <-chan struct{} { return s.handover.done }
 // key granted comes back with its token; 0 for a key someone else holds.
 func (c *Client) Rejoin(keys []string) ([]uint64, error) {
 	var r rejoinReply
-	if err := c.call("Rejoin", rejoinArgs{Keys: keys}, &r); err != nil {
+	if err := c.call("Rejoin", keysArgs{Keys: keys}, &r); err != nil {
 		return nil, err
 	}
 	return r.Tokens, nil
@@ -183,25 +178,3 @@ func (c *Client) Rejoin(keys []string) ([]uint64, error) {
 
 // Release is the release func of a claim Rejoin granted again.
 func (c *Client) Release(token uint64) func() { return c.releaser(token) }
-
-func (s *service) Rejoin(in json.RawMessage, out *json.RawMessage) error {
-	return handle(in, out, func(a rejoinArgs) (rejoinReply, error) {
-		srv := s.c.srv
-		r := rejoinReply{Tokens: make([]uint64, len(a.Keys))}
-		// Granted at once or not at all: these claims were this client's,
-		// and nobody may have been granted them since, unless the wait ran out.
-		now, cancel := context.WithCancel(s.c.ctx)
-		cancel()
-		for i, key := range a.Keys {
-			release, granted, err := srv.db.Claim(now, key)
-			if err == nil && granted {
-				r.Tokens[i] = s.c.addClaim(release)
-			}
-		}
-		if len(a.Keys) > 0 {
-			s.c.markClaimer()
-		}
-		srv.handover.back(s.c.pid)
-		return r, nil
-	})
-}

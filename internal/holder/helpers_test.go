@@ -234,3 +234,11 @@ func result(i int) *eval.Result {
 		Calls:    []eval.CallRecord{{Task: "faithfulness_statements", Key: "k", Cached: true}},
 	}
 }
+
+// state is Clients with a channel closed at the next change, so that tests
+// wait for a client to come or go without sleeping.
+func (s *Server) state() (clients int, changed <-chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns), s.changed
+}

@@ -1,11 +1,6 @@
 package holder
 
-import (
-	"encoding/json"
-	"errors"
-
-	"github.com/ragscope/ragscope/eval"
-)
+import "github.com/ragscope/ragscope/eval"
 
 // Progress is what the process evaluating a run tells the holder of it
 // while it runs, so that a process watching the run (attach, open) shows
@@ -74,20 +69,4 @@ func (c *Client) Progress(id string) (RunProgress, error) {
 	var r RunProgress
 	err := c.call("Progress", runIDArgs{RunID: id}, &r)
 	return r, err
-}
-
-func (s *service) SetProgress(in json.RawMessage, out *json.RawMessage) error {
-	return handle(in, out, func(a setProgressArgs) (none, error) {
-		if a.RunID == "" {
-			return none{}, errors.New("SetProgress: the run id is empty")
-		}
-		s.c.srv.setProgress(a.RunID, s.c, a.Progress)
-		return none{}, nil
-	})
-}
-
-func (s *service) Progress(in json.RawMessage, out *json.RawMessage) error {
-	return handle(in, out, func(a runIDArgs) (RunProgress, error) {
-		return s.c.srv.Progress(a.RunID), nil
-	})
 }

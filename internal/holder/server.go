@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net"
-	"net/rpc"
 	"net/rpc/jsonrpc"
 	"os"
 	"path/filepath"
@@ -173,15 +172,7 @@ func (s *Server) Clients() int {
 	return len(s.conns)
 }
 
-// state is Clients with a channel closed at the next change, so that tests
-// wait for a client to come or go without sleeping.
-func (s *Server) state() (clients int, changed <-chan struct{}) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.conns), s.changed
-}
-
-// notify wakes state's waiters; s.mu is held.
+// notify wakes the tests waiting for a change (see state); s.mu is held.
 func (s *Server) notify() {
 	close(s.changed)
 	s.changed = make(chan struct{})
@@ -342,14 +333,7 @@ func (s *Server) serveConn(nc *net.UnixConn) {
 		_ = nc.Close()
 		return
 	}
-	rs := rpc.NewServer()
-	if err := rs.RegisterName("Store", &service{c: c}); err != nil {
-		_ = nc.Close()
-		return
-	}
-	// ServeCodec returns once the client hung up and every call of it
-	// returned; it closes the connection.
-	rs.ServeCodec(jsonrpc.NewServerCodec(hangupConn{nc, cancel}))
+	c.serveCalls(jsonrpc.NewServerCodec(hangupConn{nc, cancel}))
 }
 
 // finish releases what the connection held, after its last call returned

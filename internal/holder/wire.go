@@ -29,6 +29,11 @@ type (
 	keyArgs struct {
 		Key string `json:"key"`
 	}
+	// keysArgs name cached embeddings, labels, or the claims a client
+	// rejoins with.
+	keysArgs struct {
+		Keys []string `json:"keys"`
+	}
 
 	putRunArgs struct {
 		Info eval.RunInfo `json:"info"`
@@ -85,9 +90,6 @@ type (
 		Task     string            `json:"task"`
 		Response eval.ChatResponse `json:"response"`
 	}
-	lookupEmbeddingsArgs struct {
-		Keys []string `json:"keys"`
-	}
 	vectorsReply struct {
 		Vectors vectors `json:"vectors"`
 	}
@@ -111,9 +113,6 @@ type (
 	}
 	labelsArgs struct {
 		Labels []eval.Label `json:"labels"`
-	}
-	labelKeysArgs struct {
-		Keys []string `json:"keys"`
 	}
 	labelsReply struct {
 		Labels map[string]eval.Label `json:"labels"`
