@@ -87,34 +87,17 @@ type Client struct {
 
 // New returns a client for the endpoint.
 func New(cfg Config) (*Client, error) {
-	if cfg.Concurrency <= 0 {
-		cfg.Concurrency = 16
-	}
-	if cfg.RequestTimeout <= 0 {
-		cfg.RequestTimeout = 60 * time.Second
-	}
-	if cfg.MaxRetries < 0 {
-		cfg.MaxRetries = 0
-	}
-	if cfg.BackoffBase <= 0 {
-		cfg.BackoffBase = 500 * time.Millisecond
-	}
-	if cfg.BackoffMax <= 0 {
-		cfg.BackoffMax = 30 * time.Second
-	}
-	if cfg.MaxRetryAfter <= 0 {
-		cfg.MaxRetryAfter = 2 * time.Minute
-	}
-	if cfg.MaxReplyBytes <= 0 {
-		cfg.MaxReplyBytes = DefaultMaxReplyBytes
-	}
-	if cfg.MaxTokens <= 0 {
-		cfg.MaxTokens = DefaultMaxTokens
-	}
+	cfg.Concurrency = orDefault(cfg.Concurrency, 16)
+	cfg.RequestTimeout = orDefault(cfg.RequestTimeout, 60*time.Second)
+	cfg.BackoffBase = orDefault(cfg.BackoffBase, 500*time.Millisecond)
+	cfg.BackoffMax = orDefault(cfg.BackoffMax, 30*time.Second)
+	cfg.MaxRetryAfter = orDefault(cfg.MaxRetryAfter, 2*time.Minute)
+	cfg.MaxReplyBytes = orDefault(cfg.MaxReplyBytes, DefaultMaxReplyBytes)
+	cfg.MaxTokens = orDefault(cfg.MaxTokens, DefaultMaxTokens)
+	cfg.MaxRetries, cfg.RPM, cfg.TPM = max(cfg.MaxRetries, 0), max(cfg.RPM, 0), max(cfg.TPM, 0)
 	if cfg.Abilities == nil {
 		cfg.Abilities = eval.NewAbilities(eval.EndpointProfile{}, "")
 	}
-	cfg.RPM, cfg.TPM = max(cfg.RPM, 0), max(cfg.TPM, 0)
 	var oc openai.ClientConfig
 	switch cfg.APIType {
 	case "", "openai":
@@ -165,8 +148,16 @@ func New(cfg Config) (*Client, error) {
 	return c, nil
 }
 
+// orDefault is v, or d when v is not positive (unset).
+func orDefault[T int | int64 | time.Duration](v, d T) T {
+	if v <= 0 {
+		return d
+	}
+	return v
+}
+
 // InFlight is the number of requests on the wire now.
-func (c *Client) InFlight() int { return c.lim.inFlightNow() }
+func (c *Client) InFlight() int { return c.lim.state().InFlight }
 
 // Limit is the state of the endpoint's limiter now, for display.
 func (c *Client) Limit() LimitState { return c.lim.state() }

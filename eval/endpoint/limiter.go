@@ -334,12 +334,6 @@ func (l *limiter) state() LimitState {
 	return s
 }
 
-func (l *limiter) inFlightNow() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.inFlight
-}
-
 // bucket paces a budget per minute. It holds at most one second's worth, so
 // a run does not open with a minute's budget in one burst (servers enforce
 // their per-minute limits over shorter windows too). A request costing more
