@@ -204,14 +204,11 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 		}
 	}
 
-	chatPrice, chatPriced := cfg.Prices.Lookup(cfg.Model)
-	embedPrice, embedPriced := cfg.Prices.Lookup(cfg.EmbeddingModel)
 	est.Prices.Models = map[string]cost.Price{}
-	if chatPriced {
-		est.Prices.Models[cfg.Model] = chatPrice
-	}
-	if embedPriced {
-		est.Prices.Models[cfg.EmbeddingModel] = embedPrice
+	for _, model := range []string{cfg.Model, cfg.EmbeddingModel} {
+		if p, ok := cfg.Prices.Lookup(model); ok {
+			est.Prices.Models[model] = p
+		}
 	}
 	est.Completion = map[string]string{}
 	unpriced := map[string]bool{}
@@ -255,10 +252,11 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 			}
 			me.Tokens.Prompt += u.PromptTokens
 			me.Tokens.Completion += u.CompletionTokens
-			price, ok, model := chatPrice, chatPriced, cfg.Model
+			model := cfg.Model
 			if name == eval.TaskEmbeddings {
-				price, ok, model = embedPrice, embedPriced, cfg.EmbeddingModel
+				model = cfg.EmbeddingModel
 			}
+			price, ok := est.Prices.Models[model]
 			switch {
 			case u.PromptTokens+u.CompletionTokens == 0:
 			case !ok:
