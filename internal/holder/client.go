@@ -121,7 +121,7 @@ func Dial(sockPath string, timeout time.Duration) (*Client, error) {
 	}
 	_ = nc.SetDeadline(time.Time{})
 	lost := make(chan struct{})
-	c := &Client{sock: sockPath, hello: h, rpc: jsonrpc.NewClient(lossConn{Conn: nc, lost: lost, once: new(sync.Once)}),
+	c := &Client{sock: sockPath, hello: h, rpc: jsonrpc.NewClient(hangupConn{nc, sync.OnceFunc(func() { close(lost) })}),
 		done: make(chan struct{}), lost: lost}
 	c.lastReply.Store(time.Now().UnixNano())
 	go c.monitor()
@@ -132,22 +132,6 @@ func Dial(sockPath string, timeout time.Duration) (*Client, error) {
 // went away, or Close), whether or not a call is waiting on it: a client
 // that holds claims comes back to the next holder at once (handover.go).
 func (c *Client) Lost() <-chan struct{} { return c.lost }
-
-// lossConn closes lost when a read fails: net/rpc's reader is always
-// reading, so that is when the holder hangs up.
-type lossConn struct {
-	net.Conn
-	lost chan struct{}
-	once *sync.Once
-}
-
-func (l lossConn) Read(p []byte) (int, error) {
-	n, err := l.Conn.Read(p)
-	if err != nil {
-		l.once.Do(func() { close(l.lost) })
-	}
-	return n, err
-}
 
 // OnHung sets what is called when the holder stops answering (true) and
 // when it answers again (false); from the monitor's goroutine, never while

@@ -383,12 +383,14 @@ func (c *conn) release(token uint64) {
 	}
 }
 
-// hangupConn cancels the connection's context as soon as a read fails:
-// net/rpc notices the hangup there but waits for the calls in flight
-// before returning, and those calls are the ones to stop.
+// hangupConn calls hangup as soon as a read fails, that is as soon as the
+// other end hangs up: the reader of either end is always reading. The
+// client closes Lost then. The server cancels the connection's context:
+// serveCalls waits for the calls in flight once the client is gone, and
+// those that wait (Watch, Claim) are the ones to stop.
 type hangupConn struct {
 	net.Conn
-	hangup context.CancelFunc
+	hangup func()
 }
 
 func (h hangupConn) Read(p []byte) (int, error) {
