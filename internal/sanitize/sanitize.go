@@ -30,6 +30,7 @@ package sanitize
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -52,11 +53,7 @@ func Text(s string) string { return clean(s, true) }
 // such as a negative score, is no formula and is left as it is.
 func CSVCell(s string) string {
 	s = Line(s)
-	if s == "" || plainNumber(s) {
-		return s
-	}
-	switch s[0] {
-	case '=', '+', '-', '@':
+	if s != "" && strings.IndexByte("=+-@", s[0]) >= 0 && !plainNumber.MatchString(s) {
 		return "'" + s
 	}
 	return s
@@ -179,39 +176,7 @@ func IsInvisible(r rune) bool {
 	return false
 }
 
-// plainNumber reports a decimal number: an optional sign, digits with at
-// most one decimal point, an optional exponent. A spreadsheet reads it as
-// the number it is; it cannot call anything.
-func plainNumber(s string) bool {
-	i := 0
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	digits := 0
-	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-		digits++
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-			digits++
-		}
-	}
-	if digits == 0 {
-		return false
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		exp := 0
-		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-			exp++
-		}
-		if exp == 0 {
-			return false
-		}
-	}
-	return i == len(s)
-}
+// plainNumber is a decimal number: an optional sign, digits with at most
+// one decimal point, an optional exponent. A spreadsheet reads it as the
+// number it is; it cannot call anything.
+var plainNumber = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)

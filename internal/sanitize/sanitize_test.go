@@ -201,7 +201,7 @@ func TestProperties(t *testing.T) {
 			t.Errorf("Text(%q) = %q: unsafe at %d", s, text, i)
 			return false
 		}
-		if i := unsafeIn(cell, false); i >= 0 || (cell != "" && strings.ContainsRune("=+-@", rune(cell[0])) && !plainNumber(cell)) {
+		if i := unsafeIn(cell, false); i >= 0 || (cell != "" && strings.ContainsRune("=+-@", rune(cell[0])) && !plainNumber.MatchString(cell)) {
 			t.Errorf("CSVCell(%q) = %q", s, cell)
 			return false
 		}
