@@ -222,27 +222,20 @@ func (s *Server) serveChat(w http.ResponseWriter, hr *http.Request, raw map[stri
 		Messages       []Message `json:"messages"`
 		N              int       `json:"n"`
 		Seed           *int      `json:"seed"`
-		ResponseFormat *struct {
+		Temperature    *float64  `json:"temperature"`
+		ResponseFormat struct {
 			Type       string `json:"type"`
-			JSONSchema *struct {
+			JSONSchema struct {
 				Name string `json:"name"`
 			} `json:"json_schema"`
 		} `json:"response_format"`
 	}
 	_ = json.Unmarshal(b, &body)
-	req := &Request{Model: body.Model, Messages: body.Messages, N: body.N, Seed: body.Seed, Path: hr.URL.RequestURI(), Header: hr.Header.Clone(), Raw: raw}
+	req := &Request{Model: body.Model, Messages: body.Messages, N: body.N, Seed: body.Seed, Temperature: body.Temperature,
+		Format: body.ResponseFormat.Type, Task: body.ResponseFormat.JSONSchema.Name, Path: hr.URL.RequestURI(), Header: hr.Header.Clone(), Raw: raw}
 	for _, k := range []string{"max_tokens", "max_completion_tokens"} {
 		if v, ok := raw[k].(float64); ok && v > 0 {
 			req.MaxTokens = int(v)
-		}
-	}
-	if t, ok := raw["temperature"].(float64); ok {
-		req.Temperature = &t
-	}
-	if rf := body.ResponseFormat; rf != nil {
-		req.Format = rf.Type
-		if rf.JSONSchema != nil {
-			req.Task = rf.JSONSchema.Name
 		}
 	}
 	s.mu.Lock()

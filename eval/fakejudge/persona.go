@@ -3,8 +3,8 @@ package fakejudge
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 
@@ -143,13 +143,8 @@ func pythonDict(js string) string {
 func writePy(b *strings.Builder, v any, key string) {
 	switch v := v.(type) {
 	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
 		b.WriteString("{")
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			b.WriteString(pyString(k) + ": ")
 			writePy(b, v[k], k)
 			b.WriteString(", ")
