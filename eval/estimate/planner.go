@@ -154,7 +154,7 @@ func (p *planner) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResp
 	sc := sampleFrom(ctx)
 	s := sc.s
 	lang := prompts.DetectLang(s.Question, s.Answer)
-	n := 1
+	n, planned := 1, "" // planned: the id of answer relevancy's planned questions
 	var content any
 	switch req.Task {
 	case prompts.TaskFaithfulnessStatements:
@@ -163,6 +163,13 @@ func (p *planner) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResp
 		content = map[string]any{"statements": allEntailed(sc.statements, lang)}
 	case prompts.TaskAnswerRelevancyQuestion:
 		n = max(req.N, 1)
+		// What the judge would write, for the guess; the replies carry a
+		// planned question instead (below).
+		content = map[string]any{"question": s.Question, "noncommittal": 0}
+		// The request's key, so identical requests plan identical
+		// questions (the cache answers the second in the run) and others
+		// never share one.
+		planned = req.Key()[:16]
 	case prompts.TaskContextPrecisionVerdict, prompts.TaskContextUtilizationVerdict:
 		content = map[string]any{"reason": reason(lang), "verdict": 1}
 	case prompts.TaskContextRecallClassifications:
@@ -200,34 +207,20 @@ func (p *planner) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResp
 		return eval.ChatResponse{}, eval.NewStepError(eval.StatusJudgeError, "the cost estimate knows no judge task %q", req.Task)
 	}
 	t.choices.Add(int64(n))
+	t.guess.Add(int64(n * p.chat.Count(mustJSON(content))))
 	// The prompt tokens ride on the reply so that the run's own usage
 	// accounting bills them to the metric that asked (no completion
 	// tokens: the planner's replies are no history of what a judge writes).
 	resp := eval.ChatResponse{Choices: make([]string, n), FinishReasons: make([]string, n), Usage: eval.Usage{PromptTokens: prompt}}
-	if req.Task == prompts.TaskAnswerRelevancyQuestion {
-		// The request's key, so identical requests plan identical
-		// questions (the cache answers the second in the run) and others
-		// never share one.
-		id := req.Key()[:16]
-		for i := range resp.Choices {
+	for i := range resp.Choices {
+		resp.Choices[i], resp.FinishReasons[i] = mustJSON(content), "stop"
+		if planned != "" {
 			resp.Choices[i] = mustJSON(map[string]any{
-				"question":     fmt.Sprintf("%s%s%s-%d-%d", s.Question, plannedMark, id, req.Draw, i),
+				"question":     fmt.Sprintf("%s%s%s-%d-%d", s.Question, plannedMark, planned, req.Draw, i),
 				"noncommittal": 0,
 			})
 		}
-	} else {
-		resp.Choices[0] = mustJSON(content)
 	}
-	guess := 0
-	for i, c := range resp.Choices {
-		resp.FinishReasons[i] = "stop"
-		if req.Task == prompts.TaskAnswerRelevancyQuestion {
-			// What the judge would write: the question, not the mark.
-			c = mustJSON(map[string]any{"question": s.Question, "noncommittal": 0})
-		}
-		guess += p.chat.Count(c)
-	}
-	t.guess.Add(int64(guess))
 	return resp, nil
 }
 

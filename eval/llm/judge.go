@@ -153,7 +153,7 @@ func (j *Judge) chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespon
 		if err == nil || !RefusedFormat(err) {
 			return resp, err
 		}
-		next, ok, changed := j.cfg.Abilities.Downgrade(req.ResponseFormat.Type, oneLine(err.Error()))
+		next, ok, changed := j.cfg.Abilities.Downgrade(req.ResponseFormat.Type, clip(err.Error(), 300))
 		if !ok || next == req.ResponseFormat.Type {
 			return resp, err
 		}
@@ -188,8 +188,6 @@ func RefusedFormat(err error) bool {
 	}
 	return false
 }
-
-func oneLine(s string) string { return clip(s, 300) }
 
 // send makes a call and decodes its first choice into out. validate checks a
 // decoded reply; a reply that fails it is retried below the cache (and never
