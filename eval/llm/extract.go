@@ -1,7 +1,6 @@
 package llm
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,8 +25,6 @@ const (
 	// takes time quadratic in the object's length.
 	maxRepairs     = 4
 	maxRepairBytes = 24 << 10
-	// ctxEvery is how many bytes are scanned between looks at the context.
-	ctxEvery = 64 << 10
 )
 
 // ExtractJSON takes the JSON object out of a judge reply. It is the
@@ -51,12 +48,6 @@ const (
 //
 // The object is then held to the task's strict contract by its decoder.
 func ExtractJSON(content string) (string, error) {
-	return ExtractJSONContext(context.Background(), content)
-}
-
-// ExtractJSONContext is ExtractJSON that gives up with the context's error
-// when ctx is done.
-func ExtractJSONContext(ctx context.Context, content string) (string, error) {
 	answer, _, _ := eval.SplitReasoning(content)
 	s := strings.TrimSpace(answer)
 	if s == "" {
@@ -65,17 +56,11 @@ func ExtractJSONContext(ctx context.Context, content string) (string, error) {
 		}
 		return "", errors.New("the reply is empty")
 	}
-	x := &extractor{ctx: ctx, s: s}
-	if err := x.alive(); err != nil {
-		return "", err
-	}
 	if s[0] == '{' && json.Valid([]byte(s)) {
 		return s, nil
 	}
-	cands, err := x.candidates()
-	if err != nil {
-		return "", err
-	}
+	x := &extractor{s: s}
+	cands := x.candidates()
 	for _, c := range cands {
 		if json.Valid([]byte(c)) {
 			return c, nil
@@ -124,28 +109,15 @@ func repair(c string) (string, bool) {
 
 // extractor is the state of one search.
 type extractor struct {
-	ctx       context.Context
 	s         string
 	rescans   int
 	truncated bool
 }
 
-func (x *extractor) alive() error {
-	if err := x.ctx.Err(); err != nil {
-		return fmt.Errorf("extracting the JSON object from a reply of %d bytes: %w", len(x.s), err)
-	}
-	return nil
-}
-
 // candidates are the fenced bodies that open with '{', then the top-level
 // brace spans, at most maxCandidates in all.
-func (x *extractor) candidates() ([]string, error) {
-	var out []string
-	fenced, err := x.fenced()
-	if err != nil {
-		return nil, err
-	}
-	out = append(out, fenced...)
+func (x *extractor) candidates() []string {
+	out := x.fenced()
 	for pos := 0; pos < len(x.s) && len(out) < maxCandidates; {
 		i := strings.IndexAny(x.s[pos:], "{[")
 		if i < 0 {
@@ -153,10 +125,7 @@ func (x *extractor) candidates() ([]string, error) {
 		}
 		start := pos + i
 		open := x.s[start]
-		end, err := x.match(start, open)
-		if err != nil {
-			return nil, err
-		}
+		end := x.match(start, open)
 		if end < 0 {
 			x.truncated = open == '{'
 			break // the rest is inside an object or array that never closes
@@ -168,14 +137,14 @@ func (x *extractor) candidates() ([]string, error) {
 		}
 		pos = end
 	}
-	return out, nil
+	return out
 }
 
 // fenced returns the bodies of the Markdown code blocks that open with '{'.
 // An info string (```json) on the opening line is skipped when that line
 // holds no '{'. The next newline is remembered, so no byte is searched
 // twice for it however many fences there are.
-func (x *extractor) fenced() ([]string, error) {
+func (x *extractor) fenced() []string {
 	s := x.s
 	var out []string
 	// next returns the offset of the next c at or after from, remembered
@@ -192,12 +161,7 @@ func (x *extractor) fenced() ([]string, error) {
 		return *cache
 	}
 	nextNL, nextBrace := -2, -2
-	for pos, n := 0, 0; len(out) < maxCandidates; n++ {
-		if n%1024 == 1023 {
-			if err := x.alive(); err != nil {
-				return nil, err
-			}
-		}
+	for pos := 0; len(out) < maxCandidates; {
 		i := strings.Index(s[pos:], "```")
 		if i < 0 {
 			break
@@ -218,7 +182,7 @@ func (x *extractor) fenced() ([]string, error) {
 		}
 		pos = body + end + 3
 	}
-	return out, nil
+	return out
 }
 
 // match returns the offset just past the '}' (or ']') that closes the '{'
@@ -226,7 +190,7 @@ func (x *extractor) fenced() ([]string, error) {
 // double-quoted strings do not count. When the quotes do not pair up (an
 // unescaped quote inside a string) and the strings hide the closing
 // bracket, the brackets alone are matched, maxRescans times at most.
-func (x *extractor) match(start int, open byte) (int, error) {
+func (x *extractor) match(start int, open byte) int {
 	closing := byte('}')
 	if open == '[' {
 		closing = ']'
@@ -234,11 +198,6 @@ func (x *extractor) match(start int, open byte) (int, error) {
 	s := x.s
 	inStr, esc, depth := false, false, 0
 	for j := start; j < len(s); j++ {
-		if (j-start)&(ctxEvery-1) == ctxEvery-1 {
-			if err := x.alive(); err != nil {
-				return 0, err
-			}
-		}
 		c := s[j]
 		switch {
 		case inStr:
@@ -256,12 +215,12 @@ func (x *extractor) match(start int, open byte) (int, error) {
 			depth++
 		case c == closing:
 			if depth--; depth == 0 {
-				return j + 1, nil
+				return j + 1
 			}
 		}
 	}
 	if x.rescans == maxRescans {
-		return -1, nil
+		return -1
 	}
 	x.rescans++
 	depth = 0
@@ -271,11 +230,11 @@ func (x *extractor) match(start int, open byte) (int, error) {
 			depth++
 		case closing:
 			if depth--; depth == 0 {
-				return j + 1, nil
+				return j + 1
 			}
 		}
 	}
-	return -1, nil
+	return -1
 }
 
 // redactURL drops credentials and the query string from a base URL before it
