@@ -35,15 +35,15 @@ func TestReplyBodyIsBounded(t *testing.T) {
 		errHas  []string
 		maxHeap uint64 // bytes allocated by the call, at most
 	}{
-		{"endless body", func() fakejudge.Reply { return fakejudge.Reply{Stream: fakejudge.Filler(chatPrefix, -1)} }, false,
+		{"endless body", func() fakejudge.Reply { return fakejudge.Reply{Stream: filler(chatPrefix, -1)} }, false,
 			[]string{"reply too large", "1.0 MiB (1048576 bytes) cap", "reading stopped after 1.0 MiB (1048577 bytes)", "--max-reply-bytes"}, 32 << 20},
 		{"1 GiB announced", func() fakejudge.Reply {
-			return fakejudge.Reply{Stream: fakejudge.Filler(chatPrefix, 1<<30), Length: 1 << 30}
+			return fakejudge.Reply{Stream: filler(chatPrefix, 1<<30), Length: 1 << 30}
 		}, false, []string{"announced 1.0 GiB (1073741824 bytes) (Content-Length), over the 1.0 MiB (1048576 bytes) cap", "nothing was read", "--max-reply-bytes"}, 8 << 20},
-		{"1 GiB not announced", func() fakejudge.Reply { return fakejudge.Reply{Stream: fakejudge.Filler(chatPrefix, 1<<30)} }, false,
+		{"1 GiB not announced", func() fakejudge.Reply { return fakejudge.Reply{Stream: filler(chatPrefix, 1<<30)} }, false,
 			[]string{"reading stopped after 1.0 MiB", "--max-reply-bytes"}, 32 << 20},
 		{"endless HTML error page", func() fakejudge.Reply {
-			return fakejudge.Reply{Status: 502, ContentType: "text/html", Stream: fakejudge.Filler("<html><title>Bad gateway</title>", -1)}
+			return fakejudge.Reply{Status: 502, ContentType: "text/html", Stream: filler("<html><title>Bad gateway</title>", -1)}
 		}, false, []string{"HTTP 502: the endpoint answered with an HTML page", "Bad gateway"}, 32 << 20},
 		{"just under the cap", func() fakejudge.Reply { return fakejudge.Reply{Body: validPadded(limit)} }, true, nil, 0},
 		{"one byte over", func() fakejudge.Reply { return fakejudge.Reply{Body: validPadded(limit + 1)} }, false,
@@ -124,7 +124,7 @@ func TestEmbeddingsReplyCapScales(t *testing.T) {
 	// it was sized.
 	srv.Set(func(s *fakejudge.Server) {
 		s.EmbedFault = func([]string) (fakejudge.Reply, bool) {
-			return fakejudge.Reply{Stream: fakejudge.Filler(`{"object":"list","data":[{"embedding":[`, -1)}, true
+			return fakejudge.Reply{Stream: filler(`{"object":"list","data":[{"embedding":[`, -1)}, true
 		}
 	})
 	_, err = c.Embed(context.Background(), eval.EmbedRequest{Model: "embed-model", Texts: texts[:2]})
@@ -181,7 +181,7 @@ func BenchmarkHugeReply(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			var sent atomic.Int64
 			srv := fakejudge.New(func(*fakejudge.Request) fakejudge.Reply {
-				rep := fakejudge.Reply{Stream: countingReader{fakejudge.Filler(chatPrefix, gig), &sent}}
+				rep := fakejudge.Reply{Stream: countingReader{filler(chatPrefix, gig), &sent}}
 				if bc.announce {
 					rep.Length = gig
 				}
@@ -219,4 +219,32 @@ func BenchmarkHugeReply(b *testing.B) {
 			b.ReportMetric(float64(sent.Load())/float64(b.N*bc.calls)/(1<<20), "sent-MiB/call")
 		})
 	}
+}
+
+// filler is a generated body: prefix, then filler bytes up to n bytes in
+// all, or without end when n < 0. It holds only one small block, however
+// large the body: a test can send a gigabyte without storing it.
+func filler(prefix string, n int64) io.Reader {
+	r := &fillerReader{prefix: []byte(prefix)}
+	if n < 0 {
+		return r
+	}
+	return io.LimitReader(r, n)
+}
+
+type fillerReader struct{ prefix []byte }
+
+var fillerBlock = []byte(strings.Repeat("abcdefghijklmnopqrstuvwxyz012345", 1024))
+
+func (f *fillerReader) Read(p []byte) (int, error) {
+	if len(f.prefix) > 0 {
+		n := copy(p, f.prefix)
+		f.prefix = f.prefix[n:]
+		return n, nil
+	}
+	n := 0
+	for n < len(p) {
+		n += copy(p[n:], fillerBlock)
+	}
+	return n, nil
 }

@@ -61,8 +61,8 @@ type Reply struct {
 	ContentType string            // default application/json
 	Body        string            // raw body, overrides Choices and FinishReason
 	// Stream, when set, is copied out as the body (overriding Body) until
-	// it ends or the client goes away: a generated body of any size, never
-	// held in memory (see Filler). Length, when positive, is announced as
+	// it ends or the client goes away: a generated body of any size need
+	// never be held in memory. Length, when positive, is announced as
 	// the Content-Length.
 	Stream       io.Reader
 	Length       int64
@@ -326,34 +326,6 @@ func (s *Server) writeRaw(w http.ResponseWriter, hr *http.Request, rep Reply) bo
 		return true
 	}
 	return false
-}
-
-// Filler is a generated body: prefix, then filler bytes up to n bytes in
-// all, or without end when n < 0. It holds only one small block, however
-// large the body: a test can send a gigabyte without storing it.
-func Filler(prefix string, n int64) io.Reader {
-	r := &filler{prefix: []byte(prefix)}
-	if n < 0 {
-		return r
-	}
-	return io.LimitReader(r, n)
-}
-
-type filler struct{ prefix []byte }
-
-var fillerBlock = []byte(strings.Repeat("abcdefghijklmnopqrstuvwxyz012345", 1024))
-
-func (f *filler) Read(p []byte) (int, error) {
-	if len(f.prefix) > 0 {
-		n := copy(p, f.prefix)
-		f.prefix = f.prefix[n:]
-		return n, nil
-	}
-	n := 0
-	for n < len(p) {
-		n += copy(p[n:], fillerBlock)
-	}
-	return n, nil
 }
 
 // ClosedURL is the base URL of a loopback port that nobody listens on (it
