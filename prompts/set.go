@@ -90,10 +90,8 @@ func newEntry(task, lang, name string, b []byte, info Info) (*entry, error) {
 	if err := checkFields(t, reflect.TypeFor[Data]()); err != nil {
 		return nil, err
 	}
-	e := &entry{name: name, src: src, tmpl: t}
-	e.info = info
-	e.info.Task, e.info.Lang = task, lang
-	e.info.SHA256 = hashText(src)
+	info.Task, info.Lang, info.SHA256 = task, lang, hashText(src)
+	e := &entry{info: info, name: name, src: src, tmpl: t}
 	if err := e.trialRender(task); err != nil {
 		return nil, err
 	}

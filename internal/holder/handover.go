@@ -55,11 +55,12 @@ type handover struct {
 	mu     sync.Mutex
 	expect map[int]bool
 	done   chan struct{}
-	once   sync.Once
+	finish func() // closes done, once
 }
 
 func newHandover(expect map[int]bool) *handover {
 	h := &handover{expect: expect, done: make(chan struct{})}
+	h.finish = sync.OnceFunc(func() { close(h.done) })
 	if len(expect) == 0 {
 		h.finish()
 		return h
@@ -67,8 +68,6 @@ func newHandover(expect map[int]bool) *handover {
 	time.AfterFunc(handoverWait, h.finish)
 	return h
 }
-
-func (h *handover) finish() { h.once.Do(func() { close(h.done) }) }
 
 // back marks pid as come back.
 func (h *handover) back(pid int) {
