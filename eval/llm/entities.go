@@ -18,7 +18,7 @@ func (j *Judge) Entities(ctx context.Context, s *eval.Sample, text string) ([]st
 		return nil, err
 	}
 	out, _, err := send(ctx, j, req, func(r *entitiesReply) error {
-		return checkList[string]("entities", r.Entities, "", nil)
+		return checkList("entities", r.Entities, "", nil)
 	})
 	if err != nil {
 		return nil, err

@@ -241,10 +241,10 @@ func checkList[T any](key string, items []T, flag string, bitOf func(T) *bit) er
 	if items == nil {
 		return fmt.Errorf("missing field %q", key)
 	}
+	if bitOf == nil {
+		return nil
+	}
 	for i, it := range items {
-		if bitOf == nil {
-			break
-		}
 		if err := binary(flag, bitOf(it)); err != nil {
 			return fmt.Errorf("%s[%d]: %v", key, i, err)
 		}
@@ -282,7 +282,7 @@ func (j *Judge) statements(ctx context.Context, s *eval.Sample, text string) ([]
 		return nil, err
 	}
 	out, _, err := send(ctx, j, req, func(r *statementsReply) error {
-		return checkList[string]("statements", r.Statements, "", nil)
+		return checkList("statements", r.Statements, "", nil)
 	})
 	if err != nil {
 		return nil, err

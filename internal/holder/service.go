@@ -15,8 +15,8 @@ import (
 // not say what it is, the holder only knows its pid.
 const clientRole = "client"
 
-// method is one RPC method: it takes and gives raw JSON, so that the
-// argument types can stay unexported; handle decodes and encodes them.
+// method is one RPC method. Every method takes and gives raw JSON, so that
+// one table holds them all; handle decodes and encodes their own types.
 type method func(c *conn, in json.RawMessage) (json.RawMessage, error)
 
 // handle makes a method of fn. A panic in the store (a malformed request it
