@@ -101,12 +101,14 @@ type Server struct {
 	counts   map[string]int
 	requests []*Request
 	embeds   [][]string
-	hang     chan struct{}
+	hang     chan struct{} // closed by Close: hung requests return
+	unhang   func()
 }
 
 // New starts a fake server; Close it when done.
 func New(chat func(r *Request) Reply) *Server {
 	s := &Server{Chat: chat, counts: map[string]int{}, hang: make(chan struct{})}
+	s.unhang = sync.OnceFunc(func() { close(s.hang) })
 	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
 	s.Server.Config.ConnState = func(_ net.Conn, st http.ConnState) {
 		switch st {
@@ -132,13 +134,7 @@ func (s *Server) Opened() int { return int(s.opened.Load()) }
 
 // Close releases hung requests and stops the server.
 func (s *Server) Close() {
-	s.mu.Lock()
-	select {
-	case <-s.hang:
-	default:
-		close(s.hang)
-	}
-	s.mu.Unlock()
+	s.unhang()
 	s.Server.CloseClientConnections()
 	s.Server.Close()
 }
