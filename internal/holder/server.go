@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net"
 	"net/rpc/jsonrpc"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -223,10 +225,7 @@ func (s *Server) Close() error {
 	s.once.Do(func() {
 		s.mu.Lock()
 		s.closed = true
-		conns := make([]*conn, 0, len(s.conns))
-		for c := range s.conns {
-			conns = append(conns, c)
-		}
+		conns := slices.Collect(maps.Keys(s.conns))
 		s.mu.Unlock()
 		_ = s.ln.Close()
 		s.cancel()
