@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 )
@@ -141,11 +142,8 @@ func (l *limiter) acquire(ctx context.Context, tokens int) (ticket, error) {
 			l.release(w.tk)
 		}
 	default:
-		for i, q := range l.queue {
-			if q == w {
-				l.queue = append(l.queue[:i], l.queue[i+1:]...)
-				break
-			}
+		if i := slices.Index(l.queue, w); i >= 0 {
+			l.queue = slices.Delete(l.queue, i, i+1)
 		}
 		// The head may have changed.
 		l.dispatch(time.Now())
