@@ -14,6 +14,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -280,12 +281,7 @@ func addUsage(a, b eval.Usage) eval.Usage {
 // max_completion_tokens instead of max_tokens (go-openai refuses the
 // latter for them before sending).
 func reasoningModel(model string) bool {
-	for _, p := range []string{"o1", "o3", "o4", "gpt-5"} {
-		if strings.HasPrefix(model, p) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"o1", "o3", "o4", "gpt-5"}, func(p string) bool { return strings.HasPrefix(model, p) })
 }
 
 // effortLadder is the order of reasoning_effort values tried to turn

@@ -2,6 +2,7 @@ package endpoint
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -34,15 +35,7 @@ func secretParam(name string) bool {
 		}
 		return r
 	}, strings.ToLower(name))
-	if exactSecrets[n] {
-		return true
-	}
-	for _, w := range secretWords {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
+	return exactSecrets[n] || slices.ContainsFunc(secretWords, func(w string) bool { return strings.Contains(n, w) })
 }
 
 // RedactURL hides credentials in a URL, or in any text that quotes URLs (an

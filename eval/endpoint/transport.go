@@ -169,12 +169,7 @@ func isHTML(contentType string, head []byte) bool {
 		return true
 	}
 	h := bytes.ToLower(bytes.TrimSpace(head[:min(len(head), 512)]))
-	for _, p := range []string{"<!doctype html", "<html", "<head", "<body"} {
-		if bytes.HasPrefix(h, []byte(p)) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"<!doctype html", "<html", "<head", "<body"}, func(p string) bool { return bytes.HasPrefix(h, []byte(p)) })
 }
 
 // errorObject reports whether a 2xx body is an error rather than a reply:
