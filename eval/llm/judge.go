@@ -181,12 +181,8 @@ func RefusedFormat(err error) bool {
 		return false
 	}
 	msg := strings.ToLower(f.ServerText())
-	for _, w := range []string{"response_format", "response format", "json_schema", "json_object", "schema"} {
-		if strings.Contains(msg, w) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"response_format", "response format", "json_schema", "json_object", "schema"},
+		func(w string) bool { return strings.Contains(msg, w) })
 }
 
 // send makes a call and decodes its first choice into out. validate checks a
