@@ -39,11 +39,11 @@ func TestConnectionsAreReused(t *testing.T) {
 		}
 		// Some more than C may open: a request that finds no idle
 		// connection dials one, a connection freed meanwhile may serve it
-		// first, and the dialed one may find the idle pool full (up to 87
-		// at 64 under -race on a loaded machine). What matters is that the
+		// first, and the dialed one may find the idle pool full (on a loaded
+		// 2-core machine under -race, near twice C). What matters is that the
 		// count does not grow with the requests: without the setting, 64
 		// workers opened 901–1,302 and 16 opened 115.
-		if got, most := srv.Opened(), conc*3/2+4; got > most {
+		if got, most := srv.Opened(), conc*2+8; got > most {
 			t.Errorf("concurrency %d: %d requests opened %d connections, want at most %d (about one per request in flight)", conc, conc*perWorker, got, most)
 		} else {
 			t.Logf("concurrency %d: %d requests over %d connections", conc, conc*perWorker, got)
