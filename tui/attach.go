@@ -42,7 +42,13 @@ func (m *Model) askStop() {
 		m.setError(why)
 		return
 	}
-	m.confirm = confirmStop
+	m.askYesNo(&question{text: "Stop " + m.attachedRun() + "? It is running in another process. [y/n]", aboutRun: true,
+		answer: func(yes bool) tea.Cmd {
+			if yes {
+				return m.stopAttached()
+			}
+			return nil
+		}})
 }
 
 // stopAttached is y to X. Cancel may reach another process, so it runs in

@@ -166,8 +166,8 @@ func TestDeltaFilter(t *testing.T) {
 		t.Run(tt.filter, func(t *testing.T) {
 			m := newDeltaModel(t, 120, 40)
 			applyFilter(m, tt.filter)
-			if m.filtering || m.filterErr != "" {
-				t.Fatalf("filter not applied: filtering=%v err=%q", m.filtering, m.filterErr)
+			if m.mode == modeFilter || m.filterErr != "" {
+				t.Fatalf("filter not applied: filtering=%v err=%q", m.mode == modeFilter, m.filterErr)
 			}
 			if got := shownSamples(m); !slices.Equal(got, tt.want) && len(got)+len(tt.want) > 0 {
 				t.Fatalf("shown %v, want %v", got, tt.want)
@@ -185,7 +185,7 @@ func TestDeltaFilterOutsideCompareMode(t *testing.T) {
 			press(m, "/")
 			typeText(m, f)
 			press(m, "enter")
-			if !m.filtering {
+			if m.mode != modeFilter {
 				t.Fatal("the bar closed on a filter that cannot apply")
 			}
 			s := flat(screenText(m))
@@ -193,8 +193,8 @@ func TestDeltaFilterOutsideCompareMode(t *testing.T) {
 				t.Fatalf("no error:\n%s", screenText(m))
 			}
 			press(m, "esc")
-			if m.filtering || !m.filter.empty() || len(m.shown) != 8 {
-				t.Fatalf("esc: filtering %v, filter %v, %d shown", m.filtering, m.filter, len(m.shown))
+			if m.mode == modeFilter || !m.filter.empty() || len(m.shown) != 8 {
+				t.Fatalf("esc: filtering %v, filter %v, %d shown", m.mode == modeFilter, m.filter, len(m.shown))
 			}
 		})
 	}

@@ -276,7 +276,9 @@ func (m *Model) keepBefore(index int) {
 // question about the run (quit and stop it, stop it) no longer applies.
 func (m *Model) endRun(at time.Time) {
 	m.live = false
-	m.confirm = confirmNone
+	if m.mode == modeAsk && m.ask.aboutRun {
+		m.mode, m.ask = m.ask.resume, nil
+	}
 	m.ended = at
 	if m.ended.IsZero() {
 		m.ended = m.now()

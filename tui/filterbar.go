@@ -20,7 +20,7 @@ type filterBar struct {
 
 // openFilter is /: the bar opens on the filter in force.
 func (m *Model) openFilter() tea.Cmd {
-	m.filtering = true
+	m.mode = modeFilter
 	m.filterErr = ""
 	m.bar = filterBar{before: m.filter, beforeRow: cursorIndex(m)}
 	m.input.SetValue("")
@@ -91,7 +91,7 @@ func (m *Model) setFilter(f *filter) {
 }
 
 func (m *Model) closeFilter() {
-	m.filtering = false
+	m.mode = modeScreen
 	m.filterErr = ""
 	m.bar = filterBar{}
 	m.input.Blur()

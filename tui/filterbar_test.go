@@ -47,19 +47,19 @@ func TestFilterAsYouType(t *testing.T) {
 		case tt.hint != "" && !strings.Contains(m.View().Content, styledAs(m.st.muted.Render, "filter: ")):
 			t.Fatalf("%q: the hint is not dimmed", tt.typed)
 		}
-		if !m.filtering {
+		if m.mode != modeFilter {
 			t.Fatalf("%q: the bar closed", tt.typed)
 		}
 	}
 	// enter on a half-typed term: the hint becomes the error, the bar stays.
 	press(m, "enter")
-	if !m.filtering || !strings.Contains(m.View().Content, styledAs(m.st.errorLine.Render, "filter: ")) {
-		t.Fatalf("enter on an error: filtering %v\n%s", m.filtering, screenText(m))
+	if m.mode != modeFilter || !strings.Contains(m.View().Content, styledAs(m.st.errorLine.Render, "filter: ")) {
+		t.Fatalf("enter on an error: filtering %v\n%s", m.mode == modeFilter, screenText(m))
 	}
 	typeText(m, `"`)
 	press(m, "enter")
-	if m.filtering || m.filter == nil || m.filter.src != `f<0.5 status:n/a "mysql"` || !slices.Equal(shownSamples(m), []int{6}) {
-		t.Fatalf("enter did not keep the filter: filtering %v, filter %+v", m.filtering, m.filter)
+	if m.mode == modeFilter || m.filter == nil || m.filter.src != `f<0.5 status:n/a "mysql"` || !slices.Equal(shownSamples(m), []int{6}) {
+		t.Fatalf("enter did not keep the filter: filtering %v, filter %+v", m.mode == modeFilter, m.filter)
 	}
 }
 
@@ -102,8 +102,8 @@ func TestFilterBarEscRestoresEnterKeeps(t *testing.T) {
 			if m.filter != nil {
 				src = m.filter.src
 			}
-			if m.filtering || src != tt.filter {
-				t.Fatalf("filtering %v, filter %q, want %q", m.filtering, src, tt.filter)
+			if m.mode == modeFilter || src != tt.filter {
+				t.Fatalf("filtering %v, filter %q, want %q", m.mode == modeFilter, src, tt.filter)
 			}
 			if got := shownSamples(m); !slices.Equal(got, tt.shown) {
 				t.Fatalf("shown %v, want %v", got, tt.shown)

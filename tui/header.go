@@ -345,7 +345,7 @@ func (m *Model) diagLine(width int) string {
 
 func (m *Model) filterLines() []string {
 	st := m.st
-	if m.filtering {
+	if m.shownMode() == modeFilter {
 		lines := []string{m.input.View()}
 		if m.filterErr != "" {
 			// While typing, a term half written is not a mistake yet.

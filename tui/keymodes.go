@@ -86,10 +86,10 @@ func (km keyMode) refusal(msg tea.KeyPressMsg) string {
 
 // keyMode is the mode the user is in: typing a filter, or a screen.
 func (m *Model) keyMode() keyMode {
-	if m.filtering {
+	switch m.shownMode() {
+	case modeFilter:
 		return m.filterInputMode()
-	}
-	if m.lab.typing {
+	case modeNote:
 		return m.noteMode()
 	}
 	switch m.screen {

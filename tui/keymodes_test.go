@@ -26,7 +26,7 @@ func keyModeCases() []struct {
 			for _, k := range keys {
 				// The filter bar's commands blink its cursor forever: they
 				// are not run.
-				if m.filtering || k == "/" {
+				if m.mode == modeFilter || k == "/" {
 					press(m, k)
 				} else {
 					pressDrive(t, m, k)
@@ -109,7 +109,7 @@ func TestFooterShowsTheKeysThatWork(t *testing.T) {
 			for _, k := range keyMapKeys(m.keys) {
 				got, why := tryKey(t, mc.setup, k)
 				switch {
-				case got == keyWorks && !listed[k] && !(m.filtering && textKeys[k]):
+				case got == keyWorks && !listed[k] && !(m.mode == modeFilter && textKeys[k]):
 					t.Errorf("%q works here but neither the footer nor the ? page shows it", k)
 				case got == keyRefused && listed[k]:
 					t.Errorf("%q is refused (%s) but shown", k, why)
@@ -117,7 +117,7 @@ func TestFooterShowsTheKeysThatWork(t *testing.T) {
 					t.Errorf("%q is refused without a reason", k)
 				}
 			}
-			if m.filtering {
+			if m.mode == modeFilter {
 				return // ? is text there
 			}
 			press(m, "?")

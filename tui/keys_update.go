@@ -8,41 +8,36 @@ import (
 )
 
 // key routes a key press. The order is the order of precedence: ctrl+c
-// always quits, an open dialog or input owns the keyboard, then the screen.
+// always quits, a mode other than the screen's owns the keyboard, then the
+// screen.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	if key.Matches(msg, k.ForceQuit) {
 		return m.quit()
 	}
 	m.clearStatus()
-	if m.ask != nil {
-		return m.askKey(msg)
-	}
-	if c := m.confirm; c != confirmNone {
-		m.confirm = confirmNone
-		if s := msg.String(); s != "y" && s != "Y" {
-			return nil
-		}
-		if c == confirmStop {
-			return m.stopAttached()
-		}
-		return m.quit()
-	}
-	if m.showHelp {
+	switch m.mode {
+	case modeAsk:
+		return m.answer(msg)
+	case modeHelp:
 		if key.Matches(msg, k.Help, k.Back, k.Quit) {
-			m.showHelp = false
+			m.mode = modeScreen
 		}
 		return nil
-	}
-	if m.filtering {
+	case modeFilter:
 		return m.filterKey(msg)
-	}
-	if m.lab.typing {
+	case modeNote:
 		return m.noteKey(msg)
 	}
 	if key.Matches(msg, k.Quit) {
 		if (m.live && !m.opts.Attached) || m.rerun != nil {
-			m.confirm = confirmQuit
+			m.askYesNo(&question{text: "Quit and stop the run? Finished work is kept. (y/n)", aboutRun: true,
+				answer: func(yes bool) tea.Cmd {
+					if yes {
+						return m.quit()
+					}
+					return nil
+				}})
 			return nil
 		}
 		return m.quit()
@@ -59,7 +54,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if key.Matches(msg, k.Help) {
-		m.showHelp = true
+		m.mode = modeHelp
 		return nil
 	}
 	switch m.screen {
@@ -129,7 +124,7 @@ func (m *Model) tableKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *Model) wheel(ms tea.Mouse) tea.Cmd {
-	if m.tooSmall() || m.showHelp {
+	if m.tooSmall() || m.shownMode() == modeHelp {
 		return nil
 	}
 	d := 0

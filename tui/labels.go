@@ -67,8 +67,7 @@ type labelState struct {
 	cursorLine int
 	gen        int
 
-	typing bool
-	input  textinput.Model
+	input textinput.Model // the note typed in modeNote
 
 	agreement *eval.Agreement
 	agreeErr  error
@@ -362,7 +361,7 @@ func (m *Model) labelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		l.input.SetWidth(max(m.width-10, 10))
 		l.input.SetValue(l.human[it.Key].Note)
 		l.input.Focus()
-		l.typing = true
+		m.mode = modeNote
 		m.detail.invalidate()
 	case key.Matches(msg, k.Agreement):
 		return m.openAgreement(), true
@@ -395,13 +394,13 @@ func (m *Model) noteKey(msg tea.KeyPressMsg) tea.Cmd {
 	l := &m.lab
 	switch msg.String() {
 	case "enter":
-		l.typing = false
+		m.mode = modeScreen
 		m.detail.invalidate()
 		it := l.items[l.cursor]
 		lab := l.human[it.Key]
 		return m.saveLabel(it, lab.Value, strings.TrimSpace(l.input.Value()))
 	case "esc":
-		l.typing = false
+		m.mode = modeScreen
 		m.detail.invalidate()
 		return nil
 	}
@@ -459,7 +458,7 @@ func (m *Model) labelLine(p *page, task, item string) {
 			style = st.warn
 		}
 	}
-	if picked && l.typing {
+	if picked && m.shownMode() == modeNote {
 		p.lines = append(p.lines, "    "+prefix+l.input.View())
 		return
 	}

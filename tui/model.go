@@ -181,15 +181,15 @@ type Model struct {
 	deriveScheduled bool
 	lastDerive      time.Time
 
-	filtering bool
 	filterErr string
 	bar       filterBar // the filter bar while it is open
 
-	screen   screen
+	screen screen
+	// mode is what the keys mean on the screen: its own keys, or an open
+	// page, input or question that takes them all (see key).
+	mode     mode
 	detail   detailView
 	raw      rawView
-	showHelp bool
-	confirm  confirmKind
 	quitting bool
 	// leftRunning: the user quit while an attached run was still going.
 	leftRunning bool
@@ -202,7 +202,7 @@ type Model struct {
 	status  statusLine
 	prompts promptsView
 	picker  runPicker
-	ask     *rerunAsk   // a costed re-run waiting for y/n
+	ask     *question   // the y/n question of modeAsk
 	rerun   *rerunState // the re-run in progress, nil when none
 	cmp     *compareState
 	editor  func(path string) (*exec.Cmd, error)
@@ -218,14 +218,26 @@ type Model struct {
 	first *firstRunState
 }
 
-// confirmKind is the y/n question the footer asks, if any.
-type confirmKind int
+// mode is what the keys mean beside the screen's own: each mode but
+// modeScreen owns the keyboard until it closes.
+type mode int
 
 const (
-	confirmNone confirmKind = iota
-	confirmQuit             // quit and stop a run of this process
-	confirmStop             // stop an attached run, staying
+	modeScreen mode = iota // the screen's keys
+	modeHelp               // the ? page of the screen
+	modeFilter             // typing in the filter bar
+	modeNote               // typing the note of a label
+	modeAsk                // a y/n question (Model.ask) takes the next key
 )
+
+// shownMode is the mode the screen is drawn in: under a question, the one
+// it interrupted, whose page or input stays on screen.
+func (m *Model) shownMode() mode {
+	if m.mode == modeAsk {
+		return m.ask.resume
+	}
+	return m.mode
+}
 
 // New builds the model from the options; results given in opts are shown
 // as they are (a stored run), events arrive later through Update.
@@ -418,7 +430,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if cmd, ok := m.labelMsg(msg); ok {
 		return m, cmd
 	}
-	if m.filtering {
+	if m.shownMode() == modeFilter {
 		return m, m.editFilter(msg)
 	}
 	return m, nil
@@ -472,7 +484,7 @@ func (m *Model) render() string {
 	}
 	var lines []string
 	switch {
-	case m.showHelp:
+	case m.shownMode() == modeHelp:
 		lines = m.renderHelp()
 	case m.screen == screenDetail:
 		lines = m.renderDetail()

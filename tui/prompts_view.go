@@ -157,7 +157,7 @@ func (m *Model) askReset() tea.Cmd {
 		q = name + " already uses the built-in text; reset it anyway, deleting a draft of it if one is kept? [y/n]"
 	}
 	h, task, lang := m.opts.Host, in.Task, in.Lang
-	m.ask = &rerunAsk{question: q, answer: func(yes bool) tea.Cmd {
+	m.askYesNo(&question{text: q, answer: func(yes bool) tea.Cmd {
 		if !yes {
 			m.setStatus("reset cancelled; " + name + " is unchanged")
 			return nil
@@ -166,7 +166,7 @@ func (m *Model) askReset() tea.Cmd {
 			err := h.ResetPrompt(task, lang)
 			return resetMsg{task: task, lang: lang, err: err, list: h.Prompts()}
 		}
-	}}
+	}})
 	return nil
 }
 

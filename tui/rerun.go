@@ -16,14 +16,36 @@ import (
 // same applyEvents, until the channel closes. The parent's results stay as
 // the "before" of the comparison.
 
-// rerunAsk is a costed re-run waiting for y/n.
-type rerunAsk struct {
-	plan     Plan
-	question string
-	over     bool // over --confirm-over: the question is shown as an error
-	// answer, when set, takes the y/n instead of the re-run: the same
-	// question line confirms resetting a prompt.
-	answer func(yes bool) tea.Cmd
+// question is a y/n question that takes the next key (modeAsk): a costed
+// re-run, resetting a prompt, quitting or stopping the run. A re-run's
+// cost comes back from the Host while the user may be doing something
+// else (typing a filter, reading the ? page), so a question keeps the
+// mode it interrupted, and the keyboard goes back to it once answered.
+type question struct {
+	text string
+	over bool // over --confirm-over: the question is shown as an error
+	// aboutRun is a question about the run itself (quit and stop it, stop
+	// it): it is asked in the footer, in place of the keys, and dropped
+	// when the run ends, since it no longer applies. The others are asked
+	// on the line above the footer.
+	aboutRun bool
+	answer   func(yes bool) tea.Cmd
+	resume   mode
+}
+
+// askYesNo asks q; the next key answers it.
+func (m *Model) askYesNo(q *question) {
+	q.resume = m.shownMode()
+	m.ask, m.mode = q, modeAsk
+}
+
+// answer is the key that answers the question: y or Y is yes, any other
+// key no.
+func (m *Model) answer(msg tea.KeyPressMsg) tea.Cmd {
+	q := m.ask
+	m.ask, m.mode = nil, q.resume
+	s := msg.String()
+	return q.answer(s == "y" || s == "Y")
 }
 
 // rerunState is the re-run in progress. ctx bounds the Host call and the
@@ -122,9 +144,9 @@ func (m *Model) planRerun(indexes []int, metrics []eval.Metric) tea.Cmd {
 	}
 }
 
-// question is the confirmation: what is re-run and what it will cost,
+// rerunQuestion is the confirmation: what is re-run and what it will cost,
 // after the cache answers what it can.
-func (m *Model) question(p Plan) string {
+func (m *Model) rerunQuestion(p Plan) string {
 	scope := fmt.Sprintf("%d samples", len(p.Indexes))
 	if len(p.Indexes) == 1 {
 		scope = fmt.Sprintf("sample %d", p.Indexes[0])
@@ -187,21 +209,12 @@ func approx(n int) string {
 	return fmt.Sprintf("%d", n)
 }
 
-func (m *Model) askKey(msg tea.KeyPressMsg) tea.Cmd {
-	a := m.ask
-	m.ask = nil
-	if a.answer != nil {
-		s := msg.String()
-		return a.answer(s == "y" || s == "Y")
-	}
-	if s := msg.String(); s != "y" && s != "Y" {
-		m.setStatus("re-run cancelled; nothing was sent")
-		return nil
-	}
+// startRerun is y to a re-run's question: Host.Rerun in a command.
+func (m *Model) startRerun(plan Plan) tea.Cmd {
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.gen++
-	m.rerun = &rerunState{gen: m.gen, ctx: ctx, cancel: cancel, plan: a.plan, progress: progress{total: len(a.plan.Indexes)}}
-	gen, h, plan := m.gen, m.opts.Host, a.plan
+	m.rerun = &rerunState{gen: m.gen, ctx: ctx, cancel: cancel, plan: plan, progress: progress{total: len(plan.Indexes)}}
+	gen, h := m.gen, m.opts.Host
 	return func() tea.Msg {
 		id, events, err := h.Rerun(ctx, plan)
 		if err == nil && events != nil {
@@ -230,7 +243,14 @@ func (m *Model) rerunWorkflow(msg workflowMsg) tea.Cmd {
 			m.setError("the judge has nothing to re-run for these samples")
 			return nil
 		}
-		m.ask = &rerunAsk{plan: msg.plan, question: m.question(msg.plan), over: msg.plan.Cost != nil && msg.plan.Cost.Over}
+		plan := msg.plan
+		m.askYesNo(&question{text: m.rerunQuestion(plan), over: plan.Cost != nil && plan.Cost.Over, answer: func(yes bool) tea.Cmd {
+			if !yes {
+				m.setStatus("re-run cancelled; nothing was sent")
+				return nil
+			}
+			return m.startRerun(plan)
+		}})
 	case rerunStartedMsg:
 		rr := m.rerun
 		if rr == nil || msg.gen != rr.gen {

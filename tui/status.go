@@ -35,11 +35,12 @@ const maxBottomLines = 3
 func (m *Model) bottomLines() []string {
 	var text string
 	var style lipgloss.Style
+	asking := m.mode == modeAsk && !m.ask.aboutRun
 	switch {
-	case m.ask != nil && m.ask.over:
-		text, style = m.ask.question, m.st.errorLine
-	case m.ask != nil:
-		text, style = m.ask.question, m.st.warn
+	case asking && m.ask.over:
+		text, style = m.ask.text, m.st.errorLine
+	case asking:
+		text, style = m.ask.text, m.st.warn
 	case m.status.shown():
 		text, style = m.status.text, m.statusStyle()
 	default:

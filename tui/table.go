@@ -252,11 +252,8 @@ func (m *Model) diagStyle(d eval.Diagnosis) func(...string) string {
 
 // footer is the one-line help, or the y/n question when one is pending.
 func (m *Model) footer(h helpMap) string {
-	switch m.confirm {
-	case confirmQuit:
-		return m.st.warn.Render("Quit and stop the run? Finished work is kept. (y/n)")
-	case confirmStop:
-		return m.st.warn.Render("Stop " + m.attachedRun() + "? It is running in another process. [y/n]")
+	if m.mode == modeAsk && m.ask.aboutRun {
+		return m.st.warn.Render(m.ask.text)
 	}
 	return m.shortHelp(h.ShortHelp())
 }

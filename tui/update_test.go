@@ -213,8 +213,8 @@ func TestFilterRows(t *testing.T) {
 			press(m, "/")
 			typeText(m, tt.filter)
 			press(m, "enter")
-			if m.filtering || m.filterErr != "" {
-				t.Fatalf("filter not applied: filtering=%v err=%q", m.filtering, m.filterErr)
+			if m.mode == modeFilter || m.filterErr != "" {
+				t.Fatalf("filter not applied: filtering=%v err=%q", m.mode == modeFilter, m.filterErr)
 			}
 			got := shownSamples(m)
 			if !slices.Equal(got, tt.want) && !(len(got) == 0 && len(tt.want) == 0) {
@@ -263,7 +263,7 @@ func TestFilterBadTermShowsErrorAndKeepsPrevious(t *testing.T) {
 	press(m, "enter", "/", "ctrl+u") // ctrl+u empties the input
 	typeText(m, "f<abc")
 	press(m, "enter")
-	if !m.filtering {
+	if m.mode != modeFilter {
 		t.Fatal("a bad filter closed the filter bar")
 	}
 	if s := screenText(m); !strings.Contains(s, `filter: f<abc: "abc" is not a score between 0 and 1`) {
@@ -278,8 +278,8 @@ func TestFilterBadTermShowsErrorAndKeepsPrevious(t *testing.T) {
 	press(m, "backspace", "backspace", "backspace")
 	typeText(m, "0.5")
 	press(m, "enter")
-	if m.filtering || !slices.Equal(shownSamples(m), []int{0, 6}) {
-		t.Fatalf("fixed filter not applied: filtering=%v shown=%v", m.filtering, shownSamples(m))
+	if m.mode == modeFilter || !slices.Equal(shownSamples(m), []int{0, 6}) {
+		t.Fatalf("fixed filter not applied: filtering=%v shown=%v", m.mode == modeFilter, shownSamples(m))
 	}
 }
 
@@ -304,8 +304,8 @@ func TestEscClearsFilterFirstThenGoesBack(t *testing.T) {
 	press(m, "/")
 	typeText(m, "cp=0")
 	press(m, "esc")
-	if m.filtering || len(m.shown) != 8 {
-		t.Fatalf("esc in the filter bar: filtering=%v shown=%d", m.filtering, len(m.shown))
+	if m.mode == modeFilter || len(m.shown) != 8 {
+		t.Fatalf("esc in the filter bar: filtering=%v shown=%d", m.mode == modeFilter, len(m.shown))
 	}
 }
 
@@ -437,8 +437,8 @@ func TestHelp(t *testing.T) {
 	}
 	press(m, "j") // ignored while help is open
 	press(m, "esc")
-	if m.showHelp || cursorSample(m) != 0 {
-		t.Fatalf("help open=%v cursor=%d after esc", m.showHelp, cursorSample(m))
+	if m.mode == modeHelp || cursorSample(m) != 0 {
+		t.Fatalf("help open=%v cursor=%d after esc", m.mode == modeHelp, cursorSample(m))
 	}
 	press(m, "enter", "?")
 	if s := screenText(m); !strings.Contains(s, "metric") || !strings.Contains(s, "raw calls") {

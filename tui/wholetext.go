@@ -63,7 +63,7 @@ func (m *Model) matchWhole(r *row, needle string) bool {
 	if res == nil {
 		// The store is read for a filter put in force (enter), not for
 		// every prefix typed on the way to it.
-		if m.opts.Load != nil && r.done && !m.filtering {
+		if m.opts.Load != nil && r.done && m.shownMode() != modeFilter {
 			w.want[r.index] = struct{}{}
 		}
 		return false
