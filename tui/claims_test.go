@@ -504,7 +504,7 @@ func TestClaimsChangesInComparison(t *testing.T) {
 			t.Errorf("%s: changes listed for identical traces:\n%s", tc.mt, stripLines(p.lines))
 		}
 	}
-	if factualItems(nil, false) != nil || entityItems(nil) != nil || noiseItems(nil) != nil {
+	if factualItems(nil, false) != nil || entityItems(&eval.Result{}) != nil || noiseItems(&eval.Result{}) != nil {
 		t.Error("a nil trace has items")
 	}
 }

@@ -104,13 +104,14 @@ func factualItems(t *eval.FactualCorrectnessTrace, reference bool) []judged {
 	}
 	out := make([]judged, len(claims))
 	for i, c := range claims {
-		out[i] = judged{c.Statement, c.Verdict, c.Reason}
+		out[i] = judged{text: c.Statement, verdict: c.Verdict, reason: c.Reason}
 	}
 	return out
 }
 
 // entityItems are the reference's entities, 1 when found in the contexts.
-func entityItems(t *eval.EntityRecallTrace) []judged {
+func entityItems(r *eval.Result) []judged {
+	t := r.ContextEntityRecall
 	if t == nil {
 		return nil
 	}
@@ -127,7 +128,8 @@ func entityItems(t *eval.EntityRecallTrace) []judged {
 // noiseItems are noise sensitivity's answer statements, 0 for the ones
 // that count against the score in the trace's mode (the worse verdict, as
 // an FP is), 1 for the others; the reason says where each stands.
-func noiseItems(t *eval.NoiseSensitivityTrace) []judged {
+func noiseItems(r *eval.Result) []judged {
+	t := r.NoiseSensitivity
 	if t == nil {
 		return nil
 	}
@@ -153,36 +155,43 @@ func noiseItems(t *eval.NoiseSensitivityTrace) []judged {
 		if s.Noise != "" {
 			reason += "; noise: " + s.Noise
 		}
-		out[i] = judged{s.Statement, v, reason}
+		out[i] = judged{text: s.Statement, verdict: v, reason: reason}
 	}
 	return out
 }
 
-// judged is a statement with its verdict, for faithfulness and recall alike.
+// judged is a statement with its verdict and the judge's reason, and the
+// evidence it cites where the trace has one (faithfulness, context recall).
 type judged struct {
-	text    string
-	verdict int
-	reason  string
+	text     string
+	verdict  int
+	reason   string
+	evidence *eval.Citation
 }
 
-func faithItems(t *eval.FaithfulnessTrace) []judged {
+// faithItems are faithfulness's statements, with their evidence.
+func faithItems(r *eval.Result) []judged {
+	t := r.Faithfulness
 	if t == nil {
 		return nil
 	}
 	out := make([]judged, len(t.Statements))
 	for i, s := range t.Statements {
-		out[i] = judged{s.Statement, s.Verdict, s.Reason}
+		out[i] = judged{s.Statement, s.Verdict, s.Reason, s.Evidence}
 	}
 	return out
 }
 
-func recallItems(t *eval.ContextRecallTrace) []judged {
+// recallItems are context recall's reference statements, with their
+// evidence.
+func recallItems(r *eval.Result) []judged {
+	t := r.ContextRecall
 	if t == nil {
 		return nil
 	}
 	out := make([]judged, len(t.Classifications))
 	for i, c := range t.Classifications {
-		out[i] = judged{c.Statement, c.Attributed, c.Reason}
+		out[i] = judged{c.Statement, c.Attributed, c.Reason, c.Evidence}
 	}
 	return out
 }

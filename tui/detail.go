@@ -432,6 +432,20 @@ func (m *Model) verdictMark(v int) string {
 	return m.st.emph.Render(m.g.unsupported) + " "
 }
 
+// verdictLine draws a judged text after lead, its mark and its class, yes
+// or no; a text judged 0 is emphasised with its class: it is what lowers
+// the score.
+func (m *Model) verdictLine(p *page, indent int, lead string, v int, yes, no, text string) {
+	if v == 1 {
+		p.text(indent, lead+m.verdictMark(1)+yes, text, nil)
+		return
+	}
+	if no != "" {
+		no = m.st.emph.Render(no)
+	}
+	p.text(indent, lead+m.verdictMark(0)+no, text, &m.st.emph)
+}
+
 // judgedLine shows one judged statement: its mark, the statement
 // (emphasised when it failed), the judge's reason under it and the
 // evidence it cited. The statement the item cursor (] [) is on has a > before it.
@@ -441,11 +455,7 @@ func (m *Model) judgedLine(p *page, verdict int, statement, reason string, ev *e
 	if len(p.stmts) == p.pick {
 		lead = "> "
 	}
-	if verdict == 1 {
-		p.text(0, lead+m.verdictMark(1), statement, nil)
-	} else {
-		p.text(0, lead+m.verdictMark(0), statement, &m.st.emph)
-	}
+	m.verdictLine(p, 0, lead, verdict, "", "", statement)
 	if reason != "" {
 		p.text(4, "", reason, &m.st.muted)
 	}
@@ -544,30 +554,17 @@ func citationOf(metrics []eval.Metric, res *eval.Result, it eval.Item) int {
 
 func (m *Model) faithfulnessSection(p *page, res *eval.Result) {
 	if t := res.Faithfulness; t != nil {
-		items := make([]statementItem, len(t.Statements))
-		for i, s := range t.Statements {
-			items[i] = statementItem{s.Verdict, s.Statement, s.Reason, s.Evidence}
-		}
-		m.statementSection(p, res, eval.LabelFaithfulness, items, t.Supported, "statements supported")
+		m.statementSection(p, res, eval.LabelFaithfulness, faithItems(res), t.Supported, "statements supported")
 	}
-}
-
-// statementItem is one judged statement of a trace that lists them
-// (faithfulness's statements, context recall's reference statements).
-type statementItem struct {
-	verdict   int
-	statement string
-	reason    string
-	evidence  *eval.Citation
 }
 
 // statementSection draws such a trace: each statement with its verdict,
 // reason, evidence and label, the judge's reasoning, then the count over
 // the statements.
-func (m *Model) statementSection(p *page, res *eval.Result, task string, items []statementItem, yes int, what string) {
+func (m *Model) statementSection(p *page, res *eval.Result, task string, items []judged, yes int, what string) {
 	for _, it := range items {
-		m.judgedLine(p, it.verdict, it.statement, it.reason, it.evidence)
-		m.labelLine(p, task, it.statement)
+		m.judgedLine(p, it.verdict, it.text, it.reason, it.evidence)
+		m.labelLine(p, task, it.text)
 	}
 	m.reasoningLine(p, res, task)
 	if n := len(items); n > 0 {
@@ -601,19 +598,11 @@ func (m *Model) correctnessSection(p *page, res *eval.Result) {
 		{"FN: reference statements missing from the answer", c.FN, 0},
 	} {
 		p.text(2, "", fmt.Sprintf("%s (%d)", l.title, len(l.items)), &st.accent)
-		if len(l.items) == 0 {
-			p.text(4, "", "none", &st.muted)
+		claims := make([]judged, len(l.items))
+		for i, it := range l.items {
+			claims[i] = judged{text: it.Statement, verdict: l.verdict, reason: it.Reason}
 		}
-		for _, it := range l.items {
-			if l.verdict == 1 {
-				p.text(2, "  "+m.verdictMark(1), it.Statement, nil)
-			} else {
-				p.text(2, "  "+m.verdictMark(0), it.Statement, &st.emph)
-			}
-			if it.Reason != "" {
-				p.text(6, "", it.Reason, &st.muted)
-			}
-		}
+		m.claimLines(p, claims, "", "")
 	}
 	if res.Status[eval.AnswerCorrectness] != eval.StatusOK {
 		p.text(2, "", fmt.Sprintf("%d answer statements, %d reference statements", len(t.AnswerStatements), len(t.ReferenceStatements)), &st.muted)
@@ -745,11 +734,7 @@ func (m *Model) precisionSection(p *page, t *eval.ContextPrecisionTrace, task, w
 
 func (m *Model) recallSection(p *page, res *eval.Result) {
 	if t := res.ContextRecall; t != nil {
-		items := make([]statementItem, len(t.Classifications))
-		for i, c := range t.Classifications {
-			items[i] = statementItem{c.Attributed, c.Statement, c.Reason, c.Evidence}
-		}
-		m.statementSection(p, res, eval.LabelContextRecall, items, t.Attributed, "reference statements attributed")
+		m.statementSection(p, res, eval.LabelContextRecall, recallItems(res), t.Attributed, "reference statements attributed")
 	}
 }
 

@@ -46,7 +46,7 @@ func (m *Model) factualSection(p *page, res *eval.Result) {
 		}
 	}
 	p.text(2, "", fmt.Sprintf("answer claims checked against the reference: %d TP, %d FP", tp, fp), &st.accent)
-	m.claimLines(p, t.AnswerClaims, "TP ", "FP ")
+	m.claimLines(p, factualItems(t, false), "TP ", "FP ")
 	fn := 0
 	for _, c := range t.ReferenceClaims {
 		if c.Verdict != 1 {
@@ -57,7 +57,7 @@ func (m *Model) factualSection(p *page, res *eval.Result) {
 		p.text(2, "", "reference claims: not checked in precision mode", &st.muted)
 	} else {
 		p.text(2, "", fmt.Sprintf("reference claims checked against the answer: %d in the answer, %d FN", len(t.ReferenceClaims)-fn, fn), &st.accent)
-		m.claimLines(p, t.ReferenceClaims, "ok ", "FN ")
+		m.claimLines(p, factualItems(t, true), "ok ", "FN ")
 	}
 	if res.Status[eval.FactualCorrectness] != eval.StatusOK {
 		p.text(2, "", fmt.Sprintf("%d answer claims, %d reference claims", len(t.AnswerClaims), len(t.ReferenceClaims)), &st.muted)
@@ -92,6 +92,14 @@ func (m *Model) factualSection(p *page, res *eval.Result) {
 	}
 }
 
+// b2i is a verdict: 1 for true.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // ratio is a/b, 0 when b is 0 (a count the mode does not divide by).
 func ratio(a, b int) float64 {
 	if b == 0 {
@@ -100,22 +108,17 @@ func ratio(a, b int) float64 {
 	return float64(a) / float64(b)
 }
 
-// claimLines draws claims with their verdicts: a mark, the class (yes or
-// no), the claim (emphasised when it counts against the answer) and the
-// judge's reason under it.
-func (m *Model) claimLines(p *page, claims []eval.StatementVerdict, yes, no string) {
-	st := m.st
+// claimLines draws judged texts, each with its mark and class (yes or no,
+// as wide as each other) and the judge's reason under the text; "none"
+// for none.
+func (m *Model) claimLines(p *page, claims []judged, yes, no string) {
 	if len(claims) == 0 {
-		p.text(4, "", "none", &st.muted)
+		p.text(4, "", "none", &m.st.muted)
 	}
 	for _, c := range claims {
-		if c.Verdict == 1 {
-			p.text(2, "  "+m.verdictMark(1)+yes, c.Statement, nil)
-		} else {
-			p.text(2, "  "+m.verdictMark(0)+st.emph.Render(no), c.Statement, &st.emph)
-		}
-		if c.Reason != "" {
-			p.text(9, "", c.Reason, &st.muted)
+		m.verdictLine(p, 2, "  ", c.verdict, yes, no, c.text)
+		if c.reason != "" {
+			p.text(6+len(yes), "", c.reason, &m.st.muted)
 		}
 	}
 }
@@ -145,17 +148,13 @@ func (m *Model) entitySection(p *page, res *eval.Result) {
 		p.text(4, "", "none", &st.muted)
 	}
 	for _, e := range t.Reference {
-		if !e.Found {
-			p.text(2, "  "+m.verdictMark(0)+st.emph.Render("missing "), sanitize.Line(e.Entity), &st.emph)
-			continue
-		}
 		s := sanitize.Line(e.Entity)
-		if e.Match != "" && e.Match != e.Entity {
+		if e.Found && e.Match != "" && e.Match != e.Entity {
 			// The match is on a normalised form (eval.EntityKey): say
 			// which spelling of the contexts it was.
 			s += "  (as \"" + sanitize.Line(e.Match) + "\")"
 		}
-		p.text(2, "  "+m.verdictMark(1)+"found   ", s, nil)
+		m.verdictLine(p, 2, "  ", b2i(e.Found), "found   ", "missing ", s)
 	}
 	p.text(2, "", fmt.Sprintf("context entities (%d)", len(t.Contexts)), &st.accent)
 	if len(t.Contexts) == 0 {
@@ -339,11 +338,7 @@ func (m *Model) noiseList(p *page, t *eval.NoiseSensitivityTrace, mode string) {
 	}
 	for _, s := range t.Statements {
 		counted := noiseCounted(s, mode)
-		if s.Correct {
-			p.text(2, "  "+m.verdictMark(1), s.Statement, nil)
-		} else {
-			p.text(2, "  "+m.verdictMark(0), s.Statement, &st.emph)
-		}
+		m.verdictLine(p, 2, "  ", b2i(s.Correct), "", "", s.Statement)
 		ranks := slices.Concat(s.Relevant, s.Irrelevant)
 		slices.Sort(ranks)
 		var by []string

@@ -12,12 +12,8 @@ type metricSection struct {
 }
 
 var metricSections = map[eval.Metric]metricSection{
-	eval.Faithfulness: {
-		render: (*Model).faithfulnessSection,
-		changes: func(m *Model, p *page, before, after *eval.Result) int {
-			return m.statementChanges(p, faithItems(before.Faithfulness), faithItems(after.Faithfulness), "supported", "not supported")
-		},
-	},
+	eval.Faithfulness: judgedSection((*Model).faithfulnessSection,
+		judgedList{faithItems, "supported", "not supported"}),
 	eval.AnswerRelevancy: {
 		render: (*Model).relevancySection,
 		changes: func(m *Model, p *page, before, after *eval.Result) int {
@@ -26,44 +22,44 @@ var metricSections = map[eval.Metric]metricSection{
 	},
 	eval.ContextPrecision: chunkSection(func(r *eval.Result) *eval.ContextPrecisionTrace { return r.ContextPrecision },
 		eval.LabelContextPrecision, ""),
-	eval.ContextRecall: {
-		render: (*Model).recallSection,
-		changes: func(m *Model, p *page, before, after *eval.Result) int {
-			return m.statementChanges(p, recallItems(before.ContextRecall), recallItems(after.ContextRecall), "attributed", "not attributed")
-		},
-	},
+	eval.ContextRecall: judgedSection((*Model).recallSection,
+		judgedList{recallItems, "attributed", "not attributed"}),
 	eval.ContextUtilization: chunkSection(func(r *eval.Result) *eval.ContextPrecisionTrace { return r.ContextUtilization },
 		eval.LabelContextUtilization, " for the answer"),
-	eval.AnswerSimilarity: {
-		render:  (*Model).similaritySection,
-		changes: func(*Model, *page, *eval.Result, *eval.Result) int { return 0 },
-	},
-	eval.AnswerCorrectness: {
-		render: (*Model).correctnessSection,
+	eval.AnswerSimilarity: judgedSection((*Model).similaritySection),
+	eval.AnswerCorrectness: judgedSection((*Model).correctnessSection,
+		judgedList{func(r *eval.Result) []judged { return correctnessItems(r.AnswerCorrectness, false) }, "TP", "FP"},
+		judgedList{func(r *eval.Result) []judged { return correctnessItems(r.AnswerCorrectness, true) }, "covered", "FN"}),
+	eval.FactualCorrectness: judgedSection((*Model).factualSection,
+		judgedList{func(r *eval.Result) []judged { return factualItems(r.FactualCorrectness, false) }, "TP", "FP"},
+		judgedList{func(r *eval.Result) []judged { return factualItems(r.FactualCorrectness, true) }, "in the answer", "FN"}),
+	eval.ContextEntityRecall: judgedSection((*Model).entitySection,
+		judgedList{entityItems, "found", "missing"}),
+	eval.NoiseSensitivity: judgedSection((*Model).noiseSection,
+		judgedList{noiseItems, "not noise", "noise"}),
+}
+
+// judgedList is a list of judged statements of a trace, as read from a
+// result, with the words of its two verdicts.
+type judgedList struct {
+	items   func(*eval.Result) []judged
+	yes, no string
+}
+
+// judgedSection is the section of a metric whose judgements are lists of
+// statements (none: answer similarity, a cosine): what the judge decided
+// differently is matched statement by statement, list by list.
+func judgedSection(render func(*Model, *page, *eval.Result), lists ...judgedList) metricSection {
+	return metricSection{
+		render: render,
 		changes: func(m *Model, p *page, before, after *eval.Result) int {
-			return m.statementChanges(p, correctnessItems(before.AnswerCorrectness, false), correctnessItems(after.AnswerCorrectness, false), "TP", "FP") +
-				m.statementChanges(p, correctnessItems(before.AnswerCorrectness, true), correctnessItems(after.AnswerCorrectness, true), "covered", "FN")
+			n := 0
+			for _, l := range lists {
+				n += m.statementChanges(p, l.items(before), l.items(after), l.yes, l.no)
+			}
+			return n
 		},
-	},
-	eval.FactualCorrectness: {
-		render: (*Model).factualSection,
-		changes: func(m *Model, p *page, before, after *eval.Result) int {
-			return m.statementChanges(p, factualItems(before.FactualCorrectness, false), factualItems(after.FactualCorrectness, false), "TP", "FP") +
-				m.statementChanges(p, factualItems(before.FactualCorrectness, true), factualItems(after.FactualCorrectness, true), "in the answer", "FN")
-		},
-	},
-	eval.ContextEntityRecall: {
-		render: (*Model).entitySection,
-		changes: func(m *Model, p *page, before, after *eval.Result) int {
-			return m.statementChanges(p, entityItems(before.ContextEntityRecall), entityItems(after.ContextEntityRecall), "found", "missing")
-		},
-	},
-	eval.NoiseSensitivity: {
-		render: (*Model).noiseSection,
-		changes: func(m *Model, p *page, before, after *eval.Result) int {
-			return m.statementChanges(p, noiseItems(before.NoiseSensitivity), noiseItems(after.NoiseSensitivity), "not noise", "noise")
-		},
-	},
+	}
 }
 
 // chunkSection is the section of a metric with a verdict per chunk, in the
