@@ -88,9 +88,6 @@ type firstStartedMsg struct {
 	err error
 }
 
-func (firstCostMsg) workflowMsg()    {}
-func (firstStartedMsg) workflowMsg() {}
-
 // estimateFirst costs the first run in a command.
 func (m *Model) estimateFirst() tea.Cmd {
 	f, ctx := m.opts.First, m.ctx
@@ -114,7 +111,7 @@ func (m *Model) startFirst() tea.Cmd {
 	}
 }
 
-func (m *Model) firstWorkflow(msg workflowMsg) tea.Cmd {
+func (m *Model) firstWorkflow(msg tea.Msg) tea.Cmd {
 	fr := m.first
 	if fr == nil {
 		return nil

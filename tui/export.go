@@ -165,9 +165,6 @@ type pagerDoneMsg struct {
 	path           string
 }
 
-func (pagerReadyMsg) workflowMsg() {}
-func (pagerDoneMsg) workflowMsg()  {}
-
 // openPager is o. Finding the pager and writing the file are I/O, so they
 // happen in a command; the pager then gets the terminal through m.exec.
 // The file is sanitised like every text this program puts on a screen.
@@ -223,7 +220,7 @@ func removeTemp(path string) error {
 	return nil
 }
 
-func (m *Model) pagerWorkflow(msg workflowMsg) tea.Cmd {
+func (m *Model) pagerWorkflow(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case pagerReadyMsg:
 		if msg.err != nil {

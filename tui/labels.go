@@ -101,18 +101,17 @@ type (
 	}
 )
 
-// labelMsg handles the replies of LabelHost calls; ok is false for any
-// other message.
-func (m *Model) labelMsg(msg tea.Msg) (tea.Cmd, bool) {
+// labelMsg handles the replies of LabelHost calls.
+func (m *Model) labelMsg(msg tea.Msg) {
 	l := &m.lab
 	switch msg := msg.(type) {
 	case labelsMsg:
 		if msg.gen != l.gen {
-			return nil, true
+			return
 		}
 		if msg.err != nil {
 			m.setError("cannot read the human labels: " + msg.err.Error())
-			return nil, true
+			return
 		}
 		l.human = msg.labels
 		m.setMark(msg.index, MarkOf(l.items, l.human))
@@ -120,7 +119,7 @@ func (m *Model) labelMsg(msg tea.Msg) (tea.Cmd, bool) {
 	case labelSavedMsg:
 		if msg.err != nil {
 			m.setError("the label was not stored: " + msg.err.Error())
-			return nil, true
+			return
 		}
 		if msg.gen == l.gen {
 			if l.human == nil {
@@ -139,17 +138,14 @@ func (m *Model) labelMsg(msg tea.Msg) (tea.Cmd, bool) {
 	case marksMsg:
 		if msg.err != nil {
 			m.setError("cannot read the human labels: " + msg.err.Error())
-			return nil, true
+			return
 		}
 		l.marks = msg.marks
 		m.derive()
 	case agreementMsg:
 		l.agreeBusy = false
 		l.agreement, l.agreeErr = msg.a, msg.err
-	default:
-		return nil, false
 	}
-	return nil, true
 }
 
 func (l *labelState) itemOf(key string) eval.Item {

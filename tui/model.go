@@ -420,15 +420,27 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.raw.lines = nil
 		}
 		return m, nil
-	case workflowMsg:
-		return m, m.workflow(msg)
+	// The replies of the commands the model started. Each carries the
+	// generation it was asked in, and is dropped when the user has moved
+	// on, or is answered whatever came after (the editor always returns to
+	// the prompt it opened).
+	case promptsMsg, editPathMsg, editorDoneMsg, reloadMsg, resetMsg:
+		return m, m.promptsWorkflow(msg)
+	case planMsg, rerunStartedMsg:
+		return m, m.rerunWorkflow(msg)
+	case runsMsg, runResultsMsg:
+		return m, m.pickerWorkflow(msg)
+	case pagerReadyMsg, pagerDoneMsg:
+		return m, m.pagerWorkflow(msg)
+	case firstCostMsg, firstStartedMsg:
+		return m, m.firstWorkflow(msg)
+	case labelsMsg, labelSavedMsg, marksMsg, agreementMsg:
+		m.labelMsg(msg)
+		return m, nil
 	case tea.MouseWheelMsg:
 		return m, m.wheel(msg.Mouse())
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
-	}
-	if cmd, ok := m.labelMsg(msg); ok {
-		return m, cmd
 	}
 	if m.shownMode() == modeFilter {
 		return m, m.editFilter(msg)

@@ -20,11 +20,6 @@ type promptsView struct {
 	sample   *eval.Result
 }
 
-// workflowMsg is a reply to a Host call or the editor's return. Each kind
-// carries the generation it was asked in, or is answered whatever came
-// after (the editor always returns to the prompt it opened).
-type workflowMsg interface{ workflowMsg() }
-
 type promptsMsg struct {
 	gen  int
 	list []prompts.Info
@@ -53,12 +48,6 @@ type resetMsg struct {
 	err        error
 	list       []prompts.Info
 }
-
-func (promptsMsg) workflowMsg()    {}
-func (resetMsg) workflowMsg()      {}
-func (editPathMsg) workflowMsg()   {}
-func (editorDoneMsg) workflowMsg() {}
-func (reloadMsg) workflowMsg()     {}
 
 // noHost is what the workflow keys say when there is nothing to drive:
 // the offline judge renders no prompt, and a stored run opened without an
@@ -171,7 +160,7 @@ func (m *Model) askReset() tea.Cmd {
 }
 
 // promptsWorkflow handles the replies of the prompt screen's commands.
-func (m *Model) promptsWorkflow(msg workflowMsg) tea.Cmd {
+func (m *Model) promptsWorkflow(msg tea.Msg) tea.Cmd {
 	v := &m.prompts
 	switch msg := msg.(type) {
 	case promptsMsg:

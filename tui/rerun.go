@@ -73,9 +73,6 @@ type rerunStartedMsg struct {
 	err    error
 }
 
-func (planMsg) workflowMsg()         {}
-func (rerunStartedMsg) workflowMsg() {}
-
 // filteredIndexes are the samples R re-runs: those the filter shows, in
 // table order, that have a result to re-run.
 func (m *Model) filteredIndexes() []int {
@@ -228,7 +225,7 @@ func (m *Model) startRerun(plan Plan) tea.Cmd {
 	}
 }
 
-func (m *Model) rerunWorkflow(msg workflowMsg) tea.Cmd {
+func (m *Model) rerunWorkflow(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case planMsg:
 		if msg.gen != m.gen {

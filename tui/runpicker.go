@@ -37,9 +37,6 @@ type runResultsMsg struct {
 	err     error
 }
 
-func (runsMsg) workflowMsg()       {}
-func (runResultsMsg) workflowMsg() {}
-
 // compareBlocked says why c cannot open the picker now, or "".
 func (m *Model) compareBlocked() string {
 	switch {
@@ -115,7 +112,7 @@ func (m *Model) loadPicked() tea.Cmd {
 	return tea.Batch(load(0, v.list[v.base].ID), load(1, v.list[v.cur].ID))
 }
 
-func (m *Model) pickerWorkflow(msg workflowMsg) tea.Cmd {
+func (m *Model) pickerWorkflow(msg tea.Msg) tea.Cmd {
 	v := &m.picker
 	switch msg := msg.(type) {
 	case runsMsg:
