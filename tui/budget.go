@@ -246,8 +246,8 @@ func (m *Model) costTable(c *Cost) []string {
 	return append(lines, st.bold.Render(row("total", c.Total)))
 }
 
-// usd is a cost as the interface shows it; "no price" names the gap.
-func (m *Model) usd(c *float64) string {
+// usdText is a cost as the interface shows it; "no price" names the gap.
+func usdText(c *float64) string {
 	if c == nil {
 		return "no price"
 	}
@@ -261,17 +261,14 @@ func columnUSD(c *float64) string {
 	if c != nil && *c >= 0.0001 && *c < 10 {
 		return fmt.Sprintf("$%.4f", *c)
 	}
-	if c == nil {
-		return "no price"
-	}
-	return eval.FormatUSD(*c)
+	return usdText(c)
 }
 
 // costWords is a re-run's price for its question: "$0.0004", or why it
 // has none.
 func (m *Model) costWords(c *Cost) string {
 	if c.Total.USD != nil {
-		return m.usd(c.Total.USD)
+		return usdText(c.Total.USD)
 	}
 	if len(c.Unpriced) > 0 {
 		return "cost unknown (no price for " + sanitize.Line(strings.Join(c.Unpriced, ", ")) + ")"

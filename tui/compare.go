@@ -47,20 +47,12 @@ type beforeSide struct {
 	res *eval.Result
 }
 
-// baseOf is the full "before" of a row, nil when there is none in memory.
-func (m *Model) baseOf(r *row) *eval.Result {
+// before is the "before" of a row, none outside a comparison.
+func (m *Model) before(r *row) beforeSide {
 	if m.cmp == nil || r == nil {
-		return nil
+		return beforeSide{}
 	}
-	return m.cmp.base[r.index].res
-}
-
-// baseRow is the compact "before" of a row, nil when it has none.
-func (m *Model) baseRow(r *row) *row {
-	if m.cmp == nil || r == nil {
-		return nil
-	}
-	return m.cmp.base[r.index].row
+	return m.cmp.base[r.index]
 }
 
 func (c *compareState) summarize(m *Model) {
@@ -184,7 +176,7 @@ func (m *Model) deltaScore(r *row, slot int) (float64, bool) {
 	if m.cmp == nil || slot < 0 || slot >= len(eval.AllMetrics) || !m.cmp.has(eval.AllMetrics[slot]) {
 		return 0, false
 	}
-	return scoredChange(m.baseRow(r), r, eval.AllMetrics[slot])
+	return scoredChange(m.before(r).row, r, eval.AllMetrics[slot])
 }
 
 // matchEnv is what the filter reads besides the rows.
@@ -245,7 +237,7 @@ func (m *Model) rowDelta(r *row, mt eval.Metric) delta {
 	if m.cmp == nil || !m.cmp.has(mt) {
 		return delta{}
 	}
-	return scoreDelta(m.baseRow(r), r, mt)
+	return scoreDelta(m.before(r).row, r, mt)
 }
 
 // deltaW fits "+0.333" and "-1.000".

@@ -107,7 +107,7 @@ func (m *Model) detailResult(r *row) *eval.Result {
 func (m *Model) ensureDetail() {
 	d := &m.detail
 	r := m.rows[d.row]
-	base := m.baseOf(r)
+	base := m.before(r).res
 	res := m.detailResult(r)
 	if d.lines != nil && d.width == m.width && d.res == res && d.base == base && d.built == d.pick {
 		if d.page != m.pageHeight() {
@@ -314,7 +314,7 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 		p.blank()
 		p.text(0, "", fmt.Sprintf("%d judge calls (%d from the cache); x shows them raw", n, cached), &st.muted)
 	}
-	base := m.baseOf(r)
+	base := m.before(r).res
 	if base != nil {
 		p.blank()
 		p.text(0, "", fmt.Sprintf("compared: %s %s %s; each metric shows before %s after and what the judge decided differently",

@@ -47,7 +47,7 @@ func (m *Model) exportRow() *row {
 	return nil
 }
 
-// copyBlocked is why y (and o, see pagerBlocked) does nothing here, ""
+// copyBlocked is why y and o (which opens what y copies) do nothing here, ""
 // when it acts. The footer asks on every frame, so it only looks; the size
 // limit of y is checked when y is pressed.
 func (m *Model) copyBlocked() string {
@@ -73,9 +73,6 @@ func (m *Model) copyBlocked() string {
 	}
 	return "nothing here to copy or open; y and o work in the table, a sample and its raw calls"
 }
-
-// pagerBlocked is why o does nothing here: o opens what y copies.
-func (m *Model) pagerBlocked() string { return m.copyBlocked() }
 
 // exportable is the screen's export; call it when copyBlocked is "".
 // forCopy picks, in the raw view, the calls as stored (JSON) over the text
@@ -169,7 +166,7 @@ type pagerDoneMsg struct {
 // happen in a command; the pager then gets the terminal through m.exec.
 // The file is sanitised like every text this program puts on a screen.
 func (m *Model) openPager() tea.Cmd {
-	if why := m.pagerBlocked(); why != "" {
+	if why := m.copyBlocked(); why != "" {
 		m.setError(why)
 		return nil
 	}

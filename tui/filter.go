@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -118,26 +119,21 @@ func parseTerm(w word) (term, error) {
 	}
 	s := w.s
 	lower := strings.ToLower(s)
-	if k, v, ok := strings.Cut(lower, ":"); ok && k == "label" {
-		return parseLabelTerm(s, v)
-	}
-	if k, v, ok := strings.Cut(lower, ":"); ok && (k == "status" || k == "diag") {
+	if k, v, ok := strings.Cut(lower, ":"); ok {
 		switch k {
+		case "label":
+			return parseLabelTerm(s, v)
 		case "status":
-			for _, sw := range statusWords {
-				if v == sw {
-					return term{kind: termStatus, status: v}, nil
-				}
+			if slices.Contains(statusWords, v) {
+				return term{kind: termStatus, status: v}, nil
 			}
 			return term{}, fmt.Errorf("%s: unknown status %q (use one of %s)", s, v, strings.Join(statusWords, ", "))
-		default:
+		case "diag":
 			if v == "offtopic" {
 				v = string(eval.DiagOffTopic)
 			}
-			for _, d := range eval.Diagnoses {
-				if v == string(d) {
-					return term{kind: termDiag, diag: d}, nil
-				}
+			if slices.Contains(eval.Diagnoses, eval.Diagnosis(v)) {
+				return term{kind: termDiag, diag: eval.Diagnosis(v)}, nil
 			}
 			return term{}, fmt.Errorf("%s: unknown diagnosis %q (use one of %s)", s, v, diagWords)
 		}

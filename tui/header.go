@@ -213,26 +213,19 @@ func (m *Model) progressLine(done int) string {
 		// Cut short by a stop: neither done nor errors.
 		progress += m.st.warn.Render(fmt.Sprintf(" cancelled %d", c.cancelled))
 	}
+	parts := []string{progress, fmt.Sprintf("in flight %d", c.inFlight)}
+	sent, cached := "calls sent", "cache hits"
 	if m.width < 100 {
-		// 80 columns: the same facts, tighter.
-		return m.fitParts([]string{
-			progress,
-			fmt.Sprintf("sent %d", c.sent()),
-			fmt.Sprintf("cached %d (%d%%)", c.cacheHits, rate),
-			fmt.Sprintf("retries %d", c.retries),
-			errs,
-			tokens,
-		})
+		// 80 columns: the counts without the gauge, in fewer words.
+		parts, sent, cached = parts[:1], "sent", "cached"
 	}
-	return m.fitParts([]string{
-		progress,
-		fmt.Sprintf("in flight %d", c.inFlight),
-		fmt.Sprintf("calls sent %d", c.sent()),
-		fmt.Sprintf("cache hits %d (%d%%)", c.cacheHits, rate),
+	return m.fitParts(append(parts,
+		fmt.Sprintf("%s %d", sent, c.sent()),
+		fmt.Sprintf("%s %d (%d%%)", cached, c.cacheHits, rate),
 		fmt.Sprintf("retries %d", c.retries),
 		errs,
 		tokens,
-	})
+	))
 }
 
 // costText is what the tokens counted so far cost at the run's prices:

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
@@ -163,8 +165,7 @@ func (m *Model) tableMode() keyMode {
 			append([]*key.Binding{&k.Prompts, &k.RerunAll, &k.Compare, &k.Copy, &k.Pager}, k.leaving()...),
 		},
 	}
-	km.refuse(&k.Copy, m.copyBlocked())
-	km.refuse(&k.Pager, m.pagerBlocked())
+	m.refuseExport(&km)
 	km.refuse(&k.Open, m.openBlocked())
 	km.refuse(&k.RerunAll, m.rerunAllBlocked())
 	km.refuse(&k.Prompts, m.promptsBlocked())
@@ -202,8 +203,7 @@ func (m *Model) detailMode() keyMode {
 			append([]*key.Binding{&k.Rerun, &k.DetailPrompts, &k.Copy, &k.Pager}, k.leaving()...),
 		},
 	}
-	km.refuse(&k.Copy, m.copyBlocked())
-	km.refuse(&k.Pager, m.pagerBlocked())
+	m.refuseExport(&km)
 	km.refuse(&k.Rerun, m.rerunSampleBlocked())
 	km.refuse(&k.DetailPrompts, m.promptsBlocked())
 	km.refuse(&k.Stop, m.stopBlocked())
@@ -224,37 +224,45 @@ func (m *Model) rawMode() keyMode {
 		footer: footer,
 		page:   [][]*key.Binding{moves, {&k.Back, &k.Raw, &k.Copy, &k.Pager}, k.leaving()},
 	}
-	km.refuse(&k.Copy, m.copyBlocked())
-	km.refuse(&k.Pager, m.pagerBlocked())
+	m.refuseExport(&km)
+	km.refuse(&k.Stop, m.stopBlocked())
+	return km
+}
+
+// listMode is the keys of a list screen of n items: its actions, the
+// moves, esc back.
+func (m *Model) listMode(title string, n int, actions ...*key.Binding) keyMode {
+	k := &m.keys
+	moves := k.listing(n)
+	km := keyMode{
+		title:  title,
+		footer: append(append(slices.Clone(actions), upDown(moves)...), &k.Back, &k.Help, &k.Quit),
+		page:   [][]*key.Binding{moves, append(slices.Clone(actions), &k.Back), k.leaving()},
+	}
 	km.refuse(&k.Stop, m.stopBlocked())
 	return km
 }
 
 func (m *Model) promptsMode() keyMode {
 	k := &m.keys
-	moves := k.listing(len(m.prompts.list))
-	km := keyMode{
-		title:  "keys: judge prompts",
-		footer: append(append([]*key.Binding{&k.Edit, &k.ResetPrompt}, upDown(moves)...), &k.Back, &k.Help, &k.Quit),
-		page:   [][]*key.Binding{moves, {&k.Edit, &k.ResetPrompt, &k.Back}, k.leaving()},
-	}
-	km.refuse(&k.Edit, m.editBlocked())
-	km.refuse(&k.ResetPrompt, m.resetBlocked())
-	km.refuse(&k.Stop, m.stopBlocked())
+	km := m.listMode("keys: judge prompts", len(m.prompts.list), &k.Edit, &k.ResetPrompt)
+	km.refuse(&k.Edit, m.promptBlocked("edit"))
+	km.refuse(&k.ResetPrompt, m.promptBlocked("reset"))
 	return km
 }
 
 func (m *Model) pickerMode() keyMode {
 	k := &m.keys
-	moves := k.listing(len(m.picker.list))
-	km := keyMode{
-		title:  "keys: compare runs",
-		footer: append(append([]*key.Binding{&k.Pick}, upDown(moves)...), &k.Back, &k.Help, &k.Quit),
-		page:   [][]*key.Binding{moves, {&k.Pick, &k.Back}, k.leaving()},
-	}
+	km := m.listMode("keys: compare runs", len(m.picker.list), &k.Pick)
 	km.refuse(&k.Pick, m.pickBlocked())
-	km.refuse(&k.Stop, m.stopBlocked())
 	return km
+}
+
+// refuseExport turns y and o off where there is nothing to take out.
+func (m *Model) refuseExport(km *keyMode) {
+	why := m.copyBlocked()
+	km.refuse(&m.keys.Copy, why)
+	km.refuse(&m.keys.Pager, why)
 }
 
 // filterInputMode is the filter bar: every other key is text.
@@ -319,9 +327,6 @@ func (m *Model) leaveCompareBlocked() string {
 	}
 	return ""
 }
-
-// editBlocked is why e does nothing now (see promptBlocked).
-func (m *Model) editBlocked() string { return m.promptBlocked("edit") }
 
 func (m *Model) pickBlocked() string {
 	v := &m.picker

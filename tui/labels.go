@@ -419,13 +419,7 @@ func (m *Model) labelLine(p *page, task, item string) {
 	if l.res != m.detail.res || l.res == nil {
 		return
 	}
-	pos := -1
-	for i, it := range l.items {
-		if it.Task == task && it.Text == item {
-			pos = i
-			break
-		}
-	}
+	pos := slices.IndexFunc(l.items, func(it eval.Item) bool { return it.Task == task && it.Text == item })
 	if pos < 0 {
 		return
 	}
@@ -502,10 +496,8 @@ func (m *Model) labelCell(r *row, paint func(string, func(...string) string) str
 var labelWordsFilter = []string{"any", "disputed", "agreed", "none"}
 
 func parseLabelTerm(s, v string) (term, error) {
-	for _, w := range labelWordsFilter {
-		if v == w {
-			return term{kind: termLabel, status: v}, nil
-		}
+	if slices.Contains(labelWordsFilter, v) {
+		return term{kind: termLabel, status: v}, nil
 	}
 	return term{}, fmt.Errorf("%s: unknown label state %q (use label:any, label:disputed, label:agreed or label:none)", s, v)
 }

@@ -116,9 +116,6 @@ func (m *Model) promptsKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// resetBlocked is why d does nothing now, "" when it asks to reset.
-func (m *Model) resetBlocked() string { return m.promptBlocked("reset") }
-
 // promptBlocked is why e or d (verb: edit, reset) does nothing now: both
 // act on the prompt under the cursor.
 func (m *Model) promptBlocked(verb string) string {
@@ -135,7 +132,7 @@ func (m *Model) promptBlocked(verb string) string {
 // askReset is d: the reset deletes the user's edit, so it asks first, on
 // the question line a re-run uses.
 func (m *Model) askReset() tea.Cmd {
-	if why := m.resetBlocked(); why != "" {
+	if why := m.promptBlocked("reset"); why != "" {
 		m.setError(why)
 		return nil
 	}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -133,11 +134,7 @@ type loadingState struct {
 	err   error // the last load of index failed
 }
 
-var errNoResult = errString("the store has no result for this sample")
-
-type errString string
-
-func (e errString) Error() string { return string(e) }
+var errNoResult = errors.New("the store has no result for this sample")
 
 // loaded takes a result Load read: it is kept with the recent ones, and
 // the copy or pager that waited on it runs if its row is still the one
