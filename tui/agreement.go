@@ -1,12 +1,8 @@
 package tui
 
 import (
-	"strings"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
@@ -92,33 +88,20 @@ func (m *Model) renderAgreement() []string {
 	return m.finish(lines, m.keyMode().help())
 }
 
-// alignColumns lays rows of cells out in columns as wide as their widest
-// cell, two spaces apart, indented by two; the first row is the titles.
+// alignColumns lays rows of cells out as a grid, each column as wide as
+// its widest cell; the first row is the titles.
 func alignColumns(rows [][]string) []string {
-	var w []int
-	for _, r := range rows {
-		for i, c := range r {
-			if i == len(w) {
-				w = append(w, 0)
-			}
-			w[i] = max(w[i], ansi.StringWidth(c))
+	cols := make([]gridColumn, len(rows[0]))
+	for i, title := range rows[0] {
+		cols[i].title = title
+		for _, r := range rows[1:] {
+			cols[i].cells = append(cols[i].cells, r[i])
 		}
 	}
-	out := make([]string, len(rows))
-	for j, r := range rows {
-		var b strings.Builder
-		b.WriteString(" ")
-		for i, c := range r {
-			b.WriteString(" ")
-			if i > 0 {
-				b.WriteString(" ")
-			}
-			b.WriteString(c)
-			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", w[i]-ansi.StringWidth(c)))
-			}
-		}
-		out[j] = b.String()
+	widths := layoutGrid(cols, 0, nil)
+	out := []string{gridLine(cols, widths, -1, "")}
+	for i := range rows[1:] {
+		out = append(out, gridLine(cols, widths, i, ""))
 	}
 	return out
 }

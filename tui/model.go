@@ -306,16 +306,15 @@ func New(opts Options) *Model {
 }
 
 // maxFPS caps the renderer. A live run's own changes come at most every
-// forwardEvery and the clock once a second, so the cap only bounds what the
-// user does; at 30 a key waited up to 33 ms for its frame (31 ms median
-// through tmux), over the 16 ms a key must take to feel instant, so it is
-// 60 (Bubble Tea's default, said here on purpose). A held-down key repeats
-// at the terminal's rate, well under 60 a second.
+// forwardEvery and the clock once a second, so the cap only bounds how long
+// a key waits for its frame: at 60 (Bubble Tea's default, said here on
+// purpose) within the 16 ms a key must take to feel instant. A held-down
+// key repeats at the terminal's rate, well under 60 a second.
 const maxFPS = 60
 
-// tuiGCPercent is the GC target while the interface runs (see Run). At a
-// million rows 20 peaked at 283 MiB against 294 at 25, with the same median
-// key (13.8 / 13.7 ms through tmux).
+// tuiGCPercent is the GC target while the interface runs (see Run): low,
+// since the table hardly changes once loaded, and a collection of a heap
+// that does not change costs a key no time.
 const tuiGCPercent = 20
 
 type tickMsg time.Time
@@ -539,9 +538,7 @@ func Run(ctx context.Context, opts Options, events <-chan eval.Event) error {
 	if os.Getenv("GOGC") == "" {
 		// The table is most of the process's memory and, once loaded,
 		// hardly changes; at Go's default the heap may grow to twice it
-		// before a collection. At a million rows that was 570 MiB resident
-		// against 387 MiB at 25, with the same median key (13.9 / 14.0 ms
-		// through tmux). GOGC set by the user wins.
+		// before a collection. GOGC set by the user wins.
 		defer debug.SetGCPercent(debug.SetGCPercent(tuiGCPercent))
 	}
 	m := New(opts)
