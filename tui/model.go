@@ -313,8 +313,8 @@ func New(opts Options) *Model {
 const maxFPS = 60
 
 // tuiGCPercent is the GC target while the interface runs (see Run): low,
-// since the table hardly changes once loaded, and a collection of a heap
-// that does not change costs a key no time.
+// since the table hardly changes once loaded: collections stay rare and
+// the heap stays near the size of the table.
 const tuiGCPercent = 20
 
 type tickMsg time.Time
