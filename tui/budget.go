@@ -185,7 +185,7 @@ func (m *Model) budgetMode() keyMode {
 		// NoRun is q too: the page lists it once, not again as Quit.
 		page: [][]*key.Binding{{&k.StartRun, &k.NoRun}, {&k.Help, &k.ForceQuit}},
 	}
-	km.refuse(&k.StartRun, m.startBlocked())
+	km.refuse(m.startBlocked(), &k.StartRun)
 	return km
 }
 

@@ -19,15 +19,17 @@ type keyMode struct {
 	off    map[*key.Binding]string
 }
 
-// refuse turns a key of the mode off when why is not empty.
-func (km *keyMode) refuse(b *key.Binding, why string) {
+// refuse turns keys of the mode off when why is not empty.
+func (km *keyMode) refuse(why string, keys ...*key.Binding) {
 	if why == "" {
 		return
 	}
 	if km.off == nil {
 		km.off = map[*key.Binding]string{}
 	}
-	km.off[b] = why
+	for _, b := range keys {
+		km.off[b] = why
+	}
 }
 
 func (km keyMode) works(b *key.Binding) bool { return b.Enabled() && km.off[b] == "" }
@@ -165,14 +167,14 @@ func (m *Model) tableMode() keyMode {
 			append([]*key.Binding{&k.Prompts, &k.RerunAll, &k.Compare, &k.Copy, &k.Pager}, k.leaving()...),
 		},
 	}
-	m.refuseExport(&km)
-	km.refuse(&k.Open, m.openBlocked())
-	km.refuse(&k.RerunAll, m.rerunAllBlocked())
-	km.refuse(&k.Prompts, m.promptsBlocked())
-	km.refuse(&k.Compare, m.compareBlocked())
-	km.refuse(&k.Stop, m.stopBlocked())
+	km.refuse(m.copyBlocked(), &k.Copy, &k.Pager)
+	km.refuse(m.openBlocked(), &k.Open)
+	km.refuse(m.rerunAllBlocked(), &k.RerunAll)
+	km.refuse(m.promptsBlocked(), &k.Prompts)
+	km.refuse(m.compareBlocked(), &k.Compare)
+	km.refuse(m.stopBlocked(), &k.Stop)
 	if esc == &k.LeaveCompare {
-		km.refuse(esc, m.leaveCompareBlocked())
+		km.refuse(m.leaveCompareBlocked(), esc)
 	}
 	m.tableLabelKeys(&km)
 	return km
@@ -203,10 +205,10 @@ func (m *Model) detailMode() keyMode {
 			append([]*key.Binding{&k.Rerun, &k.DetailPrompts, &k.Copy, &k.Pager}, k.leaving()...),
 		},
 	}
-	m.refuseExport(&km)
-	km.refuse(&k.Rerun, m.rerunSampleBlocked())
-	km.refuse(&k.DetailPrompts, m.promptsBlocked())
-	km.refuse(&k.Stop, m.stopBlocked())
+	km.refuse(m.copyBlocked(), &k.Copy, &k.Pager)
+	km.refuse(m.rerunSampleBlocked(), &k.Rerun)
+	km.refuse(m.promptsBlocked(), &k.DetailPrompts)
+	km.refuse(m.stopBlocked(), &k.Stop)
 	m.labelKeys(&km)
 	return km
 }
@@ -224,8 +226,8 @@ func (m *Model) rawMode() keyMode {
 		footer: footer,
 		page:   [][]*key.Binding{moves, {&k.Back, &k.Raw, &k.Copy, &k.Pager}, k.leaving()},
 	}
-	m.refuseExport(&km)
-	km.refuse(&k.Stop, m.stopBlocked())
+	km.refuse(m.copyBlocked(), &k.Copy, &k.Pager)
+	km.refuse(m.stopBlocked(), &k.Stop)
 	return km
 }
 
@@ -239,30 +241,23 @@ func (m *Model) listMode(title string, n int, actions ...*key.Binding) keyMode {
 		footer: append(append(slices.Clone(actions), upDown(moves)...), &k.Back, &k.Help, &k.Quit),
 		page:   [][]*key.Binding{moves, append(slices.Clone(actions), &k.Back), k.leaving()},
 	}
-	km.refuse(&k.Stop, m.stopBlocked())
+	km.refuse(m.stopBlocked(), &k.Stop)
 	return km
 }
 
 func (m *Model) promptsMode() keyMode {
 	k := &m.keys
 	km := m.listMode("keys: judge prompts", len(m.prompts.list), &k.Edit, &k.ResetPrompt)
-	km.refuse(&k.Edit, m.promptBlocked("edit"))
-	km.refuse(&k.ResetPrompt, m.promptBlocked("reset"))
+	km.refuse(m.promptBlocked("edit"), &k.Edit)
+	km.refuse(m.promptBlocked("reset"), &k.ResetPrompt)
 	return km
 }
 
 func (m *Model) pickerMode() keyMode {
 	k := &m.keys
 	km := m.listMode("keys: compare runs", len(m.picker.list), &k.Pick)
-	km.refuse(&k.Pick, m.pickBlocked())
+	km.refuse(m.pickBlocked(), &k.Pick)
 	return km
-}
-
-// refuseExport turns y and o off where there is nothing to take out.
-func (m *Model) refuseExport(km *keyMode) {
-	why := m.copyBlocked()
-	km.refuse(&m.keys.Copy, why)
-	km.refuse(&m.keys.Pager, why)
 }
 
 // filterInputMode is the filter bar: every other key is text.

@@ -264,24 +264,17 @@ func (m *Model) noteBlocked() string {
 // there is no labelling to offer or refuse.
 func (m *Model) labelKeys(km *keyMode) {
 	k := &m.keys
-	why := m.itemsBlocked()
+	km.refuse(m.itemsBlocked(), &k.NextItem, &k.PrevItem)
 	if m.opts.Labels == nil {
 		km.footer = append(km.footer, &k.NextItem)
 		km.page = append(km.page, []*key.Binding{&k.NextItem, &k.PrevItem})
-		km.refuse(&k.NextItem, why)
-		km.refuse(&k.PrevItem, why)
 		return
 	}
 	km.footer = append(km.footer, &k.NextItem, &k.Agree, &k.Disagree)
 	km.page = append(km.page, []*key.Binding{&k.NextItem, &k.PrevItem, &k.Agree, &k.Disagree, &k.Note, &k.Unlabel, &k.Agreement})
-	km.refuse(&k.NextItem, why)
-	km.refuse(&k.PrevItem, why)
-	mark := m.markBlocked()
-	km.refuse(&k.Agree, mark)
-	km.refuse(&k.Disagree, mark)
-	km.refuse(&k.Unlabel, mark)
-	km.refuse(&k.Note, m.noteBlocked())
-	km.refuse(&k.Agreement, m.agreementBlocked())
+	km.refuse(m.markBlocked(), &k.Agree, &k.Disagree, &k.Unlabel)
+	km.refuse(m.noteBlocked(), &k.Note)
+	km.refuse(m.agreementBlocked(), &k.Agreement)
 }
 
 // tableLabelKeys adds the agreement panel to the table's mode.
@@ -294,7 +287,7 @@ func (m *Model) tableLabelKeys(km *keyMode) {
 	// own would not fit 80 columns beside the other three.
 	km.page[1] = append(km.page[1], &k.Agreement)
 	km.footer = slices.Insert(km.footer, slices.Index(km.footer, &k.Help), &k.Agreement)
-	km.refuse(&k.Agreement, m.agreementBlocked())
+	km.refuse(m.agreementBlocked(), &k.Agreement)
 }
 
 func (m *Model) agreementBlocked() string {
