@@ -38,8 +38,7 @@ func (m *Model) attachedRun() string {
 // enabled while watching, so the one refusal left is a run that this
 // side has no way to stop.
 func (m *Model) askStop() {
-	if why := m.stopBlocked(); why != "" {
-		m.setError(why)
+	if m.refused(m.stopBlocked()) {
 		return
 	}
 	m.askYesNo(&question{text: "Stop " + m.attachedRun() + "? It is running in another process. [y/n]", aboutRun: true,

@@ -99,8 +99,7 @@ func (m *Model) estimateFirst() tea.Cmd {
 
 // startFirst is y on the cost page, or an estimate within the budget.
 func (m *Model) startFirst() tea.Cmd {
-	if why := m.startBlocked(); why != "" {
-		m.setError(why)
+	if m.refused(m.startBlocked()) {
 		return nil
 	}
 	m.first.starting = true

@@ -334,8 +334,7 @@ func runName(id string) string {
 // shown before it.
 func (m *Model) leaveCompare() {
 	c := m.cmp
-	if why := m.leaveCompareBlocked(); why != "" {
-		m.setError(why)
+	if m.refused(m.leaveCompareBlocked()) {
 		return
 	}
 	keep := cursorIndex(m)

@@ -128,8 +128,7 @@ func (m *Model) detailExport(r *row) export {
 // copyExport is y: the text goes to the terminal's clipboard in the
 // command Bubble Tea turns into OSC 52.
 func (m *Model) copyExport() tea.Cmd {
-	if why := m.copyBlocked(); why != "" {
-		m.setError(why)
+	if m.refused(m.copyBlocked()) {
 		return nil
 	}
 	if cmd := m.loadExport(thenCopy); cmd != nil {
@@ -166,8 +165,7 @@ type pagerDoneMsg struct {
 // happen in a command; the pager then gets the terminal through m.exec.
 // The file is sanitised like every text this program puts on a screen.
 func (m *Model) openPager() tea.Cmd {
-	if why := m.copyBlocked(); why != "" {
-		m.setError(why)
+	if m.refused(m.copyBlocked()) {
 		return nil
 	}
 	if cmd := m.loadExport(thenPager); cmd != nil {

@@ -92,9 +92,9 @@ func (km keyMode) refusal(msg tea.KeyPressMsg) string {
 func (m *Model) keyMode() keyMode {
 	switch m.shownMode() {
 	case modeFilter:
-		return m.filterInputMode()
+		return m.inputMode("keys: filter")
 	case modeNote:
-		return m.noteMode()
+		return m.inputMode("keys: note")
 	}
 	switch m.screen {
 	case screenDetail:
@@ -260,11 +260,12 @@ func (m *Model) pickerMode() keyMode {
 	return km
 }
 
-// filterInputMode is the filter bar: every other key is text.
-func (m *Model) filterInputMode() keyMode {
+// inputMode is a line being typed (the filter bar, a label's note):
+// every other key is text.
+func (m *Model) inputMode(title string) keyMode {
 	k := &m.keys
 	keys := []*key.Binding{&k.FilterApply, &k.FilterCancel, &k.ForceQuit}
-	return keyMode{title: "keys: filter", footer: keys, page: [][]*key.Binding{keys}}
+	return keyMode{title: title, footer: keys, page: [][]*key.Binding{keys}}
 }
 
 // The reasons a key is off. Each is also the check of the action itself,

@@ -399,12 +399,6 @@ func (m *Model) noteKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-func (m *Model) noteMode() keyMode {
-	k := &m.keys
-	keys := []*key.Binding{&k.FilterApply, &k.FilterCancel, &k.ForceQuit}
-	return keyMode{title: "keys: note", footer: keys, page: [][]*key.Binding{keys}}
-}
-
 // labelLine shows, under a judged item, the human's label beside the
 // judge's value, and the item cursor.
 func (m *Model) labelLine(p *page, task, item string) {

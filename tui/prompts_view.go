@@ -57,8 +57,7 @@ const noHost = "prompt editing and re-runs need an LLM judge (set OPENAI_BASE_UR
 // openPrompts shows the prompt list; the Host lists it in a command
 // because it reads the override directory.
 func (m *Model) openPrompts() tea.Cmd {
-	if why := m.promptsBlocked(); why != "" {
-		m.setError(why)
+	if m.refused(m.promptsBlocked()) {
 		return nil
 	}
 	h := m.opts.Host
@@ -132,8 +131,7 @@ func (m *Model) promptBlocked(verb string) string {
 // askReset is d: the reset deletes the user's edit, so it asks first, on
 // the question line a re-run uses.
 func (m *Model) askReset() tea.Cmd {
-	if why := m.promptBlocked("reset"); why != "" {
-		m.setError(why)
+	if m.refused(m.promptBlocked("reset")) {
 		return nil
 	}
 	in := m.prompts.list[m.prompts.cursor]

@@ -88,8 +88,7 @@ func (m *Model) filteredIndexes() []int {
 // rerunSample is r in the detail page: this sample, the focused metric or
 // all of them.
 func (m *Model) rerunSample() tea.Cmd {
-	if why := m.rerunSampleBlocked(); why != "" {
-		m.setError(why)
+	if m.refused(m.rerunSampleBlocked()) {
 		return nil
 	}
 	r := m.rows[m.detail.row]
@@ -121,8 +120,7 @@ func (m *Model) rerunBlocked() string {
 // planRerun asks the Host what the re-run would cost; nil metrics means
 // every metric of the run.
 func (m *Model) planRerun(indexes []int, metrics []eval.Metric) tea.Cmd {
-	if why := m.rerunBlocked(); why != "" {
-		m.setError(why)
+	if m.refused(m.rerunBlocked()) {
 		return nil
 	}
 	if len(indexes) == 0 {

@@ -51,8 +51,7 @@ func (m *Model) compareBlocked() string {
 }
 
 func (m *Model) openPicker() tea.Cmd {
-	if why := m.compareBlocked(); why != "" {
-		m.setError(why)
+	if m.refused(m.compareBlocked()) {
 		return nil
 	}
 	h := m.opts.Host
@@ -77,8 +76,7 @@ func (m *Model) runsKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.gen++ // a load still in flight no longer applies
 		m.screen = v.back
 	case key.Matches(msg, k.Pick):
-		if why := m.pickBlocked(); why != "" {
-			m.setError(why)
+		if m.refused(m.pickBlocked()) {
 			return nil
 		}
 		v.err = ""

@@ -26,12 +26,21 @@ func (m *Model) statusStyle() lipgloss.Style {
 	return m.st.accent
 }
 
+// refused says why, as an error, when a key's action cannot be done now
+// (why is not ""), and reports whether it did.
+func (m *Model) refused(why string) bool {
+	if why != "" {
+		m.setError(why)
+	}
+	return why != ""
+}
+
 // maxBottomLines bounds the message block so a long error (a template
 // error quoting a whole line) cannot push the table off the screen.
 const maxBottomLines = 3
 
-// bottomLines is what sits between the page and the footer: the re-run
-// question while it waits for y/n, else the status message, wrapped.
+// bottomLines is what sits between the page and the footer: the question
+// while it waits for y/n, else the status message, wrapped.
 func (m *Model) bottomLines() []string {
 	var text string
 	var style lipgloss.Style
