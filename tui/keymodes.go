@@ -96,21 +96,7 @@ func (m *Model) keyMode() keyMode {
 	case modeNote:
 		return m.inputMode("keys: note")
 	}
-	switch m.screen {
-	case screenDetail:
-		return m.detailMode()
-	case screenRaw:
-		return m.rawMode()
-	case screenPrompts:
-		return m.promptsMode()
-	case screenRuns:
-		return m.pickerMode()
-	case screenAgreement:
-		return m.agreementMode()
-	case screenBudget:
-		return m.budgetMode()
-	}
-	return m.tableMode()
+	return m.screen.parts().mode(m)
 }
 
 // scrolling are the keys that move through a page or a table, none when

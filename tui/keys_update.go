@@ -57,21 +57,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.mode = modeHelp
 		return nil
 	}
-	switch m.screen {
-	case screenDetail:
-		return m.detailKey(msg)
-	case screenRaw:
-		return m.rawKey(msg)
-	case screenPrompts:
-		return m.promptsKey(msg)
-	case screenRuns:
-		return m.runsKey(msg)
-	case screenAgreement:
-		return m.agreementKey(msg)
-	case screenBudget:
-		return m.budgetKey(msg)
-	}
-	return m.tableKey(msg)
+	return m.screen.parts().key(m, msg)
 }
 
 func (m *Model) tableKey(msg tea.KeyPressMsg) tea.Cmd {

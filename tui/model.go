@@ -105,6 +105,34 @@ const (
 	screenAgreement
 )
 
+// screenParts is a screen: how it draws, what its keys do and which keys
+// it has (its keyMode, what its footer and ? page show).
+type screenParts struct {
+	render func(*Model) []string
+	key    func(*Model, tea.KeyPressMsg) tea.Cmd
+	mode   func(*Model) keyMode
+}
+
+// parts is the screen's; a switch rather than a table, which would refer
+// to itself through the functions it holds.
+func (s screen) parts() screenParts {
+	switch s {
+	case screenDetail:
+		return screenParts{(*Model).renderDetail, (*Model).detailKey, (*Model).detailMode}
+	case screenRaw:
+		return screenParts{(*Model).renderRaw, (*Model).rawKey, (*Model).rawMode}
+	case screenPrompts:
+		return screenParts{(*Model).renderPrompts, (*Model).promptsKey, (*Model).promptsMode}
+	case screenRuns:
+		return screenParts{(*Model).renderRuns, (*Model).runsKey, (*Model).pickerMode}
+	case screenBudget:
+		return screenParts{(*Model).renderBudget, (*Model).budgetKey, (*Model).budgetMode}
+	case screenAgreement:
+		return screenParts{(*Model).renderAgreement, (*Model).agreementKey, (*Model).agreementMode}
+	}
+	return screenParts{(*Model).renderTable, (*Model).tableKey, (*Model).tableMode}
+}
+
 // Minimum usable size; below it the screen says so instead of drawing a
 // layout nobody can read.
 const (
@@ -493,26 +521,11 @@ func (m *Model) render() string {
 	if m.tooSmall() {
 		return m.renderTooSmall()
 	}
-	var lines []string
-	switch {
-	case m.shownMode() == modeHelp:
-		lines = m.renderHelp()
-	case m.screen == screenDetail:
-		lines = m.renderDetail()
-	case m.screen == screenRaw:
-		lines = m.renderRaw()
-	case m.screen == screenPrompts:
-		lines = m.renderPrompts()
-	case m.screen == screenRuns:
-		lines = m.renderRuns()
-	case m.screen == screenAgreement:
-		lines = m.renderAgreement()
-	case m.screen == screenBudget:
-		lines = m.renderBudget()
-	default:
-		lines = m.renderTable()
+	draw := m.screen.parts().render
+	if m.shownMode() == modeHelp {
+		draw = (*Model).renderHelp
 	}
-	return joinLines(fitLines(lines, m.width, m.height, m.g.ellipsis))
+	return joinLines(fitLines(draw(m), m.width, m.height, m.g.ellipsis))
 }
 
 func (m *Model) renderTooSmall() string {
