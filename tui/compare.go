@@ -181,7 +181,7 @@ func (m *Model) deltaScore(r *row, slot int) (float64, bool) {
 
 // matchEnv is what the filter reads besides the rows.
 func (m *Model) matchEnv() matchEnv {
-	env := matchEnv{metrics: m.metrics, label: m.labelMark, whole: m.matchWhole}
+	env := matchEnv{metrics: m.metrics, marks: m.lab.marks, whole: m.matchWhole}
 	if m.cmp != nil {
 		env.delta = m.deltaScore
 	}

@@ -347,8 +347,6 @@ func (m *Model) derive() {
 	m.clampTable()
 }
 
-func joinLines(lines []string) string { return strings.Join(lines, "\n") }
-
 // eastAsianAmbiguousWide reports a terminal set up to draw ambiguous-width
 // glyphs two cells wide, where box and block characters would misalign.
 func eastAsianAmbiguousWide() bool {

@@ -226,8 +226,9 @@ type matchEnv struct {
 	// delta is a row's change of the metric in a slot, false when it has
 	// none; nil outside compare mode.
 	delta func(r *row, slot int) (float64, bool)
-	// label is a sample's human-label mark (LabelMarked, LabelDisputed).
-	label func(index int) uint8
+	// marks are the samples' human-label marks (LabelMarked,
+	// LabelDisputed), by sample index.
+	marks map[int]uint8
 	// whole searches a cut row's whole texts for a needle its heads miss
 	// (wholeText); nil: the heads only.
 	whole func(r *row, needle string) bool

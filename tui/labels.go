@@ -174,8 +174,6 @@ func (m *Model) setMark(index int, mark uint8) {
 	m.derive()
 }
 
-func (m *Model) labelMark(index int) uint8 { return m.lab.marks[index] }
-
 // loadMarks reads the marks of the run shown.
 func (m *Model) loadMarks() tea.Cmd {
 	h := m.opts.Labels
@@ -490,10 +488,7 @@ func parseLabelTerm(s, v string) (term, error) {
 }
 
 func (t *term) matchLabel(r *row, env matchEnv) bool {
-	var mark uint8
-	if env.label != nil {
-		mark = env.label(r.index)
-	}
+	mark := env.marks[r.index]
 	switch t.status {
 	case "any":
 		return mark&LabelMarked != 0

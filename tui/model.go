@@ -525,7 +525,7 @@ func (m *Model) render() string {
 	if m.shownMode() == modeHelp {
 		draw = (*Model).renderHelp
 	}
-	return joinLines(fitLines(draw(m), m.width, m.height, m.g.ellipsis))
+	return strings.Join(fitLines(draw(m), m.width, m.height, m.g.ellipsis), "\n")
 }
 
 func (m *Model) renderTooSmall() string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -152,7 +153,7 @@ func (m *Model) rerunQuestion(p Plan) string {
 		for i, mt := range p.Metrics {
 			names[i] = string(mt)
 		}
-		what = joinWords(names)
+		what = strings.Join(names, ", ")
 	}
 	if p.Calls == 0 {
 		return fmt.Sprintf("Re-run %s (%s)? No judge call will be sent: the cache answers all %d. [y/n]", scope, what, p.Cached)

@@ -1,10 +1,6 @@
 package tui
 
-import (
-	"strings"
-
-	"charm.land/lipgloss/v2"
-)
+import "charm.land/lipgloss/v2"
 
 // statusLine is a one-shot message above the footer: the outcome of an
 // edit, a re-run, a failed Host call. It stays until the next key press,
@@ -88,5 +84,3 @@ func (m *Model) indented(text string, style lipgloss.Style) []string {
 	}
 	return lines
 }
-
-func joinWords(ws []string) string { return strings.Join(ws, ", ") }
