@@ -42,12 +42,7 @@ func (m *Model) askStop() {
 		return
 	}
 	m.askYesNo(&question{text: "Stop " + m.attachedRun() + "? It is running in another process. [y/n]", aboutRun: true,
-		answer: func(yes bool) tea.Cmd {
-			if yes {
-				return m.stopAttached()
-			}
-			return nil
-		}})
+		answer: onYes(m.stopAttached)})
 }
 
 // stopAttached is y to X. Cancel may reach another process, so it runs in

@@ -31,13 +31,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if key.Matches(msg, k.Quit) {
 		if (m.live && !m.opts.Attached) || m.rerun != nil {
-			m.askYesNo(&question{text: "Quit and stop the run? Finished work is kept. (y/n)", aboutRun: true,
-				answer: func(yes bool) tea.Cmd {
-					if yes {
-						return m.quit()
-					}
-					return nil
-				}})
+			m.askYesNo(&question{text: "Quit and stop the run? Finished work is kept. (y/n)", aboutRun: true, answer: onYes(m.quit)})
 			return nil
 		}
 		return m.quit()
@@ -49,8 +43,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if m.tooSmall() {
 		return nil
 	}
-	if why := m.keyMode().refusal(msg); why != "" {
-		m.setError(why)
+	if m.refused(m.keyMode().refusal(msg)) {
 		return nil
 	}
 	if key.Matches(msg, k.Help) {

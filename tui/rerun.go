@@ -40,6 +40,16 @@ func (m *Model) askYesNo(q *question) {
 	m.ask, m.mode = q, modeAsk
 }
 
+// onYes is an answer that does nothing on no.
+func onYes(do func() tea.Cmd) func(yes bool) tea.Cmd {
+	return func(yes bool) tea.Cmd {
+		if yes {
+			return do()
+		}
+		return nil
+	}
+}
+
 // answer is the key that answers the question: y or Y is yes, any other
 // key no.
 func (m *Model) answer(msg tea.KeyPressMsg) tea.Cmd {
