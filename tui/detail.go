@@ -519,22 +519,12 @@ func citations(metrics []eval.Metric, res *eval.Result) []*eval.Citation {
 // task and position of each (as eval.Items names them) and its citation.
 func eachCitation(metrics []eval.Metric, res *eval.Result, fn func(task string, pos int, ev *eval.Citation)) {
 	for _, mt := range metrics {
-		if _, ok := res.Status[mt]; !ok {
+		sec := metricSections[mt]
+		if _, ok := res.Status[mt]; !ok || sec.cited == nil {
 			continue
 		}
-		switch mt {
-		case eval.Faithfulness:
-			if t := res.Faithfulness; t != nil {
-				for i, s := range t.Statements {
-					fn(eval.LabelFaithfulness, i, s.Evidence)
-				}
-			}
-		case eval.ContextRecall:
-			if t := res.ContextRecall; t != nil {
-				for i, c := range t.Classifications {
-					fn(eval.LabelContextRecall, i, c.Evidence)
-				}
-			}
+		for i, it := range sec.cited(res) {
+			fn(sec.task, i, it.evidence)
 		}
 	}
 }

@@ -9,11 +9,15 @@ import "github.com/ragscope/ragscope/eval"
 type metricSection struct {
 	render  func(m *Model, p *page, res *eval.Result)
 	changes func(m *Model, p *page, before, after *eval.Result) int
+	// cited, when set, are the judged statements of the section that cite
+	// evidence, in page order, labelled under task (see eachCitation).
+	cited func(*eval.Result) []judged
+	task  string
 }
 
 var metricSections = map[eval.Metric]metricSection{
-	eval.Faithfulness: judgedSection((*Model).faithfulnessSection,
-		judgedList{faithItems, "supported", "not supported"}),
+	eval.Faithfulness: citing(eval.LabelFaithfulness, faithItems, judgedSection((*Model).faithfulnessSection,
+		judgedList{faithItems, "supported", "not supported"})),
 	eval.AnswerRelevancy: {
 		render: (*Model).relevancySection,
 		changes: func(m *Model, p *page, before, after *eval.Result) int {
@@ -22,8 +26,8 @@ var metricSections = map[eval.Metric]metricSection{
 	},
 	eval.ContextPrecision: chunkSection(func(r *eval.Result) *eval.ContextPrecisionTrace { return r.ContextPrecision },
 		eval.LabelContextPrecision, ""),
-	eval.ContextRecall: judgedSection((*Model).recallSection,
-		judgedList{recallItems, "attributed", "not attributed"}),
+	eval.ContextRecall: citing(eval.LabelContextRecall, recallItems, judgedSection((*Model).recallSection,
+		judgedList{recallItems, "attributed", "not attributed"})),
 	eval.ContextUtilization: chunkSection(func(r *eval.Result) *eval.ContextPrecisionTrace { return r.ContextUtilization },
 		eval.LabelContextUtilization, " for the answer"),
 	eval.AnswerSimilarity: judgedSection((*Model).similaritySection),
@@ -60,6 +64,12 @@ func judgedSection(render func(*Model, *page, *eval.Result), lists ...judgedList
 			return n
 		},
 	}
+}
+
+// citing is a section whose statements cite evidence.
+func citing(task string, items func(*eval.Result) []judged, s metricSection) metricSection {
+	s.cited, s.task = items, task
+	return s
 }
 
 // chunkSection is the section of a metric with a verdict per chunk, in the
