@@ -1,6 +1,9 @@
 package tui
 
-import "charm.land/lipgloss/v2"
+import (
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+)
 
 // statusLine is a one-shot message above the footer: the outcome of an
 // edit, a re-run, a failed Host call. It stays until the next key press,
@@ -83,4 +86,46 @@ func (m *Model) indented(text string, style lipgloss.Style) []string {
 		lines[i] = style.Render("  " + l)
 	}
 	return lines
+}
+
+// question is a y/n question that takes the next key (modeAsk): a costed
+// re-run, resetting a prompt, quitting or stopping the run. A re-run's
+// cost comes back from the Host while the user may be doing something
+// else (typing a filter, reading the ? page), so a question keeps the
+// mode it interrupted, and the keyboard goes back to it once answered.
+type question struct {
+	text string
+	over bool // over --confirm-over: the question is shown as an error
+	// aboutRun is a question about the run itself (quit and stop it, stop
+	// it): it is asked in the footer, in place of the keys, and dropped
+	// when the run ends, since it no longer applies. The others are asked
+	// on the line above the footer.
+	aboutRun bool
+	answer   func(yes bool) tea.Cmd
+	resume   mode
+}
+
+// askYesNo asks q; the next key answers it.
+func (m *Model) askYesNo(q *question) {
+	q.resume = m.shownMode()
+	m.ask, m.mode = q, modeAsk
+}
+
+// onYes is an answer that does nothing on no.
+func onYes(do func() tea.Cmd) func(yes bool) tea.Cmd {
+	return func(yes bool) tea.Cmd {
+		if yes {
+			return do()
+		}
+		return nil
+	}
+}
+
+// answer is the key that answers the question: y or Y is yes, any other
+// key no.
+func (m *Model) answer(msg tea.KeyPressMsg) tea.Cmd {
+	q := m.ask
+	m.ask, m.mode = nil, q.resume
+	s := msg.String()
+	return q.answer(s == "y" || s == "Y")
 }
