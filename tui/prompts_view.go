@@ -163,8 +163,7 @@ func (m *Model) promptsWorkflow(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		v.loading = false
-		v.list = msg.list
-		v.cursor = min(v.cursor, max(len(v.list)-1, 0))
+		v.setList(msg.list)
 	case editPathMsg:
 		name := msg.task + "." + msg.lang
 		if msg.err != nil {
@@ -199,33 +198,32 @@ func (m *Model) promptsWorkflow(msg tea.Msg) tea.Cmd {
 			return reloadMsg{task: task, lang: lang, before: before, err: err, list: h.Prompts()}
 		}
 	case resetMsg:
-		v.list = msg.list
-		v.cursor = min(v.cursor, max(len(v.list)-1, 0))
+		v.setList(msg.list)
 		name := msg.task + "." + msg.lang
 		if msg.err != nil {
 			v.err, v.note = "cannot reset "+name+": "+msg.err.Error(), ""
 			return nil
 		}
-		v.err = ""
-		v.note = "prompt " + name + " reset to the built-in text (sha256 " + shortHash(m.promptHash(msg.task, msg.lang)) + m.g.ellipsis + ")"
+		v.err, v.note = "", "prompt "+name+" reset to the built-in text (sha256 "+shortHash(m.promptHash(msg.task, msg.lang))+m.g.ellipsis+")"
 	case reloadMsg:
-		v.list = msg.list
-		v.cursor = min(v.cursor, max(len(v.list)-1, 0))
+		v.setList(msg.list)
 		name := msg.task + "." + msg.lang
 		if msg.err != nil {
-			v.err = "prompt " + name + " not updated, the previous prompts stay in use:\n" + msg.err.Error()
-			v.note = ""
+			v.err, v.note = "prompt "+name+" not updated, the previous prompts stay in use:\n"+msg.err.Error(), ""
 			return nil
 		}
-		v.err = ""
-		after := m.promptHash(msg.task, msg.lang)
-		if after == msg.before {
-			v.note = "prompt " + name + " unchanged"
-		} else {
+		v.err, v.note = "", "prompt "+name+" unchanged"
+		if after := m.promptHash(msg.task, msg.lang); after != msg.before {
 			v.note = "prompt " + name + " updated (sha256 " + shortHash(after) + m.g.ellipsis + ")"
 		}
 	}
 	return nil
+}
+
+// setList shows the templates the Host listed, the cursor kept in the list.
+func (v *promptsView) setList(list []prompts.Info) {
+	v.list = list
+	v.cursor = min(v.cursor, max(len(list)-1, 0))
 }
 
 func (m *Model) promptHash(task, lang string) string {
