@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
@@ -83,7 +82,7 @@ func TestQuitQuestionDroppedWhenRunEnds(t *testing.T) {
 		t.Fatalf("the run ended under the question: mode %v\n%s", m.mode, screenText(m))
 	}
 	press(m, "j")
-	if !slices.Equal(shownSamples(m)[:1], []int{0}) || cursorSample(m) != 1 {
+	if cursorSample(m) != 1 {
 		t.Fatalf("j after the run ended: cursor on %d", cursorSample(m))
 	}
 }
