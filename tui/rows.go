@@ -201,9 +201,10 @@ func (r *row) set(res *eval.Result, x *rowExtras, levels eval.Levels) {
 		if !ok {
 			continue
 		}
-		r.setStatus(i, statusCode(st))
+		score, code := r.cell(i)
+		*code = statusCode(st)
 		if v, ok := res.Score(m); ok && st == eval.StatusOK {
-			r.setScore(i, v)
+			*score = v
 		}
 		if st.Failed() && x != nil {
 			if x.errs[r.index] == nil {
@@ -317,21 +318,18 @@ func (r *row) score(slot int) float64 {
 	return r.more.scores[slot-inlineScores]
 }
 
-func (r *row) setScore(slot int, v float64) {
+// cell is where the row keeps a metric's score and status code by slot:
+// inline for the default metrics, else in the block of the others,
+// allocated on first use.
+func (r *row) cell(slot int) (*float64, *uint8) {
 	if slot < inlineScores {
-		r.scores[slot] = v
-		return
+		return &r.scores[slot], &r.status[slot]
 	}
-	r.extra().scores[slot-inlineScores] = v
-}
-
-// extra is the row's block of the other metrics, allocated on first use.
-func (r *row) extra() *moreMetrics {
 	if r.more == nil {
 		r.more = new(moreMetrics)
 		r.more.reset()
 	}
-	return r.more
+	return &r.more.scores[slot-inlineScores], &r.more.status[slot-inlineScores]
 }
 
 func (x *moreMetrics) reset() {
@@ -341,32 +339,17 @@ func (x *moreMetrics) reset() {
 	x.status = [eval.NumMetrics - inlineScores]uint8{}
 }
 
-// setStatus records a metric's status code by slot.
-func (r *row) setStatus(slot int, code uint8) {
-	if slot < inlineScores {
-		r.status[slot] = code
-		return
-	}
-	r.extra().status[slot-inlineScores] = code
-}
-
-// statusCodeOf is a metric's status code by slot, 0 when not evaluated.
-func (r *row) statusCodeOf(slot int) uint8 {
-	switch {
-	case slot < 0:
-		return 0
-	case slot < inlineScores:
-		return r.status[slot]
-	case r.more == nil:
-		return 0
-	}
-	return r.more.status[slot-inlineScores]
-}
-
-// status returns the status of a metric and whether the metric was
+// statusOf returns the status of a metric and whether the metric was
 // evaluated for this sample at all (it is absent when not selected).
 func (r *row) statusOf(m eval.Metric) (eval.Status, bool) {
-	c := r.statusCodeOf(metricSlot(m))
+	var c uint8 // 0: not evaluated
+	switch slot := metricSlot(m); {
+	case slot < 0:
+	case slot < inlineScores:
+		c = r.status[slot]
+	case r.more != nil:
+		c = r.more.status[slot-inlineScores]
+	}
 	if c == 0 {
 		return "", false
 	}
