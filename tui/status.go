@@ -105,9 +105,14 @@ type question struct {
 	resume   mode
 }
 
-// askYesNo asks q; the next key answers it.
+// askYesNo asks q; the next key answers it. The ? page has no line for a
+// question, so a question closes it: a key must never answer a question
+// the user cannot see.
 func (m *Model) askYesNo(q *question) {
 	q.resume = m.shownMode()
+	if q.resume == modeHelp {
+		q.resume = modeScreen
+	}
 	m.ask, m.mode = q, modeAsk
 }
 
