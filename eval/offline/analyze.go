@@ -280,6 +280,9 @@ func lexClause(text string, sp *span) clause {
 			sp.hasHan = true
 			hanFeatures(l.text, add, addUni)
 			markCommonHan(l.text, sp)
+			if i+2 < len(lx) && lx[i+1].kind == 'p' && strings.Contains(nameDots, lx[i+1].text) && lx[i+2].kind == 'h' {
+				markGivenName(l.text, sp)
+			}
 			c.negs = append(c.negs, hanNegations(l.text, lx[i+1:])...)
 			sp.quants = append(sp.quants, hanQuantities(l.text)...)
 		case 'n':

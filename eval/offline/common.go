@@ -7,13 +7,14 @@ import (
 
 // Frames weighed, not listed (common.go). The words of commonWords are
 // frequent in answers of every domain and frame a claim rather than make
-// it; in coverage a feature of them weighs CommonWordWeight, so "According
+// it; in coverage a feature of them that the sentence lacks weighs
+// CommonWordWeight (one it has counts as any word), so "According
 // to the company policy, X" is supported where X is, and a reason lists
 // the other words, the ones that decided. A Chinese bigram is common when
 // both its characters are inside common words of the text (制度规定 gives
 // 度规 too); a clause made of nothing else joins the next (split.go).
 
-// CommonWordWeight is the weight of a common discourse word's feature.
+// CommonWordWeight is the weight of a missing common word's feature.
 const CommonWordWeight = 0.2
 
 var (
@@ -100,4 +101,30 @@ func onlyCommon(c string) bool {
 		}
 	}
 	return true
+}
+
+// nameDots separate the given name from the family name of a
+// transliterated name (南希·佩洛西).
+const nameDots = "·•・‧"
+
+// maxGivenNameRunes is how much of a Han run before a name dot is taken
+// for the given name.
+const maxGivenNameRunes = 3
+
+// markGivenName weighs the given name of a transliterated name (the end
+// of the run before its dot) as a common word: a text names the person by
+// the family name after the first mention (佩洛西 for 南希·佩洛西), and
+// transliterations of a given name vary (盖瑞 and 加里 for Gary).
+func markGivenName(run string, sp *span) {
+	rs := []rune(run)
+	i := len(rs)
+	for i > 0 && len(rs)-i < maxGivenNameRunes && !chineseParticles[rs[i-1]] {
+		i--
+	}
+	for k := i; k < len(rs); k++ {
+		sp.setCommon("u:" + string(rs[k]))
+		if k+1 < len(rs) {
+			sp.setCommon("h:" + string(rs[k:k+2]))
+		}
+	}
 }

@@ -60,8 +60,10 @@ The support test (support.go), of one statement against the sentences:
     has (a pronoun's name counts as written). Features the question also
     has weigh QuestionEchoWeight: repeating the question proves nothing.
     Common discourse words (common.go, words/common_words.txt: according,
-    policy, 根据, 规定, 综上...) weigh CommonWordWeight, so a frame costs a
-    supported fact little; a clause of nothing else joins the next
+    policy, 根据, 规定, 综上...) and the given name of a transliterated
+    name (南希 of 南希·佩洛西: a text names the person by the family name)
+    weigh CommonWordWeight when the sentence lacks them, so a frame costs
+    a supported fact little; a clause of nothing else joins the next
     statement. Short Chinese statements are measured on characters. The
     reason of a low coverage lists the words the sentence lacks.
  2. negation: a clause of the best sentence (or, when it does not cover

@@ -199,3 +199,19 @@ func TestNormalizeNumerals(t *testing.T) {
 		}
 	}
 }
+
+// A transliterated name's given name is optional: the context names the
+// person by the family name; another family name is not supported.
+func TestGivenNameOptional(t *testing.T) {
+	ctx := []string{"佩洛西自2019年1月起担任众议院议长。"}
+	for stmt, want := range map[string]int{"南希·佩洛西": 1, "答案是南希·佩洛西。": 1, "希拉里·克林顿": 0, "佩洛西": 1} {
+		if ev := Support(stmt, "2021年众议院议长是谁", ctx); ev.Verdict != want {
+			t.Errorf("%q: verdict %d, want %d: %s", stmt, ev.Verdict, want, ev.Reason)
+		}
+	}
+	// Written in the context, the given name counts as any word.
+	full := []string{"盖尔·加朵主演了这部电影。"}
+	if ev := Support("盖尔·加朵主演了这部电影", "", full); ev.Coverage < 0.99 {
+		t.Errorf("coverage %.2f of a name the context writes whole", ev.Coverage)
+	}
+}

@@ -239,7 +239,9 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 	// Integer counts, weighted once at the end: summing float weights in map
 	// order rounds differently from run to run, and a coverage on a rounding
 	// edge (0.375) would then print 0.37 or 0.38 for the same input.
-	var plain, echo, common, plainFound, echoFound, commonFound int
+	// A common word, or a given name, the sentence has counts as any
+	// other word: it weighs little only when missing.
+	var plain, echo, common, plainFound, echoFound int
 	count := func(feats, ctx map[string]bool) {
 		for f := range feats {
 			found := ctx[f] || cs.refFeats[f]
@@ -249,11 +251,8 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 				if found {
 					echoFound++
 				}
-			case st.common[f]:
+			case st.common[f] && !found:
 				common++
-				if found {
-					commonFound++
-				}
 			default:
 				plain++
 				if found {
@@ -277,7 +276,7 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 	if total == 0 {
 		return -1
 	}
-	return (float64(plainFound) + QuestionEchoWeight*float64(echoFound) + CommonWordWeight*float64(commonFound)) / total
+	return (float64(plainFound) + QuestionEchoWeight*float64(echoFound)) / total
 }
 
 // contiguousUnis are the context's unigrams that count for the statement:
