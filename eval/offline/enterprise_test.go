@@ -215,3 +215,27 @@ func TestGivenNameOptional(t *testing.T) {
 		t.Errorf("coverage %.2f of a name the context writes whole", ev.Coverage)
 	}
 }
+
+// A cell's value written whole is its value, whatever verb stands beside
+// it; another field's value written where this one belongs replaces it.
+func TestFieldValues(t *testing.T) {
+	seats := "| 职级 | 飞机 | 高铁 |\n|---|---|---|\n| 主管 | 经济舱 | 一等座 |\n| 专员 | 经济舱 | 二等座 |"
+	order := "订单号: PO-7781\n供应商名称: 宁波海川包装有限公司\n收货单位名称: 无锡蓝桥电子有限公司\n金额: 8,400元"
+	cases := []struct {
+		statement string
+		contexts  []string
+		verdict   int
+		says      string
+	}{
+		{"主管坐高铁可以选一等座", []string{seats}, 1, "cell (主管, 高铁) gives 一等座"},
+		{"专员坐高铁可以选一等座", []string{seats}, 0, "cell (专员, 高铁) gives 二等座"},
+		{"供应商名称是宁波海川包装有限公司", []string{order}, 1, `field "供应商名称"`},
+		{"供应商名称是无锡蓝桥电子有限公司", []string{order}, 0, `field "供应商名称" gives 宁波海川包装有限公司`},
+	}
+	for _, c := range cases {
+		ev := Support(c.statement, "", c.contexts)
+		if ev.Verdict != c.verdict || !strings.Contains(ev.Reason, c.says) {
+			t.Errorf("%q: verdict %d %q; want %d, a reason with %q", c.statement, ev.Verdict, ev.Reason, c.verdict, c.says)
+		}
+	}
+}

@@ -23,7 +23,7 @@ type fieldCheck struct {
 	keys  [][]string      // the keys to name (a cell's row and column): each any of its alternatives, as featList
 	value *span           // the value, analysed
 	shown string          // the value as written, for the reason
-	mask  map[string]bool // features of the record or table that are not the value (other fields, caption, headers)
+	mask  map[string]bool // features of the keys around the value (the record's keys, the table's caption and headers)
 	whole *span           // the cell or field read with the rest of its record or table, for coverage
 }
 
@@ -54,7 +54,17 @@ func fieldSpans(text string) []*span {
 		for _, i := range blockFields {
 			all = append(all, strings.TrimSpace(lines[i]))
 		}
-		mask := analyze(strings.Join(all, "\n"))
+		// Words of the other fields' values are no key: written where
+		// this value belongs, they replace it.
+		var keys []string
+		for _, l := range all {
+			for _, f := range strings.FieldsFunc(l, func(r rune) bool { return r == ';' || r == '；' }) {
+				if k := strings.IndexAny(f, ":："); k > 0 {
+					keys = append(keys, f[:k])
+				}
+			}
+		}
+		mask, whole := analyze(strings.Join(keys, "\n")), analyze(strings.Join(all, "\n"))
 		for _, i := range blockFields {
 			line := strings.TrimSpace(lineMarkRe.ReplaceAllString(strings.TrimSpace(lines[i]), ""))
 			for _, f := range strings.FieldsFunc(line, func(r rune) bool { return r == ';' || r == '；' }) {
@@ -68,7 +78,7 @@ func fieldSpans(text string) []*span {
 				if val == "" {
 					continue
 				}
-				out = append(out, fieldSpan(f, key+": "+val, fmt.Sprintf("field %q", key), val, mask, keyParts(key)))
+				out = append(out, fieldSpan(f, key+": "+val, fmt.Sprintf("field %q", key), val, mask, whole, keyParts(key)))
 			}
 		}
 		blockFields = nil
@@ -107,7 +117,7 @@ func fieldSpans(text string) []*span {
 			for _, col := range splitKeys(header[k]) {
 				analysed := caption + "\n" + cells[0] + " " + col + ": " + cells[k]
 				label := fmt.Sprintf("cell (%s, %s)", cells[0], col)
-				out = append(out, fieldSpan(t, analysed, label, cells[k], mask, keyParts(cells[0]), keyParts(col)))
+				out = append(out, fieldSpan(t, analysed, label, cells[k], mask, mask, keyParts(cells[0]), keyParts(col)))
 			}
 		}
 	}
@@ -115,10 +125,10 @@ func fieldSpans(text string) []*span {
 	return out
 }
 
-func fieldSpan(quote, analysed, label, value string, mask *span, keys ...[]string) *span {
+func fieldSpan(quote, analysed, label, value string, mask, whole *span, keys ...[]string) *span {
 	sp := analyzeText(analysed)
 	sp.text = quote
-	sp.field = &fieldCheck{label: label, keys: keys, value: analyze(value), shown: value, mask: mask.feats, whole: unionSpan(sp, mask)}
+	sp.field = &fieldCheck{label: label, keys: keys, value: analyze(value), shown: value, mask: mask.feats, whole: unionSpan(sp, whole)}
 	return sp
 }
 
@@ -293,6 +303,10 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 // Leeds branch", 建设 of 建设银行 for 中国银行. A value written in one piece
 // has none.
 func valueChanges(text string, fc *fieldCheck) []string {
+	text = stripMarkup(text)
+	if strings.Contains(text, fc.shown) {
+		return nil
+	}
 	type tok struct {
 		s      string
 		value  bool
@@ -300,7 +314,7 @@ func valueChanges(text string, fc *fieldCheck) []string {
 		skip   bool // a function word, or one the record gives
 	}
 	var toks []tok
-	for _, l := range lexemes(stripMarkup(text)) {
+	for _, l := range lexemes(text) {
 		switch l.kind {
 		case 'h':
 			for _, r := range l.text {
