@@ -330,7 +330,7 @@ func lexClause(text string, sp *span) clause {
 			if weekdayWords[w] {
 				sp.quants = append(sp.quants, quantity{value: w, unit: "weekday", text: l.text})
 			}
-			if v, ok := numberWords[w]; ok && v != "1" && i+1 < len(lx) && lx[i+1].kind == 'w' && !englishStop[lx[i+1].text] {
+			if v, ok := numberWords[w]; ok && i+1 < len(lx) && lx[i+1].kind == 'w' && !englishStop[lx[i+1].text] {
 				// "eight hours" is the number 8: the feature of 8 hours.
 				sp.quants = append(sp.quants, quantity{value: v, unit: canonUnit(stem(lx[i+1].text)), text: w + " " + lx[i+1].text})
 				add("n:" + v)

@@ -239,3 +239,15 @@ func TestFieldValues(t *testing.T) {
 		}
 	}
 }
+
+// "one hour" is the quantity 1 hour: another value of the field's unit is
+// a conflict.
+func TestOneIsACount(t *testing.T) {
+	ticket := "Ticket: INC-4410\nPriority: P3\nResponse SLA: 6 hours\nResolution SLA: 3 business days"
+	if ev := Support("The response SLA is one hour.", "", []string{ticket}); ev.Verdict != 0 || !strings.Contains(ev.Reason, "6 hours") {
+		t.Errorf("one hour against 6 hours: %d %s", ev.Verdict, ev.Reason)
+	}
+	if ev := Support("The response SLA is six hours.", "", []string{ticket}); ev.Verdict != 1 {
+		t.Errorf("six hours: %d %s", ev.Verdict, ev.Reason)
+	}
+}

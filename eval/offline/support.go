@@ -463,7 +463,9 @@ func numberConflict(st, question, best *span, all []*span, covs []float64, cover
 				}
 			}
 		}
-		if covered && !givenAnywhere(all, q) {
+		// A count of one is no claim of its own where no sentence gives
+		// it: "one" is as often an article ("one day") as a count.
+		if covered && !givenAnywhere(all, q) && q.value != "1" {
 			return fmt.Sprintf("statement says %s, which the context does not give", q.text), true
 		}
 	}
