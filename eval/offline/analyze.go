@@ -33,7 +33,7 @@ type span struct {
 	// other texts): pairSupport joins sentences of two chunks only.
 	chunk uint64
 	// common are the features of the text's common discourse words
-	// (commonWords), which weigh CommonWordWeight in coverage.
+	// (commonWords), which count in coverage only where a sentence has them.
 	common map[string]bool
 	// field is set on the span of a table cell or a record's field: the
 	// statements that name it are checked against its value (fields.go).

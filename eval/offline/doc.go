@@ -62,9 +62,10 @@ The support test (support.go), of one statement against the sentences:
     Common discourse words (common.go, words/common_words.txt: according,
     policy, 根据, 规定, 综上...) and the given name of a transliterated
     name (南希 of 南希·佩洛西: a text names the person by the family name)
-    weigh CommonWordWeight when the sentence lacks them, so a frame costs
-    a supported fact little; a clause of nothing else joins the next
-    statement. Short Chinese statements are measured on characters. The
+    count only where the sentence has them, so a frame costs a supported
+    fact nothing; a clause of nothing else joins the next statement. A
+    pronoun after a semicolon stands for what the piece before it is
+    about ("open to staff only; contractors may not use it"). Short Chinese statements are measured on characters. The
     reason of a low coverage lists the words the sentence lacks.
  2. negation: a clause of the best sentence (or, when it does not cover
     the statement, of any sentence) that negates what an aligned clause

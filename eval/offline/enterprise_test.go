@@ -251,3 +251,17 @@ func TestOneIsACount(t *testing.T) {
 		t.Errorf("six hours: %d %s", ev.Verdict, ev.Reason)
 	}
 }
+
+// A pronoun after a semicolon stands for what the piece before it is
+// about; a framed restatement of the question with its negation is
+// supported, the same without it is not.
+func TestPronounAfterSemicolon(t *testing.T) {
+	ctx := []string{"The parking garage is reserved for visitors only; employees may not park in it."}
+	q := "Can employees park in the parking garage?"
+	if ev := Support("As stated in the handbook, employees may not park in the parking garage.", q, ctx); ev.Verdict != 1 {
+		t.Errorf("negated: %s", ev.Reason)
+	}
+	if ev := Support("As stated in the handbook, employees may park in the parking garage.", q, ctx); ev.Verdict != 0 || ev.Detector != DetectorNegation {
+		t.Errorf("affirmed: %d %s", ev.Verdict, ev.Reason)
+	}
+}

@@ -133,8 +133,14 @@ func splitEnglish(sent string) []string {
 // invisible characters are stripped first (see stripControls), so the
 // statements and the quotes in reasons are the text a reader sees.
 func sentencesOf(text string) []string {
+	out, _ := sentencePieces(text)
+	return out
+}
+
+// sentencePieces is sentencesOf, and for each sentence whether it is the
+// second or a later piece of one cut at a semicolon.
+func sentencePieces(text string) (out []string, afterSemicolon []bool) {
 	text = stripControls(text)
-	var out []string
 	iter := sentences.FromString(unglue(text))
 	// carry holds the segments of a sentence UAX #29 cut too early; a
 	// builder, so that a text of endless "Mr. Mr. …" costs its length,
@@ -142,9 +148,14 @@ func sentencesOf(text string) []string {
 	// sentence's.
 	var carry strings.Builder
 	flush := func() {
-		for _, piece := range cutAny(carry.String(), "；;\n") {
-			if piece = strings.TrimSpace(piece); hasContent(piece) {
-				out = append(out, piece)
+		for _, line := range strings.Split(carry.String(), "\n") {
+			n := 0
+			for _, piece := range cutAny(line, "；;") {
+				if piece = strings.TrimSpace(piece); hasContent(piece) {
+					out = append(out, piece)
+					afterSemicolon = append(afterSemicolon, n > 0)
+					n++
+				}
 			}
 		}
 		carry.Reset()
@@ -172,7 +183,7 @@ func sentencesOf(text string) []string {
 	if carry.Len() > 0 {
 		flush()
 	}
-	return out
+	return out, afterSemicolon
 }
 
 // exclaimedTitle reports whether sent ends at a ! or ? (and closing

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"unicode"
 )
 
 // Thresholds of the support test, chosen with `ragscope calibrate` on its
@@ -81,7 +82,7 @@ func spansOf(contexts []string) []*span {
 // sentence (see recordSpans). They come after the sentences so that, at
 // equal coverage, the single field is the one quoted.
 func contextSpans(text string) []*span {
-	ss := sentencesOf(text)
+	ss, afterSemicolon := sentencePieces(text)
 	out := make([]*span, 0, len(ss))
 	for i, s := range ss {
 		sp := analyzeText(s) // its prev and next are set below
@@ -90,8 +91,14 @@ func contextSpans(text string) []*span {
 		}
 		out = append(out, sp)
 	}
-	for _, sp := range out {
+	for i, sp := range out {
 		setReferent(sp)
+		// "The gym is open to staff only; contractors may not use it":
+		// the pronoun after a semicolon stands for what the piece before
+		// it is about.
+		if sp.refFeats == nil && afterSemicolon[i] && hasPronoun(sp.text) {
+			sp.refFeats = sp.prev.feats
+		}
 	}
 	out = append(out, recordSpans(text)...)
 	out = append(out, fieldSpans(text)...)
@@ -216,7 +223,7 @@ func saysSomething(st, q, cs *span) bool {
 	})
 	any := false
 	for f := range st.feats {
-		if isName[f] || q != nil && (q.feats[f] || q.unis[f]) || strings.HasPrefix(f, "h:") {
+		if isName[f] || st.common[f] || q != nil && (q.feats[f] || q.unis[f]) || strings.HasPrefix(f, "h:") {
 			continue
 		}
 		any = true
@@ -239,9 +246,7 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 	// Integer counts, weighted once at the end: summing float weights in map
 	// order rounds differently from run to run, and a coverage on a rounding
 	// edge (0.375) would then print 0.37 or 0.38 for the same input.
-	// A common word, or a given name, the sentence has counts as any
-	// other word: it weighs little only when missing.
-	var plain, echo, common, plainFound, echoFound int
+	var plain, echo, plainFound, echoFound int
 	count := func(feats, ctx map[string]bool) {
 		for f := range feats {
 			found := ctx[f] || cs.refFeats[f]
@@ -252,7 +257,8 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 					echoFound++
 				}
 			case st.common[f] && !found:
-				common++
+				// A frame's word, or a given name, counts only where
+				// the sentence has it.
 			default:
 				plain++
 				if found {
@@ -272,7 +278,7 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 	} else {
 		count(st.feats, cs.feats)
 	}
-	total := float64(plain) + QuestionEchoWeight*float64(echo) + CommonWordWeight*float64(common)
+	total := float64(plain) + QuestionEchoWeight*float64(echo)
 	if total == 0 {
 		return -1
 	}
@@ -633,6 +639,15 @@ func setReferent(sp *span) {
 		return
 	}
 	sp.ref, sp.refFeats = name, wordFeats(name)
+}
+
+func hasPronoun(text string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if pronouns[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // wordFeats are the "w:" features of the words of a name as written
