@@ -265,3 +265,21 @@ func TestPronounAfterSemicolon(t *testing.T) {
 		t.Errorf("affirmed: %d %s", ev.Verdict, ev.Reason)
 	}
 }
+
+// A line that ends in a colon captions the table below it; a clause that
+// opens on 在 sets the scene of the next; a cell's quantity is compared as
+// one, its unit written apart ("每月...300元" for 300元/月).
+func TestCaptionAndScene(t *testing.T) {
+	table := "交通补贴按城市发放：\n\n| 岗位 | 一线城市 | 二线城市 |\n|---|---|---|\n| 客服 | 260元/月 | 180元/月 |\n| 财务 | 120元/月 | 90元/月 |"
+	for a, want := range map[string]float64{
+		"在一线城市工作的客服，每月交通补贴为260元。": 1,
+		"在一线城市工作的财务，每月交通补贴为260元。": 0,
+	} {
+		if f, r, _ := scoreWith(t, New(), "各城市的交通补贴是多少？", a, []string{table}); f != want {
+			t.Errorf("%s: %.2f, want %.0f: %v", a, f, want, r)
+		}
+	}
+	if isField("交通补贴按城市发放：") {
+		t.Error("a caption read as a field")
+	}
+}

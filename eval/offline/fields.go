@@ -243,7 +243,12 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 		}
 		// words: what the statement writes in and around its mention of
 		// the value that the value does not have ("建设银行" for 中国银行)
-		extra := valueChanges(st.text, fc)
+		// A value that is a quantity the statement gives is compared as
+		// one ("每月...300元" for 300元/月): its unit may stand apart.
+		var extra []string
+		if !givesQuantityOf(st, fc.value) {
+			extra = valueChanges(st.text, fc)
+		}
 		sharesValue := false
 		for f := range st.feats {
 			if fc.value.feats[f] {
@@ -367,6 +372,15 @@ func valueChanges(text string, fc *fieldCheck) []string {
 func maskHasRune(mask map[string]bool, c string) bool {
 	for f := range mask {
 		if strings.HasPrefix(f, "h:") && strings.Contains(f, c) {
+			return true
+		}
+	}
+	return false
+}
+
+func givesQuantityOf(st, value *span) bool {
+	for _, vq := range value.quants {
+		if hasQuantity(st, vq) {
 			return true
 		}
 	}

@@ -88,8 +88,8 @@ func classify(line string) lineKind {
 // "票价：480塔卡"); a sentence with a colon in its middle is not one.
 func isField(s string) bool {
 	i := strings.IndexAny(s, ":：")
-	if i <= 0 || i+1 >= len(s) {
-		return false
+	if i <= 0 || strings.TrimSpace(strings.TrimLeft(s[i:], ":：")) == "" {
+		return false // a line that ends in a colon is a caption
 	}
 	key := strings.TrimSpace(s[:i])
 	if key == "" || utf8.RuneCountInString(key) > 32 || strings.ContainsAny(key, ".!?。！？") {
