@@ -137,36 +137,9 @@ func proposition(question string) (affirmed, denied string, ok bool) {
 	w := strings.Fields(q)
 	if len(w) > 1 && englishQuestionAux[strings.ToLower(w[0])] {
 		w = w[1:]
-	} else if _, rest, ok := auxAfterSubject(w); ok {
-		w = rest
 	}
 	p := strings.Join(w, " ")
 	return p, "not " + p, hasContent(p)
-}
-
-// auxAfterSubject finds the auxiliary that follows a yes/no question's
-// subject and its comma ("Ann Lee and Bo Chen, are Chilean?"), and the
-// question's words without it and the comma ("Ann Lee and Bo Chen
-// Chilean"). The subject is names and the words that join them; an
-// opening phrase ("In 2006, was Ann Lee the winner?") is none.
-func auxAfterSubject(w []string) (aux string, rest []string, ok bool) {
-	for k := 1; k+1 < len(w); k++ {
-		if !strings.HasSuffix(w[k-1], ",") {
-			continue
-		}
-		if !englishQuestionAux[strings.ToLower(w[k])] || openingPrepositions[strings.ToLower(w[0])] {
-			return "", nil, false // the first comma decides
-		}
-		for _, x := range w[:k] {
-			t := strings.Trim(x, ",")
-			if !capitalised(t) && t != "and" && !nameParticles[t] {
-				return "", nil, false
-			}
-		}
-		rest = append(append(append([]string{}, w[:k-1]...), strings.TrimSuffix(w[k-1], ",")), w[k+1:]...)
-		return w[k], rest, true
-	}
-	return "", nil, false
 }
 
 // StatementsFor are the statements of an answer to question: those of
