@@ -1,7 +1,6 @@
 package offline
 
 import (
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -284,7 +283,6 @@ func lexClause(text string, sp *span) clause {
 				markGivenName(l.text, sp)
 			}
 			c.negs = append(c.negs, hanNegations(l.text, lx[i+1:])...)
-			sp.quants = append(sp.quants, hanQuantities(l.text)...)
 		case 'n':
 			v := normalizeNumber(l.text)
 			add("n:" + v)
@@ -561,31 +559,6 @@ func matchAny(rs []rune, i int, words [][]rune) int {
 
 var cnDigits = map[rune]int{'零': 0, '〇': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
 var cnUnits = runeSet("chinese_units")
-
-// hanQuantities reads Chinese numerals followed by a measure word (十五天,
-// 两个) as quantities; a numeral without one (一般, 统一) is not a number.
-func hanQuantities(run string) []quantity {
-	rs := []rune(run)
-	var out []quantity
-	for i := 0; i < len(rs); {
-		j := i
-		for j < len(rs) && (cnDigits[rs[j]] > 0 || rs[j] == '零' || rs[j] == '〇' || rs[j] == '十' || rs[j] == '百' || rs[j] == '千' || rs[j] == '万') {
-			j++
-		}
-		if j > i && j < len(rs) && cnUnits[rs[j]] {
-			if v, ok := parseCNNumber(rs[i:j]); ok {
-				out = append(out, quantity{value: strconv.Itoa(v), unit: canonUnit(string(rs[j])), text: string(rs[i : j+1])})
-			}
-			i = j + 1
-			continue
-		}
-		if j == i {
-			j++
-		}
-		i = j
-	}
-	return out
-}
 
 func parseCNNumber(rs []rune) (int, bool) {
 	total, section, digit := 0, 0, -1
