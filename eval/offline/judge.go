@@ -111,32 +111,27 @@ func NoncommittalPhrase(answer string) (bool, string) {
 // ChunkVerdict judges the chunk at rank useful when it supports at least
 // one statement of the reference.
 func (j *Judge) ChunkVerdict(ctx context.Context, s *eval.Sample, rank int) (eval.ChunkVerdict, error) {
-	if err := ctx.Err(); err != nil {
-		return eval.ChunkVerdict{}, err
-	}
-	if rank < 1 || rank > len(s.Contexts) {
-		return eval.ChunkVerdict{}, fmt.Errorf("chunk rank %d is out of range: sample %q has %d retrieved contexts", rank, s.ID, len(s.Contexts))
-	}
-	if strings.TrimSpace(s.Reference) == "" {
-		return eval.ChunkVerdict{}, eval.NewStepError(eval.StatusMissingInput, "sample %q has no reference: context precision needs one", s.ID)
-	}
-	return j.chunkSupports(s, rank, s.Reference, "reference"), nil
+	return j.chunkVerdict(ctx, s, rank, s.Reference, "reference", "context precision")
 }
 
 // UtilizationVerdict judges the chunk at rank useful when it supports at
 // least one statement of the answer: ChunkVerdict with the answer as the
 // target (context utilization).
 func (j *Judge) UtilizationVerdict(ctx context.Context, s *eval.Sample, rank int) (eval.ChunkVerdict, error) {
+	return j.chunkVerdict(ctx, s, rank, s.Answer, "answer", "context utilization")
+}
+
+func (j *Judge) chunkVerdict(ctx context.Context, s *eval.Sample, rank int, target, what, metric string) (eval.ChunkVerdict, error) {
 	if err := ctx.Err(); err != nil {
 		return eval.ChunkVerdict{}, err
 	}
 	if rank < 1 || rank > len(s.Contexts) {
 		return eval.ChunkVerdict{}, fmt.Errorf("chunk rank %d is out of range: sample %q has %d retrieved contexts", rank, s.ID, len(s.Contexts))
 	}
-	if strings.TrimSpace(s.Answer) == "" {
-		return eval.ChunkVerdict{}, eval.NewStepError(eval.StatusMissingInput, "sample %q has no answer: context utilization needs one", s.ID)
+	if strings.TrimSpace(target) == "" {
+		return eval.ChunkVerdict{}, eval.NewStepError(eval.StatusMissingInput, "sample %q has no %s: %s needs one", s.ID, what, metric)
 	}
-	return j.chunkSupports(s, rank, s.Answer, "answer"), nil
+	return j.chunkSupports(s, rank, target, what), nil
 }
 
 // chunkSupports is the verdict on the chunk at rank: 1 when it supports a

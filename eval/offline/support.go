@@ -346,35 +346,33 @@ func withoutPrefix(m map[string]bool, p string) map[string]bool {
 // context that negates something the statement's clause affirms, on content
 // the two share (or the reverse), is a conflict.
 func negationConflict(st, cs *span) (quote, detail string, ok bool) {
-	for _, cc := range cs.clauses {
-		if len(cc.negs) == 0 {
-			continue
-		}
-		sc := bestAligned(cc, st.clauses)
-		if sc == nil || len(sc.negs) > 0 {
-			continue
-		}
-		for _, n := range cc.negs {
-			if scopeHit(n, sc) {
-				return cc.text, contextNegatesDetail(n, sc), true
-			}
-		}
+	if cc, sc, n, ok := negatedOnlyIn(cs.clauses, st.clauses); ok {
+		return cc.text, contextNegatesDetail(n, sc), true
 	}
-	for _, sc := range st.clauses {
-		if len(sc.negs) == 0 {
-			continue
-		}
-		cc := bestAligned(sc, cs.clauses)
-		if cc == nil || len(cc.negs) > 0 {
-			continue
-		}
-		for _, n := range sc.negs {
-			if scopeHit(n, cc) {
-				return cc.text, fmt.Sprintf("statement negates it with %q", n.marker), true
-			}
-		}
+	if _, cc, n, ok := negatedOnlyIn(st.clauses, cs.clauses); ok {
+		return cc.text, fmt.Sprintf("statement negates it with %q", n.marker), true
 	}
 	return "", "", false
+}
+
+// negatedOnlyIn finds a clause of negated with a negation whose scope is
+// in the best aligned clause of others, which has none.
+func negatedOnlyIn(negated, others []clause) (neg, aligned *clause, n negation, ok bool) {
+	for i := range negated {
+		if len(negated[i].negs) == 0 {
+			continue
+		}
+		oc := bestAligned(negated[i], others)
+		if oc == nil || len(oc.negs) > 0 {
+			continue
+		}
+		for _, n := range negated[i].negs {
+			if scopeHit(n, oc) {
+				return &negated[i], oc, n, true
+			}
+		}
+	}
+	return nil, nil, negation{}, false
 }
 
 func contextNegatesDetail(n negation, sc *clause) string {
