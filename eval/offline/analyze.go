@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ragscope/ragscope/internal/memo"
 )
 
 // span is the lexical analysis of a statement or a context sentence: its
@@ -90,14 +92,14 @@ func isClausePunct(r rune) bool {
 // context recall), so most calls find the span already built. The returned
 // span is shared and must not be modified; a caller that sets fields of
 // its span (contextSpans, recordSpans) calls analyzeText.
-func analyze(text string) *span { return analyses.get(text, analyzeText) }
+func analyze(text string) *span { return analyses.Get(text, analyzeText) }
 
 // analysisCacheSize bounds the memos of analysed texts: enough for the
 // texts of the samples in flight (a few dozen each), a few MB at most.
 const analysisCacheSize = 4096
 
 // analyses is analyze's memo, shared by every judge and every goroutine.
-var analyses = newMemo[*span](analysisCacheSize)
+var analyses = memo.New[*span](analysisCacheSize)
 
 // analyzeText builds the span of a text, stripped of control sequences and
 // invisible characters first (see stripControls); Markdown, citations and

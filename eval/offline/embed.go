@@ -1,6 +1,10 @@
 package offline
 
-import "math"
+import (
+	"math"
+
+	"github.com/ragscope/ragscope/internal/memo"
+)
 
 // EmbedDims is the dimension of the hashed n-gram vectors.
 const EmbedDims = 1024
@@ -44,7 +48,7 @@ func vectorOf(sp *span) []float64 {
 // sets, and the full analysis of a big text is about a hundred times its
 // size.
 func embedSpan(text string) *span {
-	if len(text) < bigText {
+	if len(text) < memo.BigText {
 		return analyze(text)
 	}
 	return analyzeClauses(text, false)

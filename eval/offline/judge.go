@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/memo"
 )
 
 // BlindSpots is the offline banner's pointer to where the judge is blind,
@@ -15,7 +16,7 @@ const BlindSpots = "blind to paraphrase: docs/offline-judge.md"
 
 // Judge is the offline lexical judge. It is safe for concurrent use.
 type Judge struct {
-	spans *memo[[]*span] // analysed context texts, see contextCacheSize
+	spans *memo.Memo[[]*span] // analysed context texts, see contextCacheSize
 	// A team's lexicon (WithLexicon): more evasive phrases, and the
 	// synonyms read before analysis (nil when none).
 	noncommittal []string
@@ -34,7 +35,7 @@ var (
 
 // New returns an offline judge.
 func New(opts ...Option) *Judge {
-	j := &Judge{spans: newMemo[[]*span](contextCacheSize)}
+	j := &Judge{spans: memo.New[[]*span](contextCacheSize)}
 	for _, o := range opts {
 		o(j)
 	}
@@ -286,7 +287,7 @@ func citation(ev Evidence, ranks []int) *eval.Citation {
 func (j *Judge) contextSentences(contexts []string) []*span {
 	var out []*span
 	for _, c := range contexts {
-		out = append(out, j.spans.get(c, contextSpans)...)
+		out = append(out, j.spans.Get(c, contextSpans)...)
 	}
 	return out
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/ragscope/ragscope/internal/memo"
 )
 
 // The question's part in a statement. RAGAS's statement step reads the
@@ -50,12 +52,12 @@ type questionFacts struct {
 // factsOf is q's questionFacts, worked out once per question text; the
 // facts are shared and never modified.
 func factsOf(q *span) *questionFacts {
-	return questions.get(q.text, func(text string) *questionFacts {
+	return questions.Get(q.text, func(text string) *questionFacts {
 		return &questionFacts{presupposes: presupposes(text), stems: stems(text)}
 	})
 }
 
-var questions = newMemo[*questionFacts](analysisCacheSize)
+var questions = memo.New[*questionFacts](analysisCacheSize)
 
 // presupposes reports whether a question takes its content as given: a
 // wh-question ("Who won the 2010 World Cup?" presupposes that someone

@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/clipperhouse/uax29/v2/sentences"
+	"github.com/ragscope/ragscope/internal/memo"
 )
 
 // MinClauseRunes is the least content (Han characters, letters and digits)
@@ -31,12 +32,12 @@ var (
 // subordinate Chinese clauses are merged into their neighbour.
 func SplitStatements(text string) []string {
 	// A copy: the caller may change its slice, the memo's stays.
-	return slices.Clone(splits.get(text, splitStatements))
+	return slices.Clone(splits.Get(text, splitStatements))
 }
 
 // splits is SplitStatements' memo: context precision splits the reference
 // once per chunk and context recall once more.
-var splits = newMemo[[]string](analysisCacheSize)
+var splits = memo.New[[]string](analysisCacheSize)
 
 func splitStatements(text string) []string {
 	var out []string

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"unicode"
+
+	"github.com/ragscope/ragscope/internal/memo"
 )
 
 // Thresholds of the support test, chosen with `ragscope calibrate` on its
@@ -200,13 +202,13 @@ func support(st, q *span, sents []*span) Evidence {
 // its capitalised words, worked out once per statement text
 // (saysSomething runs for every sentence that covers it); shared and
 // never modified.
-var capitalStems = newMemo[map[string]bool](analysisCacheSize)
+var capitalStems = memo.New[map[string]bool](analysisCacheSize)
 
 // saysSomething reports whether the sentence has any of what the
 // statement says besides its names and the question's words: a word or a
 // number that is not a name's. A statement with nothing else says it.
 func saysSomething(st, q, cs *span) bool {
-	isName := capitalStems.get(st.text, func(text string) map[string]bool {
+	isName := capitalStems.Get(st.text, func(text string) map[string]bool {
 		m := map[string]bool{}
 		for _, n := range st.names { // st is text's analysis: the same names
 			m[n.feat] = true

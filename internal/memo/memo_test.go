@@ -1,7 +1,6 @@
-package offline
+package memo
 
 import (
-	"fmt"
 	"runtime"
 	"strings"
 	"sync"
@@ -15,7 +14,7 @@ import (
 // analysis in memory.
 func TestMemoComputesOnce(t *testing.T) {
 	for _, n := range []int{2, 4, 16} {
-		m := newMemo[int](16)
+		m := New[int](16)
 		var builds atomic.Int32
 		release := make(chan struct{})
 		build := func(string) int {
@@ -29,7 +28,7 @@ func TestMemoComputesOnce(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				got[i] = m.get("chunk", build)
+				got[i] = m.Get("chunk", build)
 			}()
 		}
 		// Either every goroutine builds (each its own analysis) or one
@@ -59,14 +58,14 @@ func TestMemoComputesOnce(t *testing.T) {
 // What a memo keeps of big texts is bounded in bytes: analyses of records
 // of some MiB are let go, the oldest first, where 4096 of them were kept.
 func TestMemoBoundsBigTexts(t *testing.T) {
-	m := newMemo[int](4096)
+	m := New[int](4096)
 	id := func(string) int { return 1 }
 	var big []string
 	for i := range 5 {
 		k := strings.Repeat(string(rune('a'+i)), 6<<20)
 		big = append(big, k)
-		m.get(k, id)
-		m.get("small "+k[:1], id)
+		m.Get(k, id)
+		m.Get("small "+k[:1], id)
 	}
 	held := 0
 	for _, k := range big {
@@ -83,27 +82,6 @@ func TestMemoBoundsBigTexts(t *testing.T) {
 	for _, k := range big {
 		if _, ok := m.m["small "+k[:1]]; !ok {
 			t.Errorf("small text %q let go", "small "+k[:1])
-		}
-	}
-}
-
-// The vector of a big text, made from an analysis that keeps no clauses,
-// is the vector of its full analysis.
-func TestEmbedOfABigText(t *testing.T) {
-	var b strings.Builder
-	for i := 0; b.Len() < bigText+1000; i++ {
-		fmt.Fprintf(&b, "Plan %d costs %d yuan a month; 第%d条：年假%d天，不得折现。 ", i, i*7%1000, i, i%15)
-	}
-	text := b.String()
-	lean := Embed(text)
-	sp := analyzeText(text)
-	if len(sp.clauses) == 0 || len(analyzeClauses(text, false).clauses) != 0 {
-		t.Fatal("the lean analysis keeps clauses, or the full one has none")
-	}
-	full := vectorOf(sp)
-	for i := range full {
-		if d := lean[i] - full[i]; d > 1e-12 || d < -1e-12 {
-			t.Fatalf("dimension %d: %g from the lean analysis, %g from the full one", i, lean[i], full[i])
 		}
 	}
 }

@@ -1,12 +1,14 @@
-package offline
+// Package memo is a bounded cache of values computed from texts, safe for
+// concurrent use; a value being computed is computed once.
+package memo
 
 import "sync"
 
-// memo is a bounded cache of values computed from a text, safe for
-// concurrent use. The judge computes the same things from the same texts
-// many times (a sample's question, answer and reference statements by
-// every metric, a chunk by every statement), and each of those is a pure
-// function of its text. Bounding is crude but cheap: when full, the memo
+// Memo is a bounded cache of values computed from a text, safe for
+// concurrent use. The offline judge computes the same things from the
+// same texts many times (a sample's question, answer and reference
+// statements by every metric, a chunk by every statement), and each of
+// those is a pure function of its text. Bounding is crude but cheap: when full, the memo
 // is emptied, which only costs recomputation, never a different value.
 // Values are shared: a caller must not modify one.
 //
@@ -18,20 +20,22 @@ import "sync"
 // What a memo keeps of big texts is bounded in bytes as well as in count:
 // the analysis of a text takes up to about 80 times its size, so 4096
 // analyses of records of a few MiB would be hundreds of GB. The values of
-// texts of bigText bytes or more take at most maxBigText bytes of keys,
+// texts of BigText bytes or more take at most maxBigText bytes of keys,
 // the oldest let go first.
-type memo[V any] struct {
+type Memo[V any] struct {
 	mu       sync.Mutex
 	m        map[string]V
 	pending  map[string]*pendingValue[V]
 	max      int
-	big      []string // keys of bigText bytes or more held, oldest first
+	big      []string // keys of BigText bytes or more held, oldest first
 	bigBytes int
 	waiting  int // goroutines waiting for a value being computed (for the tests)
 }
 
+// BigText is the size of a text from which its value counts against the
+// byte bound.
 const (
-	bigText    = 256 << 10
+	BigText    = 256 << 10
 	maxBigText = 16 << 20
 )
 
@@ -43,14 +47,15 @@ type pendingValue[V any] struct {
 	ok   bool
 }
 
-func newMemo[V any](max int) *memo[V] {
-	return &memo[V]{m: map[string]V{}, pending: map[string]*pendingValue[V]{}, max: max}
+// New returns a memo of at most max values.
+func New[V any](max int) *Memo[V] {
+	return &Memo[V]{m: map[string]V{}, pending: map[string]*pendingValue[V]{}, max: max}
 }
 
-// get returns the value of key, computed by build when the memo does not
+// Get returns the value of key, computed by build when the memo does not
 // hold it. A goroutine that asks for a value another is computing waits
 // for it; build runs outside the lock.
-func (c *memo[V]) get(key string, build func(string) V) V {
+func (c *Memo[V]) Get(key string, build func(string) V) V {
 	c.mu.Lock()
 	if v, ok := c.m[key]; ok {
 		c.mu.Unlock()
@@ -87,12 +92,12 @@ func (c *memo[V]) get(key string, build func(string) V) V {
 }
 
 // put holds v for key; the caller holds the lock.
-func (c *memo[V]) put(key string, v V) {
+func (c *Memo[V]) put(key string, v V) {
 	if len(c.m) >= c.max {
 		clear(c.m)
 		c.big, c.bigBytes = nil, 0
 	}
-	if _, held := c.m[key]; !held && len(key) >= bigText {
+	if _, held := c.m[key]; !held && len(key) >= BigText {
 		for len(c.big) > 0 && c.bigBytes+len(key) > maxBigText {
 			delete(c.m, c.big[0])
 			c.bigBytes -= len(c.big[0])
