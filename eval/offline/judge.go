@@ -291,20 +291,3 @@ func (j *Judge) contextSentences(contexts []string) []*span {
 	}
 	return out
 }
-
-// Faithfulness scores an answer the way the faithfulness metric does with
-// this judge: supported statements over statements. ok is false when the
-// answer has no statements (the metric's no_statements status).
-func Faithfulness(question, answer string, contexts []string) (score float64, ok bool) {
-	sents := spansOf(contexts)
-	q := analyze(question)
-	stmts := StatementsFor(question, answer)
-	if len(stmts) == 0 {
-		return 0, false
-	}
-	supported := 0
-	for _, s := range stmts {
-		supported += verdict(s, question, q, sents).Verdict
-	}
-	return float64(supported) / float64(len(stmts)), true
-}

@@ -57,28 +57,6 @@ type Evidence struct {
 	Reason   string
 }
 
-// Support tests a statement against the contexts: it is supported when at
-// least SupportThreshold of its content is found in one context sentence and
-// neither the negation nor the number detector fires. The question, when
-// given, discounts the content the statement merely repeats from it.
-func Support(statement, question string, contexts []string) Evidence {
-	sents := spansOf(contexts)
-	var q *span
-	if question != "" {
-		q = analyze(question)
-	}
-	return support(analyze(statement), q, sents)
-}
-
-// spansOf are the analysed sentences of contexts, in order.
-func spansOf(contexts []string) []*span {
-	var sents []*span
-	for _, c := range contexts {
-		sents = append(sents, contextSpans(c)...)
-	}
-	return sents
-}
-
 // contextSpans splits a context into sentences and analyses each; the
 // records of a structured context follow, each tested as one more
 // sentence (see recordSpans). They come after the sentences so that, at
