@@ -5,16 +5,6 @@ import (
 	"unicode/utf8"
 )
 
-// Frames weighed, not listed (common.go). The words of commonWords are
-// frequent in answers of every domain and frame a claim rather than make
-// it; in coverage a feature of them counts only where the sentence has it,
-// so "According to the policy, X" is supported where X is, and a reason
-// lists the other words, the ones that decided. A Chinese bigram is common
-// when both its characters are inside common words of the text (制度规定
-// gives 度规 too); a clause made of nothing else joins the next
-// (split.go). The given name of a transliterated name counts so too
-// (markGivenName).
-
 var (
 	commonStems = map[string]bool{}
 	commonHan   []string // longest first

@@ -5,18 +5,6 @@ import (
 	"strings"
 )
 
-// Tables read by cell, records read by field (fields.go). A table row is
-// read with its column headers and the caption above the table: the cell
-// at (row header, column header) is a sentence of its own ("总监 杭州:
-// 150元/天"), and a header that lists several keys ("广州/杭州/成都")
-// gives one cell per key. A "Key: value" line is a field. A statement that
-// names a cell's row and column, or a field's key (all of a key part's
-// features: "开户行" of "开户行及账号"), is checked against that value
-// alone (fieldVerdict): a number of the value's unit with another value,
-// or words that neither the value nor the rest of the record give, are a
-// conflict that names the cell or field; a statement that says the value
-// is supported by it.
-
 // fieldCheck is what a cell or field span carries for fieldVerdict.
 type fieldCheck struct {
 	label string          // `cell (总监, 杭州)`, `field "开户行及账号"`

@@ -5,15 +5,6 @@ import (
 	"strings"
 )
 
-// Numerals normalised (numerals.go). Before a text is cut into lexemes,
-// the ways of writing a number that mean the same are brought to one:
-// Chinese numerals before a measure word or a magnitude (三十天 -> 30天,
-// 两个 -> 2个, 十五万 -> 150000), Arabic numbers with a Chinese magnitude
-// (1.5万 -> 15000), 百分之八十 -> 80%, and a count of weeks to days
-// (两周 -> 14天). English number words are read in lexClause ("eight
-// hours" is the number 8), and units that name the same thing compare
-// equal (canonUnit: 日 and 天, 小时/h/hours, 元/RMB/¥/yuan).
-
 // numeralRunes are the characters that can start a rewrite; a text with
 // none of them is returned as it is, without a copy.
 const numeralRunes = "零〇一二两三四五六七八九十百千万亿周"

@@ -8,18 +8,6 @@ import (
 	"github.com/ragscope/ragscope/internal/memo"
 )
 
-// The question's part in a statement. RAGAS's statement step reads the
-// answer with the question in hand; so does the support test, in three
-// ways:
-//
-//   - content the statement repeats from the question is weighted
-//     QuestionEchoWeight: an echo proves nothing;
-//   - a statement that restates a wh-question around its answer is
-//     tested on what it adds (residual, residualSupport), where the
-//     question's words are given;
-//   - a yes or a no is the question's proposition affirmed or denied
-//     (yesno.go).
-
 // RestateShare is the least share of the question's content a statement
 // must repeat to be a restatement of it ("Who is the CEO of Facebook in
 // 2021?" -> "The CEO of Facebook in 2021 is Mark Zuckerberg.").

@@ -5,16 +5,6 @@ import (
 	"unicode/utf8"
 )
 
-// Structured contexts: records of "Key: value" fields (one a line, or
-// several on a line separated by ;), Markdown tables, FAQs of Q:/A: pairs.
-// Split into sentences they become one tiny sentence per field, and a
-// statement that joins two fields of one record ("the fare is 480 Taka
-// and the bus leaves at 07:00") is covered by none of them. A record is
-// therefore also tested as a whole: its fields together are one more
-// "sentence" of the chunk, quoted as the record's lines. Records are kept
-// apart from each other, so a statement joining the fare of one route to
-// the times of another is not supported.
-
 // maxRecordRunes bounds a record: beyond it the lines are more likely a
 // document than one record, and joining them would let a statement
 // collect its words from unrelated lines.

@@ -10,18 +10,6 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// A team's own lexicon (teamlexicon.go): phrase lists given in a file
-// (--offline-lexicon FILE) and read with the embedded ones, so that a
-// team's evasions and synonyms need no rule in the judge. One entry a
-// line, "kind: entry"; # starts a comment:
-//
-//	noncommittal: 建议您咨询HR
-//	same: 两周 = 14日
-//
-// noncommittal adds an evasive phrase (Noncommittal); same reads the left
-// side as the right one in statements, questions and contexts before they
-// are analysed, so "两周" in an answer is supported by "14日" in a chunk.
-
 // Lexicon is a team's own word lists.
 type Lexicon struct {
 	Noncommittal []string

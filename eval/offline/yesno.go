@@ -5,13 +5,6 @@ import (
 	"unicode"
 )
 
-// A bare yes or no has no content of its own: it affirms or denies the
-// question's proposition (StatementsFor). The "yes" is the proposition,
-// tested as any statement. The "no" denies it: the context supports a
-// denial when it contradicts the proposition, a detector (negation,
-// number, name) firing on a sentence that covers it; a context that
-// merely does not say is no support for "no".
-
 // nameParticles are the lowercase words inside one name: Kings of Leon,
 // Band of Brothers, First for Women, Theo van Gogh.
 var nameParticles = wordSet("name_particles")
