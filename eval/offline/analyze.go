@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ragscope/ragscope/eval/offline/words"
 	"github.com/ragscope/ragscope/internal/memo"
 )
 
@@ -374,9 +375,9 @@ func firstWord(lx []lexeme) int {
 	return -1
 }
 
-var pronouns = wordSet("pronouns")
+var pronouns = words.Set("pronouns")
 
-var numberWords = wordMap("number_words")
+var numberWords = words.Map("number_words")
 
 // numberNames are the number words by their value ("8" -> "eight"), as
 // stems.
@@ -468,7 +469,7 @@ func hanFeatures(run string, add, addUni func(string)) {
 
 // scopeSkip are characters of a negated verb phrase too common to show that
 // two clauses talk about the same thing (会, 能, 是 ...).
-var scopeSkip = runeSet("negation_scope_skip")
+var scopeSkip = words.Runes("negation_scope_skip")
 
 // chineseScopeRunes is how many characters after a Chinese negation marker
 // it is taken to negate.
@@ -560,7 +561,7 @@ func matchAny(rs []rune, i int, words [][]rune) int {
 }
 
 var cnDigits = map[rune]int{'零': 0, '〇': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
-var cnUnits = runeSet("chinese_units")
+var cnUnits = words.Runes("chinese_units")
 
 func parseCNNumber(rs []rune) (int, bool) {
 	total, section, digit := 0, 0, -1

@@ -3,6 +3,8 @@ package offline
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ragscope/ragscope/eval/offline/words"
 )
 
 var (
@@ -12,7 +14,7 @@ var (
 )
 
 func init() {
-	for _, w := range words("common_words") {
+	for _, w := range words.List("common_words") {
 		if containsHan(w) {
 			commonHan = append(commonHan, w)
 		} else {

@@ -128,7 +128,7 @@ words left out. Entities (entities.go): dates, times, amounts, numbered
 things, quoted titles, acronyms, capitalised runs and Chinese names by their
 suffixes, found by surface patterns.
 
-Word lists (lexicon.go) are the files of words/, embedded: stop words,
+Word lists (package words) are the files of words/, embedded: stop words,
 negation markers and the words that only look negated, frames, units,
 common discourse words. A team adds its own (teamlexicon.go, the
 --offline-lexicon FILE of run, watch, estimate and calibrate): lines

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/offline/words"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -125,11 +126,11 @@ type entityPattern struct {
 }
 
 var (
-	units         = alternatives("entity_units")
-	currencyCodes = alternatives("entity_currencies")
-	months        = alternatives("entity_months")
-	numberedNouns = alternatives("entity_numbered_nouns")
-	zhUnits       = alternatives("zh_entity_units")
+	units         = words.Alternatives("entity_units")
+	currencyCodes = words.Alternatives("entity_currencies")
+	months        = words.Alternatives("entity_months")
+	numberedNouns = words.Alternatives("entity_numbered_nouns")
+	zhUnits       = words.Alternatives("zh_entity_units")
 )
 
 var (
@@ -171,7 +172,7 @@ var (
 // "von", "van", "&" inside a run ("Bank of England").
 var (
 	enWordRe      = regexp.MustCompile(`[A-Za-z][A-Za-z'’\-]*|[.!?;:\n]|\S`)
-	enConnectors  = wordSet("entity_name_connectors")
+	enConnectors  = words.Set("entity_name_connectors")
 	enLeadingDrop = map[string]bool{"The": true}
 )
 
@@ -232,21 +233,21 @@ func isWord(w string) bool {
 }
 
 // Chinese proper-name suffixes, longest first so that 大学 wins over 学.
-var zhSuffixes = words("zh_name_suffixes")
+var zhSuffixes = words.List("zh_name_suffixes")
 
 // zhStop are characters a name does not contain: particles, prepositions,
 // pronouns and verbs that sit next to names ("从天宫院站" is 天宫院站).
-var zhStop = runeSet("zh_name_stop")
+var zhStop = words.Runes("zh_name_stop")
 
 // zhSuffixEnd are the one-character suffixes, where a name before the
 // next one ends.
-var zhSuffixEnd = runeSet("zh_name_suffix_end")
+var zhSuffixEnd = words.Runes("zh_name_suffix_end")
 
 // zhVerbs are verbs that come before a name ("填写公司全称", "前往天宫院站").
-var zhVerbs = wordSet("zh_name_verbs")
+var zhVerbs = words.Set("zh_name_verbs")
 
 // zhCommonNouns end in a suffix without being names.
-var zhCommonNouns = wordSet("zh_common_nouns")
+var zhCommonNouns = words.Set("zh_common_nouns")
 
 func zhSuffixSpans(text string) []entitySpan {
 	var out []entitySpan

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/ragscope/ragscope/eval/offline/words"
 )
 
 // What the analysis does not read as content: Markdown markup, citation
@@ -73,7 +75,7 @@ func hasLineMark(s string) bool {
 
 // answerFrames open an answer without saying anything the context could
 // contain ("答案是X。", "The answer is X."); the judge reads X.
-var answerFrames = words("answer_frames")
+var answerFrames = words.List("answer_frames")
 
 // stripFrame removes an answer frame at the start of a text.
 func stripFrame(s string) string {
@@ -94,12 +96,12 @@ func stripFrame(s string) string {
 // read off the question, as RAGAS's statement step does with the question
 // in hand.
 var (
-	yesWords = wordSet("yes")
-	noWords  = wordSet("no")
+	yesWords = words.Set("yes")
+	noWords  = words.Set("no")
 	// englishQuestionAux open a yes/no question; they are dropped from
 	// the proposition ("Are both X and Y American?" -> "both X and Y
 	// American").
-	englishQuestionAux = wordSet("english_question_aux")
+	englishQuestionAux = words.Set("english_question_aux")
 )
 
 // yesNo reports whether an answer is only yes or only no (with

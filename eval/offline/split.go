@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/clipperhouse/uax29/v2/sentences"
+	"github.com/ragscope/ragscope/eval/offline/words"
 	"github.com/ragscope/ragscope/internal/memo"
 )
 
@@ -20,8 +21,8 @@ const MinClauseRunes = 6
 // the scene for the next one (转为一般纳税人后, 根据公司制度, 如果...); it is
 // merged into the clause that carries the assertion.
 var (
-	subordinateEnds   = words("subordinate_ends")
-	subordinateStarts = words("subordinate_starts")
+	subordinateEnds   = words.List("subordinate_ends")
+	subordinateStarts = words.List("subordinate_starts")
 )
 
 // SplitStatements splits a text into statements: sentences by the Unicode
@@ -105,7 +106,7 @@ func mergeForward(pieces []string, sep string, holdBack, lastTooShort func(strin
 // one of the conjunctions of words/english_joins.txt, or a semicolon.
 var englishJoins = func() []string {
 	var out []string
-	for _, w := range words("english_joins") {
+	for _, w := range words.List("english_joins") {
 		out = append(out, ", "+w+" ")
 	}
 	return append(out, "; ")
@@ -200,7 +201,7 @@ func exclaimedTitle(sent, next string) bool {
 
 // abbreviations end in a period without ending a sentence: titles before
 // a name, "v."/"vs." between two, "No." and "p." before a number.
-var abbreviations = wordSet("abbreviations")
+var abbreviations = words.Set("abbreviations")
 
 // endsWithAbbreviation reports whether s ends with one of abbreviations
 // and its period. "Inc." and "Ltd." often do end a sentence, but a lexical

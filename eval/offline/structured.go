@@ -3,6 +3,8 @@ package offline
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ragscope/ragscope/eval/offline/words"
 )
 
 // maxRecordRunes bounds a record: beyond it the lines are more likely a
@@ -205,6 +207,6 @@ func tableCells(row string) []string {
 
 // faqQuestionMarks and faqAnswerMarks open the lines of a Q/A pair.
 var (
-	faqQuestionMarks = words("faq_question_marks")
-	faqAnswerMarks   = words("faq_answer_marks")
+	faqQuestionMarks = words.List("faq_question_marks")
+	faqAnswerMarks   = words.List("faq_answer_marks")
 )

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"unicode"
 
+	"github.com/ragscope/ragscope/eval/offline/words"
 	"github.com/ragscope/ragscope/internal/memo"
 )
 
@@ -717,8 +718,8 @@ func subjectPronoun(text string) bool {
 }
 
 var (
-	subjectPronouns     = wordSet("subject_pronouns")
-	openingPrepositions = wordSet("opening_prepositions")
+	subjectPronouns     = words.Set("subject_pronouns")
+	openingPrepositions = words.Set("opening_prepositions")
 )
 
 // openingName is the name a sentence opens on, its words as written
@@ -767,10 +768,10 @@ func participle(w string) bool {
 	return strings.HasSuffix(w, "ed") && len(w) > 4 || irregularParticiples[w]
 }
 
-var irregularParticiples = wordSet("irregular_participles")
+var irregularParticiples = words.Set("irregular_participles")
 
 // englishDeterminers open a noun phrase.
-var englishDeterminers = wordSet("english_determiners")
+var englishDeterminers = words.Set("english_determiners")
 
 // chunkIDs number the analysed chunks, so that a pair of sentences is
 // known to come from two chunks.

@@ -3,11 +3,13 @@ package offline
 import (
 	"fmt"
 	"unicode"
+
+	"github.com/ragscope/ragscope/eval/offline/words"
 )
 
 // nameParticles are the lowercase words inside one name: Kings of Leon,
 // Band of Brothers, First for Women, Theo van Gogh.
-var nameParticles = wordSet("name_particles")
+var nameParticles = words.Set("name_particles")
 
 func capitalised(w string) bool {
 	for _, r := range w {
