@@ -124,7 +124,7 @@ answer is kept as its noncommittal hint. Noise sensitivity is not computed.
 
 Embeddings (embed.go): L2-normalised hashed vectors of English stems and
 their character trigrams, Chinese characters and bigrams, and numbers; stop
-words left out. Entities (entities.go): dates, times, amounts, numbered
+words left out. Entities (package entity): dates, times, amounts, numbered
 things, quoted titles, acronyms, capitalised runs and Chinese names by their
 suffixes, found by surface patterns.
 
