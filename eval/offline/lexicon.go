@@ -41,19 +41,3 @@ var weekdayWords = words.Set("weekdays")
 // noncommittalPhrases show an evasive answer. They are matched on the
 // lowercased answer with typographic apostrophes folded.
 var noncommittalPhrases = words.List("noncommittal")
-
-func setOf(words ...string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
-	}
-	return m
-}
-
-func setOfRunes(s string) map[rune]bool {
-	m := map[rune]bool{}
-	for _, r := range s {
-		m[r] = true
-	}
-	return m
-}

@@ -3,6 +3,8 @@ package offline
 import (
 	"strconv"
 	"strings"
+
+	"github.com/ragscope/ragscope/eval/offline/words"
 )
 
 // numeralRunes are the characters that can start a rewrite; a text with
@@ -104,12 +106,7 @@ func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 // unitCanon are the units that name the same thing, by the unit the
 // quantity reader gives them (the first character of a Chinese unit, the
 // stem of an English one).
-var unitCanon = map[string]string{
-	"日": "天", "day": "天", "天": "天",
-	"小": "hour", "h": "hour", "hr": "hour", "hour": "hour",
-	"元": "元", "rmb": "元", "yuan": "元", "cny": "元", "块": "元",
-	"周": "week", "week": "week",
-}
+var unitCanon = words.Map("same_units")
 
 // canonUnit is the unit as compared.
 func canonUnit(u string) string {
