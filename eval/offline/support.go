@@ -14,13 +14,7 @@ import (
 )
 
 // Thresholds of the support test, chosen with `ragscope calibrate` on its
-// tuned rows (HaluEval as given, WikiEval sample, RGB declarative) from a
-// grid of SupportThreshold 0.4-0.8 by QuestionEchoWeight 0-1: the values
-// that passed every target with the widest margins. A weight of 0 costs
-// HaluEval most (an echo of the question then counts as evidence), 0.3 or
-// more costs RGB (its swapped answer is one word in a sentence that
-// otherwise repeats the question). The README's calibration section has
-// the current table.
+// tuned rows only (docs/offline-judge.md).
 const (
 	// SupportThreshold is the least (weighted) share of a statement's
 	// content one context sentence must contain for the statement to be
