@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"github.com/ragscope/ragscope/eval/offline/words"
 	"github.com/ragscope/ragscope/internal/memo"
 )
@@ -117,10 +118,10 @@ func analyzeText(text string) *span { return analyzeClauses(text, true) }
 func analyzeClauses(text string, keep bool) *span {
 	// Valid UTF-8 from here on: the rules map offsets between runes,
 	// bytes and lowered text, which a stray byte would shift (FuzzJudge).
-	text = stripControls(strings.ToValidUTF8(text, "\uFFFD"))
+	text = plaintext.StripControls(strings.ToValidUTF8(text, "\uFFFD"))
 	sp := &span{text: text, feats: map[string]bool{}} // unis made by the first (lexClause)
 	// The clauses are slices of t (byte offsets), valid UTF-8 as above.
-	t := normalizeNumerals(stripFrame(stripMarkup(text)))
+	t := normalizeNumerals(stripFrame(plaintext.StripMarkup(text)))
 	if !utf8.ValidString(t) {
 		t = string([]rune(t))
 	}

@@ -8,7 +8,7 @@ unsupported rather than guessing.
 
 # Algorithm
 
-Analysis (analyze.go). A text is stripped of control sequences, Markdown,
+Analysis (analyze.go). A text is stripped of control sequences, Markdown (package plaintext),
 citation markers and answer frames ("答案是X。": X is read), its numerals
 normalised (numerals.go: 三十天 -> 30天, 两周 -> 14天, 1.5万 -> 15000,
 百分之八十 -> 80%; "eight" is also the number 8; 日/天, 小时/h/hours and

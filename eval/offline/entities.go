@@ -6,6 +6,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/offline/entity"
+	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -26,5 +27,5 @@ func ExtractEntities(text string) []string {
 	// Invalid UTF-8 made valid first: the Chinese spans are found over
 	// runes and mapped back to byte offsets, which a stray byte (one byte
 	// in the text, a three-byte U+FFFD as a rune) would shift (FuzzJudge).
-	return entity.Extract(stripMarkup(norm.NFKC.String(strings.ToValidUTF8(text, "\uFFFD"))))
+	return entity.Extract(plaintext.StripMarkup(norm.NFKC.String(strings.ToValidUTF8(text, "\uFFFD"))))
 }

@@ -3,6 +3,8 @@ package offline
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ragscope/ragscope/eval/offline/plaintext"
 )
 
 // fieldCheck is what a cell or field span carries for fieldVerdict.
@@ -17,7 +19,7 @@ type fieldCheck struct {
 
 // fieldSpans are the cell and field spans of a structured chunk.
 func fieldSpans(text string) []*span {
-	lines := strings.Split(stripControls(text), "\n")
+	lines := strings.Split(plaintext.StripControls(text), "\n")
 	kinds := make([]lineKind, len(lines))
 	structured := 0
 	for i, l := range lines {
@@ -54,7 +56,7 @@ func fieldSpans(text string) []*span {
 		}
 		mask, whole := analyze(strings.Join(keys, "\n")), analyze(strings.Join(all, "\n"))
 		for _, i := range blockFields {
-			line := strings.TrimSpace(lineMarkRe.ReplaceAllString(strings.TrimSpace(lines[i]), ""))
+			line := strings.TrimSpace(plaintext.LineMark.ReplaceAllString(strings.TrimSpace(lines[i]), ""))
 			for _, f := range strings.FieldsFunc(line, func(r rune) bool { return r == ';' || r == '；' }) {
 				f = strings.TrimSpace(f)
 				if !isField(f) {
@@ -296,7 +298,7 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 // Leeds branch", 建设 of 建设银行 for 中国银行. A value written in one piece
 // has none.
 func valueChanges(text string, fc *fieldCheck) []string {
-	text = stripMarkup(text)
+	text = plaintext.StripMarkup(text)
 	if strings.Contains(text, fc.shown) {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"github.com/ragscope/ragscope/internal/memo"
 )
 
@@ -88,7 +89,7 @@ func (j *Judge) Noncommittal(s *eval.Sample) (bool, string) {
 	if ok, p := NoncommittalPhrase(s.Answer); ok || len(j.noncommittal) == 0 {
 		return ok, p
 	}
-	a := strings.ToLower(stripControls(s.Answer))
+	a := strings.ToLower(plaintext.StripControls(s.Answer))
 	for _, p := range j.noncommittal {
 		if strings.Contains(a, p) {
 			return true, p
@@ -100,7 +101,7 @@ func (j *Judge) Noncommittal(s *eval.Sample) (bool, string) {
 // NoncommittalPhrase finds an evasive phrase (不确定, I'm not sure...) in an
 // answer.
 func NoncommittalPhrase(answer string) (bool, string) {
-	a := strings.ToLower(strings.ReplaceAll(stripControls(answer), "’", "'"))
+	a := strings.ToLower(strings.ReplaceAll(plaintext.StripControls(answer), "’", "'"))
 	for _, p := range noncommittalPhrases {
 		if strings.Contains(a, p) {
 			return true, p

@@ -1,77 +1,12 @@
 package offline
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 
+	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"github.com/ragscope/ragscope/eval/offline/words"
 )
-
-// What the analysis does not read as content: Markdown markup, citation
-// markers and answer frames. They are stripped from the text analysed; the
-// text shown (statements, quotes) is not changed, so a quote is still found
-// in its chunk.
-
-var (
-	// [Source: handbook.pdf, p. 1], [1], [^2], 【1】: a citation says where a
-	// claim comes from, not what it claims, and its page number would read
-	// as a quantity the context does not give.
-	citationRe = regexp.MustCompile(`\[(?:\^?\d+(?:\s*[,-]\s*\d+)*|(?i:source|sources|ref|reference|citation|doc|document|来源|出处|参考)\s*[:：][^\]]*)\]|【\d+】`)
-	// [text](url) keeps its text; a bare URL is dropped.
-	linkRe = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
-	urlRe  = regexp.MustCompile(`https?://\S+`)
-	// A list marker or heading at the start of a line: "*   ", "- ", "1. ",
-	// "### ", "> ".
-	lineMarkRe = regexp.MustCompile(`(?m)^[ \t]*(?:[-*+•]|\d{1,3}[.)]|#{1,6}|>)[ \t]+`)
-)
-
-// stripMarkup removes Markdown emphasis, list markers, headings, code
-// ticks, links' targets, citation markers and table pipes from text. Text
-// without any of their characters is returned as it is, without a copy.
-func stripMarkup(s string) string {
-	if !strings.ContainsAny(s, "*_`#[]|>•【") && !strings.Contains(s, "http") && !hasLineMark(s) {
-		return s
-	}
-	if strings.ContainsAny(s, "[【") {
-		s = citationRe.ReplaceAllString(s, " ")
-		s = linkRe.ReplaceAllString(s, "$1")
-	}
-	if strings.Contains(s, "http") {
-		s = urlRe.ReplaceAllString(s, " ")
-	}
-	s = lineMarkRe.ReplaceAllString(s, "")
-	if strings.ContainsAny(s, "*`_") {
-		s = strings.NewReplacer("**", "", "__", "", "`", "", "*", " ").Replace(s)
-	}
-	if strings.Contains(s, "|") {
-		// A table cell boundary separates fields like a semicolon.
-		s = strings.Trim(strings.TrimSpace(s), "|")
-		s = strings.ReplaceAll(s, "|", ";")
-	}
-	return s
-}
-
-// hasLineMark reports whether a line of s starts with a list marker
-// ("- ", "+ ", "1. "), the cheap test before the regular expression.
-func hasLineMark(s string) bool {
-	for {
-		t := strings.TrimLeft(s, " \t")
-		i := 0
-		for i < len(t) && i < 3 && t[i] >= '0' && t[i] <= '9' {
-			i++
-		}
-		if i+1 < len(t) && (t[i+1] == ' ' || t[i+1] == '\t') &&
-			(i == 0 && (t[0] == '-' || t[0] == '+') || i > 0 && (t[i] == '.' || t[i] == ')')) {
-			return true
-		}
-		nl := strings.IndexByte(s, '\n')
-		if nl < 0 {
-			return false
-		}
-		s = s[nl+1:]
-	}
-}
 
 // answerFrames open an answer without saying anything the context could
 // contain ("答案是X。", "The answer is X."); the judge reads X.
@@ -107,7 +42,7 @@ var (
 // yesNo reports whether an answer is only yes or only no (with
 // punctuation), and which.
 func yesNo(answer string) (yes, ok bool) {
-	a := strings.ToLower(strings.TrimFunc(stripFrame(stripControls(answer)), func(r rune) bool {
+	a := strings.ToLower(strings.TrimFunc(stripFrame(plaintext.StripControls(answer)), func(r rune) bool {
 		return unicode.IsSpace(r) || unicode.IsPunct(r)
 	}))
 	a = strings.TrimPrefix(a, "the answer is ")
@@ -125,7 +60,7 @@ func yesNo(answer string) (yes, ok bool) {
 // "not both X and Y American"; "他是否参加了比赛？" -> "他参加了比赛",
 // "他没有参加了比赛". ok is false for a question without content.
 func proposition(question string) (affirmed, denied string, ok bool) {
-	q := strings.TrimSpace(stripControls(question))
+	q := strings.TrimSpace(plaintext.StripControls(question))
 	q = strings.TrimRight(q, "?？。.! ")
 	if q == "" {
 		return "", "", false

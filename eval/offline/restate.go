@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"github.com/ragscope/ragscope/internal/memo"
 )
 
@@ -52,7 +53,7 @@ var questions = memo.New[*questionFacts](analysisCacheSize)
 // won it). A yes/no question asks its content (是否, 吗, 还是 in Chinese;
 // an opening auxiliary in English).
 func presupposes(question string) bool {
-	q := strings.ToLower(strings.TrimSpace(stripControls(question)))
+	q := strings.ToLower(strings.TrimSpace(plaintext.StripControls(question)))
 	if q == "" {
 		return false
 	}
@@ -144,7 +145,7 @@ func nameRuns(text string) []string {
 		}
 		run, caps = nil, 0
 	}
-	for _, w := range strings.Fields(stripFrame(stripMarkup(text))) {
+	for _, w := range strings.Fields(stripFrame(plaintext.StripMarkup(text))) {
 		t := trimWord(w)
 		switch {
 		case t != "" && capitalised(t) && !(len(run) == 0 && englishStop[strings.ToLower(t)]):

@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/clipperhouse/uax29/v2/sentences"
+	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"github.com/ragscope/ragscope/eval/offline/words"
 	"github.com/ragscope/ragscope/internal/memo"
 )
@@ -142,7 +143,7 @@ func sentencesOf(text string) []string {
 // sentencePieces is sentencesOf, and for each sentence whether it is the
 // second or a later piece of one cut at a semicolon.
 func sentencePieces(text string) (out []string, afterSemicolon []bool) {
-	text = stripControls(text)
+	text = plaintext.StripControls(text)
 	iter := sentences.FromString(unglue(text))
 	// carry holds the segments of a sentence UAX #29 cut too early; a
 	// builder, so that a text of endless "Mr. Mr. …" costs its length,

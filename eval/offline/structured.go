@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"github.com/ragscope/ragscope/eval/offline/words"
 )
 
@@ -22,7 +23,7 @@ type record struct {
 // recordSpans returns the analysed records of a structured chunk with more
 // than one field, or nil when the chunk is prose.
 func recordSpans(text string) []*span {
-	recs := records(stripControls(text))
+	recs := records(plaintext.StripControls(text))
 	var out []*span
 	for _, r := range recs {
 		if r.units < 2 || utf8.RuneCountInString(r.analysed) > maxRecordRunes {
@@ -58,7 +59,7 @@ func classify(line string) lineKind {
 		}
 		return lineTable
 	}
-	body := strings.TrimSpace(lineMarkRe.ReplaceAllString(t, ""))
+	body := strings.TrimSpace(plaintext.LineMark.ReplaceAllString(t, ""))
 	body = strings.NewReplacer("**", "", "__", "").Replace(body)
 	for _, p := range faqQuestionMarks {
 		if strings.HasPrefix(body, p) {
@@ -180,7 +181,7 @@ func records(text string) []record {
 		case lineField, lineAnswer:
 			// A list item starts a record of its own; a line of fields
 			// continues the record above it.
-			if t != strings.TrimSpace(lineMarkRe.ReplaceAllString(t, "")) {
+			if t != strings.TrimSpace(plaintext.LineMark.ReplaceAllString(t, "")) {
 				if !inList {
 					heading = cur
 					cur, units = nil, 0

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"unicode"
 
+	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"github.com/ragscope/ragscope/eval/offline/words"
 	"github.com/ragscope/ragscope/internal/memo"
 )
@@ -702,7 +703,7 @@ func subjectPronoun(text string) bool {
 	if !openingPrepositions[first] && !participle(first) && first != "a" && first != "an" {
 		return false
 	}
-	w := strings.Fields(stripMarkup(text))
+	w := strings.Fields(plaintext.StripMarkup(text))
 	for i := 1; i < len(w) && i <= 5; i++ {
 		if strings.HasSuffix(w[i], ",") {
 			return i+1 < len(w) && subjectPronouns[strings.ToLower(w[i+1])]
@@ -720,7 +721,7 @@ var (
 // ("The Saimaa Gesture", "David Lee Roth", "Collins"), or "" when it opens
 // on anything else.
 func openingName(text string) string {
-	w := strings.Fields(stripMarkup(text))
+	w := strings.Fields(plaintext.StripMarkup(text))
 	i := 0
 	if len(w) > 1 && englishDeterminers[strings.ToLower(w[0])] && capitalised(strings.Trim(w[1], "\"'(")) {
 		i = 1
