@@ -8,13 +8,12 @@ unsupported rather than guessing.
 
 # Algorithm
 
-Analysis (analyze.go). A text is stripped of control sequences, Markdown (package plaintext),
-citation markers and answer frames ("答案是X。": X is read), its numerals
-normalised (numerals.go: 三十天 -> 30天, 两周 -> 14天, 1.5万 -> 15000,
-百分之八十 -> 80%; "eight" is also the number 8; 日/天, 小时/h/hours and
-元/RMB/¥/yuan are one unit each) and cut into clauses at commas,
-semicolons and colons. Each text becomes a span of
-features:
+Analysis (analyze.go). A text is stripped of control sequences, Markdown,
+citation markers (package plaintext) and answer frames ("答案是X。": X is
+read), its numerals normalised (numerals.go: 三十天 -> 30天, 两周 -> 14天,
+1.5万 -> 15000, 百分之八十 -> 80%; "eight" is also the number 8; 日/天,
+小时/h/hours and 元/RMB/¥/yuan are one unit each) and cut into clauses at
+commas, semicolons and colons. Each text becomes a span of features:
 
 	h:  Chinese character bigrams without particles    "纳税人" -> h:纳税 h:税人
 	u:  Chinese content characters (short statements)  u:纳 u:税 u:人

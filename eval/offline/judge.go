@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/offline/entity"
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"github.com/ragscope/ragscope/internal/memo"
 )
@@ -291,4 +292,13 @@ func (j *Judge) contextSentences(contexts []string) []*span {
 		out = append(out, j.spans.Get(c, contextSpans)...)
 	}
 	return out
+}
+
+// Entities lists the entities of a text by surface patterns (package
+// entity).
+func (j *Judge) Entities(ctx context.Context, s *eval.Sample, text string) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return entity.Extract(text), nil
 }

@@ -33,13 +33,18 @@ import (
 	"unicode"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"github.com/ragscope/ragscope/eval/offline/words"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Extract returns the distinct entities of text in the order they occur.
-// The text is read as it is: the caller has made it valid UTF-8, NFKC and
-// free of markup.
 func Extract(text string) []string {
+	// NFKC first: full-width digits and letters are the ASCII ones the
+	// patterns know (the entities are reported in that form). Invalid
+	// UTF-8 made valid first: the Chinese spans are found over runes and
+	// mapped back to byte offsets, which a stray byte would shift.
+	text = plaintext.StripMarkup(norm.NFKC.String(strings.ToValidUTF8(text, "\uFFFD")))
 	var spans []entitySpan
 	add := func(re *regexp.Regexp, prio int, group int) {
 		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
