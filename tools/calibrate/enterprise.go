@@ -8,16 +8,24 @@ import (
 	"fmt"
 )
 
-// enterprisePairs are the project's own enterprise-shaped pairs
-// (testdata/SOURCE.md): written after the offline judge's table, record,
-// number and frame mechanisms and never used to write or tune them, so
-// their row is held out. They are embedded: the row needs no --datasets.
-//
-//go:embed testdata/enterprise_pairs.jsonl
-var enterprisePairs []byte
+// The project's own enterprise-shaped pairs (testdata/SOURCE.md), embedded:
+// their rows need no --datasets. The first set's failures were read to
+// write mechanisms of the judge, so its row is read; the second was
+// written after them and never used to write or tune one: held out.
+var (
+	//go:embed testdata/enterprise_pairs.jsonl
+	enterprisePairs []byte
+	//go:embed testdata/enterprise_pairs_2.jsonl
+	enterprisePairs2 []byte
+)
 
-// LoadEnterprise reads the embedded pairs; the path is not used.
-func LoadEnterprise(string) ([]Pair, error) {
+// LoadEnterprise reads the first embedded set; the path is not used.
+func LoadEnterprise(string) ([]Pair, error) { return readPairs(enterprisePairs) }
+
+// LoadEnterprise2 reads the second embedded set; the path is not used.
+func LoadEnterprise2(string) ([]Pair, error) { return readPairs(enterprisePairs2) }
+
+func readPairs(data []byte) ([]Pair, error) {
 	type row struct {
 		Question   string   `json:"question"`
 		Contexts   []string `json:"contexts"`
@@ -25,7 +33,7 @@ func LoadEnterprise(string) ([]Pair, error) {
 		Unfaithful string   `json:"unfaithful"`
 	}
 	var out []Pair
-	sc := bufio.NewScanner(bytes.NewReader(enterprisePairs))
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {
 		var r row
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
