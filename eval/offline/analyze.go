@@ -210,6 +210,11 @@ func lexemes(text string) []lexeme {
 				}
 				j += n
 			}
+			// "2012.12:01" is a year and a time glued by a period: a
+			// decimal number has no colon after its point.
+			if d := strings.IndexByte(text[i:j], '.'); d > 0 && strings.IndexByte(text[i+d:j], ':') > 0 {
+				j = i + d
+			}
 			out = append(out, lexeme{kind: 'n', text: text[i:j]})
 			i = j
 		case unicode.IsLetter(r):

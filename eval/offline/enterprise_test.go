@@ -283,3 +283,14 @@ func TestCaptionAndScene(t *testing.T) {
 		t.Error("a caption read as a field")
 	}
 }
+
+// A year and a clock time glued by a period are two numbers.
+func TestYearGluedToATime(t *testing.T) {
+	ctx := []string{"The update was released on March 3, 2021.09:30 AM UTC."}
+	if ev := Support("March 3 2021", "When was the update released?", ctx); ev.Verdict != 1 {
+		t.Errorf("glued year: %s", ev.Reason)
+	}
+	if ev := Support("March 3 2012", "When was the update released?", ctx); ev.Verdict != 0 {
+		t.Errorf("another year: %s", ev.Reason)
+	}
+}
