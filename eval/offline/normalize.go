@@ -101,16 +101,14 @@ func StatementsFor(question, answer string) []string {
 // its proposition affirmed or denied.
 func propositionStatements(question string, yes bool) []string {
 	aff, den, ok := proposition(question)
-	if !ok {
+	switch {
+	case !ok:
 		return nil
-	}
-	if containsHan(question) {
-		if yes {
-			return []string{"是的，" + aff}
-		}
+	case containsHan(question) && yes:
+		return []string{"是的，" + aff}
+	case containsHan(question):
 		return []string{"不，" + den}
-	}
-	if yes {
+	case yes:
 		return []string{"Yes: " + aff}
 	}
 	return []string{"No, " + den}

@@ -3,6 +3,7 @@ package offline
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -415,17 +416,8 @@ func scopeHit(n negation, c *clause) bool {
 func numberConflict(st, question, best *span, all []*span, covs []float64, covered bool) (string, bool) {
 	// A quantity no sentence gives at all is named before one that some
 	// sentence gives in another role: it is the likelier mistake.
-	quants := make([]quantity, 0, len(st.quants))
-	for _, q := range st.quants {
-		if !givenAnywhere(all, q) {
-			quants = append(quants, q)
-		}
-	}
-	for _, q := range st.quants {
-		if givenAnywhere(all, q) {
-			quants = append(quants, q)
-		}
-	}
+	quants := slices.Clone(st.quants)
+	sort.SliceStable(quants, func(a, b int) bool { return !givenAnywhere(all, quants[a]) && givenAnywhere(all, quants[b]) })
 	for _, q := range quants {
 		if hasQuantity(best, q) || question != nil && hasQuantity(question, q) || givenInRole(all, covs, q) {
 			continue

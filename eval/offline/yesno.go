@@ -21,17 +21,8 @@ func capitalised(w string) bool {
 // denialParts returns the proposition a statement of StatementsFor
 // denies, when it is the denial of question's proposition (a bare "no").
 func denialParts(question, statement string) (string, bool) {
-	aff, den, ok := proposition(question)
-	if !ok {
-		return "", false
-	}
-	if containsHan(question) {
-		if statement != "不，"+den {
-			return "", false
-		}
-		return aff, true
-	}
-	if statement != "No, "+den {
+	aff, _, ok := proposition(question)
+	if no := propositionStatements(question, false); !ok || len(no) == 0 || statement != no[0] {
 		return "", false
 	}
 	return aff, true
