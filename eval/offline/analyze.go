@@ -312,8 +312,12 @@ func lexClause(text string, sp *span) clause {
 					q.text += q.unit
 				case 'w':
 					if !englishStop[nx.text] {
-						q.unit = stem(nx.text)
-						q.text += " " + nx.text
+						q.unit, q.text = stem(nx.text), q.text+" "+nx.text
+						// "3 additional days": the unit is the noun
+						// after the number's modifier.
+						if unitModifiers[nx.text] && i+2 < len(lx) && lx[i+2].kind == 'w' && !englishStop[lx[i+2].text] {
+							q.unit, q.text = stem(lx[i+2].text), q.text+" "+lx[i+2].text
+						}
 					}
 				case 'p':
 					if nx.text == "%" || nx.text == "％" {
@@ -381,7 +385,10 @@ func firstWord(lx []lexeme) int {
 	return -1
 }
 
-var pronouns = words.Set("pronouns")
+var (
+	pronouns      = words.Set("pronouns")
+	unitModifiers = words.Set("unit_modifiers")
+)
 
 var numberWords = words.Map("number_words")
 

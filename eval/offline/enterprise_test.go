@@ -294,3 +294,15 @@ func TestYearGluedToATime(t *testing.T) {
 		t.Errorf("another year: %s", ev.Reason)
 	}
 }
+
+// "3 additional days" is 3 days: a total of days counts it.
+func TestUnitAfterAModifier(t *testing.T) {
+	ctx := []string{"Interns receive 10 days of paid leave.", "Interns staying over six months receive 2 extra days."}
+	q := "How much leave does an intern get?"
+	if f, r, _ := scoreWith(t, New(), q, "An intern staying over six months gets 10 days of paid leave and 2 extra days, 12 days in total.", ctx); f != 1 {
+		t.Errorf("total: %.2f %v", f, r)
+	}
+	if f, r, _ := scoreWith(t, New(), q, "An intern staying over six months gets 10 days of paid leave and 2 extra days, 14 days in total.", ctx); f != 0 {
+		t.Errorf("wrong total: %.2f %v", f, r)
+	}
+}
