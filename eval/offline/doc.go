@@ -18,8 +18,9 @@ commas, semicolons and colons. Each text becomes a span of features:
 	h:  Chinese character bigrams without particles    "纳税人" -> h:纳税 h:税人
 	u:  Chinese content characters (short statements)  u:纳 u:税 u:人
 	w:  English word stems, stop words left out       "located" -> w:locat
-	n:  numbers, with the unit after them (天, %, days), months and weekdays
-	    as quantities of their own, and the key of the field they are in
+	n:  numbers, with the unit after them (天, %, days; "3 additional days"
+	    is 3 days), months and weekdays as quantities of their own, and
+	    the key of the field they are in ("2012.12:01" is a year and a time)
 
 with its clauses (for the negation detector), its quantities (for the number
 detector) and its names, the capitalised English words that do not open it
