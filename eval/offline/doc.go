@@ -49,9 +49,10 @@ The support test (support.go), of one statement against the sentences:
  0. cells and fields: a statement that names a cell's row and column, or
     a field's key (a part of it: 开户行 of 开户行及账号), is checked
     against that value alone. A number of the value's unit with another
-    value, or words written in place of the value (建设银行 for 中国银行),
-    are a conflict that names the cell or field (`field "开户行及账号"
-    gives ...`), unless the same key of another record gives the
+    value, or words written in place of the value (建设银行 for 中国银行;
+    another field's value; none when the value is written whole), are a
+    conflict that names the cell or field (`field "开户行及账号" gives
+    ...`), unless the same key of another record gives the
     statement's value; a statement that says the value, and whose other
     words the record or table has (coverage 0.5, on characters for
     Chinese), is supported by it. A key is named by KeyNamed of its
@@ -65,8 +66,9 @@ The support test (support.go), of one statement against the sentences:
     count only where the sentence has them, so a frame costs a supported
     fact nothing; a clause of nothing else joins the next statement. A
     pronoun after a semicolon stands for what the piece before it is
-    about ("open to staff only; contractors may not use it"). Short Chinese statements are measured on characters. The
-    reason of a low coverage lists the words the sentence lacks.
+    about ("open to staff only; contractors may not use it"). Short
+    Chinese statements are measured on characters. The reason of a low
+    coverage lists the words the sentence lacks.
  2. negation: a clause of the best sentence (or, when it does not cover
     the statement, of any sentence) that negates what an aligned clause
     of the statement affirms, or the reverse, is a conflict. Bounds (不超过,
