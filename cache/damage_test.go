@@ -394,7 +394,7 @@ func TestDamageUnderAnOpenDatabase(t *testing.T) {
 				}
 				calls["Watch"] = func() error {
 					_ = db.PutResult(runs[0].ID, sampleResult(3))
-					_, err := db.Watch(context.Background(), runs[0].ID, -1, 0)
+					_, err := db.LiveUpdates(context.Background(), runs[0].ID, -1, 0)
 					return err
 				}
 			}

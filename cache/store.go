@@ -35,11 +35,11 @@ type Store interface {
 	// DeleteRuns removes runs (exact ids) and their results; ids that are
 	// not recorded are skipped. A holder refuses a run being evaluated.
 	DeleteRuns(ids []string) (runs, results int, err error)
-	// Watch waits for results or run records stored after position after
-	// (from an earlier Watch; -1 answers at once with the current position)
+	// LiveUpdates waits for results or run records stored after position after
+	// (from an earlier LiveUpdates; -1 answers at once with the current position)
 	// and returns those of runID. It returns an empty batch when wait
 	// passes with nothing new.
-	Watch(ctx context.Context, runID string, after int64, wait time.Duration) (WatchBatch, error)
+	LiveUpdates(ctx context.Context, runID string, after int64, wait time.Duration) (LiveBatch, error)
 
 	// The call cache. Lookups report a damaged entry as absent.
 	LookupChat(key string) (eval.ChatResponse, bool, error)
@@ -70,9 +70,9 @@ type Store interface {
 	Import(r io.Reader) (int, error)
 }
 
-// WatchBatch is what Watch returns.
-type WatchBatch struct {
-	// Seq is the position to pass to the next Watch.
+// LiveBatch is what LiveUpdates returns.
+type LiveBatch struct {
+	// Seq is the position to pass to the next LiveUpdates.
 	Seq int64 `json:"seq"`
 	// Reset says the store cannot tell what changed since after (its log
 	// was trimmed, or it is a new holder): reload the run.

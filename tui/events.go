@@ -221,7 +221,7 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 			m.upsert(ev.Result.Index, ev.Result)
 			m.keepResult(ev.Result.Index, ev.Result)
 			if rr == nil {
-				m.followResult(ev.Result, ev.Time)
+				m.watchResult(ev.Result, ev.Time)
 			}
 			changed = true
 		case eval.EventError:
@@ -317,7 +317,7 @@ func (m *Model) upsert(index int, res *eval.Result) {
 func (m *Model) derive() {
 	keep := -1
 	// On the top row in follow order the cursor follows the newest row.
-	if m.cursor >= 0 && m.cursor < len(m.shown) && !(m.cursor == 0 && m.followOrder()) {
+	if m.cursor >= 0 && m.cursor < len(m.shown) && !(m.cursor == 0 && m.watchOrder()) {
 		keep = int(m.shown[m.cursor])
 	}
 	if m.sorted == nil {

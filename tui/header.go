@@ -35,8 +35,8 @@ func (m *Model) headerLines() []string {
 	if m.limit != "" {
 		lines = append(lines, st.warn.Render(truncate(m.limit, m.width, g.ellipsis)))
 	}
-	if m.following() {
-		lines = append(lines, m.followLines()...)
+	if m.watchMode() {
+		lines = append(lines, m.watchLines()...)
 	}
 	if l := m.compareLine(); l != "" {
 		lines = append(lines, truncate(l, m.width, g.ellipsis))
@@ -60,7 +60,7 @@ func (m *Model) headerLines() []string {
 			ms := m.stats.metrics[metricSlot(mt)]
 			line := fmt.Sprintf("%-*s mean %s  scored %-5d n/a %-4d failed %-5d ",
 				nameW, string(mt), m.meanText(mt, ms), ms.scored, ms.na, ms.failed)
-			if m.following() {
+			if m.watchMode() {
 				line += m.trendCell(mt, m.width-lipgloss.Width(line))
 			} else {
 				line += m.histogram(mt, ms)

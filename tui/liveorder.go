@@ -14,7 +14,7 @@ package tui
 //     that stops matching the filter leaves, as a filter says it must.
 //   - The full order comes back when the user asks for an order (s, S, a
 //     filter applied or cleared, compare mode) and when the run ends.
-//   - Follow mode (a watcher's live log, follow.go) is the exception: in
+//   - Watch mode (a watcher's live log, watch.go) is the exception: in
 //     its own order, newest first, new rows go to the top and the rows
 //     below move down; in any order the user picks, the rule above holds.
 //
@@ -40,9 +40,9 @@ func (m *Model) holdOrder(full []int32) []int32 {
 	now := heldOrder{valid: true, sortIdx: m.sortIdx, keys: len(m.sortKeys), desc: m.desc, filter: m.filter}
 	prev := m.held
 	m.held = now
-	// Follow mode's newest-first order is the other order nothing needs
-	// holding in: new rows belong at the top (follow.go).
-	if !m.live || prev != now || (m.sortKeys[m.sortIdx].slot == slotIndex && !m.desc) || m.followOrder() {
+	// Watch mode's newest-first order is the other order nothing needs
+	// holding in: new rows belong at the top (watch.go).
+	if !m.live || prev != now || (m.sortKeys[m.sortIdx].slot == slotIndex && !m.desc) || m.watchOrder() {
 		return full
 	}
 	return keepPlaces(m.shown, full, len(m.rows))

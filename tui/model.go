@@ -74,13 +74,13 @@ type Options struct {
 	// limited: 12 in flight of 64, paused 1.0s"), "" when it is not; read
 	// once a second while the run is live.
 	Limit func() string
-	// Follow, when set, makes the run screen follow a live log (see
-	// follow.go): rows arrive at the top, the header draws each metric's
+	// Watch, when set, makes the run screen follow a live log (see
+	// watch.go): rows arrive at the top, the header draws each metric's
 	// rolling mean over time, the lag behind the log and the alerts. It is
 	// read once a second while the run is live, in Update, so it must
 	// return at once: the watcher's last snapshot, not a question to it
-	// (app's Follower.Status, or the holder's copy of it for an attach).
-	Follow func() eval.FollowStatus
+	// (the watcher's Status, or the holder's copy of it for an attach).
+	Watch func() eval.WatchStatus
 	// Pricing prices the tokens the header counts (the run record's); nil:
 	// the header shows no cost (a run recorded before costs were).
 	Pricing *eval.Pricing
@@ -178,10 +178,10 @@ type Model struct {
 	progress progress
 	limit    string // the endpoint's limiter, as Options.Limit said last
 	notice   string // what the run learned of its endpoint (EventNotice), said last
-	// followStatus is what Options.Follow said last; trends are the rolling
-	// means drawn in follow mode, by metric slot (follow.go).
-	followStatus eval.FollowStatus
-	trends       [eval.NumMetrics]*trend
+	// watchStatus is what Options.Watch said last; trends are the rolling
+	// means drawn in watch mode, by metric slot (watch.go).
+	watchStatus eval.WatchStatus
+	trends      [eval.NumMetrics]*trend
 	// events is the first run's stream, started by Init; send is how its
 	// Forward, and a re-run's, reach the program (Run sets it to p.Send).
 	events <-chan eval.Event
@@ -313,9 +313,9 @@ func New(opts Options) *Model {
 		m.help.ShortSeparator = " · "
 	}
 	m.sortKeys = sortKeys(m.metrics)
-	// Newest first: follow mode's own order (follow.go).
-	m.desc = m.following()
-	m.pollFollow()
+	// Newest first: watch mode's own order (watch.go).
+	m.desc = m.watchMode()
+	m.pollWatch()
 	m.input = textinput.New()
 	m.input.Prompt = "/ "
 	m.input.Placeholder = "f<0.5 ar<0.7 cp=0 status:failed diag:retrieval text"
@@ -431,7 +431,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			if m.opts.Limit != nil {
 				m.limit = m.opts.Limit()
 			}
-			m.pollFollow()
+			m.pollWatch()
 			return m, tick()
 		}
 		m.limit = ""

@@ -140,7 +140,7 @@ func watch(path string) int {
 		return 1
 	}
 	seen := map[int]bool{}
-	for ev := range WatchRun(context.Background(), st, id) {
+	for ev := range LiveEvents(context.Background(), st, id) {
 		if ev.Kind == eval.EventSampleFinished {
 			seen[ev.Result.Index] = true
 		}

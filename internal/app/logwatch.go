@@ -63,7 +63,7 @@ func DefaultFollowMetrics() string {
 // into a rolling run per window.
 type Follower struct {
 	s      *Session
-	fs     cache.FollowStore
+	fs     cache.WatchStore
 	fc     FollowConfig
 	stream string
 	dec    *dataset.LineDecoder
@@ -81,7 +81,7 @@ type Follower struct {
 	execs sync.WaitGroup
 
 	mu       sync.Mutex
-	status   eval.FollowStatus
+	status   eval.WatchStatus
 	flights  map[flightKey]flight
 	lastWarn string
 }
@@ -98,14 +98,14 @@ type flight struct {
 
 // qItem is a record taken, or the end of a window (end).
 type qItem struct {
-	rec cache.FollowRecord
+	rec cache.WatchRecord
 	end bool
 }
 
 // PrepareFollow sets a watcher up: flags checked, prompts and judge built;
 // nothing is read or written yet.
 func PrepareFollow(cfg *Config, fc FollowConfig, st cache.Store, stderr io.Writer) (_ *Follower, err error) {
-	fst, ok := st.(cache.FollowStore)
+	fst, ok := st.(cache.WatchStore)
 	if !ok {
 		return nil, fmt.Errorf("this database cannot keep a watcher's state (%T); use a ragscope that holds it", st)
 	}
@@ -241,9 +241,9 @@ func (f *Follower) windowStart(t time.Time) time.Time {
 	return t.Truncate(f.fc.Window)
 }
 
-// Status is the watcher's state now (eval.FollowStatus), for the progress
+// Status is the watcher's state now (eval.WatchStatus), for the progress
 // line and the TUI's follow mode; safe to call from any goroutine.
-func (f *Follower) Status() eval.FollowStatus {
+func (f *Follower) Status() eval.WatchStatus {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	st := f.status
@@ -262,7 +262,7 @@ func (f *Follower) warn(msg string) {
 	fmt.Fprintln(f.stderr, "ragscope watch:", sanitize.Line(msg))
 }
 
-func (f *Follower) addFlight(r cache.FollowRecord) {
+func (f *Follower) addFlight(r cache.WatchRecord) {
 	f.mu.Lock()
 	f.flights[flightKey{r.RunID, r.Index}] = flight{hash: r.Hash, readAt: r.ReadAt}
 	f.mu.Unlock()
@@ -272,17 +272,17 @@ func (f *Follower) addFlight(r cache.FollowRecord) {
 // hold is evaluated). Records taken but not evaluated when it stops are
 // evaluated by the next watcher of the same logs.
 func (f *Follower) Run(ctx context.Context) error {
-	state, err := f.fs.FollowLoad(f.stream)
+	state, err := f.fs.WatchLoad(f.stream)
 	if err != nil {
 		return err
 	}
 	f.tail = newTailer(f.fc.Logs, state.Files, f.warn)
 	defer f.tail.closeAll()
-	var cur cache.FollowMeta
+	var cur cache.WatchMeta
 	if m := state.Meta; m != nil && m.RunID != "" && f.windowStart(f.now()).Equal(m.Window) {
 		cur = *m
 	}
-	byRun := map[string][]cache.FollowRecord{}
+	byRun := map[string][]cache.WatchRecord{}
 	for _, r := range state.Pending {
 		byRun[r.RunID] = append(byRun[r.RunID], r)
 	}
@@ -336,7 +336,7 @@ func (f *Follower) Run(ctx context.Context) error {
 				if it.end {
 					continue
 				}
-				runID, initial = it.rec.RunID, []cache.FollowRecord{it.rec}
+				runID, initial = it.rec.RunID, []cache.WatchRecord{it.rec}
 			case <-ctx.Done():
 				return stop(nil)
 			}
@@ -360,7 +360,7 @@ func (f *Follower) took() {
 // evaluate runs one window's run through launch: first the records
 // given, then those the queue brings until the window ends. more is false
 // when the queue is closed (the tailer stopped).
-func (f *Follower) evaluate(ctx context.Context, runID string, initial []cache.FollowRecord, queue <-chan qItem) (more bool, err error) {
+func (f *Follower) evaluate(ctx context.Context, runID string, initial []cache.WatchRecord, queue <-chan qItem) (more bool, err error) {
 	info, _, _, err := f.s.Store.RunPage(runID, 0, 0)
 	fresh := err != nil
 	if queue == nil && len(initial) == 0 && (fresh || info.FinishedAt != nil) {
@@ -494,7 +494,7 @@ func (f *Follower) put(ctx context.Context, runID string, res *eval.Result, abor
 			return nil
 		}
 	}
-	if err := f.fs.FollowResult(f.stream, fl.hash, runID, res); err != nil {
+	if err := f.fs.WatchResult(f.stream, fl.hash, runID, res); err != nil {
 		return err
 	}
 	f.mu.Lock()
@@ -543,7 +543,7 @@ const maxBatch = 256
 // tailLoop reads the logs, takes their new records (committing positions
 // and hashes) and queues them; it waits when the queue is full, so that
 // the log, not memory, holds what the judge has not caught up with.
-func (f *Follower) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.FollowMeta) error {
+func (f *Follower) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.WatchMeta) error {
 	t := f.tail
 	first := true
 	var lastScan time.Time
@@ -581,7 +581,7 @@ func (f *Follower) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.
 			case <-ctx.Done():
 				return nil
 			}
-			meta = cache.FollowMeta{}
+			meta = cache.WatchMeta{}
 		}
 		free := cap(queue) - len(queue)
 		if free <= 0 {
@@ -596,7 +596,7 @@ func (f *Follower) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.
 		if err != nil {
 			return err
 		}
-		var files []cache.FollowFile
+		var files []cache.WatchFile
 		for _, tf := range t.files {
 			if tf.dirty {
 				files = append(files, tf.st)
@@ -608,9 +608,9 @@ func (f *Follower) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.
 				if err != nil {
 					return err
 				}
-				meta = cache.FollowMeta{RunID: id, Window: f.windowStart(now)}
+				meta = cache.WatchMeta{RunID: id, Window: f.windowStart(now)}
 			}
-			res, err := f.fs.FollowAdmit(f.stream, cache.FollowAdmit{RunID: meta.RunID, Window: meta.Window, Files: files, Forget: t.forget, Take: take})
+			res, err := f.fs.WatchAdmit(f.stream, cache.WatchAdmit{RunID: meta.RunID, Window: meta.Window, Files: files, Forget: t.forget, Take: take})
 			if err != nil {
 				return fmt.Errorf("recording the watcher's place in its logs: %w", err)
 			}
@@ -660,7 +660,7 @@ func (f *Follower) setBehindBytes(b int64) {
 
 // readBatch reads lines from every followed file in turn until n records
 // are taken or nothing is left to read; progressed says a line was read.
-func (f *Follower) readBatch(n int, now time.Time) (take []cache.FollowRecord, progressed bool, err error) {
+func (f *Follower) readBatch(n int, now time.Time) (take []cache.WatchRecord, progressed bool, err error) {
 	t := f.tail
 	keys := make([]string, 0, len(t.files))
 	for k := range t.files {
@@ -722,7 +722,7 @@ func (f *Follower) readBatch(n int, now time.Time) (take []cache.FollowRecord, p
 			if !tf.since.IsZero() {
 				readAt = tf.since
 			}
-			take = append(take, cache.FollowRecord{Hash: hex.EncodeToString(h[:]), Sample: s, File: tf.path, Line: ln.num, ReadAt: readAt})
+			take = append(take, cache.WatchRecord{Hash: hex.EncodeToString(h[:]), Sample: s, File: tf.path, Line: ln.num, ReadAt: readAt})
 		}
 		t.finishEOF(tf)
 		if tf.eof {

@@ -42,7 +42,7 @@ func FollowHeadless(ctx context.Context, f *Follower, stderr io.Writer, every ti
 
 // ProgressLine says where a watcher is: what it evaluated, skipped, and
 // how far behind the log the judge is.
-func ProgressLine(st eval.FollowStatus) string {
+func ProgressLine(st eval.WatchStatus) string {
 	line := fmt.Sprintf("run %s: %d read, %d evaluated, %d repeats, %d sampled out, %d invalid; behind: %d record(s) waiting, %s unread",
 		orDash(st.RunID), st.Read, st.Evaluated, st.Duplicates, st.Sampled, st.Invalid, st.Behind, ByteCount(st.BehindBytes))
 	if st.OldestUnread > 0 {

@@ -24,7 +24,7 @@ const printLen = 1024
 
 // tailFile is one log file being followed.
 type tailFile struct {
-	st   cache.FollowFile
+	st   cache.WatchFile
 	path string
 	gz   bool
 	f    *os.File
@@ -46,13 +46,13 @@ type tailFile struct {
 type tailer struct {
 	patterns []string
 	files    map[string]*tailFile
-	stored   map[string]cache.FollowFile // from the state, not seen on disk yet
+	stored   map[string]cache.WatchFile // from the state, not seen on disk yet
 	forget   []string
 	warn     func(string)
 }
 
-func newTailer(patterns []string, stored []cache.FollowFile, warn func(string)) *tailer {
-	t := &tailer{patterns: patterns, files: map[string]*tailFile{}, stored: map[string]cache.FollowFile{}, warn: warn}
+func newTailer(patterns []string, stored []cache.WatchFile, warn func(string)) *tailer {
+	t := &tailer{patterns: patterns, files: map[string]*tailFile{}, stored: map[string]cache.WatchFile{}, warn: warn}
 	for _, f := range stored {
 		t.stored[f.Key] = f
 	}
@@ -107,7 +107,7 @@ func (t *tailer) scan(now time.Time, first bool) {
 				tf.st = st
 				delete(t.stored, key)
 			} else {
-				tf.st = cache.FollowFile{Key: key}
+				tf.st = cache.WatchFile{Key: key}
 				tf.dirty = true
 			}
 			t.files[key] = tf
@@ -127,7 +127,7 @@ func (t *tailer) scan(now time.Time, first bool) {
 		for k := range t.stored {
 			t.forget = append(t.forget, k)
 		}
-		t.stored = map[string]cache.FollowFile{}
+		t.stored = map[string]cache.WatchFile{}
 	}
 }
 

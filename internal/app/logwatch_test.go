@@ -108,7 +108,7 @@ func (w *watchRig) append(name string, lines ...string) {
 
 // waitFor polls cond until it holds, failing after a deadline generous
 // enough for a loaded 2-core machine under -race.
-func (w *watchRig) waitFor(what string, cond func(eval.FollowStatus) bool) {
+func (w *watchRig) waitFor(what string, cond func(eval.WatchStatus) bool) {
 	w.t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -125,7 +125,7 @@ func (w *watchRig) waitFor(what string, cond func(eval.FollowStatus) bool) {
 
 func (w *watchRig) waitEvaluated(n int64) {
 	w.t.Helper()
-	w.waitFor(fmt.Sprintf("%d records evaluated", n), func(st eval.FollowStatus) bool { return st.Evaluated >= n })
+	w.waitFor(fmt.Sprintf("%d records evaluated", n), func(st eval.WatchStatus) bool { return st.Evaluated >= n })
 }
 
 // logRecord is record i of a log, unique to the test.
@@ -200,7 +200,7 @@ func TestWatchFollowsAppendsAndRotations(t *testing.T) {
 	w.waitEvaluated(2)
 	w.append("app.jsonl", logRecord(t, 2), "not a record", logRecord(t, 3))
 	w.waitEvaluated(4)
-	w.waitFor("the bad line counted", func(st eval.FollowStatus) bool { return st.Invalid == 1 })
+	w.waitFor("the bad line counted", func(st eval.WatchStatus) bool { return st.Invalid == 1 })
 
 	// Rename: the service writes one more line to the renamed file, then
 	// opens a new one.
@@ -225,7 +225,7 @@ func TestWatchFollowsAppendsAndRotations(t *testing.T) {
 	}
 	w.append("app.jsonl", logRecord(t, 7))
 	w.waitEvaluated(8)
-	w.waitFor("the copy's records counted as repeats", func(st eval.FollowStatus) bool { return st.Duplicates >= 2 })
+	w.waitFor("the copy's records counted as repeats", func(st eval.WatchStatus) bool { return st.Duplicates >= 2 })
 
 	// A compressed rotated file: read once, its new record evaluated.
 	var gz strings.Builder
@@ -236,7 +236,7 @@ func TestWatchFollowsAppendsAndRotations(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.waitEvaluated(9)
-	w.waitFor("caught up", func(st eval.FollowStatus) bool { return st.Behind == 0 && st.BehindBytes == 0 })
+	w.waitFor("caught up", func(st eval.WatchStatus) bool { return st.Behind == 0 && st.BehindBytes == 0 })
 	checkOnce(t, w, 9)
 	read := w.f.Status().Read
 	w.stop()
@@ -259,12 +259,12 @@ func TestWatchDuplicateRecords(t *testing.T) {
 	w.append("app.jsonl", logRecord(t, 0), logRecord(t, 0), logRecord(t, 1))
 	w.start(FollowConfig{}, "app.jsonl")
 	w.waitEvaluated(2)
-	w.waitFor("one repeat", func(st eval.FollowStatus) bool { return st.Duplicates == 1 })
+	w.waitFor("one repeat", func(st eval.WatchStatus) bool { return st.Duplicates == 1 })
 	w.stop()
 	w.append("app.jsonl", logRecord(t, 1), logRecord(t, 2))
 	w.start(FollowConfig{}, "app.jsonl")
 	w.waitEvaluated(1)
-	w.waitFor("one repeat", func(st eval.FollowStatus) bool { return st.Duplicates == 1 && st.Read == 2 })
+	w.waitFor("one repeat", func(st eval.WatchStatus) bool { return st.Duplicates == 1 && st.Read == 2 })
 	checkOnce(t, w, 3)
 }
 
@@ -278,7 +278,7 @@ func TestWatchSampleIsDeterministic(t *testing.T) {
 			w.append("app.jsonl", logRecord(t, i))
 		}
 		w.start(FollowConfig{Sample: 0.25}, "app.jsonl")
-		w.waitFor("all read and evaluated", func(st eval.FollowStatus) bool { return st.Evaluated+st.Sampled == n })
+		w.waitFor("all read and evaluated", func(st eval.WatchStatus) bool { return st.Evaluated+st.Sampled == n })
 		out := map[string]bool{}
 		for q := range stored(t, w.st) {
 			out[q] = true
@@ -443,7 +443,7 @@ func TestWatchThroughTheHolder(t *testing.T) {
 	w.append("app.jsonl", logRecord(t, 2))
 	w.start(FollowConfig{}, "app.jsonl")
 	w.waitEvaluated(1)
-	w.waitFor("one record read", func(st eval.FollowStatus) bool { return st.Read == 1 })
+	w.waitFor("one record read", func(st eval.WatchStatus) bool { return st.Read == 1 })
 	checkOnce(t, w, 3)
 }
 

@@ -21,9 +21,9 @@ func Show(ctx context.Context, st *Shared, ref string, ascii bool, pass eval.Lev
 	return show(ctx, st, ref, ascii, pass, nil, stderr)
 }
 
-// show is Show, in follow mode when follow is set: the screen of a watcher
+// show is Show, in watch mode when follow is set: the screen of a watcher
 // (ragscope watch) on the run its results go to.
-func show(ctx context.Context, st *Shared, ref string, ascii bool, pass eval.Levels, follow func() eval.FollowStatus, stderr io.Writer) (int, error) {
+func show(ctx context.Context, st *Shared, ref string, ascii bool, pass eval.Levels, follow func() eval.WatchStatus, stderr io.Writer) (int, error) {
 	// The record alone: the results are read page by page by the table
 	// (a run of a million samples is never in memory at once).
 	info, _, _, err := st.RunPage(ref, 0, 0)
@@ -39,7 +39,7 @@ func show(ctx context.Context, st *Shared, ref string, ascii bool, pass eval.Lev
 		Dataset: info.Dataset, Total: info.Samples, Judge: info.Judge, Metrics: info.Metrics, ASCII: ascii,
 		Started: info.StartedAt, RawCalls: RawCalls(st), RawCallsJSON: RawCallsJSON(st), RunID: info.ID, Host: StoredHost{Store: st, Run: info},
 		Load: LoadResult(st, info.ID), Pricing: info.Pricing, Labels: LabelStore{Store: st, By: Labeller()},
-		Follow: follow, Limit: st.HolderNote, Levels: eval.RunLevels(info),
+		Watch: follow, Limit: st.HolderNote, Levels: eval.RunLevels(info),
 	}
 	if !pass.IsDefault() {
 		opts.Levels = pass
@@ -61,10 +61,10 @@ func show(ctx context.Context, st *Shared, ref string, ascii bool, pass eval.Lev
 		}
 		if lr.Role == "watch" && follow == nil {
 			// Another process's watcher: the follow screen, without its lag.
-			fs := eval.FollowStatus{RunID: info.ID, Elsewhere: fmt.Sprintf("pid %d", lr.PID)}
-			opts.Follow = func() eval.FollowStatus { return fs }
+			fs := eval.WatchStatus{RunID: info.ID, Elsewhere: fmt.Sprintf("pid %d", lr.PID)}
+			opts.Watch = func() eval.WatchStatus { return fs }
 		}
-		events = WatchRun(wctx, st, info.ID)
+		events = LiveEvents(wctx, st, info.ID)
 	} else {
 		id := info.ID
 		opts.Page = func(from, limit int) ([]*eval.Result, int, error) {

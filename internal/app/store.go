@@ -363,9 +363,9 @@ func (s *Shared) EndRun(id string) error {
 	return nil
 }
 
-// SetProgress tells watchers of a run this process evaluates how far it is
+// SetProgress tells viewers of a run this process evaluates how far it is
 // (see holder.Progress). Best effort: a holder that is gone or busy costs
-// the watchers a figure, never the run a wait.
+// the viewers a figure, never the run a wait.
 func (s *Shared) SetProgress(id string, p holder.Progress) {
 	s.mu.Lock()
 	srv, cl := s.srv, s.cl
@@ -476,8 +476,8 @@ func (s *Shared) DeleteRuns(ids []string) (runs, results int, err error) {
 	return runs, results, err
 }
 
-func (s *Shared) Watch(ctx context.Context, runID string, after int64, wait time.Duration) (b cache.WatchBatch, err error) {
-	err = s.do(func(st cache.Store) error { b, err = st.Watch(ctx, runID, after, wait); return err })
+func (s *Shared) LiveUpdates(ctx context.Context, runID string, after int64, wait time.Duration) (b cache.LiveBatch, err error) {
+	err = s.do(func(st cache.Store) error { b, err = st.LiveUpdates(ctx, runID, after, wait); return err })
 	return b, err
 }
 

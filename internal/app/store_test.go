@@ -203,7 +203,7 @@ func TestConcurrentRunsPayOnceAndAreWatched(t *testing.T) {
 		}
 		runs = append(runs, run)
 	}
-	watched := WatchRun(context.Background(), w, runs[1].ID)
+	watched := LiveEvents(context.Background(), w, runs[1].ID)
 	for _, run := range runs {
 		go func() {
 			for range run.Events {

@@ -36,7 +36,7 @@ func WaitRun(ctx context.Context, st *Shared, ref string, stderr io.Writer) (int
 		}
 		// Not the server's run, or the server went away: wait on the store.
 	}
-	for range WatchRun(ctx, st, id) {
+	for range LiveEvents(ctx, st, id) {
 		// The end is read from the store below.
 	}
 	if ctx.Err() != nil {

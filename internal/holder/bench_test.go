@@ -41,7 +41,7 @@ func BenchmarkHolderWrites(b *testing.B) {
 						if _, err := cl.Runs(); err != nil {
 							return
 						}
-						batch, err := cl.Watch(ctx, "bench", seq, 100*time.Millisecond)
+						batch, err := cl.LiveUpdates(ctx, "bench", seq, 100*time.Millisecond)
 						if err != nil {
 							return
 						}

@@ -136,7 +136,7 @@ func TestClientKilledMidCall(t *testing.T) {
 		action, key, waitsIn string
 	}{
 		{"wait-claim", "held", dbClaim},
-		{"watch", "r", "cache.(*DB).WatchRaw("},
+		{"watch", "r", "cache.(*DB).LiveUpdatesRaw("},
 	}
 	for _, tc := range tests {
 		t.Run(tc.action, func(t *testing.T) {

@@ -460,30 +460,30 @@ func (c *Client) RunPage(ref string, from, limit int) (eval.RunInfo, []*eval.Res
 	return r.Info, r.Results, r.Next, nil
 }
 
-// Watch implements cache.Store. The holder answers each request within
-// maxWatchWait, so a longer wait is a series of requests; a cancelled ctx
+// LiveUpdates implements cache.Store. The holder answers each request within
+// maxLiveWait, so a longer wait is a series of requests; a cancelled ctx
 // returns at once and leaves the pending request to run out on the holder.
-func (c *Client) Watch(ctx context.Context, runID string, after int64, wait time.Duration) (cache.WatchBatch, error) {
+func (c *Client) LiveUpdates(ctx context.Context, runID string, after int64, wait time.Duration) (cache.LiveBatch, error) {
 	var deadline time.Time
 	if wait > 0 {
 		deadline = time.Now().Add(wait)
 	}
 	for first := true; ; first = false {
 		if err := ctx.Err(); err != nil {
-			return cache.WatchBatch{Seq: after}, err
+			return cache.LiveBatch{Seq: after}, err
 		}
-		w := maxWatchWait
+		w := maxLiveWait
 		if wait > 0 {
 			left := time.Until(deadline)
 			if left <= 0 && !first {
-				return cache.WatchBatch{Seq: after}, nil
+				return cache.LiveBatch{Seq: after}, nil
 			}
 			// The holder reads a wait of zero as "its bound".
 			w = max(min(w, left), time.Nanosecond)
 		}
-		var r watchReply
-		if _, err := c.callCtx(ctx, "Watch", watchArgs{RunID: runID, After: after, Wait: w}, &r); err != nil {
-			return cache.WatchBatch{Seq: after}, err
+		var r liveUpdatesReply
+		if _, err := c.callCtx(ctx, "Watch", liveUpdatesArgs{RunID: runID, After: after, Wait: w}, &r); err != nil {
+			return cache.LiveBatch{Seq: after}, err
 		}
 		b := r.Batch
 		if after < 0 || b.Reset || b.Run != nil || len(b.Results) > 0 {

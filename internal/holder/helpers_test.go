@@ -68,13 +68,13 @@ func helperMain(action, sock, key string) {
 		fmt.Println("ready")
 		_, _, _ = cl.Claim(ctx, key)
 	case "watch":
-		b, err := cl.Watch(ctx, key, -1, 0)
+		b, err := cl.LiveUpdates(ctx, key, -1, 0)
 		if err != nil {
 			fmt.Println("error:", err)
 			os.Exit(2)
 		}
 		fmt.Println("ready")
-		_, _ = cl.Watch(ctx, key, b.Seq, 0)
+		_, _ = cl.LiveUpdates(ctx, key, b.Seq, 0)
 	}
 	select {} // until killed
 }

@@ -25,7 +25,7 @@ import (
 // wait bounds how long an abandoned call occupies the server, and the client
 // simply asks again while it still cares.
 const (
-	maxWatchWait = 5 * time.Second
+	maxLiveWait = 5 * time.Second
 	// An unfinished claim answers "not granted": the caller looks the key
 	// up again and claims again, which is what it does after any wait.
 	maxClaimWait = 2 * time.Second
@@ -289,7 +289,7 @@ type conn struct {
 	srv *Server
 	nc  *net.UnixConn
 	pid int
-	// ctx ends when the client hangs up, so that its Watch and Claim
+	// ctx ends when the client hangs up, so that its LiveUpdates and Claim
 	// waits stop at once instead of at their bound.
 	ctx    context.Context
 	cancel context.CancelFunc

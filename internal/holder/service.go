@@ -114,20 +114,22 @@ var methods = map[string]method{
 		info, page, next, err := c.srv.db.RunPage(a.Ref, a.From, min(a.Limit, maxRunPage))
 		return runPageReply{Info: info, Results: page, Next: next}, err
 	}),
-	"Watch": handle(func(c *conn, a watchArgs) (rawWatchReply, error) {
+	// LiveUpdates; the call keeps its name on the wire, which a holder of
+	// an earlier build still speaks.
+	"Watch": handle(func(c *conn, a liveUpdatesArgs) (rawLiveUpdatesReply, error) {
 		wait := a.Wait
-		if wait <= 0 || wait > maxWatchWait {
-			wait = maxWatchWait
+		if wait <= 0 || wait > maxLiveWait {
+			wait = maxLiveWait
 		}
 		// The stored JSON goes out as it is: a run watched by twenty
 		// clients would otherwise decode and encode every result twenty times.
-		b, err := c.srv.db.WatchRaw(c.ctx, a.RunID, a.After, wait)
+		b, err := c.srv.db.LiveUpdatesRaw(c.ctx, a.RunID, a.After, wait)
 		if err != nil && c.ctx.Err() != nil {
 			// The wait ended because the holder is stopping (or the client
 			// hung up): to the client that is a lost holder, not a failure.
 			err = errStopping
 		}
-		return rawWatchReply{Batch: b}, err
+		return rawLiveUpdatesReply{Batch: b}, err
 	}),
 	"LookupChat": handle(func(c *conn, a keyArgs) (lookupChatReply, error) {
 		resp, found, err := c.srv.db.LookupChat(a.Key)
@@ -252,14 +254,14 @@ var methods = map[string]method{
 		}
 		return none{}, runs.Stop(a.RunID)
 	}),
-	// Outcome waits, at most maxWatchWait, for the end of a run the holder's
+	// Outcome waits, at most maxLiveWait, for the end of a run the holder's
 	// RunService evaluates; the client asks again while it is not Done.
 	"Outcome": handle(func(c *conn, a runIDArgs) (RunOutcome, error) {
 		runs, err := runService(c)
 		if err != nil {
 			return RunOutcome{}, err
 		}
-		ctx, cancel := context.WithTimeout(c.ctx, maxWatchWait)
+		ctx, cancel := context.WithTimeout(c.ctx, maxLiveWait)
 		defer cancel()
 		o, err := runs.Outcome(ctx, a.RunID)
 		if err != nil && c.ctx.Err() != nil {
@@ -268,17 +270,17 @@ var methods = map[string]method{
 		return o, err
 	}),
 
-	// The watcher's state (follow.go).
-	"FollowLoad": handle(func(c *conn, a followLoadArgs) (followLoadReply, error) {
-		st, err := c.srv.db.FollowLoad(a.Stream)
-		return followLoadReply{State: st}, err
+	// The watcher's state (watchstate.go); the names are the wire's.
+	"FollowLoad": handle(func(c *conn, a watchLoadArgs) (watchLoadReply, error) {
+		st, err := c.srv.db.WatchLoad(a.Stream)
+		return watchLoadReply{State: st}, err
 	}),
-	"FollowAdmit": handle(func(c *conn, a followAdmitArgs) (followAdmitReply, error) {
-		r, err := c.srv.db.FollowAdmit(a.Stream, a.Admit)
-		return followAdmitReply{Admitted: r}, err
+	"FollowAdmit": handle(func(c *conn, a watchAdmitArgs) (watchAdmitReply, error) {
+		r, err := c.srv.db.WatchAdmit(a.Stream, a.Admit)
+		return watchAdmitReply{Admitted: r}, err
 	}),
-	"FollowResult": handle(func(c *conn, a followResultArgs) (none, error) {
-		return none{}, c.srv.db.FollowResult(a.Stream, a.Hash, a.RunID, a.Result)
+	"FollowResult": handle(func(c *conn, a watchResultArgs) (none, error) {
+		return none{}, c.srv.db.WatchResult(a.Stream, a.Hash, a.RunID, a.Result)
 	}),
 
 	// Run progress (progress.go).

@@ -28,7 +28,7 @@ func TestStoreThroughSocket(t *testing.T) {
 	if cl.Path() != abs || cl.ReadOnly() {
 		t.Fatalf("Path %q ReadOnly %v, want %q false", cl.Path(), cl.ReadOnly(), abs)
 	}
-	before, err := cl.Watch(ctx, "run-a1", -1, 0)
+	before, err := cl.LiveUpdates(ctx, "run-a1", -1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,9 +89,9 @@ func TestStoreThroughSocket(t *testing.T) {
 		{"Run ambiguous", func(st cache.Store) (any, error) { i, r, err := st.Run("run-"); return pair{i, r}, err }},
 		{"Run unknown", func(st cache.Store) (any, error) { i, r, err := st.Run("nope"); return pair{i, r}, err }},
 		{"Run empty ref", func(st cache.Store) (any, error) { i, r, err := st.Run(""); return pair{i, r}, err }},
-		{"Watch since before the writes", func(st cache.Store) (any, error) { return st.Watch(ctx, "run-a1", before.Seq, time.Second) }},
-		{"Watch position", func(st cache.Store) (any, error) { return st.Watch(ctx, "run-a1", -1, 0) }},
-		{"Watch a position of another holder", func(st cache.Store) (any, error) { return st.Watch(ctx, "run-a1", 5, 0) }},
+		{"LiveUpdates since before the writes", func(st cache.Store) (any, error) { return st.LiveUpdates(ctx, "run-a1", before.Seq, time.Second) }},
+		{"LiveUpdates position", func(st cache.Store) (any, error) { return st.LiveUpdates(ctx, "run-a1", -1, 0) }},
+		{"LiveUpdates a position of another holder", func(st cache.Store) (any, error) { return st.LiveUpdates(ctx, "run-a1", 5, 0) }},
 		{"LookupChat hit", func(st cache.Store) (any, error) { r, ok, err := st.LookupChat(key); return pair{r, ok}, err }},
 		{"LookupChat miss", func(st cache.Store) (any, error) { r, ok, err := st.LookupChat("nokey"); return pair{r, ok}, err }},
 		{"LookupEmbeddings", func(st cache.Store) (any, error) { return st.LookupEmbeddings(ekeys) }},
@@ -226,24 +226,24 @@ func TestLostConnection(t *testing.T) {
 			t.Fatalf("Dial after Close: %v, want ErrNoHolder", err)
 		}
 	})
-	t.Run("holder stops during a Watch", func(t *testing.T) {
+	t.Run("holder stops during a LiveUpdates", func(t *testing.T) {
 		db := newDB(t)
 		srv := serveDB(t, db, ServeOptions{})
 		cl := dial(t, srv.Socket())
 		done := make(chan error, 1)
 		go func() {
-			b, err := cl.Watch(ctx, "r", -1, 0)
+			b, err := cl.LiveUpdates(ctx, "r", -1, 0)
 			if err == nil {
-				_, err = cl.Watch(ctx, "r", b.Seq, 0)
+				_, err = cl.LiveUpdates(ctx, "r", b.Seq, 0)
 			}
 			done <- err
 		}()
-		waitParked(t, "cache.(*DB).WatchRaw(", 1)
+		waitParked(t, "cache.(*DB).LiveUpdatesRaw(", 1)
 		if err := srv.Close(); err != nil {
 			t.Fatal(err)
 		}
 		if err := <-done; !errors.Is(err, ErrLost) {
-			t.Fatalf("Watch when the holder stopped: %v, want ErrLost", err)
+			t.Fatalf("LiveUpdates when the holder stopped: %v, want ErrLost", err)
 		}
 	})
 	t.Run("closed by us", func(t *testing.T) {
@@ -263,28 +263,28 @@ func TestLostConnection(t *testing.T) {
 	})
 }
 
-func TestWatchThroughSocket(t *testing.T) {
+func TestLiveUpdatesThroughSocket(t *testing.T) {
 	db := newDB(t)
 	srv := serveDB(t, db, ServeOptions{})
 	cl := dial(t, srv.Socket())
 	if err := db.PutRun(runInfo("w", 3)); err != nil {
 		t.Fatal(err)
 	}
-	pos, err := cl.Watch(context.Background(), "w", -1, 0)
+	pos, err := cl.LiveUpdates(context.Background(), "w", -1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	t.Run("wakes on a write", func(t *testing.T) {
-		got := make(chan cache.WatchBatch, 1)
+		got := make(chan cache.LiveBatch, 1)
 		go func() {
-			b, err := cl.Watch(context.Background(), "w", pos.Seq, 0)
+			b, err := cl.LiveUpdates(context.Background(), "w", pos.Seq, 0)
 			if err != nil {
 				t.Error(err)
 			}
 			got <- b
 		}()
-		waitParked(t, "cache.(*DB).WatchRaw(", 1)
+		waitParked(t, "cache.(*DB).LiveUpdatesRaw(", 1)
 		if err := db.PutResult("w", result(2)); err != nil {
 			t.Fatal(err)
 		}
@@ -295,7 +295,7 @@ func TestWatchThroughSocket(t *testing.T) {
 		pos = b
 	})
 	t.Run("wait passes", func(t *testing.T) {
-		b, err := cl.Watch(context.Background(), "w", pos.Seq, 20*time.Millisecond)
+		b, err := cl.LiveUpdates(context.Background(), "w", pos.Seq, 20*time.Millisecond)
 		if err != nil || b.Seq != pos.Seq || len(b.Results) != 0 || b.Run != nil || b.Reset {
 			t.Fatalf("empty wait: %+v, %v", b, err)
 		}
@@ -304,13 +304,13 @@ func TestWatchThroughSocket(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() {
-			_, err := cl.Watch(ctx, "w", pos.Seq, 0)
+			_, err := cl.LiveUpdates(ctx, "w", pos.Seq, 0)
 			done <- err
 		}()
-		waitParked(t, "cache.(*DB).WatchRaw(", 1)
+		waitParked(t, "cache.(*DB).LiveUpdatesRaw(", 1)
 		cancel()
 		if err := <-done; !errors.Is(err, context.Canceled) {
-			t.Fatalf("cancelled Watch: %v", err)
+			t.Fatalf("cancelled LiveUpdates: %v", err)
 		}
 		// The abandoned request runs out on the holder; the connection
 		// keeps serving meanwhile.

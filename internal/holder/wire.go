@@ -66,17 +66,17 @@ type (
 		Results []*eval.Result `json:"results"`
 		Next    int            `json:"next"`
 	}
-	watchArgs struct {
+	liveUpdatesArgs struct {
 		RunID string        `json:"run_id"`
 		After int64         `json:"after"`
 		Wait  time.Duration `json:"wait"`
 	}
-	watchReply struct {
-		Batch cache.WatchBatch `json:"batch"`
+	liveUpdatesReply struct {
+		Batch cache.LiveBatch `json:"batch"`
 	}
-	// rawWatchReply is watchReply as the holder writes it.
-	rawWatchReply struct {
-		Batch cache.RawWatchBatch `json:"batch"`
+	// rawLiveUpdatesReply is liveUpdatesReply as the holder writes it.
+	rawLiveUpdatesReply struct {
+		Batch cache.RawLiveBatch `json:"batch"`
 	}
 
 	lookupChatReply struct {

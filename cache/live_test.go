@@ -9,7 +9,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-func TestWatchSeesWritesOfItsRunOnly(t *testing.T) {
+func TestLiveUpdatesSeesWritesOfItsRunOnly(t *testing.T) {
 	db := openTemp(t)
 	ctx := context.Background()
 	for _, id := range []string{"run-a", "run-b"} {
@@ -17,13 +17,13 @@ func TestWatchSeesWritesOfItsRunOnly(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	start, err := db.Watch(ctx, "run-a", -1, 0)
+	start, err := db.LiveUpdates(ctx, "run-a", -1, 0)
 	if err != nil || start.Reset || len(start.Results) != 0 {
 		t.Fatalf("position: %+v, %v", start, err)
 	}
 	// Nothing new: the wait passes with an empty batch at the same position.
-	if b, err := db.Watch(ctx, "run-a", start.Seq, time.Millisecond); err != nil || b.Seq != start.Seq || len(b.Results) != 0 || b.Run != nil {
-		t.Fatalf("idle watch: %+v, %v", b, err)
+	if b, err := db.LiveUpdates(ctx, "run-a", start.Seq, time.Millisecond); err != nil || b.Seq != start.Seq || len(b.Results) != 0 || b.Run != nil {
+		t.Fatalf("idle LiveUpdates: %+v, %v", b, err)
 	}
 	put := func(run string, i int, answer string) {
 		t.Helper()
@@ -39,7 +39,7 @@ func TestWatchSeesWritesOfItsRunOnly(t *testing.T) {
 	if err := db.PutRun(eval.RunInfo{ID: "run-a", Samples: 3, FinishedAt: &finished}); err != nil {
 		t.Fatal(err)
 	}
-	b, err := db.Watch(ctx, "run-a", start.Seq, time.Second)
+	b, err := db.LiveUpdates(ctx, "run-a", start.Seq, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,21 +51,21 @@ func TestWatchSeesWritesOfItsRunOnly(t *testing.T) {
 	}
 	// A position from another holder of the file (or a trimmed log) resets.
 	for _, after := range []int64{1, b.Seq + 10} {
-		if r, _ := db.Watch(ctx, "run-a", after, time.Millisecond); !r.Reset {
+		if r, _ := db.LiveUpdates(ctx, "run-a", after, time.Millisecond); !r.Reset {
 			t.Errorf("after %d: no reset", after)
 		}
 	}
 }
 
-func TestWatchWakesOnWrite(t *testing.T) {
+func TestLiveUpdatesWakeOnWrite(t *testing.T) {
 	db := openTemp(t)
 	if err := db.PutRun(eval.RunInfo{ID: "r", Samples: 1}); err != nil {
 		t.Fatal(err)
 	}
-	pos, _ := db.Watch(context.Background(), "r", -1, 0)
-	got := make(chan WatchBatch, 1)
+	pos, _ := db.LiveUpdates(context.Background(), "r", -1, 0)
+	got := make(chan LiveBatch, 1)
 	go func() {
-		b, _ := db.Watch(context.Background(), "r", pos.Seq, time.Minute)
+		b, _ := db.LiveUpdates(context.Background(), "r", pos.Seq, time.Minute)
 		got <- b
 	}()
 	if err := db.PutResult("r", &eval.Result{Index: 0}); err != nil {
@@ -76,8 +76,8 @@ func TestWatchWakesOnWrite(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := db.Watch(ctx, "r", pos.Seq+1, time.Minute); err == nil {
-		t.Fatal("a cancelled watch returned no error")
+	if _, err := db.LiveUpdates(ctx, "r", pos.Seq+1, time.Minute); err == nil {
+		t.Fatal("a cancelled LiveUpdates returned no error")
 	}
 }
 

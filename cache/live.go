@@ -13,16 +13,16 @@ import (
 )
 
 // hub is the log of run-store writes since the database was opened, so that
-// watchers (a TUI showing a run another client is evaluating) learn of new
+// viewers (a TUI showing a run another client is evaluating) learn of new
 // results without rereading the run. It keeps positions, not values: the
-// values are read from the file when a watcher asks.
+// values are read from the file when a viewer asks.
 type hub struct {
 	mu   sync.Mutex
 	base int64 // the position before log[0]
 	log  []hubEntry
-	wake chan struct{} // closed and replaced when watchers are woken
+	wake chan struct{} // closed and replaced when viewers are woken
 	// armed: a wake-up is scheduled. Watchers are woken at most every
-	// hubTick, not on every write: twenty watchers of a run storing a
+	// hubTick, not on every write: twenty viewers of a run storing a
 	// hundred results a second would otherwise take two thousand
 	// wake-ups a second from the run, on the cores it needs.
 	armed bool
@@ -35,13 +35,13 @@ type hubEntry struct {
 	index int // -1: the run record
 }
 
-// hubKeep bounds the log; a watcher that falls further behind reloads.
+// hubKeep bounds the log; a viewer that falls further behind reloads.
 const hubKeep = 1 << 16
 
 func newHub() *hub {
 	// Positions start at the clock so that a position handed out by an
 	// earlier holder of the file is never mistaken for one of ours: it is
-	// below our base, and the watcher is told to reload.
+	// below our base, and the viewer is told to reload.
 	return &hub{base: time.Now().UnixNano(), wake: make(chan struct{})}
 }
 
@@ -70,14 +70,14 @@ func (h *hub) wakeAll() {
 	h.mu.Unlock()
 }
 
-// maxWatchBatch bounds one answer so that a watcher of a fast run gets its
+// maxLiveBatch bounds one answer so that a viewer of a fast run gets its
 // results in slices.
-const maxWatchBatch = 1000
+const maxLiveBatch = 1000
 
-// Watch implements Store.
-func (db *DB) Watch(ctx context.Context, runID string, after int64, wait time.Duration) (WatchBatch, error) {
-	raw, err := db.WatchRaw(ctx, runID, after, wait)
-	b := WatchBatch{Seq: raw.Seq, Reset: raw.Reset}
+// LiveUpdates implements Store.
+func (db *DB) LiveUpdates(ctx context.Context, runID string, after int64, wait time.Duration) (LiveBatch, error) {
+	raw, err := db.LiveUpdatesRaw(ctx, runID, after, wait)
+	b := LiveBatch{Seq: raw.Seq, Reset: raw.Reset}
 	if err != nil {
 		return b, err
 	}
@@ -98,18 +98,18 @@ func (db *DB) Watch(ctx context.Context, runID string, after int64, wait time.Du
 	return b, nil
 }
 
-// RawWatchBatch is a WatchBatch with the values as stored (JSON), for the
+// RawLiveBatch is a LiveBatch with the values as stored (JSON), for the
 // holder to pass to its clients without decoding and encoding every result
-// once per watcher. Its JSON is that of a WatchBatch.
-type RawWatchBatch struct {
+// once per viewer. Its JSON is that of a LiveBatch.
+type RawLiveBatch struct {
 	Seq     int64             `json:"seq"`
 	Reset   bool              `json:"reset,omitempty"`
 	Results []json.RawMessage `json:"results,omitempty"`
 	Run     json.RawMessage   `json:"run,omitempty"`
 }
 
-// WatchRaw is Watch with the stored values left encoded.
-func (db *DB) WatchRaw(ctx context.Context, runID string, after int64, wait time.Duration) (RawWatchBatch, error) {
+// LiveUpdatesRaw is LiveUpdates with the stored values left encoded.
+func (db *DB) LiveUpdatesRaw(ctx context.Context, runID string, after int64, wait time.Duration) (RawLiveBatch, error) {
 	var timeout <-chan time.Time
 	if wait > 0 {
 		t := time.NewTimer(wait)
@@ -123,15 +123,15 @@ func (db *DB) WatchRaw(ctx context.Context, runID string, after int64, wait time
 		switch {
 		case after < 0:
 			h.mu.Unlock()
-			return RawWatchBatch{Seq: seq}, nil
+			return RawLiveBatch{Seq: seq}, nil
 		case after < h.base || after > seq:
 			h.mu.Unlock()
-			return RawWatchBatch{Seq: seq, Reset: true}, nil
+			return RawLiveBatch{Seq: seq, Reset: true}, nil
 		case after < seq:
 			var idx []int
 			record := false
 			last := after
-			for i := after - h.base; i < int64(len(h.log)) && len(idx) < maxWatchBatch; i++ {
+			for i := after - h.base; i < int64(len(h.log)) && len(idx) < maxLiveBatch; i++ {
 				e := h.log[i]
 				last = h.base + i + 1
 				if e.run != runID {
@@ -148,7 +148,7 @@ func (db *DB) WatchRaw(ctx context.Context, runID string, after int64, wait time
 				after = last
 				continue
 			}
-			b, err := db.readWatched(runID, idx, record)
+			b, err := db.readLive(runID, idx, record)
 			b.Seq = last
 			return b, err
 		}
@@ -157,17 +157,17 @@ func (db *DB) WatchRaw(ctx context.Context, runID string, after int64, wait time
 		select {
 		case <-wake:
 		case <-timeout:
-			return RawWatchBatch{Seq: seq}, nil
+			return RawLiveBatch{Seq: seq}, nil
 		case <-ctx.Done():
-			return RawWatchBatch{Seq: seq}, ctx.Err()
+			return RawLiveBatch{Seq: seq}, ctx.Err()
 		}
 	}
 }
 
-// readWatched copies the newest stored value of each index out of the
+// readLive copies the newest stored value of each index out of the
 // transaction, in storing order.
-func (db *DB) readWatched(runID string, idx []int, record bool) (RawWatchBatch, error) {
-	var b RawWatchBatch
+func (db *DB) readLive(runID string, idx []int, record bool) (RawLiveBatch, error) {
+	var b RawLiveBatch
 	err := db.view(func(tx *bolt.Tx) error {
 		if record {
 			if v := tx.Bucket(bucketRuns).Get([]byte(runID)); v != nil {

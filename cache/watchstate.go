@@ -19,19 +19,19 @@ import (
 // evaluated. Kept apart from the call cache so that clearing the cache
 // does not make a watcher evaluate its logs again.
 var (
-	bucketFollow   = []byte("follow")
-	followFiles    = []byte("files")
-	followSeen     = []byte("seen")
-	followPending  = []byte("pending")
-	followMetaKey  = []byte("meta")
-	errNoFollowRun = errors.New("no run")
+	bucketWatch   = []byte("follow")
+	watchFiles    = []byte("files")
+	watchSeen     = []byte("seen")
+	watchPending  = []byte("pending")
+	watchMetaKey  = []byte("meta")
+	errNoWatchRun = errors.New("no run")
 )
 
-// FollowFile is where a watcher is in one log file. A file is known by
+// WatchFile is where a watcher is in one log file. A file is known by
 // its identity (device and inode) and the fingerprint of its first bytes,
 // so that a rename is followed and a reused inode or a truncated file
 // (copytruncate) is read from its start.
-type FollowFile struct {
+type WatchFile struct {
 	Key      string `json:"key"` // "dev:ino"
 	Path     string `json:"path"`
 	Print    string `json:"print,omitempty"` // sha256 of the first PrintLen bytes, hex
@@ -42,8 +42,8 @@ type FollowFile struct {
 	Done bool `json:"done,omitempty"`
 }
 
-// FollowMeta is the run a watcher's records go to.
-type FollowMeta struct {
+// WatchMeta is the run a watcher's records go to.
+type WatchMeta struct {
 	RunID string `json:"run_id"`
 	// Window is the start of the run's window (a day, or --window).
 	Window time.Time `json:"window"`
@@ -51,11 +51,11 @@ type FollowMeta struct {
 	Next int `json:"next"`
 }
 
-// FollowRecord is one record a watcher took: its content hash, the run
+// WatchRecord is one record a watcher took: its content hash, the run
 // and index it was given, and the sample itself (kept until its result is
 // stored, so that one interrupted is evaluated again after a restart even
 // once its file has rotated away).
-type FollowRecord struct {
+type WatchRecord struct {
 	Hash   string      `json:"hash"` // hex, 16 bytes
 	RunID  string      `json:"run_id,omitempty"`
 	Index  int         `json:"index"`
@@ -65,58 +65,58 @@ type FollowRecord struct {
 	ReadAt time.Time   `json:"read_at"`
 }
 
-// FollowState is what a watcher resumes from.
-type FollowState struct {
-	Meta    *FollowMeta    `json:"meta,omitempty"`
-	Files   []FollowFile   `json:"files,omitempty"`
-	Pending []FollowRecord `json:"pending,omitempty"`
+// WatchState is what a watcher resumes from.
+type WatchState struct {
+	Meta    *WatchMeta    `json:"meta,omitempty"`
+	Files   []WatchFile   `json:"files,omitempty"`
+	Pending []WatchRecord `json:"pending,omitempty"`
 }
 
-// FollowAdmit is one step of a watcher: the records read since the last
+// WatchAdmit is one step of a watcher: the records read since the last
 // step, in order, and where the files are after them. It is committed in
 // one transaction, so the position in a file never moves past a record
 // that is not either taken (pending), a repeat, or left out.
-type FollowAdmit struct {
+type WatchAdmit struct {
 	// RunID and Window name the run the records go to; when they differ
 	// from the stored meta a new run starts at index 0.
-	RunID  string         `json:"run_id"`
-	Window time.Time      `json:"window"`
-	Files  []FollowFile   `json:"files,omitempty"`
-	Forget []string       `json:"forget,omitempty"` // file keys no longer followed
-	Take   []FollowRecord `json:"take,omitempty"`
+	RunID  string        `json:"run_id"`
+	Window time.Time     `json:"window"`
+	Files  []WatchFile   `json:"files,omitempty"`
+	Forget []string      `json:"forget,omitempty"` // file keys no longer followed
+	Take   []WatchRecord `json:"take,omitempty"`
 }
 
-// FollowAdmitted says which records of a FollowAdmit were taken (with
+// WatchAdmitted says which records of a WatchAdmit were taken (with
 // their indexes) and how many were repeats of records taken before.
-type FollowAdmitted struct {
-	Meta  FollowMeta     `json:"meta"`
-	Taken []FollowRecord `json:"taken,omitempty"`
-	Dups  int            `json:"dups"`
+type WatchAdmitted struct {
+	Meta  WatchMeta     `json:"meta"`
+	Taken []WatchRecord `json:"taken,omitempty"`
+	Dups  int           `json:"dups"`
 }
 
-// FollowStore is implemented by stores that keep watcher state (the
+// WatchStore is implemented by stores that keep watcher state (the
 // database itself, and the holder's clients).
-type FollowStore interface {
-	FollowLoad(stream string) (FollowState, error)
-	FollowAdmit(stream string, a FollowAdmit) (FollowAdmitted, error)
-	// FollowResult stores a taken record's result and marks the record
+type WatchStore interface {
+	WatchLoad(stream string) (WatchState, error)
+	WatchAdmit(stream string, a WatchAdmit) (WatchAdmitted, error)
+	// WatchResult stores a taken record's result and marks the record
 	// done in one transaction: a kill between the two cannot happen.
-	FollowResult(stream, hash, runID string, r *eval.Result) error
+	WatchResult(stream, hash, runID string, r *eval.Result) error
 }
 
-var _ FollowStore = (*DB)(nil)
+var _ WatchStore = (*DB)(nil)
 
-func followBucket(tx *bolt.Tx, stream string, create bool) (*bolt.Bucket, error) {
+func watchBucket(tx *bolt.Tx, stream string, create bool) (*bolt.Bucket, error) {
 	if stream == "" {
 		return nil, errors.New("watcher stream name is empty")
 	}
-	top := tx.Bucket(bucketFollow)
+	top := tx.Bucket(bucketWatch)
 	if top == nil {
 		if !create {
 			return nil, nil
 		}
 		var err error
-		if top, err = tx.CreateBucketIfNotExists(bucketFollow); err != nil {
+		if top, err = tx.CreateBucketIfNotExists(bucketWatch); err != nil {
 			return nil, err
 		}
 	}
@@ -126,7 +126,7 @@ func followBucket(tx *bolt.Tx, stream string, create bool) (*bolt.Bucket, error)
 		if b, err = top.CreateBucket([]byte(stream)); err != nil {
 			return nil, err
 		}
-		for _, name := range [][]byte{followFiles, followSeen, followPending} {
+		for _, name := range [][]byte{watchFiles, watchSeen, watchPending} {
 			if _, err := b.CreateBucket(name); err != nil {
 				return nil, err
 			}
@@ -135,22 +135,22 @@ func followBucket(tx *bolt.Tx, stream string, create bool) (*bolt.Bucket, error)
 	return b, nil
 }
 
-// FollowLoad reads a stream's state; an unknown stream has none.
-func (db *DB) FollowLoad(stream string) (FollowState, error) {
-	var st FollowState
+// WatchLoad reads a stream's state; an unknown stream has none.
+func (db *DB) WatchLoad(stream string) (WatchState, error) {
+	var st WatchState
 	err := db.view(func(tx *bolt.Tx) error {
-		b, err := followBucket(tx, stream, false)
+		b, err := watchBucket(tx, stream, false)
 		if b == nil || err != nil {
 			return err
 		}
-		if v := b.Get(followMetaKey); v != nil {
-			st.Meta = &FollowMeta{}
+		if v := b.Get(watchMetaKey); v != nil {
+			st.Meta = &WatchMeta{}
 			if err := json.Unmarshal(v, st.Meta); err != nil {
 				return fmt.Errorf("watcher state %s: %w", stream, err)
 			}
 		}
-		if err := b.Bucket(followFiles).ForEach(func(k, v []byte) error {
-			var f FollowFile
+		if err := b.Bucket(watchFiles).ForEach(func(k, v []byte) error {
+			var f WatchFile
 			if err := json.Unmarshal(v, &f); err != nil {
 				return fmt.Errorf("watcher state %s, file %s: %w", stream, k, err)
 			}
@@ -159,8 +159,8 @@ func (db *DB) FollowLoad(stream string) (FollowState, error) {
 		}); err != nil {
 			return err
 		}
-		return b.Bucket(followPending).ForEach(func(k, v []byte) error {
-			var r FollowRecord
+		return b.Bucket(watchPending).ForEach(func(k, v []byte) error {
+			var r WatchRecord
 			if err := json.Unmarshal(v, &r); err != nil {
 				return fmt.Errorf("watcher state %s, pending record %x: %w", stream, k, err)
 			}
@@ -171,7 +171,7 @@ func (db *DB) FollowLoad(stream string) (FollowState, error) {
 	return st, err
 }
 
-func followHashKey(h string) ([]byte, error) {
+func watchHashKey(h string) ([]byte, error) {
 	k, err := hex.DecodeString(h)
 	if err != nil || len(k) == 0 {
 		return nil, fmt.Errorf("watcher record hash %q is not hex", h)
@@ -179,41 +179,41 @@ func followHashKey(h string) ([]byte, error) {
 	return k, nil
 }
 
-// FollowAdmit commits one step of a watcher (see FollowAdmit).
-func (db *DB) FollowAdmit(stream string, a FollowAdmit) (FollowAdmitted, error) {
+// WatchAdmit commits one step of a watcher (see WatchAdmit).
+func (db *DB) WatchAdmit(stream string, a WatchAdmit) (WatchAdmitted, error) {
 	if err := checkRunID(a.RunID); len(a.Take) > 0 && err != nil {
-		return FollowAdmitted{}, err
+		return WatchAdmitted{}, err
 	}
 	type enc struct {
 		key []byte
-		rec FollowRecord
+		rec WatchRecord
 	}
 	recs := make([]enc, 0, len(a.Take))
 	for _, r := range a.Take {
-		k, err := followHashKey(r.Hash)
+		k, err := watchHashKey(r.Hash)
 		if err != nil {
-			return FollowAdmitted{}, err
+			return WatchAdmitted{}, err
 		}
 		recs = append(recs, enc{k, r})
 	}
-	var out FollowAdmitted
+	var out WatchAdmitted
 	err := db.update(func(tx *bolt.Tx) error {
 		// Set afresh on every attempt: a group commit may run this twice.
-		out = FollowAdmitted{}
-		b, err := followBucket(tx, stream, true)
+		out = WatchAdmitted{}
+		b, err := watchBucket(tx, stream, true)
 		if err != nil {
 			return err
 		}
-		var meta FollowMeta
-		if v := b.Get(followMetaKey); v != nil {
+		var meta WatchMeta
+		if v := b.Get(watchMetaKey); v != nil {
 			if err := json.Unmarshal(v, &meta); err != nil {
 				return fmt.Errorf("watcher state %s: %w", stream, err)
 			}
 		}
 		if a.RunID != "" && (meta.RunID != a.RunID || !meta.Window.Equal(a.Window)) {
-			meta = FollowMeta{RunID: a.RunID, Window: a.Window}
+			meta = WatchMeta{RunID: a.RunID, Window: a.Window}
 		}
-		files := b.Bucket(followFiles)
+		files := b.Bucket(watchFiles)
 		for _, k := range a.Forget {
 			if err := files.Delete([]byte(k)); err != nil {
 				return err
@@ -228,7 +228,7 @@ func (db *DB) FollowAdmit(stream string, a FollowAdmit) (FollowAdmitted, error) 
 				return err
 			}
 		}
-		seen, pending := b.Bucket(followSeen), b.Bucket(followPending)
+		seen, pending := b.Bucket(watchSeen), b.Bucket(watchPending)
 		for _, e := range recs {
 			if seen.Get(e.key) != nil {
 				out.Dups++
@@ -255,34 +255,34 @@ func (db *DB) FollowAdmit(stream string, a FollowAdmit) (FollowAdmitted, error) 
 		if err != nil {
 			return err
 		}
-		return b.Put(followMetaKey, v)
+		return b.Put(watchMetaKey, v)
 	})
 	return out, err
 }
 
-// FollowResult stores the result of a taken record and removes it from
+// WatchResult stores the result of a taken record and removes it from
 // the pending records, in one transaction.
-func (db *DB) FollowResult(stream, hash, runID string, r *eval.Result) error {
+func (db *DB) WatchResult(stream, hash, runID string, r *eval.Result) error {
 	key, v, err := encodeResult(runID, r)
 	if err != nil {
 		return err
 	}
-	hk, err := followHashKey(hash)
+	hk, err := watchHashKey(hash)
 	if err != nil {
 		return err
 	}
 	err = db.update(func(tx *bolt.Tx) error {
-		b, err := followBucket(tx, stream, false)
+		b, err := watchBucket(tx, stream, false)
 		if err != nil {
 			return err
 		}
 		if b == nil {
-			return fmt.Errorf("watcher state %s: %w", stream, errNoFollowRun)
+			return fmt.Errorf("watcher state %s: %w", stream, errNoWatchRun)
 		}
 		if err := db.putResult(tx, runID, key, v); err != nil {
 			return err
 		}
-		return b.Bucket(followPending).Delete(hk)
+		return b.Bucket(watchPending).Delete(hk)
 	})
 	if err == nil {
 		db.hub.add(runID, r.Index)

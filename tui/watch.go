@@ -10,8 +10,8 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// Follow mode is the run screen of a watcher following a live log
-// (ragscope watch, or open/attach on a watch run): Options.Follow is set.
+// Watch mode is the run screen of a watcher following a live log
+// (ragscope watch, or open/attach on a watch run): Options.Watch is set.
 // Three things differ from a live run of a dataset:
 //
 //   - New rows arrive at the top. The default order is the sample index
@@ -26,8 +26,8 @@ import (
 //   - Each metric's line in the header draws the trend of its rolling mean
 //     (trend below) where a finished run draws the histogram.
 //   - A line under the progress says how far behind the log the judge is
-//     and where every alert stands, from Options.Follow polled once a
-//     second (eval.FollowStatus, the watcher's own snapshot).
+//     and where every alert stands, from Options.Watch polled once a
+//     second (eval.WatchStatus, the watcher's own snapshot).
 
 // trendBuckets is how many points a metric's trend has: the cells its
 // sparkline takes, as many as the histogram it replaces.
@@ -145,12 +145,12 @@ func sparkline(points []float64, ramp []string) string {
 }
 
 // following reports whether the screen follows a live log.
-func (m *Model) following() bool { return m.opts.Follow != nil }
+func (m *Model) watchMode() bool { return m.opts.Watch != nil }
 
-// followOrder reports whether the rows are in follow mode's own order,
+// watchOrder reports whether the rows are in watch mode's own order,
 // newest first, where new rows arrive at the top.
-func (m *Model) followOrder() bool {
-	return m.following() && m.sortKeys[m.sortIdx].slot == slotIndex && m.desc
+func (m *Model) watchOrder() bool {
+	return m.watchMode() && m.sortKeys[m.sortIdx].slot == slotIndex && m.desc
 }
 
 // trendOf is the trend of metric mt, made on its first score with the
@@ -164,7 +164,7 @@ func (m *Model) trendOf(mt eval.Metric) *trend {
 		return t
 	}
 	w := trendWindow
-	for _, a := range m.followStatus.Alerts {
+	for _, a := range m.watchStatus.Alerts {
 		if a.Metric == mt && a.Window > 0 {
 			w = a.Window
 			break
@@ -174,9 +174,9 @@ func (m *Model) trendOf(mt eval.Metric) *trend {
 	return m.trends[slot]
 }
 
-// followResult feeds a result that arrived in the stream to the trends.
-func (m *Model) followResult(res *eval.Result, at time.Time) {
-	if !m.following() || res == nil {
+// watchResult feeds a result that arrived in the stream to the trends.
+func (m *Model) watchResult(res *eval.Result, at time.Time) {
+	if !m.watchMode() || res == nil {
 		return
 	}
 	if at.IsZero() {
@@ -191,14 +191,14 @@ func (m *Model) followResult(res *eval.Result, at time.Time) {
 	}
 }
 
-// pollFollow reads the watcher's status (once a second, with the clock).
-func (m *Model) pollFollow() {
-	if m.opts.Follow != nil {
-		m.followStatus = m.opts.Follow()
+// pollWatch reads the watcher's status (once a second, with the clock).
+func (m *Model) pollWatch() {
+	if m.opts.Watch != nil {
+		m.watchStatus = m.opts.Watch()
 	}
 }
 
-// trendCell is what a metric's header line shows in follow mode, in the
+// trendCell is what a metric's header line shows in watch mode, in the
 // histogram's cells: the sparkline of its rolling mean, then the mean now
 // when the line has room for it.
 func (m *Model) trendCell(mt eval.Metric, room int) string {
@@ -218,10 +218,10 @@ func (m *Model) trendCell(mt eval.Metric, room int) string {
 	return cell
 }
 
-// followLines are the lag behind the log and the alerts' state, firing
+// watchLines are the lag behind the log and the alerts' state, firing
 // first: one line each, or one line for both on a short screen.
-func (m *Model) followLines() []string {
-	st, fs := m.st, m.followStatus
+func (m *Model) watchLines() []string {
+	st, fs := m.st, m.watchStatus
 	lag := fmt.Sprintf("behind %d records", fs.Behind)
 	if fs.BehindBytes > 0 {
 		lag += fmt.Sprintf(" + %s", byteSize(int(fs.BehindBytes)))

@@ -12,10 +12,10 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-var followMetrics = []eval.Metric{eval.Faithfulness, eval.AnswerRelevancy, eval.ContextUtilization}
+var watchMetrics = []eval.Metric{eval.Faithfulness, eval.AnswerRelevancy, eval.ContextUtilization}
 
-// followResult is record i of a live log, arriving 10 s after the one before.
-func followRecord(i int, f, ar, cu float64) eval.Event {
+// watchRecord is record i of a live log, arriving 10 s after the one before.
+func watchRecord(i int, f, ar, cu float64) eval.Event {
 	res := &eval.Result{Index: i, ID: fmt.Sprintf("rec-%d", i), Question: fmt.Sprintf("question %d about leave?", i), Answer: fmt.Sprintf("answer %d.", i),
 		Contexts: []string{"chunk one", "chunk two"},
 		Scores:   map[eval.Metric]*float64{eval.Faithfulness: score(f), eval.AnswerRelevancy: score(ar), eval.ContextUtilization: score(cu)},
@@ -27,22 +27,22 @@ func followRecord(i int, f, ar, cu float64) eval.Event {
 	return eval.Event{Kind: eval.EventSampleFinished, Sample: i, Result: res, Time: fixedStart.Add(time.Duration(i) * 10 * time.Second)}
 }
 
-func followStatus() eval.FollowStatus {
+func watchStatus() eval.WatchStatus {
 	low := 0.625
 	ok := 0.75
-	return eval.FollowStatus{Files: 1, Read: 9, Evaluated: 6, Behind: 3, BehindBytes: 2048, OldestUnread: 75 * time.Second, RunID: "watch-1",
+	return eval.WatchStatus{Files: 1, Read: 9, Evaluated: 6, Behind: 3, BehindBytes: 2048, OldestUnread: 75 * time.Second, RunID: "watch-1",
 		Alerts: []eval.AlertState{
 			{Rule: "faithfulness<0.7 over 4", Metric: eval.Faithfulness, Below: true, Threshold: 0.7, Window: 4, Mean: &low, Count: 4, Firing: true, Fired: 1, Since: fixedStart.Add(50 * time.Second)},
 			{Rule: "context_utilization<0.5 over 50", Metric: eval.ContextUtilization, Below: true, Threshold: 0.5, Window: 50, Mean: &ok, Count: 6},
 		}}
 }
 
-func followModel(t testing.TB, w, h int, ascii bool) *Model {
+func watchModel(t testing.TB, w, h int, ascii bool) *Model {
 	t.Helper()
-	status := followStatus()
-	m := New(Options{Dataset: "logs/assistant.jsonl", Metrics: followMetrics, Live: true, Attached: true, ASCII: ascii,
+	status := watchStatus()
+	m := New(Options{Dataset: "logs/assistant.jsonl", Metrics: watchMetrics, Live: true, Attached: true, ASCII: ascii,
 		Judge: eval.JudgeInfo{Kind: "offline", Name: "offline (lexical)"}, Started: fixedStart,
-		Follow: func() eval.FollowStatus { return status }})
+		Watch: func() eval.WatchStatus { return status }})
 	m.now = func() time.Time { return fixedStart.Add(90 * time.Second) }
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m
@@ -56,7 +56,7 @@ func feed(m *Model, first, last int) {
 		if i%2 == 1 {
 			f = 0
 		}
-		evs = append(evs, followRecord(i, f, 0.5+float64(i%3)/10, 0.75))
+		evs = append(evs, watchRecord(i, f, 0.5+float64(i%3)/10, 0.75))
 	}
 	m.Update(EventsMsg{Events: evs})
 }
@@ -117,8 +117,8 @@ func TestTrendRollingMean(t *testing.T) {
 
 // New records arrive at the top; a cursor on the top row follows the
 // newest, one moved down stays on its sample.
-func TestFollowOrderNewestFirst(t *testing.T) {
-	m := followModel(t, 100, 30, false)
+func TestWatchOrderNewestFirst(t *testing.T) {
+	m := watchModel(t, 100, 30, false)
 	feed(m, 0, 2)
 	if got := shownSamples(m); !equalInts(got, []int{2, 1, 0}) {
 		t.Fatalf("rows %v, want newest first", got)
@@ -160,8 +160,8 @@ func TestFollowOrderNewestFirst(t *testing.T) {
 
 // The triage keys work while the log is followed: filter, open, labels'
 // item cursor, back, sort.
-func TestFollowTriageKeys(t *testing.T) {
-	m := followModel(t, 100, 30, false)
+func TestWatchTriageKeys(t *testing.T) {
+	m := watchModel(t, 100, 30, false)
 	feed(m, 0, 5)
 	applyFilter(m, "f<0.5")
 	if got := shownSamples(m); !equalInts(got, []int{5, 3, 1}) {
@@ -189,12 +189,12 @@ func TestFollowTriageKeys(t *testing.T) {
 	}
 }
 
-// The lag and the alerts come from Options.Follow, read again every second.
-func TestFollowStatusLine(t *testing.T) {
+// The lag and the alerts come from Options.Watch, read again every second.
+func TestWatchStatusLine(t *testing.T) {
 	calls := 0
-	status := followStatus()
-	m := New(Options{Dataset: "logs/a.jsonl", Metrics: followMetrics, Live: true,
-		Follow: func() eval.FollowStatus { calls++; return status }})
+	status := watchStatus()
+	m := New(Options{Dataset: "logs/a.jsonl", Metrics: watchMetrics, Live: true,
+		Watch: func() eval.WatchStatus { calls++; return status }})
 	m.now = func() time.Time { return fixedStart }
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 30})
 	// The window of an alert on a metric is its trend's window.
@@ -211,7 +211,7 @@ func TestFollowStatusLine(t *testing.T) {
 			t.Errorf("follow line lacks %q:\n%s", want, line)
 		}
 	}
-	status = eval.FollowStatus{Alerts: []eval.AlertState{{Rule: "f<0.7 over 4\x1b]52;c;x\x07", Metric: eval.Faithfulness}}}
+	status = eval.WatchStatus{Alerts: []eval.AlertState{{Rule: "f<0.7 over 4\x1b]52;c;x\x07", Metric: eval.Faithfulness}}}
 	n := calls
 	m.Update(tickMsg(fixedStart))
 	if calls != n+1 {
@@ -223,16 +223,16 @@ func TestFollowStatusLine(t *testing.T) {
 	}
 	// Another process's watcher: its lag is not known here, and the line
 	// says so rather than "caught up".
-	status = eval.FollowStatus{Behind: 0, Elsewhere: "pid 4242"}
+	status = eval.WatchStatus{Behind: 0, Elsewhere: "pid 4242"}
 	m.Update(tickMsg(fixedStart))
 	if line = lineOf(screenText(m), "follow:"); !strings.Contains(line, "lag and alerts are shown by the watcher, pid 4242") || strings.Contains(line, "caught up") {
 		t.Errorf("the status of a watcher elsewhere: %q", line)
 	}
 }
 
-// Without Options.Follow nothing changes: ascending order, histograms.
-func TestNoFollowWithoutTheOption(t *testing.T) {
-	m := New(Options{Metrics: followMetrics, Live: true})
+// Without Options.Watch nothing changes: ascending order, histograms.
+func TestNoWatchModeWithoutTheOption(t *testing.T) {
+	m := New(Options{Metrics: watchMetrics, Live: true})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	feed(m, 0, 2)
 	if got := shownSamples(m); !equalInts(got, []int{0, 1, 2}) || strings.Contains(screenText(m), "follow:") || strings.Contains(screenText(m), "rolling") {
@@ -267,12 +267,12 @@ func TestWatcherScreenSaysOneThing(t *testing.T) {
 		{"attached to another's run", "", 0, []string{"q quit, run goes on"}, []string{"invalid", "stop watching"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			status := followStatus()
+			status := watchStatus()
 			status.Invalid = tt.invalid
-			m := New(Options{Dataset: "logs/assistant.jsonl", Metrics: followMetrics, Live: true, Attached: true, QuitHelp: tt.quitHelp,
+			m := New(Options{Dataset: "logs/assistant.jsonl", Metrics: watchMetrics, Live: true, Attached: true, QuitHelp: tt.quitHelp,
 				Judge: eval.JudgeInfo{Kind: "offline", Name: "offline (lexical)"}, Started: fixedStart,
 				Banner: "watching: results go to run watch-1; q stops watching",
-				Follow: func() eval.FollowStatus { return status }})
+				Watch:  func() eval.WatchStatus { return status }})
 			m.now = func() time.Time { return fixedStart.Add(90 * time.Second) }
 			m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 			feed(m, 0, 3)

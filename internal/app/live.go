@@ -12,16 +12,16 @@ import (
 	"github.com/ragscope/ragscope/internal/holder"
 )
 
-// watchWait is how long one Watch waits for news before the watcher checks
+// liveWait is how long one LiveUpdates waits for news before the viewer checks
 // that the run is still being evaluated by someone.
-const watchWait = 2 * time.Second
+const liveWait = 2 * time.Second
 
-// progressWait is watchWait when the evaluator's progress can be read: the
-// watcher asks for it this often, to show the samples in flight and the
+// progressWait is liveWait when the evaluator's progress can be read: the
+// viewer asks for it this often, to show the samples in flight and the
 // calls made before any of them is stored.
 const progressWait = 500 * time.Millisecond
 
-// pollEvery bounds how often a watcher of a run storing results fast reads
+// pollEvery bounds how often a viewer of a run storing results fast reads
 // its progress: as often as the screen repaints.
 const pollEvery = 250 * time.Millisecond
 
@@ -35,12 +35,12 @@ type liveLister interface {
 	Live() (map[string]holder.LiveRun, error)
 }
 
-// WatchRun streams a run that another process (or the server) evaluates as
+// LiveEvents streams a run that another process (or the server) evaluates as
 // the same runner events a run of our own gives, built from the results as
 // they are stored: the TUI shows it through its one event path. The channel
 // closes when the run ends, when its evaluator goes away without finishing
 // it (the last event then says so), or when ctx is done.
-func WatchRun(ctx context.Context, st cache.Store, runID string) <-chan eval.Event {
+func LiveEvents(ctx context.Context, st cache.Store, runID string) <-chan eval.Event {
 	out := make(chan eval.Event, 256)
 	pr, _ := st.(progressReader)
 	go func() {
@@ -94,7 +94,7 @@ func WatchRun(ctx context.Context, st cache.Store, runID string) <-chan eval.Eve
 		// samples is never in memory at once), then follows it from the
 		// position taken before the read (sendResult drops what comes twice).
 		load := func() (int64, bool) {
-			pos, err := st.Watch(ctx, runID, -1, 0)
+			pos, err := st.LiveUpdates(ctx, runID, -1, 0)
 			if err != nil {
 				return 0, false
 			}
@@ -108,7 +108,7 @@ func WatchRun(ctx context.Context, st cache.Store, runID string) <-chan eval.Eve
 			}
 			for from := 0; from >= 0; {
 				var page []*eval.Result
-				info, page, from, err = st.RunPage(runID, from, watchPage)
+				info, page, from, err = st.RunPage(runID, from, livePage)
 				if err != nil {
 					send(eval.Event{Kind: eval.EventError, Sample: -1, Err: err.Error()})
 					return 0, false
@@ -157,7 +157,7 @@ func WatchRun(ctx context.Context, st cache.Store, runID string) <-chan eval.Eve
 			}
 			return rp.Live, true, true
 		}
-		wait := watchWait
+		wait := liveWait
 		if pr != nil {
 			wait = progressWait
 		}
@@ -167,10 +167,10 @@ func WatchRun(ctx context.Context, st cache.Store, runID string) <-chan eval.Eve
 			_, _, ok = poll()
 		}
 		// gone: the last poll found nobody evaluating the run; the next
-		// Watch reads what it stored before it let go, if anything.
+		// LiveUpdates reads what it stored before it let go, if anything.
 		gone := false
 		for ok {
-			b, err := st.Watch(ctx, runID, pos, wait)
+			b, err := st.LiveUpdates(ctx, runID, pos, wait)
 			if err != nil {
 				if ctx.Err() == nil {
 					send(eval.Event{Kind: eval.EventError, Sample: -1, Err: "watching the run: " + err.Error()})
@@ -217,8 +217,8 @@ func WatchRun(ctx context.Context, st cache.Store, runID string) <-chan eval.Eve
 	return out
 }
 
-// watchPage is how many results a watcher reads at a time.
-const watchPage = 4096
+// livePage is how many results a viewer reads at a time.
+const livePage = 4096
 
 // sentResults fingerprints the last result sent of each sample: 8 bytes a
 // sample, so watching a run of a million costs 8 MB, not a string each.

@@ -10,8 +10,8 @@ import (
 	"github.com/ragscope/ragscope/internal/holder"
 )
 
-// resetStore answers a watcher as a store whose holder changed once: the
-// second Watch says reset, and the run is then read again.
+// resetStore answers a viewer as a store whose holder changed once: the
+// second LiveUpdates says reset, and the run is then read again.
 type resetStore struct {
 	cache.Store
 	watches int
@@ -19,22 +19,22 @@ type resetStore struct {
 	results []*eval.Result
 }
 
-func (s *resetStore) Watch(ctx context.Context, runID string, after int64, wait time.Duration) (cache.WatchBatch, error) {
+func (s *resetStore) LiveUpdates(ctx context.Context, runID string, after int64, wait time.Duration) (cache.LiveBatch, error) {
 	s.watches++
 	switch s.watches {
 	case 1, 3: // the positions taken before each read of the run
-		return cache.WatchBatch{Seq: int64(s.watches)}, nil
+		return cache.LiveBatch{Seq: int64(s.watches)}, nil
 	case 2:
-		return cache.WatchBatch{Reset: true}, nil
+		return cache.LiveBatch{Reset: true}, nil
 	}
 	// After the reload: the last sample, then the end.
 	done := time.Now()
 	info := s.info
 	info.FinishedAt = &done
-	return cache.WatchBatch{Seq: 9, Results: []*eval.Result{s.results[2]}, Run: &info}, nil
+	return cache.LiveBatch{Seq: 9, Results: []*eval.Result{s.results[2]}, Run: &info}, nil
 }
 
-// RunPage pages one result at a time, so the watcher's read crosses pages.
+// RunPage pages one result at a time, so the viewer's read crosses pages.
 func (s *resetStore) RunPage(_ string, from, limit int) (eval.RunInfo, []*eval.Result, int, error) {
 	rs := s.results
 	if s.watches < 3 {
@@ -50,15 +50,15 @@ func (s *resetStore) RunPage(_ string, from, limit int) (eval.RunInfo, []*eval.R
 	return s.info, rs[from:end:end], next, nil
 }
 
-// A watcher that reloads after a takeover sends each result once.
-func TestWatchReloadSendsEachResultOnce(t *testing.T) {
+// A viewer that reloads after a takeover sends each result once.
+func TestLiveReloadSendsEachResultOnce(t *testing.T) {
 	res := func(i int) *eval.Result {
 		return &eval.Result{Index: i, Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK},
 			Calls: []eval.CallRecord{{Task: "faithfulness_statements", Key: "k"}}}
 	}
 	st := &resetStore{info: eval.RunInfo{ID: "r", Samples: 3}, results: []*eval.Result{res(0), res(1), res(2)}}
 	finished, calls := map[int]int{}, 0
-	for ev := range WatchRun(context.Background(), st, "r") {
+	for ev := range LiveEvents(context.Background(), st, "r") {
 		switch ev.Kind {
 		case eval.EventSampleFinished:
 			finished[ev.Result.Index]++
@@ -72,7 +72,7 @@ func TestWatchReloadSendsEachResultOnce(t *testing.T) {
 }
 
 // endingStore is a run whose evaluator stores its last results, stamps
-// its end and lets go between a watcher's quiet Watch and its check that
+// its end and lets go between a viewer's quiet LiveUpdates and its check that
 // someone still evaluates the run (X on an attached run does that in a
 // few milliseconds).
 type endingStore struct {
@@ -82,23 +82,23 @@ type endingStore struct {
 	results []*eval.Result
 }
 
-func (s *endingStore) Watch(ctx context.Context, runID string, after int64, wait time.Duration) (cache.WatchBatch, error) {
+func (s *endingStore) LiveUpdates(ctx context.Context, runID string, after int64, wait time.Duration) (cache.LiveBatch, error) {
 	s.watches++
 	switch s.watches {
 	case 1, 2: // the position, then a wait that ends with nothing new
-		return cache.WatchBatch{Seq: 1}, nil
+		return cache.LiveBatch{Seq: 1}, nil
 	}
 	done := time.Now()
 	info := s.info
 	info.FinishedAt, info.Cancelled = &done, true
-	return cache.WatchBatch{Seq: 5, Results: s.results, Run: &info}, nil
+	return cache.LiveBatch{Seq: 5, Results: s.results, Run: &info}, nil
 }
 
 func (s *endingStore) RunPage(string, int, int) (eval.RunInfo, []*eval.Result, int, error) {
 	return s.info, nil, -1, nil
 }
 
-// Live: nobody evaluates the run once the second Watch has returned.
+// Live: nobody evaluates the run once the second LiveUpdates has returned.
 func (s *endingStore) Live() (map[string]holder.LiveRun, error) {
 	if s.watches >= 2 {
 		return map[string]holder.LiveRun{}, nil
@@ -106,20 +106,20 @@ func (s *endingStore) Live() (map[string]holder.LiveRun, error) {
 	return map[string]holder.LiveRun{"r": {}}, nil
 }
 
-// A run that ends right after a quiet Watch is read to its end: its last
+// A run that ends right after a quiet LiveUpdates is read to its end: its last
 // results and its record were stored before its evaluator let go.
-func TestWatchReadsWhatARunStoredAsItEnded(t *testing.T) {
+func TestLiveReadsWhatARunStoredAsItEnded(t *testing.T) {
 	res := func(i int) *eval.Result {
 		return &eval.Result{Index: i, Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusCancelled}}
 	}
 	st := &endingStore{info: eval.RunInfo{ID: "r", Samples: 2}, results: []*eval.Result{res(0), res(1)}}
 	finished := 0
-	for ev := range WatchRun(context.Background(), st, "r") {
+	for ev := range LiveEvents(context.Background(), st, "r") {
 		switch ev.Kind {
 		case eval.EventSampleFinished:
 			finished++
 		case eval.EventError:
-			t.Errorf("the watcher says: %s", ev.Err)
+			t.Errorf("the viewer says: %s", ev.Err)
 		}
 	}
 	if finished != 2 {

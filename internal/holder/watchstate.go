@@ -1,0 +1,53 @@
+package holder
+
+import (
+	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/eval"
+)
+
+// A watcher (ragscope watch) that is a client keeps its state in the
+// holder's database: each step is one call, one transaction there. The
+// calls keep their protocol-4 names (Store.FollowLoad, …): they are the
+// wire protocol, which a holder of an earlier build still speaks.
+type (
+	watchLoadArgs struct {
+		Stream string `json:"stream"`
+	}
+	watchLoadReply struct {
+		State cache.WatchState `json:"state"`
+	}
+	watchAdmitArgs struct {
+		Stream string           `json:"stream"`
+		Admit  cache.WatchAdmit `json:"admit"`
+	}
+	watchAdmitReply struct {
+		Admitted cache.WatchAdmitted `json:"admitted"`
+	}
+	watchResultArgs struct {
+		Stream string       `json:"stream"`
+		Hash   string       `json:"hash"`
+		RunID  string       `json:"run_id"`
+		Result *eval.Result `json:"result"`
+	}
+)
+
+var _ cache.WatchStore = (*Client)(nil)
+
+// WatchLoad implements cache.WatchStore.
+func (c *Client) WatchLoad(stream string) (cache.WatchState, error) {
+	var r watchLoadReply
+	err := c.call("FollowLoad", watchLoadArgs{Stream: stream}, &r)
+	return r.State, err
+}
+
+// WatchAdmit implements cache.WatchStore.
+func (c *Client) WatchAdmit(stream string, a cache.WatchAdmit) (cache.WatchAdmitted, error) {
+	var r watchAdmitReply
+	err := c.call("FollowAdmit", watchAdmitArgs{Stream: stream, Admit: a}, &r)
+	return r.Admitted, err
+}
+
+// WatchResult implements cache.WatchStore.
+func (c *Client) WatchResult(stream, hash, runID string, res *eval.Result) error {
+	return c.call("FollowResult", watchResultArgs{Stream: stream, Hash: hash, RunID: runID, Result: res}, &none{})
+}
