@@ -90,11 +90,8 @@ type runSpec struct {
 	merge func(*eval.Result) *eval.Result
 	// onEnd sees the stamped record (the session keeps its run current).
 	onEnd func(eval.RunInfo)
-	// put, when set, stores a finished result instead of PutResult (a
-	// watcher stores it with its log position in one transaction).
-	put func(runID string, r *eval.Result) error
-	// stamp, when set, completes the record before its end is stored (a
-	// watcher's run grew while it ran).
+	// put and stamp, when set, are those of a Stream.
+	put   func(runID string, r *eval.Result) error
 	stamp func(*eval.RunInfo)
 }
 
@@ -110,6 +107,27 @@ func (s *Session) Start(ctx context.Context) (*Run, error) {
 			s.mu.Unlock()
 		},
 	})
+}
+
+// Stream is a run whose samples the caller brings as they come (a
+// watcher's window of a live log).
+type Stream struct {
+	Info eval.RunInfo
+	// Source yields the samples; Total is how many are known at the start.
+	Source eval.Source
+	Total  int
+	// Put stores a finished result instead of PutResult (a watcher stores
+	// it with its log position in one transaction).
+	Put func(runID string, r *eval.Result) error
+	// Stamp completes the record before its end is stored (the run grew
+	// while it ran).
+	Stamp func(*eval.RunInfo)
+}
+
+// StartStream records a run of the session's judge and metrics over the
+// samples st brings, runs it and streams its events, as Start does.
+func (s *Session) StartStream(ctx context.Context, st Stream) (*Run, error) {
+	return s.launch(ctx, runSpec{info: st.Info, judge: s.Judge, source: st.Source, total: st.Total, metrics: s.Metrics, put: st.Put, stamp: st.Stamp})
 }
 
 // source is the session's samples (of its --sample subset): streamed from

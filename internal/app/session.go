@@ -40,6 +40,7 @@ type Session struct {
 	abilities     *eval.Abilities    // what is known of the judge's endpoint; nil offline
 	baseURL       string             // the judge's base URL
 	resumed       int                // samples the resumed run had finished
+	lang          eval.Lang          // --lang, parsed
 	datasetOpt    dataset.Options    // what the dataset was read with: a stream reads it again the same way
 	log           io.Writer
 	logFile       *os.File
@@ -55,16 +56,15 @@ type Session struct {
 // (--skip-invalid) are listed on stderr. The caller closes the session
 // (which does not close the store).
 func Prepare(cfg *Config, st cache.Store, stderr io.Writer) (_ *Session, err error) {
-	s := &Session{Cfg: cfg, Store: st, log: io.Discard}
+	s, err := NewSession(cfg, st)
+	if err != nil {
+		return nil, err
+	}
 	defer func() {
 		if err != nil {
 			s.Close()
 		}
 	}()
-	lang, err := s.begin()
-	if err != nil {
-		return nil, err
-	}
 	if cfg.Resume != "" {
 		if err := s.loadResume(); err != nil {
 			return nil, err
@@ -86,7 +86,7 @@ func Prepare(cfg *Config, st cache.Store, stderr io.Writer) (_ *Session, err err
 			return nil, err
 		}
 	}
-	if err := s.promptsAndJudge(lang); err != nil {
+	if err := s.BuildJudge(); err != nil {
 		return nil, err
 	}
 	if err := s.initRun(); err != nil {
@@ -99,33 +99,38 @@ func Prepare(cfg *Config, st cache.Store, stderr io.Writer) (_ *Session, err err
 	return s, nil
 }
 
-// begin is what every session starts with (a run's, a watcher's): the log
-// file opened, the metrics and the language parsed, the cache flags checked.
-func (s *Session) begin() (eval.Lang, error) {
-	cfg := s.Cfg
+// NewSession is what every session starts with (a run's, a watcher's):
+// the log file opened, the metrics and the language parsed, the cache
+// flags checked. BuildJudge completes it; Prepare does both for a run of a
+// dataset. The caller closes the session (which does not close the store).
+func NewSession(cfg *Config, st cache.Store) (_ *Session, err error) {
+	s := &Session{Cfg: cfg, Store: st, log: io.Discard}
+	defer func() {
+		if err != nil {
+			s.Close()
+		}
+	}()
 	if cfg.LogFile != "" {
 		lf, err := os.OpenFile(cfg.LogFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
-			return "", usagef("--log: %v", err)
+			return nil, usagef("--log: %v", err)
 		}
 		s.logFile, s.log = lf, lf
 	}
-	var err error
 	if s.Metrics, err = eval.ParseMetrics(cfg.Metrics); err != nil {
-		return "", UsageError{err}
+		return nil, UsageError{err}
 	}
-	lang, err := eval.ParseLang(cfg.Lang)
-	if err != nil {
-		return "", UsageError{err}
+	if s.lang, err = eval.ParseLang(cfg.Lang); err != nil {
+		return nil, UsageError{err}
 	}
 	if cfg.NoCache && cfg.CacheOnly {
-		return "", usagef("--no-cache and --cache-only contradict each other: choose one")
+		return nil, usagef("--no-cache and --cache-only contradict each other: choose one")
 	}
-	return lang, nil
+	return s, nil
 }
 
-// promptsAndJudge loads the prompts (their overrides) and builds the judge.
-func (s *Session) promptsAndJudge(lang eval.Lang) (err error) {
+// BuildJudge loads the prompts (their overrides) and builds the judge.
+func (s *Session) BuildJudge() (err error) {
 	cfg := s.Cfg
 	if cfg.UseOffline() {
 		// The offline judge uses no prompt: a broken override must not
@@ -144,7 +149,7 @@ func (s *Session) promptsAndJudge(lang eval.Lang) (err error) {
 			return err
 		}
 	}
-	return s.buildJudge(lang)
+	return s.buildJudge()
 }
 
 // Close releases the log file.
@@ -240,7 +245,7 @@ func short(h string) string {
 	return h
 }
 
-func (s *Session) buildJudge(lang eval.Lang) error {
+func (s *Session) buildJudge() error {
 	c := s.Cfg
 	if c.UseOffline() {
 		var opts []offline.Option
@@ -319,7 +324,7 @@ func (s *Session) buildJudge(lang eval.Lang) error {
 		BaseURL: baseURL, Model: c.Model, EmbeddingModel: c.EmbeddingModel, EmbeddingBaseURL: c.EmbeddingURL, Dimensions: c.Dimensions,
 		ResponseFormat: c.ResponseFormat, Reasoning: c.Reasoning, Abilities: s.abilities,
 		Temperature: float32(c.Temperature), QuestionTemperature: 0.7,
-		NoN: c.NoN, Lang: lang,
+		NoN: c.NoN, Lang: s.lang,
 	}, eval.Instrument(cc), s.Prompts)
 	s.Judge = s.LLM
 	s.Banner = fmt.Sprintf("judge: %s at %s (embeddings: %s)", c.Model, Redact(baseURL), c.EmbeddingModel)
@@ -414,11 +419,6 @@ func (s *Session) stampStart(now time.Time) {
 }
 
 func (s *Session) initRun() error {
-	info := s.Judge.Info()
-	hashes := s.Prompts.Hashes()
-	if info.Kind == "offline" {
-		hashes = map[string]string{} // the offline judge uses no prompt
-	}
 	if s.run.ID == "" {
 		id, err := s.Store.NewRunID()
 		if err != nil {
@@ -426,29 +426,56 @@ func (s *Session) initRun() error {
 		}
 		s.run = eval.RunInfo{ID: id, Dataset: s.Cfg.Dataset, DatasetHash: s.Loaded.SHA256}
 	}
+	// Priced now, so that a bad prices.json stops the run before anything
+	// is paid for.
+	t, err := s.PriceTable()
+	if err != nil {
+		return err
+	}
 	s.stampStart(time.Now().UTC())
 	s.run.FinishedAt = nil
 	s.run.Cancelled = false
-	s.run.Judge = info
-	s.run.Contract = prompts.ContractVersion
-	s.run.Prompts = hashes
-	s.run.Metrics = s.Metrics
+	s.describe(&s.run, t)
 	s.run.Samples = s.Loaded.Count
 	s.run.Skipped = s.Loaded.SkippedCount
-	s.run.Config = s.config()
 	s.run.Subset = nil // a resumed run's is recorded again, from the subset chosen
 	s.recordSubset()
-	// Priced now, so that a bad prices.json stops the run before anything
-	// is paid for; the offline judge needs no table.
-	var t cost.Table
-	if info.Kind != "offline" {
-		var err error
-		if t, err = Prices(s.Cfg); err != nil {
-			return err
-		}
-	}
-	s.run.Pricing = cost.RunPricing(t, info)
 	return nil
+}
+
+// NewRunInfo is the record of a new run of the session's judge, metrics
+// and settings, priced with t, whose samples the caller brings (a
+// watcher's window).
+func (s *Session) NewRunInfo(id string, started time.Time, t cost.Table) eval.RunInfo {
+	info := eval.RunInfo{ID: id, Dataset: s.Cfg.Dataset, StartedAt: started.UTC()}
+	s.describe(&info, t)
+	return info
+}
+
+// describe records in info what every run of the session shares: the
+// judge, the prompts' contract and hashes, the metrics, the settings and
+// the prices.
+func (s *Session) describe(info *eval.RunInfo, t cost.Table) {
+	ji := s.Judge.Info()
+	hashes := s.Prompts.Hashes()
+	if ji.Kind == "offline" {
+		hashes = map[string]string{} // the offline judge uses no prompt
+	}
+	info.Judge = ji
+	info.Contract = prompts.ContractVersion
+	info.Prompts = hashes
+	info.Metrics = s.Metrics
+	info.Config = s.config()
+	info.Pricing = cost.RunPricing(t, ji)
+}
+
+// PriceTable is the table the session's runs are priced with (--prices or
+// the built-in one); the offline judge needs none.
+func (s *Session) PriceTable() (cost.Table, error) {
+	if s.Judge.Info().Kind == "offline" {
+		return cost.Table{}, nil
+	}
+	return Prices(s.Cfg)
 }
 
 // config records the settings that shaped the run; never the API key.

@@ -21,8 +21,14 @@ func Show(ctx context.Context, st *Shared, ref string, ascii bool, pass eval.Lev
 	return show(ctx, st, ref, ascii, pass, nil, stderr)
 }
 
-// show is Show, in watch mode when follow is set: the screen of a watcher
-// (ragscope watch) on the run its results go to.
+// ShowWatch is Show for a watcher (ragscope watch) on the run its results
+// go to: the screen in watch mode, with the lag and the alerts that status
+// tells (the watcher's Status).
+func ShowWatch(ctx context.Context, st *Shared, ref string, ascii bool, status func() eval.WatchStatus, stderr io.Writer) (int, error) {
+	return show(ctx, st, ref, ascii, eval.Levels{}, status, stderr)
+}
+
+// show is Show, in watch mode when follow is set.
 func show(ctx context.Context, st *Shared, ref string, ascii bool, pass eval.Levels, follow func() eval.WatchStatus, stderr io.Writer) (int, error) {
 	// The record alone: the results are read page by page by the table
 	// (a run of a million samples is never in memory at once).

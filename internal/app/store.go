@@ -649,3 +649,16 @@ func (s *Shared) Import(r io.Reader) (n int, err error) {
 	}
 	return st.Import(r)
 }
+
+// ByteCount writes a size for people: 12 B, 3.4 KiB, 1.2 GiB.
+func ByteCount(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

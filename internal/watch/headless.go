@@ -1,4 +1,4 @@
-package app
+package watch
 
 import (
 	"context"
@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/app"
 )
 
-// FollowHeadless runs the watcher with a progress line on stderr every
+// Headless runs the watcher with a progress line on stderr every
 // interval (when something changed) until ctx is done or, with --once,
 // until what the logs held is evaluated. A clean stop on a signal is not a
 // failure: it returns nil.
-func FollowHeadless(ctx context.Context, f *Follower, stderr io.Writer, every time.Duration) error {
+func Headless(ctx context.Context, f *Watcher, stderr io.Writer, every time.Duration) error {
 	fmt.Fprintf(stderr, "ragscope watch: %s; following %d LOG argument(s)\n", f.Banner(), len(f.fc.Logs))
 	if h, ok := f.s.Store.(interface{ Holding() bool }); ok && !h.Holding() {
 		fmt.Fprintln(stderr, "ragscope watch: the database is held by another ragscope process; results go through it")
@@ -44,7 +45,7 @@ func FollowHeadless(ctx context.Context, f *Follower, stderr io.Writer, every ti
 // how far behind the log the judge is.
 func ProgressLine(st eval.WatchStatus) string {
 	line := fmt.Sprintf("run %s: %d read, %d evaluated, %d repeats, %d sampled out, %d invalid; behind: %d record(s) waiting, %s unread",
-		orDash(st.RunID), st.Read, st.Evaluated, st.Duplicates, st.Sampled, st.Invalid, st.Behind, ByteCount(st.BehindBytes))
+		orDash(st.RunID), st.Read, st.Evaluated, st.Duplicates, st.Sampled, st.Invalid, st.Behind, app.ByteCount(st.BehindBytes))
 	if st.OldestUnread > 0 {
 		line += fmt.Sprintf(", oldest %s", st.OldestUnread.Round(time.Second))
 	}
@@ -63,27 +64,14 @@ func orDash(s string) string {
 	return s
 }
 
-// ByteCount writes a size for people: 12 B, 3.4 KiB, 1.2 GiB.
-func ByteCount(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
-
-// FollowInteractive runs the watcher under the TUI's follow mode: the
+// Interactive runs the watcher under the TUI's watch mode: the
 // screen of `open` on the live run the results go to, with the watcher's
 // lag and alerts polled from it. The screen needs a run, and a rolling run
 // starts with its first record, so until one is read the wait is said on
 // stderr. Quitting the screen stops the watcher; the records it had not
 // evaluated stay pending for the next one. When the window rolls over the
 // screen shows the run that ended, and says so on stderr.
-func FollowInteractive(ctx context.Context, f *Follower, st *Shared, ascii bool, stderr io.Writer) (int, error) {
+func Interactive(ctx context.Context, f *Watcher, st *app.Shared, ascii bool, stderr io.Writer) (int, error) {
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan error, 1)
@@ -91,9 +79,9 @@ func FollowInteractive(ctx context.Context, f *Follower, st *Shared, ascii bool,
 	stopped := func() (int, error) {
 		cancel()
 		if err := <-done; err != nil && ctx.Err() == nil {
-			return ExitFatal, err
+			return app.ExitFatal, err
 		}
-		return ExitOK, nil
+		return app.ExitOK, nil
 	}
 	fmt.Fprintf(stderr, "ragscope watch: %s; waiting for the first record to evaluate (ctrl+c stops)\n", f.Banner())
 	tick := time.NewTicker(100 * time.Millisecond)
@@ -113,17 +101,17 @@ func FollowInteractive(ctx context.Context, f *Follower, st *Shared, ascii bool,
 		select {
 		case err := <-done:
 			if err != nil {
-				return ExitFatal, err
+				return app.ExitFatal, err
 			}
 			fmt.Fprintln(stderr, "ragscope watch: stopped before any record was evaluated; "+ProgressLine(f.Status()))
-			return ExitOK, nil
+			return app.ExitOK, nil
 		case <-ctx.Done():
 			return stopped()
 		case <-tick.C:
 		}
 	}
 	runID := f.Status().RunID
-	code, err := show(wctx, st, runID, ascii, eval.Levels{}, f.Status, stderr)
+	code, err := app.ShowWatch(wctx, st, runID, ascii, f.Status, stderr)
 	if err != nil {
 		cancel()
 		<-done

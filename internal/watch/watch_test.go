@@ -1,4 +1,4 @@
-package app
+package watch
 
 import (
 	"compress/gzip"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/internal/app"
 )
 
 // watchRig is a watcher over logs in a temporary directory, judged by the
@@ -26,8 +27,8 @@ type watchRig struct {
 	dir string
 	db  string
 	srv *fakejudge.Server
-	st  *Shared
-	f   *Follower
+	st  *app.Shared
+	f   *Watcher
 
 	cancel context.CancelFunc
 	done   chan error
@@ -44,14 +45,14 @@ func newWatchRig(t *testing.T, srv *fakejudge.Server) *watchRig {
 	return &watchRig{t: t, dir: dir, db: filepath.Join(dir, "w.db"), srv: srv}
 }
 
-func (w *watchRig) config() *Config {
-	return &Config{BaseURL: w.srv.BaseURL(), APIKey: "test-key-123456", APIType: "openai",
+func (w *watchRig) config() *app.Config {
+	return &app.Config{BaseURL: w.srv.BaseURL(), APIKey: "test-key-123456", APIType: "openai",
 		Model: "judge-model", EmbeddingModel: "embed-model", ResponseFormat: "json_schema", EmbedFormat: "float", Strictness: 1,
 		Concurrency: 4, Timeout: 10 * time.Second, MaxRetries: 0, Metrics: "faithfulness", Lang: "auto", NoCache: true}
 }
 
 // start runs a watcher on patterns (relative to the rig's directory).
-func (w *watchRig) start(fc FollowConfig, patterns ...string) *Follower {
+func (w *watchRig) start(fc Config, patterns ...string) *Watcher {
 	w.t.Helper()
 	for _, p := range patterns {
 		fc.Logs = append(fc.Logs, filepath.Join(w.dir, p))
@@ -59,8 +60,8 @@ func (w *watchRig) start(fc FollowConfig, patterns ...string) *Follower {
 	if fc.Poll == 0 {
 		fc.Poll = 10 * time.Millisecond
 	}
-	w.st = openShared(w.t, w.db, Hold)
-	f, err := PrepareFollow(w.config(), fc, w.st, io.Discard)
+	w.st = openShared(w.t, w.db, app.Hold)
+	f, err := Prepare(w.config(), fc, w.st, io.Discard)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -128,13 +129,23 @@ func (w *watchRig) waitEvaluated(n int64) {
 	w.waitFor(fmt.Sprintf("%d records evaluated", n), func(st eval.WatchStatus) bool { return st.Evaluated >= n })
 }
 
+func openShared(t *testing.T, path string, mode int) *app.Shared {
+	t.Helper()
+	st, err := app.Open(path, app.OpenOptions{Mode: mode, Role: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
 // logRecord is record i of a log, unique to the test.
 func logRecord(t *testing.T, i int) string {
 	return fmt.Sprintf(`{"user_input":"%s question %d?","response":"answer %d. more.","retrieved_contexts":["chunk %d"]}`, t.Name(), i, i, i)
 }
 
 // stored counts the stored results of every run by question.
-func stored(t *testing.T, st *Shared) map[string]int {
+func stored(t *testing.T, st *app.Shared) map[string]int {
 	t.Helper()
 	runs, err := st.Runs()
 	if err != nil {
@@ -196,7 +207,7 @@ func checkOnce(t *testing.T, w *watchRig, n int) {
 func TestWatchFollowsAppendsAndRotations(t *testing.T) {
 	w := newWatchRig(t, nil)
 	w.append("app.jsonl", logRecord(t, 0), logRecord(t, 1))
-	w.start(FollowConfig{}, "app.jsonl*")
+	w.start(Config{}, "app.jsonl*")
 	w.waitEvaluated(2)
 	w.append("app.jsonl", logRecord(t, 2), "not a record", logRecord(t, 3))
 	w.waitEvaluated(4)
@@ -242,7 +253,7 @@ func TestWatchFollowsAppendsAndRotations(t *testing.T) {
 	w.stop()
 
 	// A restart reads nothing again, the compressed file included.
-	f := w.start(FollowConfig{Once: true}, "app.jsonl*")
+	f := w.start(Config{Once: true}, "app.jsonl*")
 	if err := <-w.done; err != nil {
 		t.Fatal(err)
 	}
@@ -257,12 +268,12 @@ func TestWatchFollowsAppendsAndRotations(t *testing.T) {
 func TestWatchDuplicateRecords(t *testing.T) {
 	w := newWatchRig(t, nil)
 	w.append("app.jsonl", logRecord(t, 0), logRecord(t, 0), logRecord(t, 1))
-	w.start(FollowConfig{}, "app.jsonl")
+	w.start(Config{}, "app.jsonl")
 	w.waitEvaluated(2)
 	w.waitFor("one repeat", func(st eval.WatchStatus) bool { return st.Duplicates == 1 })
 	w.stop()
 	w.append("app.jsonl", logRecord(t, 1), logRecord(t, 2))
-	w.start(FollowConfig{}, "app.jsonl")
+	w.start(Config{}, "app.jsonl")
 	w.waitEvaluated(1)
 	w.waitFor("one repeat", func(st eval.WatchStatus) bool { return st.Duplicates == 1 && st.Read == 2 })
 	checkOnce(t, w, 3)
@@ -277,7 +288,7 @@ func TestWatchSampleIsDeterministic(t *testing.T) {
 		for _, i := range order {
 			w.append("app.jsonl", logRecord(t, i))
 		}
-		w.start(FollowConfig{Sample: 0.25}, "app.jsonl")
+		w.start(Config{Sample: 0.25}, "app.jsonl")
 		w.waitFor("all read and evaluated", func(st eval.WatchStatus) bool { return st.Evaluated+st.Sampled == n })
 		out := map[string]bool{}
 		for q := range stored(t, w.st) {
@@ -318,7 +329,7 @@ func TestWatchBackPressure(t *testing.T) {
 		lines = append(lines, logRecord(t, i))
 	}
 	w.append("app.jsonl", lines...)
-	fc := FollowConfig{Queue: 8}
+	fc := Config{Queue: 8}
 	f := w.start(fc, "app.jsonl")
 	w.waitEvaluated(2)
 	// Workers: 2 × --concurrency 4 = 8 samples being evaluated, one the
@@ -377,7 +388,7 @@ func TestAlertExec(t *testing.T) {
 	out := filepath.Join(dir, "alert.json")
 	var mu sync.Mutex
 	var errs strings.Builder
-	f := &Follower{fc: FollowConfig{AlertExec: "cat > " + out, AlertTimeout: 5 * time.Second}, stderr: lockedWriter{&mu, &errs}}
+	f := &Watcher{fc: Config{AlertExec: "cat > " + out, AlertTimeout: 5 * time.Second}, stderr: lockedWriter{&mu, &errs}}
 	f.fire(alertEvent{Rule: "faithfulness<0.5 over 4", Metric: "faithfulness", Op: "<", Threshold: 0.5, Window: 4, Mean: 0.25, Count: 4, Fired: 1}, "run-1", 7)
 	deadline := time.Now().Add(20 * time.Second)
 	var got alertEvent
@@ -429,19 +440,19 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 // through the socket: the same exactly-once, and a restart continues.
 func TestWatchThroughTheHolder(t *testing.T) {
 	w := newWatchRig(t, nil)
-	h := openShared(t, w.db, Hold)
+	h := openShared(t, w.db, app.Hold)
 	if !h.Holding() {
 		t.Fatal("the first opener does not hold the database")
 	}
 	w.append("app.jsonl", logRecord(t, 0), logRecord(t, 1), logRecord(t, 1))
-	w.start(FollowConfig{}, "app.jsonl")
+	w.start(Config{}, "app.jsonl")
 	if w.st.Holding() {
 		t.Fatal("the watcher holds the database: the test would not go through the socket")
 	}
 	w.waitEvaluated(2)
 	w.stop()
 	w.append("app.jsonl", logRecord(t, 2))
-	w.start(FollowConfig{}, "app.jsonl")
+	w.start(Config{}, "app.jsonl")
 	w.waitEvaluated(1)
 	w.waitFor("one record read", func(st eval.WatchStatus) bool { return st.Read == 1 })
 	checkOnce(t, w, 3)
@@ -454,7 +465,7 @@ func TestWatchWindows(t *testing.T) {
 	var shift atomic.Int64
 	w.clock = func() time.Time { return time.Now().Add(time.Duration(shift.Load())) }
 	w.append("app.jsonl", logRecord(t, 0), logRecord(t, 1))
-	f := w.start(FollowConfig{Window: time.Minute}, "app.jsonl")
+	f := w.start(Config{Window: time.Minute}, "app.jsonl")
 	w.waitEvaluated(2)
 	first := f.Status().RunID
 	shift.Store(int64(time.Minute))
@@ -472,7 +483,7 @@ func TestWatchWindows(t *testing.T) {
 		t.Fatalf("the first window's run: finished %v, %d samples, window %q", info1.FinishedAt, info1.Samples, info1.Config["window"])
 	}
 	w.stop()
-	st := openShared(t, w.db, Read)
+	st := openShared(t, w.db, app.Read)
 	info2, rs, _, err := st.RunPage(second, 0, 100)
 	if err != nil {
 		t.Fatal(err)

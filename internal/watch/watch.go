@@ -1,4 +1,4 @@
-package app
+package watch
 
 import (
 	"context"
@@ -20,12 +20,18 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/cost"
 	"github.com/ragscope/ragscope/eval/dataset"
+	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/sanitize"
-	"github.com/ragscope/ragscope/prompts"
 )
 
-// FollowConfig is what ragscope watch adds to a run's settings.
-type FollowConfig struct {
+// Package watch is `ragscope watch`: it follows live JSON Lines logs and
+// evaluates each record appended to them exactly once, into a rolling run
+// per window, with alerts on a falling rolling mean. Its place in every
+// file and the hash of every record taken live in the database
+// (cache.WatchStore), so a restart goes on where the last watcher stopped.
+
+// Config is what ragscope watch adds to a run's settings.
+type Config struct {
 	// Logs are the LOG arguments: files, globs or directories.
 	Logs []string
 	// Sample is the fraction of records evaluated, chosen by content hash
@@ -49,9 +55,9 @@ type FollowConfig struct {
 	Poll time.Duration
 }
 
-// DefaultFollowMetrics are the reference-free metrics a watcher uses when
+// DefaultMetrics are the reference-free metrics a watcher uses when
 // --metrics is not given: a live log has no reference answers.
-func DefaultFollowMetrics() string {
+func DefaultMetrics() string {
 	ms := "faithfulness,answer_relevancy"
 	if _, ok := eval.LookupMetric("context_utilization"); ok {
 		ms += ",context_utilization"
@@ -59,12 +65,12 @@ func DefaultFollowMetrics() string {
 	return ms
 }
 
-// Follower evaluates the records appended to logs, exactly once each,
+// Watcher evaluates the records appended to logs, exactly once each,
 // into a rolling run per window.
-type Follower struct {
-	s      *Session
+type Watcher struct {
+	s      *app.Session
 	fs     cache.WatchStore
-	fc     FollowConfig
+	fc     Config
 	stream string
 	dec    *dataset.LineDecoder
 	stderr io.Writer
@@ -102,9 +108,9 @@ type qItem struct {
 	end bool
 }
 
-// PrepareFollow sets a watcher up: flags checked, prompts and judge built;
+// Prepare sets a watcher up: flags checked, prompts and judge built;
 // nothing is read or written yet.
-func PrepareFollow(cfg *Config, fc FollowConfig, st cache.Store, stderr io.Writer) (_ *Follower, err error) {
+func Prepare(cfg *app.Config, fc Config, st cache.Store, stderr io.Writer) (_ *Watcher, err error) {
 	fst, ok := st.(cache.WatchStore)
 	if !ok {
 		return nil, fmt.Errorf("this database cannot keep a watcher's state (%T); use a ragscope that holds it", st)
@@ -130,50 +136,48 @@ func PrepareFollow(cfg *Config, fc FollowConfig, st cache.Store, stderr io.Write
 	if fc.AlertTimeout <= 0 {
 		fc.AlertTimeout = 10 * time.Second
 	}
-	s := &Session{Cfg: cfg, Store: st, log: io.Discard}
+	s, err := app.NewSession(cfg, st)
+	if err != nil {
+		return nil, err
+	}
 	defer func() {
 		if err != nil {
 			s.Close()
 		}
 	}()
-	lang, err := s.begin()
-	if err != nil {
-		return nil, err
-	}
-	f := &Follower{s: s, fs: fst, fc: fc, stderr: stderr, space: make(chan struct{}, 1), flights: map[flightKey]flight{}}
+	f := &Watcher{s: s, fs: fst, fc: fc, stderr: stderr, space: make(chan struct{}, 1), flights: map[flightKey]flight{}}
 	if f.alerts, err = parseAlerts(fc.Alerts, s.Metrics); err != nil {
-		return nil, UsageError{err}
+		return nil, app.UsageError{Err: err}
 	}
 	opt := dataset.Options{MaxRecordBytes: cfg.MaxRecordBytes}
 	if cfg.Mapping != "" {
 		if opt.Map, err = dataset.ParseMap(cfg.Mapping); err != nil {
-			return nil, UsageError{err}
+			return nil, app.UsageError{Err: err}
 		}
 	}
 	if f.dec, err = dataset.NewLineDecoder(opt); err != nil {
-		return nil, UsageError{err}
+		return nil, app.UsageError{Err: err}
 	}
-	if err := s.promptsAndJudge(lang); err != nil {
+	if err := s.BuildJudge(); err != nil {
 		return nil, err
 	}
-	if s.Judge.Info().Kind != "offline" {
-		if f.prices, err = Prices(cfg); err != nil {
-			return nil, err
-		}
+	if f.prices, err = s.PriceTable(); err != nil {
+		return nil, err
 	}
 	f.stream = streamName(fc.Logs)
 	cfg.Dataset = strings.Join(fc.Logs, " ")
 	return f, nil
 }
 
+func usagef(format string, args ...any) error {
+	return app.UsageError{Err: fmt.Errorf(format, args...)}
+}
+
 // Close releases the session's log file.
-func (f *Follower) Close() { f.s.Close() }
+func (f *Watcher) Close() { f.s.Close() }
 
 // Banner names the judge, as a run's banner does.
-func (f *Follower) Banner() string { return f.s.Banner }
-
-// Session is the session the watcher's runs start from (for the TUI).
-func (f *Follower) Session() *Session { return f.s }
+func (f *Watcher) Banner() string { return f.s.Banner }
 
 // streamName names a watcher's state by its LOG arguments (absolute): the
 // same arguments continue where the last watcher stopped.
@@ -225,7 +229,7 @@ func sampled(h [16]byte, frac float64) bool {
 	return float64(u)/float64(uint64(1)<<53) < frac
 }
 
-func (f *Follower) now() time.Time {
+func (f *Watcher) now() time.Time {
 	if f.clock != nil {
 		return f.clock()
 	}
@@ -233,7 +237,7 @@ func (f *Follower) now() time.Time {
 }
 
 // windowStart is the start of the window holding t.
-func (f *Follower) windowStart(t time.Time) time.Time {
+func (f *Watcher) windowStart(t time.Time) time.Time {
 	if f.fc.Window <= 0 {
 		lt := t.Local()
 		return time.Date(lt.Year(), lt.Month(), lt.Day(), 0, 0, 0, 0, time.Local)
@@ -242,8 +246,8 @@ func (f *Follower) windowStart(t time.Time) time.Time {
 }
 
 // Status is the watcher's state now (eval.WatchStatus), for the progress
-// line and the TUI's follow mode; safe to call from any goroutine.
-func (f *Follower) Status() eval.WatchStatus {
+// line and the TUI's watch mode; safe to call from any goroutine.
+func (f *Watcher) Status() eval.WatchStatus {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	st := f.status
@@ -258,11 +262,11 @@ func (f *Follower) Status() eval.WatchStatus {
 	return st
 }
 
-func (f *Follower) warn(msg string) {
+func (f *Watcher) warn(msg string) {
 	fmt.Fprintln(f.stderr, "ragscope watch:", sanitize.Line(msg))
 }
 
-func (f *Follower) addFlight(r cache.WatchRecord) {
+func (f *Watcher) addFlight(r cache.WatchRecord) {
 	f.mu.Lock()
 	f.flights[flightKey{r.RunID, r.Index}] = flight{hash: r.Hash, readAt: r.ReadAt}
 	f.mu.Unlock()
@@ -271,7 +275,7 @@ func (f *Follower) addFlight(r cache.WatchRecord) {
 // Run follows the logs until ctx is done (or, with Once, until what they
 // hold is evaluated). Records taken but not evaluated when it stops are
 // evaluated by the next watcher of the same logs.
-func (f *Follower) Run(ctx context.Context) error {
+func (f *Watcher) Run(ctx context.Context) error {
 	state, err := f.fs.WatchLoad(f.stream)
 	if err != nil {
 		return err
@@ -350,17 +354,17 @@ func (f *Follower) Run(ctx context.Context) error {
 }
 
 // took tells the tailer the queue has room again.
-func (f *Follower) took() {
+func (f *Watcher) took() {
 	select {
 	case f.space <- struct{}{}:
 	default:
 	}
 }
 
-// evaluate runs one window's run through launch: first the records
+// evaluate runs one window's run (app.Session.StartStream): first the records
 // given, then those the queue brings until the window ends. more is false
 // when the queue is closed (the tailer stopped).
-func (f *Follower) evaluate(ctx context.Context, runID string, initial []cache.WatchRecord, queue <-chan qItem) (more bool, err error) {
+func (f *Watcher) evaluate(ctx context.Context, runID string, initial []cache.WatchRecord, queue <-chan qItem) (more bool, err error) {
 	info, _, _, err := f.s.Store.RunPage(runID, 0, 0)
 	fresh := err != nil
 	if queue == nil && len(initial) == 0 && (fresh || info.FinishedAt != nil) {
@@ -443,18 +447,17 @@ func (f *Follower) evaluate(ctx context.Context, runID string, initial []cache.W
 			}
 		}
 	}
-	spec := runSpec{
-		info: info, judge: f.s.Judge, source: source, total: info.Samples, metrics: f.s.Metrics,
-		put: func(id string, res *eval.Result) error {
+	run, err := f.s.StartStream(ctx, app.Stream{
+		Info: info, Source: source, Total: info.Samples,
+		Put: func(id string, res *eval.Result) error {
 			return f.put(ctx, id, res, func() { abortOnce.Do(func() { close(aborted) }) })
 		},
-		stamp: func(i *eval.RunInfo) {
+		Stamp: func(i *eval.RunInfo) {
 			mu.Lock()
 			i.Samples = samples
 			mu.Unlock()
 		},
-	}
-	run, err := f.s.launch(ctx, spec)
+	})
 	if err != nil {
 		return false, err
 	}
@@ -476,7 +479,7 @@ func (f *Follower) evaluate(ctx context.Context, runID string, initial []cache.W
 // A result cut short (cancelled) is not stored: the record stays taken and
 // the next watcher evaluates it again, its finished judge calls from the
 // cache.
-func (f *Follower) put(ctx context.Context, runID string, res *eval.Result, abort func()) error {
+func (f *Watcher) put(ctx context.Context, runID string, res *eval.Result, abort func()) error {
 	key := flightKey{runID, res.Index}
 	f.mu.Lock()
 	fl, ok := f.flights[key]
@@ -508,18 +511,9 @@ func (f *Follower) put(ctx context.Context, runID string, res *eval.Result, abor
 }
 
 // newInfo is the record of a new window's run.
-func (f *Follower) newInfo(id string) eval.RunInfo {
-	s := f.s
-	ji := s.Judge.Info()
-	hashes := s.Prompts.Hashes()
-	if ji.Kind == "offline" {
-		hashes = map[string]string{}
-	}
+func (f *Watcher) newInfo(id string) eval.RunInfo {
 	now := f.now()
-	info := eval.RunInfo{
-		ID: id, Dataset: s.Cfg.Dataset, StartedAt: now.UTC(), Judge: ji, Contract: prompts.ContractVersion,
-		Prompts: hashes, Metrics: s.Metrics, Config: s.config(),
-	}
+	info := f.s.NewRunInfo(id, now, f.prices)
 	info.Config["watch"] = f.stream
 	info.Config["watch_window"] = f.windowStart(now).Format(time.RFC3339)
 	if f.fc.Window > 0 {
@@ -533,7 +527,6 @@ func (f *Follower) newInfo(id string) eval.RunInfo {
 	if f.fc.MaxRPS > 0 {
 		info.Config["max_rps"] = strconv.FormatFloat(f.fc.MaxRPS, 'g', -1, 64)
 	}
-	info.Pricing = cost.RunPricing(f.prices, ji)
 	return info
 }
 
@@ -543,7 +536,7 @@ const maxBatch = 256
 // tailLoop reads the logs, takes their new records (committing positions
 // and hashes) and queues them; it waits when the queue is full, so that
 // the log, not memory, holds what the judge has not caught up with.
-func (f *Follower) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.WatchMeta) error {
+func (f *Watcher) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.WatchMeta) error {
 	t := f.tail
 	first := true
 	var lastScan time.Time
@@ -639,7 +632,7 @@ func (f *Follower) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.
 			if f.fc.Once {
 				for _, tf := range t.files {
 					if tf.plen > 0 && !tf.st.Done {
-						f.warn(fmt.Sprintf("%s: its last line (%s) has no newline yet: left for the next pass", tf.path, ByteCount(tf.plen)))
+						f.warn(fmt.Sprintf("%s: its last line (%s) has no newline yet: left for the next pass", tf.path, app.ByteCount(tf.plen)))
 					}
 				}
 				return nil
@@ -651,7 +644,7 @@ func (f *Follower) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.
 	}
 }
 
-func (f *Follower) setBehindBytes(b int64) {
+func (f *Watcher) setBehindBytes(b int64) {
 	_, oldest := f.tail.behind(time.Now())
 	f.mu.Lock()
 	f.status.BehindBytes, f.status.OldestUnread = b, oldest
@@ -660,7 +653,7 @@ func (f *Follower) setBehindBytes(b int64) {
 
 // readBatch reads lines from every followed file in turn until n records
 // are taken or nothing is left to read; progressed says a line was read.
-func (f *Follower) readBatch(n int, now time.Time) (take []cache.WatchRecord, progressed bool, err error) {
+func (f *Watcher) readBatch(n int, now time.Time) (take []cache.WatchRecord, progressed bool, err error) {
 	t := f.tail
 	keys := make([]string, 0, len(t.files))
 	for k := range t.files {

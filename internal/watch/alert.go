@@ -1,4 +1,4 @@
-package app
+package watch
 
 import (
 	"bytes"
@@ -150,7 +150,7 @@ var alertExecs = make(chan struct{}, maxAlertExecs)
 // at most --alert-timeout: a watcher that stops (--once, above all, from
 // cron) would otherwise end before the alert of its last records reached
 // anyone, its stdin unwritten.
-func (f *Follower) waitAlertExecs() {
+func (f *Watcher) waitAlertExecs() {
 	if len(alertExecs) > 0 {
 		fmt.Fprintf(f.stderr, "ragscope watch: waiting for --alert-exec to finish (at most %s)\n", f.fc.AlertTimeout)
 	}
@@ -161,7 +161,7 @@ func (f *Follower) waitAlertExecs() {
 // details on stdin. The command runs beside the evaluation, never in its
 // way: it is killed after the timeout, and skipped (saying so) when
 // maxAlertExecs are still running.
-func (f *Follower) fire(ev alertEvent, runID string, index int) {
+func (f *Watcher) fire(ev alertEvent, runID string, index int) {
 	ev.RunID, ev.Sample = runID, index
 	fmt.Fprintf(f.stderr, "ragscope watch: ALERT %s: rolling mean %.3f over the last %d scored samples (run %s, up to sample %d)\n",
 		sanitize.Line(ev.Rule), ev.Mean, ev.Count, runID, index)

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/watch"
 )
 
 // watchFlagsFromRun are the flags of run that watch shares: the judge,
@@ -31,14 +32,14 @@ var watchFlagsFromRun = []string{
 // record once.
 func (c *cli) watchCommand() *cobra.Command {
 	var f runFlags
-	var fc app.FollowConfig
+	var fc watch.Config
 	var progress time.Duration
 	cmd := &cobra.Command{
 		Use:   "watch [flags] LOG...",
 		Short: "Follow JSON Lines logs (files, globs, directories) and evaluate each new record once, into a rolling run",
 		Long: `Follow one or more JSON Lines logs, in the record formats of run, and evaluate each record as it is appended. A LOG is a file, a glob ('logs/app.jsonl*', quoted) or a directory; rotation by rename, copytruncate and gzip'd rotated files are followed. Each record is evaluated exactly once: the place in every file and a hash of every record's content are stored with its result, so a restart (even after kill -9) goes on where the last one stopped, and a record logged twice is evaluated once.
 
-Results go to one run per local day (or --window), which runs, report and open show while it grows. The default metrics need no reference: ` + app.DefaultFollowMetrics() + `.
+Results go to one run per local day (or --window), which runs, report and open show while it grows. The default metrics need no reference: ` + watch.DefaultMetrics() + `.
 
 Exit status: 0 after a clean stop (SIGINT, SIGTERM) or, with --once, once what the logs held is evaluated; 1 when the watcher cannot go on (the judge down, the database unwritable); 2 bad flags.`,
 		Example: `ragscope watch --headless 'logs/assistant.jsonl*'
@@ -76,14 +77,14 @@ ragscope watch --headless --once --window 1h logs/app.jsonl`,
 			if !f.headless {
 				warnings = held
 			}
-			w, err := app.PrepareFollow(&f.Config, fc, st, warnings)
+			w, err := watch.Prepare(&f.Config, fc, st, warnings)
 			if err != nil {
 				fmt.Fprintln(c.stderr, "ragscope:", err)
 				return exitCode(err)
 			}
 			defer w.Close()
 			if !f.headless {
-				code, err := app.FollowInteractive(ctx, w, st, f.ascii, c.stderr)
+				code, err := watch.Interactive(ctx, w, st, f.ascii, c.stderr)
 				held.writeTo(c.stderr)
 				if err != nil {
 					fmt.Fprintln(c.stderr, "ragscope watch:", err)
@@ -91,7 +92,7 @@ ragscope watch --headless --once --window 1h logs/app.jsonl`,
 				}
 				return code
 			}
-			if err := app.FollowHeadless(ctx, w, c.stderr, progress); err != nil {
+			if err := watch.Headless(ctx, w, c.stderr, progress); err != nil {
 				fmt.Fprintln(c.stderr, "ragscope watch:", err)
 				return exitCode(err)
 			}
@@ -111,8 +112,8 @@ ragscope watch --headless --once --window 1h logs/app.jsonl`,
 		}
 		fs.AddFlag(fl)
 	}
-	_ = fs.Lookup("metrics").Value.Set(app.DefaultFollowMetrics())
-	fs.Lookup("metrics").DefValue = app.DefaultFollowMetrics()
+	_ = fs.Lookup("metrics").Value.Set(watch.DefaultMetrics())
+	fs.Lookup("metrics").DefValue = watch.DefaultMetrics()
 	fs.Lookup("headless").Usage = "follow without the TUI: progress and alerts on stderr, until SIGINT/SIGTERM (or --once)"
 	fc.Sample = 1
 	fs.Var(number{&fc.Sample}, "sample", "evaluate this fraction of the records (0 < F <= 1), chosen by content hash: the same records after a restart")
