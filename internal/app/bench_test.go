@@ -14,6 +14,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/internal/live"
 )
 
 // BenchmarkSharedRunWithReaders measures what 20 connected readers cost a
@@ -140,7 +141,7 @@ func watch(path string) int {
 		return 1
 	}
 	seen := map[int]bool{}
-	for ev := range LiveEvents(context.Background(), st, id) {
+	for ev := range live.Events(context.Background(), st, id) {
 		if ev.Kind == eval.EventSampleFinished {
 			seen[ev.Result.Index] = true
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/live"
 	"github.com/ragscope/ragscope/tui"
 )
 
@@ -36,11 +37,11 @@ func show(ctx context.Context, st *Shared, ref string, ascii bool, pass eval.Lev
 	if err != nil {
 		return 0, UsageError{err}
 	}
-	live, err := st.Live()
+	running, err := st.Live()
 	if err != nil {
 		return 0, err
 	}
-	lr, isLive := live[info.ID]
+	lr, isLive := running[info.ID]
 	opts := tui.Options{
 		Dataset: info.Dataset, Total: info.Samples, Judge: info.Judge, Metrics: info.Metrics, ASCII: ascii,
 		Started: info.StartedAt, RawCalls: RawCalls(st), RawCallsJSON: RawCallsJSON(st), RunID: info.ID, Host: StoredHost{Store: st, Run: info},
@@ -70,7 +71,7 @@ func show(ctx context.Context, st *Shared, ref string, ascii bool, pass eval.Lev
 			fs := eval.WatchStatus{RunID: info.ID, Elsewhere: fmt.Sprintf("pid %d", lr.PID)}
 			opts.Watch = func() eval.WatchStatus { return fs }
 		}
-		events = LiveEvents(wctx, st, info.ID)
+		events = live.Events(wctx, st, info.ID)
 	} else {
 		id := info.ID
 		opts.Page = func(from, limit int) ([]*eval.Result, int, error) {

@@ -13,6 +13,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
 	"github.com/ragscope/ragscope/internal/holder"
+	"github.com/ragscope/ragscope/internal/live"
 )
 
 func TestTheSecondProcessGoesThroughTheHolder(t *testing.T) {
@@ -203,7 +204,7 @@ func TestConcurrentRunsPayOnceAndAreWatched(t *testing.T) {
 		}
 		runs = append(runs, run)
 	}
-	watched := LiveEvents(context.Background(), w, runs[1].ID)
+	watched := live.Events(context.Background(), w, runs[1].ID)
 	for _, run := range runs {
 		go func() {
 			for range run.Events {

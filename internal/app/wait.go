@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/ragscope/ragscope/internal/holder"
+	"github.com/ragscope/ragscope/internal/live"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -36,7 +37,7 @@ func WaitRun(ctx context.Context, st *Shared, ref string, stderr io.Writer) (int
 		}
 		// Not the server's run, or the server went away: wait on the store.
 	}
-	for range LiveEvents(ctx, st, id) {
+	for range live.Events(ctx, st, id) {
 		// The end is read from the store below.
 	}
 	if ctx.Err() != nil {

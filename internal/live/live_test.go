@@ -1,4 +1,4 @@
-package app
+package live
 
 import (
 	"context"
@@ -51,14 +51,14 @@ func (s *resetStore) RunPage(_ string, from, limit int) (eval.RunInfo, []*eval.R
 }
 
 // A viewer that reloads after a takeover sends each result once.
-func TestLiveReloadSendsEachResultOnce(t *testing.T) {
+func TestReloadSendsEachResultOnce(t *testing.T) {
 	res := func(i int) *eval.Result {
 		return &eval.Result{Index: i, Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK},
 			Calls: []eval.CallRecord{{Task: "faithfulness_statements", Key: "k"}}}
 	}
 	st := &resetStore{info: eval.RunInfo{ID: "r", Samples: 3}, results: []*eval.Result{res(0), res(1), res(2)}}
 	finished, calls := map[int]int{}, 0
-	for ev := range LiveEvents(context.Background(), st, "r") {
+	for ev := range Events(context.Background(), st, "r") {
 		switch ev.Kind {
 		case eval.EventSampleFinished:
 			finished[ev.Result.Index]++
@@ -108,13 +108,13 @@ func (s *endingStore) Live() (map[string]holder.LiveRun, error) {
 
 // A run that ends right after a quiet LiveUpdates is read to its end: its last
 // results and its record were stored before its evaluator let go.
-func TestLiveReadsWhatARunStoredAsItEnded(t *testing.T) {
+func TestReadsWhatARunStoredAsItEnded(t *testing.T) {
 	res := func(i int) *eval.Result {
 		return &eval.Result{Index: i, Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusCancelled}}
 	}
 	st := &endingStore{info: eval.RunInfo{ID: "r", Samples: 2}, results: []*eval.Result{res(0), res(1)}}
 	finished := 0
-	for ev := range LiveEvents(context.Background(), st, "r") {
+	for ev := range Events(context.Background(), st, "r") {
 		switch ev.Kind {
 		case eval.EventSampleFinished:
 			finished++

@@ -1,4 +1,8 @@
-package app
+// Package live is the live view of a run that another process (a second
+// run, the server, a watcher) evaluates: its stored results turned back
+// into the runner's events as they are stored, so that the TUI and a
+// waiting CLI follow it through the one event path of a run of their own.
+package live
 
 import (
 	"context"
@@ -35,12 +39,12 @@ type liveLister interface {
 	Live() (map[string]holder.LiveRun, error)
 }
 
-// LiveEvents streams a run that another process (or the server) evaluates as
+// Events streams a run that another process (or the server) evaluates as
 // the same runner events a run of our own gives, built from the results as
 // they are stored: the TUI shows it through its one event path. The channel
 // closes when the run ends, when its evaluator goes away without finishing
 // it (the last event then says so), or when ctx is done.
-func LiveEvents(ctx context.Context, st cache.Store, runID string) <-chan eval.Event {
+func Events(ctx context.Context, st cache.Store, runID string) <-chan eval.Event {
 	out := make(chan eval.Event, 256)
 	pr, _ := st.(progressReader)
 	go func() {
