@@ -15,18 +15,18 @@ import (
 	"charm.land/fang/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // Exit codes.
 const (
-	exitOK          = app.ExitOK
-	exitFatal       = app.ExitFatal
-	exitUsage       = app.ExitUsage
-	exitFailures    = app.ExitFailures
-	exitGate        = app.ExitGate
-	exitInterrupted = app.ExitInterrupted
+	exitOK          = exit.OK
+	exitFatal       = exit.Fatal
+	exitUsage       = exit.Usage
+	exitFailures    = exit.Failures
+	exitGate        = exit.Gate
+	exitInterrupted = exit.Interrupted
 )
 
 func main() {
@@ -274,7 +274,7 @@ func fileExists(p string) bool {
 }
 
 // usageError marks errors caused by the user's flags or input.
-type usageError = app.UsageError
+type usageError = exit.UsageError
 
 func errorf(format string, args ...any) error { return usageError{Err: fmt.Errorf(format, args...)} }
 

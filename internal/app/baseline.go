@@ -13,6 +13,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -56,7 +57,7 @@ func (s *Session) prepareBaseline(stderr io.Writer) error {
 	arg := s.Cfg.Baseline
 	b := &baseline{arg: arg}
 	bad := func(format string, args ...any) error {
-		return usagef("--baseline %s: %s", arg, fmt.Sprintf(format, args...))
+		return exit.Usagef("--baseline %s: %s", arg, fmt.Sprintf(format, args...))
 	}
 	if BaselineIsFile(arg) {
 		b.file = arg
@@ -68,7 +69,7 @@ func (s *Session) prepareBaseline(stderr io.Writer) error {
 	} else {
 		info, err := s.resolveBaselineRun(arg, stderr)
 		if err != nil {
-			return UsageError{err}
+			return exit.UsageError{Err: err}
 		}
 		b.runID, b.info, b.samples = info.ID, info, info.Samples
 	}
@@ -86,7 +87,7 @@ func (s *Session) prepareBaseline(stderr io.Writer) error {
 	}
 	for _, th := range g.Baseline.MaxDrop {
 		if !slices.Contains(b.metrics, th.Metric) {
-			return usagef("--max-drop %s: the baseline (%s) did not evaluate %s; drop the threshold or choose another baseline", th.Metric, b.label(), th.Metric)
+			return exit.Usagef("--max-drop %s: the baseline (%s) did not evaluate %s; drop the threshold or choose another baseline", th.Metric, b.label(), th.Metric)
 		}
 	}
 	s.baseline = b

@@ -12,6 +12,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/dataset"
+	"github.com/ragscope/ragscope/internal/exit"
 )
 
 // putRun records a run of dataset started at minute min, finished unless
@@ -107,7 +108,7 @@ func TestFinishComparesWithBaseline(t *testing.T) {
 			if rerr != nil || werr != nil {
 				t.Fatal(rerr, werr)
 			}
-			if e.code(false) != ExitGate {
+			if e.code(false) != exit.Gate {
 				t.Errorf("exit %d, want 4: %+v", e.code(false), e.outcome.Checks)
 			}
 			var text bytes.Buffer
@@ -147,7 +148,7 @@ func TestFinishComparesWithBaseline(t *testing.T) {
 	if err := os.WriteFile(file, []byte(`{"version": 1, "samples": [`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var ue UsageError
+	var ue exit.UsageError
 	if err := s.prepareBaseline(&bytes.Buffer{}); !errors.As(err, &ue) || !strings.Contains(err.Error(), "--baseline "+file+": ") {
 		t.Errorf("malformed baseline: %v", err)
 	}

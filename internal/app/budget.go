@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/estimate"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/tui"
 )
 
@@ -142,6 +143,6 @@ func (s *Session) restamp() {
 
 // errNotStarted is the end of an interface that quit at the cost question.
 func errNotStarted(confirmOver float64) error {
-	return UsageError{fmt.Errorf("quit at the cost question (--confirm-over $%g); nothing was sent and no run was recorded: %w",
+	return exit.UsageError{Err: fmt.Errorf("quit at the cost question (--confirm-over $%g); nothing was sent and no run was recorded: %w",
 		confirmOver, ErrOverBudget)}
 }

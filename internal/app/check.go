@@ -11,6 +11,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/endpoint"
 	"github.com/ragscope/ragscope/eval/llm"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/prompts"
 )
 
@@ -25,14 +26,14 @@ const checkAnswer = "The office opens at 9 am."
 // takes (stepping down as a run does), whether the model reasons and how
 // much, which reasoning switch works, and the embedding dimension. The
 // profile it finds is the one a run would learn, printed in the run's words
-// and remembered for the next run (endpoints.json). It returns ExitOK when
-// a run with these settings gives exact scores and ExitFatal otherwise: a
+// and remembered for the next run (endpoints.json). It returns exit.OK when
+// a run with these settings gives exact scores and exit.Fatal otherwise: a
 // reply that does not follow the schema, once reasoning is removed and
 // almost-JSON repaired, is never ready. Nothing is cached.
 func Check(ctx context.Context, cfg *Config, w io.Writer) int {
 	if cfg.UseOffline() {
 		fmt.Fprintln(w, "judge: offline (lexical): no endpoint to check; set OPENAI_BASE_URL/--base-url or OPENAI_API_KEY")
-		return ExitOK
+		return exit.OK
 	}
 	baseURL := cfg.BaseURL
 	if baseURL == "" {
@@ -44,7 +45,7 @@ func Check(ctx context.Context, cfg *Config, w io.Writer) int {
 	client, err := c.endpointWith(baseURL, ab)
 	if err != nil {
 		fmt.Fprintf(w, "endpoint     %s: %v\n", Redact(baseURL), err)
-		return ExitFatal
+		return exit.Fatal
 	}
 	ok := true
 	line := func(what, verdict string, args ...any) {
@@ -58,7 +59,7 @@ func Check(ctx context.Context, cfg *Config, w io.Writer) int {
 	prompt, err := prompts.Embedded().Render(task, "en", prompts.Data{Question: "When does the office open?", Answer: checkAnswer})
 	if err != nil {
 		fmt.Fprintf(w, "prompt       %v\n", err)
-		return ExitFatal
+		return exit.Fatal
 	}
 	req := eval.ChatRequest{
 		Endpoint: eval.EndpointOf(baseURL), Model: cfg.Model, Task: task,
@@ -92,7 +93,7 @@ func Check(ctx context.Context, cfg *Config, w io.Writer) int {
 			} else {
 				line(format, "refused: %s; no format is left to step down to: the endpoint takes none of json_schema, json_object, text", oneLineErr(err))
 			}
-			return ExitFatal
+			return exit.Fatal
 		}
 		line(format, "refused: %s", oneLineErr(err))
 		format = next
@@ -104,10 +105,10 @@ func Check(ctx context.Context, cfg *Config, w io.Writer) int {
 	if err != nil {
 		if eval.StatusOf(err) == eval.StatusTruncated {
 			line("reply", "%s", oneLineErr(err))
-			return ExitFatal
+			return exit.Fatal
 		}
 		line("reachable", "%s", verdictOf(err))
-		return ExitFatal
+		return exit.Fatal
 	}
 	line("reachable", "yes (%s)", took.Round(time.Millisecond))
 	line("authorised", "yes")
@@ -148,7 +149,7 @@ func Check(ctx context.Context, cfg *Config, w io.Writer) int {
 		embedURL = cfg.EmbeddingURL
 		if client, err = c.endpoint(embedURL); err != nil {
 			line("embeddings", "%s: %v", Redact(embedURL), err)
-			return ExitFatal
+			return exit.Fatal
 		}
 	}
 	ectx, cancel := context.WithTimeout(ctx, max(cfg.Timeout, 5*time.Second))
@@ -161,14 +162,14 @@ func Check(ctx context.Context, cfg *Config, w io.Writer) int {
 	if err != nil {
 		line("embeddings", "%s at %s: %s; answer_relevancy needs them: set --embedding-model, or --embedding-base-url for another endpoint (--metrics without answer_relevancy otherwise)",
 			cfg.EmbeddingModel, Redact(embedURL), verdictOf(err))
-		return ExitFatal
+		return exit.Fatal
 	}
 	line("embeddings", "%s at %s: %d dimensions", cfg.EmbeddingModel, Redact(embedURL), len(er.Vectors[0]))
 	if !ok {
-		return ExitFatal
+		return exit.Fatal
 	}
 	fmt.Fprintln(w, "ready: a run with these settings will work")
-	return ExitOK
+	return exit.OK
 }
 
 // checkReasoning says whether the model reasons and how much of its reply

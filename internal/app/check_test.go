@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/internal/exit"
 )
 
 func checkConfig(baseURL string) *Config {
@@ -40,17 +41,17 @@ func TestCheckTellsWhatWorks(t *testing.T) {
 		code  int
 		wants []string
 	}{
-		{"everything works", fakejudge.Generic, ExitOK, []string{"reachable    yes", "authorised   yes", "replies      follow the task's schema (json_schema)", "n            honoured (2 choices", "reasoning    none", "emb at", "dimensions", "ready"}},
-		{"n ignored", oneChoice, ExitOK, []string{"not honoured (1 choice for n=2): a run sends the draws one by one by itself", "profile      n not honoured", "ready"}},
-		{"no json_schema", noSchema, ExitOK, []string{"json_schema  refused", "json_object works: a run steps down to it by itself", "profile      json_object (json_schema refused), n not honoured", "ready"}},
+		{"everything works", fakejudge.Generic, exit.OK, []string{"reachable    yes", "authorised   yes", "replies      follow the task's schema (json_schema)", "n            honoured (2 choices", "reasoning    none", "emb at", "dimensions", "ready"}},
+		{"n ignored", oneChoice, exit.OK, []string{"not honoured (1 choice for n=2): a run sends the draws one by one by itself", "profile      n not honoured", "ready"}},
+		{"no json_schema", noSchema, exit.OK, []string{"json_schema  refused", "json_object works: a run steps down to it by itself", "profile      json_object (json_schema refused), n not honoured", "ready"}},
 		{"replies that are not the schema", func(r *fakejudge.Request) fakejudge.Reply {
 			return fakejudge.Reply{Choices: []string{`<think>{"question": "q?", "noncommittal": 0}</think> I would ask about the office.`, `{"question": "q?"}`}}
-		}, ExitFatal, []string{"2 of 2 do not follow the task's schema"}},
-		{"qwen3", fakejudge.PersonaQwen3.Wrap(fakejudge.Generic), ExitOK, []string{"reasoning    yes", "% of the reply is reasoning", "--reasoning off has no effect", "profile      reasoning model", "ready"}},
-		{"deepseek", fakejudge.PersonaDeepSeek.Wrap(fakejudge.Generic), ExitOK, []string{"json_schema  refused: answer_relevancy_question: HTTP 400: This response_format type is unavailable now", "json_object works", "completion tokens", "profile      json_object (json_schema refused), n not honoured, reasoning model", "ready"}},
-		{"ollama-old", fakejudge.PersonaOllamaOld.Wrap(fakejudge.Generic), ExitOK, []string{"replies      follow the task's schema (json_schema)", "profile      n not honoured", "ready"}},
-		{"budget", fakejudge.PersonaBudget.Wrap(fakejudge.Generic), ExitOK, []string{"reasoning    yes", "ready"}},
-		{"key refused", unauthorised, ExitFatal, []string{"reachable    no", "OPENAI_API_KEY", "Incorrect API key provided"}},
+		}, exit.Fatal, []string{"2 of 2 do not follow the task's schema"}},
+		{"qwen3", fakejudge.PersonaQwen3.Wrap(fakejudge.Generic), exit.OK, []string{"reasoning    yes", "% of the reply is reasoning", "--reasoning off has no effect", "profile      reasoning model", "ready"}},
+		{"deepseek", fakejudge.PersonaDeepSeek.Wrap(fakejudge.Generic), exit.OK, []string{"json_schema  refused: answer_relevancy_question: HTTP 400: This response_format type is unavailable now", "json_object works", "completion tokens", "profile      json_object (json_schema refused), n not honoured, reasoning model", "ready"}},
+		{"ollama-old", fakejudge.PersonaOllamaOld.Wrap(fakejudge.Generic), exit.OK, []string{"replies      follow the task's schema (json_schema)", "profile      n not honoured", "ready"}},
+		{"budget", fakejudge.PersonaBudget.Wrap(fakejudge.Generic), exit.OK, []string{"reasoning    yes", "ready"}},
+		{"key refused", unauthorised, exit.Fatal, []string{"reachable    no", "OPENAI_API_KEY", "Incorrect API key provided"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -81,7 +82,7 @@ func TestCheckFixedFormatRefused(t *testing.T) {
 	cfg := checkConfig(srv.BaseURL())
 	cfg.ResponseFormat = "json_schema"
 	var out bytes.Buffer
-	if code := Check(context.Background(), cfg, &out); code != ExitFatal || !strings.Contains(out.String(), "fixed by --response-format") {
+	if code := Check(context.Background(), cfg, &out); code != exit.Fatal || !strings.Contains(out.String(), "fixed by --response-format") {
 		t.Fatalf("exit %d:\n%s", code, out.String())
 	}
 }
@@ -95,7 +96,7 @@ func TestCheckUnreachable(t *testing.T) {
 	ln.Close() // nothing listens there now
 	var out bytes.Buffer
 	start := time.Now()
-	if code := Check(context.Background(), checkConfig("http://"+addr+"/v1"), &out); code != ExitFatal {
+	if code := Check(context.Background(), checkConfig("http://"+addr+"/v1"), &out); code != exit.Fatal {
 		t.Fatalf("exit %d", code)
 	}
 	if el := time.Since(start); el > 3*time.Second {
@@ -138,7 +139,7 @@ func TestRunStopsFastWhenTheJudgeIsUnusable(t *testing.T) {
 			code, err := Headless(context.Background(), s, io.Discard, &stderr)
 			took := time.Since(start)
 			host := strings.TrimPrefix(strings.TrimPrefix(tc.url, "http://"), "https://")
-			if code != ExitFatal || err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "the run stopped") ||
+			if code != exit.Fatal || err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "the run stopped") ||
 				!strings.Contains(err.Error(), strings.Split(host, "/")[0]) {
 				t.Fatalf("exit %d, err %v; want exit 1 naming %q", code, err, tc.want)
 			}

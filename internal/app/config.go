@@ -18,6 +18,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/dataset"
+	"github.com/ragscope/ragscope/internal/exit"
 )
 
 // Config is everything that shapes a run: the CLI's flags after the
@@ -192,14 +193,6 @@ func DefaultPromptsDir() string {
 	return filepath.Join(dir, "ragscope", "prompts")
 }
 
-// UsageError marks errors caused by the user's flags or input (exit 2).
-type UsageError struct{ Err error }
-
-func (e UsageError) Error() string { return e.Err.Error() }
-func (e UsageError) Unwrap() error { return e.Err }
-
-func usagef(format string, args ...any) error { return UsageError{fmt.Errorf(format, args...)} }
-
 // joinMetrics is the comma-separated form of metrics.
 func joinMetrics(ms []eval.Metric) string {
 	out := ""
@@ -216,41 +209,41 @@ func joinMetrics(ms []eval.Metric) string {
 // default (a --concurrency 0 that became 16 hid a typo in a script).
 func (c *Config) Validate() error {
 	if _, err := eval.ParseACWeights(c.ACWeights); err != nil {
-		return usagef("%v", err)
+		return exit.Usagef("%v", err)
 	}
 	if _, err := eval.ParseFCMode(c.FCMode); err != nil {
-		return usagef("%v", err)
+		return exit.Usagef("%v", err)
 	}
 	if _, err := eval.ParseNSMode(c.NSMode); err != nil {
-		return usagef("%v", err)
+		return exit.Usagef("%v", err)
 	}
 	if _, err := eval.ParseLevels(c.Pass); err != nil {
-		return usagef("%v", err)
+		return exit.Usagef("%v", err)
 	}
 	switch {
 	case c.Concurrency < 1:
-		return usagef("--concurrency %d: give at least 1 (requests in flight)", c.Concurrency)
+		return exit.Usagef("--concurrency %d: give at least 1 (requests in flight)", c.Concurrency)
 	case c.Strictness < 1:
-		return usagef("--strictness %d: give at least 1 (questions generated per sample for answer relevancy)", c.Strictness)
+		return exit.Usagef("--strictness %d: give at least 1 (questions generated per sample for answer relevancy)", c.Strictness)
 	case c.MaxRetries < 0:
-		return usagef("--max-retries %d: give 0 or more", c.MaxRetries)
+		return exit.Usagef("--max-retries %d: give 0 or more", c.MaxRetries)
 	case c.Timeout <= 0:
-		return usagef("--request-timeout %s: give a positive duration, e.g. 60s", c.Timeout)
+		return exit.Usagef("--request-timeout %s: give a positive duration, e.g. 60s", c.Timeout)
 	case c.RPM < 0 || c.TPM < 0:
-		return usagef("--rpm and --tpm are caps per minute: give 0 (no cap) or more")
+		return exit.Usagef("--rpm and --tpm are caps per minute: give 0 (no cap) or more")
 	case c.MaxRetryAfter < 0:
-		return usagef("--max-retry-after %s: give 0 or a positive duration", c.MaxRetryAfter)
+		return exit.Usagef("--max-retry-after %s: give 0 or a positive duration", c.MaxRetryAfter)
 	case c.Sample < 0:
-		return usagef("--sample %d: give how many samples to evaluate, 1 or more", c.Sample)
+		return exit.Usagef("--sample %d: give how many samples to evaluate, 1 or more", c.Sample)
 	case c.Temperature < 0 || math.IsNaN(c.Temperature) || math.IsInf(c.Temperature, 0):
-		return usagef("--temperature %v: give 0 or more (0 for the most repeatable verdicts)", c.Temperature)
+		return exit.Usagef("--temperature %v: give 0 or more (0 for the most repeatable verdicts)", c.Temperature)
 	case c.ConfirmOver < 0 || math.IsNaN(c.ConfirmOver) || math.IsInf(c.ConfirmOver, 0):
-		return usagef("--confirm-over %v: give a cost in US dollars, e.g. 5 or 0.50", c.ConfirmOver)
+		return exit.Usagef("--confirm-over %v: give a cost in US dollars, e.g. 5 or 0.50", c.ConfirmOver)
 	}
 	switch c.Format {
 	case "", FormatJSON, FormatGitHub, FormatJSONL:
 	default:
-		return usagef("--format %q: a run writes json, github or jsonl (csv and md: ragscope report RUN --format csv|md)", c.Format)
+		return exit.Usagef("--format %q: a run writes json, github or jsonl (csv and md: ragscope report RUN --format csv|md)", c.Format)
 	}
 	_, err := c.Gate()
 	return err
@@ -263,20 +256,20 @@ func (c *Config) Gate() (eval.Gate, error) {
 	var g eval.Gate
 	var err error
 	if g.Mean, err = eval.ParseThresholds("fail-under", c.FailUnder); err != nil {
-		return g, UsageError{err}
+		return g, exit.UsageError{Err: err}
 	}
 	if g.Sample, err = eval.ParseThresholds("fail-under-sample", c.FailUnderSample); err != nil {
-		return g, UsageError{err}
+		return g, exit.UsageError{Err: err}
 	}
 	if g.MaxFailing, err = eval.ParseAllowance(c.MaxFailing); err != nil {
-		return g, UsageError{err}
+		return g, exit.UsageError{Err: err}
 	}
 	if g.Baseline, err = c.baselineGate(); err != nil {
 		return g, err
 	}
 	metrics, err := eval.ParseMetrics(c.Metrics)
 	if err != nil {
-		return g, UsageError{err}
+		return g, exit.UsageError{Err: err}
 	}
 	for _, gated := range []struct {
 		flag string
@@ -285,7 +278,7 @@ func (c *Config) Gate() (eval.Gate, error) {
 		flag := gated.flag
 		for _, th := range gated.ths {
 			if !slices.Contains(metrics, th.Metric) {
-				return g, usagef("--%s %s: the run does not evaluate %s (--metrics %s); add it to --metrics or drop the threshold", flag, th.Metric, th.Metric, joinMetrics(metrics))
+				return g, exit.Usagef("--%s %s: the run does not evaluate %s (--metrics %s); add it to --metrics or drop the threshold", flag, th.Metric, th.Metric, joinMetrics(metrics))
 			}
 		}
 	}
@@ -298,11 +291,11 @@ func (c *Config) baselineGate() (eval.BaselineGate, error) {
 	var g eval.BaselineGate
 	var err error
 	if g.MaxDrop, err = eval.ParseMaxDrops("max-drop", c.MaxDrop); err != nil {
-		return g, UsageError{err}
+		return g, exit.UsageError{Err: err}
 	}
 	if strings.TrimSpace(c.MaxRegressed) != "" {
 		if g.MaxRegressed, err = eval.ParseAllowanceFlag("max-regressed", c.MaxRegressed); err != nil {
-			return g, UsageError{err}
+			return g, exit.UsageError{Err: err}
 		}
 		g.Regressed = true
 	}
@@ -310,7 +303,7 @@ func (c *Config) baselineGate() (eval.BaselineGate, error) {
 	if m := strings.TrimSpace(c.RegressMargin); m != "" {
 		v, err := strconv.ParseFloat(m, 64)
 		if err != nil || math.IsNaN(v) || v < 0 || v > 2 {
-			return g, usagef("--regress-margin %q: give how far a sample's score may fall before it counts as regressed, between 0 and 2 (e.g. 0.1)", c.RegressMargin)
+			return g, exit.Usagef("--regress-margin %q: give how far a sample's score may fall before it counts as regressed, between 0 and 2 (e.g. 0.1)", c.RegressMargin)
 		}
 		g.Margin = v
 	}
@@ -319,7 +312,7 @@ func (c *Config) baselineGate() (eval.BaselineGate, error) {
 		if len(g.MaxDrop) == 0 {
 			flag = "--max-regressed"
 		}
-		return g, usagef("%s compares with a baseline: give --baseline RUN|latest|FILE.json too", flag)
+		return g, exit.Usagef("%s compares with a baseline: give --baseline RUN|latest|FILE.json too", flag)
 	}
 	return g, nil
 }

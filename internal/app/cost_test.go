@@ -18,6 +18,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/tui"
 )
 
@@ -329,7 +330,7 @@ func TestMalformedPricesRefuseTheRun(t *testing.T) {
 	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
 	for _, path := range []string{bad, filepath.Join(t.TempDir(), "missing.json")} {
 		_, err := Prepare(costConfig(data, srv.BaseURL(), "cost-test-judge", path), st, io.Discard)
-		var ue UsageError
+		var ue exit.UsageError
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), path) {
 			t.Errorf("--prices %s: %v; want a usage error naming the file", path, err)
 		}

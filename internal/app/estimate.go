@@ -12,6 +12,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/cost"
 	"github.com/ragscope/ragscope/eval/estimate"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/prompts"
 )
 
@@ -137,5 +138,5 @@ func (s *Session) ConfirmBudget(ctx context.Context, yes bool, stderr io.Writer)
 		fmt.Fprintf(stderr, "ragscope: %s; starting anyway (--yes)\n", what)
 		return nil
 	}
-	return UsageError{fmt.Errorf("%s; nothing was sent: %w. Pass --yes to run anyway, raise --confirm-over, or see the breakdown with ragscope estimate", what, ErrOverBudget)}
+	return exit.UsageError{Err: fmt.Errorf("%s; nothing was sent: %w. Pass --yes to run anyway, raise --confirm-over, or see the breakdown with ragscope estimate", what, ErrOverBudget)}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/outfile"
 )
 
@@ -38,7 +39,7 @@ func TestConfigGateValidation(t *testing.T) {
 			}
 			continue
 		}
-		var ue UsageError
+		var ue exit.UsageError
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("%+v: error %v, want a usage error saying %q", c.cfg, err, c.says)
 		}
@@ -60,14 +61,14 @@ func TestEndingCode(t *testing.T) {
 		failed    bool
 		want      int
 	}{
-		{"all scored", false, false, eval.GateOutcome{}, false, ExitOK},
-		{"failed samples", false, false, eval.GateOutcome{}, true, ExitFailures},
-		{"gate passed", false, true, passed, false, ExitOK},
-		{"gate passed, failed samples", false, true, passed, true, ExitFailures},
-		{"gate breached", false, true, breached, false, ExitGate},
-		{"gate breached over failed samples", false, true, breached, true, ExitGate},
-		{"cannot gate over failed samples", false, true, cannot, true, ExitGate},
-		{"interrupted over the gate", true, true, breached, true, ExitInterrupted},
+		{"all scored", false, false, eval.GateOutcome{}, false, exit.OK},
+		{"failed samples", false, false, eval.GateOutcome{}, true, exit.Failures},
+		{"gate passed", false, true, passed, false, exit.OK},
+		{"gate passed, failed samples", false, true, passed, true, exit.Failures},
+		{"gate breached", false, true, breached, false, exit.Gate},
+		{"gate breached over failed samples", false, true, breached, true, exit.Gate},
+		{"cannot gate over failed samples", false, true, cannot, true, exit.Gate},
+		{"interrupted over the gate", true, true, breached, true, exit.Interrupted},
 	} {
 		tally := eval.NewTally(eval.AllMetrics)
 		if c.failed {
@@ -105,7 +106,7 @@ func TestFinishWritesEveryOutput(t *testing.T) {
 	if rerr != nil || werr != nil {
 		t.Fatal(rerr, werr)
 	}
-	if e.code(false) != ExitGate || e.outcome.Passed() {
+	if e.code(false) != exit.Gate || e.outcome.Passed() {
 		t.Fatalf("exit %d, outcome %+v", e.code(false), e.outcome)
 	}
 	if !strings.HasPrefix(out.String(), "::error title=ragscope gate breached::faithfulness mean 0.") {

@@ -14,18 +14,9 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/eval/endpoint"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/outfile"
 	"github.com/ragscope/ragscope/internal/sanitize"
-)
-
-// Exit codes of `ragscope run` (and of the other commands where they apply).
-const (
-	ExitOK          = 0
-	ExitFatal       = 1 // the run could not be carried out
-	ExitUsage       = 2 // bad flags or bad input
-	ExitFailures    = 3 // the run finished but some (sample, metric) failed: judge, parse or cache errors
-	ExitGate        = 4 // a --fail-under / --fail-under-sample gate was breached, or could not be checked
-	ExitInterrupted = 130
 )
 
 // progressEvery throttles headless progress lines: enough to see a run is
@@ -42,7 +33,7 @@ func (s *Session) reserveOut() (*outfile.Reservation, error) {
 	}
 	r, err := outfile.Reserve(s.Cfg.Out)
 	if err != nil {
-		return nil, usagef("--out: %v", err)
+		return nil, exit.Usagef("--out: %v", err)
 	}
 	return r, nil
 }
@@ -75,7 +66,7 @@ func (s *Session) openOutputs(stdout io.Writer) (*runOutputs, error) {
 	if s.Cfg.JUnit != "" {
 		if o.junitRes, err = outfile.Reserve(s.Cfg.JUnit); err != nil {
 			o.abort()
-			return nil, usagef("--junit: %v", err)
+			return nil, exit.Usagef("--junit: %v", err)
 		}
 	}
 	return o, nil
@@ -248,7 +239,7 @@ func finishReport(run *Run, cfg *Config, cancelled bool, o *runOutputs, stderr i
 	info := run.Info()
 	e, err, werr := o.finish(run.store, run.ID, &info, cfg)
 	if err != nil {
-		return ExitFatal, fmt.Errorf("reading run %s back from the database: %v", run.ID, err)
+		return exit.Fatal, fmt.Errorf("reading run %s back from the database: %v", run.ID, err)
 	}
 	WriteSummary(stderr, e.info, e.tally)
 	if c := e.gate.Comparison(); c != nil {
@@ -274,18 +265,18 @@ func finishReport(run *Run, cfg *Config, cancelled bool, o *runOutputs, stderr i
 		var changed *dataset.ChangedError
 		if errors.As(why, &changed) {
 			// --resume refuses a changed dataset: say what does work.
-			return ExitFatal, fmt.Errorf("the run stopped: %s\nthe samples evaluated before are kept in run %s", msg, run.ID)
+			return exit.Fatal, fmt.Errorf("the run stopped: %s\nthe samples evaluated before are kept in run %s", msg, run.ID)
 		}
-		return ExitFatal, fmt.Errorf("the run stopped: %s\nfinished samples are kept; when this is fixed, continue with: ragscope run --resume %s", msg, run.ID)
+		return exit.Fatal, fmt.Errorf("the run stopped: %s\nfinished samples are kept; when this is fixed, continue with: ragscope run --resume %s", msg, run.ID)
 	}
 	if werr != nil {
-		return ExitFatal, werr
+		return exit.Fatal, werr
 	}
 	code := e.code(cancelled)
 	switch code {
-	case ExitInterrupted:
+	case exit.Interrupted:
 		fmt.Fprintf(stderr, "ragscope: interrupted; finished samples are kept — continue with: ragscope run --resume %s\n", run.ID)
-	case ExitGate:
+	case exit.Gate:
 		if f := e.tally.Failed(); f > 0 {
 			fmt.Fprintf(stderr, "ragscope: %d samples also failed to score (exit 4, the gate, is said over 3)\n", f)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/llm"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/prompts"
 	"github.com/ragscope/ragscope/tui"
 )
@@ -480,7 +481,7 @@ func LoadPromptsFrom(dir, source string) (*prompts.Set, error) {
 	}
 	set, problems, err := prompts.Scan(dir)
 	if err != nil {
-		return nil, UsageError{fmt.Errorf("%s: %v", source, err)}
+		return nil, exit.UsageError{Err: fmt.Errorf("%s: %v", source, err)}
 	}
 	if len(problems) > 0 {
 		var b strings.Builder
@@ -489,7 +490,7 @@ func LoadPromptsFrom(dir, source string) (*prompts.Set, error) {
 			b.WriteString("\n" + p.Err.Error())
 		}
 		b.WriteString("\nfix or delete the file(s), or run `ragscope prompts reset TASK` to use the built-in template again")
-		return nil, UsageError{errors.New(b.String())}
+		return nil, exit.UsageError{Err: errors.New(b.String())}
 	}
 	return set, nil
 }

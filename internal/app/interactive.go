@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/tui"
 )
 
@@ -38,7 +39,7 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 		return 0, err
 	}
 	code, err := finishReport(run, s.Cfg, cancelled, o, stderr)
-	if err != nil || code == ExitInterrupted {
+	if err != nil || code == exit.Interrupted {
 		return code, err
 	}
 	last := run.ID
@@ -56,7 +57,7 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 	fmt.Fprintf(stderr, "ragscope: run %s stored; reopen it with: ragscope open %s\n", last, last)
 	// The interface is for looking: failed samples were on screen; exit 3
 	// is for scripts, which use --headless.
-	return ExitOK, nil
+	return exit.OK, nil
 }
 
 // interactiveRun starts the run and shows it until the interface closes;

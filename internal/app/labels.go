@@ -16,6 +16,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/tui"
 )
 
@@ -41,7 +42,7 @@ const maxLabelLine = 16 << 20
 const maxLabelErrors = 20
 
 // ParseLabels reads a label file (JSON Lines; blank lines skipped). The
-// error names the file and line of each bad line, and is a UsageError:
+// error names the file and line of each bad line, and is an exit.UsageError:
 // nothing is imported from a file with a bad line.
 func ParseLabels(name string, r io.Reader) ([]LabelLine, error) {
 	var (
@@ -73,12 +74,12 @@ func ParseLabels(name string, r io.Reader) ([]LabelLine, error) {
 		out = append(out, l)
 	}
 	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
-		return nil, usagef("%s:%d: the line is longer than %d MiB, the most a label line may hold (a label is a small JSON object per line): is this a label file?", name, n+1, maxLabelLine>>20)
+		return nil, exit.Usagef("%s:%d: the line is longer than %d MiB, the most a label line may hold (a label is a small JSON object per line): is this a label file?", name, n+1, maxLabelLine>>20)
 	} else if err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", name, n+1, err)
 	}
 	if len(errs) > 0 {
-		return nil, usagef("%s", strings.Join(errs, "\n"))
+		return nil, exit.Usagef("%s", strings.Join(errs, "\n"))
 	}
 	return out, nil
 }
@@ -173,7 +174,7 @@ func Labeller() string {
 func ImportLabels(st cache.Store, ref string, lines []LabelLine, by string, now time.Time) (ImportReport, error) {
 	info, _, _, err := st.RunPage(ref, 0, 0)
 	if err != nil {
-		return ImportReport{}, UsageError{err}
+		return ImportReport{}, exit.UsageError{Err: err}
 	}
 	rep := ImportReport{Run: info.ID}
 	bySample := map[string][]int{}
@@ -271,7 +272,7 @@ func ExportLabels(st cache.Store, ref string, w io.Writer) (int, error) {
 	} else {
 		info, _, _, err := st.RunPage(ref, 0, 0)
 		if err != nil {
-			return 0, UsageError{err}
+			return 0, exit.UsageError{Err: err}
 		}
 		seen := map[string]bool{}
 		err = eachStored(st, info.ID, nil)(func(r *eval.Result) error {
@@ -305,7 +306,7 @@ func ExportLabels(st cache.Store, ref string, w io.Writer) (int, error) {
 func RunAgreement(st cache.Store, ref string) (*eval.Agreement, error) {
 	info, _, _, err := st.RunPage(ref, 0, 0)
 	if err != nil {
-		return nil, UsageError{err}
+		return nil, exit.UsageError{Err: err}
 	}
 	labels, err := st.Labels(nil)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/prompts"
 )
 
@@ -32,7 +33,7 @@ func TestParseLabelsErrorsNameFileAndLine(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseLabels("labels.jsonl", strings.NewReader(good+"\n\n"+tc.line+"\n"))
-			var ue UsageError
+			var ue exit.UsageError
 			if err == nil || !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want a usage error containing %q", err, tc.want)
 			}

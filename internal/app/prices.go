@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/ragscope/ragscope/eval/cost"
+	"github.com/ragscope/ragscope/internal/exit"
 )
 
 // prices holds each price table this process has loaded, by path: a
@@ -40,7 +41,7 @@ func Prices(cfg *Config) (cost.Table, error) {
 	}
 	t, err := cost.Load(path, required)
 	if err != nil {
-		err = UsageError{err}
+		err = exit.UsageError{Err: err}
 	}
 	if prices.loaded == nil {
 		prices.loaded = map[string]loadedPrices{}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/exit"
 )
 
 // reportPage is how many results a report reads from the store at once:
@@ -88,13 +89,13 @@ func (sr *storedRun) gated() bool { return sr.gate.Gate().Active() }
 func (sr *storedRun) code(cancelled bool) int {
 	switch {
 	case cancelled:
-		return ExitInterrupted
+		return exit.Interrupted
 	case sr.gated() && !sr.outcome.Passed():
-		return ExitGate
+		return exit.Gate
 	case sr.tally.Failed() > 0:
-		return ExitFailures
+		return exit.Failures
 	}
-	return ExitOK
+	return exit.OK
 }
 
 // eachStored yields run id's stored results in index order, a page at a
@@ -188,7 +189,7 @@ func (sr *storedRun) write(st cache.Store, format string, w io.Writer) error {
 	case FormatGitHub:
 		return eval.WriteReportGitHub(w, sr.info, sr.tally.Summary(), sr.outcome, eachStored(st, sr.info.ID, sr.seen.has))
 	}
-	return usagef("--format %q is not one of json, csv, md, github, jsonl", format)
+	return exit.Usagef("--format %q is not one of json, csv, md, github, jsonl", format)
 }
 
 // writeJUnit writes the JUnit XML of a tallied run.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/exit"
 )
 
 // DefaultSampleSeed is the seed of --sample without --seed. It is fixed,
@@ -78,10 +79,10 @@ func (s *Session) chooseSubset(stderr io.Writer) error {
 	c := s.Cfg
 	if sub := s.run.Subset; c.Resume != "" && sub != nil {
 		if c.Sample > 0 {
-			return usagef("--sample with --resume %s: the run keeps the subset it was started with (%s); drop --sample and --seed", s.run.ID, s.run.SamplesText())
+			return exit.Usagef("--sample with --resume %s: the run keeps the subset it was started with (%s); drop --sample and --seed", s.run.ID, s.run.SamplesText())
 		}
 		if sub.Of != s.Loaded.Count {
-			return usagef("--resume %s: the run sampled %d of %d samples but %s now has %d; start a new run", s.run.ID, s.run.Samples, sub.Of, c.Dataset, s.Loaded.Count)
+			return exit.Usagef("--resume %s: the run sampled %d of %d samples but %s now has %d; start a new run", s.run.ID, s.run.Samples, sub.Of, c.Dataset, s.Loaded.Count)
 		}
 		c.Sample, c.Seed = s.run.Samples, sub.Seed
 		s.subset = ChooseSample(sub.Of, c.Sample, sub.Seed)
@@ -91,7 +92,7 @@ func (s *Session) chooseSubset(stderr io.Writer) error {
 		return nil
 	}
 	if c.Resume != "" {
-		return usagef("--sample with --resume %s: that run evaluated every sample, and a resumed run keeps its samples; drop --sample and --seed", s.run.ID)
+		return exit.Usagef("--sample with --resume %s: that run evaluated every sample, and a resumed run keeps its samples; drop --sample and --seed", s.run.ID)
 	}
 	if c.Sample >= s.Loaded.Count {
 		// Not an error: a CI job's --sample 200 on a dataset that has

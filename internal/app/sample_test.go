@@ -13,6 +13,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/internal/exit"
 )
 
 func TestChooseSample(t *testing.T) {
@@ -98,7 +99,7 @@ func TestSampleIsTheSameLoadedAndStreamed(t *testing.T) {
 	}
 	defer s.Close()
 	var out bytes.Buffer
-	if code, err := Headless(context.Background(), s, &out, &errb); err != nil || code != ExitOK {
+	if code, err := Headless(context.Background(), s, &out, &errb); err != nil || code != exit.OK {
 		t.Fatalf("exit %d, %v\n%s", code, err, errb.String())
 	}
 	var rep eval.Report

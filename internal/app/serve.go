@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
@@ -120,7 +121,7 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 		}
 		defer o.abort()
 		info := run.Info()
-		code := ExitFatal
+		code := exit.Fatal
 		switch e, rerr, werr := o.finish(s.Store, run.ID, &info, &cfg); {
 		case rerr != nil:
 			state += "; reports not written: " + rerr.Error()

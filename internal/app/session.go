@@ -17,6 +17,7 @@ import (
 	"github.com/ragscope/ragscope/eval/endpoint"
 	"github.com/ragscope/ragscope/eval/llm"
 	"github.com/ragscope/ragscope/eval/offline"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/prompts"
 )
 
@@ -71,7 +72,7 @@ func Prepare(cfg *Config, st cache.Store, stderr io.Writer) (_ *Session, err err
 		}
 	}
 	if cfg.Dataset == "" {
-		return nil, usagef("give exactly one DATASET (JSONL, JSON, CSV, YAML or Parquet), e.g. ragscope run --headless testdata/demo.jsonl")
+		return nil, exit.Usagef("give exactly one DATASET (JSONL, JSON, CSV, YAML or Parquet), e.g. ragscope run --headless testdata/demo.jsonl")
 	}
 	if err := s.loadDataset(stderr); err != nil {
 		return nil, err
@@ -113,18 +114,18 @@ func NewSession(cfg *Config, st cache.Store) (_ *Session, err error) {
 	if cfg.LogFile != "" {
 		lf, err := os.OpenFile(cfg.LogFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
-			return nil, usagef("--log: %v", err)
+			return nil, exit.Usagef("--log: %v", err)
 		}
 		s.logFile, s.log = lf, lf
 	}
 	if s.Metrics, err = eval.ParseMetrics(cfg.Metrics); err != nil {
-		return nil, UsageError{err}
+		return nil, exit.UsageError{Err: err}
 	}
 	if s.lang, err = eval.ParseLang(cfg.Lang); err != nil {
-		return nil, UsageError{err}
+		return nil, exit.UsageError{Err: err}
 	}
 	if cfg.NoCache && cfg.CacheOnly {
-		return nil, usagef("--no-cache and --cache-only contradict each other: choose one")
+		return nil, exit.Usagef("--no-cache and --cache-only contradict each other: choose one")
 	}
 	return s, nil
 }
@@ -184,7 +185,7 @@ func (s *Session) doneLookup() func(int) *eval.Result {
 func (s *Session) loadDataset(stderr io.Writer) error {
 	if l := s.Cfg.Preloaded; l != nil {
 		if l.Count == 0 {
-			return UsageError{fmt.Errorf("%s: no samples to evaluate", s.Cfg.Dataset)}
+			return exit.UsageError{Err: fmt.Errorf("%s: no samples to evaluate", s.Cfg.Dataset)}
 		}
 		s.Loaded = l
 		return nil
@@ -194,7 +195,7 @@ func (s *Session) loadDataset(stderr io.Writer) error {
 	if s.Cfg.Mapping != "" {
 		m, err := dataset.ParseMap(s.Cfg.Mapping)
 		if err != nil {
-			return UsageError{err} // it names --map
+			return exit.UsageError{Err: err} // it names --map
 		}
 		opt.Map = m
 	}
@@ -208,7 +209,7 @@ func (s *Session) loadDataset(stderr io.Writer) error {
 	s.datasetOpt = opt
 	loaded, err := load(path, opt)
 	if err != nil {
-		return UsageError{err}
+		return exit.UsageError{Err: err}
 	}
 	if loaded.SkippedCount > 0 {
 		fmt.Fprintf(stderr, "ragscope: skipped %d invalid record(s) of %s (--skip-invalid):\n", loaded.SkippedCount, path)
@@ -223,10 +224,10 @@ func (s *Session) loadDataset(stderr io.Writer) error {
 		}
 	}
 	if loaded.Count == 0 {
-		return UsageError{fmt.Errorf("%s: no valid samples to evaluate", path)}
+		return exit.UsageError{Err: fmt.Errorf("%s: no valid samples to evaluate", path)}
 	}
 	if s.run.ID != "" && s.run.DatasetHash != "" && s.run.DatasetHash != loaded.SHA256 {
-		return UsageError{fmt.Errorf("--resume %s: %s has changed since the run started (sha256 %s, was %s); start a new run instead",
+		return exit.UsageError{Err: fmt.Errorf("--resume %s: %s has changed since the run started (sha256 %s, was %s); start a new run instead",
 			s.run.ID, path, short(loaded.SHA256), short(s.run.DatasetHash))}
 	}
 	s.Loaded = loaded
@@ -252,7 +253,7 @@ func (s *Session) buildJudge() error {
 		if c.OfflineLexicon != "" {
 			lx, err := offline.ReadLexicon(c.OfflineLexicon)
 			if err != nil {
-				return usagef("--offline-lexicon: %v", err)
+				return exit.Usagef("--offline-lexicon: %v", err)
 			}
 			opts = append(opts, offline.WithLexicon(lx))
 		}
@@ -270,20 +271,20 @@ func (s *Session) buildJudge() error {
 	switch c.ResponseFormat {
 	case "", "json_schema", "json_object", "text":
 	default:
-		return usagef("--response-format: %q is not one of json_schema, json_object, text", c.ResponseFormat)
+		return exit.Usagef("--response-format: %q is not one of json_schema, json_object, text", c.ResponseFormat)
 	}
 	switch c.Reasoning {
 	case "", "auto", "off", "on":
 	default:
-		return usagef("--reasoning: %q is not one of auto, off, on", c.Reasoning)
+		return exit.Usagef("--reasoning: %q is not one of auto, off, on", c.Reasoning)
 	}
 	if c.MaxTokens < 0 {
-		return usagef("--max-tokens: %d is negative; give the largest completion budget, e.g. %d", c.MaxTokens, DefaultMaxTokens)
+		return exit.Usagef("--max-tokens: %d is negative; give the largest completion budget, e.g. %d", c.MaxTokens, DefaultMaxTokens)
 	}
 	switch c.EmbedFormat {
 	case "float", "base64":
 	default:
-		return usagef("--embedding-format: %q is not one of float, base64", c.EmbedFormat)
+		return exit.Usagef("--embedding-format: %q is not one of float, base64", c.EmbedFormat)
 	}
 	baseURL := c.BaseURL
 	if baseURL == "" {
@@ -293,7 +294,7 @@ func (s *Session) buildJudge() error {
 	s.abilities, s.baseURL = eval.NewAbilities(remembered, c.ResponseFormat), baseURL
 	client, err := c.endpointWith(baseURL, s.abilities)
 	if err != nil {
-		return UsageError{err}
+		return exit.UsageError{Err: err}
 	}
 	s.sent = client.InFlight
 	s.limits = []*endpoint.Client{client}
@@ -307,7 +308,7 @@ func (s *Session) buildJudge() error {
 	if c.EmbeddingURL != "" {
 		ec, err := c.endpoint(c.EmbeddingURL)
 		if err != nil {
-			return UsageError{err}
+			return exit.UsageError{Err: err}
 		}
 		cc = splitClient{chat: client, embed: ec}
 		s.limits = append(s.limits, ec)
@@ -374,15 +375,15 @@ func Redact(u string) string { return eval.EndpointOf(u) }
 func (s *Session) loadResume() error {
 	info, _, _, err := s.Store.RunPage(s.Cfg.Resume, 0, 0)
 	if err != nil {
-		return UsageError{err}
+		return exit.UsageError{Err: err}
 	}
 	if info.FinishedAt != nil && !info.Cancelled {
-		return UsageError{fmt.Errorf("--resume %s: that run finished at %s; nothing to resume", info.ID, info.FinishedAt.Format(time.RFC3339))}
+		return exit.UsageError{Err: fmt.Errorf("--resume %s: that run finished at %s; nothing to resume", info.ID, info.FinishedAt.Format(time.RFC3339))}
 	}
 	if s.Cfg.Dataset == "" {
 		s.Cfg.Dataset = info.Dataset
 	} else if s.Cfg.Dataset != info.Dataset {
-		return UsageError{fmt.Errorf("--resume %s: the run evaluated %s, not %s", info.ID, info.Dataset, s.Cfg.Dataset)}
+		return exit.UsageError{Err: fmt.Errorf("--resume %s: the run evaluated %s, not %s", info.ID, info.Dataset, s.Cfg.Dataset)}
 	}
 	s.run = info
 	// The run keeps its first start; its duration adds this attempt's to

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/live"
 	"github.com/ragscope/ragscope/tui"
 )
@@ -35,7 +36,7 @@ func show(ctx context.Context, st *Shared, ref string, ascii bool, pass eval.Lev
 	// (a run of a million samples is never in memory at once).
 	info, _, _, err := st.RunPage(ref, 0, 0)
 	if err != nil {
-		return 0, UsageError{err}
+		return 0, exit.UsageError{Err: err}
 	}
 	running, err := st.Live()
 	if err != nil {
@@ -93,7 +94,7 @@ func show(ctx context.Context, st *Shared, ref string, ascii bool, pass eval.Lev
 			}
 		}
 	}
-	return ExitOK, nil
+	return exit.OK, nil
 }
 
 // LoadResult reads one sample of a run from the store, for the TUI's

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/holder"
 )
 
@@ -91,7 +92,7 @@ func Open(path string, opt OpenOptions) (*Shared, error) {
 	}
 	if opt.Mode == Read {
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-			return nil, usagef("no database at %s yet: run an evaluation first, or pass --db FILE", path)
+			return nil, exit.Usagef("no database at %s yet: run an evaluation first, or pass --db FILE", path)
 		}
 	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create the directory of database %s: %w; pass --db FILE to use another location", path, err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/live"
 )
@@ -269,7 +270,7 @@ func TestOutIsCheckedBeforeTheRun(t *testing.T) {
 			}
 			defer s.Close()
 			_, err = run(s)
-			var ue UsageError
+			var ue exit.UsageError
 			if !errors.As(err, &ue) || !strings.Contains(err.Error(), "--out") {
 				t.Fatalf("err = %v, want a usage error about --out", err)
 			}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/exit"
 )
 
 func offlineConfig(data string, stream bool) *Config {
@@ -36,7 +37,7 @@ func TestStreamedRunReportsWhatALoadedRunDoes(t *testing.T) {
 		var out bytes.Buffer
 		code, err := Headless(context.Background(), s, &out, io.Discard)
 		s.Close()
-		if err != nil || code != ExitOK {
+		if err != nil || code != exit.OK {
 			t.Fatalf("stream %v: exit %d, %v", stream, code, err)
 		}
 		var rep eval.Report
@@ -78,7 +79,7 @@ func TestStreamedRunStopsWhenTheDatasetChanges(t *testing.T) {
 	}
 	var stderr bytes.Buffer
 	code, err := Headless(context.Background(), s, io.Discard, &stderr)
-	if code != ExitFatal || err == nil || !strings.Contains(err.Error(), "changed while it was being evaluated") || !strings.Contains(err.Error(), "start a new run") || strings.Contains(err.Error(), "--resume") {
+	if code != exit.Fatal || err == nil || !strings.Contains(err.Error(), "changed while it was being evaluated") || !strings.Contains(err.Error(), "start a new run") || strings.Contains(err.Error(), "--resume") {
 		t.Fatalf("exit %d, %v\n%s", code, err, stderr.String())
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/holder"
 )
 
@@ -17,13 +18,13 @@ import (
 // It returns the run's id and the server's pid.
 func Submit(cfg Config) (id string, pid int, err error) {
 	if cfg.Dataset == "" {
-		return "", 0, UsageError{errors.New("--detach needs a DATASET")}
+		return "", 0, exit.UsageError{Err: errors.New("--detach needs a DATASET")}
 	}
 	if _, err := eval.ParseMetrics(cfg.Metrics); err != nil {
-		return "", 0, UsageError{err}
+		return "", 0, exit.UsageError{Err: err}
 	}
 	if _, err := os.Stat(cfg.Dataset); err != nil {
-		return "", 0, UsageError{err}
+		return "", 0, exit.UsageError{Err: err}
 	}
 	dbPath, err := DBPath(cfg.DB)
 	if err != nil {

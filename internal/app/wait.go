@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/live"
 	"github.com/ragscope/ragscope/internal/sanitize"
@@ -21,7 +22,7 @@ import (
 func WaitRun(ctx context.Context, st *Shared, ref string, stderr io.Writer) (int, error) {
 	info, _, _, err := st.RunPage(ref, 0, 0)
 	if err != nil {
-		return 0, UsageError{err}
+		return 0, exit.UsageError{Err: err}
 	}
 	id := info.ID
 	if cl := st.Client(); cl != nil {
@@ -31,7 +32,7 @@ func WaitRun(ctx context.Context, st *Shared, ref string, stderr io.Writer) (int
 			fmt.Fprintf(stderr, "ragscope: run %s %s (exit %d)\n", id, sanitize.Line(o.Summary), o.Code)
 			return o.Code, nil
 		case ctx.Err() != nil:
-			return ExitInterrupted, fmt.Errorf("stopped waiting for run %s; it goes on", id)
+			return exit.Interrupted, fmt.Errorf("stopped waiting for run %s; it goes on", id)
 		case err != nil && !errors.Is(err, holder.ErrNoRunService) && !errors.Is(err, holder.ErrLost):
 			return 0, err
 		}
@@ -41,14 +42,14 @@ func WaitRun(ctx context.Context, st *Shared, ref string, stderr io.Writer) (int
 		// The end is read from the store below.
 	}
 	if ctx.Err() != nil {
-		return ExitInterrupted, fmt.Errorf("stopped waiting for run %s; it goes on", id)
+		return exit.Interrupted, fmt.Errorf("stopped waiting for run %s; it goes on", id)
 	}
 	sr, err := tallyStored(st, id, 0)
 	if err != nil {
-		return ExitFatal, err
+		return exit.Fatal, err
 	}
 	if sr.info.FinishedAt == nil {
-		return ExitFatal, fmt.Errorf("run %s stopped before it finished (its process went away); continue it with: ragscope run --resume %s", id, id)
+		return exit.Fatal, fmt.Errorf("run %s stopped before it finished (its process went away); continue it with: ragscope run --resume %s", id, id)
 	}
 	WriteSummary(stderr, sr.info, sr.tally)
 	code := sr.code(sr.info.Cancelled)

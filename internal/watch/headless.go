@@ -8,6 +8,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/exit"
 )
 
 // Headless runs the watcher with a progress line on stderr every
@@ -79,9 +80,9 @@ func Interactive(ctx context.Context, f *Watcher, st *app.Shared, ascii bool, st
 	stopped := func() (int, error) {
 		cancel()
 		if err := <-done; err != nil && ctx.Err() == nil {
-			return app.ExitFatal, err
+			return exit.Fatal, err
 		}
-		return app.ExitOK, nil
+		return exit.OK, nil
 	}
 	fmt.Fprintf(stderr, "ragscope watch: %s; waiting for the first record to evaluate (ctrl+c stops)\n", f.Banner())
 	tick := time.NewTicker(100 * time.Millisecond)
@@ -101,10 +102,10 @@ func Interactive(ctx context.Context, f *Watcher, st *app.Shared, ascii bool, st
 		select {
 		case err := <-done:
 			if err != nil {
-				return app.ExitFatal, err
+				return exit.Fatal, err
 			}
 			fmt.Fprintln(stderr, "ragscope watch: stopped before any record was evaluated; "+ProgressLine(f.Status()))
-			return app.ExitOK, nil
+			return exit.OK, nil
 		case <-ctx.Done():
 			return stopped()
 		case <-tick.C:

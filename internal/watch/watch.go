@@ -21,6 +21,7 @@ import (
 	"github.com/ragscope/ragscope/eval/cost"
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -116,16 +117,16 @@ func Prepare(cfg *app.Config, fc Config, st cache.Store, stderr io.Writer) (_ *W
 		return nil, fmt.Errorf("this database cannot keep a watcher's state (%T); use a ragscope that holds it", st)
 	}
 	if len(fc.Logs) == 0 {
-		return nil, usagef("give at least one LOG (a JSON Lines file, a glob such as 'logs/app.jsonl*', or a directory), e.g. ragscope watch --headless logs/app.jsonl")
+		return nil, exit.Usagef("give at least one LOG (a JSON Lines file, a glob such as 'logs/app.jsonl*', or a directory), e.g. ragscope watch --headless logs/app.jsonl")
 	}
 	if !(fc.Sample >= 0 && fc.Sample <= 1) {
-		return nil, usagef("--sample %g: give the fraction of records to evaluate, more than 0 and at most 1 (e.g. 0.1)", fc.Sample)
+		return nil, exit.Usagef("--sample %g: give the fraction of records to evaluate, more than 0 and at most 1 (e.g. 0.1)", fc.Sample)
 	}
 	if !(fc.MaxRPS >= 0) || math.IsInf(fc.MaxRPS, 0) {
-		return nil, usagef("--max-rps %g: give 0 (no cap) or more records per second", fc.MaxRPS)
+		return nil, exit.Usagef("--max-rps %g: give 0 (no cap) or more records per second", fc.MaxRPS)
 	}
 	if fc.Window < 0 || (fc.Window > 0 && fc.Window < time.Minute) {
-		return nil, usagef("--window %s: give a duration of a minute or more (e.g. 1h), or leave it out for a run per day", fc.Window)
+		return nil, exit.Usagef("--window %s: give a duration of a minute or more (e.g. 1h), or leave it out for a run per day", fc.Window)
 	}
 	if fc.Queue <= 0 {
 		fc.Queue = 256
@@ -147,16 +148,16 @@ func Prepare(cfg *app.Config, fc Config, st cache.Store, stderr io.Writer) (_ *W
 	}()
 	f := &Watcher{s: s, fs: fst, fc: fc, stderr: stderr, space: make(chan struct{}, 1), flights: map[flightKey]flight{}}
 	if f.alerts, err = parseAlerts(fc.Alerts, s.Metrics); err != nil {
-		return nil, app.UsageError{Err: err}
+		return nil, exit.UsageError{Err: err}
 	}
 	opt := dataset.Options{MaxRecordBytes: cfg.MaxRecordBytes}
 	if cfg.Mapping != "" {
 		if opt.Map, err = dataset.ParseMap(cfg.Mapping); err != nil {
-			return nil, app.UsageError{Err: err}
+			return nil, exit.UsageError{Err: err}
 		}
 	}
 	if f.dec, err = dataset.NewLineDecoder(opt); err != nil {
-		return nil, app.UsageError{Err: err}
+		return nil, exit.UsageError{Err: err}
 	}
 	if err := s.BuildJudge(); err != nil {
 		return nil, err
@@ -167,10 +168,6 @@ func Prepare(cfg *app.Config, fc Config, st cache.Store, stderr io.Writer) (_ *W
 	f.stream = streamName(fc.Logs)
 	cfg.Dataset = strings.Join(fc.Logs, " ")
 	return f, nil
-}
-
-func usagef(format string, args ...any) error {
-	return app.UsageError{Err: fmt.Errorf(format, args...)}
 }
 
 // Close releases the session's log file.

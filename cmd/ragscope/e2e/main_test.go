@@ -19,18 +19,18 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
-	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/prompts"
 )
 
 // The exit codes the binary's users rely on.
 const (
-	exitOK          = app.ExitOK
-	exitFatal       = app.ExitFatal
-	exitUsage       = app.ExitUsage
-	exitFailures    = app.ExitFailures
-	exitGate        = app.ExitGate
-	exitInterrupted = app.ExitInterrupted
+	exitOK          = exit.OK
+	exitFatal       = exit.Fatal
+	exitUsage       = exit.Usage
+	exitFailures    = exit.Failures
+	exitGate        = exit.Gate
+	exitInterrupted = exit.Interrupted
 )
 
 // binary is the ragscope binary built once for the end-to-end tests.
