@@ -12,9 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/cache"
-	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/outfile"
 	"github.com/ragscope/ragscope/internal/sanitize"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // cacheCommand is `ragscope cache` and its maintenance commands.
@@ -99,14 +99,14 @@ func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout
 		if err != nil {
 			return fail(err)
 		}
-		fmt.Fprintf(stdout, "compacted %s: %s -> %s\n", sanitize.Line(path), app.ByteCount(before), app.ByteCount(after))
+		fmt.Fprintf(stdout, "compacted %s: %s -> %s\n", sanitize.Line(path), store.ByteCount(before), store.ByteCount(after))
 		return exitOK
 	}
-	mode := app.Write
+	mode := store.Write
 	if sub == "stats" || sub == "export" {
-		mode = app.Read
+		mode = store.Read
 	}
-	db, err := app.Open(dbPath, app.OpenOptions{Mode: mode})
+	db, err := store.Open(dbPath, store.OpenOptions{Mode: mode})
 	if err != nil {
 		return fail(err)
 	}
@@ -117,11 +117,11 @@ func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout
 		if err != nil {
 			return fail(err)
 		}
-		fmt.Fprintf(stdout, "database %s (%s on disk)\n", sanitize.Line(st.Path), app.ByteCount(st.FileSize))
+		fmt.Fprintf(stdout, "database %s (%s on disk)\n", sanitize.Line(st.Path), store.ByteCount(st.FileSize))
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "KIND\tENTRIES\tBYTES")
 		for _, k := range st.Kinds {
-			fmt.Fprintf(tw, "%s\t%d\t%s\n", sanitize.Line(k.Kind), k.Entries, app.ByteCount(k.Bytes))
+			fmt.Fprintf(tw, "%s\t%d\t%s\n", sanitize.Line(k.Kind), k.Entries, store.ByteCount(k.Bytes))
 		}
 		tw.Flush()
 		if r := st.LastRun; r != nil {

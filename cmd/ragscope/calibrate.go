@@ -20,6 +20,7 @@ import (
 	"github.com/ragscope/ragscope/eval/offline"
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/sanitize"
+	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/tools/calibrate"
 )
 
@@ -165,7 +166,7 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 		cfg.Dataset += fmt.Sprintf(" (first %d pairs each)", f.limit)
 	}
 	cfg.Preloaded = app.CalibrationData(cfg.Dataset, sets)
-	st, err := app.Open(cfg.DB, app.OpenOptions{Mode: app.Hold, Role: "calibrate", Stderr: c.stderr})
+	st, err := store.Open(cfg.DB, store.OpenOptions{Mode: store.Hold, Role: "calibrate", Stderr: c.stderr})
 	if err != nil {
 		return 0, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/sanitize"
+	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/prompts"
 )
 
@@ -58,7 +59,7 @@ func runIDCompletions(cmd *cobra.Command, exclude []string, toComplete string) [
 	if f := cmd.Flags().Lookup("db"); f != nil {
 		dbPath = f.Value.String()
 	}
-	db, runs, live, err := storedRunList(dbPath, app.OpenOptions{Wait: completionWait})
+	db, runs, live, err := storedRunList(dbPath, store.OpenOptions{Wait: completionWait})
 	if err != nil {
 		return nil
 	}

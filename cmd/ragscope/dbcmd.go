@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/cache"
-	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/holder"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // dbCommand is `ragscope db`: checking a damaged database and copying
@@ -60,7 +60,7 @@ func (o *dbOptions) run(cmd *cobra.Command, pos []string, stdout, stderr io.Writ
 		fmt.Fprintf(stderr, "ragscope db %s: %v\n", sub, err)
 		return exitCode(err)
 	}
-	path, err := app.DBPath(o.db)
+	path, err := store.DBPath(o.db)
 	if err != nil {
 		return fail(err)
 	}
@@ -129,9 +129,9 @@ func dbCheck(path string, asJSON bool, stdout, stderr io.Writer) int {
 	}
 	if rep.PageSize > 0 {
 		fmt.Fprintf(stdout, "  file %s; page size %d; the database extends to %s; transaction %d\n",
-			app.ByteCount(rep.FileSize), rep.PageSize, app.ByteCount(rep.DBSize), rep.TxID)
+			store.ByteCount(rep.FileSize), rep.PageSize, store.ByteCount(rep.DBSize), rep.TxID)
 	} else {
-		fmt.Fprintf(stdout, "  file %s\n", app.ByteCount(rep.FileSize))
+		fmt.Fprintf(stdout, "  file %s\n", store.ByteCount(rep.FileSize))
 	}
 	if !rep.NotDatabase {
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)

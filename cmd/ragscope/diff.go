@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/sanitize"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // diffCommand is `ragscope diff RUN_A RUN_B`.
@@ -39,7 +39,7 @@ func diffRuns(cmd *cobra.Command, dbPath string, asJSON bool, pos []string, stdo
 	if len(pos) != 2 {
 		return usageHint(stderr, cmd, "give two runs, RUN_A RUN_B (ids, unique prefixes or latest); see 'ragscope runs'")
 	}
-	st, err := app.Open(dbPath, app.OpenOptions{Mode: app.Read})
+	st, err := store.Open(dbPath, store.OpenOptions{Mode: store.Read})
 	if err != nil {
 		return failed(stderr, "ragscope diff", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/outfile"
 	"github.com/ragscope/ragscope/internal/sanitize"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // labelsCommand is `ragscope labels`: sharing human labels as JSON Lines.
@@ -55,7 +56,7 @@ func (c *cli) labelsExportCommand() *cobra.Command {
 
 func exportLabels(dbPath, run, file string, stdout, stderr io.Writer) int {
 	const name = "ragscope labels export"
-	st, err := app.Open(dbPath, app.OpenOptions{Mode: app.Read})
+	st, err := store.Open(dbPath, store.OpenOptions{Mode: store.Read})
 	if err != nil {
 		return failed(stderr, name, err)
 	}
@@ -129,7 +130,7 @@ func importLabels(dbPath, run, file string, stdin io.Reader, stdout, stderr io.W
 		}
 		return exitCode(err)
 	}
-	st, err := app.Open(dbPath, app.OpenOptions{Mode: app.Write})
+	st, err := store.Open(dbPath, store.OpenOptions{Mode: store.Write})
 	if err != nil {
 		return failed(stderr, name, err)
 	}
@@ -174,7 +175,7 @@ ragscope agreement latest --json`,
 
 func showAgreement(dbPath, ref string, asJSON bool, stdout, stderr io.Writer) int {
 	const name = "ragscope agreement"
-	st, err := app.Open(dbPath, app.OpenOptions{Mode: app.Read})
+	st, err := store.Open(dbPath, store.OpenOptions{Mode: store.Read})
 	if err != nil {
 		return failed(stderr, name, err)
 	}

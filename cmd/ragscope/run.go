@@ -18,6 +18,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // runFlags are the flags of `ragscope run`: the run's settings and what
@@ -225,7 +226,7 @@ func evaluate(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (int, 
 	if !f.headless && (!term.IsTerminal(os.Stdout.Fd()) || !term.IsTerminal(os.Stdin.Fd())) {
 		return 0, errorf("the interface needs a terminal; use --headless (with --out FILE) in scripts and CI")
 	}
-	st, err := app.Open(f.DB, app.OpenOptions{Mode: app.Hold, Role: "run", Stderr: logTarget(f, stderr)})
+	st, err := store.Open(f.DB, store.OpenOptions{Mode: store.Hold, Role: "run", Stderr: logTarget(f, stderr)})
 	if err != nil {
 		return 0, err
 	}

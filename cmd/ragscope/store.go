@@ -18,6 +18,7 @@ import (
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/outfile"
 	"github.com/ragscope/ragscope/internal/sanitize"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // Everything this command line prints that comes from data, the store or
@@ -93,9 +94,9 @@ func runState(r eval.RunInfo, live map[string]holder.LiveRun) string {
 
 // storedRunList is the runs of a database, newest first, and which of them
 // are being evaluated now; the caller closes the store.
-func storedRunList(dbPath string, opt app.OpenOptions) (*app.Shared, []eval.RunInfo, map[string]holder.LiveRun, error) {
-	opt.Mode = app.Read
-	db, err := app.Open(dbPath, opt)
+func storedRunList(dbPath string, opt store.OpenOptions) (*store.Shared, []eval.RunInfo, map[string]holder.LiveRun, error) {
+	opt.Mode = store.Read
+	db, err := store.Open(dbPath, opt)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -113,7 +114,7 @@ func storedRunList(dbPath string, opt app.OpenOptions) (*app.Shared, []eval.RunI
 }
 
 func listRuns(dbPath string, width int, stdout, stderr io.Writer) int {
-	db, runs, live, err := storedRunList(dbPath, app.OpenOptions{})
+	db, runs, live, err := storedRunList(dbPath, store.OpenOptions{})
 	if err != nil {
 		return failed(stderr, "ragscope runs", err)
 	}
@@ -199,7 +200,7 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 		fmt.Fprintf(stderr, "ragscope report: --format %q is not one of %s\n", o.format, strings.Join(reportFormats, ", "))
 		return exitUsage
 	}
-	st, err := app.Open(o.db, app.OpenOptions{Mode: app.Read})
+	st, err := store.Open(o.db, store.OpenOptions{Mode: store.Read})
 	if err == nil {
 		defer st.Close()
 		// The run is resolved before --out is created: a mistyped id
@@ -298,11 +299,11 @@ func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, std
 			return fail(errorf("--older-than: %v", err))
 		}
 	}
-	mode := app.Write
+	mode := store.Write
 	if o.dryRun {
-		mode = app.Read
+		mode = store.Read
 	}
-	db, err := app.Open(o.db, app.OpenOptions{Mode: mode})
+	db, err := store.Open(o.db, store.OpenOptions{Mode: mode})
 	if err != nil {
 		return fail(err)
 	}

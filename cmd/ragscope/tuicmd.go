@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // openCommand is `ragscope open` and `ragscope attach`: a stored run, or
@@ -55,7 +56,7 @@ func (c *cli) show(cmd *cobra.Command, dbPath string, ascii bool, pass string, p
 		fmt.Fprintf(stderr, "ragscope %s: the interface needs a terminal; use 'ragscope report' in scripts\n", name)
 		return exitUsage
 	}
-	st, err := app.Open(dbPath, app.OpenOptions{Mode: app.Hold, Role: name})
+	st, err := store.Open(dbPath, store.OpenOptions{Mode: store.Hold, Role: name})
 	if err != nil {
 		fmt.Fprintf(stderr, "ragscope %s: %v\n", name, err)
 		return exitCode(err)
@@ -76,7 +77,7 @@ func (c *cli) wait(cmd *cobra.Command, dbPath string, pos []string) int {
 	if len(pos) != 1 {
 		return usageHint(c.stderr, cmd, "give one RUN id (or latest); see 'ragscope runs'")
 	}
-	st, err := app.Open(dbPath, app.OpenOptions{Mode: app.Read, Role: "attach"})
+	st, err := store.Open(dbPath, store.OpenOptions{Mode: store.Read, Role: "attach"})
 	if err != nil {
 		fmt.Fprintf(c.stderr, "ragscope attach: %v\n", err)
 		return exitCode(err)

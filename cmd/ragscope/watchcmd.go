@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/internal/watch"
 )
 
@@ -63,7 +63,7 @@ ragscope watch --headless --once --window 1h logs/app.jsonl`,
 			fc.Logs = pos
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			st, err := app.Open(f.DB, app.OpenOptions{Mode: app.Hold, Role: "watch", Stderr: c.stderr})
+			st, err := store.Open(f.DB, store.OpenOptions{Mode: store.Hold, Role: "watch", Stderr: c.stderr})
 			if err != nil {
 				fmt.Fprintln(c.stderr, "ragscope:", err)
 				return exitCode(err)

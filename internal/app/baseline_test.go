@@ -13,6 +13,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/internal/exit"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // putRun records a run of dataset started at minute min, finished unless
@@ -33,7 +34,7 @@ func putRun(t *testing.T, st cache.Store, id, dataset string, min int, finished,
 // latest is the newest run finished before this one, never this one, of
 // this dataset when there is one.
 func TestBaselineLatest(t *testing.T) {
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	putRun(t, st, "a-old-same", "d.jsonl", 1, true, false)
 	putRun(t, st, "b-other", "other.jsonl", 2, true, false)
 	putRun(t, st, "c-same", "d.jsonl", 3, true, false)
@@ -76,7 +77,7 @@ func TestBaselineLatest(t *testing.T) {
 // say what changed; a baseline gone by the end cannot gate.
 func TestFinishComparesWithBaseline(t *testing.T) {
 	dir := t.TempDir()
-	st := openShared(t, filepath.Join(dir, "r.db"), Hold)
+	st := openShared(t, filepath.Join(dir, "r.db"), store.Hold)
 	before := reportFixture(t, st, 40)
 	after := reportFixture(t, st, 40)
 	// In the later run two samples fall from 1 to 0.25.

@@ -15,6 +15,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
 	"github.com/ragscope/ragscope/internal/live"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // BenchmarkSharedRunWithReaders measures what 20 connected readers cost a
@@ -41,12 +42,12 @@ func benchSharedRun(b *testing.B, delay time.Duration) {
 	defer srv.Close()
 	dir := b.TempDir()
 	path := filepath.Join(dir, "r.db")
-	holderStore, err := Open(path, OpenOptions{Mode: Hold, Role: "bench"})
+	holderStore, err := store.Open(path, store.OpenOptions{Mode: store.Hold, Role: "bench"})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer holderStore.Close()
-	client, err := Open(path, OpenOptions{Mode: Hold, Role: "bench-client"})
+	client, err := store.Open(path, store.OpenOptions{Mode: store.Hold, Role: "bench-client"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -129,7 +130,7 @@ func TestMain(m *testing.M) {
 }
 
 func watch(path string) int {
-	st, err := Open(path, OpenOptions{Mode: Read})
+	st, err := store.Open(path, store.OpenOptions{Mode: store.Read})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

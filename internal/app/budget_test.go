@@ -12,6 +12,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/prompts"
 	"github.com/ragscope/ragscope/tui"
 )
@@ -42,16 +43,16 @@ func keyPress(k string) tea.KeyPressMsg { return tea.KeyPressMsg{Code: []rune(k)
 
 // budgetSession is a run of three fresh samples over the fake judge with
 // --confirm-over a millionth of a dollar, which any call exceeds.
-func budgetSession(t *testing.T, srv *fakejudge.Server) (*Session, *Shared) {
+func budgetSession(t *testing.T, srv *fakejudge.Server) (*Session, *store.Shared) {
 	t.Helper()
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	cfg := estimateConfig(srv, smallDataset(t, 3))
 	cfg.Stream, cfg.ConfirmOver = false, 0.000001
 	return estPrepared(t, cfg, st), st
 }
 
 // recorded says whether the store holds the run.
-func recorded(t *testing.T, st *Shared, id string) bool {
+func recorded(t *testing.T, st *store.Shared, id string) bool {
 	t.Helper()
 	runs, err := st.Runs()
 	if err != nil {
@@ -182,7 +183,7 @@ func TestRerunPlanIsWhatTheRerunSends(t *testing.T) {
 	if err := os.Mkdir(pdir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	cfg := estimateConfig(srv, smallDataset(t, 4))
 	cfg.Stream, cfg.PromptsDir, cfg.ConfirmOver = false, pdir, 0.000001
 	s := estPrepared(t, cfg, st)

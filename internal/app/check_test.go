@@ -12,6 +12,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval/fakejudge"
 	"github.com/ragscope/ragscope/internal/exit"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 func checkConfig(baseURL string) *Config {
@@ -125,7 +126,7 @@ func TestRunStopsFastWhenTheJudgeIsUnusable(t *testing.T) {
 		"key refused":       {unauthorised.BaseURL(), "check OPENAI_API_KEY (the endpoint answered 401: Incorrect API key provided"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+			st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 			cfg := checkConfig(tc.url)
 			cfg.Dataset = smallDataset(t, 40)
 			cfg.MaxRetries = 6

@@ -6,7 +6,6 @@
 package app
 
 import (
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,10 +14,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/internal/exit"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // Config is everything that shapes a run: the CLI's flags after the
@@ -167,19 +166,7 @@ func (c *Config) Absolute(dir string) {
 }
 
 // DBPath is --db or the default database.
-func (c *Config) DBPath() (string, error) { return DBPath(c.DB) }
-
-// DBPath is path or, when empty, the default database.
-func DBPath(path string) (string, error) {
-	if path != "" {
-		return path, nil
-	}
-	p, err := cache.DefaultPath()
-	if err != nil {
-		return "", fmt.Errorf("finding the cache directory: %v (pass --db FILE)", err)
-	}
-	return p, nil
-}
+func (c *Config) DBPath() (string, error) { return store.DBPath(c.DB) }
 
 // DefaultPromptsDir is where prompt overrides live when neither --prompts
 // nor RAGSCOPE_PROMPTS names a directory: the TUI's first edit creates it,

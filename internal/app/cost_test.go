@@ -19,6 +19,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
 	"github.com/ragscope/ragscope/internal/exit"
+	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/tui"
 )
 
@@ -135,7 +136,7 @@ func writePrices(t *testing.T) string {
 	return p
 }
 
-func runToEnd(t *testing.T, cfg *Config, st *Shared) (*Session, eval.RunInfo) {
+func runToEnd(t *testing.T, cfg *Config, st *store.Shared) (*Session, eval.RunInfo) {
 	t.Helper()
 	s, run := startRun(t, cfg, st)
 	drain(t, run.Events)
@@ -151,7 +152,7 @@ func runToEnd(t *testing.T, cfg *Config, st *Shared) (*Session, eval.RunInfo) {
 }
 
 // storedInfo reads a run's record back as another process would.
-func storedInfo(t *testing.T, st *Shared, id string) eval.RunInfo {
+func storedInfo(t *testing.T, st *store.Shared, id string) eval.RunInfo {
 	t.Helper()
 	info, _, _, err := st.RunPage(id, 0, 0)
 	if err != nil {
@@ -173,10 +174,10 @@ func TestRunRecordsWhatTheJudgeReported(t *testing.T) {
 			defer srv.Close()
 			tp := newUsageTap(t, srv.URL)
 			path := filepath.Join(t.TempDir(), "r.db")
-			holder := openShared(t, path, Hold)
+			holder := openShared(t, path, store.Hold)
 			st := holder
 			if through == "holder socket" {
-				if st = openShared(t, path, Hold); st.Holding() {
+				if st = openShared(t, path, store.Hold); st.Holding() {
 					t.Fatal("the second store holds the database too")
 				}
 			}
@@ -282,7 +283,7 @@ func TestCostWithoutAPrice(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+			st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 			s, info := runToEnd(t, tt.cfg, st)
 			if (info.CostUSD == nil) != tt.nullCost || info.CostText() != tt.cost || info.Pricing.Note() != tt.note {
 				t.Fatalf("cost %v %q, note %q", info.CostUSD, info.CostText(), info.Pricing.Note())
@@ -327,7 +328,7 @@ func TestMalformedPricesRefuseTheRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := smallDataset(t, 1)
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	for _, path := range []string{bad, filepath.Join(t.TempDir(), "missing.json")} {
 		_, err := Prepare(costConfig(data, srv.BaseURL(), "cost-test-judge", path), st, io.Discard)
 		var ue exit.UsageError
@@ -350,7 +351,7 @@ func TestMalformedPricesRefuseTheRun(t *testing.T) {
 func TestResumeAddsToTheEarlierUsage(t *testing.T) {
 	srv := fakejudge.New(fakejudge.Generic)
 	defer srv.Close()
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	data := smallDataset(t, 8)
 	prices := writePrices(t)
 	_, full := runToEnd(t, costConfig(data, srv.BaseURL(), "cost-test-judge", prices), st)

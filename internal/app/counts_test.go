@@ -15,6 +15,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/tui"
 )
 
@@ -33,7 +34,7 @@ func TestTUIAndHeadlessCountTheSameCalls(t *testing.T) {
 		return fakejudge.Generic(r)
 	})
 	defer srv.Close()
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	cfg := &Config{Dataset: smallDataset(t, 12), BaseURL: srv.BaseURL(), APIKey: "test-key-123456", APIType: "openai",
 		Model: "judge", EmbeddingModel: "emb", ResponseFormat: "json_schema", EmbedFormat: "float", Strictness: 3,
 		Concurrency: 4, Timeout: 5 * time.Second, MaxRetries: 2, Metrics: "all", Lang: "auto"}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/outfile"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // endpointsFile is where endpoint profiles are remembered, beside the
@@ -29,7 +30,7 @@ type rememberedEndpoint struct {
 func endpointKey(baseURL, model string) string { return eval.EndpointOf(baseURL) + " " + model }
 
 func endpointsPath(db string) string {
-	p, err := DBPath(db)
+	p, err := store.DBPath(db)
 	if err != nil {
 		return ""
 	}

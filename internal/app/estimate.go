@@ -13,6 +13,7 @@ import (
 	"github.com/ragscope/ragscope/eval/cost"
 	"github.com/ragscope/ragscope/eval/estimate"
 	"github.com/ragscope/ragscope/internal/exit"
+	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/prompts"
 )
 
@@ -62,7 +63,7 @@ func (s *Session) estimate(ctx context.Context, prices cost.Table, pricesPath st
 // empty cache: an empty one in a temporary directory stands in for it, and
 // close removes it.
 func OpenForEstimate(path string) (st cache.Store, close func(), err error) {
-	p, err := DBPath(path)
+	p, err := store.DBPath(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -78,7 +79,7 @@ func OpenForEstimate(path string) (st cache.Store, close func(), err error) {
 		}
 		return db, func() { db.Close(); os.RemoveAll(dir) }, nil
 	}
-	sh, err := Open(p, OpenOptions{Mode: Read})
+	sh, err := store.Open(p, store.OpenOptions{Mode: store.Read})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/ragscope/ragscope/eval/cost"
 	"github.com/ragscope/ragscope/eval/estimate"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/prompts"
 )
 
@@ -152,7 +153,7 @@ func estRatio(est, actual int) float64 { return float64(est) / float64(actual) }
 func TestEstimateIsTheRunOfTheDemo(t *testing.T) {
 	srv := fakejudge.New(estJudge)
 	defer srv.Close()
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	s := estPrepared(t, estimateConfig(srv, filepath.Join("..", "..", "testdata", "demo.jsonl")), st)
 	est := estimateOf(t, s)
 	if n := srv.Count(""); n != 0 {
@@ -187,7 +188,7 @@ func TestEstimateOfAPartlyCachedDataset(t *testing.T) {
 	srv := fakejudge.New(estJudge)
 	defer srv.Close()
 	dir := t.TempDir()
-	st := openShared(t, filepath.Join(dir, "r.db"), Hold)
+	st := openShared(t, filepath.Join(dir, "r.db"), store.Hold)
 	demo, err := os.ReadFile(filepath.Join("..", "..", "testdata", "demo.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -255,7 +256,7 @@ func TestEstimateOfRepeatedSamples(t *testing.T) {
 		if err := os.WriteFile(data, []byte(line+line+other+line), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		st := openShared(t, filepath.Join(dir, "r.db"), Hold)
+		st := openShared(t, filepath.Join(dir, "r.db"), store.Hold)
 		cfg := estimateConfig(srv, data)
 		cfg.NoCache = noCache
 		s := estPrepared(t, cfg, st)
@@ -270,7 +271,7 @@ func TestEstimateOfRepeatedSamples(t *testing.T) {
 func TestEstimateOfUnpricedAndOfflineJudges(t *testing.T) {
 	srv := fakejudge.New(estJudge)
 	defer srv.Close()
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	data := smallDataset(t, 4)
 
 	cfg := estimateConfig(srv, data)

@@ -11,6 +11,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/outfile"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // Gate settings that make no sense are usage errors naming the flag.
@@ -88,7 +89,7 @@ func TestEndingCode(t *testing.T) {
 // finish writes the report in --format, the JUnit file and, with the
 // github format, appends the summary and the gate to the step summary.
 func TestFinishWritesEveryOutput(t *testing.T) {
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	id := reportFixture(t, st, 40)
 	dir := t.TempDir()
 	summary := filepath.Join(dir, "step_summary.md")

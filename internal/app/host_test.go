@@ -13,6 +13,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/tui"
 )
 
@@ -26,7 +27,7 @@ func newTestSession(t *testing.T, srv *fakejudge.Server, data, promptsDir string
 		Timeout: 5 * time.Second, MaxRetries: 1, Metrics: "all", Lang: "auto",
 		DB: filepath.Join(t.TempDir(), "r.db"), PromptsDir: promptsDir,
 	}
-	st := openShared(t, cfg.DB, Hold)
+	st := openShared(t, cfg.DB, store.Hold)
 	s, run := startRun(t, cfg, st)
 	drain(t, run.Events)
 	if cancelled, err := run.Wait(); cancelled || err != nil {
@@ -35,9 +36,9 @@ func newTestSession(t *testing.T, srv *fakejudge.Server, data, promptsDir string
 	return s
 }
 
-func openShared(t *testing.T, path string, mode int) *Shared {
+func openShared(t *testing.T, path string, mode int) *store.Shared {
 	t.Helper()
-	st, err := Open(path, OpenOptions{Mode: mode, Role: "test"})
+	st, err := store.Open(path, store.OpenOptions{Mode: mode, Role: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

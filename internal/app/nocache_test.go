@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/tui"
 )
 
@@ -25,7 +26,7 @@ func TestNoCacheSaysWhy(t *testing.T) {
 			ResponseFormat: "json_schema", EmbedFormat: "float", Strictness: 3, Concurrency: 4,
 			Timeout: 5 * time.Second, MaxRetries: 1, Metrics: "faithfulness", Lang: "auto", NoCache: noCache,
 			DB: filepath.Join(t.TempDir(), "r.db")}
-		st := openShared(t, cfg.DB, Hold)
+		st := openShared(t, cfg.DB, store.Hold)
 		s, run := startRun(t, cfg, st)
 		results := drain(t, run.Events)
 		if _, err := run.Wait(); err != nil {

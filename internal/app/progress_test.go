@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 func TestProgressETAFollowsThePace(t *testing.T) {
@@ -67,7 +68,7 @@ func TestHeadlessProgressLines(t *testing.T) {
 	// last count twice.
 	defer func(d time.Duration) { progressEvery = d }(progressEvery)
 	progressEvery = time.Nanosecond
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	s, err := Prepare(&Config{Dataset: smallDataset(t, 30), Offline: true, Metrics: "all", Lang: "auto", Strictness: 3, Concurrency: 1, Timeout: time.Second}, st, io.Discard)
 	if err != nil {
 		t.Fatal(err)

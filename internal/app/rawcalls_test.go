@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // y in the raw view copies the calls as the cache holds them: the request
 // with its messages, the reply, and a call that is not cached by its key.
 func TestRawCallsJSON(t *testing.T) {
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	req := eval.ChatRequest{Endpoint: "api.example/v1/chat/completions", Model: "judge", Task: "faithfulness_statements",
 		Messages: []eval.Message{{Role: "user", Content: "split <this> & that"}}}
 	if err := st.PutChat(req.Key(), req, eval.ChatResponse{Choices: []string{`{"statements":["a"]}`}}); err != nil {
@@ -44,7 +45,7 @@ func TestRawCallsJSON(t *testing.T) {
 // The raw view shows a reasoning model's reasoning apart from its reply,
 // with the reasoning tokens, as the cache keeps them.
 func TestRawCallsShowReasoning(t *testing.T) {
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	req := eval.ChatRequest{Endpoint: "api.example/v1", Model: "qwen3", Task: "faithfulness_verdicts",
 		Messages: []eval.Message{{Role: "user", Content: "judge"}}}
 	resp := eval.ChatResponse{Choices: []string{`{"statements":[]}`}, Reasoning: []string{"the context says the number stays"},

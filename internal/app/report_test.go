@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // reportFixture stores a run of n samples (every seventh never finished,
@@ -50,8 +51,8 @@ func reportFixture(t *testing.T, st cache.Store, n int) string {
 // file or a holder across the socket (whose pages are capped).
 func TestWriteReportStreamsTheWholeReport(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.db")
-	holder := openShared(t, path, Hold)
-	client := openShared(t, path, Read)
+	holder := openShared(t, path, store.Hold)
+	client := openShared(t, path, store.Read)
 	id := reportFixture(t, holder, 1300)
 	info, results, err := holder.Run(id)
 	if err != nil {
@@ -129,7 +130,7 @@ func (g *growingStore) RunPage(ref string, from, limit int) (eval.RunInfo, []*ev
 // results while the report is written: the second pass writes only what
 // the first counted.
 func TestWriteReportOfAGrowingRunAgrees(t *testing.T) {
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	id := reportFixture(t, st, 20)
 	var b bytes.Buffer
 	if _, err := WriteReport(&growingStore{Store: st, id: id}, id, FormatJSON, 0, eval.Levels{}, &b); err != nil {
@@ -155,7 +156,7 @@ func TestWriteReportOfAGrowingRunAgrees(t *testing.T) {
 // finished sample once asked, nil for a gap or a failed one, across
 // pages, and starts over when asked out of order.
 func TestStoredCursor(t *testing.T) {
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	id := reportFixture(t, st, 700) // every 7th missing, every 11th failed
 	c := &storedCursor{st: st, id: id}
 	check := func(i int) {

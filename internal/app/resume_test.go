@@ -7,6 +7,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // --resume re-evaluates only the samples the earlier attempt did not
@@ -15,7 +16,7 @@ import (
 func TestResumeSkipsFinishedSamples(t *testing.T) {
 	srv := fakejudge.New(fakejudge.Generic)
 	defer srv.Close()
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	data := smallDataset(t, 20)
 	cfg := func(resume string) *Config {
 		return &Config{Dataset: data, BaseURL: srv.BaseURL(), APIKey: "test-key-123456", APIType: "openai", Model: "judge",
@@ -75,7 +76,7 @@ func TestResumeSkipsFinishedSamples(t *testing.T) {
 func TestResumeKeepsTheRunsStartAndDuration(t *testing.T) {
 	srv := fakejudge.New(fakejudge.Generic)
 	defer srv.Close()
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	data := smallDataset(t, 4)
 	cfg := &Config{Dataset: data, BaseURL: srv.BaseURL(), APIKey: "test-key-123456", APIType: "openai", Model: "judge",
 		EmbeddingModel: "emb", ResponseFormat: "json_schema", EmbedFormat: "float", Strictness: 3, Concurrency: 4,

@@ -14,6 +14,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
 	"github.com/ragscope/ragscope/internal/exit"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 func TestChooseSample(t *testing.T) {
@@ -51,7 +52,7 @@ func TestChooseSample(t *testing.T) {
 
 // sampleRun runs cfg to its end and returns the indexes it evaluated and
 // its record.
-func sampleRun(t *testing.T, st *Shared, cfg *Config) ([]int, eval.RunInfo, *Session) {
+func sampleRun(t *testing.T, st *store.Shared, cfg *Config) ([]int, eval.RunInfo, *Session) {
 	t.Helper()
 	s, r := startRun(t, cfg, st)
 	var got []int
@@ -73,7 +74,7 @@ func TestSampleIsTheSameLoadedAndStreamed(t *testing.T) {
 	data := smallDataset(t, 20)
 	want := ChooseSample(20, 5, 42)
 	for _, stream := range []bool{false, true} {
-		st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+		st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 		cfg := offlineConfig(data, stream)
 		cfg.Sample, cfg.Seed = 5, 42
 		got, info, s := sampleRun(t, st, cfg)
@@ -89,7 +90,7 @@ func TestSampleIsTheSameLoadedAndStreamed(t *testing.T) {
 		}
 	}
 	// A headless run says so, and its report carries the subset.
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	cfg := offlineConfig(data, true)
 	cfg.Sample, cfg.Seed = 5, 42
 	var errb bytes.Buffer
@@ -120,7 +121,7 @@ func TestSampleIsTheSameLoadedAndStreamed(t *testing.T) {
 // and is not recorded as a sample.
 func TestSampleLargerThanTheDataset(t *testing.T) {
 	data := smallDataset(t, 4)
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	cfg := offlineConfig(data, true)
 	cfg.Sample, cfg.Seed = 10, 1
 	var errb bytes.Buffer
@@ -156,11 +157,11 @@ func TestFullRunAfterASampleReusesItsCalls(t *testing.T) {
 	defer srv.Close()
 	data := smallDataset(t, 12)
 
-	cold := openShared(t, filepath.Join(t.TempDir(), "cold.db"), Hold)
+	cold := openShared(t, filepath.Join(t.TempDir(), "cold.db"), store.Hold)
 	sampleRun(t, cold, llmConfig(data, srv.BaseURL()))
 	full := srv.Count("")
 
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	cfg := llmConfig(data, srv.BaseURL())
 	cfg.Sample, cfg.Seed = 4, DefaultSampleSeed
 	before := srv.Count("")
@@ -183,7 +184,7 @@ func TestFullRunAfterASampleReusesItsCalls(t *testing.T) {
 // finished), and refuses a --sample of its own.
 func TestResumeKeepsTheSubset(t *testing.T) {
 	data := smallDataset(t, 20)
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	cfg := offlineConfig(data, true)
 	cfg.Sample, cfg.Seed = 6, 3
 	want, _, s := sampleRun(t, st, cfg)

@@ -13,6 +13,7 @@ import (
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/sanitize"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // Server is `ragscope serve`: a holder that stays up and evaluates the runs
@@ -24,7 +25,7 @@ type Server struct {
 	stderr io.Writer
 
 	mu   sync.Mutex
-	st   *Shared
+	st   *store.Shared
 	runs map[string]*Run
 	// ended are the outcomes of the runs that ended, for `attach --wait`;
 	// changed is closed and replaced when one is added.
@@ -43,7 +44,7 @@ var _ holder.RunService = (*Server)(nil)
 // the runs still going (their finished samples are kept) and lets go.
 func Serve(ctx context.Context, dbPath string, stdout, stderr io.Writer) error {
 	sv := &Server{ctx: ctx, stderr: stderr, runs: map[string]*Run{}, ended: map[string]holder.RunOutcome{}, changed: make(chan struct{})}
-	st, err := Open(dbPath, OpenOptions{Mode: Hold, Role: "serve", Runs: sv, Stderr: stderr})
+	st, err := store.Open(dbPath, store.OpenOptions{Mode: store.Hold, Role: "serve", Runs: sv, Stderr: stderr})
 	if err != nil {
 		return err
 	}

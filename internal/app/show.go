@@ -9,6 +9,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/live"
+	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/tui"
 )
 
@@ -19,19 +20,19 @@ import (
 //
 // The diagnosis, the score colours and the marks follow pass (--pass) when
 // it is not the defaults, else the pass levels the run was recorded with.
-func Show(ctx context.Context, st *Shared, ref string, ascii bool, pass eval.Levels, stderr io.Writer) (int, error) {
+func Show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass eval.Levels, stderr io.Writer) (int, error) {
 	return show(ctx, st, ref, ascii, pass, nil, stderr)
 }
 
 // ShowWatch is Show for a watcher (ragscope watch) on the run its results
 // go to: the screen in watch mode, with the lag and the alerts that status
 // tells (the watcher's Status).
-func ShowWatch(ctx context.Context, st *Shared, ref string, ascii bool, status func() eval.WatchStatus, stderr io.Writer) (int, error) {
+func ShowWatch(ctx context.Context, st *store.Shared, ref string, ascii bool, status func() eval.WatchStatus, stderr io.Writer) (int, error) {
 	return show(ctx, st, ref, ascii, eval.Levels{}, status, stderr)
 }
 
 // show is Show, in watch mode when follow is set.
-func show(ctx context.Context, st *Shared, ref string, ascii bool, pass eval.Levels, follow func() eval.WatchStatus, stderr io.Writer) (int, error) {
+func show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass eval.Levels, follow func() eval.WatchStatus, stderr io.Writer) (int, error) {
 	// The record alone: the results are read page by page by the table
 	// (a run of a million samples is never in memory at once).
 	info, _, _, err := st.RunPage(ref, 0, 0)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,163 +12,9 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
 	"github.com/ragscope/ragscope/internal/exit"
-	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/live"
+	"github.com/ragscope/ragscope/internal/store"
 )
-
-func TestTheSecondProcessGoesThroughTheHolder(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "r.db")
-	a := openShared(t, path, Hold)
-	if !a.Holding() {
-		t.Fatal("the first opener does not hold the database")
-	}
-	b := openShared(t, path, Hold)
-	if b.Holding() {
-		t.Fatal("the second opener holds the database too")
-	}
-	if h, ok := b.Holder(); !ok || h.PID != os.Getpid() || h.Role != "test" {
-		t.Fatalf("holder %+v", h)
-	}
-	r := openShared(t, path, Read)
-	if r.Holding() {
-		t.Fatal("a reader opened the held file itself")
-	}
-	id, err := b.NewRunID()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.PutRun(eval.RunInfo{ID: id, Samples: 1}); err != nil {
-		t.Fatal(err)
-	}
-	for name, st := range map[string]*Shared{"holder": a, "reader": r} {
-		if runs, err := st.Runs(); err != nil || len(runs) != 1 || runs[0].ID != id {
-			t.Fatalf("%s sees %v, %v", name, runs, err)
-		}
-	}
-}
-
-// The holder lets go while a client depends on it: the client's next call
-// takes the database over, and nothing stored is lost.
-func TestClientTakesOverWhenTheHolderGoes(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "r.db")
-	a := openShared(t, path, Hold)
-	b := openShared(t, path, Hold)
-	if err := a.PutRun(eval.RunInfo{ID: "before", Samples: 1}); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.BeginRun("client-run"); err != nil {
-		t.Fatal(err)
-	}
-	if live, _ := a.Live(); live["client-run"].PID != os.Getpid() {
-		t.Fatalf("the holder does not list the client's run as live: %v", live)
-	}
-	a.Close()
-	if err := b.PutRun(eval.RunInfo{ID: "after", Samples: 1}); err != nil {
-		t.Fatalf("write after the holder went: %v", err)
-	}
-	if !b.Holding() {
-		t.Fatal("the client did not take the database over")
-	}
-	runs, err := b.Runs()
-	if err != nil || len(runs) != 2 {
-		t.Fatalf("runs after takeover: %v, %v", runs, err)
-	}
-	if live, _ := b.Live(); live["client-run"].PID == 0 {
-		t.Fatalf("the client's run is not live after the takeover: %v", live)
-	}
-	// A newcomer now goes through the new holder.
-	c := openShared(t, path, Read)
-	if h, ok := c.Holder(); !ok || h.PID != os.Getpid() {
-		t.Fatalf("the newcomer is not a client of the new holder: %+v %v", h, ok)
-	}
-}
-
-// A paid reply (or a result, a label) whose write is the first call to
-// find the holder gone is written to the database the client took over:
-// nothing the client was given to store is dropped with its holder.
-func TestAWriteThatFindsItsHolderGoneIsStored(t *testing.T) {
-	req := eval.ChatRequest{Model: "m", Messages: []eval.Message{{Role: "user", Content: "q"}}}
-	ereq := eval.EmbedRequest{Endpoint: "e", Model: "m"}
-	label := eval.Label{Key: eval.LabelKey("s", "faithfulness_verdicts", "i"), SampleKey: "s", Task: "faithfulness_verdicts", Item: "i", Value: 1}
-	for _, tc := range []struct {
-		name  string
-		write func(*Shared) error
-		read  func(*Shared) (bool, error)
-	}{
-		{"chat reply",
-			func(b *Shared) error { return b.PutChat(req.Key(), req, eval.ChatResponse{Choices: []string{"a"}}) },
-			func(b *Shared) (bool, error) { _, ok, err := b.LookupChat(req.Key()); return ok, err }},
-		{"embeddings",
-			func(b *Shared) error { return b.PutEmbeddings(ereq, []string{"x"}, [][]float64{{1, 0}}) },
-			func(b *Shared) (bool, error) {
-				v, err := b.LookupEmbeddings([]string{eval.EmbedKey("e", "m", 0, "x")})
-				return len(v) == 1 && v[0] != nil, err
-			}},
-		{"results",
-			func(b *Shared) error {
-				if err := b.PutRun(eval.RunInfo{ID: "r", Samples: 1}); err != nil {
-					return err
-				}
-				return b.PutResults("r", []*eval.Result{{Index: 0}})
-			},
-			func(b *Shared) (bool, error) { _, rs, err := b.Run("r"); return len(rs) == 1, err }},
-		{"label",
-			func(b *Shared) error { return b.PutLabels([]eval.Label{label}) },
-			func(b *Shared) (bool, error) {
-				ls, err := b.Labels([]string{label.Key})
-				return ls[label.Key].Value == 1, err
-			}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "r.db")
-			a := openShared(t, path, Hold)
-			b := openShared(t, path, Hold)
-			a.Close()
-			if err := tc.write(b); err != nil {
-				t.Fatalf("write after the holder went: %v", err)
-			}
-			if !b.Holding() {
-				t.Fatal("the client did not take the database over")
-			}
-			b.Close()
-			c := openShared(t, path, Read)
-			if ok, err := tc.read(c); err != nil || !ok {
-				t.Fatalf("the write is not in the database: %v %v", ok, err)
-			}
-		})
-	}
-}
-
-// Alone, a reader opens the file read-only and serves nothing; a holder
-// leaves no socket behind when it closes.
-func TestNothingLingers(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "r.db")
-	a := openShared(t, path, Hold)
-	if err := a.PutRun(eval.RunInfo{ID: "x", Samples: 1}); err != nil {
-		t.Fatal(err)
-	}
-	sock, err := holder.SocketPath(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(sock); err != nil {
-		t.Fatalf("the holder serves no socket: %v", err)
-	}
-	a.Close()
-	if _, err := os.Stat(filepath.Dir(sock)); !os.IsNotExist(err) {
-		t.Fatalf("the socket or its directory is left behind: %v", err)
-	}
-	r := openShared(t, path, Read)
-	if !r.Holding() || !r.ReadOnly() {
-		t.Fatal("a lone reader does not open the file read-only")
-	}
-	if _, err := os.Stat(sock); !os.IsNotExist(err) {
-		t.Fatal("a reader serves the database")
-	}
-	if _, err := Open(filepath.Join(t.TempDir(), "none.db"), OpenOptions{Mode: Read}); err == nil {
-		t.Fatal("reading a database that does not exist succeeded")
-	}
-}
 
 // Two runs of overlapping datasets, one in the holder and one in its
 // client, pay for each distinct judge call once, and a watcher of the
@@ -180,9 +25,9 @@ func TestConcurrentRunsPayOnceAndAreWatched(t *testing.T) {
 	defer srv.Close()
 	data := smallDataset(t, 12)
 	path := filepath.Join(t.TempDir(), "r.db")
-	a := openShared(t, path, Hold)
-	b := openShared(t, path, Hold)
-	w := openShared(t, path, Read)
+	a := openShared(t, path, store.Hold)
+	b := openShared(t, path, store.Hold)
+	w := openShared(t, path, store.Read)
 	cfg := func() *Config {
 		return &Config{Dataset: data, BaseURL: srv.BaseURL(), APIKey: "k", APIType: "openai", Model: "judge", EmbeddingModel: "emb",
 			ResponseFormat: "json_schema", EmbedFormat: "float", Strictness: 3, Concurrency: 4,
@@ -190,7 +35,7 @@ func TestConcurrentRunsPayOnceAndAreWatched(t *testing.T) {
 	}
 	var runs []*Run
 	var sessions []*Session
-	for _, st := range []*Shared{a, b} {
+	for _, st := range []*store.Shared{a, b} {
 		s, err := Prepare(cfg(), st, io.Discard)
 		if err != nil {
 			t.Fatal(err)
@@ -256,7 +101,7 @@ func TestConcurrentRunsPayOnceAndAreWatched(t *testing.T) {
 // interface) starts, with or without the TUI.
 func TestOutIsCheckedBeforeTheRun(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.db")
-	st := openShared(t, path, Hold)
+	st := openShared(t, path, store.Hold)
 	data := smallDataset(t, 2)
 	for name, run := range map[string]func(*Session) (int, error){
 		"tui":      func(s *Session) (int, error) { return Interactive(context.Background(), s, false, io.Discard) },

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/exit"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 func offlineConfig(data string, stream bool) *Config {
@@ -26,7 +27,7 @@ func TestStreamedRunReportsWhatALoadedRunDoes(t *testing.T) {
 	data := smallDataset(t, 40)
 	reports := map[bool]eval.Report{}
 	for _, stream := range []bool{false, true} {
-		st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+		st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 		s, err := Prepare(offlineConfig(data, stream), st, io.Discard)
 		if err != nil {
 			t.Fatal(err)
@@ -62,7 +63,7 @@ func TestStreamedRunReportsWhatALoadedRunDoes(t *testing.T) {
 // saying so and how to go on; what was evaluated before is kept.
 func TestStreamedRunStopsWhenTheDatasetChanges(t *testing.T) {
 	data := smallDataset(t, 20)
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), Hold)
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	s, err := Prepare(offlineConfig(data, true), st, io.Discard)
 	if err != nil {
 		t.Fatal(err)

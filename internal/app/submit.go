@@ -10,6 +10,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/holder"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // Submit hands the run of cfg to the `ragscope serve` holding its database
@@ -26,7 +27,7 @@ func Submit(cfg Config) (id string, pid int, err error) {
 	if _, err := os.Stat(cfg.Dataset); err != nil {
 		return "", 0, exit.UsageError{Err: err}
 	}
-	dbPath, err := DBPath(cfg.DB)
+	dbPath, err := store.DBPath(cfg.DB)
 	if err != nil {
 		return "", 0, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/live"
 	"github.com/ragscope/ragscope/internal/sanitize"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // WaitRun is `ragscope attach --wait RUN`: it waits, without a terminal,
@@ -19,7 +20,7 @@ import (
 // server that evaluated the run knows its gate; for a run it does not know
 // (another process's, or one submitted to an earlier server) the code is
 // decided from the stored results alone, and says so.
-func WaitRun(ctx context.Context, st *Shared, ref string, stderr io.Writer) (int, error) {
+func WaitRun(ctx context.Context, st *store.Shared, ref string, stderr io.Writer) (int, error) {
 	info, _, _, err := st.RunPage(ref, 0, 0)
 	if err != nil {
 		return 0, exit.UsageError{Err: err}

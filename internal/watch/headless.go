@@ -9,6 +9,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/exit"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // Headless runs the watcher with a progress line on stderr every
@@ -46,7 +47,7 @@ func Headless(ctx context.Context, f *Watcher, stderr io.Writer, every time.Dura
 // how far behind the log the judge is.
 func ProgressLine(st eval.WatchStatus) string {
 	line := fmt.Sprintf("run %s: %d read, %d evaluated, %d repeats, %d sampled out, %d invalid; behind: %d record(s) waiting, %s unread",
-		orDash(st.RunID), st.Read, st.Evaluated, st.Duplicates, st.Sampled, st.Invalid, st.Behind, app.ByteCount(st.BehindBytes))
+		orDash(st.RunID), st.Read, st.Evaluated, st.Duplicates, st.Sampled, st.Invalid, st.Behind, store.ByteCount(st.BehindBytes))
 	if st.OldestUnread > 0 {
 		line += fmt.Sprintf(", oldest %s", st.OldestUnread.Round(time.Second))
 	}
@@ -72,7 +73,7 @@ func orDash(s string) string {
 // stderr. Quitting the screen stops the watcher; the records it had not
 // evaluated stay pending for the next one. When the window rolls over the
 // screen shows the run that ended, and says so on stderr.
-func Interactive(ctx context.Context, f *Watcher, st *app.Shared, ascii bool, stderr io.Writer) (int, error) {
+func Interactive(ctx context.Context, f *Watcher, st *store.Shared, ascii bool, stderr io.Writer) (int, error) {
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan error, 1)

@@ -23,6 +23,7 @@ import (
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/sanitize"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // Package watch is `ragscope watch`: it follows live JSON Lines logs and
@@ -629,7 +630,7 @@ func (f *Watcher) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.W
 			if f.fc.Once {
 				for _, tf := range t.files {
 					if tf.plen > 0 && !tf.st.Done {
-						f.warn(fmt.Sprintf("%s: its last line (%s) has no newline yet: left for the next pass", tf.path, app.ByteCount(tf.plen)))
+						f.warn(fmt.Sprintf("%s: its last line (%s) has no newline yet: left for the next pass", tf.path, store.ByteCount(tf.plen)))
 					}
 				}
 				return nil

@@ -17,6 +17,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
 	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // watchRig is a watcher over logs in a temporary directory, judged by the
@@ -27,7 +28,7 @@ type watchRig struct {
 	dir string
 	db  string
 	srv *fakejudge.Server
-	st  *app.Shared
+	st  *store.Shared
 	f   *Watcher
 
 	cancel context.CancelFunc
@@ -60,7 +61,7 @@ func (w *watchRig) start(fc Config, patterns ...string) *Watcher {
 	if fc.Poll == 0 {
 		fc.Poll = 10 * time.Millisecond
 	}
-	w.st = openShared(w.t, w.db, app.Hold)
+	w.st = openShared(w.t, w.db, store.Hold)
 	f, err := Prepare(w.config(), fc, w.st, io.Discard)
 	if err != nil {
 		w.t.Fatal(err)
@@ -129,9 +130,9 @@ func (w *watchRig) waitEvaluated(n int64) {
 	w.waitFor(fmt.Sprintf("%d records evaluated", n), func(st eval.WatchStatus) bool { return st.Evaluated >= n })
 }
 
-func openShared(t *testing.T, path string, mode int) *app.Shared {
+func openShared(t *testing.T, path string, mode int) *store.Shared {
 	t.Helper()
-	st, err := app.Open(path, app.OpenOptions{Mode: mode, Role: "test"})
+	st, err := store.Open(path, store.OpenOptions{Mode: mode, Role: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +146,7 @@ func logRecord(t *testing.T, i int) string {
 }
 
 // stored counts the stored results of every run by question.
-func stored(t *testing.T, st *app.Shared) map[string]int {
+func stored(t *testing.T, st *store.Shared) map[string]int {
 	t.Helper()
 	runs, err := st.Runs()
 	if err != nil {
@@ -440,7 +441,7 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 // through the socket: the same exactly-once, and a restart continues.
 func TestWatchThroughTheHolder(t *testing.T) {
 	w := newWatchRig(t, nil)
-	h := openShared(t, w.db, app.Hold)
+	h := openShared(t, w.db, store.Hold)
 	if !h.Holding() {
 		t.Fatal("the first opener does not hold the database")
 	}
@@ -483,7 +484,7 @@ func TestWatchWindows(t *testing.T) {
 		t.Fatalf("the first window's run: finished %v, %d samples, window %q", info1.FinishedAt, info1.Samples, info1.Config["window"])
 	}
 	w.stop()
-	st := openShared(t, w.db, app.Read)
+	st := openShared(t, w.db, store.Read)
 	info2, rs, _, err := st.RunPage(second, 0, 100)
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // echoJudge answers every call from its request, for filling a database.
@@ -313,7 +313,7 @@ func TestDBCheckHealthy(t *testing.T) {
 // A database another ragscope process holds is not checked under it.
 func TestDBCheckRefusesAHeldDatabase(t *testing.T) {
 	p := writeCorpus(t)
-	st, err := app.Open(p, app.OpenOptions{Mode: app.Hold, Role: "test"})
+	st, err := store.Open(p, store.OpenOptions{Mode: store.Hold, Role: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

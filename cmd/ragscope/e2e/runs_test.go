@@ -8,7 +8,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // seedRuns records runs started ages ago (newest first in the listing),
@@ -138,7 +138,7 @@ func TestRunsDeleteRefusesLiveRun(t *testing.T) {
 		"live-run": 90 * 24 * time.Hour,
 		"old-run":  80 * 24 * time.Hour,
 	})
-	st, err := app.Open(db, app.OpenOptions{Mode: app.Hold, Role: "run"})
+	st, err := store.Open(db, store.OpenOptions{Mode: store.Hold, Role: "run"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,8 @@
-package app
+// Package store is the database as a ragscope process uses it (Shared):
+// it holds the file and serves it to other processes, or it is the client
+// of the process that does, and takes the database over when that one
+// goes away.
+package store
 
 import (
 	"context"
@@ -15,6 +19,18 @@ import (
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/holder"
 )
+
+// DBPath is path or, when empty, the default database.
+func DBPath(path string) (string, error) {
+	if path != "" {
+		return path, nil
+	}
+	p, err := cache.DefaultPath()
+	if err != nil {
+		return "", fmt.Errorf("finding the cache directory: %v (pass --db FILE)", err)
+	}
+	return p, nil
+}
 
 // Version is ragscope's version as holders announce it to their clients.
 const Version = "0.2.0"
