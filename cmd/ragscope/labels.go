@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/labels"
 	"github.com/ragscope/ragscope/internal/outfile"
 	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/internal/store"
@@ -75,7 +75,7 @@ func exportLabels(dbPath, run, file string, stdout, stderr io.Writer) int {
 		defer fh.Abort()
 		w = fh
 	}
-	n, err := app.ExportLabels(st, run, w)
+	n, err := labels.Export(st, run, w)
 	if err == nil && fh != nil {
 		err = fh.Commit()
 	}
@@ -122,7 +122,7 @@ func importLabels(dbPath, run, file string, stdin io.Reader, stdout, stderr io.W
 		defer f.Close()
 		r, shown = f, file
 	}
-	lines, err := app.ParseLabels(shown, r)
+	lines, err := labels.Parse(shown, r)
 	if err != nil {
 		// One bad line per message line, each with its file and line.
 		for _, l := range strings.Split(err.Error(), "\n") {
@@ -135,7 +135,7 @@ func importLabels(dbPath, run, file string, stdin io.Reader, stdout, stderr io.W
 		return failed(stderr, name, err)
 	}
 	defer st.Close()
-	rep, err := app.ImportLabels(st, run, lines, app.Labeller(), time.Now())
+	rep, err := labels.Import(st, run, lines, labels.Labeller(), time.Now())
 	if err != nil {
 		return failed(stderr, name, refError(err))
 	}
@@ -180,7 +180,7 @@ func showAgreement(dbPath, ref string, asJSON bool, stdout, stderr io.Writer) in
 		return failed(stderr, name, err)
 	}
 	defer st.Close()
-	a, err := app.RunAgreement(st, ref)
+	a, err := labels.Agreement(st, ref)
 	if err != nil {
 		return failed(stderr, name, refError(err))
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/holder"
+	"github.com/ragscope/ragscope/internal/labels"
 	"github.com/ragscope/ragscope/internal/outfile"
 	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/internal/store"
@@ -225,7 +226,7 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 	// samples is never in memory.
 	var from cache.Store = st
 	if o.withLabels {
-		if from, err = app.WithLabels(st); err != nil {
+		if from, err = labels.Apply(st); err != nil {
 			return failed(stderr, "ragscope report", err)
 		}
 	}

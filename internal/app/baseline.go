@@ -15,6 +15,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/sanitize"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // A run's --baseline: a stored run or a JSON report file, resolved and
@@ -194,7 +195,7 @@ func (b *baseline) index(st cache.Store) (*eval.KeyIndex, error) {
 		}
 		return x, nil
 	}
-	err := eachStored(st, b.runID, nil)(func(r *eval.Result) error {
+	err := store.Each(st, b.runID, nil)(func(r *eval.Result) error {
 		x.Add(r)
 		return nil
 	})
@@ -222,25 +223,13 @@ func (b *baseline) results(st cache.Store, pairs []eval.ChangedPair) (map[int]*e
 		return out, err
 	}
 	for _, p := range pairs {
-		r, err := storedResult(st, b.runID, p.BeforeIndex)
+		r, err := store.Result(st, b.runID, p.BeforeIndex)
 		if err != nil {
 			return nil, err
 		}
 		out[p.BeforePos] = r
 	}
 	return out, nil
-}
-
-// storedResult is run id's result of sample index.
-func storedResult(st cache.Store, id string, index int) (*eval.Result, error) {
-	_, page, _, err := st.RunPage(id, index, 1)
-	if err != nil {
-		return nil, err
-	}
-	if len(page) == 0 || page[0].Index != index {
-		return nil, fmt.Errorf("run %s has no result for sample %d", id, index)
-	}
-	return page[0], nil
 }
 
 // comparison starts the comparison of the run with the baseline, or, when
@@ -266,7 +255,7 @@ func (b *baseline) diff(st cache.Store, runID string, c *eval.Comparison) (*eval
 		return d, fmt.Errorf("reading the baseline's changed samples: %v", err)
 	}
 	for _, p := range listed {
-		rb, err := storedResult(st, runID, p.AfterIndex)
+		rb, err := store.Result(st, runID, p.AfterIndex)
 		if err != nil {
 			return d, err
 		}

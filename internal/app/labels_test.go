@@ -3,7 +3,6 @@ package app
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,38 +11,9 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
-	"github.com/ragscope/ragscope/internal/exit"
+	"github.com/ragscope/ragscope/internal/labels"
 	"github.com/ragscope/ragscope/prompts"
 )
-
-func TestParseLabelsErrorsNameFileAndLine(t *testing.T) {
-	good := `{"sample": "s0", "task": "faithfulness_verdicts", "item": "first statement", "label": 1, "note": "n"}`
-	for _, tc := range []struct {
-		name, line, want string
-	}{
-		{"label 2", `{"sample": "s0", "task": "faithfulness_verdicts", "item": "x", "label": 2}`, `labels.jsonl:3: "label" must be 0 or 1`},
-		{"label true", `{"sample": "s0", "task": "faithfulness_verdicts", "item": "x", "label": true}`, `labels.jsonl:3: "label" must be 0 or 1`},
-		{"label string", `{"sample": "s0", "task": "faithfulness_verdicts", "item": "x", "label": "1"}`, `labels.jsonl:3: "label" must be 0 or 1`},
-		{"no label", `{"sample": "s0", "task": "faithfulness_verdicts", "item": "x"}`, `labels.jsonl:3: "label" is missing`},
-		{"no sample", `{"task": "faithfulness_verdicts", "item": "x", "label": 1}`, `labels.jsonl:3: "sample" is missing`},
-		{"no item", `{"sample": "s0", "task": "faithfulness_verdicts", "label": 1}`, `labels.jsonl:3: "item" is missing`},
-		{"unknown task", `{"sample": "s0", "task": "faithfulness_statements", "item": "x", "label": 1}`, `labels.jsonl:3: "task": "faithfulness_statements" is not one of`},
-		{"not json", `{"sample": `, `labels.jsonl:3: not a JSON object`},
-		{"note not a string", `{"sample": "s0", "task": "faithfulness_verdicts", "item": "x", "label": 1, "note": 3}`, `labels.jsonl:3: "note" must be a string`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := ParseLabels("labels.jsonl", strings.NewReader(good+"\n\n"+tc.line+"\n"))
-			var ue exit.UsageError
-			if err == nil || !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("error %v, want a usage error containing %q", err, tc.want)
-			}
-		})
-	}
-	lines, err := ParseLabels("labels.jsonl", strings.NewReader("\ufeff"+good+"\n"+`{"sample": 3, "task": "context_precision_verdict", "item": "2", "label": 0}`))
-	if err != nil || len(lines) != 2 || lines[1].Sample != "3" || lines[1].Line != 2 || lines[0].Note != "n" {
-		t.Fatalf("good lines: %+v, %v", lines, err)
-	}
-}
 
 // The issue's workflow without the interface: labels imported against a
 // run, agreement before and after a prompt edit, the labels surviving the
@@ -65,12 +35,12 @@ func TestLabelsSurviveARerunWithAnEditedPrompt(t *testing.T) {
 {"sample": "s2", "task": "faithfulness_verdicts", "item": "no such statement", "label": 0}
 {"sample": "zz", "task": "context_recall_classifications", "item": "ref one", "label": 0}
 `
-	lines, err := ParseLabels("labels.jsonl", strings.NewReader(file))
+	lines, err := labels.Parse("labels.jsonl", strings.NewReader(file))
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	rep, err := ImportLabels(st, "latest", lines, "ana", now)
+	rep, err := labels.Import(st, "latest", lines, "ana", now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +51,7 @@ func TestLabelsSurviveARerunWithAnEditedPrompt(t *testing.T) {
 		u[1].Line != 5 || !strings.Contains(u[1].Why, `no sample "zz"`) {
 		t.Fatalf("unmatched lines: %+v", u)
 	}
-	rep, err = ImportLabels(st, first, lines, "bob", now.Add(time.Hour))
+	rep, err = labels.Import(st, first, lines, "bob", now.Add(time.Hour))
 	if err != nil || rep.Added != 0 || rep.Changed != 0 || rep.Unchanged != 3 {
 		t.Fatalf("the same import again: %+v, %v", rep, err)
 	}
@@ -93,7 +63,7 @@ func TestLabelsSurviveARerunWithAnEditedPrompt(t *testing.T) {
 	}
 
 	// Before the edit the judge rejects both labelled statements.
-	a, err := RunAgreement(st, "latest")
+	a, err := labels.Agreement(st, "latest")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +88,7 @@ func TestLabelsSurviveARerunWithAnEditedPrompt(t *testing.T) {
 	}
 	drain(t, events)
 
-	a, err = RunAgreement(st, rerun)
+	a, err = labels.Agreement(st, rerun)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +104,7 @@ func TestLabelsSurviveARerunWithAnEditedPrompt(t *testing.T) {
 	}
 
 	// --with-labels applies them to the re-run's verdicts.
-	ws, err := WithLabels(st)
+	ws, err := labels.Apply(st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +131,7 @@ func TestLabelsSurviveARerunWithAnEditedPrompt(t *testing.T) {
 
 	// Export, then import the export into a fresh database: the same labels.
 	var out bytes.Buffer
-	n, err := ExportLabels(st, "", &out)
+	n, err := labels.Export(st, "", &out)
 	if err != nil || n != 3 {
 		t.Fatalf("export: %d, %v", n, err)
 	}
@@ -173,7 +143,7 @@ func TestLabelsSurviveARerunWithAnEditedPrompt(t *testing.T) {
 		t.Fatalf("export:\n%s\nwant:\n%s", out.String(), want)
 	}
 	var byRun bytes.Buffer
-	if _, err := ExportLabels(st, rerun, &byRun); err != nil || byRun.String() != want {
+	if _, err := labels.Export(st, rerun, &byRun); err != nil || byRun.String() != want {
 		t.Fatalf("export of the re-run's labels:\n%s (%v)", byRun.String(), err)
 	}
 }

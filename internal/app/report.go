@@ -2,18 +2,14 @@ package app
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"os"
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/exit"
+	"github.com/ragscope/ragscope/internal/store"
 )
-
-// reportPage is how many results a report reads from the store at once:
-// the memory of a report is a page, whatever the size of the run.
-const reportPage = 256
 
 // Report formats.
 const (
@@ -70,7 +66,7 @@ func tallyGated(st cache.Store, ref string, worst int, g eval.Gate, against *eva
 	if against != nil {
 		sr.gate.Compare(against)
 	}
-	err = eachStored(st, info.ID, nil)(func(r *eval.Result) error {
+	err = store.Each(st, info.ID, nil)(func(r *eval.Result) error {
 		sr.tally.Add(r)
 		sr.worst.Add(r)
 		sr.gate.Add(r)
@@ -98,60 +94,6 @@ func (sr *storedRun) code(cancelled bool) int {
 	return exit.OK
 }
 
-// eachStored yields run id's stored results in index order, a page at a
-// time; keep, when set, says which indexes to yield.
-func eachStored(st cache.Store, id string, keep func(int) bool) func(yield func(*eval.Result) error) error {
-	return func(yield func(*eval.Result) error) error {
-		// The next page is read while this one is yielded: reading is
-		// decoding (the store's JSON), yielding is mostly encoding (the
-		// report's), and the two then share the cores. One page ahead at
-		// most; none is left being read when this returns.
-		type fetched struct {
-			page []*eval.Result
-			next int
-			err  error
-		}
-		fetch := func(from int) chan fetched {
-			c := make(chan fetched, 1)
-			go func() {
-				_, page, next, err := st.RunPage(id, from, reportPage)
-				c <- fetched{page, next, err}
-			}()
-			return c
-		}
-		pending := fetch(0)
-		defer func() {
-			if pending != nil {
-				<-pending
-			}
-		}()
-		for from := 0; from >= 0; {
-			f := <-pending
-			pending = nil
-			if f.err != nil {
-				return f.err
-			}
-			page, next := f.page, f.next
-			if next > from {
-				pending = fetch(next)
-			}
-			for _, r := range page {
-				if keep != nil && !keep(r.Index) {
-					continue
-				}
-				if err := yield(r); err != nil {
-					return err
-				}
-			}
-			if next >= 0 && next <= from {
-				return fmt.Errorf("run %s: the store went back from sample %d to %d", id, from, next)
-			}
-			from = next
-		}
-		return nil
-	}
-}
-
 // WriteReport writes stored run ref's report in format to w, streaming it
 // from the store, and returns the pass it made (for the summary). Its
 // diagnoses follow pass (--pass) when it is not the defaults, else the
@@ -166,7 +108,7 @@ func WriteReport(st cache.Store, ref, format string, worst int, pass eval.Levels
 		if !pass.IsDefault() {
 			info = pass.Record(info)
 		}
-		return &storedRun{info: info}, eval.WriteReportCSV(w, info.Judge.Name, info.Metrics, eval.RunLevels(info), eachStored(st, info.ID, nil))
+		return &storedRun{info: info}, eval.WriteReportCSV(w, info.Judge.Name, info.Metrics, eval.RunLevels(info), store.Each(st, info.ID, nil))
 	}
 	sr, err := tallyGated(st, ref, worst, eval.Gate{}, nil, pass)
 	if err != nil {
@@ -179,22 +121,22 @@ func WriteReport(st cache.Store, ref, format string, worst int, pass eval.Levels
 func (sr *storedRun) write(st cache.Store, format string, w io.Writer) error {
 	switch format {
 	case FormatJSON:
-		return eval.WriteReportJSON(w, sr.info, sr.tally.Summary(), sr.tally.Diagnoses(), eachStored(st, sr.info.ID, sr.seen.has))
+		return eval.WriteReportJSON(w, sr.info, sr.tally.Summary(), sr.tally.Diagnoses(), store.Each(st, sr.info.ID, sr.seen.has))
 	case FormatCSV:
-		return eval.WriteReportCSV(w, sr.info.Judge.Name, sr.info.Metrics, eval.RunLevels(sr.info), eachStored(st, sr.info.ID, sr.seen.has))
+		return eval.WriteReportCSV(w, sr.info.Judge.Name, sr.info.Metrics, eval.RunLevels(sr.info), store.Each(st, sr.info.ID, sr.seen.has))
 	case FormatMarkdown:
 		return eval.WriteReportMarkdown(w, sr.info, sr.tally.Summary(), sr.tally.Diagnoses(), sr.worst.Samples())
 	case FormatJSONL:
-		return eval.WriteReportJSONL(w, eval.RunLevels(sr.info), eachStored(st, sr.info.ID, sr.seen.has))
+		return eval.WriteReportJSONL(w, eval.RunLevels(sr.info), store.Each(st, sr.info.ID, sr.seen.has))
 	case FormatGitHub:
-		return eval.WriteReportGitHub(w, sr.info, sr.tally.Summary(), sr.outcome, eachStored(st, sr.info.ID, sr.seen.has))
+		return eval.WriteReportGitHub(w, sr.info, sr.tally.Summary(), sr.outcome, store.Each(st, sr.info.ID, sr.seen.has))
 	}
 	return exit.Usagef("--format %q is not one of json, csv, md, github, jsonl", format)
 }
 
 // writeJUnit writes the JUnit XML of a tallied run.
 func (sr *storedRun) writeJUnit(st cache.Store, w io.Writer) error {
-	return eval.WriteReportJUnit(w, sr.info, sr.tally.Summary(), sr.gate, sr.outcome, eachStored(st, sr.info.ID, sr.seen.has))
+	return eval.WriteReportJUnit(w, sr.info, sr.tally.Summary(), sr.gate, sr.outcome, store.Each(st, sr.info.ID, sr.seen.has))
 }
 
 // AppendStepSummary appends the Markdown summary of the run and its gate
@@ -234,45 +176,4 @@ func (s *indexSet) add(i int) {
 
 func (s *indexSet) has(i int) bool {
 	return i >= 0 && i/64 < len(s.bits) && s.bits[i/64]&(1<<(i%64)) != 0
-}
-
-// storedCursor reads a stored run's results in index order as they are
-// asked for, a page at a time.
-type storedCursor struct {
-	st   cache.Store
-	id   string
-	page []*eval.Result
-	pos  int
-	next int // where the following page starts; -1 after the last
-	err  error
-	read bool
-}
-
-// finished is the stored result of sample index when it finished without
-// failing, nil otherwise (also when the store cannot be read: the sample
-// is then evaluated again, which costs calls but loses nothing). Asked out
-// of order it starts over from index.
-func (c *storedCursor) finished(index int) *eval.Result {
-	if c.read && c.pos > 0 && c.page[c.pos-1].Index >= index {
-		c.read = false // asked for an earlier sample: start over
-	}
-	if !c.read {
-		c.page, c.pos, c.next, c.read = nil, 0, index, true
-	}
-	for {
-		for c.pos < len(c.page) && c.page[c.pos].Index < index {
-			c.pos++
-		}
-		if c.pos < len(c.page) {
-			if r := c.page[c.pos]; r.Index == index && !r.Failed() {
-				return r
-			}
-			return nil
-		}
-		if c.next < 0 || c.err != nil {
-			return nil
-		}
-		_, c.page, c.next, c.err = c.st.RunPage(c.id, c.next, reportPage)
-		c.pos = 0
-	}
 }

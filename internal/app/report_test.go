@@ -158,10 +158,10 @@ func TestWriteReportOfAGrowingRunAgrees(t *testing.T) {
 func TestStoredCursor(t *testing.T) {
 	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	id := reportFixture(t, st, 700) // every 7th missing, every 11th failed
-	c := &storedCursor{st: st, id: id}
+	c := store.NewCursor(st, id)
 	check := func(i int) {
 		t.Helper()
-		r := c.finished(i)
+		r := c.Finished(i)
 		want := i%7 != 3 && i%11 != 0
 		if (r != nil) != want || (r != nil && r.Index != i) {
 			t.Fatalf("sample %d: %v, want finished %v", i, r, want)
@@ -173,7 +173,7 @@ func TestStoredCursor(t *testing.T) {
 	for _, i := range []int{5, 600, 2, 699, 0, 350} {
 		check(i)
 	}
-	if c.finished(5000) != nil {
+	if c.Finished(5000) != nil {
 		t.Fatal("a sample past the run is finished")
 	}
 }

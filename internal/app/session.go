@@ -18,6 +18,7 @@ import (
 	"github.com/ragscope/ragscope/eval/llm"
 	"github.com/ragscope/ragscope/eval/offline"
 	"github.com/ragscope/ragscope/internal/exit"
+	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/prompts"
 )
 
@@ -178,8 +179,8 @@ func (s *Session) doneLookup() func(int) *eval.Result {
 	if s.Cfg.Resume == "" || s.resumed == 0 {
 		return nil
 	}
-	c := &storedCursor{st: s.Store, id: s.run.ID}
-	return c.finished
+	c := store.NewCursor(s.Store, s.run.ID)
+	return c.Finished
 }
 
 func (s *Session) loadDataset(stderr io.Writer) error {
@@ -400,7 +401,7 @@ func (s *Session) loadResume() error {
 	// Counted now, read again as the run goes (doneLookup): the earlier
 	// attempt's results are never all in memory.
 	s.resumed = 0
-	return eachStored(s.Store, info.ID, nil)(func(r *eval.Result) error {
+	return store.Each(s.Store, info.ID, nil)(func(r *eval.Result) error {
 		if !r.Failed() {
 			s.resumed++
 		}

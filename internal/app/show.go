@@ -8,6 +8,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/exit"
+	"github.com/ragscope/ragscope/internal/labels"
 	"github.com/ragscope/ragscope/internal/live"
 	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/tui"
@@ -47,7 +48,7 @@ func show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass ev
 	opts := tui.Options{
 		Dataset: info.Dataset, Total: info.Samples, Judge: info.Judge, Metrics: info.Metrics, ASCII: ascii,
 		Started: info.StartedAt, RawCalls: RawCalls(st), RawCallsJSON: RawCallsJSON(st), RunID: info.ID, Host: StoredHost{Store: st, Run: info},
-		Load: LoadResult(st, info.ID), Pricing: info.Pricing, Labels: LabelStore{Store: st, By: Labeller()},
+		Load: LoadResult(st, info.ID), Pricing: info.Pricing, Labels: labels.Host{Store: st, By: labels.Labeller()},
 		Watch: follow, Limit: st.HolderNote, Levels: eval.RunLevels(info),
 	}
 	if !pass.IsDefault() {

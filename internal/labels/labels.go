@@ -1,4 +1,8 @@
-package app
+// Package labels is the human labels of judged items as the CLI and the
+// TUI use them: the label file format (labels import/export), the judge's
+// agreement with the labels on a run, a store whose results carry them
+// (report --with-labels), and the TUI's label host.
+package labels
 
 import (
 	"bufio"
@@ -17,14 +21,15 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/exit"
+	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/tui"
 )
 
-// LabelLine is one line of a label file, the public line format:
+// Line is one line of a label file, the public line format:
 // {"sample": "<id, or index when the dataset has no ids>", "task": TASK,
 // "item": "<statement, chunk rank, reference statement or question>",
 // "label": 0 or 1, "note": "…"}.
-type LabelLine struct {
+type Line struct {
 	Sample string `json:"sample"`
 	Task   string `json:"task"`
 	Item   string `json:"item"`
@@ -34,24 +39,24 @@ type LabelLine struct {
 	Line int `json:"-"`
 }
 
-// maxLabelLine is the longest line a label file may have: a label's note
+// maxLine is the longest line a label file may have: a label's note
 // and item are short texts, so a longer line is another kind of file.
-const maxLabelLine = 16 << 20
+const maxLine = 16 << 20
 
-// maxLabelErrors bounds the errors a bad label file reports.
-const maxLabelErrors = 20
+// maxErrors bounds the errors a bad label file reports.
+const maxErrors = 20
 
-// ParseLabels reads a label file (JSON Lines; blank lines skipped). The
+// Parse reads a label file (JSON Lines; blank lines skipped). The
 // error names the file and line of each bad line, and is an exit.UsageError:
 // nothing is imported from a file with a bad line.
-func ParseLabels(name string, r io.Reader) ([]LabelLine, error) {
+func Parse(name string, r io.Reader) ([]Line, error) {
 	var (
-		out  []LabelLine
+		out  []Line
 		errs []string
 		n    int
 	)
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLabelLine)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	for sc.Scan() {
 		n++
 		b := bytes.TrimSpace(sc.Bytes())
@@ -61,11 +66,11 @@ func ParseLabels(name string, r io.Reader) ([]LabelLine, error) {
 		if len(b) == 0 {
 			continue
 		}
-		l, err := parseLabelLine(b)
+		l, err := parseLine(b)
 		if err != nil {
-			if len(errs) < maxLabelErrors {
+			if len(errs) < maxErrors {
 				errs = append(errs, fmt.Sprintf("%s:%d: %v", name, n, err))
-			} else if len(errs) == maxLabelErrors {
+			} else if len(errs) == maxErrors {
 				errs = append(errs, "… (more bad lines not shown)")
 			}
 			continue
@@ -74,7 +79,7 @@ func ParseLabels(name string, r io.Reader) ([]LabelLine, error) {
 		out = append(out, l)
 	}
 	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
-		return nil, exit.Usagef("%s:%d: the line is longer than %d MiB, the most a label line may hold (a label is a small JSON object per line): is this a label file?", name, n+1, maxLabelLine>>20)
+		return nil, exit.Usagef("%s:%d: the line is longer than %d MiB, the most a label line may hold (a label is a small JSON object per line): is this a label file?", name, n+1, maxLine>>20)
 	} else if err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", name, n+1, err)
 	}
@@ -84,12 +89,12 @@ func ParseLabels(name string, r io.Reader) ([]LabelLine, error) {
 	return out, nil
 }
 
-func parseLabelLine(b []byte) (LabelLine, error) {
+func parseLine(b []byte) (Line, error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
-		return LabelLine{}, fmt.Errorf("not a JSON object: %v", err)
+		return Line{}, fmt.Errorf("not a JSON object: %v", err)
 	}
-	var l LabelLine
+	var l Line
 	str := func(field string, dst *string, required bool) error {
 		v, ok := raw[field]
 		if !ok || string(v) == "null" {
@@ -150,7 +155,7 @@ type Unmatched struct {
 	Why  string
 }
 
-// ImportReport is what ImportLabels did.
+// ImportReport is what Import did.
 type ImportReport struct {
 	Run                       string
 	Added, Changed, Unchanged int
@@ -165,13 +170,13 @@ func Labeller() string {
 	return os.Getenv("LOGNAME")
 }
 
-// ImportLabels stores the lines' labels against the content of run ref's
+// Import stores the lines' labels against the content of run ref's
 // samples: each line's sample id (or index) and item are looked up in the
 // run, and the label is keyed by what they judge. A line that matches
 // nothing is reported, never dropped silently. A label already stored with
 // the same value and note is left as it is, so importing a file twice
 // changes nothing.
-func ImportLabels(st cache.Store, ref string, lines []LabelLine, by string, now time.Time) (ImportReport, error) {
+func Import(st cache.Store, ref string, lines []Line, by string, now time.Time) (ImportReport, error) {
 	info, _, _, err := st.RunPage(ref, 0, 0)
 	if err != nil {
 		return ImportReport{}, exit.UsageError{Err: err}
@@ -185,7 +190,7 @@ func ImportLabels(st cache.Store, ref string, lines []LabelLine, by string, now 
 	present := map[string]bool{}
 	wanted := map[string]eval.Label{}
 	var order []string
-	err = eachStored(st, info.ID, nil)(func(r *eval.Result) error {
+	err = store.Each(st, info.ID, nil)(func(r *eval.Result) error {
 		idx := bySample[eval.SampleRef(r)]
 		if len(idx) == 0 {
 			return nil
@@ -241,7 +246,7 @@ func ImportLabels(st cache.Store, ref string, lines []LabelLine, by string, now 
 
 // unmatchedWhy says what a line that matched nothing got wrong: the sample
 // or the item.
-func unmatchedWhy(runID string, l LabelLine, found bool) string {
+func unmatchedWhy(runID string, l Line, found bool) string {
 	if !found {
 		return fmt.Sprintf("no sample %q in run %s (a sample is named by its id, or by its index when it has none)", l.Sample, runID)
 	}
@@ -259,9 +264,9 @@ func unmatchedWhy(runID string, l LabelLine, found bool) string {
 	return fmt.Sprintf("sample %q of run %s has no %s %s %q (or it did not score)", l.Sample, runID, l.Task, what, l.Item)
 }
 
-// ExportLabels writes labels in the line format, one per line, sorted; with
+// Export writes labels in the line format, one per line, sorted; with
 // ref set, only the labels of run ref's items, under that run's sample ids.
-func ExportLabels(st cache.Store, ref string, w io.Writer) (int, error) {
+func Export(st cache.Store, ref string, w io.Writer) (int, error) {
 	all, err := st.Labels(nil)
 	if err != nil {
 		return 0, err
@@ -275,7 +280,7 @@ func ExportLabels(st cache.Store, ref string, w io.Writer) (int, error) {
 			return 0, exit.UsageError{Err: err}
 		}
 		seen := map[string]bool{}
-		err = eachStored(st, info.ID, nil)(func(r *eval.Result) error {
+		err = store.Each(st, info.ID, nil)(func(r *eval.Result) error {
 			for _, it := range eval.Items(r) {
 				if l, ok := all[it.Key]; ok && !seen[it.Key] {
 					seen[it.Key] = true
@@ -294,16 +299,16 @@ func ExportLabels(st cache.Store, ref string, w io.Writer) (int, error) {
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
 	for _, l := range ls {
-		if err := enc.Encode(LabelLine{Sample: l.Sample, Task: l.Task, Item: l.Item, Label: l.Value, Note: l.Note}); err != nil {
+		if err := enc.Encode(Line{Sample: l.Sample, Task: l.Task, Item: l.Item, Label: l.Value, Note: l.Note}); err != nil {
 			return 0, err
 		}
 	}
 	return len(ls), bw.Flush()
 }
 
-// RunAgreement is the judge's agreement with the human labels on run ref,
+// Agreement is the judge's agreement with the human labels on run ref,
 // and on the run it re-ran (Before) when that is still stored.
-func RunAgreement(st cache.Store, ref string) (*eval.Agreement, error) {
+func Agreement(st cache.Store, ref string) (*eval.Agreement, error) {
 	info, _, _, err := st.RunPage(ref, 0, 0)
 	if err != nil {
 		return nil, exit.UsageError{Err: err}
@@ -328,7 +333,7 @@ func RunAgreement(st cache.Store, ref string) (*eval.Agreement, error) {
 
 func tallyAgreement(st cache.Store, runID string, labels map[string]eval.Label) (*eval.Agreement, error) {
 	t := eval.NewAgreementTally(runID, labels)
-	err := eachStored(st, runID, nil)(func(r *eval.Result) error {
+	err := store.Each(st, runID, nil)(func(r *eval.Result) error {
 		t.Add(r)
 		return nil
 	})
@@ -338,10 +343,10 @@ func tallyAgreement(st cache.Store, runID string, labels map[string]eval.Label) 
 	return t.Agreement(), nil
 }
 
-// WithLabels is st with the human labels applied to every result it reads
+// Apply is st with the human labels applied to every result it reads
 // (report --with-labels): each labelled item takes the human's value and its
 // metric is rescored by the metric's formula. Writes go to st unchanged.
-func WithLabels(st cache.Store) (cache.Store, error) {
+func Apply(st cache.Store) (cache.Store, error) {
 	labels, err := st.Labels(nil)
 	if err != nil {
 		return nil, err
@@ -383,19 +388,19 @@ func (s labelledStore) RunPage(ref string, from, limit int) (eval.RunInfo, []*ev
 	return s.note(info), s.apply(page), next, err
 }
 
-// LabelStore is the interface's tui.LabelHost over a store: it labels for
+// Host is the interface's tui.LabelHost over a store: it labels for
 // any run, live or stored, whatever the judge, as long as the database is
 // at hand (through the holder when another process has it).
-type LabelStore struct {
+type Host struct {
 	Store cache.Store
 	// By names who labels ($USER); Now is the clock (time.Now when nil).
 	By  string
 	Now func() time.Time
 }
 
-var _ tui.LabelHost = LabelStore{}
+var _ tui.LabelHost = Host{}
 
-func (h LabelStore) Labels(r *eval.Result) (map[string]eval.Label, error) {
+func (h Host) Labels(r *eval.Result) (map[string]eval.Label, error) {
 	items := eval.Items(r)
 	keys := make([]string, len(items))
 	for i, it := range items {
@@ -404,7 +409,7 @@ func (h LabelStore) Labels(r *eval.Result) (map[string]eval.Label, error) {
 	return h.Store.Labels(keys)
 }
 
-func (h LabelStore) SetLabel(r *eval.Result, it eval.Item, value int, note string) (eval.Label, error) {
+func (h Host) SetLabel(r *eval.Result, it eval.Item, value int, note string) (eval.Label, error) {
 	if value < 0 {
 		_, err := h.Store.DeleteLabels([]string{it.Key})
 		return eval.Label{}, err
@@ -420,7 +425,7 @@ func (h LabelStore) SetLabel(r *eval.Result, it eval.Item, value int, note strin
 
 // Marks reads the run once, and only when some label is stored: a run
 // nobody labelled costs one lookup.
-func (h LabelStore) Marks(runID string) (map[int]uint8, error) {
+func (h Host) Marks(runID string) (map[int]uint8, error) {
 	marks := map[int]uint8{}
 	if runID == "" {
 		return marks, nil
@@ -433,7 +438,7 @@ func (h LabelStore) Marks(runID string) (map[int]uint8, error) {
 	for _, l := range all {
 		samples[l.SampleKey] = true
 	}
-	err = eachStored(h.Store, runID, nil)(func(r *eval.Result) error {
+	err = store.Each(h.Store, runID, nil)(func(r *eval.Result) error {
 		if !samples[eval.ResultSampleKey(r)] {
 			return nil
 		}
@@ -445,6 +450,6 @@ func (h LabelStore) Marks(runID string) (map[int]uint8, error) {
 	return marks, err
 }
 
-func (h LabelStore) Agreement(runID string) (*eval.Agreement, error) {
-	return RunAgreement(h.Store, runID)
+func (h Host) Agreement(runID string) (*eval.Agreement, error) {
+	return Agreement(h.Store, runID)
 }
