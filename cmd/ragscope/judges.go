@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/check"
 	"github.com/ragscope/ragscope/internal/outfile"
 )
 
@@ -204,7 +204,7 @@ DEEPSEEK_API_KEY=sk-... ragscope judge add deepseek --base-url https://api.deeps
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			if code := app.Check(ctx, &f.Config, c.stdout); code != exitOK && !force {
+			if code := check.Run(ctx, &f.Config, c.stdout); code != exitOK && !force {
 				fmt.Fprintf(c.stderr, "ragscope judge add: %s not saved: the check above says what to change (--force saves it anyway)\n", name)
 				return code
 			}

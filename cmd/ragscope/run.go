@@ -18,6 +18,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/check"
 	"github.com/ragscope/ragscope/internal/store"
 )
 
@@ -302,7 +303,7 @@ func (c *cli) checkCommand() *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return app.Check(ctx, &f.Config, c.stdout)
+			return check.Run(ctx, &f.Config, c.stdout)
 		}),
 	}
 	addRunFlags(&f, cmd.Flags())

@@ -293,7 +293,7 @@ func (s *Session) buildJudge() error {
 	}
 	remembered := RememberedEndpoint(c.DB, baseURL, c.Model, func(msg string) { fmt.Fprintln(s.log, "endpoint profiles:", msg) })
 	s.abilities, s.baseURL = eval.NewAbilities(remembered, c.ResponseFormat), baseURL
-	client, err := c.endpointWith(baseURL, s.abilities)
+	client, err := c.Endpoint(baseURL, s.abilities)
 	if err != nil {
 		return exit.UsageError{Err: err}
 	}
@@ -307,7 +307,7 @@ func (s *Session) buildJudge() error {
 	}
 	var cc eval.ChatClient = client
 	if c.EmbeddingURL != "" {
-		ec, err := c.endpoint(c.EmbeddingURL)
+		ec, err := c.Endpoint(c.EmbeddingURL, nil)
 		if err != nil {
 			return exit.UsageError{Err: err}
 		}
@@ -329,9 +329,9 @@ func (s *Session) buildJudge() error {
 		NoN: c.NoN, Lang: s.lang,
 	}, eval.Instrument(cc), s.Prompts)
 	s.Judge = s.LLM
-	s.Banner = fmt.Sprintf("judge: %s at %s (embeddings: %s)", c.Model, Redact(baseURL), c.EmbeddingModel)
+	s.Banner = fmt.Sprintf("judge: %s at %s (embeddings: %s)", c.Model, eval.EndpointOf(baseURL), c.EmbeddingModel)
 	if c.EmbeddingURL != "" {
-		s.Banner = fmt.Sprintf("judge: %s at %s (embeddings: %s at %s)", c.Model, Redact(baseURL), c.EmbeddingModel, Redact(c.EmbeddingURL))
+		s.Banner = fmt.Sprintf("judge: %s at %s (embeddings: %s at %s)", c.Model, eval.EndpointOf(baseURL), c.EmbeddingModel, eval.EndpointOf(c.EmbeddingURL))
 	}
 	if n := s.abilities.Profile().Notice(); n != "" {
 		s.Banner += "; endpoint (remembered): " + n
@@ -339,15 +339,10 @@ func (s *Session) buildJudge() error {
 	return nil
 }
 
-// endpoint is a client of one OpenAI-compatible base URL with the run's
-// key, API type, concurrency, timeout and retry settings.
-func (c *Config) endpoint(baseURL string) (*endpoint.Client, error) {
-	return c.endpointWith(baseURL, nil)
-}
-
-// endpointWith is endpoint sharing what is known of the endpoint with the
-// judge (nil: nothing).
-func (c *Config) endpointWith(baseURL string, ab *eval.Abilities) (*endpoint.Client, error) {
+// Endpoint is a client of one OpenAI-compatible base URL with the run's
+// key, API type, concurrency, timeout and retry settings, sharing what is
+// known of the endpoint with the judge (ab; nil: nothing).
+func (c *Config) Endpoint(baseURL string, ab *eval.Abilities) (*endpoint.Client, error) {
 	return endpoint.New(endpoint.Config{
 		BaseURL: baseURL, APIKey: c.APIKey, APIType: c.APIType, APIVersion: c.APIVersion,
 		Concurrency: c.Concurrency, RequestTimeout: c.Timeout, MaxRetries: c.MaxRetries, EmbeddingFormat: c.EmbedFormat,
@@ -369,9 +364,6 @@ func (c splitClient) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatR
 func (c splitClient) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedResponse, error) {
 	return c.embed.Embed(ctx, req)
 }
-
-// Redact shows where the judge is without credentials or query strings.
-func Redact(u string) string { return eval.EndpointOf(u) }
 
 func (s *Session) loadResume() error {
 	info, _, _, err := s.Store.RunPage(s.Cfg.Resume, 0, 0)

@@ -1,4 +1,8 @@
-package app
+// Package check is `ragscope check` (and the check judge add runs): one
+// call of each kind the judge makes, sent to the endpoint, to say whether
+// a run with these settings gives exact scores and what is learned of the
+// endpoint (format, n, reasoning), which is remembered for the next run.
+package check
 
 import (
 	"context"
@@ -11,6 +15,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/endpoint"
 	"github.com/ragscope/ragscope/eval/llm"
+	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/prompts"
 )
@@ -20,7 +25,7 @@ import (
 // reply any judge model can give, so that a failure is the endpoint's.
 const checkAnswer = "The office opens at 9 am."
 
-// Check sends one tiny chat call with a task's schema and one embedding
+// Run sends one tiny chat call with a task's schema and one embedding
 // call to the configured endpoint and says, line by line, whether it is
 // reachable, whether the key is accepted, which response format and n it
 // takes (stepping down as a run does), whether the model reasons and how
@@ -30,7 +35,7 @@ const checkAnswer = "The office opens at 9 am."
 // a run with these settings gives exact scores and exit.Fatal otherwise: a
 // reply that does not follow the schema, once reasoning is removed and
 // almost-JSON repaired, is never ready. Nothing is cached.
-func Check(ctx context.Context, cfg *Config, w io.Writer) int {
+func Run(ctx context.Context, cfg *app.Config, w io.Writer) int {
 	if cfg.UseOffline() {
 		fmt.Fprintln(w, "judge: offline (lexical): no endpoint to check; set OPENAI_BASE_URL/--base-url or OPENAI_API_KEY")
 		return exit.OK
@@ -42,16 +47,16 @@ func Check(ctx context.Context, cfg *Config, w io.Writer) int {
 	c := *cfg
 	c.MaxRetries = min(c.MaxRetries, 1)
 	ab := eval.NewAbilities(eval.EndpointProfile{}, cfg.ResponseFormat)
-	client, err := c.endpointWith(baseURL, ab)
+	client, err := c.Endpoint(baseURL, ab)
 	if err != nil {
-		fmt.Fprintf(w, "endpoint     %s: %v\n", Redact(baseURL), err)
+		fmt.Fprintf(w, "endpoint     %s: %v\n", eval.EndpointOf(baseURL), err)
 		return exit.Fatal
 	}
 	ok := true
 	line := func(what, verdict string, args ...any) {
 		fmt.Fprintf(w, "%-12s %s\n", what, fmt.Sprintf(verdict, args...))
 	}
-	line("endpoint", "%s, model %s", Redact(baseURL), cfg.Model)
+	line("endpoint", "%s, model %s", eval.EndpointOf(baseURL), cfg.Model)
 
 	task := prompts.TaskAnswerRelevancyQuestion
 	schema, _ := prompts.Schema(task)
@@ -140,15 +145,15 @@ func Check(ctx context.Context, cfg *Config, w io.Writer) int {
 	} else {
 		line("profile", "json_schema, n honoured, no reasoning")
 	}
-	if err := RememberEndpoint(cfg.DB, baseURL, cfg.Model, ab.ToRemember()); err != nil {
+	if err := app.RememberEndpoint(cfg.DB, baseURL, cfg.Model, ab.ToRemember()); err != nil {
 		line("", "could not remember the profile: %v", err)
 	}
 
 	embedURL := baseURL
 	if cfg.EmbeddingURL != "" {
 		embedURL = cfg.EmbeddingURL
-		if client, err = c.endpoint(embedURL); err != nil {
-			line("embeddings", "%s: %v", Redact(embedURL), err)
+		if client, err = c.Endpoint(embedURL, nil); err != nil {
+			line("embeddings", "%s: %v", eval.EndpointOf(embedURL), err)
 			return exit.Fatal
 		}
 	}
@@ -161,10 +166,10 @@ func Check(ctx context.Context, cfg *Config, w io.Writer) int {
 	}
 	if err != nil {
 		line("embeddings", "%s at %s: %s; answer_relevancy needs them: set --embedding-model, or --embedding-base-url for another endpoint (--metrics without answer_relevancy otherwise)",
-			cfg.EmbeddingModel, Redact(embedURL), verdictOf(err))
+			cfg.EmbeddingModel, eval.EndpointOf(embedURL), verdictOf(err))
 		return exit.Fatal
 	}
-	line("embeddings", "%s at %s: %d dimensions", cfg.EmbeddingModel, Redact(embedURL), len(er.Vectors[0]))
+	line("embeddings", "%s at %s: %d dimensions", cfg.EmbeddingModel, eval.EndpointOf(embedURL), len(er.Vectors[0]))
 	if !ok {
 		return exit.Fatal
 	}

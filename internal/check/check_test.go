@@ -1,22 +1,20 @@
-package app
+package check
 
 import (
 	"bytes"
 	"context"
-	"io"
 	"net"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/exit"
-	"github.com/ragscope/ragscope/internal/store"
 )
 
-func checkConfig(baseURL string) *Config {
-	return &Config{BaseURL: baseURL, APIKey: "sk-check-0123456789", APIType: "openai", Model: "judge", EmbeddingModel: "emb",
+func checkConfig(baseURL string) *app.Config {
+	return &app.Config{BaseURL: baseURL, APIKey: "sk-check-0123456789", APIType: "openai", Model: "judge", EmbeddingModel: "emb",
 		EmbedFormat: "float", Strictness: 3, Concurrency: 2,
 		Timeout: 5 * time.Second, MaxRetries: 1, Metrics: "all", Lang: "auto"}
 }
@@ -59,7 +57,7 @@ func TestCheckTellsWhatWorks(t *testing.T) {
 			srv := fakejudge.New(tt.chat)
 			defer srv.Close()
 			var out bytes.Buffer
-			code := Check(context.Background(), checkConfig(srv.BaseURL()), &out)
+			code := Run(context.Background(), checkConfig(srv.BaseURL()), &out)
 			if code != tt.code {
 				t.Errorf("exit %d, want %d", code, tt.code)
 			}
@@ -83,7 +81,7 @@ func TestCheckFixedFormatRefused(t *testing.T) {
 	cfg := checkConfig(srv.BaseURL())
 	cfg.ResponseFormat = "json_schema"
 	var out bytes.Buffer
-	if code := Check(context.Background(), cfg, &out); code != exit.Fatal || !strings.Contains(out.String(), "fixed by --response-format") {
+	if code := Run(context.Background(), cfg, &out); code != exit.Fatal || !strings.Contains(out.String(), "fixed by --response-format") {
 		t.Fatalf("exit %d:\n%s", code, out.String())
 	}
 }
@@ -97,7 +95,7 @@ func TestCheckUnreachable(t *testing.T) {
 	ln.Close() // nothing listens there now
 	var out bytes.Buffer
 	start := time.Now()
-	if code := Check(context.Background(), checkConfig("http://"+addr+"/v1"), &out); code != exit.Fatal {
+	if code := Run(context.Background(), checkConfig("http://"+addr+"/v1"), &out); code != exit.Fatal {
 		t.Fatalf("exit %d", code)
 	}
 	if el := time.Since(start); el > 3*time.Second {
@@ -105,52 +103,5 @@ func TestCheckUnreachable(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "reachable    no") || !strings.Contains(out.String(), addr) {
 		t.Fatalf("output:\n%s", out.String())
-	}
-}
-
-// A run against an endpoint that refuses every call the same way stops
-// within seconds with the reason, instead of failing every sample.
-func TestRunStopsFastWhenTheJudgeIsUnusable(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	refused := "http://" + ln.Addr().String() + "/v1"
-	ln.Close()
-	unauthorised := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply {
-		return fakejudge.Reply{Status: 401, Body: `{"error":{"message":"Incorrect API key provided: sk-te...","type":"invalid_request_error","code":"invalid_api_key"}}`}
-	})
-	defer unauthorised.Close()
-	for name, tc := range map[string]struct{ url, want string }{
-		"nothing listening": {refused, ln.Addr().String()},
-		"key refused":       {unauthorised.BaseURL(), "check OPENAI_API_KEY (the endpoint answered 401: Incorrect API key provided"},
-	} {
-		t.Run(name, func(t *testing.T) {
-			st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
-			cfg := checkConfig(tc.url)
-			cfg.Dataset = smallDataset(t, 40)
-			cfg.MaxRetries = 6
-			s, err := Prepare(cfg, st, io.Discard)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			var stderr bytes.Buffer
-			start := time.Now()
-			code, err := Headless(context.Background(), s, io.Discard, &stderr)
-			took := time.Since(start)
-			host := strings.TrimPrefix(strings.TrimPrefix(tc.url, "http://"), "https://")
-			if code != exit.Fatal || err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "the run stopped") ||
-				!strings.Contains(err.Error(), strings.Split(host, "/")[0]) {
-				t.Fatalf("exit %d, err %v; want exit 1 naming %q", code, err, tc.want)
-			}
-			if took > 5*time.Second {
-				t.Errorf("took %s to stop", took)
-			}
-			if runs, _ := st.Runs(); len(runs) != 1 || !runs[0].Cancelled {
-				t.Fatalf("the stopped run is not recorded as interrupted: %+v", runs)
-			}
-			t.Logf("%s: stopped in %s: %v", name, took.Round(time.Millisecond), err)
-		})
 	}
 }
