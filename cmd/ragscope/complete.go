@@ -11,8 +11,8 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/holder"
+	"github.com/ragscope/ragscope/internal/report"
 	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/prompts"
@@ -98,7 +98,7 @@ func registerRunCompletions(cmd *cobra.Command) {
 	completeFlagWords(cmd, "ns-mode", []string{eval.NSModeRelevant, eval.NSModeIrrelevant})
 	completeFlagWords(cmd, "api-type", []string{"openai", "azure"})
 	completeFlagWords(cmd, "embedding-format", []string{"float", "base64"})
-	completeFlagWords(cmd, "format", []string{app.FormatJSON, app.FormatGitHub, app.FormatJSONL})
+	completeFlagWords(cmd, "format", []string{report.FormatJSON, report.FormatGitHub, report.FormatJSONL})
 	_ = cmd.MarkFlagFilename("junit", "xml")
 	_ = cmd.RegisterFlagCompletionFunc("resume", completeRunIDs(-1))
 	_ = cmd.MarkFlagDirname("prompts")

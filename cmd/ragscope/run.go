@@ -19,6 +19,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/check"
+	"github.com/ragscope/ragscope/internal/report"
 	"github.com/ragscope/ragscope/internal/store"
 )
 
@@ -87,7 +88,7 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	// output & interface
 	fs.BoolVar(&f.headless, "headless", false, "evaluate without the TUI: progress and summary on stderr, report to --out")
 	fs.StringVar(&c.Out, "out", "", "write the report (--format) to FILE (headless default: stdout)")
-	fs.StringVar(&c.Format, "format", app.FormatJSON, "report written to --out or stdout: json, github (workflow annotations; with $GITHUB_STEP_SUMMARY, a Markdown summary appended to it) or jsonl (one sample per line)")
+	fs.StringVar(&c.Format, "format", report.FormatJSON, "report written to --out or stdout: json, github (workflow annotations; with $GITHUB_STEP_SUMMARY, a Markdown summary appended to it) or jsonl (one sample per line)")
 	fs.BoolVar(&f.detach, "detach", false, "submit the run to 'ragscope serve' on the same database, print its id and exit")
 	fs.StringVar(&c.LogFile, "log", "", "write a log to FILE (the TUI never writes behind its own back)")
 	asciiFlag(fs, &f.ascii)

@@ -14,10 +14,10 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/labels"
 	"github.com/ragscope/ragscope/internal/outfile"
+	"github.com/ragscope/ragscope/internal/report"
 	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/internal/store"
 )
@@ -230,11 +230,11 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 			return failed(stderr, "ragscope report", err)
 		}
 	}
-	sr, err := app.WriteReport(from, pos[0], o.format, o.worst, levels, out)
+	sr, err := report.Write(from, pos[0], o.format, o.worst, levels, out)
 	if err == nil && fh != nil {
 		err = fh.Commit()
 	}
-	if p := os.Getenv("GITHUB_STEP_SUMMARY"); err == nil && o.format == app.FormatGitHub && p != "" {
+	if p := os.Getenv("GITHUB_STEP_SUMMARY"); err == nil && o.format == report.FormatGitHub && p != "" {
 		if err = sr.AppendStepSummary(p); err != nil {
 			err = fmt.Errorf("appending the summary to $GITHUB_STEP_SUMMARY (%s): %v", p, err)
 		}

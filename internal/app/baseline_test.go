@@ -13,6 +13,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/internal/exit"
+	"github.com/ragscope/ragscope/internal/report"
 	"github.com/ragscope/ragscope/internal/store"
 )
 
@@ -91,7 +92,7 @@ func TestFinishComparesWithBaseline(t *testing.T) {
 	}
 	file := filepath.Join(dir, "baseline.json")
 	var rep bytes.Buffer
-	if _, err := WriteReport(st, before, FormatJSON, 0, eval.Levels{}, &rep); err != nil {
+	if _, err := report.Write(st, before, report.FormatJSON, 0, eval.Levels{}, &rep); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(file, rep.Bytes(), 0o644); err != nil {
@@ -109,11 +110,11 @@ func TestFinishComparesWithBaseline(t *testing.T) {
 			if rerr != nil || werr != nil {
 				t.Fatal(rerr, werr)
 			}
-			if e.code(false) != exit.Gate {
-				t.Errorf("exit %d, want 4: %+v", e.code(false), e.outcome.Checks)
+			if e.Code(false) != exit.Gate {
+				t.Errorf("exit %d, want 4: %+v", e.Code(false), e.Outcome.Checks)
 			}
 			var text bytes.Buffer
-			writeBaseline(&text, s.baseline, e.gate.Comparison(), e.baseDiff, e.baseDiffErr)
+			writeBaseline(&text, s.baseline, e.Gate.Comparison(), e.BaseDiff, e.BaseDiffErr)
 			for _, want := range []string{"34 samples shared (34 by id, 0 by content)", "2 shared samples changed; the 2 worst falls first:",
 				"sample 4 s4\n  faithfulness       1.000 -> 0.250  (-0.750)", "sample 9 s9"} {
 				if !strings.Contains(text.String(), want) {
@@ -121,7 +122,7 @@ func TestFinishComparesWithBaseline(t *testing.T) {
 				}
 			}
 			var gate bytes.Buffer
-			WriteGateSummary(&gate, e.outcome, false)
+			WriteGateSummary(&gate, e.Outcome, false)
 			for _, want := range []string{"breached: faithfulness mean 0.493 -> 0.449 on 34 shared samples: a drop of 0.044", "breached: 2 of 34 shared samples fell by more than 0.1"} {
 				if !strings.Contains(gate.String(), want) {
 					t.Errorf("the gate lacks %q:\n%s", want, gate.String())
@@ -142,7 +143,7 @@ func TestFinishComparesWithBaseline(t *testing.T) {
 	if rerr != nil || werr != nil {
 		t.Fatal(rerr, werr)
 	}
-	if c := e.outcome.Checks; len(c) != 1 || c[0].State != eval.GateCannot || !strings.Contains(c[0].Message, "changed while the run was evaluated") {
+	if c := e.Outcome.Checks; len(c) != 1 || c[0].State != eval.GateCannot || !strings.Contains(c[0].Message, "changed while the run was evaluated") {
 		t.Errorf("checks %+v", c)
 	}
 	// A malformed file is a usage error naming it.

@@ -17,6 +17,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/internal/exit"
+	"github.com/ragscope/ragscope/internal/report"
 	"github.com/ragscope/ragscope/internal/store"
 )
 
@@ -228,7 +229,7 @@ func (c *Config) Validate() error {
 		return exit.Usagef("--confirm-over %v: give a cost in US dollars, e.g. 5 or 0.50", c.ConfirmOver)
 	}
 	switch c.Format {
-	case "", FormatJSON, FormatGitHub, FormatJSONL:
+	case "", report.FormatJSON, report.FormatGitHub, report.FormatJSONL:
 	default:
 		return exit.Usagef("--format %q: a run writes json, github or jsonl (csv and md: ragscope report RUN --format csv|md)", c.Format)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
 	"github.com/ragscope/ragscope/internal/exit"
+	"github.com/ragscope/ragscope/internal/report"
 	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/tui"
 )
@@ -226,7 +227,7 @@ func TestRunRecordsWhatTheJudgeReported(t *testing.T) {
 				}
 			}
 			var js bytes.Buffer
-			if _, err := WriteReport(st, first.ID, FormatJSON, 0, eval.Levels{}, &js); err != nil {
+			if _, err := report.Write(st, first.ID, report.FormatJSON, 0, eval.Levels{}, &js); err != nil {
 				t.Fatal(err)
 			}
 			var rep struct {
@@ -304,11 +305,11 @@ func TestCostWithoutAPrice(t *testing.T) {
 				}
 			}
 			var md, sum bytes.Buffer
-			rep, err := WriteReport(st, info.ID, FormatMarkdown, 0, eval.Levels{}, &md)
+			rep, err := report.Write(st, info.ID, report.FormatMarkdown, 0, eval.Levels{}, &md)
 			if err != nil {
 				t.Fatal(err)
 			}
-			WriteSummary(&sum, rep.info, rep.tally)
+			WriteSummary(&sum, rep.Info, rep.Tally)
 			for what, out := range map[string]string{"summary": sum.String(), "markdown report": md.String()} {
 				if !strings.Contains(out, tt.note) {
 					t.Errorf("the %s lacks %q:\n%s", what, tt.note, out)

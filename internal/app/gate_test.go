@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/outfile"
+	"github.com/ragscope/ragscope/internal/report"
 	"github.com/ragscope/ragscope/internal/store"
 )
 
@@ -20,7 +20,7 @@ func TestConfigGateValidation(t *testing.T) {
 		cfg  Config
 		says string // "" for valid
 	}{
-		{Config{FailUnder: "faithfulness=0.8,ar=-0.5", FailUnderSample: "cr=0.5", MaxFailing: "2%", Format: FormatGitHub}, ""},
+		{Config{FailUnder: "faithfulness=0.8,ar=-0.5", FailUnderSample: "cr=0.5", MaxFailing: "2%", Format: report.FormatGitHub}, ""},
 		{Config{FailUnder: "f=2"}, "--fail-under"},
 		{Config{FailUnder: "fidelity=0.5"}, `unknown metric "fidelity"`},
 		{Config{FailUnderSample: "f"}, "--fail-under-sample"},
@@ -47,45 +47,6 @@ func TestConfigGateValidation(t *testing.T) {
 	}
 }
 
-// Exit codes: interrupted over a failed gate, a failed gate over failed
-// samples.
-func TestEndingCode(t *testing.T) {
-	failing := &eval.Result{Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusJudgeError}}
-	breached := eval.GateOutcome{Checks: []eval.GateCheck{{State: eval.GateBreached}}}
-	cannot := eval.GateOutcome{Checks: []eval.GateCheck{{State: eval.GateCannot}}}
-	passed := eval.GateOutcome{Checks: []eval.GateCheck{{State: eval.GatePassed}}}
-	for _, c := range []struct {
-		name      string
-		cancelled bool
-		gated     bool
-		outcome   eval.GateOutcome
-		failed    bool
-		want      int
-	}{
-		{"all scored", false, false, eval.GateOutcome{}, false, exit.OK},
-		{"failed samples", false, false, eval.GateOutcome{}, true, exit.Failures},
-		{"gate passed", false, true, passed, false, exit.OK},
-		{"gate passed, failed samples", false, true, passed, true, exit.Failures},
-		{"gate breached", false, true, breached, false, exit.Gate},
-		{"gate breached over failed samples", false, true, breached, true, exit.Gate},
-		{"cannot gate over failed samples", false, true, cannot, true, exit.Gate},
-		{"interrupted over the gate", true, true, breached, true, exit.Interrupted},
-	} {
-		tally := eval.NewTally(eval.AllMetrics)
-		if c.failed {
-			tally.Add(failing)
-		}
-		var g eval.Gate
-		if c.gated {
-			g.Mean = []eval.Threshold{{Metric: eval.Faithfulness, Min: 0.5}}
-		}
-		e := &storedRun{tally: tally, gate: eval.NewGateTally(g, gateWorst), outcome: c.outcome}
-		if got := e.code(c.cancelled); got != c.want {
-			t.Errorf("%s: exit %d, want %d", c.name, got, c.want)
-		}
-	}
-}
-
 // finish writes the report in --format, the JUnit file and, with the
 // github format, appends the summary and the gate to the step summary.
 func TestFinishWritesEveryOutput(t *testing.T) {
@@ -100,15 +61,15 @@ func TestFinishWritesEveryOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &Config{Format: FormatGitHub, FailUnder: "faithfulness=0.9", FailUnderSample: "f=0.5", MaxFailing: "10%", StepSummary: summary}
+	cfg := &Config{Format: report.FormatGitHub, FailUnder: "faithfulness=0.9", FailUnderSample: "f=0.5", MaxFailing: "10%", StepSummary: summary}
 	var out bytes.Buffer
 	o := &runOutputs{out: &out, junit: junit}
 	e, rerr, werr := o.finish(st, id, nil, cfg)
 	if rerr != nil || werr != nil {
 		t.Fatal(rerr, werr)
 	}
-	if e.code(false) != exit.Gate || e.outcome.Passed() {
-		t.Fatalf("exit %d, outcome %+v", e.code(false), e.outcome)
+	if e.Code(false) != exit.Gate || e.Outcome.Passed() {
+		t.Fatalf("exit %d, outcome %+v", e.Code(false), e.Outcome)
 	}
 	if !strings.HasPrefix(out.String(), "::error title=ragscope gate breached::faithfulness mean 0.") {
 		t.Errorf("github report starts %.200q", out.String())
@@ -128,7 +89,7 @@ func TestFinishWritesEveryOutput(t *testing.T) {
 	}
 	// Without the github format, no step summary.
 	before := len(sum)
-	if _, _, werr := (&runOutputs{out: &bytes.Buffer{}}).finish(st, id, nil, &Config{Format: FormatJSONL, StepSummary: summary}); werr != nil {
+	if _, _, werr := (&runOutputs{out: &bytes.Buffer{}}).finish(st, id, nil, &Config{Format: report.FormatJSONL, StepSummary: summary}); werr != nil {
 		t.Fatal(werr)
 	}
 	if after, _ := os.ReadFile(summary); len(after) != before {

@@ -16,6 +16,7 @@ import (
 	"github.com/ragscope/ragscope/eval/endpoint"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/outfile"
+	"github.com/ragscope/ragscope/internal/report"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -111,7 +112,7 @@ func (o *runOutputs) abort() {
 // in --format, the JUnit file, and with --format github the step summary.
 // info, when set, is the stamped record (even if storing it failed). The
 // first error is reading the run back, the second writing an output.
-func (o *runOutputs) finish(st cache.Store, id string, info *eval.RunInfo, cfg *Config) (*storedRun, error, error) {
+func (o *runOutputs) finish(st cache.Store, id string, info *eval.RunInfo, cfg *Config) (*report.Pass, error, error) {
 	g, err := cfg.Gate() // validated before the run started
 	if err != nil {
 		return nil, err, nil
@@ -120,23 +121,23 @@ func (o *runOutputs) finish(st cache.Store, id string, info *eval.RunInfo, cfg *
 	if o.baseline != nil {
 		against = o.baseline.comparison(st, g.Baseline)
 	}
-	sr, err := tallyGated(st, id, 0, g, against, eval.Levels{})
+	sr, err := report.ReadGated(st, id, 0, g, against, eval.Levels{})
 	if err != nil {
 		return nil, err, nil
 	}
 	if info != nil {
-		sr.info = *info
+		sr.Info = *info
 	}
 	if against != nil && against.Err() == nil {
-		sr.baseDiff, sr.baseDiffErr = o.baseline.diff(st, id, against)
+		sr.BaseDiff, sr.BaseDiffErr = o.baseline.diff(st, id, against)
 	}
-	format := cmp.Or(cfg.Format, FormatJSON)
+	format := cmp.Or(cfg.Format, report.FormatJSON)
 	if err := o.create(); err != nil {
 		return sr, nil, fmt.Errorf("writing the report: %v; the run is stored: write it again with ragscope report %s --out FILE", err, id)
 	}
 	var werr error
 	if o.out != nil {
-		werr = sr.write(st, format, o.out)
+		werr = sr.Write(st, format, o.out)
 		if werr == nil && o.fh != nil {
 			werr = o.fh.Commit()
 		}
@@ -145,7 +146,7 @@ func (o *runOutputs) finish(st cache.Store, id string, info *eval.RunInfo, cfg *
 		}
 	}
 	if o.junit != nil && werr == nil {
-		werr = sr.writeJUnit(st, o.junit)
+		werr = sr.WriteJUnit(st, o.junit)
 		if werr == nil {
 			werr = o.junit.Commit()
 		}
@@ -153,7 +154,7 @@ func (o *runOutputs) finish(st cache.Store, id string, info *eval.RunInfo, cfg *
 			werr = fmt.Errorf("writing --junit %s: %v", o.junit.Path(), werr)
 		}
 	}
-	if format == FormatGitHub && cfg.StepSummary != "" && werr == nil {
+	if format == report.FormatGitHub && cfg.StepSummary != "" && werr == nil {
 		if err := sr.AppendStepSummary(cfg.StepSummary); err != nil {
 			werr = fmt.Errorf("appending the summary to $GITHUB_STEP_SUMMARY (%s): %v", cfg.StepSummary, err)
 		}
@@ -241,12 +242,12 @@ func finishReport(run *Run, cfg *Config, cancelled bool, o *runOutputs, stderr i
 	if err != nil {
 		return exit.Fatal, fmt.Errorf("reading run %s back from the database: %v", run.ID, err)
 	}
-	WriteSummary(stderr, e.info, e.tally)
-	if c := e.gate.Comparison(); c != nil {
-		writeBaseline(stderr, o.baseline, c, e.baseDiff, e.baseDiffErr)
+	WriteSummary(stderr, e.Info, e.Tally)
+	if c := e.Gate.Comparison(); c != nil {
+		writeBaseline(stderr, o.baseline, c, e.BaseDiff, e.BaseDiffErr)
 	}
-	if e.gated() {
-		WriteGateSummary(stderr, e.outcome, cancelled)
+	if e.Gated() {
+		WriteGateSummary(stderr, e.Outcome, cancelled)
 	}
 	if werr == nil && o.fh != nil {
 		fmt.Fprintf(stderr, "ragscope: report written to %s\n", o.fh.Path())
@@ -272,12 +273,12 @@ func finishReport(run *Run, cfg *Config, cancelled bool, o *runOutputs, stderr i
 	if werr != nil {
 		return exit.Fatal, werr
 	}
-	code := e.code(cancelled)
+	code := e.Code(cancelled)
 	switch code {
 	case exit.Interrupted:
 		fmt.Fprintf(stderr, "ragscope: interrupted; finished samples are kept — continue with: ragscope run --resume %s\n", run.ID)
 	case exit.Gate:
-		if f := e.tally.Failed(); f > 0 {
+		if f := e.Tally.Failed(); f > 0 {
 			fmt.Fprintf(stderr, "ragscope: %d samples also failed to score (exit 4, the gate, is said over 3)\n", f)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
 	"github.com/ragscope/ragscope/internal/labels"
+	"github.com/ragscope/ragscope/internal/report"
 	"github.com/ragscope/ragscope/prompts"
 )
 
@@ -121,11 +122,11 @@ func TestLabelsSurviveARerunWithAnEditedPrompt(t *testing.T) {
 	if got := *page[0].Scores[eval.Faithfulness]; got != 1 {
 		t.Fatalf("sample 0's faithfulness: %v", got)
 	}
-	var report bytes.Buffer
-	if _, err := WriteReport(ws, rerun, FormatJSON, 5, eval.Levels{}, &report); err != nil {
+	var js bytes.Buffer
+	if _, err := report.Write(ws, rerun, report.FormatJSON, 5, eval.Levels{}, &js); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(report.String(), `"human_labels"`) {
+	if !strings.Contains(js.String(), `"human_labels"`) {
 		t.Fatal("the JSON report with labels does not say so")
 	}
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/report"
 	"github.com/ragscope/ragscope/internal/store"
 )
 
@@ -59,14 +60,14 @@ func TestWriteReportStreamsTheWholeReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	whole := eval.NewReport(info, results)
-	want := map[string]*bytes.Buffer{FormatJSON: {}, FormatCSV: {}, FormatMarkdown: {}}
-	if err := whole.WriteJSON(want[FormatJSON]); err != nil {
+	want := map[string]*bytes.Buffer{report.FormatJSON: {}, report.FormatCSV: {}, report.FormatMarkdown: {}}
+	if err := whole.WriteJSON(want[report.FormatJSON]); err != nil {
 		t.Fatal(err)
 	}
-	if err := whole.WriteCSV(want[FormatCSV]); err != nil {
+	if err := whole.WriteCSV(want[report.FormatCSV]); err != nil {
 		t.Fatal(err)
 	}
-	if err := whole.WriteMarkdown(want[FormatMarkdown], 10); err != nil {
+	if err := whole.WriteMarkdown(want[report.FormatMarkdown], 10); err != nil {
 		t.Fatal(err)
 	}
 	each := func(yield func(*eval.Result) error) error {
@@ -77,22 +78,22 @@ func TestWriteReportStreamsTheWholeReport(t *testing.T) {
 		}
 		return nil
 	}
-	want[FormatJSONL], want[FormatGitHub] = &bytes.Buffer{}, &bytes.Buffer{}
-	if err := eval.WriteReportJSONL(want[FormatJSONL], eval.Levels{}, each); err != nil {
+	want[report.FormatJSONL], want[report.FormatGitHub] = &bytes.Buffer{}, &bytes.Buffer{}
+	if err := eval.WriteReportJSONL(want[report.FormatJSONL], eval.Levels{}, each); err != nil {
 		t.Fatal(err)
 	}
 	tally := eval.NewTally(info.Metrics)
 	for _, r := range whole.Samples {
 		tally.Add(r)
 	}
-	if err := eval.WriteReportGitHub(want[FormatGitHub], info, whole.Summary, eval.NewGateTally(eval.Gate{}, 0).Outcome(tally), each); err != nil {
+	if err := eval.WriteReportGitHub(want[report.FormatGitHub], info, whole.Summary, eval.NewGateTally(eval.Gate{}, 0).Outcome(tally), each); err != nil {
 		t.Fatal(err)
 	}
 	for name, st := range map[string]cache.Store{"file": holder, "holder client": client} {
 		for format, w := range want {
 			t.Run(name+" "+format, func(t *testing.T) {
 				var got bytes.Buffer
-				if _, err := WriteReport(st, id[:len(id)-1], format, 10, eval.Levels{}, &got); err != nil {
+				if _, err := report.Write(st, id[:len(id)-1], format, 10, eval.Levels{}, &got); err != nil {
 					t.Fatal(err)
 				}
 				if got.String() != w.String() {
@@ -101,7 +102,7 @@ func TestWriteReportStreamsTheWholeReport(t *testing.T) {
 			})
 		}
 	}
-	if _, err := WriteReport(holder, id, "xml", 10, eval.Levels{}, &bytes.Buffer{}); err == nil {
+	if _, err := report.Write(holder, id, "xml", 10, eval.Levels{}, &bytes.Buffer{}); err == nil {
 		t.Error("an unknown format was written")
 	}
 }
@@ -133,7 +134,7 @@ func TestWriteReportOfAGrowingRunAgrees(t *testing.T) {
 	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	id := reportFixture(t, st, 20)
 	var b bytes.Buffer
-	if _, err := WriteReport(&growingStore{Store: st, id: id}, id, FormatJSON, 0, eval.Levels{}, &b); err != nil {
+	if _, err := report.Write(&growingStore{Store: st, id: id}, id, report.FormatJSON, 0, eval.Levels{}, &b); err != nil {
 		t.Fatal(err)
 	}
 	var rep eval.Report

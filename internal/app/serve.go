@@ -130,9 +130,9 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 			if werr != nil {
 				state += "; " + werr.Error()
 			}
-			if e.gated() {
-				state += "; gate " + map[bool]string{true: "passed", false: "FAILED"}[e.outcome.Passed()]
-				for _, c := range e.outcome.Checks {
+			if e.Gated() {
+				state += "; gate " + map[bool]string{true: "passed", false: "FAILED"}[e.Outcome.Passed()]
+				for _, c := range e.Outcome.Checks {
 					if c.State != eval.GatePassed {
 						state += "; " + string(c.State) + ": " + c.Message
 					}
@@ -143,7 +143,7 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 			case why != nil:
 				state += "; the run stopped: " + why.Error()
 			case werr == nil:
-				code = e.code(cancelled)
+				code = e.Code(cancelled)
 			}
 		}
 		sv.end(run.ID, holder.RunOutcome{Known: true, Done: true, Code: code, Summary: state})

@@ -9,6 +9,7 @@ import (
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/live"
+	"github.com/ragscope/ragscope/internal/report"
 	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/internal/store"
 )
@@ -45,16 +46,16 @@ func WaitRun(ctx context.Context, st *store.Shared, ref string, stderr io.Writer
 	if ctx.Err() != nil {
 		return exit.Interrupted, fmt.Errorf("stopped waiting for run %s; it goes on", id)
 	}
-	sr, err := tallyStored(st, id, 0)
+	sr, err := report.Read(st, id, 0)
 	if err != nil {
 		return exit.Fatal, err
 	}
-	if sr.info.FinishedAt == nil {
+	if sr.Info.FinishedAt == nil {
 		return exit.Fatal, fmt.Errorf("run %s stopped before it finished (its process went away); continue it with: ragscope run --resume %s", id, id)
 	}
-	WriteSummary(stderr, sr.info, sr.tally)
-	code := sr.code(sr.info.Cancelled)
+	WriteSummary(stderr, sr.Info, sr.Tally)
+	code := sr.Code(sr.Info.Cancelled)
 	fmt.Fprintf(stderr, "ragscope: run %s %s (exit %d; its gate, if it had one, is known only to the server that evaluated it)\n",
-		id, map[bool]string{true: "stopped", false: "finished"}[sr.info.Cancelled], code)
+		id, map[bool]string{true: "stopped", false: "finished"}[sr.Info.Cancelled], code)
 	return code, nil
 }

@@ -1,0 +1,182 @@
+// Package report is a pass over a stored run (its tally, its worst
+// samples, the gate's outcome) and the reports written from it, streamed
+// from the store: json, csv, md, github, jsonl and JUnit.
+package report
+
+import (
+	"bytes"
+	"io"
+	"os"
+
+	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/exit"
+	"github.com/ragscope/ragscope/internal/store"
+)
+
+// Report formats.
+const (
+	FormatJSON     = "json"
+	FormatCSV      = "csv"
+	FormatMarkdown = "md"
+	FormatGitHub   = "github"
+	FormatJSONL    = "jsonl"
+)
+
+// Pass is a pass over a stored run: its record, the tally of its
+// results, its worst samples, and which samples it saw (a run being
+// evaluated gains results between two passes; the second pass writes only
+// what the first counted, so the summary and the samples agree).
+type Pass struct {
+	Info  eval.RunInfo
+	Tally *eval.Tally
+	Worst *eval.Worst
+	Gate  *eval.GateTally
+	// Outcome is the gate's outcome over the pass, decided once it is
+	// done, in the one place that decides it (eval.GateTally.Outcome).
+	Outcome eval.GateOutcome
+	seen    indexSet
+	// BaseDiff is the comparison with --baseline, its worst changed
+	// samples read in full (BaseDiffErr: they could not be).
+	BaseDiff    *eval.RunDiff
+	BaseDiffErr error
+}
+
+// gateWorst is how many of the samples below the per-sample thresholds a
+// gate's summary names.
+const gateWorst = 5
+
+// Read reads stored run ref once, keeping only the tally and the
+// worst samples.
+func Read(st cache.Store, ref string, worst int) (*Pass, error) {
+	return ReadGated(st, ref, worst, eval.Gate{}, nil, eval.Levels{})
+}
+
+// ReadGated is Read counting the samples against gate g as well,
+// and comparing them with a baseline (when against is set), in the same
+// pass. The diagnoses follow the pass levels the run was recorded with,
+// or pass when it is not the defaults (--pass): the record read then says
+// pass, as the report written from it must.
+func ReadGated(st cache.Store, ref string, worst int, g eval.Gate, against *eval.Comparison, pass eval.Levels) (*Pass, error) {
+	info, _, _, err := st.RunPage(ref, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	if !pass.IsDefault() {
+		info = pass.Record(info)
+	}
+	sr := &Pass{Info: info, Tally: eval.NewTallyAt(info.Metrics, eval.RunLevels(info)), Worst: eval.NewWorst(worst), Gate: eval.NewGateTally(g, gateWorst)}
+	if against != nil {
+		sr.Gate.Compare(against)
+	}
+	err = store.Each(st, info.ID, nil)(func(r *eval.Result) error {
+		sr.Tally.Add(r)
+		sr.Worst.Add(r)
+		sr.Gate.Add(r)
+		sr.seen.add(r.Index)
+		return nil
+	})
+	sr.Outcome = sr.Gate.Outcome(sr.Tally)
+	return sr, err
+}
+
+// Gated says the run had a gate to pass.
+func (sr *Pass) Gated() bool { return sr.Gate.Gate().Active() }
+
+// Code is the exit code of a run that ended without a fatal error:
+// interrupted over a failed gate, a failed gate over failed samples.
+func (sr *Pass) Code(cancelled bool) int {
+	switch {
+	case cancelled:
+		return exit.Interrupted
+	case sr.Gated() && !sr.Outcome.Passed():
+		return exit.Gate
+	case sr.Tally.Failed() > 0:
+		return exit.Failures
+	}
+	return exit.OK
+}
+
+// Write writes stored run ref's report in format to w, streaming it
+// from the store, and returns the pass it made (for the summary). Its
+// diagnoses follow pass (--pass) when it is not the defaults, else the
+// levels the run was recorded with.
+func Write(st cache.Store, ref, format string, worst int, pass eval.Levels, w io.Writer) (*Pass, error) {
+	if format == FormatCSV {
+		// One pass: a CSV has no header that needs the whole run.
+		info, _, _, err := st.RunPage(ref, 0, 0)
+		if err != nil {
+			return nil, err
+		}
+		if !pass.IsDefault() {
+			info = pass.Record(info)
+		}
+		return &Pass{Info: info}, eval.WriteReportCSV(w, info.Judge.Name, info.Metrics, eval.RunLevels(info), store.Each(st, info.ID, nil))
+	}
+	sr, err := ReadGated(st, ref, worst, eval.Gate{}, nil, pass)
+	if err != nil {
+		return nil, err
+	}
+	return sr, sr.Write(st, format, w)
+}
+
+// Write writes the report of a tallied run.
+func (sr *Pass) Write(st cache.Store, format string, w io.Writer) error {
+	switch format {
+	case FormatJSON:
+		return eval.WriteReportJSON(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), store.Each(st, sr.Info.ID, sr.seen.has))
+	case FormatCSV:
+		return eval.WriteReportCSV(w, sr.Info.Judge.Name, sr.Info.Metrics, eval.RunLevels(sr.Info), store.Each(st, sr.Info.ID, sr.seen.has))
+	case FormatMarkdown:
+		return eval.WriteReportMarkdown(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), sr.Worst.Samples())
+	case FormatJSONL:
+		return eval.WriteReportJSONL(w, eval.RunLevels(sr.Info), store.Each(st, sr.Info.ID, sr.seen.has))
+	case FormatGitHub:
+		return eval.WriteReportGitHub(w, sr.Info, sr.Tally.Summary(), sr.Outcome, store.Each(st, sr.Info.ID, sr.seen.has))
+	}
+	return exit.Usagef("--format %q is not one of json, csv, md, github, jsonl", format)
+}
+
+// WriteJUnit writes the JUnit XML of a tallied run.
+func (sr *Pass) WriteJUnit(st cache.Store, w io.Writer) error {
+	return eval.WriteReportJUnit(w, sr.Info, sr.Tally.Summary(), sr.Gate, sr.Outcome, store.Each(st, sr.Info.ID, sr.seen.has))
+}
+
+// AppendStepSummary appends the Markdown summary of the run and its gate
+// to path (GitHub's $GITHUB_STEP_SUMMARY).
+func (sr *Pass) AppendStepSummary(path string) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := eval.WriteReportMarkdown(&b, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), nil); err != nil {
+		f.Close()
+		return err
+	}
+	if sr.Gated() {
+		eval.WriteGateMarkdown(&b, sr.Outcome)
+	}
+	_, err = f.Write(b.Bytes())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// indexSet is a set of sample indexes: one bit per sample.
+type indexSet struct{ bits []uint64 }
+
+func (s *indexSet) add(i int) {
+	if i < 0 {
+		return
+	}
+	for i/64 >= len(s.bits) {
+		s.bits = append(s.bits, make([]uint64, len(s.bits)+1)...)
+	}
+	s.bits[i/64] |= 1 << (i % 64)
+}
+
+func (s *indexSet) has(i int) bool {
+	return i >= 0 && i/64 < len(s.bits) && s.bits[i/64]&(1<<(i%64)) != 0
+}

@@ -1,0 +1,47 @@
+package report
+
+import (
+	"testing"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/exit"
+)
+
+// Exit codes: interrupted over a failed gate, a failed gate over failed
+// samples.
+func TestEndingCode(t *testing.T) {
+	failing := &eval.Result{Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusJudgeError}}
+	breached := eval.GateOutcome{Checks: []eval.GateCheck{{State: eval.GateBreached}}}
+	cannot := eval.GateOutcome{Checks: []eval.GateCheck{{State: eval.GateCannot}}}
+	passed := eval.GateOutcome{Checks: []eval.GateCheck{{State: eval.GatePassed}}}
+	for _, c := range []struct {
+		name      string
+		cancelled bool
+		gated     bool
+		outcome   eval.GateOutcome
+		failed    bool
+		want      int
+	}{
+		{"all scored", false, false, eval.GateOutcome{}, false, exit.OK},
+		{"failed samples", false, false, eval.GateOutcome{}, true, exit.Failures},
+		{"gate passed", false, true, passed, false, exit.OK},
+		{"gate passed, failed samples", false, true, passed, true, exit.Failures},
+		{"gate breached", false, true, breached, false, exit.Gate},
+		{"gate breached over failed samples", false, true, breached, true, exit.Gate},
+		{"cannot gate over failed samples", false, true, cannot, true, exit.Gate},
+		{"interrupted over the gate", true, true, breached, true, exit.Interrupted},
+	} {
+		tally := eval.NewTally(eval.AllMetrics)
+		if c.failed {
+			tally.Add(failing)
+		}
+		var g eval.Gate
+		if c.gated {
+			g.Mean = []eval.Threshold{{Metric: eval.Faithfulness, Min: 0.5}}
+		}
+		e := &Pass{Tally: tally, Gate: eval.NewGateTally(g, gateWorst), Outcome: c.outcome}
+		if got := e.Code(c.cancelled); got != c.want {
+			t.Errorf("%s: exit %d, want %d", c.name, got, c.want)
+		}
+	}
+}
