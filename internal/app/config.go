@@ -2,7 +2,9 @@
 // engine: one way to start a run (record it, run it, stream its events,
 // stamp its end) for the first TUI run, headless runs, re-runs and the runs
 // a server evaluates for its clients; the prompt and re-run host of the TUI;
-// and the database shared between processes (whoever holds it serves it).
+// the run's outputs and its baseline. The database shared between processes
+// is internal/store; what is built on a session (watch, check) or on the
+// store (labels, report, live) lives in packages of its own.
 package app
 
 import (

@@ -1,6 +1,6 @@
 // Package exit holds ragscope's exit statuses and the error that means the
-// user's flags or input were wrong (status 2), so that every package the
-// CLI calls can say how a command ends without importing the CLI.
+// user's flags or input were wrong (status 2), so that every package under
+// the CLI can say how a command ends without importing the CLI or app.
 package exit
 
 import "fmt"

@@ -1,7 +1,8 @@
 // Package store is the database as a ragscope process uses it (Shared):
 // it holds the file and serves it to other processes, or it is the client
 // of the process that does, and takes the database over when that one
-// goes away.
+// goes away. It also reads a stored run back a page at a time (Each,
+// Cursor, Result), for the reports, the labels and a resumed run.
 package store
 
 import (

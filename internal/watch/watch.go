@@ -1,3 +1,8 @@
+// Package watch is `ragscope watch`: it follows live JSON Lines logs and
+// evaluates each record appended to them exactly once, into a rolling run
+// per window, with alerts on a falling rolling mean. Its place in every
+// file and the hash of every record taken live in the database
+// (cache.WatchStore), so a restart goes on where the last watcher stopped.
 package watch
 
 import (
@@ -25,12 +30,6 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/internal/store"
 )
-
-// Package watch is `ragscope watch`: it follows live JSON Lines logs and
-// evaluates each record appended to them exactly once, into a rolling run
-// per window, with alerts on a falling rolling mean. Its place in every
-// file and the hash of every record taken live in the database
-// (cache.WatchStore), so a restart goes on where the last watcher stopped.
 
 // Config is what ragscope watch adds to a run's settings.
 type Config struct {
