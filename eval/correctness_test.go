@@ -178,31 +178,6 @@ func TestAnswerCorrectnessAndSimilarity(t *testing.T) {
 	}
 }
 
-// A statement that moves from TP to FP between two runs is one change of
-// the answer's statements; a reference fact newly missed is one of the
-// reference's.
-func TestAnswerCorrectnessJudgementChanges(t *testing.T) {
-	tr := func(tp, fp, fn []CorrectnessItem) *AnswerCorrectnessTrace {
-		return &AnswerCorrectnessTrace{AnswerStatements: []string{"a1", "a2"}, ReferenceStatements: []string{"r1", "r2"},
-			Classes: CorrectnessClasses{TP: tp, FP: fp, FN: fn}}
-	}
-	a := &Result{AnswerCorrectness: tr([]CorrectnessItem{{"a1", "ok"}, {"a2", "ok"}}, nil, nil)}
-	b := &Result{AnswerCorrectness: tr([]CorrectnessItem{{"a1", "ok"}}, []CorrectnessItem{{"a2", "not in it"}}, []CorrectnessItem{{"r2", "missed"}})}
-	got := judgementChanges(a, b)
-	want := []struct{ what, before, after string }{
-		{"answer statement 2", "TP: ok", "FP: not in it"},
-		{"reference statement 2", "covered by the answer", "FN: missed"},
-	}
-	if len(got) != len(want) {
-		t.Fatalf("%d changes, want %d: %+v", len(got), len(want), got)
-	}
-	for i, w := range want {
-		if g := got[i]; g.Metric != AnswerCorrectness || g.What != w.what || g.Before != w.before || g.After != w.after {
-			t.Errorf("change %d: %+v, want %+v", i, g, w)
-		}
-	}
-}
-
 // A call is billed to the metric whose step made it; one request two
 // metrics sent at once is paid by the first of them in the run's order,
 // whichever won the race, and the other gets the cache hit.

@@ -80,21 +80,21 @@ func WriteDiffSamples(w io.Writer, metrics []Metric, samples []SampleDiff) {
 // own side's text, so that neither is mistaken for the other's.
 func writeChange(w io.Writer, c JudgementChange) {
 	head := sanitize.Line(string(c.Metric)) + " " + sanitize.Line(c.What)
-	ta, okA, tb, okB := c.textBefore, c.hasBefore, c.textAfter, c.hasAfter
-	if !c.ownText || (okA && okB && ta == tb) || (!okA && !okB) {
+	if c.SameText() {
 		if c.Text != "" {
 			head += " " + QuoteLine(c.Text)
 		}
 		fmt.Fprintf(w, "    %s\n      before: %s\n      after:  %s\n", head, sanitize.Line(c.Before), sanitize.Line(c.After))
 		return
 	}
-	side := func(text string, ok bool, judgement string) string {
+	side := func(after bool, judgement string) string {
+		text, ok := c.Side(after)
 		if !ok {
 			return "(no " + sanitize.Line(c.What) + ")"
 		}
 		return QuoteLine(text) + "  " + sanitize.Line(judgement)
 	}
-	fmt.Fprintf(w, "    %s\n      before: %s\n      after:  %s\n", head, side(ta, okA, c.Before), side(tb, okB, c.After))
+	fmt.Fprintf(w, "    %s\n      before: %s\n      after:  %s\n", head, side(false, c.Before), side(true, c.After))
 }
 
 // QuoteLine quotes a text for a line of output: backslashes and quotes are

@@ -391,17 +391,6 @@ func Evidence(r *Result, m Metric) []string {
 	return nil
 }
 
-// lines is the line of each item that keep keeps, one line each.
-func lines[T any](items []T, keep func(T) bool, line func(T) string) []string {
-	var out []string
-	for _, it := range items {
-		if keep(it) {
-			out = append(out, line(it))
-		}
-	}
-	return out
-}
-
 // SampleName is how CI output names a sample: its id, else its index.
 func SampleName(r *Result) string {
 	if r.ID != "" {

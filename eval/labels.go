@@ -11,24 +11,11 @@ import (
 	"time"
 )
 
-// The judged items a human can label, named by the judge task that made
-// them (the structured-output contract's names): a statement's verdict, a
-// chunk's verdict, a reference statement's attribution, a generated
-// question's noncommittal flag.
-const (
-	LabelFaithfulness     = "faithfulness_verdicts"
-	LabelContextPrecision = "context_precision_verdict"
-	LabelContextRecall    = "context_recall_classifications"
-	LabelAnswerRelevancy  = "answer_relevancy_question"
-	// LabelContextUtilization labels a chunk's verdict of context
-	// utilization: its item is the chunk's rank, as for context precision.
-	LabelContextUtilization = "context_utilization_verdict"
-)
-
 // LabelTasks lists the labelled tasks in the order of AllMetrics.
 var LabelTasks = func() []string {
 	var out []string
-	for _, d := range metricDefs {
+	for _, m := range AllMetrics {
+		d := Def(m)
 		if d.Labels != nil {
 			out = append(out, d.Labels.Task)
 		}
@@ -38,7 +25,8 @@ var LabelTasks = func() []string {
 
 // TaskMetric is the metric whose score a labelled task feeds.
 func TaskMetric(task string) (Metric, bool) {
-	for _, d := range metricDefs {
+	for _, m := range AllMetrics {
+		d := Def(m)
 		if d.Labels != nil && d.Labels.Task == task {
 			return d.Name, true
 		}
@@ -150,7 +138,8 @@ func Items(r *Result) []Item {
 	add := func(task string, m Metric, pos int, text string, judge int) {
 		out = append(out, Item{Task: task, Metric: m, Text: text, Judge: judge, Pos: pos, Key: LabelKey(sk, task, text)})
 	}
-	for _, d := range metricDefs {
+	for _, m := range AllMetrics {
+		d := Def(m)
 		if d.Labels == nil || r.Status[d.Name] != StatusOK {
 			continue
 		}
@@ -214,7 +203,8 @@ func ApplyLabels(r *Result, labels map[string]Label) (out *Result, changed []Met
 			values[it.Metric][it.Pos] = l.Value
 		}
 	}
-	for _, d := range metricDefs {
+	for _, m := range AllMetrics {
+		d := Def(m)
 		if !touched[d.Name] {
 			continue
 		}

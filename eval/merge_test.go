@@ -47,23 +47,3 @@ func TestMergeKeepsTheCallsOfTheMetricsItKeeps(t *testing.T) {
 		}
 	}
 }
-
-func TestTopErrors(t *testing.T) {
-	res := func(st Status, msg string) *Result {
-		return &Result{Status: map[Metric]Status{Faithfulness: st}, Errors: map[Metric]string{Faithfulness: msg}}
-	}
-	rs := []*Result{
-		res(StatusJudgeError, "401 key rejected"), res(StatusJudgeError, "401 key rejected"),
-		res(StatusParseError, "no JSON"), res(StatusNoStatements, "empty answer"), nil,
-		res(StatusJudgeError, "401 key rejected"), res(StatusCacheMiss, ""),
-	}
-	got := TopErrors(rs, 2)
-	if len(got) != 2 || got[0] != (ErrorCount{"401 key rejected", 3}) || got[1].Count != 1 {
-		t.Fatalf("TopErrors = %+v", got)
-	}
-	for _, e := range TopErrors(rs, 10) {
-		if e.Message == "empty answer" {
-			t.Fatal("a not-applicable status is counted as a failure")
-		}
-	}
-}

@@ -97,3 +97,28 @@ func verdictLines(vs []StatementVerdict, what string) []string {
 		return fmt.Sprintf("%s: %q: %s", what, v.Statement, v.Reason)
 	})
 }
+
+// lines is the line of each item that keep keeps, one line each.
+func lines[T any](items []T, keep func(T) bool, line func(T) string) []string {
+	var out []string
+	for _, it := range items {
+		if keep(it) {
+			out = append(out, line(it))
+		}
+	}
+	return out
+}
+
+// The judged items a human can label, named by the judge task that made
+// them (the structured-output contract's names): a statement's verdict, a
+// chunk's verdict, a reference statement's attribution, a generated
+// question's noncommittal flag.
+const (
+	LabelFaithfulness     = "faithfulness_verdicts"
+	LabelContextPrecision = "context_precision_verdict"
+	LabelContextRecall    = "context_recall_classifications"
+	LabelAnswerRelevancy  = "answer_relevancy_question"
+	// LabelContextUtilization labels a chunk's verdict of context
+	// utilization: its item is the chunk's rank, as for context precision.
+	LabelContextUtilization = "context_utilization_verdict"
+)

@@ -102,26 +102,6 @@ func (r RunInfo) SamplesText() string {
 	return fmt.Sprintf("%d of %d (seed %d)", r.Samples, r.Subset.Of, r.Subset.Seed)
 }
 
-// CallCounts counts judge calls of a run.
-type CallCounts struct {
-	Chat       int `json:"chat"`
-	Embeddings int `json:"embeddings"`
-	Retries    int `json:"retries"`
-	CacheHits  int `json:"cache_hits"`
-	Errors     int `json:"errors"`
-}
-
-// Sent is the number of calls that reached the judge.
-func (c CallCounts) Sent() int { return c.Chat + c.Embeddings }
-
-// HitRate is the share of calls the cache answered, in percent.
-func (c CallCounts) HitRate() float64 {
-	if all := c.Sent() + c.CacheHits; all > 0 {
-		return 100 * float64(c.CacheHits) / float64(all)
-	}
-	return 0
-}
-
 // MetricSummary aggregates one metric over a run. Mean is null when no
 // sample scored; Scored and Failed always say how many did and did not.
 type MetricSummary struct {

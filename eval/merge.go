@@ -1,0 +1,106 @@
+package eval
+
+import (
+	"strings"
+)
+
+// Merge returns a copy of base in which the given metrics come from update:
+// score, status, error and trace. A re-run of some metrics of a sample thus
+// yields a complete result, and every run in the store stays complete.
+func Merge(base, update *Result, metrics []Metric) *Result {
+	if base == nil {
+		return update
+	}
+	out := *base
+	out.Scores = map[Metric]*float64{}
+	out.Status = map[Metric]Status{}
+	out.Errors = nil
+	for m, v := range base.Scores {
+		out.Scores[m] = v
+	}
+	for m, st := range base.Status {
+		out.Status[m] = st
+	}
+	for m, e := range base.Errors {
+		if out.Errors == nil {
+			out.Errors = map[Metric]string{}
+		}
+		out.Errors[m] = e
+	}
+	for _, m := range metrics {
+		out.Scores[m] = update.Scores[m]
+		if st, ok := update.Status[m]; ok {
+			out.Status[m] = st
+		} else {
+			delete(out.Status, m)
+		}
+		if e := update.Errors[m]; e != "" {
+			if out.Errors == nil {
+				out.Errors = map[Metric]string{}
+			}
+			out.Errors[m] = e
+		} else if out.Errors != nil {
+			delete(out.Errors, m)
+		}
+		out.takeTrace(m, update)
+	}
+	// The calls of the metrics kept come from the base; those of the
+	// metrics updated from the update alone, so a full re-run does not list
+	// (and count) the parent's calls as well.
+	updated := map[Metric]bool{}
+	for _, m := range metrics {
+		updated[m] = true
+	}
+	out.Calls = nil
+	for _, c := range base.Calls {
+		if !updated[c.MetricOf()] {
+			out.Calls = append(out.Calls, c)
+		}
+	}
+	out.Calls = append(out.Calls, update.Calls...)
+	return &out
+}
+
+// takeTrace sets metric m's trace from another result of the same sample.
+func (r *Result) takeTrace(m Metric, from *Result) {
+	if d := Def(m); d != nil {
+		d.CopyTrace(r, from)
+	}
+}
+
+// MetricOfTask is the metric a judge task serves: the task names start
+// with their metric's, embeddings serve answer relevancy and the
+// entailment verdicts factual correctness (noise sensitivity shares them).
+func MetricOfTask(task string) Metric {
+	switch task {
+	case TaskEmbeddings:
+		return AnswerRelevancy
+	case "entailment_verdicts":
+		return FactualCorrectness
+	}
+	for _, m := range AllMetrics {
+		if strings.HasPrefix(task, string(m)) {
+			return m
+		}
+	}
+	return ""
+}
+
+// MetricsOfTask lists every metric whose steps make calls of task, the
+// metric MetricOfTask names first: answer correctness, factual correctness
+// and noise sensitivity reuse faithfulness's statement extraction, the
+// last two share the entailment verdicts, and three metrics embed.
+func MetricsOfTask(task string) []Metric {
+	switch task {
+	case TaskEmbeddings:
+		return []Metric{AnswerRelevancy, AnswerSimilarity, AnswerCorrectness}
+	case string(Faithfulness) + "_statements":
+		return []Metric{Faithfulness, AnswerCorrectness, FactualCorrectness, NoiseSensitivity}
+	case "entailment_verdicts":
+		return []Metric{FactualCorrectness, NoiseSensitivity}
+	}
+	if m := MetricOfTask(task); m != "" {
+		return []Metric{m}
+	}
+	return nil
+}
