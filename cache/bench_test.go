@@ -13,6 +13,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // benchSample renders the calls the LLM judge makes for one sample with all
@@ -140,7 +141,7 @@ func BenchmarkPutResult(b *testing.B) {
 	for _, workers := range []int{1, 8} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			db := openTemp(b)
-			if err := db.PutRun(eval.RunInfo{ID: "bench"}); err != nil {
+			if err := db.PutRun(report.RunInfo{ID: "bench"}); err != nil {
 				b.Fatal(err)
 			}
 			reqs, _ := benchSample(0)
@@ -195,7 +196,7 @@ func BenchmarkCachedRerun10k(b *testing.B) {
 	b.ResetTimer()
 	for it := 0; it < b.N; it++ {
 		c := db.Client(inner, ReadWrite)
-		run := eval.RunInfo{ID: mustID(b, db), StartedAt: time.Now(), Metrics: eval.AllMetrics, Samples: samples}
+		run := report.RunInfo{ID: mustID(b, db), StartedAt: time.Now(), Metrics: eval.AllMetrics, Samples: samples}
 		if err := db.PutRun(run); err != nil {
 			b.Fatal(err)
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/ragscope/ragscope/cache/internal/boltfile"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // Report is what Check found.
@@ -336,8 +337,8 @@ func printableKey(k []byte) string {
 }
 
 // decodeRunValue decodes a run record stored under key.
-func decodeRunValue(key, v []byte) (eval.RunInfo, error) {
-	var info eval.RunInfo
+func decodeRunValue(key, v []byte) (report.RunInfo, error) {
+	var info report.RunInfo
 	if err := json.Unmarshal(v, &info); err != nil {
 		return info, fmt.Errorf("unreadable run record: %v", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // The keys are the cache's contract with every earlier run's database: a
@@ -180,7 +181,7 @@ func TestAPIKeyNeverInFile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := db.PutRun(eval.RunInfo{ID: "r1", Judge: eval.JudgeInfo{Kind: "llm", BaseURL: "https://api.example.com/v1"}}); err != nil {
+	if err := db.PutRun(report.RunInfo{ID: "r1", Judge: eval.JudgeInfo{Kind: "llm", BaseURL: "https://api.example.com/v1"}}); err != nil {
 		t.Fatal(err)
 	}
 	path := db.Path()
@@ -403,7 +404,7 @@ func TestConcurrentWriters(t *testing.T) {
 	gate := make(chan struct{})
 	inner := &fakeInner{gate: gate}
 	c := db.Client(inner, ReadWrite)
-	if err := db.PutRun(eval.RunInfo{ID: "run", Samples: 32}); err != nil {
+	if err := db.PutRun(report.RunInfo{ID: "run", Samples: 32}); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()

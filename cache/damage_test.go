@@ -21,6 +21,7 @@ import (
 	"github.com/ragscope/ragscope/cache/internal/boltfile"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // ne is the byte order of bbolt's pages.
@@ -51,7 +52,7 @@ func makeCorpus(t testing.TB, path string, runs, samples int) corpus {
 	base := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	for r := 0; r < runs; r++ {
 		started := base.Add(time.Duration(r) * time.Minute)
-		info := eval.RunInfo{ID: fmt.Sprintf("%s-%04x", started.Format("20060102-150405"), r), Dataset: "testdata/demo.jsonl",
+		info := report.RunInfo{ID: fmt.Sprintf("%s-%04x", started.Format("20060102-150405"), r), Dataset: "testdata/demo.jsonl",
 			StartedAt: started, Samples: samples, Metrics: eval.AllMetrics}
 		if err := db.PutRun(info); err != nil {
 			t.Fatal(err)
@@ -387,7 +388,7 @@ func TestDamageUnderAnOpenDatabase(t *testing.T) {
 				"Results": func() error { _, err := db.Results(runs[0].ID); return err },
 			}
 			if !ro {
-				calls["PutRun"] = func() error { return db.PutRun(eval.RunInfo{ID: "new"}) }
+				calls["PutRun"] = func() error { return db.PutRun(report.RunInfo{ID: "new"}) }
 				calls["PutResult"] = func() error { return db.PutResult(runs[0].ID, sampleResult(99)) }
 				calls["PutChat"] = func() error {
 					return db.PutChat(chatReq("x", 1).Key(), chatReq("x", 1), eval.ChatResponse{Choices: []string{"{}"}})
@@ -423,7 +424,7 @@ func TestDamagedValue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	info := eval.RunInfo{ID: "20260301-090000-aaaa", Samples: 2}
+	info := report.RunInfo{ID: "20260301-090000-aaaa", Samples: 2}
 	if err := db.PutRun(info); err != nil {
 		t.Fatal(err)
 	}
@@ -719,7 +720,7 @@ func TestConcurrentCreation(t *testing.T) {
 				defer wg.Done()
 				db, err := Open(p, Options{Timeout: 10 * time.Second})
 				if err == nil {
-					err = db.PutRun(eval.RunInfo{ID: fmt.Sprint("r", i)})
+					err = db.PutRun(report.RunInfo{ID: fmt.Sprint("r", i)})
 					db.Close()
 				}
 				errs[i] = err

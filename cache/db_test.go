@@ -18,6 +18,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 func TestDefaultPath(t *testing.T) {
@@ -171,7 +172,7 @@ func TestReadOnlyReplaysButCannotWrite(t *testing.T) {
 	if _, err := c.Chat(ctx, chatReq("m", 1)); !errors.Is(err, eval.ErrCacheMiss) {
 		t.Errorf("miss on read-only db: %v, want ErrCacheMiss", err)
 	}
-	if err := ro.PutRun(eval.RunInfo{ID: "r"}); err == nil || !strings.Contains(err.Error(), "read-only") {
+	if err := ro.PutRun(report.RunInfo{ID: "r"}); err == nil || !strings.Contains(err.Error(), "read-only") {
 		t.Errorf("PutRun on read-only db: %v", err)
 	}
 	if inner.chats.Load() != 1 {
@@ -182,7 +183,7 @@ func TestReadOnlyReplaysButCannotWrite(t *testing.T) {
 func TestClosedDB(t *testing.T) {
 	db := openTemp(t)
 	db.Close()
-	if err := db.PutRun(eval.RunInfo{ID: "r"}); !errors.Is(err, ErrClosed) {
+	if err := db.PutRun(report.RunInfo{ID: "r"}); !errors.Is(err, ErrClosed) {
 		t.Errorf("PutRun after Close: %v, want ErrClosed", err)
 	}
 	if _, err := db.Client(&fakeInner{}, ReadWrite).Chat(context.Background(), chatReq("m", 0)); err == nil {
@@ -253,7 +254,7 @@ func crashChild() {
 		fmt.Println("open:", err)
 		os.Exit(1)
 	}
-	if err := db.PutRun(eval.RunInfo{ID: "crash"}); err != nil {
+	if err := db.PutRun(report.RunInfo{ID: "crash"}); err != nil {
 		fmt.Println("putrun:", err)
 		os.Exit(1)
 	}
@@ -313,7 +314,7 @@ func TestWriterIsolatesFailures(t *testing.T) {
 	if got := st.Of(KindRuns).Entries; got != n/3 {
 		t.Errorf("%d good writes committed, want %d", got, n/3)
 	}
-	if err := db.PutRun(eval.RunInfo{ID: "after"}); err != nil {
+	if err := db.PutRun(report.RunInfo{ID: "after"}); err != nil {
 		t.Errorf("writer dead after failures: %v", err)
 	}
 }

@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 func TestDeleteRuns(t *testing.T) {
 	db := openTemp(t)
 	for _, id := range []string{"run-a", "run-ab", "run-b"} {
-		if err := db.PutRun(eval.RunInfo{ID: id, Samples: 3}); err != nil {
+		if err := db.PutRun(report.RunInfo{ID: id, Samples: 3}); err != nil {
 			t.Fatal(err)
 		}
 		for i := 0; i < 3; i++ {
@@ -69,7 +70,7 @@ func TestDeleteRunsMany(t *testing.T) {
 	for r := 0; r < 20; r++ {
 		id := fmt.Sprintf("r%02d", r)
 		ids = append(ids, id)
-		if err := db.PutRun(eval.RunInfo{ID: id, Samples: 50}); err != nil {
+		if err := db.PutRun(report.RunInfo{ID: id, Samples: 50}); err != nil {
 			t.Fatal(err)
 		}
 		rs := make([]*eval.Result, 50)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 func TestExportImportRoundTrip(t *testing.T) {
@@ -37,7 +38,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	for _, text := range emb.Texts {
 		keys = append(keys, eval.EmbedKey(emb.Endpoint, emb.Model, emb.Dimensions, text))
 	}
-	if err := src.PutRun(eval.RunInfo{ID: "not-exported"}); err != nil {
+	if err := src.PutRun(report.RunInfo{ID: "not-exported"}); err != nil {
 		t.Fatal(err)
 	}
 

@@ -9,32 +9,31 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ragscope/ragscope/eval/report"
 	bolt "go.etcd.io/bbolt"
-
-	"github.com/ragscope/ragscope/eval"
 )
 
 // KindLabels is the kind of the human labels' entries.
 const KindLabels = "labels"
 
-// Human labels live in their own bucket, keyed by eval.LabelKey (content,
+// Human labels live in their own bucket, keyed by report.LabelKey (content,
 // not run): clearing the cache or deleting runs never touches them.
 var bucketLabels = []byte("labels")
 
-func checkLabel(l eval.Label) error {
+func checkLabel(l report.Label) error {
 	if _, err := hex.DecodeString(l.Key); err != nil || len(l.Key) != 64 {
 		return fmt.Errorf("label of %q: key %q is not a sha256", l.Item, l.Key)
 	}
-	if l.Key != eval.LabelKey(l.SampleKey, l.Task, l.Item) {
+	if l.Key != report.LabelKey(l.SampleKey, l.Task, l.Item) {
 		return fmt.Errorf("label of %q: its key is not that of its sample, task and item", l.Item)
 	}
-	return eval.CheckLabelValue(l.Task, l.Value)
+	return report.CheckLabelValue(l.Task, l.Value)
 }
 
 // PutLabels stores labels, replacing those of the same keys; durable when
 // it returns. A label whose key is not the hash of its content is refused,
 // so that a label can never answer for another item.
-func (db *DB) PutLabels(ls []eval.Label) error {
+func (db *DB) PutLabels(ls []report.Label) error {
 	if len(ls) == 0 {
 		return nil
 	}
@@ -85,8 +84,8 @@ func (db *DB) DeleteLabels(keys []string) (int, error) {
 
 // Labels returns the stored labels of keys, or every stored label when keys
 // is nil, by key.
-func (db *DB) Labels(keys []string) (map[string]eval.Label, error) {
-	out := map[string]eval.Label{}
+func (db *DB) Labels(keys []string) (map[string]report.Label, error) {
+	out := map[string]report.Label{}
 	err := db.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketLabels)
 		if b == nil {
@@ -119,14 +118,14 @@ func (db *DB) Labels(keys []string) (map[string]eval.Label, error) {
 }
 
 // SortLabels orders labels for an export: by sample, task, then item.
-func SortLabels(ls []eval.Label) {
-	slices.SortFunc(ls, func(a, b eval.Label) int {
+func SortLabels(ls []report.Label) {
+	slices.SortFunc(ls, func(a, b report.Label) int {
 		return cmp.Or(strings.Compare(a.Sample, b.Sample), strings.Compare(a.Task, b.Task), strings.Compare(a.Item, b.Item))
 	})
 }
 
-func decodeLabelValue(k, v []byte) (eval.Label, error) {
-	var l eval.Label
+func decodeLabelValue(k, v []byte) (report.Label, error) {
+	var l report.Label
 	if err := json.Unmarshal(v, &l); err != nil {
 		return l, fmt.Errorf("unreadable label: %v", err)
 	}

@@ -10,6 +10,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // hub is the log of run-store writes since the database was opened, so that
@@ -82,7 +83,7 @@ func (db *DB) LiveUpdates(ctx context.Context, runID string, after int64, wait t
 		return b, err
 	}
 	if raw.Run != nil {
-		var info eval.RunInfo
+		var info report.RunInfo
 		if err := json.Unmarshal(raw.Run, &info); err != nil {
 			return b, damaged(db.path, "run %s is unreadable: %v", runID, err)
 		}

@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 func TestLiveUpdatesSeesWritesOfItsRunOnly(t *testing.T) {
 	db := openTemp(t)
 	ctx := context.Background()
 	for _, id := range []string{"run-a", "run-b"} {
-		if err := db.PutRun(eval.RunInfo{ID: id, Samples: 3}); err != nil {
+		if err := db.PutRun(report.RunInfo{ID: id, Samples: 3}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -36,7 +37,7 @@ func TestLiveUpdatesSeesWritesOfItsRunOnly(t *testing.T) {
 	put("run-a", 1, "rewritten")
 	put("run-a", 2, "second")
 	finished := time.Now().UTC()
-	if err := db.PutRun(eval.RunInfo{ID: "run-a", Samples: 3, FinishedAt: &finished}); err != nil {
+	if err := db.PutRun(report.RunInfo{ID: "run-a", Samples: 3, FinishedAt: &finished}); err != nil {
 		t.Fatal(err)
 	}
 	b, err := db.LiveUpdates(ctx, "run-a", start.Seq, time.Second)
@@ -59,7 +60,7 @@ func TestLiveUpdatesSeesWritesOfItsRunOnly(t *testing.T) {
 
 func TestLiveUpdatesWakeOnWrite(t *testing.T) {
 	db := openTemp(t)
-	if err := db.PutRun(eval.RunInfo{ID: "r", Samples: 1}); err != nil {
+	if err := db.PutRun(report.RunInfo{ID: "r", Samples: 1}); err != nil {
 		t.Fatal(err)
 	}
 	pos, _ := db.LiveUpdates(context.Background(), "r", -1, 0)

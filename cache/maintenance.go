@@ -9,9 +9,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ragscope/ragscope/eval/report"
 	bolt "go.etcd.io/bbolt"
-
-	"github.com/ragscope/ragscope/eval"
 )
 
 // KindStats is the size of one kind of entry.
@@ -28,7 +27,7 @@ type Stats struct {
 	Kinds    []KindStats `json:"kinds"` // chat, embedding, runs, results, labels, in that order
 	// LastRun is the newest recorded run (its Calls give the hit rate of the
 	// last run), nil when none is recorded.
-	LastRun *eval.RunInfo `json:"last_run,omitempty"`
+	LastRun *report.RunInfo `json:"last_run,omitempty"`
 }
 
 // Of returns the stats of one kind (zero when unknown).

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 func fill(t testing.TB, db *DB, model string, n int) {
@@ -30,10 +31,10 @@ func fill(t testing.TB, db *DB, model string, n int) {
 func TestStats(t *testing.T) {
 	db := openTemp(t)
 	fill(t, db, "m", 3)
-	if err := db.PutRun(eval.RunInfo{ID: "r1", StartedAt: time.Unix(100, 0)}); err != nil {
+	if err := db.PutRun(report.RunInfo{ID: "r1", StartedAt: time.Unix(100, 0)}); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.PutRun(eval.RunInfo{ID: "r2", StartedAt: time.Unix(200, 0), Calls: eval.CallCounts{Chat: 4, CacheHits: 3}}); err != nil {
+	if err := db.PutRun(report.RunInfo{ID: "r2", StartedAt: time.Unix(200, 0), Calls: eval.CallCounts{Chat: 4, CacheHits: 3}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.PutResult("r2", sampleResult(0)); err != nil {
@@ -67,7 +68,7 @@ func TestClearOlderThan(t *testing.T) {
 	fill(t, db, "old", 4)
 	db.now = func() time.Time { return t0.Add(40 * 24 * time.Hour) }
 	fill(t, db, "new", 2)
-	if err := db.PutRun(eval.RunInfo{ID: "r"}); err != nil {
+	if err := db.PutRun(report.RunInfo{ID: "r"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.PutResult("r", sampleResult(0)); err != nil {
@@ -111,7 +112,7 @@ func TestCompactShrinksAfterClear(t *testing.T) {
 		t.Fatal(err)
 	}
 	fill(t, db, "m", 300)
-	if err := db.PutRun(eval.RunInfo{ID: "keep"}); err != nil {
+	if err := db.PutRun(report.RunInfo{ID: "keep"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.Clear(0); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/ragscope/ragscope/eval/endpoint"
 	"github.com/ragscope/ragscope/eval/fakejudge"
 	"github.com/ragscope/ragscope/eval/llm"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/prompts"
 )
 
@@ -59,7 +60,7 @@ func newRerunStack(b *testing.B) *rerunStack {
 // run id.
 func (st *rerunStack) run(b *testing.B, samples []eval.Sample) ([]*eval.Result, string) {
 	b.Helper()
-	info := eval.RunInfo{ID: newID(b, st.db), Dataset: "demo x10k", StartedAt: time.Now().UTC(),
+	info := report.RunInfo{ID: newID(b, st.db), Dataset: "demo x10k", StartedAt: time.Now().UTC(),
 		Judge: st.judge.Info(), Metrics: eval.AllMetrics, Samples: len(samples)}
 	if err := st.db.PutRun(info); err != nil {
 		b.Fatal(err)

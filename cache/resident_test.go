@@ -9,6 +9,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache/internal/boltfile"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // Storing a run and paging through it leave no more of the database file
@@ -26,7 +27,7 @@ func TestTheMappingDoesNotGrowTheResidentSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n, size = 320, 64 << 10
-	if err := db.PutRun(eval.RunInfo{ID: id, Samples: n}); err != nil {
+	if err := db.PutRun(report.RunInfo{ID: id, Samples: n}); err != nil {
 		t.Fatal(err)
 	}
 	peak := int64(0)

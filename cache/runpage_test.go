@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // RunPage walks a run in index order, a page at a time, across gaps
@@ -12,7 +12,7 @@ import (
 func TestRunPage(t *testing.T) {
 	db := openTemp(t)
 	for _, id := range []string{"run-a", "run-ab"} { // run-ab shares run-a's prefix
-		if err := db.PutRun(eval.RunInfo{ID: id, Samples: 1200}); err != nil {
+		if err := db.PutRun(report.RunInfo{ID: id, Samples: 1200}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // Results are keyed "<run id>/<sample index, zero padded>" so that one
@@ -63,7 +64,7 @@ func checkRunID(id string) error {
 }
 
 // PutRun creates or replaces the run record; it is durable when it returns.
-func (db *DB) PutRun(info eval.RunInfo) error {
+func (db *DB) PutRun(info report.RunInfo) error {
 	if err := checkRunID(info.ID); err != nil {
 		return err
 	}
@@ -161,8 +162,8 @@ func (db *DB) PutResults(runID string, rs []*eval.Result) error {
 }
 
 // Runs lists the recorded runs, newest first.
-func (db *DB) Runs() ([]eval.RunInfo, error) {
-	var runs []eval.RunInfo
+func (db *DB) Runs() ([]report.RunInfo, error) {
+	var runs []report.RunInfo
 	err := db.view(func(tx *bolt.Tx) error {
 		var err error
 		runs, err = readRuns(tx, db.path)
@@ -173,43 +174,43 @@ func (db *DB) Runs() ([]eval.RunInfo, error) {
 
 // runsWithPrefix resolves ref when it is a run id or the prefix of exactly
 // one; found is false when it is neither (resolveRun then says why).
-func runsWithPrefix(tx *bolt.Tx, path, ref string) (eval.RunInfo, bool, error) {
+func runsWithPrefix(tx *bolt.Tx, path, ref string) (report.RunInfo, bool, error) {
 	b := tx.Bucket(bucketRuns)
 	if b == nil {
-		return eval.RunInfo{}, false, nil
+		return report.RunInfo{}, false, nil
 	}
 	c := b.Cursor()
 	k, v := c.Seek([]byte(ref))
 	if k == nil || !strings.HasPrefix(string(k), ref) {
-		return eval.RunInfo{}, false, nil
+		return report.RunInfo{}, false, nil
 	}
 	if string(k) != ref {
 		if k2, _ := c.Next(); k2 != nil && strings.HasPrefix(string(k2), ref) {
-			return eval.RunInfo{}, false, nil // ambiguous
+			return report.RunInfo{}, false, nil // ambiguous
 		}
 	}
-	var info eval.RunInfo
+	var info report.RunInfo
 	if err := json.Unmarshal(v, &info); err != nil {
-		return eval.RunInfo{}, false, damaged(path, "run %s is unreadable: %v", k, err)
+		return report.RunInfo{}, false, damaged(path, "run %s is unreadable: %v", k, err)
 	}
 	return info, true, nil
 }
 
-func readRuns(tx *bolt.Tx, path string) ([]eval.RunInfo, error) {
+func readRuns(tx *bolt.Tx, path string) ([]report.RunInfo, error) {
 	b := tx.Bucket(bucketRuns)
 	if b == nil {
 		return nil, nil
 	}
-	var runs []eval.RunInfo
+	var runs []report.RunInfo
 	err := b.ForEach(func(k, v []byte) error {
-		var info eval.RunInfo
+		var info report.RunInfo
 		if err := json.Unmarshal(v, &info); err != nil {
 			return damaged(path, "run %s is unreadable: %v", k, err)
 		}
 		runs = append(runs, info)
 		return nil
 	})
-	slices.SortStableFunc(runs, func(a, b eval.RunInfo) int {
+	slices.SortStableFunc(runs, func(a, b report.RunInfo) int {
 		return cmp.Or(b.StartedAt.Compare(a.StartedAt), strings.Compare(b.ID, a.ID))
 	})
 	return runs, err
@@ -218,9 +219,9 @@ func readRuns(tx *bolt.Tx, path string) ([]eval.RunInfo, error) {
 // Run resolves ref (an id, a unique prefix of one, or "latest") and returns
 // the run with its results indexed by sample: the slice has one slot per
 // sample of the dataset, nil for samples that never finished.
-func (db *DB) Run(ref string) (eval.RunInfo, []*eval.Result, error) {
+func (db *DB) Run(ref string) (report.RunInfo, []*eval.Result, error) {
 	var (
-		info    eval.RunInfo
+		info    report.RunInfo
 		results []*eval.Result
 	)
 	err := db.view(func(tx *bolt.Tx) error {
@@ -251,7 +252,7 @@ func (db *DB) Run(ref string) (eval.RunInfo, []*eval.Result, error) {
 		return nil
 	})
 	if err != nil {
-		return eval.RunInfo{}, nil, err
+		return report.RunInfo{}, nil, err
 	}
 	return info, results, nil
 }
@@ -261,7 +262,7 @@ func (db *DB) Run(ref string) (eval.RunInfo, []*eval.Result, error) {
 // next is the index to ask for next, -1 when there are no more. A report
 // streams a run page by page, so a run of a million samples is never in
 // memory at once. limit 0 returns the record alone.
-func (db *DB) RunPage(ref string, from, limit int) (info eval.RunInfo, page []*eval.Result, next int, err error) {
+func (db *DB) RunPage(ref string, from, limit int) (info report.RunInfo, page []*eval.Result, next int, err error) {
 	next = -1
 	read := 0
 	// Outside the read transaction: trimming takes one of its own.
@@ -296,7 +297,7 @@ func (db *DB) RunPage(ref string, from, limit int) (info eval.RunInfo, page []*e
 		return werr
 	})
 	if err != nil {
-		return eval.RunInfo{}, nil, -1, err
+		return report.RunInfo{}, nil, -1, err
 	}
 	return info, page, next, nil
 }
@@ -316,7 +317,7 @@ func (db *DB) Results(runID string) (map[int]*eval.Result, error) {
 	return out, err
 }
 
-func resolveRun(tx *bolt.Tx, path, ref string) (eval.RunInfo, error) {
+func resolveRun(tx *bolt.Tx, path, ref string) (report.RunInfo, error) {
 	if ref != LatestRun && ref != "" {
 		// An id or a prefix of one is found by the keys alone: a report
 		// pages through a run by its id, and a store of a thousand runs
@@ -327,18 +328,18 @@ func resolveRun(tx *bolt.Tx, path, ref string) (eval.RunInfo, error) {
 	}
 	runs, err := readRuns(tx, path)
 	if err != nil {
-		return eval.RunInfo{}, err
+		return report.RunInfo{}, err
 	}
 	if len(runs) == 0 {
-		return eval.RunInfo{}, fmt.Errorf("no runs are recorded in %s yet; run an evaluation first (or pass the --db FILE it used)", path)
+		return report.RunInfo{}, fmt.Errorf("no runs are recorded in %s yet; run an evaluation first (or pass the --db FILE it used)", path)
 	}
 	if ref == LatestRun {
 		return runs[0], nil
 	}
 	if ref == "" {
-		return eval.RunInfo{}, fmt.Errorf("no run given; pass a run id or %q (`ragscope runs` lists them)", LatestRun)
+		return report.RunInfo{}, fmt.Errorf("no run given; pass a run id or %q (`ragscope runs` lists them)", LatestRun)
 	}
-	var matches []eval.RunInfo
+	var matches []report.RunInfo
 	for _, r := range runs {
 		if r.ID == ref {
 			return r, nil
@@ -351,7 +352,7 @@ func resolveRun(tx *bolt.Tx, path, ref string) (eval.RunInfo, error) {
 	case 1:
 		return matches[0], nil
 	case 0:
-		return eval.RunInfo{}, fmt.Errorf("no run %q in %s; `ragscope runs` lists the recorded runs", ref, path)
+		return report.RunInfo{}, fmt.Errorf("no run %q in %s; `ragscope runs` lists the recorded runs", ref, path)
 	}
 	ids := make([]string, 0, 5)
 	for i, m := range matches {
@@ -361,7 +362,7 @@ func resolveRun(tx *bolt.Tx, path, ref string) (eval.RunInfo, error) {
 		}
 		ids = append(ids, m.ID)
 	}
-	return eval.RunInfo{}, fmt.Errorf("run %q is ambiguous in %s: it starts %d runs (%s); give more of the id", ref, path, len(matches), strings.Join(ids, ", "))
+	return report.RunInfo{}, fmt.Errorf("run %q is ambiguous in %s: it starts %d runs (%s); give more of the id", ref, path, len(matches), strings.Join(ids, ", "))
 }
 
 func readResults(tx *bolt.Tx, path, runID string) (map[int]*eval.Result, error) {

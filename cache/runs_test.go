@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 func TestNewRunID(t *testing.T) {
@@ -24,7 +25,7 @@ func TestNewRunID(t *testing.T) {
 			t.Fatalf("id %q repeated", id)
 		}
 		seen[id] = true
-		if err := db.PutRun(eval.RunInfo{ID: id}); err != nil {
+		if err := db.PutRun(report.RunInfo{ID: id}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -37,7 +38,7 @@ func TestRunStoreSurvivesReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	started := time.Date(2026, 11, 30, 14, 0, 0, 0, time.UTC)
-	info := eval.RunInfo{
+	info := report.RunInfo{
 		ID: "20261130-140000-beef", Dataset: "testdata/demo.jsonl", DatasetHash: "abc123",
 		StartedAt: started, Judge: eval.JudgeInfo{Kind: "llm", Model: "gpt-4o-mini"},
 		Prompts: map[string]string{"faithfulness_statements.en": "h1"}, Metrics: eval.AllMetrics,
@@ -84,7 +85,7 @@ func TestRunStoreSurvivesReopen(t *testing.T) {
 		t.Errorf("Results = %v, %v", m, err)
 	}
 	// What a report is built from: the unfinished sample is left out.
-	if rep := eval.NewReport(got, results); len(rep.Samples) != 2 || rep.Summary[eval.Faithfulness].Scored != 2 {
+	if rep := report.NewReport(got, results); len(rep.Samples) != 2 || rep.Summary[eval.Faithfulness].Scored != 2 {
 		t.Errorf("report from the store: %d samples, summary %+v", len(rep.Samples), rep.Summary)
 	}
 }
@@ -93,7 +94,7 @@ func TestRunLookup(t *testing.T) {
 	db := openTemp(t)
 	t0 := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	for i, id := range []string{"20261130-090000-aaaa", "20261130-100000-bbbb", "20261130-100000-bbcc", "20261201-080000-dddd"} {
-		if err := db.PutRun(eval.RunInfo{ID: id, StartedAt: t0.Add(time.Duration(i) * time.Hour)}); err != nil {
+		if err := db.PutRun(report.RunInfo{ID: id, StartedAt: t0.Add(time.Duration(i) * time.Hour)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -142,7 +143,7 @@ func TestRunStoreErrors(t *testing.T) {
 	if _, err := db.Results("nope"); err == nil || !strings.Contains(err.Error(), "ragscope runs") {
 		t.Errorf("Results of unknown run: %v", err)
 	}
-	if err := db.PutRun(eval.RunInfo{ID: "ok"}); err != nil {
+	if err := db.PutRun(report.RunInfo{ID: "ok"}); err != nil {
 		t.Fatal(err)
 	}
 	nan := sampleResult(1)
@@ -156,9 +157,9 @@ func TestRunStoreErrors(t *testing.T) {
 		{"nil result", db.PutResult("ok", nil), "nil result"},
 		{"negative index", db.PutResult("ok", &eval.Result{Index: -1}), "negative sample index"},
 		{"NaN score", db.PutResult("ok", nan), "sample 1: cannot encode"},
-		{"empty run id", db.PutRun(eval.RunInfo{}), "run id is empty"},
-		{"reserved run id", db.PutRun(eval.RunInfo{ID: "latest"}), "reserved"},
-		{"separator in run id", db.PutRun(eval.RunInfo{ID: "a/b"}), "contains"},
+		{"empty run id", db.PutRun(report.RunInfo{}), "run id is empty"},
+		{"reserved run id", db.PutRun(report.RunInfo{ID: "latest"}), "reserved"},
+		{"separator in run id", db.PutRun(report.RunInfo{ID: "a/b"}), "contains"},
 	}
 	for _, tc := range cases {
 		if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
@@ -177,7 +178,7 @@ var zero float64
 func TestResultsStayWithTheirRun(t *testing.T) {
 	db := openTemp(t)
 	for _, id := range []string{"run1", "run10"} {
-		if err := db.PutRun(eval.RunInfo{ID: id}); err != nil {
+		if err := db.PutRun(report.RunInfo{ID: id}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -198,7 +199,7 @@ func TestPutResultsCopiesARun(t *testing.T) {
 		t.Fatal("results of an unrecorded run were stored")
 	}
 	id, _ := db.NewRunID()
-	if err := db.PutRun(eval.RunInfo{ID: id, Samples: 3}); err != nil {
+	if err := db.PutRun(report.RunInfo{ID: id, Samples: 3}); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.PutResults(id, []*eval.Result{{Index: 0, ID: "a"}, nil, {Index: 2, ID: "c"}}); err != nil {

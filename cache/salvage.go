@@ -14,11 +14,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ragscope/ragscope/eval/report"
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/ragscope/ragscope/cache/internal/boltfile"
-
-	"github.com/ragscope/ragscope/eval"
 )
 
 // Salvage methods, as SalvageReport.Method names them.
@@ -129,7 +128,7 @@ type found struct {
 type salvager struct {
 	kinds      map[string]map[string]*found // kind -> key -> entry
 	unreadable map[string]map[string]bool   // kind -> keys found damaged in the tree
-	runInfo    map[string]eval.RunInfo
+	runInfo    map[string]report.RunInfo
 	results    map[string]map[int]bool // run id -> indexes found
 	ps         boltfile.Problems
 	badPages   int
@@ -140,7 +139,7 @@ type salvager struct {
 
 func newSalvager() *salvager {
 	s := &salvager{kinds: map[string]map[string]*found{}, unreadable: map[string]map[string]bool{},
-		runInfo: map[string]eval.RunInfo{}, results: map[string]map[int]bool{}}
+		runInfo: map[string]report.RunInfo{}, results: map[string]map[int]bool{}}
 	for _, k := range checkKinds {
 		s.kinds[k] = map[string]*found{}
 		s.unreadable[k] = map[string]bool{}
@@ -310,7 +309,7 @@ func (s *salvager) finish(rep *SalvageReport) {
 		maxIdx := slices.Max(slices.Collect(maps.Keys(idxs))) // a run here has a result
 		s.stubs = append(s.stubs, run)
 		lostResults += maxIdx + 1 - len(idxs)
-		info := eval.RunInfo{ID: run, Dataset: "(salvaged)", Samples: maxIdx + 1,
+		info := report.RunInfo{ID: run, Dataset: "(salvaged)", Samples: maxIdx + 1,
 			Config: map[string]string{"salvaged": "the run record was lost; rebuilt from its results"}}
 		if len(run) >= 15 {
 			if t, err := time.Parse("20060102-150405", run[:15]); err == nil {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // Store is what the application needs of the database, whether this process
@@ -24,14 +25,14 @@ type Store interface {
 
 	// The run store.
 	NewRunID() (string, error)
-	PutRun(info eval.RunInfo) error
+	PutRun(info report.RunInfo) error
 	PutResult(runID string, r *eval.Result) error
 	PutResults(runID string, rs []*eval.Result) error
-	Runs() ([]eval.RunInfo, error)
-	Run(ref string) (eval.RunInfo, []*eval.Result, error)
+	Runs() ([]report.RunInfo, error)
+	Run(ref string) (report.RunInfo, []*eval.Result, error)
 	// RunPage is Run a page at a time: the record and at most limit
 	// results from sample index from on; next is -1 after the last.
-	RunPage(ref string, from, limit int) (info eval.RunInfo, page []*eval.Result, next int, err error)
+	RunPage(ref string, from, limit int) (info report.RunInfo, page []*eval.Result, next int, err error)
 	// DeleteRuns removes runs (exact ids) and their results; ids that are
 	// not recorded are skipped. A holder refuses a run being evaluated.
 	DeleteRuns(ids []string) (runs, results int, err error)
@@ -57,11 +58,11 @@ type Store interface {
 	// when absent.
 	Call(key string) (*CallEntry, error)
 
-	// Human labels, keyed by eval.LabelKey (see labels.go). Labels(nil)
+	// Human labels, keyed by report.LabelKey (see labels.go). Labels(nil)
 	// returns every label.
-	PutLabels(ls []eval.Label) error
+	PutLabels(ls []report.Label) error
 	DeleteLabels(keys []string) (int, error)
-	Labels(keys []string) (map[string]eval.Label, error)
+	Labels(keys []string) (map[string]report.Label, error)
 
 	// Maintenance.
 	Stats() (Stats, error)
@@ -80,7 +81,7 @@ type LiveBatch struct {
 	// Results are the run's results stored since after, in storing order.
 	Results []*eval.Result `json:"results,omitempty"`
 	// Run is the run record when it was stored since after.
-	Run *eval.RunInfo `json:"run,omitempty"`
+	Run *report.RunInfo `json:"run,omitempty"`
 }
 
 var _ Store = (*DB)(nil)

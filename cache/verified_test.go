@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/cache/internal/boltfile"
-	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // aged makes the file look last written an hour ago, as a database is
@@ -89,7 +89,7 @@ func TestVerifiedStateSkipsTheWalk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.PutRun(eval.RunInfo{ID: "20261201-000000-abcd", Dataset: "d.jsonl"}); err != nil {
+	if err := db.PutRun(report.RunInfo{ID: "20261201-000000-abcd", Dataset: "d.jsonl"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
@@ -194,7 +194,7 @@ func TestVerifiedStateIsNotTrustedAfterAChange(t *testing.T) {
 			old := waitFromBytes
 			waitFromBytes = 0
 			t.Cleanup(func() { waitFromBytes = old })
-			if err := db.PutRun(eval.RunInfo{ID: "20261201-000000-abcd", Dataset: "d.jsonl"}); err != nil {
+			if err := db.PutRun(report.RunInfo{ID: "20261201-000000-abcd", Dataset: "d.jsonl"}); err != nil {
 				t.Fatal(err)
 			}
 			if err := db.Close(); err != nil {

@@ -103,15 +103,15 @@ func (s *taskStats) snapshot() map[Metric]MetricUsage {
 		if m == "" {
 			m = OtherTasks
 		}
-		out[m] = out[m].with(key.task, TaskUsage{Chat: int(c.chat.Load()), Embeddings: int(c.embeddings.Load()), CacheHits: int(c.hits.Load()),
+		out[m] = out[m].With(key.task, TaskUsage{Chat: int(c.chat.Load()), Embeddings: int(c.embeddings.Load()), CacheHits: int(c.hits.Load()),
 			Usage: Usage{PromptTokens: int(c.prompt.Load()), CompletionTokens: int(c.completion.Load())}})
 		return true
 	})
 	return out
 }
 
-// with is mu with u added to its task's usage and its sums.
-func (mu MetricUsage) with(task string, u TaskUsage) MetricUsage {
+// With is mu with u added to its task's usage and its sums.
+func (mu MetricUsage) With(task string, u TaskUsage) MetricUsage {
 	tasks := make(map[string]TaskUsage, len(mu.Tasks)+1)
 	for t, v := range mu.Tasks {
 		tasks[t] = v

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // storeOf is a stored run for Options.Page and Options.Load: pages of at
@@ -167,7 +168,7 @@ func TestLiveRunKeepsFewResults(t *testing.T) {
 // them case-insensitively without building lower-cased copies.
 func TestRowTextsAndSearch(t *testing.T) {
 	long := strings.Repeat("税", headRunes) + "TAIL"
-	r := newRow(0, &eval.Result{ID: "Case-17", Question: "Does the TIN change? " + long, Answer: "Yes, re-register it."}, eval.Levels{})
+	r := newRow(0, &eval.Result{ID: "Case-17", Question: "Does the TIN change? " + long, Answer: "Yes, re-register it."}, report.Levels{})
 	if got := []rune(r.question()); len(got) != headRunes || !r.qcut {
 		t.Fatalf("kept %d runes of the question (cut %v), want %d", len(got), r.qcut, headRunes)
 	}

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -250,7 +251,7 @@ func usdText(c *float64) string {
 	if c == nil {
 		return "no price"
 	}
-	return eval.FormatUSD(*c)
+	return report.FormatUSD(*c)
 }
 
 // columnUSD is a cost in the table: four decimals as `ragscope estimate`

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // claimsMetrics are the three metrics of claimsRun, in the run's order:
@@ -516,7 +517,7 @@ func stripLines(lines []string) string { return ansi.Strip(strings.Join(lines, "
 // row set again (a re-run) forgets the statuses it had.
 func TestRowKeepsTheOtherMetricsApart(t *testing.T) {
 	def := newRow(0, &eval.Result{Scores: map[eval.Metric]*float64{eval.Faithfulness: score(0.5)},
-		Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK}}, eval.Levels{})
+		Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK}}, report.Levels{})
 	if def.more != nil {
 		t.Error("a row of a default metric allocated the other metrics' block")
 	}
@@ -524,7 +525,7 @@ func TestRowKeepsTheOtherMetricsApart(t *testing.T) {
 		t.Error("a metric not evaluated has a status")
 	}
 	res := unsupportedRun()[0]
-	r := newRow(0, res, eval.Levels{})
+	r := newRow(0, res, report.Levels{})
 	for _, tc := range []struct {
 		mt     eval.Metric
 		status eval.Status
@@ -546,7 +547,7 @@ func TestRowKeepsTheOtherMetricsApart(t *testing.T) {
 		t.Errorf("unsupported marks the row %d (n/a %v), want low (incomplete)", r.mark, r.na)
 	}
 	r.set(&eval.Result{Scores: map[eval.Metric]*float64{eval.FactualCorrectness: score(1)},
-		Status: map[eval.Metric]eval.Status{eval.FactualCorrectness: eval.StatusOK}}, nil, eval.Levels{})
+		Status: map[eval.Metric]eval.Status{eval.FactualCorrectness: eval.StatusOK}}, nil, report.Levels{})
 	if _, ok := r.statusOf(eval.NoiseSensitivity); ok {
 		t.Error("a status of the result before survives set")
 	}

@@ -11,16 +11,17 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // deltaRuns are five stored runs of one dataset started within a minute,
 // newest first, as the picker lists them: only their ids' seconds and
 // suffixes, their judges and their ends tell them apart.
-func deltaRuns() []eval.RunInfo {
+func deltaRuns() []report.RunInfo {
 	at := func(s int) time.Time { return fixedStart.Add(time.Duration(s) * time.Second) }
 	done := at(50)
 	gpt := eval.JudgeInfo{Kind: "llm", Name: "gpt-4o-mini", Model: "gpt-4o-mini"}
-	return []eval.RunInfo{
+	return []report.RunInfo{
 		{ID: "20260314-092641-9f0c", Parent: "20260314-092612-a1b2", Dataset: "testdata/demo.jsonl", StartedAt: at(41), FinishedAt: &done, Judge: gpt, Samples: 8},
 		{ID: "20260314-092612-a1b2", Dataset: "testdata/demo.jsonl", StartedAt: at(12), FinishedAt: &done, Judge: gpt, Samples: 8},
 		{ID: "20260314-092609-77e1", Dataset: "testdata/demo.jsonl", StartedAt: at(9), FinishedAt: &done,

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // rerunFixture is the re-run of samples 0 and 6 (the filter f<0.5) after
@@ -52,7 +53,7 @@ func fixtureHost() *fakeHost {
 		rerunID:     "run-2",
 		rerunEvents: rerunEvents(),
 		current:     "run-1",
-		runs: []eval.RunInfo{
+		runs: []report.RunInfo{
 			{ID: "run-2", Parent: "run-1", StartedAt: fixedStart.Add(10 * time.Minute), Judge: eval.JudgeInfo{Name: "gpt-4o-mini"}, Samples: 8},
 			{ID: "run-1", StartedAt: fixedStart, Judge: eval.JudgeInfo{Name: "gpt-4o-mini"}, Samples: 8},
 		},

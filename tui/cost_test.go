@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // The header prices the tokens it counts: chat tokens at the chat model's
@@ -23,18 +24,18 @@ func TestHeaderCost(t *testing.T) {
 		call(eval.TaskEmbeddings, false, 2_000_000, 0),
 		call("faithfulness_verdicts", true, 5_000_000, 5_000_000), // the cache's: free
 	}
-	chat := &eval.ModelPrice{Model: "c", Prompt: 1, Completion: 10}
-	emb := &eval.ModelPrice{Model: "e", Prompt: 0.5}
+	chat := &report.ModelPrice{Model: "c", Prompt: 1, Completion: 10}
+	emb := &report.ModelPrice{Model: "e", Prompt: 0.5}
 	tests := []struct {
 		name    string
-		pricing *eval.Pricing
+		pricing *report.Pricing
 		ascii   bool
 		want    string // after "tokens 3.1M"; "" for no cost
 	}{
-		{"priced", &eval.Pricing{Chat: chat, Embeddings: emb}, false, " $3.00"}, // 1 + 1 + 1
-		{"embedding model unpriced", &eval.Pricing{Chat: chat, Unpriced: []string{"e"}}, false, " $—"},
-		{"unpriced, ascii", &eval.Pricing{Embeddings: emb, Unpriced: []string{"c"}}, true, " $-"},
-		{"offline", &eval.Pricing{Offline: true}, false, " $0"},
+		{"priced", &report.Pricing{Chat: chat, Embeddings: emb}, false, " $3.00"}, // 1 + 1 + 1
+		{"embedding model unpriced", &report.Pricing{Chat: chat, Unpriced: []string{"e"}}, false, " $—"},
+		{"unpriced, ascii", &report.Pricing{Embeddings: emb, Unpriced: []string{"c"}}, true, " $-"},
+		{"offline", &report.Pricing{Offline: true}, false, " $0"},
 		{"recorded before costs were", nil, false, ""},
 	}
 	for _, tt := range tests {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // TestDeltaOfShownScores: a change is that of the scores as shown. Scores
@@ -30,7 +31,7 @@ func TestDeltaOfShownScores(t *testing.T) {
 				return &eval.Result{Index: 0, Scores: map[eval.Metric]*float64{eval.AnswerRelevancy: score(v)},
 					Status: map[eval.Metric]eval.Status{eval.AnswerRelevancy: eval.StatusOK}}
 			}
-			d := scoreDelta(newRow(0, mk(tt.before), eval.Levels{}), newRow(0, mk(tt.after), eval.Levels{}), eval.AnswerRelevancy)
+			d := scoreDelta(newRow(0, mk(tt.before), report.Levels{}), newRow(0, mk(tt.after), report.Levels{}), eval.AnswerRelevancy)
 			got := "."
 			if d.kind == deltaValue {
 				got = fmt.Sprintf("%+.3f", d.v)

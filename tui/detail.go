@@ -12,6 +12,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -516,7 +517,7 @@ func citations(metrics []eval.Metric, res *eval.Result) []*eval.Citation {
 }
 
 // eachCitation walks the statements that cite evidence in page order: the
-// task and position of each (as eval.Items names them) and its citation.
+// task and position of each (as report.Items names them) and its citation.
 func eachCitation(metrics []eval.Metric, res *eval.Result, fn func(task string, pos int, ev *eval.Citation)) {
 	for _, mt := range metrics {
 		sec := metricSections[mt]
@@ -531,7 +532,7 @@ func eachCitation(metrics []eval.Metric, res *eval.Result, fn func(task string, 
 
 // citationOf is the position among citations of a judged item, -1 for an
 // item that cites no evidence (a chunk's verdict, a generated question).
-func citationOf(metrics []eval.Metric, res *eval.Result, it eval.Item) int {
+func citationOf(metrics []eval.Metric, res *eval.Result, it report.Item) int {
 	at, n := -1, 0
 	eachCitation(metrics, res, func(task string, pos int, _ *eval.Citation) {
 		if task == it.Task && pos == it.Pos {

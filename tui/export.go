@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -100,7 +100,7 @@ func (m *Model) exportable(forCopy bool) (export, error) {
 		return m.detailExport(r), nil
 	}
 	var b bytes.Buffer
-	if err := eval.WriteSampleJSON(&b, res, m.st.levels); err != nil {
+	if err := report.WriteSampleJSON(&b, res, m.st.levels); err != nil {
 		return export{}, fmt.Errorf("cannot encode sample %d: %w", r.index, err)
 	}
 	return export{what: fmt.Sprintf("sample %d as JSON", r.index),

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -33,7 +34,7 @@ func clipboardText(t *testing.T, cmd tea.Cmd) (string, bool) {
 func sampleJSON(t *testing.T, r *eval.Result) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := eval.WriteSampleJSON(&b, r, eval.Levels{}); err != nil {
+	if err := report.WriteSampleJSON(&b, r, report.Levels{}); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // filter is a parsed filter expression: every term must hold (AND).
@@ -37,7 +38,7 @@ type term struct {
 	op     string
 	value  float64
 	status string // "failed", "ok", "low", "running", "n/a" or an eval.Status
-	diag   eval.Diagnosis
+	diag   report.Diagnosis
 }
 
 var statusWords = []string{
@@ -49,8 +50,8 @@ var statusWords = []string{
 
 // diagWords lists the diagnoses diag: accepts, for its error message.
 var diagWords = func() string {
-	ws := make([]string, len(eval.Diagnoses))
-	for i, d := range eval.Diagnoses {
+	ws := make([]string, len(report.Diagnoses))
+	for i, d := range report.Diagnoses {
 		ws[i] = string(d)
 	}
 	return strings.Join(ws, ", ")
@@ -130,10 +131,10 @@ func parseTerm(w word) (term, error) {
 			return term{}, fmt.Errorf("%s: unknown status %q (use one of %s)", s, v, strings.Join(statusWords, ", "))
 		case "diag":
 			if v == "offtopic" {
-				v = string(eval.DiagOffTopic)
+				v = string(report.DiagOffTopic)
 			}
-			if slices.Contains(eval.Diagnoses, eval.Diagnosis(v)) {
-				return term{kind: termDiag, diag: eval.Diagnosis(v)}, nil
+			if slices.Contains(report.Diagnoses, report.Diagnosis(v)) {
+				return term{kind: termDiag, diag: report.Diagnosis(v)}, nil
 			}
 			return term{}, fmt.Errorf("%s: unknown diagnosis %q (use one of %s)", s, v, diagWords)
 		}

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // FuzzFilter parses arbitrary filter bar input. It must never panic, fail
@@ -82,7 +83,7 @@ func checkTerm(t *testing.T, src string, tm term) {
 			t.Fatalf("%q: status term %+v", src, tm)
 		}
 	case termDiag:
-		if !slices.Contains(eval.Diagnoses, tm.diag) {
+		if !slices.Contains(report.Diagnoses, tm.diag) {
 			t.Fatalf("%q: diagnosis term %+v", src, tm)
 		}
 	case termDelta:
@@ -101,9 +102,9 @@ func checkTerm(t *testing.T, src string, tm term) {
 func fuzzRows() []*row {
 	var rows []*row
 	for i, res := range fixtureResults() {
-		rows = append(rows, newRow(i, res, eval.Levels{}))
+		rows = append(rows, newRow(i, res, report.Levels{}))
 	}
-	return append(rows, newRow(len(rows), nil, eval.Levels{}), newRow(len(rows)+1, &eval.Result{}, eval.Levels{}))
+	return append(rows, newRow(len(rows), nil, report.Levels{}), newRow(len(rows)+1, &eval.Result{}, report.Levels{}))
 }
 
 // fuzzEnv compares every row with a "before" 0.5 lower than its scores,

@@ -10,8 +10,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
-
-	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // TestGolden drives the real program (teatest) over the fixed finished run
@@ -20,19 +19,19 @@ import (
 // (text attributes kept, colours dropped), which is stable where the
 // renderer's byte stream depends on frame timing. Update with -update.
 func TestGolden(t *testing.T) {
-	priced := &eval.Pricing{Table: "built-in (2025-09-30)",
-		Chat:       &eval.ModelPrice{Model: "gpt-4o-mini", Prompt: 0.15, Completion: 0.60},
-		Embeddings: &eval.ModelPrice{Model: "text-embedding-3-small", Prompt: 0.02}}
+	priced := &report.Pricing{Table: "built-in (2025-09-30)",
+		Chat:       &report.ModelPrice{Model: "gpt-4o-mini", Prompt: 0.15, Completion: 0.60},
+		Embeddings: &report.ModelPrice{Model: "text-embedding-3-small", Prompt: 0.02}}
 	tests := []struct {
 		name    string
 		keys    []string
 		wait    string
-		pricing *eval.Pricing
+		pricing *report.Pricing
 	}{
 		{"run", nil, "diagnosis", nil},
 		// The header prices the tokens it counts, or says it cannot.
 		{"run_cost", nil, "diagnosis", priced},
-		{"run_unpriced", nil, "diagnosis", &eval.Pricing{Unpriced: []string{"gpt-4o-mini"}}},
+		{"run_unpriced", nil, "diagnosis", &report.Pricing{Unpriced: []string{"gpt-4o-mini"}}},
 		// Sort by faithfulness, step to the taxpayer sample, open it.
 		{"detail", []string{"s", "g", "j", "enter"}, "sample 0", nil},
 		{"detail_faithfulness", []string{"s", "g", "j", "enter", "1"}, "1 faithfulness", nil},

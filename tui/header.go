@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -122,7 +123,7 @@ type clockReading struct {
 // readClock is the tick's: elapsed and ETA move on from here.
 func (m *Model) readClock() { m.clock = m.clockNow() }
 
-// clockNow reads the clock and the ETA at the run's pace (eval.Pace).
+// clockNow reads the clock and the ETA at the run's pace (report.Pace).
 func (m *Model) clockNow() clockReading {
 	p := m.progress
 	eta, ok := m.pace.ETA(p.total - p.done - p.cancelled)
@@ -237,7 +238,7 @@ func (m *Model) costText() string {
 		return ""
 	}
 	if c := p.Cost(m.progress.chat, m.progress.embed); c != nil {
-		return eval.FormatUSD(*c)
+		return report.FormatUSD(*c)
 	}
 	return "$" + m.g.unpriced
 }
@@ -303,7 +304,7 @@ func (m *Model) diagLine(width int) string {
 	st := m.st
 	line := func(skipZero bool) string {
 		parts := []string{st.bold.Render("diagnosis")}
-		for _, d := range eval.Diagnoses {
+		for _, d := range report.Diagnoses {
 			n := m.stats.diag[d]
 			if n == 0 && skipZero {
 				continue
@@ -311,9 +312,9 @@ func (m *Model) diagLine(width int) string {
 			s := fmt.Sprintf("%s %d", d, n)
 			if n > 0 {
 				switch d {
-				case eval.DiagFailed:
+				case report.DiagFailed:
 					s = st.failed.Render(s)
-				case eval.DiagOK:
+				case report.DiagOK:
 					s = st.high.Render(s)
 				default:
 					s = st.mid.Render(s)

@@ -6,8 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
-
-	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // filterHelp documents the filter language next to the generated key help.
@@ -104,12 +103,12 @@ func maxWidth(lines []string) int {
 // pass levels in force (--pass, or the run's own).
 func (m *Model) legend() []string {
 	lv := m.st.levels
-	pass := fmt.Sprintf("%g", eval.DiagLow)
+	pass := fmt.Sprintf("%g", report.DiagLow)
 	if !lv.IsDefault() {
 		pass = lv.String() + ", others " + pass
 	}
 	return []string{
-		fmt.Sprintf("Scores: red below the pass level (%s), amber below %g, green (ns: 1 - score);", pass, eval.DiagHigh),
+		fmt.Sprintf("Scores: red below the pass level (%s), amber below %g, green (ns: 1 - score);", pass, report.DiagHigh),
 		"'-' not evaluated, n/a not computable, unsup not by this judge, err failed.",
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/prompts"
 )
 
@@ -42,7 +43,7 @@ type Host interface {
 	// ctx stops the re-run; the channel must still be closed.
 	Rerun(ctx context.Context, plan Plan) (runID string, events <-chan eval.Event, err error)
 	// Runs lists the stored runs of this dataset, newest first, for `c`.
-	Runs() ([]eval.RunInfo, error)
+	Runs() ([]report.RunInfo, error)
 	// Results loads a stored run's results, indexed by sample, for comparing.
 	Results(runID string) ([]*eval.Result, error)
 }

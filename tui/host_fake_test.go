@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/prompts"
 )
 
@@ -39,7 +40,7 @@ type fakeHost struct {
 	// session tracks it: each Rerun merges with it, then becomes it.
 	current string
 
-	runs       []eval.RunInfo
+	runs       []report.RunInfo
 	runsErr    error
 	results    map[string][]*eval.Result
 	resultsErr map[string]error
@@ -131,7 +132,7 @@ func (h *fakeHost) Rerun(_ context.Context, plan Plan) (string, <-chan eval.Even
 	return h.rerunID, ch, nil
 }
 
-func (h *fakeHost) Runs() ([]eval.RunInfo, error) {
+func (h *fakeHost) Runs() ([]report.RunInfo, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return slices.Clone(h.runs), h.runsErr

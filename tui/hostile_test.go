@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/prompts"
 )
 
@@ -193,7 +194,7 @@ func TestHostileErrorsAndStatus(t *testing.T) {
 
 func TestHostileStoreAndPrompts(t *testing.T) {
 	h := fixtureHost()
-	h.runs = []eval.RunInfo{
+	h.runs = []report.RunInfo{
 		{ID: "run-2" + osc52, Parent: "run-1" + rlo, StartedAt: fixedStart.Add(time.Minute), Judge: eval.JudgeInfo{Name: "gpt" + csi}, Samples: 2},
 		{ID: "run-1", StartedAt: fixedStart, Judge: eval.JudgeInfo{Model: "m" + zwsp}, Samples: 2},
 	}

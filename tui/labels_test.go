@@ -6,20 +6,21 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // fakeLabels is a LabelHost in memory.
 type fakeLabels struct {
 	mu     sync.Mutex
-	labels map[string]eval.Label
+	labels map[string]report.Label
 	runs   []string // the runs Marks and Agreement were asked for
 }
 
-func (f *fakeLabels) Labels(r *eval.Result) (map[string]eval.Label, error) {
+func (f *fakeLabels) Labels(r *eval.Result) (map[string]report.Label, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	out := map[string]eval.Label{}
-	for _, it := range eval.Items(r) {
+	out := map[string]report.Label{}
+	for _, it := range report.Items(r) {
 		if l, ok := f.labels[it.Key]; ok {
 			out[it.Key] = l
 		}
@@ -27,14 +28,14 @@ func (f *fakeLabels) Labels(r *eval.Result) (map[string]eval.Label, error) {
 	return out, nil
 }
 
-func (f *fakeLabels) SetLabel(r *eval.Result, it eval.Item, value int, note string) (eval.Label, error) {
+func (f *fakeLabels) SetLabel(r *eval.Result, it report.Item, value int, note string) (report.Label, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if value < 0 {
 		delete(f.labels, it.Key)
-		return eval.Label{}, nil
+		return report.Label{}, nil
 	}
-	l := eval.Label{Key: it.Key, SampleKey: eval.ResultSampleKey(r), Sample: eval.SampleRef(r), Task: it.Task, Item: it.Text, Value: value, Note: note}
+	l := report.Label{Key: it.Key, SampleKey: report.ResultSampleKey(r), Sample: report.SampleRef(r), Task: it.Task, Item: it.Text, Value: value, Note: note}
 	f.labels[it.Key] = l
 	return l, nil
 }
@@ -45,16 +46,16 @@ func (f *fakeLabels) Marks(runID string) (map[int]uint8, error) {
 	f.runs = append(f.runs, runID)
 	marks := map[int]uint8{}
 	for _, r := range fixtureResults() {
-		if mk := MarkOf(eval.Items(r), f.labels); mk != 0 {
+		if mk := MarkOf(report.Items(r), f.labels); mk != 0 {
 			marks[r.Index] = mk
 		}
 	}
 	return marks, nil
 }
 
-func (f *fakeLabels) Agreement(runID string) (*eval.Agreement, error) {
+func (f *fakeLabels) Agreement(runID string) (*report.Agreement, error) {
 	f.mu.Lock()
-	t := eval.NewAgreementTally(runID, f.labels)
+	t := report.NewAgreementTally(runID, f.labels)
 	f.runs = append(f.runs, runID)
 	f.mu.Unlock()
 	for _, r := range fixtureResults() {
@@ -65,7 +66,7 @@ func (f *fakeLabels) Agreement(runID string) (*eval.Agreement, error) {
 
 func labelModel(t *testing.T) (*Model, *fakeLabels) {
 	t.Helper()
-	h := &fakeLabels{labels: map[string]eval.Label{}}
+	h := &fakeLabels{labels: map[string]report.Label{}}
 	opts := fixtureOptions()
 	opts.Labels = h
 	opts.RunID = "run-1"
@@ -94,7 +95,7 @@ func TestLabelDisagreeThenFilterDisputed(t *testing.T) {
 	}
 	pressDrive(t, m, "d")
 	first := fixtureResults()[0]
-	it := eval.Items(first)[0]
+	it := report.Items(first)[0]
 	if l, ok := h.labels[it.Key]; !ok || l.Value != 1 || l.Task != eval.LabelFaithfulness || l.Item != it.Text {
 		t.Fatalf("d stored %+v, want the first statement labelled 1 (the judge said 0)", h.labels)
 	}
@@ -159,10 +160,10 @@ func TestLabelDisagreeThenFilterDisputed(t *testing.T) {
 }
 
 func TestLabelMarksReadAtStartAndFilterErrors(t *testing.T) {
-	h := &fakeLabels{labels: map[string]eval.Label{}}
+	h := &fakeLabels{labels: map[string]report.Label{}}
 	r := fixtureResults()[1]
-	it := eval.Items(r)[0]
-	h.labels[it.Key] = eval.Label{Key: it.Key, Task: it.Task, Item: it.Text, Value: it.Judge}
+	it := report.Items(r)[0]
+	h.labels[it.Key] = report.Label{Key: it.Key, Task: it.Task, Item: it.Text, Value: it.Judge}
 	opts := fixtureOptions()
 	opts.Labels, opts.RunID = h, "run-7"
 	m := newTestModel(t, opts, 100, 40)

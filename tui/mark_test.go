@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // plainScreen is the frame as a terminal without colour shows it
@@ -91,7 +92,7 @@ func TestPassLevelsMoveMarksAndColours(t *testing.T) {
 	}
 	opts := fixtureOptions()
 	var err error
-	if opts.Levels, err = eval.ParseLevels("faithfulness=0.9"); err != nil {
+	if opts.Levels, err = report.ParseLevels("faithfulness=0.9"); err != nil {
 		t.Fatal(err)
 	}
 	m := newTestModel(t, opts, 120, 30)

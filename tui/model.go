@@ -19,6 +19,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -33,7 +34,7 @@ type Options struct {
 	Metrics []eval.Metric
 	// Levels are the pass levels the diagnosis, the score colours and the
 	// table's marks follow (--pass, or those the run was recorded with).
-	Levels eval.Levels
+	Levels report.Levels
 	ASCII  bool // --ascii or RUNEWIDTH_EASTASIAN=1: no ambiguous-width glyphs
 	Live   bool // a run is in progress: q asks before quitting it
 	// Attached is a live run that another process (or a server) runs; the
@@ -80,10 +81,10 @@ type Options struct {
 	// read once a second while the run is live, in Update, so it must
 	// return at once: the watcher's last snapshot, not a question to it
 	// (the watcher's Status, or the holder's copy of it for an attach).
-	Watch func() eval.WatchStatus
+	Watch func() report.WatchStatus
 	// Pricing prices the tokens the header counts (the run record's); nil:
 	// the header shows no cost (a run recorded before costs were).
-	Pricing *eval.Pricing
+	Pricing *report.Pricing
 	// First, when set, holds the run back until its cost is known
 	// (--confirm-over): the interface opens on the cost page, and the
 	// run's events, Cancel and Started come from First.Start, not from
@@ -160,8 +161,8 @@ type Model struct {
 	// full holds the few full results in memory (see results); loading is
 	// the one being read by Options.Load.
 	full  results
-	whole *wholeText // the filter's search of whole texts
-	pace  eval.Pace  // the first run's pace, for its ETA
+	whole *wholeText  // the filter's search of whole texts
+	pace  report.Pace // the first run's pace, for its ETA
 	// negative marks the metrics some row scores below 0 (cosines): their
 	// columns are wide enough for "-0.257" (scoreWidth).
 	negative [eval.NumMetrics]bool
@@ -180,7 +181,7 @@ type Model struct {
 	notice   string // what the run learned of its endpoint (EventNotice), said last
 	// watchStatus is what Options.Watch said last; trends are the rolling
 	// means drawn in watch mode, by metric slot (watch.go).
-	watchStatus eval.WatchStatus
+	watchStatus report.WatchStatus
 	trends      [eval.NumMetrics]*trend
 	// events is the first run's stream, started by Init; send is how its
 	// Forward, and a re-run's, reach the program (Run sets it to p.Send).

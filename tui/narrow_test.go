@@ -6,15 +6,14 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // fullOptions is the fixture with every workflow on: a host (prompts,
 // re-runs, compare) and human labels.
 func fullOptions() Options {
 	opts := hostOptions(fixtureHost())
-	opts.Labels = &fakeLabels{labels: map[string]eval.Label{}}
+	opts.Labels = &fakeLabels{labels: map[string]report.Label{}}
 	return opts
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // sortKey is a column the table can be sorted by: the sample index, one of
@@ -31,9 +32,9 @@ func sortKeys(metrics []eval.Metric) []sortKey {
 	return append(keys, sortKey{name: "diagnosis", slot: slotDiag})
 }
 
-var diagRank = func() map[eval.Diagnosis]int {
-	out := map[eval.Diagnosis]int{}
-	for i, d := range eval.Diagnoses {
+var diagRank = func() map[report.Diagnosis]int {
+	out := map[report.Diagnosis]int{}
+	for i, d := range report.Diagnoses {
 		out[d] = i
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 func TestSortRowsOrdersNegativeAndMissingScores(t *testing.T) {
@@ -28,7 +29,7 @@ func TestSortRowsOrdersNegativeAndMissingScores(t *testing.T) {
 					res.Scores = map[eval.Metric]*float64{eval.AnswerRelevancy: score(v)}
 					res.Status[eval.AnswerRelevancy] = eval.StatusOK
 				}
-				rows = append(rows, newRow(res.Index, res, eval.Levels{}))
+				rows = append(rows, newRow(res.Index, res, report.Levels{}))
 			}
 			s := sortRows(rows, sortKey{slot: metricSlot(eval.AnswerRelevancy)})
 			samples := func(pos []int32) []int {
@@ -60,7 +61,7 @@ func TestSortedRunsAcrossWords(t *testing.T) {
 		} else {
 			res.Scores = map[eval.Metric]*float64{eval.Faithfulness: score(float64(i*i%5) / 4)}
 		}
-		rows = append(rows, newRow(i, res, eval.Levels{}))
+		rows = append(rows, newRow(i, res, report.Levels{}))
 	}
 	key := func(i int) (float64, bool) { return rows[i].scored(eval.Faithfulness) }
 	var keyed, missing []int

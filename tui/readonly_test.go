@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // readOnlyHost is a stored run's host: compare works, the rest says why not.
@@ -16,7 +17,7 @@ func TestReadOnlyHostLimitsTheWorkflowToCompare(t *testing.T) {
 	base := fixtureResults()
 	fh := &fakeHost{
 		list:    fixturePrompts(),
-		runs:    []eval.RunInfo{{ID: "run-b", Dataset: "d"}, {ID: "run-a", Dataset: "d"}},
+		runs:    []report.RunInfo{{ID: "run-b", Dataset: "d"}, {ID: "run-a", Dataset: "d"}},
 		results: map[string][]*eval.Result{"run-a": base, "run-b": base},
 	}
 	opts := fixtureOptions()

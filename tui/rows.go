@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // row is one sample in the table, compact: what the table draws, sorts and
@@ -147,14 +148,14 @@ var statusCodes = newCodes(eval.StatusJudgeError, eval.StatusOK, eval.StatusNoSt
 	eval.StatusParseError, eval.StatusJudgeError, eval.StatusCancelled, eval.StatusCacheMiss, eval.StatusNoQuestions,
 	eval.StatusUnsupported, eval.StatusTruncated)
 
-var diagCodes = newCodes(eval.DiagLowScore, eval.Diagnoses...)
+var diagCodes = newCodes(report.DiagLowScore, report.Diagnoses...)
 
 func statusCode(s eval.Status) uint8 { return statusCodes.code(s) }
 
 func statusName(c uint8) eval.Status { return statusCodes.name(c) }
 
 // diagnosis is the row's diagnosis, "" while it runs.
-func (r *row) diagnosis() eval.Diagnosis { return diagCodes.name(r.diag) }
+func (r *row) diagnosis() report.Diagnosis { return diagCodes.name(r.diag) }
 
 // rowExtras is what only some rows have, by sample index, beside the
 // compact rows: the texts the runner's EventSampleStarted told of a sample
@@ -168,7 +169,7 @@ type rowExtras struct {
 
 // newRow is a row of its own, outside a table (the before side of a
 // comparison), diagnosed with levels: it keeps no failure messages.
-func newRow(index int, res *eval.Result, levels eval.Levels) *row {
+func newRow(index int, res *eval.Result, levels report.Levels) *row {
 	r := &row{index: index}
 	r.set(res, nil, levels)
 	return r
@@ -176,7 +177,7 @@ func newRow(index int, res *eval.Result, levels eval.Levels) *row {
 
 // set makes the row show res, diagnosed with levels; nil makes it a
 // running row. The failure messages go to x when it is not nil.
-func (r *row) set(res *eval.Result, x *rowExtras, levels eval.Levels) {
+func (r *row) set(res *eval.Result, x *rowExtras, levels report.Levels) {
 	for i := range r.scores {
 		r.scores[i] = math.NaN()
 	}
@@ -235,7 +236,7 @@ func (r *row) set(res *eval.Result, x *rowExtras, levels eval.Levels) {
 	switch {
 	case failed:
 		r.mark = markFailed
-	case d != eval.DiagOK:
+	case d != report.DiagOK:
 		r.mark = markLow
 	case r.na:
 		r.mark = markWarn

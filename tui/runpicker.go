@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -16,7 +17,7 @@ import (
 // pick is the base (before), the second the run compared with it (after).
 type runPicker struct {
 	pickList
-	list      []eval.RunInfo
+	list      []report.RunInfo
 	base, cur int // picked positions, -1 when none
 	// results of the two picks, as they arrive
 	got    [2]bool
@@ -25,7 +26,7 @@ type runPicker struct {
 
 type runsMsg struct {
 	gen  int
-	runs []eval.RunInfo
+	runs []report.RunInfo
 	err  error
 }
 
@@ -233,7 +234,7 @@ func judgeLabel(j eval.JudgeInfo) string {
 }
 
 // runStatus is how a stored run ended, as far as its record says.
-func runStatus(ri eval.RunInfo) string {
+func runStatus(ri report.RunInfo) string {
 	s := "finished"
 	switch {
 	case ri.Cancelled:

@@ -4,12 +4,13 @@ import (
 	"math"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 const histBins = 10
 
 // metricStats aggregates one metric over the rows shown. The counts follow
-// eval.Summarize, so the header and the report agree: failed counts the
+// report.Summarize, so the header and the report agree: failed counts the
 // judge's and the run's failures, na the samples the metric is not defined for.
 type metricStats struct {
 	sum    float64
@@ -28,7 +29,7 @@ func (s metricStats) mean() (float64, bool) {
 
 type stats struct {
 	metrics [eval.NumMetrics]metricStats
-	diag    map[eval.Diagnosis]int
+	diag    map[report.Diagnosis]int
 	running int
 	// topErr is the most frequent failure message of the rows shown and
 	// how many (sample, metric) pairs ended with it: a count says that
@@ -38,7 +39,7 @@ type stats struct {
 }
 
 func computeStats(rows []*row, shown []int32, metrics []eval.Metric, x *rowExtras) stats {
-	st := stats{diag: make(map[eval.Diagnosis]int, len(eval.Diagnoses))}
+	st := stats{diag: make(map[report.Diagnosis]int, len(report.Diagnoses))}
 	var errs map[string]int
 	for _, i := range shown {
 		r := rows[i]

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // glyphs holds every non-ASCII character the chrome uses, so --ascii (or a
@@ -67,7 +68,7 @@ type styles struct {
 	section                    lipgloss.Style
 	emph                       lipgloss.Style
 	// levels are the pass levels the score bands follow (Options.Levels).
-	levels eval.Levels
+	levels report.Levels
 }
 
 // palette is the semantic colours of one background. Each text colour
@@ -159,9 +160,9 @@ func paletteStyles(p palette) styles {
 // (noise sensitivity) is banded on 1-v, so a high noise sensitivity is red.
 func (s styles) bandOf(mt eval.Metric, v float64) lipgloss.Style {
 	switch s.levels.Band(mt, v) {
-	case eval.BandLow:
+	case report.BandLow:
 		return s.low
-	case eval.BandMid:
+	case report.BandMid:
 		return s.mid
 	}
 	return s.high
@@ -179,9 +180,9 @@ func (s styles) changeStyle(mt eval.Metric, d float64) lipgloss.Style {
 // cosine bar) by the default diagnosis bands.
 func (s styles) band(v float64) lipgloss.Style {
 	switch {
-	case v < eval.DiagLow:
+	case v < report.DiagLow:
 		return s.low
-	case v < eval.DiagHigh:
+	case v < report.DiagHigh:
 		return s.mid
 	}
 	return s.high

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -48,7 +49,7 @@ func (m *Model) noteNegative(r *row) {
 // diagW fits the longest diagnosis ("noncommittal").
 var diagW = func() int {
 	w := len("diagnosis")
-	for _, d := range eval.Diagnoses {
+	for _, d := range report.Diagnoses {
 		w = max(w, len(d))
 	}
 	return w
@@ -237,12 +238,12 @@ func (m *Model) scoreCell(r *row, mt eval.Metric, plain bool) string {
 	return style(s)
 }
 
-func (m *Model) diagStyle(d eval.Diagnosis) func(...string) string {
+func (m *Model) diagStyle(d report.Diagnosis) func(...string) string {
 	st := m.st
 	switch d {
-	case eval.DiagOK:
+	case report.DiagOK:
 		return st.high.Render
-	case eval.DiagFailed:
+	case report.DiagFailed:
 		return st.failed.Render
 	case "":
 		return lipgloss.NewStyle().Render

@@ -12,6 +12,7 @@ import (
 	"github.com/mattn/go-runewidth"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // manyResults builds n scored samples whose faithfulness falls as the index
@@ -130,15 +131,15 @@ func TestParseFilter(t *testing.T) {
 		{in: "context_recall==.5", want: []term{{kind: termScore, slot: 3, op: "=", value: 0.5}}},
 		{in: "status:failed", want: []term{{kind: termStatus, status: "failed"}}},
 		{in: "status:judge_error", want: []term{{kind: termStatus, status: "judge_error"}}},
-		{in: "diag:retrieval", want: []term{{kind: termDiag, diag: eval.DiagRetrieval}}},
-		{in: "diag:offtopic", want: []term{{kind: termDiag, diag: eval.DiagOffTopic}}},
+		{in: "diag:retrieval", want: []term{{kind: termDiag, diag: report.DiagRetrieval}}},
+		{in: "diag:offtopic", want: []term{{kind: termDiag, diag: report.DiagOffTopic}}},
 		{in: "Refund", want: []term{{kind: termText, text: "refund"}}},
 		{in: "纳税人", want: []term{{kind: termText, text: "纳税人"}}},
 		{in: `"annual plans"`, want: []term{{kind: termText, text: "annual plans"}}},
 		{in: `"x<1"`, want: []term{{kind: termText, text: "x<1"}}},
 		{in: "  f<0.5   diag:generation tax ", want: []term{
 			{kind: termScore, slot: 0, op: "<", value: 0.5},
-			{kind: termDiag, diag: eval.DiagGeneration},
+			{kind: termDiag, diag: report.DiagGeneration},
 			{kind: termText, text: "tax"},
 		}},
 		{in: "f<abc", wantErr: `f<abc: "abc" is not a score between 0 and 1`},

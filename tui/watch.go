@@ -27,7 +27,7 @@ import (
 //     (trend below) where a finished run draws the histogram.
 //   - A line under the progress says how far behind the log the judge is
 //     and where every alert stands, from Options.Watch polled once a
-//     second (eval.WatchStatus, the watcher's own snapshot).
+//     second (report.WatchStatus, the watcher's own snapshot).
 
 // trendBuckets is how many points a metric's trend has: the cells its
 // sparkline takes, as many as the histogram it replaces.

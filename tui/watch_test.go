@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 var watchMetrics = []eval.Metric{eval.Faithfulness, eval.AnswerRelevancy, eval.ContextUtilization}
@@ -27,11 +28,11 @@ func watchRecord(i int, f, ar, cu float64) eval.Event {
 	return eval.Event{Kind: eval.EventSampleFinished, Sample: i, Result: res, Time: fixedStart.Add(time.Duration(i) * 10 * time.Second)}
 }
 
-func watchStatus() eval.WatchStatus {
+func watchStatus() report.WatchStatus {
 	low := 0.625
 	ok := 0.75
-	return eval.WatchStatus{Files: 1, Read: 9, Evaluated: 6, Behind: 3, BehindBytes: 2048, OldestUnread: 75 * time.Second, RunID: "watch-1",
-		Alerts: []eval.AlertState{
+	return report.WatchStatus{Files: 1, Read: 9, Evaluated: 6, Behind: 3, BehindBytes: 2048, OldestUnread: 75 * time.Second, RunID: "watch-1",
+		Alerts: []report.AlertState{
 			{Rule: "faithfulness<0.7 over 4", Metric: eval.Faithfulness, Below: true, Threshold: 0.7, Window: 4, Mean: &low, Count: 4, Firing: true, Fired: 1, Since: fixedStart.Add(50 * time.Second)},
 			{Rule: "context_utilization<0.5 over 50", Metric: eval.ContextUtilization, Below: true, Threshold: 0.5, Window: 50, Mean: &ok, Count: 6},
 		}}
@@ -42,7 +43,7 @@ func watchModel(t testing.TB, w, h int, ascii bool) *Model {
 	status := watchStatus()
 	m := New(Options{Dataset: "logs/assistant.jsonl", Metrics: watchMetrics, Live: true, Attached: true, ASCII: ascii,
 		Judge: eval.JudgeInfo{Kind: "offline", Name: "offline (lexical)"}, Started: fixedStart,
-		Watch: func() eval.WatchStatus { return status }})
+		Watch: func() report.WatchStatus { return status }})
 	m.now = func() time.Time { return fixedStart.Add(90 * time.Second) }
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m
@@ -194,7 +195,7 @@ func TestWatchStatusLine(t *testing.T) {
 	calls := 0
 	status := watchStatus()
 	m := New(Options{Dataset: "logs/a.jsonl", Metrics: watchMetrics, Live: true,
-		Watch: func() eval.WatchStatus { calls++; return status }})
+		Watch: func() report.WatchStatus { calls++; return status }})
 	m.now = func() time.Time { return fixedStart }
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 30})
 	// The window of an alert on a metric is its trend's window.
@@ -211,7 +212,7 @@ func TestWatchStatusLine(t *testing.T) {
 			t.Errorf("follow line lacks %q:\n%s", want, line)
 		}
 	}
-	status = eval.WatchStatus{Alerts: []eval.AlertState{{Rule: "f<0.7 over 4\x1b]52;c;x\x07", Metric: eval.Faithfulness}}}
+	status = report.WatchStatus{Alerts: []report.AlertState{{Rule: "f<0.7 over 4\x1b]52;c;x\x07", Metric: eval.Faithfulness}}}
 	n := calls
 	m.Update(tickMsg(fixedStart))
 	if calls != n+1 {
@@ -223,7 +224,7 @@ func TestWatchStatusLine(t *testing.T) {
 	}
 	// Another process's watcher: its lag is not known here, and the line
 	// says so rather than "caught up".
-	status = eval.WatchStatus{Behind: 0, Elsewhere: "pid 4242"}
+	status = report.WatchStatus{Behind: 0, Elsewhere: "pid 4242"}
 	m.Update(tickMsg(fixedStart))
 	if line = lineOf(screenText(m), "follow:"); !strings.Contains(line, "lag and alerts are shown by the watcher, pid 4242") || strings.Contains(line, "caught up") {
 		t.Errorf("the status of a watcher elsewhere: %q", line)
@@ -272,7 +273,7 @@ func TestWatcherScreenSaysOneThing(t *testing.T) {
 			m := New(Options{Dataset: "logs/assistant.jsonl", Metrics: watchMetrics, Live: true, Attached: true, QuitHelp: tt.quitHelp,
 				Judge: eval.JudgeInfo{Kind: "offline", Name: "offline (lexical)"}, Started: fixedStart,
 				Banner: "watching: results go to run watch-1; q stops watching",
-				Watch:  func() eval.WatchStatus { return status }})
+				Watch:  func() report.WatchStatus { return status }})
 			m.now = func() time.Time { return fixedStart.Add(90 * time.Second) }
 			m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 			feed(m, 0, 3)

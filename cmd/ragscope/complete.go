@@ -11,6 +11,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	evalreport "github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/report"
 	"github.com/ragscope/ragscope/internal/sanitize"
@@ -80,7 +81,7 @@ func runIDCompletions(cmd *cobra.Command, exclude []string, toComplete string) [
 
 // runDescription is a run in a few words: its dataset, when it started,
 // its state.
-func runDescription(r eval.RunInfo, live map[string]holder.LiveRun) string {
+func runDescription(r evalreport.RunInfo, live map[string]holder.LiveRun) string {
 	dataset := r.Dataset
 	if dataset != "" {
 		dataset = filepath.Base(dataset)

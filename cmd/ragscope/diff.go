@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/internal/store"
 )
@@ -62,7 +63,7 @@ func diffRuns(cmd *cobra.Command, dbPath string, asJSON bool, pos []string, stdo
 	// By id, else by content, as a run is matched with its --baseline:
 	// runs of the same data pair exactly as by index, and runs of edited
 	// or reordered data pair the same samples rather than the same places.
-	d := eval.Diff(metrics, a, b, eval.MatchByKeyOf(a))
+	d := report.Diff(metrics, a, b, report.MatchByKeyOf(a))
 	d.A, d.B = infoA.ID, infoB.ID
 	if d.Unmatched > 0 {
 		fmt.Fprintf(stderr, "ragscope diff: %d of run B's samples have no counterpart in run A (%d shared): samples are matched by id, and those without an id only when question, answer, contexts and reference are unchanged\n", d.Unmatched, d.Shared)
@@ -74,14 +75,14 @@ func diffRuns(cmd *cobra.Command, dbPath string, asJSON bool, pos []string, stdo
 		if err := enc.Encode(struct {
 			A string `json:"run_a"`
 			B string `json:"run_b"`
-			*eval.RunDiff
+			*report.RunDiff
 		}{infoA.ID, infoB.ID, d}); err != nil {
 			fmt.Fprintln(stderr, "ragscope diff:", errText(err))
 			return exitFatal
 		}
 		return exitOK
 	}
-	eval.WriteDiff(stdout, infoA, infoB, metrics, d)
+	report.WriteDiff(stdout, infoA, infoB, metrics, d)
 	return exitOK
 }
 
@@ -96,7 +97,7 @@ func judgeDifferences(a, b eval.JudgeInfo) []string {
 		{"embedding model", a.EmbeddingModel, b.EmbeddingModel},
 	} {
 		if f.a != f.b {
-			out = append(out, fmt.Sprintf("%s %s vs %s", f.what, eval.QuoteLine(orNone(f.a)), eval.QuoteLine(orNone(f.b))))
+			out = append(out, fmt.Sprintf("%s %s vs %s", f.what, report.QuoteLine(orNone(f.a)), report.QuoteLine(orNone(f.b))))
 		}
 	}
 	return out

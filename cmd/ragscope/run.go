@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/ragscope/ragscope/eval"
+	evalreport "github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/check"
 	"github.com/ragscope/ragscope/internal/report"
@@ -140,16 +140,16 @@ var runFlagGroups = []flagGroup{
 // passUsage is the help of every command's --pass.
 const passUsage = "pass levels of the diagnosis, the score colours and the table's marks: METRIC=X[,METRIC=X...] (metric names or f, ar, cp, cr, cu, as, ac, fc, er, ns); a score below X fails (noise_sensitivity: above X); unnamed metrics pass at 0.5; a run records its levels, which its report and open use unless --pass is given; repeatable"
 
-// passFlag adds --pass (the pass levels, eval.ParseLevels) to fs.
+// passFlag adds --pass (the pass levels, evalreport.ParseLevels) to fs.
 func passFlag(fs *pflag.FlagSet, p *string) { fs.Var(listFlag{p: p}, "pass", passUsage) }
 
 // parsePass parses --pass of the command name, writing the usage error to
 // stderr; false when it is refused.
-func parsePass(name, s string, stderr io.Writer) (eval.Levels, bool) {
-	l, err := eval.ParseLevels(s)
+func parsePass(name, s string, stderr io.Writer) (evalreport.Levels, bool) {
+	l, err := evalreport.ParseLevels(s)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragscope %s: %v\n", name, err)
-		return eval.Levels{}, false
+		return evalreport.Levels{}, false
 	}
 	return l, true
 }

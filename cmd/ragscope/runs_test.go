@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // TestRunStateDuration: runs says what a run took, all its attempts
@@ -14,14 +14,14 @@ func TestRunStateDuration(t *testing.T) {
 	at := func(d time.Duration) *time.Time { t := began.Add(d); return &t }
 	tests := []struct {
 		name string
-		info eval.RunInfo
+		info report.RunInfo
 		want string
 	}{
-		{"one attempt", eval.RunInfo{StartedAt: began, FinishedAt: at(22 * time.Second)}, "finished 22s"},
-		{"resumed an hour later", eval.RunInfo{StartedAt: began, AttemptStartedAt: began.Add(time.Hour), ElapsedMS: 52000,
+		{"one attempt", report.RunInfo{StartedAt: began, FinishedAt: at(22 * time.Second)}, "finished 22s"},
+		{"resumed an hour later", report.RunInfo{StartedAt: began, AttemptStartedAt: began.Add(time.Hour), ElapsedMS: 52000,
 			FinishedAt: at(time.Hour + 22*time.Second)}, "finished 52s"},
-		{"cancelled", eval.RunInfo{StartedAt: began, FinishedAt: at(time.Second), Cancelled: true}, "cancelled"},
-		{"interrupted", eval.RunInfo{StartedAt: began}, "interrupted"},
+		{"cancelled", report.RunInfo{StartedAt: began, FinishedAt: at(time.Second), Cancelled: true}, "cancelled"},
+		{"interrupted", report.RunInfo{StartedAt: began}, "interrupted"},
 	}
 	for _, tt := range tests {
 		if got := runState(tt.info, nil); got != tt.want {

@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ragscope/ragscope/cache"
-	"github.com/ragscope/ragscope/eval"
+	evalreport "github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/labels"
 	"github.com/ragscope/ragscope/internal/outfile"
@@ -80,7 +80,7 @@ func asciiFlag(fs *pflag.FlagSet, p *bool) {
 }
 
 // runState is how runs and the completion of run ids describe a run.
-func runState(r eval.RunInfo, live map[string]holder.LiveRun) string {
+func runState(r evalreport.RunInfo, live map[string]holder.LiveRun) string {
 	switch lr, ok := live[r.ID]; {
 	case ok:
 		return fmt.Sprintf("running (pid %d, %s)", lr.PID, sanitize.Line(lr.Role))
@@ -95,7 +95,7 @@ func runState(r eval.RunInfo, live map[string]holder.LiveRun) string {
 
 // storedRunList is the runs of a database, newest first, and which of them
 // are being evaluated now; the caller closes the store.
-func storedRunList(dbPath string, opt store.OpenOptions) (*store.Shared, []eval.RunInfo, map[string]holder.LiveRun, error) {
+func storedRunList(dbPath string, opt store.OpenOptions) (*store.Shared, []evalreport.RunInfo, map[string]holder.LiveRun, error) {
 	opt.Mode = store.Read
 	db, err := store.Open(dbPath, opt)
 	if err != nil {
@@ -145,7 +145,7 @@ func listRuns(dbPath string, width int, stdout, stderr io.Writer) int {
 
 // costNotes say why a listed cost is "—" (a model without a price) or
 // ends in "+" (a floor: an interrupted attempt recorded nothing).
-func costNotes(r eval.RunInfo) []string {
+func costNotes(r evalreport.RunInfo) []string {
 	var out []string
 	switch c := r.CostText(); {
 	case c == "—":
@@ -316,7 +316,7 @@ func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, std
 
 	// The runs to delete, each once, and how many results each has.
 	var ids []string
-	var infos []eval.RunInfo
+	var infos []evalreport.RunInfo
 	var counts []int
 	add := func(ref string) error {
 		info, rs, err := db.Run(ref)

@@ -4,19 +4,20 @@ import (
 	"slices"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // RunPricing is how a run of judge j is priced from table t, recorded with
-// the run (eval.RunInfo.Pricing) so that its cost can be read, and checked,
+// the run (report.RunInfo.Pricing) so that its cost can be read, and checked,
 // without the table it was priced with: chat tokens at the chat model's
 // price, embedding tokens at the embedding model's. The offline judge
 // costs nothing.
-func RunPricing(t Table, j eval.JudgeInfo) *eval.Pricing {
+func RunPricing(t Table, j eval.JudgeInfo) *report.Pricing {
 	if j.Kind == "offline" {
-		return &eval.Pricing{Offline: true}
+		return &report.Pricing{Offline: true}
 	}
-	p := &eval.Pricing{Table: t.Source}
-	price := func(model string) *eval.ModelPrice {
+	p := &report.Pricing{Table: t.Source}
+	price := func(model string) *report.ModelPrice {
 		if model == "" {
 			return nil
 		}
@@ -27,7 +28,7 @@ func RunPricing(t Table, j eval.JudgeInfo) *eval.Pricing {
 			}
 			return nil
 		}
-		return &eval.ModelPrice{Model: model, Prompt: pr.Prompt, Completion: pr.Completion}
+		return &report.ModelPrice{Model: model, Prompt: pr.Prompt, Completion: pr.Completion}
 	}
 	p.Chat = price(j.Model)
 	p.Embeddings = price(j.EmbeddingModel)

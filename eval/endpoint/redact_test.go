@@ -11,6 +11,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 func TestRedactURL(t *testing.T) {
@@ -139,7 +140,7 @@ func TestSecretsNeverLeave(t *testing.T) {
 			res := r.Run(context.Background(), []eval.Sample{{Question: "q?", Answer: "a", Contexts: []string{"c"}}})
 			<-done
 			var rep bytes.Buffer
-			if err := eval.NewReport(eval.RunInfo{ID: "x", Metrics: []eval.Metric{eval.Faithfulness}}, res).WriteJSON(&rep); err != nil {
+			if err := report.NewReport(report.RunInfo{ID: "x", Metrics: []eval.Metric{eval.Faithfulness}}, res).WriteJSON(&rep); err != nil {
 				t.Fatal(err)
 			}
 			_, callErr := c.Chat(context.Background(), chatReq("direct"))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 var (
@@ -604,8 +605,8 @@ func TestAPIKeyNeverInReportOrEvents(t *testing.T) {
 	res := r.Run(context.Background(), []eval.Sample{{Question: "q?", Answer: "a", Contexts: []string{"c"}, Reference: "r"}})
 	<-done
 	var rep bytes.Buffer
-	run := eval.RunInfo{ID: "x", Judge: st.judge.Info(), Metrics: eval.AllMetrics}
-	if err := eval.NewReport(run, res).WriteJSON(&rep); err != nil {
+	run := report.RunInfo{ID: "x", Judge: st.judge.Info(), Metrics: eval.AllMetrics}
+	if err := report.NewReport(run, res).WriteJSON(&rep); err != nil {
 		t.Fatal(err)
 	}
 	if res[0].Status[eval.Faithfulness] != eval.StatusJudgeError {

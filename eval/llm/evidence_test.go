@@ -14,6 +14,7 @@ import (
 	"github.com/ragscope/ragscope/eval/endpoint"
 	"github.com/ragscope/ragscope/eval/fakejudge"
 	"github.com/ragscope/ragscope/eval/llm"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/prompts"
 )
 
@@ -92,7 +93,7 @@ func TestEvidenceEndToEnd(t *testing.T) {
 
 	// The JSON report carries the evidence and the flag.
 	var buf bytes.Buffer
-	if err := eval.NewReport(eval.RunInfo{ID: "r", Contract: prompts.ContractVersion, Metrics: []eval.Metric{eval.Faithfulness, eval.ContextRecall}}, []*eval.Result{res}).WriteJSON(&buf); err != nil {
+	if err := report.NewReport(report.RunInfo{ID: "r", Contract: prompts.ContractVersion, Metrics: []eval.Metric{eval.Faithfulness, eval.ContextRecall}}, []*eval.Result{res}).WriteJSON(&buf); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{`"contract": 2`, `"evidence": {`, `"chunk": 2`, `"quote": "must register again"`, `"quote_not_found": true`, `"flag": "quote not found in chunk 2"`} {
@@ -100,7 +101,7 @@ func TestEvidenceEndToEnd(t *testing.T) {
 			t.Errorf("the report lacks %s", want)
 		}
 	}
-	var back eval.Report
+	var back report.Report
 	if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 type enterpriseCase struct {
@@ -55,11 +56,11 @@ func TestEnterpriseDiagnoses(t *testing.T) {
 	}
 	r := &eval.Runner{Judge: New(), Config: eval.RunnerConfig{Metrics: eval.DefaultMetrics, Strictness: 3, Workers: 2}}
 	for i, res := range r.Run(context.Background(), samples) {
-		want := eval.DiagGeneration
+		want := report.DiagGeneration
 		if cases[i].faithful {
-			want = eval.DiagOK
+			want = report.DiagOK
 		}
-		if d := eval.Diagnose(res); d != want {
+		if d := report.Diagnose(res); d != want {
 			t.Errorf("%s: diagnosed %s, want %s (scores %v, status %v)", cases[i].name, d, want, scores(res), res.Status)
 		}
 	}

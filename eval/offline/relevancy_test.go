@@ -6,6 +6,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/offline"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // TestAnswerRelevancyIsUnsupported: the offline judge generates no
@@ -39,10 +40,10 @@ func TestAnswerRelevancyIsUnsupported(t *testing.T) {
 	if laptop.AnswerRelevancy.AnswerCosine != 0 {
 		t.Errorf("the laptop answer shares a word with its question: cosine %v", laptop.AnswerRelevancy.AnswerCosine)
 	}
-	if d := eval.Diagnose(laptop); d != eval.DiagOK {
+	if d := report.Diagnose(laptop); d != report.DiagOK {
 		t.Errorf("the on-point laptop answer is diagnosed %s", d)
 	}
-	if d := eval.Diagnose(evasive); d != eval.DiagNoncommittal || evasive.AnswerRelevancy.NoncommittalHint == "" {
+	if d := report.Diagnose(evasive); d != report.DiagNoncommittal || evasive.AnswerRelevancy.NoncommittalHint == "" {
 		t.Errorf("the evasive answer is diagnosed %s (hint %q)", d, evasive.AnswerRelevancy.NoncommittalHint)
 	}
 }

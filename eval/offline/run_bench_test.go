@@ -11,6 +11,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/eval/offline"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // The acceptance bar of the offline judge: 10,000 demo-sized samples, all
@@ -187,7 +188,7 @@ func BenchmarkOfflineRun10k(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					run := eval.RunInfo{ID: id, Dataset: "demo x10k", StartedAt: time.Now().UTC(),
+					run := report.RunInfo{ID: id, Dataset: "demo x10k", StartedAt: time.Now().UTC(),
 						Judge: r.Judge.Info(), Metrics: eval.AllMetrics, Samples: len(samples)}
 					if err := db.PutRun(run); err != nil {
 						b.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/internal/store"
@@ -21,7 +22,7 @@ import (
 // A run's --baseline: a stored run or a JSON report file, resolved and
 // read through once before the run starts (a bad baseline is a usage
 // error before any judge call is paid for), and read again when the run
-// ends, into a compact index (eval.KeyIndex) the comparison is made
+// ends, into a compact index (report.KeyIndex) the comparison is made
 // against. Nothing of it is held while the run evaluates.
 
 // baselineListed is how many of the changed samples the comparison shows
@@ -33,7 +34,7 @@ type baseline struct {
 	arg   string // as given
 	file  string // a report file, or
 	runID string // a stored run
-	info  eval.RunInfo
+	info  report.RunInfo
 	// samples and sum are what the file held when it was checked: it must
 	// hold the same when the run ends.
 	samples int
@@ -106,7 +107,7 @@ func orNone(s string) string {
 // run that finished (not interrupted) before this one started, other than
 // this one (a --resume), of the same dataset when there is one, else of
 // any, which is said on stderr.
-func (s *Session) resolveBaselineRun(ref string, stderr io.Writer) (eval.RunInfo, error) {
+func (s *Session) resolveBaselineRun(ref string, stderr io.Writer) (report.RunInfo, error) {
 	if ref != cache.LatestRun {
 		info, _, _, err := s.Store.RunPage(ref, 0, 0)
 		if err != nil {
@@ -119,9 +120,9 @@ func (s *Session) resolveBaselineRun(ref string, stderr io.Writer) (eval.RunInfo
 	}
 	runs, err := s.Store.Runs()
 	if err != nil {
-		return eval.RunInfo{}, fmt.Errorf("--baseline latest: %v", err)
+		return report.RunInfo{}, fmt.Errorf("--baseline latest: %v", err)
 	}
-	var other *eval.RunInfo
+	var other *report.RunInfo
 	for i := range runs { // newest first
 		r := &runs[i]
 		if r.ID == s.run.ID || r.FinishedAt == nil || r.Cancelled || (!s.run.StartedAt.IsZero() && !r.StartedAt.Before(s.run.StartedAt)) {
@@ -135,7 +136,7 @@ func (s *Session) resolveBaselineRun(ref string, stderr io.Writer) (eval.RunInfo
 		}
 	}
 	if other == nil {
-		return eval.RunInfo{}, fmt.Errorf("--baseline latest: no run in %s finished before this one; run once without --baseline first, or give a report file (--baseline FILE.json)", s.Store.Path())
+		return report.RunInfo{}, fmt.Errorf("--baseline latest: no run in %s finished before this one; run once without --baseline first, or give a report file (--baseline FILE.json)", s.Store.Path())
 	}
 	fmt.Fprintf(stderr, "ragscope: --baseline latest: no earlier finished run of %s; comparing with run %s of %s\n",
 		sanitize.Line(s.Cfg.Dataset), sanitize.Line(other.ID), sanitize.Line(other.Dataset))
@@ -144,7 +145,7 @@ func (s *Session) resolveBaselineRun(ref string, stderr io.Writer) (eval.RunInfo
 
 // sameDataset says run r evaluated this run's dataset: the same file
 // (named alike, or resolving to the same path), or the same bytes.
-func (s *Session) sameDataset(r *eval.RunInfo) bool {
+func (s *Session) sameDataset(r *report.RunInfo) bool {
 	if r.Dataset == s.Cfg.Dataset || (r.DatasetHash != "" && s.Loaded != nil && r.DatasetHash == s.Loaded.SHA256) {
 		return true
 	}
@@ -156,16 +157,16 @@ func (s *Session) sameDataset(r *eval.RunInfo) bool {
 // readBaselineFile reads a report file through: its run record, how many
 // samples, the sha256 of its bytes; each (when set) gets every sample,
 // decoded in full at the positions full says.
-func readBaselineFile(path string, full func(pos int) bool, each func(pos int, r *eval.Result) error) (eval.RunInfo, int, [sha256.Size]byte, error) {
+func readBaselineFile(path string, full func(pos int) bool, each func(pos int, r *eval.Result) error) (report.RunInfo, int, [sha256.Size]byte, error) {
 	var sum [sha256.Size]byte
 	f, err := os.Open(path)
 	if err != nil {
-		return eval.RunInfo{}, 0, sum, errors.Unwrap(err)
+		return report.RunInfo{}, 0, sum, errors.Unwrap(err)
 	}
 	defer f.Close()
 	h := sha256.New()
 	n := 0
-	info, err := eval.ReadReport(io.TeeReader(f, h), full, func(pos int, r *eval.Result) error {
+	info, err := report.ReadReport(io.TeeReader(f, h), full, func(pos int, r *eval.Result) error {
 		n++
 		if each != nil {
 			return each(pos, r)
@@ -180,8 +181,8 @@ func readBaselineFile(path string, full func(pos int) bool, each func(pos int, r
 }
 
 // index reads the baseline again into the index the comparison uses.
-func (b *baseline) index(st cache.Store) (*eval.KeyIndex, error) {
-	x := eval.NewKeyIndex(b.metrics, b.samples)
+func (b *baseline) index(st cache.Store) (*report.KeyIndex, error) {
+	x := report.NewKeyIndex(b.metrics, b.samples)
 	if b.file != "" {
 		_, n, sum, err := readBaselineFile(b.file, nil, func(_ int, r *eval.Result) error {
 			x.Add(r)
@@ -207,7 +208,7 @@ func (b *baseline) index(st cache.Store) (*eval.KeyIndex, error) {
 
 // results reads the baseline's samples at the pairs' positions in full,
 // keyed by position.
-func (b *baseline) results(st cache.Store, pairs []eval.ChangedPair) (map[int]*eval.Result, error) {
+func (b *baseline) results(st cache.Store, pairs []report.ChangedPair) (map[int]*eval.Result, error) {
 	out := make(map[int]*eval.Result, len(pairs))
 	if b.file != "" {
 		want := map[int]bool{}
@@ -234,17 +235,17 @@ func (b *baseline) results(st cache.Store, pairs []eval.ChangedPair) (map[int]*e
 
 // comparison starts the comparison of the run with the baseline, or, when
 // the baseline cannot be read any more, one whose checks cannot gate.
-func (b *baseline) comparison(st cache.Store, g eval.BaselineGate) *eval.Comparison {
+func (b *baseline) comparison(st cache.Store, g report.BaselineGate) *report.Comparison {
 	x, err := b.index(st)
 	if err != nil {
-		return eval.UnreadableComparison(err, g)
+		return report.UnreadableComparison(err, g)
 	}
-	return eval.NewComparison(x, g, baselineListed)
+	return report.NewComparison(x, g, baselineListed)
 }
 
 // baselineDiff is the comparison as a RunDiff, with the listed samples
 // (the worst changes) read again in full from both sides.
-func (b *baseline) diff(st cache.Store, runID string, c *eval.Comparison) (*eval.RunDiff, error) {
+func (b *baseline) diff(st cache.Store, runID string, c *report.Comparison) (*report.RunDiff, error) {
 	d := c.Diff()
 	listed := c.Listed()
 	if len(listed) == 0 {
@@ -263,7 +264,7 @@ func (b *baseline) diff(st cache.Store, runID string, c *eval.Comparison) (*eval
 		if ra == nil {
 			return d, fmt.Errorf("the baseline has no sample at position %d any more", p.BeforePos)
 		}
-		sd, _ := eval.DiffSample(c.Metrics(), ra, rb)
+		sd, _ := report.DiffSample(c.Metrics(), ra, rb)
 		d.Samples = append(d.Samples, sd)
 	}
 	return d, nil
@@ -272,7 +273,7 @@ func (b *baseline) diff(st cache.Store, runID string, c *eval.Comparison) (*eval
 // writeBaseline prints the comparison with the baseline: what was
 // matched, the means before and after, and the worst changed samples
 // with their changed judgements.
-func writeBaseline(w io.Writer, b *baseline, c *eval.Comparison, d *eval.RunDiff, derr error) {
+func writeBaseline(w io.Writer, b *baseline, c *report.Comparison, d *report.RunDiff, derr error) {
 	fmt.Fprintf(w, "baseline: %s\n", sanitize.Line(b.label()))
 	if err := c.Err(); err != nil {
 		fmt.Fprintf(w, "  not compared: %s\n", sanitize.Line(err.Error()))
@@ -287,7 +288,7 @@ func writeBaseline(w io.Writer, b *baseline, c *eval.Comparison, d *eval.RunDiff
 	if d.Shared == 0 {
 		return
 	}
-	indented(w, "  ", func(w io.Writer) { eval.WriteDiffTable(w, c.Metrics(), d, "baseline", "this run") })
+	indented(w, "  ", func(w io.Writer) { report.WriteDiffTable(w, c.Metrics(), d, "baseline", "this run") })
 	if c.Changed() == 0 {
 		fmt.Fprintln(w, "  no shared sample changed a score or a status")
 		return
@@ -297,7 +298,7 @@ func writeBaseline(w io.Writer, b *baseline, c *eval.Comparison, d *eval.RunDiff
 		return
 	}
 	fmt.Fprintf(w, "%d shared samples changed; the %d worst falls first:\n", c.Changed(), len(d.Samples))
-	eval.WriteDiffSamples(w, c.Metrics(), d.Samples)
+	report.WriteDiffSamples(w, c.Metrics(), d.Samples)
 	if more := c.Changed() - len(d.Samples); more > 0 {
 		fmt.Fprintf(w, "... and %d more changed samples\n", more)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/dataset"
+	evalreport "github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/report"
 	"github.com/ragscope/ragscope/internal/store"
@@ -51,7 +52,7 @@ type Config struct {
 	FCMode string `json:"fc_mode,omitempty"`
 	NSMode string `json:"ns_mode,omitempty"`
 	// Pass is --pass as given: the pass levels of the diagnosis
-	// (eval.ParseLevels; "" is the defaults), recorded with the run.
+	// (evalreport.ParseLevels; "" is the defaults), recorded with the run.
 	Pass string `json:"pass,omitempty"`
 	// ACWeights is --ac-weights as given ("" is eval.DefaultACWeights).
 	ACWeights      string        `json:"ac_weights,omitempty"`
@@ -80,7 +81,7 @@ type Config struct {
 	// Format is the report written to --out (stdout when headless): json,
 	// github or jsonl.
 	Format string `json:"format,omitempty"`
-	// The CI gate (see eval.Gate): METRIC=X,... on the means and on each
+	// The CI gate (see evalreport.Gate): METRIC=X,... on the means and on each
 	// sample, and --max-failing N or P%.
 	FailUnder       string `json:"fail_under,omitempty"`
 	FailUnderSample string `json:"fail_under_sample,omitempty"`
@@ -90,7 +91,7 @@ type Config struct {
 	// Baseline is what the run is compared with: a stored run (id, prefix
 	// or latest) or a JSON report file; MaxDrop (METRIC=D,...),
 	// MaxRegressed (N or P%) and RegressMargin (D, default
-	// eval.DefaultRegressMargin) gate the run on it (see eval.BaselineGate).
+	// evalreport.DefaultRegressMargin) gate the run on it (see evalreport.BaselineGate).
 	Baseline      string `json:"baseline,omitempty"`
 	MaxDrop       string `json:"max_drop,omitempty"`
 	MaxRegressed  string `json:"max_regressed,omitempty"`
@@ -207,7 +208,7 @@ func (c *Config) Validate() error {
 	if _, err := eval.ParseNSMode(c.NSMode); err != nil {
 		return exit.Usagef("%v", err)
 	}
-	if _, err := eval.ParseLevels(c.Pass); err != nil {
+	if _, err := evalreport.ParseLevels(c.Pass); err != nil {
 		return exit.Usagef("%v", err)
 	}
 	switch {
@@ -242,16 +243,16 @@ func (c *Config) Validate() error {
 // Gate is the run's CI gate parsed from --fail-under, --fail-under-sample
 // and --max-failing; an error names the flag. A gated metric must be one
 // the run evaluates.
-func (c *Config) Gate() (eval.Gate, error) {
-	var g eval.Gate
+func (c *Config) Gate() (evalreport.Gate, error) {
+	var g evalreport.Gate
 	var err error
-	if g.Mean, err = eval.ParseThresholds("fail-under", c.FailUnder); err != nil {
+	if g.Mean, err = evalreport.ParseThresholds("fail-under", c.FailUnder); err != nil {
 		return g, exit.UsageError{Err: err}
 	}
-	if g.Sample, err = eval.ParseThresholds("fail-under-sample", c.FailUnderSample); err != nil {
+	if g.Sample, err = evalreport.ParseThresholds("fail-under-sample", c.FailUnderSample); err != nil {
 		return g, exit.UsageError{Err: err}
 	}
-	if g.MaxFailing, err = eval.ParseAllowance(c.MaxFailing); err != nil {
+	if g.MaxFailing, err = evalreport.ParseAllowance(c.MaxFailing); err != nil {
 		return g, exit.UsageError{Err: err}
 	}
 	if g.Baseline, err = c.baselineGate(); err != nil {
@@ -263,7 +264,7 @@ func (c *Config) Gate() (eval.Gate, error) {
 	}
 	for _, gated := range []struct {
 		flag string
-		ths  []eval.Threshold
+		ths  []evalreport.Threshold
 	}{{"fail-under", g.Mean}, {"fail-under-sample", g.Sample}, {"max-drop", g.Baseline.MaxDrop}} {
 		flag := gated.flag
 		for _, th := range gated.ths {
@@ -277,19 +278,19 @@ func (c *Config) Gate() (eval.Gate, error) {
 
 // baselineGate parses --max-drop, --max-regressed and --regress-margin;
 // they gate on a baseline, so they need --baseline.
-func (c *Config) baselineGate() (eval.BaselineGate, error) {
-	var g eval.BaselineGate
+func (c *Config) baselineGate() (evalreport.BaselineGate, error) {
+	var g evalreport.BaselineGate
 	var err error
-	if g.MaxDrop, err = eval.ParseMaxDrops("max-drop", c.MaxDrop); err != nil {
+	if g.MaxDrop, err = evalreport.ParseMaxDrops("max-drop", c.MaxDrop); err != nil {
 		return g, exit.UsageError{Err: err}
 	}
 	if strings.TrimSpace(c.MaxRegressed) != "" {
-		if g.MaxRegressed, err = eval.ParseAllowanceFlag("max-regressed", c.MaxRegressed); err != nil {
+		if g.MaxRegressed, err = evalreport.ParseAllowanceFlag("max-regressed", c.MaxRegressed); err != nil {
 			return g, exit.UsageError{Err: err}
 		}
 		g.Regressed = true
 	}
-	g.Margin = eval.DefaultRegressMargin
+	g.Margin = evalreport.DefaultRegressMargin
 	if m := strings.TrimSpace(c.RegressMargin); m != "" {
 		v, err := strconv.ParseFloat(m, 64)
 		if err != nil || math.IsNaN(v) || v < 0 || v > 2 {
@@ -320,8 +321,8 @@ func (c *Config) FCModeValue() string {
 }
 
 // Levels are the parsed --pass; Validate has refused a bad one.
-func (c *Config) Levels() eval.Levels {
-	l, _ := eval.ParseLevels(c.Pass)
+func (c *Config) Levels() evalreport.Levels {
+	l, _ := evalreport.ParseLevels(c.Pass)
 	return l
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/outfile"
 	"github.com/ragscope/ragscope/internal/store"
 )
@@ -83,7 +84,7 @@ func RememberEndpoint(db, baseURL, model string, p eval.EndpointProfile) error {
 
 // stampEndpoint records what the run knows of its endpoint with the run
 // (its config's "endpoint") and remembers what it learned for the next.
-func (s *Session) stampEndpoint(info *eval.RunInfo) {
+func (s *Session) stampEndpoint(info *report.RunInfo) {
 	if s.abilities == nil {
 		return
 	}

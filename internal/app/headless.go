@@ -14,6 +14,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/eval/endpoint"
+	evalreport "github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/outfile"
 	"github.com/ragscope/ragscope/internal/report"
@@ -112,16 +113,16 @@ func (o *runOutputs) abort() {
 // in --format, the JUnit file, and with --format github the step summary.
 // info, when set, is the stamped record (even if storing it failed). The
 // first error is reading the run back, the second writing an output.
-func (o *runOutputs) finish(st cache.Store, id string, info *eval.RunInfo, cfg *Config) (*report.Pass, error, error) {
+func (o *runOutputs) finish(st cache.Store, id string, info *evalreport.RunInfo, cfg *Config) (*report.Pass, error, error) {
 	g, err := cfg.Gate() // validated before the run started
 	if err != nil {
 		return nil, err, nil
 	}
-	var against *eval.Comparison
+	var against *evalreport.Comparison
 	if o.baseline != nil {
 		against = o.baseline.comparison(st, g.Baseline)
 	}
-	sr, err := report.ReadGated(st, id, 0, g, against, eval.Levels{})
+	sr, err := report.ReadGated(st, id, 0, g, against, evalreport.Levels{})
 	if err != nil {
 		return nil, err, nil
 	}
@@ -288,7 +289,7 @@ func finishReport(run *Run, cfg *Config, cancelled bool, o *runOutputs, stderr i
 // WriteGateSummary says how the gate ended: each breached check and each
 // one that could not be made, and the worst samples below the per-sample
 // thresholds with their evidence.
-func WriteGateSummary(w io.Writer, o eval.GateOutcome, interrupted bool) {
+func WriteGateSummary(w io.Writer, o evalreport.GateOutcome, interrupted bool) {
 	state := "passed"
 	if !o.Passed() {
 		state = "FAILED (exit 4)"
@@ -313,10 +314,10 @@ type progress struct {
 	total, done, stopped int
 	inFlight             int
 	start                time.Time
-	// pace is the run's pace for the ETA (eval.Pace: from each sample's
+	// pace is the run's pace for the ETA (evalreport.Pace: from each sample's
 	// own start and finish, so the first samples, which all wait for
 	// their statements before their verdicts, do not stretch it).
-	pace eval.Pace
+	pace evalreport.Pace
 }
 
 // observe counts one event of the run.
@@ -361,7 +362,7 @@ func (p *progress) line(r *Run) string {
 
 // WriteSummary prints the per-metric table: mean, how many scored and how
 // many did not, and why.
-func WriteSummary(w io.Writer, info eval.RunInfo, t *eval.Tally) {
+func WriteSummary(w io.Writer, info evalreport.RunInfo, t *evalreport.Tally) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "metric\tmean\tscored\tn/a\tfailed\tsent\tcached\ttokens\tcost\twhy")
 	summary := t.Summary()
@@ -380,11 +381,11 @@ func WriteSummary(w io.Writer, info eval.RunInfo, t *eval.Tally) {
 		info.Calls.Sent(), info.Calls.CacheHits, info.Tokens.PromptTokens, info.Tokens.CompletionTokens)
 	diag := t.Diagnoses()
 	var parts []string
-	for _, d := range eval.Diagnoses {
+	for _, d := range evalreport.Diagnoses {
 		parts = append(parts, fmt.Sprintf("%s %d", d, diag[d]))
 	}
 	fmt.Fprintf(w, "diagnosis: %s\n", strings.Join(parts, ", "))
-	if l := eval.RunLevels(info); !l.IsDefault() {
+	if l := evalreport.RunLevels(info); !l.IsDefault() {
 		fmt.Fprintf(w, "pass levels: %s\n", l.Describe())
 	}
 	fmt.Fprintf(w, "judge: %s\n", info.Judge.Name)

@@ -14,6 +14,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/llm"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/prompts"
 	"github.com/ragscope/ragscope/tui"
@@ -389,7 +390,7 @@ func cloneConfig(c map[string]string) map[string]string {
 	return out
 }
 
-func (h *Host) Runs() ([]eval.RunInfo, error) { return sameDataset(h.s.Store, h.s.Info()) }
+func (h *Host) Runs() ([]report.RunInfo, error) { return sameDataset(h.s.Store, h.s.Info()) }
 
 func (h *Host) Results(runID string) ([]*eval.Result, error) {
 	_, rs, err := h.s.Store.Run(runID)
@@ -405,7 +406,7 @@ func (h *Host) Results(runID string) ([]*eval.Result, error) {
 // are off, and the keys say that the cache is why, not the judge.
 type StoredHost struct {
 	Store cache.Store
-	Run   eval.RunInfo
+	Run   report.RunInfo
 	Why   error // why editing and re-running are off; nil: errStoredRun
 }
 
@@ -446,7 +447,7 @@ func (h StoredHost) Rerun(context.Context, tui.Plan) (string, <-chan eval.Event,
 	return "", nil, h.why()
 }
 
-func (h StoredHost) Runs() ([]eval.RunInfo, error) { return sameDataset(h.Store, h.Run) }
+func (h StoredHost) Runs() ([]report.RunInfo, error) { return sameDataset(h.Store, h.Run) }
 
 func (h StoredHost) Results(runID string) ([]*eval.Result, error) {
 	_, rs, err := h.Store.Run(runID)
@@ -454,12 +455,12 @@ func (h StoredHost) Results(runID string) ([]*eval.Result, error) {
 }
 
 // sameDataset lists the stored runs of the run's dataset, newest first.
-func sameDataset(st cache.Store, info eval.RunInfo) ([]eval.RunInfo, error) {
+func sameDataset(st cache.Store, info report.RunInfo) ([]report.RunInfo, error) {
 	runs, err := st.Runs()
 	if err != nil {
 		return nil, err
 	}
-	var out []eval.RunInfo
+	var out []report.RunInfo
 	for _, r := range runs {
 		if r.Dataset == info.Dataset || (r.DatasetHash != "" && r.DatasetHash == info.DatasetHash) {
 			out = append(out, r)

@@ -13,6 +13,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/tui"
 )
@@ -168,7 +169,7 @@ func TestPromptEditRerunAndDiff(t *testing.T) {
 	// The diff of the chain's ends shows the change of the mean.
 	_, a, _ := s.Store.Run(parentID)
 	_, b, _ := s.Store.Run(grandchild)
-	d := eval.Diff(eval.AllMetrics, a, b, eval.MatchByKeyOf(a))
+	d := report.Diff(eval.AllMetrics, a, b, report.MatchByKeyOf(a))
 	if md := d.Means[eval.Faithfulness]; md.Delta == nil || *md.Delta != 0.5 {
 		t.Fatalf("faithfulness mean change %+v, want +0.5", md)
 	}

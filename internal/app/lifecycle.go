@@ -11,6 +11,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/dataset"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
@@ -28,7 +29,7 @@ type Run struct {
 	done   chan struct{}
 
 	mu        sync.Mutex
-	info      eval.RunInfo
+	info      report.RunInfo
 	cancelled bool
 	stopped   error
 	err       error
@@ -62,7 +63,7 @@ func (r *Run) Wait() (bool, error) {
 }
 
 // Info is the run record, stamped once the run has ended.
-func (r *Run) Info() eval.RunInfo {
+func (r *Run) Info() report.RunInfo {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.info
@@ -74,7 +75,7 @@ func (r *Run) Counts() (eval.CallCounts, eval.Usage) { return r.runner.Counts() 
 // runSpec is what distinguishes a first run, a resumed run and a re-run;
 // everything else about starting one is the same.
 type runSpec struct {
-	info  eval.RunInfo
+	info  report.RunInfo
 	judge eval.Judge
 	// source yields the total samples to evaluate.
 	source  eval.Source
@@ -89,10 +90,10 @@ type runSpec struct {
 	// re-run keeps the parent's metrics it did not re-run).
 	merge func(*eval.Result) *eval.Result
 	// onEnd sees the stamped record (the session keeps its run current).
-	onEnd func(eval.RunInfo)
+	onEnd func(report.RunInfo)
 	// put and stamp, when set, are those of a Stream.
 	put   func(runID string, r *eval.Result) error
-	stamp func(*eval.RunInfo)
+	stamp func(*report.RunInfo)
 }
 
 // Start records the session's run, runs it and streams its events; the
@@ -101,7 +102,7 @@ type runSpec struct {
 func (s *Session) Start(ctx context.Context) (*Run, error) {
 	return s.launch(ctx, runSpec{
 		info: s.Info(), judge: s.Judge, source: s.source(), total: s.Total(), metrics: s.Metrics, done: s.doneLookup(),
-		onEnd: func(info eval.RunInfo) {
+		onEnd: func(info report.RunInfo) {
 			s.mu.Lock()
 			s.run = info
 			s.mu.Unlock()
@@ -112,7 +113,7 @@ func (s *Session) Start(ctx context.Context) (*Run, error) {
 // Stream is a run whose samples the caller brings as they come (a
 // watcher's window of a live log).
 type Stream struct {
-	Info eval.RunInfo
+	Info report.RunInfo
 	// Source yields the samples; Total is how many are known at the start.
 	Source eval.Source
 	Total  int
@@ -121,7 +122,7 @@ type Stream struct {
 	Put func(runID string, r *eval.Result) error
 	// Stamp completes the record before its end is stored (the run grew
 	// while it ran).
-	Stamp func(*eval.RunInfo)
+	Stamp func(*report.RunInfo)
 }
 
 // StartStream records a run of the session's judge and metrics over the

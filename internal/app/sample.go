@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
 )
 
@@ -114,7 +115,7 @@ func (s *Session) recordSubset() {
 		return
 	}
 	s.run.Samples = len(s.subset)
-	s.run.Subset = &eval.Subset{Of: s.Loaded.Count, Seed: s.Cfg.Seed}
+	s.run.Subset = &report.Subset{Of: s.Loaded.Count, Seed: s.Cfg.Seed}
 	if s.run.Config == nil {
 		s.run.Config = map[string]string{}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/store"
 )
@@ -52,7 +53,7 @@ func TestChooseSample(t *testing.T) {
 
 // sampleRun runs cfg to its end and returns the indexes it evaluated and
 // its record.
-func sampleRun(t *testing.T, st *store.Shared, cfg *Config) ([]int, eval.RunInfo, *Session) {
+func sampleRun(t *testing.T, st *store.Shared, cfg *Config) ([]int, report.RunInfo, *Session) {
 	t.Helper()
 	s, r := startRun(t, cfg, st)
 	var got []int
@@ -81,7 +82,7 @@ func TestSampleIsTheSameLoadedAndStreamed(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("stream %v: evaluated %v, want %v", stream, got, want)
 		}
-		if info.Samples != 5 || info.Subset == nil || *info.Subset != (eval.Subset{Of: 20, Seed: 42}) ||
+		if info.Samples != 5 || info.Subset == nil || *info.Subset != (report.Subset{Of: 20, Seed: 42}) ||
 			info.Config["sample"] != "5" || info.Config["seed"] != "42" || info.SamplesText() != "5 of 20 (seed 42)" {
 			t.Errorf("stream %v: record %+v, subset %+v, config %v", stream, info, info.Subset, info.Config)
 		}
@@ -103,7 +104,7 @@ func TestSampleIsTheSameLoadedAndStreamed(t *testing.T) {
 	if code, err := Headless(context.Background(), s, &out, &errb); err != nil || code != exit.OK {
 		t.Fatalf("exit %d, %v\n%s", code, err, errb.String())
 	}
-	var rep eval.Report
+	var rep report.Report
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"os"
 	"sync"
 
-	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/sanitize"
@@ -133,7 +133,7 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 			if e.Gated() {
 				state += "; gate " + map[bool]string{true: "passed", false: "FAILED"}[e.Outcome.Passed()]
 				for _, c := range e.Outcome.Checks {
-					if c.State != eval.GatePassed {
+					if c.State != report.GatePassed {
 						state += "; " + string(c.State) + ": " + c.Message
 					}
 				}

@@ -17,6 +17,7 @@ import (
 	"github.com/ragscope/ragscope/eval/endpoint"
 	"github.com/ragscope/ragscope/eval/llm"
 	"github.com/ragscope/ragscope/eval/offline"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/prompts"
@@ -50,7 +51,7 @@ type Session struct {
 	subset        []int     // --sample: the indexes evaluated, ascending; nil for all
 
 	mu  sync.Mutex
-	run eval.RunInfo
+	run report.RunInfo
 }
 
 // Prepare sets a run up: flags checked, dataset loaded, prompts and judge
@@ -163,7 +164,7 @@ func (s *Session) Close() {
 }
 
 // Info is a copy of the run record.
-func (s *Session) Info() eval.RunInfo {
+func (s *Session) Info() report.RunInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.run
@@ -403,7 +404,7 @@ func (s *Session) loadResume() error {
 
 // stampStart records when this attempt of the run starts: the run's start
 // for a new run; for a resumed one (--resume) the attempt's only, the run
-// keeping its first start (see eval.RunInfo.AttemptStartedAt).
+// keeping its first start (see report.RunInfo.AttemptStartedAt).
 func (s *Session) stampStart(now time.Time) {
 	if s.Cfg.Resume != "" && !s.run.StartedAt.IsZero() {
 		s.run.AttemptStartedAt = now
@@ -418,7 +419,7 @@ func (s *Session) initRun() error {
 		if err != nil {
 			return err
 		}
-		s.run = eval.RunInfo{ID: id, Dataset: s.Cfg.Dataset, DatasetHash: s.Loaded.SHA256}
+		s.run = report.RunInfo{ID: id, Dataset: s.Cfg.Dataset, DatasetHash: s.Loaded.SHA256}
 	}
 	// Priced now, so that a bad prices.json stops the run before anything
 	// is paid for.
@@ -440,8 +441,8 @@ func (s *Session) initRun() error {
 // NewRunInfo is the record of a new run of the session's judge, metrics
 // and settings, priced with t, whose samples the caller brings (a
 // watcher's window).
-func (s *Session) NewRunInfo(id string, started time.Time, t cost.Table) eval.RunInfo {
-	info := eval.RunInfo{ID: id, Dataset: s.Cfg.Dataset, StartedAt: started.UTC()}
+func (s *Session) NewRunInfo(id string, started time.Time, t cost.Table) report.RunInfo {
+	info := report.RunInfo{ID: id, Dataset: s.Cfg.Dataset, StartedAt: started.UTC()}
 	s.describe(&info, t)
 	return info
 }
@@ -449,7 +450,7 @@ func (s *Session) NewRunInfo(id string, started time.Time, t cost.Table) eval.Ru
 // describe records in info what every run of the session shares: the
 // judge, the prompts' contract and hashes, the metrics, the settings and
 // the prices.
-func (s *Session) describe(info *eval.RunInfo, t cost.Table) {
+func (s *Session) describe(info *report.RunInfo, t cost.Table) {
 	ji := s.Judge.Info()
 	hashes := s.Prompts.Hashes()
 	if ji.Kind == "offline" {
@@ -488,7 +489,7 @@ func (s *Session) config() map[string]string {
 		m["ns_mode"] = c.NSMode
 	}
 	if l := c.Levels(); !l.IsDefault() {
-		m[eval.LevelsConfigKey] = l.String()
+		m[report.LevelsConfigKey] = l.String()
 	}
 	if !c.UseOffline() {
 		// The format the run starts with; stampEndpoint records the one it

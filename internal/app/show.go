@@ -7,6 +7,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/labels"
 	"github.com/ragscope/ragscope/internal/live"
@@ -21,19 +22,19 @@ import (
 //
 // The diagnosis, the score colours and the marks follow pass (--pass) when
 // it is not the defaults, else the pass levels the run was recorded with.
-func Show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass eval.Levels, stderr io.Writer) (int, error) {
+func Show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass report.Levels, stderr io.Writer) (int, error) {
 	return show(ctx, st, ref, ascii, pass, nil, stderr)
 }
 
 // ShowWatch is Show for a watcher (ragscope watch) on the run its results
 // go to: the screen in watch mode, with the lag and the alerts that status
 // tells (the watcher's Status).
-func ShowWatch(ctx context.Context, st *store.Shared, ref string, ascii bool, status func() eval.WatchStatus, stderr io.Writer) (int, error) {
-	return show(ctx, st, ref, ascii, eval.Levels{}, status, stderr)
+func ShowWatch(ctx context.Context, st *store.Shared, ref string, ascii bool, status func() report.WatchStatus, stderr io.Writer) (int, error) {
+	return show(ctx, st, ref, ascii, report.Levels{}, status, stderr)
 }
 
 // show is Show, in watch mode when follow is set.
-func show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass eval.Levels, follow func() eval.WatchStatus, stderr io.Writer) (int, error) {
+func show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass report.Levels, follow func() report.WatchStatus, stderr io.Writer) (int, error) {
 	// The record alone: the results are read page by page by the table
 	// (a run of a million samples is never in memory at once).
 	info, _, _, err := st.RunPage(ref, 0, 0)
@@ -49,7 +50,7 @@ func show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass ev
 		Dataset: info.Dataset, Total: info.Samples, Judge: info.Judge, Metrics: info.Metrics, ASCII: ascii,
 		Started: info.StartedAt, RawCalls: RawCalls(st), RawCallsJSON: RawCallsJSON(st), RunID: info.ID, Host: StoredHost{Store: st, Run: info},
 		Load: LoadResult(st, info.ID), Pricing: info.Pricing, Labels: labels.Host{Store: st, By: labels.Labeller()},
-		Watch: follow, Limit: st.HolderNote, Levels: eval.RunLevels(info),
+		Watch: follow, Limit: st.HolderNote, Levels: report.RunLevels(info),
 	}
 	if !pass.IsDefault() {
 		opts.Levels = pass
@@ -71,8 +72,8 @@ func show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass ev
 		}
 		if lr.Role == "watch" && follow == nil {
 			// Another process's watcher: the follow screen, without its lag.
-			fs := eval.WatchStatus{RunID: info.ID, Elsewhere: fmt.Sprintf("pid %d", lr.PID)}
-			opts.Watch = func() eval.WatchStatus { return fs }
+			fs := report.WatchStatus{RunID: info.ID, Elsewhere: fmt.Sprintf("pid %d", lr.PID)}
+			opts.Watch = func() report.WatchStatus { return fs }
 		}
 		events = live.Events(wctx, st, info.ID)
 	} else {

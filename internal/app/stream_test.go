@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/store"
 )
@@ -25,7 +26,7 @@ func offlineConfig(data string, stream bool) *Config {
 // the dataset in memory reports, and its session holds no sample.
 func TestStreamedRunReportsWhatALoadedRunDoes(t *testing.T) {
 	data := smallDataset(t, 40)
-	reports := map[bool]eval.Report{}
+	reports := map[bool]report.Report{}
 	for _, stream := range []bool{false, true} {
 		st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 		s, err := Prepare(offlineConfig(data, stream), st, io.Discard)
@@ -41,7 +42,7 @@ func TestStreamedRunReportsWhatALoadedRunDoes(t *testing.T) {
 		if err != nil || code != exit.OK {
 			t.Fatalf("stream %v: exit %d, %v", stream, code, err)
 		}
-		var rep eval.Report
+		var rep report.Report
 		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 			t.Fatal(err)
 		}

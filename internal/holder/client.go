@@ -21,6 +21,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 const (
@@ -420,7 +421,7 @@ func (c *Client) NewRunID() (string, error) {
 }
 
 // PutRun implements cache.Store.
-func (c *Client) PutRun(info eval.RunInfo) error {
+func (c *Client) PutRun(info report.RunInfo) error {
 	return c.call("PutRun", putRunArgs{Info: info}, &none{})
 }
 
@@ -435,27 +436,27 @@ func (c *Client) PutResults(runID string, rs []*eval.Result) error {
 }
 
 // Runs implements cache.Store.
-func (c *Client) Runs() ([]eval.RunInfo, error) {
+func (c *Client) Runs() ([]report.RunInfo, error) {
 	var r runsReply
 	err := c.call("Runs", none{}, &r)
 	return r.Runs, err
 }
 
 // Run implements cache.Store.
-func (c *Client) Run(ref string) (eval.RunInfo, []*eval.Result, error) {
+func (c *Client) Run(ref string) (report.RunInfo, []*eval.Result, error) {
 	var r runReply
 	if err := c.call("Run", runArgs{Ref: ref}, &r); err != nil {
-		return eval.RunInfo{}, nil, err
+		return report.RunInfo{}, nil, err
 	}
 	return r.Info, r.Results, nil
 }
 
 // RunPage implements cache.Store. The holder caps a page at maxRunPage
 // results, so one reply stays a bounded message; next says where to go on.
-func (c *Client) RunPage(ref string, from, limit int) (eval.RunInfo, []*eval.Result, int, error) {
+func (c *Client) RunPage(ref string, from, limit int) (report.RunInfo, []*eval.Result, int, error) {
 	var r runPageReply
 	if err := c.call("RunPage", runPageArgs{Ref: ref, From: from, Limit: limit}, &r); err != nil {
-		return eval.RunInfo{}, nil, -1, err
+		return report.RunInfo{}, nil, -1, err
 	}
 	return r.Info, r.Results, r.Next, nil
 }
@@ -573,7 +574,7 @@ func (c *Client) Call(key string) (*cache.CallEntry, error) {
 }
 
 // PutLabels implements cache.Store.
-func (c *Client) PutLabels(ls []eval.Label) error {
+func (c *Client) PutLabels(ls []report.Label) error {
 	return c.call("PutLabels", labelsArgs{Labels: ls}, &none{})
 }
 
@@ -585,13 +586,13 @@ func (c *Client) DeleteLabels(keys []string) (int, error) {
 }
 
 // Labels implements cache.Store.
-func (c *Client) Labels(keys []string) (map[string]eval.Label, error) {
+func (c *Client) Labels(keys []string) (map[string]report.Label, error) {
 	var r labelsReply
 	if err := c.call("Labels", keysArgs{Keys: keys}, &r); err != nil {
 		return nil, err
 	}
 	if r.Labels == nil {
-		r.Labels = map[string]eval.Label{}
+		r.Labels = map[string]report.Label{}
 	}
 	return r.Labels, nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 func TestMain(m *testing.M) {
@@ -211,9 +212,9 @@ func sameJSON(t *testing.T, what string, direct, socket any) {
 
 func score(x float64) *float64 { return &x }
 
-func runInfo(id string, samples int) eval.RunInfo {
+func runInfo(id string, samples int) report.RunInfo {
 	started := time.Date(2025, 3, 4, 5, 6, 7, 890, time.UTC)
-	return eval.RunInfo{
+	return report.RunInfo{
 		ID: id, Dataset: "qa.jsonl", DatasetHash: "abc", StartedAt: started,
 		Judge:   eval.JudgeInfo{Kind: "llm", Name: "gpt-4o-mini", Model: "gpt-4o-mini"},
 		Prompts: map[string]string{"faithfulness_statements.en": "ff"},

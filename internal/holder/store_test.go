@@ -14,6 +14,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // Every method of the store answers through the socket what the database
@@ -38,7 +39,7 @@ func TestStoreThroughSocket(t *testing.T) {
 	if err != nil || !regexp.MustCompile(`^\d{8}-\d{6}-[0-9a-f]{4}$`).MatchString(id) {
 		t.Fatalf("NewRunID = %q, %v", id, err)
 	}
-	for _, info := range []eval.RunInfo{runInfo("run-a1", 5), runInfo("run-b2", 2)} {
+	for _, info := range []report.RunInfo{runInfo("run-a1", 5), runInfo("run-b2", 2)} {
 		if err := cl.PutRun(info); err != nil {
 			t.Fatal(err)
 		}

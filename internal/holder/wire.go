@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // The arguments and replies of the RPC methods. Every reply is a JSON
@@ -36,7 +37,7 @@ type (
 	}
 
 	putRunArgs struct {
-		Info eval.RunInfo `json:"info"`
+		Info report.RunInfo `json:"info"`
 	}
 	putResultArgs struct {
 		RunID  string       `json:"run_id"`
@@ -47,13 +48,13 @@ type (
 		Results []*eval.Result `json:"results"`
 	}
 	runsReply struct {
-		Runs []eval.RunInfo `json:"runs"`
+		Runs []report.RunInfo `json:"runs"`
 	}
 	runArgs struct {
 		Ref string `json:"ref"`
 	}
 	runReply struct {
-		Info    eval.RunInfo   `json:"info"`
+		Info    report.RunInfo `json:"info"`
 		Results []*eval.Result `json:"results"`
 	}
 	runPageArgs struct {
@@ -62,7 +63,7 @@ type (
 		Limit int    `json:"limit"`
 	}
 	runPageReply struct {
-		Info    eval.RunInfo   `json:"info"`
+		Info    report.RunInfo `json:"info"`
 		Results []*eval.Result `json:"results"`
 		Next    int            `json:"next"`
 	}
@@ -112,10 +113,10 @@ type (
 		ResponseCached bool   `json:"response_cached,omitempty"`
 	}
 	labelsArgs struct {
-		Labels []eval.Label `json:"labels"`
+		Labels []report.Label `json:"labels"`
 	}
 	labelsReply struct {
-		Labels map[string]eval.Label `json:"labels"`
+		Labels map[string]report.Label `json:"labels"`
 	}
 	statsReply struct {
 		Stats cache.Stats `json:"stats"`

@@ -20,6 +20,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/tui"
@@ -137,8 +138,8 @@ func parseLine(b []byte) (Line, error) {
 	default:
 		return l, errors.New(`"label" must be 0 or 1`)
 	}
-	if _, ok := eval.TaskMetric(l.Task); !ok {
-		return l, fmt.Errorf(`"task": %q is not one of %s`, l.Task, strings.Join(eval.LabelTasks, ", "))
+	if _, ok := report.TaskMetric(l.Task); !ok {
+		return l, fmt.Errorf(`"task": %q is not one of %s`, l.Task, strings.Join(report.LabelTasks, ", "))
 	}
 	if l.Sample == "" {
 		return l, errors.New(`"sample" is empty`)
@@ -188,19 +189,19 @@ func Import(st cache.Store, ref string, lines []Line, by string, now time.Time) 
 	}
 	matched := make([]bool, len(lines))
 	present := map[string]bool{}
-	wanted := map[string]eval.Label{}
+	wanted := map[string]report.Label{}
 	var order []string
 	err = store.Each(st, info.ID, nil)(func(r *eval.Result) error {
-		idx := bySample[eval.SampleRef(r)]
+		idx := bySample[report.SampleRef(r)]
 		if len(idx) == 0 {
 			return nil
 		}
-		present[eval.SampleRef(r)] = true
-		items := eval.Items(r)
-		sk := eval.ResultSampleKey(r)
+		present[report.SampleRef(r)] = true
+		items := report.Items(r)
+		sk := report.ResultSampleKey(r)
 		for _, i := range idx {
 			l := lines[i]
-			it, ok := eval.FindItem(items, l.Task, l.Item)
+			it, ok := report.FindItem(items, l.Task, l.Item)
 			if !ok {
 				continue
 			}
@@ -210,7 +211,7 @@ func Import(st cache.Store, ref string, lines []Line, by string, now time.Time) 
 			}
 			// A later line on the same item wins, as in any JSON Lines
 			// log of edits.
-			wanted[it.Key] = eval.Label{Key: it.Key, SampleKey: sk, Sample: l.Sample, Task: l.Task, Item: l.Item,
+			wanted[it.Key] = report.Label{Key: it.Key, SampleKey: sk, Sample: l.Sample, Task: l.Task, Item: l.Item,
 				Value: l.Label, Note: l.Note, By: by, UpdatedAt: now.UTC()}
 		}
 		return nil
@@ -227,7 +228,7 @@ func Import(st cache.Store, ref string, lines []Line, by string, now time.Time) 
 	if err != nil {
 		return rep, err
 	}
-	var put []eval.Label
+	var put []report.Label
 	for _, k := range order {
 		l := wanted[k]
 		switch o, ok := old[k]; {
@@ -271,7 +272,7 @@ func Export(st cache.Store, ref string, w io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	var ls []eval.Label
+	var ls []report.Label
 	if ref == "" {
 		ls = slices.Collect(maps.Values(all))
 	} else {
@@ -281,10 +282,10 @@ func Export(st cache.Store, ref string, w io.Writer) (int, error) {
 		}
 		seen := map[string]bool{}
 		err = store.Each(st, info.ID, nil)(func(r *eval.Result) error {
-			for _, it := range eval.Items(r) {
+			for _, it := range report.Items(r) {
 				if l, ok := all[it.Key]; ok && !seen[it.Key] {
 					seen[it.Key] = true
-					l.Sample = eval.SampleRef(r)
+					l.Sample = report.SampleRef(r)
 					ls = append(ls, l)
 				}
 			}
@@ -308,7 +309,7 @@ func Export(st cache.Store, ref string, w io.Writer) (int, error) {
 
 // Agreement is the judge's agreement with the human labels on run ref,
 // and on the run it re-ran (Before) when that is still stored.
-func Agreement(st cache.Store, ref string) (*eval.Agreement, error) {
+func Agreement(st cache.Store, ref string) (*report.Agreement, error) {
 	info, _, _, err := st.RunPage(ref, 0, 0)
 	if err != nil {
 		return nil, exit.UsageError{Err: err}
@@ -331,8 +332,8 @@ func Agreement(st cache.Store, ref string) (*eval.Agreement, error) {
 	return a, nil
 }
 
-func tallyAgreement(st cache.Store, runID string, labels map[string]eval.Label) (*eval.Agreement, error) {
-	t := eval.NewAgreementTally(runID, labels)
+func tallyAgreement(st cache.Store, runID string, labels map[string]report.Label) (*report.Agreement, error) {
+	t := report.NewAgreementTally(runID, labels)
 	err := store.Each(st, runID, nil)(func(r *eval.Result) error {
 		t.Add(r)
 		return nil
@@ -356,13 +357,13 @@ func Apply(st cache.Store) (cache.Store, error) {
 
 type labelledStore struct {
 	cache.Store
-	labels map[string]eval.Label
+	labels map[string]report.Label
 }
 
 // withLabelsNote marks a report whose scores are not the judge's alone.
 const withLabelsNote = "applied: labelled items carry the human's value and their metrics are rescored (report --with-labels)"
 
-func (s labelledStore) note(info eval.RunInfo) eval.RunInfo {
+func (s labelledStore) note(info report.RunInfo) report.RunInfo {
 	cfg := make(map[string]string, len(info.Config)+1)
 	maps.Copy(cfg, info.Config)
 	cfg["human_labels"] = withLabelsNote
@@ -373,17 +374,17 @@ func (s labelledStore) note(info eval.RunInfo) eval.RunInfo {
 func (s labelledStore) apply(rs []*eval.Result) []*eval.Result {
 	out := make([]*eval.Result, len(rs))
 	for i, r := range rs {
-		out[i], _ = eval.ApplyLabels(r, s.labels)
+		out[i], _ = report.ApplyLabels(r, s.labels)
 	}
 	return out
 }
 
-func (s labelledStore) Run(ref string) (eval.RunInfo, []*eval.Result, error) {
+func (s labelledStore) Run(ref string) (report.RunInfo, []*eval.Result, error) {
 	info, rs, err := s.Store.Run(ref)
 	return s.note(info), s.apply(rs), err
 }
 
-func (s labelledStore) RunPage(ref string, from, limit int) (eval.RunInfo, []*eval.Result, int, error) {
+func (s labelledStore) RunPage(ref string, from, limit int) (report.RunInfo, []*eval.Result, int, error) {
 	info, page, next, err := s.Store.RunPage(ref, from, limit)
 	return s.note(info), s.apply(page), next, err
 }
@@ -400,8 +401,8 @@ type Host struct {
 
 var _ tui.LabelHost = Host{}
 
-func (h Host) Labels(r *eval.Result) (map[string]eval.Label, error) {
-	items := eval.Items(r)
+func (h Host) Labels(r *eval.Result) (map[string]report.Label, error) {
+	items := report.Items(r)
 	keys := make([]string, len(items))
 	for i, it := range items {
 		keys[i] = it.Key
@@ -409,18 +410,18 @@ func (h Host) Labels(r *eval.Result) (map[string]eval.Label, error) {
 	return h.Store.Labels(keys)
 }
 
-func (h Host) SetLabel(r *eval.Result, it eval.Item, value int, note string) (eval.Label, error) {
+func (h Host) SetLabel(r *eval.Result, it report.Item, value int, note string) (report.Label, error) {
 	if value < 0 {
 		_, err := h.Store.DeleteLabels([]string{it.Key})
-		return eval.Label{}, err
+		return report.Label{}, err
 	}
 	now := time.Now
 	if h.Now != nil {
 		now = h.Now
 	}
-	l := eval.Label{Key: it.Key, SampleKey: eval.ResultSampleKey(r), Sample: eval.SampleRef(r), Task: it.Task, Item: it.Text,
+	l := report.Label{Key: it.Key, SampleKey: report.ResultSampleKey(r), Sample: report.SampleRef(r), Task: it.Task, Item: it.Text,
 		Value: value, Note: note, By: h.By, UpdatedAt: now().UTC()}
-	return l, h.Store.PutLabels([]eval.Label{l})
+	return l, h.Store.PutLabels([]report.Label{l})
 }
 
 // Marks reads the run once, and only when some label is stored: a run
@@ -439,10 +440,10 @@ func (h Host) Marks(runID string) (map[int]uint8, error) {
 		samples[l.SampleKey] = true
 	}
 	err = store.Each(h.Store, runID, nil)(func(r *eval.Result) error {
-		if !samples[eval.ResultSampleKey(r)] {
+		if !samples[report.ResultSampleKey(r)] {
 			return nil
 		}
-		if mark := tui.MarkOf(eval.Items(r), all); mark != 0 {
+		if mark := tui.MarkOf(report.Items(r), all); mark != 0 {
 			marks[r.Index] = mark
 		}
 		return nil
@@ -450,6 +451,6 @@ func (h Host) Marks(runID string) (map[int]uint8, error) {
 	return marks, err
 }
 
-func (h Host) Agreement(runID string) (*eval.Agreement, error) {
+func (h Host) Agreement(runID string) (*report.Agreement, error) {
 	return Agreement(h.Store, runID)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/holder"
 )
 
@@ -87,7 +88,7 @@ func Events(ctx context.Context, st cache.Store, runID string) <-chan eval.Event
 			}
 			return send(eval.Event{Kind: eval.EventSampleFinished, Sample: r.Index, Result: r})
 		}
-		ended := func(info eval.RunInfo) bool {
+		ended := func(info report.RunInfo) bool {
 			if info.FinishedAt == nil {
 				return false
 			}

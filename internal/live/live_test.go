@@ -7,6 +7,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/holder"
 )
 
@@ -15,7 +16,7 @@ import (
 type resetStore struct {
 	cache.Store
 	watches int
-	info    eval.RunInfo
+	info    report.RunInfo
 	results []*eval.Result
 }
 
@@ -35,7 +36,7 @@ func (s *resetStore) LiveUpdates(ctx context.Context, runID string, after int64,
 }
 
 // RunPage pages one result at a time, so the viewer's read crosses pages.
-func (s *resetStore) RunPage(_ string, from, limit int) (eval.RunInfo, []*eval.Result, int, error) {
+func (s *resetStore) RunPage(_ string, from, limit int) (report.RunInfo, []*eval.Result, int, error) {
 	rs := s.results
 	if s.watches < 3 {
 		rs = rs[:2]
@@ -56,7 +57,7 @@ func TestReloadSendsEachResultOnce(t *testing.T) {
 		return &eval.Result{Index: i, Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK},
 			Calls: []eval.CallRecord{{Task: "faithfulness_statements", Key: "k"}}}
 	}
-	st := &resetStore{info: eval.RunInfo{ID: "r", Samples: 3}, results: []*eval.Result{res(0), res(1), res(2)}}
+	st := &resetStore{info: report.RunInfo{ID: "r", Samples: 3}, results: []*eval.Result{res(0), res(1), res(2)}}
 	finished, calls := map[int]int{}, 0
 	for ev := range Events(context.Background(), st, "r") {
 		switch ev.Kind {
@@ -78,7 +79,7 @@ func TestReloadSendsEachResultOnce(t *testing.T) {
 type endingStore struct {
 	cache.Store
 	watches int
-	info    eval.RunInfo
+	info    report.RunInfo
 	results []*eval.Result
 }
 
@@ -94,7 +95,7 @@ func (s *endingStore) LiveUpdates(ctx context.Context, runID string, after int64
 	return cache.LiveBatch{Seq: 5, Results: s.results, Run: &info}, nil
 }
 
-func (s *endingStore) RunPage(string, int, int) (eval.RunInfo, []*eval.Result, int, error) {
+func (s *endingStore) RunPage(string, int, int) (report.RunInfo, []*eval.Result, int, error) {
 	return s.info, nil, -1, nil
 }
 
@@ -112,7 +113,7 @@ func TestReadsWhatARunStoredAsItEnded(t *testing.T) {
 	res := func(i int) *eval.Result {
 		return &eval.Result{Index: i, Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusCancelled}}
 	}
-	st := &endingStore{info: eval.RunInfo{ID: "r", Samples: 2}, results: []*eval.Result{res(0), res(1)}}
+	st := &endingStore{info: report.RunInfo{ID: "r", Samples: 2}, results: []*eval.Result{res(0), res(1)}}
 	finished := 0
 	for ev := range Events(context.Background(), st, "r") {
 		switch ev.Kind {

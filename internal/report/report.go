@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	evalreport "github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/store"
 )
@@ -28,17 +29,17 @@ const (
 // evaluated gains results between two passes; the second pass writes only
 // what the first counted, so the summary and the samples agree).
 type Pass struct {
-	Info  eval.RunInfo
-	Tally *eval.Tally
-	Worst *eval.Worst
-	Gate  *eval.GateTally
+	Info  evalreport.RunInfo
+	Tally *evalreport.Tally
+	Worst *evalreport.Worst
+	Gate  *evalreport.GateTally
 	// Outcome is the gate's outcome over the pass, decided once it is
-	// done, in the one place that decides it (eval.GateTally.Outcome).
-	Outcome eval.GateOutcome
+	// done, in the one place that decides it (evalreport.GateTally.Outcome).
+	Outcome evalreport.GateOutcome
 	seen    indexSet
 	// BaseDiff is the comparison with --baseline, its worst changed
 	// samples read in full (BaseDiffErr: they could not be).
-	BaseDiff    *eval.RunDiff
+	BaseDiff    *evalreport.RunDiff
 	BaseDiffErr error
 }
 
@@ -49,7 +50,7 @@ const gateWorst = 5
 // Read reads stored run ref once, keeping only the tally and the
 // worst samples.
 func Read(st cache.Store, ref string, worst int) (*Pass, error) {
-	return ReadGated(st, ref, worst, eval.Gate{}, nil, eval.Levels{})
+	return ReadGated(st, ref, worst, evalreport.Gate{}, nil, evalreport.Levels{})
 }
 
 // ReadGated is Read counting the samples against gate g as well,
@@ -57,7 +58,7 @@ func Read(st cache.Store, ref string, worst int) (*Pass, error) {
 // pass. The diagnoses follow the pass levels the run was recorded with,
 // or pass when it is not the defaults (--pass): the record read then says
 // pass, as the report written from it must.
-func ReadGated(st cache.Store, ref string, worst int, g eval.Gate, against *eval.Comparison, pass eval.Levels) (*Pass, error) {
+func ReadGated(st cache.Store, ref string, worst int, g evalreport.Gate, against *evalreport.Comparison, pass evalreport.Levels) (*Pass, error) {
 	info, _, _, err := st.RunPage(ref, 0, 0)
 	if err != nil {
 		return nil, err
@@ -65,7 +66,7 @@ func ReadGated(st cache.Store, ref string, worst int, g eval.Gate, against *eval
 	if !pass.IsDefault() {
 		info = pass.Record(info)
 	}
-	sr := &Pass{Info: info, Tally: eval.NewTallyAt(info.Metrics, eval.RunLevels(info)), Worst: eval.NewWorst(worst), Gate: eval.NewGateTally(g, gateWorst)}
+	sr := &Pass{Info: info, Tally: evalreport.NewTallyAt(info.Metrics, evalreport.RunLevels(info)), Worst: evalreport.NewWorst(worst), Gate: evalreport.NewGateTally(g, gateWorst)}
 	if against != nil {
 		sr.Gate.Compare(against)
 	}
@@ -101,7 +102,7 @@ func (sr *Pass) Code(cancelled bool) int {
 // from the store, and returns the pass it made (for the summary). Its
 // diagnoses follow pass (--pass) when it is not the defaults, else the
 // levels the run was recorded with.
-func Write(st cache.Store, ref, format string, worst int, pass eval.Levels, w io.Writer) (*Pass, error) {
+func Write(st cache.Store, ref, format string, worst int, pass evalreport.Levels, w io.Writer) (*Pass, error) {
 	if format == FormatCSV {
 		// One pass: a CSV has no header that needs the whole run.
 		info, _, _, err := st.RunPage(ref, 0, 0)
@@ -111,9 +112,9 @@ func Write(st cache.Store, ref, format string, worst int, pass eval.Levels, w io
 		if !pass.IsDefault() {
 			info = pass.Record(info)
 		}
-		return &Pass{Info: info}, eval.WriteReportCSV(w, info.Judge.Name, info.Metrics, eval.RunLevels(info), store.Each(st, info.ID, nil))
+		return &Pass{Info: info}, evalreport.WriteReportCSV(w, info.Judge.Name, info.Metrics, evalreport.RunLevels(info), store.Each(st, info.ID, nil))
 	}
-	sr, err := ReadGated(st, ref, worst, eval.Gate{}, nil, pass)
+	sr, err := ReadGated(st, ref, worst, evalreport.Gate{}, nil, pass)
 	if err != nil {
 		return nil, err
 	}
@@ -124,22 +125,22 @@ func Write(st cache.Store, ref, format string, worst int, pass eval.Levels, w io
 func (sr *Pass) Write(st cache.Store, format string, w io.Writer) error {
 	switch format {
 	case FormatJSON:
-		return eval.WriteReportJSON(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), store.Each(st, sr.Info.ID, sr.seen.has))
+		return evalreport.WriteReportJSON(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), store.Each(st, sr.Info.ID, sr.seen.has))
 	case FormatCSV:
-		return eval.WriteReportCSV(w, sr.Info.Judge.Name, sr.Info.Metrics, eval.RunLevels(sr.Info), store.Each(st, sr.Info.ID, sr.seen.has))
+		return evalreport.WriteReportCSV(w, sr.Info.Judge.Name, sr.Info.Metrics, evalreport.RunLevels(sr.Info), store.Each(st, sr.Info.ID, sr.seen.has))
 	case FormatMarkdown:
-		return eval.WriteReportMarkdown(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), sr.Worst.Samples())
+		return evalreport.WriteReportMarkdown(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), sr.Worst.Samples())
 	case FormatJSONL:
-		return eval.WriteReportJSONL(w, eval.RunLevels(sr.Info), store.Each(st, sr.Info.ID, sr.seen.has))
+		return evalreport.WriteReportJSONL(w, evalreport.RunLevels(sr.Info), store.Each(st, sr.Info.ID, sr.seen.has))
 	case FormatGitHub:
-		return eval.WriteReportGitHub(w, sr.Info, sr.Tally.Summary(), sr.Outcome, store.Each(st, sr.Info.ID, sr.seen.has))
+		return evalreport.WriteReportGitHub(w, sr.Info, sr.Tally.Summary(), sr.Outcome, store.Each(st, sr.Info.ID, sr.seen.has))
 	}
 	return exit.Usagef("--format %q is not one of json, csv, md, github, jsonl", format)
 }
 
 // WriteJUnit writes the JUnit XML of a tallied run.
 func (sr *Pass) WriteJUnit(st cache.Store, w io.Writer) error {
-	return eval.WriteReportJUnit(w, sr.Info, sr.Tally.Summary(), sr.Gate, sr.Outcome, store.Each(st, sr.Info.ID, sr.seen.has))
+	return evalreport.WriteReportJUnit(w, sr.Info, sr.Tally.Summary(), sr.Gate, sr.Outcome, store.Each(st, sr.Info.ID, sr.seen.has))
 }
 
 // AppendStepSummary appends the Markdown summary of the run and its gate
@@ -150,12 +151,12 @@ func (sr *Pass) AppendStepSummary(path string) error {
 		return err
 	}
 	var b bytes.Buffer
-	if err := eval.WriteReportMarkdown(&b, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), nil); err != nil {
+	if err := evalreport.WriteReportMarkdown(&b, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), nil); err != nil {
 		f.Close()
 		return err
 	}
 	if sr.Gated() {
-		eval.WriteGateMarkdown(&b, sr.Outcome)
+		evalreport.WriteGateMarkdown(&b, sr.Outcome)
 	}
 	_, err = f.Write(b.Bytes())
 	if cerr := f.Close(); err == nil {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	evalreport "github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
 )
 
@@ -11,19 +12,19 @@ import (
 // samples.
 func TestEndingCode(t *testing.T) {
 	failing := &eval.Result{Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusJudgeError}}
-	breached := eval.GateOutcome{Checks: []eval.GateCheck{{State: eval.GateBreached}}}
-	cannot := eval.GateOutcome{Checks: []eval.GateCheck{{State: eval.GateCannot}}}
-	passed := eval.GateOutcome{Checks: []eval.GateCheck{{State: eval.GatePassed}}}
+	breached := evalreport.GateOutcome{Checks: []evalreport.GateCheck{{State: evalreport.GateBreached}}}
+	cannot := evalreport.GateOutcome{Checks: []evalreport.GateCheck{{State: evalreport.GateCannot}}}
+	passed := evalreport.GateOutcome{Checks: []evalreport.GateCheck{{State: evalreport.GatePassed}}}
 	for _, c := range []struct {
 		name      string
 		cancelled bool
 		gated     bool
-		outcome   eval.GateOutcome
+		outcome   evalreport.GateOutcome
 		failed    bool
 		want      int
 	}{
-		{"all scored", false, false, eval.GateOutcome{}, false, exit.OK},
-		{"failed samples", false, false, eval.GateOutcome{}, true, exit.Failures},
+		{"all scored", false, false, evalreport.GateOutcome{}, false, exit.OK},
+		{"failed samples", false, false, evalreport.GateOutcome{}, true, exit.Failures},
 		{"gate passed", false, true, passed, false, exit.OK},
 		{"gate passed, failed samples", false, true, passed, true, exit.Failures},
 		{"gate breached", false, true, breached, false, exit.Gate},
@@ -31,15 +32,15 @@ func TestEndingCode(t *testing.T) {
 		{"cannot gate over failed samples", false, true, cannot, true, exit.Gate},
 		{"interrupted over the gate", true, true, breached, true, exit.Interrupted},
 	} {
-		tally := eval.NewTally(eval.AllMetrics)
+		tally := evalreport.NewTally(eval.AllMetrics)
 		if c.failed {
 			tally.Add(failing)
 		}
-		var g eval.Gate
+		var g evalreport.Gate
 		if c.gated {
-			g.Mean = []eval.Threshold{{Metric: eval.Faithfulness, Min: 0.5}}
+			g.Mean = []evalreport.Threshold{{Metric: eval.Faithfulness, Min: 0.5}}
 		}
-		e := &Pass{Tally: tally, Gate: eval.NewGateTally(g, gateWorst), Outcome: c.outcome}
+		e := &Pass{Tally: tally, Gate: evalreport.NewGateTally(g, gateWorst), Outcome: c.outcome}
 		if got := e.Code(c.cancelled); got != c.want {
 			t.Errorf("%s: exit %d, want %d", c.name, got, c.want)
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/holder"
 )
@@ -448,7 +449,7 @@ func (s *Shared) NewRunID() (id string, err error) {
 	return id, err
 }
 
-func (s *Shared) PutRun(info eval.RunInfo) error {
+func (s *Shared) PutRun(info report.RunInfo) error {
 	return s.do(func(st cache.Store) error { return st.PutRun(info) })
 }
 
@@ -460,17 +461,17 @@ func (s *Shared) PutResults(runID string, rs []*eval.Result) error {
 	return s.do(func(st cache.Store) error { return st.PutResults(runID, rs) })
 }
 
-func (s *Shared) Runs() (runs []eval.RunInfo, err error) {
+func (s *Shared) Runs() (runs []report.RunInfo, err error) {
 	err = s.do(func(st cache.Store) error { runs, err = st.Runs(); return err })
 	return runs, err
 }
 
-func (s *Shared) Run(ref string) (info eval.RunInfo, rs []*eval.Result, err error) {
+func (s *Shared) Run(ref string) (info report.RunInfo, rs []*eval.Result, err error) {
 	err = s.do(func(st cache.Store) error { info, rs, err = st.Run(ref); return err })
 	return info, rs, err
 }
 
-func (s *Shared) RunPage(ref string, from, limit int) (info eval.RunInfo, page []*eval.Result, next int, err error) {
+func (s *Shared) RunPage(ref string, from, limit int) (info report.RunInfo, page []*eval.Result, next int, err error) {
 	err = s.do(func(st cache.Store) error { info, page, next, err = st.RunPage(ref, from, limit); return err })
 	return info, page, next, err
 }
@@ -627,7 +628,7 @@ func (s *Shared) Call(key string) (e *cache.CallEntry, err error) {
 	return e, err
 }
 
-func (s *Shared) PutLabels(ls []eval.Label) error {
+func (s *Shared) PutLabels(ls []report.Label) error {
 	return s.do(func(st cache.Store) error { return st.PutLabels(ls) })
 }
 
@@ -636,7 +637,7 @@ func (s *Shared) DeleteLabels(keys []string) (n int, err error) {
 	return n, err
 }
 
-func (s *Shared) Labels(keys []string) (ls map[string]eval.Label, err error) {
+func (s *Shared) Labels(keys []string) (ls map[string]report.Label, err error) {
 	err = s.do(func(st cache.Store) error { ls, err = st.Labels(keys); return err })
 	return ls, err
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/holder"
 )
 
@@ -30,7 +31,7 @@ func TestTheSecondProcessGoesThroughTheHolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := b.PutRun(eval.RunInfo{ID: id, Samples: 1}); err != nil {
+	if err := b.PutRun(report.RunInfo{ID: id, Samples: 1}); err != nil {
 		t.Fatal(err)
 	}
 	for name, st := range map[string]*Shared{"holder": a, "reader": r} {
@@ -46,7 +47,7 @@ func TestClientTakesOverWhenTheHolderGoes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.db")
 	a := openShared(t, path, Hold)
 	b := openShared(t, path, Hold)
-	if err := a.PutRun(eval.RunInfo{ID: "before", Samples: 1}); err != nil {
+	if err := a.PutRun(report.RunInfo{ID: "before", Samples: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.BeginRun("client-run"); err != nil {
@@ -56,7 +57,7 @@ func TestClientTakesOverWhenTheHolderGoes(t *testing.T) {
 		t.Fatalf("the holder does not list the client's run as live: %v", live)
 	}
 	a.Close()
-	if err := b.PutRun(eval.RunInfo{ID: "after", Samples: 1}); err != nil {
+	if err := b.PutRun(report.RunInfo{ID: "after", Samples: 1}); err != nil {
 		t.Fatalf("write after the holder went: %v", err)
 	}
 	if !b.Holding() {
@@ -82,7 +83,7 @@ func TestClientTakesOverWhenTheHolderGoes(t *testing.T) {
 func TestAWriteThatFindsItsHolderGoneIsStored(t *testing.T) {
 	req := eval.ChatRequest{Model: "m", Messages: []eval.Message{{Role: "user", Content: "q"}}}
 	ereq := eval.EmbedRequest{Endpoint: "e", Model: "m"}
-	label := eval.Label{Key: eval.LabelKey("s", "faithfulness_verdicts", "i"), SampleKey: "s", Task: "faithfulness_verdicts", Item: "i", Value: 1}
+	label := report.Label{Key: report.LabelKey("s", "faithfulness_verdicts", "i"), SampleKey: "s", Task: "faithfulness_verdicts", Item: "i", Value: 1}
 	for _, tc := range []struct {
 		name  string
 		write func(*Shared) error
@@ -99,14 +100,14 @@ func TestAWriteThatFindsItsHolderGoneIsStored(t *testing.T) {
 			}},
 		{"results",
 			func(b *Shared) error {
-				if err := b.PutRun(eval.RunInfo{ID: "r", Samples: 1}); err != nil {
+				if err := b.PutRun(report.RunInfo{ID: "r", Samples: 1}); err != nil {
 					return err
 				}
 				return b.PutResults("r", []*eval.Result{{Index: 0}})
 			},
 			func(b *Shared) (bool, error) { _, rs, err := b.Run("r"); return len(rs) == 1, err }},
 		{"label",
-			func(b *Shared) error { return b.PutLabels([]eval.Label{label}) },
+			func(b *Shared) error { return b.PutLabels([]report.Label{label}) },
 			func(b *Shared) (bool, error) {
 				ls, err := b.Labels([]string{label.Key})
 				return ls[label.Key].Value == 1, err
@@ -137,7 +138,7 @@ func TestAWriteThatFindsItsHolderGoneIsStored(t *testing.T) {
 func TestNothingLingers(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.db")
 	a := openShared(t, path, Hold)
-	if err := a.PutRun(eval.RunInfo{ID: "x", Samples: 1}); err != nil {
+	if err := a.PutRun(report.RunInfo{ID: "x", Samples: 1}); err != nil {
 		t.Fatal(err)
 	}
 	sock, err := holder.SocketPath(path)

@@ -15,13 +15,14 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // alertRule is one --alert: the rolling mean of a metric over its last N
 // scores, against a threshold.
 type alertRule struct {
-	st   eval.AlertState
+	st   report.AlertState
 	ring []float64
 	next int
 	sum  float64
@@ -62,7 +63,7 @@ func parseAlerts(specs []string, metrics []eval.Metric) (*alerts, error) {
 			return nil, fmt.Errorf("--alert %q: N must be from 1 to 1000000 scored samples", spec)
 		}
 		a.rules = append(a.rules, &alertRule{
-			st:   eval.AlertState{Rule: strings.TrimSpace(spec), Metric: metric, Below: m[2] == "<", Threshold: x, Window: n},
+			st:   report.AlertState{Rule: strings.TrimSpace(spec), Metric: metric, Below: m[2] == "<", Threshold: x, Window: n},
 			ring: make([]float64, n),
 		})
 	}
@@ -126,10 +127,10 @@ func (a *alerts) observe(res *eval.Result) []alertEvent {
 	return out
 }
 
-func (a *alerts) states() []eval.AlertState {
+func (a *alerts) states() []report.AlertState {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	out := make([]eval.AlertState, len(a.rules))
+	out := make([]report.AlertState, len(a.rules))
 	for i, r := range a.rules {
 		out[i] = r.st
 		if r.st.Mean != nil {

@@ -6,7 +6,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/store"
@@ -45,7 +45,7 @@ func Headless(ctx context.Context, f *Watcher, stderr io.Writer, every time.Dura
 
 // ProgressLine says where a watcher is: what it evaluated, skipped, and
 // how far behind the log the judge is.
-func ProgressLine(st eval.WatchStatus) string {
+func ProgressLine(st report.WatchStatus) string {
 	line := fmt.Sprintf("run %s: %d read, %d evaluated, %d repeats, %d sampled out, %d invalid; behind: %d record(s) waiting, %s unread",
 		orDash(st.RunID), st.Read, st.Evaluated, st.Duplicates, st.Sampled, st.Invalid, st.Behind, store.ByteCount(st.BehindBytes))
 	if st.OldestUnread > 0 {

@@ -25,6 +25,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/cost"
 	"github.com/ragscope/ragscope/eval/dataset"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/sanitize"
@@ -88,7 +89,7 @@ type Watcher struct {
 	execs sync.WaitGroup
 
 	mu       sync.Mutex
-	status   eval.WatchStatus
+	status   report.WatchStatus
 	flights  map[flightKey]flight
 	lastWarn string
 }
@@ -242,9 +243,9 @@ func (f *Watcher) windowStart(t time.Time) time.Time {
 	return t.Truncate(f.fc.Window)
 }
 
-// Status is the watcher's state now (eval.WatchStatus), for the progress
+// Status is the watcher's state now (report.WatchStatus), for the progress
 // line and the TUI's watch mode; safe to call from any goroutine.
-func (f *Watcher) Status() eval.WatchStatus {
+func (f *Watcher) Status() report.WatchStatus {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	st := f.status
@@ -449,7 +450,7 @@ func (f *Watcher) evaluate(ctx context.Context, runID string, initial []cache.Wa
 		Put: func(id string, res *eval.Result) error {
 			return f.put(ctx, id, res, func() { abortOnce.Do(func() { close(aborted) }) })
 		},
-		Stamp: func(i *eval.RunInfo) {
+		Stamp: func(i *report.RunInfo) {
 			mu.Lock()
 			i.Samples = samples
 			mu.Unlock()
@@ -508,7 +509,7 @@ func (f *Watcher) put(ctx context.Context, runID string, res *eval.Result, abort
 }
 
 // newInfo is the record of a new window's run.
-func (f *Watcher) newInfo(id string) eval.RunInfo {
+func (f *Watcher) newInfo(id string) report.RunInfo {
 	now := f.now()
 	info := f.s.NewRunInfo(id, now, f.prices)
 	info.Config["watch"] = f.stream

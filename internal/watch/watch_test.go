@@ -16,6 +16,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/store"
 )
@@ -110,7 +111,7 @@ func (w *watchRig) append(name string, lines ...string) {
 
 // waitFor polls cond until it holds, failing after a deadline generous
 // enough for a loaded 2-core machine under -race.
-func (w *watchRig) waitFor(what string, cond func(eval.WatchStatus) bool) {
+func (w *watchRig) waitFor(what string, cond func(report.WatchStatus) bool) {
 	w.t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -127,7 +128,7 @@ func (w *watchRig) waitFor(what string, cond func(eval.WatchStatus) bool) {
 
 func (w *watchRig) waitEvaluated(n int64) {
 	w.t.Helper()
-	w.waitFor(fmt.Sprintf("%d records evaluated", n), func(st eval.WatchStatus) bool { return st.Evaluated >= n })
+	w.waitFor(fmt.Sprintf("%d records evaluated", n), func(st report.WatchStatus) bool { return st.Evaluated >= n })
 }
 
 func openShared(t *testing.T, path string, mode int) *store.Shared {
@@ -212,7 +213,7 @@ func TestWatchFollowsAppendsAndRotations(t *testing.T) {
 	w.waitEvaluated(2)
 	w.append("app.jsonl", logRecord(t, 2), "not a record", logRecord(t, 3))
 	w.waitEvaluated(4)
-	w.waitFor("the bad line counted", func(st eval.WatchStatus) bool { return st.Invalid == 1 })
+	w.waitFor("the bad line counted", func(st report.WatchStatus) bool { return st.Invalid == 1 })
 
 	// Rename: the service writes one more line to the renamed file, then
 	// opens a new one.
@@ -237,7 +238,7 @@ func TestWatchFollowsAppendsAndRotations(t *testing.T) {
 	}
 	w.append("app.jsonl", logRecord(t, 7))
 	w.waitEvaluated(8)
-	w.waitFor("the copy's records counted as repeats", func(st eval.WatchStatus) bool { return st.Duplicates >= 2 })
+	w.waitFor("the copy's records counted as repeats", func(st report.WatchStatus) bool { return st.Duplicates >= 2 })
 
 	// A compressed rotated file: read once, its new record evaluated.
 	var gz strings.Builder
@@ -248,7 +249,7 @@ func TestWatchFollowsAppendsAndRotations(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.waitEvaluated(9)
-	w.waitFor("caught up", func(st eval.WatchStatus) bool { return st.Behind == 0 && st.BehindBytes == 0 })
+	w.waitFor("caught up", func(st report.WatchStatus) bool { return st.Behind == 0 && st.BehindBytes == 0 })
 	checkOnce(t, w, 9)
 	read := w.f.Status().Read
 	w.stop()
@@ -271,12 +272,12 @@ func TestWatchDuplicateRecords(t *testing.T) {
 	w.append("app.jsonl", logRecord(t, 0), logRecord(t, 0), logRecord(t, 1))
 	w.start(Config{}, "app.jsonl")
 	w.waitEvaluated(2)
-	w.waitFor("one repeat", func(st eval.WatchStatus) bool { return st.Duplicates == 1 })
+	w.waitFor("one repeat", func(st report.WatchStatus) bool { return st.Duplicates == 1 })
 	w.stop()
 	w.append("app.jsonl", logRecord(t, 1), logRecord(t, 2))
 	w.start(Config{}, "app.jsonl")
 	w.waitEvaluated(1)
-	w.waitFor("one repeat", func(st eval.WatchStatus) bool { return st.Duplicates == 1 && st.Read == 2 })
+	w.waitFor("one repeat", func(st report.WatchStatus) bool { return st.Duplicates == 1 && st.Read == 2 })
 	checkOnce(t, w, 3)
 }
 
@@ -290,7 +291,7 @@ func TestWatchSampleIsDeterministic(t *testing.T) {
 			w.append("app.jsonl", logRecord(t, i))
 		}
 		w.start(Config{Sample: 0.25}, "app.jsonl")
-		w.waitFor("all read and evaluated", func(st eval.WatchStatus) bool { return st.Evaluated+st.Sampled == n })
+		w.waitFor("all read and evaluated", func(st report.WatchStatus) bool { return st.Evaluated+st.Sampled == n })
 		out := map[string]bool{}
 		for q := range stored(t, w.st) {
 			out[q] = true
@@ -455,7 +456,7 @@ func TestWatchThroughTheHolder(t *testing.T) {
 	w.append("app.jsonl", logRecord(t, 2))
 	w.start(Config{}, "app.jsonl")
 	w.waitEvaluated(1)
-	w.waitFor("one record read", func(st eval.WatchStatus) bool { return st.Read == 1 })
+	w.waitFor("one record read", func(st report.WatchStatus) bool { return st.Read == 1 })
 	checkOnce(t, w, 3)
 }
 

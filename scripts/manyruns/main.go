@@ -14,6 +14,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 func main() {
@@ -38,7 +39,7 @@ func main() {
 		// The four default metrics: the ones its results score (a run
 		// that names more has their columns, empty, and costs the
 		// interface more per row).
-		info := eval.RunInfo{ID: id, Dataset: "synthetic.jsonl", StartedAt: at, Metrics: eval.DefaultMetrics,
+		info := report.RunInfo{ID: id, Dataset: "synthetic.jsonl", StartedAt: at, Metrics: eval.DefaultMetrics,
 			Judge: eval.JudgeInfo{Kind: "offline", Name: "offline (lexical)"}, Samples: *samples}
 		if err := db.PutRun(info); err != nil {
 			fail(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // `ragscope runs` has a COST column: dollars, $0 for the offline judge,
@@ -21,25 +22,25 @@ func TestRunsAndReportShowCost(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	chat := &eval.ModelPrice{Model: "priced-model", Prompt: 1, Completion: 4}
+	chat := &report.ModelPrice{Model: "priced-model", Prompt: 1, Completion: 4}
 	statements := eval.TaskUsage{Chat: 2, Usage: eval.Usage{PromptTokens: 10_300, CompletionTokens: 500}}
 	tasks := map[eval.Metric]eval.MetricUsage{eval.Faithfulness: {TaskUsage: statements, Tasks: map[string]eval.TaskUsage{"faithfulness_statements": statements}}}
 	tests := []struct {
 		id      string
-		pricing *eval.Pricing
+		pricing *report.Pricing
 		partial bool
 		cost    string
 	}{
-		{"20260301-090000-aaaa", &eval.Pricing{Table: "built-in (2025-09-30)", Chat: chat}, false, "$0.0123"},
-		{"20260301-090100-bbbb", &eval.Pricing{Unpriced: []string{"my-local-model"}}, false, "—"},
-		{"20260301-090200-cccc", &eval.Pricing{Offline: true}, false, "$0"},
+		{"20260301-090000-aaaa", &report.Pricing{Table: "built-in (2025-09-30)", Chat: chat}, false, "$0.0123"},
+		{"20260301-090100-bbbb", &report.Pricing{Unpriced: []string{"my-local-model"}}, false, "—"},
+		{"20260301-090200-cccc", &report.Pricing{Offline: true}, false, "$0"},
 		{"20260301-090300-dddd", nil, false, "-"}, // recorded before costs were
-		{"20260301-090400-eeee", &eval.Pricing{Chat: chat}, true, "$0.0123+"},
+		{"20260301-090400-eeee", &report.Pricing{Chat: chat}, true, "$0.0123+"},
 	}
 	for i, tt := range tests {
 		st := start.Add(time.Duration(i) * time.Minute)
 		fin := st.Add(time.Second)
-		info := eval.RunInfo{ID: tt.id, StartedAt: st, FinishedAt: &fin, Samples: 1, Metrics: []eval.Metric{eval.Faithfulness},
+		info := report.RunInfo{ID: tt.id, StartedAt: st, FinishedAt: &fin, Samples: 1, Metrics: []eval.Metric{eval.Faithfulness},
 			Pricing: tt.pricing, UsagePartial: tt.partial}
 		if tt.pricing != nil {
 			info.AddUsage(eval.CallCounts{Chat: 2}, eval.Usage{PromptTokens: 10_300, CompletionTokens: 500}, tasks)
@@ -87,7 +88,7 @@ func TestRunsAndReportShowCost(t *testing.T) {
 
 	js := runBin(t, env, "report", "20260301-090000-aaaa", "--db", path)
 	var rep struct {
-		Run eval.RunInfo `json:"run"`
+		Run report.RunInfo `json:"run"`
 	}
 	if err := json.Unmarshal([]byte(js.stdout), &rep); err != nil || rep.Run.CostUSD == nil || *rep.Run.CostUSD != 0.0123 ||
 		rep.Run.Usage[eval.Faithfulness].Tasks["faithfulness_statements"].PromptTokens != 10_300 {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/store"
 )
 
@@ -61,7 +62,7 @@ func dbCorpus(t *testing.T) []byte {
 		base := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 		for r := 0; r < corpusRuns; r++ {
 			started := base.Add(time.Duration(r) * time.Minute)
-			info := eval.RunInfo{ID: fmt.Sprintf("%s-%04x", started.Format("20060102-150405"), r), Dataset: "testdata/demo.jsonl",
+			info := report.RunInfo{ID: fmt.Sprintf("%s-%04x", started.Format("20060102-150405"), r), Dataset: "testdata/demo.jsonl",
 				StartedAt: started, Samples: corpusSamples, Metrics: eval.AllMetrics}
 			if err := db.PutRun(info); err != nil {
 				t.Fatal(err)

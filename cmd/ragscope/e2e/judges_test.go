@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // personaDataset has samples whose scores differ, the motivating taxpayer
@@ -31,7 +32,7 @@ func personaDataset(t *testing.T) string {
 }
 
 // scoresOf is every sample's score and status per metric, as text.
-func scoresOf(t *testing.T, rep *eval.Report) map[string]string {
+func scoresOf(t *testing.T, rep *report.Report) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for _, s := range rep.Samples {
@@ -48,7 +49,7 @@ func scoresOf(t *testing.T, rep *eval.Report) map[string]string {
 
 // personaRun runs the binary headless against a fake server answering as
 // the persona, on a database of its own, and returns the report.
-func personaRun(t *testing.T, p fakejudge.Persona, db string, args ...string) (*eval.Report, result, *fakejudge.Server) {
+func personaRun(t *testing.T, p fakejudge.Persona, db string, args ...string) (*report.Report, result, *fakejudge.Server) {
 	t.Helper()
 	srv := fakejudge.New(p.Wrap(fakejudge.Oracle))
 	t.Cleanup(srv.Close)
@@ -57,7 +58,7 @@ func personaRun(t *testing.T, p fakejudge.Persona, db string, args ...string) (*
 }
 
 // runOn runs the binary headless against srv and returns the report.
-func runOn(t *testing.T, srv *fakejudge.Server, db string, args ...string) (*eval.Report, result) {
+func runOn(t *testing.T, srv *fakejudge.Server, db string, args ...string) (*report.Report, result) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "report.json")
 	argv := append([]string{"run", "--headless", "--db", db, "--out", out, "--model", "judge-model"}, args...)

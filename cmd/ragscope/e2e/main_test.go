@@ -19,6 +19,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/prompts"
 )
@@ -104,9 +105,9 @@ func runBin(t *testing.T, env []string, args ...string) result {
 	return result{code, so.String(), se.String()}
 }
 
-func decodeReport(t *testing.T, s string) *eval.Report {
+func decodeReport(t *testing.T, s string) *report.Report {
 	t.Helper()
-	var rep eval.Report
+	var rep report.Report
 	if err := json.Unmarshal([]byte(s), &rep); err != nil {
 		t.Fatalf("report is not JSON: %v\n%s", err, s)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // passDataset is two samples the offline judge scores without a reference:
@@ -30,7 +31,7 @@ func diagnosisOf(t *testing.T, out, id string) string {
 	rep := decodeReport(t, out)
 	for _, s := range rep.Samples {
 		if s.ID == id {
-			return rep.Run.Config[eval.LevelsConfigKey] + "|" + diagOfSample(t, out, id)
+			return rep.Run.Config[report.LevelsConfigKey] + "|" + diagOfSample(t, out, id)
 		}
 	}
 	t.Fatalf("no sample %q in the report:\n%s", id, out)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/store"
 )
 
@@ -24,7 +25,7 @@ func seedRuns(t *testing.T, n int, ages map[string]time.Duration) string {
 	now := time.Now()
 	for id, age := range ages {
 		fin := now.Add(-age + time.Second)
-		if err := db.PutRun(eval.RunInfo{ID: id, StartedAt: now.Add(-age), FinishedAt: &fin, Samples: n, Metrics: []eval.Metric{eval.Faithfulness}}); err != nil {
+		if err := db.PutRun(report.RunInfo{ID: id, StartedAt: now.Add(-age), FinishedAt: &fin, Samples: n, Metrics: []eval.Metric{eval.Faithfulness}}); err != nil {
 			t.Fatal(err)
 		}
 		for i := 0; i < n; i++ {
@@ -192,7 +193,7 @@ func TestDiffWarnsAndQuotesEachSide(t *testing.T) {
 			{Statement: "New text", Verdict: 1, Reason: "stated"},
 			{Statement: "Extra", Verdict: 1, Reason: "stated too"}}},
 	} {
-		info := eval.RunInfo{ID: side.id, StartedAt: now.Add(time.Duration(i) * time.Minute), Samples: 1,
+		info := report.RunInfo{ID: side.id, StartedAt: now.Add(time.Duration(i) * time.Minute), Samples: 1,
 			Metrics: []eval.Metric{eval.Faithfulness}, Judge: eval.JudgeInfo{Kind: "llm", Name: side.model, Model: side.model, BaseURL: side.url}}
 		if err := db.PutRun(info); err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/holder"
 )
 
@@ -106,9 +107,9 @@ func startServe(t *testing.T, env []string, db string) *bgRun {
 }
 
 // failures lists the failed metrics of a JSON report, for test messages.
-func failures(report string) string {
-	var rep eval.Report
-	if json.Unmarshal([]byte(report), &rep) != nil {
+func failures(js string) string {
+	var rep report.Report
+	if json.Unmarshal([]byte(js), &rep) != nil {
 		return "(no report)"
 	}
 	var b strings.Builder
@@ -186,7 +187,7 @@ func TestSecondProcessGoesThroughTheHolder(t *testing.T) {
 		t.Fatalf("first run: %v\n%s", err, first.stderr.String())
 	}
 	repA, repB := decodeReport(t, first.stdout.String()), decodeReport(t, second.stdout)
-	for name, rep := range map[string]*eval.Report{"first": repA, "second": repB} {
+	for name, rep := range map[string]*report.Report{"first": repA, "second": repB} {
 		if rep.Run.FinishedAt == nil || rep.Summary[eval.Faithfulness].Failed != 0 {
 			t.Errorf("%s run incomplete: %+v", name, rep.Summary[eval.Faithfulness])
 		}
@@ -339,7 +340,7 @@ func TestDetachedRunOutlivesItsClient(t *testing.T) {
 		t.Errorf("detach does not say how to attach:\n%s", sub.stderr)
 	}
 	// The submitting process is gone; the run goes on to its end.
-	var rep *eval.Report
+	var rep *report.Report
 	for deadline := time.Now().Add(30 * time.Second); ; {
 		r := runBin(t, env, "report", id, "--db", db)
 		if r.code == 0 {

@@ -1,0 +1,271 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// BaselineGate is what a run must keep of its --baseline: no metric's mean
+// may fall by more than its --max-drop, and no more samples than
+// --max-regressed may fall by more than --regress-margin on some metric.
+type BaselineGate struct {
+	MaxDrop []Threshold // Min is the largest fall allowed
+	// MaxRegressed applies when Regressed is set.
+	MaxRegressed Allowance
+	Regressed    bool
+	Margin       float64
+}
+
+// DefaultRegressMargin is --regress-margin's default: a fall of a tenth of
+// the scale, well above the jitter of a judge at temperature 0 that the
+// cache does not remove (a re-phrased statement flips one verdict of ten).
+const DefaultRegressMargin = 0.1
+
+// Active reports whether the baseline gates the run (a --baseline alone
+// only compares).
+func (g BaselineGate) Active() bool { return len(g.MaxDrop) > 0 || g.Regressed }
+
+// The kinds of the baseline's gate checks (GateCheck.Kind).
+const (
+	CheckBaselineMean    = "baseline_mean"
+	CheckBaselineSamples = "baseline_samples"
+)
+
+// dropEpsilon keeps a drop equal to its bound a pass: means of the same
+// scores summed in another order differ in the last bits.
+const dropEpsilon = 1e-9
+
+// Comparison compares a run with its baseline one result at a time
+// (through GateTally.Add), holding the baseline as a KeyIndex and of the
+// run nothing but counts and the few worst changed pairs, which the
+// listing reads again in full.
+type Comparison struct {
+	x         *KeyIndex
+	gate      BaselineGate
+	t         *diffTally
+	regressed int
+	by        []int // regressed samples per metric
+	changed   int
+	listCap   int
+	listed    []ChangedPair
+	err       error
+}
+
+// ChangedPair is a changed sample of the run and its baseline sample:
+// where each is, and its largest fall (negative; 0 for a change of status
+// alone, positive when it only rose).
+type ChangedPair struct {
+	BeforePos   int // position in the baseline (its order in a report file)
+	BeforeIndex int
+	AfterIndex  int
+	Worst       float64
+}
+
+// NewComparison compares results with the baseline x under g, keeping the
+// listCap worst changed pairs.
+func NewComparison(x *KeyIndex, g BaselineGate, listCap int) *Comparison {
+	return &Comparison{x: x, gate: g, t: newDiffTally(x.Metrics()), by: make([]int, len(x.Metrics())), listCap: listCap}
+}
+
+// UnreadableComparison is the comparison with a baseline that could not be
+// read when the run ended: every baseline check cannot gate, saying err.
+func UnreadableComparison(err error, g BaselineGate) *Comparison {
+	return &Comparison{gate: g, t: newDiffTally(nil), err: err}
+}
+
+// Err is why the baseline could not be read, nil when it was.
+func (c *Comparison) Err() error { return c.err }
+
+// Metrics are the metrics compared.
+func (c *Comparison) Metrics() []eval.Metric { return c.t.metrics }
+
+// Add compares one result of the run with its baseline sample, if any.
+func (c *Comparison) Add(r *eval.Result) {
+	if r == nil || c.x == nil {
+		return
+	}
+	pos, kind := c.x.Match(r)
+	if kind == MatchNone {
+		c.t.unmatched++
+		return
+	}
+	c.t.pair(kind)
+	lowest, changed, regressed := math.Inf(1), false, false
+	for i, m := range c.t.metrics {
+		va, okA, stA := c.x.score(pos, i)
+		stB := r.Status[m]
+		vb, okB := r.Score(m)
+		okB = okB && stB == eval.StatusOK
+		delta, both := c.t.metric(i, va, okA, stA, vb, okB, stB)
+		// How much the sample got worse: a fall, or a rise of a metric
+		// whose lower score is the better.
+		worsened := -delta
+		if eval.LowerIsBetter(m) {
+			worsened = delta
+		}
+		if both && delta != 0 {
+			changed = true
+			lowest = min(lowest, -worsened)
+		}
+		changed = changed || stA != stB
+		if both && worsened > c.gate.Margin+dropEpsilon {
+			c.by[i]++
+			regressed = true
+		}
+	}
+	worst := 0.0 // a change of status alone
+	if !math.IsInf(lowest, 1) {
+		worst = lowest
+	}
+	if regressed {
+		c.regressed++
+	}
+	if changed {
+		c.changed++
+		c.list(ChangedPair{BeforePos: pos, BeforeIndex: c.x.Index(pos), AfterIndex: r.Index, Worst: worst})
+	}
+}
+
+// list keeps p if it is among the listCap worst, worst first; of equals,
+// the first seen stays first.
+func (c *Comparison) list(p ChangedPair) {
+	if c.listCap <= 0 {
+		return
+	}
+	i := sort.Search(len(c.listed), func(i int) bool { return c.listed[i].Worst > p.Worst })
+	if i == len(c.listed) && len(c.listed) == c.listCap {
+		return
+	}
+	if len(c.listed) == c.listCap {
+		c.listed = c.listed[:c.listCap-1]
+	}
+	c.listed = append(c.listed, ChangedPair{})
+	copy(c.listed[i+1:], c.listed[i:])
+	c.listed[i] = p
+}
+
+// Listed are the worst changed pairs, worst first (at most listCap).
+func (c *Comparison) Listed() []ChangedPair { return c.listed }
+
+// Changed is how many shared samples changed a score or a status.
+func (c *Comparison) Changed() int { return c.changed }
+
+// Regressed is how many shared samples fell by more than the margin.
+func (c *Comparison) Regressed() int { return c.regressed }
+
+// BaselineSamples is how many samples the baseline has, and how many of
+// them have an id.
+func (c *Comparison) BaselineSamples() (n, withID int) {
+	if c.x == nil {
+		return 0, 0
+	}
+	return c.x.Len(), c.x.WithID()
+}
+
+// Diff is the comparison so far as a RunDiff, without its samples.
+func (c *Comparison) Diff() *RunDiff { return c.t.runDiff() }
+
+// checks are the baseline's gate checks. cannot says when a metric's mean
+// cannot be judged (no score, or too many samples failed to score);
+// failing only the latter, which also hides regressions.
+func (c *Comparison) checks(cannot, failing func(eval.Metric) (string, bool)) []GateCheck {
+	g := c.gate
+	var out []GateCheck
+	noBaseline := ""
+	switch {
+	case c.err != nil:
+		noBaseline = "the baseline could not be read: " + c.err.Error()
+	case c.t.shared == 0:
+		noBaseline = "no sample of the run is in the baseline (matched by id, else by question, answer, contexts and reference)"
+	}
+	for _, th := range g.MaxDrop {
+		ck := GateCheck{Kind: CheckBaselineMean, Metric: th.Metric, Threshold: th.Min}
+		i := indexOfMetric(c.t.metrics, th.Metric)
+		var mc MeanChange
+		if i >= 0 {
+			mc = c.t.mean(i)
+		}
+		why, no := noBaseline, noBaseline != ""
+		if !no {
+			why, no = cannot(th.Metric)
+		}
+		switch {
+		case no:
+		case i < 0 || mc.Before == nil:
+			why, no = fmt.Sprintf("the baseline has no %s score on the %d shared samples", th.Metric, c.t.shared), true
+		case mc.After == nil:
+			why, no = fmt.Sprintf("%s has no score on the %d shared samples", th.Metric, c.t.shared), true
+		}
+		if no {
+			ck.State, ck.Message = GateCannot, why
+			out = append(out, ck)
+			continue
+		}
+		drop := Worsening(th.Metric, *mc.Before, *mc.After)
+		what := "drop"
+		if eval.LowerIsBetter(th.Metric) {
+			what = "rise" // a rise is noise sensitivity's regression
+		}
+		ck.State, ck.Message = GatePassed, fmt.Sprintf("%s mean %.3f -> %.3f on %d shared samples (%s %.3f <= %g)", th.Metric, *mc.Before, *mc.After, c.t.shared, what, drop, th.Min)
+		if drop > th.Min+dropEpsilon {
+			ck.State, ck.Message = GateBreached, fmt.Sprintf("%s mean %.3f -> %.3f on %d shared samples: a %s of %.3f, more than --max-drop %g", th.Metric, *mc.Before, *mc.After, c.t.shared, what, drop, th.Min)
+		}
+		out = append(out, ck)
+	}
+	if !g.Regressed {
+		return out
+	}
+	ck := GateCheck{Kind: CheckBaselineSamples, Threshold: g.Margin}
+	if noBaseline != "" {
+		ck.State, ck.Message = GateCannot, noBaseline
+		return append(out, ck)
+	}
+	var parts []string
+	for i, m := range c.t.metrics {
+		if c.by[i] > 0 {
+			parts = append(parts, fmt.Sprintf("%s: %d", m, c.by[i]))
+		}
+	}
+	detail := ""
+	if len(parts) > 0 {
+		detail = " (" + strings.Join(parts, ", ") + ")"
+	}
+	ck.State = GatePassed
+	ck.Message = fmt.Sprintf("%d of %d shared samples fell by more than %g on some metric%s%s; --max-regressed %s", c.regressed, c.t.shared, g.Margin, riseNote(c.t.metrics), detail, g.MaxRegressed)
+	if !g.MaxRegressed.Allows(c.regressed, c.t.shared) {
+		ck.State = GateBreached
+	}
+	out = append(out, ck)
+	// A fall cannot be seen on samples the run failed to score: too many
+	// of them and the count of regressions means nothing.
+	for _, m := range c.t.metrics {
+		if why, no := failing(m); no {
+			out = append(out, GateCheck{Kind: CheckBaselineSamples, Metric: m, Threshold: g.Margin, State: GateCannot, Message: why})
+		}
+	}
+	return out
+}
+
+// riseNote says, when the comparison has a metric whose lower score is the
+// better, that its rise counts as the fall.
+func riseNote(ms []eval.Metric) string {
+	for _, m := range ms {
+		if eval.LowerIsBetter(m) {
+			return " (rose, for " + string(m) + ")"
+		}
+	}
+	return ""
+}
+
+func indexOfMetric(ms []eval.Metric, m eval.Metric) int {
+	for i, x := range ms {
+		if x == m {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,188 @@
+package report
+
+import "github.com/ragscope/ragscope/eval"
+
+// Diagnosis is the per-sample reading of the scores: which part of the RAG
+// pipeline a low score points at. Every result has exactly one (see
+// diagRules); ok means every score the sample has passes.
+type Diagnosis string
+
+const (
+	DiagOK           Diagnosis = "ok"           // every available score passes
+	DiagGeneration   Diagnosis = "generation"   // faithfulness low, recall high or no reference: the answer did not use the right documents
+	DiagRetrieval    Diagnosis = "retrieval"    // recall low: the needed documents were not retrieved
+	DiagOffTopic     Diagnosis = "off-topic"    // faithful but does not answer the question
+	DiagNoncommittal Diagnosis = "noncommittal" // answer relevancy zeroed: the answer is evasive ("I don't know")
+	DiagIncomplete   Diagnosis = "incomplete"   // faithful, but the reference's points are partly missing from the answer
+	DiagLowScore     Diagnosis = "low"          // some score fails, but the scores point at no single cause
+	DiagFailed       Diagnosis = "failed"       // a metric failed (judge error, parse error, cancelled, cache miss)
+)
+
+// Diagnoses lists them in display order.
+var Diagnoses = []Diagnosis{DiagGeneration, DiagRetrieval, DiagOffTopic, DiagNoncommittal, DiagIncomplete, DiagLowScore, DiagOK, DiagFailed}
+
+// Score bands for the diagnosis, the default Levels. A score below Low
+// fails, at or above High is high; a score at or above Low passes (a score
+// between them passes but is not high: it draws no "recall is high" or
+// "faithful" conclusion). --pass sets a metric's own pass level (Levels).
+const (
+	DiagLow  = 0.5
+	DiagHigh = 0.7
+)
+
+// level is where one metric of a sample stands. A failed metric never gets
+// here: any failure makes the whole sample failed (the first rule).
+type level int
+
+const (
+	levelNA   level = iota // no score: not computable (missing_input, no_statements, no_questions) or not evaluated
+	levelFail              // score below the metric's pass level (DiagLow by default)
+	levelPass              // passes, below the high band
+	levelHigh              // score >= the high band (DiagHigh, or the pass level when higher)
+)
+
+func (l level) passes() bool  { return l != levelFail } // n/a, pass or high: nothing to flag
+func (l level) has() bool     { return l != levelNA }
+func (l level) failing() bool { return l == levelFail }
+
+// diagInput is what the rules look at.
+type diagInput struct {
+	failed       bool // some metric failed
+	f, ar, cp, r level
+	// noncommittal: answer relevancy was zeroed because every generated
+	// question is noncommittal, or (offline judge, whose answer relevancy
+	// is unsupported) the answer holds an evasive phrase, kept as the hint.
+	noncommittal bool
+	// ac, fc are answer and factual correctness, er context entity
+	// recall; ns is noise sensitivity read as 1 - score (lower is better),
+	// so that its levels mean what the others' do: it fails above 0.5.
+	ac, fc, er, ns level
+	// recall and precision are the correctness side of the answer: the
+	// share of the reference's statements the answer covers (TP/(TP+FN))
+	// and of the answer's statements the reference supports (TP/(TP+FP)),
+	// from answer correctness, else factual correctness.
+	recall, precision level
+}
+
+// diagRules is the decision table, evaluated top to bottom; the first rule
+// that holds gives the diagnosis. The last rule always holds, so every
+// result gets one. Reaching it means some score fails (otherwise "ok" would
+// have held) without a rule above naming a cause.
+var diagRules = []struct {
+	d    Diagnosis
+	when func(in diagInput) bool
+}{
+	// A failure first: the other scores are incomplete.
+	{DiagFailed, func(in diagInput) bool { return in.failed }},
+	// Retrieval next: without the needed documents the answer's scores say
+	// little. Context recall decides when there is one; entity recall,
+	// the coarser reading of the same question, only without it.
+	{DiagRetrieval, func(in diagInput) bool { return in.r.failing() || !in.r.has() && in.er.failing() }},
+	// The answer evades the question: relevancy is zero by construction.
+	{DiagNoncommittal, func(in diagInput) bool { return in.noncommittal }},
+	// The right documents were there (recall high) and the answer did not use them.
+	{DiagGeneration, func(in diagInput) bool { return in.f.failing() && in.r == levelHigh }},
+	// No reference: an unfaithful answer that does address the question.
+	{DiagGeneration, func(in diagInput) bool { return in.f.failing() && !in.r.has() && in.ar.passes() }},
+	// Faithful, but not an answer to the question.
+	{DiagOffTopic, func(in diagInput) bool { return in.f == levelHigh && in.ar.failing() }},
+	// Noise sensitivity above 0.5: most of the answer's statements are
+	// wrong and taken from the retrieved chunks. The documents were what
+	// they were (a failing recall is caught above); the generator repeated
+	// their noise instead of the reference's facts, so it is generation's.
+	{DiagGeneration, func(in diagInput) bool { return in.ns.failing() }},
+	// Faithful (or, without faithfulness, precise against the reference)
+	// but missing part of the reference: the answer is incomplete. Recall
+	// below 0.7, not below 0.5, so that one of two required points missing
+	// (recall 0.5) is caught.
+	{DiagIncomplete, func(in diagInput) bool {
+		return in.recall.has() && in.recall != levelHigh &&
+			(in.f == levelHigh || !in.f.has() && in.precision == levelHigh)
+	}},
+	{DiagOK, func(in diagInput) bool {
+		return in.f.passes() && in.ar.passes() && in.cp.passes() && in.r.passes() &&
+			in.ac.passes() && in.fc.passes() && in.er.passes() && in.ns.passes()
+	}},
+	{DiagLowScore, func(diagInput) bool { return true }},
+}
+
+// Diagnose classifies a result by the first rule of diagRules that holds,
+// with the default pass levels.
+func Diagnose(r *eval.Result) Diagnosis { return Levels{}.Diagnose(r) }
+
+// Diagnose classifies a result by the first rule of diagRules that holds,
+// each score read against its pass level.
+func (l Levels) Diagnose(r *eval.Result) Diagnosis {
+	in := l.diagnosisInput(r)
+	for _, rule := range diagRules {
+		if rule.when(in) {
+			return rule.d
+		}
+	}
+	panic("unreachable: the last diagnosis rule always holds")
+}
+
+func (l Levels) diagnosisInput(r *eval.Result) diagInput {
+	lv := func(m eval.Metric) level {
+		v, ok := r.Score(m)
+		if !ok {
+			return levelNA
+		}
+		return l.level(m, v)
+	}
+	in := diagInput{
+		failed: r.Failed(),
+		f:      lv(eval.Faithfulness),
+		ar:     lv(eval.AnswerRelevancy),
+		cp:     lv(eval.ContextPrecision),
+		r:      lv(eval.ContextRecall),
+	}
+	if t := r.AnswerRelevancy; t != nil {
+		switch {
+		case t.Mode == eval.AnswerSimilarityMode:
+			// The offline judge generates no questions: the cosine of the
+			// answer to the question only counts shared words, so it is no
+			// evidence of relevancy (runs recorded before it was marked
+			// unsupported scored it). What the judge does see is an
+			// evasive phrase in the answer, named in the hint.
+			in.ar = levelNA
+			in.noncommittal = t.AllNoncommittal && t.NoncommittalHint != ""
+		default:
+			in.noncommittal = in.ar.has() && t.AllNoncommittal
+		}
+	}
+	in.ac, in.fc, in.er, in.ns = lv(eval.AnswerCorrectness), lv(eval.FactualCorrectness), lv(eval.ContextEntityRecall), lv(eval.NoiseSensitivity)
+	in.recall, in.precision = correctnessSides(r)
+	return in
+}
+
+// band is the level of a score in [0, 1] with the default bands.
+func band(v float64) level { return bandAt(v, DiagLow, DiagHigh) }
+
+// correctnessSides are the levels of the answer's recall and precision
+// against the reference, from answer correctness's classes when it
+// scored, else from factual correctness's counts (recall only when its
+// mode judged the reference's claims); levelNA without either.
+func correctnessSides(r *eval.Result) (recall, precision level) {
+	ratio := func(tp, other int) level {
+		if tp+other == 0 {
+			return levelNA
+		}
+		return band(float64(tp) / float64(tp+other))
+	}
+	if t := r.AnswerCorrectness; t != nil && r.Status[eval.AnswerCorrectness] == eval.StatusOK {
+		c := t.Classes
+		return ratio(len(c.TP), len(c.FN)), ratio(len(c.TP), len(c.FP))
+	}
+	if t := r.FactualCorrectness; t != nil && r.Status[eval.FactualCorrectness] == eval.StatusOK {
+		recall = levelNA
+		if len(t.ReferenceClaims) > 0 {
+			recall = ratio(t.TP, t.FN)
+		}
+		if len(t.AnswerClaims) > 0 {
+			precision = ratio(t.TP, t.FP)
+		}
+		return recall, precision
+	}
+	return levelNA, levelNA
+}

@@ -1,0 +1,214 @@
+package report
+
+import (
+	"math"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// RunDiff is the comparison of two runs: the samples of run B matched
+// with those of run A (see Matching), each metric's mean over the matched
+// samples, and the samples that changed.
+type RunDiff struct {
+	A, B    string                      `json:"-"`
+	Means   map[eval.Metric]MeanChange  `json:"means"`
+	Samples []SampleDiff                `json:"samples"` // only samples with a change
+	Counts  map[eval.Metric]ChangeCount `json:"counts"`
+	// Shared is how many samples of B were matched with one of A, ByID
+	// and ByContent how (the rest by index); Unmatched counts the samples
+	// of B with no counterpart in A.
+	Shared    int `json:"shared"`
+	ByID      int `json:"by_id,omitempty"`
+	ByContent int `json:"by_content,omitempty"`
+	Unmatched int `json:"unmatched"`
+}
+
+// MeanChange is a metric's mean in both runs, each over the matched
+// samples it scored.
+type MeanChange struct {
+	Before *float64 `json:"before"`
+	After  *float64 `json:"after"`
+	Delta  *float64 `json:"delta"`
+	// ScoredBefore and ScoredAfter are how many matched samples each mean
+	// is over.
+	ScoredBefore int `json:"scored_before"`
+	ScoredAfter  int `json:"scored_after"`
+}
+
+// ChangeCount counts samples whose score went up, down or changed status.
+type ChangeCount struct {
+	Up, Down, StatusChanged int
+}
+
+// SampleDiff lists what changed for one sample.
+type SampleDiff struct {
+	Index int    `json:"index"`
+	ID    string `json:"id,omitempty"`
+	// IndexBefore is the sample's index in run A (samples matched by id
+	// or content may have moved).
+	IndexBefore int                         `json:"index_before"`
+	Scores      map[eval.Metric]ScoreChange `json:"scores"`
+	Changes     []eval.JudgementChange      `json:"changes,omitempty"`
+}
+
+// ScoreChange is one metric's score and status before and after.
+type ScoreChange struct {
+	Before       *float64    `json:"before"`
+	After        *float64    `json:"after"`
+	StatusBefore eval.Status `json:"status_before"`
+	StatusAfter  eval.Status `json:"status_after"`
+}
+
+// Delta is after - before when both scored.
+func (c ScoreChange) Delta() (float64, bool) {
+	if c.Before == nil || c.After == nil {
+		return 0, false
+	}
+	return *c.After - *c.Before, true
+}
+
+// changed says the score moved (beyond float noise) or the status changed.
+func (c ScoreChange) changed() bool {
+	if delta, ok := c.Delta(); ok && math.Abs(delta) > scoreEpsilon {
+		return true
+	}
+	return c.StatusBefore != c.StatusAfter
+}
+
+// scoreEpsilon ignores float noise when deciding whether a score changed.
+const scoreEpsilon = 1e-9
+
+// diffTally counts a comparison one matched pair at a time, from scores
+// and statuses alone: the means, the counts of changes. Diff feeds it from
+// results, a run's comparison with its baseline from a KeyIndex.
+type diffTally struct {
+	metrics      []eval.Metric
+	sumA, sumB   []float64
+	nA, nB       []int
+	counts       []ChangeCount
+	shared, byID int
+	byContent    int
+	unmatched    int
+}
+
+func newDiffTally(metrics []eval.Metric) *diffTally {
+	k := len(metrics)
+	return &diffTally{metrics: metrics, sumA: make([]float64, k), sumB: make([]float64, k),
+		nA: make([]int, k), nB: make([]int, k), counts: make([]ChangeCount, k)}
+}
+
+func (t *diffTally) pair(kind MatchKind) {
+	t.shared++
+	switch kind {
+	case MatchByID:
+		t.byID++
+	case MatchByContent:
+		t.byContent++
+	}
+}
+
+// metric counts metric i of one pair: each side's score (ok false: none)
+// and status. It returns the change of the score when both sides have one.
+func (t *diffTally) metric(i int, va float64, okA bool, stA eval.Status, vb float64, okB bool, stB eval.Status) (float64, bool) {
+	if okA {
+		t.sumA[i] += va
+		t.nA[i]++
+	}
+	if okB {
+		t.sumB[i] += vb
+		t.nB[i]++
+	}
+	if okA && okB && math.Abs(vb-va) > scoreEpsilon {
+		if vb > va {
+			t.counts[i].Up++
+		} else {
+			t.counts[i].Down++
+		}
+		return vb - va, true
+	}
+	if stA != stB {
+		t.counts[i].StatusChanged++
+	}
+	return 0, okA && okB
+}
+
+// mean is metric i's mean before and after over the pairs.
+func (t *diffTally) mean(i int) MeanChange {
+	mc := MeanChange{ScoredBefore: t.nA[i], ScoredAfter: t.nB[i]}
+	if t.nA[i] > 0 {
+		v := t.sumA[i] / float64(t.nA[i])
+		mc.Before = &v
+	}
+	if t.nB[i] > 0 {
+		v := t.sumB[i] / float64(t.nB[i])
+		mc.After = &v
+	}
+	if mc.Before != nil && mc.After != nil {
+		delta := *mc.After - *mc.Before
+		mc.Delta = &delta
+	}
+	return mc
+}
+
+// runDiff is the tally as a RunDiff, without samples.
+func (t *diffTally) runDiff() *RunDiff {
+	d := &RunDiff{Means: map[eval.Metric]MeanChange{}, Counts: map[eval.Metric]ChangeCount{},
+		Shared: t.shared, ByID: t.byID, ByContent: t.byContent, Unmatched: t.unmatched}
+	for i, m := range t.metrics {
+		d.Means[m] = t.mean(i)
+		d.Counts[m] = t.counts[i]
+	}
+	return d
+}
+
+// Diff compares two runs' results: each result of b with the result of a
+// that match pairs it with.
+func Diff(metrics []eval.Metric, a, b []*eval.Result, match Matching) *RunDiff {
+	t := newDiffTally(metrics)
+	var samples []SampleDiff
+	for _, rb := range b {
+		if rb == nil {
+			continue
+		}
+		ra, kind := match.Match(rb)
+		if ra == nil {
+			t.unmatched++
+			continue
+		}
+		t.pair(kind)
+		for i, m := range metrics {
+			va, okA := ra.Score(m)
+			vb, okB := rb.Score(m)
+			t.metric(i, va, okA && ra.Status[m] == eval.StatusOK, ra.Status[m], vb, okB && rb.Status[m] == eval.StatusOK, rb.Status[m])
+		}
+		if sd, changed := DiffSample(metrics, ra, rb); changed {
+			samples = append(samples, sd)
+		}
+	}
+	d := t.runDiff()
+	d.Samples = samples
+	return d
+}
+
+// DiffSample is what changed between two results of one sample: each
+// metric's score and status, and the judgements; changed is false when
+// nothing did.
+func DiffSample(metrics []eval.Metric, a, b *eval.Result) (SampleDiff, bool) {
+	sd := SampleDiff{Index: b.Index, ID: b.ID, IndexBefore: a.Index, Scores: map[eval.Metric]ScoreChange{}}
+	changed := false
+	for _, m := range metrics {
+		sc := ScoreChange{Before: a.Scores[m], After: b.Scores[m], StatusBefore: a.Status[m], StatusAfter: b.Status[m]}
+		changed = changed || sc.changed()
+		sd.Scores[m] = sc
+	}
+	sd.Changes = judgementChanges(a, b)
+	return sd, changed || len(sd.Changes) > 0
+}
+
+func judgementChanges(a, b *eval.Result) []eval.JudgementChange {
+	var out []eval.JudgementChange
+	for _, m := range eval.AllMetrics {
+		out = append(out, eval.Def(m).Changes(a, b)...)
+	}
+	return out
+}

@@ -1,0 +1,131 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/sanitize"
+)
+
+// The text form of a comparison, for `ragscope diff` and for a run's
+// comparison with its --baseline. Every text in it comes from the store or
+// a report file (ids, judge names) or from the dataset and the judge
+// (statements, reasons) and goes through sanitize.Line; the JSON form
+// (diff --json) keeps them exact.
+
+// WriteDiff prints the comparison of run a with run b for a reader: each
+// side, the means, then every changed sample.
+func WriteDiff(w io.Writer, a, b RunInfo, metrics []eval.Metric, d *RunDiff) {
+	fmt.Fprintf(w, "run A %s  %s  judge %s\n", sanitize.Line(a.ID), a.StartedAt.Local().Format("2006-01-02 15:04"), sanitize.Line(a.Judge.Name))
+	fmt.Fprintf(w, "run B %s  %s  judge %s\n\n", sanitize.Line(b.ID), b.StartedAt.Local().Format("2006-01-02 15:04"), sanitize.Line(b.Judge.Name))
+	WriteDiffTable(w, metrics, d, "mean A", "mean B")
+	if len(d.Samples) == 0 {
+		fmt.Fprintln(w, "\nno sample changed")
+		return
+	}
+	fmt.Fprintf(w, "\n%d samples changed:\n", len(d.Samples))
+	WriteDiffSamples(w, metrics, d.Samples)
+}
+
+// WriteDiffTable prints each metric's mean on both sides (headed before
+// and after), the change, and how many samples went up, down or changed
+// status.
+func WriteDiffTable(w io.Writer, metrics []eval.Metric, d *RunDiff, before, after string) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "metric\t%s\t%s\tdelta\tup\tdown\tstatus changed\n", before, after)
+	for _, m := range metrics {
+		mc, cc := d.Means[m], d.Counts[m]
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\n", sanitize.Line(string(m)), fmtScore(mc.Before), fmtScore(mc.After), fmtDelta(mc.Delta), cc.Up, cc.Down, cc.StatusChanged)
+	}
+	tw.Flush()
+}
+
+// WriteDiffSamples prints each changed sample: the scores before -> after
+// of the metrics that changed, and each changed judgement.
+func WriteDiffSamples(w io.Writer, metrics []eval.Metric, samples []SampleDiff) {
+	// The names line up in a column as wide as the longest of the run's
+	// (18 for the default four, 21 with context_entity_recall).
+	width := 18
+	for _, m := range metrics {
+		width = max(width, len(m)+1)
+	}
+	for _, s := range samples {
+		head := fmt.Sprintf("\nsample %d %s", s.Index, sanitize.Line(s.ID))
+		if s.IndexBefore != s.Index {
+			head += fmt.Sprintf(" (index %d before)", s.IndexBefore)
+		}
+		fmt.Fprintln(w, head)
+		for _, m := range metrics {
+			sc := s.Scores[m]
+			if !sc.changed() {
+				continue
+			}
+			line := fmt.Sprintf("  %-*s %s -> %s", width, sanitize.Line(string(m)), scoreOrStatus(sc.Before, sc.StatusBefore), scoreOrStatus(sc.After, sc.StatusAfter))
+			if delta, ok := sc.Delta(); ok {
+				line += fmt.Sprintf("  (%+.3f)", delta)
+			}
+			fmt.Fprintln(w, line)
+		}
+		for _, c := range s.Changes {
+			writeChange(w, c)
+		}
+	}
+}
+
+// writeChange prints one changed judgement. When the judged text is the
+// same on both sides it heads the change, quoted; when it differs (the
+// judge split the answer differently), before: and after: each quote their
+// own side's text, so that neither is mistaken for the other's.
+func writeChange(w io.Writer, c eval.JudgementChange) {
+	head := sanitize.Line(string(c.Metric)) + " " + sanitize.Line(c.What)
+	if c.SameText() {
+		if c.Text != "" {
+			head += " " + QuoteLine(c.Text)
+		}
+		fmt.Fprintf(w, "    %s\n      before: %s\n      after:  %s\n", head, sanitize.Line(c.Before), sanitize.Line(c.After))
+		return
+	}
+	side := func(after bool, judgement string) string {
+		text, ok := c.Side(after)
+		if !ok {
+			return "(no " + sanitize.Line(c.What) + ")"
+		}
+		return QuoteLine(text) + "  " + sanitize.Line(judgement)
+	}
+	fmt.Fprintf(w, "    %s\n      before: %s\n      after:  %s\n", head, side(false, c.Before), side(true, c.After))
+}
+
+// QuoteLine quotes a text for a line of output: backslashes and quotes are
+// escaped, and sanitize.Line shows control characters as escapes.
+func QuoteLine(s string) string {
+	return `"` + sanitize.Line(quoteEscaper.Replace(s)) + `"`
+}
+
+var quoteEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+
+func fmtScore(v *float64) string {
+	if v == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.3f", *v)
+}
+
+func fmtDelta(v *float64) string {
+	if v == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%+.3f", *v)
+}
+
+func scoreOrStatus(v *float64, st eval.Status) string {
+	if v != nil {
+		return fmt.Sprintf("%.3f", *v)
+	}
+	if st == "" {
+		return "-"
+	}
+	return sanitize.Line(string(st))
+}

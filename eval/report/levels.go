@@ -1,0 +1,159 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// Levels are the pass levels of the diagnosis, one per metric: a score
+// below its metric's level fails, so the diagnosis, the colour bands and
+// the table's marks call it low. A metric not named keeps DiagLow. The
+// high band (the "recall is high", "faithful" conclusions) starts at
+// DiagHigh, or at the pass level when that is higher: a faithfulness that
+// passes 0.9 is high. For noise sensitivity, where lower is better, the
+// level is the highest score that passes.
+//
+// The zero Levels are the defaults. A Levels is a value made once
+// (ParseLevels, RunLevels) and passed to what diagnoses; nothing changes
+// it after, so it is shared freely.
+type Levels struct {
+	pass map[eval.Metric]float64
+}
+
+// LevelsConfigKey is the key of RunInfo.Config under which a run records
+// the pass levels it was run with (Levels.String; absent for the defaults).
+const LevelsConfigKey = "pass"
+
+// ParseLevels parses --pass METRIC=X[,METRIC=X...] (metric names or their
+// short aliases, X in [0, 1]); "" is the defaults.
+func ParseLevels(s string) (Levels, error) {
+	ts, err := parseMetricValues("pass", s, "faithfulness=0.9,context_recall=0.8", "a pass level", func(eval.Metric) float64 { return 0 })
+	if err != nil || len(ts) == 0 {
+		return Levels{}, err
+	}
+	l := Levels{pass: make(map[eval.Metric]float64, len(ts))}
+	for _, t := range ts {
+		l.pass[t.Metric] = t.Min
+	}
+	return l, nil
+}
+
+// RunLevels are the pass levels run was recorded with (the defaults for a
+// run recorded before they were kept, or with none given).
+func RunLevels(run RunInfo) Levels {
+	l, err := ParseLevels(run.Config[LevelsConfigKey])
+	if err != nil {
+		return Levels{}
+	}
+	return l
+}
+
+// Record returns run with these levels recorded in its Config (a copy of
+// the map: run's own is not changed); the defaults remove the key.
+func (l Levels) Record(run RunInfo) RunInfo {
+	c := make(map[string]string, len(run.Config)+1)
+	for k, v := range run.Config {
+		c[k] = v
+	}
+	delete(c, LevelsConfigKey)
+	if s := l.String(); s != "" {
+		c[LevelsConfigKey] = s
+	}
+	if len(c) == 0 {
+		c = nil
+	}
+	run.Config = c
+	return run
+}
+
+// IsDefault says no metric has a level of its own.
+func (l Levels) IsDefault() bool { return len(l.pass) == 0 }
+
+// String is the levels as --pass takes them, metrics in AllMetrics order;
+// "" for the defaults.
+func (l Levels) String() string {
+	var parts []string
+	for _, m := range eval.AllMetrics {
+		if v, ok := l.pass[m]; ok {
+			parts = append(parts, string(m)+"="+strconv.FormatFloat(v, 'g', -1, 64))
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// Pass is the pass level of m as a score of m (for noise sensitivity, the
+// highest score that passes).
+func (l Levels) Pass(m eval.Metric) float64 {
+	if v, ok := l.pass[m]; ok {
+		return v
+	}
+	return DiagLow
+}
+
+// Passes says a score v of m passes its level.
+func (l Levels) Passes(m eval.Metric, v float64) bool { return l.level(m, v) != levelFail }
+
+// Band is where a score stands against the levels: the colour it is drawn in.
+type Band int
+
+const (
+	BandLow  Band = iota // fails its pass level
+	BandMid              // passes, but is not high
+	BandHigh             // at or above the high band
+)
+
+// Band is the band of a score v of m.
+func (l Levels) Band(m eval.Metric, v float64) Band {
+	switch l.level(m, v) {
+	case levelFail:
+		return BandLow
+	case levelPass:
+		return BandMid
+	}
+	return BandHigh
+}
+
+// level is the level of a score v of m: both bands are read on the
+// goodness (1 - v for noise sensitivity).
+func (l Levels) level(m eval.Metric, v float64) level {
+	low := l.Pass(m)
+	if _, own := l.pass[m]; own && eval.LowerIsBetter(m) {
+		low = 1 - low
+	}
+	return bandAt(eval.Goodness(m, v), low, max(DiagHigh, low))
+}
+
+// bandAt is the level of v with the fail band below low and the high band
+// from high on.
+func bandAt(v, low, high float64) level {
+	switch {
+	case v < low:
+		return levelFail
+	case v < high:
+		return levelPass
+	}
+	return levelHigh
+}
+
+// Describe is the levels in words for a report's header: "faithfulness ≥
+// 0.9, noise_sensitivity ≤ 0.3; others ≥ 0.5".
+func (l Levels) Describe() string {
+	var parts []string
+	for _, m := range eval.AllMetrics {
+		if v, ok := l.pass[m]; ok {
+			op := ">="
+			if eval.LowerIsBetter(m) {
+				op = "<="
+			}
+			parts = append(parts, fmt.Sprintf("%s %s %g", m, op, v))
+		}
+	}
+	def := fmt.Sprintf("a score passes at %g or more (noise_sensitivity: %g or less)", DiagLow, 1-DiagLow)
+	if len(parts) == 0 {
+		return def
+	}
+	return strings.Join(parts, ", ") + "; otherwise " + def
+}

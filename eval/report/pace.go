@@ -1,0 +1,77 @@
+package report
+
+import (
+	"time"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// Pace estimates when a run ends from its samples' start and finish events,
+// by Little's law: samples finish at (samples evaluated at once) / (time a
+// sample takes). The time a sample takes is the mean over its last paceWindow
+// finishes, from its own start event to its result, so the estimate is
+// right from the first finish on: a run of 24 samples evaluated 4 at a
+// time, whose first sample took 4 s, has about 4 s × 23 / 4 left, not the
+// 4 s × 23 a mean since the start of the run gives (the first samples all
+// finish at about the same time, after waiting for their statements
+// before their verdicts). A result with no start event (an earlier
+// attempt's, re-sent by --resume) and a sample the run's stop cut short
+// say nothing of the pace, nor does an event with no time. The zero Pace is ready to use; it is not safe
+// for concurrent use.
+type Pace struct {
+	started map[int]time.Time // the samples in flight
+	peak    int               // the most samples in flight at once: the workers
+	took    [paceWindow]time.Duration
+	n, next int
+	sum     time.Duration
+}
+
+// paceWindow is how many recent samples the time a sample takes is
+// measured over: it follows a run whose pace changes (a rate limit).
+const paceWindow = 64
+
+// Observe reads a sample's start or finish; other events are ignored.
+func (p *Pace) Observe(ev *eval.Event) {
+	if ev.Sample < 0 || ev.Time.IsZero() {
+		return
+	}
+	switch ev.Kind {
+	case eval.EventSampleStarted:
+		if p.started == nil {
+			p.started = map[int]time.Time{}
+		}
+		p.started[ev.Sample] = ev.Time
+		p.peak = max(p.peak, len(p.started))
+	case eval.EventSampleFinished:
+		t0, ok := p.started[ev.Sample]
+		if !ok {
+			return
+		}
+		delete(p.started, ev.Sample)
+		if ev.Result != nil && ev.Result.Interrupted() {
+			return
+		}
+		d := max(ev.Time.Sub(t0), 0)
+		if p.n == paceWindow {
+			p.sum -= p.took[p.next]
+		} else {
+			p.n++
+		}
+		p.took[p.next] = d
+		p.sum += d
+		p.next = (p.next + 1) % paceWindow
+	}
+}
+
+// ETA is how long the run needs for left more samples at its pace; false
+// before a sample has finished.
+func (p *Pace) ETA(left int) (time.Duration, bool) {
+	if p.n == 0 {
+		return 0, false
+	}
+	if left <= 0 {
+		return 0, true
+	}
+	mean := p.sum / time.Duration(p.n)
+	return time.Duration(float64(mean) * float64(left) / float64(max(p.peak, 1))), true
+}

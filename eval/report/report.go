@@ -1,0 +1,323 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/sanitize"
+)
+
+// ReportVersion is the version of the JSON report schema.
+const ReportVersion = 1
+
+// RunInfo describes a run: what was evaluated, by which judge, with which
+// prompts, and what it cost. It never holds the API key.
+type RunInfo struct {
+	ID          string     `json:"id"`
+	Parent      string     `json:"parent,omitempty"` // the run this one re-ran
+	Dataset     string     `json:"dataset"`
+	DatasetHash string     `json:"dataset_sha256,omitempty"`
+	StartedAt   time.Time  `json:"started_at"`
+	FinishedAt  *time.Time `json:"finished_at"`
+	// AttemptStartedAt is when the latest attempt of a resumed run began
+	// (--resume): StartedAt stays the run's first start. Zero for a run
+	// never resumed, whose one attempt began at StartedAt.
+	AttemptStartedAt time.Time `json:"attempt_started_at,omitzero"`
+	// ElapsedMS is what the attempts of a resumed run took, summed, once
+	// the latest one ended (an attempt killed before its end adds
+	// nothing); 0 for a run never resumed, which took FinishedAt −
+	// StartedAt. See Duration.
+	ElapsedMS int64          `json:"elapsed_ms,omitempty"`
+	Judge     eval.JudgeInfo `json:"judge"`
+	// Contract is the version of the judge reply contract the run's
+	// traces follow (prompts.ContractVersion; 2 added the evidence); 0 in
+	// runs recorded before it was kept, which follow contract 1.
+	Contract  int               `json:"contract,omitempty"`
+	Prompts   map[string]string `json:"prompts"` // task.lang -> sha256
+	Metrics   []eval.Metric     `json:"metrics"`
+	Config    map[string]string `json:"config,omitempty"` // flags that shaped the run, minus secrets
+	Calls     eval.CallCounts   `json:"calls"`
+	Tokens    eval.Usage        `json:"tokens"`
+	Samples   int               `json:"samples"` // samples in the dataset (of them, the run's subset: see Subset)
+	Skipped   int               `json:"skipped,omitempty"`
+	Cancelled bool              `json:"cancelled,omitempty"`
+	// Subset, when set, says the run evaluated Samples of the dataset's
+	// Subset.Of samples, chosen by Subset.Seed (run --sample): its means
+	// are of a sample, and --resume evaluates the same subset.
+	Subset *Subset `json:"subset,omitempty"`
+
+	// Usage breaks Calls and Tokens down by metric and judge task, with
+	// their cost; absent from runs recorded before it was kept.
+	Usage map[eval.Metric]eval.MetricUsage `json:"usage,omitempty"`
+	// CostUSD is what the run's tokens cost at Pricing: null when a model
+	// had no price, when the run has not ended, or when it was recorded
+	// before costs were.
+	CostUSD *float64 `json:"cost_usd"`
+	Pricing *Pricing `json:"pricing,omitempty"`
+	// UsagePartial says an earlier attempt of this run (see --resume) was
+	// interrupted before it recorded what it used: the calls, tokens and
+	// cost count the attempts that ended, a lower bound.
+	UsagePartial bool `json:"usage_partial,omitempty"`
+}
+
+// AttemptStart is when the run's latest attempt began: what a live view
+// counts its elapsed time and ETA from.
+func (r RunInfo) AttemptStart() time.Time {
+	if !r.AttemptStartedAt.IsZero() {
+		return r.AttemptStartedAt
+	}
+	return r.StartedAt
+}
+
+// Duration is what the run took, all its attempts together; false while
+// it has not ended.
+func (r RunInfo) Duration() (time.Duration, bool) {
+	if r.FinishedAt == nil {
+		return 0, false
+	}
+	if r.ElapsedMS > 0 {
+		return time.Duration(r.ElapsedMS) * time.Millisecond, true
+	}
+	return r.FinishedAt.Sub(r.StartedAt), true
+}
+
+// Subset is the seeded random subset a run evaluated.
+type Subset struct {
+	Of   int    `json:"of"`   // valid samples in the dataset
+	Seed uint64 `json:"seed"` // what chose them (see app.ChooseSample)
+}
+
+// SamplesText is the run's samples in words: "14", or "20 of 500
+// (seed 1)" for a subset.
+func (r RunInfo) SamplesText() string {
+	if r.Subset == nil {
+		return strconv.Itoa(r.Samples)
+	}
+	return fmt.Sprintf("%d of %d (seed %d)", r.Samples, r.Subset.Of, r.Subset.Seed)
+}
+
+// MetricSummary aggregates one metric over a run. Mean is null when no
+// sample scored; Scored and Failed always say how many did and did not.
+type MetricSummary struct {
+	Mean   *float64 `json:"mean"`
+	Scored int      `json:"scored"`
+	// Failed counts samples whose metric failed: judge_error, parse_error,
+	// cache_miss, cancelled.
+	Failed int `json:"failed"`
+	// NotApplicable counts samples the metric is not defined for:
+	// missing_input, no_statements, no_questions.
+	NotApplicable int `json:"not_applicable"`
+	// ByStatus breaks the unscored samples down by status.
+	ByStatus map[eval.Status]int `json:"by_status,omitempty"`
+}
+
+// unscoredOrder is the order statuses are listed in when saying why
+// samples were not scored: not applicable first, then failures.
+var unscoredOrder = []eval.Status{eval.StatusNoStatements, eval.StatusMissingInput, eval.StatusNoQuestions, eval.StatusUnsupported,
+	eval.StatusParseError, eval.StatusTruncated, eval.StatusJudgeError, eval.StatusCacheMiss, eval.StatusCancelled}
+
+// Why says why samples were not scored, e.g. "1 missing_input, 2 judge_error".
+func (ms MetricSummary) Why() string {
+	var parts []string
+	for _, st := range unscoredOrder {
+		if n := ms.ByStatus[st]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, st))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// CountDiagnoses counts the results per diagnosis; every diagnosis has an
+// entry, 0 when no result has it.
+func CountDiagnoses(results []*eval.Result) map[Diagnosis]int {
+	return CountDiagnosesAt(results, Levels{})
+}
+
+// CountDiagnosesAt is CountDiagnoses with the pass levels levels.
+func CountDiagnosesAt(results []*eval.Result, levels Levels) map[Diagnosis]int {
+	t := NewTallyAt(nil, levels)
+	for _, r := range results {
+		t.Add(r)
+	}
+	return t.Diagnoses()
+}
+
+// Summarize aggregates results per metric.
+func Summarize(metrics []eval.Metric, results []*eval.Result) map[eval.Metric]MetricSummary {
+	return tallyOf(metrics, results).Summary()
+}
+
+func tallyOf(metrics []eval.Metric, results []*eval.Result) *Tally {
+	t := NewTally(metrics)
+	for _, r := range results {
+		t.Add(r)
+	}
+	return t
+}
+
+// Report is the JSON report of a run (schema version ReportVersion).
+type Report struct {
+	Version int                           `json:"version"`
+	Run     RunInfo                       `json:"run"`
+	Summary map[eval.Metric]MetricSummary `json:"summary"`
+	// Diagnoses counts the samples per diagnosis (every diagnosis listed,
+	// 0 included). In the JSON it is always recomputed from Samples.
+	Diagnoses map[Diagnosis]int `json:"diagnoses"`
+	// Samples are the results; in the JSON each carries its "diagnosis".
+	Samples []*eval.Result `json:"samples"`
+}
+
+// reportSample is a result as the JSON report writes it: the result's own
+// fields plus its diagnosis. Result has no MarshalJSON of its own, so its
+// fields are promoted (TestReportJSONDiagnosis guards that).
+type reportSample struct {
+	*eval.Result
+	Diagnosis Diagnosis `json:"diagnosis"`
+}
+
+func newReportSample(r *eval.Result, levels Levels) reportSample {
+	return reportSample{Result: r, Diagnosis: levels.Diagnose(r)}
+}
+
+// MarshalJSON writes the report with the diagnosis counts and each
+// sample's diagnosis, computed from the samples so they always agree.
+// Decoding needs no counterpart: "diagnoses" fills Diagnoses, and a
+// sample's "diagnosis" is ignored (Diagnose recomputes it). Both follow
+// the pass levels the run records (RunLevels).
+func (r Report) MarshalJSON() ([]byte, error) {
+	type plain Report // the fields without this method
+	levels := RunLevels(r.Run)
+	samples := make([]*reportSample, len(r.Samples))
+	for i, s := range r.Samples {
+		if s != nil {
+			rs := newReportSample(s, levels)
+			samples[i] = &rs
+		}
+	}
+	out := struct {
+		plain
+		Diagnoses map[Diagnosis]int `json:"diagnoses"`
+		Samples   []*reportSample   `json:"samples"`
+	}{plain: plain(r), Diagnoses: CountDiagnosesAt(r.Samples, levels), Samples: samples}
+	if r.Samples == nil {
+		out.Samples = nil
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // the caller's encoder escapes, or not (WriteJSON does not)
+	if err := enc.Encode(out); err != nil {
+		return nil, err
+	}
+	return sanitize.JSON(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
+}
+
+// NewReport builds the report of a run from its results (nil entries, i.e.
+// samples never finished, are left out).
+func NewReport(run RunInfo, results []*eval.Result) *Report {
+	rep := &Report{Version: ReportVersion, Run: run, Summary: Summarize(run.Metrics, results)}
+	for _, r := range results {
+		if r != nil {
+			rep.Samples = append(rep.Samples, r)
+		}
+	}
+	if rep.Samples == nil {
+		rep.Samples = []*eval.Result{}
+	}
+	rep.Diagnoses = CountDiagnosesAt(rep.Samples, RunLevels(run))
+	return rep
+}
+
+// WriteJSON writes the report as indented JSON (see WriteReportJSON).
+func (r *Report) WriteJSON(w io.Writer) error {
+	return WriteReportJSON(w, r.Run, r.Summary, CountDiagnosesAt(r.Samples, RunLevels(r.Run)), r.each)
+}
+
+// each yields the report's samples, the stream the report writers take.
+func (r *Report) each(yield func(*eval.Result) error) error {
+	for _, s := range r.Samples {
+		if s == nil {
+			continue
+		}
+		if err := yield(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteReportJSON writes a run's report, the bytes Report.WriteJSON always
+// wrote, without holding its samples: the header first (so the summary and
+// the diagnosis counts, which come before the samples, must be known: a
+// first pass over the run), then each sample as each yields it, each
+// through its own encoder. The report of a million samples streams from
+// the store in the memory of one. Each sample's diagnosis follows the pass
+// levels run records (RunLevels), as diagnoses must.
+func WriteReportJSON(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSummary, diagnoses map[Diagnosis]int, each func(yield func(*eval.Result) error) error) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	field := func(prefix, name string, v any) error {
+		buf.Reset()
+		enc.SetIndent("  ", "  ")
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		bw.WriteString(prefix)
+		bw.WriteString(`  "` + name + `": `)
+		bw.Write(sanitize.JSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))))
+		return nil
+	}
+	if err := field("{\n", "version", ReportVersion); err != nil {
+		return err
+	}
+	if err := field(",\n", "run", run); err != nil {
+		return err
+	}
+	if err := field(",\n", "summary", summary); err != nil {
+		return err
+	}
+	if err := field(",\n", "diagnoses", diagnoses); err != nil {
+		return err
+	}
+	bw.WriteString(",\n  \"samples\": [")
+	levels := RunLevels(run)
+	n := 0
+	err := each(func(r *eval.Result) error {
+		buf.Reset()
+		enc.SetIndent("    ", "  ")
+		if err := enc.Encode(newReportSample(r, levels)); err != nil {
+			return err
+		}
+		if n > 0 {
+			bw.WriteByte(',')
+		}
+		n++
+		bw.WriteString("\n    ")
+		bw.Write(sanitize.JSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))))
+		// A write error (a full disk) surfaces here, not after the last sample.
+		return bwErr(bw)
+	})
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		bw.WriteString("\n  ")
+	}
+	bw.WriteString("]\n}\n")
+	return bw.Flush()
+}
+
+// bwErr is the writer's sticky error, if a write has failed (bufio keeps
+// the first and returns it from every later Write).
+func bwErr(bw *bufio.Writer) error {
+	_, err := bw.Write(nil)
+	return err
+}

@@ -1,0 +1,338 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/sanitize"
+)
+
+// WriteCSV writes one row per sample: identity, the scores (empty when
+// not scored), their statuses, the diagnosis and the first error message.
+// The four default metrics always have their columns, whatever the run
+// evaluated, so a script reads any report by position; context
+// utilization has them only in a run that evaluated it (ReportMetrics).
+// Every cell goes through sanitize.CSVCell: the texts come from the
+// dataset and the judge, and a spreadsheet must neither run a formula from
+// them nor a terminal an escape sequence.
+func (r *Report) WriteCSV(w io.Writer) error {
+	return WriteReportCSV(w, r.Run.Judge.Name, r.Run.Metrics, RunLevels(r.Run), r.each)
+}
+
+// ReportMetrics are the metrics a CSV or Markdown report of a run of
+// metrics has columns for: DefaultMetrics, then any other metric the run
+// evaluated, in the order of AllMetrics.
+func ReportMetrics(metrics []eval.Metric) []eval.Metric {
+	out := append([]eval.Metric(nil), eval.DefaultMetrics...)
+	for _, m := range eval.AllMetrics {
+		if !slices.Contains(out, m) && slices.Contains(metrics, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// WriteReportCSV writes the CSV report of WriteCSV of a run of metrics
+// from a stream of samples: one row per sample as it comes, nothing held;
+// the diagnosis follows levels.
+func WriteReportCSV(w io.Writer, judge string, metrics []eval.Metric, levels Levels, each func(yield func(*eval.Result) error) error) error {
+	cols := ReportMetrics(metrics)
+	cw := &csvWriter{csv.NewWriter(w)}
+	head := []string{"index", "id", "question", "answer"}
+	for _, m := range cols {
+		head = append(head, string(m))
+	}
+	for _, m := range cols {
+		head = append(head, string(m)+"_status")
+	}
+	// The judge on every row: a CSV travels without its run record, and an
+	// offline (lexical) score must never pass for an LLM judge's.
+	head = append(head, "diagnosis", "errors", "judge")
+	if err := cw.Write(head); err != nil {
+		return err
+	}
+	err := each(func(s *eval.Result) error {
+		row := []string{strconv.Itoa(s.Index), s.ID, s.Question, s.Answer}
+		for _, m := range cols {
+			if v, ok := s.Score(m); ok {
+				row = append(row, strconv.FormatFloat(v, 'f', 4, 64))
+			} else {
+				row = append(row, "")
+			}
+		}
+		for _, m := range cols {
+			row = append(row, string(s.Status[m]))
+		}
+		var errs []string
+		for _, m := range eval.AllMetrics {
+			if e := s.Errors[m]; e != "" {
+				errs = append(errs, string(m)+": "+e)
+			}
+		}
+		row = append(row, string(levels.Diagnose(s)), strings.Join(errs, "; "), judge)
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+		// csv.Writer buffers: a write error (a full disk) shows at a flush.
+		cw.Flush()
+		return cw.Error()
+	})
+	if err != nil {
+		return err
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// csvWriter writes every cell through sanitize.CSVCell.
+type csvWriter struct{ *csv.Writer }
+
+func (w *csvWriter) Write(record []string) error {
+	cells := make([]string, len(record))
+	for i, c := range record {
+		cells[i] = sanitize.CSVCell(c)
+	}
+	return w.Writer.Write(cells)
+}
+
+// WriteMarkdown writes a summary (per metric mean, scored, not scored; the
+// diagnosis counts) and the `worst` lowest-scoring samples with the reason
+// the judge gave for their first unsupported statement. Every field from
+// the data goes through sanitize.Line (mdCell in the table): Markdown
+// punctuation stays, control characters and bidi controls show as escapes.
+func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
+	ws := NewWorst(worst)
+	for _, s := range r.Samples {
+		ws.Add(s)
+	}
+	return WriteReportMarkdown(w, r.Run, r.Summary, CountDiagnosesAt(r.Samples, RunLevels(r.Run)), ws.Samples())
+}
+
+// WriteReportMarkdown writes the Markdown report of WriteMarkdown from a
+// run's summary, its diagnosis counts and its worst samples (from a
+// Worst), so a stored run of any size is reported from one pass.
+func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSummary, diag map[Diagnosis]int, ranked []*eval.Result) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# ragscope run %s\n\n", sanitize.Line(run.ID))
+	fmt.Fprintf(&b, "- dataset: `%s` (%s samples", sanitize.Line(run.Dataset), run.SamplesText())
+	if run.Skipped > 0 {
+		fmt.Fprintf(&b, ", %d skipped as invalid", run.Skipped)
+	}
+	b.WriteString(")\n")
+	fmt.Fprintf(&b, "- judge: %s", sanitize.Line(run.Judge.Name))
+	if run.Judge.EmbeddingModel != "" {
+		fmt.Fprintf(&b, " (embeddings: %s)", sanitize.Line(run.Judge.EmbeddingModel))
+	}
+	b.WriteString("\n")
+	fmt.Fprintf(&b, "- started: %s", run.StartedAt.Format("2006-01-02 15:04:05 MST"))
+	if run.FinishedAt != nil {
+		fmt.Fprintf(&b, ", took %s", run.FinishedAt.Sub(run.StartedAt).Round(1e6))
+	}
+	if run.Cancelled {
+		b.WriteString(" (cancelled)")
+	}
+	b.WriteString("\n")
+	fmt.Fprintf(&b, "- calls: %d chat, %d embeddings, %d cache hits, %d retries, %d errors; tokens %d prompt + %d completion\n",
+		run.Calls.Chat, run.Calls.Embeddings, run.Calls.CacheHits, run.Calls.Retries, run.Calls.Errors,
+		run.Tokens.PromptTokens, run.Tokens.CompletionTokens)
+	fmt.Fprintf(&b, "- cost: %s\n\n", sanitize.Line(run.CostSentence()))
+
+	b.WriteString("| metric | mean | scored | n/a | failed | sent | cached | tokens | cost |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, m := range run.Metrics {
+		ms := summary[m]
+		mean := "n/a"
+		if ms.Mean != nil {
+			mean = fmt.Sprintf("%.3f", *ms.Mean)
+		}
+		why := ms.Why()
+		if why != "" {
+			why = " (" + why + ")"
+		}
+		u, cost := run.Usage[m], run.MetricCostText(m)
+		if cost == "" {
+			cost = "-"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d%s | %d | %d | %d | %s |\n", mdCell(string(m)), mean, ms.Scored, ms.NotApplicable, ms.Failed, sanitize.Line(why),
+			u.Sent(), u.CacheHits, u.PromptTokens+u.CompletionTokens, cost)
+	}
+	for _, m := range run.Metrics {
+		if eval.LowerIsBetter(m) {
+			fmt.Fprintf(&b, "\n%s: lower is better.\n", mdCell(string(m)))
+		}
+	}
+	levels := RunLevels(run)
+	if !levels.IsDefault() {
+		fmt.Fprintf(&b, "\n**Pass levels:** %s.\n", sanitize.Line(levels.Describe()))
+	}
+	b.WriteString("\n**Diagnosis:** ")
+	for i, d := range Diagnoses {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %d", d, diag[d])
+	}
+	b.WriteString("\n")
+
+	if worst := len(ranked); worst > 0 {
+		cols := ReportMetrics(run.Metrics)
+		fmt.Fprintf(&b, "\n## The %d worst samples\n\n| # | id | question |", worst)
+		for _, m := range cols {
+			fmt.Fprintf(&b, " %s |", eval.MetricAbbrev(m))
+		}
+		b.WriteString(" diagnosis | why |\n|---:|---|---|")
+		b.WriteString(strings.Repeat("---:|", len(cols)))
+		b.WriteString("---|---|\n")
+		for _, s := range ranked {
+			fmt.Fprintf(&b, "| %d | %s | %s |", s.Index, mdCell(s.ID), mdCell(clipRunes(s.Question, 60)))
+			for _, m := range cols {
+				fmt.Fprintf(&b, " %s |", scoreCell(s, m))
+			}
+			d := levels.Diagnose(s)
+			fmt.Fprintf(&b, " %s | %s |\n", d, mdCell(clipRunes(why(s, d, levels), 100)))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Worst keeps the n lowest-scoring samples seen (the order of WriteMarkdown:
+// lowest first, failures before scores, unscored last; ties in the order
+// they came), holding no more than n.
+type Worst struct {
+	n    int
+	kept []*eval.Result
+}
+
+// NewWorst keeps up to n samples.
+func NewWorst(n int) *Worst { return &Worst{n: max(n, 0)} }
+
+// Add considers one sample.
+func (w *Worst) Add(r *eval.Result) {
+	if r == nil || w.n == 0 {
+		return
+	}
+	v := lowest(r)
+	// The first kept sample that ranks after r (strictly lower is better;
+	// an equal one came first and stays first).
+	i := sort.Search(len(w.kept), func(i int) bool { return lowest(w.kept[i]) > v })
+	if i == len(w.kept) && len(w.kept) == w.n {
+		return
+	}
+	if len(w.kept) == w.n {
+		w.kept = w.kept[:w.n-1]
+	}
+	w.kept = append(w.kept, nil)
+	copy(w.kept[i+1:], w.kept[i:])
+	w.kept[i] = r
+}
+
+// Samples are the kept samples, worst first.
+func (w *Worst) Samples() []*eval.Result { return w.kept }
+
+// lowest is the sample's lowest score, a noise sensitivity counted as
+// 1 - score (lower is better: a high one ranks the sample among the
+// worst); failures sort first, unscored last.
+func lowest(r *eval.Result) float64 {
+	lo := 2.0
+	for _, m := range eval.AllMetrics {
+		if r.Status[m].Failed() {
+			return -1
+		}
+		if v, ok := r.Score(m); ok {
+			lo = min(lo, eval.Goodness(m, v))
+		}
+	}
+	return lo
+}
+
+func scoreCell(r *eval.Result, m eval.Metric) string {
+	if v, ok := r.Score(m); ok {
+		return fmt.Sprintf("%.2f", v)
+	}
+	if st, ok := r.Status[m]; ok {
+		return mdCell(string(st))
+	}
+	return "-"
+}
+
+// why is the most useful single line of evidence for a sample diagnosed
+// d: a failure's message; else the judgement that points at the stage d
+// names (an unretrieved reference statement for retrieval, the evasive
+// phrase for noncommittal, ...); else the first judgement against the
+// answer; else the scores that fail their pass levels. It is never empty:
+// a sample that passes says so.
+func why(r *eval.Result, d Diagnosis, levels Levels) string {
+	for _, m := range eval.AllMetrics {
+		if r.Status[m].Failed() {
+			return string(m) + ": " + r.Errors[m]
+		}
+	}
+	first := map[Diagnosis][]eval.Metric{
+		DiagRetrieval:    {eval.ContextRecall, eval.ContextEntityRecall},
+		DiagNoncommittal: {eval.AnswerRelevancy},
+		DiagOffTopic:     {eval.AnswerRelevancy},
+		DiagGeneration:   {eval.Faithfulness, eval.NoiseSensitivity},
+		DiagIncomplete:   {eval.AnswerCorrectness, eval.FactualCorrectness},
+	}[d]
+	rest := []eval.Metric{eval.Faithfulness, eval.ContextRecall, eval.AnswerCorrectness, eval.FactualCorrectness, eval.ContextEntityRecall, eval.NoiseSensitivity}
+	for _, m := range append(first, rest...) {
+		if e := whyOf(r, m); e != "" {
+			return e
+		}
+	}
+	var low []string
+	for _, m := range eval.AllMetrics {
+		if v, ok := r.Score(m); ok && !levels.Passes(m, v) {
+			op := "<"
+			if eval.LowerIsBetter(m) {
+				op = ">"
+			}
+			low = append(low, fmt.Sprintf("%s %.3f %s %g", m, v, op, levels.Pass(m)))
+		}
+	}
+	if len(low) > 0 {
+		return "below the pass level: " + strings.Join(low, ", ")
+	}
+	return "every score passes its pass level"
+}
+
+// whyOf is the first judgement of metric m against the sample, "" when
+// there is none.
+func whyOf(r *eval.Result, m eval.Metric) string {
+	if m == eval.ContextRecall { // the report's words: the reference's point was not retrieved
+		if t := r.ContextRecall; t != nil {
+			for _, c := range t.Classifications {
+				if c.Attributed == 0 {
+					return fmt.Sprintf("not retrieved: %q: %s", c.Statement, c.Reason)
+				}
+			}
+		}
+		return ""
+	}
+	if ev := Evidence(r, m); len(ev) > 0 {
+		return ev[0]
+	}
+	return ""
+}
+
+// mdCell makes s one Markdown table cell: '|' escaped, runs of white
+// space (newlines and tabs included) folded into one space, and anything
+// else a terminal would act on or hide shown as an escape.
+func mdCell(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return sanitize.Line(strings.Join(strings.Fields(s), " "))
+}
+
+func clipRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "..."
+}

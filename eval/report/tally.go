@@ -1,0 +1,155 @@
+package report
+
+import (
+	"sort"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// maxErrorMessages bounds the distinct failure messages a Tally counts: a
+// run whose every failure quotes its sample would otherwise keep one entry
+// per sample. Messages past the bound are counted together.
+const maxErrorMessages = 256
+
+// OtherErrors is the message under which a Tally counts the failures whose
+// message came after maxErrorMessages distinct ones.
+const OtherErrors = "(other messages)"
+
+// Tally aggregates results one at a time: the per-metric summary, the
+// diagnosis counts, the failures and their most frequent messages. It
+// holds no result, so a run of any size is summarised in constant memory.
+type Tally struct {
+	metrics []eval.Metric
+	levels  Levels
+	sums    map[eval.Metric]float64
+	summary map[eval.Metric]MetricSummary
+	diag    map[Diagnosis]int
+	samples int
+	failed  int
+	errs    map[string]int
+}
+
+// NewTally starts a tally over the metrics, diagnosing with the default
+// pass levels.
+func NewTally(metrics []eval.Metric) *Tally { return NewTallyAt(metrics, Levels{}) }
+
+// NewTallyAt starts a tally over the metrics, diagnosing with levels.
+func NewTallyAt(metrics []eval.Metric, levels Levels) *Tally {
+	t := &Tally{
+		metrics: metrics,
+		levels:  levels,
+		sums:    make(map[eval.Metric]float64, len(metrics)),
+		summary: make(map[eval.Metric]MetricSummary, len(metrics)),
+		diag:    make(map[Diagnosis]int, len(Diagnoses)),
+		errs:    map[string]int{},
+	}
+	for _, m := range metrics {
+		t.summary[m] = MetricSummary{}
+	}
+	for _, d := range Diagnoses {
+		t.diag[d] = 0
+	}
+	return t
+}
+
+// Add counts one result; nil (a sample never finished) counts nothing.
+func (t *Tally) Add(r *eval.Result) {
+	if r == nil {
+		return
+	}
+	t.samples++
+	t.diag[t.levels.Diagnose(r)]++
+	if r.Failed() {
+		t.failed++
+	}
+	for _, m := range t.metrics {
+		st, ok := r.Status[m]
+		if !ok {
+			continue
+		}
+		ms := t.summary[m]
+		if v, ok := r.Score(m); ok && st == eval.StatusOK {
+			t.sums[m] += v
+			ms.Scored++
+			t.summary[m] = ms
+			continue
+		}
+		if st.Failed() {
+			ms.Failed++
+		} else {
+			ms.NotApplicable++
+		}
+		if ms.ByStatus == nil {
+			ms.ByStatus = map[eval.Status]int{}
+		}
+		ms.ByStatus[st]++
+		t.summary[m] = ms
+	}
+	for m, st := range r.Status {
+		if !st.Failed() {
+			continue
+		}
+		msg := r.Errors[m]
+		if msg == "" {
+			msg = string(st)
+		}
+		if _, ok := t.errs[msg]; !ok && len(t.errs) >= maxErrorMessages {
+			msg = OtherErrors
+		}
+		t.errs[msg]++
+	}
+}
+
+// Samples is the number of results added.
+func (t *Tally) Samples() int { return t.samples }
+
+// Failed is the number of results with some failed metric.
+func (t *Tally) Failed() int { return t.failed }
+
+// Summary is the per-metric summary so far (a copy).
+func (t *Tally) Summary() map[eval.Metric]MetricSummary {
+	out := make(map[eval.Metric]MetricSummary, len(t.summary))
+	for m, ms := range t.summary {
+		if ms.ByStatus != nil {
+			by := make(map[eval.Status]int, len(ms.ByStatus))
+			for st, n := range ms.ByStatus {
+				by[st] = n
+			}
+			ms.ByStatus = by
+		}
+		if ms.Scored > 0 {
+			mean := t.sums[m] / float64(ms.Scored)
+			ms.Mean = &mean
+		}
+		out[m] = ms
+	}
+	return out
+}
+
+// Diagnoses counts the results per diagnosis (a copy; every diagnosis has
+// an entry, 0 when no result has it).
+func (t *Tally) Diagnoses() map[Diagnosis]int {
+	out := make(map[Diagnosis]int, len(t.diag))
+	for d, n := range t.diag {
+		out[d] = n
+	}
+	return out
+}
+
+// TopErrors are the n most frequent failure messages, most frequent first.
+func (t *Tally) TopErrors(n int) []ErrorCount {
+	out := make([]ErrorCount, 0, len(t.errs))
+	for msg, c := range t.errs {
+		out = append(out, ErrorCount{msg, c})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Count != out[j].Count {
+			return out[i].Count > out[j].Count
+		}
+		return out[i].Message < out[j].Message
+	})
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out
+}

@@ -1,0 +1,66 @@
+package report
+
+import (
+	"time"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// WatchStatus is what a watcher following a live log (ragscope watch)
+// says about itself, polled by its clients (the headless progress line,
+// the TUI's follow mode) about once a second. It lives in eval, not app,
+// because the TUI imports eval and not app. A zero WatchStatus is a
+// watcher that is caught up with no alerts configured.
+type WatchStatus struct {
+	// Files is how many log files are followed now (a glob or a directory
+	// grows as the service rotates).
+	Files int
+	// Read is how many records were read from the logs since the watcher
+	// started; Evaluated how many of them were evaluated (finished and
+	// stored); Duplicates how many were skipped as already seen (same
+	// content hash); Sampled how many were skipped by --sample; Invalid
+	// how many lines could not be read as a record (each reported with its
+	// file and line).
+	Read, Evaluated, Duplicates, Sampled, Invalid int64
+	// Behind is how many records were read and are waiting for the judge
+	// (queued or being evaluated); BehindBytes is how many bytes of the
+	// logs are not read yet (the queue is bounded: when it is full the
+	// watcher stops reading and the file is the buffer).
+	Behind      int
+	BehindBytes int64
+	// OldestUnread is the age of the oldest record not evaluated yet (how
+	// far behind the log the judge is, in time); 0 when caught up.
+	OldestUnread time.Duration
+	// RunID is the run the results go to now (the rolling run of the
+	// current window).
+	RunID string
+	// Alerts is the state of every --alert rule, in the order given.
+	Alerts []AlertState
+	// Elsewhere names the watcher when it is another process (`open` on a
+	// watch run): its lag and alerts are known only there, so none of the
+	// counts above are.
+	Elsewhere string
+}
+
+// AlertState is one --alert rule (METRIC<X over N) and where it stands.
+type AlertState struct {
+	// Rule is the rule as written, e.g. "faithfulness<0.7 over 50".
+	Rule   string
+	Metric eval.Metric
+	// Below is true for '<' (breach when the mean falls under Threshold),
+	// false for '>'.
+	Below     bool
+	Threshold float64
+	// Window is N: the mean is over the last N scored samples.
+	Window int
+	// Mean is the rolling mean over the last Count (≤ Window) scored
+	// samples; nil before the first score.
+	Mean  *float64
+	Count int
+	// Firing is true while the mean is in breach (fired once on crossing,
+	// re-armed when it leaves); Fired counts the crossings so far and
+	// Since is when the current breach began (zero when not firing).
+	Firing bool
+	Fired  int
+	Since  time.Time
+}
