@@ -67,7 +67,7 @@ type Config struct {
 	// Abilities is what is known of the endpoint (shared with the judge):
 	// the reasoning switches it refused are not sent again, and replies
 	// that reason are recorded. nil: nothing known.
-	Abilities *eval.Abilities
+	Abilities *Abilities
 	// HTTPClient overrides the base HTTP client (tests).
 	HTTPClient *http.Client
 }
@@ -97,7 +97,7 @@ func New(cfg Config) (*Client, error) {
 	cfg.MaxTokens = orDefault(cfg.MaxTokens, DefaultMaxTokens)
 	cfg.MaxRetries, cfg.RPM, cfg.TPM = max(cfg.MaxRetries, 0), max(cfg.RPM, 0), max(cfg.TPM, 0)
 	if cfg.Abilities == nil {
-		cfg.Abilities = eval.NewAbilities(eval.EndpointProfile{}, "")
+		cfg.Abilities = NewAbilities(EndpointProfile{}, "")
 	}
 	var oc openai.ClientConfig
 	switch cfg.APIType {
@@ -404,7 +404,7 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 		sort.SliceStable(resp.Choices, func(i, j int) bool { return resp.Choices[i].Index < resp.Choices[j].Index })
 		var reasoned bool
 		for _, ch := range resp.Choices {
-			answer, reasoning, open := eval.SplitReasoning(ch.Message.Content)
+			answer, reasoning, open := SplitReasoning(ch.Message.Content)
 			// One field or the other: a server that fills both with the
 			// same text must not count it twice.
 			r := strings.TrimSpace(ch.Message.ReasoningContent)

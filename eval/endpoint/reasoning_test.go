@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
 )
 
@@ -47,7 +46,7 @@ func TestReasoningSwitches(t *testing.T) {
 				return fakejudge.Reply{Choices: []string{`{"a": 1}`}}
 			})
 			defer srv.Close()
-			ab := eval.NewAbilities(eval.EndpointProfile{}, "")
+			ab := NewAbilities(EndpointProfile{}, "")
 			c := newTestClient(t, srv.BaseURL(), Config{Abilities: ab})
 			req := chatReq("t")
 			req.Reasoning = "off"

@@ -59,7 +59,7 @@ type Config struct {
 	Workers int
 	// ReasoningShare is the share of a reply's completion tokens the judge
 	// model spends reasoning, as earlier runs of the endpoint measured it
-	// (eval.EndpointProfile); a default guess, which is the JSON alone,
+	// (endpoint.EndpointProfile); a default guess, which is the JSON alone,
 	// is grown by it. 0: the model does not reason, or nothing is known.
 	ReasoningShare float64
 }

@@ -9,8 +9,7 @@ import (
 	"unicode"
 
 	"github.com/kaptinlin/jsonrepair"
-
-	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/endpoint"
 )
 
 // Bounds of the search for the object in a reply, so that whatever a reply
@@ -30,7 +29,7 @@ const (
 // ExtractJSON takes the JSON object out of a judge reply. It is the
 // reply's own answer, found in this order:
 //
-//  1. Reasoning is removed first (eval.SplitReasoning): an object the model
+//  1. Reasoning is removed first (endpoint.SplitReasoning): an object the model
 //     wrote while thinking — often an example of the one it is about to
 //     give — is never read.
 //  2. Candidates are the bodies of Markdown code fences that open with '{',
@@ -48,7 +47,7 @@ const (
 //
 // The object is then held to the task's strict contract by its decoder.
 func ExtractJSON(content string) (string, error) {
-	answer, _, _ := eval.SplitReasoning(content)
+	answer, _, _ := endpoint.SplitReasoning(content)
 	s := strings.TrimSpace(answer)
 	if s == "" {
 		if strings.TrimSpace(content) != "" {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/endpoint"
 )
 
 func TestExtractJSON(t *testing.T) {
@@ -204,7 +204,7 @@ func FuzzExtract(f *testing.F) {
 			return
 		}
 		checkObject(t, got)
-		answer, _, _ := eval.SplitReasoning(in)
+		answer, _, _ := endpoint.SplitReasoning(in)
 		// A reply that is one object is returned whole.
 		if s := strings.TrimSpace(answer); strings.HasPrefix(s, "{") && json.Valid([]byte(s)) && got != s {
 			t.Fatalf("reply %q is an object, returned %q", in, got)

@@ -27,7 +27,7 @@ func TestStepDownToTextKeepsEachPrompt(t *testing.T) {
 		return fakejudge.Oracle(&q)
 	})
 	defer srv.Close()
-	ab := eval.NewAbilities(eval.EndpointProfile{}, "")
+	ab := endpoint.NewAbilities(endpoint.EndpointProfile{}, "")
 	client, err := endpoint.New(endpoint.Config{BaseURL: srv.BaseURL(), APIKey: "k", MaxRetries: 1, BackoffBase: time.Millisecond,
 		RequestTimeout: 5 * time.Second, Abilities: ab})
 	if err != nil {

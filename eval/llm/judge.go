@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/endpoint"
 	"github.com/ragscope/ragscope/prompts"
 )
 
@@ -35,7 +36,7 @@ type Config struct {
 	Reasoning string
 	// Abilities is what is known of the endpoint, shared with its client
 	// and updated as calls learn; nil: a new one.
-	Abilities *eval.Abilities
+	Abilities *endpoint.Abilities
 	// Temperature of the verdict and extraction calls; sent explicitly even
 	// when 0 (see the client's body rewrite).
 	Temperature float32
@@ -62,7 +63,7 @@ type Judge struct {
 // New returns an LLM judge.
 func New(cfg Config, client eval.ChatClient, set *prompts.Set) *Judge {
 	if cfg.Abilities == nil {
-		cfg.Abilities = eval.NewAbilities(eval.EndpointProfile{}, cfg.ResponseFormat)
+		cfg.Abilities = endpoint.NewAbilities(endpoint.EndpointProfile{}, cfg.ResponseFormat)
 	}
 	if cfg.Reasoning == "auto" {
 		cfg.Reasoning = ""
@@ -90,7 +91,7 @@ func (j *Judge) lang(s *eval.Sample) string {
 }
 
 // Abilities is what the judge knows of its endpoint.
-func (j *Judge) Abilities() *eval.Abilities { return j.cfg.Abilities }
+func (j *Judge) Abilities() *endpoint.Abilities { return j.cfg.Abilities }
 
 // request builds the canonical request of a task for a sample, in the
 // response format the endpoint is known to take.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/endpoint"
 	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/outfile"
 	"github.com/ragscope/ragscope/internal/store"
@@ -24,7 +25,7 @@ const endpointsFile = "endpoints.json"
 
 // rememberedEndpoint is one profile as remembered, with when it was learned.
 type rememberedEndpoint struct {
-	eval.EndpointProfile
+	endpoint.EndpointProfile
 	Learned time.Time `json:"learned"`
 }
 
@@ -57,7 +58,7 @@ func readEndpoints(path string) (map[string]rememberedEndpoint, error) {
 // RememberedEndpoint is the profile earlier runs learned of an endpoint and
 // model (the zero profile when none). A damaged file is said on warn and
 // read as empty: it only saves refused calls.
-func RememberedEndpoint(db, baseURL, model string, warn func(string)) eval.EndpointProfile {
+func RememberedEndpoint(db, baseURL, model string, warn func(string)) endpoint.EndpointProfile {
 	m, err := readEndpoints(endpointsPath(db))
 	if err != nil && warn != nil {
 		warn(err.Error())
@@ -68,7 +69,7 @@ func RememberedEndpoint(db, baseURL, model string, warn func(string)) eval.Endpo
 // RememberEndpoint stores what a run learned of an endpoint and model,
 // replacing the file whole (another process's write in between is lost,
 // and learned again by its next run).
-func RememberEndpoint(db, baseURL, model string, p eval.EndpointProfile) error {
+func RememberEndpoint(db, baseURL, model string, p endpoint.EndpointProfile) error {
 	path := endpointsPath(db)
 	if path == "" {
 		return nil

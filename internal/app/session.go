@@ -39,12 +39,12 @@ type Session struct {
 	sent func() int // requests on the wire, for the in-flight gauge
 	// unrecoverable classifies judge errors for fail-fast (see eval.RunnerConfig).
 	unrecoverable func(error) string
-	limits        []*endpoint.Client // whose limiter state is shown
-	abilities     *eval.Abilities    // what is known of the judge's endpoint; nil offline
-	baseURL       string             // the judge's base URL
-	resumed       int                // samples the resumed run had finished
-	lang          eval.Lang          // --lang, parsed
-	datasetOpt    dataset.Options    // what the dataset was read with: a stream reads it again the same way
+	limits        []*endpoint.Client  // whose limiter state is shown
+	abilities     *endpoint.Abilities // what is known of the judge's endpoint; nil offline
+	baseURL       string              // the judge's base URL
+	resumed       int                 // samples the resumed run had finished
+	lang          eval.Lang           // --lang, parsed
+	datasetOpt    dataset.Options     // what the dataset was read with: a stream reads it again the same way
 	log           io.Writer
 	logFile       *os.File
 	baseline      *baseline // --baseline, resolved and checked
@@ -293,7 +293,7 @@ func (s *Session) buildJudge() error {
 		baseURL = "https://api.openai.com/v1"
 	}
 	remembered := RememberedEndpoint(c.DB, baseURL, c.Model, func(msg string) { fmt.Fprintln(s.log, "endpoint profiles:", msg) })
-	s.abilities, s.baseURL = eval.NewAbilities(remembered, c.ResponseFormat), baseURL
+	s.abilities, s.baseURL = endpoint.NewAbilities(remembered, c.ResponseFormat), baseURL
 	client, err := c.Endpoint(baseURL, s.abilities)
 	if err != nil {
 		return exit.UsageError{Err: err}
@@ -343,7 +343,7 @@ func (s *Session) buildJudge() error {
 // Endpoint is a client of one OpenAI-compatible base URL with the run's
 // key, API type, concurrency, timeout and retry settings, sharing what is
 // known of the endpoint with the judge (ab; nil: nothing).
-func (c *Config) Endpoint(baseURL string, ab *eval.Abilities) (*endpoint.Client, error) {
+func (c *Config) Endpoint(baseURL string, ab *endpoint.Abilities) (*endpoint.Client, error) {
 	return endpoint.New(endpoint.Config{
 		BaseURL: baseURL, APIKey: c.APIKey, APIType: c.APIType, APIVersion: c.APIVersion,
 		Concurrency: c.Concurrency, RequestTimeout: c.Timeout, MaxRetries: c.MaxRetries, EmbeddingFormat: c.EmbedFormat,

@@ -46,7 +46,7 @@ func Run(ctx context.Context, cfg *app.Config, w io.Writer) int {
 	}
 	c := *cfg
 	c.MaxRetries = min(c.MaxRetries, 1)
-	ab := eval.NewAbilities(eval.EndpointProfile{}, cfg.ResponseFormat)
+	ab := endpoint.NewAbilities(endpoint.EndpointProfile{}, cfg.ResponseFormat)
 	client, err := c.Endpoint(baseURL, ab)
 	if err != nil {
 		fmt.Fprintf(w, "endpoint     %s: %v\n", eval.EndpointOf(baseURL), err)
@@ -181,7 +181,7 @@ func Run(ctx context.Context, cfg *app.Config, w io.Writer) int {
 // is reasoning, and, when it does, whether --reasoning off turns it off and
 // with which switch. Reasoning is removed before parsing either way, so it
 // never makes a setup not ready.
-func checkReasoning(resp eval.ChatResponse, mode string, ab *eval.Abilities, call func(reasoning string) (eval.ChatResponse, error), line func(string, string, ...any)) {
+func checkReasoning(resp eval.ChatResponse, mode string, ab *endpoint.Abilities, call func(reasoning string) (eval.ChatResponse, error), line func(string, string, ...any)) {
 	share := func(r eval.ChatResponse) (chars, total int) {
 		for i, c := range r.Choices {
 			total += len(c)
