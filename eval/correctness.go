@@ -14,8 +14,8 @@ import (
 // (the F-score) 0.75, answer similarity 0.25.
 var DefaultACWeights = [2]float64{0.75, 0.25}
 
-// CorrectnessBeta is the β of answer correctness's F-score (RAGAS's default).
-const CorrectnessBeta = 1.0
+// correctnessBeta is the β of answer correctness's F-score (RAGAS's default).
+const correctnessBeta = 1.0
 
 // ParseACWeights parses --ac-weights: two non-negative numbers, not both 0.
 func ParseACWeights(s string) ([2]float64, error) {
@@ -43,11 +43,11 @@ func ParseACWeights(s string) ([2]float64, error) {
 	return w, nil
 }
 
-// FBetaScore is (1+β²)·TP / ((1+β²)·TP + β²·FN + FP), and 0 when TP is 0.
+// fBetaScore is (1+β²)·TP / ((1+β²)·TP + β²·FN + FP), and 0 when TP is 0.
 // RAGAS computes it from precision and recall with 1e-10 guards, which gives
 // 0 for all-empty lists; ragscope never scores that case (the caller gives
 // it a status), so no epsilon is needed and the value is exact.
-func FBetaScore(tp, fp, fn int, beta float64) float64 {
+func fBetaScore(tp, fp, fn int, beta float64) float64 {
 	if tp == 0 {
 		return 0
 	}
@@ -145,7 +145,7 @@ func runAnswerCorrectness(ctx context.Context, j Judge, s *Sample, weights [2]fl
 		return
 	}
 	tr.Classes = CorrectnessClasses{TP: nonNilItems(cls.TP), FP: nonNilItems(cls.FP), FN: nonNilItems(cls.FN)}
-	tr.FScore = FBetaScore(len(cls.TP), len(cls.FP), len(cls.FN), CorrectnessBeta)
+	tr.FScore = fBetaScore(len(cls.TP), len(cls.FP), len(cls.FN), correctnessBeta)
 	score := CorrectnessScore(tr.FScore, sim, weights)
 	r.AnswerCorrectness = tr
 	r.set(AnswerCorrectness, StatusOK, &score, "")

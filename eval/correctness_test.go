@@ -23,11 +23,11 @@ func TestFBetaScore(t *testing.T) {
 		// β = 2 weighs recall: 5·3 / (5·3 + 4·2 + 1) = 15/24.
 		{"beta 2", 3, 1, 2, 2, 15.0 / 24},
 	} {
-		if got := FBetaScore(tc.tp, tc.fp, tc.fn, tc.beta); math.Abs(got-tc.want) > 1e-12 {
+		if got := fBetaScore(tc.tp, tc.fp, tc.fn, tc.beta); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("%s: F(%d,%d,%d) = %v, want %v", tc.name, tc.tp, tc.fp, tc.fn, got, tc.want)
 		}
 	}
-	if got := FBetaScore(3, 1, 2, 1); math.Round(got*1000)/1000 != 0.667 {
+	if got := fBetaScore(3, 1, 2, 1); math.Round(got*1000)/1000 != 0.667 {
 		t.Errorf("RAGAS vector rounds to %.3f, want 0.667", got)
 	}
 }

@@ -36,7 +36,7 @@ func runContextEntityRecall(ctx context.Context, j Judge, s *Sample, r *Result) 
 	)
 	wg.Add(2)
 	go func() { defer wg.Done(); ref, errR = j.Entities(ctx, s, s.Reference) }()
-	go func() { defer wg.Done(); got, errC = j.Entities(ctx, s, JoinedContexts(s.Contexts)) }()
+	go func() { defer wg.Done(); got, errC = j.Entities(ctx, s, joinedContexts(s.Contexts)) }()
 	wg.Wait()
 	for _, err := range []error{errR, errC} {
 		if err != nil {
@@ -54,17 +54,17 @@ func runContextEntityRecall(ctx context.Context, j Judge, s *Sample, r *Result) 
 	// No entity in the contexts while the reference has some is a score
 	// of 0, not a status: every entity of the reference is missing from
 	// what was retrieved, which is what the metric measures.
-	score := EntityRecallScore(found, len(matches))
+	score := entityRecallScore(found, len(matches))
 	r.set(ContextEntityRecall, StatusOK, &score, "")
 }
 
-// EntityRecallScore is found / distinct reference entities (> 0).
-func EntityRecallScore(found, total int) float64 { return float64(found) / float64(total) }
+// entityRecallScore is found / distinct reference entities (> 0).
+func entityRecallScore(found, total int) float64 { return float64(found) / float64(total) }
 
-// JoinedContexts is the one text context entity recall asks the contexts'
+// joinedContexts is the one text context entity recall asks the contexts'
 // entities of: the non-empty chunks in rank order, separated by a blank
 // line.
-func JoinedContexts(contexts []string) string {
+func joinedContexts(contexts []string) string {
 	cs := nonEmpty(contexts)
 	for i := range cs {
 		cs[i] = strings.TrimSpace(cs[i])

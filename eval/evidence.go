@@ -36,10 +36,10 @@ func (e *Citation) Flagged() bool {
 	return e != nil && (e.QuoteNotFound || e.NoSuchChunk)
 }
 
-// NoSuchChunkFlag is the text of the flag for a citation of chunk
+// noSuchChunkFlag is the text of the flag for a citation of chunk
 // (1-based) in a sample of n chunks that does not have it.
 // A chunk below 0 is a judge's number that is no rank at all (1.5, -2).
-func NoSuchChunkFlag(chunk, n int) string {
+func noSuchChunkFlag(chunk, n int) string {
 	what := fmt.Sprintf("cites chunk %d", chunk)
 	if chunk < 0 {
 		what = "cites a chunk number that is no rank"
@@ -73,7 +73,7 @@ func (e *Citation) Check(contexts []string) {
 	}
 	e.QuoteNotFound, e.NoSuchChunk, e.Flag = false, false, ""
 	if e.Chunk < 0 || e.Chunk > len(contexts) {
-		e.NoSuchChunk, e.Flag = true, NoSuchChunkFlag(e.Chunk, len(contexts))
+		e.NoSuchChunk, e.Flag = true, noSuchChunkFlag(e.Chunk, len(contexts))
 		return
 	}
 	if strings.TrimFunc(e.Quote, trimQuoteRune) == "" {
@@ -95,18 +95,18 @@ func (e *Citation) Locate(contexts []string) (chunk, start, end int, ok bool) {
 		if e.Chunk < 1 || e.Chunk > len(contexts) {
 			return 0, 0, 0, false
 		}
-		start, end, ok = FindQuote(contexts[e.Chunk-1], e.Quote)
+		start, end, ok = findQuote(contexts[e.Chunk-1], e.Quote)
 		return e.Chunk - 1, start, end, ok
 	}
 	for i, c := range contexts {
-		if start, end, ok = FindQuote(c, e.Quote); ok {
+		if start, end, ok = findQuote(c, e.Quote); ok {
 			return i, start, end, true
 		}
 	}
 	return 0, 0, 0, false
 }
 
-// FindQuote finds quote in chunk after folding both: runs of white space
+// findQuote finds quote in chunk after folding both: runs of white space
 // count as one space, and as none next to a CJK character (judges add or
 // drop spaces there); fullwidth ASCII (ｒａｇ，) is its ASCII form; case is
 // ignored; punctuation and quote marks around the quote are dropped (a
@@ -114,7 +114,7 @@ func (e *Citation) Locate(contexts []string) (chunk, start, end int, ok bool) {
 // Escapes and invisible characters are skipped, as every reader of the
 // text skips them. Anything else must match verbatim: an elided "…" in the middle is not the
 // chunk's text. It returns the byte span of the match in chunk.
-func FindQuote(chunk, quote string) (start, end int, ok bool) {
+func findQuote(chunk, quote string) (start, end int, ok bool) {
 	quote = strings.TrimFunc(quote, trimQuoteRune)
 	if quote == "" {
 		return 0, 0, false
@@ -148,7 +148,7 @@ func foldQuote(s string) string {
 
 // foldSpan maps bytes i and j of foldQuote(s) back to the source runes
 // they came from: the start offset in s of i's, the end offset of j's.
-// FindQuote calls it once, on a match, so the search itself allocates no
+// findQuote calls it once, on a match, so the search itself allocates no
 // offset tables (two ints a byte of every chunk of every citation).
 func foldSpan(s string, i, j int) (start, end int) {
 	n := 0

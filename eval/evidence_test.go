@@ -17,7 +17,7 @@ func TestFindQuote(t *testing.T) {
 		{"one two three", "onetwo", ""},
 	}
 	for _, tt := range tests {
-		start, end, ok := FindQuote(tt.chunk, tt.quote)
+		start, end, ok := findQuote(tt.chunk, tt.quote)
 		got := ""
 		if ok {
 			got = tt.chunk[start:end]

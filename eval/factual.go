@@ -14,24 +14,24 @@ const (
 	FCModeRecall    = "recall"
 )
 
-// DefaultFCMode is RAGAS's default mode of factual correctness.
-const DefaultFCMode = FCModeF1
+// defaultFCMode is RAGAS's default mode of factual correctness.
+const defaultFCMode = FCModeF1
 
-// FactualBeta is the β of factual correctness's F-score (RAGAS's default).
-const FactualBeta = 1.0
+// factualBeta is the β of factual correctness's F-score (RAGAS's default).
+const factualBeta = 1.0
 
 // ParseFCMode parses --fc-mode; "" is DefaultFCMode.
 func ParseFCMode(s string) (string, error) {
 	switch m := strings.ToLower(strings.TrimSpace(s)); m {
 	case "":
-		return DefaultFCMode, nil
+		return defaultFCMode, nil
 	case FCModeF1, FCModePrecision, FCModeRecall:
 		return m, nil
 	}
 	return "", fmt.Errorf("--fc-mode: %q is not a mode of factual correctness (choose f1, precision or recall)", s)
 }
 
-// FactualScore is factual correctness in a mode from its counts:
+// factualScore is factual correctness in a mode from its counts:
 // precision TP/(TP+FP), recall TP/(TP+FN), f1 F_β(TP, FP, FN).
 //
 // Conventions, where RAGAS versions differ: a score is 0 whenever TP is 0
@@ -42,7 +42,7 @@ func ParseFCMode(s string) (string, error) {
 // runFactualCorrectness). RAGAS computes the same ratios with 1e-8 guards
 // and rounds the score to 2 decimals; ragscope keeps the exact value (the
 // RAGAS test vector TP=3, FP=1, FN=2 is F1 2/3, shown 0.667, not 0.67).
-func FactualScore(mode string, tp, fp, fn int, beta float64) float64 {
+func factualScore(mode string, tp, fp, fn int, beta float64) float64 {
 	if tp == 0 {
 		return 0
 	}
@@ -52,13 +52,13 @@ func FactualScore(mode string, tp, fp, fn int, beta float64) float64 {
 	case FCModeRecall:
 		return float64(tp) / float64(tp+fn)
 	}
-	return FBetaScore(tp, fp, fn, beta)
+	return fBetaScore(tp, fp, fn, beta)
 }
 
-// FactualCounts counts the verdicts of both directions: an answer claim the
+// factualCounts counts the verdicts of both directions: an answer claim the
 // reference entails is a TP, one it does not an FP; a reference claim the
 // answer does not entail is an FN.
-func FactualCounts(answerClaims, referenceClaims []StatementVerdict) (tp, fp, fn int) {
+func factualCounts(answerClaims, referenceClaims []StatementVerdict) (tp, fp, fn int) {
 	for _, v := range answerClaims {
 		if v.Verdict == 1 {
 			tp++
@@ -96,7 +96,7 @@ func runFactualCorrectness(ctx context.Context, j Judge, s *Sample, mode string,
 		r.fail(FactualCorrectness, err)
 		return
 	}
-	tr := &FactualCorrectnessTrace{Mode: mode, Beta: FactualBeta, AnswerClaims: []StatementVerdict{}, ReferenceClaims: []StatementVerdict{}}
+	tr := &FactualCorrectnessTrace{Mode: mode, Beta: factualBeta, AnswerClaims: []StatementVerdict{}, ReferenceClaims: []StatementVerdict{}}
 	switch {
 	case len(ans) == 0 && mode != FCModeRecall:
 		r.FactualCorrectness = tr
@@ -126,8 +126,8 @@ func runFactualCorrectness(ctx context.Context, j Judge, s *Sample, mode string,
 	}
 	tr.AnswerClaims = nonNilVerdicts(byRef)
 	tr.ReferenceClaims = nonNilVerdicts(byAns)
-	tr.TP, tr.FP, tr.FN = FactualCounts(tr.AnswerClaims, tr.ReferenceClaims)
-	score := FactualScore(mode, tr.TP, tr.FP, tr.FN, tr.Beta)
+	tr.TP, tr.FP, tr.FN = factualCounts(tr.AnswerClaims, tr.ReferenceClaims)
+	score := factualScore(mode, tr.TP, tr.FP, tr.FN, tr.Beta)
 	r.FactualCorrectness = tr
 	r.set(FactualCorrectness, StatusOK, &score, "")
 }

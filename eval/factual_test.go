@@ -35,13 +35,13 @@ func TestFactualScore(t *testing.T) {
 		{"no TP recall", FCModeRecall, 0, 0, 2, 0},
 		{"no TP and nothing missed recall", FCModeRecall, 0, 3, 0, 0},
 	} {
-		got := FactualScore(tc.mode, tc.tp, tc.fp, tc.fn, FactualBeta)
+		got := factualScore(tc.mode, tc.tp, tc.fp, tc.fn, factualBeta)
 		if math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("%s: %s(%d,%d,%d) = %v, want %v", tc.name, tc.mode, tc.tp, tc.fp, tc.fn, got, tc.want)
 		}
 	}
 	// ragscope keeps the exact value where RAGAS rounds to 2 decimals.
-	if got := FactualScore(FCModeF1, 3, 1, 2, FactualBeta); got == 0.67 || math.Round(got*1000)/1000 != 0.667 {
+	if got := factualScore(FCModeF1, 3, 1, 2, factualBeta); got == 0.67 || math.Round(got*1000)/1000 != 0.667 {
 		t.Errorf("RAGAS vector F1 = %v, want 2/3 unrounded", got)
 	}
 }

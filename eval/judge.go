@@ -127,9 +127,9 @@ type ChatRequest struct {
 	Validate func(content string) error `json:"-"`
 }
 
-// CacheFormatVersion is hashed into every key; bump it when the meaning of a
+// cacheFormatVersion is hashed into every key; bump it when the meaning of a
 // cached value changes.
-const CacheFormatVersion = 1
+const cacheFormatVersion = 1
 
 // Key is the content address of the request: a sha256 of its canonical JSON
 // and the cache-format version. It never includes the API key.
@@ -138,7 +138,7 @@ func (r ChatRequest) Key() string {
 		V    int         `json:"v"`
 		Kind string      `json:"kind"`
 		Req  ChatRequest `json:"req"`
-	}{CacheFormatVersion, "chat", r})
+	}{cacheFormatVersion, "chat", r})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
@@ -187,7 +187,7 @@ func EmbedKey(endpoint, model string, dims int, text string) string {
 		Model    string `json:"model"`
 		Dims     int    `json:"dims,omitempty"`
 		Text     string `json:"text"`
-	}{CacheFormatVersion, "embedding", endpoint, model, dims, text})
+	}{cacheFormatVersion, "embedding", endpoint, model, dims, text})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }

@@ -115,11 +115,11 @@ func runAnswerRelevancy(ctx context.Context, j Judge, s *Sample, strictness int,
 	r.set(AnswerRelevancy, StatusOK, &score, "")
 }
 
-// AnswerSimilarityUnsupported is why answer relevancy has no score with a
+// answerSimilarityUnsupported is why answer relevancy has no score with a
 // judge that generates no questions (the offline judge): the cosine of the
 // answer to the question only counts the words they share, so a correct
 // answer in other words would score 0 and read as off-topic.
-const AnswerSimilarityUnsupported = "answer relevancy needs questions generated from the answer (an LLM judge); " +
+const answerSimilarityUnsupported = "answer relevancy needs questions generated from the answer (an LLM judge); " +
 	"the offline judge's cosine of the answer to the question only counts shared words, so it is kept in the trace, not scored"
 
 // runAnswerSimilarity keeps what a judge that cannot generate questions
@@ -139,7 +139,7 @@ func runAnswerSimilarity(ctx context.Context, j AnswerSimilarityJudge, s *Sample
 	}
 	nc, hint := j.Noncommittal(s)
 	tr := &AnswerRelevancyTrace{Mode: AnswerSimilarityMode, Questions: []GeneratedQuestion{}, AnswerCosine: Cosine(vecs[0], vecs[1])}
-	why := AnswerSimilarityUnsupported
+	why := answerSimilarityUnsupported
 	if nc {
 		tr.AllNoncommittal = true
 		tr.NoncommittalHint = hint

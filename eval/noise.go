@@ -81,10 +81,10 @@ func NoiseStatements(chunks []NoiseChunk, byReference []StatementVerdict) (stmts
 	return stmts, relevant, irrelevant
 }
 
-// NoiseScore is noise sensitivity in a mode: the share of the answer's
+// noiseScore is noise sensitivity in a mode: the share of the answer's
 // statements whose noise is that mode (0 for no statements; the runner
 // never scores that case). Lower is better.
-func NoiseScore(mode string, statements, relevant, irrelevant int) float64 {
+func noiseScore(mode string, statements, relevant, irrelevant int) float64 {
 	if statements == 0 {
 		return 0
 	}
@@ -165,7 +165,7 @@ func runNoiseSensitivity(ctx context.Context, j Judge, s *Sample, mode string, r
 	tr.ByReference = byRef
 	tr.Chunks = chunks
 	tr.Statements, tr.Relevant, tr.Irrelevant = NoiseStatements(chunks, byRef)
-	score := NoiseScore(mode, len(tr.Statements), tr.Relevant, tr.Irrelevant)
+	score := noiseScore(mode, len(tr.Statements), tr.Relevant, tr.Irrelevant)
 	r.NoiseSensitivity = tr
 	r.set(NoiseSensitivity, StatusOK, &score, "")
 }

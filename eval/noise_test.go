@@ -133,11 +133,11 @@ func TestNoiseStatements(t *testing.T) {
 		if rel != tc.rel || irr != tc.irr || len(stmts) != len(tc.byRef) {
 			t.Errorf("%s: relevant %d irrelevant %d (%+v), want %d %d", tc.name, rel, irr, stmts, tc.rel, tc.irr)
 		}
-		if got := NoiseScore(NSModeRelevant, len(stmts), rel, irr); math.Abs(got-tc.relevantScore) > 1e-12 {
+		if got := noiseScore(NSModeRelevant, len(stmts), rel, irr); math.Abs(got-tc.relevantScore) > 1e-12 {
 			t.Errorf("%s: relevant score %v, want %v", tc.name, got, tc.relevantScore)
 		}
 	}
-	if NoiseScore(NSModeIrrelevant, 4, 1, 3) != 0.75 || NoiseScore(NSModeRelevant, 4, 1, 3) != 0.25 || NoiseScore(NSModeRelevant, 0, 0, 0) != 0 {
+	if noiseScore(NSModeIrrelevant, 4, 1, 3) != 0.75 || noiseScore(NSModeRelevant, 4, 1, 3) != 0.25 || noiseScore(NSModeRelevant, 0, 0, 0) != 0 {
 		t.Error("NoiseScore")
 	}
 }

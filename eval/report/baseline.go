@@ -31,8 +31,8 @@ func (g BaselineGate) Active() bool { return len(g.MaxDrop) > 0 || g.Regressed }
 
 // The kinds of the baseline's gate checks (GateCheck.Kind).
 const (
-	CheckBaselineMean    = "baseline_mean"
-	CheckBaselineSamples = "baseline_samples"
+	checkBaselineMean    = "baseline_mean"
+	checkBaselineSamples = "baseline_samples"
 )
 
 // dropEpsilon keeps a drop equal to its bound a pass: means of the same
@@ -183,7 +183,7 @@ func (c *Comparison) checks(cannot, failing func(eval.Metric) (string, bool)) []
 		noBaseline = "no sample of the run is in the baseline (matched by id, else by question, answer, contexts and reference)"
 	}
 	for _, th := range g.MaxDrop {
-		ck := GateCheck{Kind: CheckBaselineMean, Metric: th.Metric, Threshold: th.Min}
+		ck := GateCheck{Kind: checkBaselineMean, Metric: th.Metric, Threshold: th.Min}
 		i := indexOfMetric(c.t.metrics, th.Metric)
 		var mc MeanChange
 		if i >= 0 {
@@ -205,7 +205,7 @@ func (c *Comparison) checks(cannot, failing func(eval.Metric) (string, bool)) []
 			out = append(out, ck)
 			continue
 		}
-		drop := Worsening(th.Metric, *mc.Before, *mc.After)
+		drop := worsening(th.Metric, *mc.Before, *mc.After)
 		what := "drop"
 		if eval.LowerIsBetter(th.Metric) {
 			what = "rise" // a rise is noise sensitivity's regression
@@ -219,7 +219,7 @@ func (c *Comparison) checks(cannot, failing func(eval.Metric) (string, bool)) []
 	if !g.Regressed {
 		return out
 	}
-	ck := GateCheck{Kind: CheckBaselineSamples, Threshold: g.Margin}
+	ck := GateCheck{Kind: checkBaselineSamples, Threshold: g.Margin}
 	if noBaseline != "" {
 		ck.State, ck.Message = GateCannot, noBaseline
 		return append(out, ck)
@@ -244,7 +244,7 @@ func (c *Comparison) checks(cannot, failing func(eval.Metric) (string, bool)) []
 	// of them and the count of regressions means nothing.
 	for _, m := range c.t.metrics {
 		if why, no := failing(m); no {
-			out = append(out, GateCheck{Kind: CheckBaselineSamples, Metric: m, Threshold: g.Margin, State: GateCannot, Message: why})
+			out = append(out, GateCheck{Kind: checkBaselineSamples, Metric: m, Threshold: g.Margin, State: GateCannot, Message: why})
 		}
 	}
 	return out

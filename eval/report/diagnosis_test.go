@@ -316,7 +316,7 @@ func TestReportJSONDiagnosis(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &raw); err != nil {
 		t.Fatal(err)
 	}
-	if raw.Version != ReportVersion || len(raw.Summary) != len(eval.AllMetrics) {
+	if raw.Version != reportVersion || len(raw.Summary) != len(eval.AllMetrics) {
 		t.Errorf("version %d, summary %v", raw.Version, raw.Summary)
 	}
 	want := map[string]int{"generation": 0, "retrieval": 0, "off-topic": 0, "noncommittal": 1, "incomplete": 0, "low": 1, "ok": 2, "failed": 0}

@@ -41,9 +41,9 @@ func limitOps(m eval.Metric) (pass, breach string) {
 	return ">=", "<"
 }
 
-// Worsening is how much m's score got worse from a to b: a - b, or b - a
+// worsening is how much m's score got worse from a to b: a - b, or b - a
 // when lower is better (a rise of noise sensitivity is its regression).
-func Worsening(m eval.Metric, a, b float64) float64 {
+func worsening(m eval.Metric, a, b float64) float64 {
 	if eval.LowerIsBetter(m) {
 		return b - a
 	}
@@ -380,7 +380,7 @@ func orNone(s string) string {
 	return s
 }
 
-// Evidence lists the judgements behind a poor score of m: the unsupported
+// evidence lists the judgements behind a poor score of m: the unsupported
 // statements (faithfulness), the noncommittal questions, else the
 // generated questions with their cosines (answer relevancy), the chunks
 // judged not useful (context precision; context utilization: not useful
@@ -389,15 +389,15 @@ func orNone(s string) string {
 // reference's entities missing from the contexts (context entity recall),
 // the incorrect statements counted as noise (noise sensitivity, whose poor
 // score is a high one). One line each.
-func Evidence(r *eval.Result, m eval.Metric) []string {
+func evidence(r *eval.Result, m eval.Metric) []string {
 	if d := eval.Def(m); d != nil {
 		return d.Evidence(r)
 	}
 	return nil
 }
 
-// SampleName is how CI output names a sample: its id, else its index.
-func SampleName(r *eval.Result) string {
+// sampleName is how CI output names a sample: its id, else its index.
+func sampleName(r *eval.Result) string {
 	if r.ID != "" {
 		return r.ID
 	}

@@ -14,8 +14,8 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// ReportVersion is the version of the JSON report schema.
-const ReportVersion = 1
+// reportVersion is the version of the JSON report schema.
+const reportVersion = 1
 
 // RunInfo describes a run: what was evaluated, by which judge, with which
 // prompts, and what it cost. It never holds the API key.
@@ -134,14 +134,14 @@ func (ms MetricSummary) Why() string {
 	return strings.Join(parts, ", ")
 }
 
-// CountDiagnoses counts the results per diagnosis; every diagnosis has an
+// countDiagnoses counts the results per diagnosis; every diagnosis has an
 // entry, 0 when no result has it.
-func CountDiagnoses(results []*eval.Result) map[Diagnosis]int {
-	return CountDiagnosesAt(results, Levels{})
+func countDiagnoses(results []*eval.Result) map[Diagnosis]int {
+	return countDiagnosesAt(results, Levels{})
 }
 
-// CountDiagnosesAt is CountDiagnoses with the pass levels levels.
-func CountDiagnosesAt(results []*eval.Result, levels Levels) map[Diagnosis]int {
+// countDiagnosesAt is CountDiagnoses with the pass levels levels.
+func countDiagnosesAt(results []*eval.Result, levels Levels) map[Diagnosis]int {
 	t := NewTallyAt(nil, levels)
 	for _, r := range results {
 		t.Add(r)
@@ -149,8 +149,8 @@ func CountDiagnosesAt(results []*eval.Result, levels Levels) map[Diagnosis]int {
 	return t.Diagnoses()
 }
 
-// Summarize aggregates results per metric.
-func Summarize(metrics []eval.Metric, results []*eval.Result) map[eval.Metric]MetricSummary {
+// summarize aggregates results per metric.
+func summarize(metrics []eval.Metric, results []*eval.Result) map[eval.Metric]MetricSummary {
 	return tallyOf(metrics, results).Summary()
 }
 
@@ -205,7 +205,7 @@ func (r Report) MarshalJSON() ([]byte, error) {
 		plain
 		Diagnoses map[Diagnosis]int `json:"diagnoses"`
 		Samples   []*reportSample   `json:"samples"`
-	}{plain: plain(r), Diagnoses: CountDiagnosesAt(r.Samples, levels), Samples: samples}
+	}{plain: plain(r), Diagnoses: countDiagnosesAt(r.Samples, levels), Samples: samples}
 	if r.Samples == nil {
 		out.Samples = nil
 	}
@@ -221,7 +221,7 @@ func (r Report) MarshalJSON() ([]byte, error) {
 // NewReport builds the report of a run from its results (nil entries, i.e.
 // samples never finished, are left out).
 func NewReport(run RunInfo, results []*eval.Result) *Report {
-	rep := &Report{Version: ReportVersion, Run: run, Summary: Summarize(run.Metrics, results)}
+	rep := &Report{Version: reportVersion, Run: run, Summary: summarize(run.Metrics, results)}
 	for _, r := range results {
 		if r != nil {
 			rep.Samples = append(rep.Samples, r)
@@ -230,13 +230,13 @@ func NewReport(run RunInfo, results []*eval.Result) *Report {
 	if rep.Samples == nil {
 		rep.Samples = []*eval.Result{}
 	}
-	rep.Diagnoses = CountDiagnosesAt(rep.Samples, RunLevels(run))
+	rep.Diagnoses = countDiagnosesAt(rep.Samples, RunLevels(run))
 	return rep
 }
 
 // WriteJSON writes the report as indented JSON (see WriteReportJSON).
 func (r *Report) WriteJSON(w io.Writer) error {
-	return WriteReportJSON(w, r.Run, r.Summary, CountDiagnosesAt(r.Samples, RunLevels(r.Run)), r.each)
+	return WriteReportJSON(w, r.Run, r.Summary, countDiagnosesAt(r.Samples, RunLevels(r.Run)), r.each)
 }
 
 // each yields the report's samples, the stream the report writers take.
@@ -275,7 +275,7 @@ func WriteReportJSON(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSum
 		bw.Write(sanitize.JSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))))
 		return nil
 	}
-	if err := field("{\n", "version", ReportVersion); err != nil {
+	if err := field("{\n", "version", reportVersion); err != nil {
 		return err
 	}
 	if err := field(",\n", "run", run); err != nil {

@@ -39,15 +39,15 @@ func WriteReportJSONL(w io.Writer, levels Levels, each func(yield func(*eval.Res
 	return bw.Flush()
 }
 
-// GitHubData escapes a workflow command's message as GitHub requires
+// gitHubData escapes a workflow command's message as GitHub requires
 // (% as %25, CR as %0D, LF as %0A: a line break in the data cannot start
 // a command of its own), then through sanitize.Line, so that no escape
 // sequence reaches the log viewer.
-func GitHubData(s string) string { return sanitize.Line(githubData.Replace(s)) }
+func gitHubData(s string) string { return sanitize.Line(githubData.Replace(s)) }
 
-// GitHubProperty escapes a workflow command's property (title=...): as
-// GitHubData, and : and , too, which end a property.
-func GitHubProperty(s string) string { return sanitize.Line(githubProperty.Replace(s)) }
+// gitHubProperty escapes a workflow command's property (title=...): as
+// gitHubData, and : and , too, which end a property.
+func gitHubProperty(s string) string { return sanitize.Line(githubProperty.Replace(s)) }
 
 var (
 	githubData     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
@@ -55,7 +55,7 @@ var (
 )
 
 func githubCommand(w io.Writer, cmd, title, msg string) {
-	fmt.Fprintf(w, "::%s title=%s::%s\n", cmd, GitHubProperty(title), GitHubData(msg))
+	fmt.Fprintf(w, "::%s title=%s::%s\n", cmd, gitHubProperty(title), gitHubData(msg))
 }
 
 // WriteReportGitHub writes GitHub Actions workflow commands: an error for
@@ -89,13 +89,13 @@ func WriteReportGitHub(w io.Writer, run RunInfo, summary map[eval.Metric]MetricS
 				continue
 			}
 			if st.Failed() {
-				githubCommand(bw, "warning", fmt.Sprintf("%s %s: sample %s", m, st, SampleName(r)), failedText(r, m))
+				githubCommand(bw, "warning", fmt.Sprintf("%s %s: sample %s", m, st, sampleName(r)), failedText(r, m))
 				continue
 			}
 			if min, low := gate.Below(r, m); low {
 				v, _ := r.Score(m)
 				_, breach := limitOps(m)
-				githubCommand(bw, below, fmt.Sprintf("%s %.3f %s %g: sample %s", m, v, breach, min, SampleName(r)), failureText(r, m, min, "\n"))
+				githubCommand(bw, below, fmt.Sprintf("%s %.3f %s %g: sample %s", m, v, breach, min, sampleName(r)), failureText(r, m, min, "\n"))
 			}
 		}
 		return bwErr(bw)
@@ -124,7 +124,7 @@ func failureText(r *eval.Result, m eval.Metric, min float64, sep string) string 
 	if eval.LowerIsBetter(m) {
 		side = "above" // lower is better
 	}
-	lines := append([]string{fmt.Sprintf("sample %s (index %d): %s %.3f is %s %g", SampleName(r), r.Index, m, v, side, min)}, Evidence(r, m)...)
+	lines := append([]string{fmt.Sprintf("sample %s (index %d): %s %.3f is %s %g", sampleName(r), r.Index, m, v, side, min)}, evidence(r, m)...)
 	return strings.Join(lines, sep)
 }
 
@@ -270,7 +270,7 @@ func WriteReportJUnit(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSu
 					lat += c.LatencyMS
 				}
 			}
-			tc := junitCase{Name: xmlClean(SampleName(r), false), Classname: string(m), Time: seconds(float64(lat) / 1000)}
+			tc := junitCase{Name: xmlClean(sampleName(r), false), Classname: string(m), Time: seconds(float64(lat) / 1000)}
 			switch {
 			case st.Failed():
 				msg := failedText(r, m)
@@ -323,13 +323,13 @@ func WriteReportJUnit(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSu
 			if c.Metric != "" {
 				name = fmt.Sprintf("%s per sample %s %g", c.Metric, pass, c.Threshold)
 			}
-		case CheckBaselineMean:
+		case checkBaselineMean:
 			name = fmt.Sprintf("%s mean drop from the baseline <= %g", c.Metric, c.Threshold)
 			if eval.LowerIsBetter(c.Metric) {
 				name = fmt.Sprintf("%s mean rise from the baseline <= %g", c.Metric, c.Threshold)
 			}
 			class = "ragscope.gate.baseline." + string(c.Metric)
-		case CheckBaselineSamples:
+		case checkBaselineSamples:
 			name = fmt.Sprintf("samples fallen by more than %g from the baseline <= --max-regressed %s", c.Threshold, gate.Baseline.MaxRegressed)
 			class = "ragscope.gate.baseline.samples"
 			if c.Metric != "" {

@@ -375,10 +375,10 @@ func TestGitHubEscaping(t *testing.T) {
 		{"\x1b[31mred", `\x1b[31mred`, `\x1b[31mred`},
 		{"tab\there", `tab\there`, `tab\there`},
 	} {
-		if got := GitHubData(c.in); got != c.data {
+		if got := gitHubData(c.in); got != c.data {
 			t.Errorf("GitHubData(%q) = %q, want %q", c.in, got, c.data)
 		}
-		if got := GitHubProperty(c.in); got != c.prop {
+		if got := gitHubProperty(c.in); got != c.prop {
 			t.Errorf("GitHubProperty(%q) = %q, want %q", c.in, got, c.prop)
 		}
 	}

@@ -17,12 +17,12 @@ import (
 // sample at a time, so that a report of any size is read in the memory of
 // its largest sample (at most MaxReportSampleBytes).
 
-// MaxReportSampleBytes bounds one sample of a report read back: a sample
+// maxReportSampleBytes bounds one sample of a report read back: a sample
 // carries its texts, every judgement and its calls, well under this.
-const MaxReportSampleBytes = 64 << 20
+const maxReportSampleBytes = 64 << 20
 
 // maxSampleBytes is MaxReportSampleBytes; tests lower it.
-var maxSampleBytes int64 = MaxReportSampleBytes
+var maxSampleBytes int64 = maxReportSampleBytes
 
 // ReadReport reads a JSON report from r: its run record, and each sample
 // in turn, given to each with its position in "samples" (0-based): in
@@ -64,8 +64,8 @@ func ReadReport(r io.Reader, full func(pos int) bool, each func(pos int, res *ev
 			if err := dec.Decode(&v); err != nil {
 				return info, at(fmt.Errorf("\"version\" is not a number: %w", err))
 			}
-			if n, err := v.Int64(); err != nil || n != ReportVersion {
-				return info, at(fmt.Errorf("report version %s; this ragscope reads version %d (write the baseline again with this version)", v, ReportVersion))
+			if n, err := v.Int64(); err != nil || n != reportVersion {
+				return info, at(fmt.Errorf("report version %s; this ragscope reads version %d (write the baseline again with this version)", v, reportVersion))
 			}
 			version = true
 		case "run":

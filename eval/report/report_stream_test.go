@@ -79,7 +79,7 @@ func TestWriteReportJSONStopsAtWriteError(t *testing.T) {
 		big = append(big, &r)
 	}
 	yielded := 0
-	err := WriteReportJSON(&failAfter{n: 100 << 10}, rep.Run, rep.Summary, CountDiagnoses(big), func(yield func(*eval.Result) error) error {
+	err := WriteReportJSON(&failAfter{n: 100 << 10}, rep.Run, rep.Summary, countDiagnoses(big), func(yield func(*eval.Result) error) error {
 		for _, r := range big {
 			yielded++
 			if err := yield(r); err != nil {
@@ -109,7 +109,7 @@ func TestTallyMatchesReport(t *testing.T) {
 	if got, want := js(tl.Summary()), js(rep.Summary); got != want {
 		t.Errorf("summary %s, want %s", got, want)
 	}
-	if got, want := fmt.Sprint(tl.Diagnoses()), fmt.Sprint(CountDiagnoses(rep.Samples)); got != want {
+	if got, want := fmt.Sprint(tl.Diagnoses()), fmt.Sprint(countDiagnoses(rep.Samples)); got != want {
 		t.Errorf("diagnoses %s, want %s", got, want)
 	}
 	if tl.Samples() != 3 || tl.Failed() != 1 {
@@ -128,7 +128,7 @@ func TestTallyMatchesReport(t *testing.T) {
 			Errors: map[eval.Metric]string{eval.Faithfulness: fmt.Sprintf("sample %d: refused", i)}})
 	}
 	top := many.TopErrors(1)
-	if len(top) != 1 || top[0].Message != OtherErrors || top[0].Count != 50 {
+	if len(top) != 1 || top[0].Message != otherErrors || top[0].Count != 50 {
 		t.Fatalf("top = %+v, want the 50 messages past the bound counted together", top)
 	}
 	if !strings.Contains(fmt.Sprint(many.Summary()[eval.Faithfulness]), "judge_error") {

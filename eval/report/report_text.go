@@ -25,10 +25,10 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	return WriteReportCSV(w, r.Run.Judge.Name, r.Run.Metrics, RunLevels(r.Run), r.each)
 }
 
-// ReportMetrics are the metrics a CSV or Markdown report of a run of
+// reportMetrics are the metrics a CSV or Markdown report of a run of
 // metrics has columns for: DefaultMetrics, then any other metric the run
 // evaluated, in the order of AllMetrics.
-func ReportMetrics(metrics []eval.Metric) []eval.Metric {
+func reportMetrics(metrics []eval.Metric) []eval.Metric {
 	out := append([]eval.Metric(nil), eval.DefaultMetrics...)
 	for _, m := range eval.AllMetrics {
 		if !slices.Contains(out, m) && slices.Contains(metrics, m) {
@@ -42,7 +42,7 @@ func ReportMetrics(metrics []eval.Metric) []eval.Metric {
 // from a stream of samples: one row per sample as it comes, nothing held;
 // the diagnosis follows levels.
 func WriteReportCSV(w io.Writer, judge string, metrics []eval.Metric, levels Levels, each func(yield func(*eval.Result) error) error) error {
-	cols := ReportMetrics(metrics)
+	cols := reportMetrics(metrics)
 	cw := &csvWriter{csv.NewWriter(w)}
 	head := []string{"index", "id", "question", "answer"}
 	for _, m := range cols {
@@ -111,7 +111,7 @@ func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
 	for _, s := range r.Samples {
 		ws.Add(s)
 	}
-	return WriteReportMarkdown(w, r.Run, r.Summary, CountDiagnosesAt(r.Samples, RunLevels(r.Run)), ws.Samples())
+	return WriteReportMarkdown(w, r.Run, r.Summary, countDiagnosesAt(r.Samples, RunLevels(r.Run)), ws.Samples())
 }
 
 // WriteReportMarkdown writes the Markdown report of WriteMarkdown from a
@@ -180,7 +180,7 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]Metri
 	b.WriteString("\n")
 
 	if worst := len(ranked); worst > 0 {
-		cols := ReportMetrics(run.Metrics)
+		cols := reportMetrics(run.Metrics)
 		fmt.Fprintf(&b, "\n## The %d worst samples\n\n| # | id | question |", worst)
 		for _, m := range cols {
 			fmt.Fprintf(&b, " %s |", eval.MetricAbbrev(m))
@@ -315,7 +315,7 @@ func whyOf(r *eval.Result, m eval.Metric) string {
 		}
 		return ""
 	}
-	if ev := Evidence(r, m); len(ev) > 0 {
+	if ev := evidence(r, m); len(ev) > 0 {
 		return ev[0]
 	}
 	return ""

@@ -11,9 +11,9 @@ import (
 // per sample. Messages past the bound are counted together.
 const maxErrorMessages = 256
 
-// OtherErrors is the message under which a Tally counts the failures whose
+// otherErrors is the message under which a Tally counts the failures whose
 // message came after maxErrorMessages distinct ones.
-const OtherErrors = "(other messages)"
+const otherErrors = "(other messages)"
 
 // Tally aggregates results one at a time: the per-metric summary, the
 // diagnosis counts, the failures and their most frequent messages. It
@@ -94,7 +94,7 @@ func (t *Tally) Add(r *eval.Result) {
 			msg = string(st)
 		}
 		if _, ok := t.errs[msg]; !ok && len(t.errs) >= maxErrorMessages {
-			msg = OtherErrors
+			msg = otherErrors
 		}
 		t.errs[msg]++
 	}

@@ -34,12 +34,12 @@ func TestSummarizeSeparatesFailuresFromNotApplicable(t *testing.T) {
 		{Scores: map[eval.Metric]*float64{}, Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusNoStatements}},
 		nil, // never finished
 	}
-	s := Summarize([]eval.Metric{eval.Faithfulness, eval.ContextRecall}, rs)[eval.Faithfulness]
+	s := summarize([]eval.Metric{eval.Faithfulness, eval.ContextRecall}, rs)[eval.Faithfulness]
 	if s.Mean == nil || *s.Mean != 0.75 || s.Scored != 2 || s.Failed != 1 || s.NotApplicable != 1 ||
 		s.ByStatus[eval.StatusJudgeError] != 1 || s.ByStatus[eval.StatusNoStatements] != 1 {
 		t.Fatalf("summary %+v", s)
 	}
-	if cr := Summarize([]eval.Metric{eval.ContextRecall}, rs)[eval.ContextRecall]; cr.Mean != nil || cr.Scored != 0 {
+	if cr := summarize([]eval.Metric{eval.ContextRecall}, rs)[eval.ContextRecall]; cr.Mean != nil || cr.Scored != 0 {
 		t.Fatalf("a metric nobody scored must have a null mean: %+v", cr)
 	}
 }
