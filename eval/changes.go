@@ -146,18 +146,19 @@ func referenceJudgements(t *AnswerCorrectnessTrace) []correctnessJudgement {
 	return out
 }
 
-// listChanges compares two lists of judgements item by item; item(side, i)
-// gives the judged text (empty when the judgement is the text) and the
-// judgement of item i of side 0 (before) or 1 (after).
-func listChanges(m Metric, what string, na, nb int, item func(side, i int) (text, judgement string)) []JudgementChange {
+// listChanges compares two lists of judgements, a before and b after, item
+// by item; item gives an item's judged text (empty when the judgement is
+// the text) and its judgement.
+func listChanges[T any](m Metric, what string, a, b []T, item func(T) (text, judgement string)) []JudgementChange {
 	var out []JudgementChange
+	na, nb := len(a), len(b)
 	for i := 0; i < max(na, nb); i++ {
 		var ta, ja, tb, jb string
 		if i < na {
-			ta, ja = item(0, i)
+			ta, ja = item(a[i])
 		}
 		if i < nb {
-			tb, jb = item(1, i)
+			tb, jb = item(b[i])
 		}
 		if i < na && i < nb && ta == tb && ja == jb {
 			continue

@@ -35,12 +35,8 @@ var answerCorrectnessDef = MetricDef{
 			fn   func(*AnswerCorrectnessTrace) []correctnessJudgement
 		}{{"answer statement", answerJudgements}, {"reference statement", referenceJudgements}} {
 			ja, jb := side.fn(a.AnswerCorrectness), side.fn(b.AnswerCorrectness)
-			out = append(out, listChanges(AnswerCorrectness, side.what, len(ja), len(jb), func(s, i int) (string, string) {
-				j := ja
-				if s == 1 {
-					j = jb
-				}
-				return j[i].text, j[i].judgement
+			out = append(out, listChanges(AnswerCorrectness, side.what, ja, jb, func(j correctnessJudgement) (string, string) {
+				return j.text, j.judgement
 			})...)
 		}
 		return out

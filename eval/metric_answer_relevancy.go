@@ -39,13 +39,9 @@ var answerRelevancyDef = MetricDef{
 			return nil
 		}
 		qa, qb := a.AnswerRelevancy.Questions, b.AnswerRelevancy.Questions
-		return listChanges(AnswerRelevancy, "question", len(qa), len(qb), func(side, i int) (string, string) {
-			q := qa
-			if side == 1 {
-				q = qb
-			}
+		return listChanges(AnswerRelevancy, "question", qa, qb, func(q GeneratedQuestion) (string, string) {
 			// The question is the judgement itself: no separate text.
-			return "", fmt.Sprintf("%s (cosine %.3f, noncommittal %d)", q[i].Question, q[i].Cosine, q[i].Noncommittal)
+			return "", fmt.Sprintf("%s (cosine %.3f, noncommittal %d)", q.Question, q.Cosine, q.Noncommittal)
 		})
 	},
 	Labels: &LabelDef{

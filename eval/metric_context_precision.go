@@ -48,13 +48,8 @@ func chunkChanges(m Metric, ta, tb *ContextPrecisionTrace) []JudgementChange {
 	if ta == nil || tb == nil {
 		return nil
 	}
-	ca, cb := ta.Chunks, tb.Chunks
-	return listChanges(m, "chunk", len(ca), len(cb), func(side, i int) (string, string) {
-		c := ca
-		if side == 1 {
-			c = cb
-		}
-		return "", fmt.Sprintf("%d: %s", c[i].Verdict, c[i].Reason)
+	return listChanges(m, "chunk", ta.Chunks, tb.Chunks, func(c ChunkVerdict) (string, string) {
+		return "", fmt.Sprintf("%d: %s", c.Verdict, c.Reason)
 	})
 }
 

@@ -27,12 +27,8 @@ var contextRecallDef = MetricDef{
 			return nil
 		}
 		ca, cb := a.ContextRecall.Classifications, b.ContextRecall.Classifications
-		return listChanges(ContextRecall, "reference statement", len(ca), len(cb), func(side, i int) (string, string) {
-			c := ca
-			if side == 1 {
-				c = cb
-			}
-			return c[i].Statement, fmt.Sprintf("%d: %s", c[i].Attributed, c[i].Reason)
+		return listChanges(ContextRecall, "reference statement", ca, cb, func(c Classification) (string, string) {
+			return c.Statement, fmt.Sprintf("%d: %s", c.Attributed, c.Reason)
 		})
 	},
 	Labels: &LabelDef{

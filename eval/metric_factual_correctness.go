@@ -33,16 +33,12 @@ var factualCorrectnessDef = MetricDef{
 			{"reference claim", func(t *FactualCorrectnessTrace) []StatementVerdict { return t.ReferenceClaims }, "covered", "FN"},
 		} {
 			va, vb := side.list(a.FactualCorrectness), side.list(b.FactualCorrectness)
-			out = append(out, listChanges(FactualCorrectness, side.what, len(va), len(vb), func(s, i int) (string, string) {
-				v := va
-				if s == 1 {
-					v = vb
-				}
+			out = append(out, listChanges(FactualCorrectness, side.what, va, vb, func(v StatementVerdict) (string, string) {
 				class := side.no
-				if v[i].Verdict == 1 {
+				if v.Verdict == 1 {
 					class = side.yes
 				}
-				return v[i].Statement, class + ": " + v[i].Reason
+				return v.Statement, class + ": " + v.Reason
 			})...)
 		}
 		return out

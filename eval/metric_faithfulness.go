@@ -24,12 +24,8 @@ var faithfulnessDef = MetricDef{
 			return nil
 		}
 		sa, sb := a.Faithfulness.Statements, b.Faithfulness.Statements
-		return listChanges(Faithfulness, "statement", len(sa), len(sb), func(side, i int) (string, string) {
-			v := sa
-			if side == 1 {
-				v = sb
-			}
-			return v[i].Statement, fmt.Sprintf("%d: %s", v[i].Verdict, v[i].Reason)
+		return listChanges(Faithfulness, "statement", sa, sb, func(v StatementVerdict) (string, string) {
+			return v.Statement, fmt.Sprintf("%d: %s", v.Verdict, v.Reason)
 		})
 	},
 	Labels: &LabelDef{

@@ -32,20 +32,12 @@ var noiseSensitivityDef = MetricDef{
 			return nil
 		}
 		sa, sb := a.NoiseSensitivity.Statements, b.NoiseSensitivity.Statements
-		out := listChanges(NoiseSensitivity, "answer statement", len(sa), len(sb), func(s, i int) (string, string) {
-			v := sa
-			if s == 1 {
-				v = sb
-			}
-			return v[i].Statement, noiseJudgement(v[i])
+		out := listChanges(NoiseSensitivity, "answer statement", sa, sb, func(v NoiseStatement) (string, string) {
+			return v.Statement, noiseJudgement(v)
 		})
 		ca, cb := a.NoiseSensitivity.Chunks, b.NoiseSensitivity.Chunks
-		return append(out, listChanges(NoiseSensitivity, "chunk", len(ca), len(cb), func(s, i int) (string, string) {
-			c := ca
-			if s == 1 {
-				c = cb
-			}
-			if c[i].Relevant {
+		return append(out, listChanges(NoiseSensitivity, "chunk", ca, cb, func(c NoiseChunk) (string, string) {
+			if c.Relevant {
 				return "", "relevant (entails a reference statement)"
 			}
 			return "", "irrelevant"
