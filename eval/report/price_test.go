@@ -162,7 +162,7 @@ func TestMarkdownReportShowsCost(t *testing.T) {
 		map[string]eval.TaskUsage{"faithfulness_statements": {Chat: 2, Usage: eval.Usage{PromptTokens: 6000, CompletionTokens: 4000}}})
 	r.Metrics = []eval.Metric{eval.Faithfulness, eval.ContextRecall}
 	var b bytes.Buffer
-	if err := WriteReportMarkdown(&b, r, summarize(r.Metrics, nil), map[Diagnosis]int{}, nil); err != nil {
+	if err := WriteReportMarkdown(&b, r, tallyOf(r.Metrics, nil, Levels{}).Summary(), map[Diagnosis]int{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"- cost: $0.01 (prices built-in (2025-09-30))", "| faithfulness | n/a | 0 | 0 | 0 | 2 | 0 | 10000 | $0.01 |",

@@ -134,28 +134,10 @@ func (ms MetricSummary) Why() string {
 	return strings.Join(parts, ", ")
 }
 
-// countDiagnoses counts the results per diagnosis; every diagnosis has an
-// entry, 0 when no result has it.
-func countDiagnoses(results []*eval.Result) map[Diagnosis]int {
-	return countDiagnosesAt(results, Levels{})
-}
-
-// countDiagnosesAt is CountDiagnoses with the pass levels levels.
-func countDiagnosesAt(results []*eval.Result, levels Levels) map[Diagnosis]int {
-	t := NewTallyAt(nil, levels)
-	for _, r := range results {
-		t.Add(r)
-	}
-	return t.Diagnoses()
-}
-
-// summarize aggregates results per metric.
-func summarize(metrics []eval.Metric, results []*eval.Result) map[eval.Metric]MetricSummary {
-	return tallyOf(metrics, results).Summary()
-}
-
-func tallyOf(metrics []eval.Metric, results []*eval.Result) *Tally {
-	t := NewTally(metrics)
+// tallyOf is the tally of results that are all at hand, for the reports
+// written whole: the per-metric summary, the count per diagnosis.
+func tallyOf(metrics []eval.Metric, results []*eval.Result, levels Levels) *Tally {
+	t := NewTallyAt(metrics, levels)
 	for _, r := range results {
 		t.Add(r)
 	}
@@ -205,7 +187,7 @@ func (r Report) MarshalJSON() ([]byte, error) {
 		plain
 		Diagnoses map[Diagnosis]int `json:"diagnoses"`
 		Samples   []*reportSample   `json:"samples"`
-	}{plain: plain(r), Diagnoses: countDiagnosesAt(r.Samples, levels), Samples: samples}
+	}{plain: plain(r), Diagnoses: tallyOf(nil, r.Samples, levels).Diagnoses(), Samples: samples}
 	if r.Samples == nil {
 		out.Samples = nil
 	}
@@ -221,7 +203,7 @@ func (r Report) MarshalJSON() ([]byte, error) {
 // NewReport builds the report of a run from its results (nil entries, i.e.
 // samples never finished, are left out).
 func NewReport(run RunInfo, results []*eval.Result) *Report {
-	rep := &Report{Version: reportVersion, Run: run, Summary: summarize(run.Metrics, results)}
+	rep := &Report{Version: reportVersion, Run: run, Summary: tallyOf(run.Metrics, results, Levels{}).Summary()}
 	for _, r := range results {
 		if r != nil {
 			rep.Samples = append(rep.Samples, r)
@@ -230,13 +212,13 @@ func NewReport(run RunInfo, results []*eval.Result) *Report {
 	if rep.Samples == nil {
 		rep.Samples = []*eval.Result{}
 	}
-	rep.Diagnoses = countDiagnosesAt(rep.Samples, RunLevels(run))
+	rep.Diagnoses = tallyOf(nil, rep.Samples, RunLevels(run)).Diagnoses()
 	return rep
 }
 
 // WriteJSON writes the report as indented JSON (see WriteReportJSON).
 func (r *Report) WriteJSON(w io.Writer) error {
-	return WriteReportJSON(w, r.Run, r.Summary, countDiagnosesAt(r.Samples, RunLevels(r.Run)), r.each)
+	return WriteReportJSON(w, r.Run, r.Summary, tallyOf(nil, r.Samples, RunLevels(r.Run)).Diagnoses(), r.each)
 }
 
 // each yields the report's samples, the stream the report writers take.

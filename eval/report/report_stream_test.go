@@ -79,7 +79,7 @@ func TestWriteReportJSONStopsAtWriteError(t *testing.T) {
 		big = append(big, &r)
 	}
 	yielded := 0
-	err := WriteReportJSON(&failAfter{n: 100 << 10}, rep.Run, rep.Summary, countDiagnoses(big), func(yield func(*eval.Result) error) error {
+	err := WriteReportJSON(&failAfter{n: 100 << 10}, rep.Run, rep.Summary, tallyOf(nil, big, Levels{}).Diagnoses(), func(yield func(*eval.Result) error) error {
 		for _, r := range big {
 			yielded++
 			if err := yield(r); err != nil {
@@ -109,7 +109,7 @@ func TestTallyMatchesReport(t *testing.T) {
 	if got, want := js(tl.Summary()), js(rep.Summary); got != want {
 		t.Errorf("summary %s, want %s", got, want)
 	}
-	if got, want := fmt.Sprint(tl.Diagnoses()), fmt.Sprint(countDiagnoses(rep.Samples)); got != want {
+	if got, want := fmt.Sprint(tl.Diagnoses()), fmt.Sprint(tallyOf(nil, rep.Samples, Levels{}).Diagnoses()); got != want {
 		t.Errorf("diagnoses %s, want %s", got, want)
 	}
 	if tl.Samples() != 3 || tl.Failed() != 1 {

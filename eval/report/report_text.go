@@ -111,7 +111,7 @@ func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
 	for _, s := range r.Samples {
 		ws.Add(s)
 	}
-	return WriteReportMarkdown(w, r.Run, r.Summary, countDiagnosesAt(r.Samples, RunLevels(r.Run)), ws.Samples())
+	return WriteReportMarkdown(w, r.Run, r.Summary, tallyOf(nil, r.Samples, RunLevels(r.Run)).Diagnoses(), ws.Samples())
 }
 
 // WriteReportMarkdown writes the Markdown report of WriteMarkdown from a

@@ -136,6 +136,13 @@ func (t *Tally) Diagnoses() map[Diagnosis]int {
 	return out
 }
 
+// ErrorCount is one failure message and how many (sample, metric) pairs
+// ended with it.
+type ErrorCount struct {
+	Message string
+	Count   int
+}
+
 // TopErrors are the n most frequent failure messages, most frequent first.
 func (t *Tally) TopErrors(n int) []ErrorCount {
 	out := make([]ErrorCount, 0, len(t.errs))

@@ -15,11 +15,11 @@ func TestTopErrors(t *testing.T) {
 		res(eval.StatusParseError, "no JSON"), res(eval.StatusNoStatements, "empty answer"), nil,
 		res(eval.StatusJudgeError, "401 key rejected"), res(eval.StatusCacheMiss, ""),
 	}
-	got := TopErrors(rs, 2)
+	got := tallyOf(nil, rs, Levels{}).TopErrors(2)
 	if len(got) != 2 || got[0] != (ErrorCount{"401 key rejected", 3}) || got[1].Count != 1 {
 		t.Fatalf("TopErrors = %+v", got)
 	}
-	for _, e := range TopErrors(rs, 10) {
+	for _, e := range tallyOf(nil, rs, Levels{}).TopErrors(10) {
 		if e.Message == "empty answer" {
 			t.Fatal("a not-applicable status is counted as a failure")
 		}
@@ -34,12 +34,12 @@ func TestSummarizeSeparatesFailuresFromNotApplicable(t *testing.T) {
 		{Scores: map[eval.Metric]*float64{}, Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusNoStatements}},
 		nil, // never finished
 	}
-	s := summarize([]eval.Metric{eval.Faithfulness, eval.ContextRecall}, rs)[eval.Faithfulness]
+	s := tallyOf([]eval.Metric{eval.Faithfulness, eval.ContextRecall}, rs, Levels{}).Summary()[eval.Faithfulness]
 	if s.Mean == nil || *s.Mean != 0.75 || s.Scored != 2 || s.Failed != 1 || s.NotApplicable != 1 ||
 		s.ByStatus[eval.StatusJudgeError] != 1 || s.ByStatus[eval.StatusNoStatements] != 1 {
 		t.Fatalf("summary %+v", s)
 	}
-	if cr := summarize([]eval.Metric{eval.ContextRecall}, rs)[eval.ContextRecall]; cr.Mean != nil || cr.Scored != 0 {
+	if cr := tallyOf([]eval.Metric{eval.ContextRecall}, rs, Levels{}).Summary()[eval.ContextRecall]; cr.Mean != nil || cr.Scored != 0 {
 		t.Fatalf("a metric nobody scored must have a null mean: %+v", cr)
 	}
 }
