@@ -1,7 +1,8 @@
-// Package eval is the evaluation engine: samples and their loading, the
-// judge interfaces, the four RAGAS metrics, the runner and the reports. It
-// knows nothing of the terminal interface; the TUI and the headless mode both
-// consume the runner's event stream.
+// Package eval is the evaluation engine: samples, the judge interfaces,
+// the metrics behind one registry (Def), the runner, its events and the
+// results. It knows nothing of the terminal interface, the store or the
+// reports (eval/report); the TUI and the headless mode both consume the
+// runner's event stream.
 package eval
 
 import (

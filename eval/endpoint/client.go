@@ -2,7 +2,11 @@
 // Azure, Ollama, vLLM, llama.cpp, DeepSeek) over go-openai, with what
 // go-openai does not have: retries and timeouts, one rate limiter shared by
 // all the calls to an endpoint, bounded reply bodies, and failures told in
-// the user's terms (Classify) with no credential in them (RedactURL).
+// the user's terms (Classify) with no credential in them (RedactURL). What
+// a run learns of a server (Abilities: the response format it takes,
+// whether it honours n, whether it reasons) and the split of a reply's
+// reasoning from its answer (SplitReasoning) live here too: the LLM judge
+// reads them through its config.
 package endpoint
 
 import (

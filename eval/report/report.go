@@ -1,3 +1,11 @@
+// Package report reads the results of a run: the run record with its
+// usage and cost, the reports (JSON, JSON Lines, CSV, Markdown, JUnit,
+// GitHub annotations) and the JSON report read back as a baseline, the
+// tally of a run streamed one result at a time, the diagnosis of a sample
+// at the run's pass levels, the comparison of two runs (diff, sample
+// matching), the CI gates and the baseline's, the human labels and the
+// judge's agreement with them, the pace of a live run and the status of
+// a followed log. It imports eval; eval never imports it.
 package report
 
 import (
