@@ -66,7 +66,7 @@ func TestMergeAndDiff(t *testing.T) {
 	if len(ch) != 1 || ch[0].What != "statement 2" || ch[0].Before != "0: not stated" || ch[0].After != "1: paraphrase" {
 		t.Fatalf("changes %+v", ch)
 	}
-	if same := Diff([]eval.Metric{eval.Faithfulness}, []*eval.Result{parent}, []*eval.Result{parent}, MatchByIndexOf([]*eval.Result{parent})); len(same.Samples) != 0 {
+	if same := Diff([]eval.Metric{eval.Faithfulness}, []*eval.Result{parent}, []*eval.Result{parent}, MatchByKeyOf([]*eval.Result{parent})); len(same.Samples) != 0 {
 		t.Fatalf("identical runs differ: %+v", same.Samples)
 	}
 }

@@ -66,7 +66,6 @@ const (
 	MatchNone MatchKind = iota
 	MatchByID
 	MatchByContent
-	MatchByIndex
 )
 
 // keyEntry is a sample's key and its position in the index.
@@ -256,26 +255,6 @@ func hasBit(set []uint64, i int) bool { return i/64 < len(set) && set[i/64]&(1<<
 // before it is compared with (nil: none) and how it was matched.
 type Matching interface {
 	Match(after *eval.Result) (*eval.Result, MatchKind)
-}
-
-// MatchByIndexOf pairs samples of the same index.
-func MatchByIndexOf(before []*eval.Result) Matching {
-	m := indexMatching{}
-	for _, r := range before {
-		if r != nil {
-			m[r.Index] = r
-		}
-	}
-	return m
-}
-
-type indexMatching map[int]*eval.Result
-
-func (m indexMatching) Match(after *eval.Result) (*eval.Result, MatchKind) {
-	if r := m[after.Index]; r != nil {
-		return r, MatchByIndex
-	}
-	return nil, MatchNone
 }
 
 // MatchByKeyOf pairs samples by id, else by content (see KeyIndex.Match).
