@@ -44,7 +44,7 @@ func runContextEntityRecall(ctx context.Context, j Judge, s *Sample, r *Result) 
 			return
 		}
 	}
-	matches, found := MatchEntities(ref, got)
+	matches, found := matchEntities(ref, got)
 	tr := &EntityRecallTrace{Reference: matches, Contexts: cleanEntities(got), Found: found}
 	r.ContextEntityRecall = tr
 	if len(matches) == 0 {
@@ -72,12 +72,12 @@ func joinedContexts(contexts []string) string {
 	return strings.Join(cs, "\n\n")
 }
 
-// MatchEntities matches the reference's entities with the contexts': one
+// matchEntities matches the reference's entities with the contexts': one
 // EntityMatch per distinct reference entity (by EntityKey; the first
 // spelling is kept, and entities with an empty key are dropped), in the
 // judge's order, each found when some context entity has the same key.
 // found counts them.
-func MatchEntities(reference, contexts []string) (matches []EntityMatch, found int) {
+func matchEntities(reference, contexts []string) (matches []EntityMatch, found int) {
 	byKey := make(map[string]string, len(contexts))
 	for _, c := range contexts {
 		c = strings.TrimSpace(c)

@@ -56,7 +56,7 @@ func TestMatchEntities(t *testing.T) {
 		{"no reference entities", nil, []string{"x"}, []EntityMatch{}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, found := MatchEntities(tc.ref, tc.ctx)
+			got, found := matchEntities(tc.ref, tc.ctx)
 			if !slices.Equal(got, tc.want) || found != tc.wantFound {
 				t.Errorf("MatchEntities = %+v, %d; want %+v, %d", got, found, tc.want, tc.wantFound)
 			}

@@ -27,7 +27,7 @@ func ParseNSMode(s string) (string, error) {
 	return "", fmt.Errorf("--ns-mode: %q is not a mode of noise sensitivity (choose relevant or irrelevant)", s)
 }
 
-// NoiseStatements is the one formula of noise sensitivity, from the
+// noiseStatements is the one formula of noise sensitivity, from the
 // judgements: chunks (each with a verdict per reference statement and per
 // answer statement) and byReference (a verdict per answer statement, by
 // the reference). As in RAGAS:
@@ -44,7 +44,7 @@ func ParseNSMode(s string) (string, error) {
 // Relevant and irrelevant count the statements of each noise; the score of
 // a mode is its count over the answer statements (see NoiseScore). The
 // chunks' Relevant flags are set here.
-func NoiseStatements(chunks []NoiseChunk, byReference []StatementVerdict) (stmts []NoiseStatement, relevant, irrelevant int) {
+func noiseStatements(chunks []NoiseChunk, byReference []StatementVerdict) (stmts []NoiseStatement, relevant, irrelevant int) {
 	for k := range chunks {
 		chunks[k].Relevant = false
 		for _, v := range chunks[k].Reference {
@@ -164,7 +164,7 @@ func runNoiseSensitivity(ctx context.Context, j Judge, s *Sample, mode string, r
 	}
 	tr.ByReference = byRef
 	tr.Chunks = chunks
-	tr.Statements, tr.Relevant, tr.Irrelevant = NoiseStatements(chunks, byRef)
+	tr.Statements, tr.Relevant, tr.Irrelevant = noiseStatements(chunks, byRef)
 	score := noiseScore(mode, len(tr.Statements), tr.Relevant, tr.Irrelevant)
 	r.NoiseSensitivity = tr
 	r.set(NoiseSensitivity, StatusOK, &score, "")

@@ -129,7 +129,7 @@ func TestNoiseStatements(t *testing.T) {
 			v(0, 0), 0, 2, 0},
 		{"incorrect, backed by nothing", []NoiseChunk{{Rank: 1, Reference: v(1), Answer: v(0, 0, 0)}}, v(0, 0, 0), 0, 0, 0},
 	} {
-		stmts, rel, irr := NoiseStatements(tc.chunks, tc.byRef)
+		stmts, rel, irr := noiseStatements(tc.chunks, tc.byRef)
 		if rel != tc.rel || irr != tc.irr || len(stmts) != len(tc.byRef) {
 			t.Errorf("%s: relevant %d irrelevant %d (%+v), want %d %d", tc.name, rel, irr, stmts, tc.rel, tc.irr)
 		}

@@ -23,8 +23,8 @@ func withMetric(ctx context.Context, m Metric) context.Context {
 	return context.WithValue(ctx, metricKey{}, m)
 }
 
-// MetricFrom is the metric whose step runs in ctx, "" outside the runner.
-func MetricFrom(ctx context.Context) Metric {
+// metricFrom is the metric whose step runs in ctx, "" outside the runner.
+func metricFrom(ctx context.Context) Metric {
 	m, _ := ctx.Value(metricKey{}).(Metric)
 	return m
 }
@@ -179,7 +179,7 @@ func (c instrumented) Chat(ctx context.Context, req ChatRequest) (ChatResponse, 
 	if key == "" {
 		key = req.Key() // hashing the request is a tenth of a cached re-run: reuse the cache's
 	}
-	cr := CallRecord{Task: req.Task, Key: key, Cached: resp.Cached, Tokens: resp.Usage, LatencyMS: resp.LatencyMS, Metric: MetricFrom(ctx)}
+	cr := CallRecord{Task: req.Task, Key: key, Cached: resp.Cached, Tokens: resp.Usage, LatencyMS: resp.LatencyMS, Metric: metricFrom(ctx)}
 	if cr.LatencyMS == 0 && !resp.Cached {
 		cr.LatencyMS = time.Since(start).Milliseconds()
 	}
@@ -202,7 +202,7 @@ func (c instrumented) Embed(ctx context.Context, req EmbedRequest) (EmbedRespons
 		return resp, err
 	}
 	rec.run.inFlight.Add(-1)
-	cr := CallRecord{Task: TaskEmbeddings, Cached: err == nil && resp.Cached == len(req.Texts), Tokens: resp.Usage, LatencyMS: resp.LatencyMS, Metric: MetricFrom(ctx)}
+	cr := CallRecord{Task: TaskEmbeddings, Cached: err == nil && resp.Cached == len(req.Texts), Tokens: resp.Usage, LatencyMS: resp.LatencyMS, Metric: metricFrom(ctx)}
 	if len(req.Texts) > 0 {
 		cr.Key = EmbedKey(req.Endpoint, req.Model, req.Dimensions, req.Texts[0])
 	}

@@ -101,7 +101,7 @@ func (s *taskStats) snapshot() map[Metric]MetricUsage {
 		c, key := v.(*taskCounters), k.(usageKey)
 		m := key.metric
 		if m == "" {
-			m = OtherTasks
+			m = otherTasks
 		}
 		out[m] = out[m].With(key.task, TaskUsage{Chat: int(c.chat.Load()), Embeddings: int(c.embeddings.Load()), CacheHits: int(c.hits.Load()),
 			Usage: Usage{PromptTokens: int(c.prompt.Load()), CompletionTokens: int(c.completion.Load())}})
@@ -124,8 +124,8 @@ func (mu MetricUsage) With(task string, u TaskUsage) MetricUsage {
 	return mu
 }
 
-// OtherTasks is the usage key of calls whose task serves no metric.
-const OtherTasks Metric = "other"
+// otherTasks is the usage key of calls whose task serves no metric.
+const otherTasks Metric = "other"
 
 // CallCounts counts judge calls of a run.
 type CallCounts struct {

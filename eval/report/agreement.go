@@ -138,7 +138,7 @@ func (t *AgreementTally) Add(r *eval.Result) {
 func (t *AgreementTally) Agreement() *Agreement {
 	a := &Agreement{Run: t.run, Tasks: map[string]*TaskAgreement{}, Metrics: map[eval.Metric]*MetricAgreement{}}
 	for task, c := range t.tasks {
-		a.Tasks[task] = TaskFigures(*c)
+		a.Tasks[task] = taskFigures(*c)
 	}
 	for m, ma := range t.mets {
 		out := *ma
@@ -151,8 +151,8 @@ func (t *AgreementTally) Agreement() *Agreement {
 	return a
 }
 
-// TaskFigures computes accuracy and Cohen's κ from a confusion matrix.
-func TaskFigures(c Confusion) *TaskAgreement {
+// taskFigures computes accuracy and Cohen's κ from a confusion matrix.
+func taskFigures(c Confusion) *TaskAgreement {
 	ta := &TaskAgreement{Labelled: c.N(), Confusion: c}
 	n := float64(c.N())
 	if n == 0 {
