@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"maps"
 	"strings"
 )
 
@@ -12,20 +13,13 @@ func Merge(base, update *Result, metrics []Metric) *Result {
 		return update
 	}
 	out := *base
-	out.Scores = map[Metric]*float64{}
-	out.Status = map[Metric]Status{}
+	out.Scores = make(map[Metric]*float64, len(base.Scores))
+	maps.Copy(out.Scores, base.Scores)
+	out.Status = make(map[Metric]Status, len(base.Status))
+	maps.Copy(out.Status, base.Status)
 	out.Errors = nil
-	for m, v := range base.Scores {
-		out.Scores[m] = v
-	}
-	for m, st := range base.Status {
-		out.Status[m] = st
-	}
-	for m, e := range base.Errors {
-		if out.Errors == nil {
-			out.Errors = map[Metric]string{}
-		}
-		out.Errors[m] = e
+	if len(base.Errors) > 0 {
+		out.Errors = maps.Clone(base.Errors)
 	}
 	for _, m := range metrics {
 		out.Scores[m] = update.Scores[m]

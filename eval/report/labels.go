@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -193,9 +194,7 @@ func ApplyLabels(r *eval.Result, labels map[string]Label) (out *eval.Result, cha
 	}
 	c := *r
 	c.Scores = make(map[eval.Metric]*float64, len(r.Scores))
-	for m, p := range r.Scores {
-		c.Scores[m] = p
-	}
+	maps.Copy(c.Scores, r.Scores)
 	values := map[eval.Metric]map[int]int{}
 	for _, it := range items {
 		if l, ok := labels[it.Key]; ok && touched[it.Metric] {
