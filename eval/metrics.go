@@ -56,7 +56,7 @@ func runFaithfulness(ctx context.Context, j Judge, s *Sample, r *Result) {
 
 // FaithfulnessScore is supported / statements sent for a non-empty list of
 // verdicts. It is the one formula of the metric: a score with human labels
-// applied (see ApplyLabels) is computed by it too.
+// applied (see report.ApplyLabels) is computed by it too.
 func FaithfulnessScore(verdicts []StatementVerdict) (supported int, score float64) {
 	for _, v := range verdicts {
 		supported += v.Verdict
