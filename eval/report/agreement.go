@@ -202,8 +202,8 @@ func (a *Agreement) Table(arrow string) AgreementTable {
 		c := t.Confusion
 		out.Tasks = append(out.Tasks, []string{task,
 			both(func(x *TaskAgreement) string { return strconv.Itoa(x.Labelled) }),
-			both(func(x *TaskAgreement) string { return figure(x.Accuracy) }),
-			both(func(x *TaskAgreement) string { return figure(x.Kappa) }),
+			both(func(x *TaskAgreement) string { return fmtScore(x.Accuracy) }),
+			both(func(x *TaskAgreement) string { return fmtScore(x.Kappa) }),
 			strconv.Itoa(c.TP), strconv.Itoa(c.FP), strconv.Itoa(c.TN), strconv.Itoa(c.FN)})
 		out.Labelled = append(out.Labelled, t.Labelled > 0)
 		if t.KappaUndefined != "" && t.Labelled > 0 {
@@ -213,15 +213,7 @@ func (a *Agreement) Table(arrow string) AgreementTable {
 	for _, m := range eval.AllMetrics {
 		ma := a.Metrics[m]
 		out.Metrics = append(out.Metrics, []string{string(m), strconv.Itoa(ma.Labelled), strconv.Itoa(ma.Disputed),
-			strconv.Itoa(ma.Changed), figure(ma.Mean), figure(ma.MeanWithLabels)})
+			strconv.Itoa(ma.Changed), fmtScore(ma.Mean), fmtScore(ma.MeanWithLabels)})
 	}
 	return out
-}
-
-// figure is a rate to three decimals, "n/a" when there is none.
-func figure(p *float64) string {
-	if p == nil {
-		return "n/a"
-	}
-	return strconv.FormatFloat(*p, 'f', 3, 64)
 }

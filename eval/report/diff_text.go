@@ -106,6 +106,7 @@ func QuoteLine(s string) string {
 
 var quoteEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 
+// fmtScore is a score or a rate to three decimals, "n/a" when there is none.
 func fmtScore(v *float64) string {
 	if v == nil {
 		return "n/a"

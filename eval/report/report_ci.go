@@ -106,11 +106,7 @@ func WriteReportGitHub(w io.Writer, run RunInfo, summary map[eval.Metric]MetricS
 	var means []string
 	for _, m := range run.Metrics {
 		ms := summary[m]
-		mean := "n/a"
-		if ms.Mean != nil {
-			mean = fmt.Sprintf("%.3f", *ms.Mean)
-		}
-		means = append(means, fmt.Sprintf("%s %s (%d scored, %d failed)", m, mean, ms.Scored, ms.Failed))
+		means = append(means, fmt.Sprintf("%s %s (%d scored, %d failed)", m, fmtScore(ms.Mean), ms.Scored, ms.Failed))
 	}
 	githubCommand(bw, "notice", "ragscope run "+run.ID, strings.Join(means, "; "))
 	return bw.Flush()

@@ -146,10 +146,7 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]Metri
 	b.WriteString("| metric | mean | scored | n/a | failed | sent | cached | tokens | cost |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, m := range run.Metrics {
 		ms := summary[m]
-		mean := "n/a"
-		if ms.Mean != nil {
-			mean = fmt.Sprintf("%.3f", *ms.Mean)
-		}
+		mean := fmtScore(ms.Mean)
 		why := ms.Why()
 		if why != "" {
 			why = " (" + why + ")"
