@@ -10,7 +10,7 @@ import (
 const histBins = 10
 
 // metricStats aggregates one metric over the rows shown. The counts follow
-// report.Summarize, so the header and the report agree: failed counts the
+// report.Tally, so the header and the report agree: failed counts the
 // judge's and the run's failures, na the samples the metric is not defined for.
 type metricStats struct {
 	sum    float64
