@@ -11,9 +11,9 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
-	evalreport "github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/holder"
-	"github.com/ragscope/ragscope/internal/report"
+	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/prompts"
@@ -81,7 +81,7 @@ func runIDCompletions(cmd *cobra.Command, exclude []string, toComplete string) [
 
 // runDescription is a run in a few words: its dataset, when it started,
 // its state.
-func runDescription(r evalreport.RunInfo, live map[string]holder.LiveRun) string {
+func runDescription(r report.RunInfo, live map[string]holder.LiveRun) string {
 	dataset := r.Dataset
 	if dataset != "" {
 		dataset = filepath.Base(dataset)
@@ -99,7 +99,7 @@ func registerRunCompletions(cmd *cobra.Command) {
 	completeFlagWords(cmd, "ns-mode", []string{eval.NSModeRelevant, eval.NSModeIrrelevant})
 	completeFlagWords(cmd, "api-type", []string{"openai", "azure"})
 	completeFlagWords(cmd, "embedding-format", []string{"float", "base64"})
-	completeFlagWords(cmd, "format", []string{report.FormatJSON, report.FormatGitHub, report.FormatJSONL})
+	completeFlagWords(cmd, "format", []string{runreport.FormatJSON, runreport.FormatGitHub, runreport.FormatJSONL})
 	_ = cmd.MarkFlagFilename("junit", "xml")
 	_ = cmd.RegisterFlagCompletionFunc("resume", completeRunIDs(-1))
 	_ = cmd.MarkFlagDirname("prompts")

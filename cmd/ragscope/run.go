@@ -16,10 +16,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	evalreport "github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/check"
-	"github.com/ragscope/ragscope/internal/report"
+	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/store"
 )
 
@@ -88,7 +88,7 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	// output & interface
 	fs.BoolVar(&f.headless, "headless", false, "evaluate without the TUI: progress and summary on stderr, report to --out")
 	fs.StringVar(&c.Out, "out", "", "write the report (--format) to FILE (headless default: stdout)")
-	fs.StringVar(&c.Format, "format", report.FormatJSON, "report written to --out or stdout: json, github (workflow annotations; with $GITHUB_STEP_SUMMARY, a Markdown summary appended to it) or jsonl (one sample per line)")
+	fs.StringVar(&c.Format, "format", runreport.FormatJSON, "report written to --out or stdout: json, github (workflow annotations; with $GITHUB_STEP_SUMMARY, a Markdown summary appended to it) or jsonl (one sample per line)")
 	fs.BoolVar(&f.detach, "detach", false, "submit the run to 'ragscope serve' on the same database, print its id and exit")
 	fs.StringVar(&c.LogFile, "log", "", "write a log to FILE (the TUI never writes behind its own back)")
 	asciiFlag(fs, &f.ascii)
@@ -140,16 +140,16 @@ var runFlagGroups = []flagGroup{
 // passUsage is the help of every command's --pass.
 const passUsage = "pass levels of the diagnosis, the score colours and the table's marks: METRIC=X[,METRIC=X...] (metric names or f, ar, cp, cr, cu, as, ac, fc, er, ns); a score below X fails (noise_sensitivity: above X); unnamed metrics pass at 0.5; a run records its levels, which its report and open use unless --pass is given; repeatable"
 
-// passFlag adds --pass (the pass levels, evalreport.ParseLevels) to fs.
+// passFlag adds --pass (the pass levels, report.ParseLevels) to fs.
 func passFlag(fs *pflag.FlagSet, p *string) { fs.Var(listFlag{p: p}, "pass", passUsage) }
 
 // parsePass parses --pass of the command name, writing the usage error to
 // stderr; false when it is refused.
-func parsePass(name, s string, stderr io.Writer) (evalreport.Levels, bool) {
-	l, err := evalreport.ParseLevels(s)
+func parsePass(name, s string, stderr io.Writer) (report.Levels, bool) {
+	l, err := report.ParseLevels(s)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragscope %s: %v\n", name, err)
-		return evalreport.Levels{}, false
+		return report.Levels{}, false
 	}
 	return l, true
 }
@@ -176,10 +176,10 @@ Flags win over their environment variables, which win over the settings file (--
 
 Exit status: 0 all scored, 1 fatal error, 2 bad usage or input, 3 some samples failed, 4 a --fail-under, --fail-under-sample, --max-drop or --max-regressed gate breached (or it could not be checked: too many samples failed to score, or no sample is shared with --baseline), 130 interrupted. 1, 2 and 130 win over 4, and 4 over 3.`,
 		Example: `ragscope run testdata/demo.jsonl
-ragscope run --headless --out report.json --metrics faithfulness,context_recall data.jsonl
+ragscope run --headless --out runreport.json --metrics faithfulness,context_recall data.jsonl
 ragscope run --base-url http://localhost:11434/v1 --model qwen2.5:14b --lang zh data.csv
 ragscope run --headless --resume latest
-ragscope run --headless --fail-under faithfulness=0.8 --fail-under-sample f=0.5 --max-failing 2% --junit report.xml data.jsonl
+ragscope run --headless --fail-under faithfulness=0.8 --fail-under-sample f=0.5 --max-failing 2% --junit runreport.xml data.jsonl
 ragscope run --headless --format github --fail-under faithfulness=0.8,context_recall=0.7 data.jsonl
 ragscope run --headless --baseline testdata/baseline.json --max-drop f=0.05 --max-regressed 2 data.jsonl`,
 		ValidArgsFunction: completeDataset,

@@ -13,11 +13,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ragscope/ragscope/cache"
-	evalreport "github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/labels"
 	"github.com/ragscope/ragscope/internal/outfile"
-	"github.com/ragscope/ragscope/internal/report"
+	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/internal/store"
 )
@@ -80,7 +80,7 @@ func asciiFlag(fs *pflag.FlagSet, p *bool) {
 }
 
 // runState is how runs and the completion of run ids describe a run.
-func runState(r evalreport.RunInfo, live map[string]holder.LiveRun) string {
+func runState(r report.RunInfo, live map[string]holder.LiveRun) string {
 	switch lr, ok := live[r.ID]; {
 	case ok:
 		return fmt.Sprintf("running (pid %d, %s)", lr.PID, sanitize.Line(lr.Role))
@@ -95,7 +95,7 @@ func runState(r evalreport.RunInfo, live map[string]holder.LiveRun) string {
 
 // storedRunList is the runs of a database, newest first, and which of them
 // are being evaluated now; the caller closes the store.
-func storedRunList(dbPath string, opt store.OpenOptions) (*store.Shared, []evalreport.RunInfo, map[string]holder.LiveRun, error) {
+func storedRunList(dbPath string, opt store.OpenOptions) (*store.Shared, []report.RunInfo, map[string]holder.LiveRun, error) {
 	opt.Mode = store.Read
 	db, err := store.Open(dbPath, opt)
 	if err != nil {
@@ -145,7 +145,7 @@ func listRuns(dbPath string, width int, stdout, stderr io.Writer) int {
 
 // costNotes say why a listed cost is "—" (a model without a price) or
 // ends in "+" (a floor: an interrupted attempt recorded nothing).
-func costNotes(r evalreport.RunInfo) []string {
+func costNotes(r report.RunInfo) []string {
 	var out []string
 	switch c := r.CostText(); {
 	case c == "—":
@@ -162,7 +162,7 @@ func (c *cli) reportCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report RUN|latest",
 		Short: "Write a stored run's report as JSON, CSV, Markdown, GitHub annotations or JSON Lines",
-		Example: `ragscope report latest --format md --out report.md
+		Example: `ragscope report latest --format md --out runreport.md
 ragscope report 20240101-093000-ab12 --format csv > scores.csv`,
 		ValidArgsFunction: completeRunIDs(1),
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
@@ -230,11 +230,11 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 			return failed(stderr, "ragscope report", err)
 		}
 	}
-	sr, err := report.Write(from, pos[0], o.format, o.worst, levels, out)
+	sr, err := runreport.Write(from, pos[0], o.format, o.worst, levels, out)
 	if err == nil && fh != nil {
 		err = fh.Commit()
 	}
-	if p := os.Getenv("GITHUB_STEP_SUMMARY"); err == nil && o.format == report.FormatGitHub && p != "" {
+	if p := os.Getenv("GITHUB_STEP_SUMMARY"); err == nil && o.format == runreport.FormatGitHub && p != "" {
 		if err = sr.AppendStepSummary(p); err != nil {
 			err = fmt.Errorf("appending the summary to $GITHUB_STEP_SUMMARY (%s): %v", p, err)
 		}
@@ -316,7 +316,7 @@ func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, std
 
 	// The runs to delete, each once, and how many results each has.
 	var ids []string
-	var infos []evalreport.RunInfo
+	var infos []report.RunInfo
 	var counts []int
 	add := func(ref string) error {
 		info, rs, err := db.Run(ref)

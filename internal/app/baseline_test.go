@@ -12,9 +12,9 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/dataset"
-	evalreport "github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
-	"github.com/ragscope/ragscope/internal/report"
+	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/store"
 )
 
@@ -23,7 +23,7 @@ import (
 func putRun(t *testing.T, st cache.Store, id, dataset string, min int, finished, cancelled bool) {
 	t.Helper()
 	start := time.Date(2026, 12, 1, 9, min, 0, 0, time.UTC)
-	info := evalreport.RunInfo{ID: id, Dataset: dataset, StartedAt: start, Metrics: []eval.Metric{eval.Faithfulness}, Samples: 1, Cancelled: cancelled}
+	info := report.RunInfo{ID: id, Dataset: dataset, StartedAt: start, Metrics: []eval.Metric{eval.Faithfulness}, Samples: 1, Cancelled: cancelled}
 	if finished {
 		end := start.Add(time.Second)
 		info.FinishedAt = &end
@@ -47,14 +47,14 @@ func TestBaselineLatest(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		dataset string
-		run     evalreport.RunInfo // this run: a resumed one has an id and a start
+		run     report.RunInfo // this run: a resumed one has an id and a start
 		want    string
 		note    bool
 	}{
-		{"a new run", "d.jsonl", evalreport.RunInfo{}, "g-after", false},
-		{"a resumed run", "d.jsonl", evalreport.RunInfo{ID: "f-resumed", StartedAt: time.Date(2026, 12, 1, 9, 6, 0, 0, time.UTC)}, "c-same", false},
-		{"another dataset", "new.jsonl", evalreport.RunInfo{}, "g-after", true},
-		{"another dataset, resumed", "new.jsonl", evalreport.RunInfo{ID: "f-resumed", StartedAt: time.Date(2026, 12, 1, 9, 6, 0, 0, time.UTC)}, "c-same", true},
+		{"a new run", "d.jsonl", report.RunInfo{}, "g-after", false},
+		{"a resumed run", "d.jsonl", report.RunInfo{ID: "f-resumed", StartedAt: time.Date(2026, 12, 1, 9, 6, 0, 0, time.UTC)}, "c-same", false},
+		{"another dataset", "new.jsonl", report.RunInfo{}, "g-after", true},
+		{"another dataset, resumed", "new.jsonl", report.RunInfo{ID: "f-resumed", StartedAt: time.Date(2026, 12, 1, 9, 6, 0, 0, time.UTC)}, "c-same", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := &Session{Cfg: &Config{Dataset: c.dataset}, Store: st, Loaded: &dataset.Loaded{SHA256: "x"}, run: c.run}
@@ -68,7 +68,7 @@ func TestBaselineLatest(t *testing.T) {
 			}
 		})
 	}
-	s := &Session{Cfg: &Config{Dataset: "d.jsonl"}, Store: st, run: evalreport.RunInfo{ID: "f-resumed"}}
+	s := &Session{Cfg: &Config{Dataset: "d.jsonl"}, Store: st, run: report.RunInfo{ID: "f-resumed"}}
 	if _, err := s.resolveBaselineRun("f-res", &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "the run being resumed") {
 		t.Errorf("the resumed run as its own baseline: %v", err)
 	}
@@ -93,7 +93,7 @@ func TestFinishComparesWithBaseline(t *testing.T) {
 	}
 	file := filepath.Join(dir, "baseline.json")
 	var rep bytes.Buffer
-	if _, err := report.Write(st, before, report.FormatJSON, 0, evalreport.Levels{}, &rep); err != nil {
+	if _, err := runreport.Write(st, before, runreport.FormatJSON, 0, report.Levels{}, &rep); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(file, rep.Bytes(), 0o644); err != nil {
@@ -144,7 +144,7 @@ func TestFinishComparesWithBaseline(t *testing.T) {
 	if rerr != nil || werr != nil {
 		t.Fatal(rerr, werr)
 	}
-	if c := e.Outcome.Checks; len(c) != 1 || c[0].State != evalreport.GateCannot || !strings.Contains(c[0].Message, "changed while the run was evaluated") {
+	if c := e.Outcome.Checks; len(c) != 1 || c[0].State != report.GateCannot || !strings.Contains(c[0].Message, "changed while the run was evaluated") {
 		t.Errorf("checks %+v", c)
 	}
 	// A malformed file is a usage error naming it.

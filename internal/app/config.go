@@ -18,9 +18,9 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/dataset"
-	evalreport "github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
-	"github.com/ragscope/ragscope/internal/report"
+	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/store"
 )
 
@@ -52,7 +52,7 @@ type Config struct {
 	FCMode string `json:"fc_mode,omitempty"`
 	NSMode string `json:"ns_mode,omitempty"`
 	// Pass is --pass as given: the pass levels of the diagnosis
-	// (evalreport.ParseLevels; "" is the defaults), recorded with the run.
+	// (report.ParseLevels; "" is the defaults), recorded with the run.
 	Pass string `json:"pass,omitempty"`
 	// ACWeights is --ac-weights as given ("" is eval.DefaultACWeights).
 	ACWeights      string        `json:"ac_weights,omitempty"`
@@ -81,7 +81,7 @@ type Config struct {
 	// Format is the report written to --out (stdout when headless): json,
 	// github or jsonl.
 	Format string `json:"format,omitempty"`
-	// The CI gate (see evalreport.Gate): METRIC=X,... on the means and on each
+	// The CI gate (see report.Gate): METRIC=X,... on the means and on each
 	// sample, and --max-failing N or P%.
 	FailUnder       string `json:"fail_under,omitempty"`
 	FailUnderSample string `json:"fail_under_sample,omitempty"`
@@ -91,7 +91,7 @@ type Config struct {
 	// Baseline is what the run is compared with: a stored run (id, prefix
 	// or latest) or a JSON report file; MaxDrop (METRIC=D,...),
 	// MaxRegressed (N or P%) and RegressMargin (D, default
-	// evalreport.DefaultRegressMargin) gate the run on it (see evalreport.BaselineGate).
+	// report.DefaultRegressMargin) gate the run on it (see report.BaselineGate).
 	Baseline      string `json:"baseline,omitempty"`
 	MaxDrop       string `json:"max_drop,omitempty"`
 	MaxRegressed  string `json:"max_regressed,omitempty"`
@@ -208,7 +208,7 @@ func (c *Config) Validate() error {
 	if _, err := eval.ParseNSMode(c.NSMode); err != nil {
 		return exit.Usagef("%v", err)
 	}
-	if _, err := evalreport.ParseLevels(c.Pass); err != nil {
+	if _, err := report.ParseLevels(c.Pass); err != nil {
 		return exit.Usagef("%v", err)
 	}
 	switch {
@@ -232,7 +232,7 @@ func (c *Config) Validate() error {
 		return exit.Usagef("--confirm-over %v: give a cost in US dollars, e.g. 5 or 0.50", c.ConfirmOver)
 	}
 	switch c.Format {
-	case "", report.FormatJSON, report.FormatGitHub, report.FormatJSONL:
+	case "", runreport.FormatJSON, runreport.FormatGitHub, runreport.FormatJSONL:
 	default:
 		return exit.Usagef("--format %q: a run writes json, github or jsonl (csv and md: ragscope report RUN --format csv|md)", c.Format)
 	}
@@ -243,16 +243,16 @@ func (c *Config) Validate() error {
 // Gate is the run's CI gate parsed from --fail-under, --fail-under-sample
 // and --max-failing; an error names the flag. A gated metric must be one
 // the run evaluates.
-func (c *Config) Gate() (evalreport.Gate, error) {
-	var g evalreport.Gate
+func (c *Config) Gate() (report.Gate, error) {
+	var g report.Gate
 	var err error
-	if g.Mean, err = evalreport.ParseThresholds("fail-under", c.FailUnder); err != nil {
+	if g.Mean, err = report.ParseThresholds("fail-under", c.FailUnder); err != nil {
 		return g, exit.UsageError{Err: err}
 	}
-	if g.Sample, err = evalreport.ParseThresholds("fail-under-sample", c.FailUnderSample); err != nil {
+	if g.Sample, err = report.ParseThresholds("fail-under-sample", c.FailUnderSample); err != nil {
 		return g, exit.UsageError{Err: err}
 	}
-	if g.MaxFailing, err = evalreport.ParseAllowance(c.MaxFailing); err != nil {
+	if g.MaxFailing, err = report.ParseAllowance(c.MaxFailing); err != nil {
 		return g, exit.UsageError{Err: err}
 	}
 	if g.Baseline, err = c.baselineGate(); err != nil {
@@ -264,7 +264,7 @@ func (c *Config) Gate() (evalreport.Gate, error) {
 	}
 	for _, gated := range []struct {
 		flag string
-		ths  []evalreport.Threshold
+		ths  []report.Threshold
 	}{{"fail-under", g.Mean}, {"fail-under-sample", g.Sample}, {"max-drop", g.Baseline.MaxDrop}} {
 		flag := gated.flag
 		for _, th := range gated.ths {
@@ -278,19 +278,19 @@ func (c *Config) Gate() (evalreport.Gate, error) {
 
 // baselineGate parses --max-drop, --max-regressed and --regress-margin;
 // they gate on a baseline, so they need --baseline.
-func (c *Config) baselineGate() (evalreport.BaselineGate, error) {
-	var g evalreport.BaselineGate
+func (c *Config) baselineGate() (report.BaselineGate, error) {
+	var g report.BaselineGate
 	var err error
-	if g.MaxDrop, err = evalreport.ParseMaxDrops("max-drop", c.MaxDrop); err != nil {
+	if g.MaxDrop, err = report.ParseMaxDrops("max-drop", c.MaxDrop); err != nil {
 		return g, exit.UsageError{Err: err}
 	}
 	if strings.TrimSpace(c.MaxRegressed) != "" {
-		if g.MaxRegressed, err = evalreport.ParseAllowanceFlag("max-regressed", c.MaxRegressed); err != nil {
+		if g.MaxRegressed, err = report.ParseAllowanceFlag("max-regressed", c.MaxRegressed); err != nil {
 			return g, exit.UsageError{Err: err}
 		}
 		g.Regressed = true
 	}
-	g.Margin = evalreport.DefaultRegressMargin
+	g.Margin = report.DefaultRegressMargin
 	if m := strings.TrimSpace(c.RegressMargin); m != "" {
 		v, err := strconv.ParseFloat(m, 64)
 		if err != nil || math.IsNaN(v) || v < 0 || v > 2 {
@@ -321,8 +321,8 @@ func (c *Config) FCModeValue() string {
 }
 
 // Levels are the parsed --pass; Validate has refused a bad one.
-func (c *Config) Levels() evalreport.Levels {
-	l, _ := evalreport.ParseLevels(c.Pass)
+func (c *Config) Levels() report.Levels {
+	l, _ := report.ParseLevels(c.Pass)
 	return l
 }
 

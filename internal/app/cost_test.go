@@ -18,9 +18,9 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
-	evalreport "github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
-	"github.com/ragscope/ragscope/internal/report"
+	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/tui"
 )
@@ -99,7 +99,7 @@ func (tp *usageTap) served() map[string]eval.TaskUsage {
 }
 
 // recordedTasks flattens a record's usage to its tasks, costs left out.
-func recordedTasks(t *testing.T, info evalreport.RunInfo) map[string]eval.TaskUsage {
+func recordedTasks(t *testing.T, info report.RunInfo) map[string]eval.TaskUsage {
 	t.Helper()
 	out := map[string]eval.TaskUsage{}
 	for m, mu := range info.Usage {
@@ -138,7 +138,7 @@ func writePrices(t *testing.T) string {
 	return p
 }
 
-func runToEnd(t *testing.T, cfg *Config, st *store.Shared) (*Session, evalreport.RunInfo) {
+func runToEnd(t *testing.T, cfg *Config, st *store.Shared) (*Session, report.RunInfo) {
 	t.Helper()
 	s, run := startRun(t, cfg, st)
 	drain(t, run.Events)
@@ -154,7 +154,7 @@ func runToEnd(t *testing.T, cfg *Config, st *store.Shared) (*Session, evalreport
 }
 
 // storedInfo reads a run's record back as another process would.
-func storedInfo(t *testing.T, st *store.Shared, id string) evalreport.RunInfo {
+func storedInfo(t *testing.T, st *store.Shared, id string) report.RunInfo {
 	t.Helper()
 	info, _, _, err := st.RunPage(id, 0, 0)
 	if err != nil {
@@ -228,17 +228,17 @@ func TestRunRecordsWhatTheJudgeReported(t *testing.T) {
 				}
 			}
 			var js bytes.Buffer
-			if _, err := report.Write(st, first.ID, report.FormatJSON, 0, evalreport.Levels{}, &js); err != nil {
+			if _, err := runreport.Write(st, first.ID, runreport.FormatJSON, 0, report.Levels{}, &js); err != nil {
 				t.Fatal(err)
 			}
 			var rep struct {
-				Run evalreport.RunInfo `json:"run"`
+				Run report.RunInfo `json:"run"`
 			}
 			if err := json.Unmarshal(js.Bytes(), &rep); err != nil || !sameCost(rep.Run, first) {
 				t.Errorf("the JSON report's run: %v\n%s", err, js.Bytes()[:min(js.Len(), 2000)])
 			}
 			// What the holder stored is what the run stamped.
-			for _, info := range []evalreport.RunInfo{first, second} {
+			for _, info := range []report.RunInfo{first, second} {
 				if got := storedInfo(t, holder, info.ID); !sameCost(got, info) {
 					t.Errorf("stored %+v\nstamped %+v", got, info)
 				}
@@ -260,7 +260,7 @@ func equalUsage(a, b map[string]eval.TaskUsage) bool {
 	return true
 }
 
-func sameCost(a, b evalreport.RunInfo) bool {
+func sameCost(a, b report.RunInfo) bool {
 	ja, _ := json.Marshal([]any{a.Calls, a.Tokens, a.Usage, a.CostUSD, a.Pricing, a.UsagePartial})
 	jb, _ := json.Marshal([]any{b.Calls, b.Tokens, b.Usage, b.CostUSD, b.Pricing, b.UsagePartial})
 	return bytes.Equal(ja, jb)
@@ -306,7 +306,7 @@ func TestCostWithoutAPrice(t *testing.T) {
 				}
 			}
 			var md, sum bytes.Buffer
-			rep, err := report.Write(st, info.ID, report.FormatMarkdown, 0, evalreport.Levels{}, &md)
+			rep, err := runreport.Write(st, info.ID, runreport.FormatMarkdown, 0, report.Levels{}, &md)
 			if err != nil {
 				t.Fatal(err)
 			}

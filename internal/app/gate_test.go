@@ -10,7 +10,7 @@ import (
 
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/outfile"
-	"github.com/ragscope/ragscope/internal/report"
+	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/store"
 )
 
@@ -20,7 +20,7 @@ func TestConfigGateValidation(t *testing.T) {
 		cfg  Config
 		says string // "" for valid
 	}{
-		{Config{FailUnder: "faithfulness=0.8,ar=-0.5", FailUnderSample: "cr=0.5", MaxFailing: "2%", Format: report.FormatGitHub}, ""},
+		{Config{FailUnder: "faithfulness=0.8,ar=-0.5", FailUnderSample: "cr=0.5", MaxFailing: "2%", Format: runreport.FormatGitHub}, ""},
 		{Config{FailUnder: "f=2"}, "--fail-under"},
 		{Config{FailUnder: "fidelity=0.5"}, `unknown metric "fidelity"`},
 		{Config{FailUnderSample: "f"}, "--fail-under-sample"},
@@ -61,7 +61,7 @@ func TestFinishWritesEveryOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &Config{Format: report.FormatGitHub, FailUnder: "faithfulness=0.9", FailUnderSample: "f=0.5", MaxFailing: "10%", StepSummary: summary}
+	cfg := &Config{Format: runreport.FormatGitHub, FailUnder: "faithfulness=0.9", FailUnderSample: "f=0.5", MaxFailing: "10%", StepSummary: summary}
 	var out bytes.Buffer
 	o := &runOutputs{out: &out, junit: junit}
 	e, rerr, werr := o.finish(st, id, nil, cfg)
@@ -89,7 +89,7 @@ func TestFinishWritesEveryOutput(t *testing.T) {
 	}
 	// Without the github format, no step summary.
 	before := len(sum)
-	if _, _, werr := (&runOutputs{out: &bytes.Buffer{}}).finish(st, id, nil, &Config{Format: report.FormatJSONL, StepSummary: summary}); werr != nil {
+	if _, _, werr := (&runOutputs{out: &bytes.Buffer{}}).finish(st, id, nil, &Config{Format: runreport.FormatJSONL, StepSummary: summary}); werr != nil {
 		t.Fatal(werr)
 	}
 	if after, _ := os.ReadFile(summary); len(after) != before {

@@ -14,10 +14,10 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/eval/endpoint"
-	evalreport "github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/outfile"
-	"github.com/ragscope/ragscope/internal/report"
+	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -113,16 +113,16 @@ func (o *runOutputs) abort() {
 // in --format, the JUnit file, and with --format github the step summary.
 // info, when set, is the stamped record (even if storing it failed). The
 // first error is reading the run back, the second writing an output.
-func (o *runOutputs) finish(st cache.Store, id string, info *evalreport.RunInfo, cfg *Config) (*report.Pass, error, error) {
+func (o *runOutputs) finish(st cache.Store, id string, info *report.RunInfo, cfg *Config) (*runreport.Pass, error, error) {
 	g, err := cfg.Gate() // validated before the run started
 	if err != nil {
 		return nil, err, nil
 	}
-	var against *evalreport.Comparison
+	var against *report.Comparison
 	if o.baseline != nil {
 		against = o.baseline.comparison(st, g.Baseline)
 	}
-	sr, err := report.ReadGated(st, id, 0, g, against, evalreport.Levels{})
+	sr, err := runreport.ReadGated(st, id, 0, g, against, report.Levels{})
 	if err != nil {
 		return nil, err, nil
 	}
@@ -132,7 +132,7 @@ func (o *runOutputs) finish(st cache.Store, id string, info *evalreport.RunInfo,
 	if against != nil && against.Err() == nil {
 		sr.BaseDiff, sr.BaseDiffErr = o.baseline.diff(st, id, against)
 	}
-	format := cmp.Or(cfg.Format, report.FormatJSON)
+	format := cmp.Or(cfg.Format, runreport.FormatJSON)
 	if err := o.create(); err != nil {
 		return sr, nil, fmt.Errorf("writing the report: %v; the run is stored: write it again with ragscope report %s --out FILE", err, id)
 	}
@@ -155,7 +155,7 @@ func (o *runOutputs) finish(st cache.Store, id string, info *evalreport.RunInfo,
 			werr = fmt.Errorf("writing --junit %s: %v", o.junit.Path(), werr)
 		}
 	}
-	if format == report.FormatGitHub && cfg.StepSummary != "" && werr == nil {
+	if format == runreport.FormatGitHub && cfg.StepSummary != "" && werr == nil {
 		if err := sr.AppendStepSummary(cfg.StepSummary); err != nil {
 			werr = fmt.Errorf("appending the summary to $GITHUB_STEP_SUMMARY (%s): %v", cfg.StepSummary, err)
 		}
@@ -289,7 +289,7 @@ func finishReport(run *Run, cfg *Config, cancelled bool, o *runOutputs, stderr i
 // WriteGateSummary says how the gate ended: each breached check and each
 // one that could not be made, and the worst samples below the per-sample
 // thresholds with their evidence.
-func WriteGateSummary(w io.Writer, o evalreport.GateOutcome, interrupted bool) {
+func WriteGateSummary(w io.Writer, o report.GateOutcome, interrupted bool) {
 	state := "passed"
 	if !o.Passed() {
 		state = "FAILED (exit 4)"
@@ -314,10 +314,10 @@ type progress struct {
 	total, done, stopped int
 	inFlight             int
 	start                time.Time
-	// pace is the run's pace for the ETA (evalreport.Pace: from each sample's
+	// pace is the run's pace for the ETA (report.Pace: from each sample's
 	// own start and finish, so the first samples, which all wait for
 	// their statements before their verdicts, do not stretch it).
-	pace evalreport.Pace
+	pace report.Pace
 }
 
 // observe counts one event of the run.
@@ -362,7 +362,7 @@ func (p *progress) line(r *Run) string {
 
 // WriteSummary prints the per-metric table: mean, how many scored and how
 // many did not, and why.
-func WriteSummary(w io.Writer, info evalreport.RunInfo, t *evalreport.Tally) {
+func WriteSummary(w io.Writer, info report.RunInfo, t *report.Tally) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "metric\tmean\tscored\tn/a\tfailed\tsent\tcached\ttokens\tcost\twhy")
 	summary := t.Summary()
@@ -381,11 +381,11 @@ func WriteSummary(w io.Writer, info evalreport.RunInfo, t *evalreport.Tally) {
 		info.Calls.Sent(), info.Calls.CacheHits, info.Tokens.PromptTokens, info.Tokens.CompletionTokens)
 	diag := t.Diagnoses()
 	var parts []string
-	for _, d := range evalreport.Diagnoses {
+	for _, d := range report.Diagnoses {
 		parts = append(parts, fmt.Sprintf("%s %d", d, diag[d]))
 	}
 	fmt.Fprintf(w, "diagnosis: %s\n", strings.Join(parts, ", "))
-	if l := evalreport.RunLevels(info); !l.IsDefault() {
+	if l := report.RunLevels(info); !l.IsDefault() {
 		fmt.Fprintf(w, "pass levels: %s\n", l.Describe())
 	}
 	fmt.Fprintf(w, "judge: %s\n", info.Judge.Name)

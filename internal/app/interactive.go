@@ -7,7 +7,7 @@ import (
 
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/labels"
-	"github.com/ragscope/ragscope/internal/report"
+	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/tui"
 )
 
@@ -50,7 +50,7 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 			// The analyst re-ran prompts: the last re-run is what they
 			// looked at when they quit, so the summary is of it.
 			last = latest
-			if sr, err := report.Read(s.Store, latest, 0); err == nil {
+			if sr, err := runreport.Read(s.Store, latest, 0); err == nil {
 				fmt.Fprintf(stderr, "ragscope: after re-runs, the last run is %s (its chain starts at %s):\n", latest, run.ID)
 				WriteSummary(stderr, sr.Info, sr.Tally)
 			}

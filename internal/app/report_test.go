@@ -10,8 +10,8 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
-	evalreport "github.com/ragscope/ragscope/eval/report"
-	"github.com/ragscope/ragscope/internal/report"
+	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/store"
 )
 
@@ -23,7 +23,7 @@ func reportFixture(t *testing.T, st cache.Store, n int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.PutRun(evalreport.RunInfo{ID: id, Dataset: "d.jsonl", Samples: n, Metrics: eval.AllMetrics,
+	if err := st.PutRun(report.RunInfo{ID: id, Dataset: "d.jsonl", Samples: n, Metrics: eval.AllMetrics,
 		StartedAt: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), Judge: eval.JudgeInfo{Name: "offline"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -60,15 +60,15 @@ func TestWriteReportStreamsTheWholeReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole := evalreport.NewReport(info, results)
-	want := map[string]*bytes.Buffer{report.FormatJSON: {}, report.FormatCSV: {}, report.FormatMarkdown: {}}
-	if err := whole.WriteJSON(want[report.FormatJSON]); err != nil {
+	whole := report.NewReport(info, results)
+	want := map[string]*bytes.Buffer{runreport.FormatJSON: {}, runreport.FormatCSV: {}, runreport.FormatMarkdown: {}}
+	if err := whole.WriteJSON(want[runreport.FormatJSON]); err != nil {
 		t.Fatal(err)
 	}
-	if err := whole.WriteCSV(want[report.FormatCSV]); err != nil {
+	if err := whole.WriteCSV(want[runreport.FormatCSV]); err != nil {
 		t.Fatal(err)
 	}
-	if err := whole.WriteMarkdown(want[report.FormatMarkdown], 10); err != nil {
+	if err := whole.WriteMarkdown(want[runreport.FormatMarkdown], 10); err != nil {
 		t.Fatal(err)
 	}
 	each := func(yield func(*eval.Result) error) error {
@@ -79,22 +79,22 @@ func TestWriteReportStreamsTheWholeReport(t *testing.T) {
 		}
 		return nil
 	}
-	want[report.FormatJSONL], want[report.FormatGitHub] = &bytes.Buffer{}, &bytes.Buffer{}
-	if err := evalreport.WriteReportJSONL(want[report.FormatJSONL], evalreport.Levels{}, each); err != nil {
+	want[runreport.FormatJSONL], want[runreport.FormatGitHub] = &bytes.Buffer{}, &bytes.Buffer{}
+	if err := report.WriteReportJSONL(want[runreport.FormatJSONL], report.Levels{}, each); err != nil {
 		t.Fatal(err)
 	}
-	tally := evalreport.NewTally(info.Metrics)
+	tally := report.NewTally(info.Metrics)
 	for _, r := range whole.Samples {
 		tally.Add(r)
 	}
-	if err := evalreport.WriteReportGitHub(want[report.FormatGitHub], info, whole.Summary, evalreport.NewGateTally(evalreport.Gate{}, 0).Outcome(tally), each); err != nil {
+	if err := report.WriteReportGitHub(want[runreport.FormatGitHub], info, whole.Summary, report.NewGateTally(report.Gate{}, 0).Outcome(tally), each); err != nil {
 		t.Fatal(err)
 	}
 	for name, st := range map[string]cache.Store{"file": holder, "holder client": client} {
 		for format, w := range want {
 			t.Run(name+" "+format, func(t *testing.T) {
 				var got bytes.Buffer
-				if _, err := report.Write(st, id[:len(id)-1], format, 10, evalreport.Levels{}, &got); err != nil {
+				if _, err := runreport.Write(st, id[:len(id)-1], format, 10, report.Levels{}, &got); err != nil {
 					t.Fatal(err)
 				}
 				if got.String() != w.String() {
@@ -103,7 +103,7 @@ func TestWriteReportStreamsTheWholeReport(t *testing.T) {
 			})
 		}
 	}
-	if _, err := report.Write(holder, id, "xml", 10, evalreport.Levels{}, &bytes.Buffer{}); err == nil {
+	if _, err := runreport.Write(holder, id, "xml", 10, report.Levels{}, &bytes.Buffer{}); err == nil {
 		t.Error("an unknown format was written")
 	}
 }
@@ -116,7 +116,7 @@ type growingStore struct {
 	passes int
 }
 
-func (g *growingStore) RunPage(ref string, from, limit int) (evalreport.RunInfo, []*eval.Result, int, error) {
+func (g *growingStore) RunPage(ref string, from, limit int) (report.RunInfo, []*eval.Result, int, error) {
 	if from == 0 && limit > 0 {
 		g.passes++
 		if g.passes == 2 {
@@ -135,10 +135,10 @@ func TestWriteReportOfAGrowingRunAgrees(t *testing.T) {
 	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	id := reportFixture(t, st, 20)
 	var b bytes.Buffer
-	if _, err := report.Write(&growingStore{Store: st, id: id}, id, report.FormatJSON, 0, evalreport.Levels{}, &b); err != nil {
+	if _, err := runreport.Write(&growingStore{Store: st, id: id}, id, runreport.FormatJSON, 0, report.Levels{}, &b); err != nil {
 		t.Fatal(err)
 	}
-	var rep evalreport.Report
+	var rep report.Report
 	if err := json.Unmarshal(b.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/live"
-	"github.com/ragscope/ragscope/internal/report"
+	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/internal/store"
 )
@@ -46,7 +46,7 @@ func WaitRun(ctx context.Context, st *store.Shared, ref string, stderr io.Writer
 	if ctx.Err() != nil {
 		return exit.Interrupted, fmt.Errorf("stopped waiting for run %s; it goes on", id)
 	}
-	sr, err := report.Read(st, id, 0)
+	sr, err := runreport.Read(st, id, 0)
 	if err != nil {
 		return exit.Fatal, err
 	}

@@ -1,10 +1,10 @@
-package report
+package runreport
 
 import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
-	evalreport "github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
 )
 
@@ -12,19 +12,19 @@ import (
 // samples.
 func TestEndingCode(t *testing.T) {
 	failing := &eval.Result{Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusJudgeError}}
-	breached := evalreport.GateOutcome{Checks: []evalreport.GateCheck{{State: evalreport.GateBreached}}}
-	cannot := evalreport.GateOutcome{Checks: []evalreport.GateCheck{{State: evalreport.GateCannot}}}
-	passed := evalreport.GateOutcome{Checks: []evalreport.GateCheck{{State: evalreport.GatePassed}}}
+	breached := report.GateOutcome{Checks: []report.GateCheck{{State: report.GateBreached}}}
+	cannot := report.GateOutcome{Checks: []report.GateCheck{{State: report.GateCannot}}}
+	passed := report.GateOutcome{Checks: []report.GateCheck{{State: report.GatePassed}}}
 	for _, c := range []struct {
 		name      string
 		cancelled bool
 		gated     bool
-		outcome   evalreport.GateOutcome
+		outcome   report.GateOutcome
 		failed    bool
 		want      int
 	}{
-		{"all scored", false, false, evalreport.GateOutcome{}, false, exit.OK},
-		{"failed samples", false, false, evalreport.GateOutcome{}, true, exit.Failures},
+		{"all scored", false, false, report.GateOutcome{}, false, exit.OK},
+		{"failed samples", false, false, report.GateOutcome{}, true, exit.Failures},
 		{"gate passed", false, true, passed, false, exit.OK},
 		{"gate passed, failed samples", false, true, passed, true, exit.Failures},
 		{"gate breached", false, true, breached, false, exit.Gate},
@@ -32,15 +32,15 @@ func TestEndingCode(t *testing.T) {
 		{"cannot gate over failed samples", false, true, cannot, true, exit.Gate},
 		{"interrupted over the gate", true, true, breached, true, exit.Interrupted},
 	} {
-		tally := evalreport.NewTally(eval.AllMetrics)
+		tally := report.NewTally(eval.AllMetrics)
 		if c.failed {
 			tally.Add(failing)
 		}
-		var g evalreport.Gate
+		var g report.Gate
 		if c.gated {
-			g.Mean = []evalreport.Threshold{{Metric: eval.Faithfulness, Min: 0.5}}
+			g.Mean = []report.Threshold{{Metric: eval.Faithfulness, Min: 0.5}}
 		}
-		e := &Pass{Tally: tally, Gate: evalreport.NewGateTally(g, gateWorst), Outcome: c.outcome}
+		e := &Pass{Tally: tally, Gate: report.NewGateTally(g, gateWorst), Outcome: c.outcome}
 		if got := e.Code(c.cancelled); got != c.want {
 			t.Errorf("%s: exit %d, want %d", c.name, got, c.want)
 		}

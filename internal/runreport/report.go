@@ -1,7 +1,7 @@
 // Package report is a pass over a stored run (its tally, its worst
 // samples, the gate's outcome) and the reports written from it, streamed
 // from the store: json, csv, md, github, jsonl and JUnit.
-package report
+package runreport
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
-	evalreport "github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/store"
 )
@@ -29,17 +29,17 @@ const (
 // evaluated gains results between two passes; the second pass writes only
 // what the first counted, so the summary and the samples agree).
 type Pass struct {
-	Info  evalreport.RunInfo
-	Tally *evalreport.Tally
-	Worst *evalreport.Worst
-	Gate  *evalreport.GateTally
+	Info  report.RunInfo
+	Tally *report.Tally
+	Worst *report.Worst
+	Gate  *report.GateTally
 	// Outcome is the gate's outcome over the pass, decided once it is
-	// done, in the one place that decides it (evalreport.GateTally.Outcome).
-	Outcome evalreport.GateOutcome
+	// done, in the one place that decides it (report.GateTally.Outcome).
+	Outcome report.GateOutcome
 	seen    indexSet
 	// BaseDiff is the comparison with --baseline, its worst changed
 	// samples read in full (BaseDiffErr: they could not be).
-	BaseDiff    *evalreport.RunDiff
+	BaseDiff    *report.RunDiff
 	BaseDiffErr error
 }
 
@@ -50,7 +50,7 @@ const gateWorst = 5
 // Read reads stored run ref once, keeping only the tally and the
 // worst samples.
 func Read(st cache.Store, ref string, worst int) (*Pass, error) {
-	return ReadGated(st, ref, worst, evalreport.Gate{}, nil, evalreport.Levels{})
+	return ReadGated(st, ref, worst, report.Gate{}, nil, report.Levels{})
 }
 
 // ReadGated is Read counting the samples against gate g as well,
@@ -58,7 +58,7 @@ func Read(st cache.Store, ref string, worst int) (*Pass, error) {
 // pass. The diagnoses follow the pass levels the run was recorded with,
 // or pass when it is not the defaults (--pass): the record read then says
 // pass, as the report written from it must.
-func ReadGated(st cache.Store, ref string, worst int, g evalreport.Gate, against *evalreport.Comparison, pass evalreport.Levels) (*Pass, error) {
+func ReadGated(st cache.Store, ref string, worst int, g report.Gate, against *report.Comparison, pass report.Levels) (*Pass, error) {
 	info, _, _, err := st.RunPage(ref, 0, 0)
 	if err != nil {
 		return nil, err
@@ -66,7 +66,7 @@ func ReadGated(st cache.Store, ref string, worst int, g evalreport.Gate, against
 	if !pass.IsDefault() {
 		info = pass.Record(info)
 	}
-	sr := &Pass{Info: info, Tally: evalreport.NewTallyAt(info.Metrics, evalreport.RunLevels(info)), Worst: evalreport.NewWorst(worst), Gate: evalreport.NewGateTally(g, gateWorst)}
+	sr := &Pass{Info: info, Tally: report.NewTallyAt(info.Metrics, report.RunLevels(info)), Worst: report.NewWorst(worst), Gate: report.NewGateTally(g, gateWorst)}
 	if against != nil {
 		sr.Gate.Compare(against)
 	}
@@ -102,7 +102,7 @@ func (sr *Pass) Code(cancelled bool) int {
 // from the store, and returns the pass it made (for the summary). Its
 // diagnoses follow pass (--pass) when it is not the defaults, else the
 // levels the run was recorded with.
-func Write(st cache.Store, ref, format string, worst int, pass evalreport.Levels, w io.Writer) (*Pass, error) {
+func Write(st cache.Store, ref, format string, worst int, pass report.Levels, w io.Writer) (*Pass, error) {
 	if format == FormatCSV {
 		// One pass: a CSV has no header that needs the whole run.
 		info, _, _, err := st.RunPage(ref, 0, 0)
@@ -112,9 +112,9 @@ func Write(st cache.Store, ref, format string, worst int, pass evalreport.Levels
 		if !pass.IsDefault() {
 			info = pass.Record(info)
 		}
-		return &Pass{Info: info}, evalreport.WriteReportCSV(w, info.Judge.Name, info.Metrics, evalreport.RunLevels(info), store.Each(st, info.ID, nil))
+		return &Pass{Info: info}, report.WriteReportCSV(w, info.Judge.Name, info.Metrics, report.RunLevels(info), store.Each(st, info.ID, nil))
 	}
-	sr, err := ReadGated(st, ref, worst, evalreport.Gate{}, nil, pass)
+	sr, err := ReadGated(st, ref, worst, report.Gate{}, nil, pass)
 	if err != nil {
 		return nil, err
 	}
@@ -125,22 +125,22 @@ func Write(st cache.Store, ref, format string, worst int, pass evalreport.Levels
 func (sr *Pass) Write(st cache.Store, format string, w io.Writer) error {
 	switch format {
 	case FormatJSON:
-		return evalreport.WriteReportJSON(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), store.Each(st, sr.Info.ID, sr.seen.has))
+		return report.WriteReportJSON(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), store.Each(st, sr.Info.ID, sr.seen.has))
 	case FormatCSV:
-		return evalreport.WriteReportCSV(w, sr.Info.Judge.Name, sr.Info.Metrics, evalreport.RunLevels(sr.Info), store.Each(st, sr.Info.ID, sr.seen.has))
+		return report.WriteReportCSV(w, sr.Info.Judge.Name, sr.Info.Metrics, report.RunLevels(sr.Info), store.Each(st, sr.Info.ID, sr.seen.has))
 	case FormatMarkdown:
-		return evalreport.WriteReportMarkdown(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), sr.Worst.Samples())
+		return report.WriteReportMarkdown(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), sr.Worst.Samples())
 	case FormatJSONL:
-		return evalreport.WriteReportJSONL(w, evalreport.RunLevels(sr.Info), store.Each(st, sr.Info.ID, sr.seen.has))
+		return report.WriteReportJSONL(w, report.RunLevels(sr.Info), store.Each(st, sr.Info.ID, sr.seen.has))
 	case FormatGitHub:
-		return evalreport.WriteReportGitHub(w, sr.Info, sr.Tally.Summary(), sr.Outcome, store.Each(st, sr.Info.ID, sr.seen.has))
+		return report.WriteReportGitHub(w, sr.Info, sr.Tally.Summary(), sr.Outcome, store.Each(st, sr.Info.ID, sr.seen.has))
 	}
 	return exit.Usagef("--format %q is not one of json, csv, md, github, jsonl", format)
 }
 
 // WriteJUnit writes the JUnit XML of a tallied run.
 func (sr *Pass) WriteJUnit(st cache.Store, w io.Writer) error {
-	return evalreport.WriteReportJUnit(w, sr.Info, sr.Tally.Summary(), sr.Gate, sr.Outcome, store.Each(st, sr.Info.ID, sr.seen.has))
+	return report.WriteReportJUnit(w, sr.Info, sr.Tally.Summary(), sr.Gate, sr.Outcome, store.Each(st, sr.Info.ID, sr.seen.has))
 }
 
 // AppendStepSummary appends the Markdown summary of the run and its gate
@@ -151,12 +151,12 @@ func (sr *Pass) AppendStepSummary(path string) error {
 		return err
 	}
 	var b bytes.Buffer
-	if err := evalreport.WriteReportMarkdown(&b, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), nil); err != nil {
+	if err := report.WriteReportMarkdown(&b, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), nil); err != nil {
 		f.Close()
 		return err
 	}
 	if sr.Gated() {
-		evalreport.WriteGateMarkdown(&b, sr.Outcome)
+		report.WriteGateMarkdown(&b, sr.Outcome)
 	}
 	_, err = f.Write(b.Bytes())
 	if cerr := f.Close(); err == nil {
