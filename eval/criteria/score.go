@@ -1,0 +1,64 @@
+package criteria
+
+import "fmt"
+
+// Draw is one yes_no verdict of the judge, 1 (yes) or 0, with its reason.
+type Draw struct {
+	Verdict int    `json:"verdict"`
+	Reason  string `json:"reason"`
+}
+
+// ItemVerdict is the judge's verdict on one checklist item.
+type ItemVerdict struct {
+	Item    string `json:"item"`
+	Verdict int    `json:"verdict"`
+	Reason  string `json:"reason"`
+}
+
+// Trace is what decided a criterion's score, as the JSON report's
+// criteria.NAME holds it: the draws of a yes_no, the level of a rubric,
+// the items of a checklist, the matches of an exact check.
+type Trace struct {
+	Draws       []Draw        `json:"draws,omitempty"`
+	Level       *int          `json:"level,omitempty"`
+	Description string        `json:"description,omitempty"`
+	Items       []ItemVerdict `json:"items,omitempty"`
+	Matches     []Match       `json:"matches,omitempty"`
+	Reason      string        `json:"reason,omitempty"`
+}
+
+// Majority is a yes_no's score: 1 when more than half the draws say yes.
+// With an odd strictness there is no tie.
+func Majority(draws []Draw) float64 {
+	yes := 0
+	for _, d := range draws {
+		yes += d.Verdict
+	}
+	return pass(len(draws) > 0 && 2*yes > len(draws))
+}
+
+// RubricScore normalises a level of the rubric's scale to 0–1: the lowest
+// level is 0, the highest 1. A level the scale does not define is an error
+// (the judge answered outside the scale), never a score. The level's
+// description is returned in lang.
+func (c *Criterion) RubricScore(level int, lang string) (float64, string, error) {
+	lo, hi := c.Levels[0].Score, c.Levels[len(c.Levels)-1].Score
+	for _, l := range c.Levels {
+		if l.Score == level {
+			return float64(level-lo) / float64(hi-lo), l.Description.In(lang), nil
+		}
+	}
+	return 0, "", fmt.Errorf("level %d is not on the scale %d–%d of %s", level, lo, hi, c.Name)
+}
+
+// ChecklistScore is the share of items that passed.
+func ChecklistScore(items []ItemVerdict) float64 {
+	if len(items) == 0 {
+		return 0
+	}
+	yes := 0
+	for _, it := range items {
+		yes += it.Verdict
+	}
+	return float64(yes) / float64(len(items))
+}
