@@ -193,3 +193,24 @@ func TestScores(t *testing.T) {
 		t.Errorf("ChecklistScore(nil) = %v", got)
 	}
 }
+
+// The example files a user copies must stay valid.
+func TestExampleFiles(t *testing.T) {
+	paths, _ := filepath.Glob("../../testdata/criteria/*.yaml")
+	if len(paths) < 2 {
+		t.Fatalf("examples: %v", paths)
+	}
+	for _, p := range paths {
+		set, err := Load(p, reservedMetrics)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kinds := map[bool]int{}
+		for _, c := range set.Criteria {
+			kinds[c.Kind.NeedsJudge()]++
+		}
+		if kinds[true] == 0 || kinds[false] == 0 {
+			t.Errorf("%s: an example shows judged and exact criteria both: %v", p, kinds)
+		}
+	}
+}
