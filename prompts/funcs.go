@@ -14,6 +14,8 @@ func funcMap() template.FuncMap {
 		"numbered": numbered,
 		"chunks":   chunks,
 		"facts":    facts,
+		"items":    items,
+		"levels":   levels,
 	}
 }
 
@@ -87,6 +89,21 @@ func chunks(items []string) string { return list("chunk", items) }
 // facts numbers the reference's statements under a tag of their own, so
 // that a prompt showing both lists keeps them apart.
 func facts(items []string) string { return list("fact", items) }
+
+// items renders a checklist's questions as <item n="1">…</item> blocks.
+func items(xs []string) string { return list("item", xs) }
+
+// levels renders a rubric's scale as <level score="1">…</level> blocks.
+func levels(ls []Level) string {
+	var b strings.Builder
+	for i, l := range ls {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		writeBlock(&b, "level", ` score="`+strconv.Itoa(l.Score)+`"`, l.Description)
+	}
+	return b.String()
+}
 
 func list(tag string, items []string) string {
 	var b strings.Builder

@@ -15,9 +15,10 @@ import (
 
 // dataTags are the tags of data blocks; "example" is the only other tag a
 // built-in prompt may contain.
-var dataTags = map[string]bool{"question": true, "answer": true, "reference": true, "chunk": true, "statement": true, "fact": true, "text": true}
+var dataTags = map[string]bool{"question": true, "answer": true, "reference": true, "chunk": true, "statement": true, "fact": true, "text": true,
+	"criterion": true, "level": true, "item": true}
 
-var tagRE = regexp.MustCompile(`<(/?)([a-z][a-z0-9_-]*)((?: n="\d+")?)>`)
+var tagRE = regexp.MustCompile(`<(/?)([a-z][a-z0-9_-]*)((?: (?:n|score)="\d+")?)>`)
 
 type dataBlock struct {
 	tag, attrs string
@@ -122,6 +123,9 @@ func hostileData(payload string) Data {
 		Chunk:               "the chunk: " + payload,
 		Rank:                1,
 		Text:                "text: " + payload,
+		Criterion:           "criterion: " + payload,
+		Levels:              []Level{{1, "level one: " + payload}, {2, "level two: " + payload}, {3, "level three: " + payload}},
+		Items:               []string{"item one: " + payload, "item two: " + payload},
 	}
 }
 
@@ -157,16 +161,30 @@ func wantInput(task string, d Data) []dataBlock {
 		return []dataBlock{b("text", "", d.Text)}
 	case TaskEntailmentVerdicts:
 		return []dataBlock{b("text", "", d.Text), b("statement", ` n="1"`, d.Statements[0]), b("statement", ` n="2"`, d.Statements[1])}
+	case TaskCriterionYesNo:
+		return append([]dataBlock{b("criterion", "", d.Criterion)}, criterionInputs(b, d)...)
+	case TaskCriterionRubric:
+		return append([]dataBlock{b("criterion", "", d.Criterion), b("level", ` score="1"`, d.Levels[0].Description),
+			b("level", ` score="2"`, d.Levels[1].Description), b("level", ` score="3"`, d.Levels[2].Description)}, criterionInputs(b, d)...)
+	case TaskCriterionChecklist:
+		return append([]dataBlock{b("item", ` n="1"`, d.Items[0]), b("item", ` n="2"`, d.Items[1])}, criterionInputs(b, d)...)
 	}
 	return nil
+}
+
+// criterionInputs are the inputs a criterion's prompt shows after what it
+// asks: here all four, as taxData and hostileData set them all.
+func criterionInputs(b func(tag, attrs, text string) dataBlock, d Data) []dataBlock {
+	return []dataBlock{b("question", "", d.Question), b("chunk", ` n="1"`, d.Contexts[0]), b("chunk", ` n="2"`, d.Contexts[1]),
+		b("reference", "", d.Reference), b("answer", "", d.Answer)}
 }
 
 // sectionLabels are the headings a prompt's real input may have, per
 // language; sections says which of them each task has (exactly once).
 var (
 	sectionLabels = map[string][]string{
-		"en": {"Question:", "Answer:", "Reference answer:", "Passage:", "Passages:", "Context:", "Statements:", "Text:", "Output:"},
-		"zh": {"问题：", "回答：", "参考答案：", "段落：", "上下文：", "陈述：", "文本：", "输出："},
+		"en": {"Question:", "Answer:", "Reference answer:", "Passage:", "Passages:", "Context:", "Statements:", "Text:", "Criterion:", "Scale:", "Checklist:", "Output:"},
+		"zh": {"问题：", "回答：", "参考答案：", "段落：", "上下文：", "陈述：", "文本：", "标准：", "等级：", "检查清单：", "输出："},
 	}
 	sections = map[string]map[string][]string{
 		TaskFaithfulnessStatements:           {"en": {"Question:", "Answer:", "Output:"}, "zh": {"问题：", "回答：", "输出："}},
@@ -178,6 +196,12 @@ var (
 		TaskAnswerCorrectnessClassifications: {"en": {"Question:", "Statements:", "Reference answer:", "Output:"}, "zh": {"问题：", "陈述：", "参考答案：", "输出："}},
 		TaskContextEntityRecallEntities:      {"en": {"Text:", "Output:"}, "zh": {"文本：", "输出："}},
 		TaskEntailmentVerdicts:               {"en": {"Text:", "Statements:", "Output:"}, "zh": {"文本：", "陈述：", "输出："}},
+		TaskCriterionYesNo: {"en": {"Criterion:", "Question:", "Context:", "Reference answer:", "Answer:", "Output:"},
+			"zh": {"标准：", "问题：", "上下文：", "参考答案：", "回答：", "输出："}},
+		TaskCriterionRubric: {"en": {"Criterion:", "Scale:", "Question:", "Context:", "Reference answer:", "Answer:", "Output:"},
+			"zh": {"标准：", "等级：", "问题：", "上下文：", "参考答案：", "回答：", "输出："}},
+		TaskCriterionChecklist: {"en": {"Checklist:", "Question:", "Context:", "Reference answer:", "Answer:", "Output:"},
+			"zh": {"检查清单：", "问题：", "上下文：", "参考答案：", "回答：", "输出："}},
 	}
 )
 

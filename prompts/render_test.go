@@ -33,6 +33,9 @@ func taxData(lang string) Data {
 			Chunk:               "纳税人由小规模纳税人转为一般纳税人的，其纳税人识别号不变。",
 			Rank:                1,
 			Text:                "不会变，纳税人识别号保持不变。依据《增值税一般纳税人登记管理办法》，2018年2月1日起施行。",
+			Criterion:           "回答引用了具体的制度条款。",
+			Levels:              []Level{{1, "答非所问。"}, {2, "结论正确，但没有依据。"}, {3, "结论正确，并引用了条款。"}},
+			Items:               []string{"回答给出了明确的结论。", "回答说明了依据的制度。"},
 		}
 	}
 	return Data{
@@ -51,6 +54,9 @@ func taxData(lang string) Data {
 		Chunk:               "A taxpayer converting from small-scale to general VAT taxpayer keeps its taxpayer identification number.",
 		Rank:                1,
 		Text:                "No, the taxpayer identification number stays the same under the\nState Taxation Administration rules of 1 February 2018.",
+		Criterion:           "The answer cites the rule it relies on.",
+		Levels:              []Level{{1, "Does not answer."}, {2, "Right conclusion, no basis."}, {3, "Right conclusion, rule cited."}},
+		Items:               []string{"The answer gives a clear yes or no.", "The answer names the rule."},
 	}
 }
 
@@ -86,6 +92,13 @@ func shown(task string, d Data) []string {
 		return []string{q, a, tagged("chunk", "", d.Chunk)}
 	case TaskContextEntityRecallEntities:
 		return []string{tagged("text", "", d.Text) + "\n"}
+	case TaskCriterionYesNo:
+		return []string{tagged("criterion", "", d.Criterion), q, a, "\n" + chunks[0] + "\n" + chunks[1] + "\n", ref}
+	case TaskCriterionRubric:
+		return []string{tagged("criterion", "", d.Criterion), q, a, ref,
+			tagged("level", ` score="1"`, d.Levels[0].Description) + "\n" + tagged("level", ` score="2"`, d.Levels[1].Description)}
+	case TaskCriterionChecklist:
+		return []string{q, a, ref, tagged("item", ` n="1"`, d.Items[0]) + "\n" + tagged("item", ` n="2"`, d.Items[1]) + "\n"}
 	case TaskEntailmentVerdicts:
 		return []string{"\n" + tagged("text", "", d.Text) + "\n",
 			"\n" + tagged("statement", ` n="1"`, d.Statements[0]) + "\n" + tagged("statement", ` n="2"`, d.Statements[1]) + "\n"}

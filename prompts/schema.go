@@ -32,6 +32,16 @@ var schemas = map[string]string{
 	TaskEntailmentVerdicts: `{"type":"object","properties":{"verdicts":{"type":"array","items":{"type":"object","properties":{` +
 		`"statement":{"type":"string"},"reason":{"type":"string"},"verdict":{"type":"integer","enum":[0,1]}},` +
 		`"required":["statement","reason","verdict"],"additionalProperties":false}}},"required":["verdicts"],"additionalProperties":false}`,
+	// A team's own criteria: the quote that decided comes first, then the
+	// reason, then the verdict or level. A rubric's level is checked against
+	// its scale after parsing: the scale is the criterion's, not the task's.
+	TaskCriterionYesNo: `{"type":"object","properties":{"quote":{"type":"string"},"reason":{"type":"string"},"verdict":{"type":"integer","enum":[0,1]}},` +
+		`"required":["quote","reason","verdict"],"additionalProperties":false}`,
+	TaskCriterionRubric: `{"type":"object","properties":{"quote":{"type":"string"},"reason":{"type":"string"},"level":{"type":"integer"}},` +
+		`"required":["quote","reason","level"],"additionalProperties":false}`,
+	TaskCriterionChecklist: `{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","properties":{` +
+		`"item":{"type":"string"},"quote":{"type":"string"},"reason":{"type":"string"},"verdict":{"type":"integer","enum":[0,1]}},` +
+		`"required":["item","quote","reason","verdict"],"additionalProperties":false}}},"required":["items"],"additionalProperties":false}`,
 }
 
 const correctnessList = `{"type":"array","items":{"type":"object","properties":{"statement":{"type":"string"},"reason":{"type":"string"}},` +

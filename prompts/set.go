@@ -139,6 +139,9 @@ const (
 	sampleStatement = "RAGSCOPE-SAMPLE-STATEMENT-"
 	sampleRefStmt   = "RAGSCOPE-SAMPLE-REFERENCE-STATEMENT-"
 	sampleText      = "RAGSCOPE-SAMPLE-TEXT"
+	sampleCriterion = "RAGSCOPE-SAMPLE-CRITERION"
+	sampleLevel     = "RAGSCOPE-SAMPLE-LEVEL-"
+	sampleItem      = "RAGSCOPE-SAMPLE-ITEM-"
 )
 
 func sampleData() Data {
@@ -152,6 +155,9 @@ func sampleData() Data {
 		Chunk:               sampleChunk,
 		Rank:                2,
 		Text:                sampleText,
+		Criterion:           sampleCriterion,
+		Levels:              []Level{{1, sampleLevel + "1"}, {2, sampleLevel + "2"}, {3, sampleLevel + "3"}},
+		Items:               []string{sampleItem + "1", sampleItem + "2"},
 	}
 }
 
@@ -187,6 +193,15 @@ var required = map[string][]struct{ field, marker string }{
 		{".ReferenceStatements (every one of them)", sampleRefStmt + "2"},
 	},
 	TaskContextEntityRecallEntities: {{".Text", sampleText}},
+	TaskCriterionYesNo:              {{".Criterion", sampleCriterion}, {".Answer", sampleAnswer}},
+	TaskCriterionRubric: {
+		{".Criterion", sampleCriterion}, {".Answer", sampleAnswer},
+		{".Levels (every one of them)", sampleLevel + "1"}, {".Levels (every one of them)", sampleLevel + "3"},
+	},
+	TaskCriterionChecklist: {
+		{".Answer", sampleAnswer},
+		{".Items (every one of them)", sampleItem + "1"}, {".Items (every one of them)", sampleItem + "2"},
+	},
 	TaskEntailmentVerdicts: {
 		{".Text (the premise)", sampleText},
 		{".Statements (every one of them)", sampleStatement + "1"},

@@ -50,6 +50,13 @@ const (
 	// TaskContextEntityRecallEntities lists the named entities of one text
 	// (.Text): asked of the reference and of the contexts joined.
 	TaskContextEntityRecallEntities = "context_entity_recall_entities"
+	// The tasks of a team's own criteria (package eval/criteria): a yes/no
+	// verdict on one criterion (.Criterion), a level of its scale
+	// (.Levels), a verdict per checklist item (.Items). Each sees only the
+	// inputs its criterion lists; the others are empty.
+	TaskCriterionYesNo     = "criterion_yes_no"
+	TaskCriterionRubric    = "criterion_rubric"
+	TaskCriterionChecklist = "criterion_checklist"
 )
 
 // Kept unexported so that a caller appending to or reordering Tasks or Langs
@@ -65,6 +72,9 @@ var (
 		TaskAnswerCorrectnessClassifications,
 		TaskEntailmentVerdicts,
 		TaskContextEntityRecallEntities,
+		TaskCriterionYesNo,
+		TaskCriterionRubric,
+		TaskCriterionChecklist,
 	}
 	allLangs = [...]string{"en", "zh"}
 )
@@ -84,6 +94,15 @@ type Data struct {
 	Chunk                       string   // context_precision_verdict, context_utilization_verdict: the one chunk
 	Rank                        int      // its 1-based rank
 	Text                        string   // context_entity_recall_entities: the text to list the entities of; entailment_verdicts: the premise
+	Criterion                   string   // criterion_*: what the criterion asks, in the prompt's language
+	Levels                      []Level  // criterion_rubric: the scale, lowest first
+	Items                       []string // criterion_checklist: the yes/no questions, in order
+}
+
+// Level is one level of a rubric criterion's scale.
+type Level struct {
+	Score       int
+	Description string
 }
 
 // FileName is the file a template is exported to and overridden from.
