@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+
+	"github.com/ragscope/ragscope/eval/criteria"
 )
 
 // Result is everything known about one evaluated sample: scores, statuses
@@ -33,6 +35,9 @@ type Result struct {
 	FactualCorrectness  *FactualCorrectnessTrace `json:"factual_correctness,omitempty"`
 	ContextEntityRecall *EntityRecallTrace       `json:"context_entity_recall,omitempty"`
 	NoiseSensitivity    *NoiseSensitivityTrace   `json:"noise_sensitivity,omitempty"`
+	// Criteria are the traces of a team's own criteria (eval/criteria),
+	// by name; their scores and statuses are in Scores and Status.
+	Criteria map[string]*criteria.Trace `json:"criteria,omitempty"`
 
 	// Calls lists the judge calls made for this sample, in order, with their
 	// cache keys, so the raw request and reply can be shown from the cache.

@@ -6,6 +6,8 @@ import "fmt"
 type Draw struct {
 	Verdict int    `json:"verdict"`
 	Reason  string `json:"reason"`
+	// Quote is the words of the answer or a chunk the verdict rests on.
+	Quote string `json:"quote,omitempty"`
 }
 
 // ItemVerdict is the judge's verdict on one checklist item.
@@ -13,6 +15,7 @@ type ItemVerdict struct {
 	Item    string `json:"item"`
 	Verdict int    `json:"verdict"`
 	Reason  string `json:"reason"`
+	Quote   string `json:"quote,omitempty"`
 }
 
 // Trace is what decided a criterion's score, as the JSON report's
@@ -24,7 +27,10 @@ type Trace struct {
 	Description string        `json:"description,omitempty"`
 	Items       []ItemVerdict `json:"items,omitempty"`
 	Matches     []Match       `json:"matches,omitempty"`
-	Reason      string        `json:"reason,omitempty"`
+	// Reason says why: a rubric's level, an exact check's outcome; Quote
+	// is what a rubric's level rests on.
+	Reason string `json:"reason,omitempty"`
+	Quote  string `json:"quote,omitempty"`
 }
 
 // Majority is a yes_no's score: 1 when more than half the draws say yes.

@@ -358,37 +358,50 @@ func (j *Judge) Questions(ctx context.Context, s *eval.Sample, n int) ([]eval.Ge
 	base.Temperature = j.cfg.QuestionTemperature
 	check := checkQuestion
 	var out []eval.GeneratedQuestion
-	addChoices := func(resp eval.ChatResponse) error {
-		for _, c := range resp.Choices {
-			q, err := decode(c, check)
-			if err != nil {
-				return eval.NewStepError(eval.StatusParseError, "answer_relevancy_question: %v", err)
-			}
-			if len(out) < n {
-				out = append(out, eval.GeneratedQuestion{Question: strings.TrimSpace(*q.Question), Noncommittal: q.Noncommittal.n})
-			}
+	addChoice := func(c string) error {
+		q, err := decode(c, check)
+		if err != nil {
+			return eval.NewStepError(eval.StatusParseError, "answer_relevancy_question: %v", err)
+		}
+		if len(out) < n {
+			out = append(out, eval.GeneratedQuestion{Question: strings.TrimSpace(*q.Question), Noncommittal: q.Noncommittal.n})
 		}
 		return nil
 	}
-	validate := validator(check)
+	if err := j.draw(ctx, base, n, validator(check), func(c string) (int, error) {
+		err := addChoice(c)
+		return len(out), err
+	}); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// draw asks base for n replies: in one request with n choices where the
+// endpoint honours n, else (and for the choices still missing) one request
+// per draw, each with its own draw index and seed, so each is its own
+// request and its own cache entry, never one reply reused. take reads one
+// reply and says how many of the n it has.
+func (j *Judge) draw(ctx context.Context, base eval.ChatRequest, n int, validate func(string) error, take func(content string) (int, error)) error {
+	got := 0
 	if !j.cfg.NoN && n > 1 && j.cfg.Abilities.NHonoured() {
 		req := base
 		req.N = n
 		req.Validate = validate
 		resp, err := j.chat(ctx, req)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if len(resp.Choices) < n && j.cfg.Abilities.IgnoredN() {
 			eval.ReportNotice(ctx, j.cfg.Abilities.Notice())
 		}
-		if err := addChoices(resp); err != nil {
-			return nil, err
+		for _, c := range resp.Choices {
+			if got, err = take(c); err != nil {
+				return err
+			}
 		}
 	}
-	// Separate draws: each has its own draw index (and seed), so each is
-	// its own request and its own cache entry, never one reply reused.
-	for draw := len(out) + 1; len(out) < n; draw++ {
+	for draw := got + 1; got < n; draw++ {
 		req := base
 		req.Draw = draw
 		seed := draw
@@ -396,17 +409,16 @@ func (j *Judge) Questions(ctx context.Context, s *eval.Sample, n int) ([]eval.Ge
 		req.Validate = validate
 		resp, err := j.chat(ctx, req)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if len(resp.Choices) == 0 {
-			return nil, eval.NewStepError(eval.StatusParseError, "answer_relevancy_question: the judge returned no choices")
+			return eval.NewStepError(eval.StatusParseError, "%s: the judge returned no choices", base.Task)
 		}
-		resp.Choices = resp.Choices[:1]
-		if err := addChoices(resp); err != nil {
-			return nil, err
+		if got, err = take(resp.Choices[0]); err != nil {
+			return err
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // checkQuestion is the reply contract of answer_relevancy_question.
