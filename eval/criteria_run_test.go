@@ -100,3 +100,34 @@ func TestRunCriterionExactTraceHasMatches(t *testing.T) {
 		t.Fatalf("trace %+v", tr)
 	}
 }
+
+// Criteria run beside the metrics in a run: scored under their names,
+// their traces kept, their failures reported as events like a metric's.
+func TestRunnerRunsCriteria(t *testing.T) {
+	set, err := criteria.Parse("c.yaml", []byte("criteria:\n  - name: no_hr\n    kind: not_contains\n    values: [HR]\n  - name: polite\n    kind: yes_no\n    text: t\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := make(chan Event, 64)
+	r := &Runner{Judge: plainJudge{nopJudge{}}, Config: RunnerConfig{Metrics: []Metric{Faithfulness}, Criteria: set, Workers: 2}, Events: events}
+	res := r.Run(context.Background(), []Sample{{Index: 0, Question: "q", Answer: "ask HR", Contexts: []string{"c"}}})
+	var errs []Event
+	for e := range events {
+		if e.Kind == EventError {
+			errs = append(errs, e)
+		}
+	}
+	got := res[0]
+	if s, ok := got.Score(Faithfulness); !ok || s != 1 {
+		t.Errorf("faithfulness %v %v", s, ok)
+	}
+	if s, ok := got.Score("no_hr"); !ok || s != 0 || got.Criteria["no_hr"] == nil || len(got.Criteria["no_hr"].Matches) != 1 {
+		t.Errorf("no_hr: %v %v %+v", s, ok, got.Criteria["no_hr"])
+	}
+	if got.Status["polite"] != StatusUnsupported {
+		t.Errorf("polite with a judge that judges no criteria: %s", got.Status["polite"])
+	}
+	if len(errs) != 0 {
+		t.Errorf("unsupported and failed-check criteria are not run errors: %+v", errs)
+	}
+}

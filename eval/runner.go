@@ -4,14 +4,20 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/ragscope/ragscope/eval/criteria"
 )
 
 // RunnerConfig shapes a run.
 type RunnerConfig struct {
 	Metrics []Metric
+	// Criteria are a team's own criteria, run beside the metrics; each is
+	// scored under its name like a metric (see criteria_run.go).
+	Criteria *criteria.Set
 	// Strictness is the number of questions answer relevancy draws (default 3).
 	Strictness int
 	// ACWeights are answer correctness's weights of factuality and
@@ -238,7 +244,7 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 		if cause := context.Cause(ctx); cause != nil && cause != ctx.Err() {
 			why = "the run stopped before this sample started: " + cause.Error()
 		}
-		for _, m := range cfg.Metrics {
+		for _, m := range cfg.scored() {
 			res.set(m, StatusCancelled, nil, why)
 		}
 		r.finish(res, emit)
@@ -275,9 +281,29 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 			Def(m).Run(withMetric(sctx, m), r.Judge, s, &cfg, part)
 		}()
 	}
+	var crit []*Result
+	if cfg.Criteria != nil {
+		crit = make([]*Result, len(cfg.Criteria.Criteria))
+		for i, c := range cfg.Criteria.Criteria {
+			part := &Result{}
+			crit[i] = part
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				runCriterion(withMetric(sctx, Metric(c.Name)), r.Judge, s, c, part)
+			}()
+		}
+	}
 	wg.Wait()
 	for i, m := range cfg.Metrics {
 		res.absorb(m, parts[i])
+	}
+	for i, c := range crit {
+		m := Metric(cfg.Criteria.Criteria[i].Name)
+		res.set(m, c.Status[m], c.Scores[m], c.Errors[m])
+		if tr := c.Criteria[string(m)]; tr != nil {
+			res.setCriterion(string(m), tr)
+		}
 	}
 	// A step interrupted by cancellation may surface as a judge or parse
 	// error from a half-read reply; the user asked to stop, so say so.
@@ -292,12 +318,22 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 	rec.mu.Lock()
 	res.Calls = rec.calls
 	rec.mu.Unlock()
-	attributeShared(res.Calls, cfg.Metrics)
+	attributeShared(res.Calls, cfg.scored())
 	for _, c := range res.Calls {
 		r.stats.tasks.add(c.MetricOf(), c.Task, usageOfCall(c, c.Task == TaskEmbeddings))
 	}
 	r.finish(res, emit)
 	return res
+}
+
+// scored are the names a result is scored under: the metrics, then the
+// criteria.
+func (cfg *RunnerConfig) scored() []Metric {
+	out := slices.Clone(cfg.Metrics)
+	for _, n := range cfg.Criteria.Names() {
+		out = append(out, Metric(n))
+	}
+	return out
 }
 
 // unsupported is why the judge cannot compute m ("" when it can): a
@@ -318,7 +354,15 @@ func (r *Runner) finish(res *Result, emit func(Event)) {
 			r.stats.abort(fmt.Errorf("storing the result of sample %d failed, so no more judge calls are paid for: %w", res.Index, err))
 		}
 	}
-	for _, m := range AllMetrics {
+	// The metrics in their order, then the criteria by name.
+	order := slices.Concat(AllMetrics, slices.Sorted(func(yield func(Metric) bool) {
+		for m := range res.Status {
+			if Def(m) == nil && !yield(m) {
+				return
+			}
+		}
+	}))
+	for _, m := range order {
 		if st, ok := res.Status[m]; ok && st.Failed() {
 			emit(Event{Kind: EventError, Sample: res.Index, Metric: m, Err: string(st) + ": " + res.Errors[m]})
 		}
