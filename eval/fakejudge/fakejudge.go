@@ -484,9 +484,58 @@ func Generic(r *Request) Reply {
 		return one(JSON(map[string]any{"entities": Entities(r.TaskText("text"))}))
 	case "entailment_verdicts":
 		return one(Entailment(r))
+	case "criterion_yes_no", "criterion_rubric", "criterion_checklist":
+		return Criterion(r)
 	}
 	return Reply{Status: 400, Body: `{"error":{"message":"fakejudge: unknown task"}}`}
 }
+
+// Criterion is the fake judge's reply to the criteria tasks, decided by
+// the answer's length so that samples differ and a run has failures to
+// show: a yes_no says yes to an answer of 20 characters or more (each
+// choice of a request asking n); a rubric gives the top level to 40 or
+// more, the lowest to under 20, the middle one otherwise; a checklist
+// passes its odd-numbered items.
+func Criterion(r *Request) Reply {
+	answer := []rune(r.TaskText("answer"))
+	quote := string(answer[:min(len(answer), 12)])
+	switch r.Task {
+	case "criterion_yes_no":
+		v, reason := 0, "the answer is too short to meet it"
+		if len(answer) >= 20 {
+			v, reason = 1, "the answer says enough to meet it"
+		}
+		choices := make([]string, max(r.N, 1))
+		for i := range choices {
+			choices[i] = JSON(map[string]any{"quote": quote, "reason": reason, "verdict": v})
+		}
+		return Reply{Choices: choices}
+	case "criterion_rubric":
+		var levels []int
+		for _, m := range levelRE.FindAllStringSubmatch(r.input(), -1) {
+			n, _ := strconv.Atoi(m[1])
+			levels = append(levels, n)
+		}
+		if len(levels) == 0 {
+			return Reply{Status: 400, Body: `{"error":{"message":"fakejudge: a rubric prompt without levels"}}`}
+		}
+		level := levels[len(levels)/2]
+		switch {
+		case len(answer) >= 40:
+			level = levels[len(levels)-1]
+		case len(answer) < 20:
+			level = levels[0]
+		}
+		return Reply{Choices: []string{JSON(map[string]any{"quote": quote, "reason": fmt.Sprintf("an answer of %d characters", len(answer)), "level": level})}}
+	}
+	items := []map[string]any{}
+	for i, it := range r.TaskItems("item") {
+		items = append(items, map[string]any{"item": it, "quote": quote, "reason": "fake: every other item", "verdict": (i + 1) % 2})
+	}
+	return Reply{Choices: []string{JSON(map[string]any{"items": items})}}
+}
+
+var levelRE = regexp.MustCompile(`<level score="(\d+)">`)
 
 // TaskText is the content of the request's input block <tag>…</tag>, the
 // one after the worked examples, with the prompt's escaping undone ("" when

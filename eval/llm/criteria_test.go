@@ -156,3 +156,25 @@ func TestCriterionChecklistRecount(t *testing.T) {
 		t.Errorf("the short list was not re-asked with the count")
 	}
 }
+
+// The fake judge answers every criteria task in the contract, so the
+// end-to-end tests and the demo can run criteria.
+func TestFakeJudgeAnswersCriteria(t *testing.T) {
+	for _, tc := range []struct {
+		yaml  string
+		check func(*criteria.Trace) bool
+	}{
+		{"    kind: yes_no\n    text: t\n    strictness: 3\n", func(tr *criteria.Trace) bool { return len(tr.Draws) == 3 && tr.Draws[0].Verdict == 1 }},
+		{"    kind: rubric\n    text: t\n    levels: {1: a, 2: b, 3: c}\n", func(tr *criteria.Trace) bool { return tr.Level != nil && *tr.Level == 2 }},
+		{"    kind: checklist\n    items: [a, b, c]\n", func(tr *criteria.Trace) bool { return len(tr.Items) == 3 && tr.Items[0].Verdict == 1 && tr.Items[1].Verdict == 0 }},
+	} {
+		c := criterionOf(t, tc.yaml)
+		b := newBrain()
+		b.override = func(r *fakejudge.Request, _ int) (fakejudge.Reply, bool) { return fakejudge.Generic(r), true }
+		st := newStack(t, b, stackOpt{})
+		tr, err := st.judge.Criterion(context.Background(), &criterionSample, c)
+		if err != nil || !tc.check(tr) {
+			t.Errorf("%s: %v %+v", c.Kind, err, tr)
+		}
+	}
+}
