@@ -124,7 +124,9 @@ func (m *Model) listRows(lines []string, v *pickList, cols []gridColumn, steps [
 	}
 	widths := layoutGrid(cols, m.width, steps)
 	lines = append(lines, st.header.Render(fit(gridLine(cols, widths, -1, g.ellipsis), m.width, "")))
-	start, end := listWindow(v.cursor, n, max(m.height-len(lines)-reserve-len(m.bottomLines()), 1))
+	// The rows leave room for the reserved lines, the message block and
+	// the footer (see finish), so a message under a long list is not cut.
+	start, end := listWindow(v.cursor, n, max(m.height-len(lines)-reserve-len(m.bottomLines())-1, 1))
 	for i := start; i < end; i++ {
 		l := gridLine(cols, widths, i, g.ellipsis)
 		switch {
