@@ -166,7 +166,9 @@ func TestFakeJudgeAnswersCriteria(t *testing.T) {
 	}{
 		{"    kind: yes_no\n    text: t\n    strictness: 3\n", func(tr *criteria.Trace) bool { return len(tr.Draws) == 3 && tr.Draws[0].Verdict == 1 }},
 		{"    kind: rubric\n    text: t\n    levels: {1: a, 2: b, 3: c}\n", func(tr *criteria.Trace) bool { return tr.Level != nil && *tr.Level == 2 }},
-		{"    kind: checklist\n    items: [a, b, c]\n", func(tr *criteria.Trace) bool { return len(tr.Items) == 3 && tr.Items[0].Verdict == 1 && tr.Items[1].Verdict == 0 }},
+		{"    kind: checklist\n    items: [a, b, c]\n", func(tr *criteria.Trace) bool {
+			return len(tr.Items) == 3 && tr.Items[0].Verdict == 1 && tr.Items[1].Verdict == 0
+		}},
 	} {
 		c := criterionOf(t, tc.yaml)
 		b := newBrain()
