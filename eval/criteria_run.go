@@ -3,7 +3,6 @@ package eval
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/ragscope/ragscope/eval/criteria"
 )
@@ -27,7 +26,7 @@ func runCriterion(ctx context.Context, j Judge, s *Sample, c *criteria.Criterion
 		part.set(m, StatusOK, &out.Score, "")
 		return
 	}
-	if missing := missingInputs(c, s); missing != "" {
+	if missing := c.Missing(s.Question, s.Reference, nonEmpty(s.Contexts)); missing != "" {
 		part.set(m, StatusMissingInput, nil, fmt.Sprintf("criterion %s reads the %s, which this sample does not have", c.Name, missing))
 		return
 	}
@@ -41,44 +40,13 @@ func runCriterion(ctx context.Context, j Judge, s *Sample, c *criteria.Criterion
 		part.fail(m, err)
 		return
 	}
-	var score float64
-	switch c.Kind {
-	case criteria.YesNo:
-		score = criteria.Majority(tr.Draws)
-	case criteria.Rubric:
-		if tr.Level == nil {
-			part.set(m, StatusParseError, nil, "the judge gave no level")
-			return
-		}
-		var err error
-		if score, _, err = c.RubricScore(*tr.Level, ""); err != nil {
-			part.set(m, StatusParseError, nil, err.Error())
-			return
-		}
-	case criteria.Checklist:
-		if len(tr.Items) != len(c.Items) {
-			part.set(m, StatusParseError, nil, fmt.Sprintf("the judge gave %d item verdicts for %d items", len(tr.Items), len(c.Items)))
-			return
-		}
-		score = criteria.ChecklistScore(tr.Items)
+	score, err := c.Score(tr)
+	if err != nil {
+		part.set(m, StatusParseError, nil, err.Error())
+		return
 	}
 	part.setCriterion(c.Name, tr)
 	part.set(m, StatusOK, &score, "")
-}
-
-// missingInputs names the inputs a judged criterion reads that the sample
-// lacks, "" when it has them all.
-func missingInputs(c *criteria.Criterion, s *Sample) string {
-	var missing []string
-	for _, in := range c.Inputs {
-		switch {
-		case in == criteria.InputQuestion && strings.TrimSpace(s.Question) == "",
-			in == criteria.InputContexts && len(nonEmpty(s.Contexts)) == 0,
-			in == criteria.InputReference && strings.TrimSpace(s.Reference) == "":
-			missing = append(missing, in)
-		}
-	}
-	return strings.Join(missing, " and ")
 }
 
 func (r *Result) setCriterion(name string, tr *criteria.Trace) {

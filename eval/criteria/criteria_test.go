@@ -192,6 +192,24 @@ func TestScores(t *testing.T) {
 	if got := ChecklistScore(nil); got != 0 {
 		t.Errorf("ChecklistScore(nil) = %v", got)
 	}
+	// A trace that does not fit its criterion is an error, never a score.
+	for _, tc := range []struct {
+		c    *Criterion
+		tr   *Trace
+		want string
+	}{
+		{&Criterion{Kind: YesNo}, &Trace{}, "no verdict"},
+		{c, &Trace{}, "no level"},
+		{&Criterion{Kind: Checklist, Items: []Text{{"": "a"}, {"": "b"}}}, &Trace{Items: items[:1]}, "1 item verdicts for 2 items"},
+		{&Criterion{Kind: Regex}, &Trace{}, "exact check"},
+	} {
+		if _, err := tc.c.Score(tc.tr); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.c.Kind, err, tc.want)
+		}
+	}
+	if got, err := (&Criterion{Kind: YesNo}).Score(&Trace{Draws: []Draw{{Verdict: 1}, {Verdict: 1}, {Verdict: 0}}}); err != nil || got != 1 {
+		t.Errorf("yes_no Score = %v %v", got, err)
+	}
 }
 
 // The example files a user copies must stay valid.

@@ -1,6 +1,9 @@
 package criteria
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Draw is one yes_no verdict of the judge, 1 (yes) or 0, with its reason.
 type Draw struct {
@@ -67,4 +70,44 @@ func ChecklistScore(items []ItemVerdict) float64 {
 		yes += it.Verdict
 	}
 	return float64(yes) / float64(len(items))
+}
+
+// Score is the criterion's score of a judge's trace, by the kind's
+// formula; a trace that does not fit the criterion (no level, a level off
+// the scale, a checklist of another length) is an error, never a score.
+func (c *Criterion) Score(tr *Trace) (float64, error) {
+	switch c.Kind {
+	case YesNo:
+		if len(tr.Draws) == 0 {
+			return 0, fmt.Errorf("the judge gave no verdict")
+		}
+		return Majority(tr.Draws), nil
+	case Rubric:
+		if tr.Level == nil {
+			return 0, fmt.Errorf("the judge gave no level")
+		}
+		score, _, err := c.RubricScore(*tr.Level, "")
+		return score, err
+	case Checklist:
+		if len(tr.Items) != len(c.Items) {
+			return 0, fmt.Errorf("the judge gave %d item verdicts for %d items", len(tr.Items), len(c.Items))
+		}
+		return ChecklistScore(tr.Items), nil
+	}
+	return 0, fmt.Errorf("a %s criterion is an exact check, not judged", c.Kind)
+}
+
+// Missing names the inputs a judged criterion reads that a sample lacks
+// ("" when it has them all), so it is not sent to the judge for nothing.
+func (c *Criterion) Missing(question, reference string, contexts []string) string {
+	var missing []string
+	for _, in := range c.Inputs {
+		switch {
+		case in == InputQuestion && strings.TrimSpace(question) == "",
+			in == InputContexts && len(contexts) == 0,
+			in == InputReference && strings.TrimSpace(reference) == "":
+			missing = append(missing, in)
+		}
+	}
+	return strings.Join(missing, " and ")
 }
