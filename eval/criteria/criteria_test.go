@@ -199,7 +199,7 @@ func TestScores(t *testing.T) {
 		want string
 	}{
 		{&Criterion{Kind: YesNo}, &Trace{}, "no verdict"},
-		{c, &Trace{}, "no level"},
+		{&Criterion{Kind: Rubric, Levels: c.Levels}, &Trace{}, "no level"},
 		{&Criterion{Kind: Checklist, Items: []Text{{"": "a"}, {"": "b"}}}, &Trace{Items: items[:1]}, "1 item verdicts for 2 items"},
 		{&Criterion{Kind: Regex}, &Trace{}, "exact check"},
 	} {
