@@ -247,7 +247,7 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 		for _, m := range cfg.scored() {
 			res.set(m, StatusCancelled, nil, why)
 		}
-		r.finish(res, emit)
+		r.finish(res, cfg.scored(), emit)
 		return res
 	}
 	// EventSampleStarted carries the sample's texts (index, id, question,
@@ -322,7 +322,7 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 	for _, c := range res.Calls {
 		r.stats.tasks.add(c.MetricOf(), c.Task, usageOfCall(c, c.Task == TaskEmbeddings))
 	}
-	r.finish(res, emit)
+	r.finish(res, cfg.scored(), emit)
 	return res
 }
 
@@ -345,7 +345,7 @@ func unsupported(j Judge, m Metric) string {
 	return ""
 }
 
-func (r *Runner) finish(res *Result, emit func(Event)) {
+func (r *Runner) finish(res *Result, scored []Metric, emit func(Event)) {
 	res.makeFinite()
 	if r.OnResult != nil {
 		if err := r.OnResult(res); err != nil {
@@ -354,15 +354,7 @@ func (r *Runner) finish(res *Result, emit func(Event)) {
 			r.stats.abort(fmt.Errorf("storing the result of sample %d failed, so no more judge calls are paid for: %w", res.Index, err))
 		}
 	}
-	// The metrics in their order, then the criteria by name.
-	order := slices.Concat(AllMetrics, slices.Sorted(func(yield func(Metric) bool) {
-		for m := range res.Status {
-			if Def(m) == nil && !yield(m) {
-				return
-			}
-		}
-	}))
-	for _, m := range order {
+	for _, m := range scored {
 		if st, ok := res.Status[m]; ok && st.Failed() {
 			emit(Event{Kind: EventError, Sample: res.Index, Metric: m, Err: string(st) + ": " + res.Errors[m]})
 		}
