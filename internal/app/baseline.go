@@ -83,11 +83,7 @@ func (s *Session) prepareBaseline(stderr io.Writer) error {
 	if len(b.metrics) == 0 {
 		return bad("it evaluated %s, none of this run's metrics (%s)", orNone(joinMetrics(b.info.Metrics)), joinMetrics(s.Metrics))
 	}
-	g, err := s.Cfg.Gate()
-	if err != nil {
-		return err
-	}
-	for _, th := range g.Baseline.MaxDrop {
+	for _, th := range s.Cfg.Parsed.Gate.Baseline.MaxDrop {
 		if !slices.Contains(b.metrics, th.Metric) {
 			return exit.Usagef("--max-drop %s: the baseline (%s) did not evaluate %s; drop the threshold or choose another baseline", th.Metric, b.label(), th.Metric)
 		}

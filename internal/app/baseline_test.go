@@ -101,7 +101,7 @@ func TestFinishComparesWithBaseline(t *testing.T) {
 	}
 	for _, arg := range []string{before, file} {
 		t.Run(filepath.Base(arg), func(t *testing.T) {
-			cfg := &Config{Baseline: arg, MaxDrop: "f=0.01", MaxRegressed: "1", Metrics: "faithfulness,context_recall"}
+			cfg := parsed(t, &Config{Baseline: arg, MaxDrop: "f=0.01", MaxRegressed: "1", Metrics: "faithfulness,context_recall", Concurrency: 1, Strictness: 1, Timeout: 1})
 			s := &Session{Cfg: cfg, Store: st, Metrics: []eval.Metric{eval.Faithfulness, eval.ContextRecall}, Loaded: &dataset.Loaded{}}
 			if err := s.prepareBaseline(&bytes.Buffer{}); err != nil {
 				t.Fatal(err)
@@ -132,7 +132,7 @@ func TestFinishComparesWithBaseline(t *testing.T) {
 		})
 	}
 	// A file changed (or gone) by the end of the run cannot gate.
-	cfg := &Config{Baseline: file, MaxDrop: "f=0.5", Metrics: "faithfulness"}
+	cfg := parsed(t, &Config{Baseline: file, MaxDrop: "f=0.5", Metrics: "faithfulness", Concurrency: 1, Strictness: 1, Timeout: 1})
 	s := &Session{Cfg: cfg, Store: st, Metrics: []eval.Metric{eval.Faithfulness}, Loaded: &dataset.Loaded{}}
 	if err := s.prepareBaseline(&bytes.Buffer{}); err != nil {
 		t.Fatal(err)

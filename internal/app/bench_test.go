@@ -67,9 +67,9 @@ func benchSharedRun(b *testing.B, delay time.Duration) {
 		if err := os.WriteFile(data, []byte(sb.String()), 0o644); err != nil {
 			b.Fatal(err)
 		}
-		s, err := Prepare(&Config{Dataset: data, BaseURL: srv.BaseURL(), APIKey: "k", APIType: "openai", Model: "judge",
+		s, err := Prepare(parsed(b, &Config{Dataset: data, BaseURL: srv.BaseURL(), APIKey: "k", APIType: "openai", Model: "judge",
 			EmbeddingModel: "emb", ResponseFormat: "json_schema", EmbedFormat: "float", Strictness: 3, Concurrency: 16,
-			Timeout: 10 * time.Second, MaxRetries: 2, Metrics: "all", Lang: "auto"}, client, io.Discard)
+			Timeout: 10 * time.Second, MaxRetries: 2, Metrics: "all", Lang: "auto"}), client, io.Discard)
 		if err != nil {
 			b.Fatal(err)
 		}

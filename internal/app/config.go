@@ -111,6 +111,27 @@ type Config struct {
 	// --format github ($GITHUB_STEP_SUMMARY of the process that runs
 	// headless; a detached run has none).
 	StepSummary string `json:"-"`
+	// Parsed is what the settings above given as text mean to the run.
+	// Validate fills it, whether the text came from the flags or from the
+	// client of a detached run, and nothing else parses that text: the
+	// text itself is only sent (run --detach) and recorded with the run,
+	// as the user typed it.
+	Parsed Settings `json:"-"`
+}
+
+// Settings are a Config's text settings parsed (Config.Validate).
+type Settings struct {
+	Metrics   []eval.Metric     // --metrics
+	Lang      eval.Lang         // --lang
+	Map       map[string]string // --map; nil without one
+	ACWeights [2]float64        // --ac-weights
+	FCMode    string            // --fc-mode
+	NSMode    string            // --ns-mode
+	Levels    report.Levels     // --pass
+	// Gate is --fail-under, --fail-under-sample and --max-failing, and
+	// the baseline's --max-drop, --max-regressed and --regress-margin.
+	Gate report.Gate
+	ok   bool // Validate filled it
 }
 
 // UseOffline decides the judge: --offline, or no endpoint and no key configured.
@@ -196,19 +217,22 @@ func joinMetrics(ms []eval.Metric) string {
 	return out
 }
 
-// Validate refuses settings that would otherwise be quietly replaced by a
-// default (a --concurrency 0 that became 16 hid a typo in a script).
+// Validate parses the settings given as text into Parsed, and refuses
+// settings that would otherwise be quietly replaced by a default (a
+// --concurrency 0 that became 16 hid a typo in a script).
 func (c *Config) Validate() error {
-	if _, err := eval.ParseACWeights(c.ACWeights); err != nil {
+	var p Settings
+	var err error
+	if p.ACWeights, err = eval.ParseACWeights(c.ACWeights); err != nil {
 		return exit.Usagef("%v", err)
 	}
-	if _, err := eval.ParseFCMode(c.FCMode); err != nil {
+	if p.FCMode, err = eval.ParseFCMode(c.FCMode); err != nil {
 		return exit.Usagef("%v", err)
 	}
-	if _, err := eval.ParseNSMode(c.NSMode); err != nil {
+	if p.NSMode, err = eval.ParseNSMode(c.NSMode); err != nil {
 		return exit.Usagef("%v", err)
 	}
-	if _, err := report.ParseLevels(c.Pass); err != nil {
+	if p.Levels, err = report.ParseLevels(c.Pass); err != nil {
 		return exit.Usagef("%v", err)
 	}
 	switch {
@@ -236,14 +260,31 @@ func (c *Config) Validate() error {
 	default:
 		return exit.Usagef("--format %q: a run writes json, github or jsonl (csv and md: ragscope report RUN --format csv|md)", c.Format)
 	}
-	_, err := c.Gate()
-	return err
+	if p.Gate, err = c.gate(); err != nil {
+		return err
+	}
+	if p.Metrics, err = eval.ParseMetrics(c.Metrics); err != nil {
+		return exit.UsageError{Err: err}
+	}
+	if err := gatedMetrics(p.Gate, p.Metrics); err != nil {
+		return err
+	}
+	if p.Lang, err = eval.ParseLang(c.Lang); err != nil {
+		return exit.UsageError{Err: err}
+	}
+	if c.Mapping != "" {
+		if p.Map, err = dataset.ParseMap(c.Mapping); err != nil {
+			return exit.UsageError{Err: err} // it names --map
+		}
+	}
+	p.ok = true
+	c.Parsed = p
+	return nil
 }
 
-// Gate is the run's CI gate parsed from --fail-under, --fail-under-sample
-// and --max-failing; an error names the flag. A gated metric must be one
-// the run evaluates.
-func (c *Config) Gate() (report.Gate, error) {
+// gate parses the run's CI gate from --fail-under, --fail-under-sample
+// and --max-failing, and its baseline gate; an error names the flag.
+func (c *Config) gate() (report.Gate, error) {
 	var g report.Gate
 	var err error
 	if g.Mean, err = report.ParseThresholds("fail-under", c.FailUnder); err != nil {
@@ -258,10 +299,11 @@ func (c *Config) Gate() (report.Gate, error) {
 	if g.Baseline, err = c.baselineGate(); err != nil {
 		return g, err
 	}
-	metrics, err := eval.ParseMetrics(c.Metrics)
-	if err != nil {
-		return g, exit.UsageError{Err: err}
-	}
+	return g, nil
+}
+
+// gatedMetrics refuses a threshold on a metric the run does not evaluate.
+func gatedMetrics(g report.Gate, metrics []eval.Metric) error {
 	for _, gated := range []struct {
 		flag string
 		ths  []report.Threshold
@@ -269,11 +311,11 @@ func (c *Config) Gate() (report.Gate, error) {
 		flag := gated.flag
 		for _, th := range gated.ths {
 			if !slices.Contains(metrics, th.Metric) {
-				return g, exit.Usagef("--%s %s: the run does not evaluate %s (--metrics %s); add it to --metrics or drop the threshold", flag, th.Metric, th.Metric, joinMetrics(metrics))
+				return exit.Usagef("--%s %s: the run does not evaluate %s (--metrics %s); add it to --metrics or drop the threshold", flag, th.Metric, th.Metric, joinMetrics(metrics))
 			}
 		}
 	}
-	return g, nil
+	return nil
 }
 
 // baselineGate parses --max-drop, --max-regressed and --regress-margin;
@@ -312,28 +354,4 @@ func (c *Config) baselineGate() (report.BaselineGate, error) {
 // run: it ends in .json or has a directory in it (run ids have neither).
 func BaselineIsFile(arg string) bool {
 	return strings.HasSuffix(strings.ToLower(arg), ".json") || strings.ContainsRune(arg, '/') || strings.ContainsRune(arg, filepath.Separator)
-}
-
-// FCModeValue is the parsed --fc-mode; Validate has refused a bad one.
-func (c *Config) FCModeValue() string {
-	m, _ := eval.ParseFCMode(c.FCMode)
-	return m
-}
-
-// Levels are the parsed --pass; Validate has refused a bad one.
-func (c *Config) Levels() report.Levels {
-	l, _ := report.ParseLevels(c.Pass)
-	return l
-}
-
-// NSModeValue is the parsed --ns-mode; Validate has refused a bad one.
-func (c *Config) NSModeValue() string {
-	m, _ := eval.ParseNSMode(c.NSMode)
-	return m
-}
-
-// ACWeightsValue is the parsed --ac-weights; Validate has refused a bad one.
-func (c *Config) ACWeightsValue() [2]float64 {
-	w, _ := eval.ParseACWeights(c.ACWeights)
-	return w
 }

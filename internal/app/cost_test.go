@@ -332,7 +332,7 @@ func TestMalformedPricesRefuseTheRun(t *testing.T) {
 	data := smallDataset(t, 1)
 	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
 	for _, path := range []string{bad, filepath.Join(t.TempDir(), "missing.json")} {
-		_, err := Prepare(costConfig(data, srv.BaseURL(), "cost-test-judge", path), st, io.Discard)
+		_, err := Prepare(parsed(t, costConfig(data, srv.BaseURL(), "cost-test-judge", path)), st, io.Discard)
 		var ue exit.UsageError
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), path) {
 			t.Errorf("--prices %s: %v; want a usage error naming the file", path, err)
@@ -340,7 +340,7 @@ func TestMalformedPricesRefuseTheRun(t *testing.T) {
 	}
 	off := offlineConfig(data, false)
 	off.Prices = bad
-	if s, err := Prepare(off, st, io.Discard); err != nil {
+	if s, err := Prepare(parsed(t, off), st, io.Discard); err != nil {
 		t.Errorf("offline: %v", err)
 	} else {
 		s.Close()
@@ -380,7 +380,7 @@ func TestResumeAddsToTheEarlierUsage(t *testing.T) {
 			}
 			cfg := costConfig(data, srv.BaseURL(), "cost-test-judge", prices)
 			cfg.Resume = earlier.ID
-			s, err := Prepare(cfg, st, io.Discard)
+			s, err := Prepare(parsed(t, cfg), st, io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -38,7 +38,7 @@ func TestTUIAndHeadlessCountTheSameCalls(t *testing.T) {
 	cfg := &Config{Dataset: smallDataset(t, 12), BaseURL: srv.BaseURL(), APIKey: "test-key-123456", APIType: "openai",
 		Model: "judge", EmbeddingModel: "emb", ResponseFormat: "json_schema", EmbedFormat: "float", Strictness: 3,
 		Concurrency: 4, Timeout: 5 * time.Second, MaxRetries: 2, Metrics: "all", Lang: "auto"}
-	s, err := Prepare(cfg, st, io.Discard)
+	s, err := Prepare(parsed(t, cfg), st, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,8 +39,8 @@ func (s *Session) Estimate(ctx context.Context, prices cost.Table, pricesPath st
 // re-run after a prompt edit is estimated as the re-run will send it.
 func (s *Session) estimate(ctx context.Context, prices cost.Table, pricesPath string, set *prompts.Set,
 	src eval.Source, total int, metrics []eval.Metric, done func(int) *eval.Result) (*estimate.Estimate, error) {
-	cfg := estimate.Config{Metrics: metrics, Strictness: s.Cfg.Strictness, ACWeights: s.Cfg.ACWeightsValue(),
-		FCMode: s.Cfg.FCModeValue(), NSMode: s.Cfg.NSModeValue(), Done: done, Prices: prices, PricesPath: pricesPath}
+	cfg := estimate.Config{Metrics: metrics, Strictness: s.Cfg.Strictness, ACWeights: s.Cfg.Parsed.ACWeights,
+		FCMode: s.Cfg.Parsed.FCMode, NSMode: s.Cfg.Parsed.NSMode, Done: done, Prices: prices, PricesPath: pricesPath}
 	if s.LLM != nil {
 		j := s.LLM
 		if set != nil {

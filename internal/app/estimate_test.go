@@ -49,7 +49,7 @@ func estimateConfig(srv *fakejudge.Server, dataset string) *Config {
 
 func estPrepared(t *testing.T, cfg *Config, st cache.Store) *Session {
 	t.Helper()
-	s, err := Prepare(cfg, st, io.Discard)
+	s, err := Prepare(parsed(t, cfg), st, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func TestRunStopsFastWhenTheJudgeIsUnusable(t *testing.T) {
 			cfg := endpointConfig(tc.url)
 			cfg.Dataset = smallDataset(t, 40)
 			cfg.MaxRetries = 6
-			s, err := Prepare(cfg, st, io.Discard)
+			s, err := Prepare(parsed(t, cfg), st, io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}

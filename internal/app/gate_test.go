@@ -61,7 +61,8 @@ func TestFinishWritesEveryOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &Config{Format: runreport.FormatGitHub, FailUnder: "faithfulness=0.9", FailUnderSample: "f=0.5", MaxFailing: "10%", StepSummary: summary}
+	cfg := parsed(t, &Config{Format: runreport.FormatGitHub, FailUnder: "faithfulness=0.9", FailUnderSample: "f=0.5", MaxFailing: "10%", StepSummary: summary,
+		Concurrency: 1, Strictness: 1, Timeout: 1})
 	var out bytes.Buffer
 	o := &runOutputs{out: &out, junit: junit}
 	e, rerr, werr := o.finish(st, id, nil, cfg)

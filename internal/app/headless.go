@@ -114,10 +114,7 @@ func (o *runOutputs) abort() {
 // info, when set, is the stamped record (even if storing it failed). The
 // first error is reading the run back, the second writing an output.
 func (o *runOutputs) finish(st cache.Store, id string, info *report.RunInfo, cfg *Config) (*runreport.Pass, error, error) {
-	g, err := cfg.Gate() // validated before the run started
-	if err != nil {
-		return nil, err, nil
-	}
+	g := cfg.Parsed.Gate
 	var against *report.Comparison
 	if o.baseline != nil {
 		against = o.baseline.comparison(st, g.Baseline)

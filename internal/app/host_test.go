@@ -177,6 +177,15 @@ func TestPromptEditRerunAndDiff(t *testing.T) {
 
 var _ tui.Host = (*Host)(nil)
 
+// parsed is cfg after Validate, as the CLI and the server hand it on.
+func parsed(t testing.TB, cfg *Config) *Config {
+	t.Helper()
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
 // smallDataset writes n samples in RAGAS 0.2 columns; the texts are unique
 // to the test, so no two tests' samples share cache entries.
 func smallDataset(t *testing.T, n int) string {
@@ -213,7 +222,7 @@ func lenientJudge(r *fakejudge.Request) fakejudge.Reply {
 // the session closes with the test.
 func startRun(t *testing.T, cfg *Config, st cache.Store) (*Session, *Run) {
 	t.Helper()
-	s, err := Prepare(cfg, st, io.Discard)
+	s, err := Prepare(parsed(t, cfg), st, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -165,8 +165,8 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 	events := make(chan eval.Event, 1024)
 	r := &eval.Runner{
 		Judge: spec.judge,
-		Config: eval.RunnerConfig{Metrics: spec.metrics, Strictness: s.Cfg.Strictness, ACWeights: s.Cfg.ACWeightsValue(),
-			FCMode: s.Cfg.FCModeValue(), NSMode: s.Cfg.NSModeValue(),
+		Config: eval.RunnerConfig{Metrics: spec.metrics, Strictness: s.Cfg.Strictness, ACWeights: s.Cfg.Parsed.ACWeights,
+			FCMode: s.Cfg.Parsed.FCMode, NSMode: s.Cfg.Parsed.NSMode,
 			Workers: s.Cfg.Workers(), MaxTextInFlight: s.Cfg.TextInFlight(), InFlight: s.sent, Unrecoverable: s.unrecoverable},
 		Events: events,
 		Done:   spec.done,

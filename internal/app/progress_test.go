@@ -69,7 +69,7 @@ func TestHeadlessProgressLines(t *testing.T) {
 	defer func(d time.Duration) { progressEvery = d }(progressEvery)
 	progressEvery = time.Nanosecond
 	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
-	s, err := Prepare(&Config{Dataset: smallDataset(t, 30), Offline: true, Metrics: "all", Lang: "auto", Strictness: 3, Concurrency: 1, Timeout: time.Second}, st, io.Discard)
+	s, err := Prepare(parsed(t, &Config{Dataset: smallDataset(t, 30), Offline: true, Metrics: "all", Lang: "auto", Strictness: 3, Concurrency: 1, Timeout: time.Second}), st, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -95,7 +95,7 @@ func TestSampleIsTheSameLoadedAndStreamed(t *testing.T) {
 	cfg := offlineConfig(data, true)
 	cfg.Sample, cfg.Seed = 5, 42
 	var errb bytes.Buffer
-	s, err := Prepare(cfg, st, &errb)
+	s, err := Prepare(parsed(t, cfg), st, &errb)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestSampleLargerThanTheDataset(t *testing.T) {
 	cfg := offlineConfig(data, true)
 	cfg.Sample, cfg.Seed = 10, 1
 	var errb bytes.Buffer
-	s, err := Prepare(cfg, st, &errb)
+	s, err := Prepare(parsed(t, cfg), st, &errb)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestSampleLargerThanTheDataset(t *testing.T) {
 	if s.Total() != 4 || s.Info().Subset != nil || !strings.Contains(errb.String(), "has 4 samples; evaluating all of them") {
 		t.Errorf("Total %d, subset %+v, stderr %q", s.Total(), s.Info().Subset, errb.String())
 	}
-	cfg = offlineConfig(data, true)
+	cfg = parsed(t, offlineConfig(data, true))
 	cfg.Sample = -1
 	if _, err := Prepare(cfg, st, io.Discard); err != nil {
 		t.Fatal("Prepare does not validate; Validate does")
@@ -213,7 +213,7 @@ func TestResumeKeepsTheSubset(t *testing.T) {
 	}
 	again := offlineConfig(data, true)
 	again.Resume, again.Sample = half.ID, 6
-	if _, err := Prepare(again, st, io.Discard); err == nil || !strings.Contains(err.Error(), "keeps the subset it was started with (6 of 20 (seed 3))") {
+	if _, err := Prepare(parsed(t, again), st, io.Discard); err == nil || !strings.Contains(err.Error(), "keeps the subset it was started with (6 of 20 (seed 3))") {
 		t.Errorf("--resume with --sample: %v", err)
 	}
 	again = offlineConfig(data, true)

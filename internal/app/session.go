@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -43,7 +44,6 @@ type Session struct {
 	abilities     *endpoint.Abilities // what is known of the judge's endpoint; nil offline
 	baseURL       string              // the judge's base URL
 	resumed       int                 // samples the resumed run had finished
-	lang          eval.Lang           // --lang, parsed
 	datasetOpt    dataset.Options     // what the dataset was read with: a stream reads it again the same way
 	log           io.Writer
 	logFile       *os.File
@@ -103,11 +103,13 @@ func Prepare(cfg *Config, st cache.Store, stderr io.Writer) (_ *Session, err err
 }
 
 // NewSession is what every session starts with (a run's, a watcher's):
-// the log file opened, the metrics and the language parsed, the cache
-// flags checked. BuildJudge completes it; Prepare does both for a run of a
+// the log file opened, the cache flags checked. BuildJudge completes it; Prepare does both for a run of a
 // dataset. The caller closes the session (which does not close the store).
 func NewSession(cfg *Config, st cache.Store) (_ *Session, err error) {
-	s := &Session{Cfg: cfg, Store: st, log: io.Discard}
+	if !cfg.Parsed.ok {
+		return nil, errors.New("app: a session of a Config that Validate has not parsed")
+	}
+	s := &Session{Cfg: cfg, Store: st, Metrics: cfg.Parsed.Metrics, log: io.Discard}
 	defer func() {
 		if err != nil {
 			s.Close()
@@ -119,12 +121,6 @@ func NewSession(cfg *Config, st cache.Store) (_ *Session, err error) {
 			return nil, exit.Usagef("--log: %v", err)
 		}
 		s.logFile, s.log = lf, lf
-	}
-	if s.Metrics, err = eval.ParseMetrics(cfg.Metrics); err != nil {
-		return nil, exit.UsageError{Err: err}
-	}
-	if s.lang, err = eval.ParseLang(cfg.Lang); err != nil {
-		return nil, exit.UsageError{Err: err}
 	}
 	if cfg.NoCache && cfg.CacheOnly {
 		return nil, exit.Usagef("--no-cache and --cache-only contradict each other: choose one")
@@ -193,14 +189,7 @@ func (s *Session) loadDataset(stderr io.Writer) error {
 		return nil
 	}
 	path := s.Cfg.Dataset
-	opt := dataset.Options{SkipInvalid: s.Cfg.SkipInvalid, MaxRecordBytes: s.Cfg.MaxRecordBytes}
-	if s.Cfg.Mapping != "" {
-		m, err := dataset.ParseMap(s.Cfg.Mapping)
-		if err != nil {
-			return exit.UsageError{Err: err} // it names --map
-		}
-		opt.Map = m
-	}
+	opt := dataset.Options{SkipInvalid: s.Cfg.SkipInvalid, MaxRecordBytes: s.Cfg.MaxRecordBytes, Map: s.Cfg.Parsed.Map}
 	load := dataset.Load
 	if s.Cfg.Stream {
 		// Validated whole now, read again as it is evaluated: a bad record
@@ -327,7 +316,7 @@ func (s *Session) buildJudge() error {
 		BaseURL: baseURL, Model: c.Model, EmbeddingModel: c.EmbeddingModel, EmbeddingBaseURL: c.EmbeddingURL, Dimensions: c.Dimensions,
 		ResponseFormat: c.ResponseFormat, Reasoning: c.Reasoning, Abilities: s.abilities,
 		Temperature: float32(c.Temperature), QuestionTemperature: 0.7,
-		NoN: c.NoN, Lang: s.lang,
+		NoN: c.NoN, Lang: c.Parsed.Lang,
 	}, eval.Instrument(cc), s.Prompts)
 	s.Judge = s.LLM
 	s.Banner = fmt.Sprintf("judge: %s at %s (embeddings: %s)", c.Model, eval.EndpointOf(baseURL), c.EmbeddingModel)
@@ -488,7 +477,7 @@ func (s *Session) config() map[string]string {
 	if c.NSMode != "" {
 		m["ns_mode"] = c.NSMode
 	}
-	if l := c.Levels(); !l.IsDefault() {
+	if l := c.Parsed.Levels; !l.IsDefault() {
 		m[report.LevelsConfigKey] = l.String()
 	}
 	if !c.UseOffline() {

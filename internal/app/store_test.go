@@ -36,7 +36,7 @@ func TestConcurrentRunsPayOnceAndAreWatched(t *testing.T) {
 	var runs []*Run
 	var sessions []*Session
 	for _, st := range []*store.Shared{a, b} {
-		s, err := Prepare(cfg(), st, io.Discard)
+		s, err := Prepare(parsed(t, cfg()), st, io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,8 +108,8 @@ func TestOutIsCheckedBeforeTheRun(t *testing.T) {
 		"headless": func(s *Session) (int, error) { return Headless(context.Background(), s, io.Discard, io.Discard) },
 	} {
 		t.Run(name, func(t *testing.T) {
-			s, err := Prepare(&Config{Dataset: data, Offline: true, Metrics: "all", Lang: "auto", Strictness: 3,
-				Out: filepath.Join(t.TempDir(), "no", "such", "dir", "report.json")}, st, io.Discard)
+			s, err := Prepare(parsed(t, &Config{Dataset: data, Offline: true, Metrics: "all", Lang: "auto", Strictness: 3, Concurrency: 1, Timeout: time.Second,
+				Out: filepath.Join(t.TempDir(), "no", "such", "dir", "report.json")}), st, io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}

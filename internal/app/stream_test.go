@@ -29,7 +29,7 @@ func TestStreamedRunReportsWhatALoadedRunDoes(t *testing.T) {
 	reports := map[bool]report.Report{}
 	for _, stream := range []bool{false, true} {
 		st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
-		s, err := Prepare(offlineConfig(data, stream), st, io.Discard)
+		s, err := Prepare(parsed(t, offlineConfig(data, stream)), st, io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +65,7 @@ func TestStreamedRunReportsWhatALoadedRunDoes(t *testing.T) {
 func TestStreamedRunStopsWhenTheDatasetChanges(t *testing.T) {
 	data := smallDataset(t, 20)
 	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
-	s, err := Prepare(offlineConfig(data, true), st, io.Discard)
+	s, err := Prepare(parsed(t, offlineConfig(data, true)), st, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

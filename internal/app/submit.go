@@ -7,7 +7,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/store"
@@ -20,9 +19,6 @@ import (
 func Submit(cfg Config) (id string, pid int, err error) {
 	if cfg.Dataset == "" {
 		return "", 0, exit.UsageError{Err: errors.New("--detach needs a DATASET")}
-	}
-	if _, err := eval.ParseMetrics(cfg.Metrics); err != nil {
-		return "", 0, exit.UsageError{Err: err}
 	}
 	if _, err := os.Stat(cfg.Dataset); err != nil {
 		return "", 0, exit.UsageError{Err: err}

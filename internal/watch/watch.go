@@ -151,12 +151,7 @@ func Prepare(cfg *app.Config, fc Config, st cache.Store, stderr io.Writer) (_ *W
 	if f.alerts, err = parseAlerts(fc.Alerts, s.Metrics); err != nil {
 		return nil, exit.UsageError{Err: err}
 	}
-	opt := dataset.Options{MaxRecordBytes: cfg.MaxRecordBytes}
-	if cfg.Mapping != "" {
-		if opt.Map, err = dataset.ParseMap(cfg.Mapping); err != nil {
-			return nil, exit.UsageError{Err: err}
-		}
-	}
+	opt := dataset.Options{MaxRecordBytes: cfg.MaxRecordBytes, Map: cfg.Parsed.Map}
 	if f.dec, err = dataset.NewLineDecoder(opt); err != nil {
 		return nil, exit.UsageError{Err: err}
 	}

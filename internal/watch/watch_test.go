@@ -48,9 +48,13 @@ func newWatchRig(t *testing.T, srv *fakejudge.Server) *watchRig {
 }
 
 func (w *watchRig) config() *app.Config {
-	return &app.Config{BaseURL: w.srv.BaseURL(), APIKey: "test-key-123456", APIType: "openai",
+	cfg := &app.Config{BaseURL: w.srv.BaseURL(), APIKey: "test-key-123456", APIType: "openai",
 		Model: "judge-model", EmbeddingModel: "embed-model", ResponseFormat: "json_schema", EmbedFormat: "float", Strictness: 1,
 		Concurrency: 4, Timeout: 10 * time.Second, MaxRetries: 0, Metrics: "faithfulness", Lang: "auto", NoCache: true}
+	if err := cfg.Validate(); err != nil {
+		w.t.Fatal(err)
+	}
+	return cfg
 }
 
 // start runs a watcher on patterns (relative to the rig's directory).
