@@ -85,7 +85,7 @@ func BenchmarkRows1M(b *testing.B) {
 	})
 	m.sortIdx = 0
 	for _, f := range []string{"f<0.5 ar>0.2", "纳税人", "item 7?"} {
-		flt, err := parseFilter(f)
+		flt, err := parseFilter(f, critSet{})
 		if err != nil {
 			b.Fatal(err)
 		}

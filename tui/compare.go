@@ -181,7 +181,7 @@ func (m *Model) deltaScore(r *row, slot int) (float64, bool) {
 
 // matchEnv is what the filter reads besides the rows.
 func (m *Model) matchEnv() matchEnv {
-	env := matchEnv{metrics: m.metrics, marks: m.lab.marks, whole: m.matchWhole}
+	env := matchEnv{metrics: m.metrics, crit: m.st.crit, marks: m.lab.marks, whole: m.matchWhole}
 	if m.cmp != nil {
 		env.delta = m.deltaScore
 	}
@@ -195,9 +195,10 @@ func (m *Model) matchEnv() matchEnv {
 func (m *Model) syncSortKeys() {
 	cur := m.sortKeys[m.sortIdx]
 	keys := []sortKey{}
-	for _, k := range sortKeys(m.metrics) {
+	for _, k := range sortKeys(m.columns, m.slotOf) {
 		keys = append(keys, k)
-		if m.cmp != nil && k.metric != "" && m.cmp.has(k.metric) {
+		// Criteria have no Δ: a comparison reads the metrics alone.
+		if m.cmp != nil && k.metric != "" && m.cmp.has(k.metric) && !m.isCriterion(k.metric) {
 			slot := k.slot
 			keys = append(keys, sortKey{name: "change of " + string(k.metric), slot: slot, metric: k.metric,
 				delta: func(r *row) (float64, bool) { return m.deltaScore(r, slot) }})

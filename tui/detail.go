@@ -143,8 +143,10 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Back):
 		m.screen = screenTable
 	case key.Matches(msg, k.Section):
+		// The keys number the metrics; the criteria's sections after
+		// them are reached with tab.
 		i := metricKeyIndex(msg)
-		if i < len(d.sections) {
+		if i < len(d.sections) && i < len(m.metrics) {
 			d.scrollTo(d.sections[i], page)
 		}
 		// The metric jumped to is the one r re-runs: the section on screen
@@ -322,10 +324,10 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 			runName(m.cmp.baseID), m.g.arrow, runName(m.cmp.curID), m.g.arrow), &st.accent)
 	}
 	var sections []int
-	for i, mt := range m.metrics {
+	for i, mt := range m.columns {
 		p.blank()
 		sections = append(sections, len(p.lines))
-		compared := base != nil && m.cmp.has(mt)
+		compared := base != nil && m.cmp.has(mt) && !m.isCriterion(mt)
 		if compared {
 			m.compareHeading(p, i+1, base, res, mt)
 		} else {
@@ -351,7 +353,7 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 		if compared {
 			m.changes(p, base, res, mt)
 		}
-		if sec, ok := metricSections[mt]; ok {
+		if sec, ok := m.section(mt); ok {
 			sec.render(m, p, res)
 		}
 	}
@@ -386,7 +388,7 @@ func (m *Model) sampleTexts(p *page, res *eval.Result) {
 	for i, c := range res.Contexts {
 		var mark func([]string) []string
 		if i == hl {
-			mark = func(lines []string) []string { return markQuote(lines, c, from, to, st.selected) }
+			mark = func(lines []string) []string { return markQuote(lines, c, []span{{from, to}}, st.selected) }
 		}
 		p.wrapped(2, fmt.Sprintf("[%d] ", i+1), c, nil, mark)
 	}
@@ -408,10 +410,10 @@ func (m *Model) buildRunning(p *page, known *eval.Result) ([]string, []int) {
 	}
 	m.sampleTexts(p, known)
 	var sections []int
-	for i, mt := range m.metrics {
+	for i, mt := range m.columns {
 		p.blank()
 		sections = append(sections, len(p.lines))
-		p.heading(fmt.Sprintf("%d %s", i+1, mt))
+		p.heading(m.sectionTitle(i, mt))
 		p.text(2, "", "evaluating"+m.g.ellipsis+" the score and the judge's reasons appear when the sample finishes", &st.running)
 	}
 	return p.lines, sections
@@ -419,9 +421,12 @@ func (m *Model) buildRunning(p *page, known *eval.Result) ([]string, []int) {
 
 func (m *Model) metricHeading(p *page, n int, res *eval.Result, mt eval.Metric) {
 	st := m.st
-	h := st.section.Render(fmt.Sprintf("%d %s", n, mt))
+	h := st.section.Render(m.sectionTitle(n-1, mt))
 	if v, ok := res.Score(mt); ok && res.Status[mt] == eval.StatusOK {
 		h += "  " + st.bandOf(mt, v).Bold(true).Render(fmt.Sprintf("%.3f", v))
+	}
+	if m.isCriterion(mt) {
+		h += st.muted.Render(fmt.Sprintf("  (passes at %g)", m.st.crit.level(mt)))
 	}
 	p.lines = append(p.lines, h)
 }
@@ -764,7 +769,7 @@ func statusMessage(res *eval.Result, mt eval.Metric) string {
 func (m *Model) failuresSection(p *page, res *eval.Result) {
 	st := m.st
 	var failed, na [][2]string
-	for _, mt := range m.metrics {
+	for _, mt := range m.columns {
 		status, ok := res.Status[mt]
 		if !ok || status == eval.StatusOK || status == eval.StatusUnsupported {
 			continue

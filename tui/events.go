@@ -298,6 +298,7 @@ func (m *Model) upsert(index int, res *eval.Result) {
 			m.running++
 		}
 		r.set(res, &m.extras, m.st.levels)
+		r.setCriteria(res, m.st.crit)
 		m.noteNegative(r)
 		return
 	}
@@ -308,6 +309,7 @@ func (m *Model) upsert(index int, res *eval.Result) {
 	r := m.slab.alloc()
 	r.index = index
 	r.set(res, &m.extras, m.st.levels)
+	r.setCriteria(res, m.st.crit)
 	m.noteNegative(r)
 	m.rows = append(m.rows, r)
 }

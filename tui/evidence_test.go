@@ -133,7 +133,7 @@ func TestMarkQuote(t *testing.T) {
 	quote := "其纳税人识别号不变，\x1b[31m无需重新办理"
 	from := strings.Index(chunk, quote)
 	lines := wrap(chunk, 16)
-	marked := markQuote(lines, chunk, from, from+len(quote), rev)
+	marked := markQuote(lines, chunk, []span{{from, from + len(quote)}}, rev)
 	var got strings.Builder
 	for i := range lines {
 		if ansi.Strip(marked[i]) != lines[i] {

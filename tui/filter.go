@@ -60,15 +60,16 @@ var diagWords = func() string {
 // ops is ordered so two-character operators are tried first.
 var ops = []string{"<=", ">=", "!=", "==", "<", ">", "="}
 
-// parseFilter parses the filter bar. The empty string is the empty filter.
-func parseFilter(src string) (*filter, error) {
+// parseFilter parses the filter bar, where the names of the run's criteria
+// are score terms too. The empty string is the empty filter.
+func parseFilter(src string, crit critSet) (*filter, error) {
 	f := &filter{src: strings.TrimSpace(src)}
 	words, err := splitWords(src)
 	if err != nil {
 		return nil, err
 	}
 	for _, w := range words {
-		t, err := parseTerm(w)
+		t, err := parseTerm(w, crit)
 		if err != nil {
 			return nil, err
 		}
@@ -114,7 +115,7 @@ type word struct {
 	quoted bool
 }
 
-func parseTerm(w word) (term, error) {
+func parseTerm(w word, crit critSet) (term, error) {
 	if w.quoted {
 		return term{kind: termText, text: strings.ToLower(w.s)}, nil
 	}
@@ -148,6 +149,15 @@ func parseTerm(w word) (term, error) {
 		if op == "==" {
 			op = "="
 		}
+		// A criterion's name is checked first: the criteria file refuses
+		// the metrics' names, so only a change term (df) could share it.
+		if c, ok := crit.lookup(name); ok {
+			v, err := parseScore(s, num)
+			if err != nil {
+				return term{}, err
+			}
+			return term{kind: termScore, slot: crit.slot(c), op: op, value: v}, nil
+		}
 		if m, ok := deltaMetric(name); ok {
 			v, err := strconv.ParseFloat(num, 64)
 			if err != nil || math.IsNaN(v) || v < -1 || v > 1 {
@@ -157,16 +167,25 @@ func parseTerm(w word) (term, error) {
 		}
 		m, ok := eval.LookupMetric(name)
 		if !ok {
-			return term{}, fmt.Errorf("%s: unknown metric %q (use f, ar, cp, cr, cu, as, ac, fc, er or ns, or df, dar, dcp, ... for the change "+
-				"when comparing; put free text with < > = in double quotes)", s, name)
+			return term{}, fmt.Errorf("%s: unknown metric %q (use f, ar, cp, cr, cu, as, ac, fc, er or ns%s, or df, dar, dcp, ... for the change "+
+				"when comparing; put free text with < > = in double quotes)", s, name, crit.list())
 		}
-		v, err := strconv.ParseFloat(num, 64)
-		if err != nil || math.IsNaN(v) || v < 0 || v > 1 {
-			return term{}, fmt.Errorf("%s: %q is not a score between 0 and 1", s, num)
+		v, err := parseScore(s, num)
+		if err != nil {
+			return term{}, err
 		}
 		return term{kind: termScore, slot: metricSlot(m), op: op, value: v}, nil
 	}
 	return term{kind: termText, text: lower}, nil
+}
+
+// parseScore reads the number of the score term s.
+func parseScore(s, num string) (float64, error) {
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || math.IsNaN(v) || v < 0 || v > 1 {
+		return 0, fmt.Errorf("%s: %q is not a score between 0 and 1", s, num)
+	}
+	return v, nil
 }
 
 // deltaMetric reads the name of a change term: d or Δ (as the column
@@ -204,7 +223,7 @@ func (f *filter) needsComparison() (term, bool) {
 // readFilter parses the filter bar for the table as it is: a change term
 // is an error unless two runs are compared.
 func (m *Model) readFilter(src string) (*filter, error) {
-	f, err := parseFilter(src)
+	f, err := parseFilter(src, m.st.crit)
 	if err != nil {
 		return nil, err
 	}
@@ -224,6 +243,7 @@ func (f *filter) empty() bool { return f == nil || len(f.terms) == 0 }
 // for status terms, and in compare mode the change of each score.
 type matchEnv struct {
 	metrics []eval.Metric
+	crit    critSet
 	// delta is a row's change of the metric in a slot, false when it has
 	// none; nil outside compare mode.
 	delta func(r *row, slot int) (float64, bool)
@@ -265,7 +285,7 @@ func (t *term) match(r *row, env matchEnv) bool {
 	case termDiag:
 		return r.done && r.diagnosis() == t.diag
 	case termStatus:
-		return matchStatus(r, t.status, env.metrics)
+		return matchStatus(r, t.status, env.metrics, env.crit)
 	case termLabel:
 		return t.matchLabel(r, env)
 	}
@@ -291,7 +311,7 @@ func (t *term) compare(v float64) bool {
 	return false
 }
 
-func matchStatus(r *row, want string, metrics []eval.Metric) bool {
+func matchStatus(r *row, want string, metrics []eval.Metric, crit critSet) bool {
 	switch want {
 	case "running":
 		return !r.done
@@ -308,6 +328,11 @@ func matchStatus(r *row, want string, metrics []eval.Metric) bool {
 	}
 	for _, m := range metrics {
 		if st, ok := r.statusOf(m); ok && string(st) == want {
+			return true
+		}
+	}
+	for _, c := range crit.names {
+		if st, ok := r.statusAt(crit.slot(c)); ok && string(st) == want {
 			return true
 		}
 	}

@@ -29,7 +29,7 @@ func FuzzFilter(f *testing.F) {
 	}
 	rows := fuzzRows()
 	f.Fuzz(func(t *testing.T, src string) {
-		flt, err := parseFilter(src)
+		flt, err := parseFilter(src, critSet{})
 		if err != nil {
 			if flt != nil || err.Error() == "" {
 				t.Fatalf("%q: filter %v with error %q", src, flt, err)
@@ -51,7 +51,7 @@ func FuzzFilter(f *testing.F) {
 				t.Fatalf("%q: %d words, %d terms", src, len(words), len(flt.terms))
 			}
 			slices.Reverse(words)
-			rev, err := parseFilter(strings.Join(words, " "))
+			rev, err := parseFilter(strings.Join(words, " "), critSet{})
 			if err != nil {
 				t.Fatalf("%q reversed: %v", src, err)
 			}
@@ -62,7 +62,7 @@ func FuzzFilter(f *testing.F) {
 
 		// A quoted phrase is one free-text term, whatever it holds.
 		if !strings.Contains(src, `"`) {
-			q, err := parseFilter(`"` + src + `"`)
+			q, err := parseFilter(`"`+src+`"`, critSet{})
 			if err != nil || len(q.terms) != 1 || q.terms[0].kind != termText || q.terms[0].text != strings.ToLower(string([]rune(src))) {
 				t.Fatalf("%q quoted: %+v, %v", src, q, err)
 			}

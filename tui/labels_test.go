@@ -175,7 +175,7 @@ func TestLabelMarksReadAtStartAndFilterErrors(t *testing.T) {
 	if len(h.runs) == 0 || h.runs[0] != "run-7" {
 		t.Fatalf("marks asked for runs %v", h.runs)
 	}
-	if _, err := parseFilter("label:maybe"); err == nil || !strings.Contains(err.Error(), "label:disputed") {
+	if _, err := parseFilter("label:maybe", critSet{}); err == nil || !strings.Contains(err.Error(), "label:disputed") {
 		t.Fatalf("label:maybe: %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,6 +33,13 @@ type Options struct {
 	Total   int // samples to evaluate (0 when unknown yet)
 	Judge   eval.JudgeInfo
 	Metrics []eval.Metric
+	// Criteria are the names of the run's own criteria (eval/criteria), in
+	// file order, scored under eval.Metric(name) like metrics: each has a
+	// column after the metrics', a filter term NAME<X and a section of the
+	// detail page. CriteriaPass is each one's pass level (the file's
+	// pass): a score below it is red and marks the row low.
+	Criteria     []string
+	CriteriaPass map[string]float64
 	// Levels are the pass levels the diagnosis, the score colours and the
 	// table's marks follow (--pass, or those the run was recorded with).
 	Levels report.Levels
@@ -154,6 +162,9 @@ type Model struct {
 	width, height int
 
 	metrics []eval.Metric
+	// columns are the scores the table shows: the metrics, then the
+	// criteria (styles.crit).
+	columns []eval.Metric
 	rows    []*row
 	slab    rowSlab // where upsert takes new rows from
 	extras  rowExtras
@@ -301,9 +312,11 @@ func New(opts Options) *Model {
 		loading: loadingState{index: -1},
 	}
 	m.st.levels = opts.Levels
+	m.st.crit = newCritSet(opts.Criteria, opts.CriteriaPass)
 	if len(m.metrics) == 0 {
 		m.metrics = append([]eval.Metric(nil), eval.DefaultMetrics...)
 	}
+	m.columns = slices.Concat(m.metrics, m.st.crit.names)
 	m.keys.metricCount(len(m.metrics))
 	if opts.ASCII {
 		m.g = asciiGlyphs
@@ -313,7 +326,7 @@ func New(opts Options) *Model {
 	} else {
 		m.help.ShortSeparator = " · "
 	}
-	m.sortKeys = sortKeys(m.metrics)
+	m.sortKeys = sortKeys(m.columns, m.slotOf)
 	// Newest first: watch mode's own order (watch.go).
 	m.desc = m.watchMode()
 	m.pollWatch()

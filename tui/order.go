@@ -24,10 +24,12 @@ const (
 	slotDiag  = -2
 )
 
-func sortKeys(metrics []eval.Metric) []sortKey {
+// sortKeys are the table's columns in order: the index, the scores (the
+// metrics', then the criteria's, at their slots) and the diagnosis.
+func sortKeys(columns []eval.Metric, slotOf func(eval.Metric) int) []sortKey {
 	keys := []sortKey{{name: "index", slot: slotIndex}}
-	for _, m := range metrics {
-		keys = append(keys, sortKey{name: string(m), slot: metricSlot(m), metric: m})
+	for _, m := range columns {
+		keys = append(keys, sortKey{name: string(m), slot: slotOf(m), metric: m})
 	}
 	return append(keys, sortKey{name: "diagnosis", slot: slotDiag})
 }

@@ -11,26 +11,49 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// markQuote styles the quote chunk[from:to] on the chunk's wrapped lines.
+// span is a range of bytes of a text: a quote in a chunk, a match in an
+// answer.
+type span struct{ from, to int }
+
+// markQuote styles the spans of text (byte offsets into it, as given) on
+// its wrapped lines: a statement's quote in its chunk, a criterion's
+// matches in the answer.
 //
-// The lines are the sanitised text (escapes shown as text, so a quote
+// The lines are the sanitised text (escapes shown as text, so a span
 // around one still lines up) with only spaces added or dropped where
-// wrap broke them, so the quote is found by counting the other grapheme
+// wrap broke them, so a span is found by counting the other grapheme
 // clusters: as many precede it on the lines as in the sanitised text before
-// it. The viewport's own SetHighlights is not used: in bubbles v2.2.1 it
+// it, the text being split at the span's edges before it is sanitised. The
+// viewport's own SetHighlights is not used: in bubbles v2.2.1 it
 // takes byte offsets into the unstyled text yet looks for line ends in the
 // styled one, and marks the wrong cells on a page with any style before
-// the match. When the counts disagree (sanitising did not split at the
-// quote's edges) the lines are left unmarked rather than marked wrongly.
-func markQuote(lines []string, chunk string, from, to int, style lipgloss.Style) []string {
+// the match. A span whose counts disagree (sanitising did not split at
+// its edges) is left unmarked rather than marked wrongly.
+func markQuote(lines []string, text string, spans []span, style lipgloss.Style) []string {
 	shown := func(s string) string { return sanitize.Text(strings.ReplaceAll(s, "\r\n", "\n")) }
-	skip, n := printedClusters(shown(chunk[:from])), printedClusters(shown(chunk[from:to]))
-	if n == 0 || skip+n+printedClusters(shown(chunk[to:])) != printedClusters(shown(chunk)) {
+	total := printedClusters(shown(text))
+	var marked []span // in clusters of the sanitised text
+	for _, sp := range spans {
+		if sp.from < 0 || sp.to > len(text) || sp.from >= sp.to {
+			continue
+		}
+		skip, n := printedClusters(shown(text[:sp.from])), printedClusters(shown(text[sp.from:sp.to]))
+		if n > 0 && skip+n+printedClusters(shown(text[sp.to:])) == total {
+			marked = append(marked, span{skip, skip + n})
+		}
+	}
+	if len(marked) == 0 {
 		return lines
+	}
+	in := func(k int) bool {
+		return slices.ContainsFunc(marked, func(sp span) bool { return k >= sp.from && k < sp.to })
 	}
 	out := slices.Clone(lines)
 	seen := 0
 	for i, l := range out {
+		// A run of marked clusters on the line spans c0 to c1, the
+		// blanks between them included.
+		var ranges []lipgloss.Range
 		col, c0, c1 := 0, -1, -1
 		state := -1
 		for rest := l; rest != ""; {
@@ -38,18 +61,25 @@ func markQuote(lines []string, chunk string, from, to int, style lipgloss.Style)
 			cl, rest, _, state = uniseg.FirstGraphemeClusterInString(rest, state)
 			w := ansi.StringWidth(cl)
 			if !blankCluster(cl) {
-				if seen >= skip && seen < skip+n {
+				switch {
+				case in(seen):
 					if c0 < 0 {
 						c0 = col
 					}
 					c1 = col + w
+				case c0 >= 0:
+					ranges = append(ranges, lipgloss.NewRange(c0, c1, style))
+					c0 = -1
 				}
 				seen++
 			}
 			col += w
 		}
 		if c0 >= 0 {
-			out[i] = lipgloss.StyleRanges(l, lipgloss.NewRange(c0, c1, style))
+			ranges = append(ranges, lipgloss.NewRange(c0, c1, style))
+		}
+		if len(ranges) > 0 {
+			out[i] = lipgloss.StyleRanges(l, ranges...)
 		}
 	}
 	return out

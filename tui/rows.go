@@ -54,10 +54,19 @@ type row struct {
 const inlineScores = 4
 
 // moreMetrics holds the scores and statuses of the metrics past the
-// default ones: 6 scores and 6 codes, 54 bytes in the 64-byte size class.
+// default ones: 6 scores and 6 codes, and a pointer to the criteria's
+// (slots from eval.NumMetrics on, in the order of critSet.names; nil in a
+// run without criteria): 64 bytes, the 64-byte size class.
 type moreMetrics struct {
 	scores [eval.NumMetrics - inlineScores]float64
 	status [eval.NumMetrics - inlineScores]uint8
+	crit   *[]critCell
+}
+
+// critCell is a criterion's score (NaN without one) and status code.
+type critCell struct {
+	score  float64
+	status uint8
 }
 
 // rowSlab hands out rows from blocks of slabRows, so a million rows are a
@@ -308,20 +317,25 @@ func (r *row) start(known *eval.Result, x *rowExtras) {
 	r.setTexts(known)
 }
 
-// score is a metric's score by slot, NaN when it has none.
+// score is a metric's (or a criterion's) score by slot, NaN when it has
+// none.
 func (r *row) score(slot int) float64 {
-	if slot < inlineScores {
+	switch {
+	case slot < inlineScores:
 		return r.scores[slot]
-	}
-	if r.more == nil {
+	case r.more == nil:
 		return math.NaN()
+	case slot < eval.NumMetrics:
+		return r.more.scores[slot-inlineScores]
+	case r.more.crit != nil && slot-eval.NumMetrics < len(*r.more.crit):
+		return (*r.more.crit)[slot-eval.NumMetrics].score
 	}
-	return r.more.scores[slot-inlineScores]
+	return math.NaN()
 }
 
 // cell is where the row keeps a metric's score and status code by slot:
-// inline for the default metrics, else in the block of the others,
-// allocated on first use.
+// inline for the default metrics, else in the block of the others (and
+// of the criteria), allocated on first use.
 func (r *row) cell(slot int) (*float64, *uint8) {
 	if slot < inlineScores {
 		return &r.scores[slot], &r.status[slot]
@@ -330,7 +344,17 @@ func (r *row) cell(slot int) (*float64, *uint8) {
 		r.more = new(moreMetrics)
 		r.more.reset()
 	}
-	return &r.more.scores[slot-inlineScores], &r.more.status[slot-inlineScores]
+	if slot < eval.NumMetrics {
+		return &r.more.scores[slot-inlineScores], &r.more.status[slot-inlineScores]
+	}
+	if r.more.crit == nil {
+		r.more.crit = new([]critCell)
+	}
+	cells, i := r.more.crit, slot-eval.NumMetrics
+	for len(*cells) <= i {
+		*cells = append(*cells, critCell{score: math.NaN()})
+	}
+	return &(*cells)[i].score, &(*cells)[i].status
 }
 
 func (x *moreMetrics) reset() {
@@ -338,23 +362,58 @@ func (x *moreMetrics) reset() {
 		x.scores[i] = math.NaN()
 	}
 	x.status = [eval.NumMetrics - inlineScores]uint8{}
+	if x.crit != nil {
+		for i := range *x.crit {
+			(*x.crit)[i] = critCell{score: math.NaN()}
+		}
+	}
 }
 
 // statusOf returns the status of a metric and whether the metric was
 // evaluated for this sample at all (it is absent when not selected).
-func (r *row) statusOf(m eval.Metric) (eval.Status, bool) {
+func (r *row) statusOf(m eval.Metric) (eval.Status, bool) { return r.statusAt(metricSlot(m)) }
+
+// statusAt is statusOf by slot, a criterion's too.
+func (r *row) statusAt(slot int) (eval.Status, bool) {
 	var c uint8 // 0: not evaluated
-	switch slot := metricSlot(m); {
+	switch {
 	case slot < 0:
 	case slot < inlineScores:
 		c = r.status[slot]
-	case r.more != nil:
+	case r.more == nil:
+	case slot < eval.NumMetrics:
 		c = r.more.status[slot-inlineScores]
+	case r.more.crit != nil && slot-eval.NumMetrics < len(*r.more.crit):
+		c = (*r.more.crit)[slot-eval.NumMetrics].status
 	}
 	if c == 0 {
 		return "", false
 	}
 	return statusName(c), true
+}
+
+// setCriteria keeps the scores and statuses of a run's criteria in their
+// slots, and marks low a row that passed everything else but fails a
+// criterion's pass level: a team's own check failing is a sample to look
+// at. row.set has reset them before.
+func (r *row) setCriteria(res *eval.Result, c critSet) {
+	if res == nil {
+		return
+	}
+	for i, name := range c.names {
+		st, ok := res.Status[name]
+		if !ok {
+			continue
+		}
+		score, code := r.cell(eval.NumMetrics + i)
+		*code = statusCode(st)
+		if v, ok := res.Score(name); ok && st == eval.StatusOK {
+			*score = v
+			if !c.passes(name, v) && (r.mark == markOK || r.mark == markWarn) {
+				r.mark = markLow
+			}
+		}
+	}
 }
 
 // errText is the failure message of a metric of a row, "" when it did not

@@ -1,6 +1,11 @@
 package tui
 
-import "github.com/ragscope/ragscope/eval"
+import (
+	"fmt"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/sanitize"
+)
 
 // metricSection is how the detail page shows one metric: its section, and
 // what the judge decided differently in it between two results of a
@@ -41,6 +46,26 @@ var metricSections = map[eval.Metric]metricSection{
 		judgedList{entityItems, "found", "missing"}),
 	eval.NoiseSensitivity: judgedSection((*Model).noiseSection,
 		judgedList{noiseItems, "not noise", "noise"}),
+}
+
+// section is how the detail page shows a metric, or one of the run's
+// criteria (criterionSection, one renderer for every kind).
+func (m *Model) section(mt eval.Metric) (metricSection, bool) {
+	if m.isCriterion(mt) {
+		return metricSection{render: func(m *Model, p *page, res *eval.Result) { m.criterionSection(p, res, mt) }}, true
+	}
+	s, ok := metricSections[mt]
+	return s, ok
+}
+
+// sectionTitle is the heading of the section of the i-th column: a
+// metric's number (the key that jumps to it) and name, "criterion" and a
+// criterion's name (tab reaches it).
+func (m *Model) sectionTitle(i int, mt eval.Metric) string {
+	if m.isCriterion(mt) {
+		return "criterion " + sanitize.Line(string(mt))
+	}
+	return fmt.Sprintf("%d %s", i+1, mt)
 }
 
 // judgedList is a list of judged statements of a trace, as read from a

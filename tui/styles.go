@@ -67,8 +67,10 @@ type styles struct {
 	errorLine                  lipgloss.Style
 	section                    lipgloss.Style
 	emph                       lipgloss.Style
-	// levels are the pass levels the score bands follow (Options.Levels).
+	// levels are the pass levels the score bands follow (Options.Levels);
+	// crit the run's criteria with theirs (Options.Criteria).
 	levels report.Levels
+	crit   critSet
 }
 
 // palette is the semantic colours of one background. Each text colour
@@ -111,9 +113,9 @@ func (m *Model) setBackground(dark bool) {
 	if dark {
 		p = darkPalette
 	}
-	levels := m.st.levels
+	levels, crit := m.st.levels, m.st.crit
 	m.st = paletteStyles(p)
-	m.st.levels = levels
+	m.st.levels, m.st.crit = levels, crit
 	m.help.Styles = helpStyles(p)
 	m.input.SetStyles(textinput.DefaultStyles(dark))
 	m.detail.invalidate()
@@ -158,7 +160,14 @@ func paletteStyles(p palette) styles {
 // bandOf is the style of a score of metric mt by the pass levels, so a
 // red score is one the diagnosis calls low: a metric where lower is better
 // (noise sensitivity) is banded on 1-v, so a high noise sensitivity is red.
+// A criterion is red below its pass level, green at it or above.
 func (s styles) bandOf(mt eval.Metric, v float64) lipgloss.Style {
+	if s.crit.slot(mt) >= 0 {
+		if s.crit.passes(mt, v) {
+			return s.high
+		}
+		return s.low
+	}
 	switch s.levels.Band(mt, v) {
 	case report.BandLow:
 		return s.low

@@ -69,7 +69,7 @@ func (m *Model) indexWidth() int {
 
 func (m *Model) questionWidth() int {
 	fixed := 2 + m.indexWidth() + 1 + 1 + diagW
-	for _, mt := range m.metrics {
+	for _, mt := range m.columns {
 		fixed += m.scoreWidth(mt) + 1
 	}
 	if m.cmp != nil {
@@ -121,10 +121,10 @@ func (m *Model) columnTitles() string {
 	b.WriteString(title("#", slotIndex, false, m.indexWidth(), true))
 	b.WriteString(" ")
 	b.WriteString(fit("question", m.questionWidth(), ""))
-	for _, mt := range m.metrics {
+	for _, mt := range m.columns {
 		b.WriteString(" ")
-		b.WriteString(title(shortName(mt), metricSlot(mt), false, m.scoreWidth(mt), true))
-		if m.cmp != nil {
+		b.WriteString(title(m.columnTitle(mt), m.slotOf(mt), false, m.scoreWidth(mt), true))
+		if m.cmp != nil && !m.isCriterion(mt) {
 			b.WriteString(" ")
 			b.WriteString(title(m.deltaTitle(mt), metricSlot(mt), true, deltaW, true))
 		}
@@ -132,6 +132,16 @@ func (m *Model) columnTitles() string {
 	b.WriteString(" ")
 	b.WriteString(title("diagnosis", slotDiag, false, diagW, false))
 	return m.st.header.Render(fit(b.String(), m.width, ""))
+}
+
+// columnTitle is a score column's title: a metric's abbreviation (F, AR),
+// a criterion's name cut to the column's width; the detail page and the
+// filter use the whole name.
+func (m *Model) columnTitle(mt eval.Metric) string {
+	if m.isCriterion(mt) {
+		return truncate(sanitize.Line(string(mt)), m.scoreWidth(mt), m.g.ellipsis)
+	}
+	return shortName(mt)
 }
 
 // renderRow formats one row. The selected row is drawn reversed and
@@ -175,10 +185,10 @@ func (m *Model) renderRow(r *row, selected bool) string {
 		q = paint(q, st.running.Render)
 	}
 	b.WriteString(q)
-	for _, mt := range m.metrics {
+	for _, mt := range m.columns {
 		b.WriteString(" ")
 		b.WriteString(m.scoreCell(r, mt, plain))
-		if m.cmp != nil {
+		if m.cmp != nil && !m.isCriterion(mt) {
 			b.WriteString(" ")
 			b.WriteString(m.deltaCell(r, mt, plain))
 		}
@@ -213,8 +223,9 @@ func (m *Model) scoreCell(r *row, mt eval.Metric, plain bool) string {
 	if !r.done {
 		return padLeft("", w)
 	}
-	status, ok := r.statusOf(mt)
-	v := r.score(metricSlot(mt))
+	slot := m.slotOf(mt)
+	status, ok := r.statusAt(slot)
+	v := r.score(slot)
 	var s string
 	var style func(...string) string
 	switch {

@@ -162,7 +162,7 @@ func TestParseFilter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			f, err := parseFilter(tt.in)
+			f, err := parseFilter(tt.in, critSet{})
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)

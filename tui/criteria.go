@@ -1,0 +1,153 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/criteria"
+	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/internal/sanitize"
+)
+
+// critSet is a run's own criteria (eval/criteria) as the interface grades
+// them: scored under their names like metrics, in file order, criterion i
+// in row slot eval.NumMetrics+i, each with its pass level.
+type critSet struct {
+	names []eval.Metric
+	pass  map[eval.Metric]float64
+}
+
+func newCritSet(names []string, pass map[string]float64) critSet {
+	c := critSet{pass: make(map[eval.Metric]float64, len(pass))}
+	for _, n := range names {
+		c.names = append(c.names, eval.Metric(n))
+	}
+	for n, v := range pass {
+		c.pass[eval.Metric(n)] = v
+	}
+	return c
+}
+
+// slot is the row slot of a criterion, -1 for any other name.
+func (c critSet) slot(name eval.Metric) int {
+	if i := slices.Index(c.names, name); i >= 0 {
+		return eval.NumMetrics + i
+	}
+	return -1
+}
+
+// lookup is the criterion a filter term names (the name exactly).
+func (c critSet) lookup(name string) (eval.Metric, bool) {
+	return eval.Metric(name), c.slot(eval.Metric(name)) >= 0
+}
+
+// list is ", or one of the criteria NAME, ..." for an error that lists
+// what a score term may name; "" without criteria.
+func (c critSet) list() string {
+	if len(c.names) == 0 {
+		return ""
+	}
+	names := make([]string, len(c.names))
+	for i, n := range c.names {
+		names[i] = sanitize.Line(string(n))
+	}
+	return ", a criterion (" + strings.Join(names, ", ") + ")"
+}
+
+// passes says a score v of criterion name reaches its pass level (the
+// metrics' default level when the run gave none).
+func (c critSet) passes(name eval.Metric, v float64) bool { return v >= c.level(name) }
+
+// level is a criterion's pass level.
+func (c critSet) level(name eval.Metric) float64 {
+	if lv, ok := c.pass[name]; ok {
+		return lv
+	}
+	return report.DiagLow
+}
+
+// slotOf is the row slot of a metric or of one of the run's criteria.
+func (m *Model) slotOf(mt eval.Metric) int {
+	if s := metricSlot(mt); s >= 0 {
+		return s
+	}
+	return m.st.crit.slot(mt)
+}
+
+// isCriterion says mt is one of the run's criteria, not a metric.
+func (m *Model) isCriterion(mt eval.Metric) bool { return m.st.crit.slot(mt) >= 0 }
+
+// criterionSection draws what decided a criterion's score, read from the
+// shape of its trace: each draw of a yes_no and the majority, a rubric's
+// level and its description, each item of a checklist and the share, an
+// exact check's reason and its matches highlighted in the answer. A
+// criterion that did not score has no trace: its status says why.
+func (m *Model) criterionSection(p *page, res *eval.Result, name eval.Metric) {
+	t := res.Criteria[string(name)]
+	st := m.st
+	if t == nil {
+		return
+	}
+	switch {
+	case len(t.Draws) > 0:
+		yes := 0
+		for i, d := range t.Draws {
+			yes += d.Verdict
+			m.verdictLine(p, 2, "", d.Verdict, fmt.Sprintf("draw %d ", i+1), fmt.Sprintf("draw %d ", i+1), d.Reason)
+			m.quoteLine(p, d.Quote)
+		}
+		verdict := "no"
+		if 2*yes > len(t.Draws) {
+			verdict = "yes"
+		}
+		p.text(2, "", fmt.Sprintf("%d of %d draws yes: the majority says %s = %.3f", yes, len(t.Draws), verdict,
+			criteria.Majority(t.Draws)), &st.bold)
+	case t.Level != nil:
+		p.text(2, fmt.Sprintf("level %d: ", *t.Level), t.Description, &st.bold)
+		if t.Reason != "" {
+			p.text(4, "", t.Reason, &st.muted)
+		}
+		m.quoteLine(p, t.Quote)
+	case len(t.Items) > 0:
+		for _, it := range t.Items {
+			m.verdictLine(p, 2, "", it.Verdict, "", "", it.Item)
+			if it.Reason != "" {
+				p.text(4, "", it.Reason, &st.muted)
+			}
+			m.quoteLine(p, it.Quote)
+		}
+		p.text(2, "", fmt.Sprintf("%d of %d items passed = %.3f", int(math.Round(criteria.ChecklistScore(t.Items)*float64(len(t.Items)))),
+			len(t.Items), criteria.ChecklistScore(t.Items)), &st.bold)
+	default:
+		if t.Reason != "" {
+			p.text(2, "", t.Reason, &st.bold)
+		}
+		if len(t.Matches) == 0 {
+			return
+		}
+		spans := make([]span, len(t.Matches))
+		for i, mt := range t.Matches {
+			spans[i] = span{mt.Start, mt.End}
+			what := fmt.Sprintf("%q (%s)", mt.Text, mt.What)
+			if mt.InContext {
+				what += ", also in a chunk: allowed"
+			}
+			p.text(2, "match ", what, &st.muted)
+		}
+		p.text(2, "", "in the answer:", &st.muted)
+		p.wrapped(4, "", res.Answer, nil, func(lines []string) []string {
+			return markQuote(lines, res.Answer, spans, st.selected)
+		})
+	}
+}
+
+// quoteLine shows the words a criterion's verdict rests on, when the
+// judge gave them.
+func (m *Model) quoteLine(p *page, quote string) {
+	if quote != "" {
+		p.text(4, "quote ", "\""+quote+"\"", &m.st.muted)
+	}
+}
