@@ -270,3 +270,45 @@ func TestMoreMetricsSize(t *testing.T) {
 		t.Errorf("moreMetrics is %d bytes, want at most 64", n)
 	}
 }
+
+// Two runs compared: the metrics get their Δ columns and sort keys, the
+// criteria neither, and their columns and sections stay.
+func TestCriteriaCompared(t *testing.T) {
+	m := newTestModel(t, criteriaOptions(), 120, 40)
+	m.enterCompare("run-1", criteriaRun(), "run-2", criteriaRun())
+	head := strings.Fields(lineOf(screenText(m), "question"))
+	if want := []string{"F", "ΔF", "poli…", "tone", "form", "no_hr", "diagnosis"}; !slices.Equal(head[len(head)-len(want):], want) {
+		t.Errorf("column titles %q, want them to end %q", head, want)
+	}
+	var keys []string
+	for _, k := range m.sortKeys {
+		keys = append(keys, k.name)
+	}
+	if want := []string{"index", "faithfulness", "change of faithfulness", "polite", "tone", "form", "no_hr", "diagnosis"}; !slices.Equal(keys, want) {
+		t.Errorf("sort keys %q, want %q", keys, want)
+	}
+	press(m, "j", "enter")
+	if page := screenText(m); !strings.Contains(page, "criterion no_hr  0.000") {
+		t.Errorf("the compared page lacks the criteria:\n%s", page)
+	}
+}
+
+// A run whose criteria the interface was not told of shows the metrics
+// alone, as before, and still names a criterion's failure on the page of
+// the row it marks failed.
+func TestCriteriaNotGiven(t *testing.T) {
+	opts := criteriaOptions()
+	opts.Criteria, opts.CriteriaPass = nil, nil
+	m := newTestModel(t, opts, 100, 60)
+	if head := strings.Fields(lineOf(screenText(m), "question")); !slices.Equal(head[len(head)-2:], []string{"F", "diagnosis"}) {
+		t.Errorf("column titles %q, want F and diagnosis last", head)
+	}
+	if _, err := m.readFilter("polite<1"); err == nil {
+		t.Error("polite<1 parsed without the run's criteria")
+	}
+	press(m, "j", "j", "enter")
+	page := screenText(m)
+	if strings.Contains(page, "criterion polite") || !strings.Contains(page, "Failures\n  form: parse_error") {
+		t.Errorf("the page of a sample with a failed criterion:\n%s", page)
+	}
+}

@@ -759,6 +759,20 @@ func statusMessage(res *eval.Result, mt eval.Metric) string {
 	return msg
 }
 
+// unshown are the names res is scored under that have no column, sorted:
+// the criteria of a run whose criteria the interface was not told of
+// (Options.Criteria), whose failures the page lists all the same.
+func unshown(res *eval.Result, columns []eval.Metric) []eval.Metric {
+	var out []eval.Metric
+	for mt := range res.Status {
+		if !slices.Contains(columns, mt) && !slices.Contains(eval.AllMetrics, mt) {
+			out = append(out, mt)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // failuresSection repeats, in one place, every metric that did not score,
 // so a failure is never only visible by scrolling to its section: the
 // failures (and failed calls) under "Failures", the metrics the sample's
@@ -769,7 +783,7 @@ func statusMessage(res *eval.Result, mt eval.Metric) string {
 func (m *Model) failuresSection(p *page, res *eval.Result) {
 	st := m.st
 	var failed, na [][2]string
-	for _, mt := range m.columns {
+	for _, mt := range slices.Concat(m.columns, unshown(res, m.columns)) {
 		status, ok := res.Status[mt]
 		if !ok || status == eval.StatusOK || status == eval.StatusUnsupported {
 			continue
