@@ -106,7 +106,11 @@ func (m *Model) criterionSection(p *page, res *eval.Result, name eval.Metric) {
 		p.text(2, "", fmt.Sprintf("%d of %d draws yes: the majority says %s = %.3f", yes, len(t.Draws), verdict,
 			criteria.Majority(t.Draws)), &st.bold)
 	case t.Level != nil:
-		p.text(2, fmt.Sprintf("level %d: ", *t.Level), t.Description, &st.bold)
+		level := fmt.Sprintf("level %d", *t.Level)
+		if t.Description != "" {
+			level += ": " + t.Description
+		}
+		p.text(2, "", level, &st.bold)
 		if t.Reason != "" {
 			p.text(4, "", t.Reason, &st.muted)
 		}
