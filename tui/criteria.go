@@ -31,6 +31,19 @@ func newCritSet(names []string, pass map[string]float64) critSet {
 	return c
 }
 
+// CriteriaOf is what Options.Criteria and Options.CriteriaPass hold for a
+// criteria file's set (nothing for nil).
+func CriteriaOf(s *criteria.Set) (names []string, pass map[string]float64) {
+	if s == nil {
+		return nil, nil
+	}
+	pass = make(map[string]float64, len(s.Criteria))
+	for _, c := range s.Criteria {
+		pass[c.Name] = c.Pass
+	}
+	return s.Names(), pass
+}
+
 // slot is the row slot of a criterion, -1 for any other name.
 func (c critSet) slot(name eval.Metric) int {
 	if i := slices.Index(c.names, name); i >= 0 {
