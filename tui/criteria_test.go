@@ -327,3 +327,12 @@ func TestCriteriaOf(t *testing.T) {
 		t.Errorf("CriteriaOf(nil): %v %v", names, pass)
 	}
 }
+
+func TestCriteriaLegend(t *testing.T) {
+	m := newTestModel(t, criteriaOptions(), 160, 60)
+	press(m, "?")
+	want := "Criteria, filtered by name (polite<1): red below their pass level (polite 1, tone 0.5, form 1, no_hr 1), marking the row ▾."
+	if !strings.Contains(screenText(m), want) {
+		t.Errorf("the help page lacks %q:\n%s", want, screenText(m))
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // filterHelp documents the filter language next to the generated key help.
@@ -107,8 +108,17 @@ func (m *Model) legend() []string {
 	if !lv.IsDefault() {
 		pass = lv.String() + ", others " + pass
 	}
-	return []string{
+	out := []string{
 		fmt.Sprintf("Scores: red below the pass level (%s), amber below %g, green (ns: 1 - score);", pass, report.DiagHigh),
 		"'-' not evaluated, n/a not computable, unsup not by this judge, err failed.",
 	}
+	if c := m.st.crit; len(c.names) > 0 {
+		levels := make([]string, len(c.names))
+		for i, n := range c.names {
+			levels[i] = fmt.Sprintf("%s %g", sanitize.Line(string(n)), c.level(n))
+		}
+		out = append(out, fmt.Sprintf("Criteria, filtered by name (%s<1): red below their pass level (%s), marking the row %s.",
+			sanitize.Line(string(c.names[0])), strings.Join(levels, ", "), m.g.low))
+	}
+	return out
 }
