@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -57,8 +56,8 @@ func (c critSet) lookup(name string) (eval.Metric, bool) {
 	return eval.Metric(name), c.slot(eval.Metric(name)) >= 0
 }
 
-// list is ", or one of the criteria NAME, ..." for an error that lists
-// what a score term may name; "" without criteria.
+// list is ", a criterion (NAME, ...)" for an error that lists what a
+// score term may name; "" without criteria.
 func (c critSet) list() string {
 	if len(c.names) == 0 {
 		return ""
@@ -129,15 +128,16 @@ func (m *Model) criterionSection(p *page, res *eval.Result, name eval.Metric) {
 		}
 		m.quoteLine(p, t.Quote)
 	case len(t.Items) > 0:
+		yes := 0
 		for _, it := range t.Items {
+			yes += it.Verdict
 			m.verdictLine(p, 2, "", it.Verdict, "", "", it.Item)
 			if it.Reason != "" {
 				p.text(4, "", it.Reason, &st.muted)
 			}
 			m.quoteLine(p, it.Quote)
 		}
-		p.text(2, "", fmt.Sprintf("%d of %d items passed = %.3f", int(math.Round(criteria.ChecklistScore(t.Items)*float64(len(t.Items)))),
-			len(t.Items), criteria.ChecklistScore(t.Items)), &st.bold)
+		p.text(2, "", fmt.Sprintf("%d of %d items passed = %.3f", yes, len(t.Items), criteria.ChecklistScore(t.Items)), &st.bold)
 	default:
 		if t.Reason != "" {
 			p.text(2, "", t.Reason, &st.bold)
