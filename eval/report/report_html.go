@@ -310,6 +310,7 @@ var htmlSections = map[eval.Metric]func(*eval.Result, *htmlSection){
 			items = append(items, judgedItem(v.Verdict, "", v.Statement, v.Reason, v.Evidence, true))
 		}
 		statementFormula(sec, items, t.Supported, "statements supported")
+		reasoningNote(sec, r, eval.LabelFaithfulness)
 	},
 	eval.ContextRecall: func(r *eval.Result, sec *htmlSection) {
 		t := r.ContextRecall
@@ -321,6 +322,7 @@ var htmlSections = map[eval.Metric]func(*eval.Result, *htmlSection){
 			items = append(items, judgedItem(c.Attributed, "", c.Statement, c.Reason, c.Evidence, true))
 		}
 		statementFormula(sec, items, t.Attributed, "reference statements attributed")
+		reasoningNote(sec, r, eval.LabelContextRecall)
 	},
 	eval.AnswerRelevancy:    relevancyHTML,
 	eval.ContextPrecision:   func(r *eval.Result, sec *htmlSection) { chunksHTML(sec, r.ContextPrecision, "") },
@@ -369,6 +371,21 @@ func statementFormula(sec *htmlSection, items []htmlItem, yes int, what string) 
 	sec.Lists = append(sec.Lists, htmlList{Items: items, None: len(items) == 0})
 	if n := len(items); n > 0 {
 		sec.Formula = append(sec.Formula, fmt.Sprintf("%d of %d %s = %.3f", yes, n, what, float64(yes)/float64(n)))
+	}
+}
+
+// reasoningNote adds what a reasoning judge model thought before the
+// verdicts of task (the start of it, from its last successful call).
+func reasoningNote(sec *htmlSection, r *eval.Result, task string) {
+	for i := len(r.Calls) - 1; i >= 0; i-- {
+		c := r.Calls[i]
+		if c.Task != task || c.Error != "" {
+			continue
+		}
+		if c.Reasoning != "" {
+			sec.Notes = append(sec.Notes, sanitize.Text("judge's reasoning: "+c.Reasoning))
+		}
+		return
 	}
 }
 

@@ -154,6 +154,8 @@ func hostileResult(i int, metrics []eval.Metric) *eval.Result {
 	fillStrings(reflect.ValueOf(r).Elem(), htmlHostile)
 	r.Index = i
 	r.AnswerRelevancy.Mode = "questions"
+	// A call whose reasoning the faithfulness section shows.
+	r.Calls[0].Task, r.Calls[0].Error = eval.LabelFaithfulness, ""
 	r.Scores, r.Status, r.Errors = map[eval.Metric]*float64{}, map[eval.Metric]eval.Status{}, map[eval.Metric]string{}
 	for k, m := range metrics {
 		v := float64(k) / 10
