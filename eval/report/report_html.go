@@ -171,8 +171,9 @@ type htmlSample struct {
 
 // htmlCell is a score in the table: its text, the number it sorts by
 // (the goodness, so every column sorts worst first the same way; "" for
-// no score: it sorts last) and its band's class.
-type htmlCell struct{ Text, Sort, Class string }
+// no score: it sorts last), its band's class and the metric's short name
+// (shown before it where the table is laid out as cards, on a phone).
+type htmlCell struct{ Text, Sort, Class, Label string }
 
 // htmlSection is one metric's or criterion's part of a drill-down.
 type htmlSection struct {
@@ -226,6 +227,7 @@ func htmlSampleOf(metrics []eval.Metric, r *eval.Result, levels Levels) htmlSamp
 				c.Class = "fail"
 			}
 		}
+		c.Label = sanitize.Line(eval.MetricAbbrev(m))
 		s.Cells = append(s.Cells, c)
 		s.Sections = append(s.Sections, htmlMetricSection(r, m, levels))
 	}
