@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"html/template"
@@ -162,11 +163,59 @@ func htmlHeadOf(run RunInfo, summary map[eval.Metric]MetricSummary, diag map[Dia
 type htmlSample struct {
 	Index                       int
 	ID, Question, Answer, Ref   string
-	Contexts                    []string
+	Contexts                    [][]htmlSpan
 	Cells                       []htmlCell
 	Diagnosis, Why, Calls       string
 	Sections, Criteria          []htmlSection
 	NotComputable, FailureLines []string
+}
+
+// htmlSpan is a piece of a chunk's text; Quoted: a judge cited it as
+// evidence.
+type htmlSpan struct {
+	Text   string
+	Quoted bool
+}
+
+// quotedChunks are the sample's chunks with the quotes that faithfulness's
+// and context recall's verdicts cite marked in them (where they are found:
+// a quote not in its chunk is flagged with its verdict instead).
+func quotedChunks(r *eval.Result) [][]htmlSpan {
+	marks := make([][][2]int, len(r.Contexts))
+	cite := func(ev *eval.Citation) {
+		if k, start, end, ok := ev.Locate(r.Contexts); ok && end > start {
+			marks[k] = append(marks[k], [2]int{start, end})
+		}
+	}
+	if t := r.Faithfulness; t != nil {
+		for _, v := range t.Statements {
+			cite(v.Evidence)
+		}
+	}
+	if t := r.ContextRecall; t != nil {
+		for _, c := range t.Classifications {
+			cite(c.Evidence)
+		}
+	}
+	out := make([][]htmlSpan, len(r.Contexts))
+	for k, c := range r.Contexts {
+		slices.SortFunc(marks[k], func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+		at := 0
+		for _, m := range marks[k] {
+			if m[1] <= at {
+				continue // inside a quote already marked
+			}
+			if m[0] > at {
+				out[k] = append(out[k], htmlSpan{Text: sanitize.Text(c[at:m[0]])})
+			}
+			out[k] = append(out[k], htmlSpan{Text: sanitize.Text(c[max(m[0], at):m[1]]), Quoted: true})
+			at = m[1]
+		}
+		if at < len(c) || len(out[k]) == 0 {
+			out[k] = append(out[k], htmlSpan{Text: sanitize.Text(c[at:])})
+		}
+	}
+	return out
 }
 
 // htmlCell is a score in the table: its text, the number it sorts by
@@ -214,9 +263,7 @@ func htmlSampleOf(metrics []eval.Metric, r *eval.Result, levels Levels) htmlSamp
 	d := levels.Diagnose(r)
 	s := htmlSample{Index: r.Index, ID: sanitize.Line(r.ID), Question: sanitize.Text(r.Question), Answer: sanitize.Text(r.Answer),
 		Ref: sanitize.Text(r.Reference), Diagnosis: string(d), Why: sanitize.Line(clipRunes(why(r, d, levels), 160))}
-	for _, c := range r.Contexts {
-		s.Contexts = append(s.Contexts, sanitize.Text(c))
-	}
+	s.Contexts = quotedChunks(r)
 	for _, m := range metrics {
 		c := htmlCell{Text: "-", Class: "na"}
 		if v, ok := r.Score(m); ok && r.Status[m] == eval.StatusOK {
@@ -513,7 +560,7 @@ func factualHTML(r *eval.Result, sec *htmlSection) {
 	if t == nil {
 		return
 	}
-	beta := cmpOr(t.Beta, 1) // a trace from before β was recorded has none
+	beta := cmp.Or(t.Beta, 1) // a trace from before β was recorded has none
 	mode := "mode " + sanitize.Line(t.Mode)
 	if beta != 1 {
 		mode += fmt.Sprintf(" (beta = %g)", beta)
@@ -560,13 +607,6 @@ func factualHTML(r *eval.Result, sec *htmlSection) {
 		sec.Formula = append(sec.Formula, fmt.Sprintf("F(beta=%g) = (1 + %g)*P*R / (%g*P + R) = %g*%.3f*%.3f / (%g*%.3f + %.3f) = %.3f",
 			beta, b2, b2, 1+b2, prec, rec, b2, prec, rec, (1+b2)*prec*rec/(b2*prec+rec)))
 	}
-}
-
-func cmpOr(v, def float64) float64 {
-	if v == 0 {
-		return def
-	}
-	return v
 }
 
 func fraction(a, b int) float64 {
@@ -616,7 +656,7 @@ func noiseHTML(r *eval.Result, sec *htmlSection) {
 	if t == nil {
 		return
 	}
-	mode := cmpOrString(t.Mode, eval.NSModeRelevant)
+	mode := cmp.Or(t.Mode, eval.NSModeRelevant)
 	relevant := map[int]bool{}
 	for _, c := range t.Chunks {
 		relevant[c.Rank] = c.Relevant
@@ -673,13 +713,6 @@ func noiseHTML(r *eval.Result, sec *htmlSection) {
 	sec.Formula = append(sec.Formula,
 		fmt.Sprintf("noise sensitivity (%s) = %d/%d = %.3f (lower is better)", sanitize.Line(mode), n, total, float64(n)/float64(total)),
 		fmt.Sprintf("(%s mode: %d/%d = %.3f)", otherMode, other, total, float64(other)/float64(total)))
-}
-
-func cmpOrString(v, def string) string {
-	if v == "" {
-		return def
-	}
-	return v
 }
 
 // htmlCriterionSection is a criterion's part of a drill-down: its score

@@ -45,10 +45,12 @@ func htmlReport() *Report {
 	all := &eval.Result{
 		Index: 4, ID: "zh-taxpayer-id", Question: "纳税人识别号会变吗？", Answer: "会的，需要重新办理税务登记。",
 		Contexts: []string{"纳税人识别号保持不变，无需重新办理税务登记。", "second\nchunk"}, Reference: "不会。",
-		Scores: map[eval.Metric]*float64{eval.ContextUtilization: f(0.5), eval.AnswerSimilarity: f(0.7), eval.AnswerCorrectness: f(0.4),
+		Scores: map[eval.Metric]*float64{eval.Faithfulness: f(0), eval.ContextUtilization: f(0.5), eval.AnswerSimilarity: f(0.7), eval.AnswerCorrectness: f(0.4),
 			eval.FactualCorrectness: f(0.5), eval.ContextEntityRecall: f(0.5), eval.NoiseSensitivity: f(0.5), "tone": f(1), "steps": f(0.5)},
-		Status: map[eval.Metric]eval.Status{eval.ContextUtilization: eval.StatusOK, eval.AnswerSimilarity: eval.StatusOK, eval.AnswerCorrectness: eval.StatusOK,
+		Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK, eval.ContextUtilization: eval.StatusOK, eval.AnswerSimilarity: eval.StatusOK, eval.AnswerCorrectness: eval.StatusOK,
 			eval.FactualCorrectness: eval.StatusOK, eval.ContextEntityRecall: eval.StatusOK, eval.NoiseSensitivity: eval.StatusOK, "tone": eval.StatusOK, "steps": eval.StatusOK},
+		Faithfulness: &eval.FaithfulnessTrace{Statements: []eval.StatementVerdict{{Statement: "会的", Verdict: 0, Reason: "the chunk says it stays",
+			Evidence: &eval.Citation{Chunk: 1, Quote: "纳税人识别号保持不变"}}}},
 		ContextUtilization: &eval.ContextPrecisionTrace{Chunks: []eval.ChunkVerdict{{Rank: 1, Verdict: 1, Reason: "used"}, {Rank: 2, Verdict: 0, Reason: "unused"}}, Precisions: []float64{1, 0.5}},
 		AnswerSimilarity:   &eval.AnswerSimilarityTrace{Cosine: 0.7},
 		AnswerCorrectness: &eval.AnswerCorrectnessTrace{Classes: eval.CorrectnessClasses{
@@ -109,6 +111,8 @@ func TestHTMLReportGolden(t *testing.T) {
 		"1 of 2 items passed = 0.500",
 		"level 3: mostly right",
 		"call context_utilization_verdict: timeout",
+		// The quote a verdict cites, marked in its chunk.
+		"<li><mark>纳税人识别号保持不变</mark>，无需重新办理税务登记。</li>",
 	} {
 		if !strings.Contains(html.UnescapeString(data), want) {
 			t.Errorf("the report lacks %q", want)
@@ -183,7 +187,7 @@ var (
 // htmlTags are the elements the page's own markup uses.
 var htmlTags = []string{"html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3", "dl", "dt", "dd", "div", "section",
 	"b", "span", "svg", "line", "rect", "text", "p", "input", "select", "option", "table", "thead", "tbody", "tr", "th", "td",
-	"details", "summary", "ol", "ul", "li", "footer", "script"}
+	"details", "summary", "ol", "ul", "li", "mark", "footer", "script"}
 
 // Hostile text in every field of the run and its samples reaches the page
 // as text: no element or attribute of its own, no script, no URL, no bidi
