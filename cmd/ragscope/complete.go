@@ -99,7 +99,7 @@ func registerRunCompletions(cmd *cobra.Command) {
 	completeFlagWords(cmd, "ns-mode", []string{eval.NSModeRelevant, eval.NSModeIrrelevant})
 	completeFlagWords(cmd, "api-type", []string{"openai", "azure"})
 	completeFlagWords(cmd, "embedding-format", []string{"float", "base64"})
-	completeFlagWords(cmd, "format", []string{runreport.FormatJSON, runreport.FormatGitHub, runreport.FormatJSONL})
+	completeFlagWords(cmd, "format", []string{runreport.FormatJSON, runreport.FormatGitHub, runreport.FormatJSONL, runreport.FormatHTML})
 	_ = cmd.MarkFlagFilename("junit", "xml")
 	_ = cmd.RegisterFlagCompletionFunc("resume", completeRunIDs(-1))
 	_ = cmd.MarkFlagDirname("prompts")

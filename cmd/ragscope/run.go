@@ -88,7 +88,7 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	// output & interface
 	fs.BoolVar(&f.headless, "headless", false, "evaluate without the TUI: progress and summary on stderr, report to --out")
 	fs.StringVar(&c.Out, "out", "", "write the report (--format) to FILE (headless default: stdout)")
-	fs.StringVar(&c.Format, "format", runreport.FormatJSON, "report written to --out or stdout: json, github (workflow annotations; with $GITHUB_STEP_SUMMARY, a Markdown summary appended to it) or jsonl (one sample per line)")
+	fs.StringVar(&c.Format, "format", runreport.FormatJSON, "report written to --out or stdout: json, github (workflow annotations; with $GITHUB_STEP_SUMMARY, a Markdown summary appended to it), jsonl (one sample per line) or html (one self-contained page)")
 	fs.BoolVar(&f.detach, "detach", false, "submit the run to 'ragscope serve' on the same database, print its id and exit")
 	fs.StringVar(&c.LogFile, "log", "", "write a log to FILE (the TUI never writes behind its own back)")
 	asciiFlag(fs, &f.ascii)

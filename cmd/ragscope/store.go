@@ -161,9 +161,10 @@ func (c *cli) reportCommand() *cobra.Command {
 	var o reportOptions
 	cmd := &cobra.Command{
 		Use:   "report RUN|latest",
-		Short: "Write a stored run's report as JSON, CSV, Markdown, GitHub annotations or JSON Lines",
+		Short: "Write a stored run's report as JSON, CSV, Markdown, GitHub annotations, JSON Lines or one HTML page",
 		Example: `ragscope report latest --format md --out runreport.md
-ragscope report 20240101-093000-ab12 --format csv > scores.csv`,
+ragscope report 20240101-093000-ab12 --format csv > scores.csv
+ragscope report latest --format html --out report.html`,
 		ValidArgsFunction: completeRunIDs(1),
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
 			return o.write(cmd, pos, c.stdout, c.stderr)
@@ -171,7 +172,7 @@ ragscope report 20240101-093000-ab12 --format csv > scores.csv`,
 	}
 	fs := cmd.Flags()
 	dbFlag(fs, &o.db)
-	fs.StringVar(&o.format, "format", "json", "report format: json, csv, md, github (workflow annotations; with $GITHUB_STEP_SUMMARY, a Markdown summary appended to it) or jsonl (one sample per line)")
+	fs.StringVar(&o.format, "format", "json", "report format: json, csv, md, github (workflow annotations; with $GITHUB_STEP_SUMMARY, a Markdown summary appended to it) jsonl (one sample per line) or html (one self-contained page with each sample's drill-down)")
 	fs.StringVar(&o.out, "out", "", "write to FILE instead of stdout")
 	fs.IntVar(&o.worst, "worst", 10, "how many of the worst samples a Markdown report lists")
 	passFlag(fs, &o.pass)
@@ -180,7 +181,7 @@ ragscope report 20240101-093000-ab12 --format csv > scores.csv`,
 	return cmd
 }
 
-var reportFormats = []string{"json", "csv", "md", "github", "jsonl"}
+var reportFormats = []string{"json", "csv", "md", "github", "jsonl", "html"}
 
 type reportOptions struct {
 	db, format, out string

@@ -256,9 +256,9 @@ func (c *Config) Validate() error {
 		return exit.Usagef("--confirm-over %v: give a cost in US dollars, e.g. 5 or 0.50", c.ConfirmOver)
 	}
 	switch c.Format {
-	case "", runreport.FormatJSON, runreport.FormatGitHub, runreport.FormatJSONL:
+	case "", runreport.FormatJSON, runreport.FormatGitHub, runreport.FormatJSONL, runreport.FormatHTML:
 	default:
-		return exit.Usagef("--format %q: a run writes json, github or jsonl (csv and md: ragscope report RUN --format csv|md)", c.Format)
+		return exit.Usagef("--format %q: a run writes json, github, jsonl or html (csv and md: ragscope report RUN --format csv|md)", c.Format)
 	}
 	if p.Gate, err = c.gate(); err != nil {
 		return err

@@ -1,6 +1,6 @@
 // Package report is a pass over a stored run (its tally, its worst
 // samples, the gate's outcome) and the reports written from it, streamed
-// from the store: json, csv, md, github, jsonl and JUnit.
+// from the store: json, csv, md, github, jsonl, html and JUnit.
 package runreport
 
 import (
@@ -22,6 +22,7 @@ const (
 	FormatMarkdown = "md"
 	FormatGitHub   = "github"
 	FormatJSONL    = "jsonl"
+	FormatHTML     = "html"
 )
 
 // Pass is a pass over a stored run: its record, the tally of its
@@ -134,8 +135,10 @@ func (sr *Pass) Write(st cache.Store, format string, w io.Writer) error {
 		return report.WriteReportJSONL(w, report.RunLevels(sr.Info), store.Each(st, sr.Info.ID, sr.seen.has))
 	case FormatGitHub:
 		return report.WriteReportGitHub(w, sr.Info, sr.Tally.Summary(), sr.Outcome, store.Each(st, sr.Info.ID, sr.seen.has))
+	case FormatHTML:
+		return report.WriteReportHTML(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), store.Each(st, sr.Info.ID, sr.seen.has))
 	}
-	return exit.Usagef("--format %q is not one of json, csv, md, github, jsonl", format)
+	return exit.Usagef("--format %q is not one of json, csv, md, github, jsonl, html", format)
 }
 
 // WriteJUnit writes the JUnit XML of a tallied run.

@@ -181,7 +181,7 @@ func TestHostileDatasetNameInRunsAndDiff(t *testing.T) {
 		t.Fatalf("diff --json: exit %d\n%s", dj.code, dj.stdout)
 	}
 
-	for _, format := range []string{"md", "csv"} {
+	for _, format := range []string{"md", "csv", "html"} {
 		r := runBin(t, env, "report", "--db", db, "--format", format, ids[1])
 		if r.code != exitOK {
 			t.Fatalf("report --format %s: exit %d\n%s", format, r.code, r.stderr)

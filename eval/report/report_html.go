@@ -1,0 +1,792 @@
+package report
+
+import (
+	"bufio"
+	"cmp"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/sanitize"
+)
+
+// The HTML report is one page that opens anywhere (a mail attachment, a
+// file share): its CSS and its few lines of script are inline and it loads
+// nothing. Every text from data or a judge is first made visible by the
+// sanitiser (controls and bidi overrides shown as escapes, as a terminal
+// shows them) and then escaped by html/template for where it lands; no
+// text from data is ever written as template.HTML, into a URL or into the
+// script. Each sample's drill-down is a <details> element, so the page
+// reads without script; the script only sorts and filters the table.
+
+//go:embed report_html.tmpl
+var htmlSource string
+
+var htmlPage = template.Must(template.New("page").Parse(htmlSource))
+
+// htmlBins is how many bars a metric's distribution has: tenths of the
+// score, the last one closed (1.0 falls in 0.9–1.0).
+const htmlBins = 10
+
+// WriteReportHTML writes a run's report as one HTML page, streamed: the
+// header, the summary and a distribution per metric, then each sample as
+// each yields it (its row of the table and its drill-down) with nothing
+// held but the histograms. each is read twice: the distributions come
+// before the samples. Diagnoses follow the pass levels run records.
+func WriteReportHTML(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSummary, diagnoses map[Diagnosis]int, each func(yield func(*eval.Result) error) error) error {
+	hist := make(map[eval.Metric]*[htmlBins]int, len(run.Metrics))
+	for _, m := range run.Metrics {
+		hist[m] = new([htmlBins]int)
+	}
+	err := each(func(r *eval.Result) error {
+		for _, m := range run.Metrics {
+			if v, ok := r.Score(m); ok && r.Status[m] == eval.StatusOK {
+				hist[m][htmlBin(v)]++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	levels := RunLevels(run)
+	if err := htmlPage.ExecuteTemplate(bw, "head", htmlHeadOf(run, summary, diagnoses, hist, levels)); err != nil {
+		return err
+	}
+	n := 0
+	err = each(func(r *eval.Result) error {
+		n++
+		if err := htmlPage.ExecuteTemplate(bw, "sample", htmlSampleOf(run.Metrics, r, levels)); err != nil {
+			return err
+		}
+		return bwErr(bw)
+	})
+	if err != nil {
+		return err
+	}
+	if err := htmlPage.ExecuteTemplate(bw, "tail", n); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+func htmlBin(v float64) int {
+	return min(max(int(math.Floor(v*htmlBins)), 0), htmlBins-1)
+}
+
+type htmlHead struct {
+	Title     string
+	Facts     []htmlFact
+	Levels    string
+	Metrics   []htmlMetric
+	Diagnoses []htmlFact
+}
+
+type htmlFact struct{ Name, Value string }
+
+type htmlMetric struct {
+	Name, Abbrev, Mean, Why string
+	Scored, NA, Failed      int
+	Lower                   bool
+	Bars                    []htmlBar
+}
+
+// htmlBar is one bar of a distribution, in the SVG's coordinates (a
+// 200×60 box, the bars on a baseline at 50).
+type htmlBar struct {
+	X, Y, H float64
+	N       int
+	Range   string
+}
+
+func htmlHeadOf(run RunInfo, summary map[eval.Metric]MetricSummary, diag map[Diagnosis]int, hist map[eval.Metric]*[htmlBins]int, levels Levels) htmlHead {
+	h := htmlHead{Title: "ragscope run " + sanitize.Line(run.ID)}
+	samples := run.SamplesText()
+	if run.Skipped > 0 {
+		samples += fmt.Sprintf(", %d skipped as invalid", run.Skipped)
+	}
+	judge := sanitize.Line(run.Judge.Name)
+	if run.Judge.EmbeddingModel != "" {
+		judge += " (embeddings: " + sanitize.Line(run.Judge.EmbeddingModel) + ")"
+	}
+	started := run.StartedAt.Format("2006-01-02 15:04:05 MST")
+	if d, ok := run.Duration(); ok {
+		started += ", took " + d.Round(1e6).String()
+	}
+	if run.Cancelled {
+		started += " (cancelled)"
+	}
+	h.Facts = []htmlFact{
+		{"dataset", sanitize.Line(run.Dataset) + " (" + samples + " samples)"},
+		{"judge", judge},
+		{"started", started},
+		{"calls", fmt.Sprintf("%d chat, %d embeddings, %d cache hits, %d retries, %d errors; tokens %d prompt + %d completion",
+			run.Calls.Chat, run.Calls.Embeddings, run.Calls.CacheHits, run.Calls.Retries, run.Calls.Errors,
+			run.Tokens.PromptTokens, run.Tokens.CompletionTokens)},
+		{"cost", sanitize.Line(run.CostSentence())},
+	}
+	if !levels.IsDefault() {
+		h.Levels = sanitize.Line(levels.Describe())
+	}
+	for _, m := range run.Metrics {
+		ms := summary[m]
+		hm := htmlMetric{Name: sanitize.Line(string(m)), Abbrev: sanitize.Line(eval.MetricAbbrev(m)), Mean: fmtScore(ms.Mean),
+			Why: sanitize.Line(ms.Why()), Scored: ms.Scored, NA: ms.NotApplicable, Failed: ms.Failed, Lower: eval.LowerIsBetter(m)}
+		bins := hist[m]
+		top := 1
+		for _, n := range bins {
+			top = max(top, n)
+		}
+		for i, n := range bins {
+			if n == 0 {
+				continue
+			}
+			bh := math.Round(480*float64(n)/float64(top)) / 10
+			hm.Bars = append(hm.Bars, htmlBar{X: float64(i) * 20, Y: 50 - bh, H: bh, N: n,
+				Range: fmt.Sprintf("%.1f–%.1f", float64(i)/htmlBins, float64(i+1)/htmlBins)})
+		}
+		h.Metrics = append(h.Metrics, hm)
+	}
+	for _, d := range Diagnoses {
+		h.Diagnoses = append(h.Diagnoses, htmlFact{string(d), fmt.Sprint(diag[d])})
+	}
+	return h
+}
+
+type htmlSample struct {
+	Index                       int
+	ID, Question, Answer, Ref   string
+	Contexts                    [][]htmlSpan
+	Cells                       []htmlCell
+	Diagnosis, Why, Calls       string
+	Sections, Criteria          []htmlSection
+	NotComputable, FailureLines []string
+}
+
+// htmlSpan is a piece of a chunk's text; Quoted: a judge cited it as
+// evidence.
+type htmlSpan struct {
+	Text   string
+	Quoted bool
+}
+
+// quotedChunks are the sample's chunks with the quotes that faithfulness's
+// and context recall's verdicts cite marked in them (where they are found:
+// a quote not in its chunk is flagged with its verdict instead).
+func quotedChunks(r *eval.Result) [][]htmlSpan {
+	marks := make([][][2]int, len(r.Contexts))
+	cite := func(ev *eval.Citation) {
+		if k, start, end, ok := ev.Locate(r.Contexts); ok && end > start {
+			marks[k] = append(marks[k], [2]int{start, end})
+		}
+	}
+	if t := r.Faithfulness; t != nil {
+		for _, v := range t.Statements {
+			cite(v.Evidence)
+		}
+	}
+	if t := r.ContextRecall; t != nil {
+		for _, c := range t.Classifications {
+			cite(c.Evidence)
+		}
+	}
+	out := make([][]htmlSpan, len(r.Contexts))
+	for k, c := range r.Contexts {
+		slices.SortFunc(marks[k], func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+		at := 0
+		for _, m := range marks[k] {
+			if m[1] <= at {
+				continue // inside a quote already marked
+			}
+			if m[0] > at {
+				out[k] = append(out[k], htmlSpan{Text: sanitize.Text(c[at:m[0]])})
+			}
+			out[k] = append(out[k], htmlSpan{Text: sanitize.Text(c[max(m[0], at):m[1]]), Quoted: true})
+			at = m[1]
+		}
+		if at < len(c) || len(out[k]) == 0 {
+			out[k] = append(out[k], htmlSpan{Text: sanitize.Text(c[at:])})
+		}
+	}
+	return out
+}
+
+// htmlCell is a score in the table: its text, the number it sorts by
+// (the goodness, so every column sorts worst first the same way; "" for
+// no score: it sorts last), its band's class and the metric's short name
+// (shown before it where the table is laid out as cards, on a phone).
+type htmlCell struct{ Text, Sort, Class, Label string }
+
+// htmlSection is one metric's or criterion's part of a drill-down.
+type htmlSection struct {
+	Title, Score, Class string
+	Status, StatusClass string
+	Notes               []string
+	Lists               []htmlList
+	Formula             []string
+}
+
+// htmlList is a titled list of judged items ("" title: none).
+type htmlList struct {
+	Title string
+	Items []htmlItem
+	None  bool
+}
+
+// htmlItem is one judged text: its mark (OK: the verdict for the score),
+// a lead (a rank, a cosine, a class), the text, the judge's reason and
+// the evidence it cited.
+type htmlItem struct {
+	OK                           bool
+	Lead, Text, Reason, Evidence string
+	Flag, Note                   string
+}
+
+func bandClass(l Levels, m eval.Metric, v float64) string {
+	switch l.Band(m, v) {
+	case BandLow:
+		return "lo"
+	case BandMid:
+		return "mid"
+	}
+	return "hi"
+}
+
+func htmlSampleOf(metrics []eval.Metric, r *eval.Result, levels Levels) htmlSample {
+	d := levels.Diagnose(r)
+	s := htmlSample{Index: r.Index, ID: sanitize.Line(r.ID), Question: sanitize.Text(r.Question), Answer: sanitize.Text(r.Answer),
+		Ref: sanitize.Text(r.Reference), Diagnosis: string(d), Why: sanitize.Line(clipRunes(why(r, d, levels), 160))}
+	s.Contexts = quotedChunks(r)
+	for _, m := range metrics {
+		c := htmlCell{Text: "-", Class: "na"}
+		if v, ok := r.Score(m); ok && r.Status[m] == eval.StatusOK {
+			c = htmlCell{Text: fmt.Sprintf("%.2f", v), Sort: fmt.Sprintf("%.6f", eval.Goodness(m, v)), Class: bandClass(levels, m, v)}
+		} else if st, ok := r.Status[m]; ok {
+			c.Text = sanitize.Line(string(st))
+			if st.Failed() {
+				c.Class = "fail"
+			}
+		}
+		c.Label = sanitize.Line(eval.MetricAbbrev(m))
+		s.Cells = append(s.Cells, c)
+		s.Sections = append(s.Sections, htmlMetricSection(r, m, levels))
+	}
+	for _, name := range slices.Sorted(maps.Keys(r.Criteria)) {
+		s.Criteria = append(s.Criteria, htmlCriterionSection(r, name))
+	}
+	if n := len(r.Calls); n > 0 {
+		cached := 0
+		for _, c := range r.Calls {
+			if c.Cached {
+				cached++
+			}
+		}
+		s.Calls = fmt.Sprintf("%d judge calls (%d from the cache)", n, cached)
+	}
+	for _, m := range metrics {
+		st, ok := r.Status[m]
+		if !ok || st == eval.StatusOK || st == eval.StatusUnsupported {
+			continue
+		}
+		line := sanitize.Line(string(m) + ": " + statusText(r, m))
+		if st.Failed() {
+			s.FailureLines = append(s.FailureLines, line)
+		} else {
+			s.NotComputable = append(s.NotComputable, line)
+		}
+	}
+	for _, c := range r.Calls {
+		if c.Error != "" {
+			s.FailureLines = append(s.FailureLines, sanitize.Line("call "+c.Task+": "+c.Error))
+		}
+	}
+	return s
+}
+
+// statusText is a metric's status with the judge's error, if any.
+func statusText(r *eval.Result, m eval.Metric) string {
+	msg := string(r.Status[m])
+	if e := r.Errors[m]; e != "" {
+		msg += ": " + e
+	}
+	return msg
+}
+
+func htmlMetricSection(r *eval.Result, m eval.Metric, levels Levels) htmlSection {
+	sec := htmlSection{Title: sanitize.Line(string(m))}
+	st, ok := r.Status[m]
+	if !ok {
+		sec.Status, sec.StatusClass = "not evaluated in this run (not in --metrics)", "muted"
+		return sec
+	}
+	if v, ok := r.Score(m); ok && st == eval.StatusOK {
+		sec.Score, sec.Class = fmt.Sprintf("%.3f", v), bandClass(levels, m, v)
+	}
+	if st != eval.StatusOK {
+		sec.Status = sanitize.Line(statusText(r, m))
+		switch {
+		case st.Failed():
+			sec.StatusClass = "fail"
+		case st == eval.StatusUnsupported:
+			sec.StatusClass = "muted"
+		default:
+			sec.StatusClass = "warn"
+		}
+	}
+	if fill := htmlSections[m]; fill != nil {
+		fill(r, &sec)
+	}
+	return sec
+}
+
+// htmlSections fill in each metric's judgements and formula, as the
+// terminal's detail page shows them.
+var htmlSections = map[eval.Metric]func(*eval.Result, *htmlSection){
+	eval.Faithfulness: func(r *eval.Result, sec *htmlSection) {
+		t := r.Faithfulness
+		if t == nil {
+			return
+		}
+		var items []htmlItem
+		for _, v := range t.Statements {
+			items = append(items, judgedItem(v.Verdict, "", v.Statement, v.Reason, v.Evidence, true))
+		}
+		statementFormula(sec, items, t.Supported, "statements supported")
+		reasoningNote(sec, r, eval.LabelFaithfulness)
+	},
+	eval.ContextRecall: func(r *eval.Result, sec *htmlSection) {
+		t := r.ContextRecall
+		if t == nil {
+			return
+		}
+		var items []htmlItem
+		for _, c := range t.Classifications {
+			items = append(items, judgedItem(c.Attributed, "", c.Statement, c.Reason, c.Evidence, true))
+		}
+		statementFormula(sec, items, t.Attributed, "reference statements attributed")
+		reasoningNote(sec, r, eval.LabelContextRecall)
+	},
+	eval.AnswerRelevancy:    relevancyHTML,
+	eval.ContextPrecision:   func(r *eval.Result, sec *htmlSection) { chunksHTML(sec, r.ContextPrecision, "") },
+	eval.ContextUtilization: func(r *eval.Result, sec *htmlSection) { chunksHTML(sec, r.ContextUtilization, " for the answer") },
+	eval.AnswerSimilarity: func(r *eval.Result, sec *htmlSection) {
+		if t := r.AnswerSimilarity; t != nil {
+			sec.Formula = append(sec.Formula, fmt.Sprintf("score = cosine(E(answer), E(reference)) = %.3f", t.Cosine))
+		}
+	},
+	eval.AnswerCorrectness:   correctnessHTML,
+	eval.FactualCorrectness:  factualHTML,
+	eval.ContextEntityRecall: entityHTML,
+	eval.NoiseSensitivity:    noiseHTML,
+}
+
+// judgedItem is a judged statement; with cites, its evidence is shown
+// ("no evidence given" when the judge gave none).
+func judgedItem(verdict int, lead, text, reason string, ev *eval.Citation, cites bool) htmlItem {
+	it := htmlItem{OK: verdict == 1, Lead: sanitize.Line(lead), Text: sanitize.Text(text), Reason: sanitize.Text(reason)}
+	if !cites {
+		return it
+	}
+	switch {
+	case ev == nil:
+		it.Evidence = "no evidence given"
+	case ev.Chunk == 0 && ev.Quote == "":
+		it.Evidence = "cites no chunk"
+	default:
+		where := "no chunk named"
+		if ev.Chunk != 0 {
+			where = fmt.Sprintf("[%d]", ev.Chunk)
+		}
+		if ev.Quote == "" {
+			it.Evidence = where + ", no quote"
+		} else {
+			it.Evidence = sanitize.Text(where + " \"" + ev.Quote + "\"")
+		}
+		if ev.Flagged() {
+			it.Flag = sanitize.Line(ev.Flag)
+		}
+	}
+	return it
+}
+
+func statementFormula(sec *htmlSection, items []htmlItem, yes int, what string) {
+	sec.Lists = append(sec.Lists, htmlList{Items: items, None: len(items) == 0})
+	if n := len(items); n > 0 {
+		sec.Formula = append(sec.Formula, fmt.Sprintf("%d of %d %s = %.3f", yes, n, what, float64(yes)/float64(n)))
+	}
+}
+
+// reasoningNote adds what a reasoning judge model thought before the
+// verdicts of task (the start of it, from its last successful call).
+func reasoningNote(sec *htmlSection, r *eval.Result, task string) {
+	for i := len(r.Calls) - 1; i >= 0; i-- {
+		c := r.Calls[i]
+		if c.Task != task || c.Error != "" {
+			continue
+		}
+		if c.Reasoning != "" {
+			sec.Notes = append(sec.Notes, sanitize.Text("judge's reasoning: "+c.Reasoning))
+		}
+		return
+	}
+}
+
+func relevancyHTML(r *eval.Result, sec *htmlSection) {
+	t := r.AnswerRelevancy
+	if t == nil {
+		return
+	}
+	if t.Mode == eval.AnswerSimilarityMode {
+		_, scored := r.Score(eval.AnswerRelevancy)
+		what := "cosine(answer, question) = %.3f, shared words only: no diagnosis uses it"
+		if scored {
+			what = "score = " + what
+		}
+		sec.Formula = append(sec.Formula, "offline judge: no questions generated; "+fmt.Sprintf(what, t.AnswerCosine))
+		if t.NoncommittalHint != "" {
+			sec.Notes = append(sec.Notes, sanitize.Line(fmt.Sprintf("noncommittal answer (%q)", t.NoncommittalHint)))
+		}
+		return
+	}
+	var items []htmlItem
+	var terms []string
+	sum, anyNoncommittal := 0.0, false
+	for _, q := range t.Questions {
+		it := htmlItem{OK: q.Noncommittal != 1, Lead: fmt.Sprintf("%.3f", q.Cosine), Text: sanitize.Text(q.Question)}
+		if q.Noncommittal == 1 {
+			it.Note = "noncommittal"
+			anyNoncommittal = true
+		}
+		items = append(items, it)
+		terms = append(terms, fmt.Sprintf("%.3f", q.Cosine))
+		sum += q.Cosine
+	}
+	sec.Lists = append(sec.Lists, htmlList{Title: "generated questions and their cosine to the question", Items: items, None: len(items) == 0})
+	if n := len(t.Questions); n > 0 {
+		mean := sum / float64(n)
+		sec.Formula = append(sec.Formula, fmt.Sprintf("mean(%s) = %.3f", strings.Join(terms, ", "), mean))
+		score, scored := r.Score(eval.AnswerRelevancy)
+		switch {
+		case t.AllNoncommittal:
+			sec.Formula = append(sec.Formula, "every generated question was flagged noncommittal: the answer evades, score zeroed = 0.000")
+		case anyNoncommittal && scored && score == 0 && mean != 0:
+			sec.Formula = append(sec.Formula, "a generated question was flagged noncommittal: the answer evades, score zeroed = 0.000")
+		}
+	}
+}
+
+func chunksHTML(sec *htmlSection, t *eval.ContextPrecisionTrace, what string) {
+	if t == nil {
+		return
+	}
+	var items []htmlItem
+	var terms []string
+	sum, useful := 0.0, 0
+	for i, c := range t.Chunks {
+		text := "not useful" + what
+		if c.Verdict == 1 {
+			text = "useful" + what
+			useful++
+		}
+		if i < len(t.Precisions) {
+			text += fmt.Sprintf(" (precision@%d = %.3f)", c.Rank, t.Precisions[i])
+			if c.Verdict == 1 {
+				terms = append(terms, fmt.Sprintf("%.3f", t.Precisions[i]))
+				sum += t.Precisions[i]
+			}
+		}
+		it := htmlItem{OK: c.Verdict == 1, Lead: fmt.Sprintf("[%d]", c.Rank), Text: text, Reason: sanitize.Text(c.Reason)}
+		if c.Reasoning != "" {
+			it.Note = sanitize.Line("judge's reasoning: " + c.Reasoning)
+		}
+		items = append(items, it)
+	}
+	sec.Lists = append(sec.Lists, htmlList{Items: items, None: len(items) == 0})
+	switch {
+	case len(t.Chunks) == 0:
+	case useful == 0:
+		sec.Formula = append(sec.Formula, "no chunk judged useful"+what+": average precision = 0.000")
+	default:
+		sec.Formula = append(sec.Formula, fmt.Sprintf("average precision = (%s) / %d useful = %.3f", strings.Join(terms, " + "), useful, sum/float64(useful)))
+	}
+}
+
+func correctnessHTML(r *eval.Result, sec *htmlSection) {
+	t := r.AnswerCorrectness
+	if t == nil {
+		return
+	}
+	c := t.Classes
+	for _, l := range []struct {
+		title   string
+		items   []eval.CorrectnessItem
+		verdict int
+	}{
+		{"TP: answer statements the reference supports", c.TP, 1},
+		{"FP: answer statements the reference does not support", c.FP, 0},
+		{"FN: reference statements missing from the answer", c.FN, 0},
+	} {
+		hl := htmlList{Title: fmt.Sprintf("%s (%d)", l.title, len(l.items)), None: len(l.items) == 0}
+		for _, it := range l.items {
+			hl.Items = append(hl.Items, judgedItem(l.verdict, "", it.Statement, it.Reason, nil, false))
+		}
+		sec.Lists = append(sec.Lists, hl)
+	}
+	if r.Status[eval.AnswerCorrectness] != eval.StatusOK {
+		sec.Notes = append(sec.Notes, fmt.Sprintf("%d answer statements, %d reference statements", len(t.AnswerStatements), len(t.ReferenceStatements)))
+		return
+	}
+	tp, fp, fn := len(c.TP), len(c.FP), len(c.FN)
+	sec.Formula = append(sec.Formula, fmt.Sprintf("F1 = 2*TP / (2*TP + FP + FN) = 2*%d / (2*%d + %d + %d) = %.3f", tp, tp, fp, fn, t.FScore))
+	w := t.Weights
+	if t.Similarity == nil {
+		sec.Formula = append(sec.Formula, fmt.Sprintf("score = F1 = %.3f (similarity weight 0)", t.FScore))
+		return
+	}
+	score := eval.CorrectnessScore(t.FScore, *t.Similarity, w)
+	sec.Formula = append(sec.Formula, fmt.Sprintf("score = (%g*F1 + %g*similarity) / (%g + %g) = (%g*%.3f + %g*%.3f) / %g = %.3f",
+		w[0], w[1], w[0], w[1], w[0], t.FScore, w[1], *t.Similarity, w[0]+w[1], score))
+}
+
+func factualHTML(r *eval.Result, sec *htmlSection) {
+	t := r.FactualCorrectness
+	if t == nil {
+		return
+	}
+	beta := cmp.Or(t.Beta, 1) // a trace from before β was recorded has none
+	mode := "mode " + sanitize.Line(t.Mode)
+	if beta != 1 {
+		mode += fmt.Sprintf(" (beta = %g)", beta)
+	}
+	sec.Notes = append(sec.Notes, mode)
+	claims := func(title string, vs []eval.StatementVerdict, yes, no string) htmlList {
+		hl := htmlList{Title: title, None: len(vs) == 0}
+		for _, v := range vs {
+			lead := no
+			if v.Verdict == 1 {
+				lead = yes
+			}
+			hl.Items = append(hl.Items, judgedItem(v.Verdict, lead, v.Statement, v.Reason, nil, false))
+		}
+		return hl
+	}
+	sec.Lists = append(sec.Lists, claims("answer claims checked against the reference", t.AnswerClaims, "TP", "FP"))
+	if t.Mode == eval.FCModePrecision && len(t.ReferenceClaims) == 0 {
+		sec.Notes = append(sec.Notes, "reference claims: not checked in precision mode")
+	} else {
+		sec.Lists = append(sec.Lists, claims("reference claims checked against the answer", t.ReferenceClaims, "ok", "FN"))
+	}
+	if r.Status[eval.FactualCorrectness] != eval.StatusOK {
+		return
+	}
+	tp, fp, fn := t.TP, t.FP, t.FN
+	prec, rec := fraction(tp, tp+fp), fraction(tp, tp+fn)
+	if t.Mode != eval.FCModeRecall {
+		sec.Formula = append(sec.Formula, fmt.Sprintf("precision = TP / (TP + FP) = %d / (%d + %d) = %.3f", tp, tp, fp, prec))
+	}
+	if t.Mode != eval.FCModePrecision {
+		sec.Formula = append(sec.Formula, fmt.Sprintf("recall = TP / (TP + FN) = %d / (%d + %d) = %.3f", tp, tp, fn, rec))
+	}
+	if t.Mode == eval.FCModePrecision || t.Mode == eval.FCModeRecall {
+		return
+	}
+	b2 := beta * beta
+	switch {
+	case tp == 0:
+		sec.Formula = append(sec.Formula, "F1 = 0.000 (TP = 0: no claim of the answer is in the reference)")
+	case beta == 1:
+		sec.Formula = append(sec.Formula, fmt.Sprintf("F1 = 2*P*R / (P + R) = 2*%.3f*%.3f / (%.3f + %.3f) = %.3f", prec, rec, prec, rec, 2*prec*rec/(prec+rec)))
+	default:
+		sec.Formula = append(sec.Formula, fmt.Sprintf("F(beta=%g) = (1 + %g)*P*R / (%g*P + R) = %g*%.3f*%.3f / (%g*%.3f + %.3f) = %.3f",
+			beta, b2, b2, 1+b2, prec, rec, b2, prec, rec, (1+b2)*prec*rec/(b2*prec+rec)))
+	}
+}
+
+func fraction(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func entityHTML(r *eval.Result, sec *htmlSection) {
+	t := r.ContextEntityRecall
+	if t == nil {
+		return
+	}
+	hl := htmlList{Title: "reference entities", None: len(t.Reference) == 0}
+	for _, e := range t.Reference {
+		lead, text := "missing", e.Entity
+		if e.Found {
+			lead = "found"
+			if e.Match != "" && e.Match != e.Entity {
+				text += "  (as \"" + e.Match + "\")"
+			}
+		}
+		hl.Items = append(hl.Items, judgedItem(b2int(e.Found), lead, text, "", nil, false))
+	}
+	sec.Lists = append(sec.Lists, hl)
+	names := make([]string, len(t.Contexts))
+	for i, e := range t.Contexts {
+		names[i] = sanitize.Line(e)
+	}
+	sec.Notes = append(sec.Notes, fmt.Sprintf("context entities (%d): %s", len(t.Contexts), strings.Join(names, "; ")))
+	if r.Status[eval.ContextEntityRecall] == eval.StatusOK && len(t.Reference) > 0 {
+		sec.Formula = append(sec.Formula, fmt.Sprintf("entity recall = |found| / |reference entities| = %d/%d = %.3f",
+			t.Found, len(t.Reference), float64(t.Found)/float64(len(t.Reference))))
+	}
+}
+
+func b2int(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func noiseHTML(r *eval.Result, sec *htmlSection) {
+	t := r.NoiseSensitivity
+	if t == nil {
+		return
+	}
+	mode := cmp.Or(t.Mode, eval.NSModeRelevant)
+	relevant := map[int]bool{}
+	for _, c := range t.Chunks {
+		relevant[c.Rank] = c.Relevant
+	}
+	hl := htmlList{Title: "answer statements and the chunks that back them", None: len(t.Statements) == 0}
+	for _, s := range t.Statements {
+		ranks := slices.Sorted(slices.Values(slices.Concat(s.Relevant, s.Irrelevant)))
+		var by []string
+		for _, k := range ranks {
+			kind := "irrelevant"
+			if relevant[k] {
+				kind = "relevant"
+			}
+			by = append(by, fmt.Sprintf("#%d (%s)", k, kind))
+		}
+		line := "backed by no chunk"
+		if len(by) > 0 {
+			line = "backed by " + strings.Join(by, ", ")
+		}
+		if s.Correct {
+			line += "; correct (the reference entails it)"
+		} else {
+			line += "; not in the reference"
+		}
+		if s.Noise != "" {
+			line += "; noise: " + s.Noise
+		}
+		hl.Items = append(hl.Items, judgedItem(b2int(s.Correct), "", s.Statement, line, nil, false))
+	}
+	sec.Lists = append(sec.Lists, hl)
+	rl := htmlList{Title: "reference statements: the chunks that entail them make those chunks relevant", None: len(t.ReferenceStatements) == 0}
+	for i, s := range t.ReferenceStatements {
+		var by []string
+		for _, c := range t.Chunks {
+			if i < len(c.Reference) && c.Reference[i].Verdict == 1 {
+				by = append(by, fmt.Sprintf("#%d", c.Rank))
+			}
+		}
+		where := "entailed by no chunk"
+		if len(by) > 0 {
+			where = "entailed by " + strings.Join(by, ", ")
+		}
+		rl.Items = append(rl.Items, htmlItem{OK: len(by) > 0, Lead: fmt.Sprint(i + 1), Text: sanitize.Text(s), Reason: where})
+	}
+	sec.Lists = append(sec.Lists, rl)
+	if r.Status[eval.NoiseSensitivity] != eval.StatusOK || len(t.Statements) == 0 {
+		return
+	}
+	n, other, otherMode := t.Relevant, t.Irrelevant, eval.NSModeIrrelevant
+	if mode == eval.NSModeIrrelevant {
+		n, other, otherMode = t.Irrelevant, t.Relevant, eval.NSModeRelevant
+	}
+	total := len(t.Statements)
+	sec.Formula = append(sec.Formula,
+		fmt.Sprintf("noise sensitivity (%s) = %d/%d = %.3f (lower is better)", sanitize.Line(mode), n, total, float64(n)/float64(total)),
+		fmt.Sprintf("(%s mode: %d/%d = %.3f)", otherMode, other, total, float64(other)/float64(total)))
+}
+
+// htmlCriterionSection is a criterion's part of a drill-down: its score
+// or status, and its trace (draws, level, checklist items, matches).
+func htmlCriterionSection(r *eval.Result, name string) htmlSection {
+	m := eval.Metric(name)
+	sec := htmlSection{Title: sanitize.Line(name)}
+	if v, ok := r.Score(m); ok && r.Status[m] == eval.StatusOK {
+		sec.Score, sec.Class = fmt.Sprintf("%.3f", v), "hi"
+		if v < DiagLow {
+			sec.Class = "lo"
+		}
+	} else if st, ok := r.Status[m]; ok {
+		sec.Status, sec.StatusClass = sanitize.Line(statusText(r, m)), "warn"
+		if st.Failed() {
+			sec.StatusClass = "fail"
+		}
+	}
+	t := r.Criteria[name]
+	if t == nil {
+		return sec
+	}
+	if len(t.Draws) > 0 {
+		hl := htmlList{Title: "the judge's draws"}
+		yes := 0
+		for _, d := range t.Draws {
+			it := judgedItem(d.Verdict, map[bool]string{true: "yes", false: "no"}[d.Verdict == 1], "", d.Reason, nil, false)
+			it.Text, it.Reason = it.Reason, ""
+			if d.Quote != "" {
+				it.Evidence = sanitize.Text("\"" + d.Quote + "\"")
+			}
+			yes += d.Verdict
+			hl.Items = append(hl.Items, it)
+		}
+		sec.Lists = append(sec.Lists, hl)
+		sec.Formula = append(sec.Formula, fmt.Sprintf("%d of %d draws say yes: the majority decides", yes, len(t.Draws)))
+	}
+	if t.Level != nil {
+		line := fmt.Sprintf("level %d", *t.Level)
+		if t.Description != "" {
+			line += ": " + t.Description
+		}
+		sec.Notes = append(sec.Notes, sanitize.Line(line))
+	}
+	if len(t.Items) > 0 {
+		hl := htmlList{Title: "checklist"}
+		passed := 0
+		for _, it := range t.Items {
+			hi := judgedItem(it.Verdict, "", it.Item, it.Reason, nil, false)
+			if it.Quote != "" {
+				hi.Evidence = sanitize.Text("\"" + it.Quote + "\"")
+			}
+			passed += it.Verdict
+			hl.Items = append(hl.Items, hi)
+		}
+		sec.Lists = append(sec.Lists, hl)
+		sec.Formula = append(sec.Formula, fmt.Sprintf("%d of %d items passed = %.3f", passed, len(t.Items), float64(passed)/float64(len(t.Items))))
+	}
+	if len(t.Matches) > 0 {
+		hl := htmlList{Title: "matches"}
+		for _, mt := range t.Matches {
+			note := ""
+			if mt.InContext {
+				note = "in a chunk too: allowed"
+			}
+			hl.Items = append(hl.Items, htmlItem{OK: mt.InContext, Lead: sanitize.Line(mt.What), Text: sanitize.Text(mt.Text), Note: note})
+		}
+		sec.Lists = append(sec.Lists, hl)
+	}
+	if t.Reason != "" {
+		sec.Notes = append(sec.Notes, sanitize.Text(t.Reason))
+	}
+	if t.Quote != "" {
+		sec.Notes = append(sec.Notes, sanitize.Text("quote: \""+t.Quote+"\""))
+	}
+	return sec
+}
