@@ -1,0 +1,80 @@
+package calibrate
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/offline"
+	"github.com/ragscope/ragscope/eval/report"
+)
+
+// Floors of TestEnterpriseDiagnosisAgreement: the figures measured when
+// it was written (docs/offline-judge.md has the table); a change of the
+// judge or the diagnosis that loses an agreement fails it.
+const (
+	enterpriseDiagnosisFloor  = 62
+	enterprise2DiagnosisFloor = 32
+)
+
+// TestEnterpriseDiagnosisAgreement measures the diagnosis column a new
+// user sees (the offline judge, the default metrics, the default pass
+// levels) against the one a reviewer gives, on both answers of every
+// pair of the project's enterprise sets. The contexts of a pair hold what
+// its question needs, and the faithful answer is the reference: a
+// reviewer diagnoses the faithful answer ok and the unfaithful one
+// generation (retrieval was right, the answer did not follow it).
+// Rerun it with -v to read the figures; the disagreements are listed for
+// the read set only, since the held-out set's failures are not read.
+func TestEnterpriseDiagnosisAgreement(t *testing.T) {
+	for _, set := range []struct {
+		name  string
+		load  func(string) ([]Pair, error)
+		floor int
+		list  bool
+	}{
+		{"ragscope/enterprise (read)", LoadEnterprise, enterpriseDiagnosisFloor, true},
+		{"ragscope/enterprise-2 (held out)", LoadEnterprise2, enterprise2DiagnosisFloor, false},
+	} {
+		pairs, err := set.load("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		agreed, total, disagreements := diagnosisAgreement(pairs)
+		t.Logf("%s: the diagnosis agrees with a reviewer's on %d of %d answers", set.name, agreed, total)
+		if set.list {
+			for _, d := range disagreements {
+				t.Log("  " + d)
+			}
+		}
+		if agreed < set.floor {
+			t.Errorf("%s: %d of %d diagnoses agree, below the floor %d", set.name, agreed, total, set.floor)
+		}
+	}
+}
+
+// diagnosisAgreement runs the default metrics with the offline judge over
+// both answers of each pair and counts the diagnoses a reviewer would give.
+func diagnosisAgreement(pairs []Pair) (agreed, total int, disagreements []string) {
+	var samples []eval.Sample
+	for i, p := range pairs {
+		for k, answer := range []string{p.Faithful, p.Unfaith} {
+			samples = append(samples, eval.Sample{Index: 2*i + k, ID: fmt.Sprintf("#%d/%s", i+1, []string{"faithful", "unfaithful"}[k]),
+				Question: p.Question, Answer: answer, Contexts: p.Contexts, Reference: p.Faithful})
+		}
+	}
+	r := &eval.Runner{Judge: offline.New(), Config: eval.RunnerConfig{Metrics: eval.DefaultMetrics, Strictness: 3, Workers: 2}}
+	for k, res := range r.Run(context.Background(), samples) {
+		want := report.DiagOK
+		if k%2 == 1 {
+			want = report.DiagGeneration
+		}
+		if d := report.Diagnose(res); d == want {
+			agreed++
+		} else {
+			disagreements = append(disagreements, fmt.Sprintf("%s: %s, a reviewer says %s", res.ID, d, want))
+		}
+	}
+	return agreed, len(samples), disagreements
+}
