@@ -14,9 +14,14 @@ import (
 // content features (the support test), its clauses (the negation detector)
 // and its quantities (the number detector).
 type span struct {
-	text    string
-	feats   map[string]bool // content features: "h:" Han bigram, "w:" English stem, "n:" number
-	unis    map[string]bool // "u:" Han content unigrams, the fallback for short Chinese text
+	text  string
+	feats map[string]bool // content features: "h:" Han bigram, "w:" English stem, "n:" number
+	unis  map[string]bool // "u:" Han content unigrams, the fallback for short Chinese text
+	// skips, of a context sentence only, are the bigrams of a Han run's
+	// characters with one other between them (号通 of 账号需通过): a
+	// context that inserts a modal or a verb into a statement's words
+	// still has them.
+	skips   map[string]bool
 	clauses []clause
 	quants  []quantity
 	names   []name
@@ -110,16 +115,22 @@ var analyses = memo.New[*span](analysisCacheSize)
 // commas, semicolons and colons of both scripts; an ASCII ':' or ',' between
 // two digits is part of a number (06:30, 1,000). The span is new: the
 // caller may set its fields.
-func analyzeText(text string) *span { return analyzeClauses(text, true) }
+func analyzeText(text string) *span { return analyzeClauses(text, true, false) }
+
+// analyzeContext analyses a context sentence, record or field: skips too.
+func analyzeContext(text string) *span { return analyzeClauses(text, true, true) }
 
 // analyzeClauses is analyzeText; without keep, the clauses are not kept in
 // the span (their feature sets are most of its memory), only the span's
 // own feature sets and quantities.
-func analyzeClauses(text string, keep bool) *span {
+func analyzeClauses(text string, keep, context bool) *span {
 	// Valid UTF-8 from here on: the rules map offsets between runes,
 	// bytes and lowered text, which a stray byte would shift (FuzzJudge).
 	text = plaintext.StripControls(strings.ToValidUTF8(text, "\uFFFD"))
 	sp := &span{text: text, feats: map[string]bool{}} // unis made by the first (lexClause)
+	if context {
+		sp.skips = map[string]bool{}
+	}
 	// The clauses are slices of t (byte offsets), valid UTF-8 as above.
 	t := normalizeNumerals(stripFrame(plaintext.StripMarkup(text)))
 	if !utf8.ValidString(t) {
@@ -287,6 +298,9 @@ func lexClause(text string, sp *span) clause {
 		case 'h':
 			sp.hasHan = true
 			hanFeatures(l.text, add, addUni)
+			if sp.skips != nil {
+				addSkips(l.text, sp.skips)
+			}
 			markCommonHan(l.text, sp)
 			if i+2 < len(lx) && lx[i+1].kind == 'p' && strings.Contains(nameDots, lx[i+1].text) && lx[i+2].kind == 'h' {
 				markGivenName(l.text, sp)
@@ -477,6 +491,22 @@ func hanFeatures(run string, add, addUni func(string)) {
 			}
 		}
 		i += n
+	}
+}
+
+// addSkips adds the bigrams of a context's Han run whose characters have
+// one other between them.
+func addSkips(run string, skips map[string]bool) {
+	a, b := "", "" // the characters two and one before, "" for a particle
+	for i, r := range run {
+		c := run[i : i+utf8.RuneLen(r)]
+		if chineseParticles[r] {
+			c = ""
+		}
+		if a != "" && c != "" {
+			skips["h:"+a+c] = true
+		}
+		a, b = b, c
 	}
 }
 

@@ -66,9 +66,10 @@ The support test (support.go), of one statement against the sentences:
     count only where the sentence has them, so a frame costs a supported
     fact nothing; a clause of nothing else joins the next statement. A
     pronoun after a semicolon stands for what the piece before it is
-    about ("open to staff only; contractors may not use it"). Short
-    Chinese statements are measured on characters. The reason of a low
-    coverage lists the words the sentence lacks.
+    about ("open to staff only; contractors may not use it"). A Chinese
+    bigram the sentence writes with one character between (账号需通过
+    for 账号通过) is found. Short Chinese statements are measured on
+    characters. The reason of a low coverage lists the words it lacks.
  2. negation: a clause of the best sentence (or, when it does not cover
     the statement, of any sentence) that negates what an aligned clause
     of the statement affirms, or the reverse, is a conflict. Bounds (不超过,
@@ -86,13 +87,16 @@ The support test (support.go), of one statement against the sentences:
     (a swapped Michigan for Minnesota), or whose multi-word names it does
     not write as one ("Rainbow Estate" from "Rainbow Terrace ... Lullwater
     Estate"), or whose sentence has its names and none of what it claims
-    of them, is not supported. A name the question gives may be spelled
+    of them, is not supported; so is one with two Chinese characters in
+    a row that neither the sentence nor the question has, between ones
+    it has (总监 for 主管; a function word such as 需要 is none). A name the question gives may be spelled
     out in a neighbour of a sentence that refers to it by a pronoun.
  5. supported when coverage >= SupportThreshold and no detector fires.
  6. two chunks: a statement no sentence covers is supported by two
     sentences of different chunks together when their union covers it,
     each gives a quantity of it the other does not, and no detector fires
-    on the union ("supported by [1] and [2]: ...").
+    on the union ("supported by [1] and [2]: ..."); so is one that one
+    sentence covers but whose number only the other gives.
 
 For example:
 

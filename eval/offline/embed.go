@@ -51,7 +51,7 @@ func embedSpan(text string) *span {
 	if len(text) < memo.BigText {
 		return analyze(text)
 	}
-	return analyzeClauses(text, false)
+	return analyzeClauses(text, false, false)
 }
 
 // addTrigrams adds w to the buckets of the features "t:" + each

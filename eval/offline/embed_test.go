@@ -18,7 +18,7 @@ func TestEmbedOfABigText(t *testing.T) {
 	text := b.String()
 	lean := Embed(text)
 	sp := analyzeText(text)
-	if len(sp.clauses) == 0 || len(analyzeClauses(text, false).clauses) != 0 {
+	if len(sp.clauses) == 0 || len(analyzeClauses(text, false, false).clauses) != 0 {
 		t.Fatal("the lean analysis keeps clauses, or the full one has none")
 	}
 	full := vectorOf(sp)

@@ -307,3 +307,34 @@ func TestUnitAfterAModifier(t *testing.T) {
 		t.Errorf("wrong total: %.2f %v", f, r)
 	}
 }
+
+// A character the context inserts into the statement's words (需, 再)
+// costs no coverage; two characters the statement puts in place of the
+// context's (总监 for 主管) are a word the context does not have, unless
+// they are a function word (需要 for 应).
+func TestInsertedAndReplacedChinese(t *testing.T) {
+	ctx := []string{"员工需通过系统再提交申请。"}
+	if ev := Support("员工通过系统提交申请。", "怎么申请？", ctx); ev.Verdict != 1 || ev.Coverage != 1 {
+		t.Errorf("inserted characters: %.2f %s", ev.Coverage, ev.Reason)
+	}
+	ctx = []string{"年假申请须经部门主管批准后再报人事部备案。"}
+	if ev := Support("年假申请经部门总监批准后报人事部备案。", "年假怎么申请？", ctx); ev.Verdict != 0 || !strings.Contains(ev.Reason, `"总监"`) {
+		t.Errorf("a replaced role: %s", ev.Reason)
+	}
+	if ev := Support("年假申请需要经部门主管批准。", "年假怎么申请？", ctx); ev.Verdict != 1 {
+		t.Errorf("a function word: %s", ev.Reason)
+	}
+}
+
+// Two chunks together support a total even when one of them alone covers
+// the statement's words, and another total is a number conflict.
+func TestTotalAcrossChunksWhenOneCovers(t *testing.T) {
+	ctx := []string{"员工结婚可请婚假3天。", "需要在外地举行婚礼的，另给路程假2天。"}
+	q := "婚假有几天？"
+	if ev := Support("婚假3天，需要在外地举行婚礼的另给路程假2天，合计5天。", q, ctx); ev.Verdict != 1 || !strings.Contains(ev.Reason, "3天 + 2天 = 5天") {
+		t.Errorf("total: %s", ev.Reason)
+	}
+	if ev := Support("婚假3天，需要在外地举行婚礼的另给路程假2天，合计6天。", q, ctx); ev.Verdict != 0 || ev.Detector != DetectorNumber {
+		t.Errorf("wrong total: %s", ev.Reason)
+	}
+}

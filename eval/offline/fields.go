@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
@@ -116,7 +117,7 @@ func fieldSpans(text string) []*span {
 }
 
 func fieldSpan(quote, analysed, label, value string, mask, whole *span, keys ...[]string) *span {
-	sp := analyzeText(analysed)
+	sp := analyzeContext(analysed)
 	sp.text = quote
 	sp.field = &fieldCheck{label: label, keys: keys, value: analyze(value), shown: value, mask: mask.feats, whole: unionSpan(sp, whole)}
 	return sp
@@ -369,10 +370,5 @@ func maskHasRune(mask map[string]bool, c string) bool {
 }
 
 func givesQuantityOf(st, value *span) bool {
-	for _, vq := range value.quants {
-		if hasQuantity(st, vq) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(value.quants, func(vq quantity) bool { return hasQuantity(st, vq) })
 }

@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -284,21 +285,11 @@ func aboutAny(cs *span, feats []string) bool {
 	if len(feats) == 0 {
 		return true
 	}
-	for _, f := range feats {
-		if cs.feats[f] || cs.refFeats[f] {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(feats, func(f string) bool { return cs.feats[f] || cs.refFeats[f] })
 }
 
 func anyHas(sents []*span, f string) bool {
-	for _, cs := range sents {
-		if cs.feats[f] {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(sents, func(cs *span) bool { return cs.feats[f] })
 }
 
 func endsInPunct(w string) bool {

@@ -322,35 +322,16 @@ func mergeClauses(parts []string) []string {
 
 func isSubordinate(c string) bool {
 	plain := strings.TrimRight(c, "。！？!?.")
-	for _, e := range subordinateEnds {
-		if strings.HasSuffix(plain, e) {
-			return true
-		}
-	}
-	for _, s := range subordinateStarts {
-		if strings.HasPrefix(plain, s) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(subordinateEnds, func(e string) bool { return strings.HasSuffix(plain, e) }) ||
+		slices.ContainsFunc(subordinateStarts, func(s string) bool { return strings.HasPrefix(plain, s) })
 }
 
 func hasContent(s string) bool {
-	for _, r := range s {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			return true
-		}
-	}
-	return false
+	return strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 }
 
 func containsHan(s string) bool {
-	for _, r := range s {
-		if isHan(r) {
-			return true
-		}
-	}
-	return false
+	return strings.ContainsFunc(s, isHan)
 }
 
 // contentRunes counts Han characters and Latin words; a Latin word counts as

@@ -29,7 +29,7 @@ func recordSpans(text string) []*span {
 		if r.units < 2 || utf8.RuneCountInString(r.analysed) > maxRecordRunes {
 			continue
 		}
-		sp := analyzeText(r.analysed) // its text is set below
+		sp := analyzeContext(r.analysed) // its text is set below
 		sp.text = r.text
 		out = append(out, sp)
 	}

@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -62,7 +63,7 @@ func contextSpans(text string) []*span {
 	ss, afterSemicolon := sentencePieces(text)
 	out := make([]*span, 0, len(ss))
 	for i, s := range ss {
-		sp := analyzeText(s) // its prev and next are set below
+		sp := analyzeContext(s) // its prev and next are set below
 		if i > 0 {
 			sp.prev, out[i-1].next = out[i-1], sp
 		}
@@ -126,7 +127,7 @@ func support(st, q *span, sents []*span) Evidence {
 		}
 	}
 	if detail, ok := numberConflict(st, q, sents[best], sents, covs, bestCov >= SupportThreshold); ok {
-		if pev, ok := pairSupport(st, q, sents, covs, useUnis); ok && bestCov < SupportThreshold {
+		if pev, ok := pairSupport(st, q, sents, covs, useUnis); ok {
 			return pev
 		}
 		ev.Detector = DetectorNumber
@@ -139,6 +140,11 @@ func support(st, q *span, sents []*span) Evidence {
 			// Cowley (1917 – 1991) was an American surgeon": the names
 			// are there, what the statement says of them is not.
 			ev.Reason = fmt.Sprintf("context %q names what the statement names but says none of what it claims of it (coverage %.2f)", clip(ev.Quote), ev.Coverage)
+			return ev
+		}
+		if w, ok := replacedWord(st, q, sents[best]); ok {
+			ev.Detector = DetectorName
+			ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); statement says %q, which the matching context does not have (%s)", clip(ev.Quote), ev.Coverage, w, DetectorName)
 			return ev
 		}
 		if n, ok := missingName(st, q, sents[best]); ok {
@@ -226,7 +232,7 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 	var plain, echo, plainFound, echoFound int
 	count := func(feats, ctx map[string]bool) {
 		for f := range feats {
-			found := ctx[f] || cs.refFeats[f]
+			found := ctx[f] || cs.refFeats[f] || cs.skips[f]
 			switch {
 			case q != nil && (q.feats[f] || q.unis[f]):
 				echo++
@@ -260,6 +266,35 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 		return -1
 	}
 	return (float64(plainFound) + QuestionEchoWeight*float64(echoFound)) / total
+}
+
+// replacedWord: two or more Han characters of the statement in a row
+// that neither the sentence nor the question has, between characters
+// the sentence has (总监 of 经总监签字 against 经主管签字); a function word
+// (需要 for 应) is no content replaced.
+func replacedWord(st, q, cs *span) (string, bool) {
+	has := func(r rune) bool {
+		u := "u:" + string(r)
+		return cs.unis[u] || cs.refFeats[u] || q != nil && q.unis[u]
+	}
+	for _, c := range st.clauses { // numerals normalised
+		var run []rune
+		seen := false
+		for _, r := range c.text + "。" {
+			switch {
+			case !isHan(r) || chineseParticles[r]:
+				run, seen = nil, false
+			case has(r):
+				if seen && len(run) >= 2 && !chineseStopBigrams[string(run)] {
+					return string(run), true
+				}
+				run, seen = nil, true
+			default:
+				run = append(run, r)
+			}
+		}
+	}
+	return "", false
 }
 
 // contiguousUnis are the context's unigrams that count for the statement:
@@ -310,12 +345,8 @@ func countPrefix(m map[string]bool, p string) int {
 }
 
 func withoutPrefix(m map[string]bool, p string) map[string]bool {
-	out := make(map[string]bool, len(m))
-	for f := range m {
-		if !strings.HasPrefix(f, p) {
-			out[f] = true
-		}
-	}
+	out := maps.Clone(m)
+	maps.DeleteFunc(out, func(f string, _ bool) bool { return strings.HasPrefix(f, p) })
 	return out
 }
 
@@ -394,12 +425,7 @@ func overlap(a, b map[string]bool) int {
 }
 
 func scopeHit(n negation, c *clause) bool {
-	for _, f := range n.scope {
-		if c.feats[f] || c.unis[f] {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(n.scope, func(f string) bool { return c.feats[f] || c.unis[f] })
 }
 
 // numberConflict reports a quantity of the statement that the best-matching
@@ -456,12 +482,7 @@ func givenInRole(all []*span, covs []float64, q quantity) bool {
 }
 
 func givenAnywhere(all []*span, q quantity) bool {
-	for _, cs := range all {
-		if hasQuantity(cs, q) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(all, func(cs *span) bool { return hasQuantity(cs, q) })
 }
 
 // sumOf: q is the total of two or more other quantities of the statement
@@ -608,12 +629,8 @@ func setReferent(sp *span) {
 }
 
 func hasPronoun(text string) bool {
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
-		if pronouns[w] {
-			return true
-		}
-	}
-	return false
+	ws := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) })
+	return slices.ContainsFunc(ws, func(w string) bool { return pronouns[w] })
 }
 
 // wordFeats are the "w:" features of the words of a name as written
@@ -817,27 +834,17 @@ func pairSupport(st, q *span, sents []*span, covs []float64, useUnis bool) (Evid
 // givesOwn: x gives a quantity of the statement that y does not: each of
 // a pair gives one of the statement's facts.
 func givesOwn(st, x, y *span) bool {
-	for _, q := range st.quants {
-		if hasQuantity(x, q) && !hasQuantity(y, q) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(st.quants, func(q quantity) bool { return hasQuantity(x, q) && !hasQuantity(y, q) })
 }
 
 // unionSpan is two sentences read as one, for pairSupport.
 func unionSpan(x, y *span) *span {
-	u := &span{text: x.text + " " + y.text, feats: map[string]bool{}, unis: map[string]bool{}, refFeats: map[string]bool{}}
+	u := &span{text: x.text + " " + y.text, feats: map[string]bool{}, unis: map[string]bool{}, refFeats: map[string]bool{}, skips: map[string]bool{}}
 	for _, s := range []*span{x, y} {
-		for f := range s.feats {
-			u.feats[f] = true
-		}
-		for f := range s.unis {
-			u.unis[f] = true
-		}
-		for f := range s.refFeats {
-			u.refFeats[f] = true
-		}
+		maps.Copy(u.feats, s.feats)
+		maps.Copy(u.unis, s.unis)
+		maps.Copy(u.refFeats, s.refFeats)
+		maps.Copy(u.skips, s.skips)
 		u.quants = append(u.quants, s.quants...)
 	}
 	return u
@@ -848,7 +855,7 @@ func unionSpan(x, y *span) *span {
 // common discourse words (at most five, sorted).
 func missingWords(st, q, cs *span) string {
 	miss := func(f string) bool {
-		return st.feats[f] && !cs.feats[f] && !cs.refFeats[f] && !st.common[f] && (q == nil || !q.feats[f])
+		return st.feats[f] && !cs.feats[f] && !cs.refFeats[f] && !cs.skips[f] && !st.common[f] && (q == nil || !q.feats[f])
 	}
 	var out []string
 	seen := map[string]bool{}

@@ -14,8 +14,8 @@ import (
 // it was written (docs/offline-judge.md has the table); a change of the
 // judge or the diagnosis that loses an agreement fails it.
 const (
-	enterpriseDiagnosisFloor  = 62
-	enterprise2DiagnosisFloor = 32
+	enterpriseDiagnosisFloor  = 63
+	enterprise2DiagnosisFloor = 33
 )
 
 // TestEnterpriseDiagnosisAgreement measures the diagnosis column a new
