@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -31,8 +33,7 @@ func readCSV(c *collector, br *bufio.Reader, comma rune) error {
 	cr := csv.NewReader(rb)     // reads each row alone, rb being reset to it
 	cr.Comma = comma
 	cr.FieldsPerRecord = -1 // checked here, to make a short row skippable
-	var names []string
-	var idx [nFields]int
+	var h *header
 	row := 0
 	for {
 		b, start, o, err := rows.next()
@@ -54,48 +55,44 @@ func readCSV(c *collector, br *bufio.Reader, comma rune) error {
 		if err != nil {
 			return csvError(c, row, err, start)
 		}
-		if names == nil {
+		if h == nil {
 			if o != nil {
 				return &Error{File: c.name, Line: 1, Unit: unitRow, Msg: fmt.Sprintf(
 					"the header row is %d bytes (%s), over the limit of %s per record — is this a CSV file? Raise the limit with --max-record-bytes",
 					o.size, fmtSize(o.size), fmtSize(c.limit))}
 			}
-			if names, idx, err = c.csvHeader(rec); err != nil {
+			if h, err = c.csvHeader(rec); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := c.csvRow(row, rec, o, names, idx, comma); err != nil {
+		if err := c.csvRow(row, rec, o, h, comma); err != nil {
 			return err
 		}
 	}
 }
 
 // csvHeader reads the header row: the column names and each field's column.
-func (c *collector) csvHeader(header []string) ([]string, [nFields]int, error) {
-	names := make([]string, len(header))
-	for i, h := range header {
+func (c *collector) csvHeader(rec []string) (*header, error) {
+	names := make([]string, len(rec))
+	for i, h := range rec {
 		if !utf8.ValidString(h) {
-			return nil, [nFields]int{}, &Error{File: c.name, Line: 1, Unit: unitRow, Msg: "the header " + utf8Error([]byte(h)).Error()}
+			return nil, &Error{File: c.name, Line: 1, Unit: unitRow, Msg: "the header " + utf8Error([]byte(h)).Error()}
 		}
 		names[i] = strings.TrimSpace(h)
 	}
-	idx, err := c.cols.resolveHeader(c, names)
-	return names, idx, err
+	return c.cols.resolveHeader(c, names, true)
 }
 
 // csvRow reads one row after the header: rec, or o for a row too big.
-func (c *collector) csvRow(row int, rec []string, o *oversized, names []string, idx [nFields]int, comma rune) error {
+func (c *collector) csvRow(row int, rec []string, o *oversized, h *header, comma rune) error {
+	names := h.names
 	switch {
 	case o != nil:
 		field := ""
 		if o.column < len(names) {
 			o.part = names[o.column]
-			for f := range nFields {
-				if idx[f] == o.column {
-					field = fieldNames[f]
-				}
-			}
+			field = h.fieldOf(o.column)
 		}
 		return c.bad(row, field, c.tooBig(*o, "column"))
 	case blankRow(rec):
@@ -106,7 +103,7 @@ func (c *collector) csvRow(row int, rec []string, o *oversized, names []string, 
 		return c.bad(row, "", fmt.Sprintf("has %d cells but the header has %d — quote cells that contain %q, quotes or line breaks",
 			len(rec), len(names), string(comma)))
 	}
-	return c.fromCells(row, rec, names, idx)
+	return c.fromCells(row, rec, h)
 }
 
 // badQuote returns the first checkPrefix bytes of a row going over the
@@ -184,9 +181,32 @@ func csvError(c *collector, row int, err error, start int) error {
 	return fmt.Errorf("%s: %w", c.name, err)
 }
 
-// resolveHeader picks each field's column once for the whole file.
-func (cols *columns) resolveHeader(c *collector, names []string) ([nFields]int, error) {
-	var idx [nFields]int
+// header is the columns of a header row that our fields read.
+type header struct {
+	names []string
+	idx   [nFields]int
+	// chunks are the numbered contexts columns (检索片段1, 检索片段2, …) in
+	// number order when the contexts come from those, one chunk a cell;
+	// idx[fContexts] is then the first of them.
+	chunks []int
+}
+
+// fieldOf names the field column i feeds, "" if none.
+func (h *header) fieldOf(i int) string {
+	for f := range nFields {
+		if h.idx[f] == i || (f == fContexts && slices.Contains(h.chunks, i)) {
+			return fieldNames[f]
+		}
+	}
+	return ""
+}
+
+// resolveHeader picks each field's column once for the whole file. With
+// numbered, contexts that no column holds whole are looked for in numbered
+// columns: the contexts name followed by a number.
+func (cols *columns) resolveHeader(c *collector, names []string, numbered bool) (*header, error) {
+	h := &header{names: names}
+	idx := &h.idx
 	known := false
 	for f := range nFields {
 		idx[f] = -1
@@ -197,10 +217,22 @@ func (cols *columns) resolveHeader(c *collector, names []string) ([nFields]int, 
 			}
 		}
 	}
+	if numbered && idx[fContexts] < 0 {
+		for _, n := range cols.names[fContexts] {
+			chunks, err := numberedColumns(names, n)
+			if err != nil {
+				return nil, &Error{File: c.name, Line: 1, Unit: unitRow, Field: "contexts", Msg: err.Error()}
+			}
+			if len(chunks) > 0 {
+				h.chunks, idx[fContexts], known = chunks, chunks[0], true
+				break
+			}
+		}
+	}
 	if !known {
 		e := c.layoutError(names, "columns")
 		e.Line, e.Unit = 1, unitRow
-		return idx, e
+		return nil, e
 	}
 	for f := range nFields {
 		if idx[f] < 0 {
@@ -208,19 +240,56 @@ func (cols *columns) resolveHeader(c *collector, names []string) ([nFields]int, 
 				continue // promptfoo's defaultTest gives it
 			}
 			if cols.mapped[f] || required(f) {
-				return idx, &Error{File: c.name, Line: 1, Unit: unitRow, Field: fieldNames[f], Msg: cols.missingMsg(f, names, "column")}
+				return nil, &Error{File: c.name, Line: 1, Unit: unitRow, Field: fieldNames[f], Msg: cols.missingMsg(f, names, "column")}
 			}
 			continue
+		}
+		if f == fContexts && h.chunks != nil {
+			continue // numberedColumns checked them
 		}
 		// A second column of the same name would be silently ignored.
 		for j, n := range names {
 			if j != idx[f] && strings.EqualFold(n, names[idx[f]]) {
-				return idx, &Error{File: c.name, Line: 1, Unit: unitRow, Field: fieldNames[f], Msg: fmt.Sprintf(
+				return nil, &Error{File: c.name, Line: 1, Unit: unitRow, Field: fieldNames[f], Msg: fmt.Sprintf(
 					"the header has two columns named %q (columns %d and %d) — rename one", names[idx[f]], idx[f]+1, j+1)}
 			}
 		}
 	}
-	return idx, nil
+	return h, nil
+}
+
+// numberedColumns finds the columns named base followed by a number
+// (检索片段1, 检索片段2, …; case ignored) and returns them in number order;
+// the numbers need not be consecutive, but one number twice is an error.
+func numberedColumns(names []string, base string) ([]int, error) {
+	type numbered struct{ n, col int }
+	var found []numbered
+	for i, name := range names {
+		if len(name) <= len(base) || !strings.EqualFold(name[:len(base)], base) {
+			continue
+		}
+		digits := name[len(base):]
+		if strings.Trim(digits, "0123456789") != "" {
+			continue
+		}
+		n, err := strconv.Atoi(digits)
+		if err != nil {
+			continue // too long to be a chunk number
+		}
+		for _, f := range found {
+			if f.n == n {
+				return nil, fmt.Errorf("the header has two columns numbered %d for the contexts, %q (column %d) and %q (column %d) — rename one",
+					n, names[f.col], f.col+1, name, i+1)
+			}
+		}
+		found = append(found, numbered{n, i})
+	}
+	slices.SortFunc(found, func(a, b numbered) int { return a.n - b.n })
+	cols := make([]int, len(found))
+	for i, f := range found {
+		cols[i] = f.col
+	}
+	return cols, nil
 }
 
 func columnIndex(names []string, name string) int {
@@ -237,14 +306,25 @@ func columnIndex(names []string, name string) int {
 	return -1
 }
 
-func (c *collector) fromCells(row int, rec, names []string, idx [nFields]int) error {
+func (c *collector) fromCells(row int, rec []string, h *header) error {
 	s := eval.Sample{Line: row}
 	for f := range nFields {
-		i := idx[f]
+		i := h.idx[f]
 		if i < 0 {
 			if raw, key := c.defaultField(f); raw != nil {
 				if err := setField(&s, f, key, raw); err != nil {
 					return c.bad(row, fieldNames[f], fmt.Sprintf("key %q %v", key, err))
+				}
+			}
+			continue
+		}
+		if f == fContexts && h.chunks != nil {
+			for _, j := range h.chunks {
+				if !utf8.ValidString(rec[j]) {
+					return c.bad(row, fieldNames[f], fmt.Sprintf("column %q %v", h.names[j], utf8Error([]byte(rec[j]))))
+				}
+				if strings.TrimSpace(rec[j]) != "" {
+					s.Contexts = append(s.Contexts, rec[j])
 				}
 			}
 			continue
@@ -268,7 +348,7 @@ func (c *collector) fromCells(row int, rec, names []string, idx [nFields]int) er
 			}
 		}
 		if err != nil {
-			return c.bad(row, fieldNames[f], fmt.Sprintf("column %q %v", names[i], err))
+			return c.bad(row, fieldNames[f], fmt.Sprintf("column %q %v", h.names[i], err))
 		}
 	}
 	return c.add(s, "")

@@ -21,6 +21,9 @@ const (
 // in it (line, row or element) and which of our fields, and says what to do.
 type Error struct {
 	File string
+	// Sheet is the worksheet of an Excel workbook the problem is in, and
+	// Cell the cell (B12) when one is to blame; "" otherwise.
+	Sheet, Cell string
 	// Line is the 1-based JSONL or YAML line, CSV row (header = row 1),
 	// Parquet row (the first record = row 1) or JSON array element, or
 	// 1-based sample of a column-oriented object; 0 when the problem
@@ -39,6 +42,9 @@ type Error struct {
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
+	if e.Sheet != "" {
+		fmt.Fprintf(&b, ": sheet %q", e.Sheet)
+	}
 	if e.Line > 0 {
 		switch e.Unit {
 		case "", unitLine:
@@ -46,7 +52,15 @@ func (e *Error) Error() string {
 		case unitSample:
 			fmt.Fprintf(&b, ": sample %d (index %d)", e.Line, e.Line-1)
 		default:
-			fmt.Fprintf(&b, ": %s %d", e.Unit, e.Line)
+			if e.Sheet != "" {
+				b.WriteString(" ")
+			} else {
+				b.WriteString(": ")
+			}
+			fmt.Fprintf(&b, "%s %d", e.Unit, e.Line)
+		}
+		if e.Cell != "" {
+			fmt.Fprintf(&b, " (%s)", e.Cell)
 		}
 	}
 	if e.Field != "" {
@@ -64,7 +78,10 @@ func (e *Error) Error() string {
 type Skip struct {
 	// File is the file the record is in when that is not the dataset
 	// itself but a tests file a promptfoo config references; "" otherwise.
-	File   string `json:"file,omitempty"`
+	File string `json:"file,omitempty"`
+	// Sheet and Cell place a record of an Excel workbook, as in Error.
+	Sheet  string `json:"sheet,omitempty"`
+	Cell   string `json:"cell,omitempty"`
 	Line   int    `json:"line"`
 	Field  string `json:"field,omitempty"`
 	Reason string `json:"reason"`
@@ -79,11 +96,11 @@ func (l *Loaded) SkipError(s Skip) *Error {
 	if s.File != "" {
 		file = s.File
 	}
-	return &Error{File: file, Line: s.Line, Unit: s.Unit, Field: s.Field, Msg: s.Reason}
+	return &Error{File: file, Sheet: s.Sheet, Cell: s.Cell, Line: s.Line, Unit: s.Unit, Field: s.Field, Msg: s.Reason}
 }
 
 func noSamplesError(name string) *Error {
 	return &Error{File: name, Msg: "no samples — the file holds no records; expected JSON Lines " +
 		`(one {"user_input": ..., "response": ..., "retrieved_contexts": [...], "reference": ...} object per line), ` +
-		`a JSON array of such objects, {"samples": [...]}, a CSV file with a header row, a YAML list of records or promptfoo tests, or a Parquet file`}
+		`a JSON array of such objects, {"samples": [...]}, a CSV file with a header row, a YAML list of records or promptfoo tests, a Parquet file or an Excel workbook (.xlsx)`}
 }

@@ -1,5 +1,5 @@
 // Package dataset loads the samples to evaluate from JSON Lines, JSON, CSV,
-// YAML and Parquet files in the shapes RAGAS (0.1 and >= 0.2), Hugging Face
+// YAML and Parquet files and Excel workbooks in the shapes RAGAS (0.1 and >= 0.2), Hugging Face
 // datasets and promptfoo use (promptfoo test files and configs, with their
 // file:// references), with errors that name the file, the record and the
 // field.
@@ -8,8 +8,8 @@
 // validates the file as Load does keeping only counts, and Stream reads it
 // again yielding the same samples (see stream.go); all three are one reader
 // per format. JSON Lines, JSON arrays (also {"samples": [...]} and
-// promptfoo's {"tests": [...]}), CSV and Parquet (through the file's ReadAt,
-// a page at a time) are read record by record, so a pass holds one record
+// promptfoo's {"tests": [...]}), CSV, Parquet (through the file's ReadAt,
+// a page at a time) and Excel worksheets are read record by record, so a pass holds one record
 // and the read buffer whatever the number of samples. A column-oriented JSON
 // object and YAML files (so promptfoo YAML configs and YAML tests files) are
 // held whole during each pass, as their first sample needs the whole file;
@@ -42,6 +42,7 @@ const (
 	FormatCSV     = "csv"
 	FormatYAML    = "yaml"
 	FormatParquet = "parquet"
+	FormatXLSX    = "xlsx"
 )
 
 // Options says how to read a dataset.
@@ -54,7 +55,7 @@ type Options struct {
 	// Loaded.Skipped (the first MaxSkipped) and counting them in
 	// Loaded.SkippedCount, instead of failing on the first.
 	SkipInvalid bool
-	// Format is "", "jsonl", "json", "csv", "yaml" or "parquet" ("ndjson",
+	// Format is "", "jsonl", "json", "csv", "yaml", "parquet" or "xlsx" ("ndjson",
 	// "tsv" and "yml" are accepted too). "" picks by extension and content,
 	// see Read. Files a promptfoo config references are always picked by
 	// their extension.
@@ -65,6 +66,10 @@ type Options struct {
 	// largest field, or is skipped under SkipInvalid; it is measured as it
 	// streams by, never held whole. 0 means DefaultMaxRecordBytes.
 	MaxRecordBytes int64
+	// Sheet is the worksheet of an Excel workbook to read (--sheet): its
+	// name, or its number counting from 1. "" reads the first sheet whose
+	// header has the columns needed.
+	Sheet string
 }
 
 // Loaded is a dataset read: by Load, with its samples in memory, or by
@@ -106,11 +111,12 @@ func Load(path string, opt Options) (*Loaded, error) {
 // through r's ReadAt when r has one (an *os.File does), else held in memory.
 //
 // Format detection: an explicit Options.Format is obeyed. A .csv (.tsv) file
-// is CSV, a .yaml (.yml) file YAML, a .parquet file Parquet. A .jsonl,
+// is CSV, a .yaml (.yml) file YAML, a .parquet file Parquet, a .xlsx file
+// an Excel workbook. A .jsonl,
 // .ndjson or .json file is JSON Lines or JSON as its content says, because
 // pandas' to_json(lines=True) and Hugging Face's to_json write JSON Lines
 // into files named .json. Any other name is sniffed: the Parquet magic PAR1
-// means Parquet; '[' or a '{' starting a multi-line object means JSON, a '{'
+// means Parquet, a zip archive an Excel workbook; '[' or a '{' starting a multi-line object means JSON, a '{'
 // line holding a whole object means JSON Lines; a first line that starts a
 // YAML document, list item or "key:" means YAML; anything else CSV.
 func Read(name string, r io.Reader, opt Options) (*Loaded, error) {
@@ -132,7 +138,7 @@ func readPass(src *source, opt Options, setup func(c *collector)) (*Loaded, erro
 	h := sha256.New()
 	c := &collector{
 		root: src.name, cols: cols, skip: opt.SkipInvalid, limit: maxRecordBytes(opt),
-		hash: h, reading: []string{absPath(src.name)}, ids: map[string]idSite{},
+		hash: h, reading: []string{absPath(src.name)}, ids: map[string]idSite{}, wantSheet: opt.Sheet,
 	}
 	setup(c)
 	format, err := c.readFile(src.name, r, opt.Format)
@@ -198,6 +204,9 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 		comma = sniffComma(head)
 	}
 
+	if c.wantSheet != "" && name == c.root && format != FormatXLSX {
+		return "", &Error{File: name, Msg: fmt.Sprintf("--sheet applies to Excel workbooks (.xlsx), and this file is read as %s — drop --sheet", format)}
+	}
 	switch format {
 	case FormatJSONL:
 		c.unit = unitLine
@@ -211,6 +220,9 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 	case FormatParquet:
 		c.unit = unitRow
 		err = readParquet(c, r, br)
+	case FormatXLSX:
+		c.unit = unitRow
+		err = readXLSX(c, r, br, c.wantSheet)
 	default:
 		c.unit = unitRow
 		err = readCSV(c, br, comma)
@@ -229,6 +241,9 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 func sniffContent(head []byte, atEOF bool, cols *columns) string {
 	if bytes.HasPrefix(head, parquetMagic) {
 		return FormatParquet
+	}
+	if bytes.HasPrefix(head, zipMagic) {
+		return FormatXLSX
 	}
 	if f := sniffJSON(head, atEOF, false, cols); f != "" {
 		return f
@@ -249,7 +264,7 @@ const (
 // extension; a TSV file is CSV with tabs.
 var formatNames = map[string]string{
 	"jsonl": FormatJSONL, "ndjson": FormatJSONL, "json": FormatJSON, "csv": FormatCSV, "tsv": FormatCSV,
-	"yaml": FormatYAML, "yml": FormatYAML, "parquet": FormatParquet,
+	"yaml": FormatYAML, "yml": FormatYAML, "parquet": FormatParquet, "xlsx": FormatXLSX,
 }
 
 // formatOf picks the format by --format, else by the extension, and says
@@ -263,7 +278,7 @@ func formatOf(name, format string) (f string, comma rune, sniff int, err error) 
 	f, ok := formatNames[given]
 	switch {
 	case !ok && format != "":
-		return "", 0, 0, fmt.Errorf("--format: unknown format %q — use jsonl, json, csv, yaml or parquet", format)
+		return "", 0, 0, fmt.Errorf("--format: unknown format %q — use jsonl, json, csv, yaml, parquet or xlsx", format)
 	case !ok:
 		return "", 0, sniffAll, nil
 	case format == "" && (f == FormatJSON || f == FormatJSONL):
@@ -416,6 +431,12 @@ type collector struct {
 	firstFile string
 	// known: some record had a key of one of our fields.
 	known bool
+	// sheet is the worksheet being read and head its header, for errors
+	// to name the cell; "" and nil outside a workbook.
+	sheet string
+	head  *header
+	// wantSheet is --sheet.
+	wantSheet string
 }
 
 // idSite is where an id was first used.
@@ -433,8 +454,9 @@ const MaxSkipped = 1000
 func (c *collector) bad(line int, field, msg string) error {
 	if c.skip {
 		c.skippedCount++
+		cell := c.cellOf(line, field)
 		if len(c.skipped) < MaxSkipped {
-			sk := Skip{Line: line, Field: field, Reason: msg, Unit: c.unit}
+			sk := Skip{Sheet: c.sheet, Cell: cell, Line: line, Field: field, Reason: msg, Unit: c.unit}
 			if c.name != c.root {
 				sk.File = c.name
 			}
@@ -442,7 +464,7 @@ func (c *collector) bad(line int, field, msg string) error {
 		}
 		return nil
 	}
-	return &Error{File: c.name, Line: line, Unit: c.unit, Field: field, Msg: msg, Skippable: true}
+	return &Error{File: c.name, Sheet: c.sheet, Cell: c.cellOf(line, field), Line: line, Unit: c.unit, Field: field, Msg: msg, Skippable: true}
 }
 
 // add takes a valid sample; idKey names the key its id was read from

@@ -50,7 +50,7 @@ type pqColumn struct {
 // readParquet reads a Parquet file. It needs random access: through r's
 // ReadAt when r has one, else from the whole file read into memory.
 func readParquet(c *collector, r io.Reader, br *bufio.Reader) error {
-	src, size, err := parquetSource(r, br)
+	src, size, err := randomAccess(r, br)
 	if err != nil {
 		return fmt.Errorf("%s: %w", c.name, err)
 	}
@@ -71,7 +71,7 @@ func readParquet(c *collector, r io.Reader, br *bufio.Reader) error {
 	}
 	cols, names := parquetColumns(f)
 	c.firstKeys, c.firstFile = names, c.name
-	idx, err := c.cols.resolveHeader(c, names)
+	h, err := c.cols.resolveHeader(c, names, false)
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) {
@@ -81,10 +81,10 @@ func readParquet(c *collector, r io.Reader, br *bufio.Reader) error {
 	}
 	var used [nFields]*pqColumn
 	for fld := range nFields {
-		if idx[fld] < 0 {
+		if h.idx[fld] < 0 {
 			continue
 		}
-		col := &cols[idx[fld]]
+		col := &cols[h.idx[fld]]
 		if err := c.checkParquetType(fld, col); err != nil {
 			return err
 		}
@@ -93,10 +93,10 @@ func readParquet(c *collector, r io.Reader, br *bufio.Reader) error {
 	return c.readParquetRows(f, used)
 }
 
-// parquetSource gives random access to the file: r itself when it can
+// randomAccess gives random access to the file: r itself when it can
 // read at an offset and knows its size (the bytes still pass through br
 // to be hashed), else the whole file read from br.
-func parquetSource(r io.Reader, br *bufio.Reader) (io.ReaderAt, int64, error) {
+func randomAccess(r io.Reader, br *bufio.Reader) (io.ReaderAt, int64, error) {
 	var size int64 = -1
 	switch v := r.(type) {
 	case *os.File:

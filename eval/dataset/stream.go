@@ -32,7 +32,7 @@ func fileSource(path string) *source {
 		}
 		if st, err := f.Stat(); err == nil && st.IsDir() {
 			f.Close()
-			return nil, nil, &Error{File: path, Msg: "is a directory — pass a .jsonl, .json, .csv, .yaml or .parquet file"}
+			return nil, nil, &Error{File: path, Msg: "is a directory — pass a .jsonl, .json, .csv, .yaml, .parquet or .xlsx file"}
 		}
 		return f, func() { f.Close() }, nil
 	}}
@@ -155,5 +155,5 @@ func (e *ChangedError) Error() string {
 // key identifies what opt changes in a read, for Stream to refuse options
 // other than its scan's (fmt prints a map sorted by key).
 func (o Options) key() string {
-	return fmt.Sprintf("%v|%t|%s|%d", o.Map, o.SkipInvalid, o.Format, maxRecordBytes(o))
+	return fmt.Sprintf("%v|%t|%s|%d|%s", o.Map, o.SkipInvalid, o.Format, maxRecordBytes(o), o.Sheet)
 }

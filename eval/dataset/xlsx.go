@@ -1,0 +1,401 @@
+package dataset
+
+import (
+	"archive/zip"
+	"bufio"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// An Excel workbook is read one worksheet at a time as a CSV file is: a
+// header row mapped by the same names and --map (the first row with the
+// columns needed, as a title may stand above it), and each row after it is
+// a record, rows counting as Excel numbers
+// them. Cells are read as Excel shows them (dates and numbers in their
+// number format, a formula as the value saved with it), and a merged range
+// reads as its top-left cell in every cell it covers. Rows stream from the
+// worksheet's XML; excelize keeps a worksheet or string table larger than
+// xlsxInMemory in a temporary file rather than in memory.
+
+var zipMagic = []byte("PK\x03\x04")
+
+// xlsxInMemory is the largest worksheet or shared-string part held in
+// memory when a workbook is opened; larger ones are read from temporary
+// files.
+const xlsxInMemory = 4 << 20
+
+// readXLSX reads the worksheet --sheet names, else the first one whose
+// header has the columns our fields need.
+func readXLSX(c *collector, r io.Reader, br *bufio.Reader, want string) (err error) {
+	defer func() { c.sheet, c.head = "", nil }()
+	src, size, err := randomAccess(r, br)
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.name, err)
+	}
+	// A damaged workbook must be an error naming the file, never a crash.
+	defer func() {
+		if p := recover(); p != nil {
+			err = c.xlsxDamaged(fmt.Errorf("%v", p))
+		}
+	}()
+	zr, err := zip.NewReader(src, size)
+	if err != nil {
+		return c.xlsxDamaged(err)
+	}
+	opts := excelize.Options{UnzipXMLSizeLimit: xlsxInMemory}
+	var f *excelize.File
+	if file, ok := r.(*os.File); ok {
+		// By name, so that excelize reads the archive from the disk, not
+		// all of it into memory as OpenReader does.
+		f, err = excelize.OpenFile(file.Name(), opts)
+	} else {
+		f, err = excelize.OpenReader(io.NewSectionReader(src, 0, size), opts)
+	}
+	if err != nil {
+		return c.xlsxDamaged(err)
+	}
+	defer f.Close()
+	sheets := f.GetSheetList()
+	if len(sheets) == 0 {
+		return c.xlsxDamaged(errors.New("it has no worksheets"))
+	}
+	var candidates []string
+	if want != "" {
+		name, err := pickSheet(sheets, want)
+		if err != nil {
+			return &Error{File: c.name, Msg: err.Error()}
+		}
+		candidates = []string{name}
+	} else {
+		candidates = sheets
+	}
+	var misses []string
+	for _, sheet := range candidates {
+		rows, row, top, err := c.xlsxHeader(f, sheet)
+		if err != nil {
+			var e *Error
+			if len(candidates) == 1 || !errors.As(err, &e) {
+				return err
+			}
+			misses = append(misses, fmt.Sprintf("%q %s", sheet, top))
+			continue
+		}
+		defer rows.Close()
+		merges, err := mergedRanges(zr, sheet)
+		if err != nil {
+			return c.xlsxDamaged(fmt.Errorf("sheet %q: %w", sheet, err))
+		}
+		return c.xlsxRows(rows, row, merges)
+	}
+	return &Error{File: c.name, Msg: fmt.Sprintf("no sheet has a header row with the columns needed (question: %s; answer: %s) — the sheets hold %s; "+
+		"pick the sheet with --sheet NAME or --sheet N and name its columns with --map question=<column>,answer=<column>",
+		orList(c.cols.names[fQuestion]), orList(c.cols.names[fAnswer]), strings.Join(misses, "; "))}
+}
+
+// pickSheet finds --sheet's sheet: by name (exactly, then ignoring
+// case), else by its number counting from 1.
+func pickSheet(sheets []string, want string) (string, error) {
+	for _, eq := range []func(a, b string) bool{func(a, b string) bool { return a == b }, strings.EqualFold} {
+		for _, s := range sheets {
+			if eq(s, want) {
+				return s, nil
+			}
+		}
+	}
+	if n, err := strconv.Atoi(want); err == nil && n >= 1 && n <= len(sheets) {
+		return sheets[n-1], nil
+	}
+	var have []string
+	for i, s := range sheets {
+		have = append(have, fmt.Sprintf("%d %q", i+1, s))
+	}
+	return "", fmt.Errorf("--sheet %q: the workbook has no such sheet — its sheets are %s; pass a name or a number", want, strings.Join(have, ", "))
+}
+
+// headerSearch is how many rows that are not blank may stand above the
+// header (a title, a note): the header is the first of them whose columns
+// give the fields needed.
+const headerSearch = 10
+
+// xlsxHeader opens a worksheet and finds its header; it returns the rows
+// after it and the header's row number. When there is none, top says what
+// the first row that is not blank holds, for a message about all sheets.
+func (c *collector) xlsxHeader(f *excelize.File, sheet string) (rows *excelize.Rows, row int, top string, err error) {
+	c.sheet, c.head = sheet, nil
+	rows, err = f.Rows(sheet)
+	if err != nil {
+		return nil, 0, "", c.xlsxDamaged(fmt.Errorf("sheet %q: %w", sheet, err))
+	}
+	var first error // the first row's, when no row is the header
+	tried := 0
+	for row = 1; tried < headerSearch && rows.Next(); row++ {
+		cells, err := rows.Columns()
+		if err != nil {
+			rows.Close()
+			return nil, 0, "", c.xlsxDamaged(fmt.Errorf("sheet %q row %d: %w", sheet, row, err))
+		}
+		if blankRow(cells) {
+			continue
+		}
+		tried++
+		h, err := c.csvHeader(cells)
+		if err == nil {
+			c.head = h
+			return rows, row, "", nil
+		}
+		var e *Error
+		if errors.As(err, &e) {
+			e.Sheet, e.Line = sheet, row
+		}
+		if first == nil {
+			first = err
+			top = fmt.Sprintf("row %d: %s", row, keyList(cells))
+		}
+	}
+	rows.Close()
+	if first != nil {
+		return nil, 0, top, first
+	}
+	return nil, 0, "empty", &Error{File: c.name, Sheet: sheet, Msg: "the sheet is empty — a header row naming the columns is needed (question, answer, …); pick another sheet with --sheet"}
+}
+
+// xlsxRows reads the rows after the header, row being the header's.
+func (c *collector) xlsxRows(rows *excelize.Rows, row int, merges []mergedRange) error {
+	h := c.head
+	width := len(h.names)
+	var tops []string // the value of each merged range, once its top row is read
+	for rows.Next() {
+		row++
+		cells, err := rows.Columns()
+		if err != nil {
+			return c.xlsxDamaged(fmt.Errorf("sheet %q row %d: %w", c.sheet, row, err))
+		}
+		rec := make([]string, width)
+		copy(rec, cells) // cells right of the header have no column to feed
+		if len(merges) > 0 {
+			if tops == nil {
+				tops = make([]string, len(merges))
+			}
+			fillMerged(rec, cells, row, merges, tops)
+		}
+		if blankRow(rec) {
+			continue
+		}
+		var size, partSize int64
+		part := 0
+		for i, cell := range rec {
+			size += int64(len(cell))
+			if int64(len(cell)) > partSize {
+				part, partSize = i, int64(len(cell))
+			}
+		}
+		if size > c.limit {
+			return c.bad(row, h.fieldOf(part), c.tooBig(oversized{size: size, part: h.names[part], partSize: partSize}, "column"))
+		}
+		if err := c.fromCells(row, rec, h); err != nil {
+			return err
+		}
+	}
+	if err := rows.Error(); err != nil {
+		return c.xlsxDamaged(fmt.Errorf("sheet %q after row %d: %w", c.sheet, row, err))
+	}
+	return nil
+}
+
+// mergedRange is a merged range of cells, 1-based and inclusive.
+type mergedRange struct{ col1, row1, col2, row2 int }
+
+// fillMerged gives every cell of rec that a merged range covers the value
+// of the range's top-left cell (the only one a workbook keeps); cells is the
+// row as read, tops the values of the ranges whose top row has been read.
+func fillMerged(rec, cells []string, row int, merges []mergedRange, tops []string) {
+	for i, m := range merges {
+		if row < m.row1 || row > m.row2 {
+			continue
+		}
+		if row == m.row1 && m.col1 <= len(cells) {
+			tops[i] = cells[m.col1-1]
+		}
+		for col := m.col1; col <= m.col2 && col <= len(rec); col++ {
+			rec[col-1] = tops[i]
+		}
+	}
+}
+
+// mergedRanges reads the merged ranges of a worksheet. They follow the
+// cells in the worksheet's XML, so the part is read through once more, its
+// rows passed over by a byte search rather than parsed.
+func mergedRanges(zr *zip.Reader, sheet string) ([]mergedRange, error) {
+	part, err := sheetPart(zr, sheet)
+	if err != nil {
+		return nil, err
+	}
+	zf := zipFile(zr, part)
+	if zf == nil {
+		return nil, fmt.Errorf("the part %s is missing", part)
+	}
+	rc, err := zf.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	br := bufio.NewReaderSize(rc, 64<<10)
+	for {
+		if _, err := br.ReadSlice('<'); err == io.EOF {
+			return nil, nil
+		} else if err != nil && err != bufio.ErrBufferFull {
+			return nil, err
+		}
+		tag, _ := br.Peek(64)
+		if i := strings.IndexAny(string(tag), " \t\r\n/>"); i >= 0 {
+			tag = tag[:i]
+		}
+		if _, local, _ := strings.Cut(string(tag), ":"); local != "mergeCells" && string(tag) != "mergeCells" {
+			continue
+		}
+		return readMerges(xml.NewDecoder(io.MultiReader(strings.NewReader("<"), br)))
+	}
+}
+
+// readMerges reads the <mergeCell ref="A1:B2"/> elements of <mergeCells>.
+func readMerges(d *xml.Decoder) ([]mergedRange, error) {
+	var out []mergedRange
+	for {
+		tok, err := d.RawToken()
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if t.Name.Local != "mergeCell" {
+				continue
+			}
+			for _, a := range t.Attr {
+				if a.Name.Local != "ref" {
+					continue
+				}
+				from, to, ok := strings.Cut(a.Value, ":")
+				if !ok {
+					continue // one cell: nothing to fill
+				}
+				var m mergedRange
+				var err1, err2 error
+				m.col1, m.row1, err1 = excelize.CellNameToCoordinates(from)
+				m.col2, m.row2, err2 = excelize.CellNameToCoordinates(to)
+				if err := errors.Join(err1, err2); err != nil {
+					return nil, fmt.Errorf("merged range %q: %w", a.Value, err)
+				}
+				m.col1, m.col2 = min(m.col1, m.col2), max(m.col1, m.col2)
+				m.row1, m.row2 = min(m.row1, m.row2), max(m.row1, m.row2)
+				out = append(out, m)
+			}
+		case xml.EndElement:
+			if t.Name.Local == "mergeCells" {
+				return out, nil
+			}
+		}
+	}
+}
+
+// sheetPart finds the path of a worksheet's XML in the archive, through
+// the workbook's list of sheets and its relationships.
+func sheetPart(zr *zip.Reader, sheet string) (string, error) {
+	var rels struct {
+		Rel []struct {
+			ID     string `xml:"Id,attr"`
+			Type   string `xml:"Type,attr"`
+			Target string `xml:"Target,attr"`
+		} `xml:"Relationship"`
+	}
+	wb := "xl/workbook.xml"
+	if err := readZipXML(zr, "_rels/.rels", &rels); err == nil {
+		for _, r := range rels.Rel {
+			if strings.HasSuffix(r.Type, "/officeDocument") {
+				wb = strings.TrimPrefix(r.Target, "/")
+			}
+		}
+	}
+	var book struct {
+		Sheets []struct {
+			Name string `xml:"name,attr"`
+			RID  string `xml:"http://schemas.openxmlformats.org/officeDocument/2006/relationships id,attr"`
+		} `xml:"sheets>sheet"`
+	}
+	if err := readZipXML(zr, wb, &book); err != nil {
+		return "", err
+	}
+	rels.Rel = nil
+	dir, base := path.Split(wb)
+	if err := readZipXML(zr, dir+"_rels/"+base+".rels", &rels); err != nil {
+		return "", err
+	}
+	for _, s := range book.Sheets {
+		if s.Name != sheet {
+			continue
+		}
+		for _, r := range rels.Rel {
+			if r.ID != s.RID {
+				continue
+			}
+			if strings.HasPrefix(r.Target, "/") {
+				return strings.TrimPrefix(r.Target, "/"), nil
+			}
+			return path.Join(dir, r.Target), nil
+		}
+	}
+	return "", fmt.Errorf("the workbook does not say where sheet %q is", sheet)
+}
+
+// zipFile finds a part by name, ignoring case as Excel does; nil if none.
+func zipFile(zr *zip.Reader, name string) *zip.File {
+	i := slices.IndexFunc(zr.File, func(f *zip.File) bool { return strings.EqualFold(f.Name, name) })
+	if i < 0 {
+		return nil
+	}
+	return zr.File[i]
+}
+
+// readZipXML decodes a small XML part of the archive into v.
+func readZipXML(zr *zip.Reader, name string, v any) error {
+	zf := zipFile(zr, name)
+	if zf == nil {
+		return fmt.Errorf("the part %s is missing", name)
+	}
+	rc, err := zf.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	if err := xml.NewDecoder(rc).Decode(v); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
+// cellOf names the cell of field in row line of the worksheet being read
+// (B12); "" outside a workbook or for no field.
+func (c *collector) cellOf(line int, field string) string {
+	if c.sheet == "" || c.head == nil || field == "" {
+		return ""
+	}
+	f := fieldIndex(field)
+	if f < 0 || c.head.idx[f] < 0 {
+		return ""
+	}
+	name, _ := excelize.CoordinatesToCellName(c.head.idx[f]+1, line)
+	return name
+}
+
+func (c *collector) xlsxDamaged(err error) *Error {
+	return &Error{File: c.name, Msg: fmt.Sprintf("cannot read it as an Excel workbook (%v) — the file is damaged, truncated, password-protected or not .xlsx; "+
+		"save it from Excel as .xlsx (an old .xls too), or give a CSV file the .csv extension", err)}
+}
