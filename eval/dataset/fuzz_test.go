@@ -14,7 +14,7 @@ import (
 // fuzzNames are the names inputs are read under, by kind. The YAML ones
 // sit in a directory that does not exist, so that a file:// reference the
 // fuzzer makes up resolves to nothing rather than to this package's files.
-var fuzzNames = []string{"d.jsonl", "d.json", "d.csv", "d.tsv", "d.data", "/nonexistent-ragscope-fuzz/d.yaml", "d.parquet", "/nonexistent-ragscope-fuzz/data"}
+var fuzzNames = []string{"d.jsonl", "d.json", "d.csv", "d.tsv", "d.data", "/nonexistent-ragscope-fuzz/d.yaml", "d.parquet", "/nonexistent-ragscope-fuzz/data", "d.xlsx"}
 
 // fuzzParquetSeeds are small Parquet files of the shapes users have.
 func fuzzParquetSeeds(tb testing.TB) [][]byte {
@@ -69,6 +69,11 @@ func FuzzLoad(f *testing.F) {
 		f.Add(uint8(6), string(data[:len(data)/2]), uint16(0))
 		f.Add(uint8(6), string(data), uint16(64))
 	}
+	book := evalWorkbook(f)
+	for _, data := range [][]byte{book, book[:len(book)/2], book[:len(book)-30], zipOf(f, "xl/workbook.xml", "<workbook/>")} {
+		f.Add(uint8(8), string(data), uint16(0))
+	}
+	f.Add(uint8(8), string(book), uint16(40))
 	f.Fuzz(func(t *testing.T, kind uint8, in string, limit uint16) {
 		name := fuzzNames[int(kind)%len(fuzzNames)]
 		opt := Options{MaxRecordBytes: int64(limit)}
