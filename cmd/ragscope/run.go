@@ -76,8 +76,9 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	fs.Var(byteSize{&c.MaxReplyBytes}, "max-reply-bytes", "largest judge reply read, e.g. 8MiB (default 8MiB; embeddings replies may be 128KiB larger per text)")
 	// dataset
 	fs.StringVar(&c.Mapping, "map", "", "column mapping, e.g. question=q,answer=resp,contexts=docs,reference=gold,id=uid")
+	fs.StringVar(&c.Sheet, "sheet", "", "worksheet of an Excel (.xlsx) dataset: its NAME or its number N from 1 (default: the first sheet with the columns needed)")
 	fs.BoolVar(&c.SkipInvalid, "skip-invalid", false, "skip invalid records (reported) instead of stopping at the first")
-	fs.Var(byteSize{&c.MaxRecordBytes}, "max-record-bytes", "largest dataset record (JSONL line, JSON element, CSV or Parquet row, YAML record) loaded, e.g. 64MiB (default 16MiB)")
+	fs.Var(byteSize{&c.MaxRecordBytes}, "max-record-bytes", "largest dataset record (JSONL line, JSON element, CSV, Parquet or xlsx row, YAML record) loaded, e.g. 64MiB (default 16MiB)")
 	fs.Var(positiveInt{&c.Sample}, "sample", "evaluate N samples of the dataset chosen at random by --seed (all of them when it has N or fewer); a later full run reuses their calls from the cache")
 	fs.Uint64Var(&c.Seed, "seed", app.DefaultSampleSeed, "the seed that chooses the --sample subset: the same seed, the same samples")
 	// cache & store
@@ -130,7 +131,7 @@ var runFlagGroups = []flagGroup{
 	{"judge (advanced)", []string{"api-type", "api-version", "embedding-base-url", "embedding-dimensions", "embedding-format",
 		"response-format", "max-tokens", "temperature", "strictness", "ac-weights", "fc-mode", "ns-mode", "no-n",
 		"offline-lexicon", "prompts", "concurrency", "request-timeout", "max-retries", "max-retry-after", "rpm", "tpm", "max-reply-bytes"}},
-	{"dataset", []string{"map", "skip-invalid", "max-record-bytes", "sample", "seed"}},
+	{"dataset", []string{"map", "sheet", "skip-invalid", "max-record-bytes", "sample", "seed"}},
 	{"cache & store", []string{"db", "no-cache", "cache-only", "resume"}},
 	{"output & interface", []string{"headless", "out", "format", "detach", "log", "ascii", "config", "pass"}},
 	{"cost", []string{"prices", "confirm-over", "yes"}},

@@ -68,6 +68,7 @@ type Config struct {
 	Metrics        string        `json:"metrics"`
 	Lang           string        `json:"lang"`
 	Mapping        string        `json:"map,omitempty"`
+	Sheet          string        `json:"sheet,omitempty"` // the worksheet of an Excel dataset (dataset.Options.Sheet)
 	SkipInvalid    bool          `json:"skip_invalid,omitempty"`
 	Offline        bool          `json:"offline,omitempty"`
 	OfflineLexicon string        `json:"offline_lexicon,omitempty"` // a team's lexicon file for the offline judge (offline.ReadLexicon)

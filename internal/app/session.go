@@ -189,7 +189,7 @@ func (s *Session) loadDataset(stderr io.Writer) error {
 		return nil
 	}
 	path := s.Cfg.Dataset
-	opt := dataset.Options{SkipInvalid: s.Cfg.SkipInvalid, MaxRecordBytes: s.Cfg.MaxRecordBytes, Map: s.Cfg.Parsed.Map}
+	opt := dataset.Options{SkipInvalid: s.Cfg.SkipInvalid, MaxRecordBytes: s.Cfg.MaxRecordBytes, Map: s.Cfg.Parsed.Map, Sheet: s.Cfg.Sheet}
 	load := dataset.Load
 	if s.Cfg.Stream {
 		// Validated whole now, read again as it is evaluated: a bad record
@@ -506,6 +506,9 @@ func (s *Session) config() map[string]string {
 	}
 	if c.Mapping != "" {
 		m["map"] = c.Mapping
+	}
+	if c.Sheet != "" {
+		m["sheet"] = c.Sheet
 	}
 	if b := s.baseline; b != nil {
 		// The run or file it was compared with: latest, resolved.
