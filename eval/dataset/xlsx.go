@@ -172,7 +172,7 @@ func (c *collector) xlsxHeader(f *excelize.File, sheet string) (rows *excelize.R
 func (c *collector) xlsxRows(rows *excelize.Rows, row int, merges []mergedRange) error {
 	h := c.head
 	width := len(h.names)
-	var tops []string // the value of each merged range, once its top row is read
+	fill := newMergeFill(merges)
 	for rows.Next() {
 		row++
 		cells, err := rows.Columns()
@@ -181,12 +181,7 @@ func (c *collector) xlsxRows(rows *excelize.Rows, row int, merges []mergedRange)
 		}
 		rec := make([]string, width)
 		copy(rec, cells) // cells right of the header have no column to feed
-		if len(merges) > 0 {
-			if tops == nil {
-				tops = make([]string, len(merges))
-			}
-			fillMerged(rec, cells, row, merges, tops)
-		}
+		fill.row(rec, cells, row)
 		if blankRow(rec) {
 			continue
 		}
@@ -214,19 +209,39 @@ func (c *collector) xlsxRows(rows *excelize.Rows, row int, merges []mergedRange)
 // mergedRange is a merged range of cells, 1-based and inclusive.
 type mergedRange struct{ col1, row1, col2, row2 int }
 
-// fillMerged gives every cell of rec that a merged range covers the value
-// of the range's top-left cell (the only one a workbook keeps); cells is the
-// row as read, tops the values of the ranges whose top row has been read.
-func fillMerged(rec, cells []string, row int, merges []mergedRange, tops []string) {
-	for i, m := range merges {
-		if row < m.row1 || row > m.row2 {
-			continue
+// mergeFill gives every cell a merged range covers the value of the
+// range's top-left cell, the only one a workbook keeps. Rows come in order,
+// so it holds only the ranges over the current row (active, with their
+// values), taking the others from the list sorted by top row.
+type mergeFill struct {
+	pending []mergedRange
+	active  []activeRange
+}
+
+type activeRange struct {
+	mergedRange
+	value string
+}
+
+func newMergeFill(merges []mergedRange) *mergeFill {
+	slices.SortFunc(merges, func(a, b mergedRange) int { return a.row1 - b.row1 })
+	return &mergeFill{pending: merges}
+}
+
+// row fills rec, the row numbered row as read into cells.
+func (m *mergeFill) row(rec, cells []string, row int) {
+	for len(m.pending) > 0 && m.pending[0].row1 <= row {
+		r := activeRange{mergedRange: m.pending[0]}
+		if r.row1 == row && r.col1 <= len(cells) {
+			r.value = cells[r.col1-1]
 		}
-		if row == m.row1 && m.col1 <= len(cells) {
-			tops[i] = cells[m.col1-1]
-		}
-		for col := m.col1; col <= m.col2 && col <= len(rec); col++ {
-			rec[col-1] = tops[i]
+		m.active = append(m.active, r)
+		m.pending = m.pending[1:]
+	}
+	m.active = slices.DeleteFunc(m.active, func(r activeRange) bool { return r.row2 < row })
+	for _, r := range m.active {
+		for col := r.col1; col <= r.col2 && col <= len(rec); col++ {
+			rec[col-1] = r.value
 		}
 	}
 }
