@@ -18,13 +18,14 @@ import (
 
 // An Excel workbook is read one worksheet at a time as a CSV file is: a
 // header row mapped by the same names and --map (the first row with the
-// columns needed, as a title may stand above it), and each row after it is
-// a record, rows counting as Excel numbers
-// them. Cells are read as Excel shows them (dates and numbers in their
-// number format, a formula as the value saved with it), and a merged range
-// reads as its top-left cell in every cell it covers. Rows stream from the
-// worksheet's XML; excelize keeps a worksheet or string table larger than
-// xlsxInMemory in a temporary file rather than in memory.
+// columns needed, as a title may stand above it), then a record a row,
+// rows counting as Excel numbers them. Cells are read as Excel shows them
+// (dates and numbers in their number format, a formula as the value saved
+// with it), and a merged range reads as its top-left cell in every cell it
+// covers. Rows stream from the worksheet's XML; excelize keeps a worksheet
+// or shared-string table larger than xlsxInMemory in a temporary file
+// (holding an index of the strings' offsets in memory) rather than in
+// memory.
 
 var zipMagic = []byte("PK\x03\x04")
 
