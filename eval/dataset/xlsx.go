@@ -52,6 +52,9 @@ func readXLSX(c *collector, r io.Reader, br *bufio.Reader, want string) (err err
 	if err != nil {
 		return c.xlsxDamaged(err)
 	}
+	if wb := workbookPath(zr); zipFile(zr, wb) == nil {
+		return c.xlsxDamaged(fmt.Errorf("a zip archive without %s, so not a workbook", wb))
+	}
 	opts := excelize.Options{UnzipXMLSizeLimit: xlsxInMemory}
 	var f *excelize.File
 	if file, ok := r.(*os.File); ok {
@@ -60,6 +63,9 @@ func readXLSX(c *collector, r io.Reader, br *bufio.Reader, want string) (err err
 		f, err = excelize.OpenFile(file.Name(), opts)
 	} else {
 		f, err = excelize.OpenReader(io.NewSectionReader(src, 0, size), opts)
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		err = fmt.Errorf("a part of the workbook ends early (%w)", err)
 	}
 	if err != nil {
 		return c.xlsxDamaged(err)
@@ -322,24 +328,33 @@ func readMerges(d *xml.Decoder) ([]mergedRange, error) {
 	}
 }
 
-// sheetPart finds the path of a worksheet's XML in the archive, through
-// the workbook's list of sheets and its relationships.
-func sheetPart(zr *zip.Reader, sheet string) (string, error) {
-	var rels struct {
-		Rel []struct {
-			ID     string `xml:"Id,attr"`
-			Type   string `xml:"Type,attr"`
-			Target string `xml:"Target,attr"`
-		} `xml:"Relationship"`
-	}
-	wb := "xl/workbook.xml"
+// zipRels are the relationships of a part of the archive.
+type zipRels struct {
+	Rel []struct {
+		ID     string `xml:"Id,attr"`
+		Type   string `xml:"Type,attr"`
+		Target string `xml:"Target,attr"`
+	} `xml:"Relationship"`
+}
+
+// workbookPath is where the archive's relationships say the workbook is,
+// by default where Excel puts it.
+func workbookPath(zr *zip.Reader) string {
+	var rels zipRels
 	if err := readZipXML(zr, "_rels/.rels", &rels); err == nil {
 		for _, r := range rels.Rel {
 			if strings.HasSuffix(r.Type, "/officeDocument") {
-				wb = strings.TrimPrefix(r.Target, "/")
+				return strings.TrimPrefix(r.Target, "/")
 			}
 		}
 	}
+	return "xl/workbook.xml"
+}
+
+// sheetPart finds the path of a worksheet's XML in the archive, through
+// the workbook's list of sheets and its relationships.
+func sheetPart(zr *zip.Reader, sheet string) (string, error) {
+	wb := workbookPath(zr)
 	var book struct {
 		Sheets []struct {
 			Name string `xml:"name,attr"`
@@ -349,7 +364,7 @@ func sheetPart(zr *zip.Reader, sheet string) (string, error) {
 	if err := readZipXML(zr, wb, &book); err != nil {
 		return "", err
 	}
-	rels.Rel = nil
+	var rels zipRels
 	dir, base := path.Split(wb)
 	if err := readZipXML(zr, dir+"_rels/"+base+".rels", &rels); err != nil {
 		return "", err

@@ -135,7 +135,10 @@ func TestXLSX(t *testing.T) {
 		{name: "a CSV file named .xlsx", input: []byte("question,answer\nq,a\n"),
 			err: "data.xlsx: cannot read it as an Excel workbook (zip: not a valid zip file) — the file is damaged, truncated, password-protected or not .xlsx; save it from Excel as .xlsx (an old .xls too), or give a CSV file the .csv extension"},
 		{name: "truncated", input: book[:len(book)/2], err: "data.xlsx: cannot read it as an Excel workbook ("},
-		{name: "a zip that is not a workbook", input: zipOf(t, "hello.txt", "hi"), err: "data.xlsx: cannot read it as an Excel workbook ("},
+		{name: "a zip that is not a workbook", input: zipOf(t, "hello.txt", "hi"),
+			err: "data.xlsx: cannot read it as an Excel workbook (a zip archive without xl/workbook.xml, so not a workbook) — "},
+		{name: "a workbook without its parts", input: zipOf(t, "xl/workbook.xml", "<workbook/>"),
+			err: "data.xlsx: cannot read it as an Excel workbook (a part of the workbook ends early (EOF)) — "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := book
