@@ -81,8 +81,8 @@ type Loaded struct {
 	// the sha256 of the sha256s of the file and of each file it references,
 	// in the order read: a changed tests file is a changed dataset.
 	SHA256 string
-	// Format is the format the file was read as: jsonl, json, csv, yaml or
-	// parquet (a column-oriented JSON object is json).
+	// Format is the format the file was read as: jsonl, json, csv, yaml,
+	// parquet or xlsx (a column-oriented JSON object is json).
 	Format string
 	// Samples are the valid samples, in order; nil after Scan.
 	Samples []eval.Sample
