@@ -101,7 +101,15 @@ func readXLSX(c *collector, r io.Reader, br *bufio.Reader, want string) (err err
 		if err != nil {
 			return c.xlsxDamaged(fmt.Errorf("sheet %q: %w", sheet, err))
 		}
-		return c.xlsxRows(rows, row, merges)
+		before := c.count + c.skippedCount
+		if err := c.xlsxRows(rows, row, merges); err != nil {
+			return err
+		}
+		if c.count+c.skippedCount == before {
+			return &Error{File: c.name, Sheet: sheet, Msg: fmt.Sprintf(
+				"no samples — the header (row %d) has no rows under it; put one sample a row below it, or pick another sheet with --sheet", row)}
+		}
+		return nil
 	}
 	return &Error{File: c.name, Msg: fmt.Sprintf("no sheet has a header row with the columns needed (question: %s; answer: %s) — the sheets hold %s; "+
 		"pick the sheet with --sheet NAME or --sheet N and name its columns with --map question=<column>,answer=<column>",

@@ -132,6 +132,8 @@ func TestXLSX(t *testing.T) {
 			err: `data.xlsx: no sheet has a header row with the columns needed (question: 问; answer: 答) — the sheets hold "说明" row 1: 本工作簿是评测集; ` +
 				`"评测集" row 1: 回答, 备注, 标准答案, 检索片段1, 检索片段10, 检索片段2, 编号, 问题; "list" row 1: answer, contexts, question; ` +
 				`pick the sheet with --sheet NAME or --sheet N and name its columns with --map question=<column>,answer=<column>`},
+		{name: "a header and no rows", input: xlsxBytes(t, xlSheet{name: "评测集", rows: [][]any{{"question", "answer"}}}),
+			err: `data.xlsx: sheet "评测集": no samples — the header (row 1) has no rows under it; put one sample a row below it, or pick another sheet with --sheet`},
 		{name: "a CSV file named .xlsx", input: []byte("question,answer\nq,a\n"),
 			err: "data.xlsx: cannot read it as an Excel workbook (zip: not a valid zip file) — the file is damaged, truncated, password-protected or not .xlsx; save it from Excel as .xlsx (an old .xls too), or give a CSV file the .csv extension"},
 		{name: "truncated", input: book[:len(book)/2], err: "data.xlsx: cannot read it as an Excel workbook ("},
