@@ -55,7 +55,9 @@ func readXLSX(c *collector, r io.Reader, br *bufio.Reader, want string) (err err
 	if wb := workbookPath(zr); zipFile(zr, wb) == nil {
 		return c.xlsxDamaged(fmt.Errorf("a zip archive without %s, so not a workbook", wb))
 	}
-	opts := excelize.Options{UnzipXMLSizeLimit: xlsxInMemory}
+	// The system's short date (number format 14, Excel's default for a
+	// date) depends on the reader's locale; ISO's reads the same in all.
+	opts := excelize.Options{UnzipXMLSizeLimit: xlsxInMemory, ShortDatePattern: "yyyy-mm-dd"}
 	var f *excelize.File
 	if file, ok := r.(*os.File); ok {
 		// By name, so that excelize reads the archive from the disk, not

@@ -46,7 +46,11 @@ func xlsxBytes(tb testing.TB, sheets ...xlSheet) []byte {
 			cells := make([]any, len(row))
 			for i, v := range row {
 				if st, ok := v.(xlStyled); ok {
-					id, err := f.NewStyle(&excelize.Style{CustomNumFmt: &st.format})
+					style := &excelize.Style{CustomNumFmt: &st.format}
+					if st.format == "" {
+						style = &excelize.Style{NumFmt: 14} // the system's short date
+					}
+					id, err := f.NewStyle(style)
 					if err != nil {
 						tb.Fatal(err)
 					}
@@ -76,7 +80,8 @@ func xlsxBytes(tb testing.TB, sheets ...xlSheet) []byte {
 	return buf.Bytes()
 }
 
-// xlStyled is a cell value shown through a number format.
+// xlStyled is a cell value shown through a number format; "" is the
+// system's short date, Excel's default for a date.
 type xlStyled struct {
 	value  any
 	format string
@@ -84,7 +89,7 @@ type xlStyled struct {
 
 // evalWorkbook is what a team's evaluation set looks like: a notes sheet
 // first, then the set with Chinese headers, numbered chunk columns out of
-// order, a formula, a reference merged over two rows, a date and a
+// order, a formula, a reference merged over two rows, dates and a
 // percentage; then a sheet in RAGAS's names with a list column.
 func evalWorkbook(tb testing.TB) []byte {
 	return xlsxBytes(tb,
@@ -93,7 +98,7 @@ func evalWorkbook(tb testing.TB) []byte {
 			{"编号", "问题", "回答", "检索片段2", "检索片段1", "检索片段10", "标准答案", "备注"},
 			{"q1", "税号会变吗？", excelize.Cell{Formula: `"不会"&"变"`, Value: "不会变"}, "片段二", "片段一", "片段十", "不变", "ok"},
 			{"q2", "问题二", "回答二", "只有二", "", nil, nil},
-			{xlStyled{45352, "yyyy-mm-dd"}, "数字", xlStyled{0.5, "0.00%"}},
+			{xlStyled{45352, ""}, "数字", xlStyled{0.5, "0.00%"}, nil, nil, nil, xlStyled{45353.5, "yyyy年m月d日 hh:mm"}},
 		}, merges: []string{"G2:G3"}},
 		xlSheet{name: "list", rows: [][]any{
 			{"question", "answer", "contexts"},
@@ -109,7 +114,7 @@ func TestXLSX(t *testing.T) {
 	set := []eval.Sample{
 		{Index: 0, Line: 2, ID: "q1", Question: "税号会变吗？", Answer: "不会变", Contexts: []string{"片段一", "片段二", "片段十"}, Reference: "不变"},
 		{Index: 1, Line: 3, ID: "q2", Question: "问题二", Answer: "回答二", Contexts: []string{"只有二"}, Reference: "不变"},
-		{Index: 2, Line: 4, ID: "2024-03-01", Question: "数字", Answer: "50.00%"},
+		{Index: 2, Line: 4, ID: "2024-03-01", Question: "数字", Answer: "50.00%", Reference: "2024年3月2日 12:00"},
 	}
 	list := []eval.Sample{{Line: 2, Question: "q", Answer: "a", Contexts: []string{"c1", "c2"}}}
 	for _, tc := range []struct {
