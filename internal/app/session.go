@@ -14,6 +14,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/cost"
+	"github.com/ragscope/ragscope/eval/criteria"
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/eval/endpoint"
 	"github.com/ragscope/ragscope/eval/llm"
@@ -36,6 +37,8 @@ type Session struct {
 	Banner  string
 	Prompts *prompts.Set
 	Metrics []eval.Metric
+	// Criteria are --criteria's, scored beside Metrics; nil without them.
+	Criteria *criteria.Set
 
 	sent func() int // requests on the wire, for the in-flight gauge
 	// unrecoverable classifies judge errors for fail-fast (see eval.RunnerConfig).
@@ -109,7 +112,7 @@ func NewSession(cfg *Config, st cache.Store) (_ *Session, err error) {
 	if !cfg.Parsed.ok {
 		return nil, errors.New("app: a session of a Config that Validate has not parsed")
 	}
-	s := &Session{Cfg: cfg, Store: st, Metrics: cfg.Parsed.Metrics, log: io.Discard}
+	s := &Session{Cfg: cfg, Store: st, Metrics: cfg.Parsed.Metrics, Criteria: cfg.Parsed.Criteria, log: io.Discard}
 	defer func() {
 		if err != nil {
 			s.Close()
@@ -449,8 +452,21 @@ func (s *Session) describe(info *report.RunInfo, t cost.Table) {
 	info.Contract = prompts.ContractVersion
 	info.Prompts = hashes
 	info.Metrics = s.Metrics
+	info.Criteria = criteriaInfo(s.Criteria)
 	info.Config = s.config()
 	info.Pricing = cost.RunPricing(t, ji)
+}
+
+// criteriaInfo is what a run records of its criteria: nil without them.
+func criteriaInfo(set *criteria.Set) *report.CriteriaInfo {
+	if set == nil {
+		return nil
+	}
+	ci := &report.CriteriaInfo{File: set.Path, SHA256: set.SHA256}
+	for _, c := range set.Criteria {
+		ci.Items = append(ci.Items, report.CriterionInfo{Name: c.Name, Kind: string(c.Kind), Pass: c.Pass})
+	}
+	return ci
 }
 
 // PriceTable is the table the session's runs are priced with (--prices or
