@@ -397,12 +397,13 @@ func orNone(s string) string {
 // (context recall), the FP and FN (answer and factual correctness), the
 // reference's entities missing from the contexts (context entity recall),
 // the incorrect statements counted as noise (noise sensitivity, whose poor
-// score is a high one). One line each.
+// score is a high one); for a criterion, its trace's (criteria.Trace.Evidence).
+// One line each.
 func evidence(r *eval.Result, m eval.Metric) []string {
 	if d := eval.Def(m); d != nil {
 		return d.Evidence(r)
 	}
-	return nil
+	return r.Criteria[string(m)].Evidence()
 }
 
 // sampleName is how CI output names a sample: its id, else its index.
