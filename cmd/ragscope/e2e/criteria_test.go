@@ -1,0 +1,125 @@
+package e2e
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/fakejudge"
+)
+
+// The example criteria on the demo data with an LLM judge: scored beside
+// the metrics, a column each in the CSV, a JUnit testsuite each with a
+// testcase per sample, and a gate on a criterion that fails with exit 4
+// naming it.
+func TestCriteriaWithLLMJudge(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Generic)
+	defer srv.Close()
+	dir := t.TempDir()
+	db, out, junit := filepath.Join(dir, "r.db"), filepath.Join(dir, "report.json"), filepath.Join(dir, "junit.xml")
+	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
+	crit := repoFile("testdata/criteria/en-support.yaml")
+	names := []string{"cites_source", "no_deflection", "english", "no_unsupported_numbers", "short", "polite", "resolves"}
+
+	// The demo's answers are mostly Chinese: english fails its mean gate.
+	r := runBin(t, env, "run", "--headless", "--db", db, "--out", out, "--junit", junit, "--metrics", "faithfulness",
+		"--criteria", crit, "--fail-under", "english=0.9,polite=0", repoFile("testdata/demo.jsonl"))
+	if r.code != exitGate || !strings.Contains(r.stderr, "english") {
+		t.Fatalf("exit %d, want %d naming english\n%s", r.code, exitGate, r.stderr)
+	}
+	body, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := decodeReport(t, string(body))
+	if rep.Run.Criteria == nil || rep.Run.Criteria.SHA256 == "" || len(rep.Run.Criteria.Items) != len(names) {
+		t.Fatalf("the run record's criteria: %+v", rep.Run.Criteria)
+	}
+	for _, n := range names {
+		if s := rep.Summary[eval.Metric(n)]; s.Scored != len(rep.Samples) {
+			t.Errorf("summary of %s: %+v, want every sample scored by the LLM judge", n, s)
+		}
+	}
+	for _, field := range []string{`"criteria": {`, `"draws": [`, `"level": `} {
+		if !strings.Contains(string(body), field) {
+			t.Errorf("the JSON report has no %s", field)
+		}
+	}
+
+	r = runBin(t, env, "report", "latest", "--db", db, "--format", "csv")
+	rows, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
+	if err != nil || len(rows) != len(rep.Samples)+1 {
+		t.Fatalf("CSV report (%v):\n%s%s", err, r.stdout, r.stderr)
+	}
+	for _, n := range names {
+		if !slices.Contains(rows[0], n) || !slices.Contains(rows[0], n+"_status") {
+			t.Errorf("CSV header %v has no columns of %s", rows[0], n)
+		}
+	}
+
+	xml, err := os.ReadFile(junit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		if !strings.Contains(string(xml), `<testsuite name="`+n+`" tests="14"`) || strings.Count(string(xml), `classname="`+n+`"`) != 14 {
+			t.Errorf("JUnit has no testsuite %s with a testcase per sample", n)
+		}
+	}
+
+	// A gate on a name neither a metric nor a criterion lists both.
+	r = runBin(t, env, "run", "--headless", "--db", db, "--criteria", crit, "--fail-under-sample", "politeness=1", repoFile("testdata/demo.jsonl"))
+	if r.code != exitUsage || !strings.Contains(r.stderr, "or a criterion: cites_source, no_deflection") {
+		t.Fatalf("gate on an unknown name: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// With the offline judge the exact checks run and the judged kinds are
+// unsupported; the criteria file may come from the settings file.
+func TestCriteriaOffline(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(cfg, []byte(`{"criteria": "`+repoFile("testdata/criteria/en-support.yaml")+`"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runBin(t, cleanEnv(t, "RAGSCOPE_CONFIG="+cfg), "run", "--headless", "--db", filepath.Join(dir, "r.db"), repoFile("testdata/demo.jsonl"))
+	if r.code != exitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	rep := decodeReport(t, r.stdout)
+	for n, judged := range map[string]bool{"cites_source": false, "english": false, "no_unsupported_numbers": false, "short": false, "polite": true, "resolves": true} {
+		s := rep.Summary[eval.Metric(n)]
+		if judged && (s.Scored != 0 || s.ByStatus[eval.StatusUnsupported] != len(rep.Samples)) || !judged && s.Scored != len(rep.Samples) {
+			t.Errorf("offline, %s: %+v", n, s)
+		}
+	}
+}
+
+// A criteria file with a mistake stops the run before any call, naming
+// the file and the line, with the exit status of a bad flag.
+func TestCriteriaFileMistake(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Generic)
+	defer srv.Close()
+	dir := t.TempDir()
+	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
+	for _, c := range []struct{ name, body, says string }{
+		{"kind.yaml", "criteria:\n  - name: polite\n    kind: yes_or_no\n    text: polite\n", "kind.yaml:3"},
+		{"metric.yaml", "criteria:\n  - name: ar\n    kind: json_valid\n", "metric.yaml:2"},
+	} {
+		p := filepath.Join(dir, c.name)
+		if err := os.WriteFile(p, []byte(c.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := runBin(t, env, "run", "--headless", "--db", filepath.Join(dir, "r.db"), "--criteria", p, repoFile("testdata/demo.jsonl"))
+		if r.code != exitUsage || !strings.Contains(r.stderr, c.says) {
+			t.Errorf("%s: exit %d, want %d naming %s\n%s", c.name, r.code, exitUsage, c.says, r.stderr)
+		}
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d judge calls before the criteria file was refused", n)
+	}
+}
