@@ -53,7 +53,7 @@ func show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass re
 		Watch: follow, Limit: st.HolderNote, Levels: report.RunLevels(info),
 	}
 	if !pass.IsDefault() {
-		opts.Levels = pass
+		opts.Levels = pass.WithCriteria(info.Criteria)
 	}
 	var events <-chan eval.Event
 	wctx, cancel := context.WithCancel(ctx)
