@@ -2,12 +2,17 @@ package app
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
+	"github.com/ragscope/ragscope/internal/store"
 )
 
 // --criteria is read and checked before anything else runs: a mistake is
@@ -55,5 +60,65 @@ func TestConfigCriteria(t *testing.T) {
 				t.Errorf("error %v, want a usage error saying %q", err, c.says)
 			}
 		})
+	}
+}
+
+// A run records its criteria and scores them; --resume without
+// --criteria reads the run's own file again, and refuses it once its
+// contents have changed.
+func TestRunAndResumeWithCriteria(t *testing.T) {
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
+	crit := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(crit, []byte("criteria:\n  - name: says_answer\n    kind: contains\n    values: [answer]\n  - name: polite\n    kind: yes_no\n    text: polite\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data := smallDataset(t, 3)
+	cfg := func(resume, criteria string) *Config {
+		return &Config{Dataset: data, Offline: true, Metrics: "faithfulness", Criteria: criteria, Strictness: 1,
+			Concurrency: 1, Timeout: time.Second, Lang: "auto", Stream: true, Resume: resume}
+	}
+	_, first := startRun(t, cfg("", crit), st)
+	for range first.Events {
+	}
+	if _, err := first.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	info, results, err := st.Run(first.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := info.Criteria; c == nil || len(c.Items) != 2 || c.Items[1] != (report.CriterionInfo{Name: "polite", Kind: "yes_no", Pass: 1}) || c.SHA256 == "" {
+		t.Fatalf("recorded criteria: %+v", info.Criteria)
+	}
+	for _, r := range results {
+		if v, ok := r.Score("says_answer"); !ok || v != 1 || r.Status["polite"] != eval.StatusUnsupported || r.Criteria["says_answer"] == nil {
+			t.Fatalf("sample %d: scores %v, statuses %v", r.Index, r.Scores, r.Status)
+		}
+	}
+
+	half := info
+	half.ID, half.FinishedAt = "20261204-000000-half", nil
+	if err := st.PutRun(half); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutResults(half.ID, results[:1]); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Prepare(parsed(t, cfg(half.ID, "")), st, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if s.Criteria == nil || s.Info().Criteria == nil || s.Info().Criteria.SHA256 != info.Criteria.SHA256 {
+		t.Fatalf("the resumed run lost its criteria: %+v", s.Info().Criteria)
+	}
+
+	if err := os.WriteFile(crit, []byte("criteria:\n  - name: says_answer\n    kind: contains\n    values: [reply]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Prepare(parsed(t, cfg(half.ID, "")), st, io.Discard)
+	var ue exit.UsageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "holds others now") {
+		t.Fatalf("resume with changed criteria: %v", err)
 	}
 }

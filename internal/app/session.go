@@ -371,6 +371,9 @@ func (s *Session) loadResume() error {
 	} else if s.Cfg.Dataset != info.Dataset {
 		return exit.UsageError{Err: fmt.Errorf("--resume %s: the run evaluated %s, not %s", info.ID, info.Dataset, s.Cfg.Dataset)}
 	}
+	if err := s.resumeCriteria(info); err != nil {
+		return err
+	}
 	s.run = info
 	// The run keeps its first start; its duration adds this attempt's to
 	// what the earlier ones took (an attempt that ended and was never
@@ -392,6 +395,28 @@ func (s *Session) loadResume() error {
 		}
 		return nil
 	})
+}
+
+// resumeCriteria keeps the criteria of a resumed run that had some:
+// without --criteria its own file is read again. A file whose contents
+// differ from those the run recorded would score the rest of the run by
+// other rules, so it is refused.
+func (s *Session) resumeCriteria(info report.RunInfo) error {
+	rec := info.Criteria
+	if rec == nil {
+		return nil
+	}
+	if s.Cfg.Criteria == "" {
+		set, err := LoadCriteria(rec.File)
+		if err != nil {
+			return err
+		}
+		s.Cfg.Criteria, s.Cfg.Parsed.Criteria, s.Criteria = rec.File, set, set
+	}
+	if s.Criteria.SHA256 != rec.SHA256 {
+		return exit.Usagef("--resume %s: the run was scored with the criteria of %s, and %s holds others now: restore that file, or start a new run", info.ID, rec.File, s.Cfg.Criteria)
+	}
+	return nil
 }
 
 // stampStart records when this attempt of the run starts: the run's start
