@@ -123,3 +123,21 @@ func TestCriteriaFileMistake(t *testing.T) {
 		t.Errorf("%d judge calls before the criteria file was refused", n)
 	}
 }
+
+// estimate reads the criteria file as run does, and says that the
+// criteria the LLM judges are not priced.
+func TestCriteriaEstimate(t *testing.T) {
+	dir := t.TempDir()
+	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL=http://127.0.0.1:9/v1")
+	r := runBin(t, env, "estimate", "--db", filepath.Join(dir, "r.db"), "--criteria", repoFile("testdata/criteria/en-support.yaml"), repoFile("testdata/demo.jsonl"))
+	if r.code != exitOK || !strings.Contains(r.stderr, "(polite, resolves) are not in this estimate") {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("criteria:\n  - name: x\n    kind: regex\n    pattern: \"(\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := runBin(t, env, "estimate", "--db", filepath.Join(dir, "r.db"), "--criteria", bad, repoFile("testdata/demo.jsonl")); r.code != exitUsage || !strings.Contains(r.stderr, "bad.yaml:4") {
+		t.Fatalf("a bad criteria file: exit %d\n%s", r.code, r.stderr)
+	}
+}
