@@ -4,7 +4,9 @@ import (
 	"encoding/csv"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -139,5 +141,28 @@ func TestCriteriaEstimate(t *testing.T) {
 	}
 	if r := runBin(t, env, "estimate", "--db", filepath.Join(dir, "r.db"), "--criteria", bad, repoFile("testdata/demo.jsonl")); r.code != exitUsage || !strings.Contains(r.stderr, "bad.yaml:4") {
 		t.Fatalf("a bad criteria file: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// diff compares the criteria both runs scored, like their metrics.
+func TestCriteriaDiff(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "r.db")
+	env := cleanEnv(t)
+	var ids []string
+	for i, max := range []string{"40", "60"} {
+		p := filepath.Join(dir, "c"+strconv.Itoa(i)+".yaml")
+		if err := os.WriteFile(p, []byte("criteria:\n  - name: short\n    kind: max_chars\n    max: "+max+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := runBin(t, env, "run", "--headless", "--db", db, "--metrics", "faithfulness", "--criteria", p, repoFile("testdata/demo.jsonl"))
+		if r.code != exitOK {
+			t.Fatalf("exit %d\n%s", r.code, r.stderr)
+		}
+		ids = append(ids, decodeReport(t, r.stdout).Run.ID)
+	}
+	r := runBin(t, env, "diff", "--db", db, ids[0], ids[1])
+	if r.code != exitOK || !regexp.MustCompile(`(?m)^short +0\.214 +0\.429 +\+0\.214 +3 +0`).MatchString(r.stdout) {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
