@@ -70,9 +70,9 @@ func ParseThresholds(flag, s string, criteria ...string) ([]Threshold, error) {
 // fall of each metric's mean from the baseline's (for noise sensitivity
 // the largest rise: see Worsening), D in [0, 1], or [0, 2] for
 // answer_relevancy (a cosine falls from 1 to -1 at most). Threshold.Min
-// holds D.
-func ParseMaxDrops(flag, s string) ([]Threshold, error) {
-	return parseMetricValues(flag, s, nil, "faithfulness=0.05", "a drop", func(eval.Metric) float64 { return 0 }, func(m eval.Metric) float64 {
+// holds D. criteria are the names of the run's own criteria.
+func ParseMaxDrops(flag, s string, criteria ...string) ([]Threshold, error) {
+	return parseMetricValues(flag, s, criteria, "faithfulness=0.05", "a drop", func(eval.Metric) float64 { return 0 }, func(m eval.Metric) float64 {
 		if m == eval.AnswerRelevancy {
 			return 2
 		}

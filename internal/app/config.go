@@ -308,7 +308,7 @@ func (c *Config) gate(criteria []string) (report.Gate, error) {
 	if g.MaxFailing, err = report.ParseAllowance(c.MaxFailing); err != nil {
 		return g, exit.UsageError{Err: err}
 	}
-	if g.Baseline, err = c.baselineGate(); err != nil {
+	if g.Baseline, err = c.baselineGate(criteria); err != nil {
 		return g, err
 	}
 	return g, nil
@@ -348,11 +348,12 @@ func LoadCriteria(path string) (*criteria.Set, error) {
 }
 
 // baselineGate parses --max-drop, --max-regressed and --regress-margin;
-// they gate on a baseline, so they need --baseline.
-func (c *Config) baselineGate() (report.BaselineGate, error) {
+// they gate on a baseline, so they need --baseline. --max-drop may name
+// one of the run's criteria.
+func (c *Config) baselineGate(criteria []string) (report.BaselineGate, error) {
 	var g report.BaselineGate
 	var err error
-	if g.MaxDrop, err = report.ParseMaxDrops("max-drop", c.MaxDrop); err != nil {
+	if g.MaxDrop, err = report.ParseMaxDrops("max-drop", c.MaxDrop, criteria...); err != nil {
 		return g, exit.UsageError{Err: err}
 	}
 	if strings.TrimSpace(c.MaxRegressed) != "" {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -160,6 +161,16 @@ func (s *Session) Close() {
 		s.logFile.Close()
 		s.logFile = nil
 	}
+}
+
+// Scored are the names the session's results are scored under: its
+// metrics, then its criteria.
+func (s *Session) Scored() []eval.Metric {
+	out := slices.Clone(s.Metrics)
+	for _, n := range s.Criteria.Names() {
+		out = append(out, eval.Metric(n))
+	}
+	return out
 }
 
 // Info is a copy of the run record.

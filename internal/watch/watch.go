@@ -15,7 +15,6 @@ import (
 	"io"
 	"math"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -149,7 +148,7 @@ func Prepare(cfg *app.Config, fc Config, st cache.Store, stderr io.Writer) (_ *W
 		}
 	}()
 	f := &Watcher{s: s, fs: fst, fc: fc, stderr: stderr, space: make(chan struct{}, 1), flights: map[flightKey]flight{}}
-	if f.alerts, err = parseAlerts(fc.Alerts, scored(s)); err != nil {
+	if f.alerts, err = parseAlerts(fc.Alerts, s.Scored()); err != nil {
 		return nil, exit.UsageError{Err: err}
 	}
 	opt := dataset.Options{MaxRecordBytes: cfg.MaxRecordBytes, Map: cfg.Parsed.Map}
@@ -752,14 +751,4 @@ func (l *rateLimiter) wait(ctx context.Context) error {
 		l.next = now
 	}
 	return nil
-}
-
-// scored are the names the session's results are scored under, which
-// alerts may name: its metrics, then its criteria.
-func scored(s *app.Session) []eval.Metric {
-	out := slices.Clone(s.Metrics)
-	for _, n := range s.Criteria.Names() {
-		out = append(out, eval.Metric(n))
-	}
-	return out
 }

@@ -144,8 +144,9 @@ func TestCriteriaEstimate(t *testing.T) {
 	}
 }
 
-// diff compares the criteria both runs scored, like their metrics.
-func TestCriteriaDiff(t *testing.T) {
+// diff and --baseline compare the criteria both runs scored, like their
+// metrics; --max-drop gates on a criterion.
+func TestCriteriaDiffAndBaseline(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "r.db")
 	env := cleanEnv(t)
@@ -164,5 +165,11 @@ func TestCriteriaDiff(t *testing.T) {
 	r := runBin(t, env, "diff", "--db", db, ids[0], ids[1])
 	if r.code != exitOK || !regexp.MustCompile(`(?m)^short +0\.214 +0\.429 +\+0\.214 +3 +0`).MatchString(r.stdout) {
 		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// Back to the stricter file, against the second run: short falls.
+	r = runBin(t, env, "run", "--headless", "--db", db, "--metrics", "faithfulness", "--criteria", filepath.Join(dir, "c0.yaml"),
+		"--baseline", ids[1], "--max-drop", "short=0.1", repoFile("testdata/demo.jsonl"))
+	if r.code != exitGate || !strings.Contains(r.stderr, "breached: short mean 0.429 -> 0.214") {
+		t.Fatalf("exit %d, want %d naming short\n%s", r.code, exitGate, r.stderr)
 	}
 }
