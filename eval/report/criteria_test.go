@@ -150,3 +150,29 @@ func TestParseThresholdsOfCriteria(t *testing.T) {
 		}
 	}
 }
+
+// A JSON report of a run with criteria reads back as a baseline: its
+// criteria's scores are known names, as they are only in such a run.
+func TestReadReportWithCriteria(t *testing.T) {
+	rep := critReport()
+	var b bytes.Buffer
+	if err := rep.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var got []*eval.Result
+	info, err := ReadReport(bytes.NewReader(b.Bytes()), nil, func(_ int, r *eval.Result) error {
+		got = append(got, r)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Criteria == nil || len(got) != 2 || *got[1].Scores["cites_policy"] != 0 || got[1].Status["polite"] != eval.StatusUnsupported {
+		t.Fatalf("read back: %+v, %v", info.Criteria, got)
+	}
+	// Without the run's criteria the same scores are names no one knows.
+	noCrit := strings.Replace(b.String(), `"criteria": {`, `"criteria_was": {`, 1)
+	if _, err := ReadReport(strings.NewReader(noCrit), nil, func(int, *eval.Result) error { return nil }); err == nil || !strings.Contains(err.Error(), "not one ragscope knows") {
+		t.Fatalf("a criterion the run does not list: %v", err)
+	}
+}
