@@ -43,6 +43,12 @@ func TestReportsOfCriteria(t *testing.T) {
 	if got := rep.Run.Scored(); len(got) != 3 || got[1] != "cites_policy" || got[2] != "polite" {
 		t.Fatalf("Scored() = %v", got)
 	}
+	if n, p := rep.Run.Criteria.Names(), rep.Run.Criteria.Passes(); len(n) != 2 || n[1] != "polite" || p["polite"] != 1 {
+		t.Errorf("Names() %v, Passes() %v", n, p)
+	}
+	if n, p := (*CriteriaInfo)(nil).Names(), (*CriteriaInfo)(nil).Passes(); n != nil || p != nil {
+		t.Errorf("a run without criteria: %v %v", n, p)
+	}
 	if ms := rep.Summary["cites_policy"]; ms.Mean == nil || *ms.Mean != 0.5 || ms.Scored != 2 {
 		t.Errorf("summary of cites_policy: %+v", ms)
 	}

@@ -95,6 +95,30 @@ type CriterionInfo struct {
 	Pass float64 `json:"pass"`
 }
 
+// Names are the criteria's names in file order; nil for nil.
+func (c *CriteriaInfo) Names() []string {
+	if c == nil {
+		return nil
+	}
+	out := make([]string, len(c.Items))
+	for i, it := range c.Items {
+		out[i] = it.Name
+	}
+	return out
+}
+
+// Passes are the criteria's pass levels by name; nil for nil.
+func (c *CriteriaInfo) Passes() map[string]float64 {
+	if c == nil {
+		return nil
+	}
+	out := make(map[string]float64, len(c.Items))
+	for _, it := range c.Items {
+		out[it.Name] = it.Pass
+	}
+	return out
+}
+
 // Scored are the names a run's results are scored under: its metrics,
 // then its criteria in file order. The reports, tallies and gates go
 // through them.
