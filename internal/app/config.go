@@ -67,21 +67,19 @@ type Config struct {
 	MaxReplyBytes  int64         `json:"max_reply_bytes,omitempty"`
 	MaxRecordBytes int64         `json:"max_record_bytes,omitempty"`
 	Metrics        string        `json:"metrics"`
-	// Criteria is --criteria: a file of the team's own criteria, scored
-	// beside the metrics (see eval/criteria).
-	Criteria       string `json:"criteria,omitempty"`
-	Lang           string `json:"lang"`
-	Mapping        string `json:"map,omitempty"`
-	SkipInvalid    bool   `json:"skip_invalid,omitempty"`
-	Offline        bool   `json:"offline,omitempty"`
-	OfflineLexicon string `json:"offline_lexicon,omitempty"` // a team's lexicon file for the offline judge (offline.ReadLexicon)
-	DB             string `json:"db,omitempty"`
-	NoCache        bool   `json:"no_cache,omitempty"`
-	CacheOnly      bool   `json:"cache_only,omitempty"`
-	Resume         string `json:"resume,omitempty"`
-	PromptsDir     string `json:"prompts_dir,omitempty"`
-	Prices         string `json:"prices,omitempty"` // a price table instead of the default prices.json (see Prices)
-	LogFile        string `json:"log,omitempty"`
+	Criteria       string        `json:"criteria,omitempty"` // --criteria: a file of the team's own criteria, scored beside the metrics (eval/criteria)
+	Lang           string        `json:"lang"`
+	Mapping        string        `json:"map,omitempty"`
+	SkipInvalid    bool          `json:"skip_invalid,omitempty"`
+	Offline        bool          `json:"offline,omitempty"`
+	OfflineLexicon string        `json:"offline_lexicon,omitempty"` // a team's lexicon file for the offline judge (offline.ReadLexicon)
+	DB             string        `json:"db,omitempty"`
+	NoCache        bool          `json:"no_cache,omitempty"`
+	CacheOnly      bool          `json:"cache_only,omitempty"`
+	Resume         string        `json:"resume,omitempty"`
+	PromptsDir     string        `json:"prompts_dir,omitempty"`
+	Prices         string        `json:"prices,omitempty"` // a price table instead of the default prices.json (see Prices)
+	LogFile        string        `json:"log,omitempty"`
 	// Format is the report written to --out (stdout when headless): json,
 	// github or jsonl.
 	Format string `json:"format,omitempty"`
@@ -242,7 +240,7 @@ func (c *Config) Validate() error {
 		return exit.Usagef("%v", err)
 	}
 	if c.Criteria != "" {
-		if p.Criteria, err = LoadCriteria(c.Criteria); err != nil {
+		if p.Criteria, err = loadCriteria(c.Criteria); err != nil {
 			return err
 		}
 	}
@@ -331,12 +329,12 @@ func gatedMetrics(g report.Gate, metrics []eval.Metric, criteria []string) error
 	return nil
 }
 
-// LoadCriteria reads and checks the criteria file of --criteria: a
+// loadCriteria reads and checks the criteria file of --criteria: a
 // mistake in it is a usage error naming the file and the line. A
 // criterion may not take a name a metric answers to (its name,
 // abbreviation or alias): gates and filters would not know which one was
 // meant.
-func LoadCriteria(path string) (*criteria.Set, error) {
+func loadCriteria(path string) (*criteria.Set, error) {
 	set, err := criteria.Load(path, func(name string) bool {
 		_, taken := eval.LookupMetric(name)
 		return taken

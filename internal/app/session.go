@@ -418,7 +418,7 @@ func (s *Session) resumeCriteria(info report.RunInfo) error {
 		return nil
 	}
 	if s.Cfg.Criteria == "" {
-		set, err := LoadCriteria(rec.File)
+		set, err := loadCriteria(rec.File)
 		if err != nil {
 			return err
 		}
