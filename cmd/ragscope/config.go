@@ -50,6 +50,7 @@ var settingFlags = map[string]string{
 	"lang":                 "lang",
 	"offline_lexicon":      "offline-lexicon",
 	"metrics":              "metrics",
+	"criteria":             "criteria",
 	"prompts_dir":          "prompts",
 	"db":                   "db",
 	"ascii":                "ascii",

@@ -58,8 +58,8 @@ func diffRuns(cmd *cobra.Command, dbPath string, asJSON bool, pos []string, stdo
 	} else if differ := judgeDifferences(infoA.Judge, infoB.Judge); len(differ) > 0 {
 		fmt.Fprintf(stderr, "ragscope diff: warning: the runs used different judges (%s); a change may be the judge's, not the data's\n", strings.Join(differ, "; "))
 	}
-	// The metrics both runs scored, in run B's order.
-	metrics := slices.DeleteFunc(slices.Clone(infoB.Metrics), func(m eval.Metric) bool { return !slices.Contains(infoA.Metrics, m) })
+	// The metrics and criteria both runs scored, in run B's order.
+	metrics := slices.DeleteFunc(slices.Clone(infoB.Scored()), func(m eval.Metric) bool { return !slices.Contains(infoA.Scored(), m) })
 	// By id, else by content, as a run is matched with its --baseline:
 	// runs of the same data pair exactly as by index, and runs of edited
 	// or reordered data pair the same samples rather than the same places.

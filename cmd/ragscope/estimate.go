@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -100,6 +102,9 @@ func (c *cli) estimate(ctx context.Context, f *runFlags, asJSON bool) error {
 	est, err := s.Estimate(ctx, prices, app.PricesPath(&f.Config))
 	if err != nil {
 		return err
+	}
+	if names := s.UnpricedCriteria(); len(names) > 0 {
+		fmt.Fprintf(c.stderr, "ragscope estimate: the criteria judged by the LLM (%s) are not in this estimate: the run costs more\n", strings.Join(names, ", "))
 	}
 	if asJSON {
 		enc := json.NewEncoder(c.stdout)

@@ -59,6 +59,7 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	fs.IntVar(&c.Strictness, "strictness", 3, "questions generated per sample for answer relevancy")
 	fs.BoolVar(&c.NoN, "no-n", false, "send answer-relevancy draws as separate requests instead of one request with n")
 	fs.StringVar(&c.Metrics, "metrics", "all", "comma-separated: faithfulness,answer_relevancy,context_precision,context_recall,context_utilization,answer_similarity,answer_correctness,factual_correctness,context_entity_recall,noise_sensitivity; all is the first four")
+	fs.StringVar(&c.Criteria, "criteria", "", "a FILE of your own criteria (YAML or JSON, see docs/criteria.md), each scored under its name beside --metrics")
 	fs.StringVar(&c.ACWeights, "ac-weights", "0.75,0.25", "answer_correctness weights of factuality (F1 of TP/FP/FN) and answer similarity: two non-negative numbers, not both 0")
 	fs.StringVar(&c.FCMode, "fc-mode", "f1", "factual_correctness score: f1 (of precision and recall), precision (answer claims the reference entails) or recall (reference claims the answer entails)")
 	fs.StringVar(&c.NSMode, "ns-mode", "relevant", "noise_sensitivity score: relevant (incorrect answer statements backed by a relevant chunk) or irrelevant (backed only by irrelevant chunks); lower is better")
@@ -95,7 +96,7 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	asciiFlag(fs, &f.ascii)
 	fs.StringVar(&f.config, "config", "", "settings file (default $XDG_CONFIG_HOME/ragscope/config.json)")
 	// CI gate
-	fs.Var(listFlag{p: &c.FailUnder}, "fail-under", "exit 4 when a metric's mean is worse than X (below it; for noise_sensitivity, where lower is better, above it): METRIC=X[,METRIC=X...] (metric names or f, ar, cp, cr, cu, as, ac, fc, er, ns); repeatable")
+	fs.Var(listFlag{p: &c.FailUnder}, "fail-under", "exit 4 when a metric's mean is worse than X (below it; for noise_sensitivity, where lower is better, above it): METRIC=X[,METRIC=X...] (metric names or f, ar, cp, cr, cu, as, ac, fc, er, ns, or a --criteria name); repeatable")
 	fs.Var(listFlag{p: &c.FailUnderSample}, "fail-under-sample", "exit 4 when more than --max-failing samples score worse than X (for noise_sensitivity: above X): METRIC=X[,METRIC=X...]; repeatable")
 	fs.StringVar(&c.MaxFailing, "max-failing", "0", "samples allowed below the per-sample thresholds, and allowed to fail to score on a gated metric: N or P%")
 	fs.StringVar(&c.JUnit, "junit", "", "write a JUnit XML report to FILE: a testcase per sample and metric, and one per gate")
@@ -127,7 +128,7 @@ func addRunFlagsOf(f *runFlags, fs *pflag.FlagSet, groups []flagGroup) {
 
 // runFlagGroups are the headings of run's and check's flags in their help.
 var runFlagGroups = []flagGroup{
-	{"judge", []string{"judge", "base-url", "api-key", "model", "embedding-model", "reasoning", "metrics", "lang", "offline"}},
+	{"judge", []string{"judge", "base-url", "api-key", "model", "embedding-model", "reasoning", "metrics", "criteria", "lang", "offline"}},
 	{"judge (advanced)", []string{"api-type", "api-version", "embedding-base-url", "embedding-dimensions", "embedding-format",
 		"response-format", "max-tokens", "temperature", "strictness", "ac-weights", "fc-mode", "ns-mode", "no-n",
 		"offline-lexicon", "prompts", "concurrency", "request-timeout", "max-retries", "max-retry-after", "rpm", "tpm", "max-reply-bytes"}},

@@ -115,3 +115,22 @@ func TestCheckPanicsOnJudgedKinds(t *testing.T) {
 	}()
 	(&Criterion{Kind: YesNo}).Check("a", nil)
 }
+
+// A poor score's evidence is the noes, the level and the outcome.
+func TestTraceEvidence(t *testing.T) {
+	two := 2
+	for _, c := range []struct {
+		tr   *Trace
+		want string
+	}{
+		{nil, ""},
+		{&Trace{Draws: []Draw{{Verdict: 1, Reason: "fine"}, {Verdict: 0, Reason: "curt"}}}, "draw 2: no: curt"},
+		{&Trace{Level: &two, Description: "partly"}, "level 2: partly"},
+		{&Trace{Items: []ItemVerdict{{Item: "form named", Verdict: 0, Reason: "no form"}, {Item: "deadline", Verdict: 1}}}, "not met: form named: no form"},
+		{&Trace{Reason: "no pattern found"}, "no pattern found"},
+	} {
+		if got := strings.Join(c.tr.Evidence(), "|"); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.tr, got, c.want)
+		}
+	}
+}

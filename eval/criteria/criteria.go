@@ -18,6 +18,8 @@ package criteria
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -135,6 +137,9 @@ type Criterion struct {
 type Set struct {
 	Path     string
 	Criteria []*Criterion
+	// SHA256 is the hex digest of the file's contents, which a run records so
+	// that its report says which criteria scored it.
+	SHA256 string
 }
 
 // Names are the criteria's names, in file order.
@@ -225,7 +230,8 @@ func Parse(name string, data []byte, reserved func(string) bool) (*Set, error) {
 	if len(list.Content) == 0 {
 		return nil, p.errf(list, "the criteria list is empty: add a criterion or leave out --criteria")
 	}
-	set := &Set{Path: name}
+	sum := sha256.Sum256(data)
+	set := &Set{Path: name, SHA256: hex.EncodeToString(sum[:])}
 	seen := map[string]int{}
 	for _, n := range list.Content {
 		c, err := p.criterion(n)

@@ -111,3 +111,30 @@ func (c *Criterion) Missing(question, reference string, contexts []string) strin
 	}
 	return strings.Join(missing, " and ")
 }
+
+// Evidence is what a poor score of the criterion rests on, one line each:
+// the no of each draw and of each unmet item with its reason, a rubric's
+// level with its description, an exact check's outcome.
+func (t *Trace) Evidence() []string {
+	if t == nil {
+		return nil
+	}
+	var out []string
+	for i, d := range t.Draws {
+		if d.Verdict == 0 {
+			out = append(out, fmt.Sprintf("draw %d: no: %s", i+1, d.Reason))
+		}
+	}
+	if t.Level != nil {
+		out = append(out, fmt.Sprintf("level %d: %s", *t.Level, t.Description))
+	}
+	for _, it := range t.Items {
+		if it.Verdict == 0 {
+			out = append(out, fmt.Sprintf("not met: %s: %s", it.Item, it.Reason))
+		}
+	}
+	if t.Reason != "" {
+		out = append(out, t.Reason)
+	}
+	return out
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -54,9 +55,10 @@ func worsening(m eval.Metric, a, b float64) float64 {
 // METRIC is a metric name or a short alias (f, ar, cp, cr, ...); X is in
 // [0, 1], or [-1, 1] for answer_relevancy (a cosine can be negative), and
 // is the worst value accepted (see Threshold: a ceiling for noise
-// sensitivity). A metric may be named once.
-func ParseThresholds(flag, s string) ([]Threshold, error) {
-	return parseMetricValues(flag, s, "faithfulness=0.8", "a score", func(m eval.Metric) float64 {
+// sensitivity). A metric may be named once. criteria are the names of
+// the run's own criteria, which may be gated too.
+func ParseThresholds(flag, s string, criteria ...string) ([]Threshold, error) {
+	return parseMetricValues(flag, s, criteria, "faithfulness=0.8", "a score", func(m eval.Metric) float64 {
 		if m == eval.AnswerRelevancy {
 			return -1
 		}
@@ -68,9 +70,9 @@ func ParseThresholds(flag, s string) ([]Threshold, error) {
 // fall of each metric's mean from the baseline's (for noise sensitivity
 // the largest rise: see Worsening), D in [0, 1], or [0, 2] for
 // answer_relevancy (a cosine falls from 1 to -1 at most). Threshold.Min
-// holds D.
-func ParseMaxDrops(flag, s string) ([]Threshold, error) {
-	return parseMetricValues(flag, s, "faithfulness=0.05", "a drop", func(eval.Metric) float64 { return 0 }, func(m eval.Metric) float64 {
+// holds D. criteria are the names of the run's own criteria.
+func ParseMaxDrops(flag, s string, criteria ...string) ([]Threshold, error) {
+	return parseMetricValues(flag, s, criteria, "faithfulness=0.05", "a drop", func(eval.Metric) float64 { return 0 }, func(m eval.Metric) float64 {
 		if m == eval.AnswerRelevancy {
 			return 2
 		}
@@ -79,8 +81,8 @@ func ParseMaxDrops(flag, s string) ([]Threshold, error) {
 }
 
 // parseMetricValues parses METRIC=V[,...]: V is what, between lo(m) and
-// hi(m) (1 without hi).
-func parseMetricValues(flag, s, example, what string, lo func(eval.Metric) float64, hi ...func(eval.Metric) float64) ([]Threshold, error) {
+// hi(m) (1 without hi). METRIC may also be one of criteria.
+func parseMetricValues(flag, s string, criteria []string, example, what string, lo func(eval.Metric) float64, hi ...func(eval.Metric) float64) ([]Threshold, error) {
 	var out []Threshold
 	seen := map[eval.Metric]bool{}
 	for _, part := range strings.Split(s, ",") {
@@ -92,8 +94,15 @@ func parseMetricValues(flag, s, example, what string, lo func(eval.Metric) float
 			return nil, fmt.Errorf("--%s %q: give METRIC=X, e.g. --%s %s", flag, part, flag, example)
 		}
 		m, ok := eval.LookupMetric(strings.ToLower(strings.TrimSpace(name)))
+		if c := strings.TrimSpace(name); !ok && slices.Contains(criteria, c) {
+			m, ok = eval.Metric(c), true
+		}
 		if !ok {
-			return nil, fmt.Errorf("--%s %q: unknown metric %q (choose from %s, or f, ar, cp, cr, cu, as, ac, fc, er, ns)", flag, part, name, metricNames())
+			crit := ""
+			if len(criteria) > 0 {
+				crit = "; or a criterion: " + strings.Join(criteria, ", ")
+			}
+			return nil, fmt.Errorf("--%s %q: unknown metric %q (choose from %s, or f, ar, cp, cr, cu, as, ac, fc, er, ns%s)", flag, part, name, metricNames(), crit)
 		}
 		low, high := lo(m), 1.0
 		if len(hi) > 0 {
@@ -388,12 +397,13 @@ func orNone(s string) string {
 // (context recall), the FP and FN (answer and factual correctness), the
 // reference's entities missing from the contexts (context entity recall),
 // the incorrect statements counted as noise (noise sensitivity, whose poor
-// score is a high one). One line each.
+// score is a high one); for a criterion, its trace's (criteria.Trace.Evidence).
+// One line each.
 func evidence(r *eval.Result, m eval.Metric) []string {
 	if d := eval.Def(m); d != nil {
 		return d.Evidence(r)
 	}
-	return nil
+	return r.Criteria[string(m)].Evidence()
 }
 
 // sampleName is how CI output names a sample: its id, else its index.

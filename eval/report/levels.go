@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -30,7 +31,7 @@ const LevelsConfigKey = "pass"
 // ParseLevels parses --pass METRIC=X[,METRIC=X...] (metric names or their
 // short aliases, X in [0, 1]); "" is the defaults.
 func ParseLevels(s string) (Levels, error) {
-	ts, err := parseMetricValues("pass", s, "faithfulness=0.9,context_recall=0.8", "a pass level", func(eval.Metric) float64 { return 0 })
+	ts, err := parseMetricValues("pass", s, nil, "faithfulness=0.9,context_recall=0.8", "a pass level", func(eval.Metric) float64 { return 0 })
 	if err != nil || len(ts) == 0 {
 		return Levels{}, err
 	}
@@ -42,13 +43,32 @@ func ParseLevels(s string) (Levels, error) {
 }
 
 // RunLevels are the pass levels run was recorded with (the defaults for a
-// run recorded before they were kept, or with none given).
+// run recorded before they were kept, or with none given), and each of
+// its criteria's own pass level.
 func RunLevels(run RunInfo) Levels {
 	l, err := ParseLevels(run.Config[LevelsConfigKey])
 	if err != nil {
-		return Levels{}
+		l = Levels{}
 	}
-	return l
+	return l.WithCriteria(run.Criteria)
+}
+
+// WithCriteria returns l with each criterion's pass level added: a
+// criterion passes at the level its file gives it, not at --pass's.
+// String and Record leave them out; the run records them with its
+// criteria.
+func (l Levels) WithCriteria(c *CriteriaInfo) Levels {
+	if c == nil || len(c.Items) == 0 {
+		return l
+	}
+	out := Levels{pass: maps.Clone(l.pass)}
+	if out.pass == nil {
+		out.pass = map[eval.Metric]float64{}
+	}
+	for _, it := range c.Items {
+		out.pass[eval.Metric(it.Name)] = it.Pass
+	}
+	return out
 }
 
 // Record returns run with these levels recorded in its Config (a copy of
@@ -69,8 +89,16 @@ func (l Levels) Record(run RunInfo) RunInfo {
 	return run
 }
 
-// IsDefault says no metric has a level of its own.
-func (l Levels) IsDefault() bool { return len(l.pass) == 0 }
+// IsDefault says no metric has a level of its own (criteria have theirs
+// in their file, which --pass does not set).
+func (l Levels) IsDefault() bool {
+	for _, m := range eval.AllMetrics {
+		if _, ok := l.pass[m]; ok {
+			return false
+		}
+	}
+	return true
+}
 
 // String is the levels as --pass takes them, metrics in AllMetrics order;
 // "" for the defaults.

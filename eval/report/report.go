@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -47,9 +48,12 @@ type RunInfo struct {
 	// Contract is the version of the judge reply contract the run's
 	// traces follow (prompts.ContractVersion; 2 added the evidence); 0 in
 	// runs recorded before it was kept, which follow contract 1.
-	Contract  int               `json:"contract,omitempty"`
-	Prompts   map[string]string `json:"prompts"` // task.lang -> sha256
-	Metrics   []eval.Metric     `json:"metrics"`
+	Contract int               `json:"contract,omitempty"`
+	Prompts  map[string]string `json:"prompts"` // task.lang -> sha256
+	Metrics  []eval.Metric     `json:"metrics"`
+	// Criteria are a team's own criteria (--criteria) the run scored
+	// beside Metrics, each under its name; nil without them.
+	Criteria  *CriteriaInfo     `json:"criteria,omitempty"`
 	Config    map[string]string `json:"config,omitempty"` // flags that shaped the run, minus secrets
 	Calls     eval.CallCounts   `json:"calls"`
 	Tokens    eval.Usage        `json:"tokens"`
@@ -73,6 +77,60 @@ type RunInfo struct {
 	// interrupted before it recorded what it used: the calls, tokens and
 	// cost count the attempts that ended, a lower bound.
 	UsagePartial bool `json:"usage_partial,omitempty"`
+}
+
+// CriteriaInfo records the criteria file a run scored: where it was, the
+// digest of its contents, and each criterion in file order.
+type CriteriaInfo struct {
+	File   string          `json:"file"`
+	SHA256 string          `json:"sha256"`
+	Items  []CriterionInfo `json:"items"`
+}
+
+// CriterionInfo is one criterion of a run: its name, its kind and the
+// score a sample needs on it.
+type CriterionInfo struct {
+	Name string  `json:"name"`
+	Kind string  `json:"kind"`
+	Pass float64 `json:"pass"`
+}
+
+// Names are the criteria's names in file order; nil for nil.
+func (c *CriteriaInfo) Names() []string {
+	if c == nil {
+		return nil
+	}
+	out := make([]string, len(c.Items))
+	for i, it := range c.Items {
+		out[i] = it.Name
+	}
+	return out
+}
+
+// Passes are the criteria's pass levels by name; nil for nil.
+func (c *CriteriaInfo) Passes() map[string]float64 {
+	if c == nil {
+		return nil
+	}
+	out := make(map[string]float64, len(c.Items))
+	for _, it := range c.Items {
+		out[it.Name] = it.Pass
+	}
+	return out
+}
+
+// Scored are the names a run's results are scored under: its metrics,
+// then its criteria in file order. The reports, tallies and gates go
+// through them.
+func (r RunInfo) Scored() []eval.Metric {
+	if r.Criteria == nil {
+		return r.Metrics
+	}
+	out := slices.Clone(r.Metrics)
+	for _, c := range r.Criteria.Items {
+		out = append(out, eval.Metric(c.Name))
+	}
+	return out
 }
 
 // AttemptStart is when the run's latest attempt began: what a live view
@@ -211,7 +269,7 @@ func (r Report) MarshalJSON() ([]byte, error) {
 // NewReport builds the report of a run from its results (nil entries, i.e.
 // samples never finished, are left out).
 func NewReport(run RunInfo, results []*eval.Result) *Report {
-	rep := &Report{Version: reportVersion, Run: run, Summary: tallyOf(run.Metrics, results, Levels{}).Summary()}
+	rep := &Report{Version: reportVersion, Run: run, Summary: tallyOf(run.Scored(), results, Levels{}).Summary()}
 	for _, r := range results {
 		if r != nil {
 			rep.Samples = append(rep.Samples, r)

@@ -83,7 +83,7 @@ func WriteReportGitHub(w io.Writer, run RunInfo, summary map[eval.Metric]MetricS
 		below = "error"
 	}
 	err := each(func(r *eval.Result) error {
-		for _, m := range run.Metrics {
+		for _, m := range run.Scored() {
 			st, ok := r.Status[m]
 			if !ok {
 				continue
@@ -104,7 +104,7 @@ func WriteReportGitHub(w io.Writer, run RunInfo, summary map[eval.Metric]MetricS
 		return err
 	}
 	var means []string
-	for _, m := range run.Metrics {
+	for _, m := range run.Scored() {
 		ms := summary[m]
 		means = append(means, fmt.Sprintf("%s %s (%d scored, %d failed)", m, fmtScore(ms.Mean), ms.Scored, ms.Failed))
 	}
@@ -218,7 +218,7 @@ func WriteReportJUnit(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSu
 	stamp := run.StartedAt.UTC().Format("2006-01-02T15:04:05")
 	var tests, failures, errors int
 	var total float64
-	for _, m := range run.Metrics {
+	for _, m := range run.Scored() {
 		ms := summary[m]
 		tests += ms.Scored + ms.Failed + ms.NotApplicable
 		failures += gt.BelowCount(m)
@@ -244,7 +244,7 @@ func WriteReportJUnit(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSu
 	if err := enc.EncodeToken(root); err != nil {
 		return err
 	}
-	for id, m := range run.Metrics {
+	for id, m := range run.Scored() {
 		ms := summary[m]
 		suite := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: []xml.Attr{
 			attr("name", string(m)), attr("tests", strconv.Itoa(ms.Scored+ms.Failed+ms.NotApplicable)),
@@ -303,7 +303,7 @@ func WriteReportJUnit(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSu
 	suite := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: []xml.Attr{
 		attr("name", "ragscope.gate"), attr("tests", strconv.Itoa(len(outcome.Checks))),
 		attr("failures", strconv.Itoa(gFail)), attr("errors", strconv.Itoa(gErr)), attr("skipped", "0"),
-		attr("time", seconds(0)), attr("timestamp", stamp), attr("id", strconv.Itoa(len(run.Metrics))),
+		attr("time", seconds(0)), attr("timestamp", stamp), attr("id", strconv.Itoa(len(run.Scored()))),
 	}}
 	if err := enc.EncodeToken(suite); err != nil {
 		return err

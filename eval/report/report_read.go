@@ -79,7 +79,7 @@ func ReadReport(r io.Reader, full func(pos int) bool, each func(pos int, res *ev
 			}
 			haveRun = true
 		case "samples":
-			if err := readSamples(dec, lim, full, each); err != nil {
+			if err := readSamples(dec, lim, full, each, criteriaOf(info)); err != nil {
 				return info, err
 			}
 			haveSamples = true
@@ -130,7 +130,7 @@ type reportSampleFull struct {
 	Index *int `json:"index"`
 }
 
-func readSamples(dec *json.Decoder, lim *limitedReader, full func(int) bool, each func(int, *eval.Result) error) error {
+func readSamples(dec *json.Decoder, lim *limitedReader, full func(int) bool, each func(int, *eval.Result) error, criteria []eval.Metric) error {
 	tok, err := dec.Token()
 	if err != nil {
 		return notReport(err, dec)
@@ -167,7 +167,7 @@ func readSamples(dec *json.Decoder, lim *limitedReader, full func(int) bool, eac
 			return fmt.Errorf("%s: \"index\" %d is not a sample index", where, *index)
 		}
 		r.Index = *index
-		if err := checkReportSample(r); err != nil {
+		if err := checkReportSample(r, criteria); err != nil {
 			return fmt.Errorf("%s, index %d: %v", where, r.Index, err)
 		}
 		if err := each(pos, r); err != nil {
@@ -182,12 +182,19 @@ func readSamples(dec *json.Decoder, lim *limitedReader, full func(int) bool, eac
 	return nil
 }
 
+// criteriaOf are the names of the criteria a run record lists.
+func criteriaOf(info RunInfo) []eval.Metric {
+	return info.Scored()[len(info.Metrics):]
+}
+
 // checkReportSample refuses what a report of ours never holds: a metric
-// or status we do not know, a score without the ok status or the ok
-// status without a score, a score out of its metric's range.
-func checkReportSample(r *eval.Result) error {
+// or status we do not know (neither a metric nor one of the run's
+// criteria), a score without the ok status or the ok status without a
+// score, a score out of its metric's range.
+func checkReportSample(r *eval.Result, criteria []eval.Metric) error {
+	known := func(m eval.Metric) bool { return slices.Contains(eval.AllMetrics, m) || slices.Contains(criteria, m) }
 	for m, st := range r.Status {
-		if !slices.Contains(eval.AllMetrics, m) {
+		if !known(m) {
 			return fmt.Errorf("\"status\" has metric %q, not one ragscope knows", m)
 		}
 		if !slices.Contains(statusCodes[1:], st) {
@@ -195,7 +202,7 @@ func checkReportSample(r *eval.Result) error {
 		}
 	}
 	for m, v := range r.Scores {
-		if !slices.Contains(eval.AllMetrics, m) {
+		if !known(m) {
 			return fmt.Errorf("\"scores\" has metric %q, not one ragscope knows", m)
 		}
 		st := r.Status[m]

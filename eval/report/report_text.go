@@ -22,7 +22,7 @@ import (
 // dataset and the judge, and a spreadsheet must neither run a formula from
 // them nor a terminal an escape sequence.
 func (r *Report) WriteCSV(w io.Writer) error {
-	return WriteReportCSV(w, r.Run.Judge.Name, r.Run.Metrics, RunLevels(r.Run), r.each)
+	return WriteReportCSV(w, r.Run.Judge.Name, r.Run.Scored(), RunLevels(r.Run), r.each)
 }
 
 // reportMetrics are the metrics a CSV or Markdown report of a run of
@@ -32,6 +32,12 @@ func reportMetrics(metrics []eval.Metric) []eval.Metric {
 	out := append([]eval.Metric(nil), eval.DefaultMetrics...)
 	for _, m := range eval.AllMetrics {
 		if !slices.Contains(out, m) && slices.Contains(metrics, m) {
+			out = append(out, m)
+		}
+	}
+	// Then the run's criteria, in their file's order.
+	for _, m := range metrics {
+		if eval.Def(m) == nil {
 			out = append(out, m)
 		}
 	}
@@ -70,7 +76,7 @@ func WriteReportCSV(w io.Writer, judge string, metrics []eval.Metric, levels Lev
 			row = append(row, string(s.Status[m]))
 		}
 		var errs []string
-		for _, m := range eval.AllMetrics {
+		for _, m := range cols {
 			if e := s.Errors[m]; e != "" {
 				errs = append(errs, string(m)+": "+e)
 			}
@@ -144,7 +150,7 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]Metri
 	fmt.Fprintf(&b, "- cost: %s\n\n", sanitize.Line(run.CostSentence()))
 
 	b.WriteString("| metric | mean | scored | n/a | failed | sent | cached | tokens | cost |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	for _, m := range run.Metrics {
+	for _, m := range run.Scored() {
 		ms := summary[m]
 		mean := fmtScore(ms.Mean)
 		why := ms.Why()
@@ -158,7 +164,7 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]Metri
 		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d%s | %d | %d | %d | %s |\n", mdCell(string(m)), mean, ms.Scored, ms.NotApplicable, ms.Failed, sanitize.Line(why),
 			u.Sent(), u.CacheHits, u.PromptTokens+u.CompletionTokens, cost)
 	}
-	for _, m := range run.Metrics {
+	for _, m := range run.Scored() {
 		if eval.LowerIsBetter(m) {
 			fmt.Fprintf(&b, "\n%s: lower is better.\n", mdCell(string(m)))
 		}
@@ -177,7 +183,7 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]Metri
 	b.WriteString("\n")
 
 	if worst := len(ranked); worst > 0 {
-		cols := reportMetrics(run.Metrics)
+		cols := reportMetrics(run.Scored())
 		fmt.Fprintf(&b, "\n## The %d worst samples\n\n| # | id | question |", worst)
 		for _, m := range cols {
 			fmt.Fprintf(&b, " %s |", eval.MetricAbbrev(m))

@@ -75,8 +75,8 @@ func (s *Session) prepareBaseline(stderr io.Writer) error {
 		}
 		b.runID, b.info, b.samples = info.ID, info, info.Samples
 	}
-	for _, m := range s.Metrics {
-		if slices.Contains(b.info.Metrics, m) {
+	for _, m := range s.Scored() {
+		if slices.Contains(b.info.Scored(), m) {
 			b.metrics = append(b.metrics, m)
 		}
 	}

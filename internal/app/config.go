@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/criteria"
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
@@ -66,6 +67,7 @@ type Config struct {
 	MaxReplyBytes  int64         `json:"max_reply_bytes,omitempty"`
 	MaxRecordBytes int64         `json:"max_record_bytes,omitempty"`
 	Metrics        string        `json:"metrics"`
+	Criteria       string        `json:"criteria,omitempty"` // --criteria: a file of the team's own criteria, scored beside the metrics (eval/criteria)
 	Lang           string        `json:"lang"`
 	Mapping        string        `json:"map,omitempty"`
 	Sheet          string        `json:"sheet,omitempty"` // the worksheet of an Excel dataset (dataset.Options.Sheet)
@@ -123,6 +125,7 @@ type Config struct {
 // Settings are a Config's text settings parsed (Config.Validate).
 type Settings struct {
 	Metrics   []eval.Metric     // --metrics
+	Criteria  *criteria.Set     // --criteria, read and checked; nil without one
 	Lang      eval.Lang         // --lang
 	Map       map[string]string // --map; nil without one
 	ACWeights [2]float64        // --ac-weights
@@ -185,6 +188,7 @@ func (c *Config) Absolute(dir string) {
 	abs(&c.LogFile)
 	abs(&c.DB)
 	abs(&c.JUnit)
+	abs(&c.Criteria)
 	if BaselineIsFile(c.Baseline) {
 		abs(&c.Baseline)
 	}
@@ -236,6 +240,11 @@ func (c *Config) Validate() error {
 	if p.Levels, err = report.ParseLevels(c.Pass); err != nil {
 		return exit.Usagef("%v", err)
 	}
+	if c.Criteria != "" {
+		if p.Criteria, err = loadCriteria(c.Criteria); err != nil {
+			return err
+		}
+	}
 	switch {
 	case c.Concurrency < 1:
 		return exit.Usagef("--concurrency %d: give at least 1 (requests in flight)", c.Concurrency)
@@ -261,13 +270,13 @@ func (c *Config) Validate() error {
 	default:
 		return exit.Usagef("--format %q: a run writes json, github, jsonl or html (csv and md: ragscope report RUN --format csv|md)", c.Format)
 	}
-	if p.Gate, err = c.gate(); err != nil {
+	if p.Gate, err = c.gate(p.Criteria.Names()); err != nil {
 		return err
 	}
 	if p.Metrics, err = eval.ParseMetrics(c.Metrics); err != nil {
 		return exit.UsageError{Err: err}
 	}
-	if err := gatedMetrics(p.Gate, p.Metrics); err != nil {
+	if err := gatedMetrics(p.Gate, p.Metrics, p.Criteria.Names()); err != nil {
 		return err
 	}
 	if p.Lang, err = eval.ParseLang(c.Lang); err != nil {
@@ -284,34 +293,36 @@ func (c *Config) Validate() error {
 }
 
 // gate parses the run's CI gate from --fail-under, --fail-under-sample
-// and --max-failing, and its baseline gate; an error names the flag.
-func (c *Config) gate() (report.Gate, error) {
+// and --max-failing, and its baseline gate; an error names the flag. The
+// run's criteria may be gated too.
+func (c *Config) gate(criteria []string) (report.Gate, error) {
 	var g report.Gate
 	var err error
-	if g.Mean, err = report.ParseThresholds("fail-under", c.FailUnder); err != nil {
+	if g.Mean, err = report.ParseThresholds("fail-under", c.FailUnder, criteria...); err != nil {
 		return g, exit.UsageError{Err: err}
 	}
-	if g.Sample, err = report.ParseThresholds("fail-under-sample", c.FailUnderSample); err != nil {
+	if g.Sample, err = report.ParseThresholds("fail-under-sample", c.FailUnderSample, criteria...); err != nil {
 		return g, exit.UsageError{Err: err}
 	}
 	if g.MaxFailing, err = report.ParseAllowance(c.MaxFailing); err != nil {
 		return g, exit.UsageError{Err: err}
 	}
-	if g.Baseline, err = c.baselineGate(); err != nil {
+	if g.Baseline, err = c.baselineGate(criteria); err != nil {
 		return g, err
 	}
 	return g, nil
 }
 
-// gatedMetrics refuses a threshold on a metric the run does not evaluate.
-func gatedMetrics(g report.Gate, metrics []eval.Metric) error {
+// gatedMetrics refuses a threshold on a metric the run does not evaluate
+// (nor a criterion of its file).
+func gatedMetrics(g report.Gate, metrics []eval.Metric, criteria []string) error {
 	for _, gated := range []struct {
 		flag string
 		ths  []report.Threshold
 	}{{"fail-under", g.Mean}, {"fail-under-sample", g.Sample}, {"max-drop", g.Baseline.MaxDrop}} {
 		flag := gated.flag
 		for _, th := range gated.ths {
-			if !slices.Contains(metrics, th.Metric) {
+			if !slices.Contains(metrics, th.Metric) && !slices.Contains(criteria, string(th.Metric)) {
 				return exit.Usagef("--%s %s: the run does not evaluate %s (--metrics %s); add it to --metrics or drop the threshold", flag, th.Metric, th.Metric, joinMetrics(metrics))
 			}
 		}
@@ -319,12 +330,29 @@ func gatedMetrics(g report.Gate, metrics []eval.Metric) error {
 	return nil
 }
 
+// loadCriteria reads and checks the criteria file of --criteria: a
+// mistake in it is a usage error naming the file and the line. A
+// criterion may not take a name a metric answers to (its name,
+// abbreviation or alias): gates and filters would not know which one was
+// meant.
+func loadCriteria(path string) (*criteria.Set, error) {
+	set, err := criteria.Load(path, func(name string) bool {
+		_, taken := eval.LookupMetric(name)
+		return taken
+	})
+	if err != nil {
+		return nil, exit.UsageError{Err: err} // it names the file and the line
+	}
+	return set, nil
+}
+
 // baselineGate parses --max-drop, --max-regressed and --regress-margin;
-// they gate on a baseline, so they need --baseline.
-func (c *Config) baselineGate() (report.BaselineGate, error) {
+// they gate on a baseline, so they need --baseline. --max-drop may name
+// one of the run's criteria.
+func (c *Config) baselineGate(criteria []string) (report.BaselineGate, error) {
 	var g report.BaselineGate
 	var err error
-	if g.MaxDrop, err = report.ParseMaxDrops("max-drop", c.MaxDrop); err != nil {
+	if g.MaxDrop, err = report.ParseMaxDrops("max-drop", c.MaxDrop, criteria...); err != nil {
 		return g, exit.UsageError{Err: err}
 	}
 	if strings.TrimSpace(c.MaxRegressed) != "" {

@@ -170,7 +170,11 @@ func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, e
 	}
 	defer o.abort()
 	info := s.Info()
-	fmt.Fprintf(stderr, "ragscope: %s: %s samples, metrics %s\n", info.Dataset, info.SamplesText(), joinMetrics(s.Metrics))
+	crit := ""
+	if s.Criteria != nil {
+		crit = ", criteria " + strings.Join(s.Criteria.Names(), ",")
+	}
+	fmt.Fprintf(stderr, "ragscope: %s: %s samples, metrics %s%s\n", info.Dataset, info.SamplesText(), joinMetrics(s.Metrics), crit)
 	fmt.Fprintf(stderr, "ragscope: %s\n", s.Banner)
 	fmt.Fprintf(stderr, "ragscope: run %s (db %s)\n", info.ID, s.Store.Path())
 	if n := s.Resumed(); n > 0 {
@@ -363,7 +367,7 @@ func WriteSummary(w io.Writer, info report.RunInfo, t *report.Tally) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "metric\tmean\tscored\tn/a\tfailed\tsent\tcached\ttokens\tcost\twhy")
 	summary := t.Summary()
-	for _, m := range info.Metrics {
+	for _, m := range info.Scored() {
 		ms := summary[m]
 		mean := "n/a"
 		if ms.Mean != nil {

@@ -29,7 +29,8 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 		Dataset: info.Dataset, Total: s.Total(), Judge: s.Judge.Info(), Metrics: s.Metrics,
 		ASCII: ascii, Live: true, RawCalls: RawCalls(s.Store), RawCallsJSON: RawCallsJSON(s.Store), Banner: s.Banner,
 		RunID: info.ID, Host: h, Limit: s.LimitLine, Load: LoadResult(s.Store, info.ID), Pricing: info.Pricing,
-		Labels: labels.Host{Store: s.Store, By: labels.Labeller()}, Levels: s.Cfg.Parsed.Levels,
+		Labels: labels.Host{Store: s.Store, By: labels.Labeller()}, Levels: s.Cfg.Parsed.Levels.WithCriteria(info.Criteria),
+		Criteria: info.Criteria.Names(), CriteriaPass: info.Criteria.Passes(),
 	}
 	run, err := s.interactiveRun(ctx, opts)
 	if run == nil {

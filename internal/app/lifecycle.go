@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/criteria"
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/holder"
@@ -81,6 +82,9 @@ type runSpec struct {
 	source  eval.Source
 	total   int
 	metrics []eval.Metric
+	// criteria are scored beside metrics: a whole run's, not a re-run's
+	// (which re-runs the metrics its plan names).
+	criteria *criteria.Set
 	// done gives results of an earlier attempt (--resume): re-emitted, not evaluated.
 	done func(index int) *eval.Result
 	// carry are results stored into the new run before it starts: a
@@ -101,7 +105,7 @@ type runSpec struct {
 // so a finished run stays finished even if the process is killed after.
 func (s *Session) Start(ctx context.Context) (*Run, error) {
 	return s.launch(ctx, runSpec{
-		info: s.Info(), judge: s.Judge, source: s.source(), total: s.Total(), metrics: s.Metrics, done: s.doneLookup(),
+		info: s.Info(), judge: s.Judge, source: s.source(), total: s.Total(), metrics: s.Metrics, criteria: s.Criteria, done: s.doneLookup(),
 		onEnd: func(info report.RunInfo) {
 			s.mu.Lock()
 			s.run = info
@@ -128,7 +132,7 @@ type Stream struct {
 // StartStream records a run of the session's judge and metrics over the
 // samples st brings, runs it and streams its events, as Start does.
 func (s *Session) StartStream(ctx context.Context, st Stream) (*Run, error) {
-	return s.launch(ctx, runSpec{info: st.Info, judge: s.Judge, source: st.Source, total: st.Total, metrics: s.Metrics, put: st.Put, stamp: st.Stamp})
+	return s.launch(ctx, runSpec{info: st.Info, judge: s.Judge, source: st.Source, total: st.Total, metrics: s.Metrics, criteria: s.Criteria, put: st.Put, stamp: st.Stamp})
 }
 
 // source is the session's samples (of its --sample subset): streamed from
@@ -165,7 +169,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 	events := make(chan eval.Event, 1024)
 	r := &eval.Runner{
 		Judge: spec.judge,
-		Config: eval.RunnerConfig{Metrics: spec.metrics, Strictness: s.Cfg.Strictness, ACWeights: s.Cfg.Parsed.ACWeights,
+		Config: eval.RunnerConfig{Metrics: spec.metrics, Criteria: spec.criteria, Strictness: s.Cfg.Strictness, ACWeights: s.Cfg.Parsed.ACWeights,
 			FCMode: s.Cfg.Parsed.FCMode, NSMode: s.Cfg.Parsed.NSMode,
 			Workers: s.Cfg.Workers(), MaxTextInFlight: s.Cfg.TextInFlight(), InFlight: s.sent, Unrecoverable: s.unrecoverable},
 		Events: events,

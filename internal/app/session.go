@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/cost"
+	"github.com/ragscope/ragscope/eval/criteria"
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/eval/endpoint"
 	"github.com/ragscope/ragscope/eval/llm"
@@ -36,6 +38,8 @@ type Session struct {
 	Banner  string
 	Prompts *prompts.Set
 	Metrics []eval.Metric
+	// Criteria are --criteria's, scored beside Metrics; nil without them.
+	Criteria *criteria.Set
 
 	sent func() int // requests on the wire, for the in-flight gauge
 	// unrecoverable classifies judge errors for fail-fast (see eval.RunnerConfig).
@@ -109,7 +113,7 @@ func NewSession(cfg *Config, st cache.Store) (_ *Session, err error) {
 	if !cfg.Parsed.ok {
 		return nil, errors.New("app: a session of a Config that Validate has not parsed")
 	}
-	s := &Session{Cfg: cfg, Store: st, Metrics: cfg.Parsed.Metrics, log: io.Discard}
+	s := &Session{Cfg: cfg, Store: st, Metrics: cfg.Parsed.Metrics, Criteria: cfg.Parsed.Criteria, log: io.Discard}
 	defer func() {
 		if err != nil {
 			s.Close()
@@ -157,6 +161,16 @@ func (s *Session) Close() {
 		s.logFile.Close()
 		s.logFile = nil
 	}
+}
+
+// Scored are the names the session's results are scored under: its
+// metrics, then its criteria.
+func (s *Session) Scored() []eval.Metric {
+	out := slices.Clone(s.Metrics)
+	for _, n := range s.Criteria.Names() {
+		out = append(out, eval.Metric(n))
+	}
+	return out
 }
 
 // Info is a copy of the run record.
@@ -368,6 +382,9 @@ func (s *Session) loadResume() error {
 	} else if s.Cfg.Dataset != info.Dataset {
 		return exit.UsageError{Err: fmt.Errorf("--resume %s: the run evaluated %s, not %s", info.ID, info.Dataset, s.Cfg.Dataset)}
 	}
+	if err := s.resumeCriteria(info); err != nil {
+		return err
+	}
 	s.run = info
 	// The run keeps its first start; its duration adds this attempt's to
 	// what the earlier ones took (an attempt that ended and was never
@@ -389,6 +406,28 @@ func (s *Session) loadResume() error {
 		}
 		return nil
 	})
+}
+
+// resumeCriteria keeps the criteria of a resumed run that had some:
+// without --criteria its own file is read again. A file whose contents
+// differ from those the run recorded would score the rest of the run by
+// other rules, so it is refused.
+func (s *Session) resumeCriteria(info report.RunInfo) error {
+	rec := info.Criteria
+	if rec == nil {
+		return nil
+	}
+	if s.Cfg.Criteria == "" {
+		set, err := loadCriteria(rec.File)
+		if err != nil {
+			return err
+		}
+		s.Cfg.Criteria, s.Cfg.Parsed.Criteria, s.Criteria = rec.File, set, set
+	}
+	if s.Criteria.SHA256 != rec.SHA256 {
+		return exit.Usagef("--resume %s: the run was scored with the criteria of %s, and %s holds others now: restore that file, or start a new run", info.ID, rec.File, s.Cfg.Criteria)
+	}
+	return nil
 }
 
 // stampStart records when this attempt of the run starts: the run's start
@@ -449,8 +488,21 @@ func (s *Session) describe(info *report.RunInfo, t cost.Table) {
 	info.Contract = prompts.ContractVersion
 	info.Prompts = hashes
 	info.Metrics = s.Metrics
+	info.Criteria = criteriaInfo(s.Criteria)
 	info.Config = s.config()
 	info.Pricing = cost.RunPricing(t, ji)
+}
+
+// criteriaInfo is what a run records of its criteria: nil without them.
+func criteriaInfo(set *criteria.Set) *report.CriteriaInfo {
+	if set == nil {
+		return nil
+	}
+	ci := &report.CriteriaInfo{File: set.Path, SHA256: set.SHA256}
+	for _, c := range set.Criteria {
+		ci.Items = append(ci.Items, report.CriterionInfo{Name: c.Name, Kind: string(c.Kind), Pass: c.Pass})
+	}
+	return ci
 }
 
 // PriceTable is the table the session's runs are priced with (--prices or

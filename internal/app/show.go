@@ -51,9 +51,10 @@ func show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass re
 		Started: info.StartedAt, RawCalls: RawCalls(st), RawCallsJSON: RawCallsJSON(st), RunID: info.ID, Host: StoredHost{Store: st, Run: info},
 		Load: LoadResult(st, info.ID), Pricing: info.Pricing, Labels: labels.Host{Store: st, By: labels.Labeller()},
 		Watch: follow, Limit: st.HolderNote, Levels: report.RunLevels(info),
+		Criteria: info.Criteria.Names(), CriteriaPass: info.Criteria.Passes(),
 	}
 	if !pass.IsDefault() {
-		opts.Levels = pass
+		opts.Levels = pass.WithCriteria(info.Criteria)
 	}
 	var events <-chan eval.Event
 	wctx, cancel := context.WithCancel(ctx)

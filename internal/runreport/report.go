@@ -67,7 +67,7 @@ func ReadGated(st cache.Store, ref string, worst int, g report.Gate, against *re
 	if !pass.IsDefault() {
 		info = pass.Record(info)
 	}
-	sr := &Pass{Info: info, Tally: report.NewTallyAt(info.Metrics, report.RunLevels(info)), Worst: report.NewWorst(worst), Gate: report.NewGateTally(g, gateWorst)}
+	sr := &Pass{Info: info, Tally: report.NewTallyAt(info.Scored(), report.RunLevels(info)), Worst: report.NewWorst(worst), Gate: report.NewGateTally(g, gateWorst)}
 	if against != nil {
 		sr.Gate.Compare(against)
 	}
@@ -113,7 +113,7 @@ func Write(st cache.Store, ref, format string, worst int, pass report.Levels, w 
 		if !pass.IsDefault() {
 			info = pass.Record(info)
 		}
-		return &Pass{Info: info}, report.WriteReportCSV(w, info.Judge.Name, info.Metrics, report.RunLevels(info), store.Each(st, info.ID, nil))
+		return &Pass{Info: info}, report.WriteReportCSV(w, info.Judge.Name, info.Scored(), report.RunLevels(info), store.Each(st, info.ID, nil))
 	}
 	sr, err := ReadGated(st, ref, worst, report.Gate{}, nil, pass)
 	if err != nil {
@@ -128,7 +128,7 @@ func (sr *Pass) Write(st cache.Store, format string, w io.Writer) error {
 	case FormatJSON:
 		return report.WriteReportJSON(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), store.Each(st, sr.Info.ID, sr.seen.has))
 	case FormatCSV:
-		return report.WriteReportCSV(w, sr.Info.Judge.Name, sr.Info.Metrics, report.RunLevels(sr.Info), store.Each(st, sr.Info.ID, sr.seen.has))
+		return report.WriteReportCSV(w, sr.Info.Judge.Name, sr.Info.Scored(), report.RunLevels(sr.Info), store.Each(st, sr.Info.ID, sr.seen.has))
 	case FormatMarkdown:
 		return report.WriteReportMarkdown(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), sr.Worst.Samples())
 	case FormatJSONL:

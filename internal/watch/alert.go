@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,7 +36,7 @@ type alerts struct {
 	rules []*alertRule
 }
 
-var alertRE = regexp.MustCompile(`^\s*([A-Za-z_]+)\s*([<>])\s*([0-9]*\.?[0-9]+)\s+over\s+([0-9]+)\s*$`)
+var alertRE = regexp.MustCompile(`^\s*([A-Za-z0-9_]+)\s*([<>])\s*([0-9]*\.?[0-9]+)\s+over\s+([0-9]+)\s*$`)
 
 // parseAlerts reads rules like "faithfulness<0.7 over 50" (or '>'); the
 // metric must be one the watcher evaluates.
@@ -47,6 +48,9 @@ func parseAlerts(specs []string, metrics []eval.Metric) (*alerts, error) {
 			return nil, fmt.Errorf("--alert %q: write METRIC<X over N or METRIC>X over N, e.g. --alert 'faithfulness<0.7 over 50'", spec)
 		}
 		metric, ok := eval.LookupMetric(m[1])
+		if c := eval.Metric(m[1]); !ok && eval.Def(c) == nil && slices.Contains(metrics, c) {
+			metric, ok = c, true // a criterion
+		}
 		if !ok {
 			return nil, fmt.Errorf("--alert %q: %q is not a metric", spec, m[1])
 		}

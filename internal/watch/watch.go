@@ -148,7 +148,7 @@ func Prepare(cfg *app.Config, fc Config, st cache.Store, stderr io.Writer) (_ *W
 		}
 	}()
 	f := &Watcher{s: s, fs: fst, fc: fc, stderr: stderr, space: make(chan struct{}, 1), flights: map[flightKey]flight{}}
-	if f.alerts, err = parseAlerts(fc.Alerts, s.Metrics); err != nil {
+	if f.alerts, err = parseAlerts(fc.Alerts, s.Scored()); err != nil {
 		return nil, exit.UsageError{Err: err}
 	}
 	opt := dataset.Options{MaxRecordBytes: cfg.MaxRecordBytes, Map: cfg.Parsed.Map}

@@ -385,6 +385,13 @@ func TestAlertFiresOncePerCrossing(t *testing.T) {
 	if _, err := parseAlerts([]string{"context_recall<0.5 over 4"}, []eval.Metric{eval.Faithfulness}); err == nil {
 		t.Fatal("a rule on a metric not evaluated was accepted")
 	}
+	// A criterion the watcher scores may be alerted on; one it does not score may not.
+	if a, err := parseAlerts([]string{"cites_policy_2<0.9 over 10"}, []eval.Metric{eval.Faithfulness, "cites_policy_2"}); err != nil || a.rules[0].st.Metric != "cites_policy_2" {
+		t.Fatalf("a rule on a criterion: %v", err)
+	}
+	if _, err := parseAlerts([]string{"polite<0.9 over 10"}, []eval.Metric{eval.Faithfulness}); err == nil {
+		t.Fatal("a rule on a criterion not scored was accepted")
+	}
 }
 
 // --alert-exec gets the details as JSON on stdin; one that hangs is killed
