@@ -22,6 +22,13 @@ type Sample struct {
 	// Line is the 1-based line (JSONL), row (CSV, header = row 1) or array
 	// element number (JSON) the sample came from, for error messages.
 	Line int `json:"-"`
+
+	// Conversation and Turn place a sample that is one assistant turn of a
+	// conversation (see conversation.go); History holds the turns before
+	// it, oldest first. All three are zero for a single-turn sample.
+	Conversation string `json:"conversation_id,omitempty"`
+	Turn         int    `json:"turn,omitempty"`
+	History      []Turn `json:"history,omitempty"`
 }
 
 // Metric names one of the RAGAS metrics; the string is the public name

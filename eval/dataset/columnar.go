@@ -137,7 +137,7 @@ func allLists(obj map[string]json.RawMessage) bool {
 		return false
 	}
 	for _, v := range obj {
-		if kindOf(v) != "list" {
+		if kindOf(v) != "list" || isMessages(v) {
 			return false
 		}
 	}
@@ -149,7 +149,7 @@ func allLists(obj map[string]json.RawMessage) bool {
 func (cols *columns) listQuestion(obj map[string]json.RawMessage) bool {
 	for _, f := range []int{fQuestion, fAnswer} {
 		for _, n := range cols.names[f] {
-			if v, ok := lookupKey(obj, n); ok && kindOf(v) == "list" {
+			if v, ok := lookupKey(obj, n); ok && kindOf(v) == "list" && !isMessages(v) {
 				return true
 			}
 		}
@@ -172,6 +172,12 @@ func startsColumnar(t []byte) bool {
 	}
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
 		return false
+	}
+	if dec.More() {
+		// A list of objects is a conversation's messages (conversation.go).
+		if tok, err := dec.Token(); err != nil || tok == json.Delim('{') {
+			return false
+		}
 	}
 	for _, f := range []int{fQuestion, fAnswer} {
 		for _, n := range defaultNames[f] {

@@ -437,6 +437,9 @@ type collector struct {
 	head  *header
 	// wantSheet is --sheet.
 	wantSheet string
+	// convs are the conversations of the flat form read so far, by id
+	// (see conversation.go).
+	convs map[string]*conversation
 }
 
 // idSite is where an id was first used.

@@ -155,6 +155,12 @@ func (c *collector) fromRecord(line int, rec *jsonRecord) error {
 	if c.firstKeys == nil {
 		c.firstKeys, c.firstFile = rec.keys(), c.name
 	}
+	if raws[fQuestion] != nil && isMessages(raws[fQuestion]) {
+		if c.mapped(fQuestion) {
+			c.seen[fQuestion] = true
+		}
+		return c.nested(line, rec, keys[fQuestion], raws[fQuestion])
+	}
 	s := eval.Sample{Line: line}
 	idKey := ""
 	for f := range nFields {
@@ -191,6 +197,13 @@ func (c *collector) fromRecord(line int, rec *jsonRecord) error {
 		if err := setField(&s, f, key, raw); err != nil {
 			return c.bad(line, fieldNames[f], fmt.Sprintf("key %q %v", key, err))
 		}
+	}
+	turn, refused, err := c.flatTurn(line, rec, &s)
+	switch {
+	case refused:
+		return err
+	case turn:
+		return c.addTurn(s, idKey)
 	}
 	return c.add(s, idKey)
 }

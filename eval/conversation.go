@@ -1,0 +1,115 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+)
+
+// A conversation is judged turn by turn: each assistant turn is a sample
+// of its own, carrying the turns before it (History). The judge first
+// rewrites the turn's question as a standalone one from that history (a
+// follow-up like "那发票抬头呢？" has no subject of its own), and the
+// per-turn metrics run on the standalone question and the turn's own
+// chunks. Faithfulness then looks back: a statement its turn's chunks do
+// not support may be supported by an earlier turn's chunks or by what the
+// user said, and a statement may contradict an earlier answer.
+
+// Turn is one earlier turn of a conversation as the judge sees it: what
+// the user asked, what the assistant answered, and the chunks retrieved for
+// that answer.
+type Turn struct {
+	Turn     int      `json:"turn"`
+	Question string   `json:"question"`
+	Answer   string   `json:"answer"`
+	Contexts []string `json:"contexts,omitempty"`
+}
+
+// IsConversation reports whether the sample is a turn of a conversation.
+func (s *Sample) IsConversation() bool { return s.Conversation != "" && s.Turn > 0 }
+
+// HistorySupport says which support found earlier in a conversation counts
+// as support for faithfulness (--history-support).
+type HistorySupport string
+
+const (
+	// HistoryChunks counts what an earlier turn's retrieved chunks
+	// support; what the user said does not count: a user's claim is not a
+	// source. The default.
+	HistoryChunks HistorySupport = "chunks"
+	// HistoryConversation also counts what the user said.
+	HistoryConversation HistorySupport = "conversation"
+	// HistoryNone counts only the turn's own chunks.
+	HistoryNone HistorySupport = "none"
+)
+
+// ParseHistorySupport parses a --history-support value ("" is the default).
+func ParseHistorySupport(s string) (HistorySupport, error) {
+	switch HistorySupport(s) {
+	case "":
+		return HistoryChunks, nil
+	case HistoryChunks, HistoryConversation, HistoryNone:
+		return HistorySupport(s), nil
+	}
+	return "", fmt.Errorf("--history-support: %q is not one of chunks, conversation, none", s)
+}
+
+// Where a statement found support earlier in its conversation
+// (StatementVerdict.Support).
+const (
+	// SupportEarlierChunks: an earlier turn's retrieved chunks support it.
+	SupportEarlierChunks = "earlier_chunks"
+	// SupportUser: what the user said in the conversation supports it.
+	SupportUser = "user"
+)
+
+// Counts reports whether the policy counts support of the kind as support.
+func (h HistorySupport) Counts(kind string) bool {
+	switch kind {
+	case SupportEarlierChunks:
+		return h == HistoryChunks || h == HistoryConversation || h == ""
+	case SupportUser:
+		return h == HistoryConversation
+	}
+	return false
+}
+
+// HistoryVerdict is the judge's look back at one statement of a turn's
+// answer: whether something earlier in the conversation supports it (Source
+// SupportEarlierChunks or SupportUser, at Turn) and whether it contradicts
+// an earlier answer (Contradicts, the turn; 0 for none).
+type HistoryVerdict struct {
+	Statement   string `json:"statement"`
+	Source      string `json:"source,omitempty"`
+	Turn        int    `json:"turn,omitempty"`
+	Reason      string `json:"reason"`
+	Contradicts int    `json:"contradicts,omitempty"`
+}
+
+// ConversationJudge is implemented by judges that can read a
+// conversation's history: rewrite a follow-up question as a standalone
+// one, and look back at the earlier turns for a turn's statements. A judge
+// without it leaves the standalone question unsupported and looks at the
+// turn's own chunks only.
+type ConversationJudge interface {
+	// Standalone rewrites the sample's question as a question that can be
+	// understood without the history (conversation_standalone_question).
+	Standalone(ctx context.Context, s *Sample) (string, error)
+	// LookBack judges each statement against the sample's history
+	// (conversation_history_verdicts): one verdict per statement, in order.
+	// checked reports whether contradictions were looked for (the offline
+	// judge cannot tell them).
+	LookBack(ctx context.Context, s *Sample, statements []string) (verdicts []HistoryVerdict, contradictionsChecked bool, err error)
+}
+
+// StandaloneTrace is a conversation turn's standalone question: the
+// rewritten question the metrics ran on, or why there is none (the judge
+// cannot rewrite, or failed); the metrics then ran on the question as asked.
+type StandaloneTrace struct {
+	Question string `json:"question,omitempty"`
+	Status   Status `json:"status"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+// standaloneUnsupported is why a judge without ConversationJudge has no
+// standalone question.
+const standaloneUnsupported = "this judge cannot rewrite a question from the conversation's history; the metrics ran on the question as asked"

@@ -1,0 +1,266 @@
+package dataset
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// Conversations come in two forms; each assistant turn becomes a sample
+// carrying its conversation's id, its turn number and the turns before it.
+//
+//   - Flat, as a production log has it: one record per turn with
+//     "conversation_id" and "turn" (from 1) beside the usual fields. Records
+//     of several conversations may be interleaved; within one, turns come in
+//     order, without gaps. The reader keeps each conversation's turns so far
+//     to hand them to the next one.
+//   - Nested, RAGAS MultiTurnSample style: "user_input" is the list of
+//     messages, {"type": "human"|"ai"} or {"role": "user"|"assistant"} with
+//     "content" and, optionally, "retrieved_contexts" and "reference"; an
+//     optional top-level "reference" belongs to the last assistant turn.
+
+// Keys of the flat form.
+const (
+	keyConversation = "conversation_id"
+	keyTurn         = "turn"
+)
+
+// conversation is what the reader keeps of a conversation of the flat form.
+type conversation struct {
+	history []eval.Turn
+	line    int // where its last turn was read
+}
+
+// isMessages reports whether raw is a list of objects: a conversation's
+// messages, not a column of a column-oriented object.
+func isMessages(raw json.RawMessage) bool {
+	if kindOf(raw) != "list" {
+		return false
+	}
+	t := bytes.TrimLeft(raw[1:], " \t\r\n")
+	return len(t) > 0 && t[0] == '{'
+}
+
+// flatTurn reads the flat form's conversation id and turn of rec into s,
+// checks the turn follows the conversation's last one, and gives s its
+// history. It says whether rec is a turn, and refused when it was refused
+// (err is then what bad returned: nil under --skip-invalid).
+func (c *collector) flatTurn(line int, rec *jsonRecord, s *eval.Sample) (turn bool, refused bool, err error) {
+	rawConv, hasConv := lookupKey(rec.obj, keyConversation)
+	rawTurn, hasTurn := lookupKey(rec.obj, keyTurn)
+	hasConv = hasConv && !isNull(rawConv)
+	hasTurn = hasTurn && !isNull(rawTurn)
+	if !hasConv && !hasTurn {
+		return false, false, nil
+	}
+	if !hasConv {
+		return true, true, c.bad(line, keyConversation, `is missing but the record has a "turn" — a turn of a conversation needs both "conversation_id" and "turn"`)
+	}
+	if !hasTurn {
+		return true, true, c.bad(line, keyTurn, `is missing but the record has a "conversation_id" — give each turn its number, counting from 1`)
+	}
+	id, err := jsonID(rawConv)
+	if err != nil || strings.TrimSpace(id) == "" {
+		return true, true, c.bad(line, keyConversation, "must be a non-empty string")
+	}
+	var n int
+	if kindOf(rawTurn) != "number" || json.Unmarshal(rawTurn, &n) != nil || n < 1 {
+		return true, true, c.bad(line, keyTurn, fmt.Sprintf("is %s, not a whole number from 1", string(rawTurn)))
+	}
+	if c.convs == nil {
+		c.convs = map[string]*conversation{}
+	}
+	conv := c.convs[id]
+	last := 0
+	if conv != nil {
+		last = len(conv.history)
+	}
+	if n != last+1 {
+		msg := fmt.Sprintf("conversation %q starts at turn %d — its first record must be turn 1", id, n)
+		if conv != nil {
+			msg = fmt.Sprintf("turn %d of conversation %q follows turn %d (%s %d) — a turn order gap: the turns of one conversation must come in order 1, 2, 3… (other conversations may come between them)",
+				n, id, last, c.unit, conv.line)
+		}
+		return true, true, c.bad(line, keyTurn, msg)
+	}
+	s.Conversation, s.Turn = id, n
+	if conv != nil {
+		s.History = conv.history
+	}
+	return true, false, nil
+}
+
+// addTurn adds a flat turn and, if it was taken, records it as its
+// conversation's last turn.
+func (c *collector) addTurn(s eval.Sample, idKey string) error {
+	before := c.count
+	if s.ID == "" {
+		s.ID = turnID(s.Conversation, s.Turn)
+	}
+	if err := c.add(s, idKey); err != nil || c.count == before {
+		return err
+	}
+	conv := c.convs[s.Conversation]
+	if conv == nil {
+		conv = &conversation{}
+		c.convs[s.Conversation] = conv
+	}
+	// A new slice each time: the samples already handed on keep theirs.
+	conv.history = append(conv.history[:len(conv.history):len(conv.history)], eval.Turn{Turn: s.Turn, Question: s.Question, Answer: s.Answer, Contexts: s.Contexts})
+	conv.line = s.Line
+	return nil
+}
+
+// turnID is the id of a turn that has none of its own: runs are compared
+// by id, and a turn is known by its conversation and number.
+func turnID(conv string, turn int) string { return fmt.Sprintf("%s#%d", conv, turn) }
+
+// message is one message of the nested form.
+type message struct {
+	Type         string          `json:"type"`
+	Role         string          `json:"role"`
+	Content      json.RawMessage `json:"content"`
+	Contexts     json.RawMessage `json:"retrieved_contexts"`
+	Reference    json.RawMessage `json:"reference"`
+	Conversation json.RawMessage `json:"conversation_id"`
+}
+
+// speaker is "human" or "ai" for a message's type or role, "" for another.
+func (m message) speaker() string {
+	switch strings.ToLower(strings.TrimSpace(m.Type + m.Role)) {
+	case "human", "user":
+		return "human"
+	case "ai", "assistant":
+		return "ai"
+	}
+	return ""
+}
+
+// nested reads a record of the nested form, whose messages are raw (read
+// from key), into one sample per assistant turn.
+func (c *collector) nested(line int, rec *jsonRecord, key string, raw json.RawMessage) error {
+	field := fieldNames[fQuestion]
+	var msgs []message
+	if err := json.Unmarshal(raw, &msgs); err != nil {
+		return c.bad(line, field, fmt.Sprintf("key %q is a list of messages that does not read: %s — each message is {\"type\": \"human\"|\"ai\", \"content\": \"…\"}", key, jsonErrText(err)))
+	}
+	id := ""
+	if v, ok := lookupKey(rec.obj, keyConversation); ok && !isNull(v) {
+		s, err := jsonID(v)
+		if err != nil {
+			return c.bad(line, keyConversation, err.Error())
+		}
+		id = s
+	}
+	sampleID := ""
+	if v, ok := lookupKey(rec.obj, "id"); ok && !isNull(v) {
+		s, err := jsonID(v)
+		if err != nil {
+			return c.bad(line, "id", err.Error())
+		}
+		sampleID = s
+	}
+	for i, m := range msgs {
+		if m.Conversation == nil || isNull(m.Conversation) {
+			continue
+		}
+		mid, err := jsonID(m.Conversation)
+		if err != nil {
+			return c.bad(line, keyConversation, fmt.Sprintf("message %d: %v", i+1, err))
+		}
+		if id == "" {
+			id = mid
+		} else if mid != id {
+			return c.bad(line, keyConversation, fmt.Sprintf("message %d says conversation %q but the record is conversation %q — mixed conversation ids: one record holds one conversation", i+1, mid, id))
+		}
+	}
+	if id == "" {
+		id = cmpOr(sampleID, fmt.Sprintf("%s-%d", c.unit, line))
+	}
+	var reference string
+	if v, ok := lookupKey(rec.obj, "reference"); ok && !isNull(v) {
+		r, err := jsonReference(v)
+		if err != nil {
+			return c.bad(line, "reference", fmt.Sprintf("key %q %v", "reference", err))
+		}
+		reference = r
+	}
+	var (
+		samples  []eval.Sample
+		history  []eval.Turn
+		question []string
+		contexts []string
+	)
+	for i, m := range msgs {
+		n := i + 1
+		text := ""
+		if m.Content != nil && !isNull(m.Content) {
+			t, err := jsonText(m.Content)
+			if err != nil {
+				return c.bad(line, field, fmt.Sprintf("message %d: content %v", n, err))
+			}
+			text = t
+		}
+		var ctx []string
+		if m.Contexts != nil && !isNull(m.Contexts) {
+			cs, err := jsonContexts(m.Contexts)
+			if err != nil {
+				return c.bad(line, "contexts", fmt.Sprintf("message %d: retrieved_contexts %v", n, err))
+			}
+			ctx = cs
+		}
+		switch m.speaker() {
+		case "human":
+			question = append(question, text)
+			contexts = append(contexts, ctx...)
+		case "ai":
+			if len(question) == 0 {
+				return c.bad(line, field, fmt.Sprintf("message %d is an ai turn without a human turn before it — each assistant message answers the user's message before it", n))
+			}
+			contexts = append(contexts, ctx...)
+			s := eval.Sample{
+				Line: line, Question: strings.Join(question, "\n"), Answer: text, Contexts: contexts,
+				Conversation: id, Turn: len(history) + 1, History: history,
+			}
+			if m.Reference != nil && !isNull(m.Reference) {
+				r, err := jsonReference(m.Reference)
+				if err != nil {
+					return c.bad(line, "reference", fmt.Sprintf("message %d: reference %v", n, err))
+				}
+				s.Reference = r
+			}
+			samples = append(samples, s)
+			history = append(history[:len(history):len(history)], eval.Turn{Turn: s.Turn, Question: s.Question, Answer: s.Answer, Contexts: s.Contexts})
+			question, contexts = nil, nil
+		default:
+			return c.bad(line, field, fmt.Sprintf(`message %d has type %q, role %q — a message is of type "human" or "ai" (role "user" or "assistant")`, n, m.Type, m.Role))
+		}
+	}
+	if len(samples) == 0 {
+		return c.bad(line, field, "the conversation has no ai turn to evaluate — give each human message the assistant's answer after it")
+	}
+	if last := &samples[len(samples)-1]; last.Reference == "" {
+		last.Reference = reference
+	}
+	for _, s := range samples {
+		if sampleID != "" {
+			s.ID = turnID(sampleID, s.Turn)
+		} else {
+			s.ID = turnID(id, s.Turn)
+		}
+		if err := c.add(s, ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
