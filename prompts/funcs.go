@@ -16,6 +16,8 @@ func funcMap() template.FuncMap {
 		"facts":    facts,
 		"items":    items,
 		"levels":   levels,
+		"history":  history,
+		"sources":  sources,
 	}
 }
 
@@ -101,6 +103,36 @@ func levels(ls []Level) string {
 			b.WriteByte('\n')
 		}
 		writeBlock(&b, "level", ` score="`+strconv.Itoa(l.Score)+`"`, l.Description)
+	}
+	return b.String()
+}
+
+// history renders a conversation's earlier turns as <user n="1">…</user>
+// and <assistant n="1">…</assistant> blocks, n the turn, one per line.
+// Flat blocks, not a <turn> holding others: a data block never holds a tag.
+func history(turns []Turn) string { return conversation(turns, false) }
+
+// sources is history with each turn's retrieved chunks after its answer,
+// as <retrieved n="1">…</retrieved> blocks numbered by their turn: what a
+// statement found support in is named by the turn it came from.
+func sources(turns []Turn) string { return conversation(turns, true) }
+
+func conversation(turns []Turn, withChunks bool) string {
+	var b strings.Builder
+	for _, t := range turns {
+		n := ` n="` + strconv.Itoa(t.N) + `"`
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		writeBlock(&b, "user", n, t.User)
+		b.WriteByte('\n')
+		writeBlock(&b, "assistant", n, t.Assistant)
+		if withChunks {
+			for _, c := range t.Chunks {
+				b.WriteByte('\n')
+				writeBlock(&b, "retrieved", n, c)
+			}
+		}
 	}
 	return b.String()
 }

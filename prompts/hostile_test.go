@@ -16,7 +16,7 @@ import (
 // dataTags are the tags of data blocks; "example" is the only other tag a
 // built-in prompt may contain.
 var dataTags = map[string]bool{"question": true, "answer": true, "reference": true, "chunk": true, "statement": true, "fact": true, "text": true,
-	"criterion": true, "level": true, "item": true}
+	"criterion": true, "level": true, "item": true, "user": true, "assistant": true, "retrieved": true}
 
 var tagRE = regexp.MustCompile(`<(/?)([a-z][a-z0-9_-]*)((?: (?:n|score)="\d+")?)>`)
 
@@ -159,6 +159,11 @@ func wantInput(task string, d Data) []dataBlock {
 			b("fact", ` n="1"`, d.ReferenceStatements[0]), b("fact", ` n="2"`, d.ReferenceStatements[1])}
 	case TaskContextEntityRecallEntities:
 		return []dataBlock{b("text", "", d.Text)}
+	case TaskConversationStandalone:
+		return append(historyBlocks(b, d, false), b("question", "", d.Question))
+	case TaskConversationHistoryVerdict:
+		return append(historyBlocks(b, d, true), b("question", "", d.Question),
+			b("statement", ` n="1"`, d.Statements[0]), b("statement", ` n="2"`, d.Statements[1]))
 	case TaskEntailmentVerdicts:
 		return []dataBlock{b("text", "", d.Text), b("statement", ` n="1"`, d.Statements[0]), b("statement", ` n="2"`, d.Statements[1])}
 	case TaskCriterionYesNo:
@@ -172,6 +177,22 @@ func wantInput(task string, d Data) []dataBlock {
 	return nil
 }
 
+// historyBlocks are the blocks of d's history, with each turn's chunks
+// when withChunks.
+func historyBlocks(b func(tag, attrs, text string) dataBlock, d Data, withChunks bool) []dataBlock {
+	var out []dataBlock
+	for _, h := range d.History {
+		n := fmt.Sprintf(` n="%d"`, h.N)
+		out = append(out, b("user", n, h.User), b("assistant", n, h.Assistant))
+		if withChunks {
+			for _, c := range h.Chunks {
+				out = append(out, b("retrieved", n, c))
+			}
+		}
+	}
+	return out
+}
+
 // criterionInputs are the inputs a criterion's prompt shows after what it
 // asks: here all four, as taxData and hostileData set them all.
 func criterionInputs(b func(tag, attrs, text string) dataBlock, d Data) []dataBlock {
@@ -183,8 +204,8 @@ func criterionInputs(b func(tag, attrs, text string) dataBlock, d Data) []dataBl
 // language; sections says which of them each task has (exactly once).
 var (
 	sectionLabels = map[string][]string{
-		"en": {"Question:", "Answer:", "Reference answer:", "Passage:", "Passages:", "Context:", "Statements:", "Text:", "Criterion:", "Scale:", "Checklist:", "Output:"},
-		"zh": {"问题：", "回答：", "参考答案：", "段落：", "上下文：", "陈述：", "文本：", "标准：", "等级：", "检查清单：", "输出："},
+		"en": {"Conversation so far:", "Question:", "Answer:", "Reference answer:", "Passage:", "Passages:", "Context:", "Statements:", "Text:", "Criterion:", "Scale:", "Checklist:", "Output:"},
+		"zh": {"此前的对话：", "问题：", "回答：", "参考答案：", "段落：", "上下文：", "陈述：", "文本：", "标准：", "等级：", "检查清单：", "输出："},
 	}
 	sections = map[string]map[string][]string{
 		TaskFaithfulnessStatements:           {"en": {"Question:", "Answer:", "Output:"}, "zh": {"问题：", "回答：", "输出："}},
@@ -195,6 +216,8 @@ var (
 		TaskContextUtilizationVerdict:        {"en": {"Question:", "Answer:", "Passage:", "Output:"}, "zh": {"问题：", "回答：", "段落：", "输出："}},
 		TaskAnswerCorrectnessClassifications: {"en": {"Question:", "Statements:", "Reference answer:", "Output:"}, "zh": {"问题：", "陈述：", "参考答案：", "输出："}},
 		TaskContextEntityRecallEntities:      {"en": {"Text:", "Output:"}, "zh": {"文本：", "输出："}},
+		TaskConversationStandalone:           {"en": {"Conversation so far:", "Question:", "Output:"}, "zh": {"此前的对话：", "问题：", "输出："}},
+		TaskConversationHistoryVerdict:       {"en": {"Conversation so far:", "Question:", "Statements:", "Output:"}, "zh": {"此前的对话：", "问题：", "陈述：", "输出："}},
 		TaskEntailmentVerdicts:               {"en": {"Text:", "Statements:", "Output:"}, "zh": {"文本：", "陈述：", "输出："}},
 		TaskCriterionYesNo: {"en": {"Criterion:", "Question:", "Context:", "Reference answer:", "Answer:", "Output:"},
 			"zh": {"标准：", "问题：", "上下文：", "参考答案：", "回答：", "输出："}},
@@ -219,14 +242,14 @@ func TestHostileContentStaysInsideItsBlock(t *testing.T) {
 	s := Embedded()
 	for _, task := range Tasks {
 		for _, lang := range Langs {
-			benign, err := s.Render(task, lang, taxData(lang))
+			benign, err := s.Render(task, lang, withHistory(task, lang, taxData(lang)))
 			if err != nil {
 				t.Fatal(err)
 			}
 			want := parsePrompt(t, benign).instructions
 			for _, h := range hostile {
 				t.Run(task+"."+lang+"/"+h.name, func(t *testing.T) {
-					d := hostileData(h.text)
+					d := withHistory(task, lang, hostileData(h.text))
 					out, err := s.Render(task, lang, d)
 					if err != nil {
 						t.Fatal(err)
@@ -277,13 +300,13 @@ func TestHostileContentStaysInsideItsBlock(t *testing.T) {
 					}
 					// Deterministic: the same data renders the same bytes, also
 					// from a freshly parsed template.
-					again, _ := s.Render(task, lang, hostileData(h.text))
+					again, _ := s.Render(task, lang, d)
 					src, _ := s.Source(task, lang)
 					e, err := newEntry(task, lang, "again", []byte(src), Info{})
 					if err != nil {
 						t.Fatal(err)
 					}
-					fresh, err := e.execute(hostileData(h.text))
+					fresh, err := e.execute(d)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -300,7 +323,7 @@ func TestHostileContentStaysInsideItsBlock(t *testing.T) {
 func TestEmbeddedRenderIsDelimited(t *testing.T) {
 	for _, task := range Tasks {
 		for _, lang := range Langs {
-			d := taxData(lang)
+			d := withHistory(task, lang, taxData(lang))
 			out, err := Embedded().Render(task, lang, d)
 			if err != nil {
 				t.Fatal(err)

@@ -138,7 +138,7 @@ func TestLoadErrors(t *testing.T) {
 			files: map[string]string{"faithfulness_statement.en.tmpl": "x"},
 			want: []string{
 				`DIR/faithfulness_statement\.en\.tmpl: not a prompt template name; did you mean faithfulness_statements\.en\.tmpl\? valid names are faithfulness_statements\.en\.tmpl, faithfulness_statements\.zh\.tmpl, faithfulness_verdicts\.en\.tmpl`,
-				`criterion_checklist\.zh\.tmpl$`,
+				`conversation_history_verdicts\.zh\.tmpl$`,
 			},
 		},
 		{

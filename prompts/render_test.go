@@ -60,6 +60,37 @@ func taxData(lang string) Data {
 	}
 }
 
+// conversationTasks are the tasks that show a conversation's history; the
+// tests give them one (withHistory). faithfulness_statements shows it too
+// when there is one, and is tested with and without (TestStatementsHistory).
+var conversationTasks = map[string]bool{TaskConversationStandalone: true, TaskConversationHistoryVerdict: true}
+
+// taxHistory is the turn before the question of taxData.
+func taxHistory(lang string) []Turn {
+	if lang == "zh" {
+		return []Turn{{N: 1, User: "我们公司是小规模纳税人，\n下个月转为一般纳税人。", Assistant: "好的，转登记后按一般计税方法计税。",
+			Chunks: []string{"纳税人由小规模纳税人转为一般纳税人的，其纳税人识别号不变。", "转登记后可以抵扣进项税额。"}}}
+	}
+	return []Turn{{N: 1, User: "We are a small-scale taxpayer,\nconverting to general VAT taxpayer next month.", Assistant: "Fine: after the conversion you use the general method.",
+		Chunks: []string{"A taxpayer converting from small-scale to general VAT taxpayer keeps its taxpayer identification number.", "Input VAT becomes deductible."}}}
+}
+
+// withHistory gives d the conversation a conversation task shows.
+func withHistory(task, lang string, d Data) Data {
+	if conversationTasks[task] {
+		d.History = taxHistory(lang)
+		if strings.HasPrefix(d.Question, "question: ") { // hostileData: the payload in the history too
+			payload := strings.TrimPrefix(d.Question, "question: ")
+			for i := range d.History {
+				d.History[i].User = "user: " + payload
+				d.History[i].Assistant = "assistant: " + payload
+				d.History[i].Chunks = []string{"retrieved one: " + payload, "retrieved two: " + payload}
+			}
+		}
+	}
+	return d
+}
+
 // tagged is how the helpers show a piece of plain (already trimmed, no "<")
 // content, written out independently of them.
 func tagged(tag, attrs, text string) string {
@@ -99,6 +130,14 @@ func shown(task string, d Data) []string {
 			tagged("level", ` score="1"`, d.Levels[0].Description) + "\n" + tagged("level", ` score="2"`, d.Levels[1].Description)}
 	case TaskCriterionChecklist:
 		return []string{q, a, ref, tagged("item", ` n="1"`, d.Items[0]) + "\n" + tagged("item", ` n="2"`, d.Items[1]) + "\n"}
+	case TaskConversationStandalone:
+		h := d.History[0]
+		return []string{tagged("user", ` n="1"`, h.User) + "\n" + tagged("assistant", ` n="1"`, h.Assistant) + "\n", q + "\n"}
+	case TaskConversationHistoryVerdict:
+		h := d.History[0]
+		return []string{tagged("user", ` n="1"`, h.User) + "\n" + tagged("assistant", ` n="1"`, h.Assistant) + "\n" +
+			tagged("retrieved", ` n="1"`, h.Chunks[0]) + "\n" + tagged("retrieved", ` n="1"`, h.Chunks[1]) + "\n", q + "\n",
+			"\n" + tagged("statement", ` n="1"`, d.Statements[0]) + "\n" + tagged("statement", ` n="2"`, d.Statements[1]) + "\n"}
 	case TaskEntailmentVerdicts:
 		return []string{"\n" + tagged("text", "", d.Text) + "\n",
 			"\n" + tagged("statement", ` n="1"`, d.Statements[0]) + "\n" + tagged("statement", ` n="2"`, d.Statements[1]) + "\n"}
@@ -111,7 +150,7 @@ func TestEmbeddedRender(t *testing.T) {
 	for _, task := range Tasks {
 		for _, lang := range Langs {
 			t.Run(task+"."+lang, func(t *testing.T) {
-				d := taxData(lang)
+				d := withHistory(task, lang, taxData(lang))
 				out, err := s.Render(task, lang, d)
 				if err != nil {
 					t.Fatal(err)
@@ -175,7 +214,7 @@ func TestVerdictsNumbersEveryStatement(t *testing.T) {
 func TestExamplesFollowTheContract(t *testing.T) {
 	for _, task := range Tasks {
 		for _, lang := range Langs {
-			out, err := Embedded().Render(task, lang, taxData(lang))
+			out, err := Embedded().Render(task, lang, withHistory(task, lang, taxData(lang)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -295,5 +334,39 @@ func checkGolden(t *testing.T, path, got string) {
 	}
 	if string(want) != got {
 		t.Errorf("%s differs from the rendered prompt (run go test ./prompts -update after checking the change):\n%s", path, got)
+	}
+}
+
+// faithfulness_statements shows a conversation's earlier turns when the
+// sample has them, and renders as it always did when it has none: the
+// prompt of a single-turn sample, and so its cache key, is unchanged.
+func TestStatementsHistory(t *testing.T) {
+	for _, lang := range Langs {
+		d := taxData(lang)
+		plain, err := Embedded().Render(TaskFaithfulnessStatements, lang, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(plain, "<user") || strings.Contains(plain, "<assistant") {
+			t.Errorf("%s: a single-turn render mentions the history:\n%s", lang, plain)
+		}
+		d.History = taxHistory(lang)
+		conv, err := Embedded().Render(TaskFaithfulnessStatements, lang, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := d.History[0]
+		want := tagged("user", ` n="1"`, h.User) + "\n" + tagged("assistant", ` n="1"`, h.Assistant) + "\n"
+		if !strings.Contains(conv, want) || strings.Contains(conv, h.Chunks[0]) {
+			t.Errorf("%s: the history is not shown as its turns (without their chunks):\n%s", lang, conv)
+		}
+		if conv == plain {
+			t.Errorf("%s: the history changes nothing", lang)
+		}
+		p := parsePrompt(t, conv)
+		if n := len(p.input); n != 4 {
+			t.Errorf("%s: %d input blocks with a one-turn history, want user, assistant, question, answer", lang, n)
+		}
+		checkGolden(t, filepath.Join("testdata", "render", TaskFaithfulnessStatements+".history."+lang+".golden"), conv)
 	}
 }

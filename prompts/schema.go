@@ -42,6 +42,13 @@ var schemas = map[string]string{
 	TaskCriterionChecklist: `{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","properties":{` +
 		`"item":{"type":"string"},"quote":{"type":"string"},"reason":{"type":"string"},"verdict":{"type":"integer","enum":[0,1]}},` +
 		`"required":["item","quote","reason","verdict"],"additionalProperties":false}}},"required":["items"],"additionalProperties":false}`,
+	TaskConversationStandalone: `{"type":"object","properties":{"question":{"type":"string"}},"required":["question"],"additionalProperties":false}`,
+	// The reason first, then where the statement is backed (source and
+	// the turn) and the earlier answer it contradicts; null: none.
+	TaskConversationHistoryVerdict: `{"type":"object","properties":{"statements":{"type":"array","items":{"type":"object","properties":{` +
+		`"statement":{"type":"string"},"reason":{"type":"string"},"source":{"type":"string","enum":["chunks","user","none"]},` +
+		`"turn":{"type":["integer","null"]},"contradicts":{"type":["integer","null"]}},` +
+		`"required":["statement","reason","source","turn","contradicts"],"additionalProperties":false}}},"required":["statements"],"additionalProperties":false}`,
 }
 
 const correctnessList = `{"type":"array","items":{"type":"object","properties":{"statement":{"type":"string"},"reason":{"type":"string"}},` +

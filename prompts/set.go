@@ -142,6 +142,8 @@ const (
 	sampleCriterion = "RAGSCOPE-SAMPLE-CRITERION"
 	sampleLevel     = "RAGSCOPE-SAMPLE-LEVEL-"
 	sampleItem      = "RAGSCOPE-SAMPLE-ITEM-"
+	sampleUser      = "RAGSCOPE-SAMPLE-USER-"
+	sampleEarlier   = "RAGSCOPE-SAMPLE-EARLIER-CHUNK-"
 )
 
 func sampleData() Data {
@@ -158,6 +160,10 @@ func sampleData() Data {
 		Criterion:           sampleCriterion,
 		Levels:              []Level{{1, sampleLevel + "1"}, {2, sampleLevel + "2"}, {3, sampleLevel + "3"}},
 		Items:               []string{sampleItem + "1", sampleItem + "2"},
+		History: []Turn{
+			{N: 1, User: sampleUser + "1", Assistant: "RAGSCOPE-SAMPLE-ASSISTANT-1", Chunks: []string{sampleEarlier + "1"}},
+			{N: 2, User: sampleUser + "2", Assistant: "RAGSCOPE-SAMPLE-ASSISTANT-2", Chunks: []string{sampleEarlier + "2"}},
+		},
 	}
 }
 
@@ -201,6 +207,16 @@ var required = map[string][]struct{ field, marker string }{
 	TaskCriterionChecklist: {
 		{".Answer", sampleAnswer},
 		{".Items (every one of them)", sampleItem + "1"}, {".Items (every one of them)", sampleItem + "2"},
+	},
+	TaskConversationStandalone: {
+		{".Question", sampleQuestion},
+		{".History (every turn)", sampleUser + "1"}, {".History (every turn)", sampleUser + "2"},
+	},
+	TaskConversationHistoryVerdict: {
+		{".History (every turn)", sampleUser + "1"}, {".History (every turn)", sampleUser + "2"},
+		{".History (every turn's chunks, e.g. with sources)", sampleEarlier + "1"},
+		{".Statements (every one of them)", sampleStatement + "1"},
+		{".Statements (every one of them)", sampleStatement + "3"},
 	},
 	TaskEntailmentVerdicts: {
 		{".Text (the premise)", sampleText},

@@ -57,6 +57,13 @@ const (
 	TaskCriterionYesNo     = "criterion_yes_no"
 	TaskCriterionRubric    = "criterion_rubric"
 	TaskCriterionChecklist = "criterion_checklist"
+	// The tasks of a conversation's turns: the question rewritten so it
+	// can be understood without the earlier turns (.History, .Question),
+	// and each statement of a turn's answer judged against the earlier
+	// turns (.History with their chunks, .Question, .Statements): where it
+	// found support, and which earlier answer it contradicts.
+	TaskConversationStandalone     = "conversation_standalone_question"
+	TaskConversationHistoryVerdict = "conversation_history_verdicts"
 )
 
 // Kept unexported so that a caller appending to or reordering Tasks or Langs
@@ -75,6 +82,8 @@ var (
 		TaskCriterionYesNo,
 		TaskCriterionRubric,
 		TaskCriterionChecklist,
+		TaskConversationStandalone,
+		TaskConversationHistoryVerdict,
 	}
 	allLangs = [...]string{"en", "zh"}
 )
@@ -97,6 +106,20 @@ type Data struct {
 	Criterion                   string   // criterion_*: what the criterion asks, in the prompt's language
 	Levels                      []Level  // criterion_rubric: the scale, lowest first
 	Items                       []string // criterion_checklist: the yes/no questions, in order
+	// History is a conversation's earlier turns, oldest first: shown to
+	// faithfulness_statements (so statements are standalone) and the
+	// conversation_* tasks; nil for a single-turn sample, whose prompts
+	// then render as they always did.
+	History []Turn
+}
+
+// Turn is one earlier turn of a conversation: its number (from 1), what
+// the user said, what the assistant answered, and the chunks retrieved for
+// that answer.
+type Turn struct {
+	N               int
+	User, Assistant string
+	Chunks          []string
 }
 
 // Level is one level of a rubric criterion's scale.

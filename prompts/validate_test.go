@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -16,7 +15,7 @@ type schemaNode struct {
 	Required             []string               `json:"required"`
 	AdditionalProperties *bool                  `json:"additionalProperties"`
 	Items                *schemaNode            `json:"items"`
-	Enum                 []int64                `json:"enum"`
+	Enum                 []any                  `json:"enum"` // numbers (float64) or strings
 }
 
 // ValidateReply checks that content is exactly one JSON value that follows
@@ -114,8 +113,12 @@ func validate(v any, s *schemaNode, path string) error {
 			}
 		}
 	case "string":
-		if _, ok := v.(string); !ok {
+		str, ok := v.(string)
+		if !ok {
 			return fmt.Errorf("%s: expected a string, got %s", path, describe(v))
+		}
+		if len(s.Enum) > 0 && !slices.Contains(s.Enum, any(str)) {
+			return fmt.Errorf("%s: %q is not one of %s", path, str, joinEnum(s.Enum))
 		}
 	case "integer":
 		n, ok := v.(json.Number)
@@ -126,8 +129,8 @@ func validate(v any, s *schemaNode, path string) error {
 		if err != nil {
 			return fmt.Errorf("%s: expected an integer, got %s", path, n)
 		}
-		if len(s.Enum) > 0 && !slices.Contains(s.Enum, i) {
-			return fmt.Errorf("%s: %d is not one of %s", path, i, joinInts(s.Enum))
+		if len(s.Enum) > 0 && !slices.Contains(s.Enum, any(float64(i))) {
+			return fmt.Errorf("%s: %d is not one of %s", path, i, joinEnum(s.Enum))
 		}
 	}
 	return nil
@@ -151,10 +154,10 @@ func describe(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-func joinInts(xs []int64) string {
+func joinEnum(xs []any) string {
 	s := make([]string, len(xs))
 	for i, x := range xs {
-		s[i] = strconv.FormatInt(x, 10)
+		s[i] = fmt.Sprint(x)
 	}
 	return strings.Join(s, ", ")
 }
