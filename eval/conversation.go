@@ -113,3 +113,60 @@ type StandaloneTrace struct {
 // standaloneUnsupported is why a judge without ConversationJudge has no
 // standalone question.
 const standaloneUnsupported = "this judge cannot rewrite a question from the conversation's history; the metrics ran on the question as asked"
+
+// lookBack judges a turn's statements against the earlier turns: a
+// statement its own chunks do not back gets the class of what backs it
+// earlier (an earlier turn's chunks, the user's words) with the turn, and
+// counts as supported when hs says so; any statement may be flagged as
+// contradicting an earlier answer. A judge without ConversationJudge
+// leaves the verdicts as the turn's chunks gave them.
+func lookBack(ctx context.Context, j Judge, s *Sample, hs HistorySupport, tr *FaithfulnessTrace) error {
+	if hs == "" {
+		hs = HistoryChunks
+	}
+	tr.HistorySupport = hs
+	cj, ok := j.(ConversationJudge)
+	if !ok {
+		return nil
+	}
+	stmts := make([]string, len(tr.Statements))
+	for i, v := range tr.Statements {
+		stmts[i] = v.Statement
+	}
+	hv, checked, err := cj.LookBack(ctx, s, stmts)
+	if err != nil {
+		return err
+	}
+	if len(hv) != len(stmts) {
+		return NewStepError(StatusParseError, "the judge looked back at %d statements of %d", len(hv), len(stmts))
+	}
+	tr.ContradictionsChecked = checked
+	last := len(s.History) // the earlier turns are 1..last; the user's words may be this turn's too
+	for i := range tr.Statements {
+		v, h := &tr.Statements[i], hv[i]
+		v.HistoryReason = h.Reason
+		if h.Contradicts >= 1 && h.Contradicts <= last {
+			v.Contradicts = h.Contradicts
+		}
+		if v.Verdict == 1 {
+			continue
+		}
+		switch {
+		case h.Source == SupportEarlierChunks && h.Turn >= 1 && h.Turn <= last,
+			h.Source == SupportUser && h.Turn >= 1 && h.Turn <= last+1:
+			v.Support, v.SupportTurn = h.Source, h.Turn
+			if hs.Counts(h.Source) {
+				v.Verdict = 1
+			}
+		}
+	}
+	return nil
+}
+
+// contradictionLines are the evidence of statements that contradict an
+// earlier answer, one line each.
+func contradictionLines(vs []StatementVerdict) []string {
+	return lines(vs, func(v StatementVerdict) bool { return v.Contradicts > 0 }, func(v StatementVerdict) string {
+		return fmt.Sprintf("contradicts turn %d: %q: %s", v.Contradicts, v.Statement, v.HistoryReason)
+	})
+}

@@ -9,13 +9,13 @@ import (
 // faithfulnessDef: supported statements / statements sent (runFaithfulness).
 var faithfulnessDef = MetricDef{
 	Name: Faithfulness, Abbrev: "F", Aliases: []string{"faith"},
-	Run: func(ctx context.Context, j Judge, s *Sample, _ *RunnerConfig, part *Result) {
-		runFaithfulness(ctx, j, s, part)
+	Run: func(ctx context.Context, j Judge, s *Sample, cfg *RunnerConfig, part *Result) {
+		runFaithfulness(ctx, j, s, cfg.HistorySupport, part)
 	},
 	CopyTrace: func(dst, src *Result) { dst.Faithfulness = src.Faithfulness },
 	Evidence: func(r *Result) []string {
 		if t := r.Faithfulness; t != nil {
-			return verdictLines(t.Statements, "unsupported")
+			return append(verdictLines(t.Statements, "unsupported"), contradictionLines(t.Statements)...)
 		}
 		return nil
 	},

@@ -13,8 +13,10 @@ import (
 // judgement on the result. A step never panics and never leaves a NaN: it
 // ends with a status, and a score only when the status is ok.
 
-// faithfulness = supported statements / statements sent.
-func runFaithfulness(ctx context.Context, j Judge, s *Sample, r *Result) {
+// faithfulness = supported statements / statements sent. In a
+// conversation a statement its turn's chunks do not back may be backed
+// earlier (see lookBack); hs decides whether that counts.
+func runFaithfulness(ctx context.Context, j Judge, s *Sample, hs HistorySupport, r *Result) {
 	if strings.TrimSpace(s.Answer) == "" {
 		r.set(Faithfulness, StatusNoStatements, nil, "the answer is empty")
 		return
@@ -47,6 +49,12 @@ func runFaithfulness(ctx context.Context, j Judge, s *Sample, r *Result) {
 	tr := &FaithfulnessTrace{Statements: verdicts}
 	for i := range verdicts {
 		verdicts[i].Evidence.Check(s.Contexts)
+	}
+	if len(s.History) > 0 {
+		if err := lookBack(ctx, j, s, hs, tr); err != nil {
+			r.fail(Faithfulness, err)
+			return
+		}
 	}
 	var score float64
 	tr.Supported, score = FaithfulnessScore(verdicts)

@@ -19,6 +19,15 @@ type Result struct {
 	Contexts  []string `json:"contexts"`
 	Reference string   `json:"reference,omitempty"`
 
+	// ConversationID and Turn place a turn of a conversation; History is
+	// what was said before it (the turns' questions and answers; their
+	// chunks are with those turns' own results), Standalone its question
+	// rewritten to stand alone, which the metrics ran on.
+	ConversationID string           `json:"conversation_id,omitempty"`
+	Turn           int              `json:"turn,omitempty"`
+	History        []Turn           `json:"history,omitempty"`
+	Standalone     *StandaloneTrace `json:"standalone,omitempty"`
+
 	Scores map[Metric]*float64 `json:"scores"`
 	Status map[Metric]Status   `json:"status"`
 	Errors map[Metric]string   `json:"errors,omitempty"`
@@ -76,6 +85,11 @@ func (r *Result) hasStatus(st Status) bool {
 type FaithfulnessTrace struct {
 	Statements []StatementVerdict `json:"statements"`
 	Supported  int                `json:"supported"`
+	// In a conversation: the --history-support the verdicts were counted
+	// by, and whether contradictions with earlier answers were looked for
+	// (the offline judge cannot tell them). Empty for a single turn.
+	HistorySupport        HistorySupport `json:"history_support,omitempty"`
+	ContradictionsChecked bool           `json:"contradictions_checked,omitempty"`
 }
 
 // AnswerRelevancyTrace keeps the generated questions and their cosines.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -23,6 +24,9 @@ type RunnerConfig struct {
 	// ACWeights are answer correctness's weights of factuality and
 	// similarity; zero is DefaultACWeights.
 	ACWeights [2]float64
+	// HistorySupport decides which support found earlier in a
+	// conversation counts for faithfulness ("" is HistoryChunks).
+	HistorySupport HistorySupport
 	// FCMode is factual correctness's mode (f1, precision or recall; ""
 	// is DefaultFCMode) and NSMode noise sensitivity's (relevant or
 	// irrelevant; "" is DefaultNSMode).
@@ -239,6 +243,12 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 	if res.Contexts == nil {
 		res.Contexts = []string{}
 	}
+	if s.IsConversation() {
+		res.ConversationID, res.Turn = s.Conversation, s.Turn
+		for _, t := range s.History {
+			res.History = append(res.History, Turn{Turn: t.Turn, Question: t.Question, Answer: t.Answer})
+		}
+	}
 	if ctx.Err() != nil {
 		why := "the run was cancelled before this sample started"
 		if cause := context.Cause(ctx); cause != nil && cause != ctx.Err() {
@@ -259,10 +269,22 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 	emit(Event{Kind: EventSampleStarted, Sample: s.Index, InFlight: r.stats.gauge(), Result: &Result{
 		Index: res.Index, ID: res.ID, Question: res.Question, Answer: res.Answer,
 		Contexts: res.Contexts, Reference: res.Reference,
+		ConversationID: res.ConversationID, Turn: res.Turn, History: res.History,
 		Scores: map[Metric]*float64{}, Status: map[Metric]Status{},
 	}})
 	rec := &recorder{sample: s.Index, run: &r.stats}
 	sctx := withRecorder(ctx, rec)
+	if s.IsConversation() {
+		// The metrics judge the turn by its standalone question: a
+		// follow-up's own words may have no subject.
+		var standalone string
+		res.Standalone, standalone = r.standalone(sctx, s, &cfg)
+		if standalone != "" && standalone != s.Question {
+			turn := *s
+			turn.Question = standalone
+			s = &turn
+		}
+	}
 	// The metrics run concurrently, each into a partial result of its own,
 	// merged once they are all done: no lock is shared between samples or
 	// runners.
@@ -324,6 +346,31 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 	}
 	r.finish(res, cfg.scored(), emit)
 	return res
+}
+
+// standalone rewrites a conversation turn's question to stand alone and
+// returns its trace and the question the metrics are to run on ("" for the
+// question as asked). The first turn has nothing before it to lean on. The
+// call is billed to the run's first metric: it serves them all.
+func (r *Runner) standalone(ctx context.Context, s *Sample, cfg *RunnerConfig) (*StandaloneTrace, string) {
+	if len(s.History) == 0 {
+		return &StandaloneTrace{Question: s.Question, Status: StatusOK, Reason: "the first turn of the conversation: nothing before it to lean on"}, ""
+	}
+	cj, ok := r.Judge.(ConversationJudge)
+	if !ok {
+		return &StandaloneTrace{Status: StatusUnsupported, Reason: standaloneUnsupported}, ""
+	}
+	if len(cfg.Metrics) > 0 {
+		ctx = withMetric(ctx, cfg.Metrics[0])
+	}
+	q, err := cj.Standalone(ctx, s)
+	if err != nil {
+		return &StandaloneTrace{Status: StatusOf(err), Reason: err.Error() + "; the metrics ran on the question as asked"}, ""
+	}
+	if strings.TrimSpace(q) == "" {
+		return &StandaloneTrace{Status: StatusParseError, Reason: "the judge returned an empty question; the metrics ran on the question as asked"}, ""
+	}
+	return &StandaloneTrace{Question: q, Status: StatusOK}, q
 }
 
 // scored are the names a result is scored under: the metrics, then the

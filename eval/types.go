@@ -248,6 +248,41 @@ type StatementVerdict struct {
 	// Evidence is the chunk and quote the verdict rests on; nil when the
 	// judge gave none (see Citation).
 	Evidence *Citation `json:"evidence,omitempty"`
+
+	// In a conversation (faithfulness): Support is where a statement its
+	// turn's chunks do not back found backing earlier in the conversation
+	// (SupportEarlierChunks, SupportUser; "" for nowhere), SupportTurn the
+	// turn; whether that counted is --history-support's, and Verdict says
+	// the outcome. Contradicts is the earlier turn whose answer the
+	// statement contradicts (0: none found). HistoryReason is the judge's
+	// reason for both.
+	Support       string `json:"support,omitempty"`
+	SupportTurn   int    `json:"support_turn,omitempty"`
+	Contradicts   int    `json:"contradicts_turn,omitempty"`
+	HistoryReason string `json:"history_reason,omitempty"`
+}
+
+// Verdict classes of a faithfulness statement (StatementVerdict.Class).
+const (
+	ClassSupported     = "supported"      // by the turn's own chunks
+	ClassEarlierChunks = "earlier_chunks" // only by an earlier turn's retrieved chunks
+	ClassUser          = "user"           // only by what the user said
+	ClassUnsupported   = "unsupported"
+)
+
+// Class is the statement's verdict class: backed by its turn's chunks,
+// only by an earlier turn's chunks or by the user's words (whatever
+// --history-support made of that), or by nothing.
+func (v StatementVerdict) Class() string {
+	switch {
+	case v.Support == SupportEarlierChunks:
+		return ClassEarlierChunks
+	case v.Support == SupportUser:
+		return ClassUser
+	case v.Verdict == 1:
+		return ClassSupported
+	}
+	return ClassUnsupported
 }
 
 // GeneratedQuestion is one reverse-generated question of answer relevancy.

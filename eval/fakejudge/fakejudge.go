@@ -486,6 +486,10 @@ func Generic(r *Request) Reply {
 		return one(Entailment(r))
 	case "criterion_yes_no", "criterion_rubric", "criterion_checklist":
 		return Criterion(r)
+	case "conversation_standalone_question":
+		return one(Standalone(r))
+	case "conversation_history_verdicts":
+		return one(HistoryVerdicts(r))
 	}
 	return Reply{Status: 400, Body: `{"error":{"message":"fakejudge: unknown task"}}`}
 }

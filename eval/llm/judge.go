@@ -274,7 +274,13 @@ func (j *Judge) ReferenceStatements(ctx context.Context, s *eval.Sample) ([]stri
 }
 
 func (j *Judge) statements(ctx context.Context, s *eval.Sample, text string) ([]string, error) {
-	req, err := j.request(s, prompts.TaskFaithfulnessStatements, prompts.Data{Question: s.Question, Answer: text})
+	d := prompts.Data{Question: s.Question, Answer: text}
+	if text == s.Answer {
+		// A turn's answer is split with the conversation before it in
+		// view, so that "it does not change" is written out in full.
+		d.History = history(s)
+	}
+	req, err := j.request(s, prompts.TaskFaithfulnessStatements, d)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,167 @@
+package fakejudge
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// The fake judge in a conversation: deterministic replies that depend on
+// what the request shows, so that tests can tell a request carried the
+// history and end-to-end runs have every verdict class to show.
+
+// Turned is one numbered input block of a request, <tag n="N">text</tag>.
+type Turned struct {
+	N    int
+	Text string
+}
+
+// TurnItems are the request's input blocks <tag n="N">…</tag> after the
+// worked examples, with their numbers and the prompt's escaping undone.
+func (r *Request) TurnItems(tag string) []Turned {
+	re := regexp.MustCompile(`(?s)<` + regexp.QuoteMeta(tag) + ` n="(\d+)">(.*?)</` + regexp.QuoteMeta(tag) + `>`)
+	var out []Turned
+	for _, m := range re.FindAllStringSubmatch(r.input(), -1) {
+		n, _ := strconv.Atoi(m[1])
+		out = append(out, Turned{n, strings.TrimSpace(strings.ReplaceAll(m[2], "&lt;", "<"))})
+	}
+	return out
+}
+
+// Standalone is the fake judge's conversation_standalone_question reply:
+// the question with the conversation's first user message after it, so a
+// test sees the rewrite used the history (and a different history gives a
+// different question).
+func Standalone(r *Request) string {
+	q := r.TaskText("question")
+	users := r.TurnItems("user")
+	if len(users) > 0 {
+		if isCJK(q) {
+			q += "（前文：" + users[0].Text + "）"
+		} else {
+			q += " (earlier: " + users[0].Text + ")"
+		}
+	}
+	return JSON(map[string]any{"question": q})
+}
+
+// HistoryVerdicts is the fake judge's conversation_history_verdicts
+// reply. A statement is backed by the latest earlier turn whose retrieved
+// chunk contains it (source chunks), else by the latest user message that
+// contains it, the question being the turn after the last shown (source
+// user), else by nothing. It contradicts an earlier answer when it has a
+// negation ("不", "not ") and the answer contains it without.
+func HistoryVerdicts(r *Request) string {
+	type item struct {
+		Statement   string `json:"statement"`
+		Reason      string `json:"reason"`
+		Source      string `json:"source"`
+		Turn        *int   `json:"turn"`
+		Contradicts *int   `json:"contradicts"`
+	}
+	retrieved, users, answers := r.TurnItems("retrieved"), r.TurnItems("user"), r.TurnItems("assistant")
+	last := 0
+	for _, u := range users {
+		last = max(last, u.N)
+	}
+	users = append(users, Turned{last + 1, r.TaskText("question")})
+	latest := func(items []Turned, st string) *int {
+		for i := len(items) - 1; i >= 0; i-- {
+			if strings.Contains(plain(items[i].Text), st) {
+				n := items[i].N
+				return &n
+			}
+		}
+		return nil
+	}
+	out := []item{}
+	for _, st := range r.TaskItems("statement") {
+		key := plain(st)
+		it := item{Statement: st, Source: "none", Reason: "nothing earlier states it"}
+		if n := latest(retrieved, key); n != nil {
+			it.Source, it.Turn, it.Reason = "chunks", n, "a chunk retrieved earlier states it"
+		} else if n := latest(users, key); n != nil {
+			it.Source, it.Turn, it.Reason = "user", n, "the user said it"
+		}
+		for _, neg := range []string{"不", "not "} {
+			if pos := strings.Replace(key, neg, "", 1); pos != key {
+				if n := latest(answers, pos); n != nil {
+					it.Contradicts = n
+					it.Reason += "; an earlier answer said the opposite"
+				}
+			}
+		}
+		out = append(out, it)
+	}
+	return JSON(map[string]any{"statements": out})
+}
+
+// Conversational answers faithfulness as a reader of the words would, and
+// every other task as Generic: the answer's sentences are its statements,
+// and a statement is supported when a chunk contains it. End-to-end runs on
+// a conversation then have supported, earlier-supported and unsupported
+// statements to show.
+func Conversational(r *Request) Reply {
+	switch r.Task {
+	case "faithfulness_statements":
+		return Reply{Choices: []string{JSON(map[string]any{"statements": Sentences(r.TaskText("answer"))})}}
+	case "faithfulness_verdicts":
+		chunks := r.Chunks()
+		type verdict struct {
+			Statement string `json:"statement"`
+			Chunk     *int   `json:"chunk"`
+			Quote     string `json:"quote"`
+			Reason    string `json:"reason"`
+			Verdict   int    `json:"verdict"`
+		}
+		out := []verdict{}
+		for _, st := range r.TaskItems("statement") {
+			v := verdict{Statement: st, Reason: "no chunk states it"}
+			for k, c := range chunks {
+				if strings.Contains(plain(c), plain(st)) {
+					n := k + 1
+					v.Chunk, v.Quote, v.Reason, v.Verdict = &n, st, "the chunk states it", 1
+					break
+				}
+			}
+			out = append(out, v)
+		}
+		return Reply{Choices: []string{JSON(map[string]any{"statements": out})}}
+	}
+	return Generic(r)
+}
+
+// Sentences splits a text after 。！？.!? into trimmed sentences.
+func Sentences(text string) []string {
+	out := []string{}
+	var b strings.Builder
+	flush := func() {
+		if s := strings.TrimSpace(b.String()); s != "" {
+			out = append(out, s)
+		}
+		b.Reset()
+	}
+	for _, c := range text {
+		b.WriteRune(c)
+		if strings.ContainsRune("。！？.!?", c) {
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+// plain is a text as the fake compares it: lower case, without its final
+// punctuation.
+func plain(s string) string {
+	return strings.TrimRight(strings.ToLower(strings.TrimSpace(s)), "。！？.!?，, ")
+}
+
+func isCJK(s string) bool {
+	for _, c := range s {
+		if c >= 0x4e00 && c <= 0x9fff {
+			return true
+		}
+	}
+	return false
+}

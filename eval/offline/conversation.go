@@ -1,0 +1,77 @@
+package offline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+var _ eval.ConversationJudge = (*Judge)(nil)
+
+// ErrNoStandalone is why the offline judge has no standalone question:
+// resolving "那…会变吗？" to its subject is reading, not matching words.
+var ErrNoStandalone = errors.New("the offline judge cannot rewrite a question from the conversation's history (that takes reading, not matching words)")
+
+// Standalone implements eval.ConversationJudge: always unsupported.
+func (j *Judge) Standalone(ctx context.Context, s *eval.Sample) (string, error) {
+	return "", &eval.StepError{Status: eval.StatusUnsupported, Err: ErrNoStandalone}
+}
+
+// LookBack implements eval.ConversationJudge with the support test of the
+// verdicts: each statement against each earlier turn's chunks, the latest
+// turn first, then against what the user said (this turn's question, then
+// the earlier ones). It cannot tell a contradiction, so it reports none
+// checked.
+func (j *Judge) LookBack(ctx context.Context, s *eval.Sample, statements []string) ([]eval.HistoryVerdict, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, false, err
+	}
+	type source struct {
+		kind  string
+		turn  int
+		sents []*span
+		ranks []int
+	}
+	var sources []source
+	for i := len(s.History) - 1; i >= 0; i-- {
+		t := s.History[i]
+		if len(t.Contexts) == 0 {
+			continue
+		}
+		chunks := make([]string, len(t.Contexts))
+		for k, c := range t.Contexts {
+			chunks[k] = j.read(c)
+		}
+		sents, ranks := j.rankedSentences(chunks)
+		sources = append(sources, source{eval.SupportEarlierChunks, t.Turn, sents, ranks})
+	}
+	user := func(turn int, text string) {
+		sents, ranks := j.rankedSentences([]string{j.read(text)})
+		sources = append(sources, source{eval.SupportUser, turn, sents, ranks})
+	}
+	user(s.Turn, s.Question)
+	for i := len(s.History) - 1; i >= 0; i-- {
+		user(s.History[i].Turn, s.History[i].Question)
+	}
+	q := analyze(j.read(s.Question))
+	out := make([]eval.HistoryVerdict, len(statements))
+	for i, st := range statements {
+		out[i] = eval.HistoryVerdict{Statement: st, Reason: "nothing earlier in the conversation states it"}
+		for _, src := range sources {
+			ev := verdict(j.read(st), s.Question, q, src.sents)
+			if ev.Verdict != 1 {
+				continue
+			}
+			out[i].Source, out[i].Turn = src.kind, src.turn
+			what := fmt.Sprintf("the chunks retrieved in turn %d", src.turn)
+			if src.kind == eval.SupportUser {
+				what = fmt.Sprintf("what the user said in turn %d", src.turn)
+			}
+			out[i].Reason = what + ": " + ev.Reason
+			break
+		}
+	}
+	return out, false, nil
+}
