@@ -31,7 +31,7 @@ import (
 var calibrateGroups = []flagGroup{
 	{"calibration", []string{"datasets", "judge", "limit", "yes"}},
 	{"judge (--judge llm)", slices.DeleteFunc(append(slices.Clone(runFlagGroups[0].flags), runFlagGroups[1].flags...), func(f string) bool {
-		return slices.Contains([]string{"judge", "metrics", "criteria", "strictness", "ac-weights", "fc-mode", "ns-mode", "no-n", "offline"}, f)
+		return slices.Contains([]string{"judge", "metrics", "criteria", "strictness", "ac-weights", "fc-mode", "ns-mode", "history-support", "no-n", "offline"}, f)
 	})},
 	{"cache & store", []string{"db", "no-cache", "cache-only"}},
 	{"cost", []string{"prices", "config"}},

@@ -97,6 +97,7 @@ func registerRunCompletions(cmd *cobra.Command) {
 	completeFlagWords(cmd, "reasoning", []string{"auto", "off", "on"})
 	completeFlagWords(cmd, "fc-mode", []string{eval.FCModeF1, eval.FCModePrecision, eval.FCModeRecall})
 	completeFlagWords(cmd, "ns-mode", []string{eval.NSModeRelevant, eval.NSModeIrrelevant})
+	completeFlagWords(cmd, "history-support", []string{string(eval.HistoryChunks), string(eval.HistoryConversation), string(eval.HistoryNone)})
 	completeFlagWords(cmd, "api-type", []string{"openai", "azure"})
 	completeFlagWords(cmd, "embedding-format", []string{"float", "base64"})
 	completeFlagWords(cmd, "format", []string{runreport.FormatJSON, runreport.FormatGitHub, runreport.FormatJSONL, runreport.FormatHTML})

@@ -38,6 +38,7 @@ var settingFlags = map[string]string{
 	"ac_weights":           "ac-weights",
 	"fc_mode":              "fc-mode",
 	"ns_mode":              "ns-mode",
+	"history_support":      "history-support",
 	"pass":                 "pass",
 	"concurrency":          "concurrency",
 	"request_timeout":      "request-timeout",

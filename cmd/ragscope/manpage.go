@@ -116,7 +116,7 @@ var valueNames = map[string]string{
 	"datasets": "DIR", "db": "FILE", "embedding-base-url": "URL", "embedding-format": "FORMAT",
 	"embedding-model": "MODEL", "fc-mode": "MODE", "format": "FORMAT", "judge": "JUDGE", "junit": "FILE",
 	"lang": "LANG", "log": "FILE", "map": "FIELD=COLUMN,...", "sheet": "NAME|N", "metrics": "LIST", "model": "MODEL",
-	"ns-mode": "MODE", "older-than": "AGE", "out": "FILE", "prices": "FILE", "prompts": "DIR",
+	"ns-mode": "MODE", "history-support": "WHAT", "older-than": "AGE", "out": "FILE", "prices": "FILE", "prompts": "DIR",
 	"response-format": "FORMAT", "resume": "RUN", "run": "RUN", "max-failing": "N", "max-regressed": "N",
 	"regress-margin": "X", "sample": "N", "temperature": "X",
 }

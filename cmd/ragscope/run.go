@@ -63,6 +63,7 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	fs.StringVar(&c.ACWeights, "ac-weights", "0.75,0.25", "answer_correctness weights of factuality (F1 of TP/FP/FN) and answer similarity: two non-negative numbers, not both 0")
 	fs.StringVar(&c.FCMode, "fc-mode", "f1", "factual_correctness score: f1 (of precision and recall), precision (answer claims the reference entails) or recall (reference claims the answer entails)")
 	fs.StringVar(&c.NSMode, "ns-mode", "relevant", "noise_sensitivity score: relevant (incorrect answer statements backed by a relevant chunk) or irrelevant (backed only by irrelevant chunks); lower is better")
+	fs.StringVar(&c.HistorySupport, "history-support", "chunks", "in a conversation, what backs a statement its turn's chunks do not: chunks (an earlier turn's retrieved chunks count, the user's words do not), conversation (both count) or none (only the turn's own chunks)")
 	passFlag(fs, &c.Pass)
 	fs.StringVar(&c.Lang, "lang", "auto", "prompt language: auto (per sample), en or zh")
 	fs.StringVar(&c.PromptsDir, "prompts", os.Getenv("RAGSCOPE_PROMPTS"), "directory of prompt template overrides (<task>.<lang>.tmpl)")
@@ -130,7 +131,7 @@ func addRunFlagsOf(f *runFlags, fs *pflag.FlagSet, groups []flagGroup) {
 var runFlagGroups = []flagGroup{
 	{"judge", []string{"judge", "base-url", "api-key", "model", "embedding-model", "reasoning", "metrics", "criteria", "lang", "offline"}},
 	{"judge (advanced)", []string{"api-type", "api-version", "embedding-base-url", "embedding-dimensions", "embedding-format",
-		"response-format", "max-tokens", "temperature", "strictness", "ac-weights", "fc-mode", "ns-mode", "no-n",
+		"response-format", "max-tokens", "temperature", "strictness", "ac-weights", "fc-mode", "ns-mode", "history-support", "no-n",
 		"offline-lexicon", "prompts", "concurrency", "request-timeout", "max-retries", "max-retry-after", "rpm", "tpm", "max-reply-bytes"}},
 	{"dataset", []string{"map", "sheet", "skip-invalid", "max-record-bytes", "sample", "seed"}},
 	{"cache & store", []string{"db", "no-cache", "cache-only", "resume"}},

@@ -52,6 +52,9 @@ type Config struct {
 	// default: f1, relevant).
 	FCMode string `json:"fc_mode,omitempty"`
 	NSMode string `json:"ns_mode,omitempty"`
+	// HistorySupport is --history-support as given ("" is chunks): which
+	// support found earlier in a conversation counts for faithfulness.
+	HistorySupport string `json:"history_support,omitempty"`
 	// Pass is --pass as given: the pass levels of the diagnosis
 	// (report.ParseLevels; "" is the defaults), recorded with the run.
 	Pass string `json:"pass,omitempty"`
@@ -131,7 +134,9 @@ type Settings struct {
 	ACWeights [2]float64        // --ac-weights
 	FCMode    string            // --fc-mode
 	NSMode    string            // --ns-mode
-	Levels    report.Levels     // --pass
+	// HistorySupport is --history-support.
+	HistorySupport eval.HistorySupport
+	Levels         report.Levels // --pass
 	// Gate is --fail-under, --fail-under-sample and --max-failing, and
 	// the baseline's --max-drop, --max-regressed and --regress-margin.
 	Gate report.Gate
@@ -235,6 +240,9 @@ func (c *Config) Validate() error {
 		return exit.Usagef("%v", err)
 	}
 	if p.NSMode, err = eval.ParseNSMode(c.NSMode); err != nil {
+		return exit.Usagef("%v", err)
+	}
+	if p.HistorySupport, err = eval.ParseHistorySupport(c.HistorySupport); err != nil {
 		return exit.Usagef("%v", err)
 	}
 	if p.Levels, err = report.ParseLevels(c.Pass); err != nil {

@@ -170,7 +170,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 	r := &eval.Runner{
 		Judge: spec.judge,
 		Config: eval.RunnerConfig{Metrics: spec.metrics, Criteria: spec.criteria, Strictness: s.Cfg.Strictness, ACWeights: s.Cfg.Parsed.ACWeights,
-			FCMode: s.Cfg.Parsed.FCMode, NSMode: s.Cfg.Parsed.NSMode,
+			FCMode: s.Cfg.Parsed.FCMode, NSMode: s.Cfg.Parsed.NSMode, HistorySupport: s.Cfg.Parsed.HistorySupport,
 			Workers: s.Cfg.Workers(), MaxTextInFlight: s.Cfg.TextInFlight(), InFlight: s.sent, Unrecoverable: s.unrecoverable},
 		Events: events,
 		Done:   spec.done,

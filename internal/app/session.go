@@ -529,6 +529,9 @@ func (s *Session) config() map[string]string {
 	if c.NSMode != "" {
 		m["ns_mode"] = c.NSMode
 	}
+	if c.HistorySupport != "" {
+		m["history_support"] = c.HistorySupport
+	}
 	if l := c.Parsed.Levels; !l.IsDefault() {
 		m[report.LevelsConfigKey] = l.String()
 	}
