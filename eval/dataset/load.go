@@ -92,6 +92,8 @@ type Loaded struct {
 	// Options.SkipInvalid, in file order; SkippedCount counts them all.
 	Skipped      []Skip
 	SkippedCount int
+	// Turns counts the valid samples that are turns of a conversation.
+	Turns int
 
 	// dups are the records the scan left out as repeating an earlier id,
 	// by their ordinal among the records with an id, for Stream to skip
@@ -164,6 +166,7 @@ func readPass(src *source, opt Options, setup func(c *collector)) (*Loaded, erro
 		Count:        c.count,
 		Skipped:      c.skipped,
 		SkippedCount: c.skippedCount,
+		Turns:        c.turns,
 		dups:         c.dupSeqs,
 		opts:         opt.key(),
 	}, nil
@@ -440,6 +443,7 @@ type collector struct {
 	// convs are the conversations of the flat form read so far, by id
 	// (see conversation.go).
 	convs map[string]*conversation
+	turns int // valid samples that are conversation turns
 }
 
 // idSite is where an id was first used.
@@ -485,6 +489,9 @@ func (c *collector) add(s eval.Sample, idKey string) error {
 	}
 	s.Index = c.count
 	c.count++
+	if s.Turn > 0 {
+		c.turns++
+	}
 	if c.sink != nil {
 		return c.sink(s)
 	}

@@ -53,13 +53,16 @@ type RunInfo struct {
 	Metrics  []eval.Metric     `json:"metrics"`
 	// Criteria are a team's own criteria (--criteria) the run scored
 	// beside Metrics, each under its name; nil without them.
-	Criteria  *CriteriaInfo     `json:"criteria,omitempty"`
-	Config    map[string]string `json:"config,omitempty"` // flags that shaped the run, minus secrets
-	Calls     eval.CallCounts   `json:"calls"`
-	Tokens    eval.Usage        `json:"tokens"`
-	Samples   int               `json:"samples"` // samples in the dataset (of them, the run's subset: see Subset)
-	Skipped   int               `json:"skipped,omitempty"`
-	Cancelled bool              `json:"cancelled,omitempty"`
+	Criteria *CriteriaInfo     `json:"criteria,omitempty"`
+	Config   map[string]string `json:"config,omitempty"` // flags that shaped the run, minus secrets
+	Calls    eval.CallCounts   `json:"calls"`
+	Tokens   eval.Usage        `json:"tokens"`
+	Samples  int               `json:"samples"` // samples in the dataset (of them, the run's subset: see Subset)
+	Skipped  int               `json:"skipped,omitempty"`
+	// ConversationTurns counts the samples that are turns of a
+	// conversation: the reports then place each by conversation and turn.
+	ConversationTurns int  `json:"conversation_turns,omitempty"`
+	Cancelled         bool `json:"cancelled,omitempty"`
 	// Subset, when set, says the run evaluated Samples of the dataset's
 	// Subset.Of samples, chosen by Subset.Seed (run --sample): its means
 	// are of a sample, and --resume evaluates the same subset.
@@ -218,6 +221,9 @@ type Report struct {
 	// Diagnoses counts the samples per diagnosis (every diagnosis listed,
 	// 0 included). In the JSON it is always recomputed from Samples.
 	Diagnoses map[Diagnosis]int `json:"diagnoses"`
+	// Conversations aggregate the turns of each conversation (a run of
+	// conversation turns only; see ConversationSummary).
+	Conversations []ConversationSummary `json:"conversations,omitempty"`
 	// Samples are the results; in the JSON each carries its "diagnosis".
 	Samples []*eval.Result `json:"samples"`
 }
@@ -228,10 +234,21 @@ type Report struct {
 type reportSample struct {
 	*eval.Result
 	Diagnosis Diagnosis `json:"diagnosis"`
+	// StandaloneQuestion is a conversation turn's question as the metrics
+	// judged it (null when the judge could not rewrite it; its standalone
+	// trace says why); absent for a single-turn sample.
+	StandaloneQuestion json.RawMessage `json:"standalone_question,omitempty"`
 }
 
 func newReportSample(r *eval.Result, levels Levels) reportSample {
-	return reportSample{Result: r, Diagnosis: levels.Diagnose(r)}
+	rs := reportSample{Result: r, Diagnosis: levels.Diagnose(r)}
+	if r.ConversationID != "" {
+		rs.StandaloneQuestion = json.RawMessage("null")
+		if st := r.Standalone; st != nil && st.Question != "" {
+			rs.StandaloneQuestion, _ = json.Marshal(st.Question)
+		}
+	}
+	return rs
 }
 
 // MarshalJSON writes the report with the diagnosis counts and each
@@ -278,13 +295,16 @@ func NewReport(run RunInfo, results []*eval.Result) *Report {
 	if rep.Samples == nil {
 		rep.Samples = []*eval.Result{}
 	}
-	rep.Diagnoses = tallyOf(nil, rep.Samples, RunLevels(run)).Diagnoses()
+	t := tallyOf(run.Scored(), rep.Samples, RunLevels(run))
+	rep.Diagnoses = t.Diagnoses()
+	rep.Conversations = t.Conversations()
 	return rep
 }
 
 // WriteJSON writes the report as indented JSON (see WriteReportJSON).
 func (r *Report) WriteJSON(w io.Writer) error {
-	return WriteReportJSON(w, r.Run, r.Summary, tallyOf(nil, r.Samples, RunLevels(r.Run)).Diagnoses(), r.each)
+	t := tallyOf(r.Run.Scored(), r.Samples, RunLevels(r.Run))
+	return WriteReportJSON(w, r.Run, r.Summary, t.Diagnoses(), t.Conversations(), r.each)
 }
 
 // each yields the report's samples, the stream the report writers take.
@@ -306,8 +326,9 @@ func (r *Report) each(yield func(*eval.Result) error) error {
 // first pass over the run), then each sample as each yields it, each
 // through its own encoder. The report of a million samples streams from
 // the store in the memory of one. Each sample's diagnosis follows the pass
-// levels run records (RunLevels), as diagnoses must.
-func WriteReportJSON(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSummary, diagnoses map[Diagnosis]int, each func(yield func(*eval.Result) error) error) error {
+// levels run records (RunLevels), as diagnoses must. conversations, from
+// the same first pass, are written before the samples when there are any.
+func WriteReportJSON(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSummary, diagnoses map[Diagnosis]int, conversations []ConversationSummary, each func(yield func(*eval.Result) error) error) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -334,6 +355,11 @@ func WriteReportJSON(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSum
 	}
 	if err := field(",\n", "diagnoses", diagnoses); err != nil {
 		return err
+	}
+	if conversations != nil {
+		if err := field(",\n", "conversations", conversations); err != nil {
+			return err
+		}
 	}
 	bw.WriteString(",\n  \"samples\": [")
 	levels := RunLevels(run)

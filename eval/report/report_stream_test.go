@@ -79,7 +79,7 @@ func TestWriteReportJSONStopsAtWriteError(t *testing.T) {
 		big = append(big, &r)
 	}
 	yielded := 0
-	err := WriteReportJSON(&failAfter{n: 100 << 10}, rep.Run, rep.Summary, tallyOf(nil, big, Levels{}).Diagnoses(), func(yield func(*eval.Result) error) error {
+	err := WriteReportJSON(&failAfter{n: 100 << 10}, rep.Run, rep.Summary, tallyOf(nil, big, Levels{}).Diagnoses(), nil, func(yield func(*eval.Result) error) error {
 		for _, r := range big {
 			yielded++
 			if err := yield(r); err != nil {

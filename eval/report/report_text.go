@@ -22,7 +22,7 @@ import (
 // dataset and the judge, and a spreadsheet must neither run a formula from
 // them nor a terminal an escape sequence.
 func (r *Report) WriteCSV(w io.Writer) error {
-	return WriteReportCSV(w, r.Run.Judge.Name, r.Run.Scored(), RunLevels(r.Run), r.each)
+	return WriteReportCSV(w, r.Run.Judge.Name, r.Run.Scored(), RunLevels(r.Run), r.Run.ConversationTurns > 0, r.each)
 }
 
 // reportMetrics are the metrics a CSV or Markdown report of a run of
@@ -46,11 +46,16 @@ func reportMetrics(metrics []eval.Metric) []eval.Metric {
 
 // WriteReportCSV writes the CSV report of WriteCSV of a run of metrics
 // from a stream of samples: one row per sample as it comes, nothing held;
-// the diagnosis follows levels.
-func WriteReportCSV(w io.Writer, judge string, metrics []eval.Metric, levels Levels, each func(yield func(*eval.Result) error) error) error {
+// the diagnosis follows levels. A run of conversation turns (conv) has
+// their conversation_id and turn after the id, and the standalone question
+// the metrics judged after the answer.
+func WriteReportCSV(w io.Writer, judge string, metrics []eval.Metric, levels Levels, conv bool, each func(yield func(*eval.Result) error) error) error {
 	cols := reportMetrics(metrics)
 	cw := &csvWriter{csv.NewWriter(w)}
 	head := []string{"index", "id", "question", "answer"}
+	if conv {
+		head = []string{"index", "id", "conversation_id", "turn", "question", "answer", "standalone_question"}
+	}
 	for _, m := range cols {
 		head = append(head, string(m))
 	}
@@ -65,6 +70,16 @@ func WriteReportCSV(w io.Writer, judge string, metrics []eval.Metric, levels Lev
 	}
 	err := each(func(s *eval.Result) error {
 		row := []string{strconv.Itoa(s.Index), s.ID, s.Question, s.Answer}
+		if conv {
+			turn, standalone := "", ""
+			if s.Turn > 0 {
+				turn = strconv.Itoa(s.Turn)
+			}
+			if s.Standalone != nil {
+				standalone = s.Standalone.Question
+			}
+			row = []string{strconv.Itoa(s.Index), s.ID, s.ConversationID, turn, s.Question, s.Answer, standalone}
+		}
 		for _, m := range cols {
 			if v, ok := s.Score(m); ok {
 				row = append(row, strconv.FormatFloat(v, 'f', 4, 64))

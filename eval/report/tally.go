@@ -17,7 +17,8 @@ const otherErrors = "(other messages)"
 
 // Tally aggregates results one at a time: the per-metric summary, the
 // diagnosis counts, the failures and their most frequent messages. It
-// holds no result, so a run of any size is summarised in constant memory.
+// holds no result, so a run of any size is summarised in constant memory
+// (but for a few numbers per conversation of a run with conversations).
 type Tally struct {
 	metrics []eval.Metric
 	levels  Levels
@@ -27,6 +28,7 @@ type Tally struct {
 	samples int
 	failed  int
 	errs    map[string]int
+	convs   *conversations
 }
 
 // NewTally starts a tally over the metrics, diagnosing with the default
@@ -42,6 +44,7 @@ func NewTallyAt(metrics []eval.Metric, levels Levels) *Tally {
 		summary: make(map[eval.Metric]MetricSummary, len(metrics)),
 		diag:    make(map[Diagnosis]int, len(Diagnoses)),
 		errs:    map[string]int{},
+		convs:   newConversations(metrics, levels),
 	}
 	for _, m := range metrics {
 		t.summary[m] = MetricSummary{}
@@ -58,6 +61,7 @@ func (t *Tally) Add(r *eval.Result) {
 		return
 	}
 	t.samples++
+	t.convs.add(r)
 	t.diag[t.levels.Diagnose(r)]++
 	if r.Failed() {
 		t.failed++
@@ -125,6 +129,10 @@ func (t *Tally) Summary() map[eval.Metric]MetricSummary {
 	}
 	return out
 }
+
+// Conversations are the run's conversations over the turns added, in the
+// order they first came; nil when no result is a conversation's turn.
+func (t *Tally) Conversations() []ConversationSummary { return t.convs.summaries() }
 
 // Diagnoses counts the results per diagnosis (a copy; every diagnosis has
 // an entry, 0 when no result has it).

@@ -461,6 +461,7 @@ func (s *Session) initRun() error {
 	s.describe(&s.run, t)
 	s.run.Samples = s.Loaded.Count
 	s.run.Skipped = s.Loaded.SkippedCount
+	s.run.ConversationTurns = s.Loaded.Turns
 	s.run.Subset = nil // a resumed run's is recorded again, from the subset chosen
 	s.recordSubset()
 	return nil

@@ -113,7 +113,7 @@ func Write(st cache.Store, ref, format string, worst int, pass report.Levels, w 
 		if !pass.IsDefault() {
 			info = pass.Record(info)
 		}
-		return &Pass{Info: info}, report.WriteReportCSV(w, info.Judge.Name, info.Scored(), report.RunLevels(info), store.Each(st, info.ID, nil))
+		return &Pass{Info: info}, report.WriteReportCSV(w, info.Judge.Name, info.Scored(), report.RunLevels(info), info.ConversationTurns > 0, store.Each(st, info.ID, nil))
 	}
 	sr, err := ReadGated(st, ref, worst, report.Gate{}, nil, pass)
 	if err != nil {
@@ -126,9 +126,9 @@ func Write(st cache.Store, ref, format string, worst int, pass report.Levels, w 
 func (sr *Pass) Write(st cache.Store, format string, w io.Writer) error {
 	switch format {
 	case FormatJSON:
-		return report.WriteReportJSON(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), store.Each(st, sr.Info.ID, sr.seen.has))
+		return report.WriteReportJSON(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), sr.Tally.Conversations(), store.Each(st, sr.Info.ID, sr.seen.has))
 	case FormatCSV:
-		return report.WriteReportCSV(w, sr.Info.Judge.Name, sr.Info.Scored(), report.RunLevels(sr.Info), store.Each(st, sr.Info.ID, sr.seen.has))
+		return report.WriteReportCSV(w, sr.Info.Judge.Name, sr.Info.Scored(), report.RunLevels(sr.Info), sr.Info.ConversationTurns > 0, store.Each(st, sr.Info.ID, sr.seen.has))
 	case FormatMarkdown:
 		return report.WriteReportMarkdown(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), sr.Worst.Samples())
 	case FormatJSONL:

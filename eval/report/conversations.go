@@ -1,0 +1,107 @@
+package report
+
+import (
+	"math"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// ConversationSummary is one conversation of a run over its evaluated
+// turns: per metric the mean and the minimum of the turns' scores and the
+// first turn that fails the metric's pass level — what a reviewer of a
+// long chat looks for first.
+type ConversationSummary struct {
+	ID      string                              `json:"id"`
+	Turns   int                                 `json:"turns"`
+	Metrics map[eval.Metric]*ConversationMetric `json:"metrics"`
+}
+
+// ConversationMetric is one metric over a conversation's turns. Mean and
+// Min are null when no turn scored; FirstFailingTurn is null when no turn
+// fails the pass level. Scored counts the turns that scored.
+type ConversationMetric struct {
+	Mean             *float64 `json:"mean"`
+	Min              *float64 `json:"min"`
+	FirstFailingTurn *int     `json:"first_failing_turn"`
+	Scored           int      `json:"scored"`
+}
+
+// conversations accumulates the turns of a run's conversations as they
+// come, in the order each conversation first appears. It keeps a few
+// numbers per conversation and metric, never a result.
+type conversations struct {
+	metrics []eval.Metric
+	levels  Levels
+	order   []string
+	by      map[string]*convAcc
+}
+
+type convAcc struct {
+	turns int
+	sums  map[eval.Metric]float64
+	out   ConversationSummary
+}
+
+func newConversations(metrics []eval.Metric, levels Levels) *conversations {
+	return &conversations{metrics: metrics, levels: levels, by: map[string]*convAcc{}}
+}
+
+func (c *conversations) add(r *eval.Result) {
+	if r.ConversationID == "" {
+		return
+	}
+	a := c.by[r.ConversationID]
+	if a == nil {
+		a = &convAcc{sums: map[eval.Metric]float64{}, out: ConversationSummary{ID: r.ConversationID, Metrics: map[eval.Metric]*ConversationMetric{}}}
+		for _, m := range c.metrics {
+			a.out.Metrics[m] = &ConversationMetric{}
+		}
+		c.by[r.ConversationID] = a
+		c.order = append(c.order, r.ConversationID)
+	}
+	a.out.Turns++
+	for _, m := range c.metrics {
+		v, ok := r.Score(m)
+		if !ok || r.Status[m] != eval.StatusOK {
+			continue
+		}
+		cm := a.out.Metrics[m]
+		cm.Scored++
+		a.sums[m] += v
+		if cm.Min == nil || v < *cm.Min {
+			cm.Min = &v
+		}
+		// Turns may come in any order (a resumed run); the first failing
+		// one is the lowest-numbered.
+		if !c.levels.Passes(m, v) && (cm.FirstFailingTurn == nil || r.Turn < *cm.FirstFailingTurn) {
+			turn := r.Turn
+			cm.FirstFailingTurn = &turn
+		}
+	}
+}
+
+// summaries are the conversations so far, in the order they first came
+// (copies); nil when the run has none.
+func (c *conversations) summaries() []ConversationSummary {
+	if len(c.order) == 0 {
+		return nil
+	}
+	out := make([]ConversationSummary, 0, len(c.order))
+	for _, id := range c.order {
+		a := c.by[id]
+		s := ConversationSummary{ID: id, Turns: a.out.Turns, Metrics: make(map[eval.Metric]*ConversationMetric, len(a.out.Metrics))}
+		for m, cm := range a.out.Metrics {
+			cp := *cm
+			if cp.Scored > 0 {
+				mean := a.sums[m] / float64(cp.Scored)
+				if math.Abs(mean) < 1e-12 {
+					mean = 0
+				}
+				cp.Mean = &mean
+			}
+			s.Metrics[m] = &cp
+		}
+		out = append(out, s)
+	}
+	return out
+}

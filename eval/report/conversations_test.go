@@ -1,0 +1,179 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// turnResult is turn n of conversation conv with faithfulness f (nil: not
+// scored) and answer relevancy 1.
+func turnResult(index int, conv string, n int, f *float64) *eval.Result {
+	ar := 1.0
+	r := &eval.Result{Index: index, ID: conv + "#" + string(rune('0'+n)), ConversationID: conv, Turn: n, Question: "q", Answer: "a",
+		Scores: map[eval.Metric]*float64{eval.Faithfulness: f, eval.AnswerRelevancy: &ar},
+		Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK, eval.AnswerRelevancy: eval.StatusOK}}
+	if f == nil {
+		r.Status[eval.Faithfulness] = eval.StatusNoStatements
+	}
+	if n > 1 {
+		r.Standalone = &eval.StandaloneTrace{Question: "standalone " + conv, Status: eval.StatusOK}
+	} else {
+		r.Standalone = &eval.StandaloneTrace{Status: eval.StatusUnsupported, Reason: "offline"}
+	}
+	return r
+}
+
+func fp(v float64) *float64 { return &v }
+
+func TestConversationAggregates(t *testing.T) {
+	metrics := []eval.Metric{eval.Faithfulness, eval.AnswerRelevancy}
+	type want struct {
+		id           string
+		turns        int
+		mean, min    *float64
+		firstFailing *int
+	}
+	two, three := 2, 3
+	tests := []struct {
+		name    string
+		levels  string
+		results []*eval.Result
+		want    []want // faithfulness of each conversation, in first-seen order
+	}{
+		{
+			name: "interleaved, first failing turn at the default level, a turn without a score",
+			results: []*eval.Result{
+				turnResult(0, "b", 1, fp(1)), turnResult(1, "a", 1, fp(0.8)), turnResult(2, "a", 2, fp(0.2)),
+				turnResult(3, "b", 2, nil), turnResult(4, "a", 3, fp(0.4)),
+			},
+			want: []want{{"b", 2, fp(1), fp(1), nil}, {"a", 3, fp(0.4666666666666667), fp(0.2), &two}},
+		},
+		{
+			name:    "a stricter pass level moves the first failing turn",
+			levels:  "faithfulness=0.9",
+			results: []*eval.Result{turnResult(0, "a", 1, fp(1)), turnResult(1, "a", 2, fp(0.5))},
+			want:    []want{{"a", 2, fp(0.75), fp(0.5), &two}},
+		},
+		{
+			name:    "turns in another order (a resumed run): the lowest failing turn",
+			results: []*eval.Result{turnResult(0, "a", 3, fp(0.1)), turnResult(1, "a", 1, fp(1)), turnResult(2, "a", 2, fp(0.9))},
+			want:    []want{{"a", 3, fp(2.0 / 3), fp(0.1), &three}},
+		},
+		{
+			name:    "no turn scored",
+			results: []*eval.Result{turnResult(0, "a", 1, nil)},
+			want:    []want{{"a", 1, nil, nil, nil}},
+		},
+	}
+	eq := func(a, b *float64) bool {
+		return a == nil && b == nil || a != nil && b != nil && *a-*b < 1e-9 && *b-*a < 1e-9
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			levels, err := ParseLevels(tt.levels)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := tallyOf(metrics, tt.results, levels).Conversations()
+			if len(got) != len(tt.want) {
+				t.Fatalf("%d conversations, want %d: %+v", len(got), len(tt.want), got)
+			}
+			for i, w := range tt.want {
+				g := got[i]
+				f := g.Metrics[eval.Faithfulness]
+				if g.ID != w.id || g.Turns != w.turns || !eq(f.Mean, w.mean) || !eq(f.Min, w.min) ||
+					(f.FirstFailingTurn == nil) != (w.firstFailing == nil) || f.FirstFailingTurn != nil && *f.FirstFailingTurn != *w.firstFailing {
+					t.Errorf("conversation %d: %s turns %d faithfulness %+v, want %+v", i, g.ID, g.Turns, f, w)
+				}
+				if ar := g.Metrics[eval.AnswerRelevancy]; ar.FirstFailingTurn != nil || ar.Mean == nil || *ar.Mean != 1 {
+					t.Errorf("answer relevancy %+v", ar)
+				}
+			}
+		})
+	}
+	if got := tallyOf(metrics, []*eval.Result{{Index: 0, Scores: map[eval.Metric]*float64{}, Status: map[eval.Metric]eval.Status{}}}, Levels{}).Conversations(); got != nil {
+		t.Errorf("a run without conversations has %+v", got)
+	}
+}
+
+// The JSON report carries the contract: each turn's conversation_id, turn
+// and standalone_question (null when there is none), and the top-level
+// conversations with mean, min and first_failing_turn (null: none fails).
+func TestReportJSONConversations(t *testing.T) {
+	run := RunInfo{ID: "r", Metrics: []eval.Metric{eval.Faithfulness, eval.AnswerRelevancy}, ConversationTurns: 2}
+	rep := NewReport(run, []*eval.Result{turnResult(0, "a", 1, fp(1)), turnResult(1, "a", 2, fp(0.25))})
+	var b bytes.Buffer
+	if err := rep.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Conversations []struct {
+			ID      string                    `json:"id"`
+			Turns   int                       `json:"turns"`
+			Metrics map[string]map[string]any `json:"metrics"`
+		} `json:"conversations"`
+		Samples []map[string]any `json:"samples"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Conversations) != 1 || out.Conversations[0].ID != "a" || out.Conversations[0].Turns != 2 {
+		t.Fatalf("conversations %+v", out.Conversations)
+	}
+	m := out.Conversations[0].Metrics
+	if f := m["faithfulness"]; f["mean"] != 0.625 || f["min"] != 0.25 || f["first_failing_turn"] != 2.0 {
+		t.Errorf("faithfulness %v", f)
+	}
+	if ar, ok := m["answer_relevancy"]; !ok || ar["first_failing_turn"] != nil {
+		t.Errorf("answer_relevancy %v", ar)
+	} else if _, present := ar["first_failing_turn"]; !present {
+		t.Error("first_failing_turn is left out, not null")
+	}
+	for i, s := range out.Samples {
+		if s["conversation_id"] != "a" || s["turn"] != float64(i+1) {
+			t.Errorf("sample %d: %v %v", i, s["conversation_id"], s["turn"])
+		}
+		q, present := s["standalone_question"]
+		if !present || (i == 0) != (q == nil) || i == 1 && q != "standalone a" {
+			t.Errorf("sample %d: standalone_question %v (present %v)", i, q, present)
+		}
+	}
+	// A run without conversations has neither.
+	b.Reset()
+	plain := NewReport(RunInfo{ID: "p", Metrics: run.Metrics}, []*eval.Result{{Index: 0, Question: "q", Scores: map[eval.Metric]*float64{}, Status: map[eval.Metric]eval.Status{}}})
+	if err := plain.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "conversation") || strings.Contains(b.String(), "standalone_question") {
+		t.Errorf("a single-turn report mentions conversations:\n%s", b.String())
+	}
+}
+
+func TestReportCSVConversationColumns(t *testing.T) {
+	run := RunInfo{ID: "r", Metrics: []eval.Metric{eval.Faithfulness}, ConversationTurns: 2}
+	rep := NewReport(run, []*eval.Result{turnResult(0, "a", 1, fp(1)), turnResult(1, "a", 2, fp(0.25))})
+	var b bytes.Buffer
+	if err := rep.WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(rows[0][:7], ","); got != "index,id,conversation_id,turn,question,answer,standalone_question" {
+		t.Errorf("header %s", got)
+	}
+	if got := strings.Join(rows[2][:7], ","); got != "1,a#2,a,2,q,a,standalone a" {
+		t.Errorf("row %s", got)
+	}
+	b.Reset()
+	run.ConversationTurns = 0
+	if err := NewReport(run, nil).WriteCSV(&b); err != nil || strings.Contains(b.String(), "conversation_id") {
+		t.Errorf("a single-turn CSV has conversation columns: %v\n%s", err, b.String())
+	}
+}
