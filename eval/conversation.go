@@ -24,6 +24,14 @@ type Turn struct {
 	Contexts []string `json:"contexts,omitempty"`
 }
 
+// AskedQuestion is the question as the user asked it.
+func (s *Sample) AskedQuestion() string {
+	if s.Asked != "" {
+		return s.Asked
+	}
+	return s.Question
+}
+
 // IsConversation reports whether the sample is a turn of a conversation.
 func (s *Sample) IsConversation() bool { return s.Conversation != "" && s.Turn > 0 }
 

@@ -281,7 +281,7 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 		res.Standalone, standalone = r.standalone(sctx, s, &cfg)
 		if standalone != "" && standalone != s.Question {
 			turn := *s
-			turn.Question = standalone
+			turn.Question, turn.Asked = standalone, s.Question
 			s = &turn
 		}
 	}

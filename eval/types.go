@@ -29,6 +29,10 @@ type Sample struct {
 	Conversation string `json:"conversation_id,omitempty"`
 	Turn         int    `json:"turn,omitempty"`
 	History      []Turn `json:"history,omitempty"`
+	// Asked is the turn's question as the user asked it, set while the
+	// metrics run on the standalone question in Question (see Runner);
+	// "" otherwise. What the user said is Asked, never the rewrite.
+	Asked string `json:"-"`
 }
 
 // Metric names one of the RAGAS metrics; the string is the public name

@@ -126,7 +126,7 @@ func checkHistory(r *historyReply) error {
 // one call for every statement, answered one entry each, re-asked once
 // when the count is wrong.
 func (j *Judge) LookBack(ctx context.Context, s *eval.Sample, statements []string) ([]eval.HistoryVerdict, bool, error) {
-	req, err := j.request(s, prompts.TaskConversationHistoryVerdict, prompts.Data{Question: s.Question, History: history(s), Statements: statements})
+	req, err := j.request(s, prompts.TaskConversationHistoryVerdict, prompts.Data{Question: s.AskedQuestion(), History: history(s), Statements: statements})
 	if err != nil {
 		return nil, false, err
 	}

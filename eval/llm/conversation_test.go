@@ -79,6 +79,9 @@ func TestConversationTurnThroughTheFakeJudge(t *testing.T) {
 					if !strings.Contains(p, `<retrieved n="1">A converted company keeps its taxpayer ID under the rules.</retrieved>`) {
 						t.Errorf("the look back does not show turn 1's chunks:\n%s", p)
 					}
+					if !strings.Contains(p, "<question>Does it change the invoice title?</question>") {
+						t.Errorf("the look back does not show the question as the user asked it:\n%s", p)
+					}
 				}
 			}
 			if score(t, res, eval.Faithfulness) != tt.score {
@@ -96,8 +99,8 @@ func TestConversationTurnThroughTheFakeJudge(t *testing.T) {
 			if v := tr.Statements[1]; v.SupportTurn != 1 || v.Verdict != 1 && tt.hs != eval.HistoryNone {
 				t.Errorf("earlier-chunks statement %+v", v)
 			}
-			if v := tr.Statements[2]; v.SupportTurn != 2 {
-				t.Errorf("the user's words of this turn (turn 2) back statement 3: %+v", v)
+			if v := tr.Statements[2]; v.SupportTurn != 1 {
+				t.Errorf("the user's words of turn 1 back statement 3, not the rewrite of turn 2's question: %+v", v)
 			}
 			if v := tr.Statements[3]; v.Contradicts != 1 || tr.Statements[0].Contradicts != 0 {
 				t.Errorf("contradiction of turn 1 not flagged alone: %+v", tr.Statements)

@@ -51,7 +51,7 @@ func (j *Judge) LookBack(ctx context.Context, s *eval.Sample, statements []strin
 		sents, ranks := j.rankedSentences([]string{j.read(text)})
 		sources = append(sources, source{eval.SupportUser, turn, sents, ranks})
 	}
-	user(s.Turn, s.Question)
+	user(s.Turn, s.AskedQuestion())
 	for i := len(s.History) - 1; i >= 0; i-- {
 		user(s.History[i].Turn, s.History[i].Question)
 	}

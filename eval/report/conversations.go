@@ -18,12 +18,13 @@ type ConversationSummary struct {
 
 // ConversationMetric is one metric over a conversation's turns. Mean and
 // Min are null when no turn scored; FirstFailingTurn is null when no turn
-// fails the pass level. Scored counts the turns that scored.
+// fails the pass level. Scored counts the turns that scored (not written:
+// the report gives mean, min and first_failing_turn).
 type ConversationMetric struct {
 	Mean             *float64 `json:"mean"`
 	Min              *float64 `json:"min"`
 	FirstFailingTurn *int     `json:"first_failing_turn"`
-	Scored           int      `json:"scored"`
+	Scored           int      `json:"-"`
 }
 
 // conversations accumulates the turns of a run's conversations as they

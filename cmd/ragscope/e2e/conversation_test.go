@@ -1,0 +1,197 @@
+package e2e
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/prompts"
+)
+
+// convReport is the part of the JSON report a conversation run adds.
+type convReport struct {
+	Conversations []struct {
+		ID      string `json:"id"`
+		Turns   int    `json:"turns"`
+		Metrics map[string]struct {
+			Mean             *float64 `json:"mean"`
+			Min              *float64 `json:"min"`
+			FirstFailingTurn *int     `json:"first_failing_turn"`
+		} `json:"metrics"`
+	} `json:"conversations"`
+	Samples []struct {
+		ConversationID     string  `json:"conversation_id"`
+		Turn               int     `json:"turn"`
+		StandaloneQuestion *string `json:"standalone_question"`
+		Faithfulness       *struct {
+			Statements []struct {
+				Statement   string `json:"statement"`
+				Verdict     int    `json:"verdict"`
+				Support     string `json:"support"`
+				SupportTurn int    `json:"support_turn"`
+				Contradicts int    `json:"contradicts_turn"`
+			} `json:"statements"`
+		} `json:"faithfulness"`
+	} `json:"samples"`
+}
+
+func readConvReport(t *testing.T, path string) convReport {
+	t.Helper()
+	body, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep convReport
+	if err := json.Unmarshal(body, &rep); err != nil {
+		t.Fatalf("report: %v\n%s", err, body)
+	}
+	return rep
+}
+
+// firstFailing is conversation id's first failing turn of faithfulness, 0
+// for none.
+func (r convReport) firstFailing(t *testing.T, id string) int {
+	t.Helper()
+	for _, c := range r.Conversations {
+		if c.ID == id {
+			if f := c.Metrics["faithfulness"].FirstFailingTurn; f != nil {
+				return *f
+			}
+			return 0
+		}
+	}
+	t.Fatalf("no conversation %q in %+v", id, r.Conversations)
+	return 0
+}
+
+// The demo conversations (a flat log, zh and en interleaved) through the
+// binary with the fake judge: every turn a sample placed by conversation
+// and turn with its standalone question, the conversations aggregated, the
+// verdict classes with their turns, a contradiction flagged, and
+// --history-support moving the first failing turn.
+func TestConversationsWithLLMJudge(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Conversational)
+	defer srv.Close()
+	dir := t.TempDir()
+	db, out := filepath.Join(dir, "r.db"), filepath.Join(dir, "report.json")
+	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
+	data := repoFile("testdata/conversations.jsonl")
+
+	r := runBin(t, env, "run", "--headless", "--db", db, "--out", out, "--metrics", "faithfulness,answer_relevancy", data)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	rep := readConvReport(t, out)
+	if len(rep.Samples) != 7 || len(rep.Conversations) != 2 || rep.Conversations[0].ID != "tax-zh" || rep.Conversations[0].Turns != 4 || rep.Conversations[1].Turns != 3 {
+		t.Fatalf("%d samples, conversations %+v", len(rep.Samples), rep.Conversations)
+	}
+	if f := rep.firstFailing(t, "tax-zh"); f != 4 {
+		t.Errorf("tax-zh fails first at turn %d, want 4 (the contradiction)", f)
+	}
+	if f := rep.firstFailing(t, "leave-en"); f != 0 {
+		t.Errorf("leave-en fails first at turn %d, want none", f)
+	}
+	var zh2, zh3, zh4 = -1, -1, -1
+	for i, s := range rep.Samples {
+		if s.StandaloneQuestion == nil || s.ConversationID == "" || s.Turn == 0 {
+			t.Errorf("sample %d: %q turn %d standalone %v", i, s.ConversationID, s.Turn, s.StandaloneQuestion)
+			continue
+		}
+		if s.ConversationID == "tax-zh" {
+			switch s.Turn {
+			case 2:
+				zh2 = i
+			case 3:
+				zh3 = i
+			case 4:
+				zh4 = i
+			}
+		}
+	}
+	if zh2 < 0 || zh3 < 0 || zh4 < 0 {
+		t.Fatalf("tax-zh turns missing: %+v", rep.Samples)
+	}
+	if q := *rep.Samples[zh2].StandaloneQuestion; q != "那纳税人识别号会变吗？（前文：我们公司下个月转为一般纳税人。）" {
+		t.Errorf("the standalone question of the follow-up: %q", q)
+	}
+	// The repeated fact is backed by turn 1's retrieval and counts; what
+	// the user said is its own class and does not; the contradiction of
+	// turn 1's answer is flagged.
+	if st := rep.Samples[zh2].Faithfulness.Statements; len(st) != 2 || st[1].Support != "earlier_chunks" || st[1].SupportTurn != 1 || st[1].Verdict != 1 {
+		t.Errorf("turn 2 statements %+v", st)
+	}
+	if st := rep.Samples[zh3].Faithfulness.Statements; len(st) != 2 || st[1].Support != "user" || st[1].SupportTurn != 1 || st[1].Verdict != 0 {
+		t.Errorf("turn 3 statements %+v", st)
+	}
+	if st := rep.Samples[zh4].Faithfulness.Statements; len(st) != 1 || st[0].Contradicts != 1 {
+		t.Errorf("turn 4 statements %+v", st)
+	}
+	if n := srv.Count(prompts.TaskConversationStandalone); n != 5 {
+		t.Errorf("%d standalone rewrites, want one per turn after the first (5)", n)
+	}
+
+	// Only the turn's own chunks: the repeated fact no longer counts.
+	r = runBin(t, env, "run", "--headless", "--db", db, "--out", out, "--metrics", "faithfulness", "--history-support", "none", data)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if f := readConvReport(t, out).firstFailing(t, "tax-zh"); f != 2 {
+		t.Errorf("with --history-support none tax-zh fails first at turn %d, want 2", f)
+	}
+
+	r = runBin(t, env, "report", "latest", "--db", db, "--format", "csv")
+	rows, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
+	if err != nil || len(rows) != 8 || strings.Join(rows[0][:4], ",") != "index,id,conversation_id,turn" {
+		t.Fatalf("CSV report (%v):\n%s%s", err, r.stdout, r.stderr)
+	}
+
+	r = runBin(t, env, "run", "--headless", "--db", db, "--history-support", "users", data)
+	if r.code != exitUsage || !strings.Contains(r.stderr, "--history-support") {
+		t.Errorf("a bad --history-support: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// Offline the standalone question is null (the judge cannot rewrite), and
+// the statements are still checked against earlier turns' chunks.
+func TestConversationsOffline(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "report.json")
+	r := runBin(t, cleanEnv(t), "run", "--headless", "--offline", "--db", filepath.Join(dir, "r.db"), "--out", out, "--metrics", "faithfulness",
+		repoFile("testdata/conversations.jsonl"))
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	rep := readConvReport(t, out)
+	earlier := 0
+	for _, s := range rep.Samples {
+		if (s.Turn == 1) != (s.StandaloneQuestion != nil) {
+			t.Errorf("%s turn %d: standalone %v", s.ConversationID, s.Turn, s.StandaloneQuestion)
+		}
+		for _, st := range s.Faithfulness.Statements {
+			if st.Support == "earlier_chunks" {
+				earlier++
+			}
+		}
+	}
+	if earlier == 0 || len(rep.Conversations) != 2 {
+		t.Errorf("offline: %d statements backed by earlier chunks, conversations %+v", earlier, rep.Conversations)
+	}
+}
+
+// A bad conversation log is refused before any call, naming the record.
+func TestConversationBadLog(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "log.jsonl")
+	log := `{"conversation_id":"a","turn":1,"question":"q","answer":"a"}` + "\n" + `{"conversation_id":"a","turn":3,"question":"q","answer":"a"}` + "\n"
+	if err := os.WriteFile(data, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runBin(t, cleanEnv(t), "run", "--headless", "--offline", "--db", filepath.Join(dir, "r.db"), data)
+	if r.code == 0 || !strings.Contains(r.stderr, `log.jsonl:2: field "turn": turn 3 of conversation "a" follows turn 1`) {
+		t.Errorf("exit %d\n%s", r.code, r.stderr)
+	}
+}
