@@ -23,7 +23,7 @@ import (
 // the record decoding, the database and the log.
 var watchFlagsFromRun = []string{
 	"judge", "base-url", "api-key", "api-type", "api-version", "model", "embedding-model", "embedding-base-url",
-	"embedding-dimensions", "embedding-format", "response-format", "reasoning", "max-tokens", "temperature", "strictness", "ac-weights", "fc-mode", "ns-mode", "no-n", "metrics", "criteria", "lang", "pass",
+	"embedding-dimensions", "embedding-format", "response-format", "reasoning", "max-tokens", "temperature", "strictness", "ac-weights", "fc-mode", "ns-mode", "history-support", "no-n", "metrics", "criteria", "lang", "pass",
 	"prompts", "offline", "concurrency", "request-timeout", "max-retries", "max-retry-after", "rpm", "tpm", "max-reply-bytes",
 	"map", "max-record-bytes", "db", "no-cache", "cache-only", "headless", "log", "ascii", "config", "prices",
 }

@@ -31,7 +31,28 @@ const (
 // conversation is what the reader keeps of a conversation of the flat form.
 type conversation struct {
 	history []eval.Turn
-	line    int // where its last turn was read
+	line    int    // where its last turn was read
+	seq     uint64 // when, in turns read, its last turn was read
+}
+
+// maxLogConversations bounds the conversations a log's decoder keeps: a
+// watcher runs for months, and a chat idle the longest is the one let go.
+const maxLogConversations = 10000
+
+// forgetOldConversations lets go of the conversation idle the longest when
+// there are more than maxLogConversations; a later turn of it is judged
+// with the history it then has (none).
+func (c *collector) forgetOldConversations() {
+	if len(c.convs) <= maxLogConversations {
+		return
+	}
+	oldest, at := "", uint64(0)
+	for id, conv := range c.convs {
+		if oldest == "" || conv.seq < at {
+			oldest, at = id, conv.seq
+		}
+	}
+	delete(c.convs, oldest)
 }
 
 // isMessages reports whether raw is a list of objects: a conversation's
@@ -75,12 +96,19 @@ func (c *collector) flatTurn(line int, rec *jsonRecord, s *eval.Sample) (turn bo
 	}
 	conv := c.convs[id]
 	last := 0
-	if conv != nil {
-		last = len(conv.history)
+	if conv != nil && len(conv.history) > 0 {
+		last = conv.history[len(conv.history)-1].Turn
+	}
+	if c.followLog && n > last {
+		// A log read from where a watcher left off, or sampled by the
+		// service, may miss turns: the turn is judged with the history known.
+		last = n - 1
 	}
 	if n != last+1 {
 		msg := fmt.Sprintf("conversation %q starts at turn %d — its first record must be turn 1", id, n)
-		if conv != nil {
+		if conv != nil && c.followLog {
+			msg = fmt.Sprintf("turn %d of conversation %q comes after its turn %d (%s %d) — a repeated or reordered turn is not evaluated", n, id, last, c.unit, conv.line)
+		} else if conv != nil {
 			msg = fmt.Sprintf("turn %d of conversation %q follows turn %d (%s %d) — a turn order gap: the turns of one conversation must come in order 1, 2, 3… (other conversations may come between them)",
 				n, id, last, c.unit, conv.line)
 		}
@@ -107,7 +135,12 @@ func (c *collector) addTurn(s eval.Sample, idKey string) error {
 	if conv == nil {
 		conv = &conversation{}
 		c.convs[s.Conversation] = conv
+		if c.followLog {
+			c.forgetOldConversations()
+		}
 	}
+	c.seq++
+	conv.seq = c.seq
 	// A new slice each time: the samples already handed on keep theirs.
 	conv.history = append(conv.history[:len(conv.history):len(conv.history)], eval.Turn{Turn: s.Turn, Question: s.Question, Answer: s.Answer, Contexts: s.Contexts})
 	conv.line = s.Line

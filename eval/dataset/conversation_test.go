@@ -1,6 +1,8 @@
 package dataset
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
@@ -108,4 +110,48 @@ func TestReadConversationErrors(t *testing.T) {
 			line: 1, field: "question", skippable: true, want: []string{"no ai turn"},
 		},
 	})
+}
+
+// A log followed line by line (ragscope watch) assembles its
+// conversations as the turns arrive; it may have been joined midway or
+// thinned by the service, so a missing turn is no error, but a repeated
+// or reordered one is not evaluated.
+func TestLineDecoderAssemblesConversations(t *testing.T) {
+	d, err := NewLineDecoder(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := []struct {
+		in      string
+		turn    int
+		history []int // the turns of its history
+		err     string
+	}{
+		{in: `{"conversation_id":"a","turn":1,"question":"q1","answer":"a1","contexts":["c1"]}`, turn: 1},
+		{in: `{"conversation_id":"b","turn":4,"question":"joined midway","answer":"x"}`, turn: 4},
+		{in: `{"question":"a single turn","answer":"y"}`},
+		{in: `{"conversation_id":"a","turn":2,"question":"q2","answer":"a2"}`, turn: 2, history: []int{1}},
+		{in: `{"conversation_id":"a","turn":4,"question":"q4","answer":"a4"}`, turn: 4, history: []int{1, 2}},
+		{in: `{"conversation_id":"a","turn":3,"question":"late","answer":"a3"}`, err: `turn 3 of conversation "a" comes after its turn 4 (line 5)`},
+		{in: `{"conversation_id":"b","turn":5,"question":"q5","answer":"a5"}`, turn: 5, history: []int{4}},
+	}
+	for i, l := range lines {
+		s, err := d.Decode("app.jsonl", i+1, []byte(l.in))
+		if l.err != "" {
+			if err == nil || !strings.Contains(err.Error(), l.err) {
+				t.Errorf("line %d: error %v, want %q", i+1, err, l.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		var got []int
+		for _, h := range s.History {
+			got = append(got, h.Turn)
+		}
+		if s.Turn != l.turn || !slices.Equal(got, l.history) {
+			t.Errorf("line %d: turn %d with history %v, want %d with %v", i+1, s.Turn, got, l.turn, l.history)
+		}
+	}
 }

@@ -33,7 +33,7 @@ func NewLineDecoder(opt Options) (*LineDecoder, error) {
 	d := &LineDecoder{}
 	// No id map: a service logs the same conversation id on every turn,
 	// and the watcher tells repeats by content, not id.
-	d.c = &collector{cols: cols, limit: maxRecordBytes(opt), unit: unitLine}
+	d.c = &collector{cols: cols, limit: maxRecordBytes(opt), unit: unitLine, followLog: true}
 	d.c.sink = func(s eval.Sample) error {
 		d.got, d.ok = s, true
 		return nil

@@ -444,6 +444,10 @@ type collector struct {
 	// (see conversation.go).
 	convs map[string]*conversation
 	turns int // valid samples that are conversation turns
+	seq   uint64
+	// followLog: the records are a log followed from anywhere in it
+	// (LineDecoder), whose conversations may miss turns.
+	followLog bool
 }
 
 // idSite is where an id was first used.

@@ -206,6 +206,12 @@ func contentHash(s eval.Sample) [16]byte {
 		put(c)
 	}
 	put(s.Reference)
+	if s.Conversation != "" {
+		// "好的" answered "不客气" in two chats is two turns to evaluate; a
+		// record of no conversation hashes as it always did.
+		put(s.Conversation)
+		put(strconv.Itoa(s.Turn))
+	}
 	var out [16]byte
 	copy(out[:], h.Sum(nil))
 	return out

@@ -538,3 +538,63 @@ func TestAlertEnv(t *testing.T) {
 		t.Error("an empty environment must be empty, not nil (nil inherits everything)")
 	}
 }
+
+// A growing flat log of two interleaved conversations: each turn is
+// evaluated once, with the turns of its own conversation before it as its
+// history, whichever batch they arrived in.
+func TestWatchAssemblesConversations(t *testing.T) {
+	w := newWatchRig(t, nil)
+	turn := func(conv string, n int) string {
+		return fmt.Sprintf(`{"conversation_id":"%s","turn":%d,"user_input":"%s %s asks %d?","response":"answer %d.","retrieved_contexts":["chunk %s %d"]}`,
+			conv, n, t.Name(), conv, n, n, conv, n)
+	}
+	w.append("chat.jsonl", turn("a", 1), turn("b", 1), turn("a", 2))
+	w.start(Config{}, "chat.jsonl")
+	w.waitEvaluated(3)
+	w.append("chat.jsonl", turn("b", 2), turn("a", 3))
+	w.waitEvaluated(5)
+	w.stop()
+
+	w.st = openShared(t, w.db, store.Hold)
+	byTurn := map[string]*eval.Result{}
+	runs, err := w.st.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		_, page, _, err := w.st.RunPage(r.ID, 0, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, res := range page {
+			byTurn[fmt.Sprintf("%s#%d", res.ConversationID, res.Turn)] = res
+		}
+	}
+	want := map[string][]string{"a#1": nil, "b#1": nil, "a#2": {"a asks 1?"}, "b#2": {"b asks 1?"}, "a#3": {"a asks 1?", "a asks 2?"}}
+	for id, hist := range want {
+		res := byTurn[id]
+		if res == nil {
+			t.Errorf("turn %s was not evaluated (stored: %d results)", id, len(byTurn))
+			continue
+		}
+		if len(res.History) != len(hist) {
+			t.Errorf("turn %s has history %+v, want %q", id, res.History, hist)
+			continue
+		}
+		for i, h := range hist {
+			if !strings.HasSuffix(res.History[i].Question, h) {
+				t.Errorf("turn %s: history %d is %q, want one ending %q", id, i, res.History[i].Question, h)
+			}
+		}
+	}
+	// The statements of a follow-up were extracted with its history in view.
+	seen := false
+	for _, r := range w.srv.Requests() {
+		if r.Task == "faithfulness_statements" && strings.Contains(r.Prompt(), "a asks 3?") {
+			seen = strings.Contains(r.Prompt(), `<user n="2">`+t.Name()+" a asks 2?</user>")
+		}
+	}
+	if !seen {
+		t.Error("turn 3's statements were not extracted with turns 1 and 2 in view")
+	}
+}
