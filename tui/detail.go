@@ -364,8 +364,10 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 // sampleTexts is the top of the page: the sample as it was given.
 func (m *Model) sampleTexts(p *page, res *eval.Result) {
 	st := m.st
+	m.conversationTexts(p, res)
 	p.heading("Question")
 	p.text(2, "", res.Question, nil)
+	m.standaloneText(p, res)
 	p.blank()
 	p.heading("Answer")
 	p.text(2, "", res.Answer, nil)
@@ -551,6 +553,7 @@ func citationOf(metrics []eval.Metric, res *eval.Result, it report.Item) int {
 func (m *Model) faithfulnessSection(p *page, res *eval.Result) {
 	if t := res.Faithfulness; t != nil {
 		m.statementSection(p, res, eval.LabelFaithfulness, faithItems(res), t.Supported, "statements supported")
+		m.lookBackLines(p, t)
 	}
 }
 
