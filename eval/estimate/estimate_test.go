@@ -160,3 +160,20 @@ func TestEstimateCountsReasoning(t *testing.T) {
 		t.Error("reasoning changed the calls or the prompt tokens")
 	}
 }
+
+// A conversation turn after the first adds its two calls to the plan: the
+// standalone rewrite (billed to the run's first metric) and the look back
+// of faithfulness; a first turn adds none.
+func TestPlanOfConversationTurns(t *testing.T) {
+	samples := benchSamples(2)
+	samples[0].Conversation, samples[0].Turn = "c", 1
+	samples[1].Conversation, samples[1].Turn = "c", 2
+	samples[1].History = []eval.Turn{{Turn: 1, Question: samples[0].Question, Answer: samples[0].Answer, Contexts: samples[0].Contexts}}
+	cfg := planConfig("gpt-4o-mini")
+	cfg.Metrics = []eval.Metric{eval.Faithfulness}
+	est, err := Run(context.Background(), cfg, eval.SliceSource(samples), len(samples))
+	if err != nil {
+		t.Fatal(err)
+	}
+	requirePlan(t, est, map[eval.Metric]Calls{eval.Faithfulness: {Chat: 2 + 4}})
+}

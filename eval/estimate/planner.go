@@ -101,6 +101,23 @@ func (j planJudge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classif
 	return j.Judge.Classify(withSample(ctx, s, nil), s)
 }
 
+// Standalone and LookBack plan a conversation turn's calls when the judge
+// makes them (the LLM judge); a judge that does not is planned as the run
+// would find it: no rewrite, nothing backed earlier.
+func (j planJudge) Standalone(ctx context.Context, s *eval.Sample) (string, error) {
+	if cj, ok := j.Judge.(eval.ConversationJudge); ok {
+		return cj.Standalone(withSample(ctx, s, nil), s)
+	}
+	return "", eval.NewStepError(eval.StatusUnsupported, "the judge cannot rewrite questions")
+}
+
+func (j planJudge) LookBack(ctx context.Context, s *eval.Sample, statements []string) ([]eval.HistoryVerdict, bool, error) {
+	if cj, ok := j.Judge.(eval.ConversationJudge); ok {
+		return cj.LookBack(withSample(ctx, s, statements), s, statements)
+	}
+	return make([]eval.HistoryVerdict, len(statements)), false, nil
+}
+
 func (j planJudge) Embed(ctx context.Context, s *eval.Sample, texts []string) ([][]float64, error) {
 	return j.Judge.Embed(withSample(ctx, s, nil), s, texts)
 }
@@ -203,6 +220,24 @@ func (p *planner) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResp
 		content = map[string]any{"verdicts": allEntailed(sc.statements, lang)}
 	case prompts.TaskContextEntityRecallEntities:
 		content = map[string]any{"entities": plannedEntities(sc.text)}
+	case prompts.TaskConversationStandalone:
+		// About as long as the question asked, which it rewrites.
+		content = map[string]any{"question": s.Question}
+	case prompts.TaskConversationHistoryVerdict:
+		// Nothing backed earlier: the reply's length is that of the
+		// statements sent, and no verdict changes what is called next.
+		type look struct {
+			Statement   string `json:"statement"`
+			Reason      string `json:"reason"`
+			Source      string `json:"source"`
+			Turn        *int   `json:"turn"`
+			Contradicts *int   `json:"contradicts"`
+		}
+		items := make([]look, len(sc.statements))
+		for i, st := range sc.statements {
+			items[i] = look{Statement: st, Reason: reason(lang), Source: "none"}
+		}
+		content = map[string]any{"statements": items}
 	default:
 		return eval.ChatResponse{}, eval.NewStepError(eval.StatusJudgeError, "the cost estimate knows no judge task %q", req.Task)
 	}
