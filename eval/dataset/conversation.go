@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
@@ -119,6 +120,25 @@ func (c *collector) flatTurn(line int, rec *jsonRecord, s *eval.Sample) (turn bo
 		s.History = conv.history
 	}
 	return true, false, nil
+}
+
+// cellsTurn is a CSV or worksheet row's conversation_id and turn columns
+// as the keys of a record of the flat form (a turn written as a whole
+// number is a number; anything else stays text, for flatTurn to refuse).
+func cellsTurn(rec []string, h *header) *jsonRecord {
+	r := &jsonRecord{obj: map[string]json.RawMessage{}}
+	if i := columnIndex(h.names, keyConversation); i >= 0 && i < len(rec) && strings.TrimSpace(rec[i]) != "" {
+		r.obj[keyConversation], _ = json.Marshal(strings.TrimSpace(rec[i]))
+	}
+	if i := columnIndex(h.names, keyTurn); i >= 0 && i < len(rec) && strings.TrimSpace(rec[i]) != "" {
+		cell := strings.TrimSpace(rec[i])
+		if n, err := strconv.Atoi(strings.TrimSuffix(cell, ".0")); err == nil {
+			r.obj[keyTurn] = json.RawMessage(strconv.Itoa(n))
+		} else {
+			r.obj[keyTurn], _ = json.Marshal(cell)
+		}
+	}
+	return r
 }
 
 // addTurn adds a flat turn and, if it was taken, records it as its

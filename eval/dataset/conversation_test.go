@@ -155,3 +155,21 @@ func TestLineDecoderAssemblesConversations(t *testing.T) {
 		}
 	}
 }
+
+// The flat form in CSV: conversation_id and turn columns.
+func TestReadConversationsCSV(t *testing.T) {
+	t1 := eval.Turn{Turn: 1, Question: "q1", Answer: "a1", Contexts: []string{"c1"}}
+	checkReads(t, []readCase{{
+		name: "csv turns", file: "d.csv", format: FormatCSV,
+		in: "conversation_id,turn,question,answer,contexts\na,1,q1,a1,\"[\"\"c1\"\"]\"\nb,1,q,x,\na,2,q2,a2,\n",
+		want: []eval.Sample{
+			turn(2, "a#1", "a", 1, "q1", "a1", []string{"c1"}, ""),
+			turn(3, "b#1", "b", 1, "q", "x", nil, ""),
+			turn(4, "a#2", "a", 2, "q2", "a2", nil, "", t1),
+		},
+	}})
+	checkReadErrors(t, []readErrCase{{
+		name: "csv turn gap", file: "d.csv", in: "conversation_id,turn,question,answer\na,1,q,a\na,x,q,a\n",
+		line: 3, unit: unitRow, field: "turn", skippable: true, want: []string{`d.csv: row 3: field "turn": is "x", not a whole number from 1`},
+	}})
+}

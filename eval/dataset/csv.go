@@ -351,5 +351,12 @@ func (c *collector) fromCells(row int, rec []string, h *header) error {
 			return c.bad(row, fieldNames[f], fmt.Sprintf("column %q %v", h.names[i], err))
 		}
 	}
+	turn, refused, err := c.flatTurn(row, cellsTurn(rec, h), &s)
+	switch {
+	case refused:
+		return err
+	case turn:
+		return c.addTurn(s, "")
+	}
 	return c.add(s, "")
 }
