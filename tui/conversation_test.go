@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"maps"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ragscope/ragscope/eval"
 )
@@ -18,9 +20,13 @@ func conversationOptions(standalone *eval.StandaloneTrace, checked bool) Options
 	tr := *res.Faithfulness
 	tr.Statements = append([]eval.StatementVerdict(nil), tr.Statements...)
 	tr.HistorySupport, tr.ContradictionsChecked = eval.HistoryChunks, checked
-	tr.Statements[1].Support, tr.Statements[1].SupportTurn, tr.Statements[1].HistoryReason = eval.SupportEarlierChunks, 1, "第1轮检索到的段落写明"
-	tr.Statements[1].Verdict = 1
+	tr.Statements[0].Support, tr.Statements[0].SupportTurn, tr.Statements[0].HistoryReason = eval.SupportEarlierChunks, 1, "第1轮检索到的段落写明"
+	tr.Statements[0].Verdict = 1
 	tr.Statements[2].Contradicts, tr.Statements[2].HistoryReason = 1, "第1轮的回答说的是一般计税方法"
+	tr.Supported = 2
+	f := 2.0 / 3
+	res.Scores = maps.Clone(res.Scores)
+	res.Scores[eval.Faithfulness] = &f
 	res.Faithfulness = &tr
 	opts.Results = []*eval.Result{&res}
 	return opts
@@ -41,7 +47,7 @@ func TestDetailConversationTurn(t *testing.T) {
 				"Conversation tax-zh, turn 2", "1 user: 我们公司下个月转为一般纳税人。", "1 assistant: 转为一般纳税人后",
 				"Standalone question", "小规模纳税人转为一般纳税人后，纳税人识别号会变吗？",
 				"looking back over the conversation (--history-support chunks):",
-				"statement 2: backed only by the chunks retrieved in turn 1, counted as supported",
+				"statement 1: backed only by the chunks retrieved in turn 1, counted as supported",
 				"statement 3: contradicts the answer of turn 1",
 			},
 			not: []string{"not looked for"},
@@ -80,5 +86,24 @@ func TestDetailSingleTurnHasNoConversation(t *testing.T) {
 		if strings.Contains(s, w) {
 			t.Errorf("a single-turn page has %q", w)
 		}
+	}
+}
+
+// The top of a turn's page (the conversation before it, the standalone
+// question) and its faithfulness section (the look back).
+func TestGoldenConversationTurn(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		keys []string
+		wait string
+	}{
+		{"top", []string{"enter"}, "Standalone question"},
+		{"faithfulness", []string{"enter", "1"}, "looking back over the conversation"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m := New(conversationOptions(&eval.StandaloneTrace{Question: "小规模纳税人转为一般纳税人后，纳税人识别号会变吗？", Status: eval.StatusOK}, true))
+			m.now = func() time.Time { return fixedStart.Add(90 * time.Second) }
+			requireGoldenFrame(t, m, [2]int{120, 40}, tt.keys, tt.wait)
+		})
 	}
 }
