@@ -28,7 +28,7 @@ const htmlHostile = `<script>alert(1)</script><img src=x onerror=alert(2)><a hre
 func writeHTML(t *testing.T, rep *Report) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := WriteReportHTML(&b, rep.Run, rep.Summary, tallyOf(nil, rep.Samples, RunLevels(rep.Run)).Diagnoses(), rep.each); err != nil {
+	if err := WriteReportHTML(&b, rep.Run, rep.Summary, tallyOf(nil, rep.Samples, RunLevels(rep.Run)).Diagnoses(), rep.each, nil); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -293,7 +293,7 @@ func TestHTMLReportBoundedMemory(t *testing.T) {
 		})
 	}
 	var w countWriter
-	if err := WriteReportHTML(&w, run, map[eval.Metric]MetricSummary{}, map[Diagnosis]int{}, measured); err != nil {
+	if err := WriteReportHTML(&w, run, map[eval.Metric]MetricSummary{}, map[Diagnosis]int{}, measured, nil); err != nil {
 		t.Fatal(err)
 	}
 	grew := max(int64(peak)-int64(base), 0)
