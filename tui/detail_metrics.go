@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -332,32 +331,10 @@ func (m *Model) noiseMatrix(p *page, t *eval.NoiseSensitivityTrace, mode string)
 // the chunks that back it, whether it is correct and its noise.
 func (m *Model) noiseList(p *page, t *eval.NoiseSensitivityTrace, mode string) {
 	st, g := m.st, m.g
-	relevant := map[int]bool{}
-	for _, c := range t.Chunks {
-		relevant[c.Rank] = c.Relevant
-	}
 	for _, s := range t.Statements {
 		counted := noiseCounted(s, mode)
 		m.verdictLine(p, 2, "  ", b2i(s.Correct), "", "", s.Statement)
-		ranks := slices.Concat(s.Relevant, s.Irrelevant)
-		slices.Sort(ranks)
-		var by []string
-		for _, k := range ranks {
-			kind := "irrelevant"
-			if relevant[k] {
-				kind = "relevant"
-			}
-			by = append(by, fmt.Sprintf("#%d (%s)", k, kind))
-		}
-		line := "backed by no chunk"
-		if len(by) > 0 {
-			line = "backed by " + strings.Join(by, ", ")
-		}
-		if s.Correct {
-			line += "; correct (the reference entails it)"
-		} else {
-			line += "; not in the reference"
-		}
+		line := t.Backing(s)
 		style := &st.muted
 		if s.Noise != "" {
 			line += "; noise: " + sanitize.Line(s.Noise)

@@ -556,19 +556,10 @@ func correctnessHTML(r *eval.Result, sec *htmlSection) {
 	if t == nil {
 		return
 	}
-	c := t.Classes
-	for _, l := range []struct {
-		title   string
-		items   []eval.CorrectnessItem
-		verdict int
-	}{
-		{"TP: answer statements the reference supports", c.TP, 1},
-		{"FP: answer statements the reference does not support", c.FP, 0},
-		{"FN: reference statements missing from the answer", c.FN, 0},
-	} {
-		hl := htmlList{Title: fmt.Sprintf("%s (%d)", l.title, len(l.items)), None: len(l.items) == 0}
-		for _, it := range l.items {
-			hl.Items = append(hl.Items, judgedItem(l.verdict, "", it.Statement, it.Reason, nil, false))
+	for _, l := range t.Classes.Lists() {
+		hl := htmlList{Title: fmt.Sprintf("%s (%d)", l.Title, len(l.Items)), None: len(l.Items) == 0}
+		for _, it := range l.Items {
+			hl.Items = append(hl.Items, judgedItem(l.Verdict, "", it.Statement, it.Reason, nil, false))
 		}
 		sec.Lists = append(sec.Lists, hl)
 	}
@@ -576,16 +567,7 @@ func correctnessHTML(r *eval.Result, sec *htmlSection) {
 		sec.Notes = append(sec.Notes, fmt.Sprintf("%d answer statements, %d reference statements", len(t.AnswerStatements), len(t.ReferenceStatements)))
 		return
 	}
-	tp, fp, fn := len(c.TP), len(c.FP), len(c.FN)
-	sec.Formula = append(sec.Formula, fmt.Sprintf("F1 = 2*TP / (2*TP + FP + FN) = 2*%d / (2*%d + %d + %d) = %.3f", tp, tp, fp, fn, t.FScore))
-	w := t.Weights
-	if t.Similarity == nil {
-		sec.Formula = append(sec.Formula, fmt.Sprintf("score = F1 = %.3f (similarity weight 0)", t.FScore))
-		return
-	}
-	score := eval.CorrectnessScore(t.FScore, *t.Similarity, w)
-	sec.Formula = append(sec.Formula, fmt.Sprintf("score = (%g*F1 + %g*similarity) / (%g + %g) = (%g*%.3f + %g*%.3f) / %g = %.3f",
-		w[0], w[1], w[0], w[1], w[0], t.FScore, w[1], *t.Similarity, w[0]+w[1], score))
+	sec.Formula = append(sec.Formula, t.Formula()...)
 }
 
 func factualHTML(r *eval.Result, sec *htmlSection) {
@@ -690,30 +672,9 @@ func noiseHTML(r *eval.Result, sec *htmlSection) {
 		return
 	}
 	mode := cmp.Or(t.Mode, eval.NSModeRelevant)
-	relevant := map[int]bool{}
-	for _, c := range t.Chunks {
-		relevant[c.Rank] = c.Relevant
-	}
 	hl := htmlList{Title: "answer statements and the chunks that back them", None: len(t.Statements) == 0}
 	for _, s := range t.Statements {
-		ranks := slices.Sorted(slices.Values(slices.Concat(s.Relevant, s.Irrelevant)))
-		var by []string
-		for _, k := range ranks {
-			kind := "irrelevant"
-			if relevant[k] {
-				kind = "relevant"
-			}
-			by = append(by, fmt.Sprintf("#%d (%s)", k, kind))
-		}
-		line := "backed by no chunk"
-		if len(by) > 0 {
-			line = "backed by " + strings.Join(by, ", ")
-		}
-		if s.Correct {
-			line += "; correct (the reference entails it)"
-		} else {
-			line += "; not in the reference"
-		}
+		line := t.Backing(s)
 		if s.Noise != "" {
 			line += "; noise: " + s.Noise
 		}
