@@ -377,3 +377,18 @@ func (t *NoiseSensitivityTrace) Backing(s NoiseStatement) string {
 	}
 	return line + "; not in the reference"
 }
+
+// Entailing says which chunks entail reference statement i (by rank):
+// what makes those chunks relevant; any: some chunk does.
+func (t *NoiseSensitivityTrace) Entailing(i int) (line string, any bool) {
+	var by []string
+	for _, c := range t.Chunks {
+		if i < len(c.Reference) && c.Reference[i].Verdict == 1 {
+			by = append(by, fmt.Sprintf("#%d", c.Rank))
+		}
+	}
+	if len(by) == 0 {
+		return "entailed by no chunk", false
+	}
+	return "entailed by " + strings.Join(by, ", "), true
+}

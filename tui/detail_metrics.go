@@ -212,16 +212,7 @@ func (m *Model) noiseSection(p *page, res *eval.Result) {
 		p.text(4, "", "none", &st.muted)
 	}
 	for i, s := range t.ReferenceStatements {
-		var by []string
-		for _, c := range t.Chunks {
-			if i < len(c.Reference) && c.Reference[i].Verdict == 1 {
-				by = append(by, fmt.Sprintf("#%d", c.Rank))
-			}
-		}
-		where := "entailed by no chunk"
-		if len(by) > 0 {
-			where = "entailed by " + strings.Join(by, ", ")
-		}
+		where, _ := t.Entailing(i)
 		p.text(4, fmt.Sprintf("%d ", i+1), s+"  "+m.g.arrow+" "+where, nil)
 	}
 

@@ -683,17 +683,8 @@ func noiseHTML(r *eval.Result, sec *htmlSection) {
 	sec.Lists = append(sec.Lists, hl)
 	rl := htmlList{Title: "reference statements: the chunks that entail them make those chunks relevant", None: len(t.ReferenceStatements) == 0}
 	for i, s := range t.ReferenceStatements {
-		var by []string
-		for _, c := range t.Chunks {
-			if i < len(c.Reference) && c.Reference[i].Verdict == 1 {
-				by = append(by, fmt.Sprintf("#%d", c.Rank))
-			}
-		}
-		where := "entailed by no chunk"
-		if len(by) > 0 {
-			where = "entailed by " + strings.Join(by, ", ")
-		}
-		rl.Items = append(rl.Items, htmlItem{OK: len(by) > 0, Lead: fmt.Sprint(i + 1), Text: sanitize.Text(s), Reason: where})
+		where, any := t.Entailing(i)
+		rl.Items = append(rl.Items, htmlItem{OK: any, Lead: fmt.Sprint(i + 1), Text: sanitize.Text(s), Reason: where})
 	}
 	sec.Lists = append(sec.Lists, rl)
 	if r.Status[eval.NoiseSensitivity] != eval.StatusOK || len(t.Statements) == 0 {
