@@ -43,6 +43,19 @@ func CriteriaOf(s *criteria.Set) (names []string, pass map[string]float64) {
 	return s.Names(), pass
 }
 
+// levels are l with the criteria's pass levels, which the diagnosis reads
+// (a sample failing one is diagnosed criterion).
+func (c critSet) levels(l report.Levels) report.Levels {
+	if len(c.names) == 0 {
+		return l
+	}
+	info := &report.CriteriaInfo{}
+	for _, n := range c.names {
+		info.Items = append(info.Items, report.CriterionInfo{Name: string(n), Pass: c.level(n)})
+	}
+	return l.WithCriteria(info)
+}
+
 // slot is the row slot of a criterion, -1 for any other name.
 func (c critSet) slot(name eval.Metric) int {
 	if i := slices.Index(c.names, name); i >= 0 {
@@ -179,4 +192,16 @@ func (m *Model) quoteLine(p *page, quote string) {
 func (m *Model) pageOrder(items []report.Item) []report.Item {
 	slices.SortStableFunc(items, func(a, b report.Item) int { return m.slotOf(a.Metric) - m.slotOf(b.Metric) })
 	return items
+}
+
+// failingCriteria names the criteria res fails, in the file's order.
+func (m *Model) failingCriteria(res *eval.Result) []string {
+	failing := m.st.levels.FailingCriteria(res)
+	var out []string
+	for _, n := range m.st.crit.names {
+		if slices.Contains(failing, string(n)) {
+			out = append(out, sanitize.Line(string(n)))
+		}
+	}
+	return out
 }

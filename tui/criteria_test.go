@@ -97,14 +97,19 @@ func TestCriteriaColumns(t *testing.T) {
 	}
 	for _, tc := range []struct{ sample, cells string }{
 		{"How do I claim", "1.000 1.000 1.000 1.000 1.000 ok"},
-		{"报销差旅费", "1.000 0.000 0.500 0.667 0.000 ok"},
+		{"报销差旅费", "1.000 0.000 0.500 0.667 0.000 criterion"},
 		{"Can I claim a taxi", "1.000 unsup n/a err 1.000 failed"},
 	} {
 		if l := lineOf(screen, tc.sample); !strings.HasSuffix(strings.Join(strings.Fields(l), " "), tc.cells) {
 			t.Errorf("row %q: %q, want it to end %q", tc.sample, l, tc.cells)
 		}
 	}
-	// A failing criterion marks the row low (▾) though every metric passes.
+	// The diagnosis line counts the class of a run with criteria.
+	if line := flat(lineOf(screen, "diagnosis ")); !strings.Contains(line, "diagnosis criterion 1 ok 1 failed 1") {
+		t.Errorf("diagnosis line %q, want criterion 1 counted", line)
+	}
+	// A failing criterion marks the row low (▾) and is its diagnosis though
+	// every metric passes.
 	for i, want := range []rowMark{markOK, markLow, markFailed} {
 		if got := m.rows[i].mark; got != want {
 			t.Errorf("sample %d: mark %d, want %d", i, got, want)
@@ -127,6 +132,7 @@ func TestCriteriaFilter(t *testing.T) {
 		{"status:unsupported", []int{2}},
 		{"status:missing_input", []int{2}},
 		{"status:low", []int{1}},
+		{"diag:criterion", []int{1}},
 	} {
 		applyFilter(m, tc.filter)
 		if m.filterErr != "" {
