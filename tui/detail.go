@@ -225,7 +225,12 @@ func (m *Model) renderDetail() []string {
 		title += m.st.running.Render(m.g.sep + "evaluating" + m.g.ellipsis)
 	}
 	if d := r.diagnosis(); d != "" {
-		title += m.g.sep + m.diagStyle(d)(string(d))
+		what := string(d)
+		if res := m.detailResult(r); d == report.DiagCriterion && res != nil {
+			// The class names what failed: the team's own rule.
+			what += " " + strings.Join(m.failingCriteria(res), ", ")
+		}
+		title += m.g.sep + m.diagStyle(d)(sanitize.Line(what))
 	}
 	if d.focus != "" && m.opts.Host != nil {
 		title += m.st.muted.Render(m.g.sep + "r re-runs " + string(d.focus))

@@ -228,10 +228,13 @@ type Report struct {
 type reportSample struct {
 	*eval.Result
 	Diagnosis Diagnosis `json:"diagnosis"`
+	// FailingCriteria names the criteria below their pass levels, which
+	// the diagnosis criterion stands for.
+	FailingCriteria []string `json:"failing_criteria,omitempty"`
 }
 
 func newReportSample(r *eval.Result, levels Levels) reportSample {
-	return reportSample{Result: r, Diagnosis: levels.Diagnose(r)}
+	return reportSample{Result: r, Diagnosis: levels.Diagnose(r), FailingCriteria: levels.FailingCriteria(r)}
 }
 
 // MarshalJSON writes the report with the diagnosis counts and each

@@ -180,7 +180,7 @@ func htmlHeadOf(run RunInfo, summary map[eval.Metric]MetricSummary, diag map[Dia
 		}
 		h.Metrics = append(h.Metrics, hm)
 	}
-	for _, d := range Diagnoses {
+	for _, d := range DiagnosesAt(levels) {
 		h.Diagnoses = append(h.Diagnoses, htmlFact{string(d), fmt.Sprint(diag[d])})
 	}
 	return h

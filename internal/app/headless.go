@@ -387,7 +387,7 @@ func WriteSummary(w io.Writer, info report.RunInfo, t *report.Tally) {
 		info.Calls.Sent(), info.Calls.CacheHits, info.Tokens.PromptTokens, info.Tokens.CompletionTokens)
 	diag := t.Diagnoses()
 	var parts []string
-	for _, d := range report.Diagnoses {
+	for _, d := range report.DiagnosesAt(report.RunLevels(info)) {
 		parts = append(parts, fmt.Sprintf("%s %d", d, diag[d]))
 	}
 	fmt.Fprintf(w, "diagnosis: %s\n", strings.Join(parts, ", "))
