@@ -42,8 +42,9 @@ import (
 // the documents of the retriever spans assigned to it, in rank order (the N
 // of retrieval.documents.N, not the order attributes come in). A retriever
 // span belongs to the request it was retrieved for: going up from it, the
-// first span holding requests gives the candidates, and of those the first
-// to start after the retriever did (else the last before it) takes it. So
+// first span holding requests gives the candidates (all the trace's
+// requests when no span above it holds one), and of those the first to
+// start after the retriever did (else the last before it) takes it. So
 // two chains of retrieve-then-generate in one trace are two samples, nested
 // or side by side. A request without a retriever span is a sample without
 // contexts, whose context metrics are then missing_input like any sample
@@ -331,7 +332,8 @@ func sniffTraces(head []byte) string {
 		return FormatOTLP
 	case keys["observations"]:
 		return FormatLangfuse
-	case keys["context.trace_id"], ctx != nil && ctx["trace_id"] != nil && (keys["span_kind"] || keys["parent_id"]):
+	case keys["context.trace_id"], keys["context.span_id"],
+		ctx != nil && (ctx["trace_id"] != nil || ctx["span_id"] != nil) && (keys["span_kind"] || keys["parent_id"]):
 		return FormatPhoenix
 	}
 	return ""
@@ -839,8 +841,11 @@ func (t *traceReader) trace(spans []*tspan) (int, error) {
 	reqs := make(map[*tspan]*request, len(llms))
 	for _, l := range llms {
 		top := l
-		for p := parent(top); p != nil && len(p.llms) == 1; p = parent(top) {
-			top = p
+		for _, a := range ancestors(l) {
+			if len(a.llms) != 1 {
+				break
+			}
+			top = a
 		}
 		reqs[l] = &request{llm: l, top: top}
 	}
@@ -854,7 +859,9 @@ func (t *traceReader) trace(spans []*tspan) (int, error) {
 			}
 		}
 		if cands == nil {
-			continue // a retriever outside every request's chain: in no trace built as RAG
+			// Spans with no common parent (an application that opens no
+			// span of its own around a request): by time alone.
+			cands = llms
 		}
 		pick := cands[len(cands)-1]
 		for _, l := range cands {
