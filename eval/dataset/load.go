@@ -255,6 +255,9 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 	if _, err := io.Copy(io.Discard, br); err != nil {
 		return "", fmt.Errorf("%s: %w", name, err)
 	}
+	if c.readAs != "" {
+		format, c.readAs = c.readAs, ""
+	}
 	return format, nil
 }
 
@@ -464,6 +467,9 @@ type collector struct {
 	wantSheet string
 	// traceMap is --map, whose span selectors a trace file reads.
 	traceMap map[string]string
+	// readAs is the format a reader found the file to be in when its
+	// container says less (Phoenix spans in a Parquet file).
+	readAs string
 }
 
 // idSite is where an id was first used.

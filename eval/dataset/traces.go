@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/ragscope/ragscope/eval"
 )
 
@@ -399,6 +401,10 @@ func text(v any) string {
 		return x.String()
 	case bool:
 		return strconv.FormatBool(x)
+	case []byte:
+		return string(x)
+	case time.Time:
+		return x.Format(time.RFC3339Nano)
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
@@ -1175,4 +1181,44 @@ func documentText(e any) string {
 		}
 	}
 	return text(e)
+}
+
+// readPhoenixParquet reads the spans of a Parquet file written from
+// Phoenix's spans dataframe (df.to_parquet): a row per span, its columns
+// named as the dataframe's, a document list as a list of structs.
+func readPhoenixParquet(c *collector, f *parquet.File) error {
+	t := newTraceReader(c, FormatPhoenix, c.traceMap)
+	c.unit = unitRow
+	schema := f.Schema()
+	row := 0
+	buf := make([]parquet.Row, 64)
+	for _, rg := range f.RowGroups() {
+		rows := rg.Rows()
+		for {
+			n, err := rows.ReadRows(buf)
+			for _, r := range buf[:n] {
+				row++
+				m := map[string]any{}
+				if rerr := schema.Reconstruct(&m, r); rerr != nil {
+					rows.Close()
+					return c.parquetDamaged(fmt.Errorf("row %d: %w", row, rerr))
+				}
+				if perr := t.phoenixRecord(row, m); perr != nil {
+					rows.Close()
+					return perr
+				}
+			}
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				rows.Close()
+				return c.parquetDamaged(fmt.Errorf("reading row %d: %w", row+1, err))
+			}
+		}
+		if err := rows.Close(); err != nil {
+			return c.parquetDamaged(err)
+		}
+	}
+	return t.samples()
 }

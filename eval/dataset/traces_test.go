@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
 )
 
 // otlpSpan writes one OTLP/JSON span; attrs alternate key and string value.
@@ -290,5 +293,90 @@ func TestTraceParentCycle(t *testing.T) {
 	}
 	if len(l.Samples) != 1 || l.Samples[0].Answer != "a" {
 		t.Fatalf("samples %v", loaded(l))
+	}
+}
+
+// Phoenix's spans dataframe as pyarrow writes it with df.to_parquet:
+// optional string columns, the documents a list of structs, times as
+// microsecond timestamps.
+type pqDocument struct {
+	Content *string  `parquet:"document.content,optional"`
+	ID      *string  `parquet:"document.id,optional"`
+	Score   *float64 `parquet:"document.score,optional"`
+}
+
+type pqPhoenixSpan struct {
+	Name      *string      `parquet:"name,optional"`
+	SpanKind  *string      `parquet:"span_kind,optional"`
+	ParentID  *string      `parquet:"parent_id,optional"`
+	StartTime time.Time    `parquet:"start_time,timestamp(microsecond)"`
+	SpanID    *string      `parquet:"context.span_id,optional"`
+	TraceID   *string      `parquet:"context.trace_id,optional"`
+	Input     *string      `parquet:"attributes.input.value,optional"`
+	Output    *string      `parquet:"attributes.output.value,optional"`
+	Documents []pqDocument `parquet:"attributes.retrieval.documents,optional,list"`
+}
+
+// TestPhoenixParquet: the Phoenix fixture's spans written as Parquet read
+// as the same samples, rows counted from 1.
+func TestPhoenixParquet(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "traces", "phoenix_spans.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	str := func(v any) *string {
+		if v == nil {
+			return nil
+		}
+		s := v.(string)
+		return &s
+	}
+	var rows []pqPhoenixSpan
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatal(err)
+		}
+		r := pqPhoenixSpan{Name: str(m["name"]), SpanKind: str(m["span_kind"]), ParentID: str(m["parent_id"]),
+			StartTime: time.UnixMilli(int64(m["start_time"].(float64))).UTC(),
+			SpanID:    str(m["context.span_id"]), TraceID: str(m["context.trace_id"]),
+			Input: str(m["attributes.input.value"]), Output: str(m["attributes.output.value"])}
+		docs, _ := m["attributes.retrieval.documents"].([]any)
+		for _, d := range docs {
+			dm := d.(map[string]any)
+			score := dm["document.score"].(float64)
+			r.Documents = append(r.Documents, pqDocument{Content: str(dm["document.content"]), ID: str(dm["document.id"]), Score: &score})
+		}
+		rows = append(rows, r)
+	}
+	// Rows out of time order: the requests still come in the order their
+	// traces first appear, the chunks in rank order.
+	rows[0], rows[1] = rows[1], rows[0]
+	path := filepath.Join(t.TempDir(), "spans.parquet")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := parquet.NewGenericWriter[pqPhoenixSpan](f)
+	if _, err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	l, err := sameAsLoad(t, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"f1e2d3c4b5a69788796a5b4c3d2e1f00|增值税专用发票可以由谁开具？|一般纳税人可以自行开具，小规模纳税人也可以自行开具。|一般纳税人可自行开具增值税专用发票。+小规模纳税人可以自愿使用增值税发票管理系统自行开具增值税专用发票。||3",
+		"0011223344556677889900aabbccddee|What does ragscope do?|It scores RAG answers.|||4",
+	}
+	if l.Format != FormatPhoenix {
+		t.Errorf("Format = %q", l.Format)
+	}
+	if got := loaded(l); !reflect.DeepEqual(got, want) {
+		t.Errorf("samples:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
