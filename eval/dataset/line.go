@@ -26,6 +26,11 @@ var ErrBlankLine = errors.New("blank line")
 // (SkipInvalid and Format do not apply: every line is a JSON record, and a
 // bad one is the caller's to report and go past).
 func NewLineDecoder(opt Options) (*LineDecoder, error) {
+	for _, k := range traceSelectors {
+		if _, ok := opt.Map[k]; ok {
+			return nil, fmt.Errorf("--map %s= selects spans of a trace file, and a watched log is read as JSON Lines records — drop it from --map", k)
+		}
+	}
 	cols, err := newColumns(opt.Map)
 	if err != nil {
 		return nil, err
