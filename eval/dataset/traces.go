@@ -532,6 +532,9 @@ func timeOf(v any, nanos bool) int64 {
 	if s == "" {
 		return 0
 	}
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil && (nanos || n > 1e17) {
+		return n // exact: a float64 keeps nanoseconds since 1970 to some 256 ns only
+	}
 	if n, err := strconv.ParseFloat(s, 64); err == nil {
 		switch {
 		case nanos || n > 1e17:
@@ -731,14 +734,29 @@ func (t *traceReader) samples() error {
 		}
 		return &Error{File: t.c.name, Msg: "no spans — the file holds no spans to build samples from"}
 	}
-	requests := 0
+	var reqs []*request
 	for _, trace := range t.order {
-		n, err := t.trace(t.traces[trace])
+		rs, err := t.trace(t.traces[trace])
 		if err != nil {
 			return err
 		}
-		requests += n
+		reqs = append(reqs, rs...)
 	}
+	// In file order, as the other formats give their records: by the line
+	// of the LLM span, then by when it started.
+	sort.SliceStable(reqs, func(i, j int) bool {
+		a, b := reqs[i].llm, reqs[j].llm
+		if a.line != b.line {
+			return a.line < b.line
+		}
+		return before(a, b)
+	})
+	for _, r := range reqs {
+		if err := t.sample(r); err != nil {
+			return err
+		}
+	}
+	requests := len(reqs)
 	for f := range nFields {
 		if t.attr[f] != "" && !t.seen[f] {
 			return &Error{File: t.c.name, Field: fieldNames[f], Msg: fmt.Sprintf("no span has the attribute %q named by --map %s=%s (attributes seen: %s) — fix --map",
@@ -781,15 +799,16 @@ func keysOfSet(set map[string]bool) []string {
 	return out
 }
 
-// request is one RAG request of a trace.
+// request is one RAG request of a trace; several says its trace holds
+// others.
 type request struct {
 	llm, top   *tspan
 	retrievers []*tspan
+	several    bool
 }
 
-// trace turns the spans of one trace into samples; it returns how many
-// requests the trace held.
-func (t *traceReader) trace(spans []*tspan) (int, error) {
+// trace finds the requests of one trace.
+func (t *traceReader) trace(spans []*tspan) ([]*request, error) {
 	byID := make(map[string]*tspan, len(spans))
 	for _, s := range spans {
 		byID[s.id] = s
@@ -839,10 +858,10 @@ func (t *traceReader) trace(spans []*tspan) (int, error) {
 	if len(llms) == 0 {
 		if len(retrievers) > 0 {
 			r := retrievers[0]
-			return 0, t.c.bad(r.line, "answer", fmt.Sprintf("trace %s has a retriever span (%s) but no LLM span — its answer was not traced (the generation failed, or its span has another kind: pass --map llm=<span name>)",
+			return nil, t.c.bad(r.line, "answer", fmt.Sprintf("trace %s has a retriever span (%s) but no LLM span — its answer was not traced (the generation failed, or its span has another kind: pass --map llm=<span name>)",
 				r.trace, spanWhere(r.name, r.id, "")))
 		}
-		return 0, nil
+		return nil, nil
 	}
 	reqs := make(map[*tspan]*request, len(llms))
 	for _, l := range llms {
@@ -853,7 +872,7 @@ func (t *traceReader) trace(spans []*tspan) (int, error) {
 			}
 			top = a
 		}
-		reqs[l] = &request{llm: l, top: top}
+		reqs[l] = &request{llm: l, top: top, several: len(llms) > 1}
 	}
 	sort.SliceStable(retrievers, func(i, j int) bool { return before(retrievers[i], retrievers[j]) })
 	for _, r := range retrievers {
@@ -878,12 +897,11 @@ func (t *traceReader) trace(spans []*tspan) (int, error) {
 		}
 		reqs[pick].retrievers = append(reqs[pick].retrievers, r)
 	}
-	for _, l := range llms {
-		if err := t.sample(reqs[l], len(llms) > 1); err != nil {
-			return 0, err
-		}
+	out := make([]*request, len(llms))
+	for i, l := range llms {
+		out[i] = reqs[l]
 	}
-	return len(llms), nil
+	return out, nil
 }
 
 // before orders spans by start time, then by their place in the file.
@@ -895,10 +913,10 @@ func before(a, b *tspan) bool {
 }
 
 // sample makes the sample of one request.
-func (t *traceReader) sample(r *request, several bool) error {
+func (t *traceReader) sample(r *request) error {
 	c, l := t.c, r.llm
 	s := eval.Sample{Line: l.line, ID: l.trace}
-	if several {
+	if r.several {
 		s.ID = l.trace + "/" + l.id
 	}
 	where := fmt.Sprintf("trace %s, LLM %s", l.trace, spanWhere(l.name, l.id, ""))
@@ -933,6 +951,24 @@ func (t *traceReader) sample(r *request, several bool) error {
 				break
 			}
 		}
+	}
+	// A request's text comes from several spans, perhaps several lines:
+	// held to the record limit as a record is, for the judges' memory.
+	sizes := [nFields]int64{fQuestion: int64(len(s.Question)), fAnswer: int64(len(s.Answer)), fReference: int64(len(s.Reference)), fID: int64(len(s.ID))}
+	for _, ctx := range s.Contexts {
+		sizes[fContexts] += int64(len(ctx))
+	}
+	var total int64
+	largest := fQuestion
+	for f, n := range sizes {
+		total += n
+		if n > sizes[largest] {
+			largest = f
+		}
+	}
+	if total > c.limit {
+		return c.bad(l.line, fieldNames[largest], fmt.Sprintf("%s: the request's text is %s, over the limit of %s (--max-record-bytes), most of it in its %s (%s) — raise --max-record-bytes if the request is meant to be this large",
+			where, fmtSize(total), fmtSize(c.limit), fieldNames[largest], fmtSize(sizes[largest])))
 	}
 	return c.add(s, "")
 }

@@ -395,3 +395,22 @@ func TestSpanSelectorsInMap(t *testing.T) {
 		t.Fatalf("NewLineDecoder: %v", err)
 	}
 }
+
+// TestTraceRequestLimit: a request whose spans are each within
+// --max-record-bytes but whose text together is not is refused as a record
+// over the limit would be, naming its largest field.
+func TestTraceRequestLimit(t *testing.T) {
+	l1 := otlpLine(otlpSpan("t1", "01", "", "r", "RETRIEVER", 0, "retrieval.documents.0.document.content", strings.Repeat("c", 1000), "retrieval.documents.1.document.content", strings.Repeat("d", 300)))
+	l2 := otlpLine(otlpSpan("t1", "02", "", "g", "LLM", 1, "input.value", "q", "output.value", strings.Repeat("a", 1000)))
+	limit := max(len(l1), len(l2))
+	path := filepath.Join(t.TempDir(), "big.jsonl")
+	if err := os.WriteFile(path, []byte(l1+l2), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := sameAsLoad(t, path, Options{MaxRecordBytes: int64(limit)})
+	for _, w := range []string{"big.jsonl:2:", `field "contexts"`, "the request's text is 2.2 KiB, over the limit", "most of it in its contexts (1.3 KiB)"} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("error %v\nlacks %q", err, w)
+		}
+	}
+}
