@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -197,7 +198,12 @@ func (t *traceReader) records(br *bufio.Reader, each func(line int, unit string,
 	}
 	var whole any
 	if perr := decodeValue(data, &whole); perr != nil {
-		return &Error{File: c.name, Msg: perr.Error()}
+		e := &Error{File: c.name, Msg: perr.Error()}
+		var se *json.SyntaxError
+		if errors.As(json.Unmarshal(data, new(json.RawMessage)), &se) && se.Offset <= int64(len(data)) {
+			e.Line, e.Unit = 1+bytes.Count(data[:se.Offset], []byte("\n")), unitLine
+		}
+		return e
 	}
 	if obj, ok := whole.(map[string]any); ok {
 		if list, ok := obj["data"].([]any); ok && t.format != FormatOTLP {
@@ -230,13 +236,21 @@ func (t *traceReader) records(br *bufio.Reader, each func(line int, unit string,
 	return nil
 }
 
-// firstLineWhole reports whether the file's first line is a whole JSON
-// object: JSON Lines.
+// firstLineWhole reports whether the file is JSON Lines: its first line
+// is an object, whole or broken (a damaged record is then named by its
+// line), or longer than the window (a collector's batch may be MiBs on one
+// line); a pretty-printed object opens with a line holding only "{".
 func firstLineWhole(head []byte) bool {
 	t := bytes.TrimLeft(head, " \t\r\n")
-	line, _, _ := bytes.Cut(t, []byte("\n"))
+	if len(t) == 0 || t[0] != '{' {
+		return false
+	}
+	line, _, found := bytes.Cut(t, []byte("\n"))
 	line = bytes.TrimSpace(line)
-	return len(line) > 0 && line[0] == '{' && json.Valid(line)
+	if !found || json.Valid(line) {
+		return true
+	}
+	return string(line) != "{" && bytes.HasSuffix(line, []byte("}"))
 }
 
 // elementLines gives the line each element of the top-level array in data

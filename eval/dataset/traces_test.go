@@ -206,7 +206,7 @@ func TestTraceErrors(t *testing.T) {
 		{
 			name: "truncated JSON array",
 			file: "lf.json", in: `[{"id": "t", "observations": [{"id": "o", "type": "GENERATION"`,
-			want: []string{"lf.json: ", "ends in the middle of a value"},
+			want: []string{"lf.json:1: invalid JSON: it ends in the middle of a value"},
 		},
 		{
 			name: "a span without its spanId",
@@ -412,5 +412,40 @@ func TestTraceRequestLimit(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), w) {
 			t.Errorf("error %v\nlacks %q", err, w)
 		}
+	}
+}
+
+// TestTraceFileShapes: how a trace file is cut into records — JSON Lines
+// whatever the first line's length, a pretty-printed document whole, a
+// syntax error in one named by its line.
+func TestTraceFileShapes(t *testing.T) {
+	const tr = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+	big := otlpLine(otlpSpan(tr, "01", "", "g", "LLM", 0, "input.value", "q", "output.value", strings.Repeat("长", sniffWindow/2)))
+	pretty := "{\n  \"resourceSpans\": [\n    {\"scopeSpans\": [{\"spans\": [\n" +
+		`{"traceId": "t", "spanId": "s", "name": "g", "attributes": [{"key": "openinference.span.kind", "value": {"stringValue": "LLM"}}, {"key": "input.value", "value": {"stringValue": "q"}}, {"key": "output.value", "value": {"stringValue": "a"}},]}` + "\n]}]}]\n}\n"
+	tests := []struct {
+		name, in, want string
+	}{
+		{"a first line longer than the sniffing window", big + otlpLine(otlpSpan("t2", "01", "", "g", "LLM", 0, "input.value", "q2", "output.value", "a2")), "2 samples"},
+		{"a syntax error in a pretty-printed document", pretty, "otlp.json:4: invalid JSON"},
+		{"a broken first line of JSON Lines", `{"resourceSpans": [}` + "\n" + otlpLine(), "otlp.json:1: invalid JSON"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "otlp.json")
+			if err := os.WriteFile(path, []byte(tt.in), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			l, err := sameAsLoad(t, path, Options{MaxRecordBytes: 4 << 20})
+			got := ""
+			if err != nil {
+				got = err.Error()
+			} else {
+				got = strconv.Itoa(len(l.Samples)) + " samples"
+			}
+			if !strings.Contains(got, tt.want) {
+				t.Fatalf("got %q, want %q", got, tt.want)
+			}
+		})
 	}
 }
