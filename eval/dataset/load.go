@@ -1,7 +1,8 @@
 // Package dataset loads the samples to evaluate from JSON Lines, JSON, CSV,
 // YAML and Parquet files and Excel workbooks in the shapes RAGAS (0.1 and >= 0.2), Hugging Face
 // datasets and promptfoo use (promptfoo test files and configs, with their
-// file:// references), with errors that name the file, the record and the
+// file:// references), and from exported traces, a sample per traced
+// request (see traces.go), with errors that name the file, the record and the
 // field.
 //
 // Load holds every sample in memory. For a dataset too large for that, Scan

@@ -57,7 +57,7 @@ import (
 //
 // The spans of a trace may be anywhere in the file (a collector writes them
 // as batches end), so a trace file is held whole during each pass, as its
-// spans reduced to these fields.
+// spans reduced to these fields and the attributes a request reads.
 
 // Trace formats.
 const (
@@ -113,10 +113,12 @@ type traceReader struct {
 	attr [nFields]string
 	// seen[f] is set when an attribute --map names for f was found.
 	seen [nFields]bool
+	// names are the attribute names met, kept or not, for messages.
+	names map[string]bool
 }
 
 func newTraceReader(c *collector, format string, m map[string]string) *traceReader {
-	t := &traceReader{c: c, format: format, traces: map[string][]*tspan{}, sel: map[string]string{}}
+	t := &traceReader{c: c, format: format, traces: map[string][]*tspan{}, sel: map[string]string{}, names: map[string]bool{}}
 	for k, v := range m {
 		if isTraceSelector(k) {
 			t.sel[k] = v
@@ -487,7 +489,7 @@ func (t *traceReader) otlpRecord(line int, obj map[string]any) error {
 					for _, kv := range attrs {
 						kvm, _ := kv.(map[string]any)
 						if key := text(kvm["key"]); key != "" {
-							s.attrs[key] = anyValue(kvm["value"])
+							t.put(s, key, anyValue(kvm["value"]))
 						}
 					}
 				}
@@ -577,14 +579,18 @@ func (t *traceReader) phoenixRecord(line int, obj map[string]any) error {
 	s := &tspan{line: line, attrs: map[string]any{}}
 	for k, v := range flat {
 		if a, ok := strings.CutPrefix(k, "attributes."); ok {
-			s.attrs[a] = v
+			t.put(s, a, v)
 		}
 	}
 	if raw, ok := flat["attributes"].(string); ok {
 		// A Parquet or CSV export may keep the attributes as one JSON text.
 		var v any
 		if decodeValue([]byte(raw), &v) == nil {
-			flatten("", v, s.attrs)
+			attrs := map[string]any{}
+			flatten("", v, attrs)
+			for k, v := range attrs {
+				t.put(s, k, v)
+			}
 		}
 	}
 	s.trace = text(flat["context.trace_id"])
@@ -618,7 +624,7 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 	if ok, err := t.needIDs(line, root, "", "id", "id"); !ok {
 		return err
 	}
-	langfuseIO(obj, root.attrs)
+	t.langfuseIO(root, obj)
 	if scores, ok := obj["scores"].([]any); ok {
 		for _, sc := range scores {
 			m, _ := sc.(map[string]any)
@@ -653,7 +659,7 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 			s.kind = "LLM"
 		}
 		s.start = timeOf(m["startTime"], false)
-		langfuseIO(m, s.attrs)
+		t.langfuseIO(s, m)
 		if ok, err := t.needIDs(line, s, fmt.Sprintf("trace %q %s", id, path), "traceId", "id"); !ok {
 			if err != nil {
 				return err
@@ -668,18 +674,22 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 // langfuseIO puts a Langfuse trace's or observation's input, output and
 // metadata under the OpenInference names the request builder reads; a
 // retriever's documents go under retrieval.documents.
-func langfuseIO(m map[string]any, attrs map[string]any) {
+func (t *traceReader) langfuseIO(s *tspan, m map[string]any) {
 	if v, ok := m["input"]; ok && v != nil {
-		attrs["input.value"] = v
+		t.put(s, "input.value", v)
 	}
 	if v, ok := m["output"]; ok && v != nil {
-		attrs["output.value"] = v
+		t.put(s, "output.value", v)
 		if docs := documentList(v); docs != nil {
-			attrs["retrieval.documents"] = docs
+			t.put(s, "retrieval.documents", docs)
 		}
 	}
 	if md, ok := m["metadata"]; ok {
+		attrs := map[string]any{}
 		flatten("metadata", md, attrs)
+		for k, v := range attrs {
+			t.put(s, k, v)
+		}
 	}
 }
 
@@ -794,14 +804,45 @@ func (t *traceReader) distinct(f func(*tspan) string) []string {
 	return keysOfSet(set)
 }
 
-func (t *traceReader) attrNames() []string {
-	set := map[string]bool{}
-	for _, s := range t.spans {
-		for k := range s.attrs {
-			set[k] = true
+func (t *traceReader) attrNames() []string { return keysOfSet(t.names) }
+
+// maxNames caps the attribute names kept for messages.
+const maxNames = 1000
+
+// put sets attribute key of span s, when a request may read it: a span's
+// other attributes (embedding vectors, prompt templates, token counts) can
+// outweigh what is evaluated, and the file is held whole.
+func (t *traceReader) put(s *tspan, key string, v any) {
+	if len(t.names) < maxNames {
+		t.names[key] = true
+	}
+	if t.keep(key) {
+		s.attrs[key] = v
+	}
+}
+
+// readAttrs are the attributes the request builder reads, and the prefixes
+// of those it reads by index.
+var (
+	readAttrs    = []string{"openinference.span.kind", "input.value", "output.value", "metadata", "reference", "llm.input_messages", "llm.output_messages", "retrieval.documents"}
+	readPrefixes = []string{"metadata.", "llm.input_messages.", "llm.output_messages.", "retrieval.documents."}
+)
+
+func (t *traceReader) keep(key string) bool {
+	if slices.Contains(readAttrs, key) {
+		return true
+	}
+	for _, p := range readPrefixes {
+		if strings.HasPrefix(key, p) {
+			return true
 		}
 	}
-	return keysOfSet(set)
+	for _, a := range t.attr {
+		if a != "" && (key == a || strings.HasPrefix(key, a+".")) {
+			return true
+		}
+	}
+	return false
 }
 
 func keysOfSet(set map[string]bool) []string {

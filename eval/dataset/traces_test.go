@@ -189,7 +189,7 @@ func TestTraceShapes(t *testing.T) {
 func TestTraceErrors(t *testing.T) {
 	good := otlpLine(
 		otlpSpan("t1", "01", "", "rag", "CHAIN", 0, "input.value", "q"),
-		otlpSpan("t1", "02", "01", "g", "LLM", 1, "output.value", "a"),
+		otlpSpan("t1", "02", "01", "g", "LLM", 1, "output.value", "a", "llm.token_count.total", "12"),
 	)
 	noSpanID := otlpSpan("t1", "", "01", "retrieve", "RETRIEVER", 1)
 	delete(noSpanID, "spanId")
@@ -236,7 +236,7 @@ func TestTraceErrors(t *testing.T) {
 		{
 			name: "--map names an attribute no span has",
 			file: "otlp.jsonl", in: good, opt: Options{Map: map[string]string{"reference": "gold"}},
-			want: []string{`field "reference"`, `no span has the attribute "gold"`, "input.value", "fix --map"},
+			want: []string{`field "reference"`, `no span has the attribute "gold"`, "input.value, llm.token_count.total", "fix --map"},
 		},
 		{
 			name: "a document rank given twice",
