@@ -1084,11 +1084,10 @@ func (t *traceReader) field(f int, path []*tspan, pick func(*tspan) (string, boo
 // inputText is a span's question: the last user message an LLM span was
 // sent, else its input.value (the question inside a JSON input).
 func inputText(s *tspan) (string, bool) {
-	if m := messages(s.attrs, "llm.input_messages"); len(m) > 0 {
-		for i := len(m) - 1; i >= 0; i-- {
-			if strings.EqualFold(m[i].role, "user") || strings.EqualFold(m[i].role, "human") {
-				return m[i].content, true
-			}
+	m := messages(s.attrs, "llm.input_messages")
+	for i := len(m) - 1; i >= 0; i-- {
+		if (strings.EqualFold(m[i].role, "user") || strings.EqualFold(m[i].role, "human")) && m[i].content != "" {
+			return m[i].content, true
 		}
 	}
 	v, ok := s.attrs["input.value"]
@@ -1098,14 +1097,18 @@ func inputText(s *tspan) (string, bool) {
 	return pickText(v, "user", "question", "query", "input", "user_input", "message", "content", "text"), true
 }
 
-// outputText is a span's answer: its output.value (the answer inside a
-// JSON output), else an LLM span's first output message.
+// outputText is a span's answer: an LLM span's first output message, else
+// its output.value (the answer inside a JSON output). The messages come
+// first because an instrumented client's output.value is often the whole
+// API response.
 func outputText(s *tspan) (string, bool) {
-	if v, ok := s.attrs["output.value"]; ok && v != nil {
-		return pickText(v, "assistant", "answer", "output", "response", "result", "content", "text"), true
+	for _, m := range messages(s.attrs, "llm.output_messages") {
+		if m.content != "" {
+			return m.content, true
+		}
 	}
-	if m := messages(s.attrs, "llm.output_messages"); len(m) > 0 {
-		return m[0].content, true
+	if v, ok := s.attrs["output.value"]; ok && v != nil {
+		return pickText(v, "assistant", "answer", "output", "response", "result", "content", "text", "message"), true
 	}
 	return "", false
 }
@@ -1129,10 +1132,14 @@ func messages(attrs map[string]any, prefix string) []message {
 		if byN[n] == nil {
 			byN[n] = &message{}
 		}
-		switch field {
-		case "message.role":
+		switch {
+		case field == "message.role":
 			byN[n].role = text(v)
-		case "message.content":
+		case field == "message.content":
+			byN[n].content = text(v)
+		case strings.HasPrefix(field, "message.contents.") && strings.HasSuffix(field, ".message_content.text") && byN[n].content == "":
+			// A message in parts (OpenInference's message.contents.M):
+			// its first text part.
 			byN[n].content = text(v)
 		}
 	}
@@ -1183,6 +1190,9 @@ func pickText(v any, role string, keys ...string) string {
 		}
 		if msgs, ok := x["messages"].([]any); ok {
 			return pickText(msgs, role, keys...)
+		}
+		if choices, ok := x["choices"].([]any); ok && len(choices) > 0 {
+			return pickText(choices[0], role, keys...) // a chat completion response
 		}
 	case []any:
 		var last any

@@ -126,11 +126,26 @@ func TestTraceShapes(t *testing.T) {
  {"id": "o1", "type": "SPAN", "name": "retrieve", "output": {"documents": ["d1", "d2"]}, "startTime": "2026-12-01T08:00:00Z"},
  {"id": "o2", "type": "GENERATION", "name": "llm", "output": "a", "startTime": "2026-12-01T08:00:01Z"}]}
 `
+	openaiLLM := otlpLine(
+		otlpSpan("c1", "01", "", "ChatCompletion", "LLM", 0,
+			"input.value", `{"model": "gpt-4o", "messages": [{"role": "user", "content": "q"}]}`,
+			"output.value", `{"id": "chatcmpl-1", "choices": [{"index": 0, "message": {"role": "assistant", "content": "a"}}]}`,
+			"llm.output_messages.0.message.role", "assistant", "llm.output_messages.0.message.content", "a"),
+		otlpSpan("c2", "01", "", "ChatCompletion", "LLM", 1,
+			"llm.input_messages.0.message.role", "user", "llm.input_messages.0.message.contents.0.message_content.type", "text",
+			"llm.input_messages.0.message.contents.0.message_content.text", "q2",
+			"output.value", `{"id": "chatcmpl-2", "choices": [{"index": 0, "message": {"role": "assistant", "content": "a2"}}]}`),
+	)
 	tests := []struct {
 		name, file, in string
 		opt            Options
 		want           []string
 	}{
+		{
+			name: "an instrumented client's LLM spans: the API request and response as input and output, a message in parts",
+			file: "openai.jsonl", in: openaiLLM,
+			want: []string{"c1|q|a|||1", "c2|q2|a2|||1"},
+		},
 		{
 			name: "two requests side by side under one chain: each retriever goes to the LLM after it",
 			file: "flat.jsonl", in: flatSiblings,
