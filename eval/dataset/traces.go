@@ -108,6 +108,8 @@ type traceReader struct {
 	seen [nFields]bool
 	// names are the attribute names met, kept or not, for messages.
 	names map[string]bool
+	// live: the spans are one line of a watched log, not a whole file.
+	live bool
 }
 
 func newTraceReader(c *collector, format string, m map[string]string) *traceReader {
@@ -201,7 +203,7 @@ func (t *traceReader) isRetriever(s *tspan) bool {
 // first appear, a trace's requests in the order they started.
 func (t *traceReader) samples() error {
 	if len(t.spans) == 0 {
-		if t.c.skippedCount > 0 {
+		if t.c.skippedCount > 0 || t.live {
 			return nil // finish says what was skipped
 		}
 		return &Error{File: t.c.name, Msg: "no spans — the file holds no spans to build samples from"}
@@ -229,6 +231,9 @@ func (t *traceReader) samples() error {
 		}
 	}
 	requests := len(reqs)
+	if t.live {
+		return nil // a line of a log need not hold a request, nor a --map attribute
+	}
 	for f := range nFields {
 		if t.attr[f] != "" && !t.seen[f] {
 			return &Error{File: t.c.name, Field: fieldNames[f], Msg: fmt.Sprintf("no span has the attribute %q named by --map %s=%s (attributes seen: %s) — fix --map",

@@ -464,3 +464,51 @@ func TestTraceFileShapes(t *testing.T) {
 		})
 	}
 }
+
+// TestDecodeLineTraces: a watched log's line is a record or a batch of
+// whole traces; a trace not whole in its line is named and left out, the
+// line's other requests still given.
+func TestDecodeLineTraces(t *testing.T) {
+	rag := []map[string]any{
+		otlpSpan("t1", "01", "", "rag", "CHAIN", 0, "input.value", "q1", "output.value", "a1"),
+		otlpSpan("t1", "02", "01", "r", "RETRIEVER", 1, "retrieval.documents.1.document.content", "c2", "retrieval.documents.0.document.content", "c1"),
+		otlpSpan("t1", "03", "01", "g", "LLM", 2, "output.value", "a1"),
+	}
+	chat := otlpSpan("t2", "01", "", "g", "LLM", 3, "input.value", "q2", "output.value", "a2")
+	orphan := otlpSpan("t3", "05", "04", "g", "LLM", 4, "input.value", "q3", "output.value", "a3")
+	noID := otlpSpan("t4", "", "", "g", "LLM", 5)
+	delete(noID, "spanId")
+	tests := []struct {
+		name, line string
+		want       []string
+		wantErr    []string
+	}{
+		{"a batch of two whole traces", otlpLine(append(rag, chat)...), []string{"t1|q1|a1|c1+c2||7", "t2|q2|a2|||7"}, nil},
+		{"a JSON Lines record", `{"user_input": "q", "response": "a"}`, []string{"|q|a|||7"}, nil},
+		{"a trace not whole in its line", otlpLine(chat, orphan), []string{"t2|q2|a2|||7"},
+			[]string{"log.jsonl:7: trace t3: the parent 04 of span \"g\" 05 is not in this line", "groupbytrace"}},
+		{"a span without its id", otlpLine(chat, noID), []string{"t2|q2|a2|||7"}, []string{"log.jsonl:7:", "has no spanId"}},
+		{"a batch of spans without a request", otlpLine(otlpSpan("t5", "01", "", "health", "CHAIN", 0)), nil, nil},
+	}
+	d, err := NewLineDecoder(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			samples, err := d.DecodeLine("log.jsonl", 7, []byte(tt.line))
+			got := loaded(&Loaded{Samples: samples})
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("samples %q, want %q", got, tt.want)
+			}
+			if (err != nil) != (tt.wantErr != nil) {
+				t.Fatalf("error %v", err)
+			}
+			for _, w := range tt.wantErr {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q\nlacks %q", err, w)
+				}
+			}
+		})
+	}
+}
