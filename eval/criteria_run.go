@@ -3,6 +3,8 @@ package eval
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/ragscope/ragscope/eval/criteria"
 )
@@ -54,4 +56,64 @@ func (r *Result) setCriterion(name string, tr *criteria.Trace) {
 		r.Criteria = map[string]*criteria.Trace{}
 	}
 	r.Criteria[name] = tr
+}
+
+// CriterionVerdict is the item text of a criterion's own verdict on a
+// sample in a label (the label file's "item" under the criterion's name as
+// its "task"): a yes_no's majority, an exact check's pass or fail.
+const CriterionVerdict = "verdict"
+
+// CriterionLabelItems lists what a person may label of criterion name's
+// judgement of r, by position: each item of a checklist with the judge's
+// verdict, else the criterion's verdict on the sample (1 when it scored
+// 1). A rubric's level is not a yes or a no, so it has none; nor has a
+// criterion that did not score (its partial trace has no verdict to
+// correct).
+func CriterionLabelItems(r *Result, name string) []LabelledItem {
+	tr := r.Criteria[name]
+	v, ok := r.Score(Metric(name))
+	if tr == nil || !ok || r.Status[Metric(name)] != StatusOK || tr.Level != nil {
+		return nil
+	}
+	if len(tr.Items) > 0 {
+		out := make([]LabelledItem, len(tr.Items))
+		for i, it := range tr.Items {
+			out[i] = LabelledItem{it.Item, it.Verdict}
+		}
+		return out
+	}
+	verdict := 0
+	if v >= 1 {
+		verdict = 1
+	}
+	return []LabelledItem{{CriterionVerdict, verdict}}
+}
+
+// RescoreCriterion gives c, a shallow copy of a result, the values at the
+// positions of CriterionLabelItems in place of the judge's and returns the
+// criterion's score of them by its own formula: a checklist's share of
+// items met, else the verdict itself.
+func RescoreCriterion(c *Result, name string, values map[int]int) float64 {
+	tr := c.Criteria[name]
+	if tr == nil || len(tr.Items) == 0 {
+		score, _ := c.Score(Metric(name))
+		if v, ok := values[0]; ok {
+			score = float64(v)
+		}
+		return score
+	}
+	t := *tr
+	t.Items = slices.Clone(tr.Items)
+	for pos, v := range values {
+		t.Items[pos].Verdict = v
+	}
+	crit := maps.Clone(c.Criteria)
+	crit[name] = &t
+	c.Criteria = crit
+	return criteria.ChecklistScore(t.Items)
+}
+
+// CriteriaNames are the names of the criteria r has a trace of, sorted.
+func (r *Result) CriteriaNames() []string {
+	return slices.Sorted(maps.Keys(r.Criteria))
 }

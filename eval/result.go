@@ -3,6 +3,8 @@ package eval
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -361,4 +363,46 @@ func (r *Result) StoppedEarly() bool {
 		}
 	}
 	return len(r.Calls) == 0
+}
+
+// Backing says which chunks entail statement s (by rank, each relevant or
+// irrelevant) and whether the reference does: the line the detail page
+// and the HTML report show under it.
+func (t *NoiseSensitivityTrace) Backing(s NoiseStatement) string {
+	relevant := map[int]bool{}
+	for _, c := range t.Chunks {
+		relevant[c.Rank] = c.Relevant
+	}
+	ranks := slices.Sorted(slices.Values(slices.Concat(s.Relevant, s.Irrelevant)))
+	var by []string
+	for _, k := range ranks {
+		kind := "irrelevant"
+		if relevant[k] {
+			kind = "relevant"
+		}
+		by = append(by, fmt.Sprintf("#%d (%s)", k, kind))
+	}
+	line := "backed by no chunk"
+	if len(by) > 0 {
+		line = "backed by " + strings.Join(by, ", ")
+	}
+	if s.Correct {
+		return line + "; correct (the reference entails it)"
+	}
+	return line + "; not in the reference"
+}
+
+// Entailing says which chunks entail reference statement i (by rank):
+// what makes those chunks relevant; any: some chunk does.
+func (t *NoiseSensitivityTrace) Entailing(i int) (line string, any bool) {
+	var by []string
+	for _, c := range t.Chunks {
+		if i < len(c.Reference) && c.Reference[i].Verdict == 1 {
+			by = append(by, fmt.Sprintf("#%d", c.Rank))
+		}
+	}
+	if len(by) == 0 {
+		return "entailed by no chunk", false
+	}
+	return "entailed by " + strings.Join(by, ", "), true
 }

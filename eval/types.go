@@ -333,6 +333,39 @@ type CorrectnessClasses struct {
 	FN []CorrectnessItem `json:"FN"`
 }
 
+// CorrectnessList is one class of CorrectnessClasses as its views show
+// it: a title, its items, and the verdict an item of it counts as (1:
+// for the score).
+type CorrectnessList struct {
+	Title   string
+	Items   []CorrectnessItem
+	Verdict int
+}
+
+// Formula is how the score came from the classes and the similarity,
+// every term shown, as the views print it under the lists.
+func (t *AnswerCorrectnessTrace) Formula() []string {
+	c := t.Classes
+	tp, fp, fn := len(c.TP), len(c.FP), len(c.FN)
+	out := []string{fmt.Sprintf("F1 = 2*TP / (2*TP + FP + FN) = 2*%d / (2*%d + %d + %d) = %.3f", tp, tp, fp, fn, t.FScore)}
+	w := t.Weights
+	if t.Similarity == nil {
+		return append(out, fmt.Sprintf("score = F1 = %.3f (similarity weight 0)", t.FScore))
+	}
+	score := CorrectnessScore(t.FScore, *t.Similarity, w)
+	return append(out, fmt.Sprintf("score = (%g*F1 + %g*similarity) / (%g + %g) = (%g*%.3f + %g*%.3f) / %g = %.3f",
+		w[0], w[1], w[0], w[1], w[0], t.FScore, w[1], *t.Similarity, w[0]+w[1], score))
+}
+
+// Lists are the three classes in the order the views show them.
+func (c CorrectnessClasses) Lists() []CorrectnessList {
+	return []CorrectnessList{
+		{"TP: answer statements the reference supports", c.TP, 1},
+		{"FP: answer statements the reference does not support", c.FP, 0},
+		{"FN: reference statements missing from the answer", c.FN, 0},
+	}
+}
+
 // EntityMatch is one entity of the reference and whether context entity
 // recall found it among the contexts' entities.
 type EntityMatch struct {

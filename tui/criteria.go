@@ -43,6 +43,19 @@ func CriteriaOf(s *criteria.Set) (names []string, pass map[string]float64) {
 	return s.Names(), pass
 }
 
+// levels are l with the criteria's pass levels, which the diagnosis reads
+// (a sample failing one is diagnosed criterion).
+func (c critSet) levels(l report.Levels) report.Levels {
+	if len(c.names) == 0 {
+		return l
+	}
+	info := &report.CriteriaInfo{}
+	for _, n := range c.names {
+		info.Items = append(info.Items, report.CriterionInfo{Name: string(n), Pass: c.level(n)})
+	}
+	return l.WithCriteria(info)
+}
+
 // slot is the row slot of a criterion, -1 for any other name.
 func (c critSet) slot(name eval.Metric) int {
 	if i := slices.Index(c.names, name); i >= 0 {
@@ -96,7 +109,9 @@ func (m *Model) isCriterion(mt eval.Metric) bool { return m.st.crit.slot(mt) >= 
 // shape of its trace: each draw of a yes_no and the majority, a rubric's
 // level and its description, each item of a checklist and the share, an
 // exact check's reason and its matches highlighted in the answer. A
-// criterion that did not score has no trace: its status says why.
+// criterion that did not score has no trace: its status says why. The
+// human's label goes under what it labels: the majority, a checklist's
+// item, an exact check's outcome.
 func (m *Model) criterionSection(p *page, res *eval.Result, name eval.Metric) {
 	t := res.Criteria[string(name)]
 	st := m.st
@@ -117,6 +132,7 @@ func (m *Model) criterionSection(p *page, res *eval.Result, name eval.Metric) {
 		}
 		p.text(2, "", fmt.Sprintf("%d of %d draws yes: the majority says %s = %.3f", yes, len(t.Draws), verdict,
 			criteria.Majority(t.Draws)), &st.bold)
+		m.labelLine(p, string(name), eval.CriterionVerdict)
 	case t.Level != nil:
 		level := fmt.Sprintf("level %d", *t.Level)
 		if t.Description != "" {
@@ -136,12 +152,14 @@ func (m *Model) criterionSection(p *page, res *eval.Result, name eval.Metric) {
 				p.text(4, "", it.Reason, &st.muted)
 			}
 			m.quoteLine(p, it.Quote)
+			m.labelLine(p, string(name), it.Item)
 		}
 		p.text(2, "", fmt.Sprintf("%d of %d items passed = %.3f", yes, len(t.Items), criteria.ChecklistScore(t.Items)), &st.bold)
 	default:
 		if t.Reason != "" {
 			p.text(2, "", t.Reason, &st.bold)
 		}
+		m.labelLine(p, string(name), eval.CriterionVerdict)
 		if len(t.Matches) == 0 {
 			return
 		}
@@ -167,4 +185,23 @@ func (m *Model) quoteLine(p *page, quote string) {
 	if quote != "" {
 		p.text(4, "quote ", "\""+quote+"\"", &m.st.muted)
 	}
+}
+
+// pageOrder sorts a result's labellable items as the page shows them:
+// report.Items lists the criteria by name, the page in their file's order.
+func (m *Model) pageOrder(items []report.Item) []report.Item {
+	slices.SortStableFunc(items, func(a, b report.Item) int { return m.slotOf(a.Metric) - m.slotOf(b.Metric) })
+	return items
+}
+
+// failingCriteria names the criteria res fails, in the file's order.
+func (m *Model) failingCriteria(res *eval.Result) []string {
+	failing := m.st.levels.FailingCriteria(res)
+	var out []string
+	for _, n := range m.st.crit.names {
+		if slices.Contains(failing, string(n)) {
+			out = append(out, sanitize.Line(string(n)))
+		}
+	}
+	return out
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/criteria"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // critAnswer mixes scripts so the highlighted matches sit after wide
@@ -96,14 +97,19 @@ func TestCriteriaColumns(t *testing.T) {
 	}
 	for _, tc := range []struct{ sample, cells string }{
 		{"How do I claim", "1.000 1.000 1.000 1.000 1.000 ok"},
-		{"报销差旅费", "1.000 0.000 0.500 0.667 0.000 ok"},
+		{"报销差旅费", "1.000 0.000 0.500 0.667 0.000 criterion"},
 		{"Can I claim a taxi", "1.000 unsup n/a err 1.000 failed"},
 	} {
 		if l := lineOf(screen, tc.sample); !strings.HasSuffix(strings.Join(strings.Fields(l), " "), tc.cells) {
 			t.Errorf("row %q: %q, want it to end %q", tc.sample, l, tc.cells)
 		}
 	}
-	// A failing criterion marks the row low (▾) though every metric passes.
+	// The diagnosis line counts the class of a run with criteria.
+	if line := flat(lineOf(screen, "diagnosis ")); !strings.Contains(line, "diagnosis criterion 1 ok 1 failed 1") {
+		t.Errorf("diagnosis line %q, want criterion 1 counted", line)
+	}
+	// A failing criterion marks the row low (▾) and is its diagnosis though
+	// every metric passes.
 	for i, want := range []rowMark{markOK, markLow, markFailed} {
 		if got := m.rows[i].mark; got != want {
 			t.Errorf("sample %d: mark %d, want %d", i, got, want)
@@ -126,6 +132,7 @@ func TestCriteriaFilter(t *testing.T) {
 		{"status:unsupported", []int{2}},
 		{"status:missing_input", []int{2}},
 		{"status:low", []int{1}},
+		{"diag:criterion", []int{1}},
 	} {
 		applyFilter(m, tc.filter)
 		if m.filterErr != "" {
@@ -335,4 +342,59 @@ func TestCriteriaLegend(t *testing.T) {
 	if !strings.Contains(screenText(m), want) {
 		t.Errorf("the help page lacks %q:\n%s", want, screenText(m))
 	}
+}
+
+// A criterion's verdict and a checklist's items are labelled on the
+// detail page like a metric's items, in the page's order (the file's,
+// not the names'): the label shows under what it labels.
+func TestCriteriaLabels(t *testing.T) {
+	h := &fakeLabels{labels: map[string]report.Label{}}
+	opts := criteriaOptions()
+	opts.Labels, opts.RunID = h, "run-c"
+	m := newTestModel(t, opts, 120, 200)
+	drive(t, m, m.Init())
+	pressDrive(t, m, "j", "enter")
+	for _, tc := range []struct {
+		keys       []string
+		task, item string
+		value      int
+		shown      string
+	}{
+		{[]string{"]", "d"}, "polite", eval.CriterionVerdict, 1, "> human: verdict 1, the judge said 0 (disputed)"},
+		{[]string{"]", "a"}, "form", "Names the form", 1, "> human: agrees (verdict 1)"},
+		{[]string{"[", "d"}, "polite", eval.CriterionVerdict, 1, "> human: verdict 1, the judge said 0 (disputed)"},
+		{[]string{"[", "a"}, "no_hr", eval.CriterionVerdict, 0, "> human: agrees (verdict 0)"},
+		{[]string{"[", "d"}, "form", "Names the approver", 1, "> human: verdict 1, the judge said 0 (disputed)"},
+	} {
+		pressDrive(t, m, tc.keys...)
+		it := m.lab.items[m.lab.cursor]
+		if l := h.labels[it.Key]; it.Task != tc.task || it.Text != tc.item || l.Value != tc.value {
+			t.Fatalf("%v labelled %s %q as %d, want %s %q as %d", tc.keys, it.Task, it.Text, l.Value, tc.task, tc.item, tc.value)
+		}
+		if page := flat(screenText(m)); !strings.Contains(page, flat(tc.shown)) {
+			t.Fatalf("the page lacks %q:\n%s", tc.shown, screenText(m))
+		}
+	}
+	// Each label sits under what it labels.
+	page := screenText(m)
+	for _, pair := range [][2]string{
+		{"1 of 3 draws yes: the majority says no", "human: verdict 1, the judge said 0"},
+		{"no approver is named", "human: verdict 1, the judge said 0"},
+		{"2 forbidden values found", "human: agrees (verdict 0)"},
+	} {
+		if next := lineAfter(page, pair[0]); !strings.Contains(next, pair[1]) {
+			t.Errorf("under %q: %q, want %q", pair[0], next, pair[1])
+		}
+	}
+}
+
+// lineAfter is the line after the first that contains s.
+func lineAfter(page, s string) string {
+	lines := strings.Split(page, "\n")
+	for i, l := range lines[:len(lines)-1] {
+		if strings.Contains(l, s) {
+			return lines[i+1]
+		}
+	}
+	return ""
 }

@@ -225,7 +225,12 @@ func (m *Model) renderDetail() []string {
 		title += m.st.running.Render(m.g.sep + "evaluating" + m.g.ellipsis)
 	}
 	if d := r.diagnosis(); d != "" {
-		title += m.g.sep + m.diagStyle(d)(string(d))
+		what := string(d)
+		if res := m.detailResult(r); d == report.DiagCriterion && res != nil {
+			// The class names what failed: the team's own rule.
+			what += " " + strings.Join(m.failingCriteria(res), ", ")
+		}
+		title += m.g.sep + m.diagStyle(d)(sanitize.Line(what))
 	}
 	if d.focus != "" && m.opts.Host != nil {
 		title += m.st.muted.Render(m.g.sep + "r re-runs " + string(d.focus))
@@ -586,20 +591,11 @@ func (m *Model) correctnessSection(p *page, res *eval.Result) {
 	if t == nil {
 		return
 	}
-	c := t.Classes
-	for _, l := range []struct {
-		title   string
-		items   []eval.CorrectnessItem
-		verdict int
-	}{
-		{"TP: answer statements the reference supports", c.TP, 1},
-		{"FP: answer statements the reference does not support", c.FP, 0},
-		{"FN: reference statements missing from the answer", c.FN, 0},
-	} {
-		p.text(2, "", fmt.Sprintf("%s (%d)", l.title, len(l.items)), &st.accent)
-		claims := make([]judged, len(l.items))
-		for i, it := range l.items {
-			claims[i] = judged{text: it.Statement, verdict: l.verdict, reason: it.Reason}
+	for _, l := range t.Classes.Lists() {
+		p.text(2, "", fmt.Sprintf("%s (%d)", l.Title, len(l.Items)), &st.accent)
+		claims := make([]judged, len(l.Items))
+		for i, it := range l.Items {
+			claims[i] = judged{text: it.Statement, verdict: l.Verdict, reason: it.Reason}
 		}
 		m.claimLines(p, claims, "", "")
 	}
@@ -607,16 +603,9 @@ func (m *Model) correctnessSection(p *page, res *eval.Result) {
 		p.text(2, "", fmt.Sprintf("%d answer statements, %d reference statements", len(t.AnswerStatements), len(t.ReferenceStatements)), &st.muted)
 		return
 	}
-	tp, fp, fn := len(c.TP), len(c.FP), len(c.FN)
-	p.text(2, "", fmt.Sprintf("F1 = 2*TP / (2*TP + FP + FN) = 2*%d / (2*%d + %d + %d) = %.3f", tp, tp, fp, fn, t.FScore), &st.bold)
-	w := t.Weights
-	if t.Similarity == nil {
-		p.text(2, "", fmt.Sprintf("score = F1 = %.3f (similarity weight 0)", t.FScore), &st.bold)
-		return
+	for _, line := range t.Formula() {
+		p.text(2, "", line, &st.bold)
 	}
-	score := eval.CorrectnessScore(t.FScore, *t.Similarity, w)
-	p.text(2, "", fmt.Sprintf("score = (%g*F1 + %g*similarity) / (%g + %g) = (%g*%.3f + %g*%.3f) / %g = %.3f",
-		w[0], w[1], w[0], w[1], w[0], t.FScore, w[1], *t.Similarity, w[0]+w[1], score), &st.bold)
 }
 
 func (m *Model) relevancySection(p *page, res *eval.Result) {

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -213,16 +212,7 @@ func (m *Model) noiseSection(p *page, res *eval.Result) {
 		p.text(4, "", "none", &st.muted)
 	}
 	for i, s := range t.ReferenceStatements {
-		var by []string
-		for _, c := range t.Chunks {
-			if i < len(c.Reference) && c.Reference[i].Verdict == 1 {
-				by = append(by, fmt.Sprintf("#%d", c.Rank))
-			}
-		}
-		where := "entailed by no chunk"
-		if len(by) > 0 {
-			where = "entailed by " + strings.Join(by, ", ")
-		}
+		where, _ := t.Entailing(i)
 		p.text(4, fmt.Sprintf("%d ", i+1), s+"  "+m.g.arrow+" "+where, nil)
 	}
 
@@ -332,32 +322,10 @@ func (m *Model) noiseMatrix(p *page, t *eval.NoiseSensitivityTrace, mode string)
 // the chunks that back it, whether it is correct and its noise.
 func (m *Model) noiseList(p *page, t *eval.NoiseSensitivityTrace, mode string) {
 	st, g := m.st, m.g
-	relevant := map[int]bool{}
-	for _, c := range t.Chunks {
-		relevant[c.Rank] = c.Relevant
-	}
 	for _, s := range t.Statements {
 		counted := noiseCounted(s, mode)
 		m.verdictLine(p, 2, "  ", b2i(s.Correct), "", "", s.Statement)
-		ranks := slices.Concat(s.Relevant, s.Irrelevant)
-		slices.Sort(ranks)
-		var by []string
-		for _, k := range ranks {
-			kind := "irrelevant"
-			if relevant[k] {
-				kind = "relevant"
-			}
-			by = append(by, fmt.Sprintf("#%d (%s)", k, kind))
-		}
-		line := "backed by no chunk"
-		if len(by) > 0 {
-			line = "backed by " + strings.Join(by, ", ")
-		}
-		if s.Correct {
-			line += "; correct (the reference entails it)"
-		} else {
-			line += "; not in the reference"
-		}
+		line := t.Backing(s)
 		style := &st.muted
 		if s.Noise != "" {
 			line += "; noise: " + sanitize.Line(s.Noise)

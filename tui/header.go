@@ -304,7 +304,7 @@ func (m *Model) diagLine(width int) string {
 	st := m.st
 	line := func(skipZero bool) string {
 		parts := []string{st.bold.Render("diagnosis")}
-		for _, d := range report.Diagnoses {
+		for _, d := range report.DiagnosesAt(m.st.levels) {
 			n := m.stats.diag[d]
 			if n == 0 && skipZero {
 				continue

@@ -209,7 +209,7 @@ func (m *Model) labelsFollow() tea.Cmd {
 		return nil
 	}
 	l.gen++
-	l.res, l.items, l.human, l.cursor = res, report.Items(res), nil, -1
+	l.res, l.items, l.human, l.cursor = res, m.pageOrder(report.Items(res)), nil, -1
 	if h == nil {
 		return nil // the items can be walked (their evidence shown), not labelled
 	}

@@ -311,8 +311,8 @@ func New(opts Options) *Model {
 		runID:   opts.RunID,
 		loading: loadingState{index: -1},
 	}
-	m.st.levels = opts.Levels
 	m.st.crit = newCritSet(opts.Criteria, opts.CriteriaPass)
+	m.st.levels = m.st.crit.levels(opts.Levels)
 	if len(m.metrics) == 0 {
 		m.metrics = append([]eval.Metric(nil), eval.DefaultMetrics...)
 	}

@@ -12,41 +12,55 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/internal/outfile"
+	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/internal/store"
 )
 
 // diffCommand is `ragscope diff RUN_A RUN_B`.
 func (c *cli) diffCommand() *cobra.Command {
-	var dbPath string
+	var dbPath, format, out string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "diff RUN_A RUN_B",
 		Short: "Compare two runs: each metric's mean, and every sample and judgement that changed",
 		Long:  `Compare two stored runs sample by sample (matched by id; samples without an id by their content: question, answer, contexts and reference): the change of each metric's mean, how many samples went up, down or changed status, and for each changed sample the judgements (statement verdicts, chunk verdicts) that differ, with the judge's reasons before and after.`,
 		Example: `ragscope diff 20240101-093000-ab12 latest
-ragscope diff --json RUN_A RUN_B > changes.json`,
+ragscope diff --format json RUN_A RUN_B > changes.json
+ragscope diff RUN_A RUN_B --format html --out compare.html`,
 		ValidArgsFunction: completeRunIDs(2),
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
-			return diffRuns(cmd, dbPath, asJSON, pos, c.stdout, c.stderr)
+			if asJSON && format == "text" {
+				format = "json"
+			}
+			return diffRuns(cmd, dbPath, format, out, pos, c.stdout, c.stderr)
 		}),
 	}
 	dbFlag(cmd.Flags(), &dbPath)
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the comparison as JSON")
+	cmd.Flags().StringVar(&format, "format", "text", "text, json, or html: run B's HTML report (see 'ragscope report') with the comparison in it: the means before and after, a Δ column per metric and each changed sample's changed judgements")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "the same as --format json")
+	cmd.Flags().StringVar(&out, "out", "", "write to FILE instead of stdout")
+	completeFlagWords(cmd, "format", diffFormats)
 	return cmd
 }
 
-func diffRuns(cmd *cobra.Command, dbPath string, asJSON bool, pos []string, stdout, stderr io.Writer) int {
+var diffFormats = []string{"text", "json", "html"}
+
+func diffRuns(cmd *cobra.Command, dbPath, format, outPath string, pos []string, stdout, stderr io.Writer) int {
 	if len(pos) != 2 {
 		return usageHint(stderr, cmd, "give two runs, RUN_A RUN_B (ids, unique prefixes or latest); see 'ragscope runs'")
+	}
+	if !slices.Contains(diffFormats, format) {
+		return usageHint(stderr, cmd, "--format %q is not one of %s", format, strings.Join(diffFormats, ", "))
 	}
 	st, err := store.Open(dbPath, store.OpenOptions{Mode: store.Read})
 	if err != nil {
 		return failed(stderr, "ragscope diff", err)
 	}
 	defer st.Close()
-	infoA, a, errA := st.Run(pos[0])
-	infoB, b, errB := st.Run(pos[1])
+	infoA, _, _, errA := st.RunPage(pos[0], 0, 0)
+	infoB, _, _, errB := st.RunPage(pos[1], 0, 0)
 	if err := cmp.Or(errA, errB); err != nil {
 		return failed(stderr, "ragscope diff", refError(err))
 	}
@@ -60,6 +74,49 @@ func diffRuns(cmd *cobra.Command, dbPath string, asJSON bool, pos []string, stdo
 	}
 	// The metrics and criteria both runs scored, in run B's order.
 	metrics := slices.DeleteFunc(slices.Clone(infoB.Scored()), func(m eval.Metric) bool { return !slices.Contains(infoA.Scored(), m) })
+	// Both runs are resolved before --out is created: a mistyped id
+	// leaves no file behind.
+	var out io.Writer = stdout
+	done := func() int { return exitOK }
+	if outPath != "" {
+		fh, err := outfile.Create(outPath)
+		if err != nil {
+			fmt.Fprintln(stderr, "ragscope diff: --out:", errText(err))
+			return exitUsage
+		}
+		defer fh.Abort()
+		out = fh
+		done = func() int {
+			if err := fh.Commit(); err != nil {
+				fmt.Fprintln(stderr, "ragscope diff: --out:", errText(err))
+				return exitFatal
+			}
+			return exitOK
+		}
+	}
+	if format == "html" {
+		// Run B's page, streamed from the store; run A is held as its
+		// scores and read one changed sample at a time.
+		base, err := runreport.StoredBaseline(st, infoA.ID, metrics)
+		var sr *runreport.Pass
+		if err == nil {
+			sr, err = runreport.ReadGated(st, infoB.ID, 0, report.Gate{}, nil, report.Levels{})
+		}
+		if err == nil {
+			sr.HTMLBaseline = base
+			err = sr.Write(st, runreport.FormatHTML, out)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "ragscope diff:", errText(err))
+			return exitFatal
+		}
+		return done()
+	}
+	_, a, errA := st.Run(infoA.ID)
+	_, b, errB := st.Run(infoB.ID)
+	if err := cmp.Or(errA, errB); err != nil {
+		return failed(stderr, "ragscope diff", refError(err))
+	}
 	// By id, else by content, as a run is matched with its --baseline:
 	// runs of the same data pair exactly as by index, and runs of edited
 	// or reordered data pair the same samples rather than the same places.
@@ -68,8 +125,8 @@ func diffRuns(cmd *cobra.Command, dbPath string, asJSON bool, pos []string, stdo
 	if d.Unmatched > 0 {
 		fmt.Fprintf(stderr, "ragscope diff: %d of run B's samples have no counterpart in run A (%d shared): samples are matched by id, and those without an id only when question, answer, contexts and reference are unchanged\n", d.Unmatched, d.Shared)
 	}
-	if asJSON {
-		enc := json.NewEncoder(stdout)
+	if format == "json" {
+		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		if err := enc.Encode(struct {
@@ -80,10 +137,10 @@ func diffRuns(cmd *cobra.Command, dbPath string, asJSON bool, pos []string, stdo
 			fmt.Fprintln(stderr, "ragscope diff:", errText(err))
 			return exitFatal
 		}
-		return exitOK
+		return done()
 	}
-	report.WriteDiff(stdout, infoA, infoB, metrics, d)
-	return exitOK
+	report.WriteDiff(out, infoA, infoB, metrics, d)
+	return done()
 }
 
 // judgeDifferences names what differs between two runs' judges: the kind,

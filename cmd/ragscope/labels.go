@@ -27,7 +27,7 @@ func (c *cli) labelsCommand() *cobra.Command {
 
 A label file has one JSON object per line:
   {"sample": "<id, or index when the dataset has no ids>", "task": "<TASK>", "item": "<statement, chunk rank, reference statement or generated question>", "label": 0 or 1, "note": "…"}
-TASK is faithfulness_verdicts, answer_relevancy_question, context_precision_verdict, context_recall_classifications or context_utilization_verdict; "label" is the value the item should have had.`,
+TASK is faithfulness_verdicts, answer_relevancy_question, context_precision_verdict, context_recall_classifications or context_utilization_verdict, or the name of one of the run's criteria (--criteria), whose item is "verdict" (a yes_no or an exact check) or a checklist's item; "label" is the value the item should have had.`,
 		Example: `ragscope labels export team-labels.jsonl
 ragscope labels import team-labels.jsonl --run latest`,
 		RunE: c.action(func(cmd *cobra.Command, args []string) int { return missingSubcommand(c.stderr, cmd, args) }),
@@ -157,7 +157,7 @@ func (c *cli) agreementCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "agreement RUN|latest",
 		Short: "The judge's agreement with the human labels: accuracy, Cohen's kappa, confusion, score changes",
-		Long:  `For each judge task: how many of the run's judged items have a human label, the judge's accuracy against them, Cohen's kappa and the confusion counts (positive = value 1). For each metric: how many scored samples have labelled items, how many of them a label disputes, how many samples' scores change with the labels applied, and the mean before and with the labels. For a re-run (after a prompt edit), the run it re-ran is shown beside it: before -> after.`,
+		Long:  `For each judge task: how many of the run's judged items have a human label, the judge's accuracy against them, Cohen's kappa and the confusion counts (positive = value 1). A criterion of the run (--criteria) is a task and a metric under its name: its kappa says whether the judge reads it as the labellers do. For each metric: how many scored samples have labelled items, how many of them a label disputes, how many samples' scores change with the labels applied, and the mean before and with the labels. For a re-run (after a prompt edit), the run it re-ran is shown beside it: before -> after.`,
 		Example: `ragscope agreement latest
 ragscope agreement latest --json`,
 		ValidArgsFunction: completeRunIDs(1),

@@ -77,7 +77,7 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	fs.IntVar(&c.TPM, "tpm", 0, "cap on judge tokens per minute per endpoint, estimated before sending (0: none)")
 	fs.Var(byteSize{&c.MaxReplyBytes}, "max-reply-bytes", "largest judge reply read, e.g. 8MiB (default 8MiB; embeddings replies may be 128KiB larger per text)")
 	// dataset
-	fs.StringVar(&c.Mapping, "map", "", "column mapping, e.g. question=q,answer=resp,contexts=docs,reference=gold,id=uid")
+	fs.StringVar(&c.Mapping, "map", "", "column mapping, e.g. question=q,answer=resp,contexts=docs,reference=gold,id=uid; in a trace file the fields name span attributes, and llm=NAME, retriever=NAME pick spans by name or kind")
 	fs.StringVar(&c.Sheet, "sheet", "", "worksheet of an Excel (.xlsx) dataset: its NAME or its number N from 1 (default: the first sheet with the columns needed)")
 	fs.BoolVar(&c.SkipInvalid, "skip-invalid", false, "skip invalid records (reported) instead of stopping at the first")
 	fs.Var(byteSize{&c.MaxRecordBytes}, "max-record-bytes", "largest dataset record (JSONL line, JSON element, CSV, Parquet or xlsx row, YAML record) loaded, e.g. 64MiB (default 16MiB)")

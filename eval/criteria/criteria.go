@@ -275,6 +275,10 @@ func (p *parser) errf(n *yaml.Node, format string, args ...any) error {
 
 var nameRE = regexp.MustCompile(`^[a-z0-9_]+$`)
 
+// ValidName says s is written as a criterion's name may be: lower-case
+// letters, digits and _.
+func ValidName(s string) bool { return nameRE.MatchString(s) }
+
 // keys are the keys each kind may use besides name, kind and pass.
 var keys = map[Kind][]string{
 	YesNo:       {"text", "inputs", "strictness"},
@@ -312,7 +316,7 @@ func (p *parser) criterion(n *yaml.Node) (*Criterion, error) {
 		return nil, p.errf(name, "name %q: use lower-case letters, digits and _ only (it is typed in filters and gates)", c.Name)
 	}
 	if p.reserved != nil && p.reserved(c.Name) {
-		return nil, p.errf(name, "name %q is a metric's name or abbreviation: choose another so filters and gates stay unambiguous", c.Name)
+		return nil, p.errf(name, "name %q is taken by a metric (its name or abbreviation) or a judge task: choose another so filters, gates and label files stay unambiguous", c.Name)
 	}
 	kind, ok := fields["kind"]
 	if !ok {

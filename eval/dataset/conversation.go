@@ -171,8 +171,8 @@ func (c *collector) addTurn(s eval.Sample, idKey string) error {
 // by id, and a turn is known by its conversation and number.
 func turnID(conv string, turn int) string { return fmt.Sprintf("%s#%d", conv, turn) }
 
-// message is one message of the nested form.
-type message struct {
+// convMessage is one message of the nested form.
+type convMessage struct {
 	Type         string          `json:"type"`
 	Role         string          `json:"role"`
 	Content      json.RawMessage `json:"content"`
@@ -182,7 +182,7 @@ type message struct {
 }
 
 // speaker is "human" or "ai" for a message's type or role, "" for another.
-func (m message) speaker() string {
+func (m convMessage) speaker() string {
 	switch strings.ToLower(strings.TrimSpace(m.Type + m.Role)) {
 	case "human", "user":
 		return "human"
@@ -196,7 +196,7 @@ func (m message) speaker() string {
 // from key), into one sample per assistant turn.
 func (c *collector) nested(line int, rec *jsonRecord, key string, raw json.RawMessage) error {
 	field := fieldNames[fQuestion]
-	var msgs []message
+	var msgs []convMessage
 	if err := json.Unmarshal(raw, &msgs); err != nil {
 		return c.bad(line, field, fmt.Sprintf("key %q is a list of messages that does not read: %s — each message is {\"type\": \"human\"|\"ai\", \"content\": \"…\"}", key, jsonErrText(err)))
 	}

@@ -102,5 +102,5 @@ func (l *Loaded) SkipError(s Skip) *Error {
 func noSamplesError(name string) *Error {
 	return &Error{File: name, Msg: "no samples — the file holds no records; expected JSON Lines " +
 		`(one {"user_input": ..., "response": ..., "retrieved_contexts": [...], "reference": ...} object per line), ` +
-		`a JSON array of such objects, {"samples": [...]}, a CSV file with a header row, a YAML list of records or promptfoo tests, a Parquet file or an Excel workbook (.xlsx)`}
+		`a JSON array of such objects, {"samples": [...]}, a CSV file with a header row, a YAML list of records or promptfoo tests, a Parquet file, an Excel workbook (.xlsx) or exported traces (OTLP/JSON, Phoenix spans, Langfuse traces)`}
 }

@@ -74,8 +74,8 @@ func ParseMap(s string) (map[string]string, error) {
 		if !ok || col == "" {
 			return nil, fmt.Errorf("--map: %q is not field=column (e.g. --map question=q_col,answer=resp)", part)
 		}
-		if fieldIndex(field) < 0 {
-			return nil, fmt.Errorf("--map: unknown field %q — the fields are %s", field, strings.Join(Fields(), ", "))
+		if fieldIndex(field) < 0 && !isTraceSelector(field) {
+			return nil, fmt.Errorf("--map: unknown field %q — the fields are %s (and, for a trace file, the spans %s)", field, strings.Join(Fields(), ", "), strings.Join(traceSelectors, ", "))
 		}
 		if _, dup := m[field]; dup {
 			return nil, fmt.Errorf("--map: field %q is mapped twice — map each field once", field)
@@ -111,6 +111,9 @@ type columns struct {
 func newColumns(m map[string]string) (*columns, error) {
 	c := &columns{}
 	for field, col := range m {
+		if isTraceSelector(field) {
+			continue // read by the trace reader
+		}
 		f := fieldIndex(field)
 		if f < 0 {
 			return nil, fmt.Errorf("--map: unknown field %q — the fields are %s", field, strings.Join(Fields(), ", "))
@@ -133,7 +136,10 @@ func newColumns(m map[string]string) (*columns, error) {
 		}
 		for _, n := range defaultNames[f] {
 			claimed := false
-			for _, col := range m {
+			for k, col := range m {
+				if isTraceSelector(k) {
+					continue
+				}
 				if strings.EqualFold(col, n) {
 					claimed = true
 				}

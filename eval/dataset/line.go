@@ -14,6 +14,7 @@ import (
 // whole-file checks (a log repeats ids, and has no end to check at).
 type LineDecoder struct {
 	c   *collector
+	m   map[string]string // --map, for trace lines
 	got eval.Sample
 	ok  bool
 }
@@ -26,11 +27,16 @@ var ErrBlankLine = errors.New("blank line")
 // (SkipInvalid and Format do not apply: every line is a JSON record, and a
 // bad one is the caller's to report and go past).
 func NewLineDecoder(opt Options) (*LineDecoder, error) {
+	for _, k := range traceSelectors {
+		if _, ok := opt.Map[k]; ok {
+			return nil, fmt.Errorf("--map %s= selects spans of a trace file, and a watched log is read as JSON Lines records — drop it from --map", k)
+		}
+	}
 	cols, err := newColumns(opt.Map)
 	if err != nil {
 		return nil, err
 	}
-	d := &LineDecoder{}
+	d := &LineDecoder{m: opt.Map}
 	// No id map: a service logs the same conversation id on every turn,
 	// and the watcher tells repeats by content, not id.
 	d.c = &collector{cols: cols, limit: maxRecordBytes(opt), unit: unitLine, followLog: true}
@@ -74,4 +80,68 @@ func (d *LineDecoder) Decode(name string, line int, b []byte) (eval.Sample, erro
 		return eval.Sample{}, &Error{File: name, Line: line, Unit: unitLine, Msg: "holds no sample"}
 	}
 	return d.got, nil
+}
+
+// DecodeLine reads the record on line of file name: the sample of a JSON
+// Lines record, or the requests of an OTLP/JSON line (one
+// ExportTraceServiceRequest, as a collector's file exporter writes them),
+// built as a trace file's are. A log is read a line at a time and each line
+// taken once, so a trace must be whole in its line, as the collector's
+// groupbytrace processor writes them: a trace with a span whose parent is
+// not in the line is an error naming it and left out. The error may come
+// with the samples of the line's other traces; it lists every problem.
+func (d *LineDecoder) DecodeLine(name string, line int, b []byte) ([]eval.Sample, error) {
+	t := bytes.TrimSpace(b)
+	if !bytes.HasPrefix(t, []byte("{")) || !bytes.Contains(t, []byte(`"resourceSpans"`)) || int64(len(t)) > d.c.limit {
+		s, err := d.Decode(name, line, b)
+		if err != nil {
+			return nil, err
+		}
+		return []eval.Sample{s}, nil
+	}
+	var obj map[string]any
+	if err := decodeObject(t, &obj); err != nil {
+		return nil, &Error{File: name, Line: line, Unit: unitLine, Msg: err.Error()}
+	}
+	if _, ok := obj["resourceSpans"]; !ok {
+		s, err := d.Decode(name, line, b)
+		if err != nil {
+			return nil, err
+		}
+		return []eval.Sample{s}, nil
+	}
+	var out []eval.Sample
+	c := &collector{name: name, root: name, cols: d.c.cols, limit: d.c.limit, unit: unitLine, skip: true}
+	c.sink = func(s eval.Sample) error {
+		out = append(out, s)
+		return nil
+	}
+	tr := newTraceReader(c, FormatOTLP, d.m)
+	tr.live = true
+	if err := tr.otlpRecord(line, obj); err != nil {
+		return nil, err
+	}
+	var errs []error
+	for _, id := range tr.order {
+		have := map[string]bool{}
+		for _, s := range tr.traces[id] {
+			have[s.id] = true
+		}
+		for _, s := range tr.traces[id] {
+			if s.parent != "" && !have[s.parent] {
+				errs = append(errs, &Error{File: name, Line: line, Unit: unitLine, Msg: fmt.Sprintf(
+					"trace %s: the parent %s of %s is not in this line — a watched trace file needs each trace whole in one line: put the collector's groupbytrace processor before its file exporter; this trace is left out",
+					id, s.parent, spanWhere(s.name, s.id, ""))})
+				delete(tr.traces, id)
+				break
+			}
+		}
+	}
+	if err := tr.samples(); err != nil {
+		return nil, err
+	}
+	for _, sk := range c.skipped {
+		errs = append(errs, &Error{File: name, Line: sk.Line, Unit: unitLine, Field: sk.Field, Msg: sk.Reason})
+	}
+	return out, errors.Join(errs...)
 }

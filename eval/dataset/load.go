@@ -1,7 +1,8 @@
 // Package dataset loads the samples to evaluate from JSON Lines, JSON, CSV,
 // YAML and Parquet files and Excel workbooks in the shapes RAGAS (0.1 and >= 0.2), Hugging Face
 // datasets and promptfoo use (promptfoo test files and configs, with their
-// file:// references), with errors that name the file, the record and the
+// file:// references), and from exported traces, a sample per traced
+// request (see traces.go), with errors that name the file, the record and the
 // field.
 //
 // Load holds every sample in memory. For a dataset too large for that, Scan
@@ -45,18 +46,24 @@ const (
 	FormatXLSX    = "xlsx"
 )
 
+// The trace formats (FormatOTLP, FormatPhoenix, FormatLangfuse) are in
+// traces.go.
+
 // Options says how to read a dataset.
 type Options struct {
 	// Map is our field -> the user's column (--map); fields: id, question,
 	// answer, contexts, reference. In JSON a column may be a dotted path
-	// into nested objects (vars.query).
+	// into nested objects (vars.query). In a trace file the fields name
+	// span attributes, and the keys llm and retriever name the spans that
+	// generate and retrieve (by span name or kind).
 	Map map[string]string
 	// SkipInvalid leaves invalid records out, listing them in
 	// Loaded.Skipped (the first MaxSkipped) and counting them in
 	// Loaded.SkippedCount, instead of failing on the first.
 	SkipInvalid bool
-	// Format is "", "jsonl", "json", "csv", "yaml", "parquet" or "xlsx" ("ndjson",
-	// "tsv" and "yml" are accepted too). "" picks by extension and content,
+	// Format is "", "jsonl", "json", "csv", "yaml", "parquet", "xlsx",
+	// "otlp", "phoenix" or "langfuse" ("ndjson", "tsv" and "yml" are
+	// accepted too). "" picks by extension and content,
 	// see Read. Files a promptfoo config references are always picked by
 	// their extension.
 	Format string
@@ -82,7 +89,8 @@ type Loaded struct {
 	// in the order read: a changed tests file is a changed dataset.
 	SHA256 string
 	// Format is the format the file was read as: jsonl, json, csv, yaml,
-	// parquet or xlsx (a column-oriented JSON object is json).
+	// parquet, xlsx, or a trace export: otlp, phoenix or langfuse (a
+	// column-oriented JSON object is json).
 	Format string
 	// Samples are the valid samples, in order; nil after Scan.
 	Samples []eval.Sample
@@ -141,6 +149,7 @@ func readPass(src *source, opt Options, setup func(c *collector)) (*Loaded, erro
 	c := &collector{
 		root: src.name, cols: cols, skip: opt.SkipInvalid, limit: maxRecordBytes(opt),
 		hash: h, reading: []string{absPath(src.name)}, ids: map[string]idSite{}, wantSheet: opt.Sheet,
+		traceMap: opt.Map,
 	}
 	setup(c)
 	format, err := c.readFile(src.name, r, opt.Format)
@@ -193,6 +202,11 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 	if len(bytes.TrimSpace(head)) == 0 {
 		return "", noSamplesError(name)
 	}
+	if t := bytes.TrimLeft(head, " \t\r\n"); sniff != sniffNone && len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		if f := sniffTraces(t); f != "" {
+			format, sniff = f, sniffNone
+		}
+	}
 	switch sniff {
 	case sniffJSONFamily:
 		// Content that is neither is left to the reader the extension
@@ -210,6 +224,11 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 	if c.wantSheet != "" && name == c.root && format != FormatXLSX {
 		return "", &Error{File: name, Msg: fmt.Sprintf("--sheet applies to Excel workbooks (.xlsx), and this file is read as %s — drop --sheet", format)}
 	}
+	if !isTraceFormat(format) && format != FormatParquet {
+		if err := c.noSelectors(format); err != nil {
+			return "", err
+		}
+	}
 	switch format {
 	case FormatJSONL:
 		c.unit = unitLine
@@ -226,6 +245,9 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 	case FormatXLSX:
 		c.unit = unitRow
 		err = readXLSX(c, r, br, c.wantSheet)
+	case FormatOTLP, FormatPhoenix, FormatLangfuse:
+		c.unit = unitLine
+		err = readTraces(c, br, format, c.traceMap)
 	default:
 		c.unit = unitRow
 		err = readCSV(c, br, comma)
@@ -236,6 +258,9 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 	// The readers stop at the end of the data; hash whatever follows too.
 	if _, err := io.Copy(io.Discard, br); err != nil {
 		return "", fmt.Errorf("%s: %w", name, err)
+	}
+	if c.readAs != "" {
+		format, c.readAs = c.readAs, ""
 	}
 	return format, nil
 }
@@ -268,6 +293,7 @@ const (
 var formatNames = map[string]string{
 	"jsonl": FormatJSONL, "ndjson": FormatJSONL, "json": FormatJSON, "csv": FormatCSV, "tsv": FormatCSV,
 	"yaml": FormatYAML, "yml": FormatYAML, "parquet": FormatParquet, "xlsx": FormatXLSX,
+	"otlp": FormatOTLP, "phoenix": FormatPhoenix, "langfuse": FormatLangfuse,
 }
 
 // formatOf picks the format by --format, else by the extension, and says
@@ -281,11 +307,14 @@ func formatOf(name, format string) (f string, comma rune, sniff int, err error) 
 	f, ok := formatNames[given]
 	switch {
 	case !ok && format != "":
-		return "", 0, 0, fmt.Errorf("--format: unknown format %q — use jsonl, json, csv, yaml, parquet or xlsx", format)
+		return "", 0, 0, fmt.Errorf("--format: unknown format %q — use jsonl, json, csv, yaml, parquet, xlsx, otlp, phoenix or langfuse", format)
 	case !ok:
 		return "", 0, sniffAll, nil
 	case format == "" && (f == FormatJSON || f == FormatJSONL):
 		sniff = sniffJSONFamily
+	case isTraceFormat(f) && format == "":
+		// Not an extension anyone uses for these; sniff as any name.
+		return "", 0, sniffAll, nil
 	}
 	if given == "tsv" {
 		comma = '\t'
@@ -448,6 +477,11 @@ type collector struct {
 	// followLog: the records are a log followed from anywhere in it
 	// (LineDecoder), whose conversations may miss turns.
 	followLog bool
+	// traceMap is --map, whose span selectors a trace file reads.
+	traceMap map[string]string
+	// readAs is the format a reader found the file to be in when its
+	// container says less (Phoenix spans in a Parquet file).
+	readAs string
 }
 
 // idSite is where an id was first used.
@@ -574,3 +608,13 @@ func (c *collector) finish() error {
 }
 
 func (c *collector) mapped(f int) bool { return c.cols.mapped[f] }
+
+// noSelectors refuses --map's span selectors for a file that has no spans.
+func (c *collector) noSelectors(format string) error {
+	for _, k := range traceSelectors {
+		if _, ok := c.traceMap[k]; ok {
+			return &Error{File: c.name, Msg: fmt.Sprintf("--map %s= selects spans of a trace file (OTLP, Phoenix, Langfuse), and this file is read as %s — drop it from --map", k, format)}
+		}
+	}
+	return nil
+}

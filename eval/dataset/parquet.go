@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -49,7 +50,7 @@ type pqColumn struct {
 
 // readParquet reads a Parquet file. It needs random access: through r's
 // ReadAt when r has one, else from the whole file read into memory.
-func readParquet(c *collector, r io.Reader, br *bufio.Reader) error {
+func readParquet(c *collector, r io.Reader, br *bufio.Reader) (err error) {
 	src, size, err := randomAccess(r, br)
 	if err != nil {
 		return fmt.Errorf("%s: %w", c.name, err)
@@ -70,6 +71,13 @@ func readParquet(c *collector, r io.Reader, br *bufio.Reader) error {
 		return c.parquetDamaged(err)
 	}
 	cols, names := parquetColumns(f)
+	if slices.Contains(names, "context.trace_id") || slices.Contains(names, "context.span_id") {
+		c.readAs = FormatPhoenix
+		return readPhoenixParquet(c, f)
+	}
+	if err := c.noSelectors(FormatParquet); err != nil {
+		return err
+	}
 	c.firstKeys, c.firstFile = names, c.name
 	h, err := c.cols.resolveHeader(c, names, false)
 	if err != nil {

@@ -32,7 +32,7 @@ func fileSource(path string) *source {
 		}
 		if st, err := f.Stat(); err == nil && st.IsDir() {
 			f.Close()
-			return nil, nil, &Error{File: path, Msg: "is a directory — pass a .jsonl, .json, .csv, .yaml, .parquet or .xlsx file"}
+			return nil, nil, &Error{File: path, Msg: "is a directory — pass a .jsonl, .json, .csv, .yaml, .parquet or .xlsx file, or a file of exported traces"}
 		}
 		return f, func() { f.Close() }, nil
 	}}

@@ -67,9 +67,10 @@ func FuzzJudge(f *testing.F) {
 // of every nested pair, the apposition of an alternative was looked for
 // back to the question's start from every "or", and a sentence UAX #29 cut
 // too early was joined by copying all of it again for each segment.
-// Linear, each takes under 0.7 s, and under 2 s with the race detector:
-// the bound leaves a loaded machine room, and the quadratic ones cross it
-// by more than twice.
+// The bound is on the process's CPU time, which other processes on a
+// loaded machine do not stretch as they stretch the wall clock: linear,
+// each stays well under it even with the race detector, and the quadratic
+// ones cross it by more than twice.
 func TestHostileTextIsLinear(t *testing.T) {
 	nested := "Ann Lee " + strings.Repeat("(", 400000) + "a; b" + strings.Repeat(")", 400000) + " is a painter; she lives in Hull."
 	var pl strings.Builder // a chunk of 20,000 places, each in a region of its own
@@ -94,7 +95,7 @@ func TestHostileTextIsLinear(t *testing.T) {
 			Contexts: []string{"The film was " + strings.Repeat("produced by Ann Lee and directed by Bo Chen and ", 20000) + "released."}, Reference: "Ann Lee"},
 	} {
 		j := New()
-		start := time.Now()
+		start := cpuTime()
 		st, err := j.Statements(context.Background(), s)
 		if err != nil {
 			t.Fatal(err)
@@ -102,8 +103,8 @@ func TestHostileTextIsLinear(t *testing.T) {
 		if vs, err := j.Verdicts(context.Background(), s, st); err != nil || len(vs) != len(st) {
 			t.Fatalf("%d statements, %d verdicts, %v", len(st), len(vs), err)
 		}
-		d := time.Since(start)
-		t.Logf("%d-byte sample: %s", len(s.Question)+len(s.Answer)+len(s.Contexts[0]), d)
+		d := cpuTime() - start
+		t.Logf("%d-byte sample: %s of CPU", len(s.Question)+len(s.Answer)+len(s.Contexts[0]), d)
 		if d > 15*time.Second {
 			t.Errorf("the judge took %s on a %d-byte sample", d, len(s.Question)+len(s.Answer)+len(s.Contexts[0]))
 		}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/ragscope/ragscope/eval"
@@ -9,11 +10,16 @@ import (
 // Agreement is how well the judge agrees with the human labels of a run:
 // per labelled task, over the judged items that have a label, and per
 // metric, what applying the labels does to the samples' scores. Positive
-// is the value 1 (supported, useful, attributed, noncommittal).
+// is the value 1 (supported, useful, attributed, noncommittal, a
+// criterion met). A team's criterion is both a task and a metric, under
+// its name, so its κ says whether the judge reads it as the team does.
 type Agreement struct {
 	Run     string                           `json:"run"`
 	Tasks   map[string]*TaskAgreement        `json:"tasks"`
 	Metrics map[eval.Metric]*MetricAgreement `json:"metrics"`
+	// Criteria are the run's own criteria in their file's order: each is
+	// a task (its items labelled under its name) and a metric of both maps.
+	Criteria []string `json:"criteria,omitempty"`
 	// Before is the same for the run this one re-ran (its parent), when
 	// it has one: a prompt edit's effect on the judge, before → after.
 	Before *Agreement `json:"before,omitempty"`
@@ -69,10 +75,12 @@ type AgreementTally struct {
 	labels map[string]Label
 	tasks  map[string]*Confusion
 	mets   map[eval.Metric]*MetricAgreement
+	crit   []string // the criteria's names, the run's first, then any other a result has
 }
 
-// NewAgreementTally starts a tally of run against labels (by item key).
-func NewAgreementTally(run string, labels map[string]Label) *AgreementTally {
+// NewAgreementTally starts a tally of run against labels (by item key);
+// criteria are the run's criteria, in its file's order.
+func NewAgreementTally(run string, labels map[string]Label, criteria ...string) *AgreementTally {
 	t := &AgreementTally{run: run, labels: labels, tasks: map[string]*Confusion{}, mets: map[eval.Metric]*MetricAgreement{}}
 	for _, task := range LabelTasks {
 		t.tasks[task] = &Confusion{}
@@ -80,13 +88,38 @@ func NewAgreementTally(run string, labels map[string]Label) *AgreementTally {
 	for _, m := range eval.AllMetrics {
 		t.mets[m] = &MetricAgreement{}
 	}
+	for _, name := range criteria {
+		t.criterion(name)
+	}
 	return t
+}
+
+// criterion makes room for a criterion's figures, once.
+func (t *AgreementTally) criterion(name string) {
+	if _, ok := t.tasks[name]; ok {
+		return
+	}
+	t.crit = append(t.crit, name)
+	t.tasks[name] = &Confusion{}
+	t.mets[eval.Metric(name)] = &MetricAgreement{}
+}
+
+// scored are the metrics and the criteria.
+func (t *AgreementTally) scored() []eval.Metric {
+	out := slices.Clone(eval.AllMetrics)
+	for _, name := range t.crit {
+		out = append(out, eval.Metric(name))
+	}
+	return out
 }
 
 // Add counts one result.
 func (t *AgreementTally) Add(r *eval.Result) {
 	if r == nil {
 		return
+	}
+	for _, name := range r.CriteriaNames() {
+		t.criterion(name)
 	}
 	labelled := map[eval.Metric]bool{}
 	disputed := map[eval.Metric]bool{}
@@ -112,7 +145,7 @@ func (t *AgreementTally) Add(r *eval.Result) {
 		}
 	}
 	applied, changed := ApplyLabels(r, t.labels)
-	for _, m := range eval.AllMetrics {
+	for _, m := range t.scored() {
 		ma := t.mets[m]
 		s, ok := r.Score(m)
 		if !ok {
@@ -136,7 +169,7 @@ func (t *AgreementTally) Add(r *eval.Result) {
 
 // Agreement is the tally's figures.
 func (t *AgreementTally) Agreement() *Agreement {
-	a := &Agreement{Run: t.run, Tasks: map[string]*TaskAgreement{}, Metrics: map[eval.Metric]*MetricAgreement{}}
+	a := &Agreement{Run: t.run, Tasks: map[string]*TaskAgreement{}, Metrics: map[eval.Metric]*MetricAgreement{}, Criteria: slices.Clone(t.crit)}
 	for task, c := range t.tasks {
 		a.Tasks[task] = taskFigures(*c)
 	}
@@ -187,8 +220,11 @@ type AgreementTable struct {
 // after ("->" in plain text).
 func (a *Agreement) Table(arrow string) AgreementTable {
 	var out AgreementTable
-	for _, task := range LabelTasks {
+	for _, task := range append(slices.Clone(LabelTasks), a.Criteria...) {
 		t := a.Tasks[task]
+		if t == nil {
+			continue
+		}
 		var b *TaskAgreement
 		if a.Before != nil {
 			b = a.Before.Tasks[task]
@@ -210,10 +246,21 @@ func (a *Agreement) Table(arrow string) AgreementTable {
 			out.Notes = append(out.Notes, task+": kappa n/a: "+t.KappaUndefined)
 		}
 	}
-	for _, m := range eval.AllMetrics {
+	for _, m := range append(slices.Clone(eval.AllMetrics), criteriaMetrics(a.Criteria)...) {
 		ma := a.Metrics[m]
+		if ma == nil {
+			continue
+		}
 		out.Metrics = append(out.Metrics, []string{string(m), strconv.Itoa(ma.Labelled), strconv.Itoa(ma.Disputed),
 			strconv.Itoa(ma.Changed), fmtScore(ma.Mean), fmtScore(ma.MeanWithLabels)})
+	}
+	return out
+}
+
+func criteriaMetrics(names []string) []eval.Metric {
+	out := make([]eval.Metric, len(names))
+	for i, n := range names {
+		out[i] = eval.Metric(n)
 	}
 	return out
 }

@@ -83,15 +83,16 @@ func (c *Comparison) Err() error { return c.err }
 // Metrics are the metrics compared.
 func (c *Comparison) Metrics() []eval.Metric { return c.t.metrics }
 
-// Add compares one result of the run with its baseline sample, if any.
-func (c *Comparison) Add(r *eval.Result) {
+// Add compares one result of the run with its baseline sample, if any,
+// and returns that sample's position in the baseline (-1: none).
+func (c *Comparison) Add(r *eval.Result) int {
 	if r == nil || c.x == nil {
-		return
+		return -1
 	}
 	pos, kind := c.x.Match(r)
 	if kind == MatchNone {
 		c.t.unmatched++
-		return
+		return -1
 	}
 	c.t.pair(kind)
 	lowest, changed, regressed := math.Inf(1), false, false
@@ -128,6 +129,7 @@ func (c *Comparison) Add(r *eval.Result) {
 		c.changed++
 		c.list(ChangedPair{BeforePos: pos, BeforeIndex: c.x.Index(pos), AfterIndex: r.Index, Worst: worst})
 	}
+	return pos
 }
 
 // list keeps p if it is among the listCap worst, worst first; of equals,

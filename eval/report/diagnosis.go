@@ -1,6 +1,10 @@
 package report
 
-import "github.com/ragscope/ragscope/eval"
+import (
+	"slices"
+
+	"github.com/ragscope/ragscope/eval"
+)
 
 // Diagnosis is the per-sample reading of the scores: which part of the RAG
 // pipeline a low score points at. Every result has exactly one (see
@@ -14,12 +18,23 @@ const (
 	DiagOffTopic     Diagnosis = "off-topic"    // faithful but does not answer the question
 	DiagNoncommittal Diagnosis = "noncommittal" // answer relevancy zeroed: the answer is evasive ("I don't know")
 	DiagIncomplete   Diagnosis = "incomplete"   // faithful, but the reference's points are partly missing from the answer
+	DiagCriterion    Diagnosis = "criterion"    // a team's own criterion fails its pass level (FailingCriteria names it)
 	DiagLowScore     Diagnosis = "low"          // some score fails, but the scores point at no single cause
 	DiagFailed       Diagnosis = "failed"       // a metric failed (judge error, parse error, cancelled, cache miss)
 )
 
 // Diagnoses lists them in display order.
-var Diagnoses = []Diagnosis{DiagGeneration, DiagRetrieval, DiagOffTopic, DiagNoncommittal, DiagIncomplete, DiagLowScore, DiagOK, DiagFailed}
+var Diagnoses = []Diagnosis{DiagGeneration, DiagRetrieval, DiagOffTopic, DiagNoncommittal, DiagIncomplete, DiagCriterion, DiagLowScore, DiagOK, DiagFailed}
+
+// DiagnosesAt lists the diagnoses a run diagnosed with l can give, in
+// display order: criterion only when l holds criteria, so a run without
+// them lists no class it cannot have.
+func DiagnosesAt(l Levels) []Diagnosis {
+	if l.HasCriteria() {
+		return Diagnoses
+	}
+	return slices.DeleteFunc(slices.Clone(Diagnoses), func(d Diagnosis) bool { return d == DiagCriterion })
+}
 
 // Score bands for the diagnosis, the default Levels. A score below Low
 // fails, at or above High is high; a score at or above Low passes (a score
@@ -62,6 +77,8 @@ type diagInput struct {
 	// and of the answer's statements the reference supports (TP/(TP+FP)),
 	// from answer correctness, else factual correctness.
 	recall, precision level
+	// criterion: one of the team's own criteria fails its pass level.
+	criterion bool
 }
 
 // diagRules is the decision table, evaluated top to bottom; the first rule
@@ -99,6 +116,9 @@ var diagRules = []struct {
 		return in.recall.has() && in.recall != levelHigh &&
 			(in.f == levelHigh || !in.f.has() && in.precision == levelHigh)
 	}},
+	// The pipeline's stages pass (or fail without a cause named above),
+	// and a team's own criterion fails: the team's rule names the cause.
+	{DiagCriterion, func(in diagInput) bool { return in.criterion }},
 	{DiagOK, func(in diagInput) bool {
 		return in.f.passes() && in.ar.passes() && in.cp.passes() && in.r.passes() &&
 			in.ac.passes() && in.fc.passes() && in.er.passes() && in.ns.passes()
@@ -153,7 +173,22 @@ func (l Levels) diagnosisInput(r *eval.Result) diagInput {
 	}
 	in.ac, in.fc, in.er, in.ns = lv(eval.AnswerCorrectness), lv(eval.FactualCorrectness), lv(eval.ContextEntityRecall), lv(eval.NoiseSensitivity)
 	in.recall, in.precision = correctnessSides(r)
+	in.criterion = len(l.FailingCriteria(r)) > 0
 	return in
+}
+
+// FailingCriteria names the criteria of r whose score fails its pass level
+// (the level the run's file gives it; DiagLow when l does not hold it), in
+// the order of their names: what a sample diagnosed criterion failed.
+func (l Levels) FailingCriteria(r *eval.Result) []string {
+	var out []string
+	for _, name := range r.CriteriaNames() {
+		m := eval.Metric(name)
+		if v, ok := r.Score(m); ok && r.Status[m] == eval.StatusOK && !l.Passes(m, v) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // band is the level of a score in [0, 1] with the default bands.

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/criteria"
 )
 
 // sample builds a result from "metric=value" terms: a number is a score,
@@ -19,7 +21,8 @@ import (
 // judge marked it unsupported. "ac:TP/FP/FN"
 // and "fc:TP/FP/FN" give answer or factual correctness a trace with those
 // counts (set the score with ac= or fc=; "fcp:TP/FP" is factual
-// correctness in precision mode, without reference claims).
+// correctness in precision mode, without reference claims). "crit.NAME=v"
+// is a criterion of that name with a score (or na, err, unsup) and a trace.
 func sample(t testing.TB, spec string) *eval.Result {
 	t.Helper()
 	r := &eval.Result{Scores: map[eval.Metric]*float64{}, Status: map[eval.Metric]eval.Status{}}
@@ -62,6 +65,13 @@ func sample(t testing.TB, spec string) *eval.Result {
 		}
 		k, v, ok := strings.Cut(term, "=")
 		m, known := names[k]
+		if name, crit := strings.CutPrefix(k, "crit."); crit {
+			m, known = eval.Metric(name), true
+			if r.Criteria == nil {
+				r.Criteria = map[string]*criteria.Trace{}
+			}
+			r.Criteria[name] = &criteria.Trace{Reason: "decided by " + name}
+		}
 		if !ok || !known {
 			t.Fatalf("bad term %q", term)
 		}
@@ -174,6 +184,17 @@ func TestDiagnose(t *testing.T) {
 		{"cp=1", DiagOK},
 		{"cr=1", DiagOK},
 		{"f=1 ac=0.6 ac:3/0/1 fc=0.8 fc:3/0/1", DiagOK},
+		// 9 criterion: a team's own criterion fails, and no rule above
+		// names a cause in the pipeline.
+		{"f=1 ar=0.9 cp=1 cr=1 crit.polite=0", DiagCriterion},
+		{"crit.cites=0 crit.polite=1", DiagCriterion},
+		{"f=1 crit.form=0.49", DiagCriterion},
+		{"f=0 ar=0 cr=0.5 crit.polite=0", DiagCriterion}, // a failing score with no cause, and the team's rule
+		{"f=1 crit.form=0.5", DiagOK},                    // the default level, without the file's
+		{"f=1 crit.polite=unsup crit.cites=na", DiagOK},
+		{"f=0 cr=1 crit.polite=0", DiagGeneration}, // the pipeline's cause first
+		{"cr=0 crit.polite=0", DiagRetrieval},
+		{"f=1 crit.polite=err", DiagFailed},
 		// 10 low: some score fails and no rule above names a cause.
 		{"f=0 ar=0 cr=0.5", DiagLowScore}, // issue: was ok
 		{"f=0 ar=0.9 cr=0.6", DiagLowScore},
@@ -377,4 +398,45 @@ func items(n int) []eval.CorrectnessItem {
 		out[i] = eval.CorrectnessItem{Statement: "s", Reason: "r"}
 	}
 	return out
+}
+
+// A criterion fails at the level its file gives it, and the failing ones
+// are named: in the why of the reports, in the JSON sample.
+func TestDiagnoseCriterionNamed(t *testing.T) {
+	levels := Levels{}.WithCriteria(&CriteriaInfo{Items: []CriterionInfo{{Name: "form", Pass: 1}, {Name: "polite", Pass: 1}, {Name: "tone", Pass: 0.5}}})
+	for _, tc := range []struct {
+		spec    string
+		want    Diagnosis
+		failing []string
+		why     string
+	}{
+		{"f=1 crit.form=0.9 crit.tone=0.5", DiagCriterion, []string{"form"}, "criterion form 0.900 < 1: decided by form"},
+		{"f=1 crit.polite=0 crit.form=0.5", DiagCriterion, []string{"form", "polite"}, "criterion form 0.500 < 1: decided by form (also fails: polite)"},
+		{"f=1 crit.form=1 crit.tone=0.5", DiagOK, nil, "every score passes its pass level"},
+		{"f=0 cr=1 crit.form=0", DiagGeneration, []string{"form"}, ""},
+	} {
+		r := sample(t, tc.spec)
+		d := levels.Diagnose(r)
+		if d != tc.want || !slices.Equal(levels.FailingCriteria(r), tc.failing) {
+			t.Errorf("%q: %s failing %v, want %s failing %v", tc.spec, d, levels.FailingCriteria(r), tc.want, tc.failing)
+		}
+		if got := why(r, d, levels); tc.why != "" && got != tc.why {
+			t.Errorf("%q: why %q, want %q", tc.spec, got, tc.why)
+		}
+		var b bytes.Buffer
+		if err := WriteSampleJSON(&b, r, levels); err != nil {
+			t.Fatal(err)
+		}
+		var back struct {
+			Diagnosis Diagnosis `json:"diagnosis"`
+			Failing   []string  `json:"failing_criteria"`
+		}
+		if err := json.Unmarshal(b.Bytes(), &back); err != nil || back.Diagnosis != tc.want || !slices.Equal(back.Failing, tc.failing) {
+			t.Errorf("%q: the JSON sample says %+v (%v)", tc.spec, back, err)
+		}
+	}
+	// A run without criteria lists no criterion class; one with them does.
+	if slices.Contains(DiagnosesAt(Levels{}), DiagCriterion) || !slices.Contains(DiagnosesAt(levels), DiagCriterion) {
+		t.Error("DiagnosesAt lists the criterion class in the wrong run")
+	}
 }

@@ -75,18 +75,24 @@ func WriteDiffSamples(w io.Writer, metrics []eval.Metric, samples []SampleDiff) 
 	}
 }
 
-// writeChange prints one changed judgement. When the judged text is the
-// same on both sides it heads the change, quoted; when it differs (the
-// judge split the answer differently), before: and after: each quote their
-// own side's text, so that neither is mistaken for the other's.
+// writeChange prints one changed judgement (see changeLines).
 func writeChange(w io.Writer, c eval.JudgementChange) {
+	l := changeLines(c)
+	fmt.Fprintf(w, "    %s\n      before: %s\n      after:  %s\n", l.Head, l.Before, l.After)
+}
+
+// changeLines is one changed judgement as lines of text. When the judged
+// text is the same on both sides it heads the change, quoted; when it
+// differs (the judge split the answer differently), before and after each
+// quote their own side's text, so that neither is mistaken for the
+// other's.
+func changeLines(c eval.JudgementChange) htmlChange {
 	head := sanitize.Line(string(c.Metric)) + " " + sanitize.Line(c.What)
 	if c.SameText() {
 		if c.Text != "" {
 			head += " " + QuoteLine(c.Text)
 		}
-		fmt.Fprintf(w, "    %s\n      before: %s\n      after:  %s\n", head, sanitize.Line(c.Before), sanitize.Line(c.After))
-		return
+		return htmlChange{Head: head, Before: sanitize.Line(c.Before), After: sanitize.Line(c.After)}
 	}
 	side := func(after bool, judgement string) string {
 		text, ok := c.Side(after)
@@ -95,7 +101,7 @@ func writeChange(w io.Writer, c eval.JudgementChange) {
 		}
 		return QuoteLine(text) + "  " + sanitize.Line(judgement)
 	}
-	fmt.Fprintf(w, "    %s\n      before: %s\n      after:  %s\n", head, side(false, c.Before), side(true, c.After))
+	return htmlChange{Head: head, Before: side(false, c.Before), After: side(true, c.After)}
 }
 
 // QuoteLine quotes a text for a line of output: backslashes and quotes are

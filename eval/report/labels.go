@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/criteria"
+	"github.com/ragscope/ragscope/prompts"
 )
 
 // LabelTasks lists the labelled tasks in the order of AllMetrics.
@@ -36,6 +38,17 @@ func TaskMetric(task string) (eval.Metric, bool) {
 	}
 	return "", false
 }
+
+// IsJudgeTask says name is a judge task's (a prompt's, so a metric's label
+// task too), which a criterion may not be called: its labels are filed
+// under its name.
+func IsJudgeTask(name string) bool { return slices.Contains(prompts.Tasks, name) }
+
+// IsCriterionTask says task may name one of a team's criteria in a label:
+// a criterion is labelled under its own name, which no judge task has
+// (the criteria file refuses them), so a misspelt metric task is still
+// refused.
+func IsCriterionTask(task string) bool { return !IsJudgeTask(task) && criteria.ValidName(task) }
 
 // Label is a human's verdict on one judged item: the value the item should
 // have had (0 or 1: for a verdict the right verdict, for a generated
@@ -130,7 +143,8 @@ type Item struct {
 }
 
 // Items lists a result's labellable items, metric by metric in the order of
-// AllMetrics. Only metrics that scored have them: a failed metric's
+// AllMetrics, then criterion by criterion in the order of their names.
+// Only metrics and criteria that scored have them: a failed metric's
 // partial trace has no verdict a label could correct.
 func Items(r *eval.Result) []Item {
 	if r == nil {
@@ -150,6 +164,12 @@ func Items(r *eval.Result) []Item {
 			add(d.Labels.Task, d.Name, i, it.Text, it.Value)
 		}
 	}
+	// A criterion's items follow, under its name as their task.
+	for _, name := range r.CriteriaNames() {
+		for i, it := range eval.CriterionLabelItems(r, name) {
+			add(name, eval.Metric(name), i, it.Text, it.Value)
+		}
+	}
 	return out
 }
 
@@ -165,8 +185,8 @@ func FindItem(items []Item, task, item string) (Item, bool) {
 
 // CheckLabelValue says what is wrong with a label's task or value, or nil.
 func CheckLabelValue(task string, value int) error {
-	if !slices.Contains(LabelTasks, task) {
-		return fmt.Errorf("task %q is not one of %s", task, strings.Join(LabelTasks, ", "))
+	if !slices.Contains(LabelTasks, task) && !IsCriterionTask(task) {
+		return fmt.Errorf("task %q is not one of %s, nor a criterion's name", task, strings.Join(LabelTasks, ", "))
 	}
 	if value != 0 && value != 1 {
 		return fmt.Errorf(`"label" must be 0 or 1 (got %d)`, value)
@@ -204,16 +224,25 @@ func ApplyLabels(r *eval.Result, labels map[string]Label) (out *eval.Result, cha
 			values[it.Metric][it.Pos] = l.Value
 		}
 	}
+	rescore := func(m eval.Metric, f func(*eval.Result, map[int]int) float64) {
+		if !touched[m] {
+			return
+		}
+		score := f(&c, values[m])
+		if old := r.Scores[m]; old == nil || *old != score {
+			changed = append(changed, m)
+		}
+		c.Scores[m] = &score
+	}
 	for _, m := range eval.AllMetrics {
-		d := eval.Def(m)
-		if !touched[d.Name] {
-			continue
+		if d := eval.Def(m); d.Labels != nil {
+			rescore(m, d.Labels.Rescore)
 		}
-		score := d.Labels.Rescore(&c, values[d.Name])
-		if old := r.Scores[d.Name]; old == nil || *old != score {
-			changed = append(changed, d.Name)
-		}
-		c.Scores[d.Name] = &score
+	}
+	for _, name := range r.CriteriaNames() {
+		rescore(eval.Metric(name), func(c *eval.Result, values map[int]int) float64 {
+			return eval.RescoreCriterion(c, name, values)
+		})
 	}
 	return &c, changed
 }

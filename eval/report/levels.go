@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -69,6 +70,17 @@ func (l Levels) WithCriteria(c *CriteriaInfo) Levels {
 		out.pass[eval.Metric(it.Name)] = it.Pass
 	}
 	return out
+}
+
+// HasCriteria says l holds a criterion's pass level (WithCriteria): the
+// run scored criteria.
+func (l Levels) HasCriteria() bool {
+	for m := range l.pass {
+		if !slices.Contains(eval.AllMetrics, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // Record returns run with these levels recorded in its Config (a copy of

@@ -234,6 +234,9 @@ type Report struct {
 type reportSample struct {
 	*eval.Result
 	Diagnosis Diagnosis `json:"diagnosis"`
+	// FailingCriteria names the criteria below their pass levels, which
+	// the diagnosis criterion stands for.
+	FailingCriteria []string `json:"failing_criteria,omitempty"`
 	// StandaloneQuestion is a conversation turn's question as the metrics
 	// judged it (null when the judge could not rewrite it; its standalone
 	// trace says why); absent for a single-turn sample.
@@ -241,7 +244,7 @@ type reportSample struct {
 }
 
 func newReportSample(r *eval.Result, levels Levels) reportSample {
-	rs := reportSample{Result: r, Diagnosis: levels.Diagnose(r)}
+	rs := reportSample{Result: r, Diagnosis: levels.Diagnose(r), FailingCriteria: levels.FailingCriteria(r)}
 	if r.ConversationID != "" {
 		rs.StandaloneQuestion = json.RawMessage("null")
 		if st := r.Standalone; st != nil && st.Question != "" {

@@ -35,20 +35,29 @@ var htmlPage = template.Must(template.New("page").Parse(htmlSource))
 const htmlBins = 10
 
 // WriteReportHTML writes a run's report as one HTML page, streamed: the
-// header, the summary and a distribution per metric, then each sample as
-// each yields it (its row of the table and its drill-down) with nothing
-// held but the histograms. each is read twice: the distributions come
-// before the samples. Diagnoses follow the pass levels run records.
-func WriteReportHTML(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSummary, diagnoses map[Diagnosis]int, each func(yield func(*eval.Result) error) error) error {
-	hist := make(map[eval.Metric]*[htmlBins]int, len(run.Metrics))
-	for _, m := range run.Metrics {
+// header, the summary and a distribution per metric and criterion, then
+// each sample as each yields it (its row of the table and its drill-down)
+// with nothing held but the histograms (and, with a baseline, where each
+// sample's counterpart is). each is read twice: the distributions come
+// before the samples. Diagnoses follow the pass levels run records. base,
+// when set, adds the comparison with that run: the means before and
+// after, a Δ column per metric compared, and each changed sample's
+// changed judgements.
+func WriteReportHTML(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSummary, diagnoses map[Diagnosis]int, each func(yield func(*eval.Result) error) error, base *HTMLBaseline) error {
+	scored := run.Scored()
+	hist := make(map[eval.Metric]*[htmlBins]int, len(scored))
+	for _, m := range scored {
 		hist[m] = new([htmlBins]int)
 	}
+	hc := newHTMLComparison(base)
 	err := each(func(r *eval.Result) error {
-		for _, m := range run.Metrics {
+		for _, m := range scored {
 			if v, ok := r.Score(m); ok && r.Status[m] == eval.StatusOK {
 				hist[m][htmlBin(v)]++
 			}
+		}
+		if hc != nil {
+			hc.add(r)
 		}
 		return nil
 	})
@@ -57,13 +66,26 @@ func WriteReportHTML(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSum
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	levels := RunLevels(run)
-	if err := htmlPage.ExecuteTemplate(bw, "head", htmlHeadOf(run, summary, diagnoses, hist, levels)); err != nil {
+	head := htmlHeadOf(run, summary, diagnoses, hist, levels)
+	if hc != nil {
+		head.Compare = hc.head()
+		for _, m := range hc.c.Metrics() {
+			head.Deltas = append(head.Deltas, htmlMetric{Name: sanitize.Line(string(m)), Abbrev: sanitize.Line(eval.MetricAbbrev(m))})
+		}
+	}
+	if err := htmlPage.ExecuteTemplate(bw, "head", head); err != nil {
 		return err
 	}
 	n := 0
 	err = each(func(r *eval.Result) error {
 		n++
-		if err := htmlPage.ExecuteTemplate(bw, "sample", htmlSampleOf(run.Metrics, r, levels)); err != nil {
+		s := htmlSampleOf(run, r, levels)
+		if hc != nil {
+			if err := hc.sample(&s, r); err != nil {
+				return err
+			}
+		}
+		if err := htmlPage.ExecuteTemplate(bw, "sample", s); err != nil {
 			return err
 		}
 		return bwErr(bw)
@@ -87,6 +109,10 @@ type htmlHead struct {
 	Levels    string
 	Metrics   []htmlMetric
 	Diagnoses []htmlFact
+	// Compare and Deltas (the metrics compared, a Δ column each) are set
+	// with a baseline.
+	Compare *htmlCompareHead
+	Deltas  []htmlMetric
 }
 
 type htmlFact struct{ Name, Value string }
@@ -135,7 +161,7 @@ func htmlHeadOf(run RunInfo, summary map[eval.Metric]MetricSummary, diag map[Dia
 	if !levels.IsDefault() {
 		h.Levels = sanitize.Line(levels.Describe())
 	}
-	for _, m := range run.Metrics {
+	for _, m := range run.Scored() {
 		ms := summary[m]
 		hm := htmlMetric{Name: sanitize.Line(string(m)), Abbrev: sanitize.Line(eval.MetricAbbrev(m)), Mean: fmtScore(ms.Mean),
 			Why: sanitize.Line(ms.Why()), Scored: ms.Scored, NA: ms.NotApplicable, Failed: ms.Failed, Lower: eval.LowerIsBetter(m)}
@@ -154,13 +180,18 @@ func htmlHeadOf(run RunInfo, summary map[eval.Metric]MetricSummary, diag map[Dia
 		}
 		h.Metrics = append(h.Metrics, hm)
 	}
-	for _, d := range Diagnoses {
+	for _, d := range DiagnosesAt(levels) {
 		h.Diagnoses = append(h.Diagnoses, htmlFact{string(d), fmt.Sprint(diag[d])})
 	}
 	return h
 }
 
 type htmlSample struct {
+	// Deltas, Changed ("", "changed" or "new"), BaseNote and Changes are
+	// the comparison with a baseline, when there is one.
+	Deltas                      []htmlCell
+	Changed, BaseNote           string
+	Changes                     []htmlChange
 	Index                       int
 	ID, Question, Answer, Ref   string
 	Contexts                    [][]htmlSpan
@@ -259,12 +290,12 @@ func bandClass(l Levels, m eval.Metric, v float64) string {
 	return "hi"
 }
 
-func htmlSampleOf(metrics []eval.Metric, r *eval.Result, levels Levels) htmlSample {
+func htmlSampleOf(run RunInfo, r *eval.Result, levels Levels) htmlSample {
 	d := levels.Diagnose(r)
 	s := htmlSample{Index: r.Index, ID: sanitize.Line(r.ID), Question: sanitize.Text(r.Question), Answer: sanitize.Text(r.Answer),
 		Ref: sanitize.Text(r.Reference), Diagnosis: string(d), Why: sanitize.Line(clipRunes(why(r, d, levels), 160))}
 	s.Contexts = quotedChunks(r)
-	for _, m := range metrics {
+	for _, m := range run.Scored() {
 		c := htmlCell{Text: "-", Class: "na"}
 		if v, ok := r.Score(m); ok && r.Status[m] == eval.StatusOK {
 			c = htmlCell{Text: fmt.Sprintf("%.2f", v), Sort: fmt.Sprintf("%.6f", eval.Goodness(m, v)), Class: bandClass(levels, m, v)}
@@ -276,6 +307,8 @@ func htmlSampleOf(metrics []eval.Metric, r *eval.Result, levels Levels) htmlSamp
 		}
 		c.Label = sanitize.Line(eval.MetricAbbrev(m))
 		s.Cells = append(s.Cells, c)
+	}
+	for _, m := range run.Metrics {
 		s.Sections = append(s.Sections, htmlMetricSection(r, m, levels))
 	}
 	for _, name := range slices.Sorted(maps.Keys(r.Criteria)) {
@@ -290,7 +323,7 @@ func htmlSampleOf(metrics []eval.Metric, r *eval.Result, levels Levels) htmlSamp
 		}
 		s.Calls = fmt.Sprintf("%d judge calls (%d from the cache)", n, cached)
 	}
-	for _, m := range metrics {
+	for _, m := range run.Scored() {
 		st, ok := r.Status[m]
 		if !ok || st == eval.StatusOK || st == eval.StatusUnsupported {
 			continue
@@ -523,19 +556,10 @@ func correctnessHTML(r *eval.Result, sec *htmlSection) {
 	if t == nil {
 		return
 	}
-	c := t.Classes
-	for _, l := range []struct {
-		title   string
-		items   []eval.CorrectnessItem
-		verdict int
-	}{
-		{"TP: answer statements the reference supports", c.TP, 1},
-		{"FP: answer statements the reference does not support", c.FP, 0},
-		{"FN: reference statements missing from the answer", c.FN, 0},
-	} {
-		hl := htmlList{Title: fmt.Sprintf("%s (%d)", l.title, len(l.items)), None: len(l.items) == 0}
-		for _, it := range l.items {
-			hl.Items = append(hl.Items, judgedItem(l.verdict, "", it.Statement, it.Reason, nil, false))
+	for _, l := range t.Classes.Lists() {
+		hl := htmlList{Title: fmt.Sprintf("%s (%d)", l.Title, len(l.Items)), None: len(l.Items) == 0}
+		for _, it := range l.Items {
+			hl.Items = append(hl.Items, judgedItem(l.Verdict, "", it.Statement, it.Reason, nil, false))
 		}
 		sec.Lists = append(sec.Lists, hl)
 	}
@@ -543,16 +567,7 @@ func correctnessHTML(r *eval.Result, sec *htmlSection) {
 		sec.Notes = append(sec.Notes, fmt.Sprintf("%d answer statements, %d reference statements", len(t.AnswerStatements), len(t.ReferenceStatements)))
 		return
 	}
-	tp, fp, fn := len(c.TP), len(c.FP), len(c.FN)
-	sec.Formula = append(sec.Formula, fmt.Sprintf("F1 = 2*TP / (2*TP + FP + FN) = 2*%d / (2*%d + %d + %d) = %.3f", tp, tp, fp, fn, t.FScore))
-	w := t.Weights
-	if t.Similarity == nil {
-		sec.Formula = append(sec.Formula, fmt.Sprintf("score = F1 = %.3f (similarity weight 0)", t.FScore))
-		return
-	}
-	score := eval.CorrectnessScore(t.FScore, *t.Similarity, w)
-	sec.Formula = append(sec.Formula, fmt.Sprintf("score = (%g*F1 + %g*similarity) / (%g + %g) = (%g*%.3f + %g*%.3f) / %g = %.3f",
-		w[0], w[1], w[0], w[1], w[0], t.FScore, w[1], *t.Similarity, w[0]+w[1], score))
+	sec.Formula = append(sec.Formula, t.Formula()...)
 }
 
 func factualHTML(r *eval.Result, sec *htmlSection) {
@@ -657,30 +672,9 @@ func noiseHTML(r *eval.Result, sec *htmlSection) {
 		return
 	}
 	mode := cmp.Or(t.Mode, eval.NSModeRelevant)
-	relevant := map[int]bool{}
-	for _, c := range t.Chunks {
-		relevant[c.Rank] = c.Relevant
-	}
 	hl := htmlList{Title: "answer statements and the chunks that back them", None: len(t.Statements) == 0}
 	for _, s := range t.Statements {
-		ranks := slices.Sorted(slices.Values(slices.Concat(s.Relevant, s.Irrelevant)))
-		var by []string
-		for _, k := range ranks {
-			kind := "irrelevant"
-			if relevant[k] {
-				kind = "relevant"
-			}
-			by = append(by, fmt.Sprintf("#%d (%s)", k, kind))
-		}
-		line := "backed by no chunk"
-		if len(by) > 0 {
-			line = "backed by " + strings.Join(by, ", ")
-		}
-		if s.Correct {
-			line += "; correct (the reference entails it)"
-		} else {
-			line += "; not in the reference"
-		}
+		line := t.Backing(s)
 		if s.Noise != "" {
 			line += "; noise: " + s.Noise
 		}
@@ -689,17 +683,8 @@ func noiseHTML(r *eval.Result, sec *htmlSection) {
 	sec.Lists = append(sec.Lists, hl)
 	rl := htmlList{Title: "reference statements: the chunks that entail them make those chunks relevant", None: len(t.ReferenceStatements) == 0}
 	for i, s := range t.ReferenceStatements {
-		var by []string
-		for _, c := range t.Chunks {
-			if i < len(c.Reference) && c.Reference[i].Verdict == 1 {
-				by = append(by, fmt.Sprintf("#%d", c.Rank))
-			}
-		}
-		where := "entailed by no chunk"
-		if len(by) > 0 {
-			where = "entailed by " + strings.Join(by, ", ")
-		}
-		rl.Items = append(rl.Items, htmlItem{OK: len(by) > 0, Lead: fmt.Sprint(i + 1), Text: sanitize.Text(s), Reason: where})
+		where, any := t.Entailing(i)
+		rl.Items = append(rl.Items, htmlItem{OK: any, Lead: fmt.Sprint(i + 1), Text: sanitize.Text(s), Reason: where})
 	}
 	sec.Lists = append(sec.Lists, rl)
 	if r.Status[eval.NoiseSensitivity] != eval.StatusOK || len(t.Statements) == 0 {

@@ -189,7 +189,7 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]Metri
 		fmt.Fprintf(&b, "\n**Pass levels:** %s.\n", sanitize.Line(levels.Describe()))
 	}
 	b.WriteString("\n**Diagnosis:** ")
-	for i, d := range Diagnoses {
+	for i, d := range DiagnosesAt(levels) {
 		if i > 0 {
 			b.WriteString(", ")
 		}
@@ -291,6 +291,9 @@ func why(r *eval.Result, d Diagnosis, levels Levels) string {
 			return string(m) + ": " + r.Errors[m]
 		}
 	}
+	if d == DiagCriterion {
+		return whyCriteria(r, levels)
+	}
 	first := map[Diagnosis][]eval.Metric{
 		DiagRetrieval:    {eval.ContextRecall, eval.ContextEntityRecall},
 		DiagNoncommittal: {eval.AnswerRelevancy},
@@ -353,4 +356,23 @@ func clipRunes(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "..."
+}
+
+// whyCriteria names the criteria a sample fails, the first with its score
+// against its pass level and what decided it.
+func whyCriteria(r *eval.Result, levels Levels) string {
+	failing := levels.FailingCriteria(r)
+	if len(failing) == 0 {
+		return "every criterion passes its pass level"
+	}
+	name := failing[0]
+	v, _ := r.Score(eval.Metric(name))
+	out := fmt.Sprintf("criterion %s %.3f < %g", name, v, levels.Pass(eval.Metric(name)))
+	if ev := r.Criteria[name].Evidence(); len(ev) > 0 {
+		out += ": " + ev[0]
+	}
+	if len(failing) > 1 {
+		out += " (also fails: " + strings.Join(failing[1:], ", ") + ")"
+	}
+	return out
 }

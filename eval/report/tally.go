@@ -49,7 +49,7 @@ func NewTallyAt(metrics []eval.Metric, levels Levels) *Tally {
 	for _, m := range metrics {
 		t.summary[m] = MetricSummary{}
 	}
-	for _, d := range Diagnoses {
+	for _, d := range DiagnosesAt(levels) {
 		t.diag[d] = 0
 	}
 	return t

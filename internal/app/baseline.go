@@ -15,6 +15,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
+	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/internal/store"
 )
@@ -309,4 +310,17 @@ func indented(w io.Writer, prefix string, write func(io.Writer)) {
 			io.WriteString(w, prefix+l)
 		}
 	}
+}
+
+// html is the baseline as an HTML report compares with it: a stored
+// run's changed samples are read in full, a report file's scores only.
+func (b *baseline) html(st cache.Store) (*report.HTMLBaseline, error) {
+	if b.file == "" {
+		return runreport.StoredBaseline(st, b.runID, b.metrics)
+	}
+	x, err := b.index(st)
+	if err != nil {
+		return nil, err
+	}
+	return &report.HTMLBaseline{Label: b.label(), Index: x}, nil
 }

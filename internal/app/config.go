@@ -341,12 +341,12 @@ func gatedMetrics(g report.Gate, metrics []eval.Metric, criteria []string) error
 // loadCriteria reads and checks the criteria file of --criteria: a
 // mistake in it is a usage error naming the file and the line. A
 // criterion may not take a name a metric answers to (its name,
-// abbreviation or alias): gates and filters would not know which one was
-// meant.
+// abbreviation or alias) or a judge task's: gates, filters and label
+// files would not know which one was meant.
 func loadCriteria(path string) (*criteria.Set, error) {
 	set, err := criteria.Load(path, func(name string) bool {
 		_, taken := eval.LookupMetric(name)
-		return taken
+		return taken || report.IsJudgeTask(name)
 	})
 	if err != nil {
 		return nil, exit.UsageError{Err: err} // it names the file and the line

@@ -44,6 +44,7 @@ func TestConfigCriteria(t *testing.T) {
 		{"metric's name", Config{Criteria: write("metric.yaml", "criteria:\n  - name: faithfulness\n    kind: json_valid\n")}, "metric.yaml:2:"},
 		{"metric's abbreviation", Config{Criteria: write("abbrev.yaml", "criteria:\n  - name: cr\n    kind: json_valid\n")}, "abbrev.yaml:2:"},
 		{"metric's alias", Config{Criteria: write("alias.yaml", "criteria:\n  - name: recall\n    kind: json_valid\n")}, "alias.yaml:2:"},
+		{"a judge task", Config{Criteria: write("task.yaml", "criteria:\n  - name: faithfulness_verdicts\n    kind: json_valid\n")}, "task.yaml:2: name \"faithfulness_verdicts\" is taken by a metric (its name or abbreviation) or a judge task"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := c.cfg

@@ -133,6 +133,11 @@ func (o *runOutputs) finish(st cache.Store, id string, info *report.RunInfo, cfg
 	if err := o.create(); err != nil {
 		return sr, nil, fmt.Errorf("writing the report: %v; the run is stored: write it again with ragscope report %s --out FILE", err, id)
 	}
+	if format == runreport.FormatHTML && against != nil && against.Err() == nil {
+		if sr.HTMLBaseline, err = o.baseline.html(st); err != nil {
+			return sr, nil, fmt.Errorf("writing the report: comparing with the baseline: %v; the run is stored: write it again with ragscope diff BASELINE %s --format html", err, id)
+		}
+	}
 	var werr error
 	if o.out != nil {
 		werr = sr.Write(st, format, o.out)
@@ -382,7 +387,7 @@ func WriteSummary(w io.Writer, info report.RunInfo, t *report.Tally) {
 		info.Calls.Sent(), info.Calls.CacheHits, info.Tokens.PromptTokens, info.Tokens.CompletionTokens)
 	diag := t.Diagnoses()
 	var parts []string
-	for _, d := range report.Diagnoses {
+	for _, d := range report.DiagnosesAt(report.RunLevels(info)) {
 		parts = append(parts, fmt.Sprintf("%s %d", d, diag[d]))
 	}
 	fmt.Fprintf(w, "diagnosis: %s\n", strings.Join(parts, ", "))

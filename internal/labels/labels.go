@@ -138,8 +138,8 @@ func parseLine(b []byte) (Line, error) {
 	default:
 		return l, errors.New(`"label" must be 0 or 1`)
 	}
-	if _, ok := report.TaskMetric(l.Task); !ok {
-		return l, fmt.Errorf(`"task": %q is not one of %s`, l.Task, strings.Join(report.LabelTasks, ", "))
+	if _, ok := report.TaskMetric(l.Task); !ok && !report.IsCriterionTask(l.Task) {
+		return l, fmt.Errorf(`"task": %q is not one of %s, nor a criterion's name`, l.Task, strings.Join(report.LabelTasks, ", "))
 	}
 	if l.Sample == "" {
 		return l, errors.New(`"sample" is empty`)
@@ -221,7 +221,7 @@ func Import(st cache.Store, ref string, lines []Line, by string, now time.Time) 
 	}
 	for i, l := range lines {
 		if !matched[i] {
-			rep.Unmatched = append(rep.Unmatched, Unmatched{Line: l.Line, Why: unmatchedWhy(info.ID, l, present[l.Sample])})
+			rep.Unmatched = append(rep.Unmatched, Unmatched{Line: l.Line, Why: unmatchedWhy(info, l, present[l.Sample])})
 		}
 	}
 	old, err := st.Labels(order)
@@ -245,11 +245,24 @@ func Import(st cache.Store, ref string, lines []Line, by string, now time.Time) 
 	return rep, st.PutLabels(put)
 }
 
-// unmatchedWhy says what a line that matched nothing got wrong: the sample
-// or the item.
-func unmatchedWhy(runID string, l Line, found bool) string {
+// unmatchedWhy says what a line that matched nothing got wrong: the sample,
+// the criterion or the item.
+func unmatchedWhy(info report.RunInfo, l Line, found bool) string {
+	runID := info.ID
+	crit := report.IsCriterionTask(l.Task)
+	if names := info.Criteria.Names(); crit && !slices.Contains(names, l.Task) {
+		has := "no criteria"
+		if len(names) > 0 {
+			has = "the criteria " + strings.Join(names, ", ")
+		}
+		return fmt.Sprintf("%q is neither a metric's task (%s) nor a criterion of run %s, which scored %s", l.Task, strings.Join(report.LabelTasks, ", "), runID, has)
+	}
 	if !found {
 		return fmt.Sprintf("no sample %q in run %s (a sample is named by its id, or by its index when it has none)", l.Sample, runID)
+	}
+	if crit {
+		return fmt.Sprintf("sample %q of run %s has no item %q of a criterion %s (items: %q for a yes_no or an exact check, a checklist's item; a rubric has none), or the criterion did not score",
+			l.Sample, runID, l.Item, l.Task, eval.CriterionVerdict)
 	}
 	what := "item"
 	switch l.Task {
@@ -318,13 +331,13 @@ func Agreement(st cache.Store, ref string) (*report.Agreement, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := tallyAgreement(st, info.ID, labels)
+	a, err := tallyAgreement(st, info, labels)
 	if err != nil {
 		return nil, err
 	}
 	if info.Parent != "" {
-		if _, _, _, err := st.RunPage(info.Parent, 0, 0); err == nil {
-			if a.Before, err = tallyAgreement(st, info.Parent, labels); err != nil {
+		if parent, _, _, err := st.RunPage(info.Parent, 0, 0); err == nil {
+			if a.Before, err = tallyAgreement(st, parent, labels); err != nil {
 				return nil, err
 			}
 		}
@@ -332,9 +345,9 @@ func Agreement(st cache.Store, ref string) (*report.Agreement, error) {
 	return a, nil
 }
 
-func tallyAgreement(st cache.Store, runID string, labels map[string]report.Label) (*report.Agreement, error) {
-	t := report.NewAgreementTally(runID, labels)
-	err := store.Each(st, runID, nil)(func(r *eval.Result) error {
+func tallyAgreement(st cache.Store, info report.RunInfo, labels map[string]report.Label) (*report.Agreement, error) {
+	t := report.NewAgreementTally(info.ID, labels, info.Criteria.Names()...)
+	err := store.Each(st, info.ID, nil)(func(r *eval.Result) error {
 		t.Add(r)
 		return nil
 	})

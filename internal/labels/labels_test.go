@@ -20,6 +20,7 @@ func TestParseLabelsErrorsNameFileAndLine(t *testing.T) {
 		{"no sample", `{"task": "faithfulness_verdicts", "item": "x", "label": 1}`, `labels.jsonl:3: "sample" is missing`},
 		{"no item", `{"sample": "s0", "task": "faithfulness_verdicts", "label": 1}`, `labels.jsonl:3: "item" is missing`},
 		{"unknown task", `{"sample": "s0", "task": "faithfulness_statements", "item": "x", "label": 1}`, `labels.jsonl:3: "task": "faithfulness_statements" is not one of`},
+		{"no criterion's name", `{"sample": "s0", "task": "Polite", "item": "verdict", "label": 1}`, `labels.jsonl:3: "task": "Polite" is not one of faithfulness_verdicts`},
 		{"not json", `{"sample": `, `labels.jsonl:3: not a JSON object`},
 		{"note not a string", `{"sample": "s0", "task": "faithfulness_verdicts", "item": "x", "label": 1, "note": 3}`, `labels.jsonl:3: "note" must be a string`},
 	} {
@@ -31,8 +32,9 @@ func TestParseLabelsErrorsNameFileAndLine(t *testing.T) {
 			}
 		})
 	}
-	lines, err := Parse("labels.jsonl", strings.NewReader("\ufeff"+good+"\n"+`{"sample": 3, "task": "context_precision_verdict", "item": "2", "label": 0}`))
-	if err != nil || len(lines) != 2 || lines[1].Sample != "3" || lines[1].Line != 2 || lines[0].Note != "n" {
+	lines, err := Parse("labels.jsonl", strings.NewReader("\ufeff"+good+"\n"+`{"sample": 3, "task": "context_precision_verdict", "item": "2", "label": 0}`+"\n"+
+		`{"sample": "s0", "task": "polite", "item": "verdict", "label": 0}`))
+	if err != nil || len(lines) != 3 || lines[1].Sample != "3" || lines[1].Line != 2 || lines[0].Note != "n" || lines[2].Task != "polite" {
 		t.Fatalf("good lines: %+v, %v", lines, err)
 	}
 }

@@ -5,6 +5,7 @@ package runreport
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 
@@ -42,6 +43,8 @@ type Pass struct {
 	// samples read in full (BaseDiffErr: they could not be).
 	BaseDiff    *report.RunDiff
 	BaseDiffErr error
+	// HTMLBaseline is the run the HTML report compares with, if any.
+	HTMLBaseline *report.HTMLBaseline
 }
 
 // gateWorst is how many of the samples below the per-sample thresholds a
@@ -136,7 +139,7 @@ func (sr *Pass) Write(st cache.Store, format string, w io.Writer) error {
 	case FormatGitHub:
 		return report.WriteReportGitHub(w, sr.Info, sr.Tally.Summary(), sr.Outcome, store.Each(st, sr.Info.ID, sr.seen.has))
 	case FormatHTML:
-		return report.WriteReportHTML(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), store.Each(st, sr.Info.ID, sr.seen.has))
+		return report.WriteReportHTML(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), store.Each(st, sr.Info.ID, sr.seen.has), sr.HTMLBaseline)
 	}
 	return exit.Usagef("--format %q is not one of json, csv, md, github, jsonl, html", format)
 }
@@ -183,4 +186,25 @@ func (s *indexSet) add(i int) {
 
 func (s *indexSet) has(i int) bool {
 	return i >= 0 && i/64 < len(s.bits) && s.bits[i/64]&(1<<(i%64)) != 0
+}
+
+// StoredBaseline is stored run id as the baseline an HTML report compares
+// with, over metrics (those both runs scored): its scores indexed, and its
+// changed samples read one at a time.
+func StoredBaseline(st cache.Store, id string, metrics []eval.Metric) (*report.HTMLBaseline, error) {
+	info, _, _, err := st.RunPage(id, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	x := report.NewKeyIndex(metrics, info.Samples)
+	err = store.Each(st, info.ID, nil)(func(r *eval.Result) error {
+		x.Add(r)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %v", info.ID, err)
+	}
+	return &report.HTMLBaseline{Label: "run " + info.ID, Index: x, Sample: func(pos int) (*eval.Result, error) {
+		return store.Result(st, info.ID, x.Index(pos))
+	}}, nil
 }

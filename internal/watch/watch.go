@@ -686,7 +686,9 @@ func (f *Watcher) readBatch(n int, now time.Time) (take []cache.WatchRecord, pro
 				break
 			}
 			progressed = true
-			s, err := f.dec.Decode(tf.path, ln.num, ln.text)
+			// A line is a record, or an OTLP/JSON batch of traces holding
+			// any number of requests.
+			samples, err := f.dec.DecodeLine(tf.path, ln.num, ln.text)
 			if errors.Is(err, dataset.ErrBlankLine) {
 				continue
 			}
@@ -698,23 +700,24 @@ func (f *Watcher) readBatch(n int, now time.Time) (take []cache.WatchRecord, pro
 				f.status.Invalid++
 				f.mu.Unlock()
 				f.warn(err.Error() + " — skipped; the watcher goes on")
-				continue
 			}
-			h := contentHash(s)
-			if !sampled(h, f.fc.Sample) {
-				f.mu.Lock()
-				f.status.Sampled++
-				f.mu.Unlock()
-				continue
+			for _, s := range samples {
+				h := contentHash(s)
+				if !sampled(h, f.fc.Sample) {
+					f.mu.Lock()
+					f.status.Sampled++
+					f.mu.Unlock()
+					continue
+				}
+				if s.ID == "" {
+					s.ID = filepath.Base(tf.path) + ":" + strconv.Itoa(ln.num)
+				}
+				readAt := now
+				if !tf.since.IsZero() {
+					readAt = tf.since
+				}
+				take = append(take, cache.WatchRecord{Hash: hex.EncodeToString(h[:]), Sample: s, File: tf.path, Line: ln.num, ReadAt: readAt})
 			}
-			if s.ID == "" {
-				s.ID = filepath.Base(tf.path) + ":" + strconv.Itoa(ln.num)
-			}
-			readAt := now
-			if !tf.since.IsZero() {
-				readAt = tf.since
-			}
-			take = append(take, cache.WatchRecord{Hash: hex.EncodeToString(h[:]), Sample: s, File: tf.path, Line: ln.num, ReadAt: readAt})
 		}
 		t.finishEOF(tf)
 		if tf.eof {

@@ -598,3 +598,61 @@ func TestWatchAssemblesConversations(t *testing.T) {
 		t.Error("turn 3's statements were not extracted with turns 1 and 2 in view")
 	}
 }
+
+// otlpBatch is a line of an OTLP/JSON file export holding one whole trace
+// per request i: a chain with its retriever and LLM spans, the question
+// unique to the test. broken breaks the first trace: its LLM span's
+// parent is not in the line.
+func otlpBatch(t *testing.T, broken bool, is ...int) string {
+	attr := func(k, v string) map[string]any {
+		return map[string]any{"key": k, "value": map[string]any{"stringValue": v}}
+	}
+	var spans []any
+	for n, i := range is {
+		trace := fmt.Sprintf("%032x", i+1)
+		parent := "0000000000000001"
+		if broken && n == 0 {
+			parent = "00000000000000ff"
+		}
+		spans = append(spans,
+			map[string]any{"traceId": trace, "spanId": "0000000000000001", "name": "rag", "attributes": []any{
+				attr("openinference.span.kind", "CHAIN"), attr("input.value", fmt.Sprintf("%s question %d?", t.Name(), i)), attr("output.value", fmt.Sprintf("answer %d. more.", i))}},
+			map[string]any{"traceId": trace, "spanId": "0000000000000002", "parentSpanId": "0000000000000001", "name": "retrieve", "attributes": []any{
+				attr("openinference.span.kind", "RETRIEVER"), attr("retrieval.documents.0.document.content", fmt.Sprintf("chunk %d", i))}},
+			map[string]any{"traceId": trace, "spanId": "0000000000000003", "parentSpanId": parent, "name": "llm", "attributes": []any{
+				attr("openinference.span.kind", "LLM"), attr("output.value", fmt.Sprintf("answer %d. more.", i))}},
+		)
+	}
+	b, err := json.Marshal(map[string]any{"resourceSpans": []any{map[string]any{"scopeSpans": []any{map[string]any{"spans": spans}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// An OTLP/JSON file export is followed like a JSON Lines log: each request
+// of a batch evaluated once, also across a restart; a trace not whole in
+// its line is counted invalid and the rest of the line still evaluated.
+func TestWatchOTLPExport(t *testing.T) {
+	w := newWatchRig(t, nil)
+	w.append("traces.jsonl", otlpBatch(t, false, 0, 1))
+	w.start(Config{}, "traces.jsonl")
+	w.waitEvaluated(2)
+	w.append("traces.jsonl", otlpBatch(t, true, 9, 2), otlpBatch(t, false, 3))
+	w.waitEvaluated(4)
+	w.waitFor("the split trace counted", func(st report.WatchStatus) bool { return st.Invalid == 1 })
+	checkOnce(t, w, 4)
+	w.stop()
+
+	f := w.start(Config{Once: true}, "traces.jsonl")
+	if err := <-w.done; err != nil {
+		t.Fatal(err)
+	}
+	w.done <- nil
+	if st := f.Status(); st.Read != 0 || st.Evaluated != 0 {
+		t.Fatalf("after a restart: %s", ProgressLine(st))
+	}
+	if got := stored(t, w.st)[fmt.Sprintf("%s question 9?", t.Name())]; got != 0 {
+		t.Fatalf("the split trace was evaluated %d times", got)
+	}
+}

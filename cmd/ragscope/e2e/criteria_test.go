@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"encoding/csv"
+	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // The example criteria on the demo data with an LLM judge: scored beside
@@ -171,5 +174,130 @@ func TestCriteriaDiffAndBaseline(t *testing.T) {
 		"--baseline", ids[1], "--max-drop", "short=0.1", repoFile("testdata/demo.jsonl"))
 	if r.code != exitGate || !strings.Contains(r.stderr, "breached: short mean 0.429 -> 0.214") {
 		t.Fatalf("exit %d, want %d naming short\n%s", r.code, exitGate, r.stderr)
+	}
+}
+
+// Human labels of criteria through the binary: imported under each
+// criterion's name (a yes_no's verdict, a checklist's item), counted into
+// a κ per criterion by `agreement`, applied by `report --with-labels`; a
+// rubric's level is no yes/no, so a label of it matches nothing (exit 3).
+func TestCriteriaLabelsAndAgreement(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Generic)
+	defer srv.Close()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "r.db")
+	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
+	r := runBin(t, env, "run", "--headless", "--db", db, "--metrics", "faithfulness",
+		"--criteria", repoFile("testdata/criteria/zh-enterprise.yaml"), repoFile("testdata/demo.jsonl"))
+	if r.code != exitOK {
+		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
+	}
+	rep := decodeReport(t, r.stdout)
+
+	// The humans agree with every verdict of simplified_chinese (an exact
+	// check) but two, the first pass and the first fail the other way
+	// round; they say no to the first of polite's (a yes_no, which the fake
+	// judge passes for every demo answer) and yes to an item of
+	// actionable's (a checklist) the judge says is not met.
+	var lines []string
+	add := func(sample, task, item string, label int) {
+		b, _ := json.Marshal(map[string]any{"sample": sample, "task": task, "item": item, "label": label})
+		lines = append(lines, string(b))
+	}
+	var yes, no, polite int
+	flipped := map[string]bool{}
+	var checklist string // the sample whose checklist item is labelled
+	for _, s := range rep.Samples {
+		v, ok := s.Score("simplified_chinese")
+		if !ok {
+			t.Fatalf("sample %s: simplified_chinese did not score: %v", s.ID, s.Status["simplified_chinese"])
+		}
+		judge := int(v)
+		human := judge
+		if judge == 1 && yes == 0 || judge == 0 && no == 0 {
+			human = 1 - judge
+			flipped[s.ID] = true
+		}
+		if judge == 1 {
+			yes++
+		} else {
+			no++
+		}
+		add(s.ID, "simplified_chinese", "verdict", human)
+		if v, _ := s.Score("polite"); v == 1 && polite == 0 {
+			polite++
+			add(s.ID, "polite", "verdict", 0)
+		}
+		if tr := s.Criteria["actionable"]; checklist == "" && tr != nil && len(tr.Items) == 3 && tr.Items[1].Verdict == 0 {
+			checklist = s.ID
+			add(s.ID, "actionable", tr.Items[1].Item, 1)
+		}
+	}
+	if yes < 2 || no < 2 || polite != 1 || checklist == "" {
+		t.Fatalf("the demo's verdicts changed: simplified_chinese %d pass, %d fail; %d polite yes labelled; checklist sample %q", yes, no, polite, checklist)
+	}
+	labels := filepath.Join(dir, "labels.jsonl")
+	if err := os.WriteFile(labels, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = runBin(t, env, "labels", "import", labels, "--run", "latest", "--db", db)
+	if want := strconv.Itoa(len(lines)) + " added, 0 changed, 0 unchanged, 0 matched nothing"; r.code != exitOK || !strings.Contains(r.stdout, want) {
+		t.Fatalf("import: exit %d, want %q\n%s%s", r.code, want, r.stdout, r.stderr)
+	}
+
+	r = runBin(t, env, "agreement", "latest", "--json", "--db", db)
+	var a report.Agreement
+	if err := json.Unmarshal([]byte(r.stdout), &a); r.code != exitOK || err != nil {
+		t.Fatalf("agreement: exit %d (%v)\n%s%s", r.code, err, r.stdout, r.stderr)
+	}
+	if !slices.Equal(a.Criteria, []string{"cites_policy", "no_hr_deflection", "simplified_chinese", "no_unsupported_numbers", "concise", "polite", "actionable", "helpfulness"}) {
+		t.Errorf("agreement's criteria: %v", a.Criteria)
+	}
+	sc := a.Tasks["simplified_chinese"]
+	wantConf := report.Confusion{TP: yes - 1, FP: 1, TN: no - 1, FN: 1}
+	if sc == nil || sc.Confusion != wantConf || sc.Labelled != yes+no || sc.Kappa == nil {
+		t.Fatalf("simplified_chinese: %+v, want confusion %+v and a kappa", sc, wantConf)
+	}
+	// κ by its definition from the counts.
+	n := float64(yes + no)
+	po := float64(yes+no-2) / n
+	pe := float64(yes)/n*float64(yes)/n + float64(no)/n*float64(no)/n
+	if want := (po - pe) / (1 - pe); math.Abs(*sc.Kappa-want) > 1e-9 {
+		t.Errorf("simplified_chinese: kappa %v, want %v", *sc.Kappa, want)
+	}
+	if m := a.Metrics["simplified_chinese"]; m.Labelled != yes+no || m.Disputed != 2 || m.Changed != 2 {
+		t.Errorf("simplified_chinese's scores with labels: %+v", m)
+	}
+	if c := a.Tasks["polite"]; c == nil || c.Confusion != (report.Confusion{FP: 1}) || a.Metrics["polite"].Changed != 1 {
+		t.Errorf("polite: %+v, want one yes the humans call a no", c)
+	}
+	if c := a.Tasks["actionable"]; c == nil || c.Confusion != (report.Confusion{FN: 1}) || a.Metrics["actionable"].Changed != 1 {
+		t.Errorf("actionable: %+v, want one item the judge missed", c)
+	}
+	r = runBin(t, env, "agreement", "latest", "--db", db)
+	if r.code != exitOK || !regexp.MustCompile(`(?m)^simplified_chinese +`+strconv.Itoa(yes+no)+` +`).MatchString(r.stdout) {
+		t.Errorf("agreement as text has no row of simplified_chinese:\n%s", r.stdout)
+	}
+
+	// The labels applied: the flipped samples' scores turn over.
+	r = runBin(t, env, "report", "latest", "--with-labels", "--db", db)
+	for _, s := range decodeReport(t, r.stdout).Samples {
+		before, _ := rep.Samples[s.Index].Score("simplified_chinese")
+		after, _ := s.Score("simplified_chinese")
+		if flipped[s.ID] != (before != after) {
+			t.Errorf("sample %s: simplified_chinese %v with labels, %v without", s.ID, after, before)
+		}
+	}
+
+	// A rubric's level is not labelled: the line is listed, exit 3.
+	stray := filepath.Join(dir, "stray.jsonl")
+	if err := os.WriteFile(stray, []byte(`{"sample": "`+rep.Samples[0].ID+`", "task": "helpfulness", "item": "verdict", "label": 1}`+"\n"+
+		`{"sample": "`+rep.Samples[0].ID+`", "task": "politeness", "item": "verdict", "label": 1}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = runBin(t, env, "labels", "import", stray, "--run", "latest", "--db", db)
+	if r.code != 3 || !strings.Contains(r.stderr, `stray.jsonl:1: sample "`+rep.Samples[0].ID+`"`) || !strings.Contains(r.stderr, "a rubric has none") ||
+		!strings.Contains(r.stderr, `stray.jsonl:2: "politeness" is neither a metric's task`) {
+		t.Errorf("labels no criterion item takes: exit %d\n%s", r.code, r.stderr)
 	}
 }

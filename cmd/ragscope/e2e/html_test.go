@@ -112,3 +112,68 @@ func TestHTMLReportInBrowser(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLCompare: diff --format html --out writes run B's page compared
+// with run A (the changed taxpayer sample's Δ and its changed verdict with
+// both reasons); run --headless --baseline --format html writes the same
+// comparison for the new run; a bad --format is a usage error and leaves
+// no file.
+func TestHTMLCompare(t *testing.T) {
+	env := cleanEnv(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "r.db")
+	if r := runBin(t, env, "run", "--headless", "--db", db, repoFile("testdata/demo.jsonl")); r.code != exitOK {
+		t.Fatalf("run A: exit %d\n%s", r.code, r.stderr)
+	}
+	demo, err := os.ReadFile(repoFile("testdata/demo.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := filepath.Join(dir, "edited.jsonl")
+	fixed := strings.Replace(string(demo), "转为一般纳税人后纳税人识别号会变更", "转为一般纳税人后纳税人识别号保持不变", 1)
+	if fixed == string(demo) {
+		t.Fatal("the demo no longer has the taxpayer answer this test edits")
+	}
+	if err := os.WriteFile(edited, []byte(fixed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := runBin(t, env, "run", "--headless", "--db", db, "--baseline", "latest", "--format", "html", edited)
+	if run.code != exitOK {
+		t.Fatalf("run B: exit %d\n%s", run.code, run.stderr)
+	}
+	page := filepath.Join(dir, "compare.html")
+	// runs lists the newest first, under a header: run A is the last row.
+	rows := strings.Split(strings.TrimSpace(runIDs(t, env, db)), "\n")
+	if len(rows) != 3 {
+		t.Fatalf("runs:\n%s", strings.Join(rows, "\n"))
+	}
+	runA := strings.Fields(rows[2])[0]
+	if d := runBin(t, env, "diff", "--db", db, runA, "latest", "--format", "html", "--out", page); d.code != exitOK {
+		t.Fatalf("diff: exit %d\n%s", d.code, d.stderr)
+	}
+	body, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, p := range map[string]string{"diff": string(body), "run --baseline": run.stdout} {
+		text := html.UnescapeString(p)
+		for _, want := range []string{
+			"Compared with run ",
+			"14 samples shared (14 by id, 0 by content)",
+			`data-label="Δ F">+0.50</td>`,
+			`before: "会的，转为一般纳税人后纳税人识别号会变更"  0: context says "纳税人识别号保持不变"`,
+			`after: "会的，转为一般纳税人后纳税人识别号保持不变"  1: context says`,
+		} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s: the page lacks %q", name, want)
+			}
+		}
+	}
+	bad := filepath.Join(dir, "bad.html")
+	if r := runBin(t, env, "diff", "--db", db, "latest", "latest", "--format", "xml", "--out", bad); r.code != exitUsage || !strings.Contains(r.stderr, `--format "xml" is not one of text, json, html`) {
+		t.Errorf("diff --format xml: exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(bad); err == nil {
+		t.Error("a refused diff left its --out file")
+	}
+}

@@ -1,0 +1,608 @@
+package dataset
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// How a trace file is cut into records, and the reader of each export,
+// which turns its records into spans (traces.go says what a span is and
+// how the requests are built from them).
+
+// ---- a trace file into records
+
+// records calls each with every record of the file: each line of JSON
+// Lines, else each element of the array the file holds (also under
+// "data"), else the one object it is.
+func (t *traceReader) records(br *bufio.Reader, each func(line int, unit string, obj map[string]any) error) error {
+	c := t.c
+	head, _ := br.Peek(sniffWindow)
+	if firstLineWhole(head) {
+		r := &lines{br: br, limit: c.limit, sizer: func() sizer { return &recordSizer{} }}
+		for {
+			b, line, o, err := r.next()
+			c.unit = unitLine
+			switch {
+			case err != nil:
+				return fmt.Errorf("%s: %w", c.name, err)
+			case o != nil:
+				field, msg := c.tooBigField(*o)
+				err = c.bad(line, field, msg)
+			case b == nil:
+				return nil
+			default:
+				if tb := bytes.TrimSpace(b); len(tb) > 0 {
+					var obj map[string]any
+					if perr := decodeObject(tb, &obj); perr != nil {
+						err = c.bad(line, "", perr.Error())
+					} else {
+						err = each(line, unitLine, obj)
+					}
+				}
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	data, err := io.ReadAll(io.LimitReader(br, maxTraceFileBytes+1))
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.name, err)
+	}
+	if len(data) > maxTraceFileBytes {
+		return &Error{File: c.name, Msg: fmt.Sprintf("a trace file that is not JSON Lines is read whole, and this one is over %s — export one record per line (JSON Lines), which has no limit but --max-record-bytes per line", fmtSize(maxTraceFileBytes))}
+	}
+	var whole any
+	if perr := decodeValue(data, &whole); perr != nil {
+		e := &Error{File: c.name, Msg: perr.Error()}
+		var se *json.SyntaxError
+		if errors.As(json.Unmarshal(data, new(json.RawMessage)), &se) && se.Offset <= int64(len(data)) {
+			e.Line, e.Unit = 1+bytes.Count(data[:se.Offset], []byte("\n")), unitLine
+		}
+		return e
+	}
+	if obj, ok := whole.(map[string]any); ok {
+		if list, ok := obj["data"].([]any); ok && t.format != FormatOTLP {
+			whole = list
+		} else {
+			return each(1, unitLine, obj)
+		}
+	}
+	list, ok := whole.([]any)
+	if !ok {
+		return &Error{File: c.name, Msg: "is neither an object nor a list of objects — export the spans as JSON Lines"}
+	}
+	starts := elementLines(data)
+	for i, el := range list {
+		line := i + 1
+		if i < len(starts) {
+			line = starts[i]
+		}
+		obj, ok := el.(map[string]any)
+		if !ok {
+			if err := c.bad(line, "", fmt.Sprintf("element %d is not an object", i+1)); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := each(line, unitLine, obj); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// firstLineWhole reports whether the file is JSON Lines: its first line
+// is an object, whole or broken (a damaged record is then named by its
+// line), or longer than the window (a collector's batch may be MiBs on one
+// line); a pretty-printed object opens with a line holding only "{".
+func firstLineWhole(head []byte) bool {
+	t := bytes.TrimLeft(head, " \t\r\n")
+	if len(t) == 0 || t[0] != '{' {
+		return false
+	}
+	line, _, found := bytes.Cut(t, []byte("\n"))
+	line = bytes.TrimSpace(line)
+	if !found || json.Valid(line) {
+		return true
+	}
+	return string(line) != "{" && bytes.HasSuffix(line, []byte("}"))
+}
+
+// elementLines gives the line each element of the top-level array in data
+// (or of its "data" list) starts on.
+func elementLines(data []byte) []int {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil
+	}
+	if tok == json.Delim('{') {
+		for {
+			k, err := dec.Token()
+			key, ok := k.(string)
+			if err != nil || !ok {
+				return nil
+			}
+			if key == "data" {
+				if tok, err = dec.Token(); err != nil || tok != json.Delim('[') {
+					return nil
+				}
+				break
+			}
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return nil
+			}
+		}
+	} else if tok != json.Delim('[') {
+		return nil
+	}
+	var out []int
+	for dec.More() {
+		off := dec.InputOffset()
+		for off < int64(len(data)) && strings.IndexByte(" \t\r\n,", data[off]) >= 0 {
+			off++
+		}
+		out = append(out, 1+bytes.Count(data[:off], []byte("\n")))
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return out
+		}
+	}
+	return out
+}
+
+// sniffTraces tells a trace export by the keys of its first record (of a
+// JSON Lines file, a JSON array, or the list under "data"); "" when it is
+// not one.
+func sniffTraces(head []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	tok, err := dec.Token()
+	if err != nil {
+		return ""
+	}
+	if tok == json.Delim('[') {
+		if tok, err = dec.Token(); err != nil {
+			return ""
+		}
+	}
+	if tok != json.Delim('{') {
+		return ""
+	}
+	keys := map[string]bool{}
+	var ctx map[string]any
+	for dec.More() {
+		k, err := dec.Token()
+		key, ok := k.(string)
+		if err != nil || !ok {
+			break
+		}
+		keys[key] = true
+		if key == "data" && len(keys) == 1 {
+			if tok, err := dec.Token(); err == nil && tok == json.Delim('[') {
+				if tok, err := dec.Token(); err == nil && tok == json.Delim('{') {
+					keys = map[string]bool{}
+					continue
+				}
+			}
+			break
+		}
+		if key == "context" {
+			if dec.Decode(&ctx) != nil {
+				break
+			}
+			continue
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			break // the record goes on past the window
+		}
+	}
+	switch {
+	case keys["resourceSpans"]:
+		return FormatOTLP
+	case keys["observations"]:
+		return FormatLangfuse
+	case keys["context.trace_id"], keys["context.span_id"],
+		ctx != nil && (ctx["trace_id"] != nil || ctx["span_id"] != nil) && (keys["span_kind"] || keys["parent_id"]):
+		return FormatPhoenix
+	}
+	return ""
+}
+
+// decodeObject decodes a JSON object, numbers kept as written.
+func decodeObject(b []byte, obj *map[string]any) error {
+	var v any
+	if err := decodeValue(b, &v); err != nil {
+		return err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("is %s, not an object — each record must be a JSON object", aKind(kindOf(b)))
+	}
+	*obj = m
+	return nil
+}
+
+func decodeValue(b []byte, v *any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		if err == io.ErrUnexpectedEOF || err == io.EOF {
+			return fmt.Errorf("invalid JSON: it ends in the middle of a value — the file was cut short (a partial copy, or a collector still writing it); export it again")
+		}
+		return fmt.Errorf("invalid JSON: %s — fix or re-export the file", jsonErrText(err))
+	}
+	if dec.More() {
+		return fmt.Errorf("invalid JSON: more than one value where one was expected — export one object per line (JSON Lines)")
+	}
+	return nil
+}
+
+// flatten puts the values of nested objects under dotted keys; lists stay
+// values.
+func flatten(prefix string, v any, out map[string]any) {
+	m, ok := v.(map[string]any)
+	if !ok || (len(m) == 0 && prefix != "") {
+		if prefix != "" {
+			out[prefix] = v
+		}
+		return
+	}
+	for k, sub := range m {
+		key := k
+		if prefix != "" {
+			key = prefix + "." + k
+		}
+		flatten(key, sub, out)
+	}
+}
+
+// text is a value as text: a string as it is, a number as written, null as
+// "", anything else as JSON.
+func text(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	case bool:
+		return strconv.FormatBool(x)
+	case []byte:
+		return string(x)
+	case time.Time:
+		return x.Format(time.RFC3339Nano)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// ---- OTLP/JSON
+
+// otlpRecord reads one ExportTraceServiceRequest.
+func (t *traceReader) otlpRecord(line int, obj map[string]any) error {
+	rss, ok := obj["resourceSpans"].([]any)
+	if !ok {
+		return t.c.bad(line, "", fmt.Sprintf(`has no "resourceSpans" list (keys: %s) — an OTLP/JSON file holds ExportTraceServiceRequest objects, one per line as the collector's file exporter writes them`, list(keysOf(obj))))
+	}
+	for i, rs := range rss {
+		rsm, _ := rs.(map[string]any)
+		sss, _ := rsm["scopeSpans"].([]any)
+		if sss == nil {
+			sss, _ = rsm["instrumentationLibrarySpans"].([]any) // OTLP before 0.15
+		}
+		for j, ss := range sss {
+			ssm, _ := ss.(map[string]any)
+			spans, _ := ssm["spans"].([]any)
+			for k, sp := range spans {
+				path := fmt.Sprintf("resourceSpans[%d].scopeSpans[%d].spans[%d]", i, j, k)
+				m, ok := sp.(map[string]any)
+				if !ok {
+					if err := t.c.bad(line, "", path+" is not an object"); err != nil {
+						return err
+					}
+					continue
+				}
+				s := &tspan{line: line, trace: text(m["traceId"]), id: text(m["spanId"]), parent: text(m["parentSpanId"]), name: text(m["name"])}
+				s.attrs = map[string]any{}
+				if attrs, ok := m["attributes"].([]any); ok {
+					for _, kv := range attrs {
+						kvm, _ := kv.(map[string]any)
+						if key := text(kvm["key"]); key != "" {
+							t.put(s, key, anyValue(kvm["value"]))
+						}
+					}
+				}
+				s.kind = strings.ToUpper(text(s.attrs["openinference.span.kind"]))
+				s.start = timeOf(m["startTimeUnixNano"], true)
+				if ok, err := t.needIDs(line, s, path, "traceId", "spanId"); !ok {
+					if err != nil {
+						return err
+					}
+					continue
+				}
+				t.add(s)
+			}
+		}
+	}
+	return nil
+}
+
+// anyValue turns an OTLP AnyValue into a plain value.
+func anyValue(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	for k, x := range m {
+		switch k {
+		case "stringValue", "boolValue", "intValue", "doubleValue", "bytesValue":
+			return x
+		case "arrayValue":
+			am, _ := x.(map[string]any)
+			vals, _ := am["values"].([]any)
+			out := make([]any, len(vals))
+			for i, e := range vals {
+				out[i] = anyValue(e)
+			}
+			return out
+		case "kvlistValue":
+			km, _ := x.(map[string]any)
+			vals, _ := km["values"].([]any)
+			out := map[string]any{}
+			for _, e := range vals {
+				em, _ := e.(map[string]any)
+				out[text(em["key"])] = anyValue(em["value"])
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// timeOf reads a timestamp: nanoseconds as a number or numeric string
+// (OTLP), an ISO 8601 text, or a number whose size says its unit (pandas
+// writes epoch milliseconds).
+func timeOf(v any, nanos bool) int64 {
+	s := strings.TrimSpace(text(v))
+	if s == "" {
+		return 0
+	}
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil && (nanos || n > 1e17) {
+		return n // exact: a float64 keeps nanoseconds since 1970 to some 256 ns only
+	}
+	if n, err := strconv.ParseFloat(s, 64); err == nil {
+		switch {
+		case nanos || n > 1e17:
+			return int64(n)
+		case n > 1e14:
+			return int64(n * 1e3)
+		case n > 1e11:
+			return int64(n * 1e6)
+		}
+		return int64(n * 1e9)
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999"} {
+		if ts, err := time.Parse(layout, s); err == nil {
+			return ts.UnixNano()
+		}
+	}
+	return 0
+}
+
+// ---- Phoenix / OpenInference span records
+
+// phoenixRecord reads one span record.
+func (t *traceReader) phoenixRecord(line int, obj map[string]any) error {
+	flat := map[string]any{}
+	flatten("", obj, flat)
+	s := &tspan{line: line, attrs: map[string]any{}}
+	for k, v := range flat {
+		if a, ok := strings.CutPrefix(k, "attributes."); ok {
+			t.put(s, a, v)
+		}
+	}
+	if raw, ok := flat["attributes"].(string); ok {
+		// A Parquet or CSV export may keep the attributes as one JSON text.
+		var v any
+		if decodeValue([]byte(raw), &v) == nil {
+			attrs := map[string]any{}
+			flatten("", v, attrs)
+			for k, v := range attrs {
+				t.put(s, k, v)
+			}
+		}
+	}
+	s.trace = text(flat["context.trace_id"])
+	s.id = text(flat["context.span_id"])
+	s.parent = text(flat["parent_id"])
+	s.name = text(flat["name"])
+	s.kind = strings.ToUpper(text(flat["span_kind"]))
+	if s.kind == "" || s.kind == "UNKNOWN" {
+		s.kind = strings.ToUpper(text(s.attrs["openinference.span.kind"]))
+	}
+	s.start = timeOf(flat["start_time"], false)
+	if ok, err := t.needIDs(line, s, "", "context.trace_id", "context.span_id"); !ok {
+		return err
+	}
+	t.add(s)
+	return nil
+}
+
+// ---- Langfuse traces
+
+// langfuseRecord reads one trace with its observations. The trace itself
+// is the root span: its input and output are the request's, when the
+// application set them.
+func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
+	id := text(obj["id"])
+	obs, ok := obj["observations"].([]any)
+	if !ok {
+		return t.c.bad(line, "", fmt.Sprintf(`trace %q has no "observations" list — export traces with their observations (GET /api/public/traces/{id} gives them)`, id))
+	}
+	root := &tspan{line: line, trace: id, id: "trace:" + id, name: text(obj["name"]), kind: "CHAIN", attrs: map[string]any{}, start: timeOf(obj["timestamp"], false)}
+	if ok, err := t.needIDs(line, root, "", "id", "id"); !ok {
+		return err
+	}
+	t.langfuseIO(root, obj)
+	if scores, ok := obj["scores"].([]any); ok {
+		for _, sc := range scores {
+			m, _ := sc.(map[string]any)
+			if strings.EqualFold(text(m["name"]), "reference") {
+				ref := text(m["stringValue"])
+				if ref == "" {
+					ref = text(m["comment"])
+				}
+				root.attrs["reference"] = ref
+			}
+		}
+	}
+	t.add(root)
+	for i, o := range obs {
+		m, ok := o.(map[string]any)
+		path := fmt.Sprintf("observations[%d]", i)
+		if !ok {
+			if err := t.c.bad(line, "", fmt.Sprintf("trace %q: %s is %s, not an observation — export traces with their observations' details, not only their ids", id, path, aKind(kindOfAny(o)))); err != nil {
+				return err
+			}
+			continue
+		}
+		s := &tspan{line: line, trace: id, id: text(m["id"]), parent: text(m["parentObservationId"]), name: text(m["name"]), attrs: map[string]any{}}
+		if tid := text(m["traceId"]); tid != "" && tid != id {
+			s.trace = tid
+		}
+		if s.parent == "" {
+			s.parent = root.id
+		}
+		s.kind = strings.ToUpper(text(m["type"]))
+		if s.kind == "GENERATION" {
+			s.kind = "LLM"
+		}
+		s.start = timeOf(m["startTime"], false)
+		t.langfuseIO(s, m)
+		if ok, err := t.needIDs(line, s, fmt.Sprintf("trace %q %s", id, path), "traceId", "id"); !ok {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		t.add(s)
+	}
+	return nil
+}
+
+// langfuseIO puts a Langfuse trace's or observation's input, output and
+// metadata under the OpenInference names the request builder reads; a
+// retriever's documents go under retrieval.documents.
+func (t *traceReader) langfuseIO(s *tspan, m map[string]any) {
+	if v, ok := m["input"]; ok && v != nil {
+		t.put(s, "input.value", v)
+	}
+	if v, ok := m["output"]; ok && v != nil {
+		t.put(s, "output.value", v)
+		if docs := documentList(v); docs != nil {
+			t.put(s, "retrieval.documents", docs)
+		}
+	}
+	if md, ok := m["metadata"]; ok {
+		attrs := map[string]any{}
+		flatten("metadata", md, attrs)
+		for k, v := range attrs {
+			t.put(s, k, v)
+		}
+	}
+}
+
+// documentList is the list of documents a retriever's output holds: the
+// output itself, or its "documents" list.
+func documentList(v any) []any {
+	if l, ok := v.([]any); ok {
+		return l
+	}
+	if m, ok := v.(map[string]any); ok {
+		for _, k := range []string{"documents", "docs", "results"} {
+			if l, ok := m[k].([]any); ok {
+				return l
+			}
+		}
+	}
+	return nil
+}
+
+func kindOfAny(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case nil:
+		return "null"
+	case []any:
+		return "list"
+	case map[string]any:
+		return "object"
+	case bool:
+		return "boolean"
+	}
+	return "number"
+}
+
+func keysOf(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// ---- Phoenix spans in Parquet
+
+// readPhoenixParquet reads the spans of a Parquet file written from
+// Phoenix's spans dataframe (df.to_parquet): a row per span, its columns
+// named as the dataframe's, a document list as a list of structs.
+func readPhoenixParquet(c *collector, f *parquet.File) error {
+	t := newTraceReader(c, FormatPhoenix, c.traceMap)
+	c.unit = unitRow
+	schema := f.Schema()
+	row := 0
+	buf := make([]parquet.Row, 64)
+	for _, rg := range f.RowGroups() {
+		rows := rg.Rows()
+		for {
+			n, err := rows.ReadRows(buf)
+			for _, r := range buf[:n] {
+				row++
+				m := map[string]any{}
+				if rerr := schema.Reconstruct(&m, r); rerr != nil {
+					rows.Close()
+					return c.parquetDamaged(fmt.Errorf("row %d: %w", row, rerr))
+				}
+				if perr := t.phoenixRecord(row, m); perr != nil {
+					rows.Close()
+					return perr
+				}
+			}
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				rows.Close()
+				return c.parquetDamaged(fmt.Errorf("reading row %d: %w", row+1, err))
+			}
+		}
+		if err := rows.Close(); err != nil {
+			return c.parquetDamaged(err)
+		}
+	}
+	return t.samples()
+}
