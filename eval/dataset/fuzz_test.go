@@ -61,6 +61,11 @@ func FuzzLoad(f *testing.F) {
 		{5, "samples:\n- {question: q, answer: 42}\n- question: q\n  answer: a\n  answer: b\n- [1]\n", 0},
 		{7, "---\ntests:\n  - vars: {query: q, answer: a}\n", 0},
 		{7, "- question: \"q\x01\"\n\tanswer: a\n", 0},
+		// Conversations: interleaved flat turns with a gap, a nested record.
+		{0, `{"conversation_id":"a","turn":1,"question":"q","answer":"a"}` + "\n" + `{"conversation_id":"b","turn":1,"question":"q","answer":"a"}` + "\n" +
+			`{"conversation_id":"a","turn":3,"question":"q","answer":"a"}`, 0},
+		{0, `{"conversation_id":"c","user_input":[{"type":"human","content":"q"},{"role":"assistant","content":"a","retrieved_contexts":["c"]},{"type":"ai","content":"b"}]}`, 0},
+		{2, "conversation_id,turn,question,answer\na,1,q,a\na,2.0,q,a\n", 0},
 	} {
 		f.Add(s.kind, s.in, s.limit)
 	}
