@@ -1,7 +1,10 @@
 package report
 
 import (
+	"fmt"
+	"io"
 	"math"
+	"strings"
 
 	"github.com/ragscope/ragscope/eval"
 )
@@ -105,4 +108,59 @@ func (c *conversations) summaries() []ConversationSummary {
 		out = append(out, s)
 	}
 	return out
+}
+
+// maxMarkdownConversations is how many failing conversations the Markdown
+// report lists; the JSON report has them all.
+const maxMarkdownConversations = 20
+
+// WriteConversationsMarkdown writes the Markdown report's section on a
+// run's conversations (nothing for a run without): how many there are and
+// how many fail somewhere, then each failing one with, per metric, its
+// mean, minimum and first failing turn, in the order they came.
+func WriteConversationsMarkdown(w io.Writer, run RunInfo, convs []ConversationSummary) error {
+	if len(convs) == 0 {
+		return nil
+	}
+	var failing []ConversationSummary
+	for _, c := range convs {
+		for _, cm := range c.Metrics {
+			if cm.FirstFailingTurn != nil {
+				failing = append(failing, c)
+				break
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n## Conversations\n\n%d conversations, %d with a turn below a pass level.\n", len(convs), len(failing))
+	if len(failing) > 0 {
+		b.WriteString("\n| conversation | turns |")
+		metrics := run.Scored()
+		for _, m := range metrics {
+			fmt.Fprintf(&b, " %s mean / min / first failing |", mdCell(string(m)))
+		}
+		b.WriteString("\n|---|---:|" + strings.Repeat("---|", len(metrics)) + "\n")
+		for i, c := range failing {
+			if i == maxMarkdownConversations {
+				fmt.Fprintf(&b, "\n%d more in the JSON report.\n", len(failing)-i)
+				break
+			}
+			fmt.Fprintf(&b, "| %s | %d |", mdCell(c.ID), c.Turns)
+			for _, m := range metrics {
+				cm := c.Metrics[m]
+				if cm == nil {
+					b.WriteString(" - |")
+					continue
+				}
+				first := "-"
+				if cm.FirstFailingTurn != nil {
+					first = fmt.Sprintf("turn %d", *cm.FirstFailingTurn)
+				}
+				fmt.Fprintf(&b, " %s / %s / %s |", fmtScore(cm.Mean), fmtScore(cm.Min), first)
+			}
+			b.WriteString("\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }

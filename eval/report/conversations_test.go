@@ -177,3 +177,27 @@ func TestReportCSVConversationColumns(t *testing.T) {
 		t.Errorf("a single-turn CSV has conversation columns: %v\n%s", err, b.String())
 	}
 }
+
+// The Markdown report lists the conversations with a failing turn, per
+// metric its mean, minimum and first failing turn; nothing without
+// conversations.
+func TestReportMarkdownConversations(t *testing.T) {
+	run := RunInfo{ID: "r", Metrics: []eval.Metric{eval.Faithfulness}, ConversationTurns: 3}
+	rep := NewReport(run, []*eval.Result{turnResult(0, "a", 1, fp(1)), turnResult(1, "a", 2, fp(0.25)), turnResult(2, "b", 1, fp(1))})
+	var b bytes.Buffer
+	if err := rep.WriteMarkdown(&b, 5); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## Conversations", "2 conversations, 1 with a turn below a pass level.", "| a | 2 | 0.625 / 0.250 / turn 2 |"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the Markdown lacks %q:\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "| b |") {
+		t.Error("a conversation without a failing turn is listed")
+	}
+	b.Reset()
+	if err := NewReport(RunInfo{ID: "p", Metrics: run.Metrics}, nil).WriteMarkdown(&b, 5); err != nil || strings.Contains(b.String(), "Conversations") {
+		t.Errorf("a single-turn Markdown report has conversations: %v", err)
+	}
+}

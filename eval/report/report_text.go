@@ -132,7 +132,11 @@ func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
 	for _, s := range r.Samples {
 		ws.Add(s)
 	}
-	return WriteReportMarkdown(w, r.Run, r.Summary, tallyOf(nil, r.Samples, RunLevels(r.Run)).Diagnoses(), ws.Samples())
+	t := tallyOf(r.Run.Scored(), r.Samples, RunLevels(r.Run))
+	if err := WriteReportMarkdown(w, r.Run, r.Summary, t.Diagnoses(), ws.Samples()); err != nil {
+		return err
+	}
+	return WriteConversationsMarkdown(w, r.Run, t.Conversations())
 }
 
 // WriteReportMarkdown writes the Markdown report of WriteMarkdown from a

@@ -133,7 +133,10 @@ func (sr *Pass) Write(st cache.Store, format string, w io.Writer) error {
 	case FormatCSV:
 		return report.WriteReportCSV(w, sr.Info.Judge.Name, sr.Info.Scored(), report.RunLevels(sr.Info), sr.Info.ConversationTurns > 0, store.Each(st, sr.Info.ID, sr.seen.has))
 	case FormatMarkdown:
-		return report.WriteReportMarkdown(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), sr.Worst.Samples())
+		if err := report.WriteReportMarkdown(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), sr.Worst.Samples()); err != nil {
+			return err
+		}
+		return report.WriteConversationsMarkdown(w, sr.Info, sr.Tally.Conversations())
 	case FormatJSONL:
 		return report.WriteReportJSONL(w, report.RunLevels(sr.Info), store.Each(st, sr.Info.ID, sr.seen.has))
 	case FormatGitHub:
