@@ -111,9 +111,18 @@ coverage or names is tested once more on what it adds (restate.go): its
 residual ("A"), as a short answer, in a sentence that names one of the
 question's things.
 
+A statement whose subject coordinates two names ("A and B are both
+painters", "甲和乙都设在上海") that fails the test is read as its conjuncts
+(coordinate.go): "A are both painters" and "B are both painters", each
+tested alone and supported only by a sentence that names its own name;
+the statement is supported when both are. The second name ends where a
+sentence writes it as one ("Kings of Leon" of "Kings of Leon American").
+A collective predicate (the same, between, married, 相同, 之间:
+words/collective.txt) is said of the two together and is not distributed.
+
 A denial ("no" to a yes/no question) is supported when a detector fires
-on a sentence that covers the proposition: the context contradicts it.
-Silence supports no denial.
+on a sentence that covers the proposition, or one of its conjuncts: the
+context contradicts it. Silence supports no denial.
 
 # Metrics
 

@@ -87,7 +87,19 @@ func contextSpans(text string) []*span {
 	return out
 }
 
+// support is the support test of one statement against the sentences
+// (supportOne), and, when it fails, of its conjuncts (coordinated).
 func support(st, q *span, sents []*span) Evidence {
+	ev := supportOne(st, q, sents)
+	if ev.Verdict == 0 {
+		if cev, ok := coordinated(st, q, sents); ok {
+			return cev
+		}
+	}
+	return ev
+}
+
+func supportOne(st, q *span, sents []*span) Evidence {
 	if len(sents) == 0 {
 		return Evidence{From: -1, Also: -1, Reason: "no retrieved context to check the statement against"}
 	}
