@@ -90,7 +90,13 @@ The support test (support.go), of one statement against the sentences:
     of them, is not supported; so is one with two Chinese characters in
     a row that neither the sentence nor the question has, between ones
     it has (总监 for 主管; a function word such as 需要 is none). A name the question gives may be spelled
-    out in a neighbour of a sentence that refers to it by a pronoun.
+    out in a neighbour of a sentence that refers to it by a pronoun. In
+    a statement that restates a wh-question, a name of the question is
+    a premise reached through a bridge (bridge.go): a sentence of the
+    same chunk that names it and the thing the sentence is about (the
+    name it opens on, or its pronoun's: "Quay Group bought Harbour Air."
+    ties "Quay Group is based in Portland." to Harbour Air); not a name
+    the statement opens on, which it says something of.
  5. supported when coverage >= SupportThreshold and no detector fires.
  6. two chunks: a statement no sentence covers is supported by two
     sentences of different chunks together when their union covers it,

@@ -576,7 +576,7 @@ func missingName(st, question, best *span) (string, bool) {
 			continue
 		}
 		if question != nil && question.feats[n.feat] {
-			if !n.head || best.pronoun && nearby(best, n.feat) {
+			if !n.head || best.pronoun && nearby(best, n.feat) || restates(st, question) && !opensOn(st, n.feat) && bridged(best, n.feat, question) {
 				continue
 			}
 		}
