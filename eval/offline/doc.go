@@ -95,8 +95,12 @@ The support test (support.go), of one statement against the sentences:
     a premise reached through a bridge (bridge.go): a sentence of the
     same chunk that names it and the thing the sentence is about (the
     name it opens on, or its pronoun's: "Quay Group bought Harbour Air."
-    ties "Quay Group is based in Portland." to Harbour Air); not a name
-    the statement opens on, which it says something of.
+    ties "Quay Group is based in Portland." to Harbour Air). A name of
+    the question that the statement makes its subject (it opens on it,
+    the question does not: one of the question's alternatives) is what
+    it speaks of, not a premise: the sentence must name it whole, or
+    write its head as a name ("Smith" for Malcolm Smith), and no bridge
+    stands in for it.
  5. supported when coverage >= SupportThreshold and no detector fires.
  6. two chunks: a statement no sentence covers is supported by two
     sentences of different chunks together when their union covers it,
