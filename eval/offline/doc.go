@@ -68,7 +68,11 @@ The support test (support.go), of one statement against the sentences:
     pronoun after a semicolon stands for what the piece before it is
     about ("open to staff only; contractors may not use it"). A Chinese
     bigram the sentence writes with one character between (账号需通过
-    for 账号通过) is found. Short Chinese statements are measured on
+    for 账号通过) is found. A Chinese bigram that joins a character of the
+    question to a run of two or more that are not in it (年柯 and 哲当 of
+    "2018年柯文哲当选" for "2018年谁当选": the seam of an answer put in the
+    question's frame) counts only where the sentence has it; the answer's
+    own bigrams count as ever. Short Chinese statements are measured on
     characters. The reason of a low coverage lists the words it lacks.
  2. negation: a clause of the best sentence (or, when it does not cover
     the statement, of any sentence) that negates what an aligned clause

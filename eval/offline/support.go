@@ -242,6 +242,7 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 	// order rounds differently from run to run, and a coverage on a rounding
 	// edge (0.375) would then print 0.37 or 0.38 for the same input.
 	var plain, echo, plainFound, echoFound int
+	joins := junctions(st, q)
 	count := func(feats, ctx map[string]bool) {
 		for f := range feats {
 			found := ctx[f] || cs.refFeats[f] || cs.skips[f]
@@ -251,9 +252,10 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 				if found {
 					echoFound++
 				}
-			case st.common[f] && !found:
+			case !found && (st.common[f] || joins[f]):
 				// A frame's word, or a given name, counts only where
-				// the sentence has it.
+				// the sentence has it; so does a bigram that joins
+				// an answer to the question's words around it.
 			default:
 				plain++
 				if found {
@@ -931,3 +933,63 @@ func missingWords(st, q, cs *span) string {
 	}
 	return "; not in it: " + strings.Join(out, ", ")
 }
+
+// junctions are the Chinese bigrams of the statement that join a
+// character of the question to one that is not in it, at the edge of a
+// run of two or more such characters ("年柯" and "哲当" of "2018年柯文哲当选",
+// restating "2018年谁当选" around 柯文哲): a statement that puts its answer in
+// the question's frame writes such pairs, and no context need have them.
+// The answer's own bigrams (柯文, 文哲) still count, and a one-character
+// answer's (法国 of 在法国) is not at such an edge.
+func junctions(st, q *span) map[string]bool {
+	if q == nil || !st.hasHan || !q.hasHan {
+		return nil
+	}
+	// Keyed by the statement, whose question is almost always the same
+	// one: no key is built per sentence tested.
+	e := junctionMemo.Get(st.text, func(string) *junctionSet {
+		return &junctionSet{question: q.text, set: seams(st, q)}
+	})
+	if e.question != q.text {
+		return seams(st, q)
+	}
+	return e.set
+}
+
+type junctionSet struct {
+	question string
+	set      map[string]bool
+}
+
+func seams(st, q *span) map[string]bool {
+	var out map[string]bool
+	for _, c := range st.clauses {
+		rs := []rune(c.text)
+		inQ := func(i int) bool { return q.unis["u:"+string(rs[i])] }
+		han := func(i int) bool { return i >= 0 && i < len(rs) && isHan(rs[i]) && !chineseParticles[rs[i]] }
+		for i := 0; i+1 < len(rs); i++ {
+			if !han(i) || !han(i+1) || inQ(i) == inQ(i+1) {
+				continue
+			}
+			// the character not in the question's other neighbour
+			other := i - 1
+			if inQ(i) {
+				other = i + 2
+			}
+			if !han(other) || inQ(other) {
+				continue
+			}
+			f := "h:" + string(rs[i:i+2])
+			if q.feats[f] {
+				continue
+			}
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[f] = true
+		}
+	}
+	return out
+}
+
+var junctionMemo = memo.New[*junctionSet](analysisCacheSize)
