@@ -106,8 +106,9 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	useUnis := st.hasHan && countPrefix(st.feats, "h:") < 2
 	best, bestCov := -1, -1.0
 	covs := make([]float64, len(sents))
+	joins := junctions(st, q)
 	for i, cs := range sents {
-		cov := coverage(st, q, cs, useUnis)
+		cov := coverageWith(st, q, cs, useUnis, joins)
 		covs[i] = cov
 		if cov > bestCov {
 			best, bestCov = i, cov
@@ -238,11 +239,16 @@ func negationEvidence(ev Evidence, quote, detail string, from int) Evidence {
 // coverage is the weighted share of the statement's features found in the
 // context sentence, or -1 when the statement has none.
 func coverage(st, q, cs *span, useUnis bool) float64 {
+	return coverageWith(st, q, cs, useUnis, junctions(st, q))
+}
+
+// coverageWith is coverage with the statement's junctions worked out
+// once, for the loop over every sentence.
+func coverageWith(st, q, cs *span, useUnis bool, joins map[string]bool) float64 {
 	// Integer counts, weighted once at the end: summing float weights in map
 	// order rounds differently from run to run, and a coverage on a rounding
 	// edge (0.375) would then print 0.37 or 0.38 for the same input.
 	var plain, echo, plainFound, echoFound int
-	joins := junctions(st, q)
 	count := func(feats, ctx map[string]bool) {
 		for f := range feats {
 			found := ctx[f] || cs.refFeats[f] || cs.skips[f]
@@ -945,20 +951,7 @@ func junctions(st, q *span) map[string]bool {
 	if q == nil || !st.hasHan || !q.hasHan {
 		return nil
 	}
-	// Keyed by the statement, whose question is almost always the same
-	// one: no key is built per sentence tested.
-	e := junctionMemo.Get(st.text, func(string) *junctionSet {
-		return &junctionSet{question: q.text, set: seams(st, q)}
-	})
-	if e.question != q.text {
-		return seams(st, q)
-	}
-	return e.set
-}
-
-type junctionSet struct {
-	question string
-	set      map[string]bool
+	return seams(st, q)
 }
 
 func seams(st, q *span) map[string]bool {
@@ -991,5 +984,3 @@ func seams(st, q *span) map[string]bool {
 	}
 	return out
 }
-
-var junctionMemo = memo.New[*junctionSet](analysisCacheSize)
