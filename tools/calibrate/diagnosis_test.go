@@ -14,7 +14,7 @@ import (
 // it was written (docs/offline-judge.md has the table); a change of the
 // judge or the diagnosis that loses an agreement fails it.
 const (
-	enterpriseDiagnosisFloor  = 63
+	enterpriseDiagnosisFloor  = 64
 	enterprise2DiagnosisFloor = 33
 )
 
