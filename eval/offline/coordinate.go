@@ -30,7 +30,7 @@ type conjunct struct {
 // the text with "A and B" (both dropped) read once as A and once as B;
 // nil when the statement coordinates no two names, or its predicate is
 // collective. The second name ends where the longest name a sentence
-// writes as one ends ("Kings of Leon" of "Kings of Leon American rock
+// writes as one ends ("Quay Players" of "Quay Players American rock
 // bands").
 func conjuncts(text string, sents []*span) []conjunct {
 	if containsHan(text) {
@@ -110,7 +110,7 @@ func nameEnd(w []string, from int) int {
 
 // writtenEnd shortens the name w[from:end] to the longest run of its
 // words that a sentence writes together, when one does: the rest is the
-// predicate's ("American" of "Kings of Leon American").
+// predicate's ("American" of "Quay Players American").
 func writtenEnd(w []string, from, end int, sents []*span) int {
 	for e := end; e > from+1; e-- {
 		seq := stems(strings.Join(w[from:e], " "))

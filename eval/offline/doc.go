@@ -69,8 +69,8 @@ The support test (support.go), of one statement against the sentences:
     about ("open to staff only; contractors may not use it"). A Chinese
     bigram the sentence writes with one character between (账号需通过
     for 账号通过) is found. A Chinese bigram that joins a character of the
-    question to a run of two or more that are not in it (年柯 and 哲当 of
-    "2018年柯文哲当选" for "2018年谁当选": the seam of an answer put in the
+    question to a run of two or more that are not in it (年王 and 涛当 of
+    "2023年王海涛当选" for "2023年谁当选": the seam of an answer put in the
     question's frame) counts only where the sentence has it; the answer's
     own bigrams count as ever. Short Chinese statements are measured on
     characters. The reason of a low coverage lists the words it lacks.
@@ -103,7 +103,7 @@ The support test (support.go), of one statement against the sentences:
     the question that the statement makes its subject (it opens on it,
     the question does not: one of the question's alternatives) is what
     it speaks of, not a premise: the sentence must name it whole, or
-    write its head as a name ("Smith" for Malcolm Smith), and no bridge
+    write its head as a name ("Lee" for Ann Lee), and no bridge
     stands in for it.
  5. supported when coverage >= SupportThreshold and no detector fires.
  6. two chunks: a statement no sentence covers is supported by two
@@ -130,7 +130,7 @@ painters", "甲和乙都设在上海") that fails the test is read as its conjun
 (coordinate.go): "A are both painters" and "B are both painters", each
 tested alone and supported only by a sentence that names its own name;
 the statement is supported when both are. The second name ends where a
-sentence writes it as one ("Kings of Leon" of "Kings of Leon American").
+sentence writes it as one ("Quay Players" of "Quay Players American").
 A collective predicate (the same, between, married, 相同, 之间:
 words/collective.txt) is said of the two together and is not distributed.
 

@@ -584,7 +584,7 @@ func hasQuantity(sp *span, q quantity) bool {
 // "Which university is located in X, Boston College or Stanford
 // University?") is what the statement speaks of, not a premise: it is
 // mentioned whole, unless the sentence writes its head as a name
-// ("Smith" for Malcolm Smith), and reached through no bridge.
+// ("Lee" for Ann Lee), and reached through no bridge.
 func missingName(st, question, best *span) (string, bool) {
 	for i, n := range st.names {
 		if best.feats[n.feat] || best.refFeats[n.feat] {
@@ -942,11 +942,11 @@ func missingWords(st, q, cs *span) string {
 
 // junctions are the Chinese bigrams of the statement that join a
 // character of the question to one that is not in it, at the edge of a
-// run of two or more such characters ("年柯" and "哲当" of "2018年柯文哲当选",
-// restating "2018年谁当选" around 柯文哲): a statement that puts its answer in
+// run of two or more such characters ("年王" and "涛当" of "2023年王海涛当选",
+// restating "2023年谁当选" around 王海涛): a statement that puts its answer in
 // the question's frame writes such pairs, and no context need have them.
-// The answer's own bigrams (柯文, 文哲) still count, and a one-character
-// answer's (法国 of 在法国) is not at such an edge.
+// The answer's own bigrams (王海, 海涛) still count, and a one-character
+// answer's (德国 of 在德国) is not at such an edge.
 func junctions(st, q *span) map[string]bool {
 	if q == nil || !st.hasHan || !q.hasHan {
 		return nil
