@@ -68,11 +68,7 @@ The support test (support.go), of one statement against the sentences:
     pronoun after a semicolon stands for what the piece before it is
     about ("open to staff only; contractors may not use it"). A Chinese
     bigram the sentence writes with one character between (账号需通过
-    for 账号通过) is found. A Chinese bigram that joins a character of the
-    question to a run of two or more that are not in it (年王 and 涛当 of
-    "2023年王海涛当选" for "2023年谁当选": the seam of an answer put in the
-    question's frame) counts only where the sentence has it; the answer's
-    own bigrams count as ever. Short Chinese statements are measured on
+    for 账号通过) is found. Short Chinese statements are measured on
     characters. The reason of a low coverage lists the words it lacks.
  2. negation: a clause of the best sentence (or, when it does not cover
     the statement, of any sentence) that negates what an aligned clause
@@ -94,17 +90,11 @@ The support test (support.go), of one statement against the sentences:
     of them, is not supported; so is one with two Chinese characters in
     a row that neither the sentence nor the question has, between ones
     it has (总监 for 主管; a function word such as 需要 is none). A name the question gives may be spelled
-    out in a neighbour of a sentence that refers to it by a pronoun. In
-    a statement that restates a wh-question, a name of the question is
-    a premise reached through a bridge (bridge.go): a sentence of the
-    same chunk that names it and the thing the sentence is about (the
-    name it opens on, or its pronoun's: "Quay Group bought Harbour Air."
-    ties "Quay Group is based in Portland." to Harbour Air). A name of
-    the question that the statement makes its subject (it opens on it,
-    the question does not: one of the question's alternatives) is what
-    it speaks of, not a premise: the sentence must name it whole, or
-    write its head as a name ("Lee" for Ann Lee), and no bridge
-    stands in for it.
+    out in a neighbour of a sentence that refers to it by a pronoun. A
+    name of the question that the statement makes its subject (it opens
+    on it, the question does not: one of the question's alternatives;
+    subject.go) is what it speaks of, not a premise: the sentence must
+    name it whole, or write its head as a name ("Lee" for Ann Lee).
  5. supported when coverage >= SupportThreshold and no detector fires.
  6. two chunks: a statement no sentence covers is supported by two
     sentences of different chunks together when their union covers it,

@@ -106,9 +106,8 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	useUnis := st.hasHan && countPrefix(st.feats, "h:") < 2
 	best, bestCov := -1, -1.0
 	covs := make([]float64, len(sents))
-	joins := junctions(st, q)
 	for i, cs := range sents {
-		cov := coverageWith(st, q, cs, useUnis, joins)
+		cov := coverage(st, q, cs, useUnis)
 		covs[i] = cov
 		if cov > bestCov {
 			best, bestCov = i, cov
@@ -239,12 +238,6 @@ func negationEvidence(ev Evidence, quote, detail string, from int) Evidence {
 // coverage is the weighted share of the statement's features found in the
 // context sentence, or -1 when the statement has none.
 func coverage(st, q, cs *span, useUnis bool) float64 {
-	return coverageWith(st, q, cs, useUnis, junctions(st, q))
-}
-
-// coverageWith is coverage with the statement's junctions worked out
-// once, for the loop over every sentence.
-func coverageWith(st, q, cs *span, useUnis bool, joins map[string]bool) float64 {
 	// Integer counts, weighted once at the end: summing float weights in map
 	// order rounds differently from run to run, and a coverage on a rounding
 	// edge (0.375) would then print 0.37 or 0.38 for the same input.
@@ -258,10 +251,9 @@ func coverageWith(st, q, cs *span, useUnis bool, joins map[string]bool) float64 
 				if found {
 					echoFound++
 				}
-			case !found && (st.common[f] || joins[f]):
+			case st.common[f] && !found:
 				// A frame's word, or a given name, counts only where
-				// the sentence has it; so does a bigram that joins
-				// an answer to the question's words around it.
+				// the sentence has it.
 			default:
 				plain++
 				if found {
@@ -592,7 +584,7 @@ func missingName(st, question, best *span) (string, bool) {
 		}
 		if question != nil && question.feats[n.feat] {
 			subject := opensOn(st, n.feat) && !opensOn(question, n.feat)
-			if !n.head && (!subject || headWritten(st.names[i:], best)) || best.pronoun && nearby(best, n.feat) || !subject && restates(st, question) && bridged(best, n.feat, question) {
+			if !n.head && (!subject || headWritten(st.names[i:], best)) || best.pronoun && nearby(best, n.feat) {
 				continue
 			}
 		}
@@ -938,49 +930,4 @@ func missingWords(st, q, cs *span) string {
 		out = append(out[:5], "...")
 	}
 	return "; not in it: " + strings.Join(out, ", ")
-}
-
-// junctions are the Chinese bigrams of the statement that join a
-// character of the question to one that is not in it, at the edge of a
-// run of two or more such characters ("年王" and "涛当" of "2023年王海涛当选",
-// restating "2023年谁当选" around 王海涛): a statement that puts its answer in
-// the question's frame writes such pairs, and no context need have them.
-// The answer's own bigrams (王海, 海涛) still count, and a one-character
-// answer's (德国 of 在德国) is not at such an edge.
-func junctions(st, q *span) map[string]bool {
-	if q == nil || !st.hasHan || !q.hasHan {
-		return nil
-	}
-	return seams(st, q)
-}
-
-func seams(st, q *span) map[string]bool {
-	var out map[string]bool
-	for _, c := range st.clauses {
-		rs := []rune(c.text)
-		inQ := func(i int) bool { return q.unis["u:"+string(rs[i])] }
-		han := func(i int) bool { return i >= 0 && i < len(rs) && isHan(rs[i]) && !chineseParticles[rs[i]] }
-		for i := 0; i+1 < len(rs); i++ {
-			if !han(i) || !han(i+1) || inQ(i) == inQ(i+1) {
-				continue
-			}
-			// the character not in the question's other neighbour
-			other := i - 1
-			if inQ(i) {
-				other = i + 2
-			}
-			if !han(other) || inQ(other) {
-				continue
-			}
-			f := "h:" + string(rs[i:i+2])
-			if q.feats[f] {
-				continue
-			}
-			if out == nil {
-				out = map[string]bool{}
-			}
-			out[f] = true
-		}
-	}
-	return out
 }
