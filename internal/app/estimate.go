@@ -143,19 +143,3 @@ func (s *Session) ConfirmBudget(ctx context.Context, yes bool, stderr io.Writer)
 	}
 	return exit.UsageError{Err: fmt.Errorf("%s; nothing was sent: %w. Pass --yes to run anyway, raise --confirm-over, or see the breakdown with ragscope estimate", what, ErrOverBudget)}
 }
-
-// UnpricedCriteria are the criteria the estimate leaves out: those the LLM
-// judges (the exact checks cost nothing); none with the offline judge,
-// which judges none of them.
-func (s *Session) UnpricedCriteria() []string {
-	if s.Criteria == nil || s.Cfg.UseOffline() {
-		return nil
-	}
-	var out []string
-	for _, c := range s.Criteria.Criteria {
-		if c.Kind.NeedsJudge() {
-			out = append(out, c.Name)
-		}
-	}
-	return out
-}
