@@ -12,6 +12,7 @@ import (
 	"github.com/ragscope/ragscope/eval/endpoint"
 	"github.com/ragscope/ragscope/eval/fakejudge"
 	"github.com/ragscope/ragscope/eval/llm"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/prompts"
 )
 
@@ -121,5 +122,40 @@ func TestPlanOfCriteriaAlone(t *testing.T) {
 	}
 	if len(est.ByMetric) != 1 || est.Calls != (Calls{Chat: 2}) {
 		t.Errorf("%+v: %+v", est.Calls, est.ByMetric)
+	}
+}
+
+// A past run's yes_no calls tell how long one draw's reply is: a call
+// that asked for every draw at once (n) bills all their tokens, and the
+// criterion's trace says how many draws its calls brought.
+func TestHistoryOfYesNoDraws(t *testing.T) {
+	db, err := cache.Open(filepath.Join(t.TempDir(), "c.db"), cache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	hashes := map[string]string{prompts.TaskCriterionYesNo + ".en": "h"}
+	run := report.RunInfo{ID: "past", StartedAt: time.Now(), Judge: eval.JudgeInfo{Kind: "llm", Model: "m"}, Prompts: hashes}
+	if err := db.PutRun(run); err != nil {
+		t.Fatal(err)
+	}
+	draws := func(n int) *criteria.Trace { return &criteria.Trace{Draws: make([]criteria.Draw, n)} }
+	call := func(name string, tokens int) eval.CallRecord {
+		return eval.CallRecord{Task: prompts.TaskCriterionYesNo, Metric: eval.Metric(name), Tokens: eval.Usage{CompletionTokens: tokens}}
+	}
+	res := []*eval.Result{
+		// three draws in one call of 90 tokens; one draw of 30; three draws in three calls of 30
+		{Index: 0, Criteria: map[string]*criteria.Trace{"n3": draws(3), "one": draws(1), "each": draws(3)},
+			Calls: []eval.CallRecord{call("n3", 90), call("one", 30), call("each", 30), call("each", 30), call("each", 30)}},
+	}
+	if err := db.PutResults("past", res); err != nil {
+		t.Fatal(err)
+	}
+	got, err := FromRuns(db, "m", hashes, 3, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := got[prompts.TaskCriterionYesNo]; o.replies != 7 || o.tokens != 210 {
+		t.Errorf("yes_no history %+v, want 7 replies of 30 tokens", o)
 	}
 }

@@ -475,13 +475,26 @@ func FromRuns(st cache.Store, model string, hashes map[string]string, maxRuns, m
 			if res == nil {
 				continue
 			}
+			yesNo := map[eval.Metric]int{} // a yes_no criterion's calls that answered
+			for _, c := range res.Calls {
+				if c.Task == prompts.TaskCriterionYesNo && c.Error == "" {
+					yesNo[c.Metric]++
+				}
+			}
 			for _, c := range res.Calls {
 				if !same[c.Task] || c.Error != "" || c.Tokens.CompletionTokens <= 0 {
 					continue
 				}
 				n := 1
-				if c.Task == prompts.TaskAnswerRelevancyQuestion {
+				switch c.Task {
+				case prompts.TaskAnswerRelevancyQuestion:
 					n = perQuestionCall
+				case prompts.TaskCriterionYesNo:
+					// A call may have asked for every draw at once; the
+					// criterion's trace holds the draws its calls brought.
+					if tr := res.Criteria[string(c.Metric)]; tr != nil && yesNo[c.Metric] > 0 {
+						n = max(1, len(tr.Draws)/yesNo[c.Metric])
+					}
 				}
 				o := out[c.Task]
 				o.replies += n
