@@ -3,11 +3,15 @@ package eval
 import (
 	"maps"
 	"strings"
+
+	"github.com/ragscope/ragscope/eval/criteria"
 )
 
 // Merge returns a copy of base in which the given metrics come from update:
 // score, status, error and trace. A re-run of some metrics of a sample thus
 // yields a complete result, and every run in the store stays complete.
+// metrics may name criteria too (they are scored under their names): their
+// traces come from update's Criteria, the others' stay the base's.
 func Merge(base, update *Result, metrics []Metric) *Result {
 	if base == nil {
 		return update
@@ -20,6 +24,10 @@ func Merge(base, update *Result, metrics []Metric) *Result {
 	out.Errors = nil
 	if len(base.Errors) > 0 {
 		out.Errors = maps.Clone(base.Errors)
+	}
+	out.Criteria = nil
+	if len(base.Criteria) > 0 {
+		out.Criteria = maps.Clone(base.Criteria)
 	}
 	for _, m := range metrics {
 		out.Scores[m] = update.Scores[m]
@@ -55,10 +63,18 @@ func Merge(base, update *Result, metrics []Metric) *Result {
 	return &out
 }
 
-// takeTrace sets metric m's trace from another result of the same sample.
+// takeTrace sets metric m's trace from another result of the same sample;
+// a name that is no metric is a criterion's, whose trace is in Criteria
+// (none when it did not score: its status says why).
 func (r *Result) takeTrace(m Metric, from *Result) {
 	if d := Def(m); d != nil {
 		d.CopyTrace(r, from)
+		return
+	}
+	if tr := from.Criteria[string(m)]; tr != nil {
+		r.setCriterion(string(m), tr)
+	} else {
+		delete(r.Criteria, string(m))
 	}
 }
 
@@ -97,4 +113,29 @@ func MetricsOfTask(task string) []Metric {
 		return []Metric{m}
 	}
 	return nil
+}
+
+// criterionTasks are the judge tasks of the kinds of criteria the LLM judges.
+var criterionTasks = map[string]criteria.Kind{
+	"criterion_yes_no":    criteria.YesNo,
+	"criterion_rubric":    criteria.Rubric,
+	"criterion_checklist": criteria.Checklist,
+}
+
+// CriteriaOfTask lists the criteria of set whose calls are of task, in the
+// file's order: every criterion of the kind the task judges. A criterion
+// is scored under its name, so these are the names an edit of the task's
+// prompt re-scores; MetricsOfTask names the metrics.
+func CriteriaOfTask(task string, set *criteria.Set) []Metric {
+	kind, ok := criterionTasks[task]
+	if !ok || set == nil {
+		return nil
+	}
+	var out []Metric
+	for _, c := range set.Criteria {
+		if c.Kind == kind {
+			out = append(out, Metric(c.Name))
+		}
+	}
+	return out
 }

@@ -15,6 +15,8 @@ import (
 
 // RunnerConfig shapes a run.
 type RunnerConfig struct {
+	// Metrics are the metrics run; none is DefaultMetrics unless Criteria
+	// has some.
 	Metrics []Metric
 	// Criteria are a team's own criteria, run beside the metrics; each is
 	// scored under its name like a metric (see criteria_run.go).
@@ -129,7 +131,8 @@ func (r *Runner) Stream(ctx context.Context, src Source, total int) {
 
 func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, *Result)) error {
 	cfg := r.Config
-	if len(cfg.Metrics) == 0 {
+	if len(cfg.Metrics) == 0 && len(cfg.Criteria.Names()) == 0 {
+		// Criteria alone are a run of them alone: a re-run of one.
 		cfg.Metrics = DefaultMetrics
 	}
 	if cfg.Strictness <= 0 {

@@ -398,3 +398,39 @@ func lineAfter(page, s string) string {
 	}
 	return ""
 }
+
+// r re-runs what the page is on: tab to a criterion's section focuses that
+// criterion and r plans it alone; r with no focus plans the metrics and
+// every criterion, and shift+tab back above the sections clears the focus.
+func TestRerunCriteria(t *testing.T) {
+	all := []eval.Metric{eval.Faithfulness, "polite", "tone", "form", "no_hr"}
+	tests := []struct {
+		name    string
+		keys    []string
+		want    []eval.Metric
+		wantAsk string
+	}{
+		{"r plans the metrics and the criteria", []string{"enter", "r"}, all, "Re-run sample 0 (all metrics and criteria)?"},
+		{"tab to faithfulness plans it alone", []string{"enter", "tab", "r"}, []eval.Metric{eval.Faithfulness}, "Re-run sample 0 (faithfulness)?"},
+		{"tab to a criterion plans it alone", []string{"enter", "tab", "tab", "r"}, []eval.Metric{"polite"}, "Re-run sample 0 (polite)?"},
+		{"the last criterion", []string{"enter", "tab", "tab", "tab", "tab", "tab", "r"}, []eval.Metric{"no_hr"}, "Re-run sample 0 (no_hr)?"},
+		{"1 after a criterion focuses the metric", []string{"enter", "tab", "tab", "tab", "1", "r"}, []eval.Metric{eval.Faithfulness}, "(faithfulness)?"},
+		{"back to the top re-runs all", []string{"enter", "tab", "tab", "shift+tab", "shift+tab", "r"}, all, "(all metrics and criteria)?"},
+		{"R plans the metrics and the criteria", []string{"R"}, all, "Re-run 3 samples (all metrics and criteria)?"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := fixtureHost()
+			o := criteriaOptions()
+			o.Host, o.RunID = h, "run-1"
+			m := newTestModel(t, o, 120, 20)
+			pressDrive(t, m, tt.keys...)
+			if len(h.planned) != 1 || !slices.Equal(h.planned[0].Metrics, tt.want) {
+				t.Fatalf("planned %+v, want metrics %v", h.planned, tt.want)
+			}
+			if s := flat(screenText(m)); !strings.Contains(s, tt.wantAsk) {
+				t.Fatalf("question %q not on screen:\n%s", tt.wantAsk, screenText(m))
+			}
+		})
+	}
+}

@@ -31,7 +31,9 @@ type detailView struct {
 	stmts []stmtSpan
 	pick  int
 	built int
-	// focus is the metric picked with 1-4, which r re-runs alone; "" for all.
+	// focus is the metric picked with its number, or the metric or
+	// criterion whose section tab or shift+tab went to, which r re-runs
+	// alone; "" for all.
 	focus eval.Metric
 	// base is the result compared against when it was built.
 	base *eval.Result
@@ -159,23 +161,25 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.DetailPrompts):
 		return m.openPrompts()
 	case key.Matches(msg, k.NextSection):
-		for _, s := range d.sections {
+		for i, s := range d.sections {
 			if s > d.scroll {
-				d.scrollTo(s, page)
+				m.toSection(i, page)
 				return nil
 			}
 		}
 		if len(d.sections) > 0 {
-			d.scrollTo(d.sections[0], page)
+			m.toSection(0, page)
 		}
 	case key.Matches(msg, k.PrevSection):
 		for i := len(d.sections) - 1; i >= 0; i-- {
 			if d.sections[i] < d.scroll {
-				d.scrollTo(d.sections[i], page)
+				m.toSection(i, page)
 				return nil
 			}
 		}
+		// Back above the sections: r re-runs them all again.
 		d.scrollTo(0, page)
+		d.focus = ""
 	case key.Matches(msg, k.NextSample):
 		return m.stepSample(1)
 	case key.Matches(msg, k.PrevSample):
@@ -188,6 +192,17 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openPager()
 	}
 	return nil
+}
+
+// toSection scrolls to section i and focuses its metric or criterion, as
+// a metric's number does: the criteria's sections have no number, so tab
+// is how r reaches one of them alone.
+func (m *Model) toSection(i, page int) {
+	d := &m.detail
+	d.scrollTo(d.sections[i], page)
+	if i < len(m.columns) {
+		d.focus = m.columns[i]
+	}
 }
 
 // stepSample moves the detail page to the next row of the table as it is

@@ -55,7 +55,7 @@ func (m *Model) filteredIndexes() []int {
 }
 
 // rerunSample is r in the detail page: this sample, the focused metric or
-// all of them.
+// criterion, or all of them.
 func (m *Model) rerunSample() tea.Cmd {
 	if m.refused(m.rerunSampleBlocked()) {
 		return nil
@@ -87,7 +87,8 @@ func (m *Model) rerunBlocked() string {
 }
 
 // planRerun asks the Host what the re-run would cost; nil metrics means
-// every metric of the run.
+// every metric and criterion of the run (a criterion is planned under its
+// name, as it is scored).
 func (m *Model) planRerun(indexes []int, metrics []eval.Metric) tea.Cmd {
 	if m.refused(m.rerunBlocked()) {
 		return nil
@@ -97,7 +98,7 @@ func (m *Model) planRerun(indexes []int, metrics []eval.Metric) tea.Cmd {
 		return nil
 	}
 	if metrics == nil {
-		metrics = slices.Clone(m.metrics)
+		metrics = slices.Clone(m.columns)
 	}
 	m.gen++
 	gen, h, ctx := m.gen, m.opts.Host, m.ctx
@@ -116,7 +117,10 @@ func (m *Model) rerunQuestion(p Plan) string {
 		scope = fmt.Sprintf("sample %d", p.Indexes[0])
 	}
 	what := "all metrics"
-	if !sameMetrics(p.Metrics, m.metrics) {
+	if len(m.st.crit.names) > 0 {
+		what = "all metrics and criteria"
+	}
+	if !sameMetrics(p.Metrics, m.columns) {
 		names := make([]string, len(p.Metrics))
 		for i, mt := range p.Metrics {
 			names[i] = string(mt)

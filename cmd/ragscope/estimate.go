@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -102,9 +100,6 @@ func (c *cli) estimate(ctx context.Context, f *runFlags, asJSON bool) error {
 	est, err := s.Estimate(ctx, prices, app.PricesPath(&f.Config))
 	if err != nil {
 		return err
-	}
-	if names := s.UnpricedCriteria(); len(names) > 0 {
-		fmt.Fprintf(c.stderr, "ragscope estimate: the criteria judged by the LLM (%s) are not in this estimate: the run costs more\n", strings.Join(names, ", "))
 	}
 	if asJSON {
 		enc := json.NewEncoder(c.stdout)

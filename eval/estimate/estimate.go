@@ -25,6 +25,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/cost"
+	"github.com/ragscope/ragscope/eval/criteria"
 	"github.com/ragscope/ragscope/prompts"
 )
 
@@ -36,8 +37,12 @@ type Config struct {
 	Model          string // the chat model priced and counted
 	EmbeddingModel string
 	Metrics        []eval.Metric
-	Strictness     int
-	ACWeights      [2]float64 // answer correctness's; zero is the default
+	// Criteria are the team's own criteria the run scores beside Metrics
+	// (nil: none); those the LLM judges are planned and priced under their
+	// names, the exact checks cost nothing.
+	Criteria   *criteria.Set
+	Strictness int
+	ACWeights  [2]float64 // answer correctness's; zero is the default
 	// FCMode and NSMode are factual correctness's and noise sensitivity's
 	// modes ("" the defaults): precision mode plans no reference claims.
 	FCMode, NSMode string
@@ -127,12 +132,18 @@ const (
 // Run estimates the run of total samples from src.
 func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate, error) {
 	metrics := cfg.Metrics
-	if len(metrics) == 0 {
+	if len(metrics) == 0 && len(cfg.Criteria.Names()) == 0 {
 		metrics = eval.DefaultMetrics
 	}
-	est := &Estimate{Samples: total, ByMetric: map[eval.Metric]Metric{}, Notes: []string{}, order: metrics,
+	// The criteria are billed under their names after the metrics, as a
+	// run reports them.
+	scored := slices.Clone(metrics)
+	for _, n := range cfg.Criteria.Names() {
+		scored = append(scored, eval.Metric(n))
+	}
+	est := &Estimate{Samples: total, ByMetric: map[eval.Metric]Metric{}, Notes: []string{}, order: scored,
 		Prices: PriceInfo{Source: cfg.Prices.Source, Date: cfg.Prices.Date}}
-	for _, m := range metrics {
+	for _, m := range scored {
 		est.ByMetric[m] = Metric{CostUSD: new(float64)}
 	}
 	est.CostUSD = new(float64)
@@ -161,7 +172,7 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 	failed, firstErr := 0, "" // metric results that failed, and the first's error
 	r := &eval.Runner{
 		Judge:  planJudge{cfg.Judge(eval.Instrument(tp))},
-		Config: eval.RunnerConfig{Metrics: metrics, Strictness: cfg.Strictness, ACWeights: cfg.ACWeights, FCMode: cfg.FCMode, NSMode: cfg.NSMode, Workers: workers},
+		Config: eval.RunnerConfig{Metrics: metrics, Criteria: cfg.Criteria, Strictness: cfg.Strictness, ACWeights: cfg.ACWeights, FCMode: cfg.FCMode, NSMode: cfg.NSMode, Workers: workers},
 		Done:   cfg.Done,
 		OnResult: func(res *eval.Result) error {
 			// A metric that fails in the dry run (not a cache_miss of
@@ -269,7 +280,7 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 		}
 		est.ByMetric[m] = me
 	}
-	for _, m := range metrics {
+	for _, m := range scored {
 		me := est.ByMetric[m]
 		est.Calls.Chat += me.Calls.Chat
 		est.Calls.Embeddings += me.Calls.Embeddings
@@ -464,13 +475,26 @@ func FromRuns(st cache.Store, model string, hashes map[string]string, maxRuns, m
 			if res == nil {
 				continue
 			}
+			yesNo := map[eval.Metric]int{} // a yes_no criterion's calls that answered
+			for _, c := range res.Calls {
+				if c.Task == prompts.TaskCriterionYesNo && c.Error == "" {
+					yesNo[c.Metric]++
+				}
+			}
 			for _, c := range res.Calls {
 				if !same[c.Task] || c.Error != "" || c.Tokens.CompletionTokens <= 0 {
 					continue
 				}
 				n := 1
-				if c.Task == prompts.TaskAnswerRelevancyQuestion {
+				switch c.Task {
+				case prompts.TaskAnswerRelevancyQuestion:
 					n = perQuestionCall
+				case prompts.TaskCriterionYesNo:
+					// A call may have asked for every draw at once; the
+					// criterion's trace holds the draws its calls brought.
+					if tr := res.Criteria[string(c.Metric)]; tr != nil && yesNo[c.Metric] > 0 {
+						n = max(1, len(tr.Draws)/yesNo[c.Metric])
+					}
 				}
 				o := out[c.Task]
 				o.replies += n

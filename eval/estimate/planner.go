@@ -14,6 +14,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/cost"
+	"github.com/ragscope/ragscope/eval/criteria"
 	"github.com/ragscope/ragscope/prompts"
 )
 
@@ -32,7 +33,8 @@ type sampleKey struct{}
 type sampleCtx struct {
 	s          *eval.Sample
 	statements []string
-	text       string // context_entity_recall_entities: the text asked about
+	text       string              // context_entity_recall_entities: the text asked about
+	crit       *criteria.Criterion // the criterion judged: a rubric's scale, a checklist's items
 }
 
 func withSample(ctx context.Context, s *eval.Sample, statements []string) context.Context {
@@ -120,6 +122,18 @@ func (j planJudge) LookBack(ctx context.Context, s *eval.Sample, statements []st
 
 func (j planJudge) Embed(ctx context.Context, s *eval.Sample, texts []string) ([][]float64, error) {
 	return j.Judge.Embed(withSample(ctx, s, nil), s, texts)
+}
+
+// Criterion plans a criterion the LLM judges: the planner's reply must
+// fit its scale or its items.
+func (j planJudge) Criterion(ctx context.Context, s *eval.Sample, c *criteria.Criterion) (*criteria.Trace, error) {
+	cj, ok := j.Judge.(eval.CriteriaJudge)
+	if !ok {
+		return nil, eval.NewStepError(eval.StatusUnsupported, "a %s criterion needs an LLM judge", c.Kind)
+	}
+	ctx = withSample(ctx, s, nil)
+	sampleFrom(ctx).crit = c
+	return cj.Criterion(ctx, s, c)
 }
 
 // taskCount is what the planner counted of one task.
@@ -238,6 +252,27 @@ func (p *planner) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResp
 			items[i] = look{Statement: st, Reason: reason(lang), Source: "none"}
 		}
 		content = map[string]any{"statements": items}
+	case prompts.TaskCriterionYesNo:
+		// A yes per draw: the draws are the criterion's strictness
+		// whatever they say, in one request with n or one each.
+		n = max(req.N, 1)
+		content = map[string]any{"quote": quoteOf(s.Answer), "reason": reason(lang), "verdict": 1}
+	case prompts.TaskCriterionRubric:
+		// The top of the criterion's scale: a level off it would be retried.
+		level := 0
+		if c := sc.crit; c != nil && len(c.Levels) > 0 {
+			level = c.Levels[len(c.Levels)-1].Score
+		}
+		content = map[string]any{"quote": quoteOf(s.Answer), "reason": reason(lang), "level": level}
+	case prompts.TaskCriterionChecklist:
+		// One met item per item asked: a reply of another length is asked again.
+		items := []map[string]any{}
+		if c := sc.crit; c != nil {
+			for _, it := range c.Items {
+				items = append(items, map[string]any{"item": it.In(lang), "quote": quoteOf(s.Answer), "reason": reason(lang), "verdict": 1})
+			}
+		}
+		content = map[string]any{"items": items}
 	default:
 		return eval.ChatResponse{}, eval.NewStepError(eval.StatusJudgeError, "the cost estimate knows no judge task %q", req.Task)
 	}
@@ -354,6 +389,15 @@ func sentencesOf(text string) []string {
 		out = append(out, strings.TrimSpace(text))
 	}
 	return out
+}
+
+// quoteOf is what a criterion's reply quotes of the answer: its first
+// sentence, for the reply's length.
+func quoteOf(answer string) string {
+	if ss := sentencesOf(answer); len(ss) > 0 {
+		return ss[0]
+	}
+	return ""
 }
 
 // reason is a verdict's reason of a typical length, in the sample's language.

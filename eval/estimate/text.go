@@ -94,8 +94,9 @@ func (e *Estimate) hasMetric(m eval.Metric) bool {
 	return ok
 }
 
-// metrics are the estimate's metrics in the run's order (canonical order
-// for an estimate decoded from JSON).
+// metrics are the estimate's metrics then criteria in the run's order
+// (for an estimate decoded from JSON: the metrics in canonical order, then
+// the criteria by name).
 func (e *Estimate) metrics() []eval.Metric {
 	if len(e.order) > 0 {
 		return e.order
@@ -103,6 +104,11 @@ func (e *Estimate) metrics() []eval.Metric {
 	var out []eval.Metric
 	for _, m := range eval.AllMetrics {
 		if e.hasMetric(m) {
+			out = append(out, m)
+		}
+	}
+	for _, m := range slices.Sorted(maps.Keys(e.ByMetric)) {
+		if !slices.Contains(eval.AllMetrics, m) {
 			out = append(out, m)
 		}
 	}

@@ -90,7 +90,11 @@ The support test (support.go), of one statement against the sentences:
     of them, is not supported; so is one with two Chinese characters in
     a row that neither the sentence nor the question has, between ones
     it has (总监 for 主管; a function word such as 需要 is none). A name the question gives may be spelled
-    out in a neighbour of a sentence that refers to it by a pronoun.
+    out in a neighbour of a sentence that refers to it by a pronoun. A
+    name of the question that the statement makes its subject (it opens
+    on it, the question does not: one of the question's alternatives;
+    subject.go) is what it speaks of, not a premise: the sentence must
+    name it whole, or write its head as a name ("Lee" for Ann Lee).
  5. supported when coverage >= SupportThreshold and no detector fires.
  6. two chunks: a statement no sentence covers is supported by two
     sentences of different chunks together when their union covers it,
@@ -111,9 +115,18 @@ coverage or names is tested once more on what it adds (restate.go): its
 residual ("A"), as a short answer, in a sentence that names one of the
 question's things.
 
+A statement whose subject coordinates two names ("A and B are both
+painters", "甲和乙都设在上海") that fails the test is read as its conjuncts
+(coordinate.go): "A are both painters" and "B are both painters", each
+tested alone and supported only by a sentence that names its own name;
+the statement is supported when both are. The second name ends where a
+sentence writes it as one ("Quay Players" of "Quay Players American").
+A collective predicate (the same, between, married, 相同, 之间:
+words/collective.txt) is said of the two together and is not distributed.
+
 A denial ("no" to a yes/no question) is supported when a detector fires
-on a sentence that covers the proposition: the context contradicts it.
-Silence supports no denial.
+on a sentence that covers the proposition, or one of its conjuncts: the
+context contradicts it. Silence supports no denial.
 
 # Metrics
 

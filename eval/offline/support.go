@@ -87,7 +87,19 @@ func contextSpans(text string) []*span {
 	return out
 }
 
+// support is the support test of one statement against the sentences
+// (supportOne), and, when it fails, of its conjuncts (coordinated).
 func support(st, q *span, sents []*span) Evidence {
+	ev := supportOne(st, q, sents)
+	if ev.Verdict == 0 {
+		if cev, ok := coordinated(st, q, sents); ok {
+			return cev
+		}
+	}
+	return ev
+}
+
+func supportOne(st, q *span, sents []*span) Evidence {
 	if len(sents) == 0 {
 		return Evidence{From: -1, Also: -1, Reason: "no retrieved context to check the statement against"}
 	}
@@ -558,19 +570,45 @@ func hasQuantity(sp *span, q quantity) bool {
 // not the head of its name ("J. Robert" of "J. Robert Oppenheimer"), or
 // when the sentence refers to it by a pronoun and a neighbour spells it
 // out.
+//
+// A question's name that the statement makes its subject (it opens on
+// it, the question does not: "Stanford University is located in X" for
+// "Which university is located in X, Boston College or Stanford
+// University?") is what the statement speaks of, not a premise: it is
+// mentioned whole, unless the sentence writes its head as a name
+// ("Lee" for Ann Lee), and reached through no bridge.
 func missingName(st, question, best *span) (string, bool) {
-	for _, n := range st.names {
+	for i, n := range st.names {
 		if best.feats[n.feat] || best.refFeats[n.feat] {
 			continue
 		}
 		if question != nil && question.feats[n.feat] {
-			if !n.head || best.pronoun && nearby(best, n.feat) {
+			subject := opensOn(st, n.feat) && !opensOn(question, n.feat)
+			if !n.head && (!subject || headWritten(st.names[i:], best)) || best.pronoun && nearby(best, n.feat) {
 				continue
 			}
 		}
 		return n.text, true
 	}
 	return "", false
+}
+
+// headWritten reports whether the sentence writes the head of the name
+// that opens names (the first name word with head set) capitalised, as a
+// name.
+func headWritten(names []name, cs *span) bool {
+	for _, n := range names {
+		if !n.head {
+			continue
+		}
+		for _, w := range strings.Fields(cs.text) {
+			if t := trimWord(w); t != "" && capitalised(t) && "w:"+stem(strings.ToLower(t)) == n.feat {
+				return true
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // clip shortens a quote for a reason line; the full sentence is in the

@@ -42,6 +42,11 @@ func verdict(statement, question string, q *span, sents []*span) Evidence {
 		ev.Reason = fmt.Sprintf("the context contradicts %q: %s", clip(p), ev.Reason)
 		return ev
 	}
+	if cev, ok := contradictedConjunct(analyze(p), q, sents); ok {
+		cev.Verdict = 1
+		cev.Reason = fmt.Sprintf("the context contradicts %q: %s", clip(p), cev.Reason)
+		return cev
+	}
 	ev.Verdict, ev.Detector = 0, ""
 	ev.Reason = fmt.Sprintf("no context sentence contradicts %q, which the answer denies; closest: %s", clip(p), ev.Reason)
 	return ev

@@ -95,7 +95,7 @@ func (f *firstRun) estimate(ctx context.Context) (*tui.Cost, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.tuiCost(est, s.Metrics, "run"), nil
+	return s.tuiCost(est, s.Scored(), "run"), nil
 }
 
 func (f *firstRun) start(ctx context.Context) (tui.Started, error) {

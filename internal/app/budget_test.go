@@ -246,3 +246,50 @@ func TestRerunPlanIsWhatTheRerunSends(t *testing.T) {
 		t.Fatalf("the plan after the re-run: %+v", again)
 	}
 }
+
+// The cost page of a run with criteria has a row per criterion after the
+// metrics: the yes_no's draws and the rubric's call are what the run
+// sends of their tasks, the exact check costs nothing.
+func TestFirstRunCostOfCriteria(t *testing.T) {
+	srv := fakejudge.New(estJudge)
+	defer srv.Close()
+	crit := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(crit, []byte("criteria:\n  - name: says_answer\n    kind: contains\n    values: [answer]\n"+
+		"  - name: polite\n    kind: yes_no\n    text: polite\n    strictness: 3\n"+
+		"  - name: tone\n    kind: rubric\n    text: the register\n    levels: {1: curt, 2: plain, 3: courteous}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
+	cfg := estimateConfig(srv, smallDataset(t, 3))
+	cfg.Stream, cfg.ConfirmOver, cfg.Metrics, cfg.Criteria = false, 0.000001, "faithfulness", crit
+	fr := &firstRun{s: estPrepared(t, cfg, st)}
+	c, err := fr.estimate(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.ByMetric) != 4 || c.ByMetric[1].Metric != "says_answer" || c.ByMetric[3].Metric != "tone" {
+		t.Fatalf("cost rows %+v", c.ByMetric)
+	}
+	if _, err := fr.start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	run, _ := fr.close()
+	for range run.Events {
+	}
+	run.Wait()
+	for _, tc := range []struct {
+		row  int
+		task string
+	}{{1, ""}, {2, prompts.TaskCriterionYesNo}, {3, prompts.TaskCriterionRubric}} {
+		sent := 0
+		if tc.task != "" {
+			sent = srv.Count(tc.task)
+		}
+		if mc := c.ByMetric[tc.row]; mc.Chat != sent || (sent > 0 && (mc.USD == nil || *mc.USD <= 0)) {
+			t.Errorf("%s: the page said %+v, the run sent %d", mc.Metric, mc, sent)
+		}
+	}
+	if srv.Count(prompts.TaskCriterionYesNo) == 0 {
+		t.Error("the run judged no criterion")
+	}
+}

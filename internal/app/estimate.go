@@ -11,6 +11,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/cost"
+	"github.com/ragscope/ragscope/eval/criteria"
 	"github.com/ragscope/ragscope/eval/estimate"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/store"
@@ -31,15 +32,16 @@ func PricesPath(cfg *Config) string {
 // is read, never written; a resumed run's finished samples are skipped as
 // the run will skip them.
 func (s *Session) Estimate(ctx context.Context, prices cost.Table, pricesPath string) (*estimate.Estimate, error) {
-	return s.estimate(ctx, prices, pricesPath, s.Prompts, s.source(), s.Total(), s.Metrics, s.doneLookup())
+	return s.estimate(ctx, prices, pricesPath, s.Prompts, s.source(), s.Total(), s.Metrics, s.Criteria, s.doneLookup())
 }
 
-// estimate plans the run of total samples of src, metrics only, by the
-// session's judge rendering with set (nil: the judge's own prompts): a
-// re-run after a prompt edit is estimated as the re-run will send it.
+// estimate plans the run of total samples of src, of metrics and crit
+// (nil: no criteria), by the session's judge rendering with set (nil: the
+// judge's own prompts): a re-run after a prompt edit is estimated as the
+// re-run will send it.
 func (s *Session) estimate(ctx context.Context, prices cost.Table, pricesPath string, set *prompts.Set,
-	src eval.Source, total int, metrics []eval.Metric, done func(int) *eval.Result) (*estimate.Estimate, error) {
-	cfg := estimate.Config{Metrics: metrics, Strictness: s.Cfg.Strictness, ACWeights: s.Cfg.Parsed.ACWeights,
+	src eval.Source, total int, metrics []eval.Metric, crit *criteria.Set, done func(int) *eval.Result) (*estimate.Estimate, error) {
+	cfg := estimate.Config{Metrics: metrics, Criteria: crit, Strictness: s.Cfg.Strictness, ACWeights: s.Cfg.Parsed.ACWeights,
 		FCMode: s.Cfg.Parsed.FCMode, NSMode: s.Cfg.Parsed.NSMode, Done: done, Prices: prices, PricesPath: pricesPath}
 	if s.LLM != nil {
 		j := s.LLM
@@ -140,20 +142,4 @@ func (s *Session) ConfirmBudget(ctx context.Context, yes bool, stderr io.Writer)
 		return nil
 	}
 	return exit.UsageError{Err: fmt.Errorf("%s; nothing was sent: %w. Pass --yes to run anyway, raise --confirm-over, or see the breakdown with ragscope estimate", what, ErrOverBudget)}
-}
-
-// UnpricedCriteria are the criteria the estimate leaves out: those the LLM
-// judges (the exact checks cost nothing); none with the offline judge,
-// which judges none of them.
-func (s *Session) UnpricedCriteria() []string {
-	if s.Criteria == nil || s.Cfg.UseOffline() {
-		return nil
-	}
-	var out []string
-	for _, c := range s.Criteria.Criteria {
-		if c.Kind.NeedsJudge() {
-			out = append(out, c.Name)
-		}
-	}
-	return out
 }

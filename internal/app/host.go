@@ -7,12 +7,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/criteria"
 	"github.com/ragscope/ragscope/eval/llm"
 	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/exit"
@@ -309,7 +311,11 @@ func (h *Host) Plan(ctx context.Context, indexes []int, metrics []eval.Metric) (
 	if err != nil {
 		return tui.Plan{}, err
 	}
-	est, err := h.s.estimate(ctx, prices, PricesPath(cfg), j.Prompts(), eval.SliceSource(samples), len(samples), metrics, nil)
+	ms, crit, err := h.split(metrics)
+	if err != nil {
+		return tui.Plan{}, err
+	}
+	est, err := h.s.estimate(ctx, prices, PricesPath(cfg), j.Prompts(), eval.SliceSource(samples), len(samples), ms, crit, nil)
 	if err != nil {
 		return tui.Plan{}, err
 	}
@@ -363,8 +369,12 @@ func (h *Host) rerun(ctx context.Context, plan tui.Plan) (*Run, error) {
 			carry = append(carry, r)
 		}
 	}
+	metrics, crit, err := h.split(plan.Metrics)
+	if err != nil {
+		return nil, err
+	}
 	run, err := h.s.launch(ctx, runSpec{
-		info: info, judge: j, source: eval.SliceSource(samples), total: len(samples), metrics: plan.Metrics, carry: carry,
+		info: info, judge: j, source: eval.SliceSource(samples), total: len(samples), metrics: metrics, criteria: crit, carry: carry,
 		merge: func(res *eval.Result) *eval.Result {
 			var base *eval.Result
 			if res.Index < len(parent) {
@@ -380,6 +390,35 @@ func (h *Host) rerun(ctx context.Context, plan tui.Plan) (*Run, error) {
 	h.parent = info.ID
 	h.mu.Unlock()
 	return run, nil
+}
+
+// split parts a plan's names into metrics and the criteria of the
+// session's file that it names (nil for none), in the file's order: a
+// criterion is planned under its name, as it is scored. A name that is
+// neither is refused.
+func (h *Host) split(names []eval.Metric) ([]eval.Metric, *criteria.Set, error) {
+	set := h.s.Criteria
+	var metrics []eval.Metric
+	for _, n := range names {
+		switch {
+		case set.Find(string(n)) != nil:
+		case eval.Def(n) != nil:
+			metrics = append(metrics, n)
+		default:
+			return nil, nil, fmt.Errorf("%q is neither a metric nor a criterion of this run", n)
+		}
+	}
+	if len(metrics) == len(names) {
+		return metrics, nil, nil
+	}
+	sub := *set
+	sub.Criteria = nil
+	for _, c := range set.Criteria {
+		if slices.Contains(names, eval.Metric(c.Name)) {
+			sub.Criteria = append(sub.Criteria, c)
+		}
+	}
+	return metrics, &sub, nil
 }
 
 func cloneConfig(c map[string]string) map[string]string {

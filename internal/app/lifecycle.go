@@ -82,8 +82,8 @@ type runSpec struct {
 	source  eval.Source
 	total   int
 	metrics []eval.Metric
-	// criteria are scored beside metrics: a whole run's, not a re-run's
-	// (which re-runs the metrics its plan names).
+	// criteria are scored beside metrics: a whole run's, or those a
+	// re-run's plan names.
 	criteria *criteria.Set
 	// done gives results of an earlier attempt (--resume): re-emitted, not evaluated.
 	done func(index int) *eval.Result

@@ -129,14 +129,55 @@ func TestCriteriaFileMistake(t *testing.T) {
 	}
 }
 
-// estimate reads the criteria file as run does, and says that the
-// criteria the LLM judges are not priced.
+// estimate reads the criteria file as run does and prices the criteria
+// the LLM judges: each is planned the calls the run then sends of its
+// task, an exact check none, and after the run the cache answers them.
 func TestCriteriaEstimate(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Generic)
+	defer srv.Close()
 	dir := t.TempDir()
-	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL=http://127.0.0.1:9/v1")
-	r := runBin(t, env, "estimate", "--db", filepath.Join(dir, "r.db"), "--criteria", repoFile("testdata/criteria/en-support.yaml"), repoFile("testdata/demo.jsonl"))
-	if r.code != exitOK || !strings.Contains(r.stderr, "(polite, resolves) are not in this estimate") {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	db, crit, data := filepath.Join(dir, "r.db"), repoFile("testdata/criteria/en-support.yaml"), repoFile("testdata/demo.jsonl")
+	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
+	type metric struct {
+		Calls struct {
+			Chat int `json:"chat"`
+		} `json:"calls"`
+		CacheHits int      `json:"cache_hits"`
+		CostUSD   *float64 `json:"cost_usd"`
+	}
+	estimate := func() map[string]metric {
+		t.Helper()
+		r := runBin(t, env, "estimate", "--json", "--db", db, "--metrics", "faithfulness", "--criteria", crit, data)
+		var est struct {
+			ByMetric map[string]metric `json:"by_metric"`
+		}
+		if r.code != exitOK || strings.Contains(r.stderr, "not in this estimate") || json.Unmarshal([]byte(r.stdout), &est) != nil {
+			t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		return est.ByMetric
+	}
+	before := estimate()
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("the estimate sent %d judge calls", n)
+	}
+	if r := runBin(t, env, "run", "--headless", "--db", db, "--metrics", "faithfulness", "--criteria", crit, data); r.code != exitOK {
+		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
+	}
+	if srv.Count("criterion_yes_no") == 0 || srv.Count("criterion_rubric") == 0 {
+		t.Fatal("the run judged no criterion")
+	}
+	after := estimate()
+	for name, task := range map[string]string{"polite": "criterion_yes_no", "resolves": "criterion_rubric", "cites_source": ""} {
+		sent := 0
+		if task != "" {
+			sent = srv.Count(task)
+		}
+		if b := before[name]; b.Calls.Chat != sent || (sent > 0 && (b.CostUSD == nil || *b.CostUSD <= 0)) {
+			t.Errorf("%s: estimated %+v, the run sent %d %s calls", name, b, sent, task)
+		}
+		if a := after[name]; a.Calls.Chat != 0 || a.CacheHits != sent {
+			t.Errorf("%s after the run: %+v, want %d cache hits", name, a, sent)
+		}
 	}
 	bad := filepath.Join(dir, "bad.yaml")
 	if err := os.WriteFile(bad, []byte("criteria:\n  - name: x\n    kind: regex\n    pattern: \"(\"\n"), 0o644); err != nil {

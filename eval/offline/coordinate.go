@@ -1,0 +1,259 @@
+package offline
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ragscope/ragscope/eval/offline/words"
+)
+
+// Coordination: "Jane and First for Women are both women's magazines"
+// says two things, that Jane is one and that First for Women is one, and
+// no one context sentence need say both; RAGAS's statement step writes
+// such a sentence as two statements. The support test reads a statement
+// whose subject coordinates two names ("A and B ...", "A和B都...") as its
+// conjuncts ("A ...", "B ..."), each tested alone: the statement is
+// supported when each conjunct is, and the context contradicts it when
+// it contradicts one of them. A collective predicate (the same, between,
+// married, 相同, 之间: words/collective.txt) is said of the two together
+// and is not distributed.
+
+var collectiveWords = words.Set("collective")
+
+// conjunct is one statement of a coordination, and the name it is about.
+type conjunct struct {
+	text, name string
+}
+
+// conjuncts are the statement with its coordinated subject distributed:
+// the text with "A and B" (both dropped) read once as A and once as B;
+// nil when the statement coordinates no two names, or its predicate is
+// collective. The second name ends where the longest name a sentence
+// writes as one ends ("Quay Players" of "Quay Players American rock
+// bands").
+func conjuncts(text string, sents []*span) []conjunct {
+	if containsHan(text) {
+		return hanConjuncts(text)
+	}
+	if !strings.Contains(text, " and ") {
+		return nil
+	}
+	w := strings.Fields(text)
+	for _, x := range w {
+		if collectiveWords[strings.ToLower(trimWord(x))] {
+			return nil
+		}
+	}
+	for i := 1; i+1 < len(w); i++ {
+		if w[i] != "and" || endsInPunct(w[i-1]) {
+			continue
+		}
+		ls := nameStart(w, i)
+		re := writtenEnd(w, i+1, nameEnd(w, i+1), sents)
+		if ls == i || re == i+1 || re >= len(w) {
+			continue
+		}
+		before := dropWord(w[:ls], "both")
+		after := dropWord(w[re:], "both")
+		if len(after) == 0 {
+			continue
+		}
+		a := strings.Join(append(append(append([]string{}, before...), w[ls:i]...), after...), " ")
+		b := strings.Join(append(append(append([]string{}, before...), w[i+1:re]...), after...), " ")
+		return []conjunct{{a, strings.Join(w[ls:i], " ")}, {b, strings.Join(w[i+1:re], " ")}}
+	}
+	return nil
+}
+
+// nameStart is where the name that ends before w[at] starts: the
+// capitalised words (and the particles between them) right before it;
+// at when the word before is not a name's.
+func nameStart(w []string, at int) int {
+	i := at
+	for i > 0 {
+		t := trimWord(w[i-1])
+		lt := strings.ToLower(t)
+		switch {
+		case t != "" && capitalised(t) && !yesWords[lt] && !noWords[lt] && lt != "both":
+			i--
+		case i < at && nameParticles[t] && i-1 > 0 && capitalised(trimWord(w[i-2])):
+			i--
+		default:
+			return i
+		}
+		if i > 0 && endsInPunct(w[i-1]) {
+			return i // "Yes: Jane": the name opens after the colon
+		}
+	}
+	return i
+}
+
+// nameEnd is where the name that starts at w[from] ends (exclusive).
+func nameEnd(w []string, from int) int {
+	i := from
+	for i < len(w) {
+		t := trimWord(w[i])
+		switch {
+		case t != "" && capitalised(t):
+		case i > from && nameParticles[t] && i+1 < len(w) && capitalised(trimWord(w[i+1])):
+		default:
+			return i
+		}
+		i++
+		if endsInPunct(w[i-1]) {
+			return i
+		}
+	}
+	return i
+}
+
+// writtenEnd shortens the name w[from:end] to the longest run of its
+// words that a sentence writes together, when one does: the rest is the
+// predicate's ("American" of "Quay Players American").
+func writtenEnd(w []string, from, end int, sents []*span) int {
+	for e := end; e > from+1; e-- {
+		seq := stems(strings.Join(w[from:e], " "))
+		for _, cs := range sents {
+			if containsRun(stems(cs.text), seq) {
+				return e
+			}
+		}
+	}
+	return end
+}
+
+// containsRun reports whether seq has sub's words together, in order.
+func containsRun(seq, sub []string) bool {
+	for i := 0; i+len(sub) <= len(seq); i++ {
+		if slices.Equal(seq[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func dropWord(w []string, drop string) []string {
+	var out []string
+	for _, x := range w {
+		if strings.ToLower(x) != drop {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// hanConjuncts: "甲公司和乙公司都在上海设有办公室" -> "甲公司在上海设有办公室",
+// "乙公司在上海设有办公室". The coordination is the two runs around 和 (与,
+// 及, 跟) before 都, each without punctuation.
+func hanConjuncts(text string) []conjunct {
+	rs := []rune(text)
+	dou := -1
+	for i, r := range rs {
+		if r == '都' {
+			dou = i
+			break
+		}
+	}
+	if dou < 0 {
+		return nil
+	}
+	for c := range collectiveWords {
+		if containsHan(c) && strings.Contains(text, c) {
+			return nil
+		}
+	}
+	and := -1
+	for i := dou - 1; i > 0; i-- {
+		if rs[i] == '和' || rs[i] == '与' || rs[i] == '及' || rs[i] == '跟' {
+			and = i
+			break
+		}
+		if isClausePunct(rs[i]) {
+			return nil
+		}
+	}
+	if and < 0 {
+		return nil
+	}
+	start := and
+	for start > 0 && !isClausePunct(rs[start-1]) && !strings.ContainsRune("：:，,、 ", rs[start-1]) {
+		start--
+	}
+	// "是的，甲和乙都..." opens after the comma: the name is what is left.
+	if and-start < 1 || dou-and-1 < 1 || dou+1 >= len(rs) {
+		return nil
+	}
+	head, pred := string(rs[:start]), string(rs[dou+1:])
+	a, b := string(rs[start:and]), string(rs[and+1:dou])
+	return []conjunct{{head + a + pred, a}, {head + b + pred, b}}
+}
+
+// coordinated tests a statement's conjuncts (see conjuncts): supported
+// when each one is, by a sentence about its name. ok is false when it
+// has none, or one is unsupported.
+func coordinated(st, q *span, sents []*span) (Evidence, bool) {
+	if !mayCoordinate(st.text) {
+		return Evidence{}, false
+	}
+	cs := conjuncts(st.text, sents)
+	if len(cs) == 0 {
+		return Evidence{}, false
+	}
+	var evs []Evidence
+	for _, c := range cs {
+		ev := support(analyze(c.text), q, sents)
+		if ev.Verdict != 1 || !about(ev, sents, c.name) {
+			return Evidence{}, false
+		}
+		evs = append(evs, ev)
+	}
+	ev := evs[0]
+	ev.Coverage = min(evs[0].Coverage, evs[1].Coverage)
+	ev.Reason = fmt.Sprintf("says it of each of two: %q: %s; %q: %s", clip(cs[0].text), evs[0].Reason, clip(cs[1].text), evs[1].Reason)
+	return ev, true
+}
+
+// mayCoordinate is the cheap test before conjuncts: a coordinating word.
+func mayCoordinate(text string) bool {
+	return strings.Contains(text, " and ") || strings.ContainsRune(text, '都')
+}
+
+// about reports whether the sentence that decided ev (both, for a pair)
+// names the conjunct's name: each conjunct is said of its own name.
+func about(ev Evidence, sents []*span, name string) bool {
+	nf := analyzeText(name).feats
+	if len(nf) == 0 {
+		return true
+	}
+	has := func(i int) bool {
+		if i < 0 || i >= len(sents) {
+			return false
+		}
+		cs := sents[i]
+		for f := range nf {
+			if cs.feats[f] || cs.refFeats[f] || cs.unis[f] {
+				return true
+			}
+		}
+		return false
+	}
+	return has(ev.From) || has(ev.Also)
+}
+
+// contradictedConjunct: the context contradicts one of the statement's
+// conjuncts (a detector fires on a sentence that covers it), for a
+// denial of a coordinated proposition ("not both A and B American").
+func contradictedConjunct(st, q *span, sents []*span) (Evidence, bool) {
+	if !mayCoordinate(st.text) {
+		return Evidence{}, false
+	}
+	for _, c := range conjuncts(st.text, sents) {
+		ev := support(analyze(c.text), q, sents)
+		if ev.Detector != "" && ev.Coverage >= SupportThreshold && about(ev, sents, c.name) {
+			ev.Reason = fmt.Sprintf("of %q: %s", clip(c.text), ev.Reason)
+			return ev, true
+		}
+	}
+	return Evidence{}, false
+}

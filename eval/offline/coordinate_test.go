@@ -1,0 +1,72 @@
+package offline
+
+import (
+	"slices"
+	"testing"
+)
+
+// A statement about two names ("A and B are both ...") says it of each;
+// no one sentence need name both, and each name's own sentence must say
+// it of that name.
+func TestCoordinationIsSaidOfEachName(t *testing.T) {
+	boats := []string{"Harbour Belle is a sailing ship built in Kent in 1921. Quay Star is a steam ship built in Leith in 1930."}
+	bothQ := "Are Harbour Belle and Quay Star both ships?"
+	cities := []string{"Harbourton is a port city in the south of Freedonia.", "Quayside is a market town in the north of Freedonia."}
+	checkSupport(t, []supportCase{
+		{"each ship in its own sentence", bothQ, "Yes: Harbour Belle and Quay Star both ships", boats, 1, "says it of each of two"},
+		{"a predicate one of them lacks", bothQ, "Harbour Belle and Quay Star are both sailing ships.", boats, 0, ""},
+		{"a verb after the names", "", "Harbourton and Quayside are in Freedonia.", cities, 1, "says it of each of two"},
+		{"a place neither sentence gives", "", "Harbourton and Quayside are in Ruritania.", cities, 0, ""},
+		// A collective predicate is said of the two together.
+		{"the same year is no claim of each", "", "Harbour Belle and Quay Star were built in the same year.", boats, 0, ""},
+		// Each conjunct is said of its own name: a sentence about the
+		// other one does not support it.
+		{"the other name's sentence", "Harbourton and Quayside, are located in which region?", "Harbourton and Quayside are located in the south.", cities, 0, ""},
+	})
+}
+
+func TestCoordinationInChinese(t *testing.T) {
+	ctx := []string{"甲公司的总部设在上海浦东。", "乙公司的总部设在上海闵行。"}
+	checkSupport(t, []supportCase{
+		{"都 distributes", "", "甲公司和乙公司的总部都设在上海。", ctx, 1, "says it of each of two"},
+		{"one of them elsewhere", "", "甲公司和乙公司的总部都设在北京。", ctx, 0, ""},
+		{"相同 is collective", "", "甲公司和乙公司的总部都设在相同的城市。", ctx, 0, ""},
+	})
+}
+
+// The denial of a coordinated proposition is supported when the context
+// contradicts one of its conjuncts.
+func TestDenialOfACoordination(t *testing.T) {
+	q := "Are Harbour Belle and Quay Star both sailing ships?"
+	ctx := []string{"Harbour Belle is a sailing ship built in Kent in 1921. Quay Star is not a sailing ship: it is a steam ship built in Leith."}
+	if got, _ := Faithfulness(q, "No.", ctx); got != 1 {
+		t.Errorf("a denial the context backs for one name scored %v, want 1", got)
+	}
+	silent := []string{"Harbour Belle is a sailing ship built in Kent in 1921. Quay Star was built in Leith in 1930."}
+	if got, _ := Faithfulness(q, "No.", silent); got != 0 {
+		t.Errorf("a denial the context is silent on scored %v, want 0", got)
+	}
+}
+
+func TestConjuncts(t *testing.T) {
+	sents := spansOf([]string{"Quay Players is an American rock band."})
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"Yes: both The Harbour Lights and Quay Players American rock bands", []string{"Yes: The Harbour Lights American rock bands", "Yes: Quay Players American rock bands"}},
+		{"Both Ann Lee and Bo Chen are painters.", []string{"Ann Lee are painters.", "Bo Chen are painters."}},
+		{"Ann Lee met Bo Chen and Cy Dunn.", nil},
+		{"Ann Lee and Bo Chen are married.", nil},
+		{"是的，甲和乙都是上市公司", []string{"是的，甲是上市公司", "是的，乙是上市公司"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, c := range conjuncts(tt.text, sents) {
+			got = append(got, c.text)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("conjuncts(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
