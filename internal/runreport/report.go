@@ -42,6 +42,9 @@ type Pass struct {
 	// samples read in full (BaseDiffErr: they could not be).
 	BaseDiff    *report.RunDiff
 	BaseDiffErr error
+	// live, when set, made this pass as the run was evaluated: the JSON
+	// report's samples are copied from its spool.
+	live *Live
 }
 
 // gateWorst is how many of the samples below the per-sample thresholds a
@@ -126,6 +129,9 @@ func Write(st cache.Store, ref, format string, worst int, pass report.Levels, w 
 func (sr *Pass) Write(st cache.Store, format string, w io.Writer) error {
 	switch format {
 	case FormatJSON:
+		if sr.live != nil {
+			return report.WriteReportJSONEncoded(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), sr.live.samples)
+		}
 		return report.WriteReportJSON(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), store.Each(st, sr.Info.ID, sr.seen.has))
 	case FormatCSV:
 		return report.WriteReportCSV(w, sr.Info.Judge.Name, sr.Info.Scored(), report.RunLevels(sr.Info), store.Each(st, sr.Info.ID, sr.seen.has))
