@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -147,9 +148,12 @@ func (c *Config) UseOffline() bool {
 func (c *Config) Workers() int {
 	if c.UseOffline() {
 		// The judging is CPU-bound, but each result is stored durably as it
-		// finishes: more workers put more results into each disk commit
-		// (10k demo samples: 4.6-6.0 s with 4 workers, 2.9-3.6 s with 16-32).
-		return 16
+		// finishes, and its worker waits for the commit: the results in one
+		// commit are at most the workers, so a fixed number of workers caps
+		// the run at workers per commit time whatever the cores (16 did
+		// past 8 cores). Workers beyond the cores only wait on the disk;
+		// the text they hold is bounded by OfflineTextInFlight.
+		return max(64, 8*runtime.GOMAXPROCS(0))
 	}
 	// Twice the request slots keep them busy while samples wait on their
 	// sequential steps (statements before verdicts).
