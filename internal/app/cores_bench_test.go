@@ -18,7 +18,8 @@ import (
 // BenchmarkHeadlessOffline is `ragscope run --headless --offline` in
 // process on tiny samples (those of scripts/scale.sh; BENCH_SAMPLES, 50,000
 // by default), its report to a file: the run a profile of the cores'
-// scaling reads.
+// scaling reads, and the report's cost after the run (wall/eval: the whole
+// over the run's recorded duration).
 //
 //	GOMAXPROCS=2 go test -run '^$' -bench HeadlessOffline -benchtime 1x \
 //	  -cpuprofile cpu.out -mutexprofile mutex.out -blockprofile block.out ./internal/app
@@ -36,7 +37,7 @@ func BenchmarkHeadlessOffline(b *testing.B) {
 	if err := os.WriteFile(data, []byte(sb.String()), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	var total time.Duration
+	var total, eval time.Duration
 	for i := 0; i < b.N; i++ {
 		st, err := store.Open(filepath.Join(dir, fmt.Sprintf("r%d.db", i)), store.OpenOptions{Mode: store.Hold, Role: "bench"})
 		if err != nil {
@@ -54,6 +55,8 @@ func BenchmarkHeadlessOffline(b *testing.B) {
 		start := time.Now()
 		code, err := Headless(context.Background(), s, io.Discard, io.Discard)
 		total += time.Since(start)
+		d, _ := s.Info().Duration()
+		eval += d
 		s.Close()
 		st.Close()
 		if err != nil || code != exit.OK {
@@ -63,4 +66,6 @@ func BenchmarkHeadlessOffline(b *testing.B) {
 	perRun := total.Seconds() / float64(b.N)
 	b.ReportMetric(perRun, "s/run")
 	b.ReportMetric(float64(n)/perRun, "samples/s")
+	b.ReportMetric(eval.Seconds()/float64(b.N), "eval-s/run")
+	b.ReportMetric(total.Seconds()/eval.Seconds(), "wall/eval")
 }
