@@ -25,8 +25,10 @@ type Live struct {
 	levels report.Levels
 	enc    *report.SampleEncoder
 	spool  *os.File
-	w      *bufio.Writer
-	size   int64
+	// unlinked: the spool has no name any more (see NewLive).
+	unlinked bool
+	w        *bufio.Writer
+	size     int64
 	// at is where each sample's encoding is in the spool, by index
 	// (n == 0: not seen).
 	at  []span
@@ -45,9 +47,12 @@ func NewLive(info report.RunInfo, g report.Gate, dir string) (*Live, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Unlinked at once where the system allows it (the open file stays
+	// readable): a process killed mid-run leaves no spool behind.
+	unlinked := os.Remove(f.Name()) == nil
 	levels := report.RunLevels(info)
 	sr := &Pass{Info: info, Tally: report.NewTallyAt(info.Scored(), levels), Worst: report.NewWorst(0), Gate: report.NewGateTally(g, gateWorst)}
-	return &Live{sr: sr, levels: levels, enc: report.NewSampleEncoder(levels), spool: f, w: bufio.NewWriterSize(f, 256<<10)}, nil
+	return &Live{sr: sr, levels: levels, enc: report.NewSampleEncoder(levels), spool: f, unlinked: unlinked, w: bufio.NewWriterSize(f, 256<<10)}, nil
 }
 
 // Add counts one stored result and spools its encoding.
@@ -104,7 +109,9 @@ func (l *Live) Close() {
 		return
 	}
 	l.spool.Close()
-	os.Remove(l.spool.Name())
+	if !l.unlinked {
+		os.Remove(l.spool.Name())
+	}
 }
 
 // spoolWindow is how much of the spool is read at once. Samples finish
