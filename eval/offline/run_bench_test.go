@@ -23,7 +23,12 @@ const (
 
 // offlineWorkers is what `ragscope run` gives the offline judge
 // (Config.Workers).
-func offlineWorkers() int { return max(64, 8*runtime.GOMAXPROCS(0)) }
+func offlineWorkers() int {
+	if p := runtime.GOMAXPROCS(0); p > 1 {
+		return max(64, 8*p)
+	}
+	return 16
+}
 
 // demoCopies builds n samples by cycling the demo set. Every copy after the
 // first ends each of its texts with a word naming the copy, so no per-text

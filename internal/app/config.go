@@ -152,8 +152,14 @@ func (c *Config) Workers() int {
 		// commit are at most the workers, so a fixed number of workers caps
 		// the run at workers per commit time whatever the cores (16 did
 		// past 8 cores). Workers beyond the cores only wait on the disk;
-		// the text they hold is bounded by OfflineTextInFlight.
-		return max(64, 8*runtime.GOMAXPROCS(0))
+		// the text they hold is bounded by OfflineTextInFlight. On one
+		// core, though, workers that are ready queue ahead of the goroutines
+		// that commit and that read the events, and 16 did better there
+		// (BenchmarkHeadlessOffline at GOMAXPROCS 1 and 2).
+		if p := runtime.GOMAXPROCS(0); p > 1 {
+			return max(64, 8*p)
+		}
+		return 16
 	}
 	// Twice the request slots keep them busy while samples wait on their
 	// sequential steps (statements before verdicts).
