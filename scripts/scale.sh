@@ -73,6 +73,7 @@ seconds() {
 # evaluation prints the run's elapsed time from its last progress line,
 # and the run's wall time (of the row before) over it.
 evaluation() {
+	[ -n "${wall:-}" ] || return 0
 	el=$(awk '/ elapsed / { for (i = 1; i < NF; i++) if ($i == "elapsed") e = $(i + 1) } END { print e }' "$tmp/err")
 	[ -n "$el" ] || return 0
 	ev=$(seconds "$el")
@@ -84,6 +85,7 @@ printf '%-9s %-16s %10s %12s\n' samples work wall "peak RSS"
 for n in $counts; do
 	gen "$n" >"$tmp/data.jsonl"
 	rm -f "$tmp/db"
+	wall=""
 	measure "run --headless" "$tmp/ragscope" run --headless --offline --db "$tmp/db" --out "$tmp/report.json" "$tmp/data.jsonl"
 	evaluation
 	measure "report json" "$tmp/ragscope" report latest --db "$tmp/db" --format json --out "$tmp/report2.json"
