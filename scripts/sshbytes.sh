@@ -8,6 +8,8 @@
 #   SSHBYTES_KEYS='s s' scripts/sshbytes.sh   # the same, sorted by answer
 #                                  # relevancy as the run starts (tmux key names)
 #
+#   SSHBYTES_ARGS='--metrics all' scripts/sshbytes.sh   # more flags for ragscope run
+#
 # The judge is eval/fakejudge served on loopback by scripts/slowjudge with
 # a delay per answer (SSHBYTES_DELAY, default 25ms; SSHBYTES_CONCURRENCY,
 # default 16), so the run lasts as a real one does; the offline judge would
@@ -73,7 +75,7 @@ fi
 judge="--base-url $url"
 [ -n "${SSHBYTES_OFFLINE:-}" ] && judge="--offline"
 cmd="tmux -L $sock wait-for go; exec $trace $work/ragscope run $judge --no-cache \
---db $work/r.db --concurrency $conc $work/samples.jsonl"
+--db $work/r.db --concurrency $conc ${SSHBYTES_ARGS:-} $work/samples.jsonl"
 env -u OPENAI_API_KEY -u OPENAI_BASE_URL -u OPENAI_MODEL -u TMUX -u RAGSCOPE_CONFIG \
 	OPENAI_API_KEY=sshbytes TERM=xterm-256color XDG_CACHE_HOME="$work/cache" XDG_CONFIG_HOME="$work/config" HOME="$work" \
 	tmux -L "$sock" -f /dev/null new-session -d -s live -x 120 -y 40 -c "$root" "$cmd" || exit 2

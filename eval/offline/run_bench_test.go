@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -18,9 +19,16 @@ import (
 // four metrics, in under 10 s on a 2-core machine.
 const (
 	offlineBenchSamples = 10_000
-	// offlineWorkers is what `ragscope run` gives the offline judge.
-	offlineWorkers = 16
 )
+
+// offlineWorkers is what `ragscope run` gives the offline judge
+// (Config.Workers).
+func offlineWorkers() int {
+	if p := runtime.GOMAXPROCS(0); p > 1 {
+		return max(64, 8*p)
+	}
+	return 16
+}
 
 // demoCopies builds n samples by cycling the demo set. Every copy after the
 // first ends each of its texts with a word naming the copy, so no per-text
@@ -108,7 +116,7 @@ func checkNoFailures(tb testing.TB, res []*eval.Result, want int) {
 func TestDemoCopiesScoreLikeTheDemo(t *testing.T) {
 	const demoSize = 14
 	samples := demoCopies(t, 30*demoSize)
-	r := &eval.Runner{Judge: offline.New(), Config: eval.RunnerConfig{Workers: offlineWorkers}}
+	r := &eval.Runner{Judge: offline.New(), Config: eval.RunnerConfig{Workers: offlineWorkers()}}
 	res := r.Run(context.Background(), samples)
 	checkNoFailures(t, res, len(samples))
 	// The demo's own samples may share a chunk, as real data does; two
@@ -175,7 +183,7 @@ func BenchmarkOfflineRun10k(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				samples := demoCopies(b, offlineBenchSamples)
-				r := &eval.Runner{Judge: offline.New(), Config: eval.RunnerConfig{Workers: offlineWorkers}}
+				r := &eval.Runner{Judge: offline.New(), Config: eval.RunnerConfig{Workers: offlineWorkers()}}
 				var db *cache.DB
 				var runID string
 				if store {

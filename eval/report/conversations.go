@@ -1,9 +1,11 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
@@ -31,8 +33,11 @@ type ConversationMetric struct {
 }
 
 // conversations accumulates the turns of a run's conversations as they
-// come, in the order each conversation first appears. It keeps a few
-// numbers per conversation and metric, never a result.
+// come. It keeps a few numbers per conversation and metric, never a
+// result; what it gives does not depend on the order the turns came in (a
+// headless run tallies them as they finish, `report` in sample order, and
+// both write the same report): sums are exact, and conversations are in
+// the order of their first sample.
 type conversations struct {
 	metrics []eval.Metric
 	levels  Levels
@@ -41,8 +46,8 @@ type conversations struct {
 }
 
 type convAcc struct {
-	turns int
-	sums  map[eval.Metric]float64
+	first int // the lowest sample index of its turns
+	sums  map[eval.Metric]*exactSum
 	out   ConversationSummary
 }
 
@@ -56,13 +61,15 @@ func (c *conversations) add(r *eval.Result) {
 	}
 	a := c.by[r.ConversationID]
 	if a == nil {
-		a = &convAcc{sums: map[eval.Metric]float64{}, out: ConversationSummary{ID: r.ConversationID, Metrics: map[eval.Metric]*ConversationMetric{}}}
+		a = &convAcc{first: r.Index, sums: map[eval.Metric]*exactSum{}, out: ConversationSummary{ID: r.ConversationID, Metrics: map[eval.Metric]*ConversationMetric{}}}
 		for _, m := range c.metrics {
 			a.out.Metrics[m] = &ConversationMetric{}
+			a.sums[m] = &exactSum{}
 		}
 		c.by[r.ConversationID] = a
 		c.order = append(c.order, r.ConversationID)
 	}
+	a.first = min(a.first, r.Index)
 	a.out.Turns++
 	for _, m := range c.metrics {
 		v, ok := r.Score(m)
@@ -71,7 +78,7 @@ func (c *conversations) add(r *eval.Result) {
 		}
 		cm := a.out.Metrics[m]
 		cm.Scored++
-		a.sums[m] += v
+		a.sums[m].add(v)
 		if cm.Min == nil || v < *cm.Min {
 			cm.Min = &v
 		}
@@ -84,12 +91,13 @@ func (c *conversations) add(r *eval.Result) {
 	}
 }
 
-// summaries are the conversations so far, in the order they first came
-// (copies); nil when the run has none.
+// summaries are the conversations so far, in the order of their first
+// samples (copies); nil when the run has none.
 func (c *conversations) summaries() []ConversationSummary {
 	if len(c.order) == 0 {
 		return nil
 	}
+	slices.SortStableFunc(c.order, func(x, y string) int { return cmp.Compare(c.by[x].first, c.by[y].first) })
 	out := make([]ConversationSummary, 0, len(c.order))
 	for _, id := range c.order {
 		a := c.by[id]
@@ -97,7 +105,7 @@ func (c *conversations) summaries() []ConversationSummary {
 		for m, cm := range a.out.Metrics {
 			cp := *cm
 			if cp.Scored > 0 {
-				mean := a.sums[m] / float64(cp.Scored)
+				mean := a.sums[m].value() / float64(cp.Scored)
 				if math.Abs(mean) < 1e-12 {
 					mean = 0
 				}

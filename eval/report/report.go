@@ -332,13 +332,29 @@ func (r *Report) each(yield func(*eval.Result) error) error {
 // levels run records (RunLevels), as diagnoses must. conversations, from
 // the same first pass, are written before the samples when there are any.
 func WriteReportJSON(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSummary, diagnoses map[Diagnosis]int, conversations []ConversationSummary, each func(yield func(*eval.Result) error) error) error {
+	enc := NewSampleEncoder(RunLevels(run))
+	return WriteReportJSONEncoded(w, run, summary, diagnoses, conversations, func(yield func([]byte) error) error {
+		return each(func(r *eval.Result) error {
+			b, err := enc.Encode(r)
+			if err != nil {
+				return err
+			}
+			return yield(b)
+		})
+	})
+}
+
+// WriteReportJSONEncoded is WriteReportJSON over samples already encoded
+// by a SampleEncoder of the run's levels: a headless run encodes each
+// sample as it finishes, so that its report is a copy once the run ends.
+func WriteReportJSONEncoded(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSummary, diagnoses map[Diagnosis]int, conversations []ConversationSummary, each func(yield func([]byte) error) error) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
+	enc.SetIndent("  ", "  ")
 	field := func(prefix, name string, v any) error {
 		buf.Reset()
-		enc.SetIndent("  ", "  ")
 		if err := enc.Encode(v); err != nil {
 			return err
 		}
@@ -365,20 +381,14 @@ func WriteReportJSON(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSum
 		}
 	}
 	bw.WriteString(",\n  \"samples\": [")
-	levels := RunLevels(run)
 	n := 0
-	err := each(func(r *eval.Result) error {
-		buf.Reset()
-		enc.SetIndent("    ", "  ")
-		if err := enc.Encode(newReportSample(r, levels)); err != nil {
-			return err
-		}
+	err := each(func(b []byte) error {
 		if n > 0 {
 			bw.WriteByte(',')
 		}
 		n++
 		bw.WriteString("\n    ")
-		bw.Write(sanitize.JSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))))
+		bw.Write(b)
 		// A write error (a full disk) surfaces here, not after the last sample.
 		return bwErr(bw)
 	})
@@ -390,6 +400,34 @@ func WriteReportJSON(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSum
 	}
 	bw.WriteString("]\n}\n")
 	return bw.Flush()
+}
+
+// SampleEncoder encodes samples as the JSON report writes them: indented
+// to sit in its samples array, sanitised, with the diagnosis at its
+// levels.
+type SampleEncoder struct {
+	levels Levels
+	buf    bytes.Buffer
+	enc    *json.Encoder
+}
+
+// NewSampleEncoder is an encoder of samples diagnosed at levels (the
+// run's RunLevels).
+func NewSampleEncoder(levels Levels) *SampleEncoder {
+	e := &SampleEncoder{levels: levels}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	e.enc.SetIndent("    ", "  ")
+	return e
+}
+
+// Encode encodes r; the bytes are valid until the next call.
+func (e *SampleEncoder) Encode(r *eval.Result) ([]byte, error) {
+	e.buf.Reset()
+	if err := e.enc.Encode(newReportSample(r, e.levels)); err != nil {
+		return nil, err
+	}
+	return sanitize.JSON(bytes.TrimSuffix(e.buf.Bytes(), []byte("\n"))), nil
 }
 
 // bwErr is the writer's sticky error, if a write has failed (bufio keeps

@@ -240,9 +240,13 @@ func (w *Worst) Add(r *eval.Result) {
 		return
 	}
 	v := lowest(r)
-	// The first kept sample that ranks after r (strictly lower is better;
-	// an equal one came first and stays first).
-	i := sort.Search(len(w.kept), func(i int) bool { return lowest(w.kept[i]) > v })
+	// The first kept sample that ranks after r: strictly lower is better,
+	// and of two equal the lower index (the one that came first in the
+	// run's order, whatever order they were added in).
+	i := sort.Search(len(w.kept), func(i int) bool {
+		lk := lowest(w.kept[i])
+		return lk > v || lk == v && w.kept[i].Index > r.Index
+	})
 	if i == len(w.kept) && len(w.kept) == w.n {
 		return
 	}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"sort"
 
 	"github.com/ragscope/ragscope/eval"
@@ -22,7 +23,7 @@ const otherErrors = "(other messages)"
 type Tally struct {
 	metrics []eval.Metric
 	levels  Levels
-	sums    map[eval.Metric]float64
+	sums    map[eval.Metric]*exactSum
 	summary map[eval.Metric]MetricSummary
 	diag    map[Diagnosis]int
 	samples int
@@ -40,7 +41,7 @@ func NewTallyAt(metrics []eval.Metric, levels Levels) *Tally {
 	t := &Tally{
 		metrics: metrics,
 		levels:  levels,
-		sums:    make(map[eval.Metric]float64, len(metrics)),
+		sums:    make(map[eval.Metric]*exactSum, len(metrics)),
 		summary: make(map[eval.Metric]MetricSummary, len(metrics)),
 		diag:    make(map[Diagnosis]int, len(Diagnoses)),
 		errs:    map[string]int{},
@@ -48,6 +49,7 @@ func NewTallyAt(metrics []eval.Metric, levels Levels) *Tally {
 	}
 	for _, m := range metrics {
 		t.summary[m] = MetricSummary{}
+		t.sums[m] = &exactSum{}
 	}
 	for _, d := range DiagnosesAt(levels) {
 		t.diag[d] = 0
@@ -73,7 +75,7 @@ func (t *Tally) Add(r *eval.Result) {
 		}
 		ms := t.summary[m]
 		if v, ok := r.Score(m); ok && st == eval.StatusOK {
-			t.sums[m] += v
+			t.sums[m].add(v)
 			ms.Scored++
 			t.summary[m] = ms
 			continue
@@ -122,7 +124,7 @@ func (t *Tally) Summary() map[eval.Metric]MetricSummary {
 			ms.ByStatus = by
 		}
 		if ms.Scored > 0 {
-			mean := t.sums[m] / float64(ms.Scored)
+			mean := t.sums[m].value() / float64(ms.Scored)
 			ms.Mean = &mean
 		}
 		out[m] = ms
@@ -167,4 +169,56 @@ func (t *Tally) TopErrors(n int) []ErrorCount {
 		out = out[:n]
 	}
 	return out
+}
+
+// exactSum adds float64s exactly and rounds once, when read (Shewchuk's
+// partials, as Python's math.fsum): the sum is the same in whatever order
+// the values come, so a run tallied as its samples finish, out of order,
+// has the means of the run read back in the order of its samples.
+type exactSum struct{ partials []float64 }
+
+func (s *exactSum) add(x float64) {
+	i := 0
+	for _, y := range s.partials {
+		if math.Abs(x) < math.Abs(y) {
+			x, y = y, x
+		}
+		hi := x + y
+		lo := y - (hi - x)
+		if lo != 0 {
+			s.partials[i] = lo
+			i++
+		}
+		x = hi
+	}
+	s.partials = append(s.partials[:i], x)
+}
+
+// value is the sum correctly rounded (half to even).
+func (s *exactSum) value() float64 {
+	p := s.partials
+	n := len(p)
+	if n == 0 {
+		return 0
+	}
+	n--
+	hi, lo := p[n], 0.0
+	for n > 0 {
+		x := hi
+		n--
+		y := p[n]
+		hi = x + y
+		lo = y - (hi - x)
+		if lo != 0 {
+			break
+		}
+	}
+	if n > 0 && (lo < 0 && p[n-1] < 0 || lo > 0 && p[n-1] > 0) {
+		y := lo * 2
+		x := hi + y
+		if y == x-hi {
+			hi = x
+		}
+	}
+	return hi
 }

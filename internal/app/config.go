@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -152,8 +153,17 @@ func (c *Config) UseOffline() bool {
 func (c *Config) Workers() int {
 	if c.UseOffline() {
 		// The judging is CPU-bound, but each result is stored durably as it
-		// finishes: more workers put more results into each disk commit
-		// (10k demo samples: 4.6-6.0 s with 4 workers, 2.9-3.6 s with 16-32).
+		// finishes, and its worker waits for the commit: the results in one
+		// commit are at most the workers, so a fixed number of workers caps
+		// the run at workers per commit time whatever the cores (16 did
+		// past 8 cores). Workers beyond the cores only wait on the disk;
+		// the text they hold is bounded by OfflineTextInFlight. On one
+		// core, though, workers that are ready queue ahead of the goroutines
+		// that commit and that read the events, and 16 did better there
+		// (BenchmarkHeadlessOffline at GOMAXPROCS 1 and 2).
+		if p := runtime.GOMAXPROCS(0); p > 1 {
+			return max(64, 8*p)
+		}
 		return 16
 	}
 	// Twice the request slots keep them busy while samples wait on their

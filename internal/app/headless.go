@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -52,6 +53,9 @@ type runOutputs struct {
 	outRes, junitRes *outfile.Reservation
 	// baseline is --baseline, compared with when the run ends.
 	baseline *baseline
+	// live, when set, is the pass over the run made as it is evaluated
+	// (a headless run's): finish takes it rather than reading the run.
+	live *runreport.Live
 }
 
 // openOutputs opens --out and --junit; stdout is where the report goes
@@ -106,6 +110,9 @@ func (o *runOutputs) abort() {
 	if o.junit != nil {
 		o.junit.Abort()
 	}
+	if o.live != nil {
+		o.live.Close()
+	}
 }
 
 // finish is the one end of every run's outputs, headless, interactive or
@@ -115,16 +122,27 @@ func (o *runOutputs) abort() {
 // first error is reading the run back, the second writing an output.
 func (o *runOutputs) finish(st cache.Store, id string, info *report.RunInfo, cfg *Config) (*runreport.Pass, error, error) {
 	g := cfg.Parsed.Gate
+	var sr *runreport.Pass
 	var against *report.Comparison
-	if o.baseline != nil {
-		against = o.baseline.comparison(st, g.Baseline)
+	if o.live != nil && info != nil {
+		sr = o.live.Pass(*info)
 	}
-	sr, err := runreport.ReadGated(st, id, 0, g, against, report.Levels{})
-	if err != nil {
-		return nil, err, nil
-	}
-	if info != nil {
-		sr.Info = *info
+	if sr != nil {
+		if liveUsed != nil {
+			liveUsed()
+		}
+		against = sr.Gate.Comparison()
+	} else {
+		if o.baseline != nil {
+			against = o.baseline.comparison(st, g.Baseline)
+		}
+		var err error
+		if sr, err = runreport.ReadGated(st, id, 0, g, against, report.Levels{}); err != nil {
+			return nil, err, nil
+		}
+		if info != nil {
+			sr.Info = *info
+		}
 	}
 	if against != nil && against.Err() == nil {
 		sr.BaseDiff, sr.BaseDiffErr = o.baseline.diff(st, id, against)
@@ -134,6 +152,7 @@ func (o *runOutputs) finish(st cache.Store, id string, info *report.RunInfo, cfg
 		return sr, nil, fmt.Errorf("writing the report: %v; the run is stored: write it again with ragscope report %s --out FILE", err, id)
 	}
 	if format == runreport.FormatHTML && against != nil && against.Err() == nil {
+		var err error
 		if sr.HTMLBaseline, err = o.baseline.html(st); err != nil {
 			return sr, nil, fmt.Errorf("writing the report: comparing with the baseline: %v; the run is stored: write it again with ragscope diff BASELINE %s --format html", err, id)
 		}
@@ -185,6 +204,7 @@ func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, e
 	if n := s.Resumed(); n > 0 {
 		fmt.Fprintf(stderr, "ragscope: resuming: %d of %d samples already finished\n", n, s.Total())
 	}
+	o.live = s.livePass(o)
 	start := time.Now()
 	run, err := s.Start(ctx)
 	if err != nil {
@@ -215,6 +235,9 @@ func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, e
 				continue
 			}
 			prog.observe(&ev)
+			if ev.Kind == eval.EventSampleFinished && o.live != nil {
+				o.live.Add(ev.Result)
+			}
 			if ev.Kind == eval.EventNotice {
 				fmt.Fprintln(stderr, "ragscope:", sanitize.Line(ev.Err))
 			}
@@ -235,7 +258,33 @@ func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, e
 	prog.inFlight = 0
 	show()
 	cancelled, _ := run.Wait()
+	if run.Stopped() != nil {
+		// A result that could not be stored was still given to the
+		// events: the report is what the store holds.
+		o.live.Close()
+		o.live = nil
+	}
 	return finishReport(run, s.Cfg, cancelled, o, stderr)
+}
+
+// liveUsed, when set, is told that finish took the live pass (a test's
+// hook: the report must be the same either way).
+var liveUsed func()
+
+// livePass starts the pass a headless run makes over its results as they
+// come (see runreport.Live), its spool beside the database; nil when the
+// spool cannot be made there (the report is then read from the store).
+func (s *Session) livePass(o *runOutputs) *runreport.Live {
+	if o.baseline != nil {
+		// The comparison's sums and its listed samples follow the order
+		// the results come in: read in the samples' order, from the store.
+		return nil
+	}
+	l, err := runreport.NewLive(s.Info(), s.Cfg.Parsed.Gate, filepath.Dir(s.Store.Path()))
+	if err != nil {
+		return nil
+	}
+	return l
 }
 
 // finishReport writes the outputs and the summary of a finished run and

@@ -2,7 +2,10 @@
 // concurrent use; a value being computed is computed once.
 package memo
 
-import "sync"
+import (
+	"hash/maphash"
+	"sync"
+)
 
 // Memo is a bounded cache of values computed from a text, safe for
 // concurrent use. The offline judge computes the same things from the
@@ -22,7 +25,24 @@ import "sync"
 // analyses of records of a few MiB would be hundreds of GB. The values of
 // texts of BigText bytes or more take at most maxBigText bytes of keys,
 // the oldest let go first.
+//
+// The memos are shared by every worker of a run, so one lock would make
+// every lookup of every worker wait in line: texts are spread over shards
+// by a hash of their text, each with its own lock and its share of the
+// count bound; big texts all go to one shard, which keeps the byte bound
+// whole.
 type Memo[V any] struct {
+	small [shards]shard[V]
+	big   shard[V]
+	seed  maphash.Seed
+}
+
+// shards is how many locks the small texts are spread over: enough that
+// workers on many cores seldom ask the same one at once.
+const shards = 32
+
+// shard is a part of a memo under one lock.
+type shard[V any] struct {
 	mu       sync.Mutex
 	m        map[string]V
 	pending  map[string]*pendingValue[V]
@@ -47,15 +67,36 @@ type pendingValue[V any] struct {
 	ok   bool
 }
 
-// New returns a memo of at most max values.
-func New[V any](max int) *Memo[V] {
-	return &Memo[V]{m: map[string]V{}, pending: map[string]*pendingValue[V]{}, max: max}
+// New returns a memo of at most n values.
+func New[V any](n int) *Memo[V] {
+	c := &Memo[V]{seed: maphash.MakeSeed()}
+	for i := range c.small {
+		c.small[i].init(max(1, n/shards))
+	}
+	c.big.init(n)
+	return c
+}
+
+func (c *shard[V]) init(max int) {
+	c.m, c.pending, c.max = map[string]V{}, map[string]*pendingValue[V]{}, max
+}
+
+// shardOf is the shard that holds key.
+func (c *Memo[V]) shardOf(key string) *shard[V] {
+	if len(key) >= BigText {
+		return &c.big
+	}
+	return &c.small[maphash.String(c.seed, key)%shards]
 }
 
 // Get returns the value of key, computed by build when the memo does not
 // hold it. A goroutine that asks for a value another is computing waits
 // for it; build runs outside the lock.
 func (c *Memo[V]) Get(key string, build func(string) V) V {
+	return c.shardOf(key).get(key, build)
+}
+
+func (c *shard[V]) get(key string, build func(string) V) V {
 	c.mu.Lock()
 	if v, ok := c.m[key]; ok {
 		c.mu.Unlock()
@@ -92,7 +133,7 @@ func (c *Memo[V]) Get(key string, build func(string) V) V {
 }
 
 // put holds v for key; the caller holds the lock.
-func (c *Memo[V]) put(key string, v V) {
+func (c *shard[V]) put(key string, v V) {
 	if len(c.m) >= c.max {
 		clear(c.m)
 		c.big, c.bigBytes = nil, 0

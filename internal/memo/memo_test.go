@@ -34,9 +34,10 @@ func TestMemoComputesOnce(t *testing.T) {
 		// Either every goroutine builds (each its own analysis) or one
 		// does and the others wait for it.
 		for {
-			m.mu.Lock()
-			waiting := m.waiting
-			m.mu.Unlock()
+			sh := m.shardOf("chunk")
+			sh.mu.Lock()
+			waiting := sh.waiting
+			sh.mu.Unlock()
 			if int(builds.Load()) == n || (builds.Load() == 1 && waiting == n-1) {
 				break
 			}
@@ -69,18 +70,18 @@ func TestMemoBoundsBigTexts(t *testing.T) {
 	}
 	held := 0
 	for _, k := range big {
-		if _, ok := m.m[k]; ok {
+		if _, ok := m.shardOf(k).m[k]; ok {
 			held += len(k)
 		}
 	}
 	if held > maxBigText {
 		t.Errorf("the memo holds %d MiB of big texts, want at most %d", held>>20, maxBigText>>20)
 	}
-	if _, ok := m.m[big[4]]; !ok {
+	if _, ok := m.shardOf(big[4]).m[big[4]]; !ok {
 		t.Error("the newest big text was let go")
 	}
 	for _, k := range big {
-		if _, ok := m.m["small "+k[:1]]; !ok {
+		if _, ok := m.shardOf("small " + k[:1]).m["small "+k[:1]]; !ok {
 			t.Errorf("small text %q let go", "small "+k[:1])
 		}
 	}

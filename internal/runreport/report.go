@@ -45,6 +45,9 @@ type Pass struct {
 	BaseDiffErr error
 	// HTMLBaseline is the run the HTML report compares with, if any.
 	HTMLBaseline *report.HTMLBaseline
+	// live, when set, made this pass as the run was evaluated: the JSON
+	// report's samples are copied from its spool.
+	live *Live
 }
 
 // gateWorst is how many of the samples below the per-sample thresholds a
@@ -129,6 +132,9 @@ func Write(st cache.Store, ref, format string, worst int, pass report.Levels, w 
 func (sr *Pass) Write(st cache.Store, format string, w io.Writer) error {
 	switch format {
 	case FormatJSON:
+		if sr.live != nil {
+			return report.WriteReportJSONEncoded(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), sr.Tally.Conversations(), sr.live.samples)
+		}
 		return report.WriteReportJSON(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), sr.Tally.Conversations(), store.Each(st, sr.Info.ID, sr.seen.has))
 	case FormatCSV:
 		return report.WriteReportCSV(w, sr.Info.Judge.Name, sr.Info.Scored(), report.RunLevels(sr.Info), sr.Info.ConversationTurns > 0, store.Each(st, sr.Info.ID, sr.seen.has))
