@@ -38,8 +38,8 @@ type export struct {
 func (m *Model) exportRow() *row {
 	switch m.screen {
 	case screenTable:
-		if m.cursor < len(m.shown) {
-			return m.rows[m.shown[m.cursor]]
+		if p, ok := m.cursorRow(); ok {
+			return m.rows[p]
 		}
 	case screenDetail:
 		return m.rows[m.detail.row]
