@@ -53,8 +53,9 @@ type convTurn struct{ index, turn int }
 
 type convRef struct{ conv, turn int }
 
-// noteConversation records that res is a turn of a conversation.
-func (m *Model) noteConversation(res *eval.Result) {
+// noteConversation records that res, sample index's result (or its texts
+// while it runs), is a turn of a conversation.
+func (m *Model) noteConversation(index int, res *eval.Result) {
 	if res == nil || res.ConversationID == "" {
 		return
 	}
@@ -63,7 +64,7 @@ func (m *Model) noteConversation(res *eval.Result) {
 		c = &convs{byID: map[string]int{}, of: map[int]convRef{}, open: map[int]bool{}}
 		m.convs = c
 	}
-	if _, ok := c.of[res.Index]; ok {
+	if _, ok := c.of[index]; ok {
 		return
 	}
 	n, ok := c.byID[res.ConversationID]
@@ -73,8 +74,8 @@ func (m *Model) noteConversation(res *eval.Result) {
 		c.byID[res.ConversationID] = n
 		c.turns = append(c.turns, nil)
 	}
-	c.of[res.Index] = convRef{conv: n, turn: res.Turn}
-	t := append(c.turns[n], convTurn{index: res.Index, turn: res.Turn})
+	c.of[index] = convRef{conv: n, turn: res.Turn}
+	t := append(c.turns[n], convTurn{index: index, turn: res.Turn})
 	slices.SortStableFunc(t, func(a, b convTurn) int { return a.turn - b.turn })
 	c.turns[n] = t
 }
@@ -154,6 +155,12 @@ func (m *Model) cursorConv() (n int, own, ok bool) {
 	}
 	ref, ok := m.convs.of[m.rows[l].index]
 	return ref.conv, false, ok
+}
+
+// onConvLine reports the cursor on a conversation's own line.
+func (m *Model) onConvLine() bool {
+	_, own, ok := m.cursorConv()
+	return ok && own
 }
 
 // fold expands or collapses the conversation under the cursor; collapsing

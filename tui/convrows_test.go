@@ -231,12 +231,48 @@ func TestGoldenConversationRows(t *testing.T) {
 		wait string
 	}{
 		{"collapsed", nil, "leave-en"},
-		{"expanded", []string{"right"}, "[-] tax-zh"},
+		{"expanded", []string{"right"}, "转登记以后还能用简易计税吗"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			m := New(conversationsRun())
 			m.now = func() time.Time { return fixedStart.Add(90 * time.Second) }
 			requireGoldenFrame(t, m, [2]int{100, 30}, tt.keys, tt.wait)
 		})
+	}
+}
+
+// While a run streams, a started turn joins its conversation at once (its
+// texts carry the conversation), and results fill the conversation's line.
+func TestConversationRowsLive(t *testing.T) {
+	opts := conversationsRun()
+	results := opts.Results
+	opts.Results, opts.Live = nil, true
+	m := newTestModel(t, opts, 120, 40)
+	started := func(r *eval.Result) eval.Event {
+		return eval.Event{Kind: eval.EventSampleStarted, Sample: r.Index, Result: &eval.Result{
+			Index: r.Index, ID: r.ID, Question: r.Question, ConversationID: r.ConversationID, Turn: r.Turn}}
+	}
+	m.Update(EventsMsg{Events: []eval.Event{started(results[0]), started(results[2])}})
+	if got, want := lineTexts(m), []string{"tax-zh"}; !slices.Equal(got, want) {
+		t.Fatalf("started: lines %v, want %v", got, want)
+	}
+	if s := screenText(m); !strings.Contains(s, "[+] tax-zh  2 turns") {
+		t.Errorf("the running conversation:\n%s", s)
+	}
+	var done []eval.Event
+	for _, r := range results {
+		done = append(done, started(r), eval.Event{Kind: eval.EventSampleFinished, Sample: r.Index, Result: r})
+	}
+	m.Update(EventsMsg{Events: done})
+	if got, want := lineTexts(m), []string{"tax-zh", "leave-en"}; !slices.Equal(got, want) {
+		t.Fatalf("finished: lines %v, want %v", got, want)
+	}
+	if s := screenText(m); !strings.Contains(s, "[+] tax-zh  4 turns, fails from turn 4") {
+		t.Errorf("the finished conversation:\n%s", s)
+	}
+	// y on a conversation's line says what to copy instead.
+	press(m, "y")
+	if s := screenText(m); !strings.Contains(s, "a conversation's line is no sample") {
+		t.Errorf("y on a conversation's line:\n%s", s)
 	}
 }

@@ -202,7 +202,7 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 			if ev.Result != nil {
 				if i, _ := m.byIndex.get(ev.Sample); !m.rows[i].done {
 					m.rows[i].start(ev.Result, &m.extras)
-					m.noteConversation(ev.Result)
+					m.noteConversation(ev.Sample, ev.Result)
 					changed = true
 				}
 			}
@@ -301,7 +301,7 @@ func (m *Model) upsert(index int, res *eval.Result) {
 		r.set(res, &m.extras, m.st.levels)
 		r.setCriteria(res, m.st.crit)
 		m.noteNegative(r)
-		m.noteConversation(res)
+		m.noteConversation(index, res)
 		return
 	}
 	if res == nil {
@@ -314,7 +314,7 @@ func (m *Model) upsert(index int, res *eval.Result) {
 	r.setCriteria(res, m.st.crit)
 	m.noteNegative(r)
 	m.rows = append(m.rows, r)
-	m.noteConversation(res)
+	m.noteConversation(index, res)
 }
 
 // derive recomputes the rows shown and their statistics, keeping the

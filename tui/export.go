@@ -55,6 +55,8 @@ func (m *Model) copyBlocked() string {
 	case screenTable, screenDetail:
 		r := m.exportRow()
 		switch {
+		case r == nil && m.onConvLine():
+			return "a conversation's line is no sample: expand it (→) and copy a turn"
 		case r == nil:
 			return "no sample is shown to copy"
 		case !r.done:
