@@ -140,9 +140,13 @@ func TestConversationRowsFold(t *testing.T) {
 	if got := len(m.lines); got != 2 {
 		t.Errorf("enter again: %d lines, want 2", got)
 	}
-	// y on a conversation's line has no sample to copy; the counts are the samples'.
 	if !strings.Contains(screenText(m), "[2/2]") {
 		t.Errorf("the position counts lines:\n%s", screenText(m))
+	}
+	// The ? page lists the fold keys.
+	press(m, "?")
+	if s := screenText(m); !strings.Contains(s, "expand") || !strings.Contains(s, "collapse") {
+		t.Errorf("the help page lacks the fold keys:\n%s", s)
 	}
 }
 
