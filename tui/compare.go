@@ -444,19 +444,19 @@ func (m *Model) rowsReset() {
 	m.progress.total = max(m.progress.total, len(m.rows))
 	m.progress.done = len(m.rows) - m.running
 	// The caller derives, once the comparison is set too.
-	m.sorted, m.dirty, m.shown = nil, true, nil
+	m.sorted, m.dirty, m.shown, m.lines = nil, true, nil, nil
 }
 
 func cursorIndex(m *Model) int {
-	if m.cursor < len(m.shown) {
-		return m.rows[m.shown[m.cursor]].index
+	if p, ok := m.cursorRow(); ok {
+		return m.rows[p].index
 	}
 	return -1
 }
 
 func (m *Model) keepCursorOn(index int) {
-	for pos, p := range m.shown {
-		if m.rows[p].index == index {
+	for pos, p := range m.lines {
+		if p >= 0 && m.rows[p].index == index {
 			m.cursor = pos
 			break
 		}

@@ -61,7 +61,7 @@ func TestDetailConversationTurn(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newTestModel(t, conversationOptions(tt.standalone, tt.checked), 160, 200)
-			press(m, "enter")
+			press(m, "right", "j", "enter") // expand the conversation, open its turn
 			s := flat(screenText(m))
 			for _, w := range tt.want {
 				if !strings.Contains(s, flat(w)) {
@@ -97,8 +97,8 @@ func TestGoldenConversationTurn(t *testing.T) {
 		keys []string
 		wait string
 	}{
-		{"top", []string{"enter"}, "Standalone question"},
-		{"faithfulness", []string{"enter", "1"}, "looking back over the conversation"},
+		{"top", []string{"right", "j", "enter"}, "Standalone question"},
+		{"faithfulness", []string{"right", "j", "enter", "1"}, "looking back over the conversation"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			m := New(conversationOptions(&eval.StandaloneTrace{Question: "小规模纳税人转为一般纳税人后，纳税人识别号会变吗？", Status: eval.StatusOK}, true))

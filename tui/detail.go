@@ -209,7 +209,7 @@ func (m *Model) toSection(i, page int) {
 // sorted and filtered, and moves the table cursor with it so esc lands there.
 func (m *Model) stepSample(d int) tea.Cmd {
 	pos := -1
-	for p, i := range m.shown {
+	for p, i := range m.lines {
 		if int(i) == m.detail.row {
 			pos = p
 			break
@@ -218,13 +218,17 @@ func (m *Model) stepSample(d int) tea.Cmd {
 	if pos < 0 {
 		return nil
 	}
+	// A conversation's line is stepped over: n and p go turn to turn.
 	next := pos + d
-	if next < 0 || next >= len(m.shown) {
+	for next >= 0 && next < len(m.lines) && m.lines[next] < 0 {
+		next += d
+	}
+	if next < 0 || next >= len(m.lines) {
 		return nil
 	}
 	m.cursor = next
 	m.clampTable()
-	return m.openDetail(int(m.shown[next]))
+	return m.openDetail(int(m.lines[next]))
 }
 
 func (m *Model) renderDetail() []string {

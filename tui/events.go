@@ -202,6 +202,7 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 			if ev.Result != nil {
 				if i, _ := m.byIndex.get(ev.Sample); !m.rows[i].done {
 					m.rows[i].start(ev.Result, &m.extras)
+					m.noteConversation(ev.Sample, ev.Result)
 					changed = true
 				}
 			}
@@ -300,6 +301,7 @@ func (m *Model) upsert(index int, res *eval.Result) {
 		r.set(res, &m.extras, m.st.levels)
 		r.setCriteria(res, m.st.crit)
 		m.noteNegative(r)
+		m.noteConversation(index, res)
 		return
 	}
 	if res == nil {
@@ -312,15 +314,16 @@ func (m *Model) upsert(index int, res *eval.Result) {
 	r.setCriteria(res, m.st.crit)
 	m.noteNegative(r)
 	m.rows = append(m.rows, r)
+	m.noteConversation(index, res)
 }
 
 // derive recomputes the rows shown and their statistics, keeping the
 // cursor on the same sample when it is still shown.
 func (m *Model) derive() {
-	keep := -1
+	keep, kept := int32(0), false
 	// On the top row in follow order the cursor follows the newest row.
-	if m.cursor >= 0 && m.cursor < len(m.shown) && !(m.cursor == 0 && m.watchOrder()) {
-		keep = int(m.shown[m.cursor])
+	if m.cursor >= 0 && m.cursor < len(m.lines) && !(m.cursor == 0 && m.watchOrder()) {
+		keep, kept = m.lines[m.cursor], true
 	}
 	if m.sorted == nil {
 		m.sorted = map[int]sorted{}
@@ -331,6 +334,7 @@ func (m *Model) derive() {
 		m.sorted[m.sortIdx] = s
 	}
 	m.shown = m.holdOrder(order(s, m.rows, m.filter, m.matchEnv(), m.desc))
+	m.lines = m.groupLines(m.shown)
 	// The aggregates depend on which rows are shown, not on their order.
 	if m.dirty || m.statsFilter != m.filter || !m.statsValid {
 		m.stats = computeStats(m.rows, m.shown, m.metrics, &m.extras)
@@ -338,9 +342,9 @@ func (m *Model) derive() {
 	}
 	m.dirty = false
 	m.lastDerive = m.now()
-	if keep >= 0 {
-		for pos, i := range m.shown {
-			if int(i) == keep {
+	if kept {
+		for pos, i := range m.lines {
+			if i == keep {
 				m.cursor = pos
 				break
 			}

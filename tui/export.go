@@ -38,8 +38,8 @@ type export struct {
 func (m *Model) exportRow() *row {
 	switch m.screen {
 	case screenTable:
-		if m.cursor < len(m.shown) {
-			return m.rows[m.shown[m.cursor]]
+		if p, ok := m.cursorRow(); ok {
+			return m.rows[p]
 		}
 	case screenDetail:
 		return m.rows[m.detail.row]
@@ -55,6 +55,8 @@ func (m *Model) copyBlocked() string {
 	case screenTable, screenDetail:
 		r := m.exportRow()
 		switch {
+		case r == nil && m.onConvLine():
+			return "a conversation's line is no sample: expand it (→) and copy a turn"
 		case r == nil:
 			return "no sample is shown to copy"
 		case !r.done:

@@ -16,7 +16,7 @@ func keyMsg(s string) tea.KeyPressMsg {
 	named := map[string]rune{
 		"enter": tea.KeyEnter, "esc": tea.KeyEscape, "tab": tea.KeyTab, "up": tea.KeyUp,
 		"down": tea.KeyDown, "home": tea.KeyHome, "end": tea.KeyEnd, "pgdown": tea.KeyPgDown,
-		"pgup": tea.KeyPgUp, "backspace": tea.KeyBackspace,
+		"pgup": tea.KeyPgUp, "backspace": tea.KeyBackspace, "left": tea.KeyLeft, "right": tea.KeyRight,
 	}
 	if c, ok := named[s]; ok {
 		return tea.KeyPressMsg{Code: c}
@@ -60,10 +60,11 @@ func screenText(m *Model) string { return ansi.Strip(m.View().Content) }
 
 // cursorSample is the sample index under the table cursor.
 func cursorSample(m *Model) int {
-	if len(m.shown) == 0 {
+	p, ok := m.cursorRow()
+	if !ok {
 		return -1
 	}
-	return m.rows[m.shown[m.cursor]].index
+	return m.rows[p].index
 }
 
 func shownSamples(m *Model) []int {

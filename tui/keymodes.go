@@ -136,6 +136,12 @@ func (m *Model) tableMode() keyMode {
 	// c and A come before the help and quit keys every screen has: at 80
 	// columns the footer must still name them.
 	footer := []*key.Binding{&k.Open, &k.Filter, &k.Sort, &k.Compare, &k.Help, &k.Quit, &k.Stop}
+	if m.convs != nil {
+		// A run with conversations folds them (convrows.go); enter opens a
+		// turn, or folds the conversation under the cursor.
+		view = append(view, &k.Expand, &k.Collapse)
+		footer = append([]*key.Binding{&k.Open, &k.Expand, &k.Collapse}, footer[1:]...)
+	}
 	// esc does one thing at a time: it clears the filter, then leaves the
 	// comparison; the footer names the one it will do.
 	esc := m.tableEsc()
@@ -143,7 +149,7 @@ func (m *Model) tableMode() keyMode {
 		view = append(view, esc)
 		footer = append(footer, esc)
 	}
-	moves := k.scrolling(len(m.shown) > 1)
+	moves := k.scrolling(len(m.lines) > 1)
 	km := keyMode{
 		title:  "keys: table",
 		footer: append(append(footer, &k.RerunAll, &k.Prompts, &k.Reverse, &k.Copy, &k.Pager), upDown(moves)...),

@@ -12,9 +12,12 @@ import (
 type keyMap struct {
 	Up, Down, Top, Bottom, HalfDown, HalfUp, PageDown, PageUp key.Binding
 	Sort, Reverse, Filter, Open, Back, ClearFilter            key.Binding
-	Section, NextSection, PrevSection, Raw                    key.Binding
-	NextSample, PrevSample                                    key.Binding
-	Help, Quit, ForceQuit                                     key.Binding
+	// Expand and Collapse fold a conversation's turns under its line, in a
+	// run with conversations (convrows.go).
+	Expand, Collapse                       key.Binding
+	Section, NextSection, PrevSection, Raw key.Binding
+	NextSample, PrevSample                 key.Binding
+	Help, Quit, ForceQuit                  key.Binding
 	// Stop stops an attached run; it is enabled only while watching one,
 	// so the help lists it only then.
 	Stop key.Binding
@@ -51,6 +54,8 @@ func defaultKeys() keyMap {
 		Reverse:     b([]string{"S"}, "S", "reverse"),
 		Filter:      b([]string{"/"}, "/", "filter"),
 		Open:        b([]string{"enter"}, "enter", "open"),
+		Expand:      b([]string{"right", "l"}, "→/l", "expand"),
+		Collapse:    b([]string{"left", "h"}, "←/h", "collapse"),
 		Back:        b([]string{"esc"}, "esc", "back"),
 		ClearFilter: b([]string{"esc"}, "esc", "clear filter"),
 		Section:     b([]string{"1", "2", "3", "4"}, "1-4", "metric"),
@@ -128,6 +133,8 @@ func metricKeyIndex(msg tea.KeyPressMsg) int {
 func (k *keyMap) asciiHelp() {
 	k.Up.SetHelp("k/up", k.Up.Help().Desc)
 	k.Down.SetHelp("j/down", k.Down.Help().Desc)
+	k.Expand.SetHelp("l/right", k.Expand.Help().Desc)
+	k.Collapse.SetHelp("h/left", k.Collapse.Help().Desc)
 }
 
 // helpMap is the key map seen from one mode (keyMode.help): the footer

@@ -57,7 +57,7 @@ func (m *Model) tableKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	// The table scrolls as a page does, by moving the cursor (clamped, so
 	// top and bottom move it by the whole list).
-	if k.scroll(msg, func(d, _ int) { m.moveCursor(d) }, m.tableRows(), len(m.shown)) {
+	if k.scroll(msg, func(d, _ int) { m.moveCursor(d) }, m.tableRows(), len(m.lines)) {
 		return nil
 	}
 	switch {
@@ -94,9 +94,17 @@ func (m *Model) tableKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.copyExport()
 	case key.Matches(msg, k.Pager):
 		return m.openPager()
+	case m.convs != nil && key.Matches(msg, k.Expand):
+		m.fold(true)
+	case m.convs != nil && key.Matches(msg, k.Collapse):
+		m.fold(false)
 	case key.Matches(msg, k.Open):
-		if m.cursor < len(m.shown) {
-			return m.openDetail(int(m.shown[m.cursor]))
+		if n, own, ok := m.cursorConv(); ok && own {
+			m.fold(!m.isOpen(n))
+			return nil
+		}
+		if p, ok := m.cursorRow(); ok {
+			return m.openDetail(int(p))
 		}
 	}
 	return nil
@@ -133,7 +141,7 @@ func (m *Model) moveCursor(d int) {
 
 // clampTable keeps the cursor on a shown row and the window around it.
 func (m *Model) clampTable() {
-	n := len(m.shown)
+	n := len(m.lines)
 	m.cursor = min(max(m.cursor, 0), max(n-1, 0))
 	h := m.tableRows()
 	if m.cursor < m.offset {

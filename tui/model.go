@@ -205,6 +205,12 @@ type Model struct {
 	filter   *filter
 	sorted   map[int]sorted // by sortIdx; dropped when rows change
 	shown    []int32
+	// lines are what the table draws and the cursor moves over: shown
+	// itself, or in a run with conversations their lines and the turns of
+	// the expanded ones (convrows.go).
+	lines []int32
+	// convs are the run's conversations, nil when it has none.
+	convs *convs
 	// statsFilter is the filter the stats were computed for.
 	statsFilter *filter
 	statsValid  bool

@@ -11,10 +11,10 @@ import (
 // [12/300], and [0/0] when it shows none: the header's counts say how many
 // samples match, this says where in them the user is.
 func (m *Model) positionText() string {
-	if len(m.shown) == 0 {
+	if len(m.lines) == 0 {
 		return "[0/0]"
 	}
-	return fmt.Sprintf("[%d/%d]", m.cursor+1, len(m.shown))
+	return fmt.Sprintf("[%d/%d]", m.cursor+1, len(m.lines))
 }
 
 // withPosition draws a header line in the width the position leaves and

@@ -77,8 +77,8 @@ func (m *Model) currentResult() *eval.Result {
 			return res
 		}
 	}
-	if m.cursor < len(m.shown) {
-		if res := m.result(m.rows[m.shown[m.cursor]]); res != nil {
+	if p, ok := m.cursorRow(); ok {
+		if res := m.result(m.rows[p]); res != nil {
 			return res
 		}
 	}

@@ -82,9 +82,13 @@ func (m *Model) renderTable() []string {
 	lines := m.headerLines()
 	h := m.rowsUnder(len(lines)) // the header is drawn once a frame
 	lines = append(lines, m.columnTitles())
-	end := min(m.offset+h, len(m.shown))
+	end := min(m.offset+h, len(m.lines))
 	for pos := m.offset; pos < end; pos++ {
-		lines = append(lines, m.renderRow(m.rows[m.shown[pos]], pos == m.cursor))
+		if n, ok := lineConv(m.lines[pos]); ok {
+			lines = append(lines, m.renderConv(n, pos == m.cursor))
+			continue
+		}
+		lines = append(lines, m.renderRow(m.rows[m.lines[pos]], pos == m.cursor))
 	}
 	if len(m.shown) == 0 {
 		switch {
@@ -147,6 +151,14 @@ func (m *Model) columnTitle(mt eval.Metric) string {
 // renderRow formats one row. The selected row is drawn reversed and
 // without colours, so it stays readable under NO_COLOR and on any theme.
 func (m *Model) renderRow(r *row, selected bool) string {
+	prefix, _ := m.turnText(r)
+	return m.drawRow(r, selected, strconv.Itoa(r.index), prefix, false)
+}
+
+// drawRow formats a row with index in the index column; the question
+// column is text alone when whole is set (a conversation's line), else
+// text then the row's question (a turn's indent).
+func (m *Model) drawRow(r *row, selected bool, index, text string, whole bool) string {
 	st, g := m.st, m.g
 	plain := selected
 	paint := func(s string, style func(...string) string) string {
@@ -169,16 +181,20 @@ func (m *Model) renderRow(r *row, selected bool) string {
 	}
 	b.WriteString(paint(mark, markStyle))
 	b.WriteString(m.labelCell(r, paint))
-	b.WriteString(padLeft(strconv.Itoa(r.index), m.indexWidth()))
+	b.WriteString(padLeft(index, m.indexWidth()))
 	b.WriteString(" ")
 	// A running row shows its question dimmed when the runner told it,
 	// "(evaluating)" when it did not (an older stream).
-	q := sanitize.Line(r.question())
-	if r.qcut {
-		q += g.ellipsis // the row keeps the head of a long question
-	}
-	if !r.done && q == "" {
-		q = "(evaluating)"
+	q := text
+	if !whole {
+		q = sanitize.Line(r.question())
+		if r.qcut {
+			q += g.ellipsis // the row keeps the head of a long question
+		}
+		if !r.done && q == "" {
+			q = "(evaluating)"
+		}
+		q = text + q
 	}
 	q = fit(q, m.questionWidth(), g.ellipsis)
 	if !r.done {
@@ -190,7 +206,11 @@ func (m *Model) renderRow(r *row, selected bool) string {
 		b.WriteString(m.scoreCell(r, mt, plain))
 		if m.cmp != nil && !m.isCriterion(mt) {
 			b.WriteString(" ")
-			b.WriteString(m.deltaCell(r, mt, plain))
+			if whole {
+				b.WriteString(strings.Repeat(" ", deltaW)) // a conversation has no change of its own
+			} else {
+				b.WriteString(m.deltaCell(r, mt, plain))
+			}
 		}
 	}
 	b.WriteString(" ")

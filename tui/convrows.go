@@ -1,0 +1,282 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/internal/sanitize"
+)
+
+// A run with conversations lists each conversation as one row, its turns
+// indented under it when it is expanded. The rows of the table stay one
+// per sample (a turn is a sample): filter, sort, statistics and re-runs
+// work on them as before, and only the lines drawn (Model.lines) group
+// them:
+//
+//   - A conversation's row shows its id, how many turns it has, the first
+//     turn that fails (marked ▾ or ✗), and per metric the worst score of
+//     its turns: the minimum, the maximum for a metric where lower is
+//     better (noise sensitivity). Its mark is its worst turn's.
+//   - Collapsed by default: a run of many conversations reads one line
+//     each, worst scores showing which to open. → (l) expands, ← (h)
+//     collapses (from a turn too, landing on its conversation), enter
+//     toggles; enter on a turn opens it as it opens a sample.
+//   - Under a filter, every conversation with a matching turn is expanded
+//     and shows its matching turns; → and ← still fold it.
+//   - A conversation stands where its first turn in the sorted order
+//     stands: worst first (ascending on a metric) that is its worst turn,
+//     the score its row shows; its turns follow in turn order.
+//   - A run without conversations draws its rows as before: lines is
+//     shown itself.
+
+// convs is what the table knows of a run's conversations: which sample is
+// which turn of which, and which conversations the user folded. nil in a
+// run without conversations, so such a run pays nothing.
+type convs struct {
+	ids  []string // in the order their first turn arrived
+	byID map[string]int
+	// turns is each conversation's samples, by sample index, with their
+	// turn numbers.
+	turns [][]convTurn
+	// of places a sample (by index) in its conversation.
+	of map[int]convRef
+	// open is the user's fold of a conversation, by its number; absent:
+	// collapsed, expanded under a filter.
+	open map[int]bool
+}
+
+type convTurn struct{ index, turn int }
+
+type convRef struct{ conv, turn int }
+
+// noteConversation records that res, sample index's result (or its texts
+// while it runs), is a turn of a conversation.
+func (m *Model) noteConversation(index int, res *eval.Result) {
+	if res == nil || res.ConversationID == "" {
+		return
+	}
+	c := m.convs
+	if c == nil {
+		c = &convs{byID: map[string]int{}, of: map[int]convRef{}, open: map[int]bool{}}
+		m.convs = c
+	}
+	if _, ok := c.of[index]; ok {
+		return
+	}
+	n, ok := c.byID[res.ConversationID]
+	if !ok {
+		n = len(c.ids)
+		c.ids = append(c.ids, res.ConversationID)
+		c.byID[res.ConversationID] = n
+		c.turns = append(c.turns, nil)
+	}
+	c.of[index] = convRef{conv: n, turn: res.Turn}
+	t := append(c.turns[n], convTurn{index: index, turn: res.Turn})
+	slices.SortStableFunc(t, func(a, b convTurn) int { return a.turn - b.turn })
+	c.turns[n] = t
+}
+
+// convLine is the line of conversation n in Model.lines: negative, where
+// a sample's line is its row's position.
+func convLine(n int) int32 { return ^int32(n) }
+
+// lineConv is the conversation of a line, false for a sample's line.
+func lineConv(l int32) (int, bool) { return int(^l), l < 0 }
+
+// isOpen reports whether conversation n shows its turns.
+func (m *Model) isOpen(n int) bool {
+	if o, ok := m.convs.open[n]; ok {
+		return o
+	}
+	return !m.filter.empty()
+}
+
+// groupLines is the lines the table draws for the rows shown: shown
+// itself without conversations, else each conversation's line where its
+// first turn stands in shown, then its turns shown, in turn order, when
+// it is expanded.
+func (m *Model) groupLines(shown []int32) []int32 {
+	c := m.convs
+	if c == nil {
+		return shown
+	}
+	in := make([][]int32, len(c.ids))
+	for _, p := range shown {
+		if ref, ok := c.of[m.rows[p].index]; ok {
+			in[ref.conv] = append(in[ref.conv], p)
+		}
+	}
+	out := make([]int32, 0, len(shown))
+	placed := make([]bool, len(c.ids))
+	for _, p := range shown {
+		ref, ok := c.of[m.rows[p].index]
+		if !ok {
+			out = append(out, p)
+			continue
+		}
+		if placed[ref.conv] {
+			continue
+		}
+		placed[ref.conv] = true
+		out = append(out, convLine(ref.conv))
+		if m.isOpen(ref.conv) {
+			turns := in[ref.conv]
+			slices.SortStableFunc(turns, func(a, b int32) int {
+				return c.of[m.rows[a].index].turn - c.of[m.rows[b].index].turn
+			})
+			out = append(out, turns...)
+		}
+	}
+	return out
+}
+
+// cursorRow is the position in m.rows of the sample under the cursor,
+// false on a conversation's line or when nothing is shown.
+func (m *Model) cursorRow() (int32, bool) {
+	if m.cursor < 0 || m.cursor >= len(m.lines) || m.lines[m.cursor] < 0 {
+		return 0, false
+	}
+	return m.lines[m.cursor], true
+}
+
+// cursorConv is the conversation of the line under the cursor, its own
+// line's or its turn's, and whether the cursor is on its line.
+func (m *Model) cursorConv() (n int, own, ok bool) {
+	if m.convs == nil || m.cursor < 0 || m.cursor >= len(m.lines) {
+		return 0, false, false
+	}
+	l := m.lines[m.cursor]
+	if n, ok := lineConv(l); ok {
+		return n, true, true
+	}
+	ref, ok := m.convs.of[m.rows[l].index]
+	return ref.conv, false, ok
+}
+
+// onConvLine reports the cursor on a conversation's own line.
+func (m *Model) onConvLine() bool {
+	_, own, ok := m.cursorConv()
+	return ok && own
+}
+
+// fold expands or collapses the conversation under the cursor; collapsing
+// from a turn lands on its conversation's line.
+func (m *Model) fold(open bool) {
+	n, own, ok := m.cursorConv()
+	if !ok || (!own && open) {
+		return
+	}
+	m.convs.open[n] = open
+	if !own {
+		for pos, l := range m.lines {
+			if l == convLine(n) {
+				m.cursor = pos
+				break
+			}
+		}
+	}
+	m.derive()
+}
+
+// convSummary is what a conversation's line shows: a row holding the
+// worst score of its turns per metric, and the first failing turn.
+func (m *Model) convSummary(n int) (*row, int, int) {
+	turns := m.convs.turns[n]
+	s := &row{index: -1, done: true, mark: markOK}
+	for i := range s.scores {
+		s.scores[i] = math.NaN()
+	}
+	firstFail := 0
+	running, warn, low, failed := false, false, false, false
+	slots := eval.NumMetrics + len(m.st.crit.names)
+	for _, t := range turns {
+		p, ok := m.byIndex.get(t.index)
+		if !ok {
+			continue
+		}
+		r := m.rows[p]
+		switch {
+		case !r.done:
+			running = true
+		case r.mark == markFailed:
+			failed = true
+		case r.mark == markLow:
+			low = true
+		case r.mark == markWarn:
+			warn = true
+		}
+		if (r.mark == markFailed || r.mark == markLow) && firstFail == 0 {
+			firstFail = t.turn
+			s.diag = r.diag
+		}
+		for slot := range slots {
+			st, ok := r.statusAt(slot)
+			if !ok {
+				continue
+			}
+			score, code := s.cell(slot)
+			v := r.score(slot)
+			if st == eval.StatusOK && !math.IsNaN(v) {
+				worse := math.IsNaN(*score) || v < *score
+				if slot < eval.NumMetrics && eval.LowerIsBetter(eval.AllMetrics[slot]) {
+					worse = math.IsNaN(*score) || v > *score
+				}
+				if worse {
+					*score = v
+				}
+				*code = statusCode(eval.StatusOK)
+			} else if *code == 0 {
+				*code = statusCode(st)
+			}
+		}
+	}
+	switch {
+	case failed:
+		s.mark = markFailed
+	case low:
+		s.mark = markLow
+	case running:
+		s.mark, s.done = markRunning, false
+	case warn:
+		s.mark = markWarn
+	}
+	if s.done && firstFail == 0 {
+		s.diag = diagCodes.code(report.DiagOK)
+	}
+	return s, len(turns), firstFail
+}
+
+// renderConv draws conversation n's line: its fold, id, turns and first
+// failing turn in the question column, its worst scores.
+func (m *Model) renderConv(n int, selected bool) string {
+	s, turns, firstFail := m.convSummary(n)
+	fold := "[+]"
+	if m.isOpen(n) {
+		fold = "[-]"
+	}
+	text := fmt.Sprintf("%s %s  %d turns", fold, sanitize.Line(m.convs.ids[n]), turns)
+	if turns == 1 {
+		text = fmt.Sprintf("%s %s  1 turn", fold, sanitize.Line(m.convs.ids[n]))
+	}
+	if firstFail > 0 {
+		text += ", fails from turn " + strconv.Itoa(firstFail)
+	}
+	return m.drawRow(s, selected, "", text, true)
+}
+
+// turnText is a turn's question column: indented under its conversation,
+// the turn's number first.
+func (m *Model) turnText(r *row) (string, bool) {
+	if m.convs == nil {
+		return "", false
+	}
+	ref, ok := m.convs.of[r.index]
+	if !ok {
+		return "", false
+	}
+	return fmt.Sprintf("    t%d ", ref.turn), true
+}
