@@ -28,10 +28,12 @@ func TestConcurrentRunsPayOnceAndAreWatched(t *testing.T) {
 	a := openShared(t, path, store.Hold)
 	b := openShared(t, path, store.Hold)
 	w := openShared(t, path, store.Read)
+	// A request timed out and retried is sent twice by right: the
+	// timeout is long enough that a loaded machine never sees one.
 	cfg := func() *Config {
 		return &Config{Dataset: data, BaseURL: srv.BaseURL(), APIKey: "k", APIType: "openai", Model: "judge", EmbeddingModel: "emb",
 			ResponseFormat: "json_schema", EmbedFormat: "float", Strictness: 3, Concurrency: 4,
-			Timeout: 5 * time.Second, MaxRetries: 1, Metrics: "all", Lang: "auto"}
+			Timeout: time.Minute, MaxRetries: 1, Metrics: "all", Lang: "auto"}
 	}
 	var runs []*Run
 	var sessions []*Session
