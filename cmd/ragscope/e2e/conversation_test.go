@@ -195,3 +195,37 @@ func TestConversationBadLog(t *testing.T) {
 		t.Errorf("exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// --fail-under-conversation through the binary: the demo's tax-zh has a
+// turn below the threshold (its contradiction, turn 4), so the run exits 4
+// naming it and that turn, in the summary and the JUnit file; leave-en
+// passes. A dataset without conversations cannot be gated on them (exit 4
+// saying so), and a threshold the conversations meet passes.
+func TestConversationGate(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Conversational)
+	defer srv.Close()
+	dir := t.TempDir()
+	db, junit := filepath.Join(dir, "r.db"), filepath.Join(dir, "junit.xml")
+	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
+	data := repoFile("testdata/conversations.jsonl")
+
+	r := runBin(t, env, "run", "--headless", "--db", db, "--out", filepath.Join(dir, "report.json"), "--metrics", "faithfulness",
+		"--fail-under-conversation", "f=0.5", "--junit", junit, data)
+	if r.code != exitGate || !strings.Contains(r.stderr, "breached: faithfulness per conversation >= 0.5: 1 of 2 conversations breach: conversation tax-zh first fails at turn 4") || strings.Contains(r.stderr, "conversation leave-en") {
+		t.Fatalf("exit %d, want %d naming tax-zh and its turn 4\n%s", r.code, exitGate, r.stderr)
+	}
+	body, err := os.ReadFile(junit)
+	if err != nil || !strings.Contains(string(body), `classname="ragscope.gate.conversation.faithfulness"`) || !strings.Contains(string(body), "conversation tax-zh first fails at turn 4") {
+		t.Errorf("JUnit (%v):\n%s", err, body)
+	}
+
+	r = runBin(t, env, "run", "--headless", "--db", db, "--metrics", "faithfulness", "--fail-under-conversation", "f=0", data)
+	if r.code != 0 || !strings.Contains(r.stderr, "passed: faithfulness: every turn of the 2 conversations >= 0") {
+		t.Errorf("a threshold every turn meets: exit %d\n%s", r.code, r.stderr)
+	}
+
+	r = runBin(t, cleanEnv(t), "run", "--headless", "--offline", "--db", db, "--metrics", "faithfulness", "--fail-under-conversation", "f=0.5", repoFile("testdata/demo.jsonl"))
+	if r.code != exitGate || !strings.Contains(r.stderr, "cannot gate: faithfulness per conversation: the run has no conversations") {
+		t.Errorf("no conversations: exit %d, want %d\n%s", r.code, exitGate, r.stderr)
+	}
+}
