@@ -143,6 +143,38 @@ func TestConversationsWithLLMJudge(t *testing.T) {
 		t.Errorf("with --history-support none tax-zh fails first at turn %d, want 2", f)
 	}
 
+	// diff compares the conversations: tax-zh's first failing turn moved
+	// from 4 to 2.
+	var runs []string // newest first
+	for _, l := range strings.Split(runIDs(t, env, db), "\n")[1:] {
+		if f := strings.Fields(l); len(f) > 0 {
+			runs = append(runs, f[0])
+		}
+	}
+	if len(runs) != 2 {
+		t.Fatalf("runs %v", runs)
+	}
+	r = runBin(t, env, "diff", "--db", db, "--format", "json", runs[1], runs[0])
+	var d struct {
+		Conversations []struct {
+			ID      string `json:"id"`
+			Metrics map[string]struct {
+				Before *int `json:"first_failing_turn_before"`
+				After  *int `json:"first_failing_turn_after"`
+			} `json:"metrics"`
+		} `json:"conversations"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &d); err != nil || r.code != 0 || len(d.Conversations) != 2 || d.Conversations[0].ID != "tax-zh" {
+		t.Fatalf("diff --format json (exit %d, %v): %s\n%s", r.code, err, r.stdout, r.stderr)
+	}
+	if f := d.Conversations[0].Metrics["faithfulness"]; f.Before == nil || *f.Before != 4 || f.After == nil || *f.After != 2 {
+		t.Errorf("tax-zh's first failing turn in the diff: %+v", f)
+	}
+	r = runBin(t, env, "diff", "--db", db, runs[1], runs[0])
+	if r.code != 0 || !strings.Contains(r.stdout, "2 conversations:") || !strings.Contains(r.stdout, "4 -> 2") {
+		t.Errorf("diff (exit %d):\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
 	r = runBin(t, env, "report", "latest", "--db", db, "--format", "csv")
 	rows, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
 	if err != nil || len(rows) != 8 || strings.Join(rows[0][:4], ",") != "index,id,conversation_id,turn" {
