@@ -175,6 +175,13 @@ func TestConversationsWithLLMJudge(t *testing.T) {
 		t.Errorf("diff (exit %d):\n%s%s", r.code, r.stdout, r.stderr)
 	}
 
+	// The HTML report lists the conversations, tax-zh's first failing
+	// turn (2 now) linked to its drill-down.
+	r = runBin(t, env, "report", "latest", "--db", db, "--format", "html")
+	if r.code != 0 || !strings.Contains(r.stdout, "<h2>Conversations</h2>") || !strings.Contains(r.stdout, `first failing <a href="#s`) || !strings.Contains(r.stdout, `">turn 2</a>`) {
+		t.Errorf("HTML report (exit %d): %s", r.code, r.stderr)
+	}
+
 	r = runBin(t, env, "report", "latest", "--db", db, "--format", "csv")
 	rows, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
 	if err != nil || len(rows) != 8 || strings.Join(rows[0][:4], ",") != "index,id,conversation_id,turn" {
