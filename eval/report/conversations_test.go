@@ -235,6 +235,8 @@ func TestConversationGate(t *testing.T) {
 			GatePassed, []string{"every turn of the 1 conversations"}, nil},
 		{"lower is better: a ceiling", []Threshold{{eval.NoiseSensitivity, 0.3}}, []*eval.Result{nsTurn(0, "a", 1, 0.1), nsTurn(1, "a", 2, 0.5), nsTurn(2, "b", 1, 0.3)},
 			GateBreached, []string{"noise_sensitivity per conversation <= 0.3", "conversation a first fails at turn 2 (worst turn 0.500 > 0.3)"}, []string{"conversation b"}},
+		{"a conversation id from the data is made visible", f(0.5), []*eval.Result{turnResult(0, "x\x1b]0;t\x07", 1, fp(0.1))},
+			GateBreached, []string{`conversation x\x1b]0;t\x07 first fails`}, []string{"\x1b"}},
 		{"no conversations: cannot gate", f(0.5), []*eval.Result{gateResult(0, 0.9)},
 			GateCannot, []string{"the run has no conversations"}, nil},
 		{"no score on any turn: cannot gate", f(0.5), []*eval.Result{turnResult(0, "a", 1, nil)},

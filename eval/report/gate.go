@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // Threshold is the worst acceptable value of a metric: its mean
@@ -514,7 +515,7 @@ func (c *convGate) check(th Threshold, cannot func(eval.Metric) (string, bool)) 
 			continue
 		}
 		if n++; n <= maxConversationsNamed {
-			named = append(named, fmt.Sprintf("conversation %s first fails at turn %d (worst turn %.3f %s %g)", id, b.turn, b.worst, breach, th.Min))
+			named = append(named, fmt.Sprintf("conversation %s first fails at turn %d (worst turn %.3f %s %g)", sanitize.Line(id), b.turn, b.worst, breach, th.Min))
 		}
 	}
 	if n == 0 {
