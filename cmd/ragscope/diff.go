@@ -25,7 +25,7 @@ func (c *cli) diffCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "diff RUN_A RUN_B",
 		Short: "Compare two runs: each metric's mean, and every sample and judgement that changed",
-		Long:  `Compare two stored runs sample by sample (matched by id; samples without an id by their content: question, answer, contexts and reference): the change of each metric's mean, how many samples went up, down or changed status, and for each changed sample the judgements (statement verdicts, chunk verdicts) that differ, with the judge's reasons before and after.`,
+		Long:  `Compare two stored runs sample by sample (matched by id; samples without an id by their content: question, answer, contexts and reference): the change of each metric's mean, how many samples went up, down or changed status, and for each changed sample the judgements (statement verdicts, chunk verdicts) that differ, with the judge's reasons before and after. When both runs have conversations, each conversation's mean, minimum and first failing turn per metric before and after.`,
 		Example: `ragscope diff 20240101-093000-ab12 latest
 ragscope diff --format json RUN_A RUN_B > changes.json
 ragscope diff RUN_A RUN_B --format html --out compare.html`,
@@ -122,6 +122,7 @@ func diffRuns(cmd *cobra.Command, dbPath, format, outPath string, pos []string, 
 	// or reordered data pair the same samples rather than the same places.
 	d := report.Diff(metrics, a, b, report.MatchByKeyOf(a))
 	d.A, d.B = infoA.ID, infoB.ID
+	d.Conversations = report.DiffConversations(metrics, a, b, report.RunLevels(infoA), report.RunLevels(infoB))
 	if d.Unmatched > 0 {
 		fmt.Fprintf(stderr, "ragscope diff: %d of run B's samples have no counterpart in run A (%d shared): samples are matched by id, and those without an id only when question, answer, contexts and reference are unchanged\n", d.Unmatched, d.Shared)
 	}

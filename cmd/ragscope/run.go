@@ -99,6 +99,7 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	// CI gate
 	fs.Var(listFlag{p: &c.FailUnder}, "fail-under", "exit 4 when a metric's mean is worse than X (below it; for noise_sensitivity, where lower is better, above it): METRIC=X[,METRIC=X...] (metric names or f, ar, cp, cr, cu, as, ac, fc, er, ns, or a --criteria name); repeatable")
 	fs.Var(listFlag{p: &c.FailUnderSample}, "fail-under-sample", "exit 4 when more than --max-failing samples score worse than X (for noise_sensitivity: above X): METRIC=X[,METRIC=X...]; repeatable")
+	fs.Var(listFlag{p: &c.FailUnderConversation}, "fail-under-conversation", "exit 4 when a conversation has a turn that scores worse than X (its minimum over the turns is below X; for noise_sensitivity its maximum above X), naming the conversation and its first failing turn; --max-failing does not apply: METRIC=X[,METRIC=X...]; repeatable")
 	fs.StringVar(&c.MaxFailing, "max-failing", "0", "samples allowed below the per-sample thresholds, and allowed to fail to score on a gated metric: N or P%")
 	fs.StringVar(&c.JUnit, "junit", "", "write a JUnit XML report to FILE: a testcase per sample and metric, and one per gate")
 	fs.StringVar(&c.Baseline, "baseline", "", "compare with a stored run (RUN id or prefix; latest: the newest run finished before this one, of the same dataset if any) or a JSON report FILE.json; samples match by id, else by content. Alone it only prints the comparison; --max-drop and --max-regressed gate on it")
@@ -137,7 +138,7 @@ var runFlagGroups = []flagGroup{
 	{"cache & store", []string{"db", "no-cache", "cache-only", "resume"}},
 	{"output & interface", []string{"headless", "out", "format", "detach", "log", "ascii", "config", "pass"}},
 	{"cost", []string{"prices", "confirm-over", "yes"}},
-	{"CI gate", []string{"fail-under", "fail-under-sample", "max-failing", "junit", "baseline", "max-drop", "max-regressed", "regress-margin"}},
+	{"CI gate", []string{"fail-under", "fail-under-sample", "fail-under-conversation", "max-failing", "junit", "baseline", "max-drop", "max-regressed", "regress-margin"}},
 }
 
 // passUsage is the help of every command's --pass.
@@ -177,7 +178,7 @@ func (c *cli) runCommand() *cobra.Command {
 
 Flags win over their environment variables, which win over the settings file (--config, else $RAGSCOPE_CONFIG, else $XDG_CONFIG_HOME/ragscope/config.json), which wins over the defaults.
 
-Exit status: 0 all scored, 1 fatal error, 2 bad usage or input, 3 some samples failed, 4 a --fail-under, --fail-under-sample, --max-drop or --max-regressed gate breached (or it could not be checked: too many samples failed to score, or no sample is shared with --baseline), 130 interrupted. 1, 2 and 130 win over 4, and 4 over 3.`,
+Exit status: 0 all scored, 1 fatal error, 2 bad usage or input, 3 some samples failed, 4 a --fail-under, --fail-under-sample, --fail-under-conversation, --max-drop or --max-regressed gate breached (or it could not be checked: too many samples failed to score, or no sample is shared with --baseline), 130 interrupted. 1, 2 and 130 win over 4, and 4 over 3.`,
 		Example: `ragscope run testdata/demo.jsonl
 ragscope run --headless --out runreport.json --metrics faithfulness,context_recall data.jsonl
 ragscope run --base-url http://localhost:11434/v1 --model qwen2.5:14b --lang zh data.csv

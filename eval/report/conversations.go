@@ -30,6 +30,9 @@ type ConversationMetric struct {
 	Min              *float64 `json:"min"`
 	FirstFailingTurn *int     `json:"first_failing_turn"`
 	Scored           int      `json:"-"`
+	// FirstFailingIndex is the sample index of the first failing turn
+	// (the HTML report links it), when there is one.
+	FirstFailingIndex int `json:"-"`
 }
 
 // conversations accumulates the turns of a run's conversations as they
@@ -86,7 +89,7 @@ func (c *conversations) add(r *eval.Result) {
 		// one is the lowest-numbered.
 		if !c.levels.Passes(m, v) && (cm.FirstFailingTurn == nil || r.Turn < *cm.FirstFailingTurn) {
 			turn := r.Turn
-			cm.FirstFailingTurn = &turn
+			cm.FirstFailingTurn, cm.FirstFailingIndex = &turn, r.Index
 		}
 	}
 }

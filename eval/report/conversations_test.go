@@ -201,3 +201,138 @@ func TestReportMarkdownConversations(t *testing.T) {
 		t.Errorf("a single-turn Markdown report has conversations: %v", err)
 	}
 }
+
+// nsTurn is turn n of conversation conv with noise sensitivity v (lower is better).
+func nsTurn(index int, conv string, n int, v float64) *eval.Result {
+	return &eval.Result{Index: index, ConversationID: conv, Turn: n,
+		Scores: map[eval.Metric]*float64{eval.NoiseSensitivity: &v},
+		Status: map[eval.Metric]eval.Status{eval.NoiseSensitivity: eval.StatusOK}}
+}
+
+// --fail-under-conversation: every conversation's worst turn against the
+// threshold, the breaching ones named with their first failing turn,
+// turns in any order, a ceiling for a lower-is-better metric, and no
+// conversations (or no score) a check that cannot be made.
+func TestConversationGate(t *testing.T) {
+	f := func(v float64) []Threshold { return []Threshold{{eval.Faithfulness, v}} }
+	tests := []struct {
+		name    string
+		gate    []Threshold
+		results []*eval.Result
+		state   GateState
+		want    []string // in the message
+		not     []string
+	}{
+		{"every turn at or above", f(0.5), []*eval.Result{turnResult(0, "a", 1, fp(0.5)), turnResult(1, "a", 2, fp(0.9)), turnResult(2, "b", 1, fp(1))},
+			GatePassed, []string{"every turn of the 2 conversations >= 0.5"}, nil},
+		{"one conversation breaches, its first failing turn named", f(0.5), []*eval.Result{
+			turnResult(0, "a", 1, fp(1)), turnResult(1, "b", 1, fp(1)), turnResult(2, "b", 2, fp(0.4)), turnResult(3, "b", 3, fp(0.2)), turnResult(4, "a", 2, fp(0.6)),
+		}, GateBreached, []string{"1 of 2 conversations breach", "conversation b first fails at turn 2 (worst turn 0.200 < 0.5)"}, []string{"conversation a"}},
+		{"turns out of order: the lowest failing turn, conversations in sample order", f(0.5), []*eval.Result{
+			turnResult(0, "z", 1, fp(0.1)), turnResult(1, "y", 3, fp(0.3)), turnResult(2, "y", 2, fp(0.4)), turnResult(3, "y", 1, fp(1)),
+		}, GateBreached, []string{"2 of 2 conversations breach: conversation z first fails at turn 1 (worst turn 0.100 < 0.5); conversation y first fails at turn 2 (worst turn 0.300 < 0.5)"}, nil},
+		{"unscored turns are not below", f(0.5), []*eval.Result{turnResult(0, "a", 1, nil), turnResult(1, "a", 2, fp(0.9))},
+			GatePassed, []string{"every turn of the 1 conversations"}, nil},
+		{"lower is better: a ceiling", []Threshold{{eval.NoiseSensitivity, 0.3}}, []*eval.Result{nsTurn(0, "a", 1, 0.1), nsTurn(1, "a", 2, 0.5), nsTurn(2, "b", 1, 0.3)},
+			GateBreached, []string{"noise_sensitivity per conversation <= 0.3", "conversation a first fails at turn 2 (worst turn 0.500 > 0.3)"}, []string{"conversation b"}},
+		{"a conversation id from the data is made visible", f(0.5), []*eval.Result{turnResult(0, "x\x1b]0;t\x07", 1, fp(0.1))},
+			GateBreached, []string{`conversation x\x1b]0;t\x07 first fails`}, []string{"\x1b"}},
+		{"no conversations: cannot gate", f(0.5), []*eval.Result{gateResult(0, 0.9)},
+			GateCannot, []string{"the run has no conversations"}, nil},
+		{"no score on any turn: cannot gate", f(0.5), []*eval.Result{turnResult(0, "a", 1, nil)},
+			GateCannot, []string{"no score on any sample"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			metrics := []eval.Metric{eval.Faithfulness}
+			if tt.gate[0].Metric == eval.NoiseSensitivity {
+				metrics = []eval.Metric{eval.NoiseSensitivity}
+			}
+			g := Gate{Conversation: tt.gate}
+			if !g.Active() {
+				t.Fatal("a conversation gate is not active")
+			}
+			tally, gt := NewTally(metrics), NewGateTally(g, 3)
+			for _, r := range tt.results {
+				tally.Add(r)
+				gt.Add(r)
+			}
+			o := gt.Outcome(tally)
+			if len(o.Checks) != 1 || o.Checks[0].Kind != "conversation" || o.Checks[0].State != tt.state || o.Passed() != (tt.state == GatePassed) {
+				t.Fatalf("checks %+v; want one conversation check %s", o.Checks, tt.state)
+			}
+			msg := o.Checks[0].Message
+			for _, w := range tt.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("message %q lacks %q", msg, w)
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(msg, w) {
+					t.Errorf("message %q has %q", msg, w)
+				}
+			}
+		})
+	}
+}
+
+// A breaching conversation check is a JUnit failure of its own testcase.
+func TestConversationGateJUnit(t *testing.T) {
+	g := Gate{Conversation: []Threshold{{eval.Faithfulness, 0.5}}}
+	tally, gt := NewTally([]eval.Metric{eval.Faithfulness}), NewGateTally(g, 3)
+	for _, r := range []*eval.Result{turnResult(0, "tax", 1, fp(1)), turnResult(1, "tax", 2, fp(0.25))} {
+		tally.Add(r)
+		gt.Add(r)
+	}
+	o := gt.Outcome(tally)
+	var b bytes.Buffer
+	run := RunInfo{Metrics: []eval.Metric{eval.Faithfulness}}
+	if err := WriteReportJUnit(&b, run, tally.Summary(), gt, o, func(yield func(*eval.Result) error) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{`name="faithfulness every turn of each conversation &gt;= 0.5"`, `classname="ragscope.gate.conversation.faithfulness"`, `type="gate_breached"`, "conversation tax first fails at turn 2"} {
+		if !strings.Contains(b.String(), w) {
+			t.Errorf("JUnit lacks %q:\n%s", w, b.String())
+		}
+	}
+}
+
+// The HTML report's Conversations section: each conversation with, per
+// metric, mean, min and its first failing turn linked to that turn's
+// drill-down (#sN, N its sample index, whatever order the turns are in);
+// no section for a run without conversations.
+func TestConversationsHTML(t *testing.T) {
+	run := RunInfo{ID: "r", Metrics: []eval.Metric{eval.Faithfulness, eval.AnswerRelevancy}, Samples: 5}
+	tests := []struct {
+		name    string
+		results []*eval.Result
+		want    []string
+		not     []string
+	}{
+		{"a failing turn links its sample", []*eval.Result{
+			turnResult(0, "tax", 1, fp(1)), turnResult(1, "leave", 1, fp(0.9)), turnResult(2, "tax", 2, fp(0.2)), turnResult(3, "leave", 2, fp(1)), turnResult(4, "tax", 3, fp(0.1)),
+		}, []string{
+			"<h2>Conversations</h2>",
+			`<li><b>tax</b> <span class="muted">3 turns</span>; faithfulness mean 0.433, min 0.100, first failing <a href="#s2">turn 2</a>; answer_relevancy mean 1.000, min 1.000, no failing turn</li>`,
+			`<li><b>leave</b> <span class="muted">2 turns</span>; faithfulness mean 0.950, min 0.900, no failing turn;`,
+		}, nil},
+		{"turns out of order: the lowest failing turn's sample", []*eval.Result{turnResult(0, "a", 3, fp(0.1)), turnResult(1, "a", 2, fp(0.3)), turnResult(2, "a", 1, fp(1))},
+			[]string{`first failing <a href="#s1">turn 2</a>`}, nil},
+		{"no conversations, no section", []*eval.Result{gateResult(0, 0.5)}, nil, []string{"Conversations", `href="#s`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := writeHTML(t, NewReport(run, tt.results))
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("page lacks %q", w)
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(out, w) {
+					t.Errorf("page has %q", w)
+				}
+			}
+		})
+	}
+}

@@ -21,6 +21,9 @@ type RunDiff struct {
 	ByID      int `json:"by_id,omitempty"`
 	ByContent int `json:"by_content,omitempty"`
 	Unmatched int `json:"unmatched"`
+	// Conversations compares the runs' conversations (DiffConversations);
+	// absent unless both runs have some.
+	Conversations []ConversationDiff `json:"conversations,omitempty"`
 }
 
 // MeanChange is a metric's mean in both runs, each over the matched

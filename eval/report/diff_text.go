@@ -17,11 +17,13 @@ import (
 // (diff --json) keeps them exact.
 
 // WriteDiff prints the comparison of run a with run b for a reader: each
-// side, the means, then every changed sample.
+// side, the means, the conversations when both runs have some, then every
+// changed sample.
 func WriteDiff(w io.Writer, a, b RunInfo, metrics []eval.Metric, d *RunDiff) {
 	fmt.Fprintf(w, "run A %s  %s  judge %s\n", sanitize.Line(a.ID), a.StartedAt.Local().Format("2006-01-02 15:04"), sanitize.Line(a.Judge.Name))
 	fmt.Fprintf(w, "run B %s  %s  judge %s\n\n", sanitize.Line(b.ID), b.StartedAt.Local().Format("2006-01-02 15:04"), sanitize.Line(b.Judge.Name))
 	WriteDiffTable(w, metrics, d, "mean A", "mean B")
+	WriteDiffConversations(w, metrics, d.Conversations)
 	if len(d.Samples) == 0 {
 		fmt.Fprintln(w, "\nno sample changed")
 		return

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // Threshold is the worst acceptable value of a metric: its mean
@@ -175,12 +176,18 @@ type Gate struct {
 	Mean       []Threshold
 	Sample     []Threshold
 	MaxFailing Allowance
+	// Conversation is --fail-under-conversation: each conversation's worst
+	// turn (its minimum; its maximum when lower is better) must not be
+	// worse than the threshold. --max-failing does not apply to it.
+	Conversation []Threshold
 	// Baseline is what the run must keep of its --baseline.
 	Baseline BaselineGate
 }
 
 // Active reports whether the gate has any threshold.
-func (g Gate) Active() bool { return len(g.Mean)+len(g.Sample) > 0 || g.Baseline.Active() }
+func (g Gate) Active() bool {
+	return len(g.Mean)+len(g.Sample)+len(g.Conversation) > 0 || g.Baseline.Active()
+}
 
 // SampleMin is the per-sample threshold of m, if there is one.
 func (g Gate) SampleMin(m eval.Metric) (float64, bool) {
@@ -216,11 +223,12 @@ type GateTally struct {
 	samples int
 	worst   *Worst
 	latency map[eval.Metric]int64
+	convs   *convGate
 }
 
 // NewGateTally counts results against g, keeping the worst breaching samples.
 func NewGateTally(g Gate, worst int) *GateTally {
-	return &GateTally{gate: g, below: map[eval.Metric]int{}, worst: NewWorst(worst), latency: map[eval.Metric]int64{}}
+	return &GateTally{gate: g, below: map[eval.Metric]int{}, worst: NewWorst(worst), latency: map[eval.Metric]int64{}, convs: &convGate{by: map[string]*convBreach{}}}
 }
 
 // Gate is the gate counted against.
@@ -242,6 +250,9 @@ func (gt *GateTally) Add(r *eval.Result) {
 	}
 	if gt.cmp != nil {
 		gt.cmp.Add(r)
+	}
+	if r.ConversationID != "" && len(gt.gate.Conversation) > 0 {
+		gt.convs.add(r, gt.gate.Conversation)
 	}
 	breaches := false
 	for _, t := range gt.gate.Sample {
@@ -276,7 +287,7 @@ const (
 // GateCheck is one check of a gate: a mean threshold, or the count of
 // samples below the per-sample thresholds.
 type GateCheck struct {
-	// Kind is "mean" or "samples".
+	// Kind is "mean", "samples", "conversation" or a baseline's kind.
 	Kind      string
 	Metric    eval.Metric // the mean's metric; for "samples", empty
 	Threshold float64
@@ -371,6 +382,9 @@ func (gt *GateTally) Outcome(t *Tally) GateOutcome {
 			}
 		}
 	}
+	for _, th := range g.Conversation {
+		out.Checks = append(out.Checks, gt.convs.check(th, cannot))
+	}
 	if g.Baseline.Active() {
 		cmp := gt.cmp
 		if cmp == nil {
@@ -422,3 +436,99 @@ func metricNames() string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// convGate is the per-conversation side of a gate: which conversations
+// have a turn worse than a --fail-under-conversation threshold, and per
+// conversation and metric the first such turn and the worst score. A
+// conversation's minimum over its turns is at least X exactly when no
+// turn is below X, so it counts turns as they come, in any order, keeping
+// a few numbers per conversation and never a result.
+type convGate struct {
+	order []string
+	by    map[string]*convBreach
+}
+
+type convBreach struct {
+	first  int // the lowest sample index of its turns
+	breach map[eval.Metric]*turnBreach
+}
+
+type turnBreach struct {
+	turn  int     // the first turn worse than the threshold
+	worst float64 // the worst score of its turns
+}
+
+func (c *convGate) add(r *eval.Result, ths []Threshold) {
+	a := c.by[r.ConversationID]
+	if a == nil {
+		a = &convBreach{first: r.Index, breach: map[eval.Metric]*turnBreach{}}
+		c.by[r.ConversationID] = a
+		c.order = append(c.order, r.ConversationID)
+	}
+	a.first = min(a.first, r.Index)
+	for _, th := range ths {
+		if r.Status[th.Metric] != eval.StatusOK {
+			continue
+		}
+		v, ok := r.Score(th.Metric)
+		if !ok || !worse(th.Metric, v, th.Min) {
+			continue
+		}
+		b := a.breach[th.Metric]
+		if b == nil {
+			a.breach[th.Metric] = &turnBreach{turn: r.Turn, worst: v}
+			continue
+		}
+		if r.Turn < b.turn {
+			b.turn = r.Turn
+		}
+		if worse(th.Metric, v, b.worst) {
+			b.worst = v
+		}
+	}
+}
+
+// maxConversationsNamed is how many breaching conversations a check's
+// message names; it counts them all.
+const maxConversationsNamed = 5
+
+// check is the check of one --fail-under-conversation threshold. A run
+// without conversations cannot be gated on them: a gate never passes for
+// want of what it gates.
+func (c *convGate) check(th Threshold, cannot func(eval.Metric) (string, bool)) GateCheck {
+	ck := GateCheck{Kind: checkConversation, Metric: th.Metric, Threshold: th.Min}
+	if len(c.order) == 0 {
+		ck.State, ck.Message = GateCannot, fmt.Sprintf("%s per conversation: the run has no conversations (no sample has a conversation_id and a turn)", th.Metric)
+		return ck
+	}
+	if why, ok := cannot(th.Metric); ok {
+		ck.State, ck.Message = GateCannot, why
+		return ck
+	}
+	slices.SortStableFunc(c.order, func(x, y string) int { return c.by[x].first - c.by[y].first })
+	pass, breach := limitOps(th.Metric)
+	var named []string
+	n := 0
+	for _, id := range c.order {
+		b := c.by[id].breach[th.Metric]
+		if b == nil {
+			continue
+		}
+		if n++; n <= maxConversationsNamed {
+			named = append(named, fmt.Sprintf("conversation %s first fails at turn %d (worst turn %.3f %s %g)", sanitize.Line(id), b.turn, b.worst, breach, th.Min))
+		}
+	}
+	if n == 0 {
+		ck.State, ck.Message = GatePassed, fmt.Sprintf("%s: every turn of the %d conversations %s %g", th.Metric, len(c.order), pass, th.Min)
+		return ck
+	}
+	more := ""
+	if n > len(named) {
+		more = fmt.Sprintf("; %d more", n-len(named))
+	}
+	ck.State, ck.Message = GateBreached, fmt.Sprintf("%s per conversation %s %g: %d of %d conversations breach: %s%s", th.Metric, pass, th.Min, n, len(c.order), strings.Join(named, "; "), more)
+	return ck
+}
+
+// checkConversation is the kind of a --fail-under-conversation check.
+const checkConversation = "conversation"

@@ -319,6 +319,9 @@ func WriteReportJUnit(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSu
 			if c.Metric != "" {
 				name = fmt.Sprintf("%s per sample %s %g", c.Metric, pass, c.Threshold)
 			}
+		case checkConversation:
+			name = fmt.Sprintf("%s every turn of each conversation %s %g", c.Metric, pass, c.Threshold)
+			class = "ragscope.gate.conversation." + string(c.Metric)
 		case checkBaselineMean:
 			name = fmt.Sprintf("%s mean drop from the baseline <= %g", c.Metric, c.Threshold)
 			if eval.LowerIsBetter(c.Metric) {

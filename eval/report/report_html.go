@@ -50,7 +50,10 @@ func WriteReportHTML(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSum
 		hist[m] = new([htmlBins]int)
 	}
 	hc := newHTMLComparison(base)
+	levels := RunLevels(run)
+	convs := newConversations(scored, levels)
 	err := each(func(r *eval.Result) error {
+		convs.add(r)
 		for _, m := range scored {
 			if v, ok := r.Score(m); ok && r.Status[m] == eval.StatusOK {
 				hist[m][htmlBin(v)]++
@@ -65,8 +68,8 @@ func WriteReportHTML(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSum
 		return err
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
-	levels := RunLevels(run)
 	head := htmlHeadOf(run, summary, diagnoses, hist, levels)
+	head.Conversations = htmlConversationsOf(scored, convs.summaries())
 	if hc != nil {
 		head.Compare = hc.head()
 		for _, m := range hc.c.Metrics() {
@@ -113,6 +116,42 @@ type htmlHead struct {
 	// with a baseline.
 	Compare *htmlCompareHead
 	Deltas  []htmlMetric
+	// Conversations are the run's conversations, when it has some.
+	Conversations []htmlConversation
+}
+
+// htmlConversation is a conversation in the header: per metric its mean,
+// minimum and first failing turn, linked to that turn's drill-down.
+type htmlConversation struct {
+	ID      string
+	Turns   int
+	Metrics []htmlConversationMetric
+}
+
+type htmlConversationMetric struct {
+	Name, Mean, Min string
+	// Turn is the first failing turn (0: none) and Index its sample's.
+	Turn, Index int
+}
+
+func htmlConversationsOf(metrics []eval.Metric, convs []ConversationSummary) []htmlConversation {
+	var out []htmlConversation
+	for _, c := range convs {
+		hc := htmlConversation{ID: sanitize.Line(c.ID), Turns: c.Turns}
+		for _, m := range metrics {
+			cm := c.Metrics[m]
+			if cm == nil {
+				continue
+			}
+			hm := htmlConversationMetric{Name: sanitize.Line(string(m)), Mean: fmtScore(cm.Mean), Min: fmtScore(cm.Min)}
+			if cm.FirstFailingTurn != nil {
+				hm.Turn, hm.Index = *cm.FirstFailingTurn, cm.FirstFailingIndex
+			}
+			hc.Metrics = append(hc.Metrics, hm)
+		}
+		out = append(out, hc)
+	}
+	return out
 }
 
 type htmlFact struct{ Name, Value string }

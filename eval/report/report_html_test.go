@@ -187,7 +187,11 @@ var (
 // htmlTags are the elements the page's own markup uses.
 var htmlTags = []string{"html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3", "dl", "dt", "dd", "div", "section",
 	"b", "span", "svg", "line", "rect", "text", "p", "input", "select", "option", "table", "thead", "tbody", "tr", "th", "td",
-	"details", "summary", "ol", "ul", "li", "mark", "footer", "script"}
+	"details", "summary", "ol", "ul", "li", "mark", "footer", "script", "a"}
+
+// htmlOwnLink is the only link the page makes: a conversation's first
+// failing turn to that sample's drill-down, by its index.
+var htmlOwnLink = regexp.MustCompile(`^"#s[0-9]+"$`)
 
 // Hostile text in every field of the run and its samples reaches the page
 // as text: no element or attribute of its own, no script, no URL, no bidi
@@ -216,6 +220,9 @@ func TestHTMLReportHostile(t *testing.T) {
 		}
 		for _, a := range htmlAttr.FindAllStringSubmatch(m[3], -1) {
 			name, val := strings.ToLower(a[1]), strings.ToLower(a[2])
+			if name == "href" && htmlOwnLink.MatchString(a[2]) {
+				continue
+			}
 			if strings.HasPrefix(name, "on") || name == "href" || name == "src" || name == "style" || name == "action" {
 				t.Errorf("attribute %s in %s", name, m[0])
 			}

@@ -92,7 +92,9 @@ type Config struct {
 	// sample, and --max-failing N or P%.
 	FailUnder       string `json:"fail_under,omitempty"`
 	FailUnderSample string `json:"fail_under_sample,omitempty"`
-	MaxFailing      string `json:"max_failing,omitempty"`
+	// FailUnderConversation is METRIC=X,... on each conversation's worst turn.
+	FailUnderConversation string `json:"fail_under_conversation,omitempty"`
+	MaxFailing            string `json:"max_failing,omitempty"`
 	// JUnit is the JUnit XML file written when the run ends.
 	JUnit string `json:"junit,omitempty"`
 	// Baseline is what the run is compared with: a stored run (id, prefix
@@ -310,8 +312,8 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// gate parses the run's CI gate from --fail-under, --fail-under-sample
-// and --max-failing, and its baseline gate; an error names the flag. The
+// gate parses the run's CI gate from --fail-under, --fail-under-sample,
+// --fail-under-conversation and --max-failing, and its baseline gate; an error names the flag. The
 // run's criteria may be gated too.
 func (c *Config) gate(criteria []string) (report.Gate, error) {
 	var g report.Gate
@@ -320,6 +322,9 @@ func (c *Config) gate(criteria []string) (report.Gate, error) {
 		return g, exit.UsageError{Err: err}
 	}
 	if g.Sample, err = report.ParseThresholds("fail-under-sample", c.FailUnderSample, criteria...); err != nil {
+		return g, exit.UsageError{Err: err}
+	}
+	if g.Conversation, err = report.ParseThresholds("fail-under-conversation", c.FailUnderConversation, criteria...); err != nil {
 		return g, exit.UsageError{Err: err}
 	}
 	if g.MaxFailing, err = report.ParseAllowance(c.MaxFailing); err != nil {
@@ -337,7 +342,7 @@ func gatedMetrics(g report.Gate, metrics []eval.Metric, criteria []string) error
 	for _, gated := range []struct {
 		flag string
 		ths  []report.Threshold
-	}{{"fail-under", g.Mean}, {"fail-under-sample", g.Sample}, {"max-drop", g.Baseline.MaxDrop}} {
+	}{{"fail-under", g.Mean}, {"fail-under-sample", g.Sample}, {"fail-under-conversation", g.Conversation}, {"max-drop", g.Baseline.MaxDrop}} {
 		flag := gated.flag
 		for _, th := range gated.ths {
 			if !slices.Contains(metrics, th.Metric) && !slices.Contains(criteria, string(th.Metric)) {

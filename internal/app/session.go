@@ -579,7 +579,7 @@ func (s *Session) config() map[string]string {
 		}
 	}
 	// The gate the run was held to, so a stored run says why CI failed it.
-	for k, v := range map[string]string{"fail_under": c.FailUnder, "fail_under_sample": c.FailUnderSample, "max_failing": c.MaxFailing} {
+	for k, v := range map[string]string{"fail_under": c.FailUnder, "fail_under_sample": c.FailUnderSample, "fail_under_conversation": c.FailUnderConversation, "max_failing": c.MaxFailing} {
 		if v != "" {
 			m[k] = v
 		}

@@ -11,7 +11,7 @@ const (
 	Fatal       = 1 // the run could not be carried out
 	Usage       = 2 // bad flags or bad input
 	Failures    = 3 // the run finished but some (sample, metric) failed: judge, parse or cache errors
-	Gate        = 4 // a --fail-under / --fail-under-sample gate was breached, or could not be checked
+	Gate        = 4 // a --fail-under / --fail-under-sample / --fail-under-conversation gate was breached, or could not be checked
 	Interrupted = 130
 )
 

@@ -143,6 +143,45 @@ func TestConversationsWithLLMJudge(t *testing.T) {
 		t.Errorf("with --history-support none tax-zh fails first at turn %d, want 2", f)
 	}
 
+	// diff compares the conversations: tax-zh's first failing turn moved
+	// from 4 to 2.
+	var runs []string // newest first
+	for _, l := range strings.Split(runIDs(t, env, db), "\n")[1:] {
+		if f := strings.Fields(l); len(f) > 0 {
+			runs = append(runs, f[0])
+		}
+	}
+	if len(runs) != 2 {
+		t.Fatalf("runs %v", runs)
+	}
+	r = runBin(t, env, "diff", "--db", db, "--format", "json", runs[1], runs[0])
+	var d struct {
+		Conversations []struct {
+			ID      string `json:"id"`
+			Metrics map[string]struct {
+				Before *int `json:"first_failing_turn_before"`
+				After  *int `json:"first_failing_turn_after"`
+			} `json:"metrics"`
+		} `json:"conversations"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &d); err != nil || r.code != 0 || len(d.Conversations) != 2 || d.Conversations[0].ID != "tax-zh" {
+		t.Fatalf("diff --format json (exit %d, %v): %s\n%s", r.code, err, r.stdout, r.stderr)
+	}
+	if f := d.Conversations[0].Metrics["faithfulness"]; f.Before == nil || *f.Before != 4 || f.After == nil || *f.After != 2 {
+		t.Errorf("tax-zh's first failing turn in the diff: %+v", f)
+	}
+	r = runBin(t, env, "diff", "--db", db, runs[1], runs[0])
+	if r.code != 0 || !strings.Contains(r.stdout, "2 conversations:") || !strings.Contains(r.stdout, "4 -> 2") {
+		t.Errorf("diff (exit %d):\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	// The HTML report lists the conversations, tax-zh's first failing
+	// turn (2 now) linked to its drill-down.
+	r = runBin(t, env, "report", "latest", "--db", db, "--format", "html")
+	if r.code != 0 || !strings.Contains(r.stdout, "<h2>Conversations</h2>") || !strings.Contains(r.stdout, `first failing <a href="#s`) || !strings.Contains(r.stdout, `">turn 2</a>`) {
+		t.Errorf("HTML report (exit %d): %s", r.code, r.stderr)
+	}
+
 	r = runBin(t, env, "report", "latest", "--db", db, "--format", "csv")
 	rows, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
 	if err != nil || len(rows) != 8 || strings.Join(rows[0][:4], ",") != "index,id,conversation_id,turn" {
@@ -193,5 +232,39 @@ func TestConversationBadLog(t *testing.T) {
 	r := runBin(t, cleanEnv(t), "run", "--headless", "--offline", "--db", filepath.Join(dir, "r.db"), data)
 	if r.code == 0 || !strings.Contains(r.stderr, `log.jsonl:2: field "turn": turn 3 of conversation "a" follows turn 1`) {
 		t.Errorf("exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// --fail-under-conversation through the binary: the demo's tax-zh has a
+// turn below the threshold (its contradiction, turn 4), so the run exits 4
+// naming it and that turn, in the summary and the JUnit file; leave-en
+// passes. A dataset without conversations cannot be gated on them (exit 4
+// saying so), and a threshold the conversations meet passes.
+func TestConversationGate(t *testing.T) {
+	srv := fakejudge.New(fakejudge.Conversational)
+	defer srv.Close()
+	dir := t.TempDir()
+	db, junit := filepath.Join(dir, "r.db"), filepath.Join(dir, "junit.xml")
+	env := cleanEnv(t, "OPENAI_API_KEY=k", "OPENAI_BASE_URL="+srv.BaseURL())
+	data := repoFile("testdata/conversations.jsonl")
+
+	r := runBin(t, env, "run", "--headless", "--db", db, "--out", filepath.Join(dir, "report.json"), "--metrics", "faithfulness",
+		"--fail-under-conversation", "f=0.5", "--junit", junit, data)
+	if r.code != exitGate || !strings.Contains(r.stderr, "breached: faithfulness per conversation >= 0.5: 1 of 2 conversations breach: conversation tax-zh first fails at turn 4") || strings.Contains(r.stderr, "conversation leave-en") {
+		t.Fatalf("exit %d, want %d naming tax-zh and its turn 4\n%s", r.code, exitGate, r.stderr)
+	}
+	body, err := os.ReadFile(junit)
+	if err != nil || !strings.Contains(string(body), `classname="ragscope.gate.conversation.faithfulness"`) || !strings.Contains(string(body), "conversation tax-zh first fails at turn 4") {
+		t.Errorf("JUnit (%v):\n%s", err, body)
+	}
+
+	r = runBin(t, env, "run", "--headless", "--db", db, "--metrics", "faithfulness", "--fail-under-conversation", "f=0", data)
+	if r.code != 0 || !strings.Contains(r.stderr, "passed: faithfulness: every turn of the 2 conversations >= 0") {
+		t.Errorf("a threshold every turn meets: exit %d\n%s", r.code, r.stderr)
+	}
+
+	r = runBin(t, cleanEnv(t), "run", "--headless", "--offline", "--db", db, "--metrics", "faithfulness", "--fail-under-conversation", "f=0.5", repoFile("testdata/demo.jsonl"))
+	if r.code != exitGate || !strings.Contains(r.stderr, "cannot gate: faithfulness per conversation: the run has no conversations") {
+		t.Errorf("no conversations: exit %d, want %d\n%s", r.code, exitGate, r.stderr)
 	}
 }
