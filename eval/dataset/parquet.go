@@ -282,6 +282,12 @@ func (c *collector) checkParquetType(f int, col *pqColumn) error {
 // readParquetRows reads every row, turning the columns our fields use into
 // a JSON record.
 func (c *collector) readParquetRows(f *parquet.File, used [nFields]*pqColumn) error {
+	return c.eachParquetRow(f, func(row int, r parquet.Row) error { return c.fromParquetRow(row, r, used) })
+}
+
+// eachParquetRow gives each row of f, numbered from 1, to each, row group
+// by row group; a row group that cannot be read is the file's damage.
+func (c *collector) eachParquetRow(f *parquet.File, each func(row int, r parquet.Row) error) error {
 	row := 0
 	buf := make([]parquet.Row, 64)
 	for _, rg := range f.RowGroups() {
@@ -290,7 +296,7 @@ func (c *collector) readParquetRows(f *parquet.File, used [nFields]*pqColumn) er
 			n, err := rows.ReadRows(buf)
 			for _, r := range buf[:n] {
 				row++
-				if err := c.fromParquetRow(row, r, used); err != nil {
+				if err := each(row, r); err != nil {
 					rows.Close()
 					return err
 				}

@@ -574,35 +574,15 @@ func readPhoenixParquet(c *collector, f *parquet.File) error {
 	t := newTraceReader(c, FormatPhoenix, c.traceMap)
 	c.unit = unitRow
 	schema := f.Schema()
-	row := 0
-	buf := make([]parquet.Row, 64)
-	for _, rg := range f.RowGroups() {
-		rows := rg.Rows()
-		for {
-			n, err := rows.ReadRows(buf)
-			for _, r := range buf[:n] {
-				row++
-				m := map[string]any{}
-				if rerr := schema.Reconstruct(&m, r); rerr != nil {
-					rows.Close()
-					return c.parquetDamaged(fmt.Errorf("row %d: %w", row, rerr))
-				}
-				if perr := t.phoenixRecord(row, m); perr != nil {
-					rows.Close()
-					return perr
-				}
-			}
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				rows.Close()
-				return c.parquetDamaged(fmt.Errorf("reading row %d: %w", row+1, err))
-			}
+	err := c.eachParquetRow(f, func(row int, r parquet.Row) error {
+		m := map[string]any{}
+		if err := schema.Reconstruct(&m, r); err != nil {
+			return c.parquetDamaged(fmt.Errorf("row %d: %w", row, err))
 		}
-		if err := rows.Close(); err != nil {
-			return c.parquetDamaged(err)
-		}
+		return t.phoenixRecord(row, m)
+	})
+	if err != nil {
+		return err
 	}
 	return t.samples()
 }
