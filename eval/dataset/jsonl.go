@@ -12,9 +12,17 @@ import (
 // longer than the limit is never held whole: it is measured as it streams
 // by and refused (or skipped) as too big.
 func readJSONL(c *collector, br *bufio.Reader) error {
+	return c.eachLine(br, c.fromJSON)
+}
+
+// eachLine gives each non-blank line of JSON Lines to each, trimmed, with
+// its number; a line over the record limit is refused (or skipped) as too
+// big without being held.
+func (c *collector) eachLine(br *bufio.Reader, each func(line int, b []byte) error) error {
 	r := &lines{br: br, limit: c.limit, sizer: func() sizer { return &recordSizer{} }}
 	for {
 		b, line, o, err := r.next()
+		c.unit = unitLine
 		switch {
 		case err != nil:
 			return fmt.Errorf("%s: %w", c.name, err)
@@ -25,7 +33,7 @@ func readJSONL(c *collector, br *bufio.Reader) error {
 			return nil
 		default:
 			if t := bytes.TrimSpace(b); len(t) > 0 {
-				err = c.fromJSON(line, t)
+				err = each(line, t)
 			}
 		}
 		if err != nil {

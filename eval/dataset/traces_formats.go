@@ -27,32 +27,13 @@ func (t *traceReader) records(br *bufio.Reader, each func(line int, unit string,
 	c := t.c
 	head, _ := br.Peek(sniffWindow)
 	if firstLineWhole(head) {
-		r := &lines{br: br, limit: c.limit, sizer: func() sizer { return &recordSizer{} }}
-		for {
-			b, line, o, err := r.next()
-			c.unit = unitLine
-			switch {
-			case err != nil:
-				return fmt.Errorf("%s: %w", c.name, err)
-			case o != nil:
-				field, msg := c.tooBigField(*o)
-				err = c.bad(line, field, msg)
-			case b == nil:
-				return nil
-			default:
-				if tb := bytes.TrimSpace(b); len(tb) > 0 {
-					var obj map[string]any
-					if perr := decodeObject(tb, &obj); perr != nil {
-						err = c.bad(line, "", perr.Error())
-					} else {
-						err = each(line, unitLine, obj)
-					}
-				}
+		return c.eachLine(br, func(line int, b []byte) error {
+			var obj map[string]any
+			if err := decodeObject(b, &obj); err != nil {
+				return c.bad(line, "", err.Error())
 			}
-			if err != nil {
-				return err
-			}
-		}
+			return each(line, unitLine, obj)
+		})
 	}
 	data, err := io.ReadAll(io.LimitReader(br, maxTraceFileBytes+1))
 	if err != nil {
