@@ -406,3 +406,16 @@ func (t *NoiseSensitivityTrace) Entailing(i int) (line string, any bool) {
 	}
 	return "entailed by " + strings.Join(by, ", "), true
 }
+
+// OfflineCosine is the line the views print for the offline judge's
+// answer relevancy: it generates no questions, so its trace keeps the
+// lexical cosine of answer and question, which no diagnosis uses; scored:
+// the run (recorded before offline answer relevancy was unsupported)
+// scored it.
+func (t *AnswerRelevancyTrace) OfflineCosine(scored bool) string {
+	what := "cosine(answer, question) = %.3f, shared words only: no diagnosis uses it"
+	if scored {
+		what = "score = " + what
+	}
+	return "offline judge: no questions generated; " + fmt.Sprintf(what, t.AnswerCosine)
+}

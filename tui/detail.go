@@ -637,11 +637,7 @@ func (m *Model) relevancySection(p *page, res *eval.Result) {
 		// Runs recorded before offline answer relevancy was unsupported
 		// scored the cosine; either way no diagnosis rests on it.
 		_, scored := res.Score(eval.AnswerRelevancy)
-		what := "cosine(answer, question) = %.3f, shared words only: no diagnosis uses it"
-		if scored {
-			what = "score = cosine(answer, question) = %.3f, shared words only: no diagnosis uses it"
-		}
-		p.text(2, "", "offline judge: no questions generated; "+fmt.Sprintf(what, t.AnswerCosine), &st.bold)
+		p.text(2, "", t.OfflineCosine(scored), &st.bold)
 		if t.NoncommittalHint != "" {
 			note := fmt.Sprintf("noncommittal answer (%q)", t.NoncommittalHint)
 			if scored {
