@@ -82,7 +82,7 @@ func WriteReportHTML(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSum
 	n := 0
 	err = each(func(r *eval.Result) error {
 		n++
-		s := htmlSampleOf(run, r, levels)
+		s := htmlSampleOf(run.Metrics, scored, r, levels)
 		if hc != nil {
 			if err := hc.sample(&s, r); err != nil {
 				return err
@@ -329,12 +329,14 @@ func bandClass(l Levels, m eval.Metric, v float64) string {
 	return "hi"
 }
 
-func htmlSampleOf(run RunInfo, r *eval.Result, levels Levels) htmlSample {
+// htmlSampleOf is a sample's row and drill-down: a cell per scored name
+// (the run's metrics, then its criteria), a section per metric.
+func htmlSampleOf(metrics, scored []eval.Metric, r *eval.Result, levels Levels) htmlSample {
 	d := levels.Diagnose(r)
 	s := htmlSample{Index: r.Index, ID: sanitize.Line(r.ID), Question: sanitize.Text(r.Question), Answer: sanitize.Text(r.Answer),
 		Ref: sanitize.Text(r.Reference), Diagnosis: string(d), Why: sanitize.Line(clipRunes(why(r, d, levels), 160))}
 	s.Contexts = quotedChunks(r)
-	for _, m := range run.Scored() {
+	for _, m := range scored {
 		c := htmlCell{Text: "-", Class: "na"}
 		if v, ok := r.Score(m); ok && r.Status[m] == eval.StatusOK {
 			c = htmlCell{Text: fmt.Sprintf("%.2f", v), Sort: fmt.Sprintf("%.6f", eval.Goodness(m, v)), Class: bandClass(levels, m, v)}
@@ -347,7 +349,7 @@ func htmlSampleOf(run RunInfo, r *eval.Result, levels Levels) htmlSample {
 		c.Label = sanitize.Line(eval.MetricAbbrev(m))
 		s.Cells = append(s.Cells, c)
 	}
-	for _, m := range run.Metrics {
+	for _, m := range metrics {
 		s.Sections = append(s.Sections, htmlMetricSection(r, m, levels))
 	}
 	for _, name := range slices.Sorted(maps.Keys(r.Criteria)) {
@@ -362,7 +364,7 @@ func htmlSampleOf(run RunInfo, r *eval.Result, levels Levels) htmlSample {
 		}
 		s.Calls = fmt.Sprintf("%d judge calls (%d from the cache)", n, cached)
 	}
-	for _, m := range run.Scored() {
+	for _, m := range scored {
 		st, ok := r.Status[m]
 		if !ok || st == eval.StatusOK || st == eval.StatusUnsupported {
 			continue
@@ -517,11 +519,7 @@ func relevancyHTML(r *eval.Result, sec *htmlSection) {
 	}
 	if t.Mode == eval.AnswerSimilarityMode {
 		_, scored := r.Score(eval.AnswerRelevancy)
-		what := "cosine(answer, question) = %.3f, shared words only: no diagnosis uses it"
-		if scored {
-			what = "score = " + what
-		}
-		sec.Formula = append(sec.Formula, "offline judge: no questions generated; "+fmt.Sprintf(what, t.AnswerCosine))
+		sec.Formula = append(sec.Formula, t.OfflineCosine(scored))
 		if t.NoncommittalHint != "" {
 			sec.Notes = append(sec.Notes, sanitize.Line(fmt.Sprintf("noncommittal answer (%q)", t.NoncommittalHint)))
 		}
