@@ -77,6 +77,12 @@ func WriteDiffSamples(w io.Writer, metrics []eval.Metric, samples []SampleDiff) 
 	}
 }
 
+// changeText is one changed judgement as text: what was judged and each
+// side's judgement, for diff's text and the HTML report's compare view.
+type changeText struct {
+	Head, Before, After string
+}
+
 // writeChange prints one changed judgement (see changeLines).
 func writeChange(w io.Writer, c eval.JudgementChange) {
 	l := changeLines(c)
@@ -88,13 +94,13 @@ func writeChange(w io.Writer, c eval.JudgementChange) {
 // differs (the judge split the answer differently), before and after each
 // quote their own side's text, so that neither is mistaken for the
 // other's.
-func changeLines(c eval.JudgementChange) htmlChange {
+func changeLines(c eval.JudgementChange) changeText {
 	head := sanitize.Line(string(c.Metric)) + " " + sanitize.Line(c.What)
 	if c.SameText() {
 		if c.Text != "" {
 			head += " " + QuoteLine(c.Text)
 		}
-		return htmlChange{Head: head, Before: sanitize.Line(c.Before), After: sanitize.Line(c.After)}
+		return changeText{Head: head, Before: sanitize.Line(c.Before), After: sanitize.Line(c.After)}
 	}
 	side := func(after bool, judgement string) string {
 		text, ok := c.Side(after)
@@ -103,7 +109,7 @@ func changeLines(c eval.JudgementChange) htmlChange {
 		}
 		return QuoteLine(text) + "  " + sanitize.Line(judgement)
 	}
-	return htmlChange{Head: head, Before: side(false, c.Before), After: side(true, c.After)}
+	return changeText{Head: head, Before: side(false, c.Before), After: side(true, c.After)}
 }
 
 // QuoteLine quotes a text for a line of output: backslashes and quotes are

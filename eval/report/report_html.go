@@ -230,7 +230,7 @@ type htmlSample struct {
 	// the comparison with a baseline, when there is one.
 	Deltas                      []htmlCell
 	Changed, BaseNote           string
-	Changes                     []htmlChange
+	Changes                     []changeText
 	Index                       int
 	ID, Question, Answer, Ref   string
 	Contexts                    [][]htmlSpan

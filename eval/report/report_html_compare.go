@@ -148,9 +148,3 @@ func statusOr(st eval.Status) string {
 	}
 	return string(st)
 }
-
-// htmlChange is one changed judgement: what was judged and each side's
-// judgement (changeLines).
-type htmlChange struct {
-	Head, Before, After string
-}
