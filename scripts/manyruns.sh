@@ -4,10 +4,14 @@
 # (scripts/manyruns writes them straight through the run store), then times
 # `runs`, `report` (JSON and CSV) of the newest and of the oldest run,
 # `diff` of two runs, and how long `ragscope open` takes to show the table
-# in tmux. It prints the wall time and peak RSS of each; the database is
-# removed at the end and nothing is left running.
+# in tmux. It prints the wall time and peak RSS of each. Then it times the
+# first command after a writer died before recording the file sound (it walks
+# every page once) and the one after it, and damages a page in place to show
+# that a command refuses the file with a clear error. The database is removed
+# at the end and nothing is left running.
 #
 #   scripts/manyruns.sh                         # 1,000 runs x 10,000 results (10M; ~16 GB of disk)
+#   RUNS=150 SAMPLES=10000 scripts/manyruns.sh  # a 2 GB store
 #   RUNS=100 SAMPLES=1000 scripts/manyruns.sh   # a quick check
 #
 # It needs Go, GNU time at /usr/bin/time and tmux.
@@ -35,6 +39,7 @@ measure() {
 }
 measure "runs" "$tmp/ragscope" runs --db "$tmp/db"
 measure "report latest (json)" "$tmp/ragscope" report latest --db "$tmp/db" --out "$tmp/r.json"
+measure "report latest | head" sh -c "'$tmp/ragscope' report latest --db '$tmp/db' --format json | head -c 200"
 measure "report oldest (csv)" "$tmp/ragscope" report "$oldest" --db "$tmp/db" --format csv --out "$tmp/r.csv"
 measure "diff oldest second" "$tmp/ragscope" diff "$oldest" "$second" --db "$tmp/db"
 
@@ -46,3 +51,17 @@ until tmux -L "$sock" capture-pane -p -t m | grep -q ' 0 What is the monthly fee
 	sleep 0.01
 done
 printf '%-28s %8d ms\n' "open latest: table shown" "$(( ($(now) - t0) / 1000000 ))"
+tmux -L "$sock" kill-server
+
+rm -f "$tmp/.db.verified"
+measure "runs, file not recorded" "$tmp/ragscope" runs --db "$tmp/db"
+measure "runs, after it" "$tmp/ragscope" runs --db "$tmp/db"
+
+pages=$(($(wc -c <"$tmp/db") / 4096))
+dd if=/dev/urandom of="$tmp/db" bs=4096 seek=$((pages / 2)) count=1 conv=notrunc 2>/dev/null
+if "$tmp/ragscope" report latest --db "$tmp/db" >/dev/null 2>"$tmp/err"; then
+	echo "manyruns.sh: report of a store with a damaged page succeeded" >&2
+	exit 1
+fi
+grep -q 'is damaged' "$tmp/err" || { echo "manyruns.sh: no damage error:" >&2; cat "$tmp/err" >&2; exit 1; }
+printf '%-28s %s\n' "page $((pages / 2)) damaged" "$(cut -c1-110 "$tmp/err" | head -1)"
