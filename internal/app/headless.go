@@ -16,6 +16,7 @@ import (
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/eval/endpoint"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/internal/baseline"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/outfile"
 	"github.com/ragscope/ragscope/internal/runreport"
@@ -52,7 +53,7 @@ type runOutputs struct {
 	// outRes and junitRes are --out and --junit until they are created.
 	outRes, junitRes *outfile.Reservation
 	// baseline is --baseline, compared with when the run ends.
-	baseline *baseline
+	baseline *baseline.Baseline
 	// live, when set, is the pass over the run made as it is evaluated
 	// (a headless run's): finish takes it rather than reading the run.
 	live *runreport.Live
@@ -134,7 +135,7 @@ func (o *runOutputs) finish(st cache.Store, id string, info *report.RunInfo, cfg
 		against = sr.Gate.Comparison()
 	} else {
 		if o.baseline != nil {
-			against = o.baseline.comparison(st, g.Baseline)
+			against = o.baseline.Comparison(st, g.Baseline)
 		}
 		var err error
 		if sr, err = runreport.ReadGated(st, id, 0, g, against, report.Levels{}); err != nil {
@@ -145,7 +146,7 @@ func (o *runOutputs) finish(st cache.Store, id string, info *report.RunInfo, cfg
 		}
 	}
 	if against != nil && against.Err() == nil {
-		sr.BaseDiff, sr.BaseDiffErr = o.baseline.diff(st, id, against)
+		sr.BaseDiff, sr.BaseDiffErr = o.baseline.Diff(st, id, against)
 	}
 	format := cmp.Or(cfg.Format, runreport.FormatJSON)
 	if err := o.create(); err != nil {
@@ -153,7 +154,7 @@ func (o *runOutputs) finish(st cache.Store, id string, info *report.RunInfo, cfg
 	}
 	if format == runreport.FormatHTML && against != nil && against.Err() == nil {
 		var err error
-		if sr.HTMLBaseline, err = o.baseline.html(st); err != nil {
+		if sr.HTMLBaseline, err = o.baseline.HTML(st); err != nil {
 			return sr, nil, fmt.Errorf("writing the report: comparing with the baseline: %v; the run is stored: write it again with ragscope diff BASELINE %s --format html", err, id)
 		}
 	}
@@ -300,7 +301,7 @@ func finishReport(run *Run, cfg *Config, cancelled bool, o *runOutputs, stderr i
 	}
 	WriteSummary(stderr, e.Info, e.Tally)
 	if c := e.Gate.Comparison(); c != nil {
-		writeBaseline(stderr, o.baseline, c, e.BaseDiff, e.BaseDiffErr)
+		o.baseline.Write(stderr, c, e.BaseDiff, e.BaseDiffErr)
 	}
 	if e.Gated() {
 		WriteGateSummary(stderr, e.Outcome, cancelled)

@@ -21,6 +21,7 @@ import (
 	"github.com/ragscope/ragscope/eval/llm"
 	"github.com/ragscope/ragscope/eval/offline"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/internal/baseline"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/prompts"
@@ -51,11 +52,26 @@ type Session struct {
 	datasetOpt    dataset.Options     // what the dataset was read with: a stream reads it again the same way
 	log           io.Writer
 	logFile       *os.File
-	baseline      *baseline // --baseline, resolved and checked
-	subset        []int     // --sample: the indexes evaluated, ascending; nil for all
+	baseline      *baseline.Baseline // --baseline, resolved and checked
+	subset        []int              // --sample: the indexes evaluated, ascending; nil for all
 
 	mu  sync.Mutex
 	run report.RunInfo
+}
+
+// prepareBaseline resolves and checks --baseline for this run.
+func (s *Session) prepareBaseline(stderr io.Writer) error {
+	r := baseline.Run{ID: s.run.ID, StartedAt: s.run.StartedAt, Dataset: s.Cfg.Dataset,
+		Scored: s.Scored(), Metrics: s.Metrics, MaxDrop: s.Cfg.Parsed.Gate.Baseline.MaxDrop}
+	if s.Loaded != nil {
+		r.DatasetHash = s.Loaded.SHA256
+	}
+	b, err := baseline.Prepare(s.Store, s.Cfg.Baseline, r, stderr)
+	if err != nil {
+		return err
+	}
+	s.baseline = b
+	return nil
 }
 
 // Prepare sets a run up: flags checked, dataset loaded, prompts and judge
@@ -568,10 +584,7 @@ func (s *Session) config() map[string]string {
 	}
 	if b := s.baseline; b != nil {
 		// The run or file it was compared with: latest, resolved.
-		m["baseline"] = b.file
-		if b.file == "" {
-			m["baseline"] = b.runID
-		}
+		m["baseline"] = b.Source()
 		for k, v := range map[string]string{"max_drop": c.MaxDrop, "max_regressed": c.MaxRegressed, "regress_margin": c.RegressMargin} {
 			if v != "" {
 				m[k] = v
