@@ -48,8 +48,8 @@ func TestFinishComparesWithBaseline(t *testing.T) {
 			if err := s.prepareBaseline(&bytes.Buffer{}); err != nil {
 				t.Fatal(err)
 			}
-			o := &runOutputs{out: &bytes.Buffer{}, baseline: s.baseline}
-			e, rerr, werr := o.finish(st, after, nil, cfg)
+			o := &Outputs{out: &bytes.Buffer{}, baseline: s.baseline}
+			e, rerr, werr := o.Finish(st, after, nil, cfg)
 			if rerr != nil || werr != nil {
 				t.Fatal(rerr, werr)
 			}
@@ -82,7 +82,7 @@ func TestFinishComparesWithBaseline(t *testing.T) {
 	if err := os.WriteFile(file, bytes.Replace(rep.Bytes(), []byte(`"s1"`), []byte(`"S1"`), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e, rerr, werr := (&runOutputs{baseline: s.baseline}).finish(st, after, nil, cfg)
+	e, rerr, werr := (&Outputs{baseline: s.baseline}).Finish(st, after, nil, cfg)
 	if rerr != nil || werr != nil {
 		t.Fatal(rerr, werr)
 	}
