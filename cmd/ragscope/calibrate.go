@@ -19,8 +19,10 @@ import (
 	"github.com/ragscope/ragscope/eval/estimate"
 	"github.com/ragscope/ragscope/eval/offline"
 	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/clidoc"
 	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/internal/store"
+	"github.com/ragscope/ragscope/internal/termtext"
 	"github.com/ragscope/ragscope/tools/calibrate"
 )
 
@@ -28,13 +30,13 @@ import (
 // the metric choice: calibration is of faithfulness), the cache's and the
 // prices'; registered by run's own code, so the judge calibrated is the
 // one run would build from the same flags, settings file and environment.
-var calibrateGroups = []flagGroup{
-	{"calibration", []string{"datasets", "judge", "limit", "yes"}},
-	{"judge (--judge llm)", slices.DeleteFunc(append(slices.Clone(runFlagGroups[0].flags), runFlagGroups[1].flags...), func(f string) bool {
+var calibrateGroups = []clidoc.FlagGroup{
+	{Title: "calibration", Flags: []string{"datasets", "judge", "limit", "yes"}},
+	{Title: "judge (--judge llm)", Flags: slices.DeleteFunc(append(slices.Clone(runFlagGroups[0].Flags), runFlagGroups[1].Flags...), func(f string) bool {
 		return slices.Contains([]string{"judge", "metrics", "criteria", "strictness", "ac-weights", "fc-mode", "ns-mode", "history-support", "no-n", "offline"}, f)
 	})},
-	{"cache & store", []string{"db", "no-cache", "cache-only"}},
-	{"cost", []string{"prices", "config"}},
+	{Title: "cache & store", Flags: []string{"db", "no-cache", "cache-only"}},
+	{Title: "cost", Flags: []string{"prices", "config"}},
 }
 
 // calibrateFlags are calibrate's own flags beside run's.
@@ -103,7 +105,7 @@ ragscope calibrate --judge llm --limit 20 --base-url http://localhost:11434/v1 -
 	addRunFlagsOf(&f.runFlags, fs, calibrateGroups[1:])
 	_ = cmd.RegisterFlagCompletionFunc("judge", cobra.FixedCompletions([]string{"offline", "llm"}, cobra.ShellCompDirectiveNoFileComp))
 	registerRunCompletions(cmd)
-	setGroupedHelp(cmd, calibrateGroups)
+	clidoc.SetGroupedHelp(cmd, calibrateGroups)
 	return cmd
 }
 
@@ -201,7 +203,7 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 			s.Judge.Info().Name, calls, estimate.USD(est.CostUSD))
 	default:
 		fmt.Fprintf(c.stderr, "ragscope calibrate: send %d calls to %s (%s)? [y/N] ", calls, s.Judge.Info().Name, estimate.USD(est.CostUSD))
-		flush(c.stderr)
+		termtext.Flush(c.stderr)
 		if !answeredYes(stdin) {
 			return 0, errorf("not confirmed; nothing was sent")
 		}

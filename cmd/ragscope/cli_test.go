@@ -135,14 +135,14 @@ func TestRunHelpGroupsEveryFlag(t *testing.T) {
 	addRunFlags(&f, fs)
 	seen := map[string]string{}
 	for _, g := range runFlagGroups {
-		for _, name := range g.flags {
+		for _, name := range g.Flags {
 			if fs.Lookup(name) == nil {
-				t.Errorf("group %q lists %s, which run does not have", g.title, name)
+				t.Errorf("group %q lists %s, which run does not have", g.Title, name)
 			}
 			if other, dup := seen[name]; dup {
-				t.Errorf("%s is in groups %q and %q", name, other, g.title)
+				t.Errorf("%s is in groups %q and %q", name, other, g.Title)
 			}
-			seen[name] = g.title
+			seen[name] = g.Title
 		}
 	}
 	fs.VisitAll(func(fl *pflag.Flag) {
@@ -154,14 +154,14 @@ func TestRunHelpGroupsEveryFlag(t *testing.T) {
 	help := runInProcess("run", "--help").stdout
 	last := -1
 	for _, g := range runFlagGroups {
-		at := strings.Index(help, "\n  "+strings.ToUpper(g.title))
+		at := strings.Index(help, "\n  "+strings.ToUpper(g.Title))
 		if at < last {
-			t.Errorf("heading %q missing or out of order", g.title)
+			t.Errorf("heading %q missing or out of order", g.Title)
 		}
 		last = at
-		for _, name := range g.flags {
+		for _, name := range g.Flags {
 			if n := strings.Count(help, "--"+name+" "); n < 1 {
-				t.Errorf("--%s is not listed under %q", name, g.title)
+				t.Errorf("--%s is not listed under %q", name, g.Title)
 			}
 		}
 	}

@@ -10,17 +10,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/clidoc"
 )
 
 // estimateGroups are the flags estimate takes from run: those that decide
 // which calls a run sends and how they are priced; the output flags of run
 // have no meaning for an estimate.
-var estimateGroups = []flagGroup{
+var estimateGroups = []clidoc.FlagGroup{
 	runFlagGroups[0], // judge
 	runFlagGroups[1], // judge (advanced)
 	runFlagGroups[2], // dataset
-	{"cache & store", []string{"db", "no-cache", "cache-only", "resume"}},
-	{"output", []string{"json", "prices", "config"}},
+	{Title: "cache & store", Flags: []string{"db", "no-cache", "cache-only", "resume"}},
+	{Title: "output", Flags: []string{"json", "prices", "config"}},
 }
 
 // estimateCommand is `ragscope estimate`: what a run would cost, without
@@ -74,7 +75,7 @@ ragscope estimate --resume latest`,
 	addRunFlagsOf(&f, fs, estimateGroups)
 	fs.BoolVar(&asJSON, "json", false, "print the estimate as one JSON object")
 	registerRunCompletions(cmd)
-	setGroupedHelp(cmd, estimateGroups)
+	clidoc.SetGroupedHelp(cmd, estimateGroups)
 	return cmd
 }
 

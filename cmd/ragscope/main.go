@@ -15,9 +15,14 @@ import (
 	"charm.land/fang/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/ragscope/ragscope/internal/clidoc"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/sanitize"
+	"github.com/ragscope/ragscope/internal/termtext"
 )
+
+// termWidth is termtext.Width; tests replace it.
+var termWidth = termtext.Width
 
 // Exit codes.
 const (
@@ -54,7 +59,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	stderr = sanitize.Writer(stderr)
 	if errWidth > 0 {
 		// Prose on a terminal wraps between words, not at its last column.
-		ww := &wrapWriter{w: stderr, width: errWidth}
+		ww := &termtext.WrapWriter{W: stderr, Width: errWidth}
 		defer ww.Flush()
 		stderr = ww
 	}
@@ -122,7 +127,7 @@ ragscope diff RUN_A latest`,
 		root.AddCommand(sub)
 	}
 	root.SetHelpCommand(help)
-	flagHelpEverywhere(root)
+	clidoc.FlagHelpEverywhere(root)
 	return root
 }
 

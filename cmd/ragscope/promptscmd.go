@@ -11,6 +11,7 @@ import (
 
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/sanitize"
+	"github.com/ragscope/ragscope/internal/termtext"
 	"github.com/ragscope/ragscope/prompts"
 )
 
@@ -109,7 +110,7 @@ func promptsRun(cmd *cobra.Command, dir, lang string, pos []string, width int, s
 				}
 				rows = append(rows, []string{sanitize.Line(in.Task), sanitize.Line(in.Lang), sanitize.Line(src), sanitize.Line(sum)})
 			}
-			writeTable(stdout, width, rows)
+			termtext.WriteTable(stdout, width, rows)
 			for _, p := range problems {
 				if p.Task == "" {
 					fmt.Fprintf(stderr, "ragscope prompts list: warning: %s\n", errText(p.Err))

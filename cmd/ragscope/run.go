@@ -19,6 +19,7 @@ import (
 	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/check"
+	"github.com/ragscope/ragscope/internal/clidoc"
 	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/store"
 )
@@ -116,11 +117,11 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 // addRunFlagsOf defines on fs those of run's flags that groups name,
 // with run's own definitions: a command that shares run's settings reads
 // and defaults them as run does.
-func addRunFlagsOf(f *runFlags, fs *pflag.FlagSet, groups []flagGroup) {
+func addRunFlagsOf(f *runFlags, fs *pflag.FlagSet, groups []clidoc.FlagGroup) {
 	all := pflag.NewFlagSet("run", pflag.ContinueOnError)
 	addRunFlags(f, all)
 	for _, g := range groups {
-		for _, name := range g.flags {
+		for _, name := range g.Flags {
 			if fl := all.Lookup(name); fl != nil {
 				fs.AddFlag(fl)
 			}
@@ -129,16 +130,16 @@ func addRunFlagsOf(f *runFlags, fs *pflag.FlagSet, groups []flagGroup) {
 }
 
 // runFlagGroups are the headings of run's and check's flags in their help.
-var runFlagGroups = []flagGroup{
-	{"judge", []string{"judge", "base-url", "api-key", "model", "embedding-model", "reasoning", "metrics", "criteria", "lang", "offline"}},
-	{"judge (advanced)", []string{"api-type", "api-version", "embedding-base-url", "embedding-dimensions", "embedding-format",
+var runFlagGroups = []clidoc.FlagGroup{
+	{Title: "judge", Flags: []string{"judge", "base-url", "api-key", "model", "embedding-model", "reasoning", "metrics", "criteria", "lang", "offline"}},
+	{Title: "judge (advanced)", Flags: []string{"api-type", "api-version", "embedding-base-url", "embedding-dimensions", "embedding-format",
 		"response-format", "max-tokens", "temperature", "strictness", "ac-weights", "fc-mode", "ns-mode", "history-support", "no-n",
 		"offline-lexicon", "prompts", "concurrency", "request-timeout", "max-retries", "max-retry-after", "rpm", "tpm", "max-reply-bytes"}},
-	{"dataset", []string{"map", "sheet", "skip-invalid", "max-record-bytes", "sample", "seed"}},
-	{"cache & store", []string{"db", "no-cache", "cache-only", "resume"}},
-	{"output & interface", []string{"headless", "out", "format", "detach", "log", "ascii", "config", "pass"}},
-	{"cost", []string{"prices", "confirm-over", "yes"}},
-	{"CI gate", []string{"fail-under", "fail-under-sample", "fail-under-conversation", "max-failing", "junit", "baseline", "max-drop", "max-regressed", "regress-margin"}},
+	{Title: "dataset", Flags: []string{"map", "sheet", "skip-invalid", "max-record-bytes", "sample", "seed"}},
+	{Title: "cache & store", Flags: []string{"db", "no-cache", "cache-only", "resume"}},
+	{Title: "output & interface", Flags: []string{"headless", "out", "format", "detach", "log", "ascii", "config", "pass"}},
+	{Title: "cost", Flags: []string{"prices", "confirm-over", "yes"}},
+	{Title: "CI gate", Flags: []string{"fail-under", "fail-under-sample", "fail-under-conversation", "max-failing", "junit", "baseline", "max-drop", "max-regressed", "regress-margin"}},
 }
 
 // passUsage is the help of every command's --pass.
@@ -193,7 +194,7 @@ ragscope run --headless --baseline testdata/baseline.json --max-drop f=0.05 --ma
 	}
 	addRunFlags(&f, cmd.Flags())
 	registerRunCompletions(cmd)
-	setGroupedHelp(cmd, runFlagGroups)
+	clidoc.SetGroupedHelp(cmd, runFlagGroups)
 	return cmd
 }
 
@@ -313,7 +314,7 @@ func (c *cli) checkCommand() *cobra.Command {
 	}
 	addRunFlags(&f, cmd.Flags())
 	registerRunCompletions(cmd)
-	setGroupedHelp(cmd, runFlagGroups)
+	clidoc.SetGroupedHelp(cmd, runFlagGroups)
 	return cmd
 }
 

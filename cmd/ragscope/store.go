@@ -20,6 +20,7 @@ import (
 	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/internal/store"
+	"github.com/ragscope/ragscope/internal/termtext"
 )
 
 // Everything this command line prints that comes from data, the store or
@@ -135,7 +136,7 @@ func listRuns(dbPath string, width int, stdout, stderr io.Writer) int {
 			cost, sanitize.Line(r.Judge.Name), sanitize.Line(r.Dataset), sanitize.Line(r.Parent)})
 		notes = append(notes, costNotes(r)...)
 	}
-	writeTable(stdout, width, rows)
+	termtext.WriteTable(stdout, width, rows)
 	// Why a cost is missing or a floor goes to stderr: stdout stays a table.
 	for _, n := range slices.Compact(slices.Sorted(slices.Values(notes))) {
 		fmt.Fprintln(stderr, "ragscope runs:", sanitize.Line(n))

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/serve"
 	"github.com/ragscope/ragscope/internal/store"
 )
 
@@ -110,7 +111,7 @@ func (c *cli) serveCommand() *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			if err := app.Serve(ctx, dbPath, c.stdout, c.stderr); err != nil {
+			if err := serve.Serve(ctx, dbPath, c.stdout, c.stderr); err != nil {
 				fmt.Fprintln(c.stderr, "ragscope serve:", err)
 				return exitCode(err)
 			}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/ragscope/ragscope/internal/clidoc"
 )
 
 // versionText is what --version prints: the module version ("(devel)"
@@ -54,7 +56,7 @@ func (c *cli) manCommand() *cobra.Command {
 			if len(args) > 0 {
 				return usageHint(c.stderr, cmd, "unexpected argument %q", args[0])
 			}
-			if _, err := fmt.Fprint(c.stdout, manPage(cmd.Root(), manDate())); err != nil {
+			if _, err := fmt.Fprint(c.stdout, clidoc.ManPage(cmd.Root(), clidoc.ManDate())); err != nil {
 				fmt.Fprintln(c.stderr, "ragscope man:", errText(err))
 				return exitFatal
 			}

@@ -7,9 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/eval/report"
@@ -17,62 +15,6 @@ import (
 	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/store"
 )
-
-// putRun records a run of dataset started at minute min, finished unless
-// not, cancelled when cancelled.
-func putRun(t *testing.T, st cache.Store, id, dataset string, min int, finished, cancelled bool) {
-	t.Helper()
-	start := time.Date(2026, 12, 1, 9, min, 0, 0, time.UTC)
-	info := report.RunInfo{ID: id, Dataset: dataset, StartedAt: start, Metrics: []eval.Metric{eval.Faithfulness}, Samples: 1, Cancelled: cancelled}
-	if finished {
-		end := start.Add(time.Second)
-		info.FinishedAt = &end
-	}
-	if err := st.PutRun(info); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// latest is the newest run finished before this one, never this one, of
-// this dataset when there is one.
-func TestBaselineLatest(t *testing.T) {
-	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
-	putRun(t, st, "a-old-same", "d.jsonl", 1, true, false)
-	putRun(t, st, "b-other", "other.jsonl", 2, true, false)
-	putRun(t, st, "c-same", "d.jsonl", 3, true, false)
-	putRun(t, st, "d-cancelled", "d.jsonl", 4, true, true)
-	putRun(t, st, "e-unfinished", "d.jsonl", 5, false, false)
-	putRun(t, st, "f-resumed", "d.jsonl", 6, false, false)
-	putRun(t, st, "g-after", "d.jsonl", 8, true, false)
-	for _, c := range []struct {
-		name    string
-		dataset string
-		run     report.RunInfo // this run: a resumed one has an id and a start
-		want    string
-		note    bool
-	}{
-		{"a new run", "d.jsonl", report.RunInfo{}, "g-after", false},
-		{"a resumed run", "d.jsonl", report.RunInfo{ID: "f-resumed", StartedAt: time.Date(2026, 12, 1, 9, 6, 0, 0, time.UTC)}, "c-same", false},
-		{"another dataset", "new.jsonl", report.RunInfo{}, "g-after", true},
-		{"another dataset, resumed", "new.jsonl", report.RunInfo{ID: "f-resumed", StartedAt: time.Date(2026, 12, 1, 9, 6, 0, 0, time.UTC)}, "c-same", true},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			s := &Session{Cfg: &Config{Dataset: c.dataset}, Store: st, Loaded: &dataset.Loaded{SHA256: "x"}, run: c.run}
-			var stderr bytes.Buffer
-			info, err := s.resolveBaselineRun("latest", &stderr)
-			if err != nil || info.ID != c.want {
-				t.Fatalf("latest is %q (%v), want %q", info.ID, err, c.want)
-			}
-			if got := strings.Contains(stderr.String(), "no earlier finished run of "+c.dataset); got != c.note {
-				t.Errorf("note %q", stderr.String())
-			}
-		})
-	}
-	s := &Session{Cfg: &Config{Dataset: "d.jsonl"}, Store: st, run: report.RunInfo{ID: "f-resumed"}}
-	if _, err := s.resolveBaselineRun("f-res", &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "the run being resumed") {
-		t.Errorf("the resumed run as its own baseline: %v", err)
-	}
-}
 
 // The end of a run compares it with its baseline, stored or a report
 // file, in the one pass that tallies it; the gate's checks and the text
@@ -106,8 +48,8 @@ func TestFinishComparesWithBaseline(t *testing.T) {
 			if err := s.prepareBaseline(&bytes.Buffer{}); err != nil {
 				t.Fatal(err)
 			}
-			o := &runOutputs{out: &bytes.Buffer{}, baseline: s.baseline}
-			e, rerr, werr := o.finish(st, after, nil, cfg)
+			o := &Outputs{out: &bytes.Buffer{}, baseline: s.baseline}
+			e, rerr, werr := o.Finish(st, after, nil, cfg)
 			if rerr != nil || werr != nil {
 				t.Fatal(rerr, werr)
 			}
@@ -115,7 +57,7 @@ func TestFinishComparesWithBaseline(t *testing.T) {
 				t.Errorf("exit %d, want 4: %+v", e.Code(false), e.Outcome.Checks)
 			}
 			var text bytes.Buffer
-			writeBaseline(&text, s.baseline, e.Gate.Comparison(), e.BaseDiff, e.BaseDiffErr)
+			s.baseline.Write(&text, e.Gate.Comparison(), e.BaseDiff, e.BaseDiffErr)
 			for _, want := range []string{"34 samples shared (34 by id, 0 by content)", "2 shared samples changed; the 2 worst falls first:",
 				"sample 4 s4\n  faithfulness       1.000 -> 0.250  (-0.750)", "sample 9 s9"} {
 				if !strings.Contains(text.String(), want) {
@@ -140,7 +82,7 @@ func TestFinishComparesWithBaseline(t *testing.T) {
 	if err := os.WriteFile(file, bytes.Replace(rep.Bytes(), []byte(`"s1"`), []byte(`"S1"`), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e, rerr, werr := (&runOutputs{baseline: s.baseline}).finish(st, after, nil, cfg)
+	e, rerr, werr := (&Outputs{baseline: s.baseline}).Finish(st, after, nil, cfg)
 	if rerr != nil || werr != nil {
 		t.Fatal(rerr, werr)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/ragscope/ragscope/eval/criteria"
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/internal/baseline"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/store"
@@ -206,7 +207,7 @@ func (c *Config) Absolute(dir string) {
 	abs(&c.DB)
 	abs(&c.JUnit)
 	abs(&c.Criteria)
-	if BaselineIsFile(c.Baseline) {
+	if baseline.IsFile(c.Baseline) {
 		abs(&c.Baseline)
 	}
 	abs(&c.Prices)
@@ -400,10 +401,4 @@ func (c *Config) baselineGate(criteria []string) (report.BaselineGate, error) {
 		return g, exit.Usagef("%s compares with a baseline: give --baseline RUN|latest|FILE.json too", flag)
 	}
 	return g, nil
-}
-
-// BaselineIsFile says --baseline names a report file rather than a stored
-// run: it ends in .json or has a directory in it (run ids have neither).
-func BaselineIsFile(arg string) bool {
-	return strings.HasSuffix(strings.ToLower(arg), ".json") || strings.ContainsRune(arg, '/') || strings.ContainsRune(arg, filepath.Separator)
 }

@@ -68,8 +68,8 @@ func TestFinishWritesEveryOutput(t *testing.T) {
 	cfg := parsed(t, &Config{Format: runreport.FormatGitHub, FailUnder: "faithfulness=0.9", FailUnderSample: "f=0.5", MaxFailing: "10%", StepSummary: summary,
 		Concurrency: 1, Strictness: 1, Timeout: 1})
 	var out bytes.Buffer
-	o := &runOutputs{out: &out, junit: junit}
-	e, rerr, werr := o.finish(st, id, nil, cfg)
+	o := &Outputs{out: &out, junit: junit}
+	e, rerr, werr := o.Finish(st, id, nil, cfg)
 	if rerr != nil || werr != nil {
 		t.Fatal(rerr, werr)
 	}
@@ -94,7 +94,7 @@ func TestFinishWritesEveryOutput(t *testing.T) {
 	}
 	// Without the github format, no step summary.
 	before := len(sum)
-	if _, _, werr := (&runOutputs{out: &bytes.Buffer{}}).finish(st, id, nil, &Config{Format: runreport.FormatJSONL, StepSummary: summary}); werr != nil {
+	if _, _, werr := (&Outputs{out: &bytes.Buffer{}}).Finish(st, id, nil, &Config{Format: runreport.FormatJSONL, StepSummary: summary}); werr != nil {
 		t.Fatal(werr)
 	}
 	if after, _ := os.ReadFile(summary); len(after) != before {

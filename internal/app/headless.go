@@ -16,6 +16,7 @@ import (
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/eval/endpoint"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/internal/baseline"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/outfile"
 	"github.com/ragscope/ragscope/internal/runreport"
@@ -41,37 +42,37 @@ func (s *Session) reserveOut() (*outfile.Reservation, error) {
 	return r, nil
 }
 
-// runOutputs are the files a run writes when it ends, checked before it
+// Outputs are the files a run writes when it ends, checked before it
 // starts (a typo in a path must not cost a whole run) and created when it
 // ends (a process killed meanwhile leaves nothing beside them), each
 // complete or absent.
-type runOutputs struct {
+type Outputs struct {
 	out   io.Writer     // the report in --format: stdout headless; nil: none, or --out
 	fh    *outfile.File // --out, once created
 	junit *outfile.File // --junit, once created
 	// outRes and junitRes are --out and --junit until they are created.
 	outRes, junitRes *outfile.Reservation
 	// baseline is --baseline, compared with when the run ends.
-	baseline *baseline
+	baseline *baseline.Baseline
 	// live, when set, is the pass over the run made as it is evaluated
-	// (a headless run's): finish takes it rather than reading the run.
+	// (a headless run's): Finish takes it rather than reading the run.
 	live *runreport.Live
 }
 
-// openOutputs opens --out and --junit; stdout is where the report goes
+// OpenOutputs opens --out and --junit; stdout is where the report goes
 // without --out (nil: nowhere).
-func (s *Session) openOutputs(stdout io.Writer) (*runOutputs, error) {
+func (s *Session) OpenOutputs(stdout io.Writer) (*Outputs, error) {
 	res, err := s.reserveOut()
 	if err != nil {
 		return nil, err
 	}
-	o := &runOutputs{out: stdout, outRes: res, baseline: s.baseline}
+	o := &Outputs{out: stdout, outRes: res, baseline: s.baseline}
 	if res != nil {
 		o.out = nil
 	}
 	if s.Cfg.JUnit != "" {
 		if o.junitRes, err = outfile.Reserve(s.Cfg.JUnit); err != nil {
-			o.abort()
+			o.Abort()
 			return nil, exit.Usagef("--junit: %v", err)
 		}
 	}
@@ -79,7 +80,7 @@ func (s *Session) openOutputs(stdout io.Writer) (*runOutputs, error) {
 }
 
 // create creates the reserved files, when the run has ended.
-func (o *runOutputs) create() error {
+func (o *Outputs) create() error {
 	if o.outRes != nil {
 		fh, err := o.outRes.Create()
 		if err != nil {
@@ -97,8 +98,8 @@ func (o *runOutputs) create() error {
 	return nil
 }
 
-// abort discards what was not committed.
-func (o *runOutputs) abort() {
+// Abort discards what was not committed.
+func (o *Outputs) Abort() {
 	for _, r := range []*outfile.Reservation{o.outRes, o.junitRes} {
 		if r != nil {
 			r.Release()
@@ -115,12 +116,12 @@ func (o *runOutputs) abort() {
 	}
 }
 
-// finish is the one end of every run's outputs, headless, interactive or
+// Finish is the one end of every run's outputs, headless, interactive or
 // detached: one pass over the stored run (tally and gate), then the report
 // in --format, the JUnit file, and with --format github the step summary.
 // info, when set, is the stamped record (even if storing it failed). The
 // first error is reading the run back, the second writing an output.
-func (o *runOutputs) finish(st cache.Store, id string, info *report.RunInfo, cfg *Config) (*runreport.Pass, error, error) {
+func (o *Outputs) Finish(st cache.Store, id string, info *report.RunInfo, cfg *Config) (*runreport.Pass, error, error) {
 	g := cfg.Parsed.Gate
 	var sr *runreport.Pass
 	var against *report.Comparison
@@ -134,7 +135,7 @@ func (o *runOutputs) finish(st cache.Store, id string, info *report.RunInfo, cfg
 		against = sr.Gate.Comparison()
 	} else {
 		if o.baseline != nil {
-			against = o.baseline.comparison(st, g.Baseline)
+			against = o.baseline.Comparison(st, g.Baseline)
 		}
 		var err error
 		if sr, err = runreport.ReadGated(st, id, 0, g, against, report.Levels{}); err != nil {
@@ -145,7 +146,7 @@ func (o *runOutputs) finish(st cache.Store, id string, info *report.RunInfo, cfg
 		}
 	}
 	if against != nil && against.Err() == nil {
-		sr.BaseDiff, sr.BaseDiffErr = o.baseline.diff(st, id, against)
+		sr.BaseDiff, sr.BaseDiffErr = o.baseline.Diff(st, id, against)
 	}
 	format := cmp.Or(cfg.Format, runreport.FormatJSON)
 	if err := o.create(); err != nil {
@@ -153,7 +154,7 @@ func (o *runOutputs) finish(st cache.Store, id string, info *report.RunInfo, cfg
 	}
 	if format == runreport.FormatHTML && against != nil && against.Err() == nil {
 		var err error
-		if sr.HTMLBaseline, err = o.baseline.html(st); err != nil {
+		if sr.HTMLBaseline, err = o.baseline.HTML(st); err != nil {
 			return sr, nil, fmt.Errorf("writing the report: comparing with the baseline: %v; the run is stored: write it again with ragscope diff BASELINE %s --format html", err, id)
 		}
 	}
@@ -188,11 +189,11 @@ func (o *runOutputs) finish(st cache.Store, id string, info *report.RunInfo, cfg
 // stderr, the report (--format, JSON by default) to --out or stdout, the
 // JUnit file to --junit. It returns the exit code.
 func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, error) {
-	o, err := s.openOutputs(stdout)
+	o, err := s.OpenOutputs(stdout)
 	if err != nil {
 		return 0, err
 	}
-	defer o.abort()
+	defer o.Abort()
 	info := s.Info()
 	crit := ""
 	if s.Criteria != nil {
@@ -267,14 +268,14 @@ func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, e
 	return finishReport(run, s.Cfg, cancelled, o, stderr)
 }
 
-// liveUsed, when set, is told that finish took the live pass (a test's
+// liveUsed, when set, is told that Finish took the live pass (a test's
 // hook: the report must be the same either way).
 var liveUsed func()
 
 // livePass starts the pass a headless run makes over its results as they
 // come (see runreport.Live), its spool beside the database; nil when the
 // spool cannot be made there (the report is then read from the store).
-func (s *Session) livePass(o *runOutputs) *runreport.Live {
+func (s *Session) livePass(o *Outputs) *runreport.Live {
 	if o.baseline != nil {
 		// The comparison's sums and its listed samples follow the order
 		// the results come in: read in the samples' order, from the store.
@@ -290,17 +291,17 @@ func (s *Session) livePass(o *runOutputs) *runreport.Live {
 // finishReport writes the outputs and the summary of a finished run and
 // says how it ended; it returns the exit code: 1 (fatal) and 130
 // (interrupted) over 4 (gate), 4 over 3 (failed samples).
-func finishReport(run *Run, cfg *Config, cancelled bool, o *runOutputs, stderr io.Writer) (int, error) {
+func finishReport(run *Run, cfg *Config, cancelled bool, o *Outputs, stderr io.Writer) (int, error) {
 	// The outputs stream from the store: what is written is what is
 	// stored, and nothing of the run is held in memory.
 	info := run.Info()
-	e, err, werr := o.finish(run.store, run.ID, &info, cfg)
+	e, err, werr := o.Finish(run.store, run.ID, &info, cfg)
 	if err != nil {
 		return exit.Fatal, fmt.Errorf("reading run %s back from the database: %v", run.ID, err)
 	}
 	WriteSummary(stderr, e.Info, e.Tally)
 	if c := e.Gate.Comparison(); c != nil {
-		writeBaseline(stderr, o.baseline, c, e.BaseDiff, e.BaseDiffErr)
+		o.baseline.Write(stderr, c, e.BaseDiff, e.BaseDiffErr)
 	}
 	if e.Gated() {
 		WriteGateSummary(stderr, e.Outcome, cancelled)

@@ -17,11 +17,11 @@ import (
 // are kept) and the summary goes to stderr.
 func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) (int, error) {
 	// The report goes to --out only: the terminal was the interface's.
-	o, err := s.openOutputs(nil)
+	o, err := s.OpenOutputs(nil)
 	if err != nil {
 		return 0, err
 	}
-	defer o.abort()
+	defer o.Abort()
 	info := s.Info()
 	h := SessionHost(s)
 	host, _ := h.(*Host)

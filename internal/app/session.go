@@ -21,6 +21,7 @@ import (
 	"github.com/ragscope/ragscope/eval/llm"
 	"github.com/ragscope/ragscope/eval/offline"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/internal/baseline"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/prompts"
@@ -51,11 +52,26 @@ type Session struct {
 	datasetOpt    dataset.Options     // what the dataset was read with: a stream reads it again the same way
 	log           io.Writer
 	logFile       *os.File
-	baseline      *baseline // --baseline, resolved and checked
-	subset        []int     // --sample: the indexes evaluated, ascending; nil for all
+	baseline      *baseline.Baseline // --baseline, resolved and checked
+	subset        []int              // --sample: the indexes evaluated, ascending; nil for all
 
 	mu  sync.Mutex
 	run report.RunInfo
+}
+
+// prepareBaseline resolves and checks --baseline for this run.
+func (s *Session) prepareBaseline(stderr io.Writer) error {
+	r := baseline.Run{ID: s.run.ID, StartedAt: s.run.StartedAt, Dataset: s.Cfg.Dataset,
+		Scored: s.Scored(), Metrics: s.Metrics, MaxDrop: s.Cfg.Parsed.Gate.Baseline.MaxDrop}
+	if s.Loaded != nil {
+		r.DatasetHash = s.Loaded.SHA256
+	}
+	b, err := baseline.Prepare(s.Store, s.Cfg.Baseline, r, stderr)
+	if err != nil {
+		return err
+	}
+	s.baseline = b
+	return nil
 }
 
 // Prepare sets a run up: flags checked, dataset loaded, prompts and judge
@@ -521,18 +537,16 @@ func (s *Session) config() map[string]string {
 	m := map[string]string{
 		"strictness": strconv.Itoa(c.Strictness), "lang": c.Lang, "metrics": c.Metrics,
 	}
-	if c.ACWeights != "" {
-		m["ac_weights"] = c.ACWeights
+	// set records settings given as keys and values; one not given is left
+	// out, so the record says only what was chosen.
+	set := func(kv ...string) {
+		for i := 0; i+1 < len(kv); i += 2 {
+			if kv[i+1] != "" {
+				m[kv[i]] = kv[i+1]
+			}
+		}
 	}
-	if c.FCMode != "" {
-		m["fc_mode"] = c.FCMode
-	}
-	if c.NSMode != "" {
-		m["ns_mode"] = c.NSMode
-	}
-	if c.HistorySupport != "" {
-		m["history_support"] = c.HistorySupport
-	}
+	set("ac_weights", c.ACWeights, "fc_mode", c.FCMode, "ns_mode", c.NSMode, "history_support", c.HistorySupport)
 	if l := c.Parsed.Levels; !l.IsDefault() {
 		m[report.LevelsConfigKey] = l.String()
 	}
@@ -557,33 +571,14 @@ func (s *Session) config() map[string]string {
 			m["n"] = "off"
 		}
 	}
-	if c.PromptsDir != "" {
-		m["prompts_dir"] = c.PromptsDir
-	}
-	if c.Mapping != "" {
-		m["map"] = c.Mapping
-	}
-	if c.Sheet != "" {
-		m["sheet"] = c.Sheet
-	}
+	set("prompts_dir", c.PromptsDir, "map", c.Mapping, "sheet", c.Sheet)
 	if b := s.baseline; b != nil {
 		// The run or file it was compared with: latest, resolved.
-		m["baseline"] = b.file
-		if b.file == "" {
-			m["baseline"] = b.runID
-		}
-		for k, v := range map[string]string{"max_drop": c.MaxDrop, "max_regressed": c.MaxRegressed, "regress_margin": c.RegressMargin} {
-			if v != "" {
-				m[k] = v
-			}
-		}
+		m["baseline"] = b.Source()
+		set("max_drop", c.MaxDrop, "max_regressed", c.MaxRegressed, "regress_margin", c.RegressMargin)
 	}
 	// The gate the run was held to, so a stored run says why CI failed it.
-	for k, v := range map[string]string{"fail_under": c.FailUnder, "fail_under_sample": c.FailUnderSample, "fail_under_conversation": c.FailUnderConversation, "max_failing": c.MaxFailing} {
-		if v != "" {
-			m[k] = v
-		}
-	}
+	set("fail_under", c.FailUnder, "fail_under_sample", c.FailUnderSample, "fail_under_conversation", c.FailUnderConversation, "max_failing", c.MaxFailing)
 	return m
 }
 

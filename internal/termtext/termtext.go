@@ -1,4 +1,9 @@
-package main
+// Package termtext fits text for a terminal to its width: a terminal
+// wraps a long line at its last column, mid-word. A table (runs, prompts
+// list) keeps the columns that fit and puts the others of each row on the
+// line under it; prose on stderr (the exit summary) wraps between words.
+// Output to a pipe or a file is left whole, for scripts.
+package termtext
 
 import (
 	"bytes"
@@ -12,16 +17,10 @@ import (
 	"github.com/mattn/go-runewidth"
 )
 
-// Text for a terminal fits its width: a terminal wraps a long line at its
-// last column, mid-word. A table (runs, prompts list) keeps the columns
-// that fit and puts the others of each row on the line under it; prose on
-// stderr (the exit summary) wraps between words. Output to a pipe or a file
-// is left whole, for scripts.
-
-// termWidth is the width text written to w should fit, 0 for no limit: the
+// Width is the width text written to w should fit, 0 for no limit: the
 // terminal's columns ($COLUMNS when set, as the shell keeps it up to date)
-// when w is a terminal. Tests replace it.
-var termWidth = func(w io.Writer) int {
+// when w is a terminal.
+func Width(w io.Writer) int {
 	f, ok := w.(*os.File)
 	if !ok || !term.IsTerminal(f.Fd()) {
 		return 0
@@ -35,12 +34,12 @@ var termWidth = func(w io.Writer) int {
 	return 80
 }
 
-// writeTable writes rows (the first one the titles) in columns two spaces
+// WriteTable writes rows (the first one the titles) in columns two spaces
 // apart, as tabwriter would. When the rows are wider than width (> 0), the
 // columns that fit stay, the first one always, and each row's other cells
 // follow on the line under it, indented, as "title value" pairs wrapped
 // between words.
-func writeTable(w io.Writer, width int, rows [][]string) {
+func WriteTable(w io.Writer, width int, rows [][]string) {
 	if len(rows) == 0 {
 		return
 	}
@@ -94,16 +93,16 @@ func writeTable(w io.Writer, width int, rows [][]string) {
 			rest = append(rest, title+r[i])
 		}
 		if len(rest) > 0 {
-			b.WriteString(wrapWords("    "+strings.Join(rest, "  "), width, "    ") + "\n")
+			b.WriteString(WrapWords("    "+strings.Join(rest, "  "), width, "    ") + "\n")
 		}
 	}
 	io.WriteString(w, b.String())
 }
 
-// wrapWords breaks s between words so that no line passes width (a word
+// WrapWords breaks s between words so that no line passes width (a word
 // longer than width gets a line of its own); continuation lines start
 // with indent.
-func wrapWords(s string, width int, indent string) string {
+func WrapWords(s string, width int, indent string) string {
 	if width <= 0 || runewidth.StringWidth(s) <= width {
 		return s
 	}
@@ -140,17 +139,17 @@ func wrapWords(s string, width int, indent string) string {
 	return b.String()
 }
 
-// wrapWriter wraps the lines written to it between words at width. A line
+// WrapWriter wraps the lines written to it between words at width. A line
 // is held until its newline, so a word is never split between two writes
 // (tabwriter writes a row cell by cell); Flush writes a last line without
 // one (a question waiting for its answer).
-type wrapWriter struct {
-	w       io.Writer
-	width   int
+type WrapWriter struct {
+	W       io.Writer
+	Width   int
 	pending []byte
 }
 
-func (ww *wrapWriter) Write(p []byte) (int, error) {
+func (ww *WrapWriter) Write(p []byte) (int, error) {
 	ww.pending = append(ww.pending, p...)
 	for {
 		i := bytes.IndexByte(ww.pending, '\n')
@@ -159,25 +158,25 @@ func (ww *wrapWriter) Write(p []byte) (int, error) {
 		}
 		line := string(ww.pending[:i])
 		ww.pending = ww.pending[i+1:]
-		if _, err := io.WriteString(ww.w, wrapWords(line, ww.width, continuationIndent(line))+"\n"); err != nil {
+		if _, err := io.WriteString(ww.W, WrapWords(line, ww.Width, continuationIndent(line))+"\n"); err != nil {
 			return len(p), err
 		}
 	}
 }
 
 // Flush writes what is held.
-func (ww *wrapWriter) Flush() error {
+func (ww *WrapWriter) Flush() error {
 	if len(ww.pending) == 0 {
 		return nil
 	}
 	s := string(ww.pending)
 	ww.pending = nil
-	_, err := io.WriteString(ww.w, s)
+	_, err := io.WriteString(ww.W, s)
 	return err
 }
 
-// flush writes out what w holds back, when it holds any (a wrapWriter).
-func flush(w io.Writer) {
+// Flush writes out what w holds back, when it holds any (a WrapWriter).
+func Flush(w io.Writer) {
 	if f, ok := w.(interface{ Flush() error }); ok {
 		_ = f.Flush()
 	}

@@ -1,4 +1,7 @@
-package main
+// Package clidoc holds the documentation a cobra command tree gives of
+// itself beyond fang's: help with the flags under headings, in fang's
+// colours, and the manual page.
+package clidoc
 
 import (
 	"fmt"
@@ -17,17 +20,17 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// flagGroup is a heading of a command's flags in its help.
-type flagGroup struct {
-	title string
-	flags []string
+// FlagGroup is a heading of a command's flags in its help.
+type FlagGroup struct {
+	Title string
+	Flags []string
 }
 
 // groupedHelpKey marks a command whose help groupedHelp writes.
 const groupedHelpKey = "ragscope.grouped-help"
 
-// setGroupedHelp gives cmd the help of groupedHelp.
-func setGroupedHelp(cmd *cobra.Command, groups []flagGroup) {
+// SetGroupedHelp gives cmd the help of groupedHelp.
+func SetGroupedHelp(cmd *cobra.Command, groups []FlagGroup) {
 	cmd.SetHelpFunc(groupedHelp(groups))
 	if cmd.Annotations == nil {
 		cmd.Annotations = map[string]string{}
@@ -35,16 +38,16 @@ func setGroupedHelp(cmd *cobra.Command, groups []flagGroup) {
 	cmd.Annotations[groupedHelpKey] = "1"
 }
 
-// flagHelpEverywhere gives every command below root with flags the help
+// FlagHelpEverywhere gives every command below root with flags the help
 // of groupedHelp (its flags under "flags"): fang's own flag list title-cases
 // the first word of a description (Openai-Compatible, Api key,
 // Comma-Separated), ours capitalises its first letter only.
-func flagHelpEverywhere(root *cobra.Command) {
+func FlagHelpEverywhere(root *cobra.Command) {
 	for _, c := range root.Commands() {
 		if c.Annotations[groupedHelpKey] == "" && c.HasAvailableLocalFlags() {
-			setGroupedHelp(c, nil)
+			SetGroupedHelp(c, nil)
 		}
-		flagHelpEverywhere(c)
+		FlagHelpEverywhere(c)
 	}
 }
 
@@ -52,7 +55,7 @@ func flagHelpEverywhere(root *cobra.Command) {
 // its description, usage and examples (fang lists flags in one block),
 // then the flags under their headings, in fang's colours. A flag in no
 // group is listed last, under "flags".
-func groupedHelp(groups []flagGroup) func(*cobra.Command, []string) {
+func groupedHelp(groups []FlagGroup) func(*cobra.Command, []string) {
 	return func(cmd *cobra.Command, args []string) {
 		var listed []*pflag.Flag
 		cmd.Flags().VisitAll(func(f *pflag.Flag) {
@@ -87,17 +90,17 @@ func helpStyles(p colorprofile.Profile) flagStyles {
 	}
 }
 
-func writeFlagGroups(w io.Writer, st flagStyles, groups []flagGroup, listed []*pflag.Flag) {
+func writeFlagGroups(w io.Writer, st flagStyles, groups []FlagGroup, listed []*pflag.Flag) {
 	byName := map[string]*pflag.Flag{}
 	keyWidth := 0
 	for _, f := range listed {
 		byName[f.Name] = f
 		keyWidth = max(keyWidth, len(flagName(f)))
 	}
-	rest := flagGroup{title: "flags"}
+	rest := FlagGroup{Title: "flags"}
 	for _, f := range listed {
-		if !slices.ContainsFunc(groups, func(g flagGroup) bool { return slices.Contains(g.flags, f.Name) }) {
-			rest.flags = append(rest.flags, f.Name)
+		if !slices.ContainsFunc(groups, func(g FlagGroup) bool { return slices.Contains(g.Flags, f.Name) }) {
+			rest.Flags = append(rest.Flags, f.Name)
 		}
 	}
 	sections := append(slices.Clone(groups), rest)
@@ -107,7 +110,7 @@ func writeFlagGroups(w io.Writer, st flagStyles, groups []flagGroup, listed []*p
 	first := true
 	for _, g := range sections {
 		var lines []string
-		for _, name := range g.flags {
+		for _, name := range g.Flags {
 			f, ok := byName[name]
 			if !ok {
 				continue
@@ -128,7 +131,7 @@ func writeFlagGroups(w io.Writer, st flagStyles, groups []flagGroup, listed []*p
 			title = title.PaddingTop(0) // fang's help ended with a blank line
 			first = false
 		}
-		fmt.Fprintln(w, title.Render(g.title))
+		fmt.Fprintln(w, title.Render(g.Title))
 		fmt.Fprintln(w, strings.Join(lines, "\n"))
 	}
 	fmt.Fprintln(w)

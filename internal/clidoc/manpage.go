@@ -1,4 +1,4 @@
-package main
+package clidoc
 
 import (
 	"fmt"
@@ -11,12 +11,12 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// manPage is the manual page of the command tree, as roff (man(7)): the
+// ManPage is the manual page of the command tree, as roff (man(7)): the
 // title line names the page and the manual (not a sentence, which man
 // would crowd into the header), every command gets a subsection with its
 // usage, description and examples, and every flag its value name
 // (--db FILE, --concurrency N), as the help lists them.
-func manPage(root *cobra.Command, date time.Time) string {
+func ManPage(root *cobra.Command, date time.Time) string {
 	var b strings.Builder
 	name := root.Name()
 	fmt.Fprintf(&b, ".TH %s 1 %q %q %q\n", strings.ToUpper(name), date.Format("2006-01-02"), name, "User Commands")
@@ -67,9 +67,9 @@ func manPage(root *cobra.Command, date time.Time) string {
 	return b.String()
 }
 
-// manDate is the page's date: SOURCE_DATE_EPOCH when set (reproducible
+// ManDate is the page's date: SOURCE_DATE_EPOCH when set (reproducible
 // builds), else today.
-func manDate() time.Time {
+func ManDate() time.Time {
 	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
 		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 			return time.Unix(n, 0).UTC()

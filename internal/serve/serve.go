@@ -1,4 +1,5 @@
-package app
+// Package serve holds `ragscope serve`, the server of detached runs.
+package serve
 
 import (
 	"context"
@@ -10,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/sanitize"
@@ -26,7 +28,7 @@ type Server struct {
 
 	mu   sync.Mutex
 	st   *store.Shared
-	runs map[string]*Run
+	runs map[string]*app.Run
 	// ended are the outcomes of the runs that ended, for `attach --wait`;
 	// changed is closed and replaced when one is added.
 	ended   map[string]holder.RunOutcome
@@ -43,7 +45,7 @@ var _ holder.RunService = (*Server)(nil)
 // Serve holds the database and serves it until ctx is done; then it stops
 // the runs still going (their finished samples are kept) and lets go.
 func Serve(ctx context.Context, dbPath string, stdout, stderr io.Writer) error {
-	sv := &Server{ctx: ctx, stderr: stderr, runs: map[string]*Run{}, ended: map[string]holder.RunOutcome{}, changed: make(chan struct{})}
+	sv := &Server{ctx: ctx, stderr: stderr, runs: map[string]*app.Run{}, ended: map[string]holder.RunOutcome{}, changed: make(chan struct{})}
 	st, err := store.Open(dbPath, store.OpenOptions{Mode: store.Hold, Role: "serve", Runs: sv, Stderr: stderr})
 	if err != nil {
 		return err
@@ -76,7 +78,7 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 	if st == nil {
 		return "", errors.New("the server is still starting; try again")
 	}
-	var cfg Config
+	var cfg app.Config
 	if err := json.Unmarshal(req.Config, &cfg); err != nil {
 		return "", fmt.Errorf("the run's settings are unreadable: %v", err)
 	}
@@ -86,19 +88,19 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 	if err := cfg.Validate(); err != nil {
 		return "", err
 	}
-	s, err := Prepare(&cfg, st, sv.stderr)
+	s, err := app.Prepare(&cfg, st, sv.stderr)
 	if err != nil {
 		return "", err
 	}
 	// --out and --junit are opened now: a bad path is the client's error.
-	o, err := s.openOutputs(nil)
+	o, err := s.OpenOutputs(nil)
 	if err != nil {
 		s.Close()
 		return "", err
 	}
 	run, err := s.Start(sv.ctx)
 	if err != nil {
-		o.abort()
+		o.Abort()
 		s.Close()
 		return "", err
 	}
@@ -120,10 +122,10 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 		if err != nil {
 			state += " (" + err.Error() + ")"
 		}
-		defer o.abort()
+		defer o.Abort()
 		info := run.Info()
 		code := exit.Fatal
-		switch e, rerr, werr := o.finish(s.Store, run.ID, &info, &cfg); {
+		switch e, rerr, werr := o.Finish(s.Store, run.ID, &info, &cfg); {
 		case rerr != nil:
 			state += "; reports not written: " + rerr.Error()
 		default:
@@ -138,7 +140,7 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 					}
 				}
 			}
-			// As `run --headless` decides it (finishReport).
+			// As `run --headless` decides it (app's finishReport).
 			switch why := run.Stopped(); {
 			case why != nil:
 				state += "; the run stopped: " + why.Error()

@@ -1,4 +1,10 @@
-package app
+// Package baseline holds a run's --baseline: a stored run or a JSON report
+// file, resolved and read through once before the run starts (a bad
+// baseline is a usage error before any judge call is paid for), and read
+// again when the run ends, into a compact index (report.KeyIndex) the
+// comparison is made against. Nothing of it is held while the run
+// evaluates.
+package baseline
 
 import (
 	"bytes"
@@ -10,6 +16,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
@@ -20,18 +27,12 @@ import (
 	"github.com/ragscope/ragscope/internal/store"
 )
 
-// A run's --baseline: a stored run or a JSON report file, resolved and
-// read through once before the run starts (a bad baseline is a usage
-// error before any judge call is paid for), and read again when the run
-// ends, into a compact index (report.KeyIndex) the comparison is made
-// against. Nothing of it is held while the run evaluates.
-
-// baselineListed is how many of the changed samples the comparison shows
+// listed is how many of the changed samples the comparison shows
 // in full, the worst falls first.
-const baselineListed = 20
+const listed = 20
 
-// baseline is a --baseline resolved.
-type baseline struct {
+// Baseline is a --baseline resolved.
+type Baseline struct {
 	arg   string // as given
 	file  string // a report file, or
 	runID string // a stored run
@@ -43,8 +44,24 @@ type baseline struct {
 	metrics []eval.Metric // compared: the run's that the baseline has
 }
 
-// label names the baseline for a reader.
-func (b *baseline) label() string {
+// Run is the run compared with the baseline, as resolving and checking
+// --baseline needs it.
+type Run struct {
+	// ID and StartedAt are set when the run is resumed: it is not its own
+	// baseline, and latest is a run finished before it started.
+	ID        string
+	StartedAt time.Time
+	// Dataset is the dataset as given, DatasetHash its sha256 ("" unknown):
+	// latest is a run of the same dataset when there is one.
+	Dataset, DatasetHash string
+	// Scored are the metrics the run scores; Metrics those it was asked
+	// for, as an error names them.
+	Scored, Metrics []eval.Metric
+	MaxDrop         []report.Threshold // --max-drop: each needs its metric in the baseline
+}
+
+// Label names the baseline for a reader.
+func (b *Baseline) Label() string {
 	if b.file != "" {
 		if b.info.ID != "" {
 			return fmt.Sprintf("file %s (run %s)", b.file, b.info.ID)
@@ -54,43 +71,65 @@ func (b *baseline) label() string {
 	return "run " + b.runID
 }
 
-// prepareBaseline resolves and checks --baseline; a problem is a usage
-// error naming --baseline.
-func (s *Session) prepareBaseline(stderr io.Writer) error {
-	arg := s.Cfg.Baseline
-	b := &baseline{arg: arg}
+// Source is what the baseline was resolved to: its report file, or the
+// id of the stored run (latest resolved).
+func (b *Baseline) Source() string {
+	if b.file != "" {
+		return b.file
+	}
+	return b.runID
+}
+
+// Prepare resolves and checks --baseline arg for run r, whose runs st
+// stores; a problem is a usage error naming --baseline.
+func Prepare(st cache.Store, arg string, r Run, stderr io.Writer) (*Baseline, error) {
+	b := &Baseline{arg: arg}
 	bad := func(format string, args ...any) error {
 		return exit.Usagef("--baseline %s: %s", arg, fmt.Sprintf(format, args...))
 	}
-	if BaselineIsFile(arg) {
+	if IsFile(arg) {
 		b.file = arg
 		info, n, sum, err := readBaselineFile(arg, nil, nil)
 		if err != nil {
-			return bad("%v", err)
+			return nil, bad("%v", err)
 		}
 		b.info, b.samples, b.sum = info, n, sum
 	} else {
-		info, err := s.resolveBaselineRun(arg, stderr)
+		info, err := resolveRun(st, arg, r, stderr)
 		if err != nil {
-			return exit.UsageError{Err: err}
+			return nil, exit.UsageError{Err: err}
 		}
 		b.runID, b.info, b.samples = info.ID, info, info.Samples
 	}
-	for _, m := range s.Scored() {
+	for _, m := range r.Scored {
 		if slices.Contains(b.info.Scored(), m) {
 			b.metrics = append(b.metrics, m)
 		}
 	}
 	if len(b.metrics) == 0 {
-		return bad("it evaluated %s, none of this run's metrics (%s)", orNone(joinMetrics(b.info.Metrics)), joinMetrics(s.Metrics))
+		return nil, bad("it evaluated %s, none of this run's metrics (%s)", orNone(joinMetrics(b.info.Metrics)), joinMetrics(r.Metrics))
 	}
-	for _, th := range s.Cfg.Parsed.Gate.Baseline.MaxDrop {
+	for _, th := range r.MaxDrop {
 		if !slices.Contains(b.metrics, th.Metric) {
-			return exit.Usagef("--max-drop %s: the baseline (%s) did not evaluate %s; drop the threshold or choose another baseline", th.Metric, b.label(), th.Metric)
+			return nil, exit.Usagef("--max-drop %s: the baseline (%s) did not evaluate %s; drop the threshold or choose another baseline", th.Metric, b.Label(), th.Metric)
 		}
 	}
-	s.baseline = b
-	return nil
+	return b, nil
+}
+
+// IsFile says --baseline names a report file rather than a stored run: it
+// ends in .json or has a directory in it (run ids have neither).
+func IsFile(arg string) bool {
+	return strings.HasSuffix(strings.ToLower(arg), ".json") || strings.ContainsRune(arg, '/') || strings.ContainsRune(arg, filepath.Separator)
+}
+
+// joinMetrics is the comma-separated form of metrics.
+func joinMetrics(ms []eval.Metric) string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = string(m)
+	}
+	return strings.Join(out, ",")
 }
 
 func orNone(s string) string {
@@ -100,32 +139,32 @@ func orNone(s string) string {
 	return s
 }
 
-// resolveBaselineRun finds the stored run ref names. latest is the newest
+// resolveRun finds the stored run ref names. latest is the newest
 // run that finished (not interrupted) before this one started, other than
 // this one (a --resume), of the same dataset when there is one, else of
 // any, which is said on stderr.
-func (s *Session) resolveBaselineRun(ref string, stderr io.Writer) (report.RunInfo, error) {
+func resolveRun(st cache.Store, ref string, run Run, stderr io.Writer) (report.RunInfo, error) {
 	if ref != cache.LatestRun {
-		info, _, _, err := s.Store.RunPage(ref, 0, 0)
+		info, _, _, err := st.RunPage(ref, 0, 0)
 		if err != nil {
 			return info, fmt.Errorf("--baseline %s: %v", ref, err)
 		}
-		if info.ID == s.run.ID {
+		if info.ID == run.ID {
 			return info, fmt.Errorf("--baseline %s is the run being resumed; compare with another run", ref)
 		}
 		return info, nil
 	}
-	runs, err := s.Store.Runs()
+	runs, err := st.Runs()
 	if err != nil {
 		return report.RunInfo{}, fmt.Errorf("--baseline latest: %v", err)
 	}
 	var other *report.RunInfo
 	for i := range runs { // newest first
 		r := &runs[i]
-		if r.ID == s.run.ID || r.FinishedAt == nil || r.Cancelled || (!s.run.StartedAt.IsZero() && !r.StartedAt.Before(s.run.StartedAt)) {
+		if r.ID == run.ID || r.FinishedAt == nil || r.Cancelled || (!run.StartedAt.IsZero() && !r.StartedAt.Before(run.StartedAt)) {
 			continue
 		}
-		if s.sameDataset(r) {
+		if run.sameDataset(r) {
 			return *r, nil
 		}
 		if other == nil {
@@ -133,21 +172,21 @@ func (s *Session) resolveBaselineRun(ref string, stderr io.Writer) (report.RunIn
 		}
 	}
 	if other == nil {
-		return report.RunInfo{}, fmt.Errorf("--baseline latest: no run in %s finished before this one; run once without --baseline first, or give a report file (--baseline FILE.json)", s.Store.Path())
+		return report.RunInfo{}, fmt.Errorf("--baseline latest: no run in %s finished before this one; run once without --baseline first, or give a report file (--baseline FILE.json)", st.Path())
 	}
 	fmt.Fprintf(stderr, "ragscope: --baseline latest: no earlier finished run of %s; comparing with run %s of %s\n",
-		sanitize.Line(s.Cfg.Dataset), sanitize.Line(other.ID), sanitize.Line(other.Dataset))
+		sanitize.Line(run.Dataset), sanitize.Line(other.ID), sanitize.Line(other.Dataset))
 	return *other, nil
 }
 
 // sameDataset says run r evaluated this run's dataset: the same file
 // (named alike, or resolving to the same path), or the same bytes.
-func (s *Session) sameDataset(r *report.RunInfo) bool {
-	if r.Dataset == s.Cfg.Dataset || (r.DatasetHash != "" && s.Loaded != nil && r.DatasetHash == s.Loaded.SHA256) {
+func (run Run) sameDataset(r *report.RunInfo) bool {
+	if r.Dataset == run.Dataset || (r.DatasetHash != "" && r.DatasetHash == run.DatasetHash) {
 		return true
 	}
 	a, errA := filepath.Abs(r.Dataset)
-	b, errB := filepath.Abs(s.Cfg.Dataset)
+	b, errB := filepath.Abs(run.Dataset)
 	return errA == nil && errB == nil && a == b
 }
 
@@ -178,7 +217,7 @@ func readBaselineFile(path string, full func(pos int) bool, each func(pos int, r
 }
 
 // index reads the baseline again into the index the comparison uses.
-func (b *baseline) index(st cache.Store) (*report.KeyIndex, error) {
+func (b *Baseline) index(st cache.Store) (*report.KeyIndex, error) {
 	x := report.NewKeyIndex(b.metrics, b.samples)
 	if b.file != "" {
 		_, n, sum, err := readBaselineFile(b.file, nil, func(_ int, r *eval.Result) error {
@@ -205,7 +244,7 @@ func (b *baseline) index(st cache.Store) (*report.KeyIndex, error) {
 
 // results reads the baseline's samples at the pairs' positions in full,
 // keyed by position.
-func (b *baseline) results(st cache.Store, pairs []report.ChangedPair) (map[int]*eval.Result, error) {
+func (b *Baseline) results(st cache.Store, pairs []report.ChangedPair) (map[int]*eval.Result, error) {
 	out := make(map[int]*eval.Result, len(pairs))
 	if b.file != "" {
 		want := map[int]bool{}
@@ -230,19 +269,19 @@ func (b *baseline) results(st cache.Store, pairs []report.ChangedPair) (map[int]
 	return out, nil
 }
 
-// comparison starts the comparison of the run with the baseline, or, when
+// Comparison starts the comparison of the run with the baseline, or, when
 // the baseline cannot be read any more, one whose checks cannot gate.
-func (b *baseline) comparison(st cache.Store, g report.BaselineGate) *report.Comparison {
+func (b *Baseline) Comparison(st cache.Store, g report.BaselineGate) *report.Comparison {
 	x, err := b.index(st)
 	if err != nil {
 		return report.UnreadableComparison(err, g)
 	}
-	return report.NewComparison(x, g, baselineListed)
+	return report.NewComparison(x, g, listed)
 }
 
-// baselineDiff is the comparison as a RunDiff, with the listed samples
-// (the worst changes) read again in full from both sides.
-func (b *baseline) diff(st cache.Store, runID string, c *report.Comparison) (*report.RunDiff, error) {
+// Diff is the comparison as a RunDiff, with the listed samples (the worst
+// changes) read again in full from both sides.
+func (b *Baseline) Diff(st cache.Store, runID string, c *report.Comparison) (*report.RunDiff, error) {
 	d := c.Diff()
 	listed := c.Listed()
 	if len(listed) == 0 {
@@ -267,11 +306,11 @@ func (b *baseline) diff(st cache.Store, runID string, c *report.Comparison) (*re
 	return d, nil
 }
 
-// writeBaseline prints the comparison with the baseline: what was
-// matched, the means before and after, and the worst changed samples
-// with their changed judgements.
-func writeBaseline(w io.Writer, b *baseline, c *report.Comparison, d *report.RunDiff, derr error) {
-	fmt.Fprintf(w, "baseline: %s\n", sanitize.Line(b.label()))
+// Write prints the comparison with the baseline: what was matched, the
+// means before and after, and the worst changed samples with their
+// changed judgements.
+func (b *Baseline) Write(w io.Writer, c *report.Comparison, d *report.RunDiff, derr error) {
+	fmt.Fprintf(w, "baseline: %s\n", sanitize.Line(b.Label()))
 	if err := c.Err(); err != nil {
 		fmt.Fprintf(w, "  not compared: %s\n", sanitize.Line(err.Error()))
 		return
@@ -312,9 +351,9 @@ func indented(w io.Writer, prefix string, write func(io.Writer)) {
 	}
 }
 
-// html is the baseline as an HTML report compares with it: a stored
+// HTML is the baseline as an HTML report compares with it: a stored
 // run's changed samples are read in full, a report file's scores only.
-func (b *baseline) html(st cache.Store) (*report.HTMLBaseline, error) {
+func (b *Baseline) HTML(st cache.Store) (*report.HTMLBaseline, error) {
 	if b.file == "" {
 		return runreport.StoredBaseline(st, b.runID, b.metrics)
 	}
@@ -322,5 +361,5 @@ func (b *baseline) html(st cache.Store) (*report.HTMLBaseline, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &report.HTMLBaseline{Label: b.label(), Index: x}, nil
+	return &report.HTMLBaseline{Label: b.Label(), Index: x}, nil
 }
