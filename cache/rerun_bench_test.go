@@ -68,7 +68,7 @@ func (st *rerunStack) run(b *testing.B, samples []eval.Sample) ([]*eval.Result, 
 	r := &eval.Runner{
 		Judge:    st.judge,
 		Config:   eval.RunnerConfig{Workers: 2 * cliConcurrency},
-		OnResult: func(res *eval.Result) error { return st.db.PutResult(info.ID, res) },
+		OnResults: func(rs []*eval.Result) error { return st.db.PutResults(info.ID, rs) },
 	}
 	// Drain events as the TUI or the headless progress would, so the event
 	// path is part of the figure.

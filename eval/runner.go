@@ -45,6 +45,15 @@ type RunnerConfig struct {
 	// reads (the offline judge), it bounds the run's memory by the bound,
 	// not by Workers times the largest record.
 	MaxTextInFlight int64
+	// StoreAhead is how many more samples than Workers may be started
+	// before the results of those finished are stored (0: none, a
+	// sample starts only when one before it is stored). Results waiting for
+	// OnResults do not hold their workers, and a store that commits waiting
+	// results together (one fsync) then commits up to Workers+StoreAhead at
+	// a time: were each worker to wait for its own commit, a run would go no
+	// faster than Workers results per commit time, whatever the cores.
+	// Results are announced (EventSampleFinished) only once stored.
+	StoreAhead int
 	// InFlight, when set, reports the judge requests on the wire for the
 	// events' gauge (the endpoint client knows; the runner only sees calls).
 	InFlight func() int
@@ -73,9 +82,11 @@ type Runner struct {
 	// not evaluated again. It is asked from one goroutine, in the order the
 	// source yields the samples.
 	Done func(index int) *Result
-	// OnResult, when set, is called for every finished sample before its
-	// event is emitted (the run store writes it durably here).
-	OnResult func(*Result) error
+	// OnResults, when set, is given every finished sample's result before
+	// its event is emitted (the run store writes them durably here): the
+	// results that finished while the last call ran, together, so that a
+	// store commits them at once.
+	OnResults func([]*Result) error
 
 	stats     runStats
 	cancelled bool
@@ -190,14 +201,61 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 	}
 	jobs := make(chan job)
 	budget := newTextBudget(cfg.MaxTextInFlight)
+	// A finished result waits for the store without holding its worker,
+	// which takes the next sample meanwhile: storers hand every result
+	// waiting to OnResults at once. Two storers, so that one encodes while
+	// the other's commit is on disk. A sample holds a slot from the moment
+	// it is handed out until its result is stored, and its text stays
+	// counted as long: the slots and the budget bound the results waiting
+	// as well as those evaluated.
+	type finished struct {
+		j   job
+		res *Result
+	}
+	slots := make(chan struct{}, cfg.Workers+max(cfg.StoreAhead, 0))
+	waiting := make(chan finished, cap(slots))
+	var storing sync.WaitGroup
+	for range 2 {
+		storing.Add(1)
+		go func() {
+			defer storing.Done()
+			batch := make([]finished, 0, cap(slots))
+			rs := make([]*Result, 0, cap(slots))
+			for f := range waiting {
+				batch, rs = append(batch[:0], f), rs[:0]
+			drain:
+				for {
+					select {
+					case f, ok := <-waiting:
+						if !ok {
+							break drain
+						}
+						batch = append(batch, f)
+					default:
+						break drain
+					}
+				}
+				for _, f := range batch {
+					f.res.makeFinite()
+					rs = append(rs, f.res)
+				}
+				r.store(rs)
+				for _, f := range batch {
+					r.announce(f.res, cfg.scored(), emit)
+					got(f.j.i, f.res)
+					budget.release(f.j.s.textBytes())
+					<-slots
+				}
+			}
+		}()
+	}
 	var wg sync.WaitGroup
 	for w := 0; w < cfg.Workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				got(j.i, r.evalSample(ctx, &j.s, cfg, emit))
-				budget.release(j.s.textBytes())
+				waiting <- finished{j, r.evalSample(ctx, &j.s, cfg, emit)}
 			}
 		}()
 	}
@@ -209,12 +267,15 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 			emit(Event{Kind: EventSampleFinished, Sample: s.Index, Result: done})
 			return true
 		}
+		slots <- struct{}{}
 		budget.acquire(ctx, s.textBytes())
 		jobs <- job{i, s}
 		return true
 	})
 	close(jobs)
 	wg.Wait()
+	close(waiting)
+	storing.Wait()
 	if err != nil {
 		// The samples already read finish first (their calls are paid
 		// for); the rest were never read and stay unfinished, for --resume.
@@ -260,7 +321,6 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 		for _, m := range cfg.scored() {
 			res.set(m, StatusCancelled, nil, why)
 		}
-		r.finish(res, cfg.scored(), emit)
 		return res
 	}
 	// EventSampleStarted carries the sample's texts (index, id, question,
@@ -347,7 +407,6 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 	for _, c := range res.Calls {
 		r.stats.tasks.add(c.MetricOf(), c.Task, usageOfCall(c, c.Task == TaskEmbeddings))
 	}
-	r.finish(res, cfg.scored(), emit)
 	return res
 }
 
@@ -395,15 +454,24 @@ func unsupported(j Judge, m Metric) string {
 	return ""
 }
 
-func (r *Runner) finish(res *Result, scored []Metric, emit func(Event)) {
-	res.makeFinite()
-	if r.OnResult != nil {
-		if err := r.OnResult(res); err != nil {
-			// A result that cannot be stored (a full disk, a lost database)
-			// stops the run: every call after it would be paid for and lost.
-			r.stats.abort(fmt.Errorf("storing the result of sample %d failed, so no more judge calls are paid for: %w", res.Index, err))
-		}
+// store hands finished results to OnResults. Results that cannot be stored
+// (a full disk, a lost database) stop the run: every call after them would
+// be paid for and lost.
+func (r *Runner) store(rs []*Result) {
+	if r.OnResults == nil || len(rs) == 0 {
+		return
 	}
+	if err := r.OnResults(rs); err != nil {
+		which := fmt.Sprintf("the result of sample %d", rs[0].Index)
+		if len(rs) > 1 {
+			which = fmt.Sprintf("the results of samples %d and %d more", rs[0].Index, len(rs)-1)
+		}
+		r.stats.abort(fmt.Errorf("storing %s failed, so no more judge calls are paid for: %w", which, err))
+	}
+}
+
+// announce emits a stored result's events.
+func (r *Runner) announce(res *Result, scored []Metric, emit func(Event)) {
 	for _, m := range scored {
 		if st, ok := res.Status[m]; ok && st.Failed() {
 			emit(Event{Kind: EventError, Sample: res.Index, Metric: m, Err: string(st) + ": " + res.Errors[m]})

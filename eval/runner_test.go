@@ -3,9 +3,12 @@ package eval
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // A source that fails part way stops the run after the samples it gave
@@ -17,7 +20,7 @@ func TestStreamStopsWhenTheSourceFails(t *testing.T) {
 		stored []*Result
 	)
 	r := &Runner{Judge: nopJudge{}, Config: RunnerConfig{Metrics: []Metric{Faithfulness}, Workers: 2},
-		OnResult: func(res *Result) error { mu.Lock(); defer mu.Unlock(); stored = append(stored, res); return nil }}
+		OnResults: func(rs []*Result) error { mu.Lock(); defer mu.Unlock(); stored = append(stored, rs...); return nil }}
 	broken := errors.New("unexpected EOF in line 3")
 	r.Stream(context.Background(), func(yield func(Sample) bool) error {
 		for _, s := range samples {
@@ -67,4 +70,98 @@ func (nopJudge) Entailment(context.Context, *Sample, string, []string) ([]Statem
 func (nopJudge) Entities(context.Context, *Sample, string) ([]string, error) { return nil, nil }
 func (nopJudge) Embed(context.Context, *Sample, []string) ([][]float64, error) {
 	return nil, nil
+}
+
+// countingJudge is nopJudge that counts the samples begun (a statements
+// call) and evaluated (a verdicts call).
+type countingJudge struct {
+	nopJudge
+	begun     *atomic.Int64
+	evaluated chan struct{} // a send per sample evaluated
+	onBegin   func()
+}
+
+func (j countingJudge) Statements(ctx context.Context, s *Sample) ([]string, error) {
+	j.begun.Add(1)
+	j.onBegin()
+	return j.nopJudge.Statements(ctx, s)
+}
+
+func (j countingJudge) Verdicts(ctx context.Context, s *Sample, st []string) ([]StatementVerdict, error) {
+	defer func() { j.evaluated <- struct{}{} }()
+	return j.nopJudge.Verdicts(ctx, s, st)
+}
+
+// Results wait for the store without holding their workers: while the store
+// is stuck, the run starts StoreAhead samples more than its workers and no
+// more, announces none of them, and then stores those waiting together.
+func TestStoreAhead(t *testing.T) {
+	const workers, ahead, n = 2, 4, 20
+	var begun, stored atomic.Int64
+	var over atomic.Int64 // samples begun beyond the bound, if any
+	evaluated := make(chan struct{}, n)
+	j := countingJudge{begun: &begun, evaluated: evaluated, onBegin: func() {
+		if d := begun.Load() - stored.Load(); d > workers+ahead {
+			over.Store(d)
+		}
+	}}
+	release := make(chan struct{})
+	var released atomic.Bool
+	var (
+		mu      sync.Mutex
+		batches []int
+	)
+	r := &Runner{Judge: j, Config: RunnerConfig{Metrics: []Metric{Faithfulness}, Workers: workers, StoreAhead: ahead},
+		OnResults: func(rs []*Result) error {
+			<-release
+			mu.Lock()
+			batches = append(batches, len(rs))
+			mu.Unlock()
+			stored.Add(int64(len(rs)))
+			return nil
+		}}
+	events := make(chan Event, 4*n)
+	r.Events = events
+	early, finished := make(chan int, n), 0
+	go func() {
+		for e := range events {
+			if e.Kind == EventSampleFinished {
+				if !released.Load() {
+					early <- e.Sample
+				}
+				finished++
+			}
+		}
+		close(early)
+	}()
+	samples := make([]Sample, n)
+	for i := range samples {
+		samples[i] = Sample{Index: i, Question: "q", Answer: "a", Contexts: []string{"a"}}
+	}
+	done := make(chan []*Result)
+	go func() { done <- r.Run(context.Background(), samples) }()
+	deadline := time.After(time.Minute)
+	for k := 0; k < workers+ahead; k++ {
+		select {
+		case <-evaluated:
+		case <-deadline:
+			close(release)
+			t.Fatalf("with the store stuck, %d samples were evaluated, not %d", k, workers+ahead)
+		}
+	}
+	released.Store(true)
+	close(release)
+	results := <-done
+	for i := range early {
+		t.Fatalf("sample %d announced before it was stored", i)
+	}
+	if over.Load() > 0 {
+		t.Fatalf("%d samples begun and not stored, over %d workers + %d ahead", over.Load(), workers, ahead)
+	}
+	if stored.Load() != n || finished != n || len(results) != n {
+		t.Fatalf("stored %d, announced %d, returned %d of %d", stored.Load(), finished, len(results), n)
+	}
+	if slices.Max(batches) < 2 {
+		t.Fatalf("batches %v: the results that waited were not stored together", batches)
+	}
 }

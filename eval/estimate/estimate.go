@@ -174,18 +174,20 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 		Judge:  planJudge{cfg.Judge(eval.Instrument(tp))},
 		Config: eval.RunnerConfig{Metrics: metrics, Criteria: cfg.Criteria, Strictness: cfg.Strictness, ACWeights: cfg.ACWeights, FCMode: cfg.FCMode, NSMode: cfg.NSMode, Workers: workers},
 		Done:   cfg.Done,
-		OnResult: func(res *eval.Result) error {
+		OnResults: func(rs []*eval.Result) error {
 			// A metric that fails in the dry run (not a cache_miss of
 			// --cache-only) means the plan stopped short: say so rather
 			// than print a number too low.
-			for m, st := range res.Status {
-				if st.Failed() && st != eval.StatusCacheMiss {
-					failMu.Lock()
-					failed++
-					if firstErr == "" {
-						firstErr = fmt.Sprintf("sample %d %s: %s", res.Index, m, res.Errors[m])
+			failMu.Lock()
+			defer failMu.Unlock()
+			for _, res := range rs {
+				for m, st := range res.Status {
+					if st.Failed() && st != eval.StatusCacheMiss {
+						failed++
+						if firstErr == "" {
+							firstErr = fmt.Sprintf("sample %d %s: %s", res.Index, m, res.Errors[m])
+						}
 					}
-					failMu.Unlock()
 				}
 			}
 			return nil

@@ -202,7 +202,7 @@ func BenchmarkOfflineRun10k(b *testing.B) {
 						b.Fatal(err)
 					}
 					runID = run.ID
-					r.OnResult = func(res *eval.Result) error { return db.PutResult(run.ID, res) }
+					r.OnResults = func(rs []*eval.Result) error { return db.PutResults(run.ID, rs) }
 				}
 				// Drain events as the TUI or the headless progress would, so
 				// the event path is part of the figure.

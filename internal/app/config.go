@@ -155,23 +155,28 @@ func (c *Config) UseOffline() bool {
 // Workers is the one rule for how many samples a run evaluates at once.
 func (c *Config) Workers() int {
 	if c.UseOffline() {
-		// The judging is CPU-bound, but each result is stored durably as it
-		// finishes, and its worker waits for the commit: the results in one
-		// commit are at most the workers, so a fixed number of workers caps
-		// the run at workers per commit time whatever the cores (16 did
-		// past 8 cores). Workers beyond the cores only wait on the disk;
-		// the text they hold is bounded by OfflineTextInFlight. On one
-		// core, though, workers that are ready queue ahead of the goroutines
-		// that commit and that read the events, and 16 did better there
-		// (BenchmarkHeadlessOffline at GOMAXPROCS 1 and 2).
-		if p := runtime.GOMAXPROCS(0); p > 1 {
-			return max(64, 8*p)
-		}
-		return 16
+		// The judging is CPU-bound and the results wait for the store
+		// without holding their workers (StoreAhead): workers beyond the
+		// cores would only hold more text in memory.
+		return max(4, 2*runtime.GOMAXPROCS(0))
 	}
 	// Twice the request slots keep them busy while samples wait on their
 	// sequential steps (statements before verdicts).
 	return 2 * max(c.Concurrency, 1)
+}
+
+// StoreAhead is how many more samples than its workers a run may start
+// before the results of those finished are stored
+// (eval.RunnerConfig.StoreAhead). The offline judge finishes samples faster
+// than one commit per worker would store them, so a commit's worth may wait
+// (the store commits at most that many at once). An LLM run starts none
+// ahead: a sample waits for the store only milliseconds of its seconds, and
+// none ahead bounds the paid results a failing disk could cost.
+func (c *Config) StoreAhead() int {
+	if c.UseOffline() {
+		return 1000
+	}
+	return 0
 }
 
 // OfflineTextInFlight bounds the text the offline judge analyses at once

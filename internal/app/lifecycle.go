@@ -171,19 +171,35 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 		Judge: spec.judge,
 		Config: eval.RunnerConfig{Metrics: spec.metrics, Criteria: spec.criteria, Strictness: s.Cfg.Strictness, ACWeights: s.Cfg.Parsed.ACWeights,
 			FCMode: s.Cfg.Parsed.FCMode, NSMode: s.Cfg.Parsed.NSMode, HistorySupport: s.Cfg.Parsed.HistorySupport,
-			Workers: s.Cfg.Workers(), MaxTextInFlight: s.Cfg.TextInFlight(), InFlight: s.sent, Unrecoverable: s.unrecoverable},
+			Workers: s.Cfg.Workers(), StoreAhead: s.Cfg.StoreAhead(), MaxTextInFlight: s.Cfg.TextInFlight(), InFlight: s.sent, Unrecoverable: s.unrecoverable},
 		Events: events,
 		Done:   spec.done,
-		OnResult: func(res *eval.Result) error {
+		OnResults: func(rs []*eval.Result) error {
 			if spec.merge != nil {
 				// The event carries the merged result: clients show
 				// complete samples, and the store holds the same.
-				*res = *spec.merge(res)
+				for _, res := range rs {
+					*res = *spec.merge(res)
+				}
 			}
-			if spec.put != nil {
-				return spec.put(info.ID, res)
+			if spec.put == nil {
+				return st.PutResults(info.ID, rs)
 			}
-			return st.PutResult(info.ID, res)
+			// A stream stores each result with what its caller keeps
+			// beside it: all at once, so that the store commits them
+			// together.
+			errs := make([]error, len(rs))
+			var wg sync.WaitGroup
+			for i, res := range rs {
+				wg.Go(func() { errs[i] = spec.put(info.ID, res) })
+			}
+			wg.Wait()
+			for _, err := range errs {
+				if err != nil {
+					return err
+				}
+			}
+			return nil
 		},
 	}
 	out := make(chan eval.Event, 64)
