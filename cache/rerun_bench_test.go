@@ -66,8 +66,8 @@ func (st *rerunStack) run(b *testing.B, samples []eval.Sample) ([]*eval.Result, 
 		b.Fatal(err)
 	}
 	r := &eval.Runner{
-		Judge:    st.judge,
-		Config:   eval.RunnerConfig{Workers: 2 * cliConcurrency},
+		Judge:     st.judge,
+		Config:    eval.RunnerConfig{Workers: 2 * cliConcurrency},
 		OnResults: func(rs []*eval.Result) error { return st.db.PutResults(info.ID, rs) },
 	}
 	// Drain events as the TUI or the headless progress would, so the event
