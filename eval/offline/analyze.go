@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
+	"github.com/ragscope/ragscope/eval/offline/records"
 	"github.com/ragscope/ragscope/eval/offline/words"
 	"github.com/ragscope/ragscope/internal/memo"
 )
@@ -163,7 +164,7 @@ func analyzeClauses(text string, keep, context bool) *span {
 			}
 			// A short clause that opens a field and ends in a colon is
 			// the key of the values after it, up to the field's end.
-			if (r == ':' || r == '：') && fieldStart && isField(c.text+": x") {
+			if (r == ':' || r == '：') && fieldStart && records.IsField(c.text+": x") {
 				key = c.text
 			}
 		}

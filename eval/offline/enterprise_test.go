@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/offline/records"
 	"github.com/ragscope/ragscope/eval/report"
 )
 
@@ -280,7 +281,7 @@ func TestCaptionAndScene(t *testing.T) {
 			t.Errorf("%s: %.2f, want %.0f: %v", a, f, want, r)
 		}
 	}
-	if isField("交通补贴按城市发放：") {
+	if records.IsField("交通补贴按城市发放：") {
 		t.Error("a caption read as a field")
 	}
 }
