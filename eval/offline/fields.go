@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"github.com/ragscope/ragscope/eval/offline/records"
 )
@@ -220,10 +221,10 @@ func valueChanges(text string, fc *fieldCheck) []string {
 				toks = append(toks, tok{s: c, value: strings.Contains(fc.value.text, c), skip: skip})
 			}
 		case 'w':
-			f := "w:" + stem(l.text)
+			f := "w:" + norm.Stem(l.text)
 			toks = append(toks, tok{s: l.orig, value: fc.value.feats[f], skip: englishStop[l.text] || fc.mask[f]})
 		case 'n':
-			toks = append(toks, tok{s: l.text, value: fc.value.feats["n:"+normalizeNumber(l.text)], number: true, skip: true})
+			toks = append(toks, tok{s: l.text, value: fc.value.feats["n:"+norm.Number(l.text)], number: true, skip: true})
 		}
 	}
 	first, last, n := -1, -1, 0
