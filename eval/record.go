@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/ragscope/ragscope/eval/internal/runctl"
 )
 
 // The call recorder travels in the context of one sample's evaluation. The
@@ -53,47 +55,10 @@ type runStats struct {
 	// a slot and cache lookups.
 	sent func() int
 
-	// Fail fast: abort stops the run with a cause; unrecoverable classifies
-	// call errors (see RunnerConfig.Unrecoverable).
-	abort         func(error)
-	unrecoverable func(error) string
-	ffMu          sync.Mutex
-	ffSent        bool   // a call reached the endpoint and succeeded
-	ffMixed       bool   // a call failed some other way
-	ffKind        string // the kind every failure so far had
-	ffCount       int
-}
-
-// outcome feeds fail-fast with a finished call: a success that reached
-// the endpoint proves it works; failures of one unrecoverable kind with no
-// success stop the run.
-func (s *runStats) outcome(err error, cached bool) {
-	if s.unrecoverable == nil || s.abort == nil {
-		return
-	}
-	s.ffMu.Lock()
-	defer s.ffMu.Unlock()
-	switch {
-	case s.ffSent || s.ffMixed:
-		return
-	case err == nil:
-		if !cached {
-			s.ffSent = true
-		}
-		return
-	case isCancel(err):
-		return
-	}
-	kind := s.unrecoverable(err)
-	if kind == "" || (s.ffKind != "" && kind != s.ffKind) {
-		s.ffMixed = true
-		return
-	}
-	s.ffKind = kind
-	s.ffCount++
-	if s.ffCount >= failFastAfter {
-		s.abort(err)
-	}
+	// abort stops the run with a cause; failFast stops it when its first
+	// calls all fail one unrecoverable way (RunnerConfig.Unrecoverable).
+	abort    func(error)
+	failFast runctl.FailFast
 }
 
 // gauge is the in-flight figure events carry.
@@ -188,7 +153,7 @@ func (c instrumented) Chat(ctx context.Context, req ChatRequest) (ChatResponse, 
 	}
 	cr.Reasoning = ReasoningPreview(resp)
 	rec.add(cr, false)
-	rec.run.outcome(err, resp.Cached)
+	rec.run.failFast.Outcome(err, resp.Cached)
 	return resp, err
 }
 
@@ -210,7 +175,7 @@ func (c instrumented) Embed(ctx context.Context, req EmbedRequest) (EmbedRespons
 		cr.Error, cr.Cancelled = err.Error(), cancelledCall(ctx, err)
 	}
 	rec.add(cr, true)
-	rec.run.outcome(err, cr.Cached)
+	rec.run.failFast.Outcome(err, cr.Cached)
 	return resp, err
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval/criteria"
+	"github.com/ragscope/ragscope/eval/internal/runctl"
 )
 
 // RunnerConfig shapes a run.
@@ -55,11 +56,6 @@ type RunnerConfig struct {
 	// once with that error instead of failing every sample slowly.
 	Unrecoverable func(error) string
 }
-
-// failFastAfter is how many calls must fail the same unrecoverable way,
-// with none succeeding, before the run stops: one could be a fluke of the
-// first connection; three of three is the endpoint.
-const failFastAfter = 3
 
 // Runner evaluates samples with a judge and streams events.
 type Runner struct {
@@ -167,7 +163,7 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 			emit(Event{Kind: EventError, Sample: -1, Err: "the run stops: " + err.Error()})
 		})
 	}
-	r.stats.unrecoverable = cfg.Unrecoverable
+	r.stats.failFast = runctl.FailFast{Kind: cfg.Unrecoverable, Abort: r.stats.abort}
 	defer func() {
 		if r.Events != nil {
 			close(r.Events)
@@ -189,7 +185,7 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 		s Sample
 	}
 	jobs := make(chan job)
-	budget := newTextBudget(cfg.MaxTextInFlight)
+	budget := runctl.NewBudget(cfg.MaxTextInFlight)
 	var wg sync.WaitGroup
 	for w := 0; w < cfg.Workers; w++ {
 		wg.Add(1)
@@ -197,7 +193,7 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 			defer wg.Done()
 			for j := range jobs {
 				got(j.i, r.evalSample(ctx, &j.s, cfg, emit))
-				budget.release(j.s.textBytes())
+				budget.Release(j.s.textBytes())
 			}
 		}()
 	}
@@ -209,7 +205,7 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 			emit(Event{Kind: EventSampleFinished, Sample: s.Index, Result: done})
 			return true
 		}
-		budget.acquire(ctx, s.textBytes())
+		budget.Acquire(ctx, s.textBytes())
 		jobs <- job{i, s}
 		return true
 	})
@@ -478,56 +474,4 @@ func (s *Sample) textBytes() int64 {
 		n += len(c)
 	}
 	return int64(n)
-}
-
-// textBudget is MaxTextInFlight: bytes of text taken by the samples being
-// evaluated. A zero budget never waits.
-type textBudget struct {
-	mu   sync.Mutex
-	cond *sync.Cond
-	max  int64
-	used int64
-	// waiting counts the acquirers waiting for room (for the tests).
-	waiting int
-}
-
-func newTextBudget(max int64) *textBudget {
-	b := &textBudget{max: max}
-	b.cond = sync.NewCond(&b.mu)
-	return b
-}
-
-func (b *textBudget) weight(n int64) int64 { return min(n, b.max) }
-
-// acquire waits until n bytes fit beside the samples being evaluated (or
-// none is, for a sample bigger than the budget), or ctx is done: a
-// cancelled run still hands its samples on, to be marked cancelled.
-func (b *textBudget) acquire(ctx context.Context, n int64) {
-	if b.max <= 0 {
-		return
-	}
-	stop := context.AfterFunc(ctx, func() {
-		b.mu.Lock()
-		b.cond.Broadcast()
-		b.mu.Unlock()
-	})
-	defer stop()
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for b.used > 0 && b.used+b.weight(n) > b.max && ctx.Err() == nil {
-		b.waiting++
-		b.cond.Wait()
-		b.waiting--
-	}
-	b.used += b.weight(n)
-}
-
-func (b *textBudget) release(n int64) {
-	if b.max <= 0 {
-		return
-	}
-	b.mu.Lock()
-	b.used -= b.weight(n)
-	b.cond.Broadcast()
-	b.mu.Unlock()
 }

@@ -6,9 +6,11 @@
 package eval
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Sample is one (question, answer, contexts, reference) record of a dataset.
@@ -166,6 +168,17 @@ func KnownMetrics(ms []Metric) (known []Metric, unknown []string) {
 	return known, unknown
 }
 
+// splitComma is the non-empty trimmed items of a comma-separated list.
+func splitComma(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 func metricList() string {
 	var b []byte
 	for i, m := range AllMetrics {
@@ -236,7 +249,7 @@ func StatusOf(err error) Status {
 		return se.Status
 	case errors.Is(err, ErrCacheMiss):
 		return StatusCacheMiss
-	case isCancel(err):
+	case errors.Is(err, context.Canceled):
 		return StatusCancelled
 	default:
 		return StatusJudgeError
