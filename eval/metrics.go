@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"sync"
+
+	"github.com/ragscope/ragscope/eval/internal/vec"
 )
 
 // The metric steps: each turns judge outputs into a score following the
@@ -300,21 +302,7 @@ func RecallScore(cls []Classification) (attributed int, score float64) {
 // Cosine is the cosine similarity of two vectors; 0 when either is zero or
 // their lengths differ (an embedding endpoint that changes dimensions
 // mid-run is a judge error caught earlier, never a NaN here).
-func Cosine(a, b []float64) float64 {
-	if len(a) != len(b) || len(a) == 0 {
-		return 0
-	}
-	var dot, na, nb float64
-	for i := range a {
-		dot += a[i] * b[i]
-		na += a[i] * a[i]
-		nb += b[i] * b[i]
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / (math.Sqrt(na) * math.Sqrt(nb))
-}
+func Cosine(a, b []float64) float64 { return vec.Cosine(a, b) }
 
 // set records a metric's outcome. Each metric of a sample writes into its
 // own partial result (see Runner.evalSample), so no lock is needed here.
