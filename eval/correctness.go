@@ -104,23 +104,18 @@ func runAnswerCorrectness(ctx context.Context, j Judge, s *Sample, weights [2]fl
 	}
 	// The two extractions and the embedding are independent.
 	var (
-		sim float64
-		eS  error
-		wg  sync.WaitGroup
+		sim      float64
+		ans, ref []string
 	)
+	calls := []func() error{func() (err error) { ans, ref, err = statementsOfBoth(ctx, j, s, true); return err }}
 	if weights[1] != 0 {
-		wg.Add(1)
-		go func() { defer wg.Done(); sim, eS = similarity(ctx, j, s) }()
+		calls = append(calls, func() (err error) { sim, err = similarity(ctx, j, s); return err })
 	}
-	ans, ref, err := statementsOfBoth(ctx, j, s, true)
-	wg.Wait()
-	for _, err := range []error{err, eS} {
-		if err != nil {
-			r.fail(AnswerCorrectness, err)
-			return
-		}
+	if err := together(calls...); err != nil {
+		r.fail(AnswerCorrectness, err)
+		return
 	}
-	tr := &AnswerCorrectnessTrace{AnswerStatements: nonNil(ans), ReferenceStatements: nonNil(ref), Weights: weights,
+	tr := &AnswerCorrectnessTrace{AnswerStatements: orEmpty(ans), ReferenceStatements: orEmpty(ref), Weights: weights,
 		Classes: CorrectnessClasses{TP: []CorrectnessItem{}, FP: []CorrectnessItem{}, FN: []CorrectnessItem{}}}
 	if weights[1] != 0 {
 		tr.Similarity = &sim
@@ -144,7 +139,7 @@ func runAnswerCorrectness(ctx context.Context, j Judge, s *Sample, weights [2]fl
 		r.fail(AnswerCorrectness, err)
 		return
 	}
-	tr.Classes = CorrectnessClasses{TP: nonNilItems(cls.TP), FP: nonNilItems(cls.FP), FN: nonNilItems(cls.FN)}
+	tr.Classes = CorrectnessClasses{TP: orEmpty(cls.TP), FP: orEmpty(cls.FP), FN: orEmpty(cls.FN)}
 	tr.FScore = fBetaScore(len(cls.TP), len(cls.FP), len(cls.FN), correctnessBeta)
 	score := CorrectnessScore(tr.FScore, sim, weights)
 	r.AnswerCorrectness = tr
@@ -155,32 +150,37 @@ func runAnswerCorrectness(ctx context.Context, j Judge, s *Sample, weights [2]fl
 // is set, the reference's, at once: the two requests are independent. The
 // error is the answer's, else the reference's.
 func statementsOfBoth(ctx context.Context, j Judge, s *Sample, reference bool) (ans, ref []string, err error) {
-	var (
-		errR error
-		wg   sync.WaitGroup
-	)
+	calls := []func() error{func() (err error) { ans, err = j.Statements(ctx, s); return err }}
 	if reference {
-		wg.Add(1)
-		go func() { defer wg.Done(); ref, errR = j.ReferenceStatements(ctx, s) }()
+		calls = append(calls, func() (err error) { ref, err = j.ReferenceStatements(ctx, s); return err })
 	}
-	ans, err = j.Statements(ctx, s)
-	wg.Wait()
-	if err == nil {
-		err = errR
-	}
+	err = together(calls...)
 	return ans, ref, err
 }
 
-func nonNil(ss []string) []string {
-	if ss == nil {
-		return []string{}
+// together makes the calls at once (they are independent) and returns
+// the first error in their order, nil when none failed.
+func together(calls ...func() error) error {
+	errs := make([]error, len(calls))
+	var wg sync.WaitGroup
+	for i, call := range calls {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs[i] = call() }()
 	}
-	return ss
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-func nonNilItems(it []CorrectnessItem) []CorrectnessItem {
-	if it == nil {
-		return []CorrectnessItem{}
+// orEmpty is s, or an empty list for none: a trace lists no item as [],
+// not null.
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
 	}
-	return it
+	return s
 }

@@ -3,7 +3,6 @@ package eval
 import (
 	"context"
 	"strings"
-	"sync"
 
 	"github.com/ragscope/ragscope/eval/internal/fold"
 )
@@ -27,20 +26,11 @@ func runContextEntityRecall(ctx context.Context, j Judge, s *Sample, r *Result) 
 		r.set(ContextEntityRecall, StatusMissingInput, nil, "no retrieved contexts to find the reference's entities in")
 		return
 	}
-	var (
-		ref, got   []string
-		errR, errC error
-		wg         sync.WaitGroup
-	)
-	wg.Add(2)
-	go func() { defer wg.Done(); ref, errR = j.Entities(ctx, s, s.Reference) }()
-	go func() { defer wg.Done(); got, errC = j.Entities(ctx, s, joinedContexts(s.Contexts)) }()
-	wg.Wait()
-	for _, err := range []error{errR, errC} {
-		if err != nil {
-			r.fail(ContextEntityRecall, err)
-			return
-		}
+	var ref, got []string
+	if err := together(func() (err error) { ref, err = j.Entities(ctx, s, s.Reference); return err },
+		func() (err error) { got, err = j.Entities(ctx, s, joinedContexts(s.Contexts)); return err }); err != nil {
+		r.fail(ContextEntityRecall, err)
+		return
 	}
 	matches, found := matchEntities(ref, got)
 	tr := &EntityRecallTrace{Reference: matches, Contexts: cleanEntities(got), Found: found}

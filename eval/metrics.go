@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"sync"
 
 	"github.com/ragscope/ragscope/eval/internal/vec"
 )
@@ -215,22 +214,17 @@ func runContextUtilization(ctx context.Context, j Judge, s *Sample, r *Result) {
 // failure set on r, when some call failed.
 func judgeChunks(ctx context.Context, m Metric, verdict func(context.Context, *Sample, int) (ChunkVerdict, error), s *Sample, r *Result) *ContextPrecisionTrace {
 	chunks := make([]ChunkVerdict, len(s.Contexts))
-	errs := make([]error, len(s.Contexts))
-	var wg sync.WaitGroup
+	calls := make([]func() error, len(s.Contexts))
 	for k := range s.Contexts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			chunks[k], errs[k] = verdict(ctx, s, k+1)
+		calls[k] = func() (err error) {
+			chunks[k], err = verdict(ctx, s, k+1)
 			chunks[k].Rank = k + 1
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			r.fail(m, err)
-			return nil
+			return err
 		}
+	}
+	if err := together(calls...); err != nil {
+		r.fail(m, err)
+		return nil
 	}
 	score, precisions := AveragePrecision(chunks)
 	r.set(m, StatusOK, &score, "")
