@@ -131,15 +131,12 @@ type instrumented struct{ inner ChatClient }
 
 func (c instrumented) Chat(ctx context.Context, req ChatRequest) (ChatResponse, error) {
 	rec := recorderFrom(ctx)
-	if rec != nil {
-		rec.run.inFlight.Add(1)
-	}
+	rec.start()
 	start := time.Now()
 	resp, err := c.inner.Chat(ctx, req)
 	if rec == nil {
 		return resp, err
 	}
-	rec.run.inFlight.Add(-1)
 	key := resp.Key
 	if key == "" {
 		key = req.Key() // hashing the request is a tenth of a cached re-run: reuse the cache's
@@ -148,35 +145,42 @@ func (c instrumented) Chat(ctx context.Context, req ChatRequest) (ChatResponse, 
 	if cr.LatencyMS == 0 && !resp.Cached {
 		cr.LatencyMS = time.Since(start).Milliseconds()
 	}
-	if err != nil {
-		cr.Error, cr.Cancelled = err.Error(), cancelledCall(ctx, err)
-	}
 	cr.Reasoning = ReasoningPreview(resp)
-	rec.add(cr, false)
-	rec.run.failFast.Outcome(err, resp.Cached)
+	rec.finished(ctx, cr, err, false)
 	return resp, err
 }
 
 func (c instrumented) Embed(ctx context.Context, req EmbedRequest) (EmbedResponse, error) {
 	rec := recorderFrom(ctx)
-	if rec != nil {
-		rec.run.inFlight.Add(1)
-	}
+	rec.start()
 	resp, err := c.inner.Embed(ctx, req)
 	if rec == nil {
 		return resp, err
 	}
-	rec.run.inFlight.Add(-1)
 	cr := CallRecord{Task: TaskEmbeddings, Cached: err == nil && resp.Cached == len(req.Texts), Tokens: resp.Usage, LatencyMS: resp.LatencyMS, Metric: metricFrom(ctx)}
 	if len(req.Texts) > 0 {
 		cr.Key = EmbedKey(req.Endpoint, req.Model, req.Dimensions, req.Texts[0])
 	}
+	rec.finished(ctx, cr, err, true)
+	return resp, err
+}
+
+// start counts a call in flight; a nil recorder (no runner) counts nothing.
+func (rec *recorder) start() {
+	if rec != nil {
+		rec.run.inFlight.Add(1)
+	}
+}
+
+// finished records a call that ended, with its error if any, and feeds
+// fail-fast with it.
+func (rec *recorder) finished(ctx context.Context, cr CallRecord, err error, embedding bool) {
+	rec.run.inFlight.Add(-1)
 	if err != nil {
 		cr.Error, cr.Cancelled = err.Error(), cancelledCall(ctx, err)
 	}
-	rec.add(cr, true)
+	rec.add(cr, embedding)
 	rec.run.failFast.Outcome(err, cr.Cached)
-	return resp, err
 }
 
 // cancelledCall reports a call that failed because the run was stopped:

@@ -284,47 +284,29 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 			s = &turn
 		}
 	}
-	// The metrics run concurrently, each into a partial result of its own,
-	// merged once they are all done: no lock is shared between samples or
-	// runners.
-	parts := make([]*Result, len(cfg.Metrics))
-	var wg sync.WaitGroup
-	for i, m := range cfg.Metrics {
+	// The metrics and criteria run concurrently, each into a partial
+	// result of its own, merged once they are all done: no lock is shared
+	// between samples or runners.
+	scored := cfg.scored()
+	parts := make([]*Result, len(scored))
+	steps := make([]func() error, len(scored))
+	for i, m := range scored {
 		part := &Result{}
 		parts[i] = part
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if why := unsupported(r.Judge, m); why != "" {
+		steps[i] = func() error {
+			if i >= len(cfg.Metrics) {
+				runCriterion(withMetric(sctx, m), r.Judge, s, cfg.Criteria.Criteria[i-len(cfg.Metrics)], part)
+			} else if why := unsupported(r.Judge, m); why != "" {
 				part.set(m, StatusUnsupported, nil, why)
-				return
+			} else {
+				Def(m).Run(withMetric(sctx, m), r.Judge, s, &cfg, part)
 			}
-			Def(m).Run(withMetric(sctx, m), r.Judge, s, &cfg, part)
-		}()
-	}
-	var crit []*Result
-	if cfg.Criteria != nil {
-		crit = make([]*Result, len(cfg.Criteria.Criteria))
-		for i, c := range cfg.Criteria.Criteria {
-			part := &Result{}
-			crit[i] = part
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				runCriterion(withMetric(sctx, Metric(c.Name)), r.Judge, s, c, part)
-			}()
+			return nil
 		}
 	}
-	wg.Wait()
-	for i, m := range cfg.Metrics {
+	_ = together(steps...)
+	for i, m := range scored {
 		res.absorb(m, parts[i])
-	}
-	for i, c := range crit {
-		m := Metric(cfg.Criteria.Criteria[i].Name)
-		res.set(m, c.Status[m], c.Scores[m], c.Errors[m])
-		if tr := c.Criteria[string(m)]; tr != nil {
-			res.setCriterion(string(m), tr)
-		}
 	}
 	// A step interrupted by cancellation may surface as a judge or parse
 	// error from a half-read reply; the user asked to stop, so say so.
@@ -339,11 +321,11 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 	rec.mu.Lock()
 	res.Calls = rec.calls
 	rec.mu.Unlock()
-	attributeShared(res.Calls, cfg.scored())
+	attributeShared(res.Calls, scored)
 	for _, c := range res.Calls {
 		r.stats.tasks.add(c.MetricOf(), c.Task, usageOfCall(c, c.Task == TaskEmbeddings))
 	}
-	r.finish(res, cfg.scored(), emit)
+	r.finish(res, scored, emit)
 	return res
 }
 
