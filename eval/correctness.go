@@ -66,8 +66,7 @@ func CorrectnessScore(f, sim float64, w [2]float64) float64 {
 
 // answer_similarity = cosine(E(answer), E(reference)).
 func runSemanticSimilarity(ctx context.Context, j Judge, s *Sample, r *Result) {
-	if strings.TrimSpace(s.Answer) == "" || strings.TrimSpace(s.Reference) == "" {
-		r.set(AnswerSimilarity, StatusMissingInput, nil, "answer similarity needs both an answer and a reference")
+	if r.lacks(AnswerSimilarity, blank(s.Answer) || blank(s.Reference), "answer similarity needs both an answer and a reference") {
 		return
 	}
 	c, err := similarity(ctx, j, s)
@@ -95,8 +94,7 @@ func similarity(ctx context.Context, j Judge, s *Sample) (float64, error) {
 
 // answer_correctness = (w0·F1(TP, FP, FN) + w1·answer_similarity) / (w0 + w1).
 func runAnswerCorrectness(ctx context.Context, j Judge, s *Sample, weights [2]float64, r *Result) {
-	if strings.TrimSpace(s.Answer) == "" || strings.TrimSpace(s.Reference) == "" {
-		r.set(AnswerCorrectness, StatusMissingInput, nil, "answer correctness needs both an answer and a reference")
+	if r.lacks(AnswerCorrectness, blank(s.Answer) || blank(s.Reference), "answer correctness needs both an answer and a reference") {
 		return
 	}
 	if weights == ([2]float64{}) {

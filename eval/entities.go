@@ -18,12 +18,8 @@ import (
 // EntityKey), so "Trafalgar Square" in the reference is found as
 // "trafalgar square," in a chunk and "ＡＢＣ" as "ABC".
 func runContextEntityRecall(ctx context.Context, j Judge, s *Sample, r *Result) {
-	if strings.TrimSpace(s.Reference) == "" {
-		r.set(ContextEntityRecall, StatusMissingInput, nil, "context entity recall needs a reference")
-		return
-	}
-	if len(nonEmpty(s.Contexts)) == 0 {
-		r.set(ContextEntityRecall, StatusMissingInput, nil, "no retrieved contexts to find the reference's entities in")
+	if r.lacks(ContextEntityRecall, blank(s.Reference), "context entity recall needs a reference") ||
+		r.lacks(ContextEntityRecall, noContexts(s), "no retrieved contexts to find the reference's entities in") {
 		return
 	}
 	var ref, got []string

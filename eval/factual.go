@@ -79,8 +79,7 @@ func factualCounts(answerClaims, referenceClaims []StatementVerdict) (tp, fp, fn
 // answer (an FN when not entailed). Precision mode does not extract nor
 // judge the reference's claims, so it costs two calls, the others four.
 func runFactualCorrectness(ctx context.Context, j Judge, s *Sample, mode string, r *Result) {
-	if strings.TrimSpace(s.Answer) == "" || strings.TrimSpace(s.Reference) == "" {
-		r.set(FactualCorrectness, StatusMissingInput, nil, "factual correctness needs both an answer and a reference")
+	if r.lacks(FactualCorrectness, blank(s.Answer) || blank(s.Reference), "factual correctness needs both an answer and a reference") {
 		return
 	}
 	mode, err := ParseFCMode(mode)

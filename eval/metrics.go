@@ -22,8 +22,7 @@ func runFaithfulness(ctx context.Context, j Judge, s *Sample, hs HistorySupport,
 		r.set(Faithfulness, StatusNoStatements, nil, "the answer is empty")
 		return
 	}
-	if len(nonEmpty(s.Contexts)) == 0 {
-		r.set(Faithfulness, StatusMissingInput, nil, "no retrieved contexts to check the answer against")
+	if r.lacks(Faithfulness, noContexts(s), "no retrieved contexts to check the answer against") {
 		return
 	}
 	stmts, err := j.Statements(ctx, s)
@@ -76,8 +75,7 @@ func FaithfulnessScore(verdicts []StatementVerdict) (supported int, score float6
 // answer_relevancy = mean cosine(E(generated question), E(question)), 0 when
 // every generated question is flagged noncommittal.
 func runAnswerRelevancy(ctx context.Context, j Judge, s *Sample, strictness int, r *Result) {
-	if strings.TrimSpace(s.Question) == "" || strings.TrimSpace(s.Answer) == "" {
-		r.set(AnswerRelevancy, StatusMissingInput, nil, "answer relevancy needs both a question and an answer")
+	if r.lacks(AnswerRelevancy, blank(s.Question) || blank(s.Answer), "answer relevancy needs both a question and an answer") {
 		return
 	}
 	if sj, ok := j.(AnswerSimilarityJudge); ok {
@@ -179,12 +177,8 @@ func RelevancyScore(qs []GeneratedQuestion) (score float64, allNoncommittal bool
 // context_precision = Σk vk·precision@k / Σk vk over the ranked chunks; 0
 // when no chunk is useful.
 func runContextPrecision(ctx context.Context, j Judge, s *Sample, r *Result) {
-	if strings.TrimSpace(s.Reference) == "" {
-		r.set(ContextPrecision, StatusMissingInput, nil, "context precision needs a reference answer")
-		return
-	}
-	if len(nonEmpty(s.Contexts)) == 0 {
-		r.set(ContextPrecision, StatusMissingInput, nil, "there are no retrieved contexts to rank")
+	if r.lacks(ContextPrecision, blank(s.Reference), "context precision needs a reference answer") ||
+		r.lacks(ContextPrecision, noContexts(s), "there are no retrieved contexts to rank") {
 		return
 	}
 	if tr := judgeChunks(ctx, ContextPrecision, j.ChunkVerdict, s, r); tr != nil {
@@ -196,12 +190,8 @@ func runContextPrecision(ctx context.Context, j Judge, s *Sample, r *Result) {
 // the reference: the same formula (AveragePrecision) over verdicts on
 // whether each chunk was useful to arrive at the answer.
 func runContextUtilization(ctx context.Context, j Judge, s *Sample, r *Result) {
-	if strings.TrimSpace(s.Answer) == "" {
-		r.set(ContextUtilization, StatusMissingInput, nil, "context utilization needs an answer")
-		return
-	}
-	if len(nonEmpty(s.Contexts)) == 0 {
-		r.set(ContextUtilization, StatusMissingInput, nil, "there are no retrieved contexts to rank")
+	if r.lacks(ContextUtilization, blank(s.Answer), "context utilization needs an answer") ||
+		r.lacks(ContextUtilization, noContexts(s), "there are no retrieved contexts to rank") {
 		return
 	}
 	if tr := judgeChunks(ctx, ContextUtilization, j.UtilizationVerdict, s, r); tr != nil {
@@ -254,15 +244,11 @@ func AveragePrecision(chunks []ChunkVerdict) (float64, []float64) {
 
 // context_recall = attributed reference statements / reference statements.
 func runContextRecall(ctx context.Context, j Judge, s *Sample, r *Result) {
-	if strings.TrimSpace(s.Reference) == "" {
-		r.set(ContextRecall, StatusMissingInput, nil, "context recall needs a reference answer")
-		return
-	}
 	// Nothing retrieved covers nothing: the judge is not asked (it would
 	// attribute statements to chunks that do not exist), and the metric is
 	// not computable, as faithfulness and context precision are.
-	if len(nonEmpty(s.Contexts)) == 0 {
-		r.set(ContextRecall, StatusMissingInput, nil, "no retrieved contexts to attribute the reference to")
+	if r.lacks(ContextRecall, blank(s.Reference), "context recall needs a reference answer") ||
+		r.lacks(ContextRecall, noContexts(s), "no retrieved contexts to attribute the reference to") {
 		return
 	}
 	cls, err := j.Classify(ctx, s)
@@ -321,6 +307,20 @@ func (r *Result) set(m Metric, st Status, score *float64, msg string) {
 func (r *Result) fail(m Metric, err error) {
 	r.set(m, StatusOf(err), nil, err.Error())
 }
+
+// lacks ends m missing_input, saying why, when an input it needs is
+// absent, and reports whether it was.
+func (r *Result) lacks(m Metric, absent bool, why string) bool {
+	if absent {
+		r.set(m, StatusMissingInput, nil, why)
+	}
+	return absent
+}
+
+func blank(s string) bool { return strings.TrimSpace(s) == "" }
+
+// noContexts reports a sample with no retrieved chunk that has text.
+func noContexts(s *Sample) bool { return len(nonEmpty(s.Contexts)) == 0 }
 
 func nonEmpty(ss []string) []string {
 	var out []string

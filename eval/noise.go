@@ -100,15 +100,9 @@ func noiseScore(mode string, statements, relevant, irrelevant int) float64 {
 // asked at once as judgeChunks asks its chunks: the endpoint client's
 // concurrency bounds the requests in flight.
 func runNoiseSensitivity(ctx context.Context, j Judge, s *Sample, mode string, r *Result) {
-	switch {
-	case strings.TrimSpace(s.Answer) == "":
-		r.set(NoiseSensitivity, StatusMissingInput, nil, "noise sensitivity needs an answer")
-		return
-	case strings.TrimSpace(s.Reference) == "":
-		r.set(NoiseSensitivity, StatusMissingInput, nil, "noise sensitivity needs a reference answer")
-		return
-	case len(nonEmpty(s.Contexts)) == 0:
-		r.set(NoiseSensitivity, StatusMissingInput, nil, "there are no retrieved contexts to judge for noise")
+	if r.lacks(NoiseSensitivity, blank(s.Answer), "noise sensitivity needs an answer") ||
+		r.lacks(NoiseSensitivity, blank(s.Reference), "noise sensitivity needs a reference answer") ||
+		r.lacks(NoiseSensitivity, noContexts(s), "there are no retrieved contexts to judge for noise") {
 		return
 	}
 	mode, err := ParseNSMode(mode)
