@@ -88,17 +88,5 @@ func (e *Citation) Locate(contexts []string) (chunk, start, end int, ok bool) {
 	if e == nil {
 		return 0, 0, 0, false
 	}
-	if e.Chunk != 0 {
-		if e.Chunk < 1 || e.Chunk > len(contexts) {
-			return 0, 0, 0, false
-		}
-		start, end, ok = fold.Quote(contexts[e.Chunk-1], e.Quote)
-		return e.Chunk - 1, start, end, ok
-	}
-	for i, c := range contexts {
-		if start, end, ok = fold.Quote(c, e.Quote); ok {
-			return i, start, end, true
-		}
-	}
-	return 0, 0, 0, false
+	return fold.Locate(e.Chunk, e.Quote, contexts)
 }

@@ -42,14 +42,10 @@ type recorder struct {
 
 // runStats are the run-wide counters, updated atomically from many goroutines.
 type runStats struct {
-	inFlight         atomic.Int64
-	chat, embeddings atomic.Int64
-	retries, hits    atomic.Int64
-	errors           atomic.Int64
-	promptTokens     atomic.Int64
-	completionTokens atomic.Int64
-	tasks            taskStats // the same, per judge task
-	emit             func(Event)
+	inFlight, retries, errors atomic.Int64
+	all                       taskCounters // what the calls used
+	tasks                     taskStats    // the same, per metric and task
+	emit                      func(Event)
 	// sent, when set, reports the requests actually on the wire (the
 	// endpoint's concurrency slots); inFlight also counts calls queued for
 	// a slot and cache lookups.
@@ -70,16 +66,8 @@ func (s *runStats) gauge() int {
 }
 
 func (s *runStats) counts() (CallCounts, Usage) {
-	return CallCounts{
-			Chat:       int(s.chat.Load()),
-			Embeddings: int(s.embeddings.Load()),
-			Retries:    int(s.retries.Load()),
-			CacheHits:  int(s.hits.Load()),
-			Errors:     int(s.errors.Load()),
-		}, Usage{
-			PromptTokens:     int(s.promptTokens.Load()),
-			CompletionTokens: int(s.completionTokens.Load()),
-		}
+	u := s.all.load()
+	return CallCounts{Chat: u.Chat, Embeddings: u.Embeddings, Retries: int(s.retries.Load()), CacheHits: u.CacheHits, Errors: int(s.errors.Load())}, u.Usage
 }
 
 func withRecorder(ctx context.Context, rec *recorder) context.Context {
@@ -198,12 +186,7 @@ func (rec *recorder) add(cr CallRecord, embedding bool) {
 	if cr.Error != "" && !cr.Cancelled {
 		rs.errors.Add(1)
 	}
-	u := usageOfCall(cr, embedding)
-	rs.hits.Add(int64(u.CacheHits))
-	rs.embeddings.Add(int64(u.Embeddings))
-	rs.chat.Add(int64(u.Chat))
-	rs.promptTokens.Add(int64(u.PromptTokens))
-	rs.completionTokens.Add(int64(u.CompletionTokens))
+	rs.all.add(usageOfCall(cr, embedding))
 	rec.mu.Lock()
 	cr.Retries = rec.pendingRetries[cr.Task]
 	delete(rec.pendingRetries, cr.Task)

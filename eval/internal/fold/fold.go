@@ -46,6 +46,25 @@ func TrimQuote(quote string) string {
 	})
 }
 
+// Locate finds quote in contexts: in chunk (1-based) alone when one is
+// named, else in the first chunk holding it. It returns the 0-based index
+// of that chunk and the byte span of the quote there.
+func Locate(chunk int, quote string, contexts []string) (at, start, end int, ok bool) {
+	if chunk != 0 {
+		if chunk < 1 || chunk > len(contexts) {
+			return 0, 0, 0, false
+		}
+		start, end, ok = Quote(contexts[chunk-1], quote)
+		return chunk - 1, start, end, ok
+	}
+	for i, c := range contexts {
+		if start, end, ok = Quote(c, quote); ok {
+			return i, start, end, true
+		}
+	}
+	return 0, 0, 0, false
+}
+
 // foldQuote folds s for Quote.
 func foldQuote(s string) string {
 	var b strings.Builder
