@@ -82,14 +82,21 @@ func runSemanticSimilarity(ctx context.Context, j Judge, s *Sample, r *Result) {
 // embeddings per text, so answer similarity and answer correctness in one
 // run pay for them once.
 func similarity(ctx context.Context, j Judge, s *Sample) (float64, error) {
-	vecs, err := j.Embed(ctx, s, []string{s.Answer, s.Reference})
+	vecs, err := embed(ctx, j, s, []string{s.Answer, s.Reference}, "embedder")
 	if err != nil {
 		return 0, err
 	}
-	if len(vecs) != 2 {
-		return 0, NewStepError(StatusJudgeError, "embedder returned %d vectors for 2 texts", len(vecs))
-	}
 	return Cosine(vecs[0], vecs[1]), nil
+}
+
+// embed is Judge.Embed held to its contract: one vector per text, or a
+// judge error that says what (who) returned otherwise.
+func embed(ctx context.Context, j Judge, s *Sample, texts []string, who string) ([][]float64, error) {
+	vecs, err := j.Embed(ctx, s, texts)
+	if err == nil && len(vecs) != len(texts) {
+		err = NewStepError(StatusJudgeError, "%s returned %d vectors for %d texts", who, len(vecs), len(texts))
+	}
+	return vecs, err
 }
 
 // answer_correctness = (w0·F1(TP, FP, FN) + w1·answer_similarity) / (w0 + w1).

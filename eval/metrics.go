@@ -103,13 +103,9 @@ func runAnswerRelevancy(ctx context.Context, j Judge, s *Sample, strictness int,
 	for _, q := range kept {
 		texts = append(texts, q.Question)
 	}
-	vecs, err := j.Embed(ctx, s, texts)
+	vecs, err := embed(ctx, j, s, texts, "embedding endpoint")
 	if err != nil {
 		r.fail(AnswerRelevancy, err)
-		return
-	}
-	if len(vecs) != len(texts) {
-		r.fail(AnswerRelevancy, NewStepError(StatusJudgeError, "embedding endpoint returned %d vectors for %d texts", len(vecs), len(texts)))
 		return
 	}
 	tr := &AnswerRelevancyTrace{Mode: "questions", Questions: kept}
@@ -135,13 +131,9 @@ const answerSimilarityUnsupported = "answer relevancy needs questions generated 
 // no score, and no diagnosis rests on the cosine (a noncommittal answer
 // is still diagnosed by its phrase).
 func runAnswerSimilarity(ctx context.Context, j AnswerSimilarityJudge, s *Sample, r *Result) {
-	vecs, err := j.Embed(ctx, s, []string{s.Question, s.Answer})
+	vecs, err := embed(ctx, j, s, []string{s.Question, s.Answer}, "embedder")
 	if err != nil {
 		r.fail(AnswerRelevancy, err)
-		return
-	}
-	if len(vecs) != 2 {
-		r.fail(AnswerRelevancy, NewStepError(StatusJudgeError, "embedder returned %d vectors for 2 texts", len(vecs)))
 		return
 	}
 	nc, hint := j.Noncommittal(s)

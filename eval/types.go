@@ -180,14 +180,11 @@ func splitComma(s string) []string {
 }
 
 func metricList() string {
-	var b []byte
+	names := make([]string, len(AllMetrics))
 	for i, m := range AllMetrics {
-		if i > 0 {
-			b = append(b, ", "...)
-		}
-		b = append(b, m...)
+		names[i] = string(m)
 	}
-	return string(b)
+	return strings.Join(names, ", ")
 }
 
 // Status is how a (sample, metric) evaluation ended. Only StatusOK carries a score.
