@@ -2,11 +2,6 @@ package eval
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"math"
-	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -16,32 +11,6 @@ var DefaultACWeights = [2]float64{0.75, 0.25}
 
 // correctnessBeta is the β of answer correctness's F-score (RAGAS's default).
 const correctnessBeta = 1.0
-
-// ParseACWeights parses --ac-weights: two non-negative numbers, not both 0.
-func ParseACWeights(s string) ([2]float64, error) {
-	if strings.TrimSpace(s) == "" {
-		return DefaultACWeights, nil
-	}
-	parts := strings.Split(s, ",")
-	if len(parts) != 2 {
-		return [2]float64{}, fmt.Errorf("--ac-weights: want two comma-separated numbers (factuality,similarity), got %q", s)
-	}
-	var w [2]float64
-	for i, p := range parts {
-		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-			return [2]float64{}, fmt.Errorf("--ac-weights: %q is not a non-negative number", strings.TrimSpace(p))
-		}
-		w[i] = v
-	}
-	if math.IsInf(w[0]+w[1], 0) {
-		return [2]float64{}, fmt.Errorf("--ac-weights: %q is too large to weigh with", s)
-	}
-	if w[0] == 0 && w[1] == 0 {
-		return [2]float64{}, errors.New("--ac-weights: the two weights cannot both be 0")
-	}
-	return w, nil
-}
 
 // fBetaScore is (1+β²)·TP / ((1+β²)·TP + β²·FN + FP), and 0 when TP is 0.
 // RAGAS computes it from precision and recall with 1e-10 guards, which gives

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 )
 
 // Sample is one (question, answer, contexts, reference) record of a dataset.
@@ -122,38 +121,6 @@ func MetricAbbrev(m Metric) string {
 	return string(m)
 }
 
-// ParseMetrics parses a comma-separated --metrics value. "" and "all" are
-// DefaultMetrics: "all" has been the flag's default since there were four
-// metrics, and a script or config file that spells it out must not start
-// paying for a fifth. "all" may stand in a list ("all,context_utilization").
-func ParseMetrics(s string) ([]Metric, error) {
-	if s == "" {
-		s = "all"
-	}
-	var out []Metric
-	seen := map[Metric]bool{}
-	add := func(m Metric) {
-		if !seen[m] {
-			seen[m] = true
-			out = append(out, m)
-		}
-	}
-	for _, part := range splitComma(s) {
-		if part == "all" {
-			for _, m := range DefaultMetrics {
-				add(m)
-			}
-			continue
-		}
-		m := Metric(part)
-		if Def(m) == nil {
-			return nil, fmt.Errorf("--metrics: unknown metric %q (choose from %s; all is the first four)", part, metricList())
-		}
-		add(m)
-	}
-	return out, nil
-}
-
 // KnownMetrics splits a run's metrics into those this version knows, in
 // their order, and the names of the others (a run recorded by a newer
 // ragscope).
@@ -166,25 +133,6 @@ func KnownMetrics(ms []Metric) (known []Metric, unknown []string) {
 		}
 	}
 	return known, unknown
-}
-
-// splitComma is the non-empty trimmed items of a comma-separated list.
-func splitComma(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func metricList() string {
-	names := make([]string, len(AllMetrics))
-	for i, m := range AllMetrics {
-		names[i] = string(m)
-	}
-	return strings.Join(names, ", ")
 }
 
 // Status is how a (sample, metric) evaluation ended. Only StatusOK carries a score.
@@ -419,14 +367,3 @@ const (
 	LangEN   Lang = "en"
 	LangZH   Lang = "zh"
 )
-
-// ParseLang parses a --lang value.
-func ParseLang(s string) (Lang, error) {
-	switch Lang(s) {
-	case LangAuto, LangEN, LangZH:
-		return Lang(s), nil
-	case "":
-		return LangAuto, nil
-	}
-	return "", fmt.Errorf("--lang: %q is not one of auto, en, zh", s)
-}
