@@ -50,17 +50,6 @@ const (
 	HistoryNone HistorySupport = "none"
 )
 
-// ParseHistorySupport parses a --history-support value ("" is the default).
-func ParseHistorySupport(s string) (HistorySupport, error) {
-	switch HistorySupport(s) {
-	case "":
-		return HistoryChunks, nil
-	case HistoryChunks, HistoryConversation, HistoryNone:
-		return HistorySupport(s), nil
-	}
-	return "", fmt.Errorf("--history-support: %q is not one of chunks, conversation, none", s)
-}
-
 // Where a statement found support earlier in its conversation
 // (StatementVerdict.Support).
 const (

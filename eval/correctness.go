@@ -2,11 +2,6 @@ package eval
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"math"
-	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -16,32 +11,6 @@ var DefaultACWeights = [2]float64{0.75, 0.25}
 
 // correctnessBeta is the β of answer correctness's F-score (RAGAS's default).
 const correctnessBeta = 1.0
-
-// ParseACWeights parses --ac-weights: two non-negative numbers, not both 0.
-func ParseACWeights(s string) ([2]float64, error) {
-	if strings.TrimSpace(s) == "" {
-		return DefaultACWeights, nil
-	}
-	parts := strings.Split(s, ",")
-	if len(parts) != 2 {
-		return [2]float64{}, fmt.Errorf("--ac-weights: want two comma-separated numbers (factuality,similarity), got %q", s)
-	}
-	var w [2]float64
-	for i, p := range parts {
-		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-			return [2]float64{}, fmt.Errorf("--ac-weights: %q is not a non-negative number", strings.TrimSpace(p))
-		}
-		w[i] = v
-	}
-	if math.IsInf(w[0]+w[1], 0) {
-		return [2]float64{}, fmt.Errorf("--ac-weights: %q is too large to weigh with", s)
-	}
-	if w[0] == 0 && w[1] == 0 {
-		return [2]float64{}, errors.New("--ac-weights: the two weights cannot both be 0")
-	}
-	return w, nil
-}
 
 // fBetaScore is (1+β²)·TP / ((1+β²)·TP + β²·FN + FP), and 0 when TP is 0.
 // RAGAS computes it from precision and recall with 1e-10 guards, which gives
@@ -66,8 +35,7 @@ func CorrectnessScore(f, sim float64, w [2]float64) float64 {
 
 // answer_similarity = cosine(E(answer), E(reference)).
 func runSemanticSimilarity(ctx context.Context, j Judge, s *Sample, r *Result) {
-	if strings.TrimSpace(s.Answer) == "" || strings.TrimSpace(s.Reference) == "" {
-		r.set(AnswerSimilarity, StatusMissingInput, nil, "answer similarity needs both an answer and a reference")
+	if r.lacks(AnswerSimilarity, blank(s.Answer) || blank(s.Reference), "answer similarity needs both an answer and a reference") {
 		return
 	}
 	c, err := similarity(ctx, j, s)
@@ -83,20 +51,26 @@ func runSemanticSimilarity(ctx context.Context, j Judge, s *Sample, r *Result) {
 // embeddings per text, so answer similarity and answer correctness in one
 // run pay for them once.
 func similarity(ctx context.Context, j Judge, s *Sample) (float64, error) {
-	vecs, err := j.Embed(ctx, s, []string{s.Answer, s.Reference})
+	vecs, err := embed(ctx, j, s, []string{s.Answer, s.Reference}, "embedder")
 	if err != nil {
 		return 0, err
-	}
-	if len(vecs) != 2 {
-		return 0, NewStepError(StatusJudgeError, "embedder returned %d vectors for 2 texts", len(vecs))
 	}
 	return Cosine(vecs[0], vecs[1]), nil
 }
 
+// embed is Judge.Embed held to its contract: one vector per text, or a
+// judge error that says what (who) returned otherwise.
+func embed(ctx context.Context, j Judge, s *Sample, texts []string, who string) ([][]float64, error) {
+	vecs, err := j.Embed(ctx, s, texts)
+	if err == nil && len(vecs) != len(texts) {
+		err = NewStepError(StatusJudgeError, "%s returned %d vectors for %d texts", who, len(vecs), len(texts))
+	}
+	return vecs, err
+}
+
 // answer_correctness = (w0·F1(TP, FP, FN) + w1·answer_similarity) / (w0 + w1).
 func runAnswerCorrectness(ctx context.Context, j Judge, s *Sample, weights [2]float64, r *Result) {
-	if strings.TrimSpace(s.Answer) == "" || strings.TrimSpace(s.Reference) == "" {
-		r.set(AnswerCorrectness, StatusMissingInput, nil, "answer correctness needs both an answer and a reference")
+	if r.lacks(AnswerCorrectness, blank(s.Answer) || blank(s.Reference), "answer correctness needs both an answer and a reference") {
 		return
 	}
 	if weights == ([2]float64{}) {
@@ -104,23 +78,18 @@ func runAnswerCorrectness(ctx context.Context, j Judge, s *Sample, weights [2]fl
 	}
 	// The two extractions and the embedding are independent.
 	var (
-		sim float64
-		eS  error
-		wg  sync.WaitGroup
+		sim      float64
+		ans, ref []string
 	)
+	calls := []func() error{func() (err error) { ans, ref, err = statementsOfBoth(ctx, j, s, true); return err }}
 	if weights[1] != 0 {
-		wg.Add(1)
-		go func() { defer wg.Done(); sim, eS = similarity(ctx, j, s) }()
+		calls = append(calls, func() (err error) { sim, err = similarity(ctx, j, s); return err })
 	}
-	ans, ref, err := statementsOfBoth(ctx, j, s, true)
-	wg.Wait()
-	for _, err := range []error{err, eS} {
-		if err != nil {
-			r.fail(AnswerCorrectness, err)
-			return
-		}
+	if err := together(calls...); err != nil {
+		r.fail(AnswerCorrectness, err)
+		return
 	}
-	tr := &AnswerCorrectnessTrace{AnswerStatements: nonNil(ans), ReferenceStatements: nonNil(ref), Weights: weights,
+	tr := &AnswerCorrectnessTrace{AnswerStatements: orEmpty(ans), ReferenceStatements: orEmpty(ref), Weights: weights,
 		Classes: CorrectnessClasses{TP: []CorrectnessItem{}, FP: []CorrectnessItem{}, FN: []CorrectnessItem{}}}
 	if weights[1] != 0 {
 		tr.Similarity = &sim
@@ -144,7 +113,7 @@ func runAnswerCorrectness(ctx context.Context, j Judge, s *Sample, weights [2]fl
 		r.fail(AnswerCorrectness, err)
 		return
 	}
-	tr.Classes = CorrectnessClasses{TP: nonNilItems(cls.TP), FP: nonNilItems(cls.FP), FN: nonNilItems(cls.FN)}
+	tr.Classes = CorrectnessClasses{TP: orEmpty(cls.TP), FP: orEmpty(cls.FP), FN: orEmpty(cls.FN)}
 	tr.FScore = fBetaScore(len(cls.TP), len(cls.FP), len(cls.FN), correctnessBeta)
 	score := CorrectnessScore(tr.FScore, sim, weights)
 	r.AnswerCorrectness = tr
@@ -155,32 +124,37 @@ func runAnswerCorrectness(ctx context.Context, j Judge, s *Sample, weights [2]fl
 // is set, the reference's, at once: the two requests are independent. The
 // error is the answer's, else the reference's.
 func statementsOfBoth(ctx context.Context, j Judge, s *Sample, reference bool) (ans, ref []string, err error) {
-	var (
-		errR error
-		wg   sync.WaitGroup
-	)
+	calls := []func() error{func() (err error) { ans, err = j.Statements(ctx, s); return err }}
 	if reference {
-		wg.Add(1)
-		go func() { defer wg.Done(); ref, errR = j.ReferenceStatements(ctx, s) }()
+		calls = append(calls, func() (err error) { ref, err = j.ReferenceStatements(ctx, s); return err })
 	}
-	ans, err = j.Statements(ctx, s)
-	wg.Wait()
-	if err == nil {
-		err = errR
-	}
+	err = together(calls...)
 	return ans, ref, err
 }
 
-func nonNil(ss []string) []string {
-	if ss == nil {
-		return []string{}
+// together makes the calls at once (they are independent) and returns
+// the first error in their order, nil when none failed.
+func together(calls ...func() error) error {
+	errs := make([]error, len(calls))
+	var wg sync.WaitGroup
+	for i, call := range calls {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs[i] = call() }()
 	}
-	return ss
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-func nonNilItems(it []CorrectnessItem) []CorrectnessItem {
-	if it == nil {
-		return []CorrectnessItem{}
+// orEmpty is s, or an empty list for none: a trace lists no item as [],
+// not null.
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
 	}
-	return it
+	return s
 }

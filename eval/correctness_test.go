@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -46,37 +45,6 @@ func TestCorrectnessScore(t *testing.T) {
 	} {
 		if got := CorrectnessScore(tc.f, tc.sim, tc.w); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("CorrectnessScore(%v, %v, %v) = %v, want %v", tc.f, tc.sim, tc.w, got, tc.want)
-		}
-	}
-}
-
-func TestParseACWeights(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want [2]float64
-		err  string
-	}{
-		{"", DefaultACWeights, ""},
-		{"0.75,0.25", [2]float64{0.75, 0.25}, ""},
-		{" 1 , 0 ", [2]float64{1, 0}, ""},
-		{"0,0", [2]float64{}, "both be 0"},
-		{"-1,2", [2]float64{}, "non-negative"},
-		{"1", [2]float64{}, "two comma-separated"},
-		{"1,2,3", [2]float64{}, "two comma-separated"},
-		{"a,1", [2]float64{}, "non-negative"},
-		{"NaN,1", [2]float64{}, "non-negative"},
-		{"Inf,1", [2]float64{}, "non-negative"},
-		{"1e308,1e308", [2]float64{}, "too large"},
-	} {
-		got, err := ParseACWeights(tc.in)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%q: err %v, want %q", tc.in, err, tc.err)
-			}
-			continue
-		}
-		if err != nil || got != tc.want {
-			t.Errorf("%q: %v, %v; want %v", tc.in, got, err, tc.want)
 		}
 	}
 }

@@ -3,11 +3,8 @@ package eval
 import (
 	"context"
 	"strings"
-	"sync"
-	"unicode"
 
-	"golang.org/x/text/cases"
-	"golang.org/x/text/unicode/norm"
+	"github.com/ragscope/ragscope/eval/internal/fold"
 )
 
 // context_entity_recall = |E_ref ∩ E_ctx| / |E_ref|, E_ref the distinct
@@ -21,28 +18,15 @@ import (
 // EntityKey), so "Trafalgar Square" in the reference is found as
 // "trafalgar square," in a chunk and "ＡＢＣ" as "ABC".
 func runContextEntityRecall(ctx context.Context, j Judge, s *Sample, r *Result) {
-	if strings.TrimSpace(s.Reference) == "" {
-		r.set(ContextEntityRecall, StatusMissingInput, nil, "context entity recall needs a reference")
+	if r.lacks(ContextEntityRecall, blank(s.Reference), "context entity recall needs a reference") ||
+		r.lacks(ContextEntityRecall, noContexts(s), "no retrieved contexts to find the reference's entities in") {
 		return
 	}
-	if len(nonEmpty(s.Contexts)) == 0 {
-		r.set(ContextEntityRecall, StatusMissingInput, nil, "no retrieved contexts to find the reference's entities in")
+	var ref, got []string
+	if err := together(func() (err error) { ref, err = j.Entities(ctx, s, s.Reference); return err },
+		func() (err error) { got, err = j.Entities(ctx, s, joinedContexts(s.Contexts)); return err }); err != nil {
+		r.fail(ContextEntityRecall, err)
 		return
-	}
-	var (
-		ref, got   []string
-		errR, errC error
-		wg         sync.WaitGroup
-	)
-	wg.Add(2)
-	go func() { defer wg.Done(); ref, errR = j.Entities(ctx, s, s.Reference) }()
-	go func() { defer wg.Done(); got, errC = j.Entities(ctx, s, joinedContexts(s.Contexts)) }()
-	wg.Wait()
-	for _, err := range []error{errR, errC} {
-		if err != nil {
-			r.fail(ContextEntityRecall, err)
-			return
-		}
 	}
 	matches, found := matchEntities(ref, got)
 	tr := &EntityRecallTrace{Reference: matches, Contexts: cleanEntities(got), Found: found}
@@ -106,8 +90,6 @@ func matchEntities(reference, contexts []string) (matches []EntityMatch, found i
 	return matches, found
 }
 
-var entityFolder = cases.Fold()
-
 // EntityKey is the form entities are matched on: NFKC (full-width letters
 // and digits become ASCII, "㎞" becomes "km"), case folded, white space
 // collapsed to one space and dropped next to a Chinese, Japanese or Korean
@@ -115,35 +97,7 @@ var entityFolder = cases.Fold()
 // punctuation trimmed from both ends ("《民法典》", "Paris," and "Paris"
 // match). A currency sign is a symbol, not punctuation, so "£5" and "5"
 // stay apart. "" means the text has no entity in it.
-func EntityKey(s string) string {
-	s = entityFolder.String(norm.NFKC.String(s))
-	fields := strings.Fields(s)
-	var b strings.Builder
-	for i, f := range fields {
-		if i > 0 {
-			prev, _ := lastRune(fields[i-1])
-			next := []rune(f)[0]
-			if !isCJK(prev) && !isCJK(next) {
-				b.WriteByte(' ')
-			}
-		}
-		b.WriteString(f)
-	}
-	return strings.TrimFunc(b.String(), func(r rune) bool { return unicode.IsPunct(r) })
-}
-
-func lastRune(s string) (rune, bool) {
-	rs := []rune(s)
-	if len(rs) == 0 {
-		return 0, false
-	}
-	return rs[len(rs)-1], true
-}
-
-func isCJK(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) ||
-		(r >= 0x3000 && r <= 0x303f) || (r >= 0xff00 && r <= 0xffef)
-}
+func EntityKey(s string) string { return fold.Entity(s) }
 
 // cleanEntities is the contexts' entities as the judge listed them,
 // trimmed, without empty ones.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 )
 
 // The modes of factual correctness (--fc-mode).
@@ -80,8 +79,7 @@ func factualCounts(answerClaims, referenceClaims []StatementVerdict) (tp, fp, fn
 // answer (an FN when not entailed). Precision mode does not extract nor
 // judge the reference's claims, so it costs two calls, the others four.
 func runFactualCorrectness(ctx context.Context, j Judge, s *Sample, mode string, r *Result) {
-	if strings.TrimSpace(s.Answer) == "" || strings.TrimSpace(s.Reference) == "" {
-		r.set(FactualCorrectness, StatusMissingInput, nil, "factual correctness needs both an answer and a reference")
+	if r.lacks(FactualCorrectness, blank(s.Answer) || blank(s.Reference), "factual correctness needs both an answer and a reference") {
 		return
 	}
 	mode, err := ParseFCMode(mode)
@@ -107,25 +105,17 @@ func runFactualCorrectness(ctx context.Context, j Judge, s *Sample, mode string,
 		r.set(FactualCorrectness, StatusNoStatements, nil, "the judge extracted no claims from the reference, so there is nothing the answer could recall")
 		return
 	}
-	var (
-		byAns []StatementVerdict
-		eR    error
-		wg    sync.WaitGroup
-	)
+	var byAns, byRef []StatementVerdict
+	calls := []func() error{func() (err error) { byRef, err = entail(ctx, j, s, s.Reference, ans); return err }}
 	if recallSide {
-		wg.Add(1)
-		go func() { defer wg.Done(); byAns, eR = entail(ctx, j, s, s.Answer, ref) }()
+		calls = append(calls, func() (err error) { byAns, err = entail(ctx, j, s, s.Answer, ref); return err })
 	}
-	byRef, eA := entail(ctx, j, s, s.Reference, ans)
-	wg.Wait()
-	for _, err := range []error{eA, eR} {
-		if err != nil {
-			r.fail(FactualCorrectness, err)
-			return
-		}
+	if err := together(calls...); err != nil {
+		r.fail(FactualCorrectness, err)
+		return
 	}
-	tr.AnswerClaims = nonNilVerdicts(byRef)
-	tr.ReferenceClaims = nonNilVerdicts(byAns)
+	tr.AnswerClaims = orEmpty(byRef)
+	tr.ReferenceClaims = orEmpty(byAns)
 	tr.TP, tr.FP, tr.FN = factualCounts(tr.AnswerClaims, tr.ReferenceClaims)
 	score := factualScore(mode, tr.TP, tr.FP, tr.FN, tr.Beta)
 	r.FactualCorrectness = tr
@@ -152,11 +142,4 @@ func entail(ctx context.Context, j Judge, s *Sample, premise string, statements 
 		}
 	}
 	return vs, nil
-}
-
-func nonNilVerdicts(vs []StatementVerdict) []StatementVerdict {
-	if vs == nil {
-		return []StatementVerdict{}
-	}
-	return vs
 }

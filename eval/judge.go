@@ -134,11 +134,16 @@ const cacheFormatVersion = 1
 // Key is the content address of the request: a sha256 of its canonical JSON
 // and the cache-format version. It never includes the API key.
 func (r ChatRequest) Key() string {
-	b, _ := json.Marshal(struct {
+	return contentKey(struct {
 		V    int         `json:"v"`
 		Kind string      `json:"kind"`
 		Req  ChatRequest `json:"req"`
 	}{cacheFormatVersion, "chat", r})
+}
+
+// contentKey is the sha256 of v's JSON.
+func contentKey(v any) string {
+	b, _ := json.Marshal(v)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
@@ -180,7 +185,7 @@ type EmbedRequest struct {
 // cached per (endpoint, model, dimensions, text) so that a text embedded by
 // two metrics or two runs is paid for once.
 func EmbedKey(endpoint, model string, dims int, text string) string {
-	b, _ := json.Marshal(struct {
+	return contentKey(struct {
 		V        int    `json:"v"`
 		Kind     string `json:"kind"`
 		Endpoint string `json:"endpoint"`
@@ -188,8 +193,6 @@ func EmbedKey(endpoint, model string, dims int, text string) string {
 		Dims     int    `json:"dims,omitempty"`
 		Text     string `json:"text"`
 	}{cacheFormatVersion, "embedding", endpoint, model, dims, text})
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
 }
 
 // EmbedResponse holds one vector per requested text.

@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -89,6 +90,58 @@ var metricAliases = func() map[string]Metric {
 	}
 	return out
 }()
+
+// traced completes d, a metric whose trace is the result's field f: its
+// trace is copied, and its evidence and changes are read only where the
+// traces are (changes nil: the trace has no judgements to compare).
+func traced[T any](d MetricDef, f func(*Result) **T, evidence func(*T) []string, changes func(a, b *T) []JudgementChange) MetricDef {
+	d.CopyTrace = func(dst, src *Result) { *f(dst) = *f(src) }
+	d.Evidence = func(r *Result) []string {
+		if t := *f(r); t != nil {
+			return evidence(t)
+		}
+		return nil
+	}
+	d.Changes = func(a, b *Result) []JudgementChange {
+		if ta, tb := *f(a), *f(b); ta != nil && tb != nil && changes != nil {
+			return changes(ta, tb)
+		}
+		return nil
+	}
+	return d
+}
+
+// itemLabels labels the judged items of the list of the trace in the
+// result's field f: item is an item's text and the judge's value, set
+// puts a person's value in its place, and score rescores the trace by the
+// metric's formula (setting its sums).
+func itemLabels[T, I any](task string, f func(*Result) **T, list func(*T) *[]I, item func(I) LabelledItem, set func(*I, int), score func(*T) float64) *LabelDef {
+	return &LabelDef{
+		Task: task,
+		Items: func(r *Result) []LabelledItem {
+			t := *f(r)
+			if t == nil {
+				return nil
+			}
+			items := *list(t)
+			out := make([]LabelledItem, len(items))
+			for i, it := range items {
+				out[i] = item(it)
+			}
+			return out
+		},
+		Rescore: func(c *Result, values map[int]int) float64 {
+			tr := **f(c)
+			items := list(&tr)
+			*items = slices.Clone(*items)
+			for pos, v := range values {
+				set(&(*items)[pos], v)
+			}
+			*f(c) = &tr
+			return score(&tr)
+		},
+	}
+}
 
 // verdictLines is the evidence of a list of statement verdicts: each with
 // verdict 0, in the given words.

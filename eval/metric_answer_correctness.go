@@ -7,38 +7,27 @@ import (
 
 // answerCorrectnessDef: the F-score of the answer's statements against the
 // reference's, weighed with answer similarity (runAnswerCorrectness).
-var answerCorrectnessDef = MetricDef{
+var answerCorrectnessDef = traced(MetricDef{
 	Name: AnswerCorrectness, Abbrev: "AC", Aliases: []string{"correctness"},
 	Run: func(ctx context.Context, j Judge, s *Sample, cfg *RunnerConfig, part *Result) {
 		runAnswerCorrectness(ctx, j, s, cfg.ACWeights, part)
 	},
-	CopyTrace: func(dst, src *Result) { dst.AnswerCorrectness = src.AnswerCorrectness },
-	Evidence: func(r *Result) []string {
-		t := r.AnswerCorrectness
-		if t == nil {
-			return nil
-		}
-		out := lines(t.Classes.FP, func(CorrectnessItem) bool { return true }, func(c CorrectnessItem) string {
-			return fmt.Sprintf("FP, not in the reference: %q: %s", c.Statement, c.Reason)
-		})
-		return append(out, lines(t.Classes.FN, func(CorrectnessItem) bool { return true }, func(c CorrectnessItem) string {
-			return fmt.Sprintf("FN, missing from the answer: %q: %s", c.Statement, c.Reason)
+}, func(r *Result) **AnswerCorrectnessTrace { return &r.AnswerCorrectness }, func(t *AnswerCorrectnessTrace) []string {
+	out := lines(t.Classes.FP, func(CorrectnessItem) bool { return true }, func(c CorrectnessItem) string {
+		return fmt.Sprintf("FP, not in the reference: %q: %s", c.Statement, c.Reason)
+	})
+	return append(out, lines(t.Classes.FN, func(CorrectnessItem) bool { return true }, func(c CorrectnessItem) string {
+		return fmt.Sprintf("FN, missing from the answer: %q: %s", c.Statement, c.Reason)
+	})...)
+}, func(a, b *AnswerCorrectnessTrace) []JudgementChange {
+	var out []JudgementChange
+	for _, side := range []struct {
+		what string
+		fn   func(*AnswerCorrectnessTrace) []correctnessJudgement
+	}{{"answer statement", answerJudgements}, {"reference statement", referenceJudgements}} {
+		out = append(out, listChanges(AnswerCorrectness, side.what, side.fn(a), side.fn(b), func(j correctnessJudgement) (string, string) {
+			return j.text, j.judgement
 		})...)
-	},
-	Changes: func(a, b *Result) []JudgementChange {
-		if a.AnswerCorrectness == nil || b.AnswerCorrectness == nil {
-			return nil
-		}
-		var out []JudgementChange
-		for _, side := range []struct {
-			what string
-			fn   func(*AnswerCorrectnessTrace) []correctnessJudgement
-		}{{"answer statement", answerJudgements}, {"reference statement", referenceJudgements}} {
-			ja, jb := side.fn(a.AnswerCorrectness), side.fn(b.AnswerCorrectness)
-			out = append(out, listChanges(AnswerCorrectness, side.what, ja, jb, func(j correctnessJudgement) (string, string) {
-				return j.text, j.judgement
-			})...)
-		}
-		return out
-	},
-}
+	}
+	return out
+})

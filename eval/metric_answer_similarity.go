@@ -7,17 +7,11 @@ import (
 
 // answerSimilarityDef: the cosine of the answer's and the reference's
 // embeddings (runSemanticSimilarity).
-var answerSimilarityDef = MetricDef{
+var answerSimilarityDef = traced(MetricDef{
 	Name: AnswerSimilarity, Abbrev: "AS", Aliases: []string{"similarity"},
 	Run: func(ctx context.Context, j Judge, s *Sample, _ *RunnerConfig, part *Result) {
 		runSemanticSimilarity(ctx, j, s, part)
 	},
-	CopyTrace: func(dst, src *Result) { dst.AnswerSimilarity = src.AnswerSimilarity },
-	Evidence: func(r *Result) []string {
-		if t := r.AnswerSimilarity; t != nil {
-			return []string{fmt.Sprintf("cosine of the answer to the reference %.3f", t.Cosine)}
-		}
-		return nil
-	},
-	Changes: func(a, b *Result) []JudgementChange { return nil },
-}
+}, func(r *Result) **AnswerSimilarityTrace { return &r.AnswerSimilarity }, func(t *AnswerSimilarityTrace) []string {
+	return []string{fmt.Sprintf("cosine of the answer to the reference %.3f", t.Cosine)}
+}, nil)

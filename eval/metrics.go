@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"sync"
+
+	"github.com/ragscope/ragscope/eval/internal/vec"
 )
 
 // The metric steps: each turns judge outputs into a score following the
@@ -21,8 +22,7 @@ func runFaithfulness(ctx context.Context, j Judge, s *Sample, hs HistorySupport,
 		r.set(Faithfulness, StatusNoStatements, nil, "the answer is empty")
 		return
 	}
-	if len(nonEmpty(s.Contexts)) == 0 {
-		r.set(Faithfulness, StatusMissingInput, nil, "no retrieved contexts to check the answer against")
+	if r.lacks(Faithfulness, noContexts(s), "no retrieved contexts to check the answer against") {
 		return
 	}
 	stmts, err := j.Statements(ctx, s)
@@ -75,8 +75,7 @@ func FaithfulnessScore(verdicts []StatementVerdict) (supported int, score float6
 // answer_relevancy = mean cosine(E(generated question), E(question)), 0 when
 // every generated question is flagged noncommittal.
 func runAnswerRelevancy(ctx context.Context, j Judge, s *Sample, strictness int, r *Result) {
-	if strings.TrimSpace(s.Question) == "" || strings.TrimSpace(s.Answer) == "" {
-		r.set(AnswerRelevancy, StatusMissingInput, nil, "answer relevancy needs both a question and an answer")
+	if r.lacks(AnswerRelevancy, blank(s.Question) || blank(s.Answer), "answer relevancy needs both a question and an answer") {
 		return
 	}
 	if sj, ok := j.(AnswerSimilarityJudge); ok {
@@ -104,13 +103,9 @@ func runAnswerRelevancy(ctx context.Context, j Judge, s *Sample, strictness int,
 	for _, q := range kept {
 		texts = append(texts, q.Question)
 	}
-	vecs, err := j.Embed(ctx, s, texts)
+	vecs, err := embed(ctx, j, s, texts, "embedding endpoint")
 	if err != nil {
 		r.fail(AnswerRelevancy, err)
-		return
-	}
-	if len(vecs) != len(texts) {
-		r.fail(AnswerRelevancy, NewStepError(StatusJudgeError, "embedding endpoint returned %d vectors for %d texts", len(vecs), len(texts)))
 		return
 	}
 	tr := &AnswerRelevancyTrace{Mode: "questions", Questions: kept}
@@ -136,13 +131,9 @@ const answerSimilarityUnsupported = "answer relevancy needs questions generated 
 // no score, and no diagnosis rests on the cosine (a noncommittal answer
 // is still diagnosed by its phrase).
 func runAnswerSimilarity(ctx context.Context, j AnswerSimilarityJudge, s *Sample, r *Result) {
-	vecs, err := j.Embed(ctx, s, []string{s.Question, s.Answer})
+	vecs, err := embed(ctx, j, s, []string{s.Question, s.Answer}, "embedder")
 	if err != nil {
 		r.fail(AnswerRelevancy, err)
-		return
-	}
-	if len(vecs) != 2 {
-		r.fail(AnswerRelevancy, NewStepError(StatusJudgeError, "embedder returned %d vectors for 2 texts", len(vecs)))
 		return
 	}
 	nc, hint := j.Noncommittal(s)
@@ -178,12 +169,8 @@ func RelevancyScore(qs []GeneratedQuestion) (score float64, allNoncommittal bool
 // context_precision = Σk vk·precision@k / Σk vk over the ranked chunks; 0
 // when no chunk is useful.
 func runContextPrecision(ctx context.Context, j Judge, s *Sample, r *Result) {
-	if strings.TrimSpace(s.Reference) == "" {
-		r.set(ContextPrecision, StatusMissingInput, nil, "context precision needs a reference answer")
-		return
-	}
-	if len(nonEmpty(s.Contexts)) == 0 {
-		r.set(ContextPrecision, StatusMissingInput, nil, "there are no retrieved contexts to rank")
+	if r.lacks(ContextPrecision, blank(s.Reference), "context precision needs a reference answer") ||
+		r.lacks(ContextPrecision, noContexts(s), "there are no retrieved contexts to rank") {
 		return
 	}
 	if tr := judgeChunks(ctx, ContextPrecision, j.ChunkVerdict, s, r); tr != nil {
@@ -195,12 +182,8 @@ func runContextPrecision(ctx context.Context, j Judge, s *Sample, r *Result) {
 // the reference: the same formula (AveragePrecision) over verdicts on
 // whether each chunk was useful to arrive at the answer.
 func runContextUtilization(ctx context.Context, j Judge, s *Sample, r *Result) {
-	if strings.TrimSpace(s.Answer) == "" {
-		r.set(ContextUtilization, StatusMissingInput, nil, "context utilization needs an answer")
-		return
-	}
-	if len(nonEmpty(s.Contexts)) == 0 {
-		r.set(ContextUtilization, StatusMissingInput, nil, "there are no retrieved contexts to rank")
+	if r.lacks(ContextUtilization, blank(s.Answer), "context utilization needs an answer") ||
+		r.lacks(ContextUtilization, noContexts(s), "there are no retrieved contexts to rank") {
 		return
 	}
 	if tr := judgeChunks(ctx, ContextUtilization, j.UtilizationVerdict, s, r); tr != nil {
@@ -213,22 +196,17 @@ func runContextUtilization(ctx context.Context, j Judge, s *Sample, r *Result) {
 // failure set on r, when some call failed.
 func judgeChunks(ctx context.Context, m Metric, verdict func(context.Context, *Sample, int) (ChunkVerdict, error), s *Sample, r *Result) *ContextPrecisionTrace {
 	chunks := make([]ChunkVerdict, len(s.Contexts))
-	errs := make([]error, len(s.Contexts))
-	var wg sync.WaitGroup
+	calls := make([]func() error, len(s.Contexts))
 	for k := range s.Contexts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			chunks[k], errs[k] = verdict(ctx, s, k+1)
+		calls[k] = func() (err error) {
+			chunks[k], err = verdict(ctx, s, k+1)
 			chunks[k].Rank = k + 1
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			r.fail(m, err)
-			return nil
+			return err
 		}
+	}
+	if err := together(calls...); err != nil {
+		r.fail(m, err)
+		return nil
 	}
 	score, precisions := AveragePrecision(chunks)
 	r.set(m, StatusOK, &score, "")
@@ -258,15 +236,11 @@ func AveragePrecision(chunks []ChunkVerdict) (float64, []float64) {
 
 // context_recall = attributed reference statements / reference statements.
 func runContextRecall(ctx context.Context, j Judge, s *Sample, r *Result) {
-	if strings.TrimSpace(s.Reference) == "" {
-		r.set(ContextRecall, StatusMissingInput, nil, "context recall needs a reference answer")
-		return
-	}
 	// Nothing retrieved covers nothing: the judge is not asked (it would
 	// attribute statements to chunks that do not exist), and the metric is
 	// not computable, as faithfulness and context precision are.
-	if len(nonEmpty(s.Contexts)) == 0 {
-		r.set(ContextRecall, StatusMissingInput, nil, "no retrieved contexts to attribute the reference to")
+	if r.lacks(ContextRecall, blank(s.Reference), "context recall needs a reference answer") ||
+		r.lacks(ContextRecall, noContexts(s), "no retrieved contexts to attribute the reference to") {
 		return
 	}
 	cls, err := j.Classify(ctx, s)
@@ -300,21 +274,7 @@ func RecallScore(cls []Classification) (attributed int, score float64) {
 // Cosine is the cosine similarity of two vectors; 0 when either is zero or
 // their lengths differ (an embedding endpoint that changes dimensions
 // mid-run is a judge error caught earlier, never a NaN here).
-func Cosine(a, b []float64) float64 {
-	if len(a) != len(b) || len(a) == 0 {
-		return 0
-	}
-	var dot, na, nb float64
-	for i := range a {
-		dot += a[i] * b[i]
-		na += a[i] * a[i]
-		nb += b[i] * b[i]
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / (math.Sqrt(na) * math.Sqrt(nb))
-}
+func Cosine(a, b []float64) float64 { return vec.Cosine(a, b) }
 
 // set records a metric's outcome. Each metric of a sample writes into its
 // own partial result (see Runner.evalSample), so no lock is needed here.
@@ -339,6 +299,20 @@ func (r *Result) set(m Metric, st Status, score *float64, msg string) {
 func (r *Result) fail(m Metric, err error) {
 	r.set(m, StatusOf(err), nil, err.Error())
 }
+
+// lacks ends m missing_input, saying why, when an input it needs is
+// absent, and reports whether it was.
+func (r *Result) lacks(m Metric, absent bool, why string) bool {
+	if absent {
+		r.set(m, StatusMissingInput, nil, why)
+	}
+	return absent
+}
+
+func blank(s string) bool { return strings.TrimSpace(s) == "" }
+
+// noContexts reports a sample with no retrieved chunk that has text.
+func noContexts(s *Sample) bool { return len(nonEmpty(s.Contexts)) == 0 }
 
 func nonEmpty(ss []string) []string {
 	var out []string

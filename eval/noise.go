@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 )
 
 // The modes of noise sensitivity (--ns-mode).
@@ -101,15 +100,9 @@ func noiseScore(mode string, statements, relevant, irrelevant int) float64 {
 // asked at once as judgeChunks asks its chunks: the endpoint client's
 // concurrency bounds the requests in flight.
 func runNoiseSensitivity(ctx context.Context, j Judge, s *Sample, mode string, r *Result) {
-	switch {
-	case strings.TrimSpace(s.Answer) == "":
-		r.set(NoiseSensitivity, StatusMissingInput, nil, "noise sensitivity needs an answer")
-		return
-	case strings.TrimSpace(s.Reference) == "":
-		r.set(NoiseSensitivity, StatusMissingInput, nil, "noise sensitivity needs a reference answer")
-		return
-	case len(nonEmpty(s.Contexts)) == 0:
-		r.set(NoiseSensitivity, StatusMissingInput, nil, "there are no retrieved contexts to judge for noise")
+	if r.lacks(NoiseSensitivity, blank(s.Answer), "noise sensitivity needs an answer") ||
+		r.lacks(NoiseSensitivity, blank(s.Reference), "noise sensitivity needs a reference answer") ||
+		r.lacks(NoiseSensitivity, noContexts(s), "there are no retrieved contexts to judge for noise") {
 		return
 	}
 	mode, err := ParseNSMode(mode)
@@ -122,7 +115,7 @@ func runNoiseSensitivity(ctx context.Context, j Judge, s *Sample, mode string, r
 		r.fail(NoiseSensitivity, err)
 		return
 	}
-	tr := &NoiseSensitivityTrace{Mode: mode, ReferenceStatements: nonNil(ref), ByReference: []StatementVerdict{},
+	tr := &NoiseSensitivityTrace{Mode: mode, ReferenceStatements: orEmpty(ref), ByReference: []StatementVerdict{},
 		Chunks: []NoiseChunk{}, Statements: []NoiseStatement{}}
 	switch {
 	case len(ans) == 0:
@@ -136,13 +129,8 @@ func runNoiseSensitivity(ctx context.Context, j Judge, s *Sample, mode string, r
 		return
 	}
 	chunks := make([]NoiseChunk, len(s.Contexts))
-	errs := make([]error, 2*len(s.Contexts)+1)
-	var (
-		byRef []StatementVerdict
-		wg    sync.WaitGroup
-	)
-	wg.Add(1)
-	go func() { defer wg.Done(); byRef, errs[0] = entail(ctx, j, s, s.Reference, ans) }()
+	var byRef []StatementVerdict
+	calls := []func() error{func() (err error) { byRef, err = entail(ctx, j, s, s.Reference, ans); return err }}
 	for k, c := range s.Contexts {
 		chunks[k].Rank = k + 1
 		if strings.TrimSpace(c) == "" {
@@ -151,16 +139,12 @@ func runNoiseSensitivity(ctx context.Context, j Judge, s *Sample, mode string, r
 			chunks[k].Answer = unentailed(ans, "the chunk is empty")
 			continue
 		}
-		wg.Add(2)
-		go func() { defer wg.Done(); chunks[k].Reference, errs[1+2*k] = entail(ctx, j, s, c, ref) }()
-		go func() { defer wg.Done(); chunks[k].Answer, errs[2+2*k] = entail(ctx, j, s, c, ans) }()
+		calls = append(calls, func() (err error) { chunks[k].Reference, err = entail(ctx, j, s, c, ref); return err },
+			func() (err error) { chunks[k].Answer, err = entail(ctx, j, s, c, ans); return err })
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			r.fail(NoiseSensitivity, err)
-			return
-		}
+	if err := together(calls...); err != nil {
+		r.fail(NoiseSensitivity, err)
+		return
 	}
 	tr.ByReference = byRef
 	tr.Chunks = chunks

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/ragscope/ragscope/eval/internal/runctl"
 )
 
 // The call recorder travels in the context of one sample's evaluation. The
@@ -40,60 +42,19 @@ type recorder struct {
 
 // runStats are the run-wide counters, updated atomically from many goroutines.
 type runStats struct {
-	inFlight         atomic.Int64
-	chat, embeddings atomic.Int64
-	retries, hits    atomic.Int64
-	errors           atomic.Int64
-	promptTokens     atomic.Int64
-	completionTokens atomic.Int64
-	tasks            taskStats // the same, per judge task
-	emit             func(Event)
+	inFlight, retries, errors atomic.Int64
+	all                       taskCounters // what the calls used
+	tasks                     taskStats    // the same, per metric and task
+	emit                      func(Event)
 	// sent, when set, reports the requests actually on the wire (the
 	// endpoint's concurrency slots); inFlight also counts calls queued for
 	// a slot and cache lookups.
 	sent func() int
 
-	// Fail fast: abort stops the run with a cause; unrecoverable classifies
-	// call errors (see RunnerConfig.Unrecoverable).
-	abort         func(error)
-	unrecoverable func(error) string
-	ffMu          sync.Mutex
-	ffSent        bool   // a call reached the endpoint and succeeded
-	ffMixed       bool   // a call failed some other way
-	ffKind        string // the kind every failure so far had
-	ffCount       int
-}
-
-// outcome feeds fail-fast with a finished call: a success that reached
-// the endpoint proves it works; failures of one unrecoverable kind with no
-// success stop the run.
-func (s *runStats) outcome(err error, cached bool) {
-	if s.unrecoverable == nil || s.abort == nil {
-		return
-	}
-	s.ffMu.Lock()
-	defer s.ffMu.Unlock()
-	switch {
-	case s.ffSent || s.ffMixed:
-		return
-	case err == nil:
-		if !cached {
-			s.ffSent = true
-		}
-		return
-	case isCancel(err):
-		return
-	}
-	kind := s.unrecoverable(err)
-	if kind == "" || (s.ffKind != "" && kind != s.ffKind) {
-		s.ffMixed = true
-		return
-	}
-	s.ffKind = kind
-	s.ffCount++
-	if s.ffCount >= failFastAfter {
-		s.abort(err)
-	}
+	// abort stops the run with a cause; failFast stops it when its first
+	// calls all fail one unrecoverable way (RunnerConfig.Unrecoverable).
+	abort    func(error)
+	failFast runctl.FailFast
 }
 
 // gauge is the in-flight figure events carry.
@@ -105,16 +66,8 @@ func (s *runStats) gauge() int {
 }
 
 func (s *runStats) counts() (CallCounts, Usage) {
-	return CallCounts{
-			Chat:       int(s.chat.Load()),
-			Embeddings: int(s.embeddings.Load()),
-			Retries:    int(s.retries.Load()),
-			CacheHits:  int(s.hits.Load()),
-			Errors:     int(s.errors.Load()),
-		}, Usage{
-			PromptTokens:     int(s.promptTokens.Load()),
-			CompletionTokens: int(s.completionTokens.Load()),
-		}
+	u := s.all.load()
+	return CallCounts{Chat: u.Chat, Embeddings: u.Embeddings, Retries: int(s.retries.Load()), CacheHits: u.CacheHits, Errors: int(s.errors.Load())}, u.Usage
 }
 
 func withRecorder(ctx context.Context, rec *recorder) context.Context {
@@ -166,15 +119,12 @@ type instrumented struct{ inner ChatClient }
 
 func (c instrumented) Chat(ctx context.Context, req ChatRequest) (ChatResponse, error) {
 	rec := recorderFrom(ctx)
-	if rec != nil {
-		rec.run.inFlight.Add(1)
-	}
+	rec.start()
 	start := time.Now()
 	resp, err := c.inner.Chat(ctx, req)
 	if rec == nil {
 		return resp, err
 	}
-	rec.run.inFlight.Add(-1)
 	key := resp.Key
 	if key == "" {
 		key = req.Key() // hashing the request is a tenth of a cached re-run: reuse the cache's
@@ -183,35 +133,42 @@ func (c instrumented) Chat(ctx context.Context, req ChatRequest) (ChatResponse, 
 	if cr.LatencyMS == 0 && !resp.Cached {
 		cr.LatencyMS = time.Since(start).Milliseconds()
 	}
-	if err != nil {
-		cr.Error, cr.Cancelled = err.Error(), cancelledCall(ctx, err)
-	}
 	cr.Reasoning = ReasoningPreview(resp)
-	rec.add(cr, false)
-	rec.run.outcome(err, resp.Cached)
+	rec.finished(ctx, cr, err, false)
 	return resp, err
 }
 
 func (c instrumented) Embed(ctx context.Context, req EmbedRequest) (EmbedResponse, error) {
 	rec := recorderFrom(ctx)
-	if rec != nil {
-		rec.run.inFlight.Add(1)
-	}
+	rec.start()
 	resp, err := c.inner.Embed(ctx, req)
 	if rec == nil {
 		return resp, err
 	}
-	rec.run.inFlight.Add(-1)
 	cr := CallRecord{Task: TaskEmbeddings, Cached: err == nil && resp.Cached == len(req.Texts), Tokens: resp.Usage, LatencyMS: resp.LatencyMS, Metric: metricFrom(ctx)}
 	if len(req.Texts) > 0 {
 		cr.Key = EmbedKey(req.Endpoint, req.Model, req.Dimensions, req.Texts[0])
 	}
+	rec.finished(ctx, cr, err, true)
+	return resp, err
+}
+
+// start counts a call in flight; a nil recorder (no runner) counts nothing.
+func (rec *recorder) start() {
+	if rec != nil {
+		rec.run.inFlight.Add(1)
+	}
+}
+
+// finished records a call that ended, with its error if any, and feeds
+// fail-fast with it.
+func (rec *recorder) finished(ctx context.Context, cr CallRecord, err error, embedding bool) {
+	rec.run.inFlight.Add(-1)
 	if err != nil {
 		cr.Error, cr.Cancelled = err.Error(), cancelledCall(ctx, err)
 	}
-	rec.add(cr, true)
-	rec.run.outcome(err, cr.Cached)
-	return resp, err
+	rec.add(cr, embedding)
+	rec.run.failFast.Outcome(err, cr.Cached)
 }
 
 // cancelledCall reports a call that failed because the run was stopped:
@@ -229,12 +186,7 @@ func (rec *recorder) add(cr CallRecord, embedding bool) {
 	if cr.Error != "" && !cr.Cancelled {
 		rs.errors.Add(1)
 	}
-	u := usageOfCall(cr, embedding)
-	rs.hits.Add(int64(u.CacheHits))
-	rs.embeddings.Add(int64(u.Embeddings))
-	rs.chat.Add(int64(u.Chat))
-	rs.promptTokens.Add(int64(u.PromptTokens))
-	rs.completionTokens.Add(int64(u.CompletionTokens))
+	rs.all.add(usageOfCall(cr, embedding))
 	rec.mu.Lock()
 	cr.Retries = rec.pendingRetries[cr.Task]
 	delete(rec.pendingRetries, cr.Task)

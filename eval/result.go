@@ -351,20 +351,6 @@ type Event struct {
 // nor failed by the judge; progress counts it apart.
 func (r *Result) Interrupted() bool { return r.hasStatus(StatusCancelled) }
 
-// StoppedEarly reports a result of a sample that was never evaluated: every
-// metric ended cancelled before it started (the run was stopped).
-func (r *Result) StoppedEarly() bool {
-	if len(r.Status) == 0 {
-		return false
-	}
-	for _, st := range r.Status {
-		if st != StatusCancelled {
-			return false
-		}
-	}
-	return len(r.Calls) == 0
-}
-
 // Backing says which chunks entail statement s (by rank, each relevant or
 // irrelevant) and whether the reference does: the line the detail page
 // and the HTML report show under it.

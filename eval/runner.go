@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval/criteria"
+	"github.com/ragscope/ragscope/eval/internal/runctl"
 )
 
 // RunnerConfig shapes a run.
@@ -64,11 +65,6 @@ type RunnerConfig struct {
 	// once with that error instead of failing every sample slowly.
 	Unrecoverable func(error) string
 }
-
-// failFastAfter is how many calls must fail the same unrecoverable way,
-// with none succeeding, before the run stops: one could be a fluke of the
-// first connection; three of three is the endpoint.
-const failFastAfter = 3
 
 // Runner evaluates samples with a judge and streams events.
 type Runner struct {
@@ -178,7 +174,7 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 			emit(Event{Kind: EventError, Sample: -1, Err: "the run stops: " + err.Error()})
 		})
 	}
-	r.stats.unrecoverable = cfg.Unrecoverable
+	r.stats.failFast = runctl.FailFast{Kind: cfg.Unrecoverable, Abort: r.stats.abort}
 	defer func() {
 		if r.Events != nil {
 			close(r.Events)
@@ -200,7 +196,7 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 		s Sample
 	}
 	jobs := make(chan job)
-	budget := newTextBudget(cfg.MaxTextInFlight)
+	budget := runctl.NewBudget(cfg.MaxTextInFlight)
 	// A finished result waits for the store without holding its worker,
 	// which takes the next sample meanwhile: storers hand every result
 	// waiting to OnResults at once. Two storers, so that one encodes while
@@ -243,7 +239,7 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 				for _, f := range batch {
 					r.announce(f.res, cfg.scored(), emit)
 					got(f.j.i, f.res)
-					budget.release(f.j.s.textBytes())
+					budget.Release(f.j.s.textBytes())
 					<-slots
 				}
 			}
@@ -268,7 +264,7 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 			return true
 		}
 		slots <- struct{}{}
-		budget.acquire(ctx, s.textBytes())
+		budget.Acquire(ctx, s.textBytes())
 		jobs <- job{i, s}
 		return true
 	})
@@ -348,47 +344,29 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 			s = &turn
 		}
 	}
-	// The metrics run concurrently, each into a partial result of its own,
-	// merged once they are all done: no lock is shared between samples or
-	// runners.
-	parts := make([]*Result, len(cfg.Metrics))
-	var wg sync.WaitGroup
-	for i, m := range cfg.Metrics {
+	// The metrics and criteria run concurrently, each into a partial
+	// result of its own, merged once they are all done: no lock is shared
+	// between samples or runners.
+	scored := cfg.scored()
+	parts := make([]*Result, len(scored))
+	steps := make([]func() error, len(scored))
+	for i, m := range scored {
 		part := &Result{}
 		parts[i] = part
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if why := unsupported(r.Judge, m); why != "" {
+		steps[i] = func() error {
+			if i >= len(cfg.Metrics) {
+				runCriterion(withMetric(sctx, m), r.Judge, s, cfg.Criteria.Criteria[i-len(cfg.Metrics)], part)
+			} else if why := unsupported(r.Judge, m); why != "" {
 				part.set(m, StatusUnsupported, nil, why)
-				return
+			} else {
+				Def(m).Run(withMetric(sctx, m), r.Judge, s, &cfg, part)
 			}
-			Def(m).Run(withMetric(sctx, m), r.Judge, s, &cfg, part)
-		}()
-	}
-	var crit []*Result
-	if cfg.Criteria != nil {
-		crit = make([]*Result, len(cfg.Criteria.Criteria))
-		for i, c := range cfg.Criteria.Criteria {
-			part := &Result{}
-			crit[i] = part
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				runCriterion(withMetric(sctx, Metric(c.Name)), r.Judge, s, c, part)
-			}()
+			return nil
 		}
 	}
-	wg.Wait()
-	for i, m := range cfg.Metrics {
+	_ = together(steps...)
+	for i, m := range scored {
 		res.absorb(m, parts[i])
-	}
-	for i, c := range crit {
-		m := Metric(cfg.Criteria.Criteria[i].Name)
-		res.set(m, c.Status[m], c.Scores[m], c.Errors[m])
-		if tr := c.Criteria[string(m)]; tr != nil {
-			res.setCriterion(string(m), tr)
-		}
 	}
 	// A step interrupted by cancellation may surface as a judge or parse
 	// error from a half-read reply; the user asked to stop, so say so.
@@ -403,7 +381,7 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 	rec.mu.Lock()
 	res.Calls = rec.calls
 	rec.mu.Unlock()
-	attributeShared(res.Calls, cfg.scored())
+	attributeShared(res.Calls, scored)
 	for _, c := range res.Calls {
 		r.stats.tasks.add(c.MetricOf(), c.Task, usageOfCall(c, c.Task == TaskEmbeddings))
 	}
@@ -546,56 +524,4 @@ func (s *Sample) textBytes() int64 {
 		n += len(c)
 	}
 	return int64(n)
-}
-
-// textBudget is MaxTextInFlight: bytes of text taken by the samples being
-// evaluated. A zero budget never waits.
-type textBudget struct {
-	mu   sync.Mutex
-	cond *sync.Cond
-	max  int64
-	used int64
-	// waiting counts the acquirers waiting for room (for the tests).
-	waiting int
-}
-
-func newTextBudget(max int64) *textBudget {
-	b := &textBudget{max: max}
-	b.cond = sync.NewCond(&b.mu)
-	return b
-}
-
-func (b *textBudget) weight(n int64) int64 { return min(n, b.max) }
-
-// acquire waits until n bytes fit beside the samples being evaluated (or
-// none is, for a sample bigger than the budget), or ctx is done: a
-// cancelled run still hands its samples on, to be marked cancelled.
-func (b *textBudget) acquire(ctx context.Context, n int64) {
-	if b.max <= 0 {
-		return
-	}
-	stop := context.AfterFunc(ctx, func() {
-		b.mu.Lock()
-		b.cond.Broadcast()
-		b.mu.Unlock()
-	})
-	defer stop()
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for b.used > 0 && b.used+b.weight(n) > b.max && ctx.Err() == nil {
-		b.waiting++
-		b.cond.Wait()
-		b.waiting--
-	}
-	b.used += b.weight(n)
-}
-
-func (b *textBudget) release(n int64) {
-	if b.max <= 0 {
-		return
-	}
-	b.mu.Lock()
-	b.used -= b.weight(n)
-	b.cond.Broadcast()
-	b.mu.Unlock()
 }

@@ -6,6 +6,7 @@
 package eval
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -120,38 +121,6 @@ func MetricAbbrev(m Metric) string {
 	return string(m)
 }
 
-// ParseMetrics parses a comma-separated --metrics value. "" and "all" are
-// DefaultMetrics: "all" has been the flag's default since there were four
-// metrics, and a script or config file that spells it out must not start
-// paying for a fifth. "all" may stand in a list ("all,context_utilization").
-func ParseMetrics(s string) ([]Metric, error) {
-	if s == "" {
-		s = "all"
-	}
-	var out []Metric
-	seen := map[Metric]bool{}
-	add := func(m Metric) {
-		if !seen[m] {
-			seen[m] = true
-			out = append(out, m)
-		}
-	}
-	for _, part := range splitComma(s) {
-		if part == "all" {
-			for _, m := range DefaultMetrics {
-				add(m)
-			}
-			continue
-		}
-		m := Metric(part)
-		if Def(m) == nil {
-			return nil, fmt.Errorf("--metrics: unknown metric %q (choose from %s; all is the first four)", part, metricList())
-		}
-		add(m)
-	}
-	return out, nil
-}
-
 // KnownMetrics splits a run's metrics into those this version knows, in
 // their order, and the names of the others (a run recorded by a newer
 // ragscope).
@@ -164,17 +133,6 @@ func KnownMetrics(ms []Metric) (known []Metric, unknown []string) {
 		}
 	}
 	return known, unknown
-}
-
-func metricList() string {
-	var b []byte
-	for i, m := range AllMetrics {
-		if i > 0 {
-			b = append(b, ", "...)
-		}
-		b = append(b, m...)
-	}
-	return string(b)
 }
 
 // Status is how a (sample, metric) evaluation ended. Only StatusOK carries a score.
@@ -236,7 +194,7 @@ func StatusOf(err error) Status {
 		return se.Status
 	case errors.Is(err, ErrCacheMiss):
 		return StatusCacheMiss
-	case isCancel(err):
+	case errors.Is(err, context.Canceled):
 		return StatusCancelled
 	default:
 		return StatusJudgeError
@@ -409,14 +367,3 @@ const (
 	LangEN   Lang = "en"
 	LangZH   Lang = "zh"
 )
-
-// ParseLang parses a --lang value.
-func ParseLang(s string) (Lang, error) {
-	switch Lang(s) {
-	case LangAuto, LangEN, LangZH:
-		return Lang(s), nil
-	case "":
-		return LangAuto, nil
-	}
-	return "", fmt.Errorf("--lang: %q is not one of auto, en, zh", s)
-}

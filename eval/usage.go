@@ -77,6 +77,11 @@ func (c *taskCounters) add(u TaskUsage) {
 	c.completion.Add(int64(u.CompletionTokens))
 }
 
+func (c *taskCounters) load() TaskUsage {
+	return TaskUsage{Chat: int(c.chat.Load()), Embeddings: int(c.embeddings.Load()), CacheHits: int(c.hits.Load()),
+		Usage: Usage{PromptTokens: int(c.prompt.Load()), CompletionTokens: int(c.completion.Load())}}
+}
+
 // taskStats counts usage per metric and task; the pairs are few and known
 // after the first sample, so lookups are lock-free reads of a sync.Map.
 type taskStats struct{ m sync.Map } // usageKey -> *taskCounters
@@ -103,8 +108,7 @@ func (s *taskStats) snapshot() map[Metric]MetricUsage {
 		if m == "" {
 			m = otherTasks
 		}
-		out[m] = out[m].With(key.task, TaskUsage{Chat: int(c.chat.Load()), Embeddings: int(c.embeddings.Load()), CacheHits: int(c.hits.Load()),
-			Usage: Usage{PromptTokens: int(c.prompt.Load()), CompletionTokens: int(c.completion.Load())}})
+		out[m] = out[m].With(key.task, c.load())
 		return true
 	})
 	return out

@@ -5,7 +5,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
+	"github.com/ragscope/ragscope/eval/offline/records"
 	"github.com/ragscope/ragscope/eval/offline/words"
 	"github.com/ragscope/ragscope/internal/memo"
 )
@@ -132,7 +134,7 @@ func analyzeClauses(text string, keep, context bool) *span {
 		sp.skips = map[string]bool{}
 	}
 	// The clauses are slices of t (byte offsets), valid UTF-8 as above.
-	t := normalizeNumerals(stripFrame(plaintext.StripMarkup(text)))
+	t := norm.Numerals(norm.StripFrame(plaintext.StripMarkup(text)))
 	if !utf8.ValidString(t) {
 		t = string([]rune(t))
 	}
@@ -163,7 +165,7 @@ func analyzeClauses(text string, keep, context bool) *span {
 			}
 			// A short clause that opens a field and ends in a colon is
 			// the key of the values after it, up to the field's end.
-			if (r == ':' || r == '：') && fieldStart && isField(c.text+": x") {
+			if (r == ':' || r == '：') && fieldStart && records.IsField(c.text+": x") {
 				key = c.text
 			}
 		}
@@ -307,9 +309,9 @@ func lexClause(text string, sp *span) clause {
 			}
 			c.negs = append(c.negs, hanNegations(l.text, lx[i+1:])...)
 		case 'n':
-			v := normalizeNumber(l.text)
+			v := norm.Number(l.text)
 			add("n:" + v)
-			if w, ok := numberNames[v]; ok {
+			if w, ok := norm.NumberNames[v]; ok {
 				// 8 is "eight" too: a text that writes the word has it.
 				add("w:" + w)
 			}
@@ -326,11 +328,11 @@ func lexClause(text string, sp *span) clause {
 					q.text += q.unit
 				case 'w':
 					if !englishStop[nx.text] {
-						q.unit, q.text = stem(nx.text), q.text+" "+nx.text
+						q.unit, q.text = norm.Stem(nx.text), q.text+" "+nx.text
 						// "3 additional days": the unit is the noun
 						// after the number's modifier.
 						if unitModifiers[nx.text] && i+2 < len(lx) && lx[i+2].kind == 'w' && !englishStop[lx[i+2].text] {
-							q.unit, q.text = stem(lx[i+2].text), q.text+" "+lx[i+2].text
+							q.unit, q.text = norm.Stem(lx[i+2].text), q.text+" "+lx[i+2].text
 						}
 					}
 				case 'p':
@@ -339,7 +341,7 @@ func lexClause(text string, sp *span) clause {
 					}
 				}
 			}
-			q.unit = canonUnit(q.unit)
+			q.unit = norm.Unit(q.unit)
 			sp.quants = append(sp.quants, q)
 		case 'w':
 			w := l.text
@@ -355,9 +357,9 @@ func lexClause(text string, sp *span) clause {
 			if weekdayWords[w] {
 				sp.quants = append(sp.quants, quantity{value: w, unit: "weekday", text: l.text})
 			}
-			if v, ok := numberWords[w]; ok && i+1 < len(lx) && lx[i+1].kind == 'w' && !englishStop[lx[i+1].text] {
+			if v, ok := norm.NumberWords[w]; ok && i+1 < len(lx) && lx[i+1].kind == 'w' && !englishStop[lx[i+1].text] {
 				// "eight hours" is the number 8: the feature of 8 hours.
-				sp.quants = append(sp.quants, quantity{value: v, unit: canonUnit(stem(lx[i+1].text)), text: w + " " + lx[i+1].text})
+				sp.quants = append(sp.quants, quantity{value: v, unit: norm.Unit(norm.Stem(lx[i+1].text)), text: w + " " + lx[i+1].text})
 				add("n:" + v)
 			}
 			if englishStop[w] {
@@ -366,7 +368,7 @@ func lexClause(text string, sp *span) clause {
 				sp.pronoun = sp.pronoun || pronouns[w] && len(sp.clauses) == 0 && i == firstWord(lx)
 				continue
 			}
-			s := stem(w)
+			s := norm.Stem(w)
 			if s == "" {
 				continue
 			}
@@ -403,20 +405,6 @@ var (
 	pronouns      = words.Set("pronouns")
 	unitModifiers = words.Set("unit_modifiers")
 )
-
-var numberWords = words.Map("number_words")
-
-// numberNames are the number words by their value ("8" -> "eight"), as
-// stems.
-var numberNames = func() map[string]string {
-	m := map[string]string{}
-	for w, v := range numberWords {
-		if v != "1" {
-			m[v] = stem(w)
-		}
-	}
-	return m
-}()
 
 // englishNegationAt reports whether word i negates its clause; skip is true
 // for a negation word that only states a bound ("no more than").
@@ -464,7 +452,7 @@ func englishScope(rest []lexeme) []string {
 			break
 		}
 		if l.kind == 'w' && !englishStop[l.text] && !englishNegation[l.text] {
-			scope = append(scope, "w:"+stem(l.text))
+			scope = append(scope, "w:"+norm.Stem(l.text))
 		}
 		if l.kind == 'h' {
 			break
@@ -554,9 +542,9 @@ func hanNegations(run string, after []lexeme) []negation {
 		if i+n == len(rs) {
 			for _, l := range after {
 				if l.kind == 'n' {
-					scope = append(scope, "n:"+normalizeNumber(l.text))
+					scope = append(scope, "n:"+norm.Number(l.text))
 				} else if l.kind == 'w' && !englishStop[l.text] {
-					scope = append(scope, "w:"+stem(l.text))
+					scope = append(scope, "w:"+norm.Stem(l.text))
 				}
 				if len(scope) >= 3 {
 					break
@@ -601,87 +589,4 @@ func matchAny(rs []rune, i int, words [][]rune) int {
 		}
 	}
 	return 0
-}
-
-var cnDigits = map[rune]int{'零': 0, '〇': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
-var cnUnits = words.Runes("chinese_units")
-
-func parseCNNumber(rs []rune) (int, bool) {
-	total, section, digit := 0, 0, -1
-	for _, r := range rs {
-		switch r {
-		case '十', '百', '千':
-			mul := map[rune]int{'十': 10, '百': 100, '千': 1000}[r]
-			if digit < 0 {
-				digit = 1
-			}
-			section += digit * mul
-			digit = -1
-		case '万':
-			if digit > 0 {
-				section += digit
-			}
-			total += section * 10000
-			section, digit = 0, -1
-		default:
-			d, ok := cnDigits[r]
-			if !ok {
-				return 0, false
-			}
-			if digit > 0 {
-				// 二〇二三: positional digits
-				digit = digit*10 + d
-			} else {
-				digit = d
-			}
-		}
-	}
-	if digit > 0 {
-		section += digit
-	}
-	return total + section, true
-}
-
-func normalizeNumber(s string) string {
-	s = strings.ReplaceAll(s, ",", "")
-	if strings.Contains(s, ".") && !strings.Contains(s, ":") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	if len(s) > 1 && !strings.Contains(s, ".") && !strings.Contains(s, ":") {
-		s = strings.TrimLeft(s, "0")
-		if s == "" {
-			s = "0"
-		}
-	}
-	return s
-}
-
-// stem is a light English suffix stemmer: enough to match plural/singular,
-// verb tenses and common derivations without a dictionary.
-func stem(w string) string {
-	w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
-	if utf8.RuneCountInString(w) <= 3 {
-		return w
-	}
-	switch {
-	case strings.HasSuffix(w, "ies") && len(w) > 4:
-		w = w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "sses"):
-		w = w[:len(w)-2]
-	case strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes") || strings.HasSuffix(w, "xes"):
-		w = w[:len(w)-2]
-	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
-		w = w[:len(w)-1]
-	}
-	for _, suf := range []string{"ingly", "ing", "edly", "ed", "ly", "ment", "ness", "ation", "ion", "er", "e", "y"} {
-		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 3 {
-			w = w[:len(w)-len(suf)]
-			break
-		}
-	}
-	// hopping -> hopp -> hop
-	if n := len(w); n >= 4 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
-		w = w[:n-1]
-	}
-	return w
 }

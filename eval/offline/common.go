@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/words"
 )
 
@@ -18,7 +19,7 @@ func init() {
 		if containsHan(w) {
 			commonHan = append(commonHan, w)
 		} else {
-			commonStems[stem(strings.ToLower(w))] = true
+			commonStems[norm.Stem(strings.ToLower(w))] = true
 		}
 	}
 	sortLongestFirst(commonHan)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/words"
 )
 
@@ -75,7 +76,7 @@ func nameStart(w []string, at int) int {
 		t := trimWord(w[i-1])
 		lt := strings.ToLower(t)
 		switch {
-		case t != "" && capitalised(t) && !yesWords[lt] && !noWords[lt] && lt != "both":
+		case t != "" && capitalised(t) && !norm.YesWords[lt] && !norm.NoWords[lt] && lt != "both":
 			i--
 		case i < at && nameParticles[t] && i-1 > 0 && capitalised(trimWord(w[i-2])):
 			i--

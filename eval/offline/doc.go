@@ -10,7 +10,7 @@ unsupported rather than guessing.
 
 Analysis (analyze.go). A text is stripped of control sequences, Markdown,
 citation markers (package plaintext) and answer frames ("答案是X。": X is
-read), its numerals normalised (numerals.go: 三十天 -> 30天, 两周 -> 14天,
+read), its numerals normalised (package norm: 三十天 -> 30天, 两周 -> 14天,
 1.5万 -> 15000, 百分之八十 -> 80%; "eight" is also the number 8; 日/天,
 小时/h/hours and 元/RMB/¥/yuan are one unit each) and cut into clauses at
 commas, semicolons and colons. Each text becomes a span of features:
@@ -26,23 +26,24 @@ with its clauses (for the negation detector), its quantities (for the number
 detector) and its names, the capitalised English words that do not open it
 (for the name detector).
 
-Statements (split.go, normalize.go). An answer is split into sentences by the
-Unicode sentence rules (UAX #29), then at semicolons and line breaks; a
-Chinese sentence also at its commas, with short or subordinate clauses
+Statements (split.go). An answer is split into sentences by the Unicode
+sentence rules (UAX #29), then at semicolons and line breaks; a Chinese
+sentence also at its commas, with short or subordinate clauses
 (转为一般纳税人后, 根据公司制度) merged into the clause that asserts; an
 English one at ", and"/", but"... when both sides are claims of their own.
-A bare yes or no is the question's proposition affirmed or denied.
+A bare yes or no is the question's proposition affirmed or denied (package
+norm).
 
-Context sentences (support.go, structured.go). Each retrieved chunk is split
-the same way; a sentence whose subject is a pronoun ("In 2007, he was...")
-or a description ("The mall is...") carries the name the sentence before it
-opens on. A structured chunk (Key: value records, Markdown tables, Q:/A:
-FAQs) adds each record as one more sentence, so a statement that joins two
-fields of one record is covered, and one that joins two records is not.
-It adds its cells and fields too (fields.go): a table cell read with its
-row header, its column header and the caption above the table ("总监 杭州:
-150元/天"; a header "北京/上海/深圳" gives a cell per city), and each
-"Key: value" field.
+Context sentences (support.go, structured.go, fields.go; the lines read by
+package records). Each retrieved chunk is split the same way; a sentence
+whose subject is a pronoun ("In 2007, he was...") or a description ("The
+mall is...") carries the name the sentence before it opens on. A
+structured chunk (Key: value records, Markdown tables, Q:/A: FAQs) adds
+each record as one more sentence, so a statement that joins two fields of
+one record is covered, and one that joins two records is not. It adds its
+cells and fields too: a table cell read with its row header, its column
+header and the caption above the table ("总监 杭州: 150元/天"; a header
+"北京/上海/深圳" gives a cell per city), and each "Key: value" field.
 
 The support test (support.go), of one statement against the sentences:
 

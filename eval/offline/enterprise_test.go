@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/offline/records"
 	"github.com/ragscope/ragscope/eval/report"
 )
 
@@ -182,25 +183,6 @@ func TestIssue26Cases(t *testing.T) {
 	}
 }
 
-func TestNormalizeNumerals(t *testing.T) {
-	for in, want := range map[string]string{
-		"三十天":     "30天",
-		"两个月":     "2个月",
-		"十五万元":    "150000元",
-		"1.5万元":   "15000元",
-		"百分之八十":   "80%",
-		"两周":      "14天",
-		"3周":      "21天",
-		"第三周":     "第三周",
-		"一般情况下统一": "一般情况下统一",
-		"万一":      "万一",
-	} {
-		if got := normalizeNumerals(in); got != want {
-			t.Errorf("normalizeNumerals(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // A transliterated name's given name is optional: the context names the
 // person by the family name; another family name is not supported.
 func TestGivenNameOptional(t *testing.T) {
@@ -280,7 +262,7 @@ func TestCaptionAndScene(t *testing.T) {
 			t.Errorf("%s: %.2f, want %.0f: %v", a, f, want, r)
 		}
 	}
-	if isField("交通补贴按城市发放：") {
+	if records.IsField("交通补贴按城市发放：") {
 		t.Error("a caption read as a field")
 	}
 }

@@ -3,6 +3,8 @@ package offline
 import (
 	"reflect"
 	"testing"
+
+	"github.com/ragscope/ragscope/eval/offline/norm"
 )
 
 // One test per failure class of issue 16, each on an example written in
@@ -177,7 +179,7 @@ func TestDenialNeedsAContradiction(t *testing.T) {
 		t.Errorf("no against a context that is silent: %v, want 0 (silence does not support a denial)", s)
 	}
 	// An opening phrase before the comma is no subject.
-	if aff, _, _ := proposition("In Paris, was Ann Lee the winner?"); aff != "In Paris, was Ann Lee the winner" {
+	if aff, _, _ := norm.Proposition("In Paris, was Ann Lee the winner?"); aff != "In Paris, was Ann Lee the winner" {
 		t.Errorf("proposition after an opening phrase = %q, want the question's words kept", aff)
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
+	"github.com/ragscope/ragscope/eval/offline/records"
 )
 
 // fieldCheck is what a cell or field span carries for fieldVerdict.
@@ -20,117 +22,16 @@ type fieldCheck struct {
 
 // fieldSpans are the cell and field spans of a structured chunk.
 func fieldSpans(text string) []*span {
-	lines := strings.Split(plaintext.StripControls(text), "\n")
-	kinds := make([]lineKind, len(lines))
-	structured := 0
-	for i, l := range lines {
-		kinds[i] = classify(l)
-		if kinds[i] == lineField || kinds[i] == lineTable {
-			structured++
-		}
-	}
-	if structured < 2 {
-		return nil
-	}
 	var out []*span
-	caption := ""
-	var header []string
-	var blockFields []int // line indexes of the current record's fields
-	flushFields := func() {
-		if len(blockFields) < 2 {
-			blockFields = nil
-			return
+	for _, f := range records.Fields(text) {
+		keys := make([][]string, len(f.Keys))
+		for i, k := range f.Keys {
+			keys[i] = keyParts(k)
 		}
-		var all []string
-		for _, i := range blockFields {
-			all = append(all, strings.TrimSpace(lines[i]))
-		}
-		// Words of the other fields' values are no key: written where
-		// this value belongs, they replace it.
-		var keys []string
-		for _, l := range all {
-			for _, f := range strings.FieldsFunc(l, func(r rune) bool { return r == ';' || r == '；' }) {
-				if k := strings.IndexAny(f, ":："); k > 0 {
-					keys = append(keys, f[:k])
-				}
-			}
-		}
-		mask, whole := analyze(strings.Join(keys, "\n")), analyze(strings.Join(all, "\n"))
-		for _, i := range blockFields {
-			line := strings.TrimSpace(plaintext.LineMark.ReplaceAllString(strings.TrimSpace(lines[i]), ""))
-			for _, f := range strings.FieldsFunc(line, func(r rune) bool { return r == ';' || r == '；' }) {
-				f = strings.TrimSpace(f)
-				if !isField(f) {
-					continue
-				}
-				k := strings.IndexAny(f, ":：")
-				key := strings.TrimSpace(strings.Trim(f[:k], "*_"))
-				val := strings.TrimSpace(strings.TrimLeft(f[k:], ":："))
-				if val == "" {
-					continue
-				}
-				out = append(out, fieldSpan(f, key+": "+val, fmt.Sprintf("field %q", key), val, mask, whole, keyParts(key)))
-			}
-		}
-		blockFields = nil
-	}
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		switch kinds[i] {
-		case lineBlank:
-			flushFields()
-			continue
-		case lineProse, lineQuestion, lineAnswer:
-			flushFields()
-			caption, header = t, nil
-			continue
-		case lineRule:
-			continue
-		case lineField:
-			blockFields = append(blockFields, i)
-			continue
-		}
-		// a table row
-		flushFields()
-		cells := tableCells(t)
-		if header == nil || i+1 < len(lines) && kinds[i+1] == lineRule {
-			header = cells
-			continue
-		}
-		if len(cells) < 2 || cells[0] == "" {
-			continue
-		}
-		mask := analyze(caption + "\n" + strings.Join(header, " ") + "\n" + cells[0])
-		for k := 1; k < len(cells) && k < len(header); k++ {
-			if cells[k] == "" {
-				continue
-			}
-			for _, col := range splitKeys(header[k]) {
-				analysed := caption + "\n" + cells[0] + " " + col + ": " + cells[k]
-				label := fmt.Sprintf("cell (%s, %s)", cells[0], col)
-				out = append(out, fieldSpan(t, analysed, label, cells[k], mask, mask, keyParts(cells[0]), keyParts(col)))
-			}
-		}
-	}
-	flushFields()
-	return out
-}
-
-func fieldSpan(quote, analysed, label, value string, mask, whole *span, keys ...[]string) *span {
-	sp := analyzeContext(analysed)
-	sp.text = quote
-	sp.field = &fieldCheck{label: label, keys: keys, value: analyze(value), shown: value, mask: mask.feats, whole: unionSpan(sp, whole)}
-	return sp
-}
-
-// splitKeys are the keys a header cell lists: "北京/上海/深圳", "A, B".
-func splitKeys(h string) []string {
-	parts := strings.FieldsFunc(h, func(r rune) bool { return r == '/' || r == '、' || r == '／' || r == '|' })
-	var out []string
-	for _, p := range parts {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
+		sp := analyzeContext(f.Analysed)
+		sp.text = f.Quote
+		sp.field = &fieldCheck{label: f.Label, keys: keys, value: analyze(f.Value), shown: f.Value, mask: analyze(f.Mask).feats, whole: unionSpan(sp, analyze(f.Whole))}
+		out = append(out, sp)
 	}
 	return out
 }
@@ -320,10 +221,10 @@ func valueChanges(text string, fc *fieldCheck) []string {
 				toks = append(toks, tok{s: c, value: strings.Contains(fc.value.text, c), skip: skip})
 			}
 		case 'w':
-			f := "w:" + stem(l.text)
+			f := "w:" + norm.Stem(l.text)
 			toks = append(toks, tok{s: l.orig, value: fc.value.feats[f], skip: englishStop[l.text] || fc.mask[f]})
 		case 'n':
-			toks = append(toks, tok{s: l.text, value: fc.value.feats["n:"+normalizeNumber(l.text)], number: true, skip: true})
+			toks = append(toks, tok{s: l.text, value: fc.value.feats["n:"+norm.Number(l.text)], number: true, skip: true})
 		}
 	}
 	first, last, n := -1, -1, 0

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"github.com/ragscope/ragscope/internal/memo"
 )
@@ -62,7 +63,7 @@ func presupposes(question string) bool {
 		return !strings.Contains(q, "还是") && !strings.Contains(q, "是否") && !strings.Contains(q, "是不是") &&
 			!strings.HasSuffix(strings.TrimRight(q, "？?。 "), "吗")
 	}
-	return !englishQuestionAux[strings.Trim(strings.Fields(q)[0], ",")]
+	return !norm.EnglishQuestionAux[strings.Trim(strings.Fields(q)[0], ",")]
 }
 
 // residual is what a statement that restates the question adds to it: its
@@ -146,7 +147,7 @@ func nameRuns(text string) []string {
 		}
 		run, caps = nil, 0
 	}
-	for _, w := range strings.Fields(stripFrame(plaintext.StripMarkup(text))) {
+	for _, w := range strings.Fields(norm.StripFrame(plaintext.StripMarkup(text))) {
 		t := trimWord(w)
 		switch {
 		case t != "" && capitalised(t) && !(len(run) == 0 && englishStop[strings.ToLower(t)]):
@@ -170,7 +171,7 @@ func stems(text string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' }) {
 		if w = strings.Trim(w, "'"); w != "" {
-			out = append(out, stem(w))
+			out = append(out, norm.Stem(w))
 		}
 	}
 	return out

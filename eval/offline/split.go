@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/clipperhouse/uax29/v2/sentences"
+	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"github.com/ragscope/ragscope/eval/offline/words"
 	"github.com/ragscope/ragscope/internal/memo"
@@ -39,6 +40,24 @@ func SplitStatements(text string) []string {
 
 // splits is SplitStatements' memo: context precision splits the reference
 // once per chunk and context recall once more.
+// StatementsFor are the statements of an answer to question: those of
+// SplitStatements, or, for a bare yes or no, the question's proposition
+// affirmed or denied ("Yes: both X and Y American", "No, not both X and Y American").
+func StatementsFor(question, answer string) []string {
+	stmts := SplitStatements(answer)
+	if len(stmts) > 0 {
+		return stmts
+	}
+	yes, ok := norm.YesNo(answer)
+	if !ok {
+		return stmts
+	}
+	if _, _, ok := norm.Proposition(question); !ok {
+		return stmts
+	}
+	return norm.PropositionStatements(question, yes)
+}
+
 var splits = memo.New[[]string](analysisCacheSize)
 
 func splitStatements(text string) []string {

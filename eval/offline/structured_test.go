@@ -133,14 +133,3 @@ func TestStructuredNegationStaysInItsRecord(t *testing.T) {
 		t.Errorf("Support = %+v, want supported with no detector", ev)
 	}
 }
-
-func TestRecordsOfProseAreNone(t *testing.T) {
-	for _, text := range []string{
-		"The council met on Monday. It decided: the bridge opens in May.",
-		"Time: 06:30 is when the gates open, and they close late in the evening after the last train has left.",
-	} {
-		if r := records(text); r != nil {
-			t.Errorf("records(%q) = %+v, want none for prose", text, r)
-		}
-	}
-}

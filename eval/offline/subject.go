@@ -1,6 +1,10 @@
 package offline
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ragscope/ragscope/eval/offline/norm"
+)
 
 // opensOn reports whether the statement opens on a name with the feature:
 // what it says is said of that name, which is then its topic, not a
@@ -13,7 +17,7 @@ func opensOn(st *span, feat string) bool {
 	i := 0
 	for i < len(w)-1 {
 		lw := strings.ToLower(trimWord(w[i]))
-		if lw != "" && !englishStop[lw] && !commonStems[stem(lw)] {
+		if lw != "" && !englishStop[lw] && !commonStems[norm.Stem(lw)] {
 			break
 		}
 		i++

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"unicode"
 
+	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"github.com/ragscope/ragscope/eval/offline/words"
 	"github.com/ragscope/ragscope/internal/memo"
@@ -211,7 +212,7 @@ func saysSomething(st, q, cs *span) bool {
 			// are no names to analyze; capitalised, they are a
 			// name's here.
 			if t := trimWord(w); t != "" && capitalised(t) {
-				m["w:"+stem(strings.ToLower(t))] = true
+				m["w:"+norm.Stem(strings.ToLower(t))] = true
 			}
 		}
 		return m
@@ -602,7 +603,7 @@ func headWritten(names []name, cs *span) bool {
 			continue
 		}
 		for _, w := range strings.Fields(cs.text) {
-			if t := trimWord(w); t != "" && capitalised(t) && "w:"+stem(strings.ToLower(t)) == n.feat {
+			if t := trimWord(w); t != "" && capitalised(t) && "w:"+norm.Stem(strings.ToLower(t)) == n.feat {
 				return true
 			}
 		}
@@ -651,7 +652,7 @@ func setReferent(sp *span) {
 	switch {
 	case p == nil:
 		return
-	case noun != "" && !p.feats["w:"+stem(noun)]:
+	case noun != "" && !p.feats["w:"+norm.Stem(noun)]:
 		return // "The mall" after a sentence that is not about a mall
 	case p.ref != "":
 		sp.ref, sp.refFeats = p.ref, p.refFeats
@@ -677,7 +678,7 @@ func wordFeats(name string) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(name) {
 		if lw := strings.ToLower(w); !englishStop[lw] {
-			if f := stem(lw); f != "" {
+			if f := norm.Stem(lw); f != "" {
 				m["w:"+f] = true
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"unicode"
 
+	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/words"
 )
 
@@ -21,8 +22,8 @@ func capitalised(w string) bool {
 // denialParts returns the proposition a statement of StatementsFor
 // denies, when it is the denial of question's proposition (a bare "no").
 func denialParts(question, statement string) (string, bool) {
-	aff, _, ok := proposition(question)
-	if no := propositionStatements(question, false); !ok || len(no) == 0 || statement != no[0] {
+	aff, _, ok := norm.Proposition(question)
+	if no := norm.PropositionStatements(question, false); !ok || len(no) == 0 || statement != no[0] {
 		return "", false
 	}
 	return aff, true

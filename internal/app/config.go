@@ -21,6 +21,7 @@ import (
 	"github.com/ragscope/ragscope/eval/criteria"
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/settings"
 	"github.com/ragscope/ragscope/internal/baseline"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/runreport"
@@ -251,7 +252,7 @@ func joinMetrics(ms []eval.Metric) string {
 func (c *Config) Validate() error {
 	var p Settings
 	var err error
-	if p.ACWeights, err = eval.ParseACWeights(c.ACWeights); err != nil {
+	if p.ACWeights, err = settings.ParseACWeights(c.ACWeights); err != nil {
 		return exit.Usagef("%v", err)
 	}
 	if p.FCMode, err = eval.ParseFCMode(c.FCMode); err != nil {
@@ -260,7 +261,7 @@ func (c *Config) Validate() error {
 	if p.NSMode, err = eval.ParseNSMode(c.NSMode); err != nil {
 		return exit.Usagef("%v", err)
 	}
-	if p.HistorySupport, err = eval.ParseHistorySupport(c.HistorySupport); err != nil {
+	if p.HistorySupport, err = settings.ParseHistorySupport(c.HistorySupport); err != nil {
 		return exit.Usagef("%v", err)
 	}
 	if p.Levels, err = report.ParseLevels(c.Pass); err != nil {
@@ -299,13 +300,13 @@ func (c *Config) Validate() error {
 	if p.Gate, err = c.gate(p.Criteria.Names()); err != nil {
 		return err
 	}
-	if p.Metrics, err = eval.ParseMetrics(c.Metrics); err != nil {
+	if p.Metrics, err = settings.ParseMetrics(c.Metrics); err != nil {
 		return exit.UsageError{Err: err}
 	}
 	if err := gatedMetrics(p.Gate, p.Metrics, p.Criteria.Names()); err != nil {
 		return err
 	}
-	if p.Lang, err = eval.ParseLang(c.Lang); err != nil {
+	if p.Lang, err = settings.ParseLang(c.Lang); err != nil {
 		return exit.UsageError{Err: err}
 	}
 	if c.Mapping != "" {

@@ -1,4 +1,4 @@
-package eval
+package runctl
 
 import (
 	"errors"
@@ -38,9 +38,9 @@ func TestFailFast(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stopped error
-			s := &runStats{unrecoverable: kind, abort: func(err error) { stopped = err }}
+			s := &FailFast{Kind: kind, Abort: func(err error) { stopped = err }}
 			for _, c := range tt.calls {
-				s.outcome(c.err, c.cached)
+				s.Outcome(c.err, c.cached)
 			}
 			if (stopped != nil) != tt.stop {
 				t.Fatalf("stopped = %v, want stop %v", stopped, tt.stop)

@@ -1,4 +1,4 @@
-package eval
+package runctl
 
 import (
 	"context"
@@ -25,13 +25,13 @@ func TestTextBudget(t *testing.T) {
 		{"after one bigger than the budget", 10, []int64{50}, 1, true, 50},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			b := newTextBudget(c.max)
+			b := NewBudget(c.max)
 			for _, n := range c.held {
-				b.acquire(context.Background(), n)
+				b.Acquire(context.Background(), n)
 			}
 			in := make(chan struct{})
 			go func() {
-				b.acquire(context.Background(), c.next)
+				b.Acquire(context.Background(), c.next)
 				close(in)
 			}()
 			if !c.waits {
@@ -54,17 +54,17 @@ func TestTextBudget(t *testing.T) {
 				}
 				runtime.Gosched()
 			}
-			b.release(c.release)
+			b.Release(c.release)
 			<-in
 		})
 	}
 	// A cancelled run's acquirer does not wait.
-	b := newTextBudget(10)
-	b.acquire(context.Background(), 10)
+	b := NewBudget(10)
+	b.Acquire(context.Background(), 10)
 	ctx, cancel := context.WithCancel(context.Background())
 	in := make(chan struct{})
 	go func() {
-		b.acquire(ctx, 5)
+		b.Acquire(ctx, 5)
 		close(in)
 	}()
 	cancel()

@@ -1,0 +1,115 @@
+// Package runctl keeps a run within bounds: the text its samples in
+// flight may take, and the rule that stops a run whose first calls all
+// fail one unrecoverable way.
+package runctl
+
+import (
+	"context"
+	"errors"
+	"sync"
+)
+
+// failFastAfter is how many calls must fail the same unrecoverable way,
+// with none succeeding, before the run stops: one could be a fluke of the
+// first connection; three of three is the endpoint.
+const failFastAfter = 3
+
+// FailFast stops a run whose first calls sent all fail with one
+// unrecoverable kind of error, none succeeding.
+type FailFast struct {
+	// Kind names the unrecoverable kind of a call error, "" for any other.
+	Kind func(error) string
+	// Abort stops the run with the error.
+	Abort func(error)
+	mu    sync.Mutex
+	sent  bool   // a call reached the endpoint and succeeded
+	mixed bool   // a call failed some other way
+	kind  string // the kind every failure so far had
+	count int
+}
+
+// Outcome feeds fail-fast with a finished call: a success that reached
+// the endpoint proves it works; failures of one unrecoverable kind with no
+// success stop the run.
+func (s *FailFast) Outcome(err error, cached bool) {
+	if s.Kind == nil || s.Abort == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.sent || s.mixed:
+		return
+	case err == nil:
+		if !cached {
+			s.sent = true
+		}
+		return
+	case errors.Is(err, context.Canceled):
+		return
+	}
+	kind := s.Kind(err)
+	if kind == "" || (s.kind != "" && kind != s.kind) {
+		s.mixed = true
+		return
+	}
+	s.kind = kind
+	s.count++
+	if s.count >= failFastAfter {
+		s.Abort(err)
+	}
+}
+
+// Budget bounds the bytes of text taken by the samples being evaluated
+// (eval.RunnerConfig.MaxTextInFlight). A zero budget never waits.
+type Budget struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	max  int64
+	used int64
+	// waiting counts the acquirers waiting for room (for the tests).
+	waiting int
+}
+
+// NewBudget is a budget of max bytes; 0 or less is none.
+func NewBudget(max int64) *Budget {
+	b := &Budget{max: max}
+	b.cond = sync.NewCond(&b.mu)
+	return b
+}
+
+func (b *Budget) weight(n int64) int64 { return min(n, b.max) }
+
+// Acquire waits until n bytes fit beside the samples being evaluated (or
+// none is, for a sample bigger than the budget), or ctx is done: a
+// cancelled run still hands its samples on, to be marked cancelled.
+func (b *Budget) Acquire(ctx context.Context, n int64) {
+	if b.max <= 0 {
+		return
+	}
+	stop := context.AfterFunc(ctx, func() {
+		b.mu.Lock()
+		b.cond.Broadcast()
+		b.mu.Unlock()
+	})
+	defer stop()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.used > 0 && b.used+b.weight(n) > b.max && ctx.Err() == nil {
+		b.waiting++
+		b.cond.Wait()
+		b.waiting--
+	}
+	b.used += b.weight(n)
+}
+
+// Release gives back the n bytes of a sample acquired.
+func (b *Budget) Release(n int64) {
+	if b.max <= 0 {
+		return
+	}
+	b.mu.Lock()
+	b.used -= b.weight(n)
+	b.cond.Broadcast()
+	b.mu.Unlock()
+}

@@ -1,0 +1,60 @@
+// Package vec holds the arithmetic of embedding vectors: their cosine, and
+// the check that refuses vectors no cosine can be trusted with.
+package vec
+
+import (
+	"fmt"
+	"math"
+)
+
+// Check is what is wrong with vecs, "" when nothing is: eval.CheckVectors
+// says what it refuses; want is the dimension asked for (0: any, but all
+// alike).
+func Check(vecs [][]float64, want int) string {
+	dim := want
+	for i, v := range vecs {
+		if len(v) == 0 {
+			return fmt.Sprintf("the embedding endpoint returned an empty vector for text %d of %d", i+1, len(vecs))
+		}
+		if dim == 0 {
+			dim = len(v)
+		}
+		if len(v) != dim {
+			what := fmt.Sprintf("the first has %d", dim)
+			if want > 0 {
+				what = fmt.Sprintf("%d were asked for (--embedding-dimensions)", want)
+			}
+			return fmt.Sprintf("the embedding endpoint returned a vector of %d dimensions for text %d of %d, but %s", len(v), i+1, len(vecs), what)
+		}
+		zero := true
+		for j, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return fmt.Sprintf("the embedding endpoint returned %v at component %d of the vector of text %d of %d", x, j, i+1, len(vecs))
+			}
+			if x != 0 {
+				zero = false
+			}
+		}
+		if zero {
+			return fmt.Sprintf("the embedding endpoint returned an all-zero vector for text %d of %d (no cosine can be computed from it)", i+1, len(vecs))
+		}
+	}
+	return ""
+}
+
+// Cosine is the cosine similarity of two vectors, eval.Cosine.
+func Cosine(a, b []float64) float64 {
+	if len(a) != len(b) || len(a) == 0 {
+		return 0
+	}
+	var dot, na, nb float64
+	for i := range a {
+		dot += a[i] * b[i]
+		na += a[i] * a[i]
+		nb += b[i] * b[i]
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / (math.Sqrt(na) * math.Sqrt(nb))
+}

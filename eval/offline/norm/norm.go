@@ -1,0 +1,321 @@
+// Package norm holds the normal forms the offline judge compares words and
+// numbers in: Chinese numerals in digits (三十天 -> 30天, 两周 -> 14天,
+// 1.5万 -> 15000, 百分之八十 -> 80%), numbers without separators or padding,
+// units that name one thing as one unit (日/天, 小时/h/hours, 元/RMB/¥/yuan),
+// English number words as numbers, light English stems, and answer frames
+// ("答案是X。") taken off; a bare yes or no read as the question's
+// proposition affirmed or denied.
+package norm
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ragscope/ragscope/eval/offline/plaintext"
+	"github.com/ragscope/ragscope/eval/offline/words"
+)
+
+// answerFrames open an answer without saying anything the context could
+// contain ("答案是X。", "The answer is X."); the judge reads X.
+var answerFrames = words.List("answer_frames")
+
+// StripFrame removes an answer frame at the start of a text.
+func StripFrame(s string) string {
+	t := strings.TrimLeft(s, " \t")
+	if t == "" || t[0] < 0x80 {
+		return s
+	}
+	for _, f := range answerFrames {
+		if strings.HasPrefix(t, f) {
+			return strings.TrimLeft(t[len(f):], " ：:，,")
+		}
+	}
+	return s
+}
+
+// NumberWords are the English number words by their value ("eight" -> "8").
+var NumberWords = words.Map("number_words")
+
+// NumberNames are the number words by their value ("8" -> "eight"), as
+// stems.
+var NumberNames = func() map[string]string {
+	m := map[string]string{}
+	for w, v := range NumberWords {
+		if v != "1" {
+			m[v] = Stem(w)
+		}
+	}
+	return m
+}()
+
+// numeralRunes are the characters that can start a rewrite; a text with
+// none of them is returned as it is, without a copy.
+const numeralRunes = "零〇一二两三四五六七八九十百千万亿周"
+
+func isCNNumeral(r rune) bool {
+	_, ok := cnDigits[r]
+	return ok || r == '十' || r == '百' || r == '千' || r == '万' || r == '亿'
+}
+
+// Numerals rewrites the numerals of t in digits (see the package doc).
+func Numerals(t string) string {
+	if !strings.ContainsAny(t, numeralRunes) {
+		return t
+	}
+	rs := []rune(t)
+	var b strings.Builder
+	b.Grow(len(t))
+	changed := false
+	for i := 0; i < len(rs); {
+		// 百分之八十 -> 80%
+		if rs[i] == '百' && i+3 < len(rs) && rs[i+1] == '分' && rs[i+2] == '之' {
+			j := i + 3
+			for j < len(rs) && isCNNumeral(rs[j]) {
+				j++
+			}
+			if v, ok := parseCNNumber(rs[i+3 : j]); ok && j > i+3 {
+				b.WriteString(strconv.Itoa(v) + "%")
+				i, changed = j, true
+				continue
+			}
+		}
+		// Arabic number, then 万/亿: 1.5万 -> 15000
+		if isDigit(rs[i]) && (i == 0 || !isDigit(rs[i-1]) && rs[i-1] != '.') {
+			j := i
+			for j < len(rs) && (isDigit(rs[j]) || rs[j] == '.' && j+1 < len(rs) && isDigit(rs[j+1])) {
+				j++
+			}
+			if j < len(rs) && (rs[j] == '万' || rs[j] == '亿') {
+				if f, err := strconv.ParseFloat(string(rs[i:j]), 64); err == nil {
+					mul := 1e4
+					if rs[j] == '亿' {
+						mul = 1e8
+					}
+					b.WriteString(strconv.FormatFloat(f*mul, 'f', -1, 64))
+					i, changed = j+1, true
+					continue
+				}
+			}
+			if j < len(rs) && rs[j] == '周' && (i == 0 || rs[i-1] != '第') {
+				if v, err := strconv.Atoi(string(rs[i:j])); err == nil {
+					b.WriteString(strconv.Itoa(7*v) + "天")
+					i, changed = j+1, true
+					continue
+				}
+			}
+			b.WriteString(string(rs[i:j]))
+			i = j
+			continue
+		}
+		if isCNNumeral(rs[i]) && rs[i] != '万' && rs[i] != '亿' {
+			j := i
+			for j < len(rs) && isCNNumeral(rs[j]) {
+				j++
+			}
+			// A numeral counts before a measure word, or when it has a
+			// magnitude of its own (十五万); 一般, 统一, 万一 stay words.
+			next := rune(0)
+			if j < len(rs) {
+				next = rs[j]
+			}
+			ordinal := i > 0 && rs[i-1] == '第'
+			if v, ok := parseCNNumber(rs[i:j]); ok && !ordinal && (cnUnits[next] || j-i > 1 && strings.ContainsAny(string(rs[i:j]), "十百千万")) {
+				if next == '周' {
+					b.WriteString(strconv.Itoa(7*v) + "天")
+					i, changed = j+1, true
+					continue
+				}
+				b.WriteString(strconv.Itoa(v))
+				i, changed = j, true
+				continue
+			}
+			b.WriteString(string(rs[i:j]))
+			i = j
+			continue
+		}
+		b.WriteRune(rs[i])
+		i++
+	}
+	if !changed {
+		return t
+	}
+	return b.String()
+}
+
+func isDigit(r rune) bool { return r >= '0' && r <= '9' }
+
+// unitCanon are the units that name the same thing, by the unit the
+// quantity reader gives them (the first character of a Chinese unit, the
+// stem of an English one).
+var unitCanon = words.Map("same_units")
+
+// Unit is the unit as compared.
+func Unit(u string) string {
+	if c, ok := unitCanon[u]; ok {
+		return c
+	}
+	return u
+}
+
+var cnDigits = map[rune]int{'零': 0, '〇': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
+var cnUnits = words.Runes("chinese_units")
+
+func parseCNNumber(rs []rune) (int, bool) {
+	total, section, digit := 0, 0, -1
+	for _, r := range rs {
+		switch r {
+		case '十', '百', '千':
+			mul := map[rune]int{'十': 10, '百': 100, '千': 1000}[r]
+			if digit < 0 {
+				digit = 1
+			}
+			section += digit * mul
+			digit = -1
+		case '万':
+			if digit > 0 {
+				section += digit
+			}
+			total += section * 10000
+			section, digit = 0, -1
+		default:
+			d, ok := cnDigits[r]
+			if !ok {
+				return 0, false
+			}
+			if digit > 0 {
+				// 二〇二三: positional digits
+				digit = digit*10 + d
+			} else {
+				digit = d
+			}
+		}
+	}
+	if digit > 0 {
+		section += digit
+	}
+	return total + section, true
+}
+
+// Number is a number as compared: without thousands separators, trailing
+// decimal zeros or leading zeros.
+func Number(s string) string {
+	s = strings.ReplaceAll(s, ",", "")
+	if strings.Contains(s, ".") && !strings.Contains(s, ":") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	if len(s) > 1 && !strings.Contains(s, ".") && !strings.Contains(s, ":") {
+		s = strings.TrimLeft(s, "0")
+		if s == "" {
+			s = "0"
+		}
+	}
+	return s
+}
+
+// Stem is a light English suffix stemmer: enough to match plural/singular,
+// verb tenses and common derivations without a dictionary.
+func Stem(w string) string {
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
+	if utf8.RuneCountInString(w) <= 3 {
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes") || strings.HasSuffix(w, "xes"):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		w = w[:len(w)-1]
+	}
+	for _, suf := range []string{"ingly", "ing", "edly", "ed", "ly", "ment", "ness", "ation", "ion", "er", "e", "y"} {
+		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 3 {
+			w = w[:len(w)-len(suf)]
+			break
+		}
+	}
+	// hopping -> hopp -> hop
+	if n := len(w); n >= 4 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
+		w = w[:n-1]
+	}
+	return w
+}
+
+// Bare yes/no answers. They have no content of their own, yet they assert
+// or deny the question's proposition; the statement is that proposition,
+// read off the question, as RAGAS's statement step does with the question
+// in hand.
+var (
+	YesWords = words.Set("yes")
+	NoWords  = words.Set("no")
+	// EnglishQuestionAux open a yes/no question; they are dropped from
+	// the proposition ("Are both X and Y American?" -> "both X and Y
+	// American").
+	EnglishQuestionAux = words.Set("english_question_aux")
+)
+
+// YesNo reports whether an answer is only yes or only no (with
+// punctuation), and which.
+func YesNo(answer string) (yes, ok bool) {
+	a := strings.ToLower(strings.TrimFunc(StripFrame(plaintext.StripControls(answer)), func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.IsPunct(r)
+	}))
+	a = strings.TrimPrefix(a, "the answer is ")
+	switch {
+	case YesWords[a]:
+		return true, true
+	case NoWords[a]:
+		return false, true
+	}
+	return false, false
+}
+
+// Proposition is the claim a yes/no question asks about, and the same
+// claim denied: "Are both X and Y American?" -> "both X and Y American",
+// "not both X and Y American"; "他是否参加了比赛？" -> "他参加了比赛",
+// "他没有参加了比赛". ok is false for a question without content.
+func Proposition(question string) (affirmed, denied string, ok bool) {
+	q := strings.TrimSpace(plaintext.StripControls(question))
+	q = strings.TrimRight(q, "?？。.! ")
+	if q == "" {
+		return "", "", false
+	}
+	if strings.ContainsFunc(q, isHan) {
+		q = strings.TrimSuffix(strings.TrimSuffix(q, "吗"), "么")
+		q = strings.Replace(q, "是否", "", 1)
+		q = strings.Replace(q, "是不是", "是", 1)
+		return q, "并非" + q, hasContent(q)
+	}
+	w := strings.Fields(q)
+	if len(w) > 1 && EnglishQuestionAux[strings.ToLower(w[0])] {
+		w = w[1:]
+	}
+	p := strings.Join(w, " ")
+	return p, "not " + p, hasContent(p)
+}
+
+// PropositionStatements are the statements of a yes or a no to question:
+// its proposition affirmed or denied.
+func PropositionStatements(question string, yes bool) []string {
+	aff, den, ok := Proposition(question)
+	switch {
+	case !ok:
+		return nil
+	case strings.ContainsFunc(question, isHan) && yes:
+		return []string{"是的，" + aff}
+	case strings.ContainsFunc(question, isHan):
+		return []string{"不，" + den}
+	case yes:
+		return []string{"Yes: " + aff}
+	}
+	return []string{"No, " + den}
+}
+
+func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
+
+func hasContent(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
+}

@@ -1,0 +1,322 @@
+// Package records reads the structure of a retrieved chunk for the offline
+// judge: its lines as fields ("Key: value"), table rows and Q:/A: pairs,
+// grouped into the records that describe one thing, and the cells and
+// fields a statement may name. It holds text only; the judge analyses it.
+package records
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ragscope/ragscope/eval/offline/plaintext"
+	"github.com/ragscope/ragscope/eval/offline/words"
+)
+
+// Record is a run of lines of a structured chunk that describe one thing.
+type Record struct {
+	Text     string // the lines as they are in the chunk, for the quote
+	Analysed string // what is analysed: the lines, or a table row keyed by its header
+	Units    int    // fields or lines in it
+}
+
+type lineKind int
+
+const (
+	lineProse lineKind = iota
+	lineBlank
+	lineField    // Key: value (possibly several, ;-separated)
+	lineQuestion // Q: ... / 问：...
+	lineAnswer   // A: ... / 答：...
+	lineTable    // | a | b |
+	lineRule     // |---|---|
+)
+
+// Classify is the kind of a line.
+func classify(line string) lineKind {
+	t := strings.TrimSpace(line)
+	if t == "" {
+		return lineBlank
+	}
+	if strings.HasPrefix(t, "|") && strings.Count(t, "|") >= 2 {
+		if strings.Trim(t, "|-: \t") == "" {
+			return lineRule
+		}
+		return lineTable
+	}
+	body := strings.TrimSpace(plaintext.LineMark.ReplaceAllString(t, ""))
+	body = strings.NewReplacer("**", "", "__", "").Replace(body)
+	for _, p := range faqQuestionMarks {
+		if strings.HasPrefix(body, p) {
+			return lineQuestion
+		}
+	}
+	for _, p := range faqAnswerMarks {
+		if strings.HasPrefix(body, p) {
+			return lineAnswer
+		}
+	}
+	if IsField(body) {
+		return lineField
+	}
+	return lineProse
+}
+
+// IsField reports a field: a short key before a colon, then a value ("Fare: 480 Taka",
+// "票价：480塔卡"); a sentence with a colon in its middle is not one.
+func IsField(s string) bool {
+	i := strings.IndexAny(s, ":：")
+	if i <= 0 || strings.TrimSpace(strings.TrimLeft(s[i:], ":：")) == "" {
+		return false // a line that ends in a colon is a caption
+	}
+	key := strings.TrimSpace(s[:i])
+	if key == "" || utf8.RuneCountInString(key) > 32 || strings.ContainsAny(key, ".!?。！？") {
+		return false
+	}
+	// 06:30 is a time, not a key.
+	if c := key[len(key)-1]; c >= '0' && c <= '9' {
+		return false
+	}
+	if strings.ContainsFunc(key, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
+		return utf8.RuneCountInString(key) <= 10
+	}
+	return len(strings.Fields(key)) <= 4
+}
+
+// Records groups the lines of a structured text. A text is structured when
+// at least two lines, and at least half of its lines with content, are
+// fields, table rows or Q:/A: lines; otherwise it has no records.
+func Records(text string) []Record {
+	if !strings.ContainsAny(text, ":：|") {
+		return nil
+	}
+	lines := strings.Split(text, "\n")
+	kinds := make([]lineKind, len(lines))
+	structured, content := 0, 0
+	for i, l := range lines {
+		kinds[i] = classify(l)
+		switch kinds[i] {
+		case lineBlank, lineRule:
+		case lineProse:
+			content++
+		default:
+			content++
+			structured++
+		}
+	}
+	if structured < 2 || 2*structured < content {
+		return nil
+	}
+	var out []Record
+	var header []string
+	var cur []string
+	// heading are the field lines of a block before its first list item
+	// ("Route: Dhaka to Sylhet"): they apply to every item below, and are
+	// analysed with each (the quote is the item alone).
+	var heading []string
+	inList := false
+	units := 0
+	flush := func() {
+		if len(cur) > 0 {
+			t := strings.Join(cur, "\n")
+			r := Record{Text: t, Analysed: t, Units: units}
+			if inList && len(heading) > 0 {
+				r.Analysed = strings.Join(heading, "\n") + "\n" + t
+				r.Units += len(heading)
+			}
+			out = append(out, r)
+		}
+		cur, units = nil, 0
+	}
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		switch kinds[i] {
+		case lineBlank:
+			flush()
+			heading, inList = nil, false
+			continue
+		case lineProse:
+			// A sentence between records belongs to none: it is tested
+			// as a sentence of its own.
+			flush()
+			continue
+		case lineRule:
+			continue
+		case lineTable:
+			flush()
+			cells := tableCells(t)
+			if header == nil || i+1 < len(lines) && kinds[i+1] == lineRule {
+				header = cells
+				continue
+			}
+			var b strings.Builder
+			for k, c := range cells {
+				if k > 0 {
+					b.WriteString("; ")
+				}
+				if k < len(header) && header[k] != "" {
+					b.WriteString(header[k] + ": ")
+				}
+				b.WriteString(c)
+			}
+			out = append(out, Record{Text: t, Analysed: b.String(), Units: len(cells)})
+			continue
+		case lineQuestion:
+			flush()
+		case lineField, lineAnswer:
+			// A list item starts a record of its own; a line of fields
+			// continues the record above it.
+			if t != strings.TrimSpace(plaintext.LineMark.ReplaceAllString(t, "")) {
+				if !inList {
+					heading = cur
+					cur, units = nil, 0
+				}
+				flush()
+				inList = true
+			}
+		}
+		header = nil
+		cur = append(cur, t)
+		units += 1 + strings.Count(t, ";") + strings.Count(t, "；")
+	}
+	flush()
+	return out
+}
+
+// TableCells are the cells of a table row, trimmed.
+func tableCells(row string) []string {
+	parts := strings.Split(strings.Trim(strings.TrimSpace(row), "|"), "|")
+	for i, p := range parts {
+		parts[i] = strings.TrimSpace(p)
+	}
+	return parts
+}
+
+// faqQuestionMarks and faqAnswerMarks open the lines of a Q/A pair.
+var (
+	faqQuestionMarks = words.List("faq_question_marks")
+	faqAnswerMarks   = words.List("faq_answer_marks")
+)
+
+// Field is a cell of a table or a "Key: value" field of a record, as the
+// judge checks a statement that names it against its value alone.
+type Field struct {
+	Quote    string   // the line it is on, for the quote
+	Analysed string   // what is analysed: the value read with its keys
+	Label    string   // `cell (总监, 杭州)`, `field "开户行及账号"`
+	Value    string   // the value as written
+	Keys     []string // the keys a statement names it by: a cell's row and column, a field's key
+	Mask     string   // the keys around the value: the record's keys, the table's caption and headers
+	Whole    string   // the record or table row it is read with, for coverage
+}
+
+// Fields are the cells and fields of a structured chunk.
+func Fields(text string) []Field {
+	lines := strings.Split(plaintext.StripControls(text), "\n")
+	kinds := make([]lineKind, len(lines))
+	structured := 0
+	for i, l := range lines {
+		kinds[i] = classify(l)
+		if kinds[i] == lineField || kinds[i] == lineTable {
+			structured++
+		}
+	}
+	if structured < 2 {
+		return nil
+	}
+	var out []Field
+	caption := ""
+	var header []string
+	var blockFields []int // line indexes of the current record's fields
+	flushFields := func() {
+		if len(blockFields) < 2 {
+			blockFields = nil
+			return
+		}
+		var all []string
+		for _, i := range blockFields {
+			all = append(all, strings.TrimSpace(lines[i]))
+		}
+		// Words of the other fields' values are no key: written where
+		// this value belongs, they replace it.
+		var keys []string
+		for _, l := range all {
+			for _, f := range strings.FieldsFunc(l, func(r rune) bool { return r == ';' || r == '；' }) {
+				if k := strings.IndexAny(f, ":："); k > 0 {
+					keys = append(keys, f[:k])
+				}
+			}
+		}
+		mask, whole := strings.Join(keys, "\n"), strings.Join(all, "\n")
+		for _, i := range blockFields {
+			line := strings.TrimSpace(plaintext.LineMark.ReplaceAllString(strings.TrimSpace(lines[i]), ""))
+			for _, f := range strings.FieldsFunc(line, func(r rune) bool { return r == ';' || r == '；' }) {
+				f = strings.TrimSpace(f)
+				if !IsField(f) {
+					continue
+				}
+				k := strings.IndexAny(f, ":：")
+				key := strings.TrimSpace(strings.Trim(f[:k], "*_"))
+				val := strings.TrimSpace(strings.TrimLeft(f[k:], ":："))
+				if val == "" {
+					continue
+				}
+				out = append(out, Field{Quote: f, Analysed: key + ": " + val, Label: fmt.Sprintf("field %q", key), Value: val,
+					Keys: []string{key}, Mask: mask, Whole: whole})
+			}
+		}
+		blockFields = nil
+	}
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		switch kinds[i] {
+		case lineBlank:
+			flushFields()
+			continue
+		case lineProse, lineQuestion, lineAnswer:
+			flushFields()
+			caption, header = t, nil
+			continue
+		case lineRule:
+			continue
+		case lineField:
+			blockFields = append(blockFields, i)
+			continue
+		}
+		// a table row
+		flushFields()
+		cells := tableCells(t)
+		if header == nil || i+1 < len(lines) && kinds[i+1] == lineRule {
+			header = cells
+			continue
+		}
+		if len(cells) < 2 || cells[0] == "" {
+			continue
+		}
+		mask := caption + "\n" + strings.Join(header, " ") + "\n" + cells[0]
+		for k := 1; k < len(cells) && k < len(header); k++ {
+			if cells[k] == "" {
+				continue
+			}
+			for _, col := range splitKeys(header[k]) {
+				out = append(out, Field{Quote: t, Analysed: caption + "\n" + cells[0] + " " + col + ": " + cells[k],
+					Label: fmt.Sprintf("cell (%s, %s)", cells[0], col), Value: cells[k], Keys: []string{cells[0], col}, Mask: mask, Whole: mask})
+			}
+		}
+	}
+	flushFields()
+	return out
+}
+
+// splitKeys are the keys a header cell lists: "北京/上海/深圳", "A, B".
+func splitKeys(h string) []string {
+	parts := strings.FieldsFunc(h, func(r rune) bool { return r == '/' || r == '、' || r == '／' || r == '|' })
+	var out []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
