@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report/internal/show"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -106,7 +107,7 @@ func WriteDiffConversations(w io.Writer, metrics []eval.Metric, convs []Conversa
 				id, turns = sanitize.Line(c.ID), fmt.Sprintf("%d -> %d", c.TurnsBefore, c.TurnsAfter)
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s -> %s\t%s -> %s\t%s -> %s\n", id, turns, sanitize.Line(string(m)),
-				fmtScore(md.MeanBefore), fmtScore(md.MeanAfter), fmtScore(md.MinBefore), fmtScore(md.MinAfter),
+				show.Score(md.MeanBefore), show.Score(md.MeanAfter), show.Score(md.MinBefore), show.Score(md.MinAfter),
 				fmtTurn(md.FirstFailingTurnBefore), fmtTurn(md.FirstFailingTurnAfter))
 		}
 	}

@@ -3,10 +3,10 @@ package report
 import (
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report/internal/show"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -40,7 +40,7 @@ func WriteDiffTable(w io.Writer, metrics []eval.Metric, d *RunDiff, before, afte
 	fmt.Fprintf(tw, "metric\t%s\t%s\tdelta\tup\tdown\tstatus changed\n", before, after)
 	for _, m := range metrics {
 		mc, cc := d.Means[m], d.Counts[m]
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\n", sanitize.Line(string(m)), fmtScore(mc.Before), fmtScore(mc.After), fmtDelta(mc.Delta), cc.Up, cc.Down, cc.StatusChanged)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\n", sanitize.Line(string(m)), show.Score(mc.Before), show.Score(mc.After), show.Delta(mc.Delta), cc.Up, cc.Down, cc.StatusChanged)
 	}
 	tw.Flush()
 }
@@ -77,63 +77,15 @@ func WriteDiffSamples(w io.Writer, metrics []eval.Metric, samples []SampleDiff) 
 	}
 }
 
-// changeText is one changed judgement as text: what was judged and each
-// side's judgement, for diff's text and the HTML report's compare view.
-type changeText struct {
-	Head, Before, After string
-}
-
-// writeChange prints one changed judgement (see changeLines).
+// writeChange prints one changed judgement (see show.ChangeOf).
 func writeChange(w io.Writer, c eval.JudgementChange) {
-	l := changeLines(c)
+	l := show.ChangeOf(c)
 	fmt.Fprintf(w, "    %s\n      before: %s\n      after:  %s\n", l.Head, l.Before, l.After)
-}
-
-// changeLines is one changed judgement as lines of text. When the judged
-// text is the same on both sides it heads the change, quoted; when it
-// differs (the judge split the answer differently), before and after each
-// quote their own side's text, so that neither is mistaken for the
-// other's.
-func changeLines(c eval.JudgementChange) changeText {
-	head := sanitize.Line(string(c.Metric)) + " " + sanitize.Line(c.What)
-	if c.SameText() {
-		if c.Text != "" {
-			head += " " + QuoteLine(c.Text)
-		}
-		return changeText{Head: head, Before: sanitize.Line(c.Before), After: sanitize.Line(c.After)}
-	}
-	side := func(after bool, judgement string) string {
-		text, ok := c.Side(after)
-		if !ok {
-			return "(no " + sanitize.Line(c.What) + ")"
-		}
-		return QuoteLine(text) + "  " + sanitize.Line(judgement)
-	}
-	return changeText{Head: head, Before: side(false, c.Before), After: side(true, c.After)}
 }
 
 // QuoteLine quotes a text for a line of output: backslashes and quotes are
 // escaped, and sanitize.Line shows control characters as escapes.
-func QuoteLine(s string) string {
-	return `"` + sanitize.Line(quoteEscaper.Replace(s)) + `"`
-}
-
-var quoteEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
-
-// fmtScore is a score or a rate to three decimals, "n/a" when there is none.
-func fmtScore(v *float64) string {
-	if v == nil {
-		return "n/a"
-	}
-	return fmt.Sprintf("%.3f", *v)
-}
-
-func fmtDelta(v *float64) string {
-	if v == nil {
-		return "n/a"
-	}
-	return fmt.Sprintf("%+.3f", *v)
-}
+func QuoteLine(s string) string { return show.Quote(s) }
 
 func scoreOrStatus(v *float64, st eval.Status) string {
 	if v != nil {

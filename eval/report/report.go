@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report/internal/show"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -390,7 +391,7 @@ func WriteReportJSONEncoded(w io.Writer, run RunInfo, summary map[eval.Metric]Me
 		bw.WriteString("\n    ")
 		bw.Write(b)
 		// A write error (a full disk) surfaces here, not after the last sample.
-		return bwErr(bw)
+		return show.WriteErr(bw)
 	})
 	if err != nil {
 		return err
@@ -428,11 +429,4 @@ func (e *SampleEncoder) Encode(r *eval.Result) ([]byte, error) {
 		return nil, err
 	}
 	return sanitize.JSON(bytes.TrimSuffix(e.buf.Bytes(), []byte("\n"))), nil
-}
-
-// bwErr is the writer's sticky error, if a write has failed (bufio keeps
-// the first and returns it from every later Write).
-func bwErr(bw *bufio.Writer) error {
-	_, err := bw.Write(nil)
-	return err
 }

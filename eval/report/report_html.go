@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report/internal/show"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -91,7 +92,7 @@ func WriteReportHTML(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSum
 		if err := htmlPage.ExecuteTemplate(bw, "sample", s); err != nil {
 			return err
 		}
-		return bwErr(bw)
+		return show.WriteErr(bw)
 	})
 	if err != nil {
 		return err
@@ -143,7 +144,7 @@ func htmlConversationsOf(metrics []eval.Metric, convs []ConversationSummary) []h
 			if cm == nil {
 				continue
 			}
-			hm := htmlConversationMetric{Name: sanitize.Line(string(m)), Mean: fmtScore(cm.Mean), Min: fmtScore(cm.Min)}
+			hm := htmlConversationMetric{Name: sanitize.Line(string(m)), Mean: show.Score(cm.Mean), Min: show.Score(cm.Min)}
 			if cm.FirstFailingTurn != nil {
 				hm.Turn, hm.Index = *cm.FirstFailingTurn, cm.FirstFailingIndex
 			}
@@ -202,7 +203,7 @@ func htmlHeadOf(run RunInfo, summary map[eval.Metric]MetricSummary, diag map[Dia
 	}
 	for _, m := range run.Scored() {
 		ms := summary[m]
-		hm := htmlMetric{Name: sanitize.Line(string(m)), Abbrev: sanitize.Line(eval.MetricAbbrev(m)), Mean: fmtScore(ms.Mean),
+		hm := htmlMetric{Name: sanitize.Line(string(m)), Abbrev: sanitize.Line(eval.MetricAbbrev(m)), Mean: show.Score(ms.Mean),
 			Why: sanitize.Line(ms.Why()), Scored: ms.Scored, NA: ms.NotApplicable, Failed: ms.Failed, Lower: eval.LowerIsBetter(m)}
 		bins := hist[m]
 		top := 1
@@ -230,7 +231,7 @@ type htmlSample struct {
 	// the comparison with a baseline, when there is one.
 	Deltas                      []htmlCell
 	Changed, BaseNote           string
-	Changes                     []changeText
+	Changes                     []show.Change
 	Index                       int
 	ID, Question, Answer, Ref   string
 	Contexts                    [][]htmlSpan
@@ -334,7 +335,7 @@ func bandClass(l Levels, m eval.Metric, v float64) string {
 func htmlSampleOf(metrics, scored []eval.Metric, r *eval.Result, levels Levels) htmlSample {
 	d := levels.Diagnose(r)
 	s := htmlSample{Index: r.Index, ID: sanitize.Line(r.ID), Question: sanitize.Text(r.Question), Answer: sanitize.Text(r.Answer),
-		Ref: sanitize.Text(r.Reference), Diagnosis: string(d), Why: sanitize.Line(clipRunes(why(r, d, levels), 160))}
+		Ref: sanitize.Text(r.Reference), Diagnosis: string(d), Why: sanitize.Line(show.Clip(why(r, d, levels), 160))}
 	s.Contexts = quotedChunks(r)
 	for _, m := range scored {
 		c := htmlCell{Text: "-", Class: "na"}

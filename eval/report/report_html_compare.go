@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report/internal/show"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -65,7 +66,7 @@ func (hc *htmlComparison) head() *htmlCompareHead {
 			d.Shared, d.ByID, d.ByContent, d.Unmatched, n-d.Shared, hc.c.Changed())}
 	for _, m := range hc.c.Metrics() {
 		mc, cc := d.Means[m], d.Counts[m]
-		row := htmlCompareRow{Name: sanitize.Line(string(m)), Before: fmtScore(mc.Before), After: fmtScore(mc.After), Delta: fmtDelta(mc.Delta),
+		row := htmlCompareRow{Name: sanitize.Line(string(m)), Before: show.Score(mc.Before), After: show.Score(mc.After), Delta: show.Delta(mc.Delta),
 			Up: cc.Up, Down: cc.Down, Status: cc.StatusChanged}
 		if mc.Delta != nil {
 			row.Class = deltaClass(m, *mc.Delta)
@@ -137,7 +138,7 @@ func (hc *htmlComparison) sample(s *htmlSample, r *eval.Result) error {
 	}
 	sd, _ := DiffSample(metrics, before, r)
 	for _, ch := range sd.Changes {
-		s.Changes = append(s.Changes, changeLines(ch))
+		s.Changes = append(s.Changes, show.ChangeOf(ch))
 	}
 	return nil
 }

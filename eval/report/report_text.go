@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report/internal/show"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -171,7 +172,7 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]Metri
 	b.WriteString("| metric | mean | scored | n/a | failed | sent | cached | tokens | cost |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, m := range run.Scored() {
 		ms := summary[m]
-		mean := fmtScore(ms.Mean)
+		mean := show.Score(ms.Mean)
 		why := ms.Why()
 		if why != "" {
 			why = " (" + why + ")"
@@ -211,12 +212,12 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]Metri
 		b.WriteString(strings.Repeat("---:|", len(cols)))
 		b.WriteString("---|---|\n")
 		for _, s := range ranked {
-			fmt.Fprintf(&b, "| %d | %s | %s |", s.Index, mdCell(s.ID), mdCell(clipRunes(s.Question, 60)))
+			fmt.Fprintf(&b, "| %d | %s | %s |", s.Index, mdCell(s.ID), mdCell(show.Clip(s.Question, 60)))
 			for _, m := range cols {
 				fmt.Fprintf(&b, " %s |", scoreCell(s, m))
 			}
 			d := levels.Diagnose(s)
-			fmt.Fprintf(&b, " %s | %s |\n", d, mdCell(clipRunes(why(s, d, levels), 100)))
+			fmt.Fprintf(&b, " %s | %s |\n", d, mdCell(show.Clip(why(s, d, levels), 100)))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -356,14 +357,6 @@ func whyOf(r *eval.Result, m eval.Metric) string {
 func mdCell(s string) string {
 	s = strings.ReplaceAll(s, "|", `\|`)
 	return sanitize.Line(strings.Join(strings.Fields(s), " "))
-}
-
-func clipRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "..."
 }
 
 // whyCriteria names the criteria a sample fails, the first with its score
