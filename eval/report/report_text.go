@@ -217,7 +217,7 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]Metri
 				fmt.Fprintf(&b, " %s |", scoreCell(s, m))
 			}
 			d := levels.Diagnose(s)
-			fmt.Fprintf(&b, " %s | %s |\n", d, mdCell(show.Clip(why(s, d, levels), 100)))
+			fmt.Fprintf(&b, " %s | %s |\n", d, mdCell(show.Clip(levels.Why(s, d), 100)))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -288,20 +288,20 @@ func scoreCell(r *eval.Result, m eval.Metric) string {
 	return "-"
 }
 
-// why is the most useful single line of evidence for a sample diagnosed
-// d: a failure's message; else the judgement that points at the stage d
-// names (an unretrieved reference statement for retrieval, the evasive
-// phrase for noncommittal, ...); else the first judgement against the
-// answer; else the scores that fail their pass levels. It is never empty:
-// a sample that passes says so.
-func why(r *eval.Result, d Diagnosis, levels Levels) string {
+// Why is the most useful single line of evidence for a sample diagnosed
+// d at these levels: a failure's message; else the judgement that points
+// at the stage d names (an unretrieved reference statement for retrieval,
+// the evasive phrase for noncommittal, ...); else the first judgement
+// against the answer; else the scores that fail their pass levels. It is
+// never empty: a sample that passes says so.
+func (l Levels) Why(r *eval.Result, d Diagnosis) string {
 	for _, m := range eval.AllMetrics {
 		if r.Status[m].Failed() {
 			return string(m) + ": " + r.Errors[m]
 		}
 	}
 	if d == DiagCriterion {
-		return whyCriteria(r, levels)
+		return whyCriteria(r, l)
 	}
 	first := map[Diagnosis][]eval.Metric{
 		DiagRetrieval:    {eval.ContextRecall, eval.ContextEntityRecall},
@@ -318,12 +318,12 @@ func why(r *eval.Result, d Diagnosis, levels Levels) string {
 	}
 	var low []string
 	for _, m := range eval.AllMetrics {
-		if v, ok := r.Score(m); ok && !levels.Passes(m, v) {
+		if v, ok := r.Score(m); ok && !l.Passes(m, v) {
 			op := "<"
 			if eval.LowerIsBetter(m) {
 				op = ">"
 			}
-			low = append(low, fmt.Sprintf("%s %.3f %s %g", m, v, op, levels.Pass(m)))
+			low = append(low, fmt.Sprintf("%s %.3f %s %g", m, v, op, l.Pass(m)))
 		}
 	}
 	if len(low) > 0 {

@@ -14,6 +14,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/html"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/sanitize"
@@ -314,7 +315,7 @@ func indented(w io.Writer, prefix string, write func(io.Writer)) {
 
 // html is the baseline as an HTML report compares with it: a stored
 // run's changed samples are read in full, a report file's scores only.
-func (b *baseline) html(st cache.Store) (*report.HTMLBaseline, error) {
+func (b *baseline) html(st cache.Store) (*html.Baseline, error) {
 	if b.file == "" {
 		return runreport.StoredBaseline(st, b.runID, b.metrics)
 	}
@@ -322,5 +323,5 @@ func (b *baseline) html(st cache.Store) (*report.HTMLBaseline, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &report.HTMLBaseline{Label: b.label(), Index: x}, nil
+	return &html.Baseline{Label: b.label(), Index: x}, nil
 }
