@@ -270,24 +270,6 @@ func TestJudgementChangesOfTheNewMetrics(t *testing.T) {
 			t.Errorf("change %d: %+v, want %+v", i, g, w)
 		}
 	}
-	var out bytes.Buffer
-	sd, changed := DiffSample(newMetrics, a, b)
-	if !changed {
-		t.Fatal("no change found")
-	}
-	WriteDiffSamples(&out, newMetrics, []SampleDiff{sd})
-	for _, line := range []string{
-		"context_entity_recall  0.667 -> 0.333  (-0.333)",
-		`factual_correctness answer claim 2 "The N279 goes to Enfield Town."`,
-		`context_entity_recall entity 4`,
-		`before: (no entity 4)`,
-		`after:  "Waltham Cross"  missing from the contexts`,
-		`noise_sensitivity chunk 2`,
-	} {
-		if !strings.Contains(out.String(), line) {
-			t.Errorf("diff text lacks %q:\n%s", line, out.String())
-		}
-	}
 	// The trace is taken with its metric on a merge.
 	m := eval.Merge(a, b, []eval.Metric{eval.ContextEntityRecall})
 	if m.ContextEntityRecall != b.ContextEntityRecall || m.FactualCorrectness != a.FactualCorrectness || m.NoiseSensitivity != a.NoiseSensitivity {

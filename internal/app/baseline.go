@@ -14,6 +14,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/diff"
 	"github.com/ragscope/ragscope/eval/report/html"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/runreport"
@@ -286,7 +287,7 @@ func writeBaseline(w io.Writer, b *baseline, c *report.Comparison, d *report.Run
 	if d.Shared == 0 {
 		return
 	}
-	indented(w, "  ", func(w io.Writer) { report.WriteDiffTable(w, c.Metrics(), d, "baseline", "this run") })
+	indented(w, "  ", func(w io.Writer) { diff.WriteTable(w, c.Metrics(), d, "baseline", "this run") })
 	if c.Changed() == 0 {
 		fmt.Fprintln(w, "  no shared sample changed a score or a status")
 		return
@@ -296,7 +297,7 @@ func writeBaseline(w io.Writer, b *baseline, c *report.Comparison, d *report.Run
 		return
 	}
 	fmt.Fprintf(w, "%d shared samples changed; the %d worst falls first:\n", c.Changed(), len(d.Samples))
-	report.WriteDiffSamples(w, c.Metrics(), d.Samples)
+	diff.WriteSamples(w, c.Metrics(), d.Samples)
 	if more := c.Changed() - len(d.Samples); more > 0 {
 		fmt.Fprintf(w, "... and %d more changed samples\n", more)
 	}

@@ -1,4 +1,4 @@
-package report
+package diff
 
 import (
 	"fmt"
@@ -7,77 +7,55 @@ import (
 	"text/tabwriter"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/eval/report/internal/show"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// ConversationDiff is one conversation in two runs: its turns and, per
-// metric, its mean, minimum and first failing turn before and after, each
-// run's conversation summary (see ConversationSummary) over all its own
-// turns at its own pass levels. A side without the conversation has nulls
-// and 0 turns.
-type ConversationDiff struct {
-	ID          string                                 `json:"id"`
-	TurnsBefore int                                    `json:"turns_before"`
-	TurnsAfter  int                                    `json:"turns_after"`
-	Metrics     map[eval.Metric]ConversationMetricDiff `json:"metrics"`
-}
-
-// ConversationMetricDiff is one metric of a conversation before and after.
-type ConversationMetricDiff struct {
-	MeanBefore             *float64 `json:"mean_before"`
-	MeanAfter              *float64 `json:"mean_after"`
-	MinBefore              *float64 `json:"min_before"`
-	MinAfter               *float64 `json:"min_after"`
-	FirstFailingTurnBefore *int     `json:"first_failing_turn_before"`
-	FirstFailingTurnAfter  *int     `json:"first_failing_turn_after"`
-}
-
-// DiffConversations compares the conversations of two runs, matched by
+// Conversations compares the conversations of two runs, matched by
 // conversation id: those of b in b's order, then those only a has. nil
 // unless both runs have conversations. la and lb are each run's pass
 // levels (RunLevels), which decide its first failing turns.
-func DiffConversations(metrics []eval.Metric, a, b []*eval.Result, la, lb Levels) []ConversationDiff {
+func Conversations(metrics []eval.Metric, a, b []*eval.Result, la, lb report.Levels) []report.ConversationDiff {
 	sa, sb := summarize(metrics, a, la), summarize(metrics, b, lb)
 	if len(sa) == 0 || len(sb) == 0 {
 		return nil
 	}
-	byA := make(map[string]ConversationSummary, len(sa))
+	byA := make(map[string]report.ConversationSummary, len(sa))
 	for _, c := range sa {
 		byA[c.ID] = c
 	}
-	out := make([]ConversationDiff, 0, len(sb))
+	out := make([]report.ConversationDiff, 0, len(sb))
 	seen := map[string]bool{}
 	for _, cb := range sb {
 		seen[cb.ID] = true
 		ca, ok := byA[cb.ID]
 		if !ok {
-			ca = ConversationSummary{ID: cb.ID}
+			ca = report.ConversationSummary{ID: cb.ID}
 		}
 		out = append(out, diffConversation(metrics, ca, cb))
 	}
 	for _, ca := range sa {
 		if !seen[ca.ID] {
-			out = append(out, diffConversation(metrics, ca, ConversationSummary{ID: ca.ID}))
+			out = append(out, diffConversation(metrics, ca, report.ConversationSummary{ID: ca.ID}))
 		}
 	}
 	return out
 }
 
-func summarize(metrics []eval.Metric, rs []*eval.Result, levels Levels) []ConversationSummary {
-	c := newConversations(metrics, levels)
+// summarize is a run's conversations, as its tally sums them.
+func summarize(metrics []eval.Metric, rs []*eval.Result, levels report.Levels) []report.ConversationSummary {
+	t := report.NewTallyAt(metrics, levels)
 	for _, r := range rs {
-		if r != nil {
-			c.add(r)
-		}
+		t.Add(r)
 	}
-	return c.summaries()
+	return t.Conversations()
 }
 
-func diffConversation(metrics []eval.Metric, a, b ConversationSummary) ConversationDiff {
-	d := ConversationDiff{ID: b.ID, TurnsBefore: a.Turns, TurnsAfter: b.Turns, Metrics: make(map[eval.Metric]ConversationMetricDiff, len(metrics))}
+func diffConversation(metrics []eval.Metric, a, b report.ConversationSummary) report.ConversationDiff {
+	d := report.ConversationDiff{ID: b.ID, TurnsBefore: a.Turns, TurnsAfter: b.Turns, Metrics: make(map[eval.Metric]report.ConversationMetricDiff, len(metrics))}
 	for _, m := range metrics {
-		var md ConversationMetricDiff
+		var md report.ConversationMetricDiff
 		if cm := a.Metrics[m]; cm != nil {
 			md.MeanBefore, md.MinBefore, md.FirstFailingTurnBefore = cm.Mean, cm.Min, cm.FirstFailingTurn
 		}
@@ -89,10 +67,10 @@ func diffConversation(metrics []eval.Metric, a, b ConversationSummary) Conversat
 	return d
 }
 
-// WriteDiffConversations prints each conversation of a comparison, a line
+// WriteConversations prints each conversation of a comparison, a line
 // per metric: mean, minimum and first failing turn before -> after.
 // Nothing when there are none.
-func WriteDiffConversations(w io.Writer, metrics []eval.Metric, convs []ConversationDiff) {
+func WriteConversations(w io.Writer, metrics []eval.Metric, convs []report.ConversationDiff) {
 	if len(convs) == 0 {
 		return
 	}
