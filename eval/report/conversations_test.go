@@ -8,25 +8,10 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report/internal/reporttest"
 )
 
-// turnResult is turn n of conversation conv with faithfulness f (nil: not
-// scored) and answer relevancy 1.
-func turnResult(index int, conv string, n int, f *float64) *eval.Result {
-	ar := 1.0
-	r := &eval.Result{Index: index, ID: conv + "#" + string(rune('0'+n)), ConversationID: conv, Turn: n, Question: "q", Answer: "a",
-		Scores: map[eval.Metric]*float64{eval.Faithfulness: f, eval.AnswerRelevancy: &ar},
-		Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK, eval.AnswerRelevancy: eval.StatusOK}}
-	if f == nil {
-		r.Status[eval.Faithfulness] = eval.StatusNoStatements
-	}
-	if n > 1 {
-		r.Standalone = &eval.StandaloneTrace{Question: "standalone " + conv, Status: eval.StatusOK}
-	} else {
-		r.Standalone = &eval.StandaloneTrace{Status: eval.StatusUnsupported, Reason: "offline"}
-	}
-	return r
-}
+var turnResult = reporttest.Turn
 
 func fp(v float64) *float64 { return &v }
 
