@@ -219,12 +219,7 @@ func TestNoiseSensitivityGates(t *testing.T) {
 // place in the list), a statement that became noise and a chunk that
 // became irrelevant.
 func TestJudgementChangesOfTheNewMetrics(t *testing.T) {
-	a := newMetricsResult(0, 0.5, 2.0/3, 0.5)
-	b := newMetricsResult(0, 0.5, 1.0/3, 0.5)
-	b.FactualCorrectness.AnswerClaims[1].Verdict, b.FactualCorrectness.AnswerClaims[1].Reason = 1, "the reference names Enfield"
-	b.ContextEntityRecall.Reference = []eval.EntityMatch{{Entity: "Enfield"}, {Entity: "n29", Found: true, Match: "N29"}, {Entity: "N279"}, {Entity: "Waltham Cross"}}
-	b.NoiseSensitivity.Statements[0].Noise, b.NoiseSensitivity.Statements[0].Correct = "relevant", false
-	b.NoiseSensitivity.Chunks[1].Relevant = false
+	a, b := reporttest.NewMetricsChanged()
 	got := judgementChanges(a, b)
 	want := []struct {
 		m                   eval.Metric

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/eval/report/internal/reporttest"
 )
@@ -16,19 +15,12 @@ func fp(v float64) *float64 { return &v }
 
 var gateResult = reporttest.Gate
 
-var newMetricsResult = reporttest.NewMetrics
-
 var newMetrics = reporttest.NewMetricList
 
 // The text of a changed sample of the new metrics: the score that moved
 // and each changed judgement, a side without the judged text saying so.
 func TestTextOfTheNewMetrics(t *testing.T) {
-	a := newMetricsResult(0, 0.5, 2.0/3, 0.5)
-	b := newMetricsResult(0, 0.5, 1.0/3, 0.5)
-	b.FactualCorrectness.AnswerClaims[1].Verdict, b.FactualCorrectness.AnswerClaims[1].Reason = 1, "the reference names Enfield"
-	b.ContextEntityRecall.Reference = []eval.EntityMatch{{Entity: "Enfield"}, {Entity: "n29", Found: true, Match: "N29"}, {Entity: "N279"}, {Entity: "Waltham Cross"}}
-	b.NoiseSensitivity.Statements[0].Noise, b.NoiseSensitivity.Statements[0].Correct = "relevant", false
-	b.NoiseSensitivity.Chunks[1].Relevant = false
+	a, b := reporttest.NewMetricsChanged()
 	var out bytes.Buffer
 	sd, changed := report.DiffSample(newMetrics, a, b)
 	if !changed {

@@ -131,5 +131,19 @@ func NewMetrics(index int, fc, er, ns float64) *eval.Result {
 	}
 }
 
+// NewMetricsChanged is a sample of NewMetrics before and after a change
+// of judgements: a claim whose verdict turned, an entity found before and
+// missing after (moved in the list), a statement that became noise and a
+// chunk that became irrelevant.
+func NewMetricsChanged() (a, b *eval.Result) {
+	a = NewMetrics(0, 0.5, 2.0/3, 0.5)
+	b = NewMetrics(0, 0.5, 1.0/3, 0.5)
+	b.FactualCorrectness.AnswerClaims[1].Verdict, b.FactualCorrectness.AnswerClaims[1].Reason = 1, "the reference names Enfield"
+	b.ContextEntityRecall.Reference = []eval.EntityMatch{{Entity: "Enfield"}, {Entity: "n29", Found: true, Match: "N29"}, {Entity: "N279"}, {Entity: "Waltham Cross"}}
+	b.NoiseSensitivity.Statements[0].Noise, b.NoiseSensitivity.Statements[0].Correct = "relevant", false
+	b.NoiseSensitivity.Chunks[1].Relevant = false
+	return a, b
+}
+
 // NewMetricList are the metrics NewMetrics scores.
 var NewMetricList = []eval.Metric{eval.FactualCorrectness, eval.ContextEntityRecall, eval.NoiseSensitivity}
