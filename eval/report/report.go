@@ -2,10 +2,11 @@
 // usage and cost, the reports (JSON, JSON Lines, CSV, Markdown, JUnit,
 // GitHub annotations) and the JSON report read back as a baseline, the
 // tally of a run streamed one result at a time, the diagnosis of a sample
-// at the run's pass levels, the comparison of two runs (diff, sample
-// matching), the CI gates and the baseline's, the human labels and the
-// judge's agreement with them, the pace of a live run and the status of
-// a followed log. It imports eval; eval never imports it.
+// at the run's pass levels, the comparison of two runs (sample matching,
+// the changes counted), the CI gates and the baseline's, the pace of a
+// live run and the status of a followed log. The HTML report, the
+// comparison's text and human labels are its sub-packages html, diff and
+// labels. It imports eval; eval never imports it.
 package report
 
 import (
