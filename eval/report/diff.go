@@ -21,7 +21,7 @@ type RunDiff struct {
 	ByID      int `json:"by_id,omitempty"`
 	ByContent int `json:"by_content,omitempty"`
 	Unmatched int `json:"unmatched"`
-	// Conversations compares the runs' conversations (DiffConversations);
+	// Conversations compares the runs' conversations (diff.Conversations);
 	// absent unless both runs have some.
 	Conversations []ConversationDiff `json:"conversations,omitempty"`
 }

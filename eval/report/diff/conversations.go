@@ -15,7 +15,7 @@ import (
 // Conversations compares the conversations of two runs, matched by
 // conversation id: those of b in b's order, then those only a has. nil
 // unless both runs have conversations. la and lb are each run's pass
-// levels (RunLevels), which decide its first failing turns.
+// levels (report.RunLevels), which decide its first failing turns.
 func Conversations(metrics []eval.Metric, a, b []*eval.Result, la, lb report.Levels) []report.ConversationDiff {
 	sa, sb := summarize(metrics, a, la), summarize(metrics, b, lb)
 	if len(sa) == 0 || len(sb) == 0 {
