@@ -9,31 +9,31 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/labels"
 	bolt "go.etcd.io/bbolt"
 )
 
 // KindLabels is the kind of the human labels' entries.
 const KindLabels = "labels"
 
-// Human labels live in their own bucket, keyed by report.LabelKey (content,
+// Human labels live in their own bucket, keyed by labels.LabelKey (content,
 // not run): clearing the cache or deleting runs never touches them.
 var bucketLabels = []byte("labels")
 
-func checkLabel(l report.Label) error {
+func checkLabel(l labels.Label) error {
 	if _, err := hex.DecodeString(l.Key); err != nil || len(l.Key) != 64 {
 		return fmt.Errorf("label of %q: key %q is not a sha256", l.Item, l.Key)
 	}
-	if l.Key != report.LabelKey(l.SampleKey, l.Task, l.Item) {
+	if l.Key != labels.LabelKey(l.SampleKey, l.Task, l.Item) {
 		return fmt.Errorf("label of %q: its key is not that of its sample, task and item", l.Item)
 	}
-	return report.CheckLabelValue(l.Task, l.Value)
+	return labels.CheckLabelValue(l.Task, l.Value)
 }
 
 // PutLabels stores labels, replacing those of the same keys; durable when
 // it returns. A label whose key is not the hash of its content is refused,
 // so that a label can never answer for another item.
-func (db *DB) PutLabels(ls []report.Label) error {
+func (db *DB) PutLabels(ls []labels.Label) error {
 	if len(ls) == 0 {
 		return nil
 	}
@@ -84,8 +84,8 @@ func (db *DB) DeleteLabels(keys []string) (int, error) {
 
 // Labels returns the stored labels of keys, or every stored label when keys
 // is nil, by key.
-func (db *DB) Labels(keys []string) (map[string]report.Label, error) {
-	out := map[string]report.Label{}
+func (db *DB) Labels(keys []string) (map[string]labels.Label, error) {
+	out := map[string]labels.Label{}
 	err := db.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketLabels)
 		if b == nil {
@@ -118,14 +118,14 @@ func (db *DB) Labels(keys []string) (map[string]report.Label, error) {
 }
 
 // SortLabels orders labels for an export: by sample, task, then item.
-func SortLabels(ls []report.Label) {
-	slices.SortFunc(ls, func(a, b report.Label) int {
+func SortLabels(ls []labels.Label) {
+	slices.SortFunc(ls, func(a, b labels.Label) int {
 		return cmp.Or(strings.Compare(a.Sample, b.Sample), strings.Compare(a.Task, b.Task), strings.Compare(a.Item, b.Item))
 	})
 }
 
-func decodeLabelValue(k, v []byte) (report.Label, error) {
-	var l report.Label
+func decodeLabelValue(k, v []byte) (labels.Label, error) {
+	var l labels.Label
 	if err := json.Unmarshal(v, &l); err != nil {
 		return l, fmt.Errorf("unreadable label: %v", err)
 	}

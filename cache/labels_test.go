@@ -8,13 +8,13 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/labels"
 )
 
-func testLabel(i, value int) report.Label {
-	sk := report.SampleKey(fmt.Sprintf("question %d", i), "answer", []string{"c"}, "")
+func testLabel(i, value int) labels.Label {
+	sk := labels.SampleKey(fmt.Sprintf("question %d", i), "answer", []string{"c"}, "")
 	item := fmt.Sprintf("statement %d %s", i, strings.Repeat("x", 40))
-	return report.Label{Key: report.LabelKey(sk, eval.LabelFaithfulness, item), SampleKey: sk, Sample: fmt.Sprint(i),
+	return labels.Label{Key: labels.LabelKey(sk, eval.LabelFaithfulness, item), SampleKey: sk, Sample: fmt.Sprint(i),
 		Task: eval.LabelFaithfulness, Item: item, Value: value, Note: "n", By: "tester",
 		UpdatedAt: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
 }
@@ -22,7 +22,7 @@ func testLabel(i, value int) report.Label {
 func TestLabelsStore(t *testing.T) {
 	db := openTemp(t)
 	a, b := testLabel(1, 0), testLabel(2, 1)
-	if err := db.PutLabels([]report.Label{a, b}); err != nil {
+	if err := db.PutLabels([]labels.Label{a, b}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := db.Labels([]string{a.Key, "absent"})
@@ -37,7 +37,7 @@ func TestLabelsStore(t *testing.T) {
 		t.Fatalf("Labels([]) = %d labels, %v; an empty list asks for none", len(none), err)
 	}
 	a.Value = 1
-	if err := db.PutLabels([]report.Label{a}); err != nil {
+	if err := db.PutLabels([]labels.Label{a}); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := db.Labels([]string{a.Key}); got[a.Key].Value != 1 {
@@ -52,11 +52,11 @@ func TestLabelsStore(t *testing.T) {
 
 	bad := testLabel(3, 1)
 	bad.Item = "another item"
-	if err := db.PutLabels([]report.Label{bad}); err == nil {
+	if err := db.PutLabels([]labels.Label{bad}); err == nil {
 		t.Fatal("a label whose key is not its content's was stored")
 	}
 	bad = testLabel(3, 2)
-	if err := db.PutLabels([]report.Label{bad}); err == nil || !strings.Contains(err.Error(), "0 or 1") {
+	if err := db.PutLabels([]labels.Label{bad}); err == nil || !strings.Contains(err.Error(), "0 or 1") {
 		t.Fatalf("label 2: %v", err)
 	}
 }
@@ -70,7 +70,7 @@ func TestLabelsCheckedAndSalvaged(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n = 400
-	var ls []report.Label
+	var ls []labels.Label
 	for i := range n {
 		ls = append(ls, testLabel(i, i%2))
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/labels"
 )
 
 // Store is what the application needs of the database, whether this process
@@ -58,11 +59,11 @@ type Store interface {
 	// when absent.
 	Call(key string) (*CallEntry, error)
 
-	// Human labels, keyed by report.LabelKey (see labels.go). Labels(nil)
+	// Human labels, keyed by labels.LabelKey (see labels.go). Labels(nil)
 	// returns every label.
-	PutLabels(ls []report.Label) error
+	PutLabels(ls []labels.Label) error
 	DeleteLabels(keys []string) (int, error)
-	Labels(keys []string) (map[string]report.Label, error)
+	Labels(keys []string) (map[string]labels.Label, error)
 
 	// Maintenance.
 	Stats() (Stats, error)

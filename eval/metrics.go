@@ -64,7 +64,7 @@ func runFaithfulness(ctx context.Context, j Judge, s *Sample, hs HistorySupport,
 
 // FaithfulnessScore is supported / statements sent for a non-empty list of
 // verdicts. It is the one formula of the metric: a score with human labels
-// applied (see report.ApplyLabels) is computed by it too.
+// applied (see labels.ApplyLabels) is computed by it too.
 func FaithfulnessScore(verdicts []StatementVerdict) (supported int, score float64) {
 	for _, v := range verdicts {
 		supported += v.Verdict

@@ -8,6 +8,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/criteria"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/labels"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -188,9 +189,9 @@ func (m *Model) quoteLine(p *page, quote string) {
 }
 
 // pageOrder sorts a result's labellable items as the page shows them:
-// report.Items lists the criteria by name, the page in their file's order.
-func (m *Model) pageOrder(items []report.Item) []report.Item {
-	slices.SortStableFunc(items, func(a, b report.Item) int { return m.slotOf(a.Metric) - m.slotOf(b.Metric) })
+// labels.Items lists the criteria by name, the page in their file's order.
+func (m *Model) pageOrder(items []labels.Item) []labels.Item {
+	slices.SortStableFunc(items, func(a, b labels.Item) int { return m.slotOf(a.Metric) - m.slotOf(b.Metric) })
 	return items
 }
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/criteria"
-	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/labels"
 )
 
 // critAnswer mixes scripts so the highlighted matches sit after wide
@@ -348,7 +348,7 @@ func TestCriteriaLegend(t *testing.T) {
 // detail page like a metric's items, in the page's order (the file's,
 // not the names'): the label shows under what it labels.
 func TestCriteriaLabels(t *testing.T) {
-	h := &fakeLabels{labels: map[string]report.Label{}}
+	h := &fakeLabels{labels: map[string]labels.Label{}}
 	opts := criteriaOptions()
 	opts.Labels, opts.RunID = h, "run-c"
 	m := newTestModel(t, opts, 120, 200)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/labels"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -548,7 +549,7 @@ func citations(metrics []eval.Metric, res *eval.Result) []*eval.Citation {
 }
 
 // eachCitation walks the statements that cite evidence in page order: the
-// task and position of each (as report.Items names them) and its citation.
+// task and position of each (as labels.Items names them) and its citation.
 func eachCitation(metrics []eval.Metric, res *eval.Result, fn func(task string, pos int, ev *eval.Citation)) {
 	for _, mt := range metrics {
 		sec := metricSections[mt]
@@ -563,7 +564,7 @@ func eachCitation(metrics []eval.Metric, res *eval.Result, fn func(task string, 
 
 // citationOf is the position among citations of a judged item, -1 for an
 // item that cites no evidence (a chunk's verdict, a generated question).
-func citationOf(metrics []eval.Metric, res *eval.Result, it report.Item) int {
+func citationOf(metrics []eval.Metric, res *eval.Result, it labels.Item) int {
 	at, n := -1, 0
 	eachCitation(metrics, res, func(task string, pos int, _ *eval.Citation) {
 		if task == it.Task && pos == it.Pos {

@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/labels"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -20,16 +20,16 @@ import (
 // not a judge: a stored run or the offline judge's run is labelled too.
 type LabelHost interface {
 	// Labels returns the stored labels of the result's items, by item key.
-	Labels(r *eval.Result) (map[string]report.Label, error)
+	Labels(r *eval.Result) (map[string]labels.Label, error)
 	// SetLabel stores the human's value (0 or 1) and note for an item of r;
 	// value -1 removes its label. It returns the label as stored.
-	SetLabel(r *eval.Result, it report.Item, value int, note string) (report.Label, error)
+	SetLabel(r *eval.Result, it labels.Item, value int, note string) (labels.Label, error)
 	// Marks says, by sample index, which samples of a run have labelled
 	// items (LabelMarked) and which of them a label disputes (LabelDisputed).
 	Marks(runID string) (map[int]uint8, error)
 	// Agreement is the judge's agreement with the labels on a run, with
 	// the run it re-ran as Before.
-	Agreement(runID string) (*report.Agreement, error)
+	Agreement(runID string) (*labels.Agreement, error)
 }
 
 // The bits of a sample's label mark.
@@ -39,7 +39,7 @@ const (
 )
 
 // MarkOf is the label mark of a result's items under labels.
-func MarkOf(items []report.Item, labels map[string]report.Label) uint8 {
+func MarkOf(items []labels.Item, labels map[string]labels.Label) uint8 {
 	var mark uint8
 	for _, it := range items {
 		if l, ok := labels[it.Key]; ok {
@@ -62,15 +62,15 @@ type labelState struct {
 	// res is the result the items and human labels are of; cursor is the
 	// picked item (-1: none yet), cursorLine its line on the page.
 	res        *eval.Result
-	items      []report.Item
-	human      map[string]report.Label
+	items      []labels.Item
+	human      map[string]labels.Label
 	cursor     int
 	cursorLine int
 	gen        int
 
 	input textinput.Model // the note typed in modeNote
 
-	agreement *report.Agreement
+	agreement *labels.Agreement
 	agreeErr  error
 	agreeBusy bool
 	back      screen
@@ -81,14 +81,14 @@ type (
 	labelsMsg struct {
 		gen    int
 		index  int
-		labels map[string]report.Label
+		labels map[string]labels.Label
 		err    error
 	}
 	labelSavedMsg struct {
 		gen     int
 		index   int
 		key     string
-		label   report.Label
+		label   labels.Label
 		removed bool
 		err     error
 	}
@@ -97,7 +97,7 @@ type (
 		err   error
 	}
 	agreementMsg struct {
-		a   *report.Agreement
+		a   *labels.Agreement
 		err error
 	}
 )
@@ -124,7 +124,7 @@ func (m *Model) labelMsg(msg tea.Msg) {
 		}
 		if msg.gen == l.gen {
 			if l.human == nil {
-				l.human = map[string]report.Label{}
+				l.human = map[string]labels.Label{}
 			}
 			if msg.removed {
 				delete(l.human, msg.key)
@@ -149,13 +149,13 @@ func (m *Model) labelMsg(msg tea.Msg) {
 	}
 }
 
-func (l *labelState) itemOf(key string) report.Item {
+func (l *labelState) itemOf(key string) labels.Item {
 	for _, it := range l.items {
 		if it.Key == key {
 			return it
 		}
 	}
-	return report.Item{}
+	return labels.Item{}
 }
 
 // setMark records a sample's mark; the filter may show other rows now.
@@ -209,7 +209,7 @@ func (m *Model) labelsFollow() tea.Cmd {
 		return nil
 	}
 	l.gen++
-	l.res, l.items, l.human, l.cursor = res, m.pageOrder(report.Items(res)), nil, -1
+	l.res, l.items, l.human, l.cursor = res, m.pageOrder(labels.Items(res)), nil, -1
 	if h == nil {
 		return nil // the items can be walked (their evidence shown), not labelled
 	}
@@ -369,7 +369,7 @@ func (m *Model) showCursor() {
 	}
 }
 
-func (m *Model) saveLabel(it report.Item, value int, note string) tea.Cmd {
+func (m *Model) saveLabel(it labels.Item, value int, note string) tea.Cmd {
 	h, res, gen, index := m.opts.Labels, m.lab.res, m.lab.gen, m.rows[m.detail.row].index
 	return func() tea.Msg {
 		l, err := h.SetLabel(res, it, value, note)
@@ -405,7 +405,7 @@ func (m *Model) labelLine(p *page, task, item string) {
 	if l.res != m.detail.res || l.res == nil {
 		return
 	}
-	pos := slices.IndexFunc(l.items, func(it report.Item) bool { return it.Task == task && it.Text == item })
+	pos := slices.IndexFunc(l.items, func(it labels.Item) bool { return it.Task == task && it.Text == item })
 	if pos < 0 {
 		return
 	}
@@ -446,7 +446,7 @@ func (m *Model) labelLine(p *page, task, item string) {
 
 // labelWords says a label against the judge: "human: agrees (1)" or
 // "human: 0, the judge said 1 (disputed)", with the note.
-func (m *Model) labelWords(lab report.Label, it report.Item) string {
+func (m *Model) labelWords(lab labels.Label, it labels.Item) string {
 	what := "verdict"
 	switch lab.Task {
 	case eval.LabelAnswerRelevancy:

@@ -6,21 +6,21 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/labels"
 )
 
 // fakeLabels is a LabelHost in memory.
 type fakeLabels struct {
 	mu     sync.Mutex
-	labels map[string]report.Label
+	labels map[string]labels.Label
 	runs   []string // the runs Marks and Agreement were asked for
 }
 
-func (f *fakeLabels) Labels(r *eval.Result) (map[string]report.Label, error) {
+func (f *fakeLabels) Labels(r *eval.Result) (map[string]labels.Label, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	out := map[string]report.Label{}
-	for _, it := range report.Items(r) {
+	out := map[string]labels.Label{}
+	for _, it := range labels.Items(r) {
 		if l, ok := f.labels[it.Key]; ok {
 			out[it.Key] = l
 		}
@@ -28,14 +28,14 @@ func (f *fakeLabels) Labels(r *eval.Result) (map[string]report.Label, error) {
 	return out, nil
 }
 
-func (f *fakeLabels) SetLabel(r *eval.Result, it report.Item, value int, note string) (report.Label, error) {
+func (f *fakeLabels) SetLabel(r *eval.Result, it labels.Item, value int, note string) (labels.Label, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if value < 0 {
 		delete(f.labels, it.Key)
-		return report.Label{}, nil
+		return labels.Label{}, nil
 	}
-	l := report.Label{Key: it.Key, SampleKey: report.ResultSampleKey(r), Sample: report.SampleRef(r), Task: it.Task, Item: it.Text, Value: value, Note: note}
+	l := labels.Label{Key: it.Key, SampleKey: labels.ResultSampleKey(r), Sample: labels.SampleRef(r), Task: it.Task, Item: it.Text, Value: value, Note: note}
 	f.labels[it.Key] = l
 	return l, nil
 }
@@ -46,16 +46,16 @@ func (f *fakeLabels) Marks(runID string) (map[int]uint8, error) {
 	f.runs = append(f.runs, runID)
 	marks := map[int]uint8{}
 	for _, r := range fixtureResults() {
-		if mk := MarkOf(report.Items(r), f.labels); mk != 0 {
+		if mk := MarkOf(labels.Items(r), f.labels); mk != 0 {
 			marks[r.Index] = mk
 		}
 	}
 	return marks, nil
 }
 
-func (f *fakeLabels) Agreement(runID string) (*report.Agreement, error) {
+func (f *fakeLabels) Agreement(runID string) (*labels.Agreement, error) {
 	f.mu.Lock()
-	t := report.NewAgreementTally(runID, f.labels)
+	t := labels.NewAgreementTally(runID, f.labels)
 	f.runs = append(f.runs, runID)
 	f.mu.Unlock()
 	for _, r := range fixtureResults() {
@@ -66,7 +66,7 @@ func (f *fakeLabels) Agreement(runID string) (*report.Agreement, error) {
 
 func labelModel(t *testing.T) (*Model, *fakeLabels) {
 	t.Helper()
-	h := &fakeLabels{labels: map[string]report.Label{}}
+	h := &fakeLabels{labels: map[string]labels.Label{}}
 	opts := fixtureOptions()
 	opts.Labels = h
 	opts.RunID = "run-1"
@@ -95,7 +95,7 @@ func TestLabelDisagreeThenFilterDisputed(t *testing.T) {
 	}
 	pressDrive(t, m, "d")
 	first := fixtureResults()[0]
-	it := report.Items(first)[0]
+	it := labels.Items(first)[0]
 	if l, ok := h.labels[it.Key]; !ok || l.Value != 1 || l.Task != eval.LabelFaithfulness || l.Item != it.Text {
 		t.Fatalf("d stored %+v, want the first statement labelled 1 (the judge said 0)", h.labels)
 	}
@@ -160,10 +160,10 @@ func TestLabelDisagreeThenFilterDisputed(t *testing.T) {
 }
 
 func TestLabelMarksReadAtStartAndFilterErrors(t *testing.T) {
-	h := &fakeLabels{labels: map[string]report.Label{}}
+	h := &fakeLabels{labels: map[string]labels.Label{}}
 	r := fixtureResults()[1]
-	it := report.Items(r)[0]
-	h.labels[it.Key] = report.Label{Key: it.Key, Task: it.Task, Item: it.Text, Value: it.Judge}
+	it := labels.Items(r)[0]
+	h.labels[it.Key] = labels.Label{Key: it.Key, Task: it.Task, Item: it.Text, Value: it.Judge}
 	opts := fixtureOptions()
 	opts.Labels, opts.RunID = h, "run-7"
 	m := newTestModel(t, opts, 100, 40)

@@ -6,14 +6,14 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/labels"
 )
 
 // fullOptions is the fixture with every workflow on: a host (prompts,
 // re-runs, compare) and human labels.
 func fullOptions() Options {
 	opts := hostOptions(fixtureHost())
-	opts.Labels = &fakeLabels{labels: map[string]report.Label{}}
+	opts.Labels = &fakeLabels{labels: map[string]labels.Label{}}
 	return opts
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/diff"
 	"github.com/ragscope/ragscope/internal/outfile"
 	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/sanitize"
@@ -122,7 +123,7 @@ func diffRuns(cmd *cobra.Command, dbPath, format, outPath string, pos []string, 
 	// or reordered data pair the same samples rather than the same places.
 	d := report.Diff(metrics, a, b, report.MatchByKeyOf(a))
 	d.A, d.B = infoA.ID, infoB.ID
-	d.Conversations = report.DiffConversations(metrics, a, b, report.RunLevels(infoA), report.RunLevels(infoB))
+	d.Conversations = diff.Conversations(metrics, a, b, report.RunLevels(infoA), report.RunLevels(infoB))
 	if d.Unmatched > 0 {
 		fmt.Fprintf(stderr, "ragscope diff: %d of run B's samples have no counterpart in run A (%d shared): samples are matched by id, and those without an id only when question, answer, contexts and reference are unchanged\n", d.Unmatched, d.Shared)
 	}
@@ -140,7 +141,7 @@ func diffRuns(cmd *cobra.Command, dbPath, format, outPath string, pos []string, 
 		}
 		return done()
 	}
-	report.WriteDiff(out, infoA, infoB, metrics, d)
+	diff.Write(out, infoA, infoB, metrics, d)
 	return done()
 }
 
@@ -155,7 +156,7 @@ func judgeDifferences(a, b eval.JudgeInfo) []string {
 		{"embedding model", a.EmbeddingModel, b.EmbeddingModel},
 	} {
 		if f.a != f.b {
-			out = append(out, fmt.Sprintf("%s %s vs %s", f.what, report.QuoteLine(orNone(f.a)), report.QuoteLine(orNone(f.b))))
+			out = append(out, fmt.Sprintf("%s %s vs %s", f.what, diff.QuoteLine(orNone(f.a)), diff.QuoteLine(orNone(f.b))))
 		}
 	}
 	return out

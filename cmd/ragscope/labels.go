@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ragscope/ragscope/eval/report"
+	reportlabels "github.com/ragscope/ragscope/eval/report/labels"
 	"github.com/ragscope/ragscope/internal/labels"
 	"github.com/ragscope/ragscope/internal/outfile"
 	"github.com/ragscope/ragscope/internal/sanitize"
@@ -198,7 +198,7 @@ func showAgreement(dbPath, ref string, asJSON bool, stdout, stderr io.Writer) in
 
 // writeAgreement is the text form of an agreement; with a parent run each
 // figure reads before -> after.
-func writeAgreement(w io.Writer, a *report.Agreement) {
+func writeAgreement(w io.Writer, a *reportlabels.Agreement) {
 	if a.Before != nil {
 		fmt.Fprintf(w, "run %s against the human labels (before: run %s, which it re-ran)\n", sanitize.Line(a.Run), sanitize.Line(a.Before.Run))
 	} else {

@@ -97,7 +97,7 @@ func (c *Comparison) Add(r *eval.Result) int {
 	c.t.pair(kind)
 	lowest, changed, regressed := math.Inf(1), false, false
 	for i, m := range c.t.metrics {
-		va, okA, stA := c.x.score(pos, i)
+		va, okA, stA := c.x.Score(pos, i)
 		stB := r.Status[m]
 		vb, okB := r.Score(m)
 		okB = okB && stB == eval.StatusOK

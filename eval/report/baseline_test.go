@@ -8,23 +8,10 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report/internal/reporttest"
 )
 
-// bres is a result of sample index with id scoring faithfulness f (a
-// status instead when f < 0: -1 judge_error, -2 no_statements).
-func bres(index int, id, answer string, f float64) *eval.Result {
-	r := &eval.Result{Index: index, ID: id, Question: "q " + answer, Answer: answer, Contexts: []string{"c"},
-		Scores: map[eval.Metric]*float64{}, Status: map[eval.Metric]eval.Status{}}
-	switch {
-	case f == -1:
-		r.Status[eval.Faithfulness] = eval.StatusJudgeError
-	case f == -2:
-		r.Status[eval.Faithfulness] = eval.StatusNoStatements
-	default:
-		r.Scores[eval.Faithfulness], r.Status[eval.Faithfulness] = &f, eval.StatusOK
-	}
-	return r
-}
+var bres = reporttest.Baseline
 
 // Samples match by id when the run's sample has one the baseline has,
 // else by content, and only with baseline samples without an id; repeats

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report/internal/show"
 )
 
 // ConversationSummary is one conversation of a run over its evaluated
@@ -167,7 +168,7 @@ func WriteConversationsMarkdown(w io.Writer, run RunInfo, convs []ConversationSu
 				if cm.FirstFailingTurn != nil {
 					first = fmt.Sprintf("turn %d", *cm.FirstFailingTurn)
 				}
-				fmt.Fprintf(&b, " %s / %s / %s |", fmtScore(cm.Mean), fmtScore(cm.Min), first)
+				fmt.Fprintf(&b, " %s / %s / %s |", show.Score(cm.Mean), show.Score(cm.Min), first)
 			}
 			b.WriteString("\n")
 		}

@@ -8,25 +8,10 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report/internal/reporttest"
 )
 
-// turnResult is turn n of conversation conv with faithfulness f (nil: not
-// scored) and answer relevancy 1.
-func turnResult(index int, conv string, n int, f *float64) *eval.Result {
-	ar := 1.0
-	r := &eval.Result{Index: index, ID: conv + "#" + string(rune('0'+n)), ConversationID: conv, Turn: n, Question: "q", Answer: "a",
-		Scores: map[eval.Metric]*float64{eval.Faithfulness: f, eval.AnswerRelevancy: &ar},
-		Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK, eval.AnswerRelevancy: eval.StatusOK}}
-	if f == nil {
-		r.Status[eval.Faithfulness] = eval.StatusNoStatements
-	}
-	if n > 1 {
-		r.Standalone = &eval.StandaloneTrace{Question: "standalone " + conv, Status: eval.StatusOK}
-	} else {
-		r.Standalone = &eval.StandaloneTrace{Status: eval.StatusUnsupported, Reason: "offline"}
-	}
-	return r
-}
+var turnResult = reporttest.Turn
 
 func fp(v float64) *float64 { return &v }
 
@@ -294,45 +279,5 @@ func TestConversationGateJUnit(t *testing.T) {
 		if !strings.Contains(b.String(), w) {
 			t.Errorf("JUnit lacks %q:\n%s", w, b.String())
 		}
-	}
-}
-
-// The HTML report's Conversations section: each conversation with, per
-// metric, mean, min and its first failing turn linked to that turn's
-// drill-down (#sN, N its sample index, whatever order the turns are in);
-// no section for a run without conversations.
-func TestConversationsHTML(t *testing.T) {
-	run := RunInfo{ID: "r", Metrics: []eval.Metric{eval.Faithfulness, eval.AnswerRelevancy}, Samples: 5}
-	tests := []struct {
-		name    string
-		results []*eval.Result
-		want    []string
-		not     []string
-	}{
-		{"a failing turn links its sample", []*eval.Result{
-			turnResult(0, "tax", 1, fp(1)), turnResult(1, "leave", 1, fp(0.9)), turnResult(2, "tax", 2, fp(0.2)), turnResult(3, "leave", 2, fp(1)), turnResult(4, "tax", 3, fp(0.1)),
-		}, []string{
-			"<h2>Conversations</h2>",
-			`<li><b>tax</b> <span class="muted">3 turns</span>; faithfulness mean 0.433, min 0.100, first failing <a href="#s2">turn 2</a>; answer_relevancy mean 1.000, min 1.000, no failing turn</li>`,
-			`<li><b>leave</b> <span class="muted">2 turns</span>; faithfulness mean 0.950, min 0.900, no failing turn;`,
-		}, nil},
-		{"turns out of order: the lowest failing turn's sample", []*eval.Result{turnResult(0, "a", 3, fp(0.1)), turnResult(1, "a", 2, fp(0.3)), turnResult(2, "a", 1, fp(1))},
-			[]string{`first failing <a href="#s1">turn 2</a>`}, nil},
-		{"no conversations, no section", []*eval.Result{gateResult(0, 0.5)}, nil, []string{"Conversations", `href="#s`}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			out := writeHTML(t, NewReport(run, tt.results))
-			for _, w := range tt.want {
-				if !strings.Contains(out, w) {
-					t.Errorf("page lacks %q", w)
-				}
-			}
-			for _, w := range tt.not {
-				if strings.Contains(out, w) {
-					t.Errorf("page has %q", w)
-				}
-			}
-		})
 	}
 }

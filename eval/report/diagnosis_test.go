@@ -420,7 +420,7 @@ func TestDiagnoseCriterionNamed(t *testing.T) {
 		if d != tc.want || !slices.Equal(levels.FailingCriteria(r), tc.failing) {
 			t.Errorf("%q: %s failing %v, want %s failing %v", tc.spec, d, levels.FailingCriteria(r), tc.want, tc.failing)
 		}
-		if got := why(r, d, levels); tc.why != "" && got != tc.why {
+		if got := levels.Why(r, d); tc.why != "" && got != tc.why {
 			t.Errorf("%q: why %q, want %q", tc.spec, got, tc.why)
 		}
 		var b bytes.Buffer

@@ -21,9 +21,31 @@ type RunDiff struct {
 	ByID      int `json:"by_id,omitempty"`
 	ByContent int `json:"by_content,omitempty"`
 	Unmatched int `json:"unmatched"`
-	// Conversations compares the runs' conversations (DiffConversations);
+	// Conversations compares the runs' conversations (diff.Conversations);
 	// absent unless both runs have some.
 	Conversations []ConversationDiff `json:"conversations,omitempty"`
+}
+
+// ConversationDiff is one conversation in two runs: its turns and, per
+// metric, its mean, minimum and first failing turn before and after, each
+// run's conversation summary (see ConversationSummary) over all its own
+// turns at its own pass levels. A side without the conversation has nulls
+// and 0 turns.
+type ConversationDiff struct {
+	ID          string                                 `json:"id"`
+	TurnsBefore int                                    `json:"turns_before"`
+	TurnsAfter  int                                    `json:"turns_after"`
+	Metrics     map[eval.Metric]ConversationMetricDiff `json:"metrics"`
+}
+
+// ConversationMetricDiff is one metric of a conversation before and after.
+type ConversationMetricDiff struct {
+	MeanBefore             *float64 `json:"mean_before"`
+	MeanAfter              *float64 `json:"mean_after"`
+	MinBefore              *float64 `json:"min_before"`
+	MinAfter               *float64 `json:"min_after"`
+	FirstFailingTurnBefore *int     `json:"first_failing_turn_before"`
+	FirstFailingTurnAfter  *int     `json:"first_failing_turn_after"`
 }
 
 // MeanChange is a metric's mean in both runs, each over the matched
@@ -70,8 +92,8 @@ func (c ScoreChange) Delta() (float64, bool) {
 	return *c.After - *c.Before, true
 }
 
-// changed says the score moved (beyond float noise) or the status changed.
-func (c ScoreChange) changed() bool {
+// Changed says the score moved (beyond float noise) or the status changed.
+func (c ScoreChange) Changed() bool {
 	if delta, ok := c.Delta(); ok && math.Abs(delta) > scoreEpsilon {
 		return true
 	}
@@ -201,7 +223,7 @@ func DiffSample(metrics []eval.Metric, a, b *eval.Result) (SampleDiff, bool) {
 	changed := false
 	for _, m := range metrics {
 		sc := ScoreChange{Before: a.Scores[m], After: b.Scores[m], StatusBefore: a.Status[m], StatusAfter: b.Status[m]}
-		changed = changed || sc.changed()
+		changed = changed || sc.Changed()
 		sd.Scores[m] = sc
 	}
 	sd.Changes = judgementChanges(a, b)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report/internal/reporttest"
 )
 
 func TestParseThresholds(t *testing.T) {
@@ -78,22 +79,7 @@ func TestAllowance(t *testing.T) {
 	}
 }
 
-// gateResult is a sample scoring v on faithfulness (or ending with a
-// status when v < -1: -2 judge_error, -3 missing_input).
-func gateResult(i int, v float64) *eval.Result {
-	r := &eval.Result{Index: i, Scores: map[eval.Metric]*float64{}, Status: map[eval.Metric]eval.Status{}}
-	switch v {
-	case -2:
-		r.Status[eval.Faithfulness] = eval.StatusJudgeError
-		r.Errors = map[eval.Metric]string{eval.Faithfulness: "429 Too Many Requests"}
-	case -3:
-		r.Status[eval.Faithfulness] = eval.StatusMissingInput
-	default:
-		r.Scores[eval.Faithfulness], r.Status[eval.Faithfulness] = &v, eval.StatusOK
-		r.Faithfulness = &eval.FaithfulnessTrace{Statements: []eval.StatementVerdict{{Statement: "s", Verdict: 0, Reason: "no"}}}
-	}
-	return r
-}
+var gateResult = reporttest.Gate
 
 // Every outcome of a gate: passed, a mean breached, samples below their
 // threshold within and beyond --max-failing (a count and a percentage),

@@ -167,12 +167,12 @@ func TestWhyIsNeverEmpty(t *testing.T) {
 		{sample(t, "f=1 ar=0.9 cp=1 cr=1"), "every score passes its pass level"},
 	} {
 		d := Diagnose(tc.r)
-		if got := why(tc.r, d, Levels{}); got != tc.want {
+		if got := (Levels{}).Why(tc.r, d); got != tc.want {
 			t.Errorf("%s: why %q, want %q", d, got, tc.want)
 		}
 	}
 	l, _ := ParseLevels("faithfulness=0.9")
-	if got := why(sample(t, "f=0.8"), l.Diagnose(sample(t, "f=0.8")), l); got != "below the pass level: faithfulness 0.800 < 0.9" {
+	if got := l.Why(sample(t, "f=0.8"), l.Diagnose(sample(t, "f=0.8"))); got != "below the pass level: faithfulness 0.800 < 0.9" {
 		t.Errorf("why at --pass faithfulness=0.9: %q", got)
 	}
 }

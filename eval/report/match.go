@@ -155,8 +155,9 @@ func (x *KeyIndex) Add(r *eval.Result) {
 // Index is the sample index, in its own run, of the sample at pos.
 func (x *KeyIndex) Index(pos int) int { return int(x.index[pos]) }
 
-// score is metric i's score and status of the sample at pos.
-func (x *KeyIndex) score(pos, i int) (float64, bool, eval.Status) {
+// Score is metric i's score (ok false: none) and status of the sample at
+// pos.
+func (x *KeyIndex) Score(pos, i int) (float64, bool, eval.Status) {
 	j := pos*len(x.metrics) + i
 	v := x.scores[j]
 	return v, !math.IsNaN(v), statusCodes[x.status[j]]

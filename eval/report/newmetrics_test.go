@@ -8,38 +8,12 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report/internal/reporttest"
 )
 
-// newMetricsResult is a sample with all three new metrics scored and
-// traced: factual correctness (one FP, one FN), context entity recall (one
-// entity missing), noise sensitivity (one of two statements noise).
-func newMetricsResult(index int, fc, er, ns float64) *eval.Result {
-	return &eval.Result{
-		Index: index, ID: "bus-" + string(rune('a'+index)), Question: "Which night buses go to Enfield?", Answer: "The N29 and the N279.",
-		Contexts: []string{"The N29 runs to Enfield Town.", "The N279 runs to Waltham Cross."}, Reference: "The N29 and the N279 go to Enfield.",
-		Scores: map[eval.Metric]*float64{eval.FactualCorrectness: &fc, eval.ContextEntityRecall: &er, eval.NoiseSensitivity: &ns},
-		Status: map[eval.Metric]eval.Status{eval.FactualCorrectness: eval.StatusOK, eval.ContextEntityRecall: eval.StatusOK, eval.NoiseSensitivity: eval.StatusOK},
-		FactualCorrectness: &eval.FactualCorrectnessTrace{Mode: "f1", Beta: 1,
-			AnswerClaims:    []eval.StatementVerdict{{Statement: "The N29 goes to Enfield.", Verdict: 1, Reason: "the reference says so"}, {Statement: "The N279 goes to Enfield Town.", Verdict: 0, Reason: "the reference says Enfield only"}},
-			ReferenceClaims: []eval.StatementVerdict{{Statement: "The N29 goes to Enfield.", Verdict: 1, Reason: "in the answer"}, {Statement: "The N279 goes to Enfield.", Verdict: 0, Reason: "the answer says Enfield Town"}},
-			TP:              1, FP: 1, FN: 1},
-		ContextEntityRecall: &eval.EntityRecallTrace{Reference: []eval.EntityMatch{{Entity: "N29", Found: true, Match: "N29"}, {Entity: "N279", Found: true, Match: "N279"}, {Entity: "Enfield"}},
-			Contexts: []string{"N29", "Enfield Town", "N279", "Waltham Cross"}, Found: 2},
-		NoiseSensitivity: &eval.NoiseSensitivityTrace{Mode: "relevant", ReferenceStatements: []string{"The N29 goes to Enfield."},
-			ByReference: []eval.StatementVerdict{{Statement: "The N29 goes to Enfield Town.", Verdict: 1}, {Statement: "The N279 goes to Waltham Cross.", Verdict: 0}},
-			Chunks: []eval.NoiseChunk{
-				{Rank: 1, Relevant: true, Reference: []eval.StatementVerdict{{Verdict: 1}}, Answer: []eval.StatementVerdict{{Verdict: 1}, {Verdict: 0}}},
-				{Rank: 2, Relevant: true, Reference: []eval.StatementVerdict{{Verdict: 1}}, Answer: []eval.StatementVerdict{{Verdict: 0}, {Verdict: 1}}},
-			},
-			Statements: []eval.NoiseStatement{
-				{Statement: "The N29 goes to Enfield Town.", Correct: true, Relevant: []int{1}},
-				{Statement: "The N279 goes to Waltham Cross.", Relevant: []int{2}, Noise: "relevant"},
-			},
-			Relevant: 1},
-	}
-}
+var newMetricsResult = reporttest.NewMetrics
 
-var newMetrics = []eval.Metric{eval.FactualCorrectness, eval.ContextEntityRecall, eval.NoiseSensitivity}
+var newMetrics = reporttest.NewMetricList
 
 // The three report formats carry the new metrics of a run that has them:
 // the JSON traces under their metric names, CSV and Markdown columns.
@@ -245,12 +219,7 @@ func TestNoiseSensitivityGates(t *testing.T) {
 // place in the list), a statement that became noise and a chunk that
 // became irrelevant.
 func TestJudgementChangesOfTheNewMetrics(t *testing.T) {
-	a := newMetricsResult(0, 0.5, 2.0/3, 0.5)
-	b := newMetricsResult(0, 0.5, 1.0/3, 0.5)
-	b.FactualCorrectness.AnswerClaims[1].Verdict, b.FactualCorrectness.AnswerClaims[1].Reason = 1, "the reference names Enfield"
-	b.ContextEntityRecall.Reference = []eval.EntityMatch{{Entity: "Enfield"}, {Entity: "n29", Found: true, Match: "N29"}, {Entity: "N279"}, {Entity: "Waltham Cross"}}
-	b.NoiseSensitivity.Statements[0].Noise, b.NoiseSensitivity.Statements[0].Correct = "relevant", false
-	b.NoiseSensitivity.Chunks[1].Relevant = false
+	a, b := reporttest.NewMetricsChanged()
 	got := judgementChanges(a, b)
 	want := []struct {
 		m                   eval.Metric
@@ -268,24 +237,6 @@ func TestJudgementChangesOfTheNewMetrics(t *testing.T) {
 	for i, w := range want {
 		if g := got[i]; g.Metric != w.m || g.What != w.what || g.Before != w.before || g.After != w.after {
 			t.Errorf("change %d: %+v, want %+v", i, g, w)
-		}
-	}
-	var out bytes.Buffer
-	sd, changed := DiffSample(newMetrics, a, b)
-	if !changed {
-		t.Fatal("no change found")
-	}
-	WriteDiffSamples(&out, newMetrics, []SampleDiff{sd})
-	for _, line := range []string{
-		"context_entity_recall  0.667 -> 0.333  (-0.333)",
-		`factual_correctness answer claim 2 "The N279 goes to Enfield Town."`,
-		`context_entity_recall entity 4`,
-		`before: (no entity 4)`,
-		`after:  "Waltham Cross"  missing from the contexts`,
-		`noise_sensitivity chunk 2`,
-	} {
-		if !strings.Contains(out.String(), line) {
-			t.Errorf("diff text lacks %q:\n%s", line, out.String())
 		}
 	}
 	// The trace is taken with its metric on a merge.

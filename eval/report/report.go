@@ -2,10 +2,11 @@
 // usage and cost, the reports (JSON, JSON Lines, CSV, Markdown, JUnit,
 // GitHub annotations) and the JSON report read back as a baseline, the
 // tally of a run streamed one result at a time, the diagnosis of a sample
-// at the run's pass levels, the comparison of two runs (diff, sample
-// matching), the CI gates and the baseline's, the human labels and the
-// judge's agreement with them, the pace of a live run and the status of
-// a followed log. It imports eval; eval never imports it.
+// at the run's pass levels, the comparison of two runs (sample matching,
+// the changes counted), the CI gates and the baseline's, the pace of a
+// live run and the status of a followed log. The HTML report, the
+// comparison's text and human labels are its sub-packages html, diff and
+// labels. It imports eval; eval never imports it.
 package report
 
 import (
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report/internal/show"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -390,7 +392,7 @@ func WriteReportJSONEncoded(w io.Writer, run RunInfo, summary map[eval.Metric]Me
 		bw.WriteString("\n    ")
 		bw.Write(b)
 		// A write error (a full disk) surfaces here, not after the last sample.
-		return bwErr(bw)
+		return show.WriteErr(bw)
 	})
 	if err != nil {
 		return err
@@ -428,11 +430,4 @@ func (e *SampleEncoder) Encode(r *eval.Result) ([]byte, error) {
 		return nil, err
 	}
 	return sanitize.JSON(bytes.TrimSuffix(e.buf.Bytes(), []byte("\n"))), nil
-}
-
-// bwErr is the writer's sticky error, if a write has failed (bufio keeps
-// the first and returns it from every later Write).
-func bwErr(bw *bufio.Writer) error {
-	_, err := bw.Write(nil)
-	return err
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report/internal/show"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -31,7 +32,7 @@ func WriteReportJSONL(w io.Writer, levels Levels, each func(yield func(*eval.Res
 			return err
 		}
 		bw.Write(sanitize.JSON(buf.Bytes()))
-		return bwErr(bw)
+		return show.WriteErr(bw)
 	})
 	if err != nil {
 		return err
@@ -98,7 +99,7 @@ func WriteReportGitHub(w io.Writer, run RunInfo, summary map[eval.Metric]MetricS
 				githubCommand(bw, below, fmt.Sprintf("%s %.3f %s %g: sample %s", m, v, breach, min, sampleName(r)), failureText(r, m, min, "\n"))
 			}
 		}
-		return bwErr(bw)
+		return show.WriteErr(bw)
 	})
 	if err != nil {
 		return err
@@ -106,7 +107,7 @@ func WriteReportGitHub(w io.Writer, run RunInfo, summary map[eval.Metric]MetricS
 	var means []string
 	for _, m := range run.Scored() {
 		ms := summary[m]
-		means = append(means, fmt.Sprintf("%s %s (%d scored, %d failed)", m, fmtScore(ms.Mean), ms.Scored, ms.Failed))
+		means = append(means, fmt.Sprintf("%s %s (%d scored, %d failed)", m, show.Score(ms.Mean), ms.Scored, ms.Failed))
 	}
 	githubCommand(bw, "notice", "ragscope run "+run.ID, strings.Join(means, "; "))
 	return bw.Flush()
@@ -148,7 +149,7 @@ func WriteGateMarkdown(w io.Writer, o GateOutcome) error {
 	if lines := o.WorstLines(); len(lines) > 0 {
 		b.WriteString("\nWorst samples below the per-sample thresholds:\n\n")
 		for _, l := range lines {
-			fmt.Fprintf(&b, "- %s\n", mdCell(clipRunes(l, 300)))
+			fmt.Fprintf(&b, "- %s\n", mdCell(show.Clip(l, 300)))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -270,7 +271,7 @@ func WriteReportJUnit(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSu
 			switch {
 			case st.Failed():
 				msg := failedText(r, m)
-				tc.Error = &junitProblem{Message: xmlClean(clipRunes(msg, junitMessageRunes), false), Type: string(st), Text: xmlClean(msg, true)}
+				tc.Error = &junitProblem{Message: xmlClean(show.Clip(msg, junitMessageRunes), false), Type: string(st), Text: xmlClean(msg, true)}
 			case st != eval.StatusOK:
 				// Not applicable (missing_input, no_statements) or not
 				// computable by this judge (unsupported): skipped, with
@@ -279,11 +280,11 @@ func WriteReportJUnit(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSu
 				if why := r.Errors[m]; why != "" {
 					msg += ": " + why
 				}
-				tc.Skipped = &junitSkipped{Message: xmlClean(clipRunes(msg, junitMessageRunes), false)}
+				tc.Skipped = &junitSkipped{Message: xmlClean(show.Clip(msg, junitMessageRunes), false)}
 			default:
 				if min, low := gate.Below(r, m); low {
 					tc.Failure = &junitProblem{
-						Message: xmlClean(clipRunes(failureText(r, m, min, "; "), junitMessageRunes), false),
+						Message: xmlClean(show.Clip(failureText(r, m, min, "; "), junitMessageRunes), false),
 						Type:    "below_threshold", Text: xmlClean(failureText(r, m, min, "\n"), true),
 					}
 				}
@@ -291,7 +292,7 @@ func WriteReportJUnit(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSu
 			if err := enc.Encode(tc); err != nil {
 				return err
 			}
-			return bwErr(bw)
+			return show.WriteErr(bw)
 		})
 		if err != nil {
 			return err

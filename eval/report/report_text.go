@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report/internal/show"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -171,7 +172,7 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]Metri
 	b.WriteString("| metric | mean | scored | n/a | failed | sent | cached | tokens | cost |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, m := range run.Scored() {
 		ms := summary[m]
-		mean := fmtScore(ms.Mean)
+		mean := show.Score(ms.Mean)
 		why := ms.Why()
 		if why != "" {
 			why = " (" + why + ")"
@@ -211,12 +212,12 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]Metri
 		b.WriteString(strings.Repeat("---:|", len(cols)))
 		b.WriteString("---|---|\n")
 		for _, s := range ranked {
-			fmt.Fprintf(&b, "| %d | %s | %s |", s.Index, mdCell(s.ID), mdCell(clipRunes(s.Question, 60)))
+			fmt.Fprintf(&b, "| %d | %s | %s |", s.Index, mdCell(s.ID), mdCell(show.Clip(s.Question, 60)))
 			for _, m := range cols {
 				fmt.Fprintf(&b, " %s |", scoreCell(s, m))
 			}
 			d := levels.Diagnose(s)
-			fmt.Fprintf(&b, " %s | %s |\n", d, mdCell(clipRunes(why(s, d, levels), 100)))
+			fmt.Fprintf(&b, " %s | %s |\n", d, mdCell(show.Clip(levels.Why(s, d), 100)))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -287,20 +288,20 @@ func scoreCell(r *eval.Result, m eval.Metric) string {
 	return "-"
 }
 
-// why is the most useful single line of evidence for a sample diagnosed
-// d: a failure's message; else the judgement that points at the stage d
-// names (an unretrieved reference statement for retrieval, the evasive
-// phrase for noncommittal, ...); else the first judgement against the
-// answer; else the scores that fail their pass levels. It is never empty:
-// a sample that passes says so.
-func why(r *eval.Result, d Diagnosis, levels Levels) string {
+// Why is the most useful single line of evidence for a sample diagnosed
+// d at these levels: a failure's message; else the judgement that points
+// at the stage d names (an unretrieved reference statement for retrieval,
+// the evasive phrase for noncommittal, ...); else the first judgement
+// against the answer; else the scores that fail their pass levels. It is
+// never empty: a sample that passes says so.
+func (l Levels) Why(r *eval.Result, d Diagnosis) string {
 	for _, m := range eval.AllMetrics {
 		if r.Status[m].Failed() {
 			return string(m) + ": " + r.Errors[m]
 		}
 	}
 	if d == DiagCriterion {
-		return whyCriteria(r, levels)
+		return whyCriteria(r, l)
 	}
 	first := map[Diagnosis][]eval.Metric{
 		DiagRetrieval:    {eval.ContextRecall, eval.ContextEntityRecall},
@@ -317,12 +318,12 @@ func why(r *eval.Result, d Diagnosis, levels Levels) string {
 	}
 	var low []string
 	for _, m := range eval.AllMetrics {
-		if v, ok := r.Score(m); ok && !levels.Passes(m, v) {
+		if v, ok := r.Score(m); ok && !l.Passes(m, v) {
 			op := "<"
 			if eval.LowerIsBetter(m) {
 				op = ">"
 			}
-			low = append(low, fmt.Sprintf("%s %.3f %s %g", m, v, op, levels.Pass(m)))
+			low = append(low, fmt.Sprintf("%s %.3f %s %g", m, v, op, l.Pass(m)))
 		}
 	}
 	if len(low) > 0 {
@@ -356,14 +357,6 @@ func whyOf(r *eval.Result, m eval.Metric) string {
 func mdCell(s string) string {
 	s = strings.ReplaceAll(s, "|", `\|`)
 	return sanitize.Line(strings.Join(strings.Fields(s), " "))
-}
-
-func clipRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "..."
 }
 
 // whyCriteria names the criteria a sample fails, the first with its score

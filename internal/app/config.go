@@ -21,6 +21,7 @@ import (
 	"github.com/ragscope/ragscope/eval/criteria"
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/labels"
 	"github.com/ragscope/ragscope/eval/settings"
 	"github.com/ragscope/ragscope/internal/baseline"
 	"github.com/ragscope/ragscope/internal/exit"
@@ -368,7 +369,7 @@ func gatedMetrics(g report.Gate, metrics []eval.Metric, criteria []string) error
 func loadCriteria(path string) (*criteria.Set, error) {
 	set, err := criteria.Load(path, func(name string) bool {
 		_, taken := eval.LookupMetric(name)
-		return taken || report.IsJudgeTask(name)
+		return taken || labels.IsJudgeTask(name)
 	})
 	if err != nil {
 		return nil, exit.UsageError{Err: err} // it names the file and the line

@@ -12,6 +12,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
 	"github.com/ragscope/ragscope/eval/report"
+	reportlabels "github.com/ragscope/ragscope/eval/report/labels"
 	"github.com/ragscope/ragscope/internal/labels"
 	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/prompts"
@@ -70,7 +71,7 @@ func TestLabelsSurviveARerunWithAnEditedPrompt(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := a.Tasks[eval.LabelFaithfulness]
-	if f.Labelled != 2 || f.Confusion != (report.Confusion{FN: 2}) || *f.Accuracy != 0 || *f.Kappa != 0 || a.Before != nil {
+	if f.Labelled != 2 || f.Confusion != (reportlabels.Confusion{FN: 2}) || *f.Accuracy != 0 || *f.Kappa != 0 || a.Before != nil {
 		t.Fatalf("agreement before the edit: %+v", f)
 	}
 	if m := a.Metrics[eval.Faithfulness]; m.Changed != 2 || *m.Mean != 0.5 || *m.MeanWithLabels != 2.5/3 {
@@ -95,13 +96,13 @@ func TestLabelsSurviveARerunWithAnEditedPrompt(t *testing.T) {
 		t.Fatal(err)
 	}
 	f = a.Tasks[eval.LabelFaithfulness]
-	if f.Labelled != 2 || f.Confusion != (report.Confusion{TP: 2}) || *f.Accuracy != 1 || f.Kappa != nil || f.KappaUndefined == "" {
+	if f.Labelled != 2 || f.Confusion != (reportlabels.Confusion{TP: 2}) || *f.Accuracy != 1 || f.Kappa != nil || f.KappaUndefined == "" {
 		t.Fatalf("agreement after the edit: %+v", f)
 	}
 	if a.Before == nil || a.Before.Run != first || *a.Before.Tasks[eval.LabelFaithfulness].Accuracy != 0 {
 		t.Fatalf("before -> after: %+v", a.Before)
 	}
-	if cp := a.Tasks[eval.LabelContextPrecision]; cp.Confusion != (report.Confusion{FP: 1}) {
+	if cp := a.Tasks[eval.LabelContextPrecision]; cp.Confusion != (reportlabels.Confusion{FP: 1}) {
 		t.Fatalf("context precision after the re-run: %+v", cp)
 	}
 

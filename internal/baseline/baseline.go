@@ -21,6 +21,8 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/diff"
+	"github.com/ragscope/ragscope/eval/report/html"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/sanitize"
@@ -324,7 +326,7 @@ func (b *Baseline) Write(w io.Writer, c *report.Comparison, d *report.RunDiff, d
 	if d.Shared == 0 {
 		return
 	}
-	indented(w, "  ", func(w io.Writer) { report.WriteDiffTable(w, c.Metrics(), d, "baseline", "this run") })
+	indented(w, "  ", func(w io.Writer) { diff.WriteTable(w, c.Metrics(), d, "baseline", "this run") })
 	if c.Changed() == 0 {
 		fmt.Fprintln(w, "  no shared sample changed a score or a status")
 		return
@@ -334,7 +336,7 @@ func (b *Baseline) Write(w io.Writer, c *report.Comparison, d *report.RunDiff, d
 		return
 	}
 	fmt.Fprintf(w, "%d shared samples changed; the %d worst falls first:\n", c.Changed(), len(d.Samples))
-	report.WriteDiffSamples(w, c.Metrics(), d.Samples)
+	diff.WriteSamples(w, c.Metrics(), d.Samples)
 	if more := c.Changed() - len(d.Samples); more > 0 {
 		fmt.Fprintf(w, "... and %d more changed samples\n", more)
 	}
@@ -353,7 +355,7 @@ func indented(w io.Writer, prefix string, write func(io.Writer)) {
 
 // HTML is the baseline as an HTML report compares with it: a stored
 // run's changed samples are read in full, a report file's scores only.
-func (b *Baseline) HTML(st cache.Store) (*report.HTMLBaseline, error) {
+func (b *Baseline) HTML(st cache.Store) (*html.Baseline, error) {
 	if b.file == "" {
 		return runreport.StoredBaseline(st, b.runID, b.metrics)
 	}
@@ -361,5 +363,5 @@ func (b *Baseline) HTML(st cache.Store) (*report.HTMLBaseline, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &report.HTMLBaseline{Label: b.Label(), Index: x}, nil
+	return &html.Baseline{Label: b.Label(), Index: x}, nil
 }

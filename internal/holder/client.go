@@ -22,6 +22,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/labels"
 )
 
 const (
@@ -574,7 +575,7 @@ func (c *Client) Call(key string) (*cache.CallEntry, error) {
 }
 
 // PutLabels implements cache.Store.
-func (c *Client) PutLabels(ls []report.Label) error {
+func (c *Client) PutLabels(ls []labels.Label) error {
 	return c.call("PutLabels", labelsArgs{Labels: ls}, &none{})
 }
 
@@ -586,13 +587,13 @@ func (c *Client) DeleteLabels(keys []string) (int, error) {
 }
 
 // Labels implements cache.Store.
-func (c *Client) Labels(keys []string) (map[string]report.Label, error) {
+func (c *Client) Labels(keys []string) (map[string]labels.Label, error) {
 	var r labelsReply
 	if err := c.call("Labels", keysArgs{Keys: keys}, &r); err != nil {
 		return nil, err
 	}
 	if r.Labels == nil {
-		r.Labels = map[string]report.Label{}
+		r.Labels = map[string]labels.Label{}
 	}
 	return r.Labels, nil
 }

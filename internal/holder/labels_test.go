@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/labels"
 )
 
 // Labels go through the holder as every other write: the interface of a
@@ -15,11 +15,11 @@ func TestLabelsThroughSocket(t *testing.T) {
 	srv := serveDB(t, db, ServeOptions{Version: "test", Role: "run"})
 	cl := dial(t, srv.Socket())
 
-	sk := report.SampleKey("q", "a", []string{"c"}, "r")
-	l := report.Label{Key: report.LabelKey(sk, eval.LabelContextPrecision, "1"), SampleKey: sk, Sample: "s0",
+	sk := labels.SampleKey("q", "a", []string{"c"}, "r")
+	l := labels.Label{Key: labels.LabelKey(sk, eval.LabelContextPrecision, "1"), SampleKey: sk, Sample: "s0",
 		Task: eval.LabelContextPrecision, Item: "1", Value: 0, Note: "off topic", By: "ana",
 		UpdatedAt: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
-	if err := cl.PutLabels([]report.Label{l}); err != nil {
+	if err := cl.PutLabels([]labels.Label{l}); err != nil {
 		t.Fatal(err)
 	}
 	direct, err := db.Labels(nil)
@@ -37,7 +37,7 @@ func TestLabelsThroughSocket(t *testing.T) {
 	}
 	bad := l
 	bad.Item = "2"
-	if err := cl.PutLabels([]report.Label{bad}); err == nil {
+	if err := cl.PutLabels([]labels.Label{bad}); err == nil {
 		t.Fatal("a label whose key is not its content's went through the socket")
 	}
 	if n, err := cl.DeleteLabels([]string{l.Key}); err != nil || n != 1 {

@@ -11,6 +11,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/labels"
 )
 
 // The arguments and replies of the RPC methods. Every reply is a JSON
@@ -113,10 +114,10 @@ type (
 		ResponseCached bool   `json:"response_cached,omitempty"`
 	}
 	labelsArgs struct {
-		Labels []report.Label `json:"labels"`
+		Labels []labels.Label `json:"labels"`
 	}
 	labelsReply struct {
-		Labels map[string]report.Label `json:"labels"`
+		Labels map[string]labels.Label `json:"labels"`
 	}
 	statsReply struct {
 		Stats cache.Stats `json:"stats"`

@@ -21,6 +21,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
+	reportlabels "github.com/ragscope/ragscope/eval/report/labels"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/tui"
@@ -138,8 +139,8 @@ func parseLine(b []byte) (Line, error) {
 	default:
 		return l, errors.New(`"label" must be 0 or 1`)
 	}
-	if _, ok := report.TaskMetric(l.Task); !ok && !report.IsCriterionTask(l.Task) {
-		return l, fmt.Errorf(`"task": %q is not one of %s, nor a criterion's name`, l.Task, strings.Join(report.LabelTasks, ", "))
+	if _, ok := reportlabels.TaskMetric(l.Task); !ok && !reportlabels.IsCriterionTask(l.Task) {
+		return l, fmt.Errorf(`"task": %q is not one of %s, nor a criterion's name`, l.Task, strings.Join(reportlabels.LabelTasks, ", "))
 	}
 	if l.Sample == "" {
 		return l, errors.New(`"sample" is empty`)
@@ -189,19 +190,19 @@ func Import(st cache.Store, ref string, lines []Line, by string, now time.Time) 
 	}
 	matched := make([]bool, len(lines))
 	present := map[string]bool{}
-	wanted := map[string]report.Label{}
+	wanted := map[string]reportlabels.Label{}
 	var order []string
 	err = store.Each(st, info.ID, nil)(func(r *eval.Result) error {
-		idx := bySample[report.SampleRef(r)]
+		idx := bySample[reportlabels.SampleRef(r)]
 		if len(idx) == 0 {
 			return nil
 		}
-		present[report.SampleRef(r)] = true
-		items := report.Items(r)
-		sk := report.ResultSampleKey(r)
+		present[reportlabels.SampleRef(r)] = true
+		items := reportlabels.Items(r)
+		sk := reportlabels.ResultSampleKey(r)
 		for _, i := range idx {
 			l := lines[i]
-			it, ok := report.FindItem(items, l.Task, l.Item)
+			it, ok := reportlabels.FindItem(items, l.Task, l.Item)
 			if !ok {
 				continue
 			}
@@ -211,7 +212,7 @@ func Import(st cache.Store, ref string, lines []Line, by string, now time.Time) 
 			}
 			// A later line on the same item wins, as in any JSON Lines
 			// log of edits.
-			wanted[it.Key] = report.Label{Key: it.Key, SampleKey: sk, Sample: l.Sample, Task: l.Task, Item: l.Item,
+			wanted[it.Key] = reportlabels.Label{Key: it.Key, SampleKey: sk, Sample: l.Sample, Task: l.Task, Item: l.Item,
 				Value: l.Label, Note: l.Note, By: by, UpdatedAt: now.UTC()}
 		}
 		return nil
@@ -228,7 +229,7 @@ func Import(st cache.Store, ref string, lines []Line, by string, now time.Time) 
 	if err != nil {
 		return rep, err
 	}
-	var put []report.Label
+	var put []reportlabels.Label
 	for _, k := range order {
 		l := wanted[k]
 		switch o, ok := old[k]; {
@@ -249,13 +250,13 @@ func Import(st cache.Store, ref string, lines []Line, by string, now time.Time) 
 // the criterion or the item.
 func unmatchedWhy(info report.RunInfo, l Line, found bool) string {
 	runID := info.ID
-	crit := report.IsCriterionTask(l.Task)
+	crit := reportlabels.IsCriterionTask(l.Task)
 	if names := info.Criteria.Names(); crit && !slices.Contains(names, l.Task) {
 		has := "no criteria"
 		if len(names) > 0 {
 			has = "the criteria " + strings.Join(names, ", ")
 		}
-		return fmt.Sprintf("%q is neither a metric's task (%s) nor a criterion of run %s, which scored %s", l.Task, strings.Join(report.LabelTasks, ", "), runID, has)
+		return fmt.Sprintf("%q is neither a metric's task (%s) nor a criterion of run %s, which scored %s", l.Task, strings.Join(reportlabels.LabelTasks, ", "), runID, has)
 	}
 	if !found {
 		return fmt.Sprintf("no sample %q in run %s (a sample is named by its id, or by its index when it has none)", l.Sample, runID)
@@ -285,7 +286,7 @@ func Export(st cache.Store, ref string, w io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	var ls []report.Label
+	var ls []reportlabels.Label
 	if ref == "" {
 		ls = slices.Collect(maps.Values(all))
 	} else {
@@ -295,10 +296,10 @@ func Export(st cache.Store, ref string, w io.Writer) (int, error) {
 		}
 		seen := map[string]bool{}
 		err = store.Each(st, info.ID, nil)(func(r *eval.Result) error {
-			for _, it := range report.Items(r) {
+			for _, it := range reportlabels.Items(r) {
 				if l, ok := all[it.Key]; ok && !seen[it.Key] {
 					seen[it.Key] = true
-					l.Sample = report.SampleRef(r)
+					l.Sample = reportlabels.SampleRef(r)
 					ls = append(ls, l)
 				}
 			}
@@ -322,7 +323,7 @@ func Export(st cache.Store, ref string, w io.Writer) (int, error) {
 
 // Agreement is the judge's agreement with the human labels on run ref,
 // and on the run it re-ran (Before) when that is still stored.
-func Agreement(st cache.Store, ref string) (*report.Agreement, error) {
+func Agreement(st cache.Store, ref string) (*reportlabels.Agreement, error) {
 	info, _, _, err := st.RunPage(ref, 0, 0)
 	if err != nil {
 		return nil, exit.UsageError{Err: err}
@@ -345,8 +346,8 @@ func Agreement(st cache.Store, ref string) (*report.Agreement, error) {
 	return a, nil
 }
 
-func tallyAgreement(st cache.Store, info report.RunInfo, labels map[string]report.Label) (*report.Agreement, error) {
-	t := report.NewAgreementTally(info.ID, labels, info.Criteria.Names()...)
+func tallyAgreement(st cache.Store, info report.RunInfo, labels map[string]reportlabels.Label) (*reportlabels.Agreement, error) {
+	t := reportlabels.NewAgreementTally(info.ID, labels, info.Criteria.Names()...)
 	err := store.Each(st, info.ID, nil)(func(r *eval.Result) error {
 		t.Add(r)
 		return nil
@@ -370,7 +371,7 @@ func Apply(st cache.Store) (cache.Store, error) {
 
 type labelledStore struct {
 	cache.Store
-	labels map[string]report.Label
+	labels map[string]reportlabels.Label
 }
 
 // withLabelsNote marks a report whose scores are not the judge's alone.
@@ -387,7 +388,7 @@ func (s labelledStore) note(info report.RunInfo) report.RunInfo {
 func (s labelledStore) apply(rs []*eval.Result) []*eval.Result {
 	out := make([]*eval.Result, len(rs))
 	for i, r := range rs {
-		out[i], _ = report.ApplyLabels(r, s.labels)
+		out[i], _ = reportlabels.ApplyLabels(r, s.labels)
 	}
 	return out
 }
@@ -414,8 +415,8 @@ type Host struct {
 
 var _ tui.LabelHost = Host{}
 
-func (h Host) Labels(r *eval.Result) (map[string]report.Label, error) {
-	items := report.Items(r)
+func (h Host) Labels(r *eval.Result) (map[string]reportlabels.Label, error) {
+	items := reportlabels.Items(r)
 	keys := make([]string, len(items))
 	for i, it := range items {
 		keys[i] = it.Key
@@ -423,18 +424,18 @@ func (h Host) Labels(r *eval.Result) (map[string]report.Label, error) {
 	return h.Store.Labels(keys)
 }
 
-func (h Host) SetLabel(r *eval.Result, it report.Item, value int, note string) (report.Label, error) {
+func (h Host) SetLabel(r *eval.Result, it reportlabels.Item, value int, note string) (reportlabels.Label, error) {
 	if value < 0 {
 		_, err := h.Store.DeleteLabels([]string{it.Key})
-		return report.Label{}, err
+		return reportlabels.Label{}, err
 	}
 	now := time.Now
 	if h.Now != nil {
 		now = h.Now
 	}
-	l := report.Label{Key: it.Key, SampleKey: report.ResultSampleKey(r), Sample: report.SampleRef(r), Task: it.Task, Item: it.Text,
+	l := reportlabels.Label{Key: it.Key, SampleKey: reportlabels.ResultSampleKey(r), Sample: reportlabels.SampleRef(r), Task: it.Task, Item: it.Text,
 		Value: value, Note: note, By: h.By, UpdatedAt: now().UTC()}
-	return l, h.Store.PutLabels([]report.Label{l})
+	return l, h.Store.PutLabels([]reportlabels.Label{l})
 }
 
 // Marks reads the run once, and only when some label is stored: a run
@@ -453,10 +454,10 @@ func (h Host) Marks(runID string) (map[int]uint8, error) {
 		samples[l.SampleKey] = true
 	}
 	err = store.Each(h.Store, runID, nil)(func(r *eval.Result) error {
-		if !samples[report.ResultSampleKey(r)] {
+		if !samples[reportlabels.ResultSampleKey(r)] {
 			return nil
 		}
-		if mark := tui.MarkOf(report.Items(r), all); mark != 0 {
+		if mark := tui.MarkOf(reportlabels.Items(r), all); mark != 0 {
 			marks[r.Index] = mark
 		}
 		return nil
@@ -464,6 +465,6 @@ func (h Host) Marks(runID string) (map[int]uint8, error) {
 	return marks, err
 }
 
-func (h Host) Agreement(runID string) (*report.Agreement, error) {
+func (h Host) Agreement(runID string) (*reportlabels.Agreement, error) {
 	return Agreement(h.Store, runID)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/html"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/store"
 )
@@ -44,7 +45,7 @@ type Pass struct {
 	BaseDiff    *report.RunDiff
 	BaseDiffErr error
 	// HTMLBaseline is the run the HTML report compares with, if any.
-	HTMLBaseline *report.HTMLBaseline
+	HTMLBaseline *html.Baseline
 	// live, when set, made this pass as the run was evaluated: the JSON
 	// report's samples are copied from its spool.
 	live *Live
@@ -148,7 +149,7 @@ func (sr *Pass) Write(st cache.Store, format string, w io.Writer) error {
 	case FormatGitHub:
 		return report.WriteReportGitHub(w, sr.Info, sr.Tally.Summary(), sr.Outcome, store.Each(st, sr.Info.ID, sr.seen.has))
 	case FormatHTML:
-		return report.WriteReportHTML(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), store.Each(st, sr.Info.ID, sr.seen.has), sr.HTMLBaseline)
+		return html.Write(w, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), store.Each(st, sr.Info.ID, sr.seen.has), sr.HTMLBaseline)
 	}
 	return exit.Usagef("--format %q is not one of json, csv, md, github, jsonl, html", format)
 }
@@ -200,7 +201,7 @@ func (s *indexSet) has(i int) bool {
 // StoredBaseline is stored run id as the baseline an HTML report compares
 // with, over metrics (those both runs scored): its scores indexed, and its
 // changed samples read one at a time.
-func StoredBaseline(st cache.Store, id string, metrics []eval.Metric) (*report.HTMLBaseline, error) {
+func StoredBaseline(st cache.Store, id string, metrics []eval.Metric) (*html.Baseline, error) {
 	info, _, _, err := st.RunPage(id, 0, 0)
 	if err != nil {
 		return nil, err
@@ -213,7 +214,7 @@ func StoredBaseline(st cache.Store, id string, metrics []eval.Metric) (*report.H
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %v", info.ID, err)
 	}
-	return &report.HTMLBaseline{Label: "run " + info.ID, Index: x, Sample: func(pos int) (*eval.Result, error) {
+	return &html.Baseline{Label: "run " + info.ID, Index: x, Sample: func(pos int) (*eval.Result, error) {
 		return store.Result(st, info.ID, x.Index(pos))
 	}}, nil
 }

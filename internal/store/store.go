@@ -18,6 +18,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/labels"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/holder"
 )
@@ -628,7 +629,7 @@ func (s *Shared) Call(key string) (e *cache.CallEntry, err error) {
 	return e, err
 }
 
-func (s *Shared) PutLabels(ls []report.Label) error {
+func (s *Shared) PutLabels(ls []labels.Label) error {
 	return s.do(func(st cache.Store) error { return st.PutLabels(ls) })
 }
 
@@ -637,7 +638,7 @@ func (s *Shared) DeleteLabels(keys []string) (n int, err error) {
 	return n, err
 }
 
-func (s *Shared) Labels(keys []string) (ls map[string]report.Label, err error) {
+func (s *Shared) Labels(keys []string) (ls map[string]labels.Label, err error) {
 	err = s.do(func(st cache.Store) error { ls, err = st.Labels(keys); return err })
 	return ls, err
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/labels"
 	"github.com/ragscope/ragscope/internal/holder"
 )
 
@@ -83,7 +84,7 @@ func TestClientTakesOverWhenTheHolderGoes(t *testing.T) {
 func TestAWriteThatFindsItsHolderGoneIsStored(t *testing.T) {
 	req := eval.ChatRequest{Model: "m", Messages: []eval.Message{{Role: "user", Content: "q"}}}
 	ereq := eval.EmbedRequest{Endpoint: "e", Model: "m"}
-	label := report.Label{Key: report.LabelKey("s", "faithfulness_verdicts", "i"), SampleKey: "s", Task: "faithfulness_verdicts", Item: "i", Value: 1}
+	label := labels.Label{Key: labels.LabelKey("s", "faithfulness_verdicts", "i"), SampleKey: "s", Task: "faithfulness_verdicts", Item: "i", Value: 1}
 	for _, tc := range []struct {
 		name  string
 		write func(*Shared) error
@@ -107,7 +108,7 @@ func TestAWriteThatFindsItsHolderGoneIsStored(t *testing.T) {
 			},
 			func(b *Shared) (bool, error) { _, rs, err := b.Run("r"); return len(rs) == 1, err }},
 		{"label",
-			func(b *Shared) error { return b.PutLabels([]report.Label{label}) },
+			func(b *Shared) error { return b.PutLabels([]labels.Label{label}) },
 			func(b *Shared) (bool, error) {
 				ls, err := b.Labels([]string{label.Key})
 				return ls[label.Key].Value == 1, err

@@ -14,7 +14,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
-	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/labels"
 )
 
 // The example criteria on the demo data with an LLM judge: scored beside
@@ -277,17 +277,17 @@ func TestCriteriaLabelsAndAgreement(t *testing.T) {
 	if yes < 2 || no < 2 || polite != 1 || checklist == "" {
 		t.Fatalf("the demo's verdicts changed: simplified_chinese %d pass, %d fail; %d polite yes labelled; checklist sample %q", yes, no, polite, checklist)
 	}
-	labels := filepath.Join(dir, "labels.jsonl")
-	if err := os.WriteFile(labels, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+	labelFile := filepath.Join(dir, "labels.jsonl")
+	if err := os.WriteFile(labelFile, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r = runBin(t, env, "labels", "import", labels, "--run", "latest", "--db", db)
+	r = runBin(t, env, "labels", "import", labelFile, "--run", "latest", "--db", db)
 	if want := strconv.Itoa(len(lines)) + " added, 0 changed, 0 unchanged, 0 matched nothing"; r.code != exitOK || !strings.Contains(r.stdout, want) {
 		t.Fatalf("import: exit %d, want %q\n%s%s", r.code, want, r.stdout, r.stderr)
 	}
 
 	r = runBin(t, env, "agreement", "latest", "--json", "--db", db)
-	var a report.Agreement
+	var a labels.Agreement
 	if err := json.Unmarshal([]byte(r.stdout), &a); r.code != exitOK || err != nil {
 		t.Fatalf("agreement: exit %d (%v)\n%s%s", r.code, err, r.stdout, r.stderr)
 	}
@@ -295,7 +295,7 @@ func TestCriteriaLabelsAndAgreement(t *testing.T) {
 		t.Errorf("agreement's criteria: %v", a.Criteria)
 	}
 	sc := a.Tasks["simplified_chinese"]
-	wantConf := report.Confusion{TP: yes - 1, FP: 1, TN: no - 1, FN: 1}
+	wantConf := labels.Confusion{TP: yes - 1, FP: 1, TN: no - 1, FN: 1}
 	if sc == nil || sc.Confusion != wantConf || sc.Labelled != yes+no || sc.Kappa == nil {
 		t.Fatalf("simplified_chinese: %+v, want confusion %+v and a kappa", sc, wantConf)
 	}
@@ -309,10 +309,10 @@ func TestCriteriaLabelsAndAgreement(t *testing.T) {
 	if m := a.Metrics["simplified_chinese"]; m.Labelled != yes+no || m.Disputed != 2 || m.Changed != 2 {
 		t.Errorf("simplified_chinese's scores with labels: %+v", m)
 	}
-	if c := a.Tasks["polite"]; c == nil || c.Confusion != (report.Confusion{FP: 1}) || a.Metrics["polite"].Changed != 1 {
+	if c := a.Tasks["polite"]; c == nil || c.Confusion != (labels.Confusion{FP: 1}) || a.Metrics["polite"].Changed != 1 {
 		t.Errorf("polite: %+v, want one yes the humans call a no", c)
 	}
-	if c := a.Tasks["actionable"]; c == nil || c.Confusion != (report.Confusion{FN: 1}) || a.Metrics["actionable"].Changed != 1 {
+	if c := a.Tasks["actionable"]; c == nil || c.Confusion != (labels.Confusion{FN: 1}) || a.Metrics["actionable"].Changed != 1 {
 		t.Errorf("actionable: %+v, want one item the judge missed", c)
 	}
 	r = runBin(t, env, "agreement", "latest", "--db", db)

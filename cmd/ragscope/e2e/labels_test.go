@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/labels"
 )
 
 // The label commands end to end on the demo with the offline judge: import
@@ -67,12 +67,12 @@ func TestLabelCommands(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("agreement: exit %d\n%s", r.code, r.stderr)
 	}
-	var a report.Agreement
+	var a labels.Agreement
 	if err := json.Unmarshal([]byte(r.stdout), &a); err != nil {
 		t.Fatal(err)
 	}
 	f := a.Tasks[eval.LabelFaithfulness]
-	if f.Labelled != 1 || f.Confusion != (report.Confusion{FN: 1}) || *f.Accuracy != 0 || a.Metrics[eval.Faithfulness].Changed != 1 {
+	if f.Labelled != 1 || f.Confusion != (labels.Confusion{FN: 1}) || *f.Accuracy != 0 || a.Metrics[eval.Faithfulness].Changed != 1 {
 		t.Fatalf("agreement: %s", r.stdout)
 	}
 	if r := runBin(t, env, "agreement", "latest", "--db", db); r.code != 0 || !strings.Contains(r.stdout, "faithfulness_verdicts") {

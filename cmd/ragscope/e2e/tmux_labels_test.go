@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/labels"
 )
 
 // The review sequence through the real binary: open a sample, move
@@ -52,12 +52,12 @@ func TestLabelReviewInTmux(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("agreement: exit %d\n%s", r.code, r.stderr)
 	}
-	var a report.Agreement
+	var a labels.Agreement
 	if err := json.Unmarshal([]byte(r.stdout), &a); err != nil {
 		t.Fatalf("%v\n%s", err, r.stdout)
 	}
 	f := a.Tasks[eval.LabelFaithfulness]
-	if f.Labelled != 1 || f.Confusion != (report.Confusion{FN: 1}) || f.Accuracy == nil || *f.Accuracy != 0 {
+	if f.Labelled != 1 || f.Confusion != (labels.Confusion{FN: 1}) || f.Accuracy == nil || *f.Accuracy != 0 {
 		t.Fatalf("agreement after the review: %s", r.stdout)
 	}
 	if m := a.Metrics[eval.Faithfulness]; m.Disputed != 1 || m.Changed != 1 {

@@ -1,24 +1,26 @@
-package report
+package html
 
 import (
 	"fmt"
 	"math"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/internal/show"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// HTMLBaseline is the run a page compares its run with (`ragscope diff
+// Baseline is the run a page compares its run with (`ragscope diff
 // --format html`, `run --baseline --format html`): its scores indexed for
 // matching, each of its samples matched at most once as --baseline
 // matches them (by id, else by content), and, where it can be read one
 // sample at a time, its samples in full for the judgements that changed.
-type HTMLBaseline struct {
+type Baseline struct {
 	// Label names the baseline on the page ("run 20240101-093000-ab12").
 	Label string
 	// Index holds the baseline's scores of the metrics both runs scored;
 	// its metrics are the ones compared.
-	Index *KeyIndex
+	Index *report.KeyIndex
 	// Sample reads the baseline's sample at a position of Index in full;
 	// nil when it cannot (a report file), and the page then compares
 	// scores only.
@@ -39,16 +41,16 @@ type htmlCompareRow struct {
 // htmlComparison carries the comparison from the page's first pass (the
 // matching) to its second (each sample's changes).
 type htmlComparison struct {
-	base *HTMLBaseline
-	c    *Comparison
+	base *Baseline
+	c    *report.Comparison
 	pos  map[int]int // the run's sample index → the baseline's position
 }
 
-func newHTMLComparison(base *HTMLBaseline) *htmlComparison {
+func newHTMLComparison(base *Baseline) *htmlComparison {
 	if base == nil || base.Index == nil {
 		return nil
 	}
-	return &htmlComparison{base: base, c: NewComparison(base.Index, BaselineGate{}, 0), pos: map[int]int{}}
+	return &htmlComparison{base: base, c: report.NewComparison(base.Index, report.BaselineGate{}, 0), pos: map[int]int{}}
 }
 
 func (hc *htmlComparison) add(r *eval.Result) {
@@ -65,7 +67,7 @@ func (hc *htmlComparison) head() *htmlCompareHead {
 			d.Shared, d.ByID, d.ByContent, d.Unmatched, n-d.Shared, hc.c.Changed())}
 	for _, m := range hc.c.Metrics() {
 		mc, cc := d.Means[m], d.Counts[m]
-		row := htmlCompareRow{Name: sanitize.Line(string(m)), Before: fmtScore(mc.Before), After: fmtScore(mc.After), Delta: fmtDelta(mc.Delta),
+		row := htmlCompareRow{Name: sanitize.Line(string(m)), Before: show.Score(mc.Before), After: show.Score(mc.After), Delta: show.Delta(mc.Delta),
 			Up: cc.Up, Down: cc.Down, Status: cc.StatusChanged}
 		if mc.Delta != nil {
 			row.Class = deltaClass(m, *mc.Delta)
@@ -106,7 +108,7 @@ func (hc *htmlComparison) sample(s *htmlSample, r *eval.Result) error {
 	}
 	changed := false
 	for i, m := range metrics {
-		va, okA, stA := hc.base.Index.score(pos, i)
+		va, okA, stA := hc.base.Index.Score(pos, i)
 		stB := r.Status[m]
 		vb, okB := r.Score(m)
 		okB = okB && stB == eval.StatusOK
@@ -135,9 +137,9 @@ func (hc *htmlComparison) sample(s *htmlSample, r *eval.Result) error {
 	if err != nil {
 		return fmt.Errorf("reading the baseline's sample %d: %v", hc.base.Index.Index(pos), err)
 	}
-	sd, _ := DiffSample(metrics, before, r)
+	sd, _ := report.DiffSample(metrics, before, r)
 	for _, ch := range sd.Changes {
-		s.Changes = append(s.Changes, changeLines(ch))
+		s.Changes = append(s.Changes, show.ChangeOf(ch))
 	}
 	return nil
 }

@@ -1,4 +1,7 @@
-package report
+// Package labels holds human labels of a run's judgements: a label and
+// its key, the items a judge decided that a label can correct, the scores
+// with labels applied, and the judge's agreement with the labels.
+package labels
 
 import (
 	"crypto/sha256"

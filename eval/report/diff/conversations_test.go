@@ -1,4 +1,4 @@
-package report
+package diff
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // The conversations of two runs compared: matched by id, mean, min and
@@ -17,7 +18,7 @@ func TestDiffConversations(t *testing.T) {
 	a := []*eval.Result{turnResult(0, "a", 1, fp(1)), turnResult(1, "a", 2, fp(0.2)), turnResult(2, "gone", 1, fp(0.9))}
 	b := []*eval.Result{turnResult(0, "new", 1, fp(0.1)), turnResult(1, "a", 1, fp(1)), turnResult(2, "a", 2, fp(0.8))}
 	flat := []*eval.Result{gateResult(0, 0.5)}
-	strict, _ := ParseLevels("faithfulness=0.9")
+	strict, _ := report.ParseLevels("faithfulness=0.9")
 	type want struct {
 		id             string
 		turnsA, turnsB int
@@ -29,19 +30,19 @@ func TestDiffConversations(t *testing.T) {
 	tests := []struct {
 		name   string
 		a, b   []*eval.Result
-		la, lb Levels
+		la, lb report.Levels
 		want   []want
 	}{
-		{"fixed turn 2; a conversation only after, one only before", a, b, Levels{}, Levels{},
+		{"fixed turn 2; a conversation only after, one only before", a, b, report.Levels{}, report.Levels{},
 			[]want{
 				{"new", 0, 1, nil, fp(0.1), nil, fp(0.1), nil, &one},
 				{"a", 2, 2, fp(0.6), fp(0.9), fp(0.2), fp(0.8), &two, nil},
 				{"gone", 1, 0, fp(0.9), nil, fp(0.9), nil, nil, nil},
 			}},
-		{"each side at its own pass level", a[:2], b[1:], Levels{}, strict,
+		{"each side at its own pass level", a[:2], b[1:], report.Levels{}, strict,
 			[]want{{"a", 2, 2, fp(0.6), fp(0.9), fp(0.2), fp(0.8), &two, &two}}},
-		{"no conversations before", flat, b, Levels{}, Levels{}, nil},
-		{"no conversations after", a, flat, Levels{}, Levels{}, nil},
+		{"no conversations before", flat, b, report.Levels{}, report.Levels{}, nil},
+		{"no conversations after", a, flat, report.Levels{}, report.Levels{}, nil},
 	}
 	eqF := func(x, y *float64) bool {
 		return x == nil && y == nil || x != nil && y != nil && *x-*y < 1e-9 && *y-*x < 1e-9
@@ -49,7 +50,7 @@ func TestDiffConversations(t *testing.T) {
 	eqI := func(x, y *int) bool { return x == nil && y == nil || x != nil && y != nil && *x == *y }
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := DiffConversations(metrics, tt.a, tt.b, tt.la, tt.lb)
+			got := Conversations(metrics, tt.a, tt.b, tt.la, tt.lb)
 			if len(got) != len(tt.want) {
 				t.Fatalf("%d conversations %+v; want %d", len(got), got, len(tt.want))
 			}
@@ -70,10 +71,10 @@ func TestDiffConversationsOutput(t *testing.T) {
 	metrics := []eval.Metric{eval.Faithfulness}
 	a := []*eval.Result{turnResult(0, "tax", 1, fp(1)), turnResult(1, "tax", 2, fp(0.2))}
 	b := []*eval.Result{turnResult(0, "tax", 1, fp(1)), turnResult(1, "tax", 2, fp(1))}
-	d := Diff(metrics, a, b, MatchByKeyOf(a))
-	d.Conversations = DiffConversations(metrics, a, b, Levels{}, Levels{})
+	d := report.Diff(metrics, a, b, report.MatchByKeyOf(a))
+	d.Conversations = Conversations(metrics, a, b, report.Levels{}, report.Levels{})
 	var text bytes.Buffer
-	WriteDiff(&text, RunInfo{ID: "A"}, RunInfo{ID: "B"}, metrics, d)
+	Write(&text, report.RunInfo{ID: "A"}, report.RunInfo{ID: "B"}, metrics, d)
 	for _, w := range []string{"1 conversations:", "conversation  turns   metric", "tax           2 -> 2  faithfulness  0.600 -> 1.000  0.200 -> 1.000  2 -> none"} {
 		if !strings.Contains(text.String(), w) {
 			t.Errorf("text diff lacks %q:\n%s", w, text.String())
@@ -83,9 +84,9 @@ func TestDiffConversationsOutput(t *testing.T) {
 	if err != nil || !strings.Contains(string(body), `"conversations":[{"id":"tax","turns_before":2,"turns_after":2,"metrics":{"faithfulness":{"mean_before":0.6,"mean_after":1,"min_before":0.2,"min_after":1,"first_failing_turn_before":2,"first_failing_turn_after":null}}}]`) {
 		t.Errorf("JSON (%v): %s", err, body)
 	}
-	flat := Diff(metrics, []*eval.Result{gateResult(0, 0.5)}, []*eval.Result{gateResult(0, 0.6)}, MatchByKeyOf([]*eval.Result{gateResult(0, 0.5)}))
+	flat := report.Diff(metrics, []*eval.Result{gateResult(0, 0.5)}, []*eval.Result{gateResult(0, 0.6)}, report.MatchByKeyOf([]*eval.Result{gateResult(0, 0.5)}))
 	text.Reset()
-	WriteDiff(&text, RunInfo{}, RunInfo{}, metrics, flat)
+	Write(&text, report.RunInfo{}, report.RunInfo{}, metrics, flat)
 	body, _ = json.Marshal(flat)
 	if strings.Contains(text.String(), "conversation") || strings.Contains(string(body), "conversations") {
 		t.Errorf("a run without conversations:\n%s\n%s", text.String(), body)

@@ -1,5 +1,5 @@
 //go:build !race
 
-package report
+package html
 
 const raceEnabled = false

@@ -1,4 +1,7 @@
-package report
+// Package html writes a run's report as one HTML page: the summary, a
+// distribution per metric, each sample's row and drill-down, and, with a
+// baseline, the compare view of what changed.
+package html
 
 import (
 	"bufio"
@@ -13,6 +16,8 @@ import (
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/internal/show"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -25,7 +30,7 @@ import (
 // script. Each sample's drill-down is a <details> element, so the page
 // reads without script; the script only sorts and filters the table.
 
-//go:embed report_html.tmpl
+//go:embed report.tmpl
 var htmlSource string
 
 var htmlPage = template.Must(template.New("page").Parse(htmlSource))
@@ -34,7 +39,7 @@ var htmlPage = template.Must(template.New("page").Parse(htmlSource))
 // score, the last one closed (1.0 falls in 0.9–1.0).
 const htmlBins = 10
 
-// WriteReportHTML writes a run's report as one HTML page, streamed: the
+// Write writes a run's report as one HTML page, streamed: the
 // header, the summary and a distribution per metric and criterion, then
 // each sample as each yields it (its row of the table and its drill-down)
 // with nothing held but the histograms (and, with a baseline, where each
@@ -43,17 +48,17 @@ const htmlBins = 10
 // when set, adds the comparison with that run: the means before and
 // after, a Δ column per metric compared, and each changed sample's
 // changed judgements.
-func WriteReportHTML(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSummary, diagnoses map[Diagnosis]int, each func(yield func(*eval.Result) error) error, base *HTMLBaseline) error {
+func Write(w io.Writer, run report.RunInfo, summary map[eval.Metric]report.MetricSummary, diagnoses map[report.Diagnosis]int, each func(yield func(*eval.Result) error) error, base *Baseline) error {
 	scored := run.Scored()
 	hist := make(map[eval.Metric]*[htmlBins]int, len(scored))
 	for _, m := range scored {
 		hist[m] = new([htmlBins]int)
 	}
 	hc := newHTMLComparison(base)
-	levels := RunLevels(run)
-	convs := newConversations(scored, levels)
+	levels := report.RunLevels(run)
+	convs := report.NewTallyAt(scored, levels)
 	err := each(func(r *eval.Result) error {
-		convs.add(r)
+		convs.Add(r)
 		for _, m := range scored {
 			if v, ok := r.Score(m); ok && r.Status[m] == eval.StatusOK {
 				hist[m][htmlBin(v)]++
@@ -69,7 +74,7 @@ func WriteReportHTML(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSum
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	head := htmlHeadOf(run, summary, diagnoses, hist, levels)
-	head.Conversations = htmlConversationsOf(scored, convs.summaries())
+	head.Conversations = htmlConversationsOf(scored, convs.Conversations())
 	if hc != nil {
 		head.Compare = hc.head()
 		for _, m := range hc.c.Metrics() {
@@ -91,7 +96,7 @@ func WriteReportHTML(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSum
 		if err := htmlPage.ExecuteTemplate(bw, "sample", s); err != nil {
 			return err
 		}
-		return bwErr(bw)
+		return show.WriteErr(bw)
 	})
 	if err != nil {
 		return err
@@ -134,7 +139,7 @@ type htmlConversationMetric struct {
 	Turn, Index int
 }
 
-func htmlConversationsOf(metrics []eval.Metric, convs []ConversationSummary) []htmlConversation {
+func htmlConversationsOf(metrics []eval.Metric, convs []report.ConversationSummary) []htmlConversation {
 	var out []htmlConversation
 	for _, c := range convs {
 		hc := htmlConversation{ID: sanitize.Line(c.ID), Turns: c.Turns}
@@ -143,7 +148,7 @@ func htmlConversationsOf(metrics []eval.Metric, convs []ConversationSummary) []h
 			if cm == nil {
 				continue
 			}
-			hm := htmlConversationMetric{Name: sanitize.Line(string(m)), Mean: fmtScore(cm.Mean), Min: fmtScore(cm.Min)}
+			hm := htmlConversationMetric{Name: sanitize.Line(string(m)), Mean: show.Score(cm.Mean), Min: show.Score(cm.Min)}
 			if cm.FirstFailingTurn != nil {
 				hm.Turn, hm.Index = *cm.FirstFailingTurn, cm.FirstFailingIndex
 			}
@@ -171,7 +176,7 @@ type htmlBar struct {
 	Range   string
 }
 
-func htmlHeadOf(run RunInfo, summary map[eval.Metric]MetricSummary, diag map[Diagnosis]int, hist map[eval.Metric]*[htmlBins]int, levels Levels) htmlHead {
+func htmlHeadOf(run report.RunInfo, summary map[eval.Metric]report.MetricSummary, diag map[report.Diagnosis]int, hist map[eval.Metric]*[htmlBins]int, levels report.Levels) htmlHead {
 	h := htmlHead{Title: "ragscope run " + sanitize.Line(run.ID)}
 	samples := run.SamplesText()
 	if run.Skipped > 0 {
@@ -202,7 +207,7 @@ func htmlHeadOf(run RunInfo, summary map[eval.Metric]MetricSummary, diag map[Dia
 	}
 	for _, m := range run.Scored() {
 		ms := summary[m]
-		hm := htmlMetric{Name: sanitize.Line(string(m)), Abbrev: sanitize.Line(eval.MetricAbbrev(m)), Mean: fmtScore(ms.Mean),
+		hm := htmlMetric{Name: sanitize.Line(string(m)), Abbrev: sanitize.Line(eval.MetricAbbrev(m)), Mean: show.Score(ms.Mean),
 			Why: sanitize.Line(ms.Why()), Scored: ms.Scored, NA: ms.NotApplicable, Failed: ms.Failed, Lower: eval.LowerIsBetter(m)}
 		bins := hist[m]
 		top := 1
@@ -219,7 +224,7 @@ func htmlHeadOf(run RunInfo, summary map[eval.Metric]MetricSummary, diag map[Dia
 		}
 		h.Metrics = append(h.Metrics, hm)
 	}
-	for _, d := range DiagnosesAt(levels) {
+	for _, d := range report.DiagnosesAt(levels) {
 		h.Diagnoses = append(h.Diagnoses, htmlFact{string(d), fmt.Sprint(diag[d])})
 	}
 	return h
@@ -230,7 +235,7 @@ type htmlSample struct {
 	// the comparison with a baseline, when there is one.
 	Deltas                      []htmlCell
 	Changed, BaseNote           string
-	Changes                     []changeText
+	Changes                     []show.Change
 	Index                       int
 	ID, Question, Answer, Ref   string
 	Contexts                    [][]htmlSpan
@@ -319,11 +324,11 @@ type htmlItem struct {
 	Flag, Note                   string
 }
 
-func bandClass(l Levels, m eval.Metric, v float64) string {
+func bandClass(l report.Levels, m eval.Metric, v float64) string {
 	switch l.Band(m, v) {
-	case BandLow:
+	case report.BandLow:
 		return "lo"
-	case BandMid:
+	case report.BandMid:
 		return "mid"
 	}
 	return "hi"
@@ -331,10 +336,10 @@ func bandClass(l Levels, m eval.Metric, v float64) string {
 
 // htmlSampleOf is a sample's row and drill-down: a cell per scored name
 // (the run's metrics, then its criteria), a section per metric.
-func htmlSampleOf(metrics, scored []eval.Metric, r *eval.Result, levels Levels) htmlSample {
+func htmlSampleOf(metrics, scored []eval.Metric, r *eval.Result, levels report.Levels) htmlSample {
 	d := levels.Diagnose(r)
 	s := htmlSample{Index: r.Index, ID: sanitize.Line(r.ID), Question: sanitize.Text(r.Question), Answer: sanitize.Text(r.Answer),
-		Ref: sanitize.Text(r.Reference), Diagnosis: string(d), Why: sanitize.Line(clipRunes(why(r, d, levels), 160))}
+		Ref: sanitize.Text(r.Reference), Diagnosis: string(d), Why: sanitize.Line(show.Clip(levels.Why(r, d), 160))}
 	s.Contexts = quotedChunks(r)
 	for _, m := range scored {
 		c := htmlCell{Text: "-", Class: "na"}
@@ -393,7 +398,7 @@ func statusText(r *eval.Result, m eval.Metric) string {
 	return msg
 }
 
-func htmlMetricSection(r *eval.Result, m eval.Metric, levels Levels) htmlSection {
+func htmlMetricSection(r *eval.Result, m eval.Metric, levels report.Levels) htmlSection {
 	sec := htmlSection{Title: sanitize.Line(string(m))}
 	st, ok := r.Status[m]
 	if !ok {
@@ -744,7 +749,7 @@ func htmlCriterionSection(r *eval.Result, name string) htmlSection {
 	sec := htmlSection{Title: sanitize.Line(name)}
 	if v, ok := r.Score(m); ok && r.Status[m] == eval.StatusOK {
 		sec.Score, sec.Class = fmt.Sprintf("%.3f", v), "hi"
-		if v < DiagLow {
+		if v < report.DiagLow {
 			sec.Class = "lo"
 		}
 	} else if st, ok := r.Status[m]; ok {

@@ -1,10 +1,11 @@
-package report
+package labels
 
 import (
 	"slices"
 	"strconv"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report/internal/show"
 )
 
 // Agreement is how well the judge agrees with the human labels of a run:
@@ -238,8 +239,8 @@ func (a *Agreement) Table(arrow string) AgreementTable {
 		c := t.Confusion
 		out.Tasks = append(out.Tasks, []string{task,
 			both(func(x *TaskAgreement) string { return strconv.Itoa(x.Labelled) }),
-			both(func(x *TaskAgreement) string { return fmtScore(x.Accuracy) }),
-			both(func(x *TaskAgreement) string { return fmtScore(x.Kappa) }),
+			both(func(x *TaskAgreement) string { return show.Score(x.Accuracy) }),
+			both(func(x *TaskAgreement) string { return show.Score(x.Kappa) }),
 			strconv.Itoa(c.TP), strconv.Itoa(c.FP), strconv.Itoa(c.TN), strconv.Itoa(c.FN)})
 		out.Labelled = append(out.Labelled, t.Labelled > 0)
 		if t.KappaUndefined != "" && t.Labelled > 0 {
@@ -252,7 +253,7 @@ func (a *Agreement) Table(arrow string) AgreementTable {
 			continue
 		}
 		out.Metrics = append(out.Metrics, []string{string(m), strconv.Itoa(ma.Labelled), strconv.Itoa(ma.Disputed),
-			strconv.Itoa(ma.Changed), fmtScore(ma.Mean), fmtScore(ma.MeanWithLabels)})
+			strconv.Itoa(ma.Changed), show.Score(ma.Mean), show.Score(ma.MeanWithLabels)})
 	}
 	return out
 }

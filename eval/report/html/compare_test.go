@@ -1,4 +1,4 @@
-package report
+package html
 
 import (
 	"bytes"
@@ -8,25 +8,26 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // comparePage writes run's page compared with base (read one sample at a
 // time when full), returning the page and the positions read in full.
 func comparePage(t *testing.T, base, run []*eval.Result, full bool) (string, []int) {
 	t.Helper()
-	x := NewKeyIndex([]eval.Metric{eval.Faithfulness}, len(base))
+	x := report.NewKeyIndex([]eval.Metric{eval.Faithfulness}, len(base))
 	for _, r := range base {
 		x.Add(r)
 	}
 	var read []int
-	hb := &HTMLBaseline{Label: "run A", Index: x}
+	hb := &Baseline{Label: "run A", Index: x}
 	if full {
 		hb.Sample = func(pos int) (*eval.Result, error) {
 			read = append(read, pos)
 			return base[pos], nil
 		}
 	}
-	info := RunInfo{ID: "B", Metrics: []eval.Metric{eval.Faithfulness}}
+	info := report.RunInfo{ID: "B", Metrics: []eval.Metric{eval.Faithfulness}}
 	each := func(yield func(*eval.Result) error) error {
 		for _, r := range run {
 			if err := yield(r); err != nil {
@@ -36,7 +37,7 @@ func comparePage(t *testing.T, base, run []*eval.Result, full bool) (string, []i
 		return nil
 	}
 	var b bytes.Buffer
-	if err := WriteReportHTML(&b, info, map[eval.Metric]MetricSummary{}, map[Diagnosis]int{}, each, hb); err != nil {
+	if err := Write(&b, info, map[eval.Metric]report.MetricSummary{}, map[report.Diagnosis]int{}, each, hb); err != nil {
 		t.Fatal(err)
 	}
 	return b.String(), read
@@ -104,11 +105,11 @@ func TestHTMLCompareView(t *testing.T) {
 
 // A baseline sample that cannot be read fails the page, naming it.
 func TestHTMLCompareUnreadable(t *testing.T) {
-	x := NewKeyIndex([]eval.Metric{eval.Faithfulness}, 1)
+	x := report.NewKeyIndex([]eval.Metric{eval.Faithfulness}, 1)
 	x.Add(bres(7, "a", "x", 1))
-	hb := &HTMLBaseline{Label: "run A", Index: x, Sample: func(int) (*eval.Result, error) { return nil, errors.New("page 3 damaged") }}
+	hb := &Baseline{Label: "run A", Index: x, Sample: func(int) (*eval.Result, error) { return nil, errors.New("page 3 damaged") }}
 	each := func(yield func(*eval.Result) error) error { return yield(bres(0, "a", "x", 0)) }
-	err := WriteReportHTML(&bytes.Buffer{}, RunInfo{ID: "B", Metrics: []eval.Metric{eval.Faithfulness}}, nil, nil, each, hb)
+	err := Write(&bytes.Buffer{}, report.RunInfo{ID: "B", Metrics: []eval.Metric{eval.Faithfulness}}, nil, nil, each, hb)
 	if err == nil || !strings.Contains(err.Error(), "reading the baseline's sample 7: page 3 damaged") {
 		t.Fatalf("err = %v", err)
 	}

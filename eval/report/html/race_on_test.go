@@ -1,6 +1,6 @@
 //go:build race
 
-package report
+package html
 
 // raceEnabled: the race detector slows writing a page some tenfold; the
 // test that writes many samples writes fewer under it.

@@ -1,4 +1,4 @@
-package report
+package html
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/criteria"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -25,10 +26,10 @@ const htmlHostile = `<script>alert(1)</script><img src=x onerror=alert(2)><a hre
 	`" onmouseover="alert(4)" ' </script><script>alert(5)</script></style><style>*{}</style>` +
 	"<!-- \u202egnp.exe\u2066 --> ]]> &amp; {{.}} javascript:alert(6) \x1b]0;t\x07"
 
-func writeHTML(t *testing.T, rep *Report) string {
+func writeHTML(t *testing.T, rep *report.Report) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := WriteReportHTML(&b, rep.Run, rep.Summary, tallyOf(nil, rep.Samples, RunLevels(rep.Run)).Diagnoses(), rep.each, nil); err != nil {
+	if err := Write(&b, rep.Run, rep.Summary, tallyOf(nil, rep.Samples, report.RunLevels(rep.Run)).Diagnoses(), each(rep), nil); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -36,7 +37,7 @@ func writeHTML(t *testing.T, rep *Report) string {
 
 // htmlReport is ciReport with a sample of every other metric's trace and
 // criteria of each kind, all in a run of every metric.
-func htmlReport() *Report {
+func htmlReport() *report.Report {
 	f := func(v float64) *float64 { return &v }
 	rep := ciReport()
 	rep.Run.Metrics = eval.AllMetrics
@@ -73,7 +74,7 @@ func htmlReport() *Report {
 		Calls: []eval.CallRecord{{Task: "faithfulness_statements", Cached: true}, {Task: "context_utilization_verdict", Error: "timeout"}},
 	}
 	rep.Samples = append(rep.Samples, all)
-	rep.Summary = tallyOf(rep.Run.Metrics, rep.Samples, Levels{}).Summary()
+	rep.Summary = tallyOf(rep.Run.Metrics, rep.Samples, report.Levels{}).Summary()
 	return rep
 }
 
@@ -89,7 +90,7 @@ func TestHTMLReportGolden(t *testing.T) {
 	}
 	want, err := os.ReadFile(golden)
 	if err != nil {
-		t.Fatalf("%v (go test ./eval/report -run TestHTMLReportGolden -update writes it)", err)
+		t.Fatalf("%v (go test ./eval/report/html -run TestHTMLReportGolden -update writes it)", err)
 	}
 	if data != string(want) {
 		t.Errorf("HTML report differs from %s (-update rewrites it)", golden)
@@ -197,9 +198,9 @@ var htmlOwnLink = regexp.MustCompile(`^"#s[0-9]+"$`)
 // as text: no element or attribute of its own, no script, no URL, no bidi
 // control, no control character; the escapes a terminal shows are shown.
 func TestHTMLReportHostile(t *testing.T) {
-	run := RunInfo{ID: htmlHostile, Dataset: htmlHostile, Judge: eval.JudgeInfo{Name: htmlHostile, EmbeddingModel: htmlHostile},
-		Metrics: eval.AllMetrics, Samples: 2, Config: map[string]string{LevelsConfigKey: htmlHostile}}
-	rep := NewReport(run, []*eval.Result{hostileResult(0, eval.AllMetrics), hostileResult(1, eval.AllMetrics)})
+	run := report.RunInfo{ID: htmlHostile, Dataset: htmlHostile, Judge: eval.JudgeInfo{Name: htmlHostile, EmbeddingModel: htmlHostile},
+		Metrics: eval.AllMetrics, Samples: 2, Config: map[string]string{report.LevelsConfigKey: htmlHostile}}
+	rep := report.NewReport(run, []*eval.Result{hostileResult(0, eval.AllMetrics), hostileResult(1, eval.AllMetrics)})
 	// The offline judge's trace of answer relevancy as well.
 	rep.Samples[1].AnswerRelevancy.Mode = eval.AnswerSimilarityMode
 	out := writeHTML(t, rep)
@@ -276,7 +277,7 @@ func TestHTMLReportBoundedMemory(t *testing.T) {
 		n = 10_000
 	}
 	f := 0.5
-	run := RunInfo{ID: "big", Metrics: eval.DefaultMetrics, Samples: n}
+	run := report.RunInfo{ID: "big", Metrics: eval.DefaultMetrics, Samples: n}
 	each := func(yield func(*eval.Result) error) error {
 		for i := range n {
 			r := &eval.Result{Index: i, ID: fmt.Sprintf("s%d", i), Question: strings.Repeat("问题", 10), Answer: strings.Repeat("回答", 20),
@@ -305,7 +306,7 @@ func TestHTMLReportBoundedMemory(t *testing.T) {
 		})
 	}
 	var w countWriter
-	if err := WriteReportHTML(&w, run, map[eval.Metric]MetricSummary{}, map[Diagnosis]int{}, measured, nil); err != nil {
+	if err := Write(&w, run, map[eval.Metric]report.MetricSummary{}, map[report.Diagnosis]int{}, measured, nil); err != nil {
 		t.Fatal(err)
 	}
 	grew := max(int64(peak)-int64(base), 0)

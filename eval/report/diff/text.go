@@ -1,12 +1,17 @@
-package report
+// Package diff writes the comparison of two runs for a reader (`ragscope
+// diff`, a run against its --baseline) and compares their conversations.
+// The matching of samples and the counting of changes stay in
+// eval/report, where the baseline gate counts through them too.
+package diff
 
 import (
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/eval/report/internal/show"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -16,38 +21,38 @@ import (
 // (statements, reasons) and goes through sanitize.Line; the JSON form
 // (diff --json) keeps them exact.
 
-// WriteDiff prints the comparison of run a with run b for a reader: each
+// Write prints the comparison of run a with run b for a reader: each
 // side, the means, the conversations when both runs have some, then every
 // changed sample.
-func WriteDiff(w io.Writer, a, b RunInfo, metrics []eval.Metric, d *RunDiff) {
+func Write(w io.Writer, a, b report.RunInfo, metrics []eval.Metric, d *report.RunDiff) {
 	fmt.Fprintf(w, "run A %s  %s  judge %s\n", sanitize.Line(a.ID), a.StartedAt.Local().Format("2006-01-02 15:04"), sanitize.Line(a.Judge.Name))
 	fmt.Fprintf(w, "run B %s  %s  judge %s\n\n", sanitize.Line(b.ID), b.StartedAt.Local().Format("2006-01-02 15:04"), sanitize.Line(b.Judge.Name))
-	WriteDiffTable(w, metrics, d, "mean A", "mean B")
-	WriteDiffConversations(w, metrics, d.Conversations)
+	WriteTable(w, metrics, d, "mean A", "mean B")
+	WriteConversations(w, metrics, d.Conversations)
 	if len(d.Samples) == 0 {
 		fmt.Fprintln(w, "\nno sample changed")
 		return
 	}
 	fmt.Fprintf(w, "\n%d samples changed:\n", len(d.Samples))
-	WriteDiffSamples(w, metrics, d.Samples)
+	WriteSamples(w, metrics, d.Samples)
 }
 
-// WriteDiffTable prints each metric's mean on both sides (headed before
+// WriteTable prints each metric's mean on both sides (headed before
 // and after), the change, and how many samples went up, down or changed
 // status.
-func WriteDiffTable(w io.Writer, metrics []eval.Metric, d *RunDiff, before, after string) {
+func WriteTable(w io.Writer, metrics []eval.Metric, d *report.RunDiff, before, after string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "metric\t%s\t%s\tdelta\tup\tdown\tstatus changed\n", before, after)
 	for _, m := range metrics {
 		mc, cc := d.Means[m], d.Counts[m]
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\n", sanitize.Line(string(m)), fmtScore(mc.Before), fmtScore(mc.After), fmtDelta(mc.Delta), cc.Up, cc.Down, cc.StatusChanged)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\n", sanitize.Line(string(m)), show.Score(mc.Before), show.Score(mc.After), show.Delta(mc.Delta), cc.Up, cc.Down, cc.StatusChanged)
 	}
 	tw.Flush()
 }
 
-// WriteDiffSamples prints each changed sample: the scores before -> after
+// WriteSamples prints each changed sample: the scores before -> after
 // of the metrics that changed, and each changed judgement.
-func WriteDiffSamples(w io.Writer, metrics []eval.Metric, samples []SampleDiff) {
+func WriteSamples(w io.Writer, metrics []eval.Metric, samples []report.SampleDiff) {
 	// The names line up in a column as wide as the longest of the run's
 	// (18 for the default four, 21 with context_entity_recall).
 	width := 18
@@ -62,7 +67,7 @@ func WriteDiffSamples(w io.Writer, metrics []eval.Metric, samples []SampleDiff) 
 		fmt.Fprintln(w, head)
 		for _, m := range metrics {
 			sc := s.Scores[m]
-			if !sc.changed() {
+			if !sc.Changed() {
 				continue
 			}
 			line := fmt.Sprintf("  %-*s %s -> %s", width, sanitize.Line(string(m)), scoreOrStatus(sc.Before, sc.StatusBefore), scoreOrStatus(sc.After, sc.StatusAfter))
@@ -77,63 +82,15 @@ func WriteDiffSamples(w io.Writer, metrics []eval.Metric, samples []SampleDiff) 
 	}
 }
 
-// changeText is one changed judgement as text: what was judged and each
-// side's judgement, for diff's text and the HTML report's compare view.
-type changeText struct {
-	Head, Before, After string
-}
-
-// writeChange prints one changed judgement (see changeLines).
+// writeChange prints one changed judgement (see show.ChangeOf).
 func writeChange(w io.Writer, c eval.JudgementChange) {
-	l := changeLines(c)
+	l := show.ChangeOf(c)
 	fmt.Fprintf(w, "    %s\n      before: %s\n      after:  %s\n", l.Head, l.Before, l.After)
-}
-
-// changeLines is one changed judgement as lines of text. When the judged
-// text is the same on both sides it heads the change, quoted; when it
-// differs (the judge split the answer differently), before and after each
-// quote their own side's text, so that neither is mistaken for the
-// other's.
-func changeLines(c eval.JudgementChange) changeText {
-	head := sanitize.Line(string(c.Metric)) + " " + sanitize.Line(c.What)
-	if c.SameText() {
-		if c.Text != "" {
-			head += " " + QuoteLine(c.Text)
-		}
-		return changeText{Head: head, Before: sanitize.Line(c.Before), After: sanitize.Line(c.After)}
-	}
-	side := func(after bool, judgement string) string {
-		text, ok := c.Side(after)
-		if !ok {
-			return "(no " + sanitize.Line(c.What) + ")"
-		}
-		return QuoteLine(text) + "  " + sanitize.Line(judgement)
-	}
-	return changeText{Head: head, Before: side(false, c.Before), After: side(true, c.After)}
 }
 
 // QuoteLine quotes a text for a line of output: backslashes and quotes are
 // escaped, and sanitize.Line shows control characters as escapes.
-func QuoteLine(s string) string {
-	return `"` + sanitize.Line(quoteEscaper.Replace(s)) + `"`
-}
-
-var quoteEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
-
-// fmtScore is a score or a rate to three decimals, "n/a" when there is none.
-func fmtScore(v *float64) string {
-	if v == nil {
-		return "n/a"
-	}
-	return fmt.Sprintf("%.3f", *v)
-}
-
-func fmtDelta(v *float64) string {
-	if v == nil {
-		return "n/a"
-	}
-	return fmt.Sprintf("%+.3f", *v)
-}
+func QuoteLine(s string) string { return show.Quote(s) }
 
 func scoreOrStatus(v *float64, st eval.Status) string {
 	if v != nil {
