@@ -21,6 +21,7 @@ import (
 	"github.com/ragscope/ragscope/eval/criteria"
 	"github.com/ragscope/ragscope/eval/dataset"
 	"github.com/ragscope/ragscope/eval/report"
+	_ "github.com/ragscope/ragscope/eval/traces" // the trace formats (OTLP, Phoenix, Langfuse) are datasets too
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/store"
