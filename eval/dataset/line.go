@@ -99,11 +99,11 @@ func (d *LineDecoder) DecodeLine(name string, line int, b []byte) ([]eval.Sample
 		}
 		return []eval.Sample{s}, nil
 	}
-	var obj map[string]any
-	if err := decodeObject(t, &obj); err != nil {
+	obj, err := DecodeObject(t)
+	if err != nil {
 		return nil, &Error{File: name, Line: line, Unit: unitLine, Msg: err.Error()}
 	}
-	if _, ok := obj["resourceSpans"]; !ok {
+	if _, ok := obj["resourceSpans"]; !ok || traceReader == nil {
 		s, err := d.Decode(name, line, b)
 		if err != nil {
 			return nil, err
@@ -111,33 +111,13 @@ func (d *LineDecoder) DecodeLine(name string, line int, b []byte) ([]eval.Sample
 		return []eval.Sample{s}, nil
 	}
 	var out []eval.Sample
-	c := &collector{name: name, root: name, cols: d.c.cols, limit: d.c.limit, unit: unitLine, skip: true}
+	c := &collector{name: name, root: name, cols: d.c.cols, limit: d.c.limit, unit: unitLine, skip: true, traceMap: d.m}
 	c.sink = func(s eval.Sample) error {
 		out = append(out, s)
 		return nil
 	}
-	tr := newTraceReader(c, FormatOTLP, d.m)
-	tr.live = true
-	if err := tr.otlpRecord(line, obj); err != nil {
-		return nil, err
-	}
-	var errs []error
-	for _, id := range tr.order {
-		have := map[string]bool{}
-		for _, s := range tr.traces[id] {
-			have[s.id] = true
-		}
-		for _, s := range tr.traces[id] {
-			if s.parent != "" && !have[s.parent] {
-				errs = append(errs, &Error{File: name, Line: line, Unit: unitLine, Msg: fmt.Sprintf(
-					"trace %s: the parent %s of %s is not in this line — a watched trace file needs each trace whole in one line: put the collector's groupbytrace processor before its file exporter; this trace is left out",
-					id, s.parent, spanWhere(s.name, s.id, ""))})
-				delete(tr.traces, id)
-				break
-			}
-		}
-	}
-	if err := tr.samples(); err != nil {
+	errs, err := traceReader.ReadLine(Records{c}, line, obj)
+	if err != nil {
 		return nil, err
 	}
 	for _, sk := range c.skipped {

@@ -1,9 +1,9 @@
 // Package dataset loads the samples to evaluate from JSON Lines, JSON, CSV,
 // YAML and Parquet files and Excel workbooks in the shapes RAGAS (0.1 and >= 0.2), Hugging Face
 // datasets and promptfoo use (promptfoo test files and configs, with their
-// file:// references), and from exported traces, a sample per traced
-// request (see traces.go), with errors that name the file, the record and the
-// field.
+// file:// references), and from exported traces through the reader
+// eval/traces registers (see traces.go), with errors that name the file,
+// the record and the field.
 //
 // Load holds every sample in memory. For a dataset too large for that, Scan
 // validates the file as Load does keeping only counts, and Stream reads it
@@ -202,8 +202,8 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 	if len(bytes.TrimSpace(head)) == 0 {
 		return "", noSamplesError(name)
 	}
-	if t := bytes.TrimLeft(head, " \t\r\n"); sniff != sniffNone && len(t) > 0 && (t[0] == '{' || t[0] == '[') {
-		if f := sniffTraces(t); f != "" {
+	if t := bytes.TrimLeft(head, " \t\r\n"); traceReader != nil && sniff != sniffNone && len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		if f := traceReader.Sniff(t); f != "" {
 			format, sniff = f, sniffNone
 		}
 	}
@@ -247,7 +247,10 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 		err = readXLSX(c, r, br, c.wantSheet)
 	case FormatOTLP, FormatPhoenix, FormatLangfuse:
 		c.unit = unitLine
-		err = readTraces(c, br, format, c.traceMap)
+		if traceReader == nil {
+			return "", errNoTraces(name, format)
+		}
+		err = traceReader.Read(Records{c}, br, format)
 	default:
 		c.unit = unitRow
 		err = readCSV(c, br, comma)

@@ -517,3 +517,18 @@ func checkReadErrors(t *testing.T, tests []readErrCase) {
 		})
 	}
 }
+
+// TestSpanSelectorsInMap: --map takes llm= and retriever= beside the
+// fields, and a watched log, which has no spans, refuses them.
+func TestSpanSelectorsInMap(t *testing.T) {
+	m, err := ParseMap("llm=chat,retriever=search,question=app.q")
+	if err != nil || m["llm"] != "chat" || m["retriever"] != "search" || m["question"] != "app.q" {
+		t.Fatalf("ParseMap = %v, %v", m, err)
+	}
+	if _, err := ParseMap("span=x"); err == nil || !strings.Contains(err.Error(), "the spans llm, retriever") {
+		t.Fatalf("unknown key: %v", err)
+	}
+	if _, err := NewLineDecoder(Options{Map: m}); err == nil || !strings.Contains(err.Error(), "--map llm= selects spans of a trace file") {
+		t.Fatalf("NewLineDecoder: %v", err)
+	}
+}

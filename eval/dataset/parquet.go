@@ -71,9 +71,9 @@ func readParquet(c *collector, r io.Reader, br *bufio.Reader) (err error) {
 		return c.parquetDamaged(err)
 	}
 	cols, names := parquetColumns(f)
-	if slices.Contains(names, "context.trace_id") || slices.Contains(names, "context.span_id") {
+	if traceReader != nil && (slices.Contains(names, "context.trace_id") || slices.Contains(names, "context.span_id")) {
 		c.readAs = FormatPhoenix
-		return readPhoenixParquet(c, f)
+		return traceReader.ReadParquet(Records{c}, f)
 	}
 	if err := c.noSelectors(FormatParquet); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -319,4 +320,36 @@ func pyString(s string) (text, rest string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// DecodeObject decodes a JSON object, numbers kept as written, with the
+// messages a record gets.
+func DecodeObject(b []byte) (map[string]any, error) {
+	v, err := DecodeJSON(b)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("is %s, not an object — each record must be a JSON object", aKind(kindOf(b)))
+	}
+	return m, nil
+}
+
+// DecodeJSON decodes one JSON value, numbers kept as written, with the
+// messages a record gets.
+func DecodeJSON(b []byte) (any, error) {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		if err == io.ErrUnexpectedEOF || err == io.EOF {
+			return nil, fmt.Errorf("invalid JSON: it ends in the middle of a value — the file was cut short (a partial copy, or a collector still writing it); export it again")
+		}
+		return nil, fmt.Errorf("invalid JSON: %s — fix or re-export the file", jsonErrText(err))
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("invalid JSON: more than one value where one was expected — export one object per line (JSON Lines)")
+	}
+	return v, nil
 }

@@ -1,4 +1,4 @@
-package dataset
+package traces
 
 import (
 	"bufio"
@@ -7,11 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/parquet-go/parquet-go"
+	"github.com/ragscope/ragscope/eval/dataset"
 )
 
 // How a trace file is cut into records, and the reader of each export,
@@ -23,44 +24,44 @@ import (
 // records calls each with every record of the file: each line of JSON
 // Lines, else each element of the array the file holds (also under
 // "data"), else the one object it is.
-func (t *traceReader) records(br *bufio.Reader, each func(line int, unit string, obj map[string]any) error) error {
-	c := t.c
-	head, _ := br.Peek(sniffWindow)
+func (t *traceReader) records(br *bufio.Reader, each func(line int, obj map[string]any) error) error {
+	name := t.r.File()
+	head, _ := br.Peek(br.Size())
 	if firstLineWhole(head) {
-		return c.eachLine(br, func(line int, b []byte) error {
-			var obj map[string]any
-			if err := decodeObject(b, &obj); err != nil {
-				return c.bad(line, "", err.Error())
+		return t.r.Lines(br, func(line int, b []byte) error {
+			obj, err := dataset.DecodeObject(b)
+			if err != nil {
+				return t.r.Bad(line, "", err.Error())
 			}
-			return each(line, unitLine, obj)
+			return each(line, obj)
 		})
 	}
 	data, err := io.ReadAll(io.LimitReader(br, maxTraceFileBytes+1))
 	if err != nil {
-		return fmt.Errorf("%s: %w", c.name, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	if len(data) > maxTraceFileBytes {
-		return &Error{File: c.name, Msg: fmt.Sprintf("a trace file that is not JSON Lines is read whole, and this one is over %s — export one record per line (JSON Lines), which has no limit but --max-record-bytes per line", fmtSize(maxTraceFileBytes))}
+		return &dataset.Error{File: name, Msg: fmt.Sprintf("a trace file that is not JSON Lines is read whole, and this one is over %s — export one record per line (JSON Lines), which has no limit but --max-record-bytes per line", fmtSize(maxTraceFileBytes))}
 	}
-	var whole any
-	if perr := decodeValue(data, &whole); perr != nil {
-		e := &Error{File: c.name, Msg: perr.Error()}
+	whole, perr := dataset.DecodeJSON(data)
+	if perr != nil {
+		e := &dataset.Error{File: name, Msg: perr.Error()}
 		var se *json.SyntaxError
 		if errors.As(json.Unmarshal(data, new(json.RawMessage)), &se) && se.Offset <= int64(len(data)) {
-			e.Line, e.Unit = 1+bytes.Count(data[:se.Offset], []byte("\n")), unitLine
+			e.Line = 1 + bytes.Count(data[:se.Offset], []byte("\n"))
 		}
 		return e
 	}
 	if obj, ok := whole.(map[string]any); ok {
-		if list, ok := obj["data"].([]any); ok && t.format != FormatOTLP {
+		if list, ok := obj["data"].([]any); ok && t.format != dataset.FormatOTLP {
 			whole = list
 		} else {
-			return each(1, unitLine, obj)
+			return each(1, obj)
 		}
 	}
 	list, ok := whole.([]any)
 	if !ok {
-		return &Error{File: c.name, Msg: "is neither an object nor a list of objects — export the spans as JSON Lines"}
+		return &dataset.Error{File: name, Msg: "is neither an object nor a list of objects — export the spans as JSON Lines"}
 	}
 	starts := elementLines(data)
 	for i, el := range list {
@@ -70,12 +71,12 @@ func (t *traceReader) records(br *bufio.Reader, each func(line int, unit string,
 		}
 		obj, ok := el.(map[string]any)
 		if !ok {
-			if err := c.bad(line, "", fmt.Sprintf("element %d is not an object", i+1)); err != nil {
+			if err := t.r.Bad(line, "", fmt.Sprintf("element %d is not an object", i+1)); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := each(line, unitLine, obj); err != nil {
+		if err := each(line, obj); err != nil {
 			return err
 		}
 	}
@@ -191,43 +192,14 @@ func sniffTraces(head []byte) string {
 	}
 	switch {
 	case keys["resourceSpans"]:
-		return FormatOTLP
+		return dataset.FormatOTLP
 	case keys["observations"]:
-		return FormatLangfuse
+		return dataset.FormatLangfuse
 	case keys["context.trace_id"], keys["context.span_id"],
 		ctx != nil && (ctx["trace_id"] != nil || ctx["span_id"] != nil) && (keys["span_kind"] || keys["parent_id"]):
-		return FormatPhoenix
+		return dataset.FormatPhoenix
 	}
 	return ""
-}
-
-// decodeObject decodes a JSON object, numbers kept as written.
-func decodeObject(b []byte, obj *map[string]any) error {
-	var v any
-	if err := decodeValue(b, &v); err != nil {
-		return err
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return fmt.Errorf("is %s, not an object — each record must be a JSON object", aKind(kindOf(b)))
-	}
-	*obj = m
-	return nil
-}
-
-func decodeValue(b []byte, v *any) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(v); err != nil {
-		if err == io.ErrUnexpectedEOF || err == io.EOF {
-			return fmt.Errorf("invalid JSON: it ends in the middle of a value — the file was cut short (a partial copy, or a collector still writing it); export it again")
-		}
-		return fmt.Errorf("invalid JSON: %s — fix or re-export the file", jsonErrText(err))
-	}
-	if dec.More() {
-		return fmt.Errorf("invalid JSON: more than one value where one was expected — export one object per line (JSON Lines)")
-	}
-	return nil
 }
 
 // flatten puts the values of nested objects under dotted keys; lists stay
@@ -276,7 +248,7 @@ func text(v any) string {
 func (t *traceReader) otlpRecord(line int, obj map[string]any) error {
 	rss, ok := obj["resourceSpans"].([]any)
 	if !ok {
-		return t.c.bad(line, "", fmt.Sprintf(`has no "resourceSpans" list (keys: %s) — an OTLP/JSON file holds ExportTraceServiceRequest objects, one per line as the collector's file exporter writes them`, list(keysOf(obj))))
+		return t.r.Bad(line, "", fmt.Sprintf(`has no "resourceSpans" list (keys: %s) — an OTLP/JSON file holds ExportTraceServiceRequest objects, one per line as the collector's file exporter writes them`, list(keysOf(obj))))
 	}
 	for i, rs := range rss {
 		rsm, _ := rs.(map[string]any)
@@ -291,7 +263,7 @@ func (t *traceReader) otlpRecord(line int, obj map[string]any) error {
 				path := fmt.Sprintf("resourceSpans[%d].scopeSpans[%d].spans[%d]", i, j, k)
 				m, ok := sp.(map[string]any)
 				if !ok {
-					if err := t.c.bad(line, "", path+" is not an object"); err != nil {
+					if err := t.r.Bad(line, "", path+" is not an object"); err != nil {
 						return err
 					}
 					continue
@@ -397,8 +369,7 @@ func (t *traceReader) phoenixRecord(line int, obj map[string]any) error {
 	}
 	if raw, ok := flat["attributes"].(string); ok {
 		// A Parquet or CSV export may keep the attributes as one JSON text.
-		var v any
-		if decodeValue([]byte(raw), &v) == nil {
+		if v, err := dataset.DecodeJSON([]byte(raw)); err == nil {
 			attrs := map[string]any{}
 			flatten("", v, attrs)
 			for k, v := range attrs {
@@ -431,7 +402,7 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 	id := text(obj["id"])
 	obs, ok := obj["observations"].([]any)
 	if !ok {
-		return t.c.bad(line, "", fmt.Sprintf(`trace %q has no "observations" list — export traces with their observations (GET /api/public/traces/{id} gives them)`, id))
+		return t.r.Bad(line, "", fmt.Sprintf(`trace %q has no "observations" list — export traces with their observations (GET /api/public/traces/{id} gives them)`, id))
 	}
 	root := &tspan{line: line, trace: id, id: "trace:" + id, name: text(obj["name"]), kind: "CHAIN", attrs: map[string]any{}, start: timeOf(obj["timestamp"], false)}
 	if ok, err := t.needIDs(line, root, "", "id", "id"); !ok {
@@ -455,7 +426,7 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 		m, ok := o.(map[string]any)
 		path := fmt.Sprintf("observations[%d]", i)
 		if !ok {
-			if err := t.c.bad(line, "", fmt.Sprintf("trace %q: %s is %s, not an observation — export traces with their observations' details, not only their ids", id, path, aKind(kindOfAny(o)))); err != nil {
+			if err := t.r.Bad(line, "", fmt.Sprintf("trace %q: %s is %s, not an observation — export traces with their observations' details, not only their ids", id, path, aKind(o))); err != nil {
 				return err
 			}
 			continue
@@ -522,20 +493,21 @@ func documentList(v any) []any {
 	return nil
 }
 
-func kindOfAny(v any) string {
+// aKind names the JSON type of v for messages.
+func aKind(v any) string {
 	switch v.(type) {
 	case string:
-		return "string"
+		return "a string"
 	case nil:
 		return "null"
 	case []any:
-		return "list"
+		return "a list"
 	case map[string]any:
-		return "object"
+		return "an object"
 	case bool:
-		return "boolean"
+		return "a boolean"
 	}
-	return "number"
+	return "a number"
 }
 
 func keysOf(m map[string]any) []string {
@@ -546,24 +518,29 @@ func keysOf(m map[string]any) []string {
 	return out
 }
 
-// ---- Phoenix spans in Parquet
-
-// readPhoenixParquet reads the spans of a Parquet file written from
-// Phoenix's spans dataframe (df.to_parquet): a row per span, its columns
-// named as the dataframe's, a document list as a list of structs.
-func readPhoenixParquet(c *collector, f *parquet.File) error {
-	t := newTraceReader(c, FormatPhoenix, c.traceMap)
-	c.unit = unitRow
-	schema := f.Schema()
-	err := c.eachParquetRow(f, func(row int, r parquet.Row) error {
-		m := map[string]any{}
-		if err := schema.Reconstruct(&m, r); err != nil {
-			return c.parquetDamaged(fmt.Errorf("row %d: %w", row, err))
-		}
-		return t.phoenixRecord(row, m)
-	})
-	if err != nil {
-		return err
+// list shows names sorted and capped, as the dataset's messages do.
+func list(names []string) string {
+	if len(names) == 0 {
+		return "none"
 	}
-	return t.samples()
+	s := slices.Sorted(slices.Values(names))
+	if len(s) > 12 {
+		return strings.Join(s[:12], ", ") + fmt.Sprintf(" and %d more", len(s)-12)
+	}
+	return strings.Join(s, ", ")
+}
+
+// fmtSize spells a byte count the way the limit is usually given.
+func fmtSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

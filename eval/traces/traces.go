@@ -1,0 +1,778 @@
+// Package traces reads exported spans (OTLP/JSON, Phoenix, Langfuse) as a
+// dataset, a sample per traced RAG request. Importing it registers the trace
+// formats with eval/dataset, which then loads, scans and streams them as
+// any dataset.
+package traces
+
+import (
+	"bufio"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/dataset"
+)
+
+// Traces as a dataset: a file of exported spans becomes one sample per
+// traced RAG request. Three exports are read, told apart by their keys:
+//
+//   - OTLP/JSON (FormatOTLP), as an OpenTelemetry collector's file exporter
+//     writes it: one ExportTraceServiceRequest per line
+//     ({"resourceSpans": [{"scopeSpans": [{"spans": [...]}]}]}), or one such
+//     object in a file, attributes as key/AnyValue pairs;
+//   - OpenInference spans as Phoenix exports them (FormatPhoenix): a record
+//     per span with context.trace_id, context.span_id, parent_id, span_kind
+//     and the attributes, flat (attributes.input.value, as
+//     get_spans_dataframe's columns) or nested ({"attributes": {...}}), in
+//     JSON Lines, a JSON array or Parquet;
+//   - Langfuse traces with their observations (FormatLangfuse): the objects
+//     GET /api/public/traces/{id} returns, one per line, in a JSON array or
+//     under "data".
+//
+// Every span is turned into the same shape: its trace, id, parent, name,
+// kind (OpenInference's openinference.span.kind; Langfuse's observation
+// type, GENERATION being LLM), start time and attributes under their
+// OpenInference names (input.value, output.value,
+// retrieval.documents.N.document.content, …). A request is an LLM span (the
+// outermost, when LLM spans nest): its question and answer are the input and
+// output of the highest span above it that holds no other request (the root
+// chain of a one-request trace), else of the LLM span itself; its chunks are
+// the documents of the retriever spans assigned to it, in rank order (the N
+// of retrieval.documents.N, not the order attributes come in). A retriever
+// span belongs to the request it was retrieved for: going up from it, the
+// first span holding requests gives the candidates (all the trace's
+// requests when no span above it holds one), and of those the first to
+// start after the retriever did (else the last before it) takes it. So
+// two chains of retrieve-then-generate in one trace are two samples, nested
+// or side by side. A request without a retriever span is a sample without
+// contexts, whose context metrics are then missing_input like any sample
+// without chunks. A trace with a retriever span and no LLM span is a bad
+// record (its generation failed or was not traced); a trace with neither is
+// not a RAG request and is passed over.
+//
+// The spans of a trace may be anywhere in the file (a collector writes them
+// as batches end), so a trace file is held whole during each pass, as its
+// spans reduced to these fields and the attributes a request reads.
+
+// The fields a --map names, in dataset's order (the first problem
+// reported is the most important one).
+const (
+	fQuestion = iota
+	fAnswer
+	fContexts
+	fReference
+	fID
+	nFields
+)
+
+var fieldNames = [nFields]string{"question", "answer", "contexts", "reference", "id"}
+
+// maxTraceFileBytes caps a trace file that is not JSON Lines (one JSON
+// object or array), which is read whole to be parsed.
+const maxTraceFileBytes = 256 << 20
+
+// tspan is one span of a trace, in any of the formats.
+type tspan struct {
+	trace, id, parent string
+	name, kind        string
+	start             int64 // unix nanoseconds; 0 when unknown
+	order             int   // position in the file
+	line              int   // the record it came from
+	attrs             map[string]any
+	// llms are the requests (LLM spans) in this span's subtree, filled
+	// in by the request builder.
+	llms []*tspan
+}
+
+// traceReader gathers the spans of a trace file.
+type traceReader struct {
+	r      dataset.Records
+	format string
+	spans  []*tspan
+	// traces in the order their first span came, with their spans.
+	order  []string
+	traces map[string][]*tspan
+	// sel holds the --map span selectors; attr the attribute --map names
+	// for a field, "" for the default.
+	sel  map[string]string
+	attr [nFields]string
+	// seen[f] is set when an attribute --map names for f was found.
+	seen [nFields]bool
+	// names are the attribute names met, kept or not, for messages.
+	names map[string]bool
+	// live: the spans are one line of a watched log, not a whole file.
+	live bool
+}
+
+func newTraceReader(r dataset.Records, format string) *traceReader {
+	t := &traceReader{r: r, format: format, traces: map[string][]*tspan{}, sel: map[string]string{}, names: map[string]bool{}}
+	for k, v := range r.Map() {
+		if k == dataset.MapLLM || k == dataset.MapRetriever {
+			t.sel[k] = v
+		} else if f := slices.Index(fieldNames[:], k); f >= 0 {
+			t.attr[f] = v
+		}
+	}
+	return t
+}
+
+func (t *traceReader) add(s *tspan) {
+	s.order = len(t.spans)
+	t.spans = append(t.spans, s)
+	if _, ok := t.traces[s.trace]; !ok {
+		t.order = append(t.order, s.trace)
+	}
+	t.traces[s.trace] = append(t.traces[s.trace], s)
+}
+
+func init() { dataset.RegisterTraces(reader{}) }
+
+// reader is the dataset.TraceReader of the trace formats.
+type reader struct{}
+
+func (reader) Sniff(head []byte) string { return sniffTraces(head) }
+
+func (reader) Read(r dataset.Records, br *bufio.Reader, format string) error {
+	t := newTraceReader(r, format)
+	err := t.records(br, func(line int, obj map[string]any) error {
+		switch format {
+		case dataset.FormatOTLP:
+			return t.otlpRecord(line, obj)
+		case dataset.FormatLangfuse:
+			return t.langfuseRecord(line, obj)
+		}
+		return t.phoenixRecord(line, obj)
+	})
+	if err != nil {
+		return err
+	}
+	return t.samples()
+}
+
+// ReadParquet reads the spans of a Parquet file written from Phoenix's
+// spans dataframe (df.to_parquet): a row per span, its columns named as
+// the dataframe's, a document list as a list of structs.
+func (reader) ReadParquet(r dataset.Records, f *parquet.File) error {
+	t := newTraceReader(r, dataset.FormatPhoenix)
+	if err := r.ParquetRows(f, t.phoenixRecord); err != nil {
+		return err
+	}
+	return t.samples()
+}
+
+// ReadLine reads the requests of one line of a watched log. A log is read
+// a line at a time and each line taken once, so a trace must be whole in
+// its line: a trace with a span whose parent is not in the line is left
+// out, with an error naming it.
+func (reader) ReadLine(r dataset.Records, line int, obj map[string]any) ([]error, error) {
+	t := newTraceReader(r, dataset.FormatOTLP)
+	t.live = true
+	if err := t.otlpRecord(line, obj); err != nil {
+		return nil, err
+	}
+	var errs []error
+	for _, id := range t.order {
+		have := map[string]bool{}
+		for _, s := range t.traces[id] {
+			have[s.id] = true
+		}
+		for _, s := range t.traces[id] {
+			if s.parent != "" && !have[s.parent] {
+				errs = append(errs, &dataset.Error{File: r.File(), Line: line, Unit: "line", Msg: fmt.Sprintf(
+					"trace %s: the parent %s of %s is not in this line — a watched trace file needs each trace whole in one line: put the collector's groupbytrace processor before its file exporter; this trace is left out",
+					id, s.parent, spanWhere(s.name, s.id, ""))})
+				delete(t.traces, id)
+				break
+			}
+		}
+	}
+	return errs, t.samples()
+}
+
+// spanWhere names a span in messages.
+func spanWhere(name, id, path string) string {
+	s := "span"
+	if name != "" {
+		s += fmt.Sprintf(" %q", name)
+	}
+	if id != "" {
+		s += " " + id
+	}
+	if path != "" {
+		s += " (" + path + ")"
+	}
+	return s
+}
+
+// needIDs refuses a span that cannot be placed in its trace.
+func (t *traceReader) needIDs(line int, s *tspan, path, traceKey, idKey string) (bool, error) {
+	missing := ""
+	switch {
+	case s.trace == "":
+		missing = traceKey
+	case s.id == "":
+		missing = idKey
+	}
+	if missing == "" {
+		return true, nil
+	}
+	return false, t.r.Bad(line, "", fmt.Sprintf("%s has no %s — a span needs its trace id and span id to be placed in its request; re-export the spans with their ids",
+		spanWhere(s.name, s.id, path), missing))
+}
+
+// ---- requests
+
+func (t *traceReader) isLLM(s *tspan) bool {
+	if sel := t.sel[dataset.MapLLM]; sel != "" {
+		return strings.EqualFold(s.name, sel) || strings.EqualFold(s.kind, sel)
+	}
+	return s.kind == "LLM"
+}
+
+func (t *traceReader) isRetriever(s *tspan) bool {
+	if sel := t.sel[dataset.MapRetriever]; sel != "" {
+		return strings.EqualFold(s.name, sel) || strings.EqualFold(s.kind, sel)
+	}
+	return s.kind == "RETRIEVER"
+}
+
+// samples builds the requests of every trace, in the order the traces
+// first appear, a trace's requests in the order they started.
+func (t *traceReader) samples() error {
+	if len(t.spans) == 0 {
+		if t.r.SkippedCount() > 0 || t.live {
+			return nil // finish says what was skipped
+		}
+		return &dataset.Error{File: t.r.File(), Msg: "no spans — the file holds no spans to build samples from"}
+	}
+	var reqs []*request
+	for _, trace := range t.order {
+		rs, err := t.trace(t.traces[trace])
+		if err != nil {
+			return err
+		}
+		reqs = append(reqs, rs...)
+	}
+	// In file order, as the other formats give their records: by the line
+	// of the LLM span, then by when it started.
+	sort.SliceStable(reqs, func(i, j int) bool {
+		a, b := reqs[i].llm, reqs[j].llm
+		if a.line != b.line {
+			return a.line < b.line
+		}
+		return before(a, b)
+	})
+	for _, r := range reqs {
+		if err := t.sample(r); err != nil {
+			return err
+		}
+	}
+	requests := len(reqs)
+	if t.live {
+		return nil // a line of a log need not hold a request, nor a --map attribute
+	}
+	for f := range nFields {
+		if t.attr[f] != "" && !t.seen[f] {
+			return &dataset.Error{File: t.r.File(), Field: fieldNames[f], Msg: fmt.Sprintf("no span has the attribute %q named by --map %s=%s (attributes seen: %s) — fix --map",
+				t.attr[f], fieldNames[f], t.attr[f], list(t.attrNames()))}
+		}
+	}
+	if requests == 0 && t.r.SkippedCount() == 0 {
+		return &dataset.Error{File: t.r.File(), Msg: fmt.Sprintf("no LLM span in its %d traces (span kinds: %s; names: %s) — a sample is built around each request's LLM span; pass --map llm=<span name or kind> to say which spans generate the answer",
+			len(t.order), list(t.distinct(func(s *tspan) string { return s.kind })), list(t.distinct(func(s *tspan) string { return s.name })))}
+	}
+	return nil
+}
+
+func (t *traceReader) distinct(f func(*tspan) string) []string {
+	set := map[string]bool{}
+	for _, s := range t.spans {
+		if v := f(s); v != "" {
+			set[v] = true
+		}
+	}
+	return keysOfSet(set)
+}
+
+func (t *traceReader) attrNames() []string { return keysOfSet(t.names) }
+
+// maxNames caps the attribute names kept for messages.
+const maxNames = 1000
+
+// put sets attribute key of span s, when a request may read it: a span's
+// other attributes (embedding vectors, prompt templates, token counts) can
+// outweigh what is evaluated, and the file is held whole.
+func (t *traceReader) put(s *tspan, key string, v any) {
+	if len(t.names) < maxNames {
+		t.names[key] = true
+	}
+	if t.keep(key) {
+		s.attrs[key] = v
+	}
+}
+
+// readAttrs are the attributes the request builder reads, and the prefixes
+// of those it reads by index.
+var (
+	readAttrs    = []string{"openinference.span.kind", "input.value", "output.value", "metadata", "reference", "llm.input_messages", "llm.output_messages", "retrieval.documents"}
+	readPrefixes = []string{"metadata.", "llm.input_messages.", "llm.output_messages.", "retrieval.documents."}
+)
+
+func (t *traceReader) keep(key string) bool {
+	if slices.Contains(readAttrs, key) {
+		return true
+	}
+	for _, p := range readPrefixes {
+		if strings.HasPrefix(key, p) {
+			return true
+		}
+	}
+	for _, a := range t.attr {
+		if a != "" && (key == a || strings.HasPrefix(key, a+".")) {
+			return true
+		}
+	}
+	return false
+}
+
+func keysOfSet(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// request is one RAG request of a trace; several says its trace holds
+// others.
+type request struct {
+	llm, top   *tspan
+	retrievers []*tspan
+	several    bool
+}
+
+// trace finds the requests of one trace.
+func (t *traceReader) trace(spans []*tspan) ([]*request, error) {
+	byID := make(map[string]*tspan, len(spans))
+	for _, s := range spans {
+		byID[s.id] = s
+	}
+	parent := func(s *tspan) *tspan {
+		if p := byID[s.parent]; p != nil && p != s {
+			return p
+		}
+		return nil
+	}
+	// ancestors guards against a parent cycle in a damaged export.
+	ancestors := func(s *tspan) []*tspan {
+		var out []*tspan
+		seen := map[*tspan]bool{s: true}
+		for p := parent(s); p != nil && !seen[p]; p = parent(p) {
+			seen[p] = true
+			out = append(out, p)
+		}
+		return out
+	}
+	var llms []*tspan
+	for _, s := range spans {
+		if !t.isLLM(s) {
+			continue
+		}
+		nested := false
+		for _, a := range ancestors(s) {
+			nested = nested || t.isLLM(a)
+		}
+		if !nested {
+			llms = append(llms, s)
+		}
+	}
+	sort.SliceStable(llms, func(i, j int) bool { return before(llms[i], llms[j]) })
+	for _, l := range llms {
+		l.llms = append(l.llms, l)
+		for _, a := range ancestors(l) {
+			a.llms = append(a.llms, l)
+		}
+	}
+	var retrievers []*tspan
+	for _, s := range spans {
+		if t.isRetriever(s) {
+			retrievers = append(retrievers, s)
+		}
+	}
+	if len(llms) == 0 {
+		if len(retrievers) > 0 {
+			r := retrievers[0]
+			return nil, t.r.Bad(r.line, "answer", fmt.Sprintf("trace %s has a retriever span (%s) but no LLM span — its answer was not traced (the generation failed, or its span has another kind: pass --map llm=<span name>)",
+				r.trace, spanWhere(r.name, r.id, "")))
+		}
+		return nil, nil
+	}
+	reqs := make(map[*tspan]*request, len(llms))
+	for _, l := range llms {
+		top := l
+		for _, a := range ancestors(l) {
+			if len(a.llms) != 1 {
+				break
+			}
+			top = a
+		}
+		reqs[l] = &request{llm: l, top: top, several: len(llms) > 1}
+	}
+	sort.SliceStable(retrievers, func(i, j int) bool { return before(retrievers[i], retrievers[j]) })
+	for _, r := range retrievers {
+		var cands []*tspan
+		for _, a := range append([]*tspan{r}, ancestors(r)...) {
+			if len(a.llms) > 0 {
+				cands = a.llms
+				break
+			}
+		}
+		if cands == nil {
+			// Spans with no common parent (an application that opens no
+			// span of its own around a request): by time alone.
+			cands = llms
+		}
+		pick := cands[len(cands)-1]
+		for _, l := range cands {
+			if !before(l, r) {
+				pick = l
+				break
+			}
+		}
+		reqs[pick].retrievers = append(reqs[pick].retrievers, r)
+	}
+	out := make([]*request, len(llms))
+	for i, l := range llms {
+		out[i] = reqs[l]
+	}
+	return out, nil
+}
+
+// before orders spans by start time, then by their place in the file.
+func before(a, b *tspan) bool {
+	if a.start != 0 && b.start != 0 && a.start != b.start {
+		return a.start < b.start
+	}
+	return a.order < b.order
+}
+
+// sample makes the sample of one request.
+func (t *traceReader) sample(r *request) error {
+	l := r.llm
+	s := eval.Sample{Line: l.line, ID: l.trace}
+	if r.several {
+		s.ID = l.trace + "/" + l.id
+	}
+	where := fmt.Sprintf("trace %s, LLM %s", l.trace, spanWhere(l.name, l.id, ""))
+	path := []*tspan{r.top}
+	if r.top != l {
+		path = append(path, l)
+	}
+	var ok bool
+	if s.Question, ok = t.field(fQuestion, path, inputText); !ok || strings.TrimSpace(s.Question) == "" {
+		return t.r.Bad(l.line, "question", fmt.Sprintf("%s: no input (%s) on the request's spans — the question is the input of its root chain or of its LLM span; pass --map question=<attribute> if it is kept elsewhere", where, t.attrOr(fQuestion, "input.value")))
+	}
+	if s.Answer, ok = t.field(fAnswer, path, outputText); !ok {
+		return t.r.Bad(l.line, "answer", fmt.Sprintf("%s: no output (%s) on the request's spans — the LLM call did not finish or was traced without its output; pass --map answer=<attribute> if it is kept elsewhere", where, t.attrOr(fAnswer, "output.value")))
+	}
+	for _, rs := range r.retrievers {
+		docs, err := t.documents(rs)
+		if err != nil {
+			return t.r.Bad(rs.line, "contexts", fmt.Sprintf("trace %s, retriever %s: %v", rs.trace, spanWhere(rs.name, rs.id, ""), err))
+		}
+		s.Contexts = append(s.Contexts, docs...)
+	}
+	for _, sp := range append(path, r.retrievers...) {
+		if v, ok := t.lookup(sp, fReference, "reference", "metadata.reference"); ok {
+			s.Reference = strings.TrimSpace(text(v))
+			break
+		}
+	}
+	if t.attr[fID] != "" {
+		for _, sp := range path {
+			if v, ok := t.lookup(sp, fID); ok && text(v) != "" {
+				s.ID = text(v)
+				break
+			}
+		}
+	}
+	// A request's text comes from several spans, perhaps several lines:
+	// held to the record limit as a record is, for the judges' memory.
+	sizes := [nFields]int64{fQuestion: int64(len(s.Question)), fAnswer: int64(len(s.Answer)), fReference: int64(len(s.Reference)), fID: int64(len(s.ID))}
+	for _, ctx := range s.Contexts {
+		sizes[fContexts] += int64(len(ctx))
+	}
+	var total int64
+	largest := fQuestion
+	for f, n := range sizes {
+		total += n
+		if n > sizes[largest] {
+			largest = f
+		}
+	}
+	if limit := t.r.MaxRecordBytes(); total > limit {
+		return t.r.Bad(l.line, fieldNames[largest], fmt.Sprintf("%s: the request's text is %s, over the limit of %s (--max-record-bytes), most of it in its %s (%s) — raise --max-record-bytes if the request is meant to be this large",
+			where, fmtSize(total), fmtSize(limit), fieldNames[largest], fmtSize(sizes[largest])))
+	}
+	return t.r.Add(s)
+}
+
+func (t *traceReader) attrOr(f int, def string) string {
+	if t.attr[f] != "" {
+		return t.attr[f]
+	}
+	return def
+}
+
+// lookup finds field f on span s: under the attribute --map names, else
+// under the default names given (the metadata attribute OpenInference
+// keeps as a JSON text is looked into too).
+func (t *traceReader) lookup(s *tspan, f int, defaults ...string) (any, bool) {
+	names := defaults
+	if t.attr[f] != "" {
+		names = []string{t.attr[f]}
+	}
+	for _, n := range names {
+		if v, ok := s.attrs[n]; ok && v != nil {
+			if t.attr[f] != "" {
+				t.seen[f] = true
+			}
+			return v, true
+		}
+		if k, ok := strings.CutPrefix(n, "metadata."); ok {
+			if md, ok := s.attrs["metadata"].(string); ok {
+				if v, err := dataset.DecodeJSON([]byte(md)); err == nil {
+					if m, ok := v.(map[string]any); ok && m[k] != nil {
+						return m[k], true
+					}
+				}
+			}
+		}
+	}
+	return nil, false
+}
+
+// field reads the question or answer from the request's spans, the top
+// first; pick turns a span into its text under the default names.
+func (t *traceReader) field(f int, path []*tspan, pick func(*tspan) (string, bool)) (string, bool) {
+	for _, sp := range path {
+		if t.attr[f] != "" {
+			if v, ok := t.lookup(sp, f); ok {
+				return text(v), true
+			}
+			continue
+		}
+		if s, ok := pick(sp); ok {
+			return s, true
+		}
+	}
+	return "", false
+}
+
+// inputText is a span's question: the last user message an LLM span was
+// sent, else its input.value (the question inside a JSON input).
+func inputText(s *tspan) (string, bool) {
+	m := messages(s.attrs, "llm.input_messages")
+	for i := len(m) - 1; i >= 0; i-- {
+		if (strings.EqualFold(m[i].role, "user") || strings.EqualFold(m[i].role, "human")) && m[i].content != "" {
+			return m[i].content, true
+		}
+	}
+	v, ok := s.attrs["input.value"]
+	if !ok || v == nil {
+		return "", false
+	}
+	return pickText(v, "user", "question", "query", "input", "user_input", "message", "content", "text"), true
+}
+
+// outputText is a span's answer: an LLM span's first output message, else
+// its output.value (the answer inside a JSON output). The messages come
+// first because an instrumented client's output.value is often the whole
+// API response.
+func outputText(s *tspan) (string, bool) {
+	for _, m := range messages(s.attrs, "llm.output_messages") {
+		if m.content != "" {
+			return m.content, true
+		}
+	}
+	if v, ok := s.attrs["output.value"]; ok && v != nil {
+		return pickText(v, "assistant", "answer", "output", "response", "result", "content", "text", "message"), true
+	}
+	return "", false
+}
+
+type message struct{ role, content string }
+
+// messages reads OpenInference's indexed messages under prefix
+// (prefix.N.message.role, prefix.N.message.content), or a list of them.
+func messages(attrs map[string]any, prefix string) []message {
+	byN := map[int]*message{}
+	for k, v := range attrs {
+		rest, ok := strings.CutPrefix(k, prefix+".")
+		if !ok {
+			continue
+		}
+		ns, field, _ := strings.Cut(rest, ".")
+		n, err := strconv.Atoi(ns)
+		if err != nil {
+			continue
+		}
+		if byN[n] == nil {
+			byN[n] = &message{}
+		}
+		switch {
+		case field == "message.role":
+			byN[n].role = text(v)
+		case field == "message.content":
+			byN[n].content = text(v)
+		case strings.HasPrefix(field, "message.contents.") && strings.HasSuffix(field, ".message_content.text") && byN[n].content == "":
+			// A message in parts (OpenInference's message.contents.M):
+			// its first text part.
+			byN[n].content = text(v)
+		}
+	}
+	if l, ok := attrs[prefix].([]any); ok {
+		for i, e := range l {
+			flat := map[string]any{}
+			flatten("", e, flat)
+			byN[i] = &message{role: text(flat["message.role"]), content: text(flat["message.content"])}
+		}
+	}
+	ns := make([]int, 0, len(byN))
+	for n := range byN {
+		ns = append(ns, n)
+	}
+	sort.Ints(ns)
+	out := make([]message, 0, len(ns))
+	for _, n := range ns {
+		out = append(out, *byN[n])
+	}
+	return out
+}
+
+// pickText is the text of an input or output value: a string as it is (a
+// JSON object written as a string is looked into), from an object the
+// first of keys holding one, from a list of chat messages the last with
+// role (else the last).
+func pickText(v any, role string, keys ...string) string {
+	if s, ok := v.(string); ok {
+		st := strings.TrimSpace(s)
+		if !strings.HasPrefix(st, "{") && !strings.HasPrefix(st, "[") {
+			return s
+		}
+		parsed, err := dataset.DecodeJSON([]byte(st))
+		if err != nil {
+			return s
+		}
+		if out := pickText(parsed, role, keys...); out != "" && out != st {
+			return out
+		}
+		return s
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for _, k := range keys {
+			if sub, ok := x[k]; ok && sub != nil {
+				return pickText(sub, role, keys...)
+			}
+		}
+		if msgs, ok := x["messages"].([]any); ok {
+			return pickText(msgs, role, keys...)
+		}
+		if choices, ok := x["choices"].([]any); ok && len(choices) > 0 {
+			return pickText(choices[0], role, keys...) // a chat completion response
+		}
+	case []any:
+		var last any
+		for _, e := range x {
+			if m, ok := e.(map[string]any); ok && strings.EqualFold(text(m["role"]), role) {
+				last = m["content"]
+			}
+		}
+		if last == nil && len(x) > 0 {
+			if m, ok := x[len(x)-1].(map[string]any); ok {
+				last = m["content"]
+			}
+		}
+		if last != nil {
+			return pickText(last, role, keys...)
+		}
+	}
+	return text(v)
+}
+
+// documents are a retriever span's chunks in rank order: the indexed
+// prefix.N.document.content attributes by N, or a list under prefix (of
+// texts, or of documents with document.content, content, page_content or
+// text).
+func (t *traceReader) documents(s *tspan) ([]string, error) {
+	prefix := "retrieval.documents"
+	if t.attr[fContexts] != "" {
+		prefix = t.attr[fContexts]
+	}
+	type doc struct {
+		n    int
+		text string
+	}
+	var docs []doc
+	for k, v := range s.attrs {
+		rest, ok := strings.CutPrefix(k, prefix+".")
+		if !ok {
+			continue
+		}
+		ns, field, _ := strings.Cut(rest, ".")
+		n, err := strconv.Atoi(ns)
+		if err != nil || (field != "document.content" && field != "") {
+			continue
+		}
+		docs = append(docs, doc{n, text(v)})
+	}
+	if l, ok := s.attrs[prefix].([]any); ok {
+		for i, e := range l {
+			docs = append(docs, doc{i, documentText(e)})
+		}
+	} else if str, ok := s.attrs[prefix].(string); ok {
+		if v, err := dataset.DecodeJSON([]byte(str)); err == nil {
+			if l, ok := v.([]any); ok {
+				for i, e := range l {
+					docs = append(docs, doc{i, documentText(e)})
+				}
+			}
+		}
+	}
+	if t.attr[fContexts] != "" && docs != nil {
+		t.seen[fContexts] = true
+	}
+	sort.SliceStable(docs, func(i, j int) bool { return docs[i].n < docs[j].n })
+	out := make([]string, 0, len(docs))
+	for i, d := range docs {
+		if i > 0 && d.n == docs[i-1].n {
+			return nil, fmt.Errorf("document %d is given twice — a retriever's documents are numbered by rank, once each", d.n)
+		}
+		if strings.TrimSpace(d.text) != "" {
+			out = append(out, d.text)
+		}
+	}
+	return out, nil
+}
+
+// documentText is one retrieved document's text.
+func documentText(e any) string {
+	if _, ok := e.(map[string]any); !ok {
+		return text(e)
+	}
+	flat := map[string]any{}
+	flatten("", e, flat)
+	for _, k := range []string{"document.content", "content", "page_content", "pageContent", "text"} {
+		if v, ok := flat[k]; ok {
+			return text(v)
+		}
+	}
+	return text(e)
+}
