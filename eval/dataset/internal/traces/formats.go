@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ragscope/ragscope/eval/dataset"
+	"github.com/ragscope/ragscope/eval/dataset/internal/read"
 )
 
 // How a trace file is cut into records, and the reader of each export,
@@ -29,7 +29,7 @@ func (t *traceReader) records(br *bufio.Reader, each func(line int, obj map[stri
 	head, _ := br.Peek(br.Size())
 	if firstLineWhole(head) {
 		return t.r.Lines(br, func(line int, b []byte) error {
-			obj, err := dataset.DecodeObject(b)
+			obj, err := read.DecodeObject(b)
 			if err != nil {
 				return t.r.Bad(line, "", err.Error())
 			}
@@ -41,11 +41,11 @@ func (t *traceReader) records(br *bufio.Reader, each func(line int, obj map[stri
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	if len(data) > maxTraceFileBytes {
-		return &dataset.Error{File: name, Msg: fmt.Sprintf("a trace file that is not JSON Lines is read whole, and this one is over %s — export one record per line (JSON Lines), which has no limit but --max-record-bytes per line", fmtSize(maxTraceFileBytes))}
+		return &read.Error{File: name, Msg: fmt.Sprintf("a trace file that is not JSON Lines is read whole, and this one is over %s — export one record per line (JSON Lines), which has no limit but --max-record-bytes per line", fmtSize(maxTraceFileBytes))}
 	}
-	whole, perr := dataset.DecodeJSON(data)
+	whole, perr := read.DecodeJSON(data)
 	if perr != nil {
-		e := &dataset.Error{File: name, Msg: perr.Error()}
+		e := &read.Error{File: name, Msg: perr.Error()}
 		var se *json.SyntaxError
 		if errors.As(json.Unmarshal(data, new(json.RawMessage)), &se) && se.Offset <= int64(len(data)) {
 			e.Line = 1 + bytes.Count(data[:se.Offset], []byte("\n"))
@@ -53,7 +53,7 @@ func (t *traceReader) records(br *bufio.Reader, each func(line int, obj map[stri
 		return e
 	}
 	if obj, ok := whole.(map[string]any); ok {
-		if list, ok := obj["data"].([]any); ok && t.format != dataset.FormatOTLP {
+		if list, ok := obj["data"].([]any); ok && t.format != read.FormatOTLP {
 			whole = list
 		} else {
 			return each(1, obj)
@@ -61,7 +61,7 @@ func (t *traceReader) records(br *bufio.Reader, each func(line int, obj map[stri
 	}
 	list, ok := whole.([]any)
 	if !ok {
-		return &dataset.Error{File: name, Msg: "is neither an object nor a list of objects — export the spans as JSON Lines"}
+		return &read.Error{File: name, Msg: "is neither an object nor a list of objects — export the spans as JSON Lines"}
 	}
 	starts := elementLines(data)
 	for i, el := range list {
@@ -192,12 +192,12 @@ func sniffTraces(head []byte) string {
 	}
 	switch {
 	case keys["resourceSpans"]:
-		return dataset.FormatOTLP
+		return read.FormatOTLP
 	case keys["observations"]:
-		return dataset.FormatLangfuse
+		return read.FormatLangfuse
 	case keys["context.trace_id"], keys["context.span_id"],
 		ctx != nil && (ctx["trace_id"] != nil || ctx["span_id"] != nil) && (keys["span_kind"] || keys["parent_id"]):
-		return dataset.FormatPhoenix
+		return read.FormatPhoenix
 	}
 	return ""
 }
@@ -369,7 +369,7 @@ func (t *traceReader) phoenixRecord(line int, obj map[string]any) error {
 	}
 	if raw, ok := flat["attributes"].(string); ok {
 		// A Parquet or CSV export may keep the attributes as one JSON text.
-		if v, err := dataset.DecodeJSON([]byte(raw)); err == nil {
+		if v, err := read.DecodeJSON([]byte(raw)); err == nil {
 			attrs := map[string]any{}
 			flatten("", v, attrs)
 			for k, v := range attrs {
