@@ -369,7 +369,7 @@ func (r *jsonReader) elements(tests bool) error {
 // object reads a top-level object whose '{' was read: the records under
 // "samples", promptfoo's test cases under "tests" (with its "defaultTest",
 // which must come first: the tests are read as they stream by) or, without
-// either, a column-oriented object of lists (see columnar.go).
+// either, a column-oriented object of lists (see internal/read/columnar.go).
 func (r *jsonReader) object() error {
 	c := r.c
 	var keys []string

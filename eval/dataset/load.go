@@ -1,9 +1,12 @@
 // Package dataset loads the samples to evaluate from JSON Lines, JSON, CSV,
 // YAML and Parquet files and Excel workbooks in the shapes RAGAS (0.1 and >= 0.2), Hugging Face
 // datasets and promptfoo use (promptfoo test files and configs, with their
-// file:// references), and from exported traces through the reader
-// eval/traces registers (see traces.go), with errors that name the file,
-// the record and the field.
+// file:// references), and from exported traces (internal/traces), with
+// errors that name the file, the record and the field. The readers of the
+// formats are in internal/sheet (CSV, Excel), internal/pq (Parquet) and
+// internal/traces; what they share, the record and its checks, is
+// internal/read. This package picks the format and reads the formats that
+// may reference other files (JSON, JSON Lines, YAML, promptfoo).
 //
 // Load holds every sample in memory. For a dataset too large for that, Scan
 // validates the file as Load does keeping only counts, and Stream reads it

@@ -494,7 +494,7 @@ func (y *yamlDoc) record(item *yaml.Node, start, end int64) error {
 }
 
 // largestPart names the key whose value spans most of a record too big
-// to read, and its size, as recordSizer does for JSON: the top-level key,
+// to read, and its size, as read.RecordSizer does for JSON: the top-level key,
 // or key.child when one child holds most of it (vars.context).
 func (y *yamlDoc) largestPart(m *yaml.Node, end int64) (string, int64) {
 	best, bestSize, bestEnd := -1, int64(-1), int64(0)

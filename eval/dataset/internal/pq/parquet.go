@@ -1,3 +1,4 @@
+// Package pq reads a Parquet dataset, a row a record, into a read.Collector.
 package pq
 
 import (
@@ -51,7 +52,7 @@ type pqColumn struct {
 	listDef, elemDef, maxDef int
 }
 
-// readParquet reads a Parquet file. It needs random access: through r's
+// Read reads a Parquet file. It needs random access: through r's
 // ReadAt when r has one, else from the whole file read into memory.
 func Read(c *read.Collector, r io.Reader, br *bufio.Reader) (err error) {
 	src, size, err := read.RandomAccess(r, br)

@@ -1,3 +1,8 @@
+// Package read holds what the dataset readers share: the Collector that
+// takes a file's records, checks them, turns them into samples and
+// gathers the skipped ones; the record limit and the sizing of a record
+// over it; the errors that name file, record and field; the conversion of
+// values and the naming of our fields.
 package read
 
 import (
@@ -9,11 +14,9 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-import ()
-
 // Collector gathers the samples and skips of one read.
 type Collector struct {
-	// name is the file being read and unit what its records are counted
+	// Name is the file being read and Unit what its records are counted
 	// in: the dataset's, or those of a file it references while that is read.
 	Name  string
 	Unit  string
@@ -21,39 +24,39 @@ type Collector struct {
 	Cols  *Columns
 	Skip  bool
 	Limit int64 // bytes per record
-	// count is the number of valid samples so far, the next one's Index;
-	// sink takes each (nil: they are only counted) and may end the read
+	// Count is the number of valid samples so far, the next one's Index;
+	// Sink takes each (nil: they are only counted) and may end the read
 	// with an error.
 	Count int
 	Sink  func(eval.Sample) error
-	// skipped holds the first MaxSkipped records skipped, skippedCount
+	// Skipped holds the first MaxSkipped records skipped, SkippedCount
 	// counts them all.
 	Skipped      []Skip
 	SkippedCount int
-	// ids holds where each id was first used, to refuse a repeat (runs
+	// IDs holds where each id was first used, to refuse a repeat (runs
 	// are compared by id); nil lets ids repeat. idSeq numbers the records
-	// with an id, dupSeqs are those skipped as repeats; a Stream skips
-	// the scan's (replay) instead of keeping ids.
+	// with an id, DupSeqs are those skipped as repeats; a Stream skips
+	// the scan's (Replay) instead of keeping ids.
 	IDs       map[string]IDSite
 	idSeq     int64
 	DupSeqs   []int64
 	Replay    []int64
 	Replaying bool
-	// hash takes the bytes of the file being read; refSums are the
+	// Hash takes the bytes of the file being read; RefSums are the
 	// sha256s of the files the dataset references, in the order read;
-	// reading holds the absolute paths of the files being read, the
+	// Reading holds the absolute paths of the files being read, the
 	// dataset first, to refuse a reference cycle.
 	Hash    hash.Hash
 	RefSums [][]byte
 	Reading []string
-	// testCases: the records read now are promptfoo test cases (their
-	// description is the id when they have none); defaults are the vars of
+	// TestCases: the records read now are promptfoo test cases (their
+	// description is the id when they have none); Defaults are the vars of
 	// the promptfoo config's defaultTest, under the test's own.
 	TestCases bool
 	Defaults  map[string]json.RawMessage
 	// Parsed counts the records that parsed as objects, seen[f] whether a
-	// --map column of field f was found in any of them, firstKeys the
-	// first record's keys (firstFile its file): a --map column found
+	// --map column of field f was found in any of them, FirstKeys the
+	// first record's keys (FirstFile its file): a --map column found
 	// nowhere is a typo.
 	Parsed    int
 	seen      [NFields]bool
@@ -61,23 +64,23 @@ type Collector struct {
 	FirstFile string
 	// known: some record had a key of one of our fields.
 	known bool
-	// sheet is the worksheet being read and head its header, for errors
+	// Sheet is the worksheet being read and Head its header, for errors
 	// to name the cell; "" and nil outside a workbook.
 	Sheet string
 	Head  *Header
-	// wantSheet is --sheet.
+	// WantSheet is --sheet.
 	WantSheet string
 	// convs are the conversations of the flat form read so far, by id
 	// (see conversation.go).
 	convs map[string]*conversation
 	Turns int // valid samples that are conversation turns
 	seq   uint64
-	// followLog: the records are a log followed from anywhere in it
+	// FollowLog: the records are a log followed from anywhere in it
 	// (LineDecoder), whose conversations may miss turns.
 	FollowLog bool
-	// traceMap is --map, whose span selectors a trace file reads.
+	// TraceMap is --map, whose span selectors a trace file reads.
 	TraceMap map[string]string
-	// readAs is the format a reader found the file to be in when its
+	// ReadAs is the format a reader found the file to be in when its
 	// container says less (Phoenix spans in a Parquet file).
 	ReadAs string
 }
@@ -93,7 +96,7 @@ type IDSite struct {
 // to scan than a good one.
 const MaxSkipped = 1000
 
-// bad records an invalid record: skipped under --skip-invalid, else the error.
+// Bad records an invalid record: skipped under --skip-invalid, else the error.
 func (c *Collector) Bad(line int, field, msg string) error {
 	if c.Skip {
 		c.SkippedCount++
@@ -110,7 +113,7 @@ func (c *Collector) Bad(line int, field, msg string) error {
 	return &Error{File: c.Name, Sheet: c.Sheet, Cell: c.cellOf(line, field), Line: line, Unit: c.Unit, Field: field, Msg: msg, Skippable: true}
 }
 
-// add takes a valid sample; idKey names the key its id was read from
+// Add takes a valid sample; idKey names the key its id was read from
 // when that is not the id's own (promptfoo's description), for the message
 // about a duplicate.
 func (c *Collector) Add(s eval.Sample, idKey string) error {
@@ -187,7 +190,7 @@ func (c *Collector) Finish() error {
 		return nil
 	}
 	if c.Parsed > 0 && !c.known {
-		e := c.LayoutError(c.FirstKeys, "keys")
+		e := c.layoutError(c.FirstKeys, "keys")
 		e.File = c.FirstFile
 		return e
 	}
@@ -207,7 +210,7 @@ func (c *Collector) Finish() error {
 
 func (c *Collector) mapped(f int) bool { return c.Cols.mapped[f] }
 
-// noSelectors refuses --map's span selectors for a file that has no spans.
+// NoSelectors refuses --map's span selectors for a file that has no spans.
 func (c *Collector) NoSelectors(format string) error {
 	for _, k := range TraceSelectors {
 		if _, ok := c.TraceMap[k]; ok {

@@ -56,7 +56,7 @@ func (c *Collector) hasColumn(f int, keys []string) bool {
 	return false
 }
 
-// fromColumns turns the lists of a top-level object without "samples"
+// FromColumns turns the lists of a top-level object without "samples"
 // into samples; keys are all the object's keys, for the message when it
 // is not column-oriented either.
 func (c *Collector) FromColumns(keys []string, cols []Column) error {
@@ -71,7 +71,7 @@ func (c *Collector) FromColumns(keys []string, cols []Column) error {
 		known = known || found[f]
 	}
 	if !known {
-		return c.LayoutError(keys, "keys")
+		return c.layoutError(keys, "keys")
 	}
 	c.Unit = UnitSample
 	for f := range NFields {
@@ -144,7 +144,7 @@ func AllLists(obj map[string]json.RawMessage) bool {
 	return true
 }
 
-// listQuestion reports whether obj has a list under a question or answer
+// ListQuestion reports whether obj has a list under a question or answer
 // name (--map or default).
 func (cols *Columns) ListQuestion(obj map[string]json.RawMessage) bool {
 	for _, f := range []int{FQuestion, FAnswer} {
@@ -197,7 +197,7 @@ const layouts = `JSON Lines records (one {"user_input": ..., "response": ...} pe
 
 // layoutError reports a file that parses but fits none of the layouts;
 // found are its keys or columns, what says which ("keys", "columns").
-func (c *Collector) LayoutError(found []string, what string) *Error {
+func (c *Collector) layoutError(found []string, what string) *Error {
 	one := strings.TrimSuffix(what, "s")
 	return &Error{File: c.Name, Msg: fmt.Sprintf("matches no known dataset layout — tried %s; found %s: %s — "+
 		"none is a field we know (question: %s; answer: %s); rename them or pass --map question=<%s>,answer=<%s>",

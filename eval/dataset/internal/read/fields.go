@@ -33,7 +33,7 @@ var defaultNames = [NFields][]string{
 
 func required(f int) bool { return f == FQuestion || f == FAnswer }
 
-func FieldIndex(name string) int {
+func fieldIndex(name string) int {
 	for i, n := range FieldNames {
 		if n == name {
 			return i
@@ -50,7 +50,7 @@ func Fields() []string {
 // AcceptedNames returns the column names a field is looked up under when
 // --map does not name one, in order of preference; nil for an unknown field.
 func AcceptedNames(field string) []string {
-	f := FieldIndex(field)
+	f := fieldIndex(field)
 	if f < 0 {
 		return nil
 	}
@@ -74,7 +74,7 @@ func ParseMap(s string) (map[string]string, error) {
 		if !ok || col == "" {
 			return nil, fmt.Errorf("--map: %q is not field=column (e.g. --map question=q_col,answer=resp)", part)
 		}
-		if FieldIndex(field) < 0 && !IsTraceSelector(field) {
+		if fieldIndex(field) < 0 && !isTraceSelector(field) {
 			return nil, fmt.Errorf("--map: unknown field %q — the fields are %s (and, for a trace file, the spans %s)", field, strings.Join(Fields(), ", "), strings.Join(TraceSelectors, ", "))
 		}
 		if _, dup := m[field]; dup {
@@ -111,10 +111,10 @@ type Columns struct {
 func NewColumns(m map[string]string) (*Columns, error) {
 	c := &Columns{}
 	for field, col := range m {
-		if IsTraceSelector(field) {
+		if isTraceSelector(field) {
 			continue // read by the trace reader
 		}
-		f := FieldIndex(field)
+		f := fieldIndex(field)
 		if f < 0 {
 			return nil, fmt.Errorf("--map: unknown field %q — the fields are %s", field, strings.Join(Fields(), ", "))
 		}
@@ -137,7 +137,7 @@ func NewColumns(m map[string]string) (*Columns, error) {
 		for _, n := range defaultNames[f] {
 			claimed := false
 			for k, col := range m {
-				if IsTraceSelector(k) {
+				if isTraceSelector(k) {
 					continue
 				}
 				if strings.EqualFold(col, n) {

@@ -12,19 +12,17 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-import ()
-
 // Header is the columns of a header row that our fields read.
 type Header struct {
 	Names []string
 	Idx   [NFields]int
 	// chunks are the numbered contexts columns (检索片段1, 检索片段2, …) in
 	// number order when the contexts come from those, one chunk a cell;
-	// idx[fContexts] is then the first of them.
+	// Idx[FContexts] is then the first of them.
 	chunks []int
 }
 
-// fieldOf names the field column i feeds, "" if none.
+// FieldOf names the field column i feeds, "" if none.
 func (h *Header) FieldOf(i int) string {
 	for f := range NFields {
 		if h.Idx[f] == i || (f == FContexts && slices.Contains(h.chunks, i)) {
@@ -34,7 +32,7 @@ func (h *Header) FieldOf(i int) string {
 	return ""
 }
 
-// resolveHeader picks each field's column once for the whole file. With
+// ResolveHeader picks each field's column once for the whole file. With
 // numbered, contexts that no column holds whole are looked for in numbered
 // Columns: the contexts name followed by a number.
 func (cols *Columns) ResolveHeader(c *Collector, names []string, numbered bool) (*Header, error) {
@@ -63,7 +61,7 @@ func (cols *Columns) ResolveHeader(c *Collector, names []string, numbered bool) 
 		}
 	}
 	if !known {
-		e := c.LayoutError(names, "columns")
+		e := c.layoutError(names, "columns")
 		e.Line, e.Unit = 1, UnitRow
 		return nil, e
 	}
@@ -200,7 +198,7 @@ func (c *Collector) cellOf(line int, field string) string {
 	if c.Sheet == "" || c.Head == nil || field == "" {
 		return ""
 	}
-	f := FieldIndex(field)
+	f := fieldIndex(field)
 	if f < 0 || c.Head.Idx[f] < 0 {
 		return ""
 	}

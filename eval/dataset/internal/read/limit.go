@@ -45,25 +45,25 @@ func FmtSize(n int64) string {
 // Oversized describes a record over the limit, measured as it was dropped.
 type Oversized struct {
 	Size int64
-	// line is the file line the record starts on (JSON elements, CSV rows).
+	// Line is the file line the record starts on (JSON elements, CSV rows).
 	Line int
-	// part names the largest value in the record (a JSON key path such as
-	// "vars.context", or a CSV column) and partSize its size.
+	// Part names the largest value in the record (a JSON key path such as
+	// "vars.context", or a CSV column) and PartSize its size.
 	Part     string
 	PartSize int64
-	Column   int // CSV: the Column index of part
+	Column   int // CSV: the column index of Part
 	// truncated: the file ended inside the record (JSON), or inside a
 	// quoted cell of it (CSV).
-	Truncated bool
+	truncated bool
 }
 
-// tooBigField turns a JSON record over the limit into the field it is
+// TooBigField turns a JSON record over the limit into the field it is
 // blamed on (our field its largest value feeds, "" if none) and the message.
 func (c *Collector) TooBigField(o Oversized) (field, msg string) {
 	return c.fieldOfKey(o.Part), c.TooBig(o, "key")
 }
 
-// tooBig is the message for a record over the limit; partKind says what
+// TooBig is the message for a record over the limit; partKind says what
 // o.part is ("key", "column").
 func (c *Collector) TooBig(o Oversized, partKind string) string {
 	detail := ""
@@ -72,7 +72,7 @@ func (c *Collector) TooBig(o Oversized, partKind string) string {
 	}
 	msg := fmt.Sprintf("the record is %d bytes (%s%s), over the limit of %s per record — "+
 		"raise the limit with --max-record-bytes", o.Size, FmtSize(o.Size), detail, FmtSize(c.Limit))
-	if o.Truncated && c.Unit == UnitRow {
+	if o.truncated && c.Unit == UnitRow {
 		detail += "; it runs to the end of the file inside a quoted cell — is a closing quote missing?"
 	}
 	if o.Line > 0 && c.Unit != UnitLine {
@@ -254,7 +254,7 @@ func (z *RecordSizer) endValue(d int) {
 
 func (z *RecordSizer) Finish(o *Oversized) { o.Part, o.PartSize = z.Largest() }
 
-// largest returns the key path holding most of the record and its size.
+// Largest returns the key path holding most of the record and its size.
 func (z *RecordSizer) Largest() (string, int64) {
 	z.endValue(2)
 	z.endValue(1)

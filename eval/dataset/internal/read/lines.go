@@ -7,7 +7,7 @@ import (
 	"io"
 )
 
-// eachLine gives each non-blank line of JSON Lines to each, trimmed, with
+// EachLine gives each non-blank line of JSON Lines to each, trimmed, with
 // its number; a line over the record limit is refused (or skipped) as too
 // big without being held.
 func (c *Collector) EachLine(br *bufio.Reader, each func(line int, b []byte) error) error {
@@ -110,7 +110,7 @@ func (r *LineReader) Next() (b []byte, start int, o *Oversized, err error) {
 		z.Write(r.buf)
 	}
 	if z != nil {
-		o := Oversized{Size: size - int64(trail), Line: start, Truncated: quotes%2 == 1}
+		o := Oversized{Size: size - int64(trail), Line: start, truncated: quotes%2 == 1}
 		z.Finish(&o)
 		return nil, start, &o, nil
 	}

@@ -115,7 +115,7 @@ func (r *JSONRecord) description(testCase bool) (json.RawMessage, string) {
 	return nil, ""
 }
 
-// fromJSON turns one JSON value into a sample, or reports why it cannot.
+// FromJSON turns one JSON value into a sample, or reports why it cannot.
 func (c *Collector) FromJSON(line int, b []byte) error {
 	if len(b) == 0 || b[0] != '{' {
 		msg := fmt.Sprintf("is %s, not an object", AKind(KindOf(b)))
@@ -136,7 +136,7 @@ func (c *Collector) FromJSON(line int, b []byte) error {
 	return c.FromRecord(line, rec)
 }
 
-// fromRecord turns one parsed JSON object into a sample.
+// FromRecord turns one parsed JSON object into a sample.
 func (c *Collector) FromRecord(line int, rec *JSONRecord) error {
 	if rec.defaults == nil {
 		rec.defaults = c.Defaults
@@ -183,7 +183,7 @@ func (c *Collector) FromRecord(line int, rec *JSONRecord) error {
 			samplesList := ok && KindOf(v) == "list"
 			if c.Parsed == 1 && !known && !c.Skip && !samplesList {
 				// Not one key we know: the file is not in a layout we read.
-				return c.LayoutError(rec.keys(), "keys")
+				return c.layoutError(rec.keys(), "keys")
 			}
 			msg := c.Cols.missingMsg(f, rec.keys(), "key")
 			if samplesList {

@@ -36,7 +36,7 @@ const (
 
 var TraceSelectors = []string{MapLLM, MapRetriever}
 
-func IsTraceSelector(k string) bool { return slices.Contains(TraceSelectors, k) }
+func isTraceSelector(k string) bool { return slices.Contains(TraceSelectors, k) }
 
 // Records is a read in progress as the trace reader sees it: the file,
 // --map and the record limit, and where samples and bad records go.
@@ -86,7 +86,7 @@ func (c *Collector) ParquetDamaged(err error) *Error {
 	return &Error{File: c.Name, Msg: fmt.Sprintf("cannot read it as Parquet (%v) — the file is damaged, truncated or not Parquet; re-export it (e.g. df.to_parquet or dataset.to_parquet)", err)}
 }
 
-// eachParquetRow gives each row of f, numbered from 1, to each, row group
+// EachParquetRow gives each row of f, numbered from 1, to each, row group
 // by row group; a row group that cannot be read is the file's damage.
 func (c *Collector) EachParquetRow(f *parquet.File, each func(row int, r parquet.Row) error) error {
 	row := 0

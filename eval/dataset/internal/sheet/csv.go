@@ -1,3 +1,5 @@
+// Package sheet reads the datasets laid out as a table with a header row,
+// CSV files and Excel worksheets, into a read.Collector.
 package sheet
 
 import (

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -41,7 +40,7 @@ func (t *traceReader) records(br *bufio.Reader, each func(line int, obj map[stri
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	if len(data) > maxTraceFileBytes {
-		return &read.Error{File: name, Msg: fmt.Sprintf("a trace file that is not JSON Lines is read whole, and this one is over %s — export one record per line (JSON Lines), which has no limit but --max-record-bytes per line", fmtSize(maxTraceFileBytes))}
+		return &read.Error{File: name, Msg: fmt.Sprintf("a trace file that is not JSON Lines is read whole, and this one is over %s — export one record per line (JSON Lines), which has no limit but --max-record-bytes per line", read.FmtSize(maxTraceFileBytes))}
 	}
 	whole, perr := read.DecodeJSON(data)
 	if perr != nil {
@@ -248,7 +247,7 @@ func text(v any) string {
 func (t *traceReader) otlpRecord(line int, obj map[string]any) error {
 	rss, ok := obj["resourceSpans"].([]any)
 	if !ok {
-		return t.r.Bad(line, "", fmt.Sprintf(`has no "resourceSpans" list (keys: %s) — an OTLP/JSON file holds ExportTraceServiceRequest objects, one per line as the collector's file exporter writes them`, list(keysOf(obj))))
+		return t.r.Bad(line, "", fmt.Sprintf(`has no "resourceSpans" list (keys: %s) — an OTLP/JSON file holds ExportTraceServiceRequest objects, one per line as the collector's file exporter writes them`, read.List(keysOf(obj))))
 	}
 	for i, rs := range rss {
 		rsm, _ := rs.(map[string]any)
@@ -516,31 +515,4 @@ func keysOf(m map[string]any) []string {
 		out = append(out, k)
 	}
 	return out
-}
-
-// list shows names sorted and capped, as the dataset's messages do.
-func list(names []string) string {
-	if len(names) == 0 {
-		return "none"
-	}
-	s := slices.Sorted(slices.Values(names))
-	if len(s) > 12 {
-		return strings.Join(s[:12], ", ") + fmt.Sprintf(" and %d more", len(s)-12)
-	}
-	return strings.Join(s, ", ")
-}
-
-// fmtSize spells a byte count the way the limit is usually given.
-func fmtSize(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

@@ -277,12 +277,12 @@ func (t *traceReader) samples() error {
 	for f := range nFields {
 		if t.attr[f] != "" && !t.seen[f] {
 			return &read.Error{File: t.r.File(), Field: fieldNames[f], Msg: fmt.Sprintf("no span has the attribute %q named by --map %s=%s (attributes seen: %s) — fix --map",
-				t.attr[f], fieldNames[f], t.attr[f], list(t.attrNames()))}
+				t.attr[f], fieldNames[f], t.attr[f], read.List(t.attrNames()))}
 		}
 	}
 	if requests == 0 && t.r.SkippedCount() == 0 {
 		return &read.Error{File: t.r.File(), Msg: fmt.Sprintf("no LLM span in its %d traces (span kinds: %s; names: %s) — a sample is built around each request's LLM span; pass --map llm=<span name or kind> to say which spans generate the answer",
-			len(t.order), list(t.distinct(func(s *tspan) string { return s.kind })), list(t.distinct(func(s *tspan) string { return s.name })))}
+			len(t.order), read.List(t.distinct(func(s *tspan) string { return s.kind })), read.List(t.distinct(func(s *tspan) string { return s.name })))}
 	}
 	return nil
 }
@@ -516,7 +516,7 @@ func (t *traceReader) sample(r *request) error {
 	}
 	if limit := t.r.MaxRecordBytes(); total > limit {
 		return t.r.Bad(l.line, fieldNames[largest], fmt.Sprintf("%s: the request's text is %s, over the limit of %s (--max-record-bytes), most of it in its %s (%s) — raise --max-record-bytes if the request is meant to be this large",
-			where, fmtSize(total), fmtSize(limit), fieldNames[largest], fmtSize(sizes[largest])))
+			where, read.FmtSize(total), read.FmtSize(limit), fieldNames[largest], read.FmtSize(sizes[largest])))
 	}
 	return t.r.Add(s)
 }
