@@ -34,7 +34,7 @@ func (h *Header) FieldOf(i int) string {
 
 // ResolveHeader picks each field's column once for the whole file. With
 // numbered, contexts that no column holds whole are looked for in numbered
-// Columns: the contexts name followed by a number.
+// columns: the contexts name followed by a number.
 func (cols *Columns) ResolveHeader(c *Collector, names []string, numbered bool) (*Header, error) {
 	h := &Header{Names: names}
 	idx := &h.Idx
