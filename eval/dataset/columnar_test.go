@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/ragscope/ragscope/eval/dataset/internal/read"
 )
 
 func TestColumnar(t *testing.T) {
@@ -74,7 +76,7 @@ func TestColumnar(t *testing.T) {
 				t.Errorf("skipped %+v, want %d", l.Skipped, tt.skipped)
 			}
 			for _, s := range l.Skipped {
-				if s.Unit != unitSample || s.Line != 2 {
+				if s.Unit != read.UnitSample || s.Line != 2 {
 					t.Errorf("skip %+v, want sample 2", s)
 				}
 			}

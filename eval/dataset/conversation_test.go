@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/dataset/internal/read"
 )
 
 // turn builds an expected conversation turn sample.
@@ -170,6 +171,6 @@ func TestReadConversationsCSV(t *testing.T) {
 	}})
 	checkReadErrors(t, []readErrCase{{
 		name: "csv turn gap", file: "d.csv", in: "conversation_id,turn,question,answer\na,1,q,a\na,x,q,a\n",
-		line: 3, unit: unitRow, field: "turn", skippable: true, want: []string{`d.csv: row 3: field "turn": is "x", not a whole number from 1`},
+		line: 3, unit: read.UnitRow, field: "turn", skippable: true, want: []string{`d.csv: row 3: field "turn": is "x", not a whole number from 1`},
 	}})
 }

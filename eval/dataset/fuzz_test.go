@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ragscope/ragscope/eval/dataset/internal/read"
 )
 
 // fuzzNames are the names inputs are read under, by kind. The YAML ones
@@ -145,7 +147,7 @@ func checkLoad(t *testing.T, name, in string, opt Options, l *Loaded, err error)
 	ids := map[string]bool{}
 	for i, s := range l.Samples {
 		// A trace file's line may hold several requests.
-		sameLine := s.Line == last && isTraceFormat(l.Format)
+		sameLine := s.Line == last && read.IsTraceFormat(l.Format)
 		if s.Index != i || (s.Line <= last && !sameLine) || strings.TrimSpace(s.Question) == "" {
 			t.Fatalf("sample %d: index %d, line %d after %d, question %q", i, s.Index, s.Line, last, s.Question)
 		}

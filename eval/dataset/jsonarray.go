@@ -9,6 +9,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/ragscope/ragscope/eval/dataset/internal/read"
 )
 
 // readJSON reads a JSON array of records, an object holding them under
@@ -43,17 +45,17 @@ func readJSON(c *collector, br *bufio.Reader) error {
 		if err := r.syntax(raw, start, 0); err != nil {
 			return err
 		}
-		return &Error{File: c.name, Msg: fmt.Sprintf(`the file holds %s — expected an array of sample objects `+
-			`, an object {"samples": [...]} or a column-oriented object {"user_input": [...], "response": [...]}; for one object per line use JSON Lines (.jsonl)`, aKind(kindOf(raw)))}
+		return &Error{File: c.Name, Msg: fmt.Sprintf(`the file holds %s — expected an array of sample objects `+
+			`, an object {"samples": [...]} or a column-oriented object {"user_input": [...], "response": [...]}; for one object per line use JSON Lines (.jsonl)`, read.AKind(read.KindOf(raw)))}
 	}
 	if err != nil {
 		return err
 	}
 	if _, err := r.peek(); err != io.EOF {
 		if err != nil {
-			return fmt.Errorf("%s: %w", c.name, err)
+			return fmt.Errorf("%s: %w", c.Name, err)
 		}
-		return &Error{File: c.name, Msg: fmt.Sprintf("unexpected data after the JSON value, at line %d — "+
+		return &Error{File: c.Name, Msg: fmt.Sprintf("unexpected data after the JSON value, at line %d — "+
 			"a JSON file holds one array; for one object per line name the file .jsonl", r.line)}
 	}
 	return nil
@@ -119,13 +121,13 @@ func (r *jsonReader) expect(want byte, what string, element int) error {
 // for a value over the limit, o (measured as it streams by, never held)
 // and raw nil. element numbers the value in messages (0 outside the
 // records' list).
-func (r *jsonReader) value(element int) (raw []byte, start int, o *oversized, err error) {
+func (r *jsonReader) value(element int) (raw []byte, start int, o *read.Oversized, err error) {
 	if _, err := r.peek(); err != nil {
 		return nil, 0, nil, r.eof(err, element)
 	}
 	start = r.line
 	r.held = r.held[:0]
-	var z *recordSizer
+	var z *read.RecordSizer
 	var size int64
 	v := valueScan{}
 	for done := false; !done; {
@@ -145,25 +147,25 @@ func (r *jsonReader) value(element int) (raw []byte, start int, o *oversized, er
 		n, end := v.end(p)
 		p, done = p[:n], end
 		r.line += bytes.Count(p, []byte("\n"))
-		if z == nil && int64(len(r.held)+n) > r.c.limit {
+		if z == nil && int64(len(r.held)+n) > r.c.Limit {
 			if err := r.brokenPrefix(r.held, p, start, element); err != nil {
 				return nil, 0, nil, err
 			}
-			z = &recordSizer{}
-			z.write(r.held)
+			z = &read.RecordSizer{}
+			z.Write(r.held)
 			size = int64(len(r.held))
 		}
 		if z != nil {
-			z.write(p)
+			z.Write(p)
 			size += int64(n)
 		} else {
-			r.held = appendHeld(r.held, p, r.c.limit)
+			r.held = read.AppendHeld(r.held, p, r.c.Limit)
 		}
 		r.br.Discard(n)
 	}
 	if z != nil {
-		o := oversized{size: size, line: start}
-		o.part, o.partSize = z.largest()
+		o := read.Oversized{Size: size, Line: start}
+		o.Part, o.PartSize = z.Largest()
 		return nil, start, &o, nil
 	}
 	return r.held, start, nil, nil
@@ -204,7 +206,7 @@ func (v *valueScan) end(p []byte) (int, bool) {
 	}
 	for i < len(p) {
 		if v.inStr {
-			n := stringEnd(p[i:], &v.esc)
+			n := read.StringEnd(p[i:], &v.esc)
 			if n < 0 {
 				return len(p), false
 			}
@@ -229,18 +231,14 @@ func (v *valueScan) end(p []byte) (int, bool) {
 	return len(p), false
 }
 
-// checkPrefix is how much of a value going over the limit brokenPrefix
-// looks at.
-const checkPrefix = 1 << 20
-
-// brokenPrefix reports a syntax error in the first checkPrefix bytes of a
+// brokenPrefix reports a syntax error in the first read.CheckPrefix bytes of a
 // value going over the limit, held then p: a quote or a bracket too many
 // makes a value run on, and the error is then what to report, at its line;
 // a later one goes unseen and the value is refused as too big.
 func (r *jsonReader) brokenPrefix(held, p []byte, start, element int) error {
-	prefix := held[:min(len(held), checkPrefix)]
-	if len(prefix) < checkPrefix {
-		prefix = append(prefix[:len(prefix):len(prefix)], p[:min(len(p), checkPrefix-len(prefix))]...)
+	prefix := held[:min(len(held), read.CheckPrefix)]
+	if len(prefix) < read.CheckPrefix {
+		prefix = append(prefix[:len(prefix):len(prefix)], p[:min(len(p), read.CheckPrefix-len(prefix))]...)
 	}
 	return r.broken(prefix, start, element)
 }
@@ -279,22 +277,22 @@ func (r *jsonReader) syntax(raw []byte, start, element int) error {
 }
 
 func (r *jsonReader) syntaxAt(line, element int, msg string) error {
-	return &Error{File: r.c.name, Line: element, Unit: unitElement, Msg: fmt.Sprintf(
+	return &Error{File: r.c.Name, Line: element, Unit: read.UnitElement, Msg: fmt.Sprintf(
 		"invalid JSON at line %d: %s — fix the file; a broken JSON file cannot be read past the error", line, msg)}
 }
 
 // eof reports the end of the file, or a read error, met inside the JSON.
 func (r *jsonReader) eof(err error, element int) error {
 	if err == io.EOF {
-		return &Error{File: r.c.name, Line: element, Unit: unitElement,
+		return &Error{File: r.c.Name, Line: element, Unit: read.UnitElement,
 			Msg: "the JSON ends too early (truncated file?) — complete or re-export the file"}
 	}
-	return fmt.Errorf("%s: %w", r.c.name, err)
+	return fmt.Errorf("%s: %w", r.c.Name, err)
 }
 
-func (r *jsonReader) valueTooBig(o *oversized) error {
-	return &Error{File: r.c.name, Msg: fmt.Sprintf("the JSON value at line %d is %d bytes (%s), over the limit of %s per record — "+
-		"expected an array of sample objects or {\"samples\": [...]}; raise the limit with --max-record-bytes", o.line, o.size, fmtSize(o.size), fmtSize(r.c.limit))}
+func (r *jsonReader) valueTooBig(o *read.Oversized) error {
+	return &Error{File: r.c.Name, Msg: fmt.Sprintf("the JSON value at line %d is %d bytes (%s), over the limit of %s per record — "+
+		"expected an array of sample objects or {\"samples\": [...]}; raise the limit with --max-record-bytes", o.Line, o.Size, read.FmtSize(o.Size), read.FmtSize(r.c.Limit))}
 }
 
 // quoteChar spells a byte as encoding/json's syntax errors do.
@@ -312,7 +310,7 @@ func quoteChar(b byte) string {
 // list reads the entries of a list whose '[' was read, up to and
 // including its ']', calling each with the entry's number, its raw value
 // (valid JSON) and, for one over the limit, o instead.
-func (r *jsonReader) list(records bool, each func(n int, raw []byte, o *oversized) error) error {
+func (r *jsonReader) list(records bool, each func(n int, raw []byte, o *read.Oversized) error) error {
 	element := func(n int) int {
 		if records {
 			return n
@@ -352,30 +350,30 @@ func (r *jsonReader) list(records bool, each func(n int, raw []byte, o *oversize
 // tests list a string element is a reference to a tests file.
 func (r *jsonReader) elements(tests bool) error {
 	c := r.c
-	return r.list(true, func(n int, raw []byte, o *oversized) error {
+	return r.list(true, func(n int, raw []byte, o *read.Oversized) error {
 		switch {
 		case o != nil:
-			field, msg := c.tooBigField(*o)
-			return c.bad(n, field, msg)
-		case tests && kindOf(raw) == "string":
+			field, msg := c.TooBigField(*o)
+			return c.Bad(n, field, msg)
+		case tests && read.KindOf(raw) == "string":
 			var spec string
 			if err := json.Unmarshal(raw, &spec); err != nil {
-				return c.bad(n, "", "is not a valid JSON string: "+jsonErrText(err))
+				return c.Bad(n, "", "is not a valid JSON string: "+read.JSONErrText(err))
 			}
-			return c.readTestsRef(refSite{n, unitElement}, spec)
+			return c.readTestsRef(refSite{n, read.UnitElement}, spec)
 		}
-		return c.fromJSON(n, raw)
+		return c.FromJSON(n, raw)
 	})
 }
 
 // object reads a top-level object whose '{' was read: the records under
 // "samples", promptfoo's test cases under "tests" (with its "defaultTest",
 // which must come first: the tests are read as they stream by) or, without
-// either, a column-oriented object of lists (see columnar.go).
+// either, a column-oriented object of lists (see internal/read/columnar.go).
 func (r *jsonReader) object() error {
 	c := r.c
 	var keys []string
-	var cols []column
+	var cols []read.Column
 	list := "" // the key the records were read from
 	for n := 0; ; n++ {
 		b, err := r.peek()
@@ -407,13 +405,13 @@ func (r *jsonReader) object() error {
 			var raw []byte
 			if raw, err = r.whole(); err == nil {
 				if list != "" {
-					return &Error{File: c.name, Msg: fmt.Sprintf(`"defaultTest" (line %d) comes after %q — move it above %q: the records are read as they stream by, before it is met`, at.line, list, list)}
+					return &Error{File: c.Name, Msg: fmt.Sprintf(`"defaultTest" (line %d) comes after %q — move it above %q: the records are read as they stream by, before it is met`, at.line, list, list)}
 				}
-				c.defaults, err = c.defaultVars(at, raw)
+				c.Defaults, err = c.defaultVars(at, raw)
 			}
 		case key == "samples" || key == "tests":
 			if list != "" {
-				return &Error{File: c.name, Msg: fmt.Sprintf(`has both %q and %q — keep one list of records`, list, key)}
+				return &Error{File: c.Name, Msg: fmt.Sprintf(`has both %q and %q — keep one list of records`, list, key)}
 			}
 			list, cols = key, nil
 			err = r.records(key, at)
@@ -421,10 +419,10 @@ func (r *jsonReader) object() error {
 			// A list of a column-oriented object: its entries are read one
 			// by one, like records; kept only while no records were read.
 			r.skip()
-			col := column{key: key}
-			err = r.list(false, func(_ int, raw []byte, o *oversized) error {
+			col := read.Column{Key: key}
+			err = r.list(false, func(_ int, raw []byte, o *read.Oversized) error {
 				if list == "" {
-					col.cells = append(col.cells, cell{raw: bytes.Clone(raw), over: o})
+					col.Cells = append(col.Cells, read.Cell{Raw: bytes.Clone(raw), Over: o})
 				}
 				return nil
 			})
@@ -441,7 +439,7 @@ func (r *jsonReader) object() error {
 	if list != "" {
 		return nil
 	}
-	return c.fromColumns(keys, cols)
+	return c.FromColumns(keys, cols)
 }
 
 // key reads a key of the top-level object and the line it is on.
@@ -457,8 +455,8 @@ func (r *jsonReader) key() (string, refSite, error) {
 	case err != nil:
 		return "", at, err
 	case o != nil:
-		return "", at, &Error{File: r.c.name, Msg: fmt.Sprintf("a key of the top-level object, at line %d, is %d bytes (%s), over the limit of %s per record — "+
-			"is this a dataset? Raise the limit with --max-record-bytes", o.line, o.size, fmtSize(o.size), fmtSize(r.c.limit))}
+		return "", at, &Error{File: r.c.Name, Msg: fmt.Sprintf("a key of the top-level object, at line %d, is %d bytes (%s), over the limit of %s per record — "+
+			"is this a dataset? Raise the limit with --max-record-bytes", o.Line, o.Size, read.FmtSize(o.Size), read.FmtSize(r.c.Limit))}
 	}
 	if err := r.syntax(raw, start, 0); err != nil {
 		return "", at, err
@@ -498,11 +496,11 @@ func (r *jsonReader) records(key string, at refSite) error {
 		return err
 	}
 	if key == "samples" {
-		return &Error{File: c.name, Msg: fmt.Sprintf(`"samples" holds %s — it must be a list of sample objects`, aKind(kindOf(raw)))}
+		return &Error{File: c.Name, Msg: fmt.Sprintf(`"samples" holds %s — it must be a list of sample objects`, read.AKind(read.KindOf(raw)))}
 	}
 	var spec string
 	if json.Unmarshal(raw, &spec) == nil {
 		return c.withTestCases(func() error { return c.readTestsRef(at, spec) })
 	}
-	return &Error{File: c.name, Msg: fmt.Sprintf(`"tests" holds %s — it must be a list of test cases, a "file://" reference to a tests file, or a list mixing both`, aKind(kindOf(raw)))}
+	return &Error{File: c.Name, Msg: fmt.Sprintf(`"tests" holds %s — it must be a list of test cases, a "file://" reference to a tests file, or a list mixing both`, read.AKind(read.KindOf(raw)))}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ragscope/ragscope/eval/dataset/internal/read"
 )
 
 // rec is a JSON Lines record whose answer makes it exactly n bytes long.
@@ -102,7 +104,7 @@ func TestRecordLimitJSONArray(t *testing.T) {
 	}
 	in = strings.Replace(in, `{"question": oops}`, rec("q4", 200), 1)
 	l, err = Read("d.json", strings.NewReader(in), Options{MaxRecordBytes: limit, SkipInvalid: true})
-	if err != nil || len(l.Samples) != 3 || l.Samples[2].Line != 4 || len(l.Skipped) != 1 || l.Skipped[0].Line != 2 || l.Skipped[0].Unit != unitElement {
+	if err != nil || len(l.Samples) != 3 || l.Samples[2].Line != 4 || len(l.Skipped) != 1 || l.Skipped[0].Line != 2 || l.Skipped[0].Unit != read.UnitElement {
 		t.Fatalf("skipping: %v, %+v", err, l)
 	}
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/dataset/internal/read"
+	"github.com/ragscope/ragscope/eval/dataset/internal/traces"
 )
 
 // LineDecoder decodes JSON Lines records one at a time, as a log that is
@@ -13,7 +15,7 @@ import (
 // aliases, --map and messages as a JSON Lines dataset, without the
 // whole-file checks (a log repeats ids, and has no end to check at).
 type LineDecoder struct {
-	c   *collector
+	c   *read.Collector
 	m   map[string]string // --map, for trace lines
 	got eval.Sample
 	ok  bool
@@ -27,20 +29,20 @@ var ErrBlankLine = errors.New("blank line")
 // (SkipInvalid and Format do not apply: every line is a JSON record, and a
 // bad one is the caller's to report and go past).
 func NewLineDecoder(opt Options) (*LineDecoder, error) {
-	for _, k := range traceSelectors {
+	for _, k := range read.TraceSelectors {
 		if _, ok := opt.Map[k]; ok {
 			return nil, fmt.Errorf("--map %s= selects spans of a trace file, and a watched log is read as JSON Lines records — drop it from --map", k)
 		}
 	}
-	cols, err := newColumns(opt.Map)
+	cols, err := read.NewColumns(opt.Map)
 	if err != nil {
 		return nil, err
 	}
 	d := &LineDecoder{m: opt.Map}
 	// No id map: a service logs the same conversation id on every turn,
 	// and the watcher tells repeats by content, not id.
-	d.c = &collector{cols: cols, limit: maxRecordBytes(opt), unit: unitLine, followLog: true}
-	d.c.sink = func(s eval.Sample) error {
+	d.c = &read.Collector{Cols: cols, Limit: maxRecordBytes(opt), Unit: read.UnitLine, FollowLog: true}
+	d.c.Sink = func(s eval.Sample) error {
 		d.got, d.ok = s, true
 		return nil
 	}
@@ -54,30 +56,30 @@ func (d *LineDecoder) Decode(name string, line int, b []byte) (eval.Sample, erro
 	if len(t) == 0 {
 		return eval.Sample{}, ErrBlankLine
 	}
-	if int64(len(t)) > d.c.limit {
-		return eval.Sample{}, &Error{File: name, Line: line, Unit: unitLine,
-			Msg: fmt.Sprintf("the record is %d bytes, over the limit of %d (--max-record-bytes)", len(t), d.c.limit)}
+	if int64(len(t)) > d.c.Limit {
+		return eval.Sample{}, &Error{File: name, Line: line, Unit: read.UnitLine,
+			Msg: fmt.Sprintf("the record is %d bytes, over the limit of %d (--max-record-bytes)", len(t), d.c.Limit)}
 	}
-	d.c.name, d.c.root = name, name
+	d.c.Name, d.c.Root = name, name
 	d.ok = false
 	// Each line stands alone: the first-record layout check applies to
 	// every line, so an unrelated log line gets the message that names the
 	// accepted keys.
-	d.c.records, d.c.count = 0, 0
-	err := d.c.fromJSON(line, t)
+	d.c.Parsed, d.c.Count = 0, 0
+	err := d.c.FromJSON(line, t)
 	var de *Error
 	if errors.As(err, &de) {
 		// --skip-invalid means nothing here: the watcher always goes on.
 		de.Skippable = false
 		if de.Line == 0 {
-			de.Line, de.Unit = line, unitLine
+			de.Line, de.Unit = line, read.UnitLine
 		}
 	}
 	if err != nil {
 		return eval.Sample{}, err
 	}
 	if !d.ok {
-		return eval.Sample{}, &Error{File: name, Line: line, Unit: unitLine, Msg: "holds no sample"}
+		return eval.Sample{}, &Error{File: name, Line: line, Unit: read.UnitLine, Msg: "holds no sample"}
 	}
 	return d.got, nil
 }
@@ -92,18 +94,18 @@ func (d *LineDecoder) Decode(name string, line int, b []byte) (eval.Sample, erro
 // with the samples of the line's other traces; it lists every problem.
 func (d *LineDecoder) DecodeLine(name string, line int, b []byte) ([]eval.Sample, error) {
 	t := bytes.TrimSpace(b)
-	if !bytes.HasPrefix(t, []byte("{")) || !bytes.Contains(t, []byte(`"resourceSpans"`)) || int64(len(t)) > d.c.limit {
+	if !bytes.HasPrefix(t, []byte("{")) || !bytes.Contains(t, []byte(`"resourceSpans"`)) || int64(len(t)) > d.c.Limit {
 		s, err := d.Decode(name, line, b)
 		if err != nil {
 			return nil, err
 		}
 		return []eval.Sample{s}, nil
 	}
-	obj, err := DecodeObject(t)
+	obj, err := read.DecodeObject(t)
 	if err != nil {
-		return nil, &Error{File: name, Line: line, Unit: unitLine, Msg: err.Error()}
+		return nil, &Error{File: name, Line: line, Unit: read.UnitLine, Msg: err.Error()}
 	}
-	if _, ok := obj["resourceSpans"]; !ok || traceReader == nil {
+	if _, ok := obj["resourceSpans"]; !ok {
 		s, err := d.Decode(name, line, b)
 		if err != nil {
 			return nil, err
@@ -111,17 +113,17 @@ func (d *LineDecoder) DecodeLine(name string, line int, b []byte) ([]eval.Sample
 		return []eval.Sample{s}, nil
 	}
 	var out []eval.Sample
-	c := &collector{name: name, root: name, cols: d.c.cols, limit: d.c.limit, unit: unitLine, skip: true, traceMap: d.m}
-	c.sink = func(s eval.Sample) error {
+	c := &read.Collector{Name: name, Root: name, Cols: d.c.Cols, Limit: d.c.Limit, Unit: read.UnitLine, Skip: true, TraceMap: d.m}
+	c.Sink = func(s eval.Sample) error {
 		out = append(out, s)
 		return nil
 	}
-	errs, err := traceReader.ReadLine(Records{c}, line, obj)
+	errs, err := traces.ReadLine(c.Records(), line, obj)
 	if err != nil {
 		return nil, err
 	}
-	for _, sk := range c.skipped {
-		errs = append(errs, &Error{File: name, Line: sk.Line, Unit: unitLine, Field: sk.Field, Msg: sk.Reason})
+	for _, sk := range c.Skipped {
+		errs = append(errs, &Error{File: name, Line: sk.Line, Unit: read.UnitLine, Field: sk.Field, Msg: sk.Reason})
 	}
 	return out, errors.Join(errs...)
 }

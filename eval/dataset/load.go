@@ -1,9 +1,12 @@
 // Package dataset loads the samples to evaluate from JSON Lines, JSON, CSV,
 // YAML and Parquet files and Excel workbooks in the shapes RAGAS (0.1 and >= 0.2), Hugging Face
 // datasets and promptfoo use (promptfoo test files and configs, with their
-// file:// references), and from exported traces through the reader
-// eval/traces registers (see traces.go), with errors that name the file,
-// the record and the field.
+// file:// references), and from exported traces (internal/traces), with
+// errors that name the file, the record and the field. The readers of the
+// formats are in internal/sheet (CSV, Excel), internal/pq (Parquet) and
+// internal/traces; what they share, the record and its checks, is
+// internal/read. This package picks the format and reads the formats that
+// may reference other files (JSON, JSON Lines, YAML, promptfoo).
 //
 // Load holds every sample in memory. For a dataset too large for that, Scan
 // validates the file as Load does keeping only counts, and Stream reads it
@@ -24,12 +27,15 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"hash"
 	"io"
 	"path/filepath"
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/dataset/internal/pq"
+	"github.com/ragscope/ragscope/eval/dataset/internal/read"
+	"github.com/ragscope/ragscope/eval/dataset/internal/sheet"
+	"github.com/ragscope/ragscope/eval/dataset/internal/traces"
 )
 
 // sniffWindow is how much of the file is looked at to tell the formats
@@ -46,8 +52,31 @@ const (
 	FormatXLSX    = "xlsx"
 )
 
-// The trace formats (FormatOTLP, FormatPhoenix, FormatLangfuse) are in
-// traces.go.
+// Trace formats: files of exported spans, a sample per traced request,
+// read by internal/traces.
+const (
+	FormatOTLP     = read.FormatOTLP
+	FormatPhoenix  = read.FormatPhoenix
+	FormatLangfuse = read.FormatLangfuse
+)
+
+// MaxSkipped is how many skipped records Loaded.Skipped lists; the rest
+// are only counted, so that a file of a million bad records costs no more
+// to scan than a good one.
+const MaxSkipped = read.MaxSkipped
+
+type (
+	// Error is a problem with the dataset's content. It names the file,
+	// where in it (line, row or element) and which of our fields, and
+	// says what to do.
+	Error = read.Error
+	// Skip is a record left out under Options.SkipInvalid.
+	Skip = read.Skip
+)
+
+// collector is a read in progress, with the methods of the readers that
+// read referenced files (promptfoo's file://) through readFile.
+type collector struct{ *read.Collector }
 
 // Options says how to read a dataset.
 type Options struct {
@@ -141,29 +170,29 @@ func readPass(src *source, opt Options, setup func(c *collector)) (*Loaded, erro
 		return nil, err
 	}
 	defer done()
-	cols, err := newColumns(opt.Map)
+	cols, err := read.NewColumns(opt.Map)
 	if err != nil {
 		return nil, &Error{File: src.name, Msg: err.Error()}
 	}
 	h := sha256.New()
-	c := &collector{
-		root: src.name, cols: cols, skip: opt.SkipInvalid, limit: maxRecordBytes(opt),
-		hash: h, reading: []string{absPath(src.name)}, ids: map[string]idSite{}, wantSheet: opt.Sheet,
-		traceMap: opt.Map,
-	}
+	c := &collector{&read.Collector{
+		Root: src.name, Cols: cols, Skip: opt.SkipInvalid, Limit: maxRecordBytes(opt),
+		Hash: h, Reading: []string{absPath(src.name)}, IDs: map[string]read.IDSite{}, WantSheet: opt.Sheet,
+		TraceMap: opt.Map,
+	}}
 	setup(c)
 	format, err := c.readFile(src.name, r, opt.Format)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.finish(); err != nil {
+	if err := c.Finish(); err != nil {
 		return nil, err
 	}
 	sum := h.Sum(nil)
-	if len(c.refSums) > 0 {
+	if len(c.RefSums) > 0 {
 		all := sha256.New()
 		all.Write(sum)
-		for _, s := range c.refSums {
+		for _, s := range c.RefSums {
 			all.Write(s)
 		}
 		sum = all.Sum(nil)
@@ -172,11 +201,11 @@ func readPass(src *source, opt Options, setup func(c *collector)) (*Loaded, erro
 		Path:         src.name,
 		SHA256:       hex.EncodeToString(sum),
 		Format:       format,
-		Count:        c.count,
-		Skipped:      c.skipped,
-		SkippedCount: c.skippedCount,
-		Turns:        c.turns,
-		dups:         c.dupSeqs,
+		Count:        c.Count,
+		Skipped:      c.Skipped,
+		SkippedCount: c.SkippedCount,
+		Turns:        c.Turns,
+		dups:         c.DupSeqs,
 		opts:         opt.key(),
 	}, nil
 }
@@ -189,8 +218,8 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 	if err != nil {
 		return "", &Error{File: name, Msg: err.Error()}
 	}
-	c.name = name
-	br := bufio.NewReaderSize(io.TeeReader(r, c.hash), sniffWindow)
+	c.Name = name
+	br := bufio.NewReaderSize(io.TeeReader(r, c.Hash), sniffWindow)
 	if err := skipBOM(name, br); err != nil {
 		return "", err
 	}
@@ -200,10 +229,10 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 		return "", fmt.Errorf("%s: %w", name, err)
 	}
 	if len(bytes.TrimSpace(head)) == 0 {
-		return "", noSamplesError(name)
+		return "", read.NoSamplesError(name)
 	}
-	if t := bytes.TrimLeft(head, " \t\r\n"); traceReader != nil && sniff != sniffNone && len(t) > 0 && (t[0] == '{' || t[0] == '[') {
-		if f := traceReader.Sniff(t); f != "" {
+	if t := bytes.TrimLeft(head, " \t\r\n"); sniff != sniffNone && len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		if f := traces.Sniff(t); f != "" {
 			format, sniff = f, sniffNone
 		}
 	}
@@ -211,49 +240,46 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 	case sniffJSONFamily:
 		// Content that is neither is left to the reader the extension
 		// names, which says what is wrong with it.
-		if f := sniffJSON(head, atEOF, format == FormatJSONL, c.cols); f != "" {
+		if f := sniffJSON(head, atEOF, format == FormatJSONL, c.Cols); f != "" {
 			format = f
 		}
 	case sniffAll:
-		format = sniffContent(head, atEOF, c.cols)
+		format = sniffContent(head, atEOF, c.Cols)
 	}
 	if format == FormatCSV && comma == 0 {
 		comma = sniffComma(head)
 	}
 
-	if c.wantSheet != "" && name == c.root && format != FormatXLSX {
+	if c.WantSheet != "" && name == c.Root && format != FormatXLSX {
 		return "", &Error{File: name, Msg: fmt.Sprintf("--sheet applies to Excel workbooks (.xlsx), and this file is read as %s — drop --sheet", format)}
 	}
-	if !isTraceFormat(format) && format != FormatParquet {
-		if err := c.noSelectors(format); err != nil {
+	if !read.IsTraceFormat(format) && format != FormatParquet {
+		if err := c.NoSelectors(format); err != nil {
 			return "", err
 		}
 	}
 	switch format {
 	case FormatJSONL:
-		c.unit = unitLine
+		c.Unit = read.UnitLine
 		err = readJSONL(c, br)
 	case FormatJSON:
-		c.unit = unitElement
+		c.Unit = read.UnitElement
 		err = readJSON(c, br)
 	case FormatYAML:
-		c.unit = unitLine
+		c.Unit = read.UnitLine
 		err = readYAML(c, br)
 	case FormatParquet:
-		c.unit = unitRow
-		err = readParquet(c, r, br)
+		c.Unit = read.UnitRow
+		err = pq.Read(c.Collector, r, br)
 	case FormatXLSX:
-		c.unit = unitRow
-		err = readXLSX(c, r, br, c.wantSheet)
+		c.Unit = read.UnitRow
+		err = sheet.ReadXLSX(c.Collector, r, br, c.WantSheet)
 	case FormatOTLP, FormatPhoenix, FormatLangfuse:
-		c.unit = unitLine
-		if traceReader == nil {
-			return "", errNoTraces(name, format)
-		}
-		err = traceReader.Read(Records{c}, br, format)
+		c.Unit = read.UnitLine
+		err = traces.Read(c.Records(), br, format)
 	default:
-		c.unit = unitRow
-		err = readCSV(c, br, comma)
+		c.Unit = read.UnitRow
+		err = sheet.ReadCSV(c.Collector, br, comma)
 	}
 	if err != nil {
 		return "", err
@@ -262,18 +288,18 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 	if _, err := io.Copy(io.Discard, br); err != nil {
 		return "", fmt.Errorf("%s: %w", name, err)
 	}
-	if c.readAs != "" {
-		format, c.readAs = c.readAs, ""
+	if c.ReadAs != "" {
+		format, c.ReadAs = c.ReadAs, ""
 	}
 	return format, nil
 }
 
 // sniffContent picks the format of a file whose name says nothing.
-func sniffContent(head []byte, atEOF bool, cols *columns) string {
-	if bytes.HasPrefix(head, parquetMagic) {
+func sniffContent(head []byte, atEOF bool, cols *read.Columns) string {
+	if bytes.HasPrefix(head, pq.Magic) {
 		return FormatParquet
 	}
-	if bytes.HasPrefix(head, zipMagic) {
+	if bytes.HasPrefix(head, sheet.ZipMagic) {
 		return FormatXLSX
 	}
 	if f := sniffJSON(head, atEOF, false, cols); f != "" {
@@ -315,7 +341,7 @@ func formatOf(name, format string) (f string, comma rune, sniff int, err error) 
 		return "", 0, sniffAll, nil
 	case format == "" && (f == FormatJSON || f == FormatJSONL):
 		sniff = sniffJSONFamily
-	case isTraceFormat(f) && format == "":
+	case read.IsTraceFormat(f) && format == "":
 		// Not an extension anyone uses for these; sniff as any name.
 		return "", 0, sniffAll, nil
 	}
@@ -345,7 +371,7 @@ var (
 // sniffJSON tells JSON from JSON Lines by the first record; "" when the
 // content does not start like either. preferLines resolves a broken first
 // line in favour of JSON Lines, so a .jsonl file reports it as a bad line.
-func sniffJSON(head []byte, atEOF, preferLines bool, cols *columns) string {
+func sniffJSON(head []byte, atEOF, preferLines bool, cols *read.Columns) string {
 	t := bytes.TrimLeft(head, " \t\r\n")
 	if len(t) == 0 {
 		return ""
@@ -366,7 +392,7 @@ func sniffJSON(head []byte, atEOF, preferLines bool, cols *columns) string {
 		// lines early, so this is one big JSON Lines record, unless it
 		// starts like a column-oriented object written on one line
 		// (json.dump(ds.to_dict())).
-		if startsColumnar(t) {
+		if read.StartsColumnar(t) {
 			return FormatJSON
 		}
 		return FormatJSONL
@@ -378,13 +404,13 @@ func sniffJSON(head []byte, atEOF, preferLines bool, cols *columns) string {
 		}
 		return FormatJSON
 	}
-	if raw, ok := obj["samples"]; ok && kindOf(raw) == "list" {
+	if raw, ok := obj["samples"]; ok && read.KindOf(raw) == "list" {
 		return FormatJSON
 	}
-	if raw, ok := obj["tests"]; ok && (kindOf(raw) == "list" || kindOf(raw) == "string") {
+	if raw, ok := obj["tests"]; ok && (read.KindOf(raw) == "list" || read.KindOf(raw) == "string") {
 		return FormatJSON // promptfoo's {"tests": [...]} or {"tests": "file://..."}
 	}
-	if (allLists(obj) || cols.listQuestion(obj)) && (!preferLines || len(bytes.TrimSpace(rest)) == 0) {
+	if (read.AllLists(obj) || cols.ListQuestion(obj)) && (!preferLines || len(bytes.TrimSpace(rest)) == 0) {
 		// A column-oriented object on one line; no JSON Lines record is
 		// all lists or has a list for its question or answer.
 		return FormatJSON
@@ -416,208 +442,46 @@ func sniffComma(head []byte) rune {
 	return rune(best)
 }
 
-// collector gathers the samples and skips of one read.
-type collector struct {
-	// name is the file being read and unit what its records are counted
-	// in: the dataset's, or those of a file it references while that is read.
-	name  string
-	unit  string
-	root  string // the dataset's name
-	cols  *columns
-	skip  bool
-	limit int64 // bytes per record
-	// count is the number of valid samples so far, the next one's Index;
-	// sink takes each (nil: they are only counted) and may end the read
-	// with an error.
-	count int
-	sink  func(eval.Sample) error
-	// skipped holds the first MaxSkipped records skipped, skippedCount
-	// counts them all.
-	skipped      []Skip
-	skippedCount int
-	// ids holds where each id was first used, to refuse a repeat (runs
-	// are compared by id); nil lets ids repeat. idSeq numbers the records
-	// with an id, dupSeqs are those skipped as repeats; a Stream skips
-	// the scan's (replay) instead of keeping ids.
-	ids       map[string]idSite
-	idSeq     int64
-	dupSeqs   []int64
-	replay    []int64
-	replaying bool
-	// hash takes the bytes of the file being read; refSums are the
-	// sha256s of the files the dataset references, in the order read;
-	// reading holds the absolute paths of the files being read, the
-	// dataset first, to refuse a reference cycle.
-	hash    hash.Hash
-	refSums [][]byte
-	reading []string
-	// testCases: the records read now are promptfoo test cases (their
-	// description is the id when they have none); defaults are the vars of
-	// the promptfoo config's defaultTest, under the test's own.
-	testCases bool
-	defaults  map[string]json.RawMessage
-	// records counts the records that parsed as objects, seen[f] whether a
-	// --map column of field f was found in any of them, firstKeys the
-	// first record's keys (firstFile its file): a --map column found
-	// nowhere is a typo.
-	records   int
-	seen      [nFields]bool
-	firstKeys []string
-	firstFile string
-	// known: some record had a key of one of our fields.
-	known bool
-	// sheet is the worksheet being read and head its header, for errors
-	// to name the cell; "" and nil outside a workbook.
-	sheet string
-	head  *header
-	// wantSheet is --sheet.
-	wantSheet string
-	// convs are the conversations of the flat form read so far, by id
-	// (see conversation.go).
-	convs map[string]*conversation
-	turns int // valid samples that are conversation turns
-	seq   uint64
-	// followLog: the records are a log followed from anywhere in it
-	// (LineDecoder), whose conversations may miss turns.
-	followLog bool
-	// traceMap is --map, whose span selectors a trace file reads.
-	traceMap map[string]string
-	// readAs is the format a reader found the file to be in when its
-	// container says less (Phoenix spans in a Parquet file).
-	readAs string
+// DefaultMaxRecordBytes is the largest record (JSON Lines line, JSON array
+// element, CSV row) read when Options.MaxRecordBytes is 0. A sample's
+// question, answer, contexts and reference are texts sent to a judge; 16 MiB
+// is some 4 million tokens, far past any context window, while a record of
+// that size costs the loader a few times as much memory while it is parsed.
+const DefaultMaxRecordBytes = 16 << 20
+
+// maxRecordBytes is the limit opt asks for.
+func maxRecordBytes(opt Options) int64 {
+	if opt.MaxRecordBytes > 0 {
+		return opt.MaxRecordBytes
+	}
+	return DefaultMaxRecordBytes
 }
 
-// idSite is where an id was first used.
-type idSite struct {
-	file string
-	line int
+// SkipError turns a skipped record back into the error it would have been,
+// for listing skipped records with the same wording as a failed load.
+func (l *Loaded) SkipError(s Skip) *Error {
+	file := l.Path
+	if s.File != "" {
+		file = s.File
+	}
+	return &Error{File: file, Sheet: s.Sheet, Cell: s.Cell, Line: s.Line, Unit: s.Unit, Field: s.Field, Msg: s.Reason}
 }
 
-// MaxSkipped is how many skipped records Loaded.Skipped lists; the rest
-// are only counted, so that a file of a million bad records costs no more
-// to scan than a good one.
-const MaxSkipped = 1000
-
-// bad records an invalid record: skipped under --skip-invalid, else the error.
-func (c *collector) bad(line int, field, msg string) error {
-	if c.skip {
-		c.skippedCount++
-		cell := c.cellOf(line, field)
-		if len(c.skipped) < MaxSkipped {
-			sk := Skip{Sheet: c.sheet, Cell: cell, Line: line, Field: field, Reason: msg, Unit: c.unit}
-			if c.name != c.root {
-				sk.File = c.name
-			}
-			c.skipped = append(c.skipped, sk)
-		}
-		return nil
-	}
-	return &Error{File: c.name, Sheet: c.sheet, Cell: c.cellOf(line, field), Line: line, Unit: c.unit, Field: field, Msg: msg, Skippable: true}
+// readJSONL reads one JSON object per line. Blank lines are ignored; a
+// trailing \r (Windows line endings) is whitespace to the trimming. A line
+// longer than the limit is never held whole: it is measured as it streams
+// by and refused (or skipped) as too big.
+func readJSONL(c *collector, br *bufio.Reader) error {
+	return c.EachLine(br, c.FromJSON)
 }
 
-// add takes a valid sample; idKey names the key its id was read from
-// when that is not the id's own (promptfoo's description), for the message
-// about a duplicate.
-func (c *collector) add(s eval.Sample, idKey string) error {
-	if strings.TrimSpace(s.Question) == "" {
-		return c.bad(s.Line, "question", "is empty — every sample needs a question")
-	}
-	if s.ID != "" {
-		c.idSeq++
-		if dup, err := c.dupID(&s, idKey); dup {
-			return err
-		}
-	}
-	s.Index = c.count
-	c.count++
-	if s.Turn > 0 {
-		c.turns++
-	}
-	if c.sink != nil {
-		return c.sink(s)
-	}
-	return nil
-}
+// Fields lists our field names, the keys of Options.Map and --map.
+func Fields() []string { return read.Fields() }
 
-// dupID reports whether s repeats an earlier id, with what recording it
-// as invalid returned.
-func (c *collector) dupID(s *eval.Sample, idKey string) (bool, error) {
-	if c.replaying {
-		if len(c.replay) == 0 || c.replay[0] != c.idSeq {
-			return false, nil
-		}
-		c.replay = c.replay[1:]
-		return true, c.bad(s.Line, "id", "repeats an earlier id")
-	}
-	if c.ids == nil {
-		return false, nil
-	}
-	first, dup := c.ids[s.ID]
-	if !dup {
-		c.ids[s.ID] = idSite{c.name, s.Line}
-		return false, nil
-	}
-	if c.skip {
-		c.dupSeqs = append(c.dupSeqs, c.idSeq)
-	}
-	return true, c.bad(s.Line, "id", dupMsg(c.name, c.unit, first, s.ID, idKey))
-}
+// AcceptedNames returns the column names a field is looked up under when
+// --map does not name one, in order of preference; nil for an unknown field.
+func AcceptedNames(field string) []string { return read.AcceptedNames(field) }
 
-// dupMsg is the reason a record in file, counted in unit, is refused for
-// repeating the id first used at first.
-func dupMsg(file, unit string, first idSite, id, idKey string) string {
-	where := fmt.Sprintf("%s %d", unit, first.line)
-	if first.file != file {
-		where += " of " + first.file
-	}
-	fix := "rename one or drop the id column"
-	if idKey != "" {
-		fix = fmt.Sprintf("the id is the test's %q; make the descriptions unique or give each test an id", idKey)
-	}
-	return fmt.Sprintf("duplicate id %q, first used at %s — ids must be unique (runs are compared by id); %s", id, where, fix)
-}
-
-func (c *collector) finish() error {
-	if c.records > 0 {
-		for f := range nFields {
-			if c.mapped(f) && !c.seen[f] {
-				col := c.cols.names[f][0]
-				return &Error{File: c.firstFile, Field: fieldNames[f], Msg: fmt.Sprintf(
-					"no record has the key %q named by --map %s=%s (keys of the first record: %s) — fix --map",
-					col, fieldNames[f], col, list(c.firstKeys))}
-			}
-		}
-	}
-	if c.count > 0 {
-		return nil
-	}
-	if c.records > 0 && !c.known {
-		e := c.layoutError(c.firstKeys, "keys")
-		e.File = c.firstFile
-		return e
-	}
-	if c.skippedCount > 0 {
-		s := c.skipped[0]
-		first := fmt.Sprintf("%s %d: ", s.Unit, s.Line)
-		if s.Field != "" {
-			first += fmt.Sprintf("field %q: ", s.Field)
-		}
-		if s.File != "" {
-			first = s.File + ": " + first
-		}
-		return &Error{File: c.name, Msg: fmt.Sprintf("no valid samples — all %d records are invalid; the first, %s%s", c.skippedCount, first, s.Reason)}
-	}
-	return noSamplesError(c.name)
-}
-
-func (c *collector) mapped(f int) bool { return c.cols.mapped[f] }
-
-// noSelectors refuses --map's span selectors for a file that has no spans.
-func (c *collector) noSelectors(format string) error {
-	for _, k := range traceSelectors {
-		if _, ok := c.traceMap[k]; ok {
-			return &Error{File: c.name, Msg: fmt.Sprintf("--map %s= selects spans of a trace file (OTLP, Phoenix, Langfuse), and this file is read as %s — drop it from --map", k, format)}
-		}
-	}
-	return nil
-}
+// ParseMap parses a --map value such as "question=q_col,answer=resp" into
+// our field -> the user's column. Column names cannot contain commas.
+func ParseMap(s string) (map[string]string, error) { return read.ParseMap(s) }

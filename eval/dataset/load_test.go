@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/dataset/internal/read"
 )
 
 // s builds an expected sample; Index is filled in by position.
@@ -148,13 +149,13 @@ func TestReadErrors(t *testing.T) {
 		{name: "header only csv", file: "d.csv", in: "question,answer\n", want: []string{"no samples"}},
 		{
 			name: "csv without answer column", file: "d.csv", in: "question,reply\nq,a\n",
-			line: 1, unit: unitRow, field: "answer",
+			line: 1, unit: read.UnitRow, field: "answer",
 			want: []string{`d.csv: row 1: field "answer": missing`, "response or answer", "reply", "--map answer=<column>"},
 		},
 		{
 			name: "csv --map names a missing column", file: "d.csv", in: "question,answer\nq,a\n",
 			opt:  Options{Map: map[string]string{"reference": "gold"}},
-			line: 1, unit: unitRow, field: "reference",
+			line: 1, unit: read.UnitRow, field: "reference",
 			want: []string{`column "gold" named by --map reference=gold`, "answer, question", "fix --map"},
 		},
 		{
@@ -165,12 +166,12 @@ func TestReadErrors(t *testing.T) {
 		},
 		{
 			name: "jsonl missing answer", file: "d.jsonl", in: "{\"question\":\"q\",\"answer\":\"a\"}\n{\"question\":\"q\",\"reply\":\"a\"}",
-			line: 2, unit: unitLine, field: "answer", skippable: true,
+			line: 2, unit: read.UnitLine, field: "answer", skippable: true,
 			want: []string{`d.jsonl:2: field "answer": missing — no key named response or answer (keys: question, reply)`, "--map answer=<key>"},
 		},
 		{
 			name: "null answer", file: "d.jsonl", in: `{"question":"q","answer":null}`,
-			line: 1, unit: unitLine, field: "answer", skippable: true, want: []string{`is null (key "answer")`},
+			line: 1, unit: read.UnitLine, field: "answer", skippable: true, want: []string{`is null (key "answer")`},
 		},
 		{
 			name: "blank question", file: "d.jsonl", in: `{"question":"  ","answer":"a"}`,
@@ -182,7 +183,7 @@ func TestReadErrors(t *testing.T) {
 		},
 		{
 			name: "contexts is an object", file: "d.json", in: `[{"question":"q","answer":"a"},{"question":"q","answer":"a","contexts":{"a":1}}]`,
-			line: 2, unit: unitElement, field: "contexts", skippable: true,
+			line: 2, unit: read.UnitElement, field: "contexts", skippable: true,
 			want: []string{`d.json: element 2: field "contexts": key "contexts" must be a list of strings (or one string), got an object`},
 		},
 		{
@@ -199,7 +200,7 @@ func TestReadErrors(t *testing.T) {
 		},
 		{
 			name: "invalid utf-8 in a csv cell", file: "d.csv", in: "question,answer,contexts\nq,a,\"[\"\"ok\"\", \"\"\xc4\xe3\"\"]\"\n",
-			line: 2, unit: unitRow, field: "contexts", skippable: true, want: []string{`column "contexts" is not valid UTF-8`},
+			line: 2, unit: read.UnitRow, field: "contexts", skippable: true, want: []string{`column "contexts" is not valid UTF-8`},
 		},
 		{
 			name: "utf-16 file", file: "d.csv", in: "\xFF\xFEq\x00", want: []string{"UTF-16", "save it as UTF-8"},
@@ -213,9 +214,9 @@ func TestReadErrors(t *testing.T) {
 		{name: "samples not a list", file: "d.json", in: `{"samples": {"a": 1}}`, want: []string{`"samples" holds an object`}},
 		{
 			name: "json syntax error gives the line", file: "d.json", in: "[\n{\"question\":\"q\",\"answer\":\"a\"},\n{\"question\":\"q\" \"answer\":\"a\"}\n]",
-			line: 2, unit: unitElement, want: []string{"invalid JSON at line 3"},
+			line: 2, unit: read.UnitElement, want: []string{"invalid JSON at line 3"},
 		},
-		{name: "truncated json", file: "d.json", in: "[\n{\"question\":\"q\",\"answer\":\"a\"},\n", line: 2, unit: unitElement, want: []string{"ends too early"}},
+		{name: "truncated json", file: "d.json", in: "[\n{\"question\":\"q\",\"answer\":\"a\"},\n", line: 2, unit: read.UnitElement, want: []string{"ends too early"}},
 		{name: "data after the array", file: "d.json", in: "[]\n[]", want: []string{"unexpected data after the JSON value, at line 2"}},
 		{
 			name: "jsonl broken line", file: "d.jsonl", in: "{\"question\":\"q\",\"answer\":\"a\"}\n{\"question\":\"q\",\n",
@@ -235,12 +236,12 @@ func TestReadErrors(t *testing.T) {
 		},
 		{
 			name: "csv row with too few cells", file: "d.csv", in: "question,answer,reference\nq,a\n",
-			line: 2, unit: unitRow, skippable: true, want: []string{"has 2 cells but the header has 3"},
+			line: 2, unit: read.UnitRow, skippable: true, want: []string{"has 2 cells but the header has 3"},
 		},
-		{name: "csv broken quote", file: "d.csv", in: "question,answer\nq,a \"b\" c\n", line: 2, unit: unitRow, want: []string{"cannot parse CSV at line 2"}},
+		{name: "csv broken quote", file: "d.csv", in: "question,answer\nq,a \"b\" c\n", line: 2, unit: read.UnitRow, want: []string{"cannot parse CSV at line 2"}},
 		{
 			name: "csv duplicate column", file: "d.csv", in: "question,answer,Answer\nq,a,b\n",
-			line: 1, unit: unitRow, field: "answer", want: []string{`two columns named "answer" (columns 2 and 3)`},
+			line: 1, unit: read.UnitRow, field: "answer", want: []string{`two columns named "answer" (columns 2 and 3)`},
 		},
 		{
 			name: "json --map names a key a record lacks", file: "d.jsonl", in: `{"q":"q","answer":"a"}` + "\n" + `{"question":"q","answer":"a"}`,
@@ -278,22 +279,22 @@ func TestSkipInvalid(t *testing.T) {
 				`{"question":"q5"}` + "\n",
 			wantQ: []string{"q1", "q4"},
 			wantSkip: []Skip{
-				{Line: 2, Field: "answer", Unit: unitLine},
-				{Line: 3, Field: "", Unit: unitLine},
-				{Line: 5, Field: "answer", Unit: unitLine},
+				{Line: 2, Field: "answer", Unit: read.UnitLine},
+				{Line: 3, Field: "", Unit: read.UnitLine},
+				{Line: 5, Field: "answer", Unit: read.UnitLine},
 			},
 		},
 		{
 			name: "csv", file: "d.csv",
 			in:       "question,answer,contexts\nq1,a,\nq2\n,a,\nq4,a,\"[1, 2]\"\nq5,a,c\n",
 			wantQ:    []string{"q1", "q5"},
-			wantSkip: []Skip{{Line: 3, Unit: unitRow}, {Line: 4, Field: "question", Unit: unitRow}, {Line: 5, Field: "contexts", Unit: unitRow}},
+			wantSkip: []Skip{{Line: 3, Unit: read.UnitRow}, {Line: 4, Field: "question", Unit: read.UnitRow}, {Line: 5, Field: "contexts", Unit: read.UnitRow}},
 		},
 		{
 			name: "json array", file: "d.json",
 			in:       `[{"question":"q1","answer":"a"}, 7, {"question":"q3","answer":["x"]}, {"question":"q4","answer":"a"}]`,
 			wantQ:    []string{"q1", "q4"},
-			wantSkip: []Skip{{Line: 2, Unit: unitElement}, {Line: 3, Field: "answer", Unit: unitElement}},
+			wantSkip: []Skip{{Line: 2, Unit: read.UnitElement}, {Line: 3, Field: "answer", Unit: read.UnitElement}},
 		},
 	}
 	for _, tt := range tests {
@@ -347,9 +348,9 @@ func TestErrorFormat(t *testing.T) {
 		e    Error
 		want string
 	}{
-		{Error{File: "data.jsonl", Line: 7, Unit: unitLine, Field: "answer", Msg: "missing — add it"}, `data.jsonl:7: field "answer": missing — add it`},
-		{Error{File: "data.csv", Line: 3, Unit: unitRow, Msg: "bad"}, "data.csv: row 3: bad"},
-		{Error{File: "data.json", Line: 2, Unit: unitElement, Field: "id", Msg: "bad", Skippable: true}, `data.json: element 2: field "id": bad (or pass --skip-invalid to evaluate the other records)`},
+		{Error{File: "data.jsonl", Line: 7, Unit: read.UnitLine, Field: "answer", Msg: "missing — add it"}, `data.jsonl:7: field "answer": missing — add it`},
+		{Error{File: "data.csv", Line: 3, Unit: read.UnitRow, Msg: "bad"}, "data.csv: row 3: bad"},
+		{Error{File: "data.json", Line: 2, Unit: read.UnitElement, Field: "id", Msg: "bad", Skippable: true}, `data.json: element 2: field "id": bad (or pass --skip-invalid to evaluate the other records)`},
 		{Error{File: "data.json", Msg: "no samples"}, "data.json: no samples"},
 	}
 	for _, tt := range tests {
@@ -389,30 +390,6 @@ func TestParseMap(t *testing.T) {
 	}
 }
 
-func TestPyStringList(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
-		ok   bool
-	}{
-		{`['a', 'b']`, []string{"a", "b"}, true},
-		{`[]`, []string{}, true},
-		{`["it's", 'say "hi"',]`, []string{"it's", `say "hi"`}, true},
-		{`['line\nbreak', 'tab\t', 'back\\slash', '\x41\u4e2d', 'odd\q']`, []string{"line\nbreak", "tab\t", `back\slash`, "A中", `odd\q`}, true},
-		{`['unterminated]`, nil, false},
-		{`['a' 'b']`, nil, false},
-		{`[1, 2]`, nil, false},
-		{`['a'] trailing`, nil, false},
-		{`['\u12']`, nil, false},
-	}
-	for _, tt := range tests {
-		got, ok := pyStringList(tt.in)
-		if ok != tt.ok || (ok && !reflect.DeepEqual(got, tt.want)) {
-			t.Errorf("pyStringList(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
-		}
-	}
-}
-
 func TestAcceptedNames(t *testing.T) {
 	tests := []struct {
 		field string
@@ -437,8 +414,8 @@ func TestAcceptedNames(t *testing.T) {
 	if AcceptedNames("question")[0] != "user_input" {
 		t.Error("AcceptedNames returned the loader's own slice")
 	}
-	if len(Fields()) != int(nFields) {
-		t.Errorf("Fields() = %v, want %d fields", Fields(), nFields)
+	if len(Fields()) != int(read.NFields) {
+		t.Errorf("Fields() = %v, want %d fields", Fields(), read.NFields)
 	}
 }
 

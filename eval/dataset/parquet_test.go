@@ -15,6 +15,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/dataset/internal/read"
 )
 
 // parquetBytes writes rows as a Parquet file the way parquet-go lays out
@@ -207,7 +208,7 @@ func TestReadParquetErrors(t *testing.T) {
 			if !errors.As(err, &e) {
 				t.Fatalf("error %v (%T), want a *dataset.Error", err, err)
 			}
-			if e.Line != tt.line || e.Field != tt.field || e.Skippable != tt.skippable || (e.Line > 0 && e.Unit != unitRow) {
+			if e.Line != tt.line || e.Field != tt.field || e.Skippable != tt.skippable || (e.Line > 0 && e.Unit != read.UnitRow) {
 				t.Errorf("error at {%d %q %q skippable=%v}, want {%d row %q skippable=%v}\n%v", e.Line, e.Unit, e.Field, e.Skippable, tt.line, tt.field, tt.skippable, err)
 			}
 			for _, w := range tt.want {

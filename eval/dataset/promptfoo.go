@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/ragscope/ragscope/eval/dataset/internal/read"
 )
 
 // promptfoo keeps its test cases in a config's "tests" (promptfooconfig.yaml),
@@ -21,8 +23,6 @@ import (
 // Test cases keep their inputs under "vars"; the config's defaultTest.vars
 // fill in what a case's own vars lack.
 
-const fileScheme = "file://"
-
 // refSite is where in the file being read a reference is, for messages.
 type refSite struct {
 	line int
@@ -30,7 +30,7 @@ type refSite struct {
 }
 
 func (c *collector) refError(at refSite, msg string) *Error {
-	return &Error{File: c.name, Line: at.line, Unit: at.unit, Msg: msg}
+	return &Error{File: c.Name, Line: at.line, Unit: at.unit, Msg: msg}
 }
 
 // testsFileExts are the tests files a reference may name.
@@ -43,10 +43,10 @@ const maxRefDepth = 16
 // withTestCases runs fn with the records it reads taken as promptfoo test
 // cases: the records of a tests list or of a referenced tests file.
 func (c *collector) withTestCases(fn func() error) error {
-	saved := c.testCases
-	c.testCases = true
+	saved := c.TestCases
+	c.TestCases = true
 	err := fn()
-	c.testCases = saved
+	c.TestCases = saved
 	return err
 }
 
@@ -68,7 +68,7 @@ func (c *collector) readTestsRef(at refSite, spec string) error {
 // directory of the file holding it.
 func (c *collector) refPath(at refSite, spec string) (string, error) {
 	s := strings.TrimSpace(spec)
-	p, ok := strings.CutPrefix(s, fileScheme)
+	p, ok := strings.CutPrefix(s, read.FileScheme)
 	if !ok {
 		if scheme, _, found := strings.Cut(s, "://"); found {
 			return "", c.refError(at, fmt.Sprintf("tests reference %.200q: %s:// is not a local file — ragscope reads tests files from disk; download them and refer to them with file://", s, scheme))
@@ -78,7 +78,7 @@ func (c *collector) refPath(at refSite, spec string) (string, error) {
 		return "", c.refError(at, fmt.Sprintf("tests reference %q names no file — write file://path/to/tests.yaml", s))
 	}
 	if !filepath.IsAbs(p) {
-		p = filepath.Join(filepath.Dir(c.name), p)
+		p = filepath.Join(filepath.Dir(c.Name), p)
 	}
 	return p, nil
 }
@@ -90,7 +90,7 @@ func (c *collector) refFiles(at refSite, spec string, exts []string) ([]string, 
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Dir(c.name)
+	dir := filepath.Dir(c.Name)
 	if strings.ContainsAny(p, "*?[") {
 		matches, err := filepath.Glob(p)
 		if err != nil {
@@ -104,7 +104,7 @@ func (c *collector) refFiles(at refSite, spec string, exts []string) ([]string, 
 		}
 		if len(files) == 0 {
 			return nil, c.refError(at, fmt.Sprintf("tests reference %.200q: no %s file matches %s (paths are relative to %s, the directory of %s) — fix the pattern",
-				spec, extList(exts), p, dir, c.name))
+				spec, extList(exts), p, dir, c.Name))
 		}
 		return files, nil
 	}
@@ -112,7 +112,7 @@ func (c *collector) refFiles(at refSite, spec string, exts []string) ([]string, 
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, c.refError(at, fmt.Sprintf("tests reference %.200q: %s does not exist (paths are relative to %s, the directory of %s) — fix the path",
-			spec, p, dir, c.name))
+			spec, p, dir, c.Name))
 	case err != nil:
 		return nil, c.refError(at, fmt.Sprintf("tests reference %.200q: %v", spec, err))
 	case st.IsDir():
@@ -143,18 +143,18 @@ func extList(exts []string) string {
 	for _, e := range exts {
 		names = append(names, strings.TrimPrefix(e, "."))
 	}
-	return orList(names)
+	return read.OrList(names)
 }
 
 // readRefFile reads one referenced tests file into c, its records counted
 // in its own lines and named by its own name.
 func (c *collector) readRefFile(at refSite, spec, file string) error {
 	abs := absPath(file)
-	if i := slices.Index(c.reading, abs); i >= 0 {
-		chain := append(slices.Clone(c.reading[i:]), abs)
+	if i := slices.Index(c.Reading, abs); i >= 0 {
+		chain := append(slices.Clone(c.Reading[i:]), abs)
 		return c.refError(at, fmt.Sprintf("tests reference %.200q makes a cycle (%s) — remove the reference back", spec, strings.Join(chain, " → ")))
 	}
-	if len(c.reading) > maxRefDepth {
+	if len(c.Reading) > maxRefDepth {
 		return c.refError(at, fmt.Sprintf("tests reference %.200q: references nest more than %d files deep — refer to the tests files from the config directly", spec, maxRefDepth))
 	}
 	f, err := os.Open(file)
@@ -162,15 +162,15 @@ func (c *collector) readRefFile(at refSite, spec, file string) error {
 		return c.refError(at, fmt.Sprintf("tests reference %.200q: %v", spec, err))
 	}
 	defer f.Close()
-	name, unit, defaults, h := c.name, c.unit, c.defaults, c.hash
-	c.reading, c.hash = append(c.reading, abs), sha256.New()
+	name, unit, defaults, h := c.Name, c.Unit, c.Defaults, c.Hash
+	c.Reading, c.Hash = append(c.Reading, abs), sha256.New()
 	err = c.withTestCases(func() error {
 		_, err := c.readFile(file, f, "")
 		return err
 	})
-	c.refSums = append(c.refSums, c.hash.Sum(nil))
-	c.reading = c.reading[:len(c.reading)-1]
-	c.name, c.unit, c.defaults, c.hash = name, unit, defaults, h
+	c.RefSums = append(c.RefSums, c.Hash.Sum(nil))
+	c.Reading = c.Reading[:len(c.Reading)-1]
+	c.Name, c.Unit, c.Defaults, c.Hash = name, unit, defaults, h
 	return err
 }
 
@@ -195,7 +195,7 @@ var defaultTestExts = []string{".yaml", ".yml", ".json"}
 // object, or a file:// reference to a YAML or JSON file holding one) and
 // returns its vars.
 func (c *collector) defaultVars(at refSite, raw json.RawMessage) (map[string]json.RawMessage, error) {
-	switch kindOf(raw) {
+	switch read.KindOf(raw) {
 	case "null":
 		return nil, nil
 	case "object":
@@ -203,7 +203,7 @@ func (c *collector) defaultVars(at refSite, raw json.RawMessage) (map[string]jso
 	case "string":
 		var spec string
 		if err := json.Unmarshal(raw, &spec); err != nil {
-			return nil, c.refError(at, "defaultTest: "+jsonErrText(err))
+			return nil, c.refError(at, "defaultTest: "+read.JSONErrText(err))
 		}
 		files, err := c.refFiles(at, spec, defaultTestExts)
 		if err != nil {
@@ -218,7 +218,7 @@ func (c *collector) defaultVars(at refSite, raw json.RawMessage) (map[string]jso
 		}
 		return c.defaultVarsOf(at, obj)
 	}
-	return nil, c.refError(at, fmt.Sprintf("defaultTest is %s — it must be a mapping (with vars) or a file:// reference", aKind(kindOf(raw))))
+	return nil, c.refError(at, fmt.Sprintf("defaultTest is %s — it must be a mapping (with vars) or a file:// reference", read.AKind(read.KindOf(raw))))
 }
 
 // defaultVarsOf takes the vars out of a defaultTest object.
@@ -227,16 +227,16 @@ func (c *collector) defaultVarsOf(at refSite, raw json.RawMessage) (map[string]j
 	if err := json.Unmarshal(raw, &obj); err != nil {
 		return nil, c.refError(at, "defaultTest is not an object — it must be a mapping (with vars) or a file:// reference")
 	}
-	v, ok := lookupKey(obj, "vars")
-	if !ok || isNull(v) {
+	v, ok := read.LookupKey(obj, "vars")
+	if !ok || read.IsNull(v) {
 		return nil, nil
 	}
-	if kindOf(v) != "object" {
-		return nil, c.refError(at, fmt.Sprintf("defaultTest.vars is %s — ragscope reads defaultTest vars given inline as a mapping; write them out there", aKind(kindOf(v))))
+	if read.KindOf(v) != "object" {
+		return nil, c.refError(at, fmt.Sprintf("defaultTest.vars is %s — ragscope reads defaultTest vars given inline as a mapping; write them out there", read.AKind(read.KindOf(v))))
 	}
 	var vars map[string]json.RawMessage
 	if err := json.Unmarshal(v, &vars); err != nil {
-		return nil, c.refError(at, "defaultTest.vars: "+jsonErrText(err))
+		return nil, c.refError(at, "defaultTest.vars: "+read.JSONErrText(err))
 	}
 	return vars, nil
 }
@@ -250,19 +250,19 @@ func (c *collector) readDefaultTestFile(at refSite, spec, file string) (json.Raw
 	}
 	defer f.Close()
 	h := sha256.New()
-	data, err := readWhole(file, io.TeeReader(f, h), c.limit)
+	data, err := readWhole(file, io.TeeReader(f, h), c.Limit)
 	if err != nil {
 		return nil, err
 	}
-	c.refSums = append(c.refSums, h.Sum(nil))
+	c.RefSums = append(c.RefSums, h.Sum(nil))
 	if strings.EqualFold(filepath.Ext(file), ".json") {
 		if !json.Valid(data) {
 			var v any
-			return nil, &Error{File: file, Msg: "invalid JSON: " + jsonErrText(json.Unmarshal(data, &v)) + " — fix the file"}
+			return nil, &Error{File: file, Msg: "invalid JSON: " + read.JSONErrText(json.Unmarshal(data, &v)) + " — fix the file"}
 		}
 		return data, nil
 	}
-	y, root, err := parseYAMLFile(file, data, c.limit)
+	y, root, err := parseYAMLFile(file, data, c.Limit)
 	if err != nil {
 		return nil, err
 	}

@@ -56,7 +56,7 @@ func scan(src *source, opt Options, keep bool) (*Loaded, error) {
 	var samples []eval.Sample
 	l, err := readPass(src, opt, func(c *collector) {
 		if keep {
-			c.sink = func(s eval.Sample) error {
+			c.Sink = func(s eval.Sample) error {
 				samples = append(samples, s)
 				return nil
 			}
@@ -87,8 +87,8 @@ func Stream(path string, opt Options, scanned *Loaded, yield func(eval.Sample) b
 	}
 	stopped := false
 	l, err := readPass(fileSource(path), opt, func(c *collector) {
-		c.ids, c.replay, c.replaying = nil, scanned.dups, true
-		c.sink = func(s eval.Sample) error {
+		c.IDs, c.Replay, c.Replaying = nil, scanned.dups, true
+		c.Sink = func(s eval.Sample) error {
 			if s.Index >= scanned.Count {
 				return nil // counted, to say so at the end
 			}

@@ -11,8 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragscope/ragscope/eval"
 	"github.com/xuri/excelize/v2"
+
+	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/dataset/internal/read"
 )
 
 // xlSheet is a worksheet of a test workbook: rows from A1, and the merged
@@ -220,8 +222,8 @@ func TestXLSXInvalid(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantSkips := []Skip{
-		{Sheet: "评测集", Cell: "A5", Line: 5, Field: "question", Reason: "is empty — every sample needs a question", Unit: unitRow},
-		{Sheet: "评测集", Cell: "B7", Line: 7, Field: "answer", Unit: unitRow,
+		{Sheet: "评测集", Cell: "A5", Line: 5, Field: "question", Reason: "is empty — every sample needs a question", Unit: read.UnitRow},
+		{Sheet: "评测集", Cell: "B7", Line: 7, Field: "answer", Unit: read.UnitRow,
 			Reason: `the record is 304 bytes (304 bytes; column "回答" holds 300 bytes), over the limit of 200 bytes per record — raise the limit with --max-record-bytes`},
 	}
 	if !reflect.DeepEqual(l.Skipped, wantSkips) {
@@ -376,22 +378,5 @@ func TestXLSXStreamMemory(t *testing.T) {
 				t.Errorf("the live heap grew by %.1f MiB while streaming, over %d MiB", float64(peak-base)/(1<<20), tc.bound>>20)
 			}
 		})
-	}
-}
-
-// TestMergeFill: each merged range gives its top-left value to every cell
-// it covers, in any order of the ranges, and to nothing past it.
-func TestMergeFill(t *testing.T) {
-	merges := []mergedRange{{col1: 2, row1: 3, col2: 3, row2: 3}, {col1: 1, row1: 2, col2: 1, row2: 4}, {col1: 1, row1: 1, col2: 3, row2: 1}}
-	rows := [][]string{2: {"a", "b", "c"}, 3: {"", "x"}, 4: {}, 5: {"", "", "z"}}
-	want := [][]string{2: {"a", "b", "c"}, 3: {"a", "x", "x"}, 4: {"a", "", ""}, 5: {"", "", "z"}}
-	fill := newMergeFill(merges)
-	for row := 2; row <= 5; row++ {
-		rec := make([]string, 3)
-		copy(rec, rows[row])
-		fill.row(rec, rows[row], row)
-		if !reflect.DeepEqual(rec, want[row]) {
-			t.Errorf("row %d: %q, want %q", row, rec, want[row])
-		}
 	}
 }

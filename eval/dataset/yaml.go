@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/ragscope/ragscope/eval/dataset/internal/read"
 )
 
 // A YAML dataset is read whole: a YAML document has no record boundaries a
@@ -34,16 +36,16 @@ const maxYAMLDepth = 1000
 
 // readYAML reads a YAML file.
 func readYAML(c *collector, r io.Reader) error {
-	data, err := readWhole(c.name, r, c.limit)
+	data, err := readWhole(c.Name, r, c.Limit)
 	if err != nil {
 		return err
 	}
-	y, root, err := parseYAMLFile(c.name, data, c.limit)
+	y, root, err := parseYAMLFile(c.Name, data, c.Limit)
 	if err != nil {
 		return err
 	}
 	if root == nil {
-		return noSamplesError(c.name)
+		return read.NoSamplesError(c.Name)
 	}
 	y.c = c
 	return y.readRoot(root)
@@ -60,7 +62,7 @@ func readWhole(name string, r io.Reader, limit int64) ([]byte, error) {
 	if int64(len(data)) > max {
 		return nil, &Error{File: name, Msg: fmt.Sprintf("the YAML file is over %s, the most read — a YAML file is read whole; "+
 			"convert it to JSON Lines, which streams (python -c 'import sys,json,yaml; [print(json.dumps(r, ensure_ascii=False)) for r in yaml.safe_load(sys.stdin)]' < in.yaml > out.jsonl), "+
-			"or raise --max-record-bytes above its size", fmtSize(max))}
+			"or raise --max-record-bytes above its size", read.FmtSize(max))}
 	}
 	return data, nil
 }
@@ -90,15 +92,15 @@ func parseYAMLFile(name string, data []byte, limit int64) (y *yamlDoc, root *yam
 		}
 	}
 	if !utf8.Valid(data) {
-		off := invalidUTF8(data)
-		return nil, nil, &Error{File: name, Line: 1 + bytes.Count(data[:off], []byte("\n")), Unit: unitLine, Msg: "the file " + utf8Error(data).Error()}
+		off := read.InvalidUTF8(data)
+		return nil, nil, &Error{File: name, Line: 1 + bytes.Count(data[:off], []byte("\n")), Unit: read.UnitLine, Msg: "the file " + read.UTF8Error(data).Error()}
 	}
 	doc, second, err := decodeYAML(data)
 	if err != nil {
 		return nil, nil, y.syntaxError(err)
 	}
 	if second > 0 {
-		return nil, nil, &Error{File: name, Line: second, Unit: unitLine, Msg: "a second YAML document starts here — a dataset is one document; remove the \"---\" or split the file"}
+		return nil, nil, &Error{File: name, Line: second, Unit: read.UnitLine, Msg: "a second YAML document starts here — a dataset is one document; remove the \"---\" or split the file"}
 	}
 	if doc == nil || len(doc.Content) == 0 {
 		return y, nil, nil
@@ -157,7 +159,7 @@ func (y *yamlDoc) syntaxError(err error) *Error {
 			break
 		}
 	}
-	return &Error{File: y.name, Line: line, Unit: unitLine, Msg: fmt.Sprintf("invalid YAML: %s; fix the file — a broken YAML file cannot be read past the error", msg)}
+	return &Error{File: y.name, Line: line, Unit: read.UnitLine, Msg: fmt.Sprintf("invalid YAML: %s; fix the file — a broken YAML file cannot be read past the error", msg)}
 }
 
 // errTooBig stops turning a record into JSON once it is over the limit.
@@ -172,7 +174,7 @@ func (y *yamlDoc) toJSON(n *yaml.Node) (json.RawMessage, error) {
 	y.expanded += int64(b.Len())
 	if y.expanded > y.expandLimit() {
 		return nil, &Error{File: y.name, Msg: fmt.Sprintf("the file's YAML aliases (*name) expand it to over %s — "+
-			"a file this small cannot hold that much text; write the shared text out or use fewer aliases", fmtSize(y.expandLimit()))}
+			"a file this small cannot hold that much text; write the shared text out or use fewer aliases", read.FmtSize(y.expandLimit()))}
 	}
 	if err != nil {
 		return nil, err
@@ -422,7 +424,7 @@ func (y *yamlDoc) lookup(m *yaml.Node, key string, end int64) (k, v *yaml.Node, 
 }
 
 func (y *yamlDoc) errorAt(n *yaml.Node, msg string) *Error {
-	return &Error{File: y.name, Line: n.Line, Unit: unitLine, Msg: msg}
+	return &Error{File: y.name, Line: n.Line, Unit: read.UnitLine, Msg: msg}
 }
 
 // readRoot reads the records of a YAML file by its top node.
@@ -445,7 +447,7 @@ func (y *yamlDoc) readList(seq *yaml.Node, end int64, tests bool) error {
 	for i, item := range seq.Content {
 		if tests {
 			if n, _ := resolveAlias(item, 0); n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" {
-				if err := y.c.readTestsRef(refSite{item.Line, unitLine}, n.Value); err != nil {
+				if err := y.c.readTestsRef(refSite{item.Line, read.UnitLine}, n.Value); err != nil {
 					return err
 				}
 				continue
@@ -464,35 +466,35 @@ func (y *yamlDoc) record(item *yaml.Node, start, end int64) error {
 	line := item.Line
 	n, _ := resolveAlias(item, 0)
 	if n.Kind != yaml.MappingNode {
-		return c.bad(line, "", fmt.Sprintf("is %s, not a mapping — each record must be a mapping, such as a promptfoo test case "+
+		return c.Bad(line, "", fmt.Sprintf("is %s, not a mapping — each record must be a mapping, such as a promptfoo test case "+
 			"(vars: {question: ..., answer: ...}) or a RAGAS row (user_input: ..., response: ...)", yamlKind(n)))
 	}
-	if span := end - start; span > c.limit {
-		o := oversized{size: span}
-		o.part, o.partSize = y.largestPart(n, end)
-		field, msg := c.tooBigField(o)
-		return c.bad(line, field, msg)
+	if span := end - start; span > c.Limit {
+		o := read.Oversized{Size: span}
+		o.Part, o.PartSize = y.largestPart(n, end)
+		field, msg := c.TooBigField(o)
+		return c.Bad(line, field, msg)
 	}
 	raw, err := y.toJSON(n)
 	if e, ok := fileError(err); ok {
 		return e
 	}
 	if errors.Is(err, errTooBig) {
-		return c.bad(line, "", fmt.Sprintf("the record is %d bytes in the file but grows over the limit of %s per record once read "+
-			"(YAML aliases, *name, repeat what they point to) — raise the limit with --max-record-bytes", end-start, fmtSize(c.limit)))
+		return c.Bad(line, "", fmt.Sprintf("the record is %d bytes in the file but grows over the limit of %s per record once read "+
+			"(YAML aliases, *name, repeat what they point to) — raise the limit with --max-record-bytes", end-start, read.FmtSize(c.Limit)))
 	}
 	if err != nil {
-		return c.bad(line, "", err.Error())
+		return c.Bad(line, "", err.Error())
 	}
-	rec := &jsonRecord{}
-	if err := json.Unmarshal(raw, &rec.obj); err != nil {
+	rec := &read.JSONRecord{}
+	if err := json.Unmarshal(raw, &rec.Obj); err != nil {
 		return fmt.Errorf("%s:%d: internal error: the record did not convert to JSON: %w", y.name, line, err)
 	}
-	return c.fromRecord(line, rec)
+	return c.FromRecord(line, rec)
 }
 
 // largestPart names the key whose value spans most of a record too big
-// to read, and its size, as recordSizer does for JSON: the top-level key,
+// to read, and its size, as read.RecordSizer does for JSON: the top-level key,
 // or key.child when one child holds most of it (vars.context).
 func (y *yamlDoc) largestPart(m *yaml.Node, end int64) (string, int64) {
 	best, bestSize, bestEnd := -1, int64(-1), int64(0)
@@ -527,8 +529,8 @@ func (y *yamlDoc) readMapping(m *yaml.Node, end int64) error {
 	case tests != nil && samples != nil:
 		return y.errorAt(samplesKey, fmt.Sprintf("has both tests: (line %d) and samples: (line %d) — keep one list of records", testsKey.Line, samplesKey.Line))
 	case tests != nil:
-		saved := c.defaults
-		defer func() { c.defaults = saved }()
+		saved := c.Defaults
+		defer func() { c.Defaults = saved }()
 		if dtKey, dt, _ := y.lookup(m, "defaultTest", end); dt != nil {
 			raw, err := y.toJSON(dt)
 			if e, ok := fileError(err); ok {
@@ -537,7 +539,7 @@ func (y *yamlDoc) readMapping(m *yaml.Node, end int64) error {
 			if err != nil {
 				return y.errorAt(dtKey, "defaultTest: "+err.Error())
 			}
-			if c.defaults, err = c.defaultVars(refSite{dtKey.Line, unitLine}, raw); err != nil {
+			if c.Defaults, err = c.defaultVars(refSite{dtKey.Line, read.UnitLine}, raw); err != nil {
 				return err
 			}
 		}
@@ -550,7 +552,7 @@ func (y *yamlDoc) readMapping(m *yaml.Node, end int64) error {
 	}
 	if k := y.recordKey(m); k != nil {
 		return y.errorAt(k, fmt.Sprintf("the file holds one record (a mapping with %s), not a list of records — "+
-			"put \"- \" before its first key and indent the rest to make it a list of one, or list the records under tests:", sanitizeKey(k.Value)))
+			"put \"- \" before its first key and indent the rest to make it a list of one, or list the records under tests:", read.SanitizeKey(k.Value)))
 	}
 	return y.readColumns(m, end)
 }
@@ -568,8 +570,8 @@ func (y *yamlDoc) recordKey(m *yaml.Node) *yaml.Node {
 		if k.Value == "vars" {
 			return k
 		}
-		for f := range nFields {
-			for _, name := range y.c.cols.names[f] {
+		for f := range read.NFields {
+			for _, name := range y.c.Cols.Names[f] {
 				if strings.EqualFold(k.Value, name) {
 					return k
 				}
@@ -589,7 +591,7 @@ func (y *yamlDoc) readTests(v *yaml.Node, end int64) error {
 	case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null":
 		return nil
 	case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str":
-		return y.c.readTestsRef(refSite{v.Line, unitLine}, n.Value)
+		return y.c.readTestsRef(refSite{v.Line, read.UnitLine}, n.Value)
 	}
 	return y.errorAt(v, fmt.Sprintf("tests: holds %s — it must be a list of test cases, a file:// reference to a tests file, or a list mixing both", yamlKind(n)))
 }
@@ -599,7 +601,7 @@ func (y *yamlDoc) readTests(v *yaml.Node, end int64) error {
 func (y *yamlDoc) readColumns(m *yaml.Node, end int64) error {
 	c := y.c
 	var keys []string
-	var cols []column
+	var cols []read.Column
 	pairs, err := y.pairs(m, 0)
 	if err != nil {
 		return y.errorAt(m, err.Error())
@@ -610,17 +612,17 @@ func (y *yamlDoc) readColumns(m *yaml.Node, end int64) error {
 		if seq.Kind != yaml.SequenceNode {
 			continue
 		}
-		col := column{key: p.key}
+		col := read.Column{Key: p.key}
 		ends := y.ends(seq.Content, end)
 		for i, item := range seq.Content {
-			if span := ends[i] - y.offset(item); span > c.limit {
-				col.cells = append(col.cells, cell{over: &oversized{size: span}})
+			if span := ends[i] - y.offset(item); span > c.Limit {
+				col.Cells = append(col.Cells, read.Cell{Over: &read.Oversized{Size: span}})
 				continue
 			}
 			raw, err := y.toJSON(item)
 			switch {
 			case errors.Is(err, errTooBig):
-				col.cells = append(col.cells, cell{over: &oversized{size: c.limit + 1}})
+				col.Cells = append(col.Cells, read.Cell{Over: &read.Oversized{Size: c.Limit + 1}})
 				continue
 			case err != nil:
 				if e, ok := fileError(err); ok {
@@ -628,11 +630,11 @@ func (y *yamlDoc) readColumns(m *yaml.Node, end int64) error {
 				}
 				return y.errorAt(item, err.Error())
 			}
-			col.cells = append(col.cells, cell{raw: raw})
+			col.Cells = append(col.Cells, read.Cell{Raw: raw})
 		}
 		cols = append(cols, col)
 	}
-	return c.fromColumns(keys, cols)
+	return c.FromColumns(keys, cols)
 }
 
 // looksYAML reports whether the start of a file whose name says nothing

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/dataset/internal/read"
 )
 
 func TestReadYAML(t *testing.T) {
@@ -265,7 +266,7 @@ func TestYAMLSkipInvalid(t *testing.T) {
 	if !reflect.DeepEqual(q, []string{"q1", "q4"}) {
 		t.Errorf("loaded %q, want q1, q4", q)
 	}
-	want := []Skip{{Line: 3, Unit: unitLine}, {Line: 4, Field: "answer", Unit: unitLine}}
+	want := []Skip{{Line: 3, Unit: read.UnitLine}, {Line: 4, Field: "answer", Unit: read.UnitLine}}
 	if len(l.Skipped) != len(want) {
 		t.Fatalf("skipped %+v, want %+v", l.Skipped, want)
 	}

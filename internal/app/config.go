@@ -23,7 +23,6 @@ import (
 	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/eval/report/labels"
 	"github.com/ragscope/ragscope/eval/settings"
-	_ "github.com/ragscope/ragscope/eval/traces" // the trace formats (OTLP, Phoenix, Langfuse) are datasets too
 	"github.com/ragscope/ragscope/internal/baseline"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/runreport"

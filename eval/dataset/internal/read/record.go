@@ -1,4 +1,4 @@
-package dataset
+package read
 
 import (
 	"encoding/json"
@@ -8,21 +8,21 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// jsonRecord is one JSON object of a JSONL or JSON dataset, or a YAML or
+// JSONRecord is one JSON object of a JSONL or JSON dataset, or a YAML or
 // Parquet record turned into one. promptfoo test cases keep their inputs
 // under "vars", so names are looked up there too, and then in the vars of
 // the config's defaultTest.
-type jsonRecord struct {
-	obj      map[string]json.RawMessage
+type JSONRecord struct {
+	Obj      map[string]json.RawMessage
 	vars     map[string]json.RawMessage
 	varsSet  bool
 	defaults map[string]json.RawMessage
 }
 
-func (r *jsonRecord) varsObj() map[string]json.RawMessage {
+func (r *JSONRecord) varsObj() map[string]json.RawMessage {
 	if !r.varsSet {
 		r.varsSet = true
-		if raw, ok := lookupKey(r.obj, "vars"); ok && kindOf(raw) == "object" {
+		if raw, ok := LookupKey(r.Obj, "vars"); ok && KindOf(raw) == "object" {
 			_ = json.Unmarshal(raw, &r.vars) // a broken value would have failed the record's parse
 		}
 	}
@@ -31,9 +31,9 @@ func (r *jsonRecord) varsObj() map[string]json.RawMessage {
 
 // keys are the record's keys, with those of its vars as "vars.<key>": a
 // promptfoo test case's inputs are its vars.
-func (r *jsonRecord) keys() []string {
-	out := make([]string, 0, len(r.obj))
-	for k := range r.obj {
+func (r *JSONRecord) keys() []string {
+	out := make([]string, 0, len(r.Obj))
+	for k := range r.Obj {
 		out = append(out, k)
 	}
 	for k := range r.varsObj() {
@@ -42,17 +42,17 @@ func (r *jsonRecord) keys() []string {
 	return out
 }
 
-// lookupKey finds name in m: exactly, as a dotted path into nested objects,
+// LookupKey finds name in m: exactly, as a dotted path into nested objects,
 // then ignoring case (spreadsheet-made data says "Question").
-func lookupKey(m map[string]json.RawMessage, name string) (json.RawMessage, bool) {
+func LookupKey(m map[string]json.RawMessage, name string) (json.RawMessage, bool) {
 	if v, ok := m[name]; ok {
 		return v, true
 	}
 	if head, rest, ok := strings.Cut(name, "."); ok {
-		if v, ok := lookupKey(m, head); ok && kindOf(v) == "object" {
+		if v, ok := LookupKey(m, head); ok && KindOf(v) == "object" {
 			var sub map[string]json.RawMessage
 			if json.Unmarshal(v, &sub) == nil {
-				if v, ok := lookupKey(sub, rest); ok {
+				if v, ok := LookupKey(sub, rest); ok {
 					return v, true
 				}
 			}
@@ -77,21 +77,21 @@ const (
 // vars. A null is treated as absent (exporters write null for a missing
 // reference); nullKey reports the first null met, for the message when
 // nothing else is found.
-func (c *columns) find(r *jsonRecord, f int) (raw json.RawMessage, key, nullKey string) {
+func (c *Columns) find(r *JSONRecord, f int) (raw json.RawMessage, key, nullKey string) {
 	scopes := [...]struct {
 		prefix string
 		m      map[string]json.RawMessage
-	}{{"", r.obj}, {scopeVars, r.varsObj()}, {scopeDefaults, r.defaults}}
+	}{{"", r.Obj}, {scopeVars, r.varsObj()}, {scopeDefaults, r.defaults}}
 	for _, scope := range scopes {
 		if scope.m == nil {
 			continue
 		}
-		for _, name := range c.names[f] {
-			v, ok := lookupKey(scope.m, name)
+		for _, name := range c.Names[f] {
+			v, ok := LookupKey(scope.m, name)
 			if !ok {
 				continue
 			}
-			if isNull(v) {
+			if IsNull(v) {
 				if nullKey == "" {
 					nullKey = scope.prefix + name
 				}
@@ -105,68 +105,68 @@ func (c *columns) find(r *jsonRecord, f int) (raw json.RawMessage, key, nullKey 
 
 // description is a test case's description, its id when it has none;
 // testCase says the record was read as a promptfoo test case.
-func (r *jsonRecord) description(testCase bool) (json.RawMessage, string) {
+func (r *JSONRecord) description(testCase bool) (json.RawMessage, string) {
 	if !testCase && r.varsObj() == nil {
 		return nil, ""
 	}
-	if v, ok := lookupKey(r.obj, "description"); ok && !isNull(v) {
+	if v, ok := LookupKey(r.Obj, "description"); ok && !IsNull(v) {
 		return v, "description"
 	}
 	return nil, ""
 }
 
-// fromJSON turns one JSON value into a sample, or reports why it cannot.
-func (c *collector) fromJSON(line int, b []byte) error {
+// FromJSON turns one JSON value into a sample, or reports why it cannot.
+func (c *Collector) FromJSON(line int, b []byte) error {
 	if len(b) == 0 || b[0] != '{' {
-		msg := fmt.Sprintf("is %s, not an object", aKind(kindOf(b)))
+		msg := fmt.Sprintf("is %s, not an object", AKind(KindOf(b)))
 		var v json.RawMessage
 		if err := json.Unmarshal(b, &v); err != nil {
-			msg = "is not valid JSON: " + jsonErrText(err)
+			msg = "is not valid JSON: " + JSONErrText(err)
 		}
 		msg += ` — each record must be an object like {"user_input": ..., "response": ...}`
-		if c.unit == unitLine && b[0] == '[' {
+		if c.Unit == UnitLine && b[0] == '[' {
 			msg += "; a file holding one JSON array must be read as JSON: name it .json or pass --format json"
 		}
-		return c.bad(line, "", msg)
+		return c.Bad(line, "", msg)
 	}
-	rec := &jsonRecord{}
-	if err := json.Unmarshal(b, &rec.obj); err != nil {
-		return c.bad(line, "", fmt.Sprintf("invalid JSON: %v — fix the record", jsonErrText(err)))
+	rec := &JSONRecord{}
+	if err := json.Unmarshal(b, &rec.Obj); err != nil {
+		return c.Bad(line, "", fmt.Sprintf("invalid JSON: %v — fix the record", JSONErrText(err)))
 	}
-	return c.fromRecord(line, rec)
+	return c.FromRecord(line, rec)
 }
 
-// fromRecord turns one parsed JSON object into a sample.
-func (c *collector) fromRecord(line int, rec *jsonRecord) error {
+// FromRecord turns one parsed JSON object into a sample.
+func (c *Collector) FromRecord(line int, rec *JSONRecord) error {
 	if rec.defaults == nil {
-		rec.defaults = c.defaults
+		rec.defaults = c.Defaults
 	}
-	c.records++
+	c.Parsed++
 	// Each field's value, looked up once; known: rec has a key (or vars
 	// key) of one of our fields.
-	var raws [nFields]json.RawMessage
-	var keys, nullKeys [nFields]string
+	var raws [NFields]json.RawMessage
+	var keys, nullKeys [NFields]string
 	known := false
-	for f := range nFields {
-		raws[f], keys[f], nullKeys[f] = c.cols.find(rec, f)
+	for f := range NFields {
+		raws[f], keys[f], nullKeys[f] = c.Cols.find(rec, f)
 		known = known || raws[f] != nil || nullKeys[f] != ""
 	}
 	c.known = c.known || known
-	if c.firstKeys == nil {
-		c.firstKeys, c.firstFile = rec.keys(), c.name
+	if c.FirstKeys == nil {
+		c.FirstKeys, c.FirstFile = rec.keys(), c.Name
 	}
-	if raws[fQuestion] != nil && isMessages(raws[fQuestion]) {
-		if c.mapped(fQuestion) {
-			c.seen[fQuestion] = true
+	if raws[FQuestion] != nil && isMessages(raws[FQuestion]) {
+		if c.mapped(FQuestion) {
+			c.seen[FQuestion] = true
 		}
-		return c.nested(line, rec, keys[fQuestion], raws[fQuestion])
+		return c.nested(line, rec, keys[FQuestion], raws[FQuestion])
 	}
 	s := eval.Sample{Line: line}
 	idKey := ""
-	for f := range nFields {
+	for f := range NFields {
 		raw, key, nullKey := raws[f], keys[f], nullKeys[f]
-		if raw == nil && f == fID && !c.mapped(f) {
-			raw, key = rec.description(c.testCases)
+		if raw == nil && f == FID && !c.mapped(f) {
+			raw, key = rec.description(c.TestCases)
 			idKey = key
 		}
 		if raw == nil {
@@ -177,25 +177,25 @@ func (c *collector) fromRecord(line int, rec *jsonRecord) error {
 				continue
 			}
 			if nullKey != "" {
-				return c.bad(line, fieldNames[f], fmt.Sprintf("is null (key %q) — give it a string value (an empty answer is \"\")", nullKey))
+				return c.Bad(line, FieldNames[f], fmt.Sprintf("is null (key %q) — give it a string value (an empty answer is \"\")", nullKey))
 			}
-			v, ok := rec.obj["samples"]
-			samplesList := ok && kindOf(v) == "list"
-			if c.records == 1 && !known && !c.skip && !samplesList {
+			v, ok := rec.Obj["samples"]
+			samplesList := ok && KindOf(v) == "list"
+			if c.Parsed == 1 && !known && !c.Skip && !samplesList {
 				// Not one key we know: the file is not in a layout we read.
 				return c.layoutError(rec.keys(), "keys")
 			}
-			msg := c.cols.missingMsg(f, rec.keys(), "key")
+			msg := c.Cols.missingMsg(f, rec.keys(), "key")
 			if samplesList {
 				msg += `; this looks like a JSON file with a "samples" list: pass --format json`
 			}
-			return c.bad(line, fieldNames[f], msg)
+			return c.Bad(line, FieldNames[f], msg)
 		}
 		if c.mapped(f) {
 			c.seen[f] = true
 		}
 		if err := setField(&s, f, key, raw); err != nil {
-			return c.bad(line, fieldNames[f], fmt.Sprintf("key %q %v", key, err))
+			return c.Bad(line, FieldNames[f], fmt.Sprintf("key %q %v", key, err))
 		}
 	}
 	turn, refused, err := c.flatTurn(line, rec, &s)
@@ -205,22 +205,22 @@ func (c *collector) fromRecord(line int, rec *jsonRecord) error {
 	case turn:
 		return c.addTurn(s, idKey)
 	}
-	return c.add(s, idKey)
+	return c.Add(s, idKey)
 }
 
 // setField decodes the JSON value raw, read from key, into field f of s.
 func setField(s *eval.Sample, f int, key string, raw json.RawMessage) error {
 	var err error
 	switch f {
-	case fQuestion:
+	case FQuestion:
 		s.Question, err = jsonText(raw)
-	case fAnswer:
+	case FAnswer:
 		s.Answer, err = jsonText(raw)
-	case fContexts:
+	case FContexts:
 		s.Contexts, err = jsonContexts(raw)
-	case fReference:
+	case FReference:
 		s.Reference, err = jsonReference(raw)
-	case fID:
+	case FID:
 		s.ID, err = jsonID(raw)
 	}
 	if err != nil {
@@ -232,13 +232,16 @@ func setField(s *eval.Sample, f int, key string, raw json.RawMessage) error {
 // defaultField is field f's value in the promptfoo config's defaultTest
 // vars, for a record that has no column of its own for it (a CSV tests
 // file); nil when there is none.
-func (c *collector) defaultField(f int) (raw json.RawMessage, key string) {
-	if c.defaults == nil {
+func (c *Collector) defaultField(f int) (raw json.RawMessage, key string) {
+	if c.Defaults == nil {
 		return nil, ""
 	}
-	raw, key, _ = c.cols.find(&jsonRecord{obj: map[string]json.RawMessage{}, varsSet: true, defaults: c.defaults}, f)
+	raw, key, _ = c.Cols.find(&JSONRecord{Obj: map[string]json.RawMessage{}, varsSet: true, defaults: c.Defaults}, f)
 	return raw, key
 }
+
+// FileScheme starts a promptfoo reference to a file.
+const FileScheme = "file://"
 
 // fileVar refuses a promptfoo var holding a file:// reference: promptfoo
 // would put the file's content there, and judging the reference's text
@@ -249,26 +252,26 @@ func fileVar(key string, s eval.Sample, f int) error {
 	}
 	var texts []string
 	switch f {
-	case fQuestion:
+	case FQuestion:
 		texts = []string{s.Question}
-	case fAnswer:
+	case FAnswer:
 		texts = []string{s.Answer}
-	case fContexts:
+	case FContexts:
 		texts = s.Contexts
-	case fReference:
+	case FReference:
 		texts = []string{s.Reference}
 	}
 	for _, t := range texts {
-		if strings.HasPrefix(strings.TrimSpace(t), fileScheme) {
+		if strings.HasPrefix(strings.TrimSpace(t), FileScheme) {
 			return fmt.Errorf("is a file reference (%.200q) — ragscope does not read files named in vars; put the text itself in the test case", strings.TrimSpace(t))
 		}
 	}
 	return nil
 }
 
-// jsonErrText drops the "json: " noise and adds where in the record a
+// JSONErrText drops the "json: " noise and adds where in the record a
 // syntax error is.
-func jsonErrText(err error) string {
+func JSONErrText(err error) string {
 	if se, ok := err.(*json.SyntaxError); ok {
 		return fmt.Sprintf("%s (at byte %d of the record)", strings.TrimPrefix(se.Error(), "json: "), se.Offset)
 	}

@@ -1,4 +1,4 @@
-package traces
+package traces_test
 
 import (
 	"encoding/json"
@@ -128,7 +128,7 @@ func TestTraceFixtures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			l, err := sameAsLoad(t, filepath.Join("..", "..", "testdata", "traces", tt.file), dataset.Options{})
+			l, err := sameAsLoad(t, filepath.Join("..", "..", "..", "..", "testdata", "traces", tt.file), dataset.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -384,7 +384,7 @@ type pqPhoenixSpan struct {
 // TestPhoenixParquet: the Phoenix fixture's spans written as Parquet read
 // as the same samples, rows counted from 1.
 func TestPhoenixParquet(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "traces", "phoenix_spans.jsonl"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "testdata", "traces", "phoenix_spans.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

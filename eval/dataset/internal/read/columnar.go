@@ -1,4 +1,4 @@
-package dataset
+package read
 
 import (
 	"bytes"
@@ -24,23 +24,23 @@ import (
 // themselves are held in memory until the object ends, since sample 0
 // needs the last list's first entry.
 
-// column is one list-valued key of the top-level object.
-type column struct {
-	key   string
-	cells []cell
+// Column is one list-valued key of the top-level object.
+type Column struct {
+	Key   string
+	Cells []Cell
 }
 
-// cell is one entry of a column; over is set for an entry over the limit
+// Cell is one entry of a column; Over is set for an entry over the limit
 // that was measured and dropped.
-type cell struct {
-	raw  json.RawMessage
-	over *oversized
+type Cell struct {
+	Raw  json.RawMessage
+	Over *Oversized
 }
 
 // hasColumn reports whether a list feeds field f: one of its names found
 // among the lists' keys (exactly or ignoring case, as for a JSON key).
-func (c *collector) hasColumn(f int, keys []string) bool {
-	for _, name := range c.cols.names[f] {
+func (c *Collector) hasColumn(f int, keys []string) bool {
+	for _, name := range c.Cols.Names[f] {
 		if columnIndex(keys, name) >= 0 {
 			return true
 		}
@@ -56,100 +56,100 @@ func (c *collector) hasColumn(f int, keys []string) bool {
 	return false
 }
 
-// fromColumns turns the lists of a top-level object without "samples"
+// FromColumns turns the lists of a top-level object without "samples"
 // into samples; keys are all the object's keys, for the message when it
 // is not column-oriented either.
-func (c *collector) fromColumns(keys []string, cols []column) error {
+func (c *Collector) FromColumns(keys []string, cols []Column) error {
 	names := make([]string, len(cols))
 	for i, col := range cols {
-		names[i] = col.key
+		names[i] = col.Key
 	}
-	var found [nFields]bool
+	var found [NFields]bool
 	known := false
-	for f := range nFields {
+	for f := range NFields {
 		found[f] = c.hasColumn(f, names)
 		known = known || found[f]
 	}
 	if !known {
 		return c.layoutError(keys, "keys")
 	}
-	c.unit = unitSample
-	for f := range nFields {
+	c.Unit = UnitSample
+	for f := range NFields {
 		if required(f) && !found[f] {
-			return &Error{File: c.name, Field: fieldNames[f], Msg: c.cols.missingMsg(f, names, "list") +
+			return &Error{File: c.Name, Field: FieldNames[f], Msg: c.Cols.missingMsg(f, names, "list") +
 				" — in a column-oriented object every field is a list with one entry per sample"}
 		}
 	}
-	n := len(cols[0].cells)
+	n := len(cols[0].Cells)
 	for _, col := range cols[1:] {
-		if len(col.cells) != n {
+		if len(col.Cells) != n {
 			sorted := slices.Clone(cols)
-			sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].key < sorted[j].key })
+			sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Key < sorted[j].Key })
 			var parts []string
 			for i, col := range sorted {
 				if i == maxKeysShown {
 					parts = append(parts, fmt.Sprintf("and %d more", len(sorted)-i))
 					break
 				}
-				parts = append(parts, fmt.Sprintf("%s has %d", sanitizeKey(col.key), len(col.cells)))
+				parts = append(parts, fmt.Sprintf("%s has %d", SanitizeKey(col.Key), len(col.Cells)))
 			}
-			return &Error{File: c.name, Msg: fmt.Sprintf("the lists of the column-oriented object differ in length (%s) — "+
+			return &Error{File: c.Name, Msg: fmt.Sprintf("the lists of the column-oriented object differ in length (%s) — "+
 				"every list needs one entry per sample; fix the export", strings.Join(parts, ", "))}
 		}
 	}
 	for i := range n {
-		rec := &jsonRecord{obj: make(map[string]json.RawMessage, len(cols))}
+		rec := &JSONRecord{Obj: make(map[string]json.RawMessage, len(cols))}
 		var size, partSize int64
 		part := ""
 		for _, col := range cols {
-			e := col.cells[i]
-			sz := int64(len(e.raw))
-			if e.over != nil {
-				sz = e.over.size
+			e := col.Cells[i]
+			sz := int64(len(e.Raw))
+			if e.Over != nil {
+				sz = e.Over.Size
 			} else {
-				rec.obj[col.key] = e.raw
+				rec.Obj[col.Key] = e.Raw
 			}
 			size += sz
 			if sz > partSize {
-				part, partSize = col.key, sz
+				part, partSize = col.Key, sz
 			}
 		}
-		if size > c.limit {
+		if size > c.Limit {
 			field := c.fieldOfKey(part)
-			if err := c.bad(i+1, field, c.tooBig(oversized{size: size, part: part, partSize: partSize}, "list")); err != nil {
+			if err := c.Bad(i+1, field, c.TooBig(Oversized{Size: size, Part: part, PartSize: partSize}, "list")); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := c.fromRecord(i+1, rec); err != nil {
+		if err := c.FromRecord(i+1, rec); err != nil {
 			return err
 		}
 		for _, col := range cols {
-			col.cells[i] = cell{} // let the sample's raw values go
+			col.Cells[i] = Cell{} // let the sample's raw values go
 		}
 	}
 	return nil
 }
 
-// allLists reports whether obj is a non-empty object of lists only.
-func allLists(obj map[string]json.RawMessage) bool {
+// AllLists reports whether obj is a non-empty object of lists only.
+func AllLists(obj map[string]json.RawMessage) bool {
 	if len(obj) == 0 {
 		return false
 	}
 	for _, v := range obj {
-		if kindOf(v) != "list" || isMessages(v) {
+		if KindOf(v) != "list" || isMessages(v) {
 			return false
 		}
 	}
 	return true
 }
 
-// listQuestion reports whether obj has a list under a question or answer
+// ListQuestion reports whether obj has a list under a question or answer
 // name (--map or default).
-func (cols *columns) listQuestion(obj map[string]json.RawMessage) bool {
-	for _, f := range []int{fQuestion, fAnswer} {
-		for _, n := range cols.names[f] {
-			if v, ok := lookupKey(obj, n); ok && kindOf(v) == "list" && !isMessages(v) {
+func (cols *Columns) ListQuestion(obj map[string]json.RawMessage) bool {
+	for _, f := range []int{FQuestion, FAnswer} {
+		for _, n := range cols.Names[f] {
+			if v, ok := LookupKey(obj, n); ok && KindOf(v) == "list" && !isMessages(v) {
 				return true
 			}
 		}
@@ -157,10 +157,10 @@ func (cols *columns) listQuestion(obj map[string]json.RawMessage) bool {
 	return false
 }
 
-// startsColumnar reports whether t (the start of a file, maybe cut short)
+// StartsColumnar reports whether t (the start of a file, maybe cut short)
 // opens an object whose first key is a default question or answer name
 // holding a list: a column-oriented object, never a valid JSON Lines record.
-func startsColumnar(t []byte) bool {
+func StartsColumnar(t []byte) bool {
 	dec := json.NewDecoder(bytes.NewReader(t))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return false
@@ -179,7 +179,7 @@ func startsColumnar(t []byte) bool {
 			return false
 		}
 	}
-	for _, f := range []int{fQuestion, fAnswer} {
+	for _, f := range []int{FQuestion, FAnswer} {
 		for _, n := range defaultNames[f] {
 			if strings.EqualFold(key, n) {
 				return true
@@ -197,11 +197,11 @@ const layouts = `JSON Lines records (one {"user_input": ..., "response": ...} pe
 
 // layoutError reports a file that parses but fits none of the layouts;
 // found are its keys or columns, what says which ("keys", "columns").
-func (c *collector) layoutError(found []string, what string) *Error {
+func (c *Collector) layoutError(found []string, what string) *Error {
 	one := strings.TrimSuffix(what, "s")
-	return &Error{File: c.name, Msg: fmt.Sprintf("matches no known dataset layout — tried %s; found %s: %s — "+
+	return &Error{File: c.Name, Msg: fmt.Sprintf("matches no known dataset layout — tried %s; found %s: %s — "+
 		"none is a field we know (question: %s; answer: %s); rename them or pass --map question=<%s>,answer=<%s>",
-		layouts, what, keyList(found), orList(c.cols.names[fQuestion]), orList(c.cols.names[fAnswer]), one, one)}
+		layouts, what, KeyList(found), OrList(c.Cols.Names[FQuestion]), OrList(c.Cols.Names[FAnswer]), one, one)}
 }
 
 const (
@@ -209,11 +209,11 @@ const (
 	maxKeyRunes  = 40
 )
 
-// keyList shows keys found in a file: sanitised, sorted, deduplicated and capped.
-func keyList(keys []string) string {
+// KeyList shows keys found in a file: sanitised, sorted, deduplicated and capped.
+func KeyList(keys []string) string {
 	s := make([]string, 0, len(keys))
 	for _, k := range keys {
-		s = append(s, sanitizeKey(k))
+		s = append(s, SanitizeKey(k))
 	}
 	sort.Strings(s)
 	s = slices.Compact(s)
@@ -226,10 +226,10 @@ func keyList(keys []string) string {
 	return strings.Join(s, ", ")
 }
 
-// sanitizeKey makes a key from the file safe to print: invalid UTF-8 and
+// SanitizeKey makes a key from the file safe to print: invalid UTF-8 and
 // control or invisible characters become '?', a long key is cut short, and
 // a key that is empty or holds spaces or commas is quoted.
-func sanitizeKey(k string) string {
+func SanitizeKey(k string) string {
 	var b strings.Builder
 	n := 0
 	for i, r := range k {

@@ -1,4 +1,4 @@
-package dataset
+package read
 
 import (
 	"fmt"
@@ -9,12 +9,12 @@ import (
 // compiler-style "file:7:" so editors and terminals can jump to the line; CSV
 // rows and JSON array elements are not lines, so they are spelled out.
 const (
-	unitLine    = "line"
-	unitRow     = "row"
-	unitElement = "element"
-	// unitSample counts the samples of a column-oriented JSON object,
+	UnitLine    = "line"
+	UnitRow     = "row"
+	UnitElement = "element"
+	// UnitSample counts the samples of a column-oriented JSON object,
 	// 1-based; the message also gives the 0-based list index.
-	unitSample = "sample"
+	UnitSample = "sample"
 )
 
 // Error is a problem with the dataset's content. It names the file, where
@@ -47,9 +47,9 @@ func (e *Error) Error() string {
 	}
 	if e.Line > 0 {
 		switch e.Unit {
-		case "", unitLine:
+		case "", UnitLine:
 			fmt.Fprintf(&b, ":%d", e.Line)
-		case unitSample:
+		case UnitSample:
 			fmt.Fprintf(&b, ": sample %d (index %d)", e.Line, e.Line-1)
 		default:
 			if e.Sheet != "" {
@@ -89,17 +89,7 @@ type Skip struct {
 	Unit string `json:"unit"`
 }
 
-// SkipError turns a skipped record back into the error it would have been,
-// for listing skipped records with the same wording as a failed load.
-func (l *Loaded) SkipError(s Skip) *Error {
-	file := l.Path
-	if s.File != "" {
-		file = s.File
-	}
-	return &Error{File: file, Sheet: s.Sheet, Cell: s.Cell, Line: s.Line, Unit: s.Unit, Field: s.Field, Msg: s.Reason}
-}
-
-func noSamplesError(name string) *Error {
+func NoSamplesError(name string) *Error {
 	return &Error{File: name, Msg: "no samples — the file holds no records; expected JSON Lines " +
 		`(one {"user_input": ..., "response": ..., "retrieved_contexts": [...], "reference": ...} object per line), ` +
 		`a JSON array of such objects, {"samples": [...]}, a CSV file with a header row, a YAML list of records or promptfoo tests, a Parquet file, an Excel workbook (.xlsx) or exported traces (OTLP/JSON, Phoenix spans, Langfuse traces)`}

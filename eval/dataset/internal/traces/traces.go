@@ -1,7 +1,6 @@
 // Package traces reads exported spans (OTLP/JSON, Phoenix, Langfuse) as a
-// dataset, a sample per traced RAG request. Importing it registers the trace
-// formats with eval/dataset, which then loads, scans and streams them as
-// any dataset.
+// dataset, a sample per traced RAG request, for eval/dataset, which loads,
+// scans and streams them as any dataset.
 package traces
 
 import (
@@ -15,7 +14,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/eval/dataset"
+	"github.com/ragscope/ragscope/eval/dataset/internal/read"
 )
 
 // Traces as a dataset: a file of exported spans becomes one sample per
@@ -91,7 +90,7 @@ type tspan struct {
 
 // traceReader gathers the spans of a trace file.
 type traceReader struct {
-	r      dataset.Records
+	r      read.Records
 	format string
 	spans  []*tspan
 	// traces in the order their first span came, with their spans.
@@ -109,10 +108,10 @@ type traceReader struct {
 	live bool
 }
 
-func newTraceReader(r dataset.Records, format string) *traceReader {
+func newTraceReader(r read.Records, format string) *traceReader {
 	t := &traceReader{r: r, format: format, traces: map[string][]*tspan{}, sel: map[string]string{}, names: map[string]bool{}}
 	for k, v := range r.Map() {
-		if k == dataset.MapLLM || k == dataset.MapRetriever {
+		if k == read.MapLLM || k == read.MapRetriever {
 			t.sel[k] = v
 		} else if f := slices.Index(fieldNames[:], k); f >= 0 {
 			t.attr[f] = v
@@ -130,20 +129,18 @@ func (t *traceReader) add(s *tspan) {
 	t.traces[s.trace] = append(t.traces[s.trace], s)
 }
 
-func init() { dataset.RegisterTraces(reader{}) }
+// Sniff tells a trace export by the start of a file that opens with '{'
+// or '['; "" when it is not one.
+func Sniff(head []byte) string { return sniffTraces(head) }
 
-// reader is the dataset.TraceReader of the trace formats.
-type reader struct{}
-
-func (reader) Sniff(head []byte) string { return sniffTraces(head) }
-
-func (reader) Read(r dataset.Records, br *bufio.Reader, format string) error {
+// Read reads a file of a trace format, positioned past any BOM.
+func Read(r read.Records, br *bufio.Reader, format string) error {
 	t := newTraceReader(r, format)
 	err := t.records(br, func(line int, obj map[string]any) error {
 		switch format {
-		case dataset.FormatOTLP:
+		case read.FormatOTLP:
 			return t.otlpRecord(line, obj)
-		case dataset.FormatLangfuse:
+		case read.FormatLangfuse:
 			return t.langfuseRecord(line, obj)
 		}
 		return t.phoenixRecord(line, obj)
@@ -157,8 +154,8 @@ func (reader) Read(r dataset.Records, br *bufio.Reader, format string) error {
 // ReadParquet reads the spans of a Parquet file written from Phoenix's
 // spans dataframe (df.to_parquet): a row per span, its columns named as
 // the dataframe's, a document list as a list of structs.
-func (reader) ReadParquet(r dataset.Records, f *parquet.File) error {
-	t := newTraceReader(r, dataset.FormatPhoenix)
+func ReadParquet(r read.Records, f *parquet.File) error {
+	t := newTraceReader(r, read.FormatPhoenix)
 	if err := r.ParquetRows(f, t.phoenixRecord); err != nil {
 		return err
 	}
@@ -168,9 +165,10 @@ func (reader) ReadParquet(r dataset.Records, f *parquet.File) error {
 // ReadLine reads the requests of one line of a watched log. A log is read
 // a line at a time and each line taken once, so a trace must be whole in
 // its line: a trace with a span whose parent is not in the line is left
-// out, with an error naming it.
-func (reader) ReadLine(r dataset.Records, line int, obj map[string]any) ([]error, error) {
-	t := newTraceReader(r, dataset.FormatOTLP)
+// out, with an error naming it: errs are the traces it left out, err a
+// failure of the whole line.
+func ReadLine(r read.Records, line int, obj map[string]any) ([]error, error) {
+	t := newTraceReader(r, read.FormatOTLP)
 	t.live = true
 	if err := t.otlpRecord(line, obj); err != nil {
 		return nil, err
@@ -183,7 +181,7 @@ func (reader) ReadLine(r dataset.Records, line int, obj map[string]any) ([]error
 		}
 		for _, s := range t.traces[id] {
 			if s.parent != "" && !have[s.parent] {
-				errs = append(errs, &dataset.Error{File: r.File(), Line: line, Unit: "line", Msg: fmt.Sprintf(
+				errs = append(errs, &read.Error{File: r.File(), Line: line, Unit: "line", Msg: fmt.Sprintf(
 					"trace %s: the parent %s of %s is not in this line — a watched trace file needs each trace whole in one line: put the collector's groupbytrace processor before its file exporter; this trace is left out",
 					id, s.parent, spanWhere(s.name, s.id, ""))})
 				delete(t.traces, id)
@@ -228,14 +226,14 @@ func (t *traceReader) needIDs(line int, s *tspan, path, traceKey, idKey string) 
 // ---- requests
 
 func (t *traceReader) isLLM(s *tspan) bool {
-	if sel := t.sel[dataset.MapLLM]; sel != "" {
+	if sel := t.sel[read.MapLLM]; sel != "" {
 		return strings.EqualFold(s.name, sel) || strings.EqualFold(s.kind, sel)
 	}
 	return s.kind == "LLM"
 }
 
 func (t *traceReader) isRetriever(s *tspan) bool {
-	if sel := t.sel[dataset.MapRetriever]; sel != "" {
+	if sel := t.sel[read.MapRetriever]; sel != "" {
 		return strings.EqualFold(s.name, sel) || strings.EqualFold(s.kind, sel)
 	}
 	return s.kind == "RETRIEVER"
@@ -248,7 +246,7 @@ func (t *traceReader) samples() error {
 		if t.r.SkippedCount() > 0 || t.live {
 			return nil // finish says what was skipped
 		}
-		return &dataset.Error{File: t.r.File(), Msg: "no spans — the file holds no spans to build samples from"}
+		return &read.Error{File: t.r.File(), Msg: "no spans — the file holds no spans to build samples from"}
 	}
 	var reqs []*request
 	for _, trace := range t.order {
@@ -278,13 +276,13 @@ func (t *traceReader) samples() error {
 	}
 	for f := range nFields {
 		if t.attr[f] != "" && !t.seen[f] {
-			return &dataset.Error{File: t.r.File(), Field: fieldNames[f], Msg: fmt.Sprintf("no span has the attribute %q named by --map %s=%s (attributes seen: %s) — fix --map",
-				t.attr[f], fieldNames[f], t.attr[f], list(t.attrNames()))}
+			return &read.Error{File: t.r.File(), Field: fieldNames[f], Msg: fmt.Sprintf("no span has the attribute %q named by --map %s=%s (attributes seen: %s) — fix --map",
+				t.attr[f], fieldNames[f], t.attr[f], read.List(t.attrNames()))}
 		}
 	}
 	if requests == 0 && t.r.SkippedCount() == 0 {
-		return &dataset.Error{File: t.r.File(), Msg: fmt.Sprintf("no LLM span in its %d traces (span kinds: %s; names: %s) — a sample is built around each request's LLM span; pass --map llm=<span name or kind> to say which spans generate the answer",
-			len(t.order), list(t.distinct(func(s *tspan) string { return s.kind })), list(t.distinct(func(s *tspan) string { return s.name })))}
+		return &read.Error{File: t.r.File(), Msg: fmt.Sprintf("no LLM span in its %d traces (span kinds: %s; names: %s) — a sample is built around each request's LLM span; pass --map llm=<span name or kind> to say which spans generate the answer",
+			len(t.order), read.List(t.distinct(func(s *tspan) string { return s.kind })), read.List(t.distinct(func(s *tspan) string { return s.name })))}
 	}
 	return nil
 }
@@ -518,7 +516,7 @@ func (t *traceReader) sample(r *request) error {
 	}
 	if limit := t.r.MaxRecordBytes(); total > limit {
 		return t.r.Bad(l.line, fieldNames[largest], fmt.Sprintf("%s: the request's text is %s, over the limit of %s (--max-record-bytes), most of it in its %s (%s) — raise --max-record-bytes if the request is meant to be this large",
-			where, fmtSize(total), fmtSize(limit), fieldNames[largest], fmtSize(sizes[largest])))
+			where, read.FmtSize(total), read.FmtSize(limit), fieldNames[largest], read.FmtSize(sizes[largest])))
 	}
 	return t.r.Add(s)
 }
@@ -547,7 +545,7 @@ func (t *traceReader) lookup(s *tspan, f int, defaults ...string) (any, bool) {
 		}
 		if k, ok := strings.CutPrefix(n, "metadata."); ok {
 			if md, ok := s.attrs["metadata"].(string); ok {
-				if v, err := dataset.DecodeJSON([]byte(md)); err == nil {
+				if v, err := read.DecodeJSON([]byte(md)); err == nil {
 					if m, ok := v.(map[string]any); ok && m[k] != nil {
 						return m[k], true
 					}
@@ -666,7 +664,7 @@ func pickText(v any, role string, keys ...string) string {
 		if !strings.HasPrefix(st, "{") && !strings.HasPrefix(st, "[") {
 			return s
 		}
-		parsed, err := dataset.DecodeJSON([]byte(st))
+		parsed, err := read.DecodeJSON([]byte(st))
 		if err != nil {
 			return s
 		}
@@ -738,7 +736,7 @@ func (t *traceReader) documents(s *tspan) ([]string, error) {
 			docs = append(docs, doc{i, documentText(e)})
 		}
 	} else if str, ok := s.attrs[prefix].(string); ok {
-		if v, err := dataset.DecodeJSON([]byte(str)); err == nil {
+		if v, err := read.DecodeJSON([]byte(str)); err == nil {
 			if l, ok := v.([]any); ok {
 				for i, e := range l {
 					docs = append(docs, doc{i, documentText(e)})

@@ -1,4 +1,4 @@
-package dataset
+package sheet
 
 import (
 	"archive/zip"
@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/ragscope/ragscope/eval/dataset/internal/read"
 )
 
 // An Excel workbook is read one worksheet at a time as a CSV file is: a
@@ -27,33 +29,34 @@ import (
 // (holding an index of the strings' offsets in memory) rather than in
 // memory.
 
-var zipMagic = []byte("PK\x03\x04")
+// ZipMagic starts a zip archive, as an Excel workbook is.
+var ZipMagic = []byte("PK\x03\x04")
 
 // xlsxInMemory is the largest worksheet or shared-string part held in
 // memory when a workbook is opened; larger ones are read from temporary
 // files.
 const xlsxInMemory = 4 << 20
 
-// readXLSX reads the worksheet --sheet names, else the first one whose
+// ReadXLSX reads the worksheet --sheet names, else the first one whose
 // header has the columns our fields need.
-func readXLSX(c *collector, r io.Reader, br *bufio.Reader, want string) (err error) {
-	defer func() { c.sheet, c.head = "", nil }()
-	src, size, err := randomAccess(r, br)
+func ReadXLSX(c *read.Collector, r io.Reader, br *bufio.Reader, want string) (err error) {
+	defer func() { c.Sheet, c.Head = "", nil }()
+	src, size, err := read.RandomAccess(r, br)
 	if err != nil {
-		return fmt.Errorf("%s: %w", c.name, err)
+		return fmt.Errorf("%s: %w", c.Name, err)
 	}
 	// A damaged workbook must be an error naming the file, never a crash.
 	defer func() {
 		if p := recover(); p != nil {
-			err = c.xlsxDamaged(fmt.Errorf("%v", p))
+			err = xlsxDamaged(c, fmt.Errorf("%v", p))
 		}
 	}()
 	zr, err := zip.NewReader(src, size)
 	if err != nil {
-		return c.xlsxDamaged(err)
+		return xlsxDamaged(c, err)
 	}
 	if wb := workbookPath(zr); zipFile(zr, wb) == nil {
-		return c.xlsxDamaged(fmt.Errorf("a zip archive without %s, so not a workbook", wb))
+		return xlsxDamaged(c, fmt.Errorf("a zip archive without %s, so not a workbook", wb))
 	}
 	// The system's short date (number format 14, Excel's default for a
 	// date) depends on the reader's locale; ISO's reads the same in all.
@@ -70,18 +73,18 @@ func readXLSX(c *collector, r io.Reader, br *bufio.Reader, want string) (err err
 		err = fmt.Errorf("a part of the workbook ends early (%w)", err)
 	}
 	if err != nil {
-		return c.xlsxDamaged(err)
+		return xlsxDamaged(c, err)
 	}
 	defer f.Close()
 	sheets := f.GetSheetList()
 	if len(sheets) == 0 {
-		return c.xlsxDamaged(errors.New("it has no worksheets"))
+		return xlsxDamaged(c, errors.New("it has no worksheets"))
 	}
 	var candidates []string
 	if want != "" {
 		name, err := pickSheet(sheets, want)
 		if err != nil {
-			return &Error{File: c.name, Msg: err.Error()}
+			return &read.Error{File: c.Name, Msg: err.Error()}
 		}
 		candidates = []string{name}
 	} else {
@@ -89,9 +92,9 @@ func readXLSX(c *collector, r io.Reader, br *bufio.Reader, want string) (err err
 	}
 	var misses []string
 	for _, sheet := range candidates {
-		rows, row, top, err := c.xlsxHeader(f, sheet)
+		rows, row, top, err := xlsxHeader(c, f, sheet)
 		if err != nil {
-			var e *Error
+			var e *read.Error
 			if len(candidates) == 1 || !errors.As(err, &e) {
 				return err
 			}
@@ -101,21 +104,21 @@ func readXLSX(c *collector, r io.Reader, br *bufio.Reader, want string) (err err
 		defer rows.Close()
 		merges, err := mergedRanges(zr, sheet)
 		if err != nil {
-			return c.xlsxDamaged(fmt.Errorf("sheet %q: %w", sheet, err))
+			return xlsxDamaged(c, fmt.Errorf("sheet %q: %w", sheet, err))
 		}
-		before := c.count + c.skippedCount
-		if err := c.xlsxRows(rows, row, merges); err != nil {
+		before := c.Count + c.SkippedCount
+		if err := xlsxRows(c, rows, row, merges); err != nil {
 			return err
 		}
-		if c.count+c.skippedCount == before {
-			return &Error{File: c.name, Sheet: sheet, Msg: fmt.Sprintf(
+		if c.Count+c.SkippedCount == before {
+			return &read.Error{File: c.Name, Sheet: sheet, Msg: fmt.Sprintf(
 				"no samples — the header (row %d) has no rows under it; put one sample a row below it, or pick another sheet with --sheet", row)}
 		}
 		return nil
 	}
-	return &Error{File: c.name, Msg: fmt.Sprintf("no sheet has a header row with the columns needed (question: %s; answer: %s) — the sheets hold %s; "+
+	return &read.Error{File: c.Name, Msg: fmt.Sprintf("no sheet has a header row with the columns needed (question: %s; answer: %s) — the sheets hold %s; "+
 		"pick the sheet with --sheet NAME or --sheet N and name its columns with --map question=<column>,answer=<column>",
-		orList(c.cols.names[fQuestion]), orList(c.cols.names[fAnswer]), strings.Join(misses, "; "))}
+		read.OrList(c.Cols.Names[read.FQuestion]), read.OrList(c.Cols.Names[read.FAnswer]), strings.Join(misses, "; "))}
 }
 
 // pickSheet finds --sheet's sheet: by name (exactly, then ignoring
@@ -146,11 +149,11 @@ const headerSearch = 10
 // xlsxHeader opens a worksheet and finds its header; it returns the rows
 // after it and the header's row number. When there is none, top says what
 // the first row that is not blank holds, for a message about all sheets.
-func (c *collector) xlsxHeader(f *excelize.File, sheet string) (rows *excelize.Rows, row int, top string, err error) {
-	c.sheet, c.head = sheet, nil
+func xlsxHeader(c *read.Collector, f *excelize.File, sheet string) (rows *excelize.Rows, row int, top string, err error) {
+	c.Sheet, c.Head = sheet, nil
 	rows, err = f.Rows(sheet)
 	if err != nil {
-		return nil, 0, "", c.xlsxDamaged(fmt.Errorf("sheet %q: %w", sheet, err))
+		return nil, 0, "", xlsxDamaged(c, fmt.Errorf("sheet %q: %w", sheet, err))
 	}
 	var first error // the first row's, when no row is the header
 	tried := 0
@@ -158,43 +161,43 @@ func (c *collector) xlsxHeader(f *excelize.File, sheet string) (rows *excelize.R
 		cells, err := rows.Columns()
 		if err != nil {
 			rows.Close()
-			return nil, 0, "", c.xlsxDamaged(fmt.Errorf("sheet %q row %d: %w", sheet, row, err))
+			return nil, 0, "", xlsxDamaged(c, fmt.Errorf("sheet %q row %d: %w", sheet, row, err))
 		}
 		if blankRow(cells) {
 			continue
 		}
 		tried++
-		h, err := c.csvHeader(cells)
+		h, err := csvHeader(c, cells)
 		if err == nil {
-			c.head = h
+			c.Head = h
 			return rows, row, "", nil
 		}
-		var e *Error
+		var e *read.Error
 		if errors.As(err, &e) {
 			e.Sheet, e.Line = sheet, row
 		}
 		if first == nil {
 			first = err
-			top = fmt.Sprintf("row %d: %s", row, keyList(cells))
+			top = fmt.Sprintf("row %d: %s", row, read.KeyList(cells))
 		}
 	}
 	rows.Close()
 	if first != nil {
 		return nil, 0, top, first
 	}
-	return nil, 0, "empty", &Error{File: c.name, Sheet: sheet, Msg: "the sheet is empty — a header row naming the columns is needed (question, answer, …); pick another sheet with --sheet"}
+	return nil, 0, "empty", &read.Error{File: c.Name, Sheet: sheet, Msg: "the sheet is empty — a header row naming the columns is needed (question, answer, …); pick another sheet with --sheet"}
 }
 
 // xlsxRows reads the rows after the header, row being the header's.
-func (c *collector) xlsxRows(rows *excelize.Rows, row int, merges []mergedRange) error {
-	h := c.head
-	width := len(h.names)
+func xlsxRows(c *read.Collector, rows *excelize.Rows, row int, merges []mergedRange) error {
+	h := c.Head
+	width := len(h.Names)
 	fill := newMergeFill(merges)
 	for rows.Next() {
 		row++
 		cells, err := rows.Columns()
 		if err != nil {
-			return c.xlsxDamaged(fmt.Errorf("sheet %q row %d: %w", c.sheet, row, err))
+			return xlsxDamaged(c, fmt.Errorf("sheet %q row %d: %w", c.Sheet, row, err))
 		}
 		rec := make([]string, width)
 		copy(rec, cells) // cells right of the header have no column to feed
@@ -210,15 +213,15 @@ func (c *collector) xlsxRows(rows *excelize.Rows, row int, merges []mergedRange)
 				part, partSize = i, int64(len(cell))
 			}
 		}
-		if size > c.limit {
-			return c.bad(row, h.fieldOf(part), c.tooBig(oversized{size: size, part: h.names[part], partSize: partSize}, "column"))
+		if size > c.Limit {
+			return c.Bad(row, h.FieldOf(part), c.TooBig(read.Oversized{Size: size, Part: h.Names[part], PartSize: partSize}, "column"))
 		}
-		if err := c.fromCells(row, rec, h); err != nil {
+		if err := c.FromCells(row, rec, h); err != nil {
 			return err
 		}
 	}
 	if err := rows.Error(); err != nil {
-		return c.xlsxDamaged(fmt.Errorf("sheet %q after row %d: %w", c.sheet, row, err))
+		return xlsxDamaged(c, fmt.Errorf("sheet %q after row %d: %w", c.Sheet, row, err))
 	}
 	return nil
 }
@@ -422,21 +425,7 @@ func readZipXML(zr *zip.Reader, name string, v any) error {
 	return nil
 }
 
-// cellOf names the cell of field in row line of the worksheet being read
-// (B12); "" outside a workbook or for no field.
-func (c *collector) cellOf(line int, field string) string {
-	if c.sheet == "" || c.head == nil || field == "" {
-		return ""
-	}
-	f := fieldIndex(field)
-	if f < 0 || c.head.idx[f] < 0 {
-		return ""
-	}
-	name, _ := excelize.CoordinatesToCellName(c.head.idx[f]+1, line)
-	return name
-}
-
-func (c *collector) xlsxDamaged(err error) *Error {
-	return &Error{File: c.name, Msg: fmt.Sprintf("cannot read it as an Excel workbook (%v) — the file is damaged, truncated, password-protected or not .xlsx; "+
+func xlsxDamaged(c *read.Collector, err error) *read.Error {
+	return &read.Error{File: c.Name, Msg: fmt.Sprintf("cannot read it as an Excel workbook (%v) — the file is damaged, truncated, password-protected or not .xlsx; "+
 		"save it from Excel as .xlsx (an old .xls too), or give a CSV file the .csv extension", err)}
 }

@@ -1,4 +1,4 @@
-package dataset
+package read
 
 import (
 	"fmt"
@@ -10,31 +10,31 @@ import (
 // Our fields, in the order a record is checked (so the first problem
 // reported is the most important one).
 const (
-	fQuestion = iota
-	fAnswer
-	fContexts
-	fReference
-	fID
-	nFields
+	FQuestion = iota
+	FAnswer
+	FContexts
+	FReference
+	FID
+	NFields
 )
 
-var fieldNames = [nFields]string{"question", "answer", "contexts", "reference", "id"}
+var FieldNames = [NFields]string{"question", "answer", "contexts", "reference", "id"}
 
 // defaultNames are the column names each field is found under, first match
 // wins: RAGAS >= 0.2 first (the current schema), then RAGAS 0.1, then
 // promptfoo's variable names.
-var defaultNames = [nFields][]string{
-	fQuestion:  {"user_input", "question", "query"},
-	fAnswer:    {"response", "answer"},
-	fContexts:  {"retrieved_contexts", "contexts", "context"},
-	fReference: {"reference", "ground_truth", "ground_truths"},
-	fID:        {"id"},
+var defaultNames = [NFields][]string{
+	FQuestion:  {"user_input", "question", "query"},
+	FAnswer:    {"response", "answer"},
+	FContexts:  {"retrieved_contexts", "contexts", "context"},
+	FReference: {"reference", "ground_truth", "ground_truths"},
+	FID:        {"id"},
 }
 
-func required(f int) bool { return f == fQuestion || f == fAnswer }
+func required(f int) bool { return f == FQuestion || f == FAnswer }
 
 func fieldIndex(name string) int {
-	for i, n := range fieldNames {
+	for i, n := range FieldNames {
 		if n == name {
 			return i
 		}
@@ -75,7 +75,7 @@ func ParseMap(s string) (map[string]string, error) {
 			return nil, fmt.Errorf("--map: %q is not field=column (e.g. --map question=q_col,answer=resp)", part)
 		}
 		if fieldIndex(field) < 0 && !isTraceSelector(field) {
-			return nil, fmt.Errorf("--map: unknown field %q — the fields are %s (and, for a trace file, the spans %s)", field, strings.Join(Fields(), ", "), strings.Join(traceSelectors, ", "))
+			return nil, fmt.Errorf("--map: unknown field %q — the fields are %s (and, for a trace file, the spans %s)", field, strings.Join(Fields(), ", "), strings.Join(TraceSelectors, ", "))
 		}
 		if _, dup := m[field]; dup {
 			return nil, fmt.Errorf("--map: field %q is mapped twice — map each field once", field)
@@ -102,14 +102,14 @@ func checkMapColumns(m map[string]string) error {
 	return nil
 }
 
-// columns holds, per field, the column names to try in order.
-type columns struct {
-	names  [nFields][]string
-	mapped [nFields]bool
+// Columns holds, per field, the column names to try in order.
+type Columns struct {
+	Names  [NFields][]string
+	mapped [NFields]bool
 }
 
-func newColumns(m map[string]string) (*columns, error) {
-	c := &columns{}
+func NewColumns(m map[string]string) (*Columns, error) {
+	c := &Columns{}
 	for field, col := range m {
 		if isTraceSelector(field) {
 			continue // read by the trace reader
@@ -121,7 +121,7 @@ func newColumns(m map[string]string) (*columns, error) {
 		if strings.TrimSpace(col) == "" {
 			return nil, fmt.Errorf("--map: field %q is mapped to an empty column name", field)
 		}
-		c.names[f] = []string{col}
+		c.Names[f] = []string{col}
 		c.mapped[f] = true
 	}
 	if err := checkMapColumns(m); err != nil {
@@ -130,7 +130,7 @@ func newColumns(m map[string]string) (*columns, error) {
 	// A column the user claimed for one field must not be picked up by
 	// another field's default names: with --map reference=answer the
 	// "answer" column is the reference, not also the answer.
-	for f := range nFields {
+	for f := range NFields {
 		if c.mapped[f] {
 			continue
 		}
@@ -145,7 +145,7 @@ func newColumns(m map[string]string) (*columns, error) {
 				}
 			}
 			if !claimed {
-				c.names[f] = append(c.names[f], n)
+				c.Names[f] = append(c.Names[f], n)
 			}
 		}
 	}
@@ -153,16 +153,16 @@ func newColumns(m map[string]string) (*columns, error) {
 }
 
 // missingMsg explains a required field that no column supplies.
-func (c *columns) missingMsg(f int, have []string, what string) string {
+func (c *Columns) missingMsg(f int, have []string, what string) string {
 	if c.mapped[f] {
 		return fmt.Sprintf("missing — %s %q named by --map %s=%s is not there (%ss: %s); fix --map",
-			what, c.names[f][0], fieldNames[f], c.names[f][0], what, list(have))
+			what, c.Names[f][0], FieldNames[f], c.Names[f][0], what, List(have))
 	}
 	return fmt.Sprintf("missing — no %s named %s (%ss: %s); rename the %s or pass --map %s=<%s>",
-		what, orList(c.names[f]), what, list(have), what, fieldNames[f], what)
+		what, OrList(c.Names[f]), what, List(have), what, FieldNames[f], what)
 }
 
-func orList(names []string) string {
+func OrList(names []string) string {
 	switch len(names) {
 	case 0:
 		return "(none)"
@@ -172,9 +172,9 @@ func orList(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
-// list shows the columns a record does have, sorted and capped so a wide
+// List shows the columns a record does have, sorted and capped so a wide
 // record does not flood the terminal.
-func list(names []string) string {
+func List(names []string) string {
 	if len(names) == 0 {
 		return "none"
 	}

@@ -1,4 +1,4 @@
-package traces
+package traces_test
 
 import (
 	"crypto/sha256"
@@ -21,7 +21,7 @@ import (
 // failed load names; Scan then Stream give what Load gives.
 func FuzzTraces(f *testing.F) {
 	names := []string{"d.jsonl", "d.json", "/nonexistent-ragscope-fuzz/data"}
-	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "traces", "*.*"))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "..", "..", "testdata", "traces", "*.*"))
 	for _, p := range files {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(uint8(0), string(b), uint16(0))

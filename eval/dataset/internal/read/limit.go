@@ -1,4 +1,4 @@
-package dataset
+package read
 
 import (
 	"bytes"
@@ -6,26 +6,11 @@ import (
 	"strings"
 )
 
-// DefaultMaxRecordBytes is the largest record (JSON Lines line, JSON array
-// element, CSV row) read when Options.MaxRecordBytes is 0. A sample's
-// question, answer, contexts and reference are texts sent to a judge; 16 MiB
-// is some 4 million tokens, far past any context window, while a record of
-// that size costs the loader a few times as much memory while it is parsed.
-const DefaultMaxRecordBytes = 16 << 20
-
-// maxRecordBytes is the limit opt asks for.
-func maxRecordBytes(opt Options) int64 {
-	if opt.MaxRecordBytes > 0 {
-		return opt.MaxRecordBytes
-	}
-	return DefaultMaxRecordBytes
-}
-
-// appendHeld appends p to a record being held, doubling the buffer when it
+// AppendHeld appends p to a record being held, doubling the buffer when it
 // must grow (append grows large slices by a quarter, which for a record
 // gathered piece by piece allocates some five times its size in all) but
 // never past limit+slack.
-func appendHeld(buf, p []byte, limit int64) []byte {
+func AppendHeld(buf, p []byte, limit int64) []byte {
 	if need := len(buf) + len(p); need > cap(buf) {
 		n := max(2*cap(buf), need, 4<<10)
 		if int64(n) > limit+2 {
@@ -38,8 +23,12 @@ func appendHeld(buf, p []byte, limit int64) []byte {
 	return append(buf, p...)
 }
 
-// fmtSize spells a byte count the way the limit is usually given.
-func fmtSize(n int64) string {
+// CheckPrefix is how much of a value going over the limit a reader
+// checks for a syntax error (a JSON value, a CSV row).
+const CheckPrefix = 1 << 20
+
+// FmtSize spells a byte count the way the limit is usually given.
+func FmtSize(n int64) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", n>>20)
@@ -53,49 +42,49 @@ func fmtSize(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// oversized describes a record over the limit, measured as it was dropped.
-type oversized struct {
-	size int64
-	// line is the file line the record starts on (JSON elements, CSV rows).
-	line int
-	// part names the largest value in the record (a JSON key path such as
-	// "vars.context", or a CSV column) and partSize its size.
-	part     string
-	partSize int64
-	column   int // CSV: the column index of part
+// Oversized describes a record over the limit, measured as it was dropped.
+type Oversized struct {
+	Size int64
+	// Line is the file line the record starts on (JSON elements, CSV rows).
+	Line int
+	// Part names the largest value in the record (a JSON key path such as
+	// "vars.context", or a CSV column) and PartSize its size.
+	Part     string
+	PartSize int64
+	Column   int // CSV: the column index of Part
 	// truncated: the file ended inside the record (JSON), or inside a
 	// quoted cell of it (CSV).
 	truncated bool
 }
 
-// tooBigField turns a JSON record over the limit into the field it is
+// TooBigField turns a JSON record over the limit into the field it is
 // blamed on (our field its largest value feeds, "" if none) and the message.
-func (c *collector) tooBigField(o oversized) (field, msg string) {
-	return c.fieldOfKey(o.part), c.tooBig(o, "key")
+func (c *Collector) TooBigField(o Oversized) (field, msg string) {
+	return c.fieldOfKey(o.Part), c.TooBig(o, "key")
 }
 
-// tooBig is the message for a record over the limit; partKind says what
+// TooBig is the message for a record over the limit; partKind says what
 // o.part is ("key", "column").
-func (c *collector) tooBig(o oversized, partKind string) string {
+func (c *Collector) TooBig(o Oversized, partKind string) string {
 	detail := ""
-	if o.part != "" {
-		detail = fmt.Sprintf("; %s %q holds %s", partKind, o.part, fmtSize(o.partSize))
+	if o.Part != "" {
+		detail = fmt.Sprintf("; %s %q holds %s", partKind, o.Part, FmtSize(o.PartSize))
 	}
 	msg := fmt.Sprintf("the record is %d bytes (%s%s), over the limit of %s per record — "+
-		"raise the limit with --max-record-bytes", o.size, fmtSize(o.size), detail, fmtSize(c.limit))
-	if o.truncated && c.unit == unitRow {
+		"raise the limit with --max-record-bytes", o.Size, FmtSize(o.Size), detail, FmtSize(c.Limit))
+	if o.truncated && c.Unit == UnitRow {
 		detail += "; it runs to the end of the file inside a quoted cell — is a closing quote missing?"
 	}
-	if o.line > 0 && c.unit != unitLine {
+	if o.Line > 0 && c.Unit != UnitLine {
 		msg = fmt.Sprintf("the record starting at line %d is %d bytes (%s%s), over the limit of %s per record — "+
-			"raise the limit with --max-record-bytes", o.line, o.size, fmtSize(o.size), detail, fmtSize(c.limit))
+			"raise the limit with --max-record-bytes", o.Line, o.Size, FmtSize(o.Size), detail, FmtSize(c.Limit))
 	}
 	return msg
 }
 
 // fieldOfKey is our field read from a JSON key path ("response",
 // "vars.query"), or "".
-func (c *collector) fieldOfKey(path string) string {
+func (c *Collector) fieldOfKey(path string) string {
 	if path == "" {
 		return ""
 	}
@@ -103,10 +92,10 @@ func (c *collector) fieldOfKey(path string) string {
 	// field's object), each at the top level and under "vars".
 	head, _, _ := strings.Cut(path, ".")
 	for _, p := range []string{path, head} {
-		for f := range nFields {
-			for _, name := range c.cols.names[f] {
+		for f := range NFields {
+			for _, name := range c.Cols.Names[f] {
 				if strings.EqualFold(p, name) || strings.EqualFold(p, "vars."+name) {
-					return fieldNames[f]
+					return FieldNames[f]
 				}
 			}
 		}
@@ -114,13 +103,13 @@ func (c *collector) fieldOfKey(path string) string {
 	return ""
 }
 
-// stringEnd finds the closing quote of a JSON string whose body p starts
+// StringEnd finds the closing quote of a JSON string whose body p starts
 // (p is the text after the opening quote or a previous piece of the same
 // string); *esc says the piece before ended in an unpaired backslash. It
 // returns the offset just past the quote, or -1 when p ends inside the
 // string, with *esc updated. Quotes are found with bytes.IndexByte, so a long
 // string costs no per-byte work in Go.
-func stringEnd(p []byte, esc *bool) int {
+func StringEnd(p []byte, esc *bool) int {
 	i := 0
 	if *esc {
 		if len(p) == 0 {
@@ -151,11 +140,11 @@ func stringEnd(p []byte, esc *bool) int {
 	}
 }
 
-// recordSizer follows a JSON record that is over the limit as it streams
+// RecordSizer follows a JSON record that is over the limit as it streams
 // by, without keeping it, to tell which key holds most of it: the largest
 // value of the top-level object and, when that value is an object (promptfoo's
 // "vars"), its largest value.
-type recordSizer struct {
+type RecordSizer struct {
 	depth      int
 	inStr, esc bool
 	// Per depth 1 and 2 (index 0 unused): whether the container there is
@@ -173,10 +162,10 @@ type recordSizer struct {
 
 const maxKeyShown = 200
 
-func (z *recordSizer) write(p []byte) {
+func (z *RecordSizer) Write(p []byte) {
 	for len(p) > 0 {
 		if z.inStr {
-			n := stringEnd(p, &z.esc)
+			n := StringEnd(p, &z.esc)
 			run := n
 			if n < 0 {
 				run = len(p)
@@ -238,7 +227,7 @@ func (z *recordSizer) write(p []byte) {
 }
 
 // count adds n bytes to the values being read.
-func (z *recordSizer) count(n int64) {
+func (z *RecordSizer) count(n int64) {
 	for d := 1; d <= 2; d++ {
 		if z.inValue[d] && z.depth >= d {
 			z.size[d] += n
@@ -246,7 +235,7 @@ func (z *recordSizer) count(n int64) {
 	}
 }
 
-func (z *recordSizer) endValue(d int) {
+func (z *RecordSizer) endValue(d int) {
 	if !z.inValue[d] {
 		return
 	}
@@ -263,10 +252,10 @@ func (z *recordSizer) endValue(d int) {
 	z.child, z.childSize = "", 0
 }
 
-func (z *recordSizer) finish(o *oversized) { o.part, o.partSize = z.largest() }
+func (z *RecordSizer) Finish(o *Oversized) { o.Part, o.PartSize = z.Largest() }
 
-// largest returns the key path holding most of the record and its size.
-func (z *recordSizer) largest() (string, int64) {
+// Largest returns the key path holding most of the record and its size.
+func (z *RecordSizer) Largest() (string, int64) {
 	z.endValue(2)
 	z.endValue(1)
 	if z.best == "" {

@@ -7,12 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/ragscope/ragscope/eval/dataset"
+	"github.com/ragscope/ragscope/eval/dataset/internal/read"
 )
 
 // How a trace file is cut into records, and the reader of each export,
@@ -29,7 +28,7 @@ func (t *traceReader) records(br *bufio.Reader, each func(line int, obj map[stri
 	head, _ := br.Peek(br.Size())
 	if firstLineWhole(head) {
 		return t.r.Lines(br, func(line int, b []byte) error {
-			obj, err := dataset.DecodeObject(b)
+			obj, err := read.DecodeObject(b)
 			if err != nil {
 				return t.r.Bad(line, "", err.Error())
 			}
@@ -41,11 +40,11 @@ func (t *traceReader) records(br *bufio.Reader, each func(line int, obj map[stri
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	if len(data) > maxTraceFileBytes {
-		return &dataset.Error{File: name, Msg: fmt.Sprintf("a trace file that is not JSON Lines is read whole, and this one is over %s — export one record per line (JSON Lines), which has no limit but --max-record-bytes per line", fmtSize(maxTraceFileBytes))}
+		return &read.Error{File: name, Msg: fmt.Sprintf("a trace file that is not JSON Lines is read whole, and this one is over %s — export one record per line (JSON Lines), which has no limit but --max-record-bytes per line", read.FmtSize(maxTraceFileBytes))}
 	}
-	whole, perr := dataset.DecodeJSON(data)
+	whole, perr := read.DecodeJSON(data)
 	if perr != nil {
-		e := &dataset.Error{File: name, Msg: perr.Error()}
+		e := &read.Error{File: name, Msg: perr.Error()}
 		var se *json.SyntaxError
 		if errors.As(json.Unmarshal(data, new(json.RawMessage)), &se) && se.Offset <= int64(len(data)) {
 			e.Line = 1 + bytes.Count(data[:se.Offset], []byte("\n"))
@@ -53,7 +52,7 @@ func (t *traceReader) records(br *bufio.Reader, each func(line int, obj map[stri
 		return e
 	}
 	if obj, ok := whole.(map[string]any); ok {
-		if list, ok := obj["data"].([]any); ok && t.format != dataset.FormatOTLP {
+		if list, ok := obj["data"].([]any); ok && t.format != read.FormatOTLP {
 			whole = list
 		} else {
 			return each(1, obj)
@@ -61,7 +60,7 @@ func (t *traceReader) records(br *bufio.Reader, each func(line int, obj map[stri
 	}
 	list, ok := whole.([]any)
 	if !ok {
-		return &dataset.Error{File: name, Msg: "is neither an object nor a list of objects — export the spans as JSON Lines"}
+		return &read.Error{File: name, Msg: "is neither an object nor a list of objects — export the spans as JSON Lines"}
 	}
 	starts := elementLines(data)
 	for i, el := range list {
@@ -192,12 +191,12 @@ func sniffTraces(head []byte) string {
 	}
 	switch {
 	case keys["resourceSpans"]:
-		return dataset.FormatOTLP
+		return read.FormatOTLP
 	case keys["observations"]:
-		return dataset.FormatLangfuse
+		return read.FormatLangfuse
 	case keys["context.trace_id"], keys["context.span_id"],
 		ctx != nil && (ctx["trace_id"] != nil || ctx["span_id"] != nil) && (keys["span_kind"] || keys["parent_id"]):
-		return dataset.FormatPhoenix
+		return read.FormatPhoenix
 	}
 	return ""
 }
@@ -248,7 +247,7 @@ func text(v any) string {
 func (t *traceReader) otlpRecord(line int, obj map[string]any) error {
 	rss, ok := obj["resourceSpans"].([]any)
 	if !ok {
-		return t.r.Bad(line, "", fmt.Sprintf(`has no "resourceSpans" list (keys: %s) — an OTLP/JSON file holds ExportTraceServiceRequest objects, one per line as the collector's file exporter writes them`, list(keysOf(obj))))
+		return t.r.Bad(line, "", fmt.Sprintf(`has no "resourceSpans" list (keys: %s) — an OTLP/JSON file holds ExportTraceServiceRequest objects, one per line as the collector's file exporter writes them`, read.List(keysOf(obj))))
 	}
 	for i, rs := range rss {
 		rsm, _ := rs.(map[string]any)
@@ -369,7 +368,7 @@ func (t *traceReader) phoenixRecord(line int, obj map[string]any) error {
 	}
 	if raw, ok := flat["attributes"].(string); ok {
 		// A Parquet or CSV export may keep the attributes as one JSON text.
-		if v, err := dataset.DecodeJSON([]byte(raw)); err == nil {
+		if v, err := read.DecodeJSON([]byte(raw)); err == nil {
 			attrs := map[string]any{}
 			flatten("", v, attrs)
 			for k, v := range attrs {
@@ -516,31 +515,4 @@ func keysOf(m map[string]any) []string {
 		out = append(out, k)
 	}
 	return out
-}
-
-// list shows names sorted and capped, as the dataset's messages do.
-func list(names []string) string {
-	if len(names) == 0 {
-		return "none"
-	}
-	s := slices.Sorted(slices.Values(names))
-	if len(s) > 12 {
-		return strings.Join(s[:12], ", ") + fmt.Sprintf(" and %d more", len(s)-12)
-	}
-	return strings.Join(s, ", ")
-}
-
-// fmtSize spells a byte count the way the limit is usually given.
-func fmtSize(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

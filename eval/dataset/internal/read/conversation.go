@@ -1,4 +1,4 @@
-package dataset
+package read
 
 import (
 	"bytes"
@@ -43,7 +43,7 @@ const maxLogConversations = 10000
 // forgetOldConversations lets go of the conversation idle the longest when
 // there are more than maxLogConversations; a later turn of it is judged
 // with the history it then has (none).
-func (c *collector) forgetOldConversations() {
+func (c *Collector) forgetOldConversations() {
 	if len(c.convs) <= maxLogConversations {
 		return
 	}
@@ -59,7 +59,7 @@ func (c *collector) forgetOldConversations() {
 // isMessages reports whether raw is a list of objects: a conversation's
 // messages, not a column of a column-oriented object.
 func isMessages(raw json.RawMessage) bool {
-	if kindOf(raw) != "list" {
+	if KindOf(raw) != "list" {
 		return false
 	}
 	t := bytes.TrimLeft(raw[1:], " \t\r\n")
@@ -70,27 +70,27 @@ func isMessages(raw json.RawMessage) bool {
 // checks the turn follows the conversation's last one, and gives s its
 // history. It says whether rec is a turn, and refused when it was refused
 // (err is then what bad returned: nil under --skip-invalid).
-func (c *collector) flatTurn(line int, rec *jsonRecord, s *eval.Sample) (turn bool, refused bool, err error) {
-	rawConv, hasConv := lookupKey(rec.obj, keyConversation)
-	rawTurn, hasTurn := lookupKey(rec.obj, keyTurn)
-	hasConv = hasConv && !isNull(rawConv)
-	hasTurn = hasTurn && !isNull(rawTurn)
+func (c *Collector) flatTurn(line int, rec *JSONRecord, s *eval.Sample) (turn bool, refused bool, err error) {
+	rawConv, hasConv := LookupKey(rec.Obj, keyConversation)
+	rawTurn, hasTurn := LookupKey(rec.Obj, keyTurn)
+	hasConv = hasConv && !IsNull(rawConv)
+	hasTurn = hasTurn && !IsNull(rawTurn)
 	if !hasConv && !hasTurn {
 		return false, false, nil
 	}
 	if !hasConv {
-		return true, true, c.bad(line, keyConversation, `is missing but the record has a "turn" — a turn of a conversation needs both "conversation_id" and "turn"`)
+		return true, true, c.Bad(line, keyConversation, `is missing but the record has a "turn" — a turn of a conversation needs both "conversation_id" and "turn"`)
 	}
 	if !hasTurn {
-		return true, true, c.bad(line, keyTurn, `is missing but the record has a "conversation_id" — give each turn its number, counting from 1`)
+		return true, true, c.Bad(line, keyTurn, `is missing but the record has a "conversation_id" — give each turn its number, counting from 1`)
 	}
 	id, err := jsonID(rawConv)
 	if err != nil || strings.TrimSpace(id) == "" {
-		return true, true, c.bad(line, keyConversation, "must be a non-empty string")
+		return true, true, c.Bad(line, keyConversation, "must be a non-empty string")
 	}
 	var n int
-	if kindOf(rawTurn) != "number" || json.Unmarshal(rawTurn, &n) != nil || n < 1 {
-		return true, true, c.bad(line, keyTurn, fmt.Sprintf("is %s, not a whole number from 1", string(rawTurn)))
+	if KindOf(rawTurn) != "number" || json.Unmarshal(rawTurn, &n) != nil || n < 1 {
+		return true, true, c.Bad(line, keyTurn, fmt.Sprintf("is %s, not a whole number from 1", string(rawTurn)))
 	}
 	if c.convs == nil {
 		c.convs = map[string]*conversation{}
@@ -100,20 +100,20 @@ func (c *collector) flatTurn(line int, rec *jsonRecord, s *eval.Sample) (turn bo
 	if conv != nil && len(conv.history) > 0 {
 		last = conv.history[len(conv.history)-1].Turn
 	}
-	if c.followLog && n > last {
+	if c.FollowLog && n > last {
 		// A log read from where a watcher left off, or sampled by the
 		// service, may miss turns: the turn is judged with the history known.
 		last = n - 1
 	}
 	if n != last+1 {
 		msg := fmt.Sprintf("conversation %q starts at turn %d — its first record must be turn 1", id, n)
-		if conv != nil && c.followLog {
-			msg = fmt.Sprintf("turn %d of conversation %q comes after its turn %d (%s %d) — a repeated or reordered turn is not evaluated", n, id, last, c.unit, conv.line)
+		if conv != nil && c.FollowLog {
+			msg = fmt.Sprintf("turn %d of conversation %q comes after its turn %d (%s %d) — a repeated or reordered turn is not evaluated", n, id, last, c.Unit, conv.line)
 		} else if conv != nil {
 			msg = fmt.Sprintf("turn %d of conversation %q follows turn %d (%s %d) — a turn order gap: the turns of one conversation must come in order 1, 2, 3… (other conversations may come between them)",
-				n, id, last, c.unit, conv.line)
+				n, id, last, c.Unit, conv.line)
 		}
-		return true, true, c.bad(line, keyTurn, msg)
+		return true, true, c.Bad(line, keyTurn, msg)
 	}
 	s.Conversation, s.Turn = id, n
 	if conv != nil {
@@ -125,17 +125,17 @@ func (c *collector) flatTurn(line int, rec *jsonRecord, s *eval.Sample) (turn bo
 // cellsTurn is a CSV or worksheet row's conversation_id and turn columns
 // as the keys of a record of the flat form (a turn written as a whole
 // number is a number; anything else stays text, for flatTurn to refuse).
-func cellsTurn(rec []string, h *header) *jsonRecord {
-	r := &jsonRecord{obj: map[string]json.RawMessage{}}
-	if i := columnIndex(h.names, keyConversation); i >= 0 && i < len(rec) && strings.TrimSpace(rec[i]) != "" {
-		r.obj[keyConversation], _ = json.Marshal(strings.TrimSpace(rec[i]))
+func cellsTurn(rec []string, h *Header) *JSONRecord {
+	r := &JSONRecord{Obj: map[string]json.RawMessage{}}
+	if i := columnIndex(h.Names, keyConversation); i >= 0 && i < len(rec) && strings.TrimSpace(rec[i]) != "" {
+		r.Obj[keyConversation], _ = json.Marshal(strings.TrimSpace(rec[i]))
 	}
-	if i := columnIndex(h.names, keyTurn); i >= 0 && i < len(rec) && strings.TrimSpace(rec[i]) != "" {
+	if i := columnIndex(h.Names, keyTurn); i >= 0 && i < len(rec) && strings.TrimSpace(rec[i]) != "" {
 		cell := strings.TrimSpace(rec[i])
 		if n, err := strconv.Atoi(strings.TrimSuffix(cell, ".0")); err == nil {
-			r.obj[keyTurn] = json.RawMessage(strconv.Itoa(n))
+			r.Obj[keyTurn] = json.RawMessage(strconv.Itoa(n))
 		} else {
-			r.obj[keyTurn], _ = json.Marshal(cell)
+			r.Obj[keyTurn], _ = json.Marshal(cell)
 		}
 	}
 	return r
@@ -143,19 +143,19 @@ func cellsTurn(rec []string, h *header) *jsonRecord {
 
 // addTurn adds a flat turn and, if it was taken, records it as its
 // conversation's last turn.
-func (c *collector) addTurn(s eval.Sample, idKey string) error {
-	before := c.count
+func (c *Collector) addTurn(s eval.Sample, idKey string) error {
+	before := c.Count
 	if s.ID == "" {
 		s.ID = turnID(s.Conversation, s.Turn)
 	}
-	if err := c.add(s, idKey); err != nil || c.count == before {
+	if err := c.Add(s, idKey); err != nil || c.Count == before {
 		return err
 	}
 	conv := c.convs[s.Conversation]
 	if conv == nil {
 		conv = &conversation{}
 		c.convs[s.Conversation] = conv
-		if c.followLog {
+		if c.FollowLog {
 			c.forgetOldConversations()
 		}
 	}
@@ -194,50 +194,50 @@ func (m convMessage) speaker() string {
 
 // nested reads a record of the nested form, whose messages are raw (read
 // from key), into one sample per assistant turn.
-func (c *collector) nested(line int, rec *jsonRecord, key string, raw json.RawMessage) error {
-	field := fieldNames[fQuestion]
+func (c *Collector) nested(line int, rec *JSONRecord, key string, raw json.RawMessage) error {
+	field := FieldNames[FQuestion]
 	var msgs []convMessage
 	if err := json.Unmarshal(raw, &msgs); err != nil {
-		return c.bad(line, field, fmt.Sprintf("key %q is a list of messages that does not read: %s — each message is {\"type\": \"human\"|\"ai\", \"content\": \"…\"}", key, jsonErrText(err)))
+		return c.Bad(line, field, fmt.Sprintf("key %q is a list of messages that does not read: %s — each message is {\"type\": \"human\"|\"ai\", \"content\": \"…\"}", key, JSONErrText(err)))
 	}
 	id := ""
-	if v, ok := lookupKey(rec.obj, keyConversation); ok && !isNull(v) {
+	if v, ok := LookupKey(rec.Obj, keyConversation); ok && !IsNull(v) {
 		s, err := jsonID(v)
 		if err != nil {
-			return c.bad(line, keyConversation, err.Error())
+			return c.Bad(line, keyConversation, err.Error())
 		}
 		id = s
 	}
 	sampleID := ""
-	if v, ok := lookupKey(rec.obj, "id"); ok && !isNull(v) {
+	if v, ok := LookupKey(rec.Obj, "id"); ok && !IsNull(v) {
 		s, err := jsonID(v)
 		if err != nil {
-			return c.bad(line, "id", err.Error())
+			return c.Bad(line, "id", err.Error())
 		}
 		sampleID = s
 	}
 	for i, m := range msgs {
-		if m.Conversation == nil || isNull(m.Conversation) {
+		if m.Conversation == nil || IsNull(m.Conversation) {
 			continue
 		}
 		mid, err := jsonID(m.Conversation)
 		if err != nil {
-			return c.bad(line, keyConversation, fmt.Sprintf("message %d: %v", i+1, err))
+			return c.Bad(line, keyConversation, fmt.Sprintf("message %d: %v", i+1, err))
 		}
 		if id == "" {
 			id = mid
 		} else if mid != id {
-			return c.bad(line, keyConversation, fmt.Sprintf("message %d says conversation %q but the record is conversation %q — mixed conversation ids: one record holds one conversation", i+1, mid, id))
+			return c.Bad(line, keyConversation, fmt.Sprintf("message %d says conversation %q but the record is conversation %q — mixed conversation ids: one record holds one conversation", i+1, mid, id))
 		}
 	}
 	if id == "" {
-		id = cmpOr(sampleID, fmt.Sprintf("%s-%d", c.unit, line))
+		id = cmpOr(sampleID, fmt.Sprintf("%s-%d", c.Unit, line))
 	}
 	var reference string
-	if v, ok := lookupKey(rec.obj, "reference"); ok && !isNull(v) {
+	if v, ok := LookupKey(rec.Obj, "reference"); ok && !IsNull(v) {
 		r, err := jsonReference(v)
 		if err != nil {
-			return c.bad(line, "reference", fmt.Sprintf("key %q %v", "reference", err))
+			return c.Bad(line, "reference", fmt.Sprintf("key %q %v", "reference", err))
 		}
 		reference = r
 	}
@@ -250,18 +250,18 @@ func (c *collector) nested(line int, rec *jsonRecord, key string, raw json.RawMe
 	for i, m := range msgs {
 		n := i + 1
 		text := ""
-		if m.Content != nil && !isNull(m.Content) {
+		if m.Content != nil && !IsNull(m.Content) {
 			t, err := jsonText(m.Content)
 			if err != nil {
-				return c.bad(line, field, fmt.Sprintf("message %d: content %v", n, err))
+				return c.Bad(line, field, fmt.Sprintf("message %d: content %v", n, err))
 			}
 			text = t
 		}
 		var ctx []string
-		if m.Contexts != nil && !isNull(m.Contexts) {
+		if m.Contexts != nil && !IsNull(m.Contexts) {
 			cs, err := jsonContexts(m.Contexts)
 			if err != nil {
-				return c.bad(line, "contexts", fmt.Sprintf("message %d: retrieved_contexts %v", n, err))
+				return c.Bad(line, "contexts", fmt.Sprintf("message %d: retrieved_contexts %v", n, err))
 			}
 			ctx = cs
 		}
@@ -271,17 +271,17 @@ func (c *collector) nested(line int, rec *jsonRecord, key string, raw json.RawMe
 			contexts = append(contexts, ctx...)
 		case "ai":
 			if len(question) == 0 {
-				return c.bad(line, field, fmt.Sprintf("message %d is an ai turn without a human turn before it — each assistant message answers the user's message before it", n))
+				return c.Bad(line, field, fmt.Sprintf("message %d is an ai turn without a human turn before it — each assistant message answers the user's message before it", n))
 			}
 			contexts = append(contexts, ctx...)
 			s := eval.Sample{
 				Line: line, Question: strings.Join(question, "\n"), Answer: text, Contexts: contexts,
 				Conversation: id, Turn: len(history) + 1, History: history,
 			}
-			if m.Reference != nil && !isNull(m.Reference) {
+			if m.Reference != nil && !IsNull(m.Reference) {
 				r, err := jsonReference(m.Reference)
 				if err != nil {
-					return c.bad(line, "reference", fmt.Sprintf("message %d: reference %v", n, err))
+					return c.Bad(line, "reference", fmt.Sprintf("message %d: reference %v", n, err))
 				}
 				s.Reference = r
 			}
@@ -289,11 +289,11 @@ func (c *collector) nested(line int, rec *jsonRecord, key string, raw json.RawMe
 			history = append(history[:len(history):len(history)], eval.Turn{Turn: s.Turn, Question: s.Question, Answer: s.Answer, Contexts: s.Contexts})
 			question, contexts = nil, nil
 		default:
-			return c.bad(line, field, fmt.Sprintf(`message %d has type %q, role %q — a message is of type "human" or "ai" (role "user" or "assistant")`, n, m.Type, m.Role))
+			return c.Bad(line, field, fmt.Sprintf(`message %d has type %q, role %q — a message is of type "human" or "ai" (role "user" or "assistant")`, n, m.Type, m.Role))
 		}
 	}
 	if len(samples) == 0 {
-		return c.bad(line, field, "the conversation has no ai turn to evaluate — give each human message the assistant's answer after it")
+		return c.Bad(line, field, "the conversation has no ai turn to evaluate — give each human message the assistant's answer after it")
 	}
 	if last := &samples[len(samples)-1]; last.Reference == "" {
 		last.Reference = reference
@@ -304,7 +304,7 @@ func (c *collector) nested(line int, rec *jsonRecord, key string, raw json.RawMe
 		} else {
 			s.ID = turnID(id, s.Turn)
 		}
-		if err := c.add(s, ""); err != nil {
+		if err := c.Add(s, ""); err != nil {
 			return err
 		}
 	}

@@ -1,4 +1,5 @@
-package dataset
+// Package pq reads a Parquet dataset, a row a record, into a read.Collector.
+package pq
 
 import (
 	"bufio"
@@ -8,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +16,9 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/ragscope/ragscope/eval/dataset/internal/read"
+	"github.com/ragscope/ragscope/eval/dataset/internal/traces"
 )
 
 // A Parquet dataset is what Hugging Face datasets' and pandas' to_parquet
@@ -26,7 +29,8 @@ import (
 // A column feeding one of our fields must be of a type it can hold;
 // columns feeding none are not looked at.
 
-var parquetMagic = []byte("PAR1")
+// Magic starts and ends a Parquet file.
+var Magic = []byte("PAR1")
 
 // Kinds of Parquet column, as far as our fields care.
 const (
@@ -48,78 +52,57 @@ type pqColumn struct {
 	listDef, elemDef, maxDef int
 }
 
-// readParquet reads a Parquet file. It needs random access: through r's
+// Read reads a Parquet file. It needs random access: through r's
 // ReadAt when r has one, else from the whole file read into memory.
-func readParquet(c *collector, r io.Reader, br *bufio.Reader) (err error) {
-	src, size, err := randomAccess(r, br)
+func Read(c *read.Collector, r io.Reader, br *bufio.Reader) (err error) {
+	src, size, err := read.RandomAccess(r, br)
 	if err != nil {
-		return fmt.Errorf("%s: %w", c.name, err)
+		return fmt.Errorf("%s: %w", c.Name, err)
 	}
 	// parquet-go panics on some damaged files (a schema it cannot
 	// represent, a page claiming an impossible size); a bad file must be
 	// an error naming it, never a crash.
 	defer func() {
 		if p := recover(); p != nil {
-			err = c.parquetDamaged(fmt.Errorf("%v", p))
+			err = c.ParquetDamaged(fmt.Errorf("%v", p))
 		}
 	}()
 	if err := checkFooter(src, size); err != nil {
-		return c.parquetDamaged(err)
+		return c.ParquetDamaged(err)
 	}
 	f, err := parquet.OpenFile(src, size)
 	if err != nil {
-		return c.parquetDamaged(err)
+		return c.ParquetDamaged(err)
 	}
 	cols, names := parquetColumns(f)
-	if traceReader != nil && (slices.Contains(names, "context.trace_id") || slices.Contains(names, "context.span_id")) {
-		c.readAs = FormatPhoenix
-		return traceReader.ReadParquet(Records{c}, f)
+	if slices.Contains(names, "context.trace_id") || slices.Contains(names, "context.span_id") {
+		c.ReadAs = read.FormatPhoenix
+		return traces.ReadParquet(c.Records(), f)
 	}
-	if err := c.noSelectors(FormatParquet); err != nil {
+	if err := c.NoSelectors("parquet"); err != nil {
 		return err
 	}
-	c.firstKeys, c.firstFile = names, c.name
-	h, err := c.cols.resolveHeader(c, names, false)
+	c.FirstKeys, c.FirstFile = names, c.Name
+	h, err := c.Cols.ResolveHeader(c, names, false)
 	if err != nil {
-		var e *Error
+		var e *read.Error
 		if errors.As(err, &e) {
 			e.Line, e.Unit = 0, "" // there is no header row to point at
 		}
 		return err
 	}
-	var used [nFields]*pqColumn
-	for fld := range nFields {
-		if h.idx[fld] < 0 {
+	var used [read.NFields]*pqColumn
+	for fld := range read.NFields {
+		if h.Idx[fld] < 0 {
 			continue
 		}
-		col := &cols[h.idx[fld]]
-		if err := c.checkParquetType(fld, col); err != nil {
+		col := &cols[h.Idx[fld]]
+		if err := checkParquetType(c, fld, col); err != nil {
 			return err
 		}
 		used[fld] = col
 	}
-	return c.readParquetRows(f, used)
-}
-
-// randomAccess gives random access to the file: r itself when it can
-// read at an offset and knows its size (the bytes still pass through br
-// to be hashed), else the whole file read from br.
-func randomAccess(r io.Reader, br *bufio.Reader) (io.ReaderAt, int64, error) {
-	var size int64 = -1
-	switch v := r.(type) {
-	case *os.File:
-		if st, err := v.Stat(); err == nil && st.Mode().IsRegular() {
-			size = st.Size()
-		}
-	case interface{ Size() int64 }:
-		size = v.Size()
-	}
-	if ra, ok := r.(io.ReaderAt); ok && size >= 0 {
-		_, err := io.Copy(io.Discard, br)
-		return ra, size, err
-	}
-	data, err := io.ReadAll(br)
-	return bytes.NewReader(data), int64(len(data)), err
+	return readParquetRows(c, f, used)
 }
 
 // checkFooter refuses a file whose footer claims more bytes than the file
@@ -133,17 +116,13 @@ func checkFooter(src io.ReaderAt, size int64) error {
 	if _, err := src.ReadAt(tail[:], size-8); err != nil {
 		return err
 	}
-	if !bytes.Equal(tail[4:], parquetMagic) {
+	if !bytes.Equal(tail[4:], Magic) {
 		return fmt.Errorf("invalid magic footer %q", tail[4:])
 	}
 	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
 		return fmt.Errorf("the footer claims %d bytes, the file has %d", n, size)
 	}
 	return nil
-}
-
-func (c *collector) parquetDamaged(err error) *Error {
-	return &Error{File: c.name, Msg: fmt.Sprintf("cannot read it as Parquet (%v) — the file is damaged, truncated or not Parquet; re-export it (e.g. df.to_parquet or dataset.to_parquet)", err)}
 }
 
 // parquetColumns classifies the top-level columns of f.
@@ -260,70 +239,39 @@ func leafKind(col *parquet.Column) (int, string) {
 }
 
 // checkParquetType refuses a column that cannot feed field f.
-func (c *collector) checkParquetType(f int, col *pqColumn) error {
+func checkParquetType(c *read.Collector, f int, col *pqColumn) error {
 	ok := false
 	need := ""
 	switch f {
-	case fQuestion, fAnswer:
+	case read.FQuestion, read.FAnswer:
 		ok, need = col.kind == pqText, "a string column"
-	case fContexts, fReference:
+	case read.FContexts, read.FReference:
 		ok, need = col.kind == pqText || col.kind == pqTextList, "a list<string> column or a string column"
-	case fID:
+	case read.FID:
 		ok, need = col.kind == pqText || col.kind == pqNumber, "a string or integer column"
 	}
 	if ok {
 		return nil
 	}
-	return &Error{File: c.name, Field: fieldNames[f], Msg: fmt.Sprintf(
+	return &read.Error{File: c.Name, Field: read.FieldNames[f], Msg: fmt.Sprintf(
 		"column %q is of type %s — the %s must be %s; convert the column before writing the file (e.g. df[%q] = df[%q].astype(str)), or --map %s to another column",
-		col.name, col.typ, fieldNames[f], need, col.name, col.name, fieldNames[f])}
+		col.name, col.typ, read.FieldNames[f], need, col.name, col.name, read.FieldNames[f])}
 }
 
 // readParquetRows reads every row, turning the columns our fields use into
 // a JSON record.
-func (c *collector) readParquetRows(f *parquet.File, used [nFields]*pqColumn) error {
-	return c.eachParquetRow(f, func(row int, r parquet.Row) error { return c.fromParquetRow(row, r, used) })
-}
-
-// eachParquetRow gives each row of f, numbered from 1, to each, row group
-// by row group; a row group that cannot be read is the file's damage.
-func (c *collector) eachParquetRow(f *parquet.File, each func(row int, r parquet.Row) error) error {
-	row := 0
-	buf := make([]parquet.Row, 64)
-	for _, rg := range f.RowGroups() {
-		rows := rg.Rows()
-		for {
-			n, err := rows.ReadRows(buf)
-			for _, r := range buf[:n] {
-				row++
-				if err := each(row, r); err != nil {
-					rows.Close()
-					return err
-				}
-			}
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				rows.Close()
-				return c.parquetDamaged(fmt.Errorf("reading row %d: %w", row+1, err))
-			}
-		}
-		if err := rows.Close(); err != nil {
-			return c.parquetDamaged(err)
-		}
-	}
-	return nil
+func readParquetRows(c *read.Collector, f *parquet.File, used [read.NFields]*pqColumn) error {
+	return c.EachParquetRow(f, func(row int, r parquet.Row) error { return fromParquetRow(c, row, r, used) })
 }
 
 // fromParquetRow turns one row into a sample.
-func (c *collector) fromParquetRow(row int, r parquet.Row, used [nFields]*pqColumn) error {
+func fromParquetRow(c *read.Collector, row int, r parquet.Row, used [read.NFields]*pqColumn) error {
 	byLeaf := map[int][]parquet.Value{}
 	r.Range(func(i int, values []parquet.Value) bool {
 		byLeaf[i] = values
 		return true
 	})
-	rec := &jsonRecord{obj: make(map[string]json.RawMessage, nFields)}
+	rec := &read.JSONRecord{Obj: make(map[string]json.RawMessage, read.NFields)}
 	var size, partSize int64
 	part, partField := "", ""
 	for fld, col := range used {
@@ -332,18 +280,18 @@ func (c *collector) fromParquetRow(row int, r parquet.Row, used [nFields]*pqColu
 		}
 		raw, n, err := parquetJSON(col, byLeaf[col.leaf])
 		if err != nil {
-			return c.bad(row, fieldNames[fld], fmt.Sprintf("column %q %v", col.name, err))
+			return c.Bad(row, read.FieldNames[fld], fmt.Sprintf("column %q %v", col.name, err))
 		}
-		rec.obj[col.name] = raw
+		rec.Obj[col.name] = raw
 		size += n
 		if n > partSize {
-			part, partSize, partField = col.name, n, fieldNames[fld]
+			part, partSize, partField = col.name, n, read.FieldNames[fld]
 		}
 	}
-	if size > c.limit {
-		return c.bad(row, partField, c.tooBig(oversized{size: size, part: part, partSize: partSize}, "column"))
+	if size > c.Limit {
+		return c.Bad(row, partField, c.TooBig(read.Oversized{Size: size, Part: part, PartSize: partSize}, "column"))
 	}
-	return c.fromRecord(row, rec)
+	return c.FromRecord(row, rec)
 }
 
 // parquetJSON turns a column's values in one row into JSON, with the
@@ -411,7 +359,7 @@ func parquetList(col *pqColumn, values []parquet.Value) (json.RawMessage, int64,
 // the other formats do.
 func textJSON(s []byte) (json.RawMessage, int64, error) {
 	if !utf8.Valid(s) {
-		return nil, 0, utf8Error(s)
+		return nil, 0, read.UTF8Error(s)
 	}
 	b, _ := json.Marshal(string(s))
 	return b, int64(len(s)), nil

@@ -1,4 +1,4 @@
-package dataset
+package read
 
 import (
 	"bytes"
@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 )
 
-// kindOf names the JSON type of a raw value (as users know them).
-func kindOf(raw []byte) string {
+// KindOf names the JSON type of a raw value (as users know them).
+func KindOf(raw []byte) string {
 	if len(raw) == 0 {
 		return "nothing"
 	}
@@ -30,8 +30,8 @@ func kindOf(raw []byte) string {
 	return "number"
 }
 
-// aKind puts the article in front of a kind for messages.
-func aKind(k string) string {
+// AKind puts the article in front of a kind for messages.
+func AKind(k string) string {
 	switch k {
 	case "object":
 		return "an object"
@@ -41,12 +41,12 @@ func aKind(k string) string {
 	return "a " + k
 }
 
-func isNull(raw []byte) bool { return len(raw) == 4 && string(raw) == "null" }
+func IsNull(raw []byte) bool { return len(raw) == 4 && string(raw) == "null" }
 
-// utf8Error locates the first invalid byte: the cause is almost always a
+// UTF8Error locates the first invalid byte: the cause is almost always a
 // file saved in a legacy encoding, which the message says how to fix.
-func utf8Error(b []byte) error {
-	off := invalidUTF8(b)
+func UTF8Error(b []byte) error {
+	off := InvalidUTF8(b)
 	bad := byte(0)
 	if off < len(b) {
 		bad = b[off]
@@ -55,9 +55,9 @@ func utf8Error(b []byte) error {
 		"(GBK, Latin-1, Windows-1252); convert it to UTF-8, e.g. iconv -f GBK -t UTF-8 in > out", bad, off)
 }
 
-// invalidUTF8 is the offset of the first invalid UTF-8 byte of b, len(b)
+// InvalidUTF8 is the offset of the first invalid UTF-8 byte of b, len(b)
 // if there is none.
-func invalidUTF8(b []byte) int {
+func InvalidUTF8(b []byte) int {
 	off := 0
 	for off < len(b) {
 		r, size := utf8.DecodeRune(b[off:])
@@ -73,7 +73,7 @@ func invalidUTF8(b []byte) int {
 // record; one without escapes is its bytes, which saves a second parse.
 func decodeString(raw []byte) (string, error) {
 	if !utf8.Valid(raw) {
-		return "", utf8Error(raw)
+		return "", UTF8Error(raw)
 	}
 	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
 		return string(raw[1 : len(raw)-1]), nil
@@ -88,8 +88,8 @@ func decodeString(raw []byte) (string, error) {
 // jsonText reads the question or the answer: a string and nothing else, as
 // a number or a list would be scored as whatever its printing happens to be.
 func jsonText(raw []byte) (string, error) {
-	if k := kindOf(raw); k != "string" {
-		return "", fmt.Errorf("must be a string, got %s — fix the exporter or quote the value", aKind(k))
+	if k := KindOf(raw); k != "string" {
+		return "", fmt.Errorf("must be a string, got %s — fix the exporter or quote the value", AKind(k))
 	}
 	return decodeString(raw)
 }
@@ -116,16 +116,16 @@ func jsonStrings(raw []byte) ([]string, error) {
 	}
 	out := make([]string, 0, len(items))
 	for i, it := range items {
-		if isNull(it) {
+		if IsNull(it) {
 			out = append(out, "")
 			continue
 		}
-		if k := kindOf(it); k != "string" {
+		if k := KindOf(it); k != "string" {
 			hint := ""
 			if k == "object" {
 				hint = " (a document object? export its text, e.g. page_content)"
 			}
-			return nil, fmt.Errorf("item %d of the list is %s, not a string%s — contexts and references must be texts", i+1, aKind(k), hint)
+			return nil, fmt.Errorf("item %d of the list is %s, not a string%s — contexts and references must be texts", i+1, AKind(k), hint)
 		}
 		s, err := decodeString(it)
 		if err != nil {
@@ -157,7 +157,7 @@ func nonBlank(chunks []string) []string {
 
 // jsonContexts accepts a list of strings or one string (one chunk).
 func jsonContexts(raw []byte) ([]string, error) {
-	switch k := kindOf(raw); k {
+	switch k := KindOf(raw); k {
 	case "string":
 		s, err := decodeString(raw)
 		if err != nil {
@@ -171,7 +171,7 @@ func jsonContexts(raw []byte) ([]string, error) {
 		}
 		return nonBlank(items), nil
 	default:
-		return nil, fmt.Errorf("must be a list of strings (or one string), got %s — export the retrieved chunks' texts", aKind(k))
+		return nil, fmt.Errorf("must be a list of strings (or one string), got %s — export the retrieved chunks' texts", AKind(k))
 	}
 }
 
@@ -179,7 +179,7 @@ func jsonContexts(raw []byte) ([]string, error) {
 // ground_truths) joined by newlines. A blank reference is no reference, so
 // the metrics that need one report missing_input instead of judging "".
 func jsonReference(raw []byte) (string, error) {
-	switch k := kindOf(raw); k {
+	switch k := KindOf(raw); k {
 	case "string":
 		s, err := decodeString(raw)
 		if err != nil {
@@ -193,20 +193,20 @@ func jsonReference(raw []byte) (string, error) {
 		}
 		return strings.Join(nonBlank(items), "\n"), nil
 	default:
-		return "", fmt.Errorf("must be a string (or a list of strings), got %s — export the reference answer as text", aKind(k))
+		return "", fmt.Errorf("must be a string (or a list of strings), got %s — export the reference answer as text", AKind(k))
 	}
 }
 
 // jsonID accepts a string or a number; a number keeps its literal spelling
 // so that 0012 or 1e3 in the source stays recognisable in reports.
 func jsonID(raw []byte) (string, error) {
-	switch k := kindOf(raw); k {
+	switch k := KindOf(raw); k {
 	case "string":
 		return decodeString(raw)
 	case "number":
 		return string(raw), nil
 	default:
-		return "", fmt.Errorf("must be a string or a number, got %s — give each sample a plain id", aKind(k))
+		return "", fmt.Errorf("must be a string or a number, got %s — give each sample a plain id", AKind(k))
 	}
 }
 
@@ -331,7 +331,7 @@ func DecodeObject(b []byte) (map[string]any, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("is %s, not an object — each record must be a JSON object", aKind(kindOf(b)))
+		return nil, fmt.Errorf("is %s, not an object — each record must be a JSON object", AKind(KindOf(b)))
 	}
 	return m, nil
 }
@@ -346,7 +346,7 @@ func DecodeJSON(b []byte) (any, error) {
 		if err == io.ErrUnexpectedEOF || err == io.EOF {
 			return nil, fmt.Errorf("invalid JSON: it ends in the middle of a value — the file was cut short (a partial copy, or a collector still writing it); export it again")
 		}
-		return nil, fmt.Errorf("invalid JSON: %s — fix or re-export the file", jsonErrText(err))
+		return nil, fmt.Errorf("invalid JSON: %s — fix or re-export the file", JSONErrText(err))
 	}
 	if dec.More() {
 		return nil, fmt.Errorf("invalid JSON: more than one value where one was expected — export one object per line (JSON Lines)")
