@@ -19,7 +19,9 @@ import (
 // process on tiny samples (those of scripts/scale.sh; BENCH_SAMPLES, 50,000
 // by default), its report to a file: the run a profile of the cores'
 // scaling reads, and the report's cost after the run (wall/eval: the whole
-// over the run's recorded duration).
+// over the run's recorded duration). BENCH_DATA names a dataset to run
+// instead (scripts/democopies writes demo-sized ones); samples/s then
+// counts BENCH_SAMPLES, so set it to the dataset's size.
 //
 //	GOMAXPROCS=2 go test -run '^$' -bench HeadlessOffline -benchtime 1x \
 //	  -cpuprofile cpu.out -mutexprofile mutex.out -blockprofile block.out ./internal/app
@@ -36,6 +38,9 @@ func BenchmarkHeadlessOffline(b *testing.B) {
 	}
 	if err := os.WriteFile(data, []byte(sb.String()), 0o644); err != nil {
 		b.Fatal(err)
+	}
+	if f := os.Getenv("BENCH_DATA"); f != "" {
+		data = f
 	}
 	var total, eval time.Duration
 	for i := 0; i < b.N; i++ {
