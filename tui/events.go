@@ -330,7 +330,7 @@ func (m *Model) derive() {
 	}
 	s, ok := m.sorted[m.sortIdx]
 	if !ok {
-		s = sortRows(m.rows, m.sortKeys[m.sortIdx])
+		s = m.sortRows(m.sortKeys[m.sortIdx])
 		m.sorted[m.sortIdx] = s
 	}
 	m.shown = m.holdOrder(order(s, m.rows, m.filter, m.matchEnv(), m.desc))

@@ -92,10 +92,13 @@ func (s sorted) each(desc bool, fn func(pos int32) bool) {
 // (not scored, still running) go last in both directions, because they are
 // not what a sort by score looks for; ties keep sample order either way.
 //
-// Each row becomes one uint64: the key as an order-preserving float32 in
-// the high half, the sample index in the low half. Sorting plain integers
-// needs no comparator, which keeps a cold 100,000-row sort within a frame.
-// float32 still separates every score at the three decimals shown.
+// The rows are visited in sample order and each keyed one becomes one
+// uint64: the key as an order-preserving float32 in the high half, the
+// row's position in the low half. A stable radix sort on the high half
+// (radixSortHigh) then orders them in time linear in the rows, ties left
+// in sample order: a cold sort of a million rows stays within a frame,
+// where a comparison sort took several. float32 still separates every
+// score at the three decimals shown.
 func sortRows(rows []*row, key sortKey) sorted {
 	if len(rows) == 0 {
 		return sorted{}
@@ -105,15 +108,39 @@ func sortRows(rows []*row, key sortKey) sorted {
 		lo, hi = min(lo, r.index), max(hi, r.index)
 	}
 	posOf := make([]int32, hi-lo+1)
-	packed := make([]uint64, 0, len(rows))
-	var missing []uint64
 	for i, r := range rows {
-		rel := uint32(r.index - lo)
-		posOf[rel] = int32(i)
-		if key.slot == slotIndex {
-			packed = append(packed, uint64(rel)<<32|uint64(rel))
+		posOf[r.index-lo] = int32(i) + 1
+	}
+	return sortIn(rows, posOf, key)
+}
+
+// sortIn is sortRows with the rows' positions in sample order given:
+// posOf holds a row's position + 1 (0: no row) for each sample in turn,
+// and names every row once. The table's row index is such a list, so a
+// sort of the table does not build its own.
+func sortIn(rows []*row, posOf []int32, key sortKey) sorted {
+	out := sorted{asc: make([]int32, 0, len(rows))}
+	if key.slot == slotIndex {
+		for _, p := range posOf {
+			if p != 0 {
+				out.asc = append(out.asc, p-1)
+			}
+		}
+		out.keyed = len(out.asc)
+		out.runStart = make([]uint64, (out.keyed+63)/64)
+		for i := range out.keyed {
+			out.runStart[i/64] |= 1 << (i % 64) // every sample is a key of its own
+		}
+		return out
+	}
+	packed := make([]uint64, 0, len(rows))
+	var missing []int32
+	for _, p := range posOf {
+		if p == 0 {
 			continue
 		}
+		pos := p - 1
+		r := rows[pos]
 		var k float64
 		switch {
 		case key.delta != nil:
@@ -129,25 +156,79 @@ func sortRows(rows []*row, key sortKey) sorted {
 			k = r.score(key.slot)
 		}
 		if math.IsNaN(k) {
-			missing = append(missing, uint64(rel))
+			missing = append(missing, pos)
 			continue
 		}
-		packed = append(packed, uint64(orderedBits(float32(k)))<<32|uint64(rel))
+		packed = append(packed, uint64(orderedBits(float32(k)))<<32|uint64(pos))
 	}
-	slices.Sort(packed)
-	slices.Sort(missing)
+	packed = radixSortHigh(packed)
 
-	out := sorted{asc: make([]int32, 0, len(rows)), runStart: make([]uint64, (len(packed)+63)/64), keyed: len(packed)}
+	out.runStart, out.keyed = make([]uint64, (len(packed)+63)/64), len(packed)
 	for i, p := range packed {
-		out.asc = append(out.asc, posOf[uint32(p)])
+		out.asc = append(out.asc, int32(uint32(p)))
 		if i == 0 || packed[i-1]>>32 != p>>32 {
 			out.runStart[i/64] |= 1 << (i % 64)
 		}
 	}
-	for _, p := range missing {
-		out.asc = append(out.asc, posOf[uint32(p)])
-	}
+	out.asc = append(out.asc, missing...)
 	return out
+}
+
+// radixSortHigh sorts v by the high 32 bits of each value, stably, and
+// returns the sorted slice (v or a buffer of the same length): a least
+// significant digit radix sort, radixBits at a time, that skips the digits
+// every value shares (scores on a coarse scale differ in a few bits only).
+func radixSortHigh(v []uint64) []uint64 {
+	const (
+		digits  = (32 + radixBits - 1) / radixBits
+		buckets = 1 << radixBits
+	)
+	if len(v) < 2 {
+		return v
+	}
+	var counts [digits][buckets]int
+	for _, x := range v {
+		k := x >> 32
+		for d := range digits {
+			counts[d][k>>(d*radixBits)&(buckets-1)]++
+		}
+	}
+	var buf []uint64
+	for d := range digits {
+		c := &counts[d]
+		if c[v[0]>>32>>(d*radixBits)&(buckets-1)] == len(v) {
+			continue // every value has this digit: the pass would move nothing
+		}
+		sum := 0
+		for i, n := range c {
+			c[i] = sum
+			sum += n
+		}
+		if buf == nil {
+			buf = make([]uint64, len(v))
+		}
+		shift := 32 + d*radixBits
+		for _, x := range v {
+			b := x >> shift & (buckets - 1)
+			buf[c[b]] = x
+			c[b]++
+		}
+		v, buf = buf, v
+	}
+	return v
+}
+
+// radixBits is the digit of radixSortHigh: 11 bits make three passes over
+// a 32-bit key with counts that stay in the cache.
+const radixBits = 11
+
+// sortRows is the table's rows sorted by key, walked in sample order
+// through the row index when it holds every row.
+func (m *Model) sortRows(key sortKey) sorted {
+	if posOf, ok := m.byIndex.inOrder(); ok && len(m.rows) > 0 {
+		return sortIn(m.rows, posOf, key)
+	}
+	return sortRows(m.rows, key)
 }
 
 // orderedBits maps a float32 to a uint32 with the same order, negative
