@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -118,9 +119,11 @@ type codes[T ~string] struct {
 	mu       sync.Mutex
 	codes    map[T]uint8
 	fallback T
-	// names is replaced, never changed in place, so name reads it
-	// without the lock: a sort calls it for every row.
+	// names and known are replaced, never changed in place, so name and
+	// code read them without the lock: a sort calls name for every row,
+	// a page of a stored run code for every status of every row.
 	names atomic.Pointer[[]T]
+	known atomic.Pointer[map[T]uint8]
 }
 
 func newCodes[T ~string](fallback T, known ...T) *codes[T] {
@@ -133,6 +136,11 @@ func newCodes[T ~string](fallback T, known ...T) *codes[T] {
 }
 
 func (c *codes[T]) code(v T) uint8 {
+	if known := c.known.Load(); known != nil {
+		if n, ok := (*known)[v]; ok {
+			return n
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if n, ok := c.codes[v]; ok {
@@ -146,6 +154,8 @@ func (c *codes[T]) code(v T) uint8 {
 	grown := append(slices.Clip(names), v)
 	c.names.Store(&grown)
 	c.codes[v] = n
+	known := maps.Clone(c.codes)
+	c.known.Store(&known)
 	return n
 }
 
@@ -375,21 +385,27 @@ func (r *row) statusOf(m eval.Metric) (eval.Status, bool) { return r.statusAt(me
 
 // statusAt is statusOf by slot, a criterion's too.
 func (r *row) statusAt(slot int) (eval.Status, bool) {
-	var c uint8 // 0: not evaluated
-	switch {
-	case slot < 0:
-	case slot < inlineScores:
-		c = r.status[slot]
-	case r.more == nil:
-	case slot < eval.NumMetrics:
-		c = r.more.status[slot-inlineScores]
-	case r.more.crit != nil && slot-eval.NumMetrics < len(*r.more.crit):
-		c = (*r.more.crit)[slot-eval.NumMetrics].status
-	}
+	c := r.statusCodeAt(slot)
 	if c == 0 {
 		return "", false
 	}
 	return statusName(c), true
+}
+
+// statusCodeAt is the status code of a slot (statusCodes), 0 when the
+// metric or criterion was not evaluated (or the slot is no metric's).
+func (r *row) statusCodeAt(slot int) uint8 {
+	switch {
+	case slot < 0:
+	case slot < inlineScores:
+		return r.status[slot]
+	case r.more == nil:
+	case slot < eval.NumMetrics:
+		return r.more.status[slot-inlineScores]
+	case r.more.crit != nil && slot-eval.NumMetrics < len(*r.more.crit):
+		return (*r.more.crit)[slot-eval.NumMetrics].status
+	}
+	return 0
 }
 
 // setCriteria keeps the scores and statuses of a run's criteria in their
