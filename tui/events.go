@@ -163,6 +163,23 @@ func (p *progress) countStored(res *eval.Result) {
 	}
 }
 
+// addCounts adds what countStored counted of a page of results
+// elsewhere (storedRows.counts).
+func (p *progress) addCounts(q *progress) {
+	p.done += q.done
+	p.cancelled += q.cancelled
+	p.calls += q.calls
+	p.cacheHits += q.cacheHits
+	p.errors += q.errors
+	p.cancelledCalls += q.cancelledCalls
+	p.tokens += q.tokens
+	p.retries += q.retries
+	p.chat.PromptTokens += q.chat.PromptTokens
+	p.chat.CompletionTokens += q.chat.CompletionTokens
+	p.embed.PromptTokens += q.embed.PromptTokens
+	p.embed.CompletionTokens += q.embed.CompletionTokens
+}
+
 // applyEvents applies a batch of one stream, the first run's or a
 // re-run's, to that run's progress and to the rows. A re-run's results
 // replace the rows as they come; the row's result before the first of

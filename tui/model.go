@@ -59,6 +59,11 @@ type Options struct {
 	// last) into the table, which is drawn from the first page on; nil
 	// when the results are given or arrive as events.
 	Page func(from, limit int) (page []*eval.Result, next int, err error)
+	// Summaries, when set with Load, reads the pages instead of Page: it
+	// calls fn with each result of the page with only what a row needs
+	// (as cache.DB.RunSummaries), a value fn may not keep, which spares
+	// decoding what the table does not show.
+	Summaries func(from, limit int, fn func(*eval.Result) error) (next int, err error)
 	// Load reads one sample's full result when it is opened (detail, raw
 	// calls, y and o): the rows keep only what the table shows. nil: every
 	// result given or streamed is kept in memory.
@@ -341,7 +346,7 @@ func New(opts Options) *Model {
 	m.input.Placeholder = "f<0.5 ar<0.7 cp=0 status:failed diag:retrieval text"
 	m.progress.total = opts.Total
 	m.addStored(opts.Results)
-	m.reading = opts.Page != nil
+	m.reading = opts.Page != nil || opts.Summaries != nil
 	m.progress.total = max(m.progress.total, len(m.rows))
 	if opts.First != nil {
 		// Not live until it starts: q leaves at once, with nothing to stop.
@@ -384,7 +389,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.events != nil {
 		cmds = append(cmds, m.stream(m.ctx, 0, m.events))
 	}
-	if m.opts.Page != nil {
+	if m.reading {
 		cmds = append(cmds, m.readPage(0))
 	}
 	cmds = append(cmds, m.loadMarks())

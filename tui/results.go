@@ -3,11 +3,13 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // results holds the full eval.Result of the samples that need one in
@@ -170,11 +172,12 @@ func (m *Model) loaded(msg resultLoadedMsg) tea.Cmd {
 	return nil
 }
 
-// storedPageMsg is a page of a stored run read by Options.Page.
+// storedPageMsg is a page of a stored run read by Options.Summaries or
+// Options.Page, made into rows.
 type storedPageMsg struct {
-	results []*eval.Result
-	next    int
-	err     error
+	page storedRows
+	next int
+	err  error
 }
 
 // storedPage is how many results one read of a stored run brings: enough
@@ -182,12 +185,115 @@ type storedPageMsg struct {
 // first page is on screen at once.
 const storedPage = 4096
 
-func (m *Model) readPage(from int) tea.Cmd {
-	page := m.opts.Page
-	return func() tea.Msg {
-		rs, next, err := page(from, storedPage)
-		return storedPageMsg{results: rs, next: next, err: err}
+// storedRows is a page of a stored run made into table rows in the
+// command that read it, off the UI goroutine: Update only links them in
+// (addRows). The rows are diagnosed with the model's pass levels and
+// criteria, which are set once in New.
+type storedRows struct {
+	rows   []*row
+	slab   rowSlab
+	extras rowExtras // the failure messages of the page's rows
+	counts progress  // what countStored counts of them
+	turns  []convTurnOf
+	// results are the page's results, kept when nothing could read them
+	// back (no Options.Load).
+	results []*eval.Result
+}
+
+// convTurnOf places a row of a page in its conversation.
+type convTurnOf struct {
+	index int
+	conv  string
+	turn  int
+}
+
+// add makes res a row of the page. res may be reused once add returns
+// (Options.Summaries): the row copies what it keeps.
+func (p *storedRows) add(res *eval.Result, levels report.Levels, crit critSet, keep bool) {
+	if res == nil {
+		return
 	}
+	r := p.slab.alloc()
+	r.index = res.Index
+	r.set(res, &p.extras, levels)
+	r.setCriteria(res, crit)
+	p.rows = append(p.rows, r)
+	p.counts.countStored(res)
+	if res.ConversationID != "" {
+		p.turns = append(p.turns, convTurnOf{index: res.Index, conv: res.ConversationID, turn: res.Turn})
+	}
+	if keep {
+		p.results = append(p.results, res)
+	}
+}
+
+// readPage reads the page of a stored run from sample index from on and
+// makes it into rows, in a command. The summaries (Options.Summaries)
+// are read when the table can read a sample's full result when it is
+// opened (Options.Load); without Load the whole results (Page) are kept.
+func (m *Model) readPage(from int) tea.Cmd {
+	levels, crit := m.st.levels, m.st.crit
+	each, keep := m.opts.Summaries, false
+	if page := m.opts.Page; page != nil && (each == nil || m.opts.Load == nil) {
+		keep = m.opts.Load == nil
+		each = func(from, limit int, fn func(*eval.Result) error) (int, error) {
+			rs, next, err := page(from, limit)
+			for _, r := range rs {
+				if err := fn(r); err != nil {
+					return -1, err
+				}
+			}
+			return next, err
+		}
+	}
+	read := func(from int) (p storedRows, next int, err error) {
+		next, err = each(from, storedPage, func(res *eval.Result) error {
+			p.add(res, levels, crit, keep)
+			return nil
+		})
+		return p, next, err
+	}
+	return func() tea.Msg {
+		if runtime.GOMAXPROCS(0) == 1 {
+			p, next, err := read(from)
+			return storedPageMsg{page: p, next: next, err: err}
+		}
+		// Two pages at once, on two cores: the second from where the
+		// first ends when the samples have no gaps. When they have, the
+		// second may start inside the first; it is then dropped, and
+		// read again from where the first ended.
+		var (
+			b     storedRows
+			nextB int
+			errB  error
+			done  = make(chan struct{})
+		)
+		go func() {
+			defer close(done)
+			b, nextB, errB = read(from + storedPage)
+		}()
+		a, next, err := read(from)
+		<-done
+		if err == nil && next >= 0 && errB == nil && len(a.rows) > 0 && len(b.rows) > 0 && b.rows[0].index > a.rows[len(a.rows)-1].index {
+			a.join(&b)
+			next = nextB
+		}
+		return storedPageMsg{page: a, next: next, err: err}
+	}
+}
+
+// join appends page q, which follows p, to p.
+func (p *storedRows) join(q *storedRows) {
+	p.rows = append(p.rows, q.rows...)
+	for i, e := range q.extras.errs {
+		if p.extras.errs == nil {
+			p.extras.errs = map[int]*[eval.NumMetrics]string{}
+		}
+		p.extras.errs[i] = e
+	}
+	p.counts.addCounts(&q.counts)
+	p.turns = append(p.turns, q.turns...)
+	p.results = append(p.results, q.results...)
 }
 
 // storedPageIn adds a page of a stored run to the table and asks for the
@@ -198,7 +304,7 @@ func (m *Model) storedPageIn(msg storedPageMsg) tea.Cmd {
 		m.setError("reading the run: " + msg.err.Error())
 		return nil
 	}
-	m.addStored(msg.results)
+	m.addRows(&msg.page)
 	m.progress.total = max(m.progress.total, len(m.rows))
 	m.reading = msg.next >= 0
 	var next tea.Cmd
@@ -209,6 +315,42 @@ func (m *Model) storedPageIn(msg storedPageMsg) tea.Cmd {
 		m.clearStatus()
 	}
 	return tea.Batch(m.rowsChanged(), next)
+}
+
+// addRows links a page's rows into the table, as upsert would have made
+// them of its results. A row replaces the table's row of its sample, if
+// it has one; the page's counts are added whole, since the pages of a
+// stored run hold each sample once.
+func (m *Model) addRows(p *storedRows) {
+	for _, r := range p.rows {
+		delete(m.extras.known, r.index)
+		delete(m.extras.errs, r.index)
+		if e := p.extras.errs[r.index]; e != nil {
+			if m.extras.errs == nil {
+				m.extras.errs = map[int]*[eval.NumMetrics]string{}
+			}
+			m.extras.errs[r.index] = e
+		}
+		if i, ok := m.byIndex.get(r.index); ok {
+			old := m.rows[i]
+			if !old.done {
+				m.running--
+			}
+			*old = *r
+			r = old
+		} else {
+			m.byIndex.set(r.index, len(m.rows))
+			m.rows = append(m.rows, r)
+		}
+		m.noteNegative(r)
+	}
+	for _, t := range p.turns {
+		m.noteTurn(t.index, t.conv, t.turn)
+	}
+	for _, res := range p.results {
+		m.full.put(res.Index, res, true) // nothing could read it back
+	}
+	m.progress.addCounts(&p.counts)
 }
 
 // addStored adds results given up front (Options.Results, a page of a
