@@ -209,7 +209,9 @@ type Model struct {
 	desc     bool
 	filter   *filter
 	sorted   map[int]sorted // by sortIdx; dropped when rows change
-	shown    []int32
+	// sortScratch is the sorts' working space, kept between them.
+	sortScratch sortScratch
+	shown       []int32
 	// lines are what the table draws and the cursor moves over: shown
 	// itself, or in a run with conversations their lines and the turns of
 	// the expanded ones (convrows.go).

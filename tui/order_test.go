@@ -109,7 +109,7 @@ func cmpFloat(a, b float64) int {
 
 // TestRadixSortHighIsStable checks the radix sort against a stable sort
 // by the high half, on keys that differ in every digit, in a few digits
-// (the passes skipped) and in none.
+// (the passes skipped) and in none, by one worker and by several.
 func TestRadixSortHighIsStable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, tc := range []struct {
@@ -123,28 +123,50 @@ func TestRadixSortHighIsStable(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, n := range []int{0, 1, 2, 1000, 70000} {
-				v := make([]uint64, n)
-				for i := range v {
-					v[i] = uint64(tc.key(i))<<32 | uint64(i)
-				}
-				want := slices.Clone(v)
-				slices.SortStableFunc(want, func(a, b uint64) int { return cmp.Compare(a>>32, b>>32) })
-				if got := radixSortHigh(v); !slices.Equal(got, want) {
-					t.Fatalf("n=%d: the radix sort differs from a stable sort", n)
+				for _, workers := range []int{1, 2, 3} {
+					v := make([]uint64, n)
+					for i := range v {
+						v[i] = uint64(tc.key(i))<<32 | uint64(i)
+					}
+					want := slices.Clone(v)
+					slices.SortStableFunc(want, func(a, b uint64) int { return cmp.Compare(a>>32, b>>32) })
+					if got := radixSorted(v, workers); !slices.Equal(got, want) {
+						t.Fatalf("n=%d, %d workers: the radix sort differs from a stable sort", n, workers)
+					}
 				}
 			}
 		})
 	}
 }
 
+// radixSorted is v sorted by radixSortHigh with workers, the first pass
+// cut in uneven stretches.
+func radixSorted(v []uint64, workers int) []uint64 {
+	bounds := []int{0}
+	for w := 1; w < workers; w++ {
+		bounds = append(bounds, len(v)*w/(workers+1))
+	}
+	bounds = append(bounds, len(v))
+	var total digitCounts
+	counts := make([]digitCounts, workers)
+	for w := range workers {
+		for _, x := range v[bounds[w]:bounds[w+1]] {
+			counts[w].add(x >> 32)
+			total.add(x >> 32)
+		}
+	}
+	return radixSortHigh(v, make([]uint64, len(v)), &total, workers, bounds, func(w, d int) *[radixBuckets]int { return &counts[w][d] })
+}
+
 // TestSortKeyOrdersLikeAStableSort presses s through Update on a table whose
 // rows came in out of sample order, with ties, negative scores, failed
 // (unscored) samples and a missing sample, and checks each column's order,
-// both ways, against a stable sort of the samples by that column.
+// both ways, against a stable sort of the samples by that column. The
+// table is large enough to be sorted on several cores.
 func TestSortKeyOrdersLikeAStableSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var results []*eval.Result
-	for _, i := range rng.Perm(3000) {
+	for _, i := range rng.Perm(parallelSortRows + 5000) {
 		if i == 1234 {
 			continue // a sample with no row
 		}
