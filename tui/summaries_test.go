@@ -1,0 +1,146 @@
+package tui
+
+import (
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/ragscope/ragscope/eval"
+)
+
+// storedResults are n samples of a stored run, every seventh missing when
+// gaps is set: scored, failed with a message, in conversations, with calls
+// the header counts.
+func storedResults(n int, gaps bool) []*eval.Result {
+	var out []*eval.Result
+	for i := range n {
+		if gaps && i%7 == 3 {
+			continue
+		}
+		r := benchResultOf(i, eval.DefaultMetrics)
+		if i%97 == 0 {
+			r.Errors = map[eval.Metric]string{eval.Faithfulness: fmt.Sprintf("judge said no to %d", i%3)}
+		}
+		if i%5 == 0 {
+			r.ConversationID, r.Turn = fmt.Sprintf("c%d", i/50), i%50/5
+		}
+		r.Calls = []eval.CallRecord{{Task: "statements", Tokens: eval.Usage{PromptTokens: i % 11, CompletionTokens: 3}, Retries: i % 2},
+			{Cached: i%3 == 0}, {Error: "timeout", Cancelled: i%4 == 0}}
+		out = append(out, r)
+	}
+	return out
+}
+
+// summariesOf serves results as Options.Summaries does: from sample index
+// from on, at most limit, each through one value it then overwrites, so a
+// row that kept anything of it would change after the fact.
+func summariesOf(results []*eval.Result) func(from, limit int, fn func(*eval.Result) error) (int, error) {
+	return func(from, limit int, fn func(*eval.Result) error) (int, error) {
+		scratch := &eval.Result{Scores: map[eval.Metric]*float64{}, Status: map[eval.Metric]eval.Status{}}
+		scores := make([]float64, eval.NumMetrics)
+		n := 0
+		for _, r := range results {
+			if r.Index < from {
+				continue
+			}
+			if n == limit {
+				return r.Index, nil
+			}
+			n++
+			s, st := scratch.Scores, scratch.Status
+			clear(s)
+			clear(st)
+			*scratch = eval.Result{Index: r.Index, ID: r.ID, Question: r.Question, Answer: r.Answer, Scores: s, Status: st,
+				Errors: maps.Clone(r.Errors), ConversationID: r.ConversationID, Turn: r.Turn, Calls: r.Calls}
+			for j, m := range slices.Sorted(maps.Keys(r.Scores)) {
+				if v := r.Scores[m]; v != nil {
+					scores[j] = *v
+					s[m] = &scores[j]
+				} else {
+					s[m] = nil
+				}
+			}
+			maps.Copy(st, r.Status)
+			if err := fn(scratch); err != nil {
+				return -1, err
+			}
+		}
+		for i := range scores {
+			scores[i] = -42
+		}
+		for m := range scratch.Status {
+			scratch.Status[m] = "overwritten"
+		}
+		return -1, nil
+	}
+}
+
+// A stored run read as summaries, two pages at a time, makes the same
+// table as one read whole a page at a time through upsert: the rows, the
+// failure messages, the conversations, the counts and the screen. With
+// gaps in the samples the second page of a pair starts inside the first
+// and is read again; without, the pairs join.
+func TestSummariesFillTheTableAsWholeResultsDo(t *testing.T) {
+	for _, gaps := range []bool{false, true} {
+		t.Run(fmt.Sprintf("gaps %v", gaps), func(t *testing.T) {
+			results := storedResults(3*storedPage+100, gaps)
+			st := &storeOf{results: results, per: 1000}
+			load := func(i int) (*eval.Result, error) { return nil, nil }
+
+			whole := newTestModel(t, Options{Dataset: "d.jsonl", Started: fixedStart, Results: results}, 120, 40)
+			opts := Options{Dataset: "d.jsonl", Started: fixedStart, Summaries: summariesOf(results), Page: st.page, Load: load}
+			m := newTestModel(t, opts, 120, 40)
+			pages := 0
+			for cmd := m.readPage(0); cmd != nil; {
+				pages++
+				msg := cmd().(storedPageMsg)
+				cmd = m.storedPageIn(msg)
+				if !m.reading {
+					break
+				}
+				cmd = m.readPage(msg.next)
+			}
+			m.derive()
+			if len(m.rows) != len(results) || m.reading {
+				t.Fatalf("%d rows after %d reads, want %d", len(m.rows), pages, len(results))
+			}
+			if want := (len(results) + 2*storedPage - 1) / (2 * storedPage); !gaps && pages != want {
+				t.Errorf("%d reads of two pages, want %d", pages, want)
+			}
+			// Rows as text: a score's NaN is not equal to itself.
+			byIndex := func(m *Model) []string {
+				var out []string
+				for _, r := range slices.SortedFunc(slices.Values(m.rows), func(a, b *row) int { return a.index - b.index }) {
+					if r.more != nil {
+						t.Fatal("a default run's row has the other metrics' block")
+					}
+					out = append(out, fmt.Sprintf("%+v", *r))
+				}
+				return out
+			}
+			got, want := byIndex(m), byIndex(whole)
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("row %d:\n%s\nwant\n%s", i, got[i], want[i])
+				}
+			}
+			if !reflect.DeepEqual(m.extras.errs, whole.extras.errs) {
+				t.Errorf("failure messages differ: %d rows have them, want %d", len(m.extras.errs), len(whole.extras.errs))
+			}
+			if !reflect.DeepEqual(m.convs, whole.convs) {
+				t.Errorf("conversations differ")
+			}
+			if m.progress != whole.progress {
+				t.Errorf("counts %+v, want %+v", m.progress, whole.progress)
+			}
+			if got, want := screenText(m), screenText(whole); got != want {
+				t.Errorf("screen:\n%s\nwant:\n%s", got, want)
+			}
+			if n := len(m.full.pinned) + len(m.full.recent); n != 0 {
+				t.Errorf("%d results kept: a summary is not a result", n)
+			}
+		})
+	}
+}
