@@ -254,33 +254,36 @@ func (m *Model) readPage(from int) tea.Cmd {
 		return p, next, err
 	}
 	return func() tea.Msg {
-		if runtime.GOMAXPROCS(0) == 1 {
-			p, next, err := read(from)
-			return storedPageMsg{page: p, next: next, err: err}
+		// Pages at once, one a core: the k-th from where the one before
+		// ends when the samples have no gaps. When they have, a page may
+		// start inside the one before; it is then dropped with those
+		// after it, and read again from where the one before ended.
+		type read1 struct {
+			p    storedRows
+			next int
+			err  error
 		}
-		// Two pages at once, on two cores: the second from where the
-		// first ends when the samples have no gaps. When they have, the
-		// second may start inside the first; it is then dropped, and
-		// read again from where the first ended.
-		var (
-			b     storedRows
-			nextB int
-			errB  error
-			done  = make(chan struct{})
-		)
-		go func() {
-			defer close(done)
-			b, nextB, errB = read(from + storedPage)
-		}()
-		a, next, err := read(from)
-		<-done
-		if err == nil && next >= 0 && errB == nil && len(a.rows) > 0 && len(b.rows) > 0 && b.rows[0].index > a.rows[len(a.rows)-1].index {
-			a.join(&b)
-			next = nextB
+		pages := make([]read1, min(runtime.GOMAXPROCS(0), maxPagesAtOnce))
+		parallel(len(pages), func(k int) {
+			r := &pages[k]
+			r.p, r.next, r.err = read(from + k*storedPage)
+		})
+		first := &pages[0]
+		for _, r := range pages[1:] {
+			prev := first.p.rows
+			if first.err != nil || first.next < 0 || r.err != nil || len(prev) == 0 || len(r.p.rows) == 0 ||
+				r.p.rows[0].index <= prev[len(prev)-1].index {
+				break
+			}
+			first.p.join(&r.p)
+			first.next = r.next
 		}
-		return storedPageMsg{page: a, next: next, err: err}
+		return storedPageMsg{page: first.p, next: first.next, err: first.err}
 	}
 }
+
+// maxPagesAtOnce bounds the pages of a stored run read at once.
+const maxPagesAtOnce = 4
 
 // join appends page q, which follows p, to p.
 func (p *storedRows) join(q *storedRows) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -77,11 +78,11 @@ func summariesOf(results []*eval.Result) func(from, limit int, fn func(*eval.Res
 	}
 }
 
-// A stored run read as summaries, two pages at a time, makes the same
+// A stored run read as summaries, pages at a time, makes the same
 // table as one read whole a page at a time through upsert: the rows, the
 // failure messages, the conversations, the counts and the screen. With
-// gaps in the samples the second page of a pair starts inside the first
-// and is read again; without, the pairs join.
+// gaps in the samples the second page of a read starts inside the first
+// and is read again; without, the pages of a read join.
 func TestSummariesFillTheTableAsWholeResultsDo(t *testing.T) {
 	for _, gaps := range []bool{false, true} {
 		t.Run(fmt.Sprintf("gaps %v", gaps), func(t *testing.T) {
@@ -106,8 +107,9 @@ func TestSummariesFillTheTableAsWholeResultsDo(t *testing.T) {
 			if len(m.rows) != len(results) || m.reading {
 				t.Fatalf("%d rows after %d reads, want %d", len(m.rows), pages, len(results))
 			}
-			if want := (len(results) + 2*storedPage - 1) / (2 * storedPage); !gaps && pages != want {
-				t.Errorf("%d reads of two pages, want %d", pages, want)
+			at := min(runtime.GOMAXPROCS(0), maxPagesAtOnce) * storedPage
+			if want := (len(results) + at - 1) / at; !gaps && pages != want {
+				t.Errorf("%d reads of %d results, want %d", pages, at, want)
 			}
 			// Rows as text: a score's NaN is not equal to itself.
 			byIndex := func(m *Model) []string {
