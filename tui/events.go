@@ -193,6 +193,7 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 		}
 		p = &rr.progress
 	}
+	m.takePresort(true) // it reads the rows
 	changed := false
 	for i := range msg.Events {
 		ev := &msg.Events[i]
@@ -308,6 +309,7 @@ func (m *Model) endRun(at time.Time) {
 }
 
 func (m *Model) upsert(index int, res *eval.Result) {
+	m.takePresort(true) // it reads the rows
 	if i, ok := m.byIndex.get(index); ok {
 		r := m.rows[i]
 		if !r.done && res != nil {
@@ -346,6 +348,11 @@ func (m *Model) derive() {
 		m.sorted = map[int]sorted{}
 	}
 	s, ok := m.sorted[m.sortIdx]
+	if !ok {
+		// The index needs no waiting for a presort in flight.
+		m.takePresort(m.sortKeys[m.sortIdx].slot != slotIndex)
+		s, ok = m.sorted[m.sortIdx]
+	}
 	if !ok {
 		s = m.sortRows(m.sortKeys[m.sortIdx])
 		m.sorted[m.sortIdx] = s

@@ -211,7 +211,12 @@ type Model struct {
 	sorted   map[int]sorted // by sortIdx; dropped when rows change
 	// sortScratch is the sorts' working space, kept between them.
 	sortScratch sortScratch
-	shown       []int32
+	// sortGen counts the times sorted was dropped; presort is the
+	// columns of a stored table being sorted in a command (presort.go).
+	sortGen  int
+	presort  *presorting
+	presorts bool // a presort was started for this table
+	shown    []int32
 	// lines are what the table draws and the cursor moves over: shown
 	// itself, or in a run with conversations their lines and the turns of
 	// the expanded ones (convrows.go).
@@ -465,6 +470,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case storedPageMsg:
 		return m, m.storedPageIn(msg)
+	case presortedMsg:
+		m.takePresort(true)
+		return m, nil
 	case resultLoadedMsg:
 		return m, tea.Batch(m.loaded(msg), m.labelsFollow())
 	case rawCallsMsg:

@@ -314,10 +314,13 @@ func (m *Model) storedPageIn(msg storedPageMsg) tea.Cmd {
 	if m.reading {
 		m.setStatus(fmt.Sprintf("reading the run: %d of %d samples", len(m.rows), m.progress.total))
 		next = m.readPage(msg.next)
-	} else {
-		m.clearStatus()
 	}
-	return tea.Batch(m.rowsChanged(), next)
+	changed := m.rowsChanged()
+	if !m.reading {
+		m.clearStatus()
+		next = m.presortCmd()
+	}
+	return tea.Batch(changed, next)
 }
 
 // addRows links a page's rows into the table, as upsert would have made
@@ -379,7 +382,7 @@ func (m *Model) addStored(rs []*eval.Result) {
 // large one while results pour in (a key press derives at once).
 func (m *Model) rowsChanged() tea.Cmd {
 	m.dirty = true
-	m.sorted = nil
+	m.dropSorted()
 	m.detail.invalidate()
 	if len(m.rows) <= deriveEagerRows || m.now().Sub(m.lastDerive) >= deriveEvery {
 		m.derive()

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/ragscope/ragscope/eval"
 )
 
@@ -144,5 +146,68 @@ func TestSummariesFillTheTableAsWholeResultsDo(t *testing.T) {
 				t.Errorf("%d results kept: a summary is not a result", n)
 			}
 		})
+	}
+}
+
+// Once a large stored table is read, its score columns are sorted in a
+// command: s then finds each order made, the same order a sort on the
+// key press gives. A presort still queued when something must change the
+// rows is called off, and one whose table changed meanwhile is not taken.
+func TestPresortSortsTheColumnsOnceTheTableIsRead(t *testing.T) {
+	results := storedResults(presortRows+100, false)
+	fill := func() (*Model, tea.Cmd) {
+		opts := Options{Dataset: "d.jsonl", Started: fixedStart, Summaries: summariesOf(results), Load: func(int) (*eval.Result, error) { return nil, nil }}
+		m := newTestModel(t, opts, 120, 40)
+		var presort tea.Cmd
+		for cmd := m.readPage(0); cmd != nil; {
+			cmd = m.storedPageIn(cmd().(storedPageMsg))
+			if !m.reading {
+				presort = cmd
+				break
+			}
+			cmd = m.readPage(len(m.rows)) // the samples have no gaps
+		}
+		return m, presort
+	}
+
+	m, presort := fill()
+	if m.presort == nil || presort == nil {
+		t.Fatal("no presort after the table was read")
+	}
+	run(m, presort)
+	if m.presort != nil {
+		t.Fatal("the presort was not taken")
+	}
+	for i, k := range m.sortKeys {
+		if _, ok := m.sorted[i]; !ok && k.slot != slotIndex {
+			t.Errorf("column %s not presorted", k.name)
+		}
+	}
+	for i := range m.sortKeys {
+		want := sortRows(m.rows, m.sortKeys[i])
+		if got := m.sorted[i]; i > 0 && (!slices.Equal(got.asc, want.asc) || !slices.Equal(got.runStart, want.runStart) || got.keyed != want.keyed) {
+			t.Errorf("column %s: the presorted order differs from a sort", m.sortKeys[i].name)
+		}
+	}
+
+	// Queued behind a message that changes the rows: called off, and the
+	// command then leaves the rows alone.
+	m, presort = fill()
+	m.upsert(results[0].Index, results[1])
+	if m.presort != nil {
+		t.Fatal("a queued presort was waited for")
+	}
+	run(m, presort)
+	if len(m.sorted) > 1 {
+		t.Fatalf("a called-off presort sorted: %d orders", len(m.sorted))
+	}
+
+	// Run, but the table's orders dropped since: not taken.
+	m, presort = fill()
+	p := m.presort
+	m.dropSorted()
+	run(m, presort)
+	if p.state.Load() != presortRunning || len(m.sorted) != 0 {
+		t.Fatalf("%d orders of a table since changed were taken", len(m.sorted))
 	}
 }
