@@ -97,9 +97,9 @@ func (s sorted) each(desc bool, fn func(pos int32) bool) {
 // uint64: the key as an order-preserving float32 in the high half, the
 // row's position in the low half. A stable radix sort on the high half
 // (radixSortHigh) then orders them in time linear in the rows, ties left
-// in sample order: a cold sort of a million rows stays within a frame,
-// where a comparison sort took several. float32 still separates every
-// score at the three decimals shown.
+// in sample order: a cold sort is a few passes over the keys, not n log n
+// comparisons, which on a million rows would hold up the key's frame.
+// float32 still separates every score at the three decimals shown.
 func sortRows(rows []*row, key sortKey) sorted {
 	if len(rows) == 0 {
 		return sorted{}
@@ -150,8 +150,8 @@ func sortIn(rows []*row, posOf []int32, key sortKey, scratch *sortScratch) sorte
 		workers = min(runtime.GOMAXPROCS(0), maxSortWorkers)
 	}
 
-	// The keys: each worker packs its stretch of samples' from the start
-	// of its stretch of scratch.a, and counts their digits.
+	// The keys: each worker packs those of its stretch of samples from
+	// the start of its stretch of scratch.a, and counts their digits.
 	type share struct {
 		n       int
 		missing []int32
@@ -335,7 +335,8 @@ func (c *digitCounts) add(key uint64) {
 
 // sortScratch is the working space of the table's sorts: two arrays of a
 // uint64 a row, kept between sorts so that cycling through the columns of
-// a million rows does not hand the collector 16 MB a key.
+// a large table does not hand the collector two arrays a key press (at
+// the interface's GOGC the collection would take its share of the frame).
 type sortScratch struct{ a, b []uint64 }
 
 // radixBits is the digit of radixSortHigh: 11 bits make three passes over
@@ -371,7 +372,7 @@ func order(s sorted, rows []*row, f *filter, env matchEnv, desc bool) []int32 {
 	if f.empty() {
 		if !desc {
 			// Shared with the order kept for the column: neither is
-			// changed in place, and a million rows are 4 MB a key press.
+			// changed in place, and a copy would be garbage every key press.
 			return s.asc
 		}
 		out := make([]int32, 0, len(s.asc))

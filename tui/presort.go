@@ -8,7 +8,7 @@ import (
 
 // A stored table's columns are sorted in a command once all its rows are
 // in: the first s onto a column of a million rows then finds its order
-// made, where sorting it would take a frame or more. The command only
+// made, where sorting it would hold up the key's frame. The command only
 // reads the rows, the row index and the sort keys; whatever would change
 // them in Update first waits for it to end (takePresort), or calls it off
 // if it has not started: the command may be queued behind the very message
