@@ -255,8 +255,9 @@ func (m *Model) readPage(from int) tea.Cmd {
 	}
 	return func() tea.Msg {
 		// Pages at once, one a core: the k-th from where the one before
-		// ends when the samples have no gaps. When they have, a page may
-		// start inside the one before; it is then dropped with those
+		// ends when the samples have no gaps and the store gives whole
+		// pages. A page that starts inside the one before (gaps) or after
+		// where it ended (a store that gave fewer) is dropped with those
 		// after it, and read again from where the one before ended.
 		type read1 struct {
 			p    storedRows
@@ -269,10 +270,10 @@ func (m *Model) readPage(from int) tea.Cmd {
 			r.p, r.next, r.err = read(from + k*storedPage)
 		})
 		first := &pages[0]
-		for _, r := range pages[1:] {
+		for k, r := range pages[1:] {
 			prev := first.p.rows
 			if first.err != nil || first.next < 0 || r.err != nil || len(prev) == 0 || len(r.p.rows) == 0 ||
-				r.p.rows[0].index <= prev[len(prev)-1].index {
+				from+(k+1)*storedPage > first.next || r.p.rows[0].index <= prev[len(prev)-1].index {
 				break
 			}
 			first.p.join(&r.p)

@@ -86,14 +86,22 @@ func summariesOf(results []*eval.Result) func(from, limit int, fn func(*eval.Res
 // gaps in the samples the second page of a read starts inside the first
 // and is read again; without, the pages of a read join.
 func TestSummariesFillTheTableAsWholeResultsDo(t *testing.T) {
-	for _, gaps := range []bool{false, true} {
-		t.Run(fmt.Sprintf("gaps %v", gaps), func(t *testing.T) {
+	for _, tc := range []struct {
+		gaps, short bool
+	}{{false, false}, {true, false}, {false, true}} {
+		gaps := tc.gaps
+		t.Run(fmt.Sprintf("gaps %v, short pages %v", gaps, tc.short), func(t *testing.T) {
 			results := storedResults(3*storedPage+100, gaps)
+			// A store may give fewer than asked (a holder gives 512):
+			// then the pages after the first of a read are read again.
 			st := &storeOf{results: results, per: 1000}
 			load := func(i int) (*eval.Result, error) { return nil, nil }
 
 			whole := newTestModel(t, Options{Dataset: "d.jsonl", Started: fixedStart, Results: results}, 120, 40)
 			opts := Options{Dataset: "d.jsonl", Started: fixedStart, Summaries: summariesOf(results), Page: st.page, Load: load}
+			if tc.short {
+				opts.Summaries = nil
+			}
 			m := newTestModel(t, opts, 120, 40)
 			pages := 0
 			for cmd := m.readPage(0); cmd != nil; {
@@ -110,7 +118,7 @@ func TestSummariesFillTheTableAsWholeResultsDo(t *testing.T) {
 				t.Fatalf("%d rows after %d reads, want %d", len(m.rows), pages, len(results))
 			}
 			at := min(runtime.GOMAXPROCS(0), maxPagesAtOnce) * storedPage
-			if want := (len(results) + at - 1) / at; !gaps && pages != want {
+			if want := (len(results) + at - 1) / at; !gaps && !tc.short && pages != want {
 				t.Errorf("%d reads of %d results, want %d", pages, at, want)
 			}
 			// Rows as text: a score's NaN is not equal to itself.
