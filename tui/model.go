@@ -209,6 +209,9 @@ type Model struct {
 	desc     bool
 	filter   *filter
 	sorted   map[int]sorted // by sortIdx; dropped when rows change
+	// pageGiven is how many results the store gave for a page of a
+	// stored run, where it was not the last (readPage).
+	pageGiven int
 	// sortScratch is the sorts' working space, kept between them.
 	sortScratch sortScratch
 	// sortGen counts the times sorted was dropped; presort is the

@@ -178,6 +178,9 @@ type storedPageMsg struct {
 	page storedRows
 	next int
 	err  error
+	// given is how many results the store gave for a page that was not
+	// the last, 0 when the read had none such.
+	given int
 }
 
 // storedPage is how many results one read of a stored run brings: enough
@@ -246,6 +249,13 @@ func (m *Model) readPage(from int) tea.Cmd {
 			return next, err
 		}
 	}
+	// The pages after the first are spaced as the store gave the last
+	// (a holder gives fewer than asked), so that they start where the
+	// ones before end.
+	stride := storedPage
+	if m.pageGiven > 0 {
+		stride = min(m.pageGiven, storedPage)
+	}
 	read := func(from int) (p storedRows, next int, err error) {
 		next, err = each(from, storedPage, func(res *eval.Result) error {
 			p.add(res, levels, crit, keep)
@@ -267,19 +277,23 @@ func (m *Model) readPage(from int) tea.Cmd {
 		pages := make([]read1, min(runtime.GOMAXPROCS(0), maxPagesAtOnce))
 		parallel(len(pages), func(k int) {
 			r := &pages[k]
-			r.p, r.next, r.err = read(from + k*storedPage)
+			r.p, r.next, r.err = read(from + k*stride)
 		})
 		first := &pages[0]
+		given := 0
+		if first.next >= 0 {
+			given = len(first.p.rows)
+		}
 		for k, r := range pages[1:] {
 			prev := first.p.rows
 			if first.err != nil || first.next < 0 || r.err != nil || len(prev) == 0 || len(r.p.rows) == 0 ||
-				from+(k+1)*storedPage > first.next || r.p.rows[0].index <= prev[len(prev)-1].index {
+				from+(k+1)*stride > first.next || r.p.rows[0].index <= prev[len(prev)-1].index {
 				break
 			}
 			first.p.join(&r.p)
 			first.next = r.next
 		}
-		return storedPageMsg{page: first.p, next: first.next, err: first.err}
+		return storedPageMsg{page: first.p, next: first.next, err: first.err, given: given}
 	}
 }
 
@@ -309,6 +323,9 @@ func (m *Model) storedPageIn(msg storedPageMsg) tea.Cmd {
 		return nil
 	}
 	m.addRows(&msg.page)
+	if msg.given > 0 {
+		m.pageGiven = msg.given
+	}
 	m.progress.total = max(m.progress.total, len(m.rows))
 	m.reading = msg.next >= 0
 	var next tea.Cmd
