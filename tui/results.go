@@ -252,9 +252,11 @@ func (m *Model) readPage(from int) tea.Cmd {
 	// The pages after the first are spaced as the store gave the last
 	// (a holder gives fewer than asked), so that they start where the
 	// ones before end.
-	stride := storedPage
+	// The first read is of one page: it is the table's first paint, and
+	// it learns the store's page.
+	stride, at := storedPage, 1
 	if m.pageGiven > 0 {
-		stride = min(m.pageGiven, storedPage)
+		stride, at = min(m.pageGiven, storedPage), min(runtime.GOMAXPROCS(0), maxPagesAtOnce)
 	}
 	read := func(from int) (p storedRows, next int, err error) {
 		next, err = each(from, storedPage, func(res *eval.Result) error {
@@ -274,7 +276,7 @@ func (m *Model) readPage(from int) tea.Cmd {
 			next int
 			err  error
 		}
-		pages := make([]read1, min(runtime.GOMAXPROCS(0), maxPagesAtOnce))
+		pages := make([]read1, at)
 		parallel(len(pages), func(k int) {
 			r := &pages[k]
 			r.p, r.next, r.err = read(from + k*stride)

@@ -117,15 +117,14 @@ func TestSummariesFillTheTableAsWholeResultsDo(t *testing.T) {
 			if len(m.rows) != len(results) || m.reading {
 				t.Fatalf("%d rows after %d reads, want %d", len(m.rows), pages, len(results))
 			}
-			workers := min(runtime.GOMAXPROCS(0), maxPagesAtOnce)
-			at := workers * storedPage
-			want := (len(results) + at - 1) / at
+			// The first read is of one page, which tells how many the
+			// store gives; the others read pages spaced by it, joined.
+			workers, per := min(runtime.GOMAXPROCS(0), maxPagesAtOnce), storedPage
 			if tc.short {
-				// The first read learns the store's page; the others are
-				// spaced by it and join.
-				at = workers * st.per
-				want = 1 + (len(results)-st.per+at-1)/at
+				per = st.per
 			}
+			at := workers * per
+			want := 1 + (len(results)-per+at-1)/at
 			if !gaps && pages != want {
 				t.Errorf("%d reads of %d results, want %d", pages, at, want)
 			}
