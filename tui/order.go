@@ -350,7 +350,6 @@ const (
 // sortRows is the table's rows sorted by key, walked in sample order
 // through the row index when it holds every row.
 func (m *Model) sortRows(key sortKey) sorted {
-	m.takePresort(true) // its working space is the presort's
 	if posOf, ok := m.byIndex.inOrder(); ok && len(m.rows) > 0 {
 		return sortIn(m.rows, posOf, key, &m.sortScratch)
 	}

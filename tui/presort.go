@@ -43,7 +43,9 @@ func (m *Model) presortCmd() tea.Cmd {
 	m.presorts = true
 	p := &presorting{gen: m.sortGen, done: make(chan struct{}), out: map[int]sorted{}}
 	m.presort = p
-	rows, keys, scratch := m.rows, m.sortKeys, &m.sortScratch
+	// A working space of its own, dropped when it ends: the table's is
+	// for the sorts of a table whose rows change.
+	rows, keys, scratch := m.rows, m.sortKeys, new(sortScratch)
 	var todo []int
 	for i, k := range keys {
 		if _, ok := m.sorted[i]; !ok && k.slot != slotIndex && k.delta == nil {
