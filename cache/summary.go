@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -17,8 +18,9 @@ import (
 // each with only what a table of results needs (see summaryFields); next
 // is the index to ask for next, -1 when there are no more. The result is
 // one value reused for every call: fn must not keep it nor anything of its
-// maps (its strings it may keep). An error of fn stops the walk and is
-// returned.
+// maps, and its ID, Question and Answer are the stored bytes, valid only
+// during the call: fn copies what it keeps of them (its other strings it
+// may keep). An error of fn stops the walk and is returned.
 //
 // It is RunPage for a table of a million rows: the stored JSON is read in
 // place, and the contexts, the reference and the traces the table does not
@@ -113,11 +115,11 @@ func (d *summaryDecoder) decode(v []byte) (*eval.Result, error) {
 		case "turn":
 			return s.int(&d.res.Turn)
 		case "id":
-			return s.str(&d.res.ID)
+			return s.view(&d.res.ID)
 		case "question":
-			return s.str(&d.res.Question)
+			return s.view(&d.res.Question)
 		case "answer":
-			return s.str(&d.res.Answer)
+			return s.view(&d.res.Answer)
 		case "conversation_id":
 			return s.str(&d.res.ConversationID)
 		case "scores":
@@ -437,6 +439,24 @@ func (s *scanner) str(v *string) error {
 		return json.Unmarshal(tok, v)
 	}
 	*v = string(tok[1 : len(tok)-1])
+	return nil
+}
+
+// view is str for a text fn only reads: a plain one is the stored bytes
+// themselves, not a copy (a million rows copy their heads, not the whole
+// texts, and the rest would be garbage).
+func (s *scanner) view(v *string) error {
+	if s.peek() != '"' {
+		return s.str(v)
+	}
+	tok, esc, err := s.rawString()
+	if err != nil {
+		return err
+	}
+	if esc {
+		return json.Unmarshal(tok, v)
+	}
+	*v = unsafe.String(unsafe.SliceData(tok[1:]), len(tok)-2)
 	return nil
 }
 

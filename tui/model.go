@@ -61,7 +61,8 @@ type Options struct {
 	Page func(from, limit int) (page []*eval.Result, next int, err error)
 	// Summaries, when set with Load, reads the pages instead of Page: it
 	// calls fn with each result of the page with only what a row needs
-	// (as cache.DB.RunSummaries), a value fn may not keep, which spares
+	// (as cache.DB.RunSummaries), a value fn may not keep, whose ID,
+	// Question and Answer are valid only during the call; it spares
 	// decoding what the table does not show.
 	Summaries func(from, limit int, fn func(*eval.Result) error) (next int, err error)
 	// Load reads one sample's full result when it is opened (detail, raw

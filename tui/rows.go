@@ -265,14 +265,20 @@ func (r *row) set(res *eval.Result, x *rowExtras, levels report.Levels) {
 }
 
 // setTexts keeps the id and the heads of the question and the answer,
-// copied so the row does not pin the result's memory. An id is kept up to
+// copied so the row does not pin the result's memory, nor keep texts
+// that are only lent (Options.Summaries). An id is kept up to
 // maxRowID bytes: the table and the filter need no more, and the detail
 // page shows the full one from the result.
 func (r *row) setTexts(res *eval.Result) {
 	id, idcut := headBytes(res.ID, maxRowID)
 	q, qcut := head(res.Question)
 	a, acut := head(res.Answer)
-	r.texts, r.idLen, r.qLen, r.qcut, r.acut = id+q+a, uint16(len(id)), uint16(len(q)), qcut, acut || idcut
+	var b strings.Builder
+	b.Grow(len(id) + len(q) + len(a))
+	b.WriteString(id)
+	b.WriteString(q)
+	b.WriteString(a)
+	r.texts, r.idLen, r.qLen, r.qcut, r.acut = b.String(), uint16(len(id)), uint16(len(q)), qcut, acut || idcut
 }
 
 // cut reports a row whose kept texts are heads of longer ones: the

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+	"unsafe"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -37,12 +38,14 @@ func storedResults(n int, gaps bool) []*eval.Result {
 }
 
 // summariesOf serves results as Options.Summaries does: from sample index
-// from on, at most limit, each through one value it then overwrites, so a
+// from on, at most limit, each through one value it then overwrites, its
+// id, question and answer lent from one buffer it then overwrites, so a
 // row that kept anything of it would change after the fact.
 func summariesOf(results []*eval.Result) func(from, limit int, fn func(*eval.Result) error) (int, error) {
 	return func(from, limit int, fn func(*eval.Result) error) (int, error) {
 		scratch := &eval.Result{Scores: map[eval.Metric]*float64{}, Status: map[eval.Metric]eval.Status{}}
 		scores := make([]float64, eval.NumMetrics)
+		var texts [3][]byte
 		n := 0
 		for _, r := range results {
 			if r.Index < from {
@@ -55,8 +58,11 @@ func summariesOf(results []*eval.Result) func(from, limit int, fn func(*eval.Res
 			s, st := scratch.Scores, scratch.Status
 			clear(s)
 			clear(st)
-			*scratch = eval.Result{Index: r.Index, ID: r.ID, Question: r.Question, Answer: r.Answer, Scores: s, Status: st,
+			*scratch = eval.Result{Index: r.Index, Scores: s, Status: st,
 				Errors: maps.Clone(r.Errors), ConversationID: r.ConversationID, Turn: r.Turn, Calls: r.Calls}
+			for i, f := range []*string{&scratch.ID, &scratch.Question, &scratch.Answer} {
+				*f = lendFrom(&texts[i], []string{r.ID, r.Question, r.Answer}[i])
+			}
 			for j, m := range slices.Sorted(maps.Keys(r.Scores)) {
 				if v := r.Scores[m]; v != nil {
 					scores[j] = *v
@@ -69,6 +75,11 @@ func summariesOf(results []*eval.Result) func(from, limit int, fn func(*eval.Res
 			if err := fn(scratch); err != nil {
 				return -1, err
 			}
+			for _, b := range texts {
+				for i := range b {
+					b[i] = '#'
+				}
+			}
 		}
 		for i := range scores {
 			scores[i] = -42
@@ -78,6 +89,16 @@ func summariesOf(results []*eval.Result) func(from, limit int, fn func(*eval.Res
 		}
 		return -1, nil
 	}
+}
+
+// lendFrom is s in buf, as a string lent for as long as buf is not
+// written again.
+func lendFrom(buf *[]byte, s string) string {
+	if s == "" {
+		return ""
+	}
+	*buf = append((*buf)[:0], s...)
+	return unsafe.String(unsafe.SliceData(*buf), len(*buf))
 }
 
 // A stored run read as summaries, pages at a time, makes the same
