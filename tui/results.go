@@ -249,11 +249,10 @@ func (m *Model) readPage(from int) tea.Cmd {
 			return next, err
 		}
 	}
-	// The pages after the first are spaced as the store gave the last
-	// (a holder gives fewer than asked), so that they start where the
-	// ones before end.
 	// The first read is of one page: it is the table's first paint, and
-	// it learns the store's page.
+	// it learns how many the store gives. The pages of a later read are
+	// spaced by that (a holder gives fewer than asked), so that each
+	// starts where the one before ends.
 	stride, at := storedPage, 1
 	if m.pageGiven > 0 {
 		stride, at = min(m.pageGiven, storedPage), min(runtime.GOMAXPROCS(0), maxPagesAtOnce)
