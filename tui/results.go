@@ -262,6 +262,7 @@ func (m *Model) readPage(from int) tea.Cmd {
 			p.add(res, levels, crit, keep)
 			return nil
 		})
+		p.slab.trim(p.rows)
 		return p, next, err
 	}
 	return func() tea.Msg {

@@ -85,6 +85,24 @@ func (s *rowSlab) alloc() *row {
 	return &s.block[len(s.block)-1]
 }
 
+// trim moves the rows of the last block, when it is less than half used,
+// to a block of their size; rows are the slab's rows, in the order
+// handed out, and are pointed at the moved ones. A page of a stored run
+// is a slab of its own, and a store may give far fewer rows a page than
+// a block holds (a holder gives 512): without it most of every block
+// would be kept empty.
+func (s *rowSlab) trim(rows []*row) {
+	n := len(s.block)
+	if n == 0 || n > cap(s.block)/2 {
+		return
+	}
+	fit := slices.Clone(s.block)
+	for i := range fit {
+		rows[len(rows)-n+i] = &fit[i]
+	}
+	s.block = fit
+}
+
 // headRunes is how much of a question and of an answer a row keeps: more
 // than the question column shows on a 200-column terminal.
 const headRunes = 80
