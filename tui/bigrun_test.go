@@ -23,6 +23,7 @@ type storeOf struct {
 }
 
 func (s *storeOf) page(from, limit int) ([]*eval.Result, int, error) {
+	from = min(from, len(s.results)) // a page past the last sample is empty
 	end := min(from+min(limit, s.per), len(s.results))
 	next := end
 	if end >= len(s.results) {

@@ -214,7 +214,7 @@ func (m *Model) syncSortKeys() {
 			m.sortIdx = i // the metric of a Δ column that went away
 		}
 	}
-	m.sorted = nil
+	m.dropSorted()
 }
 
 // setCompare starts or ends a comparison: the Δ columns come or go, with
@@ -444,7 +444,8 @@ func (m *Model) rowsReset() {
 	m.progress.total = max(m.progress.total, len(m.rows))
 	m.progress.done = len(m.rows) - m.running
 	// The caller derives, once the comparison is set too.
-	m.sorted, m.dirty, m.shown, m.lines = nil, true, nil, nil
+	m.dropSorted()
+	m.dirty, m.shown, m.lines = true, nil, nil
 }
 
 func cursorIndex(m *Model) int {

@@ -59,6 +59,11 @@ func (m *Model) noteConversation(index int, res *eval.Result) {
 	if res == nil || res.ConversationID == "" {
 		return
 	}
+	m.noteTurn(index, res.ConversationID, res.Turn)
+}
+
+// noteTurn places sample index as turn of conversation conv.
+func (m *Model) noteTurn(index int, conv string, turn int) {
 	c := m.convs
 	if c == nil {
 		c = &convs{byID: map[string]int{}, of: map[int]convRef{}, open: map[int]bool{}}
@@ -67,15 +72,15 @@ func (m *Model) noteConversation(index int, res *eval.Result) {
 	if _, ok := c.of[index]; ok {
 		return
 	}
-	n, ok := c.byID[res.ConversationID]
+	n, ok := c.byID[conv]
 	if !ok {
 		n = len(c.ids)
-		c.ids = append(c.ids, res.ConversationID)
-		c.byID[res.ConversationID] = n
+		c.ids = append(c.ids, conv)
+		c.byID[conv] = n
 		c.turns = append(c.turns, nil)
 	}
-	c.of[index] = convRef{conv: n, turn: res.Turn}
-	t := append(c.turns[n], convTurn{index: index, turn: res.Turn})
+	c.of[index] = convRef{conv: n, turn: turn}
+	t := append(c.turns[n], convTurn{index: index, turn: turn})
 	slices.SortStableFunc(t, func(a, b convTurn) int { return a.turn - b.turn })
 	c.turns[n] = t
 }

@@ -163,6 +163,23 @@ func (p *progress) countStored(res *eval.Result) {
 	}
 }
 
+// addCounts adds what countStored counted of a page of results
+// elsewhere (storedRows.counts).
+func (p *progress) addCounts(q *progress) {
+	p.done += q.done
+	p.cancelled += q.cancelled
+	p.calls += q.calls
+	p.cacheHits += q.cacheHits
+	p.errors += q.errors
+	p.cancelledCalls += q.cancelledCalls
+	p.tokens += q.tokens
+	p.retries += q.retries
+	p.chat.PromptTokens += q.chat.PromptTokens
+	p.chat.CompletionTokens += q.chat.CompletionTokens
+	p.embed.PromptTokens += q.embed.PromptTokens
+	p.embed.CompletionTokens += q.embed.CompletionTokens
+}
+
 // applyEvents applies a batch of one stream, the first run's or a
 // re-run's, to that run's progress and to the rows. A re-run's results
 // replace the rows as they come; the row's result before the first of
@@ -176,6 +193,7 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 		}
 		p = &rr.progress
 	}
+	m.takePresort(true) // it reads the rows
 	changed := false
 	for i := range msg.Events {
 		ev := &msg.Events[i]
@@ -291,6 +309,7 @@ func (m *Model) endRun(at time.Time) {
 }
 
 func (m *Model) upsert(index int, res *eval.Result) {
+	m.takePresort(true) // it reads the rows
 	if i, ok := m.byIndex.get(index); ok {
 		r := m.rows[i]
 		if !r.done && res != nil {
@@ -330,7 +349,12 @@ func (m *Model) derive() {
 	}
 	s, ok := m.sorted[m.sortIdx]
 	if !ok {
-		s = sortRows(m.rows, m.sortKeys[m.sortIdx])
+		// The index needs no waiting for a presort in flight.
+		m.takePresort(m.sortKeys[m.sortIdx].slot != slotIndex)
+		s, ok = m.sorted[m.sortIdx]
+	}
+	if !ok {
+		s = m.sortRows(m.sortKeys[m.sortIdx])
 		m.sorted[m.sortIdx] = s
 	}
 	m.shown = m.holdOrder(order(s, m.rows, m.filter, m.matchEnv(), m.desc))

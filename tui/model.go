@@ -59,6 +59,12 @@ type Options struct {
 	// last) into the table, which is drawn from the first page on; nil
 	// when the results are given or arrive as events.
 	Page func(from, limit int) (page []*eval.Result, next int, err error)
+	// Summaries, when set with Load, reads the pages instead of Page: it
+	// calls fn with each result of the page with only what a row needs
+	// (as cache.DB.RunSummaries), a value fn may not keep, whose ID,
+	// Question and Answer are valid only during the call; it spares
+	// decoding what the table does not show.
+	Summaries func(from, limit int, fn func(*eval.Result) error) (next int, err error)
 	// Load reads one sample's full result when it is opened (detail, raw
 	// calls, y and o): the rows keep only what the table shows. nil: every
 	// result given or streamed is kept in memory.
@@ -204,6 +210,16 @@ type Model struct {
 	desc     bool
 	filter   *filter
 	sorted   map[int]sorted // by sortIdx; dropped when rows change
+	// pageGiven is how many results the store gave for a page of a
+	// stored run, where it was not the last (readPage).
+	pageGiven int
+	// sortScratch is the sorts' working space, kept between them.
+	sortScratch sortScratch
+	// sortGen counts the times sorted was dropped; presort is the
+	// columns of a stored table being sorted in a command (presort.go).
+	sortGen  int
+	presort  *presorting
+	presorts bool // a presort was started for this table
 	shown    []int32
 	// lines are what the table draws and the cursor moves over: shown
 	// itself, or in a run with conversations their lines and the turns of
@@ -341,7 +357,7 @@ func New(opts Options) *Model {
 	m.input.Placeholder = "f<0.5 ar<0.7 cp=0 status:failed diag:retrieval text"
 	m.progress.total = opts.Total
 	m.addStored(opts.Results)
-	m.reading = opts.Page != nil
+	m.reading = opts.Page != nil || opts.Summaries != nil
 	m.progress.total = max(m.progress.total, len(m.rows))
 	if opts.First != nil {
 		// Not live until it starts: q leaves at once, with nothing to stop.
@@ -384,7 +400,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.events != nil {
 		cmds = append(cmds, m.stream(m.ctx, 0, m.events))
 	}
-	if m.opts.Page != nil {
+	if m.reading {
 		cmds = append(cmds, m.readPage(0))
 	}
 	cmds = append(cmds, m.loadMarks())
@@ -458,6 +474,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case storedPageMsg:
 		return m, m.storedPageIn(msg)
+	case presortedMsg:
+		m.takePresort(true)
+		return m, nil
 	case resultLoadedMsg:
 		return m, tea.Batch(m.loaded(msg), m.labelsFollow())
 	case rawCallsMsg:

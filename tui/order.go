@@ -2,7 +2,8 @@ package tui
 
 import (
 	"math"
-	"slices"
+	"runtime"
+	"sync"
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
@@ -92,9 +93,12 @@ func (s sorted) each(desc bool, fn func(pos int32) bool) {
 // (not scored, still running) go last in both directions, because they are
 // not what a sort by score looks for; ties keep sample order either way.
 //
-// Each row becomes one uint64: the key as an order-preserving float32 in
-// the high half, the sample index in the low half. Sorting plain integers
-// needs no comparator, which keeps a cold 100,000-row sort within a frame.
+// The rows are visited in sample order and each keyed one becomes one
+// uint64: the key as an order-preserving float32 in the high half, the
+// row's position in the low half. A stable radix sort on the high half
+// (radixSortHigh) then orders them in time linear in the rows, ties left
+// in sample order: a cold sort is a few passes over the keys, not n log n
+// comparisons, which on a million rows would hold up the key's frame.
 // float32 still separates every score at the three decimals shown.
 func sortRows(rows []*row, key sortKey) sorted {
 	if len(rows) == 0 {
@@ -105,49 +109,251 @@ func sortRows(rows []*row, key sortKey) sorted {
 		lo, hi = min(lo, r.index), max(hi, r.index)
 	}
 	posOf := make([]int32, hi-lo+1)
-	packed := make([]uint64, 0, len(rows))
-	var missing []uint64
 	for i, r := range rows {
-		rel := uint32(r.index - lo)
-		posOf[rel] = int32(i)
-		if key.slot == slotIndex {
-			packed = append(packed, uint64(rel)<<32|uint64(rel))
-			continue
-		}
-		var k float64
-		switch {
-		case key.delta != nil:
-			k = math.NaN()
-			if v, ok := key.delta(r); ok {
-				k = v
-			}
-		case key.slot == slotDiag && r.done:
-			k = float64(diagRank[r.diagnosis()])
-		case key.slot == slotDiag:
-			k = math.NaN()
-		default:
-			k = r.score(key.slot)
-		}
-		if math.IsNaN(k) {
-			missing = append(missing, uint64(rel))
-			continue
-		}
-		packed = append(packed, uint64(orderedBits(float32(k)))<<32|uint64(rel))
+		posOf[r.index-lo] = int32(i) + 1
 	}
-	slices.Sort(packed)
-	slices.Sort(missing)
+	return sortIn(rows, posOf, key, nil)
+}
 
-	out := sorted{asc: make([]int32, 0, len(rows)), runStart: make([]uint64, (len(packed)+63)/64), keyed: len(packed)}
-	for i, p := range packed {
-		out.asc = append(out.asc, posOf[uint32(p)])
-		if i == 0 || packed[i-1]>>32 != p>>32 {
-			out.runStart[i/64] |= 1 << (i % 64)
+// sortIn is sortRows with the rows' positions in sample order given:
+// posOf holds a row's position + 1 (0: no row) for each sample in turn,
+// and names every row once. The table's row index is such a list, so a
+// sort of the table does not build its own. The sort's working space is
+// taken from scratch when it is not nil, and left there for the next.
+//
+// A large table is sorted on several cores: each takes a stretch of the
+// samples for the keys, and a stretch of each radix pass.
+func sortIn(rows []*row, posOf []int32, key sortKey, scratch *sortScratch) sorted {
+	if key.slot == slotIndex {
+		out := sorted{asc: make([]int32, 0, len(rows))}
+		for _, p := range posOf {
+			if p != 0 {
+				out.asc = append(out.asc, p-1)
+			}
+		}
+		out.keyed = len(out.asc)
+		out.runStart = make([]uint64, (out.keyed+63)/64)
+		for i := range out.keyed {
+			out.runStart[i/64] |= 1 << (i % 64) // every sample is a key of its own
+		}
+		return out
+	}
+	if scratch == nil {
+		scratch = new(sortScratch)
+	}
+	if len(scratch.a) < len(posOf) {
+		scratch.a, scratch.b = make([]uint64, len(posOf)), make([]uint64, len(posOf))
+	}
+	value := sortValue(key)
+	workers := 1
+	if key.delta == nil && len(posOf) >= parallelSortRows {
+		workers = min(runtime.GOMAXPROCS(0), maxSortWorkers)
+	}
+
+	// The keys: each worker packs those of its stretch of samples from
+	// the start of its stretch of scratch.a, and counts their digits.
+	type share struct {
+		n       int
+		missing []int32
+		counts  digitCounts
+	}
+	shares := make([]share, workers)
+	stretch := (len(posOf) + workers - 1) / workers
+	parallel(workers, func(w int) {
+		lo, hi := min(w*stretch, len(posOf)), min((w+1)*stretch, len(posOf))
+		sh := &shares[w]
+		out := scratch.a[lo:lo:hi]
+		for _, p := range posOf[lo:hi] {
+			if p == 0 {
+				continue
+			}
+			k := value(rows[p-1])
+			if math.IsNaN(k) {
+				sh.missing = append(sh.missing, p-1)
+				continue
+			}
+			x := uint64(orderedBits(float32(k)))
+			sh.counts.add(x)
+			out = append(out, x<<32|uint64(p-1))
+		}
+		sh.n = len(out)
+	})
+	n, missing := 0, 0
+	var total digitCounts
+	bounds := []int{0}
+	for w := range shares {
+		sh := &shares[w]
+		lo := min(w*stretch, len(posOf))
+		copy(scratch.a[n:], scratch.a[lo:lo+sh.n])
+		n += sh.n
+		bounds = append(bounds, n)
+		missing += len(sh.missing)
+		for d := range total {
+			for b, c := range sh.counts[d] {
+				total[d][b] += c
+			}
 		}
 	}
-	for _, p := range missing {
-		out.asc = append(out.asc, posOf[uint32(p)])
+	v := radixSortHigh(scratch.a[:n], scratch.b[:n], &total, workers, bounds, func(w, d int) *[radixBuckets]int {
+		return &shares[w].counts[d]
+	})
+
+	out := sorted{asc: make([]int32, n, n+missing), runStart: make([]uint64, (n+63)/64), keyed: n}
+	// Stretches of whole words of runStart, so no two workers write one.
+	words := (len(out.runStart) + workers - 1) / workers
+	parallel(workers, func(w int) {
+		lo, hi := min(w*words*64, n), min((w+1)*words*64, n)
+		for i := lo; i < hi; i++ {
+			p := v[i]
+			out.asc[i] = int32(uint32(p))
+			if i == 0 || v[i-1]>>32 != p>>32 {
+				out.runStart[i/64] |= 1 << (i % 64)
+			}
+		}
+	})
+	for w := range shares {
+		out.asc = append(out.asc, shares[w].missing...)
 	}
 	return out
+}
+
+// parallelSortRows is the size from which a sort takes more than one
+// core, and maxSortWorkers how many it takes at most.
+const (
+	parallelSortRows = 1 << 16
+	maxSortWorkers   = 4
+)
+
+// sortValue reads a row's value of key, NaN when it has none.
+func sortValue(key sortKey) func(r *row) float64 {
+	switch {
+	case key.delta != nil:
+		return func(r *row) float64 {
+			if v, ok := key.delta(r); ok {
+				return v
+			}
+			return math.NaN()
+		}
+	case key.slot == slotDiag:
+		// The diagnoses' ranks by the code a row holds (a row's code was
+		// given before the row was linked in, so the names have it).
+		var ranks []float64
+		for _, d := range *diagCodes.names.Load() {
+			ranks = append(ranks, float64(diagRank[d]))
+		}
+		return func(r *row) float64 {
+			if !r.done {
+				return math.NaN()
+			}
+			return ranks[r.diag]
+		}
+	}
+	slot := key.slot
+	return func(r *row) float64 { return r.score(slot) }
+}
+
+// parallel runs fn(0) to fn(n-1), each but the first on a goroutine of
+// its own, and returns when all have.
+func parallel(n int, fn func(w int)) {
+	var wg sync.WaitGroup
+	for w := 1; w < n; w++ {
+		wg.Go(func() { fn(w) })
+	}
+	fn(0)
+	wg.Wait()
+}
+
+// radixSortHigh sorts v by the high 32 bits of each value, stably, and
+// returns the sorted slice (v or buf, which must be as long as v): a
+// least significant digit radix sort, radixBits at a time, that skips the
+// digits every value shares (scores on a coarse scale differ in a few bits
+// only). total counts each digit's values in v. The passes are shared by
+// workers, each moving a stretch of v: bounds are the first pass's
+// stretches (workers+1 ends) and first their counts of each digit; later
+// passes cut v in equal stretches and count them anew.
+func radixSortHigh(v, buf []uint64, total *digitCounts, workers int, bounds []int, first func(w, d int) *[radixBuckets]int) []uint64 {
+	if len(v) < 2 {
+		return v
+	}
+	buf = buf[:len(v)]
+	counts := make([][radixBuckets]int, workers)
+	offsets := make([][radixBuckets]int, workers)
+	passed := false
+	for d := range radixDigits {
+		shift := 32 + d*radixBits
+		if total[d][v[0]>>shift&(radixBuckets-1)] == len(v) {
+			continue // every value has this digit: the pass would move nothing
+		}
+		cnt := func(w int) *[radixBuckets]int { return first(w, d) }
+		if passed {
+			// The first pass's stretches are gone: equal ones, counted.
+			bounds = bounds[:0]
+			for w := range workers + 1 {
+				bounds = append(bounds, min(w*((len(v)+workers-1)/workers), len(v)))
+			}
+			parallel(workers, func(w int) {
+				c := &counts[w]
+				*c = [radixBuckets]int{}
+				for _, x := range v[bounds[w]:bounds[w+1]] {
+					c[x>>shift&(radixBuckets-1)]++
+				}
+			})
+			cnt = func(w int) *[radixBuckets]int { return &counts[w] }
+		}
+		// A worker's values of a digit go after every value of a smaller
+		// digit and after the earlier workers' values of the same one.
+		sum := 0
+		for b := range radixBuckets {
+			for w := range workers {
+				offsets[w][b] = sum
+				sum += cnt(w)[b]
+			}
+		}
+		parallel(workers, func(w int) {
+			off := &offsets[w]
+			for _, x := range v[bounds[w]:bounds[w+1]] {
+				b := x >> shift & (radixBuckets - 1)
+				buf[off[b]] = x
+				off[b]++
+			}
+		})
+		v, buf = buf, v
+		passed = true
+	}
+	return v
+}
+
+// digitCounts counts the digits of keys: how many have each value of
+// each digit.
+type digitCounts [radixDigits][radixBuckets]int
+
+func (c *digitCounts) add(key uint64) {
+	for d := range radixDigits {
+		c[d][key>>(d*radixBits)&(radixBuckets-1)]++
+	}
+}
+
+// sortScratch is the working space of the table's sorts: two arrays of a
+// uint64 a row, kept between sorts so that cycling through the columns of
+// a large table does not hand the collector two arrays a key press (at
+// the interface's GOGC the collection would take its share of the frame).
+type sortScratch struct{ a, b []uint64 }
+
+// radixBits is the digit of radixSortHigh: 11 bits make three passes over
+// a 32-bit key with counts that stay in the cache.
+const (
+	radixBits    = 11
+	radixDigits  = (32 + radixBits - 1) / radixBits
+	radixBuckets = 1 << radixBits
+)
+
+// sortRows is the table's rows sorted by key, walked in sample order
+// through the row index when it holds every row.
+func (m *Model) sortRows(key sortKey) sorted {
+	if posOf, ok := m.byIndex.inOrder(); ok && len(m.rows) > 0 {
+		return sortIn(m.rows, posOf, key, &m.sortScratch)
+	}
+	return sortRows(m.rows, key)
 }
 
 // orderedBits maps a float32 to a uint32 with the same order, negative
@@ -164,7 +370,9 @@ func orderedBits(f float32) uint32 {
 func order(s sorted, rows []*row, f *filter, env matchEnv, desc bool) []int32 {
 	if f.empty() {
 		if !desc {
-			return slices.Clone(s.asc)
+			// Shared with the order kept for the column: neither is
+			// changed in place, and a copy would be garbage every key press.
+			return s.asc
 		}
 		out := make([]int32, 0, len(s.asc))
 		s.each(true, func(p int32) bool { out = append(out, p); return true })

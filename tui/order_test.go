@@ -1,8 +1,14 @@
 package tui
 
 import (
+	"cmp"
+	"fmt"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
@@ -99,4 +105,131 @@ func cmpFloat(a, b float64) int {
 		return 1
 	}
 	return 0
+}
+
+// TestRadixSortHighIsStable checks the radix sort against a stable sort
+// by the high half, on keys that differ in every digit, in a few digits
+// (the passes skipped) and in none, by one worker and by several.
+func TestRadixSortHighIsStable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, tc := range []struct {
+		name string
+		key  func(i int) uint32
+	}{
+		{"random keys", func(int) uint32 { return rng.Uint32() }},
+		{"few distinct keys", func(int) uint32 { return orderedBits(float32(rng.IntN(5)) / 4) }},
+		{"one digit differs", func(int) uint32 { return 0xABC00000 | uint32(rng.IntN(7))<<11 }},
+		{"one key", func(int) uint32 { return 42 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, n := range []int{0, 1, 2, 1000, 70000} {
+				for _, workers := range []int{1, 2, 3} {
+					v := make([]uint64, n)
+					for i := range v {
+						v[i] = uint64(tc.key(i))<<32 | uint64(i)
+					}
+					want := slices.Clone(v)
+					slices.SortStableFunc(want, func(a, b uint64) int { return cmp.Compare(a>>32, b>>32) })
+					if got := radixSorted(v, workers); !slices.Equal(got, want) {
+						t.Fatalf("n=%d, %d workers: the radix sort differs from a stable sort", n, workers)
+					}
+				}
+			}
+		})
+	}
+}
+
+// radixSorted is v sorted by radixSortHigh with workers, the first pass
+// cut in uneven stretches.
+func radixSorted(v []uint64, workers int) []uint64 {
+	bounds := []int{0}
+	for w := 1; w < workers; w++ {
+		bounds = append(bounds, len(v)*w/(workers+1))
+	}
+	bounds = append(bounds, len(v))
+	var total digitCounts
+	counts := make([]digitCounts, workers)
+	for w := range workers {
+		for _, x := range v[bounds[w]:bounds[w+1]] {
+			counts[w].add(x >> 32)
+			total.add(x >> 32)
+		}
+	}
+	return radixSortHigh(v, make([]uint64, len(v)), &total, workers, bounds, func(w, d int) *[radixBuckets]int { return &counts[w][d] })
+}
+
+// TestSortKeyOrdersLikeAStableSort presses s through Update on a table whose
+// rows came in out of sample order, with ties, negative scores, failed
+// (unscored) samples and a missing sample, and checks each column's order,
+// both ways, against a stable sort of the samples by that column. The
+// table is large enough to be sorted on several cores.
+func TestSortKeyOrdersLikeAStableSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var results []*eval.Result
+	for _, i := range rng.Perm(parallelSortRows + 5000) {
+		if i == 1234 {
+			continue // a sample with no row
+		}
+		res := &eval.Result{Index: i, ID: fmt.Sprintf("s%d", i), Question: "q", Answer: "a",
+			Scores: map[eval.Metric]*float64{}, Status: map[eval.Metric]eval.Status{}}
+		for j, mt := range eval.DefaultMetrics {
+			switch {
+			case (i+j)%11 == 0:
+				res.Status[mt] = eval.StatusJudgeError
+			case j == 1:
+				res.Scores[mt], res.Status[mt] = score(rng.Float64()*2-1), eval.StatusOK // a cosine, ties unlikely
+			default:
+				res.Scores[mt], res.Status[mt] = score(float64(rng.IntN(5))/4), eval.StatusOK // many ties
+			}
+		}
+		results = append(results, res)
+	}
+	m := New(Options{Dataset: "d.jsonl", Results: results, Started: fixedStart})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	samples := func() []int {
+		var out []int
+		for _, p := range m.shown {
+			out = append(out, m.rows[p].index)
+		}
+		return out
+	}
+	for range len(m.sortKeys) {
+		m.Update(keyMsg("s"))
+		k := m.sortKeys[m.sortIdx]
+		val := func(r *row) (float64, bool) {
+			switch {
+			case k.slot == slotIndex:
+				return float64(r.index), true
+			case k.slot == slotDiag:
+				return float64(diagRank[r.diagnosis()]), r.done
+			}
+			v := r.score(k.slot)
+			return v, !math.IsNaN(v)
+		}
+		for _, desc := range []bool{false, true} {
+			if m.desc != desc {
+				m.Update(keyMsg("S"))
+			}
+			rows := slices.Clone(m.rows)
+			slices.SortStableFunc(rows, func(a, b *row) int { return a.index - b.index })
+			slices.SortStableFunc(rows, func(a, b *row) int {
+				va, oka := val(a)
+				vb, okb := val(b)
+				switch {
+				case !oka || !okb:
+					return cmp.Compare(b2i(!oka), b2i(!okb)) // unscored last
+				case desc:
+					return cmpFloat(float64(float32(vb)), float64(float32(va)))
+				}
+				return cmpFloat(float64(float32(va)), float64(float32(vb)))
+			})
+			var want []int
+			for _, r := range rows {
+				want = append(want, r.index)
+			}
+			if got := samples(); !slices.Equal(got, want) {
+				t.Errorf("sorted by %s, desc=%v: the order differs from a stable sort", k.name, desc)
+			}
+		}
+	}
 }

@@ -3,11 +3,13 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 )
 
 // results holds the full eval.Result of the samples that need one in
@@ -170,11 +172,15 @@ func (m *Model) loaded(msg resultLoadedMsg) tea.Cmd {
 	return nil
 }
 
-// storedPageMsg is a page of a stored run read by Options.Page.
+// storedPageMsg is a page of a stored run read by Options.Summaries or
+// Options.Page, made into rows.
 type storedPageMsg struct {
-	results []*eval.Result
-	next    int
-	err     error
+	page storedRows
+	next int
+	err  error
+	// given is how many results the store gave for a page that was not
+	// the last, 0 when the read had none such.
+	given int
 }
 
 // storedPage is how many results one read of a stored run brings: enough
@@ -182,12 +188,132 @@ type storedPageMsg struct {
 // first page is on screen at once.
 const storedPage = 4096
 
-func (m *Model) readPage(from int) tea.Cmd {
-	page := m.opts.Page
-	return func() tea.Msg {
-		rs, next, err := page(from, storedPage)
-		return storedPageMsg{results: rs, next: next, err: err}
+// storedRows is a page of a stored run made into table rows in the
+// command that read it, off the UI goroutine: Update only links them in
+// (addRows). The rows are diagnosed with the model's pass levels and
+// criteria, which are set once in New.
+type storedRows struct {
+	rows   []*row
+	slab   rowSlab
+	extras rowExtras // the failure messages of the page's rows
+	counts progress  // what countStored counts of them
+	turns  []convTurnOf
+	// results are the page's results, kept when nothing could read them
+	// back (no Options.Load).
+	results []*eval.Result
+}
+
+// convTurnOf places a row of a page in its conversation.
+type convTurnOf struct {
+	index int
+	conv  string
+	turn  int
+}
+
+// add makes res a row of the page. res may be reused once add returns
+// (Options.Summaries): the row copies what it keeps.
+func (p *storedRows) add(res *eval.Result, levels report.Levels, crit critSet, keep bool) {
+	if res == nil {
+		return
 	}
+	r := p.slab.alloc()
+	r.index = res.Index
+	r.set(res, &p.extras, levels)
+	r.setCriteria(res, crit)
+	p.rows = append(p.rows, r)
+	p.counts.countStored(res)
+	if res.ConversationID != "" {
+		p.turns = append(p.turns, convTurnOf{index: res.Index, conv: res.ConversationID, turn: res.Turn})
+	}
+	if keep {
+		p.results = append(p.results, res)
+	}
+}
+
+// readPage reads the page of a stored run from sample index from on and
+// makes it into rows, in a command. The summaries (Options.Summaries)
+// are read when the table can read a sample's full result when it is
+// opened (Options.Load); without Load the whole results (Page) are kept.
+func (m *Model) readPage(from int) tea.Cmd {
+	levels, crit := m.st.levels, m.st.crit
+	each, keep := m.opts.Summaries, false
+	if page := m.opts.Page; page != nil && (each == nil || m.opts.Load == nil) {
+		keep = m.opts.Load == nil
+		each = func(from, limit int, fn func(*eval.Result) error) (int, error) {
+			rs, next, err := page(from, limit)
+			for _, r := range rs {
+				if err := fn(r); err != nil {
+					return -1, err
+				}
+			}
+			return next, err
+		}
+	}
+	// The first read is of one page: it is the table's first paint, and
+	// it learns how many the store gives. The pages of a later read are
+	// spaced by that (a holder gives fewer than asked), so that each
+	// starts where the one before ends.
+	stride, at := storedPage, 1
+	if m.pageGiven > 0 {
+		stride, at = min(m.pageGiven, storedPage), min(runtime.GOMAXPROCS(0), maxPagesAtOnce)
+	}
+	read := func(from int) (p storedRows, next int, err error) {
+		next, err = each(from, storedPage, func(res *eval.Result) error {
+			p.add(res, levels, crit, keep)
+			return nil
+		})
+		p.slab.trim(p.rows)
+		return p, next, err
+	}
+	return func() tea.Msg {
+		// Pages at once, one a core: the k-th from where the one before
+		// ends when the samples have no gaps and the store gives whole
+		// pages. A page that starts inside the one before (gaps) or after
+		// where it ended (a store that gave fewer) is dropped with those
+		// after it, and read again from where the one before ended.
+		type read1 struct {
+			p    storedRows
+			next int
+			err  error
+		}
+		pages := make([]read1, at)
+		parallel(len(pages), func(k int) {
+			r := &pages[k]
+			r.p, r.next, r.err = read(from + k*stride)
+		})
+		first := &pages[0]
+		given := 0
+		if first.next >= 0 {
+			given = len(first.p.rows)
+		}
+		for k, r := range pages[1:] {
+			prev := first.p.rows
+			if first.err != nil || first.next < 0 || r.err != nil || len(prev) == 0 || len(r.p.rows) == 0 ||
+				from+(k+1)*stride > first.next || r.p.rows[0].index <= prev[len(prev)-1].index {
+				break
+			}
+			first.p.join(&r.p)
+			first.next = r.next
+		}
+		return storedPageMsg{page: first.p, next: first.next, err: first.err, given: given}
+	}
+}
+
+// maxPagesAtOnce bounds the pages of a stored run read at once.
+const maxPagesAtOnce = 4
+
+// join appends page q, which follows p, to p.
+func (p *storedRows) join(q *storedRows) {
+	p.rows = append(p.rows, q.rows...)
+	for i, e := range q.extras.errs {
+		if p.extras.errs == nil {
+			p.extras.errs = map[int]*[eval.NumMetrics]string{}
+		}
+		p.extras.errs[i] = e
+	}
+	p.counts.addCounts(&q.counts)
+	p.turns = append(p.turns, q.turns...)
+	p.results = append(p.results, q.results...)
 }
 
 // storedPageIn adds a page of a stored run to the table and asks for the
@@ -198,17 +324,59 @@ func (m *Model) storedPageIn(msg storedPageMsg) tea.Cmd {
 		m.setError("reading the run: " + msg.err.Error())
 		return nil
 	}
-	m.addStored(msg.results)
+	m.addRows(&msg.page)
+	if msg.given > 0 {
+		m.pageGiven = msg.given
+	}
 	m.progress.total = max(m.progress.total, len(m.rows))
 	m.reading = msg.next >= 0
 	var next tea.Cmd
 	if m.reading {
 		m.setStatus(fmt.Sprintf("reading the run: %d of %d samples", len(m.rows), m.progress.total))
 		next = m.readPage(msg.next)
-	} else {
-		m.clearStatus()
 	}
-	return tea.Batch(m.rowsChanged(), next)
+	changed := m.rowsChanged()
+	if !m.reading {
+		m.clearStatus()
+		next = m.presortCmd()
+	}
+	return tea.Batch(changed, next)
+}
+
+// addRows links a page's rows into the table, as upsert would have made
+// them of its results. A row replaces the table's row of its sample, if
+// it has one; the page's counts are added whole, since the pages of a
+// stored run hold each sample once.
+func (m *Model) addRows(p *storedRows) {
+	for _, r := range p.rows {
+		delete(m.extras.known, r.index)
+		delete(m.extras.errs, r.index)
+		if e := p.extras.errs[r.index]; e != nil {
+			if m.extras.errs == nil {
+				m.extras.errs = map[int]*[eval.NumMetrics]string{}
+			}
+			m.extras.errs[r.index] = e
+		}
+		if i, ok := m.byIndex.get(r.index); ok {
+			old := m.rows[i]
+			if !old.done {
+				m.running--
+			}
+			*old = *r
+			r = old
+		} else {
+			m.byIndex.set(r.index, len(m.rows))
+			m.rows = append(m.rows, r)
+		}
+		m.noteNegative(r)
+	}
+	for _, t := range p.turns {
+		m.noteTurn(t.index, t.conv, t.turn)
+	}
+	for _, res := range p.results {
+		m.full.put(res.Index, res, true) // nothing could read it back
+	}
+	m.progress.addCounts(&p.counts)
 }
 
 // addStored adds results given up front (Options.Results, a page of a
@@ -234,7 +402,7 @@ func (m *Model) addStored(rs []*eval.Result) {
 // large one while results pour in (a key press derives at once).
 func (m *Model) rowsChanged() tea.Cmd {
 	m.dirty = true
-	m.sorted = nil
+	m.dropSorted()
 	m.detail.invalidate()
 	if len(m.rows) <= deriveEagerRows || m.now().Sub(m.lastDerive) >= deriveEvery {
 		m.derive()

@@ -41,3 +41,8 @@ func (x *rowIndex) set(index, pos int) {
 func (x *rowIndex) reset(n int) {
 	x.pos, x.sparse = make([]int32, 0, n), nil
 }
+
+// inOrder is the row positions + 1 by sample index (0: no row), every
+// row's once, when the index holds them all densely; false when some are
+// in the sparse map.
+func (x *rowIndex) inOrder() ([]int32, bool) { return x.pos, len(x.sparse) == 0 }

@@ -26,3 +26,34 @@ func TestRowIndex(t *testing.T) {
 		t.Error("reset kept a sparse row")
 	}
 }
+
+// A slab's last block, when mostly empty, is moved to one of its size and
+// the rows pointed at the moved ones; a block more than half used stays.
+func TestRowSlabTrim(t *testing.T) {
+	for _, n := range []int{1, slabRows / 2, slabRows/2 + 1, slabRows + 3} {
+		var s rowSlab
+		var rows []*row
+		for i := range n {
+			r := s.alloc()
+			r.index = i
+			rows = append(rows, r)
+		}
+		before := cap(s.block)
+		s.trim(rows)
+		last := n % slabRows
+		if last == 0 {
+			last = slabRows
+		}
+		if wantTrim := last <= slabRows/2; wantTrim != (cap(s.block) < before) {
+			t.Errorf("%d rows: block of %d after trim, %d before", n, cap(s.block), before)
+		}
+		for i, r := range rows {
+			if r.index != i {
+				t.Fatalf("%d rows: row %d is sample %d after trim", n, i, r.index)
+			}
+		}
+		if n%slabRows != 0 && rows[n-1] != &s.block[len(s.block)-1] {
+			t.Errorf("%d rows: the last row is not in the slab's block", n)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -84,6 +85,24 @@ func (s *rowSlab) alloc() *row {
 	return &s.block[len(s.block)-1]
 }
 
+// trim moves the rows of the last block, when it is less than half used,
+// to a block of their size; rows are the slab's rows, in the order
+// handed out, and are pointed at the moved ones. A page of a stored run
+// is a slab of its own, and a store may give far fewer rows a page than
+// a block holds (a holder gives 512): without it most of every block
+// would be kept empty.
+func (s *rowSlab) trim(rows []*row) {
+	n := len(s.block)
+	if n == 0 || n > cap(s.block)/2 {
+		return
+	}
+	fit := slices.Clone(s.block)
+	for i := range fit {
+		rows[len(rows)-n+i] = &fit[i]
+	}
+	s.block = fit
+}
+
 // headRunes is how much of a question and of an answer a row keeps: more
 // than the question column shows on a 200-column terminal.
 const headRunes = 80
@@ -118,9 +137,11 @@ type codes[T ~string] struct {
 	mu       sync.Mutex
 	codes    map[T]uint8
 	fallback T
-	// names is replaced, never changed in place, so name reads it
-	// without the lock: a sort calls it for every row.
+	// names and known are replaced, never changed in place, so name and
+	// code read them without the lock: a sort calls name for every row,
+	// a page of a stored run code for every status of every row.
 	names atomic.Pointer[[]T]
+	known atomic.Pointer[map[T]uint8]
 }
 
 func newCodes[T ~string](fallback T, known ...T) *codes[T] {
@@ -133,6 +154,11 @@ func newCodes[T ~string](fallback T, known ...T) *codes[T] {
 }
 
 func (c *codes[T]) code(v T) uint8 {
+	if known := c.known.Load(); known != nil {
+		if n, ok := (*known)[v]; ok {
+			return n
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if n, ok := c.codes[v]; ok {
@@ -146,6 +172,8 @@ func (c *codes[T]) code(v T) uint8 {
 	grown := append(slices.Clip(names), v)
 	c.names.Store(&grown)
 	c.codes[v] = n
+	known := maps.Clone(c.codes)
+	c.known.Store(&known)
 	return n
 }
 
@@ -255,14 +283,20 @@ func (r *row) set(res *eval.Result, x *rowExtras, levels report.Levels) {
 }
 
 // setTexts keeps the id and the heads of the question and the answer,
-// copied so the row does not pin the result's memory. An id is kept up to
+// copied so the row does not pin the result's memory, nor keep texts
+// that are only lent (Options.Summaries). An id is kept up to
 // maxRowID bytes: the table and the filter need no more, and the detail
 // page shows the full one from the result.
 func (r *row) setTexts(res *eval.Result) {
 	id, idcut := headBytes(res.ID, maxRowID)
 	q, qcut := head(res.Question)
 	a, acut := head(res.Answer)
-	r.texts, r.idLen, r.qLen, r.qcut, r.acut = id+q+a, uint16(len(id)), uint16(len(q)), qcut, acut || idcut
+	var b strings.Builder
+	b.Grow(len(id) + len(q) + len(a))
+	b.WriteString(id)
+	b.WriteString(q)
+	b.WriteString(a)
+	r.texts, r.idLen, r.qLen, r.qcut, r.acut = b.String(), uint16(len(id)), uint16(len(q)), qcut, acut || idcut
 }
 
 // cut reports a row whose kept texts are heads of longer ones: the
@@ -375,21 +409,27 @@ func (r *row) statusOf(m eval.Metric) (eval.Status, bool) { return r.statusAt(me
 
 // statusAt is statusOf by slot, a criterion's too.
 func (r *row) statusAt(slot int) (eval.Status, bool) {
-	var c uint8 // 0: not evaluated
-	switch {
-	case slot < 0:
-	case slot < inlineScores:
-		c = r.status[slot]
-	case r.more == nil:
-	case slot < eval.NumMetrics:
-		c = r.more.status[slot-inlineScores]
-	case r.more.crit != nil && slot-eval.NumMetrics < len(*r.more.crit):
-		c = (*r.more.crit)[slot-eval.NumMetrics].status
-	}
+	c := r.statusCodeAt(slot)
 	if c == 0 {
 		return "", false
 	}
 	return statusName(c), true
+}
+
+// statusCodeAt is the status code of a slot (statusCodes), 0 when the
+// metric or criterion was not evaluated (or the slot is no metric's).
+func (r *row) statusCodeAt(slot int) uint8 {
+	switch {
+	case slot < 0:
+	case slot < inlineScores:
+		return r.status[slot]
+	case r.more == nil:
+	case slot < eval.NumMetrics:
+		return r.more.status[slot-inlineScores]
+	case r.more.crit != nil && slot-eval.NumMetrics < len(*r.more.crit):
+		return (*r.more.crit)[slot-eval.NumMetrics].status
+	}
+	return 0
 }
 
 // setCriteria keeps the scores and statuses of a run's criteria in their

@@ -41,23 +41,31 @@ type stats struct {
 func computeStats(rows []*row, shown []int32, metrics []eval.Metric, x *rowExtras) stats {
 	st := stats{diag: make(map[report.Diagnosis]int, len(report.Diagnoses))}
 	var errs map[string]int
+	// A pass over a million rows: the slots, the diagnoses and the status
+	// are worked with as the numbers the rows hold, named once at the end.
+	slots := make([]int, len(metrics))
+	for i, m := range metrics {
+		slots[i] = metricSlot(m)
+	}
+	ok := statusCode(eval.StatusOK)
+	var diags [math.MaxUint8 + 1]int
 	for _, i := range shown {
 		r := rows[i]
 		if !r.done {
 			st.running++
 			continue
 		}
-		st.diag[r.diagnosis()]++
-		for _, m := range metrics {
-			slot := metricSlot(m)
-			status, ok := r.statusOf(m)
-			if !ok {
-				continue
+		diags[r.diag]++
+		for j, m := range metrics {
+			slot := slots[j]
+			code := r.statusCodeAt(slot)
+			if code == 0 {
+				continue // not evaluated
 			}
 			ms := &st.metrics[slot]
 			v := r.score(slot)
-			if status != eval.StatusOK || math.IsNaN(v) {
-				if status.Failed() {
+			if code != ok || math.IsNaN(v) {
+				if status := statusName(code); status.Failed() {
 					ms.failed++
 					if errs == nil {
 						errs = map[string]int{}
@@ -77,6 +85,11 @@ func computeStats(rows []*row, shown []int32, metrics []eval.Metric, x *rowExtra
 			b := int(v * histBins)
 			b = min(max(b, 0), histBins-1)
 			ms.hist[b]++
+		}
+	}
+	for code, n := range diags {
+		if n > 0 {
+			st.diag[diagCodes.name(uint8(code))] += n
 		}
 	}
 	for msg, n := range errs {

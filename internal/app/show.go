@@ -83,6 +83,9 @@ func show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass re
 			_, page, next, err := st.RunPage(id, from, limit)
 			return page, next, err
 		}
+		opts.Summaries = func(from, limit int, fn func(*eval.Result) error) (int, error) {
+			return st.RunSummaries(id, from, limit, fn)
+		}
 		opts.Banner = fmt.Sprintf("stored run %s", info.ID)
 		if info.FinishedAt == nil {
 			opts.Banner += " (interrupted: continue it with ragscope run --resume " + info.ID + ")"

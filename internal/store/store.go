@@ -477,6 +477,41 @@ func (s *Shared) RunPage(ref string, from, limit int) (info report.RunInfo, page
 	return info, page, next, err
 }
 
+// RunSummaries gives fn run ref's results of a page, from sample index
+// from on, each with only what a table row needs, as
+// cache.DB.RunSummaries does: read in place from the file when this
+// process holds it, and through the holder as whole results when another
+// process does. A call repeated on a new holder does not give fn the
+// results it was given already.
+func (s *Shared) RunSummaries(ref string, from, limit int, fn func(*eval.Result) error) (next int, err error) {
+	given := 0
+	err = s.do(func(st cache.Store) error {
+		n := 0
+		each := func(r *eval.Result) error {
+			if n++; n <= given {
+				return nil
+			}
+			given = n
+			return fn(r)
+		}
+		if db, ok := st.(*cache.DB); ok {
+			next, err = db.RunSummaries(ref, from, limit, each)
+			return err
+		}
+		var page []*eval.Result
+		if _, page, next, err = st.RunPage(ref, from, limit); err != nil {
+			return err
+		}
+		for _, r := range page {
+			if err := each(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return next, err
+}
+
 // DeleteRuns removes runs and their results. A run being evaluated (by
 // this process, the holder or another client) is refused.
 func (s *Shared) DeleteRuns(ids []string) (runs, results int, err error) {

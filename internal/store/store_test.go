@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -173,4 +174,45 @@ func openShared(t *testing.T, path string, mode int) *Shared {
 	}
 	t.Cleanup(func() { st.Close() })
 	return st
+}
+
+// RunSummaries gives the same results, in order, whether this process
+// holds the file (read in place) or a holder serves it (whole results),
+// and the same next.
+func TestRunSummariesHeldOrThroughTheHolder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	a := openShared(t, path, Hold)
+	b := openShared(t, path, Hold)
+	if !a.Holding() || b.Holding() {
+		t.Fatal("want a holder and a client")
+	}
+	if err := a.PutRun(report.RunInfo{ID: "r", Samples: 10}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		if i == 4 {
+			continue
+		}
+		f := float64(i) / 10
+		res := &eval.Result{Index: i, ID: "s", Question: "q", Contexts: []string{"c"},
+			Scores: map[eval.Metric]*float64{eval.Faithfulness: &f}, Status: map[eval.Metric]eval.Status{eval.Faithfulness: eval.StatusOK}}
+		if err := a.PutResult("r", res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func(st *Shared) (got []string, next int) {
+		next, err := st.RunSummaries("r", 2, 4, func(r *eval.Result) error {
+			got = append(got, fmt.Sprintf("%d %v", r.Index, *r.Scores[eval.Faithfulness]))
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got, next
+	}
+	held, heldNext := read(a)
+	served, servedNext := read(b)
+	if want := "[2 0.2 3 0.3 5 0.5 6 0.6]"; fmt.Sprint(held) != want || fmt.Sprint(served) != want || heldNext != 7 || servedNext != 7 {
+		t.Errorf("held: %v next %d; through the holder: %v next %d; want %s next 7", held, heldNext, served, servedNext, want)
+	}
 }
