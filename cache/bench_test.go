@@ -12,6 +12,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/ragscope/ragscope/cache/internal/entry"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
 )
@@ -83,8 +84,8 @@ func prefill(tb testing.TB, db *DB, n int) {
 				reqs, emb := benchSample(i)
 				for _, req := range reqs {
 					resp, _ := inner.Chat(context.Background(), req)
-					reqJSON, _ := canonicalRequest(req)
-					v, err := encodeEntry(db.now(), chatMeta{Task: req.Task, Model: req.Model, Response: resp}, reqJSON)
+					reqJSON, _ := entry.CanonicalRequest(req)
+					v, err := entry.Encode(db.now(), entry.ChatMeta{Task: req.Task, Model: req.Model, Response: resp}, reqJSON)
 					if err != nil {
 						return err
 					}
@@ -94,7 +95,7 @@ func prefill(tb testing.TB, db *DB, n int) {
 				}
 				er, _ := inner.Embed(context.Background(), emb)
 				for k, text := range emb.Texts {
-					v, _ := encodeEntry(db.now(), embedMeta{Endpoint: emb.Endpoint, Model: emb.Model, Text: text}, encodeVector(er.Vectors[k]))
+					v, _ := entry.Encode(db.now(), entry.EmbedMeta{Endpoint: emb.Endpoint, Model: emb.Model, Text: text}, entry.EncodeVector(er.Vectors[k]))
 					if err := tx.Bucket(bucketEmbedding).Put([]byte(eval.EmbedKey(emb.Endpoint, emb.Model, 0, text)), v); err != nil {
 						return err
 					}

@@ -7,6 +7,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/ragscope/ragscope/cache/internal/entry"
 	"github.com/ragscope/ragscope/eval"
 )
 
@@ -64,8 +65,8 @@ func (db *DB) Call(key string) (*CallEntry, error) {
 // decodeChatEntry copies everything out of v, which is only valid inside
 // the transaction.
 func decodeChatEntry(key string, v []byte) (*CallEntry, error) {
-	var m chatMeta
-	t, _, payload, err := decodeEntry(v, &m, "chat")
+	var m entry.ChatMeta
+	t, _, payload, err := entry.Decode(v, &m, "chat")
 	if err != nil {
 		return nil, err
 	}
@@ -78,12 +79,12 @@ func decodeChatEntry(key string, v []byte) (*CallEntry, error) {
 }
 
 func decodeEmbeddingEntry(key string, v []byte) (*CallEntry, error) {
-	var m embedMeta
-	t, meta, payload, err := decodeEntry(v, &m, "embedding")
+	var m entry.EmbedMeta
+	t, meta, payload, err := entry.Decode(v, &m, "embedding")
 	if err != nil {
 		return nil, err
 	}
-	vec, err := decodeVector(payload)
+	vec, err := entry.DecodeVector(payload)
 	if err != nil {
 		return nil, err
 	}

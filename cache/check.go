@@ -16,6 +16,7 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/ragscope/ragscope/cache/internal/boltfile"
+	"github.com/ragscope/ragscope/cache/internal/entry"
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
@@ -381,8 +382,8 @@ func decodeResultValue(key, v []byte) (string, *eval.Result, error) {
 // to key, as an import does: a damaged entry can never answer for another
 // request.
 func verifyChatValue(key, v []byte) error {
-	var m chatMeta
-	_, _, payload, err := decodeEntry(v, &m, "chat")
+	var m entry.ChatMeta
+	_, _, payload, err := entry.Decode(v, &m, "chat")
 	if err != nil {
 		return err
 	}
@@ -400,8 +401,8 @@ func verifyChatValue(key, v []byte) error {
 }
 
 func verifyEmbeddingValue(key, v []byte) error {
-	var m embedMeta
-	_, _, payload, err := decodeEntry(v, &m, "embedding")
+	var m entry.EmbedMeta
+	_, _, payload, err := entry.Decode(v, &m, "embedding")
 	if err != nil {
 		return err
 	}
@@ -411,6 +412,6 @@ func verifyEmbeddingValue(key, v []byte) error {
 	if len(payload) == 0 {
 		return errors.New("empty vector")
 	}
-	_, err = decodeVector(payload)
+	_, err = entry.DecodeVector(payload)
 	return err
 }

@@ -12,6 +12,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/ragscope/ragscope/cache/internal/boltfile"
+	"github.com/ragscope/ragscope/cache/internal/entry"
 	"github.com/ragscope/ragscope/eval"
 )
 
@@ -212,8 +213,8 @@ func (db *DB) LookupChat(key string) (eval.ChatResponse, bool, error) {
 			return nil
 		}
 		read = len(v)
-		var m chatMeta
-		if _, _, _, err := decodeEntry(v, &m, "chat"); err == nil {
+		var m entry.ChatMeta
+		if _, _, _, err := entry.Decode(v, &m, "chat"); err == nil {
 			resp, found = m.Response, true
 		}
 		return nil
@@ -226,11 +227,11 @@ func (db *DB) LookupChat(key string) (eval.ChatResponse, bool, error) {
 
 // PutChat stores a reply under its request's key.
 func (db *DB) PutChat(key string, req eval.ChatRequest, resp eval.ChatResponse) error {
-	reqJSON, err := canonicalRequest(req)
+	reqJSON, err := entry.CanonicalRequest(req)
 	if err != nil {
 		return err
 	}
-	v, err := encodeEntry(db.now(), chatMeta{Task: req.Task, Model: req.Model, Response: resp}, reqJSON)
+	v, err := entry.Encode(db.now(), entry.ChatMeta{Task: req.Task, Model: req.Model, Response: resp}, reqJSON)
 	if err != nil {
 		return err
 	}
@@ -318,7 +319,7 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 		return eval.EmbedResponse{}, fmt.Errorf("embeddings succeeded but could not be saved to the cache: %w", err)
 	}
 	for i, t := range missing {
-		v := roundVector(fresh.Vectors[i])
+		v := entry.RoundVector(fresh.Vectors[i])
 		for _, pos := range slot[t] {
 			out.Vectors[pos] = v
 		}
@@ -414,13 +415,13 @@ func (db *DB) LookupEmbeddings(keys []string) ([][]float64, error) {
 			if v == nil {
 				continue
 			}
-			_, _, payload, err := splitEntry(v)
+			_, _, payload, err := entry.Split(v)
 			if err != nil || len(payload) == 0 {
 				continue
 			}
 			// A vector an older version cached without checking is fetched
 			// again (and overwritten) rather than replayed.
-			if vec, err := decodeVector(payload); err == nil && eval.CheckVectors([][]float64{vec}, 0) == nil {
+			if vec, err := entry.DecodeVector(payload); err == nil && eval.CheckVectors([][]float64{vec}, 0) == nil {
 				vecs[i] = vec
 			}
 		}
@@ -438,7 +439,7 @@ func (db *DB) PutEmbeddings(req eval.EmbedRequest, texts []string, vecs [][]floa
 	keys := make([][]byte, len(texts))
 	vals := make([][]byte, len(texts))
 	for i, t := range texts {
-		v, err := encodeEntry(now, embedMeta{Endpoint: req.Endpoint, Model: req.Model, Dimensions: req.Dimensions, Text: t}, encodeVector(vecs[i]))
+		v, err := entry.Encode(now, entry.EmbedMeta{Endpoint: req.Endpoint, Model: req.Model, Dimensions: req.Dimensions, Text: t}, entry.EncodeVector(vecs[i]))
 		if err != nil {
 			return err
 		}

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ragscope/ragscope/cache/internal/entry"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
 )
@@ -345,7 +346,7 @@ func TestEmbedSendsOnlyMissingTexts(t *testing.T) {
 		t.Errorf("sent %q, want [g3 g4]", got)
 	}
 	for i, text := range []string{"g3", "q", "g4", "g3"} {
-		want := roundVector(vectorOf(text, 8))
+		want := entry.RoundVector(vectorOf(text, 8))
 		if !reflect.DeepEqual(second.Vectors[i], want) {
 			t.Errorf("vector %d (%s) = %v, want %v", i, text, second.Vectors[i], want)
 		}

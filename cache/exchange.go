@@ -13,6 +13,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/ragscope/ragscope/cache/internal/entry"
 	"github.com/ragscope/ragscope/eval"
 )
 
@@ -106,11 +107,11 @@ func exportEntry(bucket []byte, key string, v []byte) (exportLine, error) {
 		}
 		return exportLine{Kind: KindChat, Key: key, Time: e.Time.UTC(), Task: e.Task, Model: e.Model, Request: e.Request, Response: &e.Response}, nil
 	}
-	t, meta, payload, err := splitEntry(v)
+	t, meta, payload, err := entry.Split(v)
 	if err != nil {
 		return exportLine{}, err
 	}
-	var m embedMeta
+	var m entry.EmbedMeta
 	if err := json.Unmarshal(meta, &m); err != nil {
 		return exportLine{}, err
 	}
@@ -237,13 +238,13 @@ func parseChatLine(l exportLine) (importEntry, error) {
 		return importEntry{}, errors.New("chat response has no choices")
 	}
 	req.Task = l.Task
-	reqJSON, err := canonicalRequest(req)
+	reqJSON, err := entry.CanonicalRequest(req)
 	if err != nil {
 		return importEntry{}, err
 	}
 	resp := *l.Response
 	resp.Cached, resp.Key = false, ""
-	v, err := encodeEntry(l.Time, chatMeta{Task: l.Task, Model: req.Model, Response: resp}, reqJSON)
+	v, err := entry.Encode(l.Time, entry.ChatMeta{Task: l.Task, Model: req.Model, Response: resp}, reqJSON)
 	if err != nil {
 		return importEntry{}, err
 	}
@@ -261,7 +262,7 @@ func parseEmbeddingLine(l exportLine) (importEntry, error) {
 	if len(raw) == 0 || len(raw)%4 != 0 {
 		return importEntry{}, fmt.Errorf("vector_f32le holds %d bytes, not a non-empty float32 vector", len(raw))
 	}
-	v, err := encodeEntry(l.Time, embedMeta{Endpoint: l.Endpoint, Model: l.Model, Dimensions: l.Dimensions, Text: l.Text}, raw)
+	v, err := entry.Encode(l.Time, entry.EmbedMeta{Endpoint: l.Endpoint, Model: l.Model, Dimensions: l.Dimensions, Text: l.Text}, raw)
 	if err != nil {
 		return importEntry{}, err
 	}

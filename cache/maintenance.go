@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ragscope/ragscope/cache/internal/entry"
 	"github.com/ragscope/ragscope/eval/report"
 	bolt "go.etcd.io/bbolt"
 )
@@ -107,7 +108,7 @@ func (db *DB) Clear(olderThan time.Duration) (removed int, err error) {
 			// Deleting under a cursor skips entries in bbolt; collect first.
 			var old [][]byte
 			if err := b.ForEach(func(k, v []byte) error {
-				if t, ok := entryTime(v); !ok || t.Before(cutoff) {
+				if t, ok := entry.Time(v); !ok || t.Before(cutoff) {
 					old = append(old, append([]byte(nil), k...))
 				}
 				return nil

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ragscope/ragscope/cache/internal/entry"
 	"github.com/ragscope/ragscope/eval/report"
 	bolt "go.etcd.io/bbolt"
 
@@ -276,7 +277,7 @@ func decodeAs(kind string, k, v []byte) (int64, error) {
 		if err := verify(k, v); err != nil {
 			return 0, err
 		}
-		t, _ := entryTime(v)
+		t, _ := entry.Time(v)
 		return t.UnixNano(), nil
 	case KindLabels:
 		l, err := decodeLabelValue(k, v)

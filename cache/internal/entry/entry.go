@@ -1,4 +1,7 @@
-package cache
+// Package entry is how a call-cache value is framed in the store: its time,
+// the small meta a hit decodes (the reply) and the payload it never needs to
+// (the canonical request, or an embedding vector).
+package entry
 
 import (
 	"encoding/binary"
@@ -25,20 +28,23 @@ const entryVersion = 1
 
 const headerLen = 1 + 8 + 4
 
-type chatMeta struct {
+// ChatMeta is a chat entry's meta: the reply and what it answered.
+type ChatMeta struct {
 	Task     string            `json:"task,omitempty"`
 	Model    string            `json:"model"`
 	Response eval.ChatResponse `json:"response"`
 }
 
-type embedMeta struct {
+// EmbedMeta is an embedding entry's meta: the text and where it was embedded.
+type EmbedMeta struct {
 	Endpoint   string `json:"endpoint"`
 	Model      string `json:"model"`
 	Dimensions int    `json:"dimensions,omitempty"`
 	Text       string `json:"text"`
 }
 
-func encodeEntry(t time.Time, meta any, payload []byte) ([]byte, error) {
+// Encode frames meta (as JSON) and payload, stamped with t.
+func Encode(t time.Time, meta any, payload []byte) ([]byte, error) {
 	m, err := json.Marshal(meta)
 	if err != nil {
 		return nil, err
@@ -54,9 +60,9 @@ func encodeEntry(t time.Time, meta any, payload []byte) ([]byte, error) {
 	return append(out, payload...), nil
 }
 
-// splitEntry returns the parts of a framed value; they alias v, which bbolt
+// Split returns the parts of a framed value; they alias v, which bbolt
 // only keeps valid inside the transaction.
-func splitEntry(v []byte) (t time.Time, meta, payload []byte, err error) {
+func Split(v []byte) (t time.Time, meta, payload []byte, err error) {
 	if len(v) < headerLen || v[0] != entryVersion {
 		return time.Time{}, nil, nil, errors.New("unreadable cache entry (damaged or from another version)")
 	}
@@ -68,10 +74,10 @@ func splitEntry(v []byte) (t time.Time, meta, payload []byte, err error) {
 	return t, v[headerLen : headerLen+int(n)], v[headerLen+int(n):], nil
 }
 
-// decodeEntry splits a framed value and decodes its meta into m (a
-// *chatMeta or *embedMeta, what names it); the parts alias v.
-func decodeEntry(v []byte, m any, what string) (t time.Time, meta, payload []byte, err error) {
-	if t, meta, payload, err = splitEntry(v); err != nil {
+// Decode splits a framed value and decodes its meta into m (a
+// *ChatMeta or *EmbedMeta, what names it); the parts alias v.
+func Decode(v []byte, m any, what string) (t time.Time, meta, payload []byte, err error) {
+	if t, meta, payload, err = Split(v); err != nil {
 		return t, nil, nil, err
 	}
 	if err := json.Unmarshal(meta, m); err != nil {
@@ -80,7 +86,9 @@ func decodeEntry(v []byte, m any, what string) (t time.Time, meta, payload []byt
 	return t, meta, payload, nil
 }
 
-func entryTime(v []byte) (time.Time, bool) {
+// Time is when a framed value was stored, without decoding it; false for a
+// value that is not framed.
+func Time(v []byte) (time.Time, bool) {
 	if len(v) < headerLen || v[0] != entryVersion {
 		return time.Time{}, false
 	}
@@ -91,7 +99,7 @@ func entryTime(v []byte) (time.Time, bool) {
 // and float32 keeps cosines exact to about 1e-7, at half the bytes. Replies
 // fresh from the network are rounded the same way so that a run and its
 // cached re-run compute identical scores.
-func encodeVector(v []float64) []byte {
+func EncodeVector(v []float64) []byte {
 	out := make([]byte, 4*len(v))
 	for i, x := range v {
 		binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(float32(x)))
@@ -99,7 +107,7 @@ func encodeVector(v []float64) []byte {
 	return out
 }
 
-func decodeVector(b []byte) ([]float64, error) {
+func DecodeVector(b []byte) ([]float64, error) {
 	if len(b)%4 != 0 {
 		return nil, fmt.Errorf("embedding vector of %d bytes is not a whole number of float32", len(b))
 	}
@@ -110,7 +118,7 @@ func decodeVector(b []byte) ([]float64, error) {
 	return out, nil
 }
 
-func roundVector(v []float64) []float64 {
+func RoundVector(v []float64) []float64 {
 	out := make([]float64, len(v))
 	for i, x := range v {
 		out[i] = float64(float32(x))
@@ -118,8 +126,8 @@ func roundVector(v []float64) []float64 {
 	return out
 }
 
-// canonicalRequest is the request JSON shown in the raw-call view and
+// CanonicalRequest is the request JSON shown in the raw-call view and
 // stored with the entry; Key hashes the same fields.
-func canonicalRequest(req eval.ChatRequest) ([]byte, error) {
+func CanonicalRequest(req eval.ChatRequest) ([]byte, error) {
 	return json.Marshal(req)
 }
