@@ -57,3 +57,12 @@ func (db *DB) RunSummaries(ref string, from, limit int, fn func(*eval.Result) er
 	}
 	return next, nil
 }
+
+// SummaryDecoder reads a summary that was sent as JSON (a holder serves
+// RunSummaries to its clients that way) as RunSummaries gives it: one
+// result reused for every call, its ID, Question and Answer views of the
+// bytes decoded.
+type SummaryDecoder struct{ d summary.Decoder }
+
+// Decode reads b, which must stay unchanged while the result is used.
+func (s *SummaryDecoder) Decode(b []byte) (*eval.Result, error) { return s.d.Decode(b) }

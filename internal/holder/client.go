@@ -462,6 +462,27 @@ func (c *Client) RunPage(ref string, from, limit int) (report.RunInfo, []*eval.R
 	return r.Info, r.Results, r.Next, nil
 }
 
+// RunSummaries is cache.DB.RunSummaries through the holder: it reads the
+// summaries in place and sends them, at most maxSummaryPage a reply, and
+// they are read here with the summary reader, not decoded as whole results.
+func (c *Client) RunSummaries(ref string, from, limit int, fn func(*eval.Result) error) (int, error) {
+	var r runSummariesReply
+	if err := c.call("RunSummaries", runPageArgs{Ref: ref, From: from, Limit: limit}, &r); err != nil {
+		return -1, err
+	}
+	var d cache.SummaryDecoder
+	for i, b := range r.Results {
+		res, err := d.Decode(b)
+		if err != nil {
+			return -1, fmt.Errorf("the holder's summary %d of run %s from sample %d cannot be read (%v); are both processes the same ragscope version?", i, ref, from, err)
+		}
+		if err := fn(res); err != nil {
+			return -1, err
+		}
+	}
+	return r.Next, nil
+}
+
 // LiveUpdates implements cache.Store. The holder answers each request within
 // maxLiveWait, so a longer wait is a series of requests; a cancelled ctx
 // returns at once and leaves the pending request to run out on the holder.

@@ -32,7 +32,7 @@ import (
 
 // Protocol is the version of what is spoken on the socket after the Hello.
 // Bump it on any change a peer of the previous version would misread.
-const Protocol = 5 // 2: RunPage; 3: labels; 4: watcher state (Follow*); 5: run progress and outcomes
+const Protocol = 6 // 2: RunPage; 3: labels; 4: watcher state (Follow*); 5: run progress and outcomes; 6: RunSummaries
 
 // Errors the caller decides on; the returned errors wrap them and say more.
 var (

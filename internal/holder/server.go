@@ -35,6 +35,10 @@ const (
 // message, and a client reading a million-sample run holds one at a time.
 const maxRunPage = 512
 
+// maxSummaryPage bounds a RunSummaries reply: summaries leave out the
+// contexts and traces, so a page of them is a fraction of a result page.
+const maxSummaryPage = 4096
+
 // ServeOptions describe the holder to its clients.
 type ServeOptions struct {
 	// Version is ragscope's version, announced in the Hello.

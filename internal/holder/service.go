@@ -9,6 +9,8 @@ import (
 	"net/rpc"
 	"strings"
 	"sync"
+
+	"github.com/ragscope/ragscope/eval"
 )
 
 // clientRole is the role of a run announced by a client: the client does
@@ -113,6 +115,16 @@ var methods = map[string]method{
 	"RunPage": handle(func(c *conn, a runPageArgs) (runPageReply, error) {
 		info, page, next, err := c.srv.db.RunPage(a.Ref, a.From, min(a.Limit, maxRunPage))
 		return runPageReply{Info: info, Results: page, Next: next}, err
+	}),
+	"RunSummaries": handle(func(c *conn, a runPageArgs) (runSummariesReply, error) {
+		var out runSummariesReply
+		next, err := c.srv.db.RunSummaries(a.Ref, a.From, min(a.Limit, maxSummaryPage), func(r *eval.Result) error {
+			b, err := json.Marshal(r)
+			out.Results = append(out.Results, b)
+			return err
+		})
+		out.Next = next
+		return out, err
 	}),
 	// LiveUpdates; the call keeps its name on the wire, which a holder of
 	// an earlier build still speaks.

@@ -68,6 +68,13 @@ type (
 		Results []*eval.Result `json:"results"`
 		Next    int            `json:"next"`
 	}
+	// runSummariesReply is a page of summaries (cache.DB.RunSummaries),
+	// each as its own JSON, which the client reads with the summary reader
+	// rather than decoding whole results.
+	runSummariesReply struct {
+		Results []json.RawMessage `json:"results"`
+		Next    int               `json:"next"`
+	}
 	liveUpdatesArgs struct {
 		RunID string        `json:"run_id"`
 		After int64         `json:"after"`

@@ -480,7 +480,7 @@ func (s *Shared) RunPage(ref string, from, limit int) (info report.RunInfo, page
 // RunSummaries gives fn run ref's results of a page, from sample index
 // from on, each with only what a table row needs, as
 // cache.DB.RunSummaries does: read in place from the file when this
-// process holds it, and through the holder as whole results when another
+// process holds it, or by the holder and sent as summaries when another
 // process does. A call repeated on a new holder does not give fn the
 // results it was given already.
 func (s *Shared) RunSummaries(ref string, from, limit int, fn func(*eval.Result) error) (next int, err error) {
@@ -494,8 +494,10 @@ func (s *Shared) RunSummaries(ref string, from, limit int, fn func(*eval.Result)
 			given = n
 			return fn(r)
 		}
-		if db, ok := st.(*cache.DB); ok {
-			next, err = db.RunSummaries(ref, from, limit, each)
+		if rs, ok := st.(interface {
+			RunSummaries(ref string, from, limit int, fn func(*eval.Result) error) (int, error)
+		}); ok {
+			next, err = rs.RunSummaries(ref, from, limit, each)
 			return err
 		}
 		var page []*eval.Result
