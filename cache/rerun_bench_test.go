@@ -61,7 +61,7 @@ func newRerunStack(b *testing.B) *rerunStack {
 func (st *rerunStack) run(b *testing.B, samples []eval.Sample) ([]*eval.Result, string) {
 	b.Helper()
 	info := report.RunInfo{ID: newID(b, st.db), Dataset: "demo x10k", StartedAt: time.Now().UTC(),
-		Judge: st.judge.Info(), Metrics: eval.AllMetrics, Samples: len(samples)}
+		Judge: st.judge.Info(), Metrics: eval.DefaultMetrics, Samples: len(samples)}
 	if err := st.db.PutRun(info); err != nil {
 		b.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func (st *rerunStack) checkAllOK(b *testing.B, res []*eval.Result, runID string)
 		b.Fatalf("run %s: %d results, %d stored, want %d", runID, len(res), len(stored), rerunSamples)
 	}
 	for _, r := range res {
-		if len(r.Status) != len(eval.AllMetrics) {
+		if len(r.Status) != len(eval.DefaultMetrics) {
 			b.Fatalf("sample %d (%s): %d statuses, want one per metric", r.Index, r.ID, len(r.Status))
 		}
 		for m, st := range r.Status {
