@@ -287,19 +287,28 @@ func (s *scanner) object(member func(key []byte) error) error {
 		if err := member(key); err != nil {
 			return err
 		}
-		switch p := s.peek(); p {
-		case ',':
-			s.i++
-		case '}':
-			s.i++
-			s.depth--
-			return nil
-		default:
-			if s.i == len(s.b) {
-				return errEnd
-			}
-			return fmt.Errorf("invalid character %q after an object member", p)
+		if end, err := s.sep('}', "an object member"); end || err != nil {
+			return err
 		}
+	}
+}
+
+// sep reads what follows a member or an element: a comma before the next,
+// or close, which ends the object or array.
+func (s *scanner) sep(close byte, after string) (end bool, err error) {
+	switch p := s.peek(); p {
+	case ',':
+		s.i++
+		return false, nil
+	case close:
+		s.i++
+		s.depth--
+		return true, nil
+	default:
+		if s.i == len(s.b) {
+			return false, errEnd
+		}
+		return false, fmt.Errorf("invalid character %q after %s", p, after)
 	}
 }
 
@@ -524,18 +533,8 @@ func (s *scanner) skip() error {
 			if err := s.skip(); err != nil {
 				return err
 			}
-			switch p := s.peek(); p {
-			case ',':
-				s.i++
-			case ']':
-				s.i++
-				s.depth--
-				return nil
-			default:
-				if s.i == len(s.b) {
-					return errEnd
-				}
-				return fmt.Errorf("invalid character %q after an array element", p)
+			if end, err := s.sep(']', "an array element"); end || err != nil {
+				return err
 			}
 		}
 	case c == '"':
