@@ -262,9 +262,7 @@ func (s *scanner) object(member func(key []byte) error) error {
 	if err := s.enter(); err != nil {
 		return err
 	}
-	if s.peek() == '}' {
-		s.i++
-		s.depth--
+	if s.closes('}') {
 		return nil
 	}
 	for {
@@ -296,20 +294,28 @@ func (s *scanner) object(member func(key []byte) error) error {
 // sep reads what follows a member or an element: a comma before the next,
 // or close, which ends the object or array.
 func (s *scanner) sep(close byte, after string) (end bool, err error) {
-	switch p := s.peek(); p {
-	case ',':
+	if s.closes(close) {
+		return true, nil
+	}
+	switch p := s.peek(); {
+	case p == ',':
 		s.i++
 		return false, nil
-	case close:
-		s.i++
-		s.depth--
-		return true, nil
+	case s.i == len(s.b):
+		return false, errEnd
 	default:
-		if s.i == len(s.b) {
-			return false, errEnd
-		}
 		return false, fmt.Errorf("invalid character %q after %s", p, after)
 	}
+}
+
+// closes reads close if it comes next, which ends the object or array.
+func (s *scanner) closes(close byte) bool {
+	if s.peek() != close {
+		return false
+	}
+	s.i++
+	s.depth--
+	return true
 }
 
 // rawString reads a string token, quotes included, and whether it has an
@@ -524,9 +530,7 @@ func (s *scanner) skip() error {
 		if err := s.enter(); err != nil {
 			return err
 		}
-		if s.peek() == ']' {
-			s.i++
-			s.depth--
+		if s.closes(']') {
 			return nil
 		}
 		for {
