@@ -210,6 +210,7 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 	}
 	slots := make(chan struct{}, cfg.Workers+max(cfg.StoreAhead, 0))
 	waiting := make(chan finished, cap(slots))
+	scored := cfg.scored()
 	var storing sync.WaitGroup
 	for range 2 {
 		storing.Add(1)
@@ -237,11 +238,14 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 				}
 				r.store(rs)
 				for _, f := range batch {
-					r.announce(f.res, cfg.scored(), emit)
+					r.announce(f.res, scored, emit)
 					got(f.j.i, f.res)
 					budget.Release(f.j.s.textBytes())
 					<-slots
 				}
+				// Let the results go: the next batch may be smaller.
+				clear(batch)
+				clear(rs)
 			}
 		}()
 	}
