@@ -391,7 +391,15 @@ func isEscape(c byte) bool {
 
 // str reads a string into *v; null leaves it as it is (as encoding/json
 // does). Escapes and invalid UTF-8 are left to encoding/json.
-func (s *scanner) str(v *string) error {
+func (s *scanner) str(v *string) error { return s.text(v, false) }
+
+// view is str for a text fn only reads: a plain one is the stored bytes
+// themselves, not a copy (a million rows copy their heads, not the whole
+// texts, and the rest would be garbage).
+func (s *scanner) view(v *string) error { return s.text(v, true) }
+
+// text is str, or view when borrow is set.
+func (s *scanner) text(v *string, borrow bool) error {
 	if s.null() {
 		return nil
 	}
@@ -399,31 +407,16 @@ func (s *scanner) str(v *string) error {
 		return s.decodeJSON(v) // its error names what is there instead
 	}
 	tok, esc, err := s.rawString()
-	if err != nil {
+	switch {
+	case err != nil:
 		return err
-	}
-	if esc {
+	case esc:
 		return json.Unmarshal(tok, v)
+	case borrow:
+		*v = unsafe.String(unsafe.SliceData(tok[1:]), len(tok)-2)
+	default:
+		*v = string(tok[1 : len(tok)-1])
 	}
-	*v = string(tok[1 : len(tok)-1])
-	return nil
-}
-
-// view is str for a text fn only reads: a plain one is the stored bytes
-// themselves, not a copy (a million rows copy their heads, not the whole
-// texts, and the rest would be garbage).
-func (s *scanner) view(v *string) error {
-	if s.peek() != '"' {
-		return s.str(v)
-	}
-	tok, esc, err := s.rawString()
-	if err != nil {
-		return err
-	}
-	if esc {
-		return json.Unmarshal(tok, v)
-	}
-	*v = unsafe.String(unsafe.SliceData(tok[1:]), len(tok)-2)
 	return nil
 }
 
