@@ -34,6 +34,10 @@ type Store interface {
 	// RunPage is Run a page at a time: the record and at most limit
 	// results from sample index from on; next is -1 after the last.
 	RunPage(ref string, from, limit int) (info report.RunInfo, page []*eval.Result, next int, err error)
+	// RunSummaries is RunPage for a table of results: fn is given each
+	// result with only what a row needs (see DB.RunSummaries for what it
+	// may keep of it).
+	RunSummaries(ref string, from, limit int, fn func(*eval.Result) error) (next int, err error)
 	// DeleteRuns removes runs (exact ids) and their results; ids that are
 	// not recorded are skipped. A holder refuses a run being evaluated.
 	DeleteRuns(ids []string) (runs, results int, err error)

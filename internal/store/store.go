@@ -494,22 +494,8 @@ func (s *Shared) RunSummaries(ref string, from, limit int, fn func(*eval.Result)
 			given = n
 			return fn(r)
 		}
-		if rs, ok := st.(interface {
-			RunSummaries(ref string, from, limit int, fn func(*eval.Result) error) (int, error)
-		}); ok {
-			next, err = rs.RunSummaries(ref, from, limit, each)
-			return err
-		}
-		var page []*eval.Result
-		if _, page, next, err = st.RunPage(ref, from, limit); err != nil {
-			return err
-		}
-		for _, r := range page {
-			if err := each(r); err != nil {
-				return err
-			}
-		}
-		return nil
+		next, err = st.RunSummaries(ref, from, limit, each)
+		return err
 	})
 	return next, err
 }
