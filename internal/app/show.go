@@ -79,10 +79,6 @@ func show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass re
 		events = live.Events(wctx, st, info.ID)
 	} else {
 		id := info.ID
-		opts.Page = func(from, limit int) ([]*eval.Result, int, error) {
-			_, page, next, err := st.RunPage(id, from, limit)
-			return page, next, err
-		}
 		opts.Summaries = func(from, limit int, fn func(*eval.Result) error) (int, error) {
 			return st.RunSummaries(id, from, limit, fn)
 		}
