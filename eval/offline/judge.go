@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
@@ -34,6 +35,21 @@ var (
 	_ eval.Judge                 = (*Judge)(nil)
 	_ eval.AnswerSimilarityJudge = (*Judge)(nil)
 )
+
+// RunnerConfig is how a run should drive the offline judge. Its workers
+// outnumber the cores: a sample's metrics wait on the analysis of its texts
+// they share, and more samples at once keep the cores busy meanwhile (on
+// one core, fewer, or ready workers queue ahead of the goroutines that
+// store and read the results). Its results wait for the store without
+// holding them, a commit's worth at most (the store commits at most 1,000
+// results at once): were each worker to wait for its own commit, the run
+// would go no faster than workers per commit time, whatever the cores.
+func RunnerConfig() (workers, storeAhead int) {
+	if p := runtime.GOMAXPROCS(0); p > 1 {
+		return max(64, 8*p), 1000
+	}
+	return 16, 1000
+}
 
 // New returns an offline judge.
 func New(opts ...Option) *Judge {

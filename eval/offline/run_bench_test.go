@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 
@@ -21,13 +20,10 @@ const (
 	offlineBenchSamples = 10_000
 )
 
-// offlineWorkers is what `ragscope run` gives the offline judge
-// (Config.Workers).
-func offlineWorkers() int {
-	if p := runtime.GOMAXPROCS(0); p > 1 {
-		return max(64, 8*p)
-	}
-	return 16
+// runnerConfig is what `ragscope run` gives the offline judge.
+func runnerConfig() eval.RunnerConfig {
+	w, ahead := offline.RunnerConfig()
+	return eval.RunnerConfig{Workers: w, StoreAhead: ahead}
 }
 
 // demoCopies builds n samples by cycling the demo set. Every copy after the
@@ -116,7 +112,7 @@ func checkNoFailures(tb testing.TB, res []*eval.Result, want int) {
 func TestDemoCopiesScoreLikeTheDemo(t *testing.T) {
 	const demoSize = 14
 	samples := demoCopies(t, 30*demoSize)
-	r := &eval.Runner{Judge: offline.New(), Config: eval.RunnerConfig{Workers: offlineWorkers()}}
+	r := &eval.Runner{Judge: offline.New(), Config: runnerConfig()}
 	res := r.Run(context.Background(), samples)
 	checkNoFailures(t, res, len(samples))
 	// The demo's own samples may share a chunk, as real data does; two
@@ -183,7 +179,7 @@ func BenchmarkOfflineRun10k(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				samples := demoCopies(b, offlineBenchSamples)
-				r := &eval.Runner{Judge: offline.New(), Config: eval.RunnerConfig{Workers: offlineWorkers()}}
+				r := &eval.Runner{Judge: offline.New(), Config: runnerConfig()}
 				var db *cache.DB
 				var runID string
 				if store {

@@ -11,7 +11,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,6 +19,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/criteria"
 	"github.com/ragscope/ragscope/eval/dataset"
+	"github.com/ragscope/ragscope/eval/offline"
 	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/eval/report/labels"
 	"github.com/ragscope/ragscope/eval/settings"
@@ -157,10 +157,8 @@ func (c *Config) UseOffline() bool {
 // Workers is the one rule for how many samples a run evaluates at once.
 func (c *Config) Workers() int {
 	if c.UseOffline() {
-		// The judging is CPU-bound and the results wait for the store
-		// without holding their workers (StoreAhead): workers beyond the
-		// cores would only hold more text in memory.
-		return max(4, 2*runtime.GOMAXPROCS(0))
+		w, _ := offline.RunnerConfig()
+		return w
 	}
 	// Twice the request slots keep them busy while samples wait on their
 	// sequential steps (statements before verdicts).
@@ -169,14 +167,14 @@ func (c *Config) Workers() int {
 
 // StoreAhead is how many more samples than its workers a run may start
 // before the results of those finished are stored
-// (eval.RunnerConfig.StoreAhead). The offline judge finishes samples faster
-// than one commit per worker would store them, so a commit's worth may wait
-// (the store commits at most that many at once). An LLM run starts none
-// ahead: a sample waits for the store only milliseconds of its seconds, and
-// none ahead bounds the paid results a failing disk could cost.
+// (eval.RunnerConfig.StoreAhead): the offline judge's own figure
+// (offline.RunnerConfig). An LLM run starts none ahead: a sample waits for
+// the store only milliseconds of its seconds, and none ahead bounds the
+// paid results a failing disk could cost.
 func (c *Config) StoreAhead() int {
 	if c.UseOffline() {
-		return 1000
+		_, ahead := offline.RunnerConfig()
+		return ahead
 	}
 	return 0
 }
