@@ -1,12 +1,8 @@
-// Package endpoint is the client of OpenAI-compatible endpoints (OpenAI,
-// Azure, Ollama, vLLM, llama.cpp, DeepSeek) over go-openai, with what
-// go-openai does not have: retries and timeouts, one rate limiter shared by
-// all the calls to an endpoint, bounded reply bodies, and failures told in
-// the user's terms (Classify) with no credential in them (RedactURL). What
-// a run learns of a server (Abilities: the response format it takes,
-// whether it honours n, whether it reasons) and the split of a reply's
-// reasoning from its answer (SplitReasoning) live here too: the LLM judge
-// reads them through its config.
+// Package endpoint is the client of OpenAI-compatible endpoints over
+// go-openai, with what go-openai lacks: retries, one rate limiter per
+// endpoint, bounded reply bodies, failures in the user's terms with no
+// credential in them, what a run learns of a server (Abilities) and the
+// split of a reply's reasoning from its answer (SplitReasoning).
 package endpoint
 
 import (
@@ -118,10 +114,9 @@ func New(cfg Config) (*Client, error) {
 	default:
 		return nil, fmt.Errorf("--api-type: %q is not one of openai, azure", cfg.APIType)
 	}
-	// go-openai appends the path to the base URL as a string, so a query
-	// in it (?api-key=, ?subscription-key=) swallowed the path. The query
-	// goes on every request instead, added by the transport: the URL that
-	// net/http quotes in its errors then never holds it.
+	// go-openai appends the path to the base URL as a string, so a query in
+	// it would swallow the path: the transport adds it to every request
+	// instead, and the URL net/http quotes in its errors never holds it.
 	var query url.Values
 	if cfg.BaseURL != "" {
 		oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
@@ -131,9 +126,8 @@ func New(cfg Config) (*Client, error) {
 			oc.BaseURL = strings.TrimRight(u.String(), "/")
 		}
 	}
-	// The default keeps 2 idle connections per host: at --concurrency 128
-	// that closed 403 connections per 14,000 requests (a TLS handshake
-	// each). Keep as many as may be in flight.
+	// The default keeps 2 idle connections per host: every request in
+	// flight beyond them would pay a new TLS handshake.
 	dt := http.DefaultTransport.(*http.Transport).Clone()
 	dt.MaxIdleConnsPerHost = cfg.Concurrency
 	dt.MaxIdleConns = max(dt.MaxIdleConns, cfg.Concurrency)
@@ -153,7 +147,6 @@ func New(cfg Config) (*Client, error) {
 	return c, nil
 }
 
-// orDefault is v, or d when v is not positive (unset).
 func orDefault[T int | int64 | time.Duration](v, d T) T {
 	if v <= 0 {
 		return d

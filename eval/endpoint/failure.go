@@ -89,15 +89,6 @@ type Failure struct {
 	step       eval.Status
 }
 
-// HTTPStatus is the reply's HTTP status, 0 when none arrived: with
-// ServerText, what a package that does not import this one reads of a
-// failure through errors.As with an interface (the judge telling a refused
-// response format).
-func (f *Failure) HTTPStatus() int { return f.Status }
-
-// ServerText is the server's own words.
-func (f *Failure) ServerText() string { return f.ServerMessage }
-
 func (f *Failure) Error() string {
 	if f.Hint == "" {
 		return f.detail

@@ -10,28 +10,22 @@ import (
 	"time"
 )
 
-// The limiter makes all the calls to one endpoint behave as one client.
-// Before it, each call backed off on its own: at --concurrency 64 a storm of
-// 429s with Retry-After: 1 came back as 64 requests every second, all at
-// once, for as long as the storm lasted. Now:
+// The limiter makes all the calls to one endpoint behave as one client, so
+// that a storm of 429s does not come back as one request per caller:
 //
 //   - a throttle (429, or 503 with Retry-After) pauses the whole endpoint for
-//     the time asked plus jitter; nobody sends during a pause, and when it
-//     ends one probe goes alone: the others follow only once it succeeds, so
-//     a storm costs one request per pause instead of one per caller;
-//   - the calls allowed in flight adapt AIMD-style: halved on a throttle (once
-//     per window: the 429s of requests sent before the last halving are the
-//     same signal, not 64 signals), and raised by one every increaseEvery
-//     successes back up to Config.Concurrency;
-//   - optional request and token budgets per minute (RPM, TPM) pace sending
-//     before the server has to refuse anything;
+//     the time asked plus jitter; when it ends one probe goes alone, and the
+//     others follow only once it succeeds;
+//   - the calls allowed in flight adapt AIMD-style: halved on a throttle
+//     (once per window: the 429s of requests sent before the last halving
+//     are the same signal), raised by one every increaseEvery successes;
+//   - optional budgets per minute (RPM, TPM) pace sending before the server
+//     has to refuse anything;
 //   - callers are admitted first come, first served.
 
 // increaseEvery is how many successes, among requests sent at the current
-// limit, raise the limit by one. With the limit at L a round trip brings L
-// successes, so the limit grows by about a quarter per round trip: back from
-// 1 to 64 in some twenty round trips, slow enough not to walk straight back
-// into the server's limit.
+// limit, raise the limit by one: about a quarter more per round trip, slow
+// enough not to walk straight back into the server's limit.
 const increaseEvery = 4
 
 // maxJitter bounds the jitter added to a pause: a quarter of the Retry-After,

@@ -92,13 +92,21 @@ func NewAbilities(remembered EndpointProfile, format string) *Abilities {
 // returns that.
 func (a *Abilities) update(f func(p *EndpointProfile) bool) bool {
 	a.mu.Lock()
-	if !f(&a.p) {
-		a.mu.Unlock()
-		return false
-	}
-	a.changed = true
-	a.mu.Unlock()
-	return true
+	defer a.mu.Unlock()
+	changed := f(&a.p)
+	a.changed = a.changed || changed
+	return changed
+}
+
+// learn sets the flag of the profile that flag points to; true when that
+// is news.
+func (a *Abilities) learn(flag func(p *EndpointProfile) *bool) bool {
+	return a.update(func(p *EndpointProfile) bool {
+		f := flag(p)
+		news := !*f
+		*f = true
+		return news
+	})
 }
 
 // Notice is the line that tells the user what the run found out, for
@@ -190,13 +198,7 @@ func (a *Abilities) NHonoured() bool {
 // IgnoredN records a reply with fewer choices than n asked; true when
 // that is news.
 func (a *Abilities) IgnoredN() bool {
-	return a.update(func(p *EndpointProfile) bool {
-		if p.NIgnored {
-			return false
-		}
-		p.NIgnored = true
-		return true
-	})
+	return a.learn(func(p *EndpointProfile) *bool { return &p.NIgnored })
 }
 
 // Refused reports whether the server refused a reasoning switch.
@@ -239,11 +241,5 @@ func (a *Abilities) MeasureReasoning(reasoning, completion int) {
 // SawReasoning records a reply that came with reasoning; true when that is
 // news.
 func (a *Abilities) SawReasoning() bool {
-	return a.update(func(p *EndpointProfile) bool {
-		if p.Reasons {
-			return false
-		}
-		p.Reasons = true
-		return true
-	})
+	return a.learn(func(p *EndpointProfile) *bool { return &p.Reasons })
 }

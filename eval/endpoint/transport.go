@@ -19,26 +19,17 @@ import (
 	"time"
 )
 
-// transport adapts go-openai's HTTP traffic to what ragscope needs:
-//   - go-openai drops `"temperature": 0` (omitempty); the judge's verdict
-//     calls must be sent at temperature 0 explicitly, so the body is
-//     rewritten to carry the temperature the caller set;
-//   - go-openai reads whatever body arrives (a 1 GB reply grew the process
-//     past 6 GB; an endless one reached 4 GB in 10 s): a 2xx body is read
-//     here, whole, up to a cap (see body), and a Content-Length over the
-//     cap is refused unread; an error body is read up to sniffBytes;
-//   - go-openai's errors hide the response: its headers (Retry-After), its
-//     content type (a proxy's HTML page became a JSON parse error) and, on
-//     a 200, an error object (it became "no choices"). Error statuses, HTML
-//     pages and 200s carrying an error are turned into an *httpError here,
-//     with what the retry loop and the user need;
-//   - embeddings replies in base64 are accepted even when floats were asked
-//     (some servers ignore encoding_format);
-//   - the reasoning switches (chat_template_kwargs, reasoning_effort) are
-//     written into the body here, past go-openai's own checks of
-//     reasoning_effort, and the reasoning that Ollama, OpenRouter and
-//     recent vLLM return in a "reasoning" field (go-openai reads only
-//     "reasoning_content") is read from the body.
+// transport does for go-openai's HTTP traffic what go-openai does not:
+//   - it writes the temperature into a chat body even when 0 (go-openai
+//     drops it as empty), and the reasoning switches past go-openai's
+//     checks of reasoning_effort;
+//   - it reads a 2xx body whole up to a cap and refuses a Content-Length
+//     over the cap unread (go-openai reads whatever arrives);
+//   - it turns error statuses, HTML pages and 200s carrying an error object
+//     into an *httpError that keeps what go-openai's errors hide
+//     (Retry-After, the content type, the error object);
+//   - it accepts base64 embeddings when floats were asked, and reads the
+//     "reasoning" field (Ollama, OpenRouter, vLLM) go-openai does not decode.
 type transport struct {
 	base http.RoundTripper
 	// query is the base URL's query string, added to every request.
@@ -207,17 +198,15 @@ const DefaultMaxReplyBytes = 8 << 20
 // batch's reply grows with its texts where a chat reply does not.
 const EmbedReplyBytesPerText = 128 << 10
 
-// body is a reply read whole, in chunks: go-openai's JSON decoder grows its
-// buffer by doubling, so a body it streamed up to an 8 MiB cap cost up to
-// 24 MiB before failing. Read here first, a body over the cap fails having
-// held no more than the cap, and the decoder only ever sees one that fits.
+// body is a reply read whole, in chunks that grow to a ceiling, so that a
+// body over the cap fails having held no more than the cap (go-openai's
+// decoder grows its buffer by doubling) and a large one costs few
+// allocations.
 type body struct {
 	chunks [][]byte
 	n      int64
 }
 
-// Chunks start small (most replies are a few KiB) and grow to a ceiling,
-// so that a large body costs few allocations and little slack.
 const (
 	firstChunk = 16 << 10
 	maxChunk   = 1 << 20

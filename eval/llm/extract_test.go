@@ -230,14 +230,9 @@ func checkObject(t testing.TB, got string) {
 }
 
 // httpFailure is an endpoint failure as RefusedFormat reads it.
-type httpFailure struct {
-	status int
-	msg    string
+func httpFailure(status int, msg string) *endpoint.Failure {
+	return &endpoint.Failure{Status: status, ServerMessage: msg}
 }
-
-func (f httpFailure) Error() string      { return fmt.Sprintf("HTTP %d: %s", f.status, f.msg) }
-func (f httpFailure) HTTPStatus() int    { return f.status }
-func (f httpFailure) ServerText() string { return f.msg }
 
 // TestRefusedFormat: the refusals of a response format that real servers
 // send step the format down; other failures, and other errors that happen
@@ -247,16 +242,16 @@ func TestRefusedFormat(t *testing.T) {
 		err  error
 		want bool
 	}{
-		{httpFailure{400, "This response_format type is unavailable now"}, true}, // DeepSeek
-		{httpFailure{400, "'response_format.type' must be 'json_object' or 'text'"}, true},
-		{httpFailure{400, "Unrecognized request argument supplied: response_format"}, true},
-		{httpFailure{422, "json_schema is not supported by this model"}, true},
-		{httpFailure{400, "Invalid schema for response_format 'faithfulness_verdicts': additionalProperties is required"}, true},
-		{httpFailure{400, "the model does not support response format"}, true},
-		{httpFailure{400, "maximum context length is 8192 tokens"}, false},
-		{httpFailure{500, "internal error in response_format handling"}, false},
-		{httpFailure{401, "Incorrect API key provided"}, false},
-		{fmt.Errorf("faithfulness_verdicts: %w", httpFailure{400, "This response_format type is unavailable now"}), true},
+		{httpFailure(400, "This response_format type is unavailable now"), true}, // DeepSeek
+		{httpFailure(400, "'response_format.type' must be 'json_object' or 'text'"), true},
+		{httpFailure(400, "Unrecognized request argument supplied: response_format"), true},
+		{httpFailure(422, "json_schema is not supported by this model"), true},
+		{httpFailure(400, "Invalid schema for response_format 'faithfulness_verdicts': additionalProperties is required"), true},
+		{httpFailure(400, "the model does not support response format"), true},
+		{httpFailure(400, "maximum context length is 8192 tokens"), false},
+		{httpFailure(500, "internal error in response_format handling"), false},
+		{httpFailure(401, "Incorrect API key provided"), false},
+		{fmt.Errorf("faithfulness_verdicts: %w", httpFailure(400, "This response_format type is unavailable now")), true},
 		// Not the server's refusal: a parse error quoting a reply, a host on :4000.
 		{errors.New(`reply does not match the schema: missing field "verdict" (reply: costs $400)`), false},
 		{errors.New("cannot connect to 127.0.0.1:4000: json_schema endpoint"), false},

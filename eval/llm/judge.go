@@ -174,14 +174,11 @@ func (j *Judge) chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespon
 func RefusedFormat(err error) bool {
 	// Only the server's status and words count: a parse error quoting a
 	// reply, or a host whose port has 400 in it, must not step down.
-	var f interface {
-		HTTPStatus() int
-		ServerText() string
-	}
-	if !errors.As(err, &f) || (f.HTTPStatus() != 400 && f.HTTPStatus() != 422) {
+	var f *endpoint.Failure
+	if !errors.As(err, &f) || (f.Status != 400 && f.Status != 422) {
 		return false
 	}
-	msg := strings.ToLower(f.ServerText())
+	msg := strings.ToLower(f.ServerMessage)
 	return slices.ContainsFunc([]string{"response_format", "response format", "json_schema", "json_object", "schema"},
 		func(w string) bool { return strings.Contains(msg, w) })
 }
