@@ -1,24 +1,8 @@
 // Package prompts holds the judge prompt templates: one text/template per
-// judge task and language, embedded in the binary, overridable file by file
-// from a directory, and hashed so that a report can say which prompt text
-// produced its scores.
-//
-// Templates receive a Data value. Besides the text/template built-ins they
-// may call these helpers:
-//
-//	data      data "answer" .Answer: one delimited block, <answer>…</answer>
-//	numbered  statements as <statement n="1">…</statement> blocks, one per line
-//	chunks    ranked chunks as <chunk n="1">…</chunk> blocks, one per line
-//	trim      strings.TrimSpace (does not delimit; for a user field use data)
-//
-// data, numbered and chunks delimit user content: inside their tags every
-// "<" of the content is written "&lt;", so the content cannot close its
-// block or forge another one (see funcs.go). The built-in templates show
-// every user field through them; an override that inserts a field raw gives
-// that protection up.
-//
-// The JSON each task must return is a public contract; Schema gives it as a
-// strict JSON schema.
+// judge task and language, embedded, overridable file by file from a
+// directory, and hashed so that a report says which prompt text produced its
+// scores. Templates render a Data value with helpers that delimit user
+// content (funcs.go); Schema gives each task's reply contract.
 package prompts
 
 import (

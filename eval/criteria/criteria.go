@@ -1,19 +1,7 @@
-// Package criteria holds a team's own criteria: what their assistant must
-// do beyond the RAGAS metrics, read from a YAML or JSON file.
-//
-// A criterion is reported like a metric (a 0–1 score under its name, a pass
-// level, a trace). Its kind decides who judges it:
-//
-//   - yes_no, rubric and checklist are judged by the LLM: a yes/no verdict
-//     with a reason (strictness draws, majority vote), a level on the scale
-//     the criterion describes (normalised to 0–1), or several yes/no items
-//     (the share that passed);
-//   - contains, not_contains, regex, not_regex, max_chars, json_valid, lang
-//     and pii are exact checks of the answer that need no judge, so they run
-//     with the offline judge too (see check.go).
-//
-// The whole file is checked before a run makes any call: a mistake is an
-// error naming the file, the line and what to do.
+// Package criteria holds a team's own criteria, read from a YAML or JSON
+// file and reported like metrics: yes_no, rubric and checklist are judged by
+// the LLM, the other kinds are exact checks of the answer that need no judge
+// (check.go). The whole file is checked before a run makes any call.
 package criteria
 
 import (
@@ -72,13 +60,7 @@ type Text map[string]string
 
 // In is the wording in lang, else in the other language the file gives.
 func (t Text) In(lang string) string {
-	if s := t[lang]; s != "" {
-		return s
-	}
-	if s := t[""]; s != "" {
-		return s
-	}
-	for _, l := range []string{"zh", "en"} {
+	for _, l := range []string{lang, "", "zh", "en"} {
 		if s := t[l]; s != "" {
 			return s
 		}
@@ -336,7 +318,12 @@ func (p *parser) criterion(n *yaml.Node) (*Criterion, error) {
 	if err := p.fill(c, fields); err != nil {
 		return nil, err
 	}
-	c.Pass = defaultPass(c.Kind)
+	// A yes/no or exact check must pass, a rubric reach the middle of its
+	// scale.
+	c.Pass = 1
+	if c.Kind == Rubric {
+		c.Pass = 0.5
+	}
 	if v, ok := fields["pass"]; ok {
 		f, err := strconv.ParseFloat(v.Value, 64)
 		if err != nil || f < 0 || f > 1 {
@@ -345,15 +332,6 @@ func (p *parser) criterion(n *yaml.Node) (*Criterion, error) {
 		c.Pass = f
 	}
 	return c, nil
-}
-
-// defaultPass: a yes/no or exact check must pass, a rubric must reach the
-// middle of its scale.
-func defaultPass(k Kind) float64 {
-	if k == Rubric {
-		return 0.5
-	}
-	return 1
 }
 
 func kindList() string {
@@ -574,21 +552,13 @@ func (p *parser) patterns(c *Criterion, f map[string]*yaml.Node) error {
 	for _, pat := range c.Patterns {
 		re, err := compilePattern(pat, c.CaseSensitive)
 		if err != nil {
-			var se *syntaxError
-			msg := err.Error()
-			if errors.As(err, &se) {
-				msg = se.msg
-			}
+			msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
 			return p.errf(n, "criterion %q: pattern %q does not compile: %s (the syntax is Go's RE2: no look-arounds or back-references)", c.Name, pat, msg)
 		}
 		c.Compiled = append(c.Compiled, re)
 	}
 	return nil
 }
-
-type syntaxError struct{ msg string }
-
-func (e *syntaxError) Error() string { return e.msg }
 
 // compilePattern compiles a criterion's expression for the folded answer:
 // width-folded like the text it runs on, and case-insensitive unless the
@@ -598,15 +568,7 @@ func compilePattern(pat string, caseSensitive bool) (*regexp.Regexp, error) {
 	if !caseSensitive {
 		src = "(?i)" + src
 	}
-	re, err := regexp.Compile(src)
-	if err != nil {
-		msg := err.Error()
-		if i := strings.LastIndex(msg, ": "); strings.HasPrefix(msg, "error parsing regexp") && i > 0 {
-			msg = strings.TrimPrefix(msg, "error parsing regexp: ")
-		}
-		return nil, &syntaxError{msg}
-	}
-	return re, nil
+	return regexp.Compile(src)
 }
 
 // levels reads a rubric's scale: a mapping from each level's score to its

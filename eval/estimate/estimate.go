@@ -1,13 +1,7 @@
-// Package estimate says what a run will cost before it starts: the judge
-// calls it will send after cache hits, their prompt tokens, the completion
-// tokens past runs of the same prompts suggest, and their price.
-//
-// The plan is exact by construction: the real runner drives the real LLM
-// judge over the cache in its dry-run mode (hits served as in a run), and
-// every miss reaches a planner instead of the network, which counts it and
-// answers with a valid placeholder so the engine takes the same path a run
-// takes. Only what depends on the judge's actual words is not predicted:
-// retries, the verdict recount, a judge that extracts no statement.
+// Package estimate says what a run will cost before it starts: the real
+// runner drives the real judge over the cache in dry-run mode, and every
+// miss reaches a planner instead of the network, which counts it and answers
+// with a valid placeholder so the run takes the path a real one takes.
 package estimate
 
 import (
