@@ -23,7 +23,7 @@ func (r *Request) TurnItems(tag string) []Turned {
 	var out []Turned
 	for _, m := range re.FindAllStringSubmatch(r.input(), -1) {
 		n, _ := strconv.Atoi(m[1])
-		out = append(out, Turned{n, strings.TrimSpace(strings.ReplaceAll(m[2], "&lt;", "<"))})
+		out = append(out, Turned{n, unescape(m[2])})
 	}
 	return out
 }

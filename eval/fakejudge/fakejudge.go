@@ -556,8 +556,11 @@ func (r *Request) TaskText(tag string) string {
 	if j < 0 {
 		return ""
 	}
-	return strings.TrimSpace(strings.ReplaceAll(p[:j], "&lt;", "<"))
+	return unescape(p[:j])
 }
+
+// unescape undoes the prompt's escaping of a block's text, trimmed.
+func unescape(s string) string { return strings.TrimSpace(strings.ReplaceAll(s, "&lt;", "<")) }
 
 // Entities is the fake judge's entity list of a text, deterministic and
 // cheap: every distinct word that starts with a capital letter or a digit,
@@ -606,11 +609,9 @@ func Entailment(r *Request) string {
 // <tag n="1">…</tag>, the ones after the worked examples, in order and with
 // the prompt's escaping undone.
 func (r *Request) TaskItems(tag string) []string {
-	p := r.input()
-	re := regexp.MustCompile(`(?s)<` + regexp.QuoteMeta(tag) + ` n="\d+">(.*?)</` + regexp.QuoteMeta(tag) + `>`)
 	var out []string
-	for _, m := range re.FindAllStringSubmatch(p, -1) {
-		out = append(out, strings.TrimSpace(strings.ReplaceAll(m[1], "&lt;", "<")))
+	for _, t := range r.TurnItems(tag) {
+		out = append(out, t.Text)
 	}
 	return out
 }

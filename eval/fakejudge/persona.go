@@ -13,23 +13,18 @@ import (
 
 // Persona is how a family of real servers and models answers, over a clean
 // judge that gives the right verdicts: what ragscope must read exactly as
-// it reads the clean judge. Each reproduces what public issues and the
-// servers' documentation show:
-//   - PersonaQwen3: Qwen3/QwQ in its content, "<think>" reasoning that quotes
-//     an example of the JSON it is about to write, "</think>", the JSON;
-//   - PersonaR1Distill: the same without the opening tag, which the chat
-//     template wrote into the prompt (DeepSeek-R1 distills);
-//   - PersonaDeepSeek: DeepSeek's API: json_schema refused with HTTP 400
-//     "This response_format type is unavailable now", n ignored, the
+// it reads the clean judge.
+//   - PersonaQwen3: "<think>" reasoning that quotes an example of the JSON,
+//     "</think>", the JSON;
+//   - PersonaR1Distill: the same without the opening tag (DeepSeek-R1
+//     distills, whose chat template writes it into the prompt);
+//   - PersonaDeepSeek: json_schema refused with HTTP 400, n ignored, the
 //     reasoning in reasoning_content;
-//   - PersonaOllama: a recent Ollama with a thinking model: the reasoning in
-//     a "reasoning" field, n ignored;
-//   - PersonaOllamaOld: an older Ollama: n and response_format ignored, the
-//     reply in prose around a fenced Python-style dict (single quotes,
-//     trailing commas, 'yes'/'no' for the 0/1 fields);
-//   - PersonaBudget: a reasoning model under a token budget (the server's
-//     default is 256 when max_tokens is absent): a reply that does not fit
-//     is cut, inside its reasoning, with finish_reason "length".
+//   - PersonaOllama: the reasoning in a "reasoning" field, n ignored;
+//   - PersonaOllamaOld: n and response_format ignored, the reply in prose
+//     around a fenced Python-style dict;
+//   - PersonaBudget: a reasoning model under a token budget: a reply that
+//     does not fit is cut inside its reasoning, finish_reason "length".
 type Persona string
 
 const (
