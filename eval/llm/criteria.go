@@ -77,17 +77,10 @@ func (j *Judge) yesNo(ctx context.Context, s *eval.Sample, c *criteria.Criterion
 	}
 	check := func(r *criterionReply) error { return binary("verdict", r.Verdict) }
 	tr := &criteria.Trace{}
-	take := func(content string) (int, error) {
-		r, err := decode(content, check)
-		if err != nil {
-			return len(tr.Draws), eval.NewStepError(eval.StatusParseError, "%s: %v", prompts.TaskCriterionYesNo, err)
-		}
-		if len(tr.Draws) < c.Strictness {
-			tr.Draws = append(tr.Draws, criteria.Draw{Verdict: r.Verdict.n, Reason: strings.TrimSpace(r.Reason), Quote: strings.TrimSpace(r.Quote)})
-		}
-		return len(tr.Draws), nil
-	}
-	if err := j.draw(ctx, base, c.Strictness, validator(check), take); err != nil {
+	err = draw(ctx, j, base, c.Strictness, check, func(r *criterionReply) {
+		tr.Draws = append(tr.Draws, criteria.Draw{Verdict: r.Verdict.n, Reason: strings.TrimSpace(r.Reason), Quote: strings.TrimSpace(r.Quote)})
+	})
+	if err != nil {
 		return nil, err
 	}
 	return tr, nil

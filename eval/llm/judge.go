@@ -359,22 +359,11 @@ func (j *Judge) Questions(ctx context.Context, s *eval.Sample, n int) ([]eval.Ge
 		return nil, err
 	}
 	base.Temperature = j.cfg.QuestionTemperature
-	check := checkQuestion
 	var out []eval.GeneratedQuestion
-	addChoice := func(c string) error {
-		q, err := decode(c, check)
-		if err != nil {
-			return eval.NewStepError(eval.StatusParseError, "answer_relevancy_question: %v", err)
-		}
-		if len(out) < n {
-			out = append(out, eval.GeneratedQuestion{Question: strings.TrimSpace(*q.Question), Noncommittal: q.Noncommittal.n})
-		}
-		return nil
-	}
-	if err := j.draw(ctx, base, n, validator(check), func(c string) (int, error) {
-		err := addChoice(c)
-		return len(out), err
-	}); err != nil {
+	err = draw(ctx, j, base, n, checkQuestion, func(q *questionReply) {
+		out = append(out, eval.GeneratedQuestion{Question: strings.TrimSpace(*q.Question), Noncommittal: q.Noncommittal.n})
+	})
+	if err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -383,14 +372,25 @@ func (j *Judge) Questions(ctx context.Context, s *eval.Sample, n int) ([]eval.Ge
 // draw asks base for n replies: in one request with n choices where the
 // endpoint honours n, else (and for the choices still missing) one request
 // per draw, each with its own draw index and seed, so each is its own
-// request and its own cache entry, never one reply reused. take reads one
-// reply and says how many of the n it has.
-func (j *Judge) draw(ctx context.Context, base eval.ChatRequest, n int, validate func(string) error, take func(content string) (int, error)) error {
+// request and its own cache entry, never one reply reused. keep is given
+// each of the n replies, decoded and checked.
+func draw[T any](ctx context.Context, j *Judge, base eval.ChatRequest, n int, check func(*T) error, keep func(*T)) error {
+	base.Validate = validator(check)
 	got := 0
+	take := func(content string) error {
+		r, err := decode(content, check)
+		if err != nil {
+			return eval.NewStepError(eval.StatusParseError, "%s: %v", base.Task, err)
+		}
+		if got < n {
+			keep(r)
+			got++
+		}
+		return nil
+	}
 	if !j.cfg.NoN && n > 1 && j.cfg.Abilities.NHonoured() {
 		req := base
 		req.N = n
-		req.Validate = validate
 		resp, err := j.chat(ctx, req)
 		if err != nil {
 			return err
@@ -399,17 +399,16 @@ func (j *Judge) draw(ctx context.Context, base eval.ChatRequest, n int, validate
 			eval.ReportNotice(ctx, j.cfg.Abilities.Notice())
 		}
 		for _, c := range resp.Choices {
-			if got, err = take(c); err != nil {
+			if err := take(c); err != nil {
 				return err
 			}
 		}
 	}
-	for draw := got + 1; got < n; draw++ {
+	for d := got + 1; got < n; d++ {
 		req := base
-		req.Draw = draw
-		seed := draw
+		req.Draw = d
+		seed := d
 		req.Seed = &seed
-		req.Validate = validate
 		resp, err := j.chat(ctx, req)
 		if err != nil {
 			return err
@@ -417,7 +416,7 @@ func (j *Judge) draw(ctx context.Context, base eval.ChatRequest, n int, validate
 		if len(resp.Choices) == 0 {
 			return eval.NewStepError(eval.StatusParseError, "%s: the judge returned no choices", base.Task)
 		}
-		if got, err = take(resp.Choices[0]); err != nil {
+		if err := take(resp.Choices[0]); err != nil {
 			return err
 		}
 	}
