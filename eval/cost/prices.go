@@ -18,9 +18,8 @@ import (
 )
 
 // BuiltinDate is the date the built-in prices are as of: the vendors'
-// published list prices as known then, written without a live check (this
-// build had no network). Prices change; prices.json overrides them, and
-// every estimate and run record names the table it used.
+// published list prices as known then. Prices change; prices.json overrides
+// them, and every estimate and run record names the table it used.
 const BuiltinDate = "2025-09-30"
 
 // Price is what a model charges, in US dollars per million tokens.

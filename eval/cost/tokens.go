@@ -1,6 +1,7 @@
 package cost
 
 import (
+	"cmp"
 	"hash/maphash"
 	"strings"
 	"sync"
@@ -30,14 +31,7 @@ func (c Counter) Label() string {
 	if c.Exact() {
 		return c.Encoding + " tokenizer"
 	}
-	return "estimated (no tokenizer for " + orUnnamed(c.Model) + ")"
-}
-
-func orUnnamed(s string) string {
-	if s == "" {
-		return "an unnamed model"
-	}
-	return s
+	return "estimated (no tokenizer for " + cmp.Or(c.Model, "an unnamed model") + ")"
 }
 
 // encodingOf maps OpenAI model names to their tokenizer, by the prefixes
@@ -116,13 +110,10 @@ func chatTokens(msgs []eval.Message, count func(string) int) int {
 }
 
 // Memo is a Counter that remembers the counts of the pieces of text it has
-// seen, for counting many prompts at once (an estimate of a whole dataset):
-// the tokenizer reads about 6 MB/s, and a dataset's prompts repeat their
+// seen, for counting many prompts at once: a dataset's prompts repeat their
 // template and each sample's contexts in every call. A text is cut after
 // each run of newlines, where the OpenAI pre-tokenizers end a piece too, so
-// the pieces' counts add up to the count of the whole (but for a blank
-// line holding spaces, which the tokenizer may take as one token and the
-// cut as two; the tests measure the difference on real prompts).
+// the pieces' counts add up to the count of the whole.
 type Memo struct {
 	Counter
 	seed   maphash.Seed
