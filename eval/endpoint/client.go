@@ -170,11 +170,7 @@ func estimateChat(req eval.ChatRequest) int {
 	for _, m := range req.Messages {
 		n += len(m.Content) + 16 // the role and the message's framing
 	}
-	out := req.MaxTokens
-	if out <= 0 {
-		out = defaultCompletionEstimate
-	}
-	return n/4 + out*max(req.N, 1)
+	return n/4 + orDefault(req.MaxTokens, defaultCompletionEstimate)*max(req.N, 1)
 }
 
 func estimateEmbed(req eval.EmbedRequest) int {
@@ -303,18 +299,14 @@ func (c *Client) switches(mode string) map[string]any {
 		// DeepSeek-V3.1 and Granite read thinking.
 		out["chat_template_kwargs"] = map[string]any{"enable_thinking": on, "thinking": on}
 	}
-	if !ab.Refused("reasoning_effort") {
-		if on {
-			if !ab.Refused("reasoning_effort=medium") {
-				out["reasoning_effort"] = "medium"
-			}
-		} else {
-			for _, e := range effortLadder {
-				if !ab.Refused("reasoning_effort=" + e) {
-					out["reasoning_effort"] = e
-					break
-				}
-			}
+	efforts := effortLadder
+	if on {
+		efforts = []string{"medium"}
+	}
+	for _, e := range efforts {
+		if !ab.Refused("reasoning_effort") && !ab.Refused("reasoning_effort="+e) {
+			out["reasoning_effort"] = e
+			break
 		}
 	}
 	return out
