@@ -246,18 +246,12 @@ func readCapped(r io.Reader, limit int64, note string) (*body, error) {
 // contains reports whether the body holds needle, across its chunks'
 // boundaries too.
 func (b *body) contains(needle []byte) bool {
-	var prev []byte
+	var tail []byte // the end of the previous chunk, too short to hold needle
 	for _, c := range b.chunks {
-		if bytes.Contains(c, needle) {
+		if bytes.Contains(c, needle) || bytes.Contains(append(tail, c[:min(len(c), len(needle)-1)]...), needle) {
 			return true
 		}
-		if len(prev) > 0 && len(needle) > 1 {
-			seam := append(append([]byte(nil), prev[max(0, len(prev)-len(needle)+1):]...), c[:min(len(c), len(needle)-1)]...)
-			if bytes.Contains(seam, needle) {
-				return true
-			}
-		}
-		prev = c
+		tail = append([]byte(nil), c[max(0, len(c)-len(needle)+1):]...)
 	}
 	return false
 }
@@ -310,13 +304,10 @@ func (e *replyTooLarge) Error() string {
 // byteSize is "8.0 MiB (8388608 bytes)": the round figure to read, the
 // exact one to set.
 func byteSize(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB (%d bytes)", float64(n)/(1<<30), n)
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB (%d bytes)", float64(n)/(1<<20), n)
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB (%d bytes)", float64(n)/(1<<10), n)
+	for i, unit := range []string{"GiB", "MiB", "KiB"} {
+		if size := int64(1) << (30 - 10*i); n >= size {
+			return fmt.Sprintf("%.1f %s (%d bytes)", float64(n)/float64(size), unit, n)
+		}
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
