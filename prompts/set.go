@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"text/template"
@@ -167,63 +169,50 @@ func sampleData() Data {
 	}
 }
 
+// need is an input a task's prompt must show: its field as the error names
+// it, and the sample data's marker that shows it.
+type need struct{ field, marker string }
+
+// every needs each numbered marker of a list field.
+func every(field, marker string, ns ...int) []need {
+	out := make([]need, len(ns))
+	for i, n := range ns {
+		out[i] = need{field, marker + strconv.Itoa(n)}
+	}
+	return out
+}
+
+const eachStatement, eachTurn = ".Statements (every one of them)", ".History (every turn)"
+
+var (
+	needAnswer    = need{".Answer", sampleAnswer}
+	needQuestion  = need{".Question", sampleQuestion}
+	needCriterion = need{".Criterion", sampleCriterion}
+	needChunk     = need{".Chunk", sampleChunk}
+	needContexts  = need{".Contexts", sampleContext + "1"}
+)
+
 // required lists, per task, the inputs without which the judge cannot do
 // the task at all; a template that never shows one is rejected at load time
 // instead of silently producing meaningless scores.
-var required = map[string][]struct{ field, marker string }{
-	TaskFaithfulnessStatements: {{".Answer", sampleAnswer}},
-	TaskFaithfulnessVerdicts: {
-		{".Contexts", sampleContext + "1"},
-		{".Statements (every one of them)", sampleStatement + "1"},
-		{".Statements (every one of them)", sampleStatement + "2"},
-		{".Statements (every one of them)", sampleStatement + "3"},
-	},
-	TaskAnswerRelevancyQuestion: {{".Answer", sampleAnswer}},
-	TaskContextPrecisionVerdict: {
-		{".Question", sampleQuestion},
-		{".Reference", sampleReference},
-		{".Chunk", sampleChunk},
-	},
-	TaskContextRecallClassifications: {
-		{".Reference", sampleReference},
-		{".Contexts", sampleContext + "1"},
-	},
-	TaskContextUtilizationVerdict: {
-		{".Answer", sampleAnswer},
-		{".Chunk", sampleChunk},
-	},
-	TaskAnswerCorrectnessClassifications: {
-		{".Statements (every one of them)", sampleStatement + "1"},
-		{".Statements (every one of them)", sampleStatement + "3"},
-		{".ReferenceStatements (every one of them)", sampleRefStmt + "1"},
-		{".ReferenceStatements (every one of them)", sampleRefStmt + "2"},
-	},
+var required = map[string][]need{
+	TaskFaithfulnessStatements:       {needAnswer},
+	TaskFaithfulnessVerdicts:         slices.Concat([]need{needContexts}, every(eachStatement, sampleStatement, 1, 2, 3)),
+	TaskAnswerRelevancyQuestion:      {needAnswer},
+	TaskContextPrecisionVerdict:      {needQuestion, {".Reference", sampleReference}, needChunk},
+	TaskContextRecallClassifications: {{".Reference", sampleReference}, needContexts},
+	TaskContextUtilizationVerdict:    {needAnswer, needChunk},
+	TaskAnswerCorrectnessClassifications: slices.Concat(every(eachStatement, sampleStatement, 1, 3),
+		every(".ReferenceStatements (every one of them)", sampleRefStmt, 1, 2)),
 	TaskContextEntityRecallEntities: {{".Text", sampleText}},
-	TaskCriterionYesNo:              {{".Criterion", sampleCriterion}, {".Answer", sampleAnswer}},
-	TaskCriterionRubric: {
-		{".Criterion", sampleCriterion}, {".Answer", sampleAnswer},
-		{".Levels (every one of them)", sampleLevel + "1"}, {".Levels (every one of them)", sampleLevel + "3"},
-	},
-	TaskCriterionChecklist: {
-		{".Answer", sampleAnswer},
-		{".Items (every one of them)", sampleItem + "1"}, {".Items (every one of them)", sampleItem + "2"},
-	},
-	TaskConversationStandalone: {
-		{".Question", sampleQuestion},
-		{".History (every turn)", sampleUser + "1"}, {".History (every turn)", sampleUser + "2"},
-	},
-	TaskConversationHistoryVerdict: {
-		{".History (every turn)", sampleUser + "1"}, {".History (every turn)", sampleUser + "2"},
-		{".History (every turn's chunks, e.g. with sources)", sampleEarlier + "1"},
-		{".Statements (every one of them)", sampleStatement + "1"},
-		{".Statements (every one of them)", sampleStatement + "3"},
-	},
-	TaskEntailmentVerdicts: {
-		{".Text (the premise)", sampleText},
-		{".Statements (every one of them)", sampleStatement + "1"},
-		{".Statements (every one of them)", sampleStatement + "2"},
-		{".Statements (every one of them)", sampleStatement + "3"},
-	},
+	TaskCriterionYesNo:              {needCriterion, needAnswer},
+	TaskCriterionRubric:             slices.Concat([]need{needCriterion, needAnswer}, every(".Levels (every one of them)", sampleLevel, 1, 3)),
+	TaskCriterionChecklist:          slices.Concat([]need{needAnswer}, every(".Items (every one of them)", sampleItem, 1, 2)),
+	TaskConversationStandalone:      slices.Concat([]need{needQuestion}, every(eachTurn, sampleUser, 1, 2)),
+	TaskConversationHistoryVerdict: slices.Concat(every(eachTurn, sampleUser, 1, 2),
+		every(".History (every turn's chunks, e.g. with sources)", sampleEarlier, 1),
+		every(eachStatement, sampleStatement, 1, 3)),
+	TaskEntailmentVerdicts: slices.Concat([]need{{".Text (the premise)", sampleText}}, every(eachStatement, sampleStatement, 1, 2, 3)),
 }
 
 func (e *entry) trialRender(task string) error {
