@@ -517,6 +517,55 @@ func (j *Judge) CorrectnessClassify(ctx context.Context, s *eval.Sample, answer,
 	return eval.CorrectnessClasses{TP: conv(out.TP), FP: conv(out.FP), FN: conv(out.FN)}, nil
 }
 
+// Entities implements eval.Judge (context_entity_recall_entities): the
+// entities of one text, trimmed, without empty ones, in the judge's order.
+// A reply without the "entities" key is a parse error (retried below the
+// cache, never scored); an empty list is an answer (no entity).
+func (j *Judge) Entities(ctx context.Context, s *eval.Sample, text string) ([]string, error) {
+	req, err := j.request(s, prompts.TaskContextEntityRecallEntities, prompts.Data{Text: text})
+	if err != nil {
+		return nil, err
+	}
+	out, _, err := send(ctx, j, req, func(r *entitiesReply) error {
+		return checkList("entities", r.Entities, "", nil)
+	})
+	if err != nil {
+		return nil, err
+	}
+	ents := []string{}
+	for _, e := range out.Entities {
+		if e = strings.TrimSpace(e); e != "" {
+			ents = append(ents, e)
+		}
+	}
+	return ents, nil
+}
+
+// Entailment implements eval.Judge (entailment_verdicts): each statement
+// judged against the premise text alone. The prompt shows no question, so
+// the same check asked by factual correctness and by noise sensitivity is
+// one request, paid for once through the cache. No statement makes no call.
+func (j *Judge) Entailment(ctx context.Context, s *eval.Sample, premise string, statements []string) ([]eval.StatementVerdict, error) {
+	if len(statements) == 0 {
+		return []eval.StatementVerdict{}, nil
+	}
+	req, err := j.request(s, prompts.TaskEntailmentVerdicts, prompts.Data{Text: premise, Statements: statements})
+	if err != nil {
+		return nil, err
+	}
+	check := func(r *entailmentReply) error { return checkList("verdicts", r.Verdicts, "verdict", verdictOf) }
+	out, err := sendCounted(ctx, j, s, req, check, len(statements), func(r *entailmentReply) int { return len(r.Verdicts) })
+	if err != nil {
+		return nil, err
+	}
+	verdicts := make([]eval.StatementVerdict, len(statements))
+	for i, v := range out.Verdicts {
+		// The statement sent is the one scored; the judge's echo may be paraphrased.
+		verdicts[i] = eval.StatementVerdict{Statement: statements[i], Verdict: v.Verdict.n, Reason: strings.TrimSpace(v.Reason)}
+	}
+	return verdicts, nil
+}
+
 // Embed implements eval.Judge: all texts of a sample go in one request.
 func (j *Judge) Embed(ctx context.Context, s *eval.Sample, texts []string) ([][]float64, error) {
 	resp, err := j.client.Embed(ctx, eval.EmbedRequest{
