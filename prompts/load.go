@@ -1,8 +1,10 @@
 package prompts
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -128,4 +130,92 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// DraftSuffix ends the name of a draft: an edit of <task>.<lang>.tmpl kept
+// beside it, which Load never reads. The TUI edits the draft and makes it
+// the override file only once it passes validation, so a broken edit never
+// reaches later runs.
+const DraftSuffix = ".draft"
+
+// DraftPath is the draft of task.lang's override file in dir.
+func DraftPath(dir, task, lang string) string {
+	return filepath.Join(dir, FileName(task, lang)+DraftSuffix)
+}
+
+func isDraftName(name string) bool {
+	base, ok := strings.CutSuffix(name, DraftSuffix)
+	if !ok {
+		return false
+	}
+	_, _, ok = parseFileName(base)
+	return ok
+}
+
+// IsEmbeddedText reports whether b is byte for byte the built-in template of
+// task.lang: an override with that text only hides later updates of it.
+func IsEmbeddedText(b []byte, task, lang string) bool {
+	if CheckTaskLang(task, lang) != nil {
+		return false
+	}
+	return bytes.Equal(b, []byte(Embedded().entries[key(task, lang)].src))
+}
+
+// Reset removes the override file of task.lang in dir and its draft, so the
+// built-in template is used again. It returns the paths removed; a missing
+// file or directory is not an error.
+func Reset(dir, task, lang string) ([]string, error) {
+	if err := CheckTaskLang(task, lang); err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, p := range []string{filepath.Join(dir, FileName(task, lang)), DraftPath(dir, task, lang)} {
+		err := os.Remove(p)
+		switch {
+		case err == nil:
+			removed = append(removed, p)
+		case errors.Is(err, fs.ErrNotExist):
+		default:
+			return removed, fmt.Errorf("prompts: reset: %w", err)
+		}
+	}
+	return removed, nil
+}
+
+// Export writes the built-in templates into dir as <task>.<lang>.tmpl,
+// creating dir if needed. A file that exists with different content is the
+// user's edit: nothing is written and the error names every such file.
+// Files identical to the built-in ones are left as they are.
+func Export(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("prompts: export: %w", err)
+	}
+	type file struct{ path, src string }
+	var todo []file
+	var conflicts []string
+	for _, info := range Embedded().List() {
+		path := filepath.Join(dir, FileName(info.Task, info.Lang))
+		b, err := os.ReadFile(path)
+		switch {
+		case err == nil && IsEmbeddedText(b, info.Task, info.Lang):
+			continue
+		case err == nil:
+			conflicts = append(conflicts, path)
+			continue
+		case !errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("prompts: export: %w", err)
+		}
+		src, _ := Embedded().Source(info.Task, info.Lang)
+		todo = append(todo, file{path, src})
+	}
+	if len(conflicts) > 0 {
+		return fmt.Errorf("prompts: export: these files exist and differ from the built-in templates; move or delete them first (nothing was written): %s",
+			strings.Join(conflicts, ", "))
+	}
+	for _, f := range todo {
+		if err := os.WriteFile(f.path, []byte(f.src), 0o600); err != nil {
+			return fmt.Errorf("prompts: export: %w", err)
+		}
+	}
+	return nil
 }
