@@ -165,27 +165,18 @@ var formatLadder = []string{"json_schema", "json_object", "text"}
 // current one.
 func (a *Abilities) Downgrade(format, message string) (next string, ok, changed bool) {
 	a.mu.Lock()
-	fixed, cur := a.fixedFormat, a.p.Format
-	a.mu.Unlock()
-	if fixed {
-		return "", false, false
-	}
-	if cur != format {
-		return cur, true, false // another call downgraded already
-	}
+	defer a.mu.Unlock()
 	i := slices.Index(formatLadder, format)
-	if i < 0 || i+1 >= len(formatLadder) {
+	switch {
+	case a.fixedFormat:
+		return "", false, false
+	case a.p.Format != format:
+		return a.p.Format, true, false // another call downgraded already
+	case i < 0 || i+1 >= len(formatLadder):
 		return "", false, false
 	}
-	next = formatLadder[i+1]
-	changed = a.update(func(p *EndpointProfile) bool {
-		if p.Format != format {
-			return false
-		}
-		p.Format, p.FormatRefused = next, message
-		return true
-	})
-	return a.Format(), true, changed
+	a.p.Format, a.p.FormatRefused, a.changed = formatLadder[i+1], message, true
+	return a.p.Format, true, true
 }
 
 // NHonoured reports whether n may be sent.
