@@ -584,10 +584,8 @@ func (p *parser) levels(c *Criterion, n *yaml.Node) error {
 		if err != nil {
 			return p.errf(k, "criterion %q: level %q: name each level by its whole-number score (1: …) or as score1_description", c.Name, k.Value)
 		}
-		for _, l := range c.Levels {
-			if l.Score == score {
-				return p.errf(k, "criterion %q: level %d is described twice", c.Name, score)
-			}
+		if slices.ContainsFunc(c.Levels, func(l Level) bool { return l.Score == score }) {
+			return p.errf(k, "criterion %q: level %d is described twice", c.Name, score)
 		}
 		d, err := p.text(c, n.Content[i+1], "level "+key)
 		if err != nil {

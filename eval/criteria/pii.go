@@ -54,12 +54,7 @@ var piiPatterns = []struct {
 func findPII(text string, want []string) []Match {
 	var out []Match
 	taken := func(s, e int) bool {
-		for _, m := range out {
-			if s < m.End && m.Start < e {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(out, func(m Match) bool { return s < m.End && m.Start < e })
 	}
 	for _, p := range piiPatterns {
 		if len(want) > 0 && !slices.Contains(want, p.kind) {

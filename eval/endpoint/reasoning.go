@@ -1,6 +1,7 @@
 package endpoint
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -65,12 +66,7 @@ func SplitReasoning(content string) (answer, reasoning string, cut bool) {
 	if parts == nil {
 		return content, "", false
 	}
-	var kept []string
-	for _, p := range parts {
-		if p != "" {
-			kept = append(kept, p)
-		}
-	}
+	kept := slices.DeleteFunc(parts, func(p string) bool { return p == "" })
 	return strings.TrimSpace(b.String()), strings.Join(kept, "\n\n"), cut
 }
 
