@@ -150,34 +150,21 @@ func (c *Criterion) checkFound(answer string, found [][]Match, what []string) Ou
 		noun = "pattern"
 	}
 	var ok bool
-	var reason string
+	var passed, failed string
 	switch {
 	case !negated && !c.All:
-		ok = len(hit) > 0
-		reason = fmt.Sprintf("no %s found in the answer (looked for %s)", noun, quoteList(what))
-		if ok {
-			reason = "found " + quoteList(hit)
-		}
-	case !negated && c.All:
-		ok = len(miss) == 0
-		reason = "found every " + noun
-		if !ok {
-			reason = "missing " + quoteList(miss)
-		}
-	case negated && !c.All:
-		ok = len(hit) == 0
-		reason = "none found"
-		if !ok {
-			reason = "the answer has " + quoteList(hit)
-		}
+		ok, passed, failed = len(hit) > 0, "found "+quoteList(hit), fmt.Sprintf("no %s found in the answer (looked for %s)", noun, quoteList(what))
+	case !negated:
+		ok, passed, failed = len(miss) == 0, "found every "+noun, "missing "+quoteList(miss)
+	case !c.All:
+		ok, passed, failed = len(hit) == 0, "none found", "the answer has "+quoteList(hit)
 	default: // negated, all: fails only when every one is there
-		ok = len(miss) > 0
-		reason = "not all found (missing " + quoteList(miss) + ")"
-		if !ok {
-			reason = "the answer has all of " + quoteList(hit)
-		}
+		ok, passed, failed = len(miss) > 0, "not all found (missing "+quoteList(miss)+")", "the answer has all of "+quoteList(hit)
 	}
-	return Outcome{Score: pass(ok), Matches: matches, Reason: reason}
+	if !ok {
+		return Outcome{Score: 0, Matches: matches, Reason: failed}
+	}
+	return Outcome{Score: 1, Matches: matches, Reason: passed}
 }
 
 func quoteList(s []string) string {
