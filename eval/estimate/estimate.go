@@ -103,7 +103,7 @@ type Estimate struct {
 	Prices     PriceInfo         `json:"prices"`
 	Notes      []string          `json:"notes"`
 
-	// metrics in the run's order, for the table.
+	// order is the metrics then criteria in the run's order, for the table.
 	order []eval.Metric
 }
 

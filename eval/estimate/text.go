@@ -21,14 +21,14 @@ func (e *Estimate) WriteText(w io.Writer, dataset string) error {
 	judge := "offline (lexical)"
 	if e.Judge == "llm" {
 		judge = e.Model
-		if e.Embedding != "" && e.hasMetric(eval.AnswerRelevancy) {
+		if _, ok := e.ByMetric[eval.AnswerRelevancy]; ok && e.Embedding != "" {
 			judge += " (embeddings: " + e.Embedding + ")"
 		}
 	}
 	fmt.Fprintf(&b, "estimate of a run of %s: %d samples, judge %s\n\n", sanitize.Line(dataset), e.Samples, sanitize.Line(judge))
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	width := len("metric")
-	for _, m := range e.metrics() {
+	for _, m := range e.order {
 		width = max(width, len(m))
 	}
 	// Names left, numbers right: the names are padded to one width, so
@@ -37,7 +37,7 @@ func (e *Estimate) WriteText(w io.Writer, dataset string) error {
 	row := func(name string, m Metric) {
 		fmt.Fprintf(tw, "%-*s\t%d\t%d\t%d\t%d\t%d\t%s\t\n", width, name, m.Calls.Chat, m.Calls.Embeddings, m.CacheHits, m.Tokens.Prompt, m.Tokens.Completion, USD(m.CostUSD))
 	}
-	for _, m := range e.metrics() {
+	for _, m := range e.order {
 		row(string(m), e.ByMetric[m])
 	}
 	row("total", Metric{Calls: e.Calls, Tokens: e.Tokens, CostUSD: e.CostUSD, CacheHits: e.CacheHits})
@@ -87,32 +87,6 @@ func (e *Estimate) WriteText(w io.Writer, dataset string) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-func (e *Estimate) hasMetric(m eval.Metric) bool {
-	_, ok := e.ByMetric[m]
-	return ok
-}
-
-// metrics are the estimate's metrics then criteria in the run's order
-// (for an estimate decoded from JSON: the metrics in canonical order, then
-// the criteria by name).
-func (e *Estimate) metrics() []eval.Metric {
-	if len(e.order) > 0 {
-		return e.order
-	}
-	var out []eval.Metric
-	for _, m := range eval.AllMetrics {
-		if e.hasMetric(m) {
-			out = append(out, m)
-		}
-	}
-	for _, m := range slices.Sorted(maps.Keys(e.ByMetric)) {
-		if !slices.Contains(eval.AllMetrics, m) {
-			out = append(out, m)
-		}
-	}
-	return out
 }
 
 // USD shows a cost as the table does, with the precision a small run needs.
