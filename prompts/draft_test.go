@@ -20,8 +20,8 @@ func TestScanDraftAndReset(t *testing.T) {
 	if err != nil || len(problems) != 1 || problems[0].Task != TaskFaithfulnessVerdicts || problems[0].Lang != "zh" {
 		t.Fatalf("Scan: %v %+v", err, problems)
 	}
-	if s.Hash(TaskFaithfulnessVerdicts, "zh") != Embedded().Hash(TaskFaithfulnessVerdicts, "zh") ||
-		s.Hash(TaskFaithfulnessStatements, "en") != hashText(good) {
+	if s.Hashes()[key(TaskFaithfulnessVerdicts, "zh")] != Embedded().Hashes()[key(TaskFaithfulnessVerdicts, "zh")] ||
+		s.Hashes()[key(TaskFaithfulnessStatements, "en")] != hashText(good) {
 		t.Fatal("Scan: the good override is not used or the broken one is")
 	}
 	// The draft is never loaded: the good override is in use.

@@ -253,16 +253,6 @@ func (s *Set) Render(task, lang string, d Data) (string, error) {
 	return out, nil
 }
 
-// Hash is the sha256 (hex) of the template source text, or "" for an
-// unknown task or language.
-func (s *Set) Hash(task, lang string) string {
-	e, err := s.lookup(task, lang)
-	if err != nil {
-		return ""
-	}
-	return e.info.SHA256
-}
-
 // Hashes maps "task.lang" to the template's sha256 for every template.
 func (s *Set) Hashes() map[string]string {
 	out := make(map[string]string, len(s.entries))
