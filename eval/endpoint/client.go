@@ -556,7 +556,7 @@ func (c *Client) retry(ctx context.Context, task, model string, tokens int, call
 		}
 		if f.throttle {
 			// The wait is the limiter's pause, shared by every call.
-			eval.ReportRetry(ctx, task, f, c.lim.pauseLeft())
+			eval.ReportRetry(ctx, task, f, c.lim.state().Paused)
 			continue
 		}
 		wait := c.backoff(n)

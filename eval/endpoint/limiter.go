@@ -35,15 +35,12 @@ const maxJitter = 10 * time.Second
 
 // LimitState is a snapshot of an endpoint's limiter, for display.
 type LimitState struct {
-	InFlight int // requests on the wire
-	Waiting  int // calls queued for a slot, a pause or a budget
-	Allowed  int // the adaptive limit on requests in flight
-	Max      int // the configured limit (Config.Concurrency)
-	// PausedUntil is when the pause asked by the server ends; zero or past
-	// when not paused. Paused is what was left of it at the snapshot.
-	PausedUntil time.Time
-	Paused      time.Duration
-	Throttled   int64 // throttle replies so far (429, 503 with Retry-After)
+	InFlight  int           // requests on the wire
+	Waiting   int           // calls queued for a slot, a pause or a budget
+	Allowed   int           // the adaptive limit on requests in flight
+	Max       int           // the configured limit (Config.Concurrency)
+	Paused    time.Duration // what was left of the server's pause at the snapshot
+	Throttled int64         // throttle replies so far (429, 503 with Retry-After)
 }
 
 // Limited reports whether the endpoint is held back now: paused, or allowed
@@ -309,21 +306,11 @@ func (l *limiter) release(tk ticket) {
 	l.dispatch(time.Now())
 }
 
-func (l *limiter) pauseLeft() time.Duration {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return max(time.Until(l.pausedUntil), 0)
-}
-
 func (l *limiter) state() LimitState {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	s := LimitState{InFlight: l.inFlight, Waiting: len(l.queue), Allowed: l.allowed, Max: l.max,
-		Throttled: l.throttled}
-	if d := time.Until(l.pausedUntil); d > 0 {
-		s.PausedUntil, s.Paused = l.pausedUntil, d
-	}
-	return s
+	return LimitState{InFlight: l.inFlight, Waiting: len(l.queue), Allowed: l.allowed, Max: l.max,
+		Throttled: l.throttled, Paused: max(time.Until(l.pausedUntil), 0)}
 }
 
 // bucket paces a budget per minute. It holds at most one second's worth, so
