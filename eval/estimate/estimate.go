@@ -270,8 +270,7 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 				me.CostUSD = nil
 				unpriced[model] = true
 			case me.CostUSD != nil:
-				c := *me.CostUSD + price.Of(u)
-				me.CostUSD = &c
+				*me.CostUSD += price.Of(u) // each metric's own, from Run's start
 			}
 		}
 		est.ByMetric[m] = me
@@ -286,17 +285,15 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 		if me.CostUSD == nil {
 			est.CostUSD = nil
 		} else if est.CostUSD != nil {
-			c := *est.CostUSD + *me.CostUSD
-			est.CostUSD = &c
+			*est.CostUSD += *me.CostUSD
 		}
 	}
-	// Sums of prices carry float noise (0.0049482999999); a billionth of
-	// a dollar is below any price.
-	for m, me := range est.ByMetric {
-		me.CostUSD = rounded(me.CostUSD)
-		est.ByMetric[m] = me
+	// Sums of prices carry float noise; a billionth of a dollar is below
+	// any price.
+	for _, me := range est.ByMetric {
+		round(me.CostUSD)
 	}
-	est.CostUSD = rounded(est.CostUSD)
+	round(est.CostUSD)
 	est.Tokenizer = map[string]string{cfg.Model: p.chat.Label()}
 	if slices.Contains(metrics, eval.AnswerRelevancy) {
 		est.Tokenizer[cfg.EmbeddingModel] = p.embed.Label()
@@ -332,12 +329,10 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 	return est, nil
 }
 
-func rounded(c *float64) *float64 {
-	if c == nil {
-		return nil
+func round(c *float64) {
+	if c != nil {
+		*c = math.Round(*c*1e9) / 1e9
 	}
-	r := math.Round(*c*1e9) / 1e9
-	return &r
 }
 
 // Over says whether the estimate exceeds budget dollars; an estimate that
@@ -441,7 +436,7 @@ func FromRuns(st cache.Store, model string, hashes map[string]string, maxRuns, m
 		if used >= maxRuns {
 			break
 		}
-		if run.Judge.Kind != "llm" || !sameModel(run.Judge.Model, model) {
+		if run.Judge.Kind != "llm" || run.Judge.Model == "" || run.Judge.Model != model {
 			continue
 		}
 		same := map[string]bool{}
@@ -501,8 +496,6 @@ func FromRuns(st cache.Store, model string, hashes map[string]string, maxRuns, m
 	}
 	return out, nil
 }
-
-func sameModel(a, b string) bool { return a != "" && a == b }
 
 // joinList is "a", "a and b", "a, b and c".
 func joinList(xs []string) string {
