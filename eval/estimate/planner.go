@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"hash/maphash"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -148,14 +147,13 @@ type taskCount struct {
 type planner struct {
 	chat, embed *cost.Memo
 	tasks       map[string]*taskCount // fixed at creation: read without a lock
-	seed        maphash.Seed
 
 	mu   sync.Mutex
 	vecs map[int][]float64 // the one placeholder vector of each dimension
 }
 
 func newPlanner(chatModel, embedModel string) *planner {
-	p := &planner{chat: cost.For(chatModel).Memo(), embed: cost.For(embedModel).Memo(), tasks: map[string]*taskCount{}, seed: maphash.MakeSeed()}
+	p := &planner{chat: cost.For(chatModel).Memo(), embed: cost.For(embedModel).Memo(), tasks: map[string]*taskCount{}, vecs: map[int][]float64{}}
 	for _, t := range append(append([]string{}, prompts.Tasks...), eval.TaskEmbeddings, otherTask) {
 		p.tasks[t] = &taskCount{}
 	}
@@ -310,9 +308,6 @@ func (p *planner) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedR
 		dims = 8
 	}
 	p.mu.Lock()
-	if p.vecs == nil {
-		p.vecs = map[int][]float64{}
-	}
 	v, ok := p.vecs[dims]
 	if !ok {
 		v = make([]float64, dims)
