@@ -6,6 +6,7 @@
 package endpoint
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -396,10 +397,7 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 			answer, reasoning, open := SplitReasoning(ch.Message.Content)
 			// One field or the other: a server that fills both with the
 			// same text must not count it twice.
-			r := strings.TrimSpace(ch.Message.ReasoningContent)
-			if r == "" {
-				r = strings.TrimSpace(a.reasoning[ch.Index])
-			}
+			r := cmp.Or(strings.TrimSpace(ch.Message.ReasoningContent), strings.TrimSpace(a.reasoning[ch.Index]))
 			if r != "" {
 				reasoning = strings.TrimSpace(r + "\n\n" + reasoning)
 			}

@@ -2,6 +2,7 @@ package endpoint
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -135,12 +136,7 @@ func classify(err error, fx facts) *Failure {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		if u, perr := url.Parse(ue.URL); perr == nil {
-			if fx.host == "" {
-				fx.host = u.Host
-			}
-			if fx.endpoint == "" {
-				fx.endpoint = u.Host + u.Path
-			}
+			fx.host, fx.endpoint = cmp.Or(fx.host, u.Host), cmp.Or(fx.endpoint, u.Host+u.Path)
 		}
 	}
 	f := &Failure{Kind: KindOther, Endpoint: fx.endpoint, step: eval.StatusJudgeError}
@@ -172,11 +168,7 @@ func classify(err error, fx facts) *Failure {
 	case errors.As(err, &re):
 		fromReply(f, re.HTTPStatusCode, re.Body, isHTML("", re.Body), 0, fx)
 	case errors.As(err, &dns) && !dns.IsTimeout:
-		host := fx.host
-		if host == "" {
-			host = dns.Name
-		}
-		f.Kind, f.detail = KindUnreachable, fmt.Sprintf("cannot resolve %s: %s", host, dns.Err)
+		f.Kind, f.detail = KindUnreachable, fmt.Sprintf("cannot resolve %s: %s", cmp.Or(fx.host, dns.Name), dns.Err)
 		f.Hint = "is the host name in --base-url right?"
 	case refused(err):
 		f.Kind, f.detail = KindUnreachable, fmt.Sprintf("cannot connect to %s: connection refused", fx.host)
@@ -257,10 +249,7 @@ func fromReply(f *Failure, status int, body []byte, isPage bool, retryAfter time
 		}
 	case (code == 404 || code == 400) && namesModel(se, fx.model, code == 404):
 		f.Kind = KindModelNotFound
-		path := fx.modelsPath
-		if path == "" {
-			path = "/v1/models"
-		}
+		path := cmp.Or(fx.modelsPath, "/v1/models")
 		what := "the model"
 		if fx.model != "" {
 			what = fmt.Sprintf("model %q", fx.model)
@@ -268,11 +257,7 @@ func fromReply(f *Failure, status int, body []byte, isPage bool, retryAfter time
 		f.Hint = fmt.Sprintf("%s not found: see GET %s (%s)", what, path, answered)
 	case code == 404 || (isPage && status < 300):
 		f.Kind = KindWrongEndpoint
-		where := fx.endpoint
-		if where == "" {
-			where = "the base URL"
-		}
-		f.Hint = fmt.Sprintf("no OpenAI-compatible API answers at %s: is --base-url right? (it usually ends in /v1)", where)
+		f.Hint = fmt.Sprintf("no OpenAI-compatible API answers at %s: is --base-url right? (it usually ends in /v1)", cmp.Or(fx.endpoint, "the base URL"))
 	case code == 429 && quota(se):
 		f.Kind = KindQuota
 		f.Hint = "the account is out of quota or credit: waiting will not help; check its plan and billing"

@@ -1,6 +1,7 @@
 package endpoint
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"sync"
@@ -82,9 +83,7 @@ func NewAbilities(remembered EndpointProfile, format string) *Abilities {
 	if format != "" {
 		a.p.Format, a.fixedFormat = format, true
 	}
-	if a.p.Format == "" {
-		a.p.Format = "json_schema"
-	}
+	a.p.Format = cmp.Or(a.p.Format, "json_schema")
 	return a
 }
 

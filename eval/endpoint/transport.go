@@ -91,10 +91,7 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	limit := a.maxReply
-	if limit <= 0 {
-		limit = DefaultMaxReplyBytes
-	}
+	limit := orDefault(a.maxReply, DefaultMaxReplyBytes)
 	if resp.StatusCode >= 400 {
 		return nil, readHTTPError(resp, min(int64(sniffBytes), limit))
 	}

@@ -5,6 +5,7 @@
 package estimate
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -310,10 +311,7 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 		est.Notes = append(est.Notes, "--no-cache: every call is sent, a repeated one too")
 	}
 	for _, model := range slices.Sorted(maps.Keys(unpriced)) {
-		path := cfg.PricesPath
-		if path == "" {
-			path = "prices.json in the config directory"
-		}
+		path := cmp.Or(cfg.PricesPath, "prices.json in the config directory")
 		est.Notes = append(est.Notes, fmt.Sprintf(`no price for model %q: add it to %s as {"models": {%q: {"prompt": USD_PER_1M_TOKENS, "completion": USD_PER_1M_TOKENS}}} (or pass --prices FILE)`, model, path, model))
 	}
 	for _, label := range slices.Sorted(maps.Values(est.Tokenizer)) {

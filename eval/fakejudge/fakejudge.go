@@ -4,6 +4,7 @@
 package fakejudge
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
@@ -244,10 +245,7 @@ func (s *Server) serveChat(w http.ResponseWriter, hr *http.Request, raw map[stri
 	if s.writeRaw(w, hr, rep) {
 		return
 	}
-	fr := rep.FinishReason
-	if fr == "" {
-		fr = "stop"
-	}
+	fr := cmp.Or(rep.FinishReason, "stop")
 	choices := make([]map[string]any, len(rep.Choices))
 	for i, c := range rep.Choices {
 		msg := map[string]any{"role": "assistant", "content": c}
@@ -293,11 +291,7 @@ func (s *Server) writeRaw(w http.ResponseWriter, hr *http.Request, rep Reply) bo
 	for k, v := range rep.Header {
 		w.Header().Set(k, v)
 	}
-	ct := rep.ContentType
-	if ct == "" {
-		ct = "application/json"
-	}
-	w.Header().Set("Content-Type", ct)
+	w.Header().Set("Content-Type", cmp.Or(rep.ContentType, "application/json"))
 	if rep.Stream != nil {
 		if rep.Length > 0 {
 			w.Header().Set("Content-Length", strconv.FormatInt(rep.Length, 10))

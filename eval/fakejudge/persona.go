@@ -1,6 +1,7 @@
 package fakejudge
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -55,9 +56,7 @@ func (p Persona) Wrap(clean func(*Request) Reply) func(*Request) Reply {
 			return Reply{Status: 400, Body: DeepSeekRefusal}
 		}
 		q := *r
-		if q.Task == "" {
-			q.Task = GuessTask(r.Prompt())
-		}
+		q.Task = cmp.Or(q.Task, GuessTask(r.Prompt()))
 		if p == PersonaDeepSeek || p == PersonaOllama || p == PersonaOllamaOld {
 			q.N = 1 // n is ignored: one choice whatever was asked
 		}
@@ -107,17 +106,14 @@ func (p Persona) Wrap(clean func(*Request) Reply) func(*Request) Reply {
 // are not the real ones. Read as the answer, it gives a wrong score that
 // looks right.
 func reasoningAbout(task string) string {
-	example := map[string]string{
+	example := cmp.Or(map[string]string{
 		"faithfulness_statements":        `{"statements": ["The example statement from the instructions."]}`,
 		"faithfulness_verdicts":          `{"statements": [{"statement": "example", "reason": "supported", "verdict": 1}]}`,
 		"answer_relevancy_question":      `{"question": "What is an example question?", "noncommittal": 1}`,
 		"context_precision_verdict":      `{"reason": "example", "verdict": 0}`,
 		"context_utilization_verdict":    `{"reason": "example", "verdict": 0}`,
 		"context_recall_classifications": `{"classifications": [{"statement": "example", "reason": "example", "attributed": 0}]}`,
-	}[task]
-	if example == "" {
-		example = `{"example": true}`
-	}
+	}[task], `{"example": true}`)
 	return "Okay, the user wants me to judge this. The output format is JSON, for example " + example +
 		". Let me read the input carefully, check each part against the text, and then write my own object, not the example."
 }

@@ -68,13 +68,8 @@ func New(cfg Config, client eval.ChatClient, set *prompts.Set) *Judge {
 	if cfg.Reasoning == "auto" {
 		cfg.Reasoning = ""
 	}
-	if cfg.Lang == "" {
-		cfg.Lang = eval.LangAuto
-	}
-	embed := cfg.EmbeddingBaseURL
-	if embed == "" {
-		embed = cfg.BaseURL
-	}
+	cfg.Lang = cmp.Or(cfg.Lang, eval.LangAuto)
+	embed := cmp.Or(cfg.EmbeddingBaseURL, cfg.BaseURL)
 	return &Judge{cfg: cfg, endpoint: eval.EndpointOf(cfg.BaseURL), embedEndpoint: eval.EndpointOf(embed), client: client, prompts: set}
 }
 
