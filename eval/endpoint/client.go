@@ -527,7 +527,7 @@ func (c *Client) retry(ctx context.Context, task, model string, tokens int, call
 			return c.final(task, classify(err, facts{}), n)
 		}
 		a := &attempt{}
-		actx, cancel := context.WithTimeout(withAttempt(ctx, a), c.cfg.RequestTimeout)
+		actx, cancel := context.WithTimeout(context.WithValue(ctx, attemptKey{}, a), c.cfg.RequestTimeout)
 		used, err := call(actx, a)
 		timedOut := errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
 		cancel()

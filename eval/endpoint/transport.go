@@ -2,7 +2,6 @@ package endpoint
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
@@ -54,10 +53,6 @@ type attempt struct {
 	// host (host:port) and endpoint (host and path) of the request, set by
 	// the transport, for errors that must not quote the query string.
 	host, endpoint string
-}
-
-func withAttempt(ctx context.Context, a *attempt) context.Context {
-	return context.WithValue(ctx, attemptKey{}, a)
 }
 
 // sniffBytes is how much of a reply is looked at before go-openai decodes
