@@ -411,9 +411,7 @@ func (t *tap) history() map[string]observed {
 	defer t.mu.Unlock()
 	out := map[string]observed{}
 	for task, o := range t.tasks {
-		if o.replies > 0 {
-			out[task] = observed{replies: o.replies, tokens: o.tokens}
-		}
+		out[task] = *o
 	}
 	return out
 }
