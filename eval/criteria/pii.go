@@ -78,14 +78,9 @@ func findPII(text string, want []string) []Match {
 func digitAt(s string, i int) bool { return i >= 0 && i < len(s) && s[i] >= '0' && s[i] <= '9' }
 
 // normalDigits is a number as written without its separators.
-func normalDigits(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == ' ' || r == '-' || r == '+' {
-			return -1
-		}
-		return r
-	}, s)
-}
+func normalDigits(s string) string { return digitSeparators.Replace(s) }
+
+var digitSeparators = strings.NewReplacer(" ", "", "-", "", "+", "")
 
 // idCardValid checks the 18th character of a mainland resident ID number
 // (GB 11643), so an 18-digit amount or order number is not taken for one.

@@ -27,14 +27,11 @@ var (
 	exactSecrets = map[string]bool{"sig": true, "code": true, "pwd": true, "pass": true, "sas": true}
 )
 
+// nameSeparators are dropped from a parameter's name before it is looked at.
+var nameSeparators = strings.NewReplacer("-", "", "_", "", ".", "", "[", "", "]", "")
+
 func secretParam(name string) bool {
-	n := strings.Map(func(r rune) rune {
-		switch r {
-		case '-', '_', '.', '[', ']':
-			return -1
-		}
-		return r
-	}, strings.ToLower(name))
+	n := nameSeparators.Replace(strings.ToLower(name))
 	return exactSecrets[n] || slices.ContainsFunc(secretWords, func(w string) bool { return strings.Contains(n, w) })
 }
 
