@@ -51,8 +51,11 @@ func (e *Estimate) WriteText(w io.Writer, dataset string) error {
 		// all five tasks is one phrase, not five.
 		var basis []string
 		bySource := map[string][]string{}
-		for _, t := range tasksWithAny(e.Completion) {
+		for _, t := range prompts.Tasks {
 			src := e.Completion[t]
+			if src == "" {
+				continue
+			}
 			if bySource[src] == nil {
 				basis = append(basis, src)
 			}
@@ -100,14 +103,4 @@ func USD(c *float64) string {
 		return fmt.Sprintf("$%.4f", *c)
 	}
 	return fmt.Sprintf("$%.2f", *c)
-}
-
-func tasksWithAny(m map[string]string) []string {
-	var out []string
-	for _, t := range prompts.Tasks {
-		if m[t] != "" {
-			out = append(out, t)
-		}
-	}
-	return out
 }
