@@ -190,7 +190,9 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 	var paid eval.Usage
 	for refusals := 0; ; {
 		out, cut, sent, err := c.chatOnce(ctx, req, budget)
-		paid = addUsage(paid, out.Usage)
+		paid.PromptTokens += out.Usage.PromptTokens
+		paid.CompletionTokens += out.Usage.CompletionTokens
+		paid.ReasoningTokens += out.Usage.ReasoningTokens
 		out.Usage = paid
 		if err != nil {
 			if sw := refusedSwitch(err, sent); sw != "" && refusals < 8 {
@@ -261,14 +263,6 @@ func (c *Client) nextBudget(budget, completion int) int {
 		return 0 // the server's default was already the cap or more
 	}
 	return next
-}
-
-func addUsage(a, b eval.Usage) eval.Usage {
-	return eval.Usage{
-		PromptTokens:     a.PromptTokens + b.PromptTokens,
-		CompletionTokens: a.CompletionTokens + b.CompletionTokens,
-		ReasoningTokens:  a.ReasoningTokens + b.ReasoningTokens,
-	}
 }
 
 // reasoningModel reports models whose OpenAI API takes
