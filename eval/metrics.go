@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-
-	"github.com/ragscope/ragscope/eval/internal/vec"
 )
 
 // The metric steps: each turns judge outputs into a score following the
@@ -270,11 +268,6 @@ func RecallScore(cls []Classification) (attributed int, score float64) {
 	}
 	return attributed, float64(attributed) / float64(len(cls))
 }
-
-// Cosine is the cosine similarity of two vectors; 0 when either is zero or
-// their lengths differ (an embedding endpoint that changes dimensions
-// mid-run is a judge error caught earlier, never a NaN here).
-func Cosine(a, b []float64) float64 { return vec.Cosine(a, b) }
 
 // set records a metric's outcome. Each metric of a sample writes into its
 // own partial result (see Runner.evalSample), so no lock is needed here.
