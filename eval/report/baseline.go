@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -139,15 +140,7 @@ func (c *Comparison) list(p ChangedPair) {
 		return
 	}
 	i := sort.Search(len(c.listed), func(i int) bool { return c.listed[i].Worst > p.Worst })
-	if i == len(c.listed) && len(c.listed) == c.listCap {
-		return
-	}
-	if len(c.listed) == c.listCap {
-		c.listed = c.listed[:c.listCap-1]
-	}
-	c.listed = append(c.listed, ChangedPair{})
-	copy(c.listed[i+1:], c.listed[i:])
-	c.listed[i] = p
+	c.listed = insertCapped(c.listed, c.listCap, i, p)
 }
 
 // Listed are the worst changed pairs, worst first (at most listCap).
@@ -186,7 +179,7 @@ func (c *Comparison) checks(cannot, failing func(eval.Metric) (string, bool)) []
 	}
 	for _, th := range g.MaxDrop {
 		ck := GateCheck{Kind: checkBaselineMean, Metric: th.Metric, Threshold: th.Min}
-		i := indexOfMetric(c.t.metrics, th.Metric)
+		i := slices.Index(c.t.metrics, th.Metric)
 		var mc MeanChange
 		if i >= 0 {
 			mc = c.t.mean(i)
@@ -261,13 +254,4 @@ func riseNote(ms []eval.Metric) string {
 		}
 	}
 	return ""
-}
-
-func indexOfMetric(ms []eval.Metric, m eval.Metric) int {
-	for i, x := range ms {
-		if x == m {
-			return i
-		}
-	}
-	return -1
 }

@@ -87,9 +87,7 @@ func (l Levels) HasCriteria() bool {
 // the map: run's own is not changed); the defaults remove the key.
 func (l Levels) Record(run RunInfo) RunInfo {
 	c := make(map[string]string, len(run.Config)+1)
-	for k, v := range run.Config {
-		c[k] = v
-	}
+	maps.Copy(c, run.Config)
 	delete(c, LevelsConfigKey)
 	if s := l.String(); s != "" {
 		c[LevelsConfigKey] = s

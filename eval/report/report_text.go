@@ -248,15 +248,19 @@ func (w *Worst) Add(r *eval.Result) {
 		lk := lowest(w.kept[i])
 		return lk > v || lk == v && w.kept[i].Index > r.Index
 	})
-	if i == len(w.kept) && len(w.kept) == w.n {
-		return
+	w.kept = insertCapped(w.kept, w.n, i, r)
+}
+
+// insertCapped inserts v at i of a list kept to n items, dropping the
+// last when full; v past the end of a full list is not kept.
+func insertCapped[T any](list []T, n, i int, v T) []T {
+	if i == len(list) && len(list) == n {
+		return list
 	}
-	if len(w.kept) == w.n {
-		w.kept = w.kept[:w.n-1]
+	if len(list) == n {
+		list = list[:n-1]
 	}
-	w.kept = append(w.kept, nil)
-	copy(w.kept[i+1:], w.kept[i:])
-	w.kept[i] = r
+	return slices.Insert(list, i, v)
 }
 
 // Samples are the kept samples, worst first.
