@@ -1,8 +1,9 @@
 package report
 
 import (
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -130,7 +131,7 @@ func (r *RunInfo) PriceUsage() {
 		return
 	}
 	total := usdOf(0)
-	for _, m := range sortedMetrics(r.Usage) {
+	for _, m := range slices.Sorted(maps.Keys(r.Usage)) {
 		mu := r.Usage[m]
 		mc := usdOf(0)
 		for task, u := range mu.Tasks {
@@ -143,15 +144,6 @@ func (r *RunInfo) PriceUsage() {
 		total = addCost(total, mc)
 	}
 	r.CostUSD = total
-}
-
-func sortedMetrics(u map[eval.Metric]eval.MetricUsage) []eval.Metric {
-	ms := make([]eval.Metric, 0, len(u))
-	for m := range u {
-		ms = append(ms, m)
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i] < ms[j] })
-	return ms
 }
 
 // FormatUSD writes a cost for people: "$0" for nothing, cents for a dollar
