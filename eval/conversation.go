@@ -6,13 +6,10 @@ import (
 )
 
 // A conversation is judged turn by turn: each assistant turn is a sample
-// of its own, carrying the turns before it (History). The judge first
-// rewrites the turn's question as a standalone one from that history (a
-// follow-up like "那发票抬头呢？" has no subject of its own), and the
-// per-turn metrics run on the standalone question and the turn's own
-// chunks. Faithfulness then looks back: a statement its turn's chunks do
-// not support may be supported by an earlier turn's chunks or by what the
-// user said, and a statement may contradict an earlier answer.
+// carrying the turns before it (History). Its question is first rewritten
+// to stand alone (a follow-up like "那发票抬头呢？" has no subject), the
+// metrics run on that and the turn's own chunks, and faithfulness then
+// looks back at what the earlier turns support or contradict.
 
 // Turn is one earlier turn of a conversation as the judge sees it: what
 // the user asked, what the assistant answered, and the chunks retrieved for
@@ -113,10 +110,8 @@ const standaloneUnsupported = "this judge cannot rewrite a question from the con
 
 // lookBack judges a turn's statements against the earlier turns: a
 // statement its own chunks do not back gets the class of what backs it
-// earlier (an earlier turn's chunks, the user's words) with the turn, and
-// counts as supported when hs says so; any statement may be flagged as
-// contradicting an earlier answer. A judge without ConversationJudge
-// leaves the verdicts as the turn's chunks gave them.
+// earlier, counted as support when hs says so, and any statement may be
+// flagged as contradicting an earlier answer.
 func lookBack(ctx context.Context, j Judge, s *Sample, hs HistorySupport, tr *FaithfulnessTrace) error {
 	if hs == "" {
 		hs = HistoryChunks

@@ -64,11 +64,9 @@ func (r *Result) setCriterion(name string, tr *criteria.Trace) {
 const CriterionVerdict = "verdict"
 
 // CriterionLabelItems lists what a person may label of criterion name's
-// judgement of r, by position: each item of a checklist with the judge's
-// verdict, else the criterion's verdict on the sample (1 when it scored
-// 1). A rubric's level is not a yes or a no, so it has none; nor has a
-// criterion that did not score (its partial trace has no verdict to
-// correct).
+// judgement of r, by position: each checklist item with the judge's
+// verdict, else the criterion's verdict on the sample. A rubric's level is
+// no yes or no, and a criterion that did not score has nothing to correct.
 func CriterionLabelItems(r *Result, name string) []LabelledItem {
 	tr := r.Criteria[name]
 	v, ok := r.Score(Metric(name))

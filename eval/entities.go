@@ -7,16 +7,10 @@ import (
 	"github.com/ragscope/ragscope/eval/internal/fold"
 )
 
-// context_entity_recall = |E_ref ∩ E_ctx| / |E_ref|, E_ref the distinct
-// entities of the reference and E_ctx those of the retrieved contexts.
-//
-// Like RAGAS, the contexts are asked for their entities in one call, all
-// chunks joined with blank lines (JoinedContexts): an entity counts as
-// retrieved whichever chunk holds it, and a sample costs two calls however
-// many chunks it has. Unlike RAGAS, which intersects the two lists as exact
-// strings, ragscope matches entities on a normalised form (see
-// EntityKey), so "Trafalgar Square" in the reference is found as
-// "trafalgar square," in a chunk and "ＡＢＣ" as "ABC".
+// context_entity_recall = |E_ref ∩ E_ctx| / |E_ref| over distinct
+// entities. As in RAGAS the chunks are asked for their entities in one
+// call, joined (joinedContexts), so a sample costs two calls; unlike RAGAS,
+// entities match on a normalised form (EntityKey), not as exact strings.
 func runContextEntityRecall(ctx context.Context, j Judge, s *Sample, r *Result) {
 	if r.lacks(ContextEntityRecall, blank(s.Reference), "context entity recall needs a reference") ||
 		r.lacks(ContextEntityRecall, noContexts(s), "no retrieved contexts to find the reference's entities in") {
@@ -56,11 +50,9 @@ func joinedContexts(contexts []string) string {
 	return strings.Join(cs, "\n\n")
 }
 
-// matchEntities matches the reference's entities with the contexts': one
-// EntityMatch per distinct reference entity (by EntityKey; the first
-// spelling is kept, and entities with an empty key are dropped), in the
-// judge's order, each found when some context entity has the same key.
-// found counts them.
+// matchEntities gives one EntityMatch per distinct reference entity (by
+// EntityKey, the first spelling kept, empty keys dropped), in the judge's
+// order, found when some context entity has the same key.
 func matchEntities(reference, contexts []string) (matches []EntityMatch, found int) {
 	byKey := make(map[string]string, len(contexts))
 	for _, c := range contexts {

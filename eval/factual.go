@@ -31,16 +31,10 @@ func ParseFCMode(s string) (string, error) {
 }
 
 // factualScore is factual correctness in a mode from its counts:
-// precision TP/(TP+FP), recall TP/(TP+FN), f1 F_β(TP, FP, FN).
-//
-// Conventions, where RAGAS versions differ: a score is 0 whenever TP is 0
-// (no answer claim the reference entails), so precision with only FPs,
-// recall with only FNs and F1 with any claims but no TP are all 0 rather
-// than a division by zero or a NaN; ragscope gives a status instead of a
-// score only when the side the mode divides by has no claims at all (see
-// runFactualCorrectness). RAGAS computes the same ratios with 1e-8 guards
-// and rounds the score to 2 decimals; ragscope keeps the exact value (the
-// RAGAS test vector TP=3, FP=1, FN=2 is F1 2/3, shown 0.667, not 0.67).
+// precision TP/(TP+FP), recall TP/(TP+FN), f1 F_β(TP, FP, FN). It is 0
+// whenever TP is 0, never a NaN; a side with no claims at all gets a status
+// instead (runFactualCorrectness). Unlike RAGAS it keeps the exact value,
+// unrounded and without epsilon guards.
 func factualScore(mode string, tp, fp, fn int, beta float64) float64 {
 	if tp == 0 {
 		return 0
@@ -73,11 +67,9 @@ func factualCounts(answerClaims, referenceClaims []StatementVerdict) (tp, fp, fn
 	return tp, fp, fn
 }
 
-// factual_correctness: the answer's claims (Judge.Statements) each judged
-// against the reference (TP or FP); in recall and f1 modes also the
-// reference's claims (Judge.ReferenceStatements) each judged against the
-// answer (an FN when not entailed). Precision mode does not extract nor
-// judge the reference's claims, so it costs two calls, the others four.
+// factual_correctness: the answer's claims each judged against the
+// reference (TP or FP); in recall and f1 modes also the reference's claims
+// against the answer (an FN when not entailed).
 func runFactualCorrectness(ctx context.Context, j Judge, s *Sample, mode string, r *Result) {
 	if r.lacks(FactualCorrectness, blank(s.Answer) || blank(s.Reference), "factual correctness needs both an answer and a reference") {
 		return

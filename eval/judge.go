@@ -9,14 +9,10 @@ import (
 	"strings"
 )
 
-// Judge is what the metrics need: one method per judge task. Two judges
-// implement it: the LLM judge (prompts rendered and sent through a
-// ChatClient) and the offline lexical judge. Both return the same
-// intermediate results so the drill-down looks the same whichever ran.
-//
-// Every method receives the sample (for language choice, tracing and the
-// calls' attribution) and returns an error whose StatusOf gives the metric's
-// status.
+// Judge is what the metrics need: one method per judge task, implemented
+// by the LLM judge and the offline lexical judge alike, so the drill-down
+// looks the same whichever ran. Each method's error gives the metric's
+// status through StatusOf.
 type Judge interface {
 	// Info describes the judge for banners and reports.
 	Info() JudgeInfo

@@ -8,12 +8,9 @@ import (
 )
 
 // MetricDef is one metric as a unit: its names, how it runs on a judge,
-// and how its trace reads as judgements — for the gate's evidence, the
-// diff of two runs and the human labels. The runner, the reports, diff,
-// gate evidence and labels go through the registry (Def), never a switch
-// on the metric; each metric's definition sits in a file of its own
-// (metric_*.go). Adding a metric is a Metric constant in allMetrics, its
-// definition file with its tests, and its section in the TUI.
+// and how its trace reads as judgements. The runner, reports, diff, gate
+// evidence and labels go through the registry (Def), never a switch on the
+// metric; each definition sits in a file of its own (metric_*.go).
 type MetricDef struct {
 	Name Metric
 	// Abbrev is the column title in narrow tables (F, AR, CP...); Aliases

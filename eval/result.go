@@ -256,13 +256,11 @@ func (c CallRecord) MetricOf() Metric {
 	return MetricOfTask(c.Task)
 }
 
-// attributeShared makes the billing of a sample's calls deterministic and
-// compact. Two metrics of a sample that send the very same request at once
-// (faithfulness and answer correctness extracting the answer's statements)
-// share one call: whichever asks first pays, and the other waits for the
-// cache. Which one that is is a race, so the paid call is given to the
-// first of them in the run's metric order and the cache hit to the other.
-// A record's Metric is then cleared where it is the task's own.
+// attributeShared makes the billing of a sample's calls deterministic:
+// two metrics that send the same request at once share one call, and
+// which pays is a race, so the paid call goes to the first of them in the
+// run's metric order. A record's Metric is then cleared where it is the
+// task's own.
 func attributeShared(calls []CallRecord, order []Metric) {
 	rank := func(m Metric) int {
 		for i, o := range order {
@@ -394,9 +392,8 @@ func (t *NoiseSensitivityTrace) Entailing(i int) (line string, any bool) {
 }
 
 // OfflineCosine is the line the views print for the offline judge's
-// answer relevancy: it generates no questions, so its trace keeps the
-// lexical cosine of answer and question, which no diagnosis uses; scored:
-// the run (recorded before offline answer relevancy was unsupported)
+// answer relevancy: the lexical cosine of answer and question, which no
+// diagnosis uses; scored: the run (recorded before it was unsupported)
 // scored it.
 func (t *AnswerRelevancyTrace) OfflineCosine(scored bool) string {
 	what := "cosine(answer, question) = %.3f, shared words only: no diagnosis uses it"

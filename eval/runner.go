@@ -39,30 +39,25 @@ type RunnerConfig struct {
 	// as request slots keep the slots busy while samples wait on their
 	// sequential steps (statements before verdicts).
 	Workers int
-	// MaxTextInFlight, when positive, bounds the text (bytes of question,
-	// answer, reference and chunks) of the samples evaluated at once: a
-	// sample waits until the others leave it room, and one bigger than the
-	// bound runs alone. For a judge whose memory grows with the text it
-	// reads (the offline judge), it bounds the run's memory by the bound,
-	// not by Workers times the largest record.
+	// MaxTextInFlight, when positive, bounds the bytes of text of the
+	// samples evaluated at once (one bigger than the bound runs alone): for a
+	// judge whose memory grows with the text it reads (the offline judge), the
+	// run's memory is then bounded by it, not by Workers times the largest
+	// record.
 	MaxTextInFlight int64
 	// StoreAhead is how many more samples than Workers may be started
-	// before the results of those finished are stored (0: none, a
-	// sample starts only when one before it is stored). Results waiting for
-	// OnResults do not hold their workers, and a store that commits waiting
-	// results together (one fsync) then commits up to Workers+StoreAhead at
-	// a time: were each worker to wait for its own commit, a run would go no
-	// faster than Workers results per commit time, whatever the cores.
-	// Results are announced (EventSampleFinished) only once stored.
+	// before the finished ones are stored (0: none). A store that commits the
+	// results waiting together (one fsync) then commits up to
+	// Workers+StoreAhead at a time instead of Workers per commit time. Results
+	// are announced (EventSampleFinished) only once stored.
 	StoreAhead int
 	// InFlight, when set, reports the judge requests on the wire for the
 	// events' gauge (the endpoint client knows; the runner only sees calls).
 	InFlight func() int
-	// Unrecoverable, when set, names the kind of a call error that no retry
-	// and no other sample will cure (the endpoint unreachable, the key
-	// refused, the model unknown), "" for any other. When the first calls
-	// sent all fail with one such kind and none succeeded, the run stops at
-	// once with that error instead of failing every sample slowly.
+	// Unrecoverable, when set, names the kind of a call error no retry will
+	// cure (the endpoint unreachable, the key refused, the model unknown), ""
+	// for any other: when the first calls all fail with one such kind, the
+	// run stops at once instead of failing every sample slowly.
 	Unrecoverable func(error) string
 }
 
@@ -197,13 +192,11 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 	}
 	jobs := make(chan job)
 	budget := runctl.NewBudget(cfg.MaxTextInFlight)
-	// A finished result waits for the store without holding its worker,
-	// which takes the next sample meanwhile: storers hand every result
-	// waiting to OnResults at once. Two storers, so that one encodes while
-	// the other's commit is on disk. A sample holds a slot from the moment
-	// it is handed out until its result is stored, and its text stays
-	// counted as long: the slots and the budget bound the results waiting
-	// as well as those evaluated.
+	// A finished result waits for the store without holding its worker: two
+	// storers hand every result waiting to OnResults at once, one encoding
+	// while the other's commit is on disk. A sample holds a slot and its text
+	// stays counted until its result is stored, so the slots and the budget
+	// bound the results waiting as well as those evaluated.
 	type finished struct {
 		j   job
 		res *Result
@@ -472,10 +465,9 @@ func (r *Result) absorb(m Metric, part *Result) {
 	r.takeTrace(m, part)
 }
 
-// makeFinite keeps a result storable whatever a judge returned: JSON has no
-// NaN, and one such value would lose the whole result (and, since a result
-// that cannot be stored stops the run, the run). A metric whose trace holds
-// a non-finite number fails with a message instead.
+// makeFinite keeps a result storable whatever a judge returned: JSON has
+// no NaN, and a result that cannot be stored stops the run. A metric whose
+// trace holds a non-finite number fails with a message instead.
 func (r *Result) makeFinite() {
 	bad := func(m Metric, what string) {
 		r.set(m, StatusJudgeError, nil, "the judge produced a non-finite "+what)

@@ -41,11 +41,8 @@ type MetricUsage struct {
 }
 
 // usageOfCall is the one rule for what a finished call adds to a run's
-// usage, the run-wide CallCounts and Usage included: a call that failed is
-// no call sent (it is an error), a cached one is a hit, and only calls not
-// answered by the cache bring tokens — a cached reply keeps the usage of
-// the call that paid for it, and counting it again would overstate what
-// this run spent.
+// usage: a failed call is an error, not a call sent; a cached one is a hit
+// and brings no tokens, which the call that paid for it counted already.
 func usageOfCall(cr CallRecord, embedding bool) TaskUsage {
 	var u TaskUsage
 	switch {
