@@ -11,16 +11,11 @@ import (
 )
 
 // Levels are the pass levels of the diagnosis, one per metric: a score
-// below its metric's level fails, so the diagnosis, the colour bands and
-// the table's marks call it low. A metric not named keeps DiagLow. The
-// high band (the "recall is high", "faithful" conclusions) starts at
-// DiagHigh, or at the pass level when that is higher: a faithfulness that
-// passes 0.9 is high. For noise sensitivity, where lower is better, the
-// level is the highest score that passes.
-//
-// The zero Levels are the defaults. A Levels is a value made once
-// (ParseLevels, RunLevels) and passed to what diagnoses; nothing changes
-// it after, so it is shared freely.
+// below its metric's level fails (a metric not named keeps DiagLow). The
+// high band starts at DiagHigh, or at the pass level when that is higher.
+// For noise sensitivity, where lower is better, the level is the highest
+// score that passes. The zero Levels are the defaults; a Levels never
+// changes once made, so it is shared freely.
 type Levels struct {
 	pass map[eval.Metric]float64
 }

@@ -10,20 +10,13 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// Matching samples of two runs. A comparison of runs (ragscope diff, a
-// run against its --baseline) pairs each sample of the run after with the
-// sample of the run before that has the same id, and a sample without an
-// id with the one that has the same content: question, answer, contexts
-// and reference, all unchanged. A baseline sample with an id is found by
-// its id alone: the id is what says two samples are the same question
-// asked again, whatever the answer became.
-//
-// The dataset's own id hashes (eval/dataset/ids.go) cannot serve here:
-// they are maphash values with a seed drawn per process, made to find
-// repeats within one file, and rows without ids get none. The keys below
-// are sha256 over the exact bytes, tagged by kind and length-prefixed
-// (so no two field lists give the same input), truncated to 96 bits: a
-// million samples collide with odds of about 6e-18.
+// Matching samples of two runs (ragscope diff, a run against its
+// --baseline): a sample of the run after pairs with the sample before that
+// has the same id, and one without an id with the one of the same content
+// (question, answer, contexts and reference). The dataset's id hashes
+// cannot serve: their seed is drawn per process. These keys are sha256
+// over the exact bytes, tagged by kind and length-prefixed, truncated to
+// 96 bits.
 
 // sampleKey identifies a sample across runs: by id, or by content.
 type sampleKey [12]byte
@@ -75,10 +68,9 @@ type keyEntry struct {
 }
 
 // KeyIndex is the run before of a comparison as compactly as it can be
-// kept: per sample its key, its index in its run, and per metric compared
-// its score and status (about 56 bytes a sample with four metrics), never
-// its texts or judgements. A comparison with a run of a million samples
-// thus holds some 56 MB, and reads the few samples it shows in full again.
+// kept: per sample its key, its index and per metric compared its score
+// and status, never its texts or judgements; the few samples a comparison
+// shows are read again in full.
 type KeyIndex struct {
 	metrics []eval.Metric
 	index   []int32

@@ -1,12 +1,8 @@
 // Package report reads the results of a run: the run record with its
-// usage and cost, the reports (JSON, JSON Lines, CSV, Markdown, JUnit,
-// GitHub annotations) and the JSON report read back as a baseline, the
-// tally of a run streamed one result at a time, the diagnosis of a sample
-// at the run's pass levels, the comparison of two runs (sample matching,
-// the changes counted), the CI gates and the baseline's, the pace of a
-// live run and the status of a followed log. The HTML report, the
-// comparison's text and human labels are its sub-packages html, diff and
-// labels. It imports eval; eval never imports it.
+// usage and cost, the reports and the JSON report read back as a baseline,
+// the tally, the diagnosis, the comparison of two runs, the CI gates, the
+// pace of a live run and the status of a followed log. It imports eval;
+// eval never imports it.
 package report
 
 import (
@@ -257,10 +253,9 @@ func newReportSample(r *eval.Result, levels Levels) reportSample {
 }
 
 // MarshalJSON writes the report with the diagnosis counts and each
-// sample's diagnosis, computed from the samples so they always agree.
-// Decoding needs no counterpart: "diagnoses" fills Diagnoses, and a
-// sample's "diagnosis" is ignored (Diagnose recomputes it). Both follow
-// the pass levels the run records (RunLevels).
+// sample's diagnosis computed from the samples at the run's levels, so
+// they always agree. Decoding needs no counterpart: a sample's "diagnosis"
+// is recomputed.
 func (r Report) MarshalJSON() ([]byte, error) {
 	type plain Report // the fields without this method
 	levels := RunLevels(r.Run)
@@ -325,14 +320,11 @@ func (r *Report) each(yield func(*eval.Result) error) error {
 	return nil
 }
 
-// WriteReportJSON writes a run's report, the bytes Report.WriteJSON always
-// wrote, without holding its samples: the header first (so the summary and
-// the diagnosis counts, which come before the samples, must be known: a
-// first pass over the run), then each sample as each yields it, each
-// through its own encoder. The report of a million samples streams from
-// the store in the memory of one. Each sample's diagnosis follows the pass
-// levels run records (RunLevels), as diagnoses must. conversations, from
-// the same first pass, are written before the samples when there are any.
+// WriteReportJSON writes a run's report without holding its samples: the
+// header first (summary, diagnosis counts and conversations, from a first
+// pass over the run), then each sample as each yields it, diagnosed at the
+// run's levels (RunLevels). A report of a million samples streams from the
+// store in the memory of one.
 func WriteReportJSON(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSummary, diagnoses map[Diagnosis]int, conversations []ConversationSummary, each func(yield func(*eval.Result) error) error) error {
 	enc := NewSampleEncoder(RunLevels(run))
 	return WriteReportJSONEncoded(w, run, summary, diagnoses, conversations, func(yield func([]byte) error) error {

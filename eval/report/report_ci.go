@@ -60,10 +60,10 @@ func githubCommand(w io.Writer, cmd, title, msg string) {
 }
 
 // WriteReportGitHub writes GitHub Actions workflow commands: an error for
-// each gate check that did not pass; for each sample, an error for each
-// score below its per-sample threshold (a warning when the samples below
-// are within --max-failing) and a warning for each metric that failed to
-// score; last a notice with the means.
+// each gate check that did not pass; per sample, an error for each score
+// below its per-sample threshold (a warning while within --max-failing)
+// and a warning for each metric that failed to score; last a notice with
+// the means.
 func WriteReportGitHub(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSummary, outcome GateOutcome, each func(yield func(*eval.Result) error) error) error {
 	gate := outcome.gate
 	bw := bufio.NewWriterSize(w, 64<<10)
@@ -203,13 +203,11 @@ func seconds(s float64) string { return strconv.FormatFloat(s, 'f', 3, 64) }
 func attr(name, value string) xml.Attr { return xml.Attr{Name: xml.Name{Local: name}, Value: value} }
 
 // WriteReportJUnit writes a run as JUnit XML: a testsuite per metric with
-// one testcase per sample (classname the metric, name the sample's id or
-// #index): a failure when the score is below the metric's per-sample
-// threshold (the score, the threshold and the evidence as the message),
-// an error when the metric failed to score, skipped when it does not
-// apply; then a testsuite "ragscope.gate" with a testcase per gate check.
-// The counts of each testsuite come from the first pass (summary, gt);
-// each is walked once per metric, so nothing is held.
+// a testcase per sample (a failure below the per-sample threshold, an
+// error when the metric failed to score, skipped when it does not apply),
+// then a testsuite "ragscope.gate" with a testcase per gate check. The
+// counts come from the first pass (summary, gt); each is walked once per
+// metric, so nothing is held.
 func WriteReportJUnit(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSummary, gt *GateTally, outcome GateOutcome, each func(yield func(*eval.Result) error) error) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	bw.WriteString(xml.Header)

@@ -14,14 +14,7 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// WriteCSV writes one row per sample: identity, the scores (empty when
-// not scored), their statuses, the diagnosis and the first error message.
-// The four default metrics always have their columns, whatever the run
-// evaluated, so a script reads any report by position; context
-// utilization has them only in a run that evaluated it (ReportMetrics).
-// Every cell goes through sanitize.CSVCell: the texts come from the
-// dataset and the judge, and a spreadsheet must neither run a formula from
-// them nor a terminal an escape sequence.
+// WriteCSV writes the CSV report of the run (see WriteReportCSV).
 func (r *Report) WriteCSV(w io.Writer) error {
 	return WriteReportCSV(w, r.Run.Judge.Name, r.Run.Scored(), RunLevels(r.Run), r.Run.ConversationTurns > 0, r.each)
 }
@@ -45,11 +38,14 @@ func reportMetrics(metrics []eval.Metric) []eval.Metric {
 	return out
 }
 
-// WriteReportCSV writes the CSV report of WriteCSV of a run of metrics
-// from a stream of samples: one row per sample as it comes, nothing held;
-// the diagnosis follows levels. A run of conversation turns (conv) has
-// their conversation_id and turn after the id, and the standalone question
-// the metrics judged after the answer.
+// WriteReportCSV writes the CSV report from a stream of samples, a row
+// each as it comes: identity, the scores (empty when not scored), their
+// statuses, the diagnosis at levels and the errors. The four default
+// metrics always have their columns so a script reads any report by
+// position; other metrics only in a run that evaluated them. A run of
+// conversation turns (conv) adds their conversation_id, turn and
+// standalone question. Every cell goes through sanitize.CSVCell: a
+// spreadsheet must run no formula from the data, a terminal no escape.
 func WriteReportCSV(w io.Writer, judge string, metrics []eval.Metric, levels Levels, conv bool, each func(yield func(*eval.Result) error) error) error {
 	cols := reportMetrics(metrics)
 	cw := &csvWriter{csv.NewWriter(w)}
@@ -123,11 +119,8 @@ func (w *csvWriter) Write(record []string) error {
 	return w.Writer.Write(cells)
 }
 
-// WriteMarkdown writes a summary (per metric mean, scored, not scored; the
-// diagnosis counts) and the `worst` lowest-scoring samples with the reason
-// the judge gave for their first unsupported statement. Every field from
-// the data goes through sanitize.Line (mdCell in the table): Markdown
-// punctuation stays, control characters and bidi controls show as escapes.
+// WriteMarkdown writes the summary and the `worst` lowest-scoring samples
+// (see WriteReportMarkdown).
 func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
 	ws := NewWorst(worst)
 	for _, s := range r.Samples {
@@ -140,9 +133,11 @@ func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
 	return WriteConversationsMarkdown(w, r.Run, t.Conversations())
 }
 
-// WriteReportMarkdown writes the Markdown report of WriteMarkdown from a
-// run's summary, its diagnosis counts and its worst samples (from a
-// Worst), so a stored run of any size is reported from one pass.
+// WriteReportMarkdown writes the Markdown report from a run's summary, its
+// diagnosis counts and its worst samples (from a Worst), so a stored run
+// of any size is reported from one pass. Every text from the data goes
+// through sanitize.Line (mdCell in tables): Markdown punctuation stays,
+// control and bidi characters show as escapes.
 func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSummary, diag map[Diagnosis]int, ranked []*eval.Result) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# ragscope run %s\n\n", sanitize.Line(run.ID))
@@ -294,10 +289,8 @@ func scoreCell(r *eval.Result, m eval.Metric) string {
 
 // Why is the most useful single line of evidence for a sample diagnosed
 // d at these levels: a failure's message; else the judgement that points
-// at the stage d names (an unretrieved reference statement for retrieval,
-// the evasive phrase for noncommittal, ...); else the first judgement
-// against the answer; else the scores that fail their pass levels. It is
-// never empty: a sample that passes says so.
+// at the stage d names; else the first judgement against the answer; else
+// the scores below their pass levels. It is never empty.
 func (l Levels) Why(r *eval.Result, d Diagnosis) string {
 	for _, m := range eval.AllMetrics {
 		if r.Status[m].Failed() {

@@ -7,11 +7,10 @@ import (
 )
 
 // WatchStatus is what a watcher following a live log (ragscope watch)
-// says about itself, polled by its clients (the headless progress line,
-// the TUI's follow mode) about once a second. It lives in eval/report, not
-// internal/watch, because the TUI imports eval/report and nothing under
-// internal. A zero WatchStatus is a watcher that is caught up with no
-// alerts configured.
+// says about itself to its clients, polled about once a second. It lives
+// here, not in internal/watch, because the TUI imports eval/report and
+// nothing under internal. The zero WatchStatus is a watcher caught up with
+// no alerts configured.
 type WatchStatus struct {
 	// Files is how many log files are followed now (a glob or a directory
 	// grows as the service rotates).
