@@ -13,14 +13,11 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Quote finds quote in chunk after folding both: runs of white space
-// count as one space, and as none next to a CJK character (judges add or
-// drop spaces there); fullwidth ASCII (ｒａｇ，) is its ASCII form; case is
-// ignored; punctuation and quote marks around the quote are dropped (a
-// judge ends a quote with 。 or wraps it in “” where the chunk goes on).
-// Escapes and invisible characters are skipped, as every reader of the
-// text skips them. Anything else must match verbatim: an elided "…" in
-// the middle is not the chunk's text. It returns the byte span of the match in chunk.
+// Quote finds quote in chunk after folding both: white space runs count
+// as one space, and as none next to a CJK character; fullwidth ASCII is
+// ASCII; case is ignored; punctuation and quote marks around the quote are
+// dropped; escapes and invisible characters are skipped. Anything else
+// must match verbatim. It returns the byte span of the match in chunk.
 func Quote(chunk, quote string) (start, end int, ok bool) {
 	quote = TrimQuote(quote)
 	if quote == "" {
@@ -78,8 +75,7 @@ func foldQuote(s string) string {
 
 // foldSpan maps bytes i and j of foldQuote(s) back to the source runes
 // they came from: the start offset in s of i's, the end offset of j's.
-// Quote calls it once, on a match, so the search itself allocates no
-// offset tables (two ints a byte of every chunk of every citation).
+// Only a match calls it, so the search allocates no offset tables.
 func foldSpan(s string, i, j int) (start, end int) {
 	n := 0
 	foldRunes(s, func(r rune, from, to int) bool {

@@ -1,7 +1,6 @@
-// Package diff writes the comparison of two runs for a reader (`ragscope
-// diff`, a run against its --baseline) and compares their conversations.
-// The matching of samples and the counting of changes stay in
-// eval/report, where the baseline gate counts through them too.
+// Package diff writes the comparison of two runs for a reader and
+// compares their conversations; the matching and the counting stay in
+// eval/report, where the baseline gate uses them too.
 package diff
 
 import (
@@ -15,11 +14,8 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// The text form of a comparison, for `ragscope diff` and for a run's
-// comparison with its --baseline. Every text in it comes from the store or
-// a report file (ids, judge names) or from the dataset and the judge
-// (statements, reasons) and goes through sanitize.Line; the JSON form
-// (diff --json) keeps them exact.
+// Every text of the comparison's text form goes through sanitize.Line;
+// the JSON form (diff --json) keeps them exact.
 
 // Write prints the comparison of run a with run b for a reader: each
 // side, the means, the conversations when both runs have some, then every

@@ -21,14 +21,11 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// The HTML report is one page that opens anywhere (a mail attachment, a
-// file share): its CSS and its few lines of script are inline and it loads
-// nothing. Every text from data or a judge is first made visible by the
-// sanitiser (controls and bidi overrides shown as escapes, as a terminal
-// shows them) and then escaped by html/template for where it lands; no
-// text from data is ever written as template.HTML, into a URL or into the
-// script. Each sample's drill-down is a <details> element, so the page
-// reads without script; the script only sorts and filters the table.
+// The HTML report is one page that opens anywhere: its CSS and script
+// are inline and it loads nothing. Every text from data or a judge is made
+// visible by the sanitiser, then escaped by html/template; none is ever
+// written as template.HTML, into a URL or into the script. Each drill-down
+// is a <details> element, so the page reads without script.
 
 //go:embed report.tmpl
 var htmlSource string
@@ -39,15 +36,13 @@ var htmlPage = template.Must(template.New("page").Parse(htmlSource))
 // score, the last one closed (1.0 falls in 0.9–1.0).
 const htmlBins = 10
 
-// Write writes a run's report as one HTML page, streamed: the
-// header, the summary and a distribution per metric and criterion, then
-// each sample as each yields it (its row of the table and its drill-down)
-// with nothing held but the histograms (and, with a baseline, where each
-// sample's counterpart is). each is read twice: the distributions come
-// before the samples. Diagnoses follow the pass levels run records. base,
-// when set, adds the comparison with that run: the means before and
-// after, a Δ column per metric compared, and each changed sample's
-// changed judgements.
+// Write writes a run's report as one HTML page, streamed: the header,
+// the summary and a distribution per scored name, then each sample as
+// each yields it, with nothing held but the histograms (and, with a
+// baseline, where each sample's counterpart is). each is read twice: the
+// distributions come first. base, when set, adds the comparison with that
+// run: the means before and after, a Δ column per metric, and each
+// changed sample's changed judgements.
 func Write(w io.Writer, run report.RunInfo, summary map[eval.Metric]report.MetricSummary, diagnoses map[report.Diagnosis]int, each func(yield func(*eval.Result) error) error, base *Baseline) error {
 	scored := run.Scored()
 	hist := make(map[eval.Metric]*[htmlBins]int, len(scored))

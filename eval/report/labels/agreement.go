@@ -9,11 +9,9 @@ import (
 )
 
 // Agreement is how well the judge agrees with the human labels of a run:
-// per labelled task, over the judged items that have a label, and per
-// metric, what applying the labels does to the samples' scores. Positive
-// is the value 1 (supported, useful, attributed, noncommittal, a
-// criterion met). A team's criterion is both a task and a metric, under
-// its name, so its κ says whether the judge reads it as the team does.
+// per labelled task over the items that have a label, and per metric what
+// applying the labels does to the scores. Positive is the value 1. A
+// team's criterion is both a task and a metric, under its name.
 type Agreement struct {
 	Run     string                           `json:"run"`
 	Tasks   map[string]*TaskAgreement        `json:"tasks"`
@@ -206,10 +204,9 @@ func taskFigures(c Confusion) *TaskAgreement {
 }
 
 // AgreementTable is an agreement as the cells of its two tables, what
-// `ragscope agreement` and the TUI's panel both print: one row a task
-// (labelled, accuracy and kappa written "before<arrow>after" for a re-run,
-// then the confusion counts), one row a metric, and the notes on kappas
-// that are not defined.
+// `ragscope agreement` and the TUI's panel both print: a row per task
+// (with "before<arrow>after" for a re-run), a row per metric, and the
+// notes on kappas that are not defined.
 type AgreementTable struct {
 	Tasks    [][]string // task, labelled, accuracy, kappa, tp, fp, tn, fn
 	Labelled []bool     // per task row: it has labels

@@ -47,17 +47,15 @@ func TaskMetric(task string) (eval.Metric, bool) {
 // under its name.
 func IsJudgeTask(name string) bool { return slices.Contains(prompts.Tasks, name) }
 
-// IsCriterionTask says task may name one of a team's criteria in a label:
-// a criterion is labelled under its own name, which no judge task has
-// (the criteria file refuses them), so a misspelt metric task is still
-// refused.
+// IsCriterionTask says task may name one of a team's criteria in a label
+// (no judge task is a criterion's name, so a misspelt metric task is
+// still refused).
 func IsCriterionTask(task string) bool { return !IsJudgeTask(task) && criteria.ValidName(task) }
 
-// Label is a human's verdict on one judged item: the value the item should
-// have had (0 or 1: for a verdict the right verdict, for a generated
-// question the right noncommittal flag). It is keyed by what it judges (the
-// sample's inputs, the task and the item), not by run, so it stays attached
-// across re-runs, prompt edits and judge models.
+// Label is a human's verdict on one judged item: the value (0 or 1) the
+// item should have had. It is keyed by what it judges (the sample's
+// inputs, the task and the item), not by run, so it stays attached across
+// re-runs, prompt edits and judge models.
 type Label struct {
 	// Key is LabelKey of the item; SampleKey is SampleKey of its sample.
 	Key       string `json:"key"`
