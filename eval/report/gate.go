@@ -183,25 +183,16 @@ func (g Gate) Active() bool {
 	return len(g.Mean)+len(g.Sample)+len(g.Conversation) > 0 || g.Baseline.Active()
 }
 
-// SampleMin is the per-sample threshold of m, if there is one.
-func (g Gate) SampleMin(m eval.Metric) (float64, bool) {
-	for _, t := range g.Sample {
-		if t.Metric == m {
-			return t.Min, true
-		}
-	}
-	return 0, false
-}
-
 // Below reports whether r's score of m is worse than m's per-sample
 // threshold: under it, or over it when lower is better (an unscored
 // metric is not below: it is counted as failed or not applicable
 // instead).
 func (g Gate) Below(r *eval.Result, m eval.Metric) (min float64, below bool) {
-	min, ok := g.SampleMin(m)
-	if !ok || r.Status[m] != eval.StatusOK {
-		return min, false
+	i := slices.IndexFunc(g.Sample, func(t Threshold) bool { return t.Metric == m })
+	if i < 0 || r.Status[m] != eval.StatusOK {
+		return 0, false
 	}
+	min = g.Sample[i].Min
 	v, ok := r.Score(m)
 	return min, ok && worse(m, v, min)
 }

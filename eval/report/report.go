@@ -286,19 +286,9 @@ func (r Report) MarshalJSON() ([]byte, error) {
 // NewReport builds the report of a run from its results (nil entries, i.e.
 // samples never finished, are left out).
 func NewReport(run RunInfo, results []*eval.Result) *Report {
-	rep := &Report{Version: reportVersion, Run: run, Summary: tallyOf(run.Scored(), results, Levels{}).Summary()}
-	for _, r := range results {
-		if r != nil {
-			rep.Samples = append(rep.Samples, r)
-		}
-	}
-	if rep.Samples == nil {
-		rep.Samples = []*eval.Result{}
-	}
-	t := tallyOf(run.Scored(), rep.Samples, RunLevels(run))
-	rep.Diagnoses = t.Diagnoses()
-	rep.Conversations = t.Conversations()
-	return rep
+	samples := slices.DeleteFunc(append([]*eval.Result{}, results...), func(r *eval.Result) bool { return r == nil })
+	t := tallyOf(run.Scored(), samples, RunLevels(run))
+	return &Report{Version: reportVersion, Run: run, Summary: t.Summary(), Diagnoses: t.Diagnoses(), Conversations: t.Conversations(), Samples: samples}
 }
 
 // WriteJSON writes the report as indented JSON (see WriteReportJSON).

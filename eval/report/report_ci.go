@@ -243,14 +243,15 @@ func WriteReportJUnit(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSu
 	if err := enc.EncodeToken(root); err != nil {
 		return err
 	}
+	testsuite := func(name string, tests, failures, errors, skipped int, time float64, id int) xml.StartElement {
+		return xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: []xml.Attr{
+			attr("name", name), attr("tests", strconv.Itoa(tests)), attr("failures", strconv.Itoa(failures)), attr("errors", strconv.Itoa(errors)),
+			attr("skipped", strconv.Itoa(skipped)), attr("time", seconds(time)), attr("timestamp", stamp), attr("id", strconv.Itoa(id)),
+		}}
+	}
 	for id, m := range run.Scored() {
 		ms := summary[m]
-		suite := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: []xml.Attr{
-			attr("name", string(m)), attr("tests", strconv.Itoa(ms.Scored+ms.Failed+ms.NotApplicable)),
-			attr("failures", strconv.Itoa(gt.BelowCount(m))), attr("errors", strconv.Itoa(ms.Failed)),
-			attr("skipped", strconv.Itoa(ms.NotApplicable)), attr("time", seconds(gt.LatencySeconds(m))),
-			attr("timestamp", stamp), attr("id", strconv.Itoa(id)),
-		}}
+		suite := testsuite(string(m), ms.Scored+ms.Failed+ms.NotApplicable, gt.BelowCount(m), ms.Failed, ms.NotApplicable, gt.LatencySeconds(m), id)
 		if err := enc.EncodeToken(suite); err != nil {
 			return err
 		}
@@ -299,11 +300,7 @@ func WriteReportJUnit(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSu
 			return err
 		}
 	}
-	suite := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: []xml.Attr{
-		attr("name", "ragscope.gate"), attr("tests", strconv.Itoa(len(outcome.Checks))),
-		attr("failures", strconv.Itoa(gFail)), attr("errors", strconv.Itoa(gErr)), attr("skipped", "0"),
-		attr("time", seconds(0)), attr("timestamp", stamp), attr("id", strconv.Itoa(len(run.Scored()))),
-	}}
+	suite := testsuite("ragscope.gate", len(outcome.Checks), gFail, gErr, 0, 0, len(run.Scored()))
 	if err := enc.EncodeToken(suite); err != nil {
 		return err
 	}
