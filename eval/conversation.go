@@ -11,9 +11,8 @@ import (
 // metrics run on that and the turn's own chunks, and faithfulness then
 // looks back at what the earlier turns support or contradict.
 
-// Turn is one earlier turn of a conversation as the judge sees it: what
-// the user asked, what the assistant answered, and the chunks retrieved for
-// that answer.
+// Turn is one earlier turn of a conversation as the judge sees it: the
+// question, the answer and the chunks retrieved for it.
 type Turn struct {
 	Turn     int      `json:"turn"`
 	Question string   `json:"question"`
@@ -95,9 +94,8 @@ type ConversationJudge interface {
 	LookBack(ctx context.Context, s *Sample, statements []string) (verdicts []HistoryVerdict, contradictionsChecked bool, err error)
 }
 
-// StandaloneTrace is a conversation turn's standalone question: the
-// rewritten question the metrics ran on, or why there is none (the judge
-// cannot rewrite, or failed); the metrics then ran on the question as asked.
+// StandaloneTrace is a turn's question rewritten to stand alone, which
+// the metrics ran on, or why there is none (they then ran on the asked one).
 type StandaloneTrace struct {
 	Question string `json:"question,omitempty"`
 	Status   Status `json:"status"`

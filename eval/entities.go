@@ -39,9 +39,8 @@ func runContextEntityRecall(ctx context.Context, j Judge, s *Sample, r *Result) 
 // entityRecallScore is found / distinct reference entities (> 0).
 func entityRecallScore(found, total int) float64 { return float64(found) / float64(total) }
 
-// joinedContexts is the one text context entity recall asks the contexts'
-// entities of: the non-empty chunks in rank order, separated by a blank
-// line.
+// joinedContexts is the one text entity recall asks the contexts'
+// entities of: the non-empty chunks in rank order, a blank line apart.
 func joinedContexts(contexts []string) string {
 	cs := nonEmpty(contexts)
 	for i := range cs {

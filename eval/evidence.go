@@ -81,9 +81,8 @@ func (e *Citation) Check(contexts []string) {
 	}
 }
 
-// Locate finds the quote in the contexts: the 0-based index of the chunk
-// holding it and its byte span there. The named chunk is the only one
-// searched; with none named, the first chunk holding it wins.
+// Locate finds the quote in the contexts: the 0-based index of its chunk
+// (the named one alone, else the first holding it) and its byte span.
 func (e *Citation) Locate(contexts []string) (chunk, start, end int, ok bool) {
 	if e == nil {
 		return 0, 0, 0, false

@@ -48,9 +48,8 @@ func factualScore(mode string, tp, fp, fn int, beta float64) float64 {
 	return fBetaScore(tp, fp, fn, beta)
 }
 
-// factualCounts counts the verdicts of both directions: an answer claim the
-// reference entails is a TP, one it does not an FP; a reference claim the
-// answer does not entail is an FN.
+// factualCounts counts an answer claim the reference entails a TP, else an
+// FP, and a reference claim the answer does not entail an FN.
 func factualCounts(answerClaims, referenceClaims []StatementVerdict) (tp, fp, fn int) {
 	for _, v := range answerClaims {
 		if v.Verdict == 1 {
@@ -114,9 +113,8 @@ func runFactualCorrectness(ctx context.Context, j Judge, s *Sample, mode string,
 	r.set(FactualCorrectness, StatusOK, &score, "")
 }
 
-// entail is Judge.Entailment held to its contract: exactly one verdict per
-// statement sent, a 0 or a 1, or a parse error (a judge implementation
-// that breaks it must not shift the counts). No statement makes no call.
+// entail is Judge.Entailment held to its contract: one 0 or 1 verdict per
+// statement, or a parse error. No statement makes no call.
 func entail(ctx context.Context, j Judge, s *Sample, premise string, statements []string) ([]StatementVerdict, error) {
 	if len(statements) == 0 {
 		return []StatementVerdict{}, nil

@@ -95,9 +95,8 @@ type ResponseFormat struct {
 	Schema json.RawMessage `json:"schema,omitempty"` // for json_schema
 }
 
-// ChatRequest is a canonical chat-completion request. The exported fields
-// with json tags are exactly what determines the reply, and so what the cache
-// key hashes; the untagged fields are bookkeeping.
+// ChatRequest is a canonical chat-completion request: its json-tagged
+// fields decide the reply and are what the cache key hashes.
 type ChatRequest struct {
 	Endpoint       string         `json:"endpoint"` // host and path of the API, see EndpointOf
 	Model          string         `json:"model"`
@@ -177,9 +176,8 @@ type EmbedRequest struct {
 	Sample int `json:"-"`
 }
 
-// EmbedKey is the content address of one text's embedding: embeddings are
-// cached per (endpoint, model, dimensions, text) so that a text embedded by
-// two metrics or two runs is paid for once.
+// EmbedKey is the content address of one text's embedding, so a text
+// embedded by two metrics or two runs is paid for once.
 func EmbedKey(endpoint, model string, dims int, text string) string {
 	return contentKey(struct {
 		V        int    `json:"v"`
@@ -206,9 +204,8 @@ type ChatClient interface {
 	Embed(ctx context.Context, req EmbedRequest) (EmbedResponse, error)
 }
 
-// EndpointOf reduces a base URL to host and path, the part of it that
-// decides which model answers; scheme, query strings and credentials are
-// dropped so a key smuggled into a URL never reaches a cache key.
+// EndpointOf reduces a base URL to host and path, dropping scheme, query
+// and credentials so a key smuggled into a URL never reaches a cache key.
 func EndpointOf(baseURL string) string {
 	u, err := url.Parse(baseURL)
 	if err != nil || u.Host == "" {

@@ -63,9 +63,8 @@ func Merge(base, update *Result, metrics []Metric) *Result {
 	return &out
 }
 
-// takeTrace sets metric m's trace from another result of the same sample;
-// a name that is no metric is a criterion's, whose trace is in Criteria
-// (none when it did not score: its status says why).
+// takeTrace sets metric m's trace from another result of the sample; a
+// name that is no metric is a criterion's, traced in Criteria.
 func (r *Result) takeTrace(m Metric, from *Result) {
 	if d := Def(m); d != nil {
 		d.CopyTrace(r, from)

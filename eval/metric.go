@@ -71,9 +71,8 @@ func Def(m Metric) *MetricDef {
 	return nil
 }
 
-// metricAliases are the short names analysts type (the TUI's filter bar,
-// --fail-under); the long ones are the public metric names, so a copied
-// column title works too.
+// metricAliases are the names analysts type (the TUI's filter, gates):
+// short aliases and the public names, so a copied column title works.
 var metricAliases = func() map[string]Metric {
 	out := map[string]Metric{}
 	for i, d := range metricDefs {
@@ -88,9 +87,8 @@ var metricAliases = func() map[string]Metric {
 	return out
 }()
 
-// traced completes d, a metric whose trace is the result's field f: its
-// trace is copied, and its evidence and changes are read only where the
-// traces are (changes nil: the trace has no judgements to compare).
+// traced completes d, a metric whose trace is the result's field f, with
+// the trace's copy, evidence and changes (nil changes: none to compare).
 func traced[T any](d MetricDef, f func(*Result) **T, evidence func(*T) []string, changes func(a, b *T) []JudgementChange) MetricDef {
 	d.CopyTrace = func(dst, src *Result) { *f(dst) = *f(src) }
 	d.Evidence = func(r *Result) []string {

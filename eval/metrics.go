@@ -12,9 +12,8 @@ import (
 // judgement on the result. A step never panics and never leaves a NaN: it
 // ends with a status, and a score only when the status is ok.
 
-// faithfulness = supported statements / statements sent. In a
-// conversation a statement its turn's chunks do not back may be backed
-// earlier (see lookBack); hs decides whether that counts.
+// faithfulness = supported statements / statements sent; in a
+// conversation, support found earlier counts as hs says (lookBack).
 func runFaithfulness(ctx context.Context, j Judge, s *Sample, hs HistorySupport, r *Result) {
 	if strings.TrimSpace(s.Answer) == "" {
 		r.set(Faithfulness, StatusNoStatements, nil, "the answer is empty")
@@ -60,9 +59,8 @@ func runFaithfulness(ctx context.Context, j Judge, s *Sample, hs HistorySupport,
 	r.set(Faithfulness, StatusOK, &score, "")
 }
 
-// FaithfulnessScore is supported / statements sent for a non-empty list of
-// verdicts. It is the one formula of the metric: a score with human labels
-// applied (see labels.ApplyLabels) is computed by it too.
+// FaithfulnessScore is supported / statements sent for a non-empty list:
+// the metric's one formula, which labelled scores use too.
 func FaithfulnessScore(verdicts []StatementVerdict) (supported int, score float64) {
 	for _, v := range verdicts {
 		supported += v.Verdict
@@ -147,8 +145,7 @@ func runAnswerSimilarity(ctx context.Context, j AnswerSimilarityJudge, s *Sample
 }
 
 // RelevancyScore is the mean cosine of a non-empty list of generated
-// questions, 0 when every one is flagged noncommittal (the one formula of
-// the metric's questions mode).
+// questions, 0 when every one is flagged noncommittal.
 func RelevancyScore(qs []GeneratedQuestion) (score float64, allNoncommittal bool) {
 	allNoncommittal = true
 	var sum float64
@@ -177,8 +174,7 @@ func runContextPrecision(ctx context.Context, j Judge, s *Sample, r *Result) {
 }
 
 // context_utilization is context precision with the answer in place of
-// the reference: the same formula (AveragePrecision) over verdicts on
-// whether each chunk was useful to arrive at the answer.
+// the reference: the same formula, AveragePrecision.
 func runContextUtilization(ctx context.Context, j Judge, s *Sample, r *Result) {
 	if r.lacks(ContextUtilization, blank(s.Answer), "context utilization needs an answer") ||
 		r.lacks(ContextUtilization, noContexts(s), "there are no retrieved contexts to rank") {
@@ -189,9 +185,8 @@ func runContextUtilization(ctx context.Context, j Judge, s *Sample, r *Result) {
 	}
 }
 
-// judgeChunks asks verdict of every chunk at once (the calls are
-// independent) and scores metric m by average precision; nil, with the
-// failure set on r, when some call failed.
+// judgeChunks asks verdict of every chunk at once and scores m by average
+// precision; nil, with the failure set on r, when some call failed.
 func judgeChunks(ctx context.Context, m Metric, verdict func(context.Context, *Sample, int) (ChunkVerdict, error), s *Sample, r *Result) *ContextPrecisionTrace {
 	chunks := make([]ChunkVerdict, len(s.Contexts))
 	calls := make([]func() error, len(s.Contexts))
@@ -211,9 +206,8 @@ func judgeChunks(ctx context.Context, m Metric, verdict func(context.Context, *S
 	return &ContextPrecisionTrace{Chunks: chunks, Precisions: precisions}
 }
 
-// AveragePrecision computes context precision (and context utilization)
-// from ranked verdicts and returns precision@k for every rank (for the
-// formula display). It is the one formula of both metrics.
+// AveragePrecision is the one formula of context precision and
+// utilization; it returns precision@k for every rank too.
 func AveragePrecision(chunks []ChunkVerdict) (float64, []float64) {
 	precisions := make([]float64, len(chunks))
 	var useful, num float64

@@ -71,8 +71,7 @@ func noiseStatements(chunks []NoiseChunk, byReference []StatementVerdict) (stmts
 }
 
 // noiseScore is noise sensitivity in a mode: the share of the answer's
-// statements whose noise is that mode (0 for no statements; the runner
-// never scores that case). Lower is better.
+// statements whose noise is that mode (0 for none). Lower is better.
 func noiseScore(mode string, statements, relevant, irrelevant int) float64 {
 	if statements == 0 {
 		return 0

@@ -56,9 +56,8 @@ type Comparison struct {
 	err       error
 }
 
-// ChangedPair is a changed sample of the run and its baseline sample:
-// where each is, and its largest fall (negative; 0 for a change of status
-// alone, positive when it only rose).
+// ChangedPair is a changed sample and its baseline sample, and its largest
+// fall (negative; 0 for a change of status alone, positive for a rise).
 type ChangedPair struct {
 	BeforePos   int // position in the baseline (its order in a report file)
 	BeforeIndex int
@@ -164,9 +163,8 @@ func (c *Comparison) BaselineSamples() (n, withID int) {
 // Diff is the comparison so far as a RunDiff, without its samples.
 func (c *Comparison) Diff() *RunDiff { return c.t.runDiff() }
 
-// checks are the baseline's gate checks. cannot says when a metric's mean
-// cannot be judged (no score, or too many samples failed to score);
-// failing only the latter, which also hides regressions.
+// checks are the baseline's gate checks. cannot says when a mean cannot
+// be judged; failing, when too many samples failed to score.
 func (c *Comparison) checks(cannot, failing func(eval.Metric) (string, bool)) []GateCheck {
 	g := c.gate
 	var out []GateCheck

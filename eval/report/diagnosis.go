@@ -26,9 +26,8 @@ const (
 // Diagnoses lists them in display order.
 var Diagnoses = []Diagnosis{DiagGeneration, DiagRetrieval, DiagOffTopic, DiagNoncommittal, DiagIncomplete, DiagCriterion, DiagLowScore, DiagOK, DiagFailed}
 
-// DiagnosesAt lists the diagnoses a run diagnosed with l can give, in
-// display order: criterion only when l holds criteria, so a run without
-// them lists no class it cannot have.
+// DiagnosesAt lists the diagnoses a run at l can give, in display order:
+// criterion only when l holds criteria.
 func DiagnosesAt(l Levels) []Diagnosis {
 	if l.HasCriteria() {
 		return Diagnoses
@@ -177,9 +176,8 @@ func (l Levels) diagnosisInput(r *eval.Result) diagInput {
 	return in
 }
 
-// FailingCriteria names the criteria of r whose score fails its pass level
-// (the level the run's file gives it; DiagLow when l does not hold it), in
-// the order of their names: what a sample diagnosed criterion failed.
+// FailingCriteria names the criteria of r whose score fails its pass
+// level, in the order of their names.
 func (l Levels) FailingCriteria(r *eval.Result) []string {
 	var out []string
 	for _, name := range r.CriteriaNames() {

@@ -6,9 +6,8 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// RunDiff is the comparison of two runs: the samples of run B matched
-// with those of run A (see Matching), each metric's mean over the matched
-// samples, and the samples that changed.
+// RunDiff is the comparison of two runs: the samples of B matched with
+// A's, each metric's mean over them, and the samples that changed.
 type RunDiff struct {
 	A, B    string                      `json:"-"`
 	Means   map[eval.Metric]MeanChange  `json:"means"`
@@ -104,8 +103,7 @@ func (c ScoreChange) Changed() bool {
 const scoreEpsilon = 1e-9
 
 // diffTally counts a comparison one matched pair at a time, from scores
-// and statuses alone: the means, the counts of changes. Diff feeds it from
-// results, a run's comparison with its baseline from a KeyIndex.
+// and statuses alone: Diff feeds it results, a baseline a KeyIndex.
 type diffTally struct {
 	metrics      []eval.Metric
 	sumA, sumB   []float64
@@ -215,9 +213,8 @@ func Diff(metrics []eval.Metric, a, b []*eval.Result, match Matching) *RunDiff {
 	return d
 }
 
-// DiffSample is what changed between two results of one sample: each
-// metric's score and status, and the judgements; changed is false when
-// nothing did.
+// DiffSample is what changed between two results of one sample: scores,
+// statuses and judgements; changed is false when nothing did.
 func DiffSample(metrics []eval.Metric, a, b *eval.Result) (SampleDiff, bool) {
 	sd := SampleDiff{Index: b.Index, ID: b.ID, IndexBefore: a.Index, Scores: map[eval.Metric]ScoreChange{}}
 	changed := false

@@ -116,9 +116,8 @@ func parseMetricValues(flag, s string, criteria []string, example, what string, 
 	return out, nil
 }
 
-// Allowance is --max-failing: how many samples may be below the
-// per-sample thresholds (or fail to score on a gated metric), as a count
-// or a percentage of the samples evaluated.
+// Allowance is --max-failing: how many samples may miss the per-sample
+// thresholds, as a count or a percentage of the samples evaluated.
 type Allowance struct {
 	N       int
 	Percent float64
@@ -467,9 +466,8 @@ func (c *convGate) add(r *eval.Result, ths []Threshold) {
 // message names; it counts them all.
 const maxConversationsNamed = 5
 
-// check is the check of one --fail-under-conversation threshold. A run
-// without conversations cannot be gated on them: a gate never passes for
-// want of what it gates.
+// check is the check of one --fail-under-conversation threshold; a run
+// without conversations cannot be gated on them.
 func (c *convGate) check(th Threshold, cannot func(eval.Metric) (string, bool)) GateCheck {
 	ck := GateCheck{Kind: checkConversation, Metric: th.Metric, Threshold: th.Min}
 	if len(c.order) == 0 {

@@ -1,6 +1,5 @@
-// Package fold holds the folded forms that texts are compared in: a
-// judge's quote found in a chunk whatever its spacing, width, case and
-// surrounding marks, and an entity's matching key.
+// Package fold holds the folded forms texts are compared in: a judge's
+// quote in a chunk, an entity's matching key.
 package fold
 
 import (
@@ -44,8 +43,7 @@ func TrimQuote(quote string) string {
 }
 
 // Locate finds quote in contexts: in chunk (1-based) alone when one is
-// named, else in the first chunk holding it. It returns the 0-based index
-// of that chunk and the byte span of the quote there.
+// named, else in the first chunk holding it (0-based index, byte span).
 func Locate(chunk int, quote string, contexts []string) (at, start, end int, ok bool) {
 	if chunk != 0 {
 		if chunk < 1 || chunk > len(contexts) {

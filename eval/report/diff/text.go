@@ -17,9 +17,8 @@ import (
 // Every text of the comparison's text form goes through sanitize.Line;
 // the JSON form (diff --json) keeps them exact.
 
-// Write prints the comparison of run a with run b for a reader: each
-// side, the means, the conversations when both runs have some, then every
-// changed sample.
+// Write prints the comparison of run a with run b: each side, the means,
+// the conversations, then every changed sample.
 func Write(w io.Writer, a, b report.RunInfo, metrics []eval.Metric, d *report.RunDiff) {
 	fmt.Fprintf(w, "run A %s  %s  judge %s\n", sanitize.Line(a.ID), a.StartedAt.Local().Format("2006-01-02 15:04"), sanitize.Line(a.Judge.Name))
 	fmt.Fprintf(w, "run B %s  %s  judge %s\n\n", sanitize.Line(b.ID), b.StartedAt.Local().Format("2006-01-02 15:04"), sanitize.Line(b.Judge.Name))
@@ -33,9 +32,8 @@ func Write(w io.Writer, a, b report.RunInfo, metrics []eval.Metric, d *report.Ru
 	WriteSamples(w, metrics, d.Samples)
 }
 
-// WriteTable prints each metric's mean on both sides (headed before
-// and after), the change, and how many samples went up, down or changed
-// status.
+// WriteTable prints each metric's mean before and after, the change, and
+// how many samples went up, down or changed status.
 func WriteTable(w io.Writer, metrics []eval.Metric, d *report.RunDiff, before, after string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "metric\t%s\t%s\tdelta\tup\tdown\tstatus changed\n", before, after)

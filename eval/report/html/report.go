@@ -1,6 +1,5 @@
-// Package html writes a run's report as one HTML page: the summary, a
-// distribution per metric, each sample's row and drill-down, and, with a
-// baseline, the compare view of what changed.
+// Package html writes a run's report as one HTML page, with a baseline's
+// compare view of what changed.
 package html
 
 import (
