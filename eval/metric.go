@@ -13,9 +13,8 @@ import (
 // metric; each definition sits in a file of its own (metric_*.go).
 type MetricDef struct {
 	Name Metric
-	// Abbrev is the column title in narrow tables (F, AR, CP...); Aliases
-	// are the other names analysts type in filters and gates (the
-	// abbreviation in lower case and the metric's name always work).
+	// Abbrev is the column title in narrow tables; Aliases are the other
+	// names analysts type in filters and gates.
 	Abbrev  string
 	Aliases []string
 	// LowerIsBetter: a lower score is the better one (noise sensitivity).
@@ -39,13 +38,11 @@ type MetricDef struct {
 type LabelDef struct {
 	// Task is the label task (the judge task that made the judgements).
 	Task string
-	// Items lists the judged items of a trace: the text a label names
-	// (a statement, a question, a chunk's rank) and the judge's value,
-	// by position; nil without a trace.
+	// Items lists the judged items of a trace by position: the text a label
+	// names and the judge's value; nil without a trace.
 	Items func(r *Result) []LabelledItem
-	// Rescore gives c, a shallow copy of a result, a trace of its own
-	// with the values at their positions in place of the judge's, and
-	// returns the metric's score of it by the metric's own formula.
+	// Rescore gives c, a shallow copy of a result, a trace of its own with
+	// the values in place of the judge's, and returns its score.
 	Rescore func(c *Result, values map[int]int) float64
 }
 

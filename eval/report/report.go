@@ -33,19 +33,15 @@ type RunInfo struct {
 	DatasetHash string     `json:"dataset_sha256,omitempty"`
 	StartedAt   time.Time  `json:"started_at"`
 	FinishedAt  *time.Time `json:"finished_at"`
-	// AttemptStartedAt is when the latest attempt of a resumed run began
-	// (--resume): StartedAt stays the run's first start. Zero for a run
-	// never resumed, whose one attempt began at StartedAt.
+	// AttemptStartedAt is when the latest attempt of a resumed run began;
+	// zero for a run never resumed.
 	AttemptStartedAt time.Time `json:"attempt_started_at,omitzero"`
-	// ElapsedMS is what the attempts of a resumed run took, summed, once
-	// the latest one ended (an attempt killed before its end adds
-	// nothing); 0 for a run never resumed, which took FinishedAt −
-	// StartedAt. See Duration.
+	// ElapsedMS is what the attempts of a resumed run took, summed; 0 for a
+	// run never resumed (see Duration).
 	ElapsedMS int64          `json:"elapsed_ms,omitempty"`
 	Judge     eval.JudgeInfo `json:"judge"`
-	// Contract is the version of the judge reply contract the run's
-	// traces follow (prompts.ContractVersion; 2 added the evidence); 0 in
-	// runs recorded before it was kept, which follow contract 1.
+	// Contract is the judge reply contract the traces follow
+	// (prompts.ContractVersion); 0 in runs recorded before it, which follow 1.
 	Contract int               `json:"contract,omitempty"`
 	Prompts  map[string]string `json:"prompts"` // task.lang -> sha256
 	Metrics  []eval.Metric     `json:"metrics"`
@@ -61,22 +57,19 @@ type RunInfo struct {
 	// conversation: the reports then place each by conversation and turn.
 	ConversationTurns int  `json:"conversation_turns,omitempty"`
 	Cancelled         bool `json:"cancelled,omitempty"`
-	// Subset, when set, says the run evaluated Samples of the dataset's
-	// Subset.Of samples, chosen by Subset.Seed (run --sample): its means
-	// are of a sample, and --resume evaluates the same subset.
+	// Subset, when set, says the run evaluated Samples of Subset.Of, chosen
+	// by Subset.Seed (run --sample); --resume evaluates the same subset.
 	Subset *Subset `json:"subset,omitempty"`
 
 	// Usage breaks Calls and Tokens down by metric and judge task, with
 	// their cost; absent from runs recorded before it was kept.
 	Usage map[eval.Metric]eval.MetricUsage `json:"usage,omitempty"`
-	// CostUSD is what the run's tokens cost at Pricing: null when a model
-	// had no price, when the run has not ended, or when it was recorded
-	// before costs were.
+	// CostUSD is what the run's tokens cost at Pricing: null when a model had
+	// no price, or the run has not ended or predates costs.
 	CostUSD *float64 `json:"cost_usd"`
 	Pricing *Pricing `json:"pricing,omitempty"`
-	// UsagePartial says an earlier attempt of this run (see --resume) was
-	// interrupted before it recorded what it used: the calls, tokens and
-	// cost count the attempts that ended, a lower bound.
+	// UsagePartial says an interrupted earlier attempt recorded no usage: the
+	// calls, tokens and cost are a lower bound.
 	UsagePartial bool `json:"usage_partial,omitempty"`
 }
 
@@ -235,9 +228,8 @@ type reportSample struct {
 	// FailingCriteria names the criteria below their pass levels, which
 	// the diagnosis criterion stands for.
 	FailingCriteria []string `json:"failing_criteria,omitempty"`
-	// StandaloneQuestion is a conversation turn's question as the metrics
-	// judged it (null when the judge could not rewrite it; its standalone
-	// trace says why); absent for a single-turn sample.
+	// StandaloneQuestion is a turn's question as the metrics judged it (null
+	// when not rewritten); absent for a single-turn sample.
 	StandaloneQuestion json.RawMessage `json:"standalone_question,omitempty"`
 }
 
