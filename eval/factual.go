@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -19,15 +20,22 @@ const defaultFCMode = FCModeF1
 // factualBeta is the β of factual correctness's F-score (RAGAS's default).
 const factualBeta = 1.0
 
-// ParseFCMode parses --fc-mode; "" is DefaultFCMode.
+// ParseFCMode parses --fc-mode; "" is defaultFCMode.
 func ParseFCMode(s string) (string, error) {
-	switch m := strings.ToLower(strings.TrimSpace(s)); m {
-	case "":
-		return defaultFCMode, nil
-	case FCModeF1, FCModePrecision, FCModeRecall:
+	return parseMode("fc-mode", "factual correctness", "f1, precision or recall", s, defaultFCMode, FCModePrecision, FCModeRecall)
+}
+
+// parseMode parses a metric's mode flag: one of modes, case and spaces
+// aside; "" is the first.
+func parseMode(flag, metric, choices, s string, modes ...string) (string, error) {
+	m := strings.ToLower(strings.TrimSpace(s))
+	if m == "" {
+		return modes[0], nil
+	}
+	if slices.Contains(modes, m) {
 		return m, nil
 	}
-	return "", fmt.Errorf("--fc-mode: %q is not a mode of factual correctness (choose f1, precision or recall)", s)
+	return "", fmt.Errorf("--%s: %q is not a mode of %s (choose %s)", flag, s, metric, choices)
 }
 
 // factualScore is factual correctness in a mode from its counts:

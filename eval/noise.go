@@ -2,7 +2,6 @@ package eval
 
 import (
 	"context"
-	"fmt"
 	"strings"
 )
 
@@ -17,13 +16,7 @@ const DefaultNSMode = NSModeRelevant
 
 // ParseNSMode parses --ns-mode; "" is DefaultNSMode.
 func ParseNSMode(s string) (string, error) {
-	switch m := strings.ToLower(strings.TrimSpace(s)); m {
-	case "":
-		return DefaultNSMode, nil
-	case NSModeRelevant, NSModeIrrelevant:
-		return m, nil
-	}
-	return "", fmt.Errorf("--ns-mode: %q is not a mode of noise sensitivity (choose relevant or irrelevant)", s)
+	return parseMode("ns-mode", "noise sensitivity", "relevant or irrelevant", s, DefaultNSMode, NSModeIrrelevant)
 }
 
 // noiseStatements is the one formula of noise sensitivity, as in RAGAS: a
