@@ -2,6 +2,7 @@ package eval
 
 import (
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/ragscope/ragscope/eval/criteria"
@@ -49,13 +50,9 @@ func Merge(base, update *Result, metrics []Metric) *Result {
 	// The calls of the metrics kept come from the base; those of the
 	// metrics updated from the update alone, so a full re-run does not list
 	// (and count) the parent's calls as well.
-	updated := map[Metric]bool{}
-	for _, m := range metrics {
-		updated[m] = true
-	}
 	out.Calls = nil
 	for _, c := range base.Calls {
-		if !updated[c.MetricOf()] {
+		if !slices.Contains(metrics, c.MetricOf()) {
 			out.Calls = append(out.Calls, c)
 		}
 	}

@@ -255,10 +255,8 @@ func (c CallRecord) MetricOf() Metric {
 // task's own.
 func attributeShared(calls []CallRecord, order []Metric) {
 	rank := func(m Metric) int {
-		for i, o := range order {
-			if o == m {
-				return i
-			}
+		if i := slices.Index(order, m); i >= 0 {
+			return i
 		}
 		return len(order)
 	}

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"maps"
 	"sync"
 	"sync/atomic"
 )
@@ -114,9 +115,7 @@ func (s *taskStats) snapshot() map[Metric]MetricUsage {
 // With is mu with u added to its task's usage and its sums.
 func (mu MetricUsage) With(task string, u TaskUsage) MetricUsage {
 	tasks := make(map[string]TaskUsage, len(mu.Tasks)+1)
-	for t, v := range mu.Tasks {
-		tasks[t] = v
-	}
+	maps.Copy(tasks, mu.Tasks)
 	t := tasks[task]
 	t.add(u)
 	tasks[task] = t
