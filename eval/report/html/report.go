@@ -423,28 +423,18 @@ func htmlMetricSection(r *eval.Result, m eval.Metric, levels report.Levels) html
 // terminal's detail page shows them.
 var htmlSections = map[eval.Metric]func(*eval.Result, *htmlSection){
 	eval.Faithfulness: func(r *eval.Result, sec *htmlSection) {
-		t := r.Faithfulness
-		if t == nil {
-			return
+		if t := r.Faithfulness; t != nil {
+			statementsHTML(sec, r, t.Statements, func(v eval.StatementVerdict) htmlItem {
+				return judgedItem(v.Verdict, "", v.Statement, v.Reason, v.Evidence, true)
+			}, t.Supported, "statements supported", eval.LabelFaithfulness)
 		}
-		var items []htmlItem
-		for _, v := range t.Statements {
-			items = append(items, judgedItem(v.Verdict, "", v.Statement, v.Reason, v.Evidence, true))
-		}
-		statementFormula(sec, items, t.Supported, "statements supported")
-		reasoningNote(sec, r, eval.LabelFaithfulness)
 	},
 	eval.ContextRecall: func(r *eval.Result, sec *htmlSection) {
-		t := r.ContextRecall
-		if t == nil {
-			return
+		if t := r.ContextRecall; t != nil {
+			statementsHTML(sec, r, t.Classifications, func(c eval.Classification) htmlItem {
+				return judgedItem(c.Attributed, "", c.Statement, c.Reason, c.Evidence, true)
+			}, t.Attributed, "reference statements attributed", eval.LabelContextRecall)
 		}
-		var items []htmlItem
-		for _, c := range t.Classifications {
-			items = append(items, judgedItem(c.Attributed, "", c.Statement, c.Reason, c.Evidence, true))
-		}
-		statementFormula(sec, items, t.Attributed, "reference statements attributed")
-		reasoningNote(sec, r, eval.LabelContextRecall)
 	},
 	eval.AnswerRelevancy:    relevancyHTML,
 	eval.ContextPrecision:   func(r *eval.Result, sec *htmlSection) { chunksHTML(sec, r.ContextPrecision, "") },
@@ -489,11 +479,18 @@ func judgedItem(verdict int, lead, text, reason string, ev *eval.Citation, cites
 	return it
 }
 
-func statementFormula(sec *htmlSection, items []htmlItem, yes int, what string) {
+// statementsHTML lists a trace's judged statements, yes of them for the
+// score, and what the judge thought before the verdicts of task.
+func statementsHTML[T any](sec *htmlSection, r *eval.Result, judged []T, item func(T) htmlItem, yes int, what, task string) {
+	var items []htmlItem
+	for _, j := range judged {
+		items = append(items, item(j))
+	}
 	sec.Lists = append(sec.Lists, htmlList{Items: items, None: len(items) == 0})
 	if n := len(items); n > 0 {
 		sec.Formula = append(sec.Formula, fmt.Sprintf("%d of %d %s = %.3f", yes, n, what, float64(yes)/float64(n)))
 	}
+	reasoningNote(sec, r, task)
 }
 
 // reasoningNote adds what a reasoning judge model thought before the
