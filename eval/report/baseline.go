@@ -102,8 +102,7 @@ func (c *Comparison) Add(r *eval.Result) int {
 		vb, okB := r.Score(m)
 		okB = okB && stB == eval.StatusOK
 		delta, both := c.t.metric(i, va, okA, stA, vb, okB, stB)
-		// How much the sample got worse: a fall, or a rise of a metric
-		// whose lower score is the better.
+		// How much the sample got worse (a rise when lower is better).
 		worsened := -delta
 		if eval.LowerIsBetter(m) {
 			worsened = delta

@@ -272,9 +272,7 @@ func WriteReportJUnit(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSu
 				msg := failedText(r, m)
 				tc.Error = &junitProblem{Message: xmlClean(show.Clip(msg, junitMessageRunes), false), Type: string(st), Text: xmlClean(msg, true)}
 			case st != eval.StatusOK:
-				// Not applicable (missing_input, no_statements) or not
-				// computable by this judge (unsupported): skipped, with
-				// the reason.
+				// Not applicable, or not computable by this judge: skipped, with the reason.
 				msg := string(st)
 				if why := r.Errors[m]; why != "" {
 					msg += ": " + why
