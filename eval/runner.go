@@ -316,18 +316,12 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 		}
 		return res
 	}
-	// EventSampleStarted carries the sample's texts (index, id, question,
-	// answer, contexts, reference) in a Result of its own with empty Scores
-	// and Status: what a viewer can show while the sample is evaluated. It
-	// is not the sample's result (that comes with EventSampleFinished), and
-	// a consumer must still accept a started event with no Result (older
-	// streams).
-	emit(Event{Kind: EventSampleStarted, Sample: s.Index, InFlight: r.stats.gauge(), Result: &Result{
-		Index: res.Index, ID: res.ID, Question: res.Question, Answer: res.Answer,
-		Contexts: res.Contexts, Reference: res.Reference,
-		ConversationID: res.ConversationID, Turn: res.Turn, History: res.History,
-		Scores: map[Metric]*float64{}, Status: map[Metric]Status{},
-	}})
+	// EventSampleStarted carries the sample's texts in a Result of its own,
+	// with maps of its own, for a viewer to show while the sample runs (a
+	// consumer must still accept one with no Result: older streams).
+	started := *res
+	started.Scores, started.Status = map[Metric]*float64{}, map[Metric]Status{}
+	emit(Event{Kind: EventSampleStarted, Sample: s.Index, InFlight: r.stats.gauge(), Result: &started})
 	rec := &recorder{sample: s.Index, run: &r.stats}
 	sctx := withRecorder(ctx, rec)
 	if s.IsConversation() {
