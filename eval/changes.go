@@ -36,8 +36,7 @@ func (c JudgementChange) Side(after bool) (text string, ok bool) {
 	return c.textBefore, c.hasBefore
 }
 
-// noiseJudgement is where an answer statement stands in noise sensitivity,
-// in one line.
+// noiseJudgement is where an answer statement stands in noise sensitivity.
 func noiseJudgement(st NoiseStatement) string {
 	var b strings.Builder
 	if st.Correct {

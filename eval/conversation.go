@@ -46,8 +46,7 @@ const (
 	HistoryNone HistorySupport = "none"
 )
 
-// Where a statement found support earlier in its conversation
-// (StatementVerdict.Support).
+// Where a statement found support earlier (StatementVerdict.Support).
 const (
 	// SupportEarlierChunks: an earlier turn's retrieved chunks support it.
 	SupportEarlierChunks = "earlier_chunks"
@@ -102,8 +101,7 @@ type StandaloneTrace struct {
 	Reason   string `json:"reason,omitempty"`
 }
 
-// standaloneUnsupported is why a judge without ConversationJudge has no
-// standalone question.
+// standaloneUnsupported is why a judge without ConversationJudge has none.
 const standaloneUnsupported = "this judge cannot rewrite a question from the conversation's history; the metrics ran on the question as asked"
 
 // lookBack judges a turn's statements against the earlier turns: a
@@ -153,8 +151,7 @@ func lookBack(ctx context.Context, j Judge, s *Sample, hs HistorySupport, tr *Fa
 	return nil
 }
 
-// contradictionLines are the evidence of statements that contradict an
-// earlier answer, one line each.
+// contradictionLines are the evidence of statements contradicting earlier answers.
 func contradictionLines(vs []StatementVerdict) []string {
 	return lines(vs, func(v StatementVerdict) bool { return v.Contradicts > 0 }, func(v StatementVerdict) string {
 		return fmt.Sprintf("contradicts turn %d: %q: %s", v.Contradicts, v.Statement, v.HistoryReason)

@@ -148,8 +148,7 @@ func together(calls ...func() error) error {
 	return nil
 }
 
-// orEmpty is s, or an empty list for none: a trace lists no item as [],
-// not null.
+// orEmpty is s, or [] for none: a trace lists no item as [], not null.
 func orEmpty[T any](s []T) []T {
 	if s == nil {
 		return []T{}

@@ -90,8 +90,7 @@ func matchEntities(reference, contexts []string) (matches []EntityMatch, found i
 // stay apart. "" means the text has no entity in it.
 func EntityKey(s string) string { return fold.Entity(s) }
 
-// cleanEntities is the contexts' entities as the judge listed them,
-// trimmed, without empty ones.
+// cleanEntities is the contexts' entities trimmed, without empty ones.
 func cleanEntities(es []string) []string {
 	out := []string{}
 	for _, e := range es {

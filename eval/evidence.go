@@ -27,8 +27,7 @@ type Citation struct {
 	Flag        string `json:"flag,omitempty"`
 }
 
-// Flagged reports a citation the check found wrong (QuoteNotFound or
-// NoSuchChunk); Flag says how.
+// Flagged reports a citation the check found wrong; Flag says how.
 func (e *Citation) Flagged() bool {
 	return e != nil && (e.QuoteNotFound || e.NoSuchChunk)
 }

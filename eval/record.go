@@ -160,8 +160,7 @@ func (rec *recorder) start() {
 	}
 }
 
-// finished records a call that ended, with its error if any, and feeds
-// fail-fast with it.
+// finished records a call that ended and feeds fail-fast with it.
 func (rec *recorder) finished(ctx context.Context, cr CallRecord, err error, embedding bool) {
 	rec.run.inFlight.Add(-1)
 	if err != nil {

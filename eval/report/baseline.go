@@ -26,8 +26,7 @@ type BaselineGate struct {
 // cache does not remove (a re-phrased statement flips one verdict of ten).
 const DefaultRegressMargin = 0.1
 
-// Active reports whether the baseline gates the run (a --baseline alone
-// only compares).
+// Active reports whether the baseline gates the run, not only compares.
 func (g BaselineGate) Active() bool { return len(g.MaxDrop) > 0 || g.Regressed }
 
 // The kinds of the baseline's gate checks (GateCheck.Kind).
@@ -65,8 +64,7 @@ type ChangedPair struct {
 	Worst       float64
 }
 
-// NewComparison compares results with the baseline x under g, keeping the
-// listCap worst changed pairs.
+// NewComparison compares with x under g, keeping the listCap worst changed pairs.
 func NewComparison(x *KeyIndex, g BaselineGate, listCap int) *Comparison {
 	return &Comparison{x: x, gate: g, t: newDiffTally(x.Metrics()), by: make([]int, len(x.Metrics())), listCap: listCap}
 }
@@ -150,8 +148,7 @@ func (c *Comparison) Changed() int { return c.changed }
 // Regressed is how many shared samples fell by more than the margin.
 func (c *Comparison) Regressed() int { return c.regressed }
 
-// BaselineSamples is how many samples the baseline has, and how many of
-// them have an id.
+// BaselineSamples is how many samples the baseline has, and with an id.
 func (c *Comparison) BaselineSamples() (n, withID int) {
 	if c.x == nil {
 		return 0, 0

@@ -118,8 +118,7 @@ var diagRules = []struct {
 	{DiagLowScore, func(diagInput) bool { return true }},
 }
 
-// Diagnose classifies a result by the first rule of diagRules that holds,
-// with the default pass levels.
+// Diagnose classifies a result at the default pass levels.
 func Diagnose(r *eval.Result) Diagnosis { return Levels{}.Diagnose(r) }
 
 // Diagnose classifies a result by the first rule of diagRules that holds,

@@ -47,14 +47,12 @@ type ConversationMetricDiff struct {
 	FirstFailingTurnAfter  *int     `json:"first_failing_turn_after"`
 }
 
-// MeanChange is a metric's mean in both runs, each over the matched
-// samples it scored.
+// MeanChange is a metric's mean in both runs over the matched samples.
 type MeanChange struct {
 	Before *float64 `json:"before"`
 	After  *float64 `json:"after"`
 	Delta  *float64 `json:"delta"`
-	// ScoredBefore and ScoredAfter are how many matched samples each mean
-	// is over.
+	// ScoredBefore and ScoredAfter are how many matched samples each mean is over.
 	ScoredBefore int `json:"scored_before"`
 	ScoredAfter  int `json:"scored_after"`
 }
