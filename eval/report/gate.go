@@ -462,8 +462,7 @@ func (c *convGate) add(r *eval.Result, ths []Threshold) {
 	}
 }
 
-// maxConversationsNamed is how many breaching conversations a check's
-// message names; it counts them all.
+// maxConversationsNamed bounds the breaching conversations a message names.
 const maxConversationsNamed = 5
 
 // check is the check of one --fail-under-conversation threshold; a run

@@ -67,8 +67,7 @@ func (l Levels) WithCriteria(c *CriteriaInfo) Levels {
 	return out
 }
 
-// HasCriteria says l holds a criterion's pass level (WithCriteria): the
-// run scored criteria.
+// HasCriteria says l holds a criterion's pass level: the run scored criteria.
 func (l Levels) HasCriteria() bool {
 	for m := range l.pass {
 		if !slices.Contains(eval.AllMetrics, m) {
@@ -105,8 +104,7 @@ func (l Levels) IsDefault() bool {
 	return true
 }
 
-// String is the levels as --pass takes them, metrics in AllMetrics order;
-// "" for the defaults.
+// String is the levels as --pass takes them; "" for the defaults.
 func (l Levels) String() string {
 	var parts []string
 	for _, m := range eval.AllMetrics {
@@ -159,8 +157,7 @@ func (l Levels) level(m eval.Metric, v float64) level {
 	return bandAt(eval.Goodness(m, v), low, max(DiagHigh, low))
 }
 
-// bandAt is the level of v with the fail band below low and the high band
-// from high on.
+// bandAt is the level of v: fail below low, high from high on.
 func bandAt(v, low, high float64) level {
 	switch {
 	case v < low:

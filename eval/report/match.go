@@ -147,8 +147,7 @@ func (x *KeyIndex) Add(r *eval.Result) {
 // Index is the sample index, in its own run, of the sample at pos.
 func (x *KeyIndex) Index(pos int) int { return int(x.index[pos]) }
 
-// Score is metric i's score (ok false: none) and status of the sample at
-// pos.
+// Score is metric i's score (ok false: none) and status of the sample at pos.
 func (x *KeyIndex) Score(pos, i int) (float64, bool, eval.Status) {
 	j := pos*len(x.metrics) + i
 	v := x.scores[j]

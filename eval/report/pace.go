@@ -59,8 +59,7 @@ func (p *Pace) Observe(ev *eval.Event) {
 	}
 }
 
-// ETA is how long the run needs for left more samples at its pace; false
-// before a sample has finished.
+// ETA is how long left more samples take at the run's pace; false before any finished.
 func (p *Pace) ETA(left int) (time.Duration, bool) {
 	if p.n == 0 {
 		return 0, false

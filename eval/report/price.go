@@ -30,8 +30,7 @@ func (r *RunInfo) AddUsage(calls eval.CallCounts, tokens eval.Usage, usage map[e
 	}
 }
 
-// ResetUsage clears what the record says was used, for a new run made
-// from it (a re-run).
+// ResetUsage clears the usage recorded, for a re-run made from the record.
 func (r *RunInfo) ResetUsage() {
 	r.Calls, r.Tokens, r.Usage, r.CostUSD, r.UsagePartial = eval.CallCounts{}, eval.Usage{}, nil, nil, false
 }

@@ -14,8 +14,7 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// Every text of the comparison's text form goes through sanitize.Line;
-// the JSON form (diff --json) keeps them exact.
+// The text form puts every text through sanitize.Line; diff --json keeps them exact.
 
 // Write prints the comparison of run a with run b: each side, the means,
 // the conversations, then every changed sample.
@@ -82,8 +81,7 @@ func writeChange(w io.Writer, c eval.JudgementChange) {
 	fmt.Fprintf(w, "    %s\n      before: %s\n      after:  %s\n", l.Head, l.Before, l.After)
 }
 
-// QuoteLine quotes a text for a line of output: backslashes and quotes are
-// escaped, and sanitize.Line shows control characters as escapes.
+// QuoteLine quotes a text for a line of output (show.Quote).
 func QuoteLine(s string) string { return show.Quote(s) }
 
 func scoreOrStatus(v *float64, st eval.Status) string {

@@ -36,8 +36,7 @@ type htmlCompareRow struct {
 	Up, Down, Status                  int
 }
 
-// htmlComparison carries the comparison from the page's first pass (the
-// matching) to its second (each sample's changes).
+// htmlComparison carries the page's first pass (the matching) to its second.
 type htmlComparison struct {
 	base *Baseline
 	c    *report.Comparison

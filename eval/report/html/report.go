@@ -239,8 +239,7 @@ type htmlSample struct {
 	NotComputable, FailureLines []string
 }
 
-// htmlSpan is a piece of a chunk's text; Quoted: a judge cited it as
-// evidence.
+// htmlSpan is a piece of a chunk's text; Quoted: a judge cited it.
 type htmlSpan struct {
 	Text   string
 	Quoted bool

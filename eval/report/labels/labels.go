@@ -118,8 +118,7 @@ func ResultSampleKey(r *eval.Result) string {
 	return SampleKey(r.Question, r.Answer, r.Contexts, r.Reference)
 }
 
-// SampleRef is how the label line format names a sample: its id, or its
-// index when it has none.
+// SampleRef names a sample in the label line format: its id, else its index.
 func SampleRef(r *eval.Result) string {
 	if r.ID != "" {
 		return r.ID
@@ -134,8 +133,7 @@ type Item struct {
 	// Text is the item as the label line format writes it: the statement,
 	// the chunk's rank, the reference statement, the generated question.
 	Text string
-	// Judge is the judge's value: the verdict, the attribution, the
-	// noncommittal flag.
+	// Judge is the judge's value: the verdict, the attribution, the flag.
 	Judge int
 	// Pos is the item's position in its trace (statement, chunk,
 	// classification or question index).
