@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"math"
@@ -156,21 +157,12 @@ func (x *KeyIndex) Score(pos, i int) (float64, bool, eval.Status) {
 
 func (x *KeyIndex) sort() {
 	slices.SortFunc(x.keys, func(a, b keyEntry) int {
-		if c := compareKeys(a.key, b.key); c != 0 {
+		if c := bytes.Compare(a.key[:], b.key[:]); c != 0 {
 			return c
 		}
 		return int(a.pos - b.pos)
 	})
 	x.sorted = true
-}
-
-func compareKeys(a, b sampleKey) int {
-	for i := range a {
-		if a[i] != b[i] {
-			return int(a[i]) - int(b[i])
-		}
-	}
-	return 0
 }
 
 // Match finds the sample of the index r is compared with (by r's id, else
@@ -194,7 +186,7 @@ func (x *KeyIndex) Match(r *eval.Result) (int, MatchKind) {
 
 // take is the first sample with key k not matched yet.
 func (x *KeyIndex) take(k sampleKey) (int, bool) {
-	i, found := slices.BinarySearchFunc(x.keys, k, func(e keyEntry, k sampleKey) int { return compareKeys(e.key, k) })
+	i, found := slices.BinarySearchFunc(x.keys, k, func(e keyEntry, k sampleKey) int { return bytes.Compare(e.key[:], k[:]) })
 	if !found {
 		return -1, false
 	}

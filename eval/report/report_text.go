@@ -77,22 +77,18 @@ func WriteReportCSV(w io.Writer, judge string, metrics []eval.Metric, levels Lev
 			}
 			row = []string{strconv.Itoa(s.Index), s.ID, s.ConversationID, turn, s.Question, s.Answer, standalone}
 		}
-		for _, m := range cols {
-			if v, ok := s.Score(m); ok {
-				row = append(row, strconv.FormatFloat(v, 'f', 4, 64))
-			} else {
-				row = append(row, "")
-			}
-		}
-		for _, m := range cols {
-			row = append(row, string(s.Status[m]))
-		}
+		scores, statuses := make([]string, len(cols)), make([]string, len(cols))
 		var errs []string
-		for _, m := range cols {
+		for i, m := range cols {
+			if v, ok := s.Score(m); ok {
+				scores[i] = strconv.FormatFloat(v, 'f', 4, 64)
+			}
+			statuses[i] = string(s.Status[m])
 			if e := s.Errors[m]; e != "" {
 				errs = append(errs, string(m)+": "+e)
 			}
 		}
+		row = append(append(row, scores...), statuses...)
 		row = append(row, string(levels.Diagnose(s)), strings.Join(errs, "; "), judge)
 		if err := cw.Write(row); err != nil {
 			return err
