@@ -78,10 +78,8 @@ type HistoryVerdict struct {
 }
 
 // ConversationJudge is implemented by judges that can read a
-// conversation's history: rewrite a follow-up question as a standalone
-// one, and look back at the earlier turns for a turn's statements. A judge
-// without it leaves the standalone question unsupported and looks at the
-// turn's own chunks only.
+// conversation's history; without it the standalone question is
+// unsupported and only the turn's own chunks count.
 type ConversationJudge interface {
 	// Standalone rewrites the sample's question as a question that can be
 	// understood without the history (conversation_standalone_question).

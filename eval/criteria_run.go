@@ -9,11 +9,9 @@ import (
 	"github.com/ragscope/ragscope/eval/criteria"
 )
 
-// CriteriaJudge is a judge that can judge the kinds of a team's criteria
-// that need one (yes_no, rubric, checklist): the LLM judge. With any other
-// judge those criteria are unsupported; the exact checks run everywhere.
-// It returns the judge's raw judgements; the scores are computed here, by
-// the criterion's own formula, whatever the judge.
+// CriteriaJudge can judge the kinds of criteria that need a judge (the LLM
+// judge; with any other they are unsupported). It returns raw judgements;
+// the scores are computed here, by each criterion's own formula.
 type CriteriaJudge interface {
 	Criterion(ctx context.Context, s *Sample, c *criteria.Criterion) (*criteria.Trace, error)
 }

@@ -81,13 +81,10 @@ func matchEntities(reference, contexts []string) (matches []EntityMatch, found i
 	return matches, found
 }
 
-// EntityKey is the form entities are matched on: NFKC (full-width letters
-// and digits become ASCII, "㎞" becomes "km"), case folded, white space
-// collapsed to one space and dropped next to a Chinese, Japanese or Korean
-// character (which are written without spaces: "3 号线" is "3号线"), and
-// punctuation trimmed from both ends ("《民法典》", "Paris," and "Paris"
-// match). A currency sign is a symbol, not punctuation, so "£5" and "5"
-// stay apart. "" means the text has no entity in it.
+// EntityKey is the form entities are matched on: NFKC, case folded, white
+// space collapsed to one space and dropped next to a CJK character ("3 号线"
+// is "3号线"), punctuation trimmed from both ends ("《民法典》" and "Paris,"
+// match their bare forms). "" means the text has no entity in it.
 func EntityKey(s string) string { return fold.Entity(s) }
 
 // cleanEntities is the contexts' entities trimmed, without empty ones.

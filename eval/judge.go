@@ -54,9 +54,7 @@ type Judge interface {
 }
 
 // AnswerSimilarityJudge is implemented by judges that cannot generate
-// questions (the offline judge). Answer relevancy then scores the cosine of
-// the answer to the question, zeroed when the answer is noncommittal, and the
-// trace says no questions were generated.
+// questions (the offline judge): answer relevancy is then unsupported.
 type AnswerSimilarityJudge interface {
 	Judge
 	// Noncommittal reports whether the answer evades the question, and the
@@ -65,9 +63,7 @@ type AnswerSimilarityJudge interface {
 }
 
 // MetricSupporter is implemented by judges that cannot compute every
-// metric honestly (the offline judge). Unsupported returns why the metric
-// cannot be computed, or "" when it can; the metric then ends
-// StatusUnsupported with that reason instead of an invented score.
+// metric honestly: Unsupported says why ("" when it can).
 type MetricSupporter interface {
 	Unsupported(m Metric) string
 }

@@ -8,11 +8,9 @@ import (
 	"github.com/ragscope/ragscope/eval/criteria"
 )
 
-// Merge returns a copy of base in which the given metrics come from update:
-// score, status, error and trace. A re-run of some metrics of a sample thus
-// yields a complete result, and every run in the store stays complete.
-// metrics may name criteria too (they are scored under their names): their
-// traces come from update's Criteria, the others' stay the base's.
+// Merge returns a copy of base in which the given metrics (criteria too)
+// come from update: score, status, error and trace. A re-run of some
+// metrics of a sample thus yields a complete result.
 func Merge(base, update *Result, metrics []Metric) *Result {
 	if base == nil {
 		return update

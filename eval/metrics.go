@@ -114,18 +114,15 @@ func runAnswerRelevancy(ctx context.Context, j Judge, s *Sample, strictness int,
 	r.set(AnswerRelevancy, StatusOK, &score, "")
 }
 
-// answerSimilarityUnsupported is why answer relevancy has no score with a
-// judge that generates no questions (the offline judge): the cosine of the
-// answer to the question only counts the words they share, so a correct
-// answer in other words would score 0 and read as off-topic.
+// answerSimilarityUnsupported is why answer relevancy is unsupported
+// without generated questions: a correct answer in other words would read
+// as off-topic.
 const answerSimilarityUnsupported = "answer relevancy needs questions generated from the answer (an LLM judge); " +
 	"the offline judge's cosine of the answer to the question only counts shared words, so it is kept in the trace, not scored"
 
 // runAnswerSimilarity keeps what a judge that cannot generate questions
-// does see — the cosine of the answer to the question and an evasive
-// phrase in the answer — in the trace, and leaves the metric unsupported:
-// no score, and no diagnosis rests on the cosine (a noncommittal answer
-// is still diagnosed by its phrase).
+// sees (the cosine of answer and question, an evasive phrase) in the
+// trace, and leaves the metric unsupported.
 func runAnswerSimilarity(ctx context.Context, j AnswerSimilarityJudge, s *Sample, r *Result) {
 	vecs, err := embed(ctx, j, s, []string{s.Question, s.Answer}, "embedder")
 	if err != nil {

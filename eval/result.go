@@ -381,9 +381,7 @@ func (t *NoiseSensitivityTrace) Entailing(i int) (line string, any bool) {
 }
 
 // OfflineCosine is the line the views print for the offline judge's
-// answer relevancy: the lexical cosine of answer and question, which no
-// diagnosis uses; scored: the run (recorded before it was unsupported)
-// scored it.
+// answer relevancy; scored: the run (recorded before) scored it.
 func (t *AnswerRelevancyTrace) OfflineCosine(scored bool) string {
 	what := "cosine(answer, question) = %.3f, shared words only: no diagnosis uses it"
 	if scored {

@@ -34,10 +34,8 @@ type RunnerConfig struct {
 	// is DefaultFCMode) and NSMode noise sensitivity's (relevant or
 	// irrelevant; "" is DefaultNSMode).
 	FCMode, NSMode string
-	// Workers is the number of samples evaluated at once. Request-level
-	// concurrency is enforced by the client; twice as many sample workers
-	// as request slots keep the slots busy while samples wait on their
-	// sequential steps (statements before verdicts).
+	// Workers is the number of samples evaluated at once; the client bounds
+	// the requests, and more workers than slots keep the slots busy.
 	Workers int
 	// MaxTextInFlight, when positive, bounds the bytes of text of the
 	// samples evaluated at once (one bigger than the bound runs alone): for a
@@ -68,15 +66,12 @@ type Runner struct {
 	// Events, when set, receives the event stream. Sends block: a consumer
 	// must keep reading until the channel is closed by Run.
 	Events chan<- Event
-	// Done, when set, gives the result of a sample already finished
-	// (resume), nil for one to evaluate; a finished sample is re-emitted,
-	// not evaluated again. It is asked from one goroutine, in the order the
-	// source yields the samples.
+	// Done, when set, gives the result of a sample already finished (resume),
+	// re-emitted instead of evaluated; nil for one to evaluate.
 	Done func(index int) *Result
-	// OnResults, when set, is given every finished sample's result before
-	// its event is emitted (the run store writes them durably here): the
-	// results that finished while the last call ran, together, so that a
-	// store commits them at once.
+	// OnResults, when set, is given the finished results before their events
+	// (the run store writes them durably here), those finished together at
+	// once, so a store commits them at once.
 	OnResults func([]*Result) error
 
 	stats     runStats
@@ -124,9 +119,8 @@ func SliceSource(samples []Sample) Source {
 }
 
 // Stream is Run over a source of total samples without keeping the
-// results: each is handed to OnResult and the events, then let go, so a
-// run's memory does not grow with its samples. A source that fails stops
-// the run as an unrecoverable judge failure does (Err says why).
+// results, so a run's memory does not grow with its samples. A source
+// that fails stops the run (Err says why).
 func (r *Runner) Stream(ctx context.Context, src Source, total int) {
 	_ = r.run(ctx, src, total, nil)
 }
@@ -379,9 +373,8 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 	return res
 }
 
-// standalone rewrites a conversation turn's question to stand alone and
-// returns its trace and the question the metrics are to run on ("" for the
-// question as asked). The first turn has nothing before it to lean on. The
+// standalone rewrites a conversation turn's question to stand alone: its
+// trace, and the question the metrics run on ("" for the asked one). The
 // call is billed to the run's first metric: it serves them all.
 func (r *Runner) standalone(ctx context.Context, s *Sample, cfg *RunnerConfig) (*StandaloneTrace, string) {
 	if len(s.History) == 0 {

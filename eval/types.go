@@ -1,8 +1,6 @@
 // Package eval is the evaluation engine: samples, the judge interfaces,
 // the metrics behind one registry (Def), the runner, its events and the
-// results. It knows nothing of the terminal interface, the store or the
-// reports (eval/report); the TUI and the headless mode both consume the
-// runner's event stream.
+// results. It knows nothing of the terminal, the store or the reports.
 package eval
 
 import (
@@ -93,10 +91,8 @@ const NumMetrics = len(allMetrics)
 // metric there is.
 var AllMetrics = allMetrics[:]
 
-// DefaultMetrics is what a run evaluates when --metrics is not given: the
-// four metrics of the RAGAS paper. Context utilization is opt-in because it
-// costs one call per chunk and, with a reference at hand, context
-// precision says the same thing better.
+// DefaultMetrics is what a run evaluates without --metrics: the four
+// metrics of the RAGAS paper. Context utilization costs a call per chunk.
 var DefaultMetrics = AllMetrics[:4:4]
 
 // LookupMetric is the metric a name or short alias (f, ar, cp, cr, cu,

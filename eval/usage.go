@@ -10,10 +10,8 @@ import (
 // chat call named after its prompt.
 const TaskEmbeddings = "embeddings"
 
-// TaskUsage is what the calls of one judge task, or of one metric, used in
-// a run: the calls that reached the judge, those the cache answered, and
-// the tokens the endpoint reported for the calls sent. A cached call costs
-// nothing and its tokens are not counted again.
+// TaskUsage is what the calls of one judge task, or metric, used in a
+// run; a cached call's tokens are not counted again.
 type TaskUsage struct {
 	Chat       int `json:"chat"`
 	Embeddings int `json:"embeddings"`

@@ -5,12 +5,10 @@ import (
 	"math"
 )
 
-// CheckVectors refuses embeddings no cosine can be trusted with: empty,
-// NaN or infinite components, all-zero vectors (a cosine of 0 that looks
-// like a score), and vectors of different dimensions (another model behind
-// the same name, or dims not honoured). want is the dimension asked for (0:
-// any, but all alike). The error is a judge error that names the problem;
-// vectors that fail are never cached.
+// CheckVectors refuses embeddings no cosine can be trusted with (empty,
+// non-finite, all-zero, or of different dimensions) with a judge error
+// that names the problem; want is the dimension asked for (0: any, all
+// alike). Vectors that fail are never cached.
 func CheckVectors(vecs [][]float64, want int) error {
 	dim := want
 	for i, v := range vecs {

@@ -35,10 +35,8 @@ func DiagnosesAt(l Levels) []Diagnosis {
 	return slices.DeleteFunc(slices.Clone(Diagnoses), func(d Diagnosis) bool { return d == DiagCriterion })
 }
 
-// Score bands for the diagnosis, the default Levels. A score below Low
-// fails, at or above High is high; a score at or above Low passes (a score
-// between them passes but is not high: it draws no "recall is high" or
-// "faithful" conclusion). --pass sets a metric's own pass level (Levels).
+// Score bands for the diagnosis, the default Levels: below Low fails, at
+// or above High is high, between them passes but draws no "high" conclusion.
 const (
 	DiagLow  = 0.5
 	DiagHigh = 0.7

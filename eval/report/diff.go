@@ -25,11 +25,9 @@ type RunDiff struct {
 	Conversations []ConversationDiff `json:"conversations,omitempty"`
 }
 
-// ConversationDiff is one conversation in two runs: its turns and, per
-// metric, its mean, minimum and first failing turn before and after, each
-// run's conversation summary (see ConversationSummary) over all its own
-// turns at its own pass levels. A side without the conversation has nulls
-// and 0 turns.
+// ConversationDiff is one conversation in two runs: per metric its mean,
+// minimum and first failing turn before and after, each side at its own
+// pass levels; a side without it has nulls and 0 turns.
 type ConversationDiff struct {
 	ID          string                                 `json:"id"`
 	TurnsBefore int                                    `json:"turns_before"`

@@ -6,14 +6,12 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// Pace estimates when a run ends from its samples' start and finish events,
-// by Little's law: samples finish at (samples evaluated at once) / (time a
-// sample takes), that time measured per sample from its own start event,
-// so the estimate is right from the first finish on (a mean since the
-// run's start is not: its first samples all finish together). A result
-// with no start event (re-sent by --resume), a sample the run's stop cut
-// short and an event with no time say nothing of the pace. The zero Pace
-// is ready to use; it is not safe for concurrent use.
+// Pace estimates when a run ends by Little's law: samples finish at
+// (samples evaluated at once) / (time a sample takes), measured per sample
+// from its own start event, so the estimate holds from the first finish
+// on. A result with no start event, a sample cut short and an event with
+// no time say nothing of the pace. The zero Pace is ready; not safe for
+// concurrent use.
 type Pace struct {
 	started map[int]time.Time // the samples in flight
 	peak    int               // the most samples in flight at once: the workers

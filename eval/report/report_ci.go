@@ -40,10 +40,8 @@ func WriteReportJSONL(w io.Writer, levels Levels, each func(yield func(*eval.Res
 	return bw.Flush()
 }
 
-// gitHubData escapes a workflow command's message as GitHub requires
-// (% as %25, CR as %0D, LF as %0A: a line break in the data cannot start
-// a command of its own), then through sanitize.Line, so that no escape
-// sequence reaches the log viewer.
+// gitHubData escapes a workflow command's message as GitHub requires (a
+// line break cannot start a command), then through sanitize.Line.
 func gitHubData(s string) string { return sanitize.Line(githubData.Replace(s)) }
 
 // gitHubProperty escapes a workflow command's property (title=...): as
@@ -157,9 +155,8 @@ func WriteGateMarkdown(w io.Writer, o GateOutcome) error {
 }
 
 // xmlClean makes s text XML 1.0 allows, shown as the other reports show
-// it: sanitize's visible escapes for control, bidi and invisible
-// characters (multi keeps newlines and tabs), and the noncharacters
-// U+FFFE and U+FFFF, which sanitize leaves and XML forbids, as <U+FFFE>.
+// it (multi keeps newlines and tabs); U+FFFE and U+FFFF, which XML
+// forbids, show as <U+FFFE>.
 func xmlClean(s string, multi bool) string {
 	if multi {
 		s = sanitize.Text(s)

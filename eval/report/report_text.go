@@ -38,14 +38,11 @@ func reportMetrics(metrics []eval.Metric) []eval.Metric {
 	return out
 }
 
-// WriteReportCSV writes the CSV report from a stream of samples, a row
-// each as it comes: identity, the scores (empty when not scored), their
-// statuses, the diagnosis at levels and the errors. The four default
-// metrics always have their columns so a script reads any report by
-// position; other metrics only in a run that evaluated them. A run of
-// conversation turns (conv) adds their conversation_id, turn and
-// standalone question. Every cell goes through sanitize.CSVCell: a
-// spreadsheet must run no formula from the data, a terminal no escape.
+// WriteReportCSV writes the CSV report, a row per sample as it comes:
+// identity, scores, statuses, the diagnosis at levels and the errors. The
+// four default metrics always have their columns, so a script reads any
+// report by position; conv adds conversation_id, turn and standalone
+// question. Every cell goes through sanitize.CSVCell.
 func WriteReportCSV(w io.Writer, judge string, metrics []eval.Metric, levels Levels, conv bool, each func(yield func(*eval.Result) error) error) error {
 	cols := reportMetrics(metrics)
 	cw := &csvWriter{csv.NewWriter(w)}

@@ -21,8 +21,7 @@ const otherErrors = "(other messages)"
 
 // Tally aggregates results one at a time: the per-metric summary, the
 // diagnosis counts, the failures and their most frequent messages. It
-// holds no result, so a run of any size is summarised in constant memory
-// (but for a few numbers per conversation of a run with conversations).
+// holds no result, so a run of any size is summarised in little memory.
 type Tally struct {
 	metrics []eval.Metric
 	levels  Levels
