@@ -42,7 +42,8 @@ func reportMetrics(metrics []eval.Metric) []eval.Metric {
 // identity, scores, statuses, the diagnosis at levels and the errors. The
 // four default metrics always have their columns, so a script reads any
 // report by position; conv adds conversation_id, turn and standalone
-// question. Every cell goes through sanitize.CSVCell.
+// question. Every cell goes through sanitize.CSVCell, so that a
+// spreadsheet runs no formula from the data and a terminal no escape.
 func WriteReportCSV(w io.Writer, judge string, metrics []eval.Metric, levels Levels, conv bool, each func(yield func(*eval.Result) error) error) error {
 	cols := reportMetrics(metrics)
 	cw := &csvWriter{csv.NewWriter(w)}
