@@ -135,7 +135,7 @@ func itemLabels[T, I any](task string, f func(*Result) **T, list func(*T) *[]I, 
 	}
 }
 
-// verdictLines is the evidence of the verdicts 0, in the given words.
+// verdictLines lists the statements judged 0, in the given words.
 func verdictLines(vs []StatementVerdict, what string) []string {
 	return lines(vs, func(v StatementVerdict) bool { return v.Verdict == 0 }, func(v StatementVerdict) string {
 		return fmt.Sprintf("%s: %q: %s", what, v.Statement, v.Reason)
