@@ -113,9 +113,8 @@ func (c *CriteriaInfo) Passes() map[string]float64 {
 	return out
 }
 
-// Scored are the names a run's results are scored under: its metrics,
-// then its criteria in file order. The reports, tallies and gates go
-// through them.
+// Scored are the names a run's results are scored under, which the
+// reports, tallies and gates go through: its metrics, then its criteria.
 func (r RunInfo) Scored() []eval.Metric {
 	if r.Criteria == nil {
 		return r.Metrics
@@ -136,8 +135,7 @@ func (r RunInfo) AttemptStart() time.Time {
 	return r.StartedAt
 }
 
-// Duration is what the run took, all its attempts together; false while
-// it has not ended.
+// Duration is what the run took, all attempts together; false while it runs.
 func (r RunInfo) Duration() (time.Duration, bool) {
 	if r.FinishedAt == nil {
 		return 0, false
@@ -194,8 +192,7 @@ func (ms MetricSummary) Why() string {
 	return strings.Join(parts, ", ")
 }
 
-// tallyOf is the tally of results that are all at hand, for the reports
-// written whole: the per-metric summary, the count per diagnosis.
+// tallyOf is the tally of results all at hand, for the reports written whole.
 func tallyOf(metrics []eval.Metric, results []*eval.Result, levels Levels) *Tally {
 	t := NewTallyAt(metrics, levels)
 	for _, r := range results {
@@ -275,8 +272,7 @@ func (r Report) MarshalJSON() ([]byte, error) {
 	return sanitize.JSON(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
 }
 
-// NewReport builds the report of a run from its results (nil entries, i.e.
-// samples never finished, are left out).
+// NewReport builds a run's report from its results, unfinished (nil) ones left out.
 func NewReport(run RunInfo, results []*eval.Result) *Report {
 	samples := slices.DeleteFunc(append([]*eval.Result{}, results...), func(r *eval.Result) bool { return r == nil })
 	t := tallyOf(run.Scored(), samples, RunLevels(run))
@@ -379,16 +375,14 @@ func WriteReportJSONEncoded(w io.Writer, run RunInfo, summary map[eval.Metric]Me
 }
 
 // SampleEncoder encodes samples as the JSON report writes them: indented
-// to sit in its samples array, sanitised, with the diagnosis at its
-// levels.
+// for its samples array, sanitised, diagnosed at its levels.
 type SampleEncoder struct {
 	levels Levels
 	buf    bytes.Buffer
 	enc    *json.Encoder
 }
 
-// NewSampleEncoder is an encoder of samples diagnosed at levels (the
-// run's RunLevels).
+// NewSampleEncoder encodes samples diagnosed at levels (the run's RunLevels).
 func NewSampleEncoder(levels Levels) *SampleEncoder {
 	e := &SampleEncoder{levels: levels}
 	e.enc = json.NewEncoder(&e.buf)

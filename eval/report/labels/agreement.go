@@ -31,9 +31,8 @@ type TaskAgreement struct {
 	// Accuracy is the share of them on which the judge gave the human's
 	// value; null when none is labelled.
 	Accuracy *float64 `json:"accuracy"`
-	// Kappa is Cohen's κ = (p_o − p_e)/(1 − p_e); null when nothing is
-	// labelled or when chance agreement p_e is 1 (judge and humans both
-	// gave one value only), which KappaUndefined then says.
+	// Kappa is Cohen's κ = (p_o − p_e)/(1 − p_e); null when nothing is labelled
+	// or chance agreement is 1 (one value only), which KappaUndefined then says.
 	Kappa          *float64  `json:"kappa"`
 	KappaUndefined string    `json:"kappa_undefined,omitempty"`
 	Confusion      Confusion `json:"confusion"`
@@ -52,9 +51,8 @@ func (c Confusion) N() int { return c.TP + c.FP + c.TN + c.FN }
 
 // MetricAgreement is what the labels do to one metric's scores.
 type MetricAgreement struct {
-	// Labelled counts the samples scored on the metric that have at least
-	// one labelled item of it; Disputed those where some label differs
-	// from the judge; Changed those whose score changes with the labels.
+	// Labelled counts the samples scored on the metric with a labelled item;
+	// Disputed those where a label differs from the judge; Changed those whose score changes.
 	Labelled int `json:"labelled"`
 	Disputed int `json:"disputed"`
 	Changed  int `json:"changed"`

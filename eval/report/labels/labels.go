@@ -1,6 +1,5 @@
-// Package labels holds human labels of a run's judgements: a label and
-// its key, the items a judge decided that a label can correct, the scores
-// with labels applied, and the judge's agreement with the labels.
+// Package labels holds human labels of a run's judgements: their keys, the
+// items they correct, the scores with them applied and the judge's agreement.
 package labels
 
 import (
@@ -42,9 +41,8 @@ func TaskMetric(task string) (eval.Metric, bool) {
 	return "", false
 }
 
-// IsJudgeTask says name is a judge task's (a prompt's, so a metric's label
-// task too), which a criterion may not be called: its labels are filed
-// under its name.
+// IsJudgeTask says name is a judge task's, which a criterion may not be
+// called: its labels are filed under its name.
 func IsJudgeTask(name string) bool { return slices.Contains(prompts.Tasks, name) }
 
 // IsCriterionTask says task may name one of a team's criteria in a label
@@ -94,8 +92,7 @@ func SampleKey(question, answer string, contexts []string, reference string) str
 }
 
 // LabelKey is the key of the label of one item of a sample: the task and
-// the item's text (the chunk's rank as a decimal string for context
-// precision) under the sample's key.
+// the item's text (a chunk's rank in decimal) under the sample's key.
 func LabelKey(sampleKey, task, item string) string {
 	h := sha256.New()
 	writeField(h, "ragscope-label/1")
@@ -141,10 +138,9 @@ type Item struct {
 	Key string
 }
 
-// Items lists a result's labellable items, metric by metric in the order of
-// AllMetrics, then criterion by criterion in the order of their names.
-// Only metrics and criteria that scored have them: a failed metric's
-// partial trace has no verdict a label could correct.
+// Items lists a result's labellable items, metric by metric, then
+// criterion by criterion by name; only those that scored have them (a
+// failed metric's partial trace has no verdict a label could correct).
 func Items(r *eval.Result) []Item {
 	if r == nil {
 		return nil
@@ -193,10 +189,9 @@ func CheckLabelValue(task string, value int) error {
 	return nil
 }
 
-// ApplyLabels returns the result with the human labels (by item key) in
-// place of the judge's values and each metric that has a label rescored by
-// the metric's own formula; changed lists the metrics whose score changed.
-// r is not modified; without a label that applies, r itself is returned.
+// ApplyLabels returns a copy of r with the human labels (by item key) in
+// place of the judge's values, each metric with a label rescored by its own
+// formula; changed lists those whose score changed. Without one, r itself.
 func ApplyLabels(r *eval.Result, labels map[string]Label) (out *eval.Result, changed []eval.Metric) {
 	if r == nil || len(labels) == 0 {
 		return r, nil
