@@ -5,9 +5,8 @@ import (
 	"strings"
 )
 
-// JudgementChange is one intermediate judgement that differs: a statement's
-// verdict, a generated question, a chunk's verdict, a reference statement's
-// attribution.
+// JudgementChange is one intermediate judgement that differs: a verdict, a
+// generated question, an attribution.
 type JudgementChange struct {
 	Metric Metric `json:"metric"`
 	What   string `json:"what"`   // "statement 2", "question 1", "chunk 3", "reference statement 1"
@@ -22,9 +21,8 @@ type JudgementChange struct {
 	ownText               bool
 }
 
-// SameText reports whether one text names the item on both sides (Text):
-// the metric's items have no text of their own, both sides judged the
-// same text, or neither side has the item.
+// SameText reports whether one text (Text) names the item on both sides:
+// the items have no text of their own, or both sides judged the same one.
 func (c JudgementChange) SameText() bool {
 	return !c.ownText || (c.hasBefore && c.hasAfter && c.textBefore == c.textAfter) || (!c.hasBefore && !c.hasAfter)
 }
@@ -38,9 +36,7 @@ func (c JudgementChange) Side(after bool) (text string, ok bool) {
 	return c.textBefore, c.hasBefore
 }
 
-// noiseJudgement is where an answer statement stands in noise
-// sensitivity, in one line: correct or not, the chunks that back it, and
-// whether it counts as noise.
+// noiseJudgement is where an answer statement stands in noise sensitivity.
 func noiseJudgement(st NoiseStatement) string {
 	var b strings.Builder
 	if st.Correct {
@@ -113,8 +109,7 @@ func entityChanges(a, b *EntityRecallTrace) []JudgementChange {
 type correctnessJudgement struct{ text, judgement string }
 
 // answerJudgements are the answer's statements in extraction order, each
-// with its class: compared by position, as the statements were extracted,
-// so a statement that moved from TP to FP is one change, not two.
+// with its class, so a statement moved from TP to FP is one change.
 func answerJudgements(t *AnswerCorrectnessTrace) []correctnessJudgement {
 	out := make([]correctnessJudgement, len(t.AnswerStatements))
 	for i, st := range t.AnswerStatements {
@@ -146,9 +141,8 @@ func referenceJudgements(t *AnswerCorrectnessTrace) []correctnessJudgement {
 	return out
 }
 
-// listChanges compares two lists of judgements, a before and b after, item
-// by item; item gives an item's judged text (empty when the judgement is
-// the text) and its judgement.
+// listChanges compares two lists of judgements item by item; item gives an
+// item's judged text ("" when the judgement is the text) and judgement.
 func listChanges[T any](m Metric, what string, a, b []T, item func(T) (text, judgement string)) []JudgementChange {
 	var out []JudgementChange
 	na, nb := len(a), len(b)

@@ -6,17 +6,13 @@ import (
 )
 
 // A conversation is judged turn by turn: each assistant turn is a sample
-// of its own, carrying the turns before it (History). The judge first
-// rewrites the turn's question as a standalone one from that history (a
-// follow-up like "那发票抬头呢？" has no subject of its own), and the
-// per-turn metrics run on the standalone question and the turn's own
-// chunks. Faithfulness then looks back: a statement its turn's chunks do
-// not support may be supported by an earlier turn's chunks or by what the
-// user said, and a statement may contradict an earlier answer.
+// carrying the turns before it (History). Its question is first rewritten
+// to stand alone (a follow-up like "那发票抬头呢？" has no subject), the
+// metrics run on that and the turn's own chunks, and faithfulness then
+// looks back at what the earlier turns support or contradict.
 
-// Turn is one earlier turn of a conversation as the judge sees it: what
-// the user asked, what the assistant answered, and the chunks retrieved for
-// that answer.
+// Turn is one earlier turn of a conversation as the judge sees it: the
+// question, the answer and the chunks retrieved for it.
 type Turn struct {
 	Turn     int      `json:"turn"`
 	Question string   `json:"question"`
@@ -50,8 +46,7 @@ const (
 	HistoryNone HistorySupport = "none"
 )
 
-// Where a statement found support earlier in its conversation
-// (StatementVerdict.Support).
+// Where a statement found support earlier (StatementVerdict.Support).
 const (
 	// SupportEarlierChunks: an earlier turn's retrieved chunks support it.
 	SupportEarlierChunks = "earlier_chunks"
@@ -83,10 +78,8 @@ type HistoryVerdict struct {
 }
 
 // ConversationJudge is implemented by judges that can read a
-// conversation's history: rewrite a follow-up question as a standalone
-// one, and look back at the earlier turns for a turn's statements. A judge
-// without it leaves the standalone question unsupported and looks at the
-// turn's own chunks only.
+// conversation's history; without it the standalone question is
+// unsupported and only the turn's own chunks count.
 type ConversationJudge interface {
 	// Standalone rewrites the sample's question as a question that can be
 	// understood without the history (conversation_standalone_question).
@@ -98,25 +91,21 @@ type ConversationJudge interface {
 	LookBack(ctx context.Context, s *Sample, statements []string) (verdicts []HistoryVerdict, contradictionsChecked bool, err error)
 }
 
-// StandaloneTrace is a conversation turn's standalone question: the
-// rewritten question the metrics ran on, or why there is none (the judge
-// cannot rewrite, or failed); the metrics then ran on the question as asked.
+// StandaloneTrace is a turn's question rewritten to stand alone, which
+// the metrics ran on, or why there is none (they then ran on the asked one).
 type StandaloneTrace struct {
 	Question string `json:"question,omitempty"`
 	Status   Status `json:"status"`
 	Reason   string `json:"reason,omitempty"`
 }
 
-// standaloneUnsupported is why a judge without ConversationJudge has no
-// standalone question.
+// standaloneUnsupported is why a judge without ConversationJudge has none.
 const standaloneUnsupported = "this judge cannot rewrite a question from the conversation's history; the metrics ran on the question as asked"
 
 // lookBack judges a turn's statements against the earlier turns: a
 // statement its own chunks do not back gets the class of what backs it
-// earlier (an earlier turn's chunks, the user's words) with the turn, and
-// counts as supported when hs says so; any statement may be flagged as
-// contradicting an earlier answer. A judge without ConversationJudge
-// leaves the verdicts as the turn's chunks gave them.
+// earlier, counted as support when hs says so, and any statement may be
+// flagged as contradicting an earlier answer.
 func lookBack(ctx context.Context, j Judge, s *Sample, hs HistorySupport, tr *FaithfulnessTrace) error {
 	if hs == "" {
 		hs = HistoryChunks
@@ -160,8 +149,7 @@ func lookBack(ctx context.Context, j Judge, s *Sample, hs HistorySupport, tr *Fa
 	return nil
 }
 
-// contradictionLines are the evidence of statements that contradict an
-// earlier answer, one line each.
+// contradictionLines are the evidence of statements contradicting earlier answers.
 func contradictionLines(vs []StatementVerdict) []string {
 	return lines(vs, func(v StatementVerdict) bool { return v.Contradicts > 0 }, func(v StatementVerdict) string {
 		return fmt.Sprintf("contradicts turn %d: %q: %s", v.Contradicts, v.Statement, v.HistoryReason)

@@ -47,9 +47,8 @@ func runSemanticSimilarity(ctx context.Context, j Judge, s *Sample, r *Result) {
 	r.set(AnswerSimilarity, StatusOK, &c, "")
 }
 
-// similarity embeds answer and reference in one request; the cache keys
-// embeddings per text, so answer similarity and answer correctness in one
-// run pay for them once.
+// similarity embeds answer and reference in one request; embeddings are
+// cached per text, so a run pays for them once.
 func similarity(ctx context.Context, j Judge, s *Sample) (float64, error) {
 	vecs, err := embed(ctx, j, s, []string{s.Answer, s.Reference}, "embedder")
 	if err != nil {
@@ -120,9 +119,8 @@ func runAnswerCorrectness(ctx context.Context, j Judge, s *Sample, weights [2]fl
 	r.set(AnswerCorrectness, StatusOK, &score, "")
 }
 
-// statementsOfBoth extracts the answer's statements and, when reference
-// is set, the reference's, at once: the two requests are independent. The
-// error is the answer's, else the reference's.
+// statementsOfBoth extracts the answer's statements and, with reference,
+// the reference's, at once; the error is the answer's, else the reference's.
 func statementsOfBoth(ctx context.Context, j Judge, s *Sample, reference bool) (ans, ref []string, err error) {
 	calls := []func() error{func() (err error) { ans, err = j.Statements(ctx, s); return err }}
 	if reference {
@@ -150,8 +148,7 @@ func together(calls ...func() error) error {
 	return nil
 }
 
-// orEmpty is s, or an empty list for none: a trace lists no item as [],
-// not null.
+// orEmpty is s, or [] for none: a trace lists no item as [], not null.
 func orEmpty[T any](s []T) []T {
 	if s == nil {
 		return []T{}

@@ -9,11 +9,9 @@ import (
 	"github.com/ragscope/ragscope/eval/criteria"
 )
 
-// CriteriaJudge is a judge that can judge the kinds of a team's criteria
-// that need one (yes_no, rubric, checklist): the LLM judge. With any other
-// judge those criteria are unsupported; the exact checks run everywhere.
-// It returns the judge's raw judgements; the scores are computed here, by
-// the criterion's own formula, whatever the judge.
+// CriteriaJudge can judge the kinds of criteria that need a judge (the LLM
+// judge; with any other they are unsupported). It returns raw judgements;
+// the scores are computed here, by each criterion's own formula.
 type CriteriaJudge interface {
 	Criterion(ctx context.Context, s *Sample, c *criteria.Criterion) (*criteria.Trace, error)
 }
@@ -64,11 +62,9 @@ func (r *Result) setCriterion(name string, tr *criteria.Trace) {
 const CriterionVerdict = "verdict"
 
 // CriterionLabelItems lists what a person may label of criterion name's
-// judgement of r, by position: each item of a checklist with the judge's
-// verdict, else the criterion's verdict on the sample (1 when it scored
-// 1). A rubric's level is not a yes or a no, so it has none; nor has a
-// criterion that did not score (its partial trace has no verdict to
-// correct).
+// judgement of r, by position: each checklist item with the judge's
+// verdict, else the criterion's verdict on the sample. A rubric's level is
+// no yes or no, and a criterion that did not score has nothing to correct.
 func CriterionLabelItems(r *Result, name string) []LabelledItem {
 	tr := r.Criteria[name]
 	v, ok := r.Score(Metric(name))

@@ -7,16 +7,10 @@ import (
 	"github.com/ragscope/ragscope/eval/internal/fold"
 )
 
-// context_entity_recall = |E_ref ∩ E_ctx| / |E_ref|, E_ref the distinct
-// entities of the reference and E_ctx those of the retrieved contexts.
-//
-// Like RAGAS, the contexts are asked for their entities in one call, all
-// chunks joined with blank lines (JoinedContexts): an entity counts as
-// retrieved whichever chunk holds it, and a sample costs two calls however
-// many chunks it has. Unlike RAGAS, which intersects the two lists as exact
-// strings, ragscope matches entities on a normalised form (see
-// EntityKey), so "Trafalgar Square" in the reference is found as
-// "trafalgar square," in a chunk and "ＡＢＣ" as "ABC".
+// context_entity_recall = |E_ref ∩ E_ctx| / |E_ref| over distinct
+// entities. As in RAGAS the chunks are asked for their entities in one
+// call, joined (joinedContexts), so a sample costs two calls; unlike RAGAS,
+// entities match on a normalised form (EntityKey), not as exact strings.
 func runContextEntityRecall(ctx context.Context, j Judge, s *Sample, r *Result) {
 	if r.lacks(ContextEntityRecall, blank(s.Reference), "context entity recall needs a reference") ||
 		r.lacks(ContextEntityRecall, noContexts(s), "no retrieved contexts to find the reference's entities in") {
@@ -45,9 +39,8 @@ func runContextEntityRecall(ctx context.Context, j Judge, s *Sample, r *Result) 
 // entityRecallScore is found / distinct reference entities (> 0).
 func entityRecallScore(found, total int) float64 { return float64(found) / float64(total) }
 
-// joinedContexts is the one text context entity recall asks the contexts'
-// entities of: the non-empty chunks in rank order, separated by a blank
-// line.
+// joinedContexts is the one text entity recall asks the contexts'
+// entities of: the non-empty chunks in rank order, a blank line apart.
 func joinedContexts(contexts []string) string {
 	cs := nonEmpty(contexts)
 	for i := range cs {
@@ -56,11 +49,9 @@ func joinedContexts(contexts []string) string {
 	return strings.Join(cs, "\n\n")
 }
 
-// matchEntities matches the reference's entities with the contexts': one
-// EntityMatch per distinct reference entity (by EntityKey; the first
-// spelling is kept, and entities with an empty key are dropped), in the
-// judge's order, each found when some context entity has the same key.
-// found counts them.
+// matchEntities gives one EntityMatch per distinct reference entity (by
+// EntityKey, the first spelling kept, empty keys dropped), in the judge's
+// order, found when some context entity has the same key.
 func matchEntities(reference, contexts []string) (matches []EntityMatch, found int) {
 	byKey := make(map[string]string, len(contexts))
 	for _, c := range contexts {
@@ -90,17 +81,13 @@ func matchEntities(reference, contexts []string) (matches []EntityMatch, found i
 	return matches, found
 }
 
-// EntityKey is the form entities are matched on: NFKC (full-width letters
-// and digits become ASCII, "㎞" becomes "km"), case folded, white space
-// collapsed to one space and dropped next to a Chinese, Japanese or Korean
-// character (which are written without spaces: "3 号线" is "3号线"), and
-// punctuation trimmed from both ends ("《民法典》", "Paris," and "Paris"
-// match). A currency sign is a symbol, not punctuation, so "£5" and "5"
-// stay apart. "" means the text has no entity in it.
+// EntityKey is the form entities are matched on: NFKC, case folded, white
+// space collapsed to one space and dropped next to a CJK character ("3 号线"
+// is "3号线"), punctuation trimmed from both ends ("《民法典》" and "Paris,"
+// match their bare forms). "" means the text has no entity in it.
 func EntityKey(s string) string { return fold.Entity(s) }
 
-// cleanEntities is the contexts' entities as the judge listed them,
-// trimmed, without empty ones.
+// cleanEntities is the contexts' entities trimmed, without empty ones.
 func cleanEntities(es []string) []string {
 	out := []string{}
 	for _, e := range es {

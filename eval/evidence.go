@@ -6,10 +6,9 @@ import (
 	"github.com/ragscope/ragscope/eval/internal/fold"
 )
 
-// Citation is where a judge found what decided a verdict (the Evidence of
-// a statement): the retrieved chunk and a short verbatim quote from it. A
-// nil *Citation means the judge gave none: a reply cached, or a run stored,
-// before contract 2.
+// Citation is where a judge found what decided a verdict: the chunk and a
+// short verbatim quote from it. nil means the judge gave none (before
+// contract 2).
 type Citation struct {
 	// Chunk is the 1-based rank of the chunk, as the prompts number them
 	// (<chunk n="1">); 0 when the judge named none.
@@ -19,16 +18,13 @@ type Citation struct {
 	// Flag then says so in words. It checks the judge itself: a quote it
 	// made up is a hallucinated justification.
 	QuoteNotFound bool `json:"quote_not_found,omitempty"`
-	// NoSuchChunk is set when the citation names a chunk the sample does
-	// not have (a rank past its last chunk, or any chunk of a sample with
-	// none); Flag then says so. It is its own flag, not a missing quote:
-	// the judge cited something that was never shown to it.
+	// NoSuchChunk is set when the citation names a chunk the sample does not
+	// have: the judge cited something never shown to it. Flag then says so.
 	NoSuchChunk bool   `json:"no_such_chunk,omitempty"`
 	Flag        string `json:"flag,omitempty"`
 }
 
-// Flagged reports a citation the check found wrong (QuoteNotFound or
-// NoSuchChunk); Flag says how.
+// Flagged reports a citation the check found wrong; Flag says how.
 func (e *Citation) Flagged() bool {
 	return e != nil && (e.QuoteNotFound || e.NoSuchChunk)
 }
@@ -59,11 +55,9 @@ func QuoteNotFoundFlag(chunk int) string {
 	return fmt.Sprintf("quote not found in chunk %d", chunk)
 }
 
-// Check looks for the quote in the chunk it names and sets the flag when it
-// is not there. A citation of a chunk the sample does not have is flagged
-// NoSuchChunk, quote or not. An empty quote is not checked otherwise:
-// there is nothing to verify. A quote that names no chunk is looked for in
-// every chunk.
+// Check looks for the quote in the chunk it names (in every chunk when it
+// names none) and sets the flag when it is not there; a chunk the sample
+// does not have is flagged NoSuchChunk. An empty quote is not checked.
 func (e *Citation) Check(contexts []string) {
 	if e == nil {
 		return
@@ -81,9 +75,8 @@ func (e *Citation) Check(contexts []string) {
 	}
 }
 
-// Locate finds the quote in the contexts: the 0-based index of the chunk
-// holding it and its byte span there. The named chunk is the only one
-// searched; with none named, the first chunk holding it wins.
+// Locate finds the quote in the contexts: the 0-based index of its chunk
+// (the named one alone, else the first holding it) and its byte span.
 func (e *Citation) Locate(contexts []string) (chunk, start, end int, ok bool) {
 	if e == nil {
 		return 0, 0, 0, false

@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -19,28 +20,29 @@ const defaultFCMode = FCModeF1
 // factualBeta is the β of factual correctness's F-score (RAGAS's default).
 const factualBeta = 1.0
 
-// ParseFCMode parses --fc-mode; "" is DefaultFCMode.
+// ParseFCMode parses --fc-mode; "" is defaultFCMode.
 func ParseFCMode(s string) (string, error) {
-	switch m := strings.ToLower(strings.TrimSpace(s)); m {
-	case "":
-		return defaultFCMode, nil
-	case FCModeF1, FCModePrecision, FCModeRecall:
+	return parseMode("fc-mode", "factual correctness", "f1, precision or recall", s, defaultFCMode, FCModePrecision, FCModeRecall)
+}
+
+// parseMode parses a metric's mode flag: one of modes, case and spaces
+// aside; "" is the first.
+func parseMode(flag, metric, choices, s string, modes ...string) (string, error) {
+	m := strings.ToLower(strings.TrimSpace(s))
+	if m == "" {
+		return modes[0], nil
+	}
+	if slices.Contains(modes, m) {
 		return m, nil
 	}
-	return "", fmt.Errorf("--fc-mode: %q is not a mode of factual correctness (choose f1, precision or recall)", s)
+	return "", fmt.Errorf("--%s: %q is not a mode of %s (choose %s)", flag, s, metric, choices)
 }
 
 // factualScore is factual correctness in a mode from its counts:
-// precision TP/(TP+FP), recall TP/(TP+FN), f1 F_β(TP, FP, FN).
-//
-// Conventions, where RAGAS versions differ: a score is 0 whenever TP is 0
-// (no answer claim the reference entails), so precision with only FPs,
-// recall with only FNs and F1 with any claims but no TP are all 0 rather
-// than a division by zero or a NaN; ragscope gives a status instead of a
-// score only when the side the mode divides by has no claims at all (see
-// runFactualCorrectness). RAGAS computes the same ratios with 1e-8 guards
-// and rounds the score to 2 decimals; ragscope keeps the exact value (the
-// RAGAS test vector TP=3, FP=1, FN=2 is F1 2/3, shown 0.667, not 0.67).
+// precision TP/(TP+FP), recall TP/(TP+FN), f1 F_β(TP, FP, FN). It is 0
+// whenever TP is 0, never a NaN; a side with no claims at all gets a status
+// instead (runFactualCorrectness). Unlike RAGAS it keeps the exact value,
+// unrounded and without epsilon guards.
 func factualScore(mode string, tp, fp, fn int, beta float64) float64 {
 	if tp == 0 {
 		return 0
@@ -54,9 +56,8 @@ func factualScore(mode string, tp, fp, fn int, beta float64) float64 {
 	return fBetaScore(tp, fp, fn, beta)
 }
 
-// factualCounts counts the verdicts of both directions: an answer claim the
-// reference entails is a TP, one it does not an FP; a reference claim the
-// answer does not entail is an FN.
+// factualCounts counts an answer claim the reference entails a TP, else an
+// FP, and a reference claim the answer does not entail an FN.
 func factualCounts(answerClaims, referenceClaims []StatementVerdict) (tp, fp, fn int) {
 	for _, v := range answerClaims {
 		if v.Verdict == 1 {
@@ -73,11 +74,9 @@ func factualCounts(answerClaims, referenceClaims []StatementVerdict) (tp, fp, fn
 	return tp, fp, fn
 }
 
-// factual_correctness: the answer's claims (Judge.Statements) each judged
-// against the reference (TP or FP); in recall and f1 modes also the
-// reference's claims (Judge.ReferenceStatements) each judged against the
-// answer (an FN when not entailed). Precision mode does not extract nor
-// judge the reference's claims, so it costs two calls, the others four.
+// factual_correctness: the answer's claims each judged against the
+// reference (TP or FP); in recall and f1 modes also the reference's claims
+// against the answer (an FN when not entailed).
 func runFactualCorrectness(ctx context.Context, j Judge, s *Sample, mode string, r *Result) {
 	if r.lacks(FactualCorrectness, blank(s.Answer) || blank(s.Reference), "factual correctness needs both an answer and a reference") {
 		return
@@ -122,9 +121,8 @@ func runFactualCorrectness(ctx context.Context, j Judge, s *Sample, mode string,
 	r.set(FactualCorrectness, StatusOK, &score, "")
 }
 
-// entail is Judge.Entailment held to its contract: exactly one verdict per
-// statement sent, a 0 or a 1, or a parse error (a judge implementation
-// that breaks it must not shift the counts). No statement makes no call.
+// entail is Judge.Entailment held to its contract: one 0 or 1 verdict per
+// statement, or a parse error. No statement makes no call.
 func entail(ctx context.Context, j Judge, s *Sample, premise string, statements []string) ([]StatementVerdict, error) {
 	if len(statements) == 0 {
 		return []StatementVerdict{}, nil

@@ -9,14 +9,10 @@ import (
 	"strings"
 )
 
-// Judge is what the metrics need: one method per judge task. Two judges
-// implement it: the LLM judge (prompts rendered and sent through a
-// ChatClient) and the offline lexical judge. Both return the same
-// intermediate results so the drill-down looks the same whichever ran.
-//
-// Every method receives the sample (for language choice, tracing and the
-// calls' attribution) and returns an error whose StatusOf gives the metric's
-// status.
+// Judge is what the metrics need: one method per judge task, implemented
+// by the LLM judge and the offline lexical judge alike, so the drill-down
+// looks the same whichever ran. Each method's error gives the metric's
+// status through StatusOf.
 type Judge interface {
 	// Info describes the judge for banners and reports.
 	Info() JudgeInfo
@@ -58,9 +54,7 @@ type Judge interface {
 }
 
 // AnswerSimilarityJudge is implemented by judges that cannot generate
-// questions (the offline judge). Answer relevancy then scores the cosine of
-// the answer to the question, zeroed when the answer is noncommittal, and the
-// trace says no questions were generated.
+// questions (the offline judge): answer relevancy is then unsupported.
 type AnswerSimilarityJudge interface {
 	Judge
 	// Noncommittal reports whether the answer evades the question, and the
@@ -69,9 +63,7 @@ type AnswerSimilarityJudge interface {
 }
 
 // MetricSupporter is implemented by judges that cannot compute every
-// metric honestly (the offline judge). Unsupported returns why the metric
-// cannot be computed, or "" when it can; the metric then ends
-// StatusUnsupported with that reason instead of an invented score.
+// metric honestly: Unsupported says why ("" when it can).
 type MetricSupporter interface {
 	Unsupported(m Metric) string
 }
@@ -99,9 +91,8 @@ type ResponseFormat struct {
 	Schema json.RawMessage `json:"schema,omitempty"` // for json_schema
 }
 
-// ChatRequest is a canonical chat-completion request. The exported fields
-// with json tags are exactly what determines the reply, and so what the cache
-// key hashes; the untagged fields are bookkeeping.
+// ChatRequest is a canonical chat-completion request: its json-tagged
+// fields decide the reply and are what the cache key hashes.
 type ChatRequest struct {
 	Endpoint       string         `json:"endpoint"` // host and path of the API, see EndpointOf
 	Model          string         `json:"model"`
@@ -181,9 +172,8 @@ type EmbedRequest struct {
 	Sample int `json:"-"`
 }
 
-// EmbedKey is the content address of one text's embedding: embeddings are
-// cached per (endpoint, model, dimensions, text) so that a text embedded by
-// two metrics or two runs is paid for once.
+// EmbedKey is the content address of one text's embedding, so a text
+// embedded by two metrics or two runs is paid for once.
 func EmbedKey(endpoint, model string, dims int, text string) string {
 	return contentKey(struct {
 		V        int    `json:"v"`
@@ -210,9 +200,8 @@ type ChatClient interface {
 	Embed(ctx context.Context, req EmbedRequest) (EmbedResponse, error)
 }
 
-// EndpointOf reduces a base URL to host and path, the part of it that
-// decides which model answers; scheme, query strings and credentials are
-// dropped so a key smuggled into a URL never reaches a cache key.
+// EndpointOf reduces a base URL to host and path, dropping scheme, query
+// and credentials so a key smuggled into a URL never reaches a cache key.
 func EndpointOf(baseURL string) string {
 	u, err := url.Parse(baseURL)
 	if err != nil || u.Host == "" {

@@ -2,16 +2,15 @@ package eval
 
 import (
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/ragscope/ragscope/eval/criteria"
 )
 
-// Merge returns a copy of base in which the given metrics come from update:
-// score, status, error and trace. A re-run of some metrics of a sample thus
-// yields a complete result, and every run in the store stays complete.
-// metrics may name criteria too (they are scored under their names): their
-// traces come from update's Criteria, the others' stay the base's.
+// Merge returns a copy of base in which the given metrics (criteria too)
+// come from update: score, status, error and trace. A re-run of some
+// metrics of a sample thus yields a complete result.
 func Merge(base, update *Result, metrics []Metric) *Result {
 	if base == nil {
 		return update
@@ -49,13 +48,9 @@ func Merge(base, update *Result, metrics []Metric) *Result {
 	// The calls of the metrics kept come from the base; those of the
 	// metrics updated from the update alone, so a full re-run does not list
 	// (and count) the parent's calls as well.
-	updated := map[Metric]bool{}
-	for _, m := range metrics {
-		updated[m] = true
-	}
 	out.Calls = nil
 	for _, c := range base.Calls {
-		if !updated[c.MetricOf()] {
+		if !slices.Contains(metrics, c.MetricOf()) {
 			out.Calls = append(out.Calls, c)
 		}
 	}
@@ -63,9 +58,8 @@ func Merge(base, update *Result, metrics []Metric) *Result {
 	return &out
 }
 
-// takeTrace sets metric m's trace from another result of the same sample;
-// a name that is no metric is a criterion's, whose trace is in Criteria
-// (none when it did not score: its status says why).
+// takeTrace sets metric m's trace from another result of the sample; a
+// name that is no metric is a criterion's, traced in Criteria.
 func (r *Result) takeTrace(m Metric, from *Result) {
 	if d := Def(m); d != nil {
 		d.CopyTrace(r, from)

@@ -8,17 +8,13 @@ import (
 )
 
 // MetricDef is one metric as a unit: its names, how it runs on a judge,
-// and how its trace reads as judgements — for the gate's evidence, the
-// diff of two runs and the human labels. The runner, the reports, diff,
-// gate evidence and labels go through the registry (Def), never a switch
-// on the metric; each metric's definition sits in a file of its own
-// (metric_*.go). Adding a metric is a Metric constant in allMetrics, its
-// definition file with its tests, and its section in the TUI.
+// and how its trace reads as judgements. The runner, reports, diff, gate
+// evidence and labels go through the registry (Def), never a switch on the
+// metric; each definition sits in a file of its own (metric_*.go).
 type MetricDef struct {
 	Name Metric
-	// Abbrev is the column title in narrow tables (F, AR, CP...); Aliases
-	// are the other names analysts type in filters and gates (the
-	// abbreviation in lower case and the metric's name always work).
+	// Abbrev is the column title in narrow tables; Aliases are the other
+	// names analysts type in filters and gates.
 	Abbrev  string
 	Aliases []string
 	// LowerIsBetter: a lower score is the better one (noise sensitivity).
@@ -42,13 +38,11 @@ type MetricDef struct {
 type LabelDef struct {
 	// Task is the label task (the judge task that made the judgements).
 	Task string
-	// Items lists the judged items of a trace: the text a label names
-	// (a statement, a question, a chunk's rank) and the judge's value,
-	// by position; nil without a trace.
+	// Items lists the judged items of a trace by position: the text a label
+	// names and the judge's value; nil without a trace.
 	Items func(r *Result) []LabelledItem
-	// Rescore gives c, a shallow copy of a result, a trace of its own
-	// with the values at their positions in place of the judge's, and
-	// returns the metric's score of it by the metric's own formula.
+	// Rescore gives c, a shallow copy of a result, a trace of its own with
+	// the values in place of the judge's, and returns its score.
 	Rescore func(c *Result, values map[int]int) float64
 }
 
@@ -74,9 +68,8 @@ func Def(m Metric) *MetricDef {
 	return nil
 }
 
-// metricAliases are the short names analysts type (the TUI's filter bar,
-// --fail-under); the long ones are the public metric names, so a copied
-// column title works too.
+// metricAliases are the names analysts type (the TUI's filter, gates):
+// short aliases and the public names, so a copied column title works.
 var metricAliases = func() map[string]Metric {
 	out := map[string]Metric{}
 	for i, d := range metricDefs {
@@ -91,9 +84,8 @@ var metricAliases = func() map[string]Metric {
 	return out
 }()
 
-// traced completes d, a metric whose trace is the result's field f: its
-// trace is copied, and its evidence and changes are read only where the
-// traces are (changes nil: the trace has no judgements to compare).
+// traced completes d, a metric whose trace is the result's field f, with
+// the trace's copy, evidence and changes (nil changes: none to compare).
 func traced[T any](d MetricDef, f func(*Result) **T, evidence func(*T) []string, changes func(a, b *T) []JudgementChange) MetricDef {
 	d.CopyTrace = func(dst, src *Result) { *f(dst) = *f(src) }
 	d.Evidence = func(r *Result) []string {
@@ -143,8 +135,7 @@ func itemLabels[T, I any](task string, f func(*Result) **T, list func(*T) *[]I, 
 	}
 }
 
-// verdictLines is the evidence of a list of statement verdicts: each with
-// verdict 0, in the given words.
+// verdictLines lists the statements judged 0, in the given words.
 func verdictLines(vs []StatementVerdict, what string) []string {
 	return lines(vs, func(v StatementVerdict) bool { return v.Verdict == 0 }, func(v StatementVerdict) string {
 		return fmt.Sprintf("%s: %q: %s", what, v.Statement, v.Reason)

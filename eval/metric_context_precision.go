@@ -17,8 +17,7 @@ var contextUtilizationDef = chunkMetric(ContextUtilization, "CU", "utilization",
 	func(r *Result) **ContextPrecisionTrace { return &r.ContextUtilization }, "not useful for the answer", LabelContextUtilization)
 
 // chunkMetric is a metric whose trace is a verdict per ranked chunk, in
-// the result's field: context precision and context utilization. A chunk
-// is labelled by its rank.
+// the result's field; a chunk is labelled by its rank.
 func chunkMetric(name Metric, abbrev, alias string, run func(context.Context, Judge, *Sample, *Result),
 	field func(r *Result) **ContextPrecisionTrace, notUseful, labelTask string) MetricDef {
 	return traced(MetricDef{

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-
-	"github.com/ragscope/ragscope/eval/internal/vec"
 )
 
 // The metric steps: each turns judge outputs into a score following the
@@ -14,9 +12,8 @@ import (
 // judgement on the result. A step never panics and never leaves a NaN: it
 // ends with a status, and a score only when the status is ok.
 
-// faithfulness = supported statements / statements sent. In a
-// conversation a statement its turn's chunks do not back may be backed
-// earlier (see lookBack); hs decides whether that counts.
+// faithfulness = supported statements / statements sent; in a
+// conversation, support found earlier counts as hs says (lookBack).
 func runFaithfulness(ctx context.Context, j Judge, s *Sample, hs HistorySupport, r *Result) {
 	if strings.TrimSpace(s.Answer) == "" {
 		r.set(Faithfulness, StatusNoStatements, nil, "the answer is empty")
@@ -62,9 +59,8 @@ func runFaithfulness(ctx context.Context, j Judge, s *Sample, hs HistorySupport,
 	r.set(Faithfulness, StatusOK, &score, "")
 }
 
-// FaithfulnessScore is supported / statements sent for a non-empty list of
-// verdicts. It is the one formula of the metric: a score with human labels
-// applied (see labels.ApplyLabels) is computed by it too.
+// FaithfulnessScore is supported / statements sent for a non-empty list:
+// the metric's one formula, which labelled scores use too.
 func FaithfulnessScore(verdicts []StatementVerdict) (supported int, score float64) {
 	for _, v := range verdicts {
 		supported += v.Verdict
@@ -118,18 +114,15 @@ func runAnswerRelevancy(ctx context.Context, j Judge, s *Sample, strictness int,
 	r.set(AnswerRelevancy, StatusOK, &score, "")
 }
 
-// answerSimilarityUnsupported is why answer relevancy has no score with a
-// judge that generates no questions (the offline judge): the cosine of the
-// answer to the question only counts the words they share, so a correct
-// answer in other words would score 0 and read as off-topic.
+// answerSimilarityUnsupported is why answer relevancy is unsupported
+// without generated questions: a correct answer in other words would read
+// as off-topic.
 const answerSimilarityUnsupported = "answer relevancy needs questions generated from the answer (an LLM judge); " +
 	"the offline judge's cosine of the answer to the question only counts shared words, so it is kept in the trace, not scored"
 
 // runAnswerSimilarity keeps what a judge that cannot generate questions
-// does see — the cosine of the answer to the question and an evasive
-// phrase in the answer — in the trace, and leaves the metric unsupported:
-// no score, and no diagnosis rests on the cosine (a noncommittal answer
-// is still diagnosed by its phrase).
+// sees (the cosine of answer and question, an evasive phrase) in the
+// trace, and leaves the metric unsupported.
 func runAnswerSimilarity(ctx context.Context, j AnswerSimilarityJudge, s *Sample, r *Result) {
 	vecs, err := embed(ctx, j, s, []string{s.Question, s.Answer}, "embedder")
 	if err != nil {
@@ -149,8 +142,7 @@ func runAnswerSimilarity(ctx context.Context, j AnswerSimilarityJudge, s *Sample
 }
 
 // RelevancyScore is the mean cosine of a non-empty list of generated
-// questions, 0 when every one is flagged noncommittal (the one formula of
-// the metric's questions mode).
+// questions, 0 when every one is flagged noncommittal.
 func RelevancyScore(qs []GeneratedQuestion) (score float64, allNoncommittal bool) {
 	allNoncommittal = true
 	var sum float64
@@ -179,8 +171,7 @@ func runContextPrecision(ctx context.Context, j Judge, s *Sample, r *Result) {
 }
 
 // context_utilization is context precision with the answer in place of
-// the reference: the same formula (AveragePrecision) over verdicts on
-// whether each chunk was useful to arrive at the answer.
+// the reference: the same formula, AveragePrecision.
 func runContextUtilization(ctx context.Context, j Judge, s *Sample, r *Result) {
 	if r.lacks(ContextUtilization, blank(s.Answer), "context utilization needs an answer") ||
 		r.lacks(ContextUtilization, noContexts(s), "there are no retrieved contexts to rank") {
@@ -191,9 +182,8 @@ func runContextUtilization(ctx context.Context, j Judge, s *Sample, r *Result) {
 	}
 }
 
-// judgeChunks asks verdict of every chunk at once (the calls are
-// independent) and scores metric m by average precision; nil, with the
-// failure set on r, when some call failed.
+// judgeChunks asks verdict of every chunk at once and scores m by average
+// precision; nil, with the failure set on r, when some call failed.
 func judgeChunks(ctx context.Context, m Metric, verdict func(context.Context, *Sample, int) (ChunkVerdict, error), s *Sample, r *Result) *ContextPrecisionTrace {
 	chunks := make([]ChunkVerdict, len(s.Contexts))
 	calls := make([]func() error, len(s.Contexts))
@@ -213,9 +203,8 @@ func judgeChunks(ctx context.Context, m Metric, verdict func(context.Context, *S
 	return &ContextPrecisionTrace{Chunks: chunks, Precisions: precisions}
 }
 
-// AveragePrecision computes context precision (and context utilization)
-// from ranked verdicts and returns precision@k for every rank (for the
-// formula display). It is the one formula of both metrics.
+// AveragePrecision is the one formula of context precision and
+// utilization; it returns precision@k for every rank too.
 func AveragePrecision(chunks []ChunkVerdict) (float64, []float64) {
 	precisions := make([]float64, len(chunks))
 	var useful, num float64
@@ -270,11 +259,6 @@ func RecallScore(cls []Classification) (attributed int, score float64) {
 	}
 	return attributed, float64(attributed) / float64(len(cls))
 }
-
-// Cosine is the cosine similarity of two vectors; 0 when either is zero or
-// their lengths differ (an embedding endpoint that changes dimensions
-// mid-run is a judge error caught earlier, never a NaN here).
-func Cosine(a, b []float64) float64 { return vec.Cosine(a, b) }
 
 // set records a metric's outcome. Each metric of a sample writes into its
 // own partial result (see Runner.evalSample), so no lock is needed here.

@@ -2,7 +2,6 @@ package eval
 
 import (
 	"context"
-	"fmt"
 	"strings"
 )
 
@@ -17,32 +16,16 @@ const DefaultNSMode = NSModeRelevant
 
 // ParseNSMode parses --ns-mode; "" is DefaultNSMode.
 func ParseNSMode(s string) (string, error) {
-	switch m := strings.ToLower(strings.TrimSpace(s)); m {
-	case "":
-		return DefaultNSMode, nil
-	case NSModeRelevant, NSModeIrrelevant:
-		return m, nil
-	}
-	return "", fmt.Errorf("--ns-mode: %q is not a mode of noise sensitivity (choose relevant or irrelevant)", s)
+	return parseMode("ns-mode", "noise sensitivity", "relevant or irrelevant", s, DefaultNSMode, NSModeIrrelevant)
 }
 
-// noiseStatements is the one formula of noise sensitivity, from the
-// judgements: chunks (each with a verdict per reference statement and per
-// answer statement) and byReference (a verdict per answer statement, by
-// the reference). As in RAGAS:
-//
-//   - a chunk is relevant when it entails some reference statement;
-//   - an answer statement is correct when the reference entails it;
-//   - it is backed by a relevant chunk when one entails it, and backed
-//     only by irrelevant chunks when an irrelevant one does and no relevant
-//     one does;
-//   - its noise is "relevant" when it is incorrect and backed by a
-//     relevant chunk, "irrelevant" when it is incorrect and backed only by
-//     irrelevant chunks.
-//
-// Relevant and irrelevant count the statements of each noise; the score of
-// a mode is its count over the answer statements (see NoiseScore). The
-// chunks' Relevant flags are set here.
+// noiseStatements is the one formula of noise sensitivity, as in RAGAS: a
+// chunk is relevant when it entails some reference statement; an answer
+// statement is correct when the reference entails it (byReference); its
+// noise is "relevant" when it is incorrect and a relevant chunk entails it,
+// "irrelevant" when only irrelevant chunks do. relevant and irrelevant
+// count each noise (the score of a mode is its count over the answer
+// statements); the chunks' Relevant flags are set here.
 func noiseStatements(chunks []NoiseChunk, byReference []StatementVerdict) (stmts []NoiseStatement, relevant, irrelevant int) {
 	for k := range chunks {
 		chunks[k].Relevant = false
@@ -81,8 +64,7 @@ func noiseStatements(chunks []NoiseChunk, byReference []StatementVerdict) (stmts
 }
 
 // noiseScore is noise sensitivity in a mode: the share of the answer's
-// statements whose noise is that mode (0 for no statements; the runner
-// never scores that case). Lower is better.
+// statements whose noise is that mode (0 for none). Lower is better.
 func noiseScore(mode string, statements, relevant, irrelevant int) float64 {
 	if statements == 0 {
 		return 0
@@ -93,12 +75,10 @@ func noiseScore(mode string, statements, relevant, irrelevant int) float64 {
 	return float64(relevant) / float64(statements)
 }
 
-// noise_sensitivity: the statements of the reference (R) and of the answer
-// (A); for every chunk, which of R and which of A it entails; which of A
-// the reference entails. That is 2 calls per chunk and 1 more after the
-// two extractions, all of them independent of each other, so they are
-// asked at once as judgeChunks asks its chunks: the endpoint client's
-// concurrency bounds the requests in flight.
+// noise_sensitivity: the statements of the reference and of the answer;
+// for every chunk, which of each it entails; which of the answer's the
+// reference entails. Those calls are independent, so they are asked at
+// once; the endpoint client bounds the requests in flight.
 func runNoiseSensitivity(ctx context.Context, j Judge, s *Sample, mode string, r *Result) {
 	if r.lacks(NoiseSensitivity, blank(s.Answer), "noise sensitivity needs an answer") ||
 		r.lacks(NoiseSensitivity, blank(s.Reference), "noise sensitivity needs a reference answer") ||

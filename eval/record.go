@@ -10,10 +10,9 @@ import (
 	"github.com/ragscope/ragscope/eval/internal/runctl"
 )
 
-// The call recorder travels in the context of one sample's evaluation. The
-// instrumented client (top of the client stack, above the cache) reports
-// every call to it, so each result lists its calls with their cache keys and
-// the runner can count calls, hits, retries and tokens and emit events.
+// The call recorder travels in the context of one sample's evaluation:
+// the instrumented client reports every call to it, so each result lists
+// its calls and the runner counts them and emits events.
 
 type recorderKey struct{}
 
@@ -160,8 +159,7 @@ func (rec *recorder) start() {
 	}
 }
 
-// finished records a call that ended, with its error if any, and feeds
-// fail-fast with it.
+// finished records a call that ended and feeds fail-fast with it.
 func (rec *recorder) finished(ctx context.Context, cr CallRecord, err error, embedding bool) {
 	rec.run.inFlight.Add(-1)
 	if err != nil {

@@ -22,9 +22,8 @@ type Result struct {
 	Reference string   `json:"reference,omitempty"`
 
 	// ConversationID and Turn place a turn of a conversation; History is
-	// what was said before it (the turns' questions and answers; their
-	// chunks are with those turns' own results), Standalone its question
-	// rewritten to stand alone, which the metrics ran on.
+	// what was said before it, Standalone its question rewritten to stand
+	// alone, which the metrics ran on.
 	ConversationID string           `json:"conversation_id,omitempty"`
 	Turn           int              `json:"turn,omitempty"`
 	History        []Turn           `json:"history,omitempty"`
@@ -87,9 +86,8 @@ func (r *Result) hasStatus(st Status) bool {
 type FaithfulnessTrace struct {
 	Statements []StatementVerdict `json:"statements"`
 	Supported  int                `json:"supported"`
-	// In a conversation: the --history-support the verdicts were counted
-	// by, and whether contradictions with earlier answers were looked for
-	// (the offline judge cannot tell them). Empty for a single turn.
+	// In a conversation: the --history-support the verdicts were counted by,
+	// and whether contradictions were looked for (the offline judge cannot).
 	HistorySupport        HistorySupport `json:"history_support,omitempty"`
 	ContradictionsChecked bool           `json:"contradictions_checked,omitempty"`
 }
@@ -101,10 +99,8 @@ type AnswerRelevancyTrace struct {
 	// noncommittal, which zeroes the score.
 	AllNoncommittal bool `json:"all_noncommittal,omitempty"`
 	// Mode is "questions" (the RAGAS definition) or AnswerSimilarityMode
-	// (offline judge: no questions are generated; AnswerCosine is the
-	// cosine of the answer to the question, kept, not scored: the metric is
-	// unsupported. Runs recorded before that scored it, zeroed when the
-	// answer was noncommittal).
+	// (the offline judge: AnswerCosine, the cosine of answer and question, is
+	// kept, not scored; runs recorded before that scored it).
 	Mode string `json:"mode"`
 	// AnswerCosine is written in AnswerSimilarityMode even when it is 0
 	// (see MarshalJSON), and left out in the questions mode.
@@ -177,8 +173,7 @@ type FactualCorrectnessTrace struct {
 	// reference (verdict 1: the reference entails it, a TP; 0: an FP).
 	AnswerClaims []StatementVerdict `json:"answer_claims"`
 	// ReferenceClaims are the reference's claims, each judged against the
-	// answer (verdict 0: an FN). Empty in precision mode, which needs no
-	// recall side and so does not pay for it.
+	// answer (verdict 0: an FN); empty in precision mode, which needs none.
 	ReferenceClaims []StatementVerdict `json:"reference_claims"`
 	TP              int                `json:"tp"`
 	FP              int                `json:"fp"`
@@ -217,17 +212,14 @@ type CallRecord struct {
 	LatencyMS int64  `json:"latency_ms"`
 	Retries   int    `json:"retries,omitempty"`
 	Error     string `json:"error,omitempty"`
-	// Cancelled marks a call cut short because the run was stopped
-	// (Ctrl-C, X): it failed, but it is no error of the judge, and no
-	// count of errors includes it.
+	// Cancelled marks a call cut short because the run was stopped: no error
+	// of the judge, counted in no count of errors.
 	Cancelled bool `json:"cancelled,omitempty"`
 	// Metric is the metric whose step made the call, kept only where it is
-	// not the task's own (MetricOfTask): answer correctness's statement
-	// extraction, noise sensitivity's entailment verdicts. See MetricOf.
+	// not the task's own (MetricOfTask). See MetricOf.
 	Metric Metric `json:"metric,omitempty"`
-	// Reasoning is the start of the judge model's reasoning before its
-	// reply (the first choice's), for the detail page; the whole of it is
-	// with the reply in the cache.
+	// Reasoning is the start of the judge model's reasoning before its reply,
+	// for the detail page; the whole of it is in the cache.
 	Reasoning string `json:"reasoning,omitempty"`
 }
 
@@ -256,19 +248,15 @@ func (c CallRecord) MetricOf() Metric {
 	return MetricOfTask(c.Task)
 }
 
-// attributeShared makes the billing of a sample's calls deterministic and
-// compact. Two metrics of a sample that send the very same request at once
-// (faithfulness and answer correctness extracting the answer's statements)
-// share one call: whichever asks first pays, and the other waits for the
-// cache. Which one that is is a race, so the paid call is given to the
-// first of them in the run's metric order and the cache hit to the other.
-// A record's Metric is then cleared where it is the task's own.
+// attributeShared makes the billing of a sample's calls deterministic:
+// two metrics that send the same request at once share one call, and
+// which pays is a race, so the paid call goes to the first of them in the
+// run's metric order. A record's Metric is then cleared where it is the
+// task's own.
 func attributeShared(calls []CallRecord, order []Metric) {
 	rank := func(m Metric) int {
-		for i, o := range order {
-			if o == m {
-				return i
-			}
+		if i := slices.Index(order, m); i >= 0 {
+			return i
 		}
 		return len(order)
 	}
@@ -317,8 +305,7 @@ const (
 	// learned of its endpoint, said once.
 	EventNotice
 	// EventProgress carries the running totals of a run evaluated by
-	// another process (Totals), for a watcher: its calls are otherwise
-	// known only once their samples are stored.
+	// another process (Totals), for a watcher.
 	EventProgress
 )
 
@@ -394,10 +381,7 @@ func (t *NoiseSensitivityTrace) Entailing(i int) (line string, any bool) {
 }
 
 // OfflineCosine is the line the views print for the offline judge's
-// answer relevancy: it generates no questions, so its trace keeps the
-// lexical cosine of answer and question, which no diagnosis uses; scored:
-// the run (recorded before offline answer relevancy was unsupported)
-// scored it.
+// answer relevancy; scored: the run (recorded before) scored it.
 func (t *AnswerRelevancyTrace) OfflineCosine(scored bool) string {
 	what := "cosine(answer, question) = %.3f, shared words only: no diagnosis uses it"
 	if scored {

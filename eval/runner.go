@@ -34,35 +34,28 @@ type RunnerConfig struct {
 	// is DefaultFCMode) and NSMode noise sensitivity's (relevant or
 	// irrelevant; "" is DefaultNSMode).
 	FCMode, NSMode string
-	// Workers is the number of samples evaluated at once. Request-level
-	// concurrency is enforced by the client; twice as many sample workers
-	// as request slots keep the slots busy while samples wait on their
-	// sequential steps (statements before verdicts).
+	// Workers is the number of samples evaluated at once; the client bounds
+	// the requests, and more workers than slots keep the slots busy.
 	Workers int
-	// MaxTextInFlight, when positive, bounds the text (bytes of question,
-	// answer, reference and chunks) of the samples evaluated at once: a
-	// sample waits until the others leave it room, and one bigger than the
-	// bound runs alone. For a judge whose memory grows with the text it
-	// reads (the offline judge), it bounds the run's memory by the bound,
-	// not by Workers times the largest record.
+	// MaxTextInFlight, when positive, bounds the bytes of text of the
+	// samples evaluated at once (one bigger than the bound runs alone): for a
+	// judge whose memory grows with the text it reads (the offline judge), the
+	// run's memory is then bounded by it, not by Workers times the largest
+	// record.
 	MaxTextInFlight int64
 	// StoreAhead is how many more samples than Workers may be started
-	// before the results of those finished are stored (0: none, a
-	// sample starts only when one before it is stored). Results waiting for
-	// OnResults do not hold their workers, and a store that commits waiting
-	// results together (one fsync) then commits up to Workers+StoreAhead at
-	// a time: were each worker to wait for its own commit, a run would go no
-	// faster than Workers results per commit time, whatever the cores.
-	// Results are announced (EventSampleFinished) only once stored.
+	// before the finished ones are stored (0: none). A store that commits the
+	// results waiting together (one fsync) then commits up to
+	// Workers+StoreAhead at a time instead of Workers per commit time. Results
+	// are announced (EventSampleFinished) only once stored.
 	StoreAhead int
 	// InFlight, when set, reports the judge requests on the wire for the
 	// events' gauge (the endpoint client knows; the runner only sees calls).
 	InFlight func() int
-	// Unrecoverable, when set, names the kind of a call error that no retry
-	// and no other sample will cure (the endpoint unreachable, the key
-	// refused, the model unknown), "" for any other. When the first calls
-	// sent all fail with one such kind and none succeeded, the run stops at
-	// once with that error instead of failing every sample slowly.
+	// Unrecoverable, when set, names the kind of a call error no retry will
+	// cure (the endpoint unreachable, the key refused, the model unknown), ""
+	// for any other: when the first calls all fail with one such kind, the
+	// run stops at once instead of failing every sample slowly.
 	Unrecoverable func(error) string
 }
 
@@ -73,15 +66,12 @@ type Runner struct {
 	// Events, when set, receives the event stream. Sends block: a consumer
 	// must keep reading until the channel is closed by Run.
 	Events chan<- Event
-	// Done, when set, gives the result of a sample already finished
-	// (resume), nil for one to evaluate; a finished sample is re-emitted,
-	// not evaluated again. It is asked from one goroutine, in the order the
-	// source yields the samples.
+	// Done, when set, gives the result of a sample already finished (resume),
+	// re-emitted instead of evaluated; nil for one to evaluate.
 	Done func(index int) *Result
-	// OnResults, when set, is given every finished sample's result before
-	// its event is emitted (the run store writes them durably here): the
-	// results that finished while the last call ran, together, so that a
-	// store commits them at once.
+	// OnResults, when set, is given the finished results before their events
+	// (the run store writes them durably here), those finished together at
+	// once, so a store commits them at once.
 	OnResults func([]*Result) error
 
 	stats     runStats
@@ -129,9 +119,8 @@ func SliceSource(samples []Sample) Source {
 }
 
 // Stream is Run over a source of total samples without keeping the
-// results: each is handed to OnResult and the events, then let go, so a
-// run's memory does not grow with its samples. A source that fails stops
-// the run as an unrecoverable judge failure does (Err says why).
+// results, so a run's memory does not grow with its samples. A source
+// that fails stops the run (Err says why).
 func (r *Runner) Stream(ctx context.Context, src Source, total int) {
 	_ = r.run(ctx, src, total, nil)
 }
@@ -197,13 +186,11 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 	}
 	jobs := make(chan job)
 	budget := runctl.NewBudget(cfg.MaxTextInFlight)
-	// A finished result waits for the store without holding its worker,
-	// which takes the next sample meanwhile: storers hand every result
-	// waiting to OnResults at once. Two storers, so that one encodes while
-	// the other's commit is on disk. A sample holds a slot from the moment
-	// it is handed out until its result is stored, and its text stays
-	// counted as long: the slots and the budget bound the results waiting
-	// as well as those evaluated.
+	// A finished result waits for the store without holding its worker: two
+	// storers hand every result waiting to OnResults at once, one encoding
+	// while the other's commit is on disk. A sample holds a slot and its text
+	// stays counted until its result is stored, so the slots and the budget
+	// bound the results waiting as well as those evaluated.
 	type finished struct {
 		j   job
 		res *Result
@@ -323,18 +310,12 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 		}
 		return res
 	}
-	// EventSampleStarted carries the sample's texts (index, id, question,
-	// answer, contexts, reference) in a Result of its own with empty Scores
-	// and Status: what a viewer can show while the sample is evaluated. It
-	// is not the sample's result (that comes with EventSampleFinished), and
-	// a consumer must still accept a started event with no Result (older
-	// streams).
-	emit(Event{Kind: EventSampleStarted, Sample: s.Index, InFlight: r.stats.gauge(), Result: &Result{
-		Index: res.Index, ID: res.ID, Question: res.Question, Answer: res.Answer,
-		Contexts: res.Contexts, Reference: res.Reference,
-		ConversationID: res.ConversationID, Turn: res.Turn, History: res.History,
-		Scores: map[Metric]*float64{}, Status: map[Metric]Status{},
-	}})
+	// EventSampleStarted carries the sample's texts in a Result of its own,
+	// with maps of its own, for a viewer to show while the sample runs (a
+	// consumer must still accept one with no Result: older streams).
+	started := *res
+	started.Scores, started.Status = map[Metric]*float64{}, map[Metric]Status{}
+	emit(Event{Kind: EventSampleStarted, Sample: s.Index, InFlight: r.stats.gauge(), Result: &started})
 	rec := &recorder{sample: s.Index, run: &r.stats}
 	sctx := withRecorder(ctx, rec)
 	if s.IsConversation() {
@@ -392,9 +373,8 @@ func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, em
 	return res
 }
 
-// standalone rewrites a conversation turn's question to stand alone and
-// returns its trace and the question the metrics are to run on ("" for the
-// question as asked). The first turn has nothing before it to lean on. The
+// standalone rewrites a conversation turn's question to stand alone: its
+// trace, and the question the metrics run on ("" for the asked one). The
 // call is billed to the run's first metric: it serves them all.
 func (r *Runner) standalone(ctx context.Context, s *Sample, cfg *RunnerConfig) (*StandaloneTrace, string) {
 	if len(s.History) == 0 {
@@ -472,10 +452,9 @@ func (r *Result) absorb(m Metric, part *Result) {
 	r.takeTrace(m, part)
 }
 
-// makeFinite keeps a result storable whatever a judge returned: JSON has no
-// NaN, and one such value would lose the whole result (and, since a result
-// that cannot be stored stops the run, the run). A metric whose trace holds
-// a non-finite number fails with a message instead.
+// makeFinite keeps a result storable whatever a judge returned: JSON has
+// no NaN, and a result that cannot be stored stops the run. A metric whose
+// trace holds a non-finite number fails with a message instead.
 func (r *Result) makeFinite() {
 	bad := func(m Metric, what string) {
 		r.set(m, StatusJudgeError, nil, "the judge produced a non-finite "+what)

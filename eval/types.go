@@ -1,8 +1,6 @@
 // Package eval is the evaluation engine: samples, the judge interfaces,
 // the metrics behind one registry (Def), the runner, its events and the
-// results. It knows nothing of the terminal interface, the store or the
-// reports (eval/report); the TUI and the headless mode both consume the
-// runner's event stream.
+// results. It knows nothing of the terminal, the store or the reports.
 package eval
 
 import (
@@ -24,15 +22,13 @@ type Sample struct {
 	// element number (JSON) the sample came from, for error messages.
 	Line int `json:"-"`
 
-	// Conversation and Turn place a sample that is one assistant turn of a
-	// conversation (see conversation.go); History holds the turns before
-	// it, oldest first. All three are zero for a single-turn sample.
+	// Conversation and Turn place a sample that is a turn of a conversation;
+	// History holds the turns before it, oldest first.
 	Conversation string `json:"conversation_id,omitempty"`
 	Turn         int    `json:"turn,omitempty"`
 	History      []Turn `json:"history,omitempty"`
-	// Asked is the turn's question as the user asked it, set while the
-	// metrics run on the standalone question in Question (see Runner);
-	// "" otherwise. What the user said is Asked, never the rewrite.
+	// Asked is the turn's question as the user asked it while the metrics
+	// run on the standalone one in Question; "" otherwise.
 	Asked string `json:"-"`
 }
 
@@ -46,8 +42,7 @@ const (
 	ContextPrecision Metric = "context_precision"
 	ContextRecall    Metric = "context_recall"
 	// ContextUtilization is context precision with the answer in place of
-	// the reference (RAGAS LLMContextPrecisionWithoutReference): it needs
-	// no reference, so it can score a live log.
+	// the reference: it needs no reference, so it can score a live log.
 	ContextUtilization Metric = "context_utilization"
 	// AnswerSimilarity is the cosine of the answer's and the reference's
 	// embeddings (RAGAS SemanticSimilarity).
@@ -56,16 +51,14 @@ const (
 	// against the reference's with answer similarity (see CorrectnessScore).
 	AnswerCorrectness Metric = "answer_correctness"
 	// FactualCorrectness checks the answer's claims against the reference
-	// (precision) and the reference's claims against the answer (recall);
-	// --fc-mode picks precision, recall or their F1.
+	// and the reference's against the answer (--fc-mode).
 	FactualCorrectness Metric = "factual_correctness"
 	// ContextEntityRecall is the share of the reference's entities that
 	// occur among the contexts' entities.
 	ContextEntityRecall Metric = "context_entity_recall"
 	// NoiseSensitivity is the share of the answer's statements that are
-	// incorrect (the reference does not entail them) and backed by a
-	// relevant chunk (--ns-mode relevant) or only by irrelevant ones
-	// (irrelevant). Lower is better: see LowerIsBetter.
+	// incorrect and backed by a relevant chunk (or only by irrelevant ones:
+	// --ns-mode). Lower is better.
 	NoiseSensitivity Metric = "noise_sensitivity"
 )
 
@@ -98,10 +91,8 @@ const NumMetrics = len(allMetrics)
 // metric there is.
 var AllMetrics = allMetrics[:]
 
-// DefaultMetrics is what a run evaluates when --metrics is not given: the
-// four metrics of the RAGAS paper. Context utilization is opt-in because it
-// costs one call per chunk and, with a reference at hand, context
-// precision says the same thing better.
+// DefaultMetrics is what a run evaluates without --metrics: the four
+// metrics of the RAGAS paper. Context utilization costs a call per chunk.
 var DefaultMetrics = AllMetrics[:4:4]
 
 // LookupMetric is the metric a name or short alias (f, ar, cp, cr, cu,
@@ -150,9 +141,8 @@ const (
 	// StatusTruncated is a reply the judge model could not finish within
 	// the largest token budget allowed (--max-tokens): no verdict to read.
 	StatusTruncated Status = "truncated"
-	// StatusUnsupported is a metric the judge cannot compute honestly (the
-	// offline judge and noise sensitivity): reported with the reason, never
-	// an invented score, and not a failure of the run.
+	// StatusUnsupported is a metric the judge cannot compute honestly:
+	// reported with the reason, never an invented score, and no failure.
 	StatusUnsupported Status = "unsupported"
 )
 
@@ -212,12 +202,10 @@ type StatementVerdict struct {
 	Evidence *Citation `json:"evidence,omitempty"`
 
 	// In a conversation (faithfulness): Support is where a statement its
-	// turn's chunks do not back found backing earlier in the conversation
-	// (SupportEarlierChunks, SupportUser; "" for nowhere), SupportTurn the
-	// turn; whether that counted is --history-support's, and Verdict says
-	// the outcome. Contradicts is the earlier turn whose answer the
-	// statement contradicts (0: none found). HistoryReason is the judge's
-	// reason for both.
+	// turn's chunks do not back found backing earlier (SupportEarlierChunks,
+	// SupportUser, ""), SupportTurn the turn, and Verdict whether that counted
+	// (--history-support). Contradicts is the earlier turn whose answer it
+	// contradicts (0: none); HistoryReason the judge's reason for both.
 	Support       string `json:"support,omitempty"`
 	SupportTurn   int    `json:"support_turn,omitempty"`
 	Contradicts   int    `json:"contradicts_turn,omitempty"`
@@ -354,8 +342,7 @@ type NoiseStatement struct {
 	Relevant   []int `json:"relevant"`
 	Irrelevant []int `json:"irrelevant"`
 	// Noise is "relevant" when the statement is incorrect and a relevant
-	// chunk entails it, "irrelevant" when it is incorrect and only
-	// irrelevant chunks do, and "" otherwise.
+	// chunk entails it, "irrelevant" when only irrelevant chunks do.
 	Noise string `json:"noise,omitempty"`
 }
 

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"maps"
 	"sync"
 	"sync/atomic"
 )
@@ -9,10 +10,8 @@ import (
 // chat call named after its prompt.
 const TaskEmbeddings = "embeddings"
 
-// TaskUsage is what the calls of one judge task, or of one metric, used in
-// a run: the calls that reached the judge, those the cache answered, and
-// the tokens the endpoint reported for the calls sent. A cached call costs
-// nothing and its tokens are not counted again.
+// TaskUsage is what the calls of one judge task, or metric, used in a
+// run; a cached call's tokens are not counted again.
 type TaskUsage struct {
 	Chat       int `json:"chat"`
 	Embeddings int `json:"embeddings"`
@@ -41,11 +40,8 @@ type MetricUsage struct {
 }
 
 // usageOfCall is the one rule for what a finished call adds to a run's
-// usage, the run-wide CallCounts and Usage included: a call that failed is
-// no call sent (it is an error), a cached one is a hit, and only calls not
-// answered by the cache bring tokens — a cached reply keeps the usage of
-// the call that paid for it, and counting it again would overstate what
-// this run spent.
+// usage: a failed call is an error, not a call sent; a cached one is a hit
+// and brings no tokens, which the call that paid for it counted already.
 func usageOfCall(cr CallRecord, embedding bool) TaskUsage {
 	var u TaskUsage
 	switch {
@@ -117,9 +113,7 @@ func (s *taskStats) snapshot() map[Metric]MetricUsage {
 // With is mu with u added to its task's usage and its sums.
 func (mu MetricUsage) With(task string, u TaskUsage) MetricUsage {
 	tasks := make(map[string]TaskUsage, len(mu.Tasks)+1)
-	for t, v := range mu.Tasks {
-		tasks[t] = v
-	}
+	maps.Copy(tasks, mu.Tasks)
 	t := tasks[task]
 	t.add(u)
 	tasks[task] = t

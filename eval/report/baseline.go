@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -25,8 +26,7 @@ type BaselineGate struct {
 // cache does not remove (a re-phrased statement flips one verdict of ten).
 const DefaultRegressMargin = 0.1
 
-// Active reports whether the baseline gates the run (a --baseline alone
-// only compares).
+// Active reports whether the baseline gates the run, not only compares.
 func (g BaselineGate) Active() bool { return len(g.MaxDrop) > 0 || g.Regressed }
 
 // The kinds of the baseline's gate checks (GateCheck.Kind).
@@ -55,9 +55,8 @@ type Comparison struct {
 	err       error
 }
 
-// ChangedPair is a changed sample of the run and its baseline sample:
-// where each is, and its largest fall (negative; 0 for a change of status
-// alone, positive when it only rose).
+// ChangedPair is a changed sample and its baseline sample, and its largest
+// fall (negative; 0 for a change of status alone, positive for a rise).
 type ChangedPair struct {
 	BeforePos   int // position in the baseline (its order in a report file)
 	BeforeIndex int
@@ -65,8 +64,7 @@ type ChangedPair struct {
 	Worst       float64
 }
 
-// NewComparison compares results with the baseline x under g, keeping the
-// listCap worst changed pairs.
+// NewComparison compares with x under g, keeping the listCap worst changed pairs.
 func NewComparison(x *KeyIndex, g BaselineGate, listCap int) *Comparison {
 	return &Comparison{x: x, gate: g, t: newDiffTally(x.Metrics()), by: make([]int, len(x.Metrics())), listCap: listCap}
 }
@@ -102,8 +100,7 @@ func (c *Comparison) Add(r *eval.Result) int {
 		vb, okB := r.Score(m)
 		okB = okB && stB == eval.StatusOK
 		delta, both := c.t.metric(i, va, okA, stA, vb, okB, stB)
-		// How much the sample got worse: a fall, or a rise of a metric
-		// whose lower score is the better.
+		// How much the sample got worse (a rise when lower is better).
 		worsened := -delta
 		if eval.LowerIsBetter(m) {
 			worsened = delta
@@ -139,15 +136,7 @@ func (c *Comparison) list(p ChangedPair) {
 		return
 	}
 	i := sort.Search(len(c.listed), func(i int) bool { return c.listed[i].Worst > p.Worst })
-	if i == len(c.listed) && len(c.listed) == c.listCap {
-		return
-	}
-	if len(c.listed) == c.listCap {
-		c.listed = c.listed[:c.listCap-1]
-	}
-	c.listed = append(c.listed, ChangedPair{})
-	copy(c.listed[i+1:], c.listed[i:])
-	c.listed[i] = p
+	c.listed = insertCapped(c.listed, c.listCap, i, p)
 }
 
 // Listed are the worst changed pairs, worst first (at most listCap).
@@ -159,8 +148,7 @@ func (c *Comparison) Changed() int { return c.changed }
 // Regressed is how many shared samples fell by more than the margin.
 func (c *Comparison) Regressed() int { return c.regressed }
 
-// BaselineSamples is how many samples the baseline has, and how many of
-// them have an id.
+// BaselineSamples is how many samples the baseline has, and with an id.
 func (c *Comparison) BaselineSamples() (n, withID int) {
 	if c.x == nil {
 		return 0, 0
@@ -171,9 +159,8 @@ func (c *Comparison) BaselineSamples() (n, withID int) {
 // Diff is the comparison so far as a RunDiff, without its samples.
 func (c *Comparison) Diff() *RunDiff { return c.t.runDiff() }
 
-// checks are the baseline's gate checks. cannot says when a metric's mean
-// cannot be judged (no score, or too many samples failed to score);
-// failing only the latter, which also hides regressions.
+// checks are the baseline's gate checks. cannot says when a mean cannot
+// be judged; failing, when too many samples failed to score.
 func (c *Comparison) checks(cannot, failing func(eval.Metric) (string, bool)) []GateCheck {
 	g := c.gate
 	var out []GateCheck
@@ -186,7 +173,7 @@ func (c *Comparison) checks(cannot, failing func(eval.Metric) (string, bool)) []
 	}
 	for _, th := range g.MaxDrop {
 		ck := GateCheck{Kind: checkBaselineMean, Metric: th.Metric, Threshold: th.Min}
-		i := indexOfMetric(c.t.metrics, th.Metric)
+		i := slices.Index(c.t.metrics, th.Metric)
 		var mc MeanChange
 		if i >= 0 {
 			mc = c.t.mean(i)
@@ -261,13 +248,4 @@ func riseNote(ms []eval.Metric) string {
 		}
 	}
 	return ""
-}
-
-func indexOfMetric(ms []eval.Metric, m eval.Metric) int {
-	for i, x := range ms {
-		if x == m {
-			return i
-		}
-	}
-	return -1
 }

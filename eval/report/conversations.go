@@ -37,11 +37,10 @@ type ConversationMetric struct {
 }
 
 // conversations accumulates the turns of a run's conversations as they
-// come. It keeps a few numbers per conversation and metric, never a
-// result; what it gives does not depend on the order the turns came in (a
-// headless run tallies them as they finish, `report` in sample order, and
-// both write the same report): sums are exact, and conversations are in
-// the order of their first sample.
+// come, keeping a few numbers per conversation and metric, never a result.
+// What it gives does not depend on the order the turns came in (sums are
+// exact, conversations in the order of their first sample), so a headless
+// run and `report` write the same report.
 type conversations struct {
 	metrics []eval.Metric
 	levels  Levels

@@ -26,9 +26,8 @@ const (
 // Diagnoses lists them in display order.
 var Diagnoses = []Diagnosis{DiagGeneration, DiagRetrieval, DiagOffTopic, DiagNoncommittal, DiagIncomplete, DiagCriterion, DiagLowScore, DiagOK, DiagFailed}
 
-// DiagnosesAt lists the diagnoses a run diagnosed with l can give, in
-// display order: criterion only when l holds criteria, so a run without
-// them lists no class it cannot have.
+// DiagnosesAt lists the diagnoses a run at l can give, in display order:
+// criterion only when l holds criteria.
 func DiagnosesAt(l Levels) []Diagnosis {
 	if l.HasCriteria() {
 		return Diagnoses
@@ -36,10 +35,8 @@ func DiagnosesAt(l Levels) []Diagnosis {
 	return slices.DeleteFunc(slices.Clone(Diagnoses), func(d Diagnosis) bool { return d == DiagCriterion })
 }
 
-// Score bands for the diagnosis, the default Levels. A score below Low
-// fails, at or above High is high; a score at or above Low passes (a score
-// between them passes but is not high: it draws no "recall is high" or
-// "faithful" conclusion). --pass sets a metric's own pass level (Levels).
+// Score bands for the diagnosis, the default Levels: below Low fails, at
+// or above High is high, between them passes but draws no "high" conclusion.
 const (
 	DiagLow  = 0.5
 	DiagHigh = 0.7
@@ -64,18 +61,15 @@ func (l level) failing() bool { return l == levelFail }
 type diagInput struct {
 	failed       bool // some metric failed
 	f, ar, cp, r level
-	// noncommittal: answer relevancy was zeroed because every generated
-	// question is noncommittal, or (offline judge, whose answer relevancy
-	// is unsupported) the answer holds an evasive phrase, kept as the hint.
+	// noncommittal: every generated question is noncommittal, or (the
+	// offline judge) the answer holds an evasive phrase.
 	noncommittal bool
-	// ac, fc are answer and factual correctness, er context entity
-	// recall; ns is noise sensitivity read as 1 - score (lower is better),
-	// so that its levels mean what the others' do: it fails above 0.5.
+	// ac, fc are answer and factual correctness, er entity recall; ns is
+	// noise sensitivity read as 1 - score, so it fails as the others do.
 	ac, fc, er, ns level
-	// recall and precision are the correctness side of the answer: the
-	// share of the reference's statements the answer covers (TP/(TP+FN))
-	// and of the answer's statements the reference supports (TP/(TP+FP)),
-	// from answer correctness, else factual correctness.
+	// recall and precision are the answer's coverage of the reference
+	// (TP/(TP+FN)) and its support by it (TP/(TP+FP)), from answer
+	// correctness, else factual correctness.
 	recall, precision level
 	// criterion: one of the team's own criteria fails its pass level.
 	criterion bool
@@ -91,9 +85,8 @@ var diagRules = []struct {
 }{
 	// A failure first: the other scores are incomplete.
 	{DiagFailed, func(in diagInput) bool { return in.failed }},
-	// Retrieval next: without the needed documents the answer's scores say
-	// little. Context recall decides when there is one; entity recall,
-	// the coarser reading of the same question, only without it.
+	// Retrieval next: without the needed documents the other scores say
+	// little. Entity recall decides only without context recall.
 	{DiagRetrieval, func(in diagInput) bool { return in.r.failing() || !in.r.has() && in.er.failing() }},
 	// The answer evades the question: relevancy is zero by construction.
 	{DiagNoncommittal, func(in diagInput) bool { return in.noncommittal }},
@@ -103,15 +96,12 @@ var diagRules = []struct {
 	{DiagGeneration, func(in diagInput) bool { return in.f.failing() && !in.r.has() && in.ar.passes() }},
 	// Faithful, but not an answer to the question.
 	{DiagOffTopic, func(in diagInput) bool { return in.f == levelHigh && in.ar.failing() }},
-	// Noise sensitivity above 0.5: most of the answer's statements are
-	// wrong and taken from the retrieved chunks. The documents were what
-	// they were (a failing recall is caught above); the generator repeated
-	// their noise instead of the reference's facts, so it is generation's.
+	// Noise sensitivity fails: the answer repeats wrong statements from the
+	// chunks, and a failing recall was caught above, so it is generation's.
 	{DiagGeneration, func(in diagInput) bool { return in.ns.failing() }},
-	// Faithful (or, without faithfulness, precise against the reference)
-	// but missing part of the reference: the answer is incomplete. Recall
-	// below 0.7, not below 0.5, so that one of two required points missing
-	// (recall 0.5) is caught.
+	// Faithful (or, without faithfulness, precise) but missing part of the
+	// reference. Recall below the high band, so one of two points missing is
+	// caught.
 	{DiagIncomplete, func(in diagInput) bool {
 		return in.recall.has() && in.recall != levelHigh &&
 			(in.f == levelHigh || !in.f.has() && in.precision == levelHigh)
@@ -126,8 +116,7 @@ var diagRules = []struct {
 	{DiagLowScore, func(diagInput) bool { return true }},
 }
 
-// Diagnose classifies a result by the first rule of diagRules that holds,
-// with the default pass levels.
+// Diagnose classifies a result at the default pass levels.
 func Diagnose(r *eval.Result) Diagnosis { return Levels{}.Diagnose(r) }
 
 // Diagnose classifies a result by the first rule of diagRules that holds,
@@ -160,11 +149,8 @@ func (l Levels) diagnosisInput(r *eval.Result) diagInput {
 	if t := r.AnswerRelevancy; t != nil {
 		switch {
 		case t.Mode == eval.AnswerSimilarityMode:
-			// The offline judge generates no questions: the cosine of the
-			// answer to the question only counts shared words, so it is no
-			// evidence of relevancy (runs recorded before it was marked
-			// unsupported scored it). What the judge does see is an
-			// evasive phrase in the answer, named in the hint.
+			// The offline judge's cosine counts shared words only: no evidence of
+			// relevancy. What it does see is an evasive phrase, named in the hint.
 			in.ar = levelNA
 			in.noncommittal = t.AllNoncommittal && t.NoncommittalHint != ""
 		default:
@@ -177,9 +163,8 @@ func (l Levels) diagnosisInput(r *eval.Result) diagInput {
 	return in
 }
 
-// FailingCriteria names the criteria of r whose score fails its pass level
-// (the level the run's file gives it; DiagLow when l does not hold it), in
-// the order of their names: what a sample diagnosed criterion failed.
+// FailingCriteria names the criteria of r whose score fails its pass
+// level, in the order of their names.
 func (l Levels) FailingCriteria(r *eval.Result) []string {
 	var out []string
 	for _, name := range r.CriteriaNames() {

@@ -6,9 +6,8 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// RunDiff is the comparison of two runs: the samples of run B matched
-// with those of run A (see Matching), each metric's mean over the matched
-// samples, and the samples that changed.
+// RunDiff is the comparison of two runs: the samples of B matched with
+// A's, each metric's mean over them, and the samples that changed.
 type RunDiff struct {
 	A, B    string                      `json:"-"`
 	Means   map[eval.Metric]MeanChange  `json:"means"`
@@ -26,11 +25,9 @@ type RunDiff struct {
 	Conversations []ConversationDiff `json:"conversations,omitempty"`
 }
 
-// ConversationDiff is one conversation in two runs: its turns and, per
-// metric, its mean, minimum and first failing turn before and after, each
-// run's conversation summary (see ConversationSummary) over all its own
-// turns at its own pass levels. A side without the conversation has nulls
-// and 0 turns.
+// ConversationDiff is one conversation in two runs: per metric its mean,
+// minimum and first failing turn before and after, each side at its own
+// pass levels; a side without it has nulls and 0 turns.
 type ConversationDiff struct {
 	ID          string                                 `json:"id"`
 	TurnsBefore int                                    `json:"turns_before"`
@@ -48,14 +45,12 @@ type ConversationMetricDiff struct {
 	FirstFailingTurnAfter  *int     `json:"first_failing_turn_after"`
 }
 
-// MeanChange is a metric's mean in both runs, each over the matched
-// samples it scored.
+// MeanChange is a metric's mean in both runs over the matched samples.
 type MeanChange struct {
 	Before *float64 `json:"before"`
 	After  *float64 `json:"after"`
 	Delta  *float64 `json:"delta"`
-	// ScoredBefore and ScoredAfter are how many matched samples each mean
-	// is over.
+	// ScoredBefore and ScoredAfter are how many matched samples each mean is over.
 	ScoredBefore int `json:"scored_before"`
 	ScoredAfter  int `json:"scored_after"`
 }
@@ -104,8 +99,7 @@ func (c ScoreChange) Changed() bool {
 const scoreEpsilon = 1e-9
 
 // diffTally counts a comparison one matched pair at a time, from scores
-// and statuses alone: the means, the counts of changes. Diff feeds it from
-// results, a run's comparison with its baseline from a KeyIndex.
+// and statuses alone: Diff feeds it results, a baseline a KeyIndex.
 type diffTally struct {
 	metrics      []eval.Metric
 	sumA, sumB   []float64
@@ -215,9 +209,8 @@ func Diff(metrics []eval.Metric, a, b []*eval.Result, match Matching) *RunDiff {
 	return d
 }
 
-// DiffSample is what changed between two results of one sample: each
-// metric's score and status, and the judgements; changed is false when
-// nothing did.
+// DiffSample is what changed between two results of one sample: scores,
+// statuses and judgements; changed is false when nothing did.
 func DiffSample(metrics []eval.Metric, a, b *eval.Result) (SampleDiff, bool) {
 	sd := SampleDiff{Index: b.Index, ID: b.ID, IndexBefore: a.Index, Scores: map[eval.Metric]ScoreChange{}}
 	changed := false

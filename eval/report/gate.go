@@ -13,12 +13,9 @@ import (
 )
 
 // Threshold is the worst acceptable value of a metric: its mean
-// (--fail-under) or each sample's score (--fail-under-sample). For most
-// metrics that is the lowest; for noise sensitivity, whose lower score is
-// the better (LowerIsBetter), it is the highest: --fail-under ns=0.2
-// fails a run whose mean noise sensitivity is above 0.2. One syntax, "the
-// worst I accept", rather than a flag per direction; every message prints
-// the comparison made ("noise_sensitivity mean 0.350 > 0.2").
+// (--fail-under) or each sample's score (--fail-under-sample). For noise
+// sensitivity, where lower is better, that is a ceiling: one syntax, "the
+// worst I accept", and every message prints the comparison made.
 type Threshold struct {
 	Metric eval.Metric
 	Min    float64
@@ -52,12 +49,10 @@ func worsening(m eval.Metric, a, b float64) float64 {
 	return a - b
 }
 
-// ParseThresholds parses METRIC=X[,METRIC=X...] of the flag named flag.
-// METRIC is a metric name or a short alias (f, ar, cp, cr, ...); X is in
-// [0, 1], or [-1, 1] for answer_relevancy (a cosine can be negative), and
-// is the worst value accepted (see Threshold: a ceiling for noise
-// sensitivity). A metric may be named once. criteria are the names of
-// the run's own criteria, which may be gated too.
+// ParseThresholds parses METRIC=X[,METRIC=X...] of the flag named flag:
+// a metric name or alias, X in [0, 1] ([-1, 1] for answer_relevancy, a
+// cosine), the worst value accepted. A metric may be named once; criteria
+// are the names of the run's own criteria, which may be gated too.
 func ParseThresholds(flag, s string, criteria ...string) ([]Threshold, error) {
 	return parseMetricValues(flag, s, criteria, "faithfulness=0.8", "a score", func(m eval.Metric) float64 {
 		if m == eval.AnswerRelevancy {
@@ -68,9 +63,8 @@ func ParseThresholds(flag, s string, criteria ...string) ([]Threshold, error) {
 }
 
 // ParseMaxDrops parses --max-drop METRIC=D[,METRIC=D...]: the largest
-// fall of each metric's mean from the baseline's (for noise sensitivity
-// the largest rise: see Worsening), D in [0, 1], or [0, 2] for
-// answer_relevancy (a cosine falls from 1 to -1 at most). Threshold.Min
+// fall of each metric's mean from the baseline's (a rise for noise
+// sensitivity), D in [0, 1], or [0, 2] for answer_relevancy. Threshold.Min
 // holds D. criteria are the names of the run's own criteria.
 func ParseMaxDrops(flag, s string, criteria ...string) ([]Threshold, error) {
 	return parseMetricValues(flag, s, criteria, "faithfulness=0.05", "a drop", func(eval.Metric) float64 { return 0 }, func(m eval.Metric) float64 {
@@ -122,9 +116,8 @@ func parseMetricValues(flag, s string, criteria []string, example, what string, 
 	return out, nil
 }
 
-// Allowance is --max-failing: how many samples may be below the
-// per-sample thresholds (or fail to score on a gated metric), as a count
-// or a percentage of the samples evaluated.
+// Allowance is --max-failing: how many samples may miss the per-sample
+// thresholds, as a count or a percentage of the samples evaluated.
 type Allowance struct {
 	N       int
 	Percent float64
@@ -189,25 +182,16 @@ func (g Gate) Active() bool {
 	return len(g.Mean)+len(g.Sample)+len(g.Conversation) > 0 || g.Baseline.Active()
 }
 
-// SampleMin is the per-sample threshold of m, if there is one.
-func (g Gate) SampleMin(m eval.Metric) (float64, bool) {
-	for _, t := range g.Sample {
-		if t.Metric == m {
-			return t.Min, true
-		}
-	}
-	return 0, false
-}
-
 // Below reports whether r's score of m is worse than m's per-sample
 // threshold: under it, or over it when lower is better (an unscored
 // metric is not below: it is counted as failed or not applicable
 // instead).
 func (g Gate) Below(r *eval.Result, m eval.Metric) (min float64, below bool) {
-	min, ok := g.SampleMin(m)
-	if !ok || r.Status[m] != eval.StatusOK {
-		return min, false
+	i := slices.IndexFunc(g.Sample, func(t Threshold) bool { return t.Metric == m })
+	if i < 0 || r.Status[m] != eval.StatusOK {
+		return 0, false
 	}
+	min = g.Sample[i].Min
 	v, ok := r.Score(m)
 	return min, ok && worse(m, v, min)
 }
@@ -403,16 +387,8 @@ func orNone(s string) string {
 	return s
 }
 
-// evidence lists the judgements behind a poor score of m: the unsupported
-// statements (faithfulness), the noncommittal questions, else the
-// generated questions with their cosines (answer relevancy), the chunks
-// judged not useful (context precision; context utilization: not useful
-// for the answer), the reference statements not attributed to the chunks
-// (context recall), the FP and FN (answer and factual correctness), the
-// reference's entities missing from the contexts (context entity recall),
-// the incorrect statements counted as noise (noise sensitivity, whose poor
-// score is a high one); for a criterion, its trace's (criteria.Trace.Evidence).
-// One line each.
+// evidence lists the judgements behind a poor score of m, one line each:
+// the metric definition's Evidence, or a criterion trace's.
 func evidence(r *eval.Result, m eval.Metric) []string {
 	if d := eval.Def(m); d != nil {
 		return d.Evidence(r)
@@ -437,12 +413,10 @@ func metricNames() string {
 	return strings.Join(names, ", ")
 }
 
-// convGate is the per-conversation side of a gate: which conversations
-// have a turn worse than a --fail-under-conversation threshold, and per
-// conversation and metric the first such turn and the worst score. A
-// conversation's minimum over its turns is at least X exactly when no
-// turn is below X, so it counts turns as they come, in any order, keeping
-// a few numbers per conversation and never a result.
+// convGate is the per-conversation side of a gate: per conversation and
+// metric the first turn worse than a --fail-under-conversation threshold
+// and the worst score. A conversation's minimum is at least X exactly when
+// no turn is below X, so turns are counted as they come, in any order.
 type convGate struct {
 	order []string
 	by    map[string]*convBreach
@@ -488,13 +462,11 @@ func (c *convGate) add(r *eval.Result, ths []Threshold) {
 	}
 }
 
-// maxConversationsNamed is how many breaching conversations a check's
-// message names; it counts them all.
+// maxConversationsNamed bounds the breaching conversations a message names.
 const maxConversationsNamed = 5
 
-// check is the check of one --fail-under-conversation threshold. A run
-// without conversations cannot be gated on them: a gate never passes for
-// want of what it gates.
+// check is the check of one --fail-under-conversation threshold; a run
+// without conversations cannot be gated on them.
 func (c *convGate) check(th Threshold, cannot func(eval.Metric) (string, bool)) GateCheck {
 	ck := GateCheck{Kind: checkConversation, Metric: th.Metric, Threshold: th.Min}
 	if len(c.order) == 0 {

@@ -11,16 +11,11 @@ import (
 )
 
 // Levels are the pass levels of the diagnosis, one per metric: a score
-// below its metric's level fails, so the diagnosis, the colour bands and
-// the table's marks call it low. A metric not named keeps DiagLow. The
-// high band (the "recall is high", "faithful" conclusions) starts at
-// DiagHigh, or at the pass level when that is higher: a faithfulness that
-// passes 0.9 is high. For noise sensitivity, where lower is better, the
-// level is the highest score that passes.
-//
-// The zero Levels are the defaults. A Levels is a value made once
-// (ParseLevels, RunLevels) and passed to what diagnoses; nothing changes
-// it after, so it is shared freely.
+// below its metric's level fails (a metric not named keeps DiagLow). The
+// high band starts at DiagHigh, or at the pass level when that is higher.
+// For noise sensitivity, where lower is better, the level is the highest
+// score that passes. The zero Levels are the defaults; a Levels never
+// changes once made, so it is shared freely.
 type Levels struct {
 	pass map[eval.Metric]float64
 }
@@ -72,8 +67,7 @@ func (l Levels) WithCriteria(c *CriteriaInfo) Levels {
 	return out
 }
 
-// HasCriteria says l holds a criterion's pass level (WithCriteria): the
-// run scored criteria.
+// HasCriteria says l holds a criterion's pass level: the run scored criteria.
 func (l Levels) HasCriteria() bool {
 	for m := range l.pass {
 		if !slices.Contains(eval.AllMetrics, m) {
@@ -87,9 +81,7 @@ func (l Levels) HasCriteria() bool {
 // the map: run's own is not changed); the defaults remove the key.
 func (l Levels) Record(run RunInfo) RunInfo {
 	c := make(map[string]string, len(run.Config)+1)
-	for k, v := range run.Config {
-		c[k] = v
-	}
+	maps.Copy(c, run.Config)
 	delete(c, LevelsConfigKey)
 	if s := l.String(); s != "" {
 		c[LevelsConfigKey] = s
@@ -112,8 +104,7 @@ func (l Levels) IsDefault() bool {
 	return true
 }
 
-// String is the levels as --pass takes them, metrics in AllMetrics order;
-// "" for the defaults.
+// String is the levels as --pass takes them; "" for the defaults.
 func (l Levels) String() string {
 	var parts []string
 	for _, m := range eval.AllMetrics {
@@ -166,8 +157,7 @@ func (l Levels) level(m eval.Metric, v float64) level {
 	return bandAt(eval.Goodness(m, v), low, max(DiagHigh, low))
 }
 
-// bandAt is the level of v with the fail band below low and the high band
-// from high on.
+// bandAt is the level of v: fail below low, high from high on.
 func bandAt(v, low, high float64) level {
 	switch {
 	case v < low:

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"math"
@@ -10,20 +11,13 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// Matching samples of two runs. A comparison of runs (ragscope diff, a
-// run against its --baseline) pairs each sample of the run after with the
-// sample of the run before that has the same id, and a sample without an
-// id with the one that has the same content: question, answer, contexts
-// and reference, all unchanged. A baseline sample with an id is found by
-// its id alone: the id is what says two samples are the same question
-// asked again, whatever the answer became.
-//
-// The dataset's own id hashes (eval/dataset/ids.go) cannot serve here:
-// they are maphash values with a seed drawn per process, made to find
-// repeats within one file, and rows without ids get none. The keys below
-// are sha256 over the exact bytes, tagged by kind and length-prefixed
-// (so no two field lists give the same input), truncated to 96 bits: a
-// million samples collide with odds of about 6e-18.
+// Matching samples of two runs (ragscope diff, a run against its
+// --baseline): a sample of the run after pairs with the sample before that
+// has the same id, and one without an id with the one of the same content
+// (question, answer, contexts and reference). The dataset's id hashes
+// cannot serve: their seed is drawn per process. These keys are sha256
+// over the exact bytes, tagged by kind and length-prefixed, truncated to
+// 96 bits.
 
 // sampleKey identifies a sample across runs: by id, or by content.
 type sampleKey [12]byte
@@ -75,10 +69,9 @@ type keyEntry struct {
 }
 
 // KeyIndex is the run before of a comparison as compactly as it can be
-// kept: per sample its key, its index in its run, and per metric compared
-// its score and status (about 56 bytes a sample with four metrics), never
-// its texts or judgements. A comparison with a run of a million samples
-// thus holds some 56 MB, and reads the few samples it shows in full again.
+// kept: per sample its key, its index and per metric compared its score
+// and status, never its texts or judgements; the few samples a comparison
+// shows are read again in full.
 type KeyIndex struct {
 	metrics []eval.Metric
 	index   []int32
@@ -155,8 +148,7 @@ func (x *KeyIndex) Add(r *eval.Result) {
 // Index is the sample index, in its own run, of the sample at pos.
 func (x *KeyIndex) Index(pos int) int { return int(x.index[pos]) }
 
-// Score is metric i's score (ok false: none) and status of the sample at
-// pos.
+// Score is metric i's score (ok false: none) and status of the sample at pos.
 func (x *KeyIndex) Score(pos, i int) (float64, bool, eval.Status) {
 	j := pos*len(x.metrics) + i
 	v := x.scores[j]
@@ -165,21 +157,12 @@ func (x *KeyIndex) Score(pos, i int) (float64, bool, eval.Status) {
 
 func (x *KeyIndex) sort() {
 	slices.SortFunc(x.keys, func(a, b keyEntry) int {
-		if c := compareKeys(a.key, b.key); c != 0 {
+		if c := bytes.Compare(a.key[:], b.key[:]); c != 0 {
 			return c
 		}
 		return int(a.pos - b.pos)
 	})
 	x.sorted = true
-}
-
-func compareKeys(a, b sampleKey) int {
-	for i := range a {
-		if a[i] != b[i] {
-			return int(a[i]) - int(b[i])
-		}
-	}
-	return 0
 }
 
 // Match finds the sample of the index r is compared with (by r's id, else
@@ -203,7 +186,7 @@ func (x *KeyIndex) Match(r *eval.Result) (int, MatchKind) {
 
 // take is the first sample with key k not matched yet.
 func (x *KeyIndex) take(k sampleKey) (int, bool) {
-	i, found := slices.BinarySearchFunc(x.keys, k, func(e keyEntry, k sampleKey) int { return compareKeys(e.key, k) })
+	i, found := slices.BinarySearchFunc(x.keys, k, func(e keyEntry, k sampleKey) int { return bytes.Compare(e.key[:], k[:]) })
 	if !found {
 		return -1, false
 	}

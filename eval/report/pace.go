@@ -6,18 +6,12 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// Pace estimates when a run ends from its samples' start and finish events,
-// by Little's law: samples finish at (samples evaluated at once) / (time a
-// sample takes). The time a sample takes is the mean over its last paceWindow
-// finishes, from its own start event to its result, so the estimate is
-// right from the first finish on: a run of 24 samples evaluated 4 at a
-// time, whose first sample took 4 s, has about 4 s × 23 / 4 left, not the
-// 4 s × 23 a mean since the start of the run gives (the first samples all
-// finish at about the same time, after waiting for their statements
-// before their verdicts). A result with no start event (an earlier
-// attempt's, re-sent by --resume) and a sample the run's stop cut short
-// say nothing of the pace, nor does an event with no time. The zero Pace is ready to use; it is not safe
-// for concurrent use.
+// Pace estimates when a run ends by Little's law: samples finish at
+// (samples evaluated at once) / (time a sample takes), measured per sample
+// from its own start event, so the estimate holds from the first finish
+// on. A result with no start event, a sample cut short and an event with
+// no time say nothing of the pace. The zero Pace is ready; not safe for
+// concurrent use.
 type Pace struct {
 	started map[int]time.Time // the samples in flight
 	peak    int               // the most samples in flight at once: the workers
@@ -63,8 +57,7 @@ func (p *Pace) Observe(ev *eval.Event) {
 	}
 }
 
-// ETA is how long the run needs for left more samples at its pace; false
-// before a sample has finished.
+// ETA is how long left more samples take at the run's pace; false before any finished.
 func (p *Pace) ETA(left int) (time.Duration, bool) {
 	if p.n == 0 {
 		return 0, false

@@ -1,8 +1,9 @@
 package report
 
 import (
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -29,8 +30,7 @@ func (r *RunInfo) AddUsage(calls eval.CallCounts, tokens eval.Usage, usage map[e
 	}
 }
 
-// ResetUsage clears what the record says was used, for a new run made
-// from it (a re-run).
+// ResetUsage clears the usage recorded, for a re-run made from the record.
 func (r *RunInfo) ResetUsage() {
 	r.Calls, r.Tokens, r.Usage, r.CostUSD, r.UsagePartial = eval.CallCounts{}, eval.Usage{}, nil, nil, false
 }
@@ -130,7 +130,7 @@ func (r *RunInfo) PriceUsage() {
 		return
 	}
 	total := usdOf(0)
-	for _, m := range sortedMetrics(r.Usage) {
+	for _, m := range slices.Sorted(maps.Keys(r.Usage)) {
 		mu := r.Usage[m]
 		mc := usdOf(0)
 		for task, u := range mu.Tasks {
@@ -143,15 +143,6 @@ func (r *RunInfo) PriceUsage() {
 		total = addCost(total, mc)
 	}
 	r.CostUSD = total
-}
-
-func sortedMetrics(u map[eval.Metric]eval.MetricUsage) []eval.Metric {
-	ms := make([]eval.Metric, 0, len(u))
-	for m := range u {
-		ms = append(ms, m)
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i] < ms[j] })
-	return ms
 }
 
 // FormatUSD writes a cost for people: "$0" for nothing, cents for a dollar

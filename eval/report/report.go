@@ -1,12 +1,8 @@
 // Package report reads the results of a run: the run record with its
-// usage and cost, the reports (JSON, JSON Lines, CSV, Markdown, JUnit,
-// GitHub annotations) and the JSON report read back as a baseline, the
-// tally of a run streamed one result at a time, the diagnosis of a sample
-// at the run's pass levels, the comparison of two runs (sample matching,
-// the changes counted), the CI gates and the baseline's, the pace of a
-// live run and the status of a followed log. The HTML report, the
-// comparison's text and human labels are its sub-packages html, diff and
-// labels. It imports eval; eval never imports it.
+// usage and cost, the reports and the JSON report read back as a baseline,
+// the tally, the diagnosis, the comparison of two runs, the CI gates, the
+// pace of a live run and the status of a followed log. It imports eval;
+// eval never imports it.
 package report
 
 import (
@@ -37,19 +33,15 @@ type RunInfo struct {
 	DatasetHash string     `json:"dataset_sha256,omitempty"`
 	StartedAt   time.Time  `json:"started_at"`
 	FinishedAt  *time.Time `json:"finished_at"`
-	// AttemptStartedAt is when the latest attempt of a resumed run began
-	// (--resume): StartedAt stays the run's first start. Zero for a run
-	// never resumed, whose one attempt began at StartedAt.
+	// AttemptStartedAt is when the latest attempt of a resumed run began;
+	// zero for a run never resumed.
 	AttemptStartedAt time.Time `json:"attempt_started_at,omitzero"`
-	// ElapsedMS is what the attempts of a resumed run took, summed, once
-	// the latest one ended (an attempt killed before its end adds
-	// nothing); 0 for a run never resumed, which took FinishedAt −
-	// StartedAt. See Duration.
+	// ElapsedMS is what the attempts of a resumed run took, summed; 0 for a
+	// run never resumed (see Duration).
 	ElapsedMS int64          `json:"elapsed_ms,omitempty"`
 	Judge     eval.JudgeInfo `json:"judge"`
-	// Contract is the version of the judge reply contract the run's
-	// traces follow (prompts.ContractVersion; 2 added the evidence); 0 in
-	// runs recorded before it was kept, which follow contract 1.
+	// Contract is the judge reply contract the traces follow
+	// (prompts.ContractVersion); 0 in runs recorded before it, which follow 1.
 	Contract int               `json:"contract,omitempty"`
 	Prompts  map[string]string `json:"prompts"` // task.lang -> sha256
 	Metrics  []eval.Metric     `json:"metrics"`
@@ -65,22 +57,19 @@ type RunInfo struct {
 	// conversation: the reports then place each by conversation and turn.
 	ConversationTurns int  `json:"conversation_turns,omitempty"`
 	Cancelled         bool `json:"cancelled,omitempty"`
-	// Subset, when set, says the run evaluated Samples of the dataset's
-	// Subset.Of samples, chosen by Subset.Seed (run --sample): its means
-	// are of a sample, and --resume evaluates the same subset.
+	// Subset, when set, says the run evaluated Samples of Subset.Of, chosen
+	// by Subset.Seed (run --sample); --resume evaluates the same subset.
 	Subset *Subset `json:"subset,omitempty"`
 
 	// Usage breaks Calls and Tokens down by metric and judge task, with
 	// their cost; absent from runs recorded before it was kept.
 	Usage map[eval.Metric]eval.MetricUsage `json:"usage,omitempty"`
-	// CostUSD is what the run's tokens cost at Pricing: null when a model
-	// had no price, when the run has not ended, or when it was recorded
-	// before costs were.
+	// CostUSD is what the run's tokens cost at Pricing: null when a model had
+	// no price, or the run has not ended or predates costs.
 	CostUSD *float64 `json:"cost_usd"`
 	Pricing *Pricing `json:"pricing,omitempty"`
-	// UsagePartial says an earlier attempt of this run (see --resume) was
-	// interrupted before it recorded what it used: the calls, tokens and
-	// cost count the attempts that ended, a lower bound.
+	// UsagePartial says an interrupted earlier attempt recorded no usage: the
+	// calls, tokens and cost are a lower bound.
 	UsagePartial bool `json:"usage_partial,omitempty"`
 }
 
@@ -124,9 +113,8 @@ func (c *CriteriaInfo) Passes() map[string]float64 {
 	return out
 }
 
-// Scored are the names a run's results are scored under: its metrics,
-// then its criteria in file order. The reports, tallies and gates go
-// through them.
+// Scored are the names a run's results are scored under, which the
+// reports, tallies and gates go through: its metrics, then its criteria.
 func (r RunInfo) Scored() []eval.Metric {
 	if r.Criteria == nil {
 		return r.Metrics
@@ -147,8 +135,7 @@ func (r RunInfo) AttemptStart() time.Time {
 	return r.StartedAt
 }
 
-// Duration is what the run took, all its attempts together; false while
-// it has not ended.
+// Duration is what the run took, all attempts together; false while it runs.
 func (r RunInfo) Duration() (time.Duration, bool) {
 	if r.FinishedAt == nil {
 		return 0, false
@@ -205,8 +192,7 @@ func (ms MetricSummary) Why() string {
 	return strings.Join(parts, ", ")
 }
 
-// tallyOf is the tally of results that are all at hand, for the reports
-// written whole: the per-metric summary, the count per diagnosis.
+// tallyOf is the tally of results all at hand, for the reports written whole.
 func tallyOf(metrics []eval.Metric, results []*eval.Result, levels Levels) *Tally {
 	t := NewTallyAt(metrics, levels)
 	for _, r := range results {
@@ -239,9 +225,8 @@ type reportSample struct {
 	// FailingCriteria names the criteria below their pass levels, which
 	// the diagnosis criterion stands for.
 	FailingCriteria []string `json:"failing_criteria,omitempty"`
-	// StandaloneQuestion is a conversation turn's question as the metrics
-	// judged it (null when the judge could not rewrite it; its standalone
-	// trace says why); absent for a single-turn sample.
+	// StandaloneQuestion is a turn's question as the metrics judged it (null
+	// when not rewritten); absent for a single-turn sample.
 	StandaloneQuestion json.RawMessage `json:"standalone_question,omitempty"`
 }
 
@@ -257,10 +242,9 @@ func newReportSample(r *eval.Result, levels Levels) reportSample {
 }
 
 // MarshalJSON writes the report with the diagnosis counts and each
-// sample's diagnosis, computed from the samples so they always agree.
-// Decoding needs no counterpart: "diagnoses" fills Diagnoses, and a
-// sample's "diagnosis" is ignored (Diagnose recomputes it). Both follow
-// the pass levels the run records (RunLevels).
+// sample's diagnosis computed from the samples at the run's levels, so
+// they always agree. Decoding needs no counterpart: a sample's "diagnosis"
+// is recomputed.
 func (r Report) MarshalJSON() ([]byte, error) {
 	type plain Report // the fields without this method
 	levels := RunLevels(r.Run)
@@ -288,22 +272,11 @@ func (r Report) MarshalJSON() ([]byte, error) {
 	return sanitize.JSON(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
 }
 
-// NewReport builds the report of a run from its results (nil entries, i.e.
-// samples never finished, are left out).
+// NewReport builds a run's report from its results, unfinished (nil) ones left out.
 func NewReport(run RunInfo, results []*eval.Result) *Report {
-	rep := &Report{Version: reportVersion, Run: run, Summary: tallyOf(run.Scored(), results, Levels{}).Summary()}
-	for _, r := range results {
-		if r != nil {
-			rep.Samples = append(rep.Samples, r)
-		}
-	}
-	if rep.Samples == nil {
-		rep.Samples = []*eval.Result{}
-	}
-	t := tallyOf(run.Scored(), rep.Samples, RunLevels(run))
-	rep.Diagnoses = t.Diagnoses()
-	rep.Conversations = t.Conversations()
-	return rep
+	samples := slices.DeleteFunc(append([]*eval.Result{}, results...), func(r *eval.Result) bool { return r == nil })
+	t := tallyOf(run.Scored(), samples, RunLevels(run))
+	return &Report{Version: reportVersion, Run: run, Summary: t.Summary(), Diagnoses: t.Diagnoses(), Conversations: t.Conversations(), Samples: samples}
 }
 
 // WriteJSON writes the report as indented JSON (see WriteReportJSON).
@@ -325,14 +298,11 @@ func (r *Report) each(yield func(*eval.Result) error) error {
 	return nil
 }
 
-// WriteReportJSON writes a run's report, the bytes Report.WriteJSON always
-// wrote, without holding its samples: the header first (so the summary and
-// the diagnosis counts, which come before the samples, must be known: a
-// first pass over the run), then each sample as each yields it, each
-// through its own encoder. The report of a million samples streams from
-// the store in the memory of one. Each sample's diagnosis follows the pass
-// levels run records (RunLevels), as diagnoses must. conversations, from
-// the same first pass, are written before the samples when there are any.
+// WriteReportJSON writes a run's report without holding its samples: the
+// header first (summary, diagnosis counts and conversations, from a first
+// pass over the run), then each sample as each yields it, diagnosed at the
+// run's levels (RunLevels). A report of a million samples streams from the
+// store in the memory of one.
 func WriteReportJSON(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSummary, diagnoses map[Diagnosis]int, conversations []ConversationSummary, each func(yield func(*eval.Result) error) error) error {
 	enc := NewSampleEncoder(RunLevels(run))
 	return WriteReportJSONEncoded(w, run, summary, diagnoses, conversations, func(yield func([]byte) error) error {
@@ -405,16 +375,14 @@ func WriteReportJSONEncoded(w io.Writer, run RunInfo, summary map[eval.Metric]Me
 }
 
 // SampleEncoder encodes samples as the JSON report writes them: indented
-// to sit in its samples array, sanitised, with the diagnosis at its
-// levels.
+// for its samples array, sanitised, diagnosed at its levels.
 type SampleEncoder struct {
 	levels Levels
 	buf    bytes.Buffer
 	enc    *json.Encoder
 }
 
-// NewSampleEncoder is an encoder of samples diagnosed at levels (the
-// run's RunLevels).
+// NewSampleEncoder encodes samples diagnosed at levels (the run's RunLevels).
 func NewSampleEncoder(levels Levels) *SampleEncoder {
 	e := &SampleEncoder{levels: levels}
 	e.enc = json.NewEncoder(&e.buf)

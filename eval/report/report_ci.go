@@ -40,10 +40,8 @@ func WriteReportJSONL(w io.Writer, levels Levels, each func(yield func(*eval.Res
 	return bw.Flush()
 }
 
-// gitHubData escapes a workflow command's message as GitHub requires
-// (% as %25, CR as %0D, LF as %0A: a line break in the data cannot start
-// a command of its own), then through sanitize.Line, so that no escape
-// sequence reaches the log viewer.
+// gitHubData escapes a workflow command's message as GitHub requires (a
+// line break cannot start a command), then through sanitize.Line.
 func gitHubData(s string) string { return sanitize.Line(githubData.Replace(s)) }
 
 // gitHubProperty escapes a workflow command's property (title=...): as
@@ -60,10 +58,10 @@ func githubCommand(w io.Writer, cmd, title, msg string) {
 }
 
 // WriteReportGitHub writes GitHub Actions workflow commands: an error for
-// each gate check that did not pass; for each sample, an error for each
-// score below its per-sample threshold (a warning when the samples below
-// are within --max-failing) and a warning for each metric that failed to
-// score; last a notice with the means.
+// each gate check that did not pass; per sample, an error for each score
+// below its per-sample threshold (a warning while within --max-failing)
+// and a warning for each metric that failed to score; last a notice with
+// the means.
 func WriteReportGitHub(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSummary, outcome GateOutcome, each func(yield func(*eval.Result) error) error) error {
 	gate := outcome.gate
 	bw := bufio.NewWriterSize(w, 64<<10)
@@ -157,9 +155,8 @@ func WriteGateMarkdown(w io.Writer, o GateOutcome) error {
 }
 
 // xmlClean makes s text XML 1.0 allows, shown as the other reports show
-// it: sanitize's visible escapes for control, bidi and invisible
-// characters (multi keeps newlines and tabs), and the noncharacters
-// U+FFFE and U+FFFF, which sanitize leaves and XML forbids, as <U+FFFE>.
+// it (multi keeps newlines and tabs); U+FFFE and U+FFFF, which XML
+// forbids, show as <U+FFFE>.
 func xmlClean(s string, multi bool) string {
 	if multi {
 		s = sanitize.Text(s)
@@ -203,13 +200,11 @@ func seconds(s float64) string { return strconv.FormatFloat(s, 'f', 3, 64) }
 func attr(name, value string) xml.Attr { return xml.Attr{Name: xml.Name{Local: name}, Value: value} }
 
 // WriteReportJUnit writes a run as JUnit XML: a testsuite per metric with
-// one testcase per sample (classname the metric, name the sample's id or
-// #index): a failure when the score is below the metric's per-sample
-// threshold (the score, the threshold and the evidence as the message),
-// an error when the metric failed to score, skipped when it does not
-// apply; then a testsuite "ragscope.gate" with a testcase per gate check.
-// The counts of each testsuite come from the first pass (summary, gt);
-// each is walked once per metric, so nothing is held.
+// a testcase per sample (a failure below the per-sample threshold, an
+// error when the metric failed to score, skipped when it does not apply),
+// then a testsuite "ragscope.gate" with a testcase per gate check. The
+// counts come from the first pass (summary, gt); each is walked once per
+// metric, so nothing is held.
 func WriteReportJUnit(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSummary, gt *GateTally, outcome GateOutcome, each func(yield func(*eval.Result) error) error) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	bw.WriteString(xml.Header)
@@ -245,14 +240,15 @@ func WriteReportJUnit(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSu
 	if err := enc.EncodeToken(root); err != nil {
 		return err
 	}
+	testsuite := func(name string, tests, failures, errors, skipped int, time float64, id int) xml.StartElement {
+		return xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: []xml.Attr{
+			attr("name", name), attr("tests", strconv.Itoa(tests)), attr("failures", strconv.Itoa(failures)), attr("errors", strconv.Itoa(errors)),
+			attr("skipped", strconv.Itoa(skipped)), attr("time", seconds(time)), attr("timestamp", stamp), attr("id", strconv.Itoa(id)),
+		}}
+	}
 	for id, m := range run.Scored() {
 		ms := summary[m]
-		suite := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: []xml.Attr{
-			attr("name", string(m)), attr("tests", strconv.Itoa(ms.Scored+ms.Failed+ms.NotApplicable)),
-			attr("failures", strconv.Itoa(gt.BelowCount(m))), attr("errors", strconv.Itoa(ms.Failed)),
-			attr("skipped", strconv.Itoa(ms.NotApplicable)), attr("time", seconds(gt.LatencySeconds(m))),
-			attr("timestamp", stamp), attr("id", strconv.Itoa(id)),
-		}}
+		suite := testsuite(string(m), ms.Scored+ms.Failed+ms.NotApplicable, gt.BelowCount(m), ms.Failed, ms.NotApplicable, gt.LatencySeconds(m), id)
 		if err := enc.EncodeToken(suite); err != nil {
 			return err
 		}
@@ -273,9 +269,7 @@ func WriteReportJUnit(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSu
 				msg := failedText(r, m)
 				tc.Error = &junitProblem{Message: xmlClean(show.Clip(msg, junitMessageRunes), false), Type: string(st), Text: xmlClean(msg, true)}
 			case st != eval.StatusOK:
-				// Not applicable (missing_input, no_statements) or not
-				// computable by this judge (unsupported): skipped, with
-				// the reason.
+				// Not applicable, or not computable by this judge: skipped, with the reason.
 				msg := string(st)
 				if why := r.Errors[m]; why != "" {
 					msg += ": " + why
@@ -301,11 +295,7 @@ func WriteReportJUnit(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSu
 			return err
 		}
 	}
-	suite := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: []xml.Attr{
-		attr("name", "ragscope.gate"), attr("tests", strconv.Itoa(len(outcome.Checks))),
-		attr("failures", strconv.Itoa(gFail)), attr("errors", strconv.Itoa(gErr)), attr("skipped", "0"),
-		attr("time", seconds(0)), attr("timestamp", stamp), attr("id", strconv.Itoa(len(run.Scored()))),
-	}}
+	suite := testsuite("ragscope.gate", len(outcome.Checks), gFail, gErr, 0, 0, len(run.Scored()))
 	if err := enc.EncodeToken(suite); err != nil {
 		return err
 	}

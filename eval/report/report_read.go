@@ -12,10 +12,9 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// Reading a JSON report back (a --baseline file): what WriteReportJSON
-// writes, or a report hand-trimmed to fewer samples, read as a stream, a
-// sample at a time, so that a report of any size is read in the memory of
-// its largest sample (at most MaxReportSampleBytes).
+// Reading a JSON report back (a --baseline file) as a stream, a sample at
+// a time, so that a report of any size is read in the memory of its
+// largest sample (at most maxReportSampleBytes).
 
 // maxReportSampleBytes bounds one sample of a report read back: a sample
 // carries its texts, every judgement and its calls, well under this.
@@ -25,12 +24,10 @@ const maxReportSampleBytes = 64 << 20
 var maxSampleBytes int64 = maxReportSampleBytes
 
 // ReadReport reads a JSON report from r: its run record, and each sample
-// in turn, given to each with its position in "samples" (0-based): in
-// full where full (when set) says so, else only what a comparison keeps
-// (index, id, texts, scores, statuses; the decoder skips the rest). Every
-// sample is checked: an index, statuses ragscope knows, a score with the
-// ok status and none without, scores in their range. An error says where
-// (the sample's position and byte offset) and what is wrong.
+// in turn with its position in "samples": in full where full says so, else
+// only what a comparison keeps (the decoder skips the rest). Every sample
+// is checked (an index, known statuses, a score exactly with ok, in its
+// range), and an error says where and what is wrong.
 func ReadReport(r io.Reader, full func(pos int) bool, each func(pos int, res *eval.Result) error) (RunInfo, error) {
 	lim := &limitedReader{r: bufio.NewReaderSize(r, 64<<10)}
 	dec := json.NewDecoder(lim)

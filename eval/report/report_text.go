@@ -14,14 +14,7 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// WriteCSV writes one row per sample: identity, the scores (empty when
-// not scored), their statuses, the diagnosis and the first error message.
-// The four default metrics always have their columns, whatever the run
-// evaluated, so a script reads any report by position; context
-// utilization has them only in a run that evaluated it (ReportMetrics).
-// Every cell goes through sanitize.CSVCell: the texts come from the
-// dataset and the judge, and a spreadsheet must neither run a formula from
-// them nor a terminal an escape sequence.
+// WriteCSV writes the CSV report of the run (see WriteReportCSV).
 func (r *Report) WriteCSV(w io.Writer) error {
 	return WriteReportCSV(w, r.Run.Judge.Name, r.Run.Scored(), RunLevels(r.Run), r.Run.ConversationTurns > 0, r.each)
 }
@@ -45,11 +38,12 @@ func reportMetrics(metrics []eval.Metric) []eval.Metric {
 	return out
 }
 
-// WriteReportCSV writes the CSV report of WriteCSV of a run of metrics
-// from a stream of samples: one row per sample as it comes, nothing held;
-// the diagnosis follows levels. A run of conversation turns (conv) has
-// their conversation_id and turn after the id, and the standalone question
-// the metrics judged after the answer.
+// WriteReportCSV writes the CSV report, a row per sample as it comes:
+// identity, scores, statuses, the diagnosis at levels and the errors. The
+// four default metrics always have their columns, so a script reads any
+// report by position; conv adds conversation_id, turn and standalone
+// question. Every cell goes through sanitize.CSVCell, so that a
+// spreadsheet runs no formula from the data and a terminal no escape.
 func WriteReportCSV(w io.Writer, judge string, metrics []eval.Metric, levels Levels, conv bool, each func(yield func(*eval.Result) error) error) error {
 	cols := reportMetrics(metrics)
 	cw := &csvWriter{csv.NewWriter(w)}
@@ -81,22 +75,18 @@ func WriteReportCSV(w io.Writer, judge string, metrics []eval.Metric, levels Lev
 			}
 			row = []string{strconv.Itoa(s.Index), s.ID, s.ConversationID, turn, s.Question, s.Answer, standalone}
 		}
-		for _, m := range cols {
-			if v, ok := s.Score(m); ok {
-				row = append(row, strconv.FormatFloat(v, 'f', 4, 64))
-			} else {
-				row = append(row, "")
-			}
-		}
-		for _, m := range cols {
-			row = append(row, string(s.Status[m]))
-		}
+		scores, statuses := make([]string, len(cols)), make([]string, len(cols))
 		var errs []string
-		for _, m := range cols {
+		for i, m := range cols {
+			if v, ok := s.Score(m); ok {
+				scores[i] = strconv.FormatFloat(v, 'f', 4, 64)
+			}
+			statuses[i] = string(s.Status[m])
 			if e := s.Errors[m]; e != "" {
 				errs = append(errs, string(m)+": "+e)
 			}
 		}
+		row = append(append(row, scores...), statuses...)
 		row = append(row, string(levels.Diagnose(s)), strings.Join(errs, "; "), judge)
 		if err := cw.Write(row); err != nil {
 			return err
@@ -123,11 +113,8 @@ func (w *csvWriter) Write(record []string) error {
 	return w.Writer.Write(cells)
 }
 
-// WriteMarkdown writes a summary (per metric mean, scored, not scored; the
-// diagnosis counts) and the `worst` lowest-scoring samples with the reason
-// the judge gave for their first unsupported statement. Every field from
-// the data goes through sanitize.Line (mdCell in the table): Markdown
-// punctuation stays, control characters and bidi controls show as escapes.
+// WriteMarkdown writes the summary and the `worst` lowest-scoring samples
+// (see WriteReportMarkdown).
 func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
 	ws := NewWorst(worst)
 	for _, s := range r.Samples {
@@ -140,9 +127,11 @@ func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
 	return WriteConversationsMarkdown(w, r.Run, t.Conversations())
 }
 
-// WriteReportMarkdown writes the Markdown report of WriteMarkdown from a
-// run's summary, its diagnosis counts and its worst samples (from a
-// Worst), so a stored run of any size is reported from one pass.
+// WriteReportMarkdown writes the Markdown report from a run's summary, its
+// diagnosis counts and its worst samples (from a Worst), so a stored run
+// of any size is reported from one pass. Every text from the data goes
+// through sanitize.Line (mdCell in tables): Markdown punctuation stays,
+// control and bidi characters show as escapes.
 func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSummary, diag map[Diagnosis]int, ranked []*eval.Result) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# ragscope run %s\n\n", sanitize.Line(run.ID))
@@ -248,15 +237,19 @@ func (w *Worst) Add(r *eval.Result) {
 		lk := lowest(w.kept[i])
 		return lk > v || lk == v && w.kept[i].Index > r.Index
 	})
-	if i == len(w.kept) && len(w.kept) == w.n {
-		return
+	w.kept = insertCapped(w.kept, w.n, i, r)
+}
+
+// insertCapped inserts v at i of a list kept to n items, dropping the
+// last when full; v past the end of a full list is not kept.
+func insertCapped[T any](list []T, n, i int, v T) []T {
+	if i == len(list) && len(list) == n {
+		return list
 	}
-	if len(w.kept) == w.n {
-		w.kept = w.kept[:w.n-1]
+	if len(list) == n {
+		list = list[:n-1]
 	}
-	w.kept = append(w.kept, nil)
-	copy(w.kept[i+1:], w.kept[i:])
-	w.kept[i] = r
+	return slices.Insert(list, i, v)
 }
 
 // Samples are the kept samples, worst first.
@@ -290,10 +283,8 @@ func scoreCell(r *eval.Result, m eval.Metric) string {
 
 // Why is the most useful single line of evidence for a sample diagnosed
 // d at these levels: a failure's message; else the judgement that points
-// at the stage d names (an unretrieved reference statement for retrieval,
-// the evasive phrase for noncommittal, ...); else the first judgement
-// against the answer; else the scores that fail their pass levels. It is
-// never empty: a sample that passes says so.
+// at the stage d names; else the first judgement against the answer; else
+// the scores below their pass levels. It is never empty.
 func (l Levels) Why(r *eval.Result, d Diagnosis) string {
 	for _, m := range eval.AllMetrics {
 		if r.Status[m].Failed() {

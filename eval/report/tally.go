@@ -1,8 +1,11 @@
 package report
 
 import (
+	"cmp"
+	"maps"
 	"math"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/ragscope/ragscope/eval"
 )
@@ -18,8 +21,7 @@ const otherErrors = "(other messages)"
 
 // Tally aggregates results one at a time: the per-metric summary, the
 // diagnosis counts, the failures and their most frequent messages. It
-// holds no result, so a run of any size is summarised in constant memory
-// (but for a few numbers per conversation of a run with conversations).
+// holds no result, so a run of any size is summarised in little memory.
 type Tally struct {
 	metrics []eval.Metric
 	levels  Levels
@@ -116,13 +118,7 @@ func (t *Tally) Failed() int { return t.failed }
 func (t *Tally) Summary() map[eval.Metric]MetricSummary {
 	out := make(map[eval.Metric]MetricSummary, len(t.summary))
 	for m, ms := range t.summary {
-		if ms.ByStatus != nil {
-			by := make(map[eval.Status]int, len(ms.ByStatus))
-			for st, n := range ms.ByStatus {
-				by[st] = n
-			}
-			ms.ByStatus = by
-		}
+		ms.ByStatus = maps.Clone(ms.ByStatus)
 		if ms.Scored > 0 {
 			mean := t.sums[m].value() / float64(ms.Scored)
 			ms.Mean = &mean
@@ -138,13 +134,7 @@ func (t *Tally) Conversations() []ConversationSummary { return t.convs.summaries
 
 // Diagnoses counts the results per diagnosis (a copy; every diagnosis has
 // an entry, 0 when no result has it).
-func (t *Tally) Diagnoses() map[Diagnosis]int {
-	out := make(map[Diagnosis]int, len(t.diag))
-	for d, n := range t.diag {
-		out[d] = n
-	}
-	return out
-}
+func (t *Tally) Diagnoses() map[Diagnosis]int { return maps.Clone(t.diag) }
 
 // ErrorCount is one failure message and how many (sample, metric) pairs
 // ended with it.
@@ -159,11 +149,8 @@ func (t *Tally) TopErrors(n int) []ErrorCount {
 	for msg, c := range t.errs {
 		out = append(out, ErrorCount{msg, c})
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Count != out[j].Count {
-			return out[i].Count > out[j].Count
-		}
-		return out[i].Message < out[j].Message
+	slices.SortFunc(out, func(a, b ErrorCount) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Message, b.Message))
 	})
 	if len(out) > n {
 		out = out[:n]

@@ -7,26 +7,21 @@ import (
 )
 
 // WatchStatus is what a watcher following a live log (ragscope watch)
-// says about itself, polled by its clients (the headless progress line,
-// the TUI's follow mode) about once a second. It lives in eval/report, not
-// internal/watch, because the TUI imports eval/report and nothing under
-// internal. A zero WatchStatus is a watcher that is caught up with no
-// alerts configured.
+// says about itself to its clients, polled about once a second. It lives
+// here, not in internal/watch, because the TUI imports eval/report and
+// nothing under internal. The zero WatchStatus is a watcher caught up with
+// no alerts configured.
 type WatchStatus struct {
 	// Files is how many log files are followed now (a glob or a directory
 	// grows as the service rotates).
 	Files int
-	// Read is how many records were read from the logs since the watcher
-	// started; Evaluated how many of them were evaluated (finished and
-	// stored); Duplicates how many were skipped as already seen (same
-	// content hash); Sampled how many were skipped by --sample; Invalid
-	// how many lines could not be read as a record (each reported with its
-	// file and line).
+	// Read is how many records were read since the watcher started;
+	// Evaluated how many of them were evaluated and stored; Duplicates,
+	// Sampled and Invalid how many were skipped as seen, by --sample, or as
+	// unreadable.
 	Read, Evaluated, Duplicates, Sampled, Invalid int64
-	// Behind is how many records were read and are waiting for the judge
-	// (queued or being evaluated); BehindBytes is how many bytes of the
-	// logs are not read yet (the queue is bounded: when it is full the
-	// watcher stops reading and the file is the buffer).
+	// Behind is how many records read wait for the judge; BehindBytes how
+	// many bytes of the logs are not read yet (a full queue stops reading).
 	Behind      int
 	BehindBytes int64
 	// OldestUnread is the age of the oldest record not evaluated yet (how
@@ -37,9 +32,8 @@ type WatchStatus struct {
 	RunID string
 	// Alerts is the state of every --alert rule, in the order given.
 	Alerts []AlertState
-	// Elsewhere names the watcher when it is another process (`open` on a
-	// watch run): its lag and alerts are known only there, so none of the
-	// counts above are.
+	// Elsewhere names the watcher when it is another process: its counts
+	// are known only there.
 	Elsewhere string
 }
 
@@ -58,9 +52,8 @@ type AlertState struct {
 	// samples; nil before the first score.
 	Mean  *float64
 	Count int
-	// Firing is true while the mean is in breach (fired once on crossing,
-	// re-armed when it leaves); Fired counts the crossings so far and
-	// Since is when the current breach began (zero when not firing).
+	// Firing is true while the mean is in breach (fired once on crossing);
+	// Fired counts the crossings and Since is when the breach began.
 	Firing bool
 	Fired  int
 	Since  time.Time

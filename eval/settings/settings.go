@@ -1,7 +1,5 @@
 // Package settings reads the evaluation's settings from their text (a
-// flag, a key of the settings file): the metrics, the prompts' language,
-// answer correctness's weights and the history policy of conversations.
-// Each error names its flag.
+// flag, a key of the settings file); each error names its flag.
 package settings
 
 import (
@@ -52,9 +50,8 @@ func ParseHistorySupport(s string) (eval.HistorySupport, error) {
 }
 
 // ParseMetrics parses a comma-separated --metrics value. "" and "all" are
-// eval.DefaultMetrics: "all" has been the flag's default since there were four
-// metrics, and a script or config file that spells it out must not start
-// paying for a fifth. "all" may stand in a list ("all,context_utilization").
+// eval.DefaultMetrics, so that a script spelling out the old default does
+// not start paying for new metrics; "all" may stand in a list.
 func ParseMetrics(s string) ([]eval.Metric, error) {
 	if s == "" {
 		s = "all"

@@ -1,6 +1,5 @@
-// Package fold holds the folded forms that texts are compared in: a
-// judge's quote found in a chunk whatever its spacing, width, case and
-// surrounding marks, and an entity's matching key.
+// Package fold holds the folded forms texts are compared in: a judge's
+// quote in a chunk, an entity's matching key.
 package fold
 
 import (
@@ -13,14 +12,11 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Quote finds quote in chunk after folding both: runs of white space
-// count as one space, and as none next to a CJK character (judges add or
-// drop spaces there); fullwidth ASCII (ｒａｇ，) is its ASCII form; case is
-// ignored; punctuation and quote marks around the quote are dropped (a
-// judge ends a quote with 。 or wraps it in “” where the chunk goes on).
-// Escapes and invisible characters are skipped, as every reader of the
-// text skips them. Anything else must match verbatim: an elided "…" in
-// the middle is not the chunk's text. It returns the byte span of the match in chunk.
+// Quote finds quote in chunk after folding both: white space runs count
+// as one space, and as none next to a CJK character; fullwidth ASCII is
+// ASCII; case is ignored; punctuation and quote marks around the quote are
+// dropped; escapes and invisible characters are skipped. Anything else
+// must match verbatim. It returns the byte span of the match in chunk.
 func Quote(chunk, quote string) (start, end int, ok bool) {
 	quote = TrimQuote(quote)
 	if quote == "" {
@@ -47,8 +43,7 @@ func TrimQuote(quote string) string {
 }
 
 // Locate finds quote in contexts: in chunk (1-based) alone when one is
-// named, else in the first chunk holding it. It returns the 0-based index
-// of that chunk and the byte span of the quote there.
+// named, else in the first chunk holding it (0-based index, byte span).
 func Locate(chunk int, quote string, contexts []string) (at, start, end int, ok bool) {
 	if chunk != 0 {
 		if chunk < 1 || chunk > len(contexts) {
@@ -78,8 +73,7 @@ func foldQuote(s string) string {
 
 // foldSpan maps bytes i and j of foldQuote(s) back to the source runes
 // they came from: the start offset in s of i's, the end offset of j's.
-// Quote calls it once, on a match, so the search itself allocates no
-// offset tables (two ints a byte of every chunk of every citation).
+// Only a match calls it, so the search allocates no offset tables.
 func foldSpan(s string, i, j int) (start, end int) {
 	n := 0
 	foldRunes(s, func(r rune, from, to int) bool {

@@ -1,6 +1,5 @@
-// Package runctl keeps a run within bounds: the text its samples in
-// flight may take, and the rule that stops a run whose first calls all
-// fail one unrecoverable way.
+// Package runctl keeps a run within bounds: the text of its samples in
+// flight, and fail-fast on a first run of unrecoverable call failures.
 package runctl
 
 import (
@@ -10,8 +9,7 @@ import (
 )
 
 // failFastAfter is how many calls must fail the same unrecoverable way,
-// with none succeeding, before the run stops: one could be a fluke of the
-// first connection; three of three is the endpoint.
+// none succeeding, before the run stops: one could be a fluke.
 const failFastAfter = 3
 
 // FailFast stops a run whose first calls sent all fail with one
@@ -28,9 +26,8 @@ type FailFast struct {
 	count int
 }
 
-// Outcome feeds fail-fast with a finished call: a success that reached
-// the endpoint proves it works; failures of one unrecoverable kind with no
-// success stop the run.
+// Outcome feeds fail-fast with a finished call: a success sent proves the
+// endpoint works; failures of one unrecoverable kind stop the run.
 func (s *FailFast) Outcome(err error, cached bool) {
 	if s.Kind == nil || s.Abort == nil {
 		return
@@ -81,8 +78,7 @@ func NewBudget(max int64) *Budget {
 func (b *Budget) weight(n int64) int64 { return min(n, b.max) }
 
 // Acquire waits until n bytes fit beside the samples being evaluated (or
-// none is, for a sample bigger than the budget), or ctx is done: a
-// cancelled run still hands its samples on, to be marked cancelled.
+// none is), or ctx is done: a cancelled run still hands its samples on.
 func (b *Budget) Acquire(ctx context.Context, n int64) {
 	if b.max <= 0 {
 		return

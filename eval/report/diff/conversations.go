@@ -67,9 +67,8 @@ func diffConversation(metrics []eval.Metric, a, b report.ConversationSummary) re
 	return d
 }
 
-// WriteConversations prints each conversation of a comparison, a line
-// per metric: mean, minimum and first failing turn before -> after.
-// Nothing when there are none.
+// WriteConversations prints each conversation of a comparison, a line per
+// metric: mean, minimum and first failing turn before -> after.
 func WriteConversations(w io.Writer, metrics []eval.Metric, convs []report.ConversationDiff) {
 	if len(convs) == 0 {
 		return

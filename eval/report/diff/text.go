@@ -1,7 +1,6 @@
-// Package diff writes the comparison of two runs for a reader (`ragscope
-// diff`, a run against its --baseline) and compares their conversations.
-// The matching of samples and the counting of changes stay in
-// eval/report, where the baseline gate counts through them too.
+// Package diff writes the comparison of two runs for a reader and
+// compares their conversations; the matching and the counting stay in
+// eval/report, where the baseline gate uses them too.
 package diff
 
 import (
@@ -15,15 +14,10 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// The text form of a comparison, for `ragscope diff` and for a run's
-// comparison with its --baseline. Every text in it comes from the store or
-// a report file (ids, judge names) or from the dataset and the judge
-// (statements, reasons) and goes through sanitize.Line; the JSON form
-// (diff --json) keeps them exact.
+// The text form puts every text through sanitize.Line; diff --json keeps them exact.
 
-// Write prints the comparison of run a with run b for a reader: each
-// side, the means, the conversations when both runs have some, then every
-// changed sample.
+// Write prints the comparison of run a with run b: each side, the means,
+// the conversations, then every changed sample.
 func Write(w io.Writer, a, b report.RunInfo, metrics []eval.Metric, d *report.RunDiff) {
 	fmt.Fprintf(w, "run A %s  %s  judge %s\n", sanitize.Line(a.ID), a.StartedAt.Local().Format("2006-01-02 15:04"), sanitize.Line(a.Judge.Name))
 	fmt.Fprintf(w, "run B %s  %s  judge %s\n\n", sanitize.Line(b.ID), b.StartedAt.Local().Format("2006-01-02 15:04"), sanitize.Line(b.Judge.Name))
@@ -37,9 +31,8 @@ func Write(w io.Writer, a, b report.RunInfo, metrics []eval.Metric, d *report.Ru
 	WriteSamples(w, metrics, d.Samples)
 }
 
-// WriteTable prints each metric's mean on both sides (headed before
-// and after), the change, and how many samples went up, down or changed
-// status.
+// WriteTable prints each metric's mean before and after, the change, and
+// how many samples went up, down or changed status.
 func WriteTable(w io.Writer, metrics []eval.Metric, d *report.RunDiff, before, after string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "metric\t%s\t%s\tdelta\tup\tdown\tstatus changed\n", before, after)
@@ -88,8 +81,7 @@ func writeChange(w io.Writer, c eval.JudgementChange) {
 	fmt.Fprintf(w, "    %s\n      before: %s\n      after:  %s\n", l.Head, l.Before, l.After)
 }
 
-// QuoteLine quotes a text for a line of output: backslashes and quotes are
-// escaped, and sanitize.Line shows control characters as escapes.
+// QuoteLine quotes a text for a line of output (show.Quote).
 func QuoteLine(s string) string { return show.Quote(s) }
 
 func scoreOrStatus(v *float64, st eval.Status) string {

@@ -10,11 +10,9 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// Baseline is the run a page compares its run with (`ragscope diff
-// --format html`, `run --baseline --format html`): its scores indexed for
-// matching, each of its samples matched at most once as --baseline
-// matches them (by id, else by content), and, where it can be read one
-// sample at a time, its samples in full for the judgements that changed.
+// Baseline is the run a page compares its run with: its scores indexed
+// for matching (as --baseline matches), and, where it can be read a sample
+// at a time, its samples in full for the judgements that changed.
 type Baseline struct {
 	// Label names the baseline on the page ("run 20240101-093000-ab12").
 	Label string
@@ -38,8 +36,7 @@ type htmlCompareRow struct {
 	Up, Down, Status                  int
 }
 
-// htmlComparison carries the comparison from the page's first pass (the
-// matching) to its second (each sample's changes).
+// htmlComparison carries the page's first pass (the matching) to its second.
 type htmlComparison struct {
 	base *Baseline
 	c    *report.Comparison

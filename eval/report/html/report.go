@@ -1,6 +1,5 @@
-// Package html writes a run's report as one HTML page: the summary, a
-// distribution per metric, each sample's row and drill-down, and, with a
-// baseline, the compare view of what changed.
+// Package html writes a run's report as one HTML page, with a baseline's
+// compare view of what changed.
 package html
 
 import (
@@ -21,14 +20,11 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// The HTML report is one page that opens anywhere (a mail attachment, a
-// file share): its CSS and its few lines of script are inline and it loads
-// nothing. Every text from data or a judge is first made visible by the
-// sanitiser (controls and bidi overrides shown as escapes, as a terminal
-// shows them) and then escaped by html/template for where it lands; no
-// text from data is ever written as template.HTML, into a URL or into the
-// script. Each sample's drill-down is a <details> element, so the page
-// reads without script; the script only sorts and filters the table.
+// The HTML report is one page that opens anywhere: its CSS and script
+// are inline and it loads nothing. Every text from data or a judge is made
+// visible by the sanitiser, then escaped by html/template; none is ever
+// written as template.HTML, into a URL or into the script. Each drill-down
+// is a <details> element, so the page reads without script.
 
 //go:embed report.tmpl
 var htmlSource string
@@ -39,15 +35,13 @@ var htmlPage = template.Must(template.New("page").Parse(htmlSource))
 // score, the last one closed (1.0 falls in 0.9–1.0).
 const htmlBins = 10
 
-// Write writes a run's report as one HTML page, streamed: the
-// header, the summary and a distribution per metric and criterion, then
-// each sample as each yields it (its row of the table and its drill-down)
-// with nothing held but the histograms (and, with a baseline, where each
-// sample's counterpart is). each is read twice: the distributions come
-// before the samples. Diagnoses follow the pass levels run records. base,
-// when set, adds the comparison with that run: the means before and
-// after, a Δ column per metric compared, and each changed sample's
-// changed judgements.
+// Write writes a run's report as one HTML page, streamed: the header,
+// the summary and a distribution per scored name, then each sample as
+// each yields it, with nothing held but the histograms (and, with a
+// baseline, where each sample's counterpart is). each is read twice: the
+// distributions come first. base, when set, adds the comparison with that
+// run: the means before and after, a Δ column per metric, and each
+// changed sample's changed judgements.
 func Write(w io.Writer, run report.RunInfo, summary map[eval.Metric]report.MetricSummary, diagnoses map[report.Diagnosis]int, each func(yield func(*eval.Result) error) error, base *Baseline) error {
 	scored := run.Scored()
 	hist := make(map[eval.Metric]*[htmlBins]int, len(scored))
@@ -245,8 +239,7 @@ type htmlSample struct {
 	NotComputable, FailureLines []string
 }
 
-// htmlSpan is a piece of a chunk's text; Quoted: a judge cited it as
-// evidence.
+// htmlSpan is a piece of a chunk's text; Quoted: a judge cited it.
 type htmlSpan struct {
 	Text   string
 	Quoted bool
@@ -429,28 +422,18 @@ func htmlMetricSection(r *eval.Result, m eval.Metric, levels report.Levels) html
 // terminal's detail page shows them.
 var htmlSections = map[eval.Metric]func(*eval.Result, *htmlSection){
 	eval.Faithfulness: func(r *eval.Result, sec *htmlSection) {
-		t := r.Faithfulness
-		if t == nil {
-			return
+		if t := r.Faithfulness; t != nil {
+			statementsHTML(sec, r, t.Statements, func(v eval.StatementVerdict) htmlItem {
+				return judgedItem(v.Verdict, "", v.Statement, v.Reason, v.Evidence, true)
+			}, t.Supported, "statements supported", eval.LabelFaithfulness)
 		}
-		var items []htmlItem
-		for _, v := range t.Statements {
-			items = append(items, judgedItem(v.Verdict, "", v.Statement, v.Reason, v.Evidence, true))
-		}
-		statementFormula(sec, items, t.Supported, "statements supported")
-		reasoningNote(sec, r, eval.LabelFaithfulness)
 	},
 	eval.ContextRecall: func(r *eval.Result, sec *htmlSection) {
-		t := r.ContextRecall
-		if t == nil {
-			return
+		if t := r.ContextRecall; t != nil {
+			statementsHTML(sec, r, t.Classifications, func(c eval.Classification) htmlItem {
+				return judgedItem(c.Attributed, "", c.Statement, c.Reason, c.Evidence, true)
+			}, t.Attributed, "reference statements attributed", eval.LabelContextRecall)
 		}
-		var items []htmlItem
-		for _, c := range t.Classifications {
-			items = append(items, judgedItem(c.Attributed, "", c.Statement, c.Reason, c.Evidence, true))
-		}
-		statementFormula(sec, items, t.Attributed, "reference statements attributed")
-		reasoningNote(sec, r, eval.LabelContextRecall)
 	},
 	eval.AnswerRelevancy:    relevancyHTML,
 	eval.ContextPrecision:   func(r *eval.Result, sec *htmlSection) { chunksHTML(sec, r.ContextPrecision, "") },
@@ -495,11 +478,18 @@ func judgedItem(verdict int, lead, text, reason string, ev *eval.Citation, cites
 	return it
 }
 
-func statementFormula(sec *htmlSection, items []htmlItem, yes int, what string) {
+// statementsHTML lists a trace's judged statements, yes of them for the
+// score, and what the judge thought before the verdicts of task.
+func statementsHTML[T any](sec *htmlSection, r *eval.Result, judged []T, item func(T) htmlItem, yes int, what, task string) {
+	var items []htmlItem
+	for _, j := range judged {
+		items = append(items, item(j))
+	}
 	sec.Lists = append(sec.Lists, htmlList{Items: items, None: len(items) == 0})
 	if n := len(items); n > 0 {
 		sec.Formula = append(sec.Formula, fmt.Sprintf("%d of %d %s = %.3f", yes, n, what, float64(yes)/float64(n)))
 	}
+	reasoningNote(sec, r, task)
 }
 
 // reasoningNote adds what a reasoning judge model thought before the

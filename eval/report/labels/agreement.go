@@ -9,11 +9,9 @@ import (
 )
 
 // Agreement is how well the judge agrees with the human labels of a run:
-// per labelled task, over the judged items that have a label, and per
-// metric, what applying the labels does to the samples' scores. Positive
-// is the value 1 (supported, useful, attributed, noncommittal, a
-// criterion met). A team's criterion is both a task and a metric, under
-// its name, so its κ says whether the judge reads it as the team does.
+// per labelled task over the items that have a label, and per metric what
+// applying the labels does to the scores. Positive is the value 1. A
+// team's criterion is both a task and a metric, under its name.
 type Agreement struct {
 	Run     string                           `json:"run"`
 	Tasks   map[string]*TaskAgreement        `json:"tasks"`
@@ -33,9 +31,8 @@ type TaskAgreement struct {
 	// Accuracy is the share of them on which the judge gave the human's
 	// value; null when none is labelled.
 	Accuracy *float64 `json:"accuracy"`
-	// Kappa is Cohen's κ = (p_o − p_e)/(1 − p_e); null when nothing is
-	// labelled or when chance agreement p_e is 1 (judge and humans both
-	// gave one value only), which KappaUndefined then says.
+	// Kappa is Cohen's κ = (p_o − p_e)/(1 − p_e); null when nothing is labelled
+	// or chance agreement is 1 (one value only), which KappaUndefined then says.
 	Kappa          *float64  `json:"kappa"`
 	KappaUndefined string    `json:"kappa_undefined,omitempty"`
 	Confusion      Confusion `json:"confusion"`
@@ -54,9 +51,8 @@ func (c Confusion) N() int { return c.TP + c.FP + c.TN + c.FN }
 
 // MetricAgreement is what the labels do to one metric's scores.
 type MetricAgreement struct {
-	// Labelled counts the samples scored on the metric that have at least
-	// one labelled item of it; Disputed those where some label differs
-	// from the judge; Changed those whose score changes with the labels.
+	// Labelled counts the samples scored on the metric with a labelled item;
+	// Disputed those where a label differs from the judge; Changed those whose score changes.
 	Labelled int `json:"labelled"`
 	Disputed int `json:"disputed"`
 	Changed  int `json:"changed"`
@@ -206,10 +202,9 @@ func taskFigures(c Confusion) *TaskAgreement {
 }
 
 // AgreementTable is an agreement as the cells of its two tables, what
-// `ragscope agreement` and the TUI's panel both print: one row a task
-// (labelled, accuracy and kappa written "before<arrow>after" for a re-run,
-// then the confusion counts), one row a metric, and the notes on kappas
-// that are not defined.
+// `ragscope agreement` and the TUI's panel both print: a row per task
+// (with "before<arrow>after" for a re-run), a row per metric, and the
+// notes on kappas that are not defined.
 type AgreementTable struct {
 	Tasks    [][]string // task, labelled, accuracy, kappa, tp, fp, tn, fn
 	Labelled []bool     // per task row: it has labels

@@ -1,6 +1,5 @@
-// Package labels holds human labels of a run's judgements: a label and
-// its key, the items a judge decided that a label can correct, the scores
-// with labels applied, and the judge's agreement with the labels.
+// Package labels holds human labels of a run's judgements: their keys, the
+// items they correct, the scores with them applied and the judge's agreement.
 package labels
 
 import (
@@ -42,22 +41,19 @@ func TaskMetric(task string) (eval.Metric, bool) {
 	return "", false
 }
 
-// IsJudgeTask says name is a judge task's (a prompt's, so a metric's label
-// task too), which a criterion may not be called: its labels are filed
-// under its name.
+// IsJudgeTask says name is a judge task's, which a criterion may not be
+// called: its labels are filed under its name.
 func IsJudgeTask(name string) bool { return slices.Contains(prompts.Tasks, name) }
 
-// IsCriterionTask says task may name one of a team's criteria in a label:
-// a criterion is labelled under its own name, which no judge task has
-// (the criteria file refuses them), so a misspelt metric task is still
-// refused.
+// IsCriterionTask says task may name one of a team's criteria in a label
+// (no judge task is a criterion's name, so a misspelt metric task is
+// still refused).
 func IsCriterionTask(task string) bool { return !IsJudgeTask(task) && criteria.ValidName(task) }
 
-// Label is a human's verdict on one judged item: the value the item should
-// have had (0 or 1: for a verdict the right verdict, for a generated
-// question the right noncommittal flag). It is keyed by what it judges (the
-// sample's inputs, the task and the item), not by run, so it stays attached
-// across re-runs, prompt edits and judge models.
+// Label is a human's verdict on one judged item: the value (0 or 1) the
+// item should have had. It is keyed by what it judges (the sample's
+// inputs, the task and the item), not by run, so it stays attached across
+// re-runs, prompt edits and judge models.
 type Label struct {
 	// Key is LabelKey of the item; SampleKey is SampleKey of its sample.
 	Key       string `json:"key"`
@@ -96,8 +92,7 @@ func SampleKey(question, answer string, contexts []string, reference string) str
 }
 
 // LabelKey is the key of the label of one item of a sample: the task and
-// the item's text (the chunk's rank as a decimal string for context
-// precision) under the sample's key.
+// the item's text (a chunk's rank in decimal) under the sample's key.
 func LabelKey(sampleKey, task, item string) string {
 	h := sha256.New()
 	writeField(h, "ragscope-label/1")
@@ -120,8 +115,7 @@ func ResultSampleKey(r *eval.Result) string {
 	return SampleKey(r.Question, r.Answer, r.Contexts, r.Reference)
 }
 
-// SampleRef is how the label line format names a sample: its id, or its
-// index when it has none.
+// SampleRef names a sample in the label line format: its id, else its index.
 func SampleRef(r *eval.Result) string {
 	if r.ID != "" {
 		return r.ID
@@ -136,8 +130,7 @@ type Item struct {
 	// Text is the item as the label line format writes it: the statement,
 	// the chunk's rank, the reference statement, the generated question.
 	Text string
-	// Judge is the judge's value: the verdict, the attribution, the
-	// noncommittal flag.
+	// Judge is the judge's value: the verdict, the attribution, the flag.
 	Judge int
 	// Pos is the item's position in its trace (statement, chunk,
 	// classification or question index).
@@ -145,10 +138,9 @@ type Item struct {
 	Key string
 }
 
-// Items lists a result's labellable items, metric by metric in the order of
-// AllMetrics, then criterion by criterion in the order of their names.
-// Only metrics and criteria that scored have them: a failed metric's
-// partial trace has no verdict a label could correct.
+// Items lists a result's labellable items, metric by metric, then
+// criterion by criterion by name; only those that scored have them (a
+// failed metric's partial trace has no verdict a label could correct).
 func Items(r *eval.Result) []Item {
 	if r == nil {
 		return nil
@@ -197,10 +189,9 @@ func CheckLabelValue(task string, value int) error {
 	return nil
 }
 
-// ApplyLabels returns the result with the human labels (by item key) in
-// place of the judge's values and each metric that has a label rescored by
-// the metric's own formula; changed lists the metrics whose score changed.
-// r is not modified; without a label that applies, r itself is returned.
+// ApplyLabels returns a copy of r with the human labels (by item key) in
+// place of the judge's values, each metric with a label rescored by its own
+// formula; changed lists those whose score changed. Without one, r itself.
 func ApplyLabels(r *eval.Result, labels map[string]Label) (out *eval.Result, changed []eval.Metric) {
 	if r == nil || len(labels) == 0 {
 		return r, nil

@@ -1,7 +1,6 @@
 // Package show holds how the reports of eval/report and its sub-packages
-// write numbers and texts from data: scores and changes to three
-// decimals, texts quoted or clipped for a line, a changed judgement as
-// lines. It is internal so that these shared forms are not an API.
+// write numbers and texts from data: scores, quoted or clipped texts, a
+// changed judgement as lines.
 package show
 
 import (
@@ -52,11 +51,9 @@ type Change struct {
 	Head, Before, After string
 }
 
-// ChangeOf is one changed judgement as lines of text. When the judged
-// text is the same on both sides it heads the change, quoted; when it
-// differs (the judge split the answer differently), before and after each
-// quote their own side's text, so that neither is mistaken for the
-// other's.
+// ChangeOf is one changed judgement as lines of text. The judged text
+// heads the change when both sides judged the same text; otherwise each
+// side quotes its own, so that neither is mistaken for the other's.
 func ChangeOf(c eval.JudgementChange) Change {
 	head := sanitize.Line(string(c.Metric)) + " " + sanitize.Line(c.What)
 	if c.SameText() {
