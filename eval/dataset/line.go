@@ -118,7 +118,7 @@ func (d *LineDecoder) DecodeLine(name string, line int, b []byte) ([]eval.Sample
 		out = append(out, s)
 		return nil
 	}
-	errs, err := traces.ReadLine(c.Records(), line, obj)
+	errs, err := traces.ReadLine(c, line, obj)
 	if err != nil {
 		return nil, err
 	}

@@ -276,7 +276,7 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 		err = sheet.ReadXLSX(c.Collector, r, br, c.WantSheet)
 	case FormatOTLP, FormatPhoenix, FormatLangfuse:
 		c.Unit = read.UnitLine
-		err = traces.Read(c.Records(), br, format)
+		err = traces.Read(c.Collector, br, format)
 	default:
 		c.Unit = read.UnitRow
 		err = sheet.ReadCSV(c.Collector, br, comma)

@@ -77,7 +77,7 @@ func Read(c *read.Collector, r io.Reader, br *bufio.Reader) (err error) {
 	cols, names := parquetColumns(f)
 	if slices.Contains(names, "context.trace_id") || slices.Contains(names, "context.span_id") {
 		c.ReadAs = read.FormatPhoenix
-		return traces.ReadParquet(c.Records(), f)
+		return traces.ReadParquet(c, f)
 	}
 	if err := c.NoSelectors("parquet"); err != nil {
 		return err
