@@ -2,6 +2,7 @@ package read
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -231,7 +232,7 @@ func (c *Collector) nested(line int, rec *JSONRecord, key string, raw json.RawMe
 		}
 	}
 	if id == "" {
-		id = cmpOr(sampleID, fmt.Sprintf("%s-%d", c.Unit, line))
+		id = cmp.Or(sampleID, fmt.Sprintf("%s-%d", c.Unit, line))
 	}
 	var reference string
 	if v, ok := LookupKey(rec.Obj, "reference"); ok && !IsNull(v) {
@@ -309,11 +310,4 @@ func (c *Collector) nested(line int, rec *JSONRecord, key string, raw json.RawMe
 		}
 	}
 	return nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

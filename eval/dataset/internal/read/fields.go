@@ -33,14 +33,7 @@ var defaultNames = [NFields][]string{
 
 func required(f int) bool { return f == FQuestion || f == FAnswer }
 
-func fieldIndex(name string) int {
-	for i, n := range FieldNames {
-		if n == name {
-			return i
-		}
-	}
-	return -1
-}
+func fieldIndex(name string) int { return slices.Index(FieldNames[:], name) }
 
 // Fields lists our field names, the keys of Options.Map and --map.
 func Fields() []string {

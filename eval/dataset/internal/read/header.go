@@ -123,18 +123,13 @@ func numberedColumns(names []string, base string) ([]int, error) {
 	return cols, nil
 }
 
+// columnIndex finds name among names, exactly, else ignoring case; -1 if
+// it is not there.
 func columnIndex(names []string, name string) int {
-	for i, n := range names {
-		if n == name {
-			return i
-		}
+	if i := slices.Index(names, name); i >= 0 {
+		return i
 	}
-	for i, n := range names {
-		if strings.EqualFold(n, name) {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(names, func(n string) bool { return strings.EqualFold(n, name) })
 }
 
 func (c *Collector) FromCells(row int, rec []string, h *Header) error {
