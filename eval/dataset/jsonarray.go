@@ -15,12 +15,10 @@ import (
 
 // readJSON reads a JSON array of records, an object holding them under
 // "samples" (or promptfoo's "tests") or a column-oriented object of lists.
-// The structure around the records is followed here, and each record is
-// cut from the file whole (jsonReader.value, which holds at most the
-// record limit) and decoded by encoding/json, so the records stream one at
-// a time and every error knows its line. A syntax error ends the read even
-// under --skip-invalid: past it, where the next element starts is
-// unknowable.
+// The structure is followed here and each value cut out whole, within the
+// record limit, for encoding/json: records stream, and errors know their
+// line. A syntax error ends the read even under --skip-invalid: past it,
+// where the next element starts is unknowable.
 func readJSON(c *collector, br *bufio.Reader) error {
 	r := &jsonReader{c: c, br: br, line: 1}
 	b, err := r.peek()
@@ -35,14 +33,8 @@ func readJSON(c *collector, br *bufio.Reader) error {
 		r.skip()
 		err = r.object()
 	default:
-		raw, start, o, err := r.value(0)
+		raw, err := r.whole()
 		if err != nil {
-			return err
-		}
-		if o != nil {
-			return r.valueTooBig(o)
-		}
-		if err := r.syntax(raw, start, 0); err != nil {
 			return err
 		}
 		return &Error{File: c.Name, Msg: fmt.Sprintf(`the file holds %s — expected an array of sample objects `+

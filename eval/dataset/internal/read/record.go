@@ -156,7 +156,7 @@ func (c *Collector) FromRecord(line int, rec *JSONRecord) error {
 		c.FirstKeys, c.FirstFile = rec.keys(), c.Name
 	}
 	if raws[FQuestion] != nil && isMessages(raws[FQuestion]) {
-		if c.mapped(FQuestion) {
+		if c.Cols.mapped[FQuestion] {
 			c.seen[FQuestion] = true
 		}
 		return c.nested(line, rec, keys[FQuestion], raws[FQuestion])
@@ -165,12 +165,12 @@ func (c *Collector) FromRecord(line int, rec *JSONRecord) error {
 	idKey := ""
 	for f := range NFields {
 		raw, key, nullKey := raws[f], keys[f], nullKeys[f]
-		if raw == nil && f == FID && !c.mapped(f) {
+		if raw == nil && f == FID && !c.Cols.mapped[f] {
 			raw, key = rec.description(c.TestCases)
 			idKey = key
 		}
 		if raw == nil {
-			if nullKey != "" && c.mapped(f) {
+			if nullKey != "" && c.Cols.mapped[f] {
 				c.seen[f] = true
 			}
 			if !required(f) {
@@ -191,7 +191,7 @@ func (c *Collector) FromRecord(line int, rec *JSONRecord) error {
 			}
 			return c.Bad(line, FieldNames[f], msg)
 		}
-		if c.mapped(f) {
+		if c.Cols.mapped[f] {
 			c.seen[f] = true
 		}
 		if err := setField(&s, f, key, raw); err != nil {
