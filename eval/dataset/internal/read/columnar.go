@@ -220,10 +220,7 @@ func KeyList(keys []string) string {
 	if len(s) == 0 {
 		return "none"
 	}
-	if len(s) > maxKeysShown {
-		return strings.Join(s[:maxKeysShown], ", ") + fmt.Sprintf(" and %d more", len(s)-maxKeysShown)
-	}
-	return strings.Join(s, ", ")
+	return capped(s, maxKeysShown)
 }
 
 // SanitizeKey makes a key from the file safe to print: invalid UTF-8 and

@@ -3,7 +3,6 @@ package read
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -171,11 +170,13 @@ func List(names []string) string {
 	if len(names) == 0 {
 		return "none"
 	}
-	s := slices.Clone(names)
-	sort.Strings(s)
-	const max = 12
-	if len(s) > max {
-		return strings.Join(s[:max], ", ") + fmt.Sprintf(" and %d more", len(s)-max)
+	return capped(slices.Sorted(slices.Values(names)), 12)
+}
+
+// capped joins names, the first max of them and a count of the rest.
+func capped(names []string, max int) string {
+	if len(names) > max {
+		return strings.Join(names[:max], ", ") + fmt.Sprintf(" and %d more", len(names)-max)
 	}
-	return strings.Join(s, ", ")
+	return strings.Join(names, ", ")
 }

@@ -66,20 +66,18 @@ func (c *Collector) TooBigField(o Oversized) (field, msg string) {
 // TooBig is the message for a record over the limit; partKind says what
 // o.part is ("key", "column").
 func (c *Collector) TooBig(o Oversized, partKind string) string {
-	detail := ""
+	what, detail := "the record", ""
 	if o.Part != "" {
 		detail = fmt.Sprintf("; %s %q holds %s", partKind, o.Part, FmtSize(o.PartSize))
 	}
-	msg := fmt.Sprintf("the record is %d bytes (%s%s), over the limit of %s per record — "+
-		"raise the limit with --max-record-bytes", o.Size, FmtSize(o.Size), detail, FmtSize(c.Limit))
-	if o.truncated && c.Unit == UnitRow {
-		detail += "; it runs to the end of the file inside a quoted cell — is a closing quote missing?"
-	}
 	if o.Line > 0 && c.Unit != UnitLine {
-		msg = fmt.Sprintf("the record starting at line %d is %d bytes (%s%s), over the limit of %s per record — "+
-			"raise the limit with --max-record-bytes", o.Line, o.Size, FmtSize(o.Size), detail, FmtSize(c.Limit))
+		what = fmt.Sprintf("the record starting at line %d", o.Line)
+		if o.truncated && c.Unit == UnitRow {
+			detail += "; it runs to the end of the file inside a quoted cell — is a closing quote missing?"
+		}
 	}
-	return msg
+	return fmt.Sprintf("%s is %d bytes (%s%s), over the limit of %s per record — "+
+		"raise the limit with --max-record-bytes", what, o.Size, FmtSize(o.Size), detail, FmtSize(c.Limit))
 }
 
 // fieldOfKey is our field read from a JSON key path ("response",
