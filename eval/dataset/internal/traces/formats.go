@@ -16,12 +16,6 @@ import (
 	"github.com/ragscope/ragscope/eval/dataset/internal/read"
 )
 
-// How a trace file is cut into records, and the reader of each export,
-// which turns its records into spans (traces.go says what a span is and
-// how the requests are built from them).
-
-// ---- a trace file into records
-
 // records calls each with every record of the file: each line of JSON
 // Lines, else each element of the array the file holds (also under
 // "data"), else the one object it is.
@@ -84,10 +78,9 @@ func (t *traceReader) records(br *bufio.Reader, each func(line int, obj map[stri
 	return nil
 }
 
-// firstLineWhole reports whether the file is JSON Lines: its first line
-// is an object, whole or broken (a damaged record is then named by its
-// line), or longer than the window (a collector's batch may be MiBs on one
-// line); a pretty-printed object opens with a line holding only "{".
+// firstLineWhole reports whether the file is JSON Lines: its first line is
+// an object, whole, broken or longer than the window, rather than the "{"
+// a pretty-printed object opens with.
 func firstLineWhole(head []byte) bool {
 	t := bytes.TrimLeft(head, " \t\r\n")
 	if len(t) == 0 || t[0] != '{' {
@@ -326,9 +319,8 @@ func anyValue(v any) any {
 	return nil
 }
 
-// timeOf reads a timestamp: nanoseconds as a number or numeric string
-// (OTLP), an ISO 8601 text, or a number whose size says its unit (pandas
-// writes epoch milliseconds).
+// timeOf reads a timestamp: OTLP's nanoseconds, an ISO 8601 text, or a
+// number whose size says its unit (pandas writes epoch milliseconds).
 func timeOf(v any, nanos bool) int64 {
 	s := strings.TrimSpace(text(v))
 	if s == "" {
@@ -396,9 +388,8 @@ func (t *traceReader) phoenixRecord(line int, obj map[string]any) error {
 
 // ---- Langfuse traces
 
-// langfuseRecord reads one trace with its observations. The trace itself
-// is the root span: its input and output are the request's, when the
-// application set them.
+// langfuseRecord reads one trace with its observations, the trace being
+// the root span.
 func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 	id := text(obj["id"])
 	obs, ok := obj["observations"].([]any)
@@ -456,9 +447,8 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 	return nil
 }
 
-// langfuseIO puts a Langfuse trace's or observation's input, output and
-// metadata under the OpenInference names the request builder reads; a
-// retriever's documents go under retrieval.documents.
+// langfuseIO puts a Langfuse trace's or observation's input, output,
+// documents and metadata under the OpenInference names.
 func (t *traceReader) langfuseIO(s *tspan, m map[string]any) {
 	if v, ok := m["input"]; ok && v != nil {
 		t.put(s, "input.value", v)

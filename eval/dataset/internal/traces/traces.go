@@ -142,11 +142,9 @@ func ReadParquet(c *read.Collector, f *parquet.File) error {
 	return t.samples()
 }
 
-// ReadLine reads the requests of one line of a watched log. A log is read
-// a line at a time and each line taken once, so a trace must be whole in
-// its line: a trace with a span whose parent is not in the line is left
-// out, with an error naming it: errs are the traces it left out, err a
-// failure of the whole line.
+// ReadLine reads the requests of one line of a watched log, where a trace
+// must be whole: errs name the traces left out for a span whose parent is
+// not in the line, err is a failure of the whole line.
 func ReadLine(c *read.Collector, line int, obj map[string]any) ([]error, error) {
 	t := newTraceReader(c, read.FormatOTLP)
 	t.live = true
@@ -275,9 +273,8 @@ func (t *traceReader) distinct(f func(*tspan) string) []string {
 // maxNames caps the attribute names kept for messages.
 const maxNames = 1000
 
-// put sets attribute key of span s, when a request may read it: a span's
-// other attributes (embedding vectors, prompt templates, token counts) can
-// outweigh what is evaluated, and the file is held whole.
+// put sets attribute key of span s when a request may read it: the file is
+// held whole, and other attributes (embeddings, say) outweigh the rest.
 func (t *traceReader) put(s *tspan, key string, v any) {
 	if len(t.names) < maxNames {
 		t.names[key] = true
@@ -492,9 +489,8 @@ func (t *traceReader) attrOr(f int, def string) string {
 	return def
 }
 
-// lookup finds field f on span s: under the attribute --map names, else
-// under the default names given (the metadata attribute OpenInference
-// keeps as a JSON text is looked into too).
+// lookup finds field f on span s under the attribute --map names, else the
+// default names (looking into the metadata JSON text too).
 func (t *traceReader) lookup(s *tspan, f int, defaults ...string) (any, bool) {
 	names := defaults
 	if t.attr[f] != "" {
@@ -553,10 +549,8 @@ func inputText(s *tspan) (string, bool) {
 	return pickText(v, "user", "question", "query", "input", "user_input", "message", "content", "text"), true
 }
 
-// outputText is a span's answer: an LLM span's first output message, else
-// its output.value (the answer inside a JSON output). The messages come
-// first because an instrumented client's output.value is often the whole
-// API response.
+// outputText is a span's answer: an LLM span's first output message (its
+// output.value is often the whole API response), else its output.value.
 func outputText(s *tspan) (string, bool) {
 	for _, m := range messages(s.attrs, "llm.output_messages") {
 		if m.content != "" {
@@ -613,10 +607,9 @@ func messages(attrs map[string]any, prefix string) []message {
 	return out
 }
 
-// pickText is the text of an input or output value: a string as it is (a
-// JSON object written as a string is looked into), from an object the
-// first of keys holding one, from a list of chat messages the last with
-// role (else the last).
+// pickText is the text of an input or output value: a string (looked into
+// when it is JSON), an object's first of keys, or the content of the last
+// chat message with role (else the last).
 func pickText(v any, role string, keys ...string) string {
 	if s, ok := v.(string); ok {
 		st := strings.TrimSpace(s)
@@ -665,9 +658,7 @@ func pickText(v any, role string, keys ...string) string {
 }
 
 // documents are a retriever span's chunks in rank order: the indexed
-// prefix.N.document.content attributes by N, or a list under prefix (of
-// texts, or of documents with document.content, content, page_content or
-// text).
+// prefix.N.document.content attributes, or a list under prefix.
 func (t *traceReader) documents(s *tspan) ([]string, error) {
 	prefix := "retrieval.documents"
 	if t.attr[fContexts] != "" {
@@ -690,17 +681,13 @@ func (t *traceReader) documents(s *tspan) ([]string, error) {
 		}
 		docs = append(docs, doc{n, text(v)})
 	}
-	if l, ok := s.attrs[prefix].([]any); ok {
+	list := s.attrs[prefix]
+	if str, ok := list.(string); ok {
+		list, _ = read.DecodeJSON([]byte(str)) // a list kept as a JSON text
+	}
+	if l, ok := list.([]any); ok {
 		for i, e := range l {
 			docs = append(docs, doc{i, documentText(e)})
-		}
-	} else if str, ok := s.attrs[prefix].(string); ok {
-		if v, err := read.DecodeJSON([]byte(str)); err == nil {
-			if l, ok := v.([]any); ok {
-				for i, e := range l {
-					docs = append(docs, doc{i, documentText(e)})
-				}
-			}
 		}
 	}
 	if t.attr[fContexts] != "" && docs != nil {
