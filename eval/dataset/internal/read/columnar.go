@@ -11,18 +11,11 @@ import (
 	"unicode/utf8"
 )
 
-// A column-oriented JSON object is what RAGAS / Hugging Face
-// Dataset.to_dict() gives and Dataset.from_dict() takes: one list per
-// field, {"question": [...], "answer": [...], "contexts": [[...], ...]};
-// entry i of every list is sample i.
-//
-// The record limit: every list entry is cut from the file like an array
-// element, so no single value over the limit is ever held; a sample
-// (its entries across all the lists, in bytes as in the file, separators
-// not counted) is checked against the limit once the lists are read, and
-// one over it is refused or skipped like any record too big. The lists
-// themselves are held in memory until the object ends, since sample 0
-// needs the last list's first entry.
+// A column-oriented JSON object (Hugging Face Dataset.to_dict()) has a list
+// per field, entry i of each being sample i. Each entry is cut from the
+// file like an array element, within the record limit; a sample's entries
+// together are checked against the limit once the lists are read, which
+// are held until the object ends.
 
 // Column is one list-valued key of the top-level object.
 type Column struct {

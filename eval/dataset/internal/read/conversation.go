@@ -11,18 +11,11 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// Conversations come in two forms; each assistant turn becomes a sample
-// carrying its conversation's id, its turn number and the turns before it.
-//
-//   - Flat, as a production log has it: one record per turn with
-//     "conversation_id" and "turn" (from 1) beside the usual fields. Records
-//     of several conversations may be interleaved; within one, turns come in
-//     order, without gaps. The reader keeps each conversation's turns so far
-//     to hand them to the next one.
-//   - Nested, RAGAS MultiTurnSample style: "user_input" is the list of
-//     messages, {"type": "human"|"ai"} or {"role": "user"|"assistant"} with
-//     "content" and, optionally, "retrieved_contexts" and "reference"; an
-//     optional top-level "reference" belongs to the last assistant turn.
+// Each assistant turn of a conversation becomes a sample with its
+// conversation's id, its turn number and the turns before it. Conversations
+// are flat (a record per turn with "conversation_id" and "turn", turns of a
+// conversation in order, conversations interleaved) or nested (RAGAS
+// MultiTurnSample: "user_input" is the list of messages).
 
 // Keys of the flat form.
 const (
@@ -37,13 +30,12 @@ type conversation struct {
 	seq     uint64 // when, in turns read, its last turn was read
 }
 
-// maxLogConversations bounds the conversations a log's decoder keeps: a
-// watcher runs for months, and a chat idle the longest is the one let go.
+// maxLogConversations bounds the conversations a log's decoder keeps, for
+// a watcher that runs for months.
 const maxLogConversations = 10000
 
 // forgetOldConversations lets go of the conversation idle the longest when
-// there are more than maxLogConversations; a later turn of it is judged
-// with the history it then has (none).
+// there are more than maxLogConversations.
 func (c *Collector) forgetOldConversations() {
 	if len(c.convs) <= maxLogConversations {
 		return
@@ -68,9 +60,8 @@ func isMessages(raw json.RawMessage) bool {
 }
 
 // flatTurn reads the flat form's conversation id and turn of rec into s,
-// checks the turn follows the conversation's last one, and gives s its
-// history. It says whether rec is a turn, and refused when it was refused
-// (err is then what bad returned: nil under --skip-invalid).
+// checks the turn follows the last one, and gives s its history. It says
+// whether rec is a turn and whether it was refused (err: Bad's).
 func (c *Collector) flatTurn(line int, rec *JSONRecord, s *eval.Sample) (turn bool, refused bool, err error) {
 	rawConv, hasConv := LookupKey(rec.Obj, keyConversation)
 	rawTurn, hasTurn := LookupKey(rec.Obj, keyTurn)
@@ -123,9 +114,8 @@ func (c *Collector) flatTurn(line int, rec *JSONRecord, s *eval.Sample) (turn bo
 	return true, false, nil
 }
 
-// cellsTurn is a CSV or worksheet row's conversation_id and turn columns
-// as the keys of a record of the flat form (a turn written as a whole
-// number is a number; anything else stays text, for flatTurn to refuse).
+// cellsTurn is a row's conversation_id and turn columns as a flat-form
+// record (a whole-number turn as a number, else text for flatTurn to refuse).
 func cellsTurn(rec []string, h *Header) *JSONRecord {
 	r := &JSONRecord{Obj: map[string]json.RawMessage{}}
 	if i := columnIndex(h.Names, keyConversation); i >= 0 && i < len(rec) && strings.TrimSpace(rec[i]) != "" {

@@ -6,10 +6,9 @@ import (
 	"strings"
 )
 
-// AppendHeld appends p to a record being held, doubling the buffer when it
-// must grow (append grows large slices by a quarter, which for a record
-// gathered piece by piece allocates some five times its size in all) but
-// never past limit+slack.
+// AppendHeld appends p to a record being held, doubling the buffer (append
+// grows large slices by a quarter, allocating some five times the record)
+// but never past limit+slack.
 func AppendHeld(buf, p []byte, limit int64) []byte {
 	if need := len(buf) + len(p); need > cap(buf) {
 		n := max(2*cap(buf), need, 4<<10)
@@ -101,12 +100,10 @@ func (c *Collector) fieldOfKey(path string) string {
 	return ""
 }
 
-// StringEnd finds the closing quote of a JSON string whose body p starts
-// (p is the text after the opening quote or a previous piece of the same
-// string); *esc says the piece before ended in an unpaired backslash. It
-// returns the offset just past the quote, or -1 when p ends inside the
-// string, with *esc updated. Quotes are found with bytes.IndexByte, so a long
-// string costs no per-byte work in Go.
+// StringEnd returns the offset just past the closing quote of the JSON
+// string p continues, or -1 when p ends inside it; *esc carries an unpaired
+// backslash from piece to piece. bytes.IndexByte spares long strings
+// per-byte work.
 func StringEnd(p []byte, esc *bool) int {
 	i := 0
 	if *esc {
@@ -138,22 +135,20 @@ func StringEnd(p []byte, esc *bool) int {
 	}
 }
 
-// RecordSizer follows a JSON record that is over the limit as it streams
-// by, without keeping it, to tell which key holds most of it: the largest
-// value of the top-level object and, when that value is an object (promptfoo's
-// "vars"), its largest value.
+// RecordSizer follows a JSON record over the limit as it streams by, to
+// tell which key holds most of it: the top-level object's largest value
+// and, when that is an object (promptfoo's "vars"), its largest value.
 type RecordSizer struct {
 	depth      int
 	inStr, esc bool
-	// Per depth 1 and 2 (index 0 unused): whether the container there is
-	// an object, whether a key comes next, whether its value is being read;
-	// the current key and the size of its value so far.
+	// Per depth 1 and 2: the container is an object, a key comes next, a
+	// value is being read; the current key and its value's size so far.
 	isObj, expectKey, inValue [3]bool
 	key                       [3][]byte
 	size                      [3]int64
 	inKey                     int // depth of the key string being read, 0 if none
-	// The largest value under the current depth-1 key, and the largest
-	// depth-1 value with its largest child.
+	// The largest child of the current depth-1 value; the largest depth-1
+	// value with its largest child.
 	child, best, bestChild         string
 	childSize, bestSize, bestCSize int64
 }
