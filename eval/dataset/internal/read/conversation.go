@@ -59,30 +59,30 @@ func isMessages(raw json.RawMessage) bool {
 	return len(t) > 0 && t[0] == '{'
 }
 
-// flatTurn reads the flat form's conversation id and turn of rec into s,
-// checks the turn follows the last one, and gives s its history. It says
-// whether rec is a turn and whether it was refused (err: Bad's).
-func (c *Collector) flatTurn(line int, rec *JSONRecord, s *eval.Sample) (turn bool, refused bool, err error) {
+// addFlat adds s, read from rec, as a turn of a conversation of the flat
+// form when rec has its keys: the turn must follow the conversation's last,
+// whose history s gets.
+func (c *Collector) addFlat(line int, rec *JSONRecord, s eval.Sample, idKey string) error {
 	rawConv, hasConv := LookupKey(rec.Obj, keyConversation)
 	rawTurn, hasTurn := LookupKey(rec.Obj, keyTurn)
 	hasConv = hasConv && !IsNull(rawConv)
 	hasTurn = hasTurn && !IsNull(rawTurn)
 	if !hasConv && !hasTurn {
-		return false, false, nil
+		return c.Add(s, idKey)
 	}
 	if !hasConv {
-		return true, true, c.Bad(line, keyConversation, `is missing but the record has a "turn" — a turn of a conversation needs both "conversation_id" and "turn"`)
+		return c.Bad(line, keyConversation, `is missing but the record has a "turn" — a turn of a conversation needs both "conversation_id" and "turn"`)
 	}
 	if !hasTurn {
-		return true, true, c.Bad(line, keyTurn, `is missing but the record has a "conversation_id" — give each turn its number, counting from 1`)
+		return c.Bad(line, keyTurn, `is missing but the record has a "conversation_id" — give each turn its number, counting from 1`)
 	}
 	id, err := jsonID(rawConv)
 	if err != nil || strings.TrimSpace(id) == "" {
-		return true, true, c.Bad(line, keyConversation, "must be a non-empty string")
+		return c.Bad(line, keyConversation, "must be a non-empty string")
 	}
 	var n int
 	if KindOf(rawTurn) != "number" || json.Unmarshal(rawTurn, &n) != nil || n < 1 {
-		return true, true, c.Bad(line, keyTurn, fmt.Sprintf("is %s, not a whole number from 1", string(rawTurn)))
+		return c.Bad(line, keyTurn, fmt.Sprintf("is %s, not a whole number from 1", string(rawTurn)))
 	}
 	if c.convs == nil {
 		c.convs = map[string]*conversation{}
@@ -105,17 +105,17 @@ func (c *Collector) flatTurn(line int, rec *JSONRecord, s *eval.Sample) (turn bo
 			msg = fmt.Sprintf("turn %d of conversation %q follows turn %d (%s %d) — a turn order gap: the turns of one conversation must come in order 1, 2, 3… (other conversations may come between them)",
 				n, id, last, c.Unit, conv.line)
 		}
-		return true, true, c.Bad(line, keyTurn, msg)
+		return c.Bad(line, keyTurn, msg)
 	}
 	s.Conversation, s.Turn = id, n
 	if conv != nil {
 		s.History = conv.history
 	}
-	return true, false, nil
+	return c.addTurn(s, idKey)
 }
 
 // cellsTurn is a row's conversation_id and turn columns as a flat-form
-// record (a whole-number turn as a number, else text for flatTurn to refuse).
+// record (a whole-number turn as a number, else text for addFlat to refuse).
 func cellsTurn(rec []string, h *Header) *JSONRecord {
 	r := &JSONRecord{Obj: map[string]json.RawMessage{}}
 	if i := columnIndex(h.Names, keyConversation); i >= 0 && i < len(rec) && strings.TrimSpace(rec[i]) != "" {

@@ -177,14 +177,7 @@ func (c *Collector) FromCells(row int, rec []string, h *Header) error {
 			return c.Bad(row, FieldNames[f], fmt.Sprintf("column %q %v", h.Names[i], err))
 		}
 	}
-	turn, refused, err := c.flatTurn(row, cellsTurn(rec, h), &s)
-	switch {
-	case refused:
-		return err
-	case turn:
-		return c.addTurn(s, "")
-	}
-	return c.Add(s, "")
+	return c.addFlat(row, cellsTurn(rec, h), s, "")
 }
 
 // cellOf names the cell of field in row line of the worksheet being read

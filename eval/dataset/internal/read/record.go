@@ -198,14 +198,7 @@ func (c *Collector) FromRecord(line int, rec *JSONRecord) error {
 			return c.Bad(line, FieldNames[f], fmt.Sprintf("key %q %v", key, err))
 		}
 	}
-	turn, refused, err := c.flatTurn(line, rec, &s)
-	switch {
-	case refused:
-		return err
-	case turn:
-		return c.addTurn(s, idKey)
-	}
-	return c.Add(s, idKey)
+	return c.addFlat(line, rec, s, idKey)
 }
 
 // setField decodes the JSON value raw, read from key, into field f of s.
