@@ -441,13 +441,6 @@ func (l *Loaded) SkipError(s Skip) *Error {
 	return &Error{File: file, Sheet: s.Sheet, Cell: s.Cell, Line: s.Line, Unit: s.Unit, Field: s.Field, Msg: s.Reason}
 }
 
-// Fields lists our field names, the keys of Options.Map and --map.
-func Fields() []string { return read.Fields() }
-
-// AcceptedNames returns the column names a field is looked up under when
-// --map does not name one, in order of preference; nil for an unknown field.
-func AcceptedNames(field string) []string { return read.AcceptedNames(field) }
-
 // ParseMap parses a --map value such as "question=q_col,answer=resp" into
 // our field -> the user's column. Column names cannot contain commas.
 func ParseMap(s string) (map[string]string, error) { return read.ParseMap(s) }

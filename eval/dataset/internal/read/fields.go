@@ -39,16 +39,6 @@ func Fields() []string {
 	return []string{"id", "question", "answer", "contexts", "reference"}
 }
 
-// AcceptedNames returns the column names a field is looked up under when
-// --map does not name one, in order of preference; nil for an unknown field.
-func AcceptedNames(field string) []string {
-	f := fieldIndex(field)
-	if f < 0 {
-		return nil
-	}
-	return slices.Clone(defaultNames[f])
-}
-
 // ParseMap parses a --map value such as "question=q_col,answer=resp" into
 // our field -> the user's column. Column names cannot contain commas.
 func ParseMap(s string) (map[string]string, error) {
