@@ -34,7 +34,7 @@ type Cell struct {
 // among the lists' keys (exactly or ignoring case, as for a JSON key).
 func (c *Collector) hasColumn(f int, keys []string) bool {
 	for _, name := range c.Cols.Names[f] {
-		if columnIndex(keys, name) >= 0 {
+		if Index(keys, name) >= 0 {
 			return true
 		}
 		// A dotted --map path (vars.query) into a list of objects.

@@ -118,10 +118,10 @@ func (c *Collector) addFlat(line int, rec *JSONRecord, s eval.Sample, idKey stri
 // record (a whole-number turn as a number, else text for addFlat to refuse).
 func cellsTurn(rec []string, h *Header) *JSONRecord {
 	r := &JSONRecord{Obj: map[string]json.RawMessage{}}
-	if i := columnIndex(h.Names, keyConversation); i >= 0 && i < len(rec) && strings.TrimSpace(rec[i]) != "" {
+	if i := Index(h.Names, keyConversation); i >= 0 && i < len(rec) && strings.TrimSpace(rec[i]) != "" {
 		r.Obj[keyConversation], _ = json.Marshal(strings.TrimSpace(rec[i]))
 	}
-	if i := columnIndex(h.Names, keyTurn); i >= 0 && i < len(rec) && strings.TrimSpace(rec[i]) != "" {
+	if i := Index(h.Names, keyTurn); i >= 0 && i < len(rec) && strings.TrimSpace(rec[i]) != "" {
 		cell := strings.TrimSpace(rec[i])
 		if n, err := strconv.Atoi(strings.TrimSuffix(cell, ".0")); err == nil {
 			r.Obj[keyTurn] = json.RawMessage(strconv.Itoa(n))

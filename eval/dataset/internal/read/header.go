@@ -42,7 +42,7 @@ func (cols *Columns) ResolveHeader(c *Collector, names []string, numbered bool) 
 	for f := range NFields {
 		idx[f] = -1
 		for _, n := range cols.Names[f] {
-			if i := columnIndex(names, n); i >= 0 {
+			if i := Index(names, n); i >= 0 {
 				idx[f], known = i, true
 				break
 			}
@@ -123,9 +123,9 @@ func numberedColumns(names []string, base string) ([]int, error) {
 	return cols, nil
 }
 
-// columnIndex finds name among names, exactly, else ignoring case; -1 if
+// Index finds name among names, exactly, else ignoring case; -1 if
 // it is not there.
-func columnIndex(names []string, name string) int {
+func Index(names []string, name string) int {
 	if i := slices.Index(names, name); i >= 0 {
 		return i
 	}

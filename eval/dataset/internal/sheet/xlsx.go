@@ -73,15 +73,13 @@ func ReadXLSX(c *read.Collector, r io.Reader, br *bufio.Reader, want string) (er
 	if len(sheets) == 0 {
 		return xlsxDamaged(c, errors.New("it has no worksheets"))
 	}
-	var candidates []string
+	candidates := sheets
 	if want != "" {
 		name, err := pickSheet(sheets, want)
 		if err != nil {
 			return &read.Error{File: c.Name, Msg: err.Error()}
 		}
 		candidates = []string{name}
-	} else {
-		candidates = sheets
 	}
 	var misses []string
 	for _, sheet := range candidates {
@@ -117,12 +115,8 @@ func ReadXLSX(c *read.Collector, r io.Reader, br *bufio.Reader, want string) (er
 // pickSheet finds --sheet's sheet: by name (exactly, then ignoring
 // case), else by its number counting from 1.
 func pickSheet(sheets []string, want string) (string, error) {
-	for _, eq := range []func(a, b string) bool{func(a, b string) bool { return a == b }, strings.EqualFold} {
-		for _, s := range sheets {
-			if eq(s, want) {
-				return s, nil
-			}
-		}
+	if i := read.Index(sheets, want); i >= 0 {
+		return sheets[i], nil
 	}
 	if n, err := strconv.Atoi(want); err == nil && n >= 1 && n <= len(sheets) {
 		return sheets[n-1], nil
