@@ -299,9 +299,33 @@ func quoteChar(b byte) string {
 	return "'" + s[1:len(s)-1] + "'"
 }
 
-// list reads the entries of a list whose '[' was read, up to and
-// including its ']', calling each with the entry's number, its raw value
-// (valid JSON) and, for one over the limit, o instead.
+// entries reads the entries of a list or object whose opening bracket was
+// read, up to and including the closing one, calling each at the start of
+// entry n (from 1); element numbers entry n in messages.
+func (r *jsonReader) entries(closing byte, after string, element func(n int) int, each func(n int) error) error {
+	for n := 1; ; n++ {
+		b, err := r.peek()
+		if err != nil {
+			return r.eof(err, element(n))
+		}
+		if b == closing {
+			r.skip()
+			return nil
+		}
+		if n > 1 {
+			if err := r.expect(',', after, element(n)); err != nil {
+				return err
+			}
+		}
+		if err := each(n); err != nil {
+			return err
+		}
+	}
+}
+
+// list reads the entries of a list whose '[' was read, calling each with
+// the entry's number, its raw value (valid JSON) and, for one over the
+// limit, o instead.
 func (r *jsonReader) list(records bool, each func(n int, raw []byte, o *read.Oversized) error) error {
 	element := func(n int) int {
 		if records {
@@ -309,33 +333,18 @@ func (r *jsonReader) list(records bool, each func(n int, raw []byte, o *read.Ove
 		}
 		return 0
 	}
-	for n := 0; ; n++ {
-		b, err := r.peek()
-		if err != nil {
-			return r.eof(err, element(n+1))
-		}
-		if b == ']' {
-			r.skip()
-			return nil
-		}
-		if n > 0 {
-			if err := r.expect(',', "after array element", element(n+1)); err != nil {
-				return err
-			}
-		}
-		raw, start, o, err := r.value(element(n + 1))
+	return r.entries(']', "after array element", element, func(n int) error {
+		raw, start, o, err := r.value(element(n))
 		if err != nil {
 			return err
 		}
 		if o == nil {
-			if err := r.syntax(raw, start, element(n+1)); err != nil {
+			if err := r.syntax(raw, start, element(n)); err != nil {
 				return err
 			}
 		}
-		if err := each(n+1, raw, o); err != nil {
-			return err
-		}
-	}
+		return each(n, raw, o)
+	})
 }
 
 // elements reads the records of a list whose '[' was read; in a promptfoo
@@ -367,20 +376,7 @@ func (r *jsonReader) object() error {
 	var keys []string
 	var cols []read.Column
 	list := "" // the key the records were read from
-	for n := 0; ; n++ {
-		b, err := r.peek()
-		if err != nil {
-			return r.eof(err, 0)
-		}
-		if b == '}' {
-			r.skip()
-			break
-		}
-		if n > 0 {
-			if err := r.expect(',', "after object key:value pair", 0); err != nil {
-				return err
-			}
-		}
+	err := r.entries('}', "after object key:value pair", func(int) int { return 0 }, func(int) error {
 		key, at, err := r.key()
 		if err != nil {
 			return err
@@ -389,7 +385,8 @@ func (r *jsonReader) object() error {
 		if err := r.expect(':', "after object key", 0); err != nil {
 			return err
 		}
-		if b, err = r.peek(); err != nil {
+		b, err := r.peek()
+		if err != nil {
 			return r.eof(err, 0)
 		}
 		switch {
@@ -424,12 +421,10 @@ func (r *jsonReader) object() error {
 		default:
 			_, err = r.whole()
 		}
-		if err != nil {
-			return err
-		}
-	}
-	if list != "" {
-		return nil
+		return err
+	})
+	if err != nil || list != "" {
+		return err
 	}
 	return c.FromColumns(keys, cols)
 }
