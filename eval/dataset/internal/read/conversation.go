@@ -191,22 +191,17 @@ func (c *Collector) nested(line int, rec *JSONRecord, key string, raw json.RawMe
 	if err := json.Unmarshal(raw, &msgs); err != nil {
 		return c.Bad(line, field, fmt.Sprintf("key %q is a list of messages that does not read: %s — each message is {\"type\": \"human\"|\"ai\", \"content\": \"…\"}", key, JSONErrText(err)))
 	}
-	id := ""
-	if v, ok := LookupKey(rec.Obj, keyConversation); ok && !IsNull(v) {
-		s, err := jsonID(v)
-		if err != nil {
-			return c.Bad(line, keyConversation, err.Error())
+	var ids [2]string // the record's conversation_id and id
+	for i, key := range []string{keyConversation, "id"} {
+		if v, ok := LookupKey(rec.Obj, key); ok && !IsNull(v) {
+			s, err := jsonID(v)
+			if err != nil {
+				return c.Bad(line, key, err.Error())
+			}
+			ids[i] = s
 		}
-		id = s
 	}
-	sampleID := ""
-	if v, ok := LookupKey(rec.Obj, "id"); ok && !IsNull(v) {
-		s, err := jsonID(v)
-		if err != nil {
-			return c.Bad(line, "id", err.Error())
-		}
-		sampleID = s
-	}
+	id, sampleID := ids[0], ids[1]
 	for i, m := range msgs {
 		if m.Conversation == nil || IsNull(m.Conversation) {
 			continue
@@ -290,11 +285,7 @@ func (c *Collector) nested(line int, rec *JSONRecord, key string, raw json.RawMe
 		last.Reference = reference
 	}
 	for _, s := range samples {
-		if sampleID != "" {
-			s.ID = turnID(sampleID, s.Turn)
-		} else {
-			s.ID = turnID(id, s.Turn)
-		}
+		s.ID = turnID(cmp.Or(sampleID, id), s.Turn)
 		if err := c.Add(s, ""); err != nil {
 			return err
 		}
