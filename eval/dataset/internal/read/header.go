@@ -2,6 +2,7 @@ package read
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -93,8 +94,7 @@ func (cols *Columns) ResolveHeader(c *Collector, names []string, numbered bool) 
 // (检索片段1, 检索片段2, …; case ignored) and returns them in number order;
 // the numbers need not be consecutive, but one number twice is an error.
 func numberedColumns(names []string, base string) ([]int, error) {
-	type numbered struct{ n, col int }
-	var found []numbered
+	byNumber := map[int]int{} // chunk number -> column
 	for i, name := range names {
 		if len(name) <= len(base) || !strings.EqualFold(name[:len(base)], base) {
 			continue
@@ -107,18 +107,15 @@ func numberedColumns(names []string, base string) ([]int, error) {
 		if err != nil {
 			continue // too long to be a chunk number
 		}
-		for _, f := range found {
-			if f.n == n {
-				return nil, fmt.Errorf("the header has two columns numbered %d for the contexts, %q (column %d) and %q (column %d) — rename one",
-					n, names[f.col], f.col+1, name, i+1)
-			}
+		if j, dup := byNumber[n]; dup {
+			return nil, fmt.Errorf("the header has two columns numbered %d for the contexts, %q (column %d) and %q (column %d) — rename one",
+				n, names[j], j+1, name, i+1)
 		}
-		found = append(found, numbered{n, i})
+		byNumber[n] = i
 	}
-	slices.SortFunc(found, func(a, b numbered) int { return a.n - b.n })
-	cols := make([]int, len(found))
-	for i, f := range found {
-		cols[i] = f.col
+	var cols []int
+	for _, n := range slices.Sorted(maps.Keys(byNumber)) {
+		cols = append(cols, byNumber[n])
 	}
 	return cols, nil
 }

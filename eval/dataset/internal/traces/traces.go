@@ -343,11 +343,7 @@ func (t *traceReader) trace(spans []*tspan) ([]*request, error) {
 		if !t.is(s, read.MapLLM) {
 			continue
 		}
-		nested := false
-		for _, a := range ancestors(s) {
-			nested = nested || t.is(a, read.MapLLM)
-		}
-		if !nested {
+		if !slices.ContainsFunc(ancestors(s), func(a *tspan) bool { return t.is(a, read.MapLLM) }) {
 			llms = append(llms, s)
 		}
 	}
