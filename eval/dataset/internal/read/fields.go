@@ -112,23 +112,17 @@ func NewColumns(m map[string]string) (*Columns, error) {
 	// A column the user claimed for one field must not be picked up by
 	// another field's default names: with --map reference=answer the
 	// "answer" column is the reference, not also the answer.
-	for f := range NFields {
-		if c.mapped[f] {
-			continue
+	claimed := func(name string) bool {
+		for k, col := range m {
+			if !isTraceSelector(k) && strings.EqualFold(col, name) {
+				return true
+			}
 		}
-		for _, n := range defaultNames[f] {
-			claimed := false
-			for k, col := range m {
-				if isTraceSelector(k) {
-					continue
-				}
-				if strings.EqualFold(col, n) {
-					claimed = true
-				}
-			}
-			if !claimed {
-				c.Names[f] = append(c.Names[f], n)
-			}
+		return false
+	}
+	for f := range NFields {
+		if !c.mapped[f] {
+			c.Names[f] = slices.DeleteFunc(slices.Clone(defaultNames[f]), claimed)
 		}
 	}
 	return c, nil
