@@ -28,11 +28,12 @@ import (
 // A request is an outermost LLM span: its question and answer are the input
 // and output of the highest span above it holding no other request, else of
 // the LLM span; its chunks are the documents of its retriever spans in rank
-// order. A retriever belongs to the first request, among those under its
-// nearest ancestor holding any, to start after it (else the last before).
-// A trace with a retriever and no LLM span is a bad record; one with neither
-// is passed over. A trace's spans may be anywhere in the file, so the file
-// is held whole, as spans reduced to what a request reads.
+// order. A retriever belongs to the first request to start after it (else
+// the last before) among those under its nearest ancestor holding any (else
+// all the trace's). A trace with a retriever and no LLM span is a bad
+// record; one with neither is passed over. A trace's spans may be anywhere
+// in the file, so the file is held whole, as spans reduced to what a
+// request reads.
 
 // The fields a --map names, in dataset's order (the first problem
 // reported is the most important one).
