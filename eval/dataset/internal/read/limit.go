@@ -139,13 +139,14 @@ func StringEnd(p []byte, esc *bool) int {
 // tell which key holds most of it: the top-level object's largest value
 // and, when that is an object (promptfoo's "vars"), its largest value.
 type RecordSizer struct {
+	pos        int64 // bytes written so far
 	depth      int
 	inStr, esc bool
 	// Per depth 1 and 2: the container is an object, a key comes next, a
-	// value is being read; the current key and its value's size so far.
+	// value is being read; the current key and where its value starts.
 	isObj, expectKey, inValue [3]bool
 	key                       [3][]byte
-	size                      [3]int64
+	start                     [3]int64
 	inKey                     int // depth of the key string being read, 0 if none
 	// The largest child of the current depth-1 value; the largest depth-1
 	// value with its largest child.
@@ -173,7 +174,7 @@ func (z *RecordSizer) Write(p []byte) {
 					z.key[k] = append(z.key[k], body[:min(room, len(body))]...)
 				}
 			}
-			z.count(int64(run))
+			z.pos += int64(run)
 			if n < 0 {
 				return
 			}
@@ -192,12 +193,10 @@ func (z *RecordSizer) Write(p []byte) {
 				z.key[d] = z.key[d][:0]
 			}
 		case '{', '[':
-			z.count(1)
 			z.depth++
 			if d := z.depth; d <= 2 {
 				z.isObj[d], z.expectKey[d], z.inValue[d] = b == '{', b == '{', false
 			}
-			continue
 		case '}', ']':
 			if d >= 1 && d <= 2 {
 				z.endValue(d)
@@ -207,7 +206,7 @@ func (z *RecordSizer) Write(p []byte) {
 			}
 		case ':':
 			if d >= 1 && d <= 2 && z.isObj[d] {
-				z.expectKey[d], z.inValue[d], z.size[d] = false, true, 0
+				z.expectKey[d], z.inValue[d], z.start[d] = false, true, z.pos
 			}
 		case ',':
 			if d >= 1 && d <= 2 {
@@ -215,16 +214,7 @@ func (z *RecordSizer) Write(p []byte) {
 				z.expectKey[d] = z.isObj[d]
 			}
 		}
-		z.count(1)
-	}
-}
-
-// count adds n bytes to the values being read.
-func (z *RecordSizer) count(n int64) {
-	for d := 1; d <= 2; d++ {
-		if z.inValue[d] && z.depth >= d {
-			z.size[d] += n
-		}
+		z.pos++
 	}
 }
 
@@ -233,14 +223,15 @@ func (z *RecordSizer) endValue(d int) {
 		return
 	}
 	z.inValue[d] = false
+	size := z.pos - z.start[d] // from the colon to the byte ending the value
 	if d == 2 {
-		if z.size[2] > z.childSize {
-			z.child, z.childSize = string(z.key[2]), z.size[2]
+		if size > z.childSize {
+			z.child, z.childSize = string(z.key[2]), size
 		}
 		return
 	}
-	if z.size[1] > z.bestSize {
-		z.best, z.bestSize, z.bestChild, z.bestCSize = string(z.key[1]), z.size[1], z.child, z.childSize
+	if size > z.bestSize {
+		z.best, z.bestSize, z.bestChild, z.bestCSize = string(z.key[1]), size, z.child, z.childSize
 	}
 	z.child, z.childSize = "", 0
 }
