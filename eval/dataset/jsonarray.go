@@ -15,12 +15,10 @@ import (
 
 // readJSON reads a JSON array of records, an object holding them under
 // "samples" (or promptfoo's "tests") or a column-oriented object of lists.
-// The structure around the records is followed here, and each record is
-// cut from the file whole (jsonReader.value, which holds at most the
-// record limit) and decoded by encoding/json, so the records stream one at
-// a time and every error knows its line. A syntax error ends the read even
-// under --skip-invalid: past it, where the next element starts is
-// unknowable.
+// The structure is followed here and each value cut out whole, within the
+// record limit, for encoding/json: records stream, and errors know their
+// line. A syntax error ends the read even under --skip-invalid: past it,
+// where the next element starts is unknowable.
 func readJSON(c *collector, br *bufio.Reader) error {
 	r := &jsonReader{c: c, br: br, line: 1}
 	b, err := r.peek()
@@ -35,14 +33,8 @@ func readJSON(c *collector, br *bufio.Reader) error {
 		r.skip()
 		err = r.object()
 	default:
-		raw, start, o, err := r.value(0)
+		raw, err := r.whole()
 		if err != nil {
-			return err
-		}
-		if o != nil {
-			return r.valueTooBig(o)
-		}
-		if err := r.syntax(raw, start, 0); err != nil {
 			return err
 		}
 		return &Error{File: c.Name, Msg: fmt.Sprintf(`the file holds %s — expected an array of sample objects `+
@@ -307,9 +299,33 @@ func quoteChar(b byte) string {
 	return "'" + s[1:len(s)-1] + "'"
 }
 
-// list reads the entries of a list whose '[' was read, up to and
-// including its ']', calling each with the entry's number, its raw value
-// (valid JSON) and, for one over the limit, o instead.
+// entries reads the entries of a list or object whose opening bracket was
+// read, up to and including the closing one, calling each at the start of
+// entry n (from 1); element numbers entry n in messages.
+func (r *jsonReader) entries(closing byte, after string, element func(n int) int, each func(n int) error) error {
+	for n := 1; ; n++ {
+		b, err := r.peek()
+		if err != nil {
+			return r.eof(err, element(n))
+		}
+		if b == closing {
+			r.skip()
+			return nil
+		}
+		if n > 1 {
+			if err := r.expect(',', after, element(n)); err != nil {
+				return err
+			}
+		}
+		if err := each(n); err != nil {
+			return err
+		}
+	}
+}
+
+// list reads the entries of a list whose '[' was read, calling each with
+// the entry's number, its raw value (valid JSON) and, for one over the
+// limit, o instead.
 func (r *jsonReader) list(records bool, each func(n int, raw []byte, o *read.Oversized) error) error {
 	element := func(n int) int {
 		if records {
@@ -317,33 +333,18 @@ func (r *jsonReader) list(records bool, each func(n int, raw []byte, o *read.Ove
 		}
 		return 0
 	}
-	for n := 0; ; n++ {
-		b, err := r.peek()
-		if err != nil {
-			return r.eof(err, element(n+1))
-		}
-		if b == ']' {
-			r.skip()
-			return nil
-		}
-		if n > 0 {
-			if err := r.expect(',', "after array element", element(n+1)); err != nil {
-				return err
-			}
-		}
-		raw, start, o, err := r.value(element(n + 1))
+	return r.entries(']', "after array element", element, func(n int) error {
+		raw, start, o, err := r.value(element(n))
 		if err != nil {
 			return err
 		}
 		if o == nil {
-			if err := r.syntax(raw, start, element(n+1)); err != nil {
+			if err := r.syntax(raw, start, element(n)); err != nil {
 				return err
 			}
 		}
-		if err := each(n+1, raw, o); err != nil {
-			return err
-		}
-	}
+		return each(n, raw, o)
+	})
 }
 
 // elements reads the records of a list whose '[' was read; in a promptfoo
@@ -375,20 +376,7 @@ func (r *jsonReader) object() error {
 	var keys []string
 	var cols []read.Column
 	list := "" // the key the records were read from
-	for n := 0; ; n++ {
-		b, err := r.peek()
-		if err != nil {
-			return r.eof(err, 0)
-		}
-		if b == '}' {
-			r.skip()
-			break
-		}
-		if n > 0 {
-			if err := r.expect(',', "after object key:value pair", 0); err != nil {
-				return err
-			}
-		}
+	err := r.entries('}', "after object key:value pair", func(int) int { return 0 }, func(int) error {
 		key, at, err := r.key()
 		if err != nil {
 			return err
@@ -397,7 +385,8 @@ func (r *jsonReader) object() error {
 		if err := r.expect(':', "after object key", 0); err != nil {
 			return err
 		}
-		if b, err = r.peek(); err != nil {
+		b, err := r.peek()
+		if err != nil {
 			return r.eof(err, 0)
 		}
 		switch {
@@ -432,12 +421,10 @@ func (r *jsonReader) object() error {
 		default:
 			_, err = r.whole()
 		}
-		if err != nil {
-			return err
-		}
-	}
-	if list != "" {
-		return nil
+		return err
+	})
+	if err != nil || list != "" {
+		return err
 	}
 	return c.FromColumns(keys, cols)
 }

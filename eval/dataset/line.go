@@ -10,10 +10,9 @@ import (
 	"github.com/ragscope/ragscope/eval/dataset/internal/traces"
 )
 
-// LineDecoder decodes JSON Lines records one at a time, as a log that is
-// still being written delivers them (ragscope watch): the same field names,
-// aliases, --map and messages as a JSON Lines dataset, without the
-// whole-file checks (a log repeats ids, and has no end to check at).
+// LineDecoder decodes JSON Lines records one at a time, as a log being
+// written delivers them (ragscope watch), as a dataset's are but without
+// the whole-file checks: a log repeats ids, and has no end.
 type LineDecoder struct {
 	c   *read.Collector
 	m   map[string]string // --map, for trace lines
@@ -25,9 +24,8 @@ type LineDecoder struct {
 // not a record, and not an error to report.
 var ErrBlankLine = errors.New("blank line")
 
-// NewLineDecoder makes a decoder with opt's --map and --max-record-bytes
-// (SkipInvalid and Format do not apply: every line is a JSON record, and a
-// bad one is the caller's to report and go past).
+// NewLineDecoder makes a decoder with opt's Map and MaxRecordBytes; a bad
+// line is the caller's to report and go past.
 func NewLineDecoder(opt Options) (*LineDecoder, error) {
 	for _, k := range read.TraceSelectors {
 		if _, ok := opt.Map[k]; ok {
@@ -62,9 +60,8 @@ func (d *LineDecoder) Decode(name string, line int, b []byte) (eval.Sample, erro
 	}
 	d.c.Name, d.c.Root = name, name
 	d.ok = false
-	// Each line stands alone: the first-record layout check applies to
-	// every line, so an unrelated log line gets the message that names the
-	// accepted keys.
+	// Each line stands alone: an unrelated log line gets the first-record
+	// message naming the accepted keys.
 	d.c.Parsed, d.c.Count = 0, 0
 	err := d.c.FromJSON(line, t)
 	var de *Error
@@ -86,24 +83,19 @@ func (d *LineDecoder) Decode(name string, line int, b []byte) (eval.Sample, erro
 
 // DecodeLine reads the record on line of file name: the sample of a JSON
 // Lines record, or the requests of an OTLP/JSON line (one
-// ExportTraceServiceRequest, as a collector's file exporter writes them),
-// built as a trace file's are. A log is read a line at a time and each line
-// taken once, so a trace must be whole in its line, as the collector's
-// groupbytrace processor writes them: a trace with a span whose parent is
-// not in the line is an error naming it and left out. The error may come
-// with the samples of the line's other traces; it lists every problem.
+// ExportTraceServiceRequest), built as a trace file's are. Each line is
+// taken once, so a trace must be whole in its line (the collector's
+// groupbytrace processor): one with a span whose parent is not in the line
+// is left out with an error naming it, which may come with the samples of
+// the line's other traces.
 func (d *LineDecoder) DecodeLine(name string, line int, b []byte) ([]eval.Sample, error) {
 	t := bytes.TrimSpace(b)
-	if !bytes.HasPrefix(t, []byte("{")) || !bytes.Contains(t, []byte(`"resourceSpans"`)) || int64(len(t)) > d.c.Limit {
-		s, err := d.Decode(name, line, b)
-		if err != nil {
-			return nil, err
+	var obj map[string]any
+	if bytes.HasPrefix(t, []byte("{")) && bytes.Contains(t, []byte(`"resourceSpans"`)) && int64(len(t)) <= d.c.Limit {
+		var err error
+		if obj, err = read.DecodeObject(t); err != nil {
+			return nil, &Error{File: name, Line: line, Unit: read.UnitLine, Msg: err.Error()}
 		}
-		return []eval.Sample{s}, nil
-	}
-	obj, err := read.DecodeObject(t)
-	if err != nil {
-		return nil, &Error{File: name, Line: line, Unit: read.UnitLine, Msg: err.Error()}
 	}
 	if _, ok := obj["resourceSpans"]; !ok {
 		s, err := d.Decode(name, line, b)
@@ -118,7 +110,7 @@ func (d *LineDecoder) DecodeLine(name string, line int, b []byte) ([]eval.Sample
 		out = append(out, s)
 		return nil
 	}
-	errs, err := traces.ReadLine(c.Records(), line, obj)
+	errs, err := traces.ReadLine(c, line, obj)
 	if err != nil {
 		return nil, err
 	}

@@ -1,23 +1,15 @@
 // Package dataset loads the samples to evaluate from JSON Lines, JSON, CSV,
-// YAML and Parquet files and Excel workbooks in the shapes RAGAS (0.1 and >= 0.2), Hugging Face
-// datasets and promptfoo use (promptfoo test files and configs, with their
-// file:// references), and from exported traces (internal/traces), with
-// errors that name the file, the record and the field. The readers of the
-// formats are in internal/sheet (CSV, Excel), internal/pq (Parquet) and
-// internal/traces; what they share, the record and its checks, is
-// internal/read. This package picks the format and reads the formats that
-// may reference other files (JSON, JSON Lines, YAML, promptfoo).
+// YAML, Parquet and Excel files in the shapes RAGAS, Hugging Face and
+// promptfoo (with its file:// references) use, and from exported traces,
+// with errors that name the file, the record and the field. It picks the
+// format and reads JSON, JSON Lines, YAML and promptfoo; internal/sheet,
+// internal/pq and internal/traces read the others, and internal/read holds
+// the record and its checks.
 //
-// Load holds every sample in memory. For a dataset too large for that, Scan
-// validates the file as Load does keeping only counts, and Stream reads it
-// again yielding the same samples (see stream.go); all three are one reader
-// per format. JSON Lines, JSON arrays (also {"samples": [...]} and
-// promptfoo's {"tests": [...]}), CSV, Parquet (through the file's ReadAt,
-// a page at a time) and Excel worksheets are read record by record, so a pass holds one record
-// and the read buffer whatever the number of samples. A column-oriented JSON
-// object and YAML files (so promptfoo YAML configs and YAML tests files) are
-// held whole during each pass, as their first sample needs the whole file;
-// they give the same samples either way.
+// Load holds every sample in memory; Scan validates a file keeping counts
+// only, and Stream reads it again yielding the same samples. All but YAML
+// and column-oriented JSON (whose first sample needs the whole file) are
+// read a record at a time.
 package dataset
 
 import (
@@ -39,7 +31,7 @@ import (
 )
 
 // sniffWindow is how much of the file is looked at to tell the formats
-// apart; also the read buffer size.
+// apart, and the read buffer's size.
 const sniffWindow = 1 << 20
 
 // Formats.
@@ -61,8 +53,7 @@ const (
 )
 
 // MaxSkipped is how many skipped records Loaded.Skipped lists; the rest
-// are only counted, so that a file of a million bad records costs no more
-// to scan than a good one.
+// are only counted.
 const MaxSkipped = read.MaxSkipped
 
 type (
@@ -80,31 +71,24 @@ type collector struct{ *read.Collector }
 
 // Options says how to read a dataset.
 type Options struct {
-	// Map is our field -> the user's column (--map); fields: id, question,
-	// answer, contexts, reference. In JSON a column may be a dotted path
-	// into nested objects (vars.query). In a trace file the fields name
-	// span attributes, and the keys llm and retriever name the spans that
-	// generate and retrieve (by span name or kind).
+	// Map is our field -> the user's column (--map), a dotted path into
+	// nested JSON objects (vars.query) or, in a trace file, a span
+	// attribute; there the keys llm and retriever select spans by name or
+	// kind.
 	Map map[string]string
-	// SkipInvalid leaves invalid records out, listing them in
-	// Loaded.Skipped (the first MaxSkipped) and counting them in
-	// Loaded.SkippedCount, instead of failing on the first.
+	// SkipInvalid leaves invalid records out (Loaded.Skipped) instead of
+	// failing on the first.
 	SkipInvalid bool
-	// Format is "", "jsonl", "json", "csv", "yaml", "parquet", "xlsx",
-	// "otlp", "phoenix" or "langfuse" ("ndjson", "tsv" and "yml" are
-	// accepted too). "" picks by extension and content,
-	// see Read. Files a promptfoo config references are always picked by
-	// their extension.
+	// Format is one of the Format constants ("ndjson", "tsv" and "yml"
+	// too), or "" to pick by extension and content (see Read).
 	Format string
-	// MaxRecordBytes is the largest record read (--max-record-bytes): a
-	// JSON Lines line, a JSON array element, a CSV or Parquet row or a
-	// YAML record, in bytes as in the file. A larger one is an error naming it, its size and its
-	// largest field, or is skipped under SkipInvalid; it is measured as it
-	// streams by, never held whole. 0 means DefaultMaxRecordBytes.
+	// MaxRecordBytes is the largest record read (--max-record-bytes), in
+	// bytes as in the file; 0 means DefaultMaxRecordBytes. A larger record
+	// is an error naming its largest field, measured as it streams by,
+	// never held whole.
 	MaxRecordBytes int64
-	// Sheet is the worksheet of an Excel workbook to read (--sheet): its
-	// name, or its number counting from 1. "" reads the first sheet whose
-	// header has the columns needed.
+	// Sheet is the worksheet to read (--sheet), by name or number from 1;
+	// "" reads the first whose header has the columns needed.
 	Sheet string
 }
 
@@ -112,29 +96,26 @@ type Options struct {
 // Scan, with only what describes them.
 type Loaded struct {
 	Path string
-	// SHA256 is the hex sha256 of the file's bytes, as recorded by the run
-	// store. For a file that references others (promptfoo's file://) it is
-	// the sha256 of the sha256s of the file and of each file it references,
-	// in the order read: a changed tests file is a changed dataset.
+	// SHA256 is the hex sha256 of the file's bytes or, for a file that
+	// references others (promptfoo's file://), of the sha256s of it and of
+	// each file it references: a changed tests file is a changed dataset.
 	SHA256 string
-	// Format is the format the file was read as: jsonl, json, csv, yaml,
-	// parquet, xlsx, or a trace export: otlp, phoenix or langfuse (a
-	// column-oriented JSON object is json).
+	// Format is the format the file was read as.
 	Format string
 	// Samples are the valid samples, in order; nil after Scan.
 	Samples []eval.Sample
 	// Count is the number of valid samples (len(Samples) after Load).
 	Count int
 	// Skipped lists the first MaxSkipped records left out under
-	// Options.SkipInvalid, in file order; SkippedCount counts them all.
+	// SkipInvalid; SkippedCount counts them all.
 	Skipped      []Skip
 	SkippedCount int
 	// Turns counts the valid samples that are turns of a conversation.
 	Turns int
 
-	// dups are the records the scan left out as repeating an earlier id,
-	// by their ordinal among the records with an id, for Stream to skip
-	// them without keeping ids. opts is Options.key of the scan's options.
+	// dups are the ordinals, among the records with an id, of those the
+	// scan left out as repeats, for Stream to skip them without keeping
+	// ids; opts is the scan's Options.key.
 	dups []int64
 	opts string
 }
@@ -144,20 +125,16 @@ func Load(path string, opt Options) (*Loaded, error) {
 	return scan(fileSource(path), opt, true)
 }
 
-// Read reads a dataset from r; name is the file name used in errors, to
-// pick the format by extension and, for a promptfoo file, to resolve its
-// file:// references (relative to name's directory). A Parquet file is read
-// through r's ReadAt when r has one (an *os.File does), else held in memory.
+// Read reads a dataset from r; name names it in errors, picks the format by
+// extension and anchors a promptfoo file's file:// references. A Parquet
+// file or workbook is read through r's ReadAt when r has one, else held in
+// memory.
 //
-// Format detection: an explicit Options.Format is obeyed. A .csv (.tsv) file
-// is CSV, a .yaml (.yml) file YAML, a .parquet file Parquet, a .xlsx file
-// an Excel workbook. A .jsonl,
-// .ndjson or .json file is JSON Lines or JSON as its content says, because
-// pandas' to_json(lines=True) and Hugging Face's to_json write JSON Lines
-// into files named .json. Any other name is sniffed: the Parquet magic PAR1
-// means Parquet, a zip archive an Excel workbook; '[' or a '{' starting a multi-line object means JSON, a '{'
-// line holding a whole object means JSON Lines; a first line that starts a
-// YAML document, list item or "key:" means YAML; anything else CSV.
+// Options.Format is obeyed; else the extension names the format, except
+// that a .json, .jsonl or .ndjson file is JSON or JSON Lines as its content
+// says (pandas and Hugging Face write JSON Lines into .json files). Any
+// other name is sniffed: Parquet, a zip (Excel), JSON, JSON Lines, YAML,
+// else CSV.
 func Read(name string, r io.Reader, opt Options) (*Loaded, error) {
 	return scan(readerSource(name, r), opt, true)
 }
@@ -261,7 +238,7 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 	switch format {
 	case FormatJSONL:
 		c.Unit = read.UnitLine
-		err = readJSONL(c, br)
+		err = c.EachLine(br, c.FromJSON)
 	case FormatJSON:
 		c.Unit = read.UnitElement
 		err = readJSON(c, br)
@@ -276,7 +253,7 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 		err = sheet.ReadXLSX(c.Collector, r, br, c.WantSheet)
 	case FormatOTLP, FormatPhoenix, FormatLangfuse:
 		c.Unit = read.UnitLine
-		err = traces.Read(c.Records(), br, format)
+		err = traces.Read(c.Collector, br, format)
 	default:
 		c.Unit = read.UnitRow
 		err = sheet.ReadCSV(c.Collector, br, comma)
@@ -442,11 +419,8 @@ func sniffComma(head []byte) rune {
 	return rune(best)
 }
 
-// DefaultMaxRecordBytes is the largest record (JSON Lines line, JSON array
-// element, CSV row) read when Options.MaxRecordBytes is 0. A sample's
-// question, answer, contexts and reference are texts sent to a judge; 16 MiB
-// is some 4 million tokens, far past any context window, while a record of
-// that size costs the loader a few times as much memory while it is parsed.
+// DefaultMaxRecordBytes is the record limit when Options.MaxRecordBytes is
+// 0: some 4 million tokens, far past any judge's context window.
 const DefaultMaxRecordBytes = 16 << 20
 
 // maxRecordBytes is the limit opt asks for.
@@ -466,21 +440,6 @@ func (l *Loaded) SkipError(s Skip) *Error {
 	}
 	return &Error{File: file, Sheet: s.Sheet, Cell: s.Cell, Line: s.Line, Unit: s.Unit, Field: s.Field, Msg: s.Reason}
 }
-
-// readJSONL reads one JSON object per line. Blank lines are ignored; a
-// trailing \r (Windows line endings) is whitespace to the trimming. A line
-// longer than the limit is never held whole: it is measured as it streams
-// by and refused (or skipped) as too big.
-func readJSONL(c *collector, br *bufio.Reader) error {
-	return c.EachLine(br, c.FromJSON)
-}
-
-// Fields lists our field names, the keys of Options.Map and --map.
-func Fields() []string { return read.Fields() }
-
-// AcceptedNames returns the column names a field is looked up under when
-// --map does not name one, in order of preference; nil for an unknown field.
-func AcceptedNames(field string) []string { return read.AcceptedNames(field) }
 
 // ParseMap parses a --map value such as "question=q_col,answer=resp" into
 // our field -> the user's column. Column names cannot contain commas.

@@ -390,35 +390,6 @@ func TestParseMap(t *testing.T) {
 	}
 }
 
-func TestAcceptedNames(t *testing.T) {
-	tests := []struct {
-		field string
-		want  []string
-	}{
-		{"question", []string{"user_input", "question", "query"}},
-		{"answer", []string{"response", "answer"}},
-		{"contexts", []string{"retrieved_contexts", "contexts", "context"}},
-		{"reference", []string{"reference", "ground_truth", "ground_truths"}},
-		{"id", []string{"id"}},
-		{"nope", nil},
-	}
-	for _, tt := range tests {
-		got := AcceptedNames(tt.field)
-		if !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("AcceptedNames(%q) = %q, want %q", tt.field, got, tt.want)
-		}
-		if got != nil {
-			got[0] = "changed" // must not alter the loader's own table
-		}
-	}
-	if AcceptedNames("question")[0] != "user_input" {
-		t.Error("AcceptedNames returned the loader's own slice")
-	}
-	if len(Fields()) != int(read.NFields) {
-		t.Errorf("Fields() = %v, want %d fields", Fields(), read.NFields)
-	}
-}
-
 // readCase is a dataset that reads: its format and samples.
 type readCase struct {
 	name, file, in string

@@ -5,16 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/ragscope/ragscope/eval"
 )
-
-// Reading a dataset larger than memory: Scan reads the file validating
-// every record as Load does, keeping only counts and the ids (to tell a
-// repeated one); Stream then reads it again, yielding the samples Load would
-// have returned, and checks at the end that the file is the one scanned.
-// Load is a scan that keeps the samples. Which formats are held whole during
-// a pass is in the package comment.
 
 // source is a dataset that each pass opens anew.
 type source struct {
@@ -43,10 +37,9 @@ func readerSource(name string, r io.Reader) *source {
 	return &source{name: name, open: func() (io.Reader, func(), error) { return r, func() {}, nil }}
 }
 
-// Scan reads the dataset at path as Load does — every record validated,
-// the same errors, Skipped, SkippedCount, SHA256 and Format — but keeps no
-// sample: Samples is nil and Count says how many there are. Its memory is
-// a record, the read buffer and the ids. Stream then gives the samples.
+// Scan reads the dataset at path as Load does, with the same errors and
+// results, but keeps no sample: Samples is nil and Count says how many
+// there are. Stream then gives the samples.
 func Scan(path string, opt Options) (*Loaded, error) {
 	return scan(fileSource(path), opt, false)
 }
@@ -70,14 +63,10 @@ func scan(src *source, opt Options, keep bool) (*Loaded, error) {
 }
 
 // Stream reads the dataset at path again after Scan(path, opt) returned
-// scanned, and calls yield with each valid sample in order: the samples
-// Load would return, with the same Index, the records the scan skipped
-// skipped again without a word. It holds one record at a time (see the
-// package comment for the formats held whole), and the scan's record of
-// the repeated ids it skipped, 8 bytes each. It stops when yield returns
-// false, returning nil. Once the file is read it returns a *ChangedError
-// if the file is not the one scanned: another sha256, or another number of
-// records; a sample past the scan's Count is not yielded.
+// scanned, and calls yield with each sample Load would return, in order,
+// until yield returns false. It returns a *ChangedError if the file is not
+// the one scanned (another sha256 or count); a sample past the scan's
+// Count is not yielded.
 func Stream(path string, opt Options, scanned *Loaded, yield func(eval.Sample) bool) error {
 	if scanned == nil {
 		return fmt.Errorf("dataset: Stream of %s without its Scan", path)
@@ -139,17 +128,14 @@ type ChangedError struct {
 }
 
 func (e *ChangedError) Error() string {
-	what := ""
+	var what []string
 	if e.SHA256 != "" {
-		what = fmt.Sprintf("sha256 %s, was %s", e.SHA256, e.Was)
+		what = append(what, fmt.Sprintf("sha256 %s, was %s", e.SHA256, e.Was))
 	}
 	if e.Detail != "" {
-		if what != "" {
-			what += "; "
-		}
-		what += e.Detail
+		what = append(what, e.Detail)
 	}
-	return fmt.Sprintf("%s changed while it was being evaluated (%s); start a new run", e.File, what)
+	return fmt.Sprintf("%s changed while it was being evaluated (%s); start a new run", e.File, strings.Join(what, "; "))
 }
 
 // key identifies what opt changes in a read, for Stream to refuse options

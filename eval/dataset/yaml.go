@@ -16,19 +16,13 @@ import (
 	"github.com/ragscope/ragscope/eval/dataset/internal/read"
 )
 
-// A YAML dataset is read whole: a YAML document has no record boundaries a
-// stream could be cut at. Its records are the items of its top-level list,
-// of its tests: (promptfoo) or samples: list, or the entries of the lists
-// of a column-oriented mapping. Each record is turned into the JSON object
-// it stands for and read by the same code as a JSON record, so the fields,
-// their aliases, --map and the messages are the same. The record limit
-// holds for the bytes a record spans in the file and for the JSON it
-// expands to (YAML aliases repeat what they point to).
+// A YAML file is read whole, as a document has no record boundaries to
+// stream by. Each record becomes the JSON object it stands for, read as a
+// JSON record is; the record limit holds for the bytes it spans in the file
+// and for the JSON it expands to (aliases repeat what they point to).
 
 // MaxYAMLBytes is the largest YAML file read, unless the record limit is
-// larger: a YAML file is held whole, with its parsed tree some ten times
-// its size. Test files and configs are far smaller; a large dataset is
-// better kept as JSON Lines, which streams.
+// larger: the file is held whole, its parsed tree some ten times its size.
 const MaxYAMLBytes = 32 << 20
 
 // maxYAMLDepth bounds the nesting of a record, aliases included.
@@ -51,8 +45,8 @@ func readYAML(c *collector, r io.Reader) error {
 	return y.readRoot(root)
 }
 
-// readWhole reads a file to be held whole, refusing one over the YAML
-// size limit (or the record limit, if that is larger) without reading it all.
+// readWhole reads a file to be held whole, refusing one over the YAML size
+// limit (or the record limit, if larger) without reading it all.
 func readWhole(name string, r io.Reader, limit int64) ([]byte, error) {
 	max := max(int64(MaxYAMLBytes), limit)
 	data, err := io.ReadAll(io.LimitReader(r, max+1))
@@ -68,16 +62,14 @@ func readWhole(name string, r io.Reader, limit int64) ([]byte, error) {
 }
 
 // yamlDoc is a parsed YAML file: its bytes, where its lines start (to
-// measure a record in the file's bytes from its nodes' positions) and the
-// limit on the JSON a record expands to.
+// measure a record's span from its nodes' positions) and the record limit.
 type yamlDoc struct {
-	c     *collector
-	name  string
-	data  []byte
-	lines []int
-	limit int64
-	// expanded counts the JSON made from the file so far.
-	expanded int64
+	c        *collector
+	name     string
+	data     []byte
+	lines    []int
+	limit    int64
+	expanded int64 // the JSON made from the file so far
 }
 
 var yamlLineRE = regexp.MustCompile(`(?s)^yaml: line (\d+): (.*)$`)
@@ -109,10 +101,8 @@ func parseYAMLFile(name string, data []byte, limit int64) (y *yamlDoc, root *yam
 }
 
 // decodeYAML parses the first document of data; second is the line a
-// second one starts on, 0 if there is none. The YAML parser reports errors
-// by panicking inside and recovering its own; anything else it panics with
-// on hostile input is recovered here so that a bad file is an error, never
-// a crash.
+// second one starts on, 0 if none. A panic of the parser on hostile input
+// is recovered: a bad file is an error, never a crash.
 func decodeYAML(data []byte) (doc *yaml.Node, second int, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -138,10 +128,9 @@ func decodeYAML(data []byte) (doc *yaml.Node, second int, err error) {
 	return &n, 0, nil
 }
 
-// yamlParserProblems start the messages of the YAML parser's errors (as
-// opposed to its scanner's): they give the line, counted from 0, where the
-// block or flow collection holding the error starts, or none for the
-// first line.
+// yamlParserProblems start the parser's (not the scanner's) messages,
+// whose line, counted from 0, is where the collection holding the error
+// starts.
 var yamlParserProblems = []string{"did not find expected", "found undefined tag handle", "found duplicate", "found incompatible YAML document"}
 
 // syntaxError reports a YAML syntax error at the line the parser gives.
@@ -165,9 +154,9 @@ func (y *yamlDoc) syntaxError(err error) *Error {
 // errTooBig stops turning a record into JSON once it is over the limit.
 var errTooBig = errors.New("over the record limit")
 
-// toJSON turns a YAML node into the JSON value it stands for, refusing
-// one over the limit with errTooBig. All the JSON made for one file is
-// bounded too (expandLimit): aliases let a small file stand for a huge one.
+// toJSON turns a YAML node into the JSON value it stands for, refusing one
+// over the limit with errTooBig; all the JSON made for one file is bounded
+// too, as aliases let a small file stand for a huge one.
 func (y *yamlDoc) toJSON(n *yaml.Node) (json.RawMessage, error) {
 	var b bytes.Buffer
 	err := y.value(&b, n, 0)
@@ -238,8 +227,8 @@ func (y *yamlDoc) value(b *bytes.Buffer, n *yaml.Node, depth int) error {
 	return nil
 }
 
-// fileError is err when it is about the whole file, which no record-level
-// handling may turn into a skippable record error.
+// fileError is err when it is about the whole file, never to be made a
+// skippable record error.
 func fileError(err error) (*Error, bool) {
 	var e *Error
 	ok := errors.As(err, &e)
@@ -255,9 +244,8 @@ func resolveAlias(n *yaml.Node, depth int) (*yaml.Node, int) {
 	return n, depth
 }
 
-// writeScalar writes a YAML scalar as JSON: null, a boolean, a number when
-// its YAML spelling is a JSON number (so an id keeps its spelling), else
-// a string of its text (0x1F, .inf, timestamps stay as written).
+// writeScalar writes a YAML scalar as JSON: a number only when its YAML
+// spelling is a JSON number (an id keeps its spelling), else its text.
 func writeScalar(b *bytes.Buffer, n *yaml.Node) {
 	switch n.ShortTag() {
 	case "!!null":
@@ -292,9 +280,9 @@ type yamlPair struct {
 	value   *yaml.Node
 }
 
-// pairs lists a mapping's entries with its merge keys (<<: *base) applied:
-// its own entries win over merged ones, earlier merges over later ones. A
-// key twice in the mapping, or a key that is not plain text, is an error.
+// pairs lists a mapping's entries with its merge keys (<<: *base) applied,
+// its own entries winning, then earlier merges; a repeated or non-text key
+// is an error.
 func (y *yamlDoc) pairs(n *yaml.Node, depth int) ([]yamlPair, error) {
 	var own, merged []yamlPair
 	seen := map[string]*yaml.Node{}
@@ -327,8 +315,7 @@ func (y *yamlDoc) pairs(n *yaml.Node, depth int) ([]yamlPair, error) {
 	return own, nil
 }
 
-// merge returns the entries a merge key's value brings: one mapping or a
-// list of them; pairs keeps the first of a key.
+// merge returns the entries a merge key's mapping (or list of them) brings.
 func (y *yamlDoc) merge(v *yaml.Node, depth int) ([]yamlPair, error) {
 	v, depth = resolveAlias(v, depth+1)
 	if depth > maxYAMLDepth {
@@ -493,9 +480,8 @@ func (y *yamlDoc) record(item *yaml.Node, start, end int64) error {
 	return c.FromRecord(line, rec)
 }
 
-// largestPart names the key whose value spans most of a record too big
-// to read, and its size, as read.RecordSizer does for JSON: the top-level key,
-// or key.child when one child holds most of it (vars.context).
+// largestPart names the key spanning most of a record too big to read, and
+// its size, as read.RecordSizer does for JSON.
 func (y *yamlDoc) largestPart(m *yaml.Node, end int64) (string, int64) {
 	best, bestSize, bestEnd := -1, int64(-1), int64(0)
 	keys := keyNodes(m)
@@ -518,9 +504,8 @@ func (y *yamlDoc) largestPart(m *yaml.Node, end int64) (string, int64) {
 	return name, bestSize
 }
 
-// readMapping reads a top-level mapping: a promptfoo config or tests file
-// (tests:, with defaultTest:), records under samples:, or a
-// column-oriented mapping of lists.
+// readMapping reads a top-level mapping: a promptfoo config or tests file,
+// records under samples:, or a column-oriented mapping of lists.
 func (y *yamlDoc) readMapping(m *yaml.Node, end int64) error {
 	c := y.c
 	testsKey, tests, testsEnd := y.lookup(m, "tests", end)
@@ -557,8 +542,8 @@ func (y *yamlDoc) readMapping(m *yaml.Node, end int64) error {
 	return y.readColumns(m, end)
 }
 
-// recordKey is a key of a top-level mapping that shows it to be one record
-// rather than a mapping of lists: vars, or a field's name not holding a list.
+// recordKey is a key showing a top-level mapping to be one record, not a
+// mapping of lists: vars, or a field's name not holding a list.
 func (y *yamlDoc) recordKey(m *yaml.Node) *yaml.Node {
 	for i, k := range keyNodes(m) {
 		if k.Kind != yaml.ScalarNode {
@@ -637,10 +622,9 @@ func (y *yamlDoc) readColumns(m *yaml.Node, end int64) error {
 	return c.FromColumns(keys, cols)
 }
 
-// looksYAML reports whether the start of a file whose name says nothing
-// reads as YAML rather than CSV: its first line that is not blank or a
-// comment starts a document (---, %YAML), a list item ("- ") or a mapping
-// entry ("key:" with no CSV delimiter in the key).
+// looksYAML reports whether a file's first line that is not blank or a
+// comment starts a YAML document, list item or "key:" (no CSV delimiter
+// in the key), rather than CSV.
 func looksYAML(head []byte) bool {
 	for len(head) > 0 {
 		var line []byte

@@ -21,13 +21,9 @@ import (
 	"github.com/ragscope/ragscope/eval/dataset/internal/traces"
 )
 
-// A Parquet dataset is what Hugging Face datasets' and pandas' to_parquet
-// write: one column per field, strings as STRING, contexts as a
-// list<string> (or one string). Each row is turned into the JSON object it
-// stands for and read by the same code as a JSON record, so nulls, the
-// fields, their aliases and the messages are the same; rows count from 1.
-// A column feeding one of our fields must be of a type it can hold;
-// columns feeding none are not looked at.
+// A Parquet dataset has a column per field (contexts a list<string> or a
+// string), as to_parquet writes. Each row becomes the JSON object it stands
+// for, read as a JSON record is; rows count from 1.
 
 // Magic starts and ends a Parquet file.
 var Magic = []byte("PAR1")
@@ -46,9 +42,8 @@ type pqColumn struct {
 	kind int
 	typ  string // its type as messages show it
 	leaf int    // index of its leaf column in a row
-	// For a list: the definition level at which the list is there but
-	// empty, the level at which it has an element, and the leaf's
-	// maximum, below which the element is null.
+	// For a list: the definition levels at which it is there, has an
+	// element, and has a non-null one.
 	listDef, elemDef, maxDef int
 }
 
@@ -77,7 +72,7 @@ func Read(c *read.Collector, r io.Reader, br *bufio.Reader) (err error) {
 	cols, names := parquetColumns(f)
 	if slices.Contains(names, "context.trace_id") || slices.Contains(names, "context.span_id") {
 		c.ReadAs = read.FormatPhoenix
-		return traces.ReadParquet(c.Records(), f)
+		return traces.ReadParquet(c, f)
 	}
 	if err := c.NoSelectors("parquet"); err != nil {
 		return err
@@ -102,12 +97,11 @@ func Read(c *read.Collector, r io.Reader, br *bufio.Reader) (err error) {
 		}
 		used[fld] = col
 	}
-	return readParquetRows(c, f, used)
+	return c.EachParquetRow(f, func(row int, r parquet.Row) error { return fromParquetRow(c, row, r, used) })
 }
 
 // checkFooter refuses a file whose footer claims more bytes than the file
-// has before the decoder allocates that much: a damaged length reads as up
-// to 4 GiB.
+// has, before the decoder allocates up to 4 GiB for it.
 func checkFooter(src io.ReaderAt, size int64) error {
 	if size < 12 {
 		return fmt.Errorf("%d bytes is too short for a Parquet file", size)
@@ -137,9 +131,8 @@ func parquetColumns(f *parquet.File) ([]pqColumn, []string) {
 }
 
 // classify tells what a top-level column holds: text, a number, a list of
-// texts (the LIST annotation with a text element, in the three-level form
-// writers use today or the older two-level one, or a bare repeated text
-// column), or something our fields cannot take.
+// texts (LIST in the three- or two-level form, or a repeated text column),
+// or something our fields cannot take.
 func classify(col *parquet.Column) pqColumn {
 	pc := pqColumn{name: col.Name(), kind: pqUnsupported, leaf: -1}
 	if col.Leaf() {
@@ -256,12 +249,6 @@ func checkParquetType(c *read.Collector, f int, col *pqColumn) error {
 	return &read.Error{File: c.Name, Field: read.FieldNames[f], Msg: fmt.Sprintf(
 		"column %q is of type %s — the %s must be %s; convert the column before writing the file (e.g. df[%q] = df[%q].astype(str)), or --map %s to another column",
 		col.name, col.typ, read.FieldNames[f], need, col.name, col.name, read.FieldNames[f])}
-}
-
-// readParquetRows reads every row, turning the columns our fields use into
-// a JSON record.
-func readParquetRows(c *read.Collector, f *parquet.File, used [read.NFields]*pqColumn) error {
-	return c.EachParquetRow(f, func(row int, r parquet.Row) error { return fromParquetRow(c, row, r, used) })
 }
 
 // fromParquetRow turns one row into a sample.

@@ -1,8 +1,6 @@
 // Package read holds what the dataset readers share: the Collector that
-// takes a file's records, checks them, turns them into samples and
-// gathers the skipped ones; the record limit and the sizing of a record
-// over it; the errors that name file, record and field; the conversion of
-// values and the naming of our fields.
+// checks a file's records and turns them into samples, the record limit,
+// the errors that name file, record and field, and our fields' names.
 package read
 
 import (
@@ -16,48 +14,42 @@ import (
 
 // Collector gathers the samples and skips of one read.
 type Collector struct {
-	// Name is the file being read and Unit what its records are counted
-	// in: the dataset's, or those of a file it references while that is read.
+	// Name is the file being read (the dataset or a file it references)
+	// and Unit what its records are counted in.
 	Name  string
 	Unit  string
 	Root  string // the dataset's name
 	Cols  *Columns
 	Skip  bool
 	Limit int64 // bytes per record
-	// Count is the number of valid samples so far, the next one's Index;
-	// Sink takes each (nil: they are only counted) and may end the read
-	// with an error.
+	// Count is the number of valid samples so far; Sink, if set, takes
+	// each and may end the read with an error.
 	Count int
 	Sink  func(eval.Sample) error
-	// Skipped holds the first MaxSkipped records skipped, SkippedCount
-	// counts them all.
+	// Skipped lists the first MaxSkipped records skipped.
 	Skipped      []Skip
 	SkippedCount int
-	// IDs holds where each id was first used, to refuse a repeat (runs
-	// are compared by id); nil lets ids repeat. idSeq numbers the records
-	// with an id, DupSeqs are those skipped as repeats; a Stream skips
-	// the scan's (Replay) instead of keeping ids.
+	// IDs holds where each id was first used, to refuse a repeat; nil lets
+	// ids repeat. idSeq numbers the records with an id and DupSeqs lists
+	// those skipped as repeats, for a Stream to skip again (Replay).
 	IDs       map[string]IDSite
 	idSeq     int64
 	DupSeqs   []int64
 	Replay    []int64
 	Replaying bool
-	// Hash takes the bytes of the file being read; RefSums are the
-	// sha256s of the files the dataset references, in the order read;
-	// Reading holds the absolute paths of the files being read, the
-	// dataset first, to refuse a reference cycle.
+	// Hash takes the bytes of the file being read and RefSums are the
+	// sha256s of the files referenced; Reading holds the absolute paths
+	// being read, to refuse a reference cycle.
 	Hash    hash.Hash
 	RefSums [][]byte
 	Reading []string
-	// TestCases: the records read now are promptfoo test cases (their
-	// description is the id when they have none); Defaults are the vars of
-	// the promptfoo config's defaultTest, under the test's own.
+	// TestCases: the records are promptfoo test cases (a description is
+	// the id of one without); Defaults are defaultTest's vars.
 	TestCases bool
 	Defaults  map[string]json.RawMessage
-	// Parsed counts the records that parsed as objects, seen[f] whether a
-	// --map column of field f was found in any of them, FirstKeys the
-	// first record's keys (FirstFile its file): a --map column found
-	// nowhere is a typo.
+	// Parsed counts the records that parsed as objects, seen[f] whether
+	// field f's --map column was in any, FirstKeys the first record's keys
+	// (FirstFile its file): a --map column found nowhere is a typo.
 	Parsed    int
 	seen      [NFields]bool
 	FirstKeys []string
@@ -65,23 +57,20 @@ type Collector struct {
 	// known: some record had a key of one of our fields.
 	known bool
 	// Sheet is the worksheet being read and Head its header, for errors
-	// to name the cell; "" and nil outside a workbook.
-	Sheet string
-	Head  *Header
-	// WantSheet is --sheet.
+	// to name the cell; WantSheet is --sheet.
+	Sheet     string
+	Head      *Header
 	WantSheet string
-	// convs are the conversations of the flat form read so far, by id
-	// (see conversation.go).
+	// convs are the conversations of the flat form read so far, by id.
 	convs map[string]*conversation
 	Turns int // valid samples that are conversation turns
 	seq   uint64
-	// FollowLog: the records are a log followed from anywhere in it
-	// (LineDecoder), whose conversations may miss turns.
+	// FollowLog: the records are a log followed from anywhere in it,
+	// whose conversations may miss turns.
 	FollowLog bool
-	// TraceMap is --map, whose span selectors a trace file reads.
-	TraceMap map[string]string
-	// ReadAs is the format a reader found the file to be in when its
-	// container says less (Phoenix spans in a Parquet file).
+	TraceMap  map[string]string // --map, for a trace file's span selectors
+	// ReadAs is the format a reader found when the container says less
+	// (Phoenix spans in a Parquet file).
 	ReadAs string
 }
 
@@ -91,9 +80,8 @@ type IDSite struct {
 	line int
 }
 
-// MaxSkipped is how many skipped records Loaded.Skipped lists; the rest
-// are only counted, so that a file of a million bad records costs no more
-// to scan than a good one.
+// MaxSkipped is how many skipped records are listed; the rest are only
+// counted, so that a file of bad records costs no more than a good one.
 const MaxSkipped = 1000
 
 // Bad records an invalid record: skipped under --skip-invalid, else the error.
@@ -137,8 +125,7 @@ func (c *Collector) Add(s eval.Sample, idKey string) error {
 	return nil
 }
 
-// dupID reports whether s repeats an earlier id, with what recording it
-// as invalid returned.
+// dupID reports whether s repeats an earlier id, and Bad's error if so.
 func (c *Collector) dupID(s *eval.Sample, idKey string) (bool, error) {
 	if c.Replaying {
 		if len(c.Replay) == 0 || c.Replay[0] != c.idSeq {
@@ -161,8 +148,8 @@ func (c *Collector) dupID(s *eval.Sample, idKey string) (bool, error) {
 	return true, c.Bad(s.Line, "id", dupMsg(c.Name, c.Unit, first, s.ID, idKey))
 }
 
-// dupMsg is the reason a record in file, counted in unit, is refused for
-// repeating the id first used at first.
+// dupMsg is why a record is refused for repeating the id first used at
+// first.
 func dupMsg(file, unit string, first IDSite, id, idKey string) string {
 	where := fmt.Sprintf("%s %d", unit, first.line)
 	if first.file != file {
@@ -178,7 +165,7 @@ func dupMsg(file, unit string, first IDSite, id, idKey string) string {
 func (c *Collector) Finish() error {
 	if c.Parsed > 0 {
 		for f := range NFields {
-			if c.mapped(f) && !c.seen[f] {
+			if c.Cols.mapped[f] && !c.seen[f] {
 				col := c.Cols.Names[f][0]
 				return &Error{File: c.FirstFile, Field: FieldNames[f], Msg: fmt.Sprintf(
 					"no record has the key %q named by --map %s=%s (keys of the first record: %s) — fix --map",
@@ -207,8 +194,6 @@ func (c *Collector) Finish() error {
 	}
 	return NoSamplesError(c.Name)
 }
-
-func (c *Collector) mapped(f int) bool { return c.Cols.mapped[f] }
 
 // NoSelectors refuses --map's span selectors for a file that has no spans.
 func (c *Collector) NoSelectors(format string) error {

@@ -11,18 +11,11 @@ import (
 	"unicode/utf8"
 )
 
-// A column-oriented JSON object is what RAGAS / Hugging Face
-// Dataset.to_dict() gives and Dataset.from_dict() takes: one list per
-// field, {"question": [...], "answer": [...], "contexts": [[...], ...]};
-// entry i of every list is sample i.
-//
-// The record limit: every list entry is cut from the file like an array
-// element, so no single value over the limit is ever held; a sample
-// (its entries across all the lists, in bytes as in the file, separators
-// not counted) is checked against the limit once the lists are read, and
-// one over it is refused or skipped like any record too big. The lists
-// themselves are held in memory until the object ends, since sample 0
-// needs the last list's first entry.
+// A column-oriented JSON object (Hugging Face Dataset.to_dict()) has a list
+// per field, entry i of each being sample i. Each entry is cut from the
+// file like an array element, within the record limit; a sample's entries
+// together are checked against the limit once the lists are read, which
+// are held until the object ends.
 
 // Column is one list-valued key of the top-level object.
 type Column struct {
@@ -41,7 +34,7 @@ type Cell struct {
 // among the lists' keys (exactly or ignoring case, as for a JSON key).
 func (c *Collector) hasColumn(f int, keys []string) bool {
 	for _, name := range c.Cols.Names[f] {
-		if columnIndex(keys, name) >= 0 {
+		if Index(keys, name) >= 0 {
 			return true
 		}
 		// A dotted --map path (vars.query) into a list of objects.
@@ -220,10 +213,7 @@ func KeyList(keys []string) string {
 	if len(s) == 0 {
 		return "none"
 	}
-	if len(s) > maxKeysShown {
-		return strings.Join(s[:maxKeysShown], ", ") + fmt.Sprintf(" and %d more", len(s)-maxKeysShown)
-	}
-	return strings.Join(s, ", ")
+	return capped(s, maxKeysShown)
 }
 
 // SanitizeKey makes a key from the file safe to print: invalid UTF-8 and

@@ -2,6 +2,7 @@ package read
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -10,18 +11,11 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// Conversations come in two forms; each assistant turn becomes a sample
-// carrying its conversation's id, its turn number and the turns before it.
-//
-//   - Flat, as a production log has it: one record per turn with
-//     "conversation_id" and "turn" (from 1) beside the usual fields. Records
-//     of several conversations may be interleaved; within one, turns come in
-//     order, without gaps. The reader keeps each conversation's turns so far
-//     to hand them to the next one.
-//   - Nested, RAGAS MultiTurnSample style: "user_input" is the list of
-//     messages, {"type": "human"|"ai"} or {"role": "user"|"assistant"} with
-//     "content" and, optionally, "retrieved_contexts" and "reference"; an
-//     optional top-level "reference" belongs to the last assistant turn.
+// Each assistant turn of a conversation becomes a sample with its
+// conversation's id, its turn number and the turns before it. Conversations
+// are flat (a record per turn with "conversation_id" and "turn", turns of a
+// conversation in order, conversations interleaved) or nested (RAGAS
+// MultiTurnSample: "user_input" is the list of messages).
 
 // Keys of the flat form.
 const (
@@ -36,13 +30,12 @@ type conversation struct {
 	seq     uint64 // when, in turns read, its last turn was read
 }
 
-// maxLogConversations bounds the conversations a log's decoder keeps: a
-// watcher runs for months, and a chat idle the longest is the one let go.
+// maxLogConversations bounds the conversations a log's decoder keeps, for
+// a watcher that runs for months.
 const maxLogConversations = 10000
 
 // forgetOldConversations lets go of the conversation idle the longest when
-// there are more than maxLogConversations; a later turn of it is judged
-// with the history it then has (none).
+// there are more than maxLogConversations.
 func (c *Collector) forgetOldConversations() {
 	if len(c.convs) <= maxLogConversations {
 		return
@@ -66,31 +59,30 @@ func isMessages(raw json.RawMessage) bool {
 	return len(t) > 0 && t[0] == '{'
 }
 
-// flatTurn reads the flat form's conversation id and turn of rec into s,
-// checks the turn follows the conversation's last one, and gives s its
-// history. It says whether rec is a turn, and refused when it was refused
-// (err is then what bad returned: nil under --skip-invalid).
-func (c *Collector) flatTurn(line int, rec *JSONRecord, s *eval.Sample) (turn bool, refused bool, err error) {
+// addFlat adds s, read from rec, as a turn of a conversation of the flat
+// form when rec has its keys: the turn must follow the conversation's last,
+// whose history s gets.
+func (c *Collector) addFlat(line int, rec *JSONRecord, s eval.Sample, idKey string) error {
 	rawConv, hasConv := LookupKey(rec.Obj, keyConversation)
 	rawTurn, hasTurn := LookupKey(rec.Obj, keyTurn)
 	hasConv = hasConv && !IsNull(rawConv)
 	hasTurn = hasTurn && !IsNull(rawTurn)
 	if !hasConv && !hasTurn {
-		return false, false, nil
+		return c.Add(s, idKey)
 	}
 	if !hasConv {
-		return true, true, c.Bad(line, keyConversation, `is missing but the record has a "turn" — a turn of a conversation needs both "conversation_id" and "turn"`)
+		return c.Bad(line, keyConversation, `is missing but the record has a "turn" — a turn of a conversation needs both "conversation_id" and "turn"`)
 	}
 	if !hasTurn {
-		return true, true, c.Bad(line, keyTurn, `is missing but the record has a "conversation_id" — give each turn its number, counting from 1`)
+		return c.Bad(line, keyTurn, `is missing but the record has a "conversation_id" — give each turn its number, counting from 1`)
 	}
 	id, err := jsonID(rawConv)
 	if err != nil || strings.TrimSpace(id) == "" {
-		return true, true, c.Bad(line, keyConversation, "must be a non-empty string")
+		return c.Bad(line, keyConversation, "must be a non-empty string")
 	}
 	var n int
 	if KindOf(rawTurn) != "number" || json.Unmarshal(rawTurn, &n) != nil || n < 1 {
-		return true, true, c.Bad(line, keyTurn, fmt.Sprintf("is %s, not a whole number from 1", string(rawTurn)))
+		return c.Bad(line, keyTurn, fmt.Sprintf("is %s, not a whole number from 1", string(rawTurn)))
 	}
 	if c.convs == nil {
 		c.convs = map[string]*conversation{}
@@ -113,24 +105,23 @@ func (c *Collector) flatTurn(line int, rec *JSONRecord, s *eval.Sample) (turn bo
 			msg = fmt.Sprintf("turn %d of conversation %q follows turn %d (%s %d) — a turn order gap: the turns of one conversation must come in order 1, 2, 3… (other conversations may come between them)",
 				n, id, last, c.Unit, conv.line)
 		}
-		return true, true, c.Bad(line, keyTurn, msg)
+		return c.Bad(line, keyTurn, msg)
 	}
 	s.Conversation, s.Turn = id, n
 	if conv != nil {
 		s.History = conv.history
 	}
-	return true, false, nil
+	return c.addTurn(s, idKey)
 }
 
-// cellsTurn is a CSV or worksheet row's conversation_id and turn columns
-// as the keys of a record of the flat form (a turn written as a whole
-// number is a number; anything else stays text, for flatTurn to refuse).
+// cellsTurn is a row's conversation_id and turn columns as a flat-form
+// record (a whole-number turn as a number, else text for addFlat to refuse).
 func cellsTurn(rec []string, h *Header) *JSONRecord {
 	r := &JSONRecord{Obj: map[string]json.RawMessage{}}
-	if i := columnIndex(h.Names, keyConversation); i >= 0 && i < len(rec) && strings.TrimSpace(rec[i]) != "" {
+	if i := Index(h.Names, keyConversation); i >= 0 && i < len(rec) && strings.TrimSpace(rec[i]) != "" {
 		r.Obj[keyConversation], _ = json.Marshal(strings.TrimSpace(rec[i]))
 	}
-	if i := columnIndex(h.Names, keyTurn); i >= 0 && i < len(rec) && strings.TrimSpace(rec[i]) != "" {
+	if i := Index(h.Names, keyTurn); i >= 0 && i < len(rec) && strings.TrimSpace(rec[i]) != "" {
 		cell := strings.TrimSpace(rec[i])
 		if n, err := strconv.Atoi(strings.TrimSuffix(cell, ".0")); err == nil {
 			r.Obj[keyTurn] = json.RawMessage(strconv.Itoa(n))
@@ -200,22 +191,17 @@ func (c *Collector) nested(line int, rec *JSONRecord, key string, raw json.RawMe
 	if err := json.Unmarshal(raw, &msgs); err != nil {
 		return c.Bad(line, field, fmt.Sprintf("key %q is a list of messages that does not read: %s — each message is {\"type\": \"human\"|\"ai\", \"content\": \"…\"}", key, JSONErrText(err)))
 	}
-	id := ""
-	if v, ok := LookupKey(rec.Obj, keyConversation); ok && !IsNull(v) {
-		s, err := jsonID(v)
-		if err != nil {
-			return c.Bad(line, keyConversation, err.Error())
+	var ids [2]string // the record's conversation_id and id
+	for i, key := range []string{keyConversation, "id"} {
+		if v, ok := LookupKey(rec.Obj, key); ok && !IsNull(v) {
+			s, err := jsonID(v)
+			if err != nil {
+				return c.Bad(line, key, err.Error())
+			}
+			ids[i] = s
 		}
-		id = s
 	}
-	sampleID := ""
-	if v, ok := LookupKey(rec.Obj, "id"); ok && !IsNull(v) {
-		s, err := jsonID(v)
-		if err != nil {
-			return c.Bad(line, "id", err.Error())
-		}
-		sampleID = s
-	}
+	id, sampleID := ids[0], ids[1]
 	for i, m := range msgs {
 		if m.Conversation == nil || IsNull(m.Conversation) {
 			continue
@@ -231,7 +217,7 @@ func (c *Collector) nested(line int, rec *JSONRecord, key string, raw json.RawMe
 		}
 	}
 	if id == "" {
-		id = cmpOr(sampleID, fmt.Sprintf("%s-%d", c.Unit, line))
+		id = cmp.Or(sampleID, fmt.Sprintf("%s-%d", c.Unit, line))
 	}
 	var reference string
 	if v, ok := LookupKey(rec.Obj, "reference"); ok && !IsNull(v) {
@@ -299,21 +285,10 @@ func (c *Collector) nested(line int, rec *JSONRecord, key string, raw json.RawMe
 		last.Reference = reference
 	}
 	for _, s := range samples {
-		if sampleID != "" {
-			s.ID = turnID(sampleID, s.Turn)
-		} else {
-			s.ID = turnID(id, s.Turn)
-		}
+		s.ID = turnID(cmp.Or(sampleID, id), s.Turn)
 		if err := c.Add(s, ""); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -3,7 +3,6 @@ package read
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -33,28 +32,11 @@ var defaultNames = [NFields][]string{
 
 func required(f int) bool { return f == FQuestion || f == FAnswer }
 
-func fieldIndex(name string) int {
-	for i, n := range FieldNames {
-		if n == name {
-			return i
-		}
-	}
-	return -1
-}
+func fieldIndex(name string) int { return slices.Index(FieldNames[:], name) }
 
 // Fields lists our field names, the keys of Options.Map and --map.
 func Fields() []string {
 	return []string{"id", "question", "answer", "contexts", "reference"}
-}
-
-// AcceptedNames returns the column names a field is looked up under when
-// --map does not name one, in order of preference; nil for an unknown field.
-func AcceptedNames(field string) []string {
-	f := fieldIndex(field)
-	if f < 0 {
-		return nil
-	}
-	return slices.Clone(defaultNames[f])
 }
 
 // ParseMap parses a --map value such as "question=q_col,answer=resp" into
@@ -130,23 +112,17 @@ func NewColumns(m map[string]string) (*Columns, error) {
 	// A column the user claimed for one field must not be picked up by
 	// another field's default names: with --map reference=answer the
 	// "answer" column is the reference, not also the answer.
-	for f := range NFields {
-		if c.mapped[f] {
-			continue
+	claimed := func(name string) bool {
+		for k, col := range m {
+			if !isTraceSelector(k) && strings.EqualFold(col, name) {
+				return true
+			}
 		}
-		for _, n := range defaultNames[f] {
-			claimed := false
-			for k, col := range m {
-				if isTraceSelector(k) {
-					continue
-				}
-				if strings.EqualFold(col, n) {
-					claimed = true
-				}
-			}
-			if !claimed {
-				c.Names[f] = append(c.Names[f], n)
-			}
+		return false
+	}
+	for f := range NFields {
+		if !c.mapped[f] {
+			c.Names[f] = slices.DeleteFunc(slices.Clone(defaultNames[f]), claimed)
 		}
 	}
 	return c, nil
@@ -178,11 +154,13 @@ func List(names []string) string {
 	if len(names) == 0 {
 		return "none"
 	}
-	s := slices.Clone(names)
-	sort.Strings(s)
-	const max = 12
-	if len(s) > max {
-		return strings.Join(s[:max], ", ") + fmt.Sprintf(" and %d more", len(s)-max)
+	return capped(slices.Sorted(slices.Values(names)), 12)
+}
+
+// capped joins names, the first max of them and a count of the rest.
+func capped(names []string, max int) string {
+	if len(names) > max {
+		return strings.Join(names[:max], ", ") + fmt.Sprintf(" and %d more", len(names)-max)
 	}
-	return strings.Join(s, ", ")
+	return strings.Join(names, ", ")
 }

@@ -2,6 +2,7 @@ package read
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,7 +43,7 @@ func (cols *Columns) ResolveHeader(c *Collector, names []string, numbered bool) 
 	for f := range NFields {
 		idx[f] = -1
 		for _, n := range cols.Names[f] {
-			if i := columnIndex(names, n); i >= 0 {
+			if i := Index(names, n); i >= 0 {
 				idx[f], known = i, true
 				break
 			}
@@ -93,8 +94,7 @@ func (cols *Columns) ResolveHeader(c *Collector, names []string, numbered bool) 
 // (检索片段1, 检索片段2, …; case ignored) and returns them in number order;
 // the numbers need not be consecutive, but one number twice is an error.
 func numberedColumns(names []string, base string) ([]int, error) {
-	type numbered struct{ n, col int }
-	var found []numbered
+	byNumber := map[int]int{} // chunk number -> column
 	for i, name := range names {
 		if len(name) <= len(base) || !strings.EqualFold(name[:len(base)], base) {
 			continue
@@ -107,34 +107,26 @@ func numberedColumns(names []string, base string) ([]int, error) {
 		if err != nil {
 			continue // too long to be a chunk number
 		}
-		for _, f := range found {
-			if f.n == n {
-				return nil, fmt.Errorf("the header has two columns numbered %d for the contexts, %q (column %d) and %q (column %d) — rename one",
-					n, names[f.col], f.col+1, name, i+1)
-			}
+		if j, dup := byNumber[n]; dup {
+			return nil, fmt.Errorf("the header has two columns numbered %d for the contexts, %q (column %d) and %q (column %d) — rename one",
+				n, names[j], j+1, name, i+1)
 		}
-		found = append(found, numbered{n, i})
+		byNumber[n] = i
 	}
-	slices.SortFunc(found, func(a, b numbered) int { return a.n - b.n })
-	cols := make([]int, len(found))
-	for i, f := range found {
-		cols[i] = f.col
+	var cols []int
+	for _, n := range slices.Sorted(maps.Keys(byNumber)) {
+		cols = append(cols, byNumber[n])
 	}
 	return cols, nil
 }
 
-func columnIndex(names []string, name string) int {
-	for i, n := range names {
-		if n == name {
-			return i
-		}
+// Index finds name among names, exactly, else ignoring case; -1 if
+// it is not there.
+func Index(names []string, name string) int {
+	if i := slices.Index(names, name); i >= 0 {
+		return i
 	}
-	for i, n := range names {
-		if strings.EqualFold(n, name) {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(names, func(n string) bool { return strings.EqualFold(n, name) })
 }
 
 func (c *Collector) FromCells(row int, rec []string, h *Header) error {
@@ -182,14 +174,7 @@ func (c *Collector) FromCells(row int, rec []string, h *Header) error {
 			return c.Bad(row, FieldNames[f], fmt.Sprintf("column %q %v", h.Names[i], err))
 		}
 	}
-	turn, refused, err := c.flatTurn(row, cellsTurn(rec, h), &s)
-	switch {
-	case refused:
-		return err
-	case turn:
-		return c.addTurn(s, "")
-	}
-	return c.Add(s, "")
+	return c.addFlat(row, cellsTurn(rec, h), s, "")
 }
 
 // cellOf names the cell of field in row line of the worksheet being read

@@ -6,10 +6,9 @@ import (
 	"strings"
 )
 
-// AppendHeld appends p to a record being held, doubling the buffer when it
-// must grow (append grows large slices by a quarter, which for a record
-// gathered piece by piece allocates some five times its size in all) but
-// never past limit+slack.
+// AppendHeld appends p to a record being held, doubling the buffer (append
+// grows large slices by a quarter, allocating some five times the record)
+// but never past limit+slack.
 func AppendHeld(buf, p []byte, limit int64) []byte {
 	if need := len(buf) + len(p); need > cap(buf) {
 		n := max(2*cap(buf), need, 4<<10)
@@ -66,20 +65,18 @@ func (c *Collector) TooBigField(o Oversized) (field, msg string) {
 // TooBig is the message for a record over the limit; partKind says what
 // o.part is ("key", "column").
 func (c *Collector) TooBig(o Oversized, partKind string) string {
-	detail := ""
+	what, detail := "the record", ""
 	if o.Part != "" {
 		detail = fmt.Sprintf("; %s %q holds %s", partKind, o.Part, FmtSize(o.PartSize))
 	}
-	msg := fmt.Sprintf("the record is %d bytes (%s%s), over the limit of %s per record — "+
-		"raise the limit with --max-record-bytes", o.Size, FmtSize(o.Size), detail, FmtSize(c.Limit))
-	if o.truncated && c.Unit == UnitRow {
-		detail += "; it runs to the end of the file inside a quoted cell — is a closing quote missing?"
-	}
 	if o.Line > 0 && c.Unit != UnitLine {
-		msg = fmt.Sprintf("the record starting at line %d is %d bytes (%s%s), over the limit of %s per record — "+
-			"raise the limit with --max-record-bytes", o.Line, o.Size, FmtSize(o.Size), detail, FmtSize(c.Limit))
+		what = fmt.Sprintf("the record starting at line %d", o.Line)
+		if o.truncated && c.Unit == UnitRow {
+			detail += "; it runs to the end of the file inside a quoted cell — is a closing quote missing?"
+		}
 	}
-	return msg
+	return fmt.Sprintf("%s is %d bytes (%s%s), over the limit of %s per record — "+
+		"raise the limit with --max-record-bytes", what, o.Size, FmtSize(o.Size), detail, FmtSize(c.Limit))
 }
 
 // fieldOfKey is our field read from a JSON key path ("response",
@@ -103,12 +100,10 @@ func (c *Collector) fieldOfKey(path string) string {
 	return ""
 }
 
-// StringEnd finds the closing quote of a JSON string whose body p starts
-// (p is the text after the opening quote or a previous piece of the same
-// string); *esc says the piece before ended in an unpaired backslash. It
-// returns the offset just past the quote, or -1 when p ends inside the
-// string, with *esc updated. Quotes are found with bytes.IndexByte, so a long
-// string costs no per-byte work in Go.
+// StringEnd returns the offset just past the closing quote of the JSON
+// string p continues, or -1 when p ends inside it; *esc carries an unpaired
+// backslash from piece to piece. bytes.IndexByte spares long strings
+// per-byte work.
 func StringEnd(p []byte, esc *bool) int {
 	i := 0
 	if *esc {
@@ -140,22 +135,21 @@ func StringEnd(p []byte, esc *bool) int {
 	}
 }
 
-// RecordSizer follows a JSON record that is over the limit as it streams
-// by, without keeping it, to tell which key holds most of it: the largest
-// value of the top-level object and, when that value is an object (promptfoo's
-// "vars"), its largest value.
+// RecordSizer follows a JSON record over the limit as it streams by, to
+// tell which key holds most of it: the top-level object's largest value
+// and, when that is an object (promptfoo's "vars"), its largest value.
 type RecordSizer struct {
+	pos        int64 // bytes written so far
 	depth      int
 	inStr, esc bool
-	// Per depth 1 and 2 (index 0 unused): whether the container there is
-	// an object, whether a key comes next, whether its value is being read;
-	// the current key and the size of its value so far.
+	// Per depth 1 and 2: the container is an object, a key comes next, a
+	// value is being read; the current key and where its value starts.
 	isObj, expectKey, inValue [3]bool
 	key                       [3][]byte
-	size                      [3]int64
+	start                     [3]int64
 	inKey                     int // depth of the key string being read, 0 if none
-	// The largest value under the current depth-1 key, and the largest
-	// depth-1 value with its largest child.
+	// The largest child of the current depth-1 value; the largest depth-1
+	// value with its largest child.
 	child, best, bestChild         string
 	childSize, bestSize, bestCSize int64
 }
@@ -180,7 +174,7 @@ func (z *RecordSizer) Write(p []byte) {
 					z.key[k] = append(z.key[k], body[:min(room, len(body))]...)
 				}
 			}
-			z.count(int64(run))
+			z.pos += int64(run)
 			if n < 0 {
 				return
 			}
@@ -199,12 +193,10 @@ func (z *RecordSizer) Write(p []byte) {
 				z.key[d] = z.key[d][:0]
 			}
 		case '{', '[':
-			z.count(1)
 			z.depth++
 			if d := z.depth; d <= 2 {
 				z.isObj[d], z.expectKey[d], z.inValue[d] = b == '{', b == '{', false
 			}
-			continue
 		case '}', ']':
 			if d >= 1 && d <= 2 {
 				z.endValue(d)
@@ -214,7 +206,7 @@ func (z *RecordSizer) Write(p []byte) {
 			}
 		case ':':
 			if d >= 1 && d <= 2 && z.isObj[d] {
-				z.expectKey[d], z.inValue[d], z.size[d] = false, true, 0
+				z.expectKey[d], z.inValue[d], z.start[d] = false, true, z.pos
 			}
 		case ',':
 			if d >= 1 && d <= 2 {
@@ -222,16 +214,7 @@ func (z *RecordSizer) Write(p []byte) {
 				z.expectKey[d] = z.isObj[d]
 			}
 		}
-		z.count(1)
-	}
-}
-
-// count adds n bytes to the values being read.
-func (z *RecordSizer) count(n int64) {
-	for d := 1; d <= 2; d++ {
-		if z.inValue[d] && z.depth >= d {
-			z.size[d] += n
-		}
+		z.pos++
 	}
 }
 
@@ -240,14 +223,15 @@ func (z *RecordSizer) endValue(d int) {
 		return
 	}
 	z.inValue[d] = false
+	size := z.pos - z.start[d] // from the colon to the byte ending the value
 	if d == 2 {
-		if z.size[2] > z.childSize {
-			z.child, z.childSize = string(z.key[2]), z.size[2]
+		if size > z.childSize {
+			z.child, z.childSize = string(z.key[2]), size
 		}
 		return
 	}
-	if z.size[1] > z.bestSize {
-		z.best, z.bestSize, z.bestChild, z.bestCSize = string(z.key[1]), z.size[1], z.child, z.childSize
+	if size > z.bestSize {
+		z.best, z.bestSize, z.bestChild, z.bestCSize = string(z.key[1]), size, z.child, z.childSize
 	}
 	z.child, z.childSize = "", 0
 }

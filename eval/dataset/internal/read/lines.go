@@ -34,11 +34,10 @@ func (c *Collector) EachLine(br *bufio.Reader, each func(line int, b []byte) err
 	}
 }
 
-// LineReader cuts a file into records that end at a line end, holding at most
-// the record limit: JSON Lines lines, and CSV rows, which end at a line end
-// after an even number of quotes in the row (Quoted). A record over the
-// limit is measured as it streams by, never held whole; Cut, when set, may
-// end one going over the limit early (CSV: a stray quote).
+// LineReader cuts a file into records that end at a line end (after an even
+// number of quotes, when Quoted: CSV), holding at most the record limit; a
+// larger one is measured by Sizer as it streams by, unless Cut ends it
+// early (CSV: a stray quote).
 type LineReader struct {
 	BR     *bufio.Reader
 	Limit  int64

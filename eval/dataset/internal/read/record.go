@@ -156,7 +156,7 @@ func (c *Collector) FromRecord(line int, rec *JSONRecord) error {
 		c.FirstKeys, c.FirstFile = rec.keys(), c.Name
 	}
 	if raws[FQuestion] != nil && isMessages(raws[FQuestion]) {
-		if c.mapped(FQuestion) {
+		if c.Cols.mapped[FQuestion] {
 			c.seen[FQuestion] = true
 		}
 		return c.nested(line, rec, keys[FQuestion], raws[FQuestion])
@@ -165,12 +165,12 @@ func (c *Collector) FromRecord(line int, rec *JSONRecord) error {
 	idKey := ""
 	for f := range NFields {
 		raw, key, nullKey := raws[f], keys[f], nullKeys[f]
-		if raw == nil && f == FID && !c.mapped(f) {
+		if raw == nil && f == FID && !c.Cols.mapped[f] {
 			raw, key = rec.description(c.TestCases)
 			idKey = key
 		}
 		if raw == nil {
-			if nullKey != "" && c.mapped(f) {
+			if nullKey != "" && c.Cols.mapped[f] {
 				c.seen[f] = true
 			}
 			if !required(f) {
@@ -191,42 +191,40 @@ func (c *Collector) FromRecord(line int, rec *JSONRecord) error {
 			}
 			return c.Bad(line, FieldNames[f], msg)
 		}
-		if c.mapped(f) {
+		if c.Cols.mapped[f] {
 			c.seen[f] = true
 		}
 		if err := setField(&s, f, key, raw); err != nil {
 			return c.Bad(line, FieldNames[f], fmt.Sprintf("key %q %v", key, err))
 		}
 	}
-	turn, refused, err := c.flatTurn(line, rec, &s)
-	switch {
-	case refused:
-		return err
-	case turn:
-		return c.addTurn(s, idKey)
-	}
-	return c.Add(s, idKey)
+	return c.addFlat(line, rec, s, idKey)
 }
 
 // setField decodes the JSON value raw, read from key, into field f of s.
 func setField(s *eval.Sample, f int, key string, raw json.RawMessage) error {
 	var err error
+	var texts []string // the texts a file:// reference may hide in
 	switch f {
 	case FQuestion:
 		s.Question, err = jsonText(raw)
+		texts = []string{s.Question}
 	case FAnswer:
 		s.Answer, err = jsonText(raw)
+		texts = []string{s.Answer}
 	case FContexts:
 		s.Contexts, err = jsonContexts(raw)
+		texts = s.Contexts
 	case FReference:
 		s.Reference, err = jsonReference(raw)
+		texts = []string{s.Reference}
 	case FID:
 		s.ID, err = jsonID(raw)
 	}
 	if err != nil {
 		return err
 	}
-	return fileVar(key, *s, f)
+	return fileVar(key, texts)
 }
 
 // defaultField is field f's value in the promptfoo config's defaultTest
@@ -246,20 +244,9 @@ const FileScheme = "file://"
 // fileVar refuses a promptfoo var holding a file:// reference: promptfoo
 // would put the file's content there, and judging the reference's text
 // instead would score the wrong input without a word.
-func fileVar(key string, s eval.Sample, f int) error {
+func fileVar(key string, texts []string) error {
 	if !strings.HasPrefix(key, scopeVars) && !strings.HasPrefix(key, scopeDefaults) {
 		return nil
-	}
-	var texts []string
-	switch f {
-	case FQuestion:
-		texts = []string{s.Question}
-	case FAnswer:
-		texts = []string{s.Answer}
-	case FContexts:
-		texts = s.Contexts
-	case FReference:
-		texts = []string{s.Reference}
 	}
 	for _, t := range texts {
 		if strings.HasPrefix(strings.TrimSpace(t), FileScheme) {

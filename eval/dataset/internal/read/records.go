@@ -9,8 +9,6 @@ import (
 	"slices"
 
 	"github.com/parquet-go/parquet-go"
-
-	"github.com/ragscope/ragscope/eval"
 )
 
 // Trace formats: files of exported spans, a sample per traced request.
@@ -37,50 +35,6 @@ const (
 var TraceSelectors = []string{MapLLM, MapRetriever}
 
 func isTraceSelector(k string) bool { return slices.Contains(TraceSelectors, k) }
-
-// Records is a read in progress as the trace reader sees it: the file,
-// --map and the record limit, and where samples and bad records go.
-type Records struct{ c *Collector }
-
-// Records is c as the trace reader sees it.
-func (c *Collector) Records() Records { return Records{c} }
-
-// File is the name of the file being read.
-func (r Records) File() string { return r.c.Name }
-
-// Map is --map.
-func (r Records) Map() map[string]string { return r.c.TraceMap }
-
-// MaxRecordBytes is --max-record-bytes.
-func (r Records) MaxRecordBytes() int64 { return r.c.Limit }
-
-// SkippedCount is how many records were skipped so far.
-func (r Records) SkippedCount() int { return r.c.SkippedCount }
-
-// Bad records an invalid record, as Error or Skip (under --skip-invalid,
-// when it returns nil).
-func (r Records) Bad(line int, field, msg string) error { return r.c.Bad(line, field, msg) }
-
-// Add takes a valid sample.
-func (r Records) Add(s eval.Sample) error { return r.c.Add(s, "") }
-
-// Lines gives each non-blank line of JSON Lines, trimmed, with its number,
-// refusing (or skipping) a line over the record limit without holding it.
-func (r Records) Lines(br *bufio.Reader, each func(line int, b []byte) error) error {
-	return r.c.EachLine(br, each)
-}
-
-// ParquetRows gives each row of f, numbered from 1, as an object.
-func (r Records) ParquetRows(f *parquet.File, each func(row int, m map[string]any) error) error {
-	schema := f.Schema()
-	return r.c.EachParquetRow(f, func(row int, pr parquet.Row) error {
-		m := map[string]any{}
-		if err := schema.Reconstruct(&m, pr); err != nil {
-			return r.c.ParquetDamaged(fmt.Errorf("row %d: %w", row, err))
-		}
-		return each(row, m)
-	})
-}
 
 func (c *Collector) ParquetDamaged(err error) *Error {
 	return &Error{File: c.Name, Msg: fmt.Sprintf("cannot read it as Parquet (%v) — the file is damaged, truncated or not Parquet; re-export it (e.g. df.to_parquet or dataset.to_parquet)", err)}

@@ -136,12 +136,9 @@ func jsonStrings(raw []byte) ([]string, error) {
 	return out, nil
 }
 
-// nonBlank keeps the chunks that hold text, in their order. Empty chunks are
-// dropped rather than kept because they come from exporters padding to a
-// fixed top-k or from empty CSV cells, not from the retriever: judging one
-// costs a paid call and always yields "not useful", which would lower
-// context precision for an artefact of the export. The ranks of the
-// remaining chunks close up accordingly.
+// nonBlank keeps the chunks that hold text, in their order: empty ones come
+// from exporters padding to a fixed top-k or from empty cells, and judging
+// them would lower context precision for an artefact of the export.
 func nonBlank(chunks []string) []string {
 	out := chunks[:0]
 	for _, c := range chunks {
@@ -179,22 +176,11 @@ func jsonContexts(raw []byte) ([]string, error) {
 // ground_truths) joined by newlines. A blank reference is no reference, so
 // the metrics that need one report missing_input instead of judging "".
 func jsonReference(raw []byte) (string, error) {
-	switch k := KindOf(raw); k {
-	case "string":
-		s, err := decodeString(raw)
-		if err != nil {
-			return "", err
-		}
-		return blankToEmpty(s), nil
-	case "list":
-		items, err := jsonStrings(raw)
-		if err != nil {
-			return "", err
-		}
-		return strings.Join(nonBlank(items), "\n"), nil
-	default:
+	if k := KindOf(raw); k != "string" && k != "list" {
 		return "", fmt.Errorf("must be a string (or a list of strings), got %s — export the reference answer as text", AKind(k))
 	}
+	items, err := jsonContexts(raw)
+	return strings.Join(items, "\n"), err
 }
 
 // jsonID accepts a string or a number; a number keeps its literal spelling
@@ -208,13 +194,6 @@ func jsonID(raw []byte) (string, error) {
 	default:
 		return "", fmt.Errorf("must be a string or a number, got %s — give each sample a plain id", AKind(k))
 	}
-}
-
-func blankToEmpty(s string) string {
-	if strings.TrimSpace(s) == "" {
-		return ""
-	}
-	return s
 }
 
 // cellList reads a CSV cell that may hold a list: a JSON array, or the
@@ -247,15 +226,10 @@ func cellContexts(cell string) ([]string, error) {
 	return nonBlank(items), nil
 }
 
+// cellReference: a list cell's items joined by newlines, as in JSON.
 func cellReference(cell string) (string, error) {
-	items, ok, err := cellList(cell)
-	if err != nil {
-		return "", err
-	}
-	if !ok {
-		return blankToEmpty(cell), nil
-	}
-	return strings.Join(nonBlank(items), "\n"), nil
+	items, err := cellContexts(cell)
+	return strings.Join(items, "\n"), err
 }
 
 // pyStringList parses a Python list-of-str literal as str(list) writes it

@@ -9,16 +9,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/ragscope/ragscope/eval/dataset/internal/read"
 )
 
-// ReadCSV reads a CSV file whose first row names the columns. Rows are
-// counted as records with the header as row 1 (a quoted cell may span
-// lines). Each row is cut from the file by lines (a row ends at a line end
-// after an even number of quotes, as in any CSV encoding/csv accepts),
+// ReadCSV reads a CSV file whose first row, row 1, names the columns. Each
+// row is cut from the file at a line end after an even number of quotes,
 // holding at most the record limit, and parsed alone by encoding/csv.
 func ReadCSV(c *read.Collector, br *bufio.Reader, comma rune) error {
 	var comma8 byte
@@ -95,9 +94,7 @@ func csvRow(c *read.Collector, row int, rec []string, o *read.Oversized, h *read
 			field = h.FieldOf(o.Column)
 		}
 		return c.Bad(row, field, c.TooBig(*o, "column"))
-	case blankRow(rec):
-		// Spreadsheets leave rows of empty cells at the end; they hold
-		// nothing to evaluate or lose.
+	case blankRow(rec): // spreadsheets leave rows of empty cells at the end
 		return nil
 	case len(rec) != len(names):
 		return c.Bad(row, "", fmt.Sprintf("has %d cells but the header has %d — quote cells that contain %q, quotes or line breaks",
@@ -107,9 +104,8 @@ func csvRow(c *read.Collector, row int, rec []string, o *read.Oversized, h *read
 }
 
 // badQuote returns the first read.CheckPrefix bytes of a row going over the
-// limit (held, then piece) if they hold a quote encoding/csv refuses (in an
-// unquoted cell, or a lone one in a quoted cell): if they fail to parse
-// whether or not a closing quote is added. The error ends the read.
+// limit (held, then piece) if they hold a quote encoding/csv refuses: if
+// they fail to parse with or without a closing quote added.
 func badQuote(comma byte, held, piece []byte) []byte {
 	prefix := append(held[:len(held):len(held)], piece[:min(len(piece), max(read.CheckPrefix-len(held), 0))]...)
 	prefix = prefix[:min(len(prefix), read.CheckPrefix)]
@@ -162,12 +158,7 @@ func (z *csvSizer) Finish(o *read.Oversized) {
 }
 
 func blankRow(rec []string) bool {
-	for _, cell := range rec {
-		if strings.TrimSpace(cell) != "" {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(rec, func(cell string) bool { return strings.TrimSpace(cell) != "" })
 }
 
 // csvError reports a CSV syntax error in the row that starts on line start.

@@ -18,23 +18,16 @@ import (
 	"github.com/ragscope/ragscope/eval/dataset/internal/read"
 )
 
-// An Excel workbook is read one worksheet at a time as a CSV file is: a
-// header row mapped by the same names and --map (the first row with the
-// columns needed, as a title may stand above it), then a record a row,
-// rows counting as Excel numbers them. Cells are read as Excel shows them
-// (dates and numbers in their number format, a formula as the value saved
-// with it), and a merged range reads as its top-left cell in every cell it
-// covers. Rows stream from the worksheet's XML; excelize keeps a worksheet
-// or shared-string table larger than xlsxInMemory in a temporary file
-// (holding an index of the strings' offsets in memory) rather than in
-// memory.
+// A worksheet is read as a CSV file is, from its first row with the
+// columns needed (a title may stand above it), rows numbered as in Excel
+// and cells read as Excel shows them; a merged range reads as its top-left
+// cell in every cell it covers. Rows stream from the worksheet's XML.
 
 // ZipMagic starts a zip archive, as an Excel workbook is.
 var ZipMagic = []byte("PK\x03\x04")
 
-// xlsxInMemory is the largest worksheet or shared-string part held in
-// memory when a workbook is opened; larger ones are read from temporary
-// files.
+// xlsxInMemory is the largest worksheet or shared-string part excelize
+// holds in memory; larger ones go to temporary files.
 const xlsxInMemory = 4 << 20
 
 // ReadXLSX reads the worksheet --sheet names, else the first one whose
@@ -80,15 +73,13 @@ func ReadXLSX(c *read.Collector, r io.Reader, br *bufio.Reader, want string) (er
 	if len(sheets) == 0 {
 		return xlsxDamaged(c, errors.New("it has no worksheets"))
 	}
-	var candidates []string
+	candidates := sheets
 	if want != "" {
 		name, err := pickSheet(sheets, want)
 		if err != nil {
 			return &read.Error{File: c.Name, Msg: err.Error()}
 		}
 		candidates = []string{name}
-	} else {
-		candidates = sheets
 	}
 	var misses []string
 	for _, sheet := range candidates {
@@ -124,12 +115,8 @@ func ReadXLSX(c *read.Collector, r io.Reader, br *bufio.Reader, want string) (er
 // pickSheet finds --sheet's sheet: by name (exactly, then ignoring
 // case), else by its number counting from 1.
 func pickSheet(sheets []string, want string) (string, error) {
-	for _, eq := range []func(a, b string) bool{func(a, b string) bool { return a == b }, strings.EqualFold} {
-		for _, s := range sheets {
-			if eq(s, want) {
-				return s, nil
-			}
-		}
+	if i := read.Index(sheets, want); i >= 0 {
+		return sheets[i], nil
 	}
 	if n, err := strconv.Atoi(want); err == nil && n >= 1 && n <= len(sheets) {
 		return sheets[n-1], nil
@@ -141,14 +128,12 @@ func pickSheet(sheets []string, want string) (string, error) {
 	return "", fmt.Errorf("--sheet %q: the workbook has no such sheet — its sheets are %s; pass a name or a number", want, strings.Join(have, ", "))
 }
 
-// headerSearch is how many rows that are not blank may stand above the
-// header (a title, a note): the header is the first of them whose columns
-// give the fields needed.
+// headerSearch is how many rows that are not blank are tried as the header.
 const headerSearch = 10
 
-// xlsxHeader opens a worksheet and finds its header; it returns the rows
-// after it and the header's row number. When there is none, top says what
-// the first row that is not blank holds, for a message about all sheets.
+// xlsxHeader opens a worksheet and finds its header, returning the rows
+// after it and its row number; without one, top says what the first row
+// holds, for a message about all sheets.
 func xlsxHeader(c *read.Collector, f *excelize.File, sheet string) (rows *excelize.Rows, row int, top string, err error) {
 	c.Sheet, c.Head = sheet, nil
 	rows, err = f.Rows(sheet)
@@ -229,10 +214,9 @@ func xlsxRows(c *read.Collector, rows *excelize.Rows, row int, merges []mergedRa
 // mergedRange is a merged range of cells, 1-based and inclusive.
 type mergedRange struct{ col1, row1, col2, row2 int }
 
-// mergeFill gives every cell a merged range covers the value of the
-// range's top-left cell, the only one a workbook keeps. Rows come in order,
-// so it holds only the ranges over the current row (active, with their
-// values), taking the others from the list sorted by top row.
+// mergeFill gives every cell of a merged range its top-left cell's value,
+// the only one a workbook keeps, holding only the ranges over the current
+// row (active) and the others sorted by top row.
 type mergeFill struct {
 	pending []mergedRange
 	active  []activeRange
@@ -266,9 +250,9 @@ func (m *mergeFill) row(rec, cells []string, row int) {
 	}
 }
 
-// mergedRanges reads the merged ranges of a worksheet. They follow the
-// cells in the worksheet's XML, so the part is read through once more, its
-// rows passed over by a byte search rather than parsed.
+// mergedRanges reads the merged ranges of a worksheet, which follow the
+// cells in its XML: the part is read once more, its rows skipped by a byte
+// search (excelize's GetMergeCells would load the whole sheet).
 func mergedRanges(zr *zip.Reader, sheet string) ([]mergedRange, error) {
 	part, err := sheetPart(zr, sheet)
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,23 +16,17 @@ import (
 	"github.com/ragscope/ragscope/eval/dataset/internal/read"
 )
 
-// How a trace file is cut into records, and the reader of each export,
-// which turns its records into spans (traces.go says what a span is and
-// how the requests are built from them).
-
-// ---- a trace file into records
-
 // records calls each with every record of the file: each line of JSON
 // Lines, else each element of the array the file holds (also under
 // "data"), else the one object it is.
 func (t *traceReader) records(br *bufio.Reader, each func(line int, obj map[string]any) error) error {
-	name := t.r.File()
+	name := t.c.Name
 	head, _ := br.Peek(br.Size())
 	if firstLineWhole(head) {
-		return t.r.Lines(br, func(line int, b []byte) error {
+		return t.c.EachLine(br, func(line int, b []byte) error {
 			obj, err := read.DecodeObject(b)
 			if err != nil {
-				return t.r.Bad(line, "", err.Error())
+				return t.c.Bad(line, "", err.Error())
 			}
 			return each(line, obj)
 		})
@@ -70,7 +66,7 @@ func (t *traceReader) records(br *bufio.Reader, each func(line int, obj map[stri
 		}
 		obj, ok := el.(map[string]any)
 		if !ok {
-			if err := t.r.Bad(line, "", fmt.Sprintf("element %d is not an object", i+1)); err != nil {
+			if err := t.c.Bad(line, "", fmt.Sprintf("element %d is not an object", i+1)); err != nil {
 				return err
 			}
 			continue
@@ -82,10 +78,9 @@ func (t *traceReader) records(br *bufio.Reader, each func(line int, obj map[stri
 	return nil
 }
 
-// firstLineWhole reports whether the file is JSON Lines: its first line
-// is an object, whole or broken (a damaged record is then named by its
-// line), or longer than the window (a collector's batch may be MiBs on one
-// line); a pretty-printed object opens with a line holding only "{".
+// firstLineWhole reports whether the file is JSON Lines: its first line is
+// an object, whole, broken or longer than the window, rather than the "{"
+// a pretty-printed object opens with.
 func firstLineWhole(head []byte) bool {
 	t := bytes.TrimLeft(head, " \t\r\n")
 	if len(t) == 0 || t[0] != '{' {
@@ -143,10 +138,10 @@ func elementLines(data []byte) []int {
 	return out
 }
 
-// sniffTraces tells a trace export by the keys of its first record (of a
-// JSON Lines file, a JSON array, or the list under "data"); "" when it is
-// not one.
-func sniffTraces(head []byte) string {
+// Sniff tells a trace export by the keys of its first record (of a JSON
+// Lines file, a JSON array, or the list under "data"); "" when it is not
+// one.
+func Sniff(head []byte) string {
 	dec := json.NewDecoder(bytes.NewReader(head))
 	tok, err := dec.Token()
 	if err != nil {
@@ -247,7 +242,7 @@ func text(v any) string {
 func (t *traceReader) otlpRecord(line int, obj map[string]any) error {
 	rss, ok := obj["resourceSpans"].([]any)
 	if !ok {
-		return t.r.Bad(line, "", fmt.Sprintf(`has no "resourceSpans" list (keys: %s) — an OTLP/JSON file holds ExportTraceServiceRequest objects, one per line as the collector's file exporter writes them`, read.List(keysOf(obj))))
+		return t.c.Bad(line, "", fmt.Sprintf(`has no "resourceSpans" list (keys: %s) — an OTLP/JSON file holds ExportTraceServiceRequest objects, one per line as the collector's file exporter writes them`, read.List(slices.Collect(maps.Keys(obj)))))
 	}
 	for i, rs := range rss {
 		rsm, _ := rs.(map[string]any)
@@ -262,7 +257,7 @@ func (t *traceReader) otlpRecord(line int, obj map[string]any) error {
 				path := fmt.Sprintf("resourceSpans[%d].scopeSpans[%d].spans[%d]", i, j, k)
 				m, ok := sp.(map[string]any)
 				if !ok {
-					if err := t.r.Bad(line, "", path+" is not an object"); err != nil {
+					if err := t.c.Bad(line, "", path+" is not an object"); err != nil {
 						return err
 					}
 					continue
@@ -324,9 +319,8 @@ func anyValue(v any) any {
 	return nil
 }
 
-// timeOf reads a timestamp: nanoseconds as a number or numeric string
-// (OTLP), an ISO 8601 text, or a number whose size says its unit (pandas
-// writes epoch milliseconds).
+// timeOf reads a timestamp: OTLP's nanoseconds, an ISO 8601 text, or a
+// number whose size says its unit (pandas writes epoch milliseconds).
 func timeOf(v any, nanos bool) int64 {
 	s := strings.TrimSpace(text(v))
 	if s == "" {
@@ -394,14 +388,13 @@ func (t *traceReader) phoenixRecord(line int, obj map[string]any) error {
 
 // ---- Langfuse traces
 
-// langfuseRecord reads one trace with its observations. The trace itself
-// is the root span: its input and output are the request's, when the
-// application set them.
+// langfuseRecord reads one trace with its observations, the trace being
+// the root span.
 func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 	id := text(obj["id"])
 	obs, ok := obj["observations"].([]any)
 	if !ok {
-		return t.r.Bad(line, "", fmt.Sprintf(`trace %q has no "observations" list — export traces with their observations (GET /api/public/traces/{id} gives them)`, id))
+		return t.c.Bad(line, "", fmt.Sprintf(`trace %q has no "observations" list — export traces with their observations (GET /api/public/traces/{id} gives them)`, id))
 	}
 	root := &tspan{line: line, trace: id, id: "trace:" + id, name: text(obj["name"]), kind: "CHAIN", attrs: map[string]any{}, start: timeOf(obj["timestamp"], false)}
 	if ok, err := t.needIDs(line, root, "", "id", "id"); !ok {
@@ -425,7 +418,7 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 		m, ok := o.(map[string]any)
 		path := fmt.Sprintf("observations[%d]", i)
 		if !ok {
-			if err := t.r.Bad(line, "", fmt.Sprintf("trace %q: %s is %s, not an observation — export traces with their observations' details, not only their ids", id, path, aKind(o))); err != nil {
+			if err := t.c.Bad(line, "", fmt.Sprintf("trace %q: %s is %s, not an observation — export traces with their observations' details, not only their ids", id, path, aKind(o))); err != nil {
 				return err
 			}
 			continue
@@ -454,9 +447,8 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 	return nil
 }
 
-// langfuseIO puts a Langfuse trace's or observation's input, output and
-// metadata under the OpenInference names the request builder reads; a
-// retriever's documents go under retrieval.documents.
+// langfuseIO puts a Langfuse trace's or observation's input, output,
+// documents and metadata under the OpenInference names.
 func (t *traceReader) langfuseIO(s *tspan, m map[string]any) {
 	if v, ok := m["input"]; ok && v != nil {
 		t.put(s, "input.value", v)
@@ -507,12 +499,4 @@ func aKind(v any) string {
 		return "a boolean"
 	}
 	return "a number"
-}
-
-func keysOf(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
 }

@@ -6,6 +6,7 @@ package traces
 import (
 	"bufio"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -17,46 +18,22 @@ import (
 	"github.com/ragscope/ragscope/eval/dataset/internal/read"
 )
 
-// Traces as a dataset: a file of exported spans becomes one sample per
-// traced RAG request. Three exports are read, told apart by their keys:
+// Three exports are read, told apart by their keys: OTLP/JSON
+// (ExportTraceServiceRequest objects, one per line as a collector's file
+// exporter writes them), OpenInference spans as Phoenix exports them (flat
+// or nested attributes, in JSON Lines, a JSON array or Parquet) and Langfuse
+// traces with their observations. Every span becomes a tspan with its
+// attributes under their OpenInference names.
 //
-//   - OTLP/JSON (FormatOTLP), as an OpenTelemetry collector's file exporter
-//     writes it: one ExportTraceServiceRequest per line
-//     ({"resourceSpans": [{"scopeSpans": [{"spans": [...]}]}]}), or one such
-//     object in a file, attributes as key/AnyValue pairs;
-//   - OpenInference spans as Phoenix exports them (FormatPhoenix): a record
-//     per span with context.trace_id, context.span_id, parent_id, span_kind
-//     and the attributes, flat (attributes.input.value, as
-//     get_spans_dataframe's columns) or nested ({"attributes": {...}}), in
-//     JSON Lines, a JSON array or Parquet;
-//   - Langfuse traces with their observations (FormatLangfuse): the objects
-//     GET /api/public/traces/{id} returns, one per line, in a JSON array or
-//     under "data".
-//
-// Every span is turned into the same shape: its trace, id, parent, name,
-// kind (OpenInference's openinference.span.kind; Langfuse's observation
-// type, GENERATION being LLM), start time and attributes under their
-// OpenInference names (input.value, output.value,
-// retrieval.documents.N.document.content, …). A request is an LLM span (the
-// outermost, when LLM spans nest): its question and answer are the input and
-// output of the highest span above it that holds no other request (the root
-// chain of a one-request trace), else of the LLM span itself; its chunks are
-// the documents of the retriever spans assigned to it, in rank order (the N
-// of retrieval.documents.N, not the order attributes come in). A retriever
-// span belongs to the request it was retrieved for: going up from it, the
-// first span holding requests gives the candidates (all the trace's
-// requests when no span above it holds one), and of those the first to
-// start after the retriever did (else the last before it) takes it. So
-// two chains of retrieve-then-generate in one trace are two samples, nested
-// or side by side. A request without a retriever span is a sample without
-// contexts, whose context metrics are then missing_input like any sample
-// without chunks. A trace with a retriever span and no LLM span is a bad
-// record (its generation failed or was not traced); a trace with neither is
-// not a RAG request and is passed over.
-//
-// The spans of a trace may be anywhere in the file (a collector writes them
-// as batches end), so a trace file is held whole during each pass, as its
-// spans reduced to these fields and the attributes a request reads.
+// A request is an outermost LLM span: its question and answer are the input
+// and output of the highest span above it holding no other request, else of
+// the LLM span; its chunks are the documents of its retriever spans in rank
+// order. A retriever belongs to the first request to start after it (else
+// the last before) among those under its nearest ancestor holding any (else
+// all the trace's). A trace with a retriever and no LLM span is a bad
+// record; one with neither is passed over. A trace's spans may be anywhere
+// in the file, so the file is held whole, as spans reduced to what a
+// request reads.
 
 // The fields a --map names, in dataset's order (the first problem
 // reported is the most important one).
@@ -90,7 +67,7 @@ type tspan struct {
 
 // traceReader gathers the spans of a trace file.
 type traceReader struct {
-	r      read.Records
+	c      *read.Collector
 	format string
 	spans  []*tspan
 	// traces in the order their first span came, with their spans.
@@ -108,9 +85,9 @@ type traceReader struct {
 	live bool
 }
 
-func newTraceReader(r read.Records, format string) *traceReader {
-	t := &traceReader{r: r, format: format, traces: map[string][]*tspan{}, sel: map[string]string{}, names: map[string]bool{}}
-	for k, v := range r.Map() {
+func newTraceReader(c *read.Collector, format string) *traceReader {
+	t := &traceReader{c: c, format: format, traces: map[string][]*tspan{}, sel: map[string]string{}, names: map[string]bool{}}
+	for k, v := range c.TraceMap {
 		if k == read.MapLLM || k == read.MapRetriever {
 			t.sel[k] = v
 		} else if f := slices.Index(fieldNames[:], k); f >= 0 {
@@ -129,13 +106,9 @@ func (t *traceReader) add(s *tspan) {
 	t.traces[s.trace] = append(t.traces[s.trace], s)
 }
 
-// Sniff tells a trace export by the start of a file that opens with '{'
-// or '['; "" when it is not one.
-func Sniff(head []byte) string { return sniffTraces(head) }
-
 // Read reads a file of a trace format, positioned past any BOM.
-func Read(r read.Records, br *bufio.Reader, format string) error {
-	t := newTraceReader(r, format)
+func Read(c *read.Collector, br *bufio.Reader, format string) error {
+	t := newTraceReader(c, format)
 	err := t.records(br, func(line int, obj map[string]any) error {
 		switch format {
 		case read.FormatOTLP:
@@ -154,21 +127,27 @@ func Read(r read.Records, br *bufio.Reader, format string) error {
 // ReadParquet reads the spans of a Parquet file written from Phoenix's
 // spans dataframe (df.to_parquet): a row per span, its columns named as
 // the dataframe's, a document list as a list of structs.
-func ReadParquet(r read.Records, f *parquet.File) error {
-	t := newTraceReader(r, read.FormatPhoenix)
-	if err := r.ParquetRows(f, t.phoenixRecord); err != nil {
+func ReadParquet(c *read.Collector, f *parquet.File) error {
+	t := newTraceReader(c, read.FormatPhoenix)
+	schema := f.Schema()
+	err := c.EachParquetRow(f, func(row int, pr parquet.Row) error {
+		m := map[string]any{}
+		if err := schema.Reconstruct(&m, pr); err != nil {
+			return c.ParquetDamaged(fmt.Errorf("row %d: %w", row, err))
+		}
+		return t.phoenixRecord(row, m)
+	})
+	if err != nil {
 		return err
 	}
 	return t.samples()
 }
 
-// ReadLine reads the requests of one line of a watched log. A log is read
-// a line at a time and each line taken once, so a trace must be whole in
-// its line: a trace with a span whose parent is not in the line is left
-// out, with an error naming it: errs are the traces it left out, err a
-// failure of the whole line.
-func ReadLine(r read.Records, line int, obj map[string]any) ([]error, error) {
-	t := newTraceReader(r, read.FormatOTLP)
+// ReadLine reads the requests of one line of a watched log, where a trace
+// must be whole: errs name the traces left out for a span whose parent is
+// not in the line, err is a failure of the whole line.
+func ReadLine(c *read.Collector, line int, obj map[string]any) ([]error, error) {
+	t := newTraceReader(c, read.FormatOTLP)
 	t.live = true
 	if err := t.otlpRecord(line, obj); err != nil {
 		return nil, err
@@ -181,7 +160,7 @@ func ReadLine(r read.Records, line int, obj map[string]any) ([]error, error) {
 		}
 		for _, s := range t.traces[id] {
 			if s.parent != "" && !have[s.parent] {
-				errs = append(errs, &read.Error{File: r.File(), Line: line, Unit: "line", Msg: fmt.Sprintf(
+				errs = append(errs, &read.Error{File: c.Name, Line: line, Unit: "line", Msg: fmt.Sprintf(
 					"trace %s: the parent %s of %s is not in this line — a watched trace file needs each trace whole in one line: put the collector's groupbytrace processor before its file exporter; this trace is left out",
 					id, s.parent, spanWhere(s.name, s.id, ""))})
 				delete(t.traces, id)
@@ -219,34 +198,29 @@ func (t *traceReader) needIDs(line int, s *tspan, path, traceKey, idKey string) 
 	if missing == "" {
 		return true, nil
 	}
-	return false, t.r.Bad(line, "", fmt.Sprintf("%s has no %s — a span needs its trace id and span id to be placed in its request; re-export the spans with their ids",
+	return false, t.c.Bad(line, "", fmt.Sprintf("%s has no %s — a span needs its trace id and span id to be placed in its request; re-export the spans with their ids",
 		spanWhere(s.name, s.id, path), missing))
 }
 
 // ---- requests
 
-func (t *traceReader) isLLM(s *tspan) bool {
-	if sel := t.sel[read.MapLLM]; sel != "" {
+// is says whether s is a span the selector (read.MapLLM or
+// read.MapRetriever) picks: by --map's span name or kind, else by kind.
+func (t *traceReader) is(s *tspan, selector string) bool {
+	if sel := t.sel[selector]; sel != "" {
 		return strings.EqualFold(s.name, sel) || strings.EqualFold(s.kind, sel)
 	}
-	return s.kind == "LLM"
-}
-
-func (t *traceReader) isRetriever(s *tspan) bool {
-	if sel := t.sel[read.MapRetriever]; sel != "" {
-		return strings.EqualFold(s.name, sel) || strings.EqualFold(s.kind, sel)
-	}
-	return s.kind == "RETRIEVER"
+	return s.kind == strings.ToUpper(selector)
 }
 
 // samples builds the requests of every trace, in the order the traces
 // first appear, a trace's requests in the order they started.
 func (t *traceReader) samples() error {
 	if len(t.spans) == 0 {
-		if t.r.SkippedCount() > 0 || t.live {
+		if t.c.SkippedCount > 0 || t.live {
 			return nil // finish says what was skipped
 		}
-		return &read.Error{File: t.r.File(), Msg: "no spans — the file holds no spans to build samples from"}
+		return &read.Error{File: t.c.Name, Msg: "no spans — the file holds no spans to build samples from"}
 	}
 	var reqs []*request
 	for _, trace := range t.order {
@@ -276,12 +250,12 @@ func (t *traceReader) samples() error {
 	}
 	for f := range nFields {
 		if t.attr[f] != "" && !t.seen[f] {
-			return &read.Error{File: t.r.File(), Field: fieldNames[f], Msg: fmt.Sprintf("no span has the attribute %q named by --map %s=%s (attributes seen: %s) — fix --map",
-				t.attr[f], fieldNames[f], t.attr[f], read.List(t.attrNames()))}
+			return &read.Error{File: t.c.Name, Field: fieldNames[f], Msg: fmt.Sprintf("no span has the attribute %q named by --map %s=%s (attributes seen: %s) — fix --map",
+				t.attr[f], fieldNames[f], t.attr[f], read.List(slices.Collect(maps.Keys(t.names))))}
 		}
 	}
-	if requests == 0 && t.r.SkippedCount() == 0 {
-		return &read.Error{File: t.r.File(), Msg: fmt.Sprintf("no LLM span in its %d traces (span kinds: %s; names: %s) — a sample is built around each request's LLM span; pass --map llm=<span name or kind> to say which spans generate the answer",
+	if requests == 0 && t.c.SkippedCount == 0 {
+		return &read.Error{File: t.c.Name, Msg: fmt.Sprintf("no LLM span in its %d traces (span kinds: %s; names: %s) — a sample is built around each request's LLM span; pass --map llm=<span name or kind> to say which spans generate the answer",
 			len(t.order), read.List(t.distinct(func(s *tspan) string { return s.kind })), read.List(t.distinct(func(s *tspan) string { return s.name })))}
 	}
 	return nil
@@ -294,17 +268,14 @@ func (t *traceReader) distinct(f func(*tspan) string) []string {
 			set[v] = true
 		}
 	}
-	return keysOfSet(set)
+	return slices.Collect(maps.Keys(set))
 }
-
-func (t *traceReader) attrNames() []string { return keysOfSet(t.names) }
 
 // maxNames caps the attribute names kept for messages.
 const maxNames = 1000
 
-// put sets attribute key of span s, when a request may read it: a span's
-// other attributes (embedding vectors, prompt templates, token counts) can
-// outweigh what is evaluated, and the file is held whole.
+// put sets attribute key of span s when a request may read it: the file is
+// held whole, and other attributes (embeddings, say) outweigh the rest.
 func (t *traceReader) put(s *tspan, key string, v any) {
 	if len(t.names) < maxNames {
 		t.names[key] = true
@@ -336,15 +307,6 @@ func (t *traceReader) keep(key string) bool {
 		}
 	}
 	return false
-}
-
-func keysOfSet(set map[string]bool) []string {
-	out := make([]string, 0, len(set))
-	for k := range set {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // request is one RAG request of a trace; several says its trace holds
@@ -379,14 +341,10 @@ func (t *traceReader) trace(spans []*tspan) ([]*request, error) {
 	}
 	var llms []*tspan
 	for _, s := range spans {
-		if !t.isLLM(s) {
+		if !t.is(s, read.MapLLM) {
 			continue
 		}
-		nested := false
-		for _, a := range ancestors(s) {
-			nested = nested || t.isLLM(a)
-		}
-		if !nested {
+		if !slices.ContainsFunc(ancestors(s), func(a *tspan) bool { return t.is(a, read.MapLLM) }) {
 			llms = append(llms, s)
 		}
 	}
@@ -399,14 +357,14 @@ func (t *traceReader) trace(spans []*tspan) ([]*request, error) {
 	}
 	var retrievers []*tspan
 	for _, s := range spans {
-		if t.isRetriever(s) {
+		if t.is(s, read.MapRetriever) {
 			retrievers = append(retrievers, s)
 		}
 	}
 	if len(llms) == 0 {
 		if len(retrievers) > 0 {
 			r := retrievers[0]
-			return nil, t.r.Bad(r.line, "answer", fmt.Sprintf("trace %s has a retriever span (%s) but no LLM span — its answer was not traced (the generation failed, or its span has another kind: pass --map llm=<span name>)",
+			return nil, t.c.Bad(r.line, "answer", fmt.Sprintf("trace %s has a retriever span (%s) but no LLM span — its answer was not traced (the generation failed, or its span has another kind: pass --map llm=<span name>)",
 				r.trace, spanWhere(r.name, r.id, "")))
 		}
 		return nil, nil
@@ -474,15 +432,15 @@ func (t *traceReader) sample(r *request) error {
 	}
 	var ok bool
 	if s.Question, ok = t.field(fQuestion, path, inputText); !ok || strings.TrimSpace(s.Question) == "" {
-		return t.r.Bad(l.line, "question", fmt.Sprintf("%s: no input (%s) on the request's spans — the question is the input of its root chain or of its LLM span; pass --map question=<attribute> if it is kept elsewhere", where, t.attrOr(fQuestion, "input.value")))
+		return t.c.Bad(l.line, "question", fmt.Sprintf("%s: no input (%s) on the request's spans — the question is the input of its root chain or of its LLM span; pass --map question=<attribute> if it is kept elsewhere", where, t.attrOr(fQuestion, "input.value")))
 	}
 	if s.Answer, ok = t.field(fAnswer, path, outputText); !ok {
-		return t.r.Bad(l.line, "answer", fmt.Sprintf("%s: no output (%s) on the request's spans — the LLM call did not finish or was traced without its output; pass --map answer=<attribute> if it is kept elsewhere", where, t.attrOr(fAnswer, "output.value")))
+		return t.c.Bad(l.line, "answer", fmt.Sprintf("%s: no output (%s) on the request's spans — the LLM call did not finish or was traced without its output; pass --map answer=<attribute> if it is kept elsewhere", where, t.attrOr(fAnswer, "output.value")))
 	}
 	for _, rs := range r.retrievers {
 		docs, err := t.documents(rs)
 		if err != nil {
-			return t.r.Bad(rs.line, "contexts", fmt.Sprintf("trace %s, retriever %s: %v", rs.trace, spanWhere(rs.name, rs.id, ""), err))
+			return t.c.Bad(rs.line, "contexts", fmt.Sprintf("trace %s, retriever %s: %v", rs.trace, spanWhere(rs.name, rs.id, ""), err))
 		}
 		s.Contexts = append(s.Contexts, docs...)
 	}
@@ -514,11 +472,11 @@ func (t *traceReader) sample(r *request) error {
 			largest = f
 		}
 	}
-	if limit := t.r.MaxRecordBytes(); total > limit {
-		return t.r.Bad(l.line, fieldNames[largest], fmt.Sprintf("%s: the request's text is %s, over the limit of %s (--max-record-bytes), most of it in its %s (%s) — raise --max-record-bytes if the request is meant to be this large",
+	if limit := t.c.Limit; total > limit {
+		return t.c.Bad(l.line, fieldNames[largest], fmt.Sprintf("%s: the request's text is %s, over the limit of %s (--max-record-bytes), most of it in its %s (%s) — raise --max-record-bytes if the request is meant to be this large",
 			where, read.FmtSize(total), read.FmtSize(limit), fieldNames[largest], read.FmtSize(sizes[largest])))
 	}
-	return t.r.Add(s)
+	return t.c.Add(s, "")
 }
 
 func (t *traceReader) attrOr(f int, def string) string {
@@ -528,9 +486,8 @@ func (t *traceReader) attrOr(f int, def string) string {
 	return def
 }
 
-// lookup finds field f on span s: under the attribute --map names, else
-// under the default names given (the metadata attribute OpenInference
-// keeps as a JSON text is looked into too).
+// lookup finds field f on span s under the attribute --map names, else the
+// default names (looking into the metadata JSON text too).
 func (t *traceReader) lookup(s *tspan, f int, defaults ...string) (any, bool) {
 	names := defaults
 	if t.attr[f] != "" {
@@ -589,10 +546,8 @@ func inputText(s *tspan) (string, bool) {
 	return pickText(v, "user", "question", "query", "input", "user_input", "message", "content", "text"), true
 }
 
-// outputText is a span's answer: an LLM span's first output message, else
-// its output.value (the answer inside a JSON output). The messages come
-// first because an instrumented client's output.value is often the whole
-// API response.
+// outputText is a span's answer: an LLM span's first output message (its
+// output.value is often the whole API response), else its output.value.
 func outputText(s *tspan) (string, bool) {
 	for _, m := range messages(s.attrs, "llm.output_messages") {
 		if m.content != "" {
@@ -642,22 +597,16 @@ func messages(attrs map[string]any, prefix string) []message {
 			byN[i] = &message{role: text(flat["message.role"]), content: text(flat["message.content"])}
 		}
 	}
-	ns := make([]int, 0, len(byN))
-	for n := range byN {
-		ns = append(ns, n)
-	}
-	sort.Ints(ns)
-	out := make([]message, 0, len(ns))
-	for _, n := range ns {
+	out := make([]message, 0, len(byN))
+	for _, n := range slices.Sorted(maps.Keys(byN)) {
 		out = append(out, *byN[n])
 	}
 	return out
 }
 
-// pickText is the text of an input or output value: a string as it is (a
-// JSON object written as a string is looked into), from an object the
-// first of keys holding one, from a list of chat messages the last with
-// role (else the last).
+// pickText is the text of an input or output value: a string (looked into
+// when it is JSON), an object's first of keys, or the content of the last
+// chat message with role (else the last).
 func pickText(v any, role string, keys ...string) string {
 	if s, ok := v.(string); ok {
 		st := strings.TrimSpace(s)
@@ -706,9 +655,7 @@ func pickText(v any, role string, keys ...string) string {
 }
 
 // documents are a retriever span's chunks in rank order: the indexed
-// prefix.N.document.content attributes by N, or a list under prefix (of
-// texts, or of documents with document.content, content, page_content or
-// text).
+// prefix.N.document.content attributes, or a list under prefix.
 func (t *traceReader) documents(s *tspan) ([]string, error) {
 	prefix := "retrieval.documents"
 	if t.attr[fContexts] != "" {
@@ -731,17 +678,13 @@ func (t *traceReader) documents(s *tspan) ([]string, error) {
 		}
 		docs = append(docs, doc{n, text(v)})
 	}
-	if l, ok := s.attrs[prefix].([]any); ok {
+	list := s.attrs[prefix]
+	if str, ok := list.(string); ok {
+		list, _ = read.DecodeJSON([]byte(str)) // a list kept as a JSON text
+	}
+	if l, ok := list.([]any); ok {
 		for i, e := range l {
 			docs = append(docs, doc{i, documentText(e)})
-		}
-	} else if str, ok := s.attrs[prefix].(string); ok {
-		if v, err := read.DecodeJSON([]byte(str)); err == nil {
-			if l, ok := v.([]any); ok {
-				for i, e := range l {
-					docs = append(docs, doc{i, documentText(e)})
-				}
-			}
 		}
 	}
 	if t.attr[fContexts] != "" && docs != nil {
