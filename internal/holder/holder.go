@@ -5,15 +5,11 @@
 // through it (Client implements cache.Store).
 //
 // The socket speaks a greeting line (Hello, JSON) and then net/rpc with the
-// JSON codec. JSON rather than gob because results carry maps with nil
-// *float64 scores, which gob cannot encode, and because the database stores
-// JSON anyway: a value that went through the socket reads back exactly like
-// one read from the file.
-//
-// Only the owner of the database may connect: the socket's directory is 0700,
-// the socket 0600, and the server checks each peer's uid. The package decides
-// nothing about who should hold the file; it only reports, with typed errors,
-// what it found (ErrNoHolder, ErrServed, ErrIncompatible, ErrLost).
+// JSON codec: gob cannot encode the nil *float64 scores of results, and a
+// value that went through the socket reads back exactly like one read from
+// the file. Only the owner of the database may connect (a 0700 directory,
+// a 0600 socket, the peer's uid checked). The package decides nothing about
+// who should hold the file; it reports what it found with typed errors.
 package holder
 
 import (

@@ -66,7 +66,5 @@ func (c *Client) SetProgress(id string, p Progress) error {
 
 // Progress is a live run's last progress, as its evaluator told the holder.
 func (c *Client) Progress(id string) (RunProgress, error) {
-	var r RunProgress
-	err := c.call("Progress", runIDArgs{RunID: id}, &r)
-	return r, err
+	return ask[RunProgress](c, "Progress", runIDArgs{RunID: id})
 }

@@ -33,21 +33,16 @@ type (
 
 var _ cache.WatchStore = (*Client)(nil)
 
-// WatchLoad implements cache.WatchStore.
 func (c *Client) WatchLoad(stream string) (cache.WatchState, error) {
-	var r watchLoadReply
-	err := c.call("FollowLoad", watchLoadArgs{Stream: stream}, &r)
+	r, err := ask[watchLoadReply](c, "FollowLoad", watchLoadArgs{Stream: stream})
 	return r.State, err
 }
 
-// WatchAdmit implements cache.WatchStore.
 func (c *Client) WatchAdmit(stream string, a cache.WatchAdmit) (cache.WatchAdmitted, error) {
-	var r watchAdmitReply
-	err := c.call("FollowAdmit", watchAdmitArgs{Stream: stream, Admit: a}, &r)
+	r, err := ask[watchAdmitReply](c, "FollowAdmit", watchAdmitArgs{Stream: stream, Admit: a})
 	return r.Admitted, err
 }
 
-// WatchResult implements cache.WatchStore.
 func (c *Client) WatchResult(stream, hash, runID string, res *eval.Result) error {
 	return c.call("FollowResult", watchResultArgs{Stream: stream, Hash: hash, RunID: runID, Result: res}, &none{})
 }
