@@ -1,13 +1,9 @@
 // Package boltfile reads bbolt's on-disk format (bbolt v1.5.0, file format
 // version 2) from a byte slice with ordinary bounds checks, so that a
-// damaged file can be examined without letting bbolt touch it: bbolt reads
-// pages through unchecked pointers into its mmap, and a bad page number
-// there is a crash (a fault, or a panic in a goroutine bbolt starts itself),
-// not an error. It walks a file's tree as bbolt's own check does, scans its
-// pages for what a damaged tree no longer reaches, and records beside a
-// file found sound the state that lets the next open skip the walk
-// (verified.go). It also keeps bbolt's mapping of the file from filling
-// the process's resident set (resident.go).
+// damaged file can be examined without letting bbolt crash on it: it walks
+// and scans a file's pages, records the state of a file found sound
+// (verified.go), and keeps bbolt's mapping out of the resident set
+// (resident.go).
 //
 // The layout, all integers in the machine's byte order:
 //
@@ -276,44 +272,37 @@ func (w *Walker) CheckMeta() bool {
 // overflow pages included), after checking that it lies inside the
 // database and the file and identifies itself as id.
 func (w *Walker) page(bucket string, id uint64) (flags uint16, count int, buf []byte, ok bool) {
-	ps := uint64(w.bf.PageSize)
-	if id < 2 || id >= w.hwm {
-		w.Problems.Addf(bucket, 0, "refers to page %d, outside the database (pages 2 to %d)", id, w.hwm-1)
+	bad := func(page uint64, format string, args ...any) (uint16, int, []byte, bool) {
+		w.Problems.Addf(bucket, page, format, args...)
 		w.BadPages++
 		return 0, 0, nil, false
+	}
+	ps := uint64(w.bf.PageSize)
+	if id < 2 || id >= w.hwm {
+		return bad(0, "refers to page %d, outside the database (pages 2 to %d)", id, w.hwm-1)
 	}
 	off := id * ps
 	size := uint64(len(w.bf.Data))
 	if off+PageHeaderSize > size {
-		w.Problems.Addf(bucket, id, "lies past the end of the file (the file is truncated)")
-		w.BadPages++
-		return 0, 0, nil, false
+		return bad(id, "lies past the end of the file (the file is truncated)")
 	}
 	h := w.bf.Data[off:]
 	if got := ne.Uint64(h[0:]); got != id {
-		w.Problems.Addf(bucket, id, "page identifies itself as %d (overwritten or zeroed)", got)
-		w.BadPages++
-		return 0, 0, nil, false
+		return bad(id, "page identifies itself as %d (overwritten or zeroed)", got)
 	}
 	flags = ne.Uint16(h[8:])
 	count = int(ne.Uint16(h[10:]))
 	overflow := uint64(ne.Uint32(h[12:]))
 	if id+overflow >= w.hwm {
-		w.Problems.Addf(bucket, id, "its %d overflow pages run past the end of the database", overflow)
-		w.BadPages++
-		return 0, 0, nil, false
+		return bad(id, "its %d overflow pages run past the end of the database", overflow)
 	}
 	end := off + (overflow+1)*ps
 	if end > size {
-		w.Problems.Addf(bucket, id, "lies past the end of the file (the file is truncated)")
-		w.BadPages++
-		return 0, 0, nil, false
+		return bad(id, "lies past the end of the file (the file is truncated)")
 	}
 	for i := id; i <= id+overflow; i++ {
 		if w.isSeen(i) {
-			w.Problems.Addf(bucket, id, "page %d is referenced more than once", i)
-			w.BadPages++
-			return 0, 0, nil, false
+			return bad(id, "page %d is referenced more than once", i)
 		}
 	}
 	for i := id; i <= id+overflow; i++ {
@@ -336,15 +325,8 @@ func (w *Walker) CheckAll() {
 	}
 }
 
-// walk checks the whole tree of the meta page in use.
-func (w *Walker) Walk() {
-	w.walkBucketPage("", w.bf.Meta().Root)
-}
-
-// walkBucketPage walks the tree of a bucket whose root is a page.
-func (w *Walker) walkBucketPage(bucket string, root uint64) {
-	w.walkPage(bucket, root, nil, nil, 0)
-}
+// Walk checks the whole tree of the meta page in use.
+func (w *Walker) Walk() { w.walkPage("", w.bf.Meta().Root, nil, nil, 0) }
 
 // walkPage checks page id and its subtree, whose keys must lie in
 // [minKey, maxKey) (nil: unbounded), and returns the greatest key in it.
@@ -457,22 +439,30 @@ func (w *Walker) walkLeaf(bucket string, id uint64, buf []byte, count int, minKe
 		w.BadPages++
 		return nil
 	}
-	running := minKey
-	for i, e := range elems {
-		w.checkKey(bucket, id, "leaf", i, e.key, running, maxKey)
-		running = e.key
-		if e.flags&leafBucketFlag != 0 {
-			w.walkChildBucket(bucket, id, e.key, e.value, depth)
-			continue
-		}
-		if w.Visit != nil {
-			w.Visit(bucket, e.key, e.value)
-		}
-	}
+	w.visitElems(bucket, id, "leaf", elems, minKey, maxKey, depth)
 	if len(elems) > 0 {
 		return elems[len(elems)-1].key
 	}
 	return nil
+}
+
+// visitElems checks the key order of a leaf page's elements (kind "leaf",
+// or "inline" for a bucket's inline page, which may not hold buckets) and
+// visits them.
+func (w *Walker) visitElems(bucket string, id uint64, kind string, elems []leafElem, minKey, maxKey []byte, depth int) {
+	running := minKey
+	for i, e := range elems {
+		w.checkKey(bucket, id, kind, i, e.key, running, maxKey)
+		running = e.key
+		switch {
+		case e.flags&leafBucketFlag != 0 && kind == "inline":
+			w.Problems.Addf(bucket, id, "the bucket's inline page holds a bucket (%q)", e.key)
+		case e.flags&leafBucketFlag != 0:
+			w.walkChildBucket(bucket, id, e.key, e.value, depth)
+		case w.Visit != nil:
+			w.Visit(bucket, e.key, e.value)
+		}
+	}
 }
 
 func joinBucket(parent string, name []byte) string {
@@ -510,18 +500,7 @@ func (w *Walker) walkChildBucket(parent string, id uint64, name, value []byte, d
 		w.Problems.Addf(bucket, id, "the bucket's inline page: %v", err)
 		return
 	}
-	var prev []byte
-	for i, e := range elems {
-		w.checkKey(bucket, id, "inline", i, e.key, prev, nil)
-		prev = e.key
-		if e.flags&leafBucketFlag != 0 {
-			w.Problems.Addf(bucket, id, "the bucket's inline page holds a bucket (%q)", e.key)
-			continue
-		}
-		if w.Visit != nil {
-			w.Visit(bucket, e.key, e.value)
-		}
-	}
+	w.visitElems(bucket, id, "inline", elems, nil, nil, depth)
 }
 
 // checkKey applies bbolt's key order rules: keys rise strictly within a
