@@ -338,6 +338,17 @@ func putAll(b *bolt.Bucket, keys, values [][]byte) error {
 	return nil
 }
 
+// deleteAll deletes keys from b; keys found under a cursor must be
+// collected first: deleting under it skips entries in bbolt.
+func deleteAll(b *bolt.Bucket, keys [][]byte) error {
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // update commits fn durably, grouped with concurrent writers' functions into
 // one transaction (see writer). fn may run more than once and must be
 // idempotent.

@@ -29,17 +29,14 @@ func (db *DB) DeleteRuns(ids []string) (runs, results int, err error) {
 				continue
 			}
 			seen[id] = true
-			// Deleting under a cursor skips entries in bbolt; collect first.
 			prefix := append([]byte(id), resultSep)
 			var keys [][]byte
 			c := resb.Cursor()
 			for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-				keys = append(keys, append([]byte(nil), k...))
+				keys = append(keys, bytes.Clone(k))
 			}
-			for _, k := range keys {
-				if err := resb.Delete(k); err != nil {
-					return err
-				}
+			if err := deleteAll(resb, keys); err != nil {
+				return err
 			}
 			results += len(keys)
 			if rb.Get([]byte(id)) != nil {

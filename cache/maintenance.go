@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -105,20 +106,17 @@ func (db *DB) Clear(olderThan time.Duration) (removed int, err error) {
 				}
 				continue
 			}
-			// Deleting under a cursor skips entries in bbolt; collect first.
 			var old [][]byte
 			if err := b.ForEach(func(k, v []byte) error {
 				if t, ok := entry.Time(v); !ok || t.Before(cutoff) {
-					old = append(old, append([]byte(nil), k...))
+					old = append(old, bytes.Clone(k))
 				}
 				return nil
 			}); err != nil {
 				return err
 			}
-			for _, k := range old {
-				if err := b.Delete(k); err != nil {
-					return err
-				}
+			if err := deleteAll(b, old); err != nil {
+				return err
 			}
 			removed += len(old)
 		}

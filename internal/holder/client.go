@@ -1,6 +1,7 @@
 package holder
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -259,14 +260,8 @@ func helloError(sock string, timeout time.Duration, err error) error {
 }
 
 func incompatible(sock string, h Hello) error {
-	version := h.Version
-	if version == "" {
-		version = "an unknown version"
-	}
-	db := h.DB
-	if db == "" {
-		db = "served on " + sock
-	}
+	version := cmp.Or(h.Version, "an unknown version")
+	db := cmp.Or(h.DB, "served on "+sock)
 	pid := "an unknown pid"
 	if h.PID > 0 {
 		pid = "pid " + strconv.Itoa(h.PID)
