@@ -80,12 +80,10 @@ func (r *Report) addProblems(ps *boltfile.Problems) {
 var checkKinds = []string{KindRuns, KindResults, KindChat, KindEmbedding, KindLabels}
 
 // Check examines the database file at path without writing to it: every
-// page of its tree (bounds, type, single reference, key order, as bbolt's
-// check does, but without letting a bad page crash the process), then
-// bbolt's own check when the pages are sound, then every entry: run records
-// and results must decode, cache entries must decode and match their keys.
-// The error is for a file that could not be checked at all (missing,
-// unreadable, held by a writer); damage is in the Report.
+// page of its tree (as bbolt's check does, without crashing on a bad
+// page), then bbolt's own check when the pages are sound, then every
+// entry. The error is for a file that could not be checked at all; damage
+// is in the Report.
 func Check(path string) (Report, error) {
 	rep := Report{Path: path}
 	for _, k := range checkKinds {

@@ -80,11 +80,10 @@ type SalvageCount struct {
 // Of returns the counts of one kind.
 func (r SalvageReport) Of(kind string) SalvageCount { return ofKind(r.Kinds, SalvageCount{Kind: kind}) }
 
-// Salvage copies every run, result, cache entry and label that can still be read
-// from the database at src, however damaged, into a new database at dst.
-// It never writes to src and refuses a dst that exists. Entries are copied
-// as they are stored, and only those that decode (and, for cache entries,
-// whose request still hashes to their key) are copied.
+// Salvage copies every run, result, cache entry and label that can still be
+// read (and, for cache entries, whose request still hashes to its key) from
+// the database at src, however damaged, into a new database at dst. It
+// never writes to src and refuses a dst that exists.
 func Salvage(src, dst string) (SalvageReport, error) {
 	rep := SalvageReport{Source: src, Dest: dst}
 	if dst == "" {

@@ -11,11 +11,9 @@ import (
 )
 
 // Store is what the application needs of the database, whether this process
-// holds the file (*DB) or another ragscope process holds it and serves it on
-// its socket (the holder's client in package app/holder). Every write is
-// durable when the call returns, on either side of the socket, so a caller
-// that loses its holder may simply repeat the call on the next one: every
-// write is idempotent (keyed by content, run id or sample index).
+// holds the file (*DB) or another serves it (internal/holder's Client).
+// Every write is durable when its call returns and idempotent, so a caller
+// that loses its holder may repeat the call on the next one.
 type Store interface {
 	// Path is the database file.
 	Path() string

@@ -49,10 +49,8 @@ type Client struct {
 	lost   chan struct{} // closed when the connection drops (see Lost)
 
 	// What the monitor needs to tell a holder that stopped answering (a
-	// process stopped with Ctrl-Z or kill -STOP keeps its socket and its
-	// lock, so its clients' calls wait silently for as long as it is
-	// stopped): the calls in flight, the last time anything came back,
-	// and whether the monitor's ping is out.
+	// process stopped with Ctrl-Z keeps its socket and its lock, and its
+	// clients' calls wait silently): the calls in flight, the last reply.
 	pending   atomic.Int64
 	lastReply atomic.Int64 // unix nanoseconds
 	hungMu    sync.Mutex
@@ -75,11 +73,8 @@ const (
 var _ cache.Store = (*Client)(nil)
 
 // Dial connects to the holder serving on sockPath (see SocketPath) and reads
-// its Hello, all within timeout (2 s when zero).
-//
-// Nobody serving (no socket, or a stale one nothing answers on) gives an
-// error wrapping ErrNoHolder: the caller may open the file and serve it,
-// after RemoveStale. A holder of another protocol gives ErrIncompatible.
+// its Hello, all within timeout (2 s when zero). Nobody serving gives an
+// error wrapping ErrNoHolder, a holder of another protocol ErrIncompatible.
 func Dial(sockPath string, timeout time.Duration) (*Client, error) {
 	if timeout <= 0 {
 		timeout = defaultDialTimeout
