@@ -140,14 +140,6 @@ func (c *Client) OnHung(fn func(hung bool)) {
 	c.onHung = fn
 }
 
-// Hung says whether the holder has left a ping unanswered for HungAfter
-// (and has not answered since).
-func (c *Client) Hung() bool {
-	c.hungMu.Lock()
-	defer c.hungMu.Unlock()
-	return c.hung
-}
-
 func (c *Client) setHung(hung bool) {
 	c.hungMu.Lock()
 	changed := c.hung != hung

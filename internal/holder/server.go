@@ -162,18 +162,8 @@ func serve(db *cache.DB, opt ServeOptions, peerUID int) (*Server, error) {
 	return s, nil
 }
 
-// Socket is the path the server listens on.
-func (s *Server) Socket() string { return s.sock }
-
 // Hello is what the server greets its clients with.
 func (s *Server) Hello() Hello { return s.hello }
-
-// Clients is the number of connected clients.
-func (s *Server) Clients() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.conns)
-}
 
 // notify wakes the tests waiting for a change (see state); s.mu is held.
 func (s *Server) notify() {
