@@ -147,9 +147,8 @@ func (c *conn) markClaimer() {
 	}
 }
 
-// HandoverDone is closed once the predecessor's claimers have come back
-// (or the hand-over ran out of time): the holder's own new claims wait for
-// it, as its clients' do.
+// HandoverDone is closed once the predecessor's claimers have come back (or
+// the hand-over ran out of time): the holder's own new claims wait for it.
 func (s *Server) HandoverDone() <-chan struct{} { return s.handover.done }
 
 // Rejoin re-registers, for a client that held them at the previous holder,

@@ -40,11 +40,10 @@ type liveLister interface {
 	Live() (map[string]holder.LiveRun, error)
 }
 
-// Events streams a run that another process (or the server) evaluates as
-// the same runner events a run of our own gives, built from the results as
-// they are stored: the TUI shows it through its one event path. The channel
-// closes when the run ends, when its evaluator goes away without finishing
-// it (the last event then says so), or when ctx is done.
+// Events streams a run that another process evaluates as the runner events
+// of a run of our own. The channel closes when the run ends, when its
+// evaluator goes away without finishing it (the last event says so), or
+// when ctx is done.
 func Events(ctx context.Context, st cache.Store, runID string) <-chan eval.Event {
 	out := make(chan eval.Event, 256)
 	pr, _ := st.(progressReader)

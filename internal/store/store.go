@@ -69,12 +69,10 @@ type OpenOptions struct {
 	Stderr io.Writer
 }
 
-// Shared is the database as this process uses it: either it holds the file
-// (and serves it to others) or another ragscope process does and this one
-// is its client. It implements cache.Store and survives the loss of its
-// holder: the next call takes the database over (or attaches to whoever
-// did) and repeats itself, which is safe because every write is idempotent
-// and committed before it is acknowledged.
+// Shared is the database as this process uses it, holding the file or a
+// client of the process that does. It survives the loss of its holder: the
+// next call takes the database over (or attaches to whoever did) and
+// repeats itself, which every write being idempotent makes safe.
 type Shared struct {
 	path, sock string
 	opt        OpenOptions
@@ -189,11 +187,9 @@ func (s *Shared) attachTo(db *cache.DB, srv *holder.Server, cl *holder.Client) {
 	s.gen++
 }
 
-// watchHolder says so when the holder stops answering and when it answers
-// again: a holder stopped with Ctrl-Z or kill -STOP keeps the file's lock,
-// so nobody can take the database over until it goes on or goes away, and
-// its clients' calls wait for it. They wait visibly: on stderr (headless)
-// and in HolderNote (the TUI's header).
+// watchHolder says so, on stderr and in HolderNote, when the holder stops
+// answering and when it answers again: a holder stopped with Ctrl-Z keeps
+// the file's lock, so its clients' calls wait until it goes on or goes away.
 func (s *Shared) watchHolder(cl *holder.Client) {
 	h := cl.Hello()
 	cl.OnHung(func(hung bool) {
@@ -479,12 +475,9 @@ func (s *Shared) RunPage(ref string, from, limit int) (info report.RunInfo, page
 	return info, page, next, err
 }
 
-// RunSummaries gives fn run ref's results of a page, from sample index
-// from on, each with only what a table row needs, as
-// cache.DB.RunSummaries does: read in place from the file when this
-// process holds it, or by the holder and sent as summaries when another
-// process does. A call repeated on a new holder does not give fn the
-// results it was given already.
+// RunSummaries is cache.DB.RunSummaries, in this process or the holder's.
+// A call repeated on a new holder does not give fn the results it was
+// given already.
 func (s *Shared) RunSummaries(ref string, from, limit int, fn func(*eval.Result) error) (int, error) {
 	given := 0
 	return get(s, func(st cache.Store) (int, error) {

@@ -126,12 +126,10 @@ func Verified(path string, f *os.File) bool {
 	return ok && now == rec
 }
 
-// RecordVerified writes the state of the sound file f, locked by the
-// caller so that nobody writes it meanwhile. wait says to make the record
-// trustworthy even when the file was modified in this very clock tick, by
-// writing again once the tick has passed (a few milliseconds; worth it
-// only for a file whose walk costs more). Failing to record is harmless:
-// the next open walks.
+// RecordVerified writes the state of the sound file f, which the caller
+// keeps locked. wait says to write again once the clock tick of the file's
+// last change has passed, so that the record is trusted (worth it only for
+// a file whose walk costs more). Failing to record only costs a walk.
 func RecordVerified(path string, f *os.File, wait bool) {
 	st, ok := StateOf(f)
 	if !ok {
@@ -175,11 +173,9 @@ func writeFileAtomic(path string, b []byte) error {
 }
 
 // FileWatch notices writes to the database file by anyone but this
-// process's writer: it knows the file's modification and change times
-// after each of our commits, and a commit that finds other times, or a
-// Close that does, means someone else wrote meanwhile (a second writer
-// ignoring the lock, a `dd` over the file, with its mtime put back or
-// not). Then Close records nothing, and the next open walks the file.
+// process's writer (a writer ignoring the lock, a `dd` over the file): the
+// file's times differ from those after our last commit. Then Close records
+// nothing, and the next open walks the file.
 type FileWatch struct {
 	f       *os.File
 	last    fileStamp // after our last commit; guarded by the writer goroutine
