@@ -26,27 +26,26 @@ import (
 type Report struct {
 	Path     string `json:"path"`
 	FileSize int64  `json:"file_size"`
-	// PageSize, DBSize (the bytes up to the high-water mark of the meta page
-	// in use) and TxID describe the file when a meta page could be read.
+	// PageSize, DBSize (up to the high-water mark) and TxID describe the
+	// file when a meta page could be read.
 	PageSize int    `json:"page_size,omitempty"`
 	DBSize   int64  `json:"db_size,omitempty"`
 	TxID     uint64 `json:"txid,omitempty"`
 	// Kinds counts the entries of each kind (runs, results, chat,
-	// embedding, labels, in that order) that decode and those that do not.
+	// embedding, labels) that decode and those that do not.
 	Kinds []KindCheck `json:"kinds"`
 	// Problems are the damage found, at most 200 of ProblemCount.
 	Problems     []string `json:"problems,omitempty"`
 	ProblemCount int      `json:"problem_count"`
 	// Warnings are oddities that do not lose data.
 	Warnings []string `json:"warnings,omitempty"`
-	// BoltChecked says bbolt's own consistency check ran too (it only runs
-	// on a file whose pages all passed ours: on a bad page it would crash).
+	// BoltChecked says bbolt's own check ran too, on pages that all passed
+	// ours (on a bad page it would crash).
 	BoltChecked bool `json:"bolt_checked"`
-	// NotDatabase: the file is not a ragscope database at all (empty, not a
-	// bbolt file, or another program's).
+	// NotDatabase: the file is not a ragscope database at all.
 	NotDatabase bool `json:"not_database,omitempty"`
 	// Salvageable, when pages are damaged, is what `ragscope db salvage`
-	// would copy (Salvage without the writing).
+	// would copy.
 	Salvageable []SalvageCount `json:"salvageable,omitempty"`
 }
 

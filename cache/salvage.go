@@ -23,12 +23,10 @@ import (
 
 // Salvage methods, as SalvageReport.Method names them.
 const (
-	// SalvageTree: the tree of the file was intact; everything was copied
-	// through it.
+	// SalvageTree: the tree of the file was intact and copied whole.
 	SalvageTree = "tree"
 	// SalvageTreeAndScan: the tree was damaged; what it still reached was
-	// copied, and every page of the file was scanned for leaf pages of the
-	// database's buckets to fill the gaps.
+	// copied, and every page was scanned for leaf pages to fill the gaps.
 	SalvageTreeAndScan = "tree+scan"
 	// SalvageScan: no meta page could be read; only the page scan ran.
 	SalvageScan = "scan"
@@ -41,13 +39,11 @@ type SalvageReport struct {
 	Method string `json:"method"`
 	// Kinds: runs, results, chat, embedding, labels, in that order.
 	Kinds []SalvageCount `json:"kinds"`
-	// StubRuns are runs whose record was lost but some of whose results
-	// were found: a stand-in record (dataset "(salvaged)", sample count from
-	// the results) was written so that they can be listed and reported.
+	// StubRuns are runs whose record was lost but some results found: a
+	// stand-in record (dataset "(salvaged)") lets them be listed and reported.
 	StubRuns []string `json:"stub_runs,omitempty"`
-	// FromScan counts the entries copied that only the page scan found (it
-	// can also bring back entries deleted before the damage, such as cache
-	// entries removed by `cache clear`).
+	// FromScan counts the entries copied that only the page scan found
+	// (some may have been deleted before the damage).
 	FromScan int `json:"from_scan"`
 	// BadPages counts pages the tree refers to that could not be read
 	// (missing from a truncated file, zeroed, overwritten).
@@ -67,13 +63,10 @@ type SalvageCount struct {
 	Copied int    `json:"copied"`
 	// Lost counts entries known to be lost: found but unreadable, plus for
 	// runs the records replaced by stubs, plus for results the samples
-	// missing from runs that had finished. Entries on pages that are gone
-	// leave no trace, so for chat and embedding entries this is a lower
-	// bound.
+	// missing from runs that had finished.
 	Lost int `json:"lost"`
 	// AtLeast says Lost is only a lower bound: pages were lost, and what
-	// they held left no trace (a run whose record and results were all on
-	// them; a cache entry).
+	// they held left no trace.
 	AtLeast bool `json:"at_least,omitempty"`
 }
 

@@ -14,10 +14,9 @@ import (
 )
 
 // The state of log watchers (ragscope watch), one sub-bucket per stream
-// (a watcher's set of log arguments): where it is in each file, the
-// content hash of every record it took, and the records taken but not yet
-// evaluated. Kept apart from the call cache so that clearing the cache
-// does not make a watcher evaluate its logs again.
+// (a watcher's set of log arguments): where it is in each file, the hash
+// of every record it took, and the records not yet evaluated. Apart from
+// the call cache, so that clearing it does not make a watcher start over.
 var (
 	bucketWatch   = []byte("follow")
 	watchFiles    = []byte("files")
@@ -51,10 +50,9 @@ type WatchMeta struct {
 	Next int `json:"next"`
 }
 
-// WatchRecord is one record a watcher took: its content hash, the run
-// and index it was given, and the sample itself (kept until its result is
-// stored, so that one interrupted is evaluated again after a restart even
-// once its file has rotated away).
+// WatchRecord is one record a watcher took: its hash, its run and index,
+// and the sample itself, kept until its result is stored so that a restart
+// evaluates it even once its file has rotated away.
 type WatchRecord struct {
 	Hash   string      `json:"hash"` // hex, 16 bytes
 	RunID  string      `json:"run_id,omitempty"`

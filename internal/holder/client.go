@@ -80,17 +80,14 @@ func Dial(sockPath string, timeout time.Duration) (*Client, error) {
 		timeout = defaultDialTimeout
 	}
 	deadline := time.Now().Add(timeout)
-	fi, err := os.Lstat(sockPath)
+	fi, err := statSocket(sockPath)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("no ragscope process serves this database (no socket %s): %w", sockPath, ErrNoHolder)
 	case errors.Is(err, fs.ErrPermission):
 		return nil, fmt.Errorf("cannot reach the socket %s: permission denied; the database's directory belongs to another user: use a database of your own (--db FILE)", sockPath)
 	case err != nil:
-		return nil, fmt.Errorf("cannot check the socket %s: %w", sockPath, err)
-	}
-	if fi.Mode().Type() != fs.ModeSocket {
-		return nil, fmt.Errorf("%s is not a socket (mode %s); remove it, ragscope serves the database there", sockPath, fi.Mode())
+		return nil, err
+	case fi == nil:
+		return nil, fmt.Errorf("no ragscope process serves this database (no socket %s): %w", sockPath, ErrNoHolder)
 	}
 	if owner, me := fileOwner(fi), os.Getuid(); owner >= 0 && owner != me {
 		return nil, fmt.Errorf("the socket %s belongs to %s, not to you (uid %d): that user's ragscope holds this database; use a database of your own (--db FILE)",
@@ -264,19 +261,27 @@ func userName(uid int) string {
 	return fmt.Sprintf("uid %d", uid)
 }
 
+// statSocket is the socket file at sockPath, nil when there is none.
+func statSocket(sockPath string) (fs.FileInfo, error) {
+	fi, err := os.Lstat(sockPath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("cannot check the socket %s: %w", sockPath, err)
+	case fi.Mode().Type() != fs.ModeSocket:
+		return nil, fmt.Errorf("%s is not a socket (mode %s); remove it, ragscope serves the database there", sockPath, fi.Mode())
+	}
+	return fi, nil
+}
+
 // RemoveStale removes a socket file that nothing answers on, left by a
 // holder that died. A socket that answers is left alone and reported with an
 // error wrapping ErrServed; no socket at all is not an error.
 func RemoveStale(sockPath string) error {
-	fi, err := os.Lstat(sockPath)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("cannot check the socket %s: %w", sockPath, err)
-	}
-	if fi.Mode().Type() != fs.ModeSocket {
-		return fmt.Errorf("%s is not a socket (mode %s); remove it, ragscope serves the database there", sockPath, fi.Mode())
+	fi, err := statSocket(sockPath)
+	if fi == nil {
+		return err
 	}
 	nc, err := net.DialTimeout("unix", sockPath, staleProbe)
 	switch {
