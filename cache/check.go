@@ -120,33 +120,32 @@ func Check(path string) (Report, error) {
 
 // openForReading opens path read-only under a shared lock (no writer can
 // hold it meanwhile) and maps it.
-func openForReading(path string) (*os.File, *boltfile.Mapped, error) {
-	f, err := os.Open(path)
+func openForReading(path string) (f *os.File, m *boltfile.Mapped, err error) {
+	f, err = os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, fmt.Errorf("database %s does not exist; pass --db FILE", path)
+	}
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, fmt.Errorf("database %s does not exist; pass --db FILE", path)
-		}
 		return nil, nil, fmt.Errorf("database %s: %w", path, err)
 	}
-	if err := boltfile.Lock(f, false, defaultTimeout); err != nil {
-		_ = f.Close()
-		if errors.Is(err, bolterrors.ErrTimeout) {
-			return nil, nil, fmt.Errorf("database %s is in use by another process that writes to it (waited %s); stop it first: %w", path, defaultTimeout, ErrInUse)
+	defer func() {
+		if err != nil {
+			_ = f.Close()
 		}
+	}()
+	if err := boltfile.Lock(f, false, defaultTimeout); errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, nil, fmt.Errorf("database %s is in use by another process that writes to it (waited %s); stop it first: %w", path, defaultTimeout, ErrInUse)
+	} else if err != nil {
 		return nil, nil, fmt.Errorf("database %s: %w", path, err)
 	}
 	fi, err := f.Stat()
-	if err != nil {
-		_ = f.Close()
-		return nil, nil, fmt.Errorf("database %s: %w", path, err)
-	}
-	if fi.IsDir() {
-		_ = f.Close()
+	if err == nil && fi.IsDir() {
 		return nil, nil, fmt.Errorf("%s is a directory, not a database file", path)
 	}
-	m, err := boltfile.Map(f, fi.Size())
+	if err == nil {
+		m, err = boltfile.Map(f, fi.Size())
+	}
 	if err != nil {
-		_ = f.Close()
 		return nil, nil, fmt.Errorf("database %s: %w", path, err)
 	}
 	return f, m, nil
