@@ -130,9 +130,8 @@ type importEntry struct {
 }
 
 // Import merges an export into the cache and returns how many entries it
-// added; entries already present are kept as they are. The whole input is
-// checked before anything is written, so a bad line (named by its number)
-// leaves the database unchanged.
+// added, keeping those already present. The whole input is checked before
+// anything is written: a bad line leaves the database unchanged.
 func (db *DB) Import(r io.Reader) (n int, err error) {
 	entries, err := parseExport(r)
 	if err != nil {

@@ -26,10 +26,9 @@ var (
 	errNoWatchRun = errors.New("no run")
 )
 
-// WatchFile is where a watcher is in one log file. A file is known by
-// its identity (device and inode) and the fingerprint of its first bytes,
-// so that a rename is followed and a reused inode or a truncated file
-// (copytruncate) is read from its start.
+// WatchFile is where a watcher is in one log file, known by its device,
+// inode and first bytes, so that a rename is followed and a reused inode
+// or a truncated file is read from its start.
 type WatchFile struct {
 	Key      string `json:"key"` // "dev:ino"
 	Path     string `json:"path"`
@@ -71,9 +70,8 @@ type WatchState struct {
 }
 
 // WatchAdmit is one step of a watcher: the records read since the last
-// step, in order, and where the files are after them. It is committed in
-// one transaction, so the position in a file never moves past a record
-// that is not either taken (pending), a repeat, or left out.
+// step and where the files are after them, committed in one transaction
+// so that a file's position never moves past a record not yet taken.
 type WatchAdmit struct {
 	// RunID and Window name the run the records go to; when they differ
 	// from the stored meta a new run starts at index 0.

@@ -123,9 +123,9 @@ func Dial(sockPath string, timeout time.Duration) (*Client, error) {
 	return c, nil
 }
 
-// Lost is closed as soon as the connection to the holder drops (the holder
-// went away, or Close), whether or not a call is waiting on it: a client
-// that holds claims comes back to the next holder at once (handover.go).
+// Lost is closed as soon as the connection to the holder drops, whether or
+// not a call waits on it, so that a client holding claims comes back to the
+// next holder at once (handover.go).
 func (c *Client) Lost() <-chan struct{} { return c.lost }
 
 // OnHung sets what is called when the holder stops answering (true) and
@@ -276,8 +276,7 @@ func statSocket(sockPath string) (fs.FileInfo, error) {
 }
 
 // RemoveStale removes a socket file that nothing answers on, left by a
-// holder that died. A socket that answers is left alone and reported with an
-// error wrapping ErrServed; no socket at all is not an error.
+// holder that died; one that answers is reported with ErrServed.
 func RemoveStale(sockPath string) error {
 	fi, err := statSocket(sockPath)
 	if fi == nil {
@@ -449,9 +448,8 @@ func (c *Client) RunPage(ref string, from, limit int) (report.RunInfo, []*eval.R
 	return r.Info, r.Results, r.Next, nil
 }
 
-// RunSummaries is cache.DB.RunSummaries through the holder: it reads the
-// summaries in place and sends them, at most maxSummaryPage a reply, and
-// they are read here with the summary reader, not decoded as whole results.
+// RunSummaries is cache.DB.RunSummaries through the holder, which sends at
+// most maxSummaryPage a reply, read here with the summary reader.
 func (c *Client) RunSummaries(ref string, from, limit int, fn func(*eval.Result) error) (int, error) {
 	r, err := ask[runSummariesReply](c, "RunSummaries", runPageArgs{Ref: ref, From: from, Limit: limit})
 	if err != nil {
@@ -470,9 +468,8 @@ func (c *Client) RunSummaries(ref string, from, limit int, fn func(*eval.Result)
 	return r.Next, nil
 }
 
-// LiveUpdates: the holder answers each request within
-// maxLiveWait, so a longer wait is a series of requests; a cancelled ctx
-// returns at once and leaves the pending request to run out on the holder.
+// LiveUpdates: the holder answers each request within maxLiveWait, so a
+// longer wait is a series of requests; a cancelled ctx returns at once.
 func (c *Client) LiveUpdates(ctx context.Context, runID string, after int64, wait time.Duration) (cache.LiveBatch, error) {
 	var deadline time.Time
 	if wait > 0 {
@@ -518,8 +515,7 @@ func (c *Client) LookupEmbeddings(keys []string) ([][]float64, error) {
 }
 
 // PutEmbeddings does not send the request's texts: the store keys each
-// vector by texts[i], and the request's own texts (the whole batch,
-// cached ones included) would only cost bytes.
+// vector by texts[i], and the whole batch would only cost bytes.
 func (c *Client) PutEmbeddings(req eval.EmbedRequest, texts []string, vecs [][]float64) error {
 	req.Texts = nil
 	return c.call("PutEmbeddings", putEmbeddingsArgs{Request: req, Texts: texts, Vectors: vecs}, &none{})
@@ -642,9 +638,8 @@ func (c *Client) Live() (map[string]LiveRun, error) {
 	return r.Runs, err
 }
 
-// Submit hands a run to the holder's RunService and returns its id. Unlike
-// the store's writes it is not idempotent: after ErrLost the run may or may
-// not have started (Live or Runs tells).
+// Submit hands a run to the holder's RunService and returns its id. It is
+// not idempotent: after ErrLost the run may or may not have started.
 func (c *Client) Submit(req SubmitRequest) (string, error) {
 	r, err := ask[idReply](c, "Submit", req)
 	return r.ID, err
@@ -656,8 +651,7 @@ func (c *Client) Stop(id string) error {
 }
 
 // Outcome waits until a run the holder's RunService evaluates has ended
-// and says how (its exit code), or until ctx is done. A run the service
-// does not know comes back at once with Known false.
+// and says how, or until ctx is done; an unknown run comes back at once.
 func (c *Client) Outcome(ctx context.Context, id string) (RunOutcome, error) {
 	for {
 		if err := ctx.Err(); err != nil {
