@@ -103,10 +103,9 @@ type File struct {
 func Read(data []byte) *File {
 	bf := &File{Data: data, Cur: -1}
 	m0 := parseMeta(data)
-	switch {
-	case m0.Err == nil:
+	if m0.Err == nil {
 		bf.PageSize = int(m0.PageSize)
-	default:
+	} else {
 		for i := 0; i <= 14; i++ {
 			pos := 1024 << i
 			if pos >= len(data)-1024 {
@@ -122,7 +121,7 @@ func Read(data []byte) *File {
 		bf.Metas[0], bf.Metas[1] = m0, Meta{Err: fmt.Errorf("not found")}
 		return bf
 	}
-	bf.Metas[0] = parseMeta(data)
+	bf.Metas[0] = m0
 	if len(data) >= 2*bf.PageSize {
 		bf.Metas[1] = parseMeta(data[bf.PageSize:])
 	} else {
@@ -152,18 +151,15 @@ type Problem struct {
 }
 
 func (p Problem) String() string {
-	var b bytes.Buffer
-	if p.page != 0 {
-		fmt.Fprintf(&b, "page %d", p.page)
-		if p.bucket != "" {
-			fmt.Fprintf(&b, " (bucket %q)", p.bucket)
-		}
-		b.WriteString(": ")
-	} else if p.bucket != "" {
-		fmt.Fprintf(&b, "bucket %q: ", p.bucket)
+	switch {
+	case p.page != 0 && p.bucket != "":
+		return fmt.Sprintf("page %d (bucket %q): %s", p.page, p.bucket, p.msg)
+	case p.page != 0:
+		return fmt.Sprintf("page %d: %s", p.page, p.msg)
+	case p.bucket != "":
+		return fmt.Sprintf("bucket %q: %s", p.bucket, p.msg)
 	}
-	b.WriteString(p.msg)
-	return b.String()
+	return p.msg
 }
 
 // Problems are what a walk found wrong: the first MaxProblems of N.
@@ -172,17 +168,13 @@ type Problems struct {
 	N    int
 }
 
-func (ps *Problems) add(p Problem) {
-	ps.N++
-	if len(ps.List) < MaxProblems {
-		ps.List = append(ps.List, p)
-	}
-}
-
 // Addf records a problem of bucket ("" for the file as a whole) and page
 // (0 when not about one).
 func (ps *Problems) Addf(bucket string, page uint64, format string, args ...any) {
-	ps.add(Problem{bucket: bucket, page: page, msg: fmt.Sprintf(format, args...)})
+	ps.N++
+	if len(ps.List) < MaxProblems {
+		ps.List = append(ps.List, Problem{bucket: bucket, page: page, msg: fmt.Sprintf(format, args...)})
+	}
 }
 
 // Texts are the problems kept, as text.
