@@ -72,6 +72,9 @@ type Store interface {
 	Clear(olderThan time.Duration) (removed int, err error)
 	Export(w io.Writer) (int, error)
 	Import(r io.Reader) (int, error)
+
+	// The state of log watchers (watchstate.go).
+	WatchStore
 }
 
 // LiveBatch is what LiveUpdates returns.

@@ -90,8 +90,7 @@ type WatchAdmitted struct {
 	Dups  int           `json:"dups"`
 }
 
-// WatchStore is implemented by stores that keep watcher state (the
-// database itself, and the holder's clients).
+// WatchStore is the part of a Store that keeps watcher state.
 type WatchStore interface {
 	WatchLoad(stream string) (WatchState, error)
 	WatchAdmit(stream string, a WatchAdmit) (WatchAdmitted, error)
@@ -99,8 +98,6 @@ type WatchStore interface {
 	// done in one transaction: a kill between the two cannot happen.
 	WatchResult(stream, hash, runID string, r *eval.Result) error
 }
-
-var _ WatchStore = (*DB)(nil)
 
 func watchBucket(tx *bolt.Tx, stream string, create bool) (*bolt.Bucket, error) {
 	if stream == "" {

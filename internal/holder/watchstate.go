@@ -31,8 +31,6 @@ type (
 	}
 )
 
-var _ cache.WatchStore = (*Client)(nil)
-
 func (c *Client) WatchLoad(stream string) (cache.WatchState, error) {
 	r, err := ask[watchLoadReply](c, "FollowLoad", watchLoadArgs{Stream: stream})
 	return r.State, err
