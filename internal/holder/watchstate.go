@@ -5,10 +5,9 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// A watcher (ragscope watch) that is a client keeps its state in the
-// holder's database: each step is one call, one transaction there. The
-// calls keep their protocol-4 names (Store.FollowLoad, …): they are the
-// wire protocol, which a holder of an earlier build still speaks.
+// A watcher that is a client keeps its state in the holder's database, one
+// call and one transaction a step. The calls keep their wire names
+// (Store.FollowLoad, …).
 type (
 	watchLoadArgs struct {
 		Stream string `json:"stream"`

@@ -1,7 +1,6 @@
-// Package live is the live view of a run that another process (a second
-// run, the server, a watcher) evaluates: its stored results turned back
-// into the runner's events as they are stored, so that the TUI and a
-// waiting CLI follow it through the one event path of a run of their own.
+// Package live is the live view of a run that another process evaluates:
+// its stored results turned back into the runner's events as they are
+// stored, so that the TUI and a waiting CLI follow it as a run of their own.
 package live
 
 import (
@@ -17,18 +16,17 @@ import (
 	"github.com/ragscope/ragscope/internal/holder"
 )
 
-// liveWait is how long one LiveUpdates waits for news before the viewer checks
-// that the run is still being evaluated by someone.
-const liveWait = 2 * time.Second
-
-// progressWait is liveWait when the evaluator's progress can be read: the
-// viewer asks for it this often, to show the samples in flight and the
-// calls made before any of them is stored.
-const progressWait = 500 * time.Millisecond
-
-// pollEvery bounds how often a viewer of a run storing results fast reads
-// its progress: as often as the screen repaints.
-const pollEvery = 250 * time.Millisecond
+const (
+	// liveWait is how long one LiveUpdates waits for news before the
+	// viewer checks that someone still evaluates the run.
+	liveWait = 2 * time.Second
+	// progressWait is liveWait when the evaluator's progress can be read,
+	// to show the samples in flight before any of them is stored.
+	progressWait = 500 * time.Millisecond
+	// pollEvery bounds how often a viewer of a fast run reads its
+	// progress: as often as the screen repaints.
+	pollEvery = 250 * time.Millisecond
+)
 
 // progressReader tells what the evaluator of a live run last said of it.
 type progressReader interface {

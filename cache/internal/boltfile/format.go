@@ -199,16 +199,15 @@ type Walker struct {
 	// (their subtrees are lost to the walk).
 	BadPages int
 	// Visit, when set, receives every key/value pair (not sub-buckets) with
-	// the path of its bucket ("runs", "results", ...; nested buckets are
-	// joined with '/'). The slices alias the file's bytes.
+	// the path of its bucket (nested ones joined with '/'); the slices alias
+	// the file's bytes.
 	Visit func(bucket string, key, value []byte)
 	// Enter, when set, hears of every bucket the walk enters, empty or not.
 	Enter func(bucket string)
 	// OnPage, when set, hears of every page of the tree that was read.
 	OnPage func(bucket string, id uint64)
-	// Trim, when set, is called every trimPages pages read: the pre-open
-	// check drops the pages it has walked from the resident set, so
-	// opening a database of a gigabyte does not hold a gigabyte.
+	// Trim, when set, is called every trimPages pages read, for the
+	// pre-open check to drop the pages it walked from the resident set.
 	Trim  func()
 	pages int
 }
@@ -514,10 +513,9 @@ func (w *Walker) checkKey(bucket string, id uint64, kind string, i int, key, pre
 	}
 }
 
-// checkFreelist checks a synced freelist page (files written without
-// NoFreelistSync, such as a compacted one): bbolt would allocate from it,
-// so a free page that the tree uses, or one outside the database, would be
-// overwritten. Call after walk.
+// checkFreelist checks a synced freelist page: bbolt allocates from it, so
+// a free page the tree uses, or one outside the database, would be
+// overwritten. Call after Walk.
 func (w *Walker) checkFreelist() {
 	fl := w.bf.Meta().Freelist
 	if fl == NoFreelist || fl < 2 || fl >= w.hwm {
