@@ -8,11 +8,11 @@ import (
 )
 
 // RunSummaries is RunPage for a table of a million rows: fn is given each
-// result with only what a table needs (see summary.Fields), read in place
-// from the stored JSON, the rest skipped rather than decoded. The result
-// is one value reused for every call: fn must not keep it nor its maps,
-// and its ID, Question and Answer are views of the stored bytes, valid
-// only during the call. An error of fn stops the walk and is returned.
+// result with only what a table needs, read in place from the stored JSON,
+// the rest skipped rather than decoded. The result is one value reused for
+// every call: fn must not keep it nor its maps, and its ID, Question and
+// Answer are views of the stored bytes, valid only during the call. An
+// error of fn stops the walk and is returned.
 func (db *DB) RunSummaries(ref string, from, limit int, fn func(*eval.Result) error) (next int, err error) {
 	next = -1
 	read := 0

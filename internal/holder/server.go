@@ -162,9 +162,6 @@ func serve(db *cache.DB, opt ServeOptions, peerUID int) (*Server, error) {
 	return s, nil
 }
 
-// Hello is what the server greets its clients with.
-func (s *Server) Hello() Hello { return s.hello }
-
 // notify wakes the tests waiting for a change (see state); s.mu is held.
 func (s *Server) notify() {
 	close(s.changed)

@@ -14,16 +14,9 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// Fields are the fields of eval.Result a Decoder fills, those a table row
-// shows, searches, diagnoses and counts; it leaves the others empty.
-var Fields = map[string]bool{
-	"index": true, "id": true, "question": true, "answer": true, "conversation_id": true, "turn": true,
-	"scores": true, "status": true, "errors": true,
-	"answer_relevancy": true, "answer_correctness": true, "factual_correctness": true, "criteria": true, "calls": true,
-}
-
-// Decoder decodes stored results' summary fields into one reused
-// eval.Result: the common fields by hand, the rarer ones through
+// Decoder decodes stored results' summary fields (those a table row shows,
+// searches, diagnoses and counts) into one reused eval.Result, and leaves
+// the others empty: the common fields by hand, the rarer ones through
 // encoding/json, so that they read exactly as a whole result does.
 type Decoder struct {
 	res    eval.Result
