@@ -69,8 +69,8 @@ type OpenOptions struct {
 	Stderr io.Writer
 }
 
-// Shared is the database as this process uses it, holding the file or a
-// client of the process that does. It survives the loss of its holder: the
+// Shared is the database as this process uses it: it holds the file, or it
+// is a client of the process that does. It survives the loss of its holder: the
 // next call takes the database over (or attaches to whoever did) and
 // repeats itself, which every write being idempotent makes safe.
 type Shared struct {
