@@ -382,16 +382,11 @@ func (w *Walker) walkPage(bucket string, id uint64, minKey, maxKey []byte, depth
 	return nil
 }
 
+var pageTypes = map[uint16]string{FlagBranch: "branch", FlagLeaf: "leaf", flagMeta: "meta", FlagFreelist: "freelist"}
+
 func pageType(flags uint16) string {
-	switch flags {
-	case FlagBranch:
-		return "branch"
-	case FlagLeaf:
-		return "leaf"
-	case flagMeta:
-		return "meta"
-	case FlagFreelist:
-		return "freelist"
+	if t, ok := pageTypes[flags]; ok {
+		return t
 	}
 	return fmt.Sprintf("unknown (flags %#x)", flags)
 }

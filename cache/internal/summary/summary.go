@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -367,13 +368,7 @@ var strSpecial = func() (t [256]bool) {
 
 func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
 
-func isEscape(c byte) bool {
-	switch c {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return true
-	}
-	return false
-}
+func isEscape(c byte) bool { return strings.IndexByte(`"\/bfnrt`, c) >= 0 }
 
 // str reads a string into *v; null leaves it as it is (as encoding/json
 // does). Escapes and invalid UTF-8 are left to encoding/json.
