@@ -71,8 +71,7 @@ type DB struct {
 	claims   claims
 	res      boltfile.Resident
 	// file is bbolt's descriptor of the database, for the state recorded
-	// at Close (see verifiedState); damaged says a read or write of this
-	// session met damage, so the state is not recorded as sound.
+	// at Close (boltfile.State), unless damaged: this session met damage.
 	file    *os.File
 	damaged atomic.Bool
 	// now is the clock for entry times and run ids; tests replace it.

@@ -179,10 +179,9 @@ func (s *salvager) collect(data []byte) {
 		s.ps.Addf("", 0, "no meta page could be read (%v)", bf.Metas[0].Err)
 		pageSize = boltfile.GuessPageSize(data)
 	}
-	// Every page that identifies itself as a leaf page, whether the tree
-	// still reaches it or not: pages cut off by a damaged branch, and
-	// older copies of pages rewritten since (bbolt copies a page on write
-	// and frees the old one), which may hold what the lost pages held.
+	// Every page that says it is a leaf, reached or not: pages cut off by
+	// a damaged branch, and older copies of pages rewritten since, which
+	// may hold what the lost pages held.
 	boltfile.Scan(data, pageSize, func(bucket string, k, v []byte) { s.offer(bucket, k, v, false) })
 }
 

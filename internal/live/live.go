@@ -64,11 +64,9 @@ func Events(ctx context.Context, st cache.Store, runID string) <-chan eval.Event
 				return false
 			}
 		}
-		// sent remembers what each sample's last result was, so a result
-		// read twice (stored between taking a position and reading the
-		// run, or read again after the holder changed) is sent once: the
-		// TUI would count its calls twice. A result rewritten (a resumed
-		// run redoing a failed sample) differs, and is sent.
+		// sent remembers each sample's last result, so that a result read
+		// twice is sent once (the TUI would count its calls twice), and one
+		// rewritten (a resumed run redoing a failed sample) is sent again.
 		var sent sentResults
 		// started are the samples shown in flight and not yet finished.
 		started := map[int]bool{}
