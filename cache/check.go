@@ -26,27 +26,26 @@ import (
 type Report struct {
 	Path     string `json:"path"`
 	FileSize int64  `json:"file_size"`
-	// PageSize, DBSize (the bytes up to the high-water mark of the meta page
-	// in use) and TxID describe the file when a meta page could be read.
+	// PageSize, DBSize (up to the high-water mark) and TxID describe the
+	// file when a meta page could be read.
 	PageSize int    `json:"page_size,omitempty"`
 	DBSize   int64  `json:"db_size,omitempty"`
 	TxID     uint64 `json:"txid,omitempty"`
 	// Kinds counts the entries of each kind (runs, results, chat,
-	// embedding, labels, in that order) that decode and those that do not.
+	// embedding, labels) that decode and those that do not.
 	Kinds []KindCheck `json:"kinds"`
 	// Problems are the damage found, at most 200 of ProblemCount.
 	Problems     []string `json:"problems,omitempty"`
 	ProblemCount int      `json:"problem_count"`
 	// Warnings are oddities that do not lose data.
 	Warnings []string `json:"warnings,omitempty"`
-	// BoltChecked says bbolt's own consistency check ran too (it only runs
-	// on a file whose pages all passed ours: on a bad page it would crash).
+	// BoltChecked says bbolt's own check ran too, on pages that all passed
+	// ours (on a bad page it would crash).
 	BoltChecked bool `json:"bolt_checked"`
-	// NotDatabase: the file is not a ragscope database at all (empty, not a
-	// bbolt file, or another program's).
+	// NotDatabase: the file is not a ragscope database at all.
 	NotDatabase bool `json:"not_database,omitempty"`
 	// Salvageable, when pages are damaged, is what `ragscope db salvage`
-	// would copy (Salvage without the writing).
+	// would copy.
 	Salvageable []SalvageCount `json:"salvageable,omitempty"`
 }
 
@@ -80,12 +79,10 @@ func (r *Report) addProblems(ps *boltfile.Problems) {
 var checkKinds = []string{KindRuns, KindResults, KindChat, KindEmbedding, KindLabels}
 
 // Check examines the database file at path without writing to it: every
-// page of its tree (bounds, type, single reference, key order, as bbolt's
-// check does, but without letting a bad page crash the process), then
-// bbolt's own check when the pages are sound, then every entry: run records
-// and results must decode, cache entries must decode and match their keys.
-// The error is for a file that could not be checked at all (missing,
-// unreadable, held by a writer); damage is in the Report.
+// page of its tree (as bbolt's check does, without crashing on a bad
+// page), then bbolt's own check when the pages are sound, then every
+// entry. The error is for a file that could not be checked at all; damage
+// is in the Report.
 func Check(path string) (Report, error) {
 	rep := Report{Path: path}
 	for _, k := range checkKinds {
@@ -123,33 +120,32 @@ func Check(path string) (Report, error) {
 
 // openForReading opens path read-only under a shared lock (no writer can
 // hold it meanwhile) and maps it.
-func openForReading(path string) (*os.File, *boltfile.Mapped, error) {
-	f, err := os.Open(path)
+func openForReading(path string) (f *os.File, m *boltfile.Mapped, err error) {
+	f, err = os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, fmt.Errorf("database %s does not exist; pass --db FILE", path)
+	}
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, fmt.Errorf("database %s does not exist; pass --db FILE", path)
-		}
 		return nil, nil, fmt.Errorf("database %s: %w", path, err)
 	}
-	if err := boltfile.Lock(f, false, defaultTimeout); err != nil {
-		_ = f.Close()
-		if errors.Is(err, bolterrors.ErrTimeout) {
-			return nil, nil, fmt.Errorf("database %s is in use by another process that writes to it (waited %s); stop it first: %w", path, defaultTimeout, ErrInUse)
+	defer func() {
+		if err != nil {
+			_ = f.Close()
 		}
+	}()
+	if err := boltfile.Lock(f, false, defaultTimeout); errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, nil, fmt.Errorf("database %s is in use by another process that writes to it (waited %s); stop it first: %w", path, defaultTimeout, ErrInUse)
+	} else if err != nil {
 		return nil, nil, fmt.Errorf("database %s: %w", path, err)
 	}
 	fi, err := f.Stat()
-	if err != nil {
-		_ = f.Close()
-		return nil, nil, fmt.Errorf("database %s: %w", path, err)
-	}
-	if fi.IsDir() {
-		_ = f.Close()
+	if err == nil && fi.IsDir() {
 		return nil, nil, fmt.Errorf("%s is a directory, not a database file", path)
 	}
-	m, err := boltfile.Map(f, fi.Size())
+	if err == nil {
+		m, err = boltfile.Map(f, fi.Size())
+	}
 	if err != nil {
-		_ = f.Close()
 		return nil, nil, fmt.Errorf("database %s: %w", path, err)
 	}
 	return f, m, nil

@@ -27,11 +27,9 @@ const (
 	// CacheOnly replays the cache and answers every miss with
 	// eval.ErrCacheMiss, never touching the network.
 	CacheOnly
-	// DryRun serves hits exactly as ReadWrite does and sends misses to the
-	// inner client (a cost estimate's planner, not the network), but stores
-	// nothing and claims nothing. What a real run would have stored is
-	// remembered in memory instead, so a request repeated within the dry
-	// run (two identical samples) is a hit, as it would be in the run.
+	// DryRun sends misses to the inner client (a cost estimate's planner)
+	// but stores and claims nothing: what a run would have stored is
+	// remembered in memory, so a request repeated in the dry run is a hit.
 	DryRun
 )
 
@@ -70,10 +68,9 @@ func NewClient(st Store, inner eval.ChatClient, mode Mode) *Client {
 }
 
 // Chat answers from the cache, or asks the inner client and stores its reply
-// before returning, so a completed call is never paid for twice, even if the
-// process is killed right after. Concurrent identical requests, of this
-// process or of any other sharing the store, are sent once: the others wait
-// for the claim and then read the stored reply.
+// before returning, so a completed call is never paid for twice. Concurrent
+// identical requests, of any process sharing the store, are sent once: the
+// others wait for the claim and then read the stored reply.
 func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResponse, error) {
 	key := req.Key()
 	for {
@@ -278,10 +275,8 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 			break
 		}
 		// Two callers embedding the same texts at once pay once: the claim
-		// is on the request's texts, not on those this caller found
-		// missing, which a third caller storing some of them in between
-		// would make differ (then both paid for the rest); the loser looks
-		// again. Requests that only overlap still each send the overlap.
+		// is on the request's texts, not on the missing ones, which a third
+		// caller could make differ; the loser looks again.
 		r, granted, err := c.st.Claim(ctx, embedClaim(req, req.Texts))
 		if err != nil {
 			return eval.EmbedResponse{}, err
@@ -328,11 +323,10 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 	return out, nil
 }
 
-// dryEmbed is Embed's end in a dry run: texts an earlier request of the
-// dry run planned count as cached, the rest go to the inner client and are
-// remembered, not stored. One dry embedding at a time, so that two
-// requests sharing texts are planned as a run without races would send
-// them; the inner client of a dry run answers from memory.
+// dryEmbed is Embed's end in a dry run: texts an earlier request planned
+// count as cached, the rest go to the inner client and are remembered.
+// One at a time, so that requests sharing texts are planned as a run
+// without races would send them.
 func (c *Client) dryEmbed(ctx context.Context, req eval.EmbedRequest, out eval.EmbedResponse, missing []string, slot map[string][]int) (eval.EmbedResponse, error) {
 	c.dryMu.Lock()
 	defer c.dryMu.Unlock()

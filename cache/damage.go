@@ -49,10 +49,8 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// panicError turns what a damaged file makes bbolt do (an assertion panic,
-// or a fault reading its mmap, which debug.SetPanicOnFault turns into a
-// panic) into a DamageError, and any other panic (a bug's) into nil. Call
-// it from the deferred function that recovered p (see isDamagePanic).
+// panicError turns the panic of a damaged file (see isDamagePanic) into a
+// DamageError, and any other panic (a bug's) into nil.
 func panicError(path string, p any) error {
 	if !isDamagePanic(p) {
 		return nil
@@ -68,10 +66,8 @@ func panicError(path string, p any) error {
 
 // isDamagePanic tells the panics of a damaged file from those of a bug: a
 // fault at a non-nil address (reading the mmap past the end of the file),
-// or a panic raised inside bbolt (its page assertions, or an index out of
-// range on a bad page). Call it from the deferred function that recovered
-// p, or from a function it calls: the panicking frames are still on the
-// stack then.
+// or a panic raised inside bbolt. Call it from the deferred function that
+// recovered p (or one it calls), while the panicking frames are on the stack.
 func isDamagePanic(p any) bool {
 	if fe, ok := p.(interface{ Addr() uintptr }); ok && fe.Addr() != 0 {
 		return true
@@ -95,10 +91,9 @@ func isDamagePanic(p any) bool {
 }
 
 // guard runs fn with memory faults turned into panics, and turns the
-// panics of a damaged file into a DamageError (any other panic is a bug,
-// reported as such rather than as damage). It covers the calling goroutine
-// only: bbolt's own goroutines are protected by checking the file before
-// bbolt opens it (precheck).
+// panics of a damaged file into a DamageError, any other into a bug's
+// error. It covers the calling goroutine only: bbolt's own are protected
+// by precheck.
 func guard(path string, fn func() error) (err error) {
 	old := debug.SetPanicOnFault(true)
 	defer func() {
@@ -124,23 +119,18 @@ func guardedUpdate(path string, bdb *bolt.DB, fn func(*bolt.Tx) error) error {
 	return guard(path, func() error { return bdb.Update(fn) })
 }
 
-// emptyGrace: a new database file is empty between its creation and bbolt
-// writing its first pages under the lock; an empty file younger than this
-// may be another process's database being created, so Open looks again
-// for a while before calling it not a database.
+// emptyGrace: an empty file younger than this may be another process's
+// database being created, so Open looks again for a while before calling
+// it not a database.
 const (
 	emptyGrace = 2 * time.Second
 	emptyWait  = time.Second
 )
 
-// openChecked is bbolt's OpenFile hook: it opens the file, locks it as
-// bbolt is about to (so that no writer changes it meanwhile; bbolt's own
-// lock on the same descriptor then succeeds at once), and refuses a file
-// that would make bbolt crash: an empty one, a truncated one, one whose
-// tree has a bad page. bbolt rebuilds the freelist (NoFreelistSync) by
-// walking the whole tree in a goroutine of its own, where a bad page is a
-// panic or a fault that nothing can recover, so the walk has to be ours
-// first.
+// openChecked is bbolt's OpenFile hook: it opens and locks the file as
+// bbolt is about to, and refuses a file that would make bbolt crash (an
+// empty, truncated or badly paged one) in a goroutine of its own, where
+// nothing can recover the panic: the walk has to be ours first.
 func openChecked(path string, readOnly bool, timeout time.Duration, name string, flag int, perm os.FileMode) (*os.File, error) {
 	_, serr := os.Lstat(name)
 	existed := serr == nil

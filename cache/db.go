@@ -1,10 +1,7 @@
 // Package cache is ragscope's bbolt database: the content-addressed cache
-// of judge calls (chat completions and embeddings) and the run store (every
-// run's configuration and every sample's full result).
-//
-// One file holds both, so a cache shared between runs also lets any past run
-// be reported or resumed. Every write is committed (fsync'd) before the call
-// that made it returns, so a process killed at any moment loses no completed
+// of judge calls and the run store (every run's configuration and every
+// sample's result), in one file. Every write is committed (fsync'd) before
+// its call returns, so a process killed at any moment loses no completed
 // judge call and no finished sample.
 package cache
 
@@ -74,8 +71,7 @@ type DB struct {
 	claims   claims
 	res      boltfile.Resident
 	// file is bbolt's descriptor of the database, for the state recorded
-	// at Close (see verifiedState); damaged says a read or write of this
-	// session met damage, so the state is not recorded as sound.
+	// at Close (boltfile.State), unless damaged: this session met damage.
 	file    *os.File
 	damaged atomic.Bool
 	// now is the clock for entry times and run ids; tests replace it.
@@ -119,9 +115,8 @@ func Open(path string, opt Options) (*DB, error) {
 		return nil, fmt.Errorf("cannot create the directory of database %s: %w; pass --db FILE to use another location", path, err)
 	}
 
-	// Compact replaces the file by rename while holding its lock. A process
-	// that was waiting for that lock would then hold a lock on the old,
-	// unlinked file and write where nobody reads; so after locking, check that
+	// Compact replaces the file by rename under its lock: a process that
+	// waited for the lock would hold the old, unlinked file, so check that
 	// the path still names the file we opened, and start over if not.
 	for attempt := 0; ; attempt++ {
 		bdb, file, err := openBolt(path, opt)
@@ -140,10 +135,8 @@ func Open(path string, opt Options) (*DB, error) {
 			return nil, fmt.Errorf("database %s: %w", path, serr)
 		}
 		db := &DB{bolt: bdb, path: path, readOnly: opt.ReadOnly, now: time.Now, hub: newHub(), file: file}
-		// A file written before the freelist was synced has none: the first
-		// open walks every page to rebuild it, which leaves the whole file
-		// resident. Drop it before taking the base, or the file counts as
-		// the base and the mapping is never trimmed.
+		// A file without a synced freelist was walked whole to rebuild it:
+		// drop its pages before taking the base, or they count in it.
 		boltfile.TrimMapping(bdb)
 		db.res = boltfile.NewResident()
 		if err := db.init(); err != nil {
@@ -163,12 +156,9 @@ func openBolt(path string, opt Options) (*bolt.DB, *os.File, error) {
 		Timeout:      opt.Timeout,
 		ReadOnly:     opt.ReadOnly,
 		FreelistType: bolt.FreelistMapType,
-		// The freelist is written with every commit. Without it bbolt
-		// rebuilds the list at every open by reading every page, which put
-		// a 2 GB database wholly in the resident set of `ragscope open` and
-		// of every run on it. The cost is a few pages per commit on a file
-		// with many free pages (after runs prune or cache clear: cache
-		// compact gives them back); a 100k-sample run was no slower.
+		// The freelist is written with every commit: without it bbolt
+		// rebuilds it at every open by reading every page, which puts a
+		// whole database in the resident set of every process on it.
 		NoFreelistSync: false,
 		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
 			f, err := openChecked(path, opt.ReadOnly, opt.Timeout, name, flag, perm)
@@ -246,10 +236,9 @@ func (db *DB) init() (err error) {
 	if db.readOnly {
 		return db.view(check)
 	}
-	// A database that already has every bucket at this layout version is
-	// not written: an open that commits nothing leaves the file's state as
-	// recorded (see verifiedState), so even a session killed before its
-	// Close does not cost the next open a walk of the whole file.
+	// A database already at this layout is not written: an open that
+	// commits nothing leaves the file's recorded state valid (see
+	// boltfile.State), even for a session killed before its Close.
 	current := false
 	if err := db.view(func(tx *bolt.Tx) error {
 		if err := check(tx); err != nil {
@@ -332,6 +321,17 @@ func (db *DB) noteDamage(err error) error {
 func putAll(b *bolt.Bucket, keys, values [][]byte) error {
 	for i, k := range keys {
 		if err := b.Put(k, values[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deleteAll deletes keys from b; keys found under a cursor must be
+// collected first: deleting under it skips entries in bbolt.
+func deleteAll(b *bolt.Bucket, keys [][]byte) error {
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
 			return err
 		}
 	}

@@ -7,15 +7,10 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// DeleteRuns removes the runs with these exact ids (not prefixes or
-// "latest": resolve them first) and all their results, in one transaction,
-// and says how many run records and results it removed. An id that is not
-// recorded is skipped, so that a deletion repeated after the loss of a
-// holder succeeds. The file does not shrink until Compact.
-//
-// It does not know which runs are being evaluated: refusing a live run is
-// the caller's (the holder's, or the command's) business. A run deleted
-// under its evaluator fails its next PutResult.
+// DeleteRuns removes the runs with these exact ids and all their results,
+// in one transaction, and says how many records and results it removed.
+// An unknown id is skipped, so that a deletion repeated after the loss of
+// a holder succeeds. Refusing a live run is the caller's business.
 func (db *DB) DeleteRuns(ids []string) (runs, results int, err error) {
 	for _, id := range ids {
 		if err := checkRunID(id); err != nil {
@@ -34,17 +29,14 @@ func (db *DB) DeleteRuns(ids []string) (runs, results int, err error) {
 				continue
 			}
 			seen[id] = true
-			// Deleting under a cursor skips entries in bbolt; collect first.
 			prefix := append([]byte(id), resultSep)
 			var keys [][]byte
 			c := resb.Cursor()
 			for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-				keys = append(keys, append([]byte(nil), k...))
+				keys = append(keys, bytes.Clone(k))
 			}
-			for _, k := range keys {
-				if err := resb.Delete(k); err != nil {
-					return err
-				}
+			if err := deleteAll(resb, keys); err != nil {
+				return err
 			}
 			results += len(keys)
 			if rb.Get([]byte(id)) != nil {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"time"
 
@@ -129,9 +130,8 @@ type importEntry struct {
 }
 
 // Import merges an export into the cache and returns how many entries it
-// added; entries already present are kept as they are. The whole input is
-// checked before anything is written, so a bad line (named by its number)
-// leaves the database unchanged.
+// added, keeping those already present. The whole input is checked before
+// anything is written: a bad line leaves the database unchanged.
 func (db *DB) Import(r io.Reader) (n int, err error) {
 	entries, err := parseExport(r)
 	if err != nil {
@@ -161,31 +161,32 @@ func (db *DB) Import(r io.Reader) (n int, err error) {
 }
 
 func parseExport(r io.Reader) ([]importEntry, error) {
-	br := bufio.NewReaderSize(r, 1<<16)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<16), math.MaxInt) // a line holds a whole prompt
 	var entries []importEntry
 	sawHeader := false
-	for lineNo := 1; ; lineNo++ {
-		line, rerr := br.ReadBytes('\n')
-		if rerr != nil && !errors.Is(rerr, io.EOF) {
-			return nil, fmt.Errorf("import: read line %d: %w", lineNo, rerr)
+	lineNo := 0
+	for sc.Scan() {
+		lineNo++
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
 		}
-		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
-			if !sawHeader {
-				if err := checkHeader(trimmed); err != nil {
-					return nil, fmt.Errorf("import: line %d: %w", lineNo, err)
-				}
-				sawHeader = true
-			} else {
-				e, err := parseLine(trimmed)
-				if err != nil {
-					return nil, fmt.Errorf("import: line %d: %w", lineNo, err)
-				}
-				entries = append(entries, e)
+		if !sawHeader {
+			if err := checkHeader(line); err != nil {
+				return nil, fmt.Errorf("import: line %d: %w", lineNo, err)
 			}
+			sawHeader = true
+			continue
 		}
-		if errors.Is(rerr, io.EOF) {
-			break
+		e, err := parseLine(line)
+		if err != nil {
+			return nil, fmt.Errorf("import: line %d: %w", lineNo, err)
 		}
+		entries = append(entries, e)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("import: read line %d: %w", lineNo+1, err)
 	}
 	if !sawHeader {
 		return nil, errors.New("import: the input is empty; expected a file written by `ragscope cache export`")

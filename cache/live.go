@@ -14,18 +14,15 @@ import (
 )
 
 // hub is the log of run-store writes since the database was opened, so that
-// viewers (a TUI showing a run another client is evaluating) learn of new
-// results without rereading the run. It keeps positions, not values: the
-// values are read from the file when a viewer asks.
+// viewers learn of new results without rereading the run. It keeps
+// positions; the values are read from the file when a viewer asks.
 type hub struct {
 	mu   sync.Mutex
 	base int64 // the position before log[0]
 	log  []hubEntry
 	wake chan struct{} // closed and replaced when viewers are woken
 	// armed: a wake-up is scheduled. Watchers are woken at most every
-	// hubTick, not on every write: twenty viewers of a run storing a
-	// hundred results a second would otherwise take two thousand
-	// wake-ups a second from the run, on the cores it needs.
+	// hubTick, not on every write, which would take the run's cores.
 	armed bool
 }
 
@@ -40,9 +37,8 @@ type hubEntry struct {
 const hubKeep = 1 << 16
 
 func newHub() *hub {
-	// Positions start at the clock so that a position handed out by an
-	// earlier holder of the file is never mistaken for one of ours: it is
-	// below our base, and the viewer is told to reload.
+	// Positions start at the clock, so that one handed out by an earlier
+	// holder is below our base and its viewer is told to reload.
 	return &hub{base: time.Now().UnixNano(), wake: make(chan struct{})}
 }
 

@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -81,11 +82,10 @@ func (db *DB) Stats() (Stats, error) {
 	return st, err
 }
 
-// Clear removes call-cache entries (chat and embedding) stored more than
-// olderThan ago, or all of them when olderThan is 0. Recorded runs and their
-// results are never removed: they are history, not cache, and reports and
-// --resume rely on them. Entries too damaged to carry a time are removed
-// too. The file does not shrink until Compact.
+// Clear removes call-cache entries stored more than olderThan ago (and
+// those too damaged to carry a time), or all of them when olderThan is 0.
+// Runs are history, not cache: never removed. The file does not shrink
+// until Compact.
 func (db *DB) Clear(olderThan time.Duration) (removed int, err error) {
 	if olderThan < 0 {
 		return 0, fmt.Errorf("--older-than must not be negative (got %s)", olderThan)
@@ -105,20 +105,17 @@ func (db *DB) Clear(olderThan time.Duration) (removed int, err error) {
 				}
 				continue
 			}
-			// Deleting under a cursor skips entries in bbolt; collect first.
 			var old [][]byte
 			if err := b.ForEach(func(k, v []byte) error {
 				if t, ok := entry.Time(v); !ok || t.Before(cutoff) {
-					old = append(old, append([]byte(nil), k...))
+					old = append(old, bytes.Clone(k))
 				}
 				return nil
 			}); err != nil {
 				return err
 			}
-			for _, k := range old {
-				if err := b.Delete(k); err != nil {
-					return err
-				}
+			if err := deleteAll(b, old); err != nil {
+				return err
 			}
 			removed += len(old)
 		}
@@ -132,9 +129,8 @@ func (db *DB) Clear(olderThan time.Duration) (removed int, err error) {
 const compactTxSize = 64 << 20
 
 // Compact rewrites the database at path into a fresh file without free
-// pages and atomically renames it into place, holding the database's lock
-// throughout so that no run writes to the old file meanwhile. It returns the
-// file sizes before and after.
+// pages and renames it into place, under the database's lock throughout.
+// It returns the file sizes before and after.
 func Compact(path string, opt Options) (before, after int64, err error) {
 	fi, err := os.Stat(path)
 	if err != nil {

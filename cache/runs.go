@@ -258,10 +258,9 @@ func (db *DB) Run(ref string) (report.RunInfo, []*eval.Result, error) {
 }
 
 // RunPage resolves ref as Run does and returns the run record with at most
-// limit results, those of the samples from index from on, in index order;
-// next is the index to ask for next, -1 when there are no more. A report
-// streams a run page by page, so a run of a million samples is never in
-// memory at once. limit 0 returns the record alone.
+// limit results from sample index from on, in index order, so that a run
+// is never in memory at once; next is the index to ask for next, -1 after
+// the last. limit 0 returns the record alone.
 func (db *DB) RunPage(ref string, from, limit int) (info report.RunInfo, page []*eval.Result, next int, err error) {
 	next = -1
 	read := 0
@@ -409,11 +408,9 @@ type rawResult struct {
 	v   []byte
 }
 
-// decodeResults decodes the values in order, in parallel for a page of
-// more than a few, and returns the first error in index order, as one
-// decoding after the other would. A panic while decoding is raised again
-// in the caller's goroutine, where the damage guard turns it into an
-// error.
+// decodeResults decodes the values, in parallel for more than a few, and
+// returns the first error in index order, as decoding in turn would. A
+// panic is raised again in the caller's goroutine, under the damage guard.
 func decodeResults(path, runID string, raw []rawResult) ([]*eval.Result, error) {
 	out := make([]*eval.Result, len(raw))
 	errs := make([]error, len(raw))

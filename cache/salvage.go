@@ -23,12 +23,10 @@ import (
 
 // Salvage methods, as SalvageReport.Method names them.
 const (
-	// SalvageTree: the tree of the file was intact; everything was copied
-	// through it.
+	// SalvageTree: the tree of the file was intact and copied whole.
 	SalvageTree = "tree"
 	// SalvageTreeAndScan: the tree was damaged; what it still reached was
-	// copied, and every page of the file was scanned for leaf pages of the
-	// database's buckets to fill the gaps.
+	// copied, and every page was scanned for leaf pages to fill the gaps.
 	SalvageTreeAndScan = "tree+scan"
 	// SalvageScan: no meta page could be read; only the page scan ran.
 	SalvageScan = "scan"
@@ -41,13 +39,11 @@ type SalvageReport struct {
 	Method string `json:"method"`
 	// Kinds: runs, results, chat, embedding, labels, in that order.
 	Kinds []SalvageCount `json:"kinds"`
-	// StubRuns are runs whose record was lost but some of whose results
-	// were found: a stand-in record (dataset "(salvaged)", sample count from
-	// the results) was written so that they can be listed and reported.
+	// StubRuns are runs whose record was lost but some results found: a
+	// stand-in record (dataset "(salvaged)") lets them be listed and reported.
 	StubRuns []string `json:"stub_runs,omitempty"`
-	// FromScan counts the entries copied that only the page scan found (it
-	// can also bring back entries deleted before the damage, such as cache
-	// entries removed by `cache clear`).
+	// FromScan counts the entries copied that only the page scan found
+	// (some may have been deleted before the damage).
 	FromScan int `json:"from_scan"`
 	// BadPages counts pages the tree refers to that could not be read
 	// (missing from a truncated file, zeroed, overwritten).
@@ -67,24 +63,20 @@ type SalvageCount struct {
 	Copied int    `json:"copied"`
 	// Lost counts entries known to be lost: found but unreadable, plus for
 	// runs the records replaced by stubs, plus for results the samples
-	// missing from runs that had finished. Entries on pages that are gone
-	// leave no trace, so for chat and embedding entries this is a lower
-	// bound.
+	// missing from runs that had finished.
 	Lost int `json:"lost"`
 	// AtLeast says Lost is only a lower bound: pages were lost, and what
-	// they held left no trace (a run whose record and results were all on
-	// them; a cache entry).
+	// they held left no trace.
 	AtLeast bool `json:"at_least,omitempty"`
 }
 
 // Of returns the counts of one kind.
 func (r SalvageReport) Of(kind string) SalvageCount { return ofKind(r.Kinds, SalvageCount{Kind: kind}) }
 
-// Salvage copies every run, result, cache entry and label that can still be read
-// from the database at src, however damaged, into a new database at dst.
-// It never writes to src and refuses a dst that exists. Entries are copied
-// as they are stored, and only those that decode (and, for cache entries,
-// whose request still hashes to their key) are copied.
+// Salvage copies every run, result, cache entry and label that can still be
+// read (and, for cache entries, whose request still hashes to its key) from
+// the database at src, however damaged, into a new database at dst. It
+// never writes to src and refuses a dst that exists.
 func Salvage(src, dst string) (SalvageReport, error) {
 	rep := SalvageReport{Source: src, Dest: dst}
 	if dst == "" {
@@ -187,10 +179,9 @@ func (s *salvager) collect(data []byte) {
 		s.ps.Addf("", 0, "no meta page could be read (%v)", bf.Metas[0].Err)
 		pageSize = boltfile.GuessPageSize(data)
 	}
-	// Every page that identifies itself as a leaf page, whether the tree
-	// still reaches it or not: pages cut off by a damaged branch, and
-	// older copies of pages rewritten since (bbolt copies a page on write
-	// and frees the old one), which may hold what the lost pages held.
+	// Every page that says it is a leaf, reached or not: pages cut off by
+	// a damaged branch, and older copies of pages rewritten since, which
+	// may hold what the lost pages held.
 	boltfile.Scan(data, pageSize, func(bucket string, k, v []byte) { s.offer(bucket, k, v, false) })
 }
 

@@ -11,11 +11,9 @@ import (
 )
 
 // Store is what the application needs of the database, whether this process
-// holds the file (*DB) or another ragscope process holds it and serves it on
-// its socket (the holder's client in package app/holder). Every write is
-// durable when the call returns, on either side of the socket, so a caller
-// that loses its holder may simply repeat the call on the next one: every
-// write is idempotent (keyed by content, run id or sample index).
+// holds the file (*DB) or another serves it (internal/holder's Client).
+// Every write is durable when its call returns and idempotent, so a caller
+// that loses its holder may repeat the call on the next one.
 type Store interface {
 	// Path is the database file.
 	Path() string
@@ -34,17 +32,14 @@ type Store interface {
 	// RunPage is Run a page at a time: the record and at most limit
 	// results from sample index from on; next is -1 after the last.
 	RunPage(ref string, from, limit int) (info report.RunInfo, page []*eval.Result, next int, err error)
-	// RunSummaries is RunPage for a table of results: fn is given each
-	// result with only what a row needs (see DB.RunSummaries for what it
-	// may keep of it).
+	// RunSummaries is RunPage for a table of results (see DB.RunSummaries).
 	RunSummaries(ref string, from, limit int, fn func(*eval.Result) error) (next int, err error)
 	// DeleteRuns removes runs (exact ids) and their results; ids that are
 	// not recorded are skipped. A holder refuses a run being evaluated.
 	DeleteRuns(ids []string) (runs, results int, err error)
-	// LiveUpdates waits for results or run records stored after position after
-	// (from an earlier LiveUpdates; -1 answers at once with the current position)
-	// and returns those of runID. It returns an empty batch when wait
-	// passes with nothing new.
+	// LiveUpdates waits for results or run records of runID stored after
+	// position after (-1 answers at once with the current position); the
+	// batch is empty when wait passes with nothing new.
 	LiveUpdates(ctx context.Context, runID string, after int64, wait time.Duration) (LiveBatch, error)
 
 	// The call cache. Lookups report a damaged entry as absent.
@@ -53,11 +48,9 @@ type Store interface {
 	LookupEmbeddings(keys []string) ([][]float64, error)
 	PutEmbeddings(req eval.EmbedRequest, texts []string, vecs [][]float64) error
 	// Claim makes the caller the one that pays for the call with this key,
-	// so that identical calls of concurrent runs, in this process or in
-	// others sharing the database, are sent once. When granted, the caller
-	// fetches, stores and then calls release. When another caller holds the
-	// claim, Claim waits until it is released (or its process is gone) and
-	// returns granted false: look the key up again.
+	// so that identical calls of any process sharing the database are sent
+	// once: granted, it fetches, stores and calls release; otherwise Claim
+	// waits until the claim is released and the caller looks the key up again.
 	Claim(ctx context.Context, key string) (release func(), granted bool, err error)
 	// Call is one cached call with its request, for the raw-call view; nil
 	// when absent.
@@ -74,6 +67,9 @@ type Store interface {
 	Clear(olderThan time.Duration) (removed int, err error)
 	Export(w io.Writer) (int, error)
 	Import(r io.Reader) (int, error)
+
+	// The state of log watchers (watchstate.go).
+	WatchStore
 }
 
 // LiveBatch is what LiveUpdates returns.

@@ -7,19 +7,12 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// RunSummaries resolves ref as Run does and calls fn with at most limit of
-// its results, those of the samples from index from on, in index order,
-// each with only what a table of results needs (see summary.Fields); next
-// is the index to ask for next, -1 when there are no more. The result is
-// one value reused for every call: fn must not keep it nor anything of its
-// maps, and its ID, Question and Answer are the stored bytes, valid only
-// during the call: fn copies what it keeps of them (its other strings it
-// may keep). An error of fn stops the walk and is returned.
-//
-// It is RunPage for a table of a million rows: the stored JSON is read in
-// place, and the contexts, the reference and the traces the table does not
-// show are skipped over rather than decoded, so a page costs a scan of its
-// bytes and no garbage but the texts kept.
+// RunSummaries is RunPage for a table of a million rows: fn is given each
+// result with only what a table needs, read in place from the stored JSON,
+// the rest skipped rather than decoded. The result is one value reused for
+// every call: fn must not keep it nor its maps, and its ID, Question and
+// Answer are views of the stored bytes, valid only during the call. An
+// error of fn stops the walk and is returned.
 func (db *DB) RunSummaries(ref string, from, limit int, fn func(*eval.Result) error) (next int, err error) {
 	next = -1
 	read := 0

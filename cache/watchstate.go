@@ -14,10 +14,9 @@ import (
 )
 
 // The state of log watchers (ragscope watch), one sub-bucket per stream
-// (a watcher's set of log arguments): where it is in each file, the
-// content hash of every record it took, and the records taken but not yet
-// evaluated. Kept apart from the call cache so that clearing the cache
-// does not make a watcher evaluate its logs again.
+// (a watcher's set of log arguments): where it is in each file, the hash
+// of every record it took, and the records not yet evaluated. Apart from
+// the call cache, so that clearing it does not make a watcher start over.
 var (
 	bucketWatch   = []byte("follow")
 	watchFiles    = []byte("files")
@@ -27,10 +26,9 @@ var (
 	errNoWatchRun = errors.New("no run")
 )
 
-// WatchFile is where a watcher is in one log file. A file is known by
-// its identity (device and inode) and the fingerprint of its first bytes,
-// so that a rename is followed and a reused inode or a truncated file
-// (copytruncate) is read from its start.
+// WatchFile is where a watcher is in one log file, known by its device,
+// inode and first bytes, so that a rename is followed and a reused inode
+// or a truncated file is read from its start.
 type WatchFile struct {
 	Key      string `json:"key"` // "dev:ino"
 	Path     string `json:"path"`
@@ -51,10 +49,9 @@ type WatchMeta struct {
 	Next int `json:"next"`
 }
 
-// WatchRecord is one record a watcher took: its content hash, the run
-// and index it was given, and the sample itself (kept until its result is
-// stored, so that one interrupted is evaluated again after a restart even
-// once its file has rotated away).
+// WatchRecord is one record a watcher took: its hash, its run and index,
+// and the sample itself, kept until its result is stored so that a restart
+// evaluates it even once its file has rotated away.
 type WatchRecord struct {
 	Hash   string      `json:"hash"` // hex, 16 bytes
 	RunID  string      `json:"run_id,omitempty"`
@@ -73,9 +70,8 @@ type WatchState struct {
 }
 
 // WatchAdmit is one step of a watcher: the records read since the last
-// step, in order, and where the files are after them. It is committed in
-// one transaction, so the position in a file never moves past a record
-// that is not either taken (pending), a repeat, or left out.
+// step and where the files are after them, committed in one transaction
+// so that a file's position never moves past a record not yet taken.
 type WatchAdmit struct {
 	// RunID and Window name the run the records go to; when they differ
 	// from the stored meta a new run starts at index 0.
@@ -94,8 +90,7 @@ type WatchAdmitted struct {
 	Dups  int           `json:"dups"`
 }
 
-// WatchStore is implemented by stores that keep watcher state (the
-// database itself, and the holder's clients).
+// WatchStore is the part of a Store that keeps watcher state.
 type WatchStore interface {
 	WatchLoad(stream string) (WatchState, error)
 	WatchAdmit(stream string, a WatchAdmit) (WatchAdmitted, error)
@@ -103,8 +98,6 @@ type WatchStore interface {
 	// done in one transaction: a kill between the two cannot happen.
 	WatchResult(stream, hash, runID string, r *eval.Result) error
 }
-
-var _ WatchStore = (*DB)(nil)
 
 func watchBucket(tx *bolt.Tx, stream string, create bool) (*bolt.Bucket, error) {
 	if stream == "" {

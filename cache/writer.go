@@ -8,15 +8,10 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// writer commits writes in groups: one goroutine takes every write that is
-// waiting, runs them all in one transaction (one fsync), and only then tells
-// each caller it is done. A lone writer commits at once; writers that arrive
-// while a commit is in flight share the next one.
-//
-// bbolt's own db.Batch does the same grouping but waits MaxBatchDelay (10 ms)
-// before every commit, which a runner that stores results one by one would
-// pay on every sample; group commit has no such delay and the same
-// guarantees: nothing is acknowledged before it is on disk.
+// writer commits writes in groups: one goroutine runs every waiting write
+// in one transaction (one fsync), and only then tells each caller it is
+// done. Unlike bbolt's db.Batch it does not wait 10 ms before a commit,
+// which a runner storing results one by one would pay on every sample.
 type writer struct {
 	db   *bolt.DB
 	reqs chan writeReq

@@ -1,6 +1,7 @@
 package holder
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -48,10 +49,8 @@ type Client struct {
 	lost   chan struct{} // closed when the connection drops (see Lost)
 
 	// What the monitor needs to tell a holder that stopped answering (a
-	// process stopped with Ctrl-Z or kill -STOP keeps its socket and its
-	// lock, so its clients' calls wait silently for as long as it is
-	// stopped): the calls in flight, the last time anything came back,
-	// and whether the monitor's ping is out.
+	// process stopped with Ctrl-Z keeps its socket and its lock, and its
+	// clients' calls wait silently): the calls in flight, the last reply.
 	pending   atomic.Int64
 	lastReply atomic.Int64 // unix nanoseconds
 	hungMu    sync.Mutex
@@ -74,27 +73,21 @@ const (
 var _ cache.Store = (*Client)(nil)
 
 // Dial connects to the holder serving on sockPath (see SocketPath) and reads
-// its Hello, all within timeout (2 s when zero).
-//
-// Nobody serving (no socket, or a stale one nothing answers on) gives an
-// error wrapping ErrNoHolder: the caller may open the file and serve it,
-// after RemoveStale. A holder of another protocol gives ErrIncompatible.
+// its Hello, all within timeout (2 s when zero). Nobody serving gives an
+// error wrapping ErrNoHolder, a holder of another protocol ErrIncompatible.
 func Dial(sockPath string, timeout time.Duration) (*Client, error) {
 	if timeout <= 0 {
 		timeout = defaultDialTimeout
 	}
 	deadline := time.Now().Add(timeout)
-	fi, err := os.Lstat(sockPath)
+	fi, err := statSocket(sockPath)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("no ragscope process serves this database (no socket %s): %w", sockPath, ErrNoHolder)
 	case errors.Is(err, fs.ErrPermission):
 		return nil, fmt.Errorf("cannot reach the socket %s: permission denied; the database's directory belongs to another user: use a database of your own (--db FILE)", sockPath)
 	case err != nil:
-		return nil, fmt.Errorf("cannot check the socket %s: %w", sockPath, err)
-	}
-	if fi.Mode().Type() != fs.ModeSocket {
-		return nil, fmt.Errorf("%s is not a socket (mode %s); remove it, ragscope serves the database there", sockPath, fi.Mode())
+		return nil, err
+	case fi == nil:
+		return nil, fmt.Errorf("no ragscope process serves this database (no socket %s): %w", sockPath, ErrNoHolder)
 	}
 	if owner, me := fileOwner(fi), os.Getuid(); owner >= 0 && owner != me {
 		return nil, fmt.Errorf("the socket %s belongs to %s, not to you (uid %d): that user's ragscope holds this database; use a database of your own (--db FILE)",
@@ -130,9 +123,9 @@ func Dial(sockPath string, timeout time.Duration) (*Client, error) {
 	return c, nil
 }
 
-// Lost is closed as soon as the connection to the holder drops (the holder
-// went away, or Close), whether or not a call is waiting on it: a client
-// that holds claims comes back to the next holder at once (handover.go).
+// Lost is closed as soon as the connection to the holder drops, whether or
+// not a call waits on it, so that a client holding claims comes back to the
+// next holder at once (handover.go).
 func (c *Client) Lost() <-chan struct{} { return c.lost }
 
 // OnHung sets what is called when the holder stops answering (true) and
@@ -142,14 +135,6 @@ func (c *Client) OnHung(fn func(hung bool)) {
 	c.hungMu.Lock()
 	defer c.hungMu.Unlock()
 	c.onHung = fn
-}
-
-// Hung says whether the holder has left a ping unanswered for HungAfter
-// (and has not answered since).
-func (c *Client) Hung() bool {
-	c.hungMu.Lock()
-	defer c.hungMu.Unlock()
-	return c.hung
 }
 
 func (c *Client) setHung(hung bool) {
@@ -259,14 +244,8 @@ func helloError(sock string, timeout time.Duration, err error) error {
 }
 
 func incompatible(sock string, h Hello) error {
-	version := h.Version
-	if version == "" {
-		version = "an unknown version"
-	}
-	db := h.DB
-	if db == "" {
-		db = "served on " + sock
-	}
+	version := cmp.Or(h.Version, "an unknown version")
+	db := cmp.Or(h.DB, "served on "+sock)
 	pid := "an unknown pid"
 	if h.PID > 0 {
 		pid = "pid " + strconv.Itoa(h.PID)
@@ -282,19 +261,26 @@ func userName(uid int) string {
 	return fmt.Sprintf("uid %d", uid)
 }
 
-// RemoveStale removes a socket file that nothing answers on, left by a
-// holder that died. A socket that answers is left alone and reported with an
-// error wrapping ErrServed; no socket at all is not an error.
-func RemoveStale(sockPath string) error {
+// statSocket is the socket file at sockPath, nil when there is none.
+func statSocket(sockPath string) (fs.FileInfo, error) {
 	fi, err := os.Lstat(sockPath)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("cannot check the socket %s: %w", sockPath, err)
+	case fi.Mode().Type() != fs.ModeSocket:
+		return nil, fmt.Errorf("%s is not a socket (mode %s); remove it, ragscope serves the database there", sockPath, fi.Mode())
 	}
-	if err != nil {
-		return fmt.Errorf("cannot check the socket %s: %w", sockPath, err)
-	}
-	if fi.Mode().Type() != fs.ModeSocket {
-		return fmt.Errorf("%s is not a socket (mode %s); remove it, ragscope serves the database there", sockPath, fi.Mode())
+	return fi, nil
+}
+
+// RemoveStale removes a socket file that nothing answers on, left by a
+// holder that died; one that answers is reported with ErrServed.
+func RemoveStale(sockPath string) error {
+	fi, err := statSocket(sockPath)
+	if fi == nil {
+		return err
 	}
 	nc, err := net.DialTimeout("unix", sockPath, staleProbe)
 	switch {
@@ -414,60 +400,59 @@ func (c *Client) callCtx(ctx context.Context, method string, args, reply any) (*
 	}
 }
 
-// NewRunID implements cache.Store.
+// ask is call for a method whose reply the caller reads; net/rpc leaves
+// the reply zero when the call fails.
+func ask[R any](c *Client, method string, args any) (R, error) {
+	var r R
+	err := c.call(method, args, &r)
+	return r, err
+}
+
+// The methods of cache.Store are calls of the holder's methods (see
+// methods in service.go).
+
 func (c *Client) NewRunID() (string, error) {
-	var r idReply
-	err := c.call("NewRunID", none{}, &r)
+	r, err := ask[idReply](c, "NewRunID", none{})
 	return r.ID, err
 }
 
-// PutRun implements cache.Store.
 func (c *Client) PutRun(info report.RunInfo) error {
 	return c.call("PutRun", putRunArgs{Info: info}, &none{})
 }
 
-// PutResult implements cache.Store.
 func (c *Client) PutResult(runID string, r *eval.Result) error {
 	return c.call("PutResult", putResultArgs{RunID: runID, Result: r}, &none{})
 }
 
-// PutResults implements cache.Store.
 func (c *Client) PutResults(runID string, rs []*eval.Result) error {
 	return c.call("PutResults", putResultsArgs{RunID: runID, Results: rs}, &none{})
 }
 
-// Runs implements cache.Store.
 func (c *Client) Runs() ([]report.RunInfo, error) {
-	var r runsReply
-	err := c.call("Runs", none{}, &r)
+	r, err := ask[runsReply](c, "Runs", none{})
 	return r.Runs, err
 }
 
-// Run implements cache.Store.
 func (c *Client) Run(ref string) (report.RunInfo, []*eval.Result, error) {
-	var r runReply
-	if err := c.call("Run", runArgs{Ref: ref}, &r); err != nil {
-		return report.RunInfo{}, nil, err
-	}
-	return r.Info, r.Results, nil
+	r, err := ask[runReply](c, "Run", runArgs{Ref: ref})
+	return r.Info, r.Results, err
 }
 
-// RunPage implements cache.Store. The holder caps a page at maxRunPage
-// results, so one reply stays a bounded message; next says where to go on.
+// RunPage: the holder caps a page at maxRunPage results, so one reply
+// stays a bounded message; next says where to go on.
 func (c *Client) RunPage(ref string, from, limit int) (report.RunInfo, []*eval.Result, int, error) {
-	var r runPageReply
-	if err := c.call("RunPage", runPageArgs{Ref: ref, From: from, Limit: limit}, &r); err != nil {
+	r, err := ask[runPageReply](c, "RunPage", runPageArgs{Ref: ref, From: from, Limit: limit})
+	if err != nil {
 		return report.RunInfo{}, nil, -1, err
 	}
 	return r.Info, r.Results, r.Next, nil
 }
 
-// RunSummaries is cache.DB.RunSummaries through the holder: it reads the
-// summaries in place and sends them, at most maxSummaryPage a reply, and
-// they are read here with the summary reader, not decoded as whole results.
+// RunSummaries is cache.DB.RunSummaries through the holder, which sends at
+// most maxSummaryPage a reply, read here with the summary reader.
 func (c *Client) RunSummaries(ref string, from, limit int, fn func(*eval.Result) error) (int, error) {
-	var r runSummariesReply
-	if err := c.call("RunSummaries", runPageArgs{Ref: ref, From: from, Limit: limit}, &r); err != nil {
+	r, err := ask[runSummariesReply](c, "RunSummaries", runPageArgs{Ref: ref, From: from, Limit: limit})
+	if err != nil {
 		return -1, err
 	}
 	var d cache.SummaryDecoder
@@ -483,9 +468,8 @@ func (c *Client) RunSummaries(ref string, from, limit int, fn func(*eval.Result)
 	return r.Next, nil
 }
 
-// LiveUpdates implements cache.Store. The holder answers each request within
-// maxLiveWait, so a longer wait is a series of requests; a cancelled ctx
-// returns at once and leaves the pending request to run out on the holder.
+// LiveUpdates: the holder answers each request within maxLiveWait, so a
+// longer wait is a series of requests; a cancelled ctx returns at once.
 func (c *Client) LiveUpdates(ctx context.Context, runID string, after int64, wait time.Duration) (cache.LiveBatch, error) {
 	var deadline time.Time
 	if wait > 0 {
@@ -516,38 +500,28 @@ func (c *Client) LiveUpdates(ctx context.Context, runID string, after int64, wai
 	}
 }
 
-// LookupChat implements cache.Store.
 func (c *Client) LookupChat(key string) (eval.ChatResponse, bool, error) {
-	var r lookupChatReply
-	if err := c.call("LookupChat", keyArgs{Key: key}, &r); err != nil {
-		return eval.ChatResponse{}, false, err
-	}
-	return r.Response, r.Found, nil
+	r, err := ask[lookupChatReply](c, "LookupChat", keyArgs{Key: key})
+	return r.Response, r.Found, err
 }
 
-// PutChat implements cache.Store.
 func (c *Client) PutChat(key string, req eval.ChatRequest, resp eval.ChatResponse) error {
 	return c.call("PutChat", putChatArgs{Key: key, Request: req, Task: req.Task, Response: resp}, &none{})
 }
 
-// LookupEmbeddings implements cache.Store.
 func (c *Client) LookupEmbeddings(keys []string) ([][]float64, error) {
-	var r vectorsReply
-	if err := c.call("LookupEmbeddings", keysArgs{Keys: keys}, &r); err != nil {
-		return nil, err
-	}
-	return r.Vectors, nil
+	r, err := ask[vectorsReply](c, "LookupEmbeddings", keysArgs{Keys: keys})
+	return r.Vectors, err
 }
 
-// PutEmbeddings implements cache.Store. The request's texts are not sent:
-// the store keys each vector by texts[i], and the request's own texts (the
-// whole batch, cached ones included) would only cost bytes.
+// PutEmbeddings does not send the request's texts: the store keys each
+// vector by texts[i], and the whole batch would only cost bytes.
 func (c *Client) PutEmbeddings(req eval.EmbedRequest, texts []string, vecs [][]float64) error {
 	req.Texts = nil
 	return c.call("PutEmbeddings", putEmbeddingsArgs{Request: req, Texts: texts, Vectors: vecs}, &none{})
 }
 
-// Claim implements cache.Store. The holder holds a granted claim for this
+// Claim: the holder holds a granted claim for this
 // connection: release it, or close the connection, or die.
 func (c *Client) Claim(ctx context.Context, key string) (func(), bool, error) {
 	if err := ctx.Err(); err != nil {
@@ -583,68 +557,52 @@ func (c *Client) releaser(token uint64) func() {
 	}
 }
 
-// Call implements cache.Store.
 func (c *Client) Call(key string) (*cache.CallEntry, error) {
-	var r callReply
-	if err := c.call("Call", keyArgs{Key: key}, &r); err != nil {
-		return nil, err
-	}
+	r, err := ask[callReply](c, "Call", keyArgs{Key: key})
 	if r.Entry != nil {
 		r.Entry.Response.Key, r.Entry.Response.Cached = r.ResponseKey, r.ResponseCached
 	}
-	return r.Entry, nil
+	return r.Entry, err
 }
 
-// PutLabels implements cache.Store.
 func (c *Client) PutLabels(ls []labels.Label) error {
 	return c.call("PutLabels", labelsArgs{Labels: ls}, &none{})
 }
 
-// DeleteLabels implements cache.Store.
 func (c *Client) DeleteLabels(keys []string) (int, error) {
-	var r countReply
-	err := c.call("DeleteLabels", keysArgs{Keys: keys}, &r)
+	r, err := ask[countReply](c, "DeleteLabels", keysArgs{Keys: keys})
 	return r.N, err
 }
 
-// Labels implements cache.Store.
 func (c *Client) Labels(keys []string) (map[string]labels.Label, error) {
-	var r labelsReply
-	if err := c.call("Labels", keysArgs{Keys: keys}, &r); err != nil {
-		return nil, err
-	}
-	if r.Labels == nil {
+	r, err := ask[labelsReply](c, "Labels", keysArgs{Keys: keys})
+	if err == nil && r.Labels == nil {
 		r.Labels = map[string]labels.Label{}
 	}
-	return r.Labels, nil
+	return r.Labels, err
 }
 
-// Stats implements cache.Store.
 func (c *Client) Stats() (cache.Stats, error) {
-	var r statsReply
-	err := c.call("Stats", none{}, &r)
+	r, err := ask[statsReply](c, "Stats", none{})
 	return r.Stats, err
 }
 
-// Clear implements cache.Store.
 func (c *Client) Clear(olderThan time.Duration) (int, error) {
-	var r countReply
-	err := c.call("Clear", clearArgs{OlderThan: olderThan}, &r)
+	r, err := ask[countReply](c, "Clear", clearArgs{OlderThan: olderThan})
 	return r.N, err
 }
 
-// DeleteRuns implements cache.Store. The holder refuses a live run.
+// DeleteRuns: the holder refuses a live run.
 func (c *Client) DeleteRuns(ids []string) (runs, results int, err error) {
-	var r deleteRunsReply
-	err = c.call("DeleteRuns", deleteRunsArgs{IDs: ids}, &r)
+	r, err := ask[deleteRunsReply](c, "DeleteRuns", deleteRunsArgs{IDs: ids})
 	return r.Runs, r.Results, err
 }
 
-// Export implements cache.Store. The holder sends the whole export in one
-// reply; nothing is written to w unless it succeeded.
+// Export: the holder sends the whole export in one reply; nothing is
+// written to w unless it succeeded.
 func (c *Client) Export(w io.Writer) (int, error) {
-	var r exportReply
-	if err := c.call("Export", none{}, &r); err != nil {
+	r, err := ask[exportReply](c, "Export", none{})
+	if err != nil {
 		return 0, err
 	}
 	if _, err := w.Write(r.Data); err != nil {
@@ -653,14 +611,13 @@ func (c *Client) Export(w io.Writer) (int, error) {
 	return r.N, nil
 }
 
-// Import implements cache.Store; the input is read whole before it is sent.
+// Import reads the input whole before it sends it.
 func (c *Client) Import(r io.Reader) (int, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return 0, fmt.Errorf("import into %s: read the input: %w", c.hello.DB, err)
 	}
-	var reply countReply
-	err = c.call("Import", importArgs{Data: data}, &reply)
+	reply, err := ask[countReply](c, "Import", importArgs{Data: data})
 	return reply.N, err
 }
 
@@ -677,17 +634,14 @@ func (c *Client) EndRun(id string) error {
 
 // Live lists the runs being evaluated now, by the holder or its clients.
 func (c *Client) Live() (map[string]LiveRun, error) {
-	var r liveReply
-	err := c.call("Live", none{}, &r)
+	r, err := ask[liveReply](c, "Live", none{})
 	return r.Runs, err
 }
 
-// Submit hands a run to the holder's RunService and returns its id. Unlike
-// the store's writes it is not idempotent: after ErrLost the run may or may
-// not have started (Live or Runs tells).
+// Submit hands a run to the holder's RunService and returns its id. It is
+// not idempotent: after ErrLost the run may or may not have started.
 func (c *Client) Submit(req SubmitRequest) (string, error) {
-	var r idReply
-	err := c.call("Submit", req, &r)
+	r, err := ask[idReply](c, "Submit", req)
 	return r.ID, err
 }
 
@@ -697,8 +651,7 @@ func (c *Client) Stop(id string) error {
 }
 
 // Outcome waits until a run the holder's RunService evaluates has ended
-// and says how (its exit code), or until ctx is done. A run the service
-// does not know comes back at once with Known false.
+// and says how, or until ctx is done; an unknown run comes back at once.
 func (c *Client) Outcome(ctx context.Context, id string) (RunOutcome, error) {
 	for {
 		if err := ctx.Err(); err != nil {

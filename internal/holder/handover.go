@@ -14,26 +14,14 @@ import (
 	"time"
 )
 
-// The hand-over of claims from one holder to the next.
-//
-// A client pays for a judge call under a claim the holder grants it, and
-// the holder keeps its claims in memory. When the holder goes away (killed,
-// or it quit), a client with a call on the wire still holds its claim, but
-// the next holder does not know it: another client asking for the same
-// call would be granted it and pay it again, a fraction of a second before
-// the first stores the reply. So:
-//
-//   - a holder keeps, beside its socket, the pids of the clients it granted
-//     claims to (the claimers file), rewritten when that set changes;
-//   - the next holder reads it and, for a short while (handoverWait), grants
-//     no new claim until each of those processes still alive has come back
-//     and rejoined, re-registering the claims it holds (Rejoin);
-//   - a client notices its holder has gone as soon as the connection drops,
-//     not at its next call (Client.Lost), so that it comes back at once.
-//
-// A client that rejoins holds its claims again: whoever asks for one of
-// them waits until the client stores its reply and releases it, then reads
-// the reply instead of paying for it.
+// The hand-over of claims from one holder to the next. A client with a
+// call on the wire still holds its claim when its holder goes away, but
+// the next holder does not know it and would grant the call to another
+// client, which would pay it again. So a holder keeps, beside its socket,
+// the pids of the clients it granted claims to (the claimers file); the
+// next holder reads it and, for at most handoverWait, grants no new claim
+// until each of those still alive has come back (Client.Lost tells them at
+// once) and re-registered its claims (Rejoin).
 
 // handoverWait bounds how long a new holder waits for its predecessor's
 // claimers: one that does not come back in time (hung, or busy for
@@ -159,20 +147,16 @@ func (c *conn) markClaimer() {
 	}
 }
 
-// HandoverDone is closed once the predecessor's claimers have come back
-// (or the hand-over ran out of time): the holder's own new claims wait for
-// it, as its clients' do.
+// HandoverDone is closed once the predecessor's claimers have come back (or
+// the hand-over ran out of time): the holder's own new claims wait for it.
 func (s *Server) HandoverDone() <-chan struct{} { return s.handover.done }
 
 // Rejoin re-registers, for a client that held them at the previous holder,
 // the claims it still holds, and ends the hand-over's wait for it. Each
 // key granted comes back with its token; 0 for a key someone else holds.
 func (c *Client) Rejoin(keys []string) ([]uint64, error) {
-	var r rejoinReply
-	if err := c.call("Rejoin", keysArgs{Keys: keys}, &r); err != nil {
-		return nil, err
-	}
-	return r.Tokens, nil
+	r, err := ask[rejoinReply](c, "Rejoin", keysArgs{Keys: keys})
+	return r.Tokens, err
 }
 
 // Release is the release func of a claim Rejoin granted again.

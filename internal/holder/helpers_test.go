@@ -236,10 +236,27 @@ func result(i int) *eval.Result {
 	}
 }
 
-// state is Clients with a channel closed at the next change, so that tests
+// state is the number of connected clients with a channel closed at the next change, so that tests
 // wait for a client to come or go without sleeping.
 func (s *Server) state() (clients int, changed <-chan struct{}) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.conns), s.changed
+}
+
+// Socket is the path the server listens on.
+func (s *Server) Socket() string { return s.sock }
+
+// Clients is the number of connected clients.
+func (s *Server) Clients() int {
+	n, _ := s.state()
+	return n
+}
+
+// Hung says whether the holder has left a ping unanswered for HungAfter
+// (and has not answered since).
+func (c *Client) Hung() bool {
+	c.hungMu.Lock()
+	defer c.hungMu.Unlock()
+	return c.hung
 }

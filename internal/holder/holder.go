@@ -1,19 +1,11 @@
-// Package holder lets the one process that holds the database file serve it
-// to every other ragscope process. bbolt allows a single writer process, so
-// instead of waiting for the file, a second run, a TUI or a report connects to
-// a Unix socket beside the database and uses the holder's open database
-// through it (Client implements cache.Store).
-//
-// The socket speaks a greeting line (Hello, JSON) and then net/rpc with the
-// JSON codec. JSON rather than gob because results carry maps with nil
-// *float64 scores, which gob cannot encode, and because the database stores
-// JSON anyway: a value that went through the socket reads back exactly like
-// one read from the file.
-//
-// Only the owner of the database may connect: the socket's directory is 0700,
-// the socket 0600, and the server checks each peer's uid. The package decides
-// nothing about who should hold the file; it only reports, with typed errors,
-// what it found (ErrNoHolder, ErrServed, ErrIncompatible, ErrLost).
+// Package holder lets the one process that holds the database file (bbolt
+// allows a single writer) serve it to every other ragscope process over a
+// Unix socket beside it (Client implements cache.Store). The socket speaks a greeting line (Hello, JSON) and then net/rpc with the
+// JSON codec: gob cannot encode the nil *float64 scores of results, and a
+// value that went through the socket reads back exactly like one read from
+// the file. Only the owner of the database may connect (a 0700 directory,
+// a 0600 socket, the peer's uid checked). The package decides nothing about
+// who should hold the file; it reports what it found with typed errors.
 package holder
 
 import (
@@ -52,9 +44,8 @@ var (
 	ErrNoRunService = errors.New("the holder does not run detached runs")
 )
 
-// Hello is the first line the server writes on every connection, before
-// any RPC, so that a client learns who holds the database (for status lines
-// and error messages) and whether it can talk to it at all.
+// Hello is the first line the server writes on every connection, so that a
+// client learns who holds the database and whether it can talk to it.
 type Hello struct {
 	Protocol int       `json:"protocol"`
 	Version  string    `json:"version,omitempty"` // the holder's ragscope version

@@ -2,11 +2,9 @@ package holder
 
 import "github.com/ragscope/ragscope/eval"
 
-// Progress is what the process evaluating a run tells the holder of it
-// while it runs, so that a process watching the run (attach, open) shows
-// the samples being evaluated and the calls made so far, not only the
-// samples stored. It lives in the holder's memory with the live run and
-// goes with it.
+// Progress is what the process evaluating a run tells the holder of it, so
+// that a process watching the run shows the samples being evaluated and
+// the calls made so far. It lives in the holder's memory with the live run.
 type Progress struct {
 	Calls  eval.CallCounts `json:"calls"`
 	Tokens eval.Usage      `json:"tokens"`
@@ -66,7 +64,5 @@ func (c *Client) SetProgress(id string, p Progress) error {
 
 // Progress is a live run's last progress, as its evaluator told the holder.
 func (c *Client) Progress(id string) (RunProgress, error) {
-	var r RunProgress
-	err := c.call("Progress", runIDArgs{RunID: id}, &r)
-	return r, err
+	return ask[RunProgress](c, "Progress", runIDArgs{RunID: id})
 }

@@ -20,24 +20,21 @@ import (
 	"github.com/ragscope/ragscope/cache"
 )
 
-// Server-side bounds of the calls that wait. A client that gives up (its
-// context is cancelled) cannot tell the server so over net/rpc; bounding the
-// wait bounds how long an abandoned call occupies the server, and the client
-// simply asks again while it still cares.
+// Server-side bounds of the calls that wait: a client cannot tell the
+// server over net/rpc that it gave up, so it asks again while it cares. A
+// claim that waited its bound answers "not granted": the caller looks the
+// key up and claims again, as after any wait.
 const (
-	maxLiveWait = 5 * time.Second
-	// An unfinished claim answers "not granted": the caller looks the key
-	// up again and claims again, which is what it does after any wait.
+	maxLiveWait  = 5 * time.Second
 	maxClaimWait = 2 * time.Second
 )
 
-// maxRunPage bounds the results of one RunPage reply: a page is one
-// message, and a client reading a million-sample run holds one at a time.
-const maxRunPage = 512
-
-// maxSummaryPage bounds a RunSummaries reply: summaries leave out the
-// contexts and traces, so a page of them is a fraction of a result page.
-const maxSummaryPage = 4096
+// The most results of a RunPage reply and of a RunSummaries one (which
+// leaves out the contexts and traces): a page is one message.
+const (
+	maxRunPage     = 512
+	maxSummaryPage = 4096
+)
 
 // ServeOptions describe the holder to its clients.
 type ServeOptions struct {
@@ -165,19 +162,6 @@ func serve(db *cache.DB, opt ServeOptions, peerUID int) (*Server, error) {
 	return s, nil
 }
 
-// Socket is the path the server listens on.
-func (s *Server) Socket() string { return s.sock }
-
-// Hello is what the server greets its clients with.
-func (s *Server) Hello() Hello { return s.hello }
-
-// Clients is the number of connected clients.
-func (s *Server) Clients() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.conns)
-}
-
 // notify wakes the tests waiting for a change (see state); s.mu is held.
 func (s *Server) notify() {
 	close(s.changed)
@@ -241,10 +225,9 @@ func (s *Server) Close() error {
 			if rerr := os.Remove(s.sock); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 				err = fmt.Errorf("database %s: cannot remove its socket %s: %w; remove it by hand", s.hello.DB, s.sock, rerr)
 			}
-			// Nothing lingers when no one else is around: the directory
-			// goes too, unless it is not empty. No successor can be
-			// creating its socket there yet: it needs the file's lock,
-			// which our caller releases only after this.
+			// The directory goes too, unless it is not empty: no successor
+			// can be creating its socket there before our caller lets go
+			// of the file's lock.
 			_ = os.Remove(filepath.Dir(s.sock))
 		}
 	})
@@ -387,10 +370,8 @@ func (c *conn) release(token uint64) {
 }
 
 // hangupConn calls hangup as soon as a read fails, that is as soon as the
-// other end hangs up: the reader of either end is always reading. The
-// client closes Lost then. The server cancels the connection's context:
-// serveCalls waits for the calls in flight once the client is gone, and
-// those that wait (Watch, Claim) are the ones to stop.
+// other end hangs up (either end is always reading): the client closes
+// Lost, the server ends the waits (Watch, Claim) of the gone client.
 type hangupConn struct {
 	net.Conn
 	hangup func()

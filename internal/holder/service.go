@@ -49,10 +49,9 @@ func handle[A, R any](fn func(*conn, A) (R, error)) method {
 	}
 }
 
-// serveCalls answers the client's calls as net/rpc's server would, each in
-// a goroutine of its own, until the client hangs up; then it waits for the
-// calls in flight and closes the connection. The methods are named
-// "Store." and their key in methods.
+// serveCalls answers the client's calls ("Store." and a key of methods) as
+// net/rpc's server would, each in a goroutine of its own, until the client
+// hangs up; then it waits for the calls in flight and closes the codec.
 func (c *conn) serveCalls(codec rpc.ServerCodec) {
 	var (
 		calls sync.WaitGroup
@@ -337,9 +336,8 @@ func runService(c *conn) (RunService, error) {
 	return nil, noRunServiceError{c.srv.hello}
 }
 
-// redact keeps the API key out of an error that goes back over the socket
-// (and from there to a terminal or a log), should the run service have
-// quoted it, say in an endpoint's complaint.
+// redact keeps the API key out of an error that goes back over the socket,
+// should the run service have quoted it.
 func redact(err error, key string) error {
 	if key == "" || !strings.Contains(err.Error(), key) {
 		return err

@@ -5,10 +5,9 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// A watcher (ragscope watch) that is a client keeps its state in the
-// holder's database: each step is one call, one transaction there. The
-// calls keep their protocol-4 names (Store.FollowLoad, …): they are the
-// wire protocol, which a holder of an earlier build still speaks.
+// A watcher that is a client keeps its state in the holder's database, one
+// call and one transaction a step. The calls keep their wire names
+// (Store.FollowLoad, …).
 type (
 	watchLoadArgs struct {
 		Stream string `json:"stream"`
@@ -31,23 +30,16 @@ type (
 	}
 )
 
-var _ cache.WatchStore = (*Client)(nil)
-
-// WatchLoad implements cache.WatchStore.
 func (c *Client) WatchLoad(stream string) (cache.WatchState, error) {
-	var r watchLoadReply
-	err := c.call("FollowLoad", watchLoadArgs{Stream: stream}, &r)
+	r, err := ask[watchLoadReply](c, "FollowLoad", watchLoadArgs{Stream: stream})
 	return r.State, err
 }
 
-// WatchAdmit implements cache.WatchStore.
 func (c *Client) WatchAdmit(stream string, a cache.WatchAdmit) (cache.WatchAdmitted, error) {
-	var r watchAdmitReply
-	err := c.call("FollowAdmit", watchAdmitArgs{Stream: stream, Admit: a}, &r)
+	r, err := ask[watchAdmitReply](c, "FollowAdmit", watchAdmitArgs{Stream: stream, Admit: a})
 	return r.Admitted, err
 }
 
-// WatchResult implements cache.WatchStore.
 func (c *Client) WatchResult(stream, hash, runID string, res *eval.Result) error {
 	return c.call("FollowResult", watchResultArgs{Stream: stream, Hash: hash, RunID: runID, Result: res}, &none{})
 }

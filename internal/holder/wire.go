@@ -152,9 +152,8 @@ type (
 )
 
 // vectors travel as base64 of float32 little endian, one string per vector
-// (null for a missing one). The store keeps float32, so nothing is lost
-// that the file would have kept; it is a quarter of decimal JSON's size, and
-// it carries NaN and infinities, which JSON numbers cannot.
+// (null for a missing one): the store keeps float32 anyway, it is a quarter
+// of decimal JSON's size, and it carries NaN and infinities.
 type vectors [][]float64
 
 func (vs vectors) MarshalJSON() ([]byte, error) {

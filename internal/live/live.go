@@ -1,7 +1,6 @@
-// Package live is the live view of a run that another process (a second
-// run, the server, a watcher) evaluates: its stored results turned back
-// into the runner's events as they are stored, so that the TUI and a
-// waiting CLI follow it through the one event path of a run of their own.
+// Package live is the live view of a run that another process evaluates:
+// its stored results turned back into the runner's events as they are
+// stored, so that the TUI and a waiting CLI follow it as a run of their own.
 package live
 
 import (
@@ -17,18 +16,17 @@ import (
 	"github.com/ragscope/ragscope/internal/holder"
 )
 
-// liveWait is how long one LiveUpdates waits for news before the viewer checks
-// that the run is still being evaluated by someone.
-const liveWait = 2 * time.Second
-
-// progressWait is liveWait when the evaluator's progress can be read: the
-// viewer asks for it this often, to show the samples in flight and the
-// calls made before any of them is stored.
-const progressWait = 500 * time.Millisecond
-
-// pollEvery bounds how often a viewer of a run storing results fast reads
-// its progress: as often as the screen repaints.
-const pollEvery = 250 * time.Millisecond
+const (
+	// liveWait is how long one LiveUpdates waits for news before the
+	// viewer checks that someone still evaluates the run.
+	liveWait = 2 * time.Second
+	// progressWait is liveWait when the evaluator's progress can be read,
+	// to show the samples in flight before any of them is stored.
+	progressWait = 500 * time.Millisecond
+	// pollEvery bounds how often a viewer of a fast run reads its
+	// progress: as often as the screen repaints.
+	pollEvery = 250 * time.Millisecond
+)
 
 // progressReader tells what the evaluator of a live run last said of it.
 type progressReader interface {
@@ -40,11 +38,10 @@ type liveLister interface {
 	Live() (map[string]holder.LiveRun, error)
 }
 
-// Events streams a run that another process (or the server) evaluates as
-// the same runner events a run of our own gives, built from the results as
-// they are stored: the TUI shows it through its one event path. The channel
-// closes when the run ends, when its evaluator goes away without finishing
-// it (the last event then says so), or when ctx is done.
+// Events streams a run that another process evaluates as the runner events
+// of a run of our own. The channel closes when the run ends, when its
+// evaluator goes away without finishing it (the last event says so), or
+// when ctx is done.
 func Events(ctx context.Context, st cache.Store, runID string) <-chan eval.Event {
 	out := make(chan eval.Event, 256)
 	pr, _ := st.(progressReader)
@@ -67,11 +64,9 @@ func Events(ctx context.Context, st cache.Store, runID string) <-chan eval.Event
 				return false
 			}
 		}
-		// sent remembers what each sample's last result was, so a result
-		// read twice (stored between taking a position and reading the
-		// run, or read again after the holder changed) is sent once: the
-		// TUI would count its calls twice. A result rewritten (a resumed
-		// run redoing a failed sample) differs, and is sent.
+		// sent remembers each sample's last result, so that a result read
+		// twice is sent once (the TUI would count its calls twice), and one
+		// rewritten (a resumed run redoing a failed sample) is sent again.
 		var sent sentResults
 		// started are the samples shown in flight and not yet finished.
 		started := map[int]bool{}

@@ -8,29 +8,20 @@ import (
 )
 
 // Memo is a bounded cache of values computed from a text, safe for
-// concurrent use. The offline judge computes the same things from the
-// same texts many times (a sample's question, answer and reference
-// statements by every metric, a chunk by every statement), and each of
-// those is a pure function of its text. Bounding is crude but cheap: when full, the memo
-// is emptied, which only costs recomputation, never a different value.
-// Values are shared: a caller must not modify one.
+// concurrent use: the offline judge computes the same pure functions of
+// the same texts many times. When full it is emptied, which only costs
+// recomputation. Values are shared: a caller must not modify one.
 //
-// A value being computed is computed once: the metrics of a sample run at
-// once and all ask for its chunks first, and a big chunk analysed by each
-// of them at the same time would take that many times its analysis in
-// memory (a 15 MiB chunk: 3.1 GB against 1-1.2 GB, scripts/bigrecord.sh).
+// A value being computed is computed once: the metrics of a sample all
+// ask for its chunks at once, and a big chunk analysed by each of them at
+// the same time would take that many times its memory. For the same
+// reason the values of texts of BigText bytes or more are bounded to
+// maxBigText bytes of keys, the oldest let go first: an analysis takes
+// up to about 80 times its text.
 //
-// What a memo keeps of big texts is bounded in bytes as well as in count:
-// the analysis of a text takes up to about 80 times its size, so 4096
-// analyses of records of a few MiB would be hundreds of GB. The values of
-// texts of BigText bytes or more take at most maxBigText bytes of keys,
-// the oldest let go first.
-//
-// The memos are shared by every worker of a run, so one lock would make
-// every lookup of every worker wait in line: texts are spread over shards
-// by a hash of their text, each with its own lock and its share of the
-// count bound; big texts all go to one shard, which keeps the byte bound
-// whole.
+// Texts are spread over shards, each with its own lock, so that the
+// workers of a run do not wait in line for one; big texts all go to one
+// shard, which keeps the byte bound whole.
 type Memo[V any] struct {
 	small [shards]shard[V]
 	big   shard[V]

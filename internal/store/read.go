@@ -16,10 +16,9 @@ const readPage = 256
 // time; keep, when set, says which indexes to yield.
 func Each(st cache.Store, id string, keep func(int) bool) func(yield func(*eval.Result) error) error {
 	return func(yield func(*eval.Result) error) error {
-		// The next page is read while this one is yielded: reading is
-		// decoding (the store's JSON), yielding is mostly encoding (the
-		// report's), and the two then share the cores. One page ahead at
-		// most; none is left being read when this returns.
+		// The next page is read (decoded) while this one is yielded (mostly
+		// encoded), so the two share the cores; none is left being read
+		// when this returns.
 		type fetched struct {
 			page []*eval.Result
 			next int

@@ -10,8 +10,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -67,12 +69,10 @@ type OpenOptions struct {
 	Stderr io.Writer
 }
 
-// Shared is the database as this process uses it: either it holds the file
-// (and serves it to others) or another ragscope process does and this one
-// is its client. It implements cache.Store and survives the loss of its
-// holder: the next call takes the database over (or attaches to whoever
-// did) and repeats itself, which is safe because every write is idempotent
-// and committed before it is acknowledged.
+// Shared is the database as this process uses it: it holds the file, or it
+// is a client of the process that does. It survives the loss of its holder: the
+// next call takes the database over (or attaches to whoever did) and
+// repeats itself, which every write being idempotent makes safe.
 type Shared struct {
 	path, sock string
 	opt        OpenOptions
@@ -137,8 +137,7 @@ func (s *Shared) attach() error {
 	for {
 		cl, err := holder.Dial(s.sock, 2*time.Second)
 		if err == nil {
-			s.cl, s.db, s.srv = cl, nil, nil
-			s.gen++
+			s.attachTo(nil, nil, cl)
 			s.watchHolder(cl)
 			if s.opt.Mode == Hold {
 				// Come back as soon as the holder goes, not at the next
@@ -157,14 +156,12 @@ func (s *Shared) attach() error {
 		db, err := cache.Open(s.path, cache.Options{Timeout: 200 * time.Millisecond, ReadOnly: s.opt.Mode == Read})
 		if err == nil {
 			if s.opt.Mode != Hold {
-				s.db, s.cl, s.srv = db, nil, nil
-				s.gen++
+				s.attachTo(db, nil, nil)
 				return nil
 			}
 			srv, err := holder.Serve(db, holder.ServeOptions{Version: Version, Role: s.opt.Role, Runs: s.opt.Runs})
 			if err == nil {
-				s.db, s.srv, s.cl = db, srv, nil
-				s.gen++
+				s.attachTo(db, srv, nil)
 				return nil
 			}
 			db.Close()
@@ -183,11 +180,16 @@ func (s *Shared) attach() error {
 	}
 }
 
-// watchHolder says so when the holder stops answering and when it answers
-// again: a holder stopped with Ctrl-Z or kill -STOP keeps the file's lock,
-// so nobody can take the database over until it goes on or goes away, and
-// its clients' calls wait for it. They wait visibly: on stderr (headless)
-// and in HolderNote (the TUI's header).
+// attachTo makes the file, served or not, or a holder's client the store
+// calls go to; s.mu is held.
+func (s *Shared) attachTo(db *cache.DB, srv *holder.Server, cl *holder.Client) {
+	s.db, s.srv, s.cl = db, srv, cl
+	s.gen++
+}
+
+// watchHolder says so, on stderr and in HolderNote, when the holder stops
+// answering and when it answers again: a holder stopped with Ctrl-Z keeps
+// the file's lock, so its clients' calls wait until it goes on or goes away.
 func (s *Shared) watchHolder(cl *holder.Client) {
 	h := cl.Hello()
 	cl.OnHung(func(hung bool) {
@@ -254,11 +256,7 @@ func (s *Shared) recover(gen int, cause error) error {
 	if err := s.attach(); err != nil {
 		return fmt.Errorf("%v; taking the database over failed: %w", cause, err)
 	}
-	held := make([]*heldClaim, 0, len(s.held))
-	for _, hc := range s.held {
-		held = append(held, hc)
-	}
-	s.registerLocked(held)
+	s.registerLocked(slices.Collect(maps.Values(s.held)))
 	if s.opt.Stderr != nil {
 		who := "took the database over"
 		if s.cl != nil {
@@ -267,20 +265,20 @@ func (s *Shared) recover(gen int, cause error) error {
 		fmt.Fprintf(s.opt.Stderr, "ragscope: the holder of %s went away (%v); %s\n", s.path, cause, who)
 	}
 	for id := range s.live {
-		s.beginLocked(id)
+		s.announceLocked(id, true)
 	}
 	return nil
 }
 
 // do runs fn on the current store and repeats it on the next one if the
-// holder went away.
-func (s *Shared) do(fn func(cache.Store) error) error {
+// holder went away; gen is the attachment fn runs on.
+func (s *Shared) do(fn func(st cache.Store, gen int) error) error {
 	for attempt := 0; ; attempt++ {
 		st, gen, err := s.current()
 		if err != nil {
 			return err
 		}
-		err = fn(st)
+		err = fn(st, gen)
 		if err == nil || attempt == 3 {
 			return err
 		}
@@ -294,6 +292,21 @@ func (s *Shared) do(fn func(cache.Store) error) error {
 			return rerr
 		}
 	}
+}
+
+// call is do for a call that needs not know its attachment.
+func (s *Shared) call(fn func(cache.Store) error) error {
+	return s.do(func(st cache.Store, _ int) error { return fn(st) })
+}
+
+// get is do for a call with one result.
+func get[T any](s *Shared, fn func(cache.Store) (T, error)) (out T, err error) {
+	err = s.do(func(st cache.Store, _ int) error {
+		var err error
+		out, err = fn(st)
+		return err
+	})
+	return out, err
 }
 
 // replaced says the attachment gen was replaced by a newer one (not closed
@@ -324,9 +337,8 @@ func (s *Shared) Holder() (holder.Hello, bool) {
 // Client is the connection to the holder, nil when this process holds the
 // file (detach and attach need the server's run service).
 func (s *Shared) Client() *holder.Client {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.cl
+	_, cl := s.attached()
+	return cl
 }
 
 // Close lets go of the database: a holder stops serving (its clients take
@@ -356,17 +368,7 @@ func (s *Shared) BeginRun(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.live[id] = true
-	return s.beginLocked(id)
-}
-
-func (s *Shared) beginLocked(id string) error {
-	switch {
-	case s.srv != nil:
-		s.srv.BeginRun(id)
-	case s.cl != nil:
-		return s.cl.BeginRun(id)
-	}
-	return nil
+	return s.announceLocked(id, true)
 }
 
 // EndRun says the run is no longer evaluated here.
@@ -374,23 +376,37 @@ func (s *Shared) EndRun(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.live, id)
+	return s.announceLocked(id, false)
+}
+
+// announceLocked begins or ends a live run with the holder; s.mu is held.
+func (s *Shared) announceLocked(id string, begin bool) error {
 	switch {
+	case s.srv != nil && begin:
+		s.srv.BeginRun(id)
 	case s.srv != nil:
 		s.srv.EndRun(id)
+	case s.cl != nil && begin:
+		return s.cl.BeginRun(id)
 	case s.cl != nil:
 		return s.cl.EndRun(id)
 	}
 	return nil
 }
 
+// attached is the server this process runs and the client of another
+// holder, one of them nil (both when a short command holds the file).
+func (s *Shared) attached() (*holder.Server, *holder.Client) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.srv, s.cl
+}
+
 // SetProgress tells viewers of a run this process evaluates how far it is
 // (see holder.Progress). Best effort: a holder that is gone or busy costs
 // the viewers a figure, never the run a wait.
 func (s *Shared) SetProgress(id string, p holder.Progress) {
-	s.mu.Lock()
-	srv, cl := s.srv, s.cl
-	s.mu.Unlock()
-	switch {
+	switch srv, cl := s.attached(); {
 	case srv != nil:
 		srv.SetProgress(id, p)
 	case cl != nil:
@@ -400,114 +416,87 @@ func (s *Shared) SetProgress(id string, p holder.Progress) {
 
 // RunProgress is what the evaluator of a live run last said of it.
 func (s *Shared) RunProgress(id string) (holder.RunProgress, error) {
-	var out holder.RunProgress
-	err := s.do(func(st cache.Store) error {
-		s.mu.Lock()
-		srv, cl := s.srv, s.cl
-		s.mu.Unlock()
-		switch {
+	return get(s, func(cache.Store) (holder.RunProgress, error) {
+		switch srv, cl := s.attached(); {
 		case srv != nil:
-			out = srv.Progress(id)
+			return srv.Progress(id), nil
 		case cl != nil:
-			var err error
-			out, err = cl.Progress(id)
-			return err
-		default:
-			out = holder.RunProgress{} // a short command holding the file: nothing else runs
+			return cl.Progress(id)
 		}
-		return nil
+		return holder.RunProgress{}, nil // a short command holding the file: nothing else runs
 	})
-	return out, err
 }
 
 // Live lists the runs being evaluated now by the holder or its clients.
 func (s *Shared) Live() (map[string]holder.LiveRun, error) {
-	var out map[string]holder.LiveRun
-	err := s.do(func(st cache.Store) error {
-		s.mu.Lock()
-		srv, cl := s.srv, s.cl
-		s.mu.Unlock()
-		switch {
+	return get(s, func(cache.Store) (map[string]holder.LiveRun, error) {
+		switch srv, cl := s.attached(); {
 		case srv != nil:
-			out = srv.Live()
+			return srv.Live(), nil
 		case cl != nil:
-			var err error
-			out, err = cl.Live()
-			return err
-		default:
-			out = map[string]holder.LiveRun{} // a short command holding the file: nothing else runs
+			return cl.Live()
 		}
-		return nil
+		return map[string]holder.LiveRun{}, nil // a short command holding the file: nothing else runs
 	})
-	return out, err
 }
 
 func (s *Shared) Path() string   { return s.path }
 func (s *Shared) ReadOnly() bool { return s.opt.Mode == Read && s.Holding() }
 
-func (s *Shared) NewRunID() (id string, err error) {
-	err = s.do(func(st cache.Store) error { id, err = st.NewRunID(); return err })
-	return id, err
-}
+func (s *Shared) NewRunID() (string, error) { return get(s, cache.Store.NewRunID) }
 
 func (s *Shared) PutRun(info report.RunInfo) error {
-	return s.do(func(st cache.Store) error { return st.PutRun(info) })
+	return s.call(func(st cache.Store) error { return st.PutRun(info) })
 }
 
 func (s *Shared) PutResult(runID string, r *eval.Result) error {
-	return s.do(func(st cache.Store) error { return st.PutResult(runID, r) })
+	return s.call(func(st cache.Store) error { return st.PutResult(runID, r) })
 }
 
 func (s *Shared) PutResults(runID string, rs []*eval.Result) error {
-	return s.do(func(st cache.Store) error { return st.PutResults(runID, rs) })
+	return s.call(func(st cache.Store) error { return st.PutResults(runID, rs) })
 }
 
-func (s *Shared) Runs() (runs []report.RunInfo, err error) {
-	err = s.do(func(st cache.Store) error { runs, err = st.Runs(); return err })
-	return runs, err
-}
+func (s *Shared) Runs() ([]report.RunInfo, error) { return get(s, cache.Store.Runs) }
 
 func (s *Shared) Run(ref string) (info report.RunInfo, rs []*eval.Result, err error) {
-	err = s.do(func(st cache.Store) error { info, rs, err = st.Run(ref); return err })
+	err = s.call(func(st cache.Store) (err error) {
+		info, rs, err = st.Run(ref)
+		return err
+	})
 	return info, rs, err
 }
 
 func (s *Shared) RunPage(ref string, from, limit int) (info report.RunInfo, page []*eval.Result, next int, err error) {
-	err = s.do(func(st cache.Store) error { info, page, next, err = st.RunPage(ref, from, limit); return err })
+	err = s.call(func(st cache.Store) (err error) {
+		info, page, next, err = st.RunPage(ref, from, limit)
+		return err
+	})
 	return info, page, next, err
 }
 
-// RunSummaries gives fn run ref's results of a page, from sample index
-// from on, each with only what a table row needs, as
-// cache.DB.RunSummaries does: read in place from the file when this
-// process holds it, or by the holder and sent as summaries when another
-// process does. A call repeated on a new holder does not give fn the
-// results it was given already.
-func (s *Shared) RunSummaries(ref string, from, limit int, fn func(*eval.Result) error) (next int, err error) {
+// RunSummaries is cache.DB.RunSummaries, in this process or the holder's.
+// A call repeated on a new holder does not give fn the results it was
+// given already.
+func (s *Shared) RunSummaries(ref string, from, limit int, fn func(*eval.Result) error) (int, error) {
 	given := 0
-	err = s.do(func(st cache.Store) error {
+	return get(s, func(st cache.Store) (int, error) {
 		n := 0
-		each := func(r *eval.Result) error {
+		return st.RunSummaries(ref, from, limit, func(r *eval.Result) error {
 			if n++; n <= given {
 				return nil
 			}
 			given = n
 			return fn(r)
-		}
-		next, err = st.RunSummaries(ref, from, limit, each)
-		return err
+		})
 	})
-	return next, err
 }
 
 // DeleteRuns removes runs and their results. A run being evaluated (by
 // this process, the holder or another client) is refused.
 func (s *Shared) DeleteRuns(ids []string) (runs, results int, err error) {
-	err = s.do(func(st cache.Store) error {
-		s.mu.Lock()
-		srv := s.srv
-		s.mu.Unlock()
-		if srv != nil {
+	err = s.call(func(st cache.Store) (err error) {
+		if srv, _ := s.attached(); srv != nil {
 			// Holding the file and serving it: the holder's check is ours.
 			if err := holder.RefuseLive(srv.Live(), ids); err != nil {
 				return err
@@ -519,74 +508,59 @@ func (s *Shared) DeleteRuns(ids []string) (runs, results int, err error) {
 	return runs, results, err
 }
 
-func (s *Shared) LiveUpdates(ctx context.Context, runID string, after int64, wait time.Duration) (b cache.LiveBatch, err error) {
-	err = s.do(func(st cache.Store) error { b, err = st.LiveUpdates(ctx, runID, after, wait); return err })
-	return b, err
+func (s *Shared) LiveUpdates(ctx context.Context, runID string, after int64, wait time.Duration) (cache.LiveBatch, error) {
+	return get(s, func(st cache.Store) (cache.LiveBatch, error) { return st.LiveUpdates(ctx, runID, after, wait) })
 }
 
 func (s *Shared) LookupChat(key string) (resp eval.ChatResponse, ok bool, err error) {
-	err = s.do(func(st cache.Store) error { resp, ok, err = st.LookupChat(key); return err })
+	err = s.call(func(st cache.Store) (err error) {
+		resp, ok, err = st.LookupChat(key)
+		return err
+	})
 	return resp, ok, err
 }
 
 func (s *Shared) PutChat(key string, req eval.ChatRequest, resp eval.ChatResponse) error {
-	return s.do(func(st cache.Store) error { return st.PutChat(key, req, resp) })
+	return s.call(func(st cache.Store) error { return st.PutChat(key, req, resp) })
 }
 
-func (s *Shared) LookupEmbeddings(keys []string) (vecs [][]float64, err error) {
-	err = s.do(func(st cache.Store) error { vecs, err = st.LookupEmbeddings(keys); return err })
-	return vecs, err
+func (s *Shared) LookupEmbeddings(keys []string) ([][]float64, error) {
+	return get(s, func(st cache.Store) ([][]float64, error) { return st.LookupEmbeddings(keys) })
 }
 
 func (s *Shared) PutEmbeddings(req eval.EmbedRequest, texts []string, vecs [][]float64) error {
-	return s.do(func(st cache.Store) error { return st.PutEmbeddings(req, texts, vecs) })
+	return s.call(func(st cache.Store) error { return st.PutEmbeddings(req, texts, vecs) })
 }
 
 // Claim implements cache.Store. A claim granted is held by this process
 // across a change of holder: it is registered again with the next one.
-func (s *Shared) Claim(ctx context.Context, key string) (func(), bool, error) {
-	for attempt := 0; ; attempt++ {
-		st, gen, err := s.current()
-		if err != nil {
-			return nil, false, err
-		}
+func (s *Shared) Claim(ctx context.Context, key string) (release func(), granted bool, err error) {
+	err = s.do(func(st cache.Store, gen int) error {
 		if done := s.handoverDone(); done != nil {
 			// Holding a database taken over: the claims of its former
 			// clients come back first.
 			select {
 			case <-done:
 			case <-ctx.Done():
-				return nil, false, ctx.Err()
+				return ctx.Err()
 			}
 		}
-		release, granted, err := st.Claim(ctx, key)
-		switch {
-		case err == nil && !granted:
-			return nil, false, nil
-		case err == nil:
-			return s.hold(key, release, gen), true, nil
-		case attempt == 3:
-			return nil, false, err
-		case errors.Is(err, cache.ErrClosed) && s.replaced(gen):
-			continue
-		case !errors.Is(err, holder.ErrLost):
-			return nil, false, err
+		r, ok, err := st.Claim(ctx, key)
+		if err == nil && ok {
+			release, granted = s.hold(key, r, gen), true
 		}
-		if rerr := s.recover(gen, err); rerr != nil {
-			return nil, false, rerr
-		}
-	}
+		return err
+	})
+	return release, granted, err
 }
 
 // handoverDone is the hand-over of the database this process took over
 // (see holder.Server.HandoverDone); nil when it does not hold it.
 func (s *Shared) handoverDone() <-chan struct{} {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.srv == nil {
-		return nil
+	if srv, _ := s.attached(); srv != nil {
+		return srv.HandoverDone()
 	}
-	return s.srv.HandoverDone()
+	return nil
 }
 
 // hold records a claim granted by attachment gen and returns its release.
@@ -647,37 +621,30 @@ func (s *Shared) registerLocked(hcs []*heldClaim) {
 	}
 }
 
-func (s *Shared) Call(key string) (e *cache.CallEntry, err error) {
-	err = s.do(func(st cache.Store) error { e, err = st.Call(key); return err })
-	return e, err
+func (s *Shared) Call(key string) (*cache.CallEntry, error) {
+	return get(s, func(st cache.Store) (*cache.CallEntry, error) { return st.Call(key) })
 }
 
 func (s *Shared) PutLabels(ls []labels.Label) error {
-	return s.do(func(st cache.Store) error { return st.PutLabels(ls) })
+	return s.call(func(st cache.Store) error { return st.PutLabels(ls) })
 }
 
-func (s *Shared) DeleteLabels(keys []string) (n int, err error) {
-	err = s.do(func(st cache.Store) error { n, err = st.DeleteLabels(keys); return err })
-	return n, err
+func (s *Shared) DeleteLabels(keys []string) (int, error) {
+	return get(s, func(st cache.Store) (int, error) { return st.DeleteLabels(keys) })
 }
 
-func (s *Shared) Labels(keys []string) (ls map[string]labels.Label, err error) {
-	err = s.do(func(st cache.Store) error { ls, err = st.Labels(keys); return err })
-	return ls, err
+func (s *Shared) Labels(keys []string) (map[string]labels.Label, error) {
+	return get(s, func(st cache.Store) (map[string]labels.Label, error) { return st.Labels(keys) })
 }
 
-func (s *Shared) Stats() (stats cache.Stats, err error) {
-	err = s.do(func(st cache.Store) error { stats, err = st.Stats(); return err })
-	return stats, err
+func (s *Shared) Stats() (cache.Stats, error) { return get(s, cache.Store.Stats) }
+
+func (s *Shared) Clear(olderThan time.Duration) (int, error) {
+	return get(s, func(st cache.Store) (int, error) { return st.Clear(olderThan) })
 }
 
-func (s *Shared) Clear(olderThan time.Duration) (n int, err error) {
-	err = s.do(func(st cache.Store) error { n, err = st.Clear(olderThan); return err })
-	return n, err
-}
-
-func (s *Shared) Export(w io.Writer) (n int, err error) {
-	// Not repeated after a takeover: part of the export may be written.
+// Export is not repeated after a takeover: part of it may be written.
+func (s *Shared) Export(w io.Writer) (int, error) {
 	st, _, err := s.current()
 	if err != nil {
 		return 0, err
@@ -685,7 +652,7 @@ func (s *Shared) Export(w io.Writer) (n int, err error) {
 	return st.Export(w)
 }
 
-func (s *Shared) Import(r io.Reader) (n int, err error) {
+func (s *Shared) Import(r io.Reader) (int, error) {
 	st, _, err := s.current()
 	if err != nil {
 		return 0, err

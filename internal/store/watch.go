@@ -1,54 +1,20 @@
 package store
 
 import (
-	"fmt"
-
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 )
 
-var _ cache.WatchStore = (*Shared)(nil)
-
-func watchStore(st cache.Store) (cache.WatchStore, error) {
-	if fs, ok := st.(cache.WatchStore); ok {
-		return fs, nil
-	}
-	return nil, fmt.Errorf("this database cannot keep a watcher's state (%T); a ragscope of this version must hold it", st)
+func (s *Shared) WatchLoad(stream string) (cache.WatchState, error) {
+	return get(s, func(st cache.Store) (cache.WatchState, error) { return st.WatchLoad(stream) })
 }
 
-// WatchLoad implements cache.WatchStore, through the holder or not.
-func (s *Shared) WatchLoad(stream string) (st cache.WatchState, err error) {
-	err = s.do(func(c cache.Store) error {
-		fs, err := watchStore(c)
-		if err == nil {
-			st, err = fs.WatchLoad(stream)
-		}
-		return err
-	})
-	return st, err
+// WatchAdmit can be repeated after losing the holder: records already
+// taken come back as repeats, and the offsets are the same.
+func (s *Shared) WatchAdmit(stream string, a cache.WatchAdmit) (cache.WatchAdmitted, error) {
+	return get(s, func(st cache.Store) (cache.WatchAdmitted, error) { return st.WatchAdmit(stream, a) })
 }
 
-// WatchAdmit implements cache.WatchStore. Repeating it after losing the
-// holder is safe: records already taken come back as repeats, and the
-// offsets are the same.
-func (s *Shared) WatchAdmit(stream string, a cache.WatchAdmit) (r cache.WatchAdmitted, err error) {
-	err = s.do(func(c cache.Store) error {
-		fs, err := watchStore(c)
-		if err == nil {
-			r, err = fs.WatchAdmit(stream, a)
-		}
-		return err
-	})
-	return r, err
-}
-
-// WatchResult implements cache.WatchStore.
 func (s *Shared) WatchResult(stream, hash, runID string, res *eval.Result) error {
-	return s.do(func(c cache.Store) error {
-		fs, err := watchStore(c)
-		if err == nil {
-			err = fs.WatchResult(stream, hash, runID, res)
-		}
-		return err
-	})
+	return s.call(func(st cache.Store) error { return st.WatchResult(stream, hash, runID, res) })
 }

@@ -1,13 +1,9 @@
 // Package boltfile reads bbolt's on-disk format (bbolt v1.5.0, file format
 // version 2) from a byte slice with ordinary bounds checks, so that a
-// damaged file can be examined without letting bbolt touch it: bbolt reads
-// pages through unchecked pointers into its mmap, and a bad page number
-// there is a crash (a fault, or a panic in a goroutine bbolt starts itself),
-// not an error. It walks a file's tree as bbolt's own check does, scans its
-// pages for what a damaged tree no longer reaches, and records beside a
-// file found sound the state that lets the next open skip the walk
-// (verified.go). It also keeps bbolt's mapping of the file from filling
-// the process's resident set (resident.go).
+// damaged file can be examined without letting bbolt crash on it: it walks
+// and scans a file's pages, records the state of a file found sound
+// (verified.go), and keeps bbolt's mapping out of the resident set
+// (resident.go).
 //
 // The layout, all integers in the machine's byte order:
 //
@@ -107,10 +103,9 @@ type File struct {
 func Read(data []byte) *File {
 	bf := &File{Data: data, Cur: -1}
 	m0 := parseMeta(data)
-	switch {
-	case m0.Err == nil:
+	if m0.Err == nil {
 		bf.PageSize = int(m0.PageSize)
-	default:
+	} else {
 		for i := 0; i <= 14; i++ {
 			pos := 1024 << i
 			if pos >= len(data)-1024 {
@@ -126,7 +121,7 @@ func Read(data []byte) *File {
 		bf.Metas[0], bf.Metas[1] = m0, Meta{Err: fmt.Errorf("not found")}
 		return bf
 	}
-	bf.Metas[0] = parseMeta(data)
+	bf.Metas[0] = m0
 	if len(data) >= 2*bf.PageSize {
 		bf.Metas[1] = parseMeta(data[bf.PageSize:])
 	} else {
@@ -156,18 +151,15 @@ type Problem struct {
 }
 
 func (p Problem) String() string {
-	var b bytes.Buffer
-	if p.page != 0 {
-		fmt.Fprintf(&b, "page %d", p.page)
-		if p.bucket != "" {
-			fmt.Fprintf(&b, " (bucket %q)", p.bucket)
-		}
-		b.WriteString(": ")
-	} else if p.bucket != "" {
-		fmt.Fprintf(&b, "bucket %q: ", p.bucket)
+	switch {
+	case p.page != 0 && p.bucket != "":
+		return fmt.Sprintf("page %d (bucket %q): %s", p.page, p.bucket, p.msg)
+	case p.page != 0:
+		return fmt.Sprintf("page %d: %s", p.page, p.msg)
+	case p.bucket != "":
+		return fmt.Sprintf("bucket %q: %s", p.bucket, p.msg)
 	}
-	b.WriteString(p.msg)
-	return b.String()
+	return p.msg
 }
 
 // Problems are what a walk found wrong: the first MaxProblems of N.
@@ -176,17 +168,13 @@ type Problems struct {
 	N    int
 }
 
-func (ps *Problems) add(p Problem) {
-	ps.N++
-	if len(ps.List) < MaxProblems {
-		ps.List = append(ps.List, p)
-	}
-}
-
 // Addf records a problem of bucket ("" for the file as a whole) and page
 // (0 when not about one).
 func (ps *Problems) Addf(bucket string, page uint64, format string, args ...any) {
-	ps.add(Problem{bucket: bucket, page: page, msg: fmt.Sprintf(format, args...)})
+	ps.N++
+	if len(ps.List) < MaxProblems {
+		ps.List = append(ps.List, Problem{bucket: bucket, page: page, msg: fmt.Sprintf(format, args...)})
+	}
 }
 
 // Texts are the problems kept, as text.
@@ -211,16 +199,15 @@ type Walker struct {
 	// (their subtrees are lost to the walk).
 	BadPages int
 	// Visit, when set, receives every key/value pair (not sub-buckets) with
-	// the path of its bucket ("runs", "results", ...; nested buckets are
-	// joined with '/'). The slices alias the file's bytes.
+	// the path of its bucket (nested ones joined with '/'); the slices alias
+	// the file's bytes.
 	Visit func(bucket string, key, value []byte)
 	// Enter, when set, hears of every bucket the walk enters, empty or not.
 	Enter func(bucket string)
 	// OnPage, when set, hears of every page of the tree that was read.
 	OnPage func(bucket string, id uint64)
-	// Trim, when set, is called every trimPages pages read: the pre-open
-	// check drops the pages it has walked from the resident set, so
-	// opening a database of a gigabyte does not hold a gigabyte.
+	// Trim, when set, is called every trimPages pages read, for the
+	// pre-open check to drop the pages it walked from the resident set.
 	Trim  func()
 	pages int
 }
@@ -276,44 +263,37 @@ func (w *Walker) CheckMeta() bool {
 // overflow pages included), after checking that it lies inside the
 // database and the file and identifies itself as id.
 func (w *Walker) page(bucket string, id uint64) (flags uint16, count int, buf []byte, ok bool) {
-	ps := uint64(w.bf.PageSize)
-	if id < 2 || id >= w.hwm {
-		w.Problems.Addf(bucket, 0, "refers to page %d, outside the database (pages 2 to %d)", id, w.hwm-1)
+	bad := func(page uint64, format string, args ...any) (uint16, int, []byte, bool) {
+		w.Problems.Addf(bucket, page, format, args...)
 		w.BadPages++
 		return 0, 0, nil, false
+	}
+	ps := uint64(w.bf.PageSize)
+	if id < 2 || id >= w.hwm {
+		return bad(0, "refers to page %d, outside the database (pages 2 to %d)", id, w.hwm-1)
 	}
 	off := id * ps
 	size := uint64(len(w.bf.Data))
 	if off+PageHeaderSize > size {
-		w.Problems.Addf(bucket, id, "lies past the end of the file (the file is truncated)")
-		w.BadPages++
-		return 0, 0, nil, false
+		return bad(id, "lies past the end of the file (the file is truncated)")
 	}
 	h := w.bf.Data[off:]
 	if got := ne.Uint64(h[0:]); got != id {
-		w.Problems.Addf(bucket, id, "page identifies itself as %d (overwritten or zeroed)", got)
-		w.BadPages++
-		return 0, 0, nil, false
+		return bad(id, "page identifies itself as %d (overwritten or zeroed)", got)
 	}
 	flags = ne.Uint16(h[8:])
 	count = int(ne.Uint16(h[10:]))
 	overflow := uint64(ne.Uint32(h[12:]))
 	if id+overflow >= w.hwm {
-		w.Problems.Addf(bucket, id, "its %d overflow pages run past the end of the database", overflow)
-		w.BadPages++
-		return 0, 0, nil, false
+		return bad(id, "its %d overflow pages run past the end of the database", overflow)
 	}
 	end := off + (overflow+1)*ps
 	if end > size {
-		w.Problems.Addf(bucket, id, "lies past the end of the file (the file is truncated)")
-		w.BadPages++
-		return 0, 0, nil, false
+		return bad(id, "lies past the end of the file (the file is truncated)")
 	}
 	for i := id; i <= id+overflow; i++ {
 		if w.isSeen(i) {
-			w.Problems.Addf(bucket, id, "page %d is referenced more than once", i)
-			w.BadPages++
-			return 0, 0, nil, false
+			return bad(id, "page %d is referenced more than once", i)
 		}
 	}
 	for i := id; i <= id+overflow; i++ {
@@ -336,15 +316,8 @@ func (w *Walker) CheckAll() {
 	}
 }
 
-// walk checks the whole tree of the meta page in use.
-func (w *Walker) Walk() {
-	w.walkBucketPage("", w.bf.Meta().Root)
-}
-
-// walkBucketPage walks the tree of a bucket whose root is a page.
-func (w *Walker) walkBucketPage(bucket string, root uint64) {
-	w.walkPage(bucket, root, nil, nil, 0)
-}
+// Walk checks the whole tree of the meta page in use.
+func (w *Walker) Walk() { w.walkPage("", w.bf.Meta().Root, nil, nil, 0) }
 
 // walkPage checks page id and its subtree, whose keys must lie in
 // [minKey, maxKey) (nil: unbounded), and returns the greatest key in it.
@@ -409,16 +382,11 @@ func (w *Walker) walkPage(bucket string, id uint64, minKey, maxKey []byte, depth
 	return nil
 }
 
+var pageTypes = map[uint16]string{FlagBranch: "branch", FlagLeaf: "leaf", flagMeta: "meta", FlagFreelist: "freelist"}
+
 func pageType(flags uint16) string {
-	switch flags {
-	case FlagBranch:
-		return "branch"
-	case FlagLeaf:
-		return "leaf"
-	case flagMeta:
-		return "meta"
-	case FlagFreelist:
-		return "freelist"
+	if t, ok := pageTypes[flags]; ok {
+		return t
 	}
 	return fmt.Sprintf("unknown (flags %#x)", flags)
 }
@@ -457,22 +425,30 @@ func (w *Walker) walkLeaf(bucket string, id uint64, buf []byte, count int, minKe
 		w.BadPages++
 		return nil
 	}
-	running := minKey
-	for i, e := range elems {
-		w.checkKey(bucket, id, "leaf", i, e.key, running, maxKey)
-		running = e.key
-		if e.flags&leafBucketFlag != 0 {
-			w.walkChildBucket(bucket, id, e.key, e.value, depth)
-			continue
-		}
-		if w.Visit != nil {
-			w.Visit(bucket, e.key, e.value)
-		}
-	}
+	w.visitElems(bucket, id, "leaf", elems, minKey, maxKey, depth)
 	if len(elems) > 0 {
 		return elems[len(elems)-1].key
 	}
 	return nil
+}
+
+// visitElems checks the key order of a leaf page's elements (kind "leaf",
+// or "inline" for a bucket's inline page, which may not hold buckets) and
+// visits them.
+func (w *Walker) visitElems(bucket string, id uint64, kind string, elems []leafElem, minKey, maxKey []byte, depth int) {
+	running := minKey
+	for i, e := range elems {
+		w.checkKey(bucket, id, kind, i, e.key, running, maxKey)
+		running = e.key
+		switch {
+		case e.flags&leafBucketFlag != 0 && kind == "inline":
+			w.Problems.Addf(bucket, id, "the bucket's inline page holds a bucket (%q)", e.key)
+		case e.flags&leafBucketFlag != 0:
+			w.walkChildBucket(bucket, id, e.key, e.value, depth)
+		case w.Visit != nil:
+			w.Visit(bucket, e.key, e.value)
+		}
+	}
 }
 
 func joinBucket(parent string, name []byte) string {
@@ -510,18 +486,7 @@ func (w *Walker) walkChildBucket(parent string, id uint64, name, value []byte, d
 		w.Problems.Addf(bucket, id, "the bucket's inline page: %v", err)
 		return
 	}
-	var prev []byte
-	for i, e := range elems {
-		w.checkKey(bucket, id, "inline", i, e.key, prev, nil)
-		prev = e.key
-		if e.flags&leafBucketFlag != 0 {
-			w.Problems.Addf(bucket, id, "the bucket's inline page holds a bucket (%q)", e.key)
-			continue
-		}
-		if w.Visit != nil {
-			w.Visit(bucket, e.key, e.value)
-		}
-	}
+	w.visitElems(bucket, id, "inline", elems, nil, nil, depth)
 }
 
 // checkKey applies bbolt's key order rules: keys rise strictly within a
@@ -543,10 +508,9 @@ func (w *Walker) checkKey(bucket string, id uint64, kind string, i int, key, pre
 	}
 }
 
-// checkFreelist checks a synced freelist page (files written without
-// NoFreelistSync, such as a compacted one): bbolt would allocate from it,
-// so a free page that the tree uses, or one outside the database, would be
-// overwritten. Call after walk.
+// checkFreelist checks a synced freelist page: bbolt allocates from it, so
+// a free page the tree uses, or one outside the database, would be
+// overwritten. Call after Walk.
 func (w *Walker) checkFreelist() {
 	fl := w.bf.Meta().Freelist
 	if fl == NoFreelist || fl < 2 || fl >= w.hwm {

@@ -6,16 +6,11 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// bbolt reads the database through a shared read-only mapping of the file,
-// so every page a run writes (bbolt rereads the pages it rebalances) or a
-// report reads stays in this process's resident set: a report of a large
-// run held as much of the file as the run's results, although the kernel
-// could drop those clean pages at any time. So the mapping's share of the resident set
-// is checked every few commits or megabytes read, and once it passes
-// trimAbove the mapping is advised away (madvise MADV_DONTNEED on Linux:
-// the pages stay in the page cache and fault back in from there when read
-// again). A run or a report then holds no more of the file than that,
-// whatever the size of the database.
+// Every page bbolt reads through its shared mapping stays in the resident
+// set, although the kernel could drop those clean pages at any time. So
+// the mapping's share is checked every few commits or megabytes read, and
+// past trimAbove it is advised away (MADV_DONTNEED: the pages stay in the
+// page cache), whatever the size of the database.
 const (
 	trimAbove = 24 << 20
 	// checkEvery bounds how often the resident set is read: every this

@@ -10,38 +10,17 @@ import (
 	"time"
 )
 
-// State is what is recorded of a file found sound. The pre-open check
-// walks every page of the file, seconds on a file of gigabytes, paid by
-// every `runs`, `report` and `open`. A file that no one has written since
-// it was last found sound cannot have grown a bad page through bbolt, so
-// the state of a sound file is recorded beside it
-// (.<name>.verified) and the walk is skipped while the file is exactly in
-// that state:
-//
-//   - same inode, size and modification time;
-//   - same inode change time (ctime). Every write to the file, ours,
-//     another process's, or a `dd` over it, sets it, and so does putting
-//     the modification time back (touch -d, a restore that keeps times):
-//     unlike the modification time, no program can set it back. This is
-//     what tells a page rewritten in place, its mtime restored, from the
-//     file as it was recorded;
-//   - the same bbolt meta (txid, page count, root) and the same checksum
-//     (CRC-32C) of the pages a writer trusts first and whose damage
-//     spreads furthest: the two meta pages, the freelist (a bad one makes
-//     bbolt hand out pages the tree still uses, and a run then overwrites
-//     live data) and the root page of the tree. A few pages, which bbolt
-//     reads at every open anyway: this costs microseconds on any size,
-//     where a checksum of every page would cost as much as the walk.
-//
-// What no stamp can see — a disk flipping a bit of a data page under the
-// file system, which sets no time — is met when bbolt touches the page
-// (its page assertions and ours, turned into a DamageError by the cache's guard, which
-// also removes the record) and by `ragscope db check`, which always walks.
-//
-// A record is trusted only when it was written in a later clock tick than
-// the file was last modified or changed (its own mtime is greater): a
-// write in the same tick as the record would leave the file's times
-// unchanged.
+// State is what is recorded, beside the file (.<name>.verified), of a
+// file found sound, so that the pre-open walk of every page (seconds on
+// gigabytes, paid by every `runs`, `report` and `open`) is skipped while
+// the file is exactly in that state: same inode, size and modification
+// time; same inode change time, which every write sets and no program can
+// set back; same bbolt meta and the same CRC-32C of the pages whose damage
+// spreads furthest (both metas, the freelist, the root), which bbolt reads
+// at every open anyway. A bit flipped under the file system sets no time:
+// bbolt's page assertions and the cache's guard meet it (and remove the
+// record), and `ragscope db check` always walks. A record is trusted only
+// when written in a later clock tick than the file's last change.
 type State struct {
 	V       int    `json:"v"`
 	Size    int64  `json:"size"`
@@ -147,12 +126,10 @@ func Verified(path string, f *os.File) bool {
 	return ok && now == rec
 }
 
-// RecordVerified writes the state of the sound file f, locked by the
-// caller so that nobody writes it meanwhile. wait says to make the record
-// trustworthy even when the file was modified in this very clock tick, by
-// writing again once the tick has passed (a few milliseconds; worth it
-// only for a file whose walk costs more). Failing to record is harmless:
-// the next open walks.
+// RecordVerified writes the state of the sound file f, which the caller
+// keeps locked. wait says to write again once the clock tick of the file's
+// last change has passed, so that the record is trusted (worth it only for
+// a file whose walk costs more). Failing to record only costs a walk.
 func RecordVerified(path string, f *os.File, wait bool) {
 	st, ok := StateOf(f)
 	if !ok {
@@ -196,11 +173,9 @@ func writeFileAtomic(path string, b []byte) error {
 }
 
 // FileWatch notices writes to the database file by anyone but this
-// process's writer: it knows the file's modification and change times
-// after each of our commits, and a commit that finds other times, or a
-// Close that does, means someone else wrote meanwhile (a second writer
-// ignoring the lock, a `dd` over the file, with its mtime put back or
-// not). Then Close records nothing, and the next open walks the file.
+// process's writer (a writer ignoring the lock, a `dd` over the file): the
+// file's times differ from those after our last commit. Then Close records
+// nothing, and the next open walks the file.
 type FileWatch struct {
 	f       *os.File
 	last    fileStamp // after our last commit; guarded by the writer goroutine

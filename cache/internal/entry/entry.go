@@ -14,16 +14,11 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// A cache value is framed as
-//
-//	[1 byte entry version][8 bytes unix nanoseconds, big endian]
-//	[4 bytes length of meta, big endian][meta JSON][payload]
-//
-// so that a cache hit decodes only the small meta (the reply) and never the
-// request, which carries the whole prompt with its contexts, and so that
-// `cache clear --older-than` reads the time without decoding anything.
-// Chat payload: the canonical request JSON. Embedding payload: the vector as
-// float32 little endian.
+// A cache value is framed as [1 byte version][8 bytes unix ns][4 bytes
+// meta length][meta JSON][payload], integers big endian, so that a hit decodes
+// only the meta (the reply), never the request with its whole prompt, and
+// `cache clear --older-than` reads the time alone. The payload is the
+// canonical request JSON, or the vector as float32 little endian.
 const entryVersion = 1
 
 const headerLen = 1 + 8 + 4

@@ -1,8 +1,6 @@
 // Package summary reads, from a stored result's JSON, what a table of
-// results shows: the texts it shows and searches, the scores and statuses,
-// what the diagnosis reads. The contexts, the reference and the traces a
-// table does not show are skipped over rather than decoded, so that a
-// million rows fill in seconds where encoding/json would build every trace.
+// results shows; the rest (contexts, reference, traces) is skipped over
+// rather than decoded, so that a million rows fill in seconds.
 package summary
 
 import (
@@ -10,28 +8,17 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/ragscope/ragscope/eval"
 )
 
-// Fields are the fields of eval.Result a Decoder fills; the
-// others (skipped) it leaves empty. A table row needs the texts it shows
-// and searches, the scores and statuses, the failure messages, what the
-// diagnosis reads (the relevancy and correctness traces, the criteria), a
-// conversation's place and the calls its header counts.
-var Fields = map[string]bool{
-	"index": true, "id": true, "question": true, "answer": true, "conversation_id": true, "turn": true,
-	"scores": true, "status": true, "errors": true,
-	"answer_relevancy": true, "answer_correctness": true, "factual_correctness": true, "criteria": true, "calls": true,
-}
-
-// Decoder decodes stored results' summary fields into one reused
-// eval.Result. The common fields (the texts, the scores, the statuses)
-// are read by hand, without reflection; the rarer ones a table needs go
-// through encoding/json, so they read exactly as a whole result does;
-// the rest is only scanned.
+// Decoder decodes stored results' summary fields (those a table row shows,
+// searches, diagnoses and counts) into one reused eval.Result, and leaves
+// the others empty: the common fields by hand, the rarer ones through
+// encoding/json, so that they read exactly as a whole result does.
 type Decoder struct {
 	res    eval.Result
 	scores map[eval.Metric]*float64 // res's, kept when a result has none
@@ -381,21 +368,14 @@ var strSpecial = func() (t [256]bool) {
 
 func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
 
-func isEscape(c byte) bool {
-	switch c {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return true
-	}
-	return false
-}
+func isEscape(c byte) bool { return strings.IndexByte(`"\/bfnrt`, c) >= 0 }
 
 // str reads a string into *v; null leaves it as it is (as encoding/json
 // does). Escapes and invalid UTF-8 are left to encoding/json.
 func (s *scanner) str(v *string) error { return s.text(v, false) }
 
 // view is str for a text fn only reads: a plain one is the stored bytes
-// themselves, not a copy (a million rows copy their heads, not the whole
-// texts, and the rest would be garbage).
+// themselves, not a copy that would be garbage.
 func (s *scanner) view(v *string) error { return s.text(v, true) }
 
 // text is str, or view when borrow is set.

@@ -17,6 +17,14 @@ import (
 var summarySkipped = []string{"contexts", "reference", "history", "standalone", "faithfulness", "context_precision",
 	"context_recall", "context_utilization", "answer_similarity", "context_entity_recall", "noise_sensitivity"}
 
+// Fields are the fields of eval.Result a Decoder fills, those a table row
+// shows, searches, diagnoses and counts; it leaves the others empty.
+var Fields = map[string]bool{
+	"index": true, "id": true, "question": true, "answer": true, "conversation_id": true, "turn": true,
+	"scores": true, "status": true, "errors": true,
+	"answer_relevancy": true, "answer_correctness": true, "factual_correctness": true, "criteria": true, "calls": true,
+}
+
 func TestSummaryFieldsNameEveryField(t *testing.T) {
 	skipped := map[string]bool{}
 	for _, n := range summarySkipped {
