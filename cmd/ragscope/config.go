@@ -6,9 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -143,12 +144,7 @@ func applySettings(fs *pflag.FlagSet, path string, required bool) error {
 		// top-level keys do not change them.
 		fs.Visit(func(f *pflag.Flag) { given[f.Name] = true })
 	}
-	keys := make([]string, 0, len(raw))
-	for k := range raw {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(raw)) {
 		if k == "judge" || k == "judges" {
 			continue // read above
 		}
@@ -157,7 +153,7 @@ func applySettings(fs *pflag.FlagSet, path string, required bool) error {
 		}
 		name, ok := settingFlags[k]
 		if !ok {
-			return errorf("settings %s: unknown key %q (known: %s)", path, k, strings.Join(settingNames(), ", "))
+			return errorf("settings %s: unknown key %q (known: %s)", path, k, strings.Join(slices.Sorted(maps.Keys(settingFlags)), ", "))
 		}
 		if env := flagEnv[name]; fs.Lookup(name) == nil || given[name] || (env != "" && os.Getenv(env) != "") {
 			continue // not a flag of this command, or set by flag or environment
@@ -210,15 +206,6 @@ func settingsObject(b []byte) (map[string]any, error) {
 		return nil, errors.New("not a JSON object: more follows the object; a settings file holds one")
 	}
 	return raw, nil
-}
-
-func settingNames() []string {
-	names := make([]string, 0, len(settingFlags))
-	for k := range settingFlags {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
 }
 
 // loadSettings fills the flags of a command that the command line and the

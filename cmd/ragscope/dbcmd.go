@@ -107,9 +107,7 @@ func dbCheck(path string, asJSON bool, stdout, stderr io.Writer) int {
 		code = exitFatal
 	}
 	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(stdout, rep); err != nil {
 			fmt.Fprintf(stderr, "ragscope db check: %v\n", err)
 			return exitFatal
 		}
@@ -183,9 +181,7 @@ func dbSalvage(path, out string, asJSON bool, stdout, stderr io.Writer) int {
 		return exitFatal
 	}
 	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(stdout, rep); err != nil {
 			fmt.Fprintf(stderr, "ragscope db salvage: %v\n", err)
 			return exitFatal
 		}
@@ -250,6 +246,13 @@ func shq(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// writeJSON writes v as indented JSON, as every --json of the CLI prints.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 func plural(n int) string {

@@ -13,8 +13,8 @@ import (
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
+	"github.com/ragscope/ragscope/internal/clidoc"
 	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/internal/watch"
 )
@@ -101,17 +101,9 @@ ragscope watch --headless --once --window 1h logs/app.jsonl`,
 	}
 	// run's own definitions, so that the shared flags read and default the
 	// same in both commands; only those that mean something here are taken.
-	tmp := pflag.NewFlagSet("run", pflag.ContinueOnError)
-	addRunFlags(&f, tmp)
 	fs := cmd.Flags()
 	fs.SortFlags = false
-	for _, name := range watchFlagsFromRun {
-		fl := tmp.Lookup(name)
-		if fl == nil {
-			continue
-		}
-		fs.AddFlag(fl)
-	}
+	addRunFlagsOf(&f, fs, []clidoc.FlagGroup{{Flags: watchFlagsFromRun}})
 	_ = fs.Lookup("metrics").Value.Set(watch.DefaultMetrics())
 	fs.Lookup("metrics").DefValue = watch.DefaultMetrics()
 	fs.Lookup("headless").Usage = "follow without the TUI: progress and alerts on stderr, until SIGINT/SIGTERM (or --once)"
