@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -263,20 +264,13 @@ func (c *cli) judgeListCommand() *cobra.Command {
 					mark = "*"
 				}
 				p := profiles[n]
-				fmt.Fprintf(c.stdout, "%s %-12s %v  %v\n", mark, n, orDash(p["model"]), orDash(p["base_url"]))
+				fmt.Fprintf(c.stdout, "%s %-12s %v  %v\n", mark, n, cmp.Or(p["model"], any("-")), cmp.Or(p["base_url"], any("-")))
 			}
 			return exitOK
 		}),
 	}
 	cmd.Flags().StringVar(&config, "config", "", "settings file (default $XDG_CONFIG_HOME/ragscope/config.json)")
 	return cmd
-}
-
-func orDash(v any) any {
-	if v == nil {
-		return "-"
-	}
-	return v
 }
 
 // readSettingsObject reads the settings file's object; a file that does

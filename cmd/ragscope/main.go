@@ -30,7 +30,6 @@ const (
 	exitFatal       = exit.Fatal
 	exitUsage       = exit.Usage
 	exitFailures    = exit.Failures
-	exitGate        = exit.Gate
 	exitInterrupted = exit.Interrupted
 )
 

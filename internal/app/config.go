@@ -26,7 +26,6 @@ import (
 	"github.com/ragscope/ragscope/internal/baseline"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/runreport"
-	"github.com/ragscope/ragscope/internal/store"
 )
 
 // Config is everything that shapes a run: the CLI's flags after the
@@ -218,9 +217,6 @@ func (c *Config) Absolute(dir string) {
 	abs(&c.Prices)
 }
 
-// DBPath is --db or the default database.
-func (c *Config) DBPath() (string, error) { return store.DBPath(c.DB) }
-
 // DefaultPromptsDir is where prompt overrides live when neither --prompts
 // nor RAGSCOPE_PROMPTS names a directory: the TUI's first edit creates it,
 // and later runs load it (the override shows in `prompts list` and in the
@@ -235,14 +231,11 @@ func DefaultPromptsDir() string {
 
 // joinMetrics is the comma-separated form of metrics.
 func joinMetrics(ms []eval.Metric) string {
-	out := ""
+	out := make([]string, len(ms))
 	for i, m := range ms {
-		if i > 0 {
-			out += ","
-		}
-		out += string(m)
+		out[i] = string(m)
 	}
-	return out
+	return strings.Join(out, ",")
 }
 
 // Validate parses the settings given as text into Parsed, and refuses

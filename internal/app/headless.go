@@ -27,21 +27,6 @@ import (
 // alive in a CI log without flooding it.
 var progressEvery = 2 * time.Second
 
-// reserveOut checks --out before a run starts: a typo there must not cost a
-// whole run, with or without the TUI. Nil when no --out was given. The
-// file is created when the run ends, and the report appears there only
-// once it is complete.
-func (s *Session) reserveOut() (*outfile.Reservation, error) {
-	if s.Cfg.Out == "" {
-		return nil, nil
-	}
-	r, err := outfile.Reserve(s.Cfg.Out)
-	if err != nil {
-		return nil, exit.Usagef("--out: %v", err)
-	}
-	return r, nil
-}
-
 // Outputs are the files a run writes when it ends, checked before it
 // starts (a typo in a path must not cost a whole run) and created when it
 // ends (a process killed meanwhile leaves nothing beside them), each
@@ -59,15 +44,15 @@ type Outputs struct {
 	live *runreport.Live
 }
 
-// OpenOutputs opens --out and --junit; stdout is where the report goes
+// OpenOutputs reserves --out and --junit; stdout is where the report goes
 // without --out (nil: nowhere).
 func (s *Session) OpenOutputs(stdout io.Writer) (*Outputs, error) {
-	res, err := s.reserveOut()
-	if err != nil {
-		return nil, err
-	}
-	o := &Outputs{out: stdout, outRes: res, baseline: s.baseline}
-	if res != nil {
+	o := &Outputs{out: stdout, baseline: s.baseline}
+	var err error
+	if s.Cfg.Out != "" {
+		if o.outRes, err = outfile.Reserve(s.Cfg.Out); err != nil {
+			return nil, exit.Usagef("--out: %v", err)
+		}
 		o.out = nil
 	}
 	if s.Cfg.JUnit != "" {

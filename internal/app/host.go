@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -357,7 +358,9 @@ func (h *Host) rerun(ctx context.Context, plan tui.Plan) (*Run, error) {
 	info.Cancelled = false
 	info.Prompts = j.Prompts().Hashes()
 	info.ResetUsage()
-	info.Config = cloneConfig(info.Config)
+	config := map[string]string{}
+	maps.Copy(config, info.Config)
+	info.Config = config
 	info.Config["rerun"] = fmt.Sprintf("%d samples, metrics %s", len(samples), joinMetrics(plan.Metrics))
 	rerun := map[int]bool{}
 	for _, i := range plan.Indexes {
@@ -419,14 +422,6 @@ func (h *Host) split(names []eval.Metric) ([]eval.Metric, *criteria.Set, error) 
 		}
 	}
 	return metrics, &sub, nil
-}
-
-func cloneConfig(c map[string]string) map[string]string {
-	out := make(map[string]string, len(c)+1)
-	for k, v := range c {
-		out[k] = v
-	}
-	return out
 }
 
 func (h *Host) Runs() ([]report.RunInfo, error) { return sameDataset(h.s.Store, h.s.Info()) }

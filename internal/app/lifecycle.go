@@ -49,9 +49,6 @@ func (r *Run) Stopped() error {
 // Cancel stops the run: finished samples are kept, the rest end cancelled.
 func (r *Run) Cancel() { r.cancel() }
 
-// Done is closed when the run's end is recorded.
-func (r *Run) Done() <-chan struct{} { return r.done }
-
 // Wait blocks until the run's end is recorded and returns whether it was
 // cut short, and an error when the end could not be recorded. The results
 // are in the store, not in memory (a run's memory must not grow with its

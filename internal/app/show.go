@@ -18,23 +18,13 @@ import (
 // Show opens a run in the TUI: a stored run as it is, a run that another
 // process or the server is evaluating live, through the same event path as
 // a run of our own. q leaves a live run going; the server's runs can be
-// stopped from the interface (X).
+// stopped from the interface (X). With follow set it is a watcher's screen
+// (ragscope watch) on the run its results go to, with the lag and the
+// alerts follow tells.
 //
 // The diagnosis, the score colours and the marks follow pass (--pass) when
 // it is not the defaults, else the pass levels the run was recorded with.
-func Show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass report.Levels, stderr io.Writer) (int, error) {
-	return show(ctx, st, ref, ascii, pass, nil, stderr)
-}
-
-// ShowWatch is Show for a watcher (ragscope watch) on the run its results
-// go to: the screen in watch mode, with the lag and the alerts that status
-// tells (the watcher's Status).
-func ShowWatch(ctx context.Context, st *store.Shared, ref string, ascii bool, status func() report.WatchStatus, stderr io.Writer) (int, error) {
-	return show(ctx, st, ref, ascii, report.Levels{}, status, stderr)
-}
-
-// show is Show, in watch mode when follow is set.
-func show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass report.Levels, follow func() report.WatchStatus, stderr io.Writer) (int, error) {
+func Show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass report.Levels, follow func() report.WatchStatus, stderr io.Writer) (int, error) {
 	// The record alone: the results are read page by page by the table
 	// (a run of a million samples is never in memory at once).
 	info, _, _, err := st.RunPage(ref, 0, 0)

@@ -8,6 +8,7 @@ package baseline
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -109,7 +110,7 @@ func Prepare(st cache.Store, arg string, r Run, stderr io.Writer) (*Baseline, er
 		}
 	}
 	if len(b.metrics) == 0 {
-		return nil, bad("it evaluated %s, none of this run's metrics (%s)", orNone(joinMetrics(b.info.Metrics)), joinMetrics(r.Metrics))
+		return nil, bad("it evaluated %s, none of this run's metrics (%s)", cmp.Or(joinMetrics(b.info.Metrics), "no metric"), joinMetrics(r.Metrics))
 	}
 	for _, th := range r.MaxDrop {
 		if !slices.Contains(b.metrics, th.Metric) {
@@ -132,13 +133,6 @@ func joinMetrics(ms []eval.Metric) string {
 		out[i] = string(m)
 	}
 	return strings.Join(out, ",")
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "no metric"
-	}
-	return s
 }
 
 // resolveRun finds the stored run ref names. latest is the newest

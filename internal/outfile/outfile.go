@@ -166,6 +166,3 @@ func (r *Reservation) Release() {
 		r.open = nil
 	}
 }
-
-// Path is the destination.
-func (r *Reservation) Path() string { return r.path }

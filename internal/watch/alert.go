@@ -54,11 +54,7 @@ func parseAlerts(specs []string, metrics []eval.Metric) (*alerts, error) {
 		if !ok {
 			return nil, fmt.Errorf("--alert %q: %q is not a metric", spec, m[1])
 		}
-		found := false
-		for _, x := range metrics {
-			found = found || x == metric
-		}
-		if !found {
+		if !slices.Contains(metrics, metric) {
 			return nil, fmt.Errorf("--alert %q: %s is not among the metrics evaluated (--metrics)", spec, metric)
 		}
 		x, _ := strconv.ParseFloat(m[3], 64)

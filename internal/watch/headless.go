@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -47,7 +48,7 @@ func Headless(ctx context.Context, f *Watcher, stderr io.Writer, every time.Dura
 // how far behind the log the judge is.
 func ProgressLine(st report.WatchStatus) string {
 	line := fmt.Sprintf("run %s: %d read, %d evaluated, %d repeats, %d sampled out, %d invalid; behind: %d record(s) waiting, %s unread",
-		orDash(st.RunID), st.Read, st.Evaluated, st.Duplicates, st.Sampled, st.Invalid, st.Behind, store.ByteCount(st.BehindBytes))
+		cmp.Or(st.RunID, "-"), st.Read, st.Evaluated, st.Duplicates, st.Sampled, st.Invalid, st.Behind, store.ByteCount(st.BehindBytes))
 	if st.OldestUnread > 0 {
 		line += fmt.Sprintf(", oldest %s", st.OldestUnread.Round(time.Second))
 	}
@@ -57,13 +58,6 @@ func ProgressLine(st report.WatchStatus) string {
 		}
 	}
 	return line
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 // Interactive runs the watcher under the TUI's watch mode: the
@@ -113,7 +107,7 @@ func Interactive(ctx context.Context, f *Watcher, st *store.Shared, ascii bool, 
 		}
 	}
 	runID := f.Status().RunID
-	code, err := app.ShowWatch(wctx, st, runID, ascii, f.Status, stderr)
+	code, err := app.Show(wctx, st, runID, ascii, report.Levels{}, f.Status, stderr)
 	if err != nil {
 		cancel()
 		<-done

@@ -200,12 +200,10 @@ func (t *tailer) check(tf *tailFile) error {
 	return nil
 }
 
-// line is one complete line read, with the offset just past it.
+// line is one complete line read.
 type line struct {
-	tf   *tailFile
 	text []byte
 	num  int
-	end  int64
 }
 
 // next reads the file's next complete line; ok false at its end for now.
@@ -237,7 +235,7 @@ func (t *tailer) next(tf *tailFile, final bool, limit int64) (line, bool, error)
 			tf.st.Offset += n
 			tf.st.Line++
 			tf.dirty = true
-			return line{tf: tf, text: text, num: tf.st.Line, end: tf.st.Offset}, true, nil
+			return line{text: text, num: tf.st.Line}, true, nil
 		}
 		if !errors.Is(err, io.EOF) {
 			return line{}, false, fmt.Errorf("%s: %v", tf.path, err)
@@ -251,7 +249,7 @@ func (t *tailer) next(tf *tailFile, final bool, limit int64) (line, bool, error)
 			tf.st.Offset += n
 			tf.st.Line++
 			tf.dirty = true
-			return line{tf: tf, text: text, num: tf.st.Line, end: tf.st.Offset}, true, nil
+			return line{text: text, num: tf.st.Line}, true, nil
 		}
 		// Not consumed: the bytes stay in partial (ReadSlice does not give
 		// them again) and the offset stays before them until the newline.
