@@ -21,20 +21,10 @@ import (
 	"github.com/ragscope/ragscope/internal/outfile"
 )
 
-// A judge profile is a named set of judge settings in the settings file,
-// so that a team switches judges by name instead of retyping a dozen flags:
-//
-//	{"judge": "local",
-//	 "judges": {"local": {"base_url": "http://localhost:11434/v1", "model": "qwen3:14b",
-//	                      "embedding_model": "bge-m3", "reasoning": "off"},
-//	            "deepseek": {"base_url": "https://api.deepseek.com/v1", "model": "deepseek-chat",
-//	                         "api_key_env": "DEEPSEEK_API_KEY"}}}
-//
-// --judge NAME (or RAGSCOPE_JUDGE, or the file's "judge") picks one. Its
-// keys count as given more precisely than the file's own keys and the
-// environment's OPENAI_BASE_URL or RAGSCOPE_MODEL: a chosen profile is
-// what the user asked for. Flags on the command line still win. A profile
-// holds no key: api_key_env names the environment variable that does.
+// A judge profile is a named set of judge settings under "judges" in the
+// settings file (docs/judges.md). A chosen profile is what the user asked
+// for, so its keys win over the file's own keys and the environment; flags
+// still win over it. It holds no key: api_key_env names the variable that does.
 
 // judgeKeys are the settings a profile may hold: the judge's.
 var judgeKeys = []string{

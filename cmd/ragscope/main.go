@@ -174,13 +174,11 @@ func (c *cli) helpCommand() *cobra.Command {
 	}
 }
 
-// action adapts a command body to cobra. A body reports its own errors
-// and returns the exit code; it travels in c.code, not as an error,
-// because fang styles an error by first asking the terminal for its
-// background colour, which after a TUI session costs up to two seconds
-// and puts the terminal's answer on the wire. Before the body runs, the
-// settings file fills the flags the command line and the environment left
-// unset.
+// action adapts a command body to cobra, after the settings file has
+// filled the flags left unset. A body reports its own errors and returns
+// the exit code in c.code, not as an error: fang would style an error by
+// asking the terminal for its background colour, which after a TUI
+// session is slow and puts the answer on the wire.
 func (c *cli) action(body func(cmd *cobra.Command, args []string) int) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		if cmd.Annotations[annotationNoSettings] == "" {

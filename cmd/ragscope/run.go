@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -48,8 +49,8 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	fs.StringVar(&c.APIKey, "api-key", "", "API key; prefer the environment variable: flags show in the process list")
 	fs.StringVar(&c.APIType, "api-type", "openai", "API flavour: openai or azure")
 	fs.StringVar(&c.APIVersion, "api-version", "", "Azure API version")
-	fs.StringVar(&c.Model, "model", envOr("RAGSCOPE_MODEL", "gpt-4o-mini"), "judge chat model")
-	fs.StringVar(&c.EmbeddingModel, "embedding-model", envOr("RAGSCOPE_EMBEDDING_MODEL", "text-embedding-3-small"), "embedding model for answer relevancy")
+	fs.StringVar(&c.Model, "model", cmp.Or(os.Getenv("RAGSCOPE_MODEL"), "gpt-4o-mini"), "judge chat model")
+	fs.StringVar(&c.EmbeddingModel, "embedding-model", cmp.Or(os.Getenv("RAGSCOPE_EMBEDDING_MODEL"), "text-embedding-3-small"), "embedding model for answer relevancy")
 	fs.StringVar(&c.EmbeddingURL, "embedding-base-url", os.Getenv("RAGSCOPE_EMBEDDING_BASE_URL"), "embeddings endpoint when --base-url has none; same API key")
 	fs.IntVar(&c.Dimensions, "embedding-dimensions", 0, "embedding dimensions (0: the model's default)")
 	fs.StringVar(&c.EmbedFormat, "embedding-format", "float", "encoding of the embeddings the endpoint returns: float or base64")
@@ -161,13 +162,6 @@ func parsePass(name, s string, stderr io.Writer) (report.Levels, bool) {
 
 // dbUsage is the help of every command's --db.
 const dbUsage = "cache and run-store database (default $XDG_CACHE_HOME/ragscope/ragscope.db)"
-
-func envOr(k, def string) string {
-	if v := os.Getenv(k); v != "" {
-		return v
-	}
-	return def
-}
 
 // runCommand is `ragscope run`.
 func (c *cli) runCommand() *cobra.Command {
@@ -333,12 +327,7 @@ func (l listFlag) String() string {
 }
 
 // Type names the value in help and completion.
-func (l listFlag) Type() string {
-	if l.typ != "" {
-		return l.typ
-	}
-	return "METRIC=X"
-}
+func (l listFlag) Type() string { return cmp.Or(l.typ, "METRIC=X") }
 
 func (l listFlag) Set(s string) error {
 	if *l.p != "" {

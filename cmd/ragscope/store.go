@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -128,10 +129,8 @@ func listRuns(dbPath string, width int, stdout, stderr io.Writer) int {
 	rows := [][]string{{"RUN", "STARTED", "STATE", "SAMPLES", "COST", "JUDGE", "DATASET", "PARENT"}}
 	var notes []string
 	for _, r := range runs {
-		cost := r.CostText()
-		if cost == "" {
-			cost = "-" // still running, interrupted, or recorded before costs were
-		}
+		// "-": still running, interrupted, or recorded before costs were.
+		cost := cmp.Or(r.CostText(), "-")
 		rows = append(rows, []string{sanitize.Line(r.ID), r.StartedAt.Local().Format("2006-01-02 15:04:05"), runState(r, live), r.SamplesText(),
 			cost, sanitize.Line(r.Judge.Name), sanitize.Line(r.Dataset), sanitize.Line(r.Parent)})
 		notes = append(notes, costNotes(r)...)

@@ -1,13 +1,10 @@
-// Package app is ragscope's application layer, between the CLI and the
-// engine: one way to start a run (record it, run it, stream its events,
-// stamp its end) for the first TUI run, headless runs, re-runs and the runs
-// a server evaluates for its clients; the prompt and re-run host of the TUI;
-// the run's outputs and its baseline. The database shared between processes
-// is internal/store; what is built on a session (watch, check) or on the
-// store (labels, report, live) lives in packages of its own.
+// Package app is ragscope's application layer between the CLI and the
+// engine: the one way a run starts (TUI, headless, re-run, served), the
+// TUI's prompt and re-run host, and a run's outputs.
 package app
 
 import (
+	"cmp"
 	"math"
 	"os"
 	"path/filepath"
@@ -153,6 +150,9 @@ func (c *Config) UseOffline() bool {
 	return c.Offline || (c.BaseURL == "" && c.APIKey == "")
 }
 
+// JudgeURL is --base-url, OpenAI's API when none is given.
+func (c *Config) JudgeURL() string { return cmp.Or(c.BaseURL, "https://api.openai.com/v1") }
+
 // Workers is the one rule for how many samples a run evaluates at once.
 func (c *Config) Workers() int {
 	if c.UseOffline() {
@@ -164,12 +164,8 @@ func (c *Config) Workers() int {
 	return 2 * max(c.Concurrency, 1)
 }
 
-// StoreAhead is how many more samples than its workers a run may start
-// before the results of those finished are stored
-// (eval.RunnerConfig.StoreAhead): the offline judge's own figure
-// (offline.RunnerConfig). An LLM run starts none ahead: a sample waits for
-// the store only milliseconds of its seconds, and none ahead bounds the
-// paid results a failing disk could cost.
+// StoreAhead is eval.RunnerConfig.StoreAhead: the offline judge's own
+// figure; none for an LLM run, so that a failing disk costs few paid results.
 func (c *Config) StoreAhead() int {
 	if c.UseOffline() {
 		_, ahead := offline.RunnerConfig()
@@ -179,11 +175,9 @@ func (c *Config) StoreAhead() int {
 }
 
 // OfflineTextInFlight bounds the text the offline judge analyses at once
-// (see eval.RunnerConfig.MaxTextInFlight). Its analysis of a text takes
-// up to about 80 times the text's size in memory while it is judged (a
-// 15 MiB record: 0.9-1.2 GB, scripts/bigrecord.sh), so records of a few MiB are
-// evaluated one at a time: a run's memory is that of its largest record,
-// not Workers times it. Samples of ordinary size (a few KiB) never wait.
+// (eval.RunnerConfig.MaxTextInFlight): its analysis takes many times a
+// text's size, so big records go one at a time and a run's memory is that
+// of its largest record, not Workers times it.
 const OfflineTextInFlight = 16 << 20
 
 // TextInFlight is the run's bound on the text of the samples evaluated at

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -20,12 +21,7 @@ import (
 
 // PricesPath is where a missing price is to be added: --prices, else
 // prices.json in the config directory.
-func PricesPath(cfg *Config) string {
-	if cfg.Prices != "" {
-		return cfg.Prices
-	}
-	return cost.DefaultPath()
-}
+func PricesPath(cfg *Config) string { return cmp.Or(cfg.Prices, cost.DefaultPath()) }
 
 // Estimate plans the session's run without sending anything: the calls the
 // run will send after cache hits, their tokens and their price. The cache

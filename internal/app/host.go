@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -56,11 +57,7 @@ func NewHost(s *Session) *Host {
 	if s.LLM == nil || s.Cfg.NoCache {
 		return nil
 	}
-	dir := s.Cfg.PromptsDir
-	if dir == "" {
-		dir = DefaultPromptsDir()
-	}
-	return &Host{s: s, dir: dir, judge: s.LLM, parent: s.Info().ID}
+	return &Host{s: s, dir: cmp.Or(s.Cfg.PromptsDir, DefaultPromptsDir()), judge: s.LLM, parent: s.Info().ID}
 }
 
 func (h *Host) current() (*llm.Judge, string) {

@@ -307,10 +307,7 @@ func (s *Session) buildJudge() error {
 	default:
 		return exit.Usagef("--embedding-format: %q is not one of float, base64", c.EmbedFormat)
 	}
-	baseURL := c.BaseURL
-	if baseURL == "" {
-		baseURL = "https://api.openai.com/v1"
-	}
+	baseURL := c.JudgeURL()
 	remembered := RememberedEndpoint(c.DB, baseURL, c.Model, func(msg string) { fmt.Fprintln(s.log, "endpoint profiles:", msg) })
 	s.abilities, s.baseURL = endpoint.NewAbilities(remembered, c.ResponseFormat), baseURL
 	client, err := c.Endpoint(baseURL, s.abilities)

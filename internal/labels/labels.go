@@ -1,12 +1,12 @@
-// Package labels is the human labels of judged items as the CLI and the
-// TUI use them: the label file format (labels import/export), the judge's
-// agreement with the labels on a run, a store whose results carry them
-// (report --with-labels), and the TUI's label host.
+// Package labels holds the human labels of judged items for the CLI and
+// the TUI: the label file format, the judge's agreement with them, a store
+// that applies them, and the TUI's label host.
 package labels
 
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -165,12 +165,7 @@ type ImportReport struct {
 }
 
 // Labeller is who a process's labels are by: $USER, else $LOGNAME.
-func Labeller() string {
-	if u := os.Getenv("USER"); u != "" {
-		return u
-	}
-	return os.Getenv("LOGNAME")
-}
+func Labeller() string { return cmp.Or(os.Getenv("USER"), os.Getenv("LOGNAME")) }
 
 // Import stores the lines' labels against the content of run ref's
 // samples: each line's sample id (or index) and item are looked up in the

@@ -1,10 +1,6 @@
-// Package outfile writes the files ragscope hands to people and scripts
-// (reports, exports) so that they are either complete or absent: written
-// beside the destination, synced, then renamed into place. A full disk or
-// an interrupted write never leaves a 0-byte or truncated report behind,
-// and nothing already at the destination is lost until the new file is
-// whole. Files are created 0600 (less if the umask says so): reports hold
-// the evaluated answers and contexts.
+// Package outfile writes reports and exports complete or not at all:
+// beside the destination, synced, then renamed into place, owner-only
+// (reports hold the evaluated answers and contexts).
 package outfile
 
 import (

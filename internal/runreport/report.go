@@ -1,6 +1,5 @@
-// Package report is a pass over a stored run (its tally, its worst
-// samples, the gate's outcome) and the reports written from it, streamed
-// from the store: json, csv, md, github, jsonl, html and JUnit.
+// Package runreport is a pass over a stored run (tally, worst samples,
+// gate) and the reports streamed from the store after it.
 package runreport
 
 import (

@@ -1,30 +1,8 @@
 // Package sanitize is ragscope's one sanitiser for human-facing output:
-// the terminal interface, the headless and CLI output, error messages and
-// the Markdown and CSV reports. Datasets carry hostile text, and so do the
-// judge's replies to them: an escape sequence in a question, a file name or
-// a judge's reason must reach the user as visible text, never as a command
-// to their terminal (OSC 52 writes the clipboard, CSI moves the cursor) or
-// as a bidi override that reorders what they read.
-//
-// Everything that is not printable is shown as a visible escape:
-//
-//   - C0 controls, DEL and ESC as \x1b, \x07, \x00 ...; newline, carriage
-//     return and tab as \n, \r, \t (Text keeps newlines and tabs);
-//   - C1 controls (U+0080 to U+009F, e.g. the one-rune CSI U+009B) as
-//     \u009b;
-//   - bidi controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to
-//     U+2069), zero-width and other invisible format characters (U+200B to
-//     U+200D, U+2060 to U+2064, U+FEFF, U+180E, U+206A to U+206F, U+FFF9 to
-//     U+FFFB, the tag characters U+E0000 to U+E007F) and the line and
-//     paragraph separators U+2028 and U+2029 as <U+202E>;
-//   - bytes that are not UTF-8 as \xNN.
-//
-// Everything else, CJK, emoji and Markdown punctuation included, is left as
-// it is, and a backslash is not escaped: the output is for reading, not for
-// parsing back. JSON output must not go through Line or Text (it must
-// decode to the data as it was): encoding/json escapes the C0 controls
-// itself, and JSON escapes the rest (DEL, C1, the invisible runes) as
-// \uXXXX.
+// datasets and judge replies carry hostile text, which must reach the user
+// as visible escapes (\x1b, \u009b, <U+202E>, \xNN), never as a command to
+// their terminal or a bidi override. JSON output goes through JSON instead,
+// so that it decodes to the data as it was.
 package sanitize
 
 import (
@@ -151,29 +129,27 @@ func isC1(r rune) bool { return r >= 0x80 && r < 0xa0 }
 // Text show them as <U+...>; the offline judge strips them before reading a
 // text. This is the one list of them.
 func IsInvisible(r rune) bool {
-	switch {
-	case r < 0x061c:
+	if r < 0x061c {
 		return false
-	case r == 0x061c: // ARABIC LETTER MARK
-		return true
-	case r == 0x180e: // MONGOLIAN VOWEL SEPARATOR
-		return true
-	case r >= 0x200b && r <= 0x200f: // ZWSP, ZWNJ, ZWJ, LRM, RLM
-		return true
-	case r >= 0x2028 && r <= 0x202e: // LINE/PARAGRAPH SEPARATOR, LRE, RLE, PDF, LRO, RLO
-		return true
-	case r >= 0x2060 && r <= 0x2064: // WORD JOINER, invisible operators
-		return true
-	case r >= 0x2066 && r <= 0x206f: // LRI, RLI, FSI, PDI, deprecated format controls
-		return true
-	case r == 0xfeff: // ZERO WIDTH NO-BREAK SPACE (BOM)
-		return true
-	case r >= 0xfff9 && r <= 0xfffb: // interlinear annotation
-		return true
-	case r >= 0xe0000 && r <= 0xe007f: // tag characters (invisible ASCII)
-		return true
+	}
+	for _, rg := range invisible {
+		if r >= rg[0] && r <= rg[1] {
+			return true
+		}
 	}
 	return false
+}
+
+var invisible = [][2]rune{
+	{0x061c, 0x061c},   // ARABIC LETTER MARK
+	{0x180e, 0x180e},   // MONGOLIAN VOWEL SEPARATOR
+	{0x200b, 0x200f},   // ZWSP, ZWNJ, ZWJ, LRM, RLM
+	{0x2028, 0x202e},   // LINE/PARAGRAPH SEPARATOR, LRE, RLE, PDF, LRO, RLO
+	{0x2060, 0x2064},   // WORD JOINER, invisible operators
+	{0x2066, 0x206f},   // LRI, RLI, FSI, PDI, deprecated format controls
+	{0xfeff, 0xfeff},   // ZERO WIDTH NO-BREAK SPACE (BOM)
+	{0xfff9, 0xfffb},   // interlinear annotation
+	{0xe0000, 0xe007f}, // tag characters (invisible ASCII)
 }
 
 // plainNumber is a decimal number: an optional sign, digits with at most

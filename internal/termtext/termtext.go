@@ -1,8 +1,5 @@
-// Package termtext fits text for a terminal to its width: a terminal
-// wraps a long line at its last column, mid-word. A table (runs, prompts
-// list) keeps the columns that fit and puts the others of each row on the
-// line under it; prose on stderr (the exit summary) wraps between words.
-// Output to a pipe or a file is left whole, for scripts.
+// Package termtext fits tables and prose to a terminal's width, which
+// would otherwise wrap mid-word; output to a pipe or a file is left whole.
 package termtext
 
 import (

@@ -1,8 +1,6 @@
-// Package watch is `ragscope watch`: it follows live JSON Lines logs and
-// evaluates each record appended to them exactly once, into a rolling run
-// per window, with alerts on a falling rolling mean. Its place in every
-// file and the hash of every record taken live in the database
-// (cache.WatchStore), so a restart goes on where the last watcher stopped.
+// Package watch is `ragscope watch`: it follows JSON Lines logs and
+// evaluates each appended record exactly once, into a rolling run per
+// window, with alerts on a falling rolling mean.
 package watch
 
 import (
