@@ -212,9 +212,7 @@ func (c *Config) Absolute(dir string) {
 }
 
 // DefaultPromptsDir is where prompt overrides live when neither --prompts
-// nor RAGSCOPE_PROMPTS names a directory: the TUI's first edit creates it,
-// and later runs load it (the override shows in `prompts list` and in the
-// run record).
+// nor RAGSCOPE_PROMPTS names one: the TUI's edits go there, and runs load it.
 func DefaultPromptsDir() string {
 	dir, err := os.UserConfigDir()
 	if err != nil {
@@ -305,9 +303,8 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// gate parses the run's CI gate from --fail-under, --fail-under-sample,
-// --fail-under-conversation and --max-failing, and its baseline gate; an error names the flag. The
-// run's criteria may be gated too.
+// gate parses the run's CI gate flags, which may name its criteria; an
+// error names the flag.
 func (c *Config) gate(criteria []string) (report.Gate, error) {
 	var g report.Gate
 	var err error
@@ -346,10 +343,8 @@ func gatedMetrics(g report.Gate, metrics []eval.Metric, criteria []string) error
 	return nil
 }
 
-// loadCriteria reads and checks the criteria file of --criteria: a
-// mistake in it is a usage error naming the file and the line. A
-// criterion may not take a name a metric answers to (its name,
-// abbreviation or alias) or a judge task's: gates, filters and label
+// loadCriteria reads and checks --criteria's file. A criterion may not take
+// a name a metric or a judge task answers to: gates, filters and label
 // files would not know which one was meant.
 func loadCriteria(path string) (*criteria.Set, error) {
 	set, err := criteria.Load(path, func(name string) bool {

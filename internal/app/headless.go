@@ -101,11 +101,10 @@ func (o *Outputs) Abort() {
 	}
 }
 
-// Finish is the one end of every run's outputs, headless, interactive or
-// detached: one pass over the stored run (tally and gate), then the report
-// in --format, the JUnit file, and with --format github the step summary.
-// info, when set, is the stamped record (even if storing it failed). The
-// first error is reading the run back, the second writing an output.
+// Finish is the one end of every run's outputs: one pass over the stored
+// run, then the report, the JUnit file and the step summary. info, when
+// set, is the stamped record. The first error is reading the run back, the
+// second writing an output.
 func (o *Outputs) Finish(st cache.Store, id string, info *report.RunInfo, cfg *Config) (*runreport.Pass, error, error) {
 	g := cfg.Parsed.Gate
 	var sr *runreport.Pass
@@ -365,19 +364,15 @@ type progress struct {
 func (p *progress) observe(ev *eval.Event) {
 	p.inFlight = ev.InFlight
 	p.pace.Observe(ev)
-	if ev.Kind == eval.EventSampleFinished && ev.Result != nil {
-		p.finished(ev.Result)
-	}
-}
-
-func (p *progress) finished(r *eval.Result) {
-	if r.Interrupted() {
+	switch {
+	case ev.Kind != eval.EventSampleFinished || ev.Result == nil:
+	case ev.Result.Interrupted():
 		// Cut short by the run's stop: not progress (--resume evaluates
 		// it again), and not a judge's error either.
 		p.stopped++
-		return
+	default:
+		p.done++
 	}
-	p.done++
 }
 
 func (p *progress) eta() string {

@@ -51,8 +51,7 @@ func (r *Run) Cancel() { r.cancel() }
 
 // Wait blocks until the run's end is recorded and returns whether it was
 // cut short, and an error when the end could not be recorded. The results
-// are in the store, not in memory (a run's memory must not grow with its
-// samples): read them with RunPage, or WriteReport.
+// are in the store only, so that a run's memory does not grow with it.
 func (r *Run) Wait() (bool, error) {
 	<-r.done
 	r.mu.Lock()

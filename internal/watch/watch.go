@@ -4,6 +4,7 @@
 package watch
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -11,9 +12,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -180,7 +182,7 @@ func streamName(logs []string) string {
 		}
 		abs[i] = l
 	}
-	sort.Strings(abs)
+	slices.Sort(abs)
 	h := sha256.Sum256([]byte(strings.Join(abs, "\x00")))
 	return "logs-" + hex.EncodeToString(h[:8])
 }
@@ -296,7 +298,7 @@ func (f *Watcher) Run(ctx context.Context) error {
 	if m := state.Meta; m != nil && m.RunID != "" && m.RunID != cur.RunID && byRun[m.RunID] == nil {
 		old = append(old, m.RunID) // to be stamped finished if a kill left it open
 	}
-	sort.Strings(old)
+	slices.Sort(old)
 	for _, id := range old {
 		// Records of an earlier window taken but not evaluated when the
 		// last watcher stopped: evaluated into their own run, which then ends.
@@ -652,11 +654,7 @@ func (f *Watcher) setBehindBytes(b int64) {
 // are taken or nothing is left to read; progressed says a line was read.
 func (f *Watcher) readBatch(n int, now time.Time) (take []cache.WatchRecord, progressed bool, err error) {
 	t := f.tail
-	keys := make([]string, 0, len(t.files))
-	for k := range t.files {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return t.files[keys[i]].path < t.files[keys[j]].path })
+	keys := slices.SortedFunc(maps.Keys(t.files), func(a, b string) int { return cmp.Compare(t.files[a].path, t.files[b].path) })
 	limit := f.s.Cfg.MaxRecordBytes
 	if limit <= 0 {
 		limit = dataset.DefaultMaxRecordBytes
@@ -692,11 +690,11 @@ func (f *Watcher) readBatch(n int, now time.Time) (take []cache.WatchRecord, pro
 			}
 			f.mu.Lock()
 			f.status.Read++
+			if err != nil {
+				f.status.Invalid++
+			}
 			f.mu.Unlock()
 			if err != nil {
-				f.mu.Lock()
-				f.status.Invalid++
-				f.mu.Unlock()
 				f.warn(err.Error() + " — skipped; the watcher goes on")
 			}
 			for _, s := range samples {
