@@ -15,11 +15,9 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// The settings file holds defaults for `ragscope run` so a team does not
-// retype them: the judge endpoint and models, the prompts directory, the
-// database. Precedence: command-line flag, then environment variable, then
-// the settings file, then the built-in default. The API key is never read
-// from it (keep secrets in the environment).
+// The settings file holds a team's defaults for the flags. Precedence:
+// command-line flag, environment variable, settings file, built-in default.
+// The API key is never read from it (secrets stay in the environment).
 
 // settingFlags maps a settings key to its flag.
 var settingFlags = map[string]string{

@@ -234,11 +234,10 @@ func (c *cli) judgeListCommand() *cobra.Command {
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
 			path, _ := settingsPath(config)
 			raw, err := readSettingsObject(path)
-			if err != nil {
-				fmt.Fprintln(c.stderr, "ragscope judge list:", err)
-				return exitUsage
+			var profiles map[string]map[string]any
+			if err == nil {
+				profiles, err = judgeProfiles(raw, path)
 			}
-			profiles, err := judgeProfiles(raw, path)
 			if err != nil {
 				fmt.Fprintln(c.stderr, "ragscope judge list:", err)
 				return exitUsage

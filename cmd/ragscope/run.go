@@ -227,7 +227,12 @@ func evaluate(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (int, 
 	if !f.headless && (!term.IsTerminal(os.Stdout.Fd()) || !term.IsTerminal(os.Stdin.Fd())) {
 		return 0, errorf("the interface needs a terminal; use --headless (with --out FILE) in scripts and CI")
 	}
-	st, err := store.Open(f.DB, store.OpenOptions{Mode: store.Hold, Role: "run", Stderr: logTarget(f, stderr)})
+	// A takeover of the database is said on stderr headless, never behind the TUI's back.
+	var takeover io.Writer
+	if f.headless {
+		takeover = stderr
+	}
+	st, err := store.Open(f.DB, store.OpenOptions{Mode: store.Hold, Role: "run", Stderr: takeover})
 	if err != nil {
 		return 0, err
 	}
@@ -252,15 +257,6 @@ func evaluate(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (int, 
 		return app.Headless(ctx, s, stdout, stderr)
 	}
 	return app.Interactive(ctx, s, f.ascii, stderr)
-}
-
-// logTarget is where a takeover of the database is reported: stderr in
-// headless mode, never behind the TUI's back.
-func logTarget(f *runFlags, stderr io.Writer) io.Writer {
-	if f.headless {
-		return stderr
-	}
-	return nil
 }
 
 // detach submits the run to the server holding the database.

@@ -24,10 +24,8 @@ import (
 	"github.com/ragscope/ragscope/internal/termtext"
 )
 
-// Everything this command line prints that comes from data, the store or
-// the user (dataset names, ids, judge names, paths, error messages, which
-// quote all of these) goes through sanitize: a file name may carry an
-// escape sequence, and the terminal must show it, not run it.
+// Everything printed that comes from data, the store or the user goes
+// through sanitize: the terminal must show an escape sequence, not run it.
 
 // errText is an error message as printed: one line, control characters
 // and bidi controls shown as escapes.

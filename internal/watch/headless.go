@@ -60,13 +60,10 @@ func ProgressLine(st report.WatchStatus) string {
 	return line
 }
 
-// Interactive runs the watcher under the TUI's watch mode: the
-// screen of `open` on the live run the results go to, with the watcher's
-// lag and alerts polled from it. The screen needs a run, and a rolling run
-// starts with its first record, so until one is read the wait is said on
-// stderr. Quitting the screen stops the watcher; the records it had not
-// evaluated stay pending for the next one. When the window rolls over the
-// screen shows the run that ended, and says so on stderr.
+// Interactive runs the watcher under the TUI's watch mode: the screen of
+// `open` on the live run the results go to, with the watcher's lag and
+// alerts. A rolling run starts with its first record, so until then the
+// wait is said on stderr. Quitting the screen stops the watcher.
 func Interactive(ctx context.Context, f *Watcher, st *store.Shared, ascii bool, stderr io.Writer) (int, error) {
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
