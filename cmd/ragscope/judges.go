@@ -127,7 +127,7 @@ func applyProfile(fs *pflag.FlagSet, name string, prof map[string]any, given map
 			}
 			continue
 		}
-		flag := settingFlags[k]
+		flag, _ := settingFlag(k)
 		if fs.Lookup(flag) == nil || given[flag] {
 			continue
 		}
@@ -201,7 +201,8 @@ DEEPSEEK_API_KEY=sk-... ragscope judge add deepseek --base-url https://api.deeps
 			}
 			prof := map[string]any{}
 			for _, k := range judgeKeys {
-				if fl := cmd.Flags().Lookup(settingFlags[k]); fl != nil && fl.Changed {
+				name, _ := settingFlag(k)
+				if fl := cmd.Flags().Lookup(name); fl != nil && fl.Changed {
 					prof[k] = fl.Value.String()
 				}
 			}

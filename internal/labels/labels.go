@@ -260,18 +260,17 @@ func unmatchedWhy(info report.RunInfo, l Line, found bool) string {
 		return fmt.Sprintf("sample %q of run %s has no item %q of a criterion %s (items: %q for a yes_no or an exact check, a checklist's item; a rubric has none), or the criterion did not score",
 			l.Sample, runID, l.Item, l.Task, eval.CriterionVerdict)
 	}
-	what := "item"
-	switch l.Task {
-	case eval.LabelFaithfulness:
-		what = "statement"
-	case eval.LabelContextPrecision, eval.LabelContextUtilization:
-		what = "chunk rank"
-	case eval.LabelContextRecall:
-		what = "reference statement"
-	case eval.LabelAnswerRelevancy:
-		what = "generated question"
-	}
+	what := cmp.Or(itemNames[l.Task], "item")
 	return fmt.Sprintf("sample %q of run %s has no %s %s %q (or it did not score)", l.Sample, runID, l.Task, what, l.Item)
+}
+
+// itemNames are what a task's items are, as a message names them.
+var itemNames = map[string]string{
+	eval.LabelFaithfulness:       "statement",
+	eval.LabelContextPrecision:   "chunk rank",
+	eval.LabelContextUtilization: "chunk rank",
+	eval.LabelContextRecall:      "reference statement",
+	eval.LabelAnswerRelevancy:    "generated question",
 }
 
 // Export writes labels in the line format, one per line, sorted; with
