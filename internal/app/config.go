@@ -84,9 +84,7 @@ type Config struct {
 	PromptsDir     string        `json:"prompts_dir,omitempty"`
 	Prices         string        `json:"prices,omitempty"` // a price table instead of the default prices.json (see Prices)
 	LogFile        string        `json:"log,omitempty"`
-	// Format is the report written to --out (stdout when headless): json,
-	// github or jsonl.
-	Format string `json:"format,omitempty"`
+	Format         string        `json:"format,omitempty"` // the report written to --out (stdout when headless)
 	// The CI gate (see report.Gate): METRIC=X,... on the means and on each
 	// sample, and --max-failing N or P%.
 	FailUnder       string `json:"fail_under,omitempty"`
@@ -96,10 +94,8 @@ type Config struct {
 	MaxFailing            string `json:"max_failing,omitempty"`
 	// JUnit is the JUnit XML file written when the run ends.
 	JUnit string `json:"junit,omitempty"`
-	// Baseline is what the run is compared with: a stored run (id, prefix
-	// or latest) or a JSON report file; MaxDrop (METRIC=D,...),
-	// MaxRegressed (N or P%) and RegressMargin (D, default
-	// report.DefaultRegressMargin) gate the run on it (see report.BaselineGate).
+	// Baseline is a stored run or a JSON report file the run is compared
+	// with; MaxDrop, MaxRegressed and RegressMargin gate on it.
 	Baseline      string `json:"baseline,omitempty"`
 	MaxDrop       string `json:"max_drop,omitempty"`
 	MaxRegressed  string `json:"max_regressed,omitempty"`
@@ -111,38 +107,31 @@ type Config struct {
 	// chosen by Seed (run --sample N --seed S); see ChooseSample.
 	Sample int    `json:"sample,omitempty"`
 	Seed   uint64 `json:"seed,omitempty"`
-	// Preloaded, when set, is the dataset instead of reading Dataset (which
-	// then only names it): `ragscope calibrate` evaluates labelled pairs
-	// built in memory with run's own session (see CalibrationData).
+	// Preloaded, when set, is the dataset, which Dataset then only names
+	// (calibrate's pairs, CalibrationData).
 	Preloaded *dataset.Loaded `json:"-"`
-	// StepSummary is a file the Markdown summary is appended to with
-	// --format github ($GITHUB_STEP_SUMMARY of the process that runs
-	// headless; a detached run has none).
+	// StepSummary is $GITHUB_STEP_SUMMARY of a headless run, which the
+	// Markdown summary is appended to with --format github.
 	StepSummary string `json:"-"`
-	// Parsed is what the settings above given as text mean to the run.
-	// Validate fills it, whether the text came from the flags or from the
-	// client of a detached run, and nothing else parses that text: the
-	// text itself is only sent (run --detach) and recorded with the run,
-	// as the user typed it.
+	// Parsed is what the text settings above mean. Validate fills it, for
+	// flags and detached runs alike; the text itself is only sent and
+	// recorded as the user typed it.
 	Parsed Settings `json:"-"`
 }
 
 // Settings are a Config's text settings parsed (Config.Validate).
 type Settings struct {
-	Metrics   []eval.Metric     // --metrics
-	Criteria  *criteria.Set     // --criteria, read and checked; nil without one
-	Lang      eval.Lang         // --lang
-	Map       map[string]string // --map; nil without one
-	ACWeights [2]float64        // --ac-weights
-	FCMode    string            // --fc-mode
-	NSMode    string            // --ns-mode
-	// HistorySupport is --history-support.
-	HistorySupport eval.HistorySupport
-	Levels         report.Levels // --pass
-	// Gate is --fail-under, --fail-under-sample and --max-failing, and
-	// the baseline's --max-drop, --max-regressed and --regress-margin.
-	Gate report.Gate
-	ok   bool // Validate filled it
+	Metrics        []eval.Metric       // --metrics
+	Criteria       *criteria.Set       // --criteria, read and checked; nil without one
+	Lang           eval.Lang           // --lang
+	Map            map[string]string   // --map; nil without one
+	ACWeights      [2]float64          // --ac-weights
+	FCMode         string              // --fc-mode
+	NSMode         string              // --ns-mode
+	HistorySupport eval.HistorySupport // --history-support
+	Levels         report.Levels       // --pass
+	Gate           report.Gate         // the CI gate's flags and the baseline's
+	ok             bool                // Validate filled it
 }
 
 // UseOffline decides the judge: --offline, or no endpoint and no key configured.
