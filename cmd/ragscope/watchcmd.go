@@ -108,8 +108,8 @@ ragscope watch --headless --once --window 1h logs/app.jsonl`,
 	fs.Lookup("metrics").DefValue = watch.DefaultMetrics()
 	fs.Lookup("headless").Usage = "follow without the TUI: progress and alerts on stderr, until SIGINT/SIGTERM (or --once)"
 	fc.Sample = 1
-	fs.Var(number{&fc.Sample}, "sample", "evaluate this fraction of the records (0 < F <= 1), chosen by content hash: the same records after a restart")
-	fs.Var(number{&fc.MaxRPS}, "max-rps", "cap on records started per second (0: none); --rpm caps judge requests")
+	fs.Var(number(&fc.Sample), "sample", "evaluate this fraction of the records (0 < F <= 1), chosen by content hash: the same records after a restart")
+	fs.Var(number(&fc.MaxRPS), "max-rps", "cap on records started per second (0: none); --rpm caps judge requests")
 	fs.DurationVar(&fc.Window, "window", 0, "length of a rolling run, e.g. 1h (default: one run per local day)")
 	fs.StringArrayVar(&fc.Alerts, "alert", nil, "alert when a rolling mean crosses a threshold: 'METRIC<X over N' or 'METRIC>X over N'; repeatable")
 	fs.StringVar(&fc.AlertExec, "alert-exec", "", "run CMD (with sh -c) on each alert, the details as JSON on its stdin")
