@@ -187,13 +187,11 @@ func (h *Host) Reload(sample *eval.Result) error {
 		h.use(set, nil)
 		return nil
 	}
-	var set *prompts.Set
-	var err error
-	mine := false // whether the edited file is at fault
-	var problems []prompts.Problem
-	if set, problems, err = prompts.Scan(h.dir); err != nil {
+	set, problems, err := prompts.Scan(h.dir)
+	if err != nil {
 		return err
 	}
+	mine := false // whether the edited file is at fault
 	var errs []error
 	for _, p := range problems {
 		errs = append(errs, p.Err)

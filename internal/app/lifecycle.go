@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -299,12 +300,7 @@ func (ss *startedSamples) note(ev *eval.Event) {
 func (ss *startedSamples) list() []holder.StartedSample {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	out := make([]holder.StartedSample, 0, len(ss.m))
-	for _, s := range ss.m {
-		out = append(out, s)
-	}
-	slices.SortFunc(out, func(a, b holder.StartedSample) int { return a.Index - b.Index })
-	return out
+	return slices.SortedFunc(maps.Values(ss.m), func(a, b holder.StartedSample) int { return a.Index - b.Index })
 }
 
 // head cuts s to at most n bytes, on a rune boundary.
