@@ -24,22 +24,18 @@ const printLen = 1024
 
 // tailFile is one log file being followed.
 type tailFile struct {
-	st   cache.WatchFile
-	path string
-	gz   bool
-	f    *os.File
-	r    *bufio.Reader
-	// partial is an unterminated last line read so far: the service is
-	// still writing it, so it is neither consumed nor committed.
-	partial []byte
-	plen    int64 // bytes of the partial line, past the --max-record-bytes held in partial
+	st      cache.WatchFile
+	path    string
+	gz      bool
+	f       *os.File
+	r       *bufio.Reader
+	partial []byte // an unterminated last line, still being written: neither consumed nor committed
+	plen    int64  // bytes of the partial line, past the --max-record-bytes held in partial
 	size    int64
-	// since is when bytes past the committed offset were first seen (the
-	// age of the oldest unread record, as near as polling tells).
-	since   time.Time
-	matched bool // a LOG argument names it now
-	eof     bool // the last read reached its end
-	dirty   bool // st changed since the last commit
+	since   time.Time // when bytes past the committed offset were first seen
+	matched bool      // a LOG argument names it now
+	eof     bool      // the last read reached its end
+	dirty   bool      // st changed since the last commit
 }
 
 // tailer finds the files the LOG arguments name and reads their new lines.

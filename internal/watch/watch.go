@@ -34,27 +34,18 @@ import (
 
 // Config is what ragscope watch adds to a run's settings.
 type Config struct {
-	// Logs are the LOG arguments: files, globs or directories.
-	Logs []string
-	// Sample is the fraction of records evaluated, chosen by content hash
-	// (0 or 1: all).
-	Sample float64
-	// MaxRPS caps the records started per second (0: no cap).
-	MaxRPS float64
-	// Window is the length of a rolling run; 0 is a local calendar day.
-	Window time.Duration
+	Logs   []string      // the LOG arguments: files, globs or directories
+	Sample float64       // the fraction of records evaluated, by content hash (0 or 1: all)
+	MaxRPS float64       // a cap on the records started per second (0: none)
+	Window time.Duration // the length of a rolling run; 0 is a local calendar day
 	// Alerts are --alert rules; AlertExec the command that hears of each
 	// firing (JSON on stdin), killed after AlertTimeout (default 10 s).
 	Alerts       []string
 	AlertExec    string
 	AlertTimeout time.Duration
-	// Once reads what the logs hold now, evaluates it and returns.
-	Once bool
-	// Queue bounds the records read and waiting for the judge (default
-	// 256): when it is full the watcher stops reading.
-	Queue int
-	// Poll is how often the logs are looked at (default 250 ms).
-	Poll time.Duration
+	Once         bool          // read what the logs hold now, evaluate it and return
+	Queue        int           // records read ahead of the judge at most (default 256); then reading waits
+	Poll         time.Duration // how often the logs are looked at (default 250 ms)
 }
 
 // DefaultMetrics are the reference-free metrics a watcher uses when
