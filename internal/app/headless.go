@@ -32,16 +32,12 @@ var progressEvery = 2 * time.Second
 // ends (a process killed meanwhile leaves nothing beside them), each
 // complete or absent.
 type Outputs struct {
-	out   io.Writer     // the report in --format: stdout headless; nil: none, or --out
-	fh    *outfile.File // --out, once created
-	junit *outfile.File // --junit, once created
-	// outRes and junitRes are --out and --junit until they are created.
-	outRes, junitRes *outfile.Reservation
-	// baseline is --baseline, compared with when the run ends.
-	baseline *baseline.Baseline
-	// live, when set, is the pass over the run made as it is evaluated
-	// (a headless run's): Finish takes it rather than reading the run.
-	live *runreport.Live
+	out              io.Writer            // the report in --format: stdout headless; nil: none, or --out
+	fh               *outfile.File        // --out, once created
+	junit            *outfile.File        // --junit, once created
+	outRes, junitRes *outfile.Reservation // --out and --junit until they are created
+	baseline         *baseline.Baseline   // compared with when the run ends
+	live             *runreport.Live      // a headless run's pass as it went, which Finish takes when set
 }
 
 // OpenOutputs reserves --out and --junit; stdout is where the report goes

@@ -15,18 +15,15 @@ import (
 // A Live pass that cannot account for every stored result says so (Pass
 // returns nil), and the caller reads the run from the store.
 type Live struct {
-	sr     *Pass
-	levels report.Levels
-	enc    *report.SampleEncoder
-	spool  *os.File
-	// unlinked: the spool has no name any more (see NewLive).
-	unlinked bool
+	sr       *Pass
+	levels   report.Levels
+	enc      *report.SampleEncoder
+	spool    *os.File
+	unlinked bool // the spool has no name any more (see NewLive)
 	w        *bufio.Writer
 	size     int64
-	// at is where each sample's encoding is in the spool, by index
-	// (n == 0: not seen).
-	at  []span
-	err error
+	at       []span // where each sample's encoding is in the spool, by index (n == 0: not seen)
+	err      error
 }
 
 type span struct {

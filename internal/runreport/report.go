@@ -31,23 +31,18 @@ const (
 // evaluated gains results between two passes; the second pass writes only
 // what the first counted, so the summary and the samples agree).
 type Pass struct {
-	Info  report.RunInfo
-	Tally *report.Tally
-	Worst *report.Worst
-	Gate  *report.GateTally
-	// Outcome is the gate's outcome over the pass, decided once it is
-	// done, in the one place that decides it (report.GateTally.Outcome).
-	Outcome report.GateOutcome
+	Info    report.RunInfo
+	Tally   *report.Tally
+	Worst   *report.Worst
+	Gate    *report.GateTally
+	Outcome report.GateOutcome // decided once the pass is done (report.GateTally.Outcome)
 	seen    indexSet
 	// BaseDiff is the comparison with --baseline, its worst changed
 	// samples read in full (BaseDiffErr: they could not be).
-	BaseDiff    *report.RunDiff
-	BaseDiffErr error
-	// HTMLBaseline is the run the HTML report compares with, if any.
-	HTMLBaseline *html.Baseline
-	// live, when set, made this pass as the run was evaluated: the JSON
-	// report's samples are copied from its spool.
-	live *Live
+	BaseDiff     *report.RunDiff
+	BaseDiffErr  error
+	HTMLBaseline *html.Baseline // the run the HTML report compares with, if any
+	live         *Live          // when set, made this pass: the JSON report's samples come from its spool
 }
 
 // gateWorst is how many of the samples below the per-sample thresholds a

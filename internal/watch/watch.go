@@ -70,14 +70,9 @@ type Watcher struct {
 	prices cost.Table
 	alerts *alerts
 	tail   *tailer
-	space  chan struct{} // the consumer took a record: the queue has room
-
-	// clock is the time windows are told by; tests move it.
-	clock func() time.Time
-
-	// execs are the --alert-exec commands running: a watcher that stops
-	// waits for them (each is killed after --alert-timeout).
-	execs sync.WaitGroup
+	space  chan struct{}    // the consumer took a record: the queue has room
+	clock  func() time.Time // the time windows are told by; tests move it
+	execs  sync.WaitGroup   // the --alert-exec commands running, which a watcher that stops waits for
 
 	mu       sync.Mutex
 	status   report.WatchStatus
