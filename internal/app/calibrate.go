@@ -86,8 +86,10 @@ func (s *Session) Calibrate(ctx context.Context, sets []calibrate.LoadedSet) ([]
 			switch {
 			case g.st == "" || b.st == "":
 				ps.Outcome, ps.Why = calibrate.PairFailed, "not evaluated: the run ended before this pair"
+				r.Failed++
 			case g.st.Failed() || b.st.Failed():
 				ps.Outcome = calibrate.PairFailed
+				r.Failed++
 				for _, x := range []struct {
 					name string
 					s    side
@@ -101,6 +103,8 @@ func (s *Session) Calibrate(ctx context.Context, sets []calibrate.LoadedSet) ([]
 				}
 			case g.st != eval.StatusOK || b.st != eval.StatusOK || g.score == nil || b.score == nil:
 				ps.Outcome = calibrate.PairUndefined
+				r.Undefined++
+				r.Losses++
 				if g.st != eval.StatusOK {
 					ps.Why = "faithful answer: " + string(g.st)
 				} else {
@@ -108,23 +112,13 @@ func (s *Session) Calibrate(ctx context.Context, sets []calibrate.LoadedSet) ([]
 				}
 			case *g.score > *b.score:
 				ps.Outcome = calibrate.PairWin
+				r.Wins++
 			case *g.score == *b.score:
 				ps.Outcome = calibrate.PairTie
+				r.Ties++
 			default:
 				ps.Outcome = calibrate.PairLoss
-			}
-			switch ps.Outcome {
-			case calibrate.PairWin:
-				r.Wins++
-			case calibrate.PairTie:
-				r.Ties++
-			case calibrate.PairUndefined:
-				r.Undefined++
 				r.Losses++
-			case calibrate.PairLoss:
-				r.Losses++
-			case calibrate.PairFailed:
-				r.Failed++
 			}
 			r.Scores = append(r.Scores, ps)
 		}

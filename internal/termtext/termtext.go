@@ -118,14 +118,10 @@ func WrapWords(s string, width int, indent string) string {
 		}
 		word := rest[:j]
 		ww := runewidth.StringWidth(word)
-		switch {
-		case col == 0:
-			b.WriteString(space)
-			col += runewidth.StringWidth(space)
-		case col+runewidth.StringWidth(space)+ww > width:
+		if col > 0 && col+runewidth.StringWidth(space)+ww > width {
 			b.WriteString("\n" + indent)
 			col = runewidth.StringWidth(indent)
-		default:
+		} else {
 			b.WriteString(space)
 			col += runewidth.StringWidth(space)
 		}
