@@ -181,10 +181,9 @@ func settingsObject(b []byte) (map[string]any, error) {
 	return raw, nil
 }
 
-// loadSettings fills the flags of a command that the command line and the
-// environment left unset from the settings file, so every sub-command
-// shares run's database and prompts directory. A command without such a
-// flag (help, completion) does not read the file at all.
+// loadSettings fills a command's flags that the command line and the
+// environment left unset from the settings file; a command without such a
+// flag (help, completion) does not read it at all.
 func loadSettings(fs *pflag.FlagSet) error {
 	uses := false
 	for _, k := range settingKeys {

@@ -45,9 +45,7 @@ type cli struct {
 	args           []string
 	stdout, stderr io.Writer
 	code           int
-	// width is what a table on stdout must fit: the terminal's columns,
-	// 0 (no limit) when stdout is not a terminal.
-	width int
+	width          int // what a table on stdout must fit: the terminal's columns, 0 (no limit) for a pipe
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
