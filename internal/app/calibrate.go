@@ -14,11 +14,8 @@ import (
 	"github.com/ragscope/ragscope/tools/calibrate"
 )
 
-// Calibrating a judge is a run like any other: the labelled pairs become a
-// dataset in memory (Config.Preloaded), the session built from run's flags
-// judges it through the cache, records it (so each verdict can be opened),
-// and stops fast when the judge cannot be reached. What is particular is
-// only how the results are read: two samples a pair.
+// Calibrating a judge is a run like any other, through the cache and
+// recorded; only how its results are read, two samples a pair, is its own.
 
 // CalibrationData is the dataset of a calibration: each pair is two
 // samples in a row, its faithful answer first (index 2k) and its

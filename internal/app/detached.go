@@ -57,13 +57,11 @@ func Submit(cfg Config) (id string, pid int, err error) {
 	return id, cl.Hello().PID, err
 }
 
-// WaitRun is `ragscope attach --wait RUN`: it waits, without a terminal,
-// for the end of a run another process evaluates and returns the exit code
-// that run has, the one `run --headless` would have exited with: a script
-// that submitted it with `run --detach` learns the gate's outcome. The
-// server that evaluated the run knows its gate; for a run it does not know
-// (another process's, or one submitted to an earlier server) the code is
-// decided from the stored results alone, and says so.
+// WaitRun is `ragscope attach --wait RUN`: it waits for the end of a run
+// another process evaluates and returns the exit code `run --headless`
+// would have had, so a script that detached it learns the gate's outcome.
+// For a run the server does not know, the code comes from the stored
+// results alone (no gate), and says so.
 func WaitRun(ctx context.Context, st *store.Shared, ref string, stderr io.Writer) (int, error) {
 	info, _, _, err := st.RunPage(ref, 0, 0)
 	if err != nil {

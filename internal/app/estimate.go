@@ -57,10 +57,9 @@ func (s *Session) estimate(ctx context.Context, prices cost.Table, pricesPath st
 	return estimate.Run(ctx, cfg, src, total)
 }
 
-// OpenForEstimate opens the database an estimate reads: through its holder
-// or read-only, never written. A database that does not exist yet is an
-// empty cache: an empty one in a temporary directory stands in for it, and
-// close removes it.
+// OpenForEstimate opens the database an estimate reads, never written; one
+// that does not exist yet is an empty cache, made in a temporary directory
+// that close removes.
 func OpenForEstimate(path string) (st cache.Store, close func(), err error) {
 	p, err := store.DBPath(path)
 	if err != nil {
@@ -154,11 +153,10 @@ type loadedPrices struct {
 	err error
 }
 
-// Prices is the price table of a run with cfg: the built-in table with
-// the prices.json in the config directory over it (cost.DefaultPath; no
-// file is no error), or the file cfg.Prices names (which must exist). A
-// file that does not parse is a usage error naming it, never a silent
-// fall back to the built-in prices. The table is shared: do not change it.
+// Prices is the price table of a run with cfg: the built-in one with the
+// optional prices.json of the config directory over it, or cfg.Prices,
+// which must exist. A file that does not parse is a usage error, never a
+// silent fall back. The table is shared: do not change it.
 func Prices(cfg *Config) (cost.Table, error) {
 	path, required := cfg.Prices, true
 	if path == "" {

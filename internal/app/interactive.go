@@ -73,9 +73,8 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 
 // interactiveRun starts the run and shows it until the interface closes;
 // the run is nil when none started. Under --confirm-over the interface
-// opens first and asks, on its cost page, before the run is recorded
-// (firstRun): the question belongs to the interface, which can show the
-// estimate per metric, rather than to a prompt on the terminal before it.
+// asks on its cost page, which shows the estimate per metric, before the
+// run is recorded (firstRun).
 func (s *Session) interactiveRun(ctx context.Context, opts tui.Options) (*Run, error) {
 	if s.Cfg.ConfirmOver <= 0 {
 		run, err := s.Start(ctx)

@@ -122,9 +122,9 @@ func Prepare(cfg *Config, st cache.Store, stderr io.Writer) (_ *Session, err err
 	return s, nil
 }
 
-// NewSession is what every session starts with (a run's, a watcher's):
-// the log file opened, the cache flags checked. BuildJudge completes it; Prepare does both for a run of a
-// dataset. The caller closes the session (which does not close the store).
+// NewSession is what every session (a run's, a watcher's) starts with:
+// the log file opened, the cache flags checked; BuildJudge completes it.
+// The caller closes the session (which does not close the store).
 func NewSession(cfg *Config, st cache.Store) (_ *Session, err error) {
 	if !cfg.Parsed.ok {
 		return nil, errors.New("app: a session of a Config that Validate has not parsed")
