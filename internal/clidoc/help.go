@@ -167,11 +167,9 @@ func capitalise(s string) string {
 	return string(unicode.ToUpper(r)) + s[n:]
 }
 
-// ManPage is the manual page of the command tree, as roff (man(7)): the
-// title line names the page and the manual (not a sentence, which man
-// would crowd into the header), every command gets a subsection with its
-// usage, description and examples, and every flag its value name
-// (--db FILE, --concurrency N), as the help lists them.
+// ManPage is the manual page of the command tree, as roff (man(7)): a
+// subsection per command, every flag with its value name (--db FILE), and
+// a title line that is no sentence, which man would crowd into the header.
 func ManPage(root *cobra.Command, date time.Time) string {
 	var b strings.Builder
 	name := root.Name()

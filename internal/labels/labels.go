@@ -167,12 +167,10 @@ type ImportReport struct {
 // Labeller is who a process's labels are by: $USER, else $LOGNAME.
 func Labeller() string { return cmp.Or(os.Getenv("USER"), os.Getenv("LOGNAME")) }
 
-// Import stores the lines' labels against the content of run ref's
-// samples: each line's sample id (or index) and item are looked up in the
-// run, and the label is keyed by what they judge. A line that matches
-// nothing is reported, never dropped silently. A label already stored with
-// the same value and note is left as it is, so importing a file twice
-// changes nothing.
+// Import stores the lines' labels against the content of run ref's samples
+// they name, keyed by what they judge. A line that matches nothing is
+// reported, never dropped; a label stored alike already is left, so
+// importing a file twice changes nothing.
 func Import(st cache.Store, ref string, lines []Line, by string, now time.Time) (ImportReport, error) {
 	info, _, _, err := st.RunPage(ref, 0, 0)
 	if err != nil {

@@ -118,11 +118,9 @@ func Write(path string, data []byte) error {
 	return f.Commit()
 }
 
-// Reservation is a destination checked now and written later: a run's
-// --out is checked before the run (a typo must not cost it) but its
-// temporary file is created only when the run ends, so that a process
-// killed while it evaluates (kill -9, the OOM killer) leaves no empty
-// temporary file beside the destination.
+// Reservation is a destination checked now, so that a typo in --out costs
+// no run, and written when the run ends, so that a process killed meanwhile
+// leaves no temporary file beside it.
 type Reservation struct {
 	path string
 	// open is the destination itself when it is not a regular file (a

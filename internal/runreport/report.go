@@ -55,11 +55,9 @@ func Read(st cache.Store, ref string, worst int) (*Pass, error) {
 	return ReadGated(st, ref, worst, report.Gate{}, nil, report.Levels{})
 }
 
-// ReadGated is Read counting the samples against gate g as well,
-// and comparing them with a baseline (when against is set), in the same
-// pass. The diagnoses follow the pass levels the run was recorded with,
-// or pass when it is not the defaults (--pass): the record read then says
-// pass, as the report written from it must.
+// ReadGated is Read counting the samples against gate g and comparing them
+// with against (when set) in the same pass. The diagnoses follow pass when
+// it is not the defaults, and the record read then says so.
 func ReadGated(st cache.Store, ref string, worst int, g report.Gate, against *report.Comparison, pass report.Levels) (*Pass, error) {
 	info, _, _, err := st.RunPage(ref, 0, 0)
 	if err != nil {
@@ -100,10 +98,8 @@ func (sr *Pass) Code(cancelled bool) int {
 	return exit.OK
 }
 
-// Write writes stored run ref's report in format to w, streaming it
-// from the store, and returns the pass it made (for the summary). Its
-// diagnoses follow pass (--pass) when it is not the defaults, else the
-// levels the run was recorded with.
+// Write streams stored run ref's report in format to w and returns the
+// pass it made; its diagnoses follow pass as ReadGated's do.
 func Write(st cache.Store, ref, format string, worst int, pass report.Levels, w io.Writer) (*Pass, error) {
 	if format == FormatCSV {
 		// One pass: a CSV has no header that needs the whole run.
