@@ -26,10 +26,9 @@ import (
 	"github.com/ragscope/ragscope/tools/calibrate"
 )
 
-// calibrateGroups are the flags calibrate takes from run: the judge's (but
-// the metric choice: calibration is of faithfulness), the cache's and the
-// prices'; registered by run's own code, so the judge calibrated is the
-// one run would build from the same flags, settings file and environment.
+// calibrateGroups are the flags calibrate takes from run (by run's own
+// code, so the judge calibrated is the one run would build); not the
+// metric choice: calibration is of faithfulness.
 var calibrateGroups = []clidoc.FlagGroup{
 	{Title: "calibration", Flags: []string{"datasets", "judge", "limit", "yes"}},
 	{Title: "judge (--judge llm)", Flags: slices.DeleteFunc(append(slices.Clone(runFlagGroups[0].Flags), runFlagGroups[1].Flags...), func(f string) bool {

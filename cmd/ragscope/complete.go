@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -86,7 +87,7 @@ func runDescription(r report.RunInfo, live map[string]holder.LiveRun) string {
 	if dataset != "" {
 		dataset = filepath.Base(dataset)
 	}
-	return fmt.Sprintf("%s, %s, %s", sanitize.Line(orNone(dataset)), r.StartedAt.Local().Format("2006-01-02 15:04"), runState(r, live))
+	return fmt.Sprintf("%s, %s, %s", sanitize.Line(cmp.Or(dataset, "(none)")), r.StartedAt.Local().Format("2006-01-02 15:04"), runState(r, live))
 }
 
 // registerRunCompletions completes the values of run's and check's flags.

@@ -6,66 +6,40 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
 )
 
-// The settings file holds defaults for `ragscope run` so a team does not
-// retype them: the judge endpoint and models, the prompts directory, the
-// database. Precedence: command-line flag, then environment variable, then
-// the settings file, then the built-in default. The API key is never read
-// from it (keep secrets in the environment).
+// The settings file holds a team's defaults for the flags. Precedence:
+// command-line flag, environment variable, settings file, built-in default.
+// The API key is never read from it (secrets stay in the environment).
 
-// settingFlags maps a settings key to its flag.
-var settingFlags = map[string]string{
-	"base_url":                "base-url",
-	"model":                   "model",
-	"embedding_model":         "embedding-model",
-	"embedding_base_url":      "embedding-base-url",
-	"embedding_dimensions":    "embedding-dimensions",
-	"embedding_format":        "embedding-format",
-	"api_type":                "api-type",
-	"api_version":             "api-version",
-	"response_format":         "response-format",
-	"reasoning":               "reasoning",
-	"max_tokens":              "max-tokens",
-	"temperature":             "temperature",
-	"strictness":              "strictness",
-	"ac_weights":              "ac-weights",
-	"fc_mode":                 "fc-mode",
-	"ns_mode":                 "ns-mode",
-	"history_support":         "history-support",
-	"pass":                    "pass",
-	"concurrency":             "concurrency",
-	"request_timeout":         "request-timeout",
-	"max_retries":             "max-retries",
-	"max_retry_after":         "max-retry-after",
-	"rpm":                     "rpm",
-	"tpm":                     "tpm",
-	"max_reply_bytes":         "max-reply-bytes",
-	"max_record_bytes":        "max-record-bytes",
-	"lang":                    "lang",
-	"offline_lexicon":         "offline-lexicon",
-	"metrics":                 "metrics",
-	"criteria":                "criteria",
-	"prompts_dir":             "prompts",
-	"db":                      "db",
-	"ascii":                   "ascii",
-	"fail_under":              "fail-under",
-	"fail_under_sample":       "fail-under-sample",
-	"fail_under_conversation": "fail-under-conversation",
-	"max_failing":             "max-failing",
-	"junit":                   "junit",
-	"prices":                  "prices",
-	"confirm_over":            "confirm-over",
-	"baseline":                "baseline",
-	"max_drop":                "max-drop",
-	"max_regressed":           "max-regressed",
-	"regress_margin":          "regress-margin",
+// settingKeys are the keys of the settings file. Each sets the flag of its
+// name with "-" for "_", but prompts_dir, which sets --prompts.
+var settingKeys = []string{
+	"base_url", "model", "embedding_model", "embedding_base_url", "embedding_dimensions", "embedding_format",
+	"api_type", "api_version", "response_format", "reasoning", "max_tokens", "temperature", "strictness",
+	"ac_weights", "fc_mode", "ns_mode", "history_support", "pass", "concurrency", "request_timeout",
+	"max_retries", "max_retry_after", "rpm", "tpm", "max_reply_bytes", "max_record_bytes", "lang",
+	"offline_lexicon", "metrics", "criteria", "prompts_dir", "db", "ascii", "fail_under", "fail_under_sample",
+	"fail_under_conversation", "max_failing", "junit", "prices", "confirm_over", "baseline", "max_drop",
+	"max_regressed", "regress_margin",
+}
+
+// settingFlag is the flag a settings key sets; false for no such key.
+func settingFlag(key string) (string, bool) {
+	switch {
+	case !slices.Contains(settingKeys, key):
+		return "", false
+	case key == "prompts_dir":
+		return "prompts", true
+	}
+	return strings.ReplaceAll(key, "_", "-"), true
 }
 
 // flagEnv is the environment variable of each flag that has one: it is
@@ -143,21 +117,16 @@ func applySettings(fs *pflag.FlagSet, path string, required bool) error {
 		// top-level keys do not change them.
 		fs.Visit(func(f *pflag.Flag) { given[f.Name] = true })
 	}
-	keys := make([]string, 0, len(raw))
-	for k := range raw {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(raw)) {
 		if k == "judge" || k == "judges" {
 			continue // read above
 		}
 		if k == "api_key" {
 			return errorf("settings %s: %q is not read from a file; put the key in OPENAI_API_KEY", path, k)
 		}
-		name, ok := settingFlags[k]
+		name, ok := settingFlag(k)
 		if !ok {
-			return errorf("settings %s: unknown key %q (known: %s)", path, k, strings.Join(settingNames(), ", "))
+			return errorf("settings %s: unknown key %q (known: %s)", path, k, strings.Join(slices.Sorted(slices.Values(settingKeys)), ", "))
 		}
 		if env := flagEnv[name]; fs.Lookup(name) == nil || given[name] || (env != "" && os.Getenv(env) != "") {
 			continue // not a flag of this command, or set by flag or environment
@@ -212,22 +181,13 @@ func settingsObject(b []byte) (map[string]any, error) {
 	return raw, nil
 }
 
-func settingNames() []string {
-	names := make([]string, 0, len(settingFlags))
-	for k := range settingFlags {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
-}
-
-// loadSettings fills the flags of a command that the command line and the
-// environment left unset from the settings file, so every sub-command
-// shares run's database and prompts directory. A command without such a
-// flag (help, completion) does not read the file at all.
+// loadSettings fills a command's flags that the command line and the
+// environment left unset from the settings file; a command without such a
+// flag (help, completion) does not read it at all.
 func loadSettings(fs *pflag.FlagSet) error {
 	uses := false
-	for _, name := range settingFlags {
+	for _, k := range settingKeys {
+		name, _ := settingFlag(k)
 		uses = uses || fs.Lookup(name) != nil
 	}
 	if !uses {

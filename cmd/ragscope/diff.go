@@ -156,15 +156,8 @@ func judgeDifferences(a, b eval.JudgeInfo) []string {
 		{"embedding model", a.EmbeddingModel, b.EmbeddingModel},
 	} {
 		if f.a != f.b {
-			out = append(out, fmt.Sprintf("%s %s vs %s", f.what, diff.QuoteLine(orNone(f.a)), diff.QuoteLine(orNone(f.b))))
+			out = append(out, fmt.Sprintf("%s %s vs %s", f.what, diff.QuoteLine(cmp.Or(f.a, "(none)")), diff.QuoteLine(cmp.Or(f.b, "(none)"))))
 		}
 	}
 	return out
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "(none)"
-	}
-	return s
 }

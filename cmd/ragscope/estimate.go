@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"os/signal"
 	"syscall"
@@ -103,9 +102,7 @@ func (c *cli) estimate(ctx context.Context, f *runFlags, asJSON bool) error {
 		return err
 	}
 	if asJSON {
-		enc := json.NewEncoder(c.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(est)
+		return writeJSON(c.stdout, est)
 	}
 	return est.WriteText(c.stdout, f.Dataset)
 }

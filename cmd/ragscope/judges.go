@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,20 +21,10 @@ import (
 	"github.com/ragscope/ragscope/internal/outfile"
 )
 
-// A judge profile is a named set of judge settings in the settings file,
-// so that a team switches judges by name instead of retyping a dozen flags:
-//
-//	{"judge": "local",
-//	 "judges": {"local": {"base_url": "http://localhost:11434/v1", "model": "qwen3:14b",
-//	                      "embedding_model": "bge-m3", "reasoning": "off"},
-//	            "deepseek": {"base_url": "https://api.deepseek.com/v1", "model": "deepseek-chat",
-//	                         "api_key_env": "DEEPSEEK_API_KEY"}}}
-//
-// --judge NAME (or RAGSCOPE_JUDGE, or the file's "judge") picks one. Its
-// keys count as given more precisely than the file's own keys and the
-// environment's OPENAI_BASE_URL or RAGSCOPE_MODEL: a chosen profile is
-// what the user asked for. Flags on the command line still win. A profile
-// holds no key: api_key_env names the environment variable that does.
+// A judge profile is a named set of judge settings under "judges" in the
+// settings file (docs/judges.md). A chosen profile is what the user asked
+// for, so its keys win over the file's own keys and the environment; flags
+// still win over it. It holds no key: api_key_env names the variable that does.
 
 // judgeKeys are the settings a profile may hold: the judge's.
 var judgeKeys = []string{
@@ -136,7 +127,7 @@ func applyProfile(fs *pflag.FlagSet, name string, prof map[string]any, given map
 			}
 			continue
 		}
-		flag := settingFlags[k]
+		flag, _ := settingFlag(k)
 		if fs.Lookup(flag) == nil || given[flag] {
 			continue
 		}
@@ -210,7 +201,8 @@ DEEPSEEK_API_KEY=sk-... ragscope judge add deepseek --base-url https://api.deeps
 			}
 			prof := map[string]any{}
 			for _, k := range judgeKeys {
-				if fl := cmd.Flags().Lookup(settingFlags[k]); fl != nil && fl.Changed {
+				name, _ := settingFlag(k)
+				if fl := cmd.Flags().Lookup(name); fl != nil && fl.Changed {
 					prof[k] = fl.Value.String()
 				}
 			}
@@ -243,11 +235,10 @@ func (c *cli) judgeListCommand() *cobra.Command {
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
 			path, _ := settingsPath(config)
 			raw, err := readSettingsObject(path)
-			if err != nil {
-				fmt.Fprintln(c.stderr, "ragscope judge list:", err)
-				return exitUsage
+			var profiles map[string]map[string]any
+			if err == nil {
+				profiles, err = judgeProfiles(raw, path)
 			}
-			profiles, err := judgeProfiles(raw, path)
 			if err != nil {
 				fmt.Fprintln(c.stderr, "ragscope judge list:", err)
 				return exitUsage
@@ -263,20 +254,13 @@ func (c *cli) judgeListCommand() *cobra.Command {
 					mark = "*"
 				}
 				p := profiles[n]
-				fmt.Fprintf(c.stdout, "%s %-12s %v  %v\n", mark, n, orDash(p["model"]), orDash(p["base_url"]))
+				fmt.Fprintf(c.stdout, "%s %-12s %v  %v\n", mark, n, cmp.Or(p["model"], any("-")), cmp.Or(p["base_url"], any("-")))
 			}
 			return exitOK
 		}),
 	}
 	cmd.Flags().StringVar(&config, "config", "", "settings file (default $XDG_CONFIG_HOME/ragscope/config.json)")
 	return cmd
-}
-
-func orDash(v any) any {
-	if v == nil {
-		return "-"
-	}
-	return v
 }
 
 // readSettingsObject reads the settings file's object; a file that does

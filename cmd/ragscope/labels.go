@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -185,9 +184,7 @@ func showAgreement(dbPath, ref string, asJSON bool, stdout, stderr io.Writer) in
 		return failed(stderr, name, refError(err))
 	}
 	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(a); err != nil {
+		if err := writeJSON(stdout, a); err != nil {
 			return failed(stderr, name, err)
 		}
 		return exitOK

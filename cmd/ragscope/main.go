@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -30,7 +31,6 @@ const (
 	exitFatal       = exit.Fatal
 	exitUsage       = exit.Usage
 	exitFailures    = exit.Failures
-	exitGate        = exit.Gate
 	exitInterrupted = exit.Interrupted
 )
 
@@ -45,9 +45,7 @@ type cli struct {
 	args           []string
 	stdout, stderr io.Writer
 	code           int
-	// width is what a table on stdout must fit: the terminal's columns,
-	// 0 (no limit) when stdout is not a terminal.
-	width int
+	width          int // what a table on stdout must fit: the terminal's columns, 0 (no limit) for a pipe
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -175,13 +173,11 @@ func (c *cli) helpCommand() *cobra.Command {
 	}
 }
 
-// action adapts a command body to cobra. A body reports its own errors
-// and returns the exit code; it travels in c.code, not as an error,
-// because fang styles an error by first asking the terminal for its
-// background colour, which after a TUI session costs up to two seconds
-// and puts the terminal's answer on the wire. Before the body runs, the
-// settings file fills the flags the command line and the environment left
-// unset.
+// action adapts a command body to cobra, after the settings file has
+// filled the flags left unset. A body reports its own errors and returns
+// the exit code in c.code, not as an error: fang would style an error by
+// asking the terminal for its background colour, which after a TUI
+// session is slow and puts the answer on the wire.
 func (c *cli) action(body func(cmd *cobra.Command, args []string) int) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		if cmd.Annotations[annotationNoSettings] == "" {
@@ -289,4 +285,58 @@ func exitCode(err error) int {
 		return exitUsage
 	}
 	return exitFatal
+}
+
+// versionText is what --version prints: the module version ("(devel)"
+// when built without one), the commit and whether the tree had
+// uncommitted changes, and the Go that built it.
+func versionText(info *debug.BuildInfo) string {
+	version, commit, modified := "(devel)", "", false
+	if info != nil {
+		if info.Main.Version != "" {
+			version = info.Main.Version
+		}
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				commit = s.Value
+			case "vcs.modified":
+				modified = s.Value == "true"
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "ragscope %s\n", version)
+	switch {
+	case commit == "":
+		b.WriteString("commit unknown (built without version control information)\n")
+	case modified:
+		fmt.Fprintf(&b, "commit %s, with uncommitted changes\n", commit)
+	default:
+		fmt.Fprintf(&b, "commit %s\n", commit)
+	}
+	fmt.Fprintf(&b, "built with %s for %s/%s", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return b.String()
+}
+
+// manCommand is `ragscope man`: the manual page, made from the command
+// tree, to the command's output (fang's own writes to the process's
+// stdout whatever the command was given).
+func (c *cli) manCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:               "man",
+		Short:             "Print the manual page (roff), e.g. ragscope man > ragscope.1",
+		Example:           "ragscope man | man -l -\nragscope man > ~/.local/share/man/man1/ragscope.1",
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE: c.action(func(cmd *cobra.Command, args []string) int {
+			if len(args) > 0 {
+				return usageHint(c.stderr, cmd, "unexpected argument %q", args[0])
+			}
+			if _, err := fmt.Fprint(c.stdout, clidoc.ManPage(cmd.Root(), clidoc.ManDate())); err != nil {
+				fmt.Fprintln(c.stderr, "ragscope man:", errText(err))
+				return exitFatal
+			}
+			return exitOK
+		}),
+	}
 }

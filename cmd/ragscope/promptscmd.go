@@ -182,19 +182,21 @@ func promptsReset(cmd *cobra.Command, dir, source, lang string, pos []string, st
 		return exitUsage
 	}
 	var removed []string
+	var err error
 	for _, l := range langs {
-		r, err := prompts.Reset(dir, task, l)
+		var r []string
+		r, err = prompts.Reset(dir, task, l)
 		removed = append(removed, r...)
 		if err != nil {
-			for _, p := range removed {
-				fmt.Fprintf(stdout, "removed %s\n", sanitize.Line(p))
-			}
-			fmt.Fprintf(stderr, "ragscope prompts reset: %s\n", errText(err))
-			return exitFatal
+			break
 		}
 	}
 	for _, p := range removed {
 		fmt.Fprintf(stdout, "removed %s\n", sanitize.Line(p))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ragscope prompts reset: %s\n", errText(err))
+		return exitFatal
 	}
 	what := task + " (" + strings.Join(langs, ", ") + ")"
 	if len(removed) == 0 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -48,15 +49,15 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	fs.StringVar(&c.APIKey, "api-key", "", "API key; prefer the environment variable: flags show in the process list")
 	fs.StringVar(&c.APIType, "api-type", "openai", "API flavour: openai or azure")
 	fs.StringVar(&c.APIVersion, "api-version", "", "Azure API version")
-	fs.StringVar(&c.Model, "model", envOr("RAGSCOPE_MODEL", "gpt-4o-mini"), "judge chat model")
-	fs.StringVar(&c.EmbeddingModel, "embedding-model", envOr("RAGSCOPE_EMBEDDING_MODEL", "text-embedding-3-small"), "embedding model for answer relevancy")
+	fs.StringVar(&c.Model, "model", cmp.Or(os.Getenv("RAGSCOPE_MODEL"), "gpt-4o-mini"), "judge chat model")
+	fs.StringVar(&c.EmbeddingModel, "embedding-model", cmp.Or(os.Getenv("RAGSCOPE_EMBEDDING_MODEL"), "text-embedding-3-small"), "embedding model for answer relevancy")
 	fs.StringVar(&c.EmbeddingURL, "embedding-base-url", os.Getenv("RAGSCOPE_EMBEDDING_BASE_URL"), "embeddings endpoint when --base-url has none; same API key")
 	fs.IntVar(&c.Dimensions, "embedding-dimensions", 0, "embedding dimensions (0: the model's default)")
 	fs.StringVar(&c.EmbedFormat, "embedding-format", "float", "encoding of the embeddings the endpoint returns: float or base64")
 	fs.StringVar(&c.ResponseFormat, "response-format", "", "how the judge is held to JSON: json_schema, json_object or text (default: json_schema, stepping down to json_object, then text, when the endpoint refuses it; remembered per endpoint and model)")
 	fs.StringVar(&c.Reasoning, "reasoning", "auto", "the judge model's thinking: auto (the server's default), off or on (sends the switch each server family reads); reasoning is always kept apart from the answer")
 	fs.IntVar(&c.MaxTokens, "max-tokens", app.DefaultMaxTokens, "largest completion budget of a judge call: a reply cut at the token limit is asked again with twice the budget, up to this, then ends as truncated")
-	fs.Var(number{&c.Temperature}, "temperature", "judge temperature for extraction and verdicts (always sent; 0 or more)")
+	fs.Var(number(&c.Temperature), "temperature", "judge temperature for extraction and verdicts (always sent; 0 or more)")
 	fs.IntVar(&c.Strictness, "strictness", 3, "questions generated per sample for answer relevancy")
 	fs.BoolVar(&c.NoN, "no-n", false, "send answer-relevancy draws as separate requests instead of one request with n")
 	fs.StringVar(&c.Metrics, "metrics", "all", "comma-separated: faithfulness,answer_relevancy,context_precision,context_recall,context_utilization,answer_similarity,answer_correctness,factual_correctness,context_entity_recall,noise_sensitivity; all is the first four")
@@ -76,13 +77,13 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	fs.DurationVar(&c.MaxRetryAfter, "max-retry-after", 2*time.Minute, "longest pause a call waits for when the endpoint asks (Retry-After); a longer one fails the call, saying so")
 	fs.IntVar(&c.RPM, "rpm", 0, "cap on judge requests per minute per endpoint (0: none)")
 	fs.IntVar(&c.TPM, "tpm", 0, "cap on judge tokens per minute per endpoint, estimated before sending (0: none)")
-	fs.Var(byteSize{&c.MaxReplyBytes}, "max-reply-bytes", "largest judge reply read, e.g. 8MiB (default 8MiB; embeddings replies may be 128KiB larger per text)")
+	fs.Var(byteSize(&c.MaxReplyBytes), "max-reply-bytes", "largest judge reply read, e.g. 8MiB (default 8MiB; embeddings replies may be 128KiB larger per text)")
 	// dataset
 	fs.StringVar(&c.Mapping, "map", "", "column mapping, e.g. question=q,answer=resp,contexts=docs,reference=gold,id=uid; in a trace file the fields name span attributes, and llm=NAME, retriever=NAME pick spans by name or kind")
 	fs.StringVar(&c.Sheet, "sheet", "", "worksheet of an Excel (.xlsx) dataset: its NAME or its number N from 1 (default: the first sheet with the columns needed)")
 	fs.BoolVar(&c.SkipInvalid, "skip-invalid", false, "skip invalid records (reported) instead of stopping at the first")
-	fs.Var(byteSize{&c.MaxRecordBytes}, "max-record-bytes", "largest dataset record (JSONL line, JSON element, CSV, Parquet or xlsx row, YAML record) loaded, e.g. 64MiB (default 16MiB)")
-	fs.Var(positiveInt{&c.Sample}, "sample", "evaluate N samples of the dataset chosen at random by --seed (all of them when it has N or fewer); a later full run reuses their calls from the cache")
+	fs.Var(byteSize(&c.MaxRecordBytes), "max-record-bytes", "largest dataset record (JSONL line, JSON element, CSV, Parquet or xlsx row, YAML record) loaded, e.g. 64MiB (default 16MiB)")
+	fs.Var(positiveInt(&c.Sample), "sample", "evaluate N samples of the dataset chosen at random by --seed (all of them when it has N or fewer); a later full run reuses their calls from the cache")
 	fs.Uint64Var(&c.Seed, "seed", app.DefaultSampleSeed, "the seed that chooses the --sample subset: the same seed, the same samples")
 	// cache & store
 	fs.StringVar(&c.DB, "db", "", dbUsage)
@@ -98,18 +99,18 @@ func addRunFlags(f *runFlags, fs *pflag.FlagSet) {
 	asciiFlag(fs, &f.ascii)
 	fs.StringVar(&f.config, "config", "", "settings file (default $XDG_CONFIG_HOME/ragscope/config.json)")
 	// CI gate
-	fs.Var(listFlag{p: &c.FailUnder}, "fail-under", "exit 4 when a metric's mean is worse than X (below it; for noise_sensitivity, where lower is better, above it): METRIC=X[,METRIC=X...] (metric names or f, ar, cp, cr, cu, as, ac, fc, er, ns, or a --criteria name); repeatable")
-	fs.Var(listFlag{p: &c.FailUnderSample}, "fail-under-sample", "exit 4 when more than --max-failing samples score worse than X (for noise_sensitivity: above X): METRIC=X[,METRIC=X...]; repeatable")
-	fs.Var(listFlag{p: &c.FailUnderConversation}, "fail-under-conversation", "exit 4 when a conversation has a turn that scores worse than X (its minimum over the turns is below X; for noise_sensitivity its maximum above X), naming the conversation and its first failing turn; --max-failing does not apply: METRIC=X[,METRIC=X...]; repeatable")
+	fs.Var(listFlag(&c.FailUnder, ""), "fail-under", "exit 4 when a metric's mean is worse than X (below it; for noise_sensitivity, where lower is better, above it): METRIC=X[,METRIC=X...] (metric names or f, ar, cp, cr, cu, as, ac, fc, er, ns, or a --criteria name); repeatable")
+	fs.Var(listFlag(&c.FailUnderSample, ""), "fail-under-sample", "exit 4 when more than --max-failing samples score worse than X (for noise_sensitivity: above X): METRIC=X[,METRIC=X...]; repeatable")
+	fs.Var(listFlag(&c.FailUnderConversation, ""), "fail-under-conversation", "exit 4 when a conversation has a turn that scores worse than X (its minimum over the turns is below X; for noise_sensitivity its maximum above X), naming the conversation and its first failing turn; --max-failing does not apply: METRIC=X[,METRIC=X...]; repeatable")
 	fs.StringVar(&c.MaxFailing, "max-failing", "0", "samples allowed below the per-sample thresholds, and allowed to fail to score on a gated metric: N or P%")
 	fs.StringVar(&c.JUnit, "junit", "", "write a JUnit XML report to FILE: a testcase per sample and metric, and one per gate")
 	fs.StringVar(&c.Baseline, "baseline", "", "compare with a stored run (RUN id or prefix; latest: the newest run finished before this one, of the same dataset if any) or a JSON report FILE.json; samples match by id, else by content. Alone it only prints the comparison; --max-drop and --max-regressed gate on it")
-	fs.Var(listFlag{p: &c.MaxDrop, typ: "METRIC=D"}, "max-drop", "exit 4 when a metric's mean over the samples shared with --baseline is more than D below the baseline's: METRIC=D[,METRIC=D...]; repeatable")
+	fs.Var(listFlag(&c.MaxDrop, "METRIC=D"), "max-drop", "exit 4 when a metric's mean over the samples shared with --baseline is more than D below the baseline's: METRIC=D[,METRIC=D...]; repeatable")
 	fs.StringVar(&c.MaxRegressed, "max-regressed", "", "exit 4 when more shared samples than N (or P% of them) fell by more than --regress-margin from --baseline on some metric: N or P%")
 	fs.StringVar(&c.RegressMargin, "regress-margin", "0.1", "how far a sample's score may fall from --baseline before it counts as regressed")
 	// cost
 	fs.StringVar(&c.Prices, "prices", os.Getenv("RAGSCOPE_PRICES"), "price table FILE (JSON, US dollars per million tokens) over the built-in one (default: prices.json in the config directory)")
-	fs.Var(number{&c.ConfirmOver}, "confirm-over", "ask before starting a run whose estimate (ragscope estimate) exceeds X US dollars; headless, refuse with exit 2 unless --yes (0: never ask)")
+	fs.Var(number(&c.ConfirmOver), "confirm-over", "ask before starting a run whose estimate (ragscope estimate) exceeds X US dollars; headless, refuse with exit 2 unless --yes (0: never ask)")
 	fs.BoolVar(&f.yes, "yes", false, "start the run even when its estimate exceeds --confirm-over (headless)")
 	noteEnv(fs)
 }
@@ -146,7 +147,7 @@ var runFlagGroups = []clidoc.FlagGroup{
 const passUsage = "pass levels of the diagnosis, the score colours and the table's marks: METRIC=X[,METRIC=X...] (metric names or f, ar, cp, cr, cu, as, ac, fc, er, ns); a score below X fails (noise_sensitivity: above X); unnamed metrics pass at 0.5; a run records its levels, which its report and open use unless --pass is given; repeatable"
 
 // passFlag adds --pass (the pass levels, report.ParseLevels) to fs.
-func passFlag(fs *pflag.FlagSet, p *string) { fs.Var(listFlag{p: p}, "pass", passUsage) }
+func passFlag(fs *pflag.FlagSet, p *string) { fs.Var(listFlag(p, ""), "pass", passUsage) }
 
 // parsePass parses --pass of the command name, writing the usage error to
 // stderr; false when it is refused.
@@ -161,13 +162,6 @@ func parsePass(name, s string, stderr io.Writer) (report.Levels, bool) {
 
 // dbUsage is the help of every command's --db.
 const dbUsage = "cache and run-store database (default $XDG_CACHE_HOME/ragscope/ragscope.db)"
-
-func envOr(k, def string) string {
-	if v := os.Getenv(k); v != "" {
-		return v
-	}
-	return def
-}
 
 // runCommand is `ragscope run`.
 func (c *cli) runCommand() *cobra.Command {
@@ -233,7 +227,12 @@ func evaluate(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (int, 
 	if !f.headless && (!term.IsTerminal(os.Stdout.Fd()) || !term.IsTerminal(os.Stdin.Fd())) {
 		return 0, errorf("the interface needs a terminal; use --headless (with --out FILE) in scripts and CI")
 	}
-	st, err := store.Open(f.DB, store.OpenOptions{Mode: store.Hold, Role: "run", Stderr: logTarget(f, stderr)})
+	// A takeover of the database is said on stderr headless, never behind the TUI's back.
+	var takeover io.Writer
+	if f.headless {
+		takeover = stderr
+	}
+	st, err := store.Open(f.DB, store.OpenOptions{Mode: store.Hold, Role: "run", Stderr: takeover})
 	if err != nil {
 		return 0, err
 	}
@@ -258,15 +257,6 @@ func evaluate(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (int, 
 		return app.Headless(ctx, s, stdout, stderr)
 	}
 	return app.Interactive(ctx, s, f.ascii, stderr)
-}
-
-// logTarget is where a takeover of the database is reported: stderr in
-// headless mode, never behind the TUI's back.
-func logTarget(f *runFlags, stderr io.Writer) io.Writer {
-	if f.headless {
-		return stderr
-	}
-	return nil
 }
 
 // detach submits the run to the server holding the database.
@@ -318,57 +308,58 @@ func (c *cli) checkCommand() *cobra.Command {
 	return cmd
 }
 
-// listFlag is a flag of comma-separated items that may also be repeated:
-// --fail-under f=0.8 --fail-under cr=0.7 is --fail-under f=0.8,cr=0.7.
-type listFlag struct {
-	p   *string
-	typ string // the value's form in help: METRIC=X unless set
+// flagValue is a flag whose text parse checks and format shows, a zero
+// shown as unset when blankZero; typ names the value in help and completion.
+type flagValue[T comparable] struct {
+	p         *T
+	typ       string
+	parse     func(string) (T, error)
+	format    func(T) string
+	blankZero bool
 }
 
-func (l listFlag) String() string {
-	if l.p == nil {
+func (v flagValue[T]) String() string {
+	var zero T
+	if v.p == nil || (v.blankZero && *v.p == zero) {
 		return ""
 	}
-	return *l.p
+	return v.format(*v.p)
 }
 
-// Type names the value in help and completion.
-func (l listFlag) Type() string {
-	if l.typ != "" {
-		return l.typ
+func (v flagValue[T]) Type() string { return v.typ }
+
+func (v flagValue[T]) Set(s string) error {
+	x, err := v.parse(s)
+	if err == nil {
+		*v.p = x
 	}
-	return "METRIC=X"
+	return err
 }
 
-func (l listFlag) Set(s string) error {
-	if *l.p != "" {
-		s = *l.p + "," + s
+// listFlag is a flag of comma-separated items that may also be repeated:
+// --fail-under f=0.8 --fail-under cr=0.7 is --fail-under f=0.8,cr=0.7.
+// typ is the value's form in help: METRIC=X unless given.
+func listFlag(p *string, typ string) flagValue[string] {
+	join := func(s string) (string, error) {
+		if *p != "" {
+			s = *p + "," + s
+		}
+		return s, nil
 	}
-	*l.p = s
-	return nil
+	return flagValue[string]{p, cmp.Or(typ, "METRIC=X"), join, func(s string) string { return s }, false}
 }
 
 // positiveInt is a flag of a count that must be 1 or more when given: a
 // --sample 0 is a typo, not "no sample".
-type positiveInt struct{ p *int }
-
-func (v positiveInt) String() string {
-	if v.p == nil || *v.p == 0 {
-		return ""
+func positiveInt(p *int) flagValue[int] {
+	parse := func(s string) (int, error) {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return 0, fmt.Errorf("%q is not a number of samples: give 1 or more", s)
+		}
+		return n, nil
 	}
-	return strconv.Itoa(*v.p)
-}
-
-// Type names the value in help and completion.
-func (v positiveInt) Type() string { return "N" }
-
-func (v positiveInt) Set(s string) error {
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil || n < 1 {
-		return fmt.Errorf("%q is not a number of samples: give 1 or more", s)
-	}
-	*v.p = n
-	return nil
+	return flagValue[int]{p, "N", parse, strconv.Itoa, true}
 }
 
 // checkSampleFlags refuses a --seed without the --sample it chooses for:
@@ -383,42 +374,24 @@ func checkSampleFlags(fs *pflag.FlagSet) error {
 // number is a float flag that takes only a finite number: strconv reads
 // "NaN" and "Inf", which no setting means (with a NaN temperature every
 // request of the run would fail to encode). Every float flag is one.
-type number struct{ p *float64 }
-
-func (n number) String() string {
-	if n.p == nil {
-		return "0"
+func number(p *float64) flagValue[float64] {
+	parse := func(s string) (float64, error) {
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("%q is not a number", s)
+		}
+		return v, nil
 	}
-	return strconv.FormatFloat(*n.p, 'g', -1, 64)
-}
-
-// Type names the value in help and completion, as pflag's float64 does.
-func (n number) Type() string { return "float64" }
-
-func (n number) Set(s string) error {
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Errorf("%q is not a number", s)
-	}
-	*n.p = v
-	return nil
+	return flagValue[float64]{p, "float64", parse, func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }, false}
 }
 
 // byteSize is a flag of a size in bytes: 1048576, 512KiB, 8MiB, 1GiB (KB,
 // MB, GB are read as the same powers of two).
-type byteSize struct{ p *int64 }
-
-func (b byteSize) String() string {
-	if b.p == nil || *b.p == 0 {
-		return ""
-	}
-	return strconv.FormatInt(*b.p, 10)
+func byteSize(p *int64) flagValue[int64] {
+	return flagValue[int64]{p, "size", parseSize, func(n int64) string { return strconv.FormatInt(n, 10) }, true}
 }
 
-// Type names the value in help and completion.
-func (b byteSize) Type() string { return "size" }
-
-func (b byteSize) Set(s string) error {
+func parseSize(s string) (int64, error) {
 	t := strings.TrimSpace(s)
 	mult := int64(1)
 	for _, u := range []struct {
@@ -432,8 +405,7 @@ func (b byteSize) Set(s string) error {
 	}
 	n, err := strconv.ParseInt(t, 10, 64)
 	if err != nil || n <= 0 {
-		return fmt.Errorf("%q is not a size like 8MiB or 1048576", s)
+		return 0, fmt.Errorf("%q is not a size like 8MiB or 1048576", s)
 	}
-	*b.p = n * mult
-	return nil
+	return n * mult, nil
 }

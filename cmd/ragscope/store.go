@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -23,10 +24,8 @@ import (
 	"github.com/ragscope/ragscope/internal/termtext"
 )
 
-// Everything this command line prints that comes from data, the store or
-// the user (dataset names, ids, judge names, paths, error messages, which
-// quote all of these) goes through sanitize: a file name may carry an
-// escape sequence, and the terminal must show it, not run it.
+// Everything printed that comes from data, the store or the user goes
+// through sanitize: the terminal must show an escape sequence, not run it.
 
 // errText is an error message as printed: one line, control characters
 // and bidi controls shown as escapes.
@@ -128,10 +127,8 @@ func listRuns(dbPath string, width int, stdout, stderr io.Writer) int {
 	rows := [][]string{{"RUN", "STARTED", "STATE", "SAMPLES", "COST", "JUDGE", "DATASET", "PARENT"}}
 	var notes []string
 	for _, r := range runs {
-		cost := r.CostText()
-		if cost == "" {
-			cost = "-" // still running, interrupted, or recorded before costs were
-		}
+		// "-": still running, interrupted, or recorded before costs were.
+		cost := cmp.Or(r.CostText(), "-")
 		rows = append(rows, []string{sanitize.Line(r.ID), r.StartedAt.Local().Format("2006-01-02 15:04:05"), runState(r, live), r.SamplesText(),
 			cost, sanitize.Line(r.Judge.Name), sanitize.Line(r.Dataset), sanitize.Line(r.Parent)})
 		notes = append(notes, costNotes(r)...)

@@ -65,7 +65,7 @@ func (c *cli) show(cmd *cobra.Command, dbPath string, ascii bool, pass string, p
 	defer st.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
-	code, err := app.Show(ctx, st, pos[0], ascii, levels, stderr)
+	code, err := app.Show(ctx, st, pos[0], ascii, levels, nil, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragscope %s: %v\n", name, err)
 		return exitCode(err)

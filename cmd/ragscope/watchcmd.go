@@ -13,8 +13,8 @@ import (
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
+	"github.com/ragscope/ragscope/internal/clidoc"
 	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/internal/watch"
 )
@@ -101,23 +101,15 @@ ragscope watch --headless --once --window 1h logs/app.jsonl`,
 	}
 	// run's own definitions, so that the shared flags read and default the
 	// same in both commands; only those that mean something here are taken.
-	tmp := pflag.NewFlagSet("run", pflag.ContinueOnError)
-	addRunFlags(&f, tmp)
 	fs := cmd.Flags()
 	fs.SortFlags = false
-	for _, name := range watchFlagsFromRun {
-		fl := tmp.Lookup(name)
-		if fl == nil {
-			continue
-		}
-		fs.AddFlag(fl)
-	}
+	addRunFlagsOf(&f, fs, []clidoc.FlagGroup{{Flags: watchFlagsFromRun}})
 	_ = fs.Lookup("metrics").Value.Set(watch.DefaultMetrics())
 	fs.Lookup("metrics").DefValue = watch.DefaultMetrics()
 	fs.Lookup("headless").Usage = "follow without the TUI: progress and alerts on stderr, until SIGINT/SIGTERM (or --once)"
 	fc.Sample = 1
-	fs.Var(number{&fc.Sample}, "sample", "evaluate this fraction of the records (0 < F <= 1), chosen by content hash: the same records after a restart")
-	fs.Var(number{&fc.MaxRPS}, "max-rps", "cap on records started per second (0: none); --rpm caps judge requests")
+	fs.Var(number(&fc.Sample), "sample", "evaluate this fraction of the records (0 < F <= 1), chosen by content hash: the same records after a restart")
+	fs.Var(number(&fc.MaxRPS), "max-rps", "cap on records started per second (0: none); --rpm caps judge requests")
 	fs.DurationVar(&fc.Window, "window", 0, "length of a rolling run, e.g. 1h (default: one run per local day)")
 	fs.StringArrayVar(&fc.Alerts, "alert", nil, "alert when a rolling mean crosses a threshold: 'METRIC<X over N' or 'METRIC>X over N'; repeatable")
 	fs.StringVar(&fc.AlertExec, "alert-exec", "", "run CMD (with sh -c) on each alert, the details as JSON on its stdin")

@@ -14,11 +14,8 @@ import (
 	"github.com/ragscope/ragscope/tools/calibrate"
 )
 
-// Calibrating a judge is a run like any other: the labelled pairs become a
-// dataset in memory (Config.Preloaded), the session built from run's flags
-// judges it through the cache, records it (so each verdict can be opened),
-// and stops fast when the judge cannot be reached. What is particular is
-// only how the results are read: two samples a pair.
+// Calibrating a judge is a run like any other, through the cache and
+// recorded; only how its results are read, two samples a pair, is its own.
 
 // CalibrationData is the dataset of a calibration: each pair is two
 // samples in a row, its faithful answer first (index 2k) and its
@@ -86,8 +83,10 @@ func (s *Session) Calibrate(ctx context.Context, sets []calibrate.LoadedSet) ([]
 			switch {
 			case g.st == "" || b.st == "":
 				ps.Outcome, ps.Why = calibrate.PairFailed, "not evaluated: the run ended before this pair"
+				r.Failed++
 			case g.st.Failed() || b.st.Failed():
 				ps.Outcome = calibrate.PairFailed
+				r.Failed++
 				for _, x := range []struct {
 					name string
 					s    side
@@ -101,6 +100,8 @@ func (s *Session) Calibrate(ctx context.Context, sets []calibrate.LoadedSet) ([]
 				}
 			case g.st != eval.StatusOK || b.st != eval.StatusOK || g.score == nil || b.score == nil:
 				ps.Outcome = calibrate.PairUndefined
+				r.Undefined++
+				r.Losses++
 				if g.st != eval.StatusOK {
 					ps.Why = "faithful answer: " + string(g.st)
 				} else {
@@ -108,23 +109,13 @@ func (s *Session) Calibrate(ctx context.Context, sets []calibrate.LoadedSet) ([]
 				}
 			case *g.score > *b.score:
 				ps.Outcome = calibrate.PairWin
+				r.Wins++
 			case *g.score == *b.score:
 				ps.Outcome = calibrate.PairTie
+				r.Ties++
 			default:
 				ps.Outcome = calibrate.PairLoss
-			}
-			switch ps.Outcome {
-			case calibrate.PairWin:
-				r.Wins++
-			case calibrate.PairTie:
-				r.Ties++
-			case calibrate.PairUndefined:
-				r.Undefined++
 				r.Losses++
-			case calibrate.PairLoss:
-				r.Losses++
-			case calibrate.PairFailed:
-				r.Failed++
 			}
 			r.Scores = append(r.Scores, ps)
 		}

@@ -1,13 +1,10 @@
-// Package app is ragscope's application layer, between the CLI and the
-// engine: one way to start a run (record it, run it, stream its events,
-// stamp its end) for the first TUI run, headless runs, re-runs and the runs
-// a server evaluates for its clients; the prompt and re-run host of the TUI;
-// the run's outputs and its baseline. The database shared between processes
-// is internal/store; what is built on a session (watch, check) or on the
-// store (labels, report, live) lives in packages of its own.
+// Package app is ragscope's application layer between the CLI and the
+// engine: the one way a run starts (TUI, headless, re-run, served), the
+// TUI's prompt and re-run host, and a run's outputs.
 package app
 
 import (
+	"cmp"
 	"math"
 	"os"
 	"path/filepath"
@@ -26,7 +23,6 @@ import (
 	"github.com/ragscope/ragscope/internal/baseline"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/runreport"
-	"github.com/ragscope/ragscope/internal/store"
 )
 
 // Config is everything that shapes a run: the CLI's flags after the
@@ -88,9 +84,7 @@ type Config struct {
 	PromptsDir     string        `json:"prompts_dir,omitempty"`
 	Prices         string        `json:"prices,omitempty"` // a price table instead of the default prices.json (see Prices)
 	LogFile        string        `json:"log,omitempty"`
-	// Format is the report written to --out (stdout when headless): json,
-	// github or jsonl.
-	Format string `json:"format,omitempty"`
+	Format         string        `json:"format,omitempty"` // the report written to --out (stdout when headless)
 	// The CI gate (see report.Gate): METRIC=X,... on the means and on each
 	// sample, and --max-failing N or P%.
 	FailUnder       string `json:"fail_under,omitempty"`
@@ -100,10 +94,8 @@ type Config struct {
 	MaxFailing            string `json:"max_failing,omitempty"`
 	// JUnit is the JUnit XML file written when the run ends.
 	JUnit string `json:"junit,omitempty"`
-	// Baseline is what the run is compared with: a stored run (id, prefix
-	// or latest) or a JSON report file; MaxDrop (METRIC=D,...),
-	// MaxRegressed (N or P%) and RegressMargin (D, default
-	// report.DefaultRegressMargin) gate the run on it (see report.BaselineGate).
+	// Baseline is a stored run or a JSON report file the run is compared
+	// with; MaxDrop, MaxRegressed and RegressMargin gate on it.
 	Baseline      string `json:"baseline,omitempty"`
 	MaxDrop       string `json:"max_drop,omitempty"`
 	MaxRegressed  string `json:"max_regressed,omitempty"`
@@ -115,44 +107,40 @@ type Config struct {
 	// chosen by Seed (run --sample N --seed S); see ChooseSample.
 	Sample int    `json:"sample,omitempty"`
 	Seed   uint64 `json:"seed,omitempty"`
-	// Preloaded, when set, is the dataset instead of reading Dataset (which
-	// then only names it): `ragscope calibrate` evaluates labelled pairs
-	// built in memory with run's own session (see CalibrationData).
+	// Preloaded, when set, is the dataset, which Dataset then only names
+	// (calibrate's pairs, CalibrationData).
 	Preloaded *dataset.Loaded `json:"-"`
-	// StepSummary is a file the Markdown summary is appended to with
-	// --format github ($GITHUB_STEP_SUMMARY of the process that runs
-	// headless; a detached run has none).
+	// StepSummary is $GITHUB_STEP_SUMMARY of a headless run, which the
+	// Markdown summary is appended to with --format github.
 	StepSummary string `json:"-"`
-	// Parsed is what the settings above given as text mean to the run.
-	// Validate fills it, whether the text came from the flags or from the
-	// client of a detached run, and nothing else parses that text: the
-	// text itself is only sent (run --detach) and recorded with the run,
-	// as the user typed it.
+	// Parsed is what the text settings above mean. Validate fills it, for
+	// flags and detached runs alike; the text itself is only sent and
+	// recorded as the user typed it.
 	Parsed Settings `json:"-"`
 }
 
 // Settings are a Config's text settings parsed (Config.Validate).
 type Settings struct {
-	Metrics   []eval.Metric     // --metrics
-	Criteria  *criteria.Set     // --criteria, read and checked; nil without one
-	Lang      eval.Lang         // --lang
-	Map       map[string]string // --map; nil without one
-	ACWeights [2]float64        // --ac-weights
-	FCMode    string            // --fc-mode
-	NSMode    string            // --ns-mode
-	// HistorySupport is --history-support.
-	HistorySupport eval.HistorySupport
-	Levels         report.Levels // --pass
-	// Gate is --fail-under, --fail-under-sample and --max-failing, and
-	// the baseline's --max-drop, --max-regressed and --regress-margin.
-	Gate report.Gate
-	ok   bool // Validate filled it
+	Metrics        []eval.Metric       // --metrics
+	Criteria       *criteria.Set       // --criteria, read and checked; nil without one
+	Lang           eval.Lang           // --lang
+	Map            map[string]string   // --map; nil without one
+	ACWeights      [2]float64          // --ac-weights
+	FCMode         string              // --fc-mode
+	NSMode         string              // --ns-mode
+	HistorySupport eval.HistorySupport // --history-support
+	Levels         report.Levels       // --pass
+	Gate           report.Gate         // the CI gate's flags and the baseline's
+	ok             bool                // Validate filled it
 }
 
 // UseOffline decides the judge: --offline, or no endpoint and no key configured.
 func (c *Config) UseOffline() bool {
 	return c.Offline || (c.BaseURL == "" && c.APIKey == "")
 }
+
+// JudgeURL is --base-url, OpenAI's API when none is given.
+func (c *Config) JudgeURL() string { return cmp.Or(c.BaseURL, "https://api.openai.com/v1") }
 
 // Workers is the one rule for how many samples a run evaluates at once.
 func (c *Config) Workers() int {
@@ -165,12 +153,8 @@ func (c *Config) Workers() int {
 	return 2 * max(c.Concurrency, 1)
 }
 
-// StoreAhead is how many more samples than its workers a run may start
-// before the results of those finished are stored
-// (eval.RunnerConfig.StoreAhead): the offline judge's own figure
-// (offline.RunnerConfig). An LLM run starts none ahead: a sample waits for
-// the store only milliseconds of its seconds, and none ahead bounds the
-// paid results a failing disk could cost.
+// StoreAhead is eval.RunnerConfig.StoreAhead: the offline judge's own
+// figure; none for an LLM run, so that a failing disk costs few paid results.
 func (c *Config) StoreAhead() int {
 	if c.UseOffline() {
 		_, ahead := offline.RunnerConfig()
@@ -180,11 +164,9 @@ func (c *Config) StoreAhead() int {
 }
 
 // OfflineTextInFlight bounds the text the offline judge analyses at once
-// (see eval.RunnerConfig.MaxTextInFlight). Its analysis of a text takes
-// up to about 80 times the text's size in memory while it is judged (a
-// 15 MiB record: 0.9-1.2 GB, scripts/bigrecord.sh), so records of a few MiB are
-// evaluated one at a time: a run's memory is that of its largest record,
-// not Workers times it. Samples of ordinary size (a few KiB) never wait.
+// (eval.RunnerConfig.MaxTextInFlight): its analysis takes many times a
+// text's size, so big records go one at a time and a run's memory is that
+// of its largest record, not Workers times it.
 const OfflineTextInFlight = 16 << 20
 
 // TextInFlight is the run's bound on the text of the samples evaluated at
@@ -218,13 +200,8 @@ func (c *Config) Absolute(dir string) {
 	abs(&c.Prices)
 }
 
-// DBPath is --db or the default database.
-func (c *Config) DBPath() (string, error) { return store.DBPath(c.DB) }
-
 // DefaultPromptsDir is where prompt overrides live when neither --prompts
-// nor RAGSCOPE_PROMPTS names a directory: the TUI's first edit creates it,
-// and later runs load it (the override shows in `prompts list` and in the
-// run record).
+// nor RAGSCOPE_PROMPTS names one: the TUI's edits go there, and runs load it.
 func DefaultPromptsDir() string {
 	dir, err := os.UserConfigDir()
 	if err != nil {
@@ -235,14 +212,11 @@ func DefaultPromptsDir() string {
 
 // joinMetrics is the comma-separated form of metrics.
 func joinMetrics(ms []eval.Metric) string {
-	out := ""
+	out := make([]string, len(ms))
 	for i, m := range ms {
-		if i > 0 {
-			out += ","
-		}
-		out += string(m)
+		out[i] = string(m)
 	}
-	return out
+	return strings.Join(out, ",")
 }
 
 // Validate parses the settings given as text into Parsed, and refuses
@@ -318,9 +292,8 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// gate parses the run's CI gate from --fail-under, --fail-under-sample,
-// --fail-under-conversation and --max-failing, and its baseline gate; an error names the flag. The
-// run's criteria may be gated too.
+// gate parses the run's CI gate flags, which may name its criteria; an
+// error names the flag.
 func (c *Config) gate(criteria []string) (report.Gate, error) {
 	var g report.Gate
 	var err error
@@ -359,10 +332,8 @@ func gatedMetrics(g report.Gate, metrics []eval.Metric, criteria []string) error
 	return nil
 }
 
-// loadCriteria reads and checks the criteria file of --criteria: a
-// mistake in it is a usage error naming the file and the line. A
-// criterion may not take a name a metric answers to (its name,
-// abbreviation or alias) or a judge task's: gates, filters and label
+// loadCriteria reads and checks --criteria's file. A criterion may not take
+// a name a metric or a judge task answers to: gates, filters and label
 // files would not know which one was meant.
 func loadCriteria(path string) (*criteria.Set, error) {
 	set, err := criteria.Load(path, func(name string) bool {

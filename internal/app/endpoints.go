@@ -15,12 +15,9 @@ import (
 	"github.com/ragscope/ragscope/internal/store"
 )
 
-// endpointsFile is where endpoint profiles are remembered, beside the
-// database: what a run found out about an endpoint and model (the format
-// it refuses, n ignored, refused reasoning switches) is where the next run
-// starts, so that it sends no call the endpoint is known to refuse. It is
-// keyed by the endpoint's host and path and the model: never a key or a
-// query string.
+// endpointsFile, beside the database, remembers what runs found out about
+// an endpoint and model, so that the next run sends no call it is known to
+// refuse. It is keyed by host, path and model: never a key or a query.
 const endpointsFile = "endpoints.json"
 
 // rememberedEndpoint is one profile as remembered, with when it was learned.

@@ -1,12 +1,14 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
@@ -20,12 +22,7 @@ import (
 
 // PricesPath is where a missing price is to be added: --prices, else
 // prices.json in the config directory.
-func PricesPath(cfg *Config) string {
-	if cfg.Prices != "" {
-		return cfg.Prices
-	}
-	return cost.DefaultPath()
-}
+func PricesPath(cfg *Config) string { return cmp.Or(cfg.Prices, cost.DefaultPath()) }
 
 // Estimate plans the session's run without sending anything: the calls the
 // run will send after cache hits, their tokens and their price. The cache
@@ -60,10 +57,9 @@ func (s *Session) estimate(ctx context.Context, prices cost.Table, pricesPath st
 	return estimate.Run(ctx, cfg, src, total)
 }
 
-// OpenForEstimate opens the database an estimate reads: through its holder
-// or read-only, never written. A database that does not exist yet is an
-// empty cache: an empty one in a temporary directory stands in for it, and
-// close removes it.
+// OpenForEstimate opens the database an estimate reads, never written; one
+// that does not exist yet is an empty cache, made in a temporary directory
+// that close removes.
 func OpenForEstimate(path string) (st cache.Store, close func(), err error) {
 	p, err := store.DBPath(path)
 	if err != nil {
@@ -142,4 +138,46 @@ func (s *Session) ConfirmBudget(ctx context.Context, yes bool, stderr io.Writer)
 		return nil
 	}
 	return exit.UsageError{Err: fmt.Errorf("%s; nothing was sent: %w. Pass --yes to run anyway, raise --confirm-over, or see the breakdown with ragscope estimate", what, ErrOverBudget)}
+}
+
+// prices holds each price table this process has loaded, by path: a
+// server evaluating many runs, or a run and its estimate, read the file
+// once, and every run of the process is priced the same.
+var prices struct {
+	mu     sync.Mutex
+	loaded map[string]loadedPrices
+}
+
+type loadedPrices struct {
+	t   cost.Table
+	err error
+}
+
+// Prices is the price table of a run with cfg: the built-in one with the
+// optional prices.json of the config directory over it, or cfg.Prices,
+// which must exist. A file that does not parse is a usage error, never a
+// silent fall back. The table is shared: do not change it.
+func Prices(cfg *Config) (cost.Table, error) {
+	path, required := cfg.Prices, true
+	if path == "" {
+		path, required = cost.DefaultPath(), false
+	}
+	prices.mu.Lock()
+	defer prices.mu.Unlock()
+	key := path
+	if required {
+		key = "required:" + path
+	}
+	if lp, ok := prices.loaded[key]; ok {
+		return lp.t, lp.err
+	}
+	t, err := cost.Load(path, required)
+	if err != nil {
+		err = exit.UsageError{Err: err}
+	}
+	if prices.loaded == nil {
+		prices.loaded = map[string]loadedPrices{}
+	}
+	prices.loaded[key] = loadedPrices{t, err}
+	return t, err
 }

@@ -27,47 +27,28 @@ import (
 // alive in a CI log without flooding it.
 var progressEvery = 2 * time.Second
 
-// reserveOut checks --out before a run starts: a typo there must not cost a
-// whole run, with or without the TUI. Nil when no --out was given. The
-// file is created when the run ends, and the report appears there only
-// once it is complete.
-func (s *Session) reserveOut() (*outfile.Reservation, error) {
-	if s.Cfg.Out == "" {
-		return nil, nil
-	}
-	r, err := outfile.Reserve(s.Cfg.Out)
-	if err != nil {
-		return nil, exit.Usagef("--out: %v", err)
-	}
-	return r, nil
-}
-
 // Outputs are the files a run writes when it ends, checked before it
 // starts (a typo in a path must not cost a whole run) and created when it
 // ends (a process killed meanwhile leaves nothing beside them), each
 // complete or absent.
 type Outputs struct {
-	out   io.Writer     // the report in --format: stdout headless; nil: none, or --out
-	fh    *outfile.File // --out, once created
-	junit *outfile.File // --junit, once created
-	// outRes and junitRes are --out and --junit until they are created.
-	outRes, junitRes *outfile.Reservation
-	// baseline is --baseline, compared with when the run ends.
-	baseline *baseline.Baseline
-	// live, when set, is the pass over the run made as it is evaluated
-	// (a headless run's): Finish takes it rather than reading the run.
-	live *runreport.Live
+	out              io.Writer            // the report in --format: stdout headless; nil: none, or --out
+	fh               *outfile.File        // --out, once created
+	junit            *outfile.File        // --junit, once created
+	outRes, junitRes *outfile.Reservation // --out and --junit until they are created
+	baseline         *baseline.Baseline   // compared with when the run ends
+	live             *runreport.Live      // a headless run's pass as it went, which Finish takes when set
 }
 
-// OpenOutputs opens --out and --junit; stdout is where the report goes
+// OpenOutputs reserves --out and --junit; stdout is where the report goes
 // without --out (nil: nowhere).
 func (s *Session) OpenOutputs(stdout io.Writer) (*Outputs, error) {
-	res, err := s.reserveOut()
-	if err != nil {
-		return nil, err
-	}
-	o := &Outputs{out: stdout, outRes: res, baseline: s.baseline}
-	if res != nil {
+	o := &Outputs{out: stdout, baseline: s.baseline}
+	var err error
+	if s.Cfg.Out != "" {
+		if o.outRes, err = outfile.Reserve(s.Cfg.Out); err != nil {
+			return nil, exit.Usagef("--out: %v", err)
+		}
 		o.out = nil
 	}
 	if s.Cfg.JUnit != "" {
@@ -116,11 +97,10 @@ func (o *Outputs) Abort() {
 	}
 }
 
-// Finish is the one end of every run's outputs, headless, interactive or
-// detached: one pass over the stored run (tally and gate), then the report
-// in --format, the JUnit file, and with --format github the step summary.
-// info, when set, is the stamped record (even if storing it failed). The
-// first error is reading the run back, the second writing an output.
+// Finish is the one end of every run's outputs: one pass over the stored
+// run, then the report, the JUnit file and the step summary. info, when
+// set, is the stamped record. The first error is reading the run back, the
+// second writing an output.
 func (o *Outputs) Finish(st cache.Store, id string, info *report.RunInfo, cfg *Config) (*runreport.Pass, error, error) {
 	g := cfg.Parsed.Gate
 	var sr *runreport.Pass
@@ -380,19 +360,15 @@ type progress struct {
 func (p *progress) observe(ev *eval.Event) {
 	p.inFlight = ev.InFlight
 	p.pace.Observe(ev)
-	if ev.Kind == eval.EventSampleFinished && ev.Result != nil {
-		p.finished(ev.Result)
-	}
-}
-
-func (p *progress) finished(r *eval.Result) {
-	if r.Interrupted() {
+	switch {
+	case ev.Kind != eval.EventSampleFinished || ev.Result == nil:
+	case ev.Result.Interrupted():
 		// Cut short by the run's stop: not progress (--resume evaluates
 		// it again), and not a judge's error either.
 		p.stopped++
-		return
+	default:
+		p.done++
 	}
-	p.done++
 }
 
 func (p *progress) eta() string {

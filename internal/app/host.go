@@ -1,10 +1,12 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -55,11 +57,7 @@ func NewHost(s *Session) *Host {
 	if s.LLM == nil || s.Cfg.NoCache {
 		return nil
 	}
-	dir := s.Cfg.PromptsDir
-	if dir == "" {
-		dir = DefaultPromptsDir()
-	}
-	return &Host{s: s, dir: dir, judge: s.LLM, parent: s.Info().ID}
+	return &Host{s: s, dir: cmp.Or(s.Cfg.PromptsDir, DefaultPromptsDir()), judge: s.LLM, parent: s.Info().ID}
 }
 
 func (h *Host) current() (*llm.Judge, string) {
@@ -73,12 +71,10 @@ func (h *Host) Prompts() []prompts.Info {
 	return j.Prompts().List()
 }
 
-// EditPath is the file the editor opens for task.lang: the override file.
-// A draft left by an edit that failed validation (<task>.<lang>.tmpl.draft,
-// which runs never load) is copied into it, so the user goes on from the
-// broken edit; otherwise the first edit creates it from the text in use.
-// Reload removes it again if the editor leaves it identical to the
-// built-in text, and moves a broken edit back into the draft.
+// EditPath is the override file the editor opens for task.lang: a draft
+// left by a broken edit (which runs never load) is copied into it, so the
+// user goes on from it; otherwise the first edit creates it from the text
+// in use. Reload decides what becomes of it.
 func (h *Host) EditPath(task, lang string) (string, error) {
 	if h.dir == "" {
 		return "", errors.New("no directory for prompt overrides: pass --prompts DIR")
@@ -191,13 +187,11 @@ func (h *Host) Reload(sample *eval.Result) error {
 		h.use(set, nil)
 		return nil
 	}
-	var set *prompts.Set
-	var err error
-	mine := false // whether the edited file is at fault
-	var problems []prompts.Problem
-	if set, problems, err = prompts.Scan(h.dir); err != nil {
+	set, problems, err := prompts.Scan(h.dir)
+	if err != nil {
 		return err
 	}
+	mine := false // whether the edited file is at fault
 	var errs []error
 	for _, p := range problems {
 		errs = append(errs, p.Err)
@@ -294,12 +288,9 @@ func (h *Host) samples(indexes []int) ([]eval.Sample, error) {
 	return out, nil
 }
 
-// Plan estimates the re-run with the estimator of `ragscope estimate`
-// (Session.estimate): the real judge, rendering with the prompts in use
-// now, runs over the cache in its dry-run mode, so the calls counted are
-// exactly those the re-run will send after cache hits (retries and the
-// verdict recount aside), with their tokens and price, checked against
-// --confirm-over.
+// Plan estimates the re-run as `ragscope estimate` does (Session.estimate),
+// with the prompts in use now, so the calls counted are those the re-run
+// will send after cache hits; it is checked against --confirm-over.
 func (h *Host) Plan(ctx context.Context, indexes []int, metrics []eval.Metric) (tui.Plan, error) {
 	samples, err := h.samples(indexes)
 	if err != nil {
@@ -357,7 +348,9 @@ func (h *Host) rerun(ctx context.Context, plan tui.Plan) (*Run, error) {
 	info.Cancelled = false
 	info.Prompts = j.Prompts().Hashes()
 	info.ResetUsage()
-	info.Config = cloneConfig(info.Config)
+	config := map[string]string{}
+	maps.Copy(config, info.Config)
+	info.Config = config
 	info.Config["rerun"] = fmt.Sprintf("%d samples, metrics %s", len(samples), joinMetrics(plan.Metrics))
 	rerun := map[int]bool{}
 	for _, i := range plan.Indexes {
@@ -421,14 +414,6 @@ func (h *Host) split(names []eval.Metric) ([]eval.Metric, *criteria.Set, error) 
 	return metrics, &sub, nil
 }
 
-func cloneConfig(c map[string]string) map[string]string {
-	out := make(map[string]string, len(c)+1)
-	for k, v := range c {
-		out[k] = v
-	}
-	return out
-}
-
 func (h *Host) Runs() ([]report.RunInfo, error) { return sameDataset(h.s.Store, h.s.Info()) }
 
 func (h *Host) Results(runID string) ([]*eval.Result, error) {
@@ -436,13 +421,10 @@ func (h *Host) Results(runID string) ([]*eval.Result, error) {
 	return rs, err
 }
 
-// StoredHost serves `ragscope open`: a stored run can be compared with the
-// other runs of its dataset, but editing and re-running need a judge, which
-// a stored run does not have (its key is never stored).
-//
-// It also serves a run with an LLM judge and --no-cache (Why is then
-// errNoCache): its runs can be compared, but prompt editing and re-runs
-// are off, and the keys say that the cache is why, not the judge.
+// StoredHost serves `ragscope open`, and a run with --no-cache (Why is then
+// errNoCache): runs can be compared, but editing and re-running need a
+// judge and the cache, which a stored run (its key is never stored) and
+// --no-cache do not have.
 type StoredHost struct {
 	Store cache.Store
 	Run   report.RunInfo

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -49,13 +50,9 @@ func (r *Run) Stopped() error {
 // Cancel stops the run: finished samples are kept, the rest end cancelled.
 func (r *Run) Cancel() { r.cancel() }
 
-// Done is closed when the run's end is recorded.
-func (r *Run) Done() <-chan struct{} { return r.done }
-
 // Wait blocks until the run's end is recorded and returns whether it was
 // cut short, and an error when the end could not be recorded. The results
-// are in the store, not in memory (a run's memory must not grow with its
-// samples): read them with RunPage, or WriteReport.
+// are in the store only, so that a run's memory does not grow with it.
 func (r *Run) Wait() (bool, error) {
 	<-r.done
 	r.mu.Lock()
@@ -76,28 +73,22 @@ func (r *Run) Counts() (eval.CallCounts, eval.Usage) { return r.runner.Counts() 
 // runSpec is what distinguishes a first run, a resumed run and a re-run;
 // everything else about starting one is the same.
 type runSpec struct {
-	info  report.RunInfo
-	judge eval.Judge
-	// source yields the total samples to evaluate.
-	source  eval.Source
-	total   int
-	metrics []eval.Metric
-	// criteria are scored beside metrics: a whole run's, or those a
-	// re-run's plan names.
-	criteria *criteria.Set
-	// done gives results of an earlier attempt (--resume): re-emitted, not evaluated.
-	done func(index int) *eval.Result
+	info     report.RunInfo
+	judge    eval.Judge
+	source   eval.Source // yields the total samples to evaluate
+	total    int
+	metrics  []eval.Metric
+	criteria *criteria.Set                // scored beside metrics: a whole run's, or those a re-run's plan names
+	done     func(index int) *eval.Result // an earlier attempt's results (--resume): re-emitted, not evaluated
 	// carry are results stored into the new run before it starts: a
 	// re-run's samples that are not re-run, so the run is complete.
 	carry []*eval.Result
 	// merge completes a fresh result before it is stored and emitted (a
 	// re-run keeps the parent's metrics it did not re-run).
 	merge func(*eval.Result) *eval.Result
-	// onEnd sees the stamped record (the session keeps its run current).
-	onEnd func(report.RunInfo)
-	// put and stamp, when set, are those of a Stream.
-	put   func(runID string, r *eval.Result) error
-	stamp func(*report.RunInfo)
+	onEnd func(report.RunInfo)                     // sees the stamped record (the session keeps its run current)
+	put   func(runID string, r *eval.Result) error // a Stream's, when set
+	stamp func(*report.RunInfo)                    // a Stream's, when set
 }
 
 // Start records the session's run, runs it and streams its events; the
@@ -303,12 +294,7 @@ func (ss *startedSamples) note(ev *eval.Event) {
 func (ss *startedSamples) list() []holder.StartedSample {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	out := make([]holder.StartedSample, 0, len(ss.m))
-	for _, s := range ss.m {
-		out = append(out, s)
-	}
-	slices.SortFunc(out, func(a, b holder.StartedSample) int { return a.Index - b.Index })
-	return out
+	return slices.SortedFunc(maps.Values(ss.m), func(a, b holder.StartedSample) int { return a.Index - b.Index })
 }
 
 // head cuts s to at most n bytes, on a rune boundary.

@@ -11,10 +11,9 @@ import (
 	"github.com/ragscope/ragscope/internal/exit"
 )
 
-// DefaultSampleSeed is the seed of --sample without --seed. It is fixed,
-// not drawn: the same command evaluates the same subset every time, so a
-// CI job's sample does not wander from one commit to the next and a
-// repeated sample run is answered from the cache. --seed picks another.
+// DefaultSampleSeed is the seed of --sample without --seed: fixed, so that
+// a CI job's sample does not wander and a repeated one is answered from
+// the cache.
 const DefaultSampleSeed = 1
 
 // ChooseSample returns n of the indexes 0..total-1, ascending, chosen

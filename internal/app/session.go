@@ -122,9 +122,9 @@ func Prepare(cfg *Config, st cache.Store, stderr io.Writer) (_ *Session, err err
 	return s, nil
 }
 
-// NewSession is what every session starts with (a run's, a watcher's):
-// the log file opened, the cache flags checked. BuildJudge completes it; Prepare does both for a run of a
-// dataset. The caller closes the session (which does not close the store).
+// NewSession is what every session (a run's, a watcher's) starts with:
+// the log file opened, the cache flags checked; BuildJudge completes it.
+// The caller closes the session (which does not close the store).
 func NewSession(cfg *Config, st cache.Store) (_ *Session, err error) {
 	if !cfg.Parsed.ok {
 		return nil, errors.New("app: a session of a Config that Validate has not parsed")
@@ -307,10 +307,7 @@ func (s *Session) buildJudge() error {
 	default:
 		return exit.Usagef("--embedding-format: %q is not one of float, base64", c.EmbedFormat)
 	}
-	baseURL := c.BaseURL
-	if baseURL == "" {
-		baseURL = "https://api.openai.com/v1"
-	}
+	baseURL := c.JudgeURL()
 	remembered := RememberedEndpoint(c.DB, baseURL, c.Model, func(msg string) { fmt.Fprintln(s.log, "endpoint profiles:", msg) })
 	s.abilities, s.baseURL = endpoint.NewAbilities(remembered, c.ResponseFormat), baseURL
 	client, err := c.Endpoint(baseURL, s.abilities)

@@ -1,13 +1,11 @@
-// Package baseline holds a run's --baseline: a stored run or a JSON report
-// file, resolved and read through once before the run starts (a bad
-// baseline is a usage error before any judge call is paid for), and read
-// again when the run ends, into a compact index (report.KeyIndex) the
-// comparison is made against. Nothing of it is held while the run
-// evaluates.
+// Package baseline holds a run's --baseline (a stored run or a JSON report
+// file): checked before the run starts, so a bad one costs no judge call,
+// and read again into a compact index when it ends.
 package baseline
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -75,12 +73,7 @@ func (b *Baseline) Label() string {
 
 // Source is what the baseline was resolved to: its report file, or the
 // id of the stored run (latest resolved).
-func (b *Baseline) Source() string {
-	if b.file != "" {
-		return b.file
-	}
-	return b.runID
-}
+func (b *Baseline) Source() string { return cmp.Or(b.file, b.runID) }
 
 // Prepare resolves and checks --baseline arg for run r, whose runs st
 // stores; a problem is a usage error naming --baseline.
@@ -109,7 +102,7 @@ func Prepare(st cache.Store, arg string, r Run, stderr io.Writer) (*Baseline, er
 		}
 	}
 	if len(b.metrics) == 0 {
-		return nil, bad("it evaluated %s, none of this run's metrics (%s)", orNone(joinMetrics(b.info.Metrics)), joinMetrics(r.Metrics))
+		return nil, bad("it evaluated %s, none of this run's metrics (%s)", cmp.Or(joinMetrics(b.info.Metrics), "no metric"), joinMetrics(r.Metrics))
 	}
 	for _, th := range r.MaxDrop {
 		if !slices.Contains(b.metrics, th.Metric) {
@@ -132,13 +125,6 @@ func joinMetrics(ms []eval.Metric) string {
 		out[i] = string(m)
 	}
 	return strings.Join(out, ",")
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "no metric"
-	}
-	return s
 }
 
 // resolveRun finds the stored run ref names. latest is the newest

@@ -1,7 +1,5 @@
-// Package check is `ragscope check` (and the check judge add runs): one
-// call of each kind the judge makes, sent to the endpoint, to say whether
-// a run with these settings gives exact scores and what is learned of the
-// endpoint (format, n, reasoning), which is remembered for the next run.
+// Package check is `ragscope check` (also run by judge add): one call of
+// each kind the judge makes, to say whether a run with these settings works.
 package check
 
 import (
@@ -25,25 +23,17 @@ import (
 // reply any judge model can give, so that a failure is the endpoint's.
 const checkAnswer = "The office opens at 9 am."
 
-// Run sends one tiny chat call with a task's schema and one embedding
-// call to the configured endpoint and says, line by line, whether it is
-// reachable, whether the key is accepted, which response format and n it
-// takes (stepping down as a run does), whether the model reasons and how
-// much, which reasoning switch works, and the embedding dimension. The
-// profile it finds is the one a run would learn, printed in the run's words
-// and remembered for the next run (endpoints.json). It returns exit.OK when
-// a run with these settings gives exact scores and exit.Fatal otherwise: a
-// reply that does not follow the schema, once reasoning is removed and
-// almost-JSON repaired, is never ready. Nothing is cached.
+// Run sends one tiny chat call with a task's schema and one embedding call
+// and says, line by line, what works: reachability, the key, the response
+// format and n (stepping down as a run does), reasoning, the embeddings.
+// The profile found is remembered as a run's would be. It returns exit.OK
+// when a run with these settings gives exact scores, else exit.Fatal.
 func Run(ctx context.Context, cfg *app.Config, w io.Writer) int {
 	if cfg.UseOffline() {
 		fmt.Fprintln(w, "judge: offline (lexical): no endpoint to check; set OPENAI_BASE_URL/--base-url or OPENAI_API_KEY")
 		return exit.OK
 	}
-	baseURL := cfg.BaseURL
-	if baseURL == "" {
-		baseURL = "https://api.openai.com/v1"
-	}
+	baseURL := cfg.JudgeURL()
 	c := *cfg
 	c.MaxRetries = min(c.MaxRetries, 1)
 	ab := endpoint.NewAbilities(endpoint.EndpointProfile{}, cfg.ResponseFormat)

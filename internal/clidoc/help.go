@@ -8,7 +8,9 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -163,4 +165,169 @@ func capitalise(s string) string {
 		return s
 	}
 	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// ManPage is the manual page of the command tree, as roff (man(7)): a
+// subsection per command, every flag with its value name (--db FILE), and
+// a title line that is no sentence, which man would crowd into the header.
+func ManPage(root *cobra.Command, date time.Time) string {
+	var b strings.Builder
+	name := root.Name()
+	fmt.Fprintf(&b, ".TH %s 1 %q %q %q\n", strings.ToUpper(name), date.Format("2006-01-02"), name, "User Commands")
+	b.WriteString(".ad l\n") // ragged right: paths and flag values do not stretch the lines
+	b.WriteString(".SH NAME\n")
+	fmt.Fprintf(&b, "%s \\- %s\n", name, roffText(root.Short))
+	b.WriteString(".SH SYNOPSIS\n")
+	fmt.Fprintf(&b, ".B %s\n.RI [ command ]\n.RI [ flags ]\n", name)
+	b.WriteString(".SH DESCRIPTION\n")
+	roffParagraphs(&b, root.Long)
+	if flags := visibleFlags(root.Flags()); len(flags) > 0 {
+		b.WriteString(".SH OPTIONS\n")
+		roffFlags(&b, flags)
+	}
+	b.WriteString(".SH COMMANDS\n")
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			if sub.Hidden || !sub.IsAvailableCommand() && sub.Name() != "help" {
+				continue
+			}
+			use := sub.CommandPath()
+			if _, args, ok := strings.Cut(sub.Use, " "); ok {
+				use += " " + args
+			}
+			fmt.Fprintf(&b, ".SS \"%s\"\n", roffText(strings.ReplaceAll(use, `"`, `'`)))
+			roffParagraphs(&b, sub.Short)
+			if sub.Long != "" {
+				b.WriteString(".PP\n")
+				roffParagraphs(&b, sub.Long)
+			}
+			if sub.Example != "" {
+				b.WriteString(".PP\nExamples:\n.RS 4\n.nf\n")
+				for _, l := range strings.Split(strings.TrimRight(sub.Example, "\n"), "\n") {
+					b.WriteString(roffLine(l) + "\n")
+				}
+				b.WriteString(".fi\n.RE\n")
+			}
+			if flags := visibleFlags(sub.LocalFlags()); len(flags) > 0 {
+				b.WriteString(".PP\nFlags:\n.RS 4\n")
+				roffFlags(&b, flags)
+				b.WriteString(".RE\n")
+			}
+			walk(sub)
+		}
+	}
+	walk(root)
+	return b.String()
+}
+
+// ManDate is the page's date: SOURCE_DATE_EPOCH when set (reproducible
+// builds), else today.
+func ManDate() time.Time {
+	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return time.Unix(n, 0).UTC()
+		}
+	}
+	return time.Now()
+}
+
+func visibleFlags(fs *pflag.FlagSet) []*pflag.Flag {
+	var out []*pflag.Flag
+	fs.VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			out = append(out, f)
+		}
+	})
+	return out
+}
+
+// roffFlags lists flags as tagged paragraphs: -h, --help; --db FILE.
+func roffFlags(b *strings.Builder, flags []*pflag.Flag) {
+	for _, f := range flags {
+		b.WriteString(".TP\n")
+		tag := `\fB\-\-` + roffText(f.Name) + `\fR`
+		if f.Shorthand != "" {
+			tag = `\fB\-` + roffText(f.Shorthand) + `\fR, ` + tag
+		}
+		if v := valueName(f); v != "" {
+			tag += ` \fI` + roffText(v) + `\fR`
+		}
+		b.WriteString(tag + "\n")
+		_, usage := pflag.UnquoteUsage(f)
+		desc := capitalise(usage)
+		if d := f.DefValue; d != "" && d != "false" && d != "0" && d != "[]" {
+			desc += " (default " + d + ")"
+		}
+		b.WriteString(roffLine(desc) + "\n")
+	}
+}
+
+// valueNames names the values of the flags whose type says too little.
+var valueNames = map[string]string{
+	"ac-weights": "W1,W2", "alert": "RULE", "alert-exec": "COMMAND", "api-key": "KEY", "api-type": "TYPE",
+	"api-version": "VERSION", "base-url": "URL", "baseline": "FILE", "config": "FILE", "confirm-over": "USD",
+	"datasets": "DIR", "db": "FILE", "embedding-base-url": "URL", "embedding-format": "FORMAT",
+	"embedding-model": "MODEL", "fc-mode": "MODE", "format": "FORMAT", "judge": "JUDGE", "junit": "FILE",
+	"lang": "LANG", "log": "FILE", "map": "FIELD=COLUMN,...", "sheet": "NAME|N", "metrics": "LIST", "model": "MODEL",
+	"ns-mode": "MODE", "history-support": "WHAT", "older-than": "AGE", "out": "FILE", "prices": "FILE", "prompts": "DIR",
+	"response-format": "FORMAT", "resume": "RUN", "run": "RUN", "max-failing": "N", "max-regressed": "N",
+	"regress-margin": "X", "sample": "N", "temperature": "X",
+}
+
+// valueName is what a flag takes, "" for a switch: a name the usage
+// quotes (`METRIC=X`) or whose type is one (pflag types are lower case),
+// one of valueNames, or one by the flag's type.
+func valueName(f *pflag.Flag) string {
+	if f.NoOptDefVal != "" {
+		return "" // a switch, or a value given only with =
+	}
+	name, _ := pflag.UnquoteUsage(f)
+	if name != "" && !strings.Contains(name, " ") && strings.ToUpper(name) == name {
+		return name
+	}
+	if v, ok := valueNames[f.Name]; ok {
+		return v
+	}
+	switch f.Value.Type() {
+	case "bool":
+		return ""
+	case "int", "int64", "uint", "uint64":
+		return "N"
+	case "float64", "float32":
+		return "X"
+	case "duration":
+		return "DURATION"
+	case "size":
+		return "SIZE"
+	}
+	return "VALUE"
+}
+
+// roffParagraphs writes text, its blank lines starting new paragraphs.
+func roffParagraphs(b *strings.Builder, text string) {
+	for i, p := range strings.Split(strings.TrimSpace(text), "\n\n") {
+		if i > 0 {
+			b.WriteString(".PP\n")
+		}
+		for _, l := range strings.Split(p, "\n") {
+			b.WriteString(roffLine(l) + "\n")
+		}
+	}
+}
+
+// roffLine is a line of text for roff: backslashes escaped, hyphens
+// kept as typed, and a line starting with a control character (. or ')
+// guarded.
+func roffLine(s string) string {
+	s = roffText(s)
+	if strings.HasPrefix(s, ".") || strings.HasPrefix(s, "'") {
+		s = `\&` + s
+	}
+	return s
+}
+
+func roffText(s string) string {
+	s = strings.ReplaceAll(s, `\`, `\e`)
+	return strings.ReplaceAll(s, "-", `\-`)
 }

@@ -1,12 +1,12 @@
-// Package labels is the human labels of judged items as the CLI and the
-// TUI use them: the label file format (labels import/export), the judge's
-// agreement with the labels on a run, a store whose results carry them
-// (report --with-labels), and the TUI's label host.
+// Package labels holds the human labels of judged items for the CLI and
+// the TUI: the label file format, the judge's agreement with them, a store
+// that applies them, and the TUI's label host.
 package labels
 
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -165,19 +165,12 @@ type ImportReport struct {
 }
 
 // Labeller is who a process's labels are by: $USER, else $LOGNAME.
-func Labeller() string {
-	if u := os.Getenv("USER"); u != "" {
-		return u
-	}
-	return os.Getenv("LOGNAME")
-}
+func Labeller() string { return cmp.Or(os.Getenv("USER"), os.Getenv("LOGNAME")) }
 
-// Import stores the lines' labels against the content of run ref's
-// samples: each line's sample id (or index) and item are looked up in the
-// run, and the label is keyed by what they judge. A line that matches
-// nothing is reported, never dropped silently. A label already stored with
-// the same value and note is left as it is, so importing a file twice
-// changes nothing.
+// Import stores the lines' labels against the content of run ref's samples
+// they name, keyed by what they judge. A line that matches nothing is
+// reported, never dropped; a label stored alike already is left, so
+// importing a file twice changes nothing.
 func Import(st cache.Store, ref string, lines []Line, by string, now time.Time) (ImportReport, error) {
 	info, _, _, err := st.RunPage(ref, 0, 0)
 	if err != nil {
@@ -265,18 +258,17 @@ func unmatchedWhy(info report.RunInfo, l Line, found bool) string {
 		return fmt.Sprintf("sample %q of run %s has no item %q of a criterion %s (items: %q for a yes_no or an exact check, a checklist's item; a rubric has none), or the criterion did not score",
 			l.Sample, runID, l.Item, l.Task, eval.CriterionVerdict)
 	}
-	what := "item"
-	switch l.Task {
-	case eval.LabelFaithfulness:
-		what = "statement"
-	case eval.LabelContextPrecision, eval.LabelContextUtilization:
-		what = "chunk rank"
-	case eval.LabelContextRecall:
-		what = "reference statement"
-	case eval.LabelAnswerRelevancy:
-		what = "generated question"
-	}
+	what := cmp.Or(itemNames[l.Task], "item")
 	return fmt.Sprintf("sample %q of run %s has no %s %s %q (or it did not score)", l.Sample, runID, l.Task, what, l.Item)
+}
+
+// itemNames are what a task's items are, as a message names them.
+var itemNames = map[string]string{
+	eval.LabelFaithfulness:       "statement",
+	eval.LabelContextPrecision:   "chunk rank",
+	eval.LabelContextUtilization: "chunk rank",
+	eval.LabelContextRecall:      "reference statement",
+	eval.LabelAnswerRelevancy:    "generated question",
 }
 
 // Export writes labels in the line format, one per line, sorted; with

@@ -1,10 +1,6 @@
-// Package outfile writes the files ragscope hands to people and scripts
-// (reports, exports) so that they are either complete or absent: written
-// beside the destination, synced, then renamed into place. A full disk or
-// an interrupted write never leaves a 0-byte or truncated report behind,
-// and nothing already at the destination is lost until the new file is
-// whole. Files are created 0600 (less if the umask says so): reports hold
-// the evaluated answers and contexts.
+// Package outfile writes reports and exports complete or not at all:
+// beside the destination, synced, then renamed into place, owner-only
+// (reports hold the evaluated answers and contexts).
 package outfile
 
 import (
@@ -122,11 +118,9 @@ func Write(path string, data []byte) error {
 	return f.Commit()
 }
 
-// Reservation is a destination checked now and written later: a run's
-// --out is checked before the run (a typo must not cost it) but its
-// temporary file is created only when the run ends, so that a process
-// killed while it evaluates (kill -9, the OOM killer) leaves no empty
-// temporary file beside the destination.
+// Reservation is a destination checked now, so that a typo in --out costs
+// no run, and written when the run ends, so that a process killed meanwhile
+// leaves no temporary file beside it.
 type Reservation struct {
 	path string
 	// open is the destination itself when it is not a regular file (a
@@ -166,6 +160,3 @@ func (r *Reservation) Release() {
 		r.open = nil
 	}
 }
-
-// Path is the destination.
-func (r *Reservation) Path() string { return r.path }

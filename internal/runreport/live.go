@@ -9,30 +9,21 @@ import (
 	"github.com/ragscope/ragscope/eval/report"
 )
 
-// Live is the pass over a run made while it is evaluated, from its
-// results as they are stored: the tally, the gate and the set of samples
-// seen, as ReadGated counts them, and each sample already encoded as the
-// JSON report writes it, in a spool file beside the database. When the run
-// ends, its JSON report is the header then a copy of the spool in the
-// order of the samples: no second reading of the run from the store,
-// whose decoding cost as much as a third of the run.
-//
-// A Live pass that cannot account for every stored result (a result
-// given twice, a spool that could not be written) says so (Pass returns
-// nil), and the caller reads the run from the store as before.
+// Live is the pass ReadGated makes, made while the run is evaluated, with
+// each sample's JSON encoding spooled beside the database: the JSON report
+// is then a copy of the spool, without reading the run back from the store.
+// A Live pass that cannot account for every stored result says so (Pass
+// returns nil), and the caller reads the run from the store.
 type Live struct {
-	sr     *Pass
-	levels report.Levels
-	enc    *report.SampleEncoder
-	spool  *os.File
-	// unlinked: the spool has no name any more (see NewLive).
-	unlinked bool
+	sr       *Pass
+	levels   report.Levels
+	enc      *report.SampleEncoder
+	spool    *os.File
+	unlinked bool // the spool has no name any more (see NewLive)
 	w        *bufio.Writer
 	size     int64
-	// at is where each sample's encoding is in the spool, by index
-	// (n == 0: not seen).
-	at  []span
-	err error
+	at       []span // where each sample's encoding is in the spool, by index (n == 0: not seen)
+	err      error
 }
 
 type span struct {

@@ -1,6 +1,5 @@
-// Package report is a pass over a stored run (its tally, its worst
-// samples, the gate's outcome) and the reports written from it, streamed
-// from the store: json, csv, md, github, jsonl, html and JUnit.
+// Package runreport is a pass over a stored run (tally, worst samples,
+// gate) and the reports streamed from the store after it.
 package runreport
 
 import (
@@ -32,23 +31,18 @@ const (
 // evaluated gains results between two passes; the second pass writes only
 // what the first counted, so the summary and the samples agree).
 type Pass struct {
-	Info  report.RunInfo
-	Tally *report.Tally
-	Worst *report.Worst
-	Gate  *report.GateTally
-	// Outcome is the gate's outcome over the pass, decided once it is
-	// done, in the one place that decides it (report.GateTally.Outcome).
-	Outcome report.GateOutcome
+	Info    report.RunInfo
+	Tally   *report.Tally
+	Worst   *report.Worst
+	Gate    *report.GateTally
+	Outcome report.GateOutcome // decided once the pass is done (report.GateTally.Outcome)
 	seen    indexSet
 	// BaseDiff is the comparison with --baseline, its worst changed
 	// samples read in full (BaseDiffErr: they could not be).
-	BaseDiff    *report.RunDiff
-	BaseDiffErr error
-	// HTMLBaseline is the run the HTML report compares with, if any.
-	HTMLBaseline *html.Baseline
-	// live, when set, made this pass as the run was evaluated: the JSON
-	// report's samples are copied from its spool.
-	live *Live
+	BaseDiff     *report.RunDiff
+	BaseDiffErr  error
+	HTMLBaseline *html.Baseline // the run the HTML report compares with, if any
+	live         *Live          // when set, made this pass: the JSON report's samples come from its spool
 }
 
 // gateWorst is how many of the samples below the per-sample thresholds a
@@ -61,11 +55,9 @@ func Read(st cache.Store, ref string, worst int) (*Pass, error) {
 	return ReadGated(st, ref, worst, report.Gate{}, nil, report.Levels{})
 }
 
-// ReadGated is Read counting the samples against gate g as well,
-// and comparing them with a baseline (when against is set), in the same
-// pass. The diagnoses follow the pass levels the run was recorded with,
-// or pass when it is not the defaults (--pass): the record read then says
-// pass, as the report written from it must.
+// ReadGated is Read counting the samples against gate g and comparing them
+// with against (when set) in the same pass. The diagnoses follow pass when
+// it is not the defaults, and the record read then says so.
 func ReadGated(st cache.Store, ref string, worst int, g report.Gate, against *report.Comparison, pass report.Levels) (*Pass, error) {
 	info, _, _, err := st.RunPage(ref, 0, 0)
 	if err != nil {
@@ -106,10 +98,8 @@ func (sr *Pass) Code(cancelled bool) int {
 	return exit.OK
 }
 
-// Write writes stored run ref's report in format to w, streaming it
-// from the store, and returns the pass it made (for the summary). Its
-// diagnoses follow pass (--pass) when it is not the defaults, else the
-// levels the run was recorded with.
+// Write streams stored run ref's report in format to w and returns the
+// pass it made; its diagnoses follow pass as ReadGated's do.
 func Write(st cache.Store, ref, format string, worst int, pass report.Levels, w io.Writer) (*Pass, error) {
 	if format == FormatCSV {
 		// One pass: a CSV has no header that needs the whole run.

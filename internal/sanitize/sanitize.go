@@ -1,30 +1,8 @@
 // Package sanitize is ragscope's one sanitiser for human-facing output:
-// the terminal interface, the headless and CLI output, error messages and
-// the Markdown and CSV reports. Datasets carry hostile text, and so do the
-// judge's replies to them: an escape sequence in a question, a file name or
-// a judge's reason must reach the user as visible text, never as a command
-// to their terminal (OSC 52 writes the clipboard, CSI moves the cursor) or
-// as a bidi override that reorders what they read.
-//
-// Everything that is not printable is shown as a visible escape:
-//
-//   - C0 controls, DEL and ESC as \x1b, \x07, \x00 ...; newline, carriage
-//     return and tab as \n, \r, \t (Text keeps newlines and tabs);
-//   - C1 controls (U+0080 to U+009F, e.g. the one-rune CSI U+009B) as
-//     \u009b;
-//   - bidi controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to
-//     U+2069), zero-width and other invisible format characters (U+200B to
-//     U+200D, U+2060 to U+2064, U+FEFF, U+180E, U+206A to U+206F, U+FFF9 to
-//     U+FFFB, the tag characters U+E0000 to U+E007F) and the line and
-//     paragraph separators U+2028 and U+2029 as <U+202E>;
-//   - bytes that are not UTF-8 as \xNN.
-//
-// Everything else, CJK, emoji and Markdown punctuation included, is left as
-// it is, and a backslash is not escaped: the output is for reading, not for
-// parsing back. JSON output must not go through Line or Text (it must
-// decode to the data as it was): encoding/json escapes the C0 controls
-// itself, and JSON escapes the rest (DEL, C1, the invisible runes) as
-// \uXXXX.
+// datasets and judge replies carry hostile text, which must reach the user
+// as visible escapes (\x1b, \u009b, <U+202E>, \xNN), never as a command to
+// their terminal or a bidi override. JSON output goes through JSON instead,
+// so that it decodes to the data as it was.
 package sanitize
 
 import (
@@ -32,6 +10,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -151,32 +130,183 @@ func isC1(r rune) bool { return r >= 0x80 && r < 0xa0 }
 // Text show them as <U+...>; the offline judge strips them before reading a
 // text. This is the one list of them.
 func IsInvisible(r rune) bool {
-	switch {
-	case r < 0x061c:
+	if r < 0x061c {
 		return false
-	case r == 0x061c: // ARABIC LETTER MARK
-		return true
-	case r == 0x180e: // MONGOLIAN VOWEL SEPARATOR
-		return true
-	case r >= 0x200b && r <= 0x200f: // ZWSP, ZWNJ, ZWJ, LRM, RLM
-		return true
-	case r >= 0x2028 && r <= 0x202e: // LINE/PARAGRAPH SEPARATOR, LRE, RLE, PDF, LRO, RLO
-		return true
-	case r >= 0x2060 && r <= 0x2064: // WORD JOINER, invisible operators
-		return true
-	case r >= 0x2066 && r <= 0x206f: // LRI, RLI, FSI, PDI, deprecated format controls
-		return true
-	case r == 0xfeff: // ZERO WIDTH NO-BREAK SPACE (BOM)
-		return true
-	case r >= 0xfff9 && r <= 0xfffb: // interlinear annotation
-		return true
-	case r >= 0xe0000 && r <= 0xe007f: // tag characters (invisible ASCII)
-		return true
+	}
+	for _, rg := range invisible {
+		if r >= rg[0] && r <= rg[1] {
+			return true
+		}
 	}
 	return false
+}
+
+var invisible = [][2]rune{
+	{0x061c, 0x061c},   // ARABIC LETTER MARK
+	{0x180e, 0x180e},   // MONGOLIAN VOWEL SEPARATOR
+	{0x200b, 0x200f},   // ZWSP, ZWNJ, ZWJ, LRM, RLM
+	{0x2028, 0x202e},   // LINE/PARAGRAPH SEPARATOR, LRE, RLE, PDF, LRO, RLO
+	{0x2060, 0x2064},   // WORD JOINER, invisible operators
+	{0x2066, 0x206f},   // LRI, RLI, FSI, PDI, deprecated format controls
+	{0xfeff, 0xfeff},   // ZERO WIDTH NO-BREAK SPACE (BOM)
+	{0xfff9, 0xfffb},   // interlinear annotation
+	{0xe0000, 0xe007f}, // tag characters (invisible ASCII)
 }
 
 // plainNumber is a decimal number: an optional sign, digits with at most
 // one decimal point, an optional exponent. A spreadsheet reads it as the
 // number it is; it cannot call anything.
 var plainNumber = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+
+// JSON escapes, in JSON text, the runes that encoding/json passes through
+// raw but that a terminal acts on or hides: DEL, the C1 controls (U+009B
+// is a one-rune CSI) and the runes IsInvisible lists (a bidi override
+// reorders what is read), each as \uXXXX (a surrogate pair above U+FFFF).
+// In JSON text such runes can only be inside strings, where \uXXXX means
+// the same rune, so the data decodes to exactly what it was: a report
+// stays data for programs and is safe for the person who cats it. b is
+// returned as it is when it holds none (the common case: one pass, no copy).
+func JSON(b []byte) []byte {
+	i := firstUnsafeJSON(b)
+	if i < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	for i >= 0 {
+		out = append(out, b[:i]...)
+		r, n := utf8.DecodeRune(b[i:])
+		if r >= 0x10000 {
+			hi, lo := utf16.EncodeRune(r)
+			out = appendU(appendU(out, hi), lo)
+		} else {
+			out = appendU(out, r)
+		}
+		b = b[i+n:]
+		i = firstUnsafeJSON(b)
+	}
+	return append(out, b...)
+}
+
+func appendU(out []byte, r rune) []byte { return fmt.Appendf(out, `\u%04x`, r) }
+
+// firstUnsafeJSON is the index of the first rune of b that JSON escapes,
+// or -1.
+func firstUnsafeJSON(b []byte) int {
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < 0x7f {
+			i++
+			continue
+		}
+		if c == 0x7f {
+			return i
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if isC1(r) || IsInvisible(r) {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+// SkipHidden returns the offset after the run of text a reader never sees
+// that starts at s[i]: an ANSI escape sequence (CSI such as ESC [ 31 m, OSC
+// such as the clipboard write ESC ] 52 ; ... BEL, DCS, SOS, PM and APC
+// strings, the short ESC sequences) or its one-rune C1 form, any other C0 or
+// C1 control but tab, newline and carriage return, DEL, or an invisible
+// format character (IsInvisible) but the line and paragraph separators,
+// which read as line breaks. It returns i when s[i] starts visible
+// text. Readers of a text (the offline judge, the quote check) skip these
+// so that a hostile escape neither splits a word nor adds one.
+//
+// A string sequence (OSC, DCS ...) without its terminator loses only its
+// introducer: what follows is the rest of the text, not the sequence, for
+// every reader that does not execute it.
+func SkipHidden(s string, i int) int {
+	if i >= len(s) {
+		return i
+	}
+	c := s[i]
+	switch {
+	case c == 0x1b:
+		return skipEscape(s, i)
+	case c == '\t' || c == '\n' || c == '\r':
+		return i
+	case c < 0x20 || c == 0x7f:
+		return i + 1
+	case c < utf8.RuneSelf:
+		return i
+	}
+	r, size := utf8.DecodeRuneInString(s[i:])
+	switch {
+	case r == 0x9b: // CSI
+		return skipCSI(s, i+size)
+	case r == 0x9d || r == 0x90 || r == 0x98 || r == 0x9e || r == 0x9f: // OSC, DCS, SOS, PM, APC
+		return skipString(s, i, i+size)
+	case r == 0x2028 || r == 0x2029: // line breaks: white space to a reader
+		return i
+	case isC1(r), IsInvisible(r):
+		return i + size
+	}
+	return i
+}
+
+// skipEscape returns the offset after the escape sequence that starts with
+// the ESC at s[i].
+func skipEscape(s string, i int) int {
+	j := i + 1
+	if j >= len(s) {
+		return j
+	}
+	switch c := s[j]; {
+	case c == '[':
+		return skipCSI(s, j+1)
+	case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
+		return skipString(s, i, j+1)
+	case c >= 0x20 && c <= 0x2f: // intermediates, then a final byte: ESC ( B
+		for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
+			j++
+		}
+		if j < len(s) && s[j] >= 0x30 && s[j] <= 0x7e {
+			j++
+		}
+		return j
+	case c >= 0x30 && c <= 0x7e: // ESC 7, ESC c, ESC M ...
+		return j + 1
+	}
+	return j // a lone ESC
+}
+
+// skipCSI returns the offset after a control sequence whose parameters
+// start at s[j]: parameter bytes 0x30-0x3F, intermediates 0x20-0x2F, one
+// final byte 0x40-0x7E. A byte outside those ends it where it stands.
+func skipCSI(s string, j int) int {
+	for j < len(s) && s[j] >= 0x30 && s[j] <= 0x3f {
+		j++
+	}
+	for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
+		j++
+	}
+	if j < len(s) && s[j] >= 0x40 && s[j] <= 0x7e {
+		j++
+	}
+	return j
+}
+
+// skipString returns the offset after a control string (OSC, DCS, SOS, PM,
+// APC) introduced at s[start] whose body starts at s[j]: it ends at BEL,
+// ST (ESC \) or the C1 ST (U+009C). Without one, only the introducer goes.
+func skipString(s string, start, j int) int {
+	for k := j; k < len(s); k++ {
+		switch {
+		case s[k] == 0x07:
+			return k + 1
+		case s[k] == 0x1b && k+1 < len(s) && s[k+1] == '\\':
+			return k + 2
+		case s[k] == 0xc2 && k+1 < len(s) && s[k+1] == 0x9c:
+			return k + 2
+		}
+	}
+	return j
+}

@@ -115,10 +115,7 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 		for range run.Events {
 		}
 		cancelled, err := run.Wait()
-		state := "finished"
-		if cancelled {
-			state = "stopped"
-		}
+		state := map[bool]string{true: "stopped", false: "finished"}[cancelled]
 		if err != nil {
 			state += " (" + err.Error() + ")"
 		}

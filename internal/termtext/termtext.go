@@ -1,8 +1,5 @@
-// Package termtext fits text for a terminal to its width: a terminal
-// wraps a long line at its last column, mid-word. A table (runs, prompts
-// list) keeps the columns that fit and puts the others of each row on the
-// line under it; prose on stderr (the exit summary) wraps between words.
-// Output to a pipe or a file is left whole, for scripts.
+// Package termtext fits tables and prose to a terminal's width, which
+// would otherwise wrap mid-word; output to a pipe or a file is left whole.
 package termtext
 
 import (
@@ -121,14 +118,10 @@ func WrapWords(s string, width int, indent string) string {
 		}
 		word := rest[:j]
 		ww := runewidth.StringWidth(word)
-		switch {
-		case col == 0:
-			b.WriteString(space)
-			col += runewidth.StringWidth(space)
-		case col+runewidth.StringWidth(space)+ww > width:
+		if col > 0 && col+runewidth.StringWidth(space)+ww > width {
 			b.WriteString("\n" + indent)
 			col = runewidth.StringWidth(indent)
-		default:
+		} else {
 			b.WriteString(space)
 			col += runewidth.StringWidth(space)
 		}

@@ -54,11 +54,7 @@ func parseAlerts(specs []string, metrics []eval.Metric) (*alerts, error) {
 		if !ok {
 			return nil, fmt.Errorf("--alert %q: %q is not a metric", spec, m[1])
 		}
-		found := false
-		for _, x := range metrics {
-			found = found || x == metric
-		}
-		if !found {
+		if !slices.Contains(metrics, metric) {
 			return nil, fmt.Errorf("--alert %q: %s is not among the metrics evaluated (--metrics)", spec, metric)
 		}
 		x, _ := strconv.ParseFloat(m[3], 64)
@@ -210,14 +206,9 @@ func (f *Watcher) fire(ev alertEvent, runID string, index int) {
 }
 
 // alertKeep are the variables an --alert-exec command gets from the
-// watcher's environment: what a shell, mail or curl needs to run (where
-// programs are, the user, the locale, the time zone, the network proxy
-// and certificates). Anything else — OPENAI_API_KEY above all, and every
-// other token or password the service's environment holds — is not
-// passed: the command is the operator's, but it is no reason to hand it
-// the judge's key. A variable named RAGSCOPE_ALERT_* is passed as is:
-// the way to give the command a setting of its own (a webhook's URL or
-// token).
+// watcher's environment: what a shell, mail or curl needs to run. Nothing
+// else (OPENAI_API_KEY above all) is passed, but RAGSCOPE_ALERT_*, the way
+// to give the command a setting of its own.
 var alertKeep = map[string]bool{
 	"PATH": true, "HOME": true, "USER": true, "LOGNAME": true, "SHELL": true, "HOSTNAME": true,
 	"LANG": true, "LANGUAGE": true, "TZ": true, "TMPDIR": true, "TERM": true,

@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -47,7 +48,7 @@ func Headless(ctx context.Context, f *Watcher, stderr io.Writer, every time.Dura
 // how far behind the log the judge is.
 func ProgressLine(st report.WatchStatus) string {
 	line := fmt.Sprintf("run %s: %d read, %d evaluated, %d repeats, %d sampled out, %d invalid; behind: %d record(s) waiting, %s unread",
-		orDash(st.RunID), st.Read, st.Evaluated, st.Duplicates, st.Sampled, st.Invalid, st.Behind, store.ByteCount(st.BehindBytes))
+		cmp.Or(st.RunID, "-"), st.Read, st.Evaluated, st.Duplicates, st.Sampled, st.Invalid, st.Behind, store.ByteCount(st.BehindBytes))
 	if st.OldestUnread > 0 {
 		line += fmt.Sprintf(", oldest %s", st.OldestUnread.Round(time.Second))
 	}
@@ -59,20 +60,10 @@ func ProgressLine(st report.WatchStatus) string {
 	return line
 }
 
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-// Interactive runs the watcher under the TUI's watch mode: the
-// screen of `open` on the live run the results go to, with the watcher's
-// lag and alerts polled from it. The screen needs a run, and a rolling run
-// starts with its first record, so until one is read the wait is said on
-// stderr. Quitting the screen stops the watcher; the records it had not
-// evaluated stay pending for the next one. When the window rolls over the
-// screen shows the run that ended, and says so on stderr.
+// Interactive runs the watcher under the TUI's watch mode: the screen of
+// `open` on the live run the results go to, with the watcher's lag and
+// alerts. A rolling run starts with its first record, so until then the
+// wait is said on stderr. Quitting the screen stops the watcher.
 func Interactive(ctx context.Context, f *Watcher, st *store.Shared, ascii bool, stderr io.Writer) (int, error) {
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -113,7 +104,7 @@ func Interactive(ctx context.Context, f *Watcher, st *store.Shared, ascii bool, 
 		}
 	}
 	runID := f.Status().RunID
-	code, err := app.ShowWatch(wctx, st, runID, ascii, f.Status, stderr)
+	code, err := app.Show(wctx, st, runID, ascii, report.Levels{}, f.Status, stderr)
 	if err != nil {
 		cancel()
 		<-done

@@ -24,22 +24,18 @@ const printLen = 1024
 
 // tailFile is one log file being followed.
 type tailFile struct {
-	st   cache.WatchFile
-	path string
-	gz   bool
-	f    *os.File
-	r    *bufio.Reader
-	// partial is an unterminated last line read so far: the service is
-	// still writing it, so it is neither consumed nor committed.
-	partial []byte
-	plen    int64 // bytes of the partial line, past the --max-record-bytes held in partial
+	st      cache.WatchFile
+	path    string
+	gz      bool
+	f       *os.File
+	r       *bufio.Reader
+	partial []byte // an unterminated last line, still being written: neither consumed nor committed
+	plen    int64  // bytes of the partial line, past the --max-record-bytes held in partial
 	size    int64
-	// since is when bytes past the committed offset were first seen (the
-	// age of the oldest unread record, as near as polling tells).
-	since   time.Time
-	matched bool // a LOG argument names it now
-	eof     bool // the last read reached its end
-	dirty   bool // st changed since the last commit
+	since   time.Time // when bytes past the committed offset were first seen
+	matched bool      // a LOG argument names it now
+	eof     bool      // the last read reached its end
+	dirty   bool      // st changed since the last commit
 }
 
 // tailer finds the files the LOG arguments name and reads their new lines.
@@ -200,12 +196,10 @@ func (t *tailer) check(tf *tailFile) error {
 	return nil
 }
 
-// line is one complete line read, with the offset just past it.
+// line is one complete line read.
 type line struct {
-	tf   *tailFile
 	text []byte
 	num  int
-	end  int64
 }
 
 // next reads the file's next complete line; ok false at its end for now.
@@ -237,7 +231,7 @@ func (t *tailer) next(tf *tailFile, final bool, limit int64) (line, bool, error)
 			tf.st.Offset += n
 			tf.st.Line++
 			tf.dirty = true
-			return line{tf: tf, text: text, num: tf.st.Line, end: tf.st.Offset}, true, nil
+			return line{text: text, num: tf.st.Line}, true, nil
 		}
 		if !errors.Is(err, io.EOF) {
 			return line{}, false, fmt.Errorf("%s: %v", tf.path, err)
@@ -251,7 +245,7 @@ func (t *tailer) next(tf *tailFile, final bool, limit int64) (line, bool, error)
 			tf.st.Offset += n
 			tf.st.Line++
 			tf.dirty = true
-			return line{tf: tf, text: text, num: tf.st.Line, end: tf.st.Offset}, true, nil
+			return line{text: text, num: tf.st.Line}, true, nil
 		}
 		// Not consumed: the bytes stay in partial (ReadSlice does not give
 		// them again) and the offset stays before them until the newline.

@@ -1,11 +1,10 @@
-// Package watch is `ragscope watch`: it follows live JSON Lines logs and
-// evaluates each record appended to them exactly once, into a rolling run
-// per window, with alerts on a falling rolling mean. Its place in every
-// file and the hash of every record taken live in the database
-// (cache.WatchStore), so a restart goes on where the last watcher stopped.
+// Package watch is `ragscope watch`: it follows JSON Lines logs and
+// evaluates each appended record exactly once, into a rolling run per
+// window, with alerts on a falling rolling mean.
 package watch
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -13,9 +12,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,27 +34,18 @@ import (
 
 // Config is what ragscope watch adds to a run's settings.
 type Config struct {
-	// Logs are the LOG arguments: files, globs or directories.
-	Logs []string
-	// Sample is the fraction of records evaluated, chosen by content hash
-	// (0 or 1: all).
-	Sample float64
-	// MaxRPS caps the records started per second (0: no cap).
-	MaxRPS float64
-	// Window is the length of a rolling run; 0 is a local calendar day.
-	Window time.Duration
+	Logs   []string      // the LOG arguments: files, globs or directories
+	Sample float64       // the fraction of records evaluated, by content hash (0 or 1: all)
+	MaxRPS float64       // a cap on the records started per second (0: none)
+	Window time.Duration // the length of a rolling run; 0 is a local calendar day
 	// Alerts are --alert rules; AlertExec the command that hears of each
 	// firing (JSON on stdin), killed after AlertTimeout (default 10 s).
 	Alerts       []string
 	AlertExec    string
 	AlertTimeout time.Duration
-	// Once reads what the logs hold now, evaluates it and returns.
-	Once bool
-	// Queue bounds the records read and waiting for the judge (default
-	// 256): when it is full the watcher stops reading.
-	Queue int
-	// Poll is how often the logs are looked at (default 250 ms).
-	Poll time.Duration
+	Once         bool          // read what the logs hold now, evaluate it and return
+	Queue        int           // records read ahead of the judge at most (default 256); then reading waits
+	Poll         time.Duration // how often the logs are looked at (default 250 ms)
 }
 
 // DefaultMetrics are the reference-free metrics a watcher uses when
@@ -79,14 +70,9 @@ type Watcher struct {
 	prices cost.Table
 	alerts *alerts
 	tail   *tailer
-	space  chan struct{} // the consumer took a record: the queue has room
-
-	// clock is the time windows are told by; tests move it.
-	clock func() time.Time
-
-	// execs are the --alert-exec commands running: a watcher that stops
-	// waits for them (each is killed after --alert-timeout).
-	execs sync.WaitGroup
+	space  chan struct{}    // the consumer took a record: the queue has room
+	clock  func() time.Time // the time windows are told by; tests move it
+	execs  sync.WaitGroup   // the --alert-exec commands running, which a watcher that stops waits for
 
 	mu       sync.Mutex
 	status   report.WatchStatus
@@ -182,7 +168,7 @@ func streamName(logs []string) string {
 		}
 		abs[i] = l
 	}
-	sort.Strings(abs)
+	slices.Sort(abs)
 	h := sha256.Sum256([]byte(strings.Join(abs, "\x00")))
 	return "logs-" + hex.EncodeToString(h[:8])
 }
@@ -298,7 +284,7 @@ func (f *Watcher) Run(ctx context.Context) error {
 	if m := state.Meta; m != nil && m.RunID != "" && m.RunID != cur.RunID && byRun[m.RunID] == nil {
 		old = append(old, m.RunID) // to be stamped finished if a kill left it open
 	}
-	sort.Strings(old)
+	slices.Sort(old)
 	for _, id := range old {
 		// Records of an earlier window taken but not evaluated when the
 		// last watcher stopped: evaluated into their own run, which then ends.
@@ -654,11 +640,7 @@ func (f *Watcher) setBehindBytes(b int64) {
 // are taken or nothing is left to read; progressed says a line was read.
 func (f *Watcher) readBatch(n int, now time.Time) (take []cache.WatchRecord, progressed bool, err error) {
 	t := f.tail
-	keys := make([]string, 0, len(t.files))
-	for k := range t.files {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return t.files[keys[i]].path < t.files[keys[j]].path })
+	keys := slices.SortedFunc(maps.Keys(t.files), func(a, b string) int { return cmp.Compare(t.files[a].path, t.files[b].path) })
 	limit := f.s.Cfg.MaxRecordBytes
 	if limit <= 0 {
 		limit = dataset.DefaultMaxRecordBytes
@@ -694,11 +676,11 @@ func (f *Watcher) readBatch(n int, now time.Time) (take []cache.WatchRecord, pro
 			}
 			f.mu.Lock()
 			f.status.Read++
+			if err != nil {
+				f.status.Invalid++
+			}
 			f.mu.Unlock()
 			if err != nil {
-				f.mu.Lock()
-				f.status.Invalid++
-				f.mu.Unlock()
 				f.warn(err.Error() + " — skipped; the watcher goes on")
 			}
 			for _, s := range samples {

@@ -2,9 +2,12 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"time"
 
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/holder"
@@ -14,13 +17,51 @@ import (
 	"github.com/ragscope/ragscope/internal/store"
 )
 
-// WaitRun is `ragscope attach --wait RUN`: it waits, without a terminal,
-// for the end of a run another process evaluates and returns the exit code
-// that run has, the one `run --headless` would have exited with: a script
-// that submitted it with `run --detach` learns the gate's outcome. The
-// server that evaluated the run knows its gate; for a run it does not know
-// (another process's, or one submitted to an earlier server) the code is
-// decided from the stored results alone, and says so.
+// Submit hands the run of cfg to the `ragscope serve` holding its database
+// (`ragscope run --detach`): the server reads the dataset and makes the
+// judge calls with cfg's key, which it keeps in memory for that run only.
+// It returns the run's id and the server's pid.
+func Submit(cfg Config) (id string, pid int, err error) {
+	if cfg.Dataset == "" {
+		return "", 0, exit.UsageError{Err: errors.New("--detach needs a DATASET")}
+	}
+	if _, err := os.Stat(cfg.Dataset); err != nil {
+		return "", 0, exit.UsageError{Err: err}
+	}
+	dbPath, err := store.DBPath(cfg.DB)
+	if err != nil {
+		return "", 0, err
+	}
+	sock, err := holder.SocketPath(dbPath)
+	if err != nil {
+		return "", 0, err
+	}
+	cl, err := holder.Dial(sock, 5*time.Second)
+	if errors.Is(err, holder.ErrNoHolder) {
+		return "", 0, fmt.Errorf("no ragscope serve holds %s: start one with `ragscope serve --db %s` (see docs/store.md), or run without --detach", dbPath, dbPath)
+	}
+	if err != nil {
+		return "", 0, err
+	}
+	defer cl.Close()
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", 0, err
+	}
+	cfg.Absolute(wd)
+	raw, err := json.Marshal(cfg) // without the key: Config never serialises it
+	if err != nil {
+		return "", 0, err
+	}
+	id, err = cl.Submit(holder.SubmitRequest{Config: raw, APIKey: cfg.APIKey, Dir: wd})
+	return id, cl.Hello().PID, err
+}
+
+// WaitRun is `ragscope attach --wait RUN`: it waits for the end of a run
+// another process evaluates and returns the exit code `run --headless`
+// would have had, so a script that detached it learns the gate's outcome.
+// For a run the server does not know, the code comes from the stored
+// results alone (no gate), and says so.
 func WaitRun(ctx context.Context, st *store.Shared, ref string, stderr io.Writer) (int, error) {
 	info, _, _, err := st.RunPage(ref, 0, 0)
 	if err != nil {
