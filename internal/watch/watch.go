@@ -99,10 +99,6 @@ type qItem struct {
 // Prepare sets a watcher up: flags checked, prompts and judge built;
 // nothing is read or written yet.
 func Prepare(cfg *app.Config, fc Config, st cache.Store, stderr io.Writer) (_ *Watcher, err error) {
-	fst, ok := st.(cache.WatchStore)
-	if !ok {
-		return nil, fmt.Errorf("this database cannot keep a watcher's state (%T); use a ragscope that holds it", st)
-	}
 	if len(fc.Logs) == 0 {
 		return nil, exit.Usagef("give at least one LOG (a JSON Lines file, a glob such as 'logs/app.jsonl*', or a directory), e.g. ragscope watch --headless logs/app.jsonl")
 	}
@@ -133,7 +129,7 @@ func Prepare(cfg *app.Config, fc Config, st cache.Store, stderr io.Writer) (_ *W
 			s.Close()
 		}
 	}()
-	f := &Watcher{s: s, fs: fst, fc: fc, stderr: stderr, space: make(chan struct{}, 1), flights: map[flightKey]flight{}}
+	f := &Watcher{s: s, fs: st, fc: fc, stderr: stderr, space: make(chan struct{}, 1), flights: map[flightKey]flight{}}
 	if f.alerts, err = parseAlerts(fc.Alerts, s.Scored()); err != nil {
 		return nil, exit.UsageError{Err: err}
 	}
