@@ -239,10 +239,16 @@ func TestHolderKilledMidRun(t *testing.T) {
 	env := cleanEnv(t, "OPENAI_API_KEY=killed", "OPENAI_BASE_URL="+srv.BaseURL())
 	envB := cleanEnv(t, "OPENAI_API_KEY=survivor", "OPENAI_BASE_URL="+srv.BaseURL())
 	holderRun := startUntil(t, env, srv, 4, "run", "--headless", "--metrics", metrics, "--concurrency", fmt.Sprint(conc), "--db", db, dataA)
-	before := srv.Count("")
 	clientRun := startBin(t, envB, "run", "--headless", "--metrics", metrics, "--concurrency", "2", "--db", db, dataB)
-	// The client is under way once the judge has seen more calls.
-	waitCalls(t, srv, before+6, "the client made no progress", &clientRun.stderr)
+	// The client is under way, attached to the holder, once the judge has
+	// seen calls it paid: calls of the holder alone would let the kill come
+	// before the client attached, and it would then hold the file itself.
+	for deadline := time.Now().Add(20 * time.Second); paidBy(srv, "Bearer survivor") < 6; {
+		if time.Now().After(deadline) {
+			t.Fatalf("the client made no progress:\n%s", clientRun.stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	// Every request recorded by now was sent before the kill.
 	atKill := srv.Count("")
 	if err := holderRun.cmd.Process.Signal(os.Kill); err != nil {
@@ -277,7 +283,7 @@ func TestHolderKilledMidRun(t *testing.T) {
 	// The survivor finished its run, so every call it paid is stored, those
 	// it had on the wire while its holder died included: its run again
 	// costs nothing.
-	before = srv.Count("")
+	before := srv.Count("")
 	if r := runBin(t, envRerun, "run", "--headless", "--metrics", metrics, "--concurrency", "2", "--db", db, dataB); r.code != 0 {
 		t.Fatalf("re-run of the survivor's run: exit %d\n%s", r.code, r.stderr)
 	}
@@ -437,4 +443,15 @@ func TestTakeoverPaysNoCallTwice(t *testing.T) {
 	if chat != 0 || embeds != 0 {
 		t.Errorf("after the takeover the judge saw %d chat and %d embedding requests twice; a call is paid once", chat, embeds)
 	}
+}
+
+// paidBy counts the judge's requests sent with the Authorization header who.
+func paidBy(srv *fakejudge.Server, who string) int {
+	n := 0
+	for _, req := range srv.Requests() {
+		if req.Header.Get("Authorization") == who {
+			n++
+		}
+	}
+	return n
 }
