@@ -31,19 +31,6 @@ func newCritSet(names []string, pass map[string]float64) critSet {
 	return c
 }
 
-// CriteriaOf is what Options.Criteria and Options.CriteriaPass hold for a
-// criteria file's set (nothing for nil).
-func CriteriaOf(s *criteria.Set) (names []string, pass map[string]float64) {
-	if s == nil {
-		return nil, nil
-	}
-	pass = make(map[string]float64, len(s.Criteria))
-	for _, c := range s.Criteria {
-		pass[c.Name] = c.Pass
-	}
-	return s.Names(), pass
-}
-
 // levels are l with the criteria's pass levels, which the diagnosis reads
 // (a sample failing one is diagnosed criterion).
 func (c critSet) levels(l report.Levels) report.Levels {
