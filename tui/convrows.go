@@ -233,9 +233,9 @@ func (m *Model) convSummary(n int) (*row, int, int) {
 				if worse {
 					*score = v
 				}
-				*code = statusCode(eval.StatusOK)
+				*code = statusCodes.code(eval.StatusOK)
 			} else if *code == 0 {
-				*code = statusCode(st)
+				*code = statusCodes.code(st)
 			}
 		}
 	}

@@ -47,7 +47,7 @@ func computeStats(rows []*row, shown []int32, metrics []eval.Metric, x *rowExtra
 	for i, m := range metrics {
 		slots[i] = metricSlot(m)
 	}
-	ok := statusCode(eval.StatusOK)
+	ok := statusCodes.code(eval.StatusOK)
 	var diags [math.MaxUint8 + 1]int
 	for _, i := range shown {
 		r := rows[i]
@@ -58,14 +58,13 @@ func computeStats(rows []*row, shown []int32, metrics []eval.Metric, x *rowExtra
 		diags[r.diag]++
 		for j, m := range metrics {
 			slot := slots[j]
-			code := r.statusCodeAt(slot)
+			v, code := r.at(slot)
 			if code == 0 {
 				continue // not evaluated
 			}
 			ms := &st.metrics[slot]
-			v := r.score(slot)
 			if code != ok || math.IsNaN(v) {
-				if status := statusName(code); status.Failed() {
+				if status := statusCodes.name(code); status.Failed() {
 					ms.failed++
 					if errs == nil {
 						errs = map[string]int{}
