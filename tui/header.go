@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -15,7 +16,7 @@ import (
 )
 
 // compact is the layout for short terminals: the per-metric block folds
-// into one line so the table keeps enough rows to be useful.
+// into one line.
 func (m *Model) compact() bool { return m.height < 22 }
 
 // headerLines renders the run header: what is evaluated, progress, the
@@ -47,13 +48,11 @@ func (m *Model) headerLines() []string {
 		var b []string
 		for _, mt := range m.metrics {
 			ms := m.stats.metrics[metricSlot(mt)]
-			b = append(b, fmt.Sprintf("%s %s %d/%d", shortName(mt), m.meanText(mt, ms), ms.scored, ms.failed))
+			b = append(b, fmt.Sprintf("%s %s %d/%d", eval.MetricAbbrev(mt), m.meanText(mt, ms), ms.scored, ms.failed))
 		}
 		lines = append(lines, strings.Join(b, "  ")+st.muted.Render("  (scored/failed)"))
 	} else {
-		// The four default names fit 18 columns; context_utilization
-		// widens the column only in a run that has it.
-		nameW := 18
+		nameW := 18 // the default names'; a longer one widens it
 		for _, mt := range m.metrics {
 			nameW = max(nameW, len(mt))
 		}
@@ -77,9 +76,8 @@ func (m *Model) headerLines() []string {
 	return append(lines, m.filterLines()...)
 }
 
-// titleLine names the dataset, the sample count, the judge and the clock.
-// On a narrow terminal the dataset path shrinks to its base name, then the
-// product name goes, before anything is cut.
+// titleLine names the dataset, the sample count, the judge and the clock;
+// when narrow the path becomes its base name, then "ragscope" goes.
 func (m *Model) titleLine(done int) string {
 	st, g := m.st, m.g
 	rest := append([]string{fmt.Sprintf("%d samples", m.progress.total), "judge " + m.judgeName()}, m.clockParts()...)
@@ -102,17 +100,10 @@ func (m *Model) titleLine(done int) string {
 }
 
 func (m *Model) judgeName() string {
-	if m.opts.Judge.Name != "" {
-		return sanitize.Line(m.opts.Judge.Name)
-	}
-	if m.opts.Judge.Model != "" {
-		return sanitize.Line(m.opts.Judge.Model)
-	}
-	return "unknown"
+	return sanitize.Line(cmp.Or(m.opts.Judge.Name, m.opts.Judge.Model, "unknown"))
 }
 
-// clockReading is the clock as the last second's tick read it: the time
-// and the samples done then.
+// clockReading is the clock as the last second's tick read it.
 type clockReading struct {
 	at    time.Time // zero before the first tick
 	done  int
@@ -130,12 +121,9 @@ func (m *Model) clockNow() clockReading {
 	return clockReading{at: m.now(), done: p.done, eta: eta, hasET: ok}
 }
 
-// clockParts shows elapsed and ETA while a run is live, the duration once
-// it finished, and the start date of a stored run. While live both come
-// from the last tick's reading, not from now and the latest count: the ETA
-// divides by the samples done, which move every frame, and a title line
-// rewritten every frame is bytes on the wire for a figure nobody reads
-// more often than once a second. Before the first tick they are read live.
+// clockParts shows elapsed and ETA while a run is live (as of the last
+// tick, so the title is not rewritten every frame), the duration once it
+// finished, and the start date of a stored run.
 func (m *Model) clockParts() []string {
 	start := m.opts.Started
 	switch {
@@ -172,8 +160,7 @@ func fmtDuration(d time.Duration) string {
 	return fmt.Sprintf("%ds", s)
 }
 
-// progressBar is a bar of w cells, done of total filled. done can pass
-// total (a sample finished twice is counted twice); the bar is full then.
+// progressBar is a bar of w cells, done of total filled (full past total).
 func (m *Model) progressBar(done, total, w int) string {
 	st, g := m.st, m.g
 	frac := 0.0
@@ -204,20 +191,17 @@ func (m *Model) progressLine(done int) string {
 	if c.calls > 0 {
 		rate = int(math.Round(100 * float64(c.cacheHits) / float64(c.calls)))
 	}
-	// The cost sits with the tokens it prices: "tokens 620 $0.000147".
 	tokens := "tokens " + fmtCount(c.tokens)
 	if usd := m.costText(); usd != "" {
 		tokens += " " + usd
 	}
 	progress := fmt.Sprintf("%s %d/%d", bar, done, c.total)
 	if c.cancelled > 0 {
-		// Cut short by a stop: neither done nor errors.
 		progress += m.st.warn.Render(fmt.Sprintf(" cancelled %d", c.cancelled))
 	}
 	parts := []string{progress, fmt.Sprintf("in flight %d", c.inFlight)}
 	sent, cached := "calls sent", "cache hits"
 	if m.width < 100 {
-		// 80 columns: the counts without the gauge, in fewer words.
 		parts, sent, cached = parts[:1], "sent", "cached"
 	}
 	return m.fitParts(append(parts,
@@ -229,9 +213,8 @@ func (m *Model) progressLine(done int) string {
 	))
 }
 
-// costText is what the tokens counted so far cost at the run's prices:
-// "$0.0123", "$—" when a model has no price, "" when the run has no
-// prices (recorded before costs were).
+// costText is what the tokens counted so far cost: "$0.0123", "$—" when a
+// model has no price, "" when the run has no prices.
 func (m *Model) costText() string {
 	p := m.opts.Pricing
 	if p == nil {
@@ -243,8 +226,7 @@ func (m *Model) costText() string {
 	return "$" + m.g.unpriced
 }
 
-// fitParts joins the progress line's fields two spaces apart, one space
-// when that is too wide, and cuts the line only when even that is.
+// fitParts joins the fields two spaces apart, one when that is too wide.
 func (m *Model) fitParts(parts []string) string {
 	if l := strings.Join(parts, "  "); lipgloss.Width(l) <= m.width {
 		return l
@@ -262,8 +244,7 @@ func fmtCount(n int) string {
 	return fmt.Sprintf("%d", n)
 }
 
-// meanText is a metric's mean in the header, as wide as every metric's
-// (the columns of the header's lines align): "-0.012" widens them all.
+// meanText is a metric's mean in the header, as wide as every metric's.
 func (m *Model) meanText(mt eval.Metric, ms metricStats) string {
 	w := scoreW
 	for _, x := range m.metrics {
@@ -276,8 +257,7 @@ func (m *Model) meanText(mt eval.Metric, ms metricStats) string {
 	return m.st.bandOf(mt, v).Render(padLeft(fmtScore(v), w))
 }
 
-// histogram draws the distribution of scores in ten bins of 0.1, each bar
-// scaled to the fullest bin, each bin in the colour of its scores.
+// histogram draws the scores in ten bins, scaled to the fullest.
 func (m *Model) histogram(mt eval.Metric, ms metricStats) string {
 	peak := 0
 	for _, n := range ms.hist {
@@ -297,9 +277,8 @@ func (m *Model) histogram(mt eval.Metric, ms metricStats) string {
 	return b.String()
 }
 
-// diagLine counts the shown rows per diagnosis. When the line is wider
-// than width, the diagnoses no row has are left out, so the ones that
-// matter (failed last) are not cut off.
+// diagLine counts the shown rows per diagnosis, leaving out those no row
+// has when the line is wider than width.
 func (m *Model) diagLine(width int) string {
 	st := m.st
 	line := func(skipZero bool) string {
@@ -326,7 +305,6 @@ func (m *Model) diagLine(width int) string {
 			parts = append(parts, st.running.Render(fmt.Sprintf("running %d", m.stats.running)))
 		}
 		if !m.opts.Levels.IsDefault() {
-			// The diagnoses read by other levels than the defaults say so.
 			parts = append(parts, st.muted.Render("pass "+sanitize.Line(m.opts.Levels.String())))
 		}
 		return strings.Join(parts, "  ")
@@ -342,8 +320,7 @@ func (m *Model) filterLines() []string {
 	if m.shownMode() == modeFilter {
 		lines := []string{m.input.View()}
 		if m.filterErr != "" {
-			// While typing, a term half written is not a mistake yet.
-			style := st.muted
+			style := st.muted // a term half written is no mistake yet
 			if m.bar.errPressed {
 				style = st.errorLine
 			}
@@ -361,5 +338,3 @@ func (m *Model) filterLines() []string {
 	}
 	return lines
 }
-
-func shortName(m eval.Metric) string { return eval.MetricAbbrev(m) }

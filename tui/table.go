@@ -145,7 +145,7 @@ func (m *Model) columnTitle(mt eval.Metric) string {
 	if m.isCriterion(mt) {
 		return truncate(sanitize.Line(string(mt)), m.scoreWidth(mt), m.g.ellipsis)
 	}
-	return shortName(mt)
+	return eval.MetricAbbrev(mt)
 }
 
 // renderRow formats one row. The selected row is drawn reversed and
