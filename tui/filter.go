@@ -25,8 +25,7 @@ const (
 	termScore
 	termStatus
 	termDiag
-	// termDelta is the change of a score in compare mode (df<0: got worse).
-	termDelta
+	termDelta // the change of a score in compare mode (df<0: got worse)
 	termLabel // label:any|disputed|agreed|none (labels.go)
 )
 
@@ -149,8 +148,7 @@ func parseTerm(w word, crit critSet) (term, error) {
 		if op == "==" {
 			op = "="
 		}
-		// A criterion's name is checked first: the criteria file refuses
-		// the metrics' names, so only a change term (df) could share it.
+		// A criterion's name first: only a change term could share it.
 		if c, ok := crit.lookup(name); ok {
 			v, err := parseScore(s, num)
 			if err != nil {
@@ -201,8 +199,7 @@ func deltaMetric(name string) (eval.Metric, bool) {
 	return "", false
 }
 
-// errNoComparison is the error of a change term outside compare mode,
-// where there is no "before" to take a change from.
+// errNoComparison is the error of a change term outside compare mode.
 func errNoComparison(t term) error {
 	return fmt.Errorf("%s: a change term needs two runs side by side; compare runs first (c), then filter on the change", t.word)
 }
@@ -233,26 +230,19 @@ func (m *Model) readFilter(src string) (*filter, error) {
 	return f, nil
 }
 
-// scoreEpsilon makes cp=0.667 match the 0.6666… a 2-of-3 score really is:
-// the table shows three decimals, so equality is judged at that precision.
+// scoreEpsilon judges scores at the three decimals shown: cp=0.667
+// matches 0.6666….
 const scoreEpsilon = 0.0005
 
 func (f *filter) empty() bool { return f == nil || len(f.terms) == 0 }
 
-// matchEnv is what a term reads besides the row: the metrics of the run,
-// for status terms, and in compare mode the change of each score.
+// matchEnv is what a term reads besides the row.
 type matchEnv struct {
 	metrics []eval.Metric
 	crit    critSet
-	// delta is a row's change of the metric in a slot, false when it has
-	// none; nil outside compare mode.
-	delta func(r *row, slot int) (float64, bool)
-	// marks are the samples' human-label marks (LabelMarked,
-	// LabelDisputed), by sample index.
-	marks map[int]uint8
-	// whole searches a cut row's whole texts for a needle its heads miss
-	// (wholeText); nil: the heads only.
-	whole func(r *row, needle string) bool
+	delta   func(r *row, slot int) (float64, bool) // nil outside compare mode
+	marks   map[int]uint8                          // human-label marks by sample index
+	whole   func(r *row, needle string) bool       // a cut row's whole texts (wholeText)
 }
 
 func (f *filter) match(r *row, env matchEnv) bool {
@@ -270,8 +260,6 @@ func (f *filter) match(r *row, env matchEnv) bool {
 func (t *term) match(r *row, env matchEnv) bool {
 	switch t.kind {
 	case termText:
-		// The row keeps the heads of the question and the answer, and
-		// the id; a row that was cut is searched whole (wholeText).
 		return r.matchText(t.text) || env.whole != nil && env.whole(r, t.text)
 	case termScore:
 		v := r.score(t.slot)
@@ -317,9 +305,7 @@ func matchStatus(r *row, want string, metrics []eval.Metric, crit critSet) bool 
 		return !r.done
 	case "failed":
 		return r.mark == markFailed
-	case "ok":
-		// Evaluated without a failure or a metric not computable,
-		// whether its scores pass (diag:ok) or not (status:low).
+	case "ok": // whether its scores pass or not
 		return r.done && r.mark != markFailed && !r.na
 	case "low":
 		return r.mark == markLow

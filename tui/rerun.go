@@ -11,14 +11,11 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// A re-run goes: key -> Host.Plan in a command -> the question with its
-// cost -> y -> Host.Rerun in a command -> its stream, forwarded like the
-// first run's (Forward, tagged with the re-run's gen) and applied by the
-// same applyEvents, until the channel closes. The parent's results stay as
-// the "before" of the comparison.
+// A re-run goes: Host.Plan -> the question with its cost -> y ->
+// Host.Rerun -> its stream, applied like the first run's; the parent's
+// results are the comparison's "before".
 
-// rerunState is the re-run in progress. ctx bounds the Host call and the
-// stream's Forward; quitting cancels it.
+// rerunState is the re-run in progress; quitting cancels ctx.
 type rerunState struct {
 	id       string
 	gen      int
@@ -42,8 +39,7 @@ type rerunStartedMsg struct {
 	err    error
 }
 
-// filteredIndexes are the samples R re-runs: those the filter shows, in
-// table order, that have a result to re-run.
+// filteredIndexes are the samples R re-runs: those shown with a result.
 func (m *Model) filteredIndexes() []int {
 	out := make([]int, 0, len(m.shown))
 	for _, p := range m.shown {
@@ -54,8 +50,7 @@ func (m *Model) filteredIndexes() []int {
 	return out
 }
 
-// rerunSample is r in the detail page: this sample, the focused metric or
-// criterion, or all of them.
+// rerunSample is r in the detail page: the focused metric, or all.
 func (m *Model) rerunSample() tea.Cmd {
 	if m.refused(m.rerunSampleBlocked()) {
 		return nil
@@ -70,7 +65,6 @@ func (m *Model) rerunSample() tea.Cmd {
 
 // rerunBlocked says why a re-run cannot start now, or "".
 func (m *Model) rerunBlocked() string {
-	// A re-run needs what the prompt list does: a Host that may write.
 	if why := m.promptsBlocked(); why != "" {
 		return why
 	}
@@ -87,8 +81,7 @@ func (m *Model) rerunBlocked() string {
 }
 
 // planRerun asks the Host what the re-run would cost; nil metrics means
-// every metric and criterion of the run (a criterion is planned under its
-// name, as it is scored).
+// every column.
 func (m *Model) planRerun(indexes []int, metrics []eval.Metric) tea.Cmd {
 	if m.refused(m.rerunBlocked()) {
 		return nil
@@ -109,8 +102,7 @@ func (m *Model) planRerun(indexes []int, metrics []eval.Metric) tea.Cmd {
 	}
 }
 
-// rerunQuestion is the confirmation: what is re-run and what it will cost,
-// after the cache answers what it can.
+// rerunQuestion is the confirmation: what is re-run and what it will cost.
 func (m *Model) rerunQuestion(p Plan) string {
 	scope := fmt.Sprintf("%d samples", len(p.Indexes))
 	if len(p.Indexes) == 1 {
@@ -139,7 +131,6 @@ func (m *Model) rerunQuestion(p Plan) string {
 		scope, what, p.Calls, plural(p.Calls, "call", "calls"), approx(c.Total.PromptTokens), approx(c.Total.CompletionTokens),
 		m.costWords(c), p.Cached)
 	if c.Over {
-		// Said before the keys: the one thing to read before pressing y.
 		return q + " OVER --confirm-over " + dollars(c.Budget) + ": y starts it anyway, any other key cancels. [y/n]"
 	}
 	return q + " [y/n]"
@@ -186,10 +177,8 @@ func (m *Model) startRerun(plan Plan) tea.Cmd {
 	return func() tea.Msg {
 		id, events, err := h.Rerun(ctx, plan)
 		if err == nil && events != nil {
-			// The stream's Forward drains once ctx is done, but the program
-			// can quit before the stream starts, even before this reply is
-			// read; then nothing else would read the channel and the engine
-			// would block on it.
+			// The program may quit before the stream starts: then this
+			// drain keeps the engine from blocking.
 			context.AfterFunc(ctx, func() { drain(events) })
 		}
 		return rerunStartedMsg{gen: gen, id: id, events: events, err: err}
@@ -231,8 +220,7 @@ func (m *Model) rerunWorkflow(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		rr.id, rr.started = msg.id, true
-		// The comparison starts now so the Δ column fills in as results
-		// arrive; its "before" is what each row shows at that moment.
+		// The Δ column fills in as results arrive.
 		m.setCompare(&compareState{baseID: m.runID, curID: msg.id, base: map[int]beforeSide{}, metrics: metricSet(rr.plan.Metrics)})
 		m.cmp.summarize(m)
 		m.detail.invalidate()
@@ -259,10 +247,8 @@ func (m *Model) finishRerun() {
 	m.setStatus(msg)
 }
 
-// stopRerun cancels a re-run when the program quits. Its events keep
-// being drained (by its Forward, and by the drain armed when Host.Rerun
-// answered, whichever runs), so the engine never blocks on a reader that
-// has gone.
+// stopRerun cancels a re-run when the program quits; its events keep
+// being drained.
 func (m *Model) stopRerun() {
 	if rr := m.rerun; rr != nil {
 		rr.cancel()
