@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/lipgloss/v2"
 	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
@@ -19,19 +18,14 @@ var filterHelp = []string{
 	"  diag:generation|retrieval|off-topic|noncommittal|incomplete|low|ok|failed",
 	"  label:disputed|any|agreed|none (human labels)",
 	"  df<0  dar<-0.1  dcp>0  dcr!=0   comparing runs: after minus before (<0 worse)",
-	// The rows keep only the heads of the texts (see row); a longer
-	// sample is searched whole in memory or read from the store (wholeText).
 	"  any other word, or \"a phrase\": the id, the question or the answer,",
 	"  whole (not the contexts)",
 }
 
-// renderHelp is the ? page of the mode behind it: every key that works
-// there, then the keys of the mode that are off now (pressing one says
-// why), then the filter language.
+// renderHelp is the ? page of the mode behind it: the keys that are off
+// now under the title, every key that works, then the filter language.
 func (m *Model) renderHelp() []string {
 	km := m.keyMode()
-	// The keys that are off take the line under the title, so the page
-	// keeps its height on 24 rows.
 	off := ""
 	if keys := km.refused(); len(keys) > 0 {
 		names := make([]string, len(keys))
@@ -43,7 +37,6 @@ func (m *Model) renderHelp() []string {
 	lines := []string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(km.title), off}
 	lines = append(lines, m.helpColumns(km.help().FullHelp())...)
 	lines = append(lines, "")
-	// The filter language is the table's: other pages do not filter.
 	if m.screen == screenTable {
 		for _, l := range filterHelp {
 			if strings.Contains(l, "%s") {
@@ -53,7 +46,6 @@ func (m *Model) renderHelp() []string {
 		}
 		lines = append(lines, "")
 	}
-	// Short lines rather than one long one: the page must fit 80 columns.
 	for _, l := range m.legend() {
 		lines = append(lines, m.st.muted.Render(truncate(l, m.width, m.g.ellipsis)))
 	}
@@ -64,7 +56,7 @@ func (m *Model) renderHelp() []string {
 }
 
 // helpColumns lays the key columns side by side, as many as fit the width,
-// the next ones in a band below: no column is cut at 80 columns.
+// the next ones in a band below.
 func (m *Model) helpColumns(groups [][]key.Binding) []string {
 	var lines, band []string
 	var cols [][]key.Binding
@@ -82,7 +74,7 @@ func (m *Model) helpColumns(groups [][]key.Binding) []string {
 	}
 	for _, g := range groups {
 		try := strings.Split(hm.FullHelpView(append(cols, g)), "\n")
-		if len(cols) > 0 && maxWidth(try) > m.width {
+		if len(cols) > 0 && lineWidth(try) > m.width {
 			flush()
 			try = strings.Split(hm.FullHelpView([][]key.Binding{g}), "\n")
 		}
@@ -92,16 +84,7 @@ func (m *Model) helpColumns(groups [][]key.Binding) []string {
 	return lines
 }
 
-func maxWidth(lines []string) int {
-	w := 0
-	for _, l := range lines {
-		w = max(w, lipgloss.Width(l))
-	}
-	return w
-}
-
-// legend says what the score colours and the row marks mean, with the
-// pass levels in force (--pass, or the run's own).
+// legend says what the score colours and the row marks mean.
 func (m *Model) legend() []string {
 	lv := m.st.levels
 	pass := fmt.Sprintf("%g", report.DiagLow)

@@ -7,9 +7,8 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// key routes a key press. The order is the order of precedence: ctrl+c
-// always quits, a mode other than the screen's owns the keyboard, then the
-// screen.
+// key routes a key press: ctrl+c always quits, a mode other than the
+// screen's owns the keyboard, then the screen.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	if key.Matches(msg, k.ForceQuit) {
@@ -55,16 +54,13 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 
 func (m *Model) tableKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
-	// The table scrolls as a page does, by moving the cursor (clamped, so
-	// top and bottom move it by the whole list).
 	if k.scroll(msg, func(d, _ int) { m.moveCursor(d) }, m.tableRows(), len(m.lines)) {
 		return nil
 	}
 	switch {
 	case key.Matches(msg, k.Sort):
 		m.sortIdx = (m.sortIdx + 1) % len(m.sortKeys)
-		// A column comes in worst first: ascending, but descending for a
-		// metric where lower is better (noise sensitivity), and for its Δ.
+		// A column comes in worst first.
 		m.desc = eval.LowerIsBetter(m.sortKeys[m.sortIdx].metric)
 		m.derive()
 	case key.Matches(msg, k.Reverse):
@@ -72,8 +68,7 @@ func (m *Model) tableKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.derive()
 	case key.Matches(msg, k.Filter):
 		return m.openFilter()
-	case key.Matches(msg, k.ClearFilter):
-		// esc peels one layer at a time: the filter, then the comparison.
+	case key.Matches(msg, k.ClearFilter): // one layer at a time
 		switch m.tableEsc() {
 		case &m.keys.ClearFilter:
 			m.filter = nil

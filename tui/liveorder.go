@@ -1,30 +1,12 @@
 package tui
 
-// While a run is live, results arriving must not move the rows the user is
-// looking at: a table that reshuffles four times a second cannot be read,
-// and over SSH every moved row is redrawn in full. The rule:
-//
-//   - In sample order (the default, ascending), a new sample takes its
-//     place by index, which is at the end: the runner starts samples in
-//     order. Results fill their rows in place. Nothing needs holding.
-//   - In any other order (a score, the diagnosis, descending), the rows
-//     already listed keep their places while results stream in; rows that
-//     come into the list (a new sample, a result that now matches the
-//     filter) are added after them, in the order among themselves. A row
-//     that stops matching the filter leaves, as a filter says it must.
-//   - The full order comes back when the user asks for an order (s, S, a
-//     filter applied or cleared, compare mode) and when the run ends.
-//   - Watch mode (a watcher's live log, watch.go) is the exception: in
-//     its own order, newest first, new rows go to the top and the rows
-//     below move down; in any order the user picks, the rule above holds.
-//
-// The cursor stays on its sample and the window where it was (derive and
-// clampTable), so a user who has not moved sees the same rows in the same
-// lines, and the cell-diffing renderer sends only the cells that changed.
+// While a run is live, results arriving must not move the rows the user
+// is looking at: in any order but sample order (or watch mode's newest
+// first), the rows listed keep their places and new ones come after them,
+// until the user asks for an order or the run ends.
 
-// heldOrder is what the order shown was built for. Two derives with the
-// same heldOrder differ only by the rows that changed, which is when the
-// order is held.
+// heldOrder is what the order shown was built for; the order is held
+// between two derives with the same one.
 type heldOrder struct {
 	valid   bool
 	sortIdx int
@@ -33,24 +15,20 @@ type heldOrder struct {
 	filter  *filter
 }
 
-// holdOrder returns the order to show: full, the sorted and filtered
-// order, or while the run is live and the user asked for nothing new,
-// full with the rows already shown kept in their places.
+// holdOrder returns the order to show: full, or while the run is live and
+// the user asked for nothing new, with the rows shown kept in place.
 func (m *Model) holdOrder(full []int32) []int32 {
 	now := heldOrder{valid: true, sortIdx: m.sortIdx, keys: len(m.sortKeys), desc: m.desc, filter: m.filter}
 	prev := m.held
 	m.held = now
-	// Watch mode's newest-first order is the other order nothing needs
-	// holding in: new rows belong at the top (watch.go).
 	if !m.live || prev != now || (m.sortKeys[m.sortIdx].slot == slotIndex && !m.desc) || m.watchOrder() {
 		return full
 	}
 	return keepPlaces(m.shown, full, len(m.rows))
 }
 
-// keepPlaces lists the rows of prev that full still holds, in prev's
-// order, then the rows of full that prev did not list, in full's order.
-// Rows are positions in m.rows, below n.
+// keepPlaces lists the rows of prev that full still holds, then the rows
+// of full that prev did not list; rows are positions below n.
 func keepPlaces(prev, full []int32, n int) []int32 {
 	const inFull, listed = 1, 2
 	mark := make([]uint8, n)

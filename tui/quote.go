@@ -15,20 +15,11 @@ import (
 // answer.
 type span struct{ from, to int }
 
-// markQuote styles the spans of text (byte offsets into it, as given) on
-// its wrapped lines: a statement's quote in its chunk, a criterion's
-// matches in the answer.
-//
-// The lines are the sanitised text (escapes shown as text, so a span
-// around one still lines up) with only spaces added or dropped where
-// wrap broke them, so a span is found by counting the other grapheme
-// clusters: as many precede it on the lines as in the sanitised text before
-// it, the text being split at the span's edges before it is sanitised. The
-// viewport's own SetHighlights is not used: in bubbles v2.2.1 it
-// takes byte offsets into the unstyled text yet looks for line ends in the
-// styled one, and marks the wrong cells on a page with any style before
-// the match. A span whose counts disagree (sanitising did not split at
-// its edges) is left unmarked rather than marked wrongly.
+// markQuote styles the spans of text (byte offsets) on its wrapped lines,
+// found by counting the grapheme clusters wrap keeps (it only adds or
+// drops spaces). A span whose counts disagree is left unmarked rather
+// than marked wrongly. (The viewport's SetHighlights marks the wrong cells
+// after a styled one.)
 func markQuote(lines []string, text string, spans []span, style lipgloss.Style) []string {
 	shown := func(s string) string { return sanitize.Text(strings.ReplaceAll(s, "\r\n", "\n")) }
 	total := printedClusters(shown(text))
@@ -51,8 +42,7 @@ func markQuote(lines []string, text string, spans []span, style lipgloss.Style) 
 	out := slices.Clone(lines)
 	seen := 0
 	for i, l := range out {
-		// A run of marked clusters on the line spans c0 to c1, the
-		// blanks between them included.
+		// A run of marked clusters spans c0 to c1, blanks included.
 		var ranges []lipgloss.Range
 		col, c0, c1 := 0, -1, -1
 		state := -1

@@ -7,27 +7,16 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// wholeText is the free-text filter's search of whole texts. A row keeps
-// only the first headRunes runes of a question and an answer (a million
-// rows must fit in memory), and Chinese knowledge-base answers run to
-// hundreds of characters, so a text term that misses a row's heads is
-// looked for in the whole question, answer and id of a row that was cut:
-// at once when the sample's full result is in memory, otherwise read from
-// the store (Options.Load) in the background, a batch at a time, the table
-// growing as the matches come. Until every cut row is searched the table
-// says how many are left (pendingNote). The outcome of each (needle, row)
-// is kept for the filter's life, so a result that leaves memory does not
-// drop its row from the table.
+// wholeText is the free-text filter's search of the whole texts of rows
+// that keep only their heads: in memory when the result is there, else
+// read from the store in the background, a batch at a time. Each
+// (needle, row) outcome is kept for the filter's life.
 type wholeText struct {
-	f *filter // the filter searched for; a new filter starts afresh
-	// found holds, per needle, the rows searched whole: index → whether
-	// the needle is in them.
-	found map[string]map[int]bool
-	// want is the rows to read from the store (Load); inFlight how many a
-	// command is reading now.
-	want     map[int]struct{}
-	inFlight int
-	failed   int // rows the store could not give: not matched, counted
+	f        *filter                 // a new filter starts afresh
+	found    map[string]map[int]bool // per needle, by sample index
+	want     map[int]struct{}        // rows to read from the store
+	inFlight int                     // rows a command is reading now
+	failed   int                     // rows the store could not give
 }
 
 // wholeTextBatch is how many results one background command reads.
@@ -40,10 +29,8 @@ type wholeTextMsg struct {
 	failed int
 }
 
-// matchWhole reports whether needle is in r's whole texts, for a row the
-// kept heads did not match. A row that was not cut has nothing more; a cut
-// one is searched in its full result when memory has it, and otherwise
-// queued for the store (and does not match until it is read).
+// matchWhole reports whether needle is in the whole texts of a cut row;
+// one not in memory is queued for the store and does not match yet.
 func (m *Model) matchWhole(r *row, needle string) bool {
 	if !r.cut() {
 		return false
@@ -61,8 +48,7 @@ func (m *Model) matchWhole(r *row, needle string) bool {
 		res = m.extras.known[r.index]
 	}
 	if res == nil {
-		// The store is read for a filter put in force (enter), not for
-		// every prefix typed on the way to it.
+		// Read for a filter put in force, not for every prefix typed.
 		if m.opts.Load != nil && r.done && m.shownMode() != modeFilter {
 			w.want[r.index] = struct{}{}
 		}
@@ -85,8 +71,7 @@ func resultHas(res *eval.Result, needle string) bool {
 	return containsFold(res.Question, needle) || containsFold(res.Answer, needle) || containsFold(res.ID, needle)
 }
 
-// wholeTextCmd starts reading the next batch of rows the filter must search
-// whole from the store; nil when none is waiting or a batch is in flight.
+// wholeTextCmd reads the next batch of rows to search whole from the store.
 func (m *Model) wholeTextCmd() tea.Cmd {
 	w := m.whole
 	if w == nil || w.f != m.filter || w.inFlight > 0 || len(w.want) == 0 || m.opts.Load == nil {
@@ -155,8 +140,7 @@ func (m *Model) wholePending() int {
 	return 0
 }
 
-// pendingNote says how much of the filter's whole-text search is left, ""
-// when it is done (or the filter has no text term that needed one).
+// pendingNote says how much of the whole-text search is left, "" when done.
 func (m *Model) pendingNote() string {
 	w := m.whole
 	if w == nil || w.f != m.filter {
