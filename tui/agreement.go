@@ -7,9 +7,8 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// openAgreement shows the judge's agreement with the human labels on the
-// run shown (and, for a re-run, on the run before it), read afresh; the
-// table's marks are read again with it.
+// openAgreement shows the judge's agreement with the human labels, read
+// afresh with the table's marks.
 func (m *Model) openAgreement() tea.Cmd {
 	l := &m.lab
 	h := m.opts.Labels
@@ -63,9 +62,6 @@ func (m *Model) renderAgreement() []string {
 		lines = append(lines, m.indented("before "+m.g.arrow+" after: run "+sanitize.Line(a.Before.Run)+" "+m.g.arrow+" run "+sanitize.Line(a.Run)+" (the re-run)", st.accent)...)
 	}
 	tab := a.Table(m.g.arrow)
-	// The columns are as wide as what they hold, so the task table fits
-	// 80 columns and a long metric name (context_entity_recall) does not
-	// push its row out of line.
 	tasks := alignColumns(append([][]string{{"task", "labelled", "accuracy", "kappa", "tp", "fp", "tn", "fn"}}, tab.Tasks...))
 	lines = append(lines, st.header.Render(fit(tasks[0], m.width, m.g.ellipsis)))
 	for i, row := range tasks[1:] {

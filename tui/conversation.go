@@ -7,13 +7,7 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// A conversation turn's page: the turns before it above its question, the
-// standalone question the metrics judged below it, and in faithfulness
-// each statement's look back (the turn that backed it, the answer it
-// contradicts).
-
-// conversationTexts draws the conversation a turn belongs to and the turns
-// before it; nothing for a single-turn sample.
+// conversationTexts draws the turns before a conversation's turn.
 func (m *Model) conversationTexts(p *page, res *eval.Result) {
 	if res.ConversationID == "" {
 		return
@@ -30,8 +24,8 @@ func (m *Model) conversationTexts(p *page, res *eval.Result) {
 	p.blank()
 }
 
-// standaloneText draws the question the metrics judged the turn by, or why
-// they judged the question as asked.
+// standaloneText draws the question the metrics judged the turn by, or
+// why there is none.
 func (m *Model) standaloneText(p *page, res *eval.Result) {
 	s := res.Standalone
 	if s == nil || len(res.History) == 0 {
@@ -50,9 +44,8 @@ func (m *Model) standaloneText(p *page, res *eval.Result) {
 	p.text(2, "", string(s.Status)+": "+s.Reason, &style)
 }
 
-// lookBackLines draws what looking back over the conversation decided for
-// the turn's statements: the class of each backed only earlier, with its
-// turn and whether --history-support counted it, and each contradiction.
+// lookBackLines draws the statements backed only by earlier turns and
+// those contradicting an earlier answer.
 func (m *Model) lookBackLines(p *page, t *eval.FaithfulnessTrace) {
 	if t == nil || t.HistorySupport == "" {
 		return

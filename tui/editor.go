@@ -8,10 +8,7 @@ import (
 )
 
 // editorCommand builds the command that edits path, the way git picks its
-// editor: $VISUAL, then $EDITOR, then vi, then nano. A variable may hold
-// arguments ("code --wait", "vim -u NONE"), so it goes through sh like
-// git does, with the path passed as a separate argument and never spliced
-// into the script.
+// editor: $VISUAL, then $EDITOR, then vi, then nano.
 func editorCommand(path string, getenv func(string) string, lookPath func(string) (string, error)) (*exec.Cmd, error) {
 	for _, v := range []string{"VISUAL", "EDITOR"} {
 		ed := strings.TrimSpace(getenv(v))
@@ -44,9 +41,7 @@ func envCommand(v, value, path string, lookPath func(string) (string, error)) (*
 	if sh, err := lookPath("sh"); err == nil {
 		return exec.Command(sh, "-c", value+` "$@"`, value, path), nil
 	}
-	// No shell (a minimal container): split on spaces, which covers every
-	// such variable without quotes in it.
-	f := strings.Fields(value)
+	f := strings.Fields(value) // no shell: split on spaces
 	bin, err := lookPath(f[0])
 	if err != nil {
 		return nil, errors.New("$" + v + "=" + value + ": " + f[0] + " not found in PATH")

@@ -5,13 +5,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// The filter bar filters as the user types: each edit that parses is
-// applied at once; one that does not (a term half typed, "f<") keeps the
-// rows of the last one that did and shows its error dimmed, as a hint, not
-// a failure. enter keeps what is in force, esc puts back the filter that
-// was in force when the bar opened.
-
-// filterBar is the state of an open filter bar.
+// filterBar is the state of an open filter bar, which filters as the user
+// types: an edit that does not parse keeps the last filter and shows its
+// error dimmed; esc puts back the one in force when it opened.
 type filterBar struct {
 	before     *filter // the filter in force when the bar opened
 	beforeRow  int     // the sample under the cursor then, -1 for none
@@ -31,8 +27,8 @@ func (m *Model) openFilter() tea.Cmd {
 	return m.input.Focus()
 }
 
-// filterKey edits the filter. enter keeps it, or keeps the bar open with
-// the error so the user can fix the term; esc cancels the edit.
+// filterKey edits the filter: enter keeps it (or shows its error), esc
+// cancels the edit.
 func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	switch {
@@ -42,9 +38,7 @@ func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.filterErr, m.bar.errPressed = err.Error(), true
 			return nil
 		}
-		// Closed first: a filter in force, not one being typed, has its
-		// long samples read from the store (wholeText).
-		m.closeFilter()
+		m.closeFilter() // first: a filter in force reads long samples (wholeText)
 		m.setFilter(f)
 		return nil
 	case key.Matches(msg, k.FilterCancel):

@@ -13,21 +13,11 @@ import (
 // takes; the rest go in the next slot.
 const drainMax = 4096
 
-// Forward moves runner events into the program from one goroutine, in
-// batches sent at most once every `every`: the program repaints after each
-// message, so the batch rate is the frame rate of a live run, and over a
-// slow SSH link every frame costs bytes. An event that arrives when the
-// last batch is older than `every` goes at once, with whatever else is
-// already waiting (a sparse run looks immediate); otherwise it waits for
-// the next slot, with everything that arrives until then (a run pouring in
-// results costs a few frames a second, whatever their number). The run's
-// end and a run-level error are the exception: they go at once, so the
-// user reads why a run stopped without waiting. Nothing is dropped and the
-// order is kept. Every batch is tagged with stream (see EventsMsg).
-//
-// It returns when events is closed, after a last flush. Once ctx is done
-// it stops sending but keeps draining, so the runner never blocks on a
-// reader that has gone away.
+// Forward moves runner events into the program in batches tagged with
+// stream, at most one every `every` (the frame rate of a live run); an
+// event after a quiet spell, the run's end and a run-level error go at
+// once. Nothing is dropped or reordered. It returns when events is
+// closed; once ctx is done it stops sending but keeps draining.
 func Forward(ctx context.Context, send func(tea.Msg), stream int, events <-chan eval.Event, every time.Duration) {
 	if every <= 0 {
 		every = forwardEvery
@@ -63,8 +53,7 @@ func Forward(ctx context.Context, send func(tea.Msg), stream int, events <-chan 
 				}
 				continue
 			}
-			// Take what is already waiting, so a burst goes as one batch;
-			// bounded, so a runner that never pauses still gets flushed.
+			// A burst goes as one batch, bounded.
 		drain:
 			for range drainMax {
 				select {
@@ -86,12 +75,10 @@ func Forward(ctx context.Context, send func(tea.Msg), stream int, events <-chan 
 	}
 }
 
-// final is an event the user must see without waiting for the next slot:
-// the run's end, and an error of the run itself (it stopped).
+// final is an event the user must see without waiting for the next slot.
 func final(ev eval.Event) bool {
 	return ev.Kind == eval.EventRunFinished || ev.Kind == eval.EventError && runError(&ev)
 }
 
-// runError is an error event of the run itself, not of one metric: the
-// run stopped, and the user must read why.
+// runError is an error event of the run itself, not of one metric.
 func runError(ev *eval.Event) bool { return ev.Metric == "" && ev.Err != "" }

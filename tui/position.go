@@ -7,9 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
-// positionText is where the cursor is among the rows the filter shows,
-// [12/300], and [0/0] when it shows none: the header's counts say how many
-// samples match, this says where in them the user is.
+// positionText is where the cursor is among the lines shown: [12/300].
 func (m *Model) positionText() string {
 	if len(m.lines) == 0 {
 		return "[0/0]"

@@ -7,13 +7,8 @@ import (
 )
 
 // A stored table's columns are sorted in a command once all its rows are
-// in: the first s onto a column of a million rows then finds its order
-// made, where sorting it would hold up the key's frame. The command only
-// reads the rows, the row index and the sort keys; whatever would change
-// them in Update first waits for it to end (takePresort), or calls it off
-// if it has not started: the command may be queued behind the very message
-// that waits. Its orders are taken only if nothing dropped the table's
-// orders meanwhile.
+// in, so the first s finds its order made. Whatever would change the rows
+// first waits for it, or calls it off if it has not started (takePresort).
 type presorting struct {
 	gen   int          // Model.sortGen when it was asked for
 	state atomic.Int32 // presortQueued, then presortRunning or presortOff
@@ -43,8 +38,6 @@ func (m *Model) presortCmd() tea.Cmd {
 	m.presorts = true
 	p := &presorting{gen: m.sortGen, done: make(chan struct{}), out: map[int]sorted{}}
 	m.presort = p
-	// A working space of its own, dropped when it ends: the table's is
-	// for the sorts of a table whose rows change.
 	rows, keys, scratch := m.rows, m.sortKeys, new(sortScratch)
 	var todo []int
 	for i, k := range keys {
@@ -64,9 +57,8 @@ func (m *Model) presortCmd() tea.Cmd {
 	}
 }
 
-// takePresort ends a presort: it calls off one not started yet, waits
-// for one running (unless wait is false: then it returns at once) and
-// keeps its orders when the table's are still those it sorted.
+// takePresort calls off a presort not started yet, or waits for one
+// running (unless !wait), and keeps its orders if they still apply.
 func (m *Model) takePresort(wait bool) {
 	p := m.presort
 	if p == nil {

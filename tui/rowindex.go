@@ -1,10 +1,7 @@
 package tui
 
-// rowIndex finds a sample's row by the sample's index. Indexes are dense
-// (0 to the dataset's size), so a slice holds them in 4 bytes a sample
-// where a map took about 40: at a million rows that is 4 MB, not 40 MB.
-// An index far beyond the rows seen (a damaged or hostile stream) goes to
-// a map instead, so it cannot make the slice huge.
+// rowIndex finds a sample's row by its index: a slice for dense indexes,
+// a map for one far beyond the rows seen (a hostile stream).
 type rowIndex struct {
 	pos    []int32 // row position + 1; 0: no row
 	sparse map[int]int
@@ -42,7 +39,6 @@ func (x *rowIndex) reset(n int) {
 	x.pos, x.sparse = make([]int32, 0, n), nil
 }
 
-// inOrder is the row positions + 1 by sample index (0: no row), every
-// row's once, when the index holds them all densely; false when some are
-// in the sparse map.
+// inOrder is the row positions + 1 by sample index (0: no row), false
+// when some are in the sparse map.
 func (x *rowIndex) inOrder() ([]int32, bool) { return x.pos, len(x.sparse) == 0 }
