@@ -6,35 +6,22 @@ import (
 	"fmt"
 )
 
-// keyMap follows k9s and lazygit, which is what analysts who live in a
-// terminal already have in their fingers. The help screen and the footer
-// are generated from it, so a binding cannot exist without being documented.
+// keyMap follows k9s and lazygit, which analysts who live in a terminal
+// already have in their fingers. The help and the footer are generated
+// from it, so a binding cannot exist without being documented.
 type keyMap struct {
-	Up, Down, Top, Bottom, HalfDown, HalfUp, PageDown, PageUp key.Binding
-	Sort, Reverse, Filter, Open, Back, ClearFilter            key.Binding
-	// Expand and Collapse fold a conversation's turns under its line, in a
-	// run with conversations (convrows.go).
-	Expand, Collapse                       key.Binding
-	Section, NextSection, PrevSection, Raw key.Binding
-	NextSample, PrevSample                 key.Binding
-	Help, Quit, ForceQuit                  key.Binding
-	// Stop stops an attached run; it is enabled only while watching one,
-	// so the help lists it only then.
-	Stop key.Binding
-	// The prompt workflow: edit a judge prompt, re-run, compare.
+	Up, Down, Top, Bottom, HalfDown, HalfUp, PageDown, PageUp                  key.Binding
+	Sort, Reverse, Filter, Open, Back, ClearFilter                             key.Binding
+	Expand, Collapse                                                           key.Binding // conversations
+	Section, NextSection, PrevSection, Raw                                     key.Binding
+	NextSample, PrevSample                                                     key.Binding
+	Help, Quit, ForceQuit                                                      key.Binding
+	Stop                                                                       key.Binding // enabled only while watching an attached run
 	Prompts, DetailPrompts, Edit, Rerun, RerunAll, Compare, Pick, LeaveCompare key.Binding
-	// Taking text out: y copies the sample (or the raw calls) through the
-	// terminal, o opens it in $PAGER; d resets a prompt to the built-in text.
-	Copy, Pager, ResetPrompt key.Binding
-	// The filter bar, while typing: the rows follow each key.
-	FilterApply, FilterCancel key.Binding
-	// Human labels (labels.go): pick a judged item of the detail page,
-	// agree or disagree with the judge, note why, remove the label; the
-	// agreement panel.
-	NextItem, PrevItem, Agree, Disagree, Note, Unlabel, Agreement key.Binding
-	// The cost page of a run held back by --confirm-over: y starts it, the
-	// rest leave with no run.
-	StartRun, NoRun key.Binding
+	Copy, Pager, ResetPrompt                                                   key.Binding
+	FilterApply, FilterCancel                                                  key.Binding
+	NextItem, PrevItem, Agree, Disagree, Note, Unlabel, Agreement              key.Binding // human labels
+	StartRun, NoRun                                                            key.Binding // the cost page
 }
 
 func defaultKeys() keyMap {
@@ -68,8 +55,7 @@ func defaultKeys() keyMap {
 		Quit:        b([]string{"q"}, "q", "quit"),
 		ForceQuit:   b([]string{"ctrl+c"}, "ctrl+c", "quit now"),
 		Stop:        b([]string{"X"}, "X", "stop run"),
-		// In the detail page p already steps back a sample (n/p), so the
-		// prompt list is P there.
+		// In the detail page p steps back a sample, so the prompts are P.
 		Prompts:       b([]string{"p"}, "p", "prompts"),
 		DetailPrompts: b([]string{"P"}, "P", "prompts"),
 		Edit:          b([]string{"e"}, "e", "edit in $EDITOR"),
@@ -95,11 +81,8 @@ func defaultKeys() keyMap {
 	}
 }
 
-// metricCount makes the metric keys those of a run of n metrics: a run
-// with more than four (context utilization) jumps with 1-5; the others
-// keep 1-4, as they always had. The keys number the run's metrics, not
-// all there are, so only a run of ten needs a tenth key: 0, after 9 on the
-// keyboard (metricKeyIndex).
+// metricCount makes the metric keys those of a run of n metrics: 1-4 at
+// least, 0 the tenth.
 func (k *keyMap) metricCount(n int) {
 	if n <= 4 {
 		return
@@ -137,8 +120,7 @@ func (k *keyMap) asciiHelp() {
 	k.Collapse.SetHelp("h/left", k.Collapse.Help().Desc)
 }
 
-// helpMap is the key map seen from one mode (keyMode.help): the footer
-// and the ? page show only what works where the user is.
+// helpMap is the key map seen from one mode (keyMode.help).
 type helpMap struct {
 	short []key.Binding
 	full  [][]key.Binding
