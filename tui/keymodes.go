@@ -7,11 +7,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// keyMode is the key map as the mode the user is in sees it, and the one
-// place that says which keys work where: the footer and the ? page show the
-// keys it lists that work now, and key() refuses, with the reason, the
-// ones it lists as off. So the footer cannot offer a key that is refused,
-// nor hide one that works.
+// keyMode is the one place that says which keys work where: the footer and
+// the ? page show the keys that work now, and key() refuses, with the
+// reason, the ones off, so the two cannot disagree.
 type keyMode struct {
 	title  string           // the ? page's title
 	footer []*key.Binding   // the footer, most used first
@@ -34,8 +32,7 @@ func (km *keyMode) refuse(why string, keys ...*key.Binding) {
 
 func (km keyMode) works(b *key.Binding) bool { return b.Enabled() && km.off[b] == "" }
 
-// footerDesc shortens the footer's words for keys whose ? page words are
-// long, so that the table's footer names c and A at 80 columns.
+// footerDesc shortens long words in the footer, to fit 80 columns.
 var footerDesc = map[string]string{"compare runs": "compare", "agreement with labels": "agreement"}
 
 // help is what the footer and the ? page show: the keys that work now.
@@ -64,8 +61,7 @@ func (km keyMode) help() helpMap {
 	return h
 }
 
-// refused lists the keys of the mode that are off now, in page order, for
-// the ? page to mention.
+// refused lists the keys of the mode that are off now, in page order.
 func (km keyMode) refused() []key.Binding {
 	var out []key.Binding
 	for _, col := range km.page {
@@ -99,8 +95,7 @@ func (m *Model) keyMode() keyMode {
 	return m.screen.parts().mode(m)
 }
 
-// scrolling are the keys that move through a page or a table, none when
-// there is nowhere to move.
+// scrolling are the keys that move through a page or a table, if it moves.
 func (k *keyMap) scrolling(moves bool) []*key.Binding {
 	if !moves {
 		return nil
@@ -108,8 +103,7 @@ func (k *keyMap) scrolling(moves bool) []*key.Binding {
 	return []*key.Binding{&k.Down, &k.Up, &k.Top, &k.Bottom, &k.HalfDown, &k.HalfUp, &k.PageDown, &k.PageUp}
 }
 
-// listing are the keys that move through a short list, none when it has
-// fewer than two items.
+// listing are the keys that move through a list of n items, if n > 1.
 func (k *keyMap) listing(n int) []*key.Binding {
 	if n < 2 {
 		return nil
@@ -133,18 +127,13 @@ func (k *keyMap) leaving() []*key.Binding {
 func (m *Model) tableMode() keyMode {
 	k := &m.keys
 	view := []*key.Binding{&k.Open, &k.Sort, &k.Reverse, &k.Filter}
-	// c and A come before the help and quit keys every screen has: at 80
-	// columns the footer must still name them.
+	// c and A come before the keys every screen has, to fit 80 columns.
 	footer := []*key.Binding{&k.Open, &k.Filter, &k.Sort, &k.Compare, &k.Help, &k.Quit, &k.Stop}
 	if m.convs != nil {
-		// A run with conversations folds them (convrows.go); enter opens a
-		// turn, or folds the conversation under the cursor.
 		view = append(view, &k.Expand, &k.Collapse)
 		footer = append([]*key.Binding{&k.Open, &k.Expand, &k.Collapse}, footer[1:]...)
 	}
-	// esc does one thing at a time: it clears the filter, then leaves the
-	// comparison; the footer names the one it will do.
-	esc := m.tableEsc()
+	esc := m.tableEsc() // the one thing esc will do
 	if esc != nil {
 		view = append(view, esc)
 		footer = append(footer, esc)
@@ -223,8 +212,7 @@ func (m *Model) rawMode() keyMode {
 	return km
 }
 
-// listMode is the keys of a list screen of n items: its actions, the
-// moves, esc back.
+// listMode is the keys of a list screen of n items.
 func (m *Model) listMode(title string, n int, actions ...*key.Binding) keyMode {
 	k := &m.keys
 	moves := k.listing(n)
@@ -252,16 +240,14 @@ func (m *Model) pickerMode() keyMode {
 	return km
 }
 
-// inputMode is a line being typed (the filter bar, a label's note):
-// every other key is text.
+// inputMode is a line being typed: every other key is text.
 func (m *Model) inputMode(title string) keyMode {
 	k := &m.keys
 	keys := []*key.Binding{&k.FilterApply, &k.FilterCancel, &k.ForceQuit}
 	return keyMode{title: title, footer: keys, page: [][]*key.Binding{keys}}
 }
 
-// The reasons a key is off. Each is also the check of the action itself,
-// so what the footer shows and what a key does cannot disagree.
+// The reasons a key is off, each also the check of the action itself.
 
 func (m *Model) openBlocked() string {
 	if len(m.shown) == 0 {

@@ -15,9 +15,7 @@ import (
 )
 
 // LabelHost is what the interface asks of the application for human labels
-// of the judge's items. Its methods do I/O: the model calls them from
-// tea.Cmds only. It is apart from Host because labelling needs the store,
-// not a judge: a stored run or the offline judge's run is labelled too.
+// of the judge's items (the store, not a judge). Its methods do I/O.
 type LabelHost interface {
 	// Labels returns the stored labels of the result's items, by item key.
 	Labels(r *eval.Result) (map[string]labels.Label, error)
@@ -52,15 +50,13 @@ func MarkOf(items []labels.Item, labels map[string]labels.Label) uint8 {
 	return mark
 }
 
-// labelState is the labelling workflow: the marks of the table (a map
-// beside the rows: few samples are labelled, and the rows stay compact),
-// the item cursor of the detail page, the note being typed, the
-// agreement panel.
+// labelState is the labelling workflow: the table's marks, the detail
+// page's item cursor, the note being typed, the agreement panel.
 type labelState struct {
-	marks map[int]uint8
+	marks map[int]uint8 // by sample index: few are labelled
 
-	// res is the result the items and human labels are of; cursor is the
-	// picked item (-1: none yet), cursorLine its line on the page.
+	// res is the result the items are of; cursor the picked item (-1:
+	// none), cursorLine its line on the page.
 	res        *eval.Result
 	items      []labels.Item
 	human      map[string]labels.Label
@@ -188,15 +184,13 @@ func (m *Model) loadMarks() tea.Cmd {
 	}
 }
 
-// labelsOpen starts the labels of a detail page just opened afresh: no
-// item picked, the labels read again.
+// labelsOpen starts the labels of a detail page just opened.
 func (m *Model) labelsOpen() tea.Cmd {
 	m.lab.res = nil
 	return m.labelsFollow()
 }
 
-// labelsFollow picks up the result of the detail page once it is there:
-// its items, and a read of their human labels.
+// labelsFollow picks up the detail page's result once it is there.
 func (m *Model) labelsFollow() tea.Cmd {
 	l := &m.lab
 	h := m.opts.Labels
@@ -258,9 +252,7 @@ func (m *Model) noteBlocked() string {
 }
 
 // labelKeys adds the item keys to the detail page's mode: ] and [ walk the
-// judged items (the picked statement's quote is marked in its chunk), and
-// with a label store a, d, m and u label the picked one. Without a store
-// there is no labelling to offer or refuse.
+// judged items, and with a label store a, d, m and u label the picked one.
 func (m *Model) labelKeys(km *keyMode) {
 	k := &m.keys
 	km.refuse(m.itemsBlocked(), &k.NextItem, &k.PrevItem)
@@ -282,8 +274,6 @@ func (m *Model) tableLabelKeys(km *keyMode) {
 		return
 	}
 	k := &m.keys
-	// In the column of the views (open, sort, filter): a column of its
-	// own would not fit 80 columns beside the other three.
 	km.page[1] = append(km.page[1], &k.Agreement)
 	km.footer = slices.Insert(km.footer, slices.Index(km.footer, &k.Help), &k.Agreement)
 	km.refuse(m.agreementBlocked(), &k.Agreement)
@@ -304,8 +294,7 @@ func (m *Model) labelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if m.opts.Labels == nil && !key.Matches(msg, k.NextItem, k.PrevItem) {
 		return nil, false
 	}
-	// The mode refuses these keys until an item is picked; this is what
-	// makes the indexing below safe.
+	// Refused until an item is picked: the indexing below is safe.
 	if key.Matches(msg, k.NextItem, k.PrevItem) && m.itemsBlocked() != "" ||
 		key.Matches(msg, k.Agree, k.Disagree, k.Unlabel, k.Note) && m.markBlocked() != "" {
 		return nil, true
@@ -322,8 +311,6 @@ func (m *Model) labelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		default:
 			l.cursor = (l.cursor + step + len(l.items)) % len(l.items)
 		}
-		// One cursor on the page: the item picked is also the statement
-		// whose evidence is marked.
 		m.detail.pick = citationOf(m.metrics, l.res, l.items[l.cursor]) + 1
 		m.detail.invalidate()
 		m.showCursor()
@@ -398,8 +385,7 @@ func (m *Model) noteKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// labelLine shows, under a judged item, the human's label beside the
-// judge's value, and the item cursor.
+// labelLine shows the human's label under a judged item, and the cursor.
 func (m *Model) labelLine(p *page, task, item string) {
 	l := &m.lab
 	if l.res != m.detail.res || l.res == nil {
@@ -444,8 +430,7 @@ func (m *Model) labelLine(p *page, task, item string) {
 	p.text(4, prefix, text, &style)
 }
 
-// labelWords says a label against the judge: "human: agrees (1)" or
-// "human: 0, the judge said 1 (disputed)", with the note.
+// labelWords says a label against the judge, with the note.
 func (m *Model) labelWords(lab labels.Label, it labels.Item) string {
 	what := "verdict"
 	switch lab.Task {

@@ -49,13 +49,10 @@ type resetMsg struct {
 	list       []prompts.Info
 }
 
-// noHost is what the workflow keys say when there is nothing to drive:
-// the offline judge renders no prompt, and a stored run opened without an
-// endpoint cannot call a judge.
+// noHost is what the workflow keys say when there is nothing to drive.
 const noHost = "prompt editing and re-runs need an LLM judge (set OPENAI_BASE_URL); the offline judge uses no prompts"
 
-// openPrompts shows the prompt list; the Host lists it in a command
-// because it reads the override directory.
+// openPrompts shows the prompt list, read in a command.
 func (m *Model) openPrompts() tea.Cmd {
 	if m.refused(m.promptsBlocked()) {
 		return nil
@@ -69,8 +66,7 @@ func (m *Model) openPrompts() tea.Cmd {
 }
 
 // currentResult is the sample a template is validated against: the one
-// open in the detail page, else the one under the table cursor, else the
-// first with a result.
+// open or under the cursor, else the first with a result.
 func (m *Model) currentResult() *eval.Result {
 	if m.screen == screenDetail || m.screen == screenRaw {
 		if res := m.result(m.rows[m.detail.row]); res != nil {
@@ -115,8 +111,7 @@ func (m *Model) promptsKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// promptBlocked is why e or d (verb: edit, reset) does nothing now: both
-// act on the prompt under the cursor.
+// promptBlocked is why e or d (verb) does nothing now.
 func (m *Model) promptBlocked(verb string) string {
 	v := &m.prompts
 	switch {
@@ -128,8 +123,7 @@ func (m *Model) promptBlocked(verb string) string {
 	return ""
 }
 
-// askReset is d: the reset deletes the user's edit, so it asks first, on
-// the question line a re-run uses.
+// askReset is d: the reset deletes the user's edit, so it asks first.
 func (m *Model) askReset() tea.Cmd {
 	if m.refused(m.promptBlocked("reset")) {
 		return nil
@@ -176,16 +170,11 @@ func (m *Model) promptsWorkflow(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		task, lang, path := msg.task, msg.lang, msg.path
-		// ExecProcess hands the terminal to the editor: the program leaves
-		// the alternate screen and stops reading input until it exits,
-		// then restores both and repaints.
 		return m.exec(c, func(err error) tea.Msg {
 			return editorDoneMsg{task: task, lang: lang, path: path, err: err}
 		})
 	case editorDoneMsg:
-		// Reload even when the editor failed: it may have saved before
-		// failing, and the prompts in use must match the file either way,
-		// or say why not.
+		// Reload even when the editor failed: it may have saved first.
 		h, sample := m.opts.Host, v.sample
 		before := m.promptHash(msg.task, msg.lang)
 		edErr := msg.err
@@ -242,8 +231,7 @@ func shortHash(h string) string {
 	return h
 }
 
-// The prompts list's columns; the file gives way first on a narrow
-// terminal (the selected one is spelled out under the list).
+// The prompts list's columns; the file gives way first when narrow.
 const (
 	pcolTask = iota
 	pcolLang
@@ -282,8 +270,7 @@ func (m *Model) renderPrompts() []string {
 	lines = m.listRows(lines, &v.pickList, m.promptColumns(), promptShrinkOrder, len(v.list), 3,
 		"reading the templates", "no templates", func(i int) bool { return v.list[i].Source == prompts.SourceOverride })
 	lines = append(lines, "")
-	// The table cuts long paths on a narrow terminal; the selected one is
-	// spelled out in full, since it is the file the user will edit.
+	// The file the user will edit is spelled out in full.
 	if v.cursor < len(v.list) && v.list[v.cursor].Path != "" {
 		lines = append(lines, m.indented("file: "+v.list[v.cursor].Path, st.muted)...)
 	}
@@ -296,8 +283,7 @@ func (m *Model) renderPrompts() []string {
 	return m.finish(lines, m.keyMode().help())
 }
 
-// exec runs an interactive command in the terminal; tests replace it to
-// see the command without running an editor.
+// execFunc runs an interactive command in the terminal; tests replace it.
 type execFunc func(*exec.Cmd, tea.ExecCallback) tea.Cmd
 
 var _ execFunc = tea.ExecProcess
