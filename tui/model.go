@@ -173,7 +173,7 @@ type Model struct {
 	pageGiven   int
 	sortScratch sortScratch
 	sortGen     int         // the times sorted was dropped
-	presort     *presorting // presort.go
+	presort     *presorting // order.go
 	presorts    bool        // a presort was started for this table
 	shown       []int32
 	// lines are what the table draws: shown, or with conversations their
@@ -185,7 +185,7 @@ type Model struct {
 	stats       stats
 	cursor      int       // position in lines
 	offset      int       // first line on screen
-	held        heldOrder // liveorder.go
+	held        heldOrder // order.go
 
 	// Deriving is amortised while events pour in (deriveEvery).
 	dirty           bool

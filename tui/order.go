@@ -4,6 +4,9 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
@@ -348,5 +351,146 @@ func order(s sorted, rows []*row, f *filter, env matchEnv, desc bool) []int32 {
 		}
 		return true
 	})
+	return out
+}
+
+// A stored table's columns are sorted in a command once all its rows are
+// in, so the first s finds its order made. Whatever would change the rows
+// first waits for it, or calls it off if it has not started (takePresort).
+type presorting struct {
+	gen   int          // Model.sortGen when it was asked for
+	state atomic.Int32 // presortQueued, then presortRunning or presortOff
+	done  chan struct{}
+	out   map[int]sorted // by sortIdx; written before done closes
+}
+
+const (
+	presortQueued int32 = iota
+	presortRunning
+	presortOff
+)
+
+// presortedMsg says a presort ended.
+type presortedMsg struct{}
+
+// presortRows is the size from which a stored table is presorted.
+const presortRows = parallelSortRows
+
+// presortCmd starts the presort of a stored table that has just been
+// read, nil for a small, live or sparse one, or one presorted already.
+func (m *Model) presortCmd() tea.Cmd {
+	posOf, dense := m.byIndex.inOrder()
+	if m.presorts || m.live || !dense || len(m.rows) < presortRows {
+		return nil
+	}
+	m.presorts = true
+	p := &presorting{gen: m.sortGen, done: make(chan struct{}), out: map[int]sorted{}}
+	m.presort = p
+	rows, keys, scratch := m.rows, m.sortKeys, new(sortScratch)
+	var todo []int
+	for i, k := range keys {
+		if _, ok := m.sorted[i]; !ok && k.slot != slotIndex && k.delta == nil {
+			todo = append(todo, i)
+		}
+	}
+	return func() tea.Msg {
+		defer close(p.done)
+		if !p.state.CompareAndSwap(presortQueued, presortRunning) {
+			return presortedMsg{} // called off
+		}
+		for _, i := range todo {
+			p.out[i] = sortIn(rows, posOf, keys[i], scratch)
+		}
+		return presortedMsg{}
+	}
+}
+
+// takePresort calls off a presort not started yet, or waits for one
+// running (unless !wait), and keeps its orders if they still apply.
+func (m *Model) takePresort(wait bool) {
+	p := m.presort
+	if p == nil {
+		return
+	}
+	switch {
+	case !wait:
+		select {
+		case <-p.done:
+		default:
+			return // left to end
+		}
+	case p.state.CompareAndSwap(presortQueued, presortOff):
+		m.presort = nil // it will not touch the rows
+		return
+	}
+	<-p.done
+	m.presort = nil
+	if p.gen != m.sortGen {
+		return
+	}
+	if m.sorted == nil {
+		m.sorted = map[int]sorted{}
+	}
+	for i, s := range p.out {
+		if _, ok := m.sorted[i]; !ok {
+			m.sorted[i] = s
+		}
+	}
+}
+
+// dropSorted drops the table's orders (the rows or the columns changed);
+// a presort in flight is not taken.
+func (m *Model) dropSorted() {
+	m.sorted = nil
+	m.sortGen++
+}
+
+// While a run is live, results arriving must not move the rows the user
+// is looking at: in any order but sample order (or watch mode's newest
+// first), the rows listed keep their places and new ones come after them,
+// until the user asks for an order or the run ends.
+
+// heldOrder is what the order shown was built for; the order is held
+// between two derives with the same one.
+type heldOrder struct {
+	valid   bool
+	sortIdx int
+	keys    int // len(sortKeys): entering compare mode adds the Δ columns
+	desc    bool
+	filter  *filter
+}
+
+// holdOrder returns the order to show: full, or while the run is live and
+// the user asked for nothing new, with the rows shown kept in place.
+func (m *Model) holdOrder(full []int32) []int32 {
+	now := heldOrder{valid: true, sortIdx: m.sortIdx, keys: len(m.sortKeys), desc: m.desc, filter: m.filter}
+	prev := m.held
+	m.held = now
+	if !m.live || prev != now || (m.sortKeys[m.sortIdx].slot == slotIndex && !m.desc) || m.watchOrder() {
+		return full
+	}
+	return keepPlaces(m.shown, full, len(m.rows))
+}
+
+// keepPlaces lists the rows of prev that full still holds, then the rows
+// of full that prev did not list; rows are positions below n.
+func keepPlaces(prev, full []int32, n int) []int32 {
+	const inFull, listed = 1, 2
+	mark := make([]uint8, n)
+	for _, i := range full {
+		mark[i] |= inFull
+	}
+	out := make([]int32, 0, len(full))
+	for _, i := range prev {
+		if int(i) < n && mark[i]&inFull != 0 {
+			out = append(out, i)
+			mark[i] |= listed
+		}
+	}
+	for _, i := range full {
+		if mark[i]&listed == 0 {
+			out = append(out, i)
+		}
+	}
 	return out
 }
