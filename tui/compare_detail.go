@@ -193,12 +193,7 @@ func recallItems(r *eval.Result) []judged {
 // split the answer differently.
 func (m *Model) statementChanges(p *page, before, after []judged, yes, no string) int {
 	st := m.st
-	word := func(v int) string {
-		if v == 1 {
-			return yes
-		}
-		return no
-	}
+	word := func(v int) string { return verdictWord(v, yes, no) }
 	old := map[string]judged{}
 	for _, b := range before {
 		old[strings.TrimSpace(b.text)] = b
@@ -272,6 +267,14 @@ func (m *Model) questionChanges(p *page, before, after *eval.AnswerRelevancyTrac
 	return n
 }
 
+// verdictWord is yes for a verdict of 1, else no.
+func verdictWord(v int, yes, no string) string {
+	if v == 1 {
+		return yes
+	}
+	return no
+}
+
 func flag(q eval.GeneratedQuestion) string {
 	if q.Noncommittal == 1 {
 		return " [noncommittal]"
@@ -288,12 +291,7 @@ func (m *Model) chunkChanges(p *page, before, after *eval.ContextPrecisionTrace)
 	for _, c := range before.Chunks {
 		old[c.Rank] = c
 	}
-	word := func(v int) string {
-		if v == 1 {
-			return "useful"
-		}
-		return "not useful"
-	}
+	word := func(v int) string { return verdictWord(v, "useful", "not useful") }
 	n := 0
 	for _, a := range after.Chunks {
 		b, ok := old[a.Rank]

@@ -664,10 +664,7 @@ func (m *Model) precisionSection(p *page, t *eval.ContextPrecisionTrace, task, w
 	var terms []string
 	sum, useful := 0.0, 0
 	for i, c := range t.Chunks {
-		verdict := "not useful" + what
-		if c.Verdict == 1 {
-			verdict = "useful" + what
-		}
+		verdict := verdictWord(c.Verdict, "useful", "not useful") + what
 		prefix := fmt.Sprintf("[%d] %s", c.Rank, m.verdictMark(c.Verdict))
 		pk := ""
 		if i < len(t.Precisions) {

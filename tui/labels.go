@@ -114,24 +114,24 @@ func (m *Model) labelMsg(msg tea.Msg) {
 		m.setMark(msg.index, MarkOf(l.items, l.human))
 		m.detail.invalidate()
 	case labelSavedMsg:
-		if msg.err != nil {
+		switch {
+		case msg.err != nil:
 			m.setError("the label was not stored: " + msg.err.Error())
 			return
+		case msg.gen != l.gen:
+			return
+		case l.human == nil:
+			l.human = map[string]labels.Label{}
 		}
-		if msg.gen == l.gen {
-			if l.human == nil {
-				l.human = map[string]labels.Label{}
-			}
-			if msg.removed {
-				delete(l.human, msg.key)
-				m.setStatus("label removed")
-			} else {
-				l.human[msg.key] = msg.label
-				m.setStatus("label stored: " + m.labelWords(msg.label, l.itemOf(msg.key)))
-			}
-			m.setMark(msg.index, MarkOf(l.items, l.human))
-			m.detail.invalidate()
+		if msg.removed {
+			delete(l.human, msg.key)
+			m.setStatus("label removed")
+		} else {
+			l.human[msg.key] = msg.label
+			m.setStatus("label stored: " + m.labelWords(msg.label, l.itemOf(msg.key)))
 		}
+		m.setMark(msg.index, MarkOf(l.items, l.human))
+		m.detail.invalidate()
 	case marksMsg:
 		if msg.err != nil {
 			m.setError("cannot read the human labels: " + msg.err.Error())

@@ -37,11 +37,6 @@ func (c *results) get(index int) *eval.Result {
 }
 
 func (c *results) put(index int, res *eval.Result, pin bool) {
-	if res == nil {
-		delete(c.pinned, index)
-		delete(c.recent, index)
-		return
-	}
 	if pin {
 		if c.pinned == nil {
 			c.pinned = map[int]*eval.Result{}
