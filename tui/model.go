@@ -351,21 +351,19 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if msg, ok := msg.(wholeTextMsg); ok {
 		m.wholeTextIn(msg)
 	}
-	tm, cmd := m.update(msg)
+	cmd := m.update(msg)
 	// A filter's text terms may have queued rows to search whole.
 	if more := m.wholeTextCmd(); more != nil {
 		cmd = tea.Batch(cmd, more)
 	}
-	return tm, cmd
+	return m, cmd
 }
 
-func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case wholeTextMsg:
-		return m, nil
+	case wholeTextMsg: // taken by Update
 	case tea.BackgroundColorMsg:
 		m.setBackground(msg.IsDark())
-		return m, nil
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.help.SetWidth(msg.Width)
@@ -373,22 +371,19 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.clampTable()
 		m.detail.invalidate()
 		m.raw.lines = nil
-		return m, nil
 	case EventsMsg:
-		return m, m.applyEvents(msg)
+		return m.applyEvents(msg)
 	case streamClosedMsg:
 		// The first run's end is its EventRunFinished; a stream that closes
 		// without one (an attachment lost) says nothing about the run.
 		if rr := m.rerun; msg.stream != 0 && rr != nil && rr.gen == msg.stream {
 			m.finishRerun()
 		}
-		return m, nil
 	case deriveMsg:
 		m.deriveScheduled = false
 		if m.dirty {
 			m.derive()
 		}
-		return m, nil
 	case tickMsg:
 		if m.live {
 			m.readClock()
@@ -396,47 +391,44 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.limit = m.opts.Limit()
 			}
 			m.pollWatch()
-			return m, tick()
+			return tick()
 		}
 		m.limit = ""
-		return m, nil
 	case storedPageMsg:
-		return m, m.storedPageIn(msg)
+		return m.storedPageIn(msg)
 	case presortedMsg:
 		m.takePresort(true)
-		return m, nil
 	case resultLoadedMsg:
-		return m, tea.Batch(m.loaded(msg), m.labelsFollow())
+		return tea.Batch(m.loaded(msg), m.labelsFollow())
 	case rawCallsMsg:
 		if m.raw.sample == msg.sample {
 			m.raw.loading = false
 			m.raw.text, m.raw.json, m.raw.err = msg.text, msg.json, msg.err
 			m.raw.lines = nil
 		}
-		return m, nil
 	// Replies of the model's commands; a superseded one is dropped.
 	case promptsMsg, editPathMsg, editorDoneMsg, reloadMsg, resetMsg:
-		return m, m.promptsWorkflow(msg)
+		return m.promptsWorkflow(msg)
 	case planMsg, rerunStartedMsg:
-		return m, m.rerunWorkflow(msg)
+		return m.rerunWorkflow(msg)
 	case runsMsg, runResultsMsg:
-		return m, m.pickerWorkflow(msg)
+		return m.pickerWorkflow(msg)
 	case pagerReadyMsg, pagerDoneMsg:
-		return m, m.pagerWorkflow(msg)
+		return m.pagerWorkflow(msg)
 	case firstCostMsg, firstStartedMsg:
-		return m, m.firstWorkflow(msg)
+		return m.firstWorkflow(msg)
 	case labelsMsg, labelSavedMsg, marksMsg, agreementMsg:
 		m.labelMsg(msg)
-		return m, nil
 	case tea.MouseWheelMsg:
-		return m, m.wheel(msg.Mouse())
+		return m.wheel(msg.Mouse())
 	case tea.KeyPressMsg:
-		return m, m.key(msg)
+		return m.key(msg)
+	default:
+		if m.shownMode() == modeFilter {
+			return m.editFilter(msg)
+		}
 	}
-	if m.shownMode() == modeFilter {
-		return m, m.editFilter(msg)
-	}
-	return m, nil
+	return nil
 }
 
 func (m *Model) tooSmall() bool { return m.width < minWidth || m.height < minHeight }
