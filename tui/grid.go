@@ -103,17 +103,18 @@ type pickList struct {
 	back    screen
 }
 
-// listRows draws a list screen's titles and the rows that fit above
-// reserve lines, scrolled around the cursor; loadingText or emptyText
-// when there are none.
-func (m *Model) listRows(lines []string, v *pickList, cols []gridColumn, steps []gridStep, n, reserve int,
+// listRows draws a list screen's title, its column titles and the rows
+// that fit above reserve lines, scrolled around the cursor; loadingText
+// or emptyText when there are none.
+func (m *Model) listRows(title, hint string, v *pickList, cols []gridColumn, steps []gridStep, n, reserve int,
 	loadingText, emptyText string, marked func(i int) bool) []string {
 	st, g := m.st, m.g
+	lines := []string{st.title.Render("ragscope") + " " + st.bold.Render(title) + st.muted.Render(g.sep+hint), ""}
 	switch {
 	case v.loading && n == 0:
-		return append(lines, st.muted.Render("  "+loadingText+g.ellipsis))
+		return append(lines, st.muted.Render("  "+loadingText+g.ellipsis), "")
 	case n == 0:
-		return append(lines, st.muted.Render("  "+emptyText))
+		return append(lines, st.muted.Render("  "+emptyText), "")
 	}
 	widths := layoutGrid(cols, m.width, steps)
 	lines = append(lines, st.header.Render(fit(gridLine(cols, widths, -1, g.ellipsis), m.width, "")))
@@ -128,5 +129,5 @@ func (m *Model) listRows(lines []string, v *pickList, cols []gridColumn, steps [
 		}
 		lines = append(lines, l)
 	}
-	return lines
+	return append(lines, "")
 }

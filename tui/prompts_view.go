@@ -264,12 +264,9 @@ func (m *Model) promptColumns() []gridColumn {
 func (m *Model) renderPrompts() []string {
 	st := m.st
 	v := &m.prompts
-	lines := []string{st.title.Render("ragscope") + " " + st.bold.Render("judge prompts") +
-		st.muted.Render(m.g.sep+"e edits, d resets; re-runs use the change")}
-	lines = append(lines, "")
-	lines = m.listRows(lines, &v.pickList, m.promptColumns(), promptShrinkOrder, len(v.list), 3,
-		"reading the templates", "no templates", func(i int) bool { return v.list[i].Source == prompts.SourceOverride })
-	lines = append(lines, "")
+	lines := m.listRows("judge prompts", "e edits, d resets; re-runs use the change", &v.pickList, m.promptColumns(),
+		promptShrinkOrder, len(v.list), 3, "reading the templates", "no templates",
+		func(i int) bool { return v.list[i].Source == prompts.SourceOverride })
 	// The file the user will edit is spelled out in full.
 	if v.cursor < len(v.list) && v.list[v.cursor].Path != "" {
 		lines = append(lines, m.indented("file: "+v.list[v.cursor].Path, st.muted)...)

@@ -252,12 +252,9 @@ func orDash(s string) string {
 func (m *Model) renderRuns() []string {
 	st, g := m.st, m.g
 	v := &m.picker
-	lines := []string{st.title.Render("ragscope") + " " + st.bold.Render("compare runs") +
-		st.muted.Render(g.sep+"pick the base (before), then the run to compare (after)")}
-	lines = append(lines, "")
-	lines = m.listRows(lines, &v.pickList, m.runColumns(), runShrinkOrder, len(v.list), 4,
-		"reading the run store", "no stored runs", func(i int) bool { return i == v.base || i == v.cur })
-	lines = append(lines, "")
+	lines := m.listRows("compare runs", "pick the base (before), then the run to compare (after)", &v.pickList,
+		m.runColumns(), runShrinkOrder, len(v.list), 4, "reading the run store", "no stored runs",
+		func(i int) bool { return i == v.base || i == v.cur })
 	switch {
 	case v.err != "":
 		lines = append(lines, m.indented(v.err, st.errorLine)...)
