@@ -169,22 +169,18 @@ func (m *Model) promptsWorkflow(msg tea.Msg) tea.Cmd {
 			v.err, v.note = err.Error(), ""
 			return nil
 		}
-		task, lang, path := msg.task, msg.lang, msg.path
 		return m.exec(c, func(err error) tea.Msg {
-			return editorDoneMsg{task: task, lang: lang, path: path, err: err}
+			return editorDoneMsg{task: msg.task, lang: msg.lang, path: msg.path, err: err}
 		})
 	case editorDoneMsg:
 		// Reload even when the editor failed: it may have saved first.
-		h, sample := m.opts.Host, v.sample
-		before := m.promptHash(msg.task, msg.lang)
-		edErr := msg.err
-		task, lang := msg.task, msg.lang
+		h, sample, before := m.opts.Host, v.sample, m.promptHash(msg.task, msg.lang)
 		return func() tea.Msg {
 			err := h.Reload(sample)
-			if edErr != nil {
-				err = errors.Join(errors.New("editor: "+edErr.Error()), err)
+			if msg.err != nil {
+				err = errors.Join(errors.New("editor: "+msg.err.Error()), err)
 			}
-			return reloadMsg{task: task, lang: lang, before: before, err: err, list: h.Prompts()}
+			return reloadMsg{task: msg.task, lang: msg.lang, before: before, err: err, list: h.Prompts()}
 		}
 	case resetMsg:
 		v.setList(msg.list)

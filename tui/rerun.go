@@ -136,16 +136,9 @@ func (m *Model) rerunQuestion(p Plan) string {
 	return q + " [y/n]"
 }
 
+// sameMetrics reports whether a and b hold the same metrics, in any order.
 func sameMetrics(a, b []eval.Metric) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for _, x := range a {
-		if !slices.Contains(b, x) {
-			return false
-		}
-	}
-	return true
+	return len(a) == len(b) && !slices.ContainsFunc(a, func(x eval.Metric) bool { return !slices.Contains(b, x) })
 }
 
 func plural(n int, one, many string) string {

@@ -81,9 +81,7 @@ func computeStats(rows []*row, shown []int32, metrics []eval.Metric, x *rowExtra
 			}
 			ms.scored++
 			ms.sum += v
-			b := int(v * histBins)
-			b = min(max(b, 0), histBins-1)
-			ms.hist[b]++
+			ms.hist[min(max(int(v*histBins), 0), histBins-1)]++
 		}
 	}
 	for code, n := range diags {
