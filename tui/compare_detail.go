@@ -11,6 +11,7 @@ import (
 
 // The detail page of a compared sample shows each score as before -> after
 // and, above the current trace, every judgement that changed.
+
 // scoreText is a metric's score, or its status when it has none.
 func scoreText(r *eval.Result, mt eval.Metric) string {
 	if v, ok := scored(r, mt); ok {

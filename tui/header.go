@@ -111,9 +111,6 @@ type clockReading struct {
 	hasET bool // an ETA is known (a sample has finished)
 }
 
-// readClock is the tick's: elapsed and ETA move on from here.
-func (m *Model) readClock() { m.clock = m.clockNow() }
-
 // clockNow reads the clock and the ETA at the run's pace (report.Pace).
 func (m *Model) clockNow() clockReading {
 	p := m.progress

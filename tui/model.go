@@ -255,7 +255,7 @@ func New(opts Options) *Model {
 	m := &Model{
 		opts:    opts,
 		keys:    defaultKeys(),
-		st:      newStyles(),
+		st:      paletteStyles(darkPalette),
 		g:       unicodeGlyphs,
 		help:    newHelp(),
 		now:     time.Now,
@@ -386,7 +386,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 	case tickMsg:
 		if m.live {
-			m.readClock()
+			m.clock = m.clockNow()
 			if m.opts.Limit != nil {
 				m.limit = m.opts.Limit()
 			}

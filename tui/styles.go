@@ -87,8 +87,6 @@ var (
 	}
 )
 
-func newStyles() styles { return paletteStyles(darkPalette) }
-
 // newHelp is the footer and ? page component in the default palette.
 func newHelp() help.Model {
 	h := help.New()
