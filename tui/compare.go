@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -432,11 +433,8 @@ func cursorIndex(m *Model) int {
 }
 
 func (m *Model) keepCursorOn(index int) {
-	for pos, p := range m.lines {
-		if p >= 0 && m.rows[p].index == index {
-			m.cursor = pos
-			break
-		}
+	if pos := slices.IndexFunc(m.lines, func(p int32) bool { return p >= 0 && m.rows[p].index == index }); pos >= 0 {
+		m.cursor = pos
 	}
 	m.clampTable()
 }

@@ -152,13 +152,8 @@ func (m *Model) fold(open bool) {
 		return
 	}
 	m.convs.open[n] = open
-	if !own {
-		for pos, l := range m.lines {
-			if l == convLine(n) {
-				m.cursor = pos
-				break
-			}
-		}
+	if pos := slices.Index(m.lines, convLine(n)); !own && pos >= 0 {
+		m.cursor = pos // from a turn, onto its conversation's line
 	}
 	m.derive()
 }

@@ -192,13 +192,7 @@ func (m *Model) toSection(i, page int) {
 
 // stepSample moves the detail page, and the table cursor, to the next row.
 func (m *Model) stepSample(d int) tea.Cmd {
-	pos := -1
-	for p, i := range m.lines {
-		if int(i) == m.detail.row {
-			pos = p
-			break
-		}
-	}
+	pos := slices.Index(m.lines, int32(m.detail.row))
 	if pos < 0 {
 		return nil
 	}

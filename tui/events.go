@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -326,11 +327,8 @@ func (m *Model) derive() {
 	m.dirty = false
 	m.lastDerive = m.now()
 	if kept {
-		for pos, i := range m.lines {
-			if i == keep {
-				m.cursor = pos
-				break
-			}
+		if pos := slices.Index(m.lines, keep); pos >= 0 {
+			m.cursor = pos
 		}
 	}
 	m.clampTable()
