@@ -40,7 +40,7 @@ type stats struct {
 
 func computeStats(rows []*row, shown []int32, metrics []eval.Metric, x *rowExtras) stats {
 	st := stats{diag: make(map[report.Diagnosis]int, len(report.Diagnoses))}
-	var errs map[string]int
+	errs := map[string]int{}
 	// A pass over a million rows: the slots, the diagnoses and the status
 	// are worked with as the numbers the rows hold, named once at the end.
 	slots := make([]int, len(metrics))
@@ -66,9 +66,6 @@ func computeStats(rows []*row, shown []int32, metrics []eval.Metric, x *rowExtra
 			if code != ok || math.IsNaN(v) {
 				if status := statusCodes.name(code); status.Failed() {
 					ms.failed++
-					if errs == nil {
-						errs = map[string]int{}
-					}
 					msg := x.errText(r, m)
 					if msg == "" {
 						msg = string(status)

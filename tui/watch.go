@@ -3,10 +3,12 @@ package tui
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -144,11 +146,8 @@ func (m *Model) trendOf(mt eval.Metric) *trend {
 		return t
 	}
 	w := trendWindow
-	for _, a := range m.watchStatus.Alerts {
-		if a.Metric == mt && a.Window > 0 {
-			w = a.Window
-			break
-		}
+	if i := slices.IndexFunc(m.watchStatus.Alerts, func(a report.AlertState) bool { return a.Metric == mt && a.Window > 0 }); i >= 0 {
+		w = m.watchStatus.Alerts[i].Window
 	}
 	m.trends[slot] = newTrend(w)
 	return m.trends[slot]
