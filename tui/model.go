@@ -203,7 +203,7 @@ type Model struct {
 	leftRunning bool // the user quit while an attached run was still going
 	stopAsked   bool // X was confirmed; the attached run is stopping
 
-	// The prompt workflow (host.go); ctx bounds the Host calls.
+	// The prompt workflow (Host); ctx bounds the Host calls.
 	ctx     context.Context
 	runID   string
 	status  statusLine
