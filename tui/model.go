@@ -44,12 +44,9 @@ type Options struct {
 	// QuitHelp, when set, is what the footer says q does to an Attached run.
 	QuitHelp string
 	Results  []*eval.Result
-	// Page reads a stored run page by page (as cache.Store.RunPage; next
-	// -1 after the last); nil when the results are given or streamed.
-	Page func(from, limit int) (page []*eval.Result, next int, err error)
-	// Summaries, when set with Load, reads the pages instead of Page, with
-	// only what a row needs (as cache.DB.RunSummaries); fn may not keep
-	// the result it is given.
+	// Summaries reads a stored run page by page, with only what a row
+	// needs (as cache.DB.RunSummaries; next -1 after the last), for Load to
+	// read the rest; fn may not keep the result it is given.
 	Summaries func(from, limit int, fn func(*eval.Result) error) (next int, err error)
 	// Load reads one sample's full result when it is opened; nil: every
 	// result given or streamed is kept in memory.
@@ -292,7 +289,7 @@ func New(opts Options) *Model {
 	m.input.Placeholder = "f<0.5 ar<0.7 cp=0 status:failed diag:retrieval text"
 	m.progress.total = opts.Total
 	m.addStored(opts.Results)
-	m.reading = opts.Page != nil || opts.Summaries != nil
+	m.reading = opts.Summaries != nil
 	m.progress.total = max(m.progress.total, len(m.rows))
 	if opts.First != nil {
 		// Not live until it starts: q leaves at once, with nothing to stop.

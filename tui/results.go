@@ -169,12 +169,11 @@ const storedPage = 4096
 // storedRows is a page of a stored run made into table rows in the
 // command that read it, off the UI goroutine (Update only links them in).
 type storedRows struct {
-	rows    []*row
-	slab    rowSlab
-	extras  rowExtras // the failure messages of the page's rows
-	counts  progress  // what countStored counts of them
-	turns   []convTurnOf
-	results []*eval.Result // kept when nothing could read them back
+	rows   []*row
+	slab   rowSlab
+	extras rowExtras // the failure messages of the page's rows
+	counts progress  // what countStored counts of them
+	turns  []convTurnOf
 }
 
 // convTurnOf places a row of a page in its conversation.
@@ -185,7 +184,7 @@ type convTurnOf struct {
 }
 
 // add makes res a row of the page; res may be reused once add returns.
-func (p *storedRows) add(res *eval.Result, levels report.Levels, crit critSet, keep bool) {
+func (p *storedRows) add(res *eval.Result, levels report.Levels, crit critSet) {
 	if res == nil {
 		return
 	}
@@ -198,28 +197,12 @@ func (p *storedRows) add(res *eval.Result, levels report.Levels, crit critSet, k
 	if res.ConversationID != "" {
 		p.turns = append(p.turns, convTurnOf{index: res.Index, conv: res.ConversationID, turn: res.Turn})
 	}
-	if keep {
-		p.results = append(p.results, res)
-	}
 }
 
-// readPage reads the page of a stored run from sample index from on and
-// makes it into rows, in a command: summaries with Load, else whole results.
+// readPage reads the summaries of a stored run from sample index from on
+// and makes them into rows, in a command.
 func (m *Model) readPage(from int) tea.Cmd {
-	levels, crit := m.st.levels, m.st.crit
-	each, keep := m.opts.Summaries, false
-	if page := m.opts.Page; page != nil && (each == nil || m.opts.Load == nil) {
-		keep = m.opts.Load == nil
-		each = func(from, limit int, fn func(*eval.Result) error) (int, error) {
-			rs, next, err := page(from, limit)
-			for _, r := range rs {
-				if err := fn(r); err != nil {
-					return -1, err
-				}
-			}
-			return next, err
-		}
-	}
+	levels, crit, each := m.st.levels, m.st.crit, m.opts.Summaries
 	// The first read is of one page, which learns how many the store
 	// gives; a later read's pages are spaced by that.
 	stride, at := storedPage, 1
@@ -228,7 +211,7 @@ func (m *Model) readPage(from int) tea.Cmd {
 	}
 	read := func(from int) (p storedRows, next int, err error) {
 		next, err = each(from, storedPage, func(res *eval.Result) error {
-			p.add(res, levels, crit, keep)
+			p.add(res, levels, crit)
 			return nil
 		})
 		p.slab.trim(p.rows)
@@ -279,7 +262,6 @@ func (p *storedRows) join(q *storedRows) {
 	}
 	p.counts.addCounts(&q.counts)
 	p.turns = append(p.turns, q.turns...)
-	p.results = append(p.results, q.results...)
 }
 
 // storedPageIn adds a page of a stored run to the table and asks for the next.
@@ -335,9 +317,6 @@ func (m *Model) addRows(p *storedRows) {
 	}
 	for _, t := range p.turns {
 		m.noteTurn(t.index, t.conv, t.turn)
-	}
-	for _, res := range p.results {
-		m.full.put(res.Index, res, true) // nothing could read it back
 	}
 	m.progress.addCounts(&p.counts)
 }
