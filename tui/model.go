@@ -25,7 +25,7 @@ import (
 )
 
 // Options configure the interface: for `ragscope run` (Live), a run
-// evaluated elsewhere (Live and Attached) and `ragscope open` (Results).
+// evaluated elsewhere (Live and Attached) and `ragscope open` (Summaries).
 type Options struct {
 	Dataset string
 	Total   int // samples to evaluate (0 when unknown yet)
