@@ -144,7 +144,7 @@ type Model struct {
 	pace     report.Pace
 	negative [eval.NumMetrics]bool // metrics some row scores below 0: wider columns
 	loading  loadingState
-	reading  bool // Options.Page is still filling the table
+	reading  bool // Options.Summaries is still filling the table
 	running  int  // rows still being evaluated
 	live     bool
 	ended    time.Time    // when the run finished; zero while it runs
@@ -155,27 +155,21 @@ type Model struct {
 	notice      string   // the last EventNotice
 	watchStatus report.WatchStatus
 	trends      [eval.NumMetrics]*trend // watch mode's rolling means, by slot
-	// events is the first run's stream; send is how Forward reaches the
-	// program (p.Send).
-	events <-chan eval.Event
-	send   func(tea.Msg)
+	events      <-chan eval.Event       // the first run's stream
+	send        func(tea.Msg)           // how Forward reaches the program
 
-	sortKeys []sortKey
-	sortIdx  int
-	desc     bool
-	filter   *filter
-	sorted   map[int]sorted // by sortIdx; dropped when rows change
-	// pageGiven is how many results the store gave for a page that was
-	// not the last (readPage).
-	pageGiven   int
+	sortKeys    []sortKey
+	sortIdx     int
+	desc        bool
+	filter      *filter
+	sorted      map[int]sorted // by sortIdx; dropped when rows change
+	pageGiven   int            // results the store gave for a page not the last
 	sortScratch sortScratch
 	sortGen     int         // the times sorted was dropped
 	presort     *presorting // order.go
 	presorts    bool        // a presort was started for this table
 	shown       []int32
-	// lines are what the table draws: shown, or with conversations their
-	// lines and the expanded turns (convrows.go).
-	lines       []int32
+	lines       []int32 // what the table draws: shown, or grouped by conversation
 	convs       *convs  // nil without conversations
 	statsFilter *filter // the filter the stats were computed for
 	statsValid  bool
