@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -19,11 +20,7 @@ func (m *Model) factualSection(p *page, res *eval.Result) {
 	if t == nil {
 		return
 	}
-	mode := t.Mode
-	beta := t.Beta
-	if beta == 0 {
-		beta = 1 // a trace from before β was recorded
-	}
+	mode, beta := t.Mode, cmp.Or(t.Beta, 1) // 0: a trace from before β was recorded
 	modeLine := "mode " + sanitize.Line(mode)
 	if beta != 1 {
 		modeLine += fmt.Sprintf(" (beta = %g)", beta)
@@ -174,10 +171,7 @@ func (m *Model) noiseSection(p *page, res *eval.Result) {
 	if t == nil {
 		return
 	}
-	mode := t.Mode
-	if mode == "" {
-		mode = eval.NSModeRelevant
-	}
+	mode := cmp.Or(t.Mode, eval.NSModeRelevant)
 	explain := "incorrect (not in the reference) and backed by a relevant chunk"
 	if mode == eval.NSModeIrrelevant {
 		explain = "incorrect (not in the reference) and backed only by irrelevant chunks"
@@ -214,9 +208,7 @@ func (m *Model) noiseSection(p *page, res *eval.Result) {
 
 // noiseCounted reports whether a statement counts against the score in mode.
 func noiseCounted(s eval.NoiseStatement, mode string) bool {
-	if mode == "" {
-		mode = eval.DefaultNSMode
-	}
+	mode = cmp.Or(mode, eval.DefaultNSMode)
 	return s.Noise != "" && s.Noise == mode
 }
 

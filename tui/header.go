@@ -412,11 +412,7 @@ func computeStats(rows []*row, shown []int32, metrics []eval.Metric, x *rowExtra
 			if code != ok || math.IsNaN(v) {
 				if status := statusCodes.name(code); status.Failed() {
 					ms.failed++
-					msg := x.errText(r, m)
-					if msg == "" {
-						msg = string(status)
-					}
-					errs[msg]++
+					errs[cmp.Or(x.errText(r, m), string(status))]++
 				} else {
 					ms.na++
 				}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"errors"
 	"os/exec"
 
@@ -244,10 +245,7 @@ func (m *Model) promptColumns() []gridColumn {
 		pcolHash: {title: "sha256"}, pcolFile: {title: "file"},
 	}
 	for _, in := range m.prompts.list {
-		file := sanitize.Line(in.Path)
-		if file == "" {
-			file = "(built in; e creates an override)"
-		}
+		file := cmp.Or(sanitize.Line(in.Path), "(built in; e creates an override)")
 		row := []string{pcolTask: sanitize.Line(in.Task), pcolLang: sanitize.Line(in.Lang), pcolSource: sanitize.Line(in.Source),
 			pcolHash: sanitize.Line(shortHash(in.SHA256)), pcolFile: file}
 		for c := range cols {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -188,10 +189,7 @@ func (m *Model) runColumns() []gridColumn {
 		case v.cur:
 			pick = "compare"
 		}
-		parent := sanitize.Line(ri.Parent)
-		if parent == "" {
-			parent = "-"
-		}
+		parent := cmp.Or(sanitize.Line(ri.Parent), "-")
 		if ri.ID == m.runID {
 			parent += " (shown)"
 		}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -221,10 +222,7 @@ func (m *Model) watchLines() []string {
 	}
 	var firing, quiet []string
 	for _, a := range fs.Alerts {
-		rule := sanitize.Line(a.Rule)
-		if rule == "" {
-			rule = sanitize.Line(string(a.Metric))
-		}
+		rule := cmp.Or(sanitize.Line(a.Rule), sanitize.Line(string(a.Metric)))
 		mean := "n/a"
 		if a.Mean != nil {
 			mean = fmt.Sprintf("%.3f", *a.Mean)
