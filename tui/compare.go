@@ -256,10 +256,6 @@ func (m *Model) deltaCell(r *row, mt eval.Metric, plain bool) string {
 	return style(s)
 }
 
-func (m *Model) deltaTitle(mt eval.Metric) string {
-	return m.g.delta + eval.MetricAbbrev(mt)
-}
-
 // compareLine is the header line of a re-run in progress or of a comparison.
 func (m *Model) compareLine() string {
 	st, g := m.st, m.g

@@ -234,10 +234,7 @@ func (m *Model) renderConv(n int, selected bool) string {
 	if m.isOpen(n) {
 		fold = "[-]"
 	}
-	text := fmt.Sprintf("%s %s  %d turns", fold, sanitize.Line(m.convs.ids[n]), turns)
-	if turns == 1 {
-		text = fmt.Sprintf("%s %s  1 turn", fold, sanitize.Line(m.convs.ids[n]))
-	}
+	text := fmt.Sprintf("%s %s  %d %s", fold, sanitize.Line(m.convs.ids[n]), turns, plural(turns, "turn", "turns"))
 	if firstFail > 0 {
 		text += ", fails from turn " + strconv.Itoa(firstFail)
 	}

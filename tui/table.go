@@ -116,20 +116,14 @@ func (m *Model) columnTitles() string {
 		return fit(name, w, "")
 	}
 	var b strings.Builder
-	b.WriteString("  ")
-	b.WriteString(title("#", slotIndex, false, m.indexWidth(), true))
-	b.WriteString(" ")
-	b.WriteString(fit("question", m.questionWidth(), ""))
+	b.WriteString("  " + title("#", slotIndex, false, m.indexWidth(), true) + " " + fit("question", m.questionWidth(), ""))
 	for _, mt := range m.columns {
-		b.WriteString(" ")
-		b.WriteString(title(m.columnTitle(mt), m.slotOf(mt), false, m.scoreWidth(mt), true))
+		b.WriteString(" " + title(m.columnTitle(mt), m.slotOf(mt), false, m.scoreWidth(mt), true))
 		if m.cmp != nil && !m.isCriterion(mt) {
-			b.WriteString(" ")
-			b.WriteString(title(m.deltaTitle(mt), metricSlot(mt), true, deltaW, true))
+			b.WriteString(" " + title(m.g.delta+eval.MetricAbbrev(mt), metricSlot(mt), true, deltaW, true))
 		}
 	}
-	b.WriteString(" ")
-	b.WriteString(title("diagnosis", slotDiag, false, diagW, false))
+	b.WriteString(" " + title("diagnosis", slotDiag, false, diagW, false))
 	return m.st.header.Render(fit(b.String(), m.width, ""))
 }
 
