@@ -87,7 +87,8 @@ func (m *Model) openDetail(rowPos int) tea.Cmd {
 	m.detail = detailView{row: rowPos}
 	r := m.rows[rowPos]
 	m.full.hold(r.index)
-	return tea.Batch(m.loadCmd(r, thenShow), m.labelsOpen())
+	m.lab.res = nil // its labels are read afresh
+	return tea.Batch(m.loadCmd(r, thenShow), m.labelsFollow())
 }
 
 // detailResult is what the page of a row is built from: the full result

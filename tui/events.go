@@ -213,7 +213,7 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 				p.finish(ev.Result)
 			}
 			m.upsert(ev.Result.Index, ev.Result)
-			m.keepResult(ev.Result.Index, ev.Result)
+			m.full.put(ev.Result.Index, ev.Result, m.opts.Load == nil || m.rerun != nil) // pinned when Load cannot read it back
 			if rr == nil {
 				m.watchResult(ev.Result, ev.Time)
 			}

@@ -171,7 +171,7 @@ func (m *Model) openPager() tea.Cmd {
 		if err != nil {
 			return pagerReadyMsg{err: err}
 		}
-		c, err := defaultPagerCommand(path)
+		c, err := pagerCommand(path, os.Getenv, exec.LookPath)
 		if err != nil {
 			err = errors.Join(err, removeTemp(path))
 			return pagerReadyMsg{err: err}
@@ -244,10 +244,6 @@ func pagerCommand(path string, getenv func(string) string, lookPath func(string)
 		return nil, errors.New("no pager: less is not installed; set $PAGER to the pager you use")
 	}
 	return exec.Command(bin, path), nil
-}
-
-func defaultPagerCommand(path string) (*exec.Cmd, error) {
-	return pagerCommand(path, os.Getenv, exec.LookPath)
 }
 
 // byteSize is a size as people read it: 812 B, 4.2 KB, 1.3 MB.

@@ -202,11 +202,6 @@ func deltaMetric(name string) (eval.Metric, bool) {
 	return "", false
 }
 
-// errNoComparison is the error of a change term outside compare mode.
-func errNoComparison(t term) error {
-	return fmt.Errorf("%s: a change term needs two runs side by side; compare runs first (c), then filter on the change", t.word)
-}
-
 // needsComparison is the first change term of the filter, if any.
 func (f *filter) needsComparison() (term, bool) {
 	if f == nil {
@@ -228,7 +223,7 @@ func (m *Model) readFilter(src string) (*filter, error) {
 		return nil, err
 	}
 	if t, ok := f.needsComparison(); ok && m.cmp == nil {
-		return nil, errNoComparison(t)
+		return nil, fmt.Errorf("%s: a change term needs two runs side by side; compare runs first (c), then filter on the change", t.word)
 	}
 	return f, nil
 }

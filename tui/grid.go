@@ -88,13 +88,6 @@ func gridLine(cols []gridColumn, widths []int, row int, tail string) string {
 	return strings.TrimRight(b.String(), " ")
 }
 
-// listWindow is the part of a list of n items that room lines show, start
-// to end, scrolled just enough to keep the cursor in it.
-func listWindow(cursor, n, room int) (start, end int) {
-	start = min(max(cursor-room+1, 0), max(n-room, 0))
-	return start, min(start+room, n)
-}
-
 // pickList is the state the list screens (prompts, run picker) share.
 type pickList struct {
 	cursor  int
@@ -118,7 +111,10 @@ func (m *Model) listRows(title, hint string, v *pickList, cols []gridColumn, ste
 	}
 	widths := layoutGrid(cols, m.width, steps)
 	lines = append(lines, st.header.Render(fit(gridLine(cols, widths, -1, g.ellipsis), m.width, "")))
-	start, end := listWindow(v.cursor, n, max(m.height-len(lines)-reserve-len(m.bottomLines())-1, 1))
+	// The rows that fit, scrolled just enough to keep the cursor on them.
+	room := max(m.height-len(lines)-reserve-len(m.bottomLines())-1, 1)
+	start := min(max(v.cursor-room+1, 0), max(n-room, 0))
+	end := min(start+room, n)
 	for i := start; i < end; i++ {
 		l := gridLine(cols, widths, i, g.ellipsis)
 		switch {

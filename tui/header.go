@@ -80,7 +80,8 @@ func (m *Model) headerLines() []string {
 // when narrow the path becomes its base name, then "ragscope" goes.
 func (m *Model) titleLine(done int) string {
 	st, g := m.st, m.g
-	rest := append([]string{fmt.Sprintf("%d samples", m.progress.total), "judge " + m.judgeName()}, m.clockParts()...)
+	judge := "judge " + sanitize.Line(cmp.Or(m.opts.Judge.Name, m.opts.Judge.Model, "unknown"))
+	rest := append([]string{fmt.Sprintf("%d samples", m.progress.total), judge}, m.clockParts()...)
 	tail := st.muted.Render(g.sep) + strings.Join(rest, st.muted.Render(g.sep))
 	ds, base := sanitize.Line(m.opts.Dataset), sanitize.Line(filepath.Base(m.opts.Dataset))
 	if m.opts.Dataset == "" {
@@ -97,10 +98,6 @@ func (m *Model) titleLine(done int) string {
 		}
 	}
 	return truncate(candidates[len(candidates)-1]+tail, m.width, g.ellipsis)
-}
-
-func (m *Model) judgeName() string {
-	return sanitize.Line(cmp.Or(m.opts.Judge.Name, m.opts.Judge.Model, "unknown"))
 }
 
 // clockReading is the clock as the last second's tick read it.
@@ -201,13 +198,18 @@ func (m *Model) progressLine(done int) string {
 	if m.width < 100 {
 		parts, sent, cached = parts[:1], "sent", "cached"
 	}
-	return m.fitParts(append(parts,
+	parts = append(parts,
 		fmt.Sprintf("%s %d", sent, c.sent()),
 		fmt.Sprintf("%s %d (%d%%)", cached, c.cacheHits, rate),
 		fmt.Sprintf("retries %d", c.retries),
 		errs,
 		tokens,
-	))
+	)
+	// Two spaces apart, one when that is too wide.
+	if l := strings.Join(parts, "  "); lipgloss.Width(l) <= m.width {
+		return l
+	}
+	return truncate(strings.Join(parts, " "), m.width, m.g.ellipsis)
 }
 
 // costText is what the tokens counted so far cost: "$0.0123", "$—" when a
@@ -221,14 +223,6 @@ func (m *Model) costText() string {
 		return report.FormatUSD(*c)
 	}
 	return "$" + m.g.unpriced
-}
-
-// fitParts joins the fields two spaces apart, one when that is too wide.
-func (m *Model) fitParts(parts []string) string {
-	if l := strings.Join(parts, "  "); lipgloss.Width(l) <= m.width {
-		return l
-	}
-	return truncate(strings.Join(parts, " "), m.width, m.g.ellipsis)
 }
 
 func fmtCount(n int) string {
@@ -336,18 +330,13 @@ func (m *Model) filterLines() []string {
 	return lines
 }
 
-// positionText is where the cursor is among the lines shown: [12/300].
-func (m *Model) positionText() string {
-	if len(m.lines) == 0 {
-		return "[0/0]"
-	}
-	return fmt.Sprintf("[%d/%d]", m.cursor+1, len(m.lines))
-}
-
 // withPosition draws a header line in the width the position leaves and
-// puts the position at its right end.
+// puts the position among the lines shown at its right end: [12/300].
 func (m *Model) withPosition(line func(width int) string) string {
-	pos := m.positionText()
+	pos := "[0/0]"
+	if len(m.lines) > 0 {
+		pos = fmt.Sprintf("[%d/%d]", m.cursor+1, len(m.lines))
+	}
 	room := max(m.width-lipgloss.Width(pos)-1, 0)
 	l := truncate(line(room), room, m.g.ellipsis)
 	return l + strings.Repeat(" ", max(m.width-lipgloss.Width(l)-lipgloss.Width(pos), 1)) + pos

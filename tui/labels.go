@@ -184,12 +184,6 @@ func (m *Model) loadMarks() tea.Cmd {
 	}
 }
 
-// labelsOpen starts the labels of a detail page just opened.
-func (m *Model) labelsOpen() tea.Cmd {
-	m.lab.res = nil
-	return m.labelsFollow()
-}
-
 // labelsFollow picks up the detail page's result once it is there.
 func (m *Model) labelsFollow() tea.Cmd {
 	l := &m.lab

@@ -248,7 +248,7 @@ func New(opts Options) *Model {
 		keys:    defaultKeys(),
 		st:      paletteStyles(darkPalette),
 		g:       unicodeGlyphs,
-		help:    newHelp(),
+		help:    help.New(),
 		now:     time.Now,
 		live:    opts.Live,
 		metrics: opts.Metrics,
@@ -267,6 +267,7 @@ func New(opts Options) *Model {
 	}
 	m.columns = slices.Concat(m.metrics, m.st.crit.names)
 	m.keys.metricCount(len(m.metrics))
+	m.help.Styles = helpStyles(darkPalette)
 	if opts.ASCII {
 		m.g = asciiGlyphs
 		m.keys.asciiHelp()

@@ -68,11 +68,6 @@ func (c *results) put(index int, res *eval.Result, pin bool) {
 
 func (c *results) reset() { *c = results{held: c.held} }
 
-// keepResult records the full result of a sample that arrived as an event.
-func (m *Model) keepResult(index int, res *eval.Result) {
-	m.full.put(index, res, m.opts.Load == nil || m.rerun != nil)
-}
-
 // result is the full result of a finished row, nil when not in memory.
 func (m *Model) result(r *row) *eval.Result {
 	if r == nil || !r.done {

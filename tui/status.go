@@ -16,12 +16,6 @@ func (m *Model) setStatus(text string) { m.status = statusLine{text: text} }
 func (m *Model) setError(text string)  { m.status = statusLine{text: text, err: true} }
 func (m *Model) clearStatus()          { m.status = statusLine{} }
 func (s statusLine) shown() bool       { return s.text != "" }
-func (m *Model) statusStyle() lipgloss.Style {
-	if m.status.err {
-		return m.st.errorLine
-	}
-	return m.st.accent
-}
 
 // refused shows why as an error unless it is "", and reports whether it did.
 func (m *Model) refused(why string) bool {
@@ -45,7 +39,10 @@ func (m *Model) bottomLines() []string {
 	case asking:
 		text, style = m.ask.text, m.st.warn
 	case m.status.shown():
-		text, style = m.status.text, m.statusStyle()
+		text, style = m.status.text, m.st.accent
+		if m.status.err {
+			style = m.st.errorLine
+		}
 	default:
 		return nil
 	}

@@ -87,13 +87,6 @@ var (
 	}
 )
 
-// newHelp is the footer and ? page component in the default palette.
-func newHelp() help.Model {
-	h := help.New()
-	h.Styles = helpStyles(darkPalette)
-	return h
-}
-
 // setBackground switches every style to the background the terminal reported.
 func (m *Model) setBackground(dark bool) {
 	p := lightPalette
