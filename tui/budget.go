@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -263,6 +262,3 @@ func center(s string, w int) string {
 	pad := max(w-len(s), 0)
 	return strings.Repeat(" ", pad/2) + s + strings.Repeat(" ", pad-pad/2)
 }
-
-// dollars is a budget as the user typed it: $0.000001, not $1e-06.
-func dollars(v float64) string { return "$" + strconv.FormatFloat(v, 'f', -1, 64) }

@@ -138,12 +138,6 @@ func (m *Model) cursorConv() (n int, own, ok bool) {
 	return ref.conv, false, ok
 }
 
-// onConvLine reports the cursor on a conversation's own line.
-func (m *Model) onConvLine() bool {
-	_, own, ok := m.cursorConv()
-	return ok && own
-}
-
 // fold expands or collapses the conversation under the cursor; collapsing
 // from a turn lands on its conversation's line.
 func (m *Model) fold(open bool) {

@@ -51,11 +51,6 @@ func (c critSet) slot(name eval.Metric) int {
 	return -1
 }
 
-// lookup is the criterion a filter term names (the name exactly).
-func (c critSet) lookup(name string) (eval.Metric, bool) {
-	return eval.Metric(name), c.slot(eval.Metric(name)) >= 0
-}
-
 // list is ", a criterion (NAME, ...)" for a filter error; "" without criteria.
 func (c critSet) list() string {
 	if len(c.names) == 0 {

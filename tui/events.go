@@ -2,9 +2,7 @@ package tui
 
 import (
 	"context"
-	"os"
 	"slices"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -332,13 +330,6 @@ func (m *Model) derive() {
 		}
 	}
 	m.clampTable()
-}
-
-// eastAsianAmbiguousWide reports a terminal set up to draw ambiguous-width
-// glyphs two cells wide, where box and block characters would misalign.
-func eastAsianAmbiguousWide() bool {
-	v := os.Getenv("RUNEWIDTH_EASTASIAN")
-	return v == "1" || strings.EqualFold(v, "true")
 }
 
 // drainMax bounds how many already-waiting events an immediate batch

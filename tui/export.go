@@ -49,8 +49,9 @@ func (m *Model) copyBlocked() string {
 	switch m.screen {
 	case screenTable, screenDetail:
 		r := m.exportRow()
+		_, onConv, _ := m.cursorConv() // the cursor is on a conversation's own line
 		switch {
-		case r == nil && m.onConvLine():
+		case r == nil && onConv:
 			return "a conversation's line is no sample: expand it (→) and copy a turn"
 		case r == nil:
 			return "no sample is shown to copy"

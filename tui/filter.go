@@ -152,12 +152,12 @@ func parseTerm(w word, crit critSet) (term, error) {
 			op = "="
 		}
 		// A criterion's name first: only a change term could share it.
-		if c, ok := crit.lookup(name); ok {
+		if slot := crit.slot(eval.Metric(name)); slot >= 0 {
 			v, err := parseScore(s, num)
 			if err != nil {
 				return term{}, err
 			}
-			return term{kind: termScore, slot: crit.slot(c), op: op, value: v}, nil
+			return term{kind: termScore, slot: slot, op: op, value: v}, nil
 		}
 		if m, ok := deltaMetric(name); ok {
 			v, err := strconv.ParseFloat(num, 64)

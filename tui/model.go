@@ -487,7 +487,9 @@ func (m *Model) renderTooSmall() string {
 // the run shown, nil for a stored run. Nothing else may write to the
 // terminal while Run is running.
 func Run(ctx context.Context, opts Options, events <-chan eval.Event) error {
-	if !opts.ASCII && eastAsianAmbiguousWide() {
+	// A terminal that draws ambiguous-width glyphs two cells wide would
+	// misalign the box and block characters.
+	if v := os.Getenv("RUNEWIDTH_EASTASIAN"); v == "1" || strings.EqualFold(v, "true") {
 		opts.ASCII = true
 	}
 	if os.Getenv("GOGC") == "" {

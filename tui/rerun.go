@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -133,7 +134,9 @@ func (m *Model) rerunQuestion(p Plan) string {
 		scope, what, p.Calls, plural(p.Calls, "call", "calls"), approx(c.Total.PromptTokens), approx(c.Total.CompletionTokens),
 		m.costWords(c), p.Cached)
 	if c.Over {
-		return q + " OVER --confirm-over " + dollars(c.Budget) + ": y starts it anyway, any other key cancels. [y/n]"
+		// The budget as the user typed it: $0.000001, not $1e-06.
+		budget := "$" + strconv.FormatFloat(c.Budget, 'f', -1, 64)
+		return q + " OVER --confirm-over " + budget + ": y starts it anyway, any other key cancels. [y/n]"
 	}
 	return q + " [y/n]"
 }
