@@ -108,14 +108,6 @@ func (k *keyMap) scrolling(moves bool) []*key.Binding {
 	return []*key.Binding{&k.Down, &k.Up, &k.Top, &k.Bottom, &k.HalfDown, &k.HalfUp, &k.PageDown, &k.PageUp}
 }
 
-// listing are the keys that move through a list of n items, if n > 1.
-func (k *keyMap) listing(n int) []*key.Binding {
-	if n < 2 {
-		return nil
-	}
-	return []*key.Binding{&k.Down, &k.Up, &k.Top, &k.Bottom}
-}
-
 // upDown are the movement keys the footer names, of those a mode has.
 func upDown(moves []*key.Binding) []*key.Binding {
 	if len(moves) == 0 {
@@ -220,7 +212,10 @@ func (m *Model) rawMode() keyMode {
 // listMode is the keys of a list screen of n items.
 func (m *Model) listMode(title string, n int, actions ...*key.Binding) keyMode {
 	k := &m.keys
-	moves := k.listing(n)
+	var moves []*key.Binding // through a list of n items, if n > 1
+	if n > 1 {
+		moves = []*key.Binding{&k.Down, &k.Up, &k.Top, &k.Bottom}
+	}
 	km := keyMode{
 		title:  title,
 		footer: append(append(slices.Clone(actions), upDown(moves)...), &k.Back, &k.Help, &k.Quit),

@@ -86,15 +86,14 @@ func (m *Model) openRaw() tea.Cmd {
 	switch {
 	case !row.done:
 		m.raw.note = "This sample is still being evaluated."
-		return nil
 	case res == nil: // the detail page's read failed or is still going
 		m.raw.note = "The sample's result has not been read from the store (yet); go back and open it again."
-		return nil
 	case len(res.Calls) == 0:
 		m.raw.note = "No judge calls were recorded for this sample (the offline judge makes none)."
-		return nil
 	case m.opts.RawCalls == nil:
 		m.raw.note = "no cache for this run"
+	}
+	if m.raw.note != "" {
 		return nil
 	}
 	keys := make([]string, 0, len(res.Calls))
