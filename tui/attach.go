@@ -43,7 +43,6 @@ func (m *Model) askStop() {
 // stopAttached is y to X: Cancel may reach another process, so it runs in
 // a command.
 func (m *Model) stopAttached() tea.Cmd {
-	m.stopAsked = true
 	m.setStatus("asked " + m.attachedRun() + " to stop; it is shown until it ends")
 	cancel := m.opts.Cancel
 	return func() tea.Msg {

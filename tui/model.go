@@ -39,7 +39,7 @@ type Options struct {
 	ASCII        bool          // --ascii or RUNEWIDTH_EASTASIAN=1: no ambiguous-width glyphs
 	Live         bool          // a run is in progress: q asks before quitting it
 	// Attached is a live run another process runs: q leaves at once and
-	// the run keeps going (see LeftRunning); X asks, then calls Cancel.
+	// the run keeps going; X asks, then calls Cancel.
 	Attached bool
 	// QuitHelp, when set, is what the footer says q does to an Attached run.
 	QuitHelp string
@@ -186,13 +186,11 @@ type Model struct {
 	filterErr string
 	bar       filterBar // the filter bar while it is open
 
-	screen      screen
-	mode        mode
-	detail      detailView
-	raw         rawView
-	quitting    bool
-	leftRunning bool // the user quit while an attached run was still going
-	stopAsked   bool // X was confirmed; the attached run is stopping
+	screen   screen
+	mode     mode
+	detail   detailView
+	raw      rawView
+	quitting bool
 
 	// The prompt workflow (Host); ctx bounds the Host calls.
 	ctx     context.Context
@@ -426,24 +424,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 func (m *Model) tooSmall() bool { return m.width < minWidth || m.height < minHeight }
 
 func (m *Model) quit() tea.Cmd {
-	switch {
-	case m.watching():
-		// Not ours to stop: leaving only stops watching.
-		m.leftRunning = !m.stopAsked
-	case m.live && m.opts.Cancel != nil:
+	// An attached run is not ours to stop: leaving only stops watching.
+	if m.live && !m.watching() && m.opts.Cancel != nil {
 		m.opts.Cancel()
 	}
 	m.stopRerun()
 	m.quitting = true
 	return tea.Quit
 }
-
-// Quitting reports whether the user asked to quit.
-func (m *Model) Quitting() bool { return m.quitting }
-
-// LeftRunning reports that the user quit an Attached run without stopping
-// it: the run goes on in its own process.
-func (m *Model) LeftRunning() bool { return m.leftRunning }
 
 // watching is an attached run in progress: q leaves it, X stops it.
 func (m *Model) watching() bool { return m.opts.Attached && m.live }
