@@ -342,9 +342,6 @@ const drainMax = 4096
 // once. Nothing is dropped or reordered. It returns when events is
 // closed; once ctx is done it stops sending but keeps draining.
 func Forward(ctx context.Context, send func(tea.Msg), stream int, events <-chan eval.Event, every time.Duration) {
-	if every <= 0 {
-		every = forwardEvery
-	}
 	var pending []eval.Event
 	var last time.Time // when the last batch went; zero: none yet
 	flush := func() {

@@ -140,10 +140,7 @@ func (m *Model) clockParts() []string {
 }
 
 func fmtDuration(d time.Duration) string {
-	d = d.Round(time.Second)
-	if d < 0 {
-		d = 0
-	}
+	d = max(d.Round(time.Second), 0)
 	h, mnt, s := int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60
 	if h > 0 {
 		return fmt.Sprintf("%dh%02dm%02ds", h, mnt, s)

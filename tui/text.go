@@ -45,9 +45,7 @@ func padLeft(s string, w int) string {
 // clusters. Paragraphs are kept, each continued under its own indent;
 // spaces at a break are dropped, nothing else is.
 func wrap(s string, width int) []string {
-	if width < 1 {
-		width = 1
-	}
+	width = max(width, 1)
 	// A Windows line end is a line end; a lone CR is shown as \r.
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = sanitize.Text(s)
