@@ -7,12 +7,9 @@ import (
 )
 
 // An attached run is watched, not owned: quitting leaves it running, and
-// stopping it is a separate, confirmed act (X), because the user who
-// attached to a colleague's or a server's run rarely means to end it.
+// stopping it is a separate, confirmed act (X).
 
-// syncRunKeys fits q's label and X to the run: "quit" would read as
-// "stop the run" to someone watching one that is not theirs. The labels
-// are short so both keys stay in an 80-column footer.
+// syncRunKeys fits q's label and X to the run.
 func (m *Model) syncRunKeys() {
 	w := m.watching()
 	m.keys.Stop.SetEnabled(w)
@@ -34,9 +31,7 @@ func (m *Model) attachedRun() string {
 	return "run " + sanitize.Line(m.opts.RunID)
 }
 
-// askStop is X: the question, or why there is nothing to ask. X is only
-// enabled while watching, so the one refusal left is a run that this
-// side has no way to stop.
+// askStop is X: the question, or why there is nothing to ask.
 func (m *Model) askStop() {
 	if m.refused(m.stopBlocked()) {
 		return
@@ -45,10 +40,9 @@ func (m *Model) askStop() {
 		answer: onYes(m.stopAttached)})
 }
 
-// stopAttached is y to X. Cancel may reach another process, so it runs in
-// a command; the run stays on screen until its EventRunFinished arrives.
+// stopAttached is y to X: Cancel may reach another process, so it runs in
+// a command.
 func (m *Model) stopAttached() tea.Cmd {
-	m.stopAsked = true
 	m.setStatus("asked " + m.attachedRun() + " to stop; it is shown until it ends")
 	cancel := m.opts.Cancel
 	return func() tea.Msg {

@@ -35,8 +35,8 @@ func benchResultOf(i int, metrics []eval.Metric) *eval.Result {
 	return &eval.Result{Index: i, ID: fmt.Sprintf("s%07d", i), Question: q, Answer: "answer " + q[:8], Scores: scores, Status: status}
 }
 
-// bigModel is a stored run of n samples read through Options.Page, as
-// `ragscope open` reads one, on a 120x40 screen.
+// bigModel is a stored run of n samples read through Options.Summaries,
+// as `ragscope open` reads one, on a 120x40 screen.
 func bigModel(b testing.TB, n int) *Model { return bigModelOf(b, n, eval.AllMetrics) }
 
 func bigModelOf(b testing.TB, n int, metrics []eval.Metric) *Model {
@@ -51,7 +51,7 @@ func bigModelOf(b testing.TB, n int, metrics []eval.Metric) *Model {
 		}
 		return out, end, nil
 	}
-	m := New(Options{Dataset: "bench.jsonl", Total: n, Started: fixedStart, Page: page,
+	m := New(Options{Dataset: "bench.jsonl", Total: n, Started: fixedStart, Summaries: pagesAsSummaries(page),
 		Load: func(i int) (*eval.Result, error) { return benchResult(i), nil }})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	for from := 0; from >= 0; {

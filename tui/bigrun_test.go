@@ -12,9 +12,9 @@ import (
 	"github.com/ragscope/ragscope/eval/report"
 )
 
-// storeOf is a stored run for Options.Page and Options.Load: pages of at
-// most per results (fewer than asked, as a store may return), loads that
-// count themselves and fail for the indexes in fail.
+// storeOf is a stored run for Options.Summaries and Options.Load: pages
+// of at most per results (fewer than asked, as a store may return), loads
+// that count themselves and fail for the indexes in fail.
 type storeOf struct {
 	results []*eval.Result
 	per     int
@@ -30,6 +30,24 @@ func (s *storeOf) page(from, limit int) ([]*eval.Result, int, error) {
 		next = -1
 	}
 	return s.results[from:end], next, nil
+}
+
+// summaries reads the pages as Options.Summaries.
+func (s *storeOf) summaries(from, limit int, fn func(*eval.Result) error) (int, error) {
+	return pagesAsSummaries(s.page)(from, limit, fn)
+}
+
+// pagesAsSummaries reads whole pages as Options.Summaries.
+func pagesAsSummaries(page func(from, limit int) ([]*eval.Result, int, error)) func(from, limit int, fn func(*eval.Result) error) (int, error) {
+	return func(from, limit int, fn func(*eval.Result) error) (int, error) {
+		rs, next, err := page(from, limit)
+		for _, r := range rs {
+			if err := fn(r); err != nil {
+				return -1, err
+			}
+		}
+		return next, err
+	}
 }
 
 func (s *storeOf) load(index int) (*eval.Result, error) {
@@ -60,7 +78,7 @@ func run(m *Model, cmd tea.Cmd) {
 func TestStoredRunFillsPageByPage(t *testing.T) {
 	st := &storeOf{results: fixtureResults(), per: 3}
 	opts := fixtureOptions()
-	opts.Results, opts.Page, opts.Load, opts.Total = nil, st.page, st.load, 8
+	opts.Results, opts.Summaries, opts.Load, opts.Total = nil, st.summaries, st.load, 8
 	m := newTestModel(t, opts, 120, 40)
 
 	_, cmd := m.Update(m.readPage(0)())
@@ -99,7 +117,7 @@ func TestOpenLoadsTheFullResult(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			st := &storeOf{results: fixtureResults(), per: 100, fail: map[int]bool{0: tt.fail}}
 			opts := fixtureOptions()
-			opts.Results, opts.Page, opts.Load = nil, st.page, st.load
+			opts.Results, opts.Summaries, opts.Load = nil, st.summaries, st.load
 			m := newTestModel(t, opts, 120, 40)
 			run(m, m.readPage(0))
 			cmd := press(m, "enter")
@@ -127,7 +145,7 @@ func TestOpenLoadsTheFullResult(t *testing.T) {
 func TestCopyLoadsFirst(t *testing.T) {
 	st := &storeOf{results: fixtureResults(), per: 100}
 	opts := fixtureOptions()
-	opts.Results, opts.Page, opts.Load = nil, st.page, st.load
+	opts.Results, opts.Summaries, opts.Load = nil, st.summaries, st.load
 	m := newTestModel(t, opts, 120, 40)
 	run(m, m.readPage(0))
 	cmd := press(m, "y")

@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -15,31 +14,22 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// The first run under --confirm-over goes: the interface opens with no run
-// -> FirstRun.Estimate in a command -> within the budget, FirstRun.Start at
-// once; over it (or unpriced, or not estimable), the cost page and its
-// question -> y -> FirstRun.Start in a command -> its stream, the same as a
-// run started before the interface opened. n, q or esc quit with no run:
-// nothing was sent and nothing recorded, since recording is Start's.
+// The first run under --confirm-over: FirstRun.Estimate in a command;
+// within the budget FirstRun.Start at once, else the cost page asks first.
+// n, q or esc quit with no run sent or recorded.
 
 // Cost is an estimate of the calls a run will send after cache hits, their
-// tokens and their price (the numbers of `ragscope estimate`), with the
-// budget they were checked against.
+// tokens and their price, with the budget they were checked against.
 type Cost struct {
 	ByMetric []MetricCost // in the run's order
 	Total    MetricCost
-	// Budget is --confirm-over in US dollars, 0 when none was given. Over
-	// says the estimate exceeds it; a model without a price, with calls
-	// to make, exceeds every budget, since nothing says it does not.
-	Budget float64
-	Over   bool
-	// Unpriced names the models called that have no price.
-	Unpriced []string
-	// Summary is the verdict in words, as headless mode prints it
-	// ("the run is estimated at $0.0049 (...), over --confirm-over $1e-06").
-	Summary string
-	// Prices names the price table ("built-in (2025-09-30)").
-	Prices string
+	// Budget is --confirm-over in US dollars, 0 when none. Over says the
+	// estimate exceeds it (an unpriced model with calls exceeds every one).
+	Budget   float64
+	Over     bool
+	Unpriced []string // the models called that have no price
+	Summary  string   // the verdict in words, as headless mode prints it
+	Prices   string   // the price table's name
 }
 
 // MetricCost is one line of an estimate.
@@ -54,13 +44,10 @@ type MetricCost struct {
 func (c MetricCost) Calls() int { return c.Chat + c.Embeddings }
 
 // FirstRun holds back the run the interface was opened for until its cost
-// is known and, over the budget, the user has said y. Both functions may
-// do I/O: the model calls them from commands.
+// is known and, over the budget, the user has said y. Both may do I/O.
 type FirstRun struct {
-	// Estimate costs the run against the budget; it sends nothing.
-	Estimate func(ctx context.Context) (*Cost, error)
-	// Start records the run and starts it; called at most once.
-	Start func(ctx context.Context) (Started, error)
+	Estimate func(ctx context.Context) (*Cost, error)   // sends nothing
+	Start    func(ctx context.Context) (Started, error) // called at most once
 }
 
 // Started is the first run once FirstRun.Start has started it.
@@ -123,9 +110,7 @@ func (m *Model) firstWorkflow(msg tea.Msg) tea.Cmd {
 		case msg.err != nil:
 			fr.estErr = msg.err.Error()
 		case msg.cost == nil || !msg.cost.Over:
-			// Within the budget nothing is asked; the verdict stays on
-			// the status line until the first key.
-			cmd := m.startFirst()
+			cmd := m.startFirst() // the verdict goes to the status line
 			if msg.cost != nil {
 				m.setStatus(sanitize.Line(msg.cost.Summary))
 			}
@@ -189,8 +174,7 @@ func (m *Model) budgetMode() keyMode {
 	return km
 }
 
-// renderBudget is the page the interface opens on under --confirm-over:
-// the estimate per metric, the budget, and the question.
+// renderBudget is the cost page: the estimate per metric and the question.
 func (m *Model) renderBudget() []string {
 	st, fr := m.st, m.first
 	lines := []string{m.titleLine(0)}
@@ -223,8 +207,7 @@ func (m *Model) renderBudget() []string {
 	return m.finish(lines, m.keyMode().help())
 }
 
-// costTable lays the estimate out as `ragscope estimate` does, in columns
-// narrow enough for 80 cells.
+// costTable lays the estimate out as `ragscope estimate` does, in 80 cells.
 func (m *Model) costTable(c *Cost) []string {
 	st := m.st
 	w := len("metric")
@@ -255,8 +238,7 @@ func usdText(c *float64) string {
 }
 
 // columnUSD is a cost in the table: four decimals as `ragscope estimate`
-// prints them, so the column reads like its table; less than that is
-// spelled out rather than shown as $0.0000.
+// prints them, less than that spelled out.
 func columnUSD(c *float64) string {
 	if c != nil && *c >= 0.0001 && *c < 10 {
 		return fmt.Sprintf("$%.4f", *c)
@@ -264,8 +246,7 @@ func columnUSD(c *float64) string {
 	return usdText(c)
 }
 
-// costWords is a re-run's price for its question: "$0.0004", or why it
-// has none.
+// costWords is a re-run's price for its question, or why it has none.
 func (m *Model) costWords(c *Cost) string {
 	if c.Total.USD != nil {
 		return usdText(c.Total.USD)
@@ -281,6 +262,3 @@ func center(s string, w int) string {
 	pad := max(w-len(s), 0)
 	return strings.Repeat(" ", pad/2) + s + strings.Repeat(" ", pad-pad/2)
 }
-
-// dollars is a budget as the user typed it: $0.000001, not $1e-06.
-func dollars(v float64) string { return "$" + strconv.FormatFloat(v, 'f', -1, 64) }

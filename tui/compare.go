@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,25 +12,21 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// compareState holds the "before" side of a comparison; the rows hold the
-// "after". It comes from a re-run (before = the parent's results of the
-// samples re-run) or from picking two stored runs with c.
+// compareState holds the "before" side of a comparison, of a re-run or
+// of two stored runs picked with c; the rows hold the "after".
 type compareState struct {
 	baseID, curID string
-	// picked is a comparison of two stored runs chosen with c: leaving it
-	// puts back the rows that were shown before (restore). Leaving a
-	// re-run's comparison keeps the re-run's results: it is the newest run.
+	// picked: leaving it puts back the rows shown before (restore); a
+	// re-run's results stay, as the newest run.
 	picked  bool
 	restore rowsSnapshot
-	// base is the before of each compared sample; samples absent have no Δ.
-	base map[int]beforeSide
-	// metrics are the metrics compared (those re-run); nil means all.
-	metrics map[eval.Metric]bool
+	base    map[int]beforeSide   // samples absent have no Δ
+	metrics map[eval.Metric]bool // those compared (re-run); nil: all
 	summary compareSummary
 }
 
 // compareSummary is the change of each metric's mean over the samples
-// scored on both sides, and how many samples changed at all.
+// scored on both sides, and how many samples changed.
 type compareSummary struct {
 	samples, changed int
 	sum              [eval.NumMetrics]float64
@@ -38,10 +35,8 @@ type compareSummary struct {
 
 func (c *compareState) has(mt eval.Metric) bool { return c.metrics == nil || c.metrics[mt] }
 
-// beforeSide is a compared sample's "before": the row as it was, for the Δ
-// columns, and its full result when that was in memory, for the detail
-// page's judgement by judgement comparison. A zero beforeSide (the sample had
-// no result) has no Δ.
+// beforeSide is a compared sample's "before": the row as it was, and its
+// full result when that was in memory. A zero one has no Δ.
 type beforeSide struct {
 	row *row
 	res *eval.Result
@@ -111,8 +106,7 @@ func scored(r *eval.Result, mt eval.Metric) (float64, bool) {
 	return r.Score(mt)
 }
 
-// scoreDelta is the change of a metric between two rows (the compact
-// form both the table and the detail page compare).
+// scoreDelta is the change of a metric between two rows.
 func scoreDelta(before, after *row, mt eval.Metric) delta {
 	if before == nil || after == nil || !before.done || !after.done {
 		return delta{}
@@ -141,11 +135,9 @@ func scoreDelta(before, after *row, mt eval.Metric) delta {
 	return delta{kind: deltaSame}
 }
 
-// scoredChange is after minus before for a metric scored on both sides.
-// Whether it changed is read on the scores as the table shows them (three
-// decimals): 0.3331 → 0.3334 both show 0.333, and the change is 0
-// (unchanged); 0.3334 → 0.3338 show 0.333 → 0.334, and the change is never
-// 0: a difference that rounds to 0.000 is the shown one, +0.001.
+// scoredChange is after minus before for a metric scored on both sides,
+// read on the scores as shown: 0.3331 → 0.3334 is 0, and 0.3334 → 0.3338
+// (0.333 → 0.334) is never 0 but the shown +0.001.
 func scoredChange(before, after *row, mt eval.Metric) (float64, bool) {
 	b, bok := before.scored(mt)
 	a, aok := after.scored(mt)
@@ -168,10 +160,8 @@ func shownScore(v float64) float64 {
 	return r
 }
 
-// deltaScore is the number the Δ sort and the Δ filter read: the change of
-// a compared metric scored on both sides. A sample scored on one side only
-// (new, lost) or on neither has none, as a sample without a score has no
-// place in a sort or a filter by score.
+// deltaScore is the number the Δ sort and the Δ filter read: none unless
+// the metric is scored on both sides.
 func (m *Model) deltaScore(r *row, slot int) (float64, bool) {
 	if m.cmp == nil || slot < 0 || slot >= len(eval.AllMetrics) || !m.cmp.has(eval.AllMetrics[slot]) {
 		return 0, false
@@ -188,16 +178,13 @@ func (m *Model) matchEnv() matchEnv {
 	return env
 }
 
-// syncSortKeys fits the sort cycle to the columns drawn: in compare mode
-// each compared metric's Δ follows its score, as on screen. The column
-// sorted by stays when it still exists; a Δ column left behind falls back
-// to its metric.
+// syncSortKeys fits the sort cycle to the columns drawn (each compared
+// metric's Δ after it), keeping the column sorted by or its metric.
 func (m *Model) syncSortKeys() {
 	cur := m.sortKeys[m.sortIdx]
 	keys := []sortKey{}
 	for _, k := range sortKeys(m.columns, m.slotOf) {
 		keys = append(keys, k)
-		// Criteria have no Δ: a comparison reads the metrics alone.
 		if m.cmp != nil && k.metric != "" && m.cmp.has(k.metric) && !m.isCriterion(k.metric) {
 			slot := k.slot
 			keys = append(keys, sortKey{name: "change of " + string(k.metric), slot: slot, metric: k.metric,
@@ -217,9 +204,8 @@ func (m *Model) syncSortKeys() {
 	m.dropSorted()
 }
 
-// setCompare starts or ends a comparison: the Δ columns come or go, with
-// their sort keys, and a filter on the change goes with the comparison
-// (it would match nothing without one).
+// setCompare starts or ends a comparison; a filter on the change goes
+// with it.
 func (m *Model) setCompare(c *compareState) {
 	m.cmp = c
 	m.syncSortKeys()
@@ -232,8 +218,7 @@ func (m *Model) setCompare(c *compareState) {
 	m.derive()
 }
 
-// rowDelta is the change of a row's metric, none when the row or the
-// metric is not part of the comparison.
+// rowDelta is the change of a row's metric, none outside the comparison.
 func (m *Model) rowDelta(r *row, mt eval.Metric) delta {
 	if m.cmp == nil || !m.cmp.has(mt) {
 		return delta{}
@@ -271,12 +256,7 @@ func (m *Model) deltaCell(r *row, mt eval.Metric, plain bool) string {
 	return style(s)
 }
 
-func (m *Model) deltaTitle(mt eval.Metric) string {
-	return m.g.delta + shortName(mt)
-}
-
-// compareLine is the header line of a re-run in progress or of a
-// comparison: which runs, how far, and the change of each mean.
+// compareLine is the header line of a re-run in progress or of a comparison.
 func (m *Model) compareLine() string {
 	st, g := m.st, m.g
 	if rr := m.rerun; rr != nil {
@@ -313,9 +293,9 @@ func (m *Model) compareLine() string {
 		d := c.summary.sum[slot] / float64(c.summary.n[slot])
 		switch {
 		case math.Abs(d) < scoreEpsilon:
-			means = append(means, shortName(mt)+" .")
+			means = append(means, eval.MetricAbbrev(mt)+" .")
 		default:
-			means = append(means, st.changeStyle(mt, d).Render(fmt.Sprintf("%s %+.3f", shortName(mt), d)))
+			means = append(means, st.changeStyle(mt, d).Render(fmt.Sprintf("%s %+.3f", eval.MetricAbbrev(mt), d)))
 		}
 	}
 	if len(means) > 0 {
@@ -348,8 +328,7 @@ func (m *Model) leaveCompare() {
 	m.detail.invalidate()
 }
 
-// enterCompare shows cur against base: the rows show cur's results (or
-// base's where cur has none), with base as the before of each sample cur has.
+// enterCompare shows cur's results (base's where cur has none) against base.
 func (m *Model) enterCompare(baseID string, base []*eval.Result, curID string, cur []*eval.Result) {
 	restore := m.snapshot()
 	if m.cmp != nil && m.cmp.picked {
@@ -391,19 +370,15 @@ func (m *Model) enterCompare(baseID string, base []*eval.Result, curID string, c
 	m.detail.invalidate()
 }
 
-// rowsSnapshot is the table's rows and the full results held for them,
-// what leaving a picked comparison puts back.
+// rowsSnapshot is what leaving a picked comparison puts back.
 type rowsSnapshot struct {
 	rows   []*row
 	extras rowExtras
 	full   results
 }
 
-// snapshot is the rows as they are, finished ones only (a picked
-// comparison is of finished runs), with the results held for them.
+// snapshot is the finished rows, with their results and failure messages.
 func (m *Model) snapshot() rowsSnapshot {
-	// The failure messages are of the finished rows kept; the texts of
-	// samples in flight go with them.
 	out := rowsSnapshot{rows: make([]*row, 0, len(m.rows)), extras: rowExtras{errs: m.extras.errs}, full: m.full}
 	for _, r := range m.rows {
 		if r.done {
@@ -438,12 +413,10 @@ func (m *Model) resetRows(results []*eval.Result) {
 	m.rowsReset()
 }
 
+// rowsReset follows replaced rows; the caller derives.
 func (m *Model) rowsReset() {
-	// The header counts what the table shows, now another run's results.
-	// Only a finished run's rows are replaced, so they are all done.
 	m.progress.total = max(m.progress.total, len(m.rows))
 	m.progress.done = len(m.rows) - m.running
-	// The caller derives, once the comparison is set too.
 	m.dropSorted()
 	m.dirty, m.shown, m.lines = true, nil, nil
 }
@@ -456,11 +429,8 @@ func cursorIndex(m *Model) int {
 }
 
 func (m *Model) keepCursorOn(index int) {
-	for pos, p := range m.lines {
-		if p >= 0 && m.rows[p].index == index {
-			m.cursor = pos
-			break
-		}
+	if pos := slices.IndexFunc(m.lines, func(p int32) bool { return p >= 0 && m.rows[p].index == index }); pos >= 0 {
+		m.cursor = pos
 	}
 	m.clampTable()
 }

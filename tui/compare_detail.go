@@ -10,9 +10,7 @@ import (
 )
 
 // The detail page of a compared sample shows each score as before -> after
-// and, above the current trace, every judgement that changed: the verdict
-// on a statement, a generated question or its cosine, a chunk's verdict, a
-// reference statement's attribution, each with the reasons on both sides.
+// and, above the current trace, every judgement that changed.
 
 // scoreText is a metric's score, or its status when it has none.
 func scoreText(r *eval.Result, mt eval.Metric) string {
@@ -55,9 +53,8 @@ func (m *Model) changes(p *page, before, after *eval.Result, mt eval.Metric) {
 	}
 }
 
-// correctnessItems are answer correctness's answer statements (1 for TP,
-// 0 for FP) or, with reference, the reference's (0 for FN, 1 covered), in
-// extraction order so that the two runs compare position by position.
+// correctnessItems are answer correctness's answer statements (1 TP, 0 FP)
+// or, with reference, the reference's (0 FN, 1 covered).
 func correctnessItems(t *eval.AnswerCorrectnessTrace, reference bool) []judged {
 	if t == nil {
 		return nil
@@ -125,9 +122,8 @@ func entityItems(r *eval.Result) []judged {
 	return out
 }
 
-// noiseItems are noise sensitivity's answer statements, 0 for the ones
-// that count against the score in the trace's mode (the worse verdict, as
-// an FP is), 1 for the others; the reason says where each stands.
+// noiseItems are noise sensitivity's answer statements, 0 for those that
+// count against the score.
 func noiseItems(r *eval.Result) []judged {
 	t := r.NoiseSensitivity
 	if t == nil {
@@ -160,8 +156,7 @@ func noiseItems(r *eval.Result) []judged {
 	return out
 }
 
-// judged is a statement with its verdict and the judge's reason, and the
-// evidence it cites where the trace has one (faithfulness, context recall).
+// judged is a statement with its verdict, the judge's reason and evidence.
 type judged struct {
 	text     string
 	verdict  int
@@ -182,8 +177,7 @@ func faithItems(r *eval.Result) []judged {
 	return out
 }
 
-// recallItems are context recall's reference statements, with their
-// evidence.
+// recallItems are context recall's reference statements.
 func recallItems(r *eval.Result) []judged {
 	t := r.ContextRecall
 	if t == nil {
@@ -197,16 +191,10 @@ func recallItems(r *eval.Result) []judged {
 }
 
 // statementChanges matches statements by their text: a changed prompt may
-// split the answer differently, and then a statement is new or dropped
-// rather than re-judged.
+// split the answer differently.
 func (m *Model) statementChanges(p *page, before, after []judged, yes, no string) int {
 	st := m.st
-	word := func(v int) string {
-		if v == 1 {
-			return yes
-		}
-		return no
-	}
+	word := func(v int) string { return verdictWord(v, yes, no) }
 	old := map[string]judged{}
 	for _, b := range before {
 		old[strings.TrimSpace(b.text)] = b
@@ -280,6 +268,14 @@ func (m *Model) questionChanges(p *page, before, after *eval.AnswerRelevancyTrac
 	return n
 }
 
+// verdictWord is yes for a verdict of 1, else no.
+func verdictWord(v int, yes, no string) string {
+	if v == 1 {
+		return yes
+	}
+	return no
+}
+
 func flag(q eval.GeneratedQuestion) string {
 	if q.Noncommittal == 1 {
 		return " [noncommittal]"
@@ -296,12 +292,7 @@ func (m *Model) chunkChanges(p *page, before, after *eval.ContextPrecisionTrace)
 	for _, c := range before.Chunks {
 		old[c.Rank] = c
 	}
-	word := func(v int) string {
-		if v == 1 {
-			return "useful"
-		}
-		return "not useful"
-	}
+	word := func(v int) string { return verdictWord(v, "useful", "not useful") }
 	n := 0
 	for _, a := range after.Chunks {
 		b, ok := old[a.Rank]

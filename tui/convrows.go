@@ -11,50 +11,27 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// A run with conversations lists each conversation as one row, its turns
-// indented under it when it is expanded. The rows of the table stay one
-// per sample (a turn is a sample): filter, sort, statistics and re-runs
-// work on them as before, and only the lines drawn (Model.lines) group
-// them:
-//
-//   - A conversation's row shows its id, how many turns it has, the first
-//     turn that fails (marked ▾ or ✗), and per metric the worst score of
-//     its turns: the minimum, the maximum for a metric where lower is
-//     better (noise sensitivity). Its mark is its worst turn's.
-//   - Collapsed by default: a run of many conversations reads one line
-//     each, worst scores showing which to open. → (l) expands, ← (h)
-//     collapses (from a turn too, landing on its conversation), enter
-//     toggles; enter on a turn opens it as it opens a sample.
-//   - Under a filter, every conversation with a matching turn is expanded
-//     and shows its matching turns; → and ← still fold it.
-//   - A conversation stands where its first turn in the sorted order
-//     stands: worst first (ascending on a metric) that is its worst turn,
-//     the score its row shows; its turns follow in turn order.
-//   - A run without conversations draws its rows as before: lines is
-//     shown itself.
+// A run with conversations draws each as one line (its worst score per
+// metric, its first failing turn), its turns indented under it when it is
+// expanded: collapsed by default, expanded under a filter. The rows stay
+// one per sample (a turn is a sample); only Model.lines groups them, each
+// conversation where its first turn stands in the sorted order.
 
-// convs is what the table knows of a run's conversations: which sample is
-// which turn of which, and which conversations the user folded. nil in a
-// run without conversations, so such a run pays nothing.
+// convs is what the table knows of a run's conversations; nil in a run
+// without them.
 type convs struct {
-	ids  []string // in the order their first turn arrived
-	byID map[string]int
-	// turns is each conversation's samples, by sample index, with their
-	// turn numbers.
-	turns [][]convTurn
-	// of places a sample (by index) in its conversation.
-	of map[int]convRef
-	// open is the user's fold of a conversation, by its number; absent:
-	// collapsed, expanded under a filter.
-	open map[int]bool
+	ids   []string // in the order their first turn arrived
+	byID  map[string]int
+	turns [][]convTurn    // each conversation's samples and turn numbers
+	of    map[int]convRef // by sample index
+	open  map[int]bool    // the user's fold; absent: collapsed, expanded under a filter
 }
 
 type convTurn struct{ index, turn int }
 
 type convRef struct{ conv, turn int }
 
-// noteConversation records that res, sample index's result (or its texts
-// while it runs), is a turn of a conversation.
+// noteConversation records that res is a turn of a conversation.
 func (m *Model) noteConversation(index int, res *eval.Result) {
 	if res == nil || res.ConversationID == "" {
 		return
@@ -100,10 +77,9 @@ func (m *Model) isOpen(n int) bool {
 	return !m.filter.empty()
 }
 
-// groupLines is the lines the table draws for the rows shown: shown
-// itself without conversations, else each conversation's line where its
-// first turn stands in shown, then its turns shown, in turn order, when
-// it is expanded.
+// groupLines is the lines the table draws for the rows shown: each
+// conversation's line where its first turn stands, then, expanded, its
+// turns shown in turn order.
 func (m *Model) groupLines(shown []int32) []int32 {
 	c := m.convs
 	if c == nil {
@@ -162,12 +138,6 @@ func (m *Model) cursorConv() (n int, own, ok bool) {
 	return ref.conv, false, ok
 }
 
-// onConvLine reports the cursor on a conversation's own line.
-func (m *Model) onConvLine() bool {
-	_, own, ok := m.cursorConv()
-	return ok && own
-}
-
 // fold expands or collapses the conversation under the cursor; collapsing
 // from a turn lands on its conversation's line.
 func (m *Model) fold(open bool) {
@@ -176,19 +146,15 @@ func (m *Model) fold(open bool) {
 		return
 	}
 	m.convs.open[n] = open
-	if !own {
-		for pos, l := range m.lines {
-			if l == convLine(n) {
-				m.cursor = pos
-				break
-			}
-		}
+	if pos := slices.Index(m.lines, convLine(n)); !own && pos >= 0 {
+		m.cursor = pos // from a turn, onto its conversation's line
 	}
 	m.derive()
 }
 
-// convSummary is what a conversation's line shows: a row holding the
-// worst score of its turns per metric, and the first failing turn.
+// convSummary is what a conversation's line shows: a row of the worst
+// score of its turns per metric (the highest where lower is better), the
+// turns and the first failing turn.
 func (m *Model) convSummary(n int) (*row, int, int) {
 	turns := m.convs.turns[n]
 	s := &row{index: -1, done: true, mark: markOK}
@@ -233,9 +199,9 @@ func (m *Model) convSummary(n int) (*row, int, int) {
 				if worse {
 					*score = v
 				}
-				*code = statusCode(eval.StatusOK)
+				*code = statusCodes.code(eval.StatusOK)
 			} else if *code == 0 {
-				*code = statusCode(st)
+				*code = statusCodes.code(st)
 			}
 		}
 	}
@@ -255,26 +221,21 @@ func (m *Model) convSummary(n int) (*row, int, int) {
 	return s, len(turns), firstFail
 }
 
-// renderConv draws conversation n's line: its fold, id, turns and first
-// failing turn in the question column, its worst scores.
+// renderConv draws conversation n's line.
 func (m *Model) renderConv(n int, selected bool) string {
 	s, turns, firstFail := m.convSummary(n)
 	fold := "[+]"
 	if m.isOpen(n) {
 		fold = "[-]"
 	}
-	text := fmt.Sprintf("%s %s  %d turns", fold, sanitize.Line(m.convs.ids[n]), turns)
-	if turns == 1 {
-		text = fmt.Sprintf("%s %s  1 turn", fold, sanitize.Line(m.convs.ids[n]))
-	}
+	text := fmt.Sprintf("%s %s  %d %s", fold, sanitize.Line(m.convs.ids[n]), turns, plural(turns, "turn", "turns"))
 	if firstFail > 0 {
 		text += ", fails from turn " + strconv.Itoa(firstFail)
 	}
 	return m.drawRow(s, selected, "", text, true)
 }
 
-// turnText is a turn's question column: indented under its conversation,
-// the turn's number first.
+// turnText is the indent and number before a turn's question.
 func (m *Model) turnText(r *row) (string, bool) {
 	if m.convs == nil {
 		return "", false
@@ -284,4 +245,79 @@ func (m *Model) turnText(r *row) (string, bool) {
 		return "", false
 	}
 	return fmt.Sprintf("    t%d ", ref.turn), true
+}
+
+// conversationTexts draws the turns before a conversation's turn.
+func (m *Model) conversationTexts(p *page, res *eval.Result) {
+	if res.ConversationID == "" {
+		return
+	}
+	st := m.st
+	p.heading(fmt.Sprintf("Conversation %s, turn %d", sanitize.Line(res.ConversationID), res.Turn))
+	if len(res.History) == 0 {
+		p.text(2, "", "the first turn: nothing before it", &st.muted)
+	}
+	for _, t := range res.History {
+		p.text(2, fmt.Sprintf("%d user: ", t.Turn), t.Question, &st.muted)
+		p.text(2, fmt.Sprintf("%d assistant: ", t.Turn), t.Answer, &st.muted)
+	}
+	p.blank()
+}
+
+// standaloneText draws the question the metrics judged the turn by, or
+// why there is none.
+func (m *Model) standaloneText(p *page, res *eval.Result) {
+	s := res.Standalone
+	if s == nil || len(res.History) == 0 {
+		return
+	}
+	p.blank()
+	p.heading("Standalone question")
+	if s.Status == eval.StatusOK {
+		p.text(2, "", s.Question, nil)
+		return
+	}
+	style := m.st.muted
+	if s.Status.Failed() {
+		style = m.st.failed
+	}
+	p.text(2, "", string(s.Status)+": "+s.Reason, &style)
+}
+
+// lookBackLines draws the statements backed only by earlier turns and
+// those contradicting an earlier answer.
+func (m *Model) lookBackLines(p *page, t *eval.FaithfulnessTrace) {
+	if t == nil || t.HistorySupport == "" {
+		return
+	}
+	st := m.st
+	shown := false
+	head := func() {
+		if !shown {
+			p.text(2, "", fmt.Sprintf("looking back over the conversation (--history-support %s):", t.HistorySupport), &st.bold)
+			shown = true
+		}
+	}
+	for i, v := range t.Statements {
+		if v.Support != "" {
+			head()
+			what := fmt.Sprintf("backed only by the chunks retrieved in turn %d", v.SupportTurn)
+			if v.Support == eval.SupportUser {
+				what = fmt.Sprintf("backed only by what the user said in turn %d", v.SupportTurn)
+			}
+			counted := "not counted"
+			if v.Verdict == 1 {
+				counted = "counted as supported"
+			}
+			p.text(4, fmt.Sprintf("statement %d: ", i+1), what+", "+counted+"; "+v.HistoryReason, &st.warn)
+		}
+		if v.Contradicts > 0 {
+			head()
+			p.text(4, fmt.Sprintf("statement %d: ", i+1), fmt.Sprintf("contradicts the answer of turn %d; %s", v.Contradicts, v.HistoryReason), &st.failed)
+		}
+	}
+	if !t.ContradictionsChecked {
+		head()
+		p.text(4, "", "contradictions with earlier answers not looked for (this judge cannot tell them)", &st.muted)
+	}
 }

@@ -31,21 +31,7 @@ func newCritSet(names []string, pass map[string]float64) critSet {
 	return c
 }
 
-// CriteriaOf is what Options.Criteria and Options.CriteriaPass hold for a
-// criteria file's set (nothing for nil).
-func CriteriaOf(s *criteria.Set) (names []string, pass map[string]float64) {
-	if s == nil {
-		return nil, nil
-	}
-	pass = make(map[string]float64, len(s.Criteria))
-	for _, c := range s.Criteria {
-		pass[c.Name] = c.Pass
-	}
-	return s.Names(), pass
-}
-
-// levels are l with the criteria's pass levels, which the diagnosis reads
-// (a sample failing one is diagnosed criterion).
+// levels are l with the criteria's pass levels, for the diagnosis.
 func (c critSet) levels(l report.Levels) report.Levels {
 	if len(c.names) == 0 {
 		return l
@@ -65,13 +51,7 @@ func (c critSet) slot(name eval.Metric) int {
 	return -1
 }
 
-// lookup is the criterion a filter term names (the name exactly).
-func (c critSet) lookup(name string) (eval.Metric, bool) {
-	return eval.Metric(name), c.slot(eval.Metric(name)) >= 0
-}
-
-// list is ", a criterion (NAME, ...)" for an error that lists what a
-// score term may name; "" without criteria.
+// list is ", a criterion (NAME, ...)" for a filter error; "" without criteria.
 func (c critSet) list() string {
 	if len(c.names) == 0 {
 		return ""
@@ -83,11 +63,10 @@ func (c critSet) list() string {
 	return ", a criterion (" + strings.Join(names, ", ") + ")"
 }
 
-// passes says a score v of criterion name reaches its pass level (the
-// metrics' default level when the run gave none).
+// passes says a score v of criterion name reaches its pass level.
 func (c critSet) passes(name eval.Metric, v float64) bool { return v >= c.level(name) }
 
-// level is a criterion's pass level.
+// level is a criterion's pass level, the metrics' default when none.
 func (c critSet) level(name eval.Metric) float64 {
 	if lv, ok := c.pass[name]; ok {
 		return lv
@@ -106,13 +85,9 @@ func (m *Model) slotOf(mt eval.Metric) int {
 // isCriterion says mt is one of the run's criteria, not a metric.
 func (m *Model) isCriterion(mt eval.Metric) bool { return m.st.crit.slot(mt) >= 0 }
 
-// criterionSection draws what decided a criterion's score, read from the
-// shape of its trace: each draw of a yes_no and the majority, a rubric's
-// level and its description, each item of a checklist and the share, an
-// exact check's reason and its matches highlighted in the answer. A
-// criterion that did not score has no trace: its status says why. The
-// human's label goes under what it labels: the majority, a checklist's
-// item, an exact check's outcome.
+// criterionSection draws what decided a criterion's score, by the shape of
+// its trace: a yes_no's draws, a rubric's level, a checklist's items or an
+// exact check's matches in the answer, with the human's label.
 func (m *Model) criterionSection(p *page, res *eval.Result, name eval.Metric) {
 	t := res.Criteria[string(name)]
 	st := m.st
@@ -180,16 +155,14 @@ func (m *Model) criterionSection(p *page, res *eval.Result, name eval.Metric) {
 	}
 }
 
-// quoteLine shows the words a criterion's verdict rests on, when the
-// judge gave them.
+// quoteLine shows the words a criterion's verdict rests on, if given.
 func (m *Model) quoteLine(p *page, quote string) {
 	if quote != "" {
 		p.text(4, "quote ", "\""+quote+"\"", &m.st.muted)
 	}
 }
 
-// pageOrder sorts a result's labellable items as the page shows them:
-// labels.Items lists the criteria by name, the page in their file's order.
+// pageOrder sorts a result's labellable items as the page shows them.
 func (m *Model) pageOrder(items []labels.Item) []labels.Item {
 	slices.SortStableFunc(items, func(a, b labels.Item) int { return m.slotOf(a.Metric) - m.slotOf(b.Metric) })
 	return items

@@ -320,21 +320,6 @@ func TestCriteriaNotGiven(t *testing.T) {
 	}
 }
 
-func TestCriteriaOf(t *testing.T) {
-	s, err := criteria.Parse("c.yaml", []byte("criteria:\n  - name: no_hr\n    kind: not_contains\n    values: [ask HR]\n"+
-		"  - name: short\n    kind: max_chars\n    max: 200\n    pass: 1\n"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	names, pass := CriteriaOf(s)
-	if !slices.Equal(names, []string{"no_hr", "short"}) || len(pass) != 2 || pass["no_hr"] != s.Criteria[0].Pass || pass["short"] != 1 {
-		t.Errorf("CriteriaOf: %v %v", names, pass)
-	}
-	if names, pass := CriteriaOf(nil); names != nil || pass != nil {
-		t.Errorf("CriteriaOf(nil): %v %v", names, pass)
-	}
-}
-
 func TestCriteriaLegend(t *testing.T) {
 	m := newTestModel(t, criteriaOptions(), 160, 60)
 	press(m, "?")

@@ -10,6 +10,8 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/rivo/uniseg"
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
@@ -25,19 +27,14 @@ type detailView struct {
 	width int
 	scrolled
 	sections []int // first line of each metric section, in metric order
-	// stmts are the lines of the judged statements that carry evidence
-	// (faithfulness, context recall), in page order; pick is the one the item
-	// cursor (] [, see labelKey) is on,
-	// 1-based (0: none). built is the pick the lines show.
+	// stmts are the statements that cite evidence, in page order; pick is
+	// the one the item cursor is on, 1-based (0: none); built is the
+	// pick the lines show.
 	stmts []stmtSpan
 	pick  int
 	built int
-	// focus is the metric picked with its number, or the metric or
-	// criterion whose section tab or shift+tab went to, which r re-runs
-	// alone; "" for all.
-	focus eval.Metric
-	// base is the result compared against when it was built.
-	base *eval.Result
+	focus eval.Metric  // the metric r re-runs alone; "" for all
+	base  *eval.Result // compared against when it was built
 }
 
 // stmtSpan is where a judged statement is drawn: its first and last line.
@@ -45,10 +42,8 @@ type stmtSpan struct{ first, last int }
 
 func (d *detailView) invalidate() { d.lines = nil }
 
-// scrollBy scrolls within the page. The last section may scroll up to the
-// top even when that leaves blank space below, so every jump key puts its
-// section heading on the first line: the viewport's content is padded for
-// it (see load).
+// scrollBy scrolls within the page; the last section may scroll to the
+// top, so every jump puts its heading on the first line (load pads).
 func (d *detailView) scrollBy(n, page int) { d.scrolled.scrollBy(n, page, d.load) }
 
 // load puts the page's lines into the viewport, sized for page lines.
@@ -60,8 +55,7 @@ func (d *detailView) load(page int) {
 	d.fill(content, d.width, page)
 }
 
-// viewLines are the lines the viewport shows, without the padding its
-// View adds to the width (the frame pads and cuts each line itself).
+// viewLines are the lines the viewport shows, without its padding.
 func viewLines(vp *viewport.Model) []string {
 	lines := strings.Split(vp.View(), "\n")
 	for i, l := range lines {
@@ -84,23 +78,21 @@ func (d *detailView) maxScroll(page int) int {
 	return limit
 }
 
-// pageHeight is the scrollable area of the detail and raw pages: all but
-// the title line and the footer.
+// pageHeight is the scrollable area of the detail and raw pages.
 func (m *Model) pageHeight() int { return max(m.height-2-len(m.bottomLines()), 1) }
 
-// openDetail shows a row's page; its full result is read from the store
-// when it is not in memory (the page says "loading" until it is).
+// openDetail shows a row's page, its result read when not in memory.
 func (m *Model) openDetail(rowPos int) tea.Cmd {
 	m.screen = screenDetail
 	m.detail = detailView{row: rowPos}
 	r := m.rows[rowPos]
 	m.full.hold(r.index)
-	return tea.Batch(m.loadCmd(r, thenShow), m.labelsOpen())
+	m.lab.res = nil // its labels are read afresh
+	return tea.Batch(m.loadCmd(r, thenShow), m.labelsFollow())
 }
 
 // detailResult is what the page of a row is built from: the full result
-// of a finished sample (nil while it is read), the texts the runner told
-// of a running one.
+// (nil while it is read), or a running sample's texts.
 func (m *Model) detailResult(r *row) *eval.Result {
 	if !r.done {
 		return m.extras.known[r.index]
@@ -146,14 +138,12 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Back):
 		m.screen = screenTable
 	case key.Matches(msg, k.Section):
-		// The keys number the metrics; the criteria's sections after
-		// them are reached with tab.
+		// The keys number the metrics (criteria are reached with tab);
+		// the one jumped to is the one r re-runs.
 		i := metricKeyIndex(msg)
 		if i < len(d.sections) && i < len(m.metrics) {
 			d.scrollTo(d.sections[i], page)
 		}
-		// The metric jumped to is the one r re-runs: the section on screen
-		// is the one the user is judging.
 		if i < len(m.metrics) {
 			d.focus = m.metrics[i]
 		}
@@ -178,8 +168,7 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 				return nil
 			}
 		}
-		// Back above the sections: r re-runs them all again.
-		d.scrollTo(0, page)
+		d.scrollTo(0, page) // above the sections: r re-runs them all
 		d.focus = ""
 	case key.Matches(msg, k.NextSample):
 		return m.stepSample(1)
@@ -195,9 +184,7 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// toSection scrolls to section i and focuses its metric or criterion, as
-// a metric's number does: the criteria's sections have no number, so tab
-// is how r reaches one of them alone.
+// toSection scrolls to section i and focuses its metric or criterion.
 func (m *Model) toSection(i, page int) {
 	d := &m.detail
 	d.scrollTo(d.sections[i], page)
@@ -206,21 +193,13 @@ func (m *Model) toSection(i, page int) {
 	}
 }
 
-// stepSample moves the detail page to the next row of the table as it is
-// sorted and filtered, and moves the table cursor with it so esc lands there.
+// stepSample moves the detail page, and the table cursor, to the next row.
 func (m *Model) stepSample(d int) tea.Cmd {
-	pos := -1
-	for p, i := range m.lines {
-		if int(i) == m.detail.row {
-			pos = p
-			break
-		}
-	}
+	pos := slices.Index(m.lines, int32(m.detail.row))
 	if pos < 0 {
 		return nil
 	}
-	// A conversation's line is stepped over: n and p go turn to turn.
-	next := pos + d
+	next := pos + d // over a conversation's line: turn to turn
 	for next >= 0 && next < len(m.lines) && m.lines[next] < 0 {
 		next += d
 	}
@@ -247,7 +226,6 @@ func (m *Model) renderDetail() []string {
 	if d := r.diagnosis(); d != "" {
 		what := string(d)
 		if res := m.detailResult(r); d == report.DiagCriterion && res != nil {
-			// The class names what failed: the team's own rule.
 			what += " " + strings.Join(m.failingCriteria(res), ", ")
 		}
 		title += m.g.sep + m.diagStyle(d)(sanitize.Line(what))
@@ -280,14 +258,12 @@ func (p *page) heading(s string) {
 	p.lines = append(p.lines, p.m.st.section.Render(s))
 }
 
-// text wraps s under indent; the first line may carry a prefix (a mark or
-// a rank) that the following lines are aligned after.
+// text wraps s under indent, the lines after a first line's prefix.
 func (p *page) text(indent int, prefix, s string, style *lipgloss.Style) {
 	p.wrapped(indent, prefix, s, style, nil)
 }
 
-// wrapped is text with a hook that may restyle the wrapped lines before
-// they are indented (the highlighted quote in a chunk).
+// wrapped is text with a hook that may restyle the wrapped lines.
 func (p *page) wrapped(indent int, prefix, s string, style *lipgloss.Style, mark func([]string) []string) {
 	pw := lipgloss.Width(prefix)
 	width := max(p.w-indent-pw, 10)
@@ -316,8 +292,6 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 		return lines, sections, nil
 	}
 	if res == nil {
-		// Read from the store (Options.Load) when opened; an error is
-		// shown where the page would be.
 		switch {
 		case m.loading.index == r.index && m.loading.err != nil:
 			p.text(2, "", "cannot read this sample from the store: "+m.loading.err.Error(), &st.failed)
@@ -401,7 +375,7 @@ func (m *Model) sampleTexts(p *page, res *eval.Result) {
 	hl := -1
 	var from, to int
 	if p.pick >= 0 {
-		// On the heading line, so picking a statement never moves the page.
+		// On the heading line: picking a statement never moves the page.
 		note, style := m.citedNote(p.pick, p.cited, res.Contexts)
 		heading += style.Render(m.g.sep + note)
 		if k, start, end, ok := p.cited.Locate(res.Contexts); ok {
@@ -426,9 +400,7 @@ func (m *Model) sampleTexts(p *page, res *eval.Result) {
 	}
 }
 
-// buildRunning is the page of a sample still being evaluated: its texts
-// when the runner sent them, and a heading per metric whose score and
-// judgements fill in when the result arrives (the page is rebuilt then).
+// buildRunning is the page of a sample still being evaluated.
 func (m *Model) buildRunning(p *page, known *eval.Result) ([]string, []int) {
 	st := m.st
 	if known == nil {
@@ -466,8 +438,7 @@ func (m *Model) verdictMark(v int) string {
 }
 
 // verdictLine draws a judged text after lead, its mark and its class, yes
-// or no; a text judged 0 is emphasised with its class: it is what lowers
-// the score.
+// or no; one judged 0 is emphasised, as it lowers the score.
 func (m *Model) verdictLine(p *page, indent int, lead string, v int, yes, no, text string) {
 	if v == 1 {
 		p.text(indent, lead+m.verdictMark(1)+yes, text, nil)
@@ -479,9 +450,8 @@ func (m *Model) verdictLine(p *page, indent int, lead string, v int, yes, no, te
 	p.text(indent, lead+m.verdictMark(0)+no, text, &m.st.emph)
 }
 
-// judgedLine shows one judged statement: its mark, the statement
-// (emphasised when it failed), the judge's reason under it and the
-// evidence it cited. The statement the item cursor (] [) is on has a > before it.
+// judgedLine shows one judged statement, the judge's reason and the
+// evidence it cited; the one under the item cursor has a > before it.
 func (m *Model) judgedLine(p *page, verdict int, statement, reason string, ev *eval.Citation) {
 	first := len(p.lines)
 	lead := "  "
@@ -496,8 +466,7 @@ func (m *Model) judgedLine(p *page, verdict int, statement, reason string, ev *e
 	p.stmts = append(p.stmts, stmtSpan{first: first, last: len(p.lines) - 1})
 }
 
-// evidenceLines show the chunk and quote a verdict cites, and the flag of
-// a quote that is not in its chunk.
+// evidenceLines show the chunk and quote a verdict cites, and its flag.
 func (m *Model) evidenceLines(p *page, ev *eval.Citation) {
 	st := m.st
 	switch {
@@ -540,16 +509,14 @@ func (m *Model) citedNote(pick int, ev *eval.Citation, contexts []string) (strin
 	return what + ": " + eval.QuoteNotFoundFlag(ev.Chunk), st.warn
 }
 
-// citations are the evidence of the statements the page draws, in its
-// order: the ones judgedLine draws for faithfulness and context recall.
+// citations are the evidence of the statements the page draws, in order.
 func citations(metrics []eval.Metric, res *eval.Result) []*eval.Citation {
 	var out []*eval.Citation
 	eachCitation(metrics, res, func(_ string, _ int, ev *eval.Citation) { out = append(out, ev) })
 	return out
 }
 
-// eachCitation walks the statements that cite evidence in page order: the
-// task and position of each (as labels.Items names them) and its citation.
+// eachCitation walks the statements that cite evidence in page order.
 func eachCitation(metrics []eval.Metric, res *eval.Result, fn func(task string, pos int, ev *eval.Citation)) {
 	for _, mt := range metrics {
 		sec := metricSections[mt]
@@ -562,8 +529,7 @@ func eachCitation(metrics []eval.Metric, res *eval.Result, fn func(task string, 
 	}
 }
 
-// citationOf is the position among citations of a judged item, -1 for an
-// item that cites no evidence (a chunk's verdict, a generated question).
+// citationOf is the position among citations of a judged item, or -1.
 func citationOf(metrics []eval.Metric, res *eval.Result, it labels.Item) int {
 	at, n := -1, 0
 	eachCitation(metrics, res, func(task string, pos int, _ *eval.Citation) {
@@ -582,9 +548,8 @@ func (m *Model) faithfulnessSection(p *page, res *eval.Result) {
 	}
 }
 
-// statementSection draws such a trace: each statement with its verdict,
-// reason, evidence and label, the judge's reasoning, then the count over
-// the statements.
+// statementSection draws each statement with its verdict, reason, evidence
+// and label, the judge's reasoning, then the count.
 func (m *Model) statementSection(p *page, res *eval.Result, task string, items []judged, yes int, what string) {
 	for _, it := range items {
 		m.judgedLine(p, it.verdict, it.text, it.reason, it.evidence)
@@ -602,9 +567,8 @@ func (m *Model) similaritySection(p *page, res *eval.Result) {
 	}
 }
 
-// correctnessSection lists the judge's TP, FP and FN with their reasons
-// and ends with the F-score and the weighted mean, every term shown.
-// The items are not pickable: human labels do not cover this task yet.
+// correctnessSection lists the judge's TP, FP and FN with their reasons,
+// then the formula.
 func (m *Model) correctnessSection(p *page, res *eval.Result) {
 	t := res.AnswerCorrectness
 	st := m.st
@@ -635,8 +599,6 @@ func (m *Model) relevancySection(p *page, res *eval.Result) {
 		return
 	}
 	if t.Mode == eval.AnswerSimilarityMode {
-		// Runs recorded before offline answer relevancy was unsupported
-		// scored the cosine; either way no diagnosis rests on it.
 		_, scored := res.Score(eval.AnswerRelevancy)
 		p.text(2, "", t.OfflineCosine(scored), &st.bold)
 		if t.NoncommittalHint != "" {
@@ -672,8 +634,7 @@ func (m *Model) relevancySection(p *page, res *eval.Result) {
 		mean := sum / float64(n)
 		line := fmt.Sprintf("mean(%s) = %.3f", strings.Join(terms, ", "), mean)
 		p.text(2, "", line, &st.bold)
-		// The engine decides when noncommittal answers zero the score; the
-		// page explains whichever rule it applied.
+		// The page explains whichever zeroing rule the engine applied.
 		score, scored := res.Score(eval.AnswerRelevancy)
 		switch {
 		case t.AllNoncommittal:
@@ -690,10 +651,8 @@ func (m *Model) cosineBar(c float64) string {
 	return m.st.band(c).Render(strings.Repeat(m.g.bar, n)) + strings.Repeat(" ", 10-n)
 }
 
-// precisionSection shows the chunk verdicts of context precision or, with
-// the answer as the target (what says so: " for the answer"), of context
-// utilization: the same verdicts, precision@k and formula, labelled under
-// their own task.
+// precisionSection shows the chunk verdicts of context precision, or of
+// context utilization (what: " for the answer").
 func (m *Model) precisionSection(p *page, t *eval.ContextPrecisionTrace, task, what string) {
 	st := m.st
 	if t == nil {
@@ -702,10 +661,7 @@ func (m *Model) precisionSection(p *page, t *eval.ContextPrecisionTrace, task, w
 	var terms []string
 	sum, useful := 0.0, 0
 	for i, c := range t.Chunks {
-		verdict := "not useful" + what
-		if c.Verdict == 1 {
-			verdict = "useful" + what
-		}
+		verdict := verdictWord(c.Verdict, "useful", "not useful") + what
 		prefix := fmt.Sprintf("[%d] %s", c.Rank, m.verdictMark(c.Verdict))
 		pk := ""
 		if i < len(t.Precisions) {
@@ -742,9 +698,8 @@ func (m *Model) recallSection(p *page, res *eval.Result) {
 	}
 }
 
-// reasoningLine shows, folded to its start, what a reasoning judge model
-// thought before the verdicts of task (the last successful call of it):
-// what an analyst reads when a verdict looks wrong. x shows all of it.
+// reasoningLine shows the start of what a reasoning judge thought in the
+// last successful call of task.
 func (m *Model) reasoningLine(p *page, res *eval.Result, task string) {
 	for i := len(res.Calls) - 1; i >= 0; i-- {
 		c := res.Calls[i]
@@ -767,9 +722,8 @@ func statusMessage(res *eval.Result, mt eval.Metric) string {
 	return msg
 }
 
-// unshown are the names res is scored under that have no column, sorted:
-// the criteria of a run whose criteria the interface was not told of
-// (Options.Criteria), whose failures the page lists all the same.
+// unshown are the names res is scored under that have no column, sorted
+// (criteria the interface was not told of).
 func unshown(res *eval.Result, columns []eval.Metric) []eval.Metric {
 	var out []eval.Metric
 	for mt := range res.Status {
@@ -781,13 +735,9 @@ func unshown(res *eval.Result, columns []eval.Metric) []eval.Metric {
 	return out
 }
 
-// failuresSection repeats, in one place, every metric that did not score,
-// so a failure is never only visible by scrolling to its section: the
-// failures (and failed calls) under "Failures", the metrics the sample's
-// input makes undefined (missing_input, no_statements, no_questions) under
-// "Not computable" — they are no failure of the judge or the run. A metric
-// the judge does not support is left to its section: it is no failure of
-// this sample, and the same on every one.
+// failuresSection repeats in one place every metric that did not score:
+// what the input makes undefined ("Not computable"), then failures and
+// failed calls; unsupported is left to its section.
 func (m *Model) failuresSection(p *page, res *eval.Result) {
 	st := m.st
 	var failed, na [][2]string
@@ -824,3 +774,83 @@ func (m *Model) failuresSection(p *page, res *eval.Result) {
 		p.text(2, l[0]+": ", l[1], &st.failed)
 	}
 }
+
+// span is a range of bytes of a text: a quote in a chunk, a match in an
+// answer.
+type span struct{ from, to int }
+
+// markQuote styles the spans of text (byte offsets) on its wrapped lines,
+// found by counting the grapheme clusters wrap keeps (it only adds or
+// drops spaces). A span whose counts disagree is left unmarked rather
+// than marked wrongly. (The viewport's SetHighlights marks the wrong cells
+// after a styled one.)
+func markQuote(lines []string, text string, spans []span, style lipgloss.Style) []string {
+	shown := func(s string) string { return sanitize.Text(strings.ReplaceAll(s, "\r\n", "\n")) }
+	total := printedClusters(shown(text))
+	var marked []span // in clusters of the sanitised text
+	for _, sp := range spans {
+		if sp.from < 0 || sp.to > len(text) || sp.from >= sp.to {
+			continue
+		}
+		skip, n := printedClusters(shown(text[:sp.from])), printedClusters(shown(text[sp.from:sp.to]))
+		if n > 0 && skip+n+printedClusters(shown(text[sp.to:])) == total {
+			marked = append(marked, span{skip, skip + n})
+		}
+	}
+	if len(marked) == 0 {
+		return lines
+	}
+	in := func(k int) bool {
+		return slices.ContainsFunc(marked, func(sp span) bool { return k >= sp.from && k < sp.to })
+	}
+	out := slices.Clone(lines)
+	seen := 0
+	for i, l := range out {
+		// A run of marked clusters spans c0 to c1, blanks included.
+		var ranges []lipgloss.Range
+		col, c0, c1 := 0, -1, -1
+		state := -1
+		for rest := l; rest != ""; {
+			var cl string
+			cl, rest, _, state = uniseg.FirstGraphemeClusterInString(rest, state)
+			w := ansi.StringWidth(cl)
+			if !blankCluster(cl) {
+				switch {
+				case in(seen):
+					if c0 < 0 {
+						c0 = col
+					}
+					c1 = col + w
+				case c0 >= 0:
+					ranges = append(ranges, lipgloss.NewRange(c0, c1, style))
+					c0 = -1
+				}
+				seen++
+			}
+			col += w
+		}
+		if c0 >= 0 {
+			ranges = append(ranges, lipgloss.NewRange(c0, c1, style))
+		}
+		if len(ranges) > 0 {
+			out[i] = lipgloss.StyleRanges(l, ranges...)
+		}
+	}
+	return out
+}
+
+// printedClusters counts the grapheme clusters of s that wrap keeps as they
+// are: all but spaces, tabs (wrap expands them) and line ends (it splits there).
+func printedClusters(s string) int {
+	n, state := 0, -1
+	for s != "" {
+		var cl string
+		cl, s, _, state = uniseg.FirstGraphemeClusterInString(s, state)
+		if !blankCluster(cl) {
+			n++
+		}
+	}
+	return n
+}
+
+func blankCluster(cl string) bool { return cl == " " || cl == "\t" || cl == "\n" }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -11,25 +12,15 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// The detail sections of factual correctness, context entity recall and
-// noise sensitivity. Like answer correctness's, their items are not
-// pickable with ] and [: human labels do not cover these tasks yet.
-
-// factualSection lists the answer's claims as judged against the
-// reference (TP or FP) and the reference's as judged against the answer
-// (an FN when the answer does not entail it), each with the judge's
-// reason, and ends with the formulas the mode needs, every term shown.
+// factualSection lists the answer's claims (TP or FP) and the reference's
+// (FN when the answer does not entail it), then the mode's formulas.
 func (m *Model) factualSection(p *page, res *eval.Result) {
 	t := res.FactualCorrectness
 	st := m.st
 	if t == nil {
 		return
 	}
-	mode := t.Mode
-	beta := t.Beta
-	if beta == 0 {
-		beta = 1 // a trace from before β was recorded
-	}
+	mode, beta := t.Mode, cmp.Or(t.Beta, 1) // 0: a trace from before β was recorded
 	modeLine := "mode " + sanitize.Line(mode)
 	if beta != 1 {
 		modeLine += fmt.Sprintf(" (beta = %g)", beta)
@@ -107,9 +98,7 @@ func ratio(a, b int) float64 {
 	return float64(a) / float64(b)
 }
 
-// claimLines draws judged texts, each with its mark and class (yes or no,
-// as wide as each other) and the judge's reason under the text; "none"
-// for none.
+// claimLines draws judged texts with their mark, class and reason.
 func (m *Model) claimLines(p *page, claims []judged, yes, no string) {
 	if len(claims) == 0 {
 		p.text(4, "", "none", &m.st.muted)
@@ -123,13 +112,11 @@ func (m *Model) claimLines(p *page, claims []judged, yes, no string) {
 }
 
 // maxContextEntities is how many of the contexts' entities the page lists
-// before "and N more": the reference's, the ones the score is about, are
-// always listed in full.
+// before "and N more".
 const maxContextEntities = 60
 
-// entitySection lists the reference's entities, each found (with the
-// context entity it matched when that is spelt differently) or missing,
-// then the contexts' entities, and ends with the formula.
+// entitySection lists the reference's entities, found or missing, then
+// the contexts', then the formula.
 func (m *Model) entitySection(p *page, res *eval.Result) {
 	t := res.ContextEntityRecall
 	st := m.st
@@ -148,9 +135,7 @@ func (m *Model) entitySection(p *page, res *eval.Result) {
 	}
 	for _, e := range t.Reference {
 		s := sanitize.Line(e.Entity)
-		if e.Found && e.Match != "" && e.Match != e.Entity {
-			// The match is on a normalised form (eval.EntityKey): say
-			// which spelling of the contexts it was.
+		if e.Found && e.Match != "" && e.Match != e.Entity { // matched on a normalised form
 			s += "  (as \"" + sanitize.Line(e.Match) + "\")"
 		}
 		m.verdictLine(p, 2, "  ", b2i(e.Found), "found   ", "missing ", s)
@@ -162,8 +147,6 @@ func (m *Model) entitySection(p *page, res *eval.Result) {
 		shown := t.Contexts[:min(len(t.Contexts), maxContextEntities)]
 		names := make([]string, len(shown))
 		for i, e := range shown {
-			// One line each: an entity with a line break in it must not
-			// look like two.
 			names[i] = sanitize.Line(e)
 		}
 		s := strings.Join(names, "; ")
@@ -179,22 +162,16 @@ func (m *Model) entitySection(p *page, res *eval.Result) {
 		t.Found, len(t.Reference), float64(t.Found)/float64(len(t.Reference))), &st.bold)
 }
 
-// noiseSection shows the noise matrix: a row per answer statement, a
-// column per chunk with a mark where the chunk entails the statement,
-// whether the reference entails it (correct) and the noise it counts as.
-// Too narrow for the matrix, it lists each statement with the chunks that
-// back it. The reference's statements follow with the chunks that entail
-// them (what makes a chunk relevant), then the formula.
+// noiseSection shows the noise matrix (a row per answer statement, a
+// column per chunk), or a list when too narrow; then the reference's
+// statements with the chunks that entail them, then the formula.
 func (m *Model) noiseSection(p *page, res *eval.Result) {
 	t := res.NoiseSensitivity
 	st := m.st
 	if t == nil {
 		return
 	}
-	mode := t.Mode
-	if mode == "" {
-		mode = eval.NSModeRelevant
-	}
+	mode := cmp.Or(t.Mode, eval.NSModeRelevant)
 	explain := "incorrect (not in the reference) and backed by a relevant chunk"
 	if mode == eval.NSModeIrrelevant {
 		explain = "incorrect (not in the reference) and backed only by irrelevant chunks"
@@ -229,17 +206,14 @@ func (m *Model) noiseSection(p *page, res *eval.Result) {
 	p.text(2, "", fmt.Sprintf("(%s mode: %d/%d = %.3f)", otherMode, other, total, float64(other)/float64(total)), &st.muted)
 }
 
-// noiseCounted reports whether an answer statement counts against noise
-// sensitivity in mode ("" is the default mode).
+// noiseCounted reports whether a statement counts against the score in mode.
 func noiseCounted(s eval.NoiseStatement, mode string) bool {
-	if mode == "" {
-		mode = eval.DefaultNSMode
-	}
+	mode = cmp.Or(mode, eval.DefaultNSMode)
 	return s.Noise != "" && s.Noise == mode
 }
 
-// noiseMatrix draws the matrix when the page is wide enough for it to keep
-// a statement column of some width; it reports whether it did.
+// noiseMatrix draws the matrix when the page is wide enough, and reports
+// whether it did.
 func (m *Model) noiseMatrix(p *page, t *eval.NoiseSensitivityTrace, mode string) bool {
 	st, g := m.st, m.g
 	const (
@@ -257,15 +231,13 @@ func (m *Model) noiseMatrix(p *page, t *eval.NoiseSensitivityTrace, mode string)
 	if textW < minText {
 		return false
 	}
-	// No wider than the longest statement: the marks stay next to the
-	// text they are about.
 	longest := minText
 	for _, s := range t.Statements {
 		for _, l := range wrap(s.Statement, textW) {
 			longest = max(longest, lipgloss.Width(l))
 		}
 	}
-	textW = min(textW, longest)
+	textW = min(textW, longest) // the marks stay next to the text
 	pad := strings.Repeat(" ", indent)
 	lead := pad + strings.Repeat(" ", numW+textW+1)
 	var ranks, kinds strings.Builder
@@ -318,8 +290,7 @@ func (m *Model) noiseMatrix(p *page, t *eval.NoiseSensitivityTrace, mode string)
 	return true
 }
 
-// noiseList is the matrix as a list, for a narrow page: each statement,
-// the chunks that back it, whether it is correct and its noise.
+// noiseList is the matrix as a list, for a narrow page.
 func (m *Model) noiseList(p *page, t *eval.NoiseSensitivityTrace, mode string) {
 	st, g := m.st, m.g
 	for _, s := range t.Statements {

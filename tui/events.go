@@ -2,8 +2,7 @@ package tui
 
 import (
 	"context"
-	"os"
-	"strings"
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -11,31 +10,22 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// EventsMsg carries a batch of one stream's runner events, in the order
-// the runner emitted them (see Forward). Stream 0 is the run the program
-// was started with; a re-run's stream is tagged with the model's gen of
-// that re-run, so the events of a superseded one are recognised and
-// dropped.
+// EventsMsg carries a batch of one stream's runner events, in order (see
+// Forward). Stream 0 is the first run; a re-run's is tagged with its gen,
+// so a superseded one's events are dropped.
 type EventsMsg struct {
 	Stream int
 	Events []eval.Event
 }
 
-// streamClosedMsg says a stream's channel closed and its Forward returned:
-// every event of the stream has been delivered before it.
+// streamClosedMsg follows the last event of a stream.
 type streamClosedMsg struct{ stream int }
 
-// forwardEvery is the frame interval of a live run: Forward sends a batch
-// at most this often, and the program repaints once per batch, so the
-// counters, the in-flight gauge and the results move four times a second
-// however fast the runner goes. Often enough to look live; seldom enough
-// that a run costs a slow SSH link a few frames a second, not one per
-// result (scripts/sshbytes.sh measures it).
+// forwardEvery is the frame interval of a live run: often enough to look
+// live, seldom enough to spare a slow SSH link a frame per result.
 const forwardEvery = 250 * time.Millisecond
 
-// stream runs Forward over a stream's channel in a command, for as long as
-// the stream lasts. Once ctx is done Forward sends nothing more but keeps
-// reading, so the runner never blocks on a model that has gone.
+// stream runs Forward over a stream's channel in a command.
 func (m *Model) stream(ctx context.Context, tag int, events <-chan eval.Event) tea.Cmd {
 	send := m.send
 	return func() tea.Msg {
@@ -52,24 +42,19 @@ func drain(events <-chan eval.Event) {
 	}
 }
 
-// progress is what the interface counts of one run's events: the header
-// shows the first run's, the re-run line a re-run's.
+// progress is what the interface counts of one run's events.
 type progress struct {
 	total, done                                         int
 	inFlight, calls, cacheHits, retries, errors, tokens int
-	// cancelled counts the calls and the samples a stop cut short: they
-	// are neither errors nor done (--resume evaluates the samples again).
-	cancelledCalls, cancelled int
-	// chat and embed split tokens by the model that prices them.
-	chat, embed eval.Usage
-	// reported are the totals the evaluator of a watched run last told
-	// (EventProgress): they include the calls of samples not stored yet.
+	cancelledCalls, cancelled                           int // cut short by a stop: neither errors nor done
+	chat, embed                                         eval.Usage
+	// reported are a watched run's totals (EventProgress), which count
+	// samples not stored yet.
 	reported *eval.Totals
 }
 
-// shown is the progress the header shows: the counts of the events, or
-// the evaluator's totals of a watched run when they are ahead (its calls
-// are otherwise counted only once their samples are stored).
+// shown is the progress the header shows: the events' counts, or a
+// watched run's totals when they are ahead.
 func (p progress) shown() progress {
 	r := p.reported
 	if r == nil {
@@ -85,11 +70,7 @@ func (p progress) shown() progress {
 	return p
 }
 
-// The counters mean what the run record's calls mean (eval.CallCounts), so
-// the header, the headless progress and a report agree on one run: sent
-// are calls that reached the endpoint and succeeded, errors are calls that
-// failed, cache hits are calls the cache answered. A call the run's stop
-// cut short is none of them.
+// sent counts as eval.CallCounts does, so the header and a report agree.
 func (p *progress) sent() int { return p.calls - p.cacheHits - p.errors - p.cancelledCalls }
 
 func (p *progress) count(ev *eval.Event) {
@@ -137,8 +118,7 @@ func (p *progress) countCall(c eval.CallRecord) {
 	u.CompletionTokens += c.Tokens.CompletionTokens
 }
 
-// finish counts a sample's result: done, or cancelled when the run's stop
-// cut it short (some metric ended cancelled).
+// finish counts a sample's result: done, or cancelled by a stop.
 func (p *progress) finish(res *eval.Result) {
 	if res.Interrupted() {
 		p.cancelled++
@@ -153,8 +133,7 @@ func (m *Model) hasResult(index int) bool {
 	return ok && m.rows[i].done
 }
 
-// countStored counts a result given up front: a stored run has no retry
-// or error events, its call records are the only record of them.
+// countStored counts a result given up front from its call records.
 func (p *progress) countStored(res *eval.Result) {
 	p.finish(res)
 	for _, c := range res.Calls {
@@ -163,8 +142,7 @@ func (p *progress) countStored(res *eval.Result) {
 	}
 }
 
-// addCounts adds what countStored counted of a page of results
-// elsewhere (storedRows.counts).
+// addCounts adds what countStored counted elsewhere.
 func (p *progress) addCounts(q *progress) {
 	p.done += q.done
 	p.cancelled += q.cancelled
@@ -180,10 +158,8 @@ func (p *progress) addCounts(q *progress) {
 	p.embed.CompletionTokens += q.embed.CompletionTokens
 }
 
-// applyEvents applies a batch of one stream, the first run's or a
-// re-run's, to that run's progress and to the rows. A re-run's results
-// replace the rows as they come; the row's result before the first of
-// them is the comparison's "before".
+// applyEvents applies a batch of one stream to that run's progress and to
+// the rows; a re-run's results replace the rows as they come.
 func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 	p := &m.progress
 	var rr *rerunState
@@ -207,9 +183,8 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 				m.opts.Started = ev.Time
 			}
 		case eval.EventSampleStarted:
-			// A started event may carry the sample's texts (no scores):
-			// the row shows them while it stays running. A row that has a
-			// result (a re-run's sample) keeps it until the new one comes.
+			// The row shows the texts it may carry; a row with a result
+			// keeps it until the new one comes.
 			if ev.Sample < 0 {
 				continue
 			}
@@ -228,9 +203,7 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 			if ev.Result == nil {
 				continue
 			}
-			// done counts samples, not events: a result sent again (a
-			// watcher reloading after a takeover) is not progress. A
-			// re-run's samples all had a result before it.
+			// done counts samples, not events (a watcher may send one again).
 			if rr != nil {
 				m.keepBefore(ev.Result.Index)
 				p.finish(ev.Result)
@@ -238,15 +211,13 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 				p.finish(ev.Result)
 			}
 			m.upsert(ev.Result.Index, ev.Result)
-			m.keepResult(ev.Result.Index, ev.Result)
+			m.full.put(ev.Result.Index, ev.Result, m.opts.Load == nil || m.rerun != nil) // pinned when Load cannot read it back
 			if rr == nil {
 				m.watchResult(ev.Result, ev.Time)
 			}
 			changed = true
 		case eval.EventError:
-			// An error of no metric is the run's own (it stopped: the judge
-			// refused the key, the disk is full): it must be read, not
-			// counted.
+			// An error of no metric is the run's own: it must be read.
 			if runError(ev) {
 				m.setError(ev.Err)
 			}
@@ -271,9 +242,8 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 	return m.rowsChanged()
 }
 
-// keepBefore records, the first time a re-run returns a sample, what its
-// row showed: later results of the same re-run compare with the parent,
-// not with each other.
+// keepBefore records what a row showed the first time a re-run returns
+// its sample: later results compare with the parent.
 func (m *Model) keepBefore(index int) {
 	if m.cmp == nil {
 		return
@@ -282,8 +252,6 @@ func (m *Model) keepBefore(index int) {
 		return
 	}
 	if p, ok := m.byIndex.get(index); ok && m.rows[p].done {
-		// The row's compact copy gives the Δ columns; the full result,
-		// when in memory, the detail page's before and after.
 		prior := *m.rows[p]
 		m.cmp.base[index] = beforeSide{row: &prior, res: m.result(m.rows[p])}
 		return
@@ -292,7 +260,7 @@ func (m *Model) keepBefore(index int) {
 }
 
 // endRun is the first run's EventRunFinished: the clock stops, and a
-// question about the run (quit and stop it, stop it) no longer applies.
+// question about the run no longer applies.
 func (m *Model) endRun(at time.Time) {
 	m.live = false
 	if m.mode == modeAsk && m.ask.aboutRun {
@@ -303,44 +271,35 @@ func (m *Model) endRun(at time.Time) {
 		m.ended = m.now()
 	}
 	m.syncRunKeys()
-	// The order held while the run was live gives way to the full one at
-	// the next derive, which the run's end asks for (applyEvents).
-	m.held = heldOrder{}
+	m.held = heldOrder{} // the full order at the next derive
 }
 
 func (m *Model) upsert(index int, res *eval.Result) {
 	m.takePresort(true) // it reads the rows
+	var r *row
 	if i, ok := m.byIndex.get(index); ok {
-		r := m.rows[i]
-		if !r.done && res != nil {
+		if r = m.rows[i]; !r.done {
 			m.running--
-		} else if r.done && res == nil {
-			m.running++
 		}
-		r.set(res, &m.extras, m.st.levels)
-		r.setCriteria(res, m.st.crit)
-		m.noteNegative(r)
-		m.noteConversation(index, res)
-		return
+	} else {
+		m.byIndex.set(index, len(m.rows))
+		r = m.slab.alloc()
+		r.index = index
+		m.rows = append(m.rows, r)
 	}
-	if res == nil {
+	r.set(res, &m.extras, m.st.levels)
+	if !r.done {
 		m.running++
 	}
-	m.byIndex.set(index, len(m.rows))
-	r := m.slab.alloc()
-	r.index = index
-	r.set(res, &m.extras, m.st.levels)
 	r.setCriteria(res, m.st.crit)
 	m.noteNegative(r)
-	m.rows = append(m.rows, r)
 	m.noteConversation(index, res)
 }
 
 // derive recomputes the rows shown and their statistics, keeping the
-// cursor on the same sample when it is still shown.
+// cursor on the same sample (on the top row in follow order, the newest).
 func (m *Model) derive() {
 	keep, kept := int32(0), false
-	// On the top row in follow order the cursor follows the newest row.
 	if m.cursor >= 0 && m.cursor < len(m.lines) && !(m.cursor == 0 && m.watchOrder()) {
 		keep, kept = m.lines[m.cursor], true
 	}
@@ -359,7 +318,6 @@ func (m *Model) derive() {
 	}
 	m.shown = m.holdOrder(order(s, m.rows, m.filter, m.matchEnv(), m.desc))
 	m.lines = m.groupLines(m.shown)
-	// The aggregates depend on which rows are shown, not on their order.
 	if m.dirty || m.statsFilter != m.filter || !m.statsValid {
 		m.stats = computeStats(m.rows, m.shown, m.metrics, &m.extras)
 		m.statsFilter, m.statsValid = m.filter, true
@@ -367,19 +325,80 @@ func (m *Model) derive() {
 	m.dirty = false
 	m.lastDerive = m.now()
 	if kept {
-		for pos, i := range m.lines {
-			if i == keep {
-				m.cursor = pos
-				break
-			}
+		if pos := slices.Index(m.lines, keep); pos >= 0 {
+			m.cursor = pos
 		}
 	}
 	m.clampTable()
 }
 
-// eastAsianAmbiguousWide reports a terminal set up to draw ambiguous-width
-// glyphs two cells wide, where box and block characters would misalign.
-func eastAsianAmbiguousWide() bool {
-	v := os.Getenv("RUNEWIDTH_EASTASIAN")
-	return v == "1" || strings.EqualFold(v, "true")
+// drainMax bounds how many already-waiting events an immediate batch
+// takes; the rest go in the next slot.
+const drainMax = 4096
+
+// Forward moves runner events into the program in batches tagged with
+// stream, at most one every `every` (the frame rate of a live run); an
+// event after a quiet spell, the run's end and a run-level error go at
+// once. Nothing is dropped or reordered. It returns when events is
+// closed; once ctx is done it stops sending but keeps draining.
+func Forward(ctx context.Context, send func(tea.Msg), stream int, events <-chan eval.Event, every time.Duration) {
+	var pending []eval.Event
+	var last time.Time // when the last batch went; zero: none yet
+	flush := func() {
+		if len(pending) == 0 {
+			return
+		}
+		if ctx.Err() == nil {
+			send(EventsMsg{Stream: stream, Events: pending})
+		}
+		pending = nil
+		last = time.Now()
+	}
+	timer := time.NewTimer(every)
+	timer.Stop()
+	armed := false
+	for {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				flush()
+				return
+			}
+			pending = append(pending, ev)
+			wait := every - time.Since(last)
+			if !final(ev) && wait > 0 {
+				if !armed {
+					timer.Reset(wait)
+					armed = true
+				}
+				continue
+			}
+			// A burst goes as one batch, bounded.
+		drain:
+			for range drainMax {
+				select {
+				case ev, ok := <-events:
+					if !ok {
+						flush()
+						return
+					}
+					pending = append(pending, ev)
+				default:
+					break drain
+				}
+			}
+			flush()
+		case <-timer.C:
+			armed = false
+			flush()
+		}
+	}
 }
+
+// final is an event the user must see without waiting for the next slot.
+func final(ev eval.Event) bool {
+	return ev.Kind == eval.EventRunFinished || ev.Kind == eval.EventError && runError(&ev)
+}
+
+// runError is an error event of the run itself, not of one metric.
+func runError(ev *eval.Event) bool { return ev.Metric == "" && ev.Err != "" }

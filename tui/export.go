@@ -15,15 +15,12 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// y and o take out what the screen is about: in the table the sample's
-// full result, as the JSON report writes a sample; in the detail page y
-// copies that JSON and o pages the page being read; in the raw view the
-// sample's judge calls as read from the cache. y copies through the
-// terminal (OSC 52), o opens in $PAGER.
+// y copies what the screen is about through the terminal (OSC 52), o opens
+// it in $PAGER: a sample as the JSON report writes it, the detail page as
+// drawn (o), or the raw judge calls.
 
-// maxClipboard bounds what y sends: terminals and tmux cut OSC 52 payloads
-// short somewhere past 100 KB, and a clipboard that silently holds half a
-// JSON document is worse than a refusal that says to use o.
+// maxClipboard bounds what y sends: terminals cut OSC 52 payloads short
+// past about 100 KB, and half a JSON document is worse than a refusal.
 const maxClipboard = 100 << 10
 
 // export is the text y and o act on.
@@ -33,8 +30,7 @@ type export struct {
 	text string
 }
 
-// exportRow is the row whose sample y and o take out in the table and
-// the detail page, nil elsewhere.
+// exportRow is the row whose sample y and o take out, nil on other screens.
 func (m *Model) exportRow() *row {
 	switch m.screen {
 	case screenTable:
@@ -47,15 +43,15 @@ func (m *Model) exportRow() *row {
 	return nil
 }
 
-// copyBlocked is why y and o (which opens what y copies) do nothing here, ""
-// when it acts. The footer asks on every frame, so it only looks; the size
-// limit of y is checked when y is pressed.
+// copyBlocked is why y and o do nothing here, "" when they act; it only
+// looks, as the footer asks every frame.
 func (m *Model) copyBlocked() string {
 	switch m.screen {
 	case screenTable, screenDetail:
 		r := m.exportRow()
+		_, onConv, _ := m.cursorConv() // the cursor is on a conversation's own line
 		switch {
-		case r == nil && m.onConvLine():
+		case r == nil && onConv:
 			return "a conversation's line is no sample: expand it (→) and copy a turn"
 		case r == nil:
 			return "no sample is shown to copy"
@@ -76,17 +72,14 @@ func (m *Model) copyBlocked() string {
 	return "nothing here to copy or open; y and o work in the table, a sample and its raw calls"
 }
 
-// exportable is the screen's export; call it when copyBlocked is "".
-// forCopy picks, in the raw view, the calls as stored (JSON) over the text
-// on screen.
+// exportable is the screen's export when copyBlocked is ""; forCopy (y)
+// takes the raw calls as stored JSON and a detail page's sample as JSON.
 func (m *Model) exportable(forCopy bool) (export, error) {
 	if m.screen == screenRaw {
 		r := &m.raw
 		e := export{what: fmt.Sprintf("the raw judge calls of sample %d", r.sample),
 			file: fmt.Sprintf("ragscope-sample-%d-calls-*.txt", r.sample), text: r.text}
 		if r.json != nil && forCopy {
-			// y copies the calls as stored, for a script or a bug
-			// report; o pages them as read on screen.
 			e.what, e.text = fmt.Sprintf("the raw judge calls of sample %d as JSON", r.sample), string(r.json)
 		}
 		return e, nil
@@ -97,8 +90,6 @@ func (m *Model) exportable(forCopy bool) (export, error) {
 		return export{}, fmt.Errorf("sample %d is not in memory and could not be read from the store", r.index)
 	}
 	if m.screen == screenDetail && !forCopy {
-		// o pages the page being read, as drawn (y copies the sample
-		// as JSON, for a script or a bug report).
 		return m.detailExport(r), nil
 	}
 	var b bytes.Buffer
@@ -109,8 +100,7 @@ func (m *Model) exportable(forCopy bool) (export, error) {
 		file: fmt.Sprintf("ragscope-sample-%d-*.json", r.index), text: b.String()}, nil
 }
 
-// detailExport is the detail page of row r as text: its title and every
-// line, styles dropped, as wide as the screen drew them.
+// detailExport is the detail page of row r as plain text.
 func (m *Model) detailExport(r *row) export {
 	m.ensureDetail()
 	title := fmt.Sprintf("sample %d", r.index)
@@ -127,8 +117,7 @@ func (m *Model) detailExport(r *row) export {
 		file: fmt.Sprintf("ragscope-sample-%d-page-*.txt", r.index), text: b.String()}
 }
 
-// copyExport is y: the text goes to the terminal's clipboard in the
-// command Bubble Tea turns into OSC 52.
+// copyExport is y.
 func (m *Model) copyExport() tea.Cmd {
 	if m.refused(m.copyBlocked()) {
 		return nil
@@ -163,9 +152,8 @@ type pagerDoneMsg struct {
 	path           string
 }
 
-// openPager is o. Finding the pager and writing the file are I/O, so they
-// happen in a command; the pager then gets the terminal through m.exec.
-// The file is sanitised like every text this program puts on a screen.
+// openPager is o: the file is written and the pager found in a command,
+// then the pager gets the terminal through m.exec.
 func (m *Model) openPager() tea.Cmd {
 	if m.refused(m.copyBlocked()) {
 		return nil
@@ -184,7 +172,7 @@ func (m *Model) openPager() tea.Cmd {
 		if err != nil {
 			return pagerReadyMsg{err: err}
 		}
-		c, err := defaultPagerCommand(path)
+		c, err := pagerCommand(path, os.Getenv, exec.LookPath)
 		if err != nil {
 			err = errors.Join(err, removeTemp(path))
 			return pagerReadyMsg{err: err}
@@ -193,8 +181,7 @@ func (m *Model) openPager() tea.Cmd {
 	}
 }
 
-// writeTemp writes text to a new file only the user can read (CreateTemp
-// makes it 0600): a sample holds the data being evaluated.
+// writeTemp writes text to a new file only the user can read (0600).
 func writeTemp(pattern, text string) (string, error) {
 	f, err := os.CreateTemp("", pattern)
 	if err != nil {
@@ -225,8 +212,6 @@ func (m *Model) pagerWorkflow(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		path := msg.path
-		// The callback runs once the pager has exited, outside Update; the
-		// file is removed there, whatever the pager did.
 		return m.exec(msg.cmd, func(err error) tea.Msg {
 			return pagerDoneMsg{err: err, removeErr: removeTemp(path), path: path}
 		})
@@ -245,10 +230,8 @@ func (m *Model) pagerWorkflow(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// pagerCommand is how o shows a file: $PAGER (which may carry arguments,
-// like the editor variables), else less. A pager that is not installed is
-// an error here, before the terminal is handed over, rather than a shell's
-// "not found" after.
+// pagerCommand is how o shows a file: $PAGER (with its arguments), else
+// less; a missing pager is an error before the terminal is handed over.
 func pagerCommand(path string, getenv func(string) string, lookPath func(string) (string, error)) (*exec.Cmd, error) {
 	if p := strings.TrimSpace(getenv("PAGER")); p != "" {
 		name := strings.Fields(p)[0]
@@ -264,10 +247,6 @@ func pagerCommand(path string, getenv func(string) string, lookPath func(string)
 	return exec.Command(bin, path), nil
 }
 
-func defaultPagerCommand(path string) (*exec.Cmd, error) {
-	return pagerCommand(path, os.Getenv, exec.LookPath)
-}
-
 // byteSize is a size as people read it: 812 B, 4.2 KB, 1.3 MB.
 func byteSize(n int) string {
 	switch {
@@ -279,8 +258,7 @@ func byteSize(n int) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// loadExport reads the sample y or o takes out when its full result is not
-// in memory; then copies or pages it when it arrives. nil: nothing to read.
+// loadExport reads the sample y or o takes out when it is not in memory.
 func (m *Model) loadExport(then loadThen) tea.Cmd {
 	if m.screen == screenRaw {
 		return nil
@@ -291,4 +269,46 @@ func (m *Model) loadExport(then loadThen) tea.Cmd {
 		m.setStatus(fmt.Sprintf("reading sample %d from the store%s", r.index, m.g.ellipsis))
 	}
 	return cmd
+}
+
+// editorCommand builds the command that edits path, the way git picks its
+// editor: $VISUAL, then $EDITOR, then vi, then nano.
+func editorCommand(path string, getenv func(string) string, lookPath func(string) (string, error)) (*exec.Cmd, error) {
+	for _, v := range []string{"VISUAL", "EDITOR"} {
+		ed := strings.TrimSpace(getenv(v))
+		if ed == "" {
+			continue
+		}
+		c, err := envCommand(v, ed, path, lookPath)
+		if err != nil {
+			return nil, errors.New(err.Error() + "; set $VISUAL or $EDITOR to an installed editor")
+		}
+		return c, nil
+	}
+	for _, ed := range []string{"vi", "nano"} {
+		if bin, err := lookPath(ed); err == nil {
+			return exec.Command(bin, path), nil
+		}
+	}
+	return nil, errors.New("no editor: set $VISUAL or $EDITOR (neither vi nor nano is installed)")
+}
+
+// defaultEditorCommand is editorCommand for the real environment.
+func defaultEditorCommand(path string) (*exec.Cmd, error) {
+	return editorCommand(path, os.Getenv, exec.LookPath)
+}
+
+// envCommand runs the command the variable v holds (value, not blank) on
+// path. The value may carry arguments, so it goes through sh, with the
+// path a separate argument never spliced into the script.
+func envCommand(v, value, path string, lookPath func(string) (string, error)) (*exec.Cmd, error) {
+	if sh, err := lookPath("sh"); err == nil {
+		return exec.Command(sh, "-c", value+` "$@"`, value, path), nil
+	}
+	f := strings.Fields(value) // no shell: split on spaces
+	bin, err := lookPath(f[0])
+	if err != nil {
+		return nil, errors.New("$" + v + "=" + value + ": " + f[0] + " not found in PATH")
+	}
+	return exec.Command(bin, append(f[1:], path)...), nil
 }

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"unicode"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
 )
@@ -25,8 +28,7 @@ const (
 	termScore
 	termStatus
 	termDiag
-	// termDelta is the change of a score in compare mode (df<0: got worse).
-	termDelta
+	termDelta // the change of a score in compare mode (df<0: got worse)
 	termLabel // label:any|disputed|agreed|none (labels.go)
 )
 
@@ -149,14 +151,13 @@ func parseTerm(w word, crit critSet) (term, error) {
 		if op == "==" {
 			op = "="
 		}
-		// A criterion's name is checked first: the criteria file refuses
-		// the metrics' names, so only a change term (df) could share it.
-		if c, ok := crit.lookup(name); ok {
+		// A criterion's name first: only a change term could share it.
+		if slot := crit.slot(eval.Metric(name)); slot >= 0 {
 			v, err := parseScore(s, num)
 			if err != nil {
 				return term{}, err
 			}
-			return term{kind: termScore, slot: crit.slot(c), op: op, value: v}, nil
+			return term{kind: termScore, slot: slot, op: op, value: v}, nil
 		}
 		if m, ok := deltaMetric(name); ok {
 			v, err := strconv.ParseFloat(num, 64)
@@ -201,12 +202,6 @@ func deltaMetric(name string) (eval.Metric, bool) {
 	return "", false
 }
 
-// errNoComparison is the error of a change term outside compare mode,
-// where there is no "before" to take a change from.
-func errNoComparison(t term) error {
-	return fmt.Errorf("%s: a change term needs two runs side by side; compare runs first (c), then filter on the change", t.word)
-}
-
 // needsComparison is the first change term of the filter, if any.
 func (f *filter) needsComparison() (term, bool) {
 	if f == nil {
@@ -228,31 +223,24 @@ func (m *Model) readFilter(src string) (*filter, error) {
 		return nil, err
 	}
 	if t, ok := f.needsComparison(); ok && m.cmp == nil {
-		return nil, errNoComparison(t)
+		return nil, fmt.Errorf("%s: a change term needs two runs side by side; compare runs first (c), then filter on the change", t.word)
 	}
 	return f, nil
 }
 
-// scoreEpsilon makes cp=0.667 match the 0.6666… a 2-of-3 score really is:
-// the table shows three decimals, so equality is judged at that precision.
+// scoreEpsilon judges scores at the three decimals shown: cp=0.667
+// matches 0.6666….
 const scoreEpsilon = 0.0005
 
 func (f *filter) empty() bool { return f == nil || len(f.terms) == 0 }
 
-// matchEnv is what a term reads besides the row: the metrics of the run,
-// for status terms, and in compare mode the change of each score.
+// matchEnv is what a term reads besides the row.
 type matchEnv struct {
 	metrics []eval.Metric
 	crit    critSet
-	// delta is a row's change of the metric in a slot, false when it has
-	// none; nil outside compare mode.
-	delta func(r *row, slot int) (float64, bool)
-	// marks are the samples' human-label marks (LabelMarked,
-	// LabelDisputed), by sample index.
-	marks map[int]uint8
-	// whole searches a cut row's whole texts for a needle its heads miss
-	// (wholeText); nil: the heads only.
-	whole func(r *row, needle string) bool
+	delta   func(r *row, slot int) (float64, bool) // nil outside compare mode
+	marks   map[int]uint8                          // human-label marks by sample index
+	whole   func(r *row, needle string) bool       // a cut row's whole texts (wholeText)
 }
 
 func (f *filter) match(r *row, env matchEnv) bool {
@@ -270,8 +258,6 @@ func (f *filter) match(r *row, env matchEnv) bool {
 func (t *term) match(r *row, env matchEnv) bool {
 	switch t.kind {
 	case termText:
-		// The row keeps the heads of the question and the answer, and
-		// the id; a row that was cut is searched whole (wholeText).
 		return r.matchText(t.text) || env.whole != nil && env.whole(r, t.text)
 	case termScore:
 		v := r.score(t.slot)
@@ -317,9 +303,7 @@ func matchStatus(r *row, want string, metrics []eval.Metric, crit critSet) bool 
 		return !r.done
 	case "failed":
 		return r.mark == markFailed
-	case "ok":
-		// Evaluated without a failure or a metric not computable,
-		// whether its scores pass (diag:ok) or not (status:low).
+	case "ok": // whether its scores pass or not
 		return r.done && r.mark != markFailed && !r.na
 	case "low":
 		return r.mark == markLow
@@ -337,4 +321,247 @@ func matchStatus(r *row, want string, metrics []eval.Metric, crit critSet) bool 
 		}
 	}
 	return false
+}
+
+// filterBar is the state of an open filter bar, which filters as the user
+// types: an edit that does not parse keeps the last filter and shows its
+// error dimmed; esc puts back the one in force when it opened.
+type filterBar struct {
+	before     *filter // the filter in force when the bar opened
+	beforeRow  int     // the sample under the cursor then, -1 for none
+	errPressed bool    // enter was pressed on the error: show it as one
+}
+
+// openFilter is /: the bar opens on the filter in force.
+func (m *Model) openFilter() tea.Cmd {
+	m.mode = modeFilter
+	m.filterErr = ""
+	m.bar = filterBar{before: m.filter, beforeRow: cursorIndex(m)}
+	m.input.SetValue("")
+	if m.filter != nil {
+		m.input.SetValue(m.filter.src)
+	}
+	m.input.CursorEnd()
+	return m.input.Focus()
+}
+
+// filterKey edits the filter: enter keeps it (or shows its error), esc
+// cancels the edit.
+func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.FilterApply):
+		f, err := m.readFilter(m.input.Value())
+		if err != nil {
+			m.filterErr, m.bar.errPressed = err.Error(), true
+			return nil
+		}
+		m.closeFilter() // first: a filter in force reads long samples (wholeText)
+		m.setFilter(f)
+		return nil
+	case key.Matches(msg, k.FilterCancel):
+		before, row := m.bar.before, m.bar.beforeRow
+		m.closeFilter()
+		m.setFilter(before)
+		m.keepCursorOn(row)
+		return nil
+	}
+	return m.editFilter(msg)
+}
+
+// editFilter passes a key or a paste to the bar and filters the rows by
+// what it then holds.
+func (m *Model) editFilter(msg tea.Msg) tea.Cmd {
+	was := m.input.Value()
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	if src := m.input.Value(); src != was {
+		m.bar.errPressed = false
+		f, err := m.readFilter(src)
+		if err != nil {
+			m.filterErr = err.Error()
+			return cmd
+		}
+		m.filterErr = ""
+		m.setFilter(f)
+	}
+	return cmd
+}
+
+// setFilter puts a filter in force, the empty one as none, with the cursor
+// on the first row it shows.
+func (m *Model) setFilter(f *filter) {
+	if f.empty() {
+		f = nil
+	}
+	if f == m.filter {
+		return
+	}
+	m.filter = f
+	m.cursor = 0
+	m.derive()
+}
+
+func (m *Model) closeFilter() {
+	m.mode = modeScreen
+	m.filterErr = ""
+	m.bar = filterBar{}
+	m.input.Blur()
+	m.input.SetValue("")
+	if m.filter != nil {
+		m.input.SetValue(m.filter.src)
+	}
+}
+
+// wholeText is the free-text filter's search of the whole texts of rows
+// that keep only their heads: in memory when the result is there, else
+// read from the store in the background, a batch at a time. Each
+// (needle, row) outcome is kept for the filter's life.
+type wholeText struct {
+	f        *filter                 // a new filter starts afresh
+	found    map[string]map[int]bool // per needle, by sample index
+	want     map[int]struct{}        // rows to read from the store
+	inFlight int                     // rows a command is reading now
+	failed   int                     // rows the store could not give
+}
+
+// wholeTextBatch is how many results one background command reads.
+const wholeTextBatch = 512
+
+// wholeTextMsg is a batch of rows searched whole by a background command.
+type wholeTextMsg struct {
+	f      *filter
+	found  map[string]map[int]bool
+	failed int
+}
+
+// matchWhole reports whether needle is in the whole texts of a cut row;
+// one not in memory is queued for the store and does not match yet.
+func (m *Model) matchWhole(r *row, needle string) bool {
+	if !r.cut() {
+		return false
+	}
+	w := m.whole
+	if w == nil || w.f != m.filter {
+		w = &wholeText{f: m.filter, found: map[string]map[int]bool{}, want: map[int]struct{}{}}
+		m.whole = w
+	}
+	if v, ok := w.found[needle][r.index]; ok {
+		return v
+	}
+	res := m.full.get(r.index)
+	if res == nil && !r.done {
+		res = m.extras.known[r.index]
+	}
+	if res == nil {
+		// Read for a filter put in force, not for every prefix typed.
+		if m.opts.Load != nil && r.done && m.shownMode() != modeFilter {
+			w.want[r.index] = struct{}{}
+		}
+		return false
+	}
+	v := resultHas(res, needle)
+	w.record(needle, r.index, v)
+	return v
+}
+
+func (w *wholeText) record(needle string, index int, v bool) {
+	if w.found[needle] == nil {
+		w.found[needle] = map[int]bool{}
+	}
+	w.found[needle][index] = v
+}
+
+// resultHas is matchText on a sample's whole texts.
+func resultHas(res *eval.Result, needle string) bool {
+	return containsFold(res.Question, needle) || containsFold(res.Answer, needle) || containsFold(res.ID, needle)
+}
+
+// wholeTextCmd reads the next batch of rows to search whole from the store.
+func (m *Model) wholeTextCmd() tea.Cmd {
+	w := m.whole
+	if w == nil || w.f != m.filter || w.inFlight > 0 || len(w.want) == 0 || m.opts.Load == nil {
+		return nil
+	}
+	var needles []string
+	for _, t := range m.filter.terms {
+		if t.kind == termText {
+			needles = append(needles, t.text)
+		}
+	}
+	batch := make([]int, 0, min(len(w.want), wholeTextBatch))
+	for i := range w.want {
+		batch = append(batch, i)
+		delete(w.want, i)
+		if len(batch) == wholeTextBatch {
+			break
+		}
+	}
+	w.inFlight = len(batch)
+	load, f := m.opts.Load, w.f
+	return func() tea.Msg {
+		msg := wholeTextMsg{f: f, found: map[string]map[int]bool{}}
+		for _, n := range needles {
+			msg.found[n] = map[int]bool{}
+		}
+		for _, i := range batch {
+			res, err := load(i)
+			if err != nil || res == nil {
+				msg.failed++
+				for _, n := range needles {
+					msg.found[n][i] = false
+				}
+				continue
+			}
+			for _, n := range needles {
+				msg.found[n][i] = resultHas(res, n)
+			}
+		}
+		return msg
+	}
+}
+
+// wholeTextIn records a batch searched whole and shows the rows it found.
+func (m *Model) wholeTextIn(msg wholeTextMsg) {
+	w := m.whole
+	if w == nil || w.f != msg.f {
+		return // the filter changed meanwhile
+	}
+	w.inFlight = 0
+	w.failed += msg.failed
+	for n, rows := range msg.found {
+		for i, v := range rows {
+			w.record(n, i, v)
+		}
+	}
+	m.dirty, m.statsValid = true, false
+	m.derive()
+}
+
+// wholePending is how many rows the filter has still to search whole.
+func (m *Model) wholePending() int {
+	if w := m.whole; w != nil && w.f == m.filter {
+		return len(w.want) + w.inFlight
+	}
+	return 0
+}
+
+// pendingNote says how much of the whole-text search is left, "" when done.
+func (m *Model) pendingNote() string {
+	w := m.whole
+	if w == nil || w.f != m.filter {
+		return ""
+	}
+	note := ""
+	if n := m.wholePending(); n > 0 {
+		note = fmt.Sprintf("searching the whole text of %d more long %s", n, plural(n, "sample", "samples"))
+	}
+	if w.failed > 0 {
+		if note != "" {
+			note += "; "
+		}
+		note += fmt.Sprintf("%d long %s could not be read: only the first %d characters of question and answer were searched",
+			w.failed, plural(w.failed, "sample", "samples"), headRunes)
+	}
+	return note
 }

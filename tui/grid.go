@@ -6,19 +6,15 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// A grid is a list drawn in columns that fit the width: each column is as
-// wide as its widest cell while the line has room; when it has not, the
-// columns give up cells step by step in a set order, each step narrowing
-// one column to a floor or taking it away. Cells are clipped with an
-// ellipsis, never wrapped, so one row stays one line and the list a list.
+// A grid is a list drawn in columns as wide as their widest cell; when
+// the line is too wide, the columns give up cells in a set order (steps).
+// Cells are clipped, never wrapped.
 
 type gridColumn struct {
 	title string
 	cells []string // one line each, already sanitised
 	right bool     // numbers align right
-	// least is the width the column keeps whatever its cells, so a cell
-	// that comes and goes (a pick) does not shift the others.
-	least int
+	least int      // the width kept whatever the cells, so a pick shifts nothing
 }
 
 // gridStep narrows column col to floor cells, or takes it away when floor
@@ -92,16 +88,7 @@ func gridLine(cols []gridColumn, widths []int, row int, tail string) string {
 	return strings.TrimRight(b.String(), " ")
 }
 
-// listWindow is the part of a list of n items that room lines show, start
-// to end, scrolled just enough to keep the cursor in it.
-func listWindow(cursor, n, room int) (start, end int) {
-	start = min(max(cursor-room+1, 0), max(n-room, 0))
-	return start, min(start+room, n)
-}
-
-// pickList is the state every list screen shares (the prompts list, the
-// run picker): where the cursor is, whether the list is being read, what
-// went wrong, and the screen esc returns to.
+// pickList is the state the list screens (prompts, run picker) share.
 type pickList struct {
 	cursor  int
 	loading bool
@@ -109,24 +96,25 @@ type pickList struct {
 	back    screen
 }
 
-// listRows draws a list screen's rows under lines: the grid's titles, then
-// the rows that fit above reserve lines, scrolled around the cursor, the
-// cursor's row selected and the rows marked accented; loadingText or
-// emptyText when there are no rows.
-func (m *Model) listRows(lines []string, v *pickList, cols []gridColumn, steps []gridStep, n, reserve int,
+// listRows draws a list screen's title, its column titles and the rows
+// that fit above reserve lines, scrolled around the cursor; loadingText
+// or emptyText when there are none.
+func (m *Model) listRows(title, hint string, v *pickList, cols []gridColumn, steps []gridStep, n, reserve int,
 	loadingText, emptyText string, marked func(i int) bool) []string {
 	st, g := m.st, m.g
+	lines := []string{st.title.Render("ragscope") + " " + st.bold.Render(title) + st.muted.Render(g.sep+hint), ""}
 	switch {
 	case v.loading && n == 0:
-		return append(lines, st.muted.Render("  "+loadingText+g.ellipsis))
+		return append(lines, st.muted.Render("  "+loadingText+g.ellipsis), "")
 	case n == 0:
-		return append(lines, st.muted.Render("  "+emptyText))
+		return append(lines, st.muted.Render("  "+emptyText), "")
 	}
 	widths := layoutGrid(cols, m.width, steps)
 	lines = append(lines, st.header.Render(fit(gridLine(cols, widths, -1, g.ellipsis), m.width, "")))
-	// The rows leave room for the reserved lines, the message block and
-	// the footer (see finish), so a message under a long list is not cut.
-	start, end := listWindow(v.cursor, n, max(m.height-len(lines)-reserve-len(m.bottomLines())-1, 1))
+	// The rows that fit, scrolled just enough to keep the cursor on them.
+	room := max(m.height-len(lines)-reserve-len(m.bottomLines())-1, 1)
+	start := min(max(v.cursor-room+1, 0), max(n-room, 0))
+	end := min(start+room, n)
 	for i := start; i < end; i++ {
 		l := gridLine(cols, widths, i, g.ellipsis)
 		switch {
@@ -137,5 +125,5 @@ func (m *Model) listRows(lines []string, v *pickList, cols []gridColumn, steps [
 		}
 		lines = append(lines, l)
 	}
-	return lines
+	return append(lines, "")
 }

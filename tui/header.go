@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -15,7 +16,7 @@ import (
 )
 
 // compact is the layout for short terminals: the per-metric block folds
-// into one line so the table keeps enough rows to be useful.
+// into one line.
 func (m *Model) compact() bool { return m.height < 22 }
 
 // headerLines renders the run header: what is evaluated, progress, the
@@ -47,13 +48,11 @@ func (m *Model) headerLines() []string {
 		var b []string
 		for _, mt := range m.metrics {
 			ms := m.stats.metrics[metricSlot(mt)]
-			b = append(b, fmt.Sprintf("%s %s %d/%d", shortName(mt), m.meanText(mt, ms), ms.scored, ms.failed))
+			b = append(b, fmt.Sprintf("%s %s %d/%d", eval.MetricAbbrev(mt), m.meanText(mt, ms), ms.scored, ms.failed))
 		}
 		lines = append(lines, strings.Join(b, "  ")+st.muted.Render("  (scored/failed)"))
 	} else {
-		// The four default names fit 18 columns; context_utilization
-		// widens the column only in a run that has it.
-		nameW := 18
+		nameW := 18 // the default names'; a longer one widens it
 		for _, mt := range m.metrics {
 			nameW = max(nameW, len(mt))
 		}
@@ -77,12 +76,12 @@ func (m *Model) headerLines() []string {
 	return append(lines, m.filterLines()...)
 }
 
-// titleLine names the dataset, the sample count, the judge and the clock.
-// On a narrow terminal the dataset path shrinks to its base name, then the
-// product name goes, before anything is cut.
+// titleLine names the dataset, the sample count, the judge and the clock;
+// when narrow the path becomes its base name, then "ragscope" goes.
 func (m *Model) titleLine(done int) string {
 	st, g := m.st, m.g
-	rest := append([]string{fmt.Sprintf("%d samples", m.progress.total), "judge " + m.judgeName()}, m.clockParts()...)
+	judge := "judge " + sanitize.Line(cmp.Or(m.opts.Judge.Name, m.opts.Judge.Model, "unknown"))
+	rest := append([]string{fmt.Sprintf("%d samples", m.progress.total), judge}, m.clockParts()...)
 	tail := st.muted.Render(g.sep) + strings.Join(rest, st.muted.Render(g.sep))
 	ds, base := sanitize.Line(m.opts.Dataset), sanitize.Line(filepath.Base(m.opts.Dataset))
 	if m.opts.Dataset == "" {
@@ -101,27 +100,13 @@ func (m *Model) titleLine(done int) string {
 	return truncate(candidates[len(candidates)-1]+tail, m.width, g.ellipsis)
 }
 
-func (m *Model) judgeName() string {
-	if m.opts.Judge.Name != "" {
-		return sanitize.Line(m.opts.Judge.Name)
-	}
-	if m.opts.Judge.Model != "" {
-		return sanitize.Line(m.opts.Judge.Model)
-	}
-	return "unknown"
-}
-
-// clockReading is the clock as the last second's tick read it: the time
-// and the samples done then.
+// clockReading is the clock as the last second's tick read it.
 type clockReading struct {
 	at    time.Time // zero before the first tick
 	done  int
 	eta   time.Duration
 	hasET bool // an ETA is known (a sample has finished)
 }
-
-// readClock is the tick's: elapsed and ETA move on from here.
-func (m *Model) readClock() { m.clock = m.clockNow() }
 
 // clockNow reads the clock and the ETA at the run's pace (report.Pace).
 func (m *Model) clockNow() clockReading {
@@ -130,12 +115,9 @@ func (m *Model) clockNow() clockReading {
 	return clockReading{at: m.now(), done: p.done, eta: eta, hasET: ok}
 }
 
-// clockParts shows elapsed and ETA while a run is live, the duration once
-// it finished, and the start date of a stored run. While live both come
-// from the last tick's reading, not from now and the latest count: the ETA
-// divides by the samples done, which move every frame, and a title line
-// rewritten every frame is bytes on the wire for a figure nobody reads
-// more often than once a second. Before the first tick they are read live.
+// clockParts shows elapsed and ETA while a run is live (as of the last
+// tick, so the title is not rewritten every frame), the duration once it
+// finished, and the start date of a stored run.
 func (m *Model) clockParts() []string {
 	start := m.opts.Started
 	switch {
@@ -158,10 +140,7 @@ func (m *Model) clockParts() []string {
 }
 
 func fmtDuration(d time.Duration) string {
-	d = d.Round(time.Second)
-	if d < 0 {
-		d = 0
-	}
+	d = max(d.Round(time.Second), 0)
 	h, mnt, s := int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60
 	if h > 0 {
 		return fmt.Sprintf("%dh%02dm%02ds", h, mnt, s)
@@ -172,8 +151,7 @@ func fmtDuration(d time.Duration) string {
 	return fmt.Sprintf("%ds", s)
 }
 
-// progressBar is a bar of w cells, done of total filled. done can pass
-// total (a sample finished twice is counted twice); the bar is full then.
+// progressBar is a bar of w cells, done of total filled (full past total).
 func (m *Model) progressBar(done, total, w int) string {
 	st, g := m.st, m.g
 	frac := 0.0
@@ -204,34 +182,35 @@ func (m *Model) progressLine(done int) string {
 	if c.calls > 0 {
 		rate = int(math.Round(100 * float64(c.cacheHits) / float64(c.calls)))
 	}
-	// The cost sits with the tokens it prices: "tokens 620 $0.000147".
 	tokens := "tokens " + fmtCount(c.tokens)
 	if usd := m.costText(); usd != "" {
 		tokens += " " + usd
 	}
 	progress := fmt.Sprintf("%s %d/%d", bar, done, c.total)
 	if c.cancelled > 0 {
-		// Cut short by a stop: neither done nor errors.
 		progress += m.st.warn.Render(fmt.Sprintf(" cancelled %d", c.cancelled))
 	}
 	parts := []string{progress, fmt.Sprintf("in flight %d", c.inFlight)}
 	sent, cached := "calls sent", "cache hits"
 	if m.width < 100 {
-		// 80 columns: the counts without the gauge, in fewer words.
 		parts, sent, cached = parts[:1], "sent", "cached"
 	}
-	return m.fitParts(append(parts,
+	parts = append(parts,
 		fmt.Sprintf("%s %d", sent, c.sent()),
 		fmt.Sprintf("%s %d (%d%%)", cached, c.cacheHits, rate),
 		fmt.Sprintf("retries %d", c.retries),
 		errs,
 		tokens,
-	))
+	)
+	// Two spaces apart, one when that is too wide.
+	if l := strings.Join(parts, "  "); lipgloss.Width(l) <= m.width {
+		return l
+	}
+	return truncate(strings.Join(parts, " "), m.width, m.g.ellipsis)
 }
 
-// costText is what the tokens counted so far cost at the run's prices:
-// "$0.0123", "$—" when a model has no price, "" when the run has no
-// prices (recorded before costs were).
+// costText is what the tokens counted so far cost: "$0.0123", "$—" when a
+// model has no price, "" when the run has no prices.
 func (m *Model) costText() string {
 	p := m.opts.Pricing
 	if p == nil {
@@ -241,15 +220,6 @@ func (m *Model) costText() string {
 		return report.FormatUSD(*c)
 	}
 	return "$" + m.g.unpriced
-}
-
-// fitParts joins the progress line's fields two spaces apart, one space
-// when that is too wide, and cuts the line only when even that is.
-func (m *Model) fitParts(parts []string) string {
-	if l := strings.Join(parts, "  "); lipgloss.Width(l) <= m.width {
-		return l
-	}
-	return truncate(strings.Join(parts, " "), m.width, m.g.ellipsis)
 }
 
 func fmtCount(n int) string {
@@ -262,8 +232,7 @@ func fmtCount(n int) string {
 	return fmt.Sprintf("%d", n)
 }
 
-// meanText is a metric's mean in the header, as wide as every metric's
-// (the columns of the header's lines align): "-0.012" widens them all.
+// meanText is a metric's mean in the header, as wide as every metric's.
 func (m *Model) meanText(mt eval.Metric, ms metricStats) string {
 	w := scoreW
 	for _, x := range m.metrics {
@@ -276,8 +245,7 @@ func (m *Model) meanText(mt eval.Metric, ms metricStats) string {
 	return m.st.bandOf(mt, v).Render(padLeft(fmtScore(v), w))
 }
 
-// histogram draws the distribution of scores in ten bins of 0.1, each bar
-// scaled to the fullest bin, each bin in the colour of its scores.
+// histogram draws the scores in ten bins, scaled to the fullest.
 func (m *Model) histogram(mt eval.Metric, ms metricStats) string {
 	peak := 0
 	for _, n := range ms.hist {
@@ -297,9 +265,8 @@ func (m *Model) histogram(mt eval.Metric, ms metricStats) string {
 	return b.String()
 }
 
-// diagLine counts the shown rows per diagnosis. When the line is wider
-// than width, the diagnoses no row has are left out, so the ones that
-// matter (failed last) are not cut off.
+// diagLine counts the shown rows per diagnosis, leaving out those no row
+// has when the line is wider than width.
 func (m *Model) diagLine(width int) string {
 	st := m.st
 	line := func(skipZero bool) string {
@@ -326,7 +293,6 @@ func (m *Model) diagLine(width int) string {
 			parts = append(parts, st.running.Render(fmt.Sprintf("running %d", m.stats.running)))
 		}
 		if !m.opts.Levels.IsDefault() {
-			// The diagnoses read by other levels than the defaults say so.
 			parts = append(parts, st.muted.Render("pass "+sanitize.Line(m.opts.Levels.String())))
 		}
 		return strings.Join(parts, "  ")
@@ -342,8 +308,7 @@ func (m *Model) filterLines() []string {
 	if m.shownMode() == modeFilter {
 		lines := []string{m.input.View()}
 		if m.filterErr != "" {
-			// While typing, a term half written is not a mistake yet.
-			style := st.muted
+			style := st.muted // a term half written is no mistake yet
 			if m.bar.errPressed {
 				style = st.errorLine
 			}
@@ -362,4 +327,97 @@ func (m *Model) filterLines() []string {
 	return lines
 }
 
-func shortName(m eval.Metric) string { return eval.MetricAbbrev(m) }
+// withPosition draws a header line in the width the position leaves and
+// puts the position among the lines shown at its right end: [12/300].
+func (m *Model) withPosition(line func(width int) string) string {
+	pos := "[0/0]"
+	if len(m.lines) > 0 {
+		pos = fmt.Sprintf("[%d/%d]", m.cursor+1, len(m.lines))
+	}
+	room := max(m.width-lipgloss.Width(pos)-1, 0)
+	l := truncate(line(room), room, m.g.ellipsis)
+	return l + strings.Repeat(" ", max(m.width-lipgloss.Width(l)-lipgloss.Width(pos), 1)) + pos
+}
+
+const histBins = 10
+
+// metricStats aggregates one metric over the rows shown. The counts follow
+// report.Tally, so the header and the report agree: failed counts the
+// judge's and the run's failures, na the samples the metric is not defined for.
+type metricStats struct {
+	sum    float64
+	scored int
+	failed int
+	na     int
+	hist   [histBins]int
+}
+
+func (s metricStats) mean() (float64, bool) {
+	if s.scored == 0 {
+		return 0, false
+	}
+	return s.sum / float64(s.scored), true
+}
+
+type stats struct {
+	metrics [eval.NumMetrics]metricStats
+	diag    map[report.Diagnosis]int
+	running int
+	// topErr is the most frequent failure message of the rows shown and
+	// how many (sample, metric) pairs ended with it: a count says that
+	// something is wrong, the message says what.
+	topErr  string
+	topErrN int
+}
+
+func computeStats(rows []*row, shown []int32, metrics []eval.Metric, x *rowExtras) stats {
+	st := stats{diag: make(map[report.Diagnosis]int, len(report.Diagnoses))}
+	errs := map[string]int{}
+	// A pass over a million rows: the slots, the diagnoses and the status
+	// are worked with as the numbers the rows hold, named once at the end.
+	slots := make([]int, len(metrics))
+	for i, m := range metrics {
+		slots[i] = metricSlot(m)
+	}
+	ok := statusCodes.code(eval.StatusOK)
+	var diags [math.MaxUint8 + 1]int
+	for _, i := range shown {
+		r := rows[i]
+		if !r.done {
+			st.running++
+			continue
+		}
+		diags[r.diag]++
+		for j, m := range metrics {
+			slot := slots[j]
+			v, code := r.at(slot)
+			if code == 0 {
+				continue // not evaluated
+			}
+			ms := &st.metrics[slot]
+			if code != ok || math.IsNaN(v) {
+				if status := statusCodes.name(code); status.Failed() {
+					ms.failed++
+					errs[cmp.Or(x.errText(r, m), string(status))]++
+				} else {
+					ms.na++
+				}
+				continue
+			}
+			ms.scored++
+			ms.sum += v
+			ms.hist[min(max(int(v*histBins), 0), histBins-1)]++
+		}
+	}
+	for code, n := range diags {
+		if n > 0 {
+			st.diag[diagCodes.name(uint8(code))] += n
+		}
+	}
+	for msg, n := range errs {
+		if n > st.topErrN || (n == st.topErrN && msg < st.topErr) {
+			st.topErr, st.topErrN = msg, n
+		}
+	}
+	return st
+}

@@ -1,17 +1,20 @@
 package tui
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// keyMode is the key map as the mode the user is in sees it, and the one
-// place that says which keys work where: the footer and the ? page show the
-// keys it lists that work now, and key() refuses, with the reason, the
-// ones it lists as off. So the footer cannot offer a key that is refused,
-// nor hide one that works.
+// keyMode is the one place that says which keys work where: the footer and
+// the ? page show the keys that work now, and key() refuses, with the
+// reason, the ones off, so the two cannot disagree.
 type keyMode struct {
 	title  string           // the ? page's title
 	footer []*key.Binding   // the footer, most used first
@@ -34,8 +37,7 @@ func (km *keyMode) refuse(why string, keys ...*key.Binding) {
 
 func (km keyMode) works(b *key.Binding) bool { return b.Enabled() && km.off[b] == "" }
 
-// footerDesc shortens the footer's words for keys whose ? page words are
-// long, so that the table's footer names c and A at 80 columns.
+// footerDesc shortens long words in the footer, to fit 80 columns.
 var footerDesc = map[string]string{"compare runs": "compare", "agreement with labels": "agreement"}
 
 // help is what the footer and the ? page show: the keys that work now.
@@ -64,8 +66,7 @@ func (km keyMode) help() helpMap {
 	return h
 }
 
-// refused lists the keys of the mode that are off now, in page order, for
-// the ? page to mention.
+// refused lists the keys of the mode that are off now, in page order.
 func (km keyMode) refused() []key.Binding {
 	var out []key.Binding
 	for _, col := range km.page {
@@ -99,22 +100,12 @@ func (m *Model) keyMode() keyMode {
 	return m.screen.parts().mode(m)
 }
 
-// scrolling are the keys that move through a page or a table, none when
-// there is nowhere to move.
+// scrolling are the keys that move through a page or a table, if it moves.
 func (k *keyMap) scrolling(moves bool) []*key.Binding {
 	if !moves {
 		return nil
 	}
 	return []*key.Binding{&k.Down, &k.Up, &k.Top, &k.Bottom, &k.HalfDown, &k.HalfUp, &k.PageDown, &k.PageUp}
-}
-
-// listing are the keys that move through a short list, none when it has
-// fewer than two items.
-func (k *keyMap) listing(n int) []*key.Binding {
-	if n < 2 {
-		return nil
-	}
-	return []*key.Binding{&k.Down, &k.Up, &k.Top, &k.Bottom}
 }
 
 // upDown are the movement keys the footer names, of those a mode has.
@@ -133,18 +124,13 @@ func (k *keyMap) leaving() []*key.Binding {
 func (m *Model) tableMode() keyMode {
 	k := &m.keys
 	view := []*key.Binding{&k.Open, &k.Sort, &k.Reverse, &k.Filter}
-	// c and A come before the help and quit keys every screen has: at 80
-	// columns the footer must still name them.
+	// c and A come before the keys every screen has, to fit 80 columns.
 	footer := []*key.Binding{&k.Open, &k.Filter, &k.Sort, &k.Compare, &k.Help, &k.Quit, &k.Stop}
 	if m.convs != nil {
-		// A run with conversations folds them (convrows.go); enter opens a
-		// turn, or folds the conversation under the cursor.
 		view = append(view, &k.Expand, &k.Collapse)
 		footer = append([]*key.Binding{&k.Open, &k.Expand, &k.Collapse}, footer[1:]...)
 	}
-	// esc does one thing at a time: it clears the filter, then leaves the
-	// comparison; the footer names the one it will do.
-	esc := m.tableEsc()
+	esc := m.tableEsc() // the one thing esc will do
 	if esc != nil {
 		view = append(view, esc)
 		footer = append(footer, esc)
@@ -223,11 +209,13 @@ func (m *Model) rawMode() keyMode {
 	return km
 }
 
-// listMode is the keys of a list screen of n items: its actions, the
-// moves, esc back.
+// listMode is the keys of a list screen of n items.
 func (m *Model) listMode(title string, n int, actions ...*key.Binding) keyMode {
 	k := &m.keys
-	moves := k.listing(n)
+	var moves []*key.Binding // through a list of n items, if n > 1
+	if n > 1 {
+		moves = []*key.Binding{&k.Down, &k.Up, &k.Top, &k.Bottom}
+	}
 	km := keyMode{
 		title:  title,
 		footer: append(append(slices.Clone(actions), upDown(moves)...), &k.Back, &k.Help, &k.Quit),
@@ -252,16 +240,14 @@ func (m *Model) pickerMode() keyMode {
 	return km
 }
 
-// inputMode is a line being typed (the filter bar, a label's note):
-// every other key is text.
+// inputMode is a line being typed: every other key is text.
 func (m *Model) inputMode(title string) keyMode {
 	k := &m.keys
 	keys := []*key.Binding{&k.FilterApply, &k.FilterCancel, &k.ForceQuit}
 	return keyMode{title: title, footer: keys, page: [][]*key.Binding{keys}}
 }
 
-// The reasons a key is off. Each is also the check of the action itself,
-// so what the footer shows and what a key does cannot disagree.
+// The reasons a key is off, each also the check of the action itself.
 
 func (m *Model) openBlocked() string {
 	if len(m.shown) == 0 {
@@ -327,4 +313,101 @@ func (m *Model) pickBlocked() string {
 		return "no stored run to pick"
 	}
 	return ""
+}
+
+// filterHelp documents the filter language next to the generated key help.
+var filterHelp = []string{
+	"Filter (/): terms separated by spaces, all must hold",
+	"  f<0.5  ar<0.7  cp=0  cr>=0.8   scores by alias: f ar cp cr cu as ac fc er ns",
+	"                                 (< <= > >= = !=; ns: lower is better)",
+	"  status:failed|low|ok|n/a|running|judge_error ...   low (%s): a score fails",
+	"  diag:generation|retrieval|off-topic|noncommittal|incomplete|low|ok|failed",
+	"  label:disputed|any|agreed|none (human labels)",
+	"  df<0  dar<-0.1  dcp>0  dcr!=0   comparing runs: after minus before (<0 worse)",
+	"  any other word, or \"a phrase\": the id, the question or the answer,",
+	"  whole (not the contexts)",
+}
+
+// renderHelp is the ? page of the mode behind it: the keys that are off
+// now under the title, every key that works, then the filter language.
+func (m *Model) renderHelp() []string {
+	km := m.keyMode()
+	off := ""
+	if keys := km.refused(); len(keys) > 0 {
+		names := make([]string, len(keys))
+		for i, b := range keys {
+			names[i] = b.Help().Key + " " + b.Help().Desc
+		}
+		off = m.st.muted.Render(truncate("Off now, pressing one says why: "+strings.Join(names, ", "), m.width, m.g.ellipsis))
+	}
+	lines := []string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(km.title), off}
+	lines = append(lines, m.helpColumns(km.help().FullHelp())...)
+	lines = append(lines, "")
+	if m.screen == screenTable {
+		for _, l := range filterHelp {
+			if strings.Contains(l, "%s") {
+				l = fmt.Sprintf(l, m.g.low) // the mark of a row whose score fails
+			}
+			lines = append(lines, m.st.muted.Render(l))
+		}
+		lines = append(lines, "")
+	}
+	for _, l := range m.legend() {
+		lines = append(lines, m.st.muted.Render(truncate(l, m.width, m.g.ellipsis)))
+	}
+	for len(lines) < m.height-1 {
+		lines = append(lines, "")
+	}
+	return append(lines, m.st.muted.Render("? or esc closes this page"))
+}
+
+// helpColumns lays the key columns side by side, as many as fit the width,
+// the next ones in a band below.
+func (m *Model) helpColumns(groups [][]key.Binding) []string {
+	var lines, band []string
+	var cols [][]key.Binding
+	hm := m.help
+	hm.SetWidth(0) // measured whole: a band is never cut
+	flush := func() {
+		if len(cols) == 0 {
+			return
+		}
+		if len(lines) > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, band...)
+		cols, band = nil, nil
+	}
+	for _, g := range groups {
+		try := strings.Split(hm.FullHelpView(append(cols, g)), "\n")
+		if len(cols) > 0 && lineWidth(try) > m.width {
+			flush()
+			try = strings.Split(hm.FullHelpView([][]key.Binding{g}), "\n")
+		}
+		cols, band = append(cols, g), try
+	}
+	flush()
+	return lines
+}
+
+// legend says what the score colours and the row marks mean.
+func (m *Model) legend() []string {
+	lv := m.st.levels
+	pass := fmt.Sprintf("%g", report.DiagLow)
+	if !lv.IsDefault() {
+		pass = lv.String() + ", others " + pass
+	}
+	out := []string{
+		fmt.Sprintf("Scores: red below the pass level (%s), amber below %g, green (ns: 1 - score);", pass, report.DiagHigh),
+		"'-' not evaluated, n/a not computable, unsup not by this judge, err failed.",
+	}
+	if c := m.st.crit; len(c.names) > 0 {
+		levels := make([]string, len(c.names))
+		for i, n := range c.names {
+			levels[i] = fmt.Sprintf("%s %g", sanitize.Line(string(n)), c.level(n))
+		}
+		out = append(out, fmt.Sprintf("Criteria, filtered by name (%s<1): red below their pass level (%s), marking the row %s.",
+			sanitize.Line(string(c.names[0])), strings.Join(levels, ", "), m.g.low))
+	}
+	return out
 }

@@ -1,40 +1,30 @@
 package tui
 
 import (
+	"fmt"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"fmt"
+
+	"github.com/ragscope/ragscope/eval"
 )
 
-// keyMap follows k9s and lazygit, which is what analysts who live in a
-// terminal already have in their fingers. The help screen and the footer
-// are generated from it, so a binding cannot exist without being documented.
+// keyMap follows k9s and lazygit, which analysts who live in a terminal
+// already have in their fingers. The help and the footer are generated
+// from it, so a binding cannot exist without being documented.
 type keyMap struct {
-	Up, Down, Top, Bottom, HalfDown, HalfUp, PageDown, PageUp key.Binding
-	Sort, Reverse, Filter, Open, Back, ClearFilter            key.Binding
-	// Expand and Collapse fold a conversation's turns under its line, in a
-	// run with conversations (convrows.go).
-	Expand, Collapse                       key.Binding
-	Section, NextSection, PrevSection, Raw key.Binding
-	NextSample, PrevSample                 key.Binding
-	Help, Quit, ForceQuit                  key.Binding
-	// Stop stops an attached run; it is enabled only while watching one,
-	// so the help lists it only then.
-	Stop key.Binding
-	// The prompt workflow: edit a judge prompt, re-run, compare.
+	Up, Down, Top, Bottom, HalfDown, HalfUp, PageDown, PageUp                  key.Binding
+	Sort, Reverse, Filter, Open, Back, ClearFilter                             key.Binding
+	Expand, Collapse                                                           key.Binding // conversations
+	Section, NextSection, PrevSection, Raw                                     key.Binding
+	NextSample, PrevSample                                                     key.Binding
+	Help, Quit, ForceQuit                                                      key.Binding
+	Stop                                                                       key.Binding // enabled only while watching an attached run
 	Prompts, DetailPrompts, Edit, Rerun, RerunAll, Compare, Pick, LeaveCompare key.Binding
-	// Taking text out: y copies the sample (or the raw calls) through the
-	// terminal, o opens it in $PAGER; d resets a prompt to the built-in text.
-	Copy, Pager, ResetPrompt key.Binding
-	// The filter bar, while typing: the rows follow each key.
-	FilterApply, FilterCancel key.Binding
-	// Human labels (labels.go): pick a judged item of the detail page,
-	// agree or disagree with the judge, note why, remove the label; the
-	// agreement panel.
-	NextItem, PrevItem, Agree, Disagree, Note, Unlabel, Agreement key.Binding
-	// The cost page of a run held back by --confirm-over: y starts it, the
-	// rest leave with no run.
-	StartRun, NoRun key.Binding
+	Copy, Pager, ResetPrompt                                                   key.Binding
+	FilterApply, FilterCancel                                                  key.Binding
+	NextItem, PrevItem, Agree, Disagree, Note, Unlabel, Agreement              key.Binding // human labels
+	StartRun, NoRun                                                            key.Binding // the cost page
 }
 
 func defaultKeys() keyMap {
@@ -68,8 +58,7 @@ func defaultKeys() keyMap {
 		Quit:        b([]string{"q"}, "q", "quit"),
 		ForceQuit:   b([]string{"ctrl+c"}, "ctrl+c", "quit now"),
 		Stop:        b([]string{"X"}, "X", "stop run"),
-		// In the detail page p already steps back a sample (n/p), so the
-		// prompt list is P there.
+		// In the detail page p steps back a sample, so the prompts are P.
 		Prompts:       b([]string{"p"}, "p", "prompts"),
 		DetailPrompts: b([]string{"P"}, "P", "prompts"),
 		Edit:          b([]string{"e"}, "e", "edit in $EDITOR"),
@@ -95,11 +84,8 @@ func defaultKeys() keyMap {
 	}
 }
 
-// metricCount makes the metric keys those of a run of n metrics: a run
-// with more than four (context utilization) jumps with 1-5; the others
-// keep 1-4, as they always had. The keys number the run's metrics, not
-// all there are, so only a run of ten needs a tenth key: 0, after 9 on the
-// keyboard (metricKeyIndex).
+// metricCount makes the metric keys those of a run of n metrics: 1-4 at
+// least, 0 the tenth.
 func (k *keyMap) metricCount(n int) {
 	if n <= 4 {
 		return
@@ -137,8 +123,7 @@ func (k *keyMap) asciiHelp() {
 	k.Collapse.SetHelp("h/left", k.Collapse.Help().Desc)
 }
 
-// helpMap is the key map seen from one mode (keyMode.help): the footer
-// and the ? page show only what works where the user is.
+// helpMap is the key map seen from one mode (keyMode.help).
 type helpMap struct {
 	short []key.Binding
 	full  [][]key.Binding
@@ -190,4 +175,145 @@ func (k keyMap) moveCursor(msg tea.KeyPressMsg, cursor *int, n int) bool {
 		return false
 	}
 	return true
+}
+
+// key routes a key press: ctrl+c always quits, a mode other than the
+// screen's owns the keyboard, then the screen.
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	if key.Matches(msg, k.ForceQuit) {
+		return m.quit()
+	}
+	m.clearStatus()
+	switch m.mode {
+	case modeAsk:
+		return m.answer(msg)
+	case modeHelp:
+		if key.Matches(msg, k.Help, k.Back, k.Quit) {
+			m.mode = modeScreen
+		}
+		return nil
+	case modeFilter:
+		return m.filterKey(msg)
+	case modeNote:
+		return m.noteKey(msg)
+	}
+	if key.Matches(msg, k.Quit) {
+		if (m.live && !m.opts.Attached) || m.rerun != nil {
+			m.askYesNo(&question{text: "Quit and stop the run? Finished work is kept. (y/n)", aboutRun: true, answer: onYes(m.quit)})
+			return nil
+		}
+		return m.quit()
+	}
+	if key.Matches(msg, k.Stop) {
+		m.askStop()
+		return nil
+	}
+	if m.tooSmall() {
+		return nil
+	}
+	if m.refused(m.keyMode().refusal(msg)) {
+		return nil
+	}
+	if key.Matches(msg, k.Help) {
+		m.mode = modeHelp
+		return nil
+	}
+	return m.screen.parts().key(m, msg)
+}
+
+func (m *Model) tableKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	if k.scroll(msg, func(d, _ int) { m.moveCursor(d) }, m.tableRows(), len(m.lines)) {
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Sort):
+		m.sortIdx = (m.sortIdx + 1) % len(m.sortKeys)
+		// A column comes in worst first.
+		m.desc = eval.LowerIsBetter(m.sortKeys[m.sortIdx].metric)
+		m.derive()
+	case key.Matches(msg, k.Reverse):
+		m.desc = !m.desc
+		m.derive()
+	case key.Matches(msg, k.Filter):
+		return m.openFilter()
+	case key.Matches(msg, k.ClearFilter): // one layer at a time
+		switch m.tableEsc() {
+		case &m.keys.ClearFilter:
+			m.filter = nil
+			m.input.SetValue("")
+			m.derive()
+		case &m.keys.LeaveCompare:
+			m.leaveCompare()
+		}
+	case key.Matches(msg, k.Prompts):
+		return m.openPrompts()
+	case key.Matches(msg, k.RerunAll):
+		return m.planRerun(m.filteredIndexes(), nil)
+	case key.Matches(msg, k.Compare):
+		return m.openPicker()
+	case m.opts.Labels != nil && key.Matches(msg, k.Agreement):
+		return m.openAgreement()
+	case key.Matches(msg, k.Copy):
+		return m.copyExport()
+	case key.Matches(msg, k.Pager):
+		return m.openPager()
+	case m.convs != nil && key.Matches(msg, k.Expand):
+		m.fold(true)
+	case m.convs != nil && key.Matches(msg, k.Collapse):
+		m.fold(false)
+	case key.Matches(msg, k.Open):
+		if n, own, ok := m.cursorConv(); ok && own {
+			m.fold(!m.isOpen(n))
+			return nil
+		}
+		if p, ok := m.cursorRow(); ok {
+			return m.openDetail(int(p))
+		}
+	}
+	return nil
+}
+
+func (m *Model) wheel(ms tea.Mouse) tea.Cmd {
+	if m.tooSmall() || m.shownMode() == modeHelp {
+		return nil
+	}
+	d := 0
+	switch ms.Button {
+	case tea.MouseWheelDown:
+		d = 3
+	case tea.MouseWheelUp:
+		d = -3
+	default:
+		return nil
+	}
+	switch m.screen {
+	case screenDetail:
+		m.detail.scrollBy(d, m.pageHeight())
+	case screenRaw:
+		m.raw.scrollBy(d, m.pageHeight())
+	default:
+		m.moveCursor(d)
+	}
+	return nil
+}
+
+func (m *Model) moveCursor(d int) {
+	m.cursor += d
+	m.clampTable()
+}
+
+// clampTable keeps the cursor on a shown row and the window around it.
+func (m *Model) clampTable() {
+	n := len(m.lines)
+	m.cursor = min(max(m.cursor, 0), max(n-1, 0))
+	h := m.tableRows()
+	if m.cursor < m.offset {
+		m.offset = m.cursor
+	}
+	if m.cursor >= m.offset+h {
+		m.offset = m.cursor - h + 1
+	}
+	m.offset = min(max(m.offset, 0), max(n-h, 0))
 }

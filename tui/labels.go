@@ -15,9 +15,7 @@ import (
 )
 
 // LabelHost is what the interface asks of the application for human labels
-// of the judge's items. Its methods do I/O: the model calls them from
-// tea.Cmds only. It is apart from Host because labelling needs the store,
-// not a judge: a stored run or the offline judge's run is labelled too.
+// of the judge's items (the store, not a judge). Its methods do I/O.
 type LabelHost interface {
 	// Labels returns the stored labels of the result's items, by item key.
 	Labels(r *eval.Result) (map[string]labels.Label, error)
@@ -52,15 +50,13 @@ func MarkOf(items []labels.Item, labels map[string]labels.Label) uint8 {
 	return mark
 }
 
-// labelState is the labelling workflow: the marks of the table (a map
-// beside the rows: few samples are labelled, and the rows stay compact),
-// the item cursor of the detail page, the note being typed, the
-// agreement panel.
+// labelState is the labelling workflow: the table's marks, the detail
+// page's item cursor, the note being typed, the agreement panel.
 type labelState struct {
-	marks map[int]uint8
+	marks map[int]uint8 // by sample index: few are labelled
 
-	// res is the result the items and human labels are of; cursor is the
-	// picked item (-1: none yet), cursorLine its line on the page.
+	// res is the result the items are of; cursor the picked item (-1:
+	// none), cursorLine its line on the page.
 	res        *eval.Result
 	items      []labels.Item
 	human      map[string]labels.Label
@@ -118,24 +114,24 @@ func (m *Model) labelMsg(msg tea.Msg) {
 		m.setMark(msg.index, MarkOf(l.items, l.human))
 		m.detail.invalidate()
 	case labelSavedMsg:
-		if msg.err != nil {
+		switch {
+		case msg.err != nil:
 			m.setError("the label was not stored: " + msg.err.Error())
 			return
+		case msg.gen != l.gen:
+			return
+		case l.human == nil:
+			l.human = map[string]labels.Label{}
 		}
-		if msg.gen == l.gen {
-			if l.human == nil {
-				l.human = map[string]labels.Label{}
-			}
-			if msg.removed {
-				delete(l.human, msg.key)
-				m.setStatus("label removed")
-			} else {
-				l.human[msg.key] = msg.label
-				m.setStatus("label stored: " + m.labelWords(msg.label, l.itemOf(msg.key)))
-			}
-			m.setMark(msg.index, MarkOf(l.items, l.human))
-			m.detail.invalidate()
+		if msg.removed {
+			delete(l.human, msg.key)
+			m.setStatus("label removed")
+		} else {
+			l.human[msg.key] = msg.label
+			m.setStatus("label stored: " + m.labelWords(msg.label, l.itemOf(msg.key)))
 		}
+		m.setMark(msg.index, MarkOf(l.items, l.human))
+		m.detail.invalidate()
 	case marksMsg:
 		if msg.err != nil {
 			m.setError("cannot read the human labels: " + msg.err.Error())
@@ -188,15 +184,7 @@ func (m *Model) loadMarks() tea.Cmd {
 	}
 }
 
-// labelsOpen starts the labels of a detail page just opened afresh: no
-// item picked, the labels read again.
-func (m *Model) labelsOpen() tea.Cmd {
-	m.lab.res = nil
-	return m.labelsFollow()
-}
-
-// labelsFollow picks up the result of the detail page once it is there:
-// its items, and a read of their human labels.
+// labelsFollow picks up the detail page's result once it is there.
 func (m *Model) labelsFollow() tea.Cmd {
 	l := &m.lab
 	h := m.opts.Labels
@@ -258,9 +246,7 @@ func (m *Model) noteBlocked() string {
 }
 
 // labelKeys adds the item keys to the detail page's mode: ] and [ walk the
-// judged items (the picked statement's quote is marked in its chunk), and
-// with a label store a, d, m and u label the picked one. Without a store
-// there is no labelling to offer or refuse.
+// judged items, and with a label store a, d, m and u label the picked one.
 func (m *Model) labelKeys(km *keyMode) {
 	k := &m.keys
 	km.refuse(m.itemsBlocked(), &k.NextItem, &k.PrevItem)
@@ -282,8 +268,6 @@ func (m *Model) tableLabelKeys(km *keyMode) {
 		return
 	}
 	k := &m.keys
-	// In the column of the views (open, sort, filter): a column of its
-	// own would not fit 80 columns beside the other three.
 	km.page[1] = append(km.page[1], &k.Agreement)
 	km.footer = slices.Insert(km.footer, slices.Index(km.footer, &k.Help), &k.Agreement)
 	km.refuse(m.agreementBlocked(), &k.Agreement)
@@ -304,8 +288,7 @@ func (m *Model) labelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if m.opts.Labels == nil && !key.Matches(msg, k.NextItem, k.PrevItem) {
 		return nil, false
 	}
-	// The mode refuses these keys until an item is picked; this is what
-	// makes the indexing below safe.
+	// Refused until an item is picked: the indexing below is safe.
 	if key.Matches(msg, k.NextItem, k.PrevItem) && m.itemsBlocked() != "" ||
 		key.Matches(msg, k.Agree, k.Disagree, k.Unlabel, k.Note) && m.markBlocked() != "" {
 		return nil, true
@@ -322,8 +305,6 @@ func (m *Model) labelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		default:
 			l.cursor = (l.cursor + step + len(l.items)) % len(l.items)
 		}
-		// One cursor on the page: the item picked is also the statement
-		// whose evidence is marked.
 		m.detail.pick = citationOf(m.metrics, l.res, l.items[l.cursor]) + 1
 		m.detail.invalidate()
 		m.showCursor()
@@ -398,8 +379,7 @@ func (m *Model) noteKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// labelLine shows, under a judged item, the human's label beside the
-// judge's value, and the item cursor.
+// labelLine shows the human's label under a judged item, and the cursor.
 func (m *Model) labelLine(p *page, task, item string) {
 	l := &m.lab
 	if l.res != m.detail.res || l.res == nil {
@@ -444,8 +424,7 @@ func (m *Model) labelLine(p *page, task, item string) {
 	p.text(4, prefix, text, &style)
 }
 
-// labelWords says a label against the judge: "human: agrees (1)" or
-// "human: 0, the judge said 1 (disputed)", with the note.
+// labelWords says a label against the judge, with the note.
 func (m *Model) labelWords(lab labels.Label, it labels.Item) string {
 	what := "verdict"
 	switch lab.Task {
@@ -499,4 +478,99 @@ func (t *term) matchLabel(r *row, env matchEnv) bool {
 		return mark&LabelMarked != 0 && mark&LabelDisputed == 0
 	}
 	return mark == 0
+}
+
+// openAgreement shows the judge's agreement with the human labels, read
+// afresh with the table's marks.
+func (m *Model) openAgreement() tea.Cmd {
+	l := &m.lab
+	h := m.opts.Labels
+	if m.screen != screenAgreement {
+		l.back = m.screen
+	}
+	m.screen = screenAgreement
+	l.agreeBusy = true
+	run := m.runID
+	return tea.Batch(func() tea.Msg {
+		a, err := h.Agreement(run)
+		return agreementMsg{a: a, err: err}
+	}, m.loadMarks())
+}
+
+func (m *Model) agreementMode() keyMode {
+	k := &m.keys
+	return keyMode{
+		title:  "keys: agreement with the human labels",
+		footer: []*key.Binding{&k.Back, &k.Agreement, &k.Help, &k.Quit},
+		page:   [][]*key.Binding{{&k.Back, &k.Agreement}, k.leaving()},
+	}
+}
+
+func (m *Model) agreementKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, m.keys.Back):
+		m.screen = m.lab.back
+		m.detail.invalidate()
+	case key.Matches(msg, m.keys.Agreement):
+		return m.openAgreement()
+	}
+	return nil
+}
+
+func (m *Model) renderAgreement() []string {
+	st, l := m.st, &m.lab
+	lines := []string{st.title.Render("ragscope") + " " + st.bold.Render("agreement with the human labels") +
+		st.muted.Render(m.g.sep+"run "+sanitize.Line(m.runID)+m.g.sep+"positive = value 1")}
+	lines = append(lines, "")
+	switch {
+	case l.agreeBusy && l.agreement == nil:
+		return m.finish(append(lines, st.muted.Render("  counting"+m.g.ellipsis)), m.keyMode().help())
+	case l.agreeErr != nil:
+		return m.finish(append(lines, m.indented("cannot count: "+l.agreeErr.Error(), st.failed)...), m.keyMode().help())
+	case l.agreement == nil:
+		return m.finish(lines, m.keyMode().help())
+	}
+	a := l.agreement
+	if a.Before != nil {
+		lines = append(lines, m.indented("before "+m.g.arrow+" after: run "+sanitize.Line(a.Before.Run)+" "+m.g.arrow+" run "+sanitize.Line(a.Run)+" (the re-run)", st.accent)...)
+	}
+	tab := a.Table(m.g.arrow)
+	tasks := alignColumns(append([][]string{{"task", "labelled", "accuracy", "kappa", "tp", "fp", "tn", "fn"}}, tab.Tasks...))
+	lines = append(lines, st.header.Render(fit(tasks[0], m.width, m.g.ellipsis)))
+	for i, row := range tasks[1:] {
+		style := st.muted
+		if tab.Labelled[i] {
+			style = st.bold
+		}
+		lines = append(lines, style.Render(fit(row, m.width, m.g.ellipsis)))
+	}
+	metrics := alignColumns(append([][]string{{"metric", "labelled", "disputed", "changed", "mean", "with labels"}}, tab.Metrics...))
+	lines = append(lines, "", st.header.Render(fit(metrics[0], m.width, m.g.ellipsis)))
+	for _, row := range metrics[1:] {
+		lines = append(lines, fit(row, m.width, m.g.ellipsis))
+	}
+	lines = append(lines, "")
+	for _, n := range tab.Notes {
+		lines = append(lines, m.indented(n, st.muted)...)
+	}
+	lines = append(lines, m.indented("changed: samples whose score moves when the human labels replace the judge's values (ragscope report --with-labels)", st.muted)...)
+	return m.finish(lines, m.keyMode().help())
+}
+
+// alignColumns lays rows of cells out as a grid, each column as wide as
+// its widest cell; the first row is the titles.
+func alignColumns(rows [][]string) []string {
+	cols := make([]gridColumn, len(rows[0]))
+	for i, title := range rows[0] {
+		cols[i].title = title
+		for _, r := range rows[1:] {
+			cols[i].cells = append(cols[i].cells, r[i])
+		}
+	}
+	widths := layoutGrid(cols, 0, nil)
+	out := []string{gridLine(cols, widths, -1, "")}
+	for i := range rows[1:] {
+		out = append(out, gridLine(cols, widths, i, ""))
+	}
+	return out
 }

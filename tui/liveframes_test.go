@@ -141,7 +141,7 @@ func pacedEvents(from, to int, took time.Duration) []eval.Event {
 
 // While a run is live, results must not move the rows the user looks at:
 // the cursor stays on its sample, the window where it was, and the rows on
-// screen keep their lines, whatever the order (see liveorder.go).
+// screen keep their lines, whatever the order (see holdOrder).
 func TestLiveResultsKeepTheWindow(t *testing.T) {
 	const total = 300
 	tests := []struct {

@@ -4,6 +4,9 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
@@ -15,9 +18,7 @@ type sortKey struct {
 	name   string
 	slot   int // metric slot; -1 for index, -2 for diagnosis
 	metric eval.Metric
-	// delta reads a row's change of metric (a Δ column); nil for the
-	// other columns, whose values the row holds.
-	delta func(r *row) (float64, bool)
+	delta  func(r *row) (float64, bool) // a Δ column's; nil for the others
 }
 
 const (
@@ -44,23 +45,18 @@ var diagRank = func() map[report.Diagnosis]int {
 }()
 
 // sorted is the full order of all rows by one column, kept until the rows
-// change: cycling through the columns with s then costs one sort per
-// column, and a filter only walks an existing order. Only the ascending
-// order is stored, with a bit per position marking where a run of equal
-// keys starts; the descending order is walked from it (see each). At a
-// million rows a column's order is 4 MB, not 8.
+// change. Only the ascending order is stored; the descending one is
+// walked from it (each).
 type sorted struct {
 	asc []int32
-	// runStart has bit i set when asc[i] has a different key than
-	// asc[i-1]; keyed is how many positions have a key (the rest, rows
-	// without a value, stay last in both directions).
+	// runStart has bit i set when asc[i]'s key differs from asc[i-1]'s;
+	// keyed is how many positions have a key (the rest stay last).
 	runStart []uint64
 	keyed    int
 }
 
-// each calls fn with the row positions in order, descending or not, until
-// it returns false. Descending walks runs of equal keys from the end, each
-// run in ascending sample order, so ties keep sample order either way.
+// each calls fn with the row positions in order until it returns false;
+// ties keep sample order either way.
 func (s sorted) each(desc bool, fn func(pos int32) bool) {
 	if !desc {
 		for _, p := range s.asc {
@@ -89,17 +85,10 @@ func (s sorted) each(desc bool, fn func(pos int32) bool) {
 	}
 }
 
-// sortRows orders the rows by key. Rows without a value for the column
-// (not scored, still running) go last in both directions, because they are
-// not what a sort by score looks for; ties keep sample order either way.
-//
-// The rows are visited in sample order and each keyed one becomes one
-// uint64: the key as an order-preserving float32 in the high half, the
-// row's position in the low half. A stable radix sort on the high half
-// (radixSortHigh) then orders them in time linear in the rows, ties left
-// in sample order: a cold sort is a few passes over the keys, not n log n
-// comparisons, which on a million rows would hold up the key's frame.
-// float32 still separates every score at the three decimals shown.
+// sortRows orders the rows by key; rows without a value go last in both
+// directions, ties keep sample order. Each keyed row becomes a uint64, the
+// key as an order-preserving float32 high and its position low, radix
+// sorted in time linear in the rows.
 func sortRows(rows []*row, key sortKey) sorted {
 	if len(rows) == 0 {
 		return sorted{}
@@ -115,14 +104,9 @@ func sortRows(rows []*row, key sortKey) sorted {
 	return sortIn(rows, posOf, key, nil)
 }
 
-// sortIn is sortRows with the rows' positions in sample order given:
-// posOf holds a row's position + 1 (0: no row) for each sample in turn,
-// and names every row once. The table's row index is such a list, so a
-// sort of the table does not build its own. The sort's working space is
-// taken from scratch when it is not nil, and left there for the next.
-//
-// A large table is sorted on several cores: each takes a stretch of the
-// samples for the keys, and a stretch of each radix pass.
+// sortIn is sortRows with posOf, each row's position + 1 (0: none) in
+// sample order, and scratch (may be nil) to work in; a large table is
+// sorted on several cores.
 func sortIn(rows []*row, posOf []int32, key sortKey, scratch *sortScratch) sorted {
 	if key.slot == slotIndex {
 		out := sorted{asc: make([]int32, 0, len(rows))}
@@ -150,8 +134,7 @@ func sortIn(rows []*row, posOf []int32, key sortKey, scratch *sortScratch) sorte
 		workers = min(runtime.GOMAXPROCS(0), maxSortWorkers)
 	}
 
-	// The keys: each worker packs those of its stretch of samples from
-	// the start of its stretch of scratch.a, and counts their digits.
+	// Each worker packs the keys of its stretch and counts their digits.
 	type share struct {
 		n       int
 		missing []int32
@@ -217,8 +200,7 @@ func sortIn(rows []*row, posOf []int32, key sortKey, scratch *sortScratch) sorte
 	return out
 }
 
-// parallelSortRows is the size from which a sort takes more than one
-// core, and maxSortWorkers how many it takes at most.
+// The size from which a sort takes more than one core, and how many at most.
 const (
 	parallelSortRows = 1 << 16
 	maxSortWorkers   = 4
@@ -235,9 +217,7 @@ func sortValue(key sortKey) func(r *row) float64 {
 			return math.NaN()
 		}
 	case key.slot == slotDiag:
-		// The diagnoses' ranks by the code a row holds (a row's code was
-		// given before the row was linked in, so the names have it).
-		var ranks []float64
+		var ranks []float64 // by a row's diagnosis code
 		for _, d := range *diagCodes.names.Load() {
 			ranks = append(ranks, float64(diagRank[d]))
 		}
@@ -252,8 +232,7 @@ func sortValue(key sortKey) func(r *row) float64 {
 	return func(r *row) float64 { return r.score(slot) }
 }
 
-// parallel runs fn(0) to fn(n-1), each but the first on a goroutine of
-// its own, and returns when all have.
+// parallel runs fn(0) to fn(n-1) at once and returns when all have.
 func parallel(n int, fn func(w int)) {
 	var wg sync.WaitGroup
 	for w := 1; w < n; w++ {
@@ -263,14 +242,10 @@ func parallel(n int, fn func(w int)) {
 	wg.Wait()
 }
 
-// radixSortHigh sorts v by the high 32 bits of each value, stably, and
-// returns the sorted slice (v or buf, which must be as long as v): a
-// least significant digit radix sort, radixBits at a time, that skips the
-// digits every value shares (scores on a coarse scale differ in a few bits
-// only). total counts each digit's values in v. The passes are shared by
-// workers, each moving a stretch of v: bounds are the first pass's
-// stretches (workers+1 ends) and first their counts of each digit; later
-// passes cut v in equal stretches and count them anew.
+// radixSortHigh sorts v stably by the high 32 bits of each value and
+// returns the sorted slice (v or buf), skipping the digits every value
+// shares (total counts them). Workers share each pass: bounds and first
+// are the first pass's stretches and counts; later passes count anew.
 func radixSortHigh(v, buf []uint64, total *digitCounts, workers int, bounds []int, first func(w, d int) *[radixBuckets]int) []uint64 {
 	if len(v) < 2 {
 		return v
@@ -300,8 +275,6 @@ func radixSortHigh(v, buf []uint64, total *digitCounts, workers int, bounds []in
 			})
 			cnt = func(w int) *[radixBuckets]int { return &counts[w] }
 		}
-		// A worker's values of a digit go after every value of a smaller
-		// digit and after the earlier workers' values of the same one.
 		sum := 0
 		for b := range radixBuckets {
 			for w := range workers {
@@ -323,8 +296,7 @@ func radixSortHigh(v, buf []uint64, total *digitCounts, workers int, bounds []in
 	return v
 }
 
-// digitCounts counts the digits of keys: how many have each value of
-// each digit.
+// digitCounts counts how many keys have each value of each digit.
 type digitCounts [radixDigits][radixBuckets]int
 
 func (c *digitCounts) add(key uint64) {
@@ -333,22 +305,18 @@ func (c *digitCounts) add(key uint64) {
 	}
 }
 
-// sortScratch is the working space of the table's sorts: two arrays of a
-// uint64 a row, kept between sorts so that cycling through the columns of
-// a large table does not hand the collector two arrays a key press (at
-// the interface's GOGC the collection would take its share of the frame).
+// sortScratch is the sorts' working space, kept between them to spare
+// the collector two arrays a key press.
 type sortScratch struct{ a, b []uint64 }
 
-// radixBits is the digit of radixSortHigh: 11 bits make three passes over
-// a 32-bit key with counts that stay in the cache.
+// 11 bits make three passes over a 32-bit key with counts in the cache.
 const (
 	radixBits    = 11
 	radixDigits  = (32 + radixBits - 1) / radixBits
 	radixBuckets = 1 << radixBits
 )
 
-// sortRows is the table's rows sorted by key, walked in sample order
-// through the row index when it holds every row.
+// sortRows is the table's rows sorted by key.
 func (m *Model) sortRows(key sortKey) sorted {
 	if posOf, ok := m.byIndex.inOrder(); ok && len(m.rows) > 0 {
 		return sortIn(m.rows, posOf, key, &m.sortScratch)
@@ -370,9 +338,7 @@ func orderedBits(f float32) uint32 {
 func order(s sorted, rows []*row, f *filter, env matchEnv, desc bool) []int32 {
 	if f.empty() {
 		if !desc {
-			// Shared with the order kept for the column: neither is
-			// changed in place, and a copy would be garbage every key press.
-			return s.asc
+			return s.asc // shared: neither is changed in place
 		}
 		out := make([]int32, 0, len(s.asc))
 		s.each(true, func(p int32) bool { out = append(out, p); return true })
@@ -385,5 +351,146 @@ func order(s sorted, rows []*row, f *filter, env matchEnv, desc bool) []int32 {
 		}
 		return true
 	})
+	return out
+}
+
+// A stored table's columns are sorted in a command once all its rows are
+// in, so the first s finds its order made. Whatever would change the rows
+// first waits for it, or calls it off if it has not started (takePresort).
+type presorting struct {
+	gen   int          // Model.sortGen when it was asked for
+	state atomic.Int32 // presortQueued, then presortRunning or presortOff
+	done  chan struct{}
+	out   map[int]sorted // by sortIdx; written before done closes
+}
+
+const (
+	presortQueued int32 = iota
+	presortRunning
+	presortOff
+)
+
+// presortedMsg says a presort ended.
+type presortedMsg struct{}
+
+// presortRows is the size from which a stored table is presorted.
+const presortRows = parallelSortRows
+
+// presortCmd starts the presort of a stored table that has just been
+// read, nil for a small, live or sparse one, or one presorted already.
+func (m *Model) presortCmd() tea.Cmd {
+	posOf, dense := m.byIndex.inOrder()
+	if m.presorts || m.live || !dense || len(m.rows) < presortRows {
+		return nil
+	}
+	m.presorts = true
+	p := &presorting{gen: m.sortGen, done: make(chan struct{}), out: map[int]sorted{}}
+	m.presort = p
+	rows, keys, scratch := m.rows, m.sortKeys, new(sortScratch)
+	var todo []int
+	for i, k := range keys {
+		if _, ok := m.sorted[i]; !ok && k.slot != slotIndex && k.delta == nil {
+			todo = append(todo, i)
+		}
+	}
+	return func() tea.Msg {
+		defer close(p.done)
+		if !p.state.CompareAndSwap(presortQueued, presortRunning) {
+			return presortedMsg{} // called off
+		}
+		for _, i := range todo {
+			p.out[i] = sortIn(rows, posOf, keys[i], scratch)
+		}
+		return presortedMsg{}
+	}
+}
+
+// takePresort calls off a presort not started yet, or waits for one
+// running (unless !wait), and keeps its orders if they still apply.
+func (m *Model) takePresort(wait bool) {
+	p := m.presort
+	if p == nil {
+		return
+	}
+	switch {
+	case !wait:
+		select {
+		case <-p.done:
+		default:
+			return // left to end
+		}
+	case p.state.CompareAndSwap(presortQueued, presortOff):
+		m.presort = nil // it will not touch the rows
+		return
+	}
+	<-p.done
+	m.presort = nil
+	if p.gen != m.sortGen {
+		return
+	}
+	if m.sorted == nil {
+		m.sorted = map[int]sorted{}
+	}
+	for i, s := range p.out {
+		if _, ok := m.sorted[i]; !ok {
+			m.sorted[i] = s
+		}
+	}
+}
+
+// dropSorted drops the table's orders (the rows or the columns changed);
+// a presort in flight is not taken.
+func (m *Model) dropSorted() {
+	m.sorted = nil
+	m.sortGen++
+}
+
+// While a run is live, results arriving must not move the rows the user
+// is looking at: in any order but sample order (or watch mode's newest
+// first), the rows listed keep their places and new ones come after them,
+// until the user asks for an order or the run ends.
+
+// heldOrder is what the order shown was built for; the order is held
+// between two derives with the same one.
+type heldOrder struct {
+	valid   bool
+	sortIdx int
+	keys    int // len(sortKeys): entering compare mode adds the Δ columns
+	desc    bool
+	filter  *filter
+}
+
+// holdOrder returns the order to show: full, or while the run is live and
+// the user asked for nothing new, with the rows shown kept in place.
+func (m *Model) holdOrder(full []int32) []int32 {
+	now := heldOrder{valid: true, sortIdx: m.sortIdx, keys: len(m.sortKeys), desc: m.desc, filter: m.filter}
+	prev := m.held
+	m.held = now
+	if !m.live || prev != now || (m.sortKeys[m.sortIdx].slot == slotIndex && !m.desc) || m.watchOrder() {
+		return full
+	}
+	return keepPlaces(m.shown, full, len(m.rows))
+}
+
+// keepPlaces lists the rows of prev that full still holds, then the rows
+// of full that prev did not list; rows are positions below n.
+func keepPlaces(prev, full []int32, n int) []int32 {
+	const inFull, listed = 1, 2
+	mark := make([]uint8, n)
+	for _, i := range full {
+		mark[i] |= inFull
+	}
+	out := make([]int32, 0, len(full))
+	for _, i := range prev {
+		if int(i) < n && mark[i]&inFull != 0 {
+			out = append(out, i)
+			mark[i] |= listed
+		}
+	}
+	for _, i := range full {
+		if mark[i]&listed == 0 {
+			out = append(out, i)
+		}
+	}
 	return out
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"errors"
 	"os/exec"
 
@@ -49,13 +50,10 @@ type resetMsg struct {
 	list       []prompts.Info
 }
 
-// noHost is what the workflow keys say when there is nothing to drive:
-// the offline judge renders no prompt, and a stored run opened without an
-// endpoint cannot call a judge.
+// noHost is what the workflow keys say when there is nothing to drive.
 const noHost = "prompt editing and re-runs need an LLM judge (set OPENAI_BASE_URL); the offline judge uses no prompts"
 
-// openPrompts shows the prompt list; the Host lists it in a command
-// because it reads the override directory.
+// openPrompts shows the prompt list, read in a command.
 func (m *Model) openPrompts() tea.Cmd {
 	if m.refused(m.promptsBlocked()) {
 		return nil
@@ -69,8 +67,7 @@ func (m *Model) openPrompts() tea.Cmd {
 }
 
 // currentResult is the sample a template is validated against: the one
-// open in the detail page, else the one under the table cursor, else the
-// first with a result.
+// open or under the cursor, else the first with a result.
 func (m *Model) currentResult() *eval.Result {
 	if m.screen == screenDetail || m.screen == screenRaw {
 		if res := m.result(m.rows[m.detail.row]); res != nil {
@@ -115,8 +112,7 @@ func (m *Model) promptsKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// promptBlocked is why e or d (verb: edit, reset) does nothing now: both
-// act on the prompt under the cursor.
+// promptBlocked is why e or d (verb) does nothing now.
 func (m *Model) promptBlocked(verb string) string {
 	v := &m.prompts
 	switch {
@@ -128,8 +124,7 @@ func (m *Model) promptBlocked(verb string) string {
 	return ""
 }
 
-// askReset is d: the reset deletes the user's edit, so it asks first, on
-// the question line a re-run uses.
+// askReset is d: the reset deletes the user's edit, so it asks first.
 func (m *Model) askReset() tea.Cmd {
 	if m.refused(m.promptBlocked("reset")) {
 		return nil
@@ -175,27 +170,18 @@ func (m *Model) promptsWorkflow(msg tea.Msg) tea.Cmd {
 			v.err, v.note = err.Error(), ""
 			return nil
 		}
-		task, lang, path := msg.task, msg.lang, msg.path
-		// ExecProcess hands the terminal to the editor: the program leaves
-		// the alternate screen and stops reading input until it exits,
-		// then restores both and repaints.
 		return m.exec(c, func(err error) tea.Msg {
-			return editorDoneMsg{task: task, lang: lang, path: path, err: err}
+			return editorDoneMsg{task: msg.task, lang: msg.lang, path: msg.path, err: err}
 		})
 	case editorDoneMsg:
-		// Reload even when the editor failed: it may have saved before
-		// failing, and the prompts in use must match the file either way,
-		// or say why not.
-		h, sample := m.opts.Host, v.sample
-		before := m.promptHash(msg.task, msg.lang)
-		edErr := msg.err
-		task, lang := msg.task, msg.lang
+		// Reload even when the editor failed: it may have saved first.
+		h, sample, before := m.opts.Host, v.sample, m.promptHash(msg.task, msg.lang)
 		return func() tea.Msg {
 			err := h.Reload(sample)
-			if edErr != nil {
-				err = errors.Join(errors.New("editor: "+edErr.Error()), err)
+			if msg.err != nil {
+				err = errors.Join(errors.New("editor: "+msg.err.Error()), err)
 			}
-			return reloadMsg{task: task, lang: lang, before: before, err: err, list: h.Prompts()}
+			return reloadMsg{task: msg.task, lang: msg.lang, before: before, err: err, list: h.Prompts()}
 		}
 	case resetMsg:
 		v.setList(msg.list)
@@ -242,8 +228,7 @@ func shortHash(h string) string {
 	return h
 }
 
-// The prompts list's columns; the file gives way first on a narrow
-// terminal (the selected one is spelled out under the list).
+// The prompts list's columns; the file gives way first when narrow.
 const (
 	pcolTask = iota
 	pcolLang
@@ -260,10 +245,7 @@ func (m *Model) promptColumns() []gridColumn {
 		pcolHash: {title: "sha256"}, pcolFile: {title: "file"},
 	}
 	for _, in := range m.prompts.list {
-		file := sanitize.Line(in.Path)
-		if file == "" {
-			file = "(built in; e creates an override)"
-		}
+		file := cmp.Or(sanitize.Line(in.Path), "(built in; e creates an override)")
 		row := []string{pcolTask: sanitize.Line(in.Task), pcolLang: sanitize.Line(in.Lang), pcolSource: sanitize.Line(in.Source),
 			pcolHash: sanitize.Line(shortHash(in.SHA256)), pcolFile: file}
 		for c := range cols {
@@ -276,14 +258,10 @@ func (m *Model) promptColumns() []gridColumn {
 func (m *Model) renderPrompts() []string {
 	st := m.st
 	v := &m.prompts
-	lines := []string{st.title.Render("ragscope") + " " + st.bold.Render("judge prompts") +
-		st.muted.Render(m.g.sep+"e edits, d resets; re-runs use the change")}
-	lines = append(lines, "")
-	lines = m.listRows(lines, &v.pickList, m.promptColumns(), promptShrinkOrder, len(v.list), 3,
-		"reading the templates", "no templates", func(i int) bool { return v.list[i].Source == prompts.SourceOverride })
-	lines = append(lines, "")
-	// The table cuts long paths on a narrow terminal; the selected one is
-	// spelled out in full, since it is the file the user will edit.
+	lines := m.listRows("judge prompts", "e edits, d resets; re-runs use the change", &v.pickList, m.promptColumns(),
+		promptShrinkOrder, len(v.list), 3, "reading the templates", "no templates",
+		func(i int) bool { return v.list[i].Source == prompts.SourceOverride })
+	// The file the user will edit is spelled out in full.
 	if v.cursor < len(v.list) && v.list[v.cursor].Path != "" {
 		lines = append(lines, m.indented("file: "+v.list[v.cursor].Path, st.muted)...)
 	}
@@ -296,8 +274,7 @@ func (m *Model) renderPrompts() []string {
 	return m.finish(lines, m.keyMode().help())
 }
 
-// exec runs an interactive command in the terminal; tests replace it to
-// see the command without running an editor.
+// execFunc runs an interactive command in the terminal; tests replace it.
 type execFunc func(*exec.Cmd, tea.ExecCallback) tea.Cmd
 
 var _ execFunc = tea.ExecProcess

@@ -10,8 +10,7 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// rawView shows the raw judge calls of one sample, read from the cache in
-// a command because that is I/O.
+// rawView shows the raw judge calls of one sample, read in a command.
 type rawView struct {
 	sample   int
 	loading  bool
@@ -35,8 +34,7 @@ func (r *rawView) scrollBy(n, page int) { r.scrolled.scrollBy(n, page, r.load) }
 func (r *rawView) load(page int) { r.fill(r.lines, 1, page) }
 
 // scrolled is what the detail and the raw pages share: their lines in a
-// viewport, and the offset kept beside it so that a page rebuilt (new
-// lines, new height) lands where the user was.
+// viewport, and the offset a rebuilt page keeps.
 type scrolled struct {
 	lines  []string
 	scroll int
@@ -45,8 +43,7 @@ type scrolled struct {
 	loaded bool // the viewport holds lines for page
 }
 
-// scrollBy scrolls n lines, loading the viewport (load) for page first
-// when it holds another height or nothing yet.
+// scrollBy scrolls n lines, loading the viewport for page first if need be.
 func (s *scrolled) scrollBy(n, page int, load func(page int)) {
 	if s.lines == nil {
 		s.scroll = max(s.scroll+n, 0) // clamped when the page is built
@@ -59,9 +56,8 @@ func (s *scrolled) scrollBy(n, page int, load func(page int)) {
 	s.scroll = s.vp.YOffset()
 }
 
-// fill puts content in the viewport, page lines high and at least width
-// wide: as wide as the widest line, since a line too wide for the screen
-// is cut by the frame, which marks the cut (…), not by the viewport.
+// fill puts content in the viewport, page lines high and as wide as its
+// widest line: the frame, not the viewport, cuts (and marks) a long line.
 func (s *scrolled) fill(content []string, width, page int) {
 	s.vp.SetWidth(max(width, lineWidth(content)))
 	s.vp.SetHeight(page)
@@ -90,17 +86,14 @@ func (m *Model) openRaw() tea.Cmd {
 	switch {
 	case !row.done:
 		m.raw.note = "This sample is still being evaluated."
-		return nil
-	case res == nil:
-		// x is pressed on the detail page, which read the result; it
-		// is missing only when that read failed or is still going.
+	case res == nil: // the detail page's read failed or is still going
 		m.raw.note = "The sample's result has not been read from the store (yet); go back and open it again."
-		return nil
 	case len(res.Calls) == 0:
 		m.raw.note = "No judge calls were recorded for this sample (the offline judge makes none)."
-		return nil
 	case m.opts.RawCalls == nil:
 		m.raw.note = "no cache for this run"
+	}
+	if m.raw.note != "" {
 		return nil
 	}
 	keys := make([]string, 0, len(res.Calls))
@@ -134,8 +127,6 @@ func (m *Model) ensureRaw() {
 		if r.note != "" {
 			text = r.note
 		}
-		// wrap hangs the continuation of each line under its indent, so a
-		// long message stays under its [role] heading.
 		r.lines = wrap(text, max(m.width-2, 10))
 		for i, l := range r.lines {
 			r.lines[i] = "  " + l

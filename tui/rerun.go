@@ -4,21 +4,75 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/prompts"
 )
 
-// A re-run goes: key -> Host.Plan in a command -> the question with its
-// cost -> y -> Host.Rerun in a command -> its stream, forwarded like the
-// first run's (Forward, tagged with the re-run's gen) and applied by the
-// same applyEvents, until the channel closes. The parent's results stay as
-// the "before" of the comparison.
+// Host is what the interface asks of the application for the prompt
+// workflow (edit a judge prompt, re-run, compare). Its methods may do I/O:
+// the model calls them from tea.Cmds only. A nil Host turns the workflow
+// off, and the keys say why.
+type Host interface {
+	// Prompts lists the templates in use.
+	Prompts() []prompts.Info
+	// EditPath returns the override file for a template, creating it from
+	// the embedded text on first edit.
+	EditPath(task, lang string) (string, error)
+	// ResetPrompt puts the built-in template of task.lang back in use, as
+	// `ragscope prompts reset` does.
+	ResetPrompt(task, lang string) error
+	// Reload re-reads the overrides and renders every template for the
+	// sample as validation; on error the previous prompts stay in use.
+	Reload(sample *eval.Result) error
+	// Plan counts what re-running the samples would cost.
+	Plan(ctx context.Context, indexes []int, metrics []eval.Metric) (Plan, error)
+	// Rerun re-runs the planned samples as a child run and streams its
+	// results, each merged with the parent's for the metrics not re-run;
+	// the channel is closed when the re-run ends, cancelled or not.
+	Rerun(ctx context.Context, plan Plan) (runID string, events <-chan eval.Event, err error)
+	// Runs lists the stored runs of this dataset, newest first, for `c`.
+	Runs() ([]report.RunInfo, error)
+	// Results loads a stored run's results, indexed by sample, for comparing.
+	Results(runID string) ([]*eval.Result, error)
+}
 
-// rerunState is the re-run in progress. ctx bounds the Host call and the
-// stream's Forward; quitting cancels it.
+// ReadOnlyHost is a Host that can compare stored runs but not edit prompts
+// or re-run; ReadOnly says why.
+type ReadOnlyHost interface {
+	Host
+	ReadOnly() string
+}
+
+// readOnly is the reason the workflow is limited to comparing, or "".
+func readOnly(h Host) string {
+	if ro, ok := h.(ReadOnlyHost); ok {
+		return ro.ReadOnly()
+	}
+	return ""
+}
+
+// Plan is a costed re-run.
+type Plan struct {
+	Indexes []int
+	Metrics []eval.Metric
+	// Calls will be sent (cache misses, and the calls that depend on one);
+	// Cached the cache will answer.
+	Calls, Cached int
+	Tokens        int   // the prompt tokens of the calls sent
+	Cost          *Cost // nil when the Host cannot price them
+}
+
+// A re-run goes: Host.Plan -> the question with its cost -> y ->
+// Host.Rerun -> its stream, applied like the first run's; the parent's
+// results are the comparison's "before".
+
+// rerunState is the re-run in progress; quitting cancels ctx.
 type rerunState struct {
 	id       string
 	gen      int
@@ -42,8 +96,7 @@ type rerunStartedMsg struct {
 	err    error
 }
 
-// filteredIndexes are the samples R re-runs: those the filter shows, in
-// table order, that have a result to re-run.
+// filteredIndexes are the samples R re-runs: those shown with a result.
 func (m *Model) filteredIndexes() []int {
 	out := make([]int, 0, len(m.shown))
 	for _, p := range m.shown {
@@ -54,8 +107,7 @@ func (m *Model) filteredIndexes() []int {
 	return out
 }
 
-// rerunSample is r in the detail page: this sample, the focused metric or
-// criterion, or all of them.
+// rerunSample is r in the detail page: the focused metric, or all.
 func (m *Model) rerunSample() tea.Cmd {
 	if m.refused(m.rerunSampleBlocked()) {
 		return nil
@@ -70,7 +122,6 @@ func (m *Model) rerunSample() tea.Cmd {
 
 // rerunBlocked says why a re-run cannot start now, or "".
 func (m *Model) rerunBlocked() string {
-	// A re-run needs what the prompt list does: a Host that may write.
 	if why := m.promptsBlocked(); why != "" {
 		return why
 	}
@@ -87,8 +138,7 @@ func (m *Model) rerunBlocked() string {
 }
 
 // planRerun asks the Host what the re-run would cost; nil metrics means
-// every metric and criterion of the run (a criterion is planned under its
-// name, as it is scored).
+// every column.
 func (m *Model) planRerun(indexes []int, metrics []eval.Metric) tea.Cmd {
 	if m.refused(m.rerunBlocked()) {
 		return nil
@@ -109,8 +159,7 @@ func (m *Model) planRerun(indexes []int, metrics []eval.Metric) tea.Cmd {
 	}
 }
 
-// rerunQuestion is the confirmation: what is re-run and what it will cost,
-// after the cache answers what it can.
+// rerunQuestion is the confirmation: what is re-run and what it will cost.
 func (m *Model) rerunQuestion(p Plan) string {
 	scope := fmt.Sprintf("%d samples", len(p.Indexes))
 	if len(p.Indexes) == 1 {
@@ -139,22 +188,16 @@ func (m *Model) rerunQuestion(p Plan) string {
 		scope, what, p.Calls, plural(p.Calls, "call", "calls"), approx(c.Total.PromptTokens), approx(c.Total.CompletionTokens),
 		m.costWords(c), p.Cached)
 	if c.Over {
-		// Said before the keys: the one thing to read before pressing y.
-		return q + " OVER --confirm-over " + dollars(c.Budget) + ": y starts it anyway, any other key cancels. [y/n]"
+		// The budget as the user typed it: $0.000001, not $1e-06.
+		budget := "$" + strconv.FormatFloat(c.Budget, 'f', -1, 64)
+		return q + " OVER --confirm-over " + budget + ": y starts it anyway, any other key cancels. [y/n]"
 	}
 	return q + " [y/n]"
 }
 
+// sameMetrics reports whether a and b hold the same metrics, in any order.
 func sameMetrics(a, b []eval.Metric) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for _, x := range a {
-		if !slices.Contains(b, x) {
-			return false
-		}
-	}
-	return true
+	return len(a) == len(b) && !slices.ContainsFunc(a, func(x eval.Metric) bool { return !slices.Contains(b, x) })
 }
 
 func plural(n int, one, many string) string {
@@ -186,10 +229,8 @@ func (m *Model) startRerun(plan Plan) tea.Cmd {
 	return func() tea.Msg {
 		id, events, err := h.Rerun(ctx, plan)
 		if err == nil && events != nil {
-			// The stream's Forward drains once ctx is done, but the program
-			// can quit before the stream starts, even before this reply is
-			// read; then nothing else would read the channel and the engine
-			// would block on it.
+			// The program may quit before the stream starts: then this
+			// drain keeps the engine from blocking.
 			context.AfterFunc(ctx, func() { drain(events) })
 		}
 		return rerunStartedMsg{gen: gen, id: id, events: events, err: err}
@@ -231,8 +272,7 @@ func (m *Model) rerunWorkflow(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		rr.id, rr.started = msg.id, true
-		// The comparison starts now so the Δ column fills in as results
-		// arrive; its "before" is what each row shows at that moment.
+		// The Δ column fills in as results arrive.
 		m.setCompare(&compareState{baseID: m.runID, curID: msg.id, base: map[int]beforeSide{}, metrics: metricSet(rr.plan.Metrics)})
 		m.cmp.summarize(m)
 		m.detail.invalidate()
@@ -259,10 +299,8 @@ func (m *Model) finishRerun() {
 	m.setStatus(msg)
 }
 
-// stopRerun cancels a re-run when the program quits. Its events keep
-// being drained (by its Forward, and by the drain armed when Host.Rerun
-// answered, whichever runs), so the engine never blocks on a reader that
-// has gone.
+// stopRerun cancels a re-run when the program quits; its events keep
+// being drained.
 func (m *Model) stopRerun() {
 	if rr := m.rerun; rr != nil {
 		rr.cancel()

@@ -13,27 +13,20 @@ import (
 )
 
 // results holds the full eval.Result of the samples that need one in
-// memory; the rows hold only what the table shows. Pinned results are
-// those nothing could read back: without Options.Load all of them, and the
-// results of a re-run or a picked comparison, which are another run's than
-// the one Load reads. The others are the few most recent: those that just
-// arrived (a live run) and those just opened, so memory does not grow with
-// the run.
+// memory. Pinned are those nothing could read back (no Options.Load, a
+// re-run's, a picked comparison's); the others are the few most recent.
 type results struct {
 	pinned map[int]*eval.Result
 	recent map[int]*eval.Result
 	ring   []int // the indexes in recent, in the order they came
 	next   int   // the ring slot to reuse
-	// held is the sample open in the detail page (held+1; 0: none): it
-	// stays while a live run's results stream past it.
-	held int
+	held   int   // the sample open in the detail page, +1 (0: none): it stays
 }
 
 // hold keeps index's result when newer ones come.
 func (c *results) hold(index int) { c.held = index + 1 }
 
-// recentResults is how many unpinned results are kept: the samples a
-// user steps through in the detail page, and the last of a live run.
+// recentResults is how many unpinned results are kept.
 const recentResults = 64
 
 func (c *results) get(index int) *eval.Result {
@@ -44,11 +37,6 @@ func (c *results) get(index int) *eval.Result {
 }
 
 func (c *results) put(index int, res *eval.Result, pin bool) {
-	if res == nil {
-		delete(c.pinned, index)
-		delete(c.recent, index)
-		return
-	}
 	if pin {
 		if c.pinned == nil {
 			c.pinned = map[int]*eval.Result{}
@@ -80,15 +68,7 @@ func (c *results) put(index int, res *eval.Result, pin bool) {
 
 func (c *results) reset() { *c = results{held: c.held} }
 
-// keepResult records the full result of a sample that arrived as an event:
-// the last few of a live run, every result of a re-run, and without Load
-// all (see results).
-func (m *Model) keepResult(index int, res *eval.Result) {
-	m.full.put(index, res, m.opts.Load == nil || m.rerun != nil)
-}
-
-// result is the full result of a finished row, nil when it is not in
-// memory (then Load reads it).
+// result is the full result of a finished row, nil when not in memory.
 func (m *Model) result(r *row) *eval.Result {
 	if r == nil || !r.done {
 		return nil
@@ -104,8 +84,7 @@ type resultLoadedMsg struct {
 }
 
 // loadCmd reads the full result of a finished row that is not in memory,
-// nil when it is (or cannot be read: no Load, not finished). then runs
-// when it arrives, if the user is still where they asked for it.
+// nil when it need not or cannot; then runs when it arrives.
 func (m *Model) loadCmd(r *row, then loadThen) tea.Cmd {
 	if r == nil || !r.done || m.opts.Load == nil || m.result(r) != nil {
 		return nil
@@ -138,9 +117,8 @@ type loadingState struct {
 
 var errNoResult = errors.New("the store has no result for this sample")
 
-// loaded takes a result Load read: it is kept with the recent ones, and
-// the copy or pager that waited on it runs if its row is still the one
-// under the cursor.
+// loaded takes a result Load read; the copy or pager that waited on it
+// runs if its row is still the one under the cursor.
 func (m *Model) loaded(msg resultLoadedMsg) tea.Cmd {
 	if m.loading.index != msg.index {
 		return nil // superseded by another open
@@ -172,35 +150,25 @@ func (m *Model) loaded(msg resultLoadedMsg) tea.Cmd {
 	return nil
 }
 
-// storedPageMsg is a page of a stored run read by Options.Summaries or
-// Options.Page, made into rows.
+// storedPageMsg is a page of a stored run, made into rows.
 type storedPageMsg struct {
-	page storedRows
-	next int
-	err  error
-	// given is how many results the store gave for a page that was not
-	// the last, 0 when the read had none such.
-	given int
+	page  storedRows
+	next  int
+	err   error
+	given int // the results the store gave for a page not the last, or 0
 }
 
-// storedPage is how many results one read of a stored run brings: enough
-// that a million samples take a few hundred reads, few enough that the
-// first page is on screen at once.
+// storedPage is how many results one read of a stored run brings.
 const storedPage = 4096
 
 // storedRows is a page of a stored run made into table rows in the
-// command that read it, off the UI goroutine: Update only links them in
-// (addRows). The rows are diagnosed with the model's pass levels and
-// criteria, which are set once in New.
+// command that read it, off the UI goroutine (Update only links them in).
 type storedRows struct {
 	rows   []*row
 	slab   rowSlab
 	extras rowExtras // the failure messages of the page's rows
 	counts progress  // what countStored counts of them
 	turns  []convTurnOf
-	// results are the page's results, kept when nothing could read them
-	// back (no Options.Load).
-	results []*eval.Result
 }
 
 // convTurnOf places a row of a page in its conversation.
@@ -210,9 +178,8 @@ type convTurnOf struct {
 	turn  int
 }
 
-// add makes res a row of the page. res may be reused once add returns
-// (Options.Summaries): the row copies what it keeps.
-func (p *storedRows) add(res *eval.Result, levels report.Levels, crit critSet, keep bool) {
+// add makes res a row of the page; res may be reused once add returns.
+func (p *storedRows) add(res *eval.Result, levels report.Levels, crit critSet) {
 	if res == nil {
 		return
 	}
@@ -225,52 +192,29 @@ func (p *storedRows) add(res *eval.Result, levels report.Levels, crit critSet, k
 	if res.ConversationID != "" {
 		p.turns = append(p.turns, convTurnOf{index: res.Index, conv: res.ConversationID, turn: res.Turn})
 	}
-	if keep {
-		p.results = append(p.results, res)
-	}
 }
 
-// readPage reads the page of a stored run from sample index from on and
-// makes it into rows, in a command. The summaries (Options.Summaries)
-// are read when the table can read a sample's full result when it is
-// opened (Options.Load); without Load the whole results (Page) are kept.
+// readPage reads the summaries of a stored run from sample index from on
+// and makes them into rows, in a command.
 func (m *Model) readPage(from int) tea.Cmd {
-	levels, crit := m.st.levels, m.st.crit
-	each, keep := m.opts.Summaries, false
-	if page := m.opts.Page; page != nil && (each == nil || m.opts.Load == nil) {
-		keep = m.opts.Load == nil
-		each = func(from, limit int, fn func(*eval.Result) error) (int, error) {
-			rs, next, err := page(from, limit)
-			for _, r := range rs {
-				if err := fn(r); err != nil {
-					return -1, err
-				}
-			}
-			return next, err
-		}
-	}
-	// The first read is of one page: it is the table's first paint, and
-	// it learns how many the store gives. The pages of a later read are
-	// spaced by that (a holder gives fewer than asked), so that each
-	// starts where the one before ends.
+	levels, crit, each := m.st.levels, m.st.crit, m.opts.Summaries
+	// The first read is of one page, which learns how many the store
+	// gives; a later read's pages are spaced by that.
 	stride, at := storedPage, 1
 	if m.pageGiven > 0 {
 		stride, at = min(m.pageGiven, storedPage), min(runtime.GOMAXPROCS(0), maxPagesAtOnce)
 	}
 	read := func(from int) (p storedRows, next int, err error) {
 		next, err = each(from, storedPage, func(res *eval.Result) error {
-			p.add(res, levels, crit, keep)
+			p.add(res, levels, crit)
 			return nil
 		})
 		p.slab.trim(p.rows)
 		return p, next, err
 	}
 	return func() tea.Msg {
-		// Pages at once, one a core: the k-th from where the one before
-		// ends when the samples have no gaps and the store gives whole
-		// pages. A page that starts inside the one before (gaps) or after
-		// where it ended (a store that gave fewer) is dropped with those
-		// after it, and read again from where the one before ended.
+		// Pages at once, one a core; a page that does not start where the
+		// one before ended is dropped with those after it, to be read again.
 		type read1 struct {
 			p    storedRows
 			next int
@@ -313,11 +257,9 @@ func (p *storedRows) join(q *storedRows) {
 	}
 	p.counts.addCounts(&q.counts)
 	p.turns = append(p.turns, q.turns...)
-	p.results = append(p.results, q.results...)
 }
 
-// storedPageIn adds a page of a stored run to the table and asks for the
-// next; the table is drawn from the first page on and fills in.
+// storedPageIn adds a page of a stored run to the table and asks for the next.
 func (m *Model) storedPageIn(msg storedPageMsg) tea.Cmd {
 	if msg.err != nil {
 		m.reading = false
@@ -344,9 +286,7 @@ func (m *Model) storedPageIn(msg storedPageMsg) tea.Cmd {
 }
 
 // addRows links a page's rows into the table, as upsert would have made
-// them of its results. A row replaces the table's row of its sample, if
-// it has one; the page's counts are added whole, since the pages of a
-// stored run hold each sample once.
+// them; its counts are added whole, as pages hold each sample once.
 func (m *Model) addRows(p *storedRows) {
 	for _, r := range p.rows {
 		delete(m.extras.known, r.index)
@@ -373,14 +313,10 @@ func (m *Model) addRows(p *storedRows) {
 	for _, t := range p.turns {
 		m.noteTurn(t.index, t.conv, t.turn)
 	}
-	for _, res := range p.results {
-		m.full.put(res.Index, res, true) // nothing could read it back
-	}
 	m.progress.addCounts(&p.counts)
 }
 
-// addStored adds results given up front (Options.Results, a page of a
-// stored run) as rows.
+// addStored adds results given up front as rows.
 func (m *Model) addStored(rs []*eval.Result) {
 	for _, r := range rs {
 		if r == nil {
@@ -397,9 +333,8 @@ func (m *Model) addStored(rs []*eval.Result) {
 	}
 }
 
-// rowsChanged is what follows new or changed rows: the orders and the page
-// are rebuilt, at once for a small table, at most every deriveEvery for a
-// large one while results pour in (a key press derives at once).
+// rowsChanged rebuilds the orders and the page: at once for a small table,
+// at most every deriveEvery for a large one.
 func (m *Model) rowsChanged() tea.Cmd {
 	m.dirty = true
 	m.dropSorted()

@@ -15,49 +15,35 @@ import (
 )
 
 // row is one sample in the table, compact: what the table draws, sorts and
-// filters on, not the eval.Result with its contexts, traces and calls. A
-// million rows of these fit in a terminal's memory budget; the full result
-// is kept for a few samples only (see results) and read from the store
-// (Options.Load) when a sample is opened. Rows of a run are allocated in
-// slabs (rowSlab), so a row costs its 80 bytes and one string, not a
-// rounded-up heap object of its own. What few rows have is kept beside
-// them (rowExtras): the texts of a sample in flight, the failure messages.
+// filters on, so that a million rows fit in memory; the full result is
+// read when a sample is opened (results). Rows are allocated in slabs
+// (rowSlab); what few rows have is kept beside them (rowExtras).
 type row struct {
-	// scores stay float64: a float32 0.9 is 0.8999999, which lands in
-	// the wrong histogram bin and misses f>=0.9 at the edge.
-	//
-	// The four default metrics' scores and statuses are inline; the
-	// others' come in a block of their own (moreMetrics), allocated only
-	// when one of them is evaluated, so a row of a default run does not
-	// grow with every metric added (a million rows must stay under 300 MiB).
+	// scores stay float64: a float32 0.9 misses f>=0.9. The default
+	// metrics' are inline, the others' in a block allocated only when one
+	// is evaluated (moreMetrics).
 	scores [inlineScores]float64 // NaN when the metric has no score
 	more   *moreMetrics
-	// texts holds the sample's id (idLen bytes), then the first headRunes
-	// runes of the question (qLen bytes), then of the answer: one
-	// allocation for the three. The table shows the question, the
-	// free-text filter searches all three.
+	// texts holds the id (idLen bytes), then the heads of the question
+	// (qLen bytes) and of the answer: one allocation for the three.
 	texts       string
 	index       int
 	idLen, qLen uint16
-	// status is each default metric's status as a code (statusCodes); 0
-	// when the metric was not evaluated for this sample.
-	status [inlineScores]uint8
-	diag   uint8 // the diagnosis as a code (diagCodes)
-	mark   rowMark
-	na     bool // a metric was not computable (no statements, missing input, ...; not unsupported)
-	done   bool // the sample has a result
-	qcut   bool // the question was longer than its head
-	acut   bool // the answer (or the id) was longer than its head
+	status      [inlineScores]uint8 // statusCodes; 0: not evaluated
+	diag        uint8               // the diagnosis as a code (diagCodes)
+	mark        rowMark
+	na          bool // a metric was not computable (no statements, missing input, ...; not unsupported)
+	done        bool // the sample has a result
+	qcut        bool // the question was longer than its head
+	acut        bool // the answer (or the id) was longer than its head
 }
 
 // inlineScores is how many metrics' scores a row holds inline: the
 // default ones, first in eval.AllMetrics.
 const inlineScores = 4
 
-// moreMetrics holds the scores and statuses of the metrics past the
-// default ones: 6 scores and 6 codes, and a pointer to the criteria's
-// (slots from eval.NumMetrics on, in the order of critSet.names; nil in a
-// run without criteria): 64 bytes, the 64-byte size class.
+// moreMetrics holds the metrics past the default ones and a pointer to
+// the criteria's (slots from eval.NumMetrics on): 64 bytes.
 type moreMetrics struct {
 	scores [eval.NumMetrics - inlineScores]float64
 	status [eval.NumMetrics - inlineScores]uint8
@@ -71,8 +57,7 @@ type critCell struct {
 }
 
 // rowSlab hands out rows from blocks of slabRows, so a million rows are a
-// few hundred allocations. A block lives while any of its rows is
-// referenced; rows are never freed one by one (a run's table only grows).
+// few hundred allocations.
 type rowSlab struct{ block []row }
 
 const slabRows = 4096
@@ -86,11 +71,8 @@ func (s *rowSlab) alloc() *row {
 }
 
 // trim moves the rows of the last block, when it is less than half used,
-// to a block of their size; rows are the slab's rows, in the order
-// handed out, and are pointed at the moved ones. A page of a stored run
-// is a slab of its own, and a store may give far fewer rows a page than
-// a block holds (a holder gives 512): without it most of every block
-// would be kept empty.
+// to a block of their size, and points rows (the slab's, in order) at
+// them: a page of a stored run may be far smaller than a block.
 func (s *rowSlab) trim(rows []*row) {
 	n := len(s.block)
 	if n == 0 || n > cap(s.block)/2 {
@@ -117,29 +99,17 @@ const (
 	markFailed
 )
 
-// metricSlot maps a metric to its position in row.scores, which follows
-// eval.AllMetrics.
-func metricSlot(m eval.Metric) int {
-	for i, x := range eval.AllMetrics {
-		if x == m {
-			return i
-		}
-	}
-	return -1
-}
+// metricSlot is a metric's position in row.scores (eval.AllMetrics).
+func metricSlot(m eval.Metric) int { return slices.Index(eval.AllMetrics, m) }
 
-// codes interns the short strings rows hold, a byte each: a status read
-// from the store is a fresh string per sample, a byte per metric is not.
-// Code 0 is the empty string ("not evaluated", no diagnosis). A value this
-// version does not know (a newer writer) gets a code of its own, up to the
-// 255 a byte holds; past that the rest read as fallback.
+// codes interns the short strings rows hold, a byte each. Code 0 is the
+// empty string; values past the 255th read as fallback.
 type codes[T ~string] struct {
 	mu       sync.Mutex
 	codes    map[T]uint8
 	fallback T
 	// names and known are replaced, never changed in place, so name and
-	// code read them without the lock: a sort calls name for every row,
-	// a page of a stored run code for every status of every row.
+	// code read them without the lock.
 	names atomic.Pointer[[]T]
 	known atomic.Pointer[map[T]uint8]
 }
@@ -187,18 +157,11 @@ var statusCodes = newCodes(eval.StatusJudgeError, eval.StatusOK, eval.StatusNoSt
 
 var diagCodes = newCodes(report.DiagLowScore, report.Diagnoses...)
 
-func statusCode(s eval.Status) uint8 { return statusCodes.code(s) }
-
-func statusName(c uint8) eval.Status { return statusCodes.name(c) }
-
 // diagnosis is the row's diagnosis, "" while it runs.
 func (r *row) diagnosis() report.Diagnosis { return diagCodes.name(r.diag) }
 
-// rowExtras is what only some rows have, by sample index, beside the
-// compact rows: the texts the runner's EventSampleStarted told of a sample
-// still being evaluated (its texts, no scores; only samples in flight have
-// them, and only when the stream sends texts), and the failure messages of
-// the metrics that failed (the header shows the most frequent one).
+// rowExtras is what only some rows have, by sample index: the texts of a
+// sample in flight (EventSampleStarted) and the failure messages.
 type rowExtras struct {
 	known map[int]*eval.Result
 	errs  map[int]*[eval.NumMetrics]string
@@ -240,7 +203,7 @@ func (r *row) set(res *eval.Result, x *rowExtras, levels report.Levels) {
 			continue
 		}
 		score, code := r.cell(i)
-		*code = statusCode(st)
+		*code = statusCodes.code(st)
 		if v, ok := res.Score(m); ok && st == eval.StatusOK {
 			*score = v
 		}
@@ -256,17 +219,14 @@ func (r *row) set(res *eval.Result, x *rowExtras, levels report.Levels) {
 	}
 	d := levels.Diagnose(res)
 	r.diag = diagCodes.code(d)
-	// The mark is the worst of: failed, diagnosed other than ok (a score
-	// below its pass level: a sample scored F 0.000 is not "ok"), a
-	// metric not computable, evaluated.
+	// The mark is the worst of: failed, diagnosed other than ok, a metric
+	// not computable (unsupported is the judge's, not the sample's).
 	failed := false
 	for _, st := range res.Status {
 		switch {
 		case st.Failed():
 			failed = true
 		case st != eval.StatusOK && st != eval.StatusUnsupported:
-			// unsupported is the judge's, the same for every sample:
-			// it does not mark the sample as one to look at.
 			r.na = true
 		}
 	}
@@ -282,11 +242,8 @@ func (r *row) set(res *eval.Result, x *rowExtras, levels report.Levels) {
 	}
 }
 
-// setTexts keeps the id and the heads of the question and the answer,
-// copied so the row does not pin the result's memory, nor keep texts
-// that are only lent (Options.Summaries). An id is kept up to
-// maxRowID bytes: the table and the filter need no more, and the detail
-// page shows the full one from the result.
+// setTexts keeps copies of the id (up to maxRowID bytes) and the heads of
+// the question and the answer: the result may be lent (Options.Summaries).
 func (r *row) setTexts(res *eval.Result) {
 	id, idcut := headBytes(res.ID, maxRowID)
 	q, qcut := head(res.Question)
@@ -351,25 +308,30 @@ func (r *row) start(known *eval.Result, x *rowExtras) {
 	r.setTexts(known)
 }
 
-// score is a metric's (or a criterion's) score by slot, NaN when it has
-// none.
-func (r *row) score(slot int) float64 {
+// at is a metric's (or a criterion's) score by slot, NaN without one, and
+// its status code, 0 when it was not evaluated.
+func (r *row) at(slot int) (float64, uint8) {
 	switch {
+	case slot < 0:
 	case slot < inlineScores:
-		return r.scores[slot]
+		return r.scores[slot], r.status[slot]
 	case r.more == nil:
-		return math.NaN()
 	case slot < eval.NumMetrics:
-		return r.more.scores[slot-inlineScores]
+		return r.more.scores[slot-inlineScores], r.more.status[slot-inlineScores]
 	case r.more.crit != nil && slot-eval.NumMetrics < len(*r.more.crit):
-		return (*r.more.crit)[slot-eval.NumMetrics].score
+		c := (*r.more.crit)[slot-eval.NumMetrics]
+		return c.score, c.status
 	}
-	return math.NaN()
+	return math.NaN(), 0
 }
 
-// cell is where the row keeps a metric's score and status code by slot:
-// inline for the default metrics, else in the block of the others (and
-// of the criteria), allocated on first use.
+func (r *row) score(slot int) float64 {
+	v, _ := r.at(slot)
+	return v
+}
+
+// cell is where the row keeps a slot's score and status code, allocated
+// on first use.
 func (r *row) cell(slot int) (*float64, *uint8) {
 	if slot < inlineScores {
 		return &r.scores[slot], &r.status[slot]
@@ -403,39 +365,19 @@ func (x *moreMetrics) reset() {
 	}
 }
 
-// statusOf returns the status of a metric and whether the metric was
-// evaluated for this sample at all (it is absent when not selected).
+// statusOf returns the status of a metric and whether it was evaluated.
 func (r *row) statusOf(m eval.Metric) (eval.Status, bool) { return r.statusAt(metricSlot(m)) }
 
 // statusAt is statusOf by slot, a criterion's too.
 func (r *row) statusAt(slot int) (eval.Status, bool) {
-	c := r.statusCodeAt(slot)
-	if c == 0 {
-		return "", false
+	if _, c := r.at(slot); c != 0 {
+		return statusCodes.name(c), true
 	}
-	return statusName(c), true
+	return "", false
 }
 
-// statusCodeAt is the status code of a slot (statusCodes), 0 when the
-// metric or criterion was not evaluated (or the slot is no metric's).
-func (r *row) statusCodeAt(slot int) uint8 {
-	switch {
-	case slot < 0:
-	case slot < inlineScores:
-		return r.status[slot]
-	case r.more == nil:
-	case slot < eval.NumMetrics:
-		return r.more.status[slot-inlineScores]
-	case r.more.crit != nil && slot-eval.NumMetrics < len(*r.more.crit):
-		return (*r.more.crit)[slot-eval.NumMetrics].status
-	}
-	return 0
-}
-
-// setCriteria keeps the scores and statuses of a run's criteria in their
-// slots, and marks low a row that passed everything else but fails a
-// criterion's pass level: a team's own check failing is a sample to look
-// at. row.set has reset them before.
+// setCriteria keeps the criteria's scores and statuses in their slots,
+// and marks low a row that fails a criterion's pass level (after set).
 func (r *row) setCriteria(res *eval.Result, c critSet) {
 	if res == nil {
 		return
@@ -446,7 +388,7 @@ func (r *row) setCriteria(res *eval.Result, c critSet) {
 			continue
 		}
 		score, code := r.cell(eval.NumMetrics + i)
-		*code = statusCode(st)
+		*code = statusCodes.code(st)
 		if v, ok := res.Score(name); ok && st == eval.StatusOK {
 			*score = v
 			if !c.passes(name, v) && (r.mark == markOK || r.mark == markWarn) {
@@ -479,19 +421,14 @@ func (r *row) scored(m eval.Metric) (float64, bool) {
 	return v, !math.IsNaN(v)
 }
 
-// matchText is the free-text filter on the row alone: needle (lower-cased)
-// in the kept heads of the question or the answer, or in the id (a row
-// that was cut is searched whole as well: see wholeText), case folded without
-// allocating, so a search over a million rows stays one pass over their
-// short texts. The question and the answer are searched apart, so a needle
-// never matches across the seam.
+// matchText is the free-text filter on the row's kept texts, each apart
+// (no match across the seam), case folded without allocating.
 func (r *row) matchText(needle string) bool {
 	return containsFold(r.question(), needle) || containsFold(r.answer(), needle) || containsFold(r.id(), needle)
 }
 
 // containsFold reports whether lower-cased needle occurs in s, ignoring
-// case. It jumps from one candidate first rune to the next with
-// strings.Index, so most of s is skipped at memchr speed.
+// case, jumping between candidate first runes with strings.IndexRune.
 func containsFold(s, needle string) bool {
 	if needle == "" {
 		return true
@@ -544,3 +481,46 @@ func hasPrefixFold(s, needle string) bool {
 	}
 	return true
 }
+
+// rowIndex finds a sample's row by its index: a slice for dense indexes,
+// a map for one far beyond the rows seen (a hostile stream).
+type rowIndex struct {
+	pos    []int32 // row position + 1; 0: no row
+	sparse map[int]int
+}
+
+// denseSlack is how far past the rows already indexed the slice may grow
+// at once.
+const denseSlack = 1 << 20
+
+func (x *rowIndex) get(index int) (int, bool) {
+	if index >= 0 && index < len(x.pos) {
+		p := x.pos[index]
+		return int(p) - 1, p != 0
+	}
+	p, ok := x.sparse[index]
+	return p, ok
+}
+
+func (x *rowIndex) set(index, pos int) {
+	if index >= 0 && index < len(x.pos)+denseSlack && pos < 1<<31-1 {
+		if index >= len(x.pos) {
+			x.pos = append(x.pos, make([]int32, index+1-len(x.pos))...)
+		}
+		x.pos[index] = int32(pos + 1)
+		return
+	}
+	if x.sparse == nil {
+		x.sparse = map[int]int{}
+	}
+	x.sparse[index] = pos
+}
+
+// reset empties the index, keeping room for n rows.
+func (x *rowIndex) reset(n int) {
+	x.pos, x.sparse = make([]int32, 0, n), nil
+}
+
+// inOrder is the row positions + 1 by sample index (0: no row), false
+// when some are in the sparse map.
+func (x *rowIndex) inOrder() ([]int32, bool) { return x.pos, len(x.sparse) == 0 }

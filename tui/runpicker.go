@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -149,11 +150,8 @@ func (m *Model) pickerWorkflow(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// The picker's columns, in the order they are drawn; runShrinkOrder is
-// how they give up room on a narrow terminal: a long model name first,
-// then the dataset (the runs listed are all of this one) and the start time
-// (an id carries it), the run id last (runs started in the same minute
-// differ only in its seconds and suffix).
+// The picker's columns; runShrinkOrder gives up room on a narrow terminal
+// from a long model name first to the run id last.
 const (
 	colPick = iota
 	colRun
@@ -170,9 +168,7 @@ var runShrinkOrder = []gridStep{
 	{colParent, 0}, {colDataset, 0}, {colJudge, 6}, {colStatus, 6}, {colRun, 8},
 }
 
-// runColumns lays out what tells stored runs apart: the id, the dataset,
-// the judge, how many samples and whether the run finished, when it
-// started and what it re-ran.
+// runColumns lays out what tells stored runs apart.
 func (m *Model) runColumns() []gridColumn {
 	v := &m.picker
 	cols := []gridColumn{
@@ -193,10 +189,7 @@ func (m *Model) runColumns() []gridColumn {
 		case v.cur:
 			pick = "compare"
 		}
-		parent := sanitize.Line(ri.Parent)
-		if parent == "" {
-			parent = "-"
-		}
+		parent := cmp.Or(sanitize.Line(ri.Parent), "-")
 		if ri.ID == m.runID {
 			parent += " (shown)"
 		}
@@ -221,8 +214,7 @@ func (m *Model) runColumns() []gridColumn {
 	return cols
 }
 
-// judgeLabel names the judge of a run by what decides its verdicts: the
-// model, or "offline" for the lexical judge.
+// judgeLabel names the judge of a run: its model, or "offline".
 func judgeLabel(j eval.JudgeInfo) string {
 	switch {
 	case j.Kind == "offline":
@@ -258,12 +250,9 @@ func orDash(s string) string {
 func (m *Model) renderRuns() []string {
 	st, g := m.st, m.g
 	v := &m.picker
-	lines := []string{st.title.Render("ragscope") + " " + st.bold.Render("compare runs") +
-		st.muted.Render(g.sep+"pick the base (before), then the run to compare (after)")}
-	lines = append(lines, "")
-	lines = m.listRows(lines, &v.pickList, m.runColumns(), runShrinkOrder, len(v.list), 4,
-		"reading the run store", "no stored runs", func(i int) bool { return i == v.base || i == v.cur })
-	lines = append(lines, "")
+	lines := m.listRows("compare runs", "pick the base (before), then the run to compare (after)", &v.pickList,
+		m.runColumns(), runShrinkOrder, len(v.list), 4, "reading the run store", "no stored runs",
+		func(i int) bool { return i == v.base || i == v.cur })
 	switch {
 	case v.err != "":
 		lines = append(lines, m.indented(v.err, st.errorLine)...)

@@ -8,16 +8,13 @@ import (
 )
 
 // metricSection is how the detail page shows one metric: its section, and
-// what the judge decided differently in it between two results of a
-// sample (compare mode; it returns how many lines it drew). Adding a
-// metric to the interface is its entry here and the two functions.
+// what the judge decided differently between two results (it returns how
+// many it drew). Adding a metric is its entry here.
 type metricSection struct {
 	render  func(m *Model, p *page, res *eval.Result)
 	changes func(m *Model, p *page, before, after *eval.Result) int
-	// cited, when set, are the judged statements of the section that cite
-	// evidence, in page order, labelled under task (see eachCitation).
-	cited func(*eval.Result) []judged
-	task  string
+	cited   func(*eval.Result) []judged // the statements citing evidence, labelled under task
+	task    string
 }
 
 var metricSections = map[eval.Metric]metricSection{
@@ -48,8 +45,7 @@ var metricSections = map[eval.Metric]metricSection{
 		judgedList{noiseItems, "not noise", "noise"}),
 }
 
-// section is how the detail page shows a metric, or one of the run's
-// criteria (criterionSection, one renderer for every kind).
+// section is how the detail page shows a metric or a criterion.
 func (m *Model) section(mt eval.Metric) (metricSection, bool) {
 	if m.isCriterion(mt) {
 		return metricSection{render: func(m *Model, p *page, res *eval.Result) { m.criterionSection(p, res, mt) }}, true
@@ -58,9 +54,7 @@ func (m *Model) section(mt eval.Metric) (metricSection, bool) {
 	return s, ok
 }
 
-// sectionTitle is the heading of the section of the i-th column: a
-// metric's number (the key that jumps to it) and name, "criterion" and a
-// criterion's name (tab reaches it).
+// sectionTitle is the heading of the i-th column's section.
 func (m *Model) sectionTitle(i int, mt eval.Metric) string {
 	if m.isCriterion(mt) {
 		return "criterion " + sanitize.Line(string(mt))
@@ -68,16 +62,14 @@ func (m *Model) sectionTitle(i int, mt eval.Metric) string {
 	return fmt.Sprintf("%d %s", i+1, mt)
 }
 
-// judgedList is a list of judged statements of a trace, as read from a
-// result, with the words of its two verdicts.
+// judgedList reads a trace's judged statements, with its verdicts' words.
 type judgedList struct {
 	items   func(*eval.Result) []judged
 	yes, no string
 }
 
 // judgedSection is the section of a metric whose judgements are lists of
-// statements (none: answer similarity, a cosine): what the judge decided
-// differently is matched statement by statement, list by list.
+// statements, compared statement by statement.
 func judgedSection(render func(*Model, *page, *eval.Result), lists ...judgedList) metricSection {
 	return metricSection{
 		render: render,
@@ -97,9 +89,7 @@ func citing(task string, items func(*eval.Result) []judged, s metricSection) met
 	return s
 }
 
-// chunkSection is the section of a metric with a verdict per chunk, in the
-// trace trace reads: context precision, and context utilization (useful
-// "for the answer").
+// chunkSection is the section of a metric with a verdict per chunk.
 func chunkSection(trace func(*eval.Result) *eval.ContextPrecisionTrace, task, what string) metricSection {
 	return metricSection{
 		render: func(m *Model, p *page, res *eval.Result) { m.precisionSection(p, trace(res), task, what) },

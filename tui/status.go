@@ -5,10 +5,8 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
-// statusLine is a one-shot message above the footer: the outcome of an
-// edit, a re-run, a failed Host call. It stays until the next key press,
-// so a message that arrives while the user looks elsewhere is still there
-// when they look back.
+// statusLine is a one-shot message above the footer; it stays until the
+// next key press.
 type statusLine struct {
 	text string
 	err  bool
@@ -18,15 +16,8 @@ func (m *Model) setStatus(text string) { m.status = statusLine{text: text} }
 func (m *Model) setError(text string)  { m.status = statusLine{text: text, err: true} }
 func (m *Model) clearStatus()          { m.status = statusLine{} }
 func (s statusLine) shown() bool       { return s.text != "" }
-func (m *Model) statusStyle() lipgloss.Style {
-	if m.status.err {
-		return m.st.errorLine
-	}
-	return m.st.accent
-}
 
-// refused says why, as an error, when a key's action cannot be done now
-// (why is not ""), and reports whether it did.
+// refused shows why as an error unless it is "", and reports whether it did.
 func (m *Model) refused(why string) bool {
 	if why != "" {
 		m.setError(why)
@@ -34,12 +25,10 @@ func (m *Model) refused(why string) bool {
 	return why != ""
 }
 
-// maxBottomLines bounds the message block so a long error (a template
-// error quoting a whole line) cannot push the table off the screen.
+// maxBottomLines keeps a long error from pushing the table off the screen.
 const maxBottomLines = 3
 
-// bottomLines is what sits between the page and the footer: the question
-// while it waits for y/n, else the status message, wrapped.
+// bottomLines is the question waiting for y/n, else the status message.
 func (m *Model) bottomLines() []string {
 	var text string
 	var style lipgloss.Style
@@ -50,7 +39,10 @@ func (m *Model) bottomLines() []string {
 	case asking:
 		text, style = m.ask.text, m.st.warn
 	case m.status.shown():
-		text, style = m.status.text, m.statusStyle()
+		text, style = m.status.text, m.st.accent
+		if m.status.err {
+			style = m.st.errorLine
+		}
 	default:
 		return nil
 	}
@@ -65,8 +57,7 @@ func (m *Model) bottomLines() []string {
 	return lines
 }
 
-// page finishes a screen: pads the body so the message block and the
-// footer land on the last rows, whatever the body's length.
+// finish pads the body so the message block and the footer land last.
 func (m *Model) finish(body []string, h helpMap) []string {
 	bottom := m.bottomLines()
 	for len(body) < m.height-1-len(bottom) {
@@ -88,26 +79,19 @@ func (m *Model) indented(text string, style lipgloss.Style) []string {
 	return lines
 }
 
-// question is a y/n question that takes the next key (modeAsk): a costed
-// re-run, resetting a prompt, quitting or stopping the run. A re-run's
-// cost comes back from the Host while the user may be doing something
-// else (typing a filter, reading the ? page), so a question keeps the
-// mode it interrupted, and the keyboard goes back to it once answered.
+// question is a y/n question that takes the next key (modeAsk); the
+// keyboard then goes back to the mode it interrupted.
 type question struct {
 	text string
 	over bool // over --confirm-over: the question is shown as an error
-	// aboutRun is a question about the run itself (quit and stop it, stop
-	// it): it is asked in the footer, in place of the keys, and dropped
-	// when the run ends, since it no longer applies. The others are asked
-	// on the line above the footer.
+	// aboutRun is about the run itself: asked in the footer, and dropped
+	// when the run ends.
 	aboutRun bool
 	answer   func(yes bool) tea.Cmd
 	resume   mode
 }
 
-// askYesNo asks q; the next key answers it. The ? page has no line for a
-// question, so a question closes it: a key must never answer a question
-// the user cannot see.
+// askYesNo asks q; it closes the ? page, which has no line for it.
 func (m *Model) askYesNo(q *question) {
 	q.resume = m.shownMode()
 	if q.resume == modeHelp {
@@ -126,8 +110,7 @@ func onYes(do func() tea.Cmd) func(yes bool) tea.Cmd {
 	}
 }
 
-// answer is the key that answers the question: y or Y is yes, any other
-// key no.
+// answer is the key that answers the question: y or Y is yes.
 func (m *Model) answer(msg tea.KeyPressMsg) tea.Cmd {
 	q := m.ask
 	m.ask, m.mode = nil, q.resume

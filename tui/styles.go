@@ -11,9 +11,8 @@ import (
 	"github.com/ragscope/ragscope/eval/report"
 )
 
-// glyphs holds every non-ASCII character the chrome uses, so --ascii (or a
-// terminal that draws East-Asian ambiguous glyphs two cells wide) can swap
-// them all at once without shifting columns.
+// glyphs holds every non-ASCII character the chrome uses, so --ascii can
+// swap them all at once without shifting columns.
 type glyphs struct {
 	ok, low, fail, warn, running string // status marks, one cell each
 	ellipsis                     string
@@ -52,12 +51,9 @@ var asciiGlyphs = glyphs{
 	unpriced:    "-",
 }
 
-// styles are built from a palette chosen for the terminal's background:
-// dark until the terminal answers the background query (most do; one that
-// does not keeps the dark palette), light if it reports a light one.
-// Colours are 256-colour indices because that is what most SSH sessions
-// advertise. Every colour-coded meaning also has a mark or a word so
-// NO_COLOR loses nothing.
+// styles are built from a palette for the terminal's background (dark
+// until it reports a light one), in 256 colours as most SSH sessions
+// advertise. Every colour also has a mark or a word, for NO_COLOR.
 type styles struct {
 	title, muted, accent, bold lipgloss.Style
 	low, mid, high             lipgloss.Style
@@ -67,16 +63,12 @@ type styles struct {
 	errorLine                  lipgloss.Style
 	section                    lipgloss.Style
 	emph                       lipgloss.Style
-	// levels are the pass levels the score bands follow (Options.Levels);
-	// crit the run's criteria with theirs (Options.Criteria).
-	levels report.Levels
-	crit   critSet
+	levels                     report.Levels // the score bands'
+	crit                       critSet
 }
 
-// palette is the semantic colours of one background. Each text colour
-// keeps a WCAG contrast of at least 3:1 against the backgrounds terminals
-// ship with (TestPaletteContrast), as does the selection's text against
-// the selection.
+// palette is the semantic colours of one background, each with a WCAG
+// contrast of at least 3:1 against it (TestPaletteContrast).
 type palette struct {
 	ok, warn, fail, muted, accent color.Color
 	selFg, selBg                  color.Color
@@ -88,8 +80,6 @@ var (
 		muted: lipgloss.Color("245"), accent: lipgloss.Color("111"),
 		selFg: lipgloss.Color("255"), selBg: lipgloss.Color("24"),
 	}
-	// The dark palette's amber, green and grey wash out on white; these
-	// are their darker counterparts.
 	lightPalette = palette{
 		ok: lipgloss.Color("28"), warn: lipgloss.Color("130"), fail: lipgloss.Color("160"),
 		muted: lipgloss.Color("242"), accent: lipgloss.Color("25"),
@@ -97,17 +87,7 @@ var (
 	}
 )
 
-func newStyles() styles { return paletteStyles(darkPalette) }
-
-// newHelp is the footer and ? page component in the default palette.
-func newHelp() help.Model {
-	h := help.New()
-	h.Styles = helpStyles(darkPalette)
-	return h
-}
-
-// setBackground switches every style to the background the terminal
-// reported, and drops the pages rendered with the old ones.
+// setBackground switches every style to the background the terminal reported.
 func (m *Model) setBackground(dark bool) {
 	p := lightPalette
 	if dark {
@@ -145,9 +125,7 @@ func paletteStyles(p palette) styles {
 		high:   fg(p.ok),
 		failed: fg(p.fail).Bold(true),
 		warn:   fg(p.warn),
-		// The selection is reversed with its colours swapped: reversed,
-		// it shows selFg on selBg, and where colours are dropped (NO_COLOR,
-		// the ASCII profile) it is still a reversed row.
+		// Reversed with its colours swapped: without colours, still reversed.
 		selected:  lipgloss.NewStyle().Reverse(true).Foreground(p.selBg).Background(p.selFg),
 		running:   fg(p.muted),
 		header:    lipgloss.NewStyle().Bold(true).Underline(true),
@@ -158,9 +136,7 @@ func paletteStyles(p palette) styles {
 }
 
 // bandOf is the style of a score of metric mt by the pass levels, so a
-// red score is one the diagnosis calls low: a metric where lower is better
-// (noise sensitivity) is banded on 1-v, so a high noise sensitivity is red.
-// A criterion is red below its pass level, green at it or above.
+// red score is one the diagnosis calls low.
 func (s styles) bandOf(mt eval.Metric, v float64) lipgloss.Style {
 	if s.crit.slot(mt) >= 0 {
 		if s.crit.passes(mt, v) {
@@ -185,8 +161,7 @@ func (s styles) changeStyle(mt eval.Metric, d float64) lipgloss.Style {
 	return s.high
 }
 
-// band picks the style of a value in [0, 1] that is no metric's score (a
-// cosine bar) by the default diagnosis bands.
+// band is the style of a value that is no metric's score (a cosine bar).
 func (s styles) band(v float64) lipgloss.Style {
 	switch {
 	case v < report.DiagLow:

@@ -119,9 +119,9 @@ func TestSummariesFillTheTableAsWholeResultsDo(t *testing.T) {
 			load := func(i int) (*eval.Result, error) { return nil, nil }
 
 			whole := newTestModel(t, Options{Dataset: "d.jsonl", Started: fixedStart, Results: results}, 120, 40)
-			opts := Options{Dataset: "d.jsonl", Started: fixedStart, Summaries: summariesOf(results), Page: st.page, Load: load}
+			opts := Options{Dataset: "d.jsonl", Started: fixedStart, Summaries: summariesOf(results), Load: load}
 			if tc.short {
-				opts.Summaries = nil
+				opts.Summaries = st.summaries
 			}
 			m := newTestModel(t, opts, 120, 40)
 			pages := 0

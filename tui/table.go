@@ -15,15 +15,11 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// The table is windowed: only the rows on screen are formatted, which is
-// what keeps a 100,000-row run as fast to draw as an 8-row one.
+// The table is windowed: only the rows on screen are formatted.
 
 const (
-	scoreW = 5 // "0.667"
-	// negScoreW fits "-0.257": a metric's column widens to it once a row
-	// has a negative score of it (a cosine), so that a negative score
-	// prints as it does everywhere else.
-	negScoreW = 6
+	scoreW    = 5 // "0.667"
+	negScoreW = 6 // "-0.257", once a row scores the metric below 0
 )
 
 // scoreWidth is the width of mt's score column.
@@ -58,8 +54,7 @@ var diagW = func() int {
 // tableRows is how many sample rows fit under the header.
 func (m *Model) tableRows() int { return m.rowsUnder(len(m.headerLines())) }
 
-// rowsUnder is how many sample rows fit under a header of n lines: all but
-// the column titles, the messages and the footer.
+// rowsUnder is how many sample rows fit under a header of n lines.
 func (m *Model) rowsUnder(n int) int { return max(m.height-n-2-len(m.bottomLines()), 1) }
 
 func (m *Model) indexWidth() int {
@@ -121,35 +116,28 @@ func (m *Model) columnTitles() string {
 		return fit(name, w, "")
 	}
 	var b strings.Builder
-	b.WriteString("  ")
-	b.WriteString(title("#", slotIndex, false, m.indexWidth(), true))
-	b.WriteString(" ")
-	b.WriteString(fit("question", m.questionWidth(), ""))
+	b.WriteString("  " + title("#", slotIndex, false, m.indexWidth(), true) + " " + fit("question", m.questionWidth(), ""))
 	for _, mt := range m.columns {
-		b.WriteString(" ")
-		b.WriteString(title(m.columnTitle(mt), m.slotOf(mt), false, m.scoreWidth(mt), true))
+		b.WriteString(" " + title(m.columnTitle(mt), m.slotOf(mt), false, m.scoreWidth(mt), true))
 		if m.cmp != nil && !m.isCriterion(mt) {
-			b.WriteString(" ")
-			b.WriteString(title(m.deltaTitle(mt), metricSlot(mt), true, deltaW, true))
+			b.WriteString(" " + title(m.g.delta+eval.MetricAbbrev(mt), metricSlot(mt), true, deltaW, true))
 		}
 	}
-	b.WriteString(" ")
-	b.WriteString(title("diagnosis", slotDiag, false, diagW, false))
+	b.WriteString(" " + title("diagnosis", slotDiag, false, diagW, false))
 	return m.st.header.Render(fit(b.String(), m.width, ""))
 }
 
-// columnTitle is a score column's title: a metric's abbreviation (F, AR),
-// a criterion's name cut to the column's width; the detail page and the
-// filter use the whole name.
+// columnTitle is a metric's abbreviation, or a criterion's name cut to
+// the column's width.
 func (m *Model) columnTitle(mt eval.Metric) string {
 	if m.isCriterion(mt) {
 		return truncate(sanitize.Line(string(mt)), m.scoreWidth(mt), m.g.ellipsis)
 	}
-	return shortName(mt)
+	return eval.MetricAbbrev(mt)
 }
 
-// renderRow formats one row. The selected row is drawn reversed and
-// without colours, so it stays readable under NO_COLOR and on any theme.
+// renderRow formats one row; the selected one is drawn reversed, without
+// colours, readable on any theme.
 func (m *Model) renderRow(r *row, selected bool) string {
 	prefix, _ := m.turnText(r)
 	return m.drawRow(r, selected, strconv.Itoa(r.index), prefix, false)
@@ -183,8 +171,6 @@ func (m *Model) drawRow(r *row, selected bool, index, text string, whole bool) s
 	b.WriteString(m.labelCell(r, paint))
 	b.WriteString(padLeft(index, m.indexWidth()))
 	b.WriteString(" ")
-	// A running row shows its question dimmed when the runner told it,
-	// "(evaluating)" when it did not (an older stream).
 	q := text
 	if !whole {
 		q = sanitize.Line(r.question())
@@ -223,9 +209,8 @@ func (m *Model) drawRow(r *row, selected bool, index, text string, whole bool) s
 	return line
 }
 
-// fmtScore formats a score with three decimals, the one way a score or a
-// cosine prints everywhere: 0.123, -0.123, -1.000; a negative one that
-// rounds to 0 is 0.000.
+// fmtScore formats a score with three decimals, the one way a score prints
+// everywhere; a negative one that rounds to 0 is 0.000.
 func fmtScore(v float64) string {
 	s := fmt.Sprintf("%.3f", v)
 	if s == "-0.000" {
@@ -234,9 +219,7 @@ func fmtScore(v float64) string {
 	return s
 }
 
-// scoreCell shows a score coloured by band, "-" for a metric not
-// evaluated, "n/a" when it was not computable, "unsup" when the judge
-// cannot compute it (the offline judge) and "err" when it failed.
+// scoreCell shows a score coloured by band, or what kept it from one.
 func (m *Model) scoreCell(r *row, mt eval.Metric, plain bool) string {
 	st := m.st
 	w := m.scoreWidth(mt)
@@ -256,9 +239,7 @@ func (m *Model) scoreCell(r *row, mt eval.Metric, plain bool) string {
 	case status.Failed():
 		s, style = " err ", st.failed.Render
 	case status == eval.StatusUnsupported:
-		// The judge's limit, the same on every sample: no fault of this
-		// one, so muted rather than a warning.
-		s, style = "unsup", st.muted.Render
+		s, style = "unsup", st.muted.Render // the judge's limit, not the sample's
 	default:
 		s, style = " n/a ", st.warn.Render
 	}
@@ -290,9 +271,7 @@ func (m *Model) footer(h helpMap) string {
 	return m.shortHelp(h.ShortHelp())
 }
 
-// shortHelp is the footer's keys, as many whole ones as fit the width
-// (most used first), then an ellipsis, when it fits, for those left out:
-// a key's words are never cut.
+// shortHelp is as many of the footer's keys as fit whole, then an ellipsis.
 func (m *Model) shortHelp(keys []key.Binding) string {
 	hm := m.help
 	hm.SetWidth(0)

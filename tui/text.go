@@ -9,16 +9,11 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// Every text from a dataset, a judge, a file name or an error reaches the
-// screen through sanitize: sanitize.Line for one-line fields (a table cell,
-// an id, a title), wrap (sanitize.Text) for bodies. Escapes, C0/C1
-// controls, bidi overrides and invisible characters show as visible text
-// (\x1b, <U+202E>), so they neither drive the terminal nor break the grid.
-// Sanitising comes before any width is measured: ansi's width functions
-// count an escape sequence as zero cells.
+// Every outside text reaches the screen through sanitize (sanitize.Line
+// for one-line fields, wrap for bodies), before any width is measured, so
+// it neither drives the terminal nor breaks the grid.
 
-// truncate cuts s to at most w display cells (wide CJK runes count two and
-// are never split), ending with tail when it had to cut.
+// truncate cuts s to at most w display cells, ending with tail when it cut.
 func truncate(s string, w int, tail string) string {
 	if w <= 0 {
 		return ""
@@ -45,21 +40,12 @@ func padLeft(s string, w int) string {
 	return s
 }
 
-// wrap breaks text to width cells where Unicode line breaking (UAX #14)
-// allows it: between words, between CJK ideographs, never before a closing
-// mark such as 。or ）. A word wider than the line is cut between grapheme
-// clusters. Cells are counted the way the rest of the interface counts them
-// (ansi.StringWidth: wide runes two, combining marks none, ambiguous ones
-// as RUNEWIDTH_EASTASIAN says), so a wrapped line never exceeds width
-// unless a single character is wider than it. The paragraphs of the source
-// are kept, and the lines a paragraph continues on are indented like its
-// first (the hanging indent of the raw calls' nested text). Spaces at a
-// break are dropped; nothing else is. wrap sanitises the text
-// (sanitize.Text), so every body wrapped is safe to print.
+// wrap sanitises text and breaks it to width cells where Unicode line
+// breaking (UAX #14) allows, a word wider than the line between grapheme
+// clusters. Paragraphs are kept, each continued under its own indent;
+// spaces at a break are dropped, nothing else is.
 func wrap(s string, width int) []string {
-	if width < 1 {
-		width = 1
-	}
+	width = max(width, 1)
 	// A Windows line end is a line end; a lone CR is shown as \r.
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = sanitize.Text(s)
@@ -71,8 +57,8 @@ func wrap(s string, width int) []string {
 	return out
 }
 
-// wrapParagraph wraps one line of the source. It gathers the grapheme
-// clusters up to each break opportunity into a segment and places it.
+// wrapParagraph wraps one line of the source, a segment per break
+// opportunity.
 func wrapParagraph(p string, width int) []string {
 	if p == "" {
 		return []string{""}
@@ -91,9 +77,8 @@ func wrapParagraph(p string, width int) []string {
 		}
 		w.place(seg.String())
 		seg.Reset()
-		// Sanitising leaves no line end but \n, which split the
-		// paragraphs; any other still ends the line. (uniseg also reports
-		// a mandatory break after some emoji, which is none.)
+		// A line end other than \n still ends the line (uniseg also
+		// reports a mandatory break after some emoji, which is none).
 		if brk == uniseg.LineMustBreak && p != "" && uniseg.HasTrailingLineBreakInString(cluster) {
 			w.flush()
 		}
@@ -101,9 +86,8 @@ func wrapParagraph(p string, width int) []string {
 	return w.finish()
 }
 
-// hangingIndent is the paragraph's own indentation, repeated on the lines
-// it continues on; at most about half the width, so they keep room for
-// text and always for one wide rune.
+// hangingIndent is the paragraph's own indentation, at most about half
+// the width.
 func hangingIndent(p string, width int) string {
 	n := len(p) - len(strings.TrimLeft(p, " "))
 	return strings.Repeat(" ", max(min(n, (width-2)/2), 0))
@@ -120,9 +104,8 @@ type lineWrapper struct {
 	text  bool // cur holds more than its indent
 }
 
-// place adds a segment: the text up to a break opportunity and the spaces
-// after it. The text goes on the current line if it fits, else on a new
-// one, and is cut between clusters only if no line could hold it.
+// place adds a segment on the current line if it fits, else on a new
+// one, cut between clusters only if no line could hold it.
 func (w *lineWrapper) place(seg string) {
 	body := strings.TrimRight(seg, " ")
 	if body != "" {
@@ -142,9 +125,7 @@ func (w *lineWrapper) place(seg string) {
 	w.trail += spaces
 }
 
-// cut writes a text wider than the room left, cluster by cluster, breaking
-// the line where the next cluster would overflow it; a wide rune moves
-// whole to the next line.
+// cut writes a text wider than the room left, cluster by cluster.
 func (w *lineWrapper) cut(body string) {
 	state := -1
 	for body != "" {
@@ -155,8 +136,7 @@ func (w *lineWrapper) cut(body string) {
 			if w.text {
 				w.flush()
 			} else {
-				// Only indentation before it: give up as much of the
-				// source's leading spaces as the cluster needs.
+				// Only indentation before it: give up what the cluster needs.
 				w.dropTrail(w.curW + cw - w.width)
 			}
 		}
@@ -184,8 +164,7 @@ func (w *lineWrapper) dropTrail(n int) {
 	w.trail -= n
 }
 
-// flush ends the current line at a break and starts the next one at the
-// hanging indent.
+// flush ends the current line and starts the next at the hanging indent.
 func (w *lineWrapper) flush() {
 	w.dropTrail(w.trail)
 	w.lines = append(w.lines, w.cur.String())
@@ -200,9 +179,8 @@ func (w *lineWrapper) finish() []string {
 	return append(w.lines, w.cur.String())
 }
 
-// fitLines makes a block exactly h lines of at most w cells, so the footer
-// always lands on the last row whatever the content above it. A line cut
-// to fit ends with tail, so a clipped field never looks complete.
+// fitLines makes a block exactly h lines of at most w cells, a cut line
+// ending with tail.
 func fitLines(lines []string, w, h int, tail string) []string {
 	if len(lines) > h {
 		lines = lines[:h]

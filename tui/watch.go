@@ -1,50 +1,37 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // Watch mode is the run screen of a watcher following a live log
-// (ragscope watch, or open/attach on a watch run): Options.Watch is set.
-// Three things differ from a live run of a dataset:
-//
-//   - New rows arrive at the top. The default order is the sample index
-//     descending, which is arrival order: the watcher numbers the records
-//     of a run as it reads them. In that order the held order of
-//     liveorder.go gives way (holdOrder): holding rows in place would put
-//     every new record at the bottom, under rows that only get older. A
-//     cursor on the top row stays there, on the newest (like tail -f); a
-//     cursor moved down stays on its sample as the rows above it grow.
-//     Any other order the user picks (s, S, a filter) is held as in any
-//     live run, and s/S back to the index descending follows again.
-//   - Each metric's line in the header draws the trend of its rolling mean
-//     (trend below) where a finished run draws the histogram.
-//   - A line under the progress says how far behind the log the judge is
-//     and where every alert stands, from Options.Watch polled once a
-//     second (report.WatchStatus, the watcher's own snapshot).
+// (Options.Watch set): new rows arrive at the top (index descending, the
+// order of arrival, which the held order gives way to, like tail -f), the
+// header draws each metric's rolling mean over time where a finished run
+// draws the histogram, and a line says the lag behind the log and the alerts.
 
-// trendBuckets is how many points a metric's trend has: the cells its
-// sparkline takes, as many as the histogram it replaces.
+// trendBuckets is how many points a trend has: the histogram's cells.
 const trendBuckets = histBins + 2
 
-// trendSpan is the time a trend bucket starts with; when the buckets are
-// full, neighbours merge and the span doubles, so the trend covers all the
-// time since the screen opened in bounded memory.
+// trendSpan is a bucket's first span; when the buckets are full,
+// neighbours merge and the span doubles (bounded memory).
 const trendSpan = 5 * time.Second
 
 // trendWindow is the rolling mean's window when no alert names the
 // metric: the default of ragscope watch's --alert rules.
 const trendWindow = 50
 
-// trend is one metric's rolling mean over time: the mean of the last
-// window scores, as it stood at the end of each time bucket. Memory is
-// fixed: window scores and trendBuckets points.
+// trend is one metric's rolling mean of the last window scores, as it
+// stood at the end of each time bucket.
 type trend struct {
 	window int
 	ring   []float64 // the last window scores, oldest overwritten
@@ -85,8 +72,7 @@ func (t *trend) add(v float64, at time.Time) {
 		t.merge()
 		b = t.bucket(at)
 	}
-	// A bucket with no score of its own carries the mean it started with:
-	// the rolling mean did not move while nothing arrived.
+	// A bucket with no score of its own carries the mean it started with.
 	for i := t.last + 1; i < b; i++ {
 		t.points[i] = t.points[t.last]
 	}
@@ -126,10 +112,8 @@ func (t *trend) mean() (float64, bool) {
 	return t.sum / float64(t.n), true
 }
 
-// sparkline draws points on an absolute 0-1 scale, one cell each: the
-// lowest ramp glyph is 0, the highest 1, so the metrics' lines compare and
-// a threshold reads the same on every one. A point with no score yet is a
-// space. ramp is the glyphs' ramp (space first, then eight levels).
+// sparkline draws points on an absolute 0-1 scale, one cell each, so the
+// metrics' lines compare; a point with no score is ramp[0], a space.
 func sparkline(points []float64, ramp []string) string {
 	var b strings.Builder
 	levels := len(ramp) - 1
@@ -144,17 +128,16 @@ func sparkline(points []float64, ramp []string) string {
 	return b.String()
 }
 
-// following reports whether the screen follows a live log.
+// watchMode reports whether the screen follows a live log.
 func (m *Model) watchMode() bool { return m.opts.Watch != nil }
 
-// watchOrder reports whether the rows are in watch mode's own order,
-// newest first, where new rows arrive at the top.
+// watchOrder reports whether the rows are in watch mode's own order.
 func (m *Model) watchOrder() bool {
 	return m.watchMode() && m.sortKeys[m.sortIdx].slot == slotIndex && m.desc
 }
 
 // trendOf is the trend of metric mt, made on its first score with the
-// window of the first alert that names it (the mean the alert watches).
+// window of the first alert that names it.
 func (m *Model) trendOf(mt eval.Metric) *trend {
 	slot := metricSlot(mt)
 	if slot < 0 {
@@ -164,11 +147,8 @@ func (m *Model) trendOf(mt eval.Metric) *trend {
 		return t
 	}
 	w := trendWindow
-	for _, a := range m.watchStatus.Alerts {
-		if a.Metric == mt && a.Window > 0 {
-			w = a.Window
-			break
-		}
+	if i := slices.IndexFunc(m.watchStatus.Alerts, func(a report.AlertState) bool { return a.Metric == mt && a.Window > 0 }); i >= 0 {
+		w = m.watchStatus.Alerts[i].Window
 	}
 	m.trends[slot] = newTrend(w)
 	return m.trends[slot]
@@ -198,9 +178,8 @@ func (m *Model) pollWatch() {
 	}
 }
 
-// trendCell is what a metric's header line shows in watch mode, in the
-// histogram's cells: the sparkline of its rolling mean, then the mean now
-// when the line has room for it.
+// trendCell is the sparkline of a metric's rolling mean, then the mean
+// now when there is room.
 func (m *Model) trendCell(mt eval.Metric, room int) string {
 	slot := metricSlot(mt)
 	var t *trend
@@ -218,8 +197,7 @@ func (m *Model) trendCell(mt eval.Metric, room int) string {
 	return cell
 }
 
-// watchLines are the lag behind the log and the alerts' state, firing
-// first: one line each, or one line for both on a short screen.
+// watchLines are the lag behind the log and the alerts, firing first.
 func (m *Model) watchLines() []string {
 	st, fs := m.st, m.watchStatus
 	lag := fmt.Sprintf("behind %d records", fs.Behind)
@@ -240,16 +218,11 @@ func (m *Model) watchLines() []string {
 	}
 	head := style.Render("follow: " + lag)
 	if fs.Invalid > 0 && fs.Elsewhere == "" {
-		// Each is reported with its file and line where the watcher logs;
-		// the screen must not hide that there are any.
 		head += "  " + st.warn.Render(fmt.Sprintf("%d invalid log %s skipped", fs.Invalid, plural(int(fs.Invalid), "line", "lines")))
 	}
 	var firing, quiet []string
 	for _, a := range fs.Alerts {
-		rule := sanitize.Line(a.Rule)
-		if rule == "" {
-			rule = sanitize.Line(string(a.Metric))
-		}
+		rule := cmp.Or(sanitize.Line(a.Rule), sanitize.Line(string(a.Metric)))
 		mean := "n/a"
 		if a.Mean != nil {
 			mean = fmt.Sprintf("%.3f", *a.Mean)

@@ -54,7 +54,7 @@ func TestFilterSearchesWholeText(t *testing.T) {
 			opts.Results = longRun()
 			st := &storeOf{results: longRun(), per: 100, fail: tt.fail}
 			if tt.store {
-				opts.Results, opts.Page, opts.Load, opts.Total = nil, st.page, st.load, 3
+				opts.Results, opts.Summaries, opts.Load, opts.Total = nil, st.summaries, st.load, 3
 			}
 			m := newTestModel(t, opts, 120, 40)
 			if tt.store {
