@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -149,7 +150,7 @@ func analyzeClauses(text string, keep, context bool) *span {
 				continue
 			}
 			if r == ',' || r == ':' {
-				if before, _ := utf8.DecodeLastRuneInString(t[:i]); i > 0 && unicode.IsDigit(before) && digitAt(t, i+1) {
+				if before, _ := utf8.DecodeLastRuneInString(t[:i]); i > 0 && unicode.IsDigit(before) && runeAt(t, i+1, unicode.IsDigit) {
 					continue
 				}
 			}
@@ -218,7 +219,7 @@ func lexemes(text string) []lexeme {
 			j := i
 			for j < len(text) {
 				r, n := utf8.DecodeRuneInString(text[j:])
-				if !unicode.IsDigit(r) && !((r == '.' || r == ',' || r == ':') && j > i && digitAt(text, j+n)) {
+				if !unicode.IsDigit(r) && !((r == '.' || r == ',' || r == ':') && j > i && runeAt(text, j+n, unicode.IsDigit)) {
 					break
 				}
 				j += n
@@ -234,7 +235,7 @@ func lexemes(text string) []lexeme {
 			j := i
 			for j < len(text) {
 				r, n := utf8.DecodeRuneInString(text[j:])
-				if !(unicode.IsLetter(r) && !isHan(r) || unicode.IsDigit(r) || (r == '\'' || r == '’') && letterAt(text, j+n)) {
+				if !(unicode.IsLetter(r) && !isHan(r) || unicode.IsDigit(r) || (r == '\'' || r == '’') && runeAt(text, j+n, unicode.IsLetter)) {
 					break
 				}
 				j += n
@@ -253,22 +254,14 @@ func lexemes(text string) []lexeme {
 	return out
 }
 
-// digitAt and letterAt report whether the rune at byte i of s is a digit
-// or a letter (false at the end of s).
-func digitAt(s string, i int) bool {
+// runeAt reports whether the rune at byte i of s is one of class (false at
+// the end of s).
+func runeAt(s string, i int, class func(rune) bool) bool {
 	if i >= len(s) {
 		return false
 	}
 	r, _ := utf8.DecodeRuneInString(s[i:])
-	return unicode.IsDigit(r)
-}
-
-func letterAt(s string, i int) bool {
-	if i >= len(s) {
-		return false
-	}
-	r, _ := utf8.DecodeRuneInString(s[i:])
-	return unicode.IsLetter(r)
+	return class(r)
 }
 
 func lexClause(text string, sp *span) clause {
@@ -574,17 +567,7 @@ func toRunes(words []string) [][]rune {
 
 func matchAny(rs []rune, i int, words [][]rune) int {
 	for _, wr := range words {
-		if i+len(wr) > len(rs) || rs[i] != wr[0] {
-			continue
-		}
-		ok := true
-		for k, r := range wr {
-			if rs[i+k] != r {
-				ok = false
-				break
-			}
-		}
-		if ok {
+		if i+len(wr) <= len(rs) && slices.Equal(rs[i:i+len(wr)], wr) {
 			return len(wr)
 		}
 	}

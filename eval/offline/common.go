@@ -1,6 +1,8 @@
 package offline
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -22,18 +24,12 @@ func init() {
 			commonStems[norm.Stem(strings.ToLower(w))] = true
 		}
 	}
-	sortLongestFirst(commonHan)
+	slices.SortStableFunc(commonHan, func(a, b string) int {
+		return cmp.Compare(utf8.RuneCountInString(b), utf8.RuneCountInString(a))
+	})
 	for _, w := range commonHan {
 		r, _ := utf8.DecodeRuneInString(w)
 		commonFirst[r] = true
-	}
-}
-
-func sortLongestFirst(ws []string) {
-	for i := 1; i < len(ws); i++ {
-		for j := i; j > 0 && utf8.RuneCountInString(ws[j]) > utf8.RuneCountInString(ws[j-1]); j-- {
-			ws[j], ws[j-1] = ws[j-1], ws[j]
-		}
 	}
 }
 

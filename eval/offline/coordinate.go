@@ -60,8 +60,8 @@ func conjuncts(text string, sents []*span) []conjunct {
 		if len(after) == 0 {
 			continue
 		}
-		a := strings.Join(append(append(append([]string{}, before...), w[ls:i]...), after...), " ")
-		b := strings.Join(append(append(append([]string{}, before...), w[i+1:re]...), after...), " ")
+		a := strings.Join(slices.Concat(before, w[ls:i], after), " ")
+		b := strings.Join(slices.Concat(before, w[i+1:re], after), " ")
 		return []conjunct{{a, strings.Join(w[ls:i], " ")}, {b, strings.Join(w[i+1:re], " ")}}
 	}
 	return nil
@@ -149,13 +149,7 @@ func dropWord(w []string, drop string) []string {
 // 及, 跟) before 都, each without punctuation.
 func hanConjuncts(text string) []conjunct {
 	rs := []rune(text)
-	dou := -1
-	for i, r := range rs {
-		if r == '都' {
-			dou = i
-			break
-		}
-	}
+	dou := slices.Index(rs, '都')
 	if dou < 0 {
 		return nil
 	}
@@ -194,9 +188,6 @@ func hanConjuncts(text string) []conjunct {
 // when each one is, by a sentence about its name. ok is false when it
 // has none, or one is unsupported.
 func coordinated(st, q *span, sents []*span) (Evidence, bool) {
-	if !mayCoordinate(st.text) {
-		return Evidence{}, false
-	}
 	cs := conjuncts(st.text, sents)
 	if len(cs) == 0 {
 		return Evidence{}, false
@@ -213,11 +204,6 @@ func coordinated(st, q *span, sents []*span) (Evidence, bool) {
 	ev.Coverage = min(evs[0].Coverage, evs[1].Coverage)
 	ev.Reason = fmt.Sprintf("says it of each of two: %q: %s; %q: %s", clip(cs[0].text), evs[0].Reason, clip(cs[1].text), evs[1].Reason)
 	return ev, true
-}
-
-// mayCoordinate is the cheap test before conjuncts: a coordinating word.
-func mayCoordinate(text string) bool {
-	return strings.Contains(text, " and ") || strings.ContainsRune(text, '都')
 }
 
 // about reports whether the sentence that decided ev (both, for a pair)
@@ -246,9 +232,6 @@ func about(ev Evidence, sents []*span, name string) bool {
 // conjuncts (a detector fires on a sentence that covers it), for a
 // denial of a coordinated proposition ("not both A and B American").
 func contradictedConjunct(st, q *span, sents []*span) (Evidence, bool) {
-	if !mayCoordinate(st.text) {
-		return Evidence{}, false
-	}
 	for _, c := range conjuncts(st.text, sents) {
 		ev := support(analyze(c.text), q, sents)
 		if ev.Detector != "" && ev.Coverage >= SupportThreshold && about(ev, sents, c.name) {

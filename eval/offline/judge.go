@@ -106,8 +106,12 @@ func (j *Judge) Noncommittal(s *eval.Sample) (bool, string) {
 	if ok, p := NoncommittalPhrase(s.Answer); ok || len(j.noncommittal) == 0 {
 		return ok, p
 	}
-	a := strings.ToLower(plaintext.StripControls(s.Answer))
-	for _, p := range j.noncommittal {
+	return findPhrase(strings.ToLower(plaintext.StripControls(s.Answer)), j.noncommittal)
+}
+
+// findPhrase is the first of phrases that a contains.
+func findPhrase(a string, phrases []string) (bool, string) {
+	for _, p := range phrases {
 		if strings.Contains(a, p) {
 			return true, p
 		}
@@ -118,13 +122,7 @@ func (j *Judge) Noncommittal(s *eval.Sample) (bool, string) {
 // NoncommittalPhrase finds an evasive phrase (不确定, I'm not sure...) in an
 // answer.
 func NoncommittalPhrase(answer string) (bool, string) {
-	a := strings.ToLower(strings.ReplaceAll(plaintext.StripControls(answer), "’", "'"))
-	for _, p := range noncommittalPhrases {
-		if strings.Contains(a, p) {
-			return true, p
-		}
-	}
-	return false, ""
+	return findPhrase(strings.ToLower(strings.ReplaceAll(plaintext.StripControls(answer), "’", "'")), noncommittalPhrases)
 }
 
 // ChunkVerdict judges the chunk at rank useful when it supports at least

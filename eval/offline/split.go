@@ -45,17 +45,12 @@ func SplitStatements(text string) []string {
 // affirmed or denied ("Yes: both X and Y American", "No, not both X and Y American").
 func StatementsFor(question, answer string) []string {
 	stmts := SplitStatements(answer)
-	if len(stmts) > 0 {
-		return stmts
+	if yes, ok := norm.YesNo(answer); ok && len(stmts) == 0 {
+		if p := norm.PropositionStatements(question, yes); p != nil {
+			return p
+		}
 	}
-	yes, ok := norm.YesNo(answer)
-	if !ok {
-		return stmts
-	}
-	if _, _, ok := norm.Proposition(question); !ok {
-		return stmts
-	}
-	return norm.PropositionStatements(question, yes)
+	return stmts
 }
 
 var splits = memo.New[[]string](analysisCacheSize)
@@ -69,7 +64,8 @@ func splitStatements(text string) []string {
 		}
 		out = append(out, mergeClauses(cutAny(sent, "，,"))...)
 	}
-	return dropContentless(mergeShort(out))
+	tooShort := func(s string) bool { return contentRunes(s) < MinStatementRunes }
+	return dropContentless(mergeForward(out, " ", tooShort, tooShort))
 }
 
 // dropContentless drops statements with no content word at all ("Yes.",
@@ -91,11 +87,6 @@ func dropContentless(stmts []string) []string {
 // next statement (or the previous one when it is last). A lone short answer
 // ("Delhi") stays a statement.
 const MinStatementRunes = 3
-
-func mergeShort(stmts []string) []string {
-	tooShort := func(s string) bool { return contentRunes(s) < MinStatementRunes }
-	return mergeForward(stmts, " ", tooShort, tooShort)
-}
 
 // mergeForward joins with sep each piece that holdBack says cannot stand
 // alone onto the piece after it, and a last piece that lastTooShort says is
