@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -58,14 +59,9 @@ func keyParts(key string) []string {
 // named when the statement has at least three quarters of them.
 func featList(key string) string {
 	sp := analyze(key)
-	var fs []string
-	for f := range sp.feats {
-		fs = append(fs, f)
-	}
+	fs := slices.Collect(maps.Keys(sp.feats))
 	if len(fs) == 0 {
-		for f := range sp.unis {
-			fs = append(fs, f)
-		}
+		fs = slices.Collect(maps.Keys(sp.unis))
 	}
 	return strings.Join(fs, "\x00")
 }
@@ -141,13 +137,7 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 		if !givesQuantityOf(st, fc.value) {
 			extra = valueChanges(st.text, fc)
 		}
-		sharesValue := false
-		for f := range st.feats {
-			if fc.value.feats[f] {
-				sharesValue = true
-			}
-		}
-		if !sharesValue && bad == "" {
+		if overlap(st.feats, fc.value.feats) == 0 && bad == "" {
 			continue
 		}
 		switch {
@@ -160,17 +150,11 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 			// the value is there; the rest of the statement must be the
 			// cell's or the record's too, by the ordinary share
 			agrees[fc.label] = true
-			if cov := coverage(st, q, fc.whole, useUnis || st.hasHan); cov < 0.5 {
-				continue
-			} else {
-				ev.Coverage = cov
-			}
-			ev.Verdict = 1
-			ev.Reason = fmt.Sprintf("%s gives %s", fc.label, fc.shown)
-			if supported == nil {
+			if ev.Coverage = coverage(st, q, fc.whole, useUnis || st.hasHan); ev.Coverage >= 0.5 && supported == nil {
+				ev.Verdict = 1
+				ev.Reason = fmt.Sprintf("%s gives %s", fc.label, fc.shown)
 				supported = &ev
 			}
-			agrees[fc.label] = true
 			continue
 		}
 		if _, ok := conflicts[fc.label]; !ok {
