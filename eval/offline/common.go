@@ -94,14 +94,11 @@ func onlyCommon(c string) bool {
 // transliterated name (南希·佩洛西).
 const nameDots = "·•・‧"
 
-// maxGivenNameRunes is how much of a Han run before a name dot is taken
-// for the given name.
+// maxGivenNameRunes bounds the given name before a name dot.
 const maxGivenNameRunes = 3
 
-// markGivenName weighs the given name of a transliterated name (the end
-// of the run before its dot) as a common word: a text names the person by
-// the family name after the first mention (佩洛西 for 南希·佩洛西), and
-// transliterations of a given name vary (盖瑞 and 加里 for Gary).
+// markGivenName weighs the given name of a transliterated name as a common
+// word: texts name the person by the family name (佩洛西 of 南希·佩洛西).
 func markGivenName(run string, sp *span) {
 	rs := []rune(run)
 	i := len(rs)
