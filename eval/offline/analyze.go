@@ -67,13 +67,7 @@ type quantity struct {
 
 func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
 
-func isClausePunct(r rune) bool {
-	switch r {
-	case '，', ',', '；', ';', '：', ':', '\n', '。', '！', '？', '!', '?', '（', '）', '(', ')':
-		return true
-	}
-	return false
-}
+func isClausePunct(r rune) bool { return strings.ContainsRune("，,；;：:\n。！？!?（）()", r) }
 
 // analyze is analyzeText through a bounded cache, as every metric of a
 // sample analyses the same texts. The span is shared and must not be
@@ -343,12 +337,7 @@ func lexClause(text string, sp *span) clause {
 }
 
 func firstWord(lx []lexeme) int {
-	for i, l := range lx {
-		if l.kind == 'w' || l.kind == 'h' || l.kind == 'n' {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(lx, func(l lexeme) bool { return l.kind == 'w' || l.kind == 'h' || l.kind == 'n' })
 }
 
 var (

@@ -42,8 +42,9 @@ func conjuncts(text string, sents []*span) []conjunct {
 		if ls == i || re == i+1 || re >= len(w) {
 			continue
 		}
-		before := dropWord(w[:ls], "both")
-		after := dropWord(w[re:], "both")
+		both := func(x string) bool { return strings.ToLower(x) == "both" }
+		before := slices.DeleteFunc(slices.Clone(w[:ls]), both)
+		after := slices.DeleteFunc(slices.Clone(w[re:]), both)
 		if len(after) == 0 {
 			continue
 		}
@@ -116,16 +117,6 @@ func containsRun(seq, sub []string) bool {
 		}
 	}
 	return false
-}
-
-func dropWord(w []string, drop string) []string {
-	var out []string
-	for _, x := range w {
-		if strings.ToLower(x) != drop {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // hanConjuncts: "甲和乙都在上海" -> "甲在上海", "乙在上海": the runs

@@ -10,10 +10,12 @@
 package entity
 
 import (
+	"cmp"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
@@ -50,30 +52,16 @@ func Extract(text string) []string {
 		spans = append(spans, enNameSpans(text)...)
 	}
 	// The most specific pattern wins an overlap, then the longer, the earlier.
-	sort.SliceStable(spans, func(a, b int) bool {
-		x, y := spans[a], spans[b]
-		if x.prio != y.prio {
-			return x.prio < y.prio
-		}
-		if x.end-x.start != y.end-y.start {
-			return x.end-x.start > y.end-y.start
-		}
-		return x.start < y.start
+	slices.SortStableFunc(spans, func(x, y entitySpan) int {
+		return cmp.Or(cmp.Compare(x.prio, y.prio), cmp.Compare(y.end-y.start, x.end-x.start), cmp.Compare(x.start, y.start))
 	})
 	var kept []entitySpan
 	for _, sp := range spans {
-		overlaps := false
-		for _, k := range kept {
-			if sp.start < k.end && k.start < sp.end {
-				overlaps = true
-				break
-			}
-		}
-		if !overlaps {
+		if !slices.ContainsFunc(kept, func(k entitySpan) bool { return sp.start < k.end && k.start < sp.end }) {
 			kept = append(kept, sp)
 		}
 	}
-	sort.Slice(kept, func(a, b int) bool { return kept[a].start < kept[b].start })
+	slices.SortFunc(kept, func(x, y entitySpan) int { return cmp.Compare(x.start, y.start) })
 	out := []string{}
 	seen := map[string]bool{}
 	for _, k := range kept {
@@ -220,10 +208,8 @@ func zhSuffixSpans(text string) []entitySpan {
 	rs := []rune(text)
 	// Byte offsets of each rune, to return spans in bytes.
 	off := make([]int, len(rs)+1)
-	for i, n := 0, 0; i < len(rs); i++ {
-		off[i] = n
-		n += len(string(rs[i]))
-		off[i+1] = n
+	for i, r := range rs {
+		off[i+1] = off[i] + utf8.RuneLen(r)
 	}
 	for i := 0; i < len(rs); i++ {
 		for _, suf := range zhSuffixes {
