@@ -363,15 +363,12 @@ func englishNegationAt(lx []lexeme, i int) (neg, skip bool) {
 	if lx[i].capital && i > firstWord(lx) {
 		return false, true
 	}
-	var phrase strings.Builder
-	phrase.WriteString(w)
-	for j := i + 1; j < len(lx) && j <= i+2; j++ {
-		phrase.WriteString(" " + lx[j].text)
+	phrase := w
+	for _, l := range lx[i+1 : min(i+3, len(lx))] {
+		phrase += " " + l.text
 	}
-	for _, b := range englishBoundNegation {
-		if strings.HasPrefix(phrase.String(), b) {
-			return false, true
-		}
+	if slices.ContainsFunc(englishBoundNegation, func(b string) bool { return strings.HasPrefix(phrase, b) }) {
+		return false, true
 	}
 	return true, false
 }

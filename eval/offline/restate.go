@@ -90,12 +90,8 @@ func residual(st, q *span) string {
 				break // "Institute (PSI), Dennis Howard Marks" is two names
 			}
 		}
-		if j-i >= 2 {
-			any := false
+		if j-i >= 2 && slices.Contains(keep[i:j], true) {
 			for k := i; k < j; k++ {
-				any = any || keep[k]
-			}
-			for k := i; k < j && any; k++ {
 				keep[k] = true
 			}
 		}

@@ -761,10 +761,9 @@ const pairCandidates = 4
 func pairSupport(st, q *span, sents []*span, covs []float64, useUnis bool) (Evidence, bool) {
 	var top []int
 	for i := range sents {
-		if covs[i] <= 0 {
-			continue
+		if covs[i] > 0 {
+			top = append(top, i)
 		}
-		top = append(top, i)
 	}
 	sort.SliceStable(top, func(a, b int) bool { return covs[top[a]] > covs[top[b]] })
 	if len(top) > pairCandidates {

@@ -3,6 +3,7 @@ package offline
 import (
 	"fmt"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/words"
@@ -12,10 +13,8 @@ import (
 var nameParticles = words.Set("name_particles")
 
 func capitalised(w string) bool {
-	for _, r := range w {
-		return unicode.IsUpper(r)
-	}
-	return false
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
 }
 
 // denialParts returns the proposition a statement of StatementsFor

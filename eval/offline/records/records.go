@@ -5,6 +5,7 @@ package records
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -46,17 +47,13 @@ func classify(line string) lineKind {
 	}
 	body := strings.TrimSpace(plaintext.LineMark.ReplaceAllString(t, ""))
 	body = strings.NewReplacer("**", "", "__", "").Replace(body)
-	for _, p := range faqQuestionMarks {
-		if strings.HasPrefix(body, p) {
-			return lineQuestion
-		}
-	}
-	for _, p := range faqAnswerMarks {
-		if strings.HasPrefix(body, p) {
-			return lineAnswer
-		}
-	}
-	if IsField(body) {
+	opens := func(p string) bool { return strings.HasPrefix(body, p) }
+	switch {
+	case slices.ContainsFunc(faqQuestionMarks, opens):
+		return lineQuestion
+	case slices.ContainsFunc(faqAnswerMarks, opens):
+		return lineAnswer
+	case IsField(body):
 		return lineField
 	}
 	return lineProse
@@ -144,17 +141,13 @@ func Records(text string) []Record {
 				header = cells
 				continue
 			}
-			var b strings.Builder
-			for k, c := range cells {
-				if k > 0 {
-					b.WriteString("; ")
-				}
+			keyed := slices.Clone(cells)
+			for k := range keyed {
 				if k < len(header) && header[k] != "" {
-					b.WriteString(header[k] + ": ")
+					keyed[k] = header[k] + ": " + keyed[k]
 				}
-				b.WriteString(c)
 			}
-			out = append(out, Record{Text: t, Analysed: b.String(), Units: len(cells)})
+			out = append(out, Record{Text: t, Analysed: strings.Join(keyed, "; "), Units: len(cells)})
 			continue
 		case lineQuestion:
 			flush()
