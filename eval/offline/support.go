@@ -368,12 +368,8 @@ func negatedOnlyIn(negated, others []clause) (neg, aligned *clause, n negation, 
 }
 
 func contextNegatesDetail(n negation, sc *clause) string {
-	if n.marker == "不变" {
-		for _, w := range changeWords {
-			if strings.Contains(sc.text, w) {
-				return "statement says it changes"
-			}
-		}
+	if n.marker == "不变" && slices.ContainsFunc(changeWords, func(w string) bool { return strings.Contains(sc.text, w) }) {
+		return "statement says it changes"
 	}
 	return fmt.Sprintf("statement drops the negation %q", n.marker)
 }

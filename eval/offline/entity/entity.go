@@ -29,26 +29,21 @@ func Extract(text string) []string {
 	// UTF-8: the Chinese spans map rune offsets back to bytes.
 	text = plaintext.StripMarkup(norm.NFKC.String(strings.ToValidUTF8(text, "\uFFFD")))
 	var spans []entitySpan
-	add := func(re *regexp.Regexp, prio int, group int) {
-		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
-			a, b := m[2*group], m[2*group+1]
-			if a >= 0 && b > a {
-				spans = append(spans, entitySpan{a, b, prio})
+	add := func(patterns []entityPattern) {
+		for _, p := range patterns {
+			for _, m := range p.re.FindAllStringSubmatchIndex(text, -1) {
+				if a, b := m[2*p.group], m[2*p.group+1]; a >= 0 && b > a {
+					spans = append(spans, entitySpan{a, b, p.prio})
+				}
 			}
 		}
 	}
-	for _, p := range commonPatterns {
-		add(p.re, p.prio, p.group)
-	}
+	add(commonPatterns)
 	if strings.IndexFunc(text, isHan) >= 0 {
-		for _, p := range zhPatterns {
-			add(p.re, p.prio, p.group)
-		}
+		add(zhPatterns)
 		spans = append(spans, zhSuffixSpans(text)...)
 	} else {
-		for _, p := range enPatterns {
-			add(p.re, p.prio, p.group)
-		}
+		add(enPatterns)
 		spans = append(spans, enNameSpans(text)...)
 	}
 	// The most specific pattern wins an overlap, then the longer, the earlier.
