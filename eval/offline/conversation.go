@@ -29,7 +29,6 @@ func (j *Judge) LookBack(ctx context.Context, s *eval.Sample, statements []strin
 		kind  string
 		turn  int
 		sents []*span
-		ranks []int
 	}
 	var sources []source
 	for i := len(s.History) - 1; i >= 0; i-- {
@@ -41,12 +40,10 @@ func (j *Judge) LookBack(ctx context.Context, s *eval.Sample, statements []strin
 		for k, c := range t.Contexts {
 			chunks[k] = j.read(c)
 		}
-		sents, ranks := j.rankedSentences(chunks)
-		sources = append(sources, source{eval.SupportEarlierChunks, t.Turn, sents, ranks})
+		sources = append(sources, source{eval.SupportEarlierChunks, t.Turn, j.contextSentences(chunks)})
 	}
 	user := func(turn int, text string) {
-		sents, ranks := j.rankedSentences([]string{j.read(text)})
-		sources = append(sources, source{eval.SupportUser, turn, sents, ranks})
+		sources = append(sources, source{eval.SupportUser, turn, j.contextSentences([]string{j.read(text)})})
 	}
 	user(s.Turn, s.AskedQuestion())
 	for i := len(s.History) - 1; i >= 0; i-- {

@@ -137,12 +137,7 @@ func (j *Judge) chunkVerdict(ctx context.Context, s *eval.Sample, rank int, targ
 	if strings.TrimSpace(target) == "" {
 		return eval.ChunkVerdict{}, eval.NewStepError(eval.StatusMissingInput, "sample %q has no %s: %s needs one", s.ID, what, metric)
 	}
-	return j.chunkSupports(s, rank, target, what), nil
-}
-
-// chunkSupports is the verdict on the chunk at rank: 1 when it supports a
-// statement of target, named by what.
-func (j *Judge) chunkSupports(s *eval.Sample, rank int, target, what string) eval.ChunkVerdict {
+	// A chunk is useful when it supports a statement of target, named by what.
 	s, target = j.readSample(s), j.read(target)
 	refs := SplitStatements(target)
 	sents := j.contextSentences(s.Contexts[rank-1 : rank])
@@ -155,7 +150,7 @@ func (j *Judge) chunkSupports(s *eval.Sample, rank int, target, what string) eva
 		if ev.Verdict == 1 {
 			cv.Verdict = 1
 			cv.Reason = fmt.Sprintf("supports the %s statement %q: %s", what, clip(r), ev.Reason)
-			return cv
+			return cv, nil
 		}
 		if bestRef == "" || ev.Coverage > best.Coverage {
 			best, bestRef = ev, r
@@ -163,7 +158,7 @@ func (j *Judge) chunkSupports(s *eval.Sample, rank int, target, what string) eva
 	}
 	if bestRef == "" {
 		cv.Reason = "the " + what + " has no statements to support"
-		return cv
+		return cv, nil
 	}
 	// A statement two chunks support together makes each of them useful.
 	all, ranks := j.rankedSentences(s.Contexts)
@@ -173,11 +168,11 @@ func (j *Judge) chunkSupports(s *eval.Sample, rank int, target, what string) eva
 			ranks[ev.From] != ranks[ev.Also] && (ranks[ev.From] == rank || ranks[ev.Also] == rank) {
 			cv.Verdict = 1
 			cv.Reason = fmt.Sprintf("gives part of the %s statement %q, %s", what, clip(r), withChunks(ev, ranks))
-			return cv
+			return cv, nil
 		}
 	}
 	cv.Reason = fmt.Sprintf("supports no %s statement; closest is %q: %s", what, clip(bestRef), best.Reason)
-	return cv
+	return cv, nil
 }
 
 // Classify splits the reference into statements and attributes each to the

@@ -235,7 +235,7 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 	rsp.residue = true
 	var premise []string
 	for _, n := range q.names {
-		if st.feats[n.feat] && anyHas(sents, n.feat) {
+		if st.feats[n.feat] && slices.ContainsFunc(sents, func(cs *span) bool { return cs.feats[n.feat] }) {
 			premise = append(premise, n.feat)
 		}
 	}
@@ -261,10 +261,6 @@ func aboutAny(cs *span, feats []string) bool {
 		return true
 	}
 	return slices.ContainsFunc(feats, func(f string) bool { return cs.feats[f] || cs.refFeats[f] })
-}
-
-func anyHas(sents []*span, f string) bool {
-	return slices.ContainsFunc(sents, func(cs *span) bool { return cs.feats[f] })
 }
 
 func endsInPunct(w string) bool {

@@ -653,12 +653,7 @@ func subjectNoun(text string) string {
 		end = len(rest)
 	}
 	w := strings.TrimSuffix(rest[:end], "'s")
-	for _, r := range w {
-		if r < 'a' || r > 'z' {
-			return ""
-		}
-	}
-	if len(w) < 3 || englishStop[w] {
+	if len(w) < 3 || englishStop[w] || strings.ContainsFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) {
 		return ""
 	}
 	return w
