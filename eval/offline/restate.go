@@ -70,13 +70,10 @@ func residual(st, q *span) string {
 	}
 	words := strings.Fields(st.text)
 	keep := make([]bool, len(words))
-	content := false
-	wordFeatures := make([]map[string]bool, len(words))
 	for i, w := range words {
-		wordFeatures[i] = analyzeText(w).feats // not worth a place in the cache
-		for k := range wordFeatures[i] {
+		for k := range analyzeText(w).feats { // one word: not worth a place in the cache
 			if !q.feats[k] && !q.unis[k] {
-				keep[i], content = true, true
+				keep[i] = true
 				break
 			}
 		}
@@ -106,7 +103,7 @@ func residual(st, q *span) string {
 			kept = append(kept, w)
 		}
 	}
-	if !content || len(kept) == len(words) {
+	if len(kept) == 0 || len(kept) == len(words) {
 		return ""
 	}
 	return strings.TrimRight(strings.Join(kept, " "), ".,;:!? ")

@@ -586,7 +586,7 @@ func setReferent(sp *span) {
 	}
 	p := sp.prev
 	// The sentence before may end a parenthesis cut at a semicolon
-	// ("Jacob Kevorkian (" | "May 26, 1928; June 3, 2011)"): go to its start.
+	// ("Jacob Kevorkian (" | "May 26, 1928 – 2011) was..."): go to its start.
 	for k := 0; p != nil && p.prev != nil && k < 3 && strings.Count(p.text, ")") > strings.Count(p.text, "("); k++ {
 		p = p.prev
 	}
@@ -601,11 +601,9 @@ func setReferent(sp *span) {
 	case subjectPronoun(p.text):
 		return
 	}
-	name := openingName(p.text)
-	if name == "" {
-		return
+	if name := openingName(p.text); name != "" {
+		sp.ref, sp.refFeats = name, wordFeats(name)
 	}
-	sp.ref, sp.refFeats = name, wordFeats(name)
 }
 
 func hasPronoun(text string) bool {
