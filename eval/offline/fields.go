@@ -118,16 +118,14 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 			if hasQuantity(fc.value, sq) || q != nil && hasQuantity(q, sq) {
 				continue
 			}
-			for _, vq := range fc.value.quants {
-				if vq.unit == sq.unit {
-					bad = sq.text
-				}
+			if slices.ContainsFunc(fc.value.quants, func(vq quantity) bool { return vq.unit == sq.unit }) {
+				bad = sq.text
 			}
 		}
 		// words: what the statement writes in place of the value; a
 		// quantity it gives is compared as one (its unit may stand apart).
 		var extra []string
-		if !givesQuantityOf(st, fc.value) {
+		if !slices.ContainsFunc(fc.value.quants, func(vq quantity) bool { return hasQuantity(st, vq) }) {
 			extra = valueChanges(st.text, fc)
 		}
 		if overlap(st.feats, fc.value.feats) == 0 && bad == "" {
@@ -237,8 +235,4 @@ func maskHasRune(mask map[string]bool, c string) bool {
 		}
 	}
 	return false
-}
-
-func givesQuantityOf(st, value *span) bool {
-	return slices.ContainsFunc(value.quants, func(vq quantity) bool { return hasQuantity(st, vq) })
 }
