@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -12,49 +13,29 @@ import (
 	"github.com/ragscope/ragscope/internal/memo"
 )
 
-// span is the lexical analysis of a statement or a context sentence: its
-// content features (the support test), its clauses (the negation detector)
-// and its quantities (the number detector).
+// span is the lexical analysis of a statement or a context sentence.
 type span struct {
 	text  string
 	feats map[string]bool // content features: "h:" Han bigram, "w:" English stem, "n:" number
 	unis  map[string]bool // "u:" Han content unigrams, the fallback for short Chinese text
-	// skips, of a context sentence only, are the bigrams of a Han run's
-	// characters with one other between them (号通 of 账号需通过): a
-	// context that inserts a modal or a verb into a statement's words
-	// still has them.
-	skips   map[string]bool
-	clauses []clause
-	quants  []quantity
-	names   []name
-	hasHan  bool
-	// pronoun: the text opens with a personal pronoun, whose name is
-	// then in a neighbouring sentence.
-	pronoun bool
-	// prev and next are the neighbouring sentences of a context sentence
-	// in its chunk.
-	prev, next *span
-	// ref is the name a context sentence's subject pronoun stands for
-	// (referent), and refFeats its words: "It is a documentary of three
-	// Finnish rock groups" says so of The Saimaa Gesture.
-	ref      string
-	refFeats map[string]bool
-	// chunk identifies the chunk a context sentence is from (0 for
-	// other texts): pairSupport joins sentences of two chunks only.
-	chunk uint64
-	// common are the features of the text's common discourse words
-	// (commonWords), which count in coverage only where a sentence has them.
-	common map[string]bool
-	// field is set on the span of a table cell or a record's field: the
-	// statements that name it are checked against its value (fields.go).
-	field *fieldCheck
-	// residue marks a statement's residual (restate.go), which is tested
-	// as a short answer and never restated again.
-	residue bool
+	// skips, of a context sentence only, are the bigrams of characters
+	// with one other between them (号通 of 账号需通过).
+	skips      map[string]bool
+	clauses    []clause
+	quants     []quantity
+	names      []name
+	hasHan     bool
+	pronoun    bool   // the text opens with a personal pronoun
+	prev, next *span  // a context sentence's neighbours in its chunk
+	ref        string // the name a context sentence's subject pronoun stands for
+	refFeats   map[string]bool
+	chunk      uint64          // the context sentence's chunk (0 for other texts), for pairSupport
+	common     map[string]bool // features of common words, which count only where a sentence has them
+	field      *fieldCheck     // set on a table cell's or a field's span (fields.go)
+	residue    bool            // a statement's residual (restate.go): never restated again
 }
 
-// name is a capitalised English word of a statement (Minnesota, NBC); the
-// name detector requires the context to mention it.
+// name is a capitalised English word of a statement (Minnesota, NBC).
 type name struct {
 	feat string // "w:" stem
 	text string
@@ -68,16 +49,15 @@ type clause struct {
 	negs  []negation
 }
 
-// negation is one negation marker and the content it negates: the words
-// right after it in its clause.
+// negation is one negation marker and the content it negates.
 type negation struct {
 	marker string
 	scope  []string
 }
 
-// quantity is a number with the unit that follows it (天, day, %) or the
-// currency sign before it; months and weekdays are quantities too, so that a
-// statement's "August" conflicts with a context's "July".
+// quantity is a number with the unit after it (天, day, %) or the currency
+// sign before it; months and weekdays are quantities too ("August" against
+// "July").
 type quantity struct {
 	value string
 	unit  string
@@ -87,53 +67,36 @@ type quantity struct {
 
 func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
 
-func isClausePunct(r rune) bool {
-	switch r {
-	case '，', ',', '；', ';', '：', ':', '\n', '。', '！', '？', '!', '?', '（', '）', '(', ')':
-		return true
-	}
-	return false
-}
+func isClausePunct(r rune) bool { return strings.ContainsRune("，,；;：:\n。！？!?（）()", r) }
 
-// analyze is analyzeText through a bounded cache: one sample's question,
-// answer and reference statements are analysed by every metric (the
-// reference's statements once per chunk by context precision, and again by
-// context recall), so most calls find the span already built. The returned
-// span is shared and must not be modified; a caller that sets fields of
-// its span (contextSpans, recordSpans) calls analyzeText.
+// analyze is analyzeText through a bounded cache, as every metric of a
+// sample analyses the same texts. The span is shared and must not be
+// modified: a caller that sets its fields calls analyzeText.
 func analyze(text string) *span { return analyses.Get(text, analyzeText) }
 
-// analysisCacheSize bounds the memos of analysed texts: enough for the
-// texts of the samples in flight (a few dozen each), a few MB at most.
+// analysisCacheSize bounds the memos of analysed texts: the samples in flight.
 const analysisCacheSize = 4096
 
-// analyses is analyze's memo, shared by every judge and every goroutine.
 var analyses = memo.New[*span](analysisCacheSize)
 
-// analyzeText builds the span of a text, stripped of control sequences and
-// invisible characters first (see stripControls); Markdown, citations and
-// answer frames are not analysed (see stripMarkup, stripFrame) but stay in
-// the span's text. Clauses are cut at
-// commas, semicolons and colons of both scripts; an ASCII ':' or ',' between
-// two digits is part of a number (06:30, 1,000). The span is new: the
-// caller may set its fields.
+// analyzeText builds a new span of a text without control sequences;
+// Markdown, citations and answer frames stay in its text but are not
+// analysed. Clauses are cut at commas, semicolons and colons, except a ':' or
+// ',' between digits (06:30, 1,000).
 func analyzeText(text string) *span { return analyzeClauses(text, true, false) }
 
 // analyzeContext analyses a context sentence, record or field: skips too.
 func analyzeContext(text string) *span { return analyzeClauses(text, true, true) }
 
-// analyzeClauses is analyzeText; without keep, the clauses are not kept in
-// the span (their feature sets are most of its memory), only the span's
-// own feature sets and quantities.
+// analyzeClauses is analyzeText; without keep, the clauses (most of a
+// span's memory) are not kept.
 func analyzeClauses(text string, keep, context bool) *span {
-	// Valid UTF-8 from here on: the rules map offsets between runes,
-	// bytes and lowered text, which a stray byte would shift (FuzzJudge).
+	// Valid UTF-8 from here on: a stray byte would shift the offsets.
 	text = plaintext.StripControls(strings.ToValidUTF8(text, "\uFFFD"))
 	sp := &span{text: text, feats: map[string]bool{}} // unis made by the first (lexClause)
 	if context {
 		sp.skips = map[string]bool{}
 	}
-	// The clauses are slices of t (byte offsets), valid UTF-8 as above.
 	t := norm.Numerals(norm.StripFrame(plaintext.StripMarkup(text)))
 	if !utf8.ValidString(t) {
 		t = string([]rune(t))
@@ -149,7 +112,7 @@ func analyzeClauses(text string, keep, context bool) *span {
 				continue
 			}
 			if r == ',' || r == ':' {
-				if before, _ := utf8.DecodeLastRuneInString(t[:i]); i > 0 && unicode.IsDigit(before) && digitAt(t, i+1) {
+				if before, _ := utf8.DecodeLastRuneInString(t[:i]); i > 0 && unicode.IsDigit(before) && runeAt(t, i+1, unicode.IsDigit) {
 					continue
 				}
 			}
@@ -163,8 +126,7 @@ func analyzeClauses(text string, keep, context bool) *span {
 			for k := n0; k < len(sp.quants); k++ {
 				sp.quants[k].key = key
 			}
-			// A short clause that opens a field and ends in a colon is
-			// the key of the values after it, up to the field's end.
+			// A field's key: the values up to the field's end are its.
 			if (r == ':' || r == '：') && fieldStart && records.IsField(c.text+": x") {
 				key = c.text
 			}
@@ -182,8 +144,8 @@ func analyzeClauses(text string, keep, context bool) *span {
 	return sp
 }
 
-// lexeme's fields are ordered so the three flags share one word (40 bytes,
-// not 56): lexemes makes one for every word of every text analysed.
+// lexeme's fields are ordered so the flags share one word: there is one
+// for every word analysed.
 type lexeme struct {
 	text    string
 	orig    string // the word as written, for reasons
@@ -193,9 +155,7 @@ type lexeme struct {
 }
 
 func lexemes(text string) []lexeme {
-	// The lexemes are slices of text, which must be valid UTF-8 for a
-	// slice to be the runes it was decoded as: an invalid byte becomes
-	// U+FFFD first, as converting the text to runes and back did.
+	// The lexemes are slices of text, which must be valid UTF-8.
 	if !utf8.ValidString(text) {
 		text = string([]rune(text))
 	}
@@ -218,13 +178,12 @@ func lexemes(text string) []lexeme {
 			j := i
 			for j < len(text) {
 				r, n := utf8.DecodeRuneInString(text[j:])
-				if !unicode.IsDigit(r) && !((r == '.' || r == ',' || r == ':') && j > i && digitAt(text, j+n)) {
+				if !unicode.IsDigit(r) && !((r == '.' || r == ',' || r == ':') && j > i && runeAt(text, j+n, unicode.IsDigit)) {
 					break
 				}
 				j += n
 			}
-			// "2012.12:01" is a year and a time glued by a period: a
-			// decimal number has no colon after its point.
+			// "2012.12:01" is a year and a time: a decimal has no colon.
 			if d := strings.IndexByte(text[i:j], '.'); d > 0 && strings.IndexByte(text[i+d:j], ':') > 0 {
 				j = i + d
 			}
@@ -234,7 +193,7 @@ func lexemes(text string) []lexeme {
 			j := i
 			for j < len(text) {
 				r, n := utf8.DecodeRuneInString(text[j:])
-				if !(unicode.IsLetter(r) && !isHan(r) || unicode.IsDigit(r) || (r == '\'' || r == '’') && letterAt(text, j+n)) {
+				if !(unicode.IsLetter(r) && !isHan(r) || unicode.IsDigit(r) || (r == '\'' || r == '’') && runeAt(text, j+n, unicode.IsLetter)) {
 					break
 				}
 				j += n
@@ -253,28 +212,18 @@ func lexemes(text string) []lexeme {
 	return out
 }
 
-// digitAt and letterAt report whether the rune at byte i of s is a digit
-// or a letter (false at the end of s).
-func digitAt(s string, i int) bool {
+// runeAt reports whether the rune at byte i of s is one of class (false at
+// the end of s).
+func runeAt(s string, i int, class func(rune) bool) bool {
 	if i >= len(s) {
 		return false
 	}
 	r, _ := utf8.DecodeRuneInString(s[i:])
-	return unicode.IsDigit(r)
-}
-
-func letterAt(s string, i int) bool {
-	if i >= len(s) {
-		return false
-	}
-	r, _ := utf8.DecodeRuneInString(s[i:])
-	return unicode.IsLetter(r)
+	return class(r)
 }
 
 func lexClause(text string, sp *span) clause {
-	// The maps are made on their first feature: most clauses of English
-	// text have no unigrams, and many clauses no features at all. Only
-	// analyze writes them, so a nil map reads as the empty one.
+	// The maps are made on their first feature: many clauses have none.
 	c := clause{text: strings.TrimSpace(text)}
 	lx := lexemes(text)
 	add := func(f string) {
@@ -329,8 +278,7 @@ func lexClause(text string, sp *span) clause {
 				case 'w':
 					if !englishStop[nx.text] {
 						q.unit, q.text = norm.Stem(nx.text), q.text+" "+nx.text
-						// "3 additional days": the unit is the noun
-						// after the number's modifier.
+						// "3 additional days" is 3 days.
 						if unitModifiers[nx.text] && i+2 < len(lx) && lx[i+2].kind == 'w' && !englishStop[lx[i+2].text] {
 							q.unit, q.text = norm.Stem(lx[i+2].text), q.text+" "+lx[i+2].text
 						}
@@ -363,8 +311,7 @@ func lexClause(text string, sp *span) clause {
 				add("n:" + v)
 			}
 			if englishStop[w] {
-				// Only a sentence that opens with the pronoun: one
-				// later in it usually refers to a name in the sentence.
+				// A later pronoun usually refers to a name in the sentence.
 				sp.pronoun = sp.pronoun || pronouns[w] && len(sp.clauses) == 0 && i == firstWord(lx)
 				continue
 			}
@@ -377,11 +324,8 @@ func lexClause(text string, sp *span) clause {
 				sp.setCommon("w:" + s)
 			}
 			// A capitalised word is a name unless it merely starts the
-			// text; a text-initial one counts when the next word is
-			// capitalised too (Michael Sheen starred...).
+			// text, and not before another capitalised word or quoted.
 			first := len(sp.clauses) == 0 && i == firstWord(lx)
-			// A quoted title opening the text is a name too ("\"Stricken\"
-			// is a song by …").
 			quoted := i > 0 && lx[i-1].kind == 'p' && (lx[i-1].text == "\"" || lx[i-1].text == "“")
 			if l.capital && len(w) > 1 && (!first || quoted || i+1 < len(lx) && lx[i+1].capital) {
 				head := !(i+1 < len(lx) && lx[i+1].kind == 'w' && lx[i+1].capital)
@@ -393,12 +337,7 @@ func lexClause(text string, sp *span) clause {
 }
 
 func firstWord(lx []lexeme) int {
-	for i, l := range lx {
-		if l.kind == 'w' || l.kind == 'h' || l.kind == 'n' {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(lx, func(l lexeme) bool { return l.kind == 'w' || l.kind == 'h' || l.kind == 'n' })
 }
 
 var (
@@ -413,36 +352,30 @@ func englishNegationAt(lx []lexeme, i int) (neg, skip bool) {
 	if !englishNegation[w] && !strings.HasSuffix(w, "n't") {
 		return false, false
 	}
-	// "No. 1", "no 5": a number's abbreviation; "not-for-profit",
-	// "no-fly": a hyphenated compound names a kind, it negates no clause.
+	// "No. 1" abbreviates; "not-for-profit" names a kind.
 	if w == "no" && i+1 < len(lx) && (lx[i+1].kind == 'n' || lx[i+1].text == "." && i+2 < len(lx) && lx[i+2].kind == 'n') {
 		return false, true
 	}
 	if i+1 < len(lx) && lx[i+1].kind == 'p' && (lx[i+1].text == "-" || lx[i+1].text == "‐") && !lx[i+1].spaced {
 		return false, true
 	}
-	// "Listen Without Distraction", "No Country for Old Men": a
-	// capitalised negation inside a sentence is a word of a title.
+	// A capitalised negation inside a sentence is a title's ("No Country for Old Men").
 	if lx[i].capital && i > firstWord(lx) {
 		return false, true
 	}
-	var phrase strings.Builder
-	phrase.WriteString(w)
-	for j := i + 1; j < len(lx) && j <= i+2; j++ {
-		phrase.WriteString(" " + lx[j].text)
+	phrase := w
+	for _, l := range lx[i+1 : min(i+3, len(lx))] {
+		phrase += " " + l.text
 	}
-	for _, b := range englishBoundNegation {
-		if strings.HasPrefix(phrase.String(), b) {
-			return false, true
-		}
+	if slices.ContainsFunc(englishBoundNegation, func(b string) bool { return strings.HasPrefix(phrase, b) }) {
+		return false, true
 	}
 	return true, false
 }
 
 // englishScopeWords is how many content words after an English negation it
-// is taken to negate: "not eligible for the bonus" negates eligible; with
-// more words, "must not reuse the last 5 passwords" would wrongly negate
-// any statement about passwords.
+// negates: more, and "must not reuse the last 5 passwords" would negate any
+// statement about passwords.
 const englishScopeWords = 2
 
 func englishScope(rest []lexeme) []string {
@@ -461,9 +394,7 @@ func englishScope(rest []lexeme) []string {
 	return scope
 }
 
-// hanFeatures emits the content bigrams and unigrams of a Han run (valid
-// UTF-8: a run of lexemes), sliced from the run rather than rebuilt from
-// its runes.
+// hanFeatures emits the content bigrams and unigrams of a Han run.
 func hanFeatures(run string, add, addUni func(string)) {
 	for i := 0; i < len(run); {
 		r, n := utf8.DecodeRuneInString(run[i:])
@@ -498,8 +429,7 @@ func addSkips(run string, skips map[string]bool) {
 	}
 }
 
-// scopeSkip are characters of a negated verb phrase too common to show that
-// two clauses talk about the same thing (会, 能, 是 ...).
+// scopeSkip are characters too common to align two negated clauses (会, 能, 是).
 var scopeSkip = words.Runes("negation_scope_skip")
 
 // chineseScopeRunes is how many characters after a Chinese negation marker
@@ -507,8 +437,8 @@ var scopeSkip = words.Runes("negation_scope_skip")
 const chineseScopeRunes = 2
 
 // hanNegations finds the negation markers of a Han run. A marker's scope is
-// what follows it: the rest of the marker (变 of 不变) and the next four
-// characters, continuing into the following lexemes when the run ends.
+// the rest of the marker (变 of 不变) and the predicate after it, continuing
+// into the following lexemes when the run ends.
 func hanNegations(run string, after []lexeme) []negation {
 	rs := []rune(run)
 	var out []negation
@@ -529,9 +459,8 @@ func hanNegations(run string, after []lexeme) []negation {
 				scope = append(scope, "u:"+string(r))
 			}
 		}
-		// The negated predicate is the next two characters: a bigram when
-		// there are two (无需重新 -> 重新), else the one character (不变 ->
-		// 变, 不满10 -> 满). Wider scopes matched any clause on the same subject.
+		// The predicate: a bigram (无需重新 -> 重新), else a character
+		// (不满10 -> 满). Wider scopes matched any clause on the subject.
 		next := rs[i+n : min(i+n+chineseScopeRunes, len(rs))]
 		switch {
 		case len(next) == chineseScopeRunes && !chineseParticles[next[0]] && !chineseParticles[next[1]]:
@@ -557,8 +486,7 @@ func hanNegations(run string, after []lexeme) []negation {
 	return out
 }
 
-// The word lists as runes, converted once: matchAny runs for every
-// character of every Han run.
+// The word lists as runes, for matchAny.
 var (
 	chineseNegationRunes    = toRunes(chineseNegation)
 	chineseNotNegationRunes = toRunes(chineseNotNegation)
@@ -574,17 +502,7 @@ func toRunes(words []string) [][]rune {
 
 func matchAny(rs []rune, i int, words [][]rune) int {
 	for _, wr := range words {
-		if i+len(wr) > len(rs) || rs[i] != wr[0] {
-			continue
-		}
-		ok := true
-		for k, r := range wr {
-			if rs[i+k] != r {
-				ok = false
-				break
-			}
-		}
-		if ok {
+		if i+len(wr) <= len(rs) && slices.Equal(rs[i:i+len(wr)], wr) {
 			return len(wr)
 		}
 	}

@@ -1,6 +1,8 @@
 package offline
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -22,18 +24,12 @@ func init() {
 			commonStems[norm.Stem(strings.ToLower(w))] = true
 		}
 	}
-	sortLongestFirst(commonHan)
+	slices.SortStableFunc(commonHan, func(a, b string) int {
+		return cmp.Compare(utf8.RuneCountInString(b), utf8.RuneCountInString(a))
+	})
 	for _, w := range commonHan {
 		r, _ := utf8.DecodeRuneInString(w)
 		commonFirst[r] = true
-	}
-}
-
-func sortLongestFirst(ws []string) {
-	for i := 1; i < len(ws); i++ {
-		for j := i; j > 0 && utf8.RuneCountInString(ws[j]) > utf8.RuneCountInString(ws[j-1]); j-- {
-			ws[j], ws[j-1] = ws[j-1], ws[j]
-		}
 	}
 }
 
@@ -98,14 +94,11 @@ func onlyCommon(c string) bool {
 // transliterated name (南希·佩洛西).
 const nameDots = "·•・‧"
 
-// maxGivenNameRunes is how much of a Han run before a name dot is taken
-// for the given name.
+// maxGivenNameRunes bounds the given name before a name dot.
 const maxGivenNameRunes = 3
 
-// markGivenName weighs the given name of a transliterated name (the end
-// of the run before its dot) as a common word: a text names the person by
-// the family name after the first mention (佩洛西 for 南希·佩洛西), and
-// transliterations of a given name vary (盖瑞 and 加里 for Gary).
+// markGivenName weighs the given name of a transliterated name as a common
+// word: texts name the person by the family name (佩洛西 of 南希·佩洛西).
 func markGivenName(run string, sp *span) {
 	rs := []rune(run)
 	i := len(rs)

@@ -10,8 +10,7 @@ import (
 
 var _ eval.ConversationJudge = (*Judge)(nil)
 
-// ErrNoStandalone is why the offline judge has no standalone question:
-// resolving "那…会变吗？" to its subject is reading, not matching words.
+// ErrNoStandalone is why the offline judge has no standalone question.
 var ErrNoStandalone = errors.New("the offline judge cannot rewrite a question from the conversation's history (that takes reading, not matching words)")
 
 // Standalone implements eval.ConversationJudge: always unsupported.
@@ -19,11 +18,9 @@ func (j *Judge) Standalone(ctx context.Context, s *eval.Sample) (string, error) 
 	return "", &eval.StepError{Status: eval.StatusUnsupported, Err: ErrNoStandalone}
 }
 
-// LookBack implements eval.ConversationJudge with the support test of the
-// verdicts: each statement against each earlier turn's chunks, the latest
-// turn first, then against what the user said (this turn's question, then
-// the earlier ones). It cannot tell a contradiction, so it reports none
-// checked.
+// LookBack implements eval.ConversationJudge with the support test: each
+// statement against the earlier turns' chunks, latest first, then what the
+// user said. It cannot tell a contradiction, so it reports none checked.
 func (j *Judge) LookBack(ctx context.Context, s *eval.Sample, statements []string) ([]eval.HistoryVerdict, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
@@ -32,7 +29,6 @@ func (j *Judge) LookBack(ctx context.Context, s *eval.Sample, statements []strin
 		kind  string
 		turn  int
 		sents []*span
-		ranks []int
 	}
 	var sources []source
 	for i := len(s.History) - 1; i >= 0; i-- {
@@ -44,12 +40,10 @@ func (j *Judge) LookBack(ctx context.Context, s *eval.Sample, statements []strin
 		for k, c := range t.Contexts {
 			chunks[k] = j.read(c)
 		}
-		sents, ranks := j.rankedSentences(chunks)
-		sources = append(sources, source{eval.SupportEarlierChunks, t.Turn, sents, ranks})
+		sources = append(sources, source{eval.SupportEarlierChunks, t.Turn, j.contextSentences(chunks)})
 	}
 	user := func(turn int, text string) {
-		sents, ranks := j.rankedSentences([]string{j.read(text)})
-		sources = append(sources, source{eval.SupportUser, turn, sents, ranks})
+		sources = append(sources, source{eval.SupportUser, turn, j.contextSentences([]string{j.read(text)})})
 	}
 	user(s.Turn, s.AskedQuestion())
 	for i := len(s.History) - 1; i >= 0; i-- {

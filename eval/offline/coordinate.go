@@ -9,17 +9,7 @@ import (
 	"github.com/ragscope/ragscope/eval/offline/words"
 )
 
-// Coordination: "Jane and First for Women are both women's magazines"
-// says two things, that Jane is one and that First for Women is one, and
-// no one context sentence need say both; RAGAS's statement step writes
-// such a sentence as two statements. The support test reads a statement
-// whose subject coordinates two names ("A and B ...", "A和B都...") as its
-// conjuncts ("A ...", "B ..."), each tested alone: the statement is
-// supported when each conjunct is, and the context contradicts it when
-// it contradicts one of them. A collective predicate (the same, between,
-// married, 相同, 之间: words/collective.txt) is said of the two together
-// and is not distributed.
-
+// collectiveWords are said of two together, not distributed to each.
 var collectiveWords = words.Set("collective")
 
 // conjunct is one statement of a coordination, and the name it is about.
@@ -27,12 +17,9 @@ type conjunct struct {
 	text, name string
 }
 
-// conjuncts are the statement with its coordinated subject distributed:
-// the text with "A and B" (both dropped) read once as A and once as B;
-// nil when the statement coordinates no two names, or its predicate is
-// collective. The second name ends where the longest name a sentence
-// writes as one ends ("Quay Players" of "Quay Players American rock
-// bands").
+// conjuncts are the statement with "A and B" (both dropped) read once as A
+// and once as B; nil when it coordinates no two names or its predicate is
+// collective. B ends where the longest name a sentence writes as one ends.
 func conjuncts(text string, sents []*span) []conjunct {
 	if containsHan(text) {
 		return hanConjuncts(text)
@@ -55,21 +42,20 @@ func conjuncts(text string, sents []*span) []conjunct {
 		if ls == i || re == i+1 || re >= len(w) {
 			continue
 		}
-		before := dropWord(w[:ls], "both")
-		after := dropWord(w[re:], "both")
+		both := func(x string) bool { return strings.ToLower(x) == "both" }
+		before := slices.DeleteFunc(slices.Clone(w[:ls]), both)
+		after := slices.DeleteFunc(slices.Clone(w[re:]), both)
 		if len(after) == 0 {
 			continue
 		}
-		a := strings.Join(append(append(append([]string{}, before...), w[ls:i]...), after...), " ")
-		b := strings.Join(append(append(append([]string{}, before...), w[i+1:re]...), after...), " ")
+		a := strings.Join(slices.Concat(before, w[ls:i], after), " ")
+		b := strings.Join(slices.Concat(before, w[i+1:re], after), " ")
 		return []conjunct{{a, strings.Join(w[ls:i], " ")}, {b, strings.Join(w[i+1:re], " ")}}
 	}
 	return nil
 }
 
-// nameStart is where the name that ends before w[at] starts: the
-// capitalised words (and the particles between them) right before it;
-// at when the word before is not a name's.
+// nameStart is where the name that ends before w[at] starts (at when none).
 func nameStart(w []string, at int) int {
 	i := at
 	for i > 0 {
@@ -109,9 +95,8 @@ func nameEnd(w []string, from int) int {
 	return i
 }
 
-// writtenEnd shortens the name w[from:end] to the longest run of its
-// words that a sentence writes together, when one does: the rest is the
-// predicate's ("American" of "Quay Players American").
+// writtenEnd shortens the name w[from:end] to the longest run of its words
+// a sentence writes together ("Quay Players" of "Quay Players American").
 func writtenEnd(w []string, from, end int, sents []*span) int {
 	for e := end; e > from+1; e-- {
 		seq := stems(strings.Join(w[from:e], " "))
@@ -134,28 +119,11 @@ func containsRun(seq, sub []string) bool {
 	return false
 }
 
-func dropWord(w []string, drop string) []string {
-	var out []string
-	for _, x := range w {
-		if strings.ToLower(x) != drop {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-// hanConjuncts: "甲公司和乙公司都在上海设有办公室" -> "甲公司在上海设有办公室",
-// "乙公司在上海设有办公室". The coordination is the two runs around 和 (与,
-// 及, 跟) before 都, each without punctuation.
+// hanConjuncts: "甲和乙都在上海" -> "甲在上海", "乙在上海": the runs
+// around 和 (与, 及, 跟) before 都.
 func hanConjuncts(text string) []conjunct {
 	rs := []rune(text)
-	dou := -1
-	for i, r := range rs {
-		if r == '都' {
-			dou = i
-			break
-		}
-	}
+	dou := slices.Index(rs, '都')
 	if dou < 0 {
 		return nil
 	}
@@ -190,13 +158,9 @@ func hanConjuncts(text string) []conjunct {
 	return []conjunct{{head + a + pred, a}, {head + b + pred, b}}
 }
 
-// coordinated tests a statement's conjuncts (see conjuncts): supported
-// when each one is, by a sentence about its name. ok is false when it
-// has none, or one is unsupported.
+// coordinated: a statement is supported when each of its conjuncts is, by
+// a sentence about its name.
 func coordinated(st, q *span, sents []*span) (Evidence, bool) {
-	if !mayCoordinate(st.text) {
-		return Evidence{}, false
-	}
 	cs := conjuncts(st.text, sents)
 	if len(cs) == 0 {
 		return Evidence{}, false
@@ -215,13 +179,7 @@ func coordinated(st, q *span, sents []*span) (Evidence, bool) {
 	return ev, true
 }
 
-// mayCoordinate is the cheap test before conjuncts: a coordinating word.
-func mayCoordinate(text string) bool {
-	return strings.Contains(text, " and ") || strings.ContainsRune(text, '都')
-}
-
-// about reports whether the sentence that decided ev (both, for a pair)
-// names the conjunct's name: each conjunct is said of its own name.
+// about reports whether a sentence that decided ev names the name.
 func about(ev Evidence, sents []*span, name string) bool {
 	nf := analyzeText(name).feats
 	if len(nf) == 0 {
@@ -242,13 +200,9 @@ func about(ev Evidence, sents []*span, name string) bool {
 	return has(ev.From) || has(ev.Also)
 }
 
-// contradictedConjunct: the context contradicts one of the statement's
-// conjuncts (a detector fires on a sentence that covers it), for a
-// denial of a coordinated proposition ("not both A and B American").
+// contradictedConjunct: a detector fires on a sentence that covers one of
+// the statement's conjuncts, for a denial ("not both A and B American").
 func contradictedConjunct(st, q *span, sents []*span) (Evidence, bool) {
-	if !mayCoordinate(st.text) {
-		return Evidence{}, false
-	}
 	for _, c := range conjuncts(st.text, sents) {
 		ev := support(analyze(c.text), q, sents)
 		if ev.Detector != "" && ev.Coverage >= SupportThreshold && about(ev, sents, c.name) {

@@ -1,10 +1,8 @@
 /*
-Package offline is the offline lexical judge: a deterministic judge that
-needs no endpoint, no model file and no network, and the default when no
-endpoint is set. It is a free first pass, honest about being lexical: its
-JudgeInfo names it "offline (lexical)" wherever results are shown, and what
-it cannot know (paraphrase, a real answer relevancy) it reports as
-unsupported rather than guessing.
+Package offline is the offline lexical judge: deterministic, needing no
+endpoint, model file or network, and the default when no endpoint is set.
+It is named "offline (lexical)" wherever results are shown, and what it
+cannot know (paraphrase, a real answer relevancy) it reports as unsupported.
 
 # Algorithm
 
@@ -22,9 +20,8 @@ commas, semicolons and colons. Each text becomes a span of features:
 	    is 3 days), months and weekdays as quantities of their own, and
 	    the key of the field they are in ("2012.12:01" is a year and a time)
 
-with its clauses (for the negation detector), its quantities (for the number
-detector) and its names, the capitalised English words that do not open it
-(for the name detector).
+with its clauses, its quantities and its names (capitalised English words
+that do not open it), for the negation, number and name detectors.
 
 Statements (split.go). An answer is split into sentences by the Unicode
 sentence rules (UAX #29), then at semicolons and line breaks; a Chinese
@@ -34,16 +31,15 @@ English one at ", and"/", but"... when both sides are claims of their own.
 A bare yes or no is the question's proposition affirmed or denied (package
 norm).
 
-Context sentences (support.go, structured.go, fields.go; the lines read by
-package records). Each retrieved chunk is split the same way; a sentence
-whose subject is a pronoun ("In 2007, he was...") or a description ("The
-mall is...") carries the name the sentence before it opens on. A
-structured chunk (Key: value records, Markdown tables, Q:/A: FAQs) adds
-each record as one more sentence, so a statement that joins two fields of
-one record is covered, and one that joins two records is not. It adds its
-cells and fields too: a table cell read with its row header, its column
-header and the caption above the table ("总监 杭州: 150元/天"; a header
-"北京/上海/深圳" gives a cell per city), and each "Key: value" field.
+Context sentences (support.go, structured.go, fields.go, package records).
+Each retrieved chunk is split the same way; a sentence whose subject is a
+pronoun ("In 2007, he was...") or a description ("The mall is...") carries
+the name the sentence before it opens on. A structured chunk (Key: value
+records, Markdown tables, Q:/A: FAQs) adds each record as one more
+sentence, so a statement that joins two fields of one record is covered,
+and one that joins two records is not; and its cells (read with the row
+and column headers and the caption: "总监 杭州: 150元/天"; "北京/上海/深圳"
+gives a cell per city) and "Key: value" fields.
 
 The support test (support.go), of one statement against the sentences:
 
@@ -51,9 +47,8 @@ The support test (support.go), of one statement against the sentences:
     a field's key (a part of it: 开户行 of 开户行及账号), is checked
     against that value alone. A number of the value's unit with another
     value, or words written in place of the value (建设银行 for 中国银行;
-    another field's value; none when the value is written whole), are a
-    conflict that names the cell or field (`field "开户行及账号" gives
-    ...`), unless the same key of another record gives the
+    none when the value is written whole), are a conflict that names the
+    cell or field, unless the same key of another record gives the
     statement's value; a statement that says the value, and whose other
     words the record or table has (coverage 0.5, on characters for
     Chinese), is supported by it. A key is named by KeyNamed of its
@@ -63,11 +58,9 @@ The support test (support.go), of one statement against the sentences:
     has weigh QuestionEchoWeight: repeating the question proves nothing.
     Common discourse words (common.go, words/common_words.txt: according,
     policy, 根据, 规定, 综上...) and the given name of a transliterated
-    name (南希 of 南希·佩洛西: a text names the person by the family name)
-    count only where the sentence has them, so a frame costs a supported
-    fact nothing; a clause of nothing else joins the next statement. A
-    pronoun after a semicolon stands for what the piece before it is
-    about ("open to staff only; contractors may not use it"). A Chinese
+    name (南希 of 南希·佩洛西) count only where the sentence has them; a
+    clause of nothing else joins the next statement. A pronoun after a
+    semicolon stands for what the piece before it is about. A Chinese
     bigram the sentence writes with one character between (账号需通过
     for 账号通过) is found. Short Chinese statements are measured on
     characters. The reason of a low coverage lists the words it lacks.
@@ -90,12 +83,11 @@ The support test (support.go), of one statement against the sentences:
     Estate"), or whose sentence has its names and none of what it claims
     of them, is not supported; so is one with two Chinese characters in
     a row that neither the sentence nor the question has, between ones
-    it has (总监 for 主管; a function word such as 需要 is none). A name the question gives may be spelled
-    out in a neighbour of a sentence that refers to it by a pronoun. A
-    name of the question that the statement makes its subject (it opens
-    on it, the question does not: one of the question's alternatives;
-    subject.go) is what it speaks of, not a premise: the sentence must
-    name it whole, or write its head as a name ("Lee" for Ann Lee).
+    it has (总监 for 主管; a function word is none). A name the question
+    gives may be spelled out in a neighbour of a sentence that refers to
+    it by a pronoun. A name of the question that the statement opens on
+    (subject.go) is its topic, not a premise: the sentence must name it
+    whole, or write its head as a name ("Lee" for Ann Lee).
  5. supported when coverage >= SupportThreshold and no detector fires.
  6. two chunks: a statement no sentence covers is supported by two
     sentences of different chunks together when their union covers it,
@@ -144,23 +136,18 @@ answer is kept as its noncommittal hint. Noise sensitivity is not computed.
 
 Embeddings (embed.go): L2-normalised hashed vectors of English stems and
 their character trigrams, Chinese characters and bigrams, and numbers; stop
-words left out. Entities (package entity): dates, times, amounts, numbered
-things, quoted titles, acronyms, capitalised runs and Chinese names by their
-suffixes, found by surface patterns.
+words left out. Entities (package entity): found by surface patterns.
 
-Word lists (package words) are the files of words/, embedded: stop words,
-negation markers and the words that only look negated, frames, units,
-common discourse words. A team adds its own (teamlexicon.go, the
---offline-lexicon FILE of run, watch, estimate and calibrate): lines
-"noncommittal: PHRASE" (an evasion, 建议您咨询HR) and "same: A = B" (A
-read as B in every text before analysis, 半个月 = 15天).
+Word lists (package words) are the files of words/, embedded. A team adds
+its own (teamlexicon.go, --offline-lexicon FILE): lines "noncommittal:
+PHRASE" (建议您咨询HR) and "same: A = B" (A read as B before analysis,
+半个月 = 15天).
 
 # What it does not do
 
-It reads no question template: no rule knows a
-benchmark's question shapes (same nationality, born first, member counts),
-and it shares no code with the constructions that phrase the answers it is
-calibrated on (tools/calibrate). A rule is added only if it raises a
-held-out row of that calibration.
+It reads no question template: no rule knows a benchmark's question
+shapes, and it shares no code with the constructions that phrase the
+answers it is calibrated on (tools/calibrate). A rule is added only if it
+raises a held-out row of that calibration.
 */
 package offline

@@ -9,11 +9,8 @@ import (
 // EmbedDims is the dimension of the hashed n-gram vectors.
 const EmbedDims = 1024
 
-// Embed returns the L2-normalised hashed feature vector of a text: English
-// word stems and character trigrams of each word, Chinese character unigrams
-// and bigrams, and numbers. Stop words are left out so that two texts are not
-// similar merely for sharing "the" or "的". A text without content yields the
-// zero vector, whose cosine with anything is 0.
+// Embed returns the L2-normalised hashed feature vector of a text's content
+// (stop words left out); the zero vector for a text without content.
 func Embed(text string) []float64 { return vectorOf(embedSpan(text)) }
 
 // vectorOf is the unit vector of an analysed text's features.
@@ -42,11 +39,8 @@ func vectorOf(sp *span) []float64 {
 	return v
 }
 
-// embedSpan is the analysis Embed reads: the shared one, or for a big text
-// (a 15 MiB answer) one made for the vector alone, whose clauses are not
-// kept nor the span memoised: the vector needs only the text's feature
-// sets, and the full analysis of a big text is about a hundred times its
-// size.
+// embedSpan is the analysis Embed reads: for a big text, one without
+// clauses and not memoised, as the full one is many times its size.
 func embedSpan(text string) *span {
 	if len(text) < memo.BigText {
 		return analyze(text)
@@ -54,10 +48,8 @@ func embedSpan(text string) *span {
 	return analyzeClauses(text, false, false)
 }
 
-// addTrigrams adds w to the buckets of the features "t:" + each
-// trigram of "<" + word + ">", hashed as addHashed hashes them but
-// without building the strings (Embed runs for every sample, over every
-// word).
+// addTrigrams adds w to the buckets of "t:" + each trigram of "<word>", as
+// addHashed would, without building the strings.
 func addTrigrams(v []float64, word string, w float64) {
 	padded := func(k int) byte {
 		switch k {
@@ -83,13 +75,10 @@ const (
 
 func fnvAdd(h uint64, b byte) uint64 { return (h ^ uint64(b)) * fnvPrime }
 
-// addHashed adds w to the feature's bucket. The weights stay non-negative
-// (no signed hashing) so that cosines fall in [0, 1], the range of answer
-// relevancy; at 1024 buckets collisions are rare for texts of a few
-// hundred features.
+// addHashed adds w to the feature's bucket: no signed hashing, so that
+// cosines fall in [0, 1], the range of answer relevancy.
 func addHashed(v []float64, feature string, w float64) {
-	// FNV-1a, inlined: hash/fnv allocates per call and Embed runs for
-	// every sample.
+	// hash/fnv would allocate per call.
 	h := uint64(fnvOffset)
 	for i := 0; i < len(feature); i++ {
 		h = fnvAdd(h, feature[i])

@@ -6,12 +6,8 @@ import (
 	"github.com/ragscope/ragscope/eval"
 )
 
-// Entailment tests each statement against the premise with the support
-// test, the premise standing in for the retrieved context: the test
-// CorrectnessClassify uses both ways. The reason says what was found in
-// the premise (the matching sentence and its coverage) or what was not.
-// The question discounts the content a statement merely repeats from it,
-// as in faithfulness.
+// Entailment tests each statement with the support test, the premise
+// standing in for the retrieved context.
 func (j *Judge) Entailment(ctx context.Context, s *eval.Sample, premise string, statements []string) ([]eval.StatementVerdict, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -22,7 +18,6 @@ func (j *Judge) Entailment(ctx context.Context, s *eval.Sample, premise string, 
 	}
 	evs, hasText := j.against(analyze(s.Question), premise, statements)
 	for i, ev := range evs {
-		// The support test speaks of "context"; here that is the premise.
 		reason := "against the premise: " + ev.Reason
 		if !hasText {
 			reason = "the premise has no text to check the statement against"
@@ -32,9 +27,8 @@ func (j *Judge) Entailment(ctx context.Context, s *eval.Sample, premise string, 
 	return out, nil
 }
 
-// against is the support test of each statement with one text (a premise,
-// the reference, the answer) as the only context; hasText is false when
-// the text has no sentence to check against.
+// against is the support test of each statement with text as the only
+// context; hasText is false when it has no sentence.
 func (j *Judge) against(q *span, text string, statements []string) (evs []Evidence, hasText bool) {
 	sents := j.contextSentences([]string{j.read(text)})
 	evs = make([]Evidence, len(statements))
@@ -49,9 +43,8 @@ func (j *Judge) against(q *span, text string, statements []string) (evs []Eviden
 const NoiseSensitivityUnsupported = "noise sensitivity needs an entailment judgement of every statement against every chunk; " +
 	"the lexical judge's shared-word test would attribute noise to any chunk that shares words — run with an LLM judge"
 
-// Unsupported implements eval.MetricSupporter: the offline judge computes
-// every metric but noise sensitivity, whose score would be an artefact of
-// word overlap rather than a judgement.
+// Unsupported implements eval.MetricSupporter: every metric but noise
+// sensitivity.
 func (j *Judge) Unsupported(m eval.Metric) string {
 	if m == eval.NoiseSensitivity {
 		return NoiseSensitivityUnsupported

@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -13,7 +14,7 @@ import (
 // fieldCheck is what a cell or field span carries for fieldVerdict.
 type fieldCheck struct {
 	label string          // `cell (总监, 杭州)`, `field "开户行及账号"`
-	keys  [][]string      // the keys to name (a cell's row and column): each any of its alternatives, as featList
+	keys  [][]string      // the keys to name (a cell's row and column), each its alternatives' featLists
 	value *span           // the value, analysed
 	shown string          // the value as written, for the reason
 	mask  map[string]bool // features of the keys around the value (the record's keys, the table's caption and headers)
@@ -36,8 +37,7 @@ func fieldSpans(text string) []*span {
 	return out
 }
 
-// keyParts are the alternatives of a key ("开户行及账号": 开户行, 账号),
-// each as its featList.
+// keyParts are the featLists of a key's alternatives ("开户行及账号": 开户行, 账号).
 func keyParts(key string) []string {
 	parts := strings.FieldsFunc(key, func(r rune) bool { return r == '及' || r == '和' || r == '与' || r == '/' || r == '、' || r == '&' })
 	if len(parts) > 1 {
@@ -54,29 +54,21 @@ func keyParts(key string) []string {
 	return out
 }
 
-// featList is a key's content features, joined into one string: a key is
-// named when the statement has at least three quarters of them.
+// featList is a key's content features, joined into one string.
 func featList(key string) string {
 	sp := analyze(key)
-	var fs []string
-	for f := range sp.feats {
-		fs = append(fs, f)
-	}
+	fs := slices.Collect(maps.Keys(sp.feats))
 	if len(fs) == 0 {
-		for f := range sp.unis {
-			fs = append(fs, f)
-		}
+		fs = slices.Collect(maps.Keys(sp.unis))
 	}
 	return strings.Join(fs, "\x00")
 }
 
-// KeyNamed is the least share of a key's features a statement must have
-// to name it; of the cells and fields it names, only those it names best
-// are checked (补充公积金缴存比例, not 住房公积金缴存比例, for 补充公积金).
+// KeyNamed is the least share of a key's features a statement must have to
+// name it; only the cells and fields named best are checked.
 const KeyNamed = 0.6
 
-// naming is how well the statement names a key: the best share of the
-// features of one of its alternatives.
+// naming is the best share of an alternative's features the statement has.
 func naming(st *span, alts []string) float64 {
 	best := 0.0
 	for _, a := range alts {
@@ -92,8 +84,7 @@ func naming(st *span, alts []string) float64 {
 	return best
 }
 
-// fieldNaming is how well the statement names a cell or field: the least
-// naming of its keys (a cell's row and column both).
+// fieldNaming is the least naming of a cell's or field's keys.
 func fieldNaming(st *span, fc *fieldCheck) float64 {
 	score := 1.0
 	for _, k := range fc.keys {
@@ -127,27 +118,17 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 			if hasQuantity(fc.value, sq) || q != nil && hasQuantity(q, sq) {
 				continue
 			}
-			for _, vq := range fc.value.quants {
-				if vq.unit == sq.unit {
-					bad = sq.text
-				}
+			if slices.ContainsFunc(fc.value.quants, func(vq quantity) bool { return vq.unit == sq.unit }) {
+				bad = sq.text
 			}
 		}
-		// words: what the statement writes in and around its mention of
-		// the value that the value does not have ("建设银行" for 中国银行)
-		// A value that is a quantity the statement gives is compared as
-		// one ("每月...300元" for 300元/月): its unit may stand apart.
+		// words: what the statement writes in place of the value; a
+		// quantity it gives is compared as one (its unit may stand apart).
 		var extra []string
-		if !givesQuantityOf(st, fc.value) {
+		if !slices.ContainsFunc(fc.value.quants, func(vq quantity) bool { return hasQuantity(st, vq) }) {
 			extra = valueChanges(st.text, fc)
 		}
-		sharesValue := false
-		for f := range st.feats {
-			if fc.value.feats[f] {
-				sharesValue = true
-			}
-		}
-		if !sharesValue && bad == "" {
+		if overlap(st.feats, fc.value.feats) == 0 && bad == "" {
 			continue
 		}
 		switch {
@@ -157,20 +138,13 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 		case len(extra) > 0:
 			ev.Reason = fmt.Sprintf("%s gives %s; the statement writes %s there", fc.label, fc.shown, strings.Join(extra, ", "))
 		default:
-			// the value is there; the rest of the statement must be the
-			// cell's or the record's too, by the ordinary share
+			// the value is there; the rest must be the record's
 			agrees[fc.label] = true
-			if cov := coverage(st, q, fc.whole, useUnis || st.hasHan); cov < 0.5 {
-				continue
-			} else {
-				ev.Coverage = cov
-			}
-			ev.Verdict = 1
-			ev.Reason = fmt.Sprintf("%s gives %s", fc.label, fc.shown)
-			if supported == nil {
+			if ev.Coverage = coverage(st, q, fc.whole, useUnis || st.hasHan); ev.Coverage >= 0.5 && supported == nil {
+				ev.Verdict = 1
+				ev.Reason = fmt.Sprintf("%s gives %s", fc.label, fc.shown)
 				supported = &ev
 			}
-			agrees[fc.label] = true
 			continue
 		}
 		if _, ok := conflicts[fc.label]; !ok {
@@ -178,10 +152,8 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 			order = append(order, fc.label)
 		}
 	}
-	// A named field with another value is a conflict, whatever the other
-	// fields say, unless a field of the same key in another record (the
-	// next route of a list, the same grade in another table) gives the
-	// statement's value.
+	// A named field with another value is a conflict unless the same key
+	// of another record gives the statement's value.
 	for _, l := range order {
 		if !agrees[l] {
 			return conflicts[l], true
@@ -193,12 +165,9 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 	return Evidence{}, false
 }
 
-// valueChanges are the words (English) and characters (Chinese) of the
-// statement inside the stretch that writes the value, or right beside it,
-// that neither the value nor the rest of its record has: "Second" and
-// "York" of "Second Harbour Bank, York branch" for "First Harbour Bank,
-// Leeds branch", 建设 of 建设银行 for 中国银行. A value written in one piece
-// has none.
+// valueChanges are the words and Han characters in or beside the stretch
+// of the statement that writes the value that neither the value nor its
+// record has (建设 of 建设银行 for 中国银行); none when written whole.
 func valueChanges(text string, fc *fieldCheck) []string {
 	text = plaintext.StripMarkup(text)
 	if strings.Contains(text, fc.shown) {
@@ -239,8 +208,7 @@ func valueChanges(text string, fc *fieldCheck) []string {
 	if n < 2 {
 		return nil
 	}
-	// A number ends the stretch: what is beside it ("为150元") is no
-	// part of the value; the number detector compares numbers.
+	// A number ends the stretch: the number detector compares numbers.
 	lo, hi := first, last
 	if !toks[first].number {
 		lo = max(first-1, 0)
@@ -259,8 +227,7 @@ func valueChanges(text string, fc *fieldCheck) []string {
 	return out
 }
 
-// maskHasRune: a character of the record's other fields (a bigram of the
-// mask has it).
+// maskHasRune: a bigram of the mask has the character.
 func maskHasRune(mask map[string]bool, c string) bool {
 	for f := range mask {
 		if strings.HasPrefix(f, "h:") && strings.Contains(f, c) {
@@ -268,8 +235,4 @@ func maskHasRune(mask map[string]bool, c string) bool {
 		}
 	}
 	return false
-}
-
-func givesQuantityOf(st, value *span) bool {
-	return slices.ContainsFunc(value.quants, func(vq quantity) bool { return hasQuantity(st, vq) })
 }

@@ -13,22 +13,19 @@ import (
 	"github.com/ragscope/ragscope/internal/memo"
 )
 
-// BlindSpots is the offline banner's pointer to where the judge is blind,
-// in docs/offline-judge.md.
+// BlindSpots is the offline banner's pointer to where the judge is blind.
 const BlindSpots = "blind to paraphrase: docs/offline-judge.md"
 
 // Judge is the offline lexical judge. It is safe for concurrent use.
 type Judge struct {
-	spans *memo.Memo[[]*span] // analysed context texts, see contextCacheSize
-	// A team's lexicon (WithLexicon): more evasive phrases, and the
-	// synonyms read before analysis (nil when none).
+	spans *memo.Memo[[]*span] // analysed context texts
+	// A team's lexicon (WithLexicon): evasive phrases and synonyms.
 	noncommittal []string
 	same         *strings.Replacer
 }
 
-// contextCacheSize bounds the cache of analysed contexts. The same chunk is
-// analysed by every metric of a sample and often shared by many samples; a
-// few thousand entries keep that reuse while keeping memory to a few MB.
+// contextCacheSize bounds the cache of analysed contexts, which every metric
+// of a sample and often many samples share.
 const contextCacheSize = 4096
 
 var (
@@ -37,13 +34,10 @@ var (
 )
 
 // RunnerConfig is how a run should drive the offline judge. Its workers
-// outnumber the cores: a sample's metrics wait on the analysis of its texts
-// they share, and more samples at once keep the cores busy meanwhile (on
-// one core, fewer, or ready workers queue ahead of the goroutines that
-// store and read the results). Its results wait for the store without
-// holding them, a commit's worth at most (the store commits at most 1,000
-// results at once): were each worker to wait for its own commit, the run
-// would go no faster than workers per commit time, whatever the cores.
+// outnumber the cores, as a sample's metrics wait on the analysis they
+// share (on one core, fewer: ready workers would queue ahead of the store).
+// Results wait for the store a commit's worth ahead, so no worker waits on
+// its own commit.
 func RunnerConfig() (workers, storeAhead int) {
 	if p := runtime.GOMAXPROCS(0); p > 1 {
 		return max(64, 8*p), 1000
@@ -90,9 +84,7 @@ func (j *Judge) Verdicts(ctx context.Context, s *eval.Sample, statements []strin
 	return out, nil
 }
 
-// ErrNoQuestions is returned by Questions: the offline judge cannot
-// generate questions, so answer relevancy is unsupported (its trace keeps
-// Noncommittal and the cosine of Embed of the answer to the question).
+// ErrNoQuestions is why answer relevancy is unsupported offline.
 var ErrNoQuestions = errors.New("the offline judge generates no questions; answer relevancy is unsupported offline")
 
 // Questions always fails with a no_questions status (see ErrNoQuestions).
@@ -106,8 +98,12 @@ func (j *Judge) Noncommittal(s *eval.Sample) (bool, string) {
 	if ok, p := NoncommittalPhrase(s.Answer); ok || len(j.noncommittal) == 0 {
 		return ok, p
 	}
-	a := strings.ToLower(plaintext.StripControls(s.Answer))
-	for _, p := range j.noncommittal {
+	return findPhrase(strings.ToLower(plaintext.StripControls(s.Answer)), j.noncommittal)
+}
+
+// findPhrase is the first of phrases that a contains.
+func findPhrase(a string, phrases []string) (bool, string) {
+	for _, p := range phrases {
 		if strings.Contains(a, p) {
 			return true, p
 		}
@@ -115,16 +111,9 @@ func (j *Judge) Noncommittal(s *eval.Sample) (bool, string) {
 	return false, ""
 }
 
-// NoncommittalPhrase finds an evasive phrase (不确定, I'm not sure...) in an
-// answer.
+// NoncommittalPhrase finds an evasive phrase (不确定, I'm not sure) in an answer.
 func NoncommittalPhrase(answer string) (bool, string) {
-	a := strings.ToLower(strings.ReplaceAll(plaintext.StripControls(answer), "’", "'"))
-	for _, p := range noncommittalPhrases {
-		if strings.Contains(a, p) {
-			return true, p
-		}
-	}
-	return false, ""
+	return findPhrase(strings.ToLower(strings.ReplaceAll(plaintext.StripControls(answer), "’", "'")), noncommittalPhrases)
 }
 
 // ChunkVerdict judges the chunk at rank useful when it supports at least
@@ -133,9 +122,7 @@ func (j *Judge) ChunkVerdict(ctx context.Context, s *eval.Sample, rank int) (eva
 	return j.chunkVerdict(ctx, s, rank, s.Reference, "reference", "context precision")
 }
 
-// UtilizationVerdict judges the chunk at rank useful when it supports at
-// least one statement of the answer: ChunkVerdict with the answer as the
-// target (context utilization).
+// UtilizationVerdict is ChunkVerdict against the answer's statements.
 func (j *Judge) UtilizationVerdict(ctx context.Context, s *eval.Sample, rank int) (eval.ChunkVerdict, error) {
 	return j.chunkVerdict(ctx, s, rank, s.Answer, "answer", "context utilization")
 }
@@ -150,12 +137,7 @@ func (j *Judge) chunkVerdict(ctx context.Context, s *eval.Sample, rank int, targ
 	if strings.TrimSpace(target) == "" {
 		return eval.ChunkVerdict{}, eval.NewStepError(eval.StatusMissingInput, "sample %q has no %s: %s needs one", s.ID, what, metric)
 	}
-	return j.chunkSupports(s, rank, target, what), nil
-}
-
-// chunkSupports is the verdict on the chunk at rank: 1 when it supports a
-// statement of target (the reference or the answer, named by what).
-func (j *Judge) chunkSupports(s *eval.Sample, rank int, target, what string) eval.ChunkVerdict {
+	// A chunk is useful when it supports a statement of target, named by what.
 	s, target = j.readSample(s), j.read(target)
 	refs := SplitStatements(target)
 	sents := j.contextSentences(s.Contexts[rank-1 : rank])
@@ -168,7 +150,7 @@ func (j *Judge) chunkSupports(s *eval.Sample, rank int, target, what string) eva
 		if ev.Verdict == 1 {
 			cv.Verdict = 1
 			cv.Reason = fmt.Sprintf("supports the %s statement %q: %s", what, clip(r), ev.Reason)
-			return cv
+			return cv, nil
 		}
 		if bestRef == "" || ev.Coverage > best.Coverage {
 			best, bestRef = ev, r
@@ -176,10 +158,9 @@ func (j *Judge) chunkSupports(s *eval.Sample, rank int, target, what string) eva
 	}
 	if bestRef == "" {
 		cv.Reason = "the " + what + " has no statements to support"
-		return cv
+		return cv, nil
 	}
-	// A statement two chunks support together (each gives one of its
-	// facts) makes each of them useful: neither alone supports it.
+	// A statement two chunks support together makes each of them useful.
 	all, ranks := j.rankedSentences(s.Contexts)
 	for _, r := range refs {
 		ev := support(analyze(r), q, all)
@@ -187,11 +168,11 @@ func (j *Judge) chunkSupports(s *eval.Sample, rank int, target, what string) eva
 			ranks[ev.From] != ranks[ev.Also] && (ranks[ev.From] == rank || ranks[ev.Also] == rank) {
 			cv.Verdict = 1
 			cv.Reason = fmt.Sprintf("gives part of the %s statement %q, %s", what, clip(r), withChunks(ev, ranks))
-			return cv
+			return cv, nil
 		}
 	}
 	cv.Reason = fmt.Sprintf("supports no %s statement; closest is %q: %s", what, clip(bestRef), best.Reason)
-	return cv
+	return cv, nil
 }
 
 // Classify splits the reference into statements and attributes each to the
@@ -225,8 +206,7 @@ func (j *Judge) ReferenceStatements(ctx context.Context, s *eval.Sample) ([]stri
 
 // CorrectnessClassify runs the support test both ways: an answer statement
 // the reference supports is a TP, else an FP; a reference statement the
-// answer does not support is an FN. It is the same lexical test as
-// faithfulness, with the reference (or the answer) as the only context.
+// answer does not support is an FN.
 func (j *Judge) CorrectnessClassify(ctx context.Context, s *eval.Sample, answer, reference []string) (eval.CorrectnessClasses, error) {
 	if err := ctx.Err(); err != nil {
 		return eval.CorrectnessClasses{}, err
@@ -278,8 +258,7 @@ func (j *Judge) rankedSentences(contexts []string) ([]*span, []int) {
 	return sents, ranks
 }
 
-// withChunks is the reason of a statement two sentences support together,
-// led by their chunks ("supported by [1] and [2]: ...").
+// withChunks leads the reason of a pair's support with its chunks.
 func withChunks(ev Evidence, ranks []int) string {
 	if ev.Also < 0 || ev.Also >= len(ranks) || ev.From < 0 || ev.From >= len(ranks) {
 		return ev.Reason
@@ -288,10 +267,8 @@ func withChunks(ev Evidence, ranks []int) string {
 	return fmt.Sprintf("supported by [%d] and [%d]: %s", min(a, b), max(a, b), ev.Reason)
 }
 
-// citation is the judge's evidence in the contract's terms: the sentence
-// that decided the verdict and its chunk. A 0 verdict cites its closest
-// sentence too (or the one that contradicts the statement), so the page
-// shows what the statement was compared with; none when nothing was.
+// citation is the sentence that decided the verdict and its chunk; a 0
+// verdict cites its closest or contradicting sentence.
 func citation(ev Evidence, ranks []int) *eval.Citation {
 	if ev.From < 0 || ev.From >= len(ranks) || ev.Quote == "" {
 		return &eval.Citation{}
@@ -299,9 +276,8 @@ func citation(ev Evidence, ranks []int) *eval.Citation {
 	return &eval.Citation{Chunk: ranks[ev.From], Quote: ev.Quote}
 }
 
-// contextSentences returns the analysed sentences of the contexts, from the
-// cache when it holds them. Cached spans are never modified, so they are
-// shared between goroutines without copying.
+// contextSentences are the analysed sentences of the contexts, cached and
+// shared: never modified.
 func (j *Judge) contextSentences(contexts []string) []*span {
 	var out []*span
 	for _, c := range contexts {
@@ -310,8 +286,7 @@ func (j *Judge) contextSentences(contexts []string) []*span {
 	return out
 }
 
-// Entities lists the entities of a text by surface patterns (package
-// entity).
+// Entities lists the entities of a text by surface patterns.
 func (j *Judge) Entities(ctx context.Context, s *eval.Sample, text string) ([]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err

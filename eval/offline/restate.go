@@ -12,13 +12,11 @@ import (
 )
 
 // RestateShare is the least share of the question's content a statement
-// must repeat to be a restatement of it ("Who is the CEO of Facebook in
-// 2021?" -> "The CEO of Facebook in 2021 is Mark Zuckerberg.").
+// must repeat to restate it ("The CEO of X in 2021 is A.").
 const RestateShare = 0.7
 
-// restates reports whether the statement restates the question around an
-// answer of its own, for a question that presupposes its content (see
-// presupposes).
+// restates reports whether the statement restates a question that
+// presupposes its content around an answer of its own.
 func restates(st, q *span) bool {
 	if q == nil || !factsOf(q).presupposes {
 		return false
@@ -33,15 +31,13 @@ func restates(st, q *span) bool {
 	return n > 0 && float64(in) >= RestateShare*float64(n)
 }
 
-// questionFacts are what the support test asks of a question for every
-// statement and sentence it tests: worked out once per question text.
+// questionFacts are what the support test asks of a question, per text.
 type questionFacts struct {
 	presupposes bool
 	stems       []string // stems of its text, for namedAsWritten
 }
 
-// factsOf is q's questionFacts, worked out once per question text; the
-// facts are shared and never modified.
+// factsOf is q's questionFacts, memoised and shared.
 func factsOf(q *span) *questionFacts {
 	return questions.Get(q.text, func(text string) *questionFacts {
 		return &questionFacts{presupposes: presupposes(text), stems: stems(text)}
@@ -50,10 +46,8 @@ func factsOf(q *span) *questionFacts {
 
 var questions = memo.New[*questionFacts](analysisCacheSize)
 
-// presupposes reports whether a question takes its content as given: a
-// wh-question ("Who won the 2010 World Cup?" presupposes that someone
-// won it). A yes/no question asks its content (是否, 吗, 还是 in Chinese;
-// an opening auxiliary in English).
+// presupposes reports whether a question takes its content as given (a
+// wh-question), not asks it (是否, 吗, 还是; an opening auxiliary).
 func presupposes(question string) bool {
 	q := strings.ToLower(strings.TrimSpace(plaintext.StripControls(question)))
 	if q == "" {
@@ -67,31 +61,24 @@ func presupposes(question string) bool {
 }
 
 // residual is what a statement that restates the question adds to it: its
-// words, in order, less those the question has ("The director of the 2003
-// film ... is Todd Phillips." -> "Todd Phillips"). RAGAS's statement step
-// would break such a sentence into the question's premise and the claim
-// "Todd Phillips is the director"; the claim is the residual, which the
-// support test then checks as it checks a short answer to the question.
-// Empty when the statement is not a restatement or adds no content.
+// words, in order, less the question's ("The director of the 2003 film ...
+// is Todd Phillips." -> "Todd Phillips"), to check as a short answer; ""
+// when it is no restatement or adds nothing.
 func residual(st, q *span) string {
 	if st.residue || st.hasHan || !restates(st, q) {
 		return ""
 	}
 	words := strings.Fields(st.text)
 	keep := make([]bool, len(words))
-	content := false
-	wordFeatures := make([]map[string]bool, len(words))
 	for i, w := range words {
-		wordFeatures[i] = analyzeText(w).feats // one word: not worth a place in the cache
-		for k := range wordFeatures[i] {
+		for k := range analyzeText(w).feats { // one word: not worth a place in the cache
 			if !q.feats[k] && !q.unis[k] {
-				keep[i], content = true, true
+				keep[i] = true
 				break
 			}
 		}
 	}
-	// A name is kept whole: "National Football League" stays so, though
-	// the question says football.
+	// A name is kept whole ("National Football League" for "football").
 	for i := 0; i < len(words); {
 		j := i
 		for j < len(words) && (capitalised(trimWord(words[j])) || j > i && nameParticles[words[j]] && j+1 < len(words) && capitalised(trimWord(words[j+1]))) {
@@ -100,12 +87,8 @@ func residual(st, q *span) string {
 				break // "Institute (PSI), Dennis Howard Marks" is two names
 			}
 		}
-		if j-i >= 2 {
-			any := false
+		if j-i >= 2 && slices.Contains(keep[i:j], true) {
 			for k := i; k < j; k++ {
-				any = any || keep[k]
-			}
-			for k := i; k < j && any; k++ {
 				keep[k] = true
 			}
 		}
@@ -120,7 +103,7 @@ func residual(st, q *span) string {
 			kept = append(kept, w)
 		}
 	}
-	if !content || len(kept) == len(words) {
+	if len(kept) == 0 || len(kept) == len(words) {
 		return ""
 	}
 	return strings.TrimRight(strings.Join(kept, " "), ".,;:!? ")
@@ -130,10 +113,9 @@ func trimWord(w string) string {
 	return strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
-// nameRuns are a text's names of two or more capitalised words
-// ("Lullwater Estate", "Band of Brothers"), each as written; a particle
-// between capitalised words (of, for, de, van) belongs to the name, and a
-// capitalised article or pronoun opening a sentence does not.
+// nameRuns are a text's names of two or more capitalised words as written
+// ("Band of Brothers"), a particle between them included, an opening
+// capitalised stop word not.
 func nameRuns(text string) []string {
 	var out []string
 	var run []string
@@ -177,12 +159,10 @@ func stems(text string) []string {
 	return out
 }
 
-// namedAsWritten reports whether each name of two or more words in the
-// text is written, its words in order and together, in the sentence, and
-// returns the first that is not: a name is one thing, and its words from
-// two names ("Rainbow Estate" from "Rainbow Terrace, now known as
-// Lullwater Estate"; "Stilted Hectors" from "Hector on Stilts") make a
-// hallucinated one. The question's names are premises (missingName).
+// namedAsWritten returns the first name of two or more words of the text
+// that neither the sentence nor the question writes as one: words of two
+// names ("Rainbow Estate" from "Rainbow Terrace ... Lullwater Estate") make
+// a hallucinated one.
 func namedAsWritten(text, sentence string, q *span) (string, bool) {
 	runs := nameRuns(text)
 	if len(runs) == 0 {
@@ -203,10 +183,8 @@ func namedAsWritten(text, sentence string, q *span) (string, bool) {
 }
 
 // containsSeq reports whether seq has the words of sub in order, each
-// within NameGap words of the one before: "President Obama" is written in
-// "President Barack Obama", "Rainbow Estate" is not in "Rainbow Terrace,
-// now known as Lullwater Estate", nor "Stilted Hectors" in "Hector on
-// Stilts".
+// within NameGap words of the one before ("President Obama" in "President
+// Barack Obama").
 func containsSeq(seq, sub []string) bool {
 	if len(sub) == 0 {
 		return true
@@ -236,32 +214,25 @@ func containsSeq(seq, sub []string) bool {
 	return false
 }
 
-// NameGap is how many words may come between two words of a name as the
-// context writes it: a middle name, an initial, a title's article.
+// NameGap is how many words (a middle name, an initial) may come between
+// two words of a name.
 const NameGap = 2
 
-// residualSupport tests what a restating statement adds to the question
-// (residual) as a short answer to it. It is supported by a sentence that
-// supports the residual, writes its names as one, and is about the
-// question's subject: it names one of the question's names that the
-// statement repeats and the contexts mention (itself, or through the name
-// its pronoun stands for). "Lena Park directed the 2004 film that was shot
-// at the Harbor Diner" is not supported by "Night Shift is a 2004 film
-// directed by Lena Park" alone: nothing there is about the diner.
+// residualSupport tests a restating statement's residual as a short answer:
+// supported by a sentence that supports it, writes its names as one, and
+// names (or its pronoun stands for) a name of the question the statement
+// repeats and the contexts mention.
 func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 	r := residual(st, q)
 	if r == "" {
 		return Evidence{}, false
 	}
-	// The residual's first word is a name when it is capitalised
-	// ("Slipknot official theme"): it did not open the statement, and
-	// analyze does not take a sentence's first word for a name. A stop
-	// word before it keeps it from being first.
+	// A stop word before the residual keeps its first word a name.
 	rsp := analyzeText("and " + r) // a span of its own: residue is set on it
 	rsp.residue = true
 	var premise []string
 	for _, n := range q.names {
-		if st.feats[n.feat] && anyHas(sents, n.feat) {
+		if st.feats[n.feat] && slices.ContainsFunc(sents, func(cs *span) bool { return cs.feats[n.feat] }) {
 			premise = append(premise, n.feat)
 		}
 	}
@@ -280,17 +251,13 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 	return Evidence{}, false
 }
 
-// aboutAny reports whether the sentence names one of the features, or
-// its pronoun stands for a name that has one; true when there are none.
+// aboutAny reports whether the sentence or its referent has one of the
+// features; true when there are none.
 func aboutAny(cs *span, feats []string) bool {
 	if len(feats) == 0 {
 		return true
 	}
 	return slices.ContainsFunc(feats, func(f string) bool { return cs.feats[f] || cs.refFeats[f] })
-}
-
-func anyHas(sents []*span, f string) bool {
-	return slices.ContainsFunc(sents, func(cs *span) bool { return cs.feats[f] })
 }
 
 func endsInPunct(w string) bool {

@@ -12,50 +12,38 @@ import (
 	"github.com/ragscope/ragscope/internal/memo"
 )
 
-// MinClauseRunes is the least content (Han characters, letters and digits)
-// a Chinese clause needs to stand as a statement of its own; shorter clauses
-// ("会的", "是的") are merged into their neighbour. Six characters is about
-// the shortest clause with a subject and a predicate in the demo and RGB
-// data; shorter ones were almost always fragments.
+// MinClauseRunes is the least content (contentRunes) a Chinese clause needs
+// to stand as a statement of its own: shorter ones ("会的") are fragments,
+// merged into their neighbour.
 const MinClauseRunes = 6
 
 // subordinateEnds and subordinateStarts mark a Chinese clause that only sets
-// the scene for the next one (转为一般纳税人后, 根据公司制度, 如果...); it is
-// merged into the clause that carries the assertion.
+// the scene for the next one (转为一般纳税人后, 根据公司制度, 如果...).
 var (
 	subordinateEnds   = words.List("subordinate_ends")
 	subordinateStarts = words.List("subordinate_starts")
 )
 
-// SplitStatements splits a text into statements: sentences by the Unicode
-// sentence rules (UAX #29, which covers 。！？ and English sentences), then
-// at ；; and line breaks, then Chinese sentences at ，. English sentences are
-// not cut at commas: an English comma more often separates an apposition
-// than two claims. Pieces without letters or digits are dropped; short or
-// subordinate Chinese clauses are merged into their neighbour.
+// SplitStatements splits a text into statements: sentences by UAX #29, cut
+// at semicolons and line breaks, Chinese ones at commas (an English comma
+// more often sets off an apposition), short or subordinate clauses merged
+// into their neighbour.
 func SplitStatements(text string) []string {
-	// A copy: the caller may change its slice, the memo's stays.
+	// A copy: the caller may change it, the memo's must stay.
 	return slices.Clone(splits.Get(text, splitStatements))
 }
 
-// splits is SplitStatements' memo: context precision splits the reference
-// once per chunk and context recall once more.
 // StatementsFor are the statements of an answer to question: those of
 // SplitStatements, or, for a bare yes or no, the question's proposition
 // affirmed or denied ("Yes: both X and Y American", "No, not both X and Y American").
 func StatementsFor(question, answer string) []string {
 	stmts := SplitStatements(answer)
-	if len(stmts) > 0 {
-		return stmts
+	if yes, ok := norm.YesNo(answer); ok && len(stmts) == 0 {
+		if p := norm.PropositionStatements(question, yes); p != nil {
+			return p
+		}
 	}
-	yes, ok := norm.YesNo(answer)
-	if !ok {
-		return stmts
-	}
-	if _, _, ok := norm.Proposition(question); !ok {
-		return stmts
-	}
-	return norm.PropositionStatements(question, yes)
+	return stmts
 }
 
 var splits = memo.New[[]string](analysisCacheSize)
@@ -69,11 +57,11 @@ func splitStatements(text string) []string {
 		}
 		out = append(out, mergeClauses(cutAny(sent, "，,"))...)
 	}
-	return dropContentless(mergeShort(out))
+	tooShort := func(s string) bool { return contentRunes(s) < MinStatementRunes }
+	return dropContentless(mergeForward(out, " ", tooShort, tooShort))
 }
 
-// dropContentless drops statements with no content word at all ("Yes.",
-// "No." alone): the lexical test has nothing to check in them, and scoring
+// dropContentless drops statements with no content at all ("Yes."): scoring
 // them 0 would punish a correct yes/no answer.
 func dropContentless(stmts []string) []string {
 	out := stmts[:0]
@@ -86,20 +74,12 @@ func dropContentless(stmts []string) []string {
 	return out
 }
 
-// MinStatementRunes: a statement with less content than this ("No.",
-// "不会。", "Yes.") says nothing checkable on its own and is merged into the
-// next statement (or the previous one when it is last). A lone short answer
-// ("Delhi") stays a statement.
+// MinStatementRunes: a statement with less content ("No.", "不会。") is
+// merged into the next one (the previous when last); a lone one stays.
 const MinStatementRunes = 3
 
-func mergeShort(stmts []string) []string {
-	tooShort := func(s string) bool { return contentRunes(s) < MinStatementRunes }
-	return mergeForward(stmts, " ", tooShort, tooShort)
-}
-
-// mergeForward joins with sep each piece that holdBack says cannot stand
-// alone onto the piece after it, and a last piece that lastTooShort says is
-// too short onto the one before it.
+// mergeForward joins with sep each piece holdBack holds onto the next, and
+// a last piece lastTooShort holds onto the one before.
 func mergeForward(pieces []string, sep string, holdBack, lastTooShort func(string) bool) []string {
 	var out []string
 	pending := ""
@@ -121,9 +101,8 @@ func mergeForward(pieces []string, sep string, holdBack, lastTooShort func(strin
 	return out
 }
 
-// englishJoins are the coordinating joints an English sentence is cut at
-// when both sides are long enough to be claims of their own: a comma and
-// one of the conjunctions of words/english_joins.txt, or a semicolon.
+// englishJoins are where an English sentence is cut when both sides are
+// claims of their own: a comma and a conjunction, or a semicolon.
 var englishJoins = func() []string {
 	var out []string
 	for _, w := range words.List("english_joins") {
@@ -132,8 +111,7 @@ var englishJoins = func() []string {
 	return append(out, "; ")
 }()
 
-// minEnglishClauseWords is the least words each side of a joint needs for
-// the sentence to be cut there.
+// minEnglishClauseWords is the least words each side of a joint needs.
 const minEnglishClauseWords = 4
 
 func splitEnglish(sent string) []string {
@@ -150,24 +128,19 @@ func splitEnglish(sent string) []string {
 	return []string{sent}
 }
 
-// sentencesOf splits a text into trimmed sentences with content, cutting at
-// ；; and newlines too (UAX #29 does not break at ；). Control sequences and
-// invisible characters are stripped first (see stripControls), so the
-// statements and the quotes in reasons are the text a reader sees.
+// sentencesOf splits a text without control sequences into trimmed
+// sentences with content, cut at semicolons and newlines too.
 func sentencesOf(text string) []string {
 	out, _ := sentencePieces(text)
 	return out
 }
 
-// sentencePieces is sentencesOf, and for each sentence whether it is the
-// second or a later piece of one cut at a semicolon.
+// sentencePieces is sentencesOf, and for each whether a semicolon precedes it.
 func sentencePieces(text string) (out []string, afterSemicolon []bool) {
 	text = plaintext.StripControls(text)
 	iter := sentences.FromString(unglue(text))
-	// carry holds the segments of a sentence UAX #29 cut too early; a
-	// builder, so that a text of endless "Mr. Mr. …" costs its length,
-	// not its square. The tests look at a segment's end, which is the
-	// sentence's.
+	// carry holds the segments of a sentence UAX #29 cut too early (a
+	// builder: "Mr. Mr. …" costs its length, not its square).
 	var carry strings.Builder
 	flush := func() {
 		for _, line := range strings.Split(carry.String(), "\n") {
@@ -192,11 +165,9 @@ func sentencePieces(text string) (out []string, afterSemicolon []bool) {
 			next = iter.Value()
 		}
 		carry.WriteString(seg)
-		// UAX #29 breaks after an initial ("J. Robert Oppenheimer") and
-		// after an abbreviation ("Mr. Smith", "St. Louis", "Roe v. Wade"),
-		// and after a ! or ? in a title ("You Bet!" and "Stars in Their
-		// Eyes", Jeopardy! is…) although the next word is in lower case;
-		// such a sentence continues.
+		// UAX #29 breaks after an initial ("J. Robert"), an abbreviation
+		// ("Mr. Smith") and a title's ! or ? before lower case ("Jeopardy!
+		// is"): the sentence continues.
 		if endsWithInitial(seg) || endsWithAbbreviation(seg) || more && exclaimedTitle(seg, next) {
 			continue
 		}
@@ -208,8 +179,7 @@ func sentencePieces(text string) (out []string, afterSemicolon []bool) {
 	return out, afterSemicolon
 }
 
-// exclaimedTitle reports whether sent ends at a ! or ? (and closing
-// quotes) that the next sentence, opening in lower case, continues.
+// exclaimedTitle: sent ends at a ! or ? that next, in lower case, continues.
 func exclaimedTitle(sent, next string) bool {
 	t := strings.TrimRight(sent, " \t\"'”’)")
 	if !strings.HasSuffix(t, "!") && !strings.HasSuffix(t, "?") {
@@ -219,13 +189,11 @@ func exclaimedTitle(sent, next string) bool {
 	return n != "" && n[0] >= 'a' && n[0] <= 'z'
 }
 
-// abbreviations end in a period without ending a sentence: titles before
-// a name, "v."/"vs." between two, "No." and "p." before a number.
+// abbreviations end in a period without ending a sentence (Mr., v., No.).
 var abbreviations = words.Set("abbreviations")
 
-// endsWithAbbreviation reports whether s ends with one of abbreviations
-// and its period. "Inc." and "Ltd." often do end a sentence, but a lexical
-// judge loses less by joining two sentences than by cutting a name.
+// endsWithAbbreviation reports whether s ends with one of abbreviations:
+// joining two sentences ("Inc.") loses less than cutting a name.
 func endsWithAbbreviation(s string) bool {
 	t := strings.TrimRight(s, " ")
 	if !strings.HasSuffix(t, ".") {
@@ -243,11 +211,9 @@ func endsWithInitial(s string) bool {
 	return n >= 2 && t[n-1] == '.' && t[n-2] >= 'A' && t[n-2] <= 'Z' && (n == 2 || t[n-3] == ' ' || t[n-3] == '.')
 }
 
-// unglue inserts the missing space of "century.First": scraped and
-// concatenated passages (HaluEval's knowledge, for one) glue sentences
-// together, and UAX #29 rightly does not break "a.B". Only a period after a
-// lowercase letter, a digit or a closing quote/bracket and before an
-// uppercase letter is treated so; "U.S.A" and "e.g." are left alone.
+// unglue inserts the missing space of scraped text's "century.First": after
+// a period that follows two lowercase letters, a digit or a closing quote and
+// precedes an ASCII capital ("U.S.A" and "e.g." are left alone).
 func unglue(s string) string {
 	if !strings.Contains(s, ".") {
 		return s
@@ -265,10 +231,8 @@ func unglue(s string) string {
 	return b.String()
 }
 
-// cutAny cuts s after each of the separator runes, dropping the separators.
-// A ',' between digits (1,000) is not a separator, nor a semicolon inside
-// a parenthesis that closes ("Ann Lee (painter; born 4 May 1950) is…":
-// cut there, the name and what is said of it are two sentences).
+// cutAny cuts s at each of the separator runes, except a ',' between digits
+// and a semicolon inside a parenthesis ("Ann Lee (painter; born 1950) is…").
 func cutAny(s, seps string) []string {
 	var out []string
 	rs := []rune(s)
@@ -291,9 +255,7 @@ func cutAny(s, seps string) []string {
 }
 
 // parenthesised marks the runes inside a parenthesis that closes in rs, or
-// is nil when rs has none; an opening one that never closes marks nothing.
-// Linear in rs whatever the nesting: a dataset's text may be a hostile
-// "((((…))))".
+// is nil when none does; linear whatever the nesting ("((((…))))").
 func parenthesised(rs []rune) []bool {
 	var open []int
 	var depth []int // +1 where a matched pair opens, -1 after it closes
@@ -332,8 +294,6 @@ func mergeClauses(parts []string) []string {
 			clauses = append(clauses, p)
 		}
 	}
-	// A short or subordinate clause joins the next; a short last clause
-	// joins the previous statement rather than standing alone.
 	return mergeForward(clauses, "，",
 		func(c string) bool { return contentRunes(c) < MinClauseRunes || isSubordinate(c) || onlyCommon(c) },
 		func(c string) bool { return contentRunes(c) < MinClauseRunes })
@@ -353,8 +313,7 @@ func containsHan(s string) bool {
 	return strings.ContainsFunc(s, isHan)
 }
 
-// contentRunes counts Han characters and Latin words; a Latin word counts as
-// two, about the content of a Chinese word.
+// contentRunes counts Han characters, and a Latin word as two (a Chinese word).
 func contentRunes(s string) int {
 	n := 0
 	inWord := false
@@ -375,10 +334,8 @@ func contentRunes(s string) int {
 	return n
 }
 
-// indexFold is the byte offset of the first instance of sub in s, ignoring
-// case, or -1. It compares equal byte lengths of s itself: offsets found
-// in strings.ToLower(s) are not offsets in s (a Kelvin sign or an invalid
-// byte changes length when lowered; FuzzJudge found the panic).
+// indexFold is the byte offset of sub in s, ignoring case, or -1; offsets in
+// strings.ToLower(s) are not offsets in s (a Kelvin sign changes length).
 func indexFold(s, sub string) int {
 	for i := range s {
 		if i+len(sub) <= len(s) && strings.EqualFold(s[i:i+len(sub)], sub) {

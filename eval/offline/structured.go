@@ -7,9 +7,7 @@ import (
 	"github.com/ragscope/ragscope/eval/offline/records"
 )
 
-// maxRecordRunes bounds a record: beyond it the lines are more likely a
-// document than one record, and joining them would let a statement
-// collect its words from unrelated lines.
+// maxRecordRunes bounds a record: longer is likelier a document.
 const maxRecordRunes = 800
 
 // recordSpans returns the analysed records of a structured chunk with more

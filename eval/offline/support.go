@@ -18,19 +18,17 @@ import (
 )
 
 // Thresholds of the support test, chosen with `ragscope calibrate` on its
-// tuned rows only (docs/offline-judge.md).
+// tuned rows only.
 const (
-	// SupportThreshold is the least (weighted) share of a statement's
-	// content one context sentence must contain for the statement to be
-	// supported: about two thirds.
+	// SupportThreshold is the least weighted share of a statement's content
+	// one context sentence must contain for the statement to be supported.
 	SupportThreshold = 0.67
 	// QuestionEchoWeight is the weight of statement content that is also in
-	// the question. Repeating the question proves nothing; what decides
-	// faithfulness is the content the answer adds.
+	// the question: repeating the question proves nothing.
 	QuestionEchoWeight = 0.1
-	// AlignMinOverlap is the least number of shared features for a clause of
-	// the statement and a clause of the context to be about the same thing,
-	// which the negation detector requires before comparing their polarity.
+	// AlignMinOverlap is the least number of shared features for two
+	// clauses to be about the same thing, before the negation detector
+	// compares their polarity.
 	AlignMinOverlap = 2
 )
 
@@ -46,20 +44,15 @@ type Evidence struct {
 	Verdict  int     // 1 supported, 0 not
 	Coverage float64 // share of the statement's (weighted) content found in Quote's sentence
 	Quote    string  // the best-matching context sentence, or the negated clause for a negation conflict
-	// From is the index, among the sentences tested, of the one Quote comes
-	// from; -1 when there is no quote.
-	From int
-	// Also is the index of a second sentence that supports the statement
-	// together with From's (each gives one of its facts); -1 when none.
-	Also     int
-	Detector string // "" or one of the Detector constants
+	From     int     // index of Quote's sentence among those tested; -1 when none
+	Also     int     // index of a second sentence that supports it with From's; -1 when none
+	Detector string  // "" or one of the Detector constants
 	Reason   string
 }
 
-// contextSpans splits a context into sentences and analyses each; the
-// records of a structured context follow, each tested as one more
-// sentence (see recordSpans). They come after the sentences so that, at
-// equal coverage, the single field is the one quoted.
+// contextSpans splits a context into analysed sentences, followed by the
+// records, cells and fields of a structured context: after them, so that at
+// equal coverage the single sentence is the one quoted.
 func contextSpans(text string) []*span {
 	ss, afterSemicolon := sentencePieces(text)
 	out := make([]*span, 0, len(ss))
@@ -72,9 +65,7 @@ func contextSpans(text string) []*span {
 	}
 	for i, sp := range out {
 		setReferent(sp)
-		// "The gym is open to staff only; contractors may not use it":
-		// the pronoun after a semicolon stands for what the piece before
-		// it is about.
+		// A pronoun after a semicolon stands for what the piece before is about.
 		if sp.refFeats == nil && afterSemicolon[i] && hasPronoun(sp.text) {
 			sp.refFeats = sp.prev.feats
 		}
@@ -88,8 +79,8 @@ func contextSpans(text string) []*span {
 	return out
 }
 
-// support is the support test of one statement against the sentences
-// (supportOne), and, when it fails, of its conjuncts (coordinated).
+// support tests one statement against the sentences, and when it fails,
+// its conjuncts (coordinated).
 func support(st, q *span, sents []*span) Evidence {
 	ev := supportOne(st, q, sents)
 	if ev.Verdict == 0 {
@@ -118,11 +109,8 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		return Evidence{From: -1, Also: -1, Reason: "the statement has no content words to check"}
 	}
 	ev := Evidence{Coverage: bestCov, Quote: sents[best].text, From: best, Also: -1}
-	// The best-matching sentence is checked for the opposite polarity. When
-	// it does not cover the statement, any other sentence may hold the
-	// refutation (the taxpayer answer shares only the subject with 保持不变);
-	// when it does and agrees, a sentence that overlaps less (about another
-	// subject) does not overrule it.
+	// Any sentence may refute a statement the best one does not cover; one
+	// that covers it and agrees is not overruled by a lesser match.
 	if quote, detail, ok := negationConflict(st, sents[best]); ok {
 		return negationEvidence(ev, quote, detail, best)
 	}
@@ -149,9 +137,6 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	}
 	if bestCov >= SupportThreshold {
 		if !saysSomething(st, q, sents[best]) {
-			// "R Adams Cowley was also an astronaut." against "R Adams
-			// Cowley (1917 – 1991) was an American surgeon": the names
-			// are there, what the statement says of them is not.
 			ev.Reason = fmt.Sprintf("context %q names what the statement names but says none of what it claims of it (coverage %.2f)", clip(ev.Quote), ev.Coverage)
 			return ev
 		}
@@ -161,8 +146,6 @@ func supportOne(st, q *span, sents []*span) Evidence {
 			return ev
 		}
 		if n, ok := missingName(st, q, sents[best]); ok {
-			// A statement that restates the question names what the
-			// question names: what it adds may be supported elsewhere.
 			if rev, ok := residualSupport(st, q, sents); ok {
 				return rev
 			}
@@ -192,15 +175,13 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	return ev
 }
 
-// capitalStems are the features of a statement's names and the stems of
-// its capitalised words, worked out once per statement text
-// (saysSomething runs for every sentence that covers it); shared and
-// never modified.
+// capitalStems memoises, per statement text, the features of its names and
+// capitalised words: saysSomething runs for every sentence that covers it.
 var capitalStems = memo.New[map[string]bool](analysisCacheSize)
 
-// saysSomething reports whether the sentence has any of what the
-// statement says besides its names and the question's words: a word or a
-// number that is not a name's. A statement with nothing else says it.
+// saysSomething reports whether the sentence has a word or number of the
+// statement besides its names and the question's words ("R Adams Cowley was
+// an astronaut" against "R Adams Cowley was a surgeon" has none).
 func saysSomething(st, q, cs *span) bool {
 	isName := capitalStems.Get(st.text, func(text string) map[string]bool {
 		m := map[string]bool{}
@@ -208,9 +189,7 @@ func saysSomething(st, q, cs *span) bool {
 			m[n.feat] = true
 		}
 		for _, w := range strings.Fields(text) {
-			// An initial ("R Adams Cowley") and a text's first word
-			// are no names to analyze; capitalised, they are a
-			// name's here.
+			// Initials and a text's first word count here too.
 			if t := trimWord(w); t != "" && capitalised(t) {
 				m["w:"+norm.Stem(strings.ToLower(t))] = true
 			}
@@ -239,9 +218,8 @@ func negationEvidence(ev Evidence, quote, detail string, from int) Evidence {
 // coverage is the weighted share of the statement's features found in the
 // context sentence, or -1 when the statement has none.
 func coverage(st, q, cs *span, useUnis bool) float64 {
-	// Integer counts, weighted once at the end: summing float weights in map
-	// order rounds differently from run to run, and a coverage on a rounding
-	// edge (0.375) would then print 0.37 or 0.38 for the same input.
+	// Integer counts, weighted once at the end: float sums in map order
+	// round differently from run to run.
 	var plain, echo, plainFound, echoFound int
 	count := func(feats, ctx map[string]bool) {
 		for f := range feats {
@@ -252,9 +230,7 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 				if found {
 					echoFound++
 				}
-			case st.common[f] && !found:
-				// A frame's word, or a given name, counts only where
-				// the sentence has it.
+			case st.common[f] && !found: // counts only where the sentence has it
 			default:
 				plain++
 				if found {
@@ -264,11 +240,9 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 		}
 	}
 	if useUnis {
-		// Short Chinese statements have too few bigrams for a stable share;
-		// their characters decide, with numbers and words alongside. A
-		// character of one of the statement's words counts only where the
-		// context has the word: 英国 is not in 英格兰的国家 although both
-		// characters are.
+		// Short Chinese statements have too few bigrams: their characters
+		// decide, each only where the context has its word (英国 is not in
+		// 英格兰的国家).
 		count(st.unis, contiguousUnis(st, cs))
 		count(withoutPrefix(st.feats, "h:"), cs.feats)
 	} else {
@@ -281,10 +255,9 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 	return (float64(plainFound) + QuestionEchoWeight*float64(echoFound)) / total
 }
 
-// replacedWord: two or more Han characters of the statement in a row
-// that neither the sentence nor the question has, between characters
-// the sentence has (总监 of 经总监签字 against 经主管签字); a function word
-// (需要 for 应) is no content replaced.
+// replacedWord: two or more Han characters of the statement in a row that
+// neither the sentence nor the question has, between ones the sentence has
+// (总监 of 经总监签字 against 经主管签字); a function word is none.
 func replacedWord(st, q, cs *span) (string, bool) {
 	has := func(r rune) bool {
 		u := "u:" + string(r)
@@ -311,9 +284,8 @@ func replacedWord(st, q, cs *span) (string, bool) {
 }
 
 // contiguousUnis are the context's unigrams that count for the statement:
-// those the statement does not use in a bigram, and those of its bigrams
-// the context has too. The context's own map is returned when no bigram
-// of the statement is missing from it, the common case, without a copy.
+// those of no bigram of it, and those of its bigrams the context has
+// (cs.unis itself when it has them all).
 func contiguousUnis(st, cs *span) map[string]bool {
 	var missing []string
 	for f := range st.feats {
@@ -363,9 +335,8 @@ func withoutPrefix(m map[string]bool, p string) map[string]bool {
 	return out
 }
 
-// negationConflict compares the polarity of aligned clauses: a clause of the
-// context that negates something the statement's clause affirms, on content
-// the two share (or the reverse), is a conflict.
+// negationConflict: a clause of the context that negates what an aligned
+// clause of the statement affirms, or the reverse, is a conflict.
 func negationConflict(st, cs *span) (quote, detail string, ok bool) {
 	if cc, sc, n, ok := negatedOnlyIn(cs.clauses, st.clauses); ok {
 		return cc.text, contextNegatesDetail(n, sc), true
@@ -376,8 +347,8 @@ func negationConflict(st, cs *span) (quote, detail string, ok bool) {
 	return "", "", false
 }
 
-// negatedOnlyIn finds a clause of negated with a negation whose scope is
-// in the best aligned clause of others, which has none.
+// negatedOnlyIn finds a negation of a clause of negated whose scope is in
+// its best aligned clause of others, which has none.
 func negatedOnlyIn(negated, others []clause) (neg, aligned *clause, n negation, ok bool) {
 	for i := range negated {
 		if len(negated[i].negs) == 0 {
@@ -397,18 +368,14 @@ func negatedOnlyIn(negated, others []clause) (neg, aligned *clause, n negation, 
 }
 
 func contextNegatesDetail(n negation, sc *clause) string {
-	if n.marker == "不变" {
-		for _, w := range changeWords {
-			if strings.Contains(sc.text, w) {
-				return "statement says it changes"
-			}
-		}
+	if n.marker == "不变" && slices.ContainsFunc(changeWords, func(w string) bool { return strings.Contains(sc.text, w) }) {
+		return "statement says it changes"
 	}
 	return fmt.Sprintf("statement drops the negation %q", n.marker)
 }
 
-// bestAligned returns the clause of others that shares most content with c,
-// or nil when none shares at least AlignMinOverlap features.
+// bestAligned is the clause of others that shares most (at least
+// AlignMinOverlap) features with c, or nil.
 func bestAligned(c clause, others []clause) *clause {
 	var best *clause
 	bestN := 0
@@ -441,20 +408,13 @@ func scopeHit(n negation, c *clause) bool {
 	return slices.ContainsFunc(n.scope, func(f string) bool { return c.feats[f] || c.unis[f] })
 }
 
-// numberConflict reports a quantity of the statement that the best-matching
-// sentence gives differently (same unit, other value) and no sentence of
-// any chunk gives as the statement does: a number is checked against every
-// chunk, not only the best one. When covered is true (the statement is
-// otherwise supported) a quantity that no context sentence gives at all is
-// a conflict too; for a statement that is unsupported anyway, low coverage
-// is the better reason. A quantity that is the sum of others the statement
-// states and the context gives ("98天 ... 60天, 合计158天") is given: sums
-// returns the arithmetic for the reason.
-//
-// A quantity the question states is a premise, not a claim: it is exempt.
+// numberConflict reports a quantity of the statement that the best sentence
+// gives with another value (same unit) and no sentence gives as the
+// statement does; when covered, one no sentence gives at all too (else low
+// coverage is the better reason). A sum of given quantities is given, and
+// one the question states is a premise, exempt.
 func numberConflict(st, question, best *span, all []*span, covs []float64, covered bool) (string, bool) {
-	// A quantity no sentence gives at all is named before one that some
-	// sentence gives in another role: it is the likelier mistake.
+	// A quantity given nowhere is the likelier mistake: named first.
 	quants := slices.Clone(st.quants)
 	sort.SliceStable(quants, func(a, b int) bool { return !givenAnywhere(all, quants[a]) && givenAnywhere(all, quants[b]) })
 	for _, q := range quants {
@@ -474,8 +434,7 @@ func numberConflict(st, question, best *span, all []*span, covs []float64, cover
 				}
 			}
 		}
-		// A count of one is no claim of its own where no sentence gives
-		// it: "one" is as often an article ("one day") as a count.
+		// "one" is as often an article ("one day") as a count.
 		if covered && !givenAnywhere(all, q) && q.value != "1" {
 			return fmt.Sprintf("statement says %s, which the context does not give", q.text), true
 		}
@@ -483,8 +442,7 @@ func numberConflict(st, question, best *span, all []*span, covs []float64, cover
 	return "", false
 }
 
-// givenInRole: a sentence that covers the statement gives q (the number
-// in the role the statement gives it); covs are the sentences' coverages.
+// givenInRole: a sentence that covers the statement (covs) gives q.
 func givenInRole(all []*span, covs []float64, q quantity) bool {
 	for i, cs := range all {
 		if i < len(covs) && covs[i] >= SupportThreshold && hasQuantity(cs, q) {
@@ -498,9 +456,8 @@ func givenAnywhere(all []*span, q quantity) bool {
 	return slices.ContainsFunc(all, func(cs *span) bool { return hasQuantity(cs, q) })
 }
 
-// sumOf: q is the total of two or more other quantities of the statement
-// with its unit, each of which the context gives; the arithmetic is
-// returned ("98天 + 60天 = 158天").
+// sumOf: q is the total of two or more other given quantities of the
+// statement with its unit ("98天 + 60天 = 158天").
 func sumOf(st *span, q quantity, all []*span) (string, bool) {
 	want, err := strconv.ParseFloat(q.value, 64)
 	if err != nil || q.unit == "" {
@@ -525,8 +482,7 @@ func sumOf(st *span, q quantity, all []*span) (string, bool) {
 	return strings.Join(terms, " + ") + " = " + q.text, true
 }
 
-// sums is the arithmetic of the statement's totals, for a reason ("" when
-// it states none).
+// sums is the arithmetic of the statement's totals, for a reason.
 func sums(st *span, all []*span) string {
 	var out []string
 	for _, q := range st.quants {
@@ -543,9 +499,9 @@ func sums(st *span, all []*span) string {
 	return "; " + strings.Join(out, ", ")
 }
 
-// hasQuantity reports whether the span gives q: the same value with the same
-// unit, or the same value where one side has no unit or the span has no
-// quantity of q's unit to contradict it (30 days vs 30 calendar days).
+// hasQuantity reports whether the span gives q's value with its unit, with
+// no unit on one side, or with no quantity of q's unit to contradict it
+// (30 days vs 30 calendar days).
 func hasQuantity(sp *span, q quantity) bool {
 	sameValue, unitSeen := false, false
 	for _, c := range sp.quants {
@@ -562,22 +518,13 @@ func hasQuantity(sp *span, q quantity) bool {
 	return sameValue && !unitSeen
 }
 
-// missingName returns the first name of the statement that the
-// best-matching sentence does not mention. A swapped name (Michigan for
-// Minnesota, NBC for Fox) is the commonest hallucination that still shares
-// most words with the context, and a relation between two names is only
-// backed by a sentence that names both. A name the question gives is a
-// premise of the statement: it may be left out of the sentence when it is
-// not the head of its name ("J. Robert" of "J. Robert Oppenheimer"), or
-// when the sentence refers to it by a pronoun and a neighbour spells it
-// out.
-//
-// A question's name that the statement makes its subject (it opens on
-// it, the question does not: "Stanford University is located in X" for
-// "Which university is located in X, Boston College or Stanford
-// University?") is what the statement speaks of, not a premise: it is
-// mentioned whole, unless the sentence writes its head as a name
-// ("Lee" for Ann Lee), and reached through no bridge.
+// missingName returns the first name of the statement that the best
+// sentence does not mention: a swapped name (Michigan for Minnesota) is the
+// commonest hallucination that still shares most words. A name the question
+// gives is a premise, which the sentence may leave out when it is not the
+// name's head ("J. Robert" of "J. Robert Oppenheimer") or a neighbour spells
+// out its pronoun; unless the statement makes it its subject (opensOn),
+// when the sentence must write it whole or its head as a name.
 func missingName(st, question, best *span) (string, bool) {
 	for i, n := range st.names {
 		if best.feats[n.feat] || best.refFeats[n.feat] {
@@ -594,9 +541,8 @@ func missingName(st, question, best *span) (string, bool) {
 	return "", false
 }
 
-// headWritten reports whether the sentence writes the head of the name
-// that opens names (the first name word with head set) capitalised, as a
-// name.
+// headWritten reports whether the sentence writes the head of the first
+// name of names capitalised.
 func headWritten(names []name, cs *span) bool {
 	for _, n := range names {
 		if !n.head {
@@ -612,8 +558,7 @@ func headWritten(names []name, cs *span) bool {
 	return false
 }
 
-// clip shortens a quote for a reason line; the full sentence is in the
-// sample's contexts.
+// clip shortens a quote for a reason line.
 func clip(s string) string {
 	const max = 120
 	rs := []rune(s)
@@ -628,13 +573,10 @@ func nearby(sp *span, feat string) bool {
 	return sp.prev != nil && sp.prev.feats[feat] || sp.next != nil && sp.next.feats[feat]
 }
 
-// setReferent finds the name a context sentence's subject pronoun stands
-// for: the name the sentence before it opens on, or, when that one too
-// goes on with a pronoun, the name that one stands for. "In 2007, he was inducted into the Rock and
-// Roll Hall of Fame." after "David Lee Roth (born October 10, 1954) is an
-// American rock vocalist…" says it of David Lee Roth; a sentence that
-// names someone else first, or opens on a common noun, leaves the pronoun
-// unresolved, and the sentence is read as it is written.
+// setReferent finds the name a context sentence's subject pronoun or
+// description stands for: the name the sentence before opens on, or the
+// one that sentence's pronoun stands for ("In 2007, he was inducted..."
+// after "David Lee Roth (born 1954) is..."). Otherwise it stays unresolved.
 func setReferent(sp *span) {
 	noun := ""
 	if !subjectPronoun(sp.text) {
@@ -643,9 +585,8 @@ func setReferent(sp *span) {
 		}
 	}
 	p := sp.prev
-	// The sentence before may be the end of a parenthesis the splitter cut
-	// at a semicolon ("Jacob Kevorkian (" | "May 26, 1928 – June 3, 2011)
-	// was an American pathologist."): the name is where it opened.
+	// The sentence before may end a parenthesis cut at a semicolon
+	// ("Jacob Kevorkian (" | "May 26, 1928 – 2011) was..."): go to its start.
 	for k := 0; p != nil && p.prev != nil && k < 3 && strings.Count(p.text, ")") > strings.Count(p.text, "("); k++ {
 		p = p.prev
 	}
@@ -660,11 +601,9 @@ func setReferent(sp *span) {
 	case subjectPronoun(p.text):
 		return
 	}
-	name := openingName(p.text)
-	if name == "" {
-		return
+	if name := openingName(p.text); name != "" {
+		sp.ref, sp.refFeats = name, wordFeats(name)
 	}
-	sp.ref, sp.refFeats = name, wordFeats(name)
 }
 
 func hasPronoun(text string) bool {
@@ -672,8 +611,7 @@ func hasPronoun(text string) bool {
 	return slices.ContainsFunc(ws, func(w string) bool { return pronouns[w] })
 }
 
-// wordFeats are the "w:" features of the words of a name as written
-// (a referent, a country), stop words left out.
+// wordFeats are the "w:" features of a name's words, stop words left out.
 func wordFeats(name string) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(name) {
@@ -686,14 +624,11 @@ func wordFeats(name string) map[string]bool {
 	return m
 }
 
-// subjectNoun is the noun of a sentence that opens on a description
-// ("The mall is one of the highest-grossing…", "The band consisted of…"),
-// which stands for the name the sentence before it opens on when that
-// sentence has the noun ("La Plaza Mall is a regional shopping mall").
+// subjectNoun is the noun of a sentence that opens on a description ("The
+// mall is...", "Set in Chicago, the series..."), or "".
 func subjectNoun(text string) string {
 	text = strings.TrimLeft(text, " \t*#>_\"'(")
 	if !strings.HasPrefix(text, "The ") && !strings.HasPrefix(text, "This ") {
-		// After an opening phrase: "Set in Chicago, the series is filmed…".
 		first := text
 		if i := strings.IndexAny(text, " \t,"); i >= 0 {
 			first = text[:i]
@@ -716,24 +651,16 @@ func subjectNoun(text string) string {
 		end = len(rest)
 	}
 	w := strings.TrimSuffix(rest[:end], "'s")
-	for _, r := range w {
-		if r < 'a' || r > 'z' {
-			return ""
-		}
-	}
-	if len(w) < 3 || englishStop[w] {
+	if len(w) < 3 || englishStop[w] || strings.ContainsFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) {
 		return ""
 	}
 	return w
 }
 
 // subjectPronoun reports whether the sentence's subject is a personal
-// pronoun: it opens with one, or with a short phrase of time or place, or
-// a participle's, and then one ("In 2007, he was…", "After the war,
-// she…", "Self-released in 2004, it features…"). It runs on every
-// context sentence, so the common case (neither) reads one word; an
-// opening "A"/"An" ("A Democrat from Texas, he …") reads the sentence's
-// first few.
+// pronoun, at its opening or after a short opening phrase ("In 2007, he
+// was…", "Self-released in 2004, it…", "A Democrat from Texas, he…"). It
+// runs on every context sentence: the common case reads one word.
 func subjectPronoun(text string) bool {
 	text = strings.TrimLeft(text, " \t*#>_-\"'(")
 	first := text
@@ -747,7 +674,6 @@ func subjectPronoun(text string) bool {
 	if subjectPronouns[first] {
 		return true
 	}
-	// An opening description: "A Democrat from Texas, he also served…".
 	if !openingPrepositions[first] && !participle(first) && first != "a" && first != "an" {
 		return false
 	}
@@ -765,9 +691,8 @@ var (
 	openingPrepositions = words.Set("opening_prepositions")
 )
 
-// openingName is the name a sentence opens on, its words as written
-// ("The Saimaa Gesture", "David Lee Roth", "Collins"), or "" when it opens
-// on anything else.
+// openingName is the name a sentence opens on as written ("The Saimaa
+// Gesture", "David Lee Roth"), or "".
 func openingName(text string) string {
 	w := strings.Fields(plaintext.StripMarkup(text))
 	i := 0
@@ -796,8 +721,7 @@ func openingName(text string) string {
 	return strings.Join(out, " ")
 }
 
-// withReferent is a context sentence with the name its pronoun stands
-// for, for the test that a name is written as one.
+// withReferent is a context sentence led by the name its pronoun stands for.
 func withReferent(sp *span) string {
 	if sp.ref == "" {
 		return sp.text
@@ -805,36 +729,30 @@ func withReferent(sp *span) string {
 	return sp.ref + " " + sp.text
 }
 
-// participle: a word that reads as a past participle (born, located,
-// founded, written).
+// participle: a word that reads as a past participle (located, written).
 func participle(w string) bool {
 	return strings.HasSuffix(w, "ed") && len(w) > 4 || irregularParticiples[w]
 }
 
 var irregularParticiples = words.Set("irregular_participles")
 
-// englishDeterminers open a noun phrase.
 var englishDeterminers = words.Set("english_determiners")
 
-// chunkIDs number the analysed chunks, so that a pair of sentences is
-// known to come from two chunks.
+// chunkIDs number the analysed chunks, for pairSupport.
 var chunkIDs atomic.Uint64
 
-// pairCandidates bounds the sentences tried in pairs: the best few by
-// coverage.
+// pairCandidates bounds the sentences tried in pairs, best coverage first.
 const pairCandidates = 4
 
-// pairSupport: a statement that joins facts of two sentences ("婚假3天，
-// 加上晚婚奖励假7天") is supported by the two together when their union
-// covers it, each adds content the other lacks, and no detector fires on
-// the union. The reason names both; the judge adds their chunks.
+// pairSupport: a statement that joins facts of sentences of two chunks
+// ("婚假3天，加上晚婚奖励假7天") is supported by their union when it covers
+// it, each gives a quantity the other lacks and no detector fires.
 func pairSupport(st, q *span, sents []*span, covs []float64, useUnis bool) (Evidence, bool) {
 	var top []int
 	for i := range sents {
-		if covs[i] <= 0 {
-			continue
+		if covs[i] > 0 {
+			top = append(top, i)
 		}
-		top = append(top, i)
 	}
 	sort.SliceStable(top, func(a, b int) bool { return covs[top[a]] > covs[top[b]] })
 	if len(top) > pairCandidates {
@@ -870,8 +788,7 @@ func pairSupport(st, q *span, sents []*span, covs []float64, useUnis bool) (Evid
 	return Evidence{}, false
 }
 
-// givesOwn: x gives a quantity of the statement that y does not: each of
-// a pair gives one of the statement's facts.
+// givesOwn: x gives a quantity of the statement that y does not.
 func givesOwn(st, x, y *span) bool {
 	return slices.ContainsFunc(st.quants, func(q quantity) bool { return hasQuantity(x, q) && !hasQuantity(y, q) })
 }
@@ -889,9 +806,8 @@ func unionSpan(x, y *span) *span {
 	return u
 }
 
-// missingWords names the words that decided a low coverage: the
-// statement's content the sentence lacks, neither the question's nor
-// common discourse words (at most five, sorted).
+// missingWords names at most five words of the statement the sentence
+// lacks, neither the question's nor common words: why coverage is low.
 func missingWords(st, q, cs *span) string {
 	miss := func(f string) bool {
 		return st.feats[f] && !cs.feats[f] && !cs.refFeats[f] && !cs.skips[f] && !st.common[f] && (q == nil || !q.feats[f])
@@ -910,8 +826,7 @@ func missingWords(st, q, cs *span) string {
 		}
 	}
 	sort.Strings(out)
-	// Chinese: the stretches of the statement its missing bigrams cover,
-	// in order ("财务总监和首席执行官").
+	// Chinese: the stretches its missing bigrams cover, in order.
 	rs := []rune(st.text)
 	var run []rune
 	for i := 0; i < len(rs); i++ {

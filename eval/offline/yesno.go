@@ -3,20 +3,18 @@ package offline
 import (
 	"fmt"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/words"
 )
 
-// nameParticles are the lowercase words inside one name: Kings of Leon,
-// Band of Brothers, First for Women, Theo van Gogh.
+// nameParticles are the lowercase words inside a name (Kings of Leon).
 var nameParticles = words.Set("name_particles")
 
 func capitalised(w string) bool {
-	for _, r := range w {
-		return unicode.IsUpper(r)
-	}
-	return false
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
 }
 
 // denialParts returns the proposition a statement of StatementsFor
@@ -29,9 +27,8 @@ func denialParts(question, statement string) (string, bool) {
 	return aff, true
 }
 
-// verdict is the support test of one statement of an answer to question:
-// support, except for the denial of the question's proposition, which is
-// supported when the context contradicts it (see denialParts).
+// verdict is support, except for the denial of the question's proposition,
+// supported when the context contradicts it.
 func verdict(statement, question string, q *span, sents []*span) Evidence {
 	p, ok := denialParts(question, statement)
 	if !ok {

@@ -1,36 +1,21 @@
 // Package entity lists the entities of a text by surface patterns, the
-// offline judge's stand-in for the context_entity_recall_entities task.
-// It finds what has a recognisable form and nothing else:
-//
-//   - both languages: clock times (07:00, 7:30 pm), ISO and numeric dates
-//     (2024-05-01, 1/5/2024), amounts with a currency (£1.75, $25, 480 BDT);
-//   - English: dates with a month name and a day or year (May 2024,
-//     1 May 2024, May 1, 2024), weekdays, numbers with a unit (30 days,
-//     12 km, 15%), numbered things (bus 73, Terminal 5), quoted titles,
-//     acronyms and codes (NHS, N29), and runs of capitalised words
-//     (Oxford Circus, Bank of England) — a capitalised word alone at the
-//     start of a sentence is not taken, as it is capitalised by position,
-//     and a leading "The" is dropped;
-//   - Chinese: dates and times (2024年5月1日, 5月1日, 8点半, 周一), numbers
-//     with a measure word or unit (480塔卡, 3号线, 5天, 600元), spans in
-//     《》「」『』“”, Latin-script names (Kubernetes, Dhaka Metro), and
-//     Han spans that end in a suffix of proper names (天宫院站, 招商银行,
-//     朝阳区; at most six characters before the suffix, cut at a function
-//     character such as 的, 在 or 从).
-//
-// Entities are reported in NFKC form (full-width "４号线" as "4号线"). It
-// misses what only meaning tells: a name without capitals or a suffix,
-// a Chinese personal name, an English month alone ("in March"). Both
-// sides of entity recall go through the same patterns, so a miss on one
-// side is usually a miss on both; the score is then over fewer entities,
-// not wrong about them.
+// offline judge's stand-in for the context_entity_recall_entities task:
+// times, dates, amounts with a currency; in English numbers with a unit,
+// numbered things (bus 73), quoted titles, acronyms and runs of capitalised
+// words not capitalised by position alone; in Chinese numbers with a measure
+// word, quoted spans, Latin-script names and Han spans that end in a suffix
+// of proper names (天宫院站, 招商银行). Entities are reported in NFKC form.
+// What only meaning tells (a Chinese personal name) it misses on both sides
+// of entity recall alike.
 package entity
 
 import (
+	"cmp"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
@@ -40,60 +25,38 @@ import (
 
 // Extract returns the distinct entities of text in the order they occur.
 func Extract(text string) []string {
-	// NFKC first: full-width digits and letters are the ASCII ones the
-	// patterns know (the entities are reported in that form). Invalid
-	// UTF-8 made valid first: the Chinese spans are found over runes and
-	// mapped back to byte offsets, which a stray byte would shift.
+	// NFKC: full-width digits are the ASCII ones the patterns know. Valid
+	// UTF-8: the Chinese spans map rune offsets back to bytes.
 	text = plaintext.StripMarkup(norm.NFKC.String(strings.ToValidUTF8(text, "\uFFFD")))
 	var spans []entitySpan
-	add := func(re *regexp.Regexp, prio int, group int) {
-		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
-			a, b := m[2*group], m[2*group+1]
-			if a >= 0 && b > a {
-				spans = append(spans, entitySpan{a, b, prio})
+	add := func(patterns []entityPattern) {
+		for _, p := range patterns {
+			for _, m := range p.re.FindAllStringSubmatchIndex(text, -1) {
+				if a, b := m[2*p.group], m[2*p.group+1]; a >= 0 && b > a {
+					spans = append(spans, entitySpan{a, b, p.prio})
+				}
 			}
 		}
 	}
-	for _, p := range commonPatterns {
-		add(p.re, p.prio, p.group)
-	}
+	add(commonPatterns)
 	if strings.IndexFunc(text, isHan) >= 0 {
-		for _, p := range zhPatterns {
-			add(p.re, p.prio, p.group)
-		}
+		add(zhPatterns)
 		spans = append(spans, zhSuffixSpans(text)...)
 	} else {
-		for _, p := range enPatterns {
-			add(p.re, p.prio, p.group)
-		}
+		add(enPatterns)
 		spans = append(spans, enNameSpans(text)...)
 	}
-	// The most specific pattern wins an overlap, then the longer span,
-	// then the earlier one.
-	sort.SliceStable(spans, func(a, b int) bool {
-		x, y := spans[a], spans[b]
-		if x.prio != y.prio {
-			return x.prio < y.prio
-		}
-		if x.end-x.start != y.end-y.start {
-			return x.end-x.start > y.end-y.start
-		}
-		return x.start < y.start
+	// The most specific pattern wins an overlap, then the longer, the earlier.
+	slices.SortStableFunc(spans, func(x, y entitySpan) int {
+		return cmp.Or(cmp.Compare(x.prio, y.prio), cmp.Compare(y.end-y.start, x.end-x.start), cmp.Compare(x.start, y.start))
 	})
 	var kept []entitySpan
 	for _, sp := range spans {
-		overlaps := false
-		for _, k := range kept {
-			if sp.start < k.end && k.start < sp.end {
-				overlaps = true
-				break
-			}
-		}
-		if !overlaps {
+		if !slices.ContainsFunc(kept, func(k entitySpan) bool { return sp.start < k.end && k.start < sp.end }) {
 			kept = append(kept, sp)
 		}
 	}
-	sort.Slice(kept, func(a, b int) bool { return kept[a].start < kept[b].start })
+	slices.SortFunc(kept, func(x, y entitySpan) int { return cmp.Compare(x.start, y.start) })
 	out := []string{}
 	seen := map[string]bool{}
 	for _, k := range kept {
@@ -152,15 +115,12 @@ var (
 		{regexp.MustCompile(`\d+(?:\.\d+)?\s?(?:万|亿|千|百)?\s?(?:` + zhUnits + `)`), 1, 0},
 		{regexp.MustCompile(`[一二三四五六七八九十两]+(?:号线|号)`), 1, 0},
 		{regexp.MustCompile(`《[^《》\n]{1,30}》|「[^「」\n]{1,30}」|『[^『』\n]{1,30}』|“[^“”\n]{1,20}”`), 1, 0},
-		// Latin-script names and codes inside Chinese text.
-		// A lower-case word alone (an English gloss such as "access") is
-		// not taken; "iPhone" and "k8s" are.
+		// Latin-script names and codes ("iPhone", "k8s"; not "access").
 		{regexp.MustCompile(`(?:[A-Z][A-Za-z0-9&.+\-]*|[a-z]+[A-Z0-9][A-Za-z0-9&.+\-]*)(?:\s+[A-Z0-9][A-Za-z0-9&.+\-]*)*`), 3, 0},
 	}
 )
 
-// English: runs of capitalised words, with "of", "and", "de", "la",
-// "von", "van", "&" inside a run ("Bank of England").
+// English: runs of capitalised words, connectors inside ("Bank of England").
 var (
 	enWordRe      = regexp.MustCompile(`[A-Za-z][A-Za-z'’\-]*|[.!?;:\n]|\S`)
 	enConnectors  = words.Set("entity_name_connectors")
@@ -223,15 +183,13 @@ func isWord(w string) bool {
 	return len(r) > 0 && unicode.IsLetter(r[0])
 }
 
-// Chinese proper-name suffixes, longest first so that 大学 wins over 学.
+// Chinese proper-name suffixes, longest first (大学 before 学).
 var zhSuffixes = words.List("zh_name_suffixes")
 
-// zhStop are characters a name does not contain: particles, prepositions,
-// pronouns and verbs that sit next to names ("从天宫院站" is 天宫院站).
+// zhStop are characters a name does not contain ("从天宫院站" is 天宫院站).
 var zhStop = words.Runes("zh_name_stop")
 
-// zhSuffixEnd are the one-character suffixes, where a name before the
-// next one ends.
+// zhSuffixEnd are the one-character suffixes, where a name ends.
 var zhSuffixEnd = words.Runes("zh_name_suffix_end")
 
 // zhVerbs are verbs that come before a name ("填写公司全称", "前往天宫院站").
@@ -245,10 +203,8 @@ func zhSuffixSpans(text string) []entitySpan {
 	rs := []rune(text)
 	// Byte offsets of each rune, to return spans in bytes.
 	off := make([]int, len(rs)+1)
-	for i, n := 0, 0; i < len(rs); i++ {
-		off[i] = n
-		n += len(string(rs[i]))
-		off[i+1] = n
+	for i, r := range rs {
+		off[i+1] = off[i] + utf8.RuneLen(r)
 	}
 	for i := 0; i < len(rs); i++ {
 		for _, suf := range zhSuffixes {
@@ -257,8 +213,7 @@ func zhSuffixSpans(text string) []entitySpan {
 			if end > len(rs) || string(rs[i:end]) != suf {
 				continue
 			}
-			// Back to a function character, the end of another name
-			// (北京市|朝阳区|人力资源局) or six characters.
+			// Back to a function character, another name's end or six characters.
 			start := i
 			for start > 0 && i-start < 6 && isHan(rs[start-1]) && !zhStop[rs[start-1]] && !zhSuffixEnd[rs[start-1]] {
 				start--

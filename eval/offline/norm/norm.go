@@ -1,10 +1,8 @@
 // Package norm holds the normal forms the offline judge compares words and
 // numbers in: Chinese numerals in digits (三十天 -> 30天, 两周 -> 14天,
-// 1.5万 -> 15000, 百分之八十 -> 80%), numbers without separators or padding,
-// units that name one thing as one unit (日/天, 小时/h/hours, 元/RMB/¥/yuan),
-// English number words as numbers, light English stems, and answer frames
-// ("答案是X。") taken off; a bare yes or no read as the question's
-// proposition affirmed or denied.
+// 1.5万 -> 15000, 百分之八十 -> 80%), plain numbers, one unit per thing,
+// number words, light English stems, answer frames taken off, and a bare
+// yes or no read as the question's proposition.
 package norm
 
 import (
@@ -17,8 +15,7 @@ import (
 	"github.com/ragscope/ragscope/eval/offline/words"
 )
 
-// answerFrames open an answer without saying anything the context could
-// contain ("答案是X。", "The answer is X."); the judge reads X.
+// answerFrames open an answer without content ("答案是X。"): X is read.
 var answerFrames = words.List("answer_frames")
 
 // StripFrame removes an answer frame at the start of a text.
@@ -38,8 +35,7 @@ func StripFrame(s string) string {
 // NumberWords are the English number words by their value ("eight" -> "8").
 var NumberWords = words.Map("number_words")
 
-// NumberNames are the number words by their value ("8" -> "eight"), as
-// stems.
+// NumberNames are the number words' stems by their value ("8" -> "eight").
 var NumberNames = func() map[string]string {
 	m := map[string]string{}
 	for w, v := range NumberWords {
@@ -50,8 +46,7 @@ var NumberNames = func() map[string]string {
 	return m
 }()
 
-// numeralRunes are the characters that can start a rewrite; a text with
-// none of them is returned as it is, without a copy.
+// numeralRunes are the characters that can start a rewrite.
 const numeralRunes = "零〇一二两三四五六七八九十百千万亿周"
 
 func isCNNumeral(r rune) bool {
@@ -114,8 +109,8 @@ func Numerals(t string) string {
 			for j < len(rs) && isCNNumeral(rs[j]) {
 				j++
 			}
-			// A numeral counts before a measure word, or when it has a
-			// magnitude of its own (十五万); 一般, 统一, 万一 stay words.
+			// A numeral before a measure word or with a magnitude (十五万);
+			// 一般, 万一 stay words.
 			next := rune(0)
 			if j < len(rs) {
 				next = rs[j]
@@ -147,8 +142,7 @@ func Numerals(t string) string {
 func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 
 // unitCanon are the units that name the same thing, by the unit the
-// quantity reader gives them (the first character of a Chinese unit, the
-// stem of an English one).
+// quantity reader gives them.
 var unitCanon = words.Map("same_units")
 
 // Unit is the unit as compared.
@@ -198,8 +192,7 @@ func parseCNNumber(rs []rune) (int, bool) {
 	return total + section, true
 }
 
-// Number is a number as compared: without thousands separators, trailing
-// decimal zeros or leading zeros.
+// Number is a number without separators, trailing decimal or leading zeros.
 func Number(s string) string {
 	s = strings.ReplaceAll(s, ",", "")
 	if strings.Contains(s, ".") && !strings.Contains(s, ":") {
@@ -214,8 +207,7 @@ func Number(s string) string {
 	return s
 }
 
-// Stem is a light English suffix stemmer: enough to match plural/singular,
-// verb tenses and common derivations without a dictionary.
+// Stem is a light English suffix stemmer, without a dictionary.
 func Stem(w string) string {
 	w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
 	if utf8.RuneCountInString(w) <= 3 {
@@ -244,21 +236,15 @@ func Stem(w string) string {
 	return w
 }
 
-// Bare yes/no answers. They have no content of their own, yet they assert
-// or deny the question's proposition; the statement is that proposition,
-// read off the question, as RAGAS's statement step does with the question
-// in hand.
+// Bare yes/no answers assert or deny the question's proposition.
 var (
 	YesWords = words.Set("yes")
 	NoWords  = words.Set("no")
-	// EnglishQuestionAux open a yes/no question; they are dropped from
-	// the proposition ("Are both X and Y American?" -> "both X and Y
-	// American").
+	// EnglishQuestionAux open a yes/no question, dropped from its proposition.
 	EnglishQuestionAux = words.Set("english_question_aux")
 )
 
-// YesNo reports whether an answer is only yes or only no (with
-// punctuation), and which.
+// YesNo reports whether an answer is only yes or no, and which.
 func YesNo(answer string) (yes, ok bool) {
 	a := strings.ToLower(strings.TrimFunc(StripFrame(plaintext.StripControls(answer)), func(r rune) bool {
 		return unicode.IsSpace(r) || unicode.IsPunct(r)
@@ -273,10 +259,9 @@ func YesNo(answer string) (yes, ok bool) {
 	return false, false
 }
 
-// Proposition is the claim a yes/no question asks about, and the same
-// claim denied: "Are both X and Y American?" -> "both X and Y American",
-// "not both X and Y American"; "他是否参加了比赛？" -> "他参加了比赛",
-// "他没有参加了比赛". ok is false for a question without content.
+// Proposition is the claim a yes/no question asks about, and it denied:
+// "Are both X and Y American?" -> "both X and Y American", "not both X and
+// Y American". ok is false for a question without content.
 func Proposition(question string) (affirmed, denied string, ok bool) {
 	q := strings.TrimSpace(plaintext.StripControls(question))
 	q = strings.TrimRight(q, "?？。.! ")

@@ -11,21 +11,12 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// StripControls removes from a text what a reader never sees as text: ANSI
-// escape sequences (CSI such as ESC [ 31 m, OSC such as the clipboard write
-// ESC ] 52 ; ... BEL, DCS, SOS, PM and APC strings, and the short ESC
-// sequences), their one-rune C1 forms (U+009B CSI, U+009D OSC ...), every
-// other C0 and C1 control but tab, newline and carriage return, DEL, the
-// bidi controls and the zero-width and other invisible format characters
-// that sanitize shows as <U+...>. The analysis then sees the words a
-// terminal would show, so a hostile escape neither splits a word ("Par" ESC
-// [31m "is") nor adds one (the 31 of the sequence read as a number), and
-// cannot change a verdict. U+2028 and U+2029 become line breaks. A text
-// without any of these is returned as it is.
-//
-// A string sequence (OSC, DCS ...) without its terminator loses only its
-// introducer: what follows is the rest of the text, not the sequence, for
-// every reader that does not execute it.
+// StripControls removes from a text what a reader never sees: escape
+// sequences, C0 and C1 controls but tab, newline and carriage return, DEL,
+// bidi controls and invisible format characters (those sanitize shows as
+// <U+...>), so a hostile escape cannot split or add a word. U+2028 and
+// U+2029 become line breaks. An unterminated string sequence loses only its
+// introducer.
 func StripControls(s string) string {
 	i := firstControl(s)
 	if i < 0 {
@@ -70,27 +61,20 @@ func firstControl(s string) int {
 	return -1
 }
 
-// What the analysis does not read as content: Markdown markup, citation
-// markers and answer frames. They are stripped from the text analysed; the
-// text shown (statements, quotes) is not changed, so a quote is still found
-// in its chunk.
-
 var (
-	// [Source: handbook.pdf, p. 1], [1], [^2], 【1】: a citation says where a
-	// claim comes from, not what it claims, and its page number would read
-	// as a quantity the context does not give.
+	// [Source: handbook.pdf, p. 1], [1], [^2], 【1】: a citation's page number
+	// would read as a quantity.
 	citationRe = regexp.MustCompile(`\[(?:\^?\d+(?:\s*[,-]\s*\d+)*|(?i:source|sources|ref|reference|citation|doc|document|来源|出处|参考)\s*[:：][^\]]*)\]|【\d+】`)
 	// [text](url) keeps its text; a bare URL is dropped.
 	linkRe = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
 	urlRe  = regexp.MustCompile(`https?://\S+`)
-	// LineMark is a list marker or heading at the start of a line: "*   ", "- ", "1. ",
-	// "### ", "> ".
+	// LineMark is a list marker or heading at the start of a line.
 	LineMark = regexp.MustCompile(`(?m)^[ \t]*(?:[-*+•]|\d{1,3}[.)]|#{1,6}|>)[ \t]+`)
 )
 
 // StripMarkup removes Markdown emphasis, list markers, headings, code
-// ticks, links' targets, citation markers and table pipes from text. Text
-// without any of their characters is returned as it is, without a copy.
+// ticks, links' targets, citation markers and table pipes from text, which
+// is analysed; the text shown is not changed.
 func StripMarkup(s string) string {
 	if !strings.ContainsAny(s, "*_`#[]|>•【") && !strings.Contains(s, "http") && !hasLineMark(s) {
 		return s
@@ -114,8 +98,7 @@ func StripMarkup(s string) string {
 	return s
 }
 
-// hasLineMark reports whether a line of s starts with a list marker
-// ("- ", "+ ", "1. "), the cheap test before the regular expression.
+// hasLineMark: a line of s starts with a list marker, the cheap test.
 func hasLineMark(s string) bool {
 	for {
 		t := strings.TrimLeft(s, " \t")

@@ -1,11 +1,11 @@
 // Package records reads the structure of a retrieved chunk for the offline
-// judge: its lines as fields ("Key: value"), table rows and Q:/A: pairs,
-// grouped into the records that describe one thing, and the cells and
-// fields a statement may name. It holds text only; the judge analyses it.
+// judge: its fields ("Key: value"), table rows and Q:/A: pairs grouped into
+// records, and the cells and fields a statement may name.
 package records
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -47,24 +47,19 @@ func classify(line string) lineKind {
 	}
 	body := strings.TrimSpace(plaintext.LineMark.ReplaceAllString(t, ""))
 	body = strings.NewReplacer("**", "", "__", "").Replace(body)
-	for _, p := range faqQuestionMarks {
-		if strings.HasPrefix(body, p) {
-			return lineQuestion
-		}
-	}
-	for _, p := range faqAnswerMarks {
-		if strings.HasPrefix(body, p) {
-			return lineAnswer
-		}
-	}
-	if IsField(body) {
+	opens := func(p string) bool { return strings.HasPrefix(body, p) }
+	switch {
+	case slices.ContainsFunc(faqQuestionMarks, opens):
+		return lineQuestion
+	case slices.ContainsFunc(faqAnswerMarks, opens):
+		return lineAnswer
+	case IsField(body):
 		return lineField
 	}
 	return lineProse
 }
 
-// IsField reports a field: a short key before a colon, then a value ("Fare: 480 Taka",
-// "票价：480塔卡"); a sentence with a colon in its middle is not one.
+// IsField reports a field: a short key, a colon, a value ("票价：480塔卡").
 func IsField(s string) bool {
 	i := strings.IndexAny(s, ":：")
 	if i <= 0 || strings.TrimSpace(strings.TrimLeft(s[i:], ":：")) == "" {
@@ -84,9 +79,8 @@ func IsField(s string) bool {
 	return len(strings.Fields(key)) <= 4
 }
 
-// Records groups the lines of a structured text. A text is structured when
-// at least two lines, and at least half of its lines with content, are
-// fields, table rows or Q:/A: lines; otherwise it has no records.
+// Records groups the lines of a structured text: one with at least two,
+// and half its lines with content, fields, table rows or Q:/A: lines.
 func Records(text string) []Record {
 	if !strings.ContainsAny(text, ":：|") {
 		return nil
@@ -111,9 +105,8 @@ func Records(text string) []Record {
 	var out []Record
 	var header []string
 	var cur []string
-	// heading are the field lines of a block before its first list item
-	// ("Route: Dhaka to Sylhet"): they apply to every item below, and are
-	// analysed with each (the quote is the item alone).
+	// heading are the field lines before a block's first list item,
+	// analysed with each item.
 	var heading []string
 	inList := false
 	units := 0
@@ -137,8 +130,6 @@ func Records(text string) []Record {
 			heading, inList = nil, false
 			continue
 		case lineProse:
-			// A sentence between records belongs to none: it is tested
-			// as a sentence of its own.
 			flush()
 			continue
 		case lineRule:
@@ -150,23 +141,18 @@ func Records(text string) []Record {
 				header = cells
 				continue
 			}
-			var b strings.Builder
-			for k, c := range cells {
-				if k > 0 {
-					b.WriteString("; ")
-				}
+			keyed := slices.Clone(cells)
+			for k := range keyed {
 				if k < len(header) && header[k] != "" {
-					b.WriteString(header[k] + ": ")
+					keyed[k] = header[k] + ": " + keyed[k]
 				}
-				b.WriteString(c)
 			}
-			out = append(out, Record{Text: t, Analysed: b.String(), Units: len(cells)})
+			out = append(out, Record{Text: t, Analysed: strings.Join(keyed, "; "), Units: len(cells)})
 			continue
 		case lineQuestion:
 			flush()
 		case lineField, lineAnswer:
-			// A list item starts a record of its own; a line of fields
-			// continues the record above it.
+			// A list item starts a record; a line of fields continues one.
 			if t != strings.TrimSpace(plaintext.LineMark.ReplaceAllString(t, "")) {
 				if !inList {
 					heading = cur
@@ -238,8 +224,7 @@ func Fields(text string) []Field {
 		for _, i := range blockFields {
 			all = append(all, strings.TrimSpace(lines[i]))
 		}
-		// Words of the other fields' values are no key: written where
-		// this value belongs, they replace it.
+		// Other fields' values are no key: written here, they replace it.
 		var keys []string
 		for _, l := range all {
 			for _, f := range strings.FieldsFunc(l, func(r rune) bool { return r == ';' || r == '；' }) {

@@ -1,10 +1,6 @@
-// Package words holds the word lists of the offline judge, one list a
-// file of this directory, embedded: the judge reads no file at run time.
-// They are deliberately small and explicit: the judge is a transparent
-// first pass, and a user reading a reason should be able to predict it
-// from these lists. One entry a line, in the order the judge tries them
-// where order matters (longest first); a line starting with # is a
-// comment.
+// Package words holds the word lists of the offline judge, one a file,
+// embedded: small and explicit, so a reason is predictable from them. One
+// entry a line, in the order tried where it matters; # starts a comment.
 package words
 
 import (
@@ -17,8 +13,7 @@ import (
 //go:embed *.txt
 var files embed.FS
 
-// List is the list in <name>.txt. A missing list is a build mistake,
-// found by any test: it panics.
+// List is the list in <name>.txt; a missing one panics.
 func List(name string) []string {
 	b, err := files.ReadFile(name + ".txt")
 	if err != nil {
