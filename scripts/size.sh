@@ -22,6 +22,11 @@ for dir in $(go list -f '{{.Dir}}' ./...); do
   case $rel in tools/*|scripts/*) ;; *) product=$((product + n)) ;; esac
 done
 echo "non-test Go lines: $total (without tools/ and scripts/: $product)"
+# Of the product's lines, those that are neither comments nor blank.
+code=$(go list -f '{{.Dir}}' ./... | grep -Ev "/(tools|scripts)(/|$)" | while read -r d; do
+  ls "$d"/*.go 2>/dev/null | grep -v '_test\.go$' || true
+done | xargs cat | grep -cvE '^[[:space:]]*(//|$)')
+echo "of which code (no comment or blank lines): $code"
 echo "exported names of eval: $(go doc -short ./eval 2>/dev/null | grep -c . || true)"
 outside=$(go list ./... | sed 's|^github.com/ragscope/ragscope/||' | grep -Ev '^(cmd|tui|eval|cache|prompts|internal|tools|scripts)(/|$)' || true)
 echo "packages outside cmd tui eval cache prompts internal tools scripts: ${outside:-none}"
