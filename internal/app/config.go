@@ -142,42 +142,26 @@ func (c *Config) UseOffline() bool {
 // JudgeURL is --base-url, OpenAI's API when none is given.
 func (c *Config) JudgeURL() string { return cmp.Or(c.BaseURL, "https://api.openai.com/v1") }
 
-// Workers is the one rule for how many samples a run evaluates at once.
-func (c *Config) Workers() int {
+// runnerLimits are the run's eval.RunnerConfig bounds: the samples
+// evaluated at once, the results held ahead of the store, and the text of
+// the samples in flight. The offline judge has its own figures, and its
+// analysis takes many times a text's size, so big records go one at a time
+// and a run's memory is that of its largest record. For an endpoint, twice
+// the request slots keep them busy while samples wait on their sequential
+// steps (statements before verdicts); nothing is stored ahead, so that a
+// failing disk costs few paid results, and a sample's memory is its request
+// and reply.
+func (c *Config) runnerLimits() (workers, ahead int, text int64) {
 	if c.UseOffline() {
-		w, _ := offline.RunnerConfig()
-		return w
+		w, a := offline.RunnerConfig()
+		return w, a, OfflineTextInFlight
 	}
-	// Twice the request slots keep them busy while samples wait on their
-	// sequential steps (statements before verdicts).
-	return 2 * max(c.Concurrency, 1)
-}
-
-// StoreAhead is eval.RunnerConfig.StoreAhead: the offline judge's own
-// figure; none for an LLM run, so that a failing disk costs few paid results.
-func (c *Config) StoreAhead() int {
-	if c.UseOffline() {
-		_, ahead := offline.RunnerConfig()
-		return ahead
-	}
-	return 0
+	return 2 * max(c.Concurrency, 1), 0, 0
 }
 
 // OfflineTextInFlight bounds the text the offline judge analyses at once
-// (eval.RunnerConfig.MaxTextInFlight): its analysis takes many times a
-// text's size, so big records go one at a time and a run's memory is that
-// of its largest record, not Workers times it.
+// (eval.RunnerConfig.MaxTextInFlight).
 const OfflineTextInFlight = 16 << 20
-
-// TextInFlight is the run's bound on the text of the samples evaluated at
-// once: OfflineTextInFlight for the offline judge, none for an endpoint
-// (whose memory per sample is the request and its reply).
-func (c *Config) TextInFlight() int64 {
-	if c.UseOffline() {
-		return OfflineTextInFlight
-	}
-	return 0
-}
 
 // Absolute makes the paths of the config absolute against dir, so that a
 // server started elsewhere reads the files the client meant.

@@ -158,11 +158,12 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 	}
 	rctx, cancel := context.WithCancel(ctx)
 	events := make(chan eval.Event, 1024)
+	workers, ahead, text := s.Cfg.runnerLimits()
 	r := &eval.Runner{
 		Judge: spec.judge,
 		Config: eval.RunnerConfig{Metrics: spec.metrics, Criteria: spec.criteria, Strictness: s.Cfg.Strictness, ACWeights: s.Cfg.Parsed.ACWeights,
 			FCMode: s.Cfg.Parsed.FCMode, NSMode: s.Cfg.Parsed.NSMode, HistorySupport: s.Cfg.Parsed.HistorySupport,
-			Workers: s.Cfg.Workers(), StoreAhead: s.Cfg.StoreAhead(), MaxTextInFlight: s.Cfg.TextInFlight(), InFlight: s.sent, Unrecoverable: s.unrecoverable},
+			Workers: workers, StoreAhead: ahead, MaxTextInFlight: text, InFlight: s.sent, Unrecoverable: s.unrecoverable},
 		Events: events,
 		Done:   spec.done,
 		OnResults: func(rs []*eval.Result) error {
