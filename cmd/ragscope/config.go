@@ -131,12 +131,8 @@ func applySettings(fs *pflag.FlagSet, path string, required bool) error {
 		if env := flagEnv[name]; fs.Lookup(name) == nil || given[name] || (env != "" && os.Getenv(env) != "") {
 			continue // not a flag of this command, or set by flag or environment
 		}
-		v, err := settingValue(raw[k])
-		if err != nil {
-			return errorf("settings %s: %q %v", path, k, err)
-		}
-		if err := fs.Set(name, v); err != nil {
-			return errorf("settings %s: %q: %v", path, k, err)
+		if err := setSetting(fs, name, raw[k], fmt.Sprintf("settings %s: %q", path, k)); err != nil {
+			return errorf("%v", err)
 		}
 	}
 	return nil
