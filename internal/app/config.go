@@ -208,20 +208,14 @@ func joinMetrics(ms []eval.Metric) string {
 // --concurrency 0 that became 16 hid a typo in a script).
 func (c *Config) Validate() error {
 	var p Settings
-	var err error
-	if p.ACWeights, err = settings.ParseACWeights(c.ACWeights); err != nil {
-		return exit.Usagef("%v", err)
-	}
-	if p.FCMode, err = eval.ParseFCMode(c.FCMode); err != nil {
-		return exit.Usagef("%v", err)
-	}
-	if p.NSMode, err = eval.ParseNSMode(c.NSMode); err != nil {
-		return exit.Usagef("%v", err)
-	}
-	if p.HistorySupport, err = settings.ParseHistorySupport(c.HistorySupport); err != nil {
-		return exit.Usagef("%v", err)
-	}
-	if p.Levels, err = report.ParseLevels(c.Pass); err != nil {
+	var errs [5]error // the first one is said
+	p.ACWeights, errs[0] = settings.ParseACWeights(c.ACWeights)
+	p.FCMode, errs[1] = eval.ParseFCMode(c.FCMode)
+	p.NSMode, errs[2] = eval.ParseNSMode(c.NSMode)
+	p.HistorySupport, errs[3] = settings.ParseHistorySupport(c.HistorySupport)
+	p.Levels, errs[4] = report.ParseLevels(c.Pass)
+	err := cmp.Or(errs[:]...)
+	if err != nil {
 		return exit.Usagef("%v", err)
 	}
 	if c.Criteria != "" {
@@ -280,23 +274,17 @@ func (c *Config) Validate() error {
 // error names the flag.
 func (c *Config) gate(criteria []string) (report.Gate, error) {
 	var g report.Gate
+	var errs [4]error // the first one is said
+	g.Mean, errs[0] = report.ParseThresholds("fail-under", c.FailUnder, criteria...)
+	g.Sample, errs[1] = report.ParseThresholds("fail-under-sample", c.FailUnderSample, criteria...)
+	g.Conversation, errs[2] = report.ParseThresholds("fail-under-conversation", c.FailUnderConversation, criteria...)
+	g.MaxFailing, errs[3] = report.ParseAllowance(c.MaxFailing)
+	if err := cmp.Or(errs[:]...); err != nil {
+		return g, exit.UsageError{Err: err}
+	}
 	var err error
-	if g.Mean, err = report.ParseThresholds("fail-under", c.FailUnder, criteria...); err != nil {
-		return g, exit.UsageError{Err: err}
-	}
-	if g.Sample, err = report.ParseThresholds("fail-under-sample", c.FailUnderSample, criteria...); err != nil {
-		return g, exit.UsageError{Err: err}
-	}
-	if g.Conversation, err = report.ParseThresholds("fail-under-conversation", c.FailUnderConversation, criteria...); err != nil {
-		return g, exit.UsageError{Err: err}
-	}
-	if g.MaxFailing, err = report.ParseAllowance(c.MaxFailing); err != nil {
-		return g, exit.UsageError{Err: err}
-	}
-	if g.Baseline, err = c.baselineGate(criteria); err != nil {
-		return g, err
-	}
-	return g, nil
+	g.Baseline, err = c.baselineGate(criteria)
+	return g, err
 }
 
 // gatedMetrics refuses a threshold on a metric the run does not evaluate
