@@ -102,12 +102,8 @@ func storedRunList(dbPath string, opt store.OpenOptions) (*store.Shared, []repor
 		return nil, nil, nil, err
 	}
 	runs, err := db.Runs()
-	if err != nil {
-		db.Close()
-		return nil, nil, nil, err
-	}
-	live, err := db.Live()
-	if err != nil {
+	live, lerr := db.Live()
+	if err := cmp.Or(err, lerr); err != nil {
 		db.Close()
 		return nil, nil, nil, err
 	}
