@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/labels"
@@ -319,13 +320,7 @@ func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, std
 			return refError(err)
 		}
 		ids, infos = append(ids, info.ID), append(infos, info)
-		n := 0
-		for _, r := range rs {
-			if r != nil {
-				n++
-			}
-		}
-		counts = append(counts, n)
+		counts = append(counts, len(slices.DeleteFunc(rs, func(r *eval.Result) bool { return r == nil })))
 		return nil
 	}
 	if sub == "delete" {

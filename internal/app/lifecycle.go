@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -186,12 +187,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 				wg.Go(func() { errs[i] = spec.put(info.ID, res) })
 			}
 			wg.Wait()
-			for _, err := range errs {
-				if err != nil {
-					return err
-				}
-			}
-			return nil
+			return cmp.Or(errs...)
 		},
 	}
 	out := make(chan eval.Event, 64)
