@@ -47,7 +47,6 @@ type Session struct {
 	unrecoverable func(error) string
 	limits        []*endpoint.Client  // whose limiter state is shown
 	abilities     *endpoint.Abilities // what is known of the judge's endpoint; nil offline
-	baseURL       string              // the judge's base URL
 	resumed       int                 // samples the resumed run had finished
 	datasetOpt    dataset.Options     // what the dataset was read with: a stream reads it again the same way
 	log           io.Writer
@@ -309,7 +308,7 @@ func (s *Session) buildJudge() error {
 	}
 	baseURL := c.JudgeURL()
 	remembered := RememberedEndpoint(c.DB, baseURL, c.Model, func(msg string) { fmt.Fprintln(s.log, "endpoint profiles:", msg) })
-	s.abilities, s.baseURL = endpoint.NewAbilities(remembered, c.ResponseFormat), baseURL
+	s.abilities = endpoint.NewAbilities(remembered, c.ResponseFormat)
 	client, err := c.Endpoint(baseURL, s.abilities)
 	if err != nil {
 		return exit.UsageError{Err: err}
