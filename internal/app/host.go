@@ -348,9 +348,7 @@ func (h *Host) rerun(ctx context.Context, plan tui.Plan) (*Run, error) {
 	info.Cancelled = false
 	info.Prompts = j.Prompts().Hashes()
 	info.ResetUsage()
-	config := map[string]string{}
-	maps.Copy(config, info.Config)
-	info.Config = config
+	info.Config = maps.Clone(info.Config) // describe always made one
 	info.Config["rerun"] = fmt.Sprintf("%d samples, metrics %s", len(samples), joinMetrics(plan.Metrics))
 	rerun := map[int]bool{}
 	for _, i := range plan.Indexes {
