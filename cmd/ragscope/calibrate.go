@@ -85,8 +85,7 @@ ragscope calibrate --judge llm --limit 20 --base-url http://localhost:11434/v1 -
 				defer stop()
 				code, err := c.calibrateLLM(ctx, &f, cmd.InOrStdin())
 				if err != nil {
-					fmt.Fprintf(c.stderr, "ragscope calibrate: %s\n", errText(err))
-					return exitCode(err)
+					return failed(c.stderr, "ragscope calibrate", err)
 				}
 				return code
 			}

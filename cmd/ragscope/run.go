@@ -209,8 +209,7 @@ func (c *cli) evaluateCommand(cmd *cobra.Command, f *runFlags, pos []string) int
 	defer stop()
 	code, err := evaluate(ctx, f, stdout, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "ragscope:", err)
-		return exitCode(err)
+		return failedAsIs(stderr, "ragscope", err)
 	}
 	return code
 }

@@ -48,6 +48,12 @@ func failed(stderr io.Writer, name string, err error) int {
 	return exitCode(err)
 }
 
+// failedAsIs is failed for an error whose lines are said as they are.
+func failedAsIs(stderr io.Writer, name string, err error) int {
+	fmt.Fprintln(stderr, name+":", err)
+	return exitCode(err)
+}
+
 // runsCommand is `ragscope runs`, with delete and prune below it.
 func (c *cli) runsCommand() *cobra.Command {
 	var dbPath string

@@ -64,8 +64,7 @@ ragscope watch --headless --once --window 1h logs/app.jsonl`,
 			defer stop()
 			st, err := store.Open(f.DB, store.OpenOptions{Mode: store.Hold, Role: "watch", Stderr: c.stderr})
 			if err != nil {
-				fmt.Fprintln(c.stderr, "ragscope:", err)
-				return exitCode(err)
+				return failedAsIs(c.stderr, "ragscope", err)
 			}
 			defer st.Close()
 			// While the screen is up nothing else may write to the terminal:
@@ -78,22 +77,19 @@ ragscope watch --headless --once --window 1h logs/app.jsonl`,
 			}
 			w, err := watch.Prepare(&f.Config, fc, st, warnings)
 			if err != nil {
-				fmt.Fprintln(c.stderr, "ragscope:", err)
-				return exitCode(err)
+				return failedAsIs(c.stderr, "ragscope", err)
 			}
 			defer w.Close()
 			if !f.headless {
 				code, err := watch.Interactive(ctx, w, st, f.ascii, c.stderr)
 				held.writeTo(c.stderr)
 				if err != nil {
-					fmt.Fprintln(c.stderr, "ragscope watch:", err)
-					return exitCode(err)
+					return failedAsIs(c.stderr, "ragscope watch", err)
 				}
 				return code
 			}
 			if err := watch.Headless(ctx, w, c.stderr, progress); err != nil {
-				fmt.Fprintln(c.stderr, "ragscope watch:", err)
-				return exitCode(err)
+				return failedAsIs(c.stderr, "ragscope watch", err)
 			}
 			return exitOK
 		}),
