@@ -57,10 +57,7 @@ func runIDCompletions(cmd *cobra.Command, exclude []string, toComplete string) [
 	if loadSettings(cmd.Flags()) != nil {
 		return nil
 	}
-	dbPath := ""
-	if f := cmd.Flags().Lookup("db"); f != nil {
-		dbPath = f.Value.String()
-	}
+	dbPath, _ := cmd.Flags().GetString("db") // "" for a command without it
 	db, runs, live, err := storedRunList(dbPath, store.OpenOptions{Wait: completionWait})
 	if err != nil {
 		return nil

@@ -181,19 +181,15 @@ func settingsObject(b []byte) (map[string]any, error) {
 // environment left unset from the settings file; a command without such a
 // flag (help, completion) does not read it at all.
 func loadSettings(fs *pflag.FlagSet) error {
-	uses := false
-	for _, k := range settingKeys {
+	uses := slices.ContainsFunc(settingKeys, func(k string) bool {
 		name, _ := settingFlag(k)
-		uses = uses || fs.Lookup(name) != nil
-	}
+		return fs.Lookup(name) != nil
+	})
 	if !uses {
 		return nil
 	}
 	// --config is read after the flags are parsed: before, it is still empty.
-	config := ""
-	if fl := fs.Lookup("config"); fl != nil {
-		config = fl.Value.String()
-	}
+	config, _ := fs.GetString("config") // "" for a command without it
 	path, required := settingsPath(config)
 	if path == "" {
 		return nil
