@@ -113,13 +113,7 @@ func completeFlagWords(cmd *cobra.Command, flag string, words []string) {
 
 // withPrefix is the words that start with what is typed so far.
 func withPrefix(words []string, prefix string) []cobra.Completion {
-	var out []cobra.Completion
-	for _, w := range words {
-		if strings.HasPrefix(w, prefix) {
-			out = append(out, w)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(words), func(w string) bool { return !strings.HasPrefix(w, prefix) })
 }
 
 // completeMetrics completes the comma-separated list of --metrics: the
