@@ -259,12 +259,7 @@ func isDir(p string) bool {
 	return err == nil && st.IsDir()
 }
 
-func short(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
-}
+func short(h string) string { return h[:min(12, len(h))] }
 
 func (s *Session) buildJudge() error {
 	c := s.Cfg
