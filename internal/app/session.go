@@ -65,12 +65,9 @@ func (s *Session) prepareBaseline(stderr io.Writer) error {
 	if s.Loaded != nil {
 		r.DatasetHash = s.Loaded.SHA256
 	}
-	b, err := baseline.Prepare(s.Store, s.Cfg.Baseline, r, stderr)
-	if err != nil {
-		return err
-	}
-	s.baseline = b
-	return nil
+	var err error
+	s.baseline, err = baseline.Prepare(s.Store, s.Cfg.Baseline, r, stderr)
+	return err
 }
 
 // Prepare sets a run up: flags checked, dataset loaded, prompts and judge
