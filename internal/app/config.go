@@ -243,9 +243,7 @@ func (c *Config) Validate() error {
 	case c.ConfirmOver < 0 || math.IsNaN(c.ConfirmOver) || math.IsInf(c.ConfirmOver, 0):
 		return exit.Usagef("--confirm-over %v: give a cost in US dollars, e.g. 5 or 0.50", c.ConfirmOver)
 	}
-	switch c.Format {
-	case "", runreport.FormatJSON, runreport.FormatGitHub, runreport.FormatJSONL, runreport.FormatHTML:
-	default:
+	if !slices.Contains([]string{"", runreport.FormatJSON, runreport.FormatGitHub, runreport.FormatJSONL, runreport.FormatHTML}, c.Format) {
 		return exit.Usagef("--format %q: a run writes json, github, jsonl or html (csv and md: ragscope report RUN --format csv|md)", c.Format)
 	}
 	if p.Gate, err = c.gate(p.Criteria.Names()); err != nil {

@@ -280,22 +280,16 @@ func (s *Session) buildJudge() error {
 		}
 		return nil
 	}
-	switch c.ResponseFormat {
-	case "", "json_schema", "json_object", "text":
-	default:
+	if !slices.Contains([]string{"", "json_schema", "json_object", "text"}, c.ResponseFormat) {
 		return exit.Usagef("--response-format: %q is not one of json_schema, json_object, text", c.ResponseFormat)
 	}
-	switch c.Reasoning {
-	case "", "auto", "off", "on":
-	default:
+	if !slices.Contains([]string{"", "auto", "off", "on"}, c.Reasoning) {
 		return exit.Usagef("--reasoning: %q is not one of auto, off, on", c.Reasoning)
 	}
 	if c.MaxTokens < 0 {
 		return exit.Usagef("--max-tokens: %d is negative; give the largest completion budget, e.g. %d", c.MaxTokens, DefaultMaxTokens)
 	}
-	switch c.EmbedFormat {
-	case "float", "base64":
-	default:
+	if !slices.Contains([]string{"float", "base64"}, c.EmbedFormat) {
 		return exit.Usagef("--embedding-format: %q is not one of float, base64", c.EmbedFormat)
 	}
 	baseURL := c.JudgeURL()
