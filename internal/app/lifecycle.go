@@ -42,9 +42,7 @@ type Run struct {
 // unrecoverable judge failure, a result that could not be stored), once
 // it has ended; nil otherwise.
 func (r *Run) Stopped() error {
-	<-r.done
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	<-r.done // closed after stopped is set
 	return r.stopped
 }
 
@@ -55,9 +53,7 @@ func (r *Run) Cancel() { r.cancel() }
 // cut short, and an error when the end could not be recorded. The results
 // are in the store only, so that a run's memory does not grow with it.
 func (r *Run) Wait() (bool, error) {
-	<-r.done
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	<-r.done // closed after cancelled and err are set
 	return r.cancelled, r.err
 }
 
@@ -275,16 +271,14 @@ func (ss *startedSamples) note(ev *eval.Event) {
 	if ss == nil {
 		return
 	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
 	switch {
 	case ev.Kind == eval.EventSampleStarted && ev.Result != nil:
-		ss.mu.Lock()
 		ss.m[ev.Sample] = holder.StartedSample{Index: ev.Sample, ID: head(ev.Result.ID, startedText),
 			Question: head(ev.Result.Question, startedText), Answer: head(ev.Result.Answer, startedText)}
-		ss.mu.Unlock()
 	case ev.Kind == eval.EventSampleFinished:
-		ss.mu.Lock()
 		delete(ss.m, ev.Sample)
-		ss.mu.Unlock()
 	}
 }
 
