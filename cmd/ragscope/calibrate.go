@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -79,15 +80,12 @@ ragscope calibrate --judge llm --limit 20 --base-url http://localhost:11434/v1 -
 			case "offline":
 				return calibrateOffline(f.dir, f.limit, f.OfflineLexicon, c.stdout, c.stderr)
 			case "llm":
-				if f.APIKey == "" {
-					f.APIKey = os.Getenv("OPENAI_API_KEY")
-				}
+				f.APIKey = cmp.Or(f.APIKey, os.Getenv("OPENAI_API_KEY"))
 				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 				defer stop()
 				code, err := c.calibrateLLM(ctx, &f, cmd.InOrStdin())
 				if err != nil {
-					fmt.Fprintf(c.stderr, "ragscope calibrate: %s\n", errText(err))
-					return exitCode(err)
+					return failed(c.stderr, "ragscope calibrate", err)
 				}
 				return code
 			}

@@ -57,10 +57,7 @@ func runIDCompletions(cmd *cobra.Command, exclude []string, toComplete string) [
 	if loadSettings(cmd.Flags()) != nil {
 		return nil
 	}
-	dbPath := ""
-	if f := cmd.Flags().Lookup("db"); f != nil {
-		dbPath = f.Value.String()
-	}
+	dbPath, _ := cmd.Flags().GetString("db") // "" for a command without it
 	db, runs, live, err := storedRunList(dbPath, store.OpenOptions{Wait: completionWait})
 	if err != nil {
 		return nil
@@ -116,13 +113,7 @@ func completeFlagWords(cmd *cobra.Command, flag string, words []string) {
 
 // withPrefix is the words that start with what is typed so far.
 func withPrefix(words []string, prefix string) []cobra.Completion {
-	var out []cobra.Completion
-	for _, w := range words {
-		if strings.HasPrefix(w, prefix) {
-			out = append(out, w)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(words), func(w string) bool { return !strings.HasPrefix(w, prefix) })
 }
 
 // completeMetrics completes the comma-separated list of --metrics: the

@@ -131,12 +131,8 @@ func applySettings(fs *pflag.FlagSet, path string, required bool) error {
 		if env := flagEnv[name]; fs.Lookup(name) == nil || given[name] || (env != "" && os.Getenv(env) != "") {
 			continue // not a flag of this command, or set by flag or environment
 		}
-		v, err := settingValue(raw[k])
-		if err != nil {
-			return errorf("settings %s: %q %v", path, k, err)
-		}
-		if err := fs.Set(name, v); err != nil {
-			return errorf("settings %s: %q: %v", path, k, err)
+		if err := setSetting(fs, name, raw[k], fmt.Sprintf("settings %s: %q", path, k)); err != nil {
+			return errorf("%v", err)
 		}
 	}
 	return nil
@@ -185,19 +181,15 @@ func settingsObject(b []byte) (map[string]any, error) {
 // environment left unset from the settings file; a command without such a
 // flag (help, completion) does not read it at all.
 func loadSettings(fs *pflag.FlagSet) error {
-	uses := false
-	for _, k := range settingKeys {
+	uses := slices.ContainsFunc(settingKeys, func(k string) bool {
 		name, _ := settingFlag(k)
-		uses = uses || fs.Lookup(name) != nil
-	}
+		return fs.Lookup(name) != nil
+	})
 	if !uses {
 		return nil
 	}
 	// --config is read after the flags are parsed: before, it is still empty.
-	config := ""
-	if fl := fs.Lookup("config"); fl != nil {
-		config = fl.Value.String()
-	}
+	config, _ := fs.GetString("config") // "" for a command without it
 	path, required := settingsPath(config)
 	if path == "" {
 		return nil

@@ -102,6 +102,9 @@ func heldBy(path string) (holder.Hello, bool, error) {
 
 func dbCheck(path string, asJSON bool, stdout, stderr io.Writer) int {
 	rep, err := cache.Check(path)
+	if err == nil && asJSON {
+		err = writeJSON(stdout, rep)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ragscope db check: %v\n", err)
 		return exitFatal
@@ -111,10 +114,6 @@ func dbCheck(path string, asJSON bool, stdout, stderr io.Writer) int {
 		code = exitFatal
 	}
 	if asJSON {
-		if err := writeJSON(stdout, rep); err != nil {
-			fmt.Fprintf(stderr, "ragscope db check: %v\n", err)
-			return exitFatal
-		}
 		return code
 	}
 	switch {
@@ -177,6 +176,9 @@ func dbCheck(path string, asJSON bool, stdout, stderr io.Writer) int {
 
 func dbSalvage(path, out string, asJSON bool, stdout, stderr io.Writer) int {
 	rep, err := cache.Salvage(path, out)
+	if err == nil && asJSON {
+		err = writeJSON(stdout, rep)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ragscope db salvage: %v\n", err)
 		if errors.Is(err, fs.ErrExist) {
@@ -185,10 +187,6 @@ func dbSalvage(path, out string, asJSON bool, stdout, stderr io.Writer) int {
 		return exitFatal
 	}
 	if asJSON {
-		if err := writeJSON(stdout, rep); err != nil {
-			fmt.Fprintf(stderr, "ragscope db salvage: %v\n", err)
-			return exitFatal
-		}
 		return exitOK
 	}
 	how := map[string]string{

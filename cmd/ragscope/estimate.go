@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"os/signal"
@@ -51,9 +52,7 @@ ragscope estimate --resume latest`,
 			if len(pos) == 1 {
 				f.Dataset = pos[0]
 			}
-			if f.APIKey == "" {
-				f.APIKey = os.Getenv("OPENAI_API_KEY")
-			}
+			f.APIKey = cmp.Or(f.APIKey, os.Getenv("OPENAI_API_KEY"))
 			if err := checkSampleFlags(cmd.Flags()); err != nil {
 				c.stderr.Write([]byte("ragscope estimate: " + errText(err) + "\n"))
 				return exitUsage

@@ -131,28 +131,31 @@ func applyProfile(fs *pflag.FlagSet, name string, prof map[string]any, given map
 		if fs.Lookup(flag) == nil || given[flag] {
 			continue
 		}
-		v, err := settingValue(prof[k])
-		if err != nil {
-			return fmt.Errorf("settings %s: judges.%s.%s %v", path, name, k, err)
-		}
-		if err := fs.Set(flag, v); err != nil {
-			return fmt.Errorf("settings %s: judges.%s.%s: %v", path, name, k, err)
+		if err := setSetting(fs, flag, prof[k], fmt.Sprintf("settings %s: judges.%s.%s", path, name, k)); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// settingValue is a settings value as flag text.
-func settingValue(v any) (string, error) {
+// setSetting sets flag to a settings value; where names the value in
+// errors.
+func setSetting(fs *pflag.FlagSet, flag string, v any, where string) error {
+	var text string
 	switch x := v.(type) {
 	case string:
-		return x, nil
+		text = x
 	case json.Number: // the settings file is decoded with UseNumber
-		return x.String(), nil
+		text = x.String()
 	case bool:
-		return strconv.FormatBool(x), nil
+		text = strconv.FormatBool(x)
+	default:
+		return fmt.Errorf("%s must be a string, number or boolean", where)
 	}
-	return "", errors.New("must be a string, number or boolean")
+	if err := fs.Set(flag, text); err != nil {
+		return fmt.Errorf("%s: %v", where, err)
+	}
+	return nil
 }
 
 // judgeCommand is `ragscope judge`: the named judge profiles.

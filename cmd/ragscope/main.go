@@ -3,6 +3,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -293,9 +294,7 @@ func exitCode(err error) int {
 func versionText(info *debug.BuildInfo) string {
 	version, commit, modified := "(devel)", "", false
 	if info != nil {
-		if info.Main.Version != "" {
-			version = info.Main.Version
-		}
+		version = cmp.Or(info.Main.Version, version)
 		for _, s := range info.Settings {
 			switch s.Key {
 			case "vcs.revision":

@@ -194,9 +194,7 @@ ragscope run --headless --baseline testdata/baseline.json --max-drop f=0.05 --ma
 
 func (c *cli) evaluateCommand(cmd *cobra.Command, f *runFlags, pos []string) int {
 	stdout, stderr := c.stdout, c.stderr
-	if f.APIKey == "" {
-		f.APIKey = os.Getenv("OPENAI_API_KEY")
-	}
+	f.APIKey = cmp.Or(f.APIKey, os.Getenv("OPENAI_API_KEY"))
 	if len(pos) > 1 || (len(pos) == 0 && f.Resume == "") {
 		return usageHint(stderr, cmd, "give exactly one DATASET (JSONL, JSON, CSV, YAML or Parquet), e.g. ragscope run --headless testdata/demo.jsonl")
 	}
@@ -211,8 +209,7 @@ func (c *cli) evaluateCommand(cmd *cobra.Command, f *runFlags, pos []string) int
 	defer stop()
 	code, err := evaluate(ctx, f, stdout, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "ragscope:", err)
-		return exitCode(err)
+		return failedAsIs(stderr, "ragscope", err)
 	}
 	return code
 }
@@ -290,9 +287,7 @@ func (c *cli) checkCommand() *cobra.Command {
 			if len(pos) > 0 {
 				return usageHint(c.stderr, cmd, "takes the judge flags of run, no DATASET")
 			}
-			if f.APIKey == "" {
-				f.APIKey = os.Getenv("OPENAI_API_KEY")
-			}
+			f.APIKey = cmp.Or(f.APIKey, os.Getenv("OPENAI_API_KEY"))
 			if err := f.Validate(); err != nil {
 				fmt.Fprintln(c.stderr, "ragscope check:", err)
 				return exitUsage

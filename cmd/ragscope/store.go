@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/labels"
@@ -44,6 +45,12 @@ func refError(err error) error {
 // name, and returns its exit code.
 func failed(stderr io.Writer, name string, err error) int {
 	fmt.Fprintln(stderr, name+":", errText(err))
+	return exitCode(err)
+}
+
+// failedAsIs is failed for an error whose lines are said as they are.
+func failedAsIs(stderr io.Writer, name string, err error) int {
+	fmt.Fprintln(stderr, name+":", err)
 	return exitCode(err)
 }
 
@@ -102,12 +109,8 @@ func storedRunList(dbPath string, opt store.OpenOptions) (*store.Shared, []repor
 		return nil, nil, nil, err
 	}
 	runs, err := db.Runs()
-	if err != nil {
-		db.Close()
-		return nil, nil, nil, err
-	}
-	live, err := db.Live()
-	if err != nil {
+	live, lerr := db.Live()
+	if err := cmp.Or(err, lerr); err != nil {
 		db.Close()
 		return nil, nil, nil, err
 	}
@@ -323,13 +326,7 @@ func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, std
 			return refError(err)
 		}
 		ids, infos = append(ids, info.ID), append(infos, info)
-		n := 0
-		for _, r := range rs {
-			if r != nil {
-				n++
-			}
-		}
-		counts = append(counts, n)
+		counts = append(counts, len(slices.DeleteFunc(rs, func(r *eval.Result) bool { return r == nil })))
 		return nil
 	}
 	if sub == "delete" {

@@ -59,16 +59,14 @@ func (c *cli) show(cmd *cobra.Command, dbPath string, ascii bool, pass string, p
 	}
 	st, err := store.Open(dbPath, store.OpenOptions{Mode: store.Hold, Role: name})
 	if err != nil {
-		fmt.Fprintf(stderr, "ragscope %s: %v\n", name, err)
-		return exitCode(err)
+		return failedAsIs(stderr, "ragscope "+name, err)
 	}
 	defer st.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
 	code, err := app.Show(ctx, st, pos[0], ascii, levels, nil, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "ragscope %s: %v\n", name, err)
-		return exitCode(err)
+		return failedAsIs(stderr, "ragscope "+name, err)
 	}
 	return code
 }
@@ -112,8 +110,7 @@ func (c *cli) serveCommand() *cobra.Command {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			if err := serve.Serve(ctx, dbPath, c.stdout, c.stderr); err != nil {
-				fmt.Fprintln(c.stderr, "ragscope serve:", err)
-				return exitCode(err)
+				return failedAsIs(c.stderr, "ragscope serve", err)
 			}
 			return exitOK
 		}),

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -46,9 +47,7 @@ Exit status: 0 after a clean stop (SIGINT, SIGTERM) or, with --once, once what t
 ragscope watch --headless --sample 0.1 --max-rps 2 --alert 'faithfulness<0.7 over 50' --alert-exec 'mail -s ragscope ops@example.com' logs/
 ragscope watch --headless --once --window 1h logs/app.jsonl`,
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
-			if f.APIKey == "" {
-				f.APIKey = os.Getenv("OPENAI_API_KEY")
-			}
+			f.APIKey = cmp.Or(f.APIKey, os.Getenv("OPENAI_API_KEY"))
 			if len(pos) == 0 {
 				return usageHint(c.stderr, cmd, "give at least one LOG: a JSON Lines file, a glob or a directory, e.g. ragscope watch --headless logs/app.jsonl")
 			}
@@ -65,8 +64,7 @@ ragscope watch --headless --once --window 1h logs/app.jsonl`,
 			defer stop()
 			st, err := store.Open(f.DB, store.OpenOptions{Mode: store.Hold, Role: "watch", Stderr: c.stderr})
 			if err != nil {
-				fmt.Fprintln(c.stderr, "ragscope:", err)
-				return exitCode(err)
+				return failedAsIs(c.stderr, "ragscope", err)
 			}
 			defer st.Close()
 			// While the screen is up nothing else may write to the terminal:
@@ -79,22 +77,19 @@ ragscope watch --headless --once --window 1h logs/app.jsonl`,
 			}
 			w, err := watch.Prepare(&f.Config, fc, st, warnings)
 			if err != nil {
-				fmt.Fprintln(c.stderr, "ragscope:", err)
-				return exitCode(err)
+				return failedAsIs(c.stderr, "ragscope", err)
 			}
 			defer w.Close()
 			if !f.headless {
 				code, err := watch.Interactive(ctx, w, st, f.ascii, c.stderr)
 				held.writeTo(c.stderr)
 				if err != nil {
-					fmt.Fprintln(c.stderr, "ragscope watch:", err)
-					return exitCode(err)
+					return failedAsIs(c.stderr, "ragscope watch", err)
 				}
 				return code
 			}
 			if err := watch.Headless(ctx, w, c.stderr, progress); err != nil {
-				fmt.Fprintln(c.stderr, "ragscope watch:", err)
-				return exitCode(err)
+				return failedAsIs(c.stderr, "ragscope watch", err)
 			}
 			return exitOK
 		}),

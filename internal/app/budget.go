@@ -109,7 +109,9 @@ func (f *firstRun) start(ctx context.Context) (tui.Started, error) {
 	}
 	// The record says when the run started, not when the question was
 	// put: the answer may have taken minutes.
-	f.s.restamp()
+	f.s.mu.Lock()
+	f.s.stampStart(time.Now().UTC())
+	f.s.mu.Unlock()
 	run, err := f.s.Start(ctx)
 	if err != nil {
 		f.err = err
@@ -131,14 +133,6 @@ func (f *firstRun) close() (*Run, error) {
 	f.mu.Unlock()
 	f.estimating.Wait()
 	return run, err
-}
-
-// restamp sets the start of the run record (of this attempt, when it is
-// resumed) to now.
-func (s *Session) restamp() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.stampStart(time.Now().UTC())
 }
 
 // errNotStarted is the end of an interface that quit at the cost question.

@@ -17,6 +17,9 @@ import (
 // Calibrating a judge is a run like any other, through the cache and
 // recorded; only how its results are read, two samples a pair, is its own.
 
+// pairSides name a pair's two answers in ids and messages.
+var pairSides = [2]string{"faithful", "unfaithful"}
+
 // CalibrationData is the dataset of a calibration: each pair is two
 // samples in a row, its faithful answer first (index 2k) and its
 // unfaithful one after (2k+1), ids naming the set, the pair and the side.
@@ -28,7 +31,7 @@ func CalibrationData(name string, sets []calibrate.LoadedSet) *dataset.Loaded {
 	for _, ls := range sets {
 		for k, p := range ls.Pairs {
 			for side, answer := range []string{p.Faithful, p.Unfaith} {
-				s := eval.Sample{Index: len(l.Samples), ID: fmt.Sprintf("%s#%d/%s", ls.Name, k+1, [2]string{"faithful", "unfaithful"}[side]),
+				s := eval.Sample{Index: len(l.Samples), ID: fmt.Sprintf("%s#%d/%s", ls.Name, k+1, pairSides[side]),
 					Question: p.Question, Answer: answer, Contexts: p.Contexts}
 				_ = enc.Encode(s)
 				l.Samples = append(l.Samples, s)
@@ -87,17 +90,13 @@ func (s *Session) Calibrate(ctx context.Context, sets []calibrate.LoadedSet) ([]
 			case g.st.Failed() || b.st.Failed():
 				ps.Outcome = calibrate.PairFailed
 				r.Failed++
-				for _, x := range []struct {
-					name string
-					s    side
-				}{{"faithful", g}, {"unfaithful", b}} {
-					if x.s.st.Failed() {
-						if ps.Why != "" {
-							ps.Why += "; "
-						}
-						ps.Why += fmt.Sprintf("%s answer: %s: %s", x.name, x.s.st, x.s.why)
+				var whys []string
+				for i, x := range []side{g, b} {
+					if x.st.Failed() {
+						whys = append(whys, fmt.Sprintf("%s answer: %s: %s", pairSides[i], x.st, x.why))
 					}
 				}
+				ps.Why = strings.Join(whys, "; ")
 			case g.st != eval.StatusOK || b.st != eval.StatusOK || g.score == nil || b.score == nil:
 				ps.Outcome = calibrate.PairUndefined
 				r.Undefined++

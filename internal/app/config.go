@@ -142,42 +142,26 @@ func (c *Config) UseOffline() bool {
 // JudgeURL is --base-url, OpenAI's API when none is given.
 func (c *Config) JudgeURL() string { return cmp.Or(c.BaseURL, "https://api.openai.com/v1") }
 
-// Workers is the one rule for how many samples a run evaluates at once.
-func (c *Config) Workers() int {
+// runnerLimits are the run's eval.RunnerConfig bounds: the samples
+// evaluated at once, the results held ahead of the store, and the text of
+// the samples in flight. The offline judge has its own figures, and its
+// analysis takes many times a text's size, so big records go one at a time
+// and a run's memory is that of its largest record. For an endpoint, twice
+// the request slots keep them busy while samples wait on their sequential
+// steps (statements before verdicts); nothing is stored ahead, so that a
+// failing disk costs few paid results, and a sample's memory is its request
+// and reply.
+func (c *Config) runnerLimits() (workers, ahead int, text int64) {
 	if c.UseOffline() {
-		w, _ := offline.RunnerConfig()
-		return w
+		w, a := offline.RunnerConfig()
+		return w, a, OfflineTextInFlight
 	}
-	// Twice the request slots keep them busy while samples wait on their
-	// sequential steps (statements before verdicts).
-	return 2 * max(c.Concurrency, 1)
-}
-
-// StoreAhead is eval.RunnerConfig.StoreAhead: the offline judge's own
-// figure; none for an LLM run, so that a failing disk costs few paid results.
-func (c *Config) StoreAhead() int {
-	if c.UseOffline() {
-		_, ahead := offline.RunnerConfig()
-		return ahead
-	}
-	return 0
+	return 2 * max(c.Concurrency, 1), 0, 0
 }
 
 // OfflineTextInFlight bounds the text the offline judge analyses at once
-// (eval.RunnerConfig.MaxTextInFlight): its analysis takes many times a
-// text's size, so big records go one at a time and a run's memory is that
-// of its largest record, not Workers times it.
+// (eval.RunnerConfig.MaxTextInFlight).
 const OfflineTextInFlight = 16 << 20
-
-// TextInFlight is the run's bound on the text of the samples evaluated at
-// once: OfflineTextInFlight for the offline judge, none for an endpoint
-// (whose memory per sample is the request and its reply).
-func (c *Config) TextInFlight() int64 {
-	if c.UseOffline() {
-		return OfflineTextInFlight
-	}
-	return 0
-}
 
 // Absolute makes the paths of the config absolute against dir, so that a
 // server started elsewhere reads the files the client meant.
@@ -224,20 +208,14 @@ func joinMetrics(ms []eval.Metric) string {
 // --concurrency 0 that became 16 hid a typo in a script).
 func (c *Config) Validate() error {
 	var p Settings
-	var err error
-	if p.ACWeights, err = settings.ParseACWeights(c.ACWeights); err != nil {
-		return exit.Usagef("%v", err)
-	}
-	if p.FCMode, err = eval.ParseFCMode(c.FCMode); err != nil {
-		return exit.Usagef("%v", err)
-	}
-	if p.NSMode, err = eval.ParseNSMode(c.NSMode); err != nil {
-		return exit.Usagef("%v", err)
-	}
-	if p.HistorySupport, err = settings.ParseHistorySupport(c.HistorySupport); err != nil {
-		return exit.Usagef("%v", err)
-	}
-	if p.Levels, err = report.ParseLevels(c.Pass); err != nil {
+	var errs [5]error // the first one is said
+	p.ACWeights, errs[0] = settings.ParseACWeights(c.ACWeights)
+	p.FCMode, errs[1] = eval.ParseFCMode(c.FCMode)
+	p.NSMode, errs[2] = eval.ParseNSMode(c.NSMode)
+	p.HistorySupport, errs[3] = settings.ParseHistorySupport(c.HistorySupport)
+	p.Levels, errs[4] = report.ParseLevels(c.Pass)
+	err := cmp.Or(errs[:]...)
+	if err != nil {
 		return exit.Usagef("%v", err)
 	}
 	if c.Criteria != "" {
@@ -265,9 +243,7 @@ func (c *Config) Validate() error {
 	case c.ConfirmOver < 0 || math.IsNaN(c.ConfirmOver) || math.IsInf(c.ConfirmOver, 0):
 		return exit.Usagef("--confirm-over %v: give a cost in US dollars, e.g. 5 or 0.50", c.ConfirmOver)
 	}
-	switch c.Format {
-	case "", runreport.FormatJSON, runreport.FormatGitHub, runreport.FormatJSONL, runreport.FormatHTML:
-	default:
+	if !slices.Contains([]string{"", runreport.FormatJSON, runreport.FormatGitHub, runreport.FormatJSONL, runreport.FormatHTML}, c.Format) {
 		return exit.Usagef("--format %q: a run writes json, github, jsonl or html (csv and md: ragscope report RUN --format csv|md)", c.Format)
 	}
 	if p.Gate, err = c.gate(p.Criteria.Names()); err != nil {
@@ -296,23 +272,17 @@ func (c *Config) Validate() error {
 // error names the flag.
 func (c *Config) gate(criteria []string) (report.Gate, error) {
 	var g report.Gate
+	var errs [4]error // the first one is said
+	g.Mean, errs[0] = report.ParseThresholds("fail-under", c.FailUnder, criteria...)
+	g.Sample, errs[1] = report.ParseThresholds("fail-under-sample", c.FailUnderSample, criteria...)
+	g.Conversation, errs[2] = report.ParseThresholds("fail-under-conversation", c.FailUnderConversation, criteria...)
+	g.MaxFailing, errs[3] = report.ParseAllowance(c.MaxFailing)
+	if err := cmp.Or(errs[:]...); err != nil {
+		return g, exit.UsageError{Err: err}
+	}
 	var err error
-	if g.Mean, err = report.ParseThresholds("fail-under", c.FailUnder, criteria...); err != nil {
-		return g, exit.UsageError{Err: err}
-	}
-	if g.Sample, err = report.ParseThresholds("fail-under-sample", c.FailUnderSample, criteria...); err != nil {
-		return g, exit.UsageError{Err: err}
-	}
-	if g.Conversation, err = report.ParseThresholds("fail-under-conversation", c.FailUnderConversation, criteria...); err != nil {
-		return g, exit.UsageError{Err: err}
-	}
-	if g.MaxFailing, err = report.ParseAllowance(c.MaxFailing); err != nil {
-		return g, exit.UsageError{Err: err}
-	}
-	if g.Baseline, err = c.baselineGate(criteria); err != nil {
-		return g, err
-	}
-	return g, nil
+	g.Baseline, err = c.baselineGate(criteria)
+	return g, err
 }
 
 // gatedMetrics refuses a threshold on a metric the run does not evaluate

@@ -98,7 +98,7 @@ func (s *Session) stampEndpoint(info *report.RunInfo) {
 		info.Config["response_format"] = p.Format
 	}
 	if s.abilities.Changed() {
-		if err := RememberEndpoint(s.Cfg.DB, s.baseURL, s.Cfg.Model, s.abilities.ToRemember()); err != nil {
+		if err := RememberEndpoint(s.Cfg.DB, s.Cfg.JudgeURL(), s.Cfg.Model, s.abilities.ToRemember()); err != nil {
 			fmt.Fprintln(s.log, "remembering the endpoint's profile:", err)
 		}
 	}

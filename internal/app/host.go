@@ -238,17 +238,15 @@ func (h *Host) keepDraft(j *llm.Judge, edit *pendingEdit, final, draft string) e
 	if err := os.WriteFile(draft, b, 0o600); err != nil {
 		return err
 	}
-	for _, in := range j.Prompts().List() {
-		if in.Task != edit.task || in.Lang != edit.lang {
-			continue
+	overridden := slices.ContainsFunc(j.Prompts().List(), func(in prompts.Info) bool {
+		return in.Task == edit.task && in.Lang == edit.lang && in.Source == prompts.SourceOverride && in.Path == final
+	})
+	if overridden {
+		src, err := j.Prompts().Source(edit.task, edit.lang)
+		if err != nil {
+			return err
 		}
-		if in.Source == prompts.SourceOverride && in.Path == final {
-			src, err := j.Prompts().Source(edit.task, edit.lang)
-			if err != nil {
-				return err
-			}
-			return os.WriteFile(final, []byte(src), 0o600)
-		}
+		return os.WriteFile(final, []byte(src), 0o600)
 	}
 	if err := os.Remove(final); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
@@ -348,9 +346,7 @@ func (h *Host) rerun(ctx context.Context, plan tui.Plan) (*Run, error) {
 	info.Cancelled = false
 	info.Prompts = j.Prompts().Hashes()
 	info.ResetUsage()
-	config := map[string]string{}
-	maps.Copy(config, info.Config)
-	info.Config = config
+	info.Config = maps.Clone(info.Config) // describe always made one
 	info.Config["rerun"] = fmt.Sprintf("%d samples, metrics %s", len(samples), joinMetrics(plan.Metrics))
 	rerun := map[int]bool{}
 	for _, i := range plan.Indexes {
@@ -481,13 +477,9 @@ func sameDataset(st cache.Store, info report.RunInfo) ([]report.RunInfo, error) 
 	if err != nil {
 		return nil, err
 	}
-	var out []report.RunInfo
-	for _, r := range runs {
-		if r.Dataset == info.Dataset || (r.DatasetHash != "" && r.DatasetHash == info.DatasetHash) {
-			out = append(out, r)
-		}
-	}
-	return out, nil
+	return slices.DeleteFunc(runs, func(r report.RunInfo) bool {
+		return r.Dataset != info.Dataset && (r.DatasetHash == "" || r.DatasetHash != info.DatasetHash)
+	}), nil
 }
 
 // PromptsDirDefault names the default override directory in messages, where

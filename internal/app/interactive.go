@@ -148,8 +148,7 @@ func Show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass re
 		}
 		if cl := st.Client(); cl != nil && lr.Role == "serve" {
 			opts.Banner += ", X stops it"
-			id := info.ID
-			opts.Cancel = func() { _ = cl.Stop(id) }
+			opts.Cancel = func() { _ = cl.Stop(info.ID) }
 		}
 		if lr.Role == "watch" && follow == nil {
 			// Another process's watcher: the follow screen, without its lag.
@@ -158,9 +157,8 @@ func Show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass re
 		}
 		events = live.Events(wctx, st, info.ID)
 	} else {
-		id := info.ID
 		opts.Summaries = func(from, limit int, fn func(*eval.Result) error) (int, error) {
-			return st.RunSummaries(id, from, limit, fn)
+			return st.RunSummaries(info.ID, from, limit, fn)
 		}
 		opts.Banner = fmt.Sprintf("stored run %s", info.ID)
 		if info.FinishedAt == nil {
@@ -268,9 +266,5 @@ func RawCallsJSON(st cache.Store) func(keys []string) ([]byte, error) {
 }
 
 func indent(s, pre string) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = pre + l
-	}
-	return strings.Join(lines, "\n")
+	return pre + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pre)
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -41,9 +42,7 @@ type Run struct {
 // unrecoverable judge failure, a result that could not be stored), once
 // it has ended; nil otherwise.
 func (r *Run) Stopped() error {
-	<-r.done
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	<-r.done // closed after stopped is set
 	return r.stopped
 }
 
@@ -54,9 +53,7 @@ func (r *Run) Cancel() { r.cancel() }
 // cut short, and an error when the end could not be recorded. The results
 // are in the store only, so that a run's memory does not grow with it.
 func (r *Run) Wait() (bool, error) {
-	<-r.done
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	<-r.done // closed after cancelled and err are set
 	return r.cancelled, r.err
 }
 
@@ -158,11 +155,12 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 	}
 	rctx, cancel := context.WithCancel(ctx)
 	events := make(chan eval.Event, 1024)
+	workers, ahead, text := s.Cfg.runnerLimits()
 	r := &eval.Runner{
 		Judge: spec.judge,
 		Config: eval.RunnerConfig{Metrics: spec.metrics, Criteria: spec.criteria, Strictness: s.Cfg.Strictness, ACWeights: s.Cfg.Parsed.ACWeights,
 			FCMode: s.Cfg.Parsed.FCMode, NSMode: s.Cfg.Parsed.NSMode, HistorySupport: s.Cfg.Parsed.HistorySupport,
-			Workers: s.Cfg.Workers(), StoreAhead: s.Cfg.StoreAhead(), MaxTextInFlight: s.Cfg.TextInFlight(), InFlight: s.sent, Unrecoverable: s.unrecoverable},
+			Workers: workers, StoreAhead: ahead, MaxTextInFlight: text, InFlight: s.sent, Unrecoverable: s.unrecoverable},
 		Events: events,
 		Done:   spec.done,
 		OnResults: func(rs []*eval.Result) error {
@@ -185,12 +183,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 				wg.Go(func() { errs[i] = spec.put(info.ID, res) })
 			}
 			wg.Wait()
-			for _, err := range errs {
-				if err != nil {
-					return err
-				}
-			}
-			return nil
+			return cmp.Or(errs...)
 		},
 	}
 	out := make(chan eval.Event, 64)
@@ -278,16 +271,14 @@ func (ss *startedSamples) note(ev *eval.Event) {
 	if ss == nil {
 		return
 	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
 	switch {
 	case ev.Kind == eval.EventSampleStarted && ev.Result != nil:
-		ss.mu.Lock()
 		ss.m[ev.Sample] = holder.StartedSample{Index: ev.Sample, ID: head(ev.Result.ID, startedText),
 			Question: head(ev.Result.Question, startedText), Answer: head(ev.Result.Answer, startedText)}
-		ss.mu.Unlock()
 	case ev.Kind == eval.EventSampleFinished:
-		ss.mu.Lock()
 		delete(ss.m, ev.Sample)
-		ss.mu.Unlock()
 	}
 }
 

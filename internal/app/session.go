@@ -47,7 +47,6 @@ type Session struct {
 	unrecoverable func(error) string
 	limits        []*endpoint.Client  // whose limiter state is shown
 	abilities     *endpoint.Abilities // what is known of the judge's endpoint; nil offline
-	baseURL       string              // the judge's base URL
 	resumed       int                 // samples the resumed run had finished
 	datasetOpt    dataset.Options     // what the dataset was read with: a stream reads it again the same way
 	log           io.Writer
@@ -66,12 +65,9 @@ func (s *Session) prepareBaseline(stderr io.Writer) error {
 	if s.Loaded != nil {
 		r.DatasetHash = s.Loaded.SHA256
 	}
-	b, err := baseline.Prepare(s.Store, s.Cfg.Baseline, r, stderr)
-	if err != nil {
-		return err
-	}
-	s.baseline = b
-	return nil
+	var err error
+	s.baseline, err = baseline.Prepare(s.Store, s.Cfg.Baseline, r, stderr)
+	return err
 }
 
 // Prepare sets a run up: flags checked, dataset loaded, prompts and judge
@@ -260,12 +256,7 @@ func isDir(p string) bool {
 	return err == nil && st.IsDir()
 }
 
-func short(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
-}
+func short(h string) string { return h[:min(12, len(h))] }
 
 func (s *Session) buildJudge() error {
 	c := s.Cfg
@@ -289,27 +280,21 @@ func (s *Session) buildJudge() error {
 		}
 		return nil
 	}
-	switch c.ResponseFormat {
-	case "", "json_schema", "json_object", "text":
-	default:
+	if !slices.Contains([]string{"", "json_schema", "json_object", "text"}, c.ResponseFormat) {
 		return exit.Usagef("--response-format: %q is not one of json_schema, json_object, text", c.ResponseFormat)
 	}
-	switch c.Reasoning {
-	case "", "auto", "off", "on":
-	default:
+	if !slices.Contains([]string{"", "auto", "off", "on"}, c.Reasoning) {
 		return exit.Usagef("--reasoning: %q is not one of auto, off, on", c.Reasoning)
 	}
 	if c.MaxTokens < 0 {
 		return exit.Usagef("--max-tokens: %d is negative; give the largest completion budget, e.g. %d", c.MaxTokens, DefaultMaxTokens)
 	}
-	switch c.EmbedFormat {
-	case "float", "base64":
-	default:
+	if !slices.Contains([]string{"float", "base64"}, c.EmbedFormat) {
 		return exit.Usagef("--embedding-format: %q is not one of float, base64", c.EmbedFormat)
 	}
 	baseURL := c.JudgeURL()
 	remembered := RememberedEndpoint(c.DB, baseURL, c.Model, func(msg string) { fmt.Fprintln(s.log, "endpoint profiles:", msg) })
-	s.abilities, s.baseURL = endpoint.NewAbilities(remembered, c.ResponseFormat), baseURL
+	s.abilities = endpoint.NewAbilities(remembered, c.ResponseFormat)
 	client, err := c.Endpoint(baseURL, s.abilities)
 	if err != nil {
 		return exit.UsageError{Err: err}
