@@ -146,10 +146,7 @@ func (t *Tally) TopErrors(n int) []ErrorCount {
 	slices.SortFunc(out, func(a, b ErrorCount) int {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Message, b.Message))
 	})
-	if len(out) > n {
-		out = out[:n]
-	}
-	return out
+	return out[:min(n, len(out))]
 }
 
 // exactSum adds float64s exactly and rounds once, when read (Shewchuk's
