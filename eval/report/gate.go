@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -398,10 +399,7 @@ func evidence(r *eval.Result, m eval.Metric) []string {
 
 // sampleName is how CI output names a sample: its id, else its index.
 func sampleName(r *eval.Result) string {
-	if r.ID != "" {
-		return r.ID
-	}
-	return "#" + strconv.Itoa(r.Index)
+	return cmp.Or(r.ID, "#"+strconv.Itoa(r.Index))
 }
 
 // metricNames lists the metrics this version knows, for error messages.
