@@ -308,12 +308,7 @@ func (o GateOutcome) WorstLines() []string {
 
 // Passed reports whether every check passed (an empty gate passes).
 func (o GateOutcome) Passed() bool {
-	for _, c := range o.Checks {
-		if c.State != GatePassed {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(o.Checks, func(c GateCheck) bool { return c.State != GatePassed })
 }
 
 // Outcome evaluates the gate against the run's tally: the one place a

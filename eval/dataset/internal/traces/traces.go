@@ -293,20 +293,9 @@ var (
 )
 
 func (t *traceReader) keep(key string) bool {
-	if slices.Contains(readAttrs, key) {
-		return true
-	}
-	for _, p := range readPrefixes {
-		if strings.HasPrefix(key, p) {
-			return true
-		}
-	}
-	for _, a := range t.attr {
-		if a != "" && (key == a || strings.HasPrefix(key, a+".")) {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(readAttrs, key) ||
+		slices.ContainsFunc(readPrefixes, func(p string) bool { return strings.HasPrefix(key, p) }) ||
+		slices.ContainsFunc(t.attr[:], func(a string) bool { return a != "" && (key == a || strings.HasPrefix(key, a+".")) })
 }
 
 // request is one RAG request of a trace; several says its trace holds
