@@ -79,7 +79,6 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 			return eval.ChatResponse{}, err
 		}
 		if ok {
-			resp.Cached, resp.Key = true, key
 			return resp, nil
 		}
 		if c.mode == CacheOnly {
@@ -105,7 +104,6 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 		// between our lookup and our claim.
 		if resp, ok, err := c.lookupChat(key, req.Validate); err == nil && ok {
 			release()
-			resp.Cached, resp.Key = true, key
 			return resp, nil
 		}
 		resp, err = c.fetchChat(ctx, req, key)
@@ -114,9 +112,9 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 	}
 }
 
-// lookupChat reads a stored reply; one whose choices the request's
-// validator now rejects counts as absent, so it is fetched again and
-// overwritten.
+// lookupChat reads a stored reply, marked as the cache's; one whose
+// choices the request's validator now rejects counts as absent, so it is
+// fetched again and overwritten.
 func (c *Client) lookupChat(key string, validate func(string) error) (eval.ChatResponse, bool, error) {
 	resp, ok, err := c.st.LookupChat(key)
 	if err != nil || !ok {
@@ -125,6 +123,7 @@ func (c *Client) lookupChat(key string, validate func(string) error) (eval.ChatR
 	if validate != nil && !validChoices(resp.Choices, validate) {
 		return eval.ChatResponse{}, false, nil
 	}
+	resp.Cached, resp.Key = true, key
 	return resp, true, nil
 }
 

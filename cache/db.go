@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -248,12 +249,7 @@ func (db *DB) init() (err error) {
 		if meta == nil || !bytes.Equal(meta.Get([]byte(metaVersionKey)), []byte{schemaVersion}) {
 			return nil
 		}
-		for _, name := range allBuckets {
-			if tx.Bucket(name) == nil {
-				return nil
-			}
-		}
-		current = true
+		current = !slices.ContainsFunc(allBuckets, func(name []byte) bool { return tx.Bucket(name) == nil })
 		return nil
 	}); err != nil || current {
 		return err

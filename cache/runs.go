@@ -112,14 +112,6 @@ func encodeResult(runID string, r *eval.Result) (key, v []byte, err error) {
 	return resultKey(runID, r.Index), v, nil
 }
 
-// putResult stores an encoded result of a recorded run.
-func (db *DB) putResult(tx *bolt.Tx, runID string, key, v []byte) error {
-	if err := db.runRecorded(tx, runID); err != nil {
-		return err
-	}
-	return tx.Bucket(bucketResults).Put(key, v)
-}
-
 // runRecorded refuses results of a run that has no record.
 func (db *DB) runRecorded(tx *bolt.Tx, runID string) error {
 	if tx.Bucket(bucketRuns).Get([]byte(runID)) == nil {
@@ -338,30 +330,22 @@ func resolveRun(tx *bolt.Tx, path, ref string) (report.RunInfo, error) {
 	if ref == "" {
 		return report.RunInfo{}, fmt.Errorf("no run given; pass a run id or %q (`ragscope runs` lists them)", LatestRun)
 	}
-	var matches []report.RunInfo
+	// runsWithPrefix found an id or a unique prefix: ref is either none or
+	// the prefix of several.
+	var ids []string
 	for _, r := range runs {
-		if r.ID == ref {
-			return r, nil
-		}
 		if strings.HasPrefix(r.ID, ref) {
-			matches = append(matches, r)
+			ids = append(ids, r.ID)
 		}
 	}
-	switch len(matches) {
-	case 1:
-		return matches[0], nil
-	case 0:
+	n := len(ids)
+	if n == 0 {
 		return report.RunInfo{}, fmt.Errorf("no run %q in %s; `ragscope runs` lists the recorded runs", ref, path)
 	}
-	ids := make([]string, 0, 5)
-	for i, m := range matches {
-		if i == 5 {
-			ids = append(ids, "...")
-			break
-		}
-		ids = append(ids, m.ID)
+	if n > 5 {
+		ids = append(ids[:5], "...")
 	}
-	return report.RunInfo{}, fmt.Errorf("run %q is ambiguous in %s: it starts %d runs (%s); give more of the id", ref, path, len(matches), strings.Join(ids, ", "))
+	return report.RunInfo{}, fmt.Errorf("run %q is ambiguous in %s: it starts %d runs (%s); give more of the id", ref, path, n, strings.Join(ids, ", "))
 }
 
 func readResults(tx *bolt.Tx, path, runID string) (map[int]*eval.Result, error) {

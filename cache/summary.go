@@ -17,7 +17,6 @@ func (db *DB) RunSummaries(ref string, from, limit int, fn func(*eval.Result) er
 	next = -1
 	read := 0
 	defer func() { db.res.Note(db.bolt, read) }()
-	var fnErr error
 	err = db.view(func(tx *bolt.Tx) error {
 		info, err := resolveRun(tx, db.path, ref)
 		if err != nil || limit <= 0 {
@@ -36,15 +35,9 @@ func (db *DB) RunSummaries(ref string, from, limit int, fn func(*eval.Result) er
 			if err != nil {
 				return false, damaged(db.path, "run %s, sample %d: unreadable result: %v", info.ID, idx, err)
 			}
-			if fnErr = fn(r); fnErr != nil {
-				return false, fnErr
-			}
-			return true, nil
+			return true, fn(r)
 		})
 	})
-	if fnErr != nil {
-		return -1, fnErr // fn's own, not the file's: no damage to note
-	}
 	if err != nil {
 		return -1, err
 	}

@@ -272,7 +272,10 @@ func (db *DB) WatchResult(stream, hash, runID string, r *eval.Result) error {
 		if b == nil {
 			return fmt.Errorf("watcher state %s: %w", stream, errNoWatchRun)
 		}
-		if err := db.putResult(tx, runID, key, v); err != nil {
+		if err := db.runRecorded(tx, runID); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketResults).Put(key, v); err != nil {
 			return err
 		}
 		return b.Bucket(watchPending).Delete(hk)

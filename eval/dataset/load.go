@@ -15,6 +15,7 @@ package dataset
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -217,9 +218,7 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 	case sniffJSONFamily:
 		// Content that is neither is left to the reader the extension
 		// names, which says what is wrong with it.
-		if f := sniffJSON(head, atEOF, format == FormatJSONL, c.Cols); f != "" {
-			format = f
-		}
+		format = cmp.Or(sniffJSON(head, atEOF, format == FormatJSONL, c.Cols), format)
 	case sniffAll:
 		format = sniffContent(head, atEOF, c.Cols)
 	}
@@ -434,11 +433,7 @@ func maxRecordBytes(opt Options) int64 {
 // SkipError turns a skipped record back into the error it would have been,
 // for listing skipped records with the same wording as a failed load.
 func (l *Loaded) SkipError(s Skip) *Error {
-	file := l.Path
-	if s.File != "" {
-		file = s.File
-	}
-	return &Error{File: file, Sheet: s.Sheet, Cell: s.Cell, Line: s.Line, Unit: s.Unit, Field: s.Field, Msg: s.Reason}
+	return &Error{File: cmp.Or(s.File, l.Path), Sheet: s.Sheet, Cell: s.Cell, Line: s.Line, Unit: s.Unit, Field: s.Field, Msg: s.Reason}
 }
 
 // ParseMap parses a --map value such as "question=q_col,answer=resp" into

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -556,10 +557,8 @@ func (y *yamlDoc) recordKey(m *yaml.Node) *yaml.Node {
 			return k
 		}
 		for f := range read.NFields {
-			for _, name := range y.c.Cols.Names[f] {
-				if strings.EqualFold(k.Value, name) {
-					return k
-				}
+			if slices.ContainsFunc(y.c.Cols.Names[f], func(name string) bool { return strings.EqualFold(k.Value, name) }) {
+				return k
 			}
 		}
 	}

@@ -101,10 +101,7 @@ func (c *Comparison) Add(r *eval.Result) int {
 		okB = okB && stB == eval.StatusOK
 		delta, both := c.t.metric(i, va, okA, stA, vb, okB, stB)
 		// How much the sample got worse (a rise when lower is better).
-		worsened := -delta
-		if eval.LowerIsBetter(m) {
-			worsened = delta
-		}
+		worsened := worsening(m, 0, delta)
 		if both && delta != 0 {
 			changed = true
 			lowest = min(lowest, -worsened)

@@ -107,12 +107,9 @@ func (c *conversations) summaries() []ConversationSummary {
 		s := ConversationSummary{ID: id, Turns: a.out.Turns, Metrics: make(map[eval.Metric]*ConversationMetric, len(a.out.Metrics))}
 		for m, cm := range a.out.Metrics {
 			cp := *cm
-			if cp.Scored > 0 {
-				mean := a.sums[m].value() / float64(cp.Scored)
-				if math.Abs(mean) < 1e-12 {
-					mean = 0
-				}
-				cp.Mean = &mean
+			cp.Mean = meanOf(a.sums[m].value(), cp.Scored)
+			if cp.Mean != nil && math.Abs(*cp.Mean) < 1e-12 {
+				*cp.Mean = 0
 			}
 			s.Metrics[m] = &cp
 		}

@@ -153,15 +153,7 @@ func (t *diffTally) metric(i int, va float64, okA bool, stA eval.Status, vb floa
 
 // mean is metric i's mean before and after over the pairs.
 func (t *diffTally) mean(i int) MeanChange {
-	mc := MeanChange{ScoredBefore: t.nA[i], ScoredAfter: t.nB[i]}
-	if t.nA[i] > 0 {
-		v := t.sumA[i] / float64(t.nA[i])
-		mc.Before = &v
-	}
-	if t.nB[i] > 0 {
-		v := t.sumB[i] / float64(t.nB[i])
-		mc.After = &v
-	}
+	mc := MeanChange{Before: meanOf(t.sumA[i], t.nA[i]), After: meanOf(t.sumB[i], t.nB[i]), ScoredBefore: t.nA[i], ScoredAfter: t.nB[i]}
 	if mc.Before != nil && mc.After != nil {
 		delta := *mc.After - *mc.Before
 		mc.Delta = &delta
@@ -170,6 +162,15 @@ func (t *diffTally) mean(i int) MeanChange {
 }
 
 // runDiff is the tally as a RunDiff, without samples.
+// meanOf is sum / n, nil for n 0.
+func meanOf(sum float64, n int) *float64 {
+	if n == 0 {
+		return nil
+	}
+	v := sum / float64(n)
+	return &v
+}
+
 func (t *diffTally) runDiff() *RunDiff {
 	d := &RunDiff{Means: map[eval.Metric]MeanChange{}, Counts: map[eval.Metric]ChangeCount{},
 		Shared: t.shared, ByID: t.byID, ByContent: t.byContent, Unmatched: t.unmatched}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -307,12 +308,7 @@ func (o GateOutcome) WorstLines() []string {
 
 // Passed reports whether every check passed (an empty gate passes).
 func (o GateOutcome) Passed() bool {
-	for _, c := range o.Checks {
-		if c.State != GatePassed {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(o.Checks, func(c GateCheck) bool { return c.State != GatePassed })
 }
 
 // Outcome evaluates the gate against the run's tally: the one place a
@@ -398,10 +394,7 @@ func evidence(r *eval.Result, m eval.Metric) []string {
 
 // sampleName is how CI output names a sample: its id, else its index.
 func sampleName(r *eval.Result) string {
-	if r.ID != "" {
-		return r.ID
-	}
-	return "#" + strconv.Itoa(r.Index)
+	return cmp.Or(r.ID, "#"+strconv.Itoa(r.Index))
 }
 
 // metricNames lists the metrics this version knows, for error messages.

@@ -42,10 +42,7 @@ func ParseLevels(s string) (Levels, error) {
 // run recorded before they were kept, or with none given), and each of
 // its criteria's own pass level.
 func RunLevels(run RunInfo) Levels {
-	l, err := ParseLevels(run.Config[LevelsConfigKey])
-	if err != nil {
-		l = Levels{}
-	}
+	l, _ := ParseLevels(run.Config[LevelsConfigKey]) // Levels{} when unreadable
 	return l.WithCriteria(run.Criteria)
 }
 
@@ -96,12 +93,7 @@ func (l Levels) Record(run RunInfo) RunInfo {
 // IsDefault says no metric has a level of its own (criteria have theirs
 // in their file, which --pass does not set).
 func (l Levels) IsDefault() bool {
-	for _, m := range eval.AllMetrics {
-		if _, ok := l.pass[m]; ok {
-			return false
-		}
-	}
-	return true
+	return l.String() == ""
 }
 
 // String is the levels as --pass takes them; "" for the defaults.

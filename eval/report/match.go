@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"math"
@@ -157,10 +158,7 @@ func (x *KeyIndex) Score(pos, i int) (float64, bool, eval.Status) {
 
 func (x *KeyIndex) sort() {
 	slices.SortFunc(x.keys, func(a, b keyEntry) int {
-		if c := bytes.Compare(a.key[:], b.key[:]); c != 0 {
-			return c
-		}
-		return int(a.pos - b.pos)
+		return cmp.Or(bytes.Compare(a.key[:], b.key[:]), int(a.pos-b.pos))
 	})
 	x.sorted = true
 }

@@ -99,9 +99,6 @@ func (p *Pricing) price(task string, u eval.TaskUsage) *float64 {
 // Cost prices chat and embedding tokens (the TUI's live count); nil when
 // there is no price for tokens that were used.
 func (p *Pricing) Cost(chat, embeddings eval.Usage) *float64 {
-	if p == nil {
-		return nil
-	}
 	return addCost(p.price("", eval.TaskUsage{Usage: chat}), p.price(eval.TaskEmbeddings, eval.TaskUsage{Usage: embeddings}))
 }
 

@@ -325,36 +325,30 @@ func WriteReportJSONEncoded(w io.Writer, run RunInfo, summary map[eval.Metric]Me
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("  ", "  ")
-	field := func(prefix, name string, v any) error {
+	var err error // the first encoding error: the fields after it are not written
+	field := func(prefix, name string, v any) {
+		if err != nil {
+			return
+		}
 		buf.Reset()
-		if err := enc.Encode(v); err != nil {
-			return err
+		if err = enc.Encode(v); err == nil {
+			bw.WriteString(prefix + `  "` + name + `": `)
+			bw.Write(sanitize.JSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))))
 		}
-		bw.WriteString(prefix)
-		bw.WriteString(`  "` + name + `": `)
-		bw.Write(sanitize.JSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))))
-		return nil
 	}
-	if err := field("{\n", "version", reportVersion); err != nil {
-		return err
-	}
-	if err := field(",\n", "run", run); err != nil {
-		return err
-	}
-	if err := field(",\n", "summary", summary); err != nil {
-		return err
-	}
-	if err := field(",\n", "diagnoses", diagnoses); err != nil {
-		return err
-	}
+	field("{\n", "version", reportVersion)
+	field(",\n", "run", run)
+	field(",\n", "summary", summary)
+	field(",\n", "diagnoses", diagnoses)
 	if conversations != nil {
-		if err := field(",\n", "conversations", conversations); err != nil {
-			return err
-		}
+		field(",\n", "conversations", conversations)
+	}
+	if err != nil {
+		return err
 	}
 	bw.WriteString(",\n  \"samples\": [")
 	n := 0
-	err := each(func(b []byte) error {
+	err = each(func(b []byte) error {
 		if n > 0 {
 			bw.WriteByte(',')
 		}

@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -125,10 +126,7 @@ func failureText(r *eval.Result, m eval.Metric, min float64, sep string) string 
 
 // failedText says why m failed to score on r: the error, else the status.
 func failedText(r *eval.Result, m eval.Metric) string {
-	if msg := r.Errors[m]; msg != "" {
-		return msg
-	}
-	return string(r.Status[m])
+	return cmp.Or(r.Errors[m], string(r.Status[m]))
 }
 
 // WriteGateMarkdown writes the gate's outcome as a Markdown section (for

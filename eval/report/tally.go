@@ -97,10 +97,7 @@ func (t *Tally) Add(r *eval.Result) {
 		if !st.Failed() {
 			continue
 		}
-		msg := r.Errors[m]
-		if msg == "" {
-			msg = string(st)
-		}
+		msg := failedText(r, m)
 		if _, ok := t.errs[msg]; !ok && len(t.errs) >= maxErrorMessages {
 			msg = otherErrors
 		}
@@ -119,10 +116,7 @@ func (t *Tally) Summary() map[eval.Metric]MetricSummary {
 	out := make(map[eval.Metric]MetricSummary, len(t.summary))
 	for m, ms := range t.summary {
 		ms.ByStatus = maps.Clone(ms.ByStatus)
-		if ms.Scored > 0 {
-			mean := t.sums[m].value() / float64(ms.Scored)
-			ms.Mean = &mean
-		}
+		ms.Mean = meanOf(t.sums[m].value(), ms.Scored)
 		out[m] = ms
 	}
 	return out
@@ -152,10 +146,7 @@ func (t *Tally) TopErrors(n int) []ErrorCount {
 	slices.SortFunc(out, func(a, b ErrorCount) int {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Message, b.Message))
 	})
-	if len(out) > n {
-		out = out[:n]
-	}
-	return out
+	return out[:min(n, len(out))]
 }
 
 // exactSum adds float64s exactly and rounds once, when read (Shewchuk's

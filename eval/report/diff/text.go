@@ -70,15 +70,10 @@ func WriteSamples(w io.Writer, metrics []eval.Metric, samples []report.SampleDif
 			fmt.Fprintln(w, line)
 		}
 		for _, c := range s.Changes {
-			writeChange(w, c)
+			l := show.ChangeOf(c)
+			fmt.Fprintf(w, "    %s\n      before: %s\n      after:  %s\n", l.Head, l.Before, l.After)
 		}
 	}
-}
-
-// writeChange prints one changed judgement (see show.ChangeOf).
-func writeChange(w io.Writer, c eval.JudgementChange) {
-	l := show.ChangeOf(c)
-	fmt.Fprintf(w, "    %s\n      before: %s\n      after:  %s\n", l.Head, l.Before, l.After)
 }
 
 // QuoteLine quotes a text for a line of output (show.Quote).

@@ -1,6 +1,7 @@
 package html
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 
@@ -116,7 +117,7 @@ func (hc *htmlComparison) sample(s *htmlSample, r *eval.Result) error {
 			c.Text, c.Sort, c.Class = fmt.Sprintf("%+.2f", delta), fmt.Sprintf("%.6f", eval.Goodness(m, vb)-eval.Goodness(m, va)), deltaClass(m, delta)
 			changed = changed || delta != 0
 		case stA != stB:
-			c.Text = sanitize.Line(statusOr(stA) + "→" + statusOr(stB))
+			c.Text = sanitize.Line(cmp.Or(string(stA), "-") + "→" + cmp.Or(string(stB), "-"))
 			c.Class = "warn"
 			changed = true
 		}
@@ -139,11 +140,4 @@ func (hc *htmlComparison) sample(s *htmlSample, r *eval.Result) error {
 		s.Changes = append(s.Changes, show.ChangeOf(ch))
 	}
 	return nil
-}
-
-func statusOr(st eval.Status) string {
-	if st == "" {
-		return "-"
-	}
-	return string(st)
 }

@@ -101,15 +101,6 @@ func (t *AgreementTally) criterion(name string) {
 	t.mets[eval.Metric(name)] = &MetricAgreement{}
 }
 
-// scored are the metrics and the criteria.
-func (t *AgreementTally) scored() []eval.Metric {
-	out := slices.Clone(eval.AllMetrics)
-	for _, name := range t.crit {
-		out = append(out, eval.Metric(name))
-	}
-	return out
-}
-
 // Add counts one result.
 func (t *AgreementTally) Add(r *eval.Result) {
 	if r == nil {
@@ -142,7 +133,7 @@ func (t *AgreementTally) Add(r *eval.Result) {
 		}
 	}
 	applied, changed := ApplyLabels(r, t.labels)
-	for _, m := range t.scored() {
+	for _, m := range scoredOf(t.crit) {
 		ma := t.mets[m]
 		s, ok := r.Score(m)
 		if !ok {
@@ -242,7 +233,7 @@ func (a *Agreement) Table(arrow string) AgreementTable {
 			out.Notes = append(out.Notes, task+": kappa n/a: "+t.KappaUndefined)
 		}
 	}
-	for _, m := range append(slices.Clone(eval.AllMetrics), criteriaMetrics(a.Criteria)...) {
+	for _, m := range scoredOf(a.Criteria) {
 		ma := a.Metrics[m]
 		if ma == nil {
 			continue
@@ -253,10 +244,11 @@ func (a *Agreement) Table(arrow string) AgreementTable {
 	return out
 }
 
-func criteriaMetrics(names []string) []eval.Metric {
-	out := make([]eval.Metric, len(names))
-	for i, n := range names {
-		out[i] = eval.Metric(n)
+// scoredOf is every metric, then the criteria named.
+func scoredOf(criteria []string) []eval.Metric {
+	out := slices.Clone(eval.AllMetrics)
+	for _, n := range criteria {
+		out = append(out, eval.Metric(n))
 	}
 	return out
 }

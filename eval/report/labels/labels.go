@@ -3,6 +3,7 @@
 package labels
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -117,10 +118,7 @@ func ResultSampleKey(r *eval.Result) string {
 
 // SampleRef names a sample in the label line format: its id, else its index.
 func SampleRef(r *eval.Result) string {
-	if r.ID != "" {
-		return r.ID
-	}
-	return strconv.Itoa(r.Index)
+	return cmp.Or(r.ID, strconv.Itoa(r.Index))
 }
 
 // Item is one judged item of a result that a human can label.

@@ -48,8 +48,9 @@ type Collector struct {
 	TestCases bool
 	Defaults  map[string]json.RawMessage
 	// Parsed counts the records that parsed as objects, seen[f] whether
-	// field f's --map column was in any, FirstKeys the first record's keys
-	// (FirstFile its file): a --map column found nowhere is a typo.
+	// field f's key (its --map column, when mapped) was in any, FirstKeys
+	// the first record's keys (FirstFile its file): a --map column found
+	// nowhere is a typo.
 	Parsed    int
 	seen      [NFields]bool
 	FirstKeys []string

@@ -38,12 +38,8 @@ func (c *Collector) hasColumn(f int, keys []string) bool {
 			return true
 		}
 		// A dotted --map path (vars.query) into a list of objects.
-		if head, _, ok := strings.Cut(name, "."); ok {
-			for _, k := range keys {
-				if strings.EqualFold(k, head) {
-					return true
-				}
-			}
+		if head, _, ok := strings.Cut(name, "."); ok && Index(keys, head) >= 0 {
+			return true
 		}
 	}
 	return false
@@ -172,14 +168,7 @@ func StartsColumnar(t []byte) bool {
 			return false
 		}
 	}
-	for _, f := range []int{FQuestion, FAnswer} {
-		for _, n := range defaultNames[f] {
-			if strings.EqualFold(key, n) {
-				return true
-			}
-		}
-	}
-	return false
+	return Index(defaultNames[FQuestion], key) >= 0 || Index(defaultNames[FAnswer], key) >= 0
 }
 
 // layouts are the layouts tried, for the message when none fits.

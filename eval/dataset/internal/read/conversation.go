@@ -136,9 +136,7 @@ func cellsTurn(rec []string, h *Header) *JSONRecord {
 // conversation's last turn.
 func (c *Collector) addTurn(s eval.Sample, idKey string) error {
 	before := c.Count
-	if s.ID == "" {
-		s.ID = turnID(s.Conversation, s.Turn)
-	}
+	s.ID = cmp.Or(s.ID, turnID(s.Conversation, s.Turn))
 	if err := c.Add(s, idKey); err != nil || c.Count == before {
 		return err
 	}
@@ -216,9 +214,7 @@ func (c *Collector) nested(line int, rec *JSONRecord, key string, raw json.RawMe
 			return c.Bad(line, keyConversation, fmt.Sprintf("message %d says conversation %q but the record is conversation %q — mixed conversation ids: one record holds one conversation", i+1, mid, id))
 		}
 	}
-	if id == "" {
-		id = cmp.Or(sampleID, fmt.Sprintf("%s-%d", c.Unit, line))
-	}
+	id = cmp.Or(id, sampleID, fmt.Sprintf("%s-%d", c.Unit, line))
 	var reference string
 	if v, ok := LookupKey(rec.Obj, "reference"); ok && !IsNull(v) {
 		r, err := jsonReference(v)

@@ -3,6 +3,8 @@ package read
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
@@ -32,10 +34,7 @@ func (r *JSONRecord) varsObj() map[string]json.RawMessage {
 // keys are the record's keys, with those of its vars as "vars.<key>": a
 // promptfoo test case's inputs are its vars.
 func (r *JSONRecord) keys() []string {
-	out := make([]string, 0, len(r.Obj))
-	for k := range r.Obj {
-		out = append(out, k)
-	}
+	out := slices.Collect(maps.Keys(r.Obj))
 	for k := range r.varsObj() {
 		out = append(out, "vars."+k)
 	}
@@ -156,9 +155,7 @@ func (c *Collector) FromRecord(line int, rec *JSONRecord) error {
 		c.FirstKeys, c.FirstFile = rec.keys(), c.Name
 	}
 	if raws[FQuestion] != nil && isMessages(raws[FQuestion]) {
-		if c.Cols.mapped[FQuestion] {
-			c.seen[FQuestion] = true
-		}
+		c.seen[FQuestion] = true
 		return c.nested(line, rec, keys[FQuestion], raws[FQuestion])
 	}
 	s := eval.Sample{Line: line}
@@ -170,7 +167,7 @@ func (c *Collector) FromRecord(line int, rec *JSONRecord) error {
 			idKey = key
 		}
 		if raw == nil {
-			if nullKey != "" && c.Cols.mapped[f] {
+			if nullKey != "" {
 				c.seen[f] = true
 			}
 			if !required(f) {
@@ -179,8 +176,7 @@ func (c *Collector) FromRecord(line int, rec *JSONRecord) error {
 			if nullKey != "" {
 				return c.Bad(line, FieldNames[f], fmt.Sprintf("is null (key %q) — give it a string value (an empty answer is \"\")", nullKey))
 			}
-			v, ok := rec.Obj["samples"]
-			samplesList := ok && KindOf(v) == "list"
+			samplesList := KindOf(rec.Obj["samples"]) == "list"
 			if c.Parsed == 1 && !known && !c.Skip && !samplesList {
 				// Not one key we know: the file is not in a layout we read.
 				return c.layoutError(rec.keys(), "keys")
@@ -191,9 +187,7 @@ func (c *Collector) FromRecord(line int, rec *JSONRecord) error {
 			}
 			return c.Bad(line, FieldNames[f], msg)
 		}
-		if c.Cols.mapped[f] {
-			c.seen[f] = true
-		}
+		c.seen[f] = true
 		if err := setField(&s, f, key, raw); err != nil {
 			return c.Bad(line, FieldNames[f], fmt.Sprintf("key %q %v", key, err))
 		}

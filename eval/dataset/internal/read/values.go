@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -140,12 +141,7 @@ func jsonStrings(raw []byte) ([]string, error) {
 // from exporters padding to a fixed top-k or from empty cells, and judging
 // them would lower context precision for an artefact of the export.
 func nonBlank(chunks []string) []string {
-	out := chunks[:0]
-	for _, c := range chunks {
-		if strings.TrimSpace(c) != "" {
-			out = append(out, c)
-		}
-	}
+	out := slices.DeleteFunc(chunks, func(c string) bool { return strings.TrimSpace(c) == "" })
 	if len(out) == 0 {
 		return nil
 	}

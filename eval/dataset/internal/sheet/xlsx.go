@@ -258,11 +258,7 @@ func mergedRanges(zr *zip.Reader, sheet string) ([]mergedRange, error) {
 	if err != nil {
 		return nil, err
 	}
-	zf := zipFile(zr, part)
-	if zf == nil {
-		return nil, fmt.Errorf("the part %s is missing", part)
-	}
-	rc, err := zf.Open()
+	rc, err := openPart(zr, part)
 	if err != nil {
 		return nil, err
 	}
@@ -392,13 +388,18 @@ func zipFile(zr *zip.Reader, name string) *zip.File {
 	return zr.File[i]
 }
 
-// readZipXML decodes a small XML part of the archive into v.
-func readZipXML(zr *zip.Reader, name string, v any) error {
+// openPart opens the archive's part name.
+func openPart(zr *zip.Reader, name string) (io.ReadCloser, error) {
 	zf := zipFile(zr, name)
 	if zf == nil {
-		return fmt.Errorf("the part %s is missing", name)
+		return nil, fmt.Errorf("the part %s is missing", name)
 	}
-	rc, err := zf.Open()
+	return zf.Open()
+}
+
+// readZipXML decodes a small XML part of the archive into v.
+func readZipXML(zr *zip.Reader, name string, v any) error {
+	rc, err := openPart(zr, name)
 	if err != nil {
 		return err
 	}

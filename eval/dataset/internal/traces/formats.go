@@ -3,6 +3,7 @@ package traces
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -405,11 +406,7 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 		for _, sc := range scores {
 			m, _ := sc.(map[string]any)
 			if strings.EqualFold(text(m["name"]), "reference") {
-				ref := text(m["stringValue"])
-				if ref == "" {
-					ref = text(m["comment"])
-				}
-				root.attrs["reference"] = ref
+				root.attrs["reference"] = cmp.Or(text(m["stringValue"]), text(m["comment"]))
 			}
 		}
 	}
@@ -423,13 +420,8 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 			}
 			continue
 		}
-		s := &tspan{line: line, trace: id, id: text(m["id"]), parent: text(m["parentObservationId"]), name: text(m["name"]), attrs: map[string]any{}}
-		if tid := text(m["traceId"]); tid != "" && tid != id {
-			s.trace = tid
-		}
-		if s.parent == "" {
-			s.parent = root.id
-		}
+		s := &tspan{line: line, trace: cmp.Or(text(m["traceId"]), id), id: text(m["id"]),
+			parent: cmp.Or(text(m["parentObservationId"]), root.id), name: text(m["name"]), attrs: map[string]any{}}
 		s.kind = strings.ToUpper(text(m["type"]))
 		if s.kind == "GENERATION" {
 			s.kind = "LLM"

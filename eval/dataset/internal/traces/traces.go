@@ -293,20 +293,9 @@ var (
 )
 
 func (t *traceReader) keep(key string) bool {
-	if slices.Contains(readAttrs, key) {
-		return true
-	}
-	for _, p := range readPrefixes {
-		if strings.HasPrefix(key, p) {
-			return true
-		}
-	}
-	for _, a := range t.attr {
-		if a != "" && (key == a || strings.HasPrefix(key, a+".")) {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(readAttrs, key) ||
+		slices.ContainsFunc(readPrefixes, func(p string) bool { return strings.HasPrefix(key, p) }) ||
+		slices.ContainsFunc(t.attr[:], func(a string) bool { return a != "" && (key == a || strings.HasPrefix(key, a+".")) })
 }
 
 // request is one RAG request of a trace; several says its trace holds
@@ -566,16 +555,7 @@ type message struct{ role, content string }
 // (prefix.N.message.role, prefix.N.message.content), or a list of them.
 func messages(attrs map[string]any, prefix string) []message {
 	byN := map[int]*message{}
-	for k, v := range attrs {
-		rest, ok := strings.CutPrefix(k, prefix+".")
-		if !ok {
-			continue
-		}
-		ns, field, _ := strings.Cut(rest, ".")
-		n, err := strconv.Atoi(ns)
-		if err != nil {
-			continue
-		}
+	indexed(attrs, prefix, func(n int, field string, v any) {
 		if byN[n] == nil {
 			byN[n] = &message{}
 		}
@@ -589,7 +569,7 @@ func messages(attrs map[string]any, prefix string) []message {
 			// its first text part.
 			byN[n].content = text(v)
 		}
-	}
+	})
 	if l, ok := attrs[prefix].([]any); ok {
 		for i, e := range l {
 			flat := map[string]any{}
@@ -602,6 +582,21 @@ func messages(attrs map[string]any, prefix string) []message {
 		out = append(out, *byN[n])
 	}
 	return out
+}
+
+// indexed calls fn with each attribute numbered under prefix
+// (prefix.N.field, or prefix.N), by its number and the rest of its name.
+func indexed(attrs map[string]any, prefix string, fn func(n int, field string, v any)) {
+	for k, v := range attrs {
+		rest, ok := strings.CutPrefix(k, prefix+".")
+		if !ok {
+			continue
+		}
+		ns, field, _ := strings.Cut(rest, ".")
+		if n, err := strconv.Atoi(ns); err == nil {
+			fn(n, field, v)
+		}
+	}
 }
 
 // pickText is the text of an input or output value: a string (looked into
@@ -666,18 +661,11 @@ func (t *traceReader) documents(s *tspan) ([]string, error) {
 		text string
 	}
 	var docs []doc
-	for k, v := range s.attrs {
-		rest, ok := strings.CutPrefix(k, prefix+".")
-		if !ok {
-			continue
+	indexed(s.attrs, prefix, func(n int, field string, v any) {
+		if field == "document.content" || field == "" {
+			docs = append(docs, doc{n, text(v)})
 		}
-		ns, field, _ := strings.Cut(rest, ".")
-		n, err := strconv.Atoi(ns)
-		if err != nil || (field != "document.content" && field != "") {
-			continue
-		}
-		docs = append(docs, doc{n, text(v)})
-	}
+	})
 	list := s.attrs[prefix]
 	if str, ok := list.(string); ok {
 		list, _ = read.DecodeJSON([]byte(str)) // a list kept as a JSON text
