@@ -20,8 +20,8 @@ type compareState struct {
 	// re-run's results stay, as the newest run.
 	picked  bool
 	restore rowsSnapshot
-	base    map[int]beforeSide   // samples absent have no Δ
-	metrics map[eval.Metric]bool // those compared (re-run); nil: all
+	base    map[int]beforeSide // samples absent have no Δ
+	metrics []eval.Metric      // those compared (re-run); none: all
 	summary compareSummary
 }
 
@@ -33,7 +33,9 @@ type compareSummary struct {
 	n                [eval.NumMetrics]int
 }
 
-func (c *compareState) has(mt eval.Metric) bool { return c.metrics == nil || c.metrics[mt] }
+func (c *compareState) has(mt eval.Metric) bool {
+	return len(c.metrics) == 0 || slices.Contains(c.metrics, mt)
+}
 
 // beforeSide is a compared sample's "before": the row as it was, and its
 // full result when that was in memory. A zero one has no Δ.

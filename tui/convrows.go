@@ -236,15 +236,14 @@ func (m *Model) renderConv(n int, selected bool) string {
 }
 
 // turnText is the indent and number before a turn's question.
-func (m *Model) turnText(r *row) (string, bool) {
+func (m *Model) turnText(r *row) string {
 	if m.convs == nil {
-		return "", false
+		return ""
 	}
-	ref, ok := m.convs.of[r.index]
-	if !ok {
-		return "", false
+	if ref, ok := m.convs.of[r.index]; ok {
+		return fmt.Sprintf("    t%d ", ref.turn)
 	}
-	return fmt.Sprintf("    t%d ", ref.turn), true
+	return ""
 }
 
 // conversationTexts draws the turns before a conversation's turn.

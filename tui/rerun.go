@@ -273,7 +273,7 @@ func (m *Model) rerunWorkflow(msg tea.Msg) tea.Cmd {
 		}
 		rr.id, rr.started = msg.id, true
 		// The Δ column fills in as results arrive.
-		m.setCompare(&compareState{baseID: m.runID, curID: msg.id, base: map[int]beforeSide{}, metrics: metricSet(rr.plan.Metrics)})
+		m.setCompare(&compareState{baseID: m.runID, curID: msg.id, base: map[int]beforeSide{}, metrics: rr.plan.Metrics})
 		m.cmp.summarize(m)
 		m.detail.invalidate()
 		return m.stream(rr.ctx, rr.gen, msg.events)
@@ -306,15 +306,4 @@ func (m *Model) stopRerun() {
 		rr.cancel()
 		m.rerun = nil
 	}
-}
-
-func metricSet(ms []eval.Metric) map[eval.Metric]bool {
-	if len(ms) == 0 {
-		return nil
-	}
-	out := make(map[eval.Metric]bool, len(ms))
-	for _, m := range ms {
-		out[m] = true
-	}
-	return out
 }

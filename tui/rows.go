@@ -209,10 +209,7 @@ func (r *row) set(res *eval.Result, x *rowExtras, levels report.Levels) {
 		}
 		if st.Failed() && x != nil {
 			if x.errs[r.index] == nil {
-				if x.errs == nil {
-					x.errs = map[int]*[eval.NumMetrics]string{}
-				}
-				x.errs[r.index] = new([eval.NumMetrics]string)
+				x.setErrs(r.index, new([eval.NumMetrics]string))
 			}
 			x.errs[r.index][i] = res.Errors[m]
 		}
@@ -396,6 +393,14 @@ func (r *row) setCriteria(res *eval.Result, c critSet) {
 			}
 		}
 	}
+}
+
+// setErrs keeps the failure messages of sample index.
+func (x *rowExtras) setErrs(index int, e *[eval.NumMetrics]string) {
+	if x.errs == nil {
+		x.errs = map[int]*[eval.NumMetrics]string{}
+	}
+	x.errs[index] = e
 }
 
 // errText is the failure message of a metric of a row, "" when it did not

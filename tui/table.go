@@ -86,16 +86,16 @@ func (m *Model) renderTable() []string {
 		lines = append(lines, m.renderRow(m.rows[m.lines[pos]], pos == m.cursor))
 	}
 	if len(m.shown) == 0 {
+		empty := "  no sample matches the filter (esc clears it)"
 		switch {
 		case len(m.rows) == 0 && m.live:
-			lines = append(lines, m.st.muted.Render("  waiting for the first sample..."))
+			empty = "  waiting for the first sample..."
 		case len(m.rows) == 0:
-			lines = append(lines, m.st.muted.Render("  no samples"))
+			empty = "  no samples"
 		case m.wholePending() > 0:
-			lines = append(lines, m.st.muted.Render("  no sample matches the filter so far (esc clears it)"))
-		default:
-			lines = append(lines, m.st.muted.Render("  no sample matches the filter (esc clears it)"))
+			empty = "  no sample matches the filter so far (esc clears it)"
 		}
+		lines = append(lines, m.st.muted.Render(empty))
 	}
 	return m.finish(lines, m.keyMode().help())
 }
@@ -139,8 +139,7 @@ func (m *Model) columnTitle(mt eval.Metric) string {
 // renderRow formats one row; the selected one is drawn reversed, without
 // colours, readable on any theme.
 func (m *Model) renderRow(r *row, selected bool) string {
-	prefix, _ := m.turnText(r)
-	return m.drawRow(r, selected, strconv.Itoa(r.index), prefix, false)
+	return m.drawRow(r, selected, strconv.Itoa(r.index), m.turnText(r), false)
 }
 
 // drawRow formats a row with index in the index column; the question
