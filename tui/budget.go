@@ -218,11 +218,10 @@ func (m *Model) costTable(c *Cost) []string {
 		return fmt.Sprintf("  %-*s  %6d  %6d  %6d  %8d  %10d  %9s", w, name, mc.Chat, mc.Embeddings, mc.CacheHits,
 			mc.PromptTokens, mc.CompletionTokens, columnUSD(mc.USD))
 	}
-	head := []string{
+	lines := []string{
 		st.header.Render(fmt.Sprintf("  %-*s  %s  %6s  %s  %9s", w, "", center("judge calls", 14), "cache", center("tokens", 20), "")),
 		st.header.Render(fmt.Sprintf("  %-*s  %6s  %6s  %6s  %8s  %10s  %9s", w, "metric", "chat", "embed", "hits", "prompt", "completion", "cost")),
 	}
-	lines := head
 	for _, mc := range c.ByMetric {
 		lines = append(lines, row(string(mc.Metric), mc))
 	}

@@ -158,9 +158,7 @@ func (m *Model) fold(open bool) {
 func (m *Model) convSummary(n int) (*row, int, int) {
 	turns := m.convs.turns[n]
 	s := &row{index: -1, done: true, mark: markOK}
-	for i := range s.scores {
-		s.scores[i] = math.NaN()
-	}
+	fillNaN(s.scores[:])
 	firstFail := 0
 	running, warn, low, failed := false, false, false, false
 	slots := eval.NumMetrics + len(m.st.crit.names)

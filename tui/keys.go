@@ -106,13 +106,7 @@ func (k *keyMap) metricCount(n int) {
 
 // metricKeyIndex is the position among the run's metrics that a metric
 // key picks: 1 the first, 0 the tenth.
-func metricKeyIndex(msg tea.KeyPressMsg) int {
-	c := msg.String()[0]
-	if c == '0' {
-		return 9
-	}
-	return int(c - '1')
-}
+func metricKeyIndex(msg tea.KeyPressMsg) int { return int(msg.String()[0]-'0'+9) % 10 }
 
 // asciiHelp replaces the arrows in the help labels, which some terminals
 // draw two cells wide.

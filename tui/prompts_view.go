@@ -31,10 +31,7 @@ type editPathMsg struct {
 	err              error
 }
 
-type editorDoneMsg struct {
-	task, lang, path string
-	err              error
-}
+type editorDoneMsg editPathMsg
 
 type reloadMsg struct {
 	task, lang string

@@ -99,6 +99,13 @@ const (
 	markFailed
 )
 
+// fillNaN marks every score of s as none.
+func fillNaN(s []float64) {
+	for i := range s {
+		s[i] = math.NaN()
+	}
+}
+
 // metricSlot is a metric's position in row.scores (eval.AllMetrics).
 func metricSlot(m eval.Metric) int { return slices.Index(eval.AllMetrics, m) }
 
@@ -178,9 +185,7 @@ func newRow(index int, res *eval.Result, levels report.Levels) *row {
 // set makes the row show res, diagnosed with levels; nil makes it a
 // running row. The failure messages go to x when it is not nil.
 func (r *row) set(res *eval.Result, x *rowExtras, levels report.Levels) {
-	for i := range r.scores {
-		r.scores[i] = math.NaN()
-	}
+	fillNaN(r.scores[:])
 	if r.more != nil {
 		r.more.reset()
 	}
@@ -351,9 +356,7 @@ func (r *row) cell(slot int) (*float64, *uint8) {
 }
 
 func (x *moreMetrics) reset() {
-	for i := range x.scores {
-		x.scores[i] = math.NaN()
-	}
+	fillNaN(x.scores[:])
 	x.status = [eval.NumMetrics - inlineScores]uint8{}
 	if x.crit != nil {
 		for i := range *x.crit {

@@ -155,18 +155,12 @@ func (m *Model) drawRow(r *row, selected bool, index, text string, whole bool) s
 		return style(s)
 	}
 	var b strings.Builder
-	mark, markStyle := g.running, st.running.Render
-	switch r.mark {
-	case markOK:
-		mark, markStyle = g.ok, st.high.Render
-	case markLow:
-		mark, markStyle = g.low, st.low.Render
-	case markWarn:
-		mark, markStyle = g.warn, st.warn.Render
-	case markFailed:
-		mark, markStyle = g.fail, st.failed.Render
-	}
-	b.WriteString(paint(mark, markStyle))
+	marks := [...]struct {
+		glyph string
+		style lipgloss.Style
+	}{markRunning: {g.running, st.running}, markOK: {g.ok, st.high}, markLow: {g.low, st.low}, markWarn: {g.warn, st.warn},
+		markFailed: {g.fail, st.failed}}
+	b.WriteString(paint(marks[r.mark].glyph, marks[r.mark].style.Render))
 	b.WriteString(m.labelCell(r, paint))
 	b.WriteString(padLeft(index, m.indexWidth()))
 	b.WriteString(" ")
