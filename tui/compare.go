@@ -292,11 +292,9 @@ func (m *Model) compareLine() string {
 		if c.summary.n[slot] == 0 {
 			continue
 		}
-		d := c.summary.sum[slot] / float64(c.summary.n[slot])
-		switch {
-		case math.Abs(d) < scoreEpsilon:
+		if d := c.summary.sum[slot] / float64(c.summary.n[slot]); math.Abs(d) < scoreEpsilon {
 			means = append(means, eval.MetricAbbrev(mt)+" .")
-		default:
+		} else {
 			means = append(means, st.changeStyle(mt, d).Render(fmt.Sprintf("%s %+.3f", eval.MetricAbbrev(mt), d)))
 		}
 	}

@@ -160,7 +160,8 @@ func (m *Model) convSummary(n int) (*row, int, int) {
 	s := &row{index: -1, done: true, mark: markOK}
 	fillNaN(s.scores[:])
 	firstFail := 0
-	running, warn, low, failed := false, false, false, false
+	// The line's mark is its worst turn's: failed, low, running, then warn.
+	rank := [...]int{markOK: 0, markWarn: 1, markRunning: 2, markLow: 3, markFailed: 4}
 	slots := eval.NumMetrics + len(m.st.crit.names)
 	for _, t := range turns {
 		p, ok := m.byIndex.get(t.index)
@@ -168,15 +169,8 @@ func (m *Model) convSummary(n int) (*row, int, int) {
 			continue
 		}
 		r := m.rows[p]
-		switch {
-		case !r.done:
-			running = true
-		case r.mark == markFailed:
-			failed = true
-		case r.mark == markLow:
-			low = true
-		case r.mark == markWarn:
-			warn = true
+		if rank[r.mark] > rank[s.mark] {
+			s.mark = r.mark
 		}
 		if (r.mark == markFailed || r.mark == markLow) && firstFail == 0 {
 			firstFail = t.turn
@@ -203,16 +197,7 @@ func (m *Model) convSummary(n int) (*row, int, int) {
 			}
 		}
 	}
-	switch {
-	case failed:
-		s.mark = markFailed
-	case low:
-		s.mark = markLow
-	case running:
-		s.mark, s.done = markRunning, false
-	case warn:
-		s.mark = markWarn
-	}
+	s.done = s.mark != markRunning
 	if s.done && firstFail == 0 {
 		s.diag = diagCodes.code(report.DiagOK)
 	}

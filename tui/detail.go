@@ -152,14 +152,8 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.DetailPrompts):
 		return m.openPrompts()
 	case key.Matches(msg, k.NextSection):
-		for i, s := range d.sections {
-			if s > d.scroll {
-				m.toSection(i, page)
-				return nil
-			}
-		}
-		if len(d.sections) > 0 {
-			m.toSection(0, page)
+		if len(d.sections) > 0 { // past the last: the first
+			m.toSection(max(slices.IndexFunc(d.sections, func(s int) bool { return s > d.scroll }), 0), page)
 		}
 	case key.Matches(msg, k.PrevSection):
 		for i := len(d.sections) - 1; i >= 0; i-- {
@@ -613,16 +607,13 @@ func (m *Model) relevancySection(p *page, res *eval.Result) {
 	var terms []string
 	sum, anyNoncommittal := 0.0, false
 	cw := scoreW // "-0.257" widens the cosines of every question
-	for _, q := range t.Questions {
-		if fmtScore(q.Cosine)[0] == '-' {
-			cw = negScoreW
-		}
+	if slices.ContainsFunc(t.Questions, func(q eval.GeneratedQuestion) bool { return fmtScore(q.Cosine)[0] == '-' }) {
+		cw = negScoreW
 	}
 	for _, q := range t.Questions {
-		anyNoncommittal = anyNoncommittal || q.Noncommittal == 1
 		flag := ""
 		if q.Noncommittal == 1 {
-			flag = "  [noncommittal]"
+			flag, anyNoncommittal = "  [noncommittal]", true
 		}
 		prefix := fmt.Sprintf("%s %s ", padLeft(fmtScore(q.Cosine), cw), m.cosineBar(q.Cosine))
 		p.text(2, prefix, q.Question+flag, nil)

@@ -260,13 +260,9 @@ func (m *Model) openBlocked() string {
 const noRerunnable = "no sample to re-run (the filter shows none with a result)"
 
 func (m *Model) rerunAllBlocked() string {
-	if why := m.rerunBlocked(); why != "" {
+	why := m.rerunBlocked()
+	if why != "" || slices.ContainsFunc(m.shown, func(p int32) bool { return m.rows[p].done }) {
 		return why
-	}
-	for _, p := range m.shown {
-		if m.rows[p].done {
-			return ""
-		}
 	}
 	return noRerunnable
 }

@@ -228,16 +228,6 @@ func (m *Model) markBlocked() string {
 	return ""
 }
 
-func (m *Model) noteBlocked() string {
-	if why := m.markBlocked(); why != "" {
-		return why
-	}
-	if _, ok := m.lab.human[m.lab.items[m.lab.cursor].Key]; !ok {
-		return "mark the item first (a agree, d disagree), then add a note"
-	}
-	return ""
-}
-
 // labelKeys adds the item keys to the detail page's mode: ] and [ walk the
 // judged items, and with a label store a, d, m and u label the picked one.
 func (m *Model) labelKeys(km *keyMode) {
@@ -250,8 +240,14 @@ func (m *Model) labelKeys(km *keyMode) {
 	}
 	km.footer = append(km.footer, &k.NextItem, &k.Agree, &k.Disagree)
 	km.page = append(km.page, []*key.Binding{&k.NextItem, &k.PrevItem, &k.Agree, &k.Disagree, &k.Note, &k.Unlabel, &k.Agreement})
-	km.refuse(m.markBlocked(), &k.Agree, &k.Disagree, &k.Unlabel)
-	km.refuse(m.noteBlocked(), &k.Note)
+	why := m.markBlocked()
+	km.refuse(why, &k.Agree, &k.Disagree, &k.Unlabel)
+	if why == "" { // an item is picked
+		if _, ok := m.lab.human[m.lab.items[m.lab.cursor].Key]; !ok {
+			why = "mark the item first (a agree, d disagree), then add a note"
+		}
+	}
+	km.refuse(why, &k.Note)
 	km.refuse(m.agreementBlocked(), &k.Agreement)
 }
 

@@ -269,11 +269,8 @@ func New(opts Options) *Model {
 	if opts.ASCII {
 		m.g = asciiGlyphs
 		m.keys.asciiHelp()
-		m.help.Ellipsis = "~"
-		m.help.ShortSeparator = " | "
-	} else {
-		m.help.ShortSeparator = " · "
 	}
+	m.help.ShortSeparator, m.help.Ellipsis = m.g.sep, m.g.ellipsis
 	m.sortKeys = sortKeys(m.columns, m.slotOf)
 	m.desc = m.watchMode() // newest first
 	m.pollWatch()

@@ -182,14 +182,9 @@ func (w *lineWrapper) finish() []string {
 // fitLines makes a block exactly h lines of at most w cells, a cut line
 // ending with tail.
 func fitLines(lines []string, w, h int, tail string) []string {
-	if len(lines) > h {
-		lines = lines[:h]
-	}
 	out := make([]string, h)
-	for i := range out {
-		if i < len(lines) {
-			out[i] = truncate(lines[i], w, tail)
-		}
+	for i, l := range lines[:min(len(lines), h)] {
+		out[i] = truncate(l, w, tail)
 	}
 	return out
 }
