@@ -131,10 +131,7 @@ func noiseItems(r *eval.Result) []judged {
 	}
 	out := make([]judged, len(t.Statements))
 	for i, s := range t.Statements {
-		v := 1
-		if noiseCounted(s, t.Mode) {
-			v = 0
-		}
+		v := 1 - b2i(noiseCounted(s, t.Mode))
 		ranks := slices.Concat(s.Relevant, s.Irrelevant)
 		slices.Sort(ranks)
 		by := make([]string, len(ranks))

@@ -170,10 +170,6 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.stepSample(-1)
 	case key.Matches(msg, k.Raw):
 		return m.openRaw()
-	case key.Matches(msg, k.Copy):
-		return m.copyExport()
-	case key.Matches(msg, k.Pager):
-		return m.openPager()
 	}
 	return nil
 }
@@ -303,9 +299,7 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 	if n := len(res.Calls); n > 0 {
 		cached := 0
 		for _, c := range res.Calls {
-			if c.Cached {
-				cached++
-			}
+			cached += b2i(c.Cached)
 		}
 		p.blank()
 		p.text(0, "", fmt.Sprintf("%d judge calls (%d from the cache); x shows them raw", n, cached), &st.muted)

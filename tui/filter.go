@@ -550,16 +550,13 @@ func (m *Model) pendingNote() string {
 	if w == nil || w.f != m.filter {
 		return ""
 	}
-	note := ""
+	var notes []string
 	if n := m.wholePending(); n > 0 {
-		note = fmt.Sprintf("searching the whole text of %d more long %s", n, plural(n, "sample", "samples"))
+		notes = append(notes, fmt.Sprintf("searching the whole text of %d more long %s", n, plural(n, "sample", "samples")))
 	}
 	if w.failed > 0 {
-		if note != "" {
-			note += "; "
-		}
-		note += fmt.Sprintf("%d long %s could not be read: only the first %d characters of question and answer were searched",
-			w.failed, plural(w.failed, "sample", "samples"), headRunes)
+		notes = append(notes, fmt.Sprintf("%d long %s could not be read: only the first %d characters of question and answer were searched",
+			w.failed, plural(w.failed, "sample", "samples"), headRunes))
 	}
-	return note
+	return strings.Join(notes, "; ")
 }

@@ -209,9 +209,16 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if m.refused(m.keyMode().refusal(msg)) {
 		return nil
 	}
-	if key.Matches(msg, k.Help) {
+	// y and o take out what the table, a sample or its raw calls show.
+	exports := m.screen == screenTable || m.screen == screenDetail || m.screen == screenRaw
+	switch {
+	case key.Matches(msg, k.Help):
 		m.mode = modeHelp
 		return nil
+	case exports && key.Matches(msg, k.Copy):
+		return m.copyExport()
+	case exports && key.Matches(msg, k.Pager):
+		return m.openPager()
 	}
 	return m.screen.parts().key(m, msg)
 }
@@ -249,10 +256,6 @@ func (m *Model) tableKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openPicker()
 	case m.opts.Labels != nil && key.Matches(msg, k.Agreement):
 		return m.openAgreement()
-	case key.Matches(msg, k.Copy):
-		return m.copyExport()
-	case key.Matches(msg, k.Pager):
-		return m.openPager()
 	case m.convs != nil && key.Matches(msg, k.Expand):
 		m.fold(true)
 	case m.convs != nil && key.Matches(msg, k.Collapse):

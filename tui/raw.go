@@ -146,10 +146,6 @@ func (m *Model) rawKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Back, k.Raw):
 		m.screen = screenDetail
-	case key.Matches(msg, k.Copy):
-		return m.copyExport()
-	case key.Matches(msg, k.Pager):
-		return m.openPager()
 	}
 	return nil
 }
