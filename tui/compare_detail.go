@@ -99,11 +99,9 @@ func factualItems(t *eval.FactualCorrectnessTrace, reference bool) []judged {
 	if reference {
 		claims = t.ReferenceClaims
 	}
-	out := make([]judged, len(claims))
-	for i, c := range claims {
-		out[i] = judged{text: c.Statement, verdict: c.Verdict, reason: c.Reason}
-	}
-	return out
+	return mapped(claims, func(c eval.StatementVerdict) judged {
+		return judged{text: c.Statement, verdict: c.Verdict, reason: c.Reason}
+	})
 }
 
 // entityItems are the reference's entities, 1 when found in the contexts.
@@ -112,14 +110,12 @@ func entityItems(r *eval.Result) []judged {
 	if t == nil {
 		return nil
 	}
-	out := make([]judged, len(t.Reference))
-	for i, e := range t.Reference {
-		out[i] = judged{text: e.Entity, reason: "not among the contexts' entities"}
+	return mapped(t.Reference, func(e eval.EntityMatch) judged {
 		if e.Found {
-			out[i] = judged{text: e.Entity, verdict: 1, reason: "found as \"" + e.Match + "\""}
+			return judged{text: e.Entity, verdict: 1, reason: "found as \"" + e.Match + "\""}
 		}
-	}
-	return out
+		return judged{text: e.Entity, reason: "not among the contexts' entities"}
+	})
 }
 
 // noiseItems are noise sensitivity's answer statements, 0 for those that
@@ -129,15 +125,11 @@ func noiseItems(r *eval.Result) []judged {
 	if t == nil {
 		return nil
 	}
-	out := make([]judged, len(t.Statements))
-	for i, s := range t.Statements {
+	return mapped(t.Statements, func(s eval.NoiseStatement) judged {
 		v := 1 - b2i(noiseCounted(s, t.Mode))
 		ranks := slices.Concat(s.Relevant, s.Irrelevant)
 		slices.Sort(ranks)
-		by := make([]string, len(ranks))
-		for j, k := range ranks {
-			by[j] = fmt.Sprintf("#%d", k)
-		}
+		by := mapped(ranks, func(k int) string { return fmt.Sprintf("#%d", k) })
 		reason := "correct (the reference entails it)"
 		if !s.Correct {
 			reason = "not in the reference"
@@ -148,9 +140,8 @@ func noiseItems(r *eval.Result) []judged {
 		if s.Noise != "" {
 			reason += "; noise: " + s.Noise
 		}
-		out[i] = judged{text: s.Statement, verdict: v, reason: reason}
-	}
-	return out
+		return judged{text: s.Statement, verdict: v, reason: reason}
+	})
 }
 
 // judged is a statement with its verdict, the judge's reason and evidence.
@@ -167,11 +158,7 @@ func faithItems(r *eval.Result) []judged {
 	if t == nil {
 		return nil
 	}
-	out := make([]judged, len(t.Statements))
-	for i, s := range t.Statements {
-		out[i] = judged{s.Statement, s.Verdict, s.Reason, s.Evidence}
-	}
-	return out
+	return mapped(t.Statements, func(s eval.StatementVerdict) judged { return judged{s.Statement, s.Verdict, s.Reason, s.Evidence} })
 }
 
 // recallItems are context recall's reference statements.
@@ -180,11 +167,7 @@ func recallItems(r *eval.Result) []judged {
 	if t == nil {
 		return nil
 	}
-	out := make([]judged, len(t.Classifications))
-	for i, c := range t.Classifications {
-		out[i] = judged{c.Statement, c.Attributed, c.Reason, c.Evidence}
-	}
-	return out
+	return mapped(t.Classifications, func(c eval.Classification) judged { return judged{c.Statement, c.Attributed, c.Reason, c.Evidence} })
 }
 
 // statementChanges matches statements by their text: a changed prompt may

@@ -56,10 +56,7 @@ func (c critSet) list() string {
 	if len(c.names) == 0 {
 		return ""
 	}
-	names := make([]string, len(c.names))
-	for i, n := range c.names {
-		names[i] = sanitize.Line(string(n))
-	}
+	names := mapped(c.names, func(n eval.Metric) string { return sanitize.Line(string(n)) })
 	return ", a criterion (" + strings.Join(names, ", ") + ")"
 }
 

@@ -565,11 +565,9 @@ func (m *Model) correctnessSection(p *page, res *eval.Result) {
 	}
 	for _, l := range t.Classes.Lists() {
 		p.text(2, "", fmt.Sprintf("%s (%d)", l.Title, len(l.Items)), &st.accent)
-		claims := make([]judged, len(l.Items))
-		for i, it := range l.Items {
-			claims[i] = judged{text: it.Statement, verdict: l.Verdict, reason: it.Reason}
-		}
-		m.claimLines(p, claims, "", "")
+		m.claimLines(p, mapped(l.Items, func(it eval.CorrectnessItem) judged {
+			return judged{text: it.Statement, verdict: l.Verdict, reason: it.Reason}
+		}), "", "")
 	}
 	if res.Status[eval.AnswerCorrectness] != eval.StatusOK {
 		p.text(2, "", fmt.Sprintf("%d answer statements, %d reference statements", len(t.AnswerStatements), len(t.ReferenceStatements)), &st.muted)

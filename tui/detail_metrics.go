@@ -141,11 +141,7 @@ func (m *Model) entitySection(p *page, res *eval.Result) {
 		p.text(4, "", "none", &st.muted)
 	} else {
 		shown := t.Contexts[:min(len(t.Contexts), maxContextEntities)]
-		names := make([]string, len(shown))
-		for i, e := range shown {
-			names[i] = sanitize.Line(e)
-		}
-		s := strings.Join(names, "; ")
+		s := strings.Join(mapped(shown, sanitize.Line), "; ")
 		if n := len(t.Contexts) - len(shown); n > 0 {
 			s += fmt.Sprintf(" %s and %d more", m.g.ellipsis, n)
 		}

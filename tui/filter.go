@@ -51,13 +51,7 @@ var statusWords = []string{
 }
 
 // diagWords lists the diagnoses diag: accepts, for its error message.
-var diagWords = func() string {
-	ws := make([]string, len(report.Diagnoses))
-	for i, d := range report.Diagnoses {
-		ws[i] = string(d)
-	}
-	return strings.Join(ws, ", ")
-}()
+var diagWords = strings.Join(mapped(report.Diagnoses, func(d report.Diagnosis) string { return string(d) }), ", ")
 
 // ops is ordered so two-character operators are tried first.
 var ops = []string{"<=", ">=", "!=", "==", "<", ">", "="}

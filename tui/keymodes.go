@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
@@ -330,10 +331,7 @@ func (m *Model) renderHelp() []string {
 	km := m.keyMode()
 	off := ""
 	if keys := km.refused(); len(keys) > 0 {
-		names := make([]string, len(keys))
-		for i, b := range keys {
-			names[i] = b.Help().Key + " " + b.Help().Desc
-		}
+		names := mapped(keys, func(b key.Binding) string { return b.Help().Key + " " + b.Help().Desc })
 		off = m.st.muted.Render(truncate("Off now, pressing one says why: "+strings.Join(names, ", "), m.width, m.g.ellipsis))
 	}
 	lines := []string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(km.title), off}
@@ -398,10 +396,7 @@ func (m *Model) legend() []string {
 		"'-' not evaluated, n/a not computable, unsup not by this judge, err failed.",
 	}
 	if c := m.st.crit; len(c.names) > 0 {
-		levels := make([]string, len(c.names))
-		for i, n := range c.names {
-			levels[i] = fmt.Sprintf("%s %g", sanitize.Line(string(n)), c.level(n))
-		}
+		levels := mapped(c.names, func(n eval.Metric) string { return fmt.Sprintf("%s %g", sanitize.Line(string(n)), c.level(n)) })
 		out = append(out, fmt.Sprintf("Criteria, filtered by name (%s<1): red below their pass level (%s), marking the row %s.",
 			sanitize.Line(string(c.names[0])), strings.Join(levels, ", "), m.g.low))
 	}

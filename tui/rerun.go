@@ -170,11 +170,7 @@ func (m *Model) rerunQuestion(p Plan) string {
 		what = "all metrics and criteria"
 	}
 	if !sameMetrics(p.Metrics, m.columns) {
-		names := make([]string, len(p.Metrics))
-		for i, mt := range p.Metrics {
-			names[i] = string(mt)
-		}
-		what = strings.Join(names, ", ")
+		what = strings.Join(mapped(p.Metrics, func(mt eval.Metric) string { return string(mt) }), ", ")
 	}
 	if p.Calls == 0 {
 		return fmt.Sprintf("Re-run %s (%s)? No judge call will be sent: the cache answers all %d. [y/n]", scope, what, p.Cached)

@@ -13,6 +13,15 @@ import (
 // for one-line fields, wrap for bodies), before any width is measured, so
 // it neither drives the terminal nor breaks the grid.
 
+// mapped is f of each of vs, in order.
+func mapped[T, U any](vs []T, f func(T) U) []U {
+	out := make([]U, len(vs))
+	for i, v := range vs {
+		out[i] = f(v)
+	}
+	return out
+}
+
 // truncate cuts s to at most w display cells, ending with tail when it cut.
 func truncate(s string, w int, tail string) string {
 	if w <= 0 {
