@@ -77,9 +77,7 @@ func (c *compareState) summarize(m *Model) {
 				s.n[slot]++
 			}
 		}
-		if changed {
-			s.changed++
-		}
+		s.changed += b2i(changed)
 	}
 	c.summary = s
 }

@@ -654,9 +654,7 @@ func (m *Model) precisionSection(p *page, t *eval.ContextPrecisionTrace, task, w
 				sum += t.Precisions[i]
 			}
 		}
-		if c.Verdict == 1 {
-			useful++
-		}
+		useful += b2i(c.Verdict == 1)
 		p.text(2, prefix, verdict+pk, nil)
 		if c.Reason != "" {
 			p.text(6, "", c.Reason, &st.muted)

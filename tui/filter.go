@@ -305,17 +305,12 @@ func matchStatus(r *row, want string, metrics []eval.Metric, crit critSet) bool 
 	case "n/a":
 		return r.done && r.mark != markFailed && r.na
 	}
-	for _, m := range metrics {
-		if st, ok := r.statusOf(m); ok && string(st) == want {
-			return true
-		}
+	has := func(slot int) bool {
+		st, ok := r.statusAt(slot)
+		return ok && string(st) == want
 	}
-	for _, c := range crit.names {
-		if st, ok := r.statusAt(crit.slot(c)); ok && string(st) == want {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(metrics, func(m eval.Metric) bool { return has(metricSlot(m)) }) ||
+		slices.ContainsFunc(crit.names, func(c eval.Metric) bool { return has(crit.slot(c)) })
 }
 
 // filterBar is the state of an open filter bar, which filters as the user

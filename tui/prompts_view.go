@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"os/exec"
+	"slices"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -210,10 +211,8 @@ func (v *promptsView) setList(list []prompts.Info) {
 }
 
 func (m *Model) promptHash(task, lang string) string {
-	for _, in := range m.prompts.list {
-		if in.Task == task && in.Lang == lang {
-			return in.SHA256
-		}
+	if i := slices.IndexFunc(m.prompts.list, func(in prompts.Info) bool { return in.Task == task && in.Lang == lang }); i >= 0 {
+		return m.prompts.list[i].SHA256
 	}
 	return ""
 }
