@@ -356,10 +356,7 @@ func (m *Model) enterCompare(baseID string, base []*eval.Result, curID string, c
 		}
 		add(r)
 	}
-	shown := make([]*eval.Result, 0, len(order))
-	for _, i := range order {
-		shown = append(shown, byIdx[i])
-	}
+	shown := mapped(order, func(i int) *eval.Result { return byIdx[i] })
 	keep := cursorIndex(m)
 	m.resetRows(shown)
 	c.summarize(m)

@@ -3,6 +3,7 @@ package tui
 import (
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -35,14 +36,6 @@ func sortKeys(columns []eval.Metric, slotOf func(eval.Metric) int) []sortKey {
 	}
 	return append(keys, sortKey{name: "diagnosis", slot: slotDiag})
 }
-
-var diagRank = func() map[report.Diagnosis]int {
-	out := map[report.Diagnosis]int{}
-	for i, d := range report.Diagnoses {
-		out[d] = i
-	}
-	return out
-}()
 
 // sorted is the full order of all rows by one column, kept until the rows
 // change. Only the ascending order is stored; the descending one is
@@ -217,10 +210,10 @@ func sortValue(key sortKey) func(r *row) float64 {
 			return math.NaN()
 		}
 	case key.slot == slotDiag:
-		var ranks []float64 // by a row's diagnosis code
-		for _, d := range *diagCodes.names.Load() {
-			ranks = append(ranks, float64(diagRank[d]))
-		}
+		// By a row's diagnosis code: its place in report.Diagnoses.
+		ranks := mapped(*diagCodes.names.Load(), func(d report.Diagnosis) float64 {
+			return float64(max(slices.Index(report.Diagnoses, d), 0))
+		})
 		return func(r *row) float64 {
 			if !r.done {
 				return math.NaN()

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -96,10 +97,7 @@ func (m *Model) openRaw() tea.Cmd {
 	if m.raw.note != "" {
 		return nil
 	}
-	keys := make([]string, 0, len(res.Calls))
-	for _, c := range res.Calls {
-		keys = append(keys, c.Key)
-	}
+	keys := mapped(res.Calls, func(c eval.CallRecord) string { return c.Key })
 	m.raw.loading = true
 	fetch, fetchJSON, sample := m.opts.RawCalls, m.opts.RawCallsJSON, row.index
 	return func() tea.Msg {
