@@ -210,10 +210,7 @@ func (m *Model) renderBudget() []string {
 // costTable lays the estimate out as `ragscope estimate` does, in 80 cells.
 func (m *Model) costTable(c *Cost) []string {
 	st := m.st
-	w := len("metric")
-	for _, mc := range c.ByMetric {
-		w = max(w, len(mc.Metric))
-	}
+	w := widest(c.ByMetric, len("metric"), func(mc MetricCost) int { return len(mc.Metric) })
 	row := func(name string, mc MetricCost) string {
 		return fmt.Sprintf("  %-*s  %6d  %6d  %6d  %8d  %10d  %9s", w, name, mc.Chat, mc.Embeddings, mc.CacheHits,
 			mc.PromptTokens, mc.CompletionTokens, columnUSD(mc.USD))

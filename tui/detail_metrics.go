@@ -215,10 +215,7 @@ func (m *Model) noiseMatrix(p *page, t *eval.NoiseSensitivityTrace, mode string)
 		minText  = 24
 	)
 	numW := len(strconv.Itoa(len(t.Statements))) + 1
-	cellW := 4 // "#1  "
-	for _, c := range t.Chunks {
-		cellW = max(cellW, len(strconv.Itoa(c.Rank))+3)
-	}
+	cellW := widest(t.Chunks, 4, func(c eval.NoiseChunk) int { return len(strconv.Itoa(c.Rank)) + 3 }) // "#1  "
 	textW := p.w - indent - numW - len(t.Chunks)*cellW - correctW - noiseW - 1
 	if textW < minText {
 		return false

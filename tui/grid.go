@@ -31,10 +31,7 @@ const (
 func layoutGrid(cols []gridColumn, width int, steps []gridStep) []int {
 	w := make([]int, len(cols))
 	for i, c := range cols {
-		w[i] = max(c.least, ansi.StringWidth(c.title))
-		for _, s := range c.cells {
-			w[i] = max(w[i], ansi.StringWidth(s))
-		}
+		w[i] = widest(c.cells, max(c.least, ansi.StringWidth(c.title)), ansi.StringWidth)
 	}
 	total := func() int {
 		n, shown := gridIndent, 0

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -52,10 +53,8 @@ func (m *Model) headerLines() []string {
 		}
 		lines = append(lines, strings.Join(b, "  ")+st.muted.Render("  (scored/failed)"))
 	} else {
-		nameW := 18 // the default names'; a longer one widens it
-		for _, mt := range m.metrics {
-			nameW = max(nameW, len(mt))
-		}
+		// The default names' width; a longer one widens it.
+		nameW := widest(m.metrics, 18, func(mt eval.Metric) int { return len(mt) })
 		for _, mt := range m.metrics {
 			ms := m.stats.metrics[metricSlot(mt)]
 			line := fmt.Sprintf("%-*s mean %s  scored %-5d n/a %-4d failed %-5d ",
@@ -234,10 +233,7 @@ func fmtCount(n int) string {
 
 // meanText is a metric's mean in the header, as wide as every metric's.
 func (m *Model) meanText(mt eval.Metric, ms metricStats) string {
-	w := scoreW
-	for _, x := range m.metrics {
-		w = max(w, m.scoreWidth(x))
-	}
+	w := widest(m.metrics, scoreW, m.scoreWidth)
 	v, ok := ms.mean()
 	if !ok {
 		return padLeft("  -  ", w)
@@ -247,10 +243,7 @@ func (m *Model) meanText(mt eval.Metric, ms metricStats) string {
 
 // histogram draws the scores in ten bins, scaled to the fullest.
 func (m *Model) histogram(mt eval.Metric, ms metricStats) string {
-	peak := 0
-	for _, n := range ms.hist {
-		peak = max(peak, n)
-	}
+	peak := slices.Max(ms.hist[:])
 	ramp := m.g.ramp
 	var b strings.Builder
 	b.WriteString(m.st.muted.Render("0"))

@@ -70,11 +70,7 @@ func (s *scrolled) fill(content []string, width, page int) {
 
 // lineWidth is the widest of lines, in cells.
 func lineWidth(lines []string) int {
-	w := 0
-	for _, l := range lines {
-		w = max(w, ansi.StringWidth(l))
-	}
-	return w
+	return widest(lines, 0, ansi.StringWidth)
 }
 
 func (r *rawView) maxScroll(page int) int { return max(len(r.lines)-page, 0) }

@@ -43,13 +43,7 @@ func (m *Model) noteNegative(r *row) {
 }
 
 // diagW fits the longest diagnosis ("noncommittal").
-var diagW = func() int {
-	w := len("diagnosis")
-	for _, d := range report.Diagnoses {
-		w = max(w, len(d))
-	}
-	return w
-}()
+var diagW = widest(report.Diagnoses, len("diagnosis"), func(d report.Diagnosis) int { return len(d) })
 
 // tableRows is how many sample rows fit under the header.
 func (m *Model) tableRows() int { return m.rowsUnder(len(m.headerLines())) }

@@ -22,6 +22,14 @@ func mapped[T, U any](vs []T, f func(T) U) []U {
 	return out
 }
 
+// widest is the largest f of vs, least when none is larger.
+func widest[T any](vs []T, least int, f func(T) int) int {
+	for _, v := range vs {
+		least = max(least, f(v))
+	}
+	return least
+}
+
 // truncate cuts s to at most w display cells, ending with tail when it cut.
 func truncate(s string, w int, tail string) string {
 	if w <= 0 {
