@@ -217,12 +217,7 @@ func (m *Model) promptHash(task, lang string) string {
 	return ""
 }
 
-func shortHash(h string) string {
-	if len(h) > 8 {
-		return h[:8]
-	}
-	return h
-}
+func shortHash(h string) string { return h[:min(len(h), 8)] }
 
 // The prompts list's columns; the file gives way first when narrow.
 const (
