@@ -179,48 +179,37 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.quit()
 	}
 	m.clearStatus()
-	switch m.mode {
-	case modeAsk:
-		return m.answer(msg)
-	case modeHelp:
-		if key.Matches(msg, k.Help, k.Back, k.Quit) {
-			m.mode = modeScreen
-		}
-		return nil
-	case modeFilter:
-		return m.filterKey(msg)
-	case modeNote:
-		return m.noteKey(msg)
-	}
-	if key.Matches(msg, k.Quit) {
-		if (m.live && !m.opts.Attached) || m.rerun != nil {
-			m.askYesNo(&question{text: "Quit and stop the run? Finished work is kept. (y/n)", aboutRun: true, answer: onYes(m.quit)})
-			return nil
-		}
-		return m.quit()
-	}
-	if key.Matches(msg, k.Stop) {
-		m.askStop()
-		return nil
-	}
-	if m.tooSmall() {
-		return nil
-	}
-	if m.refused(m.keyMode().refusal(msg)) {
-		return nil
-	}
 	// y and o take out what the table, a sample or its raw calls show.
 	exports := m.screen == screenTable || m.screen == screenDetail || m.screen == screenRaw
 	switch {
+	case m.mode == modeAsk:
+		return m.answer(msg)
+	case m.mode == modeHelp:
+		if key.Matches(msg, k.Help, k.Back, k.Quit) {
+			m.mode = modeScreen
+		}
+	case m.mode == modeFilter:
+		return m.filterKey(msg)
+	case m.mode == modeNote:
+		return m.noteKey(msg)
+	case key.Matches(msg, k.Quit) && ((m.live && !m.opts.Attached) || m.rerun != nil):
+		m.askYesNo(&question{text: "Quit and stop the run? Finished work is kept. (y/n)", aboutRun: true, answer: onYes(m.quit)})
+	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case key.Matches(msg, k.Stop):
+		m.askStop()
+	case m.tooSmall(), m.refused(m.keyMode().refusal(msg)):
+		// too small for any other key, or a key off here (refused says why)
 	case key.Matches(msg, k.Help):
 		m.mode = modeHelp
-		return nil
 	case exports && key.Matches(msg, k.Copy):
 		return m.copyExport()
 	case exports && key.Matches(msg, k.Pager):
 		return m.openPager()
+	default:
+		return m.screen.parts().key(m, msg)
 	}
-	return m.screen.parts().key(m, msg)
+	return nil
 }
 
 func (m *Model) tableKey(msg tea.KeyPressMsg) tea.Cmd {
