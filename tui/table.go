@@ -156,8 +156,7 @@ func (m *Model) drawRow(r *row, selected bool, index, text string, whole bool) s
 		markFailed: {g.fail, st.failed}}
 	b.WriteString(paint(marks[r.mark].glyph, marks[r.mark].style.Render))
 	b.WriteString(m.labelCell(r, paint))
-	b.WriteString(padLeft(index, m.indexWidth()))
-	b.WriteString(" ")
+	b.WriteString(padLeft(index, m.indexWidth()) + " ")
 	q := text
 	if !whole {
 		q = sanitize.Line(r.question())
@@ -175,20 +174,17 @@ func (m *Model) drawRow(r *row, selected bool, index, text string, whole bool) s
 	}
 	b.WriteString(q)
 	for _, mt := range m.columns {
-		b.WriteString(" ")
-		b.WriteString(m.scoreCell(r, mt, plain))
+		b.WriteString(" " + m.scoreCell(r, mt, plain))
 		if m.cmp != nil && !m.isCriterion(mt) {
-			b.WriteString(" ")
-			if whole {
-				b.WriteString(strings.Repeat(" ", deltaW)) // a conversation has no change of its own
-			} else {
-				b.WriteString(m.deltaCell(r, mt, plain))
+			delta := strings.Repeat(" ", deltaW) // a conversation has no change of its own
+			if !whole {
+				delta = m.deltaCell(r, mt, plain)
 			}
+			b.WriteString(" " + delta)
 		}
 	}
-	b.WriteString(" ")
 	d := r.diagnosis()
-	b.WriteString(paint(fit(string(d), diagW, ""), m.diagStyle(d)))
+	b.WriteString(" " + paint(fit(string(d), diagW, ""), m.diagStyle(d)))
 	line := b.String()
 	if selected {
 		return st.selected.Render(fit(line, m.width, ""))
