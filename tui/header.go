@@ -271,14 +271,7 @@ func (m *Model) diagLine(width int) string {
 			}
 			s := fmt.Sprintf("%s %d", d, n)
 			if n > 0 {
-				switch d {
-				case report.DiagFailed:
-					s = st.failed.Render(s)
-				case report.DiagOK:
-					s = st.high.Render(s)
-				default:
-					s = st.mid.Render(s)
-				}
+				s = m.diagStyle(d)(s)
 			}
 			parts = append(parts, s)
 		}
