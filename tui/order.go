@@ -329,15 +329,14 @@ func orderedBits(f float32) uint32 {
 
 // order is the rows shown: the sorted order filtered.
 func order(s sorted, rows []*row, f *filter, env matchEnv, desc bool) []int32 {
-	if f.empty() {
-		if !desc {
-			return s.asc // shared: neither is changed in place
-		}
-		out := make([]int32, 0, len(s.asc))
-		s.each(true, func(p int32) bool { out = append(out, p); return true })
-		return out
+	if f.empty() && !desc {
+		return s.asc // shared: neither is changed in place
 	}
-	out := make([]int32, 0, len(s.asc)/4)
+	n := len(s.asc)
+	if !f.empty() {
+		n /= 4
+	}
+	out := make([]int32, 0, n)
 	s.each(desc, func(p int32) bool {
 		if f.match(rows[p], env) {
 			out = append(out, p)
