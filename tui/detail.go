@@ -262,15 +262,13 @@ func (p *page) wrapped(indent int, prefix, s string, style *lipgloss.Style, mark
 	if mark != nil {
 		lines = mark(lines)
 	}
-	for i, l := range lines {
+	lead := pad + prefix // the lines after the first hang under it
+	for _, l := range lines {
 		if style != nil {
 			l = style.Render(l)
 		}
-		if i == 0 {
-			p.lines = append(p.lines, pad+prefix+l)
-		} else {
-			p.lines = append(p.lines, pad+strings.Repeat(" ", pw)+l)
-		}
+		p.lines = append(p.lines, lead+l)
+		lead = pad + strings.Repeat(" ", pw)
 	}
 }
 

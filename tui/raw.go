@@ -1,10 +1,12 @@
 package tui
 
 import (
+	"cmp"
+	"fmt"
+
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
-	"fmt"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ragscope/ragscope/eval"
@@ -117,11 +119,7 @@ func (m *Model) ensureRaw() {
 	case r.err != nil:
 		r.lines = []string{m.st.errorLine.Render("  cannot read the raw calls: " + sanitize.Line(r.err.Error()))}
 	default:
-		text := r.text
-		if r.note != "" {
-			text = r.note
-		}
-		r.lines = wrap(text, max(m.width-2, 10))
+		r.lines = wrap(cmp.Or(r.note, r.text), max(m.width-2, 10))
 		for i, l := range r.lines {
 			r.lines[i] = "  " + l
 		}
