@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -188,9 +189,7 @@ func (m *Model) renderBudget() []string {
 	case fr.estErr != "":
 		lines = append(lines, m.indented("cannot estimate the run, so nothing says it is within the budget: "+fr.estErr, st.errorLine)...)
 	default:
-		lines = append(lines, m.costTable(fr.cost)...)
-		lines = append(lines, "")
-		lines = append(lines, m.indented(fr.cost.Summary, st.warn)...)
+		lines = slices.Concat(lines, m.costTable(fr.cost), []string{""}, m.indented(fr.cost.Summary, st.warn))
 		if fr.cost.Prices != "" {
 			lines = append(lines, m.indented("prices: "+fr.cost.Prices+"; retries and the verdict recount are not predicted (see ragscope estimate)", st.muted)...)
 		}

@@ -334,9 +334,8 @@ func (m *Model) renderHelp() []string {
 		names := mapped(keys, func(b key.Binding) string { return b.Help().Key + " " + b.Help().Desc })
 		off = m.st.muted.Render(truncate("Off now, pressing one says why: "+strings.Join(names, ", "), m.width, m.g.ellipsis))
 	}
-	lines := []string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(km.title), off}
-	lines = append(lines, m.helpColumns(km.help().FullHelp())...)
-	lines = append(lines, "")
+	lines := slices.Concat([]string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(km.title), off},
+		m.helpColumns(km.help().FullHelp()), []string{""})
 	if m.screen == screenTable {
 		for _, l := range filterHelp {
 			if strings.Contains(l, "%s") {

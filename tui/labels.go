@@ -494,8 +494,7 @@ func (m *Model) agreementKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) renderAgreement() []string {
 	st, l := m.st, &m.lab
 	lines := []string{st.title.Render("ragscope") + " " + st.bold.Render("agreement with the human labels") +
-		st.muted.Render(m.g.sep+"run "+sanitize.Line(m.runID)+m.g.sep+"positive = value 1")}
-	lines = append(lines, "")
+		st.muted.Render(m.g.sep+"run "+sanitize.Line(m.runID)+m.g.sep+"positive = value 1"), ""}
 	switch {
 	case l.agreeBusy && l.agreement == nil:
 		return m.finish(append(lines, st.muted.Render("  counting"+m.g.ellipsis)), m.keyMode().help())
