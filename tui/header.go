@@ -153,11 +153,7 @@ func fmtDuration(d time.Duration) string {
 // progressBar is a bar of w cells, done of total filled (full past total).
 func (m *Model) progressBar(done, total, w int) string {
 	st, g := m.st, m.g
-	frac := 0.0
-	if total > 0 {
-		frac = float64(done) / float64(total)
-	}
-	full := int(math.Round(min(frac, 1) * float64(w)))
+	full := int(math.Round(min(ratio(done, total), 1) * float64(w)))
 	return "[" + st.high.Render(strings.Repeat(g.barFull, full)) + st.muted.Render(strings.Repeat(g.barEmpty, w-full)) + "]"
 }
 
@@ -177,10 +173,7 @@ func (m *Model) progressLine(done int) string {
 	}
 	c := m.progress.shown()
 	bar, errs := m.progressBar(done, c.total, w), m.errorsText(c.errors)
-	rate := 0
-	if c.calls > 0 {
-		rate = int(math.Round(100 * float64(c.cacheHits) / float64(c.calls)))
-	}
+	rate := int(math.Round(100 * ratio(c.cacheHits, c.calls)))
 	tokens := "tokens " + fmtCount(c.tokens)
 	if usd := m.costText(); usd != "" {
 		tokens += " " + usd

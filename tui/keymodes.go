@@ -110,12 +110,7 @@ func (k *keyMap) scrolling(moves bool) []*key.Binding {
 }
 
 // upDown are the movement keys the footer names, of those a mode has.
-func upDown(moves []*key.Binding) []*key.Binding {
-	if len(moves) == 0 {
-		return nil
-	}
-	return moves[:2]
-}
+func upDown(moves []*key.Binding) []*key.Binding { return moves[:min(len(moves), 2)] }
 
 // leaving are the keys every screen has.
 func (k *keyMap) leaving() []*key.Binding {
