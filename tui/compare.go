@@ -186,9 +186,8 @@ func (m *Model) syncSortKeys() {
 	for _, k := range sortKeys(m.columns, m.slotOf) {
 		keys = append(keys, k)
 		if m.cmp != nil && k.metric != "" && m.cmp.has(k.metric) && !m.isCriterion(k.metric) {
-			slot := k.slot
-			keys = append(keys, sortKey{name: "change of " + string(k.metric), slot: slot, metric: k.metric,
-				delta: func(r *row) (float64, bool) { return m.deltaScore(r, slot) }})
+			keys = append(keys, sortKey{name: "change of " + string(k.metric), slot: k.slot, metric: k.metric,
+				delta: func(r *row) (float64, bool) { return m.deltaScore(r, k.slot) }})
 		}
 	}
 	m.sortKeys, m.sortIdx = keys, 0
