@@ -68,25 +68,20 @@ func correctnessItems(t *eval.AnswerCorrectnessTrace, reference bool) []judged {
 		return "", false
 	}
 	if reference {
-		out := make([]judged, len(t.ReferenceStatements))
-		for i, st := range t.ReferenceStatements {
-			out[i] = judged{text: st, verdict: 1}
+		return mapped(t.ReferenceStatements, func(st string) judged {
 			if r, ok := find(t.Classes.FN, st); ok {
-				out[i] = judged{text: st, verdict: 0, reason: r}
+				return judged{text: st, verdict: 0, reason: r}
 			}
-		}
-		return out
+			return judged{text: st, verdict: 1}
+		})
 	}
-	out := make([]judged, len(t.AnswerStatements))
-	for i, st := range t.AnswerStatements {
-		r, ok := find(t.Classes.TP, st)
-		out[i] = judged{text: st, verdict: 1, reason: r}
-		if !ok {
-			r, _ = find(t.Classes.FP, st)
-			out[i] = judged{text: st, verdict: 0, reason: r}
+	return mapped(t.AnswerStatements, func(st string) judged {
+		if r, ok := find(t.Classes.TP, st); ok {
+			return judged{text: st, verdict: 1, reason: r}
 		}
-	}
-	return out
+		r, _ := find(t.Classes.FP, st)
+		return judged{text: st, verdict: 0, reason: r}
+	})
 }
 
 // factualItems are factual correctness's answer claims (1 a TP, 0 an FP)

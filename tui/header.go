@@ -354,10 +354,7 @@ func computeStats(rows []*row, shown []int32, metrics []eval.Metric, x *rowExtra
 	errs := map[string]int{}
 	// A pass over a million rows: the slots, the diagnoses and the status
 	// are worked with as the numbers the rows hold, named once at the end.
-	slots := make([]int, len(metrics))
-	for i, m := range metrics {
-		slots[i] = metricSlot(m)
-	}
+	slots := mapped(metrics, metricSlot)
 	ok := statusCodes.code(eval.StatusOK)
 	var diags [math.MaxUint8 + 1]int
 	for _, i := range shown {

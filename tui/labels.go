@@ -298,8 +298,7 @@ func (m *Model) labelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if key.Matches(msg, k.Disagree) {
 			v = 1 - it.Judge
 		}
-		note := l.human[it.Key].Note
-		return m.saveLabel(it, v, note), true
+		return m.saveLabel(it, v, l.human[it.Key].Note), true
 	case key.Matches(msg, k.Unlabel):
 		it := l.items[l.cursor]
 		if _, ok := l.human[it.Key]; !ok {
