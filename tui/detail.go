@@ -613,8 +613,7 @@ func (m *Model) relevancySection(p *page, res *eval.Result) {
 	}
 	if n := len(t.Questions); n > 0 {
 		mean := sum / float64(n)
-		line := fmt.Sprintf("mean(%s) = %.3f", strings.Join(terms, ", "), mean)
-		p.text(2, "", line, &st.bold)
+		p.text(2, "", fmt.Sprintf("mean(%s) = %.3f", strings.Join(terms, ", "), mean), &st.bold)
 		// The page explains whichever zeroing rule the engine applied.
 		score, scored := res.Score(eval.AnswerRelevancy)
 		switch {

@@ -110,8 +110,7 @@ func (m *Model) detailExport(r *row) export {
 	var b strings.Builder
 	b.WriteString(title + "\n\n")
 	for _, l := range m.detail.lines {
-		b.WriteString(strings.TrimRight(ansi.Strip(l), " "))
-		b.WriteByte('\n')
+		b.WriteString(strings.TrimRight(ansi.Strip(l), " ") + "\n")
 	}
 	return export{what: fmt.Sprintf("the page of sample %d", r.index),
 		file: fmt.Sprintf("ragscope-sample-%d-page-*.txt", r.index), text: b.String()}

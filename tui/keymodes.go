@@ -333,10 +333,8 @@ func (m *Model) renderHelp() []string {
 		m.helpColumns(km.help().FullHelp()), []string{""})
 	if m.screen == screenTable {
 		for _, l := range filterHelp {
-			if strings.Contains(l, "%s") {
-				l = fmt.Sprintf(l, m.g.low) // the mark of a row whose score fails
-			}
-			lines = append(lines, m.st.muted.Render(l))
+			// %s is the mark of a row whose score fails.
+			lines = append(lines, m.st.muted.Render(strings.ReplaceAll(l, "%s", m.g.low)))
 		}
 		lines = append(lines, "")
 	}

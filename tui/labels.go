@@ -388,8 +388,7 @@ func (m *Model) labelLine(p *page, task, item string) {
 	text := "not labelled: a agree, d disagree"
 	style := st.muted
 	if labelled {
-		text = m.labelWords(lab, it)
-		style = st.accent
+		text, style = m.labelWords(lab, it), st.accent
 		if lab.Value != it.Judge {
 			style = st.warn
 		}

@@ -52,8 +52,7 @@ func (m *Model) tableRows() int { return m.rowsUnder(len(m.headerLines())) }
 func (m *Model) rowsUnder(n int) int { return max(m.height-n-2-len(m.bottomLines()), 1) }
 
 func (m *Model) indexWidth() int {
-	w := len(strconv.Itoa(max(m.progress.total, len(m.rows))))
-	return max(w, 3)
+	return max(len(strconv.Itoa(max(m.progress.total, len(m.rows)))), 3)
 }
 
 func (m *Model) questionWidth() int {
