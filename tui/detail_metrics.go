@@ -54,9 +54,8 @@ func (m *Model) factualSection(p *page, res *eval.Result) {
 	if mode == eval.FCModePrecision || mode == eval.FCModeRecall {
 		return
 	}
-	f := 0.0
+	f, b2 := 0.0, beta*beta
 	if tp > 0 {
-		b2 := beta * beta
 		f = (1 + b2) * prec * rec / (b2*prec + rec)
 	}
 	switch {
@@ -65,7 +64,6 @@ func (m *Model) factualSection(p *page, res *eval.Result) {
 	case beta == 1:
 		p.text(2, "", fmt.Sprintf("F1 = 2*P*R / (P + R) = 2*%.3f*%.3f / (%.3f + %.3f) = %.3f", prec, rec, prec, rec, f), &st.bold)
 	default:
-		b2 := beta * beta
 		p.text(2, "", fmt.Sprintf("F(beta=%g) = (1 + %g)*P*R / (%g*P + R) = %g*%.3f*%.3f / (%g*%.3f + %.3f) = %.3f",
 			beta, b2, b2, 1+b2, prec, rec, b2, prec, rec, f), &st.bold)
 	}

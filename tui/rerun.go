@@ -262,8 +262,7 @@ func (m *Model) rerunWorkflow(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		if msg.err != nil {
-			rr.cancel()
-			m.rerun = nil
+			m.stopRerun()
 			m.setError("cannot start the re-run: " + msg.err.Error())
 			return nil
 		}
@@ -281,8 +280,7 @@ func (m *Model) rerunWorkflow(msg tea.Msg) tea.Cmd {
 // child, and leaving the comparison keeps its results.
 func (m *Model) finishRerun() {
 	rr := m.rerun
-	rr.cancel()
-	m.rerun = nil
+	m.stopRerun()
 	if rr.id != "" {
 		m.runID = rr.id
 	}
