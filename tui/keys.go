@@ -295,11 +295,6 @@ func (m *Model) clampTable() {
 	n := len(m.lines)
 	m.cursor = min(max(m.cursor, 0), max(n-1, 0))
 	h := m.tableRows()
-	if m.cursor < m.offset {
-		m.offset = m.cursor
-	}
-	if m.cursor >= m.offset+h {
-		m.offset = m.cursor - h + 1
-	}
+	m.offset = max(min(m.offset, m.cursor), m.cursor-h+1) // the cursor's line in the window
 	m.offset = min(max(m.offset, 0), max(n-h, 0))
 }
