@@ -130,12 +130,8 @@ func (m *Model) ensureRaw() {
 func (m *Model) rawKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	m.ensureRaw()
-	r := &m.raw
-	page := m.pageHeight()
-	if k.scroll(msg, r.scrollBy, page, len(r.lines)) {
-		return nil
-	}
 	switch {
+	case k.scroll(msg, m.raw.scrollBy, m.pageHeight(), len(m.raw.lines)):
 	case key.Matches(msg, k.Back, k.Raw):
 		m.screen = screenDetail
 	}
@@ -145,12 +141,10 @@ func (m *Model) rawKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) renderRaw() []string {
 	m.ensureRaw()
 	r := &m.raw
-	page := m.pageHeight()
-	lines := []string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(fmt.Sprintf("sample %d", r.sample)) +
-		m.st.muted.Render(m.g.sep+"raw judge calls")}
-	if r.page != page {
+	if page := m.pageHeight(); r.page != page {
 		r.load(page)
 	}
-	lines = append(lines, viewLines(&r.vp)...)
+	lines := append([]string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(fmt.Sprintf("sample %d", r.sample)) +
+		m.st.muted.Render(m.g.sep+"raw judge calls")}, viewLines(&r.vp)...)
 	return m.finish(lines, m.keyMode().help())
 }
