@@ -92,20 +92,19 @@ func (m *Model) groupLines(shown []int32) []int32 {
 		}
 	}
 	out := make([]int32, 0, len(shown))
-	placed := make([]bool, len(c.ids))
 	for _, p := range shown {
 		ref, ok := c.of[m.rows[p].index]
 		if !ok {
 			out = append(out, p)
 			continue
 		}
-		if placed[ref.conv] {
-			continue
+		turns := in[ref.conv]
+		if turns == nil {
+			continue // placed at its first turn
 		}
-		placed[ref.conv] = true
+		in[ref.conv] = nil
 		out = append(out, convLine(ref.conv))
 		if m.isOpen(ref.conv) {
-			turns := in[ref.conv]
 			slices.SortStableFunc(turns, func(a, b int32) int {
 				return c.of[m.rows[a].index].turn - c.of[m.rows[b].index].turn
 			})

@@ -140,11 +140,10 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Section):
 		// The keys number the metrics (criteria are reached with tab);
 		// the one jumped to is the one r re-runs.
-		i := metricKeyIndex(msg)
-		if i < len(d.sections) && i < len(m.metrics) {
-			d.scrollTo(d.sections[i], page)
-		}
-		if i < len(m.metrics) {
+		if i := metricKeyIndex(msg); i < len(m.metrics) {
+			if i < len(d.sections) {
+				d.scrollTo(d.sections[i], page)
+			}
 			d.focus = m.metrics[i]
 		}
 	case key.Matches(msg, k.Rerun):
@@ -226,8 +225,7 @@ func (m *Model) renderDetail() []string {
 	if len(d.lines) > page {
 		title += m.st.muted.Render(fmt.Sprintf("%s%d%%", m.g.sep, 100*min(d.scroll+page, len(d.lines))/len(d.lines)))
 	}
-	lines := append([]string{title}, viewLines(&d.vp)...)
-	return m.finish(lines, m.keyMode().help())
+	return m.finish(append([]string{title}, viewLines(&d.vp)...), m.keyMode().help())
 }
 
 // page accumulates the wrapped lines of the detail page.
