@@ -173,8 +173,7 @@ func (m *Model) openPager() tea.Cmd {
 		}
 		c, err := pagerCommand(path, os.Getenv, exec.LookPath)
 		if err != nil {
-			err = errors.Join(err, removeTemp(path))
-			return pagerReadyMsg{err: err}
+			return pagerReadyMsg{err: errors.Join(err, removeTemp(path))}
 		}
 		return pagerReadyMsg{cmd: c, path: path}
 	}
@@ -210,9 +209,8 @@ func (m *Model) pagerWorkflow(msg tea.Msg) tea.Cmd {
 			m.setError("cannot open the pager: " + msg.err.Error())
 			return nil
 		}
-		path := msg.path
 		return m.exec(msg.cmd, func(err error) tea.Msg {
-			return pagerDoneMsg{err: err, removeErr: removeTemp(path), path: path}
+			return pagerDoneMsg{err: err, removeErr: removeTemp(msg.path), path: msg.path}
 		})
 	case pagerDoneMsg:
 		var errs []string
