@@ -221,8 +221,7 @@ func sortValue(key sortKey) func(r *row) float64 {
 			return ranks[r.diag]
 		}
 	}
-	slot := key.slot
-	return func(r *row) float64 { return r.score(slot) }
+	return func(r *row) float64 { return r.score(key.slot) }
 }
 
 // parallel runs fn(0) to fn(n-1) at once and returns when all have.
