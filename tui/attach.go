@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cmp"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ragscope/ragscope/internal/sanitize"
@@ -13,14 +15,11 @@ import (
 func (m *Model) syncRunKeys() {
 	w := m.watching()
 	m.keys.Stop.SetEnabled(w)
-	switch {
-	case w && m.opts.QuitHelp != "":
-		m.keys.Quit.SetHelp("q", m.opts.QuitHelp)
-	case w:
-		m.keys.Quit.SetHelp("q", "quit, run goes on")
-	default:
-		m.keys.Quit.SetHelp("q", "quit")
+	help := "quit"
+	if w {
+		help = cmp.Or(m.opts.QuitHelp, "quit, run goes on")
 	}
+	m.keys.Quit.SetHelp("q", help)
 }
 
 // attachedRun names the attached run in messages.

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -188,9 +189,7 @@ func (m *Model) renderBudget() []string {
 	case fr.estErr != "":
 		lines = append(lines, m.indented("cannot estimate the run, so nothing says it is within the budget: "+fr.estErr, st.errorLine)...)
 	default:
-		lines = append(lines, m.costTable(fr.cost)...)
-		lines = append(lines, "")
-		lines = append(lines, m.indented(fr.cost.Summary, st.warn)...)
+		lines = slices.Concat(lines, m.costTable(fr.cost), []string{""}, m.indented(fr.cost.Summary, st.warn))
 		if fr.cost.Prices != "" {
 			lines = append(lines, m.indented("prices: "+fr.cost.Prices+"; retries and the verdict recount are not predicted (see ragscope estimate)", st.muted)...)
 		}
@@ -210,19 +209,15 @@ func (m *Model) renderBudget() []string {
 // costTable lays the estimate out as `ragscope estimate` does, in 80 cells.
 func (m *Model) costTable(c *Cost) []string {
 	st := m.st
-	w := len("metric")
-	for _, mc := range c.ByMetric {
-		w = max(w, len(mc.Metric))
-	}
+	w := widest(c.ByMetric, len("metric"), func(mc MetricCost) int { return len(mc.Metric) })
 	row := func(name string, mc MetricCost) string {
 		return fmt.Sprintf("  %-*s  %6d  %6d  %6d  %8d  %10d  %9s", w, name, mc.Chat, mc.Embeddings, mc.CacheHits,
 			mc.PromptTokens, mc.CompletionTokens, columnUSD(mc.USD))
 	}
-	head := []string{
+	lines := []string{
 		st.header.Render(fmt.Sprintf("  %-*s  %s  %6s  %s  %9s", w, "", center("judge calls", 14), "cache", center("tokens", 20), "")),
 		st.header.Render(fmt.Sprintf("  %-*s  %6s  %6s  %6s  %8s  %10s  %9s", w, "metric", "chat", "embed", "hits", "prompt", "completion", "cost")),
 	}
-	lines := head
 	for _, mc := range c.ByMetric {
 		lines = append(lines, row(string(mc.Metric), mc))
 	}

@@ -20,8 +20,8 @@ type compareState struct {
 	// re-run's results stay, as the newest run.
 	picked  bool
 	restore rowsSnapshot
-	base    map[int]beforeSide   // samples absent have no Δ
-	metrics map[eval.Metric]bool // those compared (re-run); nil: all
+	base    map[int]beforeSide // samples absent have no Δ
+	metrics []eval.Metric      // those compared (re-run); none: all
 	summary compareSummary
 }
 
@@ -33,7 +33,9 @@ type compareSummary struct {
 	n                [eval.NumMetrics]int
 }
 
-func (c *compareState) has(mt eval.Metric) bool { return c.metrics == nil || c.metrics[mt] }
+func (c *compareState) has(mt eval.Metric) bool {
+	return len(c.metrics) == 0 || slices.Contains(c.metrics, mt)
+}
 
 // beforeSide is a compared sample's "before": the row as it was, and its
 // full result when that was in memory. A zero one has no Δ.
@@ -75,9 +77,7 @@ func (c *compareState) summarize(m *Model) {
 				s.n[slot]++
 			}
 		}
-		if changed {
-			s.changed++
-		}
+		s.changed += b2i(changed)
 	}
 	c.summary = s
 }
@@ -186,9 +186,8 @@ func (m *Model) syncSortKeys() {
 	for _, k := range sortKeys(m.columns, m.slotOf) {
 		keys = append(keys, k)
 		if m.cmp != nil && k.metric != "" && m.cmp.has(k.metric) && !m.isCriterion(k.metric) {
-			slot := k.slot
-			keys = append(keys, sortKey{name: "change of " + string(k.metric), slot: slot, metric: k.metric,
-				delta: func(r *row) (float64, bool) { return m.deltaScore(r, slot) }})
+			keys = append(keys, sortKey{name: "change of " + string(k.metric), slot: k.slot, metric: k.metric,
+				delta: func(r *row) (float64, bool) { return m.deltaScore(r, k.slot) }})
 		}
 	}
 	m.sortKeys, m.sortIdx = keys, 0
@@ -290,11 +289,9 @@ func (m *Model) compareLine() string {
 		if c.summary.n[slot] == 0 {
 			continue
 		}
-		d := c.summary.sum[slot] / float64(c.summary.n[slot])
-		switch {
-		case math.Abs(d) < scoreEpsilon:
+		if d := c.summary.sum[slot] / float64(c.summary.n[slot]); math.Abs(d) < scoreEpsilon {
 			means = append(means, eval.MetricAbbrev(mt)+" .")
-		default:
+		} else {
 			means = append(means, st.changeStyle(mt, d).Render(fmt.Sprintf("%s %+.3f", eval.MetricAbbrev(mt), d)))
 		}
 	}
@@ -358,10 +355,7 @@ func (m *Model) enterCompare(baseID string, base []*eval.Result, curID string, c
 		}
 		add(r)
 	}
-	shown := make([]*eval.Result, 0, len(order))
-	for _, i := range order {
-		shown = append(shown, byIdx[i])
-	}
+	shown := mapped(order, func(i int) *eval.Result { return byIdx[i] })
 	keep := cursorIndex(m)
 	m.resetRows(shown)
 	c.summarize(m)

@@ -68,25 +68,20 @@ func correctnessItems(t *eval.AnswerCorrectnessTrace, reference bool) []judged {
 		return "", false
 	}
 	if reference {
-		out := make([]judged, len(t.ReferenceStatements))
-		for i, st := range t.ReferenceStatements {
-			out[i] = judged{text: st, verdict: 1}
+		return mapped(t.ReferenceStatements, func(st string) judged {
 			if r, ok := find(t.Classes.FN, st); ok {
-				out[i] = judged{text: st, verdict: 0, reason: r}
+				return judged{text: st, verdict: 0, reason: r}
 			}
-		}
-		return out
+			return judged{text: st, verdict: 1}
+		})
 	}
-	out := make([]judged, len(t.AnswerStatements))
-	for i, st := range t.AnswerStatements {
-		r, ok := find(t.Classes.TP, st)
-		out[i] = judged{text: st, verdict: 1, reason: r}
-		if !ok {
-			r, _ = find(t.Classes.FP, st)
-			out[i] = judged{text: st, verdict: 0, reason: r}
+	return mapped(t.AnswerStatements, func(st string) judged {
+		if r, ok := find(t.Classes.TP, st); ok {
+			return judged{text: st, verdict: 1, reason: r}
 		}
-	}
-	return out
+		r, _ := find(t.Classes.FP, st)
+		return judged{text: st, verdict: 0, reason: r}
+	})
 }
 
 // factualItems are factual correctness's answer claims (1 a TP, 0 an FP)
@@ -99,11 +94,9 @@ func factualItems(t *eval.FactualCorrectnessTrace, reference bool) []judged {
 	if reference {
 		claims = t.ReferenceClaims
 	}
-	out := make([]judged, len(claims))
-	for i, c := range claims {
-		out[i] = judged{text: c.Statement, verdict: c.Verdict, reason: c.Reason}
-	}
-	return out
+	return mapped(claims, func(c eval.StatementVerdict) judged {
+		return judged{text: c.Statement, verdict: c.Verdict, reason: c.Reason}
+	})
 }
 
 // entityItems are the reference's entities, 1 when found in the contexts.
@@ -112,14 +105,12 @@ func entityItems(r *eval.Result) []judged {
 	if t == nil {
 		return nil
 	}
-	out := make([]judged, len(t.Reference))
-	for i, e := range t.Reference {
-		out[i] = judged{text: e.Entity, reason: "not among the contexts' entities"}
+	return mapped(t.Reference, func(e eval.EntityMatch) judged {
 		if e.Found {
-			out[i] = judged{text: e.Entity, verdict: 1, reason: "found as \"" + e.Match + "\""}
+			return judged{text: e.Entity, verdict: 1, reason: "found as \"" + e.Match + "\""}
 		}
-	}
-	return out
+		return judged{text: e.Entity, reason: "not among the contexts' entities"}
+	})
 }
 
 // noiseItems are noise sensitivity's answer statements, 0 for those that
@@ -129,18 +120,11 @@ func noiseItems(r *eval.Result) []judged {
 	if t == nil {
 		return nil
 	}
-	out := make([]judged, len(t.Statements))
-	for i, s := range t.Statements {
-		v := 1
-		if noiseCounted(s, t.Mode) {
-			v = 0
-		}
+	return mapped(t.Statements, func(s eval.NoiseStatement) judged {
+		v := 1 - b2i(noiseCounted(s, t.Mode))
 		ranks := slices.Concat(s.Relevant, s.Irrelevant)
 		slices.Sort(ranks)
-		by := make([]string, len(ranks))
-		for j, k := range ranks {
-			by[j] = fmt.Sprintf("#%d", k)
-		}
+		by := mapped(ranks, func(k int) string { return fmt.Sprintf("#%d", k) })
 		reason := "correct (the reference entails it)"
 		if !s.Correct {
 			reason = "not in the reference"
@@ -151,9 +135,8 @@ func noiseItems(r *eval.Result) []judged {
 		if s.Noise != "" {
 			reason += "; noise: " + s.Noise
 		}
-		out[i] = judged{text: s.Statement, verdict: v, reason: reason}
-	}
-	return out
+		return judged{text: s.Statement, verdict: v, reason: reason}
+	})
 }
 
 // judged is a statement with its verdict, the judge's reason and evidence.
@@ -170,11 +153,7 @@ func faithItems(r *eval.Result) []judged {
 	if t == nil {
 		return nil
 	}
-	out := make([]judged, len(t.Statements))
-	for i, s := range t.Statements {
-		out[i] = judged{s.Statement, s.Verdict, s.Reason, s.Evidence}
-	}
-	return out
+	return mapped(t.Statements, func(s eval.StatementVerdict) judged { return judged{s.Statement, s.Verdict, s.Reason, s.Evidence} })
 }
 
 // recallItems are context recall's reference statements.
@@ -183,11 +162,7 @@ func recallItems(r *eval.Result) []judged {
 	if t == nil {
 		return nil
 	}
-	out := make([]judged, len(t.Classifications))
-	for i, c := range t.Classifications {
-		out[i] = judged{c.Statement, c.Attributed, c.Reason, c.Evidence}
-	}
-	return out
+	return mapped(t.Classifications, func(c eval.Classification) judged { return judged{c.Statement, c.Attributed, c.Reason, c.Evidence} })
 }
 
 // statementChanges matches statements by their text: a changed prompt may

@@ -92,20 +92,19 @@ func (m *Model) groupLines(shown []int32) []int32 {
 		}
 	}
 	out := make([]int32, 0, len(shown))
-	placed := make([]bool, len(c.ids))
 	for _, p := range shown {
 		ref, ok := c.of[m.rows[p].index]
 		if !ok {
 			out = append(out, p)
 			continue
 		}
-		if placed[ref.conv] {
-			continue
+		turns := in[ref.conv]
+		if turns == nil {
+			continue // placed at its first turn
 		}
-		placed[ref.conv] = true
+		in[ref.conv] = nil
 		out = append(out, convLine(ref.conv))
 		if m.isOpen(ref.conv) {
-			turns := in[ref.conv]
 			slices.SortStableFunc(turns, func(a, b int32) int {
 				return c.of[m.rows[a].index].turn - c.of[m.rows[b].index].turn
 			})
@@ -158,11 +157,10 @@ func (m *Model) fold(open bool) {
 func (m *Model) convSummary(n int) (*row, int, int) {
 	turns := m.convs.turns[n]
 	s := &row{index: -1, done: true, mark: markOK}
-	for i := range s.scores {
-		s.scores[i] = math.NaN()
-	}
+	fillNaN(s.scores[:])
 	firstFail := 0
-	running, warn, low, failed := false, false, false, false
+	// The line's mark is its worst turn's: failed, low, running, then warn.
+	rank := [...]int{markOK: 0, markWarn: 1, markRunning: 2, markLow: 3, markFailed: 4}
 	slots := eval.NumMetrics + len(m.st.crit.names)
 	for _, t := range turns {
 		p, ok := m.byIndex.get(t.index)
@@ -170,15 +168,8 @@ func (m *Model) convSummary(n int) (*row, int, int) {
 			continue
 		}
 		r := m.rows[p]
-		switch {
-		case !r.done:
-			running = true
-		case r.mark == markFailed:
-			failed = true
-		case r.mark == markLow:
-			low = true
-		case r.mark == markWarn:
-			warn = true
+		if rank[r.mark] > rank[s.mark] {
+			s.mark = r.mark
 		}
 		if (r.mark == markFailed || r.mark == markLow) && firstFail == 0 {
 			firstFail = t.turn
@@ -205,16 +196,7 @@ func (m *Model) convSummary(n int) (*row, int, int) {
 			}
 		}
 	}
-	switch {
-	case failed:
-		s.mark = markFailed
-	case low:
-		s.mark = markLow
-	case running:
-		s.mark, s.done = markRunning, false
-	case warn:
-		s.mark = markWarn
-	}
+	s.done = s.mark != markRunning
 	if s.done && firstFail == 0 {
 		s.diag = diagCodes.code(report.DiagOK)
 	}
@@ -236,15 +218,14 @@ func (m *Model) renderConv(n int, selected bool) string {
 }
 
 // turnText is the indent and number before a turn's question.
-func (m *Model) turnText(r *row) (string, bool) {
+func (m *Model) turnText(r *row) string {
 	if m.convs == nil {
-		return "", false
+		return ""
 	}
-	ref, ok := m.convs.of[r.index]
-	if !ok {
-		return "", false
+	if ref, ok := m.convs.of[r.index]; ok {
+		return fmt.Sprintf("    t%d ", ref.turn)
 	}
-	return fmt.Sprintf("    t%d ", ref.turn), true
+	return ""
 }
 
 // conversationTexts draws the turns before a conversation's turn.

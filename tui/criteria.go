@@ -36,11 +36,9 @@ func (c critSet) levels(l report.Levels) report.Levels {
 	if len(c.names) == 0 {
 		return l
 	}
-	info := &report.CriteriaInfo{}
-	for _, n := range c.names {
-		info.Items = append(info.Items, report.CriterionInfo{Name: string(n), Pass: c.level(n)})
-	}
-	return l.WithCriteria(info)
+	return l.WithCriteria(&report.CriteriaInfo{Items: mapped(c.names, func(n eval.Metric) report.CriterionInfo {
+		return report.CriterionInfo{Name: string(n), Pass: c.level(n)}
+	})})
 }
 
 // slot is the row slot of a criterion, -1 for any other name.
@@ -56,10 +54,7 @@ func (c critSet) list() string {
 	if len(c.names) == 0 {
 		return ""
 	}
-	names := make([]string, len(c.names))
-	for i, n := range c.names {
-		names[i] = sanitize.Line(string(n))
-	}
+	names := mapped(c.names, func(n eval.Metric) string { return sanitize.Line(string(n)) })
 	return ", a criterion (" + strings.Join(names, ", ") + ")"
 }
 

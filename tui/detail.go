@@ -140,11 +140,10 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Section):
 		// The keys number the metrics (criteria are reached with tab);
 		// the one jumped to is the one r re-runs.
-		i := metricKeyIndex(msg)
-		if i < len(d.sections) && i < len(m.metrics) {
-			d.scrollTo(d.sections[i], page)
-		}
-		if i < len(m.metrics) {
+		if i := metricKeyIndex(msg); i < len(m.metrics) {
+			if i < len(d.sections) {
+				d.scrollTo(d.sections[i], page)
+			}
 			d.focus = m.metrics[i]
 		}
 	case key.Matches(msg, k.Rerun):
@@ -152,14 +151,8 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.DetailPrompts):
 		return m.openPrompts()
 	case key.Matches(msg, k.NextSection):
-		for i, s := range d.sections {
-			if s > d.scroll {
-				m.toSection(i, page)
-				return nil
-			}
-		}
-		if len(d.sections) > 0 {
-			m.toSection(0, page)
+		if len(d.sections) > 0 { // past the last: the first
+			m.toSection(max(slices.IndexFunc(d.sections, func(s int) bool { return s > d.scroll }), 0), page)
 		}
 	case key.Matches(msg, k.PrevSection):
 		for i := len(d.sections) - 1; i >= 0; i-- {
@@ -176,10 +169,6 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.stepSample(-1)
 	case key.Matches(msg, k.Raw):
 		return m.openRaw()
-	case key.Matches(msg, k.Copy):
-		return m.copyExport()
-	case key.Matches(msg, k.Pager):
-		return m.openPager()
 	}
 	return nil
 }
@@ -236,8 +225,7 @@ func (m *Model) renderDetail() []string {
 	if len(d.lines) > page {
 		title += m.st.muted.Render(fmt.Sprintf("%s%d%%", m.g.sep, 100*min(d.scroll+page, len(d.lines))/len(d.lines)))
 	}
-	lines := append([]string{title}, viewLines(&d.vp)...)
-	return m.finish(lines, m.keyMode().help())
+	return m.finish(append([]string{title}, viewLines(&d.vp)...), m.keyMode().help())
 }
 
 // page accumulates the wrapped lines of the detail page.
@@ -272,15 +260,13 @@ func (p *page) wrapped(indent int, prefix, s string, style *lipgloss.Style, mark
 	if mark != nil {
 		lines = mark(lines)
 	}
-	for i, l := range lines {
+	lead := pad + prefix // the lines after the first hang under it
+	for _, l := range lines {
 		if style != nil {
 			l = style.Render(l)
 		}
-		if i == 0 {
-			p.lines = append(p.lines, pad+prefix+l)
-		} else {
-			p.lines = append(p.lines, pad+strings.Repeat(" ", pw)+l)
-		}
+		p.lines = append(p.lines, lead+l)
+		lead = pad + strings.Repeat(" ", pw)
 	}
 }
 
@@ -309,9 +295,7 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 	if n := len(res.Calls); n > 0 {
 		cached := 0
 		for _, c := range res.Calls {
-			if c.Cached {
-				cached++
-			}
+			cached += b2i(c.Cached)
 		}
 		p.blank()
 		p.text(0, "", fmt.Sprintf("%d judge calls (%d from the cache); x shows them raw", n, cached), &st.muted)
@@ -577,11 +561,9 @@ func (m *Model) correctnessSection(p *page, res *eval.Result) {
 	}
 	for _, l := range t.Classes.Lists() {
 		p.text(2, "", fmt.Sprintf("%s (%d)", l.Title, len(l.Items)), &st.accent)
-		claims := make([]judged, len(l.Items))
-		for i, it := range l.Items {
-			claims[i] = judged{text: it.Statement, verdict: l.Verdict, reason: it.Reason}
-		}
-		m.claimLines(p, claims, "", "")
+		m.claimLines(p, mapped(l.Items, func(it eval.CorrectnessItem) judged {
+			return judged{text: it.Statement, verdict: l.Verdict, reason: it.Reason}
+		}), "", "")
 	}
 	if res.Status[eval.AnswerCorrectness] != eval.StatusOK {
 		p.text(2, "", fmt.Sprintf("%d answer statements, %d reference statements", len(t.AnswerStatements), len(t.ReferenceStatements)), &st.muted)
@@ -613,16 +595,13 @@ func (m *Model) relevancySection(p *page, res *eval.Result) {
 	var terms []string
 	sum, anyNoncommittal := 0.0, false
 	cw := scoreW // "-0.257" widens the cosines of every question
-	for _, q := range t.Questions {
-		if fmtScore(q.Cosine)[0] == '-' {
-			cw = negScoreW
-		}
+	if slices.ContainsFunc(t.Questions, func(q eval.GeneratedQuestion) bool { return fmtScore(q.Cosine)[0] == '-' }) {
+		cw = negScoreW
 	}
 	for _, q := range t.Questions {
-		anyNoncommittal = anyNoncommittal || q.Noncommittal == 1
 		flag := ""
 		if q.Noncommittal == 1 {
-			flag = "  [noncommittal]"
+			flag, anyNoncommittal = "  [noncommittal]", true
 		}
 		prefix := fmt.Sprintf("%s %s ", padLeft(fmtScore(q.Cosine), cw), m.cosineBar(q.Cosine))
 		p.text(2, prefix, q.Question+flag, nil)
@@ -632,8 +611,7 @@ func (m *Model) relevancySection(p *page, res *eval.Result) {
 	}
 	if n := len(t.Questions); n > 0 {
 		mean := sum / float64(n)
-		line := fmt.Sprintf("mean(%s) = %.3f", strings.Join(terms, ", "), mean)
-		p.text(2, "", line, &st.bold)
+		p.text(2, "", fmt.Sprintf("mean(%s) = %.3f", strings.Join(terms, ", "), mean), &st.bold)
 		// The page explains whichever zeroing rule the engine applied.
 		score, scored := res.Score(eval.AnswerRelevancy)
 		switch {
@@ -671,9 +649,7 @@ func (m *Model) precisionSection(p *page, t *eval.ContextPrecisionTrace, task, w
 				sum += t.Precisions[i]
 			}
 		}
-		if c.Verdict == 1 {
-			useful++
-		}
+		useful += b2i(c.Verdict == 1)
 		p.text(2, prefix, verdict+pk, nil)
 		if c.Reason != "" {
 			p.text(6, "", c.Reason, &st.muted)

@@ -27,22 +27,11 @@ func (m *Model) factualSection(p *page, res *eval.Result) {
 	}
 	p.text(2, "", modeLine, &st.muted)
 
-	tp, fp := 0, 0
-	for _, c := range t.AnswerClaims {
-		if c.Verdict == 1 {
-			tp++
-		} else {
-			fp++
-		}
-	}
+	tp := holding(t.AnswerClaims)
+	fp := len(t.AnswerClaims) - tp
 	p.text(2, "", fmt.Sprintf("answer claims checked against the reference: %d TP, %d FP", tp, fp), &st.accent)
 	m.claimLines(p, factualItems(t, false), "TP ", "FP ")
-	fn := 0
-	for _, c := range t.ReferenceClaims {
-		if c.Verdict != 1 {
-			fn++
-		}
-	}
+	fn := len(t.ReferenceClaims) - holding(t.ReferenceClaims)
 	if mode == eval.FCModePrecision && len(t.ReferenceClaims) == 0 {
 		p.text(2, "", "reference claims: not checked in precision mode", &st.muted)
 	} else {
@@ -65,9 +54,8 @@ func (m *Model) factualSection(p *page, res *eval.Result) {
 	if mode == eval.FCModePrecision || mode == eval.FCModeRecall {
 		return
 	}
-	f := 0.0
+	f, b2 := 0.0, beta*beta
 	if tp > 0 {
-		b2 := beta * beta
 		f = (1 + b2) * prec * rec / (b2*prec + rec)
 	}
 	switch {
@@ -76,10 +64,18 @@ func (m *Model) factualSection(p *page, res *eval.Result) {
 	case beta == 1:
 		p.text(2, "", fmt.Sprintf("F1 = 2*P*R / (P + R) = 2*%.3f*%.3f / (%.3f + %.3f) = %.3f", prec, rec, prec, rec, f), &st.bold)
 	default:
-		b2 := beta * beta
 		p.text(2, "", fmt.Sprintf("F(beta=%g) = (1 + %g)*P*R / (%g*P + R) = %g*%.3f*%.3f / (%g*%.3f + %.3f) = %.3f",
 			beta, b2, b2, 1+b2, prec, rec, b2, prec, rec, f), &st.bold)
 	}
+}
+
+// holding counts the claims judged 1.
+func holding(claims []eval.StatementVerdict) int {
+	n := 0
+	for _, c := range claims {
+		n += b2i(c.Verdict == 1)
+	}
+	return n
 }
 
 // b2i is a verdict: 1 for true.
@@ -125,9 +121,7 @@ func (m *Model) entitySection(p *page, res *eval.Result) {
 	}
 	found := 0
 	for _, e := range t.Reference {
-		if e.Found {
-			found++
-		}
+		found += b2i(e.Found)
 	}
 	p.text(2, "", fmt.Sprintf("reference entities: %d found in the contexts, %d missing", found, len(t.Reference)-found), &st.accent)
 	if len(t.Reference) == 0 {
@@ -145,11 +139,7 @@ func (m *Model) entitySection(p *page, res *eval.Result) {
 		p.text(4, "", "none", &st.muted)
 	} else {
 		shown := t.Contexts[:min(len(t.Contexts), maxContextEntities)]
-		names := make([]string, len(shown))
-		for i, e := range shown {
-			names[i] = sanitize.Line(e)
-		}
-		s := strings.Join(names, "; ")
+		s := strings.Join(mapped(shown, sanitize.Line), "; ")
 		if n := len(t.Contexts) - len(shown); n > 0 {
 			s += fmt.Sprintf(" %s and %d more", m.g.ellipsis, n)
 		}
@@ -223,10 +213,7 @@ func (m *Model) noiseMatrix(p *page, t *eval.NoiseSensitivityTrace, mode string)
 		minText  = 24
 	)
 	numW := len(strconv.Itoa(len(t.Statements))) + 1
-	cellW := 4 // "#1  "
-	for _, c := range t.Chunks {
-		cellW = max(cellW, len(strconv.Itoa(c.Rank))+3)
-	}
+	cellW := widest(t.Chunks, 4, func(c eval.NoiseChunk) int { return len(strconv.Itoa(c.Rank)) + 3 }) // "#1  "
 	textW := p.w - indent - numW - len(t.Chunks)*cellW - correctW - noiseW - 1
 	if textW < minText {
 		return false
@@ -256,11 +243,11 @@ func (m *Model) noiseMatrix(p *page, t *eval.NoiseSensitivityTrace, mode string)
 		text := wrap(s.Statement, textW)
 		var cells strings.Builder
 		for _, c := range t.Chunks {
+			mark := st.muted.Render(".")
 			if i < len(c.Answer) && c.Answer[i].Verdict == 1 {
-				cells.WriteString(st.high.Render(g.ok) + strings.Repeat(" ", cellW-1))
-			} else {
-				cells.WriteString(st.muted.Render(".") + strings.Repeat(" ", cellW-1))
+				mark = st.high.Render(g.ok)
 			}
+			cells.WriteString(mark + strings.Repeat(" ", cellW-1))
 		}
 		correct := st.high.Render(g.ok)
 		if !s.Correct {

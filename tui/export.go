@@ -110,8 +110,7 @@ func (m *Model) detailExport(r *row) export {
 	var b strings.Builder
 	b.WriteString(title + "\n\n")
 	for _, l := range m.detail.lines {
-		b.WriteString(strings.TrimRight(ansi.Strip(l), " "))
-		b.WriteByte('\n')
+		b.WriteString(strings.TrimRight(ansi.Strip(l), " ") + "\n")
 	}
 	return export{what: fmt.Sprintf("the page of sample %d", r.index),
 		file: fmt.Sprintf("ragscope-sample-%d-page-*.txt", r.index), text: b.String()}
@@ -174,8 +173,7 @@ func (m *Model) openPager() tea.Cmd {
 		}
 		c, err := pagerCommand(path, os.Getenv, exec.LookPath)
 		if err != nil {
-			err = errors.Join(err, removeTemp(path))
-			return pagerReadyMsg{err: err}
+			return pagerReadyMsg{err: errors.Join(err, removeTemp(path))}
 		}
 		return pagerReadyMsg{cmd: c, path: path}
 	}
@@ -211,9 +209,8 @@ func (m *Model) pagerWorkflow(msg tea.Msg) tea.Cmd {
 			m.setError("cannot open the pager: " + msg.err.Error())
 			return nil
 		}
-		path := msg.path
 		return m.exec(msg.cmd, func(err error) tea.Msg {
-			return pagerDoneMsg{err: err, removeErr: removeTemp(path), path: path}
+			return pagerDoneMsg{err: err, removeErr: removeTemp(msg.path), path: msg.path}
 		})
 	case pagerDoneMsg:
 		var errs []string

@@ -51,13 +51,7 @@ var statusWords = []string{
 }
 
 // diagWords lists the diagnoses diag: accepts, for its error message.
-var diagWords = func() string {
-	ws := make([]string, len(report.Diagnoses))
-	for i, d := range report.Diagnoses {
-		ws[i] = string(d)
-	}
-	return strings.Join(ws, ", ")
-}()
+var diagWords = strings.Join(mapped(report.Diagnoses, func(d report.Diagnosis) string { return string(d) }), ", ")
 
 // ops is ordered so two-character operators are tried first.
 var ops = []string{"<=", ">=", "!=", "==", "<", ">", "="}
@@ -126,7 +120,10 @@ func parseTerm(w word, crit critSet) (term, error) {
 	if k, v, ok := strings.Cut(lower, ":"); ok {
 		switch k {
 		case "label":
-			return parseLabelTerm(s, v)
+			if slices.Contains(labelWordsFilter, v) {
+				return term{kind: termLabel, status: v}, nil
+			}
+			return term{}, fmt.Errorf("%s: unknown label state %q (use label:any, label:disputed, label:agreed or label:none)", s, v)
 		case "status":
 			if slices.Contains(statusWords, v) {
 				return term{kind: termStatus, status: v}, nil
@@ -152,39 +149,37 @@ func parseTerm(w word, crit critSet) (term, error) {
 			op = "="
 		}
 		// A criterion's name first: only a change term could share it.
-		if slot := crit.slot(eval.Metric(name)); slot >= 0 {
-			v, err := parseScore(s, num)
-			if err != nil {
-				return term{}, err
+		slot := crit.slot(eval.Metric(name))
+		if slot < 0 {
+			if m, ok := deltaMetric(name); ok {
+				v, err := parseBounded(s, num, -1, "change")
+				if err != nil {
+					return term{}, err
+				}
+				return term{kind: termDelta, word: s, slot: metricSlot(m), op: op, value: v}, nil
 			}
-			return term{kind: termScore, slot: slot, op: op, value: v}, nil
-		}
-		if m, ok := deltaMetric(name); ok {
-			v, err := strconv.ParseFloat(num, 64)
-			if err != nil || math.IsNaN(v) || v < -1 || v > 1 {
-				return term{}, fmt.Errorf("%s: %q is not a change between -1 and 1", s, num)
+			m, ok := eval.LookupMetric(name)
+			if !ok {
+				return term{}, fmt.Errorf("%s: unknown metric %q (use f, ar, cp, cr, cu, as, ac, fc, er or ns%s, or df, dar, dcp, ... for the change "+
+					"when comparing; put free text with < > = in double quotes)", s, name, crit.list())
 			}
-			return term{kind: termDelta, word: s, slot: metricSlot(m), op: op, value: v}, nil
+			slot = metricSlot(m)
 		}
-		m, ok := eval.LookupMetric(name)
-		if !ok {
-			return term{}, fmt.Errorf("%s: unknown metric %q (use f, ar, cp, cr, cu, as, ac, fc, er or ns%s, or df, dar, dcp, ... for the change "+
-				"when comparing; put free text with < > = in double quotes)", s, name, crit.list())
-		}
-		v, err := parseScore(s, num)
+		v, err := parseBounded(s, num, 0, "score")
 		if err != nil {
 			return term{}, err
 		}
-		return term{kind: termScore, slot: metricSlot(m), op: op, value: v}, nil
+		return term{kind: termScore, slot: slot, op: op, value: v}, nil
 	}
 	return term{kind: termText, text: lower}, nil
 }
 
-// parseScore reads the number of the score term s.
-func parseScore(s, num string) (float64, error) {
+// parseBounded reads the number of term s, a score (from 0) or a change
+// (from -1) up to 1.
+func parseBounded(s, num string, lo float64, what string) (float64, error) {
 	v, err := strconv.ParseFloat(num, 64)
-	if err != nil || math.IsNaN(v) || v < 0 || v > 1 {
-		return 0, fmt.Errorf("%s: %q is not a score between 0 and 1", s, num)
+	if err != nil || math.IsNaN(v) || v < lo || v > 1 {
+		return 0, fmt.Errorf("%s: %q is not a %s between %g and 1", s, num, what, lo)
 	}
 	return v, nil
 }
@@ -273,7 +268,7 @@ func (t *term) match(r *row, env matchEnv) bool {
 	case termStatus:
 		return matchStatus(r, t.status, env.metrics, env.crit)
 	case termLabel:
-		return t.matchLabel(r, env)
+		return matchLabel(env.marks[r.index], t.status)
 	}
 	return false
 }
@@ -310,17 +305,12 @@ func matchStatus(r *row, want string, metrics []eval.Metric, crit critSet) bool 
 	case "n/a":
 		return r.done && r.mark != markFailed && r.na
 	}
-	for _, m := range metrics {
-		if st, ok := r.statusOf(m); ok && string(st) == want {
-			return true
-		}
+	has := func(slot int) bool {
+		st, ok := r.statusAt(slot)
+		return ok && string(st) == want
 	}
-	for _, c := range crit.names {
-		if st, ok := r.statusAt(crit.slot(c)); ok && string(st) == want {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(metrics, func(m eval.Metric) bool { return has(metricSlot(m)) }) ||
+		slices.ContainsFunc(crit.names, func(c eval.Metric) bool { return has(crit.slot(c)) })
 }
 
 // filterBar is the state of an open filter bar, which filters as the user
@@ -506,15 +496,12 @@ func (m *Model) wholeTextCmd() tea.Cmd {
 		}
 		for _, i := range batch {
 			res, err := load(i)
-			if err != nil || res == nil {
+			read := err == nil && res != nil
+			if !read {
 				msg.failed++
-				for _, n := range needles {
-					msg.found[n][i] = false
-				}
-				continue
 			}
 			for _, n := range needles {
-				msg.found[n][i] = resultHas(res, n)
+				msg.found[n][i] = read && resultHas(res, n)
 			}
 		}
 		return msg
@@ -552,16 +539,13 @@ func (m *Model) pendingNote() string {
 	if w == nil || w.f != m.filter {
 		return ""
 	}
-	note := ""
+	var notes []string
 	if n := m.wholePending(); n > 0 {
-		note = fmt.Sprintf("searching the whole text of %d more long %s", n, plural(n, "sample", "samples"))
+		notes = append(notes, fmt.Sprintf("searching the whole text of %d more long %s", n, plural(n, "sample", "samples")))
 	}
 	if w.failed > 0 {
-		if note != "" {
-			note += "; "
-		}
-		note += fmt.Sprintf("%d long %s could not be read: only the first %d characters of question and answer were searched",
-			w.failed, plural(w.failed, "sample", "samples"), headRunes)
+		notes = append(notes, fmt.Sprintf("%d long %s could not be read: only the first %d characters of question and answer were searched",
+			w.failed, plural(w.failed, "sample", "samples"), headRunes))
 	}
-	return note
+	return strings.Join(notes, "; ")
 }

@@ -31,10 +31,7 @@ const (
 func layoutGrid(cols []gridColumn, width int, steps []gridStep) []int {
 	w := make([]int, len(cols))
 	for i, c := range cols {
-		w[i] = max(c.least, ansi.StringWidth(c.title))
-		for _, s := range c.cells {
-			w[i] = max(w[i], ansi.StringWidth(s))
-		}
+		w[i] = widest(c.cells, max(c.least, ansi.StringWidth(c.title)), ansi.StringWidth)
 	}
 	total := func() int {
 		n, shown := gridIndent, 0
@@ -63,29 +60,22 @@ func layoutGrid(cols []gridColumn, width int, steps []gridStep) []int {
 
 // gridLine is one line of the grid: the titles when row < 0, else a row.
 func gridLine(cols []gridColumn, widths []int, row int, tail string) string {
-	var b strings.Builder
-	b.WriteString(strings.Repeat(" ", gridIndent))
-	first := true
+	var cells []string
 	for i, c := range cols {
 		if widths[i] < 0 {
 			continue
 		}
-		if !first {
-			b.WriteString(strings.Repeat(" ", gridGap))
-		}
-		first = false
 		s := c.title
 		if row >= 0 {
 			s = c.cells[row]
 		}
-		s = truncate(s, widths[i], tail)
-		if c.right {
-			b.WriteString(padLeft(s, widths[i]))
+		if s = truncate(s, widths[i], tail); c.right {
+			cells = append(cells, padLeft(s, widths[i]))
 		} else {
-			b.WriteString(fit(s, widths[i], ""))
+			cells = append(cells, fit(s, widths[i], ""))
 		}
 	}
-	return strings.TrimRight(b.String(), " ")
+	return strings.TrimRight(strings.Repeat(" ", gridIndent)+strings.Join(cells, strings.Repeat(" ", gridGap)), " ")
 }
 
 // pickList is the state the list screens (prompts, run picker) share.

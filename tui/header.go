@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -52,10 +53,8 @@ func (m *Model) headerLines() []string {
 		}
 		lines = append(lines, strings.Join(b, "  ")+st.muted.Render("  (scored/failed)"))
 	} else {
-		nameW := 18 // the default names'; a longer one widens it
-		for _, mt := range m.metrics {
-			nameW = max(nameW, len(mt))
-		}
+		// The default names' width; a longer one widens it.
+		nameW := widest(m.metrics, 18, func(mt eval.Metric) int { return len(mt) })
 		for _, mt := range m.metrics {
 			ms := m.stats.metrics[metricSlot(mt)]
 			line := fmt.Sprintf("%-*s mean %s  scored %-5d n/a %-4d failed %-5d ",
@@ -154,11 +153,7 @@ func fmtDuration(d time.Duration) string {
 // progressBar is a bar of w cells, done of total filled (full past total).
 func (m *Model) progressBar(done, total, w int) string {
 	st, g := m.st, m.g
-	frac := 0.0
-	if total > 0 {
-		frac = float64(done) / float64(total)
-	}
-	full := int(math.Round(min(frac, 1) * float64(w)))
+	full := int(math.Round(min(ratio(done, total), 1) * float64(w)))
 	return "[" + st.high.Render(strings.Repeat(g.barFull, full)) + st.muted.Render(strings.Repeat(g.barEmpty, w-full)) + "]"
 }
 
@@ -178,10 +173,7 @@ func (m *Model) progressLine(done int) string {
 	}
 	c := m.progress.shown()
 	bar, errs := m.progressBar(done, c.total, w), m.errorsText(c.errors)
-	rate := 0
-	if c.calls > 0 {
-		rate = int(math.Round(100 * float64(c.cacheHits) / float64(c.calls)))
-	}
+	rate := int(math.Round(100 * ratio(c.cacheHits, c.calls)))
 	tokens := "tokens " + fmtCount(c.tokens)
 	if usd := m.costText(); usd != "" {
 		tokens += " " + usd
@@ -234,10 +226,7 @@ func fmtCount(n int) string {
 
 // meanText is a metric's mean in the header, as wide as every metric's.
 func (m *Model) meanText(mt eval.Metric, ms metricStats) string {
-	w := scoreW
-	for _, x := range m.metrics {
-		w = max(w, m.scoreWidth(x))
-	}
+	w := widest(m.metrics, scoreW, m.scoreWidth)
 	v, ok := ms.mean()
 	if !ok {
 		return padLeft("  -  ", w)
@@ -247,10 +236,7 @@ func (m *Model) meanText(mt eval.Metric, ms metricStats) string {
 
 // histogram draws the scores in ten bins, scaled to the fullest.
 func (m *Model) histogram(mt eval.Metric, ms metricStats) string {
-	peak := 0
-	for _, n := range ms.hist {
-		peak = max(peak, n)
-	}
+	peak := slices.Max(ms.hist[:])
 	ramp := m.g.ramp
 	var b strings.Builder
 	b.WriteString(m.st.muted.Render("0"))
@@ -278,14 +264,7 @@ func (m *Model) diagLine(width int) string {
 			}
 			s := fmt.Sprintf("%s %d", d, n)
 			if n > 0 {
-				switch d {
-				case report.DiagFailed:
-					s = st.failed.Render(s)
-				case report.DiagOK:
-					s = st.high.Render(s)
-				default:
-					s = st.mid.Render(s)
-				}
+				s = m.diagStyle(d)(s)
 			}
 			parts = append(parts, s)
 		}
@@ -375,10 +354,7 @@ func computeStats(rows []*row, shown []int32, metrics []eval.Metric, x *rowExtra
 	errs := map[string]int{}
 	// A pass over a million rows: the slots, the diagnoses and the status
 	// are worked with as the numbers the rows hold, named once at the end.
-	slots := make([]int, len(metrics))
-	for i, m := range metrics {
-		slots[i] = metricSlot(m)
-	}
+	slots := mapped(metrics, metricSlot)
 	ok := statusCodes.code(eval.StatusOK)
 	var diags [math.MaxUint8 + 1]int
 	for _, i := range shown {

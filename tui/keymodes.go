@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
@@ -109,12 +110,7 @@ func (k *keyMap) scrolling(moves bool) []*key.Binding {
 }
 
 // upDown are the movement keys the footer names, of those a mode has.
-func upDown(moves []*key.Binding) []*key.Binding {
-	if len(moves) == 0 {
-		return nil
-	}
-	return moves[:2]
-}
+func upDown(moves []*key.Binding) []*key.Binding { return moves[:min(len(moves), 2)] }
 
 // leaving are the keys every screen has.
 func (k *keyMap) leaving() []*key.Binding {
@@ -260,13 +256,9 @@ func (m *Model) openBlocked() string {
 const noRerunnable = "no sample to re-run (the filter shows none with a result)"
 
 func (m *Model) rerunAllBlocked() string {
-	if why := m.rerunBlocked(); why != "" {
+	why := m.rerunBlocked()
+	if why != "" || slices.ContainsFunc(m.shown, func(p int32) bool { return m.rows[p].done }) {
 		return why
-	}
-	for _, p := range m.shown {
-		if m.rows[p].done {
-			return ""
-		}
 	}
 	return noRerunnable
 }
@@ -334,21 +326,15 @@ func (m *Model) renderHelp() []string {
 	km := m.keyMode()
 	off := ""
 	if keys := km.refused(); len(keys) > 0 {
-		names := make([]string, len(keys))
-		for i, b := range keys {
-			names[i] = b.Help().Key + " " + b.Help().Desc
-		}
+		names := mapped(keys, func(b key.Binding) string { return b.Help().Key + " " + b.Help().Desc })
 		off = m.st.muted.Render(truncate("Off now, pressing one says why: "+strings.Join(names, ", "), m.width, m.g.ellipsis))
 	}
-	lines := []string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(km.title), off}
-	lines = append(lines, m.helpColumns(km.help().FullHelp())...)
-	lines = append(lines, "")
+	lines := slices.Concat([]string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(km.title), off},
+		m.helpColumns(km.help().FullHelp()), []string{""})
 	if m.screen == screenTable {
 		for _, l := range filterHelp {
-			if strings.Contains(l, "%s") {
-				l = fmt.Sprintf(l, m.g.low) // the mark of a row whose score fails
-			}
-			lines = append(lines, m.st.muted.Render(l))
+			// %s is the mark of a row whose score fails.
+			lines = append(lines, m.st.muted.Render(strings.ReplaceAll(l, "%s", m.g.low)))
 		}
 		lines = append(lines, "")
 	}
@@ -402,10 +388,7 @@ func (m *Model) legend() []string {
 		"'-' not evaluated, n/a not computable, unsup not by this judge, err failed.",
 	}
 	if c := m.st.crit; len(c.names) > 0 {
-		levels := make([]string, len(c.names))
-		for i, n := range c.names {
-			levels[i] = fmt.Sprintf("%s %g", sanitize.Line(string(n)), c.level(n))
-		}
+		levels := mapped(c.names, func(n eval.Metric) string { return fmt.Sprintf("%s %g", sanitize.Line(string(n)), c.level(n)) })
 		out = append(out, fmt.Sprintf("Criteria, filtered by name (%s<1): red below their pass level (%s), marking the row %s.",
 			sanitize.Line(string(c.names[0])), strings.Join(levels, ", "), m.g.low))
 	}

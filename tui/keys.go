@@ -106,13 +106,7 @@ func (k *keyMap) metricCount(n int) {
 
 // metricKeyIndex is the position among the run's metrics that a metric
 // key picks: 1 the first, 0 the tenth.
-func metricKeyIndex(msg tea.KeyPressMsg) int {
-	c := msg.String()[0]
-	if c == '0' {
-		return 9
-	}
-	return int(c - '1')
-}
+func metricKeyIndex(msg tea.KeyPressMsg) int { return int(msg.String()[0]-'0'+9) % 10 }
 
 // asciiHelp replaces the arrows in the help labels, which some terminals
 // draw two cells wide.
@@ -185,41 +179,37 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.quit()
 	}
 	m.clearStatus()
-	switch m.mode {
-	case modeAsk:
+	// y and o take out what the table, a sample or its raw calls show.
+	exports := m.screen == screenTable || m.screen == screenDetail || m.screen == screenRaw
+	switch {
+	case m.mode == modeAsk:
 		return m.answer(msg)
-	case modeHelp:
+	case m.mode == modeHelp:
 		if key.Matches(msg, k.Help, k.Back, k.Quit) {
 			m.mode = modeScreen
 		}
-		return nil
-	case modeFilter:
+	case m.mode == modeFilter:
 		return m.filterKey(msg)
-	case modeNote:
+	case m.mode == modeNote:
 		return m.noteKey(msg)
-	}
-	if key.Matches(msg, k.Quit) {
-		if (m.live && !m.opts.Attached) || m.rerun != nil {
-			m.askYesNo(&question{text: "Quit and stop the run? Finished work is kept. (y/n)", aboutRun: true, answer: onYes(m.quit)})
-			return nil
-		}
+	case key.Matches(msg, k.Quit) && ((m.live && !m.opts.Attached) || m.rerun != nil):
+		m.askYesNo(&question{text: "Quit and stop the run? Finished work is kept. (y/n)", aboutRun: true, answer: onYes(m.quit)})
+	case key.Matches(msg, k.Quit):
 		return m.quit()
-	}
-	if key.Matches(msg, k.Stop) {
+	case key.Matches(msg, k.Stop):
 		m.askStop()
-		return nil
-	}
-	if m.tooSmall() {
-		return nil
-	}
-	if m.refused(m.keyMode().refusal(msg)) {
-		return nil
-	}
-	if key.Matches(msg, k.Help) {
+	case m.tooSmall(), m.refused(m.keyMode().refusal(msg)):
+		// too small for any other key, or a key off here (refused says why)
+	case key.Matches(msg, k.Help):
 		m.mode = modeHelp
-		return nil
+	case exports && key.Matches(msg, k.Copy):
+		return m.copyExport()
+	case exports && key.Matches(msg, k.Pager):
+		return m.openPager()
+	default:
+		return m.screen.parts().key(m, msg)
 	}
-	return m.screen.parts().key(m, msg)
+	return nil
 }
 
 func (m *Model) tableKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -255,10 +245,6 @@ func (m *Model) tableKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openPicker()
 	case m.opts.Labels != nil && key.Matches(msg, k.Agreement):
 		return m.openAgreement()
-	case key.Matches(msg, k.Copy):
-		return m.copyExport()
-	case key.Matches(msg, k.Pager):
-		return m.openPager()
 	case m.convs != nil && key.Matches(msg, k.Expand):
 		m.fold(true)
 	case m.convs != nil && key.Matches(msg, k.Collapse):
@@ -309,11 +295,6 @@ func (m *Model) clampTable() {
 	n := len(m.lines)
 	m.cursor = min(max(m.cursor, 0), max(n-1, 0))
 	h := m.tableRows()
-	if m.cursor < m.offset {
-		m.offset = m.cursor
-	}
-	if m.cursor >= m.offset+h {
-		m.offset = m.cursor - h + 1
-	}
+	m.offset = max(min(m.offset, m.cursor), m.cursor-h+1) // the cursor's line in the window
 	m.offset = min(max(m.offset, 0), max(n-h, 0))
 }

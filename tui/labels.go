@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -128,7 +129,11 @@ func (m *Model) labelMsg(msg tea.Msg) {
 			m.setStatus("label removed")
 		} else {
 			l.human[msg.key] = msg.label
-			m.setStatus("label stored: " + m.labelWords(msg.label, l.itemOf(msg.key)))
+			var it labels.Item
+			if i := slices.IndexFunc(l.items, func(x labels.Item) bool { return x.Key == msg.key }); i >= 0 {
+				it = l.items[i]
+			}
+			m.setStatus("label stored: " + m.labelWords(msg.label, it))
 		}
 		m.setMark(msg.index, MarkOf(l.items, l.human))
 		m.detail.invalidate()
@@ -143,15 +148,6 @@ func (m *Model) labelMsg(msg tea.Msg) {
 		l.agreeBusy = false
 		l.agreement, l.agreeErr = msg.a, msg.err
 	}
-}
-
-func (l *labelState) itemOf(key string) labels.Item {
-	for _, it := range l.items {
-		if it.Key == key {
-			return it
-		}
-	}
-	return labels.Item{}
 }
 
 // setMark records a sample's mark; the filter may show other rows now.
@@ -223,24 +219,11 @@ func (m *Model) itemsBlocked() string {
 
 // markBlocked is why a, d, m and u are off: they act on the picked item.
 func (m *Model) markBlocked() string {
-	if m.opts.Labels == nil {
-		return "human labels need the run store; this interface has none"
-	}
-	if why := m.itemsBlocked(); why != "" {
+	if why := cmp.Or(m.agreementBlocked(), m.itemsBlocked()); why != "" {
 		return why
 	}
 	if m.lab.cursor < 0 {
 		return "pick a judged item first: ] next, [ previous"
-	}
-	return ""
-}
-
-func (m *Model) noteBlocked() string {
-	if why := m.markBlocked(); why != "" {
-		return why
-	}
-	if _, ok := m.lab.human[m.lab.items[m.lab.cursor].Key]; !ok {
-		return "mark the item first (a agree, d disagree), then add a note"
 	}
 	return ""
 }
@@ -257,8 +240,14 @@ func (m *Model) labelKeys(km *keyMode) {
 	}
 	km.footer = append(km.footer, &k.NextItem, &k.Agree, &k.Disagree)
 	km.page = append(km.page, []*key.Binding{&k.NextItem, &k.PrevItem, &k.Agree, &k.Disagree, &k.Note, &k.Unlabel, &k.Agreement})
-	km.refuse(m.markBlocked(), &k.Agree, &k.Disagree, &k.Unlabel)
-	km.refuse(m.noteBlocked(), &k.Note)
+	why := m.markBlocked()
+	km.refuse(why, &k.Agree, &k.Disagree, &k.Unlabel)
+	if why == "" { // an item is picked
+		if _, ok := m.lab.human[m.lab.items[m.lab.cursor].Key]; !ok {
+			why = "mark the item first (a agree, d disagree), then add a note"
+		}
+	}
+	km.refuse(why, &k.Note)
 	km.refuse(m.agreementBlocked(), &k.Agreement)
 }
 
@@ -295,15 +284,10 @@ func (m *Model) labelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	switch {
 	case key.Matches(msg, k.NextItem, k.PrevItem):
-		step := 1
-		if key.Matches(msg, k.PrevItem) {
-			step = -1
-		}
-		switch {
-		case l.cursor < 0 && step < 0:
-			l.cursor = len(l.items) - 1
-		default:
-			l.cursor = (l.cursor + step + len(l.items)) % len(l.items)
+		if n := len(l.items); key.Matches(msg, k.PrevItem) {
+			l.cursor = (max(l.cursor, 0) + n - 1) % n // from none: the last
+		} else {
+			l.cursor = (l.cursor + 1) % n
 		}
 		m.detail.pick = citationOf(m.metrics, l.res, l.items[l.cursor]) + 1
 		m.detail.invalidate()
@@ -314,8 +298,7 @@ func (m *Model) labelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if key.Matches(msg, k.Disagree) {
 			v = 1 - it.Judge
 		}
-		note := l.human[it.Key].Note
-		return m.saveLabel(it, v, note), true
+		return m.saveLabel(it, v, l.human[it.Key].Note), true
 	case key.Matches(msg, k.Unlabel):
 		it := l.items[l.cursor]
 		if _, ok := l.human[it.Key]; !ok {
@@ -361,17 +344,14 @@ func (m *Model) saveLabel(it labels.Item, value int, note string) tea.Cmd {
 // noteKey is the note being typed: enter stores it, esc drops it.
 func (m *Model) noteKey(msg tea.KeyPressMsg) tea.Cmd {
 	l := &m.lab
-	switch msg.String() {
-	case "enter":
+	if s := msg.String(); s == "enter" || s == "esc" {
 		m.mode = modeScreen
 		m.detail.invalidate()
+		if s == "esc" {
+			return nil
+		}
 		it := l.items[l.cursor]
-		lab := l.human[it.Key]
-		return m.saveLabel(it, lab.Value, strings.TrimSpace(l.input.Value()))
-	case "esc":
-		m.mode = modeScreen
-		m.detail.invalidate()
-		return nil
+		return m.saveLabel(it, l.human[it.Key].Value, strings.TrimSpace(l.input.Value()))
 	}
 	var cmd tea.Cmd
 	l.input, cmd = l.input.Update(msg)
@@ -408,8 +388,7 @@ func (m *Model) labelLine(p *page, task, item string) {
 	text := "not labelled: a agree, d disagree"
 	style := st.muted
 	if labelled {
-		text = m.labelWords(lab, it)
-		style = st.accent
+		text, style = m.labelWords(lab, it), st.accent
 		if lab.Value != it.Judge {
 			style = st.warn
 		}
@@ -460,16 +439,9 @@ func (m *Model) labelCell(r *row, paint func(string, func(...string) string) str
 // labelWordsFilter are the values of the filter's label: term.
 var labelWordsFilter = []string{"any", "disputed", "agreed", "none"}
 
-func parseLabelTerm(s, v string) (term, error) {
-	if slices.Contains(labelWordsFilter, v) {
-		return term{kind: termLabel, status: v}, nil
-	}
-	return term{}, fmt.Errorf("%s: unknown label state %q (use label:any, label:disputed, label:agreed or label:none)", s, v)
-}
-
-func (t *term) matchLabel(r *row, env matchEnv) bool {
-	mark := env.marks[r.index]
-	switch t.status {
+// matchLabel is the filter's label: term on a sample's mark.
+func matchLabel(mark uint8, state string) bool {
+	switch state {
 	case "any":
 		return mark&LabelMarked != 0
 	case "disputed":
@@ -520,8 +492,7 @@ func (m *Model) agreementKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) renderAgreement() []string {
 	st, l := m.st, &m.lab
 	lines := []string{st.title.Render("ragscope") + " " + st.bold.Render("agreement with the human labels") +
-		st.muted.Render(m.g.sep+"run "+sanitize.Line(m.runID)+m.g.sep+"positive = value 1")}
-	lines = append(lines, "")
+		st.muted.Render(m.g.sep+"run "+sanitize.Line(m.runID)+m.g.sep+"positive = value 1"), ""}
 	switch {
 	case l.agreeBusy && l.agreement == nil:
 		return m.finish(append(lines, st.muted.Render("  counting"+m.g.ellipsis)), m.keyMode().help())

@@ -269,11 +269,8 @@ func New(opts Options) *Model {
 	if opts.ASCII {
 		m.g = asciiGlyphs
 		m.keys.asciiHelp()
-		m.help.Ellipsis = "~"
-		m.help.ShortSeparator = " | "
-	} else {
-		m.help.ShortSeparator = " · "
 	}
+	m.help.ShortSeparator, m.help.Ellipsis = m.g.sep, m.g.ellipsis
 	m.sortKeys = sortKeys(m.columns, m.slotOf)
 	m.desc = m.watchMode() // newest first
 	m.pollWatch()
@@ -338,9 +335,6 @@ func tick() tea.Cmd {
 // Update handles a message. It never blocks and never does I/O: the raw
 // calls of `x` are fetched in a command.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if msg, ok := msg.(wholeTextMsg); ok {
-		m.wholeTextIn(msg)
-	}
 	cmd := m.update(msg)
 	// A filter's text terms may have queued rows to search whole.
 	if more := m.wholeTextCmd(); more != nil {
@@ -351,7 +345,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case wholeTextMsg: // taken by Update
+	case wholeTextMsg:
+		m.wholeTextIn(msg)
 	case tea.BackgroundColorMsg:
 		m.setBackground(msg.IsDark())
 	case tea.WindowSizeMsg:

@@ -3,6 +3,7 @@ package tui
 import (
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -35,14 +36,6 @@ func sortKeys(columns []eval.Metric, slotOf func(eval.Metric) int) []sortKey {
 	}
 	return append(keys, sortKey{name: "diagnosis", slot: slotDiag})
 }
-
-var diagRank = func() map[report.Diagnosis]int {
-	out := map[report.Diagnosis]int{}
-	for i, d := range report.Diagnoses {
-		out[d] = i
-	}
-	return out
-}()
 
 // sorted is the full order of all rows by one column, kept until the rows
 // change. Only the ascending order is stored; the descending one is
@@ -217,10 +210,10 @@ func sortValue(key sortKey) func(r *row) float64 {
 			return math.NaN()
 		}
 	case key.slot == slotDiag:
-		var ranks []float64 // by a row's diagnosis code
-		for _, d := range *diagCodes.names.Load() {
-			ranks = append(ranks, float64(diagRank[d]))
-		}
+		// By a row's diagnosis code: its place in report.Diagnoses.
+		ranks := mapped(*diagCodes.names.Load(), func(d report.Diagnosis) float64 {
+			return float64(max(slices.Index(report.Diagnoses, d), 0))
+		})
 		return func(r *row) float64 {
 			if !r.done {
 				return math.NaN()
@@ -228,8 +221,7 @@ func sortValue(key sortKey) func(r *row) float64 {
 			return ranks[r.diag]
 		}
 	}
-	slot := key.slot
-	return func(r *row) float64 { return r.score(slot) }
+	return func(r *row) float64 { return r.score(key.slot) }
 }
 
 // parallel runs fn(0) to fn(n-1) at once and returns when all have.
@@ -336,15 +328,14 @@ func orderedBits(f float32) uint32 {
 
 // order is the rows shown: the sorted order filtered.
 func order(s sorted, rows []*row, f *filter, env matchEnv, desc bool) []int32 {
-	if f.empty() {
-		if !desc {
-			return s.asc // shared: neither is changed in place
-		}
-		out := make([]int32, 0, len(s.asc))
-		s.each(true, func(p int32) bool { out = append(out, p); return true })
-		return out
+	if f.empty() && !desc {
+		return s.asc // shared: neither is changed in place
 	}
-	out := make([]int32, 0, len(s.asc)/4)
+	n := len(s.asc)
+	if !f.empty() {
+		n /= 4
+	}
+	out := make([]int32, 0, n)
 	s.each(desc, func(p int32) bool {
 		if f.match(rows[p], env) {
 			out = append(out, p)

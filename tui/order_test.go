@@ -97,6 +97,16 @@ func TestSortedRunsAcrossWords(t *testing.T) {
 	}
 }
 
+// diagRank is each diagnosis's place in report.Diagnoses, the order the
+// diagnosis column sorts by.
+var diagRank = func() map[report.Diagnosis]int {
+	out := map[report.Diagnosis]int{}
+	for i, d := range report.Diagnoses {
+		out[d] = i
+	}
+	return out
+}()
+
 func cmpFloat(a, b float64) int {
 	switch {
 	case a < b:

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"os/exec"
+	"slices"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -31,10 +32,7 @@ type editPathMsg struct {
 	err              error
 }
 
-type editorDoneMsg struct {
-	task, lang, path string
-	err              error
-}
+type editorDoneMsg editPathMsg
 
 type reloadMsg struct {
 	task, lang string
@@ -213,20 +211,13 @@ func (v *promptsView) setList(list []prompts.Info) {
 }
 
 func (m *Model) promptHash(task, lang string) string {
-	for _, in := range m.prompts.list {
-		if in.Task == task && in.Lang == lang {
-			return in.SHA256
-		}
+	if i := slices.IndexFunc(m.prompts.list, func(in prompts.Info) bool { return in.Task == task && in.Lang == lang }); i >= 0 {
+		return m.prompts.list[i].SHA256
 	}
 	return ""
 }
 
-func shortHash(h string) string {
-	if len(h) > 8 {
-		return h[:8]
-	}
-	return h
-}
+func shortHash(h string) string { return h[:min(len(h), 8)] }
 
 // The prompts list's columns; the file gives way first when narrow.
 const (

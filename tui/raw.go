@@ -1,12 +1,15 @@
 package tui
 
 import (
+	"cmp"
+	"fmt"
+
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
-	"fmt"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
@@ -69,11 +72,7 @@ func (s *scrolled) fill(content []string, width, page int) {
 
 // lineWidth is the widest of lines, in cells.
 func lineWidth(lines []string) int {
-	w := 0
-	for _, l := range lines {
-		w = max(w, ansi.StringWidth(l))
-	}
-	return w
+	return widest(lines, 0, ansi.StringWidth)
 }
 
 func (r *rawView) maxScroll(page int) int { return max(len(r.lines)-page, 0) }
@@ -96,10 +95,7 @@ func (m *Model) openRaw() tea.Cmd {
 	if m.raw.note != "" {
 		return nil
 	}
-	keys := make([]string, 0, len(res.Calls))
-	for _, c := range res.Calls {
-		keys = append(keys, c.Key)
-	}
+	keys := mapped(res.Calls, func(c eval.CallRecord) string { return c.Key })
 	m.raw.loading = true
 	fetch, fetchJSON, sample := m.opts.RawCalls, m.opts.RawCallsJSON, row.index
 	return func() tea.Msg {
@@ -123,11 +119,7 @@ func (m *Model) ensureRaw() {
 	case r.err != nil:
 		r.lines = []string{m.st.errorLine.Render("  cannot read the raw calls: " + sanitize.Line(r.err.Error()))}
 	default:
-		text := r.text
-		if r.note != "" {
-			text = r.note
-		}
-		r.lines = wrap(text, max(m.width-2, 10))
+		r.lines = wrap(cmp.Or(r.note, r.text), max(m.width-2, 10))
 		for i, l := range r.lines {
 			r.lines[i] = "  " + l
 		}
@@ -138,18 +130,10 @@ func (m *Model) ensureRaw() {
 func (m *Model) rawKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	m.ensureRaw()
-	r := &m.raw
-	page := m.pageHeight()
-	if k.scroll(msg, r.scrollBy, page, len(r.lines)) {
-		return nil
-	}
 	switch {
+	case k.scroll(msg, m.raw.scrollBy, m.pageHeight(), len(m.raw.lines)):
 	case key.Matches(msg, k.Back, k.Raw):
 		m.screen = screenDetail
-	case key.Matches(msg, k.Copy):
-		return m.copyExport()
-	case key.Matches(msg, k.Pager):
-		return m.openPager()
 	}
 	return nil
 }
@@ -157,12 +141,10 @@ func (m *Model) rawKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) renderRaw() []string {
 	m.ensureRaw()
 	r := &m.raw
-	page := m.pageHeight()
-	lines := []string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(fmt.Sprintf("sample %d", r.sample)) +
-		m.st.muted.Render(m.g.sep+"raw judge calls")}
-	if r.page != page {
+	if page := m.pageHeight(); r.page != page {
 		r.load(page)
 	}
-	lines = append(lines, viewLines(&r.vp)...)
+	lines := append([]string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(fmt.Sprintf("sample %d", r.sample)) +
+		m.st.muted.Render(m.g.sep+"raw judge calls")}, viewLines(&r.vp)...)
 	return m.finish(lines, m.keyMode().help())
 }

@@ -170,11 +170,7 @@ func (m *Model) rerunQuestion(p Plan) string {
 		what = "all metrics and criteria"
 	}
 	if !sameMetrics(p.Metrics, m.columns) {
-		names := make([]string, len(p.Metrics))
-		for i, mt := range p.Metrics {
-			names[i] = string(mt)
-		}
-		what = strings.Join(names, ", ")
+		what = strings.Join(mapped(p.Metrics, func(mt eval.Metric) string { return string(mt) }), ", ")
 	}
 	if p.Calls == 0 {
 		return fmt.Sprintf("Re-run %s (%s)? No judge call will be sent: the cache answers all %d. [y/n]", scope, what, p.Cached)
@@ -266,14 +262,13 @@ func (m *Model) rerunWorkflow(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		if msg.err != nil {
-			rr.cancel()
-			m.rerun = nil
+			m.stopRerun()
 			m.setError("cannot start the re-run: " + msg.err.Error())
 			return nil
 		}
 		rr.id, rr.started = msg.id, true
 		// The Δ column fills in as results arrive.
-		m.setCompare(&compareState{baseID: m.runID, curID: msg.id, base: map[int]beforeSide{}, metrics: metricSet(rr.plan.Metrics)})
+		m.setCompare(&compareState{baseID: m.runID, curID: msg.id, base: map[int]beforeSide{}, metrics: rr.plan.Metrics})
 		m.cmp.summarize(m)
 		m.detail.invalidate()
 		return m.stream(rr.ctx, rr.gen, msg.events)
@@ -285,8 +280,7 @@ func (m *Model) rerunWorkflow(msg tea.Msg) tea.Cmd {
 // child, and leaving the comparison keeps its results.
 func (m *Model) finishRerun() {
 	rr := m.rerun
-	rr.cancel()
-	m.rerun = nil
+	m.stopRerun()
 	if rr.id != "" {
 		m.runID = rr.id
 	}
@@ -306,15 +300,4 @@ func (m *Model) stopRerun() {
 		rr.cancel()
 		m.rerun = nil
 	}
-}
-
-func metricSet(ms []eval.Metric) map[eval.Metric]bool {
-	if len(ms) == 0 {
-		return nil
-	}
-	out := make(map[eval.Metric]bool, len(ms))
-	for _, m := range ms {
-		out[m] = true
-	}
-	return out
 }

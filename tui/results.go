@@ -250,10 +250,7 @@ const maxPagesAtOnce = 4
 func (p *storedRows) join(q *storedRows) {
 	p.rows = append(p.rows, q.rows...)
 	for i, e := range q.extras.errs {
-		if p.extras.errs == nil {
-			p.extras.errs = map[int]*[eval.NumMetrics]string{}
-		}
-		p.extras.errs[i] = e
+		p.extras.setErrs(i, e)
 	}
 	p.counts.addCounts(&q.counts)
 	p.turns = append(p.turns, q.turns...)
@@ -292,10 +289,7 @@ func (m *Model) addRows(p *storedRows) {
 		delete(m.extras.known, r.index)
 		delete(m.extras.errs, r.index)
 		if e := p.extras.errs[r.index]; e != nil {
-			if m.extras.errs == nil {
-				m.extras.errs = map[int]*[eval.NumMetrics]string{}
-			}
-			m.extras.errs[r.index] = e
+			m.extras.setErrs(r.index, e)
 		}
 		if i, ok := m.byIndex.get(r.index); ok {
 			old := m.rows[i]

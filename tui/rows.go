@@ -99,6 +99,13 @@ const (
 	markFailed
 )
 
+// fillNaN marks every score of s as none.
+func fillNaN(s []float64) {
+	for i := range s {
+		s[i] = math.NaN()
+	}
+}
+
 // metricSlot is a metric's position in row.scores (eval.AllMetrics).
 func metricSlot(m eval.Metric) int { return slices.Index(eval.AllMetrics, m) }
 
@@ -178,9 +185,7 @@ func newRow(index int, res *eval.Result, levels report.Levels) *row {
 // set makes the row show res, diagnosed with levels; nil makes it a
 // running row. The failure messages go to x when it is not nil.
 func (r *row) set(res *eval.Result, x *rowExtras, levels report.Levels) {
-	for i := range r.scores {
-		r.scores[i] = math.NaN()
-	}
+	fillNaN(r.scores[:])
 	if r.more != nil {
 		r.more.reset()
 	}
@@ -209,10 +214,7 @@ func (r *row) set(res *eval.Result, x *rowExtras, levels report.Levels) {
 		}
 		if st.Failed() && x != nil {
 			if x.errs[r.index] == nil {
-				if x.errs == nil {
-					x.errs = map[int]*[eval.NumMetrics]string{}
-				}
-				x.errs[r.index] = new([eval.NumMetrics]string)
+				x.setErrs(r.index, new([eval.NumMetrics]string))
 			}
 			x.errs[r.index][i] = res.Errors[m]
 		}
@@ -354,9 +356,7 @@ func (r *row) cell(slot int) (*float64, *uint8) {
 }
 
 func (x *moreMetrics) reset() {
-	for i := range x.scores {
-		x.scores[i] = math.NaN()
-	}
+	fillNaN(x.scores[:])
 	x.status = [eval.NumMetrics - inlineScores]uint8{}
 	if x.crit != nil {
 		for i := range *x.crit {
@@ -396,6 +396,14 @@ func (r *row) setCriteria(res *eval.Result, c critSet) {
 			}
 		}
 	}
+}
+
+// setErrs keeps the failure messages of sample index.
+func (x *rowExtras) setErrs(index int, e *[eval.NumMetrics]string) {
+	if x.errs == nil {
+		x.errs = map[int]*[eval.NumMetrics]string{}
+	}
+	x.errs[index] = e
 }
 
 // errText is the failure message of a metric of a row, "" when it did not

@@ -216,13 +216,10 @@ func (m *Model) runColumns() []gridColumn {
 
 // judgeLabel names the judge of a run: its model, or "offline".
 func judgeLabel(j eval.JudgeInfo) string {
-	switch {
-	case j.Kind == "offline":
+	if j.Kind == "offline" {
 		return "offline"
-	case j.Model != "":
-		return sanitize.Line(j.Model)
 	}
-	return sanitize.Line(j.Name)
+	return sanitize.Line(cmp.Or(j.Model, j.Name))
 }
 
 // runStatus is how a stored run ended, as far as its record says.

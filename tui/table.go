@@ -43,13 +43,7 @@ func (m *Model) noteNegative(r *row) {
 }
 
 // diagW fits the longest diagnosis ("noncommittal").
-var diagW = func() int {
-	w := len("diagnosis")
-	for _, d := range report.Diagnoses {
-		w = max(w, len(d))
-	}
-	return w
-}()
+var diagW = widest(report.Diagnoses, len("diagnosis"), func(d report.Diagnosis) int { return len(d) })
 
 // tableRows is how many sample rows fit under the header.
 func (m *Model) tableRows() int { return m.rowsUnder(len(m.headerLines())) }
@@ -58,8 +52,7 @@ func (m *Model) tableRows() int { return m.rowsUnder(len(m.headerLines())) }
 func (m *Model) rowsUnder(n int) int { return max(m.height-n-2-len(m.bottomLines()), 1) }
 
 func (m *Model) indexWidth() int {
-	w := len(strconv.Itoa(max(m.progress.total, len(m.rows))))
-	return max(w, 3)
+	return max(len(strconv.Itoa(max(m.progress.total, len(m.rows)))), 3)
 }
 
 func (m *Model) questionWidth() int {
@@ -86,16 +79,16 @@ func (m *Model) renderTable() []string {
 		lines = append(lines, m.renderRow(m.rows[m.lines[pos]], pos == m.cursor))
 	}
 	if len(m.shown) == 0 {
+		empty := "  no sample matches the filter (esc clears it)"
 		switch {
 		case len(m.rows) == 0 && m.live:
-			lines = append(lines, m.st.muted.Render("  waiting for the first sample..."))
+			empty = "  waiting for the first sample..."
 		case len(m.rows) == 0:
-			lines = append(lines, m.st.muted.Render("  no samples"))
+			empty = "  no samples"
 		case m.wholePending() > 0:
-			lines = append(lines, m.st.muted.Render("  no sample matches the filter so far (esc clears it)"))
-		default:
-			lines = append(lines, m.st.muted.Render("  no sample matches the filter (esc clears it)"))
+			empty = "  no sample matches the filter so far (esc clears it)"
 		}
+		lines = append(lines, m.st.muted.Render(empty))
 	}
 	return m.finish(lines, m.keyMode().help())
 }
@@ -139,8 +132,7 @@ func (m *Model) columnTitle(mt eval.Metric) string {
 // renderRow formats one row; the selected one is drawn reversed, without
 // colours, readable on any theme.
 func (m *Model) renderRow(r *row, selected bool) string {
-	prefix, _ := m.turnText(r)
-	return m.drawRow(r, selected, strconv.Itoa(r.index), prefix, false)
+	return m.drawRow(r, selected, strconv.Itoa(r.index), m.turnText(r), false)
 }
 
 // drawRow formats a row with index in the index column; the question
@@ -156,21 +148,14 @@ func (m *Model) drawRow(r *row, selected bool, index, text string, whole bool) s
 		return style(s)
 	}
 	var b strings.Builder
-	mark, markStyle := g.running, st.running.Render
-	switch r.mark {
-	case markOK:
-		mark, markStyle = g.ok, st.high.Render
-	case markLow:
-		mark, markStyle = g.low, st.low.Render
-	case markWarn:
-		mark, markStyle = g.warn, st.warn.Render
-	case markFailed:
-		mark, markStyle = g.fail, st.failed.Render
-	}
-	b.WriteString(paint(mark, markStyle))
+	marks := [...]struct {
+		glyph string
+		style lipgloss.Style
+	}{markRunning: {g.running, st.running}, markOK: {g.ok, st.high}, markLow: {g.low, st.low}, markWarn: {g.warn, st.warn},
+		markFailed: {g.fail, st.failed}}
+	b.WriteString(paint(marks[r.mark].glyph, marks[r.mark].style.Render))
 	b.WriteString(m.labelCell(r, paint))
-	b.WriteString(padLeft(index, m.indexWidth()))
-	b.WriteString(" ")
+	b.WriteString(padLeft(index, m.indexWidth()) + " ")
 	q := text
 	if !whole {
 		q = sanitize.Line(r.question())
@@ -188,20 +173,17 @@ func (m *Model) drawRow(r *row, selected bool, index, text string, whole bool) s
 	}
 	b.WriteString(q)
 	for _, mt := range m.columns {
-		b.WriteString(" ")
-		b.WriteString(m.scoreCell(r, mt, plain))
+		b.WriteString(" " + m.scoreCell(r, mt, plain))
 		if m.cmp != nil && !m.isCriterion(mt) {
-			b.WriteString(" ")
-			if whole {
-				b.WriteString(strings.Repeat(" ", deltaW)) // a conversation has no change of its own
-			} else {
-				b.WriteString(m.deltaCell(r, mt, plain))
+			delta := strings.Repeat(" ", deltaW) // a conversation has no change of its own
+			if !whole {
+				delta = m.deltaCell(r, mt, plain)
 			}
+			b.WriteString(" " + delta)
 		}
 	}
-	b.WriteString(" ")
 	d := r.diagnosis()
-	b.WriteString(paint(fit(string(d), diagW, ""), m.diagStyle(d)))
+	b.WriteString(" " + paint(fit(string(d), diagW, ""), m.diagStyle(d)))
 	line := b.String()
 	if selected {
 		return st.selected.Render(fit(line, m.width, ""))

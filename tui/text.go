@@ -13,6 +13,23 @@ import (
 // for one-line fields, wrap for bodies), before any width is measured, so
 // it neither drives the terminal nor breaks the grid.
 
+// mapped is f of each of vs, in order.
+func mapped[T, U any](vs []T, f func(T) U) []U {
+	out := make([]U, len(vs))
+	for i, v := range vs {
+		out[i] = f(v)
+	}
+	return out
+}
+
+// widest is the largest f of vs, least when none is larger.
+func widest[T any](vs []T, least int, f func(T) int) int {
+	for _, v := range vs {
+		least = max(least, f(v))
+	}
+	return least
+}
+
 // truncate cuts s to at most w display cells, ending with tail when it cut.
 func truncate(s string, w int, tail string) string {
 	if w <= 0 {
@@ -182,14 +199,9 @@ func (w *lineWrapper) finish() []string {
 // fitLines makes a block exactly h lines of at most w cells, a cut line
 // ending with tail.
 func fitLines(lines []string, w, h int, tail string) []string {
-	if len(lines) > h {
-		lines = lines[:h]
-	}
 	out := make([]string, h)
-	for i := range out {
-		if i < len(lines) {
-			out[i] = truncate(lines[i], w, tail)
-		}
+	for i, l := range lines[:min(len(lines), h)] {
+		out[i] = truncate(l, w, tail)
 	}
 	return out
 }

@@ -48,9 +48,7 @@ type trend struct {
 func newTrend(window int) *trend {
 	t := &trend{window: max(window, 1), span: trendSpan}
 	t.ring = make([]float64, t.window)
-	for i := range t.points {
-		t.points[i] = math.NaN()
-	}
+	fillNaN(t.points[:])
 	return t
 }
 
@@ -97,9 +95,7 @@ func (t *trend) merge() {
 			t.points[i] = t.points[2*i]
 		}
 	}
-	for i := trendBuckets / 2; i < trendBuckets; i++ {
-		t.points[i] = math.NaN()
-	}
+	fillNaN(t.points[trendBuckets/2:])
 	t.last /= 2
 	t.span *= 2
 }
