@@ -19,17 +19,15 @@ import (
 // command-line flag, environment variable, settings file, built-in default.
 // The API key is never read from it (secrets stay in the environment).
 
-// settingKeys are the keys of the settings file. Each sets the flag of its
-// name with "-" for "_", but prompts_dir, which sets --prompts.
-var settingKeys = []string{
-	"base_url", "model", "embedding_model", "embedding_base_url", "embedding_dimensions", "embedding_format",
-	"api_type", "api_version", "response_format", "reasoning", "max_tokens", "temperature", "strictness",
-	"ac_weights", "fc_mode", "ns_mode", "history_support", "pass", "concurrency", "request_timeout",
-	"max_retries", "max_retry_after", "rpm", "tpm", "max_reply_bytes", "max_record_bytes", "lang",
+// settingKeys are the keys of the settings file: a judge profile's and the
+// others. Each sets the flag of its name with "-" for "_", but prompts_dir,
+// which sets --prompts.
+var settingKeys = slices.Concat(judgeKeys, []string{
+	"strictness", "ac_weights", "fc_mode", "ns_mode", "history_support", "pass", "max_record_bytes", "lang",
 	"offline_lexicon", "metrics", "criteria", "prompts_dir", "db", "ascii", "fail_under", "fail_under_sample",
 	"fail_under_conversation", "max_failing", "junit", "prices", "confirm_over", "baseline", "max_drop",
 	"max_regressed", "regress_margin",
-}
+})
 
 // settingFlag is the flag a settings key sets; false for no such key.
 func settingFlag(key string) (string, bool) {
