@@ -1,8 +1,7 @@
-package traces_test
+package dataset
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,55 +11,7 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
-
-	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/eval/dataset"
 )
-
-// sameAsLoad loads path with Load, Scan and Stream, which must agree
-// (as eval/dataset's tests check for every format).
-func sameAsLoad(t *testing.T, path string, opt dataset.Options) (*dataset.Loaded, error) {
-	t.Helper()
-	l, lerr := dataset.Load(path, opt)
-	s, serr := dataset.Scan(path, opt)
-	if fmt.Sprint(lerr) != fmt.Sprint(serr) {
-		t.Fatalf("Load error %v, Scan error %v", lerr, serr)
-	}
-	if lerr != nil {
-		if s != nil {
-			t.Fatalf("Scan gave both %+v and %v", s, serr)
-		}
-		return nil, lerr
-	}
-	if s.Samples != nil {
-		t.Fatalf("Scan kept %d samples", len(s.Samples))
-	}
-	want := *l
-	want.Samples = nil
-	if !reflect.DeepEqual(*s, want) {
-		t.Fatalf("Scan = %+v\nLoad = %+v (minus Samples)", *s, want)
-	}
-	if l.Count != len(l.Samples) {
-		t.Fatalf("Load: Count %d, %d samples", l.Count, len(l.Samples))
-	}
-	var got []eval.Sample
-	if err := dataset.Stream(path, opt, s, func(x eval.Sample) bool { got = append(got, x); return true }); err != nil {
-		t.Fatalf("Stream: %v", err)
-	}
-	if !reflect.DeepEqual(got, l.Samples) {
-		t.Fatalf("Stream yielded\n%+v\nLoad returned\n%+v", got, l.Samples)
-	}
-	return l, nil
-}
-
-// loaded shows samples as id|question|answer|contexts|reference|line.
-func loaded(l *dataset.Loaded) []string {
-	var out []string
-	for _, s := range l.Samples {
-		out = append(out, strings.Join([]string{s.ID, s.Question, s.Answer, strings.Join(s.Contexts, "+"), s.Reference}, "|")+"|"+strconv.Itoa(s.Line))
-	}
-	return out
-}
 
 // otlpSpan writes one OTLP/JSON span; attrs alternate key and string value.
 func otlpSpan(trace, id, parent, name, kind string, start int, attrs ...string) map[string]any {
@@ -101,7 +52,7 @@ func TestTraceFixtures(t *testing.T) {
 			// The retriever's documents come as 2, 0, 1 in its attributes;
 			// trace 0af7… holds two requests whose spans come in two lines;
 			// trace 4bf9… is an LLM call without a retriever.
-			file: "otlp.jsonl", format: dataset.FormatOTLP,
+			file: "otlp.jsonl", format: FormatOTLP,
 			want: []string{
 				"5b8efff798038103d269b633813fc60c|小规模纳税人转为一般纳税人后，纳税人识别号会变吗？|不会变。转登记为一般纳税人后，纳税人识别号保持不变，无需重新办理税务登记。|纳税人识别号是税务登记的唯一代码，一般纳税人登记不改变纳税人识别号。+小规模纳税人年应税销售额超过500万元的，应当办理一般纳税人登记。+一般纳税人登记后，可以按规定领用增值税专用发票。|纳税人识别号不变。|1",
 				"0af7651916cd43dd8448eb211c80319c/b7ad6b7169203334|What is the VAT rate for small-scale taxpayers?|The levy rate is 3%, reduced to 1% in some periods.|Small-scale taxpayers pay VAT at a levy rate of 3%.+The rate was reduced to 1% for certain periods.||2",
@@ -110,7 +61,7 @@ func TestTraceFixtures(t *testing.T) {
 			},
 		},
 		{
-			file: "phoenix_spans.jsonl", format: dataset.FormatPhoenix,
+			file: "phoenix_spans.jsonl", format: FormatPhoenix,
 			want: []string{
 				"f1e2d3c4b5a69788796a5b4c3d2e1f00|增值税专用发票可以由谁开具？|一般纳税人可以自行开具，小规模纳税人也可以自行开具。|一般纳税人可自行开具增值税专用发票。+小规模纳税人可以自愿使用增值税发票管理系统自行开具增值税专用发票。||3",
 				"0011223344556677889900aabbccddee|What does ragscope do?|It scores RAG answers.|||4",
@@ -119,7 +70,7 @@ func TestTraceFixtures(t *testing.T) {
 		{
 			// The reference is the trace's "reference" score; the second
 			// trace has no output of its own, so its generation's is the answer.
-			file: "langfuse_traces.json", format: dataset.FormatLangfuse,
+			file: "langfuse_traces.json", format: FormatLangfuse,
 			want: []string{
 				"7c9e6679-7425-40de-944b-e07fc1f90ae7|发票丢失了怎么办？|可凭对方加盖公章的记账联复印件作为记账凭证。|丢失已开具专用发票的发票联，可凭记账联复印件作为记账凭证。+丢失抵扣联的，可使用发票联复印件留存备查。|凭记账联复印件作为记账凭证。|2",
 				"a3bb189e-8bf9-3888-9912-ace4e6543002|hello|Hello! How can I help?|||100",
@@ -128,7 +79,7 @@ func TestTraceFixtures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			l, err := sameAsLoad(t, filepath.Join("..", "..", "..", "..", "testdata", "traces", tt.file), dataset.Options{})
+			l, err := sameAsLoad(t, filepath.Join("..", "..", "testdata", "traces", tt.file), Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -187,7 +138,7 @@ func TestTraceShapes(t *testing.T) {
 	)
 	tests := []struct {
 		name, file, in string
-		opt            dataset.Options
+		opt            Options
 		want           []string
 	}{
 		{
@@ -208,7 +159,7 @@ func TestTraceShapes(t *testing.T) {
 		{
 			name: "custom conventions through --map",
 			file: "custom.otlp", in: custom,
-			opt:  dataset.Options{Map: map[string]string{"llm": "chat", "retriever": "vector_search", "question": "app.question", "answer": "app.answer", "contexts": "hits", "reference": "app.gold", "id": "app.request_id"}},
+			opt:  Options{Map: map[string]string{"llm": "chat", "retriever": "vector_search", "question": "app.question", "answer": "app.answer", "contexts": "hits", "reference": "app.gold", "id": "app.request_id"}},
 			want: []string{"req-7|q|a|first+second|ref|1"},
 		},
 		{
@@ -219,7 +170,7 @@ func TestTraceShapes(t *testing.T) {
 		{
 			name: "Langfuse retriever as a SPAN named by --map",
 			file: "trace.json", in: langfuseOld,
-			opt:  dataset.Options{Map: map[string]string{"retriever": "retrieve"}},
+			opt:  Options{Map: map[string]string{"retriever": "retrieve"}},
 			want: []string{"t9|q|a|d1+d2||1"},
 		},
 		{
@@ -227,7 +178,7 @@ func TestTraceShapes(t *testing.T) {
 			file: "x.jsonl",
 			in: otlpLine(otlpSpan("t1", "01", "", "r", "RETRIEVER", 0, "retrieval.documents.0.document.content", "c")) +
 				otlpLine(otlpSpan("t2", "01", "", "g", "LLM", 0, "input.value", "q", "output.value", "a")),
-			opt:  dataset.Options{SkipInvalid: true},
+			opt:  Options{SkipInvalid: true},
 			want: []string{"t2|q|a|||2"},
 		},
 	}
@@ -259,7 +210,7 @@ func TestTraceErrors(t *testing.T) {
 	delete(noSpanID, "spanId")
 	tests := []struct {
 		name, file, in string
-		opt            dataset.Options
+		opt            Options
 		want           []string
 	}{
 		{
@@ -299,7 +250,7 @@ func TestTraceErrors(t *testing.T) {
 		},
 		{
 			name: "--map names an attribute no span has",
-			file: "otlp.jsonl", in: good, opt: dataset.Options{Map: map[string]string{"reference": "gold"}},
+			file: "otlp.jsonl", in: good, opt: Options{Map: map[string]string{"reference": "gold"}},
 			want: []string{`field "reference"`, `no span has the attribute "gold"`, "input.value, llm.token_count.total", "fix --map"},
 		},
 		{
@@ -316,7 +267,7 @@ func TestTraceErrors(t *testing.T) {
 		},
 		{
 			name: "span selectors on a CSV file",
-			file: "d.csv", in: "question,answer\nq,a\n", opt: dataset.Options{Map: map[string]string{"llm": "chat"}},
+			file: "d.csv", in: "question,answer\nq,a\n", opt: Options{Map: map[string]string{"llm": "chat"}},
 			want: []string{"d.csv: --map llm= selects spans of a trace file", "read as csv"},
 		},
 	}
@@ -351,7 +302,7 @@ func TestTraceParentCycle(t *testing.T) {
 	if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	l, err := dataset.Load(path, dataset.Options{})
+	l, err := Load(path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -384,7 +335,7 @@ type pqPhoenixSpan struct {
 // TestPhoenixParquet: the Phoenix fixture's spans written as Parquet read
 // as the same samples, rows counted from 1.
 func TestPhoenixParquet(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "testdata", "traces", "phoenix_spans.jsonl"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "traces", "phoenix_spans.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -429,7 +380,7 @@ func TestPhoenixParquet(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	l, err := sameAsLoad(t, path, dataset.Options{})
+	l, err := sameAsLoad(t, path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,7 +388,7 @@ func TestPhoenixParquet(t *testing.T) {
 		"f1e2d3c4b5a69788796a5b4c3d2e1f00|增值税专用发票可以由谁开具？|一般纳税人可以自行开具，小规模纳税人也可以自行开具。|一般纳税人可自行开具增值税专用发票。+小规模纳税人可以自愿使用增值税发票管理系统自行开具增值税专用发票。||3",
 		"0011223344556677889900aabbccddee|What does ragscope do?|It scores RAG answers.|||4",
 	}
-	if l.Format != dataset.FormatPhoenix {
+	if l.Format != FormatPhoenix {
 		t.Errorf("Format = %q", l.Format)
 	}
 	if got := loaded(l); !reflect.DeepEqual(got, want) {
@@ -456,7 +407,7 @@ func TestTraceRequestLimit(t *testing.T) {
 	if err := os.WriteFile(path, []byte(l1+l2), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := sameAsLoad(t, path, dataset.Options{MaxRecordBytes: int64(limit)})
+	_, err := sameAsLoad(t, path, Options{MaxRecordBytes: int64(limit)})
 	for _, w := range []string{"big.jsonl:2:", `field "contexts"`, "the request's text is 2.2 KiB, over the limit", "most of it in its contexts (1.3 KiB)"} {
 		if err == nil || !strings.Contains(err.Error(), w) {
 			t.Errorf("error %v\nlacks %q", err, w)
@@ -485,7 +436,7 @@ func TestTraceFileShapes(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tt.in), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			l, err := sameAsLoad(t, path, dataset.Options{MaxRecordBytes: 4 << 20})
+			l, err := sameAsLoad(t, path, Options{MaxRecordBytes: 4 << 20})
 			got := ""
 			if err != nil {
 				got = err.Error()
@@ -524,14 +475,14 @@ func TestDecodeLineTraces(t *testing.T) {
 		{"a span without its id", otlpLine(chat, noID), []string{"t2|q2|a2|||7"}, []string{"log.jsonl:7:", "has no spanId"}},
 		{"a batch of spans without a request", otlpLine(otlpSpan("t5", "01", "", "health", "CHAIN", 0)), nil, nil},
 	}
-	d, err := dataset.NewLineDecoder(dataset.Options{})
+	d, err := NewLineDecoder(Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			samples, err := d.DecodeLine("log.jsonl", 7, []byte(tt.line))
-			got := loaded(&dataset.Loaded{Samples: samples})
+			got := loaded(&Loaded{Samples: samples})
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("samples %q, want %q", got, tt.want)
 			}
