@@ -97,6 +97,15 @@ func WaitRun(ctx context.Context, st *store.Shared, ref string, stderr io.Writer
 	WriteSummary(stderr, sr.Info, sr.Tally)
 	code := sr.Code(sr.Info.Cancelled)
 	fmt.Fprintf(stderr, "ragscope: run %s %s (exit %d; its gate, if it had one, is known only to the server that evaluated it)\n",
-		id, map[bool]string{true: "stopped", false: "finished"}[sr.Info.Cancelled], code)
+		id, EndState(sr.Info.Cancelled), code)
 	return code, nil
+}
+
+// EndState is how a run that ended is said to have ended: stopped when it
+// was cancelled, else finished.
+func EndState(cancelled bool) string {
+	if cancelled {
+		return "stopped"
+	}
+	return "finished"
 }

@@ -115,7 +115,7 @@ func (sv *Server) Submit(req holder.SubmitRequest) (string, error) {
 		for range run.Events {
 		}
 		cancelled, err := run.Wait()
-		state := map[bool]string{true: "stopped", false: "finished"}[cancelled]
+		state := app.EndState(cancelled)
 		if err != nil {
 			state += " (" + err.Error() + ")"
 		}
