@@ -17,6 +17,8 @@ var (
 	enterprisePairs []byte
 	//go:embed testdata/enterprise_pairs_2.jsonl
 	enterprisePairs2 []byte
+	//go:embed testdata/enterprise_pairs_3.jsonl
+	enterprisePairs3 []byte
 )
 
 // LoadEnterprise reads the first embedded set; the path is not used.
@@ -24,6 +26,9 @@ func LoadEnterprise(string) ([]Pair, error) { return readPairs(enterprisePairs) 
 
 // LoadEnterprise2 reads the second embedded set; the path is not used.
 func LoadEnterprise2(string) ([]Pair, error) { return readPairs(enterprisePairs2) }
+
+// LoadEnterprise3 reads the third embedded set; the path is not used.
+func LoadEnterprise3(string) ([]Pair, error) { return readPairs(enterprisePairs3) }
 
 func readPairs(data []byte) ([]Pair, error) {
 	type row struct {
