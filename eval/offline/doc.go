@@ -89,6 +89,11 @@ The support test (support.go), of one statement against the sentences:
     (subject.go) is its topic, not a premise: the sentence must name it
     whole, or write its head as a name ("Lee" for Ann Lee).
  5. supported when coverage >= SupportThreshold and no detector fires.
+    Before it, a covered statement is tested for roles (roles.go): a
+    sentence that gives parties a part each ("reviewed by Procurement and
+    approved by Finance", "采购部核对，财务部批准") and a statement that says
+    one part's verb with another part's party, and neither that part's
+    party nor the other's verb, gives the part to the wrong party.
  6. two chunks: a statement no sentence covers is supported by two
     sentences of different chunks together when their union covers it,
     each gives a quantity of it the other does not, and no detector fires
@@ -101,6 +106,18 @@ For example:
 	sentence   "Polaris is based in Roseau, Minnesota, USA."
 	coverage   3 of 4 = 0.75 >= 0.67, but the name Michigan is not there
 	verdict    0: unsupported name
+
+A statement that compares (compare.go, words/comparatives.txt: higher,
+earliest, 更多, 最低...), or an answer that only names an item of a
+question that does, is decided by values when the context gives every
+item compared one: the alternatives of the question ("A or B", "A还是B",
+"A和B，哪个"), or the rows of the table whose row the statement names. An
+item's value is the first quantity of the comparison's kind (a year for
+points in time, else one with a unit; values of another unit decide
+nothing) in the first context piece, or clause, that names it and no other
+item. The statement is supported when its item holds the extreme value
+and the rest of it is covered, a number conflict when another item does
+("context gives Basic $1500, Plus $500: Plus has it").
 
 A statement that restates a wh-question around its answer ("The CEO of X in
 2021 is A." for "Who is the CEO of X in 2021?") that fails the test on

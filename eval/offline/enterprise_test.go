@@ -108,6 +108,16 @@ func enterpriseCases() []enterpriseCase {
 		{"frame zh unfaithful", "报销需要谁审批？", "据公司制度规定，综上所述，报销需要财务总监和首席执行官共同审批。", []string{"员工报销应在费用发生后30天内提交，由直属经理审批。"}, false, "总监"},
 		{"frame en faithful", "Who approves travel?", "According to the company policy, in summary, travel expenses must be approved by the line manager before booking.", []string{"Travel expenses must be approved by the line manager before booking."}, true, ""},
 		{"frame en unfaithful", "Who approves travel?", "According to the company policy, in summary, travel expenses must be approved by the finance director after the trip.", []string{"Travel expenses must be approved by the line manager before booking."}, false, "director"},
+		{"compare zh faithful", "上海和武汉，哪个城市的交通补贴更高？", "上海的交通补贴更高。", []string{"上海员工每月交通补贴500元。", "武汉员工每月交通补贴300元。"}, true, ""},
+		{"compare zh unfaithful", "上海和武汉，哪个城市的交通补贴更高？", "武汉的交通补贴更高。", []string{"上海员工每月交通补贴500元。", "武汉员工每月交通补贴300元。"}, false, "500元"},
+		{"compare en answer faithful", "Which building opened earlier, the north campus or the south campus?", "The south campus", []string{"The north campus opened in 2015.", "The south campus opened in 2009 and was renovated in 2019."}, true, ""},
+		{"compare en answer unfaithful", "Which building opened earlier, the north campus or the south campus?", "The north campus", []string{"The north campus opened in 2015.", "The south campus opened in 2009 and was renovated in 2019."}, false, "2009"},
+		{"compare table faithful", "Which tier has the highest storage quota?", "The Team tier has the highest storage quota, 2000 GB.", []string{"| Tier | Storage quota |\n|---|---|\n| Starter | 100 GB |\n| Team | 2000 GB |\n| Pro | 1000 GB |"}, true, ""},
+		{"compare table unfaithful", "Which tier has the highest storage quota?", "The Pro tier has the highest storage quota.", []string{"| Tier | Storage quota |\n|---|---|\n| Starter | 100 GB |\n| Team | 2000 GB |\n| Pro | 1000 GB |"}, false, "Team"},
+		{"roles en faithful", "Who approves a purchase order?", "Finance approves purchase orders.", []string{"Purchase orders are raised by the requester, checked by Procurement and approved by Finance."}, true, ""},
+		{"roles en unfaithful", "Who approves a purchase order?", "Procurement approves purchase orders.", []string{"Purchase orders are raised by the requester, checked by Procurement and approved by Finance."}, false, "approved by Finance"},
+		{"roles zh faithful", "采购订单由谁批准？", "采购订单由财务部批准。", []string{"采购订单由申请人提交，采购部核对，财务部批准。"}, true, ""},
+		{"roles zh unfaithful", "采购订单由谁批准？", "采购订单由采购部批准。", []string{"采购订单由申请人提交，采购部核对，财务部批准。"}, false, "财务部批准"},
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 type fieldCheck struct {
 	label string          // `cell (总监, 杭州)`, `field "开户行及账号"`
 	keys  [][]string      // the keys to name (a cell's row and column), each its alternatives' featLists
+	named []string        // those keys as written, for comparisons of a table's rows (compare.go)
 	value *span           // the value, analysed
 	shown string          // the value as written, for the reason
 	mask  map[string]bool // features of the keys around the value (the record's keys, the table's caption and headers)
@@ -31,7 +32,7 @@ func fieldSpans(text string) []*span {
 		}
 		sp := analyzeContext(f.Analysed)
 		sp.text = f.Quote
-		sp.field = &fieldCheck{label: f.Label, keys: keys, value: analyze(f.Value), shown: f.Value, mask: analyze(f.Mask).feats, whole: unionSpan(sp, analyze(f.Whole))}
+		sp.field = &fieldCheck{label: f.Label, keys: keys, named: f.Keys, value: analyze(f.Value), shown: f.Value, mask: analyze(f.Mask).feats, whole: unionSpan(sp, analyze(f.Whole))}
 		out = append(out, sp)
 	}
 	return out

@@ -109,6 +109,9 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		return Evidence{From: -1, Also: -1, Reason: "the statement has no content words to check"}
 	}
 	ev := Evidence{Coverage: bestCov, Quote: sents[best].text, From: best, Also: -1}
+	if cev, ok := comparisonVerdict(st, q, sents, useUnis); ok {
+		return cev
+	}
 	// Any sentence may refute a statement the best one does not cover; one
 	// that covers it and agrees is not overruled by a lesser match.
 	if quote, detail, ok := negationConflict(st, sents[best]); ok {
@@ -136,6 +139,11 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		return ev
 	}
 	if bestCov >= SupportThreshold {
+		if detail, ok := roleConflict(st, q, sents[best], answerOnly(st)); ok {
+			ev.Detector = DetectorName
+			ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); %s: the statement gives the part to the wrong party (%s)", clip(ev.Quote), ev.Coverage, detail, DetectorName)
+			return ev
+		}
 		if !saysSomething(st, q, sents[best]) {
 			ev.Reason = fmt.Sprintf("context %q names what the statement names but says none of what it claims of it (coverage %.2f)", clip(ev.Quote), ev.Coverage)
 			return ev
