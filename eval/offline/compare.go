@@ -94,7 +94,7 @@ func alternatives(question string) []string {
 		rw := strings.Fields(right)
 		if c, ok := comparisonIn(right); ok {
 			// "Do A or B get more X": B is as long as A.
-			if k := wordIndex(rw, c.word); k >= 0 && len(rw) > len(lw) {
+			if k := wordIndex(rw, c.word); k > 0 && len(rw) > len(lw) {
 				rw = rw[:min(k, len(lw))]
 			}
 		}
@@ -196,11 +196,12 @@ type value struct {
 	q     quantity
 	v     float64
 	quote string
+	cell  *span // a table's cell or a record's field, read with its keys (rowItems)
 }
 
-func itemValue(c comparison, its []item, k int, sents []*span) (value, bool) {
+func itemValue(c comparison, its []item, k int, sents []*span, about map[string]bool) (value, bool) {
 	for _, cs := range sents {
-		if !its[k].named(cs.text, cs) {
+		if !its[k].named(cs.text, cs) || !c.time && !saysOf(cs, about) {
 			continue
 		}
 		pieces := []string{cs.text}
@@ -277,10 +278,17 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 		return Evidence{}, false
 	}
 	its := items(alternativesOf.Get(q.text, alternatives))
+	about := compared(st, q, c, its)
 	var vals []value
 	if len(its) < 2 {
 		if its, vals = rowItems(c, st, sents); len(its) < 2 {
 			return Evidence{}, false
+		}
+		about = compared(st, q, c, its)
+		for _, v := range vals {
+			if !c.time && !saysOf(v.cell, about) {
+				return Evidence{}, false
+			}
 		}
 	}
 	// The statement's item: the first it names.
@@ -303,7 +311,7 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 	if vals == nil {
 		vals = make([]value, len(its))
 		for k := range its {
-			v, ok := itemValue(c, its, k, sents)
+			v, ok := itemValue(c, its, k, sents, about)
 			if !ok {
 				return Evidence{}, false
 			}
@@ -440,7 +448,7 @@ func rowItems(c comparison, st *span, sents []*span) ([]item, []value) {
 			if !ok {
 				return nil, nil
 			}
-			v.quote = o.text
+			v.quote, v.cell = o.text, o
 			texts = append(texts, of.named[0])
 			vals = append(vals, v)
 		}
@@ -450,4 +458,37 @@ func rowItems(c comparison, st *span, sents []*span) ([]item, []value) {
 		return nil, nil
 	}
 	return nil, nil
+}
+
+// compared are the features of what is compared ("deductible", 年假): the
+// statement's and the question's, but the items', the comparative word's
+// and common words. A quantity (not a year) is read only from a piece that
+// has one, so "VDI is more secure" is not decided by how many users each
+// supports.
+func compared(st, q *span, c comparison, its []item) map[string]bool {
+	drop := analyze(c.word).feats
+	out := map[string]bool{}
+	for _, sp := range []*span{st, q} {
+		for f := range sp.feats {
+			if !drop[f] && !sp.common[f] && !strings.HasPrefix(f, "n:") {
+				out[f] = true
+			}
+		}
+	}
+	for _, it := range its {
+		for f := range analyze(it.text).feats {
+			delete(out, f)
+		}
+	}
+	return out
+}
+
+// saysOf: the piece has a feature of what is compared.
+func saysOf(cs *span, about map[string]bool) bool {
+	for f := range about {
+		if cs.feats[f] || cs.refFeats[f] {
+			return true
+		}
+	}
+	return false
 }

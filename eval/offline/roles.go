@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
+	"github.com/ragscope/ragscope/eval/offline/words"
 	"github.com/ragscope/ragscope/internal/memo"
 )
 
@@ -47,10 +48,10 @@ func sentenceRoles(text string) []role {
 		if by < len(ws) && roleParticles[strings.ToLower(trimWord(ws[by]))] {
 			by++
 		}
-		if !participle(w) || by+1 >= len(ws) || strings.ToLower(ws[by]) != "by" {
+		if !pastForm(w) || by+1 >= len(ws) || strings.ToLower(ws[by]) != "by" {
 			continue
 		}
-		r := role{verb: norm.Stem(w)}
+		r := role{verb: verbStem(w)}
 		var party []string
 		flush := func() {
 			if len(party) > 0 {
@@ -63,12 +64,12 @@ func sentenceRoles(text string) []role {
 			lt := strings.ToLower(t)
 			if lt == "and" || lt == "or" {
 				flush()
-				if k+1 < len(ws) && participle(strings.ToLower(trimWord(ws[k+1]))) {
+				if k+1 < len(ws) && pastForm(strings.ToLower(trimWord(ws[k+1]))) {
 					break // the next binding
 				}
 				continue
 			}
-			if t == "" || participle(lt) {
+			if t == "" || pastForm(lt) {
 				break
 			}
 			if !englishDeterminers[lt] {
@@ -95,6 +96,28 @@ func sentenceRoles(text string) []role {
 }
 
 var roleParticles = map[string]bool{"off": true, "up": true, "out": true, "over": true}
+
+var irregularVerbs = words.Map("irregular_verbs")
+
+func pastForm(w string) bool { return participle(w) || irregularVerbs[w] != "" }
+
+// verbStem is the stem of a verb's word, an irregular form read as its verb.
+func verbStem(w string) string {
+	if base := irregularVerbs[w]; base != "" {
+		return norm.Stem(base)
+	}
+	return norm.Stem(w)
+}
+
+// saysVerb: a word of the text is of the verb (pays and paid of pay).
+func saysVerb(text, verb string) bool {
+	for _, w := range strings.Fields(strings.ToLower(text)) {
+		if verbStem(trimWord(w)) == verb {
+			return true
+		}
+	}
+	return false
+}
 
 // A Chinese binding is a clause that names its party after 由, 归 or 经, or
 // one that follows such a clause in the same list of parts.
@@ -143,18 +166,22 @@ func roleConflict(st, q, cs *span, answerOnly bool) (string, bool) {
 	if roles == nil {
 		return "", false
 	}
+	gap := ""
+	if answerOnly && q != nil {
+		gap = gapPart(q.text)
+	}
 	says := func(verb string) bool {
 		if containsHan(verb) {
-			return strings.Contains(st.text, verb) || answerOnly && q != nil && strings.Contains(q.text, verb)
+			return strings.Contains(st.text, verb) || strings.Contains(gap, verb)
 		}
-		return st.feats["w:"+verb] || answerOnly && q != nil && q.feats["w:"+verb]
+		return saysVerb(st.text, verb) || saysVerb(gap, verb)
 	}
 	for _, a := range roles {
 		if !says(a.verb) || partyNamed(st, a) {
 			continue
 		}
 		for _, b := range roles {
-			if b.verb == a.verb || st.feats["w:"+b.verb] || strings.Contains(st.text, b.verb) || !partyNamed(st, b) {
+			if b.verb == a.verb || says(b.verb) || !partyNamed(st, b) {
 				continue
 			}
 			return fmt.Sprintf("the context gives %q and %q", a.text, b.text), true
@@ -193,7 +220,37 @@ func partyNamed(st *span, r role) bool {
 // what fills the question's gap ("Neil Gaiman"): the question gives its verb.
 func answerOnly(st *span) bool {
 	if st.hasHan {
-		return len([]rune(st.text)) <= 8
+		return len([]rune(norm.StripFrame(st.text))) <= 8 // 答案是X。 is X
 	}
-	return len(strings.Fields(st.text)) <= 4
+	n := 0 // "The answer is X." is X: stop words do not count
+	for _, w := range strings.Fields(strings.ToLower(st.text)) {
+		if t := trimWord(w); t != "" && !englishStop[t] {
+			n++
+		}
+	}
+	return n <= 4
+}
+
+// gapPart is the part of a question that its answer fills: the words next
+// to its wh-word ("directed by who", "who wrote", "由谁审批"), so that a
+// bare answer is read with the question's verb and not its premises' ("he
+// wrote the screenplay for Beowulf, directed by who?"). The whole question
+// when no wh-word is found.
+func gapPart(question string) string {
+	if containsHan(question) {
+		if i := strings.Index(question, "谁"); i >= 0 {
+			rs := []rune(question[i+len("谁"):])
+			return string(rs[:min(len(rs), 4)])
+		}
+		return question
+	}
+	ws := strings.Fields(strings.ToLower(question))
+	for i, w := range ws {
+		switch trimWord(w) {
+		case "who", "whom", "what", "which":
+			lo, hi := max(0, i-2), min(len(ws), i+3)
+			return strings.Join(ws[lo:hi], " ")
+		}
+	}
+	return question
 }

@@ -1,0 +1,106 @@
+package offline
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestComparisons: what decides a comparison, and what must not.
+func TestComparisons(t *testing.T) {
+	for _, c := range []struct {
+		name, question, statement string
+		contexts                  []string
+		verdict                   int
+		reason                    string // a part of the reason; "" for any
+	}{
+		{"alternatives by amount", "Which card has the higher cash limit, Silver or Gold?", "Gold has the higher cash limit.",
+			[]string{"The Silver card has a cash limit of $300.", "The Gold card has a cash limit of $800."}, 1, "Silver $300, Gold $800"},
+		{"alternatives reversed", "Which card has the higher cash limit, Silver or Gold?", "Silver has the higher cash limit.",
+			[]string{"The Silver card has a cash limit of $300.", "The Gold card has a cash limit of $800."}, 0, "Gold has it"},
+		{"bare answer to a time comparison", "Which office opened first, Oslo or Bergen?", "Bergen",
+			[]string{"The Oslo office opened in 2012.", "The Bergen office opened in 2004."}, 1, "Bergen is the first"},
+		{"bare wrong answer", "Which office opened first, Oslo or Bergen?", "Oslo",
+			[]string{"The Oslo office opened in 2012.", "The Bergen office opened in 2004."}, 0, "Bergen has it"},
+		{"one clause per item", "Do analysts or testers get more leave?", "Testers have more annual leave.",
+			[]string{"Annual leave: analysts 20 days, testers 25 days."}, 1, "testers 25 days"},
+		{"chinese alternatives", "甲方案和乙方案，哪个费用更低？", "乙方案的费用更低。",
+			[]string{"甲方案费用为每年3000元。", "乙方案费用为每年2000元。"}, 1, "乙方案"},
+		{"table superlative", "哪个区域的销售额最高？", "华南区的销售额最高。",
+			[]string{"| 区域 | 销售额 |\n|---|---|\n| 华东区 | 120万元 |\n| 华南区 | 150万元 |\n| 华北区 | 90万元 |"}, 1, "华南区"},
+		{"table superlative wrong", "哪个区域的销售额最高？", "华东区的销售额最高。",
+			[]string{"| 区域 | 销售额 |\n|---|---|\n| 华东区 | 120万元 |\n| 华南区 | 150万元 |\n| 华北区 | 90万元 |"}, 0, "华南区"},
+		// Not decided by values: a quantity of something else, units apart,
+		// a bound, a tie.
+		{"values of another thing", "Should we use VPN or VDI?", "VDI is more secure.",
+			[]string{"VPN supports 200 users.", "VDI supports 50 users."}, 0, "covers"},
+		{"units apart", "Which tier stores more, Basic or Plus?", "Plus stores more.",
+			[]string{"The Basic tier stores 500 GB.", "The Plus tier stores 1 TB."}, -1, ""},
+		{"a bound is no comparison", "Which plan covers dental, Basic or Plus?", "Plus covers dental for more than 2 years.",
+			[]string{"The Basic plan covers 1 year of dental.", "The Plus plan covers dental for 3 years."}, -1, ""},
+		{"a tie", "Which team is larger, Ops or QA?", "Ops is larger.",
+			[]string{"The Ops team has 12 people.", "The QA team has 12 people."}, -1, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ev := Support(c.statement, c.question, c.contexts)
+			if c.verdict >= 0 && ev.Verdict != c.verdict {
+				t.Errorf("verdict %d, want %d: %s", ev.Verdict, c.verdict, ev.Reason)
+			}
+			if !strings.Contains(ev.Reason, c.reason) {
+				t.Errorf("reason %q does not say %q", ev.Reason, c.reason)
+			}
+			decided := strings.Contains(ev.Reason, " has it") || strings.Contains(ev.Reason, " is the ")
+			if c.verdict < 0 && decided || c.name == "values of another thing" && decided {
+				t.Errorf("decided by values: %s", ev.Reason)
+			}
+		})
+	}
+}
+
+// TestRoles: a part given to the wrong party, in either language, and
+// what is no swap.
+func TestRoles(t *testing.T) {
+	ctxEN := []string{"Refunds are requested by the customer, checked by Support and paid by Billing."}
+	ctxZH := []string{"退款由客户申请，客服部审核，财务部支付。"}
+	for _, c := range []struct {
+		name, question, statement string
+		contexts                  []string
+		verdict                   int
+	}{
+		{"en right party", "Who pays refunds?", "Billing pays refunds.", ctxEN, 1},
+		{"en wrong party", "Who pays refunds?", "Support pays refunds.", ctxEN, 0},
+		{"en passive wrong party", "Who pays refunds?", "Refunds are paid by Support.", ctxEN, 0},
+		{"en bare answer wrong", "Who pays refunds?", "Support", ctxEN, 0},
+		{"zh right party", "退款由谁支付？", "退款由财务部支付。", ctxZH, 1},
+		{"zh wrong party", "退款由谁支付？", "退款由客服部支付。", ctxZH, 0},
+		{"both parts said", "Who handles refunds?", "Support checks refunds and Billing pays them.", ctxEN, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ev := Support(c.statement, c.question, c.contexts)
+			if ev.Verdict != c.verdict {
+				t.Fatalf("verdict %d, want %d: %s", ev.Verdict, c.verdict, ev.Reason)
+			}
+			if c.verdict == 0 && !strings.Contains(ev.Reason, "wrong party") {
+				t.Errorf("reason does not name the swap: %s", ev.Reason)
+			}
+		})
+	}
+}
+
+func TestAlternatives(t *testing.T) {
+	for _, c := range []struct {
+		question string
+		want     []string
+	}{
+		{"Who was born first, Ann Lee or Bo Chen?", []string{"Ann Lee", "Bo Chen"}},
+		{"Which magazine was started first Arthur's Magazine or First for Women?", []string{"Arthur's Magazine", "First for Women"}},
+		{"Do engineers or designers get more training budget?", []string{"engineers", "designers"}},
+		{"北京和成都，哪个城市的住宿标准更高？", []string{"北京", "成都"}},
+		{"报销截止日和发薪日哪个更早？", []string{"报销截止日", "发薪日"}},
+		{"What is the notice period?", nil},
+	} {
+		if got := alternatives(c.question); !slices.Equal(got, c.want) {
+			t.Errorf("alternatives(%q) = %q, want %q", c.question, got, c.want)
+		}
+	}
+}
