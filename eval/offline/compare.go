@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/words"
@@ -28,6 +29,8 @@ type comparison struct {
 }
 
 var comparatives = words.Map("comparatives")
+
+var dayUnit = norm.Unit("天")
 
 type foundComparison struct {
 	c  comparison
@@ -54,18 +57,49 @@ func findComparison(text string) (comparison, bool) {
 	ws := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	for i, w := range ws {
 		kind, ok := comparatives[w]
-		if !ok || i+2 < len(ws) && ws[i+1] == "than" && startsWithDigit(ws[i+2]) {
+		if !ok || quantifier(ws, i) {
 			continue
 		}
 		return comparison{word: w, max: strings.HasPrefix(kind, "max"), time: strings.HasSuffix(kind, "-time")}, true
 	}
 	best, at := comparison{}, -1
 	for w, kind := range comparatives {
-		if i := strings.Index(text, w); i >= 0 && !isASCIIWord(w) && (at < 0 || i < at) {
-			best, at = comparison{word: w, max: strings.HasPrefix(kind, "max"), time: strings.HasSuffix(kind, "-time")}, i
+		if isASCIIWord(w) {
+			continue
+		}
+		for from := 0; ; {
+			i := strings.Index(text[from:], w)
+			if i < 0 {
+				break
+			}
+			i += from
+			if predicative(text[i+len(w):]) && (at < 0 || i < at) {
+				best, at = comparison{word: w, max: strings.HasPrefix(kind, "max"), time: strings.HasSuffix(kind, "-time")}, i
+				break
+			}
+			from = i + len(w)
 		}
 	}
 	return best, at >= 0
+}
+
+// quantifier: more, most, less, least, fewer used as a quantity and not to
+// compare ("more than 3", "at least", "most of", "Most employees ...").
+func quantifier(ws []string, i int) bool {
+	switch ws[i] {
+	case "more", "most", "less", "least", "fewer", "fewest":
+	default:
+		return false
+	}
+	return i == 0 || ws[i-1] == "at" || i+1 < len(ws) && (ws[i+1] == "of" || ws[i+1] == "than" && i+2 < len(ws) && startsWithDigit(ws[i+2]))
+}
+
+// predicative: a Chinese comparative that ends what it says of its item
+// (住宿标准更高，, 哪个最低？, 最高的是) compares; one that modifies a noun or
+// a verb (最高限额, 最多可报销) is part of a name or a bound.
+func predicative(after string) bool {
+	r, _ := utf8.DecodeRuneInString(after)
+	return after == "" || !isHan(r) || r == '的' || r == '是'
 }
 
 func isASCIIWord(w string) bool { return w != "" && w[0] < 0x80 }
@@ -258,7 +292,8 @@ func kindValue(c comparison, qs []quantity) (value, bool) {
 		}
 	}
 	for _, q := range qs {
-		if v, err := strconv.ParseFloat(q.value, 64); err == nil && q.unit != "" && q.unit != "month" && q.unit != "weekday" {
+		// Points in time without a year: days of a month (每月20日).
+		if v, err := strconv.ParseFloat(q.value, 64); err == nil && q.unit != "" && q.unit != "month" && q.unit != "weekday" && (!c.time || q.unit == dayUnit) {
 			return value{q: q, v: v}, true
 		}
 	}

@@ -38,6 +38,12 @@ func TestComparisons(t *testing.T) {
 			[]string{"The Basic tier stores 500 GB.", "The Plus tier stores 1 TB."}, -1, ""},
 		{"a bound is no comparison", "Which plan covers dental, Basic or Plus?", "Plus covers dental for more than 2 years.",
 			[]string{"The Basic plan covers 1 year of dental.", "The Plus plan covers dental for 3 years."}, -1, ""},
+		{"a superlative in a noun", "经理的报销最高限额是多少？", "经理的报销最高限额是5000元。",
+			[]string{"| 职级 | 报销最高限额 |\n|---|---|\n| 经理 | 5000元 |\n| 总监 | 8000元 |"}, 1, "5000元"},
+		{"most as a quantity", "Do Oslo or Bergen staff work remotely?", "Most staff in Oslo work remotely.",
+			[]string{"The Oslo office has 40 staff.", "The Bergen office has 90 staff."}, -1, ""},
+		{"at least", "Which plan, Basic or Plus, needs a deposit?", "Plus needs a deposit of at least $100.",
+			[]string{"The Basic plan needs a deposit of $50.", "The Plus plan needs a deposit of $100."}, -1, ""},
 		{"a tie", "Which team is larger, Ops or QA?", "Ops is larger.",
 			[]string{"The Ops team has 12 people.", "The QA team has 12 people."}, -1, ""},
 	} {
