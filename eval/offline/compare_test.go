@@ -80,14 +80,18 @@ func TestRoles(t *testing.T) {
 		{"zh right party", "退款由谁支付？", "退款由财务部支付。", ctxZH, 1},
 		{"zh wrong party", "退款由谁支付？", "退款由客服部支付。", ctxZH, 0},
 		{"both parts said", "Who handles refunds?", "Support checks refunds and Billing pays them.", ctxEN, 1},
+		{"a quantity is no party", "Who approved the fee?", "The fee was approved by the CEO.", []string{"The fee was reduced by 10% and approved by the board."}, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ev := Support(c.statement, c.question, c.contexts)
 			if ev.Verdict != c.verdict {
 				t.Fatalf("verdict %d, want %d: %s", ev.Verdict, c.verdict, ev.Reason)
 			}
-			if c.verdict == 0 && !strings.Contains(ev.Reason, "wrong party") {
+			if c.verdict == 0 && c.name != "a quantity is no party" && !strings.Contains(ev.Reason, "wrong party") {
 				t.Errorf("reason does not name the swap: %s", ev.Reason)
+			}
+			if c.name == "a quantity is no party" && strings.Contains(ev.Reason, "wrong party") {
+				t.Errorf("a quantity read as a party: %s", ev.Reason)
 			}
 		})
 	}

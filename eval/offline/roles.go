@@ -199,17 +199,18 @@ func partyNamed(st *span, r role) bool {
 			}
 			continue
 		}
-		all := true
+		all, words := true, 0 // a party of no words ("by 5%") names no one
 		for _, w := range strings.Fields(p) {
 			lw := strings.ToLower(w)
 			if englishStop[lw] || !unicode.IsLetter([]rune(lw)[0]) {
 				continue
 			}
+			words++
 			if !st.feats["w:"+norm.Stem(lw)] {
 				all = false
 			}
 		}
-		if all {
+		if all && words > 0 {
 			return true
 		}
 	}
