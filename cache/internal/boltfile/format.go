@@ -472,21 +472,28 @@ func (w *Walker) walkChildBucket(parent string, id uint64, name, value []byte, d
 		w.walkPage(bucket, root, nil, nil, depth+1)
 		return
 	}
-	inline := value[bucketHeaderSize:]
-	if len(inline) < PageHeaderSize {
-		w.Problems.Addf(bucket, id, "the bucket's inline page is %d bytes, too short", len(inline))
-		return
-	}
-	if flags := ne.Uint16(inline[8:]); flags != FlagLeaf {
-		w.Problems.Addf(bucket, id, "the bucket's inline page is a %s page, want leaf", pageType(flags))
-		return
-	}
-	elems, err := leafElems(inline, int(ne.Uint16(inline[10:])))
+	elems, err := inlineElems(value[bucketHeaderSize:])
 	if err != nil {
-		w.Problems.Addf(bucket, id, "the bucket's inline page: %v", err)
+		w.Problems.Addf(bucket, id, "%v", err)
 		return
 	}
 	w.visitElems(bucket, id, "inline", elems, nil, nil, depth)
+}
+
+// inlineElems decodes a bucket's inline page; on error, the elements
+// before a bad one.
+func inlineElems(inline []byte) ([]leafElem, error) {
+	if len(inline) < PageHeaderSize {
+		return nil, fmt.Errorf("the bucket's inline page is %d bytes, too short", len(inline))
+	}
+	if flags := ne.Uint16(inline[8:]); flags != FlagLeaf {
+		return nil, fmt.Errorf("the bucket's inline page is a %s page, want leaf", pageType(flags))
+	}
+	elems, err := leafElems(inline, int(ne.Uint16(inline[10:])))
+	if err != nil {
+		return elems, fmt.Errorf("the bucket's inline page: %v", err)
+	}
+	return elems, nil
 }
 
 // checkKey applies bbolt's key order rules: keys rise strictly within a
