@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/ragscope/ragscope/eval"
 )
 
@@ -147,4 +149,19 @@ func sampleResult(i int) *eval.Result {
 		},
 		Calls: []eval.CallRecord{{Task: "faithfulness_statements", Key: "abc", Cached: true}},
 	}
+}
+
+// Results returns the finished samples of a run by index, as the tests check them.
+func (db *DB) Results(runID string) (map[int]*eval.Result, error) {
+	var out map[int]*eval.Result
+	err := db.view(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketRuns)
+		if b == nil || b.Get([]byte(runID)) == nil {
+			return fmt.Errorf("no run %q in %s; `ragscope runs` lists the recorded runs", runID, db.path)
+		}
+		var err error
+		out, err = readResults(tx, db.path, runID)
+		return err
+	})
+	return out, err
 }

@@ -293,21 +293,6 @@ func (db *DB) RunPage(ref string, from, limit int) (info report.RunInfo, page []
 	return info, page, next, nil
 }
 
-// Results returns the finished samples of a run by index, for --resume.
-func (db *DB) Results(runID string) (map[int]*eval.Result, error) {
-	var out map[int]*eval.Result
-	err := db.view(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketRuns)
-		if b == nil || b.Get([]byte(runID)) == nil {
-			return fmt.Errorf("no run %q in %s; `ragscope runs` lists the recorded runs", runID, db.path)
-		}
-		var err error
-		out, err = readResults(tx, db.path, runID)
-		return err
-	})
-	return out, err
-}
-
 func resolveRun(tx *bolt.Tx, path, ref string) (report.RunInfo, error) {
 	if ref != LatestRun && ref != "" {
 		// An id or a prefix of one is found by the keys alone: a report

@@ -102,17 +102,17 @@ func Dial(sockPath string, timeout time.Duration) (*Client, error) {
 	}
 	_ = nc.SetDeadline(deadline)
 	h, err := readHello(nc)
+	switch {
+	case err != nil:
+		err = helloError(sockPath, timeout, err)
+	case h.Error != "":
+		err = fmt.Errorf("the holder on %s: %s; use a database of your own (--db FILE)", sockPath, h.Error)
+	case h.Protocol != Protocol:
+		err = incompatible(sockPath, h)
+	}
 	if err != nil {
 		_ = nc.Close()
-		return nil, helloError(sockPath, timeout, err)
-	}
-	if h.Error != "" {
-		_ = nc.Close()
-		return nil, fmt.Errorf("the holder on %s: %s; use a database of your own (--db FILE)", sockPath, h.Error)
-	}
-	if h.Protocol != Protocol {
-		_ = nc.Close()
-		return nil, incompatible(sockPath, h)
+		return nil, err
 	}
 	_ = nc.SetDeadline(time.Time{})
 	lost := make(chan struct{})
