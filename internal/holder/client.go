@@ -488,7 +488,7 @@ func (c *Client) LiveUpdates(ctx context.Context, runID string, after int64, wai
 			// The holder reads a wait of zero as "its bound".
 			w = max(min(w, left), time.Nanosecond)
 		}
-		var r liveUpdatesReply
+		var r liveUpdatesReply[cache.LiveBatch]
 		if _, err := c.callCtx(ctx, "Watch", liveUpdatesArgs{RunID: runID, After: after, Wait: w}, &r); err != nil {
 			return cache.LiveBatch{Seq: after}, err
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 )
 
@@ -113,7 +114,7 @@ var methods = map[string]method{
 	}),
 	"RunPage": handle(func(c *conn, a runPageArgs) (runPageReply, error) {
 		info, page, next, err := c.srv.db.RunPage(a.Ref, a.From, min(a.Limit, maxRunPage))
-		return runPageReply{Info: info, Results: page, Next: next}, err
+		return runPageReply{runReply{Info: info, Results: page}, next}, err
 	}),
 	"RunSummaries": handle(func(c *conn, a runPageArgs) (runSummariesReply, error) {
 		var out runSummariesReply
@@ -127,7 +128,7 @@ var methods = map[string]method{
 	}),
 	// LiveUpdates; the call keeps its name on the wire, which a holder of
 	// an earlier build still speaks.
-	"Watch": handle(func(c *conn, a liveUpdatesArgs) (rawLiveUpdatesReply, error) {
+	"Watch": handle(func(c *conn, a liveUpdatesArgs) (liveUpdatesReply[cache.RawLiveBatch], error) {
 		wait := a.Wait
 		if wait <= 0 || wait > maxLiveWait {
 			wait = maxLiveWait
@@ -140,7 +141,7 @@ var methods = map[string]method{
 			// hung up): to the client that is a lost holder, not a failure.
 			err = errStopping
 		}
-		return rawLiveUpdatesReply{Batch: b}, err
+		return liveUpdatesReply[cache.RawLiveBatch]{Batch: b}, err
 	}),
 	"LookupChat": handle(func(c *conn, a keyArgs) (lookupChatReply, error) {
 		resp, found, err := c.srv.db.LookupChat(a.Key)

@@ -64,9 +64,8 @@ type (
 		Limit int    `json:"limit"`
 	}
 	runPageReply struct {
-		Info    report.RunInfo `json:"info"`
-		Results []*eval.Result `json:"results"`
-		Next    int            `json:"next"`
+		runReply
+		Next int `json:"next"`
 	}
 	// runSummariesReply is a page of summaries (cache.DB.RunSummaries),
 	// each as its own JSON, which the client reads with the summary reader
@@ -80,12 +79,10 @@ type (
 		After int64         `json:"after"`
 		Wait  time.Duration `json:"wait"`
 	}
-	liveUpdatesReply struct {
-		Batch cache.LiveBatch `json:"batch"`
-	}
-	// rawLiveUpdatesReply is liveUpdatesReply as the holder writes it.
-	rawLiveUpdatesReply struct {
-		Batch cache.RawLiveBatch `json:"batch"`
+	// liveUpdatesReply holds a cache.LiveBatch as the client reads it, or
+	// a cache.RawLiveBatch as the holder writes it.
+	liveUpdatesReply[B any] struct {
+		Batch B `json:"batch"`
 	}
 
 	lookupChatReply struct {
