@@ -39,18 +39,41 @@ type Client struct {
 	inner eval.ChatClient
 	mode  Mode
 
-	// DryRun's memory of what the run would have stored.
+	// DryRun's memory of the vectors the run would have stored (its chat
+	// replies are in its dryStore).
 	dryMu   sync.Mutex
-	dryChat map[string]*dryCall
 	dryVecs map[string][]float64 // embedding key -> vector
 }
 
-// dryCall is a chat reply a dry run planned; the callers asking the same
-// request meanwhile wait for it, as they would wait for a claim.
-type dryCall struct {
-	done chan struct{}
-	resp eval.ChatResponse
-	ok   bool // the reply is one the run would have stored
+// dryStore is the store as a dry run sees it: the chat replies the run
+// would have stored answer from memory, and its claims are its own, so
+// that callers of one request wait for the first as they would in a run.
+type dryStore struct {
+	Store
+	mu     sync.Mutex
+	chat   map[string]eval.ChatResponse
+	claims claims
+}
+
+func (d *dryStore) LookupChat(key string) (eval.ChatResponse, bool, error) {
+	d.mu.Lock()
+	resp, ok := d.chat[key]
+	d.mu.Unlock()
+	if ok {
+		return resp, true, nil
+	}
+	return d.Store.LookupChat(key)
+}
+
+func (d *dryStore) PutChat(key string, _ eval.ChatRequest, resp eval.ChatResponse) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.chat[key] = resp
+	return nil
+}
+
+func (d *dryStore) Claim(ctx context.Context, key string) (func(), bool, error) {
+	return d.claims.claim(ctx, key)
 }
 
 var _ eval.ChatClient = (*Client)(nil)
@@ -63,6 +86,9 @@ func (db *DB) Client(inner eval.ChatClient, mode Mode) *Client { return NewClien
 func NewClient(st Store, inner eval.ChatClient, mode Mode) *Client {
 	if st.ReadOnly() && mode == ReadWrite {
 		mode = CacheOnly
+	}
+	if mode == DryRun {
+		st = &dryStore{Store: st, chat: map[string]eval.ChatResponse{}}
 	}
 	return &Client{st: st, inner: inner, mode: mode}
 }
@@ -83,13 +109,6 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 		}
 		if c.mode == CacheOnly {
 			return eval.ChatResponse{}, fmt.Errorf("%s call %.12s: %w", cmp.Or(req.Task, "chat"), key, eval.ErrCacheMiss)
-		}
-		if c.mode == DryRun {
-			resp, retry, err := c.dryChatCall(ctx, req, key)
-			if retry {
-				continue
-			}
-			return resp, err
 		}
 		release, granted, err := c.st.Claim(ctx, key)
 		if err != nil {
@@ -142,46 +161,6 @@ func (c *Client) fetchChat(ctx context.Context, req eval.ChatRequest, key string
 		return resp, fmt.Errorf("%s call succeeded but could not be saved to the cache: %w", cmp.Or(req.Task, "chat"), err)
 	}
 	return resp, nil
-}
-
-// dryChatCall is a miss of a dry run: the first caller of a request asks
-// the inner client, later ones get its reply as a hit; retry says the
-// first caller's reply would not have been stored, so ask again.
-func (c *Client) dryChatCall(ctx context.Context, req eval.ChatRequest, key string) (resp eval.ChatResponse, retry bool, err error) {
-	c.dryMu.Lock()
-	if d, ok := c.dryChat[key]; ok {
-		c.dryMu.Unlock()
-		select {
-		case <-d.done:
-		case <-ctx.Done():
-			return eval.ChatResponse{}, false, ctx.Err()
-		}
-		if !d.ok {
-			return eval.ChatResponse{}, true, nil
-		}
-		resp = d.resp
-		resp.Cached, resp.Key = true, key
-		return resp, false, nil
-	}
-	if c.dryChat == nil {
-		c.dryChat = map[string]*dryCall{}
-	}
-	d := &dryCall{done: make(chan struct{})}
-	c.dryChat[key] = d
-	c.dryMu.Unlock()
-
-	resp, err = c.inner.Chat(ctx, req)
-	resp.Cached, resp.Key = false, key
-	d.ok = err == nil && (req.Validate == nil || validChoices(resp.Choices, req.Validate))
-	if d.ok {
-		d.resp = resp
-	} else {
-		c.dryMu.Lock()
-		delete(c.dryChat, key)
-		c.dryMu.Unlock()
-	}
-	close(d.done)
-	return resp, false, err
 }
 
 func validChoices(choices []string, validate func(string) error) bool {

@@ -199,7 +199,10 @@ type claims struct {
 
 // Claim implements Store.
 func (db *DB) Claim(ctx context.Context, key string) (func(), bool, error) {
-	c := &db.claims
+	return db.claims.claim(ctx, key)
+}
+
+func (c *claims) claim(ctx context.Context, key string) (func(), bool, error) {
 	c.mu.Lock()
 	if c.busy == nil {
 		c.busy = map[string]chan struct{}{}
