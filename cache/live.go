@@ -212,15 +212,12 @@ func (c *claims) claim(ctx context.Context, key string) (func(), bool, error) {
 		done := make(chan struct{})
 		c.busy[key] = done
 		c.mu.Unlock()
-		var once sync.Once
-		return func() {
-			once.Do(func() {
-				c.mu.Lock()
-				delete(c.busy, key)
-				c.mu.Unlock()
-				close(done)
-			})
-		}, true, nil
+		return sync.OnceFunc(func() {
+			c.mu.Lock()
+			delete(c.busy, key)
+			c.mu.Unlock()
+			close(done)
+		}), true, nil
 	}
 	c.waiting++
 	c.mu.Unlock()

@@ -397,14 +397,12 @@ func decodeResults(path, runID string, raw []rawResult) ([]*eval.Result, error) 
 	share := (len(raw) + workers - 1) / workers
 	for w := range workers {
 		lo, hi := w*share, min((w+1)*share, len(raw))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			defer func() { panics[w] = recover() }()
 			for i := lo; i < hi; i++ {
 				out[i], errs[i] = decodeResult(path, runID, raw[i].idx, raw[i].v)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	// Shares in order: an error of a share comes before its panic (the

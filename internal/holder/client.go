@@ -551,10 +551,7 @@ func (c *Client) Claim(ctx context.Context, key string) (func(), bool, error) {
 // releaser is the release func of a granted claim. Its error is dropped:
 // if the connection is gone, so is the claim.
 func (c *Client) releaser(token uint64) func() {
-	var once sync.Once
-	return func() {
-		once.Do(func() { _ = c.call("Release", releaseArgs{Token: token}, &none{}) })
-	}
+	return sync.OnceFunc(func() { _ = c.call("Release", releaseArgs{Token: token}, &none{}) })
 }
 
 func (c *Client) Call(key string) (*cache.CallEntry, error) {

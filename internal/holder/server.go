@@ -157,8 +157,7 @@ func serve(db *cache.DB, opt ServeOptions, peerUID int) (*Server, error) {
 		live:     map[string]liveEntry{},
 		changed:  make(chan struct{}),
 	}
-	s.wg.Add(1)
-	go s.accept()
+	s.wg.Go(s.accept)
 	return s, nil
 }
 
@@ -235,7 +234,6 @@ func (s *Server) Close() error {
 }
 
 func (s *Server) accept() {
-	defer s.wg.Done()
 	pause := 5 * time.Millisecond
 	for {
 		nc, err := s.ln.AcceptUnix()
@@ -254,8 +252,7 @@ func (s *Server) accept() {
 			continue
 		}
 		pause = 5 * time.Millisecond
-		s.wg.Add(1)
-		go s.serveConn(nc)
+		s.wg.Go(func() { s.serveConn(nc) })
 	}
 }
 
@@ -289,7 +286,6 @@ type conn struct {
 }
 
 func (s *Server) serveConn(nc *net.UnixConn) {
-	defer s.wg.Done()
 	uid, pid, err := peerCred(nc)
 	if err != nil {
 		_ = nc.Close()
