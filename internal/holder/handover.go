@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/ragscope/ragscope/internal/outfile"
 )
 
 // The hand-over of claims from one holder to the next. A client with a
@@ -129,15 +131,9 @@ func (s *Server) writeClaimers() {
 	for _, p := range pids {
 		fmt.Fprintln(&b, p)
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(b.String()), 0o600); err != nil {
-		return
+	if outfile.Write(path, []byte(b.String())) == nil {
+		s.claimersWritten = pids
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		_ = os.Remove(tmp)
-		return
-	}
-	s.claimersWritten = pids
 }
 
 // markClaimer records that c holds claims, for a successor to wait for.
