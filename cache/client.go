@@ -179,11 +179,7 @@ func (db *DB) LookupChat(key string) (eval.ChatResponse, bool, error) {
 	// stay in the resident set unless the mapping is trimmed (see boltfile.Resident).
 	defer func() { db.res.Note(db.bolt, read+boltfile.PageOverhead) }()
 	err := db.view(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketChat)
-		if b == nil {
-			return nil
-		}
-		v := b.Get([]byte(key))
+		v := get(tx, bucketChat, key)
 		if v == nil {
 			return nil
 		}

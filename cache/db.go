@@ -313,6 +313,15 @@ func (db *DB) noteDamage(err error) error {
 	return err
 }
 
+// get is the value of key in bucket, nil when either is missing (a file
+// opened read-only may lack buckets).
+func get(tx *bolt.Tx, bucket []byte, key string) []byte {
+	if b := tx.Bucket(bucket); b != nil {
+		return b.Get([]byte(key))
+	}
+	return nil
+}
+
 // putAll puts values[i] under keys[i] in b.
 func putAll(b *bolt.Bucket, keys, values [][]byte) error {
 	for i, k := range keys {

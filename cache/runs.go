@@ -40,9 +40,7 @@ func (db *DB) NewRunID() (string, error) {
 		id := stamp + "-" + hex.EncodeToString(b[:])
 		exists := false
 		_ = db.view(func(tx *bolt.Tx) error {
-			if bk := tx.Bucket(bucketRuns); bk != nil {
-				exists = bk.Get([]byte(id)) != nil
-			}
+			exists = get(tx, bucketRuns, id) != nil
 			return nil
 		})
 		if !exists {
