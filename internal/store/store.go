@@ -326,12 +326,10 @@ func (s *Shared) Holding() bool {
 
 // Holder describes the process that holds the database when it is not us.
 func (s *Shared) Holder() (holder.Hello, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.cl == nil {
-		return holder.Hello{}, false
+	if cl := s.Client(); cl != nil {
+		return cl.Hello(), true
 	}
-	return s.cl.Hello(), true
+	return holder.Hello{}, false
 }
 
 // Client is the connection to the holder, nil when this process holds the
