@@ -381,15 +381,7 @@ type rawResult struct {
 func decodeResults(path, runID string, raw []rawResult) ([]*eval.Result, error) {
 	out := make([]*eval.Result, len(raw))
 	errs := make([]error, len(raw))
-	workers := min(runtime.GOMAXPROCS(0), len(raw)/minDecodeShare, 8)
-	if workers <= 1 {
-		for i, rr := range raw {
-			if out[i], errs[i] = decodeResult(path, runID, rr.idx, rr.v); errs[i] != nil {
-				return nil, errs[i]
-			}
-		}
-		return out, nil
-	}
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(raw)/minDecodeShare, 8))
 	var wg sync.WaitGroup
 	panics := make([]any, workers)
 	share := (len(raw) + workers - 1) / workers
