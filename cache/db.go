@@ -6,7 +6,6 @@
 package cache
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -212,6 +211,10 @@ func stillAtPath(f *os.File, path string) (bool, error) {
 // init checks that the file is ours and creates the buckets. A bbolt file of
 // another program is refused so that we never write into it.
 func (db *DB) init() (err error) {
+	// A database already at this layout is not written: an open that
+	// commits nothing leaves the file's recorded state valid (see
+	// boltfile.State), even for a session killed before its Close.
+	current := false
 	check := func(tx *bolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
 		if meta == nil {
@@ -232,26 +235,10 @@ func (db *DB) init() (err error) {
 		if len(v) != 1 || int(v[0]) > schemaVersion {
 			return fmt.Errorf("database %s was written by a newer ragscope (layout version %v, this one reads %d); upgrade ragscope or pass --db FILE", db.path, v, schemaVersion)
 		}
+		current = v[0] == schemaVersion && !slices.ContainsFunc(allBuckets, func(name []byte) bool { return tx.Bucket(name) == nil })
 		return nil
 	}
-	if db.readOnly {
-		return db.view(check)
-	}
-	// A database already at this layout is not written: an open that
-	// commits nothing leaves the file's recorded state valid (see
-	// boltfile.State), even for a session killed before its Close.
-	current := false
-	if err := db.view(func(tx *bolt.Tx) error {
-		if err := check(tx); err != nil {
-			return err
-		}
-		meta := tx.Bucket(bucketMeta)
-		if meta == nil || !bytes.Equal(meta.Get([]byte(metaVersionKey)), []byte{schemaVersion}) {
-			return nil
-		}
-		current = !slices.ContainsFunc(allBuckets, func(name []byte) bool { return tx.Bucket(name) == nil })
-		return nil
-	}); err != nil || current {
+	if err := db.view(check); err != nil || current || db.readOnly {
 		return err
 	}
 	return guardedUpdate(db.path, db.bolt, func(tx *bolt.Tx) error {
