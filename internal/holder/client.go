@@ -153,7 +153,7 @@ func (c *Client) setHung(hung bool) {
 func (c *Client) monitor() {
 	tick := time.NewTicker(monitorTick)
 	defer tick.Stop()
-	var ping *rpc.Call
+	var ping chan struct{} // closed when the ping in flight is answered
 	var sent time.Time
 	for {
 		select {
@@ -163,7 +163,7 @@ func (c *Client) monitor() {
 		}
 		if ping != nil {
 			select {
-			case <-ping.Done:
+			case <-ping:
 				ping = nil
 				if !c.closed.Load() {
 					c.setHung(false)
@@ -182,14 +182,12 @@ func (c *Client) monitor() {
 		sent = time.Now()
 		// Go does not block on an answer, but its write may block on a
 		// holder that reads nothing: send it from a goroutine of its own.
-		done := make(chan *rpc.Call, 1)
-		ping = &rpc.Call{Done: done}
-		go func() {
-			call := c.rpc.Go("Store.Ping", none{}, &none{}, make(chan *rpc.Call, 1))
-			<-call.Done
+		ping = make(chan struct{})
+		go func(answered chan struct{}) {
+			<-c.rpc.Go("Store.Ping", none{}, &none{}, make(chan *rpc.Call, 1)).Done
 			c.lastReply.Store(time.Now().UnixNano())
-			done <- call
-		}()
+			close(answered)
+		}(ping)
 	}
 }
 
