@@ -178,7 +178,8 @@ func checkFile(rep *Report, data []byte) int {
 	}
 
 	w := boltfile.NewWalker(bf)
-	c := newCollector()
+	c := &collector{ok: map[string]int{}, bad: map[string]int{}, seen: map[string]bool{},
+		runs: map[string]bool{}, resultsOf: map[string]int{}}
 	w.Visit, w.Enter = c.visit, c.enter
 	w.CheckAll()
 	rep.addProblems(&w.Problems)
@@ -260,11 +261,6 @@ type collector struct {
 	version   int
 	runs      map[string]bool
 	resultsOf map[string]int // run id -> results
-}
-
-func newCollector() *collector {
-	return &collector{ok: map[string]int{}, bad: map[string]int{}, seen: map[string]bool{},
-		runs: map[string]bool{}, resultsOf: map[string]int{}}
 }
 
 func (c *collector) enter(bucket string) {

@@ -271,7 +271,10 @@ func (db *DB) Close() error {
 		// Still under our exclusive lock: what bbolt wrote this session is
 		// sound, so the next open need not walk it.
 		if !db.damaged.Load() && db.w.watch.Unchanged() {
-			boltfile.RecordVerified(db.path, db.file, worthWaiting(db.file))
+			// Waiting a clock tick to record is worth it only for a file
+			// whose walk costs more (see boltfile.RecordVerified).
+			fi, err := db.file.Stat()
+			boltfile.RecordVerified(db.path, db.file, err == nil && fi.Size() >= waitFromBytes)
 		}
 	}
 	if db.damaged.Load() {
@@ -280,13 +283,6 @@ func (db *DB) Close() error {
 		boltfile.ForgetVerified(db.path)
 	}
 	return db.bolt.Close()
-}
-
-// worthWaiting says whether a file is big enough that its walk costs more
-// than waiting a clock tick to record it (see boltfile.RecordVerified).
-func worthWaiting(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Size() >= waitFromBytes
 }
 
 // waitFromBytes: below this a walk takes less than the wait (tests lower it).
