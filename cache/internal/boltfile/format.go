@@ -451,15 +451,11 @@ func (w *Walker) visitElems(bucket string, id uint64, kind string, elems []leafE
 	}
 }
 
-func joinBucket(parent string, name []byte) string {
-	if parent == "" {
-		return string(name)
-	}
-	return parent + "/" + string(name)
-}
-
 func (w *Walker) walkChildBucket(parent string, id uint64, name, value []byte, depth int) {
-	bucket := joinBucket(parent, name)
+	bucket := string(name)
+	if parent != "" {
+		bucket = parent + "/" + bucket
+	}
 	if w.Enter != nil {
 		w.Enter(bucket)
 	}
