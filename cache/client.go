@@ -39,19 +39,20 @@ type Client struct {
 	inner eval.ChatClient
 	mode  Mode
 
-	// DryRun's memory of the vectors the run would have stored (its chat
-	// replies are in its dryStore).
-	dryMu   sync.Mutex
-	dryVecs map[string][]float64 // embedding key -> vector
+	// dryMu makes a dry run's embeddings one request at a time, so that
+	// requests sharing texts are planned as a run without races would
+	// send them.
+	dryMu sync.Mutex
 }
 
-// dryStore is the store as a dry run sees it: the chat replies the run
-// would have stored answer from memory, and its claims are its own, so
+// dryStore is the store as a dry run sees it: the replies and vectors the
+// run would have stored answer from memory, and its claims are its own, so
 // that callers of one request wait for the first as they would in a run.
 type dryStore struct {
 	Store
 	mu     sync.Mutex
 	chat   map[string]eval.ChatResponse
+	vecs   map[string][]float64 // embedding key -> vector
 	claims claims
 }
 
@@ -72,6 +73,32 @@ func (d *dryStore) PutChat(key string, _ eval.ChatRequest, resp eval.ChatRespons
 	return nil
 }
 
+func (d *dryStore) LookupEmbeddings(keys []string) ([][]float64, error) {
+	vecs, err := d.Store.LookupEmbeddings(keys)
+	if err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for i, k := range keys {
+		if vecs[i] == nil {
+			vecs[i] = d.vecs[k]
+		}
+	}
+	return vecs, nil
+}
+
+// PutEmbeddings keeps the vectors as given: a planner hands out one shared
+// vector, so the memory of a large dry run is its keys.
+func (d *dryStore) PutEmbeddings(req eval.EmbedRequest, texts []string, vecs [][]float64) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for i, t := range texts {
+		d.vecs[eval.EmbedKey(req.Endpoint, req.Model, req.Dimensions, t)] = vecs[i]
+	}
+	return nil
+}
+
 func (d *dryStore) Claim(ctx context.Context, key string) (func(), bool, error) {
 	return d.claims.claim(ctx, key)
 }
@@ -88,7 +115,7 @@ func NewClient(st Store, inner eval.ChatClient, mode Mode) *Client {
 		mode = CacheOnly
 	}
 	if mode == DryRun {
-		st = &dryStore{Store: st, chat: map[string]eval.ChatResponse{}}
+		st = &dryStore{Store: st, chat: map[string]eval.ChatResponse{}, vecs: map[string][]float64{}}
 	}
 	return &Client{st: st, inner: inner, mode: mode}
 }
@@ -218,6 +245,10 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 	if len(req.Texts) == 0 {
 		return out, nil
 	}
+	if c.mode == DryRun {
+		c.dryMu.Lock()
+		defer c.dryMu.Unlock()
+	}
 	keys := make([]string, len(req.Texts))
 	for i, t := range req.Texts {
 		keys[i] = eval.EmbedKey(req.Endpoint, req.Model, req.Dimensions, t)
@@ -262,9 +293,6 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 	if release != nil {
 		defer release()
 	}
-	if c.mode == DryRun {
-		return c.dryEmbed(ctx, req, out, missing, slot)
-	}
 	if len(missing) == 0 {
 		return out, nil
 	}
@@ -275,9 +303,11 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 	if err != nil {
 		return eval.EmbedResponse{}, err
 	}
-	// Nor may a vector sit beside cached vectors of another dimension.
+	// Nor may a vector sit beside cached vectors of another dimension; a
+	// dry run's planned vectors are placeholders, and its call is sent
+	// either way.
 	for _, v := range out.Vectors {
-		if v != nil && len(v) != len(fresh.Vectors[0]) {
+		if v != nil && len(v) != len(fresh.Vectors[0]) && c.mode != DryRun {
 			return eval.EmbedResponse{}, eval.NewStepError(eval.StatusJudgeError,
 				"embedding endpoint %s returned vectors of %d dimensions, but the cache holds vectors of %d for the same model and texts: "+
 					"the model behind the name changed; clear the cache of it (ragscope cache clear) or set --embedding-dimensions",
@@ -288,52 +318,12 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 		return eval.EmbedResponse{}, fmt.Errorf("embeddings succeeded but could not be saved to the cache: %w", err)
 	}
 	for i, t := range missing {
-		v := entry.RoundVector(fresh.Vectors[i])
-		for _, pos := range slot[t] {
-			out.Vectors[pos] = v
-		}
-	}
-	out.Usage, out.LatencyMS = fresh.Usage, fresh.LatencyMS
-	return out, nil
-}
-
-// dryEmbed is Embed's end in a dry run: texts an earlier request planned
-// count as cached, the rest go to the inner client and are remembered.
-// One at a time, so that requests sharing texts are planned as a run
-// without races would send them.
-func (c *Client) dryEmbed(ctx context.Context, req eval.EmbedRequest, out eval.EmbedResponse, missing []string, slot map[string][]int) (eval.EmbedResponse, error) {
-	c.dryMu.Lock()
-	defer c.dryMu.Unlock()
-	var send []string
-	for _, t := range missing {
-		v, ok := c.dryVecs[eval.EmbedKey(req.Endpoint, req.Model, req.Dimensions, t)]
-		if !ok {
-			send = append(send, t)
-			continue
+		v := fresh.Vectors[i]
+		if c.mode != DryRun {
+			v = entry.RoundVector(v)
 		}
 		for _, pos := range slot[t] {
 			out.Vectors[pos] = v
-			out.Cached++
-		}
-	}
-	if len(send) == 0 {
-		return out, nil
-	}
-	fresh, err := c.embedMissing(ctx, req, send)
-	if err != nil {
-		return eval.EmbedResponse{}, err
-	}
-	// No check of the planned vectors' dimension against cached ones: a
-	// planner's vectors are placeholders, and the call is sent either way.
-	if c.dryVecs == nil {
-		c.dryVecs = map[string][]float64{}
-	}
-	for i, t := range send {
-		// Kept as given: a planner hands out one shared vector, so the
-		// memory of a large dry run is its keys.
-		c.dryVecs[eval.EmbedKey(req.Endpoint, req.Model, req.Dimensions, t)] = fresh.Vectors[i]
-		for _, pos := range slot[t] {
-			out.Vectors[pos] = fresh.Vectors[i]
 		}
 	}
 	out.Usage, out.LatencyMS = fresh.Usage, fresh.LatencyMS
