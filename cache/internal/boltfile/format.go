@@ -375,7 +375,17 @@ func (w *Walker) walkPage(bucket string, id uint64, minKey, maxKey []byte, depth
 		}
 		return last
 	case FlagLeaf:
-		return w.walkLeaf(bucket, id, buf, count, minKey, maxKey, depth)
+		elems, err := leafElems(buf, count)
+		if err != nil {
+			w.Problems.Addf(bucket, id, "%v", err)
+			w.BadPages++
+			return nil
+		}
+		w.visitElems(bucket, id, "leaf", elems, minKey, maxKey, depth)
+		if len(elems) > 0 {
+			return elems[len(elems)-1].key
+		}
+		return nil
 	}
 	w.Problems.Addf(bucket, id, "is a %s page where a branch or leaf page belongs", pageType(flags))
 	w.BadPages++
@@ -416,20 +426,6 @@ func leafElems(buf []byte, count int) ([]leafElem, error) {
 		out = append(out, leafElem{flags, buf[start : start+ksize], buf[start+ksize : start+ksize+vsize]})
 	}
 	return out, nil
-}
-
-func (w *Walker) walkLeaf(bucket string, id uint64, buf []byte, count int, minKey, maxKey []byte, depth int) []byte {
-	elems, err := leafElems(buf, count)
-	if err != nil {
-		w.Problems.Addf(bucket, id, "%v", err)
-		w.BadPages++
-		return nil
-	}
-	w.visitElems(bucket, id, "leaf", elems, minKey, maxKey, depth)
-	if len(elems) > 0 {
-		return elems[len(elems)-1].key
-	}
-	return nil
 }
 
 // visitElems checks the key order of a leaf page's elements (kind "leaf",
