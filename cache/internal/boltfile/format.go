@@ -117,11 +117,11 @@ func Read(data []byte) *File {
 			}
 		}
 	}
+	bf.Metas[0] = m0
 	if bf.PageSize == 0 {
-		bf.Metas[0], bf.Metas[1] = m0, Meta{Err: fmt.Errorf("not found")}
+		bf.Metas[1] = Meta{Err: fmt.Errorf("not found")}
 		return bf
 	}
-	bf.Metas[0] = m0
 	if len(data) >= 2*bf.PageSize {
 		bf.Metas[1] = parseMeta(data[bf.PageSize:])
 	} else {
