@@ -534,7 +534,7 @@ func (c *Client) Claim(ctx context.Context, key string) (func(), bool, error) {
 			go func() {
 				<-call.Done
 				if call.Error == nil && r.Granted {
-					c.releaser(r.Token)()
+					c.Release(r.Token)()
 				}
 			}()
 		}
@@ -543,12 +543,12 @@ func (c *Client) Claim(ctx context.Context, key string) (func(), bool, error) {
 	if !r.Granted {
 		return nil, false, nil
 	}
-	return c.releaser(r.Token), true, nil
+	return c.Release(r.Token), true, nil
 }
 
-// releaser is the release func of a granted claim. Its error is dropped:
-// if the connection is gone, so is the claim.
-func (c *Client) releaser(token uint64) func() {
+// Release is the release func of a granted claim (by Claim, or again by
+// Rejoin). Its error is dropped: if the connection is gone, so is the claim.
+func (c *Client) Release(token uint64) func() {
 	return sync.OnceFunc(func() { _ = c.call("Release", releaseArgs{Token: token}, &none{}) })
 }
 

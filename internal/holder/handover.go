@@ -154,6 +154,3 @@ func (c *Client) Rejoin(keys []string) ([]uint64, error) {
 	r, err := ask[rejoinReply](c, "Rejoin", keysArgs{Keys: keys})
 	return r.Tokens, err
 }
-
-// Release is the release func of a claim Rejoin granted again.
-func (c *Client) Release(token uint64) func() { return c.releaser(token) }
