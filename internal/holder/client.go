@@ -371,16 +371,8 @@ func isLost(err error) bool {
 }
 
 func (c *Client) call(method string, args, reply any) error {
-	c.pending.Add(1)
-	defer c.answered()
-	return c.wrap(c.rpc.Call("Store."+method, args, reply))
-}
-
-// answered ends a call in flight: whatever came back, the holder is alive
-// (or its connection is gone, which the call reports).
-func (c *Client) answered() {
-	c.lastReply.Store(time.Now().UnixNano())
-	c.pending.Add(-1)
+	_, err := c.callCtx(context.Background(), method, args, reply)
+	return err
 }
 
 // callCtx is call for the methods that wait: it stops waiting when ctx is
@@ -388,7 +380,12 @@ func (c *Client) answered() {
 // any, goes to the returned call's Done.
 func (c *Client) callCtx(ctx context.Context, method string, args, reply any) (*rpc.Call, error) {
 	c.pending.Add(1)
-	defer c.answered()
+	defer func() {
+		// Whatever came back, the holder is alive (or its connection is
+		// gone, which the call reports).
+		c.lastReply.Store(time.Now().UnixNano())
+		c.pending.Add(-1)
+	}()
 	call := c.rpc.Go("Store."+method, args, reply, make(chan *rpc.Call, 1))
 	select {
 	case <-call.Done:
