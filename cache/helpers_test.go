@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -164,4 +166,26 @@ func (db *DB) Results(runID string) (map[int]*eval.Result, error) {
 		return err
 	})
 	return out, err
+}
+
+// claimWaiters counts the goroutines waiting for a claim, as their stacks
+// show them.
+func claimWaiters() int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	count := 0
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		header, _, _ := strings.Cut(g, "\n")
+		if strings.Contains(header, "[select") && strings.Contains(g, "cache.(*claims).claim(") {
+			count++
+		}
+	}
+	return count
 }

@@ -192,9 +192,8 @@ func (db *DB) readLive(runID string, idx []int, record bool) (RawLiveBatch, erro
 // claims are the keys of calls being paid for in this process, by this
 // process's runs or by the clients it serves.
 type claims struct {
-	mu      sync.Mutex
-	busy    map[string]chan struct{}
-	waiting int // callers waiting for a claim (for tests and the holder's status)
+	mu   sync.Mutex
+	busy map[string]chan struct{}
 }
 
 // Claim implements Store.
@@ -219,13 +218,7 @@ func (c *claims) claim(ctx context.Context, key string) (func(), bool, error) {
 			close(done)
 		}), true, nil
 	}
-	c.waiting++
 	c.mu.Unlock()
-	defer func() {
-		c.mu.Lock()
-		c.waiting--
-		c.mu.Unlock()
-	}()
 	select {
 	case <-wait:
 		return nil, false, nil
