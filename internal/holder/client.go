@@ -568,9 +568,6 @@ func (c *Client) DeleteLabels(keys []string) (int, error) {
 
 func (c *Client) Labels(keys []string) (map[string]labels.Label, error) {
 	r, err := ask[labelsReply](c, "Labels", keysArgs{Keys: keys})
-	if err == nil && r.Labels == nil {
-		r.Labels = map[string]labels.Label{}
-	}
 	return r.Labels, err
 }
 
