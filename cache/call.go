@@ -36,22 +36,13 @@ type CallEntry struct {
 // Call returns the cached call with that key, or nil, nil when there is none.
 func (db *DB) Call(key string) (*CallEntry, error) {
 	var e *CallEntry
-	err := db.view(func(tx *bolt.Tx) error {
-		if b := tx.Bucket(bucketChat); b != nil {
-			if v := b.Get([]byte(key)); v != nil {
-				var err error
-				e, err = decodeChatEntry(key, v)
-				return err
-			}
+	err := db.view(func(tx *bolt.Tx) (err error) {
+		if v := get(tx, bucketChat, key); v != nil {
+			e, err = decodeChatEntry(key, v)
+		} else if v := get(tx, bucketEmbedding, key); v != nil {
+			e, err = decodeEmbeddingEntry(key, v)
 		}
-		if b := tx.Bucket(bucketEmbedding); b != nil {
-			if v := b.Get([]byte(key)); v != nil {
-				var err error
-				e, err = decodeEmbeddingEntry(key, v)
-				return err
-			}
-		}
-		return nil
+		return err
 	})
 	if err != nil {
 		if !errors.Is(err, ErrDamaged) {

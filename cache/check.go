@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -178,20 +178,15 @@ func checkFile(rep *Report, data []byte) int {
 	}
 
 	w := boltfile.NewWalker(bf)
-	c := newCollector()
+	c := &collector{ok: map[string]int{}, bad: map[string]int{}, seen: map[string]bool{},
+		runs: map[string]bool{}, resultsOf: map[string]int{}}
 	w.Visit, w.Enter = c.visit, c.enter
 	w.CheckAll()
 	rep.addProblems(&w.Problems)
 	structural := w.Problems.N
 
 	if len(c.order) > 0 && !c.seen["meta"] {
-		var foreign []string
-		for _, b := range c.order {
-			if !isOurBucket(b) {
-				foreign = append(foreign, b)
-			}
-		}
-		if len(foreign) > 0 {
+		if foreign := slices.DeleteFunc(c.order, isOurBucket); len(foreign) > 0 {
 			rep.NotDatabase = true
 			rep.problem("a bbolt file of another program (buckets %q): not a ragscope database", foreign)
 			return structural + 1
@@ -217,8 +212,10 @@ func checkFile(rep *Report, data []byte) int {
 		rep.Kinds[i].Unreadable = c.bad[k.Kind]
 	}
 	rep.addProblems(&c.ps)
-	for _, id := range c.orphanRuns() {
-		rep.problem("run %q has %d results but no run record", id, c.resultsOf[id])
+	for _, id := range slices.Sorted(maps.Keys(c.resultsOf)) {
+		if !c.runs[id] {
+			rep.problem("run %q has %d results but no run record", id, c.resultsOf[id])
+		}
 	}
 	return structural
 }
@@ -266,11 +263,6 @@ type collector struct {
 	resultsOf map[string]int // run id -> results
 }
 
-func newCollector() *collector {
-	return &collector{ok: map[string]int{}, bad: map[string]int{}, seen: map[string]bool{},
-		runs: map[string]bool{}, resultsOf: map[string]int{}}
-}
-
 func (c *collector) enter(bucket string) {
 	top, _, _ := strings.Cut(bucket, "/")
 	if !c.seen[top] {
@@ -310,18 +302,6 @@ func (c *collector) visit(bucket string, k, v []byte) {
 		c.resultsOf[runID]++
 	}
 	c.ok[bucket]++
-}
-
-// orphanRuns lists run ids that have results but no record.
-func (c *collector) orphanRuns() []string {
-	var out []string
-	for id := range c.resultsOf {
-		if !c.runs[id] {
-			out = append(out, id)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 func printableKey(k []byte) string {

@@ -39,18 +39,68 @@ type Client struct {
 	inner eval.ChatClient
 	mode  Mode
 
-	// DryRun's memory of what the run would have stored.
-	dryMu   sync.Mutex
-	dryChat map[string]*dryCall
-	dryVecs map[string][]float64 // embedding key -> vector
+	// dryMu makes a dry run's embeddings one request at a time, so that
+	// requests sharing texts are planned as a run without races would
+	// send them.
+	dryMu sync.Mutex
 }
 
-// dryCall is a chat reply a dry run planned; the callers asking the same
-// request meanwhile wait for it, as they would wait for a claim.
-type dryCall struct {
-	done chan struct{}
-	resp eval.ChatResponse
-	ok   bool // the reply is one the run would have stored
+// dryStore is the store as a dry run sees it: the replies and vectors the
+// run would have stored answer from memory, and its claims are its own, so
+// that callers of one request wait for the first as they would in a run.
+type dryStore struct {
+	Store
+	mu     sync.Mutex
+	chat   map[string]eval.ChatResponse
+	vecs   map[string][]float64 // embedding key -> vector
+	claims claims
+}
+
+func (d *dryStore) LookupChat(key string) (eval.ChatResponse, bool, error) {
+	d.mu.Lock()
+	resp, ok := d.chat[key]
+	d.mu.Unlock()
+	if ok {
+		return resp, true, nil
+	}
+	return d.Store.LookupChat(key)
+}
+
+func (d *dryStore) PutChat(key string, _ eval.ChatRequest, resp eval.ChatResponse) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.chat[key] = resp
+	return nil
+}
+
+func (d *dryStore) LookupEmbeddings(keys []string) ([][]float64, error) {
+	vecs, err := d.Store.LookupEmbeddings(keys)
+	if err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for i, k := range keys {
+		if vecs[i] == nil {
+			vecs[i] = d.vecs[k]
+		}
+	}
+	return vecs, nil
+}
+
+// PutEmbeddings keeps the vectors as given: a planner hands out one shared
+// vector, so the memory of a large dry run is its keys.
+func (d *dryStore) PutEmbeddings(req eval.EmbedRequest, texts []string, vecs [][]float64) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for i, t := range texts {
+		d.vecs[eval.EmbedKey(req.Endpoint, req.Model, req.Dimensions, t)] = vecs[i]
+	}
+	return nil
+}
+
+func (d *dryStore) Claim(ctx context.Context, key string) (func(), bool, error) {
+	return d.claims.claim(ctx, key)
 }
 
 var _ eval.ChatClient = (*Client)(nil)
@@ -63,6 +113,9 @@ func (db *DB) Client(inner eval.ChatClient, mode Mode) *Client { return NewClien
 func NewClient(st Store, inner eval.ChatClient, mode Mode) *Client {
 	if st.ReadOnly() && mode == ReadWrite {
 		mode = CacheOnly
+	}
+	if mode == DryRun {
+		st = &dryStore{Store: st, chat: map[string]eval.ChatResponse{}, vecs: map[string][]float64{}}
 	}
 	return &Client{st: st, inner: inner, mode: mode}
 }
@@ -83,13 +136,6 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 		}
 		if c.mode == CacheOnly {
 			return eval.ChatResponse{}, fmt.Errorf("%s call %.12s: %w", cmp.Or(req.Task, "chat"), key, eval.ErrCacheMiss)
-		}
-		if c.mode == DryRun {
-			resp, retry, err := c.dryChatCall(ctx, req, key)
-			if retry {
-				continue
-			}
-			return resp, err
 		}
 		release, granted, err := c.st.Claim(ctx, key)
 		if err != nil {
@@ -144,46 +190,6 @@ func (c *Client) fetchChat(ctx context.Context, req eval.ChatRequest, key string
 	return resp, nil
 }
 
-// dryChatCall is a miss of a dry run: the first caller of a request asks
-// the inner client, later ones get its reply as a hit; retry says the
-// first caller's reply would not have been stored, so ask again.
-func (c *Client) dryChatCall(ctx context.Context, req eval.ChatRequest, key string) (resp eval.ChatResponse, retry bool, err error) {
-	c.dryMu.Lock()
-	if d, ok := c.dryChat[key]; ok {
-		c.dryMu.Unlock()
-		select {
-		case <-d.done:
-		case <-ctx.Done():
-			return eval.ChatResponse{}, false, ctx.Err()
-		}
-		if !d.ok {
-			return eval.ChatResponse{}, true, nil
-		}
-		resp = d.resp
-		resp.Cached, resp.Key = true, key
-		return resp, false, nil
-	}
-	if c.dryChat == nil {
-		c.dryChat = map[string]*dryCall{}
-	}
-	d := &dryCall{done: make(chan struct{})}
-	c.dryChat[key] = d
-	c.dryMu.Unlock()
-
-	resp, err = c.inner.Chat(ctx, req)
-	resp.Cached, resp.Key = false, key
-	d.ok = err == nil && (req.Validate == nil || validChoices(resp.Choices, req.Validate))
-	if d.ok {
-		d.resp = resp
-	} else {
-		c.dryMu.Lock()
-		delete(c.dryChat, key)
-		c.dryMu.Unlock()
-	}
-	close(d.done)
-	return resp, false, err
-}
-
 func validChoices(choices []string, validate func(string) error) bool {
 	return len(choices) > 0 && !slices.ContainsFunc(choices, func(ch string) bool { return validate(ch) != nil })
 }
@@ -200,11 +206,7 @@ func (db *DB) LookupChat(key string) (eval.ChatResponse, bool, error) {
 	// stay in the resident set unless the mapping is trimmed (see boltfile.Resident).
 	defer func() { db.res.Note(db.bolt, read+boltfile.PageOverhead) }()
 	err := db.view(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketChat)
-		if b == nil {
-			return nil
-		}
-		v := b.Get([]byte(key))
+		v := get(tx, bucketChat, key)
 		if v == nil {
 			return nil
 		}
@@ -242,6 +244,10 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 	out := eval.EmbedResponse{Vectors: make([][]float64, len(req.Texts))}
 	if len(req.Texts) == 0 {
 		return out, nil
+	}
+	if c.mode == DryRun {
+		c.dryMu.Lock()
+		defer c.dryMu.Unlock()
 	}
 	keys := make([]string, len(req.Texts))
 	for i, t := range req.Texts {
@@ -287,9 +293,6 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 	if release != nil {
 		defer release()
 	}
-	if c.mode == DryRun {
-		return c.dryEmbed(ctx, req, out, missing, slot)
-	}
 	if len(missing) == 0 {
 		return out, nil
 	}
@@ -300,9 +303,11 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 	if err != nil {
 		return eval.EmbedResponse{}, err
 	}
-	// Nor may a vector sit beside cached vectors of another dimension.
+	// Nor may a vector sit beside cached vectors of another dimension; a
+	// dry run's planned vectors are placeholders, and its call is sent
+	// either way.
 	for _, v := range out.Vectors {
-		if v != nil && len(v) != len(fresh.Vectors[0]) {
+		if v != nil && len(v) != len(fresh.Vectors[0]) && c.mode != DryRun {
 			return eval.EmbedResponse{}, eval.NewStepError(eval.StatusJudgeError,
 				"embedding endpoint %s returned vectors of %d dimensions, but the cache holds vectors of %d for the same model and texts: "+
 					"the model behind the name changed; clear the cache of it (ragscope cache clear) or set --embedding-dimensions",
@@ -313,52 +318,12 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 		return eval.EmbedResponse{}, fmt.Errorf("embeddings succeeded but could not be saved to the cache: %w", err)
 	}
 	for i, t := range missing {
-		v := entry.RoundVector(fresh.Vectors[i])
-		for _, pos := range slot[t] {
-			out.Vectors[pos] = v
-		}
-	}
-	out.Usage, out.LatencyMS = fresh.Usage, fresh.LatencyMS
-	return out, nil
-}
-
-// dryEmbed is Embed's end in a dry run: texts an earlier request planned
-// count as cached, the rest go to the inner client and are remembered.
-// One at a time, so that requests sharing texts are planned as a run
-// without races would send them.
-func (c *Client) dryEmbed(ctx context.Context, req eval.EmbedRequest, out eval.EmbedResponse, missing []string, slot map[string][]int) (eval.EmbedResponse, error) {
-	c.dryMu.Lock()
-	defer c.dryMu.Unlock()
-	var send []string
-	for _, t := range missing {
-		v, ok := c.dryVecs[eval.EmbedKey(req.Endpoint, req.Model, req.Dimensions, t)]
-		if !ok {
-			send = append(send, t)
-			continue
+		v := fresh.Vectors[i]
+		if c.mode != DryRun {
+			v = entry.RoundVector(v)
 		}
 		for _, pos := range slot[t] {
 			out.Vectors[pos] = v
-			out.Cached++
-		}
-	}
-	if len(send) == 0 {
-		return out, nil
-	}
-	fresh, err := c.embedMissing(ctx, req, send)
-	if err != nil {
-		return eval.EmbedResponse{}, err
-	}
-	// No check of the planned vectors' dimension against cached ones: a
-	// planner's vectors are placeholders, and the call is sent either way.
-	if c.dryVecs == nil {
-		c.dryVecs = map[string][]float64{}
-	}
-	for i, t := range send {
-		// Kept as given: a planner hands out one shared vector, so the
-		// memory of a large dry run is its keys.
-		c.dryVecs[eval.EmbedKey(req.Endpoint, req.Model, req.Dimensions, t)] = fresh.Vectors[i]
-		for _, pos := range slot[t] {
-			out.Vectors[pos] = fresh.Vectors[i]
 		}
 	}
 	out.Usage, out.LatencyMS = fresh.Usage, fresh.LatencyMS

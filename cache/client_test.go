@@ -492,9 +492,7 @@ func TestSameEmbedRequestPaysOnceWhateverIsCached(t *testing.T) {
 	// The second either waits for the first's claim or (the fault) sends
 	// the answer again.
 	for {
-		db.claims.mu.Lock()
-		n := db.claims.waiting
-		db.claims.mu.Unlock()
+		n := claimWaiters()
 		if n == 1 || inner.embeds.Load() == 2 {
 			break
 		}

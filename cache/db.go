@@ -6,7 +6,6 @@
 package cache
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -212,6 +211,10 @@ func stillAtPath(f *os.File, path string) (bool, error) {
 // init checks that the file is ours and creates the buckets. A bbolt file of
 // another program is refused so that we never write into it.
 func (db *DB) init() (err error) {
+	// A database already at this layout is not written: an open that
+	// commits nothing leaves the file's recorded state valid (see
+	// boltfile.State), even for a session killed before its Close.
+	current := false
 	check := func(tx *bolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
 		if meta == nil {
@@ -232,26 +235,10 @@ func (db *DB) init() (err error) {
 		if len(v) != 1 || int(v[0]) > schemaVersion {
 			return fmt.Errorf("database %s was written by a newer ragscope (layout version %v, this one reads %d); upgrade ragscope or pass --db FILE", db.path, v, schemaVersion)
 		}
+		current = v[0] == schemaVersion && !slices.ContainsFunc(allBuckets, func(name []byte) bool { return tx.Bucket(name) == nil })
 		return nil
 	}
-	if db.readOnly {
-		return db.view(check)
-	}
-	// A database already at this layout is not written: an open that
-	// commits nothing leaves the file's recorded state valid (see
-	// boltfile.State), even for a session killed before its Close.
-	current := false
-	if err := db.view(func(tx *bolt.Tx) error {
-		if err := check(tx); err != nil {
-			return err
-		}
-		meta := tx.Bucket(bucketMeta)
-		if meta == nil || !bytes.Equal(meta.Get([]byte(metaVersionKey)), []byte{schemaVersion}) {
-			return nil
-		}
-		current = !slices.ContainsFunc(allBuckets, func(name []byte) bool { return tx.Bucket(name) == nil })
-		return nil
-	}); err != nil || current {
+	if err := db.view(check); err != nil || current || db.readOnly {
 		return err
 	}
 	return guardedUpdate(db.path, db.bolt, func(tx *bolt.Tx) error {
@@ -284,7 +271,10 @@ func (db *DB) Close() error {
 		// Still under our exclusive lock: what bbolt wrote this session is
 		// sound, so the next open need not walk it.
 		if !db.damaged.Load() && db.w.watch.Unchanged() {
-			boltfile.RecordVerified(db.path, db.file, worthWaiting(db.file))
+			// Waiting a clock tick to record is worth it only for a file
+			// whose walk costs more (see boltfile.RecordVerified).
+			fi, err := db.file.Stat()
+			boltfile.RecordVerified(db.path, db.file, err == nil && fi.Size() >= waitFromBytes)
 		}
 	}
 	if db.damaged.Load() {
@@ -293,13 +283,6 @@ func (db *DB) Close() error {
 		boltfile.ForgetVerified(db.path)
 	}
 	return db.bolt.Close()
-}
-
-// worthWaiting says whether a file is big enough that its walk costs more
-// than waiting a clock tick to record it (see boltfile.RecordVerified).
-func worthWaiting(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Size() >= waitFromBytes
 }
 
 // waitFromBytes: below this a walk takes less than the wait (tests lower it).
@@ -311,6 +294,15 @@ func (db *DB) noteDamage(err error) error {
 		db.damaged.Store(true)
 	}
 	return err
+}
+
+// get is the value of key in bucket, nil when either is missing (a file
+// opened read-only may lack buckets).
+func get(tx *bolt.Tx, bucket []byte, key string) []byte {
+	if b := tx.Bucket(bucket); b != nil {
+		return b.Get([]byte(key))
+	}
+	return nil
 }
 
 // putAll puts values[i] under keys[i] in b.

@@ -3,6 +3,7 @@ package cache
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -23,12 +24,7 @@ func (db *DB) DeleteRuns(ids []string) (runs, results int, err error) {
 	err = db.update(func(tx *bolt.Tx) error {
 		runs, results = 0, 0 // the function may run more than once
 		rb, resb := tx.Bucket(bucketRuns), tx.Bucket(bucketResults)
-		seen := map[string]bool{}
-		for _, id := range ids {
-			if seen[id] {
-				continue
-			}
-			seen[id] = true
+		for _, id := range slices.Compact(slices.Sorted(slices.Values(ids))) {
 			prefix := append([]byte(id), resultSep)
 			var keys [][]byte
 			c := resb.Cursor()

@@ -108,12 +108,9 @@ func exportEntry(bucket []byte, key string, v []byte) (exportLine, error) {
 		}
 		return exportLine{Kind: KindChat, Key: key, Time: e.Time.UTC(), Task: e.Task, Model: e.Model, Request: e.Request, Response: &e.Response}, nil
 	}
-	t, meta, payload, err := entry.Split(v)
-	if err != nil {
-		return exportLine{}, err
-	}
 	var m entry.EmbedMeta
-	if err := json.Unmarshal(meta, &m); err != nil {
+	t, _, payload, err := entry.Decode(v, &m, "embedding")
+	if err != nil {
 		return exportLine{}, err
 	}
 	return exportLine{Kind: KindEmbedding, Key: key, Time: t.UTC(), Endpoint: m.Endpoint, Model: m.Model,

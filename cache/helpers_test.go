@@ -7,9 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/ragscope/ragscope/eval"
 )
@@ -147,4 +151,41 @@ func sampleResult(i int) *eval.Result {
 		},
 		Calls: []eval.CallRecord{{Task: "faithfulness_statements", Key: "abc", Cached: true}},
 	}
+}
+
+// Results returns the finished samples of a run by index, as the tests check them.
+func (db *DB) Results(runID string) (map[int]*eval.Result, error) {
+	var out map[int]*eval.Result
+	err := db.view(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketRuns)
+		if b == nil || b.Get([]byte(runID)) == nil {
+			return fmt.Errorf("no run %q in %s; `ragscope runs` lists the recorded runs", runID, db.path)
+		}
+		var err error
+		out, err = readResults(tx, db.path, runID)
+		return err
+	})
+	return out, err
+}
+
+// claimWaiters counts the goroutines waiting for a claim, as their stacks
+// show them.
+func claimWaiters() int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	count := 0
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		header, _, _ := strings.Cut(g, "\n")
+		if strings.Contains(header, "[select") && strings.Contains(g, "cache.(*claims).claim(") {
+			count++
+		}
+	}
+	return count
 }

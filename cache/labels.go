@@ -49,13 +49,7 @@ func (db *DB) PutLabels(ls []labels.Label) error {
 		}
 		keys[i], vals[i] = []byte(l.Key), v
 	}
-	return db.update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bucketLabels)
-		if err != nil {
-			return err
-		}
-		return putAll(b, keys, vals)
-	})
+	return db.update(func(tx *bolt.Tx) error { return putAll(tx.Bucket(bucketLabels), keys, vals) })
 }
 
 // DeleteLabels removes the labels of keys (absent ones are skipped) and
@@ -65,9 +59,6 @@ func (db *DB) DeleteLabels(keys []string) (int, error) {
 	err := db.update(func(tx *bolt.Tx) error {
 		n = 0 // the function may run more than once
 		b := tx.Bucket(bucketLabels)
-		if b == nil {
-			return nil
-		}
 		for _, k := range keys {
 			if b.Get([]byte(k)) == nil {
 				continue

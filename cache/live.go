@@ -192,14 +192,16 @@ func (db *DB) readLive(runID string, idx []int, record bool) (RawLiveBatch, erro
 // claims are the keys of calls being paid for in this process, by this
 // process's runs or by the clients it serves.
 type claims struct {
-	mu      sync.Mutex
-	busy    map[string]chan struct{}
-	waiting int // callers waiting for a claim (for tests and the holder's status)
+	mu   sync.Mutex
+	busy map[string]chan struct{}
 }
 
 // Claim implements Store.
 func (db *DB) Claim(ctx context.Context, key string) (func(), bool, error) {
-	c := &db.claims
+	return db.claims.claim(ctx, key)
+}
+
+func (c *claims) claim(ctx context.Context, key string) (func(), bool, error) {
 	c.mu.Lock()
 	if c.busy == nil {
 		c.busy = map[string]chan struct{}{}
@@ -209,23 +211,14 @@ func (db *DB) Claim(ctx context.Context, key string) (func(), bool, error) {
 		done := make(chan struct{})
 		c.busy[key] = done
 		c.mu.Unlock()
-		var once sync.Once
-		return func() {
-			once.Do(func() {
-				c.mu.Lock()
-				delete(c.busy, key)
-				c.mu.Unlock()
-				close(done)
-			})
-		}, true, nil
+		return sync.OnceFunc(func() {
+			c.mu.Lock()
+			delete(c.busy, key)
+			c.mu.Unlock()
+			close(done)
+		}), true, nil
 	}
-	c.waiting++
 	c.mu.Unlock()
-	defer func() {
-		c.mu.Lock()
-		c.waiting--
-		c.mu.Unlock()
-	}()
 	select {
 	case <-wait:
 		return nil, false, nil

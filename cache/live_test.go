@@ -95,9 +95,7 @@ func TestClaimOneCallerPays(t *testing.T) {
 		waited <- g
 	}()
 	for {
-		db.claims.mu.Lock()
-		n := db.claims.waiting
-		db.claims.mu.Unlock()
+		n := claimWaiters()
 		if n == 1 {
 			break
 		}

@@ -106,14 +106,12 @@ func (db *DB) Clear(olderThan time.Duration) (removed int, err error) {
 				continue
 			}
 			var old [][]byte
-			if err := b.ForEach(func(k, v []byte) error {
+			_ = b.ForEach(func(k, v []byte) error {
 				if t, ok := entry.Time(v); !ok || t.Before(cutoff) {
 					old = append(old, bytes.Clone(k))
 				}
 				return nil
-			}); err != nil {
-				return err
-			}
+			})
 			if err := deleteAll(b, old); err != nil {
 				return err
 			}

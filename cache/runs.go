@@ -40,9 +40,7 @@ func (db *DB) NewRunID() (string, error) {
 		id := stamp + "-" + hex.EncodeToString(b[:])
 		exists := false
 		_ = db.view(func(tx *bolt.Tx) error {
-			if bk := tx.Bucket(bucketRuns); bk != nil {
-				exists = bk.Get([]byte(id)) != nil
-			}
+			exists = get(tx, bucketRuns, id) != nil
 			return nil
 		})
 		if !exists {
@@ -293,21 +291,6 @@ func (db *DB) RunPage(ref string, from, limit int) (info report.RunInfo, page []
 	return info, page, next, nil
 }
 
-// Results returns the finished samples of a run by index, for --resume.
-func (db *DB) Results(runID string) (map[int]*eval.Result, error) {
-	var out map[int]*eval.Result
-	err := db.view(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketRuns)
-		if b == nil || b.Get([]byte(runID)) == nil {
-			return fmt.Errorf("no run %q in %s; `ragscope runs` lists the recorded runs", runID, db.path)
-		}
-		var err error
-		out, err = readResults(tx, db.path, runID)
-		return err
-	})
-	return out, err
-}
-
 func resolveRun(tx *bolt.Tx, path, ref string) (report.RunInfo, error) {
 	if ref != LatestRun && ref != "" {
 		// An id or a prefix of one is found by the keys alone: a report
@@ -398,28 +381,18 @@ type rawResult struct {
 func decodeResults(path, runID string, raw []rawResult) ([]*eval.Result, error) {
 	out := make([]*eval.Result, len(raw))
 	errs := make([]error, len(raw))
-	workers := min(runtime.GOMAXPROCS(0), len(raw)/minDecodeShare, 8)
-	if workers <= 1 {
-		for i, rr := range raw {
-			if out[i], errs[i] = decodeResult(path, runID, rr.idx, rr.v); errs[i] != nil {
-				return nil, errs[i]
-			}
-		}
-		return out, nil
-	}
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(raw)/minDecodeShare, 8))
 	var wg sync.WaitGroup
 	panics := make([]any, workers)
 	share := (len(raw) + workers - 1) / workers
 	for w := range workers {
 		lo, hi := w*share, min((w+1)*share, len(raw))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			defer func() { panics[w] = recover() }()
 			for i := lo; i < hi; i++ {
 				out[i], errs[i] = decodeResult(path, runID, raw[i].idx, raw[i].v)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	// Shares in order: an error of a share comes before its panic (the

@@ -122,7 +122,7 @@ type salvager struct {
 	kinds      map[string]map[string]*found // kind -> key -> entry
 	unreadable map[string]map[string]bool   // kind -> keys found damaged in the tree
 	runInfo    map[string]report.RunInfo
-	results    map[string]map[int]bool // run id -> indexes found
+	results    map[string][]int // run id -> indexes found
 	ps         boltfile.Problems
 	badPages   int
 	method     string
@@ -132,7 +132,7 @@ type salvager struct {
 
 func newSalvager() *salvager {
 	s := &salvager{kinds: map[string]map[string]*found{}, unreadable: map[string]map[string]bool{},
-		runInfo: map[string]report.RunInfo{}, results: map[string]map[int]bool{}}
+		runInfo: map[string]report.RunInfo{}, results: map[string][]int{}}
 	for _, k := range checkKinds {
 		s.kinds[k] = map[string]*found{}
 		s.unreadable[k] = map[string]bool{}
@@ -288,17 +288,23 @@ func (s *salvager) finish(rep *SalvageReport) {
 	}
 	for key := range s.kinds[KindResults] {
 		run, idx, _ := splitResultKey([]byte(key))
-		if s.results[run] == nil {
-			s.results[run] = map[int]bool{}
-		}
-		s.results[run][idx] = true
+		s.results[run] = append(s.results[run], idx)
 	}
 	lostResults := 0
+	for _, info := range s.runInfo {
+		if info.FinishedAt == nil || info.Cancelled {
+			rep.Unfinished++
+			continue
+		}
+		lostResults += max(0, info.Samples-len(s.results[info.ID]))
+	}
+	// A stub stands for a run whose results were found but not its record;
+	// it is not among runInfo, which is of records found.
 	for run, idxs := range s.results {
 		if _, ok := s.runInfo[run]; ok {
 			continue
 		}
-		maxIdx := slices.Max(slices.Collect(maps.Keys(idxs))) // a run here has a result
+		maxIdx := slices.Max(idxs) // a run here has a result
 		s.stubs = append(s.stubs, run)
 		lostResults += maxIdx + 1 - len(idxs)
 		info := report.RunInfo{ID: run, Dataset: "(salvaged)", Samples: maxIdx + 1,
@@ -310,18 +316,8 @@ func (s *salvager) finish(rep *SalvageReport) {
 		}
 		v, _ := json.Marshal(info)
 		s.kinds[KindRuns][run] = &found{value: v}
-		s.runInfo[run] = info
 	}
 	slices.Sort(s.stubs)
-	for _, info := range s.runInfo {
-		if info.FinishedAt == nil || info.Cancelled {
-			if !slices.Contains(s.stubs, info.ID) {
-				rep.Unfinished++
-			}
-			continue
-		}
-		lostResults += max(0, info.Samples-len(s.results[info.ID]))
-	}
 	for _, kind := range checkKinds {
 		c := SalvageCount{Kind: kind, Copied: len(s.kinds[kind]), AtLeast: s.badPages > 0 || s.method == SalvageScan}
 		for key := range s.unreadable[kind] {
@@ -357,7 +353,7 @@ func (s *salvager) unreadableOfUnfinished() int {
 			continue
 		}
 		run, _, _ := splitResultKey([]byte(key))
-		if info, ok := s.runInfo[run]; ok && info.FinishedAt != nil && !info.Cancelled && !slices.Contains(s.stubs, run) {
+		if info, ok := s.runInfo[run]; ok && info.FinishedAt != nil && !info.Cancelled {
 			continue
 		}
 		n++

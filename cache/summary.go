@@ -47,8 +47,5 @@ func (db *DB) RunSummaries(ref string, from, limit int, fn func(*eval.Result) er
 // SummaryDecoder reads a summary that was sent as JSON (a holder serves
 // RunSummaries to its clients that way) as RunSummaries gives it: one
 // result reused for every call, its ID, Question and Answer views of the
-// bytes decoded.
-type SummaryDecoder struct{ d summary.Decoder }
-
-// Decode reads b, which must stay unchanged while the result is used.
-func (s *SummaryDecoder) Decode(b []byte) (*eval.Result, error) { return s.d.Decode(b) }
+// bytes decoded, which must stay unchanged while the result is used.
+type SummaryDecoder = summary.Decoder

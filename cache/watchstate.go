@@ -177,17 +177,12 @@ func (db *DB) WatchAdmit(stream string, a WatchAdmit) (WatchAdmitted, error) {
 	if err := checkRunID(a.RunID); len(a.Take) > 0 && err != nil {
 		return WatchAdmitted{}, err
 	}
-	type enc struct {
-		key []byte
-		rec WatchRecord
-	}
-	recs := make([]enc, 0, len(a.Take))
-	for _, r := range a.Take {
-		k, err := watchHashKey(r.Hash)
-		if err != nil {
+	keys := make([][]byte, len(a.Take))
+	for i, r := range a.Take {
+		var err error
+		if keys[i], err = watchHashKey(r.Hash); err != nil {
 			return WatchAdmitted{}, err
 		}
-		recs = append(recs, enc{k, r})
 	}
 	var out WatchAdmitted
 	err := db.update(func(tx *bolt.Tx) error {
@@ -213,44 +208,40 @@ func (db *DB) WatchAdmit(stream string, a WatchAdmit) (WatchAdmitted, error) {
 			}
 		}
 		for _, f := range a.Files {
-			v, err := json.Marshal(f)
-			if err != nil {
-				return err
-			}
-			if err := files.Put([]byte(f.Key), v); err != nil {
+			if err := putJSON(files, []byte(f.Key), f); err != nil {
 				return err
 			}
 		}
 		seen, pending := b.Bucket(watchSeen), b.Bucket(watchPending)
-		for _, e := range recs {
-			if seen.Get(e.key) != nil {
+		for i, r := range a.Take {
+			if seen.Get(keys[i]) != nil {
 				out.Dups++
 				continue
 			}
-			r := e.rec
 			r.RunID, r.Index = meta.RunID, meta.Next
 			r.Sample.Index = r.Index
 			meta.Next++
-			v, err := json.Marshal(r)
-			if err != nil {
+			if err := seen.Put(keys[i], []byte(r.RunID+"/"+strconv.Itoa(r.Index))); err != nil {
 				return err
 			}
-			if err := seen.Put(e.key, []byte(r.RunID+"/"+strconv.Itoa(r.Index))); err != nil {
-				return err
-			}
-			if err := pending.Put(e.key, v); err != nil {
+			if err := putJSON(pending, keys[i], r); err != nil {
 				return err
 			}
 			out.Taken = append(out.Taken, r)
 		}
 		out.Meta = meta
-		v, err := json.Marshal(meta)
-		if err != nil {
-			return err
-		}
-		return b.Put(watchMetaKey, v)
+		return putJSON(b, watchMetaKey, meta)
 	})
 	return out, err
+}
+
+// putJSON puts v, as JSON, under k in b.
+func putJSON(b *bolt.Bucket, k []byte, v any) error {
+	j, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return b.Put(k, j)
 }
 
 // WatchResult stores the result of a taken record and removes it from

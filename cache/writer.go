@@ -78,9 +78,7 @@ func (w *writer) run() {
 			}
 		}
 		w.commit(group)
-		if w.res != nil {
-			w.res.Note(w.db, 0)
-		}
+		w.res.Note(w.db, 0)
 	}
 }
 

@@ -225,7 +225,7 @@ func BenchmarkOfflineRun10k(b *testing.B) {
 					b.Fatalf("%d results could not be stored", saveErrs)
 				}
 				if db != nil {
-					stored, err := db.Results(runID)
+					_, stored, _, err := db.RunPage(runID, 0, offlineBenchSamples+1)
 					if err != nil || len(stored) != offlineBenchSamples {
 						b.Fatalf("the run store holds %d results (%v), want %d", len(stored), err, offlineBenchSamples)
 					}

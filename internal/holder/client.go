@@ -102,17 +102,17 @@ func Dial(sockPath string, timeout time.Duration) (*Client, error) {
 	}
 	_ = nc.SetDeadline(deadline)
 	h, err := readHello(nc)
+	switch {
+	case err != nil:
+		err = helloError(sockPath, timeout, err)
+	case h.Error != "":
+		err = fmt.Errorf("the holder on %s: %s; use a database of your own (--db FILE)", sockPath, h.Error)
+	case h.Protocol != Protocol:
+		err = incompatible(sockPath, h)
+	}
 	if err != nil {
 		_ = nc.Close()
-		return nil, helloError(sockPath, timeout, err)
-	}
-	if h.Error != "" {
-		_ = nc.Close()
-		return nil, fmt.Errorf("the holder on %s: %s; use a database of your own (--db FILE)", sockPath, h.Error)
-	}
-	if h.Protocol != Protocol {
-		_ = nc.Close()
-		return nil, incompatible(sockPath, h)
+		return nil, err
 	}
 	_ = nc.SetDeadline(time.Time{})
 	lost := make(chan struct{})
@@ -153,7 +153,7 @@ func (c *Client) setHung(hung bool) {
 func (c *Client) monitor() {
 	tick := time.NewTicker(monitorTick)
 	defer tick.Stop()
-	var ping *rpc.Call
+	var ping chan struct{} // closed when the ping in flight is answered
 	var sent time.Time
 	for {
 		select {
@@ -163,7 +163,7 @@ func (c *Client) monitor() {
 		}
 		if ping != nil {
 			select {
-			case <-ping.Done:
+			case <-ping:
 				ping = nil
 				if !c.closed.Load() {
 					c.setHung(false)
@@ -182,14 +182,12 @@ func (c *Client) monitor() {
 		sent = time.Now()
 		// Go does not block on an answer, but its write may block on a
 		// holder that reads nothing: send it from a goroutine of its own.
-		done := make(chan *rpc.Call, 1)
-		ping = &rpc.Call{Done: done}
-		go func() {
-			call := c.rpc.Go("Store.Ping", none{}, &none{}, make(chan *rpc.Call, 1))
-			<-call.Done
+		ping = make(chan struct{})
+		go func(answered chan struct{}) {
+			<-c.rpc.Go("Store.Ping", none{}, &none{}, make(chan *rpc.Call, 1)).Done
 			c.lastReply.Store(time.Now().UnixNano())
-			done <- call
-		}()
+			close(answered)
+		}(ping)
 	}
 }
 
@@ -373,16 +371,8 @@ func isLost(err error) bool {
 }
 
 func (c *Client) call(method string, args, reply any) error {
-	c.pending.Add(1)
-	defer c.answered()
-	return c.wrap(c.rpc.Call("Store."+method, args, reply))
-}
-
-// answered ends a call in flight: whatever came back, the holder is alive
-// (or its connection is gone, which the call reports).
-func (c *Client) answered() {
-	c.lastReply.Store(time.Now().UnixNano())
-	c.pending.Add(-1)
+	_, err := c.callCtx(context.Background(), method, args, reply)
+	return err
 }
 
 // callCtx is call for the methods that wait: it stops waiting when ctx is
@@ -390,7 +380,12 @@ func (c *Client) answered() {
 // any, goes to the returned call's Done.
 func (c *Client) callCtx(ctx context.Context, method string, args, reply any) (*rpc.Call, error) {
 	c.pending.Add(1)
-	defer c.answered()
+	defer func() {
+		// Whatever came back, the holder is alive (or its connection is
+		// gone, which the call reports).
+		c.lastReply.Store(time.Now().UnixNano())
+		c.pending.Add(-1)
+	}()
 	call := c.rpc.Go("Store."+method, args, reply, make(chan *rpc.Call, 1))
 	select {
 	case <-call.Done:
@@ -488,7 +483,7 @@ func (c *Client) LiveUpdates(ctx context.Context, runID string, after int64, wai
 			// The holder reads a wait of zero as "its bound".
 			w = max(min(w, left), time.Nanosecond)
 		}
-		var r liveUpdatesReply
+		var r liveUpdatesReply[cache.LiveBatch]
 		if _, err := c.callCtx(ctx, "Watch", liveUpdatesArgs{RunID: runID, After: after, Wait: w}, &r); err != nil {
 			return cache.LiveBatch{Seq: after}, err
 		}
@@ -536,7 +531,7 @@ func (c *Client) Claim(ctx context.Context, key string) (func(), bool, error) {
 			go func() {
 				<-call.Done
 				if call.Error == nil && r.Granted {
-					c.releaser(r.Token)()
+					c.Release(r.Token)()
 				}
 			}()
 		}
@@ -545,16 +540,13 @@ func (c *Client) Claim(ctx context.Context, key string) (func(), bool, error) {
 	if !r.Granted {
 		return nil, false, nil
 	}
-	return c.releaser(r.Token), true, nil
+	return c.Release(r.Token), true, nil
 }
 
-// releaser is the release func of a granted claim. Its error is dropped:
-// if the connection is gone, so is the claim.
-func (c *Client) releaser(token uint64) func() {
-	var once sync.Once
-	return func() {
-		once.Do(func() { _ = c.call("Release", releaseArgs{Token: token}, &none{}) })
-	}
+// Release is the release func of a granted claim (by Claim, or again by
+// Rejoin). Its error is dropped: if the connection is gone, so is the claim.
+func (c *Client) Release(token uint64) func() {
+	return sync.OnceFunc(func() { _ = c.call("Release", releaseArgs{Token: token}, &none{}) })
 }
 
 func (c *Client) Call(key string) (*cache.CallEntry, error) {
@@ -576,9 +568,6 @@ func (c *Client) DeleteLabels(keys []string) (int, error) {
 
 func (c *Client) Labels(keys []string) (map[string]labels.Label, error) {
 	r, err := ask[labelsReply](c, "Labels", keysArgs{Keys: keys})
-	if err == nil && r.Labels == nil {
-		r.Labels = map[string]labels.Label{}
-	}
 	return r.Labels, err
 }
 

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/ragscope/ragscope/internal/outfile"
 )
 
 // The hand-over of claims from one holder to the next. A client with a
@@ -129,15 +131,9 @@ func (s *Server) writeClaimers() {
 	for _, p := range pids {
 		fmt.Fprintln(&b, p)
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(b.String()), 0o600); err != nil {
-		return
+	if outfile.Write(path, []byte(b.String())) == nil {
+		s.claimersWritten = pids
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		_ = os.Remove(tmp)
-		return
-	}
-	s.claimersWritten = pids
 }
 
 // markClaimer records that c holds claims, for a successor to wait for.
@@ -158,6 +154,3 @@ func (c *Client) Rejoin(keys []string) ([]uint64, error) {
 	r, err := ask[rejoinReply](c, "Rejoin", keysArgs{Keys: keys})
 	return r.Tokens, err
 }
-
-// Release is the release func of a claim Rejoin granted again.
-func (c *Client) Release(token uint64) func() { return c.releaser(token) }

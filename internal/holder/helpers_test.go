@@ -147,17 +147,12 @@ func dial(t testing.TB, sock string) *Client {
 // waitClients waits, without sleeping, until the server has n clients.
 func waitClients(t *testing.T, srv *Server, n int) {
 	t.Helper()
-	timeout := time.After(10 * time.Second)
-	for {
-		got, changed := srv.state()
-		if got == n {
-			return
-		}
-		select {
-		case <-changed:
-		case <-timeout:
+	deadline := time.Now().Add(10 * time.Second)
+	for got := srv.Clients(); got != n; got = srv.Clients() {
+		if time.Now().After(deadline) {
 			t.Fatalf("server has %d clients, want %d", got, n)
 		}
+		runtime.Gosched()
 	}
 }
 
@@ -236,21 +231,14 @@ func result(i int) *eval.Result {
 	}
 }
 
-// state is the number of connected clients with a channel closed at the next change, so that tests
-// wait for a client to come or go without sleeping.
-func (s *Server) state() (clients int, changed <-chan struct{}) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.conns), s.changed
-}
-
 // Socket is the path the server listens on.
 func (s *Server) Socket() string { return s.sock }
 
 // Clients is the number of connected clients.
 func (s *Server) Clients() int {
-	n, _ := s.state()
-	return n
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
 }
 
 // Hung says whether the holder has left a ping unanswered for HungAfter

@@ -71,11 +71,10 @@ type Server struct {
 	claimersMu      sync.Mutex
 	claimersWritten []int
 
-	mu      sync.Mutex
-	closed  bool
-	conns   map[*conn]struct{}
-	live    map[string]liveEntry
-	changed chan struct{} // closed and replaced when conns or live change
+	mu     sync.Mutex
+	closed bool
+	conns  map[*conn]struct{}
+	live   map[string]liveEntry
 }
 
 type liveEntry struct {
@@ -155,17 +154,9 @@ func serve(db *cache.DB, opt ServeOptions, peerUID int) (*Server, error) {
 		handover: newHandover(expect),
 		conns:    map[*conn]struct{}{},
 		live:     map[string]liveEntry{},
-		changed:  make(chan struct{}),
 	}
-	s.wg.Add(1)
-	go s.accept()
+	s.wg.Go(s.accept)
 	return s, nil
-}
-
-// notify wakes the tests waiting for a change (see state); s.mu is held.
-func (s *Server) notify() {
-	close(s.changed)
-	s.changed = make(chan struct{})
 }
 
 // BeginRun announces a run this process is evaluating (see Live).
@@ -181,7 +172,6 @@ func (s *Server) beginRun(id string, owner *conn, lr LiveRun) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.live[id] = liveEntry{owner: owner, LiveRun: lr}
-	s.notify()
 }
 
 // endRun withdraws a live run, only if owner began it.
@@ -190,7 +180,6 @@ func (s *Server) endRun(id string, owner *conn) {
 	defer s.mu.Unlock()
 	if e, ok := s.live[id]; ok && e.owner == owner {
 		delete(s.live, id)
-		s.notify()
 	}
 }
 
@@ -235,7 +224,6 @@ func (s *Server) Close() error {
 }
 
 func (s *Server) accept() {
-	defer s.wg.Done()
 	pause := 5 * time.Millisecond
 	for {
 		nc, err := s.ln.AcceptUnix()
@@ -254,8 +242,7 @@ func (s *Server) accept() {
 			continue
 		}
 		pause = 5 * time.Millisecond
-		s.wg.Add(1)
-		go s.serveConn(nc)
+		s.wg.Go(func() { s.serveConn(nc) })
 	}
 }
 
@@ -289,7 +276,6 @@ type conn struct {
 }
 
 func (s *Server) serveConn(nc *net.UnixConn) {
-	defer s.wg.Done()
 	uid, pid, err := peerCred(nc)
 	if err != nil {
 		_ = nc.Close()
@@ -311,7 +297,6 @@ func (s *Server) serveConn(nc *net.UnixConn) {
 		return
 	}
 	s.conns[c] = struct{}{}
-	s.notify()
 	s.mu.Unlock()
 	defer c.finish()
 
@@ -341,7 +326,6 @@ func (c *conn) finish() {
 			delete(s.live, id)
 		}
 	}
-	s.notify()
 	closing := s.closed
 	s.mu.Unlock()
 	// A client that leaves takes its claims with it; one that the holder

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 )
 
@@ -113,7 +114,7 @@ var methods = map[string]method{
 	}),
 	"RunPage": handle(func(c *conn, a runPageArgs) (runPageReply, error) {
 		info, page, next, err := c.srv.db.RunPage(a.Ref, a.From, min(a.Limit, maxRunPage))
-		return runPageReply{Info: info, Results: page, Next: next}, err
+		return runPageReply{runReply{Info: info, Results: page}, next}, err
 	}),
 	"RunSummaries": handle(func(c *conn, a runPageArgs) (runSummariesReply, error) {
 		var out runSummariesReply
@@ -127,7 +128,7 @@ var methods = map[string]method{
 	}),
 	// LiveUpdates; the call keeps its name on the wire, which a holder of
 	// an earlier build still speaks.
-	"Watch": handle(func(c *conn, a liveUpdatesArgs) (rawLiveUpdatesReply, error) {
+	"Watch": handle(func(c *conn, a liveUpdatesArgs) (liveUpdatesReply[cache.RawLiveBatch], error) {
 		wait := a.Wait
 		if wait <= 0 || wait > maxLiveWait {
 			wait = maxLiveWait
@@ -140,7 +141,7 @@ var methods = map[string]method{
 			// hung up): to the client that is a lost holder, not a failure.
 			err = errStopping
 		}
-		return rawLiveUpdatesReply{Batch: b}, err
+		return liveUpdatesReply[cache.RawLiveBatch]{Batch: b}, err
 	}),
 	"LookupChat": handle(func(c *conn, a keyArgs) (lookupChatReply, error) {
 		resp, found, err := c.srv.db.LookupChat(a.Key)
@@ -247,31 +248,19 @@ var methods = map[string]method{
 	"Live": handle(func(c *conn, _ none) (liveReply, error) {
 		return liveReply{Runs: c.srv.Live()}, nil
 	}),
-	"Submit": handle(func(c *conn, req SubmitRequest) (idReply, error) {
-		runs, err := runService(c)
-		if err != nil {
-			return idReply{}, err
-		}
+	"Submit": withRuns(func(_ *conn, runs RunService, req SubmitRequest) (idReply, error) {
 		id, err := runs.Submit(req)
 		if err != nil {
 			return idReply{}, redact(err, req.APIKey)
 		}
 		return idReply{ID: id}, nil
 	}),
-	"Stop": handle(func(c *conn, a runIDArgs) (none, error) {
-		runs, err := runService(c)
-		if err != nil {
-			return none{}, err
-		}
+	"Stop": withRuns(func(_ *conn, runs RunService, a runIDArgs) (none, error) {
 		return none{}, runs.Stop(a.RunID)
 	}),
 	// Outcome waits, at most maxLiveWait, for the end of a run the holder's
 	// RunService evaluates; the client asks again while it is not Done.
-	"Outcome": handle(func(c *conn, a runIDArgs) (RunOutcome, error) {
-		runs, err := runService(c)
-		if err != nil {
-			return RunOutcome{}, err
-		}
+	"Outcome": withRuns(func(c *conn, runs RunService, a runIDArgs) (RunOutcome, error) {
 		ctx, cancel := context.WithTimeout(c.ctx, maxLiveWait)
 		defer cancel()
 		o, err := runs.Outcome(ctx, a.RunID)
@@ -328,12 +317,16 @@ var methods = map[string]method{
 	}),
 }
 
-// runService is the holder's RunService, or the error that it has none.
-func runService(c *conn) (RunService, error) {
-	if runs := c.srv.opt.Runs; runs != nil {
-		return runs, nil
-	}
-	return nil, noRunServiceError{c.srv.hello}
+// withRuns is handle for a method of the holder's RunService, which
+// fails when the holder has none.
+func withRuns[A, R any](fn func(*conn, RunService, A) (R, error)) method {
+	return handle(func(c *conn, a A) (R, error) {
+		if runs := c.srv.opt.Runs; runs != nil {
+			return fn(c, runs, a)
+		}
+		var zero R
+		return zero, noRunServiceError{c.srv.hello}
+	})
 }
 
 // redact keeps the API key out of an error that goes back over the socket,

@@ -1,7 +1,6 @@
 package holder
 
 import (
-	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -64,9 +63,8 @@ type (
 		Limit int    `json:"limit"`
 	}
 	runPageReply struct {
-		Info    report.RunInfo `json:"info"`
-		Results []*eval.Result `json:"results"`
-		Next    int            `json:"next"`
+		runReply
+		Next int `json:"next"`
 	}
 	// runSummariesReply is a page of summaries (cache.DB.RunSummaries),
 	// each as its own JSON, which the client reads with the summary reader
@@ -80,12 +78,10 @@ type (
 		After int64         `json:"after"`
 		Wait  time.Duration `json:"wait"`
 	}
-	liveUpdatesReply struct {
-		Batch cache.LiveBatch `json:"batch"`
-	}
-	// rawLiveUpdatesReply is liveUpdatesReply as the holder writes it.
-	rawLiveUpdatesReply struct {
-		Batch cache.RawLiveBatch `json:"batch"`
+	// liveUpdatesReply holds a cache.LiveBatch as the client reads it, or
+	// a cache.RawLiveBatch as the holder writes it.
+	liveUpdatesReply[B any] struct {
+		Batch B `json:"batch"`
 	}
 
 	lookupChatReply struct {
@@ -160,46 +156,39 @@ func (vs vectors) MarshalJSON() ([]byte, error) {
 	if vs == nil {
 		return []byte("null"), nil
 	}
-	encoded := make([]*string, len(vs))
-	var raw []byte
+	// encoding/json writes a []byte as base64, a nil one as null.
+	raw := make([][]byte, len(vs))
 	for i, v := range vs {
-		if v == nil {
-			continue
+		if v != nil {
+			raw[i] = make([]byte, 0, 4*len(v))
 		}
-		raw = raw[:0]
 		for _, x := range v {
-			raw = binary.LittleEndian.AppendUint32(raw, math.Float32bits(float32(x)))
+			raw[i] = binary.LittleEndian.AppendUint32(raw[i], math.Float32bits(float32(x)))
 		}
-		e := base64.StdEncoding.EncodeToString(raw)
-		encoded[i] = &e
 	}
-	return json.Marshal(encoded)
+	return json.Marshal(raw)
 }
 
 func (vs *vectors) UnmarshalJSON(data []byte) error {
-	var encoded []*string
-	if err := json.Unmarshal(data, &encoded); err != nil {
+	var raw [][]byte
+	if err := json.Unmarshal(data, &raw); err != nil {
 		return err
 	}
-	if encoded == nil {
+	if raw == nil {
 		*vs = nil
 		return nil
 	}
-	out := make(vectors, len(encoded))
-	for i, e := range encoded {
-		if e == nil {
+	out := make(vectors, len(raw))
+	for i, b := range raw {
+		if b == nil {
 			continue
 		}
-		raw, err := base64.StdEncoding.DecodeString(*e)
-		if err != nil {
-			return fmt.Errorf("vector %d: %w", i, err)
+		if len(b)%4 != 0 {
+			return fmt.Errorf("vector %d holds %d bytes, not whole float32s", i, len(b))
 		}
-		if len(raw)%4 != 0 {
-			return fmt.Errorf("vector %d holds %d bytes, not whole float32s", i, len(raw))
-		}
-		v := make([]float64, len(raw)/4)
+		v := make([]float64, len(b)/4)
 		for j := range v {
-			v[j] = float64(math.Float32frombits(binary.LittleEndian.Uint32(raw[4*j:])))
+			v[j] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*j:])))
 		}
 		out[i] = v
 	}

@@ -75,8 +75,7 @@ func Events(ctx context.Context, st cache.Store, runID string) <-chan eval.Event
 			if !sent.changed(r) {
 				return true
 			}
-			for i := range r.Calls {
-				c := r.Calls[i]
+			for _, c := range r.Calls {
 				if !send(eval.Event{Kind: eval.EventCall, Sample: r.Index, Call: &c}) {
 					return false
 				}

@@ -326,12 +326,10 @@ func (s *Shared) Holding() bool {
 
 // Holder describes the process that holds the database when it is not us.
 func (s *Shared) Holder() (holder.Hello, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.cl == nil {
-		return holder.Hello{}, false
+	if cl := s.Client(); cl != nil {
+		return cl.Hello(), true
 	}
-	return s.cl.Hello(), true
+	return holder.Hello{}, false
 }
 
 // Client is the connection to the holder, nil when this process holds the
@@ -536,11 +534,11 @@ func (s *Shared) PutEmbeddings(req eval.EmbedRequest, texts []string, vecs [][]f
 // across a change of holder: it is registered again with the next one.
 func (s *Shared) Claim(ctx context.Context, key string) (release func(), granted bool, err error) {
 	err = s.do(func(st cache.Store, gen int) error {
-		if done := s.handoverDone(); done != nil {
+		if srv, _ := s.attached(); srv != nil {
 			// Holding a database taken over: the claims of its former
 			// clients come back first.
 			select {
-			case <-done:
+			case <-srv.HandoverDone():
 			case <-ctx.Done():
 				return ctx.Err()
 			}
@@ -552,15 +550,6 @@ func (s *Shared) Claim(ctx context.Context, key string) (release func(), granted
 		return err
 	})
 	return release, granted, err
-}
-
-// handoverDone is the hand-over of the database this process took over
-// (see holder.Server.HandoverDone); nil when it does not hold it.
-func (s *Shared) handoverDone() <-chan struct{} {
-	if srv, _ := s.attached(); srv != nil {
-		return srv.HandoverDone()
-	}
-	return nil
 }
 
 // hold records a claim granted by attachment gen and returns its release.

@@ -117,11 +117,11 @@ func Read(data []byte) *File {
 			}
 		}
 	}
+	bf.Metas[0] = m0
 	if bf.PageSize == 0 {
-		bf.Metas[0], bf.Metas[1] = m0, Meta{Err: fmt.Errorf("not found")}
+		bf.Metas[1] = Meta{Err: fmt.Errorf("not found")}
 		return bf
 	}
-	bf.Metas[0] = m0
 	if len(data) >= 2*bf.PageSize {
 		bf.Metas[1] = parseMeta(data[bf.PageSize:])
 	} else {
@@ -375,7 +375,17 @@ func (w *Walker) walkPage(bucket string, id uint64, minKey, maxKey []byte, depth
 		}
 		return last
 	case FlagLeaf:
-		return w.walkLeaf(bucket, id, buf, count, minKey, maxKey, depth)
+		elems, err := leafElems(buf, count)
+		if err != nil {
+			w.Problems.Addf(bucket, id, "%v", err)
+			w.BadPages++
+			return nil
+		}
+		w.visitElems(bucket, id, "leaf", elems, minKey, maxKey, depth)
+		if len(elems) > 0 {
+			return elems[len(elems)-1].key
+		}
+		return nil
 	}
 	w.Problems.Addf(bucket, id, "is a %s page where a branch or leaf page belongs", pageType(flags))
 	w.BadPages++
@@ -418,20 +428,6 @@ func leafElems(buf []byte, count int) ([]leafElem, error) {
 	return out, nil
 }
 
-func (w *Walker) walkLeaf(bucket string, id uint64, buf []byte, count int, minKey, maxKey []byte, depth int) []byte {
-	elems, err := leafElems(buf, count)
-	if err != nil {
-		w.Problems.Addf(bucket, id, "%v", err)
-		w.BadPages++
-		return nil
-	}
-	w.visitElems(bucket, id, "leaf", elems, minKey, maxKey, depth)
-	if len(elems) > 0 {
-		return elems[len(elems)-1].key
-	}
-	return nil
-}
-
 // visitElems checks the key order of a leaf page's elements (kind "leaf",
 // or "inline" for a bucket's inline page, which may not hold buckets) and
 // visits them.
@@ -451,15 +447,11 @@ func (w *Walker) visitElems(bucket string, id uint64, kind string, elems []leafE
 	}
 }
 
-func joinBucket(parent string, name []byte) string {
-	if parent == "" {
-		return string(name)
-	}
-	return parent + "/" + string(name)
-}
-
 func (w *Walker) walkChildBucket(parent string, id uint64, name, value []byte, depth int) {
-	bucket := joinBucket(parent, name)
+	bucket := string(name)
+	if parent != "" {
+		bucket = parent + "/" + bucket
+	}
 	if w.Enter != nil {
 		w.Enter(bucket)
 	}
@@ -472,21 +464,28 @@ func (w *Walker) walkChildBucket(parent string, id uint64, name, value []byte, d
 		w.walkPage(bucket, root, nil, nil, depth+1)
 		return
 	}
-	inline := value[bucketHeaderSize:]
-	if len(inline) < PageHeaderSize {
-		w.Problems.Addf(bucket, id, "the bucket's inline page is %d bytes, too short", len(inline))
-		return
-	}
-	if flags := ne.Uint16(inline[8:]); flags != FlagLeaf {
-		w.Problems.Addf(bucket, id, "the bucket's inline page is a %s page, want leaf", pageType(flags))
-		return
-	}
-	elems, err := leafElems(inline, int(ne.Uint16(inline[10:])))
+	elems, err := inlineElems(value[bucketHeaderSize:])
 	if err != nil {
-		w.Problems.Addf(bucket, id, "the bucket's inline page: %v", err)
+		w.Problems.Addf(bucket, id, "%v", err)
 		return
 	}
 	w.visitElems(bucket, id, "inline", elems, nil, nil, depth)
+}
+
+// inlineElems decodes a bucket's inline page; on error, the elements
+// before a bad one.
+func inlineElems(inline []byte) ([]leafElem, error) {
+	if len(inline) < PageHeaderSize {
+		return nil, fmt.Errorf("the bucket's inline page is %d bytes, too short", len(inline))
+	}
+	if flags := ne.Uint16(inline[8:]); flags != FlagLeaf {
+		return nil, fmt.Errorf("the bucket's inline page is a %s page, want leaf", pageType(flags))
+	}
+	elems, err := leafElems(inline, int(ne.Uint16(inline[10:])))
+	if err != nil {
+		return elems, fmt.Errorf("the bucket's inline page: %v", err)
+	}
+	return elems, nil
 }
 
 // checkKey applies bbolt's key order rules: keys rise strictly within a

@@ -80,12 +80,10 @@ func Scan(data []byte, pageSize int, visit func(bucket string, key, value []byte
 				visit("", e.key, e.value)
 				continue
 			}
-			v := e.value
-			if len(v) < bucketHeaderSize+PageHeaderSize || ne.Uint64(v) != 0 || ne.Uint16(v[bucketHeaderSize+8:]) != FlagLeaf {
+			if len(e.value) < bucketHeaderSize || ne.Uint64(e.value) != 0 {
 				continue
 			}
-			inline := v[bucketHeaderSize:]
-			in, _ := leafElems(inline, int(ne.Uint16(inline[10:])))
+			in, _ := inlineElems(e.value[bucketHeaderSize:])
 			for _, ie := range in {
 				if ie.flags&leafBucketFlag == 0 {
 					visit(string(e.key), ie.key, ie.value)

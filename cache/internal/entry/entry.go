@@ -58,14 +58,14 @@ func Encode(t time.Time, meta any, payload []byte) ([]byte, error) {
 // Split returns the parts of a framed value; they alias v, which bbolt
 // only keeps valid inside the transaction.
 func Split(v []byte) (t time.Time, meta, payload []byte, err error) {
-	if len(v) < headerLen || v[0] != entryVersion {
+	t, ok := Time(v)
+	if !ok {
 		return time.Time{}, nil, nil, errors.New("unreadable cache entry (damaged or from another version)")
 	}
 	n := binary.BigEndian.Uint32(v[9:13])
 	if uint64(len(v)-headerLen) < uint64(n) {
 		return time.Time{}, nil, nil, errors.New("truncated cache entry")
 	}
-	t = time.Unix(0, int64(binary.BigEndian.Uint64(v[1:9])))
 	return t, v[headerLen : headerLen+int(n)], v[headerLen+int(n):], nil
 }
 

@@ -72,8 +72,8 @@ func (d *Decoder) Decode(v []byte) (*eval.Result, error) {
 					scores[m] = nil
 					return nil
 				}
-				f, err := s.float()
-				if err != nil {
+				var f float64
+				if err := num(&s, &f, parseFloat); err != nil {
 					return err
 				}
 				if len(d.floats) == cap(d.floats) {
@@ -95,20 +95,9 @@ func (d *Decoder) Decode(v []byte) (*eval.Result, error) {
 					status[m] = ""
 					return nil
 				}
-				tok, esc, err := s.rawString()
-				switch {
-				case err != nil:
-					return err
-				case esc:
-					var st string
-					if err := json.Unmarshal(tok, &st); err != nil {
-						return err
-					}
-					status[m] = eval.Status(d.name([]byte(st)))
-				default:
-					status[m] = eval.Status(d.name(tok[1 : len(tok)-1]))
-				}
-				return nil
+				st, err := s.unquoted()
+				status[m] = eval.Status(d.name(st))
+				return err
 			})
 		case "errors":
 			if s.null() {
@@ -253,18 +242,9 @@ func (s *scanner) object(member func(key []byte) error) error {
 		return nil
 	}
 	for {
-		key, esc, err := s.rawString()
+		key, err := s.unquoted()
 		if err != nil {
 			return err
-		}
-		if esc {
-			var k string
-			if err := json.Unmarshal(key, &k); err != nil {
-				return err
-			}
-			key = []byte(k)
-		} else {
-			key = key[1 : len(key)-1]
 		}
 		if err := s.expect(':'); err != nil {
 			return err
@@ -356,6 +336,21 @@ func (s *scanner) rawString() (tok []byte, esc bool, err error) {
 	return nil, false, errEnd
 }
 
+// unquoted reads a string and gives its text: the bytes between its
+// quotes, or, when it has escapes, what encoding/json makes of it.
+func (s *scanner) unquoted() ([]byte, error) {
+	tok, esc, err := s.rawString()
+	switch {
+	case err != nil:
+		return nil, err
+	case esc:
+		var t string
+		err := json.Unmarshal(tok, &t)
+		return []byte(t), err
+	}
+	return tok[1 : len(tok)-1], nil
+}
+
 // strSpecial marks the bytes a string's scan stops at: its end, an
 // escape, a control character (an error), a byte past ASCII (the string
 // is then checked for valid UTF-8).
@@ -444,12 +439,19 @@ func (s *scanner) badNumber(start int) error {
 	return fmt.Errorf("invalid number at offset %d", start)
 }
 
-// int reads a number into *v; null leaves it, and anything else (a
-// fraction, a string) is left to encoding/json's error.
+// int reads a number into *v; null leaves it.
 func (s *scanner) int(v *int) error {
 	if s.null() {
 		return nil
 	}
+	return num(s, v, strconv.Atoi)
+}
+
+func parseFloat(t string) (float64, error) { return strconv.ParseFloat(t, 64) }
+
+// num reads a number into *v with parse; anything else (a fraction for an
+// int, a string) is left to encoding/json's error.
+func num[T int | float64](s *scanner, v *T, parse func(string) (T, error)) error {
 	if c := s.peek(); c != '-' && (c < '0' || c > '9') {
 		return s.decodeJSON(v)
 	}
@@ -457,30 +459,12 @@ func (s *scanner) int(v *int) error {
 	if err != nil {
 		return err
 	}
-	n, err := strconv.Atoi(string(tok))
+	n, err := parse(string(tok))
 	if err != nil {
 		return json.Unmarshal(tok, v)
 	}
 	*v = n
 	return nil
-}
-
-func (s *scanner) float() (float64, error) {
-	if c := s.peek(); c != '-' && (c < '0' || c > '9') {
-		var f float64
-		err := s.decodeJSON(&f)
-		return f, err
-	}
-	tok, err := s.number()
-	if err != nil {
-		return 0, err
-	}
-	f, err := strconv.ParseFloat(string(tok), 64)
-	if err != nil {
-		var f float64
-		return f, json.Unmarshal(tok, &f)
-	}
-	return f, nil
 }
 
 // decodeJSON reads the next value with encoding/json into v.
