@@ -175,11 +175,7 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 		return 0, err
 	}
 	defer s.Close()
-	prices, err := app.Prices(cfg)
-	if err != nil {
-		return 0, err
-	}
-	est, err := s.Estimate(ctx, prices, app.PricesPath(cfg))
+	est, err := s.Estimate(ctx)
 	if err != nil {
 		return 0, err
 	}

@@ -87,8 +87,8 @@ func (c *cli) estimate(ctx context.Context, f *runFlags, asJSON bool) error {
 	}
 	defer closeStore()
 	f.Stream = true // an estimate keeps no sample: 100k of them need no memory
-	prices, err := app.Prices(&f.Config)
-	if err != nil {
+	// The price table is checked before the dataset is read, as a run's is.
+	if _, err := app.Prices(&f.Config); err != nil {
 		return err
 	}
 	s, err := app.Prepare(&f.Config, st, c.stderr)
@@ -96,7 +96,7 @@ func (c *cli) estimate(ctx context.Context, f *runFlags, asJSON bool) error {
 		return err
 	}
 	defer s.Close()
-	est, err := s.Estimate(ctx, prices, app.PricesPath(&f.Config))
+	est, err := s.Estimate(ctx)
 	if err != nil {
 		return err
 	}

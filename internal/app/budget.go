@@ -38,7 +38,7 @@ func (s *Session) tuiCost(est *estimate.Estimate, metrics []eval.Metric, what st
 		}
 	}
 	if s.Cfg.ConfirmOver > 0 {
-		c.Over, c.Summary = s.verdict(est, what, PricesPath(s.Cfg))
+		c.Over, c.Summary = s.verdict(est, what)
 	}
 	return c
 }
@@ -86,16 +86,11 @@ func (f *firstRun) estimate(ctx context.Context) (*tui.Cost, error) {
 	f.estimating.Add(1)
 	defer f.estimating.Done()
 	f.mu.Unlock()
-	s := f.s
-	prices, err := Prices(s.Cfg)
+	est, err := f.s.Estimate(ctx)
 	if err != nil {
 		return nil, err
 	}
-	est, err := s.Estimate(ctx, prices, PricesPath(s.Cfg))
-	if err != nil {
-		return nil, err
-	}
-	return s.tuiCost(est, s.Scored(), "run"), nil
+	return f.s.tuiCost(est, f.s.Scored(), "run"), nil
 }
 
 func (f *firstRun) start(ctx context.Context) (tui.Started, error) {

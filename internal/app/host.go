@@ -295,16 +295,11 @@ func (h *Host) Plan(ctx context.Context, indexes []int, metrics []eval.Metric) (
 		return tui.Plan{}, err
 	}
 	j, _ := h.current()
-	cfg := h.s.Cfg
-	prices, err := Prices(cfg)
-	if err != nil {
-		return tui.Plan{}, err
-	}
 	ms, crit, err := h.split(metrics)
 	if err != nil {
 		return tui.Plan{}, err
 	}
-	est, err := h.s.estimate(ctx, prices, PricesPath(cfg), j.Prompts(), eval.SliceSource(samples), len(samples), ms, crit, nil)
+	est, err := h.s.estimate(ctx, j.Prompts(), eval.SliceSource(samples), len(samples), ms, crit, nil)
 	if err != nil {
 		return tui.Plan{}, err
 	}
