@@ -166,22 +166,15 @@ const OfflineTextInFlight = 16 << 20
 // Absolute makes the paths of the config absolute against dir, so that a
 // server started elsewhere reads the files the client meant.
 func (c *Config) Absolute(dir string) {
-	abs := func(p *string) {
+	paths := []*string{&c.Dataset, &c.Out, &c.PromptsDir, &c.LogFile, &c.DB, &c.JUnit, &c.Criteria, &c.Prices}
+	if baseline.IsFile(c.Baseline) {
+		paths = append(paths, &c.Baseline)
+	}
+	for _, p := range paths {
 		if *p != "" && !filepath.IsAbs(*p) {
 			*p = filepath.Join(dir, *p)
 		}
 	}
-	abs(&c.Dataset)
-	abs(&c.Out)
-	abs(&c.PromptsDir)
-	abs(&c.LogFile)
-	abs(&c.DB)
-	abs(&c.JUnit)
-	abs(&c.Criteria)
-	if baseline.IsFile(c.Baseline) {
-		abs(&c.Baseline)
-	}
-	abs(&c.Prices)
 }
 
 // DefaultPromptsDir is where prompt overrides live when neither --prompts

@@ -137,10 +137,10 @@ func (s *Session) ConfirmBudget(ctx context.Context, yes bool, stderr io.Writer)
 // prices holds each price table this process has loaded, by path: a
 // server evaluating many runs, or a run and its estimate, read the file
 // once, and every run of the process is priced the same.
-var prices struct {
+var prices = struct {
 	mu     sync.Mutex
-	loaded map[string]loadedPrices
-}
+	loaded map[string]loadedPrices // by whether the file is required and its path
+}{loaded: map[string]loadedPrices{}}
 
 type loadedPrices struct {
 	t   cost.Table
@@ -152,26 +152,16 @@ type loadedPrices struct {
 // which must exist. A file that does not parse is a usage error, never a
 // silent fall back. The table is shared: do not change it.
 func Prices(cfg *Config) (cost.Table, error) {
-	path, required := cfg.Prices, true
-	if path == "" {
-		path, required = cost.DefaultPath(), false
-	}
+	path, required := cmp.Or(cfg.Prices, cost.DefaultPath()), cfg.Prices != ""
+	key := fmt.Sprintf("%t:%s", required, path)
 	prices.mu.Lock()
 	defer prices.mu.Unlock()
-	key := path
-	if required {
-		key = "required:" + path
+	lp, ok := prices.loaded[key]
+	if !ok {
+		if lp.t, lp.err = cost.Load(path, required); lp.err != nil {
+			lp.err = exit.UsageError{Err: lp.err}
+		}
+		prices.loaded[key] = lp
 	}
-	if lp, ok := prices.loaded[key]; ok {
-		return lp.t, lp.err
-	}
-	t, err := cost.Load(path, required)
-	if err != nil {
-		err = exit.UsageError{Err: err}
-	}
-	if prices.loaded == nil {
-		prices.loaded = map[string]loadedPrices{}
-	}
-	prices.loaded[key] = loadedPrices{t, err}
-	return t, err
+	return lp.t, lp.err
 }

@@ -29,20 +29,18 @@ type Run struct {
 	runner *eval.Runner
 	store  cache.Store
 	cancel context.CancelFunc
-	done   chan struct{}
+	done   chan struct{} // closed once info, stopped and err are set
 
-	mu        sync.Mutex
-	info      report.RunInfo
-	cancelled bool
-	stopped   error
-	err       error
+	info    report.RunInfo
+	stopped error
+	err     error
 }
 
 // Stopped says why the run stopped on its own before its end (an
 // unrecoverable judge failure, a result that could not be stored), once
 // it has ended; nil otherwise.
 func (r *Run) Stopped() error {
-	<-r.done // closed after stopped is set
+	<-r.done
 	return r.stopped
 }
 
@@ -53,14 +51,13 @@ func (r *Run) Cancel() { r.cancel() }
 // cut short, and an error when the end could not be recorded. The results
 // are in the store only, so that a run's memory does not grow with it.
 func (r *Run) Wait() (bool, error) {
-	<-r.done // closed after cancelled and err are set
-	return r.cancelled, r.err
+	<-r.done
+	return r.info.Cancelled, r.err
 }
 
-// Info is the run record, stamped once the run has ended.
+// Info waits for the run's end and is its stamped record.
 func (r *Run) Info() report.RunInfo {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	<-r.done
 	return r.info
 }
 
@@ -237,10 +234,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 		if spec.onEnd != nil {
 			spec.onEnd(info)
 		}
-		run.mu.Lock()
-		run.info, run.cancelled, run.err = info, info.Cancelled, err
-		run.stopped = r.Err()
-		run.mu.Unlock()
+		run.info, run.err, run.stopped = info, err, r.Err()
 		close(run.done)
 	}()
 	return run, nil
