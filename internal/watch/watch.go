@@ -268,20 +268,16 @@ func (f *Watcher) Run(ctx context.Context) error {
 		cur = *m
 	}
 	byRun := map[string][]cache.WatchRecord{}
+	if m := state.Meta; m != nil && m.RunID != "" {
+		byRun[m.RunID] = nil // to be stamped finished if a kill left it open
+	}
 	for _, r := range state.Pending {
 		byRun[r.RunID] = append(byRun[r.RunID], r)
 	}
-	var old []string
-	for id := range byRun {
-		if id != cur.RunID {
-			old = append(old, id)
+	for _, id := range slices.Sorted(maps.Keys(byRun)) {
+		if id == cur.RunID {
+			continue
 		}
-	}
-	if m := state.Meta; m != nil && m.RunID != "" && m.RunID != cur.RunID && byRun[m.RunID] == nil {
-		old = append(old, m.RunID) // to be stamped finished if a kill left it open
-	}
-	slices.Sort(old)
-	for _, id := range old {
 		// Records of an earlier window taken but not evaluated when the
 		// last watcher stopped: evaluated into their own run, which then ends.
 		if _, err := f.evaluate(ctx, id, byRun[id], nil); err != nil {
@@ -378,9 +374,7 @@ func (f *Watcher) evaluate(ctx context.Context, runID string, initial []cache.Wa
 		f.addFlight(r)
 	}
 	info.Samples = samples
-	f.mu.Lock()
-	f.status.RunID = runID
-	f.mu.Unlock()
+	f.update(func(st *report.WatchStatus) { st.RunID = runID })
 	aborted := make(chan struct{})
 	var abortOnce sync.Once
 	limiter := newRateLimiter(f.fc.MaxRPS)
@@ -543,9 +537,7 @@ func (f *Watcher) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.W
 		if first || now.Sub(lastScan) >= f.fc.Poll {
 			t.scan(now, first)
 			lastScan = now
-			f.mu.Lock()
-			f.status.Files = len(t.files)
-			f.mu.Unlock()
+			f.update(func(st *report.WatchStatus) { st.Files = len(t.files) })
 		}
 		first = false
 		if meta.RunID != "" && !f.windowStart(now).Equal(meta.Window) {
@@ -559,8 +551,7 @@ func (f *Watcher) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.W
 		}
 		free := cap(queue) - len(queue)
 		if free <= 0 {
-			b, _ := t.behind(now)
-			f.setBehindBytes(b)
+			f.noteBehind()
 			if !wait(f.fc.Poll, true) {
 				return nil
 			}
@@ -595,9 +586,7 @@ func (f *Watcher) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.W
 			if res.Meta.RunID != "" {
 				meta = res.Meta
 			}
-			f.mu.Lock()
-			f.status.Duplicates += int64(res.Dups)
-			f.mu.Unlock()
+			f.update(func(st *report.WatchStatus) { st.Duplicates += int64(res.Dups) })
 			for _, r := range res.Taken {
 				f.addFlight(r)
 				select {
@@ -607,8 +596,7 @@ func (f *Watcher) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.W
 				}
 			}
 		}
-		b, _ := t.behind(now)
-		f.setBehindBytes(b)
+		f.noteBehind()
 		if !progressed {
 			if f.fc.Once {
 				for _, tf := range t.files {
@@ -625,11 +613,17 @@ func (f *Watcher) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.W
 	}
 }
 
-func (f *Watcher) setBehindBytes(b int64) {
-	_, oldest := f.tail.behind(time.Now())
+// noteBehind puts in the status how much of the logs is not read yet.
+func (f *Watcher) noteBehind() {
+	b, oldest := f.tail.behind(time.Now())
+	f.update(func(st *report.WatchStatus) { st.BehindBytes, st.OldestUnread = b, oldest })
+}
+
+// update changes the status under its lock.
+func (f *Watcher) update(change func(st *report.WatchStatus)) {
 	f.mu.Lock()
-	f.status.BehindBytes, f.status.OldestUnread = b, oldest
-	f.mu.Unlock()
+	defer f.mu.Unlock()
+	change(&f.status)
 }
 
 // readBatch reads lines from every followed file in turn until n records
@@ -637,10 +631,7 @@ func (f *Watcher) setBehindBytes(b int64) {
 func (f *Watcher) readBatch(n int, now time.Time) (take []cache.WatchRecord, progressed bool, err error) {
 	t := f.tail
 	keys := slices.SortedFunc(maps.Keys(t.files), func(a, b string) int { return cmp.Compare(t.files[a].path, t.files[b].path) })
-	limit := f.s.Cfg.MaxRecordBytes
-	if limit <= 0 {
-		limit = dataset.DefaultMaxRecordBytes
-	}
+	limit := cmp.Or(f.s.Cfg.MaxRecordBytes, dataset.DefaultMaxRecordBytes)
 	for _, k := range keys {
 		tf := t.files[k]
 		if err := t.check(tf); err != nil {
@@ -670,21 +661,15 @@ func (f *Watcher) readBatch(n int, now time.Time) (take []cache.WatchRecord, pro
 			if errors.Is(err, dataset.ErrBlankLine) {
 				continue
 			}
-			f.mu.Lock()
-			f.status.Read++
+			f.update(func(st *report.WatchStatus) { st.Read++ })
 			if err != nil {
-				f.status.Invalid++
-			}
-			f.mu.Unlock()
-			if err != nil {
+				f.update(func(st *report.WatchStatus) { st.Invalid++ })
 				f.warn(err.Error() + " — skipped; the watcher goes on")
 			}
 			for _, s := range samples {
 				h := contentHash(s)
 				if !sampled(h, f.fc.Sample) {
-					f.mu.Lock()
-					f.status.Sampled++
-					f.mu.Unlock()
+					f.update(func(st *report.WatchStatus) { st.Sampled++ })
 					continue
 				}
 				if s.ID == "" {
