@@ -118,11 +118,10 @@ func calibrateOffline(dir string, limit int, lexicon string, stdout, stderr io.W
 		opts = append(opts, offline.WithLexicon(lx))
 	}
 	rep, err := calibrate.Offline(dir, limit, opts...)
-	if err != nil {
-		fmt.Fprintf(stderr, "ragscope calibrate: %s\n", errText(err))
-		return exitFatal
+	if err == nil {
+		err = calibrate.WriteReport(stdout, rep)
 	}
-	if err := calibrate.WriteReport(stdout, rep); err != nil {
+	if err != nil {
 		fmt.Fprintf(stderr, "ragscope calibrate: %s\n", errText(err))
 		return exitFatal
 	}

@@ -285,10 +285,9 @@ func gatedMetrics(g report.Gate, metrics []eval.Metric, criteria []string) error
 		flag string
 		ths  []report.Threshold
 	}{{"fail-under", g.Mean}, {"fail-under-sample", g.Sample}, {"fail-under-conversation", g.Conversation}, {"max-drop", g.Baseline.MaxDrop}} {
-		flag := gated.flag
 		for _, th := range gated.ths {
 			if !slices.Contains(metrics, th.Metric) && !slices.Contains(criteria, string(th.Metric)) {
-				return exit.Usagef("--%s %s: the run does not evaluate %s (--metrics %s); add it to --metrics or drop the threshold", flag, th.Metric, th.Metric, joinMetrics(metrics))
+				return exit.Usagef("--%s %s: the run does not evaluate %s (--metrics %s); add it to --metrics or drop the threshold", gated.flag, th.Metric, th.Metric, joinMetrics(metrics))
 			}
 		}
 	}

@@ -347,18 +347,13 @@ func (h *Host) rerun(ctx context.Context, plan tui.Plan) (*Run, error) {
 	for _, i := range plan.Indexes {
 		rerun[i] = true
 	}
-	var carry []*eval.Result
-	for _, r := range parent {
-		if r != nil && !rerun[r.Index] {
-			carry = append(carry, r)
-		}
-	}
+	carry := slices.DeleteFunc(slices.Clone(parent), func(r *eval.Result) bool { return r == nil || rerun[r.Index] })
 	metrics, crit, err := h.split(plan.Metrics)
 	if err != nil {
 		return nil, err
 	}
 	run, err := h.s.launch(ctx, runSpec{
-		info: info, judge: j, source: eval.SliceSource(samples), total: len(samples), metrics: metrics, criteria: crit, carry: carry,
+		Stream: Stream{Info: info, Source: eval.SliceSource(samples), Total: len(samples)}, judge: j, metrics: metrics, criteria: crit, carry: carry,
 		merge: func(res *eval.Result) *eval.Result {
 			var base *eval.Result
 			if res.Index < len(parent) {

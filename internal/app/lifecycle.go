@@ -64,13 +64,11 @@ func (r *Run) Info() report.RunInfo {
 // Counts are the run's calls and tokens so far.
 func (r *Run) Counts() (eval.CallCounts, eval.Usage) { return r.runner.Counts() }
 
-// runSpec is what distinguishes a first run, a resumed run and a re-run;
-// everything else about starting one is the same.
+// runSpec is what distinguishes a first run, a resumed run, a re-run and a
+// stream; everything else about starting one is the same.
 type runSpec struct {
-	info     report.RunInfo
+	Stream
 	judge    eval.Judge
-	source   eval.Source // yields the total samples to evaluate
-	total    int
 	metrics  []eval.Metric
 	criteria *criteria.Set                // scored beside metrics: a whole run's, or those a re-run's plan names
 	done     func(index int) *eval.Result // an earlier attempt's results (--resume): re-emitted, not evaluated
@@ -80,9 +78,7 @@ type runSpec struct {
 	// merge completes a fresh result before it is stored and emitted (a
 	// re-run keeps the parent's metrics it did not re-run).
 	merge func(*eval.Result) *eval.Result
-	onEnd func(report.RunInfo)                     // sees the stamped record (the session keeps its run current)
-	put   func(runID string, r *eval.Result) error // a Stream's, when set
-	stamp func(*report.RunInfo)                    // a Stream's, when set
+	onEnd func(report.RunInfo) // sees the stamped record (the session keeps its run current)
 }
 
 // Start records the session's run, runs it and streams its events; the
@@ -90,7 +86,7 @@ type runSpec struct {
 // so a finished run stays finished even if the process is killed after.
 func (s *Session) Start(ctx context.Context) (*Run, error) {
 	return s.launch(ctx, runSpec{
-		info: s.Info(), judge: s.Judge, source: s.source(), total: s.Total(), metrics: s.Metrics, criteria: s.Criteria, done: s.doneLookup(),
+		Stream: Stream{Info: s.Info(), Source: s.source(), Total: s.Total()}, judge: s.Judge, metrics: s.Metrics, criteria: s.Criteria, done: s.doneLookup(),
 		onEnd: func(info report.RunInfo) {
 			s.mu.Lock()
 			s.run = info
@@ -100,7 +96,7 @@ func (s *Session) Start(ctx context.Context) (*Run, error) {
 }
 
 // Stream is a run whose samples the caller brings as they come (a
-// watcher's window of a live log).
+// watcher's window of a live log); Put and Stamp are optional.
 type Stream struct {
 	Info report.RunInfo
 	// Source yields the samples; Total is how many are known at the start.
@@ -117,7 +113,7 @@ type Stream struct {
 // StartStream records a run of the session's judge and metrics over the
 // samples st brings, runs it and streams its events, as Start does.
 func (s *Session) StartStream(ctx context.Context, st Stream) (*Run, error) {
-	return s.launch(ctx, runSpec{info: st.Info, judge: s.Judge, source: st.Source, total: st.Total, metrics: s.Metrics, criteria: s.Criteria, put: st.Put, stamp: st.Stamp})
+	return s.launch(ctx, runSpec{Stream: st, judge: s.Judge, metrics: s.Metrics, criteria: s.Criteria})
 }
 
 // source is the session's samples (of its --sample subset): streamed from
@@ -135,7 +131,7 @@ func (s *Session) source() eval.Source {
 // launch is the one way a run starts.
 func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 	st := s.Store
-	info := spec.info
+	info := spec.Info
 	if err := st.PutRun(info); err != nil {
 		return nil, fmt.Errorf("recording the run: %v", err)
 	}
@@ -168,7 +164,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 					*res = *spec.merge(res)
 				}
 			}
-			if spec.put == nil {
+			if spec.Put == nil {
 				return st.PutResults(info.ID, rs)
 			}
 			// A stream stores each result with what its caller keeps
@@ -177,7 +173,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 			errs := make([]error, len(rs))
 			var wg sync.WaitGroup
 			for i, res := range rs {
-				wg.Go(func() { errs[i] = spec.put(info.ID, res) })
+				wg.Go(func() { errs[i] = spec.Put(info.ID, res) })
 			}
 			wg.Wait()
 			return cmp.Or(errs...)
@@ -206,7 +202,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 	}()
 	go func() {
 		defer cancel()
-		r.Stream(rctx, spec.source, spec.total)
+		r.Stream(rctx, spec.Source, spec.Total)
 		now := time.Now().UTC()
 		info.FinishedAt = &now
 		info.Cancelled = r.Cancelled()
@@ -219,8 +215,8 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 		calls, tokens := r.Counts()
 		info.AddUsage(calls, tokens, r.Usage())
 		info.PriceUsage()
-		if spec.stamp != nil {
-			spec.stamp(&info)
+		if spec.Stamp != nil {
+			spec.Stamp(&info)
 		}
 		s.stampEndpoint(&info)
 		err := st.PutRun(info)

@@ -144,29 +144,6 @@ func NewSession(cfg *Config, st cache.Store) (_ *Session, err error) {
 	return s, nil
 }
 
-// BuildJudge loads the prompts (their overrides) and builds the judge.
-func (s *Session) BuildJudge() (err error) {
-	cfg := s.Cfg
-	if cfg.UseOffline() {
-		// The offline judge uses no prompt: a broken override must not
-		// stop it (the demo, --offline).
-		s.Prompts = prompts.Embedded()
-	} else {
-		source := "--prompts"
-		if cfg.PromptsDir == "" {
-			// Overrides made in the TUI without --prompts live in the default
-			// directory; later runs use them, and say so in the run record.
-			if dir := DefaultPromptsDir(); dir != "" && isDir(dir) {
-				cfg.PromptsDir, source = dir, PromptsDirDefault
-			}
-		}
-		if s.Prompts, err = LoadPromptsFrom(cfg.PromptsDir, source); err != nil {
-			return err
-		}
-	}
-	return s.buildJudge()
-}
-
 // Close releases the log file.
 func (s *Session) Close() {
 	if s.logFile != nil {
@@ -202,8 +179,7 @@ func (s *Session) doneLookup() func(int) *eval.Result {
 	if s.Cfg.Resume == "" || s.resumed == 0 {
 		return nil
 	}
-	c := store.NewCursor(s.Store, s.run.ID)
-	return c.Finished
+	return store.NewCursor(s.Store, s.run.ID).Finished
 }
 
 func (s *Session) loadDataset(stderr io.Writer) error {
@@ -258,9 +234,13 @@ func isDir(p string) bool {
 
 func short(h string) string { return h[:min(12, len(h))] }
 
-func (s *Session) buildJudge() error {
+// BuildJudge loads the prompts (their overrides) and builds the judge.
+func (s *Session) BuildJudge() (err error) {
 	c := s.Cfg
 	if c.UseOffline() {
+		// The offline judge uses no prompt: a broken override must not
+		// stop it (the demo, --offline).
+		s.Prompts = prompts.Embedded()
 		var opts []offline.Option
 		if c.OfflineLexicon != "" {
 			lx, err := offline.ReadLexicon(c.OfflineLexicon)
@@ -279,6 +259,17 @@ func (s *Session) buildJudge() error {
 				"set them (and --model) to use an LLM judge"
 		}
 		return nil
+	}
+	source := "--prompts"
+	if c.PromptsDir == "" {
+		// Overrides made in the TUI without --prompts live in the default
+		// directory; later runs use them, and say so in the run record.
+		if dir := DefaultPromptsDir(); dir != "" && isDir(dir) {
+			c.PromptsDir, source = dir, PromptsDirDefault
+		}
+	}
+	if s.Prompts, err = LoadPromptsFrom(c.PromptsDir, source); err != nil {
+		return err
 	}
 	if !slices.Contains([]string{"", "json_schema", "json_object", "text"}, c.ResponseFormat) {
 		return exit.Usagef("--response-format: %q is not one of json_schema, json_object, text", c.ResponseFormat)
