@@ -129,7 +129,7 @@ func Prepare(cfg *app.Config, fc Config, st cache.Store, stderr io.Writer) (_ *W
 			s.Close()
 		}
 	}()
-	f := &Watcher{s: s, fs: st, fc: fc, stderr: stderr, space: make(chan struct{}, 1), flights: map[flightKey]flight{}}
+	f := &Watcher{s: s, fs: st, fc: fc, stderr: stderr, space: make(chan struct{}, 1), clock: time.Now, flights: map[flightKey]flight{}}
 	if f.alerts, err = parseAlerts(fc.Alerts, s.Scored()); err != nil {
 		return nil, exit.UsageError{Err: err}
 	}
@@ -210,13 +210,6 @@ func sampled(h [16]byte, frac float64) bool {
 	return float64(u)/float64(uint64(1)<<53) < frac
 }
 
-func (f *Watcher) now() time.Time {
-	if f.clock != nil {
-		return f.clock()
-	}
-	return time.Now()
-}
-
 // windowStart is the start of the window holding t.
 func (f *Watcher) windowStart(t time.Time) time.Time {
 	if f.fc.Window <= 0 {
@@ -264,7 +257,7 @@ func (f *Watcher) Run(ctx context.Context) error {
 	f.tail = newTailer(f.fc.Logs, state.Files, f.warn)
 	defer f.tail.closeAll()
 	var cur cache.WatchMeta
-	if m := state.Meta; m != nil && m.RunID != "" && f.windowStart(f.now()).Equal(m.Window) {
+	if m := state.Meta; m != nil && m.RunID != "" && f.windowStart(f.clock()).Equal(m.Window) {
 		cur = *m
 	}
 	byRun := map[string][]cache.WatchRecord{}
@@ -375,8 +368,9 @@ func (f *Watcher) evaluate(ctx context.Context, runID string, initial []cache.Wa
 	}
 	info.Samples = samples
 	f.update(func(st *report.WatchStatus) { st.RunID = runID })
-	aborted := make(chan struct{})
-	var abortOnce sync.Once
+	// The source stops reading when the run stops on its own (see put).
+	sctx, abort := context.WithCancel(ctx)
+	defer abort()
 	limiter := newRateLimiter(f.fc.MaxRPS)
 	more = true
 	lastPut := time.Now()
@@ -393,9 +387,7 @@ func (f *Watcher) evaluate(ctx context.Context, runID string, initial []cache.Wa
 		}
 		for {
 			select {
-			case <-ctx.Done():
-				return nil
-			case <-aborted:
+			case <-sctx.Done():
 				return nil
 			case it, ok := <-queue:
 				f.took()
@@ -424,9 +416,7 @@ func (f *Watcher) evaluate(ctx context.Context, runID string, initial []cache.Wa
 	}
 	run, err := f.s.StartStream(ctx, app.Stream{
 		Info: info, Source: source, Total: info.Samples,
-		Put: func(id string, res *eval.Result) error {
-			return f.put(ctx, id, res, func() { abortOnce.Do(func() { close(aborted) }) })
-		},
+		Put: func(id string, res *eval.Result) error { return f.put(ctx, id, res, abort) },
 		Stamp: func(i *report.RunInfo) {
 			mu.Lock()
 			i.Samples = samples
@@ -487,7 +477,7 @@ func (f *Watcher) put(ctx context.Context, runID string, res *eval.Result, abort
 
 // newInfo is the record of a new window's run.
 func (f *Watcher) newInfo(id string) report.RunInfo {
-	now := f.now()
+	now := f.clock()
 	info := f.s.NewRunInfo(id, now, f.prices)
 	info.Config["watch"] = f.stream
 	info.Config["watch_window"] = f.windowStart(now).Format(time.RFC3339)
@@ -533,7 +523,7 @@ func (f *Watcher) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.W
 		return true
 	}
 	for {
-		now := f.now()
+		now := f.clock()
 		if first || now.Sub(lastScan) >= f.fc.Poll {
 			t.scan(now, first)
 			lastScan = now
