@@ -153,10 +153,8 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 	if err != nil {
 		return 0, usageError{Err: err}
 	}
-	pairs := 0
 	var names []string
 	for _, ls := range sets {
-		pairs += len(ls.Pairs)
 		names = append(names, ls.Name)
 	}
 	cfg.Dataset = "calibration: " + strings.Join(names, ", ")
@@ -179,7 +177,7 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 		return 0, err
 	}
 	// Said before anything is sent: what the calibration will cost.
-	if err := est.WriteText(c.stdout, fmt.Sprintf("%s: %d pairs, 2 answers each", cfg.Dataset, pairs)); err != nil {
+	if err := est.WriteText(c.stdout, fmt.Sprintf("%s: %d pairs, 2 answers each", cfg.Dataset, cfg.Preloaded.Count/2)); err != nil {
 		return 0, err
 	}
 	calls := est.Calls.Chat + est.Calls.Embeddings

@@ -60,10 +60,7 @@ func (o *dbOptions) run(cmd *cobra.Command, pos []string, stdout, stderr io.Writ
 	if len(pos) > 0 {
 		return usageHint(stderr, cmd, "unexpected argument %q (the database is given with --db FILE)", pos[0])
 	}
-	fail := func(err error) int {
-		fmt.Fprintf(stderr, "ragscope db %s: %v\n", sub, err)
-		return exitCode(err)
-	}
+	fail := func(err error) int { return failedAsIs(stderr, "ragscope db "+sub, err) }
 	path, err := store.DBPath(o.db)
 	if err != nil {
 		return fail(err)

@@ -78,8 +78,7 @@ func (c *cli) wait(cmd *cobra.Command, dbPath string, pos []string) int {
 	}
 	st, err := store.Open(dbPath, store.OpenOptions{Mode: store.Read, Role: "attach"})
 	if err != nil {
-		fmt.Fprintf(c.stderr, "ragscope attach: %v\n", err)
-		return exitCode(err)
+		return failedAsIs(c.stderr, "ragscope attach", err)
 	}
 	defer st.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -407,26 +407,19 @@ func (h *Host) Results(runID string) ([]*eval.Result, error) {
 	return rs, err
 }
 
-// StoredHost serves `ragscope open`, and a run with --no-cache (Why is then
-// errNoCache): runs can be compared, but editing and re-running need a
-// judge and the cache, which a stored run (its key is never stored) and
-// --no-cache do not have.
+// StoredHost serves `ragscope open` (Why is errStoredRun), and a run with
+// --no-cache (errNoCache): runs can be compared, but editing and re-running
+// need a judge and the cache, which a stored run (its key is never stored)
+// and --no-cache do not have.
 type StoredHost struct {
 	Store cache.Store
 	Run   report.RunInfo
-	Why   error // why editing and re-running are off; nil: errStoredRun
+	Why   error // why editing and re-running are off
 }
 
 var _ tui.ReadOnlyHost = StoredHost{}
 
-func (h StoredHost) ReadOnly() string { return h.why().Error() }
-
-func (h StoredHost) why() error {
-	if h.Why != nil {
-		return h.Why
-	}
-	return errStoredRun
-}
+func (h StoredHost) ReadOnly() string { return h.Why.Error() }
 
 // errStoredRun says how to get the workflow for a stored run.
 var errStoredRun = errors.New("a run opened with `ragscope open` can be compared (c) but not re-run: " +
@@ -440,18 +433,18 @@ var errNoCache = errors.New("prompt editing and re-runs are off with --no-cache 
 
 func (h StoredHost) Prompts() []prompts.Info { return nil }
 
-func (h StoredHost) EditPath(string, string) (string, error) { return "", h.why() }
+func (h StoredHost) EditPath(string, string) (string, error) { return "", h.Why }
 
-func (h StoredHost) Reload(*eval.Result) error { return h.why() }
+func (h StoredHost) Reload(*eval.Result) error { return h.Why }
 
-func (h StoredHost) ResetPrompt(string, string) error { return h.why() }
+func (h StoredHost) ResetPrompt(string, string) error { return h.Why }
 
 func (h StoredHost) Plan(context.Context, []int, []eval.Metric) (tui.Plan, error) {
-	return tui.Plan{}, h.why()
+	return tui.Plan{}, h.Why
 }
 
 func (h StoredHost) Rerun(context.Context, tui.Plan) (string, <-chan eval.Event, error) {
-	return "", nil, h.why()
+	return "", nil, h.Why
 }
 
 func (h StoredHost) Runs() ([]report.RunInfo, error) { return sameDataset(h.Store, h.Run) }

@@ -128,7 +128,7 @@ func Show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass re
 	lr, isLive := running[info.ID]
 	opts := tui.Options{
 		Dataset: info.Dataset, Total: info.Samples, Judge: info.Judge, Metrics: info.Metrics, ASCII: ascii,
-		Started: info.StartedAt, RawCalls: RawCalls(st), RawCallsJSON: RawCallsJSON(st), RunID: info.ID, Host: StoredHost{Store: st, Run: info},
+		Started: info.StartedAt, RawCalls: RawCalls(st), RawCallsJSON: RawCallsJSON(st), RunID: info.ID, Host: StoredHost{Store: st, Run: info, Why: errStoredRun},
 		Load: LoadResult(st, info.ID), Pricing: info.Pricing, Labels: labels.Host{Store: st, By: labels.Labeller()},
 		Watch: follow, Limit: st.HolderNote, Levels: report.RunLevels(info),
 		Criteria: info.Criteria.Names(), CriteriaPass: info.Criteria.Passes(),
