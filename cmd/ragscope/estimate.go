@@ -14,15 +14,10 @@ import (
 )
 
 // estimateGroups are the flags estimate takes from run: those that decide
-// which calls a run sends and how they are priced; the output flags of run
-// have no meaning for an estimate.
-var estimateGroups = []clidoc.FlagGroup{
-	runFlagGroups[0], // judge
-	runFlagGroups[1], // judge (advanced)
-	runFlagGroups[2], // dataset
-	{Title: "cache & store", Flags: []string{"db", "no-cache", "cache-only", "resume"}},
-	{Title: "output", Flags: []string{"json", "prices", "config"}},
-}
+// which calls a run sends and how they are priced (run's groups up to the
+// cache and the store); the output flags of run have no meaning for an
+// estimate. The capacity of the slice of run's makes append copy it.
+var estimateGroups = append(runFlagGroups[:4:4], clidoc.FlagGroup{Title: "output", Flags: []string{"json", "prices", "config"}})
 
 // estimateCommand is `ragscope estimate`: what a run would cost, without
 // sending anything.

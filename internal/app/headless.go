@@ -182,7 +182,7 @@ func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, e
 	fmt.Fprintf(stderr, "ragscope: %s: %s samples, metrics %s%s\n", info.Dataset, info.SamplesText(), joinMetrics(s.Metrics), crit)
 	fmt.Fprintf(stderr, "ragscope: %s\n", s.Banner)
 	fmt.Fprintf(stderr, "ragscope: run %s (db %s)\n", info.ID, s.Store.Path())
-	if n := s.Resumed(); n > 0 {
+	if n := s.resumed; n > 0 {
 		fmt.Fprintf(stderr, "ragscope: resuming: %d of %d samples already finished\n", n, s.Total())
 	}
 	o.live = s.livePass(o)
@@ -225,13 +225,10 @@ func Headless(ctx context.Context, s *Session, stdout, stderr io.Writer) (int, e
 			if ev.Kind != eval.EventSampleFinished || ev.Result == nil {
 				continue
 			}
-			if time.Since(last) < progressEvery {
-				continue
-			}
 		case <-tick.C:
-			if time.Since(last) < progressEvery {
-				continue
-			}
+		}
+		if time.Since(last) < progressEvery {
+			continue
 		}
 		last = time.Now()
 		show()

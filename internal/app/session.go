@@ -169,9 +169,6 @@ func (s *Session) Info() report.RunInfo {
 	return s.run
 }
 
-// Resumed is how many samples an earlier attempt of the run finished.
-func (s *Session) Resumed() int { return s.resumed }
-
 // doneLookup gives the runner the earlier attempt's finished results, read
 // from the store a page at a time alongside the samples (which come in
 // index order), nil when the run is not resumed.
