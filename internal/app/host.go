@@ -258,13 +258,10 @@ func (h *Host) keepDraft(j *llm.Judge, edit *pendingEdit, final, draft string) e
 // template that fails only on real inputs is caught before it is used.
 // It returns the task and language of the template that failed.
 func renderSample(set *prompts.Set, sample *eval.Result) (task, lang string, err error) {
-	d := prompts.Data{Question: sample.Question, Answer: sample.Answer, Reference: sample.Reference,
+	d := prompts.Data{Question: sample.Question, Answer: sample.Answer, Reference: cmp.Or(sample.Reference, "(reference)"),
 		Contexts: sample.Contexts, Statements: []string{"(statement)"}}
 	if len(sample.Contexts) > 0 {
 		d.Chunk, d.Rank = sample.Contexts[0], 1
-	}
-	if d.Reference == "" {
-		d.Reference = "(reference)"
 	}
 	for _, in := range set.List() {
 		if _, err := set.Render(in.Task, in.Lang, d); err != nil {

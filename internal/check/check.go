@@ -3,6 +3,7 @@
 package check
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -113,10 +114,9 @@ func Run(ctx context.Context, cfg *app.Config, w io.Writer) int {
 			valid++
 		}
 	}
-	switch {
-	case valid == len(resp.Choices) && valid > 0:
+	if valid == len(resp.Choices) && valid > 0 {
 		line("replies", "follow the task's schema (%s)", format)
-	default:
+	} else {
 		line("replies", "%d of %d do not follow the task's schema, even with reasoning removed and the JSON repaired: scores would be parse errors; try another --response-format or model", len(resp.Choices)-valid, len(resp.Choices))
 		ok = false
 	}
@@ -218,12 +218,7 @@ func checkReasoning(resp eval.ChatResponse, mode string, ab *endpoint.Abilities,
 	}
 }
 
-func listOrNone(s []string) string {
-	if len(s) == 0 {
-		return "none"
-	}
-	return strings.Join(s, ", ")
-}
+func listOrNone(s []string) string { return cmp.Or(strings.Join(s, ", "), "none") }
 
 func oneLineErr(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
 

@@ -292,9 +292,7 @@ func (f *Watcher) Run(ctx context.Context) error {
 		tcancel()
 		for range queue {
 		}
-		if terr := <-tailErr; err == nil {
-			err = terr
-		}
+		err = cmp.Or(err, <-tailErr)
 		f.waitAlertExecs()
 		return err
 	}
@@ -662,14 +660,8 @@ func (f *Watcher) readBatch(n int, now time.Time) (take []cache.WatchRecord, pro
 					f.update(func(st *report.WatchStatus) { st.Sampled++ })
 					continue
 				}
-				if s.ID == "" {
-					s.ID = filepath.Base(tf.path) + ":" + strconv.Itoa(ln.num)
-				}
-				readAt := now
-				if !tf.since.IsZero() {
-					readAt = tf.since
-				}
-				take = append(take, cache.WatchRecord{Hash: hex.EncodeToString(h[:]), Sample: s, File: tf.path, Line: ln.num, ReadAt: readAt})
+				s.ID = cmp.Or(s.ID, filepath.Base(tf.path)+":"+strconv.Itoa(ln.num))
+				take = append(take, cache.WatchRecord{Hash: hex.EncodeToString(h[:]), Sample: s, File: tf.path, Line: ln.num, ReadAt: cmp.Or(tf.since, now)})
 			}
 		}
 		t.finishEOF(tf)
