@@ -48,13 +48,13 @@ ragscope estimate --resume latest`,
 				f.Dataset = pos[0]
 			}
 			f.APIKey = cmp.Or(f.APIKey, os.Getenv("OPENAI_API_KEY"))
-			if err := checkSampleFlags(cmd.Flags()); err != nil {
-				c.stderr.Write([]byte("ragscope estimate: " + errText(err) + "\n"))
-				return exitUsage
-			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			if err := c.estimate(ctx, &f, asJSON); err != nil {
+			err := checkSampleFlags(cmd.Flags())
+			if err == nil {
+				err = c.estimate(ctx, &f, asJSON)
+			}
+			if err != nil {
 				c.stderr.Write([]byte("ragscope estimate: " + errText(err) + "\n"))
 				return exitCode(err)
 			}

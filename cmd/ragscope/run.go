@@ -201,13 +201,12 @@ func (c *cli) evaluateCommand(cmd *cobra.Command, f *runFlags, pos []string) int
 	if len(pos) == 1 {
 		f.Dataset = pos[0]
 	}
-	if err := checkSampleFlags(cmd.Flags()); err != nil {
-		fmt.Fprintln(stderr, "ragscope:", err)
-		return exitUsage
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	code, err := evaluate(ctx, f, stdout, stderr)
+	code, err := 0, checkSampleFlags(cmd.Flags())
+	if err == nil {
+		code, err = evaluate(ctx, f, stdout, stderr)
+	}
 	if err != nil {
 		return failedAsIs(stderr, "ragscope", err)
 	}

@@ -294,8 +294,7 @@ func head(s string, n int) string {
 func publishProgress(pub progressPublisher, id string, r *eval.Runner, sent func() int, started *startedSamples, done <-chan struct{}) {
 	tick := time.NewTicker(publishEvery)
 	defer tick.Stop()
-	var last holder.Progress
-	first := true
+	var last *holder.Progress
 	for {
 		select {
 		case <-done:
@@ -307,10 +306,10 @@ func publishProgress(pub progressPublisher, id string, r *eval.Runner, sent func
 		if sent != nil {
 			p.InFlight = sent()
 		}
-		if !first && p.Calls == last.Calls && p.Tokens == last.Tokens && p.InFlight == last.InFlight && slices.Equal(p.Samples, last.Samples) {
+		if last != nil && p.Calls == last.Calls && p.Tokens == last.Tokens && p.InFlight == last.InFlight && slices.Equal(p.Samples, last.Samples) {
 			continue
 		}
-		first, last = false, p
+		last = &p
 		pub.SetProgress(id, p)
 	}
 }

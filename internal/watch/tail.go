@@ -156,14 +156,8 @@ func (t *tailer) check(tf *tailFile) error {
 	head := make([]byte, min(tf.size, printLen))
 	n, _ := tf.f.ReadAt(head, 0)
 	head = head[:n]
-	reset := false
-	switch {
-	case tf.gz:
-	case tf.size < tf.st.Offset:
-		reset = true
-	case tf.st.PrintLen > 0 && (len(head) < tf.st.PrintLen || fingerprint(head[:tf.st.PrintLen]) != tf.st.Print):
-		reset = true
-	}
+	reset := !tf.gz && (tf.size < tf.st.Offset ||
+		tf.st.PrintLen > 0 && (len(head) < tf.st.PrintLen || fingerprint(head[:tf.st.PrintLen]) != tf.st.Print))
 	if reset {
 		t.warn(fmt.Sprintf("%s was truncated or replaced (copytruncate?): reading it again from its start", tf.path))
 		tf.st.Offset, tf.st.Line, tf.r, tf.partial, tf.plen, tf.dirty = 0, 0, nil, nil, 0, true
