@@ -401,10 +401,9 @@ func (f *Watcher) evaluate(ctx context.Context, runID string, initial []cache.Wa
 				}
 				if grow(it.rec.Index) && time.Since(lastPut) > time.Second {
 					// The record says how many samples the run has so far:
-					// runs and report show a live run growing.
-					mu.Lock()
+					// runs and report show a live run growing. (The source
+					// alone writes samples: it reads it without the lock.)
 					base.Samples = samples
-					mu.Unlock()
 					_ = f.s.Store.PutRun(base)
 					lastPut = time.Now()
 				}
@@ -501,8 +500,7 @@ const maxBatch = 256
 // the log, not memory, holds what the judge has not caught up with.
 func (f *Watcher) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.WatchMeta) error {
 	t := f.tail
-	first := true
-	var lastScan time.Time
+	var lastScan time.Time // zero: the first scan
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	wait := func(d time.Duration, space bool) bool {
@@ -522,12 +520,11 @@ func (f *Watcher) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.W
 	}
 	for {
 		now := f.clock()
-		if first || now.Sub(lastScan) >= f.fc.Poll {
-			t.scan(now, first)
+		if now.Sub(lastScan) >= f.fc.Poll {
+			t.scan(now, lastScan.IsZero())
 			lastScan = now
 			f.update(func(st *report.WatchStatus) { st.Files = len(t.files) })
 		}
-		first = false
 		if meta.RunID != "" && !f.windowStart(now).Equal(meta.Window) {
 			// The window is over: its run ends; the next record starts a new one.
 			select {
