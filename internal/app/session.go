@@ -121,16 +121,11 @@ func Prepare(cfg *Config, st cache.Store, stderr io.Writer) (_ *Session, err err
 // NewSession is what every session (a run's, a watcher's) starts with:
 // the log file opened, the cache flags checked; BuildJudge completes it.
 // The caller closes the session (which does not close the store).
-func NewSession(cfg *Config, st cache.Store) (_ *Session, err error) {
+func NewSession(cfg *Config, st cache.Store) (*Session, error) {
 	if !cfg.Parsed.ok {
 		return nil, errors.New("app: a session of a Config that Validate has not parsed")
 	}
 	s := &Session{Cfg: cfg, Store: st, Metrics: cfg.Parsed.Metrics, Criteria: cfg.Parsed.Criteria, log: io.Discard}
-	defer func() {
-		if err != nil {
-			s.Close()
-		}
-	}()
 	if cfg.LogFile != "" {
 		lf, err := os.OpenFile(cfg.LogFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
@@ -139,6 +134,7 @@ func NewSession(cfg *Config, st cache.Store) (_ *Session, err error) {
 		s.logFile, s.log = lf, lf
 	}
 	if cfg.NoCache && cfg.CacheOnly {
+		s.Close()
 		return nil, exit.Usagef("--no-cache and --cache-only contradict each other: choose one")
 	}
 	return s, nil
