@@ -225,18 +225,15 @@ func evaluate(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (int, 
 	}
 	// A takeover of the database is said on stderr headless, never behind the TUI's back.
 	var takeover io.Writer
+	f.Stream = f.headless // the TUI holds every sample; headless reads them as it goes
 	if f.headless {
-		takeover = stderr
+		takeover, f.StepSummary = stderr, os.Getenv("GITHUB_STEP_SUMMARY")
 	}
 	st, err := store.Open(f.DB, store.OpenOptions{Mode: store.Hold, Role: "run", Stderr: takeover})
 	if err != nil {
 		return 0, err
 	}
 	defer st.Close()
-	f.Stream = f.headless // the TUI holds every sample; headless reads them as it goes
-	if f.headless {
-		f.StepSummary = os.Getenv("GITHUB_STEP_SUMMARY")
-	}
 	s, err := app.Prepare(&f.Config, st, stderr)
 	if err != nil {
 		return 0, err
