@@ -237,9 +237,7 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 		err = fh.Commit()
 	}
 	if p := os.Getenv("GITHUB_STEP_SUMMARY"); err == nil && o.format == runreport.FormatGitHub && p != "" {
-		if err = sr.AppendStepSummary(p); err != nil {
-			err = fmt.Errorf("appending the summary to $GITHUB_STEP_SUMMARY (%s): %v", p, err)
-		}
+		err = sr.AppendStepSummary(p)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "ragscope report:", errText(err))

@@ -158,9 +158,7 @@ func (o *Outputs) Finish(st cache.Store, id string, info *report.RunInfo, cfg *C
 		}
 	}
 	if format == runreport.FormatGitHub && cfg.StepSummary != "" && werr == nil {
-		if err := sr.AppendStepSummary(cfg.StepSummary); err != nil {
-			werr = fmt.Errorf("appending the summary to $GITHUB_STEP_SUMMARY (%s): %v", cfg.StepSummary, err)
-		}
+		werr = sr.AppendStepSummary(cfg.StepSummary)
 	}
 	return sr, nil, werr
 }
