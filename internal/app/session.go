@@ -220,11 +220,6 @@ func (s *Session) loadDataset(stderr io.Writer) error {
 	return nil
 }
 
-func isDir(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
-}
-
 func short(h string) string { return h[:min(12, len(h))] }
 
 // BuildJudge loads the prompts (their overrides) and builds the judge.
@@ -257,7 +252,8 @@ func (s *Session) BuildJudge() (err error) {
 	if c.PromptsDir == "" {
 		// Overrides made in the TUI without --prompts live in the default
 		// directory; later runs use them, and say so in the run record.
-		if dir := DefaultPromptsDir(); dir != "" && isDir(dir) {
+		dir := DefaultPromptsDir() // "" without a config directory, which Stat refuses
+		if st, err := os.Stat(dir); err == nil && st.IsDir() {
 			c.PromptsDir, source = dir, PromptsDirDefault
 		}
 	}
