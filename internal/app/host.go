@@ -143,7 +143,8 @@ func (h *Host) ResetPrompt(task, lang string) error {
 	return nil
 }
 
-// pendingEdit is the override file the editor was given.
+// pendingEdit is the override file the editor was given (path, in the
+// override directory).
 type pendingEdit struct{ task, lang, path string }
 
 // Reload puts the prompts of the directory into use, or says why not. The
@@ -159,10 +160,7 @@ func (h *Host) Reload(sample *eval.Result) error {
 	h.mu.Lock()
 	edit, j := h.edit, h.judge
 	h.mu.Unlock()
-	var final, draft string
 	if edit != nil {
-		final = filepath.Join(h.dir, prompts.FileName(edit.task, edit.lang))
-		draft = prompts.DraftPath(h.dir, edit.task, edit.lang)
 		b, err := os.ReadFile(edit.path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -191,11 +189,12 @@ func (h *Host) Reload(sample *eval.Result) error {
 	if err != nil {
 		return err
 	}
+	draft := prompts.DraftPath(h.dir, edit.task, edit.lang)
 	mine := false // whether the edited file is at fault
 	var errs []error
 	for _, p := range problems {
 		errs = append(errs, p.Err)
-		mine = mine || p.Path == final
+		mine = mine || p.Path == edit.path
 	}
 	err = errors.Join(errs...)
 	if err == nil && sample != nil {
@@ -207,7 +206,7 @@ func (h *Host) Reload(sample *eval.Result) error {
 		if !mine {
 			return err // another file is at fault: the edit is not moved
 		}
-		if rerr := h.keepDraft(j, edit, final, draft); rerr != nil {
+		if rerr := h.keepDraft(j, edit, draft); rerr != nil {
 			return errors.Join(err, rerr)
 		}
 		return fmt.Errorf("%w\nthe previous prompt stays in use; your edit is kept in %s — press e to fix it", err, draft)
@@ -230,8 +229,8 @@ func (h *Host) use(set *prompts.Set, edit *pendingEdit) {
 
 // keepDraft moves a broken edit of the override file into its draft and
 // puts back the text in use: the override it was loaded from, or none.
-func (h *Host) keepDraft(j *llm.Judge, edit *pendingEdit, final, draft string) error {
-	b, err := os.ReadFile(final)
+func (h *Host) keepDraft(j *llm.Judge, edit *pendingEdit, draft string) error {
+	b, err := os.ReadFile(edit.path)
 	if err != nil {
 		return err
 	}
@@ -239,16 +238,16 @@ func (h *Host) keepDraft(j *llm.Judge, edit *pendingEdit, final, draft string) e
 		return err
 	}
 	overridden := slices.ContainsFunc(j.Prompts().List(), func(in prompts.Info) bool {
-		return in.Task == edit.task && in.Lang == edit.lang && in.Source == prompts.SourceOverride && in.Path == final
+		return in.Task == edit.task && in.Lang == edit.lang && in.Source == prompts.SourceOverride && in.Path == edit.path
 	})
 	if overridden {
 		src, err := j.Prompts().Source(edit.task, edit.lang)
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(final, []byte(src), 0o600)
+		return os.WriteFile(edit.path, []byte(src), 0o600)
 	}
-	if err := os.Remove(final); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := os.Remove(edit.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	return nil
