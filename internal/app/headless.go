@@ -92,9 +92,7 @@ func (o *Outputs) Abort() {
 	if o.junit != nil {
 		o.junit.Abort()
 	}
-	if o.live != nil {
-		o.live.Close()
-	}
+	o.live.Close() // nil: none
 }
 
 // Finish is the one end of every run's outputs: one pass over the stored
