@@ -333,8 +333,7 @@ func (h *Host) rerun(ctx context.Context, plan tui.Plan) (*Run, error) {
 	info.Parent = parentID
 	info.StartedAt = time.Now().UTC()
 	info.AttemptStartedAt, info.ElapsedMS = time.Time{}, 0 // a new run, not a resumed one
-	info.FinishedAt = nil
-	info.Cancelled = false
+	info.FinishedAt, info.Cancelled = nil, false
 	info.Prompts = j.Prompts().Hashes()
 	info.ResetUsage()
 	info.Config = maps.Clone(info.Config) // describe always made one

@@ -434,8 +434,7 @@ func (s *Session) initRun() error {
 		return err
 	}
 	s.stampStart(time.Now().UTC())
-	s.run.FinishedAt = nil
-	s.run.Cancelled = false
+	s.run.FinishedAt, s.run.Cancelled = nil, false
 	s.describe(&s.run, t)
 	s.run.Samples = s.Loaded.Count
 	s.run.Skipped = s.Loaded.SkippedCount
