@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -71,10 +72,7 @@ func noteEnv(fs *pflag.FlagSet) {
 // settingsPath is --config, else RAGSCOPE_CONFIG, else
 // $XDG_CONFIG_HOME/ragscope/config.json when it exists.
 func settingsPath(explicit string) (path string, required bool) {
-	if explicit != "" {
-		return explicit, true
-	}
-	if p := os.Getenv("RAGSCOPE_CONFIG"); p != "" {
+	if p := cmp.Or(explicit, os.Getenv("RAGSCOPE_CONFIG")); p != "" {
 		return p, true
 	}
 	dir, err := os.UserConfigDir()

@@ -129,11 +129,7 @@ func (h *heldLines) Write(p []byte) (int, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.part = append(h.part, p...)
-	for {
-		i := bytes.IndexByte(h.part, '\n')
-		if i < 0 {
-			break
-		}
+	for i := bytes.IndexByte(h.part, '\n'); i >= 0; i = bytes.IndexByte(h.part, '\n') {
 		h.lines = append(h.lines, append([]byte(nil), h.part[:i+1]...))
 		h.part = h.part[i+1:]
 		if len(h.lines) > h.max {
