@@ -251,10 +251,8 @@ func (c *Config) Validate() error {
 	if p.Lang, err = settings.ParseLang(c.Lang); err != nil {
 		return exit.UsageError{Err: err}
 	}
-	if c.Mapping != "" {
-		if p.Map, err = dataset.ParseMap(c.Mapping); err != nil {
-			return exit.UsageError{Err: err} // it names --map
-		}
+	if p.Map, err = dataset.ParseMap(c.Mapping); err != nil { // nil without one
+		return exit.UsageError{Err: err} // it names --map
 	}
 	p.ok = true
 	c.Parsed = p
