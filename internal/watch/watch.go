@@ -62,7 +62,6 @@ func DefaultMetrics() string {
 // into a rolling run per window.
 type Watcher struct {
 	s      *app.Session
-	fs     cache.WatchStore
 	fc     Config
 	stream string
 	dec    *dataset.LineDecoder
@@ -129,7 +128,7 @@ func Prepare(cfg *app.Config, fc Config, st cache.Store, stderr io.Writer) (_ *W
 			s.Close()
 		}
 	}()
-	f := &Watcher{s: s, fs: st, fc: fc, stderr: stderr, space: make(chan struct{}, 1), clock: time.Now, flights: map[flightKey]flight{}}
+	f := &Watcher{s: s, fc: fc, stderr: stderr, space: make(chan struct{}, 1), clock: time.Now, flights: map[flightKey]flight{}}
 	if f.alerts, err = parseAlerts(fc.Alerts, s.Scored()); err != nil {
 		return nil, exit.UsageError{Err: err}
 	}
@@ -250,7 +249,7 @@ func (f *Watcher) addFlight(r cache.WatchRecord) {
 // hold is evaluated). Records taken but not evaluated when it stops are
 // evaluated by the next watcher of the same logs.
 func (f *Watcher) Run(ctx context.Context) error {
-	state, err := f.fs.WatchLoad(f.stream)
+	state, err := f.s.Store.WatchLoad(f.stream)
 	if err != nil {
 		return err
 	}
@@ -459,7 +458,7 @@ func (f *Watcher) put(ctx context.Context, runID string, res *eval.Result, abort
 			return nil
 		}
 	}
-	if err := f.fs.WatchResult(f.stream, fl.hash, runID, res); err != nil {
+	if err := f.s.Store.WatchResult(f.stream, fl.hash, runID, res); err != nil {
 		return err
 	}
 	f.mu.Lock()
@@ -560,7 +559,7 @@ func (f *Watcher) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.W
 				}
 				meta = cache.WatchMeta{RunID: id, Window: f.windowStart(now)}
 			}
-			res, err := f.fs.WatchAdmit(f.stream, cache.WatchAdmit{RunID: meta.RunID, Window: meta.Window, Files: files, Forget: t.forget, Take: take})
+			res, err := f.s.Store.WatchAdmit(f.stream, cache.WatchAdmit{RunID: meta.RunID, Window: meta.Window, Files: files, Forget: t.forget, Take: take})
 			if err != nil {
 				return fmt.Errorf("recording the watcher's place in its logs: %w", err)
 			}
