@@ -132,13 +132,12 @@ func (s *Session) source() eval.Source {
 func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 	st := s.Store
 	info := spec.Info
-	if err := st.PutRun(info); err != nil {
-		return nil, fmt.Errorf("recording the run: %v", err)
+	err := st.PutRun(info)
+	if err == nil && len(spec.carry) > 0 {
+		err = st.PutResults(info.ID, spec.carry)
 	}
-	if len(spec.carry) > 0 {
-		if err := st.PutResults(info.ID, spec.carry); err != nil {
-			return nil, fmt.Errorf("recording the run: %v", err)
-		}
+	if err != nil {
+		return nil, fmt.Errorf("recording the run: %v", err)
 	}
 	live, _ := st.(liveRegistry)
 	if live != nil {

@@ -184,7 +184,7 @@ func (s *Session) loadDataset(stderr io.Writer) error {
 		return nil
 	}
 	path := s.Cfg.Dataset
-	opt := dataset.Options{SkipInvalid: s.Cfg.SkipInvalid, MaxRecordBytes: s.Cfg.MaxRecordBytes, Map: s.Cfg.Parsed.Map, Sheet: s.Cfg.Sheet}
+	s.datasetOpt = dataset.Options{SkipInvalid: s.Cfg.SkipInvalid, MaxRecordBytes: s.Cfg.MaxRecordBytes, Map: s.Cfg.Parsed.Map, Sheet: s.Cfg.Sheet}
 	load := dataset.Load
 	if s.Cfg.Stream {
 		// Validated whole now, read again as it is evaluated: a bad record
@@ -192,8 +192,7 @@ func (s *Session) loadDataset(stderr io.Writer) error {
 		// are never all in memory.
 		load = dataset.Scan
 	}
-	s.datasetOpt = opt
-	loaded, err := load(path, opt)
+	loaded, err := load(path, s.datasetOpt)
 	if err != nil {
 		return exit.UsageError{Err: err}
 	}
