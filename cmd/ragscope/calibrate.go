@@ -229,7 +229,8 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 	return exitOK, nil
 }
 
-// isTerminal: r is a terminal a question can be asked on.
+// isTerminal: r is a terminal (stdin: a question can be asked on it; with
+// stdout one too, the interface can run).
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
 	return ok && term.IsTerminal(f.Fd())

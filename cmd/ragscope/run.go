@@ -13,7 +13,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -220,7 +219,7 @@ func evaluate(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (int, 
 	if f.detach {
 		return detach(f, stdout, stderr)
 	}
-	if !f.headless && (!term.IsTerminal(os.Stdout.Fd()) || !term.IsTerminal(os.Stdin.Fd())) {
+	if !f.headless && (!isTerminal(os.Stdout) || !isTerminal(os.Stdin)) {
 		return 0, errorf("the interface needs a terminal; use --headless (with --out FILE) in scripts and CI")
 	}
 	// A takeover of the database is said on stderr headless, never behind the TUI's back.
