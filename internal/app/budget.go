@@ -3,14 +3,12 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/estimate"
-	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/tui"
 )
 
@@ -128,10 +126,4 @@ func (f *firstRun) close() (*Run, error) {
 	f.mu.Unlock()
 	f.estimating.Wait()
 	return run, err
-}
-
-// errNotStarted is the end of an interface that quit at the cost question.
-func errNotStarted(confirmOver float64) error {
-	return exit.UsageError{Err: fmt.Errorf("quit at the cost question (--confirm-over $%g); nothing was sent and no run was recorded: %w",
-		confirmOver, ErrOverBudget)}
 }

@@ -95,8 +95,8 @@ func (s *Session) interactiveRun(ctx context.Context, opts tui.Options) (*Run, e
 		}()
 	case err == nil && startErr != nil:
 		err = startErr
-	case err == nil:
-		err = errNotStarted(s.Cfg.ConfirmOver)
+	case err == nil: // the interface quit at the cost question
+		err = exit.Usagef("quit at the cost question (--confirm-over $%g); nothing was sent and no run was recorded: %w", s.Cfg.ConfirmOver, ErrOverBudget)
 	}
 	return run, err
 }
