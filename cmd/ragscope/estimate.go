@@ -82,7 +82,7 @@ func (c *cli) estimate(ctx context.Context, f *runFlags, asJSON bool) error {
 	}
 	defer closeStore()
 	f.Stream = true // an estimate keeps no sample: 100k of them need no memory
-	// The price table is checked before the dataset is read, as a run's is.
+	// A price table that does not load is said before the dataset is read.
 	if _, err := app.Prices(&f.Config); err != nil {
 		return err
 	}
