@@ -519,10 +519,8 @@ func (s *Session) config() map[string]string {
 		if c.Reasoning != "" && c.Reasoning != "auto" {
 			m["reasoning"] = c.Reasoning
 		}
-		m["temperature"] = strconv.FormatFloat(c.Temperature, 'g', -1, 64)
-		m["concurrency"] = strconv.Itoa(c.Concurrency)
-		m["max_retries"] = strconv.Itoa(c.MaxRetries)
-		m["request_timeout"] = c.Timeout.String()
+		set("temperature", strconv.FormatFloat(c.Temperature, 'g', -1, 64), "concurrency", strconv.Itoa(c.Concurrency),
+			"max_retries", strconv.Itoa(c.MaxRetries), "request_timeout", c.Timeout.String())
 		m["cache"] = map[bool]string{true: "off", false: "on"}[c.NoCache]
 		if c.CacheOnly {
 			m["cache"] = "only"
