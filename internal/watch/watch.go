@@ -132,8 +132,7 @@ func Prepare(cfg *app.Config, fc Config, st cache.Store, stderr io.Writer) (_ *W
 	if f.alerts, err = parseAlerts(fc.Alerts, s.Scored()); err != nil {
 		return nil, exit.UsageError{Err: err}
 	}
-	opt := dataset.Options{MaxRecordBytes: cfg.MaxRecordBytes, Map: cfg.Parsed.Map}
-	if f.dec, err = dataset.NewLineDecoder(opt); err != nil {
+	if f.dec, err = dataset.NewLineDecoder(dataset.Options{MaxRecordBytes: cfg.MaxRecordBytes, Map: cfg.Parsed.Map}); err != nil {
 		return nil, exit.UsageError{Err: err}
 	}
 	if err := s.BuildJudge(); err != nil {
