@@ -386,12 +386,7 @@ func (h *Host) split(names []eval.Metric) ([]eval.Metric, *criteria.Set, error) 
 		return metrics, nil, nil
 	}
 	sub := *set
-	sub.Criteria = nil
-	for _, c := range set.Criteria {
-		if slices.Contains(names, eval.Metric(c.Name)) {
-			sub.Criteria = append(sub.Criteria, c)
-		}
-	}
+	sub.Criteria = slices.DeleteFunc(slices.Clone(set.Criteria), func(c *criteria.Criterion) bool { return !slices.Contains(names, eval.Metric(c.Name)) })
 	return metrics, &sub, nil
 }
 
