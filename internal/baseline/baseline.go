@@ -96,11 +96,7 @@ func Prepare(st cache.Store, arg string, r Run, stderr io.Writer) (*Baseline, er
 		}
 		b.runID, b.info, b.samples = info.ID, info, info.Samples
 	}
-	for _, m := range r.Scored {
-		if slices.Contains(b.info.Scored(), m) {
-			b.metrics = append(b.metrics, m)
-		}
-	}
+	b.metrics = slices.DeleteFunc(slices.Clone(r.Scored), func(m eval.Metric) bool { return !slices.Contains(b.info.Scored(), m) })
 	if len(b.metrics) == 0 {
 		return nil, bad("it evaluated %s, none of this run's metrics (%s)", cmp.Or(joinMetrics(b.info.Metrics), "no metric"), joinMetrics(r.Metrics))
 	}

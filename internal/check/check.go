@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -205,12 +206,7 @@ func checkReasoning(resp eval.ChatResponse, mode string, ab *endpoint.Abilities,
 		line("", "--reasoning off: %s", oneLineErr(err))
 		return
 	}
-	sent := []string{}
-	for _, sw := range []string{"chat_template_kwargs", "reasoning_effort"} {
-		if !ab.Refused(sw) {
-			sent = append(sent, sw)
-		}
-	}
+	sent := slices.DeleteFunc([]string{"chat_template_kwargs", "reasoning_effort"}, ab.Refused)
 	if rc2, _ := share(off); rc2 == 0 {
 		line("", "--reasoning off works (switches sent: %s; refused: %s): cheaper and faster judging", strings.Join(sent, ", "), listOrNone(ab.Profile().SwitchRefused))
 	} else {
