@@ -118,11 +118,10 @@ func calibrateOffline(dir string, limit int, lexicon string, stdout, stderr io.W
 		opts = append(opts, offline.WithLexicon(lx))
 	}
 	rep, err := calibrate.Offline(dir, limit, opts...)
-	if err != nil {
-		fmt.Fprintf(stderr, "ragscope calibrate: %s\n", errText(err))
-		return exitFatal
+	if err == nil {
+		err = calibrate.WriteReport(stdout, rep)
 	}
-	if err := calibrate.WriteReport(stdout, rep); err != nil {
+	if err != nil {
 		fmt.Fprintf(stderr, "ragscope calibrate: %s\n", errText(err))
 		return exitFatal
 	}
@@ -154,10 +153,8 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 	if err != nil {
 		return 0, usageError{Err: err}
 	}
-	pairs := 0
 	var names []string
 	for _, ls := range sets {
-		pairs += len(ls.Pairs)
 		names = append(names, ls.Name)
 	}
 	cfg.Dataset = "calibration: " + strings.Join(names, ", ")
@@ -175,16 +172,12 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 		return 0, err
 	}
 	defer s.Close()
-	prices, err := app.Prices(cfg)
-	if err != nil {
-		return 0, err
-	}
-	est, err := s.Estimate(ctx, prices, app.PricesPath(cfg))
+	est, err := s.Estimate(ctx)
 	if err != nil {
 		return 0, err
 	}
 	// Said before anything is sent: what the calibration will cost.
-	if err := est.WriteText(c.stdout, fmt.Sprintf("%s: %d pairs, 2 answers each", cfg.Dataset, pairs)); err != nil {
+	if err := est.WriteText(c.stdout, fmt.Sprintf("%s: %d pairs, 2 answers each", cfg.Dataset, cfg.Preloaded.Count/2)); err != nil {
 		return 0, err
 	}
 	calls := est.Calls.Chat + est.Calls.Embeddings
@@ -236,7 +229,8 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 	return exitOK, nil
 }
 
-// isTerminal: r is a terminal a question can be asked on.
+// isTerminal: r is a terminal (stdin: a question can be asked on it; with
+// stdout one too, the interface can run).
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
 	return ok && term.IsTerminal(f.Fd())

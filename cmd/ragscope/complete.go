@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -163,19 +164,14 @@ ragscope completion fish > ~/.config/fish/completions/ragscope.fish`,
 			if len(args) != 1 || !slices.Contains(shells, args[0]) {
 				return usageHint(c.stderr, cmd, "give one shell: %s", strings.Join(shells, ", "))
 			}
-			root, w := cmd.Root(), c.stdout
-			var err error
-			switch args[0] {
-			case "bash":
-				err = root.GenBashCompletionV2(w, true)
-			case "zsh":
-				err = root.GenZshCompletion(w)
-			case "fish":
-				err = root.GenFishCompletion(w, true)
-			case "powershell":
-				err = root.GenPowerShellCompletionWithDesc(w)
+			root := cmd.Root()
+			generate := map[string]func(io.Writer) error{
+				"bash":       func(w io.Writer) error { return root.GenBashCompletionV2(w, true) },
+				"zsh":        root.GenZshCompletion,
+				"fish":       func(w io.Writer) error { return root.GenFishCompletion(w, true) },
+				"powershell": root.GenPowerShellCompletionWithDesc,
 			}
-			if err != nil {
+			if err := generate[args[0]](c.stdout); err != nil {
 				fmt.Fprintln(c.stderr, "ragscope completion:", errText(err))
 				return exitFatal
 			}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -71,10 +72,7 @@ func noteEnv(fs *pflag.FlagSet) {
 // settingsPath is --config, else RAGSCOPE_CONFIG, else
 // $XDG_CONFIG_HOME/ragscope/config.json when it exists.
 func settingsPath(explicit string) (path string, required bool) {
-	if explicit != "" {
-		return explicit, true
-	}
-	if p := os.Getenv("RAGSCOPE_CONFIG"); p != "" {
+	if p := cmp.Or(explicit, os.Getenv("RAGSCOPE_CONFIG")); p != "" {
 		return p, true
 	}
 	dir, err := os.UserConfigDir()
@@ -101,19 +99,15 @@ func applySettings(fs *pflag.FlagSet, path string, required bool) error {
 	if err != nil {
 		return errorf("settings %s: %v", path, err)
 	}
-	given := map[string]bool{}
-	fs.Visit(func(f *pflag.Flag) { given[f.Name] = true })
 	name, prof, err := profileOf(fs, raw, path)
 	if err != nil {
 		return errorf("%v", err)
 	}
-	if prof != nil {
-		if err := applyProfile(fs, name, prof, given, path); err != nil {
-			return errorf("%v", err)
-		}
-		// The profile's settings are the file's most precise: its own
-		// top-level keys do not change them.
-		fs.Visit(func(f *pflag.Flag) { given[f.Name] = true })
+	// A profile's settings are the file's most precise: they are set first,
+	// and then count as given (Changed), so that the file's own top-level
+	// keys do not change them.
+	if err := applyProfile(fs, name, prof, path); err != nil {
+		return errorf("%v", err)
 	}
 	for _, k := range slices.Sorted(maps.Keys(raw)) {
 		if k == "judge" || k == "judges" {
@@ -126,7 +120,7 @@ func applySettings(fs *pflag.FlagSet, path string, required bool) error {
 		if !ok {
 			return errorf("settings %s: unknown key %q (known: %s)", path, k, strings.Join(slices.Sorted(slices.Values(settingKeys)), ", "))
 		}
-		if env := flagEnv[name]; fs.Lookup(name) == nil || given[name] || (env != "" && os.Getenv(env) != "") {
+		if env := flagEnv[name]; fs.Lookup(name) == nil || fs.Changed(name) || (env != "" && os.Getenv(env) != "") {
 			continue // not a flag of this command, or set by flag or environment
 		}
 		if err := setSetting(fs, name, raw[k], fmt.Sprintf("settings %s: %q", path, k)); err != nil {

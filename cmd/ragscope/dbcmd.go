@@ -60,10 +60,7 @@ func (o *dbOptions) run(cmd *cobra.Command, pos []string, stdout, stderr io.Writ
 	if len(pos) > 0 {
 		return usageHint(stderr, cmd, "unexpected argument %q (the database is given with --db FILE)", pos[0])
 	}
-	fail := func(err error) int {
-		fmt.Fprintf(stderr, "ragscope db %s: %v\n", sub, err)
-		return exitCode(err)
-	}
+	fail := func(err error) int { return failedAsIs(stderr, "ragscope db "+sub, err) }
 	path, err := store.DBPath(o.db)
 	if err != nil {
 		return fail(err)
@@ -339,8 +336,13 @@ func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout
 				return fail(err)
 			}
 		}
-		if err := refuseWhileHeld(path); err != nil {
+		// Compaction rewrites the file, which only a process that has it to
+		// itself may do: a holder serving it says who to stop. Nobody
+		// serving it, Compact waits for the file lock.
+		if h, held, err := heldBy(path); err != nil {
 			return fail(err)
+		} else if held {
+			return fail(fmt.Errorf("database %s is in use by pid %d (ragscope %s); compaction rewrites the file: stop that process first", path, h.PID, h.Role))
 		}
 		before, after, err := cache.Compact(path, cache.Options{})
 		if err != nil {
@@ -423,16 +425,6 @@ func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout
 		fmt.Fprintf(stdout, "imported %d new cache entries from %s into %s\n", n, sanitize.Line(file), sanitize.Line(db.Path()))
 	}
 	return exitOK
-}
-
-// refuseWhileHeld: compaction rewrites the file, which only a process that
-// has it to itself may do; a holder serving it says who to stop.
-func refuseWhileHeld(path string) error {
-	h, held, err := heldBy(path)
-	if err != nil || !held {
-		return err // nobody serves it; Compact waits for the file lock
-	}
-	return fmt.Errorf("database %s is in use by pid %d (ragscope %s); compaction rewrites the file: stop that process first", path, h.PID, h.Role)
 }
 
 // parseAge accepts Go durations plus a day suffix (30d).

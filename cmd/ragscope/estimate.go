@@ -14,15 +14,10 @@ import (
 )
 
 // estimateGroups are the flags estimate takes from run: those that decide
-// which calls a run sends and how they are priced; the output flags of run
-// have no meaning for an estimate.
-var estimateGroups = []clidoc.FlagGroup{
-	runFlagGroups[0], // judge
-	runFlagGroups[1], // judge (advanced)
-	runFlagGroups[2], // dataset
-	{Title: "cache & store", Flags: []string{"db", "no-cache", "cache-only", "resume"}},
-	{Title: "output", Flags: []string{"json", "prices", "config"}},
-}
+// which calls a run sends and how they are priced (run's groups up to the
+// cache and the store); the output flags of run have no meaning for an
+// estimate. The capacity of the slice of run's makes append copy it.
+var estimateGroups = append(runFlagGroups[:4:4], clidoc.FlagGroup{Title: "output", Flags: []string{"json", "prices", "config"}})
 
 // estimateCommand is `ragscope estimate`: what a run would cost, without
 // sending anything.
@@ -53,13 +48,13 @@ ragscope estimate --resume latest`,
 				f.Dataset = pos[0]
 			}
 			f.APIKey = cmp.Or(f.APIKey, os.Getenv("OPENAI_API_KEY"))
-			if err := checkSampleFlags(cmd.Flags()); err != nil {
-				c.stderr.Write([]byte("ragscope estimate: " + errText(err) + "\n"))
-				return exitUsage
-			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			if err := c.estimate(ctx, &f, asJSON); err != nil {
+			err := checkSampleFlags(cmd.Flags())
+			if err == nil {
+				err = c.estimate(ctx, &f, asJSON)
+			}
+			if err != nil {
 				c.stderr.Write([]byte("ragscope estimate: " + errText(err) + "\n"))
 				return exitCode(err)
 			}
@@ -87,8 +82,8 @@ func (c *cli) estimate(ctx context.Context, f *runFlags, asJSON bool) error {
 	}
 	defer closeStore()
 	f.Stream = true // an estimate keeps no sample: 100k of them need no memory
-	prices, err := app.Prices(&f.Config)
-	if err != nil {
+	// A price table that does not load is said before the dataset is read.
+	if _, err := app.Prices(&f.Config); err != nil {
 		return err
 	}
 	s, err := app.Prepare(&f.Config, st, c.stderr)
@@ -96,7 +91,7 @@ func (c *cli) estimate(ctx context.Context, f *runFlags, asJSON bool) error {
 		return err
 	}
 	defer s.Close()
-	est, err := s.Estimate(ctx, prices, app.PricesPath(&f.Config))
+	est, err := s.Estimate(ctx)
 	if err != nil {
 		return err
 	}

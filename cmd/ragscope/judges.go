@@ -102,9 +102,10 @@ func judgeProfiles(raw map[string]any, path string) (map[string]map[string]any, 
 	return out, nil
 }
 
-// applyProfile sets the flags of fs that the command line left unset from
-// the chosen profile; given are the flags given on the command line.
-func applyProfile(fs *pflag.FlagSet, name string, prof map[string]any, given map[string]bool, path string) error {
+// applyProfile sets the flags of fs that the command line left unset
+// (Changed: given, or set by the profile itself) from the chosen profile
+// (nil: none).
+func applyProfile(fs *pflag.FlagSet, name string, prof map[string]any, path string) error {
 	for _, k := range slices.Sorted(maps.Keys(prof)) {
 		if k == apiKeyEnv {
 			env, _ := prof[k].(string)
@@ -113,10 +114,10 @@ func applyProfile(fs *pflag.FlagSet, name string, prof map[string]any, given map
 			}
 			// The profile's key goes only to the profile's endpoint: a
 			// --base-url given for another one does not take it along.
-			if u, ok := prof["base_url"].(string); ok && given["base-url"] && fs.Lookup("base-url").Value.String() != u {
+			if u, ok := prof["base_url"].(string); ok && fs.Changed("base-url") && fs.Lookup("base-url").Value.String() != u {
 				continue
 			}
-			if fs.Lookup("api-key") != nil && !given["api-key"] {
+			if fs.Lookup("api-key") != nil && !fs.Changed("api-key") {
 				v := os.Getenv(env)
 				if v == "" {
 					return fmt.Errorf("judge %q: its key is read from $%s, which is not set", name, env)
@@ -128,7 +129,7 @@ func applyProfile(fs *pflag.FlagSet, name string, prof map[string]any, given map
 			continue
 		}
 		flag, _ := settingFlag(k)
-		if fs.Lookup(flag) == nil || given[flag] {
+		if fs.Lookup(flag) == nil || fs.Changed(flag) {
 			continue
 		}
 		if err := setSetting(fs, flag, prof[k], fmt.Sprintf("settings %s: judges.%s.%s", path, name, k)); err != nil {

@@ -107,23 +107,20 @@ ragscope diff RUN_A latest`,
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(c.flagError)
 
-	root.AddGroup(
-		&cobra.Group{ID: "eval", Title: "evaluate"},
-		&cobra.Group{ID: "runs", Title: "stored and live runs"},
-		&cobra.Group{ID: "keep", Title: "database, prompts and shell"},
-	)
-	for _, sub := range []*cobra.Command{c.runCommand(), c.watchCommand(), c.estimateCommand(), c.checkCommand(), c.calibrateCommand()} {
-		sub.GroupID = "eval"
-		root.AddCommand(sub)
-	}
-	for _, sub := range []*cobra.Command{c.openCommand("open"), c.openCommand("attach"), c.runsCommand(), c.reportCommand(), c.diffCommand(), c.agreementCommand(), c.serveCommand()} {
-		sub.GroupID = "runs"
-		root.AddCommand(sub)
-	}
 	help := c.helpCommand()
-	for _, sub := range []*cobra.Command{c.judgeCommand(), c.cacheCommand(), c.dbCommand(), c.labelsCommand(), c.promptsCommand(), c.completionCommand(), c.manCommand(), help} {
-		sub.GroupID = "keep"
-		root.AddCommand(sub)
+	for _, g := range []struct {
+		cobra.Group
+		cmds []*cobra.Command
+	}{
+		{cobra.Group{ID: "eval", Title: "evaluate"}, []*cobra.Command{c.runCommand(), c.watchCommand(), c.estimateCommand(), c.checkCommand(), c.calibrateCommand()}},
+		{cobra.Group{ID: "runs", Title: "stored and live runs"}, []*cobra.Command{c.openCommand("open"), c.openCommand("attach"), c.runsCommand(), c.reportCommand(), c.diffCommand(), c.agreementCommand(), c.serveCommand()}},
+		{cobra.Group{ID: "keep", Title: "database, prompts and shell"}, []*cobra.Command{c.judgeCommand(), c.cacheCommand(), c.dbCommand(), c.labelsCommand(), c.promptsCommand(), c.completionCommand(), c.manCommand(), help}},
+	} {
+		root.AddGroup(&g.Group)
+		for _, sub := range g.cmds {
+			sub.GroupID = g.ID
+			root.AddCommand(sub)
+		}
 	}
 	root.SetHelpCommand(help)
 	clidoc.FlagHelpEverywhere(root)

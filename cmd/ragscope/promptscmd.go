@@ -73,7 +73,7 @@ func promptsRun(cmd *cobra.Command, dir, lang string, pos []string, width int, s
 	if dir == "" {
 		if d := app.DefaultPromptsDir(); d != "" {
 			source = app.PromptsDirDefault
-			if isDir(d) || sub == "reset" {
+			if st, err := os.Stat(d); err == nil && st.IsDir() || sub == "reset" {
 				dir = d // where the TUI's edits go; `run` loads it too
 			}
 		}
@@ -155,11 +155,6 @@ func promptsRun(cmd *cobra.Command, dir, lang string, pos []string, width int, s
 	shown := sanitize.Line(pos[0])
 	fmt.Fprintf(stdout, "wrote %d templates to %s; edit them and run with --prompts %s\n", len(prompts.Tasks)*len(prompts.Langs), shown, shown)
 	return exitOK
-}
-
-func isDir(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
 }
 
 func promptsReset(cmd *cobra.Command, dir, source, lang string, pos []string, stdout, stderr io.Writer) int {

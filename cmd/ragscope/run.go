@@ -13,7 +13,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -201,13 +200,12 @@ func (c *cli) evaluateCommand(cmd *cobra.Command, f *runFlags, pos []string) int
 	if len(pos) == 1 {
 		f.Dataset = pos[0]
 	}
-	if err := checkSampleFlags(cmd.Flags()); err != nil {
-		fmt.Fprintln(stderr, "ragscope:", err)
-		return exitUsage
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	code, err := evaluate(ctx, f, stdout, stderr)
+	code, err := 0, checkSampleFlags(cmd.Flags())
+	if err == nil {
+		code, err = evaluate(ctx, f, stdout, stderr)
+	}
 	if err != nil {
 		return failedAsIs(stderr, "ragscope", err)
 	}
@@ -221,23 +219,20 @@ func evaluate(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (int, 
 	if f.detach {
 		return detach(f, stdout, stderr)
 	}
-	if !f.headless && (!term.IsTerminal(os.Stdout.Fd()) || !term.IsTerminal(os.Stdin.Fd())) {
+	if !f.headless && (!isTerminal(os.Stdout) || !isTerminal(os.Stdin)) {
 		return 0, errorf("the interface needs a terminal; use --headless (with --out FILE) in scripts and CI")
 	}
 	// A takeover of the database is said on stderr headless, never behind the TUI's back.
 	var takeover io.Writer
+	f.Stream = f.headless // the TUI holds every sample; headless reads them as it goes
 	if f.headless {
-		takeover = stderr
+		takeover, f.StepSummary = stderr, os.Getenv("GITHUB_STEP_SUMMARY")
 	}
 	st, err := store.Open(f.DB, store.OpenOptions{Mode: store.Hold, Role: "run", Stderr: takeover})
 	if err != nil {
 		return 0, err
 	}
 	defer st.Close()
-	f.Stream = f.headless // the TUI holds every sample; headless reads them as it goes
-	if f.headless {
-		f.StepSummary = os.Getenv("GITHUB_STEP_SUMMARY")
-	}
 	s, err := app.Prepare(&f.Config, st, stderr)
 	if err != nil {
 		return 0, err

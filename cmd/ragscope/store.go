@@ -131,10 +131,17 @@ func listRuns(dbPath string, width int, stdout, stderr io.Writer) int {
 	var notes []string
 	for _, r := range runs {
 		// "-": still running, interrupted, or recorded before costs were.
-		cost := cmp.Or(r.CostText(), "-")
+		cost := r.CostText()
 		rows = append(rows, []string{sanitize.Line(r.ID), r.StartedAt.Local().Format("2006-01-02 15:04:05"), runState(r, live), r.SamplesText(),
-			cost, sanitize.Line(r.Judge.Name), sanitize.Line(r.Dataset), sanitize.Line(r.Parent)})
-		notes = append(notes, costNotes(r)...)
+			cmp.Or(cost, "-"), sanitize.Line(r.Judge.Name), sanitize.Line(r.Dataset), sanitize.Line(r.Parent)})
+		// Why a cost is "—" (a model without a price) or ends in "+" (a
+		// floor: an interrupted attempt recorded nothing).
+		switch {
+		case cost == "—":
+			notes = append(notes, "—: "+r.Pricing.Note())
+		case strings.HasSuffix(cost, "+"):
+			notes = append(notes, "+: at least: an interrupted attempt of the run recorded no usage")
+		}
 	}
 	termtext.WriteTable(stdout, width, rows)
 	// Why a cost is missing or a floor goes to stderr: stdout stays a table.
@@ -142,19 +149,6 @@ func listRuns(dbPath string, width int, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ragscope runs:", sanitize.Line(n))
 	}
 	return exitOK
-}
-
-// costNotes say why a listed cost is "—" (a model without a price) or
-// ends in "+" (a floor: an interrupted attempt recorded nothing).
-func costNotes(r report.RunInfo) []string {
-	var out []string
-	switch c := r.CostText(); {
-	case c == "—":
-		out = append(out, "—: "+r.Pricing.Note())
-	case strings.HasSuffix(c, "+"):
-		out = append(out, "+: at least: an interrupted attempt of the run recorded no usage")
-	}
-	return out
 }
 
 // reportCommand is `ragscope report`.
@@ -237,9 +231,7 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 		err = fh.Commit()
 	}
 	if p := os.Getenv("GITHUB_STEP_SUMMARY"); err == nil && o.format == runreport.FormatGitHub && p != "" {
-		if err = sr.AppendStepSummary(p); err != nil {
-			err = fmt.Errorf("appending the summary to $GITHUB_STEP_SUMMARY (%s): %v", p, err)
-		}
+		err = sr.AppendStepSummary(p)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "ragscope report:", errText(err))

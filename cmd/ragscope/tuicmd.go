@@ -7,7 +7,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/internal/app"
@@ -53,7 +52,7 @@ func (c *cli) show(cmd *cobra.Command, dbPath string, ascii bool, pass string, p
 	if !ok {
 		return exitUsage
 	}
-	if !term.IsTerminal(os.Stdout.Fd()) || !term.IsTerminal(os.Stdin.Fd()) {
+	if !isTerminal(os.Stdout) || !isTerminal(os.Stdin) {
 		fmt.Fprintf(stderr, "ragscope %s: the interface needs a terminal; use 'ragscope report' in scripts\n", name)
 		return exitUsage
 	}
@@ -78,8 +77,7 @@ func (c *cli) wait(cmd *cobra.Command, dbPath string, pos []string) int {
 	}
 	st, err := store.Open(dbPath, store.OpenOptions{Mode: store.Read, Role: "attach"})
 	if err != nil {
-		fmt.Fprintf(c.stderr, "ragscope attach: %v\n", err)
-		return exitCode(err)
+		return failedAsIs(c.stderr, "ragscope attach", err)
 	}
 	defer st.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -12,7 +12,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/internal/clidoc"
@@ -51,7 +50,7 @@ ragscope watch --headless --once --window 1h logs/app.jsonl`,
 			if len(pos) == 0 {
 				return usageHint(c.stderr, cmd, "give at least one LOG: a JSON Lines file, a glob or a directory, e.g. ragscope watch --headless logs/app.jsonl")
 			}
-			if !f.headless && (!term.IsTerminal(os.Stdout.Fd()) || !term.IsTerminal(os.Stdin.Fd())) {
+			if !f.headless && (!isTerminal(os.Stdout) || !isTerminal(os.Stdin)) {
 				fmt.Fprintln(c.stderr, "ragscope watch: the follow screen needs a terminal; use --headless in scripts and services")
 				return exitUsage
 			}
@@ -129,11 +128,7 @@ func (h *heldLines) Write(p []byte) (int, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.part = append(h.part, p...)
-	for {
-		i := bytes.IndexByte(h.part, '\n')
-		if i < 0 {
-			break
-		}
+	for i := bytes.IndexByte(h.part, '\n'); i >= 0; i = bytes.IndexByte(h.part, '\n') {
 		h.lines = append(h.lines, append([]byte(nil), h.part[:i+1]...))
 		h.part = h.part[i+1:]
 		if len(h.lines) > h.max {

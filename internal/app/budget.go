@@ -3,14 +3,12 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/estimate"
-	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/tui"
 )
 
@@ -38,7 +36,7 @@ func (s *Session) tuiCost(est *estimate.Estimate, metrics []eval.Metric, what st
 		}
 	}
 	if s.Cfg.ConfirmOver > 0 {
-		c.Over, c.Summary = s.verdict(est, what, PricesPath(s.Cfg))
+		c.Over, c.Summary = s.verdict(est, what)
 	}
 	return c
 }
@@ -86,16 +84,11 @@ func (f *firstRun) estimate(ctx context.Context) (*tui.Cost, error) {
 	f.estimating.Add(1)
 	defer f.estimating.Done()
 	f.mu.Unlock()
-	s := f.s
-	prices, err := Prices(s.Cfg)
+	est, err := f.s.Estimate(ctx)
 	if err != nil {
 		return nil, err
 	}
-	est, err := s.Estimate(ctx, prices, PricesPath(s.Cfg))
-	if err != nil {
-		return nil, err
-	}
-	return s.tuiCost(est, s.Scored(), "run"), nil
+	return f.s.tuiCost(est, f.s.Scored(), "run"), nil
 }
 
 func (f *firstRun) start(ctx context.Context) (tui.Started, error) {
@@ -133,10 +126,4 @@ func (f *firstRun) close() (*Run, error) {
 	f.mu.Unlock()
 	f.estimating.Wait()
 	return run, err
-}
-
-// errNotStarted is the end of an interface that quit at the cost question.
-func errNotStarted(confirmOver float64) error {
-	return exit.UsageError{Err: fmt.Errorf("quit at the cost question (--confirm-over $%g); nothing was sent and no run was recorded: %w",
-		confirmOver, ErrOverBudget)}
 }

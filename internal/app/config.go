@@ -166,22 +166,15 @@ const OfflineTextInFlight = 16 << 20
 // Absolute makes the paths of the config absolute against dir, so that a
 // server started elsewhere reads the files the client meant.
 func (c *Config) Absolute(dir string) {
-	abs := func(p *string) {
+	paths := []*string{&c.Dataset, &c.Out, &c.PromptsDir, &c.LogFile, &c.DB, &c.JUnit, &c.Criteria, &c.Prices}
+	if baseline.IsFile(c.Baseline) {
+		paths = append(paths, &c.Baseline)
+	}
+	for _, p := range paths {
 		if *p != "" && !filepath.IsAbs(*p) {
 			*p = filepath.Join(dir, *p)
 		}
 	}
-	abs(&c.Dataset)
-	abs(&c.Out)
-	abs(&c.PromptsDir)
-	abs(&c.LogFile)
-	abs(&c.DB)
-	abs(&c.JUnit)
-	abs(&c.Criteria)
-	if baseline.IsFile(c.Baseline) {
-		abs(&c.Baseline)
-	}
-	abs(&c.Prices)
 }
 
 // DefaultPromptsDir is where prompt overrides live when neither --prompts
@@ -258,10 +251,8 @@ func (c *Config) Validate() error {
 	if p.Lang, err = settings.ParseLang(c.Lang); err != nil {
 		return exit.UsageError{Err: err}
 	}
-	if c.Mapping != "" {
-		if p.Map, err = dataset.ParseMap(c.Mapping); err != nil {
-			return exit.UsageError{Err: err} // it names --map
-		}
+	if p.Map, err = dataset.ParseMap(c.Mapping); err != nil { // nil without one
+		return exit.UsageError{Err: err} // it names --map
 	}
 	p.ok = true
 	c.Parsed = p
@@ -292,10 +283,9 @@ func gatedMetrics(g report.Gate, metrics []eval.Metric, criteria []string) error
 		flag string
 		ths  []report.Threshold
 	}{{"fail-under", g.Mean}, {"fail-under-sample", g.Sample}, {"fail-under-conversation", g.Conversation}, {"max-drop", g.Baseline.MaxDrop}} {
-		flag := gated.flag
 		for _, th := range gated.ths {
 			if !slices.Contains(metrics, th.Metric) && !slices.Contains(criteria, string(th.Metric)) {
-				return exit.Usagef("--%s %s: the run does not evaluate %s (--metrics %s); add it to --metrics or drop the threshold", flag, th.Metric, th.Metric, joinMetrics(metrics))
+				return exit.Usagef("--%s %s: the run does not evaluate %s (--metrics %s); add it to --metrics or drop the threshold", gated.flag, th.Metric, th.Metric, joinMetrics(metrics))
 			}
 		}
 	}

@@ -25,21 +25,25 @@ import (
 func PricesPath(cfg *Config) string { return cmp.Or(cfg.Prices, cost.DefaultPath()) }
 
 // Estimate plans the session's run without sending anything: the calls the
-// run will send after cache hits, their tokens and their price. The cache
-// is read, never written; a resumed run's finished samples are skipped as
-// the run will skip them.
-func (s *Session) Estimate(ctx context.Context, prices cost.Table, pricesPath string) (*estimate.Estimate, error) {
-	return s.estimate(ctx, prices, pricesPath, s.Prompts, s.source(), s.Total(), s.Metrics, s.Criteria, s.doneLookup())
+// run will send after cache hits, their tokens and their price (Prices).
+// The cache is read, never written; a resumed run's finished samples are
+// skipped as the run will skip them.
+func (s *Session) Estimate(ctx context.Context) (*estimate.Estimate, error) {
+	return s.estimate(ctx, s.Prompts, s.source(), s.Total(), s.Metrics, s.Criteria, s.doneLookup())
 }
 
 // estimate plans the run of total samples of src, of metrics and crit
 // (nil: no criteria), by the session's judge rendering with set (nil: the
 // judge's own prompts): a re-run after a prompt edit is estimated as the
 // re-run will send it.
-func (s *Session) estimate(ctx context.Context, prices cost.Table, pricesPath string, set *prompts.Set,
-	src eval.Source, total int, metrics []eval.Metric, crit *criteria.Set, done func(int) *eval.Result) (*estimate.Estimate, error) {
+func (s *Session) estimate(ctx context.Context, set *prompts.Set, src eval.Source, total int, metrics []eval.Metric,
+	crit *criteria.Set, done func(int) *eval.Result) (*estimate.Estimate, error) {
+	prices, err := Prices(s.Cfg)
+	if err != nil {
+		return nil, err
+	}
 	cfg := estimate.Config{Metrics: metrics, Criteria: crit, Strictness: s.Cfg.Strictness, ACWeights: s.Cfg.Parsed.ACWeights,
-		FCMode: s.Cfg.Parsed.FCMode, NSMode: s.Cfg.Parsed.NSMode, Done: done, Prices: prices, PricesPath: pricesPath}
+		FCMode: s.Cfg.Parsed.FCMode, NSMode: s.Cfg.Parsed.NSMode, Done: done, Prices: prices, PricesPath: PricesPath(s.Cfg)}
 	if s.LLM != nil {
 		j := s.LLM
 		if set != nil {
@@ -87,33 +91,17 @@ func OpenForEstimate(path string) (st cache.Store, close func(), err error) {
 // ErrOverBudget is the refusal of a run whose estimate exceeds --confirm-over.
 var ErrOverBudget = errors.New("the run did not start")
 
-// budget estimates the run for --confirm-over and says whether it is
-// over, and what it costs in words.
-func (s *Session) budget(ctx context.Context) (over bool, what string, err error) {
-	prices, err := Prices(s.Cfg)
-	if err != nil {
-		return false, "", err
-	}
-	path := PricesPath(s.Cfg)
-	est, err := s.Estimate(ctx, prices, path)
-	if err != nil {
-		return false, "", fmt.Errorf("estimating the run for --confirm-over: %w", err)
-	}
-	over, what = s.verdict(est, "run", path)
-	return over, what, nil
-}
-
 // verdict says whether est exceeds --confirm-over and what it costs in
 // words, the same for headless mode and the interface's questions; what
 // names the run ("run", "re-run").
-func (s *Session) verdict(est *estimate.Estimate, what, pricesPath string) (bool, string) {
+func (s *Session) verdict(est *estimate.Estimate, what string) (bool, string) {
 	if !est.Over(s.Cfg.ConfirmOver) {
 		return false, fmt.Sprintf("estimated cost %s (%d chat and %d embedding calls) is within --confirm-over $%g",
 			estimate.USD(est.CostUSD), est.Calls.Chat, est.Calls.Embeddings, s.Cfg.ConfirmOver)
 	}
 	if est.CostUSD == nil {
 		return true, fmt.Sprintf("the %s makes %d chat and %d embedding calls but model %s has no price, so --confirm-over $%g cannot be checked (add the model to %s)",
-			what, est.Calls.Chat, est.Calls.Embeddings, s.Cfg.Model, s.Cfg.ConfirmOver, pricesPath)
+			what, est.Calls.Chat, est.Calls.Embeddings, s.Cfg.Model, s.Cfg.ConfirmOver, PricesPath(s.Cfg))
 	}
 	return true, fmt.Sprintf("the %s is estimated at %s (%d chat and %d embedding calls, %d prompt and %d completion tokens), over --confirm-over $%g",
 		what, estimate.USD(est.CostUSD), est.Calls.Chat, est.Calls.Embeddings, est.Tokens.Prompt, est.Tokens.Completion, s.Cfg.ConfirmOver)
@@ -126,10 +114,16 @@ func (s *Session) ConfirmBudget(ctx context.Context, yes bool, stderr io.Writer)
 	if s.Cfg.ConfirmOver <= 0 {
 		return nil
 	}
-	over, what, err := s.budget(ctx)
-	switch {
-	case err != nil:
+	// A price table that does not load is said as it is, not as a failed estimate.
+	if _, err := Prices(s.Cfg); err != nil {
 		return err
+	}
+	est, err := s.Estimate(ctx)
+	if err != nil {
+		return fmt.Errorf("estimating the run for --confirm-over: %w", err)
+	}
+	over, what := s.verdict(est, "run")
+	switch {
 	case !over:
 		fmt.Fprintf(stderr, "ragscope: %s\n", what)
 		return nil
@@ -143,10 +137,10 @@ func (s *Session) ConfirmBudget(ctx context.Context, yes bool, stderr io.Writer)
 // prices holds each price table this process has loaded, by path: a
 // server evaluating many runs, or a run and its estimate, read the file
 // once, and every run of the process is priced the same.
-var prices struct {
+var prices = struct {
 	mu     sync.Mutex
-	loaded map[string]loadedPrices
-}
+	loaded map[string]loadedPrices // by whether the file is required and its path
+}{loaded: map[string]loadedPrices{}}
 
 type loadedPrices struct {
 	t   cost.Table
@@ -158,26 +152,16 @@ type loadedPrices struct {
 // which must exist. A file that does not parse is a usage error, never a
 // silent fall back. The table is shared: do not change it.
 func Prices(cfg *Config) (cost.Table, error) {
-	path, required := cfg.Prices, true
-	if path == "" {
-		path, required = cost.DefaultPath(), false
-	}
+	path, required := cmp.Or(cfg.Prices, cost.DefaultPath()), cfg.Prices != ""
+	key := fmt.Sprintf("%t:%s", required, path)
 	prices.mu.Lock()
 	defer prices.mu.Unlock()
-	key := path
-	if required {
-		key = "required:" + path
+	lp, ok := prices.loaded[key]
+	if !ok {
+		if lp.t, lp.err = cost.Load(path, required); lp.err != nil {
+			lp.err = exit.UsageError{Err: lp.err}
+		}
+		prices.loaded[key] = lp
 	}
-	if lp, ok := prices.loaded[key]; ok {
-		return lp.t, lp.err
-	}
-	t, err := cost.Load(path, required)
-	if err != nil {
-		err = exit.UsageError{Err: err}
-	}
-	if prices.loaded == nil {
-		prices.loaded = map[string]loadedPrices{}
-	}
-	prices.loaded[key] = loadedPrices{t, err}
-	return t, err
+	return lp.t, lp.err
 }

@@ -59,7 +59,7 @@ func estPrepared(t *testing.T, cfg *Config, st cache.Store) *Session {
 
 func estimateOf(t *testing.T, s *Session) *estimate.Estimate {
 	t.Helper()
-	est, err := s.Estimate(context.Background(), cost.Builtin(), "prices.json")
+	est, err := s.Estimate(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +283,7 @@ func TestEstimateOfUnpricedAndOfflineJudges(t *testing.T) {
 	if est.ByMetric[eval.AnswerRelevancy].CostUSD != nil {
 		t.Error("answer relevancy asks the unpriced chat model too, so it has no cost")
 	}
-	if !strings.Contains(strings.Join(est.Notes, "\n"), `no price for model "qwen2.5:7b": add it to prices.json`) {
+	if !strings.Contains(strings.Join(est.Notes, "\n"), `no price for model "qwen2.5:7b": add it to `+PricesPath(cfg)) {
 		t.Errorf("notes do not say how to price the model: %q", est.Notes)
 	}
 	if !strings.HasPrefix(est.Tokenizer["qwen2.5:7b"], "estimated") {

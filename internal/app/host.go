@@ -143,7 +143,8 @@ func (h *Host) ResetPrompt(task, lang string) error {
 	return nil
 }
 
-// pendingEdit is the override file the editor was given.
+// pendingEdit is the override file the editor was given (path, in the
+// override directory).
 type pendingEdit struct{ task, lang, path string }
 
 // Reload puts the prompts of the directory into use, or says why not. The
@@ -159,10 +160,7 @@ func (h *Host) Reload(sample *eval.Result) error {
 	h.mu.Lock()
 	edit, j := h.edit, h.judge
 	h.mu.Unlock()
-	var final, draft string
 	if edit != nil {
-		final = filepath.Join(h.dir, prompts.FileName(edit.task, edit.lang))
-		draft = prompts.DraftPath(h.dir, edit.task, edit.lang)
 		b, err := os.ReadFile(edit.path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -191,11 +189,12 @@ func (h *Host) Reload(sample *eval.Result) error {
 	if err != nil {
 		return err
 	}
+	draft := prompts.DraftPath(h.dir, edit.task, edit.lang)
 	mine := false // whether the edited file is at fault
 	var errs []error
 	for _, p := range problems {
 		errs = append(errs, p.Err)
-		mine = mine || p.Path == final
+		mine = mine || p.Path == edit.path
 	}
 	err = errors.Join(errs...)
 	if err == nil && sample != nil {
@@ -207,7 +206,7 @@ func (h *Host) Reload(sample *eval.Result) error {
 		if !mine {
 			return err // another file is at fault: the edit is not moved
 		}
-		if rerr := h.keepDraft(j, edit, final, draft); rerr != nil {
+		if rerr := h.keepDraft(j, edit, draft); rerr != nil {
 			return errors.Join(err, rerr)
 		}
 		return fmt.Errorf("%w\nthe previous prompt stays in use; your edit is kept in %s — press e to fix it", err, draft)
@@ -230,8 +229,8 @@ func (h *Host) use(set *prompts.Set, edit *pendingEdit) {
 
 // keepDraft moves a broken edit of the override file into its draft and
 // puts back the text in use: the override it was loaded from, or none.
-func (h *Host) keepDraft(j *llm.Judge, edit *pendingEdit, final, draft string) error {
-	b, err := os.ReadFile(final)
+func (h *Host) keepDraft(j *llm.Judge, edit *pendingEdit, draft string) error {
+	b, err := os.ReadFile(edit.path)
 	if err != nil {
 		return err
 	}
@@ -239,16 +238,16 @@ func (h *Host) keepDraft(j *llm.Judge, edit *pendingEdit, final, draft string) e
 		return err
 	}
 	overridden := slices.ContainsFunc(j.Prompts().List(), func(in prompts.Info) bool {
-		return in.Task == edit.task && in.Lang == edit.lang && in.Source == prompts.SourceOverride && in.Path == final
+		return in.Task == edit.task && in.Lang == edit.lang && in.Source == prompts.SourceOverride && in.Path == edit.path
 	})
 	if overridden {
 		src, err := j.Prompts().Source(edit.task, edit.lang)
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(final, []byte(src), 0o600)
+		return os.WriteFile(edit.path, []byte(src), 0o600)
 	}
-	if err := os.Remove(final); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := os.Remove(edit.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	return nil
@@ -258,13 +257,10 @@ func (h *Host) keepDraft(j *llm.Judge, edit *pendingEdit, final, draft string) e
 // template that fails only on real inputs is caught before it is used.
 // It returns the task and language of the template that failed.
 func renderSample(set *prompts.Set, sample *eval.Result) (task, lang string, err error) {
-	d := prompts.Data{Question: sample.Question, Answer: sample.Answer, Reference: sample.Reference,
+	d := prompts.Data{Question: sample.Question, Answer: sample.Answer, Reference: cmp.Or(sample.Reference, "(reference)"),
 		Contexts: sample.Contexts, Statements: []string{"(statement)"}}
 	if len(sample.Contexts) > 0 {
 		d.Chunk, d.Rank = sample.Contexts[0], 1
-	}
-	if d.Reference == "" {
-		d.Reference = "(reference)"
 	}
 	for _, in := range set.List() {
 		if _, err := set.Render(in.Task, in.Lang, d); err != nil {
@@ -295,16 +291,11 @@ func (h *Host) Plan(ctx context.Context, indexes []int, metrics []eval.Metric) (
 		return tui.Plan{}, err
 	}
 	j, _ := h.current()
-	cfg := h.s.Cfg
-	prices, err := Prices(cfg)
-	if err != nil {
-		return tui.Plan{}, err
-	}
 	ms, crit, err := h.split(metrics)
 	if err != nil {
 		return tui.Plan{}, err
 	}
-	est, err := h.s.estimate(ctx, prices, PricesPath(cfg), j.Prompts(), eval.SliceSource(samples), len(samples), ms, crit, nil)
+	est, err := h.s.estimate(ctx, j.Prompts(), eval.SliceSource(samples), len(samples), ms, crit, nil)
 	if err != nil {
 		return tui.Plan{}, err
 	}
@@ -342,8 +333,7 @@ func (h *Host) rerun(ctx context.Context, plan tui.Plan) (*Run, error) {
 	info.Parent = parentID
 	info.StartedAt = time.Now().UTC()
 	info.AttemptStartedAt, info.ElapsedMS = time.Time{}, 0 // a new run, not a resumed one
-	info.FinishedAt = nil
-	info.Cancelled = false
+	info.FinishedAt, info.Cancelled = nil, false
 	info.Prompts = j.Prompts().Hashes()
 	info.ResetUsage()
 	info.Config = maps.Clone(info.Config) // describe always made one
@@ -352,18 +342,13 @@ func (h *Host) rerun(ctx context.Context, plan tui.Plan) (*Run, error) {
 	for _, i := range plan.Indexes {
 		rerun[i] = true
 	}
-	var carry []*eval.Result
-	for _, r := range parent {
-		if r != nil && !rerun[r.Index] {
-			carry = append(carry, r)
-		}
-	}
+	carry := slices.DeleteFunc(slices.Clone(parent), func(r *eval.Result) bool { return r == nil || rerun[r.Index] })
 	metrics, crit, err := h.split(plan.Metrics)
 	if err != nil {
 		return nil, err
 	}
 	run, err := h.s.launch(ctx, runSpec{
-		info: info, judge: j, source: eval.SliceSource(samples), total: len(samples), metrics: metrics, criteria: crit, carry: carry,
+		Stream: Stream{Info: info, Source: eval.SliceSource(samples), Total: len(samples)}, judge: j, metrics: metrics, criteria: crit, carry: carry,
 		merge: func(res *eval.Result) *eval.Result {
 			var base *eval.Result
 			if res.Index < len(parent) {
@@ -401,12 +386,7 @@ func (h *Host) split(names []eval.Metric) ([]eval.Metric, *criteria.Set, error) 
 		return metrics, nil, nil
 	}
 	sub := *set
-	sub.Criteria = nil
-	for _, c := range set.Criteria {
-		if slices.Contains(names, eval.Metric(c.Name)) {
-			sub.Criteria = append(sub.Criteria, c)
-		}
-	}
+	sub.Criteria = slices.DeleteFunc(slices.Clone(set.Criteria), func(c *criteria.Criterion) bool { return !slices.Contains(names, eval.Metric(c.Name)) })
 	return metrics, &sub, nil
 }
 
@@ -417,26 +397,19 @@ func (h *Host) Results(runID string) ([]*eval.Result, error) {
 	return rs, err
 }
 
-// StoredHost serves `ragscope open`, and a run with --no-cache (Why is then
-// errNoCache): runs can be compared, but editing and re-running need a
-// judge and the cache, which a stored run (its key is never stored) and
-// --no-cache do not have.
+// StoredHost serves `ragscope open` (Why is errStoredRun), and a run with
+// --no-cache (errNoCache): runs can be compared, but editing and re-running
+// need a judge and the cache, which a stored run (its key is never stored)
+// and --no-cache do not have.
 type StoredHost struct {
 	Store cache.Store
 	Run   report.RunInfo
-	Why   error // why editing and re-running are off; nil: errStoredRun
+	Why   error // why editing and re-running are off
 }
 
 var _ tui.ReadOnlyHost = StoredHost{}
 
-func (h StoredHost) ReadOnly() string { return h.why().Error() }
-
-func (h StoredHost) why() error {
-	if h.Why != nil {
-		return h.Why
-	}
-	return errStoredRun
-}
+func (h StoredHost) ReadOnly() string { return h.Why.Error() }
 
 // errStoredRun says how to get the workflow for a stored run.
 var errStoredRun = errors.New("a run opened with `ragscope open` can be compared (c) but not re-run: " +
@@ -450,18 +423,18 @@ var errNoCache = errors.New("prompt editing and re-runs are off with --no-cache 
 
 func (h StoredHost) Prompts() []prompts.Info { return nil }
 
-func (h StoredHost) EditPath(string, string) (string, error) { return "", h.why() }
+func (h StoredHost) EditPath(string, string) (string, error) { return "", h.Why }
 
-func (h StoredHost) Reload(*eval.Result) error { return h.why() }
+func (h StoredHost) Reload(*eval.Result) error { return h.Why }
 
-func (h StoredHost) ResetPrompt(string, string) error { return h.why() }
+func (h StoredHost) ResetPrompt(string, string) error { return h.Why }
 
 func (h StoredHost) Plan(context.Context, []int, []eval.Metric) (tui.Plan, error) {
-	return tui.Plan{}, h.why()
+	return tui.Plan{}, h.Why
 }
 
 func (h StoredHost) Rerun(context.Context, tui.Plan) (string, <-chan eval.Event, error) {
-	return "", nil, h.why()
+	return "", nil, h.Why
 }
 
 func (h StoredHost) Runs() ([]report.RunInfo, error) { return sameDataset(h.Store, h.Run) }

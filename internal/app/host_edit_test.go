@@ -213,7 +213,7 @@ func TestResetPromptRefusals(t *testing.T) {
 	if err := h.ResetPrompt("faithfulness", "en"); err == nil || !strings.Contains(err.Error(), prompts.TaskFaithfulnessVerdicts) {
 		t.Fatalf("an unknown task: %v, want the valid ones listed", err)
 	}
-	if err := (StoredHost{}).ResetPrompt(prompts.TaskFaithfulnessVerdicts, "en"); err == nil || !strings.Contains(err.Error(), "ragscope run") {
+	if err := (StoredHost{Why: errStoredRun}).ResetPrompt(prompts.TaskFaithfulnessVerdicts, "en"); err == nil || !strings.Contains(err.Error(), "ragscope run") {
 		t.Fatalf("a stored run: %v", err)
 	}
 }

@@ -33,13 +33,9 @@ func Interactive(ctx context.Context, s *Session, ascii bool, stderr io.Writer) 
 	info := s.Info()
 	h := SessionHost(s)
 	host, _ := h.(*Host)
-	opts := tui.Options{
-		Dataset: info.Dataset, Total: s.Total(), Judge: s.Judge.Info(), Metrics: s.Metrics,
-		ASCII: ascii, Live: true, RawCalls: RawCalls(s.Store), RawCallsJSON: RawCallsJSON(s.Store), Banner: s.Banner,
-		RunID: info.ID, Host: h, Limit: s.LimitLine, Load: LoadResult(s.Store, info.ID), Pricing: info.Pricing,
-		Labels: labels.Host{Store: s.Store, By: labels.Labeller()}, Levels: s.Cfg.Parsed.Levels.WithCriteria(info.Criteria),
-		Criteria: info.Criteria.Names(), CriteriaPass: info.Criteria.Passes(),
-	}
+	opts := runOptions(s.Store, info, ascii) // the record names the session's judge, metrics and samples
+	opts.Live, opts.Banner, opts.Host, opts.Limit = true, s.Banner, h, s.LimitLine
+	opts.Levels = s.Cfg.Parsed.Levels.WithCriteria(info.Criteria)
 	run, err := s.interactiveRun(ctx, opts)
 	if run == nil {
 		return 0, err
@@ -99,8 +95,8 @@ func (s *Session) interactiveRun(ctx context.Context, opts tui.Options) (*Run, e
 		}()
 	case err == nil && startErr != nil:
 		err = startErr
-	case err == nil:
-		err = errNotStarted(s.Cfg.ConfirmOver)
+	case err == nil: // the interface quit at the cost question
+		err = exit.Usagef("quit at the cost question (--confirm-over $%g); nothing was sent and no run was recorded: %w", s.Cfg.ConfirmOver, ErrOverBudget)
 	}
 	return run, err
 }
@@ -126,13 +122,9 @@ func Show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass re
 		return 0, err
 	}
 	lr, isLive := running[info.ID]
-	opts := tui.Options{
-		Dataset: info.Dataset, Total: info.Samples, Judge: info.Judge, Metrics: info.Metrics, ASCII: ascii,
-		Started: info.StartedAt, RawCalls: RawCalls(st), RawCallsJSON: RawCallsJSON(st), RunID: info.ID, Host: StoredHost{Store: st, Run: info},
-		Load: LoadResult(st, info.ID), Pricing: info.Pricing, Labels: labels.Host{Store: st, By: labels.Labeller()},
-		Watch: follow, Limit: st.HolderNote, Levels: report.RunLevels(info),
-		Criteria: info.Criteria.Names(), CriteriaPass: info.Criteria.Passes(),
-	}
+	opts := runOptions(st, info, ascii)
+	opts.Started, opts.Host, opts.Watch, opts.Limit = info.StartedAt, StoredHost{Store: st, Run: info, Why: errStoredRun}, follow, st.HolderNote
+	opts.Levels = report.RunLevels(info)
 	if !pass.IsDefault() {
 		opts.Levels = pass.WithCriteria(info.Criteria)
 	}
@@ -176,6 +168,14 @@ func Show(ctx context.Context, st *store.Shared, ref string, ascii bool, pass re
 		}
 	}
 	return exit.OK, nil
+}
+
+// runOptions are the interface's options for the run of record info, whose
+// results, labels and judge calls st holds.
+func runOptions(st cache.Store, info report.RunInfo, ascii bool) tui.Options {
+	return tui.Options{Dataset: info.Dataset, Total: info.Samples, Judge: info.Judge, Metrics: info.Metrics, ASCII: ascii,
+		RawCalls: RawCalls(st), RawCallsJSON: RawCallsJSON(st), RunID: info.ID, Load: LoadResult(st, info.ID), Pricing: info.Pricing,
+		Labels: labels.Host{Store: st, By: labels.Labeller()}, Criteria: info.Criteria.Names(), CriteriaPass: info.Criteria.Passes()}
 }
 
 // LoadResult reads one sample of a run from the store, for the TUI's

@@ -29,20 +29,18 @@ type Run struct {
 	runner *eval.Runner
 	store  cache.Store
 	cancel context.CancelFunc
-	done   chan struct{}
+	done   chan struct{} // closed once info, stopped and err are set
 
-	mu        sync.Mutex
-	info      report.RunInfo
-	cancelled bool
-	stopped   error
-	err       error
+	info    report.RunInfo
+	stopped error
+	err     error
 }
 
 // Stopped says why the run stopped on its own before its end (an
 // unrecoverable judge failure, a result that could not be stored), once
 // it has ended; nil otherwise.
 func (r *Run) Stopped() error {
-	<-r.done // closed after stopped is set
+	<-r.done
 	return r.stopped
 }
 
@@ -53,27 +51,24 @@ func (r *Run) Cancel() { r.cancel() }
 // cut short, and an error when the end could not be recorded. The results
 // are in the store only, so that a run's memory does not grow with it.
 func (r *Run) Wait() (bool, error) {
-	<-r.done // closed after cancelled and err are set
-	return r.cancelled, r.err
+	<-r.done
+	return r.info.Cancelled, r.err
 }
 
-// Info is the run record, stamped once the run has ended.
+// Info waits for the run's end and is its stamped record.
 func (r *Run) Info() report.RunInfo {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	<-r.done
 	return r.info
 }
 
 // Counts are the run's calls and tokens so far.
 func (r *Run) Counts() (eval.CallCounts, eval.Usage) { return r.runner.Counts() }
 
-// runSpec is what distinguishes a first run, a resumed run and a re-run;
-// everything else about starting one is the same.
+// runSpec is what distinguishes a first run, a resumed run, a re-run and a
+// stream; everything else about starting one is the same.
 type runSpec struct {
-	info     report.RunInfo
+	Stream
 	judge    eval.Judge
-	source   eval.Source // yields the total samples to evaluate
-	total    int
 	metrics  []eval.Metric
 	criteria *criteria.Set                // scored beside metrics: a whole run's, or those a re-run's plan names
 	done     func(index int) *eval.Result // an earlier attempt's results (--resume): re-emitted, not evaluated
@@ -83,9 +78,7 @@ type runSpec struct {
 	// merge completes a fresh result before it is stored and emitted (a
 	// re-run keeps the parent's metrics it did not re-run).
 	merge func(*eval.Result) *eval.Result
-	onEnd func(report.RunInfo)                     // sees the stamped record (the session keeps its run current)
-	put   func(runID string, r *eval.Result) error // a Stream's, when set
-	stamp func(*report.RunInfo)                    // a Stream's, when set
+	onEnd func(report.RunInfo) // sees the stamped record (the session keeps its run current)
 }
 
 // Start records the session's run, runs it and streams its events; the
@@ -93,7 +86,7 @@ type runSpec struct {
 // so a finished run stays finished even if the process is killed after.
 func (s *Session) Start(ctx context.Context) (*Run, error) {
 	return s.launch(ctx, runSpec{
-		info: s.Info(), judge: s.Judge, source: s.source(), total: s.Total(), metrics: s.Metrics, criteria: s.Criteria, done: s.doneLookup(),
+		Stream: Stream{Info: s.Info(), Source: s.source(), Total: s.Total()}, judge: s.Judge, metrics: s.Metrics, criteria: s.Criteria, done: s.doneLookup(),
 		onEnd: func(info report.RunInfo) {
 			s.mu.Lock()
 			s.run = info
@@ -103,7 +96,7 @@ func (s *Session) Start(ctx context.Context) (*Run, error) {
 }
 
 // Stream is a run whose samples the caller brings as they come (a
-// watcher's window of a live log).
+// watcher's window of a live log); Put and Stamp are optional.
 type Stream struct {
 	Info report.RunInfo
 	// Source yields the samples; Total is how many are known at the start.
@@ -120,7 +113,7 @@ type Stream struct {
 // StartStream records a run of the session's judge and metrics over the
 // samples st brings, runs it and streams its events, as Start does.
 func (s *Session) StartStream(ctx context.Context, st Stream) (*Run, error) {
-	return s.launch(ctx, runSpec{info: st.Info, judge: s.Judge, source: st.Source, total: st.Total, metrics: s.Metrics, criteria: s.Criteria, put: st.Put, stamp: st.Stamp})
+	return s.launch(ctx, runSpec{Stream: st, judge: s.Judge, metrics: s.Metrics, criteria: s.Criteria})
 }
 
 // source is the session's samples (of its --sample subset): streamed from
@@ -138,14 +131,13 @@ func (s *Session) source() eval.Source {
 // launch is the one way a run starts.
 func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 	st := s.Store
-	info := spec.info
-	if err := st.PutRun(info); err != nil {
-		return nil, fmt.Errorf("recording the run: %v", err)
+	info := spec.Info
+	err := st.PutRun(info)
+	if err == nil && len(spec.carry) > 0 {
+		err = st.PutResults(info.ID, spec.carry)
 	}
-	if len(spec.carry) > 0 {
-		if err := st.PutResults(info.ID, spec.carry); err != nil {
-			return nil, fmt.Errorf("recording the run: %v", err)
-		}
+	if err != nil {
+		return nil, fmt.Errorf("recording the run: %v", err)
 	}
 	live, _ := st.(liveRegistry)
 	if live != nil {
@@ -171,7 +163,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 					*res = *spec.merge(res)
 				}
 			}
-			if spec.put == nil {
+			if spec.Put == nil {
 				return st.PutResults(info.ID, rs)
 			}
 			// A stream stores each result with what its caller keeps
@@ -180,7 +172,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 			errs := make([]error, len(rs))
 			var wg sync.WaitGroup
 			for i, res := range rs {
-				wg.Go(func() { errs[i] = spec.put(info.ID, res) })
+				wg.Go(func() { errs[i] = spec.Put(info.ID, res) })
 			}
 			wg.Wait()
 			return cmp.Or(errs...)
@@ -209,7 +201,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 	}()
 	go func() {
 		defer cancel()
-		r.Stream(rctx, spec.source, spec.total)
+		r.Stream(rctx, spec.Source, spec.Total)
 		now := time.Now().UTC()
 		info.FinishedAt = &now
 		info.Cancelled = r.Cancelled()
@@ -222,8 +214,8 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 		calls, tokens := r.Counts()
 		info.AddUsage(calls, tokens, r.Usage())
 		info.PriceUsage()
-		if spec.stamp != nil {
-			spec.stamp(&info)
+		if spec.Stamp != nil {
+			spec.Stamp(&info)
 		}
 		s.stampEndpoint(&info)
 		err := st.PutRun(info)
@@ -237,10 +229,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 		if spec.onEnd != nil {
 			spec.onEnd(info)
 		}
-		run.mu.Lock()
-		run.info, run.cancelled, run.err = info, info.Cancelled, err
-		run.stopped = r.Err()
-		run.mu.Unlock()
+		run.info, run.err, run.stopped = info, err, r.Err()
 		close(run.done)
 	}()
 	return run, nil
@@ -304,8 +293,7 @@ func head(s string, n int) string {
 func publishProgress(pub progressPublisher, id string, r *eval.Runner, sent func() int, started *startedSamples, done <-chan struct{}) {
 	tick := time.NewTicker(publishEvery)
 	defer tick.Stop()
-	var last holder.Progress
-	first := true
+	var last *holder.Progress
 	for {
 		select {
 		case <-done:
@@ -317,10 +305,10 @@ func publishProgress(pub progressPublisher, id string, r *eval.Runner, sent func
 		if sent != nil {
 			p.InFlight = sent()
 		}
-		if !first && p.Calls == last.Calls && p.Tokens == last.Tokens && p.InFlight == last.InFlight && slices.Equal(p.Samples, last.Samples) {
+		if last != nil && p.Calls == last.Calls && p.Tokens == last.Tokens && p.InFlight == last.InFlight && slices.Equal(p.Samples, last.Samples) {
 			continue
 		}
-		first, last = false, p
+		last = &p
 		pub.SetProgress(id, p)
 	}
 }

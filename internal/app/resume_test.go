@@ -52,8 +52,8 @@ func TestResumeSkipsFinishedSamples(t *testing.T) {
 		wantHits += len(r.Calls)
 	}
 	s, resumed := run(cfg(half.ID))
-	if s.Resumed() != 10 {
-		t.Fatalf("Resumed() = %d, want 10", s.Resumed())
+	if s.resumed != 10 {
+		t.Fatalf("Resumed() = %d, want 10", s.resumed)
 	}
 	calls, _ := resumed.Counts()
 	if calls.Sent() != 0 || calls.CacheHits != wantHits {

@@ -107,17 +107,15 @@ func (s *Session) chooseSubset(stderr io.Writer) error {
 	return nil
 }
 
-// recordSubset puts the subset in the run record (and its banner, which
-// the interface shows): a sample's means are not the dataset's.
+// recordSubset puts the subset in the run record, whose settings describe
+// has made (and in its banner, which the interface shows): a sample's means
+// are not the dataset's.
 func (s *Session) recordSubset() {
 	if s.subset == nil {
 		return
 	}
 	s.run.Samples = len(s.subset)
 	s.run.Subset = &report.Subset{Of: s.Loaded.Count, Seed: s.Cfg.Seed}
-	if s.run.Config == nil {
-		s.run.Config = map[string]string{}
-	}
 	s.run.Config["sample"] = strconv.Itoa(len(s.subset))
 	s.run.Config["seed"] = strconv.FormatUint(s.Cfg.Seed, 10)
 	s.Banner += "; sample " + s.run.SamplesText()

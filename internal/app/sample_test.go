@@ -219,7 +219,7 @@ func TestResumeKeepsTheSubset(t *testing.T) {
 	again = offlineConfig(data, true)
 	again.Resume = half.ID
 	got, rinfo, rs := sampleRun(t, st, again)
-	if !slices.Equal(got, want) || rs.Resumed() != 2 || rinfo.Samples != 6 || rinfo.Subset == nil || rinfo.Subset.Seed != 3 {
-		t.Errorf("resumed: evaluated %v (want %v), resumed %d, record %+v %+v", got, want, rs.Resumed(), rinfo, rinfo.Subset)
+	if !slices.Equal(got, want) || rs.resumed != 2 || rinfo.Samples != 6 || rinfo.Subset == nil || rinfo.Subset.Seed != 3 {
+		t.Errorf("resumed: evaluated %v (want %v), resumed %d, record %+v %+v", got, want, rs.resumed, rinfo, rinfo.Subset)
 	}
 }

@@ -121,16 +121,11 @@ func Prepare(cfg *Config, st cache.Store, stderr io.Writer) (_ *Session, err err
 // NewSession is what every session (a run's, a watcher's) starts with:
 // the log file opened, the cache flags checked; BuildJudge completes it.
 // The caller closes the session (which does not close the store).
-func NewSession(cfg *Config, st cache.Store) (_ *Session, err error) {
+func NewSession(cfg *Config, st cache.Store) (*Session, error) {
 	if !cfg.Parsed.ok {
 		return nil, errors.New("app: a session of a Config that Validate has not parsed")
 	}
 	s := &Session{Cfg: cfg, Store: st, Metrics: cfg.Parsed.Metrics, Criteria: cfg.Parsed.Criteria, log: io.Discard}
-	defer func() {
-		if err != nil {
-			s.Close()
-		}
-	}()
 	if cfg.LogFile != "" {
 		lf, err := os.OpenFile(cfg.LogFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
@@ -139,32 +134,10 @@ func NewSession(cfg *Config, st cache.Store) (_ *Session, err error) {
 		s.logFile, s.log = lf, lf
 	}
 	if cfg.NoCache && cfg.CacheOnly {
+		s.Close()
 		return nil, exit.Usagef("--no-cache and --cache-only contradict each other: choose one")
 	}
 	return s, nil
-}
-
-// BuildJudge loads the prompts (their overrides) and builds the judge.
-func (s *Session) BuildJudge() (err error) {
-	cfg := s.Cfg
-	if cfg.UseOffline() {
-		// The offline judge uses no prompt: a broken override must not
-		// stop it (the demo, --offline).
-		s.Prompts = prompts.Embedded()
-	} else {
-		source := "--prompts"
-		if cfg.PromptsDir == "" {
-			// Overrides made in the TUI without --prompts live in the default
-			// directory; later runs use them, and say so in the run record.
-			if dir := DefaultPromptsDir(); dir != "" && isDir(dir) {
-				cfg.PromptsDir, source = dir, PromptsDirDefault
-			}
-		}
-		if s.Prompts, err = LoadPromptsFrom(cfg.PromptsDir, source); err != nil {
-			return err
-		}
-	}
-	return s.buildJudge()
 }
 
 // Close releases the log file.
@@ -192,9 +165,6 @@ func (s *Session) Info() report.RunInfo {
 	return s.run
 }
 
-// Resumed is how many samples an earlier attempt of the run finished.
-func (s *Session) Resumed() int { return s.resumed }
-
 // doneLookup gives the runner the earlier attempt's finished results, read
 // from the store a page at a time alongside the samples (which come in
 // index order), nil when the run is not resumed.
@@ -202,8 +172,7 @@ func (s *Session) doneLookup() func(int) *eval.Result {
 	if s.Cfg.Resume == "" || s.resumed == 0 {
 		return nil
 	}
-	c := store.NewCursor(s.Store, s.run.ID)
-	return c.Finished
+	return store.NewCursor(s.Store, s.run.ID).Finished
 }
 
 func (s *Session) loadDataset(stderr io.Writer) error {
@@ -215,7 +184,7 @@ func (s *Session) loadDataset(stderr io.Writer) error {
 		return nil
 	}
 	path := s.Cfg.Dataset
-	opt := dataset.Options{SkipInvalid: s.Cfg.SkipInvalid, MaxRecordBytes: s.Cfg.MaxRecordBytes, Map: s.Cfg.Parsed.Map, Sheet: s.Cfg.Sheet}
+	s.datasetOpt = dataset.Options{SkipInvalid: s.Cfg.SkipInvalid, MaxRecordBytes: s.Cfg.MaxRecordBytes, Map: s.Cfg.Parsed.Map, Sheet: s.Cfg.Sheet}
 	load := dataset.Load
 	if s.Cfg.Stream {
 		// Validated whole now, read again as it is evaluated: a bad record
@@ -223,8 +192,7 @@ func (s *Session) loadDataset(stderr io.Writer) error {
 		// are never all in memory.
 		load = dataset.Scan
 	}
-	s.datasetOpt = opt
-	loaded, err := load(path, opt)
+	loaded, err := load(path, s.datasetOpt)
 	if err != nil {
 		return exit.UsageError{Err: err}
 	}
@@ -251,16 +219,15 @@ func (s *Session) loadDataset(stderr io.Writer) error {
 	return nil
 }
 
-func isDir(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
-}
-
 func short(h string) string { return h[:min(12, len(h))] }
 
-func (s *Session) buildJudge() error {
+// BuildJudge loads the prompts (their overrides) and builds the judge.
+func (s *Session) BuildJudge() (err error) {
 	c := s.Cfg
 	if c.UseOffline() {
+		// The offline judge uses no prompt: a broken override must not
+		// stop it (the demo, --offline).
+		s.Prompts = prompts.Embedded()
 		var opts []offline.Option
 		if c.OfflineLexicon != "" {
 			lx, err := offline.ReadLexicon(c.OfflineLexicon)
@@ -279,6 +246,18 @@ func (s *Session) buildJudge() error {
 				"set them (and --model) to use an LLM judge"
 		}
 		return nil
+	}
+	source := "--prompts"
+	if c.PromptsDir == "" {
+		// Overrides made in the TUI without --prompts live in the default
+		// directory; later runs use them, and say so in the run record.
+		dir := DefaultPromptsDir() // "" without a config directory, which Stat refuses
+		if st, err := os.Stat(dir); err == nil && st.IsDir() {
+			c.PromptsDir, source = dir, PromptsDirDefault
+		}
+	}
+	if s.Prompts, err = LoadPromptsFrom(c.PromptsDir, source); err != nil {
+		return err
 	}
 	if !slices.Contains([]string{"", "json_schema", "json_object", "text"}, c.ResponseFormat) {
 		return exit.Usagef("--response-format: %q is not one of json_schema, json_object, text", c.ResponseFormat)
@@ -454,8 +433,7 @@ func (s *Session) initRun() error {
 		return err
 	}
 	s.stampStart(time.Now().UTC())
-	s.run.FinishedAt = nil
-	s.run.Cancelled = false
+	s.run.FinishedAt, s.run.Cancelled = nil, false
 	s.describe(&s.run, t)
 	s.run.Samples = s.Loaded.Count
 	s.run.Skipped = s.Loaded.SkippedCount
@@ -541,10 +519,8 @@ func (s *Session) config() map[string]string {
 		if c.Reasoning != "" && c.Reasoning != "auto" {
 			m["reasoning"] = c.Reasoning
 		}
-		m["temperature"] = strconv.FormatFloat(c.Temperature, 'g', -1, 64)
-		m["concurrency"] = strconv.Itoa(c.Concurrency)
-		m["max_retries"] = strconv.Itoa(c.MaxRetries)
-		m["request_timeout"] = c.Timeout.String()
+		set("temperature", strconv.FormatFloat(c.Temperature, 'g', -1, 64), "concurrency", strconv.Itoa(c.Concurrency),
+			"max_retries", strconv.Itoa(c.MaxRetries), "request_timeout", c.Timeout.String())
 		m["cache"] = map[bool]string{true: "off", false: "on"}[c.NoCache]
 		if c.CacheOnly {
 			m["cache"] = "only"

@@ -96,11 +96,7 @@ func Prepare(st cache.Store, arg string, r Run, stderr io.Writer) (*Baseline, er
 		}
 		b.runID, b.info, b.samples = info.ID, info, info.Samples
 	}
-	for _, m := range r.Scored {
-		if slices.Contains(b.info.Scored(), m) {
-			b.metrics = append(b.metrics, m)
-		}
-	}
+	b.metrics = slices.DeleteFunc(slices.Clone(r.Scored), func(m eval.Metric) bool { return !slices.Contains(b.info.Scored(), m) })
 	if len(b.metrics) == 0 {
 		return nil, bad("it evaluated %s, none of this run's metrics (%s)", cmp.Or(joinMetrics(b.info.Metrics), "no metric"), joinMetrics(r.Metrics))
 	}
@@ -197,11 +193,8 @@ func readBaselineFile(path string, full func(pos int) bool, each func(pos int, r
 		}
 		return nil
 	})
-	if err != nil {
-		return info, n, sum, err
-	}
-	copy(sum[:], h.Sum(nil))
-	return info, n, sum, nil
+	copy(sum[:], h.Sum(nil)) // of what was read: a caller that gets an error reads nothing else
+	return info, n, sum, err
 }
 
 // index reads the baseline again into the index the comparison uses.

@@ -3,10 +3,12 @@
 package check
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -113,10 +115,9 @@ func Run(ctx context.Context, cfg *app.Config, w io.Writer) int {
 			valid++
 		}
 	}
-	switch {
-	case valid == len(resp.Choices) && valid > 0:
+	if valid == len(resp.Choices) && valid > 0 {
 		line("replies", "follow the task's schema (%s)", format)
-	default:
+	} else {
 		line("replies", "%d of %d do not follow the task's schema, even with reasoning removed and the JSON repaired: scores would be parse errors; try another --response-format or model", len(resp.Choices)-valid, len(resp.Choices))
 		ok = false
 	}
@@ -205,12 +206,7 @@ func checkReasoning(resp eval.ChatResponse, mode string, ab *endpoint.Abilities,
 		line("", "--reasoning off: %s", oneLineErr(err))
 		return
 	}
-	sent := []string{}
-	for _, sw := range []string{"chat_template_kwargs", "reasoning_effort"} {
-		if !ab.Refused(sw) {
-			sent = append(sent, sw)
-		}
-	}
+	sent := slices.DeleteFunc([]string{"chat_template_kwargs", "reasoning_effort"}, ab.Refused)
 	if rc2, _ := share(off); rc2 == 0 {
 		line("", "--reasoning off works (switches sent: %s; refused: %s): cheaper and faster judging", strings.Join(sent, ", "), listOrNone(ab.Profile().SwitchRefused))
 	} else {
@@ -218,12 +214,7 @@ func checkReasoning(resp eval.ChatResponse, mode string, ab *endpoint.Abilities,
 	}
 }
 
-func listOrNone(s []string) string {
-	if len(s) == 0 {
-		return "none"
-	}
-	return strings.Join(s, ", ")
-}
+func listOrNone(s []string) string { return cmp.Or(strings.Join(s, ", "), "none") }
 
 func oneLineErr(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
 

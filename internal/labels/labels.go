@@ -120,13 +120,7 @@ func parseLine(b []byte) (Line, error) {
 	} else if err := str("sample", &l.Sample, true); err != nil {
 		return l, err
 	}
-	if err := str("task", &l.Task, true); err != nil {
-		return l, err
-	}
-	if err := str("item", &l.Item, true); err != nil {
-		return l, err
-	}
-	if err := str("note", &l.Note, false); err != nil {
+	if err := cmp.Or(str("task", &l.Task, true), str("item", &l.Item, true), str("note", &l.Note, false)); err != nil {
 		return l, err
 	}
 	v, ok := raw["label"]

@@ -60,11 +60,10 @@ func (l *Live) Add(r *eval.Result) {
 		return
 	}
 	b, err := l.enc.Encode(r)
-	if err != nil {
-		l.err = err
-		return
+	if err == nil {
+		_, err = l.w.Write(b)
 	}
-	if _, err := l.w.Write(b); err != nil {
+	if err != nil {
 		l.err = err
 		return
 	}
@@ -73,10 +72,7 @@ func (l *Live) Add(r *eval.Result) {
 	}
 	l.at[r.Index] = span{l.size, int64(len(b))}
 	l.size += int64(len(b))
-	l.sr.Tally.Add(r)
-	l.sr.Worst.Add(r)
-	l.sr.Gate.Add(r)
-	l.sr.seen.add(r.Index)
+	_ = l.sr.add(r)
 }
 
 // Pass is the pass over the run whose stamped record is info, nil when

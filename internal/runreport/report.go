@@ -4,6 +4,7 @@ package runreport
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -70,15 +71,18 @@ func ReadGated(st cache.Store, ref string, worst int, g report.Gate, against *re
 	if against != nil {
 		sr.Gate.Compare(against)
 	}
-	err = store.Each(st, info.ID, nil)(func(r *eval.Result) error {
-		sr.Tally.Add(r)
-		sr.Worst.Add(r)
-		sr.Gate.Add(r)
-		sr.seen.add(r.Index)
-		return nil
-	})
+	err = store.Each(st, info.ID, nil)(sr.add)
 	sr.Outcome = sr.Gate.Outcome(sr.Tally)
 	return sr, err
+}
+
+// add counts one result of the run; it never fails.
+func (sr *Pass) add(r *eval.Result) error {
+	sr.Tally.Add(r)
+	sr.Worst.Add(r)
+	sr.Gate.Add(r)
+	sr.seen.add(r.Index)
+	return nil
 }
 
 // Gated says the run had a gate to pass.
@@ -150,25 +154,23 @@ func (sr *Pass) WriteJUnit(st cache.Store, w io.Writer) error {
 }
 
 // AppendStepSummary appends the Markdown summary of the run and its gate
-// to path (GitHub's $GITHUB_STEP_SUMMARY).
+// to path (GitHub's $GITHUB_STEP_SUMMARY); an error names the variable.
 func (sr *Pass) AppendStepSummary(path string) error {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err == nil {
+		var b bytes.Buffer
+		if err = report.WriteReportMarkdown(&b, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), nil); err == nil {
+			if sr.Gated() {
+				report.WriteGateMarkdown(&b, sr.Outcome)
+			}
+			_, err = f.Write(b.Bytes())
+		}
+		err = cmp.Or(err, f.Close())
+	}
 	if err != nil {
-		return err
+		return fmt.Errorf("appending the summary to $GITHUB_STEP_SUMMARY (%s): %v", path, err)
 	}
-	var b bytes.Buffer
-	if err := report.WriteReportMarkdown(&b, sr.Info, sr.Tally.Summary(), sr.Tally.Diagnoses(), nil); err != nil {
-		f.Close()
-		return err
-	}
-	if sr.Gated() {
-		report.WriteGateMarkdown(&b, sr.Outcome)
-	}
-	_, err = f.Write(b.Bytes())
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return nil
 }
 
 // indexSet is a set of sample indexes: one bit per sample.

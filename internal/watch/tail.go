@@ -156,14 +156,8 @@ func (t *tailer) check(tf *tailFile) error {
 	head := make([]byte, min(tf.size, printLen))
 	n, _ := tf.f.ReadAt(head, 0)
 	head = head[:n]
-	reset := false
-	switch {
-	case tf.gz:
-	case tf.size < tf.st.Offset:
-		reset = true
-	case tf.st.PrintLen > 0 && (len(head) < tf.st.PrintLen || fingerprint(head[:tf.st.PrintLen]) != tf.st.Print):
-		reset = true
-	}
+	reset := !tf.gz && (tf.size < tf.st.Offset ||
+		tf.st.PrintLen > 0 && (len(head) < tf.st.PrintLen || fingerprint(head[:tf.st.PrintLen]) != tf.st.Print))
 	if reset {
 		t.warn(fmt.Sprintf("%s was truncated or replaced (copytruncate?): reading it again from its start", tf.path))
 		tf.st.Offset, tf.st.Line, tf.r, tf.partial, tf.plen, tf.dirty = 0, 0, nil, nil, 0, true
@@ -221,35 +215,30 @@ func (t *tailer) next(tf *tailFile, final bool, limit int64) (line, bool, error)
 			}
 			continue
 		}
-		if err == nil {
-			text, n := b, int64(len(b))
-			if tf.plen > 0 {
-				text = append(tf.partial, b...)
-				n += tf.plen
-				tf.partial, tf.plen = nil, 0
-			}
-			tf.st.Offset += n
-			tf.st.Line++
-			tf.dirty = true
-			return line{text: text, num: tf.st.Line}, true, nil
-		}
-		if !errors.Is(err, io.EOF) {
+		if err != nil && !errors.Is(err, io.EOF) {
 			return line{}, false, fmt.Errorf("%s: %v", tf.path, err)
 		}
-		tf.partial = append(tf.partial, b...)
-		tf.plen += int64(len(b))
-		tf.eof = true
-		if (final || tf.gz) && tf.plen > 0 {
-			text, n := tf.partial, tf.plen
-			tf.partial, tf.plen = nil, 0
-			tf.st.Offset += n
-			tf.st.Line++
-			tf.dirty = true
-			return line{text: text, num: tf.st.Line}, true, nil
+		if err != nil {
+			tf.eof = true
+			if !(final || tf.gz) || tf.plen+int64(len(b)) == 0 {
+				// Not consumed: the bytes stay in partial (ReadSlice does not
+				// give them again) and the offset stays before them until the
+				// newline.
+				tf.partial = append(tf.partial, b...)
+				tf.plen += int64(len(b))
+				return line{}, false, nil
+			}
 		}
-		// Not consumed: the bytes stay in partial (ReadSlice does not give
-		// them again) and the offset stays before them until the newline.
-		return line{}, false, nil
+		text, n := b, int64(len(b))
+		if tf.plen > 0 {
+			text = append(tf.partial, b...)
+			n += tf.plen
+			tf.partial, tf.plen = nil, 0
+		}
+		tf.st.Offset += n
+		tf.st.Line++
+		tf.dirty = true
+		return line{text: text, num: tf.st.Line}, true, nil
 	}
 }
 

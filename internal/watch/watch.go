@@ -62,7 +62,6 @@ func DefaultMetrics() string {
 // into a rolling run per window.
 type Watcher struct {
 	s      *app.Session
-	fs     cache.WatchStore
 	fc     Config
 	stream string
 	dec    *dataset.LineDecoder
@@ -129,12 +128,11 @@ func Prepare(cfg *app.Config, fc Config, st cache.Store, stderr io.Writer) (_ *W
 			s.Close()
 		}
 	}()
-	f := &Watcher{s: s, fs: st, fc: fc, stderr: stderr, space: make(chan struct{}, 1), flights: map[flightKey]flight{}}
+	f := &Watcher{s: s, fc: fc, stderr: stderr, space: make(chan struct{}, 1), clock: time.Now, flights: map[flightKey]flight{}}
 	if f.alerts, err = parseAlerts(fc.Alerts, s.Scored()); err != nil {
 		return nil, exit.UsageError{Err: err}
 	}
-	opt := dataset.Options{MaxRecordBytes: cfg.MaxRecordBytes, Map: cfg.Parsed.Map}
-	if f.dec, err = dataset.NewLineDecoder(opt); err != nil {
+	if f.dec, err = dataset.NewLineDecoder(dataset.Options{MaxRecordBytes: cfg.MaxRecordBytes, Map: cfg.Parsed.Map}); err != nil {
 		return nil, exit.UsageError{Err: err}
 	}
 	if err := s.BuildJudge(); err != nil {
@@ -210,13 +208,6 @@ func sampled(h [16]byte, frac float64) bool {
 	return float64(u)/float64(uint64(1)<<53) < frac
 }
 
-func (f *Watcher) now() time.Time {
-	if f.clock != nil {
-		return f.clock()
-	}
-	return time.Now()
-}
-
 // windowStart is the start of the window holding t.
 func (f *Watcher) windowStart(t time.Time) time.Time {
 	if f.fc.Window <= 0 {
@@ -257,31 +248,27 @@ func (f *Watcher) addFlight(r cache.WatchRecord) {
 // hold is evaluated). Records taken but not evaluated when it stops are
 // evaluated by the next watcher of the same logs.
 func (f *Watcher) Run(ctx context.Context) error {
-	state, err := f.fs.WatchLoad(f.stream)
+	state, err := f.s.Store.WatchLoad(f.stream)
 	if err != nil {
 		return err
 	}
 	f.tail = newTailer(f.fc.Logs, state.Files, f.warn)
 	defer f.tail.closeAll()
 	var cur cache.WatchMeta
-	if m := state.Meta; m != nil && m.RunID != "" && f.windowStart(f.now()).Equal(m.Window) {
+	if m := state.Meta; m != nil && m.RunID != "" && f.windowStart(f.clock()).Equal(m.Window) {
 		cur = *m
 	}
 	byRun := map[string][]cache.WatchRecord{}
+	if m := state.Meta; m != nil && m.RunID != "" {
+		byRun[m.RunID] = nil // to be stamped finished if a kill left it open
+	}
 	for _, r := range state.Pending {
 		byRun[r.RunID] = append(byRun[r.RunID], r)
 	}
-	var old []string
-	for id := range byRun {
-		if id != cur.RunID {
-			old = append(old, id)
+	for _, id := range slices.Sorted(maps.Keys(byRun)) {
+		if id == cur.RunID {
+			continue
 		}
-	}
-	if m := state.Meta; m != nil && m.RunID != "" && m.RunID != cur.RunID && byRun[m.RunID] == nil {
-		old = append(old, m.RunID) // to be stamped finished if a kill left it open
-	}
-	slices.Sort(old)
-	for _, id := range old {
 		// Records of an earlier window taken but not evaluated when the
 		// last watcher stopped: evaluated into their own run, which then ends.
 		if _, err := f.evaluate(ctx, id, byRun[id], nil); err != nil {
@@ -303,9 +290,7 @@ func (f *Watcher) Run(ctx context.Context) error {
 		tcancel()
 		for range queue {
 		}
-		if terr := <-tailErr; err == nil {
-			err = terr
-		}
+		err = cmp.Or(err, <-tailErr)
 		f.waitAlertExecs()
 		return err
 	}
@@ -378,11 +363,10 @@ func (f *Watcher) evaluate(ctx context.Context, runID string, initial []cache.Wa
 		f.addFlight(r)
 	}
 	info.Samples = samples
-	f.mu.Lock()
-	f.status.RunID = runID
-	f.mu.Unlock()
-	aborted := make(chan struct{})
-	var abortOnce sync.Once
+	f.update(func(st *report.WatchStatus) { st.RunID = runID })
+	// The source stops reading when the run stops on its own (see put).
+	sctx, abort := context.WithCancel(ctx)
+	defer abort()
 	limiter := newRateLimiter(f.fc.MaxRPS)
 	more = true
 	lastPut := time.Now()
@@ -399,9 +383,7 @@ func (f *Watcher) evaluate(ctx context.Context, runID string, initial []cache.Wa
 		}
 		for {
 			select {
-			case <-ctx.Done():
-				return nil
-			case <-aborted:
+			case <-sctx.Done():
 				return nil
 			case it, ok := <-queue:
 				f.took()
@@ -417,10 +399,9 @@ func (f *Watcher) evaluate(ctx context.Context, runID string, initial []cache.Wa
 				}
 				if grow(it.rec.Index) && time.Since(lastPut) > time.Second {
 					// The record says how many samples the run has so far:
-					// runs and report show a live run growing.
-					mu.Lock()
+					// runs and report show a live run growing. (The source
+					// alone writes samples: it reads it without the lock.)
 					base.Samples = samples
-					mu.Unlock()
 					_ = f.s.Store.PutRun(base)
 					lastPut = time.Now()
 				}
@@ -430,9 +411,7 @@ func (f *Watcher) evaluate(ctx context.Context, runID string, initial []cache.Wa
 	}
 	run, err := f.s.StartStream(ctx, app.Stream{
 		Info: info, Source: source, Total: info.Samples,
-		Put: func(id string, res *eval.Result) error {
-			return f.put(ctx, id, res, func() { abortOnce.Do(func() { close(aborted) }) })
-		},
+		Put: func(id string, res *eval.Result) error { return f.put(ctx, id, res, abort) },
 		Stamp: func(i *report.RunInfo) {
 			mu.Lock()
 			i.Samples = samples
@@ -478,7 +457,7 @@ func (f *Watcher) put(ctx context.Context, runID string, res *eval.Result, abort
 			return nil
 		}
 	}
-	if err := f.fs.WatchResult(f.stream, fl.hash, runID, res); err != nil {
+	if err := f.s.Store.WatchResult(f.stream, fl.hash, runID, res); err != nil {
 		return err
 	}
 	f.mu.Lock()
@@ -493,7 +472,7 @@ func (f *Watcher) put(ctx context.Context, runID string, res *eval.Result, abort
 
 // newInfo is the record of a new window's run.
 func (f *Watcher) newInfo(id string) report.RunInfo {
-	now := f.now()
+	now := f.clock()
 	info := f.s.NewRunInfo(id, now, f.prices)
 	info.Config["watch"] = f.stream
 	info.Config["watch_window"] = f.windowStart(now).Format(time.RFC3339)
@@ -519,8 +498,7 @@ const maxBatch = 256
 // the log, not memory, holds what the judge has not caught up with.
 func (f *Watcher) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.WatchMeta) error {
 	t := f.tail
-	first := true
-	var lastScan time.Time
+	var lastScan time.Time // zero: the first scan
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	wait := func(d time.Duration, space bool) bool {
@@ -539,15 +517,12 @@ func (f *Watcher) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.W
 		return true
 	}
 	for {
-		now := f.now()
-		if first || now.Sub(lastScan) >= f.fc.Poll {
-			t.scan(now, first)
+		now := f.clock()
+		if now.Sub(lastScan) >= f.fc.Poll {
+			t.scan(now, lastScan.IsZero())
 			lastScan = now
-			f.mu.Lock()
-			f.status.Files = len(t.files)
-			f.mu.Unlock()
+			f.update(func(st *report.WatchStatus) { st.Files = len(t.files) })
 		}
-		first = false
 		if meta.RunID != "" && !f.windowStart(now).Equal(meta.Window) {
 			// The window is over: its run ends; the next record starts a new one.
 			select {
@@ -559,8 +534,7 @@ func (f *Watcher) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.W
 		}
 		free := cap(queue) - len(queue)
 		if free <= 0 {
-			b, _ := t.behind(now)
-			f.setBehindBytes(b)
+			f.noteBehind()
 			if !wait(f.fc.Poll, true) {
 				return nil
 			}
@@ -584,7 +558,7 @@ func (f *Watcher) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.W
 				}
 				meta = cache.WatchMeta{RunID: id, Window: f.windowStart(now)}
 			}
-			res, err := f.fs.WatchAdmit(f.stream, cache.WatchAdmit{RunID: meta.RunID, Window: meta.Window, Files: files, Forget: t.forget, Take: take})
+			res, err := f.s.Store.WatchAdmit(f.stream, cache.WatchAdmit{RunID: meta.RunID, Window: meta.Window, Files: files, Forget: t.forget, Take: take})
 			if err != nil {
 				return fmt.Errorf("recording the watcher's place in its logs: %w", err)
 			}
@@ -595,9 +569,7 @@ func (f *Watcher) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.W
 			if res.Meta.RunID != "" {
 				meta = res.Meta
 			}
-			f.mu.Lock()
-			f.status.Duplicates += int64(res.Dups)
-			f.mu.Unlock()
+			f.update(func(st *report.WatchStatus) { st.Duplicates += int64(res.Dups) })
 			for _, r := range res.Taken {
 				f.addFlight(r)
 				select {
@@ -607,8 +579,7 @@ func (f *Watcher) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.W
 				}
 			}
 		}
-		b, _ := t.behind(now)
-		f.setBehindBytes(b)
+		f.noteBehind()
 		if !progressed {
 			if f.fc.Once {
 				for _, tf := range t.files {
@@ -625,11 +596,17 @@ func (f *Watcher) tailLoop(ctx context.Context, queue chan<- qItem, meta cache.W
 	}
 }
 
-func (f *Watcher) setBehindBytes(b int64) {
-	_, oldest := f.tail.behind(time.Now())
+// noteBehind puts in the status how much of the logs is not read yet.
+func (f *Watcher) noteBehind() {
+	b, oldest := f.tail.behind(time.Now())
+	f.update(func(st *report.WatchStatus) { st.BehindBytes, st.OldestUnread = b, oldest })
+}
+
+// update changes the status under its lock.
+func (f *Watcher) update(change func(st *report.WatchStatus)) {
 	f.mu.Lock()
-	f.status.BehindBytes, f.status.OldestUnread = b, oldest
-	f.mu.Unlock()
+	defer f.mu.Unlock()
+	change(&f.status)
 }
 
 // readBatch reads lines from every followed file in turn until n records
@@ -637,10 +614,7 @@ func (f *Watcher) setBehindBytes(b int64) {
 func (f *Watcher) readBatch(n int, now time.Time) (take []cache.WatchRecord, progressed bool, err error) {
 	t := f.tail
 	keys := slices.SortedFunc(maps.Keys(t.files), func(a, b string) int { return cmp.Compare(t.files[a].path, t.files[b].path) })
-	limit := f.s.Cfg.MaxRecordBytes
-	if limit <= 0 {
-		limit = dataset.DefaultMaxRecordBytes
-	}
+	limit := cmp.Or(f.s.Cfg.MaxRecordBytes, dataset.DefaultMaxRecordBytes)
 	for _, k := range keys {
 		tf := t.files[k]
 		if err := t.check(tf); err != nil {
@@ -670,31 +644,19 @@ func (f *Watcher) readBatch(n int, now time.Time) (take []cache.WatchRecord, pro
 			if errors.Is(err, dataset.ErrBlankLine) {
 				continue
 			}
-			f.mu.Lock()
-			f.status.Read++
+			f.update(func(st *report.WatchStatus) { st.Read++ })
 			if err != nil {
-				f.status.Invalid++
-			}
-			f.mu.Unlock()
-			if err != nil {
+				f.update(func(st *report.WatchStatus) { st.Invalid++ })
 				f.warn(err.Error() + " — skipped; the watcher goes on")
 			}
 			for _, s := range samples {
 				h := contentHash(s)
 				if !sampled(h, f.fc.Sample) {
-					f.mu.Lock()
-					f.status.Sampled++
-					f.mu.Unlock()
+					f.update(func(st *report.WatchStatus) { st.Sampled++ })
 					continue
 				}
-				if s.ID == "" {
-					s.ID = filepath.Base(tf.path) + ":" + strconv.Itoa(ln.num)
-				}
-				readAt := now
-				if !tf.since.IsZero() {
-					readAt = tf.since
-				}
-				take = append(take, cache.WatchRecord{Hash: hex.EncodeToString(h[:]), Sample: s, File: tf.path, Line: ln.num, ReadAt: readAt})
+				s.ID = cmp.Or(s.ID, filepath.Base(tf.path)+":"+strconv.Itoa(ln.num))
+				take = append(take, cache.WatchRecord{Hash: hex.EncodeToString(h[:]), Sample: s, File: tf.path, Line: ln.num, ReadAt: cmp.Or(tf.since, now)})
 			}
 		}
 		t.finishEOF(tf)

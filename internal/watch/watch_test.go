@@ -72,7 +72,9 @@ func (w *watchRig) start(fc Config, patterns ...string) *Watcher {
 		w.t.Fatal(err)
 	}
 	w.f = f
-	f.clock = w.clock
+	if w.clock != nil {
+		f.clock = w.clock
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	w.cancel, w.done = cancel, make(chan error, 1)
 	go func() { w.done <- f.Run(ctx) }()
