@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -16,6 +14,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/internal/stacks"
 )
 
 // fakeInner stands in for the network: it answers deterministically from
@@ -170,22 +169,4 @@ func (db *DB) Results(runID string) (map[int]*eval.Result, error) {
 
 // claimWaiters counts the goroutines waiting for a claim, as their stacks
 // show them.
-func claimWaiters() int {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	count := 0
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		header, _, _ := strings.Cut(g, "\n")
-		if strings.Contains(header, "[select") && strings.Contains(g, "cache.(*claims).claim(") {
-			count++
-		}
-	}
-	return count
-}
+func claimWaiters() int { return stacks.Blocked("cache.(*claims).claim(", "select") }

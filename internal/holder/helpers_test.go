@@ -16,6 +16,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/internal/stacks"
 )
 
 func TestMain(m *testing.M) {
@@ -156,35 +157,14 @@ func waitClients(t *testing.T, srv *Server, n int) {
 	}
 }
 
-// blocked counts goroutines in state (as a stack dump shows it) inside fn.
-func blocked(fn, state string) int {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	count := 0
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		header, _, _ := strings.Cut(g, "\n")
-		if strings.Contains(header, "["+state) && strings.Contains(g, fn) {
-			count++
-		}
-	}
-	return count
-}
-
 func waitParked(t *testing.T, fn string, n int) { t.Helper(); waitBlocked(t, fn, "select", n) }
 
 func waitBlocked(t *testing.T, fn, state string, n int) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
-	for blocked(fn, state) != n {
+	for stacks.Blocked(fn, state) != n {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d goroutines wait (%s) in %s, want %d", blocked(fn, state), state, fn, n)
+			t.Fatalf("%d goroutines wait (%s) in %s, want %d", stacks.Blocked(fn, state), state, fn, n)
 		}
 		runtime.Gosched()
 	}
