@@ -128,7 +128,8 @@ func alternatives(question string) []string {
 		rw := strings.Fields(right)
 		if c, ok := comparisonIn(right); ok {
 			// "Do A or B get more X": B is as long as A.
-			if k := wordIndex(rw, c.word); k > 0 && len(rw) > len(lw) {
+			k := slices.IndexFunc(rw, func(w string) bool { return strings.EqualFold(trimWord(w), c.word) })
+			if k > 0 && len(rw) > len(lw) {
 				rw = rw[:min(k, len(lw))]
 			}
 		}
@@ -163,15 +164,6 @@ func alternatives(question string) []string {
 var openingWords = map[string]bool{"do": true, "does": true, "did": true, "is": true, "are": true, "was": true, "were": true, "which": true, "who": true, "what": true, "whose": true, "has": true, "have": true, "had": true}
 
 func itemRune(r rune) bool { return isHan(r) || unicode.IsLetter(r) || unicode.IsDigit(r) }
-
-func wordIndex(ws []string, w string) int {
-	for i, x := range ws {
-		if strings.EqualFold(strings.Trim(x, ".,;:!?\"'"), w) {
-			return i
-		}
-	}
-	return -1
-}
 
 // item is one thing compared, with the features that name it apart from
 // the others.
@@ -227,28 +219,29 @@ func (it item) named(text string, sp *span) bool {
 // value is an item's quantity for the comparison, from the first context
 // piece (or clause of one) that names it and no other item.
 type value struct {
-	q     quantity
-	v     float64
-	quote string
-	cell  *span // a table's cell or a record's field, read with its keys (rowItems)
+	q    quantity
+	v    float64
+	from int   // the index of the sentence that gives it
+	cell *span // a table's cell or a record's field, read with its keys (rowItems)
 }
 
 func itemValue(c comparison, its []item, k int, sents []*span, about map[string]bool) (value, bool) {
-	for _, cs := range sents {
+	for i, cs := range sents {
 		if !its[k].named(cs.text, cs) || !c.time && !saysOf(cs, about) {
 			continue
 		}
-		pieces := []string{cs.text}
+		pieces := []*span{cs}
 		if namesOther(its, k, cs.text, cs) {
-			pieces = clausesOf(cs.text)
+			pieces = nil // one clause each: "engineers $2,000, designers $1,500"
+			for _, cl := range cs.clauses {
+				if p := analyze(cl.text); its[k].named(cl.text, p) && !namesOther(its, k, cl.text, p) {
+					pieces = append(pieces, p)
+				}
+			}
 		}
 		for _, p := range pieces {
-			ps := analyze(p)
-			if p != cs.text && (!its[k].named(p, ps) || namesOther(its, k, p, ps)) {
-				continue
-			}
-			if val, ok := kindValue(c, ps.quants); ok {
-				val.quote = cs.text
+			if val, ok := kindValue(c, p.quants); ok {
+				val.from = i
 				return val, true
 			}
 		}
@@ -263,21 +256,6 @@ func namesOther(its []item, k int, text string, sp *span) bool {
 		}
 	}
 	return false
-}
-
-// clausesOf cuts a text at its clause punctuation, not inside a number.
-func clausesOf(text string) []string {
-	rs := []rune(text)
-	var out []string
-	start := 0
-	for i, r := range rs {
-		if !isClausePunct(r) || (r == ',' || r == '.') && i > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1]) {
-			continue
-		}
-		out = append(out, string(rs[start:i]))
-		start = i + 1
-	}
-	return append(out, string(rs[start:]))
 }
 
 // kindValue: a year for points in time, else the first quantity with a unit.
@@ -373,11 +351,8 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 	for k, it := range its {
 		given = append(given, fmt.Sprintf("%s %s", it.text, vals[k].q.text))
 	}
-	from := quoteIndex(sents, vals[x].quote)
-	if from < 0 {
-		return Evidence{}, false
-	}
-	ev := Evidence{Quote: vals[x].quote, From: from, Also: -1, Coverage: 1}
+	from := vals[x].from
+	ev := Evidence{Quote: sents[from].text, From: from, Also: -1, Coverage: 1}
 	if best != x {
 		ev.Detector = DetectorNumber
 		ev.Reason = fmt.Sprintf("statement says %s is the %s; context gives %s: %s has it (%s)", its[x].text, c.word, strings.Join(given, ", "), its[best].text, DetectorNumber)
@@ -392,26 +367,17 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 	// The other items' values are part of the evidence: name a sentence of
 	// one of them, so its chunk counts as useful too.
 	for k := range its {
-		if o := quoteIndex(sents, vals[k].quote); k != x && o >= 0 && o != from {
-			ev.Also = o
+		if k != x && vals[k].from != from {
+			ev.Also = vals[k].from
 			break
 		}
 	}
 	return ev, true
 }
 
+// firstMention is where the text first writes the item's first word.
 func firstMention(text string, it item) int {
-	if it.feats == nil {
-		return strings.Index(text, it.text)
-	}
-	lt := strings.ToLower(text)
-	at := -1
-	for _, w := range strings.Fields(strings.ToLower(it.text)) {
-		if i := strings.Index(lt, strings.Trim(w, "\"'.,")); i >= 0 && (at < 0 || i < at) {
-			at = i
-		}
-	}
-	return at
+	return strings.Index(strings.ToLower(text), strings.ToLower(strings.Fields(it.text)[0]))
 }
 
 // onlyNames: an answer that says no more than its item (and the question's
@@ -430,15 +396,6 @@ func onlyNames(st, q *span, it item) bool {
 		}
 	}
 	return true
-}
-
-func quoteIndex(sents []*span, quote string) int {
-	for i, cs := range sents {
-		if cs.text == quote {
-			return i
-		}
-	}
-	return -1
 }
 
 // withoutComparative is the statement without the comparative word's
@@ -474,7 +431,7 @@ func rowItems(c comparison, st *span, sents []*span) ([]item, []value) {
 		}
 		var texts []string
 		var vals []value
-		for _, o := range sents {
+		for i, o := range sents {
 			of := o.field
 			if of == nil || o.chunk != cs.chunk || len(of.named) != len(fc.named) || !slices.Equal(of.named[1:], fc.named[1:]) {
 				continue
@@ -483,7 +440,7 @@ func rowItems(c comparison, st *span, sents []*span) ([]item, []value) {
 			if !ok {
 				return nil, nil
 			}
-			v.quote, v.cell = o.text, o
+			v.from, v.cell = i, o
 			texts = append(texts, of.named[0])
 			vals = append(vals, v)
 		}
