@@ -22,11 +22,9 @@ import (
 // detailView is the drill-down into one sample: one page in a viewport,
 // built once per (result, width, picked statement) and then only scrolled.
 type detailView struct {
-	row   int // position in Model.rows
-	res   *eval.Result
-	width int
-	scrolled
-	sections []int // first line of each metric section, in metric order
+	row      int // position in Model.rows
+	res      *eval.Result
+	scrolled // its sections are the metrics', in metric order
 	// stmts are the statements that cite evidence, in page order; pick is
 	// the one the item cursor is on, 1-based (0: none); built is the
 	// pick the lines show.
@@ -42,19 +40,6 @@ type stmtSpan struct{ first, last int }
 
 func (d *detailView) invalidate() { d.lines = nil }
 
-// scrollBy scrolls within the page; the last section may scroll to the
-// top, so every jump puts its heading on the first line (load pads).
-func (d *detailView) scrollBy(n, page int) { d.scrolled.scrollBy(n, page, d.load) }
-
-// load puts the page's lines into the viewport, sized for page lines.
-func (d *detailView) load(page int) {
-	content := d.lines
-	if k := len(d.sections); k > 0 && d.sections[k-1]+page > len(content) {
-		content = append(slices.Clip(content), make([]string, d.sections[k-1]+page-len(content))...)
-	}
-	d.fill(content, d.width, page)
-}
-
 // viewLines are the lines the viewport shows, without its padding.
 func viewLines(vp *viewport.Model) []string {
 	lines := strings.Split(vp.View(), "\n")
@@ -68,14 +53,6 @@ func viewLines(vp *viewport.Model) []string {
 func (d *detailView) scrollTo(line, page int) {
 	d.scroll = 0
 	d.scrollBy(line, page)
-}
-
-func (d *detailView) maxScroll(page int) int {
-	limit := max(len(d.lines)-page, 0)
-	if k := len(d.sections); k > 0 {
-		limit = max(limit, d.sections[k-1])
-	}
-	return limit
 }
 
 // pageHeight is the scrollable area of the detail and raw pages.
