@@ -266,7 +266,7 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 		return p.lines, nil, nil
 	}
 	if cs := citations(m.metrics, res); p.pick >= 0 && p.pick < len(cs) {
-		p.cited = cs[p.pick]
+		p.cited = cs[p.pick].ev
 	}
 	m.sampleTexts(p, res)
 	if n := len(res.Calls); n > 0 {
@@ -470,36 +470,32 @@ func (m *Model) citedNote(pick int, ev *eval.Citation, contexts []string) (strin
 	return what + ": " + eval.QuoteNotFoundFlag(ev.Chunk), st.warn
 }
 
-// citations are the evidence of the statements the page draws, in order.
-func citations(metrics []eval.Metric, res *eval.Result) []*eval.Citation {
-	var out []*eval.Citation
-	eachCitation(metrics, res, func(_ string, _ int, ev *eval.Citation) { out = append(out, ev) })
-	return out
+// citation is a statement that cites evidence: its task and position
+// among the task's items.
+type citation struct {
+	task string
+	pos  int
+	ev   *eval.Citation
 }
 
-// eachCitation walks the statements that cite evidence in page order.
-func eachCitation(metrics []eval.Metric, res *eval.Result, fn func(task string, pos int, ev *eval.Citation)) {
+// citations are the statements that cite evidence, in page order.
+func citations(metrics []eval.Metric, res *eval.Result) []citation {
+	var out []citation
 	for _, mt := range metrics {
 		sec := metricSections[mt]
 		if _, ok := res.Status[mt]; !ok || sec.cited == nil {
 			continue
 		}
 		for i, it := range sec.cited(res) {
-			fn(sec.task, i, it.evidence)
+			out = append(out, citation{sec.task, i, it.evidence})
 		}
 	}
+	return out
 }
 
 // citationOf is the position among citations of a judged item, or -1.
 func citationOf(metrics []eval.Metric, res *eval.Result, it labels.Item) int {
-	at, n := -1, 0
-	eachCitation(metrics, res, func(task string, pos int, _ *eval.Citation) {
-		if task == it.Task && pos == it.Pos {
-			at = n
-		}
-		n++
-	})
-	return at
+	return slices.IndexFunc(citations(metrics, res), func(c citation) bool { return c.task == it.Task && c.pos == it.Pos })
 }
 
 func (m *Model) faithfulnessSection(p *page, res *eval.Result) {

@@ -203,16 +203,8 @@ func (r *row) set(res *eval.Result, x *rowExtras, levels report.Levels) {
 	}
 	r.setTexts(res)
 	for i, m := range eval.AllMetrics {
-		st, ok := res.Status[m]
-		if !ok {
-			continue
-		}
-		score, code := r.cell(i)
-		*code = statusCodes.code(st)
-		if v, ok := res.Score(m); ok && st == eval.StatusOK {
-			*score = v
-		}
-		if st.Failed() && x != nil {
+		r.setCell(i, res, m)
+		if res.Status[m].Failed() && x != nil {
 			if x.errs[r.index] == nil {
 				x.setErrs(r.index, new([eval.NumMetrics]string))
 			}
@@ -383,19 +375,27 @@ func (r *row) setCriteria(res *eval.Result, c critSet) {
 		return
 	}
 	for i, name := range c.names {
-		st, ok := res.Status[name]
-		if !ok {
-			continue
-		}
-		score, code := r.cell(eval.NumMetrics + i)
-		*code = statusCodes.code(st)
-		if v, ok := res.Score(name); ok && st == eval.StatusOK {
-			*score = v
-			if !c.passes(name, v) && (r.mark == markOK || r.mark == markWarn) {
-				r.mark = markLow
-			}
+		if v, ok := r.setCell(eval.NumMetrics+i, res, name); ok && !c.passes(name, v) && (r.mark == markOK || r.mark == markWarn) {
+			r.mark = markLow
 		}
 	}
+}
+
+// setCell keeps res's status of name and its score (when ok) in slot,
+// and returns the score kept.
+func (r *row) setCell(slot int, res *eval.Result, name eval.Metric) (float64, bool) {
+	st, ok := res.Status[name]
+	if !ok {
+		return 0, false
+	}
+	score, code := r.cell(slot)
+	*code = statusCodes.code(st)
+	v, ok := res.Score(name)
+	if !ok || st != eval.StatusOK {
+		return 0, false
+	}
+	*score = v
+	return v, true
 }
 
 // setErrs keeps the failure messages of sample index.
