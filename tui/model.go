@@ -392,7 +392,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.raw.lines = nil
 		}
 	// Replies of the model's commands; a superseded one is dropped.
-	case promptsMsg, editPathMsg, editorDoneMsg, reloadMsg, resetMsg:
+	case promptsMsg, editPathMsg, editorDoneMsg, reloadMsg:
 		return m.promptsWorkflow(msg)
 	case planMsg, rerunStartedMsg:
 		return m.rerunWorkflow(msg)
