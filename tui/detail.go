@@ -287,12 +287,11 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 	for i, mt := range m.columns {
 		p.blank()
 		sections = append(sections, len(p.lines))
-		compared := base != nil && m.cmp.has(mt) && !m.isCriterion(mt)
-		if compared {
-			m.compareHeading(p, i+1, base, res, mt)
-		} else {
-			m.metricHeading(p, i+1, res, mt)
+		var before *eval.Result // what the section compares with, if anything
+		if base != nil && m.cmp.has(mt) && !m.isCriterion(mt) {
+			before = base
 		}
+		m.metricHeading(p, i+1, before, res, mt)
 		status, ok := res.Status[mt]
 		if !ok {
 			p.text(2, "", "not evaluated in this run (not in --metrics)", &st.muted)
@@ -310,8 +309,8 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 			}
 			p.text(2, "", msg, &style)
 		}
-		if compared {
-			m.changes(p, base, res, mt)
+		if before != nil {
+			m.changes(p, before, res, mt)
 		}
 		if sec, ok := m.section(mt); ok {
 			sec.render(m, p, res)
@@ -379,11 +378,27 @@ func (m *Model) buildRunning(p *page, known *eval.Result) ([]string, []int) {
 	return p.lines, sections
 }
 
-func (m *Model) metricHeading(p *page, n int, res *eval.Result, mt eval.Metric) {
+// metricHeading is a section's heading with its score; compared with
+// before (nil: not), before -> after and the change.
+func (m *Model) metricHeading(p *page, n int, before, res *eval.Result, mt eval.Metric) {
 	st := m.st
-	h := st.section.Render(m.sectionTitle(n-1, mt))
-	if v, ok := res.Score(mt); ok && res.Status[mt] == eval.StatusOK {
-		h += "  " + st.bandOf(mt, v).Bold(true).Render(fmt.Sprintf("%.3f", v))
+	h, lead := st.section.Render(m.sectionTitle(n-1, mt)), "  "
+	if before != nil {
+		lead += scoreText(before, mt) + " " + m.g.arrow + " "
+	}
+	if v, ok := scored(res, mt); ok {
+		h += lead + st.bandOf(mt, v).Bold(true).Render(fmt.Sprintf("%.3f", v))
+	} else if before != nil {
+		h += lead + scoreText(res, mt)
+	}
+	if before != nil {
+		d := scoreDelta(newRow(before.Index, before, st.levels), newRow(res.Index, res, st.levels), mt)
+		switch d.kind {
+		case deltaValue:
+			h += "  " + st.changeStyle(mt, d.v).Render(fmt.Sprintf("(%+.3f)", d.v))
+		case deltaSame:
+			h += "  " + st.muted.Render("(unchanged)")
+		}
 	}
 	if m.isCriterion(mt) {
 		h += st.muted.Render(fmt.Sprintf("  (passes at %g)", m.st.crit.level(mt)))
