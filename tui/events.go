@@ -303,9 +303,6 @@ func (m *Model) derive() {
 	if m.cursor >= 0 && m.cursor < len(m.lines) && !(m.cursor == 0 && m.watchOrder()) {
 		keep, kept = m.lines[m.cursor], true
 	}
-	if m.sorted == nil {
-		m.sorted = map[int]sorted{}
-	}
 	s, ok := m.sorted[m.sortIdx]
 	if !ok {
 		// The index needs no waiting for a presort in flight.
@@ -314,7 +311,7 @@ func (m *Model) derive() {
 	}
 	if !ok {
 		s = m.sortRows(m.sortKeys[m.sortIdx])
-		m.sorted[m.sortIdx] = s
+		setIn(&m.sorted, m.sortIdx, s)
 	}
 	m.shown = m.holdOrder(order(s, m.rows, m.filter, m.matchEnv(), m.desc))
 	m.lines = m.groupLines(m.shown)

@@ -28,11 +28,8 @@ func (km *keyMode) refuse(why string, keys ...*key.Binding) {
 	if why == "" {
 		return
 	}
-	if km.off == nil {
-		km.off = map[*key.Binding]string{}
-	}
 	for _, b := range keys {
-		km.off[b] = why
+		setIn(&km.off, b, why)
 	}
 }
 

@@ -121,14 +121,12 @@ func (m *Model) labelMsg(msg tea.Msg) {
 			return
 		case msg.gen != l.gen:
 			return
-		case l.human == nil:
-			l.human = map[string]labels.Label{}
 		}
 		if msg.removed {
 			delete(l.human, msg.key)
 			m.setStatus("label removed")
 		} else {
-			l.human[msg.key] = msg.label
+			setIn(&l.human, msg.key, msg.label)
 			var it labels.Item
 			if i := slices.IndexFunc(l.items, func(x labels.Item) bool { return x.Key == msg.key }); i >= 0 {
 				it = l.items[i]
@@ -156,13 +154,10 @@ func (m *Model) setMark(index int, mark uint8) {
 	if l.marks[index] == mark {
 		return
 	}
-	if l.marks == nil {
-		l.marks = map[int]uint8{}
-	}
 	if mark == 0 {
 		delete(l.marks, index)
 	} else {
-		l.marks[index] = mark
+		setIn(&l.marks, index, mark)
 	}
 	m.derive()
 }

@@ -419,12 +419,9 @@ func (m *Model) takePresort(wait bool) {
 	if p.gen != m.sortGen {
 		return
 	}
-	if m.sorted == nil {
-		m.sorted = map[int]sorted{}
-	}
 	for i, s := range p.out {
 		if _, ok := m.sorted[i]; !ok {
-			m.sorted[i] = s
+			setIn(&m.sorted, i, s)
 		}
 	}
 }

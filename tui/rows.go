@@ -206,7 +206,7 @@ func (r *row) set(res *eval.Result, x *rowExtras, levels report.Levels) {
 		r.setCell(i, res, m)
 		if res.Status[m].Failed() && x != nil {
 			if x.errs[r.index] == nil {
-				x.setErrs(r.index, new([eval.NumMetrics]string))
+				setIn(&x.errs, r.index, new([eval.NumMetrics]string))
 			}
 			x.errs[r.index][i] = res.Errors[m]
 		}
@@ -295,10 +295,7 @@ func (r *row) start(known *eval.Result, x *rowExtras) {
 	if r.done {
 		return
 	}
-	if x.known == nil {
-		x.known = map[int]*eval.Result{}
-	}
-	x.known[r.index] = known
+	setIn(&x.known, r.index, known)
 	r.setTexts(known)
 }
 
@@ -396,14 +393,6 @@ func (r *row) setCell(slot int, res *eval.Result, name eval.Metric) (float64, bo
 	}
 	*score = v
 	return v, true
-}
-
-// setErrs keeps the failure messages of sample index.
-func (x *rowExtras) setErrs(index int, e *[eval.NumMetrics]string) {
-	if x.errs == nil {
-		x.errs = map[int]*[eval.NumMetrics]string{}
-	}
-	x.errs[index] = e
 }
 
 // errText is the failure message of a metric of a row, "" when it did not
@@ -518,10 +507,7 @@ func (x *rowIndex) set(index, pos int) {
 		x.pos[index] = int32(pos + 1)
 		return
 	}
-	if x.sparse == nil {
-		x.sparse = map[int]int{}
-	}
-	x.sparse[index] = pos
+	setIn(&x.sparse, index, pos)
 }
 
 // reset empties the index, keeping room for n rows.
