@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -116,15 +115,13 @@ func scoreDelta(before, after *row, mt eval.Metric) delta {
 	if !inB && !inA {
 		return delta{}
 	}
-	if v, ok := scoredChange(before, after, mt); ok {
-		if v == 0 {
-			return delta{kind: deltaSame}
-		}
-		return delta{kind: deltaValue, v: v}
-	}
 	_, bok := before.scored(mt)
 	_, aok := after.scored(mt)
 	switch {
+	case bok && aok:
+		if v, _ := scoredChange(before, after, mt); v != 0 {
+			return delta{kind: deltaValue, v: v}
+		}
 	case aok:
 		return delta{kind: deltaNew}
 	case bok:
@@ -248,11 +245,7 @@ func (m *Model) deltaCell(r *row, mt eval.Metric, plain bool) string {
 	case deltaStatus:
 		s, style = "status", st.warn.Render
 	}
-	s = padLeft(s, deltaW)
-	if plain {
-		return s
-	}
-	return style(s)
+	return paint(plain, padLeft(s, deltaW), style)
 }
 
 // compareLine is the header line of a re-run in progress or of a comparison.
@@ -332,30 +325,26 @@ func (m *Model) enterCompare(baseID string, base []*eval.Result, curID string, c
 		restore = m.cmp.restore
 	}
 	c := &compareState{baseID: baseID, curID: curID, picked: true, restore: restore, base: map[int]beforeSide{}}
-	byIdx := map[int]*eval.Result{}
-	var order []int
-	add := func(r *eval.Result) {
-		if _, ok := byIdx[r.Index]; !ok {
-			order = append(order, r.Index)
-		}
-		byIdx[r.Index] = r
-	}
-	for _, r := range base {
-		if r != nil {
-			add(r)
-		}
-	}
-	baseByIdx := maps.Clone(byIdx)
-	for _, r := range cur {
-		if r == nil {
+	// Each sample once, where it first comes, as cur has it if cur has it.
+	var shown []*eval.Result
+	at, baseOf := map[int]int{}, map[int]*eval.Result{}
+	for i, r := range slices.Concat(base, cur) {
+		switch {
+		case r == nil:
 			continue
-		}
-		if b := baseByIdx[r.Index]; b != nil {
+		case i < len(base):
+			baseOf[r.Index] = r
+		case baseOf[r.Index] != nil:
+			b := baseOf[r.Index]
 			c.base[r.Index] = beforeSide{row: newRow(b.Index, b, m.st.levels), res: b}
 		}
-		add(r)
+		if k, ok := at[r.Index]; ok {
+			shown[k] = r
+		} else {
+			at[r.Index] = len(shown)
+			shown = append(shown, r)
+		}
 	}
-	shown := mapped(order, func(i int) *eval.Result { return byIdx[i] })
 	keep := cursorIndex(m)
 	m.resetRows(shown)
 	c.summarize(m)

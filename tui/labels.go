@@ -421,12 +421,12 @@ func (m *Model) labelWords(lab labels.Label, it labels.Item) string {
 }
 
 // labelCell is the table's label column, one cell after the status mark.
-func (m *Model) labelCell(r *row, paint func(string, func(...string) string) string) string {
+func (m *Model) labelCell(r *row, plain bool) string {
 	switch mark := m.lab.marks[r.index]; {
 	case mark&LabelDisputed != 0:
-		return paint("D", m.st.warn.Render)
+		return paint(plain, "D", m.st.warn.Render)
 	case mark&LabelMarked != 0:
-		return paint("L", m.st.accent.Render)
+		return paint(plain, "L", m.st.accent.Render)
 	}
 	return " "
 }

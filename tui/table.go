@@ -140,21 +140,14 @@ func (m *Model) renderRow(r *row, selected bool) string {
 // text then the row's question (a turn's indent).
 func (m *Model) drawRow(r *row, selected bool, index, text string, whole bool) string {
 	st, g := m.st, m.g
-	plain := selected
-	paint := func(s string, style func(...string) string) string {
-		if plain {
-			return s
-		}
-		return style(s)
-	}
 	var b strings.Builder
 	marks := [...]struct {
 		glyph string
 		style lipgloss.Style
 	}{markRunning: {g.running, st.running}, markOK: {g.ok, st.high}, markLow: {g.low, st.low}, markWarn: {g.warn, st.warn},
 		markFailed: {g.fail, st.failed}}
-	b.WriteString(paint(marks[r.mark].glyph, marks[r.mark].style.Render))
-	b.WriteString(m.labelCell(r, paint))
+	b.WriteString(paint(selected, marks[r.mark].glyph, marks[r.mark].style.Render))
+	b.WriteString(m.labelCell(r, selected))
 	b.WriteString(padLeft(index, m.indexWidth()) + " ")
 	q := text
 	if !whole {
@@ -169,21 +162,21 @@ func (m *Model) drawRow(r *row, selected bool, index, text string, whole bool) s
 	}
 	q = fit(q, m.questionWidth(), g.ellipsis)
 	if !r.done {
-		q = paint(q, st.running.Render)
+		q = paint(selected, q, st.running.Render)
 	}
 	b.WriteString(q)
 	for _, mt := range m.columns {
-		b.WriteString(" " + m.scoreCell(r, mt, plain))
+		b.WriteString(" " + m.scoreCell(r, mt, selected))
 		if m.cmp != nil && !m.isCriterion(mt) {
 			delta := strings.Repeat(" ", deltaW) // a conversation has no change of its own
 			if !whole {
-				delta = m.deltaCell(r, mt, plain)
+				delta = m.deltaCell(r, mt, selected)
 			}
 			b.WriteString(" " + delta)
 		}
 	}
 	d := r.diagnosis()
-	b.WriteString(" " + paint(fit(string(d), diagW, ""), m.diagStyle(d)))
+	b.WriteString(" " + paint(selected, fit(string(d), diagW, ""), m.diagStyle(d)))
 	line := b.String()
 	if selected {
 		return st.selected.Render(fit(line, m.width, ""))
@@ -225,7 +218,11 @@ func (m *Model) scoreCell(r *row, mt eval.Metric, plain bool) string {
 	default:
 		s, style = " n/a ", st.warn.Render
 	}
-	s = padLeft(s, w)
+	return paint(plain, padLeft(s, w), style)
+}
+
+// paint is s in style, or as it is when plain.
+func paint(plain bool, s string, style func(...string) string) string {
 	if plain {
 		return s
 	}
