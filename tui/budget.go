@@ -178,7 +178,7 @@ func (m *Model) budgetMode() keyMode {
 // renderBudget is the cost page: the estimate per metric and the question.
 func (m *Model) renderBudget() []string {
 	st, fr := m.st, m.first
-	lines := []string{m.titleLine(0)}
+	lines := []string{m.titleLine()}
 	if m.opts.Banner != "" {
 		lines = append(lines, st.muted.Render(truncate(sanitize.Line(m.opts.Banner), m.width, m.g.ellipsis)))
 	}
