@@ -192,12 +192,10 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 				m.upsert(ev.Sample, nil)
 				changed = true
 			}
-			if ev.Result != nil {
-				if i, _ := m.byIndex.get(ev.Sample); !m.rows[i].done {
-					m.rows[i].start(ev.Result, &m.extras)
-					m.noteConversation(ev.Sample, ev.Result)
-					changed = true
-				}
+			if i, _ := m.byIndex.get(ev.Sample); ev.Result != nil && !m.rows[i].done {
+				m.rows[i].start(ev.Result, &m.extras)
+				m.noteConversation(ev.Sample, ev.Result)
+				changed = true
 			}
 		case eval.EventSampleFinished:
 			if ev.Result == nil {

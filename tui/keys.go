@@ -129,46 +129,26 @@ func (h helpMap) FullHelp() [][]key.Binding { return h.full }
 // scroll applies the scrolling keys to a page of n lines through its
 // scrollBy, and reports whether the key was one of them.
 func (k keyMap) scroll(msg tea.KeyPressMsg, scrollBy func(n, page int), page, n int) bool {
-	switch {
-	case key.Matches(msg, k.Down):
-		scrollBy(1, page)
-	case key.Matches(msg, k.Up):
-		scrollBy(-1, page)
-	case key.Matches(msg, k.HalfDown):
-		scrollBy(max(page/2, 1), page)
-	case key.Matches(msg, k.HalfUp):
-		scrollBy(-max(page/2, 1), page)
-	case key.Matches(msg, k.PageDown):
-		scrollBy(page, page)
-	case key.Matches(msg, k.PageUp):
-		scrollBy(-page, page)
-	case key.Matches(msg, k.Top):
-		scrollBy(-n, page)
-	case key.Matches(msg, k.Bottom):
-		scrollBy(n, page)
-	default:
-		return false
+	half := max(page/2, 1)
+	for _, mv := range []struct {
+		b key.Binding
+		n int // lines, down from the top of the page
+	}{{k.Down, 1}, {k.Up, -1}, {k.HalfDown, half}, {k.HalfUp, -half}, {k.PageDown, page}, {k.PageUp, -page}, {k.Top, -n}, {k.Bottom, n}} {
+		if key.Matches(msg, mv.b) {
+			scrollBy(mv.n, page)
+			return true
+		}
 	}
-	return true
+	return false
 }
 
-// moveCursor applies the list-movement keys to a cursor over n items and
-// reports whether the key was one of them.
+// moveCursor applies the list-movement keys (a list has no pages) to a
+// cursor over n items and reports whether the key was one of them.
 func (k keyMap) moveCursor(msg tea.KeyPressMsg, cursor *int, n int) bool {
-	last := max(n-1, 0)
-	switch {
-	case key.Matches(msg, k.Down):
-		*cursor = min(*cursor+1, last)
-	case key.Matches(msg, k.Up):
-		*cursor = max(*cursor-1, 0)
-	case key.Matches(msg, k.Top):
-		*cursor = 0
-	case key.Matches(msg, k.Bottom):
-		*cursor = last
-	default:
+	if !key.Matches(msg, k.Down, k.Up, k.Top, k.Bottom) {
 		return false
 	}
-	return true
+	return k.scroll(msg, func(d, _ int) { *cursor = min(max(*cursor+d, 0), max(n-1, 0)) }, 1, n)
 }
 
 // key routes a key press: ctrl+c always quits, a mode other than the
