@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/lipgloss/v2"
+
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
@@ -228,24 +230,16 @@ const deltaW = 6
 func (m *Model) deltaCell(r *row, mt eval.Metric, plain bool) string {
 	st := m.st
 	d := m.rowDelta(r, mt)
-	var s string
-	style := st.muted.Render
-	switch d.kind {
-	case deltaNone:
+	if d.kind == deltaNone {
 		return strings.Repeat(" ", deltaW)
-	case deltaSame:
-		s = "."
-	case deltaValue:
-		s = fmt.Sprintf("%+.3f", d.v)
-		style = st.changeStyle(mt, d.v).Render
-	case deltaNew:
-		s, style = "new", st.high.Render
-	case deltaLost:
-		s, style = "lost", st.low.Render
-	case deltaStatus:
-		s, style = "status", st.warn.Render
 	}
-	return paint(plain, padLeft(s, deltaW), style)
+	words := [...]string{deltaSame: ".", deltaNew: "new", deltaLost: "lost", deltaStatus: "status"}
+	styles := [...]lipgloss.Style{deltaSame: st.muted, deltaNew: st.high, deltaLost: st.low, deltaStatus: st.warn}
+	s, style := words[d.kind], styles[d.kind]
+	if d.kind == deltaValue {
+		s, style = fmt.Sprintf("%+.3f", d.v), st.changeStyle(mt, d.v)
+	}
+	return paint(plain, padLeft(s, deltaW), style.Render)
 }
 
 // compareLine is the header line of a re-run in progress or of a comparison.

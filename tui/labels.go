@@ -400,13 +400,7 @@ func (m *Model) labelLine(p *page, task, item string) {
 
 // labelWords says a label against the judge, with the note.
 func (m *Model) labelWords(lab labels.Label, it labels.Item) string {
-	what := "verdict"
-	switch lab.Task {
-	case eval.LabelAnswerRelevancy:
-		what = "noncommittal"
-	case eval.LabelContextRecall:
-		what = "attributed"
-	}
+	what := cmp.Or(map[string]string{eval.LabelAnswerRelevancy: "noncommittal", eval.LabelContextRecall: "attributed"}[lab.Task], "verdict")
 	s := fmt.Sprintf("human: agrees (%s %d)", what, lab.Value)
 	if lab.Value != it.Judge {
 		s = fmt.Sprintf("human: %s %d, the judge said %d (disputed)", what, lab.Value, it.Judge)
