@@ -270,10 +270,7 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 	}
 	m.sampleTexts(p, res)
 	if n := len(res.Calls); n > 0 {
-		cached := 0
-		for _, c := range res.Calls {
-			cached += b2i(c.Cached)
-		}
+		cached := count(res.Calls, func(c eval.CallRecord) bool { return c.Cached })
 		p.blank()
 		p.text(0, "", fmt.Sprintf("%d judge calls (%d from the cache); x shows them raw", n, cached), &st.muted)
 	}
