@@ -320,13 +320,9 @@ type filterBar struct {
 
 // openFilter is /: the bar opens on the filter in force.
 func (m *Model) openFilter() tea.Cmd {
+	m.closeFilter() // a closed bar holds the filter in force
 	m.mode = modeFilter
-	m.filterErr = ""
 	m.bar = filterBar{before: m.filter, beforeRow: cursorIndex(m)}
-	m.input.SetValue("")
-	if m.filter != nil {
-		m.input.SetValue(m.filter.src)
-	}
 	m.input.CursorEnd()
 	return m.input.Focus()
 }

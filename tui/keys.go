@@ -225,10 +225,8 @@ func (m *Model) tableKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openPicker()
 	case m.opts.Labels != nil && key.Matches(msg, k.Agreement):
 		return m.openAgreement()
-	case m.convs != nil && key.Matches(msg, k.Expand):
-		m.fold(true)
-	case m.convs != nil && key.Matches(msg, k.Collapse):
-		m.fold(false)
+	case m.convs != nil && key.Matches(msg, k.Expand, k.Collapse):
+		m.fold(key.Matches(msg, k.Expand))
 	case key.Matches(msg, k.Open):
 		if n, own, ok := m.cursorConv(); ok && own {
 			m.fold(!m.isOpen(n))
