@@ -244,11 +244,7 @@ func (m *Model) noiseMatrix(p *page, t *eval.NoiseSensitivityTrace, mode string)
 			}
 			cells.WriteString(mark + strings.Repeat(" ", cellW-1))
 		}
-		correct := st.high.Render(g.ok)
-		if !s.Correct {
-			correct = st.emph.Render(g.unsupported)
-		}
-		cells.WriteString(correct + strings.Repeat(" ", correctW-1))
+		cells.WriteString(m.verdictMark(b2i(s.Correct)) + strings.Repeat(" ", correctW-2))
 		noise := st.muted.Render("-")
 		switch {
 		case counted:
