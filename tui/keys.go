@@ -121,6 +121,7 @@ func (k *keyMap) asciiHelp() {
 type helpMap struct {
 	short []key.Binding
 	full  [][]key.Binding
+	off   []key.Binding // the ? page names them
 }
 
 func (h helpMap) ShortHelp() []key.Binding  { return h.short }
