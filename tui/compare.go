@@ -269,11 +269,8 @@ func (m *Model) compareLine() string {
 		fmt.Sprintf("%d compared, %d changed", c.summary.samples, c.summary.changed)}
 	var means []string
 	for _, mt := range m.metrics {
-		if !c.has(mt) {
-			continue
-		}
 		slot := metricSlot(mt)
-		if c.summary.n[slot] == 0 {
+		if !c.has(mt) || c.summary.n[slot] == 0 {
 			continue
 		}
 		if d := c.summary.sum[slot] / float64(c.summary.n[slot]); math.Abs(d) < scoreEpsilon {

@@ -431,10 +431,7 @@ func (m *Model) matchWhole(r *row, needle string) bool {
 	if v, ok := w.found[needle][r.index]; ok {
 		return v
 	}
-	res := m.full.get(r.index)
-	if res == nil && !r.done {
-		res = m.extras.known[r.index]
-	}
+	res := m.detailResult(r)
 	if res == nil {
 		// Read for a filter put in force, not for every prefix typed.
 		if m.opts.Load != nil && r.done && m.shownMode() != modeFilter {
