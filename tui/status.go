@@ -60,14 +60,10 @@ func (m *Model) bottomLines() []string {
 // finish pads the body so the message block and the footer land last.
 func (m *Model) finish(body []string, h helpMap) []string {
 	bottom := m.bottomLines()
-	for len(body) < m.height-1-len(bottom) {
-		body = append(body, "")
-	}
-	if len(body) > m.height-1-len(bottom) {
-		body = body[:max(m.height-1-len(bottom), 0)]
-	}
-	body = append(body, bottom...)
-	return append(body, m.footer(h))
+	room := max(m.height-1-len(bottom), 0)
+	body = body[:min(len(body), room)]
+	body = append(body, make([]string, room-len(body))...)
+	return append(append(body, bottom...), m.footer(h))
 }
 
 // indented wraps a text under the pages' two-cell margin, each line in style.
