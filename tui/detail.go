@@ -250,26 +250,24 @@ func (p *page) wrapped(indent int, prefix, s string, style *lipgloss.Style, mark
 func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSpan) {
 	p := &page{m: m, w: m.width, pick: m.detail.pick - 1}
 	st := m.st
-	if !r.done {
-		lines, sections := m.buildRunning(p, res)
-		return lines, sections, nil
-	}
 	if res == nil {
+		msg, style := "loading"+m.g.ellipsis, st.muted
 		switch {
+		case !r.done:
+			msg = "This sample is still being evaluated; the page fills in when it finishes."
 		case m.loading.index == r.index && m.loading.err != nil:
-			p.text(2, "", "cannot read this sample from the store: "+m.loading.err.Error(), &st.failed)
+			msg, style = "cannot read this sample from the store: "+m.loading.err.Error(), st.failed
 		case m.opts.Load == nil:
-			p.text(2, "", "the full result of this sample is not in memory", &st.failed)
-		default:
-			p.text(2, "", "loading"+m.g.ellipsis, &st.muted)
+			msg, style = "the full result of this sample is not in memory", st.failed
 		}
+		p.text(2, "", msg, &style)
 		return p.lines, nil, nil
 	}
 	if cs := citations(m.metrics, res); p.pick >= 0 && p.pick < len(cs) {
 		p.cited = cs[p.pick].ev
 	}
 	m.sampleTexts(p, res)
-	if n := len(res.Calls); n > 0 {
+	if n := len(res.Calls); n > 0 && r.done {
 		cached := count(res.Calls, func(c eval.CallRecord) bool { return c.Cached })
 		p.blank()
 		p.text(0, "", fmt.Sprintf("%d judge calls (%d from the cache); x shows them raw", n, cached), &st.muted)
@@ -284,6 +282,11 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 	for i, mt := range m.columns {
 		p.blank()
 		sections = append(sections, len(p.lines))
+		if !r.done { // a running sample's texts: its sections wait for it
+			p.heading(m.sectionTitle(i, mt))
+			p.text(2, "", "evaluating"+m.g.ellipsis+" the score and the judge's reasons appear when the sample finishes", &st.running)
+			continue
+		}
 		var before *eval.Result // what the section compares with, if anything
 		if base != nil && m.cmp.has(mt) && !m.isCriterion(mt) {
 			before = base
@@ -313,7 +316,9 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 			sec.render(m, p, res)
 		}
 	}
-	m.failuresSection(p, res)
+	if r.done {
+		m.failuresSection(p, res)
+	}
 	return p.lines, sections, p.stmts
 }
 
@@ -355,24 +360,6 @@ func (m *Model) sampleTexts(p *page, res *eval.Result) {
 		p.heading("Reference")
 		p.text(2, "", res.Reference, nil)
 	}
-}
-
-// buildRunning is the page of a sample still being evaluated.
-func (m *Model) buildRunning(p *page, known *eval.Result) ([]string, []int) {
-	st := m.st
-	if known == nil {
-		p.text(2, "", "This sample is still being evaluated; the page fills in when it finishes.", &st.muted)
-		return p.lines, nil
-	}
-	m.sampleTexts(p, known)
-	var sections []int
-	for i, mt := range m.columns {
-		p.blank()
-		sections = append(sections, len(p.lines))
-		p.heading(m.sectionTitle(i, mt))
-		p.text(2, "", "evaluating"+m.g.ellipsis+" the score and the judge's reasons appear when the sample finishes", &st.running)
-	}
-	return p.lines, sections
 }
 
 // metricHeading is a section's heading with its score; compared with
