@@ -244,13 +244,8 @@ func (m *Model) wheel(ms tea.Mouse) tea.Cmd {
 	if m.tooSmall() || m.shownMode() == modeHelp {
 		return nil
 	}
-	d := 0
-	switch ms.Button {
-	case tea.MouseWheelDown:
-		d = 3
-	case tea.MouseWheelUp:
-		d = -3
-	default:
+	d, ok := map[tea.MouseButton]int{tea.MouseWheelDown: 3, tea.MouseWheelUp: -3}[ms.Button]
+	if !ok {
 		return nil
 	}
 	switch m.screen {

@@ -510,10 +510,9 @@ func (m *Model) renderAgreement() []string {
 		lines = append(lines, fit(row, m.width, m.g.ellipsis))
 	}
 	lines = append(lines, "")
-	for _, n := range tab.Notes {
+	for _, n := range append(tab.Notes, "changed: samples whose score moves when the human labels replace the judge's values (ragscope report --with-labels)") {
 		lines = append(lines, m.indented(n, st.muted)...)
 	}
-	lines = append(lines, m.indented("changed: samples whose score moves when the human labels replace the judge's values (ragscope report --with-labels)", st.muted)...)
 	return m.finish(lines, m.keyMode().help())
 }
 
