@@ -41,9 +41,6 @@ type MetricCost struct {
 	USD                            *float64 // nil: a model it calls has no price
 }
 
-// Calls are the requests the line will send.
-func (c MetricCost) Calls() int { return c.Chat + c.Embeddings }
-
 // FirstRun holds back the run the interface was opened for until its cost
 // is known and, over the budget, the user has said y. Both may do I/O.
 type FirstRun struct {
