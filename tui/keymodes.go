@@ -317,7 +317,7 @@ func (m *Model) renderHelp() []string {
 		off = m.st.muted.Render(truncate("Off now, pressing one says why: "+strings.Join(names, ", "), m.width, m.g.ellipsis))
 	}
 	lines := slices.Concat([]string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(km.title), off},
-		m.helpColumns(h.FullHelp()), []string{""})
+		m.helpColumns(h.full), []string{""})
 	if m.screen == screenTable {
 		for _, l := range filterHelp {
 			// %s is the mark of a row whose score fails.

@@ -124,9 +124,6 @@ type helpMap struct {
 	off   []key.Binding // the ? page names them
 }
 
-func (h helpMap) ShortHelp() []key.Binding  { return h.short }
-func (h helpMap) FullHelp() [][]key.Binding { return h.full }
-
 // scroll applies the scrolling keys to a page of n lines through its
 // scrollBy, and reports whether the key was one of them.
 func (k keyMap) scroll(msg tea.KeyPressMsg, scrollBy func(n, page int), page, n int) bool {

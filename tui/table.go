@@ -247,7 +247,7 @@ func (m *Model) footer(h helpMap) string {
 	if m.mode == modeAsk && m.ask.aboutRun {
 		return m.st.warn.Render(m.ask.text)
 	}
-	return m.shortHelp(h.ShortHelp())
+	return m.shortHelp(h.short)
 }
 
 // shortHelp is as many of the footer's keys as fit whole, then an ellipsis.
