@@ -63,7 +63,7 @@ func (m *Model) openDetail(rowPos int) tea.Cmd {
 	m.screen = screenDetail
 	m.detail = detailView{row: rowPos}
 	r := m.rows[rowPos]
-	m.full.hold(r.index)
+	m.full.held = r.index + 1 // its result stays when newer ones come
 	m.lab.res = nil // its labels are read afresh
 	return tea.Batch(m.loadCmd(r, thenShow), m.labelsFollow())
 }

@@ -23,9 +23,6 @@ type results struct {
 	held   int   // the sample open in the detail page, +1 (0: none): it stays
 }
 
-// hold keeps index's result when newer ones come.
-func (c *results) hold(index int) { c.held = index + 1 }
-
 // recentResults is how many unpinned results are kept.
 const recentResults = 64
 

@@ -15,7 +15,6 @@ type statusLine struct {
 func (m *Model) setStatus(text string) { m.status = statusLine{text: text} }
 func (m *Model) setError(text string)  { m.status = statusLine{text: text, err: true} }
 func (m *Model) clearStatus()          { m.status = statusLine{} }
-func (s statusLine) shown() bool       { return s.text != "" }
 
 // refused shows why as an error unless it is "", and reports whether it did.
 func (m *Model) refused(why string) bool {
@@ -38,7 +37,7 @@ func (m *Model) bottomLines() []string {
 		text, style = m.ask.text, m.st.errorLine
 	case asking:
 		text, style = m.ask.text, m.st.warn
-	case m.status.shown():
+	case m.status.text != "":
 		text, style = m.status.text, m.st.accent
 		if m.status.err {
 			style = m.st.errorLine
