@@ -240,7 +240,6 @@ func New(opts Options) *Model {
 		}
 		opts.Banner = note
 	}
-	opts.Metrics = known
 	m := &Model{
 		opts:    opts,
 		keys:    defaultKeys(),
@@ -249,7 +248,7 @@ func New(opts Options) *Model {
 		help:    help.New(),
 		now:     time.Now,
 		live:    opts.Live,
-		metrics: opts.Metrics,
+		metrics: known,
 		width:   80,
 		height:  24,
 		ctx:     context.Background(),
