@@ -130,7 +130,7 @@ func (k keyMap) scroll(msg tea.KeyPressMsg, scrollBy func(n, page int), page, n 
 	half := max(page/2, 1)
 	for _, mv := range []struct {
 		b key.Binding
-		n int // lines, down from the top of the page
+		n int // lines to move, down when positive
 	}{{k.Down, 1}, {k.Up, -1}, {k.HalfDown, half}, {k.HalfUp, -half}, {k.PageDown, page}, {k.PageUp, -page}, {k.Top, -n}, {k.Bottom, n}} {
 		if key.Matches(msg, mv.b) {
 			scrollBy(mv.n, page)
