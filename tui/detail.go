@@ -63,7 +63,8 @@ func (m *Model) openDetail(rowPos int) tea.Cmd {
 	m.screen = screenDetail
 	m.detail = detailView{row: rowPos}
 	r := m.rows[rowPos]
-	m.full.held = r.index + 1 // its result stays when newer ones come
+	// Its result stays when newer ones come.
+	m.full.held = r.index + 1
 	m.lab.res = nil // its labels are read afresh
 	return tea.Batch(m.loadCmd(r, thenShow), m.labelsFollow())
 }
