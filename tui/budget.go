@@ -215,9 +215,7 @@ func (m *Model) costTable(c *Cost) []string {
 		st.header.Render(fmt.Sprintf("  %-*s  %s  %6s  %s  %9s", w, "", center("judge calls", 14), "cache", center("tokens", 20), "")),
 		st.header.Render(fmt.Sprintf("  %-*s  %6s  %6s  %6s  %8s  %10s  %9s", w, "metric", "chat", "embed", "hits", "prompt", "completion", "cost")),
 	}
-	for _, mc := range c.ByMetric {
-		lines = append(lines, row(string(mc.Metric), mc))
-	}
+	lines = append(lines, mapped(c.ByMetric, func(mc MetricCost) string { return row(string(mc.Metric), mc) })...)
 	return append(lines, st.bold.Render(row("total", c.Total)))
 }
 

@@ -325,9 +325,7 @@ func (m *Model) renderHelp() []string {
 		}
 		lines = append(lines, "")
 	}
-	for _, l := range m.legend() {
-		lines = append(lines, m.st.muted.Render(truncate(l, m.width, m.g.ellipsis)))
-	}
+	lines = append(lines, mapped(m.legend(), func(l string) string { return m.st.muted.Render(truncate(l, m.width, m.g.ellipsis)) })...)
 	for len(lines) < m.height-1 {
 		lines = append(lines, "")
 	}

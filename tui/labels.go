@@ -506,9 +506,7 @@ func (m *Model) renderAgreement() []string {
 	}
 	metrics := alignColumns(append([][]string{{"metric", "labelled", "disputed", "changed", "mean", "with labels"}}, tab.Metrics...))
 	lines = append(lines, "", st.header.Render(fit(metrics[0], m.width, m.g.ellipsis)))
-	for _, row := range metrics[1:] {
-		lines = append(lines, fit(row, m.width, m.g.ellipsis))
-	}
+	lines = append(lines, mapped(metrics[1:], func(row string) string { return fit(row, m.width, m.g.ellipsis) })...)
 	lines = append(lines, "")
 	for _, n := range append(tab.Notes, "changed: samples whose score moves when the human labels replace the judge's values (ragscope report --with-labels)") {
 		lines = append(lines, m.indented(n, st.muted)...)
