@@ -42,11 +42,7 @@ func (d *detailView) invalidate() { d.lines = nil }
 
 // viewLines are the lines the viewport shows, without its padding.
 func viewLines(vp *viewport.Model) []string {
-	lines := strings.Split(vp.View(), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	return lines
+	return mapped(strings.Split(vp.View(), "\n"), func(l string) string { return strings.TrimRight(l, " ") })
 }
 
 // scrollTo puts line at the top of the page, as far as the page scrolls.

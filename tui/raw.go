@@ -128,10 +128,7 @@ func (m *Model) ensureRaw() {
 	case r.err != nil:
 		r.lines = []string{m.st.errorLine.Render("  cannot read the raw calls: " + sanitize.Line(r.err.Error()))}
 	default:
-		r.lines = wrap(cmp.Or(r.note, r.text), max(m.width-2, 10))
-		for i, l := range r.lines {
-			r.lines[i] = "  " + l
-		}
+		r.lines = mapped(wrap(cmp.Or(r.note, r.text), max(m.width-2, 10)), func(l string) string { return "  " + l })
 	}
 	r.load(m.pageHeight())
 }

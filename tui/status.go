@@ -50,10 +50,7 @@ func (m *Model) bottomLines() []string {
 		lines = lines[:maxBottomLines]
 		lines[maxBottomLines-1] = truncate(lines[maxBottomLines-1], max(m.width-1, 1), "") + m.g.ellipsis
 	}
-	for i, l := range lines {
-		lines[i] = style.Render(l)
-	}
-	return lines
+	return mapped(lines, func(l string) string { return style.Render(l) })
 }
 
 // finish pads the body so the message block and the footer land last.
@@ -67,11 +64,7 @@ func (m *Model) finish(body []string, h helpMap) []string {
 
 // indented wraps a text under the pages' two-cell margin, each line in style.
 func (m *Model) indented(text string, style lipgloss.Style) []string {
-	lines := wrap(text, max(m.width-2, 10))
-	for i, l := range lines {
-		lines[i] = style.Render("  " + l)
-	}
-	return lines
+	return mapped(wrap(text, max(m.width-2, 10)), func(l string) string { return style.Render("  " + l) })
 }
 
 // question is a y/n question that takes the next key (modeAsk); the
