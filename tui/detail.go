@@ -79,20 +79,18 @@ func (m *Model) ensureDetail() {
 	r := m.rows[d.row]
 	base := m.before(r).res
 	res := m.detailResult(r)
-	if d.lines != nil && d.width == m.width && d.res == res && d.base == base && d.built == d.pick {
-		if d.page != m.pageHeight() {
-			d.load(m.pageHeight())
+	if d.lines == nil || d.width != m.width || d.res != res || d.base != base || d.built != d.pick {
+		if d.res != res {
+			d.pick = 0
 		}
-		return
-	}
-	if d.res != res {
-		d.pick = 0
-	}
-	d.width, d.res, d.base, d.built = m.width, res, base, d.pick
-	d.lines, d.sections, d.stmts = m.buildDetail(r, res)
-	if d.pick > len(d.stmts) {
-		d.pick, d.built = 0, 0
+		d.width, d.res, d.base, d.built = m.width, res, base, d.pick
 		d.lines, d.sections, d.stmts = m.buildDetail(r, res)
+		if d.pick > len(d.stmts) {
+			d.pick, d.built = 0, 0
+			d.lines, d.sections, d.stmts = m.buildDetail(r, res)
+		}
+	} else if d.page == m.pageHeight() {
+		return // built, and laid out for this height
 	}
 	d.load(m.pageHeight())
 }
@@ -115,10 +113,7 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 		// The keys number the metrics (criteria are reached with tab);
 		// the one jumped to is the one r re-runs.
 		if i := metricKeyIndex(msg); i < len(m.metrics) {
-			if i < len(d.sections) {
-				d.scrollTo(d.sections[i], page)
-			}
-			d.focus = m.metrics[i]
+			m.toSection(i, page)
 		}
 	case key.Matches(msg, k.Rerun):
 		return m.rerunSample()
@@ -147,10 +142,13 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// toSection scrolls to section i and focuses its metric or criterion.
+// toSection scrolls to section i, once the page has it, and focuses its
+// metric or criterion.
 func (m *Model) toSection(i, page int) {
 	d := &m.detail
-	d.scrollTo(d.sections[i], page)
+	if i < len(d.sections) {
+		d.scrollTo(d.sections[i], page)
+	}
 	if i < len(m.columns) {
 		d.focus = m.columns[i]
 	}
