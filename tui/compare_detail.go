@@ -23,17 +23,6 @@ func scoreText(r *eval.Result, mt eval.Metric) string {
 	return "-"
 }
 
-// changes lists what the judge decided differently for one metric.
-func (m *Model) changes(p *page, before, after *eval.Result, mt eval.Metric) {
-	var n int
-	if sec, ok := metricSections[mt]; ok {
-		n = sec.changes(m, p, before, after)
-	}
-	if n > 0 {
-		p.text(2, "", "now:", &m.st.muted)
-	}
-}
-
 // correctnessItems are answer correctness's answer statements (1 TP, 0 FP)
 // or, with reference, the reference's (0 FN, 1 covered).
 func correctnessItems(t *eval.AnswerCorrectnessTrace, reference bool) []judged {

@@ -304,10 +304,13 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 			}
 			p.text(2, "", msg, &style)
 		}
-		if before != nil {
-			m.changes(p, before, res, mt)
+		// What the judge decided differently, above the trace now.
+		if sec, ok := metricSections[mt]; ok && before != nil && sec.changes(m, p, before, res) > 0 {
+			p.text(2, "", "now:", &st.muted)
 		}
-		if sec, ok := m.section(mt); ok {
+		if m.isCriterion(mt) {
+			m.criterionSection(p, res, mt)
+		} else if sec, ok := metricSections[mt]; ok {
 			sec.render(m, p, res)
 		}
 	}
