@@ -76,7 +76,8 @@ func (m *Model) renderTable() []string {
 			lines = append(lines, m.renderConv(n, pos == m.cursor))
 			continue
 		}
-		lines = append(lines, m.renderRow(m.rows[m.lines[pos]], pos == m.cursor))
+		r := m.rows[m.lines[pos]]
+		lines = append(lines, m.drawRow(r, pos == m.cursor, strconv.Itoa(r.index), m.turnText(r), false))
 	}
 	if len(m.shown) == 0 {
 		empty := "  no sample matches the filter (esc clears it)"
@@ -129,15 +130,10 @@ func (m *Model) columnTitle(mt eval.Metric) string {
 	return eval.MetricAbbrev(mt)
 }
 
-// renderRow formats one row; the selected one is drawn reversed, without
-// colours, readable on any theme.
-func (m *Model) renderRow(r *row, selected bool) string {
-	return m.drawRow(r, selected, strconv.Itoa(r.index), m.turnText(r), false)
-}
-
 // drawRow formats a row with index in the index column; the question
 // column is text alone when whole is set (a conversation's line), else
-// text then the row's question (a turn's indent).
+// text then the row's question (a turn's indent). The selected one is
+// drawn reversed, without colours, readable on any theme.
 func (m *Model) drawRow(r *row, selected bool, index, text string, whole bool) string {
 	st, g := m.st, m.g
 	var b strings.Builder
