@@ -170,7 +170,7 @@ func TestHelpFits80Columns(t *testing.T) {
 			if tt.detail {
 				return
 			}
-			for _, col := range m.keyMode().help().FullHelp() {
+			for _, col := range m.keyMode().help().full {
 				for _, b := range col {
 					if !b.Enabled() {
 						continue

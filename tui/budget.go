@@ -41,9 +41,6 @@ type MetricCost struct {
 	USD                            *float64 // nil: a model it calls has no price
 }
 
-// Calls are the requests the line will send.
-func (c MetricCost) Calls() int { return c.Chat + c.Embeddings }
-
 // FirstRun holds back the run the interface was opened for until its cost
 // is known and, over the budget, the user has said y. Both may do I/O.
 type FirstRun struct {
@@ -178,7 +175,7 @@ func (m *Model) budgetMode() keyMode {
 // renderBudget is the cost page: the estimate per metric and the question.
 func (m *Model) renderBudget() []string {
 	st, fr := m.st, m.first
-	lines := []string{m.titleLine(0)}
+	lines := []string{m.titleLine()}
 	if m.opts.Banner != "" {
 		lines = append(lines, st.muted.Render(truncate(sanitize.Line(m.opts.Banner), m.width, m.g.ellipsis)))
 	}
@@ -218,9 +215,7 @@ func (m *Model) costTable(c *Cost) []string {
 		st.header.Render(fmt.Sprintf("  %-*s  %s  %6s  %s  %9s", w, "", center("judge calls", 14), "cache", center("tokens", 20), "")),
 		st.header.Render(fmt.Sprintf("  %-*s  %6s  %6s  %6s  %8s  %10s  %9s", w, "metric", "chat", "embed", "hits", "prompt", "completion", "cost")),
 	}
-	for _, mc := range c.ByMetric {
-		lines = append(lines, row(string(mc.Metric), mc))
-	}
+	lines = append(lines, mapped(c.ByMetric, func(mc MetricCost) string { return row(string(mc.Metric), mc) })...)
 	return append(lines, st.bold.Render(row("total", c.Total)))
 }
 

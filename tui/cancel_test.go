@@ -57,7 +57,7 @@ func TestETAAtTheFirstFinish(t *testing.T) {
 		eval.Event{Kind: eval.EventSampleStarted, Sample: 4, Time: now})
 	m.Update(EventsMsg{Events: evs})
 	m.Update(tickMsg(now))
-	if title := m.titleLine(m.progress.done); !strings.Contains(title, "ETA 21s") {
+	if title := m.titleLine(); !strings.Contains(title, "ETA 21s") {
 		t.Fatalf("title %q, want ETA 21s", title)
 	}
 }

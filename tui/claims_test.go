@@ -492,7 +492,7 @@ func TestClaimsChangesInComparison(t *testing.T) {
 		{eval.NoiseSensitivity, []string{"1 → 0 The ID stays.", "after: not in the reference; backed by #1; noise: relevant"}},
 	} {
 		p := &page{m: m, w: 140}
-		m.changes(p, before, after, tc.mt)
+		metricSections[tc.mt].changes(m, p, before, after)
 		got := flat(stripLines(p.lines))
 		for _, w := range tc.want {
 			if !strings.Contains(got, w) {
@@ -500,7 +500,7 @@ func TestClaimsChangesInComparison(t *testing.T) {
 			}
 		}
 		p = &page{m: m, w: 140}
-		m.changes(p, before, before, tc.mt)
+		metricSections[tc.mt].changes(m, p, before, before)
 		if len(p.lines) != 0 {
 			t.Errorf("%s: changes listed for identical traces:\n%s", tc.mt, stripLines(p.lines))
 		}

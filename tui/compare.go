@@ -2,11 +2,12 @@ package tui
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"charm.land/lipgloss/v2"
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/sanitize"
@@ -116,15 +117,13 @@ func scoreDelta(before, after *row, mt eval.Metric) delta {
 	if !inB && !inA {
 		return delta{}
 	}
-	if v, ok := scoredChange(before, after, mt); ok {
-		if v == 0 {
-			return delta{kind: deltaSame}
-		}
-		return delta{kind: deltaValue, v: v}
-	}
 	_, bok := before.scored(mt)
 	_, aok := after.scored(mt)
 	switch {
+	case bok && aok:
+		if v, _ := scoredChange(before, after, mt); v != 0 {
+			return delta{kind: deltaValue, v: v}
+		}
 	case aok:
 		return delta{kind: deltaNew}
 	case bok:
@@ -231,28 +230,16 @@ const deltaW = 6
 func (m *Model) deltaCell(r *row, mt eval.Metric, plain bool) string {
 	st := m.st
 	d := m.rowDelta(r, mt)
-	var s string
-	style := st.muted.Render
-	switch d.kind {
-	case deltaNone:
+	if d.kind == deltaNone {
 		return strings.Repeat(" ", deltaW)
-	case deltaSame:
-		s = "."
-	case deltaValue:
-		s = fmt.Sprintf("%+.3f", d.v)
-		style = st.changeStyle(mt, d.v).Render
-	case deltaNew:
-		s, style = "new", st.high.Render
-	case deltaLost:
-		s, style = "lost", st.low.Render
-	case deltaStatus:
-		s, style = "status", st.warn.Render
 	}
-	s = padLeft(s, deltaW)
-	if plain {
-		return s
+	words := [...]string{deltaSame: ".", deltaNew: "new", deltaLost: "lost", deltaStatus: "status"}
+	styles := [...]lipgloss.Style{deltaSame: st.muted, deltaNew: st.high, deltaLost: st.low, deltaStatus: st.warn}
+	s, style := words[d.kind], styles[d.kind]
+	if d.kind == deltaValue {
+		s, style = fmt.Sprintf("%+.3f", d.v), st.changeStyle(mt, d.v)
 	}
-	return style(s)
+	return paint(plain, padLeft(s, deltaW), style.Render)
 }
 
 // compareLine is the header line of a re-run in progress or of a comparison.
@@ -282,11 +269,8 @@ func (m *Model) compareLine() string {
 		fmt.Sprintf("%d compared, %d changed", c.summary.samples, c.summary.changed)}
 	var means []string
 	for _, mt := range m.metrics {
-		if !c.has(mt) {
-			continue
-		}
 		slot := metricSlot(mt)
-		if c.summary.n[slot] == 0 {
+		if !c.has(mt) || c.summary.n[slot] == 0 {
 			continue
 		}
 		if d := c.summary.sum[slot] / float64(c.summary.n[slot]); math.Abs(d) < scoreEpsilon {
@@ -332,30 +316,26 @@ func (m *Model) enterCompare(baseID string, base []*eval.Result, curID string, c
 		restore = m.cmp.restore
 	}
 	c := &compareState{baseID: baseID, curID: curID, picked: true, restore: restore, base: map[int]beforeSide{}}
-	byIdx := map[int]*eval.Result{}
-	var order []int
-	add := func(r *eval.Result) {
-		if _, ok := byIdx[r.Index]; !ok {
-			order = append(order, r.Index)
-		}
-		byIdx[r.Index] = r
-	}
-	for _, r := range base {
-		if r != nil {
-			add(r)
-		}
-	}
-	baseByIdx := maps.Clone(byIdx)
-	for _, r := range cur {
-		if r == nil {
+	// Each sample once, where it first comes, as cur has it if cur has it.
+	var shown []*eval.Result
+	at, baseOf := map[int]int{}, map[int]*eval.Result{}
+	for i, r := range slices.Concat(base, cur) {
+		switch {
+		case r == nil:
 			continue
-		}
-		if b := baseByIdx[r.Index]; b != nil {
+		case i < len(base):
+			baseOf[r.Index] = r
+		case baseOf[r.Index] != nil:
+			b := baseOf[r.Index]
 			c.base[r.Index] = beforeSide{row: newRow(b.Index, b, m.st.levels), res: b}
 		}
-		add(r)
+		if k, ok := at[r.Index]; ok {
+			shown[k] = r
+		} else {
+			at[r.Index] = len(shown)
+			shown = append(shown, r)
+		}
 	}
-	shown := mapped(order, func(i int) *eval.Result { return byIdx[i] })
 	keep := cursorIndex(m)
 	m.resetRows(shown)
 	c.summarize(m)

@@ -23,36 +23,6 @@ func scoreText(r *eval.Result, mt eval.Metric) string {
 	return "-"
 }
 
-// compareHeading is the metric heading with before -> after and the change.
-func (m *Model) compareHeading(p *page, n int, before, after *eval.Result, mt eval.Metric) {
-	st := m.st
-	h := st.section.Render(fmt.Sprintf("%d %s", n, mt)) + "  " + scoreText(before, mt) + " " + m.g.arrow + " "
-	if v, ok := scored(after, mt); ok {
-		h += st.bandOf(mt, v).Bold(true).Render(fmt.Sprintf("%.3f", v))
-	} else {
-		h += scoreText(after, mt)
-	}
-	d := scoreDelta(newRow(before.Index, before, st.levels), newRow(after.Index, after, st.levels), mt)
-	switch d.kind {
-	case deltaValue:
-		h += "  " + st.changeStyle(mt, d.v).Render(fmt.Sprintf("(%+.3f)", d.v))
-	case deltaSame:
-		h += "  " + st.muted.Render("(unchanged)")
-	}
-	p.lines = append(p.lines, h)
-}
-
-// changes lists what the judge decided differently for one metric.
-func (m *Model) changes(p *page, before, after *eval.Result, mt eval.Metric) {
-	var n int
-	if sec, ok := metricSections[mt]; ok {
-		n = sec.changes(m, p, before, after)
-	}
-	if n > 0 {
-		p.text(2, "", "now:", &m.st.muted)
-	}
-}
-
 // correctnessItems are answer correctness's answer statements (1 TP, 0 FP)
 // or, with reference, the reference's (0 FN, 1 covered).
 func correctnessItems(t *eval.AnswerCorrectnessTrace, reference bool) []judged {

@@ -42,7 +42,7 @@ func TestHeaderCost(t *testing.T) {
 		for _, w := range []int{80, 120} {
 			m := newTestModel(t, Options{Dataset: "d.jsonl", Live: true, Total: 2, Started: fixedStart, Pricing: tt.pricing, ASCII: tt.ascii}, w, 30)
 			m.Update(EventsMsg{Events: events})
-			line := ansi.Strip(m.progressLine(0))
+			line := ansi.Strip(m.progressLine())
 			i := strings.Index(line, "tokens 3.1M")
 			if i < 0 || line[i+len("tokens 3.1M"):] != tt.want || len(line) > 0 && ansi.StringWidth(line) > w {
 				t.Errorf("%s at %d columns: %q, want it to end in %q", tt.name, w, line, "tokens 3.1M"+tt.want)

@@ -21,10 +21,7 @@ type critSet struct {
 }
 
 func newCritSet(names []string, pass map[string]float64) critSet {
-	c := critSet{pass: make(map[eval.Metric]float64, len(pass))}
-	for _, n := range names {
-		c.names = append(c.names, eval.Metric(n))
-	}
+	c := critSet{names: mapped(names, func(n string) eval.Metric { return eval.Metric(n) }), pass: make(map[eval.Metric]float64, len(pass))}
 	for n, v := range pass {
 		c.pass[eval.Metric(n)] = v
 	}

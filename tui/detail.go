@@ -22,11 +22,9 @@ import (
 // detailView is the drill-down into one sample: one page in a viewport,
 // built once per (result, width, picked statement) and then only scrolled.
 type detailView struct {
-	row   int // position in Model.rows
-	res   *eval.Result
-	width int
-	scrolled
-	sections []int // first line of each metric section, in metric order
+	row      int // position in Model.rows
+	res      *eval.Result
+	scrolled // its sections are the metrics', in metric order
 	// stmts are the statements that cite evidence, in page order; pick is
 	// the one the item cursor is on, 1-based (0: none); built is the
 	// pick the lines show.
@@ -42,40 +40,15 @@ type stmtSpan struct{ first, last int }
 
 func (d *detailView) invalidate() { d.lines = nil }
 
-// scrollBy scrolls within the page; the last section may scroll to the
-// top, so every jump puts its heading on the first line (load pads).
-func (d *detailView) scrollBy(n, page int) { d.scrolled.scrollBy(n, page, d.load) }
-
-// load puts the page's lines into the viewport, sized for page lines.
-func (d *detailView) load(page int) {
-	content := d.lines
-	if k := len(d.sections); k > 0 && d.sections[k-1]+page > len(content) {
-		content = append(slices.Clip(content), make([]string, d.sections[k-1]+page-len(content))...)
-	}
-	d.fill(content, d.width, page)
-}
-
 // viewLines are the lines the viewport shows, without its padding.
 func viewLines(vp *viewport.Model) []string {
-	lines := strings.Split(vp.View(), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	return lines
+	return mapped(strings.Split(vp.View(), "\n"), func(l string) string { return strings.TrimRight(l, " ") })
 }
 
 // scrollTo puts line at the top of the page, as far as the page scrolls.
 func (d *detailView) scrollTo(line, page int) {
 	d.scroll = 0
 	d.scrollBy(line, page)
-}
-
-func (d *detailView) maxScroll(page int) int {
-	limit := max(len(d.lines)-page, 0)
-	if k := len(d.sections); k > 0 {
-		limit = max(limit, d.sections[k-1])
-	}
-	return limit
 }
 
 // pageHeight is the scrollable area of the detail and raw pages.
@@ -86,7 +59,8 @@ func (m *Model) openDetail(rowPos int) tea.Cmd {
 	m.screen = screenDetail
 	m.detail = detailView{row: rowPos}
 	r := m.rows[rowPos]
-	m.full.hold(r.index)
+	// Its result stays when newer ones come.
+	m.full.held = r.index + 1
 	m.lab.res = nil // its labels are read afresh
 	return tea.Batch(m.loadCmd(r, thenShow), m.labelsFollow())
 }
@@ -105,20 +79,18 @@ func (m *Model) ensureDetail() {
 	r := m.rows[d.row]
 	base := m.before(r).res
 	res := m.detailResult(r)
-	if d.lines != nil && d.width == m.width && d.res == res && d.base == base && d.built == d.pick {
-		if d.page != m.pageHeight() {
-			d.load(m.pageHeight())
+	if d.lines == nil || d.width != m.width || d.res != res || d.base != base || d.built != d.pick {
+		if d.res != res {
+			d.pick = 0
 		}
-		return
-	}
-	if d.res != res {
-		d.pick = 0
-	}
-	d.width, d.res, d.base, d.built = m.width, res, base, d.pick
-	d.lines, d.sections, d.stmts = m.buildDetail(r, res)
-	if d.pick > len(d.stmts) {
-		d.pick, d.built = 0, 0
+		d.width, d.res, d.base, d.built = m.width, res, base, d.pick
 		d.lines, d.sections, d.stmts = m.buildDetail(r, res)
+		if d.pick > len(d.stmts) {
+			d.pick, d.built = 0, 0
+			d.lines, d.sections, d.stmts = m.buildDetail(r, res)
+		}
+	} else if d.page == m.pageHeight() {
+		return // built, and laid out for this height
 	}
 	d.load(m.pageHeight())
 }
@@ -141,10 +113,7 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 		// The keys number the metrics (criteria are reached with tab);
 		// the one jumped to is the one r re-runs.
 		if i := metricKeyIndex(msg); i < len(m.metrics) {
-			if i < len(d.sections) {
-				d.scrollTo(d.sections[i], page)
-			}
-			d.focus = m.metrics[i]
+			m.toSection(i, page)
 		}
 	case key.Matches(msg, k.Rerun):
 		return m.rerunSample()
@@ -173,10 +142,13 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// toSection scrolls to section i and focuses its metric or criterion.
+// toSection scrolls to section i, once the page has it, and focuses its
+// metric or criterion.
 func (m *Model) toSection(i, page int) {
 	d := &m.detail
-	d.scrollTo(d.sections[i], page)
+	if i < len(d.sections) {
+		d.scrollTo(d.sections[i], page)
+	}
 	if i < len(m.columns) {
 		d.focus = m.columns[i]
 	}
@@ -273,30 +245,25 @@ func (p *page) wrapped(indent int, prefix, s string, style *lipgloss.Style, mark
 func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSpan) {
 	p := &page{m: m, w: m.width, pick: m.detail.pick - 1}
 	st := m.st
-	if !r.done {
-		lines, sections := m.buildRunning(p, res)
-		return lines, sections, nil
-	}
 	if res == nil {
+		msg, style := "loading"+m.g.ellipsis, st.muted
 		switch {
+		case !r.done:
+			msg = "This sample is still being evaluated; the page fills in when it finishes."
 		case m.loading.index == r.index && m.loading.err != nil:
-			p.text(2, "", "cannot read this sample from the store: "+m.loading.err.Error(), &st.failed)
+			msg, style = "cannot read this sample from the store: "+m.loading.err.Error(), st.failed
 		case m.opts.Load == nil:
-			p.text(2, "", "the full result of this sample is not in memory", &st.failed)
-		default:
-			p.text(2, "", "loading"+m.g.ellipsis, &st.muted)
+			msg, style = "the full result of this sample is not in memory", st.failed
 		}
+		p.text(2, "", msg, &style)
 		return p.lines, nil, nil
 	}
 	if cs := citations(m.metrics, res); p.pick >= 0 && p.pick < len(cs) {
-		p.cited = cs[p.pick]
+		p.cited = cs[p.pick].ev
 	}
 	m.sampleTexts(p, res)
-	if n := len(res.Calls); n > 0 {
-		cached := 0
-		for _, c := range res.Calls {
-			cached += b2i(c.Cached)
-		}
+	if n := len(res.Calls); n > 0 && r.done {
+		cached := count(res.Calls, func(c eval.CallRecord) bool { return c.Cached })
 		p.blank()
 		p.text(0, "", fmt.Sprintf("%d judge calls (%d from the cache); x shows them raw", n, cached), &st.muted)
 	}
@@ -310,12 +277,16 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 	for i, mt := range m.columns {
 		p.blank()
 		sections = append(sections, len(p.lines))
-		compared := base != nil && m.cmp.has(mt) && !m.isCriterion(mt)
-		if compared {
-			m.compareHeading(p, i+1, base, res, mt)
-		} else {
-			m.metricHeading(p, i+1, res, mt)
+		if !r.done { // a running sample's texts: its sections wait for it
+			p.heading(m.sectionTitle(i, mt))
+			p.text(2, "", "evaluating"+m.g.ellipsis+" the score and the judge's reasons appear when the sample finishes", &st.running)
+			continue
 		}
+		var before *eval.Result // what the section compares with, if anything
+		if base != nil && m.cmp.has(mt) && !m.isCriterion(mt) {
+			before = base
+		}
+		m.metricHeading(p, i+1, before, res, mt)
 		status, ok := res.Status[mt]
 		if !ok {
 			p.text(2, "", "not evaluated in this run (not in --metrics)", &st.muted)
@@ -333,14 +304,19 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 			}
 			p.text(2, "", msg, &style)
 		}
-		if compared {
-			m.changes(p, base, res, mt)
+		// What the judge decided differently, above the trace now.
+		if sec, ok := metricSections[mt]; ok && before != nil && sec.changes(m, p, before, res) > 0 {
+			p.text(2, "", "now:", &st.muted)
 		}
-		if sec, ok := m.section(mt); ok {
+		if m.isCriterion(mt) {
+			m.criterionSection(p, res, mt)
+		} else if sec, ok := metricSections[mt]; ok {
 			sec.render(m, p, res)
 		}
 	}
-	m.failuresSection(p, res)
+	if r.done {
+		m.failuresSection(p, res)
+	}
 	return p.lines, sections, p.stmts
 }
 
@@ -384,29 +360,27 @@ func (m *Model) sampleTexts(p *page, res *eval.Result) {
 	}
 }
 
-// buildRunning is the page of a sample still being evaluated.
-func (m *Model) buildRunning(p *page, known *eval.Result) ([]string, []int) {
+// metricHeading is a section's heading with its score; compared with
+// before (nil: not), before -> after and the change.
+func (m *Model) metricHeading(p *page, n int, before, res *eval.Result, mt eval.Metric) {
 	st := m.st
-	if known == nil {
-		p.text(2, "", "This sample is still being evaluated; the page fills in when it finishes.", &st.muted)
-		return p.lines, nil
+	h, lead := st.section.Render(m.sectionTitle(n-1, mt)), "  "
+	if before != nil {
+		lead += scoreText(before, mt) + " " + m.g.arrow + " "
 	}
-	m.sampleTexts(p, known)
-	var sections []int
-	for i, mt := range m.columns {
-		p.blank()
-		sections = append(sections, len(p.lines))
-		p.heading(m.sectionTitle(i, mt))
-		p.text(2, "", "evaluating"+m.g.ellipsis+" the score and the judge's reasons appear when the sample finishes", &st.running)
+	if v, ok := scored(res, mt); ok {
+		h += lead + st.bandOf(mt, v).Bold(true).Render(fmt.Sprintf("%.3f", v))
+	} else if before != nil {
+		h += lead + scoreText(res, mt)
 	}
-	return p.lines, sections
-}
-
-func (m *Model) metricHeading(p *page, n int, res *eval.Result, mt eval.Metric) {
-	st := m.st
-	h := st.section.Render(m.sectionTitle(n-1, mt))
-	if v, ok := res.Score(mt); ok && res.Status[mt] == eval.StatusOK {
-		h += "  " + st.bandOf(mt, v).Bold(true).Render(fmt.Sprintf("%.3f", v))
+	if before != nil {
+		d := scoreDelta(newRow(before.Index, before, st.levels), newRow(res.Index, res, st.levels), mt)
+		switch d.kind {
+		case deltaValue:
+			h += "  " + st.changeStyle(mt, d.v).Render(fmt.Sprintf("(%+.3f)", d.v))
+		case deltaSame:
+			h += "  " + st.muted.Render("(unchanged)")
+		}
 	}
 	if m.isCriterion(mt) {
 		h += st.muted.Render(fmt.Sprintf("  (passes at %g)", m.st.crit.level(mt)))
@@ -493,36 +467,32 @@ func (m *Model) citedNote(pick int, ev *eval.Citation, contexts []string) (strin
 	return what + ": " + eval.QuoteNotFoundFlag(ev.Chunk), st.warn
 }
 
-// citations are the evidence of the statements the page draws, in order.
-func citations(metrics []eval.Metric, res *eval.Result) []*eval.Citation {
-	var out []*eval.Citation
-	eachCitation(metrics, res, func(_ string, _ int, ev *eval.Citation) { out = append(out, ev) })
-	return out
+// citation is a statement that cites evidence: its task and position
+// among the task's items.
+type citation struct {
+	task string
+	pos  int
+	ev   *eval.Citation
 }
 
-// eachCitation walks the statements that cite evidence in page order.
-func eachCitation(metrics []eval.Metric, res *eval.Result, fn func(task string, pos int, ev *eval.Citation)) {
+// citations are the statements that cite evidence, in page order.
+func citations(metrics []eval.Metric, res *eval.Result) []citation {
+	var out []citation
 	for _, mt := range metrics {
 		sec := metricSections[mt]
 		if _, ok := res.Status[mt]; !ok || sec.cited == nil {
 			continue
 		}
 		for i, it := range sec.cited(res) {
-			fn(sec.task, i, it.evidence)
+			out = append(out, citation{sec.task, i, it.evidence})
 		}
 	}
+	return out
 }
 
 // citationOf is the position among citations of a judged item, or -1.
 func citationOf(metrics []eval.Metric, res *eval.Result, it labels.Item) int {
-	at, n := -1, 0
-	eachCitation(metrics, res, func(task string, pos int, _ *eval.Citation) {
-		if task == it.Task && pos == it.Pos {
-			at = n
-		}
-		n++
-	})
-	return at
+	return slices.IndexFunc(citations(metrics, res), func(c citation) bool { return c.task == it.Task && c.pos == it.Pos })
 }
 
 func (m *Model) faithfulnessSection(p *page, res *eval.Result) {

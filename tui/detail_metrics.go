@@ -27,11 +27,12 @@ func (m *Model) factualSection(p *page, res *eval.Result) {
 	}
 	p.text(2, "", modeLine, &st.muted)
 
-	tp := holding(t.AnswerClaims)
+	holds := func(c eval.StatementVerdict) bool { return c.Verdict == 1 }
+	tp := count(t.AnswerClaims, holds)
 	fp := len(t.AnswerClaims) - tp
 	p.text(2, "", fmt.Sprintf("answer claims checked against the reference: %d TP, %d FP", tp, fp), &st.accent)
 	m.claimLines(p, factualItems(t, false), "TP ", "FP ")
-	fn := len(t.ReferenceClaims) - holding(t.ReferenceClaims)
+	fn := len(t.ReferenceClaims) - count(t.ReferenceClaims, holds)
 	if mode == eval.FCModePrecision && len(t.ReferenceClaims) == 0 {
 		p.text(2, "", "reference claims: not checked in precision mode", &st.muted)
 	} else {
@@ -69,11 +70,11 @@ func (m *Model) factualSection(p *page, res *eval.Result) {
 	}
 }
 
-// holding counts the claims judged 1.
-func holding(claims []eval.StatementVerdict) int {
+// count is how many of vs f holds for.
+func count[T any](vs []T, f func(T) bool) int {
 	n := 0
-	for _, c := range claims {
-		n += b2i(c.Verdict == 1)
+	for _, v := range vs {
+		n += b2i(f(v))
 	}
 	return n
 }
@@ -119,21 +120,15 @@ func (m *Model) entitySection(p *page, res *eval.Result) {
 	if t == nil {
 		return
 	}
-	found := 0
-	for _, e := range t.Reference {
-		found += b2i(e.Found)
-	}
+	found := count(t.Reference, func(e eval.EntityMatch) bool { return e.Found })
 	p.text(2, "", fmt.Sprintf("reference entities: %d found in the contexts, %d missing", found, len(t.Reference)-found), &st.accent)
-	if len(t.Reference) == 0 {
-		p.text(4, "", "none", &st.muted)
-	}
-	for _, e := range t.Reference {
+	m.claimLines(p, mapped(t.Reference, func(e eval.EntityMatch) judged {
 		s := sanitize.Line(e.Entity)
 		if e.Found && e.Match != "" && e.Match != e.Entity { // matched on a normalised form
 			s += "  (as \"" + sanitize.Line(e.Match) + "\")"
 		}
-		m.verdictLine(p, 2, "  ", b2i(e.Found), "found   ", "missing ", s)
-	}
+		return judged{text: s, verdict: b2i(e.Found)}
+	}), "found   ", "missing ")
 	p.text(2, "", fmt.Sprintf("context entities (%d)", len(t.Contexts)), &st.accent)
 	if len(t.Contexts) == 0 {
 		p.text(4, "", "none", &st.muted)
@@ -249,11 +244,7 @@ func (m *Model) noiseMatrix(p *page, t *eval.NoiseSensitivityTrace, mode string)
 			}
 			cells.WriteString(mark + strings.Repeat(" ", cellW-1))
 		}
-		correct := st.high.Render(g.ok)
-		if !s.Correct {
-			correct = st.emph.Render(g.unsupported)
-		}
-		cells.WriteString(correct + strings.Repeat(" ", correctW-1))
+		cells.WriteString(m.verdictMark(b2i(s.Correct)) + strings.Repeat(" ", correctW-2))
 		noise := st.muted.Render("-")
 		switch {
 		case counted:

@@ -192,12 +192,10 @@ func (m *Model) applyEvents(msg EventsMsg) tea.Cmd {
 				m.upsert(ev.Sample, nil)
 				changed = true
 			}
-			if ev.Result != nil {
-				if i, _ := m.byIndex.get(ev.Sample); !m.rows[i].done {
-					m.rows[i].start(ev.Result, &m.extras)
-					m.noteConversation(ev.Sample, ev.Result)
-					changed = true
-				}
+			if i, _ := m.byIndex.get(ev.Sample); ev.Result != nil && !m.rows[i].done {
+				m.rows[i].start(ev.Result, &m.extras)
+				m.noteConversation(ev.Sample, ev.Result)
+				changed = true
 			}
 		case eval.EventSampleFinished:
 			if ev.Result == nil {
@@ -303,9 +301,6 @@ func (m *Model) derive() {
 	if m.cursor >= 0 && m.cursor < len(m.lines) && !(m.cursor == 0 && m.watchOrder()) {
 		keep, kept = m.lines[m.cursor], true
 	}
-	if m.sorted == nil {
-		m.sorted = map[int]sorted{}
-	}
 	s, ok := m.sorted[m.sortIdx]
 	if !ok {
 		// The index needs no waiting for a presort in flight.
@@ -314,7 +309,7 @@ func (m *Model) derive() {
 	}
 	if !ok {
 		s = m.sortRows(m.sortKeys[m.sortIdx])
-		m.sorted[m.sortIdx] = s
+		setIn(&m.sorted, m.sortIdx, s)
 	}
 	m.shown = m.holdOrder(order(s, m.rows, m.filter, m.matchEnv(), m.desc))
 	m.lines = m.groupLines(m.shown)

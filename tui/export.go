@@ -118,18 +118,11 @@ func (m *Model) detailExport(r *row) export {
 
 // copyExport is y.
 func (m *Model) copyExport() tea.Cmd {
-	if m.refused(m.copyBlocked()) {
-		return nil
-	}
-	if cmd := m.loadExport(thenCopy); cmd != nil {
+	e, cmd, ok := m.readyExport(thenCopy)
+	if !ok {
 		return cmd
 	}
-	e, err := m.exportable(true)
-	switch {
-	case err != nil:
-		m.setError(err.Error())
-		return nil
-	case len(e.text) > maxClipboard:
+	if len(e.text) > maxClipboard {
 		m.setError(fmt.Sprintf("%s is %s, too large to copy through the terminal (OSC 52 is cut short past %s); press o to open it in $PAGER",
 			e.what, byteSize(len(e.text)), byteSize(maxClipboard)))
 		return nil
@@ -154,16 +147,9 @@ type pagerDoneMsg struct {
 // openPager is o: the file is written and the pager found in a command,
 // then the pager gets the terminal through m.exec.
 func (m *Model) openPager() tea.Cmd {
-	if m.refused(m.copyBlocked()) {
-		return nil
-	}
-	if cmd := m.loadExport(thenPager); cmd != nil {
+	e, cmd, ok := m.readyExport(thenPager)
+	if !ok {
 		return cmd
-	}
-	e, err := m.exportable(false)
-	if err != nil {
-		m.setError(err.Error())
-		return nil
 	}
 	text := sanitize.Text(e.text)
 	return func() tea.Msg {
@@ -255,17 +241,24 @@ func byteSize(n int) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// loadExport reads the sample y or o takes out when it is not in memory.
-func (m *Model) loadExport(then loadThen) tea.Cmd {
-	if m.screen == screenRaw {
-		return nil
+// readyExport is what y (thenCopy) or o takes out; without it, cmd is
+// what happens instead: the sample read from the store first, or nothing
+// (refused, or failed, the error shown).
+func (m *Model) readyExport(then loadThen) (e export, cmd tea.Cmd, ok bool) {
+	if m.refused(m.copyBlocked()) {
+		return e, nil, false
 	}
-	r := m.exportRow()
-	cmd := m.loadCmd(r, then)
-	if cmd != nil {
-		m.setStatus(fmt.Sprintf("reading sample %d from the store%s", r.index, m.g.ellipsis))
+	if r := m.exportRow(); m.screen != screenRaw {
+		if cmd = m.loadCmd(r, then); cmd != nil {
+			m.setStatus(fmt.Sprintf("reading sample %d from the store%s", r.index, m.g.ellipsis))
+			return e, cmd, false
+		}
 	}
-	return cmd
+	e, err := m.exportable(then == thenCopy)
+	if err != nil {
+		m.setError(err.Error())
+	}
+	return e, nil, err == nil
 }
 
 // editorCommand builds the command that edits path, the way git picks its

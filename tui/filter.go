@@ -140,36 +140,32 @@ func parseTerm(w word, crit critSet) (term, error) {
 		}
 	}
 	for _, op := range ops {
-		i := strings.Index(lower, op)
-		if i < 0 {
+		name, num, ok := strings.Cut(lower, op)
+		if !ok {
 			continue
 		}
-		name, num := lower[:i], lower[i+len(op):]
+		t := term{kind: termScore, op: op, slot: crit.slot(eval.Metric(name))}
 		if op == "==" {
-			op = "="
+			t.op = "="
 		}
+		lo, what := 0.0, "score"
 		// A criterion's name first: only a change term could share it.
-		slot := crit.slot(eval.Metric(name))
-		if slot < 0 {
-			if m, ok := deltaMetric(name); ok {
-				v, err := parseBounded(s, num, -1, "change")
-				if err != nil {
-					return term{}, err
-				}
-				return term{kind: termDelta, word: s, slot: metricSlot(m), op: op, value: v}, nil
-			}
+		if m, ok := deltaMetric(name); t.slot < 0 && ok {
+			t.kind, t.word, t.slot, lo, what = termDelta, s, metricSlot(m), -1, "change"
+		} else if t.slot < 0 {
 			m, ok := eval.LookupMetric(name)
 			if !ok {
 				return term{}, fmt.Errorf("%s: unknown metric %q (use f, ar, cp, cr, cu, as, ac, fc, er or ns%s, or df, dar, dcp, ... for the change "+
 					"when comparing; put free text with < > = in double quotes)", s, name, crit.list())
 			}
-			slot = metricSlot(m)
+			t.slot = metricSlot(m)
 		}
-		v, err := parseBounded(s, num, 0, "score")
+		v, err := parseBounded(s, num, lo, what)
 		if err != nil {
 			return term{}, err
 		}
-		return term{kind: termScore, slot: slot, op: op, value: v}, nil
+		t.value = v
+		return t, nil
 	}
 	return term{kind: termText, text: lower}, nil
 }
@@ -324,13 +320,9 @@ type filterBar struct {
 
 // openFilter is /: the bar opens on the filter in force.
 func (m *Model) openFilter() tea.Cmd {
+	m.closeFilter() // a closed bar holds the filter in force
 	m.mode = modeFilter
-	m.filterErr = ""
 	m.bar = filterBar{before: m.filter, beforeRow: cursorIndex(m)}
-	m.input.SetValue("")
-	if m.filter != nil {
-		m.input.SetValue(m.filter.src)
-	}
 	m.input.CursorEnd()
 	return m.input.Focus()
 }
@@ -439,10 +431,7 @@ func (m *Model) matchWhole(r *row, needle string) bool {
 	if v, ok := w.found[needle][r.index]; ok {
 		return v
 	}
-	res := m.full.get(r.index)
-	if res == nil && !r.done {
-		res = m.extras.known[r.index]
-	}
+	res := m.detailResult(r)
 	if res == nil {
 		// Read for a filter put in force, not for every prefix typed.
 		if m.opts.Load != nil && r.done && m.shownMode() != modeFilter {

@@ -24,17 +24,14 @@ func (m *Model) compact() bool { return m.height < 22 }
 // per-metric aggregates and the diagnosis counts of the rows shown.
 func (m *Model) headerLines() []string {
 	st, g := m.st, m.g
-	var lines []string
-
-	done := m.progress.done
-	lines = append(lines, m.titleLine(done))
+	lines := []string{m.titleLine()}
 	if m.opts.Banner != "" {
 		lines = append(lines, st.muted.Render(truncate(sanitize.Line(m.opts.Banner), m.width, g.ellipsis)))
 	}
 	if m.notice != "" {
 		lines = append(lines, st.warn.Render(truncate(sanitize.Line(m.notice), m.width, g.ellipsis)))
 	}
-	lines = append(lines, m.progressLine(done))
+	lines = append(lines, m.progressLine())
 	if m.limit != "" {
 		lines = append(lines, st.warn.Render(truncate(m.limit, m.width, g.ellipsis)))
 	}
@@ -77,7 +74,7 @@ func (m *Model) headerLines() []string {
 
 // titleLine names the dataset, the sample count, the judge and the clock;
 // when narrow the path becomes its base name, then "ragscope" goes.
-func (m *Model) titleLine(done int) string {
+func (m *Model) titleLine() string {
 	st, g := m.st, m.g
 	judge := "judge " + sanitize.Line(cmp.Or(m.opts.Judge.Name, m.opts.Judge.Model, "unknown"))
 	rest := append([]string{fmt.Sprintf("%d samples", m.progress.total), judge}, m.clockParts()...)
@@ -166,12 +163,12 @@ func (m *Model) errorsText(n int) string {
 	return s
 }
 
-func (m *Model) progressLine(done int) string {
+func (m *Model) progressLine() string {
 	w := 10
 	if m.width >= 110 {
 		w = 20
 	}
-	c := m.progress.shown()
+	c, done := m.progress.shown(), m.progress.done
 	bar, errs := m.progressBar(done, c.total, w), m.errorsText(c.errors)
 	rate := int(math.Round(100 * ratio(c.cacheHits, c.calls)))
 	tokens := "tokens " + fmtCount(c.tokens)

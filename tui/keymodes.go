@@ -28,11 +28,8 @@ func (km *keyMode) refuse(why string, keys ...*key.Binding) {
 	if why == "" {
 		return
 	}
-	if km.off == nil {
-		km.off = map[*key.Binding]string{}
-	}
 	for _, b := range keys {
-		km.off[b] = why
+		setIn(&km.off, b, why)
 	}
 }
 
@@ -41,7 +38,8 @@ func (km keyMode) works(b *key.Binding) bool { return b.Enabled() && km.off[b] =
 // footerDesc shortens long words in the footer, to fit 80 columns.
 var footerDesc = map[string]string{"compare runs": "compare", "agreement with labels": "agreement"}
 
-// help is what the footer and the ? page show: the keys that work now.
+// help is what the footer and the ? page show: the keys that work now,
+// and those off now, in page order.
 func (km keyMode) help() helpMap {
 	var h helpMap
 	for _, b := range km.footer {
@@ -58,6 +56,8 @@ func (km keyMode) help() helpMap {
 		for _, b := range col {
 			if km.works(b) {
 				c = append(c, *b)
+			} else if b.Enabled() {
+				h.off = append(h.off, *b)
 			}
 		}
 		if len(c) > 0 {
@@ -65,19 +65,6 @@ func (km keyMode) help() helpMap {
 		}
 	}
 	return h
-}
-
-// refused lists the keys of the mode that are off now, in page order.
-func (km keyMode) refused() []key.Binding {
-	var out []key.Binding
-	for _, col := range km.page {
-		for _, b := range col {
-			if b.Enabled() && km.off[b] != "" {
-				out = append(out, *b)
-			}
-		}
-	}
-	return out
 }
 
 // refusal is why the mode refuses the key pressed, "" when it does not.
@@ -324,13 +311,13 @@ var filterHelp = []string{
 // now under the title, every key that works, then the filter language.
 func (m *Model) renderHelp() []string {
 	km := m.keyMode()
-	off := ""
-	if keys := km.refused(); len(keys) > 0 {
-		names := mapped(keys, func(b key.Binding) string { return b.Help().Key + " " + b.Help().Desc })
+	h, off := km.help(), ""
+	if len(h.off) > 0 {
+		names := mapped(h.off, func(b key.Binding) string { return b.Help().Key + " " + b.Help().Desc })
 		off = m.st.muted.Render(truncate("Off now, pressing one says why: "+strings.Join(names, ", "), m.width, m.g.ellipsis))
 	}
 	lines := slices.Concat([]string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(km.title), off},
-		m.helpColumns(km.help().FullHelp()), []string{""})
+		m.helpColumns(h.full), []string{""})
 	if m.screen == screenTable {
 		for _, l := range filterHelp {
 			// %s is the mark of a row whose score fails.
@@ -338,9 +325,7 @@ func (m *Model) renderHelp() []string {
 		}
 		lines = append(lines, "")
 	}
-	for _, l := range m.legend() {
-		lines = append(lines, m.st.muted.Render(truncate(l, m.width, m.g.ellipsis)))
-	}
+	lines = append(lines, mapped(m.legend(), func(l string) string { return m.st.muted.Render(truncate(l, m.width, m.g.ellipsis)) })...)
 	for len(lines) < m.height-1 {
 		lines = append(lines, "")
 	}

@@ -129,7 +129,7 @@ func TestFooterShowsTheKeysThatWork(t *testing.T) {
 					}
 				}
 			}
-			for _, b := range km.refused() {
+			for _, b := range km.help().off {
 				if w := b.Help().Key + " " + b.Help().Desc; !strings.Contains(page, "Off now, pressing one says why:") || !strings.Contains(page, w) {
 					t.Errorf("the ? page does not say %q is off:\n%s", w, screenText(m))
 				}

@@ -121,54 +121,32 @@ func (k *keyMap) asciiHelp() {
 type helpMap struct {
 	short []key.Binding
 	full  [][]key.Binding
+	off   []key.Binding // the ? page names them
 }
-
-func (h helpMap) ShortHelp() []key.Binding  { return h.short }
-func (h helpMap) FullHelp() [][]key.Binding { return h.full }
 
 // scroll applies the scrolling keys to a page of n lines through its
 // scrollBy, and reports whether the key was one of them.
 func (k keyMap) scroll(msg tea.KeyPressMsg, scrollBy func(n, page int), page, n int) bool {
-	switch {
-	case key.Matches(msg, k.Down):
-		scrollBy(1, page)
-	case key.Matches(msg, k.Up):
-		scrollBy(-1, page)
-	case key.Matches(msg, k.HalfDown):
-		scrollBy(max(page/2, 1), page)
-	case key.Matches(msg, k.HalfUp):
-		scrollBy(-max(page/2, 1), page)
-	case key.Matches(msg, k.PageDown):
-		scrollBy(page, page)
-	case key.Matches(msg, k.PageUp):
-		scrollBy(-page, page)
-	case key.Matches(msg, k.Top):
-		scrollBy(-n, page)
-	case key.Matches(msg, k.Bottom):
-		scrollBy(n, page)
-	default:
-		return false
+	half := max(page/2, 1)
+	for _, mv := range []struct {
+		b key.Binding
+		n int // lines to move, down when positive
+	}{{k.Down, 1}, {k.Up, -1}, {k.HalfDown, half}, {k.HalfUp, -half}, {k.PageDown, page}, {k.PageUp, -page}, {k.Top, -n}, {k.Bottom, n}} {
+		if key.Matches(msg, mv.b) {
+			scrollBy(mv.n, page)
+			return true
+		}
 	}
-	return true
+	return false
 }
 
-// moveCursor applies the list-movement keys to a cursor over n items and
-// reports whether the key was one of them.
+// moveCursor applies the list-movement keys (a list has no pages) to a
+// cursor over n items and reports whether the key was one of them.
 func (k keyMap) moveCursor(msg tea.KeyPressMsg, cursor *int, n int) bool {
-	last := max(n-1, 0)
-	switch {
-	case key.Matches(msg, k.Down):
-		*cursor = min(*cursor+1, last)
-	case key.Matches(msg, k.Up):
-		*cursor = max(*cursor-1, 0)
-	case key.Matches(msg, k.Top):
-		*cursor = 0
-	case key.Matches(msg, k.Bottom):
-		*cursor = last
-	default:
+	if !key.Matches(msg, k.Down, k.Up, k.Top, k.Bottom) {
 		return false
 	}
-	return true
+	return k.scroll(msg, func(d, _ int) { *cursor = min(max(*cursor+d, 0), max(n-1, 0)) }, 1, n)
 }
 
 // key routes a key press: ctrl+c always quits, a mode other than the
@@ -245,10 +223,8 @@ func (m *Model) tableKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openPicker()
 	case m.opts.Labels != nil && key.Matches(msg, k.Agreement):
 		return m.openAgreement()
-	case m.convs != nil && key.Matches(msg, k.Expand):
-		m.fold(true)
-	case m.convs != nil && key.Matches(msg, k.Collapse):
-		m.fold(false)
+	case m.convs != nil && key.Matches(msg, k.Expand, k.Collapse):
+		m.fold(key.Matches(msg, k.Expand))
 	case key.Matches(msg, k.Open):
 		if n, own, ok := m.cursorConv(); ok && own {
 			m.fold(!m.isOpen(n))
@@ -265,13 +241,8 @@ func (m *Model) wheel(ms tea.Mouse) tea.Cmd {
 	if m.tooSmall() || m.shownMode() == modeHelp {
 		return nil
 	}
-	d := 0
-	switch ms.Button {
-	case tea.MouseWheelDown:
-		d = 3
-	case tea.MouseWheelUp:
-		d = -3
-	default:
+	d, ok := map[tea.MouseButton]int{tea.MouseWheelDown: 3, tea.MouseWheelUp: -3}[ms.Button]
+	if !ok {
 		return nil
 	}
 	switch m.screen {

@@ -121,14 +121,12 @@ func (m *Model) labelMsg(msg tea.Msg) {
 			return
 		case msg.gen != l.gen:
 			return
-		case l.human == nil:
-			l.human = map[string]labels.Label{}
 		}
 		if msg.removed {
 			delete(l.human, msg.key)
 			m.setStatus("label removed")
 		} else {
-			l.human[msg.key] = msg.label
+			setIn(&l.human, msg.key, msg.label)
 			var it labels.Item
 			if i := slices.IndexFunc(l.items, func(x labels.Item) bool { return x.Key == msg.key }); i >= 0 {
 				it = l.items[i]
@@ -156,13 +154,10 @@ func (m *Model) setMark(index int, mark uint8) {
 	if l.marks[index] == mark {
 		return
 	}
-	if l.marks == nil {
-		l.marks = map[int]uint8{}
-	}
 	if mark == 0 {
 		delete(l.marks, index)
 	} else {
-		l.marks[index] = mark
+		setIn(&l.marks, index, mark)
 	}
 	m.derive()
 }
@@ -405,13 +400,7 @@ func (m *Model) labelLine(p *page, task, item string) {
 
 // labelWords says a label against the judge, with the note.
 func (m *Model) labelWords(lab labels.Label, it labels.Item) string {
-	what := "verdict"
-	switch lab.Task {
-	case eval.LabelAnswerRelevancy:
-		what = "noncommittal"
-	case eval.LabelContextRecall:
-		what = "attributed"
-	}
+	what := cmp.Or(map[string]string{eval.LabelAnswerRelevancy: "noncommittal", eval.LabelContextRecall: "attributed"}[lab.Task], "verdict")
 	s := fmt.Sprintf("human: agrees (%s %d)", what, lab.Value)
 	if lab.Value != it.Judge {
 		s = fmt.Sprintf("human: %s %d, the judge said %d (disputed)", what, lab.Value, it.Judge)
@@ -426,12 +415,12 @@ func (m *Model) labelWords(lab labels.Label, it labels.Item) string {
 }
 
 // labelCell is the table's label column, one cell after the status mark.
-func (m *Model) labelCell(r *row, paint func(string, func(...string) string) string) string {
+func (m *Model) labelCell(r *row, plain bool) string {
 	switch mark := m.lab.marks[r.index]; {
 	case mark&LabelDisputed != 0:
-		return paint("D", m.st.warn.Render)
+		return paint(plain, "D", m.st.warn.Render)
 	case mark&LabelMarked != 0:
-		return paint("L", m.st.accent.Render)
+		return paint(plain, "L", m.st.accent.Render)
 	}
 	return " "
 }
@@ -517,14 +506,11 @@ func (m *Model) renderAgreement() []string {
 	}
 	metrics := alignColumns(append([][]string{{"metric", "labelled", "disputed", "changed", "mean", "with labels"}}, tab.Metrics...))
 	lines = append(lines, "", st.header.Render(fit(metrics[0], m.width, m.g.ellipsis)))
-	for _, row := range metrics[1:] {
-		lines = append(lines, fit(row, m.width, m.g.ellipsis))
-	}
+	lines = append(lines, mapped(metrics[1:], func(row string) string { return fit(row, m.width, m.g.ellipsis) })...)
 	lines = append(lines, "")
-	for _, n := range tab.Notes {
+	for _, n := range append(tab.Notes, "changed: samples whose score moves when the human labels replace the judge's values (ragscope report --with-labels)") {
 		lines = append(lines, m.indented(n, st.muted)...)
 	}
-	lines = append(lines, m.indented("changed: samples whose score moves when the human labels replace the judge's values (ragscope report --with-labels)", st.muted)...)
 	return m.finish(lines, m.keyMode().help())
 }
 

@@ -215,7 +215,7 @@ func TestClockMovesOnTheTick(t *testing.T) {
 	m.now = func() time.Time { return now }
 	m.Update(EventsMsg{Events: append([]eval.Event{{Kind: eval.EventRunStarted, Total: 100, Sample: -1}}, pacedEvents(0, 10, time.Second)...)})
 	m.Update(tickMsg(now))
-	title := m.titleLine(m.progress.done)
+	title := m.titleLine()
 	if !strings.Contains(title, "elapsed 10s") || !strings.Contains(title, "ETA 1m30s") {
 		t.Fatalf("title after the tick: %q", title)
 	}
@@ -238,7 +238,7 @@ func TestClockMovesOnTheTick(t *testing.T) {
 			if tt.tick {
 				m.Update(tickMsg(now))
 			}
-			got := m.titleLine(m.progress.done)
+			got := m.titleLine()
 			if tt.want == nil && got != title {
 				t.Fatalf("title changed between ticks:\n%q\nwas\n%q", got, title)
 			}

@@ -240,7 +240,6 @@ func New(opts Options) *Model {
 		}
 		opts.Banner = note
 	}
-	opts.Metrics = known
 	m := &Model{
 		opts:    opts,
 		keys:    defaultKeys(),
@@ -249,7 +248,7 @@ func New(opts Options) *Model {
 		help:    help.New(),
 		now:     time.Now,
 		live:    opts.Live,
-		metrics: opts.Metrics,
+		metrics: known,
 		width:   80,
 		height:  24,
 		ctx:     context.Background(),
@@ -392,7 +391,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.raw.lines = nil
 		}
 	// Replies of the model's commands; a superseded one is dropped.
-	case promptsMsg, editPathMsg, editorDoneMsg, reloadMsg, resetMsg:
+	case promptsMsg, editPathMsg, editorDoneMsg, reloadMsg:
 		return m.promptsWorkflow(msg)
 	case planMsg, rerunStartedMsg:
 		return m.rerunWorkflow(msg)

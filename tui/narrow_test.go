@@ -40,7 +40,7 @@ func TestHelpPageAt80x24(t *testing.T) {
 					t.Errorf("a cut line: %q", l)
 				}
 			}
-			for _, col := range km.help().FullHelp() {
+			for _, col := range km.help().full {
 				for _, b := range col {
 					if !strings.Contains(s, b.Help().Desc) {
 						t.Errorf("the page lacks %s %s:\n%s", b.Help().Key, b.Help().Desc, s)

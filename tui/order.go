@@ -30,11 +30,8 @@ const (
 // sortKeys are the table's columns in order: the index, the scores (the
 // metrics', then the criteria's, at their slots) and the diagnosis.
 func sortKeys(columns []eval.Metric, slotOf func(eval.Metric) int) []sortKey {
-	keys := []sortKey{{name: "index", slot: slotIndex}}
-	for _, m := range columns {
-		keys = append(keys, sortKey{name: string(m), slot: slotOf(m), metric: m})
-	}
-	return append(keys, sortKey{name: "diagnosis", slot: slotDiag})
+	keys := mapped(columns, func(m eval.Metric) sortKey { return sortKey{name: string(m), slot: slotOf(m), metric: m} })
+	return slices.Concat([]sortKey{{name: "index", slot: slotIndex}}, keys, []sortKey{{name: "diagnosis", slot: slotDiag}})
 }
 
 // sorted is the full order of all rows by one column, kept until the rows
@@ -419,12 +416,9 @@ func (m *Model) takePresort(wait bool) {
 	if p.gen != m.sortGen {
 		return
 	}
-	if m.sorted == nil {
-		m.sorted = map[int]sorted{}
-	}
 	for i, s := range p.out {
 		if _, ok := m.sorted[i]; !ok {
-			m.sorted[i] = s
+			setIn(&m.sorted, i, s)
 		}
 	}
 }

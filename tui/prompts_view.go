@@ -34,16 +34,12 @@ type editPathMsg struct {
 
 type editorDoneMsg editPathMsg
 
+// reloadMsg is the Host's answer to a reload after an edit, or to a
+// reset, with the list it left.
 type reloadMsg struct {
 	task, lang string
 	before     string // sha256 before the edit
-	err        error
-	list       []prompts.Info
-}
-
-// resetMsg is the Host's answer to a reset, with the list it left.
-type resetMsg struct {
-	task, lang string
+	reset      bool
 	err        error
 	list       []prompts.Info
 }
@@ -141,7 +137,7 @@ func (m *Model) askReset() tea.Cmd {
 		}
 		return func() tea.Msg {
 			err := h.ResetPrompt(task, lang)
-			return resetMsg{task: task, lang: lang, err: err, list: h.Prompts()}
+			return reloadMsg{task: task, lang: lang, reset: true, err: err, list: h.Prompts()}
 		}
 	}})
 	return nil
@@ -181,23 +177,18 @@ func (m *Model) promptsWorkflow(msg tea.Msg) tea.Cmd {
 			}
 			return reloadMsg{task: msg.task, lang: msg.lang, before: before, err: err, list: h.Prompts()}
 		}
-	case resetMsg:
-		v.setList(msg.list)
-		name := msg.task + "." + msg.lang
-		if msg.err != nil {
-			v.err, v.note = "cannot reset "+name+": "+msg.err.Error(), ""
-			return nil
-		}
-		v.err, v.note = "", "prompt "+name+" reset to the built-in text (sha256 "+shortHash(m.promptHash(msg.task, msg.lang))+m.g.ellipsis+")"
 	case reloadMsg:
 		v.setList(msg.list)
-		name := msg.task + "." + msg.lang
-		if msg.err != nil {
-			v.err, v.note = "prompt "+name+" not updated, the previous prompts stay in use:\n"+msg.err.Error(), ""
-			return nil
-		}
+		name, after := msg.task+"."+msg.lang, m.promptHash(msg.task, msg.lang)
 		v.err, v.note = "", "prompt "+name+" unchanged"
-		if after := m.promptHash(msg.task, msg.lang); after != msg.before {
+		switch {
+		case msg.err != nil && msg.reset:
+			v.err, v.note = "cannot reset "+name+": "+msg.err.Error(), ""
+		case msg.err != nil:
+			v.err, v.note = "prompt "+name+" not updated, the previous prompts stay in use:\n"+msg.err.Error(), ""
+		case msg.reset:
+			v.note = "prompt " + name + " reset to the built-in text (sha256 " + shortHash(after) + m.g.ellipsis + ")"
+		case after != msg.before:
 			v.note = "prompt " + name + " updated (sha256 " + shortHash(after) + m.g.ellipsis + ")"
 		}
 	}

@@ -3,6 +3,7 @@ package tui
 import (
 	"cmp"
 	"fmt"
+	"slices"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
@@ -31,38 +32,40 @@ type rawCallsMsg struct {
 	err    error
 }
 
-func (r *rawView) scrollBy(n, page int) { r.scrolled.scrollBy(n, page, r.load) }
-
-// load puts the page's lines into the viewport, sized for page lines.
-func (r *rawView) load(page int) { r.fill(r.lines, 1, page) }
-
 // scrolled is what the detail and the raw pages share: their lines in a
 // viewport, and the offset a rebuilt page keeps.
 type scrolled struct {
-	lines  []string
-	scroll int
-	vp     viewport.Model
-	page   int  // the height the viewport's content was laid out for
-	loaded bool // the viewport holds lines for page
+	lines    []string
+	sections []int // first line of each section: the last may scroll to the top
+	width    int   // the width the lines were built for
+	scroll   int
+	vp       viewport.Model
+	page     int  // the height the viewport's content was laid out for
+	loaded   bool // the viewport holds lines for page
 }
 
 // scrollBy scrolls n lines, loading the viewport for page first if need be.
-func (s *scrolled) scrollBy(n, page int, load func(page int)) {
+func (s *scrolled) scrollBy(n, page int) {
 	if s.lines == nil {
 		s.scroll = max(s.scroll+n, 0) // clamped when the page is built
 		return
 	}
 	if !s.loaded || s.page != page {
-		load(page)
+		s.load(page)
 	}
 	s.vp.SetYOffset(s.scroll + n)
 	s.scroll = s.vp.YOffset()
 }
 
-// fill puts content in the viewport, page lines high and as wide as its
+// load puts the lines in the viewport, page lines high and as wide as the
 // widest line: the frame, not the viewport, cuts (and marks) a long line.
-func (s *scrolled) fill(content []string, width, page int) {
-	s.vp.SetWidth(max(width, lineWidth(content)))
+// Padding lets every jump put its section's heading on the first line.
+func (s *scrolled) load(page int) {
+	content := s.lines
+	if k := len(s.sections); k > 0 && s.sections[k-1]+page > len(content) {
+		content = append(slices.Clip(content), make([]string, s.sections[k-1]+page-len(content))...)
+	}
+	s.vp.SetWidth(max(s.width, lineWidth(content), 1))
 	s.vp.SetHeight(page)
 	s.vp.SetContentLines(content)
 	s.vp.SetYOffset(s.scroll)
@@ -75,7 +78,13 @@ func lineWidth(lines []string) int {
 	return widest(lines, 0, ansi.StringWidth)
 }
 
-func (r *rawView) maxScroll(page int) int { return max(len(r.lines)-page, 0) }
+func (s *scrolled) maxScroll(page int) int {
+	limit := max(len(s.lines)-page, 0)
+	if k := len(s.sections); k > 0 {
+		limit = max(limit, s.sections[k-1])
+	}
+	return limit
+}
 
 func (m *Model) openRaw() tea.Cmd {
 	row := m.rows[m.detail.row]
@@ -119,10 +128,7 @@ func (m *Model) ensureRaw() {
 	case r.err != nil:
 		r.lines = []string{m.st.errorLine.Render("  cannot read the raw calls: " + sanitize.Line(r.err.Error()))}
 	default:
-		r.lines = wrap(cmp.Or(r.note, r.text), max(m.width-2, 10))
-		for i, l := range r.lines {
-			r.lines[i] = "  " + l
-		}
+		r.lines = mapped(wrap(cmp.Or(r.note, r.text), max(m.width-2, 10)), func(l string) string { return "  " + l })
 	}
 	r.load(m.pageHeight())
 }

@@ -23,9 +23,6 @@ type results struct {
 	held   int   // the sample open in the detail page, +1 (0: none): it stays
 }
 
-// hold keeps index's result when newer ones come.
-func (c *results) hold(index int) { c.held = index + 1 }
-
 // recentResults is how many unpinned results are kept.
 const recentResults = 64
 
@@ -38,10 +35,7 @@ func (c *results) get(index int) *eval.Result {
 
 func (c *results) put(index int, res *eval.Result, pin bool) {
 	if pin {
-		if c.pinned == nil {
-			c.pinned = map[int]*eval.Result{}
-		}
-		c.pinned[index] = res
+		setIn(&c.pinned, index, res)
 		delete(c.recent, index)
 		return
 	}
@@ -250,7 +244,7 @@ const maxPagesAtOnce = 4
 func (p *storedRows) join(q *storedRows) {
 	p.rows = append(p.rows, q.rows...)
 	for i, e := range q.extras.errs {
-		p.extras.setErrs(i, e)
+		setIn(&p.extras.errs, i, e)
 	}
 	p.counts.addCounts(&q.counts)
 	p.turns = append(p.turns, q.turns...)
@@ -289,7 +283,7 @@ func (m *Model) addRows(p *storedRows) {
 		delete(m.extras.known, r.index)
 		delete(m.extras.errs, r.index)
 		if e := p.extras.errs[r.index]; e != nil {
-			m.extras.setErrs(r.index, e)
+			setIn(&m.extras.errs, r.index, e)
 		}
 		if i, ok := m.byIndex.get(r.index); ok {
 			old := m.rows[i]

@@ -203,18 +203,10 @@ func (r *row) set(res *eval.Result, x *rowExtras, levels report.Levels) {
 	}
 	r.setTexts(res)
 	for i, m := range eval.AllMetrics {
-		st, ok := res.Status[m]
-		if !ok {
-			continue
-		}
-		score, code := r.cell(i)
-		*code = statusCodes.code(st)
-		if v, ok := res.Score(m); ok && st == eval.StatusOK {
-			*score = v
-		}
-		if st.Failed() && x != nil {
+		r.setCell(i, res, m)
+		if res.Status[m].Failed() && x != nil {
 			if x.errs[r.index] == nil {
-				x.setErrs(r.index, new([eval.NumMetrics]string))
+				setIn(&x.errs, r.index, new([eval.NumMetrics]string))
 			}
 			x.errs[r.index][i] = res.Errors[m]
 		}
@@ -303,10 +295,7 @@ func (r *row) start(known *eval.Result, x *rowExtras) {
 	if r.done {
 		return
 	}
-	if x.known == nil {
-		x.known = map[int]*eval.Result{}
-	}
-	x.known[r.index] = known
+	setIn(&x.known, r.index, known)
 	r.setTexts(known)
 }
 
@@ -383,27 +372,27 @@ func (r *row) setCriteria(res *eval.Result, c critSet) {
 		return
 	}
 	for i, name := range c.names {
-		st, ok := res.Status[name]
-		if !ok {
-			continue
-		}
-		score, code := r.cell(eval.NumMetrics + i)
-		*code = statusCodes.code(st)
-		if v, ok := res.Score(name); ok && st == eval.StatusOK {
-			*score = v
-			if !c.passes(name, v) && (r.mark == markOK || r.mark == markWarn) {
-				r.mark = markLow
-			}
+		if v, ok := r.setCell(eval.NumMetrics+i, res, name); ok && !c.passes(name, v) && (r.mark == markOK || r.mark == markWarn) {
+			r.mark = markLow
 		}
 	}
 }
 
-// setErrs keeps the failure messages of sample index.
-func (x *rowExtras) setErrs(index int, e *[eval.NumMetrics]string) {
-	if x.errs == nil {
-		x.errs = map[int]*[eval.NumMetrics]string{}
+// setCell keeps res's status of name and its score (when ok) in slot,
+// and returns the score kept.
+func (r *row) setCell(slot int, res *eval.Result, name eval.Metric) (float64, bool) {
+	st, ok := res.Status[name]
+	if !ok {
+		return 0, false
 	}
-	x.errs[index] = e
+	score, code := r.cell(slot)
+	*code = statusCodes.code(st)
+	v, ok := res.Score(name)
+	if !ok || st != eval.StatusOK {
+		return 0, false
+	}
+	*score = v
+	return v, true
 }
 
 // errText is the failure message of a metric of a row, "" when it did not
@@ -518,10 +507,7 @@ func (x *rowIndex) set(index, pos int) {
 		x.pos[index] = int32(pos + 1)
 		return
 	}
-	if x.sparse == nil {
-		x.sparse = map[int]int{}
-	}
-	x.sparse[index] = pos
+	setIn(&x.sparse, index, pos)
 }
 
 // reset empties the index, keeping room for n rows.

@@ -45,15 +45,6 @@ var metricSections = map[eval.Metric]metricSection{
 		judgedList{noiseItems, "not noise", "noise"}),
 }
 
-// section is how the detail page shows a metric or a criterion.
-func (m *Model) section(mt eval.Metric) (metricSection, bool) {
-	if m.isCriterion(mt) {
-		return metricSection{render: func(m *Model, p *page, res *eval.Result) { m.criterionSection(p, res, mt) }}, true
-	}
-	s, ok := metricSections[mt]
-	return s, ok
-}
-
 // sectionTitle is the heading of the i-th column's section.
 func (m *Model) sectionTitle(i int, mt eval.Metric) string {
 	if m.isCriterion(mt) {

@@ -15,7 +15,6 @@ type statusLine struct {
 func (m *Model) setStatus(text string) { m.status = statusLine{text: text} }
 func (m *Model) setError(text string)  { m.status = statusLine{text: text, err: true} }
 func (m *Model) clearStatus()          { m.status = statusLine{} }
-func (s statusLine) shown() bool       { return s.text != "" }
 
 // refused shows why as an error unless it is "", and reports whether it did.
 func (m *Model) refused(why string) bool {
@@ -38,7 +37,7 @@ func (m *Model) bottomLines() []string {
 		text, style = m.ask.text, m.st.errorLine
 	case asking:
 		text, style = m.ask.text, m.st.warn
-	case m.status.shown():
+	case m.status.text != "":
 		text, style = m.status.text, m.st.accent
 		if m.status.err {
 			style = m.st.errorLine
@@ -51,32 +50,21 @@ func (m *Model) bottomLines() []string {
 		lines = lines[:maxBottomLines]
 		lines[maxBottomLines-1] = truncate(lines[maxBottomLines-1], max(m.width-1, 1), "") + m.g.ellipsis
 	}
-	for i, l := range lines {
-		lines[i] = style.Render(l)
-	}
-	return lines
+	return mapped(lines, func(l string) string { return style.Render(l) })
 }
 
 // finish pads the body so the message block and the footer land last.
 func (m *Model) finish(body []string, h helpMap) []string {
 	bottom := m.bottomLines()
-	for len(body) < m.height-1-len(bottom) {
-		body = append(body, "")
-	}
-	if len(body) > m.height-1-len(bottom) {
-		body = body[:max(m.height-1-len(bottom), 0)]
-	}
-	body = append(body, bottom...)
-	return append(body, m.footer(h))
+	room := max(m.height-1-len(bottom), 0)
+	body = body[:min(len(body), room)]
+	body = append(body, make([]string, room-len(body))...)
+	return append(append(body, bottom...), m.footer(h))
 }
 
 // indented wraps a text under the pages' two-cell margin, each line in style.
 func (m *Model) indented(text string, style lipgloss.Style) []string {
-	lines := wrap(text, max(m.width-2, 10))
-	for i, l := range lines {
-		lines[i] = style.Render("  " + l)
-	}
-	return lines
+	return mapped(wrap(text, max(m.width-2, 10)), func(l string) string { return style.Render("  " + l) })
 }
 
 // question is a y/n question that takes the next key (modeAsk); the

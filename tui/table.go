@@ -76,7 +76,8 @@ func (m *Model) renderTable() []string {
 			lines = append(lines, m.renderConv(n, pos == m.cursor))
 			continue
 		}
-		lines = append(lines, m.renderRow(m.rows[m.lines[pos]], pos == m.cursor))
+		r := m.rows[m.lines[pos]]
+		lines = append(lines, m.drawRow(r, pos == m.cursor, strconv.Itoa(r.index), m.turnText(r), false))
 	}
 	if len(m.shown) == 0 {
 		empty := "  no sample matches the filter (esc clears it)"
@@ -129,32 +130,20 @@ func (m *Model) columnTitle(mt eval.Metric) string {
 	return eval.MetricAbbrev(mt)
 }
 
-// renderRow formats one row; the selected one is drawn reversed, without
-// colours, readable on any theme.
-func (m *Model) renderRow(r *row, selected bool) string {
-	return m.drawRow(r, selected, strconv.Itoa(r.index), m.turnText(r), false)
-}
-
 // drawRow formats a row with index in the index column; the question
 // column is text alone when whole is set (a conversation's line), else
-// text then the row's question (a turn's indent).
+// text then the row's question (a turn's indent). The selected one is
+// drawn reversed, without colours, readable on any theme.
 func (m *Model) drawRow(r *row, selected bool, index, text string, whole bool) string {
 	st, g := m.st, m.g
-	plain := selected
-	paint := func(s string, style func(...string) string) string {
-		if plain {
-			return s
-		}
-		return style(s)
-	}
 	var b strings.Builder
 	marks := [...]struct {
 		glyph string
 		style lipgloss.Style
 	}{markRunning: {g.running, st.running}, markOK: {g.ok, st.high}, markLow: {g.low, st.low}, markWarn: {g.warn, st.warn},
 		markFailed: {g.fail, st.failed}}
-	b.WriteString(paint(marks[r.mark].glyph, marks[r.mark].style.Render))
-	b.WriteString(m.labelCell(r, paint))
+	b.WriteString(paint(selected, marks[r.mark].glyph, marks[r.mark].style.Render))
+	b.WriteString(m.labelCell(r, selected))
 	b.WriteString(padLeft(index, m.indexWidth()) + " ")
 	q := text
 	if !whole {
@@ -169,21 +158,21 @@ func (m *Model) drawRow(r *row, selected bool, index, text string, whole bool) s
 	}
 	q = fit(q, m.questionWidth(), g.ellipsis)
 	if !r.done {
-		q = paint(q, st.running.Render)
+		q = paint(selected, q, st.running.Render)
 	}
 	b.WriteString(q)
 	for _, mt := range m.columns {
-		b.WriteString(" " + m.scoreCell(r, mt, plain))
+		b.WriteString(" " + m.scoreCell(r, mt, selected))
 		if m.cmp != nil && !m.isCriterion(mt) {
 			delta := strings.Repeat(" ", deltaW) // a conversation has no change of its own
 			if !whole {
-				delta = m.deltaCell(r, mt, plain)
+				delta = m.deltaCell(r, mt, selected)
 			}
 			b.WriteString(" " + delta)
 		}
 	}
 	d := r.diagnosis()
-	b.WriteString(" " + paint(fit(string(d), diagW, ""), m.diagStyle(d)))
+	b.WriteString(" " + paint(selected, fit(string(d), diagW, ""), m.diagStyle(d)))
 	line := b.String()
 	if selected {
 		return st.selected.Render(fit(line, m.width, ""))
@@ -225,7 +214,11 @@ func (m *Model) scoreCell(r *row, mt eval.Metric, plain bool) string {
 	default:
 		s, style = " n/a ", st.warn.Render
 	}
-	s = padLeft(s, w)
+	return paint(plain, padLeft(s, w), style)
+}
+
+// paint is s in style, or as it is when plain.
+func paint(plain bool, s string, style func(...string) string) string {
 	if plain {
 		return s
 	}
@@ -250,7 +243,7 @@ func (m *Model) footer(h helpMap) string {
 	if m.mode == modeAsk && m.ask.aboutRun {
 		return m.st.warn.Render(m.ask.text)
 	}
-	return m.shortHelp(h.ShortHelp())
+	return m.shortHelp(h.short)
 }
 
 // shortHelp is as many of the footer's keys as fit whole, then an ellipsis.

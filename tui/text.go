@@ -22,6 +22,14 @@ func mapped[T, U any](vs []T, f func(T) U) []U {
 	return out
 }
 
+// setIn stores v under k in *mp, making the map on first use.
+func setIn[K comparable, V any](mp *map[K]V, k K, v V) {
+	if *mp == nil {
+		*mp = map[K]V{}
+	}
+	(*mp)[k] = v
+}
+
 // widest is the largest f of vs, least when none is larger.
 func widest[T any](vs []T, least int, f func(T) int) int {
 	for _, v := range vs {

@@ -135,10 +135,7 @@ func (m *Model) watchOrder() bool {
 // trendOf is the trend of metric mt, made on its first score with the
 // window of the first alert that names it.
 func (m *Model) trendOf(mt eval.Metric) *trend {
-	slot := metricSlot(mt)
-	if slot < 0 {
-		return nil
-	}
+	slot := metricSlot(mt) // one of the run's metrics
 	if t := m.trends[slot]; t != nil {
 		return t
 	}
@@ -160,9 +157,7 @@ func (m *Model) watchResult(res *eval.Result, at time.Time) {
 	}
 	for _, mt := range m.metrics {
 		if v, ok := res.Score(mt); ok && res.Status[mt] == eval.StatusOK {
-			if t := m.trendOf(mt); t != nil {
-				t.add(v, at)
-			}
+			m.trendOf(mt).add(v, at)
 		}
 	}
 }
@@ -177,11 +172,7 @@ func (m *Model) pollWatch() {
 // trendCell is the sparkline of a metric's rolling mean, then the mean
 // now when there is room.
 func (m *Model) trendCell(mt eval.Metric, room int) string {
-	slot := metricSlot(mt)
-	var t *trend
-	if slot >= 0 {
-		t = m.trends[slot]
-	}
+	t := m.trends[metricSlot(mt)] // one of the run's metrics
 	if t == nil {
 		return m.st.muted.Render(strings.Repeat(m.g.ramp[0], trendBuckets))
 	}

@@ -222,7 +222,7 @@ func TestRerunPlanIsWhatTheRerunSends(t *testing.T) {
 		t.Fatalf("the plan counted %d calls, the re-run sent %d (%v); want 9", plan.Calls, got.total(), got.tasks)
 	}
 	c := plan.Cost
-	if c == nil || len(c.ByMetric) != 2 || c.Total.Calls() != plan.Calls || c.Total.USD == nil || *c.Total.USD <= 0 {
+	if c == nil || len(c.ByMetric) != 2 || c.Total.Chat+c.Total.Embeddings != plan.Calls || c.Total.USD == nil || *c.Total.USD <= 0 {
 		t.Fatalf("plan cost %+v", c)
 	}
 	for _, mc := range c.ByMetric {
