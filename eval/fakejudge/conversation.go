@@ -2,8 +2,10 @@ package fakejudge
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // The fake judge in a conversation: deterministic replies that depend on
@@ -35,12 +37,12 @@ func (r *Request) TurnItems(tag string) []Turned {
 func Standalone(r *Request) string {
 	q := r.TaskText("question")
 	users := r.TurnItems("user")
-	if len(users) > 0 {
-		if isCJK(q) {
-			q += "（前文：" + users[0].Text + "）"
-		} else {
-			q += " (earlier: " + users[0].Text + ")"
-		}
+	switch {
+	case len(users) == 0:
+	case strings.ContainsFunc(q, func(c rune) bool { return unicode.Is(unicode.Han, c) }):
+		q += "（前文：" + users[0].Text + "）"
+	default:
+		q += " (earlier: " + users[0].Text + ")"
 	}
 	return JSON(map[string]any{"question": q})
 }
@@ -104,50 +106,30 @@ func HistoryVerdicts(r *Request) string {
 func Conversational(r *Request) Reply {
 	switch r.Task {
 	case "faithfulness_statements":
-		return Reply{Choices: []string{JSON(map[string]any{"statements": Sentences(r.TaskText("answer"))})}}
+		return one(JSON(map[string]any{"statements": Sentences(r.TaskText("answer"))}))
 	case "faithfulness_verdicts":
 		chunks := r.Chunks()
-		type verdict struct {
-			Statement string `json:"statement"`
-			Chunk     *int   `json:"chunk"`
-			Quote     string `json:"quote"`
-			Reason    string `json:"reason"`
-			Verdict   int    `json:"verdict"`
-		}
-		out := []verdict{}
-		for _, st := range r.TaskItems("statement") {
-			v := verdict{Statement: st, Reason: "no chunk states it"}
-			for k, c := range chunks {
-				if strings.Contains(plain(c), plain(st)) {
-					n := k + 1
-					v.Chunk, v.Quote, v.Reason, v.Verdict = &n, st, "the chunk states it", 1
-					break
-				}
-			}
-			out = append(out, v)
-		}
-		return Reply{Choices: []string{JSON(map[string]any{"statements": out})}}
+		return one(JSON(map[string]any{"statements": cited(r.TaskItems("statement"), "verdict", func(st string) (int, bool) {
+			k := slices.IndexFunc(chunks, func(c string) bool { return strings.Contains(plain(c), plain(st)) })
+			return k + 1, k >= 0
+		})}))
 	}
 	return Generic(r)
 }
 
 // Sentences splits a text after 。！？.!? into trimmed sentences.
-func Sentences(text string) []string {
+func Sentences(text string) []string { return trimmed(sentenceRE.FindAllString(text, -1)) }
+
+var sentenceRE = regexp.MustCompile(`[^。！？.!?]*[。！？.!?]|[^。！？.!?]+$`)
+
+// trimmed are the parts trimmed, empty ones dropped.
+func trimmed(parts []string) []string {
 	out := []string{}
-	var b strings.Builder
-	flush := func() {
-		if s := strings.TrimSpace(b.String()); s != "" {
+	for _, s := range parts {
+		if s = strings.TrimSpace(s); s != "" {
 			out = append(out, s)
 		}
-		b.Reset()
 	}
-	for _, c := range text {
-		b.WriteRune(c)
-		if strings.ContainsRune("。！？.!?", c) {
-			flush()
-		}
-	}
-	flush()
 	return out
 }
 
@@ -155,13 +137,4 @@ func Sentences(text string) []string {
 // punctuation.
 func plain(s string) string {
 	return strings.TrimRight(strings.ToLower(strings.TrimSpace(s)), "。！？.!?，, ")
-}
-
-func isCJK(s string) bool {
-	for _, c := range s {
-		if c >= 0x4e00 && c <= 0x9fff {
-			return true
-		}
-	}
-	return false
 }

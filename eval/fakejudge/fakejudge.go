@@ -372,11 +372,7 @@ func (s *Server) serveEmbeddings(w http.ResponseWriter, hr *http.Request, raw ma
 		data[i] = map[string]any{"object": "embedding", "index": i, "embedding": e}
 	}
 	model, _ := raw["model"].(string)
-	c := cost.For(model)
-	tokens := 0
-	for _, t := range texts {
-		tokens += c.Count(t)
-	}
+	_, tokens := Usage(model, nil, texts)
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "model": raw["model"],
 		"usage": map[string]any{"prompt_tokens": tokens, "total_tokens": tokens}})
@@ -449,7 +445,6 @@ func Evidence(r *Request) string {
 // statements attributed. It serves benchmarks and end-to-end tests that
 // count calls, not scores.
 func Generic(r *Request) Reply {
-	one := func(s string) Reply { return Reply{Choices: []string{s}} }
 	switch r.Task {
 	case "faithfulness_statements":
 		return one(`{"statements": ["first statement", "second statement"]}`)
@@ -457,16 +452,13 @@ func Generic(r *Request) Reply {
 		ev := Evidence(r)
 		return one(`{"statements": [{"statement": "first statement", ` + ev + `, "reason": "stated in the context", "verdict": 1}, {"statement": "second statement", ` + ev + `, "reason": "stated in the context", "verdict": 1}]}`)
 	case "answer_relevancy_question":
-		n := max(r.N, 1)
 		seed := 0
 		if r.Seed != nil {
 			seed = *r.Seed
 		}
-		choices := make([]string, n)
-		for i := range choices {
-			choices[i] = JSON(map[string]any{"question": fmt.Sprintf("generated question %d", seed*10+i), "noncommittal": 0})
-		}
-		return Reply{Choices: choices}
+		return each(r, func(i int) any {
+			return map[string]any{"question": fmt.Sprintf("generated question %d", seed*10+i), "noncommittal": 0}
+		})
 	case "context_precision_verdict", "context_utilization_verdict":
 		return one(`{"reason": "useful", "verdict": 1}`)
 	case "answer_correctness_classifications":
@@ -488,6 +480,19 @@ func Generic(r *Request) Reply {
 	return Reply{Status: 400, Body: `{"error":{"message":"fakejudge: unknown task"}}`}
 }
 
+// one is a reply of one choice.
+func one(content string) Reply { return Reply{Choices: []string{content}} }
+
+// each is a reply of one choice per draw the request asks (n), f(i) the
+// i-th as JSON.
+func each(r *Request, f func(i int) any) Reply {
+	choices := make([]string, max(r.N, 1))
+	for i := range choices {
+		choices[i] = JSON(f(i))
+	}
+	return Reply{Choices: choices}
+}
+
 // Criterion is the fake judge's reply to the criteria tasks, decided by
 // the answer's length so that samples differ and a run has failures to
 // show: a yes_no says yes to an answer of 20 characters or more (each
@@ -503,11 +508,7 @@ func Criterion(r *Request) Reply {
 		if len(answer) >= 20 {
 			v, reason = 1, "the answer says enough to meet it"
 		}
-		choices := make([]string, max(r.N, 1))
-		for i := range choices {
-			choices[i] = JSON(map[string]any{"quote": quote, "reason": reason, "verdict": v})
-		}
-		return Reply{Choices: choices}
+		return each(r, func(int) any { return map[string]any{"quote": quote, "reason": reason, "verdict": v} })
 	case "criterion_rubric":
 		var levels []int
 		for _, m := range levelRE.FindAllStringSubmatch(r.input(), -1) {
@@ -524,13 +525,13 @@ func Criterion(r *Request) Reply {
 		case len(answer) < 20:
 			level = levels[0]
 		}
-		return Reply{Choices: []string{JSON(map[string]any{"quote": quote, "reason": fmt.Sprintf("an answer of %d characters", len(answer)), "level": level})}}
+		return one(JSON(map[string]any{"quote": quote, "reason": fmt.Sprintf("an answer of %d characters", len(answer)), "level": level}))
 	}
 	items := []map[string]any{}
 	for i, it := range r.TaskItems("item") {
 		items = append(items, map[string]any{"item": it, "quote": quote, "reason": "fake: every other item", "verdict": (i + 1) % 2})
 	}
-	return Reply{Choices: []string{JSON(map[string]any{"items": items})}}
+	return one(JSON(map[string]any{"items": items}))
 }
 
 var levelRE = regexp.MustCompile(`<level score="(\d+)">`)
