@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -59,11 +60,7 @@ const (
 // the same way until the user changes something: the kinds a run may stop
 // on rather than fail every sample slowly. Such failures are never retried.
 func (k Kind) Unrecoverable() bool {
-	switch k {
-	case KindUnreachable, KindUnauthorized, KindModelNotFound, KindWrongEndpoint, KindQuota:
-		return true
-	}
-	return false
+	return slices.Contains([]Kind{KindUnreachable, KindUnauthorized, KindModelNotFound, KindWrongEndpoint, KindQuota}, k)
 }
 
 // Failure is how a call to the endpoint failed: every error this package
