@@ -295,19 +295,35 @@ func (j *Judge) statements(ctx context.Context, s *eval.Sample, text string) ([]
 // answer every numbered statement; a reply of the wrong length is re-asked
 // once with the count spelled out, then ends as parse_error.
 func (j *Judge) Verdicts(ctx context.Context, s *eval.Sample, statements []string) ([]eval.StatementVerdict, error) {
-	req, err := j.request(s, prompts.TaskFaithfulnessVerdicts, prompts.Data{Question: s.Question, Answer: s.Answer, Contexts: s.Contexts, Statements: statements})
+	return j.verdicts(ctx, s, prompts.TaskFaithfulnessVerdicts, prompts.Data{Question: s.Question, Answer: s.Answer, Contexts: s.Contexts, Statements: statements})
+}
+
+// verdicts asks task for a verdict on each of d's statements: listed
+// under "statements" with their evidence (faithfulness_verdicts), or under
+// "verdicts" without (entailment_verdicts, whose schema asks for none and
+// none is read).
+func (j *Judge) verdicts(ctx context.Context, s *eval.Sample, task string, d prompts.Data) ([]eval.StatementVerdict, error) {
+	req, err := j.request(s, task, d)
 	if err != nil {
 		return nil, err
 	}
-	check := func(r *verdictsReply) error { return checkList("statements", r.Statements, "verdict", verdictOf) }
-	out, err := sendCounted(ctx, j, s, req, check, len(statements), func(r *verdictsReply) int { return len(r.Statements) })
+	entail := task == prompts.TaskEntailmentVerdicts
+	key, list := "statements", func(r *verdictsReply) []verdictItem { return r.Statements }
+	if entail {
+		key, list = "verdicts", func(r *verdictsReply) []verdictItem { return r.Verdicts }
+	}
+	check := func(r *verdictsReply) error { return checkList(key, list(r), "verdict", verdictOf) }
+	out, err := sendCounted(ctx, j, s, req, check, len(d.Statements), func(r *verdictsReply) int { return len(list(r)) })
 	if err != nil {
 		return nil, err
 	}
-	verdicts := make([]eval.StatementVerdict, len(statements))
-	for i, v := range out.Statements {
+	verdicts := make([]eval.StatementVerdict, len(d.Statements))
+	for i, v := range list(out) {
 		// The statement we sent is the one scored; the judge's echo may be paraphrased.
-		verdicts[i] = eval.StatementVerdict{Statement: statements[i], Verdict: v.Verdict.n, Reason: strings.TrimSpace(v.Reason), Evidence: v.citation()}
+		verdicts[i] = eval.StatementVerdict{Statement: d.Statements[i], Verdict: v.Verdict.n, Reason: strings.TrimSpace(v.Reason)}
+		if !entail {
+			verdicts[i].Evidence = v.citation()
+		}
 	}
 	return verdicts, nil
 }
@@ -544,21 +560,7 @@ func (j *Judge) Entailment(ctx context.Context, s *eval.Sample, premise string, 
 	if len(statements) == 0 {
 		return []eval.StatementVerdict{}, nil
 	}
-	req, err := j.request(s, prompts.TaskEntailmentVerdicts, prompts.Data{Text: premise, Statements: statements})
-	if err != nil {
-		return nil, err
-	}
-	check := func(r *entailmentReply) error { return checkList("verdicts", r.Verdicts, "verdict", verdictOf) }
-	out, err := sendCounted(ctx, j, s, req, check, len(statements), func(r *entailmentReply) int { return len(r.Verdicts) })
-	if err != nil {
-		return nil, err
-	}
-	verdicts := make([]eval.StatementVerdict, len(statements))
-	for i, v := range out.Verdicts {
-		// The statement sent is the one scored; the judge's echo may be paraphrased.
-		verdicts[i] = eval.StatementVerdict{Statement: statements[i], Verdict: v.Verdict.n, Reason: strings.TrimSpace(v.Reason)}
-	}
-	return verdicts, nil
+	return j.verdicts(ctx, s, prompts.TaskEntailmentVerdicts, prompts.Data{Text: premise, Statements: statements})
 }
 
 // Embed implements eval.Judge: all texts of a sample go in one request.

@@ -66,8 +66,11 @@ type entitiesReply struct {
 	Entities []string `json:"entities"`
 }
 
+// verdictsReply is a verdict per statement: faithfulness_verdicts lists
+// them as statements, entailment_verdicts as verdicts.
 type verdictsReply struct {
 	Statements []verdictItem `json:"statements"`
+	Verdicts   []verdictItem `json:"verdicts"`
 }
 
 type verdictItem struct {
@@ -143,10 +146,4 @@ type classificationItem struct {
 	evidenceReply
 	Reason     string `json:"reason"`
 	Attributed *bit   `json:"attributed"`
-}
-
-// entailmentReply is entailment_verdicts' reply: a verdict per statement.
-// Its schema asks for no evidence, and none is read.
-type entailmentReply struct {
-	Verdicts []verdictItem `json:"verdicts"`
 }
