@@ -2,7 +2,6 @@ package fakejudge
 
 import (
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -98,39 +97,16 @@ func HistoryVerdicts(r *Request) string {
 	return JSON(map[string]any{"statements": out})
 }
 
-// Conversational answers faithfulness as a reader of the words would, and
-// every other task as Generic: the answer's sentences are its statements,
-// and a statement is supported when a chunk contains it. End-to-end runs on
-// a conversation then have supported, earlier-supported and unsupported
+// Conversational answers faithfulness as Oracle does (the answer's
+// sentences are its statements, a statement is supported when a chunk
+// contains it) and every other task as Generic. End-to-end runs on a
+// conversation then have supported, earlier-supported and unsupported
 // statements to show.
 func Conversational(r *Request) Reply {
-	switch r.Task {
-	case "faithfulness_statements":
-		return one(JSON(map[string]any{"statements": Sentences(r.TaskText("answer"))}))
-	case "faithfulness_verdicts":
-		chunks := r.Chunks()
-		return one(JSON(map[string]any{"statements": cited(r.TaskItems("statement"), "verdict", func(st string) (int, bool) {
-			k := slices.IndexFunc(chunks, func(c string) bool { return strings.Contains(plain(c), plain(st)) })
-			return k + 1, k >= 0
-		})}))
+	if strings.HasPrefix(r.Task, "faithfulness_") {
+		return Oracle(r)
 	}
 	return Generic(r)
-}
-
-// Sentences splits a text after 。！？.!? into trimmed sentences.
-func Sentences(text string) []string { return trimmed(sentenceRE.FindAllString(text, -1)) }
-
-var sentenceRE = regexp.MustCompile(`[^。！？.!?]*[。！？.!?]|[^。！？.!?]+$`)
-
-// trimmed are the parts trimmed, empty ones dropped.
-func trimmed(parts []string) []string {
-	out := []string{}
-	for _, s := range parts {
-		if s = strings.TrimSpace(s); s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // plain is a text as the fake compares it: lower case, without its final

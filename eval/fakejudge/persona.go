@@ -270,7 +270,13 @@ func cited(statements []string, flag string, find func(string) (int, bool)) []ma
 // sentences splits a text at sentence ends (. ! ? and their full-width
 // forms), trimmed, empty ones dropped.
 func sentences(text string) []string {
-	return trimmed(strings.FieldsFunc(text, func(c rune) bool { return strings.ContainsRune(".!?。！？\n", c) }))
+	out := []string{}
+	for _, s := range strings.FieldsFunc(text, func(c rune) bool { return strings.ContainsRune(".!?。！？\n", c) }) {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func norm(s string) string {
