@@ -68,7 +68,7 @@ func HistoryVerdicts(r *Request) string {
 	users = append(users, Turned{last + 1, r.TaskText("question")})
 	latest := func(items []Turned, st string) *int {
 		for i := len(items) - 1; i >= 0; i-- {
-			if strings.Contains(plain(items[i].Text), st) {
+			if strings.Contains(norm(items[i].Text), st) {
 				n := items[i].N
 				return &n
 			}
@@ -77,7 +77,7 @@ func HistoryVerdicts(r *Request) string {
 	}
 	out := []item{}
 	for _, st := range r.TaskItems("statement") {
-		key := plain(st)
+		key := norm(st)
 		it := item{Statement: st, Source: "none", Reason: "nothing earlier states it"}
 		if n := latest(retrieved, key); n != nil {
 			it.Source, it.Turn, it.Reason = "chunks", n, "a chunk retrieved earlier states it"
@@ -107,10 +107,4 @@ func Conversational(r *Request) Reply {
 		return Oracle(r)
 	}
 	return Generic(r)
-}
-
-// plain is a text as the fake compares it: lower case, without its final
-// punctuation.
-func plain(s string) string {
-	return strings.TrimRight(strings.ToLower(strings.TrimSpace(s)), "。！？.!?，, ")
 }
