@@ -166,20 +166,13 @@ func (c *Client) Limit() LimitState { return c.lim.state() }
 // are short. The reply's usage corrects it.
 const defaultCompletionEstimate = 256
 
-func estimateChat(req eval.ChatRequest) int {
+// estimateChat is the tokens of a chat call at a completion budget.
+func estimateChat(req eval.ChatRequest, budget int) int {
 	n := 0
 	for _, m := range req.Messages {
 		n += len(m.Content) + 16 // the role and the message's framing
 	}
-	return n/4 + orDefault(req.MaxTokens, defaultCompletionEstimate)*max(req.N, 1)
-}
-
-func estimateEmbed(req eval.EmbedRequest) int {
-	n := 0
-	for _, t := range req.Texts {
-		n += len(t)/4 + 1
-	}
-	return n
+	return n/4 + orDefault(budget, defaultCompletionEstimate)*max(req.N, 1)
 }
 
 // Chat implements eval.ChatClient. Beyond one call with retries, it asks
@@ -362,13 +355,10 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 		oreq.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
 	}
 	extra := c.switches(req.Reasoning)
-	sized := req
-	sized.MaxTokens = budget
 	var out eval.ChatResponse
 	var cut *cutReply
-	err := c.retry(ctx, req.Task, req.Model, estimateChat(sized), func(actx context.Context, a *attempt) (int, error) {
-		temp := req.Temperature
-		a.temperature = &temp
+	err := c.retry(ctx, req.Task, req.Model, estimateChat(req, budget), func(actx context.Context, a *attempt) (int, error) {
+		a.temperature = &req.Temperature
 		a.extra = extra
 		a.maxReply = c.cfg.MaxReplyBytes
 		start := time.Now()
@@ -440,8 +430,12 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 	if c.cfg.EmbeddingFormat == "base64" {
 		format = openai.EmbeddingEncodingFormatBase64
 	}
+	tokens := 0
+	for _, t := range req.Texts {
+		tokens += len(t)/4 + 1
+	}
 	var out eval.EmbedResponse
-	err := c.retry(ctx, "embeddings", req.Model, estimateEmbed(req), func(actx context.Context, a *attempt) (int, error) {
+	err := c.retry(ctx, "embeddings", req.Model, tokens, func(actx context.Context, a *attempt) (int, error) {
 		a.floats = format == openai.EmbeddingEncodingFormatFloat
 		a.maxReply = c.cfg.MaxReplyBytes + EmbedReplyBytesPerText*int64(len(req.Texts))
 		a.maxReplyNote = fmt.Sprintf("--max-reply-bytes %d plus %d for each of the %d texts", c.cfg.MaxReplyBytes, EmbedReplyBytesPerText, len(req.Texts))
