@@ -46,9 +46,7 @@ func (c *fieldChecker) walk(n parse.Node, dot reflect.Type, vars map[string]refl
 	case *parse.ActionNode:
 		c.declare(n.Pipe, c.pipe(n.Pipe, dot, vars), vars)
 	case *parse.TemplateNode:
-		if n.Pipe != nil {
-			c.pipe(n.Pipe, dot, vars)
-		}
+		c.pipe(n.Pipe, dot, vars)
 	case *parse.IfNode:
 		inner := maps.Clone(vars)
 		c.declare(n.Pipe, c.pipe(n.Pipe, dot, inner), inner)
