@@ -572,12 +572,10 @@ func cancelled(task string) error {
 
 // failure classifies an attempt's error, with every text in it redacted.
 func (c *Client) failure(err error, a *attempt, model string, timedOut bool) *Failure {
-	f := classify(err, facts{
+	return classify(err, facts{
 		model: model, host: a.host, endpoint: a.endpoint, modelsPath: c.modelsPath, keySet: c.cfg.APIKey != "",
 		timeout: c.cfg.RequestTimeout, timedOut: timedOut, maxRetryAfter: c.cfg.MaxRetryAfter, redact: c.redact,
 	})
-	f.detail, f.ServerMessage, f.Hint, f.Endpoint = c.redact(f.detail), c.redact(f.ServerMessage), c.redact(f.Hint), c.redact(f.Endpoint)
-	return f
 }
 
 // final turns the last failure into a step error with a status; n is the

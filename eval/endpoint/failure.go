@@ -104,9 +104,7 @@ func Classify(err error) Failure {
 	if err == nil {
 		return Failure{}
 	}
-	f := classify(err, facts{})
-	f.detail, f.ServerMessage, f.Hint = RedactURL(f.detail), RedactURL(f.ServerMessage), RedactURL(f.Hint)
-	return *f
+	return *classify(err, facts{})
 }
 
 // facts are what the classification knows of the call beyond its error.
@@ -119,8 +117,9 @@ type facts struct {
 	timeout       time.Duration
 	timedOut      bool
 	maxRetryAfter time.Duration
-	// redact is applied to the server's text before it is shortened: a
-	// key cut in half by the shortening would no longer be found.
+	// redact is applied to every text of the failure, and to the
+	// server's text before it is shortened: a key cut in half by the
+	// shortening would no longer be found.
 	redact func(string) string
 }
 
@@ -129,6 +128,9 @@ func classify(err error, fx facts) *Failure {
 	if errors.As(err, &known) {
 		f := *known
 		return &f
+	}
+	if fx.redact == nil {
+		fx.redact = RedactURL
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
@@ -174,6 +176,7 @@ func classify(err error, fx facts) *Failure {
 		f.detail = err.Error()
 		f.retry = transient(err)
 	}
+	f.detail, f.ServerMessage, f.Hint, f.Endpoint = fx.redact(f.detail), fx.redact(f.ServerMessage), fx.redact(f.Hint), fx.redact(f.Endpoint)
 	return f
 }
 
@@ -202,9 +205,6 @@ func transient(err error) bool {
 func fromReply(f *Failure, status int, body []byte, isPage bool, retryAfter time.Duration, fx facts) {
 	f.Status = status
 	redact := fx.redact
-	if redact == nil {
-		redact = RedactURL
-	}
 	se := parseServerError(body)
 	se.message = redact(se.message)
 	switch {

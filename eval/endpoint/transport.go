@@ -248,20 +248,14 @@ func (b *body) contains(needle []byte) bool {
 	return false
 }
 
-// head is the first n bytes at most, in one slice.
+// head is the first n bytes at most, in one slice: the first chunk's
+// when it holds them (readCapped always makes one).
 func (b *body) head(n int) []byte {
-	if len(b.chunks) > 0 && len(b.chunks[0]) >= min(n, int(b.n)) {
-		c := b.chunks[0]
+	if c := b.chunks[0]; len(c) >= min(n, int(b.n)) {
 		return c[:min(n, len(c))]
 	}
-	out := make([]byte, 0, min(int64(n), b.n))
-	for _, c := range b.chunks {
-		if len(out) >= n {
-			break
-		}
-		out = append(out, c[:min(len(c), n-len(out))]...)
-	}
-	return out
+	h, _ := io.ReadAll(io.LimitReader(b.reader(), int64(n)))
+	return h
 }
 
 func (b *body) reader() io.Reader {
