@@ -239,10 +239,9 @@ func fromReply(f *Failure, status int, body []byte, isPage bool, retryAfter time
 	switch {
 	case code == 401 || code == 403:
 		f.Kind = KindUnauthorized
-		if fx.keySet {
-			f.Hint = fmt.Sprintf("check OPENAI_API_KEY (%s)", answered)
-		} else {
-			f.Hint = fmt.Sprintf("no API key was sent: set OPENAI_API_KEY (%s)", answered)
+		f.Hint = "check OPENAI_API_KEY (" + answered + ")"
+		if !fx.keySet {
+			f.Hint = "no API key was sent: set OPENAI_API_KEY (" + answered + ")"
 		}
 	case (code == 404 || code == 400) && namesModel(se, fx.model, code == 404):
 		f.Kind = KindModelNotFound

@@ -143,7 +143,6 @@ func (j *Judge) chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespon
 	if cur := j.cfg.Abilities.Format(); cur != req.ResponseFormat.Type && req.ResponseFormat.Type != "text" {
 		withFormat(&req, cur) // another call found the format refused
 	}
-	first := req.Messages[0].Content
 	for {
 		resp, err := j.client.Chat(ctx, req)
 		if err == nil || !RefusedFormat(err) {
@@ -156,8 +155,8 @@ func (j *Judge) chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespon
 		if changed {
 			eval.ReportNotice(ctx, j.cfg.Abilities.Notice())
 		}
-		req.Messages = append([]eval.Message(nil), req.Messages...)
-		req.Messages[0].Content = first
+		// Only json_schema and json_object step down: the messages hold
+		// no schema yet.
 		withFormat(&req, next)
 	}
 }
