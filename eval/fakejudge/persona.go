@@ -66,7 +66,7 @@ func (p Persona) Wrap(clean func(*Request) Reply) func(*Request) Reply {
 		}
 		thought := reasoningAbout(q.Task)
 		out := rep
-		out.Choices = make([]string, len(rep.Choices))
+		out.Choices = slices.Clone(rep.Choices)
 		for i, c := range rep.Choices {
 			switch p {
 			case PersonaQwen3:
@@ -74,7 +74,6 @@ func (p Persona) Wrap(clean func(*Request) Reply) func(*Request) Reply {
 			case PersonaR1Distill:
 				out.Choices[i] = thought + "\n</think>\n\n" + c
 			case PersonaDeepSeek, PersonaOllama:
-				out.Choices[i] = c
 				out.Reasoning = append(out.Reasoning, thought)
 				out.ReasoningField = map[Persona]string{PersonaDeepSeek: "reasoning_content", PersonaOllama: "reasoning"}[p]
 			case PersonaOllamaOld:
@@ -88,8 +87,6 @@ func (p Persona) Wrap(clean func(*Request) Reply) func(*Request) Reply {
 					out.FinishReason = "length"
 				}
 				out.Choices[i] = full
-			default:
-				out.Choices[i] = c
 			}
 		}
 		return out
