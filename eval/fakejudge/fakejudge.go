@@ -584,16 +584,11 @@ func Entities(text string) []string {
 // sensitivity have TPs and FPs, relevant and irrelevant chunks to show.
 func Entailment(r *Request) string {
 	premise := strings.ToLower(r.TaskText("text"))
-	type verdict struct {
-		Statement string `json:"statement"`
-		Reason    string `json:"reason"`
-		Verdict   int    `json:"verdict"`
-	}
-	out := []verdict{}
+	out := []map[string]any{}
 	for i, st := range r.TaskItems("statement") {
-		v := verdict{Statement: st, Reason: "the text does not say so"}
+		v := map[string]any{"statement": st, "reason": "the text does not say so", "verdict": 0}
 		if i%2 == 0 || strings.Contains(premise, strings.ToLower(st)) {
-			v.Verdict, v.Reason = 1, "the text says so"
+			v["verdict"], v["reason"] = 1, "the text says so"
 		}
 		out = append(out, v)
 	}
