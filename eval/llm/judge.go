@@ -416,9 +416,7 @@ func draw[T any](ctx context.Context, j *Judge, base eval.ChatRequest, n int, ch
 	}
 	for d := got + 1; got < n; d++ {
 		req := base
-		req.Draw = d
-		seed := d
-		req.Seed = &seed
+		req.Draw, req.Seed = d, &d // d is this iteration's own
 		resp, err := j.chat(ctx, req)
 		if err != nil {
 			return err
