@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -408,11 +409,8 @@ func JSON(v any) string {
 // examples on: the part that holds this request's own input.
 func (r *Request) input() string {
 	var p string
-	for _, m := range r.Messages {
-		if m.Role == "user" {
-			p = m.Content
-			break
-		}
+	if i := slices.IndexFunc(r.Messages, func(m Message) bool { return m.Role == "user" }); i >= 0 {
+		p = r.Messages[i].Content
 	}
 	if i := strings.LastIndex(p, "</example>"); i >= 0 {
 		p = p[i:]
