@@ -209,12 +209,8 @@ func Oracle(r *Request) Reply {
 	chunks := r.Chunks()
 	in := func(s string, texts ...string) (int, bool) {
 		k := norm(s)
-		for i, t := range texts {
-			if k != "" && strings.Contains(norm(t), k) {
-				return i + 1, true
-			}
-		}
-		return 0, false
+		i := slices.IndexFunc(texts, func(t string) bool { return k != "" && strings.Contains(norm(t), k) })
+		return i + 1, i >= 0
 	}
 	switch r.Task {
 	case "faithfulness_statements":
