@@ -43,14 +43,11 @@ type LimitState struct {
 	Throttled int64         // throttle replies so far (429, 503 with Retry-After)
 }
 
-// Limited reports whether the endpoint is held back now: paused, or allowed
-// fewer requests in flight than configured.
-func (s LimitState) Limited() bool { return s.Paused > 0 || s.Allowed < s.Max }
-
-// String is the status line a UI shows while the endpoint is held back,
+// String is the status line a UI shows while the endpoint is held back
+// (paused, or allowed fewer requests in flight than configured),
 // "rate limited: 12 in flight of 64, paused 1.0s"; "" when it is not.
 func (s LimitState) String() string {
-	if !s.Limited() {
+	if s.Paused <= 0 && s.Allowed >= s.Max {
 		return ""
 	}
 	out := fmt.Sprintf("rate limited: %d in flight of %d", s.InFlight, s.Allowed)
