@@ -69,12 +69,11 @@ func Scan(dir string) (*Set, []Problem, error) {
 			problems = append(problems, Problem{t, l, path, fmt.Errorf("%s: is a directory, expected a template file", path)})
 			continue
 		}
+		var e *entry
 		b, err := os.ReadFile(path)
-		if err != nil {
-			problems = append(problems, Problem{t, l, path, err})
-			continue
+		if err == nil {
+			e, err = newEntry(t, l, path, b, Info{Source: SourceOverride, Path: path})
 		}
-		e, err := newEntry(t, l, path, b, Info{Source: SourceOverride, Path: path})
 		if err != nil {
 			problems = append(problems, Problem{t, l, path, err})
 			continue
