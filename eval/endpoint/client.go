@@ -451,8 +451,10 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 			return used, &contentError{status: eval.StatusJudgeError, msg: fmt.Sprintf("the embeddings endpoint returned %d vectors for %d texts", len(resp.Data), len(req.Texts))}
 		}
 		vecs := make([][]float64, len(req.Texts))
-		dims := -1
 		for i, d := range resp.Data {
+			if len(d.Embedding) == 0 || len(d.Embedding) != len(resp.Data[0].Embedding) {
+				return used, &contentError{status: eval.StatusJudgeError, msg: "the embeddings endpoint returned empty or differently sized vectors"}
+			}
 			idx := d.Index
 			if idx < 0 || idx >= len(vecs) || vecs[idx] != nil {
 				idx = i // servers that omit index: trust the order
@@ -461,10 +463,6 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 			for k, f := range d.Embedding {
 				v[k] = float64(f)
 			}
-			if len(v) == 0 || (dims >= 0 && len(v) != dims) {
-				return used, &contentError{status: eval.StatusJudgeError, msg: "the embeddings endpoint returned empty or differently sized vectors"}
-			}
-			dims = len(v)
 			vecs[idx] = v
 		}
 		out = eval.EmbedResponse{Vectors: vecs, Usage: eval.Usage{PromptTokens: resp.Usage.PromptTokens}, LatencyMS: time.Since(start).Milliseconds()}
