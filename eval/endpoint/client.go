@@ -16,7 +16,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -374,8 +373,7 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 		if d := resp.Usage.CompletionTokensDetails; d != nil {
 			out.Usage.ReasoningTokens = d.ReasoningTokens
 		}
-		cut = nil
-		sort.SliceStable(resp.Choices, func(i, j int) bool { return resp.Choices[i].Index < resp.Choices[j].Index })
+		slices.SortStableFunc(resp.Choices, func(x, y openai.ChatCompletionChoice) int { return cmp.Compare(x.Index, y.Index) })
 		var reasoned bool
 		for _, ch := range resp.Choices {
 			answer, reasoning, open := SplitReasoning(ch.Message.Content)
