@@ -30,7 +30,7 @@ type bit struct {
 }
 
 func (b *bit) UnmarshalJSON(data []byte) error {
-	b.raw = string(data)
+	b.raw = clip(string(data), 40)
 	var v any
 	if err := json.Unmarshal(data, &v); err != nil {
 		return err
@@ -53,7 +53,6 @@ func (b *bit) UnmarshalJSON(data []byte) error {
 			b.n, b.ok = 0, true
 		}
 	}
-	b.raw = clip(b.raw, 40)
 	return nil
 }
 
