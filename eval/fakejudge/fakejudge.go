@@ -150,11 +150,7 @@ func (s *Server) Count(task string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if task == "" {
-		n := 0
-		for _, c := range s.counts {
-			n += c
-		}
-		return n
+		return len(s.requests) + len(s.embeds) // every request is kept
 	}
 	return s.counts[task]
 }
