@@ -302,11 +302,7 @@ func (s *Server) writeRaw(w http.ResponseWriter, hr *http.Request, rep Reply) bo
 	}
 	if rep.Status != 0 && rep.Status != 200 {
 		w.WriteHeader(rep.Status)
-		if rep.Body == "" {
-			rep.Body = fmt.Sprintf(`{"error":{"message":"fake error %d","type":"fake"}}`, rep.Status)
-		}
-		_, _ = w.Write([]byte(rep.Body))
-		return true
+		rep.Body = cmp.Or(rep.Body, fmt.Sprintf(`{"error":{"message":"fake error %d","type":"fake"}}`, rep.Status))
 	}
 	if rep.Body != "" {
 		_, _ = w.Write([]byte(rep.Body))
