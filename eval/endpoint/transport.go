@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"mime"
 	"net/http"
 	"net/url"
@@ -409,9 +408,7 @@ func floatEmbeddings(resp *http.Response) error {
 			continue
 		}
 		vec := make([]float32, len(raw)/4)
-		for i := range vec {
-			vec[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[i*4:]))
-		}
+		_, _ = binary.Decode(raw, binary.LittleEndian, vec) // cannot fail: raw is exactly vec's size
 		d["embedding"], _ = json.Marshal(vec)
 		changed = true
 	}

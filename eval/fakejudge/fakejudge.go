@@ -356,10 +356,7 @@ func (s *Server) serveEmbeddings(w http.ResponseWriter, hr *http.Request, raw ma
 		v := embed(t)
 		var e any = v
 		if b64 {
-			buf := make([]byte, 4*len(v))
-			for k, f := range v {
-				binary.LittleEndian.PutUint32(buf[4*k:], math.Float32bits(f))
-			}
+			buf, _ := binary.Append(nil, binary.LittleEndian, v)
 			e = base64.StdEncoding.EncodeToString(buf)
 		}
 		data[i] = map[string]any{"object": "embedding", "index": i, "embedding": e}
