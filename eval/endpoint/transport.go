@@ -371,15 +371,10 @@ func parseRetryAfter(h http.Header, now time.Time) time.Duration {
 		return 0
 	}
 	if secs, err := strconv.ParseFloat(v, 64); err == nil {
-		if secs < 0 {
-			return 0
-		}
-		return time.Duration(secs * float64(time.Second))
+		return time.Duration(max(secs, 0) * float64(time.Second))
 	}
 	if t, err := http.ParseTime(v); err == nil {
-		if d := t.Sub(now); d > 0 {
-			return d
-		}
+		return max(t.Sub(now), 0)
 	}
 	return 0
 }
