@@ -108,9 +108,7 @@ func New(cfg Config) (*Client, error) {
 			return nil, errors.New("--api-type azure needs --base-url (https://RESOURCE.openai.azure.com)")
 		}
 		oc = openai.DefaultAzureConfig(cfg.APIKey, cfg.BaseURL)
-		if cfg.APIVersion != "" {
-			oc.APIVersion = cfg.APIVersion
-		}
+		oc.APIVersion = cmp.Or(cfg.APIVersion, oc.APIVersion)
 	default:
 		return nil, fmt.Errorf("--api-type: %q is not one of openai, azure", cfg.APIType)
 	}
