@@ -491,10 +491,9 @@ func (j *Judge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classifica
 	}
 	cls := make([]eval.Classification, 0, len(out.Classifications))
 	for _, c := range out.Classifications {
-		if strings.TrimSpace(c.Statement) == "" {
-			continue
+		if st := strings.TrimSpace(c.Statement); st != "" {
+			cls = append(cls, eval.Classification{Statement: st, Attributed: c.Attributed.n, Reason: strings.TrimSpace(c.Reason), Evidence: c.citation()})
 		}
-		cls = append(cls, eval.Classification{Statement: strings.TrimSpace(c.Statement), Attributed: c.Attributed.n, Reason: strings.TrimSpace(c.Reason), Evidence: c.citation()})
 	}
 	return cls, nil
 }
