@@ -527,18 +527,12 @@ var levelRE = regexp.MustCompile(`<level score="(\d+)">`)
 // one after the worked examples, with the prompt's escaping undone ("" when
 // there is none).
 func (r *Request) TaskText(tag string) string {
-	p := r.input()
-	open, closing := "<"+tag+">", "</"+tag+">"
-	i := strings.Index(p, open)
-	if i < 0 {
+	_, after, opened := strings.Cut(r.input(), "<"+tag+">")
+	body, _, closed := strings.Cut(after, "</"+tag+">")
+	if !opened || !closed {
 		return ""
 	}
-	p = p[i+len(open):]
-	j := strings.Index(p, closing)
-	if j < 0 {
-		return ""
-	}
-	return unescape(p[:j])
+	return unescape(body)
 }
 
 // unescape undoes the prompt's escaping of a block's text, trimmed.
