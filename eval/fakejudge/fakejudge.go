@@ -419,11 +419,9 @@ func Evidence(r *Request) string {
 	if len(cs) == 0 {
 		return `"chunk": null, "quote": ""`
 	}
-	q := []rune(strings.SplitN(cs[0], "\n", 2)[0])
-	if len(q) > 24 {
-		q = q[:24]
-	}
-	return `"chunk": 1, "quote": ` + JSON(strings.TrimSpace(string(q)))
+	line, _, _ := strings.Cut(cs[0], "\n")
+	q := []rune(line)
+	return `"chunk": 1, "quote": ` + JSON(strings.TrimSpace(string(q[:min(len(q), 24)])))
 }
 
 // Generic answers every task with a valid reply of fixed shape: two
