@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"mime"
 	"net/http"
 	"net/url"
@@ -312,13 +311,13 @@ func rewriteBody(req *http.Request, temp *float32, extra map[string]any) error {
 	if temp != nil && !bytes.Contains(body, []byte(`"temperature":`)) {
 		fields = append(fields, `"temperature":`+strconv.FormatFloat(float64(*temp), 'g', -1, 32))
 	}
-	for _, k := range slices.Sorted(maps.Keys(extra)) {
-		v, err := json.Marshal(extra[k])
+	if len(extra) > 0 {
+		// A map marshals with its keys sorted: the members, braces off.
+		m, err := json.Marshal(extra)
 		if err != nil {
 			return err
 		}
-		kq, _ := json.Marshal(k)
-		fields = append(fields, string(kq)+":"+string(v))
+		fields = append(fields, string(m[1:len(m)-1]))
 	}
 	if len(fields) > 0 && bytes.HasPrefix(body, []byte("{")) {
 		field := strings.Join(fields, ",")
