@@ -144,20 +144,12 @@ func writePy(b *strings.Builder, v any, key string) {
 		b.WriteString(pyString(v))
 	case float64:
 		if slices.Contains([]string{"verdict", "attributed", "noncommittal"}, key) {
-			if v == 1 {
-				b.WriteString("'yes'")
-			} else {
-				b.WriteString("'no'")
-			}
+			b.WriteString(map[bool]string{true: "'yes'", false: "'no'"}[v == 1])
 			return
 		}
 		fmt.Fprint(b, v)
 	case bool:
-		if v {
-			b.WriteString("True")
-		} else {
-			b.WriteString("False")
-		}
+		b.WriteString(map[bool]string{true: "True", false: "False"}[v])
 	case nil:
 		b.WriteString("None")
 	}
