@@ -123,12 +123,11 @@ func withFormat(req *eval.ChatRequest, format string) {
 		// The messages may be shared with other requests (a draw is a
 		// copy of the base request): the schema goes into a copy.
 		req.Messages = slices.Clone(req.Messages)
-		m := &req.Messages[0]
+		ask := "\n\nReply with one JSON object and nothing else. It must follow this JSON Schema:\n"
 		if req.Lang == "zh" {
-			m.Content += "\n\n只输出一个 JSON 对象，不要输出其他文字。它必须符合以下 JSON Schema：\n" + string(schema)
-		} else {
-			m.Content += "\n\nReply with one JSON object and nothing else. It must follow this JSON Schema:\n" + string(schema)
+			ask = "\n\n只输出一个 JSON 对象，不要输出其他文字。它必须符合以下 JSON Schema：\n"
 		}
+		req.Messages[0].Content += ask + string(schema)
 	default:
 		req.ResponseFormat = eval.ResponseFormat{Type: format}
 	}
