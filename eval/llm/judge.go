@@ -280,13 +280,18 @@ func (j *Judge) statements(ctx context.Context, s *eval.Sample, text string) ([]
 	if err != nil {
 		return nil, err
 	}
-	var stmts []string
-	for _, st := range out.Statements {
-		if st = strings.TrimSpace(st); st != "" {
-			stmts = append(stmts, st)
+	return trimmed(out.Statements), nil
+}
+
+// trimmed is xs trimmed, without the empty ones; nil when none is left.
+func trimmed(xs []string) []string {
+	var out []string
+	for _, x := range xs {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
 		}
 	}
-	return stmts, nil
+	return out
 }
 
 // Verdicts implements eval.Judge (faithfulness_verdicts). The judge must
@@ -538,13 +543,7 @@ func (j *Judge) Entities(ctx context.Context, s *eval.Sample, text string) ([]st
 	if err != nil {
 		return nil, err
 	}
-	ents := []string{}
-	for _, e := range out.Entities {
-		if e = strings.TrimSpace(e); e != "" {
-			ents = append(ents, e)
-		}
-	}
-	return ents, nil
+	return append([]string{}, trimmed(out.Entities)...), nil
 }
 
 // Entailment implements eval.Judge (entailment_verdicts): each statement
