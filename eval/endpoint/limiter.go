@@ -216,10 +216,8 @@ func (l *limiter) failed(tk ticket, used int) { l.answered(tk, used, false) }
 func (l *limiter) answered(tk ticket, used int, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	now := time.Now()
-	l.inFlight--
 	if tk.probe {
-		l.probing, l.probeOut = false, false
+		l.probing = false
 	}
 	if ok {
 		l.streak = 0
@@ -233,9 +231,9 @@ func (l *limiter) answered(tk ticket, used int, ok bool) {
 	}
 	if used > 0 {
 		// The estimate was a guess; charge what was counted.
-		l.tpm.give(now, float64(tk.tokens-used))
+		l.tpm.give(time.Now(), float64(tk.tokens-used))
 	}
-	l.dispatch(now)
+	l.release(tk)
 }
 
 // throttle releases a request the server refused for load, and pauses the
@@ -246,13 +244,9 @@ func (l *limiter) throttle(tk ticket, retryAfter time.Duration, tooLong *Failure
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := time.Now()
-	l.inFlight--
 	l.throttled++
 	// A refused request consumed nothing of the token budget.
 	l.tpm.give(now, float64(tk.tokens))
-	if tk.probe {
-		l.probeOut = false
-	}
 	fresh := tk.epoch == l.epoch || !now.Before(l.pausedUntil)
 	if tk.epoch == l.epoch {
 		l.allowed = max(1, l.allowed/2)
@@ -284,7 +278,7 @@ func (l *limiter) throttle(tk ticket, retryAfter time.Duration, tooLong *Failure
 	if until.After(l.pausedUntil) {
 		l.pausedUntil = until
 	}
-	l.dispatch(now)
+	l.release(tk)
 }
 
 // cancelled releases a request given up by its caller: its answer says
@@ -295,6 +289,8 @@ func (l *limiter) cancelled(tk ticket) {
 	l.release(tk)
 }
 
+// release frees a request's slot, and a probe's turn, and admits who may
+// go now. Called with mu held.
 func (l *limiter) release(tk ticket) {
 	l.inFlight--
 	if tk.probe {
