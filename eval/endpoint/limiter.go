@@ -164,9 +164,7 @@ func (l *limiter) dispatch(now time.Time) {
 		l.tpm.take(now, w.tokens)
 		l.inFlight++
 		w.tk = ticket{epoch: l.epoch, probe: l.probing, tokens: w.tokens}
-		if l.probing {
-			l.probeOut = true
-		}
+		l.probeOut = l.probeOut || l.probing
 		l.queue[0] = nil
 		l.queue = l.queue[1:]
 		close(w.ready)
