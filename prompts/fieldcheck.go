@@ -46,9 +46,7 @@ func (c *fieldChecker) walk(n parse.Node, dot reflect.Type, vars map[string]refl
 	case *parse.ActionNode:
 		c.declare(n.Pipe, c.pipe(n.Pipe, dot, vars), vars)
 	case *parse.TemplateNode:
-		if n.Pipe != nil {
-			c.pipe(n.Pipe, dot, vars)
-		}
+		c.pipe(n.Pipe, dot, vars)
 	case *parse.IfNode:
 		inner := maps.Clone(vars)
 		c.declare(n.Pipe, c.pipe(n.Pipe, dot, inner), inner)
@@ -135,33 +133,17 @@ func (c *fieldChecker) resolve(n parse.Node, t reflect.Type, idents []string, pr
 		if t == nil {
 			return nil
 		}
-		if m, ok := reflect.PointerTo(t).MethodByName(id); ok {
-			if m.Type.NumOut() == 0 {
-				return nil
-			}
-			t = m.Type.Out(0)
-			path += "." + id
-			continue
+		// Data holds no methods, pointers, maps or interfaces: a name is
+		// a struct's field or nothing.
+		var f reflect.StructField
+		if t.Kind() == reflect.Struct {
+			f, _ = t.FieldByName(id)
 		}
-		for t.Kind() == reflect.Pointer {
-			t = t.Elem()
-		}
-		switch t.Kind() {
-		case reflect.Struct:
-			f, ok := t.FieldByName(id)
-			if !ok || !f.IsExported() {
-				c.fail(n, path+"."+id, t)
-				return nil
-			}
-			t = f.Type
-		case reflect.Map:
-			t = t.Elem()
-		case reflect.Interface:
-			return nil
-		default:
+		if f.Type == nil || !f.IsExported() {
 			c.fail(n, path+"."+id, t)
 			return nil
 		}
+		t = f.Type
 		path += "." + id
 	}
 	return t
@@ -185,19 +167,15 @@ func dataFields() string {
 	return strings.Join(names, ", ")
 }
 
+// rangeTypes are the key and element types of ranging over t: Data's
+// lists, or its one number (a range over an int counts up to it).
 func rangeTypes(t reflect.Type) (key, elem reflect.Type) {
-	if t == nil {
+	switch {
+	case t == nil:
 		return nil, nil
-	}
-	switch t.Kind() {
-	case reflect.Slice, reflect.Array:
+	case t.Kind() == reflect.Slice:
 		return intType, t.Elem()
-	case reflect.Map:
-		return t.Key(), t.Elem()
-	case reflect.Chan:
-		return t.Elem(), t.Elem()
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+	case t == intType:
 		return t, t
 	}
 	return nil, nil

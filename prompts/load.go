@@ -1,7 +1,6 @@
 package prompts
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -70,12 +69,11 @@ func Scan(dir string) (*Set, []Problem, error) {
 			problems = append(problems, Problem{t, l, path, fmt.Errorf("%s: is a directory, expected a template file", path)})
 			continue
 		}
+		var e *entry
 		b, err := os.ReadFile(path)
-		if err != nil {
-			problems = append(problems, Problem{t, l, path, err})
-			continue
+		if err == nil {
+			e, err = newEntry(t, l, path, b, Info{Source: SourceOverride, Path: path})
 		}
-		e, err := newEntry(t, l, path, b, Info{Source: SourceOverride, Path: path})
 		if err != nil {
 			problems = append(problems, Problem{t, l, path, err})
 			continue
@@ -144,21 +142,15 @@ func DraftPath(dir, task, lang string) string {
 }
 
 func isDraftName(name string) bool {
-	base, ok := strings.CutSuffix(name, DraftSuffix)
-	if !ok {
-		return false
-	}
-	_, _, ok = parseFileName(base)
-	return ok
+	_, _, ok := parseFileName(strings.TrimSuffix(name, DraftSuffix))
+	return ok && strings.HasSuffix(name, DraftSuffix)
 }
 
 // IsEmbeddedText reports whether b is byte for byte the built-in template of
 // task.lang: an override with that text only hides later updates of it.
 func IsEmbeddedText(b []byte, task, lang string) bool {
-	if CheckTaskLang(task, lang) != nil {
-		return false
-	}
-	return bytes.Equal(b, []byte(Embedded().entries[key(task, lang)].src))
+	src, err := Embedded().Source(task, lang)
+	return err == nil && string(b) == src
 }
 
 // Reset removes the override file of task.lang in dir and its draft, so the

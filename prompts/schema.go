@@ -1,10 +1,6 @@
 package prompts
 
-import (
-	"encoding/json"
-	"fmt"
-	"strings"
-)
+import "encoding/json"
 
 // The reply contracts as strict JSON schemas (every property required, no
 // others allowed), in the form OpenAI-compatible structured outputs accept.
@@ -72,9 +68,8 @@ const evidenceProperties = `"chunk":{"type":["integer","null"]},"quote":{"type":
 
 // Schema returns the strict JSON schema of the reply to task.
 func Schema(task string) (json.RawMessage, error) {
-	s, ok := schemas[task]
-	if !ok {
-		return nil, fmt.Errorf("prompts: unknown task %q (valid tasks: %s)", task, strings.Join(allTasks[:], ", "))
+	if err := CheckTaskLang(task, allLangs[0]); err != nil {
+		return nil, err
 	}
-	return json.RawMessage(s), nil
+	return json.RawMessage(schemas[task]), nil
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"text/template"
@@ -130,54 +129,37 @@ func (e *entry) execute(d Data) (string, error) {
 	return b.String(), nil
 }
 
-// Markers that cannot occur in a template's own text, so finding one in the
-// trial output proves the template shows that input to the judge.
-const (
-	sampleQuestion  = "RAGSCOPE-SAMPLE-QUESTION"
-	sampleAnswer    = "RAGSCOPE-SAMPLE-ANSWER"
-	sampleReference = "RAGSCOPE-SAMPLE-REFERENCE"
-	sampleChunk     = "RAGSCOPE-SAMPLE-CHUNK"
-	sampleContext   = "RAGSCOPE-SAMPLE-CONTEXT-"
-	sampleStatement = "RAGSCOPE-SAMPLE-STATEMENT-"
-	sampleRefStmt   = "RAGSCOPE-SAMPLE-REFERENCE-STATEMENT-"
-	sampleText      = "RAGSCOPE-SAMPLE-TEXT"
-	sampleCriterion = "RAGSCOPE-SAMPLE-CRITERION"
-	sampleLevel     = "RAGSCOPE-SAMPLE-LEVEL-"
-	sampleItem      = "RAGSCOPE-SAMPLE-ITEM-"
-	sampleUser      = "RAGSCOPE-SAMPLE-USER-"
-	sampleEarlier   = "RAGSCOPE-SAMPLE-EARLIER-CHUNK-"
-)
-
-func sampleData() Data {
-	return Data{
-		Question:            sampleQuestion,
-		Answer:              sampleAnswer,
-		Reference:           sampleReference,
-		Contexts:            []string{sampleContext + "1", sampleContext + "2\nsecond line", sampleContext + "3"},
-		Statements:          []string{sampleStatement + "1", sampleStatement + "2", sampleStatement + "3"},
-		ReferenceStatements: []string{sampleRefStmt + "1", sampleRefStmt + "2"},
-		Chunk:               sampleChunk,
-		Rank:                2,
-		Text:                sampleText,
-		Criterion:           sampleCriterion,
-		Levels:              []Level{{1, sampleLevel + "1"}, {2, sampleLevel + "2"}, {3, sampleLevel + "3"}},
-		Items:               []string{sampleItem + "1", sampleItem + "2"},
-		History: []Turn{
-			{N: 1, User: sampleUser + "1", Assistant: "RAGSCOPE-SAMPLE-ASSISTANT-1", Chunks: []string{sampleEarlier + "1"}},
-			{N: 2, User: sampleUser + "2", Assistant: "RAGSCOPE-SAMPLE-ASSISTANT-2", Chunks: []string{sampleEarlier + "2"}},
-		},
-	}
+// sample is the data of the trial render. Its texts are markers that cannot
+// occur in a template's own text, so finding one in the output proves the
+// template shows that input to the judge.
+var sample = Data{
+	Question:            "RAGSCOPE-SAMPLE-QUESTION",
+	Answer:              "RAGSCOPE-SAMPLE-ANSWER",
+	Reference:           "RAGSCOPE-SAMPLE-REFERENCE",
+	Contexts:            []string{"RAGSCOPE-SAMPLE-CONTEXT-1", "RAGSCOPE-SAMPLE-CONTEXT-2\nsecond line", "RAGSCOPE-SAMPLE-CONTEXT-3"},
+	Statements:          []string{"RAGSCOPE-SAMPLE-STATEMENT-1", "RAGSCOPE-SAMPLE-STATEMENT-2", "RAGSCOPE-SAMPLE-STATEMENT-3"},
+	ReferenceStatements: []string{"RAGSCOPE-SAMPLE-REFERENCE-STATEMENT-1", "RAGSCOPE-SAMPLE-REFERENCE-STATEMENT-2"},
+	Chunk:               "RAGSCOPE-SAMPLE-CHUNK",
+	Rank:                2,
+	Text:                "RAGSCOPE-SAMPLE-TEXT",
+	Criterion:           "RAGSCOPE-SAMPLE-CRITERION",
+	Levels:              []Level{{1, "RAGSCOPE-SAMPLE-LEVEL-1"}, {2, "RAGSCOPE-SAMPLE-LEVEL-2"}, {3, "RAGSCOPE-SAMPLE-LEVEL-3"}},
+	Items:               []string{"RAGSCOPE-SAMPLE-ITEM-1", "RAGSCOPE-SAMPLE-ITEM-2"},
+	History: []Turn{
+		{N: 1, User: "RAGSCOPE-SAMPLE-USER-1", Assistant: "RAGSCOPE-SAMPLE-ASSISTANT-1", Chunks: []string{"RAGSCOPE-SAMPLE-EARLIER-CHUNK-1"}},
+		{N: 2, User: "RAGSCOPE-SAMPLE-USER-2", Assistant: "RAGSCOPE-SAMPLE-ASSISTANT-2", Chunks: []string{"RAGSCOPE-SAMPLE-EARLIER-CHUNK-2"}},
+	},
 }
 
 // need is an input a task's prompt must show: its field as the error names
 // it, and the sample data's marker that shows it.
 type need struct{ field, marker string }
 
-// every needs each numbered marker of a list field.
-func every(field, marker string, ns ...int) []need {
-	out := make([]need, len(ns))
-	for i, n := range ns {
-		out[i] = need{field, marker + strconv.Itoa(n)}
+// every needs each of a list field's markers given.
+func every(field string, markers ...string) []need {
+	out := make([]need, len(markers))
+	for i, m := range markers {
+		out[i] = need{field, m}
 	}
 	return out
 }
@@ -185,11 +167,15 @@ func every(field, marker string, ns ...int) []need {
 const eachStatement, eachTurn = ".Statements (every one of them)", ".History (every turn)"
 
 var (
-	needAnswer    = need{".Answer", sampleAnswer}
-	needQuestion  = need{".Question", sampleQuestion}
-	needCriterion = need{".Criterion", sampleCriterion}
-	needChunk     = need{".Chunk", sampleChunk}
-	needContexts  = need{".Contexts", sampleContext + "1"}
+	needAnswer    = need{".Answer", sample.Answer}
+	needQuestion  = need{".Question", sample.Question}
+	needReference = need{".Reference", sample.Reference}
+	needCriterion = need{".Criterion", sample.Criterion}
+	needChunk     = need{".Chunk", sample.Chunk}
+	needContexts  = need{".Contexts", sample.Contexts[0]}
+	// The first and last statements, and both earlier turns' users.
+	needEnds  = every(eachStatement, sample.Statements[0], sample.Statements[2])
+	needTurns = every(eachTurn, sample.History[0].User, sample.History[1].User)
 )
 
 // required lists, per task, the inputs without which the judge cannot do
@@ -197,26 +183,26 @@ var (
 // instead of silently producing meaningless scores.
 var required = map[string][]need{
 	TaskFaithfulnessStatements:       {needAnswer},
-	TaskFaithfulnessVerdicts:         slices.Concat([]need{needContexts}, every(eachStatement, sampleStatement, 1, 2, 3)),
+	TaskFaithfulnessVerdicts:         slices.Concat([]need{needContexts}, every(eachStatement, sample.Statements...)),
 	TaskAnswerRelevancyQuestion:      {needAnswer},
-	TaskContextPrecisionVerdict:      {needQuestion, {".Reference", sampleReference}, needChunk},
-	TaskContextRecallClassifications: {{".Reference", sampleReference}, needContexts},
+	TaskContextPrecisionVerdict:      {needQuestion, needReference, needChunk},
+	TaskContextRecallClassifications: {needReference, needContexts},
 	TaskContextUtilizationVerdict:    {needAnswer, needChunk},
-	TaskAnswerCorrectnessClassifications: slices.Concat(every(eachStatement, sampleStatement, 1, 3),
-		every(".ReferenceStatements (every one of them)", sampleRefStmt, 1, 2)),
-	TaskContextEntityRecallEntities: {{".Text", sampleText}},
+	TaskAnswerCorrectnessClassifications: slices.Concat(needEnds,
+		every(".ReferenceStatements (every one of them)", sample.ReferenceStatements...)),
+	TaskContextEntityRecallEntities: {{".Text", sample.Text}},
 	TaskCriterionYesNo:              {needCriterion, needAnswer},
-	TaskCriterionRubric:             slices.Concat([]need{needCriterion, needAnswer}, every(".Levels (every one of them)", sampleLevel, 1, 3)),
-	TaskCriterionChecklist:          slices.Concat([]need{needAnswer}, every(".Items (every one of them)", sampleItem, 1, 2)),
-	TaskConversationStandalone:      slices.Concat([]need{needQuestion}, every(eachTurn, sampleUser, 1, 2)),
-	TaskConversationHistoryVerdict: slices.Concat(every(eachTurn, sampleUser, 1, 2),
-		every(".History (every turn's chunks, e.g. with sources)", sampleEarlier, 1),
-		every(eachStatement, sampleStatement, 1, 3)),
-	TaskEntailmentVerdicts: slices.Concat([]need{{".Text (the premise)", sampleText}}, every(eachStatement, sampleStatement, 1, 2, 3)),
+	TaskCriterionRubric: slices.Concat([]need{needCriterion, needAnswer},
+		every(".Levels (every one of them)", sample.Levels[0].Description, sample.Levels[2].Description)),
+	TaskCriterionChecklist:     slices.Concat([]need{needAnswer}, every(".Items (every one of them)", sample.Items...)),
+	TaskConversationStandalone: slices.Concat([]need{needQuestion}, needTurns),
+	TaskConversationHistoryVerdict: slices.Concat(needTurns,
+		every(".History (every turn's chunks, e.g. with sources)", sample.History[0].Chunks[0]), needEnds),
+	TaskEntailmentVerdicts: slices.Concat([]need{{".Text (the premise)", sample.Text}}, every(eachStatement, sample.Statements...)),
 }
 
 func (e *entry) trialRender(task string) error {
-	out, err := e.execute(sampleData())
+	out, err := e.execute(sample)
 	if err != nil {
 		return fmt.Errorf("%w (while test-rendering with sample data)", err)
 	}

@@ -142,17 +142,12 @@ func validFileNames() []string {
 
 // parseFileName splits "<task>.<lang>.tmpl"; ok is false for any other name.
 func parseFileName(name string) (task, lang string, ok bool) {
-	base, found := strings.CutSuffix(name, ".tmpl")
-	if !found {
-		return "", "", false
+	for _, t := range allTasks {
+		for _, l := range allLangs {
+			if FileName(t, l) == name {
+				return t, l, true
+			}
+		}
 	}
-	i := strings.LastIndexByte(base, '.')
-	if i < 0 {
-		return "", "", false
-	}
-	task, lang = base[:i], base[i+1:]
-	if CheckTaskLang(task, lang) != nil {
-		return "", "", false
-	}
-	return task, lang, true
+	return "", "", false
 }

@@ -16,7 +16,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -109,9 +108,7 @@ func New(cfg Config) (*Client, error) {
 			return nil, errors.New("--api-type azure needs --base-url (https://RESOURCE.openai.azure.com)")
 		}
 		oc = openai.DefaultAzureConfig(cfg.APIKey, cfg.BaseURL)
-		if cfg.APIVersion != "" {
-			oc.APIVersion = cfg.APIVersion
-		}
+		oc.APIVersion = cmp.Or(cfg.APIVersion, oc.APIVersion)
 	default:
 		return nil, fmt.Errorf("--api-type: %q is not one of openai, azure", cfg.APIType)
 	}
@@ -166,20 +163,13 @@ func (c *Client) Limit() LimitState { return c.lim.state() }
 // are short. The reply's usage corrects it.
 const defaultCompletionEstimate = 256
 
-func estimateChat(req eval.ChatRequest) int {
+// estimateChat is the tokens of a chat call at a completion budget.
+func estimateChat(req eval.ChatRequest, budget int) int {
 	n := 0
 	for _, m := range req.Messages {
 		n += len(m.Content) + 16 // the role and the message's framing
 	}
-	return n/4 + orDefault(req.MaxTokens, defaultCompletionEstimate)*max(req.N, 1)
-}
-
-func estimateEmbed(req eval.EmbedRequest) int {
-	n := 0
-	for _, t := range req.Texts {
-		n += len(t)/4 + 1
-	}
-	return n
+	return n/4 + orDefault(budget, defaultCompletionEstimate)*max(req.N, 1)
 }
 
 // Chat implements eval.ChatClient. Beyond one call with retries, it asks
@@ -362,13 +352,10 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 		oreq.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
 	}
 	extra := c.switches(req.Reasoning)
-	sized := req
-	sized.MaxTokens = budget
 	var out eval.ChatResponse
 	var cut *cutReply
-	err := c.retry(ctx, req.Task, req.Model, estimateChat(sized), func(actx context.Context, a *attempt) (int, error) {
-		temp := req.Temperature
-		a.temperature = &temp
+	err := c.retry(ctx, req.Task, req.Model, estimateChat(req, budget), func(actx context.Context, a *attempt) (int, error) {
+		a.temperature = &req.Temperature
 		a.extra = extra
 		a.maxReply = c.cfg.MaxReplyBytes
 		start := time.Now()
@@ -384,8 +371,7 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 		if d := resp.Usage.CompletionTokensDetails; d != nil {
 			out.Usage.ReasoningTokens = d.ReasoningTokens
 		}
-		cut = nil
-		sort.SliceStable(resp.Choices, func(i, j int) bool { return resp.Choices[i].Index < resp.Choices[j].Index })
+		slices.SortStableFunc(resp.Choices, func(x, y openai.ChatCompletionChoice) int { return cmp.Compare(x.Index, y.Index) })
 		var reasoned bool
 		for _, ch := range resp.Choices {
 			answer, reasoning, open := SplitReasoning(ch.Message.Content)
@@ -440,8 +426,12 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 	if c.cfg.EmbeddingFormat == "base64" {
 		format = openai.EmbeddingEncodingFormatBase64
 	}
+	tokens := 0
+	for _, t := range req.Texts {
+		tokens += len(t)/4 + 1
+	}
 	var out eval.EmbedResponse
-	err := c.retry(ctx, "embeddings", req.Model, estimateEmbed(req), func(actx context.Context, a *attempt) (int, error) {
+	err := c.retry(ctx, "embeddings", req.Model, tokens, func(actx context.Context, a *attempt) (int, error) {
 		a.floats = format == openai.EmbeddingEncodingFormatFloat
 		a.maxReply = c.cfg.MaxReplyBytes + EmbedReplyBytesPerText*int64(len(req.Texts))
 		a.maxReplyNote = fmt.Sprintf("--max-reply-bytes %d plus %d for each of the %d texts", c.cfg.MaxReplyBytes, EmbedReplyBytesPerText, len(req.Texts))
@@ -457,8 +447,10 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 			return used, &contentError{status: eval.StatusJudgeError, msg: fmt.Sprintf("the embeddings endpoint returned %d vectors for %d texts", len(resp.Data), len(req.Texts))}
 		}
 		vecs := make([][]float64, len(req.Texts))
-		dims := -1
 		for i, d := range resp.Data {
+			if len(d.Embedding) == 0 || len(d.Embedding) != len(resp.Data[0].Embedding) {
+				return used, &contentError{status: eval.StatusJudgeError, msg: "the embeddings endpoint returned empty or differently sized vectors"}
+			}
 			idx := d.Index
 			if idx < 0 || idx >= len(vecs) || vecs[idx] != nil {
 				idx = i // servers that omit index: trust the order
@@ -467,10 +459,6 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 			for k, f := range d.Embedding {
 				v[k] = float64(f)
 			}
-			if len(v) == 0 || (dims >= 0 && len(v) != dims) {
-				return used, &contentError{status: eval.StatusJudgeError, msg: "the embeddings endpoint returned empty or differently sized vectors"}
-			}
-			dims = len(v)
 			vecs[idx] = v
 		}
 		out = eval.EmbedResponse{Vectors: vecs, Usage: eval.Usage{PromptTokens: resp.Usage.PromptTokens}, LatencyMS: time.Since(start).Milliseconds()}
@@ -578,12 +566,10 @@ func cancelled(task string) error {
 
 // failure classifies an attempt's error, with every text in it redacted.
 func (c *Client) failure(err error, a *attempt, model string, timedOut bool) *Failure {
-	f := classify(err, facts{
+	return classify(err, facts{
 		model: model, host: a.host, endpoint: a.endpoint, modelsPath: c.modelsPath, keySet: c.cfg.APIKey != "",
 		timeout: c.cfg.RequestTimeout, timedOut: timedOut, maxRetryAfter: c.cfg.MaxRetryAfter, redact: c.redact,
 	})
-	f.detail, f.ServerMessage, f.Hint, f.Endpoint = c.redact(f.detail), c.redact(f.ServerMessage), c.redact(f.Hint), c.redact(f.Endpoint)
-	return f
 }
 
 // final turns the last failure into a step error with a status; n is the

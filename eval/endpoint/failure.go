@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -59,11 +60,7 @@ const (
 // the same way until the user changes something: the kinds a run may stop
 // on rather than fail every sample slowly. Such failures are never retried.
 func (k Kind) Unrecoverable() bool {
-	switch k {
-	case KindUnreachable, KindUnauthorized, KindModelNotFound, KindWrongEndpoint, KindQuota:
-		return true
-	}
-	return false
+	return slices.Contains([]Kind{KindUnreachable, KindUnauthorized, KindModelNotFound, KindWrongEndpoint, KindQuota}, k)
 }
 
 // Failure is how a call to the endpoint failed: every error this package
@@ -107,9 +104,7 @@ func Classify(err error) Failure {
 	if err == nil {
 		return Failure{}
 	}
-	f := classify(err, facts{})
-	f.detail, f.ServerMessage, f.Hint = RedactURL(f.detail), RedactURL(f.ServerMessage), RedactURL(f.Hint)
-	return *f
+	return *classify(err, facts{})
 }
 
 // facts are what the classification knows of the call beyond its error.
@@ -122,8 +117,9 @@ type facts struct {
 	timeout       time.Duration
 	timedOut      bool
 	maxRetryAfter time.Duration
-	// redact is applied to the server's text before it is shortened: a
-	// key cut in half by the shortening would no longer be found.
+	// redact is applied to every text of the failure, and to the
+	// server's text before it is shortened: a key cut in half by the
+	// shortening would no longer be found.
 	redact func(string) string
 }
 
@@ -132,6 +128,9 @@ func classify(err error, fx facts) *Failure {
 	if errors.As(err, &known) {
 		f := *known
 		return &f
+	}
+	if fx.redact == nil {
+		fx.redact = RedactURL
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
@@ -177,6 +176,7 @@ func classify(err error, fx facts) *Failure {
 		f.detail = err.Error()
 		f.retry = transient(err)
 	}
+	f.detail, f.ServerMessage, f.Hint, f.Endpoint = fx.redact(f.detail), fx.redact(f.ServerMessage), fx.redact(f.Hint), fx.redact(f.Endpoint)
 	return f
 }
 
@@ -205,9 +205,6 @@ func transient(err error) bool {
 func fromReply(f *Failure, status int, body []byte, isPage bool, retryAfter time.Duration, fx facts) {
 	f.Status = status
 	redact := fx.redact
-	if redact == nil {
-		redact = RedactURL
-	}
 	se := parseServerError(body)
 	se.message = redact(se.message)
 	switch {
@@ -242,10 +239,9 @@ func fromReply(f *Failure, status int, body []byte, isPage bool, retryAfter time
 	switch {
 	case code == 401 || code == 403:
 		f.Kind = KindUnauthorized
-		if fx.keySet {
-			f.Hint = fmt.Sprintf("check OPENAI_API_KEY (%s)", answered)
-		} else {
-			f.Hint = fmt.Sprintf("no API key was sent: set OPENAI_API_KEY (%s)", answered)
+		f.Hint = "check OPENAI_API_KEY (" + answered + ")"
+		if !fx.keySet {
+			f.Hint = "no API key was sent: set OPENAI_API_KEY (" + answered + ")"
 		}
 	case (code == 404 || code == 400) && namesModel(se, fx.model, code == 404):
 		f.Kind = KindModelNotFound

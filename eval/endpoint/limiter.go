@@ -43,14 +43,11 @@ type LimitState struct {
 	Throttled int64         // throttle replies so far (429, 503 with Retry-After)
 }
 
-// Limited reports whether the endpoint is held back now: paused, or allowed
-// fewer requests in flight than configured.
-func (s LimitState) Limited() bool { return s.Paused > 0 || s.Allowed < s.Max }
-
-// String is the status line a UI shows while the endpoint is held back,
+// String is the status line a UI shows while the endpoint is held back
+// (paused, or allowed fewer requests in flight than configured),
 // "rate limited: 12 in flight of 64, paused 1.0s"; "" when it is not.
 func (s LimitState) String() string {
-	if !s.Limited() {
+	if s.Paused <= 0 && s.Allowed >= s.Max {
 		return ""
 	}
 	out := fmt.Sprintf("rate limited: %d in flight of %d", s.InFlight, s.Allowed)
@@ -167,9 +164,7 @@ func (l *limiter) dispatch(now time.Time) {
 		l.tpm.take(now, w.tokens)
 		l.inFlight++
 		w.tk = ticket{epoch: l.epoch, probe: l.probing, tokens: w.tokens}
-		if l.probing {
-			l.probeOut = true
-		}
+		l.probeOut = l.probeOut || l.probing
 		l.queue[0] = nil
 		l.queue = l.queue[1:]
 		close(w.ready)
@@ -219,10 +214,8 @@ func (l *limiter) failed(tk ticket, used int) { l.answered(tk, used, false) }
 func (l *limiter) answered(tk ticket, used int, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	now := time.Now()
-	l.inFlight--
 	if tk.probe {
-		l.probing, l.probeOut = false, false
+		l.probing = false
 	}
 	if ok {
 		l.streak = 0
@@ -236,9 +229,9 @@ func (l *limiter) answered(tk ticket, used int, ok bool) {
 	}
 	if used > 0 {
 		// The estimate was a guess; charge what was counted.
-		l.tpm.give(now, float64(tk.tokens-used))
+		l.tpm.give(time.Now(), float64(tk.tokens-used))
 	}
-	l.dispatch(now)
+	l.release(tk)
 }
 
 // throttle releases a request the server refused for load, and pauses the
@@ -249,13 +242,9 @@ func (l *limiter) throttle(tk ticket, retryAfter time.Duration, tooLong *Failure
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := time.Now()
-	l.inFlight--
 	l.throttled++
 	// A refused request consumed nothing of the token budget.
 	l.tpm.give(now, float64(tk.tokens))
-	if tk.probe {
-		l.probeOut = false
-	}
 	fresh := tk.epoch == l.epoch || !now.Before(l.pausedUntil)
 	if tk.epoch == l.epoch {
 		l.allowed = max(1, l.allowed/2)
@@ -287,7 +276,7 @@ func (l *limiter) throttle(tk ticket, retryAfter time.Duration, tooLong *Failure
 	if until.After(l.pausedUntil) {
 		l.pausedUntil = until
 	}
-	l.dispatch(now)
+	l.release(tk)
 }
 
 // cancelled releases a request given up by its caller: its answer says
@@ -298,6 +287,8 @@ func (l *limiter) cancelled(tk ticket) {
 	l.release(tk)
 }
 
+// release frees a request's slot, and a probe's turn, and admits who may
+// go now. Called with mu held.
 func (l *limiter) release(tk ticket) {
 	l.inFlight--
 	if tk.probe {

@@ -87,6 +87,13 @@ func NewAbilities(remembered EndpointProfile, format string) *Abilities {
 	return a
 }
 
+// read returns f of the abilities, under their lock.
+func read[T any](a *Abilities, f func(a *Abilities) T) T {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return f(a)
+}
+
 // update applies f, which reports whether it changed the profile, and
 // returns that.
 func (a *Abilities) update(f func(p *EndpointProfile) bool) bool {
@@ -121,11 +128,7 @@ func (a *Abilities) snapshot() EndpointProfile {
 }
 
 // Profile is the profile now.
-func (a *Abilities) Profile() EndpointProfile {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.snapshot()
-}
+func (a *Abilities) Profile() EndpointProfile { return read(a, (*Abilities).snapshot) }
 
 // ToRemember is the profile to remember for the next run: the profile now,
 // but the format the endpoint was known to take when the user fixed one
@@ -141,18 +144,10 @@ func (a *Abilities) ToRemember() EndpointProfile {
 }
 
 // Changed reports whether the run learned anything.
-func (a *Abilities) Changed() bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.changed
-}
+func (a *Abilities) Changed() bool { return read(a, func(a *Abilities) bool { return a.changed }) }
 
 // Format is the response format to send.
-func (a *Abilities) Format() string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.p.Format
-}
+func (a *Abilities) Format() string { return read(a, func(a *Abilities) string { return a.p.Format }) }
 
 // formatLadder is the order formats are tried in.
 var formatLadder = []string{"json_schema", "json_object", "text"}
@@ -180,9 +175,7 @@ func (a *Abilities) Downgrade(format, message string) (next string, ok, changed 
 
 // NHonoured reports whether n may be sent.
 func (a *Abilities) NHonoured() bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return !a.p.NIgnored
+	return read(a, func(a *Abilities) bool { return !a.p.NIgnored })
 }
 
 // IgnoredN records a reply with fewer choices than n asked; true when
@@ -193,9 +186,7 @@ func (a *Abilities) IgnoredN() bool {
 
 // Refused reports whether the server refused a reasoning switch.
 func (a *Abilities) Refused(sw string) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return slices.Contains(a.p.SwitchRefused, sw)
+	return read(a, func(a *Abilities) bool { return slices.Contains(a.p.SwitchRefused, sw) })
 }
 
 // Refuse records a reasoning switch the server refused; true when that is

@@ -102,16 +102,8 @@ func nextTag(content string, pos int) (at int, name string, closing bool) {
 // answer's JSON (a statement that quotes "<think>") is not one: a JSON
 // string cannot hold a raw line break.
 func lineStart(content string, i int) bool {
-	for j := i - 1; j >= 0; j-- {
-		switch content[j] {
-		case '\n', '\r':
-			return true
-		case ' ', '\t':
-		default:
-			return false
-		}
-	}
-	return true
+	before := strings.TrimRight(content[:i], " \t")
+	return before == "" || strings.HasSuffix(before, "\n") || strings.HasSuffix(before, "\r")
 }
 
 // endsReasoning reports whether what follows a closing tag with no opening

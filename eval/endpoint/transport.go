@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
-	"math"
 	"mime"
 	"net/http"
 	"net/url"
@@ -248,20 +246,14 @@ func (b *body) contains(needle []byte) bool {
 	return false
 }
 
-// head is the first n bytes at most, in one slice.
+// head is the first n bytes at most, in one slice: the first chunk's
+// when it holds them (readCapped always makes one).
 func (b *body) head(n int) []byte {
-	if len(b.chunks) > 0 && len(b.chunks[0]) >= min(n, int(b.n)) {
-		c := b.chunks[0]
+	if c := b.chunks[0]; len(c) >= min(n, int(b.n)) {
 		return c[:min(n, len(c))]
 	}
-	out := make([]byte, 0, min(int64(n), b.n))
-	for _, c := range b.chunks {
-		if len(out) >= n {
-			break
-		}
-		out = append(out, c[:min(len(c), n-len(out))]...)
-	}
-	return out
+	h, _ := io.ReadAll(io.LimitReader(b.reader(), int64(n)))
+	return h
 }
 
 func (b *body) reader() io.Reader {
@@ -319,13 +311,13 @@ func rewriteBody(req *http.Request, temp *float32, extra map[string]any) error {
 	if temp != nil && !bytes.Contains(body, []byte(`"temperature":`)) {
 		fields = append(fields, `"temperature":`+strconv.FormatFloat(float64(*temp), 'g', -1, 32))
 	}
-	for _, k := range slices.Sorted(maps.Keys(extra)) {
-		v, err := json.Marshal(extra[k])
+	if len(extra) > 0 {
+		// A map marshals with its keys sorted: the members, braces off.
+		m, err := json.Marshal(extra)
 		if err != nil {
 			return err
 		}
-		kq, _ := json.Marshal(k)
-		fields = append(fields, string(kq)+":"+string(v))
+		fields = append(fields, string(m[1:len(m)-1]))
 	}
 	if len(fields) > 0 && bytes.HasPrefix(body, []byte("{")) {
 		field := strings.Join(fields, ",")
@@ -378,15 +370,10 @@ func parseRetryAfter(h http.Header, now time.Time) time.Duration {
 		return 0
 	}
 	if secs, err := strconv.ParseFloat(v, 64); err == nil {
-		if secs < 0 {
-			return 0
-		}
-		return time.Duration(secs * float64(time.Second))
+		return time.Duration(max(secs, 0) * float64(time.Second))
 	}
 	if t, err := http.ParseTime(v); err == nil {
-		if d := t.Sub(now); d > 0 {
-			return d
-		}
+		return max(t.Sub(now), 0)
 	}
 	return 0
 }
@@ -415,20 +402,16 @@ func floatEmbeddings(resp *http.Response) error {
 			continue
 		}
 		vec := make([]float32, len(raw)/4)
-		for i := range vec {
-			vec[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[i*4:]))
-		}
+		_, _ = binary.Decode(raw, binary.LittleEndian, vec) // cannot fail: raw is exactly vec's size
 		d["embedding"], _ = json.Marshal(vec)
 		changed = true
 	}
 	if !changed {
 		return nil
 	}
+	// Neither can fail: every value is valid JSON already.
 	rest["data"], _ = json.Marshal(data)
-	nb, err := json.Marshal(rest)
-	if err != nil {
-		return nil
-	}
+	nb, _ := json.Marshal(rest)
 	resp.Body = io.NopCloser(bytes.NewReader(nb))
 	resp.ContentLength = int64(len(nb))
 	resp.Header.Del("Content-Length")

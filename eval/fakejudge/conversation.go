@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // The fake judge in a conversation: deterministic replies that depend on
@@ -35,12 +36,12 @@ func (r *Request) TurnItems(tag string) []Turned {
 func Standalone(r *Request) string {
 	q := r.TaskText("question")
 	users := r.TurnItems("user")
-	if len(users) > 0 {
-		if isCJK(q) {
-			q += "（前文：" + users[0].Text + "）"
-		} else {
-			q += " (earlier: " + users[0].Text + ")"
-		}
+	switch {
+	case len(users) == 0:
+	case strings.ContainsFunc(q, func(c rune) bool { return unicode.Is(unicode.Han, c) }):
+		q += "（前文：" + users[0].Text + "）"
+	default:
+		q += " (earlier: " + users[0].Text + ")"
 	}
 	return JSON(map[string]any{"question": q})
 }
@@ -67,7 +68,7 @@ func HistoryVerdicts(r *Request) string {
 	users = append(users, Turned{last + 1, r.TaskText("question")})
 	latest := func(items []Turned, st string) *int {
 		for i := len(items) - 1; i >= 0; i-- {
-			if strings.Contains(plain(items[i].Text), st) {
+			if strings.Contains(norm(items[i].Text), st) {
 				n := items[i].N
 				return &n
 			}
@@ -76,7 +77,7 @@ func HistoryVerdicts(r *Request) string {
 	}
 	out := []item{}
 	for _, st := range r.TaskItems("statement") {
-		key := plain(st)
+		key := norm(st)
 		it := item{Statement: st, Source: "none", Reason: "nothing earlier states it"}
 		if n := latest(retrieved, key); n != nil {
 			it.Source, it.Turn, it.Reason = "chunks", n, "a chunk retrieved earlier states it"
@@ -96,72 +97,14 @@ func HistoryVerdicts(r *Request) string {
 	return JSON(map[string]any{"statements": out})
 }
 
-// Conversational answers faithfulness as a reader of the words would, and
-// every other task as Generic: the answer's sentences are its statements,
-// and a statement is supported when a chunk contains it. End-to-end runs on
-// a conversation then have supported, earlier-supported and unsupported
+// Conversational answers faithfulness as Oracle does (the answer's
+// sentences are its statements, a statement is supported when a chunk
+// contains it) and every other task as Generic. End-to-end runs on a
+// conversation then have supported, earlier-supported and unsupported
 // statements to show.
 func Conversational(r *Request) Reply {
-	switch r.Task {
-	case "faithfulness_statements":
-		return Reply{Choices: []string{JSON(map[string]any{"statements": Sentences(r.TaskText("answer"))})}}
-	case "faithfulness_verdicts":
-		chunks := r.Chunks()
-		type verdict struct {
-			Statement string `json:"statement"`
-			Chunk     *int   `json:"chunk"`
-			Quote     string `json:"quote"`
-			Reason    string `json:"reason"`
-			Verdict   int    `json:"verdict"`
-		}
-		out := []verdict{}
-		for _, st := range r.TaskItems("statement") {
-			v := verdict{Statement: st, Reason: "no chunk states it"}
-			for k, c := range chunks {
-				if strings.Contains(plain(c), plain(st)) {
-					n := k + 1
-					v.Chunk, v.Quote, v.Reason, v.Verdict = &n, st, "the chunk states it", 1
-					break
-				}
-			}
-			out = append(out, v)
-		}
-		return Reply{Choices: []string{JSON(map[string]any{"statements": out})}}
+	if strings.HasPrefix(r.Task, "faithfulness_") {
+		return Oracle(r)
 	}
 	return Generic(r)
-}
-
-// Sentences splits a text after 。！？.!? into trimmed sentences.
-func Sentences(text string) []string {
-	out := []string{}
-	var b strings.Builder
-	flush := func() {
-		if s := strings.TrimSpace(b.String()); s != "" {
-			out = append(out, s)
-		}
-		b.Reset()
-	}
-	for _, c := range text {
-		b.WriteRune(c)
-		if strings.ContainsRune("。！？.!?", c) {
-			flush()
-		}
-	}
-	flush()
-	return out
-}
-
-// plain is a text as the fake compares it: lower case, without its final
-// punctuation.
-func plain(s string) string {
-	return strings.TrimRight(strings.ToLower(strings.TrimSpace(s)), "。！？.!?，, ")
-}
-
-func isCJK(s string) bool {
-	for _, c := range s {
-		if c >= 0x4e00 && c <= 0x9fff {
-			return true
-		}
-	}
-	return false
 }

@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -149,11 +150,7 @@ func (s *Server) Count(task string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if task == "" {
-		n := 0
-		for _, c := range s.counts {
-			n += c
-		}
-		return n
+		return len(s.requests) + len(s.embeds) // every request is kept
 	}
 	return s.counts[task]
 }
@@ -305,11 +302,7 @@ func (s *Server) writeRaw(w http.ResponseWriter, hr *http.Request, rep Reply) bo
 	}
 	if rep.Status != 0 && rep.Status != 200 {
 		w.WriteHeader(rep.Status)
-		if rep.Body == "" {
-			rep.Body = fmt.Sprintf(`{"error":{"message":"fake error %d","type":"fake"}}`, rep.Status)
-		}
-		_, _ = w.Write([]byte(rep.Body))
-		return true
+		rep.Body = cmp.Or(rep.Body, fmt.Sprintf(`{"error":{"message":"fake error %d","type":"fake"}}`, rep.Status))
 	}
 	if rep.Body != "" {
 		_, _ = w.Write([]byte(rep.Body))
@@ -363,20 +356,13 @@ func (s *Server) serveEmbeddings(w http.ResponseWriter, hr *http.Request, raw ma
 		v := embed(t)
 		var e any = v
 		if b64 {
-			buf := make([]byte, 4*len(v))
-			for k, f := range v {
-				binary.LittleEndian.PutUint32(buf[4*k:], math.Float32bits(f))
-			}
+			buf, _ := binary.Append(nil, binary.LittleEndian, v)
 			e = base64.StdEncoding.EncodeToString(buf)
 		}
 		data[i] = map[string]any{"object": "embedding", "index": i, "embedding": e}
 	}
 	model, _ := raw["model"].(string)
-	c := cost.For(model)
-	tokens := 0
-	for _, t := range texts {
-		tokens += c.Count(t)
-	}
+	_, tokens := Usage(model, nil, texts)
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "model": raw["model"],
 		"usage": map[string]any{"prompt_tokens": tokens, "total_tokens": tokens}})
@@ -412,11 +398,8 @@ func JSON(v any) string {
 // examples on: the part that holds this request's own input.
 func (r *Request) input() string {
 	var p string
-	for _, m := range r.Messages {
-		if m.Role == "user" {
-			p = m.Content
-			break
-		}
+	if i := slices.IndexFunc(r.Messages, func(m Message) bool { return m.Role == "user" }); i >= 0 {
+		p = r.Messages[i].Content
 	}
 	if i := strings.LastIndex(p, "</example>"); i >= 0 {
 		p = p[i:]
@@ -436,11 +419,9 @@ func Evidence(r *Request) string {
 	if len(cs) == 0 {
 		return `"chunk": null, "quote": ""`
 	}
-	q := []rune(strings.SplitN(cs[0], "\n", 2)[0])
-	if len(q) > 24 {
-		q = q[:24]
-	}
-	return `"chunk": 1, "quote": ` + JSON(strings.TrimSpace(string(q)))
+	line, _, _ := strings.Cut(cs[0], "\n")
+	q := []rune(line)
+	return `"chunk": 1, "quote": ` + JSON(strings.TrimSpace(string(q[:min(len(q), 24)])))
 }
 
 // Generic answers every task with a valid reply of fixed shape: two
@@ -449,7 +430,6 @@ func Evidence(r *Request) string {
 // statements attributed. It serves benchmarks and end-to-end tests that
 // count calls, not scores.
 func Generic(r *Request) Reply {
-	one := func(s string) Reply { return Reply{Choices: []string{s}} }
 	switch r.Task {
 	case "faithfulness_statements":
 		return one(`{"statements": ["first statement", "second statement"]}`)
@@ -457,16 +437,13 @@ func Generic(r *Request) Reply {
 		ev := Evidence(r)
 		return one(`{"statements": [{"statement": "first statement", ` + ev + `, "reason": "stated in the context", "verdict": 1}, {"statement": "second statement", ` + ev + `, "reason": "stated in the context", "verdict": 1}]}`)
 	case "answer_relevancy_question":
-		n := max(r.N, 1)
 		seed := 0
 		if r.Seed != nil {
 			seed = *r.Seed
 		}
-		choices := make([]string, n)
-		for i := range choices {
-			choices[i] = JSON(map[string]any{"question": fmt.Sprintf("generated question %d", seed*10+i), "noncommittal": 0})
-		}
-		return Reply{Choices: choices}
+		return each(r, func(i int) any {
+			return map[string]any{"question": fmt.Sprintf("generated question %d", seed*10+i), "noncommittal": 0}
+		})
 	case "context_precision_verdict", "context_utilization_verdict":
 		return one(`{"reason": "useful", "verdict": 1}`)
 	case "answer_correctness_classifications":
@@ -488,6 +465,19 @@ func Generic(r *Request) Reply {
 	return Reply{Status: 400, Body: `{"error":{"message":"fakejudge: unknown task"}}`}
 }
 
+// one is a reply of one choice.
+func one(content string) Reply { return Reply{Choices: []string{content}} }
+
+// each is a reply of one choice per draw the request asks (n), f(i) the
+// i-th as JSON.
+func each(r *Request, f func(i int) any) Reply {
+	choices := make([]string, max(r.N, 1))
+	for i := range choices {
+		choices[i] = JSON(f(i))
+	}
+	return Reply{Choices: choices}
+}
+
 // Criterion is the fake judge's reply to the criteria tasks, decided by
 // the answer's length so that samples differ and a run has failures to
 // show: a yes_no says yes to an answer of 20 characters or more (each
@@ -503,11 +493,7 @@ func Criterion(r *Request) Reply {
 		if len(answer) >= 20 {
 			v, reason = 1, "the answer says enough to meet it"
 		}
-		choices := make([]string, max(r.N, 1))
-		for i := range choices {
-			choices[i] = JSON(map[string]any{"quote": quote, "reason": reason, "verdict": v})
-		}
-		return Reply{Choices: choices}
+		return each(r, func(int) any { return map[string]any{"quote": quote, "reason": reason, "verdict": v} })
 	case "criterion_rubric":
 		var levels []int
 		for _, m := range levelRE.FindAllStringSubmatch(r.input(), -1) {
@@ -524,13 +510,13 @@ func Criterion(r *Request) Reply {
 		case len(answer) < 20:
 			level = levels[0]
 		}
-		return Reply{Choices: []string{JSON(map[string]any{"quote": quote, "reason": fmt.Sprintf("an answer of %d characters", len(answer)), "level": level})}}
+		return one(JSON(map[string]any{"quote": quote, "reason": fmt.Sprintf("an answer of %d characters", len(answer)), "level": level}))
 	}
 	items := []map[string]any{}
 	for i, it := range r.TaskItems("item") {
 		items = append(items, map[string]any{"item": it, "quote": quote, "reason": "fake: every other item", "verdict": (i + 1) % 2})
 	}
-	return Reply{Choices: []string{JSON(map[string]any{"items": items})}}
+	return one(JSON(map[string]any{"items": items}))
 }
 
 var levelRE = regexp.MustCompile(`<level score="(\d+)">`)
@@ -539,18 +525,12 @@ var levelRE = regexp.MustCompile(`<level score="(\d+)">`)
 // one after the worked examples, with the prompt's escaping undone ("" when
 // there is none).
 func (r *Request) TaskText(tag string) string {
-	p := r.input()
-	open, closing := "<"+tag+">", "</"+tag+">"
-	i := strings.Index(p, open)
-	if i < 0 {
+	_, after, opened := strings.Cut(r.input(), "<"+tag+">")
+	body, _, closed := strings.Cut(after, "</"+tag+">")
+	if !opened || !closed {
 		return ""
 	}
-	p = p[i+len(open):]
-	j := strings.Index(p, closing)
-	if j < 0 {
-		return ""
-	}
-	return unescape(p[:j])
+	return unescape(body)
 }
 
 // unescape undoes the prompt's escaping of a block's text, trimmed.
@@ -583,16 +563,11 @@ func Entities(text string) []string {
 // sensitivity have TPs and FPs, relevant and irrelevant chunks to show.
 func Entailment(r *Request) string {
 	premise := strings.ToLower(r.TaskText("text"))
-	type verdict struct {
-		Statement string `json:"statement"`
-		Reason    string `json:"reason"`
-		Verdict   int    `json:"verdict"`
-	}
-	out := []verdict{}
+	out := []map[string]any{}
 	for i, st := range r.TaskItems("statement") {
-		v := verdict{Statement: st, Reason: "the text does not say so"}
+		v := map[string]any{"statement": st, "reason": "the text does not say so", "verdict": 0}
 		if i%2 == 0 || strings.Contains(premise, strings.ToLower(st)) {
-			v.Verdict, v.Reason = 1, "the text says so"
+			v["verdict"], v["reason"] = 1, "the text says so"
 		}
 		out = append(out, v)
 	}

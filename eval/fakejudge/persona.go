@@ -66,35 +66,27 @@ func (p Persona) Wrap(clean func(*Request) Reply) func(*Request) Reply {
 		}
 		thought := reasoningAbout(q.Task)
 		out := rep
-		out.Choices = make([]string, len(rep.Choices))
+		out.Choices = slices.Clone(rep.Choices)
 		for i, c := range rep.Choices {
 			switch p {
 			case PersonaQwen3:
 				out.Choices[i] = "<think>\n" + thought + "\n</think>\n\n" + c
 			case PersonaR1Distill:
 				out.Choices[i] = thought + "\n</think>\n\n" + c
-			case PersonaDeepSeek:
-				out.Choices[i] = c
-				out.Reasoning, out.ReasoningField = append(out.Reasoning, thought), "reasoning_content"
-			case PersonaOllama:
-				out.Choices[i] = c
-				out.Reasoning, out.ReasoningField = append(out.Reasoning, thought), "reasoning"
+			case PersonaDeepSeek, PersonaOllama:
+				out.Reasoning = append(out.Reasoning, thought)
+				out.ReasoningField = map[Persona]string{PersonaDeepSeek: "reasoning_content", PersonaOllama: "reasoning"}[p]
 			case PersonaOllamaOld:
 				out.Choices[i] = "Sure! Here is my judgement as a dictionary:\n\n```python\n" + pythonDict(c) + "\n```\n\nLet me know if you need anything else."
 			case PersonaBudget:
 				full := "<think>\n" + strings.Repeat(thought+"\n", 4) + "</think>\n\n" + c
-				budget := r.MaxTokens
-				if budget <= 0 {
-					budget = BudgetDefault
-				}
+				budget := cmp.Or(r.MaxTokens, BudgetDefault) // MaxTokens is 0 when the request sets none
 				if _, n := Usage(r.Model, nil, []string{full}); n > budget {
 					runes := []rune(full)
 					full = string(runes[:len(runes)*budget/n])
 					out.FinishReason = "length"
 				}
 				out.Choices[i] = full
-			default:
-				out.Choices[i] = c
 			}
 		}
 		return out
@@ -152,20 +144,12 @@ func writePy(b *strings.Builder, v any, key string) {
 		b.WriteString(pyString(v))
 	case float64:
 		if slices.Contains([]string{"verdict", "attributed", "noncommittal"}, key) {
-			if v == 1 {
-				b.WriteString("'yes'")
-			} else {
-				b.WriteString("'no'")
-			}
+			b.WriteString(map[bool]string{true: "'yes'", false: "'no'"}[v == 1])
 			return
 		}
 		fmt.Fprint(b, v)
 	case bool:
-		if v {
-			b.WriteString("True")
-		} else {
-			b.WriteString("False")
-		}
+		b.WriteString(map[bool]string{true: "True", false: "False"}[v])
 	case nil:
 		b.WriteString("None")
 	}
@@ -184,19 +168,14 @@ func pyString(s string) string {
 var taskOpenings = func() map[string]string {
 	m := map[string]string{}
 	set := prompts.Embedded()
-	for _, task := range prompts.Tasks {
-		for _, lang := range prompts.Langs {
-			src, err := set.Source(task, lang)
-			if err != nil {
-				continue
-			}
-			if i := strings.Index(src, "*/ -}}"); i >= 0 {
-				src = src[i+len("*/ -}}"):]
-			}
-			line, _, _ := strings.Cut(strings.TrimLeft(src, "\n"), "\n")
-			if line = strings.TrimSpace(line); line != "" && !strings.Contains(line, "{{") {
-				m[line] = task
-			}
+	for _, info := range set.List() {
+		src, _ := set.Source(info.Task, info.Lang)
+		if i := strings.Index(src, "*/ -}}"); i >= 0 {
+			src = src[i+len("*/ -}}"):]
+		}
+		line, _, _ := strings.Cut(strings.TrimLeft(src, "\n"), "\n")
+		if line = strings.TrimSpace(line); line != "" && !strings.Contains(line, "{{") {
+			m[line] = info.Task
 		}
 	}
 	return m
@@ -219,22 +198,17 @@ func GuessTask(prompt string) string {
 // answer saying it does not know is noncommittal. Other tasks are
 // Generic's.
 func Oracle(r *Request) Reply {
-	one := func(v any) Reply { return Reply{Choices: []string{JSON(v)}} }
 	chunks := r.Chunks()
 	in := func(s string, texts ...string) (int, bool) {
 		k := norm(s)
-		for i, t := range texts {
-			if k != "" && strings.Contains(norm(t), k) {
-				return i + 1, true
-			}
-		}
-		return 0, false
+		i := slices.IndexFunc(texts, func(t string) bool { return k != "" && strings.Contains(norm(t), k) })
+		return i + 1, i >= 0
 	}
 	switch r.Task {
 	case "faithfulness_statements":
-		return one(map[string]any{"statements": sentences(r.TaskText("answer"))})
+		return one(JSON(map[string]any{"statements": sentences(r.TaskText("answer"))}))
 	case "faithfulness_verdicts":
-		return one(map[string]any{"statements": cited(r.TaskItems("statement"), "verdict", func(s string) (int, bool) { return in(s, chunks...) })})
+		return one(JSON(map[string]any{"statements": cited(r.TaskItems("statement"), "verdict", func(s string) (int, bool) { return in(s, chunks...) })}))
 	case "answer_relevancy_question":
 		answer := r.TaskText("answer")
 		nc := 0
@@ -245,11 +219,7 @@ func Oracle(r *Request) Reply {
 		if ss := sentences(answer); len(ss) > 0 {
 			first = ss[0]
 		}
-		choices := make([]string, max(r.N, 1))
-		for i := range choices {
-			choices[i] = JSON(map[string]any{"question": "What about " + first + "?", "noncommittal": nc})
-		}
-		return Reply{Choices: choices}
+		return each(r, func(int) any { return map[string]any{"question": "What about " + first + "?", "noncommittal": nc} })
 	case "context_precision_verdict", "context_utilization_verdict":
 		text := r.TaskText("reference")
 		if r.Task == "context_utilization_verdict" {
@@ -257,12 +227,12 @@ func Oracle(r *Request) Reply {
 		}
 		for _, s := range sentences(text) {
 			if _, ok := in(s, r.TaskText("chunk")); ok {
-				return one(map[string]any{"reason": "the chunk states: " + s, "verdict": 1})
+				return one(JSON(map[string]any{"reason": "the chunk states: " + s, "verdict": 1}))
 			}
 		}
-		return one(map[string]any{"reason": "the chunk states none of it", "verdict": 0})
+		return one(JSON(map[string]any{"reason": "the chunk states none of it", "verdict": 0}))
 	case "context_recall_classifications":
-		return one(map[string]any{"classifications": cited(sentences(r.TaskText("reference")), "attributed", func(s string) (int, bool) { return in(s, chunks...) })})
+		return one(JSON(map[string]any{"classifications": cited(sentences(r.TaskText("reference")), "attributed", func(s string) (int, bool) { return in(s, chunks...) })}))
 	}
 	return Generic(r)
 }

@@ -190,14 +190,22 @@ func (x *extractor) fenced() []string {
 // unescaped quote inside a string) and the strings hide the closing
 // bracket, the brackets alone are matched, maxRescans times at most.
 func (x *extractor) match(start int, open byte) int {
+	if end := x.scan(start, open, true); end >= 0 || x.rescans == maxRescans {
+		return end
+	}
+	x.rescans++
+	return x.scan(start, open, false)
+}
+
+// scan is one match, with strings (quotes true) or brackets alone.
+func (x *extractor) scan(start int, open byte, quotes bool) int {
 	closing := byte('}')
 	if open == '[' {
 		closing = ']'
 	}
-	s := x.s
 	inStr, esc, depth := false, false, 0
-	for j := start; j < len(s); j++ {
-		c := s[j]
+	for j := start; j < len(x.s); j++ {
+		c := x.s[j]
 		switch {
 		case inStr:
 			switch {
@@ -208,26 +216,11 @@ func (x *extractor) match(start int, open byte) int {
 			case c == '"':
 				inStr = false
 			}
-		case c == '"':
+		case c == '"' && quotes:
 			inStr = true
 		case c == open:
 			depth++
 		case c == closing:
-			if depth--; depth == 0 {
-				return j + 1
-			}
-		}
-	}
-	if x.rescans == maxRescans {
-		return -1
-	}
-	x.rescans++
-	depth = 0
-	for j := start; j < len(s); j++ {
-		switch s[j] {
-		case open:
-			depth++
-		case closing:
 			if depth--; depth == 0 {
 				return j + 1
 			}

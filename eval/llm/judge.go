@@ -123,12 +123,11 @@ func withFormat(req *eval.ChatRequest, format string) {
 		// The messages may be shared with other requests (a draw is a
 		// copy of the base request): the schema goes into a copy.
 		req.Messages = slices.Clone(req.Messages)
-		m := &req.Messages[0]
+		ask := "\n\nReply with one JSON object and nothing else. It must follow this JSON Schema:\n"
 		if req.Lang == "zh" {
-			m.Content += "\n\n只输出一个 JSON 对象，不要输出其他文字。它必须符合以下 JSON Schema：\n" + string(schema)
-		} else {
-			m.Content += "\n\nReply with one JSON object and nothing else. It must follow this JSON Schema:\n" + string(schema)
+			ask = "\n\n只输出一个 JSON 对象，不要输出其他文字。它必须符合以下 JSON Schema：\n"
 		}
+		req.Messages[0].Content += ask + string(schema)
 	default:
 		req.ResponseFormat = eval.ResponseFormat{Type: format}
 	}
@@ -143,7 +142,6 @@ func (j *Judge) chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespon
 	if cur := j.cfg.Abilities.Format(); cur != req.ResponseFormat.Type && req.ResponseFormat.Type != "text" {
 		withFormat(&req, cur) // another call found the format refused
 	}
-	first := req.Messages[0].Content
 	for {
 		resp, err := j.client.Chat(ctx, req)
 		if err == nil || !RefusedFormat(err) {
@@ -156,8 +154,8 @@ func (j *Judge) chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespon
 		if changed {
 			eval.ReportNotice(ctx, j.cfg.Abilities.Notice())
 		}
-		req.Messages = append([]eval.Message(nil), req.Messages...)
-		req.Messages[0].Content = first
+		// Only json_schema and json_object step down: the messages hold
+		// no schema yet.
 		withFormat(&req, next)
 	}
 }
@@ -282,32 +280,53 @@ func (j *Judge) statements(ctx context.Context, s *eval.Sample, text string) ([]
 	if err != nil {
 		return nil, err
 	}
-	var stmts []string
-	for _, st := range out.Statements {
-		if st = strings.TrimSpace(st); st != "" {
-			stmts = append(stmts, st)
+	return trimmed(out.Statements), nil
+}
+
+// trimmed is xs trimmed, without the empty ones; nil when none is left.
+func trimmed(xs []string) []string {
+	var out []string
+	for _, x := range xs {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
 		}
 	}
-	return stmts, nil
+	return out
 }
 
 // Verdicts implements eval.Judge (faithfulness_verdicts). The judge must
 // answer every numbered statement; a reply of the wrong length is re-asked
 // once with the count spelled out, then ends as parse_error.
 func (j *Judge) Verdicts(ctx context.Context, s *eval.Sample, statements []string) ([]eval.StatementVerdict, error) {
-	req, err := j.request(s, prompts.TaskFaithfulnessVerdicts, prompts.Data{Question: s.Question, Answer: s.Answer, Contexts: s.Contexts, Statements: statements})
+	return j.verdicts(ctx, s, prompts.TaskFaithfulnessVerdicts, prompts.Data{Question: s.Question, Answer: s.Answer, Contexts: s.Contexts, Statements: statements})
+}
+
+// verdicts asks task for a verdict on each of d's statements: listed
+// under "statements" with their evidence (faithfulness_verdicts), or under
+// "verdicts" without (entailment_verdicts, whose schema asks for none and
+// none is read).
+func (j *Judge) verdicts(ctx context.Context, s *eval.Sample, task string, d prompts.Data) ([]eval.StatementVerdict, error) {
+	req, err := j.request(s, task, d)
 	if err != nil {
 		return nil, err
 	}
-	check := func(r *verdictsReply) error { return checkList("statements", r.Statements, "verdict", verdictOf) }
-	out, err := sendCounted(ctx, j, s, req, check, len(statements), func(r *verdictsReply) int { return len(r.Statements) })
+	entail := task == prompts.TaskEntailmentVerdicts
+	key, list := "statements", func(r *verdictsReply) []verdictItem { return r.Statements }
+	if entail {
+		key, list = "verdicts", func(r *verdictsReply) []verdictItem { return r.Verdicts }
+	}
+	check := func(r *verdictsReply) error { return checkList(key, list(r), "verdict", verdictOf) }
+	out, err := sendCounted(ctx, j, s, req, check, len(d.Statements), func(r *verdictsReply) int { return len(list(r)) })
 	if err != nil {
 		return nil, err
 	}
-	verdicts := make([]eval.StatementVerdict, len(statements))
-	for i, v := range out.Statements {
+	verdicts := make([]eval.StatementVerdict, len(d.Statements))
+	for i, v := range list(out) {
 		// The statement we sent is the one scored; the judge's echo may be paraphrased.
-		verdicts[i] = eval.StatementVerdict{Statement: statements[i], Verdict: v.Verdict.n, Reason: strings.TrimSpace(v.Reason), Evidence: v.citation()}
+		verdicts[i] = eval.StatementVerdict{Statement: d.Statements[i], Verdict: v.Verdict.n, Reason: strings.TrimSpace(v.Reason)}
+		if !entail {
+			verdicts[i].Evidence = v.citation()
+		}
 	}
 	return verdicts, nil
 }
@@ -401,9 +420,7 @@ func draw[T any](ctx context.Context, j *Judge, base eval.ChatRequest, n int, ch
 	}
 	for d := got + 1; got < n; d++ {
 		req := base
-		req.Draw = d
-		seed := d
-		req.Seed = &seed
+		req.Draw, req.Seed = d, &d // d is this iteration's own
 		resp, err := j.chat(ctx, req)
 		if err != nil {
 			return err
@@ -478,10 +495,9 @@ func (j *Judge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classifica
 	}
 	cls := make([]eval.Classification, 0, len(out.Classifications))
 	for _, c := range out.Classifications {
-		if strings.TrimSpace(c.Statement) == "" {
-			continue
+		if st := strings.TrimSpace(c.Statement); st != "" {
+			cls = append(cls, eval.Classification{Statement: st, Attributed: c.Attributed.n, Reason: strings.TrimSpace(c.Reason), Evidence: c.citation()})
 		}
-		cls = append(cls, eval.Classification{Statement: strings.TrimSpace(c.Statement), Attributed: c.Attributed.n, Reason: strings.TrimSpace(c.Reason), Evidence: c.citation()})
 	}
 	return cls, nil
 }
@@ -527,13 +543,7 @@ func (j *Judge) Entities(ctx context.Context, s *eval.Sample, text string) ([]st
 	if err != nil {
 		return nil, err
 	}
-	ents := []string{}
-	for _, e := range out.Entities {
-		if e = strings.TrimSpace(e); e != "" {
-			ents = append(ents, e)
-		}
-	}
-	return ents, nil
+	return append([]string{}, trimmed(out.Entities)...), nil
 }
 
 // Entailment implements eval.Judge (entailment_verdicts): each statement
@@ -544,21 +554,7 @@ func (j *Judge) Entailment(ctx context.Context, s *eval.Sample, premise string, 
 	if len(statements) == 0 {
 		return []eval.StatementVerdict{}, nil
 	}
-	req, err := j.request(s, prompts.TaskEntailmentVerdicts, prompts.Data{Text: premise, Statements: statements})
-	if err != nil {
-		return nil, err
-	}
-	check := func(r *entailmentReply) error { return checkList("verdicts", r.Verdicts, "verdict", verdictOf) }
-	out, err := sendCounted(ctx, j, s, req, check, len(statements), func(r *entailmentReply) int { return len(r.Verdicts) })
-	if err != nil {
-		return nil, err
-	}
-	verdicts := make([]eval.StatementVerdict, len(statements))
-	for i, v := range out.Verdicts {
-		// The statement sent is the one scored; the judge's echo may be paraphrased.
-		verdicts[i] = eval.StatementVerdict{Statement: statements[i], Verdict: v.Verdict.n, Reason: strings.TrimSpace(v.Reason)}
-	}
-	return verdicts, nil
+	return j.verdicts(ctx, s, prompts.TaskEntailmentVerdicts, prompts.Data{Text: premise, Statements: statements})
 }
 
 // Embed implements eval.Judge: all texts of a sample go in one request.

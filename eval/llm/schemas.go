@@ -30,7 +30,7 @@ type bit struct {
 }
 
 func (b *bit) UnmarshalJSON(data []byte) error {
-	b.raw = string(data)
+	b.raw = clip(string(data), 40)
 	var v any
 	if err := json.Unmarshal(data, &v); err != nil {
 		return err
@@ -53,7 +53,6 @@ func (b *bit) UnmarshalJSON(data []byte) error {
 			b.n, b.ok = 0, true
 		}
 	}
-	b.raw = clip(b.raw, 40)
 	return nil
 }
 
@@ -66,8 +65,11 @@ type entitiesReply struct {
 	Entities []string `json:"entities"`
 }
 
+// verdictsReply is a verdict per statement: faithfulness_verdicts lists
+// them as statements, entailment_verdicts as verdicts.
 type verdictsReply struct {
 	Statements []verdictItem `json:"statements"`
+	Verdicts   []verdictItem `json:"verdicts"`
 }
 
 type verdictItem struct {
@@ -143,10 +145,4 @@ type classificationItem struct {
 	evidenceReply
 	Reason     string `json:"reason"`
 	Attributed *bit   `json:"attributed"`
-}
-
-// entailmentReply is entailment_verdicts' reply: a verdict per statement.
-// Its schema asks for no evidence, and none is read.
-type entailmentReply struct {
-	Verdicts []verdictItem `json:"verdicts"`
 }
