@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
+	"github.com/ragscope/ragscope/eval/offline/phrase"
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"github.com/ragscope/ragscope/eval/offline/records"
 	"github.com/ragscope/ragscope/eval/offline/words"
@@ -67,8 +68,6 @@ type quantity struct {
 
 func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
 
-func isClausePunct(r rune) bool { return strings.ContainsRune("，,；;：:\n。！？!?（）()", r) }
-
 // analyze is analyzeText through a bounded cache, as every metric of a
 // sample analyses the same texts. The span is shared and must not be
 // modified: a caller that sets its fields calls analyzeText.
@@ -108,7 +107,7 @@ func analyzeClauses(text string, keep, context bool) *span {
 		n = 1 // past the end
 		if i < len(t) {
 			r, n = utf8.DecodeRuneInString(t[i:])
-			if !isClausePunct(r) {
+			if !phrase.IsClausePunct(r) {
 				continue
 			}
 			if r == ',' || r == ':' {

@@ -5,12 +5,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
-	"github.com/ragscope/ragscope/eval/offline/words"
-	"github.com/ragscope/ragscope/internal/memo"
+	"github.com/ragscope/ragscope/eval/offline/phrase"
 )
 
 // A comparison is read from a comparative or superlative word of the
@@ -22,148 +19,9 @@ import (
 // in time, else one with a unit) in the first context piece that names that
 // item and no other. When every item has a value of one unit, the
 // statement is right only if its item holds the extreme one.
-type comparison struct {
-	word string
-	max  bool // the largest (latest) is meant
-	time bool // points in time: years first
-}
-
-var comparatives = words.Map("comparatives")
+type comparison = phrase.Comparison
 
 var dayUnit = norm.Unit("天")
-
-type foundComparison struct {
-	c  comparison
-	ok bool
-}
-
-// Every support test asks for the comparison of its statement and question.
-var (
-	comparisonsOf  = memo.New[foundComparison](analysisCacheSize)
-	alternativesOf = memo.New[[]string](analysisCacheSize)
-)
-
-// comparisonIn finds the first comparative word of a text; "more than 3"
-// is a bound, not a comparison of items.
-func comparisonIn(text string) (comparison, bool) {
-	f := comparisonsOf.Get(text, func(text string) foundComparison {
-		c, ok := findComparison(text)
-		return foundComparison{c, ok}
-	})
-	return f.c, f.ok
-}
-
-func findComparison(text string) (comparison, bool) {
-	ws := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	for i, w := range ws {
-		kind, ok := comparatives[w]
-		if !ok || quantifier(ws, i) {
-			continue
-		}
-		return comparison{word: w, max: strings.HasPrefix(kind, "max"), time: strings.HasSuffix(kind, "-time")}, true
-	}
-	best, at := comparison{}, -1
-	for w, kind := range comparatives {
-		if isASCIIWord(w) {
-			continue
-		}
-		for from := 0; ; {
-			i := strings.Index(text[from:], w)
-			if i < 0 {
-				break
-			}
-			i += from
-			if predicative(text[i+len(w):]) && (at < 0 || i < at) {
-				best, at = comparison{word: w, max: strings.HasPrefix(kind, "max"), time: strings.HasSuffix(kind, "-time")}, i
-				break
-			}
-			from = i + len(w)
-		}
-	}
-	return best, at >= 0
-}
-
-// quantifier: more, most, less, least, fewer used as a quantity and not to
-// compare ("more than 3", "at least", "most of", "Most employees ...").
-func quantifier(ws []string, i int) bool {
-	switch ws[i] {
-	case "more", "most", "less", "least", "fewer", "fewest":
-	default:
-		return false
-	}
-	return i == 0 || ws[i-1] == "at" || i+1 < len(ws) && (ws[i+1] == "of" || ws[i+1] == "than" && i+2 < len(ws) && startsWithDigit(ws[i+2]))
-}
-
-// predicative: a Chinese comparative that ends what it says of its item
-// (住宿标准更高，, 哪个最低？, 最高的是) compares; one that modifies a noun or
-// a verb (最高限额, 最多可报销) is part of a name or a bound.
-func predicative(after string) bool {
-	r, _ := utf8.DecodeRuneInString(after)
-	return after == "" || !isHan(r) || r == '的' || r == '是'
-}
-
-func isASCIIWord(w string) bool { return w != "" && w[0] < 0x80 }
-
-func startsWithDigit(w string) bool { return w != "" && w[0] >= '0' && w[0] <= '9' }
-
-// alternatives are the items an alternative question offers.
-func alternatives(question string) []string {
-	q := strings.TrimRight(strings.TrimSpace(question), "?？。 ")
-	if i := strings.Index(q, " or "); i > 0 {
-		left, right := q[:i], q[i+4:]
-		if j := strings.LastIndexAny(left, ",;:"); j >= 0 {
-			left = left[j+1:]
-		} else if c, ok := comparisonIn(left); ok {
-			if k := strings.LastIndex(strings.ToLower(left), c.word); k >= 0 {
-				left = left[k+len(c.word):]
-			}
-		}
-		lw := strings.Fields(left)
-		for len(lw) > 1 && openingWords[strings.ToLower(lw[0])] {
-			lw = lw[1:]
-		}
-		if j := strings.IndexAny(right, ",;:"); j >= 0 {
-			right = right[:j]
-		}
-		rw := strings.Fields(right)
-		if c, ok := comparisonIn(right); ok {
-			// "Do A or B get more X": B is as long as A.
-			k := slices.IndexFunc(rw, func(w string) bool { return strings.EqualFold(trimWord(w), c.word) })
-			if k > 0 && len(rw) > len(lw) {
-				rw = rw[:min(k, len(lw))]
-			}
-		}
-		if len(lw) == 0 || len(rw) == 0 || len(lw) > 8 || len(rw) > 8 {
-			return nil
-		}
-		return []string{strings.Join(lw, " "), strings.Join(rw, " ")}
-	}
-	for _, sep := range []string{"还是", "和", "与", "或"} {
-		i := strings.Index(q, sep)
-		if i <= 0 {
-			continue
-		}
-		left := []rune(q[:i])
-		s := len(left)
-		for s > 0 && itemRune(left[s-1]) {
-			s--
-		}
-		right := []rune(q[i+len(sep):])
-		e := 0
-		for e < len(right) && itemRune(right[e]) && !strings.ContainsRune("哪谁", right[e]) {
-			e++
-		}
-		a, b := string(left[s:]), string(right[:e])
-		if a != "" && b != "" {
-			return []string{a, b}
-		}
-	}
-	return nil
-}
-
-var openingWords = map[string]bool{"do": true, "does": true, "did": true, "is": true, "are": true, "was": true, "were": true, "which": true, "who": true, "what": true, "whose": true, "has": true, "have": true, "had": true}
-
-func itemRune(r rune) bool { return isHan(r) || unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // item is one thing compared, with the features that name it apart from
 // the others.
@@ -227,7 +85,7 @@ type value struct {
 
 func itemValue(c comparison, its []item, k int, sents []*span, about map[string]bool) (value, bool) {
 	for i, cs := range sents {
-		if !its[k].named(cs.text, cs) || !c.time && !saysOf(cs, about) {
+		if !its[k].named(cs.text, cs) || !c.Time && !saysOf(cs, about) {
 			continue
 		}
 		pieces := []*span{cs}
@@ -265,13 +123,13 @@ func kindValue(c comparison, qs []quantity) (value, bool) {
 		if err != nil {
 			continue
 		}
-		if c.time && (q.unit == "" || q.unit == "年") && v >= 1000 && v <= 2200 && v == float64(int(v)) {
+		if c.Time && (q.unit == "" || q.unit == "年") && v >= 1000 && v <= 2200 && v == float64(int(v)) {
 			return value{q: quantity{value: q.value, unit: "year", text: q.text}, v: v}, true
 		}
 	}
 	for _, q := range qs {
 		// Points in time without a year: days of a month (每月20日).
-		if v, err := strconv.ParseFloat(q.value, 64); err == nil && q.unit != "" && q.unit != "month" && q.unit != "weekday" && (!c.time || q.unit == dayUnit) {
+		if v, err := strconv.ParseFloat(q.value, 64); err == nil && q.unit != "" && q.unit != "month" && q.unit != "weekday" && (!c.Time || q.unit == dayUnit) {
 			return value{q: q, v: v}, true
 		}
 	}
@@ -283,14 +141,14 @@ func kindValue(c comparison, qs []quantity) (value, bool) {
 // holds the extreme value, support when the statement's item does and the
 // rest of the statement is covered. ok is false when it cannot decide.
 func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
-	c, ok := comparisonIn(st.text)
+	c, ok := phrase.ComparisonIn(st.text)
 	if !ok && q != nil {
-		c, ok = comparisonIn(q.text)
+		c, ok = phrase.ComparisonIn(q.text)
 	}
 	if !ok || q == nil {
 		return Evidence{}, false
 	}
-	its := items(alternativesOf.Get(q.text, alternatives))
+	its := items(phrase.Alternatives(q.text))
 	about := compared(st, q, c, its)
 	var vals []value
 	if len(its) < 2 {
@@ -299,7 +157,7 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 		}
 		about = compared(st, q, c, its)
 		for _, v := range vals {
-			if !c.time && !saysOf(v.cell, about) {
+			if !c.Time && !saysOf(v.cell, about) {
 				return Evidence{}, false
 			}
 		}
@@ -318,7 +176,7 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 	if x < 0 {
 		return Evidence{}, false
 	}
-	if _, own := comparisonIn(st.text); !own && !onlyNames(st, q, its[x]) {
+	if _, own := phrase.ComparisonIn(st.text); !own && !onlyNames(st, q, its[x]) {
 		return Evidence{}, false
 	}
 	if vals == nil {
@@ -338,7 +196,7 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 	}
 	best := x
 	for k := range its {
-		if c.max && vals[k].v > vals[best].v || !c.max && vals[k].v < vals[best].v {
+		if c.Max && vals[k].v > vals[best].v || !c.Max && vals[k].v < vals[best].v {
 			best = k
 		}
 	}
@@ -355,7 +213,7 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 	ev := Evidence{Quote: sents[from].text, From: from, Also: -1, Coverage: 1}
 	if best != x {
 		ev.Detector = DetectorNumber
-		ev.Reason = fmt.Sprintf("statement says %s is the %s; context gives %s: %s has it (%s)", its[x].text, c.word, strings.Join(given, ", "), its[best].text, DetectorNumber)
+		ev.Reason = fmt.Sprintf("statement says %s is the %s; context gives %s: %s has it (%s)", its[x].text, c.Word, strings.Join(given, ", "), its[best].text, DetectorNumber)
 		return ev, true
 	}
 	rest := withoutComparative(st, c)
@@ -363,7 +221,7 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 		return Evidence{}, false
 	}
 	ev.Verdict = 1
-	ev.Reason = fmt.Sprintf("context gives %s: %s is the %s", strings.Join(given, ", "), its[x].text, c.word)
+	ev.Reason = fmt.Sprintf("context gives %s: %s is the %s", strings.Join(given, ", "), its[x].text, c.Word)
 	// The other items' values are part of the evidence: name a sentence of
 	// one of them, so its chunk counts as useful too.
 	for k := range its {
@@ -402,7 +260,7 @@ func onlyNames(st, q *span, it item) bool {
 // features, for the coverage of the rest of it.
 func withoutComparative(st *span, c comparison) *span {
 	out := *st
-	drop := analyze(c.word)
+	drop := analyze(c.Word)
 	out.feats = map[string]bool{}
 	for f := range st.feats {
 		if !drop.feats[f] && f != "w:than" {
@@ -458,7 +316,7 @@ func rowItems(c comparison, st *span, sents []*span) ([]item, []value) {
 // has one, so "VDI is more secure" is not decided by how many users each
 // supports.
 func compared(st, q *span, c comparison, its []item) map[string]bool {
-	drop := analyze(c.word).feats
+	drop := analyze(c.Word).feats
 	out := map[string]bool{}
 	for _, sp := range []*span{st, q} {
 		for f := range sp.feats {

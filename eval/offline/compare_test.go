@@ -1,7 +1,6 @@
 package offline
 
 import (
-	"slices"
 	"strings"
 	"testing"
 )
@@ -94,23 +93,5 @@ func TestRoles(t *testing.T) {
 				t.Errorf("a quantity read as a party: %s", ev.Reason)
 			}
 		})
-	}
-}
-
-func TestAlternatives(t *testing.T) {
-	for _, c := range []struct {
-		question string
-		want     []string
-	}{
-		{"Who was born first, Ann Lee or Bo Chen?", []string{"Ann Lee", "Bo Chen"}},
-		{"Which magazine was started first Arthur's Magazine or First for Women?", []string{"Arthur's Magazine", "First for Women"}},
-		{"Do engineers or designers get more training budget?", []string{"engineers", "designers"}},
-		{"北京和成都，哪个城市的住宿标准更高？", []string{"北京", "成都"}},
-		{"报销截止日和发薪日哪个更早？", []string{"报销截止日", "发薪日"}},
-		{"What is the notice period?", nil},
-	} {
-		if got := alternatives(c.question); !slices.Equal(got, c.want) {
-			t.Errorf("alternatives(%q) = %q, want %q", c.question, got, c.want)
-		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
+	"github.com/ragscope/ragscope/eval/offline/phrase"
 	"github.com/ragscope/ragscope/eval/offline/words"
 )
 
@@ -138,7 +139,7 @@ func hanConjuncts(text string) []conjunct {
 			and = i
 			break
 		}
-		if isClausePunct(rs[i]) {
+		if phrase.IsClausePunct(rs[i]) {
 			return nil
 		}
 	}
@@ -146,7 +147,7 @@ func hanConjuncts(text string) []conjunct {
 		return nil
 	}
 	start := and
-	for start > 0 && !isClausePunct(rs[start-1]) && !strings.ContainsRune("：:，,、 ", rs[start-1]) {
+	for start > 0 && !phrase.IsClausePunct(rs[start-1]) && !strings.ContainsRune("：:，,、 ", rs[start-1]) {
 		start--
 	}
 	// "是的，甲和乙都..." opens after the comma: the name is what is left.

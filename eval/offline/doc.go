@@ -89,7 +89,8 @@ The support test (support.go), of one statement against the sentences:
     (subject.go) is its topic, not a premise: the sentence must name it
     whole, or write its head as a name ("Lee" for Ann Lee).
  5. supported when coverage >= SupportThreshold and no detector fires.
-    Before it, a covered statement is tested for roles (roles.go): a
+    Before it, a covered statement is tested for roles (roles.go,
+    package phrase reads them): a
     sentence that gives parties a part each ("reviewed by Procurement and
     approved by Finance", "采购部核对，财务部批准") and a statement that says
     one part's verb with another part's party, and neither that part's
@@ -107,7 +108,8 @@ For example:
 	coverage   3 of 4 = 0.75 >= 0.67, but the name Michigan is not there
 	verdict    0: unsupported name
 
-A statement that compares (compare.go, words/comparatives.txt: higher,
+A statement that compares (compare.go; package phrase reads the
+comparative, words/comparatives.txt: higher,
 earliest, 更多, 最低...), or an answer that only names an item of a
 question that does, is decided by values when the context gives every
 item compared one: the alternatives of the question ("A or B", "A还是B",

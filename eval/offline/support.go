@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
+	"github.com/ragscope/ragscope/eval/offline/phrase"
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"github.com/ragscope/ragscope/eval/offline/words"
 	"github.com/ragscope/ragscope/internal/memo"
@@ -641,7 +642,7 @@ func subjectNoun(text string) string {
 		if i := strings.IndexAny(text, " \t,"); i >= 0 {
 			first = text[:i]
 		}
-		if len(first) > 20 || !openingPrepositions[strings.ToLower(first)] && !participle(strings.ToLower(first)) {
+		if len(first) > 20 || !openingPrepositions[strings.ToLower(first)] && !phrase.Participle(strings.ToLower(first)) {
 			return ""
 		}
 		c := strings.Index(text, ", ")
@@ -682,7 +683,7 @@ func subjectPronoun(text string) bool {
 	if subjectPronouns[first] {
 		return true
 	}
-	if !openingPrepositions[first] && !participle(first) && first != "a" && first != "an" {
+	if !openingPrepositions[first] && !phrase.Participle(first) && first != "a" && first != "an" {
 		return false
 	}
 	w := strings.Fields(plaintext.StripMarkup(text))
@@ -715,7 +716,7 @@ func openingName(text string) string {
 		t := strings.Trim(w[i], "\"'(),;:.")
 		lt := strings.ToLower(t)
 		switch {
-		case t != "" && capitalised(t) && (len(out) > 0 || !englishStop[lt] && !participle(lt) && !pronouns[lt]):
+		case t != "" && capitalised(t) && (len(out) > 0 || !englishStop[lt] && !phrase.Participle(lt) && !pronouns[lt]):
 			out = append(out, t)
 		case len(out) > 0 && nameParticles[lt] && i+1 < len(w) && capitalised(strings.Trim(w[i+1], "\"'(")):
 			out = append(out, t)
@@ -736,13 +737,6 @@ func withReferent(sp *span) string {
 	}
 	return sp.ref + " " + sp.text
 }
-
-// participle: a word that reads as a past participle (located, written).
-func participle(w string) bool {
-	return strings.HasSuffix(w, "ed") && len(w) > 4 || irregularParticiples[w]
-}
-
-var irregularParticiples = words.Set("irregular_participles")
 
 var englishDeterminers = words.Set("english_determiners")
 

@@ -1,0 +1,351 @@
+// Package phrase reads, from text alone, the shapes of phrases the offline
+// judge decides by: the parts a sentence gives its parties ("reviewed by
+// Procurement and approved by Finance", "采购部核对，财务部批准"), the
+// comparison a text makes and the alternatives a question offers ("A or
+// B", "A还是B"), and the part of a question its answer fills.
+package phrase
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ragscope/ragscope/eval/offline/norm"
+	"github.com/ragscope/ragscope/eval/offline/words"
+	"github.com/ragscope/ragscope/internal/memo"
+)
+
+// cacheSize bounds the memos: the texts of the samples in flight.
+const cacheSize = 4096
+
+// IsClausePunct: the punctuation that ends a clause, in both languages.
+func IsClausePunct(r rune) bool { return strings.ContainsRune("，,；;：:\n。！？!?（）()", r) }
+
+func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
+
+func containsHan(s string) bool { return strings.ContainsFunc(s, isHan) }
+
+func trimWord(w string) string {
+	return strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+var (
+	irregularParticiples = words.Set("irregular_participles")
+	irregularVerbs       = words.Map("irregular_verbs")
+	determiners          = words.Set("english_determiners")
+)
+
+// Participle: a word that reads as a past participle (located, written).
+func Participle(w string) bool {
+	return strings.HasSuffix(w, "ed") && len(w) > 4 || irregularParticiples[w]
+}
+
+// Roles: a sentence binds each party to its verb ("drafted by the Legal
+// team, reviewed by Procurement and signed off by the CFO"; "由法务部起草，
+// 采购部审核，财务总监审批").
+
+// maxRoles bounds the bindings read from one sentence: prose gives a few
+// parts a sentence; more is a list.
+const maxRoles = 16
+
+// Role is a verb and the parties a sentence binds to it.
+type Role struct {
+	Verb    string   // a stem ("sign"), or two Han characters (审批)
+	Parties []string // each party as written
+	Text    string   // as written, for a reason
+}
+
+var rolesOf = memo.New[[]Role](cacheSize)
+
+// Roles are the bindings of a sentence, nil when it has fewer than two:
+// English "<participle> [off|up|out] by <party>[, <party>] [and <party>]",
+// Chinese clauses "[由|归|经]<party><verb>" of a list of parts.
+func Roles(text string) []Role { return rolesOf.Get(text, sentenceRoles) }
+
+func sentenceRoles(text string) []Role {
+	if containsHan(text) {
+		return chineseRoles(text)
+	}
+	ws := strings.Fields(text)
+	var out []Role
+	for i := 0; i+2 < len(ws) && len(out) < maxRoles; i++ {
+		w := strings.ToLower(trimWord(ws[i]))
+		by := i + 1
+		if by < len(ws) && roleParticles[strings.ToLower(trimWord(ws[by]))] {
+			by++
+		}
+		if !pastForm(w) || by+1 >= len(ws) || strings.ToLower(ws[by]) != "by" {
+			continue
+		}
+		r := Role{Verb: VerbStem(w)}
+		var party []string
+		flush := func() {
+			if len(party) > 0 {
+				r.Parties = append(r.Parties, strings.Join(party, " "))
+			}
+			party = nil
+		}
+		for k := by + 1; k < len(ws) && len(party) < 5; k++ {
+			t := trimWord(ws[k])
+			lt := strings.ToLower(t)
+			if lt == "and" || lt == "or" {
+				flush()
+				if k+1 < len(ws) && pastForm(strings.ToLower(trimWord(ws[k+1]))) {
+					break // the next binding
+				}
+				continue
+			}
+			if t == "" || pastForm(lt) {
+				break
+			}
+			if !determiners[lt] {
+				party = append(party, t)
+			}
+			if strings.ContainsAny(ws[k][len(ws[k])-1:], ",;:.") {
+				if strings.HasSuffix(ws[k], ",") {
+					flush()
+					continue
+				}
+				break
+			}
+		}
+		flush()
+		if len(r.Parties) > 0 {
+			r.Text = strings.Join(ws[i:by+1], " ") + " " + strings.Join(r.Parties, ", ")
+			out = append(out, r)
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
+var roleParticles = map[string]bool{"off": true, "up": true, "out": true, "over": true}
+
+func pastForm(w string) bool { return Participle(w) || irregularVerbs[w] != "" }
+
+// VerbStem is the stem of a verb's word, an irregular form read as its
+// verb (paid as pay).
+func VerbStem(w string) string {
+	if base := irregularVerbs[w]; base != "" {
+		return norm.Stem(base)
+	}
+	return norm.Stem(w)
+}
+
+// SaysVerb: a word of the text is of the verb (pays and paid of pay).
+func SaysVerb(text, verb string) bool {
+	for _, w := range strings.Fields(strings.ToLower(text)) {
+		if VerbStem(trimWord(w)) == verb {
+			return true
+		}
+	}
+	return false
+}
+
+// A Chinese binding is a clause that names its party after 由, 归 or 经, or
+// one that follows such a clause in the same list of parts.
+func chineseRoles(text string) []Role {
+	var out []Role
+	inList := false
+	for _, c := range strings.FieldsFunc(text, func(r rune) bool { return IsClausePunct(r) || r == '、' }) {
+		rs := []rune(strings.TrimSpace(c))
+		if len(rs) < 4 || !isHan(rs[len(rs)-1]) || !isHan(rs[len(rs)-2]) {
+			inList = false
+			continue
+		}
+		verb := string(rs[len(rs)-2:])
+		party := rs[:len(rs)-2]
+		marked := false
+		for i := len(party) - 1; i >= 0; i-- {
+			if strings.ContainsRune("由归经", party[i]) {
+				party, marked = party[i+1:], true
+				break
+			}
+		}
+		if !marked && !inList || len(party) < 2 || len(party) > 8 || !isHan(party[0]) {
+			inList = false
+			continue
+		}
+		inList = true
+		out = append(out, Role{Verb: verb, Parties: []string{string(party)}, Text: string(rs)})
+		if len(out) == maxRoles {
+			break
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
+// GapPart is the part of a question that its answer fills: the words next
+// to its wh-word ("directed by who", "who wrote", "由谁审批"), so that a
+// bare answer is read with the question's verb and not its premises' ("he
+// wrote the screenplay for Beowulf, directed by who?"). The whole question
+// when no wh-word is found.
+func GapPart(question string) string {
+	if containsHan(question) {
+		if i := strings.Index(question, "谁"); i >= 0 {
+			rs := []rune(question[i+len("谁"):])
+			return string(rs[:min(len(rs), 4)])
+		}
+		return question
+	}
+	ws := strings.Fields(strings.ToLower(question))
+	for i, w := range ws {
+		switch trimWord(w) {
+		case "who", "whom", "what", "which":
+			lo, hi := max(0, i-2), min(len(ws), i+3)
+			return strings.Join(ws[lo:hi], " ")
+		}
+	}
+	return question
+}
+
+// Comparison is what a comparative or superlative word says
+// (words/comparatives.txt).
+type Comparison struct {
+	Word string
+	Max  bool // the largest (latest) is meant
+	Time bool // points in time: years first
+}
+
+var comparatives = words.Map("comparatives")
+
+type found struct {
+	c  Comparison
+	ok bool
+}
+
+var (
+	comparisonsOf  = memo.New[found](cacheSize)
+	alternativesOf = memo.New[[]string](cacheSize)
+)
+
+// ComparisonIn finds the first comparative word of a text that compares
+// ("more than 3", "at least", 最高限额 do not).
+func ComparisonIn(text string) (Comparison, bool) {
+	f := comparisonsOf.Get(text, func(text string) found {
+		c, ok := findComparison(text)
+		return found{c, ok}
+	})
+	return f.c, f.ok
+}
+
+func comparisonOf(w string) Comparison {
+	kind := comparatives[w]
+	return Comparison{Word: w, Max: strings.HasPrefix(kind, "max"), Time: strings.HasSuffix(kind, "-time")}
+}
+
+func findComparison(text string) (Comparison, bool) {
+	ws := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for i, w := range ws {
+		if _, ok := comparatives[w]; ok && !quantifier(ws, i) {
+			return comparisonOf(w), true
+		}
+	}
+	best, at := Comparison{}, -1
+	for w := range comparatives {
+		if w[0] < 0x80 {
+			continue
+		}
+		for from := 0; ; {
+			i := strings.Index(text[from:], w)
+			if i < 0 {
+				break
+			}
+			i += from
+			if predicative(text[i+len(w):]) && (at < 0 || i < at) {
+				best, at = comparisonOf(w), i
+				break
+			}
+			from = i + len(w)
+		}
+	}
+	return best, at >= 0
+}
+
+// quantifier: more, most, less, least, fewer used as a quantity and not to
+// compare ("more than 3", "at least", "most of", "Most employees ...").
+func quantifier(ws []string, i int) bool {
+	switch ws[i] {
+	case "more", "most", "less", "least", "fewer", "fewest":
+	default:
+		return false
+	}
+	return i == 0 || ws[i-1] == "at" || i+1 < len(ws) && (ws[i+1] == "of" || ws[i+1] == "than" && i+2 < len(ws) && startsWithDigit(ws[i+2]))
+}
+
+// predicative: a Chinese comparative that ends what it says of its item
+// (住宿标准更高，, 哪个最低？, 最高的是) compares; one that modifies a noun or
+// a verb (最高限额, 最多可报销) is part of a name or a bound.
+func predicative(after string) bool {
+	r, _ := utf8.DecodeRuneInString(after)
+	return after == "" || !isHan(r) || r == '的' || r == '是'
+}
+
+func startsWithDigit(w string) bool { return w != "" && w[0] >= '0' && w[0] <= '9' }
+
+// Alternatives are the items an alternative question offers ("Who was born
+// first, A or B?", "A还是B", "A和B，哪个…"); nil when it offers none.
+func Alternatives(question string) []string { return alternativesOf.Get(question, alternatives) }
+
+func alternatives(question string) []string {
+	q := strings.TrimRight(strings.TrimSpace(question), "?？。 ")
+	if i := strings.Index(q, " or "); i > 0 {
+		left, right := q[:i], q[i+4:]
+		if j := strings.LastIndexAny(left, ",;:"); j >= 0 {
+			left = left[j+1:]
+		} else if c, ok := ComparisonIn(left); ok {
+			if k := strings.LastIndex(strings.ToLower(left), c.Word); k >= 0 {
+				left = left[k+len(c.Word):]
+			}
+		}
+		lw := strings.Fields(left)
+		for len(lw) > 1 && openingWords[strings.ToLower(lw[0])] {
+			lw = lw[1:]
+		}
+		if j := strings.IndexAny(right, ",;:"); j >= 0 {
+			right = right[:j]
+		}
+		rw := strings.Fields(right)
+		if c, ok := ComparisonIn(right); ok {
+			// "Do A or B get more X": B is as long as A.
+			k := slices.IndexFunc(rw, func(w string) bool { return strings.EqualFold(trimWord(w), c.Word) })
+			if k > 0 && len(rw) > len(lw) {
+				rw = rw[:min(k, len(lw))]
+			}
+		}
+		if len(lw) == 0 || len(rw) == 0 || len(lw) > 8 || len(rw) > 8 {
+			return nil
+		}
+		return []string{strings.Join(lw, " "), strings.Join(rw, " ")}
+	}
+	for _, sep := range []string{"还是", "和", "与", "或"} {
+		i := strings.Index(q, sep)
+		if i <= 0 {
+			continue
+		}
+		left := []rune(q[:i])
+		s := len(left)
+		for s > 0 && itemRune(left[s-1]) {
+			s--
+		}
+		right := []rune(q[i+len(sep):])
+		e := 0
+		for e < len(right) && itemRune(right[e]) && !strings.ContainsRune("哪谁", right[e]) {
+			e++
+		}
+		if a, b := string(left[s:]), string(right[:e]); a != "" && b != "" {
+			return []string{a, b}
+		}
+	}
+	return nil
+}
+
+var openingWords = map[string]bool{"do": true, "does": true, "did": true, "is": true, "are": true, "was": true, "were": true, "which": true, "who": true, "what": true, "whose": true, "has": true, "have": true, "had": true}
+
+func itemRune(r rune) bool { return isHan(r) || unicode.IsLetter(r) || unicode.IsDigit(r) }

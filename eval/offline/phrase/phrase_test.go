@@ -1,0 +1,70 @@
+package phrase
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestAlternatives(t *testing.T) {
+	for _, c := range []struct {
+		question string
+		want     []string
+	}{
+		{"Who was born first, Ann Lee or Bo Chen?", []string{"Ann Lee", "Bo Chen"}},
+		{"Which magazine was started first Arthur's Magazine or First for Women?", []string{"Arthur's Magazine", "First for Women"}},
+		{"Do engineers or designers get more training budget?", []string{"engineers", "designers"}},
+		{"北京和成都，哪个城市的住宿标准更高？", []string{"北京", "成都"}},
+		{"报销截止日和发薪日哪个更早？", []string{"报销截止日", "发薪日"}},
+		{"What is the notice period?", nil},
+	} {
+		if got := Alternatives(c.question); !slices.Equal(got, c.want) {
+			t.Errorf("Alternatives(%q) = %q, want %q", c.question, got, c.want)
+		}
+	}
+}
+
+func TestComparisonIn(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want string // the comparative word; "" for none
+		max  bool
+	}{
+		{"Which card has the higher limit?", "higher", true},
+		{"Who was born first?", "first", false},
+		{"It lasts more than 3 years.", "", false},
+		{"At least two people sign.", "", false},
+		{"Most staff work remotely.", "", false},
+		{"哪个套餐的月费最低？", "最低", false},
+		{"经理的报销最高限额是多少？", "", false},
+		{"最高的是华南区。", "最高", true},
+	} {
+		got, ok := ComparisonIn(c.text)
+		if c.want == "" && ok || c.want != "" && (got.Word != c.want || got.Max != c.max) {
+			t.Errorf("ComparisonIn(%q) = %+v, %v; want %q (max %v)", c.text, got, ok, c.want, c.max)
+		}
+	}
+}
+
+func TestRoles(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string // "verb stem: party, party"
+	}{
+		{"Contracts are drafted by the Legal team, reviewed by Procurement and signed off by the CFO.",
+			[]string{"draft: Legal team", "review: Procurement", "sign: CFO"}},
+		{"Beowulf was directed by Robert Zemeckis and written by Neil Gaiman and Roger Avary.",
+			[]string{"direct: Robert Zemeckis", "writ: Neil Gaiman, Roger Avary"}},
+		{"退款由客户申请，客服部审核，财务部支付。", []string{"申请: 客户", "审核: 客服部", "支付: 财务部"}},
+		{"The fee was set by the board.", nil}, // one part is no list of parts
+		{"冰心的原名叫什么，原名谢婉莹。", nil},
+	} {
+		var got []string
+		for _, r := range Roles(c.text) {
+			got = append(got, r.Verb+": "+strings.Join(r.Parties, ", "))
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("Roles(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
