@@ -2,9 +2,7 @@ package report
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
-	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -24,15 +22,14 @@ import (
 // yields it, diagnosed with levels.
 func WriteReportJSONL(w io.Writer, levels Levels, each func(yield func(*eval.Result) error) error) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
+	enc := newSampleEncoder(levels)
 	err := each(func(r *eval.Result) error {
-		buf.Reset()
-		if err := enc.Encode(newReportSample(r, levels)); err != nil {
+		b, err := enc.Encode(r)
+		if err != nil {
 			return err
 		}
-		bw.Write(sanitize.JSON(buf.Bytes()))
+		bw.Write(b)
+		bw.WriteByte('\n')
 		return show.WriteErr(bw)
 	})
 	if err != nil {
