@@ -34,7 +34,7 @@ func CorrectnessScore(f, sim float64, w [2]float64) float64 {
 }
 
 // answer_similarity = cosine(E(answer), E(reference)).
-func runSemanticSimilarity(ctx context.Context, j Judge, s *Sample, r *Result) {
+func runSemanticSimilarity(ctx context.Context, j Judge, s *Sample, _ *RunnerConfig, r *Result) {
 	if r.lacks(AnswerSimilarity, blank(s.Answer) || blank(s.Reference), "answer similarity needs both an answer and a reference") {
 		return
 	}
@@ -93,18 +93,15 @@ func runAnswerCorrectness(ctx context.Context, j Judge, s *Sample, weights [2]fl
 	if weights[1] != 0 {
 		tr.Similarity = &sim
 	}
-	switch {
-	case len(ans) == 0 && len(ref) == 0:
+	if len(ans) == 0 || len(ref) == 0 {
+		from := "the answer nor from the reference"
+		if len(ans) > 0 {
+			from = "the reference"
+		} else if len(ref) > 0 {
+			from = "the answer"
+		}
 		r.AnswerCorrectness = tr
-		r.set(AnswerCorrectness, StatusNoStatements, nil, "the judge extracted no statements from the answer nor from the reference")
-		return
-	case len(ans) == 0:
-		r.AnswerCorrectness = tr
-		r.set(AnswerCorrectness, StatusNoStatements, nil, "the judge extracted no statements from the answer")
-		return
-	case len(ref) == 0:
-		r.AnswerCorrectness = tr
-		r.set(AnswerCorrectness, StatusNoStatements, nil, "the judge extracted no statements from the reference")
+		r.set(AnswerCorrectness, StatusNoStatements, nil, "the judge extracted no statements from "+from)
 		return
 	}
 	cls, err := j.CorrectnessClassify(ctx, s, ans, ref)

@@ -116,7 +116,7 @@ func TestAnswerCorrectnessAndSimilarity(t *testing.T) {
 			s := tc.s
 			var r Result
 			runAnswerCorrectness(context.Background(), tc.j, &s, tc.w, &r)
-			runSemanticSimilarity(context.Background(), tc.j, &s, &r)
+			runSemanticSimilarity(context.Background(), tc.j, &s, nil, &r)
 			for _, c := range []struct {
 				m    Metric
 				st   Status

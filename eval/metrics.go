@@ -160,7 +160,7 @@ func RelevancyScore(qs []GeneratedQuestion) (score float64, allNoncommittal bool
 
 // context_precision = Σk vk·precision@k / Σk vk over the ranked chunks; 0
 // when no chunk is useful.
-func runContextPrecision(ctx context.Context, j Judge, s *Sample, r *Result) {
+func runContextPrecision(ctx context.Context, j Judge, s *Sample, _ *RunnerConfig, r *Result) {
 	if r.lacks(ContextPrecision, blank(s.Reference), "context precision needs a reference answer") ||
 		r.lacks(ContextPrecision, noContexts(s), "there are no retrieved contexts to rank") {
 		return
@@ -172,7 +172,7 @@ func runContextPrecision(ctx context.Context, j Judge, s *Sample, r *Result) {
 
 // context_utilization is context precision with the answer in place of
 // the reference: the same formula, AveragePrecision.
-func runContextUtilization(ctx context.Context, j Judge, s *Sample, r *Result) {
+func runContextUtilization(ctx context.Context, j Judge, s *Sample, _ *RunnerConfig, r *Result) {
 	if r.lacks(ContextUtilization, blank(s.Answer), "context utilization needs an answer") ||
 		r.lacks(ContextUtilization, noContexts(s), "there are no retrieved contexts to rank") {
 		return
@@ -224,7 +224,7 @@ func AveragePrecision(chunks []ChunkVerdict) (float64, []float64) {
 }
 
 // context_recall = attributed reference statements / reference statements.
-func runContextRecall(ctx context.Context, j Judge, s *Sample, r *Result) {
+func runContextRecall(ctx context.Context, j Judge, s *Sample, _ *RunnerConfig, r *Result) {
 	// Nothing retrieved covers nothing: the judge is not asked (it would
 	// attribute statements to chunks that do not exist), and the metric is
 	// not computable, as faithfulness and context precision are.
