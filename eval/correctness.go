@@ -68,10 +68,11 @@ func embed(ctx context.Context, j Judge, s *Sample, texts []string, who string) 
 }
 
 // answer_correctness = (w0·F1(TP, FP, FN) + w1·answer_similarity) / (w0 + w1).
-func runAnswerCorrectness(ctx context.Context, j Judge, s *Sample, weights [2]float64, r *Result) {
+func runAnswerCorrectness(ctx context.Context, j Judge, s *Sample, cfg *RunnerConfig, r *Result) {
 	if r.lacks(AnswerCorrectness, blank(s.Answer) || blank(s.Reference), "answer correctness needs both an answer and a reference") {
 		return
 	}
+	weights := cfg.ACWeights
 	if weights == ([2]float64{}) {
 		weights = DefaultACWeights
 	}

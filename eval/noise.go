@@ -79,13 +79,13 @@ func noiseScore(mode string, statements, relevant, irrelevant int) float64 {
 // for every chunk, which of each it entails; which of the answer's the
 // reference entails. Those calls are independent, so they are asked at
 // once; the endpoint client bounds the requests in flight.
-func runNoiseSensitivity(ctx context.Context, j Judge, s *Sample, mode string, r *Result) {
+func runNoiseSensitivity(ctx context.Context, j Judge, s *Sample, cfg *RunnerConfig, r *Result) {
 	if r.lacks(NoiseSensitivity, blank(s.Answer), "noise sensitivity needs an answer") ||
 		r.lacks(NoiseSensitivity, blank(s.Reference), "noise sensitivity needs a reference answer") ||
 		r.lacks(NoiseSensitivity, noContexts(s), "there are no retrieved contexts to judge for noise") {
 		return
 	}
-	mode, err := ParseNSMode(mode)
+	mode, err := ParseNSMode(cfg.NSMode)
 	if err != nil {
 		r.set(NoiseSensitivity, StatusJudgeError, nil, err.Error())
 		return
