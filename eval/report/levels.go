@@ -166,10 +166,7 @@ func (l Levels) Describe() string {
 	var parts []string
 	for _, m := range eval.AllMetrics {
 		if v, ok := l.pass[m]; ok {
-			op := ">="
-			if eval.LowerIsBetter(m) {
-				op = "<="
-			}
+			op, _ := limitOps(m)
 			parts = append(parts, fmt.Sprintf("%s %s %g", m, op, v))
 		}
 	}

@@ -310,10 +310,7 @@ func (l Levels) Why(r *eval.Result, d Diagnosis) string {
 	var low []string
 	for _, m := range eval.AllMetrics {
 		if v, ok := r.Score(m); ok && !l.Passes(m, v) {
-			op := "<"
-			if eval.LowerIsBetter(m) {
-				op = ">"
-			}
+			_, op := limitOps(m)
 			low = append(low, fmt.Sprintf("%s %.3f %s %g", m, v, op, l.Pass(m)))
 		}
 	}

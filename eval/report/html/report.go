@@ -424,14 +424,14 @@ var htmlSections = map[eval.Metric]func(*eval.Result, *htmlSection){
 	eval.Faithfulness: func(r *eval.Result, sec *htmlSection) {
 		if t := r.Faithfulness; t != nil {
 			statementsHTML(sec, r, t.Statements, func(v eval.StatementVerdict) htmlItem {
-				return judgedItem(v.Verdict, "", v.Statement, v.Reason, v.Evidence, true)
+				return citedItem(v.Verdict == 1, v.Statement, v.Reason, v.Evidence)
 			}, t.Supported, "statements supported", eval.LabelFaithfulness)
 		}
 	},
 	eval.ContextRecall: func(r *eval.Result, sec *htmlSection) {
 		if t := r.ContextRecall; t != nil {
 			statementsHTML(sec, r, t.Classifications, func(c eval.Classification) htmlItem {
-				return judgedItem(c.Attributed, "", c.Statement, c.Reason, c.Evidence, true)
+				return citedItem(c.Attributed == 1, c.Statement, c.Reason, c.Evidence)
 			}, t.Attributed, "reference statements attributed", eval.LabelContextRecall)
 		}
 	},
@@ -449,13 +449,15 @@ var htmlSections = map[eval.Metric]func(*eval.Result, *htmlSection){
 	eval.NoiseSensitivity:    noiseHTML,
 }
 
-// judgedItem is a judged statement; with cites, its evidence is shown
-// ("no evidence given" when the judge gave none).
-func judgedItem(verdict int, lead, text, reason string, ev *eval.Citation, cites bool) htmlItem {
-	it := htmlItem{OK: verdict == 1, Lead: sanitize.Line(lead), Text: sanitize.Text(text), Reason: sanitize.Text(reason)}
-	if !cites {
-		return it
-	}
+// judgedItem is a judged statement; ok: its verdict counts for the score.
+func judgedItem(ok bool, lead, text, reason string) htmlItem {
+	return htmlItem{OK: ok, Lead: sanitize.Line(lead), Text: sanitize.Text(text), Reason: sanitize.Text(reason)}
+}
+
+// citedItem is a judged statement with the evidence it cites ("no
+// evidence given" when the judge gave none).
+func citedItem(ok bool, text, reason string, ev *eval.Citation) htmlItem {
+	it := judgedItem(ok, "", text, reason)
 	switch {
 	case ev == nil:
 		it.Evidence = "no evidence given"
@@ -591,7 +593,7 @@ func correctnessHTML(r *eval.Result, sec *htmlSection) {
 	for _, l := range t.Classes.Lists() {
 		hl := htmlList{Title: fmt.Sprintf("%s (%d)", l.Title, len(l.Items)), None: len(l.Items) == 0}
 		for _, it := range l.Items {
-			hl.Items = append(hl.Items, judgedItem(l.Verdict, "", it.Statement, it.Reason, nil, false))
+			hl.Items = append(hl.Items, judgedItem(l.Verdict == 1, "", it.Statement, it.Reason))
 		}
 		sec.Lists = append(sec.Lists, hl)
 	}
@@ -620,7 +622,7 @@ func factualHTML(r *eval.Result, sec *htmlSection) {
 			if v.Verdict == 1 {
 				lead = yes
 			}
-			hl.Items = append(hl.Items, judgedItem(v.Verdict, lead, v.Statement, v.Reason, nil, false))
+			hl.Items = append(hl.Items, judgedItem(v.Verdict == 1, lead, v.Statement, v.Reason))
 		}
 		return hl
 	}
@@ -677,7 +679,7 @@ func entityHTML(r *eval.Result, sec *htmlSection) {
 				text += "  (as \"" + e.Match + "\")"
 			}
 		}
-		hl.Items = append(hl.Items, judgedItem(b2int(e.Found), lead, text, "", nil, false))
+		hl.Items = append(hl.Items, judgedItem(e.Found, lead, text, ""))
 	}
 	sec.Lists = append(sec.Lists, hl)
 	names := make([]string, len(t.Contexts))
@@ -689,13 +691,6 @@ func entityHTML(r *eval.Result, sec *htmlSection) {
 		sec.Formula = append(sec.Formula, fmt.Sprintf("entity recall = |found| / |reference entities| = %d/%d = %.3f",
 			t.Found, len(t.Reference), float64(t.Found)/float64(len(t.Reference))))
 	}
-}
-
-func b2int(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func noiseHTML(r *eval.Result, sec *htmlSection) {
@@ -710,7 +705,7 @@ func noiseHTML(r *eval.Result, sec *htmlSection) {
 		if s.Noise != "" {
 			line += "; noise: " + s.Noise
 		}
-		hl.Items = append(hl.Items, judgedItem(b2int(s.Correct), "", s.Statement, line, nil, false))
+		hl.Items = append(hl.Items, judgedItem(s.Correct, "", s.Statement, line))
 	}
 	sec.Lists = append(sec.Lists, hl)
 	rl := htmlList{Title: "reference statements: the chunks that entail them make those chunks relevant", None: len(t.ReferenceStatements) == 0}
@@ -756,8 +751,7 @@ func htmlCriterionSection(r *eval.Result, name string) htmlSection {
 		hl := htmlList{Title: "the judge's draws"}
 		yes := 0
 		for _, d := range t.Draws {
-			it := judgedItem(d.Verdict, map[bool]string{true: "yes", false: "no"}[d.Verdict == 1], "", d.Reason, nil, false)
-			it.Text, it.Reason = it.Reason, ""
+			it := judgedItem(d.Verdict == 1, map[bool]string{true: "yes", false: "no"}[d.Verdict == 1], d.Reason, "")
 			if d.Quote != "" {
 				it.Evidence = sanitize.Text("\"" + d.Quote + "\"")
 			}
@@ -778,7 +772,7 @@ func htmlCriterionSection(r *eval.Result, name string) htmlSection {
 		hl := htmlList{Title: "checklist"}
 		passed := 0
 		for _, it := range t.Items {
-			hi := judgedItem(it.Verdict, "", it.Item, it.Reason, nil, false)
+			hi := judgedItem(it.Verdict == 1, "", it.Item, it.Reason)
 			if it.Quote != "" {
 				hi.Evidence = sanitize.Text("\"" + it.Quote + "\"")
 			}
