@@ -60,12 +60,12 @@ func TestKeyIndexMatching(t *testing.T) {
 	}
 }
 
-// Diff matches through a Matching: by key, a reordered run compares the
+// Diff matches by key: a reordered run compares the
 // same samples.
 func TestDiffMatchings(t *testing.T) {
 	before := []*eval.Result{bres(0, "", "one", 1), bres(1, "", "two", 0.5)}
 	after := []*eval.Result{bres(0, "", "two", 0.5), bres(1, "", "one", 1)}
-	if d := Diff([]eval.Metric{eval.Faithfulness}, before, after, MatchByKeyOf(before)); len(d.Samples) != 0 || d.Shared != 2 || d.ByContent != 2 {
+	if d := Diff([]eval.Metric{eval.Faithfulness}, before, after); len(d.Samples) != 0 || d.Shared != 2 || d.ByContent != 2 {
 		t.Errorf("by key: %+v", d)
 	}
 }

@@ -232,34 +232,3 @@ func setBit(set *[]uint64, i int) {
 }
 
 func hasBit(set []uint64, i int) bool { return i/64 < len(set) && set[i/64]&(1<<(i%64)) != 0 }
-
-// A Matching finds, for a result of the run after, the result of the run
-// before it is compared with (nil: none) and how it was matched.
-type Matching interface {
-	Match(after *eval.Result) (*eval.Result, MatchKind)
-}
-
-// MatchByKeyOf pairs samples by id, else by content (see KeyIndex.Match).
-func MatchByKeyOf(before []*eval.Result) Matching {
-	km := keyMatching{x: NewKeyIndex(nil, len(before))}
-	for _, r := range before {
-		if r != nil {
-			km.x.Add(r)
-			km.rs = append(km.rs, r)
-		}
-	}
-	return km
-}
-
-type keyMatching struct {
-	x  *KeyIndex
-	rs []*eval.Result
-}
-
-func (m keyMatching) Match(after *eval.Result) (*eval.Result, MatchKind) {
-	pos, kind := m.x.Match(after)
-	if kind == MatchNone {
-		return nil, MatchNone
-	}
-	return m.rs[pos], kind
-}
