@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -399,13 +398,7 @@ func (r *Runner) standalone(ctx context.Context, s *Sample, cfg *RunnerConfig) (
 
 // scored are the names a result is scored under: the metrics, then the
 // criteria.
-func (cfg *RunnerConfig) scored() []Metric {
-	out := slices.Clone(cfg.Metrics)
-	for _, n := range cfg.Criteria.Names() {
-		out = append(out, Metric(n))
-	}
-	return out
-}
+func (cfg *RunnerConfig) scored() []Metric { return Scored(cfg.Metrics, cfg.Criteria.Names()) }
 
 // unsupported is why the judge cannot compute m ("" when it can): a
 // judge that does not implement MetricSupporter supports every metric.

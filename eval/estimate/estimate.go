@@ -132,10 +132,7 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 	}
 	// The criteria are billed under their names after the metrics, as a
 	// run reports them.
-	scored := slices.Clone(metrics)
-	for _, n := range cfg.Criteria.Names() {
-		scored = append(scored, eval.Metric(n))
-	}
+	scored := eval.Scored(metrics, cfg.Criteria.Names())
 	est := &Estimate{Samples: total, ByMetric: map[eval.Metric]Metric{}, Notes: []string{}, order: scored,
 		Prices: PriceInfo{Source: cfg.Prices.Source, Date: cfg.Prices.Date}}
 	for _, m := range scored {

@@ -119,11 +119,7 @@ func (r RunInfo) Scored() []eval.Metric {
 	if r.Criteria == nil {
 		return r.Metrics
 	}
-	out := slices.Clone(r.Metrics)
-	for _, c := range r.Criteria.Items {
-		out = append(out, eval.Metric(c.Name))
-	}
-	return out
+	return eval.Scored(r.Metrics, r.Criteria.Names())
 }
 
 // AttemptStart is when the run's latest attempt began: what a live view
