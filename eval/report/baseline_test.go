@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strings"
 	"testing"
 
@@ -327,3 +328,15 @@ func TestJUnitBaselineChecks(t *testing.T) {
 		t.Errorf("github:\n%s", gh.String())
 	}
 }
+
+// Unmatched is how many samples of the index no Match has taken.
+func (x *KeyIndex) Unmatched() int {
+	n := 0
+	for _, w := range x.used {
+		n += bits.OnesCount64(w)
+	}
+	return len(x.index) - n
+}
+
+// Regressed is how many shared samples fell by more than the margin.
+func (c *Comparison) Regressed() int { return c.regressed }

@@ -206,15 +206,6 @@ func (x *KeyIndex) take(k sampleKey) (int, bool) {
 	return pos, true
 }
 
-// Unmatched is how many samples of the index no Match has taken.
-func (x *KeyIndex) Unmatched() int {
-	n := 0
-	for _, w := range x.used {
-		n += bits.OnesCount64(w)
-	}
-	return len(x.index) - n
-}
-
 // WithID is how many samples of the index have an id.
 func (x *KeyIndex) WithID() int {
 	n := 0
