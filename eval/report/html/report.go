@@ -44,18 +44,15 @@ const htmlBins = 10
 // changed sample's changed judgements.
 func Write(w io.Writer, run report.RunInfo, summary map[eval.Metric]report.MetricSummary, diagnoses map[report.Diagnosis]int, each func(yield func(*eval.Result) error) error, base *Baseline) error {
 	scored := run.Scored()
-	hist := make(map[eval.Metric]*[htmlBins]int, len(scored))
-	for _, m := range scored {
-		hist[m] = new([htmlBins]int)
-	}
+	hist := make([][htmlBins]int, len(scored)) // by position in scored
 	hc := newHTMLComparison(base)
 	levels := report.RunLevels(run)
 	convs := report.NewTallyAt(scored, levels)
 	err := each(func(r *eval.Result) error {
 		convs.Add(r)
-		for _, m := range scored {
+		for i, m := range scored {
 			if v, ok := r.Score(m); ok && r.Status[m] == eval.StatusOK {
-				hist[m][htmlBin(v)]++
+				hist[i][htmlBin(v)]++
 			}
 		}
 		if hc != nil {
@@ -170,7 +167,7 @@ type htmlBar struct {
 	Range   string
 }
 
-func htmlHeadOf(run report.RunInfo, summary map[eval.Metric]report.MetricSummary, diag map[report.Diagnosis]int, hist map[eval.Metric]*[htmlBins]int, levels report.Levels) htmlHead {
+func htmlHeadOf(run report.RunInfo, summary map[eval.Metric]report.MetricSummary, diag map[report.Diagnosis]int, hist [][htmlBins]int, levels report.Levels) htmlHead {
 	h := htmlHead{Title: "ragscope run " + sanitize.Line(run.ID)}
 	samples := run.SamplesText()
 	if run.Skipped > 0 {
@@ -199,11 +196,11 @@ func htmlHeadOf(run report.RunInfo, summary map[eval.Metric]report.MetricSummary
 	if !levels.IsDefault() {
 		h.Levels = sanitize.Line(levels.Describe())
 	}
-	for _, m := range run.Scored() {
+	for i, m := range run.Scored() {
 		ms := summary[m]
 		hm := htmlMetric{Name: sanitize.Line(string(m)), Abbrev: sanitize.Line(eval.MetricAbbrev(m)), Mean: show.Score(ms.Mean),
 			Why: sanitize.Line(ms.Why()), Scored: ms.Scored, NA: ms.NotApplicable, Failed: ms.Failed, Lower: eval.LowerIsBetter(m)}
-		bins := hist[m]
+		bins := hist[i]
 		top := 1
 		for _, n := range bins {
 			top = max(top, n)
@@ -682,11 +679,7 @@ func entityHTML(r *eval.Result, sec *htmlSection) {
 		hl.Items = append(hl.Items, judgedItem(e.Found, lead, text, ""))
 	}
 	sec.Lists = append(sec.Lists, hl)
-	names := make([]string, len(t.Contexts))
-	for i, e := range t.Contexts {
-		names[i] = sanitize.Line(e)
-	}
-	sec.Notes = append(sec.Notes, fmt.Sprintf("context entities (%d): %s", len(t.Contexts), strings.Join(names, "; ")))
+	sec.Notes = append(sec.Notes, fmt.Sprintf("context entities (%d): %s", len(t.Contexts), sanitize.Line(strings.Join(t.Contexts, "; "))))
 	if r.Status[eval.ContextEntityRecall] == eval.StatusOK && len(t.Reference) > 0 {
 		sec.Formula = append(sec.Formula, fmt.Sprintf("entity recall = |found| / |reference entities| = %d/%d = %.3f",
 			t.Found, len(t.Reference), float64(t.Found)/float64(len(t.Reference))))
