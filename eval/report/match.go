@@ -88,9 +88,11 @@ type KeyIndex struct {
 	next map[sampleKey]int32
 }
 
-// statusCodes numbers the statuses for KeyIndex (0: none recorded).
-var statusCodes = []eval.Status{"", eval.StatusOK, eval.StatusNoStatements, eval.StatusMissingInput, eval.StatusNoQuestions,
-	eval.StatusParseError, eval.StatusJudgeError, eval.StatusCacheMiss, eval.StatusCancelled, eval.StatusUnsupported, eval.StatusTruncated}
+// statusCodes numbers the statuses for KeyIndex (0: none recorded). After
+// ok they are in the order MetricSummary.Why lists them: not applicable
+// first, then failures.
+var statusCodes = []eval.Status{"", eval.StatusOK, eval.StatusNoStatements, eval.StatusMissingInput, eval.StatusNoQuestions, eval.StatusUnsupported,
+	eval.StatusParseError, eval.StatusTruncated, eval.StatusJudgeError, eval.StatusCacheMiss, eval.StatusCancelled}
 
 func statusCode(st eval.Status) uint8 {
 	if i := slices.Index(statusCodes, st); i > 0 {

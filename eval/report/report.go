@@ -172,15 +172,10 @@ type MetricSummary struct {
 	ByStatus map[eval.Status]int `json:"by_status,omitempty"`
 }
 
-// unscoredOrder is the order statuses are listed in when saying why
-// samples were not scored: not applicable first, then failures.
-var unscoredOrder = []eval.Status{eval.StatusNoStatements, eval.StatusMissingInput, eval.StatusNoQuestions, eval.StatusUnsupported,
-	eval.StatusParseError, eval.StatusTruncated, eval.StatusJudgeError, eval.StatusCacheMiss, eval.StatusCancelled}
-
 // Why says why samples were not scored, e.g. "1 missing_input, 2 judge_error".
 func (ms MetricSummary) Why() string {
 	var parts []string
-	for _, st := range unscoredOrder {
+	for _, st := range statusCodes[2:] {
 		if n := ms.ByStatus[st]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, st))
 		}

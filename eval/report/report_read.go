@@ -204,9 +204,7 @@ func checkReportSample(r *eval.Result, criteria []eval.Metric) error {
 		}
 		st := r.Status[m]
 		switch {
-		case v == nil && st == eval.StatusOK:
-			return fmt.Errorf("%s has status ok and no score", m)
-		case v == nil:
+		case v == nil: // with status ok: below
 		case st != eval.StatusOK:
 			return fmt.Errorf("%s has a score (%g) but status %q; only ok carries a score", m, *v, st)
 		case math.IsNaN(*v) || *v > 1 || *v < 0 && (m != eval.AnswerRelevancy || *v < -1):
