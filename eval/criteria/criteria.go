@@ -345,17 +345,18 @@ func kindList() string {
 // fill reads the kind's own keys.
 func (p *parser) fill(c *Criterion, f map[string]*yaml.Node) error {
 	var err error
-	switch c.Kind {
-	case YesNo, Rubric, Checklist:
+	if c.Kind.NeedsJudge() {
 		if c.Inputs, err = p.inputs(c, f["inputs"]); err != nil {
+			return err
+		}
+	}
+	if c.Kind == YesNo || c.Kind == Rubric {
+		if c.Text, err = p.text(c, f["text"], "text"); err != nil {
 			return err
 		}
 	}
 	switch c.Kind {
 	case YesNo:
-		if c.Text, err = p.text(c, f["text"], "text"); err != nil {
-			return err
-		}
 		c.Strictness = 1
 		if n := f["strictness"]; n != nil {
 			c.Strictness, err = strconv.Atoi(n.Value)
@@ -364,9 +365,6 @@ func (p *parser) fill(c *Criterion, f map[string]*yaml.Node) error {
 			}
 		}
 	case Rubric:
-		if c.Text, err = p.text(c, f["text"], "text"); err != nil {
-			return err
-		}
 		return p.levels(c, f["levels"])
 	case Checklist:
 		items := f["items"]
