@@ -24,12 +24,8 @@ import (
 type sampleKey [12]byte
 
 func idKey(id string) sampleKey {
-	h := sha256.New()
-	h.Write([]byte("id\x00"))
-	h.Write([]byte(id))
-	var k sampleKey
-	copy(k[:], h.Sum(nil))
-	return k
+	sum := sha256.Sum256([]byte("id\x00" + id))
+	return sampleKey(sum[:])
 }
 
 func contentKey(r *eval.Result) sampleKey {
@@ -49,9 +45,7 @@ func contentKey(r *eval.Result) sampleKey {
 		field(c)
 	}
 	field(r.Reference)
-	var k sampleKey
-	copy(k[:], h.Sum(nil))
-	return k
+	return sampleKey(h.Sum(nil))
 }
 
 // MatchKind says how a pair of samples was matched.
