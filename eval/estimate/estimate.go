@@ -186,10 +186,7 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 		},
 	}
 	r.Stream(ctx, src, total)
-	if err := r.Err(); err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
+	if err := cmp.Or(r.Err(), ctx.Err()); err != nil {
 		return nil, err
 	}
 
