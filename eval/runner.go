@@ -287,11 +287,8 @@ func (r *Runner) Cancelled() bool { return r.cancelled }
 func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, emit func(Event)) *Result {
 	res := &Result{
 		Index: s.Index, ID: s.ID, Question: s.Question, Answer: s.Answer,
-		Contexts: s.Contexts, Reference: s.Reference,
+		Contexts: orEmpty(s.Contexts), Reference: s.Reference,
 		Scores: map[Metric]*float64{}, Status: map[Metric]Status{},
-	}
-	if res.Contexts == nil {
-		res.Contexts = []string{}
 	}
 	if s.IsConversation() {
 		res.ConversationID, res.Turn = s.Conversation, s.Turn
