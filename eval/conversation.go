@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 )
@@ -107,9 +108,7 @@ const standaloneUnsupported = "this judge cannot rewrite a question from the con
 // earlier, counted as support when hs says so, and any statement may be
 // flagged as contradicting an earlier answer.
 func lookBack(ctx context.Context, j Judge, s *Sample, hs HistorySupport, tr *FaithfulnessTrace) error {
-	if hs == "" {
-		hs = HistoryChunks
-	}
+	hs = cmp.Or(hs, HistoryChunks)
 	tr.HistorySupport = hs
 	cj, ok := j.(ConversationJudge)
 	if !ok {

@@ -176,9 +176,7 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 				for m, st := range res.Status {
 					if st.Failed() && st != eval.StatusCacheMiss {
 						failed++
-						if firstErr == "" {
-							firstErr = fmt.Sprintf("sample %d %s: %s", res.Index, m, res.Errors[m])
-						}
+						firstErr = cmp.Or(firstErr, fmt.Sprintf("sample %d %s: %s", res.Index, m, res.Errors[m]))
 					}
 				}
 			}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -166,10 +167,7 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]Metri
 		if why != "" {
 			why = " (" + why + ")"
 		}
-		u, cost := run.Usage[m], run.MetricCostText(m)
-		if cost == "" {
-			cost = "-"
-		}
+		u, cost := run.Usage[m], cmp.Or(run.MetricCostText(m), "-")
 		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d%s | %d | %d | %d | %s |\n", mdCell(string(m)), mean, ms.Scored, ms.NotApplicable, ms.Failed, sanitize.Line(why),
 			u.Sent(), u.CacheHits, u.PromptTokens+u.CompletionTokens, cost)
 	}
