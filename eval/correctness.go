@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"context"
 	"sync"
 )
@@ -134,16 +135,10 @@ func together(calls ...func() error) error {
 	errs := make([]error, len(calls))
 	var wg sync.WaitGroup
 	for i, call := range calls {
-		wg.Add(1)
-		go func() { defer wg.Done(); errs[i] = call() }()
+		wg.Go(func() { errs[i] = call() })
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return cmp.Or(errs...)
 }
 
 // orEmpty is s, or [] for none: a trace lists no item as [], not null.

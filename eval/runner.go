@@ -199,9 +199,7 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 	scored := cfg.scored()
 	var storing sync.WaitGroup
 	for range 2 {
-		storing.Add(1)
-		go func() {
-			defer storing.Done()
+		storing.Go(func() {
 			batch := make([]finished, 0, cap(slots))
 			rs := make([]*Result, 0, cap(slots))
 			for f := range waiting {
@@ -233,17 +231,15 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 				clear(batch)
 				clear(rs)
 			}
-		}()
+		})
 	}
 	var wg sync.WaitGroup
-	for w := 0; w < cfg.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	for range cfg.Workers {
+		wg.Go(func() {
 			for j := range jobs {
 				waiting <- finished{j, r.evalSample(ctx, &j.s, cfg, emit)}
 			}
-		}()
+		})
 	}
 	i := 0
 	err := src(func(s Sample) bool {

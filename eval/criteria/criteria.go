@@ -138,13 +138,8 @@ func (s *Set) Names() []string {
 
 // Find is the criterion named name, nil if none is.
 func (s *Set) Find(name string) *Criterion {
-	if s == nil {
-		return nil
-	}
-	for _, c := range s.Criteria {
-		if c.Name == name {
-			return c
-		}
+	if i := slices.Index(s.Names(), name); i >= 0 {
+		return s.Criteria[i]
 	}
 	return nil
 }
