@@ -6,6 +6,7 @@ package criteria
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -531,10 +532,7 @@ func (p *parser) patterns(c *Criterion, f map[string]*yaml.Node) error {
 	case one == nil && many == nil:
 		return p.errf(orNode(nil, c), "criterion %q: %s needs pattern (a regular expression) or patterns (a list)", c.Name, c.Kind)
 	}
-	n := one
-	if many != nil {
-		n = many
-	}
+	n := cmp.Or(many, one)
 	var err error
 	if c.Patterns, err = p.strings(c, n, "pattern"); err != nil {
 		return err
