@@ -76,7 +76,7 @@ func ReadReport(r io.Reader, full func(pos int) bool, each func(pos int, res *ev
 			}
 			haveRun = true
 		case "samples":
-			if err := readSamples(dec, lim, full, each, criteriaOf(info)); err != nil {
+			if err := readSamples(dec, lim, full, each, eval.Scored(nil, info.Criteria.Names())); err != nil {
 				return info, err
 			}
 			haveSamples = true
@@ -177,11 +177,6 @@ func readSamples(dec *json.Decoder, lim *limitedReader, full func(int) bool, eac
 		return notReport(err, dec)
 	}
 	return nil
-}
-
-// criteriaOf are the names of the criteria a run record lists.
-func criteriaOf(info RunInfo) []eval.Metric {
-	return info.Scored()[len(info.Metrics):]
 }
 
 // checkReportSample refuses what a report of ours never holds: a metric
