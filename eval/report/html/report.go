@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -347,7 +346,7 @@ func htmlSampleOf(metrics, scored []eval.Metric, r *eval.Result, levels report.L
 	for _, m := range metrics {
 		s.Sections = append(s.Sections, htmlMetricSection(r, m, levels))
 	}
-	for _, name := range slices.Sorted(maps.Keys(r.Criteria)) {
+	for _, name := range r.CriteriaNames() {
 		s.Criteria = append(s.Criteria, htmlCriterionSection(r, name))
 	}
 	if n := len(r.Calls); n > 0 {
