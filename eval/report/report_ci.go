@@ -63,10 +63,10 @@ func githubCommand(w io.Writer, cmd, title, msg string) {
 func WriteReportGitHub(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSummary, outcome GateOutcome, each func(yield func(*eval.Result) error) error) error {
 	gate := outcome.gate
 	bw := bufio.NewWriterSize(w, 64<<10)
-	samplesBreached := false
+	below := "warning" // an error once the samples' check is breached
 	for _, c := range outcome.Checks {
 		if c.Kind == "samples" && c.Metric == "" && c.State == GateBreached {
-			samplesBreached = true
+			below = "error"
 		}
 		switch c.State {
 		case GateBreached:
@@ -74,10 +74,6 @@ func WriteReportGitHub(w io.Writer, run RunInfo, summary map[eval.Metric]MetricS
 		case GateCannot:
 			githubCommand(bw, "error", "ragscope cannot gate", c.Message)
 		}
-	}
-	below := "warning"
-	if samplesBreached {
-		below = "error"
 	}
 	err := each(func(r *eval.Result) error {
 		for _, m := range run.Scored() {
