@@ -261,11 +261,7 @@ func WriteReportJUnit(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSu
 				tc.Error = &junitProblem{Message: xmlClean(show.Clip(msg, junitMessageRunes), false), Type: string(st), Text: xmlClean(msg, true)}
 			case st != eval.StatusOK:
 				// Not applicable, or not computable by this judge: skipped, with the reason.
-				msg := string(st)
-				if why := r.Errors[m]; why != "" {
-					msg += ": " + why
-				}
-				tc.Skipped = &junitSkipped{Message: xmlClean(show.Clip(msg, junitMessageRunes), false)}
+				tc.Skipped = &junitSkipped{Message: xmlClean(show.Clip(show.StatusText(r, m), junitMessageRunes), false)}
 			default:
 				if min, low := gate.Below(r, m); low {
 					tc.Failure = &junitProblem{

@@ -363,7 +363,7 @@ func htmlSampleOf(metrics, scored []eval.Metric, r *eval.Result, levels report.L
 		if !ok || st == eval.StatusOK || st == eval.StatusUnsupported {
 			continue
 		}
-		line := sanitize.Line(string(m) + ": " + statusText(r, m))
+		line := sanitize.Line(string(m) + ": " + show.StatusText(r, m))
 		if st.Failed() {
 			s.FailureLines = append(s.FailureLines, line)
 		} else {
@@ -378,15 +378,6 @@ func htmlSampleOf(metrics, scored []eval.Metric, r *eval.Result, levels report.L
 	return s
 }
 
-// statusText is a metric's status with the judge's error, if any.
-func statusText(r *eval.Result, m eval.Metric) string {
-	msg := string(r.Status[m])
-	if e := r.Errors[m]; e != "" {
-		msg += ": " + e
-	}
-	return msg
-}
-
 func htmlMetricSection(r *eval.Result, m eval.Metric, levels report.Levels) htmlSection {
 	sec := htmlSection{Title: sanitize.Line(string(m))}
 	st, ok := r.Status[m]
@@ -398,7 +389,7 @@ func htmlMetricSection(r *eval.Result, m eval.Metric, levels report.Levels) html
 		sec.Score, sec.Class = fmt.Sprintf("%.3f", v), bandClass(levels, m, v)
 	}
 	if st != eval.StatusOK {
-		sec.Status = sanitize.Line(statusText(r, m))
+		sec.Status = sanitize.Line(show.StatusText(r, m))
 		switch {
 		case st.Failed():
 			sec.StatusClass = "fail"
@@ -730,7 +721,7 @@ func htmlCriterionSection(r *eval.Result, name string) htmlSection {
 			sec.Class = "lo"
 		}
 	} else if st, ok := r.Status[m]; ok {
-		sec.Status, sec.StatusClass = sanitize.Line(statusText(r, m)), "warn"
+		sec.Status, sec.StatusClass = sanitize.Line(show.StatusText(r, m)), "warn"
 		if st.Failed() {
 			sec.StatusClass = "fail"
 		}

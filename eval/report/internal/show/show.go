@@ -37,6 +37,15 @@ func Clip(s string, n int) string {
 	return string(r[:n]) + "..."
 }
 
+// StatusText is m's status on r with the judge's error, if any.
+func StatusText(r *eval.Result, m eval.Metric) string {
+	msg := string(r.Status[m])
+	if e := r.Errors[m]; e != "" {
+		msg += ": " + e
+	}
+	return msg
+}
+
 // Quote quotes a text for a line of output: backslashes and quotes are
 // escaped, and sanitize.Line shows control characters as escapes.
 func Quote(s string) string {
