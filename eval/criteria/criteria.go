@@ -61,12 +61,7 @@ type Text map[string]string
 
 // In is the wording in lang, else in the other language the file gives.
 func (t Text) In(lang string) string {
-	for _, l := range []string{lang, "", "zh", "en"} {
-		if s := t[l]; s != "" {
-			return s
-		}
-	}
-	return ""
+	return cmp.Or(t[lang], t[""], t["zh"], t["en"])
 }
 
 // Level is one level of a rubric's scale.
