@@ -23,10 +23,7 @@ type Turn struct {
 
 // AskedQuestion is the question as the user asked it.
 func (s *Sample) AskedQuestion() string {
-	if s.Asked != "" {
-		return s.Asked
-	}
-	return s.Question
+	return cmp.Or(s.Asked, s.Question)
 }
 
 // IsConversation reports whether the sample is a turn of a conversation.

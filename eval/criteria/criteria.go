@@ -413,10 +413,7 @@ func (p *parser) fill(c *Criterion, f map[string]*yaml.Node) error {
 
 // orNode is n, or the criterion's own line when the key is missing.
 func orNode(n *yaml.Node, c *Criterion) *yaml.Node {
-	if n != nil {
-		return n
-	}
-	return &yaml.Node{Line: c.Line}
+	return cmp.Or(n, &yaml.Node{Line: c.Line})
 }
 
 func (p *parser) inputs(c *Criterion, n *yaml.Node) ([]string, error) {

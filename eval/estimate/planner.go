@@ -1,6 +1,7 @@
 package estimate
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -42,10 +43,7 @@ func withSample(ctx context.Context, s *eval.Sample, statements []string) contex
 
 func sampleFrom(ctx context.Context) *sampleCtx {
 	sc, _ := ctx.Value(sampleKey{}).(*sampleCtx)
-	if sc == nil {
-		return &sampleCtx{s: &eval.Sample{}}
-	}
-	return sc
+	return cmp.Or(sc, &sampleCtx{s: &eval.Sample{}})
 }
 
 // planJudge is the judge with each call's sample put in its context. It
