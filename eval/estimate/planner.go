@@ -213,15 +213,11 @@ func (p *planner) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResp
 	case prompts.TaskAnswerCorrectnessClassifications:
 		// Every answer statement a TP: the reply's length, which is what
 		// costs, is that of the statements sent.
-		type item struct {
-			Statement string `json:"statement"`
-			Reason    string `json:"reason"`
-		}
-		tp := []item{}
+		tp := []eval.CorrectnessItem{}
 		for _, st := range sc.statements {
-			tp = append(tp, item{st, reason(lang)})
+			tp = append(tp, eval.CorrectnessItem{Statement: st, Reason: reason(lang)})
 		}
-		content = map[string]any{"TP": tp, "FP": []item{}, "FN": []item{}}
+		content = map[string]any{"TP": tp, "FP": []eval.CorrectnessItem{}, "FN": []eval.CorrectnessItem{}}
 	case prompts.TaskEntailmentVerdicts:
 		// Every statement entailed: the calls of factual correctness and
 		// noise sensitivity do not depend on the verdicts, only on there
