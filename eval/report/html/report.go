@@ -313,14 +313,9 @@ type htmlItem struct {
 	Flag, Note                   string
 }
 
+// bandClass is the class a score is drawn in, by its band.
 func bandClass(l report.Levels, m eval.Metric, v float64) string {
-	switch l.Band(m, v) {
-	case report.BandLow:
-		return "lo"
-	case report.BandMid:
-		return "mid"
-	}
-	return "hi"
+	return [...]string{report.BandLow: "lo", report.BandMid: "mid", report.BandHigh: "hi"}[l.Band(m, v)]
 }
 
 // htmlSampleOf is a sample's row and drill-down: a cell per scored name
