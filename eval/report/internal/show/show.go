@@ -1,6 +1,6 @@
 // Package show holds how the reports of eval/report and its sub-packages
-// write numbers and texts from data: scores, quoted or clipped texts, a
-// changed judgement as lines.
+// write numbers and texts from data: scores, statuses, quoted or clipped
+// texts, a changed judgement as lines.
 package show
 
 import (
