@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"slices"
 	"strings"
 )
 
@@ -28,13 +29,7 @@ func ParseNSMode(s string) (string, error) {
 // statements); the chunks' Relevant flags are set here.
 func noiseStatements(chunks []NoiseChunk, byReference []StatementVerdict) (stmts []NoiseStatement, relevant, irrelevant int) {
 	for k := range chunks {
-		chunks[k].Relevant = false
-		for _, v := range chunks[k].Reference {
-			if v.Verdict == 1 {
-				chunks[k].Relevant = true
-				break
-			}
-		}
+		chunks[k].Relevant = slices.ContainsFunc(chunks[k].Reference, func(v StatementVerdict) bool { return v.Verdict == 1 })
 	}
 	stmts = make([]NoiseStatement, len(byReference))
 	for i, v := range byReference {
