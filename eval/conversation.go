@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 )
@@ -22,10 +23,7 @@ type Turn struct {
 
 // AskedQuestion is the question as the user asked it.
 func (s *Sample) AskedQuestion() string {
-	if s.Asked != "" {
-		return s.Asked
-	}
-	return s.Question
+	return cmp.Or(s.Asked, s.Question)
 }
 
 // IsConversation reports whether the sample is a turn of a conversation.
@@ -107,9 +105,7 @@ const standaloneUnsupported = "this judge cannot rewrite a question from the con
 // earlier, counted as support when hs says so, and any statement may be
 // flagged as contradicting an earlier answer.
 func lookBack(ctx context.Context, j Judge, s *Sample, hs HistorySupport, tr *FaithfulnessTrace) error {
-	if hs == "" {
-		hs = HistoryChunks
-	}
+	hs = cmp.Or(hs, HistoryChunks)
 	tr.HistorySupport = hs
 	cj, ok := j.(ConversationJudge)
 	if !ok {

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"context"
 	"sync"
 )
@@ -34,7 +35,7 @@ func CorrectnessScore(f, sim float64, w [2]float64) float64 {
 }
 
 // answer_similarity = cosine(E(answer), E(reference)).
-func runSemanticSimilarity(ctx context.Context, j Judge, s *Sample, r *Result) {
+func runSemanticSimilarity(ctx context.Context, j Judge, s *Sample, _ *RunnerConfig, r *Result) {
 	if r.lacks(AnswerSimilarity, blank(s.Answer) || blank(s.Reference), "answer similarity needs both an answer and a reference") {
 		return
 	}
@@ -68,10 +69,11 @@ func embed(ctx context.Context, j Judge, s *Sample, texts []string, who string) 
 }
 
 // answer_correctness = (w0·F1(TP, FP, FN) + w1·answer_similarity) / (w0 + w1).
-func runAnswerCorrectness(ctx context.Context, j Judge, s *Sample, weights [2]float64, r *Result) {
+func runAnswerCorrectness(ctx context.Context, j Judge, s *Sample, cfg *RunnerConfig, r *Result) {
 	if r.lacks(AnswerCorrectness, blank(s.Answer) || blank(s.Reference), "answer correctness needs both an answer and a reference") {
 		return
 	}
+	weights := cfg.ACWeights
 	if weights == ([2]float64{}) {
 		weights = DefaultACWeights
 	}
@@ -93,18 +95,15 @@ func runAnswerCorrectness(ctx context.Context, j Judge, s *Sample, weights [2]fl
 	if weights[1] != 0 {
 		tr.Similarity = &sim
 	}
-	switch {
-	case len(ans) == 0 && len(ref) == 0:
+	if len(ans) == 0 || len(ref) == 0 {
+		from := "the answer nor from the reference"
+		if len(ans) > 0 {
+			from = "the reference"
+		} else if len(ref) > 0 {
+			from = "the answer"
+		}
 		r.AnswerCorrectness = tr
-		r.set(AnswerCorrectness, StatusNoStatements, nil, "the judge extracted no statements from the answer nor from the reference")
-		return
-	case len(ans) == 0:
-		r.AnswerCorrectness = tr
-		r.set(AnswerCorrectness, StatusNoStatements, nil, "the judge extracted no statements from the answer")
-		return
-	case len(ref) == 0:
-		r.AnswerCorrectness = tr
-		r.set(AnswerCorrectness, StatusNoStatements, nil, "the judge extracted no statements from the reference")
+		r.set(AnswerCorrectness, StatusNoStatements, nil, "the judge extracted no statements from "+from)
 		return
 	}
 	cls, err := j.CorrectnessClassify(ctx, s, ans, ref)
@@ -136,16 +135,10 @@ func together(calls ...func() error) error {
 	errs := make([]error, len(calls))
 	var wg sync.WaitGroup
 	for i, call := range calls {
-		wg.Add(1)
-		go func() { defer wg.Done(); errs[i] = call() }()
+		wg.Go(func() { errs[i] = call() })
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return cmp.Or(errs...)
 }
 
 // orEmpty is s, or [] for none: a trace lists no item as [], not null.

@@ -115,8 +115,8 @@ func TestAnswerCorrectnessAndSimilarity(t *testing.T) {
 			tc.j.classified = &n
 			s := tc.s
 			var r Result
-			runAnswerCorrectness(context.Background(), tc.j, &s, tc.w, &r)
-			runSemanticSimilarity(context.Background(), tc.j, &s, &r)
+			runAnswerCorrectness(context.Background(), tc.j, &s, &RunnerConfig{ACWeights: tc.w}, &r)
+			runSemanticSimilarity(context.Background(), tc.j, &s, nil, &r)
 			for _, c := range []struct {
 				m    Metric
 				st   Status

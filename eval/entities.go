@@ -11,7 +11,7 @@ import (
 // entities. As in RAGAS the chunks are asked for their entities in one
 // call, joined (joinedContexts), so a sample costs two calls; unlike RAGAS,
 // entities match on a normalised form (EntityKey), not as exact strings.
-func runContextEntityRecall(ctx context.Context, j Judge, s *Sample, r *Result) {
+func runContextEntityRecall(ctx context.Context, j Judge, s *Sample, _ *RunnerConfig, r *Result) {
 	if r.lacks(ContextEntityRecall, blank(s.Reference), "context entity recall needs a reference") ||
 		r.lacks(ContextEntityRecall, noContexts(s), "no retrieved contexts to find the reference's entities in") {
 		return
@@ -23,7 +23,7 @@ func runContextEntityRecall(ctx context.Context, j Judge, s *Sample, r *Result) 
 		return
 	}
 	matches, found := matchEntities(ref, got)
-	tr := &EntityRecallTrace{Reference: matches, Contexts: cleanEntities(got), Found: found}
+	tr := &EntityRecallTrace{Reference: matches, Contexts: trimmed(got), Found: found}
 	r.ContextEntityRecall = tr
 	if len(matches) == 0 {
 		r.set(ContextEntityRecall, StatusNoStatements, nil, "the judge found no entities in the reference")
@@ -42,11 +42,7 @@ func entityRecallScore(found, total int) float64 { return float64(found) / float
 // joinedContexts is the one text entity recall asks the contexts'
 // entities of: the non-empty chunks in rank order, a blank line apart.
 func joinedContexts(contexts []string) string {
-	cs := nonEmpty(contexts)
-	for i := range cs {
-		cs[i] = strings.TrimSpace(cs[i])
-	}
-	return strings.Join(cs, "\n\n")
+	return strings.Join(trimmed(contexts), "\n\n")
 }
 
 // matchEntities gives one EntityMatch per distinct reference entity (by
@@ -87,8 +83,8 @@ func matchEntities(reference, contexts []string) (matches []EntityMatch, found i
 // match their bare forms). "" means the text has no entity in it.
 func EntityKey(s string) string { return fold.Entity(s) }
 
-// cleanEntities is the contexts' entities trimmed, without empty ones.
-func cleanEntities(es []string) []string {
+// trimmed is the texts trimmed, without empty ones.
+func trimmed(es []string) []string {
 	out := []string{}
 	for _, e := range es {
 		if e = strings.TrimSpace(e); e != "" {

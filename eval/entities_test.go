@@ -119,7 +119,7 @@ func TestContextEntityRecall(t *testing.T) {
 			j := entityJudge{entities: tc.ents, fail: tc.fail, mu: &sync.Mutex{}, asked: &asked}
 			s := tc.s
 			var r Result
-			runContextEntityRecall(context.Background(), j, &s, &r)
+			runContextEntityRecall(context.Background(), j, &s, nil, &r)
 			if r.Status[ContextEntityRecall] != tc.st {
 				t.Fatalf("status %s (%s), want %s", r.Status[ContextEntityRecall], r.Errors[ContextEntityRecall], tc.st)
 			}

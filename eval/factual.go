@@ -77,11 +77,11 @@ func factualCounts(answerClaims, referenceClaims []StatementVerdict) (tp, fp, fn
 // factual_correctness: the answer's claims each judged against the
 // reference (TP or FP); in recall and f1 modes also the reference's claims
 // against the answer (an FN when not entailed).
-func runFactualCorrectness(ctx context.Context, j Judge, s *Sample, mode string, r *Result) {
+func runFactualCorrectness(ctx context.Context, j Judge, s *Sample, cfg *RunnerConfig, r *Result) {
 	if r.lacks(FactualCorrectness, blank(s.Answer) || blank(s.Reference), "factual correctness needs both an answer and a reference") {
 		return
 	}
-	mode, err := ParseFCMode(mode)
+	mode, err := ParseFCMode(cfg.FCMode)
 	if err != nil {
 		r.set(FactualCorrectness, StatusJudgeError, nil, err.Error())
 		return

@@ -154,7 +154,7 @@ func TestFactualCorrectness(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := tc.s
 			var r Result
-			runFactualCorrectness(context.Background(), tc.j, &s, tc.mode, &r)
+			runFactualCorrectness(context.Background(), tc.j, &s, &RunnerConfig{FCMode: tc.mode}, &r)
 			if r.Status[FactualCorrectness] != tc.st {
 				t.Fatalf("status %s (%s), want %s", r.Status[FactualCorrectness], r.Errors[FactualCorrectness], tc.st)
 			}
@@ -207,12 +207,12 @@ func TestFactualCorrectness(t *testing.T) {
 func TestFactualCorrectnessExtractionError(t *testing.T) {
 	j := &failingStatements{err: NewStepError(StatusJudgeError, "429 too many requests")}
 	var r Result
-	runFactualCorrectness(context.Background(), j, &Sample{Answer: "a", Reference: "b"}, "", &r)
+	runFactualCorrectness(context.Background(), j, &Sample{Answer: "a", Reference: "b"}, &RunnerConfig{}, &r)
 	if r.Status[FactualCorrectness] != StatusJudgeError || !strings.Contains(r.Errors[FactualCorrectness], "429") {
 		t.Fatalf("%s: %s", r.Status[FactualCorrectness], r.Errors[FactualCorrectness])
 	}
 	var n Result
-	runNoiseSensitivity(context.Background(), j, &Sample{Answer: "a", Reference: "b", Contexts: []string{"c"}}, "", &n)
+	runNoiseSensitivity(context.Background(), j, &Sample{Answer: "a", Reference: "b", Contexts: []string{"c"}}, &RunnerConfig{}, &n)
 	if n.Status[NoiseSensitivity] != StatusJudgeError {
 		t.Fatalf("%s: %s", n.Status[NoiseSensitivity], n.Errors[NoiseSensitivity])
 	}

@@ -90,25 +90,6 @@ func MetricOfTask(task string) Metric {
 	return ""
 }
 
-// MetricsOfTask lists every metric whose steps make calls of task, the
-// metric MetricOfTask names first: answer correctness, factual correctness
-// and noise sensitivity reuse faithfulness's statement extraction, the
-// last two share the entailment verdicts, and three metrics embed.
-func MetricsOfTask(task string) []Metric {
-	switch task {
-	case TaskEmbeddings:
-		return []Metric{AnswerRelevancy, AnswerSimilarity, AnswerCorrectness}
-	case string(Faithfulness) + "_statements":
-		return []Metric{Faithfulness, AnswerCorrectness, FactualCorrectness, NoiseSensitivity}
-	case "entailment_verdicts":
-		return []Metric{FactualCorrectness, NoiseSensitivity}
-	}
-	if m := MetricOfTask(task); m != "" {
-		return []Metric{m}
-	}
-	return nil
-}
-
 // criterionTasks are the judge tasks of the kinds of criteria the LLM judges.
 var criterionTasks = map[string]criteria.Kind{
 	"criterion_yes_no":    criteria.YesNo,

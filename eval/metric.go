@@ -60,10 +60,8 @@ var metricDefs = [NumMetrics]*MetricDef{
 
 // Def is the definition of a metric this version knows, nil otherwise.
 func Def(m Metric) *MetricDef {
-	for _, d := range metricDefs {
-		if d.Name == m {
-			return d
-		}
+	if i := slices.Index(AllMetrics, m); i >= 0 {
+		return metricDefs[i]
 	}
 	return nil
 }

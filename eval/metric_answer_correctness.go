@@ -1,17 +1,12 @@
 package eval
 
-import (
-	"context"
-	"fmt"
-)
+import "fmt"
 
 // answerCorrectnessDef: the F-score of the answer's statements against the
 // reference's, weighed with answer similarity (runAnswerCorrectness).
 var answerCorrectnessDef = traced(MetricDef{
 	Name: AnswerCorrectness, Abbrev: "AC", Aliases: []string{"correctness"},
-	Run: func(ctx context.Context, j Judge, s *Sample, cfg *RunnerConfig, part *Result) {
-		runAnswerCorrectness(ctx, j, s, cfg.ACWeights, part)
-	},
+	Run: runAnswerCorrectness,
 }, func(r *Result) **AnswerCorrectnessTrace { return &r.AnswerCorrectness }, func(t *AnswerCorrectnessTrace) []string {
 	out := lines(t.Classes.FP, func(CorrectnessItem) bool { return true }, func(c CorrectnessItem) string {
 		return fmt.Sprintf("FP, not in the reference: %q: %s", c.Statement, c.Reason)

@@ -1,17 +1,12 @@
 package eval
 
-import (
-	"context"
-	"fmt"
-)
+import "fmt"
 
 // answerRelevancyDef: the mean cosine of the generated questions to the
 // question, 0 when every one is noncommittal (runAnswerRelevancy).
 var answerRelevancyDef = traced(MetricDef{
 	Name: AnswerRelevancy, Abbrev: "AR", Aliases: []string{"relevancy"},
-	Run: func(ctx context.Context, j Judge, s *Sample, cfg *RunnerConfig, part *Result) {
-		runAnswerRelevancy(ctx, j, s, cfg.Strictness, part)
-	},
+	Run: runAnswerRelevancy,
 	Labels: itemLabels(LabelAnswerRelevancy, relevancyTrace, func(t *AnswerRelevancyTrace) *[]GeneratedQuestion { return &t.Questions },
 		func(q GeneratedQuestion) LabelledItem { return LabelledItem{q.Question, q.Noncommittal} },
 		func(q *GeneratedQuestion, value int) { q.Noncommittal = value },

@@ -1,17 +1,12 @@
 package eval
 
-import (
-	"context"
-	"fmt"
-)
+import "fmt"
 
 // answerSimilarityDef: the cosine of the answer's and the reference's
 // embeddings (runSemanticSimilarity).
 var answerSimilarityDef = traced(MetricDef{
 	Name: AnswerSimilarity, Abbrev: "AS", Aliases: []string{"similarity"},
-	Run: func(ctx context.Context, j Judge, s *Sample, _ *RunnerConfig, part *Result) {
-		runSemanticSimilarity(ctx, j, s, part)
-	},
+	Run: runSemanticSimilarity,
 }, func(r *Result) **AnswerSimilarityTrace { return &r.AnswerSimilarity }, func(t *AnswerSimilarityTrace) []string {
 	return []string{fmt.Sprintf("cosine of the answer to the reference %.3f", t.Cosine)}
 }, nil)

@@ -1,17 +1,12 @@
 package eval
 
-import (
-	"context"
-	"fmt"
-)
+import "fmt"
 
 // contextEntityRecallDef: the share of the reference's entities found among
 // the contexts' (runContextEntityRecall).
 var contextEntityRecallDef = traced(MetricDef{
 	Name: ContextEntityRecall, Abbrev: "ER", Aliases: []string{"entity_recall"},
-	Run: func(ctx context.Context, j Judge, s *Sample, _ *RunnerConfig, part *Result) {
-		runContextEntityRecall(ctx, j, s, part)
-	},
+	Run: runContextEntityRecall,
 }, func(r *Result) **EntityRecallTrace { return &r.ContextEntityRecall }, func(t *EntityRecallTrace) []string {
 	return lines(t.Reference, func(e EntityMatch) bool { return !e.Found }, func(e EntityMatch) string {
 		return fmt.Sprintf("entity of the reference not in the contexts: %q", e.Entity)

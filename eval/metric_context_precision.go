@@ -18,13 +18,11 @@ var contextUtilizationDef = chunkMetric(ContextUtilization, "CU", "utilization",
 
 // chunkMetric is a metric whose trace is a verdict per ranked chunk, in
 // the result's field; a chunk is labelled by its rank.
-func chunkMetric(name Metric, abbrev, alias string, run func(context.Context, Judge, *Sample, *Result),
+func chunkMetric(name Metric, abbrev, alias string, run func(context.Context, Judge, *Sample, *RunnerConfig, *Result),
 	field func(r *Result) **ContextPrecisionTrace, notUseful, labelTask string) MetricDef {
 	return traced(MetricDef{
 		Name: name, Abbrev: abbrev, Aliases: []string{alias},
-		Run: func(ctx context.Context, j Judge, s *Sample, _ *RunnerConfig, part *Result) {
-			run(ctx, j, s, part)
-		},
+		Run: run,
 		Labels: itemLabels(labelTask, field, func(t *ContextPrecisionTrace) *[]ChunkVerdict { return &t.Chunks },
 			func(c ChunkVerdict) LabelledItem { return LabelledItem{strconv.Itoa(c.Rank), c.Verdict} },
 			func(c *ChunkVerdict, value int) { c.Verdict = value },

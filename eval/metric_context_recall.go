@@ -1,17 +1,12 @@
 package eval
 
-import (
-	"context"
-	"fmt"
-)
+import "fmt"
 
 // contextRecallDef: the reference's statements attributed to the chunks /
 // its statements (runContextRecall).
 var contextRecallDef = traced(MetricDef{
 	Name: ContextRecall, Abbrev: "CR", Aliases: []string{"recall"},
-	Run: func(ctx context.Context, j Judge, s *Sample, _ *RunnerConfig, part *Result) {
-		runContextRecall(ctx, j, s, part)
-	},
+	Run: runContextRecall,
 	Labels: itemLabels(LabelContextRecall, recallTrace, func(t *ContextRecallTrace) *[]Classification { return &t.Classifications },
 		func(c Classification) LabelledItem { return LabelledItem{c.Statement, c.Attributed} },
 		func(c *Classification, value int) { c.Attributed = value },

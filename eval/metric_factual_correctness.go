@@ -1,15 +1,11 @@
 package eval
 
-import "context"
-
 // factualCorrectnessDef: the answer's claims against the reference and the
 // reference's against the answer, as --fc-mode reads them
 // (runFactualCorrectness).
 var factualCorrectnessDef = traced(MetricDef{
 	Name: FactualCorrectness, Abbrev: "FC", Aliases: []string{"factual"},
-	Run: func(ctx context.Context, j Judge, s *Sample, cfg *RunnerConfig, part *Result) {
-		runFactualCorrectness(ctx, j, s, cfg.FCMode, part)
-	},
+	Run: runFactualCorrectness,
 }, func(r *Result) **FactualCorrectnessTrace { return &r.FactualCorrectness }, func(t *FactualCorrectnessTrace) []string {
 	return append(verdictLines(t.AnswerClaims, "FP, the reference does not support"),
 		verdictLines(t.ReferenceClaims, "FN, missing from the answer")...)

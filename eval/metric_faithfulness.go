@@ -1,16 +1,11 @@
 package eval
 
-import (
-	"context"
-	"fmt"
-)
+import "fmt"
 
 // faithfulnessDef: supported statements / statements sent (runFaithfulness).
 var faithfulnessDef = traced(MetricDef{
 	Name: Faithfulness, Abbrev: "F", Aliases: []string{"faith"},
-	Run: func(ctx context.Context, j Judge, s *Sample, cfg *RunnerConfig, part *Result) {
-		runFaithfulness(ctx, j, s, cfg.HistorySupport, part)
-	},
+	Run: runFaithfulness,
 	Labels: itemLabels(LabelFaithfulness, faithfulnessTrace, func(t *FaithfulnessTrace) *[]StatementVerdict { return &t.Statements },
 		func(v StatementVerdict) LabelledItem { return LabelledItem{v.Statement, v.Verdict} },
 		func(v *StatementVerdict, value int) { v.Verdict = value },

@@ -1,18 +1,13 @@
 package eval
 
-import (
-	"context"
-	"fmt"
-)
+import "fmt"
 
 // noiseSensitivityDef: the share of the answer's statements that are
 // incorrect and backed by a relevant chunk (or only irrelevant ones, by
 // --ns-mode); lower is better (runNoiseSensitivity).
 var noiseSensitivityDef = traced(MetricDef{
 	Name: NoiseSensitivity, Abbrev: "NS", Aliases: []string{"noise"}, LowerIsBetter: true,
-	Run: func(ctx context.Context, j Judge, s *Sample, cfg *RunnerConfig, part *Result) {
-		runNoiseSensitivity(ctx, j, s, cfg.NSMode, part)
-	},
+	Run: runNoiseSensitivity,
 }, func(r *Result) **NoiseSensitivityTrace { return &r.NoiseSensitivity }, func(t *NoiseSensitivityTrace) []string {
 	return lines(t.Statements, func(s NoiseStatement) bool { return s.Noise != "" && s.Noise == t.Mode }, func(s NoiseStatement) string {
 		backed := s.Relevant

@@ -13,8 +13,9 @@ import (
 // ends with a status, and a score only when the status is ok.
 
 // faithfulness = supported statements / statements sent; in a
-// conversation, support found earlier counts as hs says (lookBack).
-func runFaithfulness(ctx context.Context, j Judge, s *Sample, hs HistorySupport, r *Result) {
+// conversation, support found earlier counts as --history-support says
+// (lookBack).
+func runFaithfulness(ctx context.Context, j Judge, s *Sample, cfg *RunnerConfig, r *Result) {
 	if strings.TrimSpace(s.Answer) == "" {
 		r.set(Faithfulness, StatusNoStatements, nil, "the answer is empty")
 		return
@@ -48,7 +49,7 @@ func runFaithfulness(ctx context.Context, j Judge, s *Sample, hs HistorySupport,
 		verdicts[i].Evidence.Check(s.Contexts)
 	}
 	if len(s.History) > 0 {
-		if err := lookBack(ctx, j, s, hs, tr); err != nil {
+		if err := lookBack(ctx, j, s, cfg.HistorySupport, tr); err != nil {
 			r.fail(Faithfulness, err)
 			return
 		}
@@ -70,7 +71,7 @@ func FaithfulnessScore(verdicts []StatementVerdict) (supported int, score float6
 
 // answer_relevancy = mean cosine(E(generated question), E(question)), 0 when
 // every generated question is flagged noncommittal.
-func runAnswerRelevancy(ctx context.Context, j Judge, s *Sample, strictness int, r *Result) {
+func runAnswerRelevancy(ctx context.Context, j Judge, s *Sample, cfg *RunnerConfig, r *Result) {
 	if r.lacks(AnswerRelevancy, blank(s.Question) || blank(s.Answer), "answer relevancy needs both a question and an answer") {
 		return
 	}
@@ -78,7 +79,7 @@ func runAnswerRelevancy(ctx context.Context, j Judge, s *Sample, strictness int,
 		runAnswerSimilarity(ctx, sj, s, r)
 		return
 	}
-	qs, err := j.Questions(ctx, s, strictness)
+	qs, err := j.Questions(ctx, s, cfg.Strictness)
 	if err != nil {
 		r.fail(AnswerRelevancy, err)
 		return
@@ -160,7 +161,7 @@ func RelevancyScore(qs []GeneratedQuestion) (score float64, allNoncommittal bool
 
 // context_precision = Σk vk·precision@k / Σk vk over the ranked chunks; 0
 // when no chunk is useful.
-func runContextPrecision(ctx context.Context, j Judge, s *Sample, r *Result) {
+func runContextPrecision(ctx context.Context, j Judge, s *Sample, _ *RunnerConfig, r *Result) {
 	if r.lacks(ContextPrecision, blank(s.Reference), "context precision needs a reference answer") ||
 		r.lacks(ContextPrecision, noContexts(s), "there are no retrieved contexts to rank") {
 		return
@@ -172,7 +173,7 @@ func runContextPrecision(ctx context.Context, j Judge, s *Sample, r *Result) {
 
 // context_utilization is context precision with the answer in place of
 // the reference: the same formula, AveragePrecision.
-func runContextUtilization(ctx context.Context, j Judge, s *Sample, r *Result) {
+func runContextUtilization(ctx context.Context, j Judge, s *Sample, _ *RunnerConfig, r *Result) {
 	if r.lacks(ContextUtilization, blank(s.Answer), "context utilization needs an answer") ||
 		r.lacks(ContextUtilization, noContexts(s), "there are no retrieved contexts to rank") {
 		return
@@ -224,7 +225,7 @@ func AveragePrecision(chunks []ChunkVerdict) (float64, []float64) {
 }
 
 // context_recall = attributed reference statements / reference statements.
-func runContextRecall(ctx context.Context, j Judge, s *Sample, r *Result) {
+func runContextRecall(ctx context.Context, j Judge, s *Sample, _ *RunnerConfig, r *Result) {
 	// Nothing retrieved covers nothing: the judge is not asked (it would
 	// attribute statements to chunks that do not exist), and the metric is
 	// not computable, as faithfulness and context precision are.

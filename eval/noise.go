@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"slices"
 	"strings"
 )
 
@@ -28,13 +29,7 @@ func ParseNSMode(s string) (string, error) {
 // statements); the chunks' Relevant flags are set here.
 func noiseStatements(chunks []NoiseChunk, byReference []StatementVerdict) (stmts []NoiseStatement, relevant, irrelevant int) {
 	for k := range chunks {
-		chunks[k].Relevant = false
-		for _, v := range chunks[k].Reference {
-			if v.Verdict == 1 {
-				chunks[k].Relevant = true
-				break
-			}
-		}
+		chunks[k].Relevant = slices.ContainsFunc(chunks[k].Reference, func(v StatementVerdict) bool { return v.Verdict == 1 })
 	}
 	stmts = make([]NoiseStatement, len(byReference))
 	for i, v := range byReference {
@@ -79,13 +74,13 @@ func noiseScore(mode string, statements, relevant, irrelevant int) float64 {
 // for every chunk, which of each it entails; which of the answer's the
 // reference entails. Those calls are independent, so they are asked at
 // once; the endpoint client bounds the requests in flight.
-func runNoiseSensitivity(ctx context.Context, j Judge, s *Sample, mode string, r *Result) {
+func runNoiseSensitivity(ctx context.Context, j Judge, s *Sample, cfg *RunnerConfig, r *Result) {
 	if r.lacks(NoiseSensitivity, blank(s.Answer), "noise sensitivity needs an answer") ||
 		r.lacks(NoiseSensitivity, blank(s.Reference), "noise sensitivity needs a reference answer") ||
 		r.lacks(NoiseSensitivity, noContexts(s), "there are no retrieved contexts to judge for noise") {
 		return
 	}
-	mode, err := ParseNSMode(mode)
+	mode, err := ParseNSMode(cfg.NSMode)
 	if err != nil {
 		r.set(NoiseSensitivity, StatusJudgeError, nil, err.Error())
 		return

@@ -56,7 +56,7 @@ func TestNoiseSensitivity(t *testing.T) {
 		t.Run("mode "+tc.mode, func(t *testing.T) {
 			j, s := noiseMatrix()
 			var r Result
-			runNoiseSensitivity(context.Background(), j, &s, tc.mode, &r)
+			runNoiseSensitivity(context.Background(), j, &s, &RunnerConfig{NSMode: tc.mode}, &r)
 			v, ok := r.Score(NoiseSensitivity)
 			if !ok || math.Abs(v-tc.want) > 1e-12 {
 				t.Fatalf("score %v %v (%s: %s), want %v", v, ok, r.Status[NoiseSensitivity], r.Errors[NoiseSensitivity], tc.want)
@@ -165,7 +165,7 @@ func TestNoiseSensitivityEdges(t *testing.T) {
 			j, s := noiseMatrix()
 			tc.edit(j, &s)
 			var r Result
-			runNoiseSensitivity(context.Background(), j, &s, "", &r)
+			runNoiseSensitivity(context.Background(), j, &s, &RunnerConfig{}, &r)
 			if r.Status[NoiseSensitivity] != tc.st || !strings.Contains(r.Errors[NoiseSensitivity], tc.msg) {
 				t.Fatalf("%s (%s), want %s (%s)", r.Status[NoiseSensitivity], r.Errors[NoiseSensitivity], tc.st, tc.msg)
 			}

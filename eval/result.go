@@ -2,6 +2,7 @@ package eval
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -242,10 +243,7 @@ func ReasoningPreview(resp ChatResponse) string {
 // MetricOf is the metric the call is billed to: the one whose step made
 // it, or for a record without one (older runs) the task's.
 func (c CallRecord) MetricOf() Metric {
-	if c.Metric != "" {
-		return c.Metric
-	}
-	return MetricOfTask(c.Task)
+	return cmp.Or(c.Metric, MetricOfTask(c.Task))
 }
 
 // attributeShared makes the billing of a sample's calls deterministic:

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -200,9 +199,7 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 	scored := cfg.scored()
 	var storing sync.WaitGroup
 	for range 2 {
-		storing.Add(1)
-		go func() {
-			defer storing.Done()
+		storing.Go(func() {
 			batch := make([]finished, 0, cap(slots))
 			rs := make([]*Result, 0, cap(slots))
 			for f := range waiting {
@@ -234,17 +231,15 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 				clear(batch)
 				clear(rs)
 			}
-		}()
+		})
 	}
 	var wg sync.WaitGroup
-	for w := 0; w < cfg.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	for range cfg.Workers {
+		wg.Go(func() {
 			for j := range jobs {
 				waiting <- finished{j, r.evalSample(ctx, &j.s, cfg, emit)}
 			}
-		}()
+		})
 	}
 	i := 0
 	err := src(func(s Sample) bool {
@@ -288,11 +283,8 @@ func (r *Runner) Cancelled() bool { return r.cancelled }
 func (r *Runner) evalSample(ctx context.Context, s *Sample, cfg RunnerConfig, emit func(Event)) *Result {
 	res := &Result{
 		Index: s.Index, ID: s.ID, Question: s.Question, Answer: s.Answer,
-		Contexts: s.Contexts, Reference: s.Reference,
+		Contexts: orEmpty(s.Contexts), Reference: s.Reference,
 		Scores: map[Metric]*float64{}, Status: map[Metric]Status{},
-	}
-	if res.Contexts == nil {
-		res.Contexts = []string{}
 	}
 	if s.IsConversation() {
 		res.ConversationID, res.Turn = s.Conversation, s.Turn
@@ -399,13 +391,7 @@ func (r *Runner) standalone(ctx context.Context, s *Sample, cfg *RunnerConfig) (
 
 // scored are the names a result is scored under: the metrics, then the
 // criteria.
-func (cfg *RunnerConfig) scored() []Metric {
-	out := slices.Clone(cfg.Metrics)
-	for _, n := range cfg.Criteria.Names() {
-		out = append(out, Metric(n))
-	}
-	return out
-}
+func (cfg *RunnerConfig) scored() []Metric { return Scored(cfg.Metrics, cfg.Criteria.Names()) }
 
 // unsupported is why the judge cannot compute m ("" when it can): a
 // judge that does not implement MetricSupporter supports every metric.

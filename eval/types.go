@@ -126,6 +126,16 @@ func KnownMetrics(ms []Metric) (known []Metric, unknown []string) {
 	return known, unknown
 }
 
+// Scored are the names results are scored under: the metrics, then the
+// criteria named, each under its name.
+func Scored(metrics []Metric, criteria []string) []Metric {
+	out := slices.Clone(metrics)
+	for _, n := range criteria {
+		out = append(out, Metric(n))
+	}
+	return out
+}
+
 // Status is how a (sample, metric) evaluation ended. Only StatusOK carries a score.
 type Status string
 

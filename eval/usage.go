@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"maps"
 	"sync"
 	"sync/atomic"
@@ -100,10 +101,7 @@ func (s *taskStats) snapshot() map[Metric]MetricUsage {
 	out := map[Metric]MetricUsage{}
 	s.m.Range(func(k, v any) bool {
 		c, key := v.(*taskCounters), k.(usageKey)
-		m := key.metric
-		if m == "" {
-			m = otherTasks
-		}
+		m := cmp.Or(key.metric, otherTasks)
 		out[m] = out[m].With(key.task, c.load())
 		return true
 	})

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 )
@@ -15,9 +16,7 @@ func CheckVectors(vecs [][]float64, want int) error {
 		if len(v) == 0 {
 			return NewStepError(StatusJudgeError, "the embedding endpoint returned an empty vector for text %d of %d", i+1, len(vecs))
 		}
-		if dim == 0 {
-			dim = len(v)
-		}
+		dim = cmp.Or(dim, len(v))
 		if len(v) != dim {
 			what := fmt.Sprintf("the first has %d", dim)
 			if want > 0 {

@@ -121,7 +121,7 @@ func diffRuns(cmd *cobra.Command, dbPath, format, outPath string, pos []string, 
 	// By id, else by content, as a run is matched with its --baseline:
 	// runs of the same data pair exactly as by index, and runs of edited
 	// or reordered data pair the same samples rather than the same places.
-	d := report.Diff(metrics, a, b, report.MatchByKeyOf(a))
+	d := report.Diff(metrics, a, b)
 	d.A, d.B = infoA.ID, infoB.ID
 	d.Conversations = diff.Conversations(metrics, a, b, report.RunLevels(infoA), report.RunLevels(infoB))
 	if d.Unmatched > 0 {

@@ -150,10 +150,7 @@ func (t Table) Lookup(model string) (Price, bool) {
 // provider prefix such as "openai/".
 func modelName(model string) string {
 	m := strings.ToLower(model)
-	if i := strings.LastIndexByte(m, '/'); i >= 0 {
-		m = m[i+1:]
-	}
-	return m
+	return m[strings.LastIndexByte(m, '/')+1:] // all of it without a '/'
 }
 
 // RunPricing is how a run of judge j is priced from table t, recorded with

@@ -6,6 +6,7 @@ package criteria
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -60,12 +61,7 @@ type Text map[string]string
 
 // In is the wording in lang, else in the other language the file gives.
 func (t Text) In(lang string) string {
-	for _, l := range []string{lang, "", "zh", "en"} {
-		if s := t[l]; s != "" {
-			return s
-		}
-	}
-	return ""
+	return cmp.Or(t[lang], t[""], t["zh"], t["en"])
 }
 
 // Level is one level of a rubric's scale.
@@ -138,13 +134,8 @@ func (s *Set) Names() []string {
 
 // Find is the criterion named name, nil if none is.
 func (s *Set) Find(name string) *Criterion {
-	if s == nil {
-		return nil
-	}
-	for _, c := range s.Criteria {
-		if c.Name == name {
-			return c
-		}
+	if i := slices.Index(s.Names(), name); i >= 0 {
+		return s.Criteria[i]
 	}
 	return nil
 }
@@ -345,17 +336,18 @@ func kindList() string {
 // fill reads the kind's own keys.
 func (p *parser) fill(c *Criterion, f map[string]*yaml.Node) error {
 	var err error
-	switch c.Kind {
-	case YesNo, Rubric, Checklist:
+	if c.Kind.NeedsJudge() {
 		if c.Inputs, err = p.inputs(c, f["inputs"]); err != nil {
+			return err
+		}
+	}
+	if c.Kind == YesNo || c.Kind == Rubric {
+		if c.Text, err = p.text(c, f["text"], "text"); err != nil {
 			return err
 		}
 	}
 	switch c.Kind {
 	case YesNo:
-		if c.Text, err = p.text(c, f["text"], "text"); err != nil {
-			return err
-		}
 		c.Strictness = 1
 		if n := f["strictness"]; n != nil {
 			c.Strictness, err = strconv.Atoi(n.Value)
@@ -364,9 +356,6 @@ func (p *parser) fill(c *Criterion, f map[string]*yaml.Node) error {
 			}
 		}
 	case Rubric:
-		if c.Text, err = p.text(c, f["text"], "text"); err != nil {
-			return err
-		}
 		return p.levels(c, f["levels"])
 	case Checklist:
 		items := f["items"]
@@ -424,10 +413,7 @@ func (p *parser) fill(c *Criterion, f map[string]*yaml.Node) error {
 
 // orNode is n, or the criterion's own line when the key is missing.
 func orNode(n *yaml.Node, c *Criterion) *yaml.Node {
-	if n != nil {
-		return n
-	}
-	return &yaml.Node{Line: c.Line}
+	return cmp.Or(n, &yaml.Node{Line: c.Line})
 }
 
 func (p *parser) inputs(c *Criterion, n *yaml.Node) ([]string, error) {
@@ -538,10 +524,7 @@ func (p *parser) patterns(c *Criterion, f map[string]*yaml.Node) error {
 	case one == nil && many == nil:
 		return p.errf(orNode(nil, c), "criterion %q: %s needs pattern (a regular expression) or patterns (a list)", c.Name, c.Kind)
 	}
-	n := one
-	if many != nil {
-		n = many
-	}
+	n := cmp.Or(many, one)
 	var err error
 	if c.Patterns, err = p.strings(c, n, "pattern"); err != nil {
 		return err

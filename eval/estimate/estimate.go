@@ -132,10 +132,7 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 	}
 	// The criteria are billed under their names after the metrics, as a
 	// run reports them.
-	scored := slices.Clone(metrics)
-	for _, n := range cfg.Criteria.Names() {
-		scored = append(scored, eval.Metric(n))
-	}
+	scored := eval.Scored(metrics, cfg.Criteria.Names())
 	est := &Estimate{Samples: total, ByMetric: map[eval.Metric]Metric{}, Notes: []string{}, order: scored,
 		Prices: PriceInfo{Source: cfg.Prices.Source, Date: cfg.Prices.Date}}
 	for _, m := range scored {
@@ -179,9 +176,7 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 				for m, st := range res.Status {
 					if st.Failed() && st != eval.StatusCacheMiss {
 						failed++
-						if firstErr == "" {
-							firstErr = fmt.Sprintf("sample %d %s: %s", res.Index, m, res.Errors[m])
-						}
+						firstErr = cmp.Or(firstErr, fmt.Sprintf("sample %d %s: %s", res.Index, m, res.Errors[m]))
 					}
 				}
 			}
@@ -189,10 +184,7 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 		},
 	}
 	r.Stream(ctx, src, total)
-	if err := r.Err(); err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
+	if err := cmp.Or(r.Err(), ctx.Err()); err != nil {
 		return nil, err
 	}
 
@@ -225,25 +217,28 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 	// task's completion tokens, known per task, are shared among the
 	// metrics that sent its calls in proportion to their calls.
 	for m, mu := range r.Usage() {
-		if _, ok := est.ByMetric[m]; !ok {
+		me, ok := est.ByMetric[m]
+		if !ok {
 			continue // a task of no metric of the run: none today
 		}
-		me := est.ByMetric[m]
 		for name, tu := range mu.Tasks {
-			t := p.task(name)
-			calls := tu.Sent()
+			// A task's calls are all chat or all embeddings: the runner
+			// counts them by the task.
+			me.Calls.Chat += tu.Chat
+			me.Calls.Embeddings += tu.Embeddings
 			me.CacheHits += tu.CacheHits
 			u := eval.Usage{PromptTokens: tu.PromptTokens}
+			model := cfg.Model
 			if name == eval.TaskEmbeddings {
-				me.Calls.Embeddings += calls
+				model = cfg.EmbeddingModel
 			} else {
-				me.Calls.Chat += calls
+				t := p.task(name)
 				share := 0.0
 				if all := t.calls.Load(); all > 0 {
-					share = float64(calls) / float64(all)
+					share = float64(tu.Chat) / float64(all)
 				}
 				switch h := hist[name]; {
-				case calls == 0:
+				case tu.Chat == 0:
 				case h.replies > 0:
 					u.CompletionTokens = int(float64(h.tokens)/float64(h.replies)*float64(t.choices.Load())*share + 0.5)
 					est.Completion[name] = fmt.Sprintf("history (%d replies)", h.replies)
@@ -260,10 +255,6 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 			}
 			me.Tokens.Prompt += u.PromptTokens
 			me.Tokens.Completion += u.CompletionTokens
-			model := cfg.Model
-			if name == eval.TaskEmbeddings {
-				model = cfg.EmbeddingModel
-			}
 			price, ok := est.Prices.Models[model]
 			switch {
 			case u.PromptTokens+u.CompletionTokens == 0:

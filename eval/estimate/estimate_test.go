@@ -38,7 +38,7 @@ func TestPlanOfSamplesWithoutCache(t *testing.T) {
 		t.Errorf("tokenizer %q, cost %v", est.Tokenizer, est.CostUSD)
 	}
 	for _, task := range prompts.Tasks {
-		if !slices.ContainsFunc(eval.MetricsOfTask(task), func(m eval.Metric) bool { return slices.Contains(cfg.Metrics, m) }) {
+		if !slices.ContainsFunc(metricsOfTask(task), func(m eval.Metric) bool { return slices.Contains(cfg.Metrics, m) }) {
 			continue // not a task of the metrics planned
 		}
 		if est.Completion[task] != "default guess" {
@@ -176,4 +176,23 @@ func TestPlanOfConversationTurns(t *testing.T) {
 		t.Fatal(err)
 	}
 	requirePlan(t, est, map[eval.Metric]Calls{eval.Faithfulness: {Chat: 2 + 4}})
+}
+
+// metricsOfTask lists every metric whose steps make calls of task, the
+// metric MetricOfTask names first: answer correctness, factual correctness
+// and noise sensitivity reuse faithfulness's statement extraction, the
+// last two share the entailment verdicts, and three metrics embed.
+func metricsOfTask(task string) []eval.Metric {
+	switch task {
+	case eval.TaskEmbeddings:
+		return []eval.Metric{eval.AnswerRelevancy, eval.AnswerSimilarity, eval.AnswerCorrectness}
+	case string(eval.Faithfulness) + "_statements":
+		return []eval.Metric{eval.Faithfulness, eval.AnswerCorrectness, eval.FactualCorrectness, eval.NoiseSensitivity}
+	case "entailment_verdicts":
+		return []eval.Metric{eval.FactualCorrectness, eval.NoiseSensitivity}
+	}
+	if m := eval.MetricOfTask(task); m != "" {
+		return []eval.Metric{m}
+	}
+	return nil
 }

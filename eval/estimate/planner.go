@@ -1,6 +1,7 @@
 package estimate
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -42,10 +43,7 @@ func withSample(ctx context.Context, s *eval.Sample, statements []string) contex
 
 func sampleFrom(ctx context.Context) *sampleCtx {
 	sc, _ := ctx.Value(sampleKey{}).(*sampleCtx)
-	if sc == nil {
-		return &sampleCtx{s: &eval.Sample{}}
-	}
-	return sc
+	return cmp.Or(sc, &sampleCtx{s: &eval.Sample{}})
 }
 
 // planJudge is the judge with each call's sample put in its context. It
@@ -215,15 +213,11 @@ func (p *planner) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResp
 	case prompts.TaskAnswerCorrectnessClassifications:
 		// Every answer statement a TP: the reply's length, which is what
 		// costs, is that of the statements sent.
-		type item struct {
-			Statement string `json:"statement"`
-			Reason    string `json:"reason"`
-		}
-		tp := []item{}
+		tp := []eval.CorrectnessItem{}
 		for _, st := range sc.statements {
-			tp = append(tp, item{st, reason(lang)})
+			tp = append(tp, eval.CorrectnessItem{Statement: st, Reason: reason(lang)})
 		}
-		content = map[string]any{"TP": tp, "FP": []item{}, "FN": []item{}}
+		content = map[string]any{"TP": tp, "FP": []eval.CorrectnessItem{}, "FN": []eval.CorrectnessItem{}}
 	case prompts.TaskEntailmentVerdicts:
 		// Every statement entailed: the calls of factual correctness and
 		// noise sensitivity do not depend on the verdicts, only on there

@@ -142,9 +142,6 @@ func (c *Comparison) Listed() []ChangedPair { return c.listed }
 // Changed is how many shared samples changed a score or a status.
 func (c *Comparison) Changed() int { return c.changed }
 
-// Regressed is how many shared samples fell by more than the margin.
-func (c *Comparison) Regressed() int { return c.regressed }
-
 // BaselineSamples is how many samples the baseline has, and with an id.
 func (c *Comparison) BaselineSamples() (n, withID int) {
 	if c.x == nil {

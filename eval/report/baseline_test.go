@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strings"
 	"testing"
 
@@ -60,12 +61,12 @@ func TestKeyIndexMatching(t *testing.T) {
 	}
 }
 
-// Diff matches through a Matching: by key, a reordered run compares the
+// Diff matches by key: a reordered run compares the
 // same samples.
 func TestDiffMatchings(t *testing.T) {
 	before := []*eval.Result{bres(0, "", "one", 1), bres(1, "", "two", 0.5)}
 	after := []*eval.Result{bres(0, "", "two", 0.5), bres(1, "", "one", 1)}
-	if d := Diff([]eval.Metric{eval.Faithfulness}, before, after, MatchByKeyOf(before)); len(d.Samples) != 0 || d.Shared != 2 || d.ByContent != 2 {
+	if d := Diff([]eval.Metric{eval.Faithfulness}, before, after); len(d.Samples) != 0 || d.Shared != 2 || d.ByContent != 2 {
 		t.Errorf("by key: %+v", d)
 	}
 }
@@ -327,3 +328,15 @@ func TestJUnitBaselineChecks(t *testing.T) {
 		t.Errorf("github:\n%s", gh.String())
 	}
 }
+
+// Unmatched is how many samples of the index no Match has taken.
+func (x *KeyIndex) Unmatched() int {
+	n := 0
+	for _, w := range x.used {
+		n += bits.OnesCount64(w)
+	}
+	return len(x.index) - n
+}
+
+// Regressed is how many shared samples fell by more than the margin.
+func (c *Comparison) Regressed() int { return c.regressed }

@@ -54,10 +54,6 @@ type convAcc struct {
 	out   ConversationSummary
 }
 
-func newConversations(metrics []eval.Metric, levels Levels) *conversations {
-	return &conversations{metrics: metrics, levels: levels, by: map[string]*convAcc{}}
-}
-
 func (c *conversations) add(r *eval.Result) {
 	if r.ConversationID == "" {
 		return

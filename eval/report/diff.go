@@ -182,19 +182,28 @@ func (t *diffTally) runDiff() *RunDiff {
 }
 
 // Diff compares two runs' results: each result of b with the result of a
-// that match pairs it with.
-func Diff(metrics []eval.Metric, a, b []*eval.Result, match Matching) *RunDiff {
+// it matches by id, else by content (see KeyIndex.Match).
+func Diff(metrics []eval.Metric, a, b []*eval.Result) *RunDiff {
+	x := NewKeyIndex(nil, len(a))
+	var before []*eval.Result
+	for _, r := range a {
+		if r != nil {
+			x.Add(r)
+			before = append(before, r)
+		}
+	}
 	t := newDiffTally(metrics)
 	var samples []SampleDiff
 	for _, rb := range b {
 		if rb == nil {
 			continue
 		}
-		ra, kind := match.Match(rb)
-		if ra == nil {
+		pos, kind := x.Match(rb)
+		if kind == MatchNone {
 			t.unmatched++
 			continue
 		}
+		ra := before[pos]
 		t.pair(kind)
 		for i, m := range metrics {
 			va, okA := ra.Score(m)

@@ -55,7 +55,7 @@ func TestMergeAndDiff(t *testing.T) {
 	if v, _ := parent.Score(eval.Faithfulness); v != 0.5 {
 		t.Fatal("Merge changed the parent")
 	}
-	d := Diff([]eval.Metric{eval.Faithfulness, eval.ContextRecall}, []*eval.Result{parent}, []*eval.Result{merged}, MatchByKeyOf([]*eval.Result{parent}))
+	d := Diff([]eval.Metric{eval.Faithfulness, eval.ContextRecall}, []*eval.Result{parent}, []*eval.Result{merged})
 	if len(d.Samples) != 1 || d.Counts[eval.Faithfulness].Up != 1 || d.Counts[eval.ContextRecall] != (ChangeCount{}) {
 		t.Fatalf("diff %+v", d)
 	}
@@ -66,7 +66,7 @@ func TestMergeAndDiff(t *testing.T) {
 	if len(ch) != 1 || ch[0].What != "statement 2" || ch[0].Before != "0: not stated" || ch[0].After != "1: paraphrase" {
 		t.Fatalf("changes %+v", ch)
 	}
-	if same := Diff([]eval.Metric{eval.Faithfulness}, []*eval.Result{parent}, []*eval.Result{parent}, MatchByKeyOf([]*eval.Result{parent})); len(same.Samples) != 0 {
+	if same := Diff([]eval.Metric{eval.Faithfulness}, []*eval.Result{parent}, []*eval.Result{parent}); len(same.Samples) != 0 {
 		t.Fatalf("identical runs differ: %+v", same.Samples)
 	}
 }

@@ -55,11 +55,11 @@ func worsening(m eval.Metric, a, b float64) float64 {
 // cosine), the worst value accepted. A metric may be named once; criteria
 // are the names of the run's own criteria, which may be gated too.
 func ParseThresholds(flag, s string, criteria ...string) ([]Threshold, error) {
-	return parseMetricValues(flag, s, criteria, "faithfulness=0.8", "a score", func(m eval.Metric) float64 {
+	return parseMetricValues(flag, s, criteria, "faithfulness=0.8", "a score", func(m eval.Metric) (float64, float64) {
 		if m == eval.AnswerRelevancy {
-			return -1
+			return -1, 1
 		}
-		return 0
+		return 0, 1
 	})
 }
 
@@ -68,17 +68,17 @@ func ParseThresholds(flag, s string, criteria ...string) ([]Threshold, error) {
 // sensitivity), D in [0, 1], or [0, 2] for answer_relevancy. Threshold.Min
 // holds D. criteria are the names of the run's own criteria.
 func ParseMaxDrops(flag, s string, criteria ...string) ([]Threshold, error) {
-	return parseMetricValues(flag, s, criteria, "faithfulness=0.05", "a drop", func(eval.Metric) float64 { return 0 }, func(m eval.Metric) float64 {
+	return parseMetricValues(flag, s, criteria, "faithfulness=0.05", "a drop", func(m eval.Metric) (float64, float64) {
 		if m == eval.AnswerRelevancy {
-			return 2
+			return 0, 2
 		}
-		return 1
+		return 0, 1
 	})
 }
 
-// parseMetricValues parses METRIC=V[,...]: V is what, between lo(m) and
-// hi(m) (1 without hi). METRIC may also be one of criteria.
-func parseMetricValues(flag, s string, criteria []string, example, what string, lo func(eval.Metric) float64, hi ...func(eval.Metric) float64) ([]Threshold, error) {
+// parseMetricValues parses METRIC=V[,...]: V is what, between the bounds
+// of m. METRIC may also be one of criteria.
+func parseMetricValues(flag, s string, criteria []string, example, what string, bounds func(eval.Metric) (float64, float64)) ([]Threshold, error) {
 	var out []Threshold
 	seen := map[eval.Metric]bool{}
 	for _, part := range strings.Split(s, ",") {
@@ -100,10 +100,7 @@ func parseMetricValues(flag, s string, criteria []string, example, what string, 
 			}
 			return nil, fmt.Errorf("--%s %q: unknown metric %q (choose from %s, or f, ar, cp, cr, cu, as, ac, fc, er, ns%s)", flag, part, name, metricNames(), crit)
 		}
-		low, high := lo(m), 1.0
-		if len(hi) > 0 {
-			high = hi[0](m)
-		}
+		low, high := bounds(m)
 		v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
 		if err != nil || math.IsNaN(v) || v < low || v > high {
 			return nil, fmt.Errorf("--%s %q: %q is not %s between %g and %g", flag, part, num, what, low, high)
@@ -326,7 +323,7 @@ func (gt *GateTally) Outcome(t *Tally) GateOutcome {
 	}
 	cannot := func(m eval.Metric) (string, bool) {
 		if ms := summary[m]; ms.Scored == 0 {
-			return fmt.Sprintf("%s has no score on any sample (%s)", m, orNone(ms.Why())), true
+			return fmt.Sprintf("%s has no score on any sample (%s)", m, cmp.Or(ms.Why(), "no sample evaluated")), true
 		}
 		return failing(m)
 	}
@@ -374,13 +371,6 @@ func (gt *GateTally) Outcome(t *Tally) GateOutcome {
 		out.Checks = append(out.Checks, cmp.checks(cannot, failing)...)
 	}
 	return out
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "no sample evaluated"
-	}
-	return s
 }
 
 // evidence lists the judgements behind a poor score of m, one line each:

@@ -24,12 +24,8 @@ import (
 type sampleKey [12]byte
 
 func idKey(id string) sampleKey {
-	h := sha256.New()
-	h.Write([]byte("id\x00"))
-	h.Write([]byte(id))
-	var k sampleKey
-	copy(k[:], h.Sum(nil))
-	return k
+	sum := sha256.Sum256([]byte("id\x00" + id))
+	return sampleKey(sum[:])
 }
 
 func contentKey(r *eval.Result) sampleKey {
@@ -49,9 +45,7 @@ func contentKey(r *eval.Result) sampleKey {
 		field(c)
 	}
 	field(r.Reference)
-	var k sampleKey
-	copy(k[:], h.Sum(nil))
-	return k
+	return sampleKey(h.Sum(nil))
 }
 
 // MatchKind says how a pair of samples was matched.
@@ -88,9 +82,11 @@ type KeyIndex struct {
 	next map[sampleKey]int32
 }
 
-// statusCodes numbers the statuses for KeyIndex (0: none recorded).
-var statusCodes = []eval.Status{"", eval.StatusOK, eval.StatusNoStatements, eval.StatusMissingInput, eval.StatusNoQuestions,
-	eval.StatusParseError, eval.StatusJudgeError, eval.StatusCacheMiss, eval.StatusCancelled, eval.StatusUnsupported, eval.StatusTruncated}
+// statusCodes numbers the statuses for KeyIndex (0: none recorded). After
+// ok they are in the order MetricSummary.Why lists them: not applicable
+// first, then failures.
+var statusCodes = []eval.Status{"", eval.StatusOK, eval.StatusNoStatements, eval.StatusMissingInput, eval.StatusNoQuestions, eval.StatusUnsupported,
+	eval.StatusParseError, eval.StatusTruncated, eval.StatusJudgeError, eval.StatusCacheMiss, eval.StatusCancelled}
 
 func statusCode(st eval.Status) uint8 {
 	if i := slices.Index(statusCodes, st); i > 0 {
@@ -206,15 +202,6 @@ func (x *KeyIndex) take(k sampleKey) (int, bool) {
 	return pos, true
 }
 
-// Unmatched is how many samples of the index no Match has taken.
-func (x *KeyIndex) Unmatched() int {
-	n := 0
-	for _, w := range x.used {
-		n += bits.OnesCount64(w)
-	}
-	return len(x.index) - n
-}
-
 // WithID is how many samples of the index have an id.
 func (x *KeyIndex) WithID() int {
 	n := 0
@@ -232,34 +219,3 @@ func setBit(set *[]uint64, i int) {
 }
 
 func hasBit(set []uint64, i int) bool { return i/64 < len(set) && set[i/64]&(1<<(i%64)) != 0 }
-
-// A Matching finds, for a result of the run after, the result of the run
-// before it is compared with (nil: none) and how it was matched.
-type Matching interface {
-	Match(after *eval.Result) (*eval.Result, MatchKind)
-}
-
-// MatchByKeyOf pairs samples by id, else by content (see KeyIndex.Match).
-func MatchByKeyOf(before []*eval.Result) Matching {
-	km := keyMatching{x: NewKeyIndex(nil, len(before))}
-	for _, r := range before {
-		if r != nil {
-			km.x.Add(r)
-			km.rs = append(km.rs, r)
-		}
-	}
-	return km
-}
-
-type keyMatching struct {
-	x  *KeyIndex
-	rs []*eval.Result
-}
-
-func (m keyMatching) Match(after *eval.Result) (*eval.Result, MatchKind) {
-	pos, kind := m.x.Match(after)
-	if kind == MatchNone {
-		return nil, MatchNone
-	}
-	return m.rs[pos], kind
-}

@@ -119,11 +119,7 @@ func (r RunInfo) Scored() []eval.Metric {
 	if r.Criteria == nil {
 		return r.Metrics
 	}
-	out := slices.Clone(r.Metrics)
-	for _, c := range r.Criteria.Items {
-		out = append(out, eval.Metric(c.Name))
-	}
-	return out
+	return eval.Scored(r.Metrics, r.Criteria.Names())
 }
 
 // AttemptStart is when the run's latest attempt began: what a live view
@@ -176,15 +172,10 @@ type MetricSummary struct {
 	ByStatus map[eval.Status]int `json:"by_status,omitempty"`
 }
 
-// unscoredOrder is the order statuses are listed in when saying why
-// samples were not scored: not applicable first, then failures.
-var unscoredOrder = []eval.Status{eval.StatusNoStatements, eval.StatusMissingInput, eval.StatusNoQuestions, eval.StatusUnsupported,
-	eval.StatusParseError, eval.StatusTruncated, eval.StatusJudgeError, eval.StatusCacheMiss, eval.StatusCancelled}
-
 // Why says why samples were not scored, e.g. "1 missing_input, 2 judge_error".
 func (ms MetricSummary) Why() string {
 	var parts []string
-	for _, st := range unscoredOrder {
+	for _, st := range statusCodes[2:] {
 		if n := ms.ByStatus[st]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, st))
 		}
@@ -241,35 +232,14 @@ func newReportSample(r *eval.Result, levels Levels) reportSample {
 	return rs
 }
 
-// MarshalJSON writes the report with the diagnosis counts and each
-// sample's diagnosis computed from the samples at the run's levels, so
-// they always agree. Decoding needs no counterpart: a sample's "diagnosis"
-// is recomputed.
+// MarshalJSON writes the report as WriteJSON does, with the diagnosis
+// counts and each sample's diagnosis computed from the samples at the
+// run's levels, so they always agree. Decoding needs no counterpart: a
+// sample's "diagnosis" is recomputed.
 func (r Report) MarshalJSON() ([]byte, error) {
-	type plain Report // the fields without this method
-	levels := RunLevels(r.Run)
-	samples := make([]*reportSample, len(r.Samples))
-	for i, s := range r.Samples {
-		if s != nil {
-			rs := newReportSample(s, levels)
-			samples[i] = &rs
-		}
-	}
-	out := struct {
-		plain
-		Diagnoses map[Diagnosis]int `json:"diagnoses"`
-		Samples   []*reportSample   `json:"samples"`
-	}{plain: plain(r), Diagnoses: tallyOf(nil, r.Samples, levels).Diagnoses(), Samples: samples}
-	if r.Samples == nil {
-		out.Samples = nil
-	}
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // the caller's encoder escapes, or not (WriteJSON does not)
-	if err := enc.Encode(out); err != nil {
-		return nil, err
-	}
-	return sanitize.JSON(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
+	err := r.WriteJSON(&b)
+	return b.Bytes(), err
 }
 
 // NewReport builds a run's report from its results, unfinished (nil) ones left out.
@@ -378,10 +348,16 @@ type SampleEncoder struct {
 
 // NewSampleEncoder encodes samples diagnosed at levels (the run's RunLevels).
 func NewSampleEncoder(levels Levels) *SampleEncoder {
+	e := newSampleEncoder(levels)
+	e.enc.SetIndent("    ", "  ")
+	return e
+}
+
+// newSampleEncoder encodes samples compact, one line each.
+func newSampleEncoder(levels Levels) *SampleEncoder {
 	e := &SampleEncoder{levels: levels}
 	e.enc = json.NewEncoder(&e.buf)
 	e.enc.SetEscapeHTML(false)
-	e.enc.SetIndent("    ", "  ")
 	return e
 }
 

@@ -2,9 +2,7 @@ package report
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
-	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -24,15 +22,14 @@ import (
 // yields it, diagnosed with levels.
 func WriteReportJSONL(w io.Writer, levels Levels, each func(yield func(*eval.Result) error) error) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
+	enc := newSampleEncoder(levels)
 	err := each(func(r *eval.Result) error {
-		buf.Reset()
-		if err := enc.Encode(newReportSample(r, levels)); err != nil {
+		b, err := enc.Encode(r)
+		if err != nil {
 			return err
 		}
-		bw.Write(sanitize.JSON(buf.Bytes()))
+		bw.Write(b)
+		bw.WriteByte('\n')
 		return show.WriteErr(bw)
 	})
 	if err != nil {
@@ -66,10 +63,10 @@ func githubCommand(w io.Writer, cmd, title, msg string) {
 func WriteReportGitHub(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSummary, outcome GateOutcome, each func(yield func(*eval.Result) error) error) error {
 	gate := outcome.gate
 	bw := bufio.NewWriterSize(w, 64<<10)
-	samplesBreached := false
+	below := "warning" // an error once the samples' check is breached
 	for _, c := range outcome.Checks {
 		if c.Kind == "samples" && c.Metric == "" && c.State == GateBreached {
-			samplesBreached = true
+			below = "error"
 		}
 		switch c.State {
 		case GateBreached:
@@ -77,10 +74,6 @@ func WriteReportGitHub(w io.Writer, run RunInfo, summary map[eval.Metric]MetricS
 		case GateCannot:
 			githubCommand(bw, "error", "ragscope cannot gate", c.Message)
 		}
-	}
-	below := "warning"
-	if samplesBreached {
-		below = "error"
 	}
 	err := each(func(r *eval.Result) error {
 		for _, m := range run.Scored() {
@@ -268,11 +261,7 @@ func WriteReportJUnit(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSu
 				tc.Error = &junitProblem{Message: xmlClean(show.Clip(msg, junitMessageRunes), false), Type: string(st), Text: xmlClean(msg, true)}
 			case st != eval.StatusOK:
 				// Not applicable, or not computable by this judge: skipped, with the reason.
-				msg := string(st)
-				if why := r.Errors[m]; why != "" {
-					msg += ": " + why
-				}
-				tc.Skipped = &junitSkipped{Message: xmlClean(show.Clip(msg, junitMessageRunes), false)}
+				tc.Skipped = &junitSkipped{Message: xmlClean(show.Clip(show.StatusText(r, m), junitMessageRunes), false)}
 			default:
 				if min, low := gate.Below(r, m); low {
 					tc.Failure = &junitProblem{

@@ -76,7 +76,7 @@ func ReadReport(r io.Reader, full func(pos int) bool, each func(pos int, res *ev
 			}
 			haveRun = true
 		case "samples":
-			if err := readSamples(dec, lim, full, each, criteriaOf(info)); err != nil {
+			if err := readSamples(dec, lim, full, each, eval.Scored(nil, info.Criteria.Names())); err != nil {
 				return info, err
 			}
 			haveSamples = true
@@ -179,11 +179,6 @@ func readSamples(dec *json.Decoder, lim *limitedReader, full func(int) bool, eac
 	return nil
 }
 
-// criteriaOf are the names of the criteria a run record lists.
-func criteriaOf(info RunInfo) []eval.Metric {
-	return info.Scored()[len(info.Metrics):]
-}
-
 // checkReportSample refuses what a report of ours never holds: a metric
 // or status we do not know (neither a metric nor one of the run's
 // criteria), a score without the ok status or the ok status without a
@@ -204,9 +199,7 @@ func checkReportSample(r *eval.Result, criteria []eval.Metric) error {
 		}
 		st := r.Status[m]
 		switch {
-		case v == nil && st == eval.StatusOK:
-			return fmt.Errorf("%s has status ok and no score", m)
-		case v == nil:
+		case v == nil: // with status ok: below
 		case st != eval.StatusOK:
 			return fmt.Errorf("%s has a score (%g) but status %q; only ok carries a score", m, *v, st)
 		case math.IsNaN(*v) || *v > 1 || *v < 0 && (m != eval.AnswerRelevancy || *v < -1):

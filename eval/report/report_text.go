@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -166,10 +167,7 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]Metri
 		if why != "" {
 			why = " (" + why + ")"
 		}
-		u, cost := run.Usage[m], run.MetricCostText(m)
-		if cost == "" {
-			cost = "-"
-		}
+		u, cost := run.Usage[m], cmp.Or(run.MetricCostText(m), "-")
 		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d%s | %d | %d | %d | %s |\n", mdCell(string(m)), mean, ms.Scored, ms.NotApplicable, ms.Failed, sanitize.Line(why),
 			u.Sent(), u.CacheHits, u.PromptTokens+u.CompletionTokens, cost)
 	}
@@ -182,14 +180,11 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]Metri
 	if !levels.IsDefault() {
 		fmt.Fprintf(&b, "\n**Pass levels:** %s.\n", sanitize.Line(levels.Describe()))
 	}
-	b.WriteString("\n**Diagnosis:** ")
-	for i, d := range DiagnosesAt(levels) {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "%s %d", d, diag[d])
+	var counts []string
+	for _, d := range DiagnosesAt(levels) {
+		counts = append(counts, fmt.Sprintf("%s %d", d, diag[d]))
 	}
-	b.WriteString("\n")
+	fmt.Fprintf(&b, "\n**Diagnosis:** %s\n", strings.Join(counts, ", "))
 
 	if worst := len(ranked); worst > 0 {
 		cols := reportMetrics(run.Scored())
@@ -197,9 +192,7 @@ func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]Metri
 		for _, m := range cols {
 			fmt.Fprintf(&b, " %s |", eval.MetricAbbrev(m))
 		}
-		b.WriteString(" diagnosis | why |\n|---:|---|---|")
-		b.WriteString(strings.Repeat("---:|", len(cols)))
-		b.WriteString("---|---|\n")
+		b.WriteString(" diagnosis | why |\n|---:|---|---|" + strings.Repeat("---:|", len(cols)) + "---|---|\n")
 		for _, s := range ranked {
 			fmt.Fprintf(&b, "| %d | %s | %s |", s.Index, mdCell(s.ID), mdCell(show.Clip(s.Question, 60)))
 			for _, m := range cols {
@@ -310,10 +303,7 @@ func (l Levels) Why(r *eval.Result, d Diagnosis) string {
 	var low []string
 	for _, m := range eval.AllMetrics {
 		if v, ok := r.Score(m); ok && !l.Passes(m, v) {
-			op := "<"
-			if eval.LowerIsBetter(m) {
-				op = ">"
-			}
+			_, op := limitOps(m)
 			low = append(low, fmt.Sprintf("%s %.3f %s %g", m, v, op, l.Pass(m)))
 		}
 	}

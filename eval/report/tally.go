@@ -47,7 +47,7 @@ func NewTallyAt(metrics []eval.Metric, levels Levels) *Tally {
 		summary: make(map[eval.Metric]MetricSummary, len(metrics)),
 		diag:    make(map[Diagnosis]int, len(Diagnoses)),
 		errs:    map[string]int{},
-		convs:   newConversations(metrics, levels),
+		convs:   &conversations{metrics: metrics, levels: levels, by: map[string]*convAcc{}},
 	}
 	for _, m := range metrics {
 		t.summary[m] = MetricSummary{}

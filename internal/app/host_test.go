@@ -169,7 +169,7 @@ func TestPromptEditRerunAndDiff(t *testing.T) {
 	// The diff of the chain's ends shows the change of the mean.
 	_, a, _ := s.Store.Run(parentID)
 	_, b, _ := s.Store.Run(grandchild)
-	d := report.Diff(eval.AllMetrics, a, b, report.MatchByKeyOf(a))
+	d := report.Diff(eval.AllMetrics, a, b)
 	if md := d.Means[eval.Faithfulness]; md.Delta == nil || *md.Delta != 0.5 {
 		t.Fatalf("faithfulness mean change %+v, want +0.5", md)
 	}

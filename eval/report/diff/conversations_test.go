@@ -71,7 +71,7 @@ func TestDiffConversationsOutput(t *testing.T) {
 	metrics := []eval.Metric{eval.Faithfulness}
 	a := []*eval.Result{turnResult(0, "tax", 1, fp(1)), turnResult(1, "tax", 2, fp(0.2))}
 	b := []*eval.Result{turnResult(0, "tax", 1, fp(1)), turnResult(1, "tax", 2, fp(1))}
-	d := report.Diff(metrics, a, b, report.MatchByKeyOf(a))
+	d := report.Diff(metrics, a, b)
 	d.Conversations = Conversations(metrics, a, b, report.Levels{}, report.Levels{})
 	var text bytes.Buffer
 	Write(&text, report.RunInfo{ID: "A"}, report.RunInfo{ID: "B"}, metrics, d)
@@ -84,7 +84,7 @@ func TestDiffConversationsOutput(t *testing.T) {
 	if err != nil || !strings.Contains(string(body), `"conversations":[{"id":"tax","turns_before":2,"turns_after":2,"metrics":{"faithfulness":{"mean_before":0.6,"mean_after":1,"min_before":0.2,"min_after":1,"first_failing_turn_before":2,"first_failing_turn_after":null}}}]`) {
 		t.Errorf("JSON (%v): %s", err, body)
 	}
-	flat := report.Diff(metrics, []*eval.Result{gateResult(0, 0.5)}, []*eval.Result{gateResult(0, 0.6)}, report.MatchByKeyOf([]*eval.Result{gateResult(0, 0.5)}))
+	flat := report.Diff(metrics, []*eval.Result{gateResult(0, 0.5)}, []*eval.Result{gateResult(0, 0.6)})
 	text.Reset()
 	Write(&text, report.RunInfo{}, report.RunInfo{}, metrics, flat)
 	body, _ = json.Marshal(flat)

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -44,18 +43,15 @@ const htmlBins = 10
 // changed sample's changed judgements.
 func Write(w io.Writer, run report.RunInfo, summary map[eval.Metric]report.MetricSummary, diagnoses map[report.Diagnosis]int, each func(yield func(*eval.Result) error) error, base *Baseline) error {
 	scored := run.Scored()
-	hist := make(map[eval.Metric]*[htmlBins]int, len(scored))
-	for _, m := range scored {
-		hist[m] = new([htmlBins]int)
-	}
+	hist := make([][htmlBins]int, len(scored)) // by position in scored
 	hc := newHTMLComparison(base)
 	levels := report.RunLevels(run)
 	convs := report.NewTallyAt(scored, levels)
 	err := each(func(r *eval.Result) error {
 		convs.Add(r)
-		for _, m := range scored {
+		for i, m := range scored {
 			if v, ok := r.Score(m); ok && r.Status[m] == eval.StatusOK {
-				hist[m][htmlBin(v)]++
+				hist[i][htmlBin(v)]++
 			}
 		}
 		if hc != nil {
@@ -170,7 +166,7 @@ type htmlBar struct {
 	Range   string
 }
 
-func htmlHeadOf(run report.RunInfo, summary map[eval.Metric]report.MetricSummary, diag map[report.Diagnosis]int, hist map[eval.Metric]*[htmlBins]int, levels report.Levels) htmlHead {
+func htmlHeadOf(run report.RunInfo, summary map[eval.Metric]report.MetricSummary, diag map[report.Diagnosis]int, hist [][htmlBins]int, levels report.Levels) htmlHead {
 	h := htmlHead{Title: "ragscope run " + sanitize.Line(run.ID)}
 	samples := run.SamplesText()
 	if run.Skipped > 0 {
@@ -199,11 +195,11 @@ func htmlHeadOf(run report.RunInfo, summary map[eval.Metric]report.MetricSummary
 	if !levels.IsDefault() {
 		h.Levels = sanitize.Line(levels.Describe())
 	}
-	for _, m := range run.Scored() {
+	for i, m := range run.Scored() {
 		ms := summary[m]
 		hm := htmlMetric{Name: sanitize.Line(string(m)), Abbrev: sanitize.Line(eval.MetricAbbrev(m)), Mean: show.Score(ms.Mean),
 			Why: sanitize.Line(ms.Why()), Scored: ms.Scored, NA: ms.NotApplicable, Failed: ms.Failed, Lower: eval.LowerIsBetter(m)}
-		bins := hist[m]
+		bins := hist[i]
 		top := 1
 		for _, n := range bins {
 			top = max(top, n)
@@ -317,14 +313,9 @@ type htmlItem struct {
 	Flag, Note                   string
 }
 
+// bandClass is the class a score is drawn in, by its band.
 func bandClass(l report.Levels, m eval.Metric, v float64) string {
-	switch l.Band(m, v) {
-	case report.BandLow:
-		return "lo"
-	case report.BandMid:
-		return "mid"
-	}
-	return "hi"
+	return [...]string{report.BandLow: "lo", report.BandMid: "mid", report.BandHigh: "hi"}[l.Band(m, v)]
 }
 
 // htmlSampleOf is a sample's row and drill-down: a cell per scored name
@@ -350,7 +341,7 @@ func htmlSampleOf(metrics, scored []eval.Metric, r *eval.Result, levels report.L
 	for _, m := range metrics {
 		s.Sections = append(s.Sections, htmlMetricSection(r, m, levels))
 	}
-	for _, name := range slices.Sorted(maps.Keys(r.Criteria)) {
+	for _, name := range r.CriteriaNames() {
 		s.Criteria = append(s.Criteria, htmlCriterionSection(r, name))
 	}
 	if n := len(r.Calls); n > 0 {
@@ -367,7 +358,7 @@ func htmlSampleOf(metrics, scored []eval.Metric, r *eval.Result, levels report.L
 		if !ok || st == eval.StatusOK || st == eval.StatusUnsupported {
 			continue
 		}
-		line := sanitize.Line(string(m) + ": " + statusText(r, m))
+		line := sanitize.Line(string(m) + ": " + show.StatusText(r, m))
 		if st.Failed() {
 			s.FailureLines = append(s.FailureLines, line)
 		} else {
@@ -382,15 +373,6 @@ func htmlSampleOf(metrics, scored []eval.Metric, r *eval.Result, levels report.L
 	return s
 }
 
-// statusText is a metric's status with the judge's error, if any.
-func statusText(r *eval.Result, m eval.Metric) string {
-	msg := string(r.Status[m])
-	if e := r.Errors[m]; e != "" {
-		msg += ": " + e
-	}
-	return msg
-}
-
 func htmlMetricSection(r *eval.Result, m eval.Metric, levels report.Levels) htmlSection {
 	sec := htmlSection{Title: sanitize.Line(string(m))}
 	st, ok := r.Status[m]
@@ -402,7 +384,7 @@ func htmlMetricSection(r *eval.Result, m eval.Metric, levels report.Levels) html
 		sec.Score, sec.Class = fmt.Sprintf("%.3f", v), bandClass(levels, m, v)
 	}
 	if st != eval.StatusOK {
-		sec.Status = sanitize.Line(statusText(r, m))
+		sec.Status = sanitize.Line(show.StatusText(r, m))
 		switch {
 		case st.Failed():
 			sec.StatusClass = "fail"
@@ -424,14 +406,14 @@ var htmlSections = map[eval.Metric]func(*eval.Result, *htmlSection){
 	eval.Faithfulness: func(r *eval.Result, sec *htmlSection) {
 		if t := r.Faithfulness; t != nil {
 			statementsHTML(sec, r, t.Statements, func(v eval.StatementVerdict) htmlItem {
-				return judgedItem(v.Verdict, "", v.Statement, v.Reason, v.Evidence, true)
+				return citedItem(v.Verdict == 1, v.Statement, v.Reason, v.Evidence)
 			}, t.Supported, "statements supported", eval.LabelFaithfulness)
 		}
 	},
 	eval.ContextRecall: func(r *eval.Result, sec *htmlSection) {
 		if t := r.ContextRecall; t != nil {
 			statementsHTML(sec, r, t.Classifications, func(c eval.Classification) htmlItem {
-				return judgedItem(c.Attributed, "", c.Statement, c.Reason, c.Evidence, true)
+				return citedItem(c.Attributed == 1, c.Statement, c.Reason, c.Evidence)
 			}, t.Attributed, "reference statements attributed", eval.LabelContextRecall)
 		}
 	},
@@ -449,13 +431,15 @@ var htmlSections = map[eval.Metric]func(*eval.Result, *htmlSection){
 	eval.NoiseSensitivity:    noiseHTML,
 }
 
-// judgedItem is a judged statement; with cites, its evidence is shown
-// ("no evidence given" when the judge gave none).
-func judgedItem(verdict int, lead, text, reason string, ev *eval.Citation, cites bool) htmlItem {
-	it := htmlItem{OK: verdict == 1, Lead: sanitize.Line(lead), Text: sanitize.Text(text), Reason: sanitize.Text(reason)}
-	if !cites {
-		return it
-	}
+// judgedItem is a judged statement; ok: its verdict counts for the score.
+func judgedItem(ok bool, lead, text, reason string) htmlItem {
+	return htmlItem{OK: ok, Lead: sanitize.Line(lead), Text: sanitize.Text(text), Reason: sanitize.Text(reason)}
+}
+
+// citedItem is a judged statement with the evidence it cites ("no
+// evidence given" when the judge gave none).
+func citedItem(ok bool, text, reason string, ev *eval.Citation) htmlItem {
+	it := judgedItem(ok, "", text, reason)
 	switch {
 	case ev == nil:
 		it.Evidence = "no evidence given"
@@ -591,7 +575,7 @@ func correctnessHTML(r *eval.Result, sec *htmlSection) {
 	for _, l := range t.Classes.Lists() {
 		hl := htmlList{Title: fmt.Sprintf("%s (%d)", l.Title, len(l.Items)), None: len(l.Items) == 0}
 		for _, it := range l.Items {
-			hl.Items = append(hl.Items, judgedItem(l.Verdict, "", it.Statement, it.Reason, nil, false))
+			hl.Items = append(hl.Items, judgedItem(l.Verdict == 1, "", it.Statement, it.Reason))
 		}
 		sec.Lists = append(sec.Lists, hl)
 	}
@@ -620,7 +604,7 @@ func factualHTML(r *eval.Result, sec *htmlSection) {
 			if v.Verdict == 1 {
 				lead = yes
 			}
-			hl.Items = append(hl.Items, judgedItem(v.Verdict, lead, v.Statement, v.Reason, nil, false))
+			hl.Items = append(hl.Items, judgedItem(v.Verdict == 1, lead, v.Statement, v.Reason))
 		}
 		return hl
 	}
@@ -677,25 +661,14 @@ func entityHTML(r *eval.Result, sec *htmlSection) {
 				text += "  (as \"" + e.Match + "\")"
 			}
 		}
-		hl.Items = append(hl.Items, judgedItem(b2int(e.Found), lead, text, "", nil, false))
+		hl.Items = append(hl.Items, judgedItem(e.Found, lead, text, ""))
 	}
 	sec.Lists = append(sec.Lists, hl)
-	names := make([]string, len(t.Contexts))
-	for i, e := range t.Contexts {
-		names[i] = sanitize.Line(e)
-	}
-	sec.Notes = append(sec.Notes, fmt.Sprintf("context entities (%d): %s", len(t.Contexts), strings.Join(names, "; ")))
+	sec.Notes = append(sec.Notes, fmt.Sprintf("context entities (%d): %s", len(t.Contexts), sanitize.Line(strings.Join(t.Contexts, "; "))))
 	if r.Status[eval.ContextEntityRecall] == eval.StatusOK && len(t.Reference) > 0 {
 		sec.Formula = append(sec.Formula, fmt.Sprintf("entity recall = |found| / |reference entities| = %d/%d = %.3f",
 			t.Found, len(t.Reference), float64(t.Found)/float64(len(t.Reference))))
 	}
-}
-
-func b2int(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func noiseHTML(r *eval.Result, sec *htmlSection) {
@@ -710,7 +683,7 @@ func noiseHTML(r *eval.Result, sec *htmlSection) {
 		if s.Noise != "" {
 			line += "; noise: " + s.Noise
 		}
-		hl.Items = append(hl.Items, judgedItem(b2int(s.Correct), "", s.Statement, line, nil, false))
+		hl.Items = append(hl.Items, judgedItem(s.Correct, "", s.Statement, line))
 	}
 	sec.Lists = append(sec.Lists, hl)
 	rl := htmlList{Title: "reference statements: the chunks that entail them make those chunks relevant", None: len(t.ReferenceStatements) == 0}
@@ -743,7 +716,7 @@ func htmlCriterionSection(r *eval.Result, name string) htmlSection {
 			sec.Class = "lo"
 		}
 	} else if st, ok := r.Status[m]; ok {
-		sec.Status, sec.StatusClass = sanitize.Line(statusText(r, m)), "warn"
+		sec.Status, sec.StatusClass = sanitize.Line(show.StatusText(r, m)), "warn"
 		if st.Failed() {
 			sec.StatusClass = "fail"
 		}
@@ -756,8 +729,7 @@ func htmlCriterionSection(r *eval.Result, name string) htmlSection {
 		hl := htmlList{Title: "the judge's draws"}
 		yes := 0
 		for _, d := range t.Draws {
-			it := judgedItem(d.Verdict, map[bool]string{true: "yes", false: "no"}[d.Verdict == 1], "", d.Reason, nil, false)
-			it.Text, it.Reason = it.Reason, ""
+			it := judgedItem(d.Verdict == 1, map[bool]string{true: "yes", false: "no"}[d.Verdict == 1], d.Reason, "")
 			if d.Quote != "" {
 				it.Evidence = sanitize.Text("\"" + d.Quote + "\"")
 			}
@@ -778,7 +750,7 @@ func htmlCriterionSection(r *eval.Result, name string) htmlSection {
 		hl := htmlList{Title: "checklist"}
 		passed := 0
 		for _, it := range t.Items {
-			hi := judgedItem(it.Verdict, "", it.Item, it.Reason, nil, false)
+			hi := judgedItem(it.Verdict == 1, "", it.Item, it.Reason)
 			if it.Quote != "" {
 				hi.Evidence = sanitize.Text("\"" + it.Quote + "\"")
 			}

@@ -133,7 +133,7 @@ func (t *AgreementTally) Add(r *eval.Result) {
 		}
 	}
 	applied, changed := ApplyLabels(r, t.labels)
-	for _, m := range scoredOf(t.crit) {
+	for _, m := range eval.Scored(eval.AllMetrics, t.crit) {
 		ma := t.mets[m]
 		s, ok := r.Score(m)
 		if !ok {
@@ -233,22 +233,13 @@ func (a *Agreement) Table(arrow string) AgreementTable {
 			out.Notes = append(out.Notes, task+": kappa n/a: "+t.KappaUndefined)
 		}
 	}
-	for _, m := range scoredOf(a.Criteria) {
+	for _, m := range eval.Scored(eval.AllMetrics, a.Criteria) {
 		ma := a.Metrics[m]
 		if ma == nil {
 			continue
 		}
 		out.Metrics = append(out.Metrics, []string{string(m), strconv.Itoa(ma.Labelled), strconv.Itoa(ma.Disputed),
 			strconv.Itoa(ma.Changed), show.Score(ma.Mean), show.Score(ma.MeanWithLabels)})
-	}
-	return out
-}
-
-// scoredOf is every metric, then the criteria named.
-func scoredOf(criteria []string) []eval.Metric {
-	out := slices.Clone(eval.AllMetrics)
-	for _, n := range criteria {
-		out = append(out, eval.Metric(n))
 	}
 	return out
 }

@@ -194,10 +194,18 @@ func ApplyLabels(r *eval.Result, labels map[string]Label) (out *eval.Result, cha
 	if r == nil || len(labels) == 0 {
 		return r, nil
 	}
-	items := Items(r)
 	touched := map[eval.Metric]bool{}
-	for _, it := range items {
-		if l, ok := labels[it.Key]; ok && l.Value != it.Judge {
+	values := map[eval.Metric]map[int]int{}
+	for _, it := range Items(r) {
+		l, ok := labels[it.Key]
+		if !ok {
+			continue
+		}
+		if values[it.Metric] == nil {
+			values[it.Metric] = map[int]int{}
+		}
+		values[it.Metric][it.Pos] = l.Value
+		if l.Value != it.Judge {
 			touched[it.Metric] = true
 		}
 	}
@@ -207,15 +215,6 @@ func ApplyLabels(r *eval.Result, labels map[string]Label) (out *eval.Result, cha
 	c := *r
 	c.Scores = make(map[eval.Metric]*float64, len(r.Scores))
 	maps.Copy(c.Scores, r.Scores)
-	values := map[eval.Metric]map[int]int{}
-	for _, it := range items {
-		if l, ok := labels[it.Key]; ok && touched[it.Metric] {
-			if values[it.Metric] == nil {
-				values[it.Metric] = map[int]int{}
-			}
-			values[it.Metric][it.Pos] = l.Value
-		}
-	}
 	rescore := func(m eval.Metric, f func(*eval.Result, map[int]int) float64) {
 		if !touched[m] {
 			return

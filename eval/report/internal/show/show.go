@@ -1,6 +1,6 @@
 // Package show holds how the reports of eval/report and its sub-packages
-// write numbers and texts from data: scores, quoted or clipped texts, a
-// changed judgement as lines.
+// write numbers and texts from data: scores, statuses, quoted or clipped
+// texts, a changed judgement as lines.
 package show
 
 import (
@@ -35,6 +35,15 @@ func Clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "..."
+}
+
+// StatusText is m's status on r with the judge's error, if any.
+func StatusText(r *eval.Result, m eval.Metric) string {
+	msg := string(r.Status[m])
+	if e := r.Errors[m]; e != "" {
+		msg += ": " + e
+	}
+	return msg
 }
 
 // Quote quotes a text for a line of output: backslashes and quotes are
