@@ -259,8 +259,7 @@ func fromParquetRow(c *read.Collector, row int, r parquet.Row, used [read.NField
 		return true
 	})
 	rec := &read.JSONRecord{Obj: make(map[string]json.RawMessage, read.NFields)}
-	var size, partSize int64
-	part, partField := "", ""
+	var o read.Oversized
 	for fld, col := range used {
 		if col == nil {
 			continue
@@ -270,13 +269,10 @@ func fromParquetRow(c *read.Collector, row int, r parquet.Row, used [read.NField
 			return c.Bad(row, read.FieldNames[fld], fmt.Sprintf("column %q %v", col.name, err))
 		}
 		rec.Obj[col.name] = raw
-		size += n
-		if n > partSize {
-			part, partSize, partField = col.name, n, read.FieldNames[fld]
-		}
+		o.Tally(fld, col.name, n)
 	}
-	if size > c.Limit {
-		return c.Bad(row, partField, c.TooBig(read.Oversized{Size: size, Part: part, PartSize: partSize}, "column"))
+	if o.Size > c.Limit {
+		return c.Bad(row, read.FieldNames[o.Column], c.TooBig(o, "column"))
 	}
 	return c.FromRecord(row, rec)
 }

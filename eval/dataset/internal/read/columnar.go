@@ -88,9 +88,8 @@ func (c *Collector) FromColumns(keys []string, cols []Column) error {
 	}
 	for i := range n {
 		rec := &JSONRecord{Obj: make(map[string]json.RawMessage, len(cols))}
-		var size, partSize int64
-		part := ""
-		for _, col := range cols {
+		var o Oversized
+		for j, col := range cols {
 			e := col.Cells[i]
 			sz := int64(len(e.Raw))
 			if e.Over != nil {
@@ -98,14 +97,10 @@ func (c *Collector) FromColumns(keys []string, cols []Column) error {
 			} else {
 				rec.Obj[col.Key] = e.Raw
 			}
-			size += sz
-			if sz > partSize {
-				part, partSize = col.Key, sz
-			}
+			o.Tally(j, col.Key, sz)
 		}
-		if size > c.Limit {
-			field := c.fieldOfKey(part)
-			if err := c.Bad(i+1, field, c.TooBig(Oversized{Size: size, Part: part, PartSize: partSize}, "list")); err != nil {
+		if o.Size > c.Limit {
+			if err := c.Bad(i+1, c.fieldOfKey(o.Part), c.TooBig(o, "list")); err != nil {
 				return err
 			}
 			continue

@@ -50,10 +50,19 @@ type Oversized struct {
 	// "vars.context", or a CSV column) and PartSize its size.
 	Part     string
 	PartSize int64
-	Column   int // CSV: the column index of Part
+	Column   int // the index of Part among the record's parts (a CSV column)
 	// truncated: the file ended inside the record (JSON), or inside a
 	// quoted cell of it (CSV).
 	truncated bool
+}
+
+// Tally adds part i of a record, named name and n bytes long, to the
+// record's size, keeping its largest part.
+func (o *Oversized) Tally(i int, name string, n int64) {
+	o.Size += n
+	if n > o.PartSize {
+		o.Column, o.Part, o.PartSize = i, name, n
+	}
 }
 
 // TooBigField turns a JSON record over the limit into the field it is

@@ -190,16 +190,12 @@ func xlsxRows(c *read.Collector, rows *excelize.Rows, row int, merges []mergedRa
 		if blankRow(rec) {
 			continue
 		}
-		var size, partSize int64
-		part := 0
+		var o read.Oversized
 		for i, cell := range rec {
-			size += int64(len(cell))
-			if int64(len(cell)) > partSize {
-				part, partSize = i, int64(len(cell))
-			}
+			o.Tally(i, h.Names[i], int64(len(cell)))
 		}
-		if size > c.Limit {
-			return c.Bad(row, h.FieldOf(part), c.TooBig(read.Oversized{Size: size, Part: h.Names[part], PartSize: partSize}, "column"))
+		if o.Size > c.Limit {
+			return c.Bad(row, h.FieldOf(o.Column), c.TooBig(o, "column"))
 		}
 		if err := c.FromCells(row, rec, h); err != nil {
 			return err

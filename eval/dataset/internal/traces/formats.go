@@ -415,7 +415,8 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 		m, ok := o.(map[string]any)
 		path := fmt.Sprintf("observations[%d]", i)
 		if !ok {
-			if err := t.c.Bad(line, "", fmt.Sprintf("trace %q: %s is %s, not an observation — export traces with their observations' details, not only their ids", id, path, aKind(o))); err != nil {
+			raw, _ := json.Marshal(o)
+			if err := t.c.Bad(line, "", fmt.Sprintf("trace %q: %s is %s, not an observation — export traces with their observations' details, not only their ids", id, path, read.AKind(read.KindOf(raw)))); err != nil {
 				return err
 			}
 			continue
@@ -474,21 +475,4 @@ func documentList(v any) []any {
 		}
 	}
 	return nil
-}
-
-// aKind names the JSON type of v for messages.
-func aKind(v any) string {
-	switch v.(type) {
-	case string:
-		return "a string"
-	case nil:
-		return "null"
-	case []any:
-		return "a list"
-	case map[string]any:
-		return "an object"
-	case bool:
-		return "a boolean"
-	}
-	return "a number"
 }

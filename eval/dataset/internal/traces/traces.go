@@ -35,19 +35,6 @@ import (
 // in the file, so the file is held whole, as spans reduced to what a
 // request reads.
 
-// The fields a --map names, in dataset's order (the first problem
-// reported is the most important one).
-const (
-	fQuestion = iota
-	fAnswer
-	fContexts
-	fReference
-	fID
-	nFields
-)
-
-var fieldNames = [nFields]string{"question", "answer", "contexts", "reference", "id"}
-
 // maxTraceFileBytes caps a trace file that is not JSON Lines (one JSON
 // object or array), which is read whole to be parsed.
 const maxTraceFileBytes = 256 << 20
@@ -76,9 +63,9 @@ type traceReader struct {
 	// sel holds the --map span selectors; attr the attribute --map names
 	// for a field, "" for the default.
 	sel  map[string]string
-	attr [nFields]string
+	attr [read.NFields]string
 	// seen[f] is set when an attribute --map names for f was found.
-	seen [nFields]bool
+	seen [read.NFields]bool
 	// names are the attribute names met, kept or not, for messages.
 	names map[string]bool
 	// live: the spans are one line of a watched log, not a whole file.
@@ -90,7 +77,7 @@ func newTraceReader(c *read.Collector, format string) *traceReader {
 	for k, v := range c.TraceMap {
 		if k == read.MapLLM || k == read.MapRetriever {
 			t.sel[k] = v
-		} else if f := slices.Index(fieldNames[:], k); f >= 0 {
+		} else if f := slices.Index(read.FieldNames[:], k); f >= 0 {
 			t.attr[f] = v
 		}
 	}
@@ -248,10 +235,10 @@ func (t *traceReader) samples() error {
 	if t.live {
 		return nil // a line of a log need not hold a request, nor a --map attribute
 	}
-	for f := range nFields {
+	for f := range read.NFields {
 		if t.attr[f] != "" && !t.seen[f] {
-			return &read.Error{File: t.c.Name, Field: fieldNames[f], Msg: fmt.Sprintf("no span has the attribute %q named by --map %s=%s (attributes seen: %s) — fix --map",
-				t.attr[f], fieldNames[f], t.attr[f], read.List(slices.Collect(maps.Keys(t.names))))}
+			return &read.Error{File: t.c.Name, Field: read.FieldNames[f], Msg: fmt.Sprintf("no span has the attribute %q named by --map %s=%s (attributes seen: %s) — fix --map",
+				t.attr[f], read.FieldNames[f], t.attr[f], read.List(slices.Collect(maps.Keys(t.names))))}
 		}
 	}
 	if requests == 0 && t.c.SkippedCount == 0 {
@@ -420,11 +407,11 @@ func (t *traceReader) sample(r *request) error {
 		path = append(path, l)
 	}
 	var ok bool
-	if s.Question, ok = t.field(fQuestion, path, inputText); !ok || strings.TrimSpace(s.Question) == "" {
-		return t.c.Bad(l.line, "question", fmt.Sprintf("%s: no input (%s) on the request's spans — the question is the input of its root chain or of its LLM span; pass --map question=<attribute> if it is kept elsewhere", where, t.attrOr(fQuestion, "input.value")))
+	if s.Question, ok = t.field(read.FQuestion, path, inputText); !ok || strings.TrimSpace(s.Question) == "" {
+		return t.c.Bad(l.line, "question", fmt.Sprintf("%s: no input (%s) on the request's spans — the question is the input of its root chain or of its LLM span; pass --map question=<attribute> if it is kept elsewhere", where, t.attrOr(read.FQuestion, "input.value")))
 	}
-	if s.Answer, ok = t.field(fAnswer, path, outputText); !ok {
-		return t.c.Bad(l.line, "answer", fmt.Sprintf("%s: no output (%s) on the request's spans — the LLM call did not finish or was traced without its output; pass --map answer=<attribute> if it is kept elsewhere", where, t.attrOr(fAnswer, "output.value")))
+	if s.Answer, ok = t.field(read.FAnswer, path, outputText); !ok {
+		return t.c.Bad(l.line, "answer", fmt.Sprintf("%s: no output (%s) on the request's spans — the LLM call did not finish or was traced without its output; pass --map answer=<attribute> if it is kept elsewhere", where, t.attrOr(read.FAnswer, "output.value")))
 	}
 	for _, rs := range r.retrievers {
 		docs, err := t.documents(rs)
@@ -434,14 +421,14 @@ func (t *traceReader) sample(r *request) error {
 		s.Contexts = append(s.Contexts, docs...)
 	}
 	for _, sp := range append(path, r.retrievers...) {
-		if v, ok := t.lookup(sp, fReference, "reference", "metadata.reference"); ok {
+		if v, ok := t.lookup(sp, read.FReference, "reference", "metadata.reference"); ok {
 			s.Reference = strings.TrimSpace(text(v))
 			break
 		}
 	}
-	if t.attr[fID] != "" {
+	if t.attr[read.FID] != "" {
 		for _, sp := range path {
-			if v, ok := t.lookup(sp, fID); ok && text(v) != "" {
+			if v, ok := t.lookup(sp, read.FID); ok && text(v) != "" {
 				s.ID = text(v)
 				break
 			}
@@ -449,21 +436,17 @@ func (t *traceReader) sample(r *request) error {
 	}
 	// A request's text comes from several spans, perhaps several lines:
 	// held to the record limit as a record is, for the judges' memory.
-	sizes := [nFields]int64{fQuestion: int64(len(s.Question)), fAnswer: int64(len(s.Answer)), fReference: int64(len(s.Reference)), fID: int64(len(s.ID))}
+	sizes := [read.NFields]int64{read.FQuestion: int64(len(s.Question)), read.FAnswer: int64(len(s.Answer)), read.FReference: int64(len(s.Reference)), read.FID: int64(len(s.ID))}
 	for _, ctx := range s.Contexts {
-		sizes[fContexts] += int64(len(ctx))
+		sizes[read.FContexts] += int64(len(ctx))
 	}
-	var total int64
-	largest := fQuestion
+	var o read.Oversized
 	for f, n := range sizes {
-		total += n
-		if n > sizes[largest] {
-			largest = f
-		}
+		o.Tally(f, read.FieldNames[f], n)
 	}
-	if limit := t.c.Limit; total > limit {
-		return t.c.Bad(l.line, fieldNames[largest], fmt.Sprintf("%s: the request's text is %s, over the limit of %s (--max-record-bytes), most of it in its %s (%s) — raise --max-record-bytes if the request is meant to be this large",
-			where, read.FmtSize(total), read.FmtSize(limit), fieldNames[largest], read.FmtSize(sizes[largest])))
+	if o.Size > t.c.Limit {
+		return t.c.Bad(l.line, o.Part, fmt.Sprintf("%s: the request's text is %s, over the limit of %s (--max-record-bytes), most of it in its %s (%s) — raise --max-record-bytes if the request is meant to be this large",
+			where, read.FmtSize(o.Size), read.FmtSize(t.c.Limit), o.Part, read.FmtSize(o.PartSize)))
 	}
 	return t.c.Add(s, "")
 }
@@ -653,8 +636,8 @@ func pickText(v any, role string, keys ...string) string {
 // prefix.N.document.content attributes, or a list under prefix.
 func (t *traceReader) documents(s *tspan) ([]string, error) {
 	prefix := "retrieval.documents"
-	if t.attr[fContexts] != "" {
-		prefix = t.attr[fContexts]
+	if t.attr[read.FContexts] != "" {
+		prefix = t.attr[read.FContexts]
 	}
 	type doc struct {
 		n    int
@@ -675,8 +658,8 @@ func (t *traceReader) documents(s *tspan) ([]string, error) {
 			docs = append(docs, doc{i, documentText(e)})
 		}
 	}
-	if t.attr[fContexts] != "" && docs != nil {
-		t.seen[fContexts] = true
+	if t.attr[read.FContexts] != "" && docs != nil {
+		t.seen[read.FContexts] = true
 	}
 	sort.SliceStable(docs, func(i, j int) bool { return docs[i].n < docs[j].n })
 	out := make([]string, 0, len(docs))
