@@ -81,7 +81,7 @@ type Options struct {
 	// failing on the first.
 	SkipInvalid bool
 	// Format is one of the Format constants ("ndjson", "tsv" and "yml"
-	// too), or "" to pick by extension and content (see Read).
+	// too), or "" to pick by extension and content (see formatOf).
 	Format string
 	// MaxRecordBytes is the largest record read (--max-record-bytes), in
 	// bytes as in the file; 0 means DefaultMaxRecordBytes. A larger record
@@ -124,20 +124,6 @@ type Loaded struct {
 // Load reads the dataset at path, every sample into memory.
 func Load(path string, opt Options) (*Loaded, error) {
 	return scan(fileSource(path), opt, true)
-}
-
-// Read reads a dataset from r; name names it in errors, picks the format by
-// extension and anchors a promptfoo file's file:// references. A Parquet
-// file or workbook is read through r's ReadAt when r has one, else held in
-// memory.
-//
-// Options.Format is obeyed; else the extension names the format, except
-// that a .json, .jsonl or .ndjson file is JSON or JSON Lines as its content
-// says (pandas and Hugging Face write JSON Lines into .json files). Any
-// other name is sniffed: Parquet, a zip (Excel), JSON, JSON Lines, YAML,
-// else CSV.
-func Read(name string, r io.Reader, opt Options) (*Loaded, error) {
-	return scan(readerSource(name, r), opt, true)
 }
 
 // readPass reads the dataset once, through a collector that setup fits
@@ -302,8 +288,10 @@ var formatNames = map[string]string{
 }
 
 // formatOf picks the format by --format, else by the extension, and says
-// how far the content may overrule it: a .json or .jsonl file may hold the
-// other (see Read), and a file named otherwise is sniffed.
+// how far the content may overrule it: a .json, .jsonl or .ndjson file is
+// JSON or JSON Lines as its content says (pandas and Hugging Face write
+// JSON Lines into .json files), and any other name is sniffed: Parquet, a
+// zip (Excel), JSON, JSON Lines, YAML, else CSV.
 func formatOf(name, format string) (f string, comma rune, sniff int, err error) {
 	given := strings.ToLower(format)
 	if format == "" {

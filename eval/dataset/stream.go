@@ -32,11 +32,6 @@ func fileSource(path string) *source {
 	}}
 }
 
-// readerSource is the dataset r holds, read once.
-func readerSource(name string, r io.Reader) *source {
-	return &source{name: name, open: func() (io.Reader, func(), error) { return r, func() {}, nil }}
-}
-
 // Scan reads the dataset at path as Load does, with the same errors and
 // results, but keeps no sample: Samples is nil and Count says how many
 // there are. Stream then gives the samples.
