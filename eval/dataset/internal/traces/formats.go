@@ -275,13 +275,9 @@ func (t *traceReader) otlpRecord(line int, obj map[string]any) error {
 				}
 				s.kind = strings.ToUpper(text(s.attrs["openinference.span.kind"]))
 				s.start = timeOf(m["startTimeUnixNano"], true)
-				if ok, err := t.needIDs(line, s, path, "traceId", "spanId"); !ok {
-					if err != nil {
-						return err
-					}
-					continue
+				if _, err := t.add(line, s, path, "traceId", "spanId"); err != nil {
+					return err
 				}
-				t.add(s)
 			}
 		}
 	}
@@ -380,11 +376,8 @@ func (t *traceReader) phoenixRecord(line int, obj map[string]any) error {
 		s.kind = strings.ToUpper(text(s.attrs["openinference.span.kind"]))
 	}
 	s.start = timeOf(flat["start_time"], false)
-	if ok, err := t.needIDs(line, s, "", "context.trace_id", "context.span_id"); !ok {
-		return err
-	}
-	t.add(s)
-	return nil
+	_, err := t.add(line, s, "", "context.trace_id", "context.span_id")
+	return err
 }
 
 // ---- Langfuse traces
@@ -398,7 +391,7 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 		return t.c.Bad(line, "", fmt.Sprintf(`trace %q has no "observations" list — export traces with their observations (GET /api/public/traces/{id} gives them)`, id))
 	}
 	root := &tspan{line: line, trace: id, id: "trace:" + id, name: text(obj["name"]), kind: "CHAIN", attrs: map[string]any{}, start: timeOf(obj["timestamp"], false)}
-	if ok, err := t.needIDs(line, root, "", "id", "id"); !ok {
+	if ok, err := t.add(line, root, "", "id", "id"); !ok {
 		return err
 	}
 	t.langfuseIO(root, obj)
@@ -410,7 +403,6 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 			}
 		}
 	}
-	t.add(root)
 	for i, o := range obs {
 		m, ok := o.(map[string]any)
 		path := fmt.Sprintf("observations[%d]", i)
@@ -429,13 +421,9 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 		}
 		s.start = timeOf(m["startTime"], false)
 		t.langfuseIO(s, m)
-		if ok, err := t.needIDs(line, s, fmt.Sprintf("trace %q %s", id, path), "traceId", "id"); !ok {
-			if err != nil {
-				return err
-			}
-			continue
+		if _, err := t.add(line, s, fmt.Sprintf("trace %q %s", id, path), "traceId", "id"); err != nil {
+			return err
 		}
-		t.add(s)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ package traces
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -84,13 +85,27 @@ func newTraceReader(c *read.Collector, format string) *traceReader {
 	return t
 }
 
-func (t *traceReader) add(s *tspan) {
+// add takes span s of record line, or refuses it (ok false, and Bad's
+// error) when it cannot be placed in its trace: it lacks traceKey or idKey.
+func (t *traceReader) add(line int, s *tspan, path, traceKey, idKey string) (ok bool, err error) {
+	missing := ""
+	switch {
+	case s.trace == "":
+		missing = traceKey
+	case s.id == "":
+		missing = idKey
+	}
+	if missing != "" {
+		return false, t.c.Bad(line, "", fmt.Sprintf("%s has no %s — a span needs its trace id and span id to be placed in its request; re-export the spans with their ids",
+			spanWhere(s.name, s.id, path), missing))
+	}
 	s.order = len(t.spans)
 	t.spans = append(t.spans, s)
 	if _, ok := t.traces[s.trace]; !ok {
 		t.order = append(t.order, s.trace)
 	}
 	t.traces[s.trace] = append(t.traces[s.trace], s)
+	return true, nil
 }
 
 // Read reads a file of a trace format, positioned past any BOM.
@@ -171,22 +186,6 @@ func spanWhere(name, id, path string) string {
 		s += " (" + path + ")"
 	}
 	return s
-}
-
-// needIDs refuses a span that cannot be placed in its trace.
-func (t *traceReader) needIDs(line int, s *tspan, path, traceKey, idKey string) (bool, error) {
-	missing := ""
-	switch {
-	case s.trace == "":
-		missing = traceKey
-	case s.id == "":
-		missing = idKey
-	}
-	if missing == "" {
-		return true, nil
-	}
-	return false, t.c.Bad(line, "", fmt.Sprintf("%s has no %s — a span needs its trace id and span id to be placed in its request; re-export the spans with their ids",
-		spanWhere(s.name, s.id, path), missing))
 }
 
 // ---- requests
@@ -408,10 +407,10 @@ func (t *traceReader) sample(r *request) error {
 	}
 	var ok bool
 	if s.Question, ok = t.field(read.FQuestion, path, inputText); !ok || strings.TrimSpace(s.Question) == "" {
-		return t.c.Bad(l.line, "question", fmt.Sprintf("%s: no input (%s) on the request's spans — the question is the input of its root chain or of its LLM span; pass --map question=<attribute> if it is kept elsewhere", where, t.attrOr(read.FQuestion, "input.value")))
+		return t.c.Bad(l.line, "question", fmt.Sprintf("%s: no input (%s) on the request's spans — the question is the input of its root chain or of its LLM span; pass --map question=<attribute> if it is kept elsewhere", where, cmp.Or(t.attr[read.FQuestion], "input.value")))
 	}
 	if s.Answer, ok = t.field(read.FAnswer, path, outputText); !ok {
-		return t.c.Bad(l.line, "answer", fmt.Sprintf("%s: no output (%s) on the request's spans — the LLM call did not finish or was traced without its output; pass --map answer=<attribute> if it is kept elsewhere", where, t.attrOr(read.FAnswer, "output.value")))
+		return t.c.Bad(l.line, "answer", fmt.Sprintf("%s: no output (%s) on the request's spans — the LLM call did not finish or was traced without its output; pass --map answer=<attribute> if it is kept elsewhere", where, cmp.Or(t.attr[read.FAnswer], "output.value")))
 	}
 	for _, rs := range r.retrievers {
 		docs, err := t.documents(rs)
@@ -449,13 +448,6 @@ func (t *traceReader) sample(r *request) error {
 			where, read.FmtSize(o.Size), read.FmtSize(t.c.Limit), o.Part, read.FmtSize(o.PartSize)))
 	}
 	return t.c.Add(s, "")
-}
-
-func (t *traceReader) attrOr(f int, def string) string {
-	if t.attr[f] != "" {
-		return t.attr[f]
-	}
-	return def
 }
 
 // lookup finds field f on span s under the attribute --map names, else the
@@ -635,10 +627,7 @@ func pickText(v any, role string, keys ...string) string {
 // documents are a retriever span's chunks in rank order: the indexed
 // prefix.N.document.content attributes, or a list under prefix.
 func (t *traceReader) documents(s *tspan) ([]string, error) {
-	prefix := "retrieval.documents"
-	if t.attr[read.FContexts] != "" {
-		prefix = t.attr[read.FContexts]
-	}
+	prefix := cmp.Or(t.attr[read.FContexts], "retrieval.documents")
 	type doc struct {
 		n    int
 		text string
