@@ -270,8 +270,8 @@ func (c *collector) readDefaultTestFile(at refSite, spec, file string) (json.Raw
 		return json.RawMessage("null"), nil
 	}
 	obj, err := y.toJSON(root)
-	if e, ok := fileError(err); ok {
-		return nil, e
+	if errors.As(err, new(*Error)) {
+		return nil, err
 	}
 	if err != nil {
 		return nil, &Error{File: file, Line: root.Line, Msg: "defaultTest: " + err.Error()}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -157,7 +156,8 @@ var errTooBig = errors.New("over the record limit")
 
 // toJSON turns a YAML node into the JSON value it stands for, refusing one
 // over the limit with errTooBig; all the JSON made for one file is bounded
-// too, as aliases let a small file stand for a huge one.
+// too, as aliases let a small file stand for a huge one: going over that is
+// an *Error about the whole file, never a skippable record's.
 func (y *yamlDoc) toJSON(n *yaml.Node) (json.RawMessage, error) {
 	var b bytes.Buffer
 	err := y.value(&b, n, 0)
@@ -226,14 +226,6 @@ func (y *yamlDoc) value(b *bytes.Buffer, n *yaml.Node, depth int) error {
 		return errTooBig
 	}
 	return nil
-}
-
-// fileError is err when it is about the whole file, never to be made a
-// skippable record error.
-func fileError(err error) (*Error, bool) {
-	var e *Error
-	ok := errors.As(err, &e)
-	return e, ok
 }
 
 // resolveAlias follows aliases to the node they name; each counts as a
@@ -464,8 +456,8 @@ func (y *yamlDoc) record(item *yaml.Node, start, end int64) error {
 		return c.Bad(line, field, msg)
 	}
 	raw, err := y.toJSON(n)
-	if e, ok := fileError(err); ok {
-		return e
+	if errors.As(err, new(*Error)) {
+		return err
 	}
 	if errors.Is(err, errTooBig) {
 		return c.Bad(line, "", fmt.Sprintf("the record is %d bytes in the file but grows over the limit of %s per record once read "+
@@ -519,8 +511,8 @@ func (y *yamlDoc) readMapping(m *yaml.Node, end int64) error {
 		defer func() { c.Defaults = saved }()
 		if dtKey, dt, _ := y.lookup(m, "defaultTest", end); dt != nil {
 			raw, err := y.toJSON(dt)
-			if e, ok := fileError(err); ok {
-				return e
+			if errors.As(err, new(*Error)) {
+				return err
 			}
 			if err != nil {
 				return y.errorAt(dtKey, "defaultTest: "+err.Error())
@@ -557,7 +549,7 @@ func (y *yamlDoc) recordKey(m *yaml.Node) *yaml.Node {
 			return k
 		}
 		for f := range read.NFields {
-			if slices.ContainsFunc(y.c.Cols.Names[f], func(name string) bool { return strings.EqualFold(k.Value, name) }) {
+			if read.Index(y.c.Cols.Names[f], k.Value) >= 0 {
 				return k
 			}
 		}
@@ -609,8 +601,8 @@ func (y *yamlDoc) readColumns(m *yaml.Node, end int64) error {
 				col.Cells = append(col.Cells, read.Cell{Over: &read.Oversized{Size: c.Limit + 1}})
 				continue
 			case err != nil:
-				if e, ok := fileError(err); ok {
-					return e
+				if errors.As(err, new(*Error)) {
+					return err
 				}
 				return y.errorAt(item, err.Error())
 			}
