@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -118,11 +119,10 @@ func decodeYAML(data []byte) (doc *yaml.Node, second int, err error) {
 		return nil, 0, err
 	}
 	var next yaml.Node
-	switch err := dec.Decode(&next); {
-	case err == io.EOF:
-	case err != nil:
-		return nil, 0, err
-	default:
+	if err := dec.Decode(&next); err != io.EOF {
+		if err != nil {
+			return nil, 0, err
+		}
 		return &n, max(next.Line, 1), nil
 	}
 	return &n, 0, nil
@@ -341,18 +341,13 @@ func yamlKind(n *yaml.Node) string {
 	case yaml.SequenceNode:
 		return "a list"
 	case yaml.ScalarNode:
-		switch n.ShortTag() {
-		case "!!null":
-			return "null"
-		case "!!int", "!!float":
-			return "a number"
-		case "!!bool":
-			return "a boolean"
-		}
-		return "a string"
+		return cmp.Or(scalarKinds[n.ShortTag()], "a string")
 	}
 	return "an alias"
 }
+
+// scalarKinds name the scalars that are not strings, by tag.
+var scalarKinds = map[string]string{"!!null": "null", "!!int": "a number", "!!float": "a number", "!!bool": "a boolean"}
 
 // offset is the byte offset in the file where node n starts.
 func (y *yamlDoc) offset(n *yaml.Node) int64 {

@@ -69,7 +69,12 @@ func Read(c *read.Collector, r io.Reader, br *bufio.Reader) (err error) {
 	if err != nil {
 		return c.ParquetDamaged(err)
 	}
-	cols, names := parquetColumns(f)
+	var cols []pqColumn
+	var names []string
+	for _, col := range f.Root().Columns() {
+		cols = append(cols, classify(col))
+		names = append(names, col.Name())
+	}
 	if slices.Contains(names, "context.trace_id") || slices.Contains(names, "context.span_id") {
 		c.ReadAs = read.FormatPhoenix
 		return traces.ReadParquet(c, f)
@@ -117,17 +122,6 @@ func checkFooter(src io.ReaderAt, size int64) error {
 		return fmt.Errorf("the footer claims %d bytes, the file has %d", n, size)
 	}
 	return nil
-}
-
-// parquetColumns classifies the top-level columns of f.
-func parquetColumns(f *parquet.File) ([]pqColumn, []string) {
-	var cols []pqColumn
-	var names []string
-	for _, col := range f.Root().Columns() {
-		cols = append(cols, classify(col))
-		names = append(names, col.Name())
-	}
-	return cols, names
 }
 
 // classify tells what a top-level column holds: text, a number, a list of

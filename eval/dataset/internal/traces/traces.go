@@ -111,16 +111,10 @@ func (t *traceReader) add(line int, s *tspan, path, traceKey, idKey string) (ok 
 // Read reads a file of a trace format, positioned past any BOM.
 func Read(c *read.Collector, br *bufio.Reader, format string) error {
 	t := newTraceReader(c, format)
-	err := t.records(br, func(line int, obj map[string]any) error {
-		switch format {
-		case read.FormatOTLP:
-			return t.otlpRecord(line, obj)
-		case read.FormatLangfuse:
-			return t.langfuseRecord(line, obj)
-		}
-		return t.phoenixRecord(line, obj)
-	})
-	if err != nil {
+	record := map[string]func(int, map[string]any) error{
+		read.FormatOTLP: t.otlpRecord, read.FormatPhoenix: t.phoenixRecord, read.FormatLangfuse: t.langfuseRecord,
+	}[format]
+	if err := t.records(br, record); err != nil {
 		return err
 	}
 	return t.samples()
@@ -230,7 +224,6 @@ func (t *traceReader) samples() error {
 			return err
 		}
 	}
-	requests := len(reqs)
 	if t.live {
 		return nil // a line of a log need not hold a request, nor a --map attribute
 	}
@@ -240,7 +233,7 @@ func (t *traceReader) samples() error {
 				t.attr[f], read.FieldNames[f], t.attr[f], read.List(slices.Collect(maps.Keys(t.names))))}
 		}
 	}
-	if requests == 0 && t.c.SkippedCount == 0 {
+	if len(reqs) == 0 && t.c.SkippedCount == 0 {
 		return &read.Error{File: t.c.Name, Msg: fmt.Sprintf("no LLM span in its %d traces (span kinds: %s; names: %s) — a sample is built around each request's LLM span; pass --map llm=<span name or kind> to say which spans generate the answer",
 			len(t.order), read.List(t.distinct(func(s *tspan) string { return s.kind })), read.List(t.distinct(func(s *tspan) string { return s.name })))}
 	}
