@@ -195,8 +195,8 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 	if len(bytes.TrimSpace(head)) == 0 {
 		return "", read.NoSamplesError(name)
 	}
-	if t := bytes.TrimLeft(head, " \t\r\n"); sniff != sniffNone && len(t) > 0 && (t[0] == '{' || t[0] == '[') {
-		if f := traces.Sniff(t); f != "" {
+	if sniff != sniffNone {
+		if f := traces.Sniff(head); f != "" {
 			format, sniff = f, sniffNone
 		}
 	}
@@ -220,27 +220,21 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 			return "", err
 		}
 	}
+	c.Unit = cmp.Or(formatUnits[format], read.UnitRow)
 	switch format {
 	case FormatJSONL:
-		c.Unit = read.UnitLine
 		err = c.EachLine(br, c.FromJSON)
 	case FormatJSON:
-		c.Unit = read.UnitElement
 		err = readJSON(c, br)
 	case FormatYAML:
-		c.Unit = read.UnitLine
 		err = readYAML(c, br)
 	case FormatParquet:
-		c.Unit = read.UnitRow
 		err = pq.Read(c.Collector, r, br)
 	case FormatXLSX:
-		c.Unit = read.UnitRow
 		err = sheet.ReadXLSX(c.Collector, r, br, c.WantSheet)
 	case FormatOTLP, FormatPhoenix, FormatLangfuse:
-		c.Unit = read.UnitLine
 		err = traces.Read(c.Collector, br, format)
 	default:
-		c.Unit = read.UnitRow
 		err = sheet.ReadCSV(c.Collector, br, comma)
 	}
 	if err != nil {
@@ -254,6 +248,13 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 		format, c.ReadAs = c.ReadAs, ""
 	}
 	return format, nil
+}
+
+// formatUnits are what the records of a format are counted in, when not
+// in rows.
+var formatUnits = map[string]string{
+	FormatJSONL: read.UnitLine, FormatJSON: read.UnitElement, FormatYAML: read.UnitLine,
+	FormatOTLP: read.UnitLine, FormatPhoenix: read.UnitLine, FormatLangfuse: read.UnitLine,
 }
 
 // sniffContent picks the format of a file whose name says nothing.
