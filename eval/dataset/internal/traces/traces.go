@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -212,12 +211,8 @@ func (t *traceReader) samples() error {
 	}
 	// In file order, as the other formats give their records: by the line
 	// of the LLM span, then by when it started.
-	sort.SliceStable(reqs, func(i, j int) bool {
-		a, b := reqs[i].llm, reqs[j].llm
-		if a.line != b.line {
-			return a.line < b.line
-		}
-		return before(a, b)
+	slices.SortStableFunc(reqs, func(a, b *request) int {
+		return cmp.Or(cmp.Compare(a.llm.line, b.llm.line), byStart(a.llm, b.llm))
 	})
 	for _, r := range reqs {
 		if err := t.sample(r); err != nil {
@@ -307,26 +302,21 @@ func (t *traceReader) trace(spans []*tspan) ([]*request, error) {
 		}
 		return out
 	}
-	var llms []*tspan
+	isLLM := func(s *tspan) bool { return t.is(s, read.MapLLM) }
+	var llms, retrievers []*tspan
 	for _, s := range spans {
-		if !t.is(s, read.MapLLM) {
-			continue
-		}
-		if !slices.ContainsFunc(ancestors(s), func(a *tspan) bool { return t.is(a, read.MapLLM) }) {
+		if isLLM(s) && !slices.ContainsFunc(ancestors(s), isLLM) {
 			llms = append(llms, s)
 		}
+		if t.is(s, read.MapRetriever) {
+			retrievers = append(retrievers, s)
+		}
 	}
-	sort.SliceStable(llms, func(i, j int) bool { return before(llms[i], llms[j]) })
+	slices.SortStableFunc(llms, byStart)
 	for _, l := range llms {
 		l.llms = append(l.llms, l)
 		for _, a := range ancestors(l) {
 			a.llms = append(a.llms, l)
-		}
-	}
-	var retrievers []*tspan
-	for _, s := range spans {
-		if t.is(s, read.MapRetriever) {
-			retrievers = append(retrievers, s)
 		}
 	}
 	if len(llms) == 0 {
@@ -338,7 +328,8 @@ func (t *traceReader) trace(spans []*tspan) ([]*request, error) {
 		return nil, nil
 	}
 	reqs := make(map[*tspan]*request, len(llms))
-	for _, l := range llms {
+	out := make([]*request, len(llms))
+	for i, l := range llms {
 		top := l
 		for _, a := range ancestors(l) {
 			if len(a.llms) != 1 {
@@ -346,9 +337,10 @@ func (t *traceReader) trace(spans []*tspan) ([]*request, error) {
 			}
 			top = a
 		}
-		reqs[l] = &request{llm: l, top: top, several: len(llms) > 1}
+		out[i] = &request{llm: l, top: top, several: len(llms) > 1}
+		reqs[l] = out[i]
 	}
-	sort.SliceStable(retrievers, func(i, j int) bool { return before(retrievers[i], retrievers[j]) })
+	slices.SortStableFunc(retrievers, byStart)
 	for _, r := range retrievers {
 		var cands []*tspan
 		for _, a := range append([]*tspan{r}, ancestors(r)...) {
@@ -364,26 +356,22 @@ func (t *traceReader) trace(spans []*tspan) ([]*request, error) {
 		}
 		pick := cands[len(cands)-1]
 		for _, l := range cands {
-			if !before(l, r) {
+			if byStart(l, r) >= 0 {
 				pick = l
 				break
 			}
 		}
 		reqs[pick].retrievers = append(reqs[pick].retrievers, r)
 	}
-	out := make([]*request, len(llms))
-	for i, l := range llms {
-		out[i] = reqs[l]
-	}
 	return out, nil
 }
 
-// before orders spans by start time, then by their place in the file.
-func before(a, b *tspan) bool {
+// byStart orders spans by start time, then by their place in the file.
+func byStart(a, b *tspan) int {
 	if a.start != 0 && b.start != 0 && a.start != b.start {
-		return a.start < b.start
+		return cmp.Compare(a.start, b.start)
 	}
-	return a.order < b.order
+	return cmp.Compare(a.order, b.order)
 }
 
 // sample makes the sample of one request.
@@ -643,7 +631,7 @@ func (t *traceReader) documents(s *tspan) ([]string, error) {
 	if t.attr[read.FContexts] != "" && docs != nil {
 		t.seen[read.FContexts] = true
 	}
-	sort.SliceStable(docs, func(i, j int) bool { return docs[i].n < docs[j].n })
+	slices.SortStableFunc(docs, func(a, b doc) int { return cmp.Compare(a.n, b.n) })
 	out := make([]string, 0, len(docs))
 	for i, d := range docs {
 		if i > 0 && d.n == docs[i-1].n {
