@@ -54,12 +54,10 @@ func (c *Collector) FromColumns(keys []string, cols []Column) error {
 		names[i] = col.Key
 	}
 	var found [NFields]bool
-	known := false
 	for f := range NFields {
 		found[f] = c.hasColumn(f, names)
-		known = known || found[f]
 	}
-	if !known {
+	if !slices.Contains(found[:], true) {
 		return c.layoutError(keys, "keys")
 	}
 	c.Unit = UnitSample
