@@ -301,23 +301,28 @@ func quoteChar(b byte) string {
 
 // entries reads the entries of a list or object whose opening bracket was
 // read, up to and including the closing one, calling each at the start of
-// entry n (from 1); element numbers entry n in messages.
-func (r *jsonReader) entries(closing byte, after string, element func(n int) int, each func(n int) error) error {
+// entry n (from 1) with element, its number in messages: n among records,
+// else 0.
+func (r *jsonReader) entries(closing byte, after string, records bool, each func(n, element int) error) error {
 	for n := 1; ; n++ {
+		element := 0
+		if records {
+			element = n
+		}
 		b, err := r.peek()
 		if err != nil {
-			return r.eof(err, element(n))
+			return r.eof(err, element)
 		}
 		if b == closing {
 			r.skip()
 			return nil
 		}
 		if n > 1 {
-			if err := r.expect(',', after, element(n)); err != nil {
+			if err := r.expect(',', after, element); err != nil {
 				return err
 			}
 		}
-		if err := each(n); err != nil {
+		if err := each(n, element); err != nil {
 			return err
 		}
 	}
@@ -327,19 +332,13 @@ func (r *jsonReader) entries(closing byte, after string, element func(n int) int
 // the entry's number, its raw value (valid JSON) and, for one over the
 // limit, o instead.
 func (r *jsonReader) list(records bool, each func(n int, raw []byte, o *read.Oversized) error) error {
-	element := func(n int) int {
-		if records {
-			return n
-		}
-		return 0
-	}
-	return r.entries(']', "after array element", element, func(n int) error {
-		raw, start, o, err := r.value(element(n))
+	return r.entries(']', "after array element", records, func(n, element int) error {
+		raw, start, o, err := r.value(element)
 		if err != nil {
 			return err
 		}
 		if o == nil {
-			if err := r.syntax(raw, start, element(n)); err != nil {
+			if err := r.syntax(raw, start, element); err != nil {
 				return err
 			}
 		}
@@ -376,7 +375,7 @@ func (r *jsonReader) object() error {
 	var keys []string
 	var cols []read.Column
 	list := "" // the key the records were read from
-	err := r.entries('}', "after object key:value pair", func(int) int { return 0 }, func(int) error {
+	err := r.entries('}', "after object key:value pair", false, func(int, int) error {
 		key, at, err := r.key()
 		if err != nil {
 			return err

@@ -263,8 +263,7 @@ func (t *traceReader) otlpRecord(line int, obj map[string]any) error {
 					}
 					continue
 				}
-				s := &tspan{line: line, trace: text(m["traceId"]), id: text(m["spanId"]), parent: text(m["parentSpanId"]), name: text(m["name"])}
-				s.attrs = map[string]any{}
+				s := &tspan{line: line, trace: text(m["traceId"]), id: text(m["spanId"]), parent: text(m["parentSpanId"]), name: text(m["name"]), attrs: map[string]any{}}
 				if attrs, ok := m["attributes"].([]any); ok {
 					for _, kv := range attrs {
 						kvm, _ := kv.(map[string]any)
@@ -351,7 +350,8 @@ func timeOf(v any, nanos bool) int64 {
 func (t *traceReader) phoenixRecord(line int, obj map[string]any) error {
 	flat := map[string]any{}
 	flatten("", obj, flat)
-	s := &tspan{line: line, attrs: map[string]any{}}
+	s := &tspan{line: line, trace: text(flat["context.trace_id"]), id: text(flat["context.span_id"]), parent: text(flat["parent_id"]),
+		name: text(flat["name"]), kind: strings.ToUpper(text(flat["span_kind"])), attrs: map[string]any{}}
 	for k, v := range flat {
 		if a, ok := strings.CutPrefix(k, "attributes."); ok {
 			t.put(s, a, v)
@@ -367,11 +367,6 @@ func (t *traceReader) phoenixRecord(line int, obj map[string]any) error {
 			}
 		}
 	}
-	s.trace = text(flat["context.trace_id"])
-	s.id = text(flat["context.span_id"])
-	s.parent = text(flat["parent_id"])
-	s.name = text(flat["name"])
-	s.kind = strings.ToUpper(text(flat["span_kind"]))
 	if s.kind == "" || s.kind == "UNKNOWN" {
 		s.kind = strings.ToUpper(text(s.attrs["openinference.span.kind"]))
 	}
