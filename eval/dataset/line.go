@@ -15,7 +15,6 @@ import (
 // the whole-file checks: a log repeats ids, and has no end.
 type LineDecoder struct {
 	c   *read.Collector
-	m   map[string]string // --map, for trace lines
 	got eval.Sample
 	ok  bool
 }
@@ -36,10 +35,10 @@ func NewLineDecoder(opt Options) (*LineDecoder, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &LineDecoder{m: opt.Map}
+	d := &LineDecoder{}
 	// No id map: a service logs the same conversation id on every turn,
 	// and the watcher tells repeats by content, not id.
-	d.c = &read.Collector{Cols: cols, Limit: maxRecordBytes(opt), Unit: read.UnitLine, FollowLog: true}
+	d.c = &read.Collector{Cols: cols, Limit: maxRecordBytes(opt), Unit: read.UnitLine, FollowLog: true, TraceMap: opt.Map}
 	d.c.Sink = func(s eval.Sample) error {
 		d.got, d.ok = s, true
 		return nil
@@ -105,7 +104,7 @@ func (d *LineDecoder) DecodeLine(name string, line int, b []byte) ([]eval.Sample
 		return []eval.Sample{s}, nil
 	}
 	var out []eval.Sample
-	c := &read.Collector{Name: name, Root: name, Cols: d.c.Cols, Limit: d.c.Limit, Unit: read.UnitLine, Skip: true, TraceMap: d.m}
+	c := &read.Collector{Name: name, Root: name, Cols: d.c.Cols, Limit: d.c.Limit, Unit: read.UnitLine, Skip: true, TraceMap: d.c.TraceMap}
 	c.Sink = func(s eval.Sample) error {
 		out = append(out, s)
 		return nil

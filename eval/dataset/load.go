@@ -294,10 +294,7 @@ var formatNames = map[string]string{
 // JSON Lines into .json files), and any other name is sniffed: Parquet, a
 // zip (Excel), JSON, JSON Lines, YAML, else CSV.
 func formatOf(name, format string) (f string, comma rune, sniff int, err error) {
-	given := strings.ToLower(format)
-	if format == "" {
-		given = strings.TrimPrefix(strings.ToLower(filepath.Ext(name)), ".")
-	}
+	given := strings.ToLower(cmp.Or(format, strings.TrimPrefix(filepath.Ext(name), ".")))
 	f, ok := formatNames[given]
 	switch {
 	case !ok && format != "":

@@ -174,14 +174,11 @@ func Sniff(head []byte) string {
 			}
 			break
 		}
+		var v any = new(json.RawMessage)
 		if key == "context" {
-			if dec.Decode(&ctx) != nil {
-				break
-			}
-			continue
+			v = &ctx
 		}
-		var skip json.RawMessage
-		if dec.Decode(&skip) != nil {
+		if dec.Decode(v) != nil {
 			break // the record goes on past the window
 		}
 	}
