@@ -33,7 +33,7 @@ func readJSON(c *collector, br *bufio.Reader) error {
 		r.skip()
 		err = r.object()
 	default:
-		raw, err := r.whole()
+		raw, _, err := r.whole(false)
 		if err != nil {
 			return err
 		}
@@ -140,7 +140,11 @@ func (r *jsonReader) value(element int) (raw []byte, start int, o *read.Oversize
 		p, done = p[:n], end
 		r.line += bytes.Count(p, []byte("\n"))
 		if z == nil && int64(len(r.held)+n) > r.c.Limit {
-			if err := r.brokenPrefix(r.held, p, start, element); err != nil {
+			// A quote or a bracket too many makes a value run on, and
+			// the error is then what to report, at its line; one past
+			// the prefix checked goes unseen and the value is refused as
+			// too big.
+			if err := r.broken(read.Prefix(r.held, p), start, element); err != nil {
 				return nil, 0, nil, err
 			}
 			z = &read.RecordSizer{}
@@ -223,18 +227,6 @@ func (v *valueScan) end(p []byte) (int, bool) {
 	return len(p), false
 }
 
-// brokenPrefix reports a syntax error in the first read.CheckPrefix bytes of a
-// value going over the limit, held then p: a quote or a bracket too many
-// makes a value run on, and the error is then what to report, at its line;
-// a later one goes unseen and the value is refused as too big.
-func (r *jsonReader) brokenPrefix(held, p []byte, start, element int) error {
-	prefix := held[:min(len(held), read.CheckPrefix)]
-	if len(prefix) < read.CheckPrefix {
-		prefix = append(prefix[:len(prefix):len(prefix)], p[:min(len(p), read.CheckPrefix-len(prefix))]...)
-	}
-	return r.broken(prefix, start, element)
-}
-
 // broken reports a syntax error in b, the start of a value, before its end.
 func (r *jsonReader) broken(b []byte, start, element int) error {
 	var se *json.SyntaxError
@@ -280,11 +272,6 @@ func (r *jsonReader) eof(err error, element int) error {
 			Msg: "the JSON ends too early (truncated file?) — complete or re-export the file"}
 	}
 	return fmt.Errorf("%s: %w", r.c.Name, err)
-}
-
-func (r *jsonReader) valueTooBig(o *read.Oversized) error {
-	return &Error{File: r.c.Name, Msg: fmt.Sprintf("the JSON value at line %d is %d bytes (%s), over the limit of %s per record — "+
-		"expected an array of sample objects or {\"samples\": [...]}; raise the limit with --max-record-bytes", o.Line, o.Size, read.FmtSize(o.Size), read.FmtSize(r.c.Limit))}
 }
 
 // quoteChar spells a byte as encoding/json's syntax errors do.
@@ -391,7 +378,7 @@ func (r *jsonReader) object() error {
 		switch {
 		case key == "defaultTest":
 			var raw []byte
-			if raw, err = r.whole(); err == nil {
+			if raw, _, err = r.whole(false); err == nil {
 				if list != "" {
 					return &Error{File: c.Name, Msg: fmt.Sprintf(`"defaultTest" (line %d) comes after %q — move it above %q: the records are read as they stream by, before it is met`, at.line, list, list)}
 				}
@@ -418,7 +405,7 @@ func (r *jsonReader) object() error {
 				cols = append(cols, col)
 			}
 		default:
-			_, err = r.whole()
+			_, _, err = r.whole(false)
 		}
 		return err
 	})
@@ -435,16 +422,9 @@ func (r *jsonReader) key() (string, refSite, error) {
 	} else if b != '"' {
 		return "", refSite{}, r.syntaxAt(r.line, 0, fmt.Sprintf("invalid character %s looking for beginning of object key string", quoteChar(b)))
 	}
-	raw, start, o, err := r.value(0)
+	raw, start, err := r.whole(true)
 	at := refSite{line: start}
-	switch {
-	case err != nil:
-		return "", at, err
-	case o != nil:
-		return "", at, &Error{File: r.c.Name, Msg: fmt.Sprintf("a key of the top-level object, at line %d, is %d bytes (%s), over the limit of %s per record — "+
-			"is this a dataset? Raise the limit with --max-record-bytes", o.Line, o.Size, read.FmtSize(o.Size), read.FmtSize(r.c.Limit))}
-	}
-	if err := r.syntax(raw, start, 0); err != nil {
+	if err != nil {
 		return "", at, err
 	}
 	var key string
@@ -452,17 +432,21 @@ func (r *jsonReader) key() (string, refSite, error) {
 	return key, at, err
 }
 
-// whole reads a value of the top-level object other than a list: valid
-// JSON within the limit.
-func (r *jsonReader) whole() ([]byte, error) {
+// whole reads a key of the top-level object or a value other than a list:
+// valid JSON within the limit, and the line it starts on.
+func (r *jsonReader) whole(key bool) ([]byte, int, error) {
 	raw, start, o, err := r.value(0)
-	if err != nil {
-		return nil, err
+	switch {
+	case err != nil:
+		return nil, start, err
+	case o != nil && key:
+		return nil, start, &Error{File: r.c.Name, Msg: fmt.Sprintf("a key of the top-level object, at line %d, is %d bytes (%s), over the limit of %s per record — "+
+			"is this a dataset? Raise the limit with --max-record-bytes", o.Line, o.Size, read.FmtSize(o.Size), read.FmtSize(r.c.Limit))}
+	case o != nil:
+		return nil, start, &Error{File: r.c.Name, Msg: fmt.Sprintf("the JSON value at line %d is %d bytes (%s), over the limit of %s per record — "+
+			"expected an array of sample objects or {\"samples\": [...]}; raise the limit with --max-record-bytes", o.Line, o.Size, read.FmtSize(o.Size), read.FmtSize(r.c.Limit))}
 	}
-	if o != nil {
-		return nil, r.valueTooBig(o)
-	}
-	return raw, r.syntax(raw, start, 0)
+	return raw, start, r.syntax(raw, start, 0)
 }
 
 // records reads the value of "samples" or "tests": a list of records or,
@@ -477,7 +461,7 @@ func (r *jsonReader) records(key string, at refSite) error {
 		}
 		return c.withTestCases(func() error { return r.elements(true) })
 	}
-	raw, err := r.whole()
+	raw, _, err := r.whole(false)
 	if err != nil {
 		return err
 	}

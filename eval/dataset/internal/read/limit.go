@@ -26,6 +26,13 @@ func AppendHeld(buf, p []byte, limit int64) []byte {
 // checks for a syntax error (a JSON value, a CSV row).
 const CheckPrefix = 1 << 20
 
+// Prefix is the first CheckPrefix bytes of held then p, without writing
+// into held's spare capacity.
+func Prefix(held, p []byte) []byte {
+	prefix := append(held[:len(held):len(held)], p[:min(len(p), max(CheckPrefix-len(held), 0))]...)
+	return prefix[:min(len(prefix), CheckPrefix)]
+}
+
 // FmtSize spells a byte count the way the limit is usually given.
 func FmtSize(n int64) string {
 	switch {
