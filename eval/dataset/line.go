@@ -16,7 +16,6 @@ import (
 type LineDecoder struct {
 	c   *read.Collector
 	got eval.Sample
-	ok  bool
 }
 
 // ErrBlankLine is what Decode returns for a line holding only whitespace:
@@ -40,7 +39,7 @@ func NewLineDecoder(opt Options) (*LineDecoder, error) {
 	// and the watcher tells repeats by content, not id.
 	d.c = &read.Collector{Cols: cols, Limit: maxRecordBytes(opt), Unit: read.UnitLine, FollowLog: true, TraceMap: opt.Map}
 	d.c.Sink = func(s eval.Sample) error {
-		d.got, d.ok = s, true
+		d.got = s
 		return nil
 	}
 	return d, nil
@@ -58,7 +57,6 @@ func (d *LineDecoder) Decode(name string, line int, b []byte) (eval.Sample, erro
 			Msg: fmt.Sprintf("the record is %d bytes, over the limit of %d (--max-record-bytes)", len(t), d.c.Limit)}
 	}
 	d.c.Name, d.c.Root = name, name
-	d.ok = false
 	// Each line stands alone: an unrelated log line gets the first-record
 	// message naming the accepted keys.
 	d.c.Parsed, d.c.Count = 0, 0
@@ -74,7 +72,7 @@ func (d *LineDecoder) Decode(name string, line int, b []byte) (eval.Sample, erro
 	if err != nil {
 		return eval.Sample{}, err
 	}
-	if !d.ok {
+	if d.c.Count == 0 {
 		return eval.Sample{}, &Error{File: name, Line: line, Unit: read.UnitLine, Msg: "holds no sample"}
 	}
 	return d.got, nil

@@ -261,12 +261,11 @@ func (t *traceReader) otlpRecord(line int, obj map[string]any) error {
 					continue
 				}
 				s := &tspan{line: line, trace: text(m["traceId"]), id: text(m["spanId"]), parent: text(m["parentSpanId"]), name: text(m["name"]), attrs: map[string]any{}}
-				if attrs, ok := m["attributes"].([]any); ok {
-					for _, kv := range attrs {
-						kvm, _ := kv.(map[string]any)
-						if key := text(kvm["key"]); key != "" {
-							t.put(s, key, anyValue(kvm["value"]))
-						}
+				attrs, _ := m["attributes"].([]any)
+				for _, kv := range attrs {
+					kvm, _ := kv.(map[string]any)
+					if key := text(kvm["key"]); key != "" {
+						t.put(s, key, anyValue(kvm["value"]))
 					}
 				}
 				s.kind = strings.ToUpper(text(s.attrs["openinference.span.kind"]))
@@ -387,12 +386,11 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 		return err
 	}
 	t.langfuseIO(root, obj)
-	if scores, ok := obj["scores"].([]any); ok {
-		for _, sc := range scores {
-			m, _ := sc.(map[string]any)
-			if strings.EqualFold(text(m["name"]), "reference") {
-				root.attrs["reference"] = cmp.Or(text(m["stringValue"]), text(m["comment"]))
-			}
+	scores, _ := obj["scores"].([]any)
+	for _, sc := range scores {
+		m, _ := sc.(map[string]any)
+		if strings.EqualFold(text(m["name"]), "reference") {
+			root.attrs["reference"] = cmp.Or(text(m["stringValue"]), text(m["comment"]))
 		}
 	}
 	for i, o := range obs {

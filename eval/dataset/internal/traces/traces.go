@@ -526,12 +526,11 @@ func messages(attrs map[string]any, prefix string) []message {
 			byN[n].content = text(v)
 		}
 	})
-	if l, ok := attrs[prefix].([]any); ok {
-		for i, e := range l {
-			flat := map[string]any{}
-			flatten("", e, flat)
-			byN[i] = &message{role: text(flat["message.role"]), content: text(flat["message.content"])}
-		}
+	l, _ := attrs[prefix].([]any)
+	for i, e := range l {
+		flat := map[string]any{}
+		flatten("", e, flat)
+		byN[i] = &message{role: text(flat["message.role"]), content: text(flat["message.content"])}
 	}
 	out := make([]message, 0, len(byN))
 	for _, n := range slices.Sorted(maps.Keys(byN)) {
@@ -623,10 +622,9 @@ func (t *traceReader) documents(s *tspan) ([]string, error) {
 	if str, ok := list.(string); ok {
 		list, _ = read.DecodeJSON([]byte(str)) // a list kept as a JSON text
 	}
-	if l, ok := list.([]any); ok {
-		for i, e := range l {
-			docs = append(docs, doc{i, documentText(e)})
-		}
+	l, _ := list.([]any)
+	for i, e := range l {
+		docs = append(docs, doc{i, documentText(e)})
 	}
 	if t.attr[read.FContexts] != "" && docs != nil {
 		t.seen[read.FContexts] = true
