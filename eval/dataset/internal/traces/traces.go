@@ -60,9 +60,8 @@ type traceReader struct {
 	// traces in the order their first span came, with their spans.
 	order  []string
 	traces map[string][]*tspan
-	// sel holds the --map span selectors; attr the attribute --map names
-	// for a field, "" for the default.
-	sel  map[string]string
+	// attr is the attribute --map names for a field, "" for the default;
+	// its span selectors are read from c.TraceMap.
 	attr [read.NFields]string
 	// seen[f] is set when an attribute --map names for f was found.
 	seen [read.NFields]bool
@@ -73,11 +72,9 @@ type traceReader struct {
 }
 
 func newTraceReader(c *read.Collector, format string) *traceReader {
-	t := &traceReader{c: c, format: format, traces: map[string][]*tspan{}, sel: map[string]string{}, names: map[string]bool{}}
+	t := &traceReader{c: c, format: format, traces: map[string][]*tspan{}, names: map[string]bool{}}
 	for k, v := range c.TraceMap {
-		if k == read.MapLLM || k == read.MapRetriever {
-			t.sel[k] = v
-		} else if f := slices.Index(read.FieldNames[:], k); f >= 0 {
+		if f := slices.Index(read.FieldNames[:], k); f >= 0 {
 			t.attr[f] = v
 		}
 	}
@@ -186,7 +183,7 @@ func spanWhere(name, id, path string) string {
 // is says whether s is a span the selector (read.MapLLM or
 // read.MapRetriever) picks: by --map's span name or kind, else by kind.
 func (t *traceReader) is(s *tspan, selector string) bool {
-	if sel := t.sel[selector]; sel != "" {
+	if sel := t.c.TraceMap[selector]; sel != "" {
 		return strings.EqualFold(s.name, sel) || strings.EqualFold(s.kind, sel)
 	}
 	return s.kind == strings.ToUpper(selector)
