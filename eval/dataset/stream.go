@@ -86,8 +86,7 @@ func Stream(path string, opt Options, scanned *Loaded, yield func(eval.Sample) b
 	if stopped {
 		return nil
 	}
-	var e *Error
-	if errors.As(err, &e) {
+	if errors.As(err, new(*Error)) {
 		// The scan read it without this error: the file is another now.
 		return &ChangedError{File: path, Was: scanned.SHA256, Detail: "it now fails to read: " + err.Error()}
 	}

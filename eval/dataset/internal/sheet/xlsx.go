@@ -85,8 +85,7 @@ func ReadXLSX(c *read.Collector, r io.Reader, br *bufio.Reader, want string) (er
 	for _, sheet := range candidates {
 		rows, row, top, err := xlsxHeader(c, f, sheet)
 		if err != nil {
-			var e *read.Error
-			if len(candidates) == 1 || !errors.As(err, &e) {
+			if len(candidates) == 1 || !errors.As(err, new(*read.Error)) {
 				return err
 			}
 			misses = append(misses, fmt.Sprintf("%q %s", sheet, top))

@@ -245,17 +245,6 @@ func (t *traceReader) distinct(f func(*tspan) string) []string {
 // maxNames caps the attribute names kept for messages.
 const maxNames = 1000
 
-// put sets attribute key of span s when a request may read it: the file is
-// held whole, and other attributes (embeddings, say) outweigh the rest.
-func (t *traceReader) put(s *tspan, key string, v any) {
-	if len(t.names) < maxNames {
-		t.names[key] = true
-	}
-	if t.keep(key) {
-		s.attrs[key] = v
-	}
-}
-
 // readAttrs are the attributes the request builder reads, and the prefixes
 // of those it reads by index.
 var (
@@ -263,10 +252,18 @@ var (
 	readPrefixes = []string{"metadata.", "llm.input_messages.", "llm.output_messages.", "retrieval.documents."}
 )
 
-func (t *traceReader) keep(key string) bool {
-	return slices.Contains(readAttrs, key) ||
+// put sets attribute key of span s when a request may read it (by default
+// or by --map): the file is held whole, and other attributes (embeddings,
+// say) outweigh the rest.
+func (t *traceReader) put(s *tspan, key string, v any) {
+	if len(t.names) < maxNames {
+		t.names[key] = true
+	}
+	if slices.Contains(readAttrs, key) ||
 		slices.ContainsFunc(readPrefixes, func(p string) bool { return strings.HasPrefix(key, p) }) ||
-		slices.ContainsFunc(t.attr[:], func(a string) bool { return a != "" && (key == a || strings.HasPrefix(key, a+".")) })
+		slices.ContainsFunc(t.attr[:], func(a string) bool { return a != "" && (key == a || strings.HasPrefix(key, a+".")) }) {
+		s.attrs[key] = v
+	}
 }
 
 // request is one RAG request of a trace; several says its trace holds
