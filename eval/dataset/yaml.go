@@ -591,17 +591,16 @@ func (y *yamlDoc) readColumns(m *yaml.Node, end int64) error {
 				continue
 			}
 			raw, err := y.toJSON(item)
+			cell := read.Cell{Raw: raw}
 			switch {
+			case errors.As(err, new(*Error)):
+				return err
 			case errors.Is(err, errTooBig):
-				col.Cells = append(col.Cells, read.Cell{Over: &read.Oversized{Size: c.Limit + 1}})
-				continue
+				cell = read.Cell{Over: &read.Oversized{Size: c.Limit + 1}}
 			case err != nil:
-				if errors.As(err, new(*Error)) {
-					return err
-				}
 				return y.errorAt(item, err.Error())
 			}
-			col.Cells = append(col.Cells, read.Cell{Raw: raw})
+			col.Cells = append(col.Cells, cell)
 		}
 		cols = append(cols, col)
 	}
