@@ -130,7 +130,7 @@ func (r *jsonReader) value(element int) (raw []byte, start int, o *read.Oversize
 			}
 			if err == io.EOF && z == nil {
 				// A stray quote or bracket makes a value run on to the end.
-				if err := r.broken(r.held, start, element); err != nil {
+				if err := r.syntax(r.held, start, element, true); err != nil {
 					return nil, 0, nil, err
 				}
 			}
@@ -144,7 +144,7 @@ func (r *jsonReader) value(element int) (raw []byte, start int, o *read.Oversize
 			// the error is then what to report, at its line; one past
 			// the prefix checked goes unseen and the value is refused as
 			// too big.
-			if err := r.broken(read.Prefix(r.held, p), start, element); err != nil {
+			if err := r.syntax(read.Prefix(r.held, p), start, element, true); err != nil {
 				return nil, 0, nil, err
 			}
 			z = &read.RecordSizer{}
@@ -227,23 +227,15 @@ func (v *valueScan) end(p []byte) (int, bool) {
 	return len(p), false
 }
 
-// broken reports a syntax error in b, the start of a value, before its end.
-func (r *jsonReader) broken(b []byte, start, element int) error {
-	var se *json.SyntaxError
-	if errors.As(json.Unmarshal(b, new(json.RawMessage)), &se) && se.Error() != "unexpected end of JSON input" {
-		return r.syntax(b, start, element)
-	}
-	return nil
-}
-
 // syntax reports raw, a value read from line start on, if it is not valid
-// JSON: the line of the bad byte, which an editor can jump to.
-func (r *jsonReader) syntax(raw []byte, start, element int) error {
+// JSON: the line of the bad byte, which an editor can jump to. Of part of a
+// value, its start, only an error before its end is reported.
+func (r *jsonReader) syntax(raw []byte, start, element int, part bool) error {
 	if json.Valid(raw) {
 		return nil
 	}
 	var se *json.SyntaxError
-	if !errors.As(json.Unmarshal(raw, new(json.RawMessage)), &se) {
+	if !errors.As(json.Unmarshal(raw, new(json.RawMessage)), &se) || part && se.Error() == "unexpected end of JSON input" {
 		return nil
 	}
 	if cut := se.Offset >= int64(len(raw)) && (strings.HasPrefix(se.Error(), "invalid character ' '") ||
@@ -325,7 +317,7 @@ func (r *jsonReader) list(records bool, each func(n int, raw []byte, o *read.Ove
 			return err
 		}
 		if o == nil {
-			if err := r.syntax(raw, start, element); err != nil {
+			if err := r.syntax(raw, start, element, false); err != nil {
 				return err
 			}
 		}
@@ -446,7 +438,7 @@ func (r *jsonReader) whole(key bool) ([]byte, int, error) {
 		return nil, start, &Error{File: r.c.Name, Msg: fmt.Sprintf("the JSON value at line %d is %d bytes (%s), over the limit of %s per record — "+
 			"expected an array of sample objects or {\"samples\": [...]}; raise the limit with --max-record-bytes", o.Line, o.Size, read.FmtSize(o.Size), read.FmtSize(r.c.Limit))}
 	}
-	return raw, start, r.syntax(raw, start, 0)
+	return raw, start, r.syntax(raw, start, 0, false)
 }
 
 // records reads the value of "samples" or "tests": a list of records or,
