@@ -99,10 +99,7 @@ func firstLineWhole(head []byte) bool {
 // (or of its "data" list) starts on.
 func elementLines(data []byte) []int {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil
-	}
+	tok, _ := dec.Token() // nil on an error: not a list, so no lines
 	if tok == json.Delim('{') {
 		for {
 			k, err := dec.Token()
@@ -145,15 +142,10 @@ func elementLines(data []byte) []int {
 func Sniff(head []byte) string {
 	dec := json.NewDecoder(bytes.NewReader(head))
 	tok, err := dec.Token()
-	if err != nil {
-		return ""
-	}
 	if tok == json.Delim('[') {
-		if tok, err = dec.Token(); err != nil {
-			return ""
-		}
+		tok, err = dec.Token()
 	}
-	if tok != json.Delim('{') {
+	if err != nil || tok != json.Delim('{') {
 		return ""
 	}
 	keys := map[string]bool{}
