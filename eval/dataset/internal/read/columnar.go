@@ -34,11 +34,9 @@ type Cell struct {
 // among the lists' keys (exactly or ignoring case, as for a JSON key).
 func (c *Collector) hasColumn(f int, keys []string) bool {
 	for _, name := range c.Cols.Names[f] {
-		if Index(keys, name) >= 0 {
-			return true
-		}
-		// A dotted --map path (vars.query) into a list of objects.
-		if head, _, ok := strings.Cut(name, "."); ok && Index(keys, head) >= 0 {
+		// A dotted --map path (vars.query) goes into a list of objects.
+		head, _, _ := strings.Cut(name, ".")
+		if Index(keys, name) >= 0 || Index(keys, head) >= 0 {
 			return true
 		}
 	}

@@ -98,11 +98,9 @@ func (c *Collector) TooBig(o Oversized, partKind string) string {
 // fieldOfKey is our field read from a JSON key path ("response",
 // "vars.query"), or "".
 func (c *Collector) fieldOfKey(path string) string {
-	if path == "" {
-		return ""
-	}
 	// The key path as given, then its first key (a nested value of a
-	// field's object), each at the top level and under "vars".
+	// field's object), each at the top level and under "vars"; "" (no
+	// part named) matches none, as no name is empty.
 	head, _, _ := strings.Cut(path, ".")
 	for _, p := range []string{path, head} {
 		for f := range NFields {
