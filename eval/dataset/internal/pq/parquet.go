@@ -180,10 +180,6 @@ func isListColumn(col *parquet.Column) bool {
 
 // groupName names a group column's type for messages.
 func groupName(col *parquet.Column) string {
-	if col.Leaf() {
-		_, typ := leafKind(col)
-		return typ
-	}
 	if lt := col.Type().LogicalType(); lt != nil && lt.Value != nil {
 		return strings.ToLower(lt.String())
 	}
