@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -245,12 +246,7 @@ func writeScalar(b *bytes.Buffer, n *yaml.Node) {
 		b.WriteString("null")
 		return
 	case "!!bool":
-		switch strings.ToLower(n.Value) {
-		case "true", "yes", "on", "y":
-			b.WriteString("true")
-		default:
-			b.WriteString("false")
-		}
+		b.WriteString(strconv.FormatBool(slices.Contains([]string{"true", "yes", "on", "y"}, strings.ToLower(n.Value))))
 		return
 	case "!!int", "!!float":
 		if v := n.Value; v != "" && (v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) && json.Valid([]byte(v)) {
