@@ -441,10 +441,8 @@ func (t *traceReader) lookup(s *tspan, f int, defaults ...string) (any, bool) {
 		}
 		if k, ok := strings.CutPrefix(n, "metadata."); ok {
 			if md, ok := s.attrs["metadata"].(string); ok {
-				if v, err := read.DecodeJSON([]byte(md)); err == nil {
-					if m, ok := v.(map[string]any); ok && m[k] != nil {
-						return m[k], true
-					}
+				if m, err := read.DecodeObject([]byte(md)); err == nil && m[k] != nil {
+					return m[k], true
 				}
 			}
 		}
@@ -554,15 +552,12 @@ func indexed(attrs map[string]any, prefix string, fn func(n int, field string, v
 func pickText(v any, role string, keys ...string) string {
 	if s, ok := v.(string); ok {
 		st := strings.TrimSpace(s)
-		if !strings.HasPrefix(st, "{") && !strings.HasPrefix(st, "[") {
-			return s
-		}
-		parsed, err := read.DecodeJSON([]byte(st))
-		if err != nil {
-			return s
-		}
-		if out := pickText(parsed, role, keys...); out != "" && out != st {
-			return out
+		if strings.HasPrefix(st, "{") || strings.HasPrefix(st, "[") {
+			if parsed, err := read.DecodeJSON([]byte(st)); err == nil {
+				if out := pickText(parsed, role, keys...); out != "" && out != st {
+					return out
+				}
+			}
 		}
 		return s
 	}
