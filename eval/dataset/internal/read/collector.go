@@ -164,14 +164,12 @@ func dupMsg(file, unit string, first IDSite, id, idKey string) string {
 }
 
 func (c *Collector) Finish() error {
-	if c.Parsed > 0 {
-		for f := range NFields {
-			if c.Cols.mapped[f] && !c.seen[f] {
-				col := c.Cols.Names[f][0]
-				return &Error{File: c.FirstFile, Field: FieldNames[f], Msg: fmt.Sprintf(
-					"no record has the key %q named by --map %s=%s (keys of the first record: %s) — fix --map",
-					col, FieldNames[f], col, List(c.FirstKeys))}
-			}
+	for f := range NFields {
+		if c.Parsed > 0 && c.Cols.mapped[f] && !c.seen[f] {
+			col := c.Cols.Names[f][0]
+			return &Error{File: c.FirstFile, Field: FieldNames[f], Msg: fmt.Sprintf(
+				"no record has the key %q named by --map %s=%s (keys of the first record: %s) — fix --map",
+				col, FieldNames[f], col, List(c.FirstKeys))}
 		}
 	}
 	if c.Count > 0 {

@@ -208,10 +208,8 @@ func SanitizeKey(k string) string {
 			break
 		}
 		n++
-		if r == utf8.RuneError {
-			if _, size := utf8.DecodeRuneInString(k[i:]); size <= 1 {
-				r = '?'
-			}
+		if _, size := utf8.DecodeRuneInString(k[i:]); r == utf8.RuneError && size <= 1 {
+			r = '?'
 		}
 		if !unicode.IsGraphic(r) || (unicode.IsSpace(r) && r != ' ') {
 			r = '?'
