@@ -84,10 +84,8 @@ func (r *jsonReader) peek() (byte, error) {
 
 // chunk returns what the read buffer holds, reading more when it is empty.
 func (r *jsonReader) chunk() ([]byte, error) {
-	if r.br.Buffered() == 0 {
-		if _, err := r.br.Peek(1); err != nil {
-			return nil, err
-		}
+	if _, err := r.br.Peek(1); err != nil {
+		return nil, err
 	}
 	return r.br.Peek(r.br.Buffered())
 }

@@ -69,10 +69,8 @@ func (c *collector) readTestsRef(at refSite, spec string) error {
 func (c *collector) refPath(at refSite, spec string) (string, error) {
 	s := strings.TrimSpace(spec)
 	p, ok := strings.CutPrefix(s, read.FileScheme)
-	if !ok {
-		if scheme, _, found := strings.Cut(s, "://"); found {
-			return "", c.refError(at, fmt.Sprintf("tests reference %.200q: %s:// is not a local file — ragscope reads tests files from disk; download them and refer to them with file://", s, scheme))
-		}
+	if scheme, _, found := strings.Cut(s, "://"); !ok && found {
+		return "", c.refError(at, fmt.Sprintf("tests reference %.200q: %s:// is not a local file — ragscope reads tests files from disk; download them and refer to them with file://", s, scheme))
 	}
 	if p == "" {
 		return "", c.refError(at, fmt.Sprintf("tests reference %q names no file — write file://path/to/tests.yaml", s))
