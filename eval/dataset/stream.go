@@ -71,7 +71,7 @@ func Stream(path string, opt Options, scanned *Loaded, yield func(eval.Sample) b
 	}
 	stopped := false
 	l, err := readPass(fileSource(path), opt, func(c *collector) {
-		c.IDs, c.Replay, c.Replaying = nil, scanned.dups, true
+		c.IDs, c.Replay = nil, scanned.dups
 		c.Sink = func(s eval.Sample) error {
 			if s.Index >= scanned.Count {
 				return nil // counted, to say so at the end
