@@ -330,8 +330,7 @@ func (r *jsonReader) elements(tests bool) error {
 	return r.list(true, func(n int, raw []byte, o *read.Oversized) error {
 		switch {
 		case o != nil:
-			field, msg := c.TooBigField(*o)
-			return c.Bad(n, field, msg)
+			return c.TooBigRecord(n, *o)
 		case tests && read.KindOf(raw) == "string":
 			var spec string
 			if err := json.Unmarshal(raw, &spec); err != nil {

@@ -443,8 +443,7 @@ func (y *yamlDoc) record(item *yaml.Node, start, end int64) error {
 	if span := end - start; span > c.Limit {
 		o := read.Oversized{Size: span}
 		o.Part, o.PartSize = y.largestPart(n, end)
-		field, msg := c.TooBigField(o)
-		return c.Bad(line, field, msg)
+		return c.TooBigRecord(line, o)
 	}
 	raw, err := y.toJSON(n)
 	if errors.As(err, new(*Error)) {

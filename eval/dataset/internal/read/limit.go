@@ -72,10 +72,10 @@ func (o *Oversized) Tally(i int, name string, n int64) {
 	}
 }
 
-// TooBigField turns a JSON record over the limit into the field it is
-// blamed on (our field its largest value feeds, "" if none) and the message.
-func (c *Collector) TooBigField(o Oversized) (field, msg string) {
-	return c.fieldOfKey(o.Part), c.TooBig(o, "key")
+// TooBigRecord is Bad for a JSON record over the limit, blamed on our field
+// its largest value feeds ("" if none).
+func (c *Collector) TooBigRecord(line int, o Oversized) error {
+	return c.Bad(line, c.fieldOfKey(o.Part), c.TooBig(o, "key"))
 }
 
 // TooBig is the message for a record over the limit; partKind says what
