@@ -33,7 +33,7 @@ func readJSON(c *collector, br *bufio.Reader) error {
 		r.skip()
 		err = r.object()
 	default:
-		raw, err := r.whole()
+		raw, _, err := r.whole(false)
 		if err != nil {
 			return err
 		}
@@ -84,10 +84,8 @@ func (r *jsonReader) peek() (byte, error) {
 
 // chunk returns what the read buffer holds, reading more when it is empty.
 func (r *jsonReader) chunk() ([]byte, error) {
-	if r.br.Buffered() == 0 {
-		if _, err := r.br.Peek(1); err != nil {
-			return nil, err
-		}
+	if _, err := r.br.Peek(1); err != nil {
+		return nil, err
 	}
 	return r.br.Peek(r.br.Buffered())
 }
@@ -130,7 +128,7 @@ func (r *jsonReader) value(element int) (raw []byte, start int, o *read.Oversize
 			}
 			if err == io.EOF && z == nil {
 				// A stray quote or bracket makes a value run on to the end.
-				if err := r.broken(r.held, start, element); err != nil {
+				if err := r.syntax(r.held, start, element, true); err != nil {
 					return nil, 0, nil, err
 				}
 			}
@@ -140,7 +138,11 @@ func (r *jsonReader) value(element int) (raw []byte, start int, o *read.Oversize
 		p, done = p[:n], end
 		r.line += bytes.Count(p, []byte("\n"))
 		if z == nil && int64(len(r.held)+n) > r.c.Limit {
-			if err := r.brokenPrefix(r.held, p, start, element); err != nil {
+			// A quote or a bracket too many makes a value run on, and
+			// the error is then what to report, at its line; one past
+			// the prefix checked goes unseen and the value is refused as
+			// too big.
+			if err := r.syntax(read.Prefix(r.held, p), start, element, true); err != nil {
 				return nil, 0, nil, err
 			}
 			z = &read.RecordSizer{}
@@ -223,35 +225,15 @@ func (v *valueScan) end(p []byte) (int, bool) {
 	return len(p), false
 }
 
-// brokenPrefix reports a syntax error in the first read.CheckPrefix bytes of a
-// value going over the limit, held then p: a quote or a bracket too many
-// makes a value run on, and the error is then what to report, at its line;
-// a later one goes unseen and the value is refused as too big.
-func (r *jsonReader) brokenPrefix(held, p []byte, start, element int) error {
-	prefix := held[:min(len(held), read.CheckPrefix)]
-	if len(prefix) < read.CheckPrefix {
-		prefix = append(prefix[:len(prefix):len(prefix)], p[:min(len(p), read.CheckPrefix-len(prefix))]...)
-	}
-	return r.broken(prefix, start, element)
-}
-
-// broken reports a syntax error in b, the start of a value, before its end.
-func (r *jsonReader) broken(b []byte, start, element int) error {
-	var se *json.SyntaxError
-	if errors.As(json.Unmarshal(b, new(json.RawMessage)), &se) && se.Error() != "unexpected end of JSON input" {
-		return r.syntax(b, start, element)
-	}
-	return nil
-}
-
 // syntax reports raw, a value read from line start on, if it is not valid
-// JSON: the line of the bad byte, which an editor can jump to.
-func (r *jsonReader) syntax(raw []byte, start, element int) error {
+// JSON: the line of the bad byte, which an editor can jump to. Of part of a
+// value, its start, only an error before its end is reported.
+func (r *jsonReader) syntax(raw []byte, start, element int, part bool) error {
 	if json.Valid(raw) {
 		return nil
 	}
 	var se *json.SyntaxError
-	if !errors.As(json.Unmarshal(raw, new(json.RawMessage)), &se) {
+	if !errors.As(json.Unmarshal(raw, new(json.RawMessage)), &se) || part && se.Error() == "unexpected end of JSON input" {
 		return nil
 	}
 	if cut := se.Offset >= int64(len(raw)) && (strings.HasPrefix(se.Error(), "invalid character ' '") ||
@@ -282,11 +264,6 @@ func (r *jsonReader) eof(err error, element int) error {
 	return fmt.Errorf("%s: %w", r.c.Name, err)
 }
 
-func (r *jsonReader) valueTooBig(o *read.Oversized) error {
-	return &Error{File: r.c.Name, Msg: fmt.Sprintf("the JSON value at line %d is %d bytes (%s), over the limit of %s per record — "+
-		"expected an array of sample objects or {\"samples\": [...]}; raise the limit with --max-record-bytes", o.Line, o.Size, read.FmtSize(o.Size), read.FmtSize(r.c.Limit))}
-}
-
 // quoteChar spells a byte as encoding/json's syntax errors do.
 func quoteChar(b byte) string {
 	switch b {
@@ -301,23 +278,28 @@ func quoteChar(b byte) string {
 
 // entries reads the entries of a list or object whose opening bracket was
 // read, up to and including the closing one, calling each at the start of
-// entry n (from 1); element numbers entry n in messages.
-func (r *jsonReader) entries(closing byte, after string, element func(n int) int, each func(n int) error) error {
+// entry n (from 1) with element, its number in messages: n among records,
+// else 0.
+func (r *jsonReader) entries(closing byte, after string, records bool, each func(n, element int) error) error {
 	for n := 1; ; n++ {
+		element := 0
+		if records {
+			element = n
+		}
 		b, err := r.peek()
 		if err != nil {
-			return r.eof(err, element(n))
+			return r.eof(err, element)
 		}
 		if b == closing {
 			r.skip()
 			return nil
 		}
 		if n > 1 {
-			if err := r.expect(',', after, element(n)); err != nil {
+			if err := r.expect(',', after, element); err != nil {
 				return err
 			}
 		}
-		if err := each(n); err != nil {
+		if err := each(n, element); err != nil {
 			return err
 		}
 	}
@@ -327,19 +309,13 @@ func (r *jsonReader) entries(closing byte, after string, element func(n int) int
 // the entry's number, its raw value (valid JSON) and, for one over the
 // limit, o instead.
 func (r *jsonReader) list(records bool, each func(n int, raw []byte, o *read.Oversized) error) error {
-	element := func(n int) int {
-		if records {
-			return n
-		}
-		return 0
-	}
-	return r.entries(']', "after array element", element, func(n int) error {
-		raw, start, o, err := r.value(element(n))
+	return r.entries(']', "after array element", records, func(n, element int) error {
+		raw, start, o, err := r.value(element)
 		if err != nil {
 			return err
 		}
 		if o == nil {
-			if err := r.syntax(raw, start, element(n)); err != nil {
+			if err := r.syntax(raw, start, element, false); err != nil {
 				return err
 			}
 		}
@@ -354,8 +330,7 @@ func (r *jsonReader) elements(tests bool) error {
 	return r.list(true, func(n int, raw []byte, o *read.Oversized) error {
 		switch {
 		case o != nil:
-			field, msg := c.TooBigField(*o)
-			return c.Bad(n, field, msg)
+			return c.TooBigRecord(n, *o)
 		case tests && read.KindOf(raw) == "string":
 			var spec string
 			if err := json.Unmarshal(raw, &spec); err != nil {
@@ -376,7 +351,7 @@ func (r *jsonReader) object() error {
 	var keys []string
 	var cols []read.Column
 	list := "" // the key the records were read from
-	err := r.entries('}', "after object key:value pair", func(int) int { return 0 }, func(int) error {
+	err := r.entries('}', "after object key:value pair", false, func(int, int) error {
 		key, at, err := r.key()
 		if err != nil {
 			return err
@@ -392,7 +367,7 @@ func (r *jsonReader) object() error {
 		switch {
 		case key == "defaultTest":
 			var raw []byte
-			if raw, err = r.whole(); err == nil {
+			if raw, _, err = r.whole(false); err == nil {
 				if list != "" {
 					return &Error{File: c.Name, Msg: fmt.Sprintf(`"defaultTest" (line %d) comes after %q — move it above %q: the records are read as they stream by, before it is met`, at.line, list, list)}
 				}
@@ -419,7 +394,7 @@ func (r *jsonReader) object() error {
 				cols = append(cols, col)
 			}
 		default:
-			_, err = r.whole()
+			_, _, err = r.whole(false)
 		}
 		return err
 	})
@@ -436,16 +411,9 @@ func (r *jsonReader) key() (string, refSite, error) {
 	} else if b != '"' {
 		return "", refSite{}, r.syntaxAt(r.line, 0, fmt.Sprintf("invalid character %s looking for beginning of object key string", quoteChar(b)))
 	}
-	raw, start, o, err := r.value(0)
+	raw, start, err := r.whole(true)
 	at := refSite{line: start}
-	switch {
-	case err != nil:
-		return "", at, err
-	case o != nil:
-		return "", at, &Error{File: r.c.Name, Msg: fmt.Sprintf("a key of the top-level object, at line %d, is %d bytes (%s), over the limit of %s per record — "+
-			"is this a dataset? Raise the limit with --max-record-bytes", o.Line, o.Size, read.FmtSize(o.Size), read.FmtSize(r.c.Limit))}
-	}
-	if err := r.syntax(raw, start, 0); err != nil {
+	if err != nil {
 		return "", at, err
 	}
 	var key string
@@ -453,17 +421,21 @@ func (r *jsonReader) key() (string, refSite, error) {
 	return key, at, err
 }
 
-// whole reads a value of the top-level object other than a list: valid
-// JSON within the limit.
-func (r *jsonReader) whole() ([]byte, error) {
+// whole reads a key of the top-level object or a value other than a list:
+// valid JSON within the limit, and the line it starts on.
+func (r *jsonReader) whole(key bool) ([]byte, int, error) {
 	raw, start, o, err := r.value(0)
-	if err != nil {
-		return nil, err
+	switch {
+	case err != nil:
+		return nil, start, err
+	case o != nil && key:
+		return nil, start, &Error{File: r.c.Name, Msg: fmt.Sprintf("a key of the top-level object, at line %d, is %d bytes (%s), over the limit of %s per record — "+
+			"is this a dataset? Raise the limit with --max-record-bytes", o.Line, o.Size, read.FmtSize(o.Size), read.FmtSize(r.c.Limit))}
+	case o != nil:
+		return nil, start, &Error{File: r.c.Name, Msg: fmt.Sprintf("the JSON value at line %d is %d bytes (%s), over the limit of %s per record — "+
+			"expected an array of sample objects or {\"samples\": [...]}; raise the limit with --max-record-bytes", o.Line, o.Size, read.FmtSize(o.Size), read.FmtSize(r.c.Limit))}
 	}
-	if o != nil {
-		return nil, r.valueTooBig(o)
-	}
-	return raw, r.syntax(raw, start, 0)
+	return raw, start, r.syntax(raw, start, 0, false)
 }
 
 // records reads the value of "samples" or "tests": a list of records or,
@@ -478,7 +450,7 @@ func (r *jsonReader) records(key string, at refSite) error {
 		}
 		return c.withTestCases(func() error { return r.elements(true) })
 	}
-	raw, err := r.whole()
+	raw, _, err := r.whole(false)
 	if err != nil {
 		return err
 	}

@@ -15,9 +15,7 @@ import (
 // the whole-file checks: a log repeats ids, and has no end.
 type LineDecoder struct {
 	c   *read.Collector
-	m   map[string]string // --map, for trace lines
 	got eval.Sample
-	ok  bool
 }
 
 // ErrBlankLine is what Decode returns for a line holding only whitespace:
@@ -36,12 +34,12 @@ func NewLineDecoder(opt Options) (*LineDecoder, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &LineDecoder{m: opt.Map}
+	d := &LineDecoder{}
 	// No id map: a service logs the same conversation id on every turn,
 	// and the watcher tells repeats by content, not id.
-	d.c = &read.Collector{Cols: cols, Limit: maxRecordBytes(opt), Unit: read.UnitLine, FollowLog: true}
+	d.c = &read.Collector{Cols: cols, Limit: maxRecordBytes(opt), Unit: read.UnitLine, FollowLog: true, TraceMap: opt.Map}
 	d.c.Sink = func(s eval.Sample) error {
-		d.got, d.ok = s, true
+		d.got = s
 		return nil
 	}
 	return d, nil
@@ -59,7 +57,6 @@ func (d *LineDecoder) Decode(name string, line int, b []byte) (eval.Sample, erro
 			Msg: fmt.Sprintf("the record is %d bytes, over the limit of %d (--max-record-bytes)", len(t), d.c.Limit)}
 	}
 	d.c.Name, d.c.Root = name, name
-	d.ok = false
 	// Each line stands alone: an unrelated log line gets the first-record
 	// message naming the accepted keys.
 	d.c.Parsed, d.c.Count = 0, 0
@@ -75,7 +72,7 @@ func (d *LineDecoder) Decode(name string, line int, b []byte) (eval.Sample, erro
 	if err != nil {
 		return eval.Sample{}, err
 	}
-	if !d.ok {
+	if d.c.Count == 0 {
 		return eval.Sample{}, &Error{File: name, Line: line, Unit: read.UnitLine, Msg: "holds no sample"}
 	}
 	return d.got, nil
@@ -105,7 +102,7 @@ func (d *LineDecoder) DecodeLine(name string, line int, b []byte) ([]eval.Sample
 		return []eval.Sample{s}, nil
 	}
 	var out []eval.Sample
-	c := &read.Collector{Name: name, Root: name, Cols: d.c.Cols, Limit: d.c.Limit, Unit: read.UnitLine, Skip: true, TraceMap: d.m}
+	c := &read.Collector{Name: name, Root: name, Cols: d.c.Cols, Limit: d.c.Limit, Unit: read.UnitLine, Skip: true, TraceMap: d.c.TraceMap}
 	c.Sink = func(s eval.Sample) error {
 		out = append(out, s)
 		return nil

@@ -81,7 +81,7 @@ type Options struct {
 	// failing on the first.
 	SkipInvalid bool
 	// Format is one of the Format constants ("ndjson", "tsv" and "yml"
-	// too), or "" to pick by extension and content (see Read).
+	// too), or "" to pick by extension and content (see formatOf).
 	Format string
 	// MaxRecordBytes is the largest record read (--max-record-bytes), in
 	// bytes as in the file; 0 means DefaultMaxRecordBytes. A larger record
@@ -124,20 +124,6 @@ type Loaded struct {
 // Load reads the dataset at path, every sample into memory.
 func Load(path string, opt Options) (*Loaded, error) {
 	return scan(fileSource(path), opt, true)
-}
-
-// Read reads a dataset from r; name names it in errors, picks the format by
-// extension and anchors a promptfoo file's file:// references. A Parquet
-// file or workbook is read through r's ReadAt when r has one, else held in
-// memory.
-//
-// Options.Format is obeyed; else the extension names the format, except
-// that a .json, .jsonl or .ndjson file is JSON or JSON Lines as its content
-// says (pandas and Hugging Face write JSON Lines into .json files). Any
-// other name is sniffed: Parquet, a zip (Excel), JSON, JSON Lines, YAML,
-// else CSV.
-func Read(name string, r io.Reader, opt Options) (*Loaded, error) {
-	return scan(readerSource(name, r), opt, true)
 }
 
 // readPass reads the dataset once, through a collector that setup fits
@@ -209,8 +195,8 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 	if len(bytes.TrimSpace(head)) == 0 {
 		return "", read.NoSamplesError(name)
 	}
-	if t := bytes.TrimLeft(head, " \t\r\n"); sniff != sniffNone && len(t) > 0 && (t[0] == '{' || t[0] == '[') {
-		if f := traces.Sniff(t); f != "" {
+	if sniff != sniffNone {
+		if f := traces.Sniff(head); f != "" {
 			format, sniff = f, sniffNone
 		}
 	}
@@ -234,27 +220,21 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 			return "", err
 		}
 	}
+	c.Unit = cmp.Or(formatUnits[format], read.UnitRow)
 	switch format {
 	case FormatJSONL:
-		c.Unit = read.UnitLine
 		err = c.EachLine(br, c.FromJSON)
 	case FormatJSON:
-		c.Unit = read.UnitElement
 		err = readJSON(c, br)
 	case FormatYAML:
-		c.Unit = read.UnitLine
 		err = readYAML(c, br)
 	case FormatParquet:
-		c.Unit = read.UnitRow
 		err = pq.Read(c.Collector, r, br)
 	case FormatXLSX:
-		c.Unit = read.UnitRow
 		err = sheet.ReadXLSX(c.Collector, r, br, c.WantSheet)
 	case FormatOTLP, FormatPhoenix, FormatLangfuse:
-		c.Unit = read.UnitLine
 		err = traces.Read(c.Collector, br, format)
 	default:
-		c.Unit = read.UnitRow
 		err = sheet.ReadCSV(c.Collector, br, comma)
 	}
 	if err != nil {
@@ -268,6 +248,13 @@ func (c *collector) readFile(name string, r io.Reader, format string) (string, e
 		format, c.ReadAs = c.ReadAs, ""
 	}
 	return format, nil
+}
+
+// formatUnits are what the records of a format are counted in, when not
+// in rows.
+var formatUnits = map[string]string{
+	FormatJSONL: read.UnitLine, FormatJSON: read.UnitElement, FormatYAML: read.UnitLine,
+	FormatOTLP: read.UnitLine, FormatPhoenix: read.UnitLine, FormatLangfuse: read.UnitLine,
 }
 
 // sniffContent picks the format of a file whose name says nothing.
@@ -302,13 +289,12 @@ var formatNames = map[string]string{
 }
 
 // formatOf picks the format by --format, else by the extension, and says
-// how far the content may overrule it: a .json or .jsonl file may hold the
-// other (see Read), and a file named otherwise is sniffed.
+// how far the content may overrule it: a .json, .jsonl or .ndjson file is
+// JSON or JSON Lines as its content says (pandas and Hugging Face write
+// JSON Lines into .json files), and any other name is sniffed: Parquet, a
+// zip (Excel), JSON, JSON Lines, YAML, else CSV.
 func formatOf(name, format string) (f string, comma rune, sniff int, err error) {
-	given := strings.ToLower(format)
-	if format == "" {
-		given = strings.TrimPrefix(strings.ToLower(filepath.Ext(name)), ".")
-	}
+	given := strings.ToLower(cmp.Or(format, strings.TrimPrefix(filepath.Ext(name), ".")))
 	f, ok := formatNames[given]
 	switch {
 	case !ok && format != "":

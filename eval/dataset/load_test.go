@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"errors"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -479,4 +480,12 @@ func TestSpanSelectorsInMap(t *testing.T) {
 	if _, err := NewLineDecoder(Options{Map: m}); err == nil || !strings.Contains(err.Error(), "--map llm= selects spans of a trace file") {
 		t.Fatalf("NewLineDecoder: %v", err)
 	}
+}
+
+// Read reads a dataset from r as Load reads a file; name names it in
+// errors, picks the format by extension and anchors a promptfoo file's
+// file:// references.
+func Read(name string, r io.Reader, opt Options) (*Loaded, error) {
+	src := &source{name: name, open: func() (io.Reader, func(), error) { return r, func() {}, nil }}
+	return scan(src, opt, true)
 }

@@ -34,7 +34,7 @@ func (c *collector) refError(at refSite, msg string) *Error {
 }
 
 // testsFileExts are the tests files a reference may name.
-var testsFileExts = []string{".yaml", ".yml", ".json", ".jsonl", ".ndjson", ".csv", ".tsv"}
+var testsFileExts = []string{"yaml", "yml", "json", "jsonl", "ndjson", "csv", "tsv"}
 
 // maxRefDepth bounds a chain of references; the cycle check alone would
 // let a chain through a thousand distinct files.
@@ -69,10 +69,8 @@ func (c *collector) readTestsRef(at refSite, spec string) error {
 func (c *collector) refPath(at refSite, spec string) (string, error) {
 	s := strings.TrimSpace(spec)
 	p, ok := strings.CutPrefix(s, read.FileScheme)
-	if !ok {
-		if scheme, _, found := strings.Cut(s, "://"); found {
-			return "", c.refError(at, fmt.Sprintf("tests reference %.200q: %s:// is not a local file — ragscope reads tests files from disk; download them and refer to them with file://", s, scheme))
-		}
+	if scheme, _, found := strings.Cut(s, "://"); !ok && found {
+		return "", c.refError(at, fmt.Sprintf("tests reference %.200q: %s:// is not a local file — ragscope reads tests files from disk; download them and refer to them with file://", s, scheme))
 	}
 	if p == "" {
 		return "", c.refError(at, fmt.Sprintf("tests reference %q names no file — write file://path/to/tests.yaml", s))
@@ -84,13 +82,16 @@ func (c *collector) refPath(at refSite, spec string) (string, error) {
 }
 
 // refFiles lists the files a reference names: one file, the tests files of
-// a directory, or a glob's matches, sorted. exts are the extensions read.
+// a directory, or a glob's matches, sorted. exts are the extensions read, without the dot.
 func (c *collector) refFiles(at refSite, spec string, exts []string) ([]string, error) {
 	p, err := c.refPath(at, spec)
 	if err != nil {
 		return nil, err
 	}
 	dir := filepath.Dir(c.Name)
+	readable := func(name string) bool {
+		return slices.Contains(exts, strings.TrimPrefix(strings.ToLower(filepath.Ext(name)), "."))
+	}
 	if strings.ContainsAny(p, "*?[") {
 		matches, err := filepath.Glob(p)
 		if err != nil {
@@ -98,13 +99,13 @@ func (c *collector) refFiles(at refSite, spec string, exts []string) ([]string, 
 		}
 		var files []string
 		for _, m := range matches {
-			if st, err := os.Stat(m); err == nil && !st.IsDir() && slices.Contains(exts, strings.ToLower(filepath.Ext(m))) {
+			if st, err := os.Stat(m); err == nil && !st.IsDir() && readable(m) {
 				files = append(files, m)
 			}
 		}
 		if len(files) == 0 {
 			return nil, c.refError(at, fmt.Sprintf("tests reference %.200q: no %s file matches %s (paths are relative to %s, the directory of %s) — fix the pattern",
-				spec, extList(exts), p, dir, c.Name))
+				spec, read.OrList(exts), p, dir, c.Name))
 		}
 		return files, nil
 	}
@@ -122,28 +123,20 @@ func (c *collector) refFiles(at refSite, spec string, exts []string) ([]string, 
 		}
 		var files []string
 		for _, e := range entries {
-			if !e.IsDir() && slices.Contains(exts, strings.ToLower(filepath.Ext(e.Name()))) {
+			if !e.IsDir() && readable(e.Name()) {
 				files = append(files, filepath.Join(p, e.Name()))
 			}
 		}
 		if len(files) == 0 {
-			return nil, c.refError(at, fmt.Sprintf("tests reference %.200q: the directory %s holds no %s file", spec, p, extList(exts)))
+			return nil, c.refError(at, fmt.Sprintf("tests reference %.200q: the directory %s holds no %s file", spec, p, read.OrList(exts)))
 		}
 		return files, nil
 	}
-	if !slices.Contains(exts, strings.ToLower(filepath.Ext(p))) {
+	if !readable(p) {
 		return nil, c.refError(at, fmt.Sprintf("tests reference %.200q: ragscope reads %s files here, not %s (test generators in JavaScript or Python are not run) — export the tests to one of those",
-			spec, extList(exts), filepath.Base(p)))
+			spec, read.OrList(exts), filepath.Base(p)))
 	}
 	return []string{p}, nil
-}
-
-func extList(exts []string) string {
-	var names []string
-	for _, e := range exts {
-		names = append(names, strings.TrimPrefix(e, "."))
-	}
-	return read.OrList(names)
 }
 
 // readRefFile reads one referenced tests file into c, its records counted
@@ -189,7 +182,7 @@ func absPath(name string) string {
 }
 
 // defaultTestExts are the files a defaultTest reference may name.
-var defaultTestExts = []string{".yaml", ".yml", ".json"}
+var defaultTestExts = []string{"yaml", "yml", "json"}
 
 // defaultVars reads a promptfoo config's defaultTest (a JSON value: an
 // object, or a file:// reference to a YAML or JSON file holding one) and
@@ -270,8 +263,8 @@ func (c *collector) readDefaultTestFile(at refSite, spec, file string) (json.Raw
 		return json.RawMessage("null"), nil
 	}
 	obj, err := y.toJSON(root)
-	if e, ok := fileError(err); ok {
-		return nil, e
+	if errors.As(err, new(*Error)) {
+		return nil, err
 	}
 	if err != nil {
 		return nil, &Error{File: file, Line: root.Line, Msg: "defaultTest: " + err.Error()}

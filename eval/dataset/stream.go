@@ -32,11 +32,6 @@ func fileSource(path string) *source {
 	}}
 }
 
-// readerSource is the dataset r holds, read once.
-func readerSource(name string, r io.Reader) *source {
-	return &source{name: name, open: func() (io.Reader, func(), error) { return r, func() {}, nil }}
-}
-
 // Scan reads the dataset at path as Load does, with the same errors and
 // results, but keeps no sample: Samples is nil and Count says how many
 // there are. Stream then gives the samples.
@@ -76,7 +71,7 @@ func Stream(path string, opt Options, scanned *Loaded, yield func(eval.Sample) b
 	}
 	stopped := false
 	l, err := readPass(fileSource(path), opt, func(c *collector) {
-		c.IDs, c.Replay, c.Replaying = nil, scanned.dups, true
+		c.IDs, c.Replay = nil, scanned.dups
 		c.Sink = func(s eval.Sample) error {
 			if s.Index >= scanned.Count {
 				return nil // counted, to say so at the end
@@ -91,8 +86,7 @@ func Stream(path string, opt Options, scanned *Loaded, yield func(eval.Sample) b
 	if stopped {
 		return nil
 	}
-	var e *Error
-	if errors.As(err, &e) {
+	if errors.As(err, new(*Error)) {
 		// The scan read it without this error: the file is another now.
 		return &ChangedError{File: path, Was: scanned.SHA256, Detail: "it now fails to read: " + err.Error()}
 	}

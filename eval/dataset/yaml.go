@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -119,11 +120,10 @@ func decodeYAML(data []byte) (doc *yaml.Node, second int, err error) {
 		return nil, 0, err
 	}
 	var next yaml.Node
-	switch err := dec.Decode(&next); {
-	case err == io.EOF:
-	case err != nil:
-		return nil, 0, err
-	default:
+	if err := dec.Decode(&next); err != io.EOF {
+		if err != nil {
+			return nil, 0, err
+		}
 		return &n, max(next.Line, 1), nil
 	}
 	return &n, 0, nil
@@ -157,7 +157,8 @@ var errTooBig = errors.New("over the record limit")
 
 // toJSON turns a YAML node into the JSON value it stands for, refusing one
 // over the limit with errTooBig; all the JSON made for one file is bounded
-// too, as aliases let a small file stand for a huge one.
+// too, as aliases let a small file stand for a huge one: going over that is
+// an *Error about the whole file, never a skippable record's.
 func (y *yamlDoc) toJSON(n *yaml.Node) (json.RawMessage, error) {
 	var b bytes.Buffer
 	err := y.value(&b, n, 0)
@@ -228,14 +229,6 @@ func (y *yamlDoc) value(b *bytes.Buffer, n *yaml.Node, depth int) error {
 	return nil
 }
 
-// fileError is err when it is about the whole file, never to be made a
-// skippable record error.
-func fileError(err error) (*Error, bool) {
-	var e *Error
-	ok := errors.As(err, &e)
-	return e, ok
-}
-
 // resolveAlias follows aliases to the node they name; each counts as a
 // level of nesting, so an alias chain cannot run on unbounded.
 func resolveAlias(n *yaml.Node, depth int) (*yaml.Node, int) {
@@ -253,12 +246,7 @@ func writeScalar(b *bytes.Buffer, n *yaml.Node) {
 		b.WriteString("null")
 		return
 	case "!!bool":
-		switch strings.ToLower(n.Value) {
-		case "true", "yes", "on", "y":
-			b.WriteString("true")
-		default:
-			b.WriteString("false")
-		}
+		b.WriteString(strconv.FormatBool(slices.Contains([]string{"true", "yes", "on", "y"}, strings.ToLower(n.Value))))
 		return
 	case "!!int", "!!float":
 		if v := n.Value; v != "" && (v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) && json.Valid([]byte(v)) {
@@ -349,18 +337,13 @@ func yamlKind(n *yaml.Node) string {
 	case yaml.SequenceNode:
 		return "a list"
 	case yaml.ScalarNode:
-		switch n.ShortTag() {
-		case "!!null":
-			return "null"
-		case "!!int", "!!float":
-			return "a number"
-		case "!!bool":
-			return "a boolean"
-		}
-		return "a string"
+		return cmp.Or(scalarKinds[n.ShortTag()], "a string")
 	}
 	return "an alias"
 }
+
+// scalarKinds name the scalars that are not strings, by tag.
+var scalarKinds = map[string]string{"!!null": "null", "!!int": "a number", "!!float": "a number", "!!bool": "a boolean"}
 
 // offset is the byte offset in the file where node n starts.
 func (y *yamlDoc) offset(n *yaml.Node) int64 {
@@ -460,12 +443,11 @@ func (y *yamlDoc) record(item *yaml.Node, start, end int64) error {
 	if span := end - start; span > c.Limit {
 		o := read.Oversized{Size: span}
 		o.Part, o.PartSize = y.largestPart(n, end)
-		field, msg := c.TooBigField(o)
-		return c.Bad(line, field, msg)
+		return c.TooBigRecord(line, o)
 	}
 	raw, err := y.toJSON(n)
-	if e, ok := fileError(err); ok {
-		return e
+	if errors.As(err, new(*Error)) {
+		return err
 	}
 	if errors.Is(err, errTooBig) {
 		return c.Bad(line, "", fmt.Sprintf("the record is %d bytes in the file but grows over the limit of %s per record once read "+
@@ -519,8 +501,8 @@ func (y *yamlDoc) readMapping(m *yaml.Node, end int64) error {
 		defer func() { c.Defaults = saved }()
 		if dtKey, dt, _ := y.lookup(m, "defaultTest", end); dt != nil {
 			raw, err := y.toJSON(dt)
-			if e, ok := fileError(err); ok {
-				return e
+			if errors.As(err, new(*Error)) {
+				return err
 			}
 			if err != nil {
 				return y.errorAt(dtKey, "defaultTest: "+err.Error())
@@ -557,7 +539,7 @@ func (y *yamlDoc) recordKey(m *yaml.Node) *yaml.Node {
 			return k
 		}
 		for f := range read.NFields {
-			if slices.ContainsFunc(y.c.Cols.Names[f], func(name string) bool { return strings.EqualFold(k.Value, name) }) {
+			if read.Index(y.c.Cols.Names[f], k.Value) >= 0 {
 				return k
 			}
 		}
@@ -604,17 +586,16 @@ func (y *yamlDoc) readColumns(m *yaml.Node, end int64) error {
 				continue
 			}
 			raw, err := y.toJSON(item)
+			cell := read.Cell{Raw: raw}
 			switch {
+			case errors.As(err, new(*Error)):
+				return err
 			case errors.Is(err, errTooBig):
-				col.Cells = append(col.Cells, read.Cell{Over: &read.Oversized{Size: c.Limit + 1}})
-				continue
+				cell = read.Cell{Over: &read.Oversized{Size: c.Limit + 1}}
 			case err != nil:
-				if e, ok := fileError(err); ok {
-					return e
-				}
 				return y.errorAt(item, err.Error())
 			}
-			col.Cells = append(col.Cells, read.Cell{Raw: raw})
+			col.Cells = append(col.Cells, cell)
 		}
 		cols = append(cols, col)
 	}

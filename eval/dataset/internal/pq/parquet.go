@@ -69,7 +69,12 @@ func Read(c *read.Collector, r io.Reader, br *bufio.Reader) (err error) {
 	if err != nil {
 		return c.ParquetDamaged(err)
 	}
-	cols, names := parquetColumns(f)
+	var cols []pqColumn
+	var names []string
+	for _, col := range f.Root().Columns() {
+		cols = append(cols, classify(col))
+		names = append(names, col.Name())
+	}
 	if slices.Contains(names, "context.trace_id") || slices.Contains(names, "context.span_id") {
 		c.ReadAs = read.FormatPhoenix
 		return traces.ReadParquet(c, f)
@@ -117,17 +122,6 @@ func checkFooter(src io.ReaderAt, size int64) error {
 		return fmt.Errorf("the footer claims %d bytes, the file has %d", n, size)
 	}
 	return nil
-}
-
-// parquetColumns classifies the top-level columns of f.
-func parquetColumns(f *parquet.File) ([]pqColumn, []string) {
-	var cols []pqColumn
-	var names []string
-	for _, col := range f.Root().Columns() {
-		cols = append(cols, classify(col))
-		names = append(names, col.Name())
-	}
-	return cols, names
 }
 
 // classify tells what a top-level column holds: text, a number, a list of
@@ -186,10 +180,6 @@ func isListColumn(col *parquet.Column) bool {
 
 // groupName names a group column's type for messages.
 func groupName(col *parquet.Column) string {
-	if col.Leaf() {
-		_, typ := leafKind(col)
-		return typ
-	}
 	if lt := col.Type().LogicalType(); lt != nil && lt.Value != nil {
 		return strings.ToLower(lt.String())
 	}
@@ -259,8 +249,7 @@ func fromParquetRow(c *read.Collector, row int, r parquet.Row, used [read.NField
 		return true
 	})
 	rec := &read.JSONRecord{Obj: make(map[string]json.RawMessage, read.NFields)}
-	var size, partSize int64
-	part, partField := "", ""
+	var o read.Oversized
 	for fld, col := range used {
 		if col == nil {
 			continue
@@ -270,13 +259,10 @@ func fromParquetRow(c *read.Collector, row int, r parquet.Row, used [read.NField
 			return c.Bad(row, read.FieldNames[fld], fmt.Sprintf("column %q %v", col.name, err))
 		}
 		rec.Obj[col.name] = raw
-		size += n
-		if n > partSize {
-			part, partSize, partField = col.name, n, read.FieldNames[fld]
-		}
+		o.Tally(fld, col.name, n)
 	}
-	if size > c.Limit {
-		return c.Bad(row, partField, c.TooBig(read.Oversized{Size: size, Part: part, PartSize: partSize}, "column"))
+	if o.Size > c.Limit {
+		return c.Bad(row, read.FieldNames[o.Column], c.TooBig(o, "column"))
 	}
 	return c.FromRecord(row, rec)
 }

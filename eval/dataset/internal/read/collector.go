@@ -30,13 +30,13 @@ type Collector struct {
 	Skipped      []Skip
 	SkippedCount int
 	// IDs holds where each id was first used, to refuse a repeat; nil lets
-	// ids repeat. idSeq numbers the records with an id and DupSeqs lists
-	// those skipped as repeats, for a Stream to skip again (Replay).
-	IDs       map[string]IDSite
-	idSeq     int64
-	DupSeqs   []int64
-	Replay    []int64
-	Replaying bool
+	// ids repeat but for those in Replay. idSeq numbers the records with an
+	// id and DupSeqs lists those skipped as repeats, for a Stream to skip
+	// again (Replay).
+	IDs     map[string]IDSite
+	idSeq   int64
+	DupSeqs []int64
+	Replay  []int64
 	// Hash takes the bytes of the file being read and RefSums are the
 	// sha256s of the files referenced; Reading holds the absolute paths
 	// being read, to refuse a reference cycle.
@@ -128,15 +128,12 @@ func (c *Collector) Add(s eval.Sample, idKey string) error {
 
 // dupID reports whether s repeats an earlier id, and Bad's error if so.
 func (c *Collector) dupID(s *eval.Sample, idKey string) (bool, error) {
-	if c.Replaying {
+	if c.IDs == nil {
 		if len(c.Replay) == 0 || c.Replay[0] != c.idSeq {
 			return false, nil
 		}
 		c.Replay = c.Replay[1:]
 		return true, c.Bad(s.Line, "id", "repeats an earlier id")
-	}
-	if c.IDs == nil {
-		return false, nil
 	}
 	first, dup := c.IDs[s.ID]
 	if !dup {
@@ -164,14 +161,12 @@ func dupMsg(file, unit string, first IDSite, id, idKey string) string {
 }
 
 func (c *Collector) Finish() error {
-	if c.Parsed > 0 {
-		for f := range NFields {
-			if c.Cols.mapped[f] && !c.seen[f] {
-				col := c.Cols.Names[f][0]
-				return &Error{File: c.FirstFile, Field: FieldNames[f], Msg: fmt.Sprintf(
-					"no record has the key %q named by --map %s=%s (keys of the first record: %s) — fix --map",
-					col, FieldNames[f], col, List(c.FirstKeys))}
-			}
+	for f := range NFields {
+		if c.Parsed > 0 && c.Cols.mapped[f] && !c.seen[f] {
+			col := c.Cols.Names[f][0]
+			return &Error{File: c.FirstFile, Field: FieldNames[f], Msg: fmt.Sprintf(
+				"no record has the key %q named by --map %s=%s (keys of the first record: %s) — fix --map",
+				col, FieldNames[f], col, List(c.FirstKeys))}
 		}
 	}
 	if c.Count > 0 {

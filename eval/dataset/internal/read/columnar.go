@@ -34,11 +34,9 @@ type Cell struct {
 // among the lists' keys (exactly or ignoring case, as for a JSON key).
 func (c *Collector) hasColumn(f int, keys []string) bool {
 	for _, name := range c.Cols.Names[f] {
-		if Index(keys, name) >= 0 {
-			return true
-		}
-		// A dotted --map path (vars.query) into a list of objects.
-		if head, _, ok := strings.Cut(name, "."); ok && Index(keys, head) >= 0 {
+		// A dotted --map path (vars.query) goes into a list of objects.
+		head, _, _ := strings.Cut(name, ".")
+		if Index(keys, name) >= 0 || Index(keys, head) >= 0 {
 			return true
 		}
 	}
@@ -54,12 +52,10 @@ func (c *Collector) FromColumns(keys []string, cols []Column) error {
 		names[i] = col.Key
 	}
 	var found [NFields]bool
-	known := false
 	for f := range NFields {
 		found[f] = c.hasColumn(f, names)
-		known = known || found[f]
 	}
-	if !known {
+	if !slices.Contains(found[:], true) {
 		return c.layoutError(keys, "keys")
 	}
 	c.Unit = UnitSample
@@ -88,9 +84,8 @@ func (c *Collector) FromColumns(keys []string, cols []Column) error {
 	}
 	for i := range n {
 		rec := &JSONRecord{Obj: make(map[string]json.RawMessage, len(cols))}
-		var size, partSize int64
-		part := ""
-		for _, col := range cols {
+		var o Oversized
+		for j, col := range cols {
 			e := col.Cells[i]
 			sz := int64(len(e.Raw))
 			if e.Over != nil {
@@ -98,14 +93,10 @@ func (c *Collector) FromColumns(keys []string, cols []Column) error {
 			} else {
 				rec.Obj[col.Key] = e.Raw
 			}
-			size += sz
-			if sz > partSize {
-				part, partSize = col.Key, sz
-			}
+			o.Tally(j, col.Key, sz)
 		}
-		if size > c.Limit {
-			field := c.fieldOfKey(part)
-			if err := c.Bad(i+1, field, c.TooBig(Oversized{Size: size, Part: part, PartSize: partSize}, "list")); err != nil {
+		if o.Size > c.Limit {
+			if err := c.Bad(i+1, c.fieldOfKey(o.Part), c.TooBig(o, "list")); err != nil {
 				return err
 			}
 			continue
@@ -217,10 +208,8 @@ func SanitizeKey(k string) string {
 			break
 		}
 		n++
-		if r == utf8.RuneError {
-			if _, size := utf8.DecodeRuneInString(k[i:]); size <= 1 {
-				r = '?'
-			}
+		if _, size := utf8.DecodeRuneInString(k[i:]); r == utf8.RuneError && size <= 1 {
+			r = '?'
 		}
 		if !unicode.IsGraphic(r) || (unicode.IsSpace(r) && r != ' ') {
 			r = '?'

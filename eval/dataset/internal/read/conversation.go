@@ -181,6 +181,14 @@ func (m convMessage) speaker() string {
 	return ""
 }
 
+// optional decodes raw into *dst unless it is absent or null.
+func optional[T any](raw []byte, dst *T, decode func([]byte) (T, error)) (err error) {
+	if len(raw) > 0 && !IsNull(raw) {
+		*dst, err = decode(raw)
+	}
+	return err
+}
+
 // nested reads a record of the nested form, whose messages are raw (read
 // from key), into one sample per assistant turn.
 func (c *Collector) nested(line int, rec *JSONRecord, key string, raw json.RawMessage) error {
@@ -191,12 +199,9 @@ func (c *Collector) nested(line int, rec *JSONRecord, key string, raw json.RawMe
 	}
 	var ids [2]string // the record's conversation_id and id
 	for i, key := range []string{keyConversation, "id"} {
-		if v, ok := LookupKey(rec.Obj, key); ok && !IsNull(v) {
-			s, err := jsonID(v)
-			if err != nil {
-				return c.Bad(line, key, err.Error())
-			}
-			ids[i] = s
+		v, _ := LookupKey(rec.Obj, key)
+		if err := optional(v, &ids[i], jsonID); err != nil {
+			return c.Bad(line, key, err.Error())
 		}
 	}
 	id, sampleID := ids[0], ids[1]
@@ -216,12 +221,9 @@ func (c *Collector) nested(line int, rec *JSONRecord, key string, raw json.RawMe
 	}
 	id = cmp.Or(id, sampleID, fmt.Sprintf("%s-%d", c.Unit, line))
 	var reference string
-	if v, ok := LookupKey(rec.Obj, "reference"); ok && !IsNull(v) {
-		r, err := jsonReference(v)
-		if err != nil {
-			return c.Bad(line, "reference", fmt.Sprintf("key %q %v", "reference", err))
-		}
-		reference = r
+	v, _ := LookupKey(rec.Obj, "reference")
+	if err := optional(v, &reference, jsonReference); err != nil {
+		return c.Bad(line, "reference", fmt.Sprintf("key %q %v", "reference", err))
 	}
 	var (
 		samples  []eval.Sample
@@ -231,21 +233,13 @@ func (c *Collector) nested(line int, rec *JSONRecord, key string, raw json.RawMe
 	)
 	for i, m := range msgs {
 		n := i + 1
-		text := ""
-		if m.Content != nil && !IsNull(m.Content) {
-			t, err := jsonText(m.Content)
-			if err != nil {
-				return c.Bad(line, field, fmt.Sprintf("message %d: content %v", n, err))
-			}
-			text = t
+		var text string
+		if err := optional(m.Content, &text, jsonText); err != nil {
+			return c.Bad(line, field, fmt.Sprintf("message %d: content %v", n, err))
 		}
 		var ctx []string
-		if m.Contexts != nil && !IsNull(m.Contexts) {
-			cs, err := jsonContexts(m.Contexts)
-			if err != nil {
-				return c.Bad(line, "contexts", fmt.Sprintf("message %d: retrieved_contexts %v", n, err))
-			}
-			ctx = cs
+		if err := optional(m.Contexts, &ctx, jsonContexts); err != nil {
+			return c.Bad(line, "contexts", fmt.Sprintf("message %d: retrieved_contexts %v", n, err))
 		}
 		switch m.speaker() {
 		case "human":
@@ -260,12 +254,8 @@ func (c *Collector) nested(line int, rec *JSONRecord, key string, raw json.RawMe
 				Line: line, Question: strings.Join(question, "\n"), Answer: text, Contexts: contexts,
 				Conversation: id, Turn: len(history) + 1, History: history,
 			}
-			if m.Reference != nil && !IsNull(m.Reference) {
-				r, err := jsonReference(m.Reference)
-				if err != nil {
-					return c.Bad(line, "reference", fmt.Sprintf("message %d: reference %v", n, err))
-				}
-				s.Reference = r
+			if err := optional(m.Reference, &s.Reference, jsonReference); err != nil {
+				return c.Bad(line, "reference", fmt.Sprintf("message %d: reference %v", n, err))
 			}
 			samples = append(samples, s)
 			history = append(history[:len(history):len(history)], eval.Turn{Turn: s.Turn, Question: s.Question, Answer: s.Answer, Contexts: s.Contexts})

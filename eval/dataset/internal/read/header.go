@@ -39,12 +39,11 @@ func (h *Header) FieldOf(i int) string {
 func (cols *Columns) ResolveHeader(c *Collector, names []string, numbered bool) (*Header, error) {
 	h := &Header{Names: names}
 	idx := &h.Idx
-	known := false
 	for f := range NFields {
 		idx[f] = -1
 		for _, n := range cols.Names[f] {
 			if i := Index(names, n); i >= 0 {
-				idx[f], known = i, true
+				idx[f] = i
 				break
 			}
 		}
@@ -56,12 +55,12 @@ func (cols *Columns) ResolveHeader(c *Collector, names []string, numbered bool) 
 				return nil, &Error{File: c.Name, Line: 1, Unit: UnitRow, Field: "contexts", Msg: err.Error()}
 			}
 			if len(chunks) > 0 {
-				h.chunks, idx[FContexts], known = chunks, chunks[0], true
+				h.chunks, idx[FContexts] = chunks, chunks[0]
 				break
 			}
 		}
 	}
-	if !known {
+	if !slices.ContainsFunc(idx[:], func(i int) bool { return i >= 0 }) {
 		e := c.layoutError(names, "columns")
 		e.Line, e.Unit = 1, UnitRow
 		return nil, e

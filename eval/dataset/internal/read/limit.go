@@ -26,6 +26,13 @@ func AppendHeld(buf, p []byte, limit int64) []byte {
 // checks for a syntax error (a JSON value, a CSV row).
 const CheckPrefix = 1 << 20
 
+// Prefix is the first CheckPrefix bytes of held then p, without writing
+// into held's spare capacity.
+func Prefix(held, p []byte) []byte {
+	prefix := append(held[:len(held):len(held)], p[:min(len(p), max(CheckPrefix-len(held), 0))]...)
+	return prefix[:min(len(prefix), CheckPrefix)]
+}
+
 // FmtSize spells a byte count the way the limit is usually given.
 func FmtSize(n int64) string {
 	switch {
@@ -50,16 +57,25 @@ type Oversized struct {
 	// "vars.context", or a CSV column) and PartSize its size.
 	Part     string
 	PartSize int64
-	Column   int // CSV: the column index of Part
+	Column   int // the index of Part among the record's parts (a CSV column)
 	// truncated: the file ended inside the record (JSON), or inside a
 	// quoted cell of it (CSV).
 	truncated bool
 }
 
-// TooBigField turns a JSON record over the limit into the field it is
-// blamed on (our field its largest value feeds, "" if none) and the message.
-func (c *Collector) TooBigField(o Oversized) (field, msg string) {
-	return c.fieldOfKey(o.Part), c.TooBig(o, "key")
+// Tally adds part i of a record, named name and n bytes long, to the
+// record's size, keeping its largest part.
+func (o *Oversized) Tally(i int, name string, n int64) {
+	o.Size += n
+	if n > o.PartSize {
+		o.Column, o.Part, o.PartSize = i, name, n
+	}
+}
+
+// TooBigRecord is Bad for a JSON record over the limit, blamed on our field
+// its largest value feeds ("" if none).
+func (c *Collector) TooBigRecord(line int, o Oversized) error {
+	return c.Bad(line, c.fieldOfKey(o.Part), c.TooBig(o, "key"))
 }
 
 // TooBig is the message for a record over the limit; partKind says what
@@ -82,11 +98,9 @@ func (c *Collector) TooBig(o Oversized, partKind string) string {
 // fieldOfKey is our field read from a JSON key path ("response",
 // "vars.query"), or "".
 func (c *Collector) fieldOfKey(path string) string {
-	if path == "" {
-		return ""
-	}
 	// The key path as given, then its first key (a nested value of a
-	// field's object), each at the top level and under "vars".
+	// field's object), each at the top level and under "vars"; "" (no
+	// part named) matches none, as no name is empty.
 	head, _, _ := strings.Cut(path, ".")
 	for _, p := range []string{path, head} {
 		for f := range NFields {

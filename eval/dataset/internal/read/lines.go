@@ -19,8 +19,7 @@ func (c *Collector) EachLine(br *bufio.Reader, each func(line int, b []byte) err
 		case err != nil:
 			return fmt.Errorf("%s: %w", c.Name, err)
 		case o != nil:
-			field, msg := c.TooBigField(*o)
-			err = c.Bad(line, field, msg)
+			err = c.TooBigRecord(line, *o)
 		case b == nil:
 			return nil
 		default:

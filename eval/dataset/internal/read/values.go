@@ -192,32 +192,18 @@ func jsonID(raw []byte) (string, error) {
 	}
 }
 
-// cellList reads a CSV cell that may hold a list: a JSON array, or the
-// Python repr pandas writes for a list column (['a', 'b']). ok is false when
-// the cell is plain text.
-func cellList(cell string) (items []string, ok bool, err error) {
-	t := strings.TrimSpace(cell)
-	if !strings.HasPrefix(t, "[") {
-		return nil, false, nil
-	}
-	if json.Valid([]byte(t)) {
-		items, err := jsonStrings([]byte(t))
-		return items, true, err
-	}
-	if items, ok := pyStringList(t); ok {
-		return items, true, nil
-	}
-	return nil, false, nil
-}
-
-// cellContexts: a list cell gives its items, any other cell is one chunk.
+// cellContexts reads a CSV cell that may hold a list, a JSON array or the
+// Python repr pandas writes for a list column (['a', 'b']), as its items;
+// any other cell is one chunk.
 func cellContexts(cell string) ([]string, error) {
-	items, ok, err := cellList(cell)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		items = []string{cell}
+	items := []string{cell}
+	if t := strings.TrimSpace(cell); strings.HasPrefix(t, "[") && json.Valid([]byte(t)) {
+		var err error
+		if items, err = jsonStrings([]byte(t)); err != nil {
+			return nil, err
+		}
+	} else if py, ok := pyStringList(t); ok {
+		items = py
 	}
 	return nonBlank(items), nil
 }

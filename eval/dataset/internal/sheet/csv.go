@@ -107,8 +107,7 @@ func csvRow(c *read.Collector, row int, rec []string, o *read.Oversized, h *read
 // limit (held, then piece) if they hold a quote encoding/csv refuses: if
 // they fail to parse with or without a closing quote added.
 func badQuote(comma byte, held, piece []byte) []byte {
-	prefix := append(held[:len(held):len(held)], piece[:min(len(piece), max(read.CheckPrefix-len(held), 0))]...)
-	prefix = prefix[:min(len(prefix), read.CheckPrefix)]
+	prefix := read.Prefix(held, piece)
 	fails := func(b []byte) bool {
 		cr := csv.NewReader(bytes.NewReader(b))
 		cr.Comma = rune(comma)

@@ -85,8 +85,7 @@ func ReadXLSX(c *read.Collector, r io.Reader, br *bufio.Reader, want string) (er
 	for _, sheet := range candidates {
 		rows, row, top, err := xlsxHeader(c, f, sheet)
 		if err != nil {
-			var e *read.Error
-			if len(candidates) == 1 || !errors.As(err, &e) {
+			if len(candidates) == 1 || !errors.As(err, new(*read.Error)) {
 				return err
 			}
 			misses = append(misses, fmt.Sprintf("%q %s", sheet, top))
@@ -190,16 +189,12 @@ func xlsxRows(c *read.Collector, rows *excelize.Rows, row int, merges []mergedRa
 		if blankRow(rec) {
 			continue
 		}
-		var size, partSize int64
-		part := 0
+		var o read.Oversized
 		for i, cell := range rec {
-			size += int64(len(cell))
-			if int64(len(cell)) > partSize {
-				part, partSize = i, int64(len(cell))
-			}
+			o.Tally(i, h.Names[i], int64(len(cell)))
 		}
-		if size > c.Limit {
-			return c.Bad(row, h.FieldOf(part), c.TooBig(read.Oversized{Size: size, Part: h.Names[part], PartSize: partSize}, "column"))
+		if o.Size > c.Limit {
+			return c.Bad(row, h.FieldOf(o.Column), c.TooBig(o, "column"))
 		}
 		if err := c.FromCells(row, rec, h); err != nil {
 			return err

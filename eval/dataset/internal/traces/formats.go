@@ -99,10 +99,7 @@ func firstLineWhole(head []byte) bool {
 // (or of its "data" list) starts on.
 func elementLines(data []byte) []int {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil
-	}
+	tok, _ := dec.Token() // nil on an error: not a list, so no lines
 	if tok == json.Delim('{') {
 		for {
 			k, err := dec.Token()
@@ -145,15 +142,10 @@ func elementLines(data []byte) []int {
 func Sniff(head []byte) string {
 	dec := json.NewDecoder(bytes.NewReader(head))
 	tok, err := dec.Token()
-	if err != nil {
-		return ""
-	}
 	if tok == json.Delim('[') {
-		if tok, err = dec.Token(); err != nil {
-			return ""
-		}
+		tok, err = dec.Token()
 	}
-	if tok != json.Delim('{') {
+	if err != nil || tok != json.Delim('{') {
 		return ""
 	}
 	keys := map[string]bool{}
@@ -174,14 +166,11 @@ func Sniff(head []byte) string {
 			}
 			break
 		}
+		var v any = new(json.RawMessage)
 		if key == "context" {
-			if dec.Decode(&ctx) != nil {
-				break
-			}
-			continue
+			v = &ctx
 		}
-		var skip json.RawMessage
-		if dec.Decode(&skip) != nil {
+		if dec.Decode(v) != nil {
 			break // the record goes on past the window
 		}
 	}
@@ -263,25 +252,19 @@ func (t *traceReader) otlpRecord(line int, obj map[string]any) error {
 					}
 					continue
 				}
-				s := &tspan{line: line, trace: text(m["traceId"]), id: text(m["spanId"]), parent: text(m["parentSpanId"]), name: text(m["name"])}
-				s.attrs = map[string]any{}
-				if attrs, ok := m["attributes"].([]any); ok {
-					for _, kv := range attrs {
-						kvm, _ := kv.(map[string]any)
-						if key := text(kvm["key"]); key != "" {
-							t.put(s, key, anyValue(kvm["value"]))
-						}
+				s := &tspan{line: line, trace: text(m["traceId"]), id: text(m["spanId"]), parent: text(m["parentSpanId"]), name: text(m["name"]), attrs: map[string]any{}}
+				attrs, _ := m["attributes"].([]any)
+				for _, kv := range attrs {
+					kvm, _ := kv.(map[string]any)
+					if key := text(kvm["key"]); key != "" {
+						t.put(s, key, anyValue(kvm["value"]))
 					}
 				}
 				s.kind = strings.ToUpper(text(s.attrs["openinference.span.kind"]))
 				s.start = timeOf(m["startTimeUnixNano"], true)
-				if ok, err := t.needIDs(line, s, path, "traceId", "spanId"); !ok {
-					if err != nil {
-						return err
-					}
-					continue
+				if _, err := t.add(line, s, path, "traceId", "spanId"); err != nil {
+					return err
 				}
-				t.add(s)
 			}
 		}
 	}
@@ -355,7 +338,8 @@ func timeOf(v any, nanos bool) int64 {
 func (t *traceReader) phoenixRecord(line int, obj map[string]any) error {
 	flat := map[string]any{}
 	flatten("", obj, flat)
-	s := &tspan{line: line, attrs: map[string]any{}}
+	s := &tspan{line: line, trace: text(flat["context.trace_id"]), id: text(flat["context.span_id"]), parent: text(flat["parent_id"]),
+		name: text(flat["name"]), kind: strings.ToUpper(text(flat["span_kind"])), attrs: map[string]any{}}
 	for k, v := range flat {
 		if a, ok := strings.CutPrefix(k, "attributes."); ok {
 			t.put(s, a, v)
@@ -371,20 +355,12 @@ func (t *traceReader) phoenixRecord(line int, obj map[string]any) error {
 			}
 		}
 	}
-	s.trace = text(flat["context.trace_id"])
-	s.id = text(flat["context.span_id"])
-	s.parent = text(flat["parent_id"])
-	s.name = text(flat["name"])
-	s.kind = strings.ToUpper(text(flat["span_kind"]))
 	if s.kind == "" || s.kind == "UNKNOWN" {
 		s.kind = strings.ToUpper(text(s.attrs["openinference.span.kind"]))
 	}
 	s.start = timeOf(flat["start_time"], false)
-	if ok, err := t.needIDs(line, s, "", "context.trace_id", "context.span_id"); !ok {
-		return err
-	}
-	t.add(s)
-	return nil
+	_, err := t.add(line, s, "", "context.trace_id", "context.span_id")
+	return err
 }
 
 // ---- Langfuse traces
@@ -398,24 +374,23 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 		return t.c.Bad(line, "", fmt.Sprintf(`trace %q has no "observations" list — export traces with their observations (GET /api/public/traces/{id} gives them)`, id))
 	}
 	root := &tspan{line: line, trace: id, id: "trace:" + id, name: text(obj["name"]), kind: "CHAIN", attrs: map[string]any{}, start: timeOf(obj["timestamp"], false)}
-	if ok, err := t.needIDs(line, root, "", "id", "id"); !ok {
+	if ok, err := t.add(line, root, "", "id", "id"); !ok {
 		return err
 	}
 	t.langfuseIO(root, obj)
-	if scores, ok := obj["scores"].([]any); ok {
-		for _, sc := range scores {
-			m, _ := sc.(map[string]any)
-			if strings.EqualFold(text(m["name"]), "reference") {
-				root.attrs["reference"] = cmp.Or(text(m["stringValue"]), text(m["comment"]))
-			}
+	scores, _ := obj["scores"].([]any)
+	for _, sc := range scores {
+		m, _ := sc.(map[string]any)
+		if strings.EqualFold(text(m["name"]), "reference") {
+			root.attrs["reference"] = cmp.Or(text(m["stringValue"]), text(m["comment"]))
 		}
 	}
-	t.add(root)
 	for i, o := range obs {
 		m, ok := o.(map[string]any)
 		path := fmt.Sprintf("observations[%d]", i)
 		if !ok {
-			if err := t.c.Bad(line, "", fmt.Sprintf("trace %q: %s is %s, not an observation — export traces with their observations' details, not only their ids", id, path, aKind(o))); err != nil {
+			raw, _ := json.Marshal(o)
+			if err := t.c.Bad(line, "", fmt.Sprintf("trace %q: %s is %s, not an observation — export traces with their observations' details, not only their ids", id, path, read.AKind(read.KindOf(raw)))); err != nil {
 				return err
 			}
 			continue
@@ -428,13 +403,9 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 		}
 		s.start = timeOf(m["startTime"], false)
 		t.langfuseIO(s, m)
-		if ok, err := t.needIDs(line, s, fmt.Sprintf("trace %q %s", id, path), "traceId", "id"); !ok {
-			if err != nil {
-				return err
-			}
-			continue
+		if _, err := t.add(line, s, fmt.Sprintf("trace %q %s", id, path), "traceId", "id"); err != nil {
+			return err
 		}
-		t.add(s)
 	}
 	return nil
 }
@@ -474,21 +445,4 @@ func documentList(v any) []any {
 		}
 	}
 	return nil
-}
-
-// aKind names the JSON type of v for messages.
-func aKind(v any) string {
-	switch v.(type) {
-	case string:
-		return "a string"
-	case nil:
-		return "null"
-	case []any:
-		return "a list"
-	case map[string]any:
-		return "an object"
-	case bool:
-		return "a boolean"
-	}
-	return "a number"
 }

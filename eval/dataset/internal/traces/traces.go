@@ -5,10 +5,10 @@ package traces
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -35,19 +35,6 @@ import (
 // in the file, so the file is held whole, as spans reduced to what a
 // request reads.
 
-// The fields a --map names, in dataset's order (the first problem
-// reported is the most important one).
-const (
-	fQuestion = iota
-	fAnswer
-	fContexts
-	fReference
-	fID
-	nFields
-)
-
-var fieldNames = [nFields]string{"question", "answer", "contexts", "reference", "id"}
-
 // maxTraceFileBytes caps a trace file that is not JSON Lines (one JSON
 // object or array), which is read whole to be parsed.
 const maxTraceFileBytes = 256 << 20
@@ -73,12 +60,11 @@ type traceReader struct {
 	// traces in the order their first span came, with their spans.
 	order  []string
 	traces map[string][]*tspan
-	// sel holds the --map span selectors; attr the attribute --map names
-	// for a field, "" for the default.
-	sel  map[string]string
-	attr [nFields]string
+	// attr is the attribute --map names for a field, "" for the default;
+	// its span selectors are read from c.TraceMap.
+	attr [read.NFields]string
 	// seen[f] is set when an attribute --map names for f was found.
-	seen [nFields]bool
+	seen [read.NFields]bool
 	// names are the attribute names met, kept or not, for messages.
 	names map[string]bool
 	// live: the spans are one line of a watched log, not a whole file.
@@ -86,39 +72,45 @@ type traceReader struct {
 }
 
 func newTraceReader(c *read.Collector, format string) *traceReader {
-	t := &traceReader{c: c, format: format, traces: map[string][]*tspan{}, sel: map[string]string{}, names: map[string]bool{}}
+	t := &traceReader{c: c, format: format, traces: map[string][]*tspan{}, names: map[string]bool{}}
 	for k, v := range c.TraceMap {
-		if k == read.MapLLM || k == read.MapRetriever {
-			t.sel[k] = v
-		} else if f := slices.Index(fieldNames[:], k); f >= 0 {
+		if f := slices.Index(read.FieldNames[:], k); f >= 0 {
 			t.attr[f] = v
 		}
 	}
 	return t
 }
 
-func (t *traceReader) add(s *tspan) {
+// add takes span s of record line, or refuses it (ok false, and Bad's
+// error) when it cannot be placed in its trace: it lacks traceKey or idKey.
+func (t *traceReader) add(line int, s *tspan, path, traceKey, idKey string) (ok bool, err error) {
+	missing := ""
+	switch {
+	case s.trace == "":
+		missing = traceKey
+	case s.id == "":
+		missing = idKey
+	}
+	if missing != "" {
+		return false, t.c.Bad(line, "", fmt.Sprintf("%s has no %s — a span needs its trace id and span id to be placed in its request; re-export the spans with their ids",
+			spanWhere(s.name, s.id, path), missing))
+	}
 	s.order = len(t.spans)
 	t.spans = append(t.spans, s)
 	if _, ok := t.traces[s.trace]; !ok {
 		t.order = append(t.order, s.trace)
 	}
 	t.traces[s.trace] = append(t.traces[s.trace], s)
+	return true, nil
 }
 
 // Read reads a file of a trace format, positioned past any BOM.
 func Read(c *read.Collector, br *bufio.Reader, format string) error {
 	t := newTraceReader(c, format)
-	err := t.records(br, func(line int, obj map[string]any) error {
-		switch format {
-		case read.FormatOTLP:
-			return t.otlpRecord(line, obj)
-		case read.FormatLangfuse:
-			return t.langfuseRecord(line, obj)
-		}
-		return t.phoenixRecord(line, obj)
-	})
-	if err != nil {
+	record := map[string]func(int, map[string]any) error{
+		read.FormatOTLP: t.otlpRecord, read.FormatPhoenix: t.phoenixRecord, read.FormatLangfuse: t.langfuseRecord,
+	}[format]
+	if err := t.records(br, record); err != nil {
 		return err
 	}
 	return t.samples()
@@ -186,28 +178,12 @@ func spanWhere(name, id, path string) string {
 	return s
 }
 
-// needIDs refuses a span that cannot be placed in its trace.
-func (t *traceReader) needIDs(line int, s *tspan, path, traceKey, idKey string) (bool, error) {
-	missing := ""
-	switch {
-	case s.trace == "":
-		missing = traceKey
-	case s.id == "":
-		missing = idKey
-	}
-	if missing == "" {
-		return true, nil
-	}
-	return false, t.c.Bad(line, "", fmt.Sprintf("%s has no %s — a span needs its trace id and span id to be placed in its request; re-export the spans with their ids",
-		spanWhere(s.name, s.id, path), missing))
-}
-
 // ---- requests
 
 // is says whether s is a span the selector (read.MapLLM or
 // read.MapRetriever) picks: by --map's span name or kind, else by kind.
 func (t *traceReader) is(s *tspan, selector string) bool {
-	if sel := t.sel[selector]; sel != "" {
+	if sel := t.c.TraceMap[selector]; sel != "" {
 		return strings.EqualFold(s.name, sel) || strings.EqualFold(s.kind, sel)
 	}
 	return s.kind == strings.ToUpper(selector)
@@ -232,29 +208,24 @@ func (t *traceReader) samples() error {
 	}
 	// In file order, as the other formats give their records: by the line
 	// of the LLM span, then by when it started.
-	sort.SliceStable(reqs, func(i, j int) bool {
-		a, b := reqs[i].llm, reqs[j].llm
-		if a.line != b.line {
-			return a.line < b.line
-		}
-		return before(a, b)
+	slices.SortStableFunc(reqs, func(a, b *request) int {
+		return cmp.Or(cmp.Compare(a.llm.line, b.llm.line), byStart(a.llm, b.llm))
 	})
 	for _, r := range reqs {
 		if err := t.sample(r); err != nil {
 			return err
 		}
 	}
-	requests := len(reqs)
 	if t.live {
 		return nil // a line of a log need not hold a request, nor a --map attribute
 	}
-	for f := range nFields {
+	for f := range read.NFields {
 		if t.attr[f] != "" && !t.seen[f] {
-			return &read.Error{File: t.c.Name, Field: fieldNames[f], Msg: fmt.Sprintf("no span has the attribute %q named by --map %s=%s (attributes seen: %s) — fix --map",
-				t.attr[f], fieldNames[f], t.attr[f], read.List(slices.Collect(maps.Keys(t.names))))}
+			return &read.Error{File: t.c.Name, Field: read.FieldNames[f], Msg: fmt.Sprintf("no span has the attribute %q named by --map %s=%s (attributes seen: %s) — fix --map",
+				t.attr[f], read.FieldNames[f], t.attr[f], read.List(slices.Collect(maps.Keys(t.names))))}
 		}
 	}
-	if requests == 0 && t.c.SkippedCount == 0 {
+	if len(reqs) == 0 && t.c.SkippedCount == 0 {
 		return &read.Error{File: t.c.Name, Msg: fmt.Sprintf("no LLM span in its %d traces (span kinds: %s; names: %s) — a sample is built around each request's LLM span; pass --map llm=<span name or kind> to say which spans generate the answer",
 			len(t.order), read.List(t.distinct(func(s *tspan) string { return s.kind })), read.List(t.distinct(func(s *tspan) string { return s.name })))}
 	}
@@ -274,17 +245,6 @@ func (t *traceReader) distinct(f func(*tspan) string) []string {
 // maxNames caps the attribute names kept for messages.
 const maxNames = 1000
 
-// put sets attribute key of span s when a request may read it: the file is
-// held whole, and other attributes (embeddings, say) outweigh the rest.
-func (t *traceReader) put(s *tspan, key string, v any) {
-	if len(t.names) < maxNames {
-		t.names[key] = true
-	}
-	if t.keep(key) {
-		s.attrs[key] = v
-	}
-}
-
 // readAttrs are the attributes the request builder reads, and the prefixes
 // of those it reads by index.
 var (
@@ -292,10 +252,18 @@ var (
 	readPrefixes = []string{"metadata.", "llm.input_messages.", "llm.output_messages.", "retrieval.documents."}
 )
 
-func (t *traceReader) keep(key string) bool {
-	return slices.Contains(readAttrs, key) ||
+// put sets attribute key of span s when a request may read it (by default
+// or by --map): the file is held whole, and other attributes (embeddings,
+// say) outweigh the rest.
+func (t *traceReader) put(s *tspan, key string, v any) {
+	if len(t.names) < maxNames {
+		t.names[key] = true
+	}
+	if slices.Contains(readAttrs, key) ||
 		slices.ContainsFunc(readPrefixes, func(p string) bool { return strings.HasPrefix(key, p) }) ||
-		slices.ContainsFunc(t.attr[:], func(a string) bool { return a != "" && (key == a || strings.HasPrefix(key, a+".")) })
+		slices.ContainsFunc(t.attr[:], func(a string) bool { return a != "" && (key == a || strings.HasPrefix(key, a+".")) }) {
+		s.attrs[key] = v
+	}
 }
 
 // request is one RAG request of a trace; several says its trace holds
@@ -328,26 +296,21 @@ func (t *traceReader) trace(spans []*tspan) ([]*request, error) {
 		}
 		return out
 	}
-	var llms []*tspan
+	isLLM := func(s *tspan) bool { return t.is(s, read.MapLLM) }
+	var llms, retrievers []*tspan
 	for _, s := range spans {
-		if !t.is(s, read.MapLLM) {
-			continue
-		}
-		if !slices.ContainsFunc(ancestors(s), func(a *tspan) bool { return t.is(a, read.MapLLM) }) {
+		if isLLM(s) && !slices.ContainsFunc(ancestors(s), isLLM) {
 			llms = append(llms, s)
 		}
+		if t.is(s, read.MapRetriever) {
+			retrievers = append(retrievers, s)
+		}
 	}
-	sort.SliceStable(llms, func(i, j int) bool { return before(llms[i], llms[j]) })
+	slices.SortStableFunc(llms, byStart)
 	for _, l := range llms {
 		l.llms = append(l.llms, l)
 		for _, a := range ancestors(l) {
 			a.llms = append(a.llms, l)
-		}
-	}
-	var retrievers []*tspan
-	for _, s := range spans {
-		if t.is(s, read.MapRetriever) {
-			retrievers = append(retrievers, s)
 		}
 	}
 	if len(llms) == 0 {
@@ -359,7 +322,8 @@ func (t *traceReader) trace(spans []*tspan) ([]*request, error) {
 		return nil, nil
 	}
 	reqs := make(map[*tspan]*request, len(llms))
-	for _, l := range llms {
+	out := make([]*request, len(llms))
+	for i, l := range llms {
 		top := l
 		for _, a := range ancestors(l) {
 			if len(a.llms) != 1 {
@@ -367,9 +331,10 @@ func (t *traceReader) trace(spans []*tspan) ([]*request, error) {
 			}
 			top = a
 		}
-		reqs[l] = &request{llm: l, top: top, several: len(llms) > 1}
+		out[i] = &request{llm: l, top: top, several: len(llms) > 1}
+		reqs[l] = out[i]
 	}
-	sort.SliceStable(retrievers, func(i, j int) bool { return before(retrievers[i], retrievers[j]) })
+	slices.SortStableFunc(retrievers, byStart)
 	for _, r := range retrievers {
 		var cands []*tspan
 		for _, a := range append([]*tspan{r}, ancestors(r)...) {
@@ -385,26 +350,22 @@ func (t *traceReader) trace(spans []*tspan) ([]*request, error) {
 		}
 		pick := cands[len(cands)-1]
 		for _, l := range cands {
-			if !before(l, r) {
+			if byStart(l, r) >= 0 {
 				pick = l
 				break
 			}
 		}
 		reqs[pick].retrievers = append(reqs[pick].retrievers, r)
 	}
-	out := make([]*request, len(llms))
-	for i, l := range llms {
-		out[i] = reqs[l]
-	}
 	return out, nil
 }
 
-// before orders spans by start time, then by their place in the file.
-func before(a, b *tspan) bool {
+// byStart orders spans by start time, then by their place in the file.
+func byStart(a, b *tspan) int {
 	if a.start != 0 && b.start != 0 && a.start != b.start {
-		return a.start < b.start
+		return cmp.Compare(a.start, b.start)
 	}
-	return a.order < b.order
+	return cmp.Compare(a.order, b.order)
 }
 
 // sample makes the sample of one request.
@@ -420,11 +381,11 @@ func (t *traceReader) sample(r *request) error {
 		path = append(path, l)
 	}
 	var ok bool
-	if s.Question, ok = t.field(fQuestion, path, inputText); !ok || strings.TrimSpace(s.Question) == "" {
-		return t.c.Bad(l.line, "question", fmt.Sprintf("%s: no input (%s) on the request's spans — the question is the input of its root chain or of its LLM span; pass --map question=<attribute> if it is kept elsewhere", where, t.attrOr(fQuestion, "input.value")))
+	if s.Question, ok = t.field(read.FQuestion, path, inputText); !ok || strings.TrimSpace(s.Question) == "" {
+		return t.c.Bad(l.line, "question", fmt.Sprintf("%s: no input (%s) on the request's spans — the question is the input of its root chain or of its LLM span; pass --map question=<attribute> if it is kept elsewhere", where, cmp.Or(t.attr[read.FQuestion], "input.value")))
 	}
-	if s.Answer, ok = t.field(fAnswer, path, outputText); !ok {
-		return t.c.Bad(l.line, "answer", fmt.Sprintf("%s: no output (%s) on the request's spans — the LLM call did not finish or was traced without its output; pass --map answer=<attribute> if it is kept elsewhere", where, t.attrOr(fAnswer, "output.value")))
+	if s.Answer, ok = t.field(read.FAnswer, path, outputText); !ok {
+		return t.c.Bad(l.line, "answer", fmt.Sprintf("%s: no output (%s) on the request's spans — the LLM call did not finish or was traced without its output; pass --map answer=<attribute> if it is kept elsewhere", where, cmp.Or(t.attr[read.FAnswer], "output.value")))
 	}
 	for _, rs := range r.retrievers {
 		docs, err := t.documents(rs)
@@ -434,14 +395,14 @@ func (t *traceReader) sample(r *request) error {
 		s.Contexts = append(s.Contexts, docs...)
 	}
 	for _, sp := range append(path, r.retrievers...) {
-		if v, ok := t.lookup(sp, fReference, "reference", "metadata.reference"); ok {
+		if v, ok := t.lookup(sp, read.FReference, "reference", "metadata.reference"); ok {
 			s.Reference = strings.TrimSpace(text(v))
 			break
 		}
 	}
-	if t.attr[fID] != "" {
+	if t.attr[read.FID] != "" {
 		for _, sp := range path {
-			if v, ok := t.lookup(sp, fID); ok && text(v) != "" {
+			if v, ok := t.lookup(sp, read.FID); ok && text(v) != "" {
 				s.ID = text(v)
 				break
 			}
@@ -449,30 +410,19 @@ func (t *traceReader) sample(r *request) error {
 	}
 	// A request's text comes from several spans, perhaps several lines:
 	// held to the record limit as a record is, for the judges' memory.
-	sizes := [nFields]int64{fQuestion: int64(len(s.Question)), fAnswer: int64(len(s.Answer)), fReference: int64(len(s.Reference)), fID: int64(len(s.ID))}
+	sizes := [read.NFields]int64{read.FQuestion: int64(len(s.Question)), read.FAnswer: int64(len(s.Answer)), read.FReference: int64(len(s.Reference)), read.FID: int64(len(s.ID))}
 	for _, ctx := range s.Contexts {
-		sizes[fContexts] += int64(len(ctx))
+		sizes[read.FContexts] += int64(len(ctx))
 	}
-	var total int64
-	largest := fQuestion
+	var o read.Oversized
 	for f, n := range sizes {
-		total += n
-		if n > sizes[largest] {
-			largest = f
-		}
+		o.Tally(f, read.FieldNames[f], n)
 	}
-	if limit := t.c.Limit; total > limit {
-		return t.c.Bad(l.line, fieldNames[largest], fmt.Sprintf("%s: the request's text is %s, over the limit of %s (--max-record-bytes), most of it in its %s (%s) — raise --max-record-bytes if the request is meant to be this large",
-			where, read.FmtSize(total), read.FmtSize(limit), fieldNames[largest], read.FmtSize(sizes[largest])))
+	if o.Size > t.c.Limit {
+		return t.c.Bad(l.line, o.Part, fmt.Sprintf("%s: the request's text is %s, over the limit of %s (--max-record-bytes), most of it in its %s (%s) — raise --max-record-bytes if the request is meant to be this large",
+			where, read.FmtSize(o.Size), read.FmtSize(t.c.Limit), o.Part, read.FmtSize(o.PartSize)))
 	}
 	return t.c.Add(s, "")
-}
-
-func (t *traceReader) attrOr(f int, def string) string {
-	if t.attr[f] != "" {
-		return t.attr[f]
-	}
-	return def
 }
 
 // lookup finds field f on span s under the attribute --map names, else the
@@ -491,10 +441,8 @@ func (t *traceReader) lookup(s *tspan, f int, defaults ...string) (any, bool) {
 		}
 		if k, ok := strings.CutPrefix(n, "metadata."); ok {
 			if md, ok := s.attrs["metadata"].(string); ok {
-				if v, err := read.DecodeJSON([]byte(md)); err == nil {
-					if m, ok := v.(map[string]any); ok && m[k] != nil {
-						return m[k], true
-					}
+				if m, err := read.DecodeObject([]byte(md)); err == nil && m[k] != nil {
+					return m[k], true
 				}
 			}
 		}
@@ -570,12 +518,11 @@ func messages(attrs map[string]any, prefix string) []message {
 			byN[n].content = text(v)
 		}
 	})
-	if l, ok := attrs[prefix].([]any); ok {
-		for i, e := range l {
-			flat := map[string]any{}
-			flatten("", e, flat)
-			byN[i] = &message{role: text(flat["message.role"]), content: text(flat["message.content"])}
-		}
+	l, _ := attrs[prefix].([]any)
+	for i, e := range l {
+		flat := map[string]any{}
+		flatten("", e, flat)
+		byN[i] = &message{role: text(flat["message.role"]), content: text(flat["message.content"])}
 	}
 	out := make([]message, 0, len(byN))
 	for _, n := range slices.Sorted(maps.Keys(byN)) {
@@ -605,15 +552,12 @@ func indexed(attrs map[string]any, prefix string, fn func(n int, field string, v
 func pickText(v any, role string, keys ...string) string {
 	if s, ok := v.(string); ok {
 		st := strings.TrimSpace(s)
-		if !strings.HasPrefix(st, "{") && !strings.HasPrefix(st, "[") {
-			return s
-		}
-		parsed, err := read.DecodeJSON([]byte(st))
-		if err != nil {
-			return s
-		}
-		if out := pickText(parsed, role, keys...); out != "" && out != st {
-			return out
+		if strings.HasPrefix(st, "{") || strings.HasPrefix(st, "[") {
+			if parsed, err := read.DecodeJSON([]byte(st)); err == nil {
+				if out := pickText(parsed, role, keys...); out != "" && out != st {
+					return out
+				}
+			}
 		}
 		return s
 	}
@@ -652,10 +596,7 @@ func pickText(v any, role string, keys ...string) string {
 // documents are a retriever span's chunks in rank order: the indexed
 // prefix.N.document.content attributes, or a list under prefix.
 func (t *traceReader) documents(s *tspan) ([]string, error) {
-	prefix := "retrieval.documents"
-	if t.attr[fContexts] != "" {
-		prefix = t.attr[fContexts]
-	}
+	prefix := cmp.Or(t.attr[read.FContexts], "retrieval.documents")
 	type doc struct {
 		n    int
 		text string
@@ -670,15 +611,14 @@ func (t *traceReader) documents(s *tspan) ([]string, error) {
 	if str, ok := list.(string); ok {
 		list, _ = read.DecodeJSON([]byte(str)) // a list kept as a JSON text
 	}
-	if l, ok := list.([]any); ok {
-		for i, e := range l {
-			docs = append(docs, doc{i, documentText(e)})
-		}
+	l, _ := list.([]any)
+	for i, e := range l {
+		docs = append(docs, doc{i, documentText(e)})
 	}
-	if t.attr[fContexts] != "" && docs != nil {
-		t.seen[fContexts] = true
+	if t.attr[read.FContexts] != "" && docs != nil {
+		t.seen[read.FContexts] = true
 	}
-	sort.SliceStable(docs, func(i, j int) bool { return docs[i].n < docs[j].n })
+	slices.SortStableFunc(docs, func(a, b doc) int { return cmp.Compare(a.n, b.n) })
 	out := make([]string, 0, len(docs))
 	for i, d := range docs {
 		if i > 0 && d.n == docs[i-1].n {
