@@ -126,7 +126,19 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv("RAGSCOPE_BENCH_WATCH"); path != "" {
 		os.Exit(watch(path))
 	}
-	os.Exit(m.Run())
+	// A test that names no database uses the default one, and what a run
+	// learns of an endpoint is remembered beside it: in a directory of this
+	// process's own, never the user's cache, where another process's
+	// loopback judge on the same port would have left what it learned.
+	dir, err := os.MkdirTemp("", "ragscope-app-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("XDG_CACHE_HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 func watch(path string) int {

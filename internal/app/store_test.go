@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -31,7 +32,7 @@ func TestConcurrentRunsPayOnceAndAreWatched(t *testing.T) {
 	// A request timed out and retried is sent twice by right: the
 	// timeout is long enough that a loaded machine never sees one.
 	cfg := func() *Config {
-		return &Config{Dataset: data, BaseURL: srv.BaseURL(), APIKey: "k", APIType: "openai", Model: "judge", EmbeddingModel: "emb",
+		return &Config{Dataset: data, DB: path, BaseURL: srv.BaseURL(), APIKey: "k", APIType: "openai", Model: "judge", EmbeddingModel: "emb",
 			ResponseFormat: "json_schema", EmbedFormat: "float", Strictness: 3, Concurrency: 4,
 			Timeout: time.Minute, MaxRetries: 1, Metrics: "all", Lang: "auto"}
 	}
@@ -88,9 +89,10 @@ func TestConcurrentRunsPayOnceAndAreWatched(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, r := range srv.Requests() {
-		k := r.Task + "\x00" + r.Prompt()
-		if r.N > 0 {
-			k += "\x00n"
+		// Draws of one prompt are requests of their own, each its seed.
+		k := fmt.Sprint(r.Task, "\x00", r.Prompt(), "\x00", r.N)
+		if r.Seed != nil {
+			k += fmt.Sprint("\x00", *r.Seed)
 		}
 		if seen[k] {
 			t.Fatalf("the judge saw a %s request twice", r.Task)

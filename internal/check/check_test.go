@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,8 +14,10 @@ import (
 	"github.com/ragscope/ragscope/internal/exit"
 )
 
-func checkConfig(baseURL string) *app.Config {
-	return &app.Config{BaseURL: baseURL, APIKey: "sk-check-0123456789", APIType: "openai", Model: "judge", EmbeddingModel: "emb",
+// checkConfig's database is the test's own: check remembers what it
+// learns of the endpoint beside it.
+func checkConfig(t *testing.T, baseURL string) *app.Config {
+	return &app.Config{DB: filepath.Join(t.TempDir(), "r.db"), BaseURL: baseURL, APIKey: "sk-check-0123456789", APIType: "openai", Model: "judge", EmbeddingModel: "emb",
 		EmbedFormat: "float", Strictness: 3, Concurrency: 2,
 		Timeout: 5 * time.Second, MaxRetries: 1, Metrics: "all", Lang: "auto"}
 }
@@ -57,7 +60,7 @@ func TestCheckTellsWhatWorks(t *testing.T) {
 			srv := fakejudge.New(tt.chat)
 			defer srv.Close()
 			var out bytes.Buffer
-			code := Run(context.Background(), checkConfig(srv.BaseURL()), &out)
+			code := Run(context.Background(), checkConfig(t, srv.BaseURL()), &out)
 			if code != tt.code {
 				t.Errorf("exit %d, want %d", code, tt.code)
 			}
@@ -78,7 +81,7 @@ func TestCheckTellsWhatWorks(t *testing.T) {
 func TestCheckFixedFormatRefused(t *testing.T) {
 	srv := fakejudge.New(fakejudge.PersonaDeepSeek.Wrap(fakejudge.Generic))
 	defer srv.Close()
-	cfg := checkConfig(srv.BaseURL())
+	cfg := checkConfig(t, srv.BaseURL())
 	cfg.ResponseFormat = "json_schema"
 	var out bytes.Buffer
 	if code := Run(context.Background(), cfg, &out); code != exit.Fatal || !strings.Contains(out.String(), "fixed by --response-format") {
@@ -95,7 +98,7 @@ func TestCheckUnreachable(t *testing.T) {
 	ln.Close() // nothing listens there now
 	var out bytes.Buffer
 	start := time.Now()
-	if code := Run(context.Background(), checkConfig("http://"+addr+"/v1"), &out); code != exit.Fatal {
+	if code := Run(context.Background(), checkConfig(t, "http://"+addr+"/v1"), &out); code != exit.Fatal {
 		t.Fatalf("exit %d", code)
 	}
 	if el := time.Since(start); el > 3*time.Second {
