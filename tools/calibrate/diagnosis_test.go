@@ -16,6 +16,7 @@ import (
 const (
 	enterpriseDiagnosisFloor  = 63
 	enterprise2DiagnosisFloor = 33
+	enterprise3DiagnosisFloor = 38
 )
 
 // TestEnterpriseDiagnosisAgreement measures the diagnosis column a new
@@ -36,6 +37,7 @@ func TestEnterpriseDiagnosisAgreement(t *testing.T) {
 	}{
 		{"ragscope/enterprise (read)", LoadEnterprise, enterpriseDiagnosisFloor, true},
 		{"ragscope/enterprise-2 (held out)", LoadEnterprise2, enterprise2DiagnosisFloor, false},
+		{"ragscope/enterprise-3 (held out)", LoadEnterprise3, enterprise3DiagnosisFloor, false},
 	} {
 		pairs, err := set.load("")
 		if err != nil {
