@@ -223,9 +223,9 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 	ev.Verdict = 1
 	ev.Reason = fmt.Sprintf("context gives %s: %s is the %s", strings.Join(given, ", "), its[x].text, c.Word)
 	// The other items' values are part of the evidence: name a sentence of
-	// one of them, so its chunk counts as useful too.
+	// one of them in another chunk, so that chunk counts as useful too.
 	for k := range its {
-		if k != x && vals[k].from != from {
+		if k != x && sents[vals[k].from].chunk != sents[from].chunk {
 			ev.Also = vals[k].from
 			break
 		}

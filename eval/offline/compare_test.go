@@ -95,3 +95,17 @@ func TestRoles(t *testing.T) {
 		})
 	}
 }
+
+// TestComparisonChunks: the values of two chunks make both useful; two
+// values of one chunk name that chunk once.
+func TestComparisonChunks(t *testing.T) {
+	q := "Which card has the higher cash limit, Silver or Gold?"
+	two := Support("Gold has the higher cash limit.", q, []string{"The Silver card has a cash limit of $300.", "The Gold card has a cash limit of $800."})
+	if two.Verdict != 1 || two.Also < 0 {
+		t.Errorf("two chunks: verdict %d, also %d: %s", two.Verdict, two.Also, two.Reason)
+	}
+	one := Support("Gold has the higher cash limit.", q, []string{"The Silver card has a cash limit of $300. The Gold card has a cash limit of $800."})
+	if one.Verdict != 1 || one.Also >= 0 {
+		t.Errorf("one chunk: verdict %d, also %d: %s", one.Verdict, one.Also, one.Reason)
+	}
+}
