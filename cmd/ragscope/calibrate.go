@@ -21,6 +21,7 @@ import (
 	"github.com/ragscope/ragscope/eval/offline"
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/clidoc"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/internal/termtext"
@@ -113,7 +114,7 @@ func calibrateOffline(dir string, limit int, lexicon string, stdout, stderr io.W
 		lx, err := offline.ReadLexicon(lexicon)
 		if err != nil {
 			fmt.Fprintf(stderr, "ragscope calibrate: --offline-lexicon: %s\n", errText(err))
-			return exitUsage
+			return exit.Usage
 		}
 		opts = append(opts, offline.WithLexicon(lx))
 	}
@@ -123,7 +124,7 @@ func calibrateOffline(dir string, limit int, lexicon string, stdout, stderr io.W
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ragscope calibrate: %s\n", errText(err))
-		return exitFatal
+		return exit.Fatal
 	}
 	fmt.Fprintf(stdout, "\nthresholds: support %.2f, question echo weight %.2f, chosen on the tuned rows only; measured in %s with `ragscope calibrate --datasets %s`\n",
 		offline.SupportThreshold, offline.QuestionEchoWeight, time.Since(start).Round(time.Millisecond), sanitize.Line(dir))
@@ -133,9 +134,9 @@ func calibrateOffline(dir string, limit int, lexicon string, stdout, stderr io.W
 		fmt.Fprintf(stderr, "ragscope calibrate: %s (%s): accuracy %.3f is %s\n", sanitize.Line(r.Dataset), r.Construction, r.Accuracy, r.Shortfall())
 	}
 	if len(missed) > 0 {
-		return exitFailures
+		return exit.Failures
 	}
-	return exitOK
+	return exit.OK
 }
 
 // calibrateLLM judges the calibration pairs with the LLM judge of run's
@@ -216,7 +217,7 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 		info.ID, time.Since(start).Round(time.Millisecond), info.Calls.Sent(), info.Calls.CacheHits, sanitize.Line(info.CostSentence()), info.ID)
 	if info.Cancelled {
 		fmt.Fprintln(c.stderr, "ragscope calibrate: interrupted; the accuracies are of the pairs judged before, and calibrating again reuses them from the cache")
-		return exitInterrupted, nil
+		return exit.Interrupted, nil
 	}
 	failed := 0
 	for _, r := range results {
@@ -224,9 +225,9 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 	}
 	if failed > 0 {
 		fmt.Fprintf(c.stderr, "ragscope calibrate: %d pairs could not be judged (see the list); they are left out of the accuracies\n", failed)
-		return exitFailures, nil
+		return exit.Failures, nil
 	}
-	return exitOK, nil
+	return exit.OK, nil
 }
 
 // isTerminal: r is a terminal (stdin: a question can be asked on it; with

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/outfile"
 	"github.com/ragscope/ragscope/internal/sanitize"
@@ -67,7 +68,7 @@ func (o *dbOptions) run(cmd *cobra.Command, pos []string, stdout, stderr io.Writ
 	}
 	if sub == "salvage" && o.out == "" {
 		fmt.Fprintf(stderr, "ragscope db salvage: give the new database to write with --out NEW, e.g. --out %s.salvaged\n", path)
-		return exitUsage
+		return exit.Usage
 	}
 	// A database that another ragscope process holds and serves opened
 	// cleanly; its file is in use, and checking or copying it under a
@@ -104,11 +105,11 @@ func dbCheck(path string, asJSON bool, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ragscope db check: %v\n", err)
-		return exitFatal
+		return exit.Fatal
 	}
-	code := exitOK
+	code := exit.OK
 	if !rep.OK() {
-		code = exitFatal
+		code = exit.Fatal
 	}
 	if asJSON {
 		return code
@@ -179,12 +180,12 @@ func dbSalvage(path, out string, asJSON bool, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "ragscope db salvage: %v\n", err)
 		if errors.Is(err, fs.ErrExist) {
-			return exitUsage
+			return exit.Usage
 		}
-		return exitFatal
+		return exit.Fatal
 	}
 	if asJSON {
-		return exitOK
+		return exit.OK
 	}
 	how := map[string]string{
 		cache.SalvageTree:        "the tree of the file was intact: everything was copied through it",
@@ -227,7 +228,7 @@ func dbSalvage(path, out string, asJSON bool, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%s is untouched. Use the new database with --db %s (e.g. ragscope runs --db %s), or move it into place: mv %s %s && mv %s %s\n",
 		path, shq(out), shq(out), shq(path), shq(path+".damaged"), shq(out), shq(path))
-	return exitOK
+	return exit.OK
 }
 
 func salvageName(path string) string {
@@ -349,7 +350,7 @@ func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout
 			return fail(err)
 		}
 		fmt.Fprintf(stdout, "compacted %s: %s -> %s\n", sanitize.Line(path), store.ByteCount(before), store.ByteCount(after))
-		return exitOK
+		return exit.OK
 	}
 	mode := store.Write
 	if sub == "stats" || sub == "export" {
@@ -391,7 +392,7 @@ func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout
 	case "export":
 		file, ok := needFile()
 		if !ok {
-			return exitUsage
+			return exit.Usage
 		}
 		// Whole or not at all, and owner-only: the export holds every
 		// prompt sent, contexts included.
@@ -411,7 +412,7 @@ func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout
 	case "import":
 		file, ok := needFile()
 		if !ok {
-			return exitUsage
+			return exit.Usage
 		}
 		fh, err := os.Open(file)
 		if err != nil {
@@ -424,7 +425,7 @@ func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout
 		}
 		fmt.Fprintf(stdout, "imported %d new cache entries from %s into %s\n", n, sanitize.Line(file), sanitize.Line(db.Path()))
 	}
-	return exitOK
+	return exit.OK
 }
 
 // parseAge accepts Go durations plus a day suffix (30d).

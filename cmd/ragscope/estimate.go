@@ -11,6 +11,7 @@ import (
 
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/clidoc"
+	"github.com/ragscope/ragscope/internal/exit"
 )
 
 // estimateGroups are the flags estimate takes from run: those that decide
@@ -58,7 +59,7 @@ ragscope estimate --resume latest`,
 				c.stderr.Write([]byte("ragscope estimate: " + errText(err) + "\n"))
 				return exitCode(err)
 			}
-			return exitOK
+			return exit.OK
 		}),
 	}
 	fs := cmd.Flags()

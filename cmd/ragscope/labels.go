@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	reportlabels "github.com/ragscope/ragscope/eval/report/labels"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/labels"
 	"github.com/ragscope/ragscope/internal/outfile"
 	"github.com/ragscope/ragscope/internal/sanitize"
@@ -84,7 +85,7 @@ func exportLabels(dbPath, run, file string, stdout, stderr io.Writer) int {
 	if fh != nil {
 		fmt.Fprintf(stderr, "%s: %d labels written to %s\n", name, n, sanitize.Line(file))
 	}
-	return exitOK
+	return exit.OK
 }
 
 func (c *cli) labelsImportCommand() *cobra.Command {
@@ -144,9 +145,9 @@ func importLabels(dbPath, run, file string, stdin io.Reader, stdout, stderr io.W
 		fmt.Fprintf(stderr, "%s: %s:%d: %s\n", name, sanitize.Line(shown), u.Line, sanitize.Line(u.Why))
 	}
 	if len(rep.Unmatched) > 0 {
-		return exitFailures
+		return exit.Failures
 	}
-	return exitOK
+	return exit.OK
 }
 
 // agreementCommand is `ragscope agreement RUN|latest`.
@@ -187,10 +188,10 @@ func showAgreement(dbPath, ref string, asJSON bool, stdout, stderr io.Writer) in
 		if err := writeJSON(stdout, a); err != nil {
 			return failed(stderr, name, err)
 		}
-		return exitOK
+		return exit.OK
 	}
 	writeAgreement(stdout, a)
-	return exitOK
+	return exit.OK
 }
 
 // writeAgreement is the text form of an agreement; with a parent run each

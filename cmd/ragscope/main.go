@@ -26,15 +26,6 @@ import (
 // termWidth is termtext.Width; tests replace it.
 var termWidth = termtext.Width
 
-// Exit codes.
-const (
-	exitOK          = exit.OK
-	exitFatal       = exit.Fatal
-	exitUsage       = exit.Usage
-	exitFailures    = exit.Failures
-	exitInterrupted = exit.Interrupted
-)
-
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
@@ -75,7 +66,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// Our own man command writes where the command's output goes.
 		fang.WithoutManpage())
 	if err != nil {
-		return exitUsage // only cobra's own errors get here: flags and command names
+		return exit.Usage // only cobra's own errors get here: flags and command names
 	}
 	return c.code
 }
@@ -160,13 +151,13 @@ func (c *cli) helpCommand() *cobra.Command {
 			if err != nil || len(rest) > 0 {
 				fmt.Fprintf(c.stderr, "ragscope help: no command %q\n", strings.Join(args, " "))
 				fmt.Fprintln(c.stderr, "see 'ragscope --help'")
-				return exitUsage
+				return exit.Usage
 			}
 			if err := target.Help(); err != nil {
 				fmt.Fprintln(c.stderr, "ragscope help:", errText(err))
-				return exitFatal
+				return exit.Fatal
 			}
-			return exitOK
+			return exit.OK
 		}),
 	}
 }
@@ -181,7 +172,7 @@ func (c *cli) action(body func(cmd *cobra.Command, args []string) int) func(*cob
 		if cmd.Annotations[annotationNoSettings] == "" {
 			if err := loadSettings(cmd.Flags()); err != nil {
 				fmt.Fprintln(c.stderr, "ragscope:", errText(err))
-				c.code = exitUsage
+				c.code = exit.Usage
 				return nil
 			}
 		}
@@ -235,7 +226,7 @@ func (c *cli) reportError(_ io.Writer, _ fang.Styles, err error) {
 func usageHint(stderr io.Writer, cmd *cobra.Command, format string, args ...any) int {
 	fmt.Fprintf(stderr, "%s: %s\n", cmd.CommandPath(), fmt.Sprintf(format, args...))
 	fmt.Fprintf(stderr, "see '%s --help'\n", cmd.CommandPath())
-	return exitUsage
+	return exit.Usage
 }
 
 // shorthand turns `ragscope DATASET [flags]` and `ragscope --flag ...`
@@ -280,9 +271,9 @@ func errorf(format string, args ...any) error { return usageError{Err: fmt.Error
 func exitCode(err error) int {
 	var ue usageError
 	if errors.As(err, &ue) {
-		return exitUsage
+		return exit.Usage
 	}
-	return exitFatal
+	return exit.Fatal
 }
 
 // versionText is what --version prints: the module version ("(devel)"
@@ -330,9 +321,9 @@ func (c *cli) manCommand() *cobra.Command {
 			}
 			if _, err := fmt.Fprint(c.stdout, clidoc.ManPage(cmd.Root(), clidoc.ManDate())); err != nil {
 				fmt.Fprintln(c.stderr, "ragscope man:", errText(err))
-				return exitFatal
+				return exit.Fatal
 			}
-			return exitOK
+			return exit.OK
 		}),
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/check"
 	"github.com/ragscope/ragscope/internal/clidoc"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/store"
 )
@@ -265,7 +266,7 @@ func detach(f *runFlags, stdout, stderr io.Writer) (int, error) {
 	}
 	fmt.Fprintln(stdout, id)
 	fmt.Fprintf(stderr, "ragscope: run %s submitted to the server (pid %d); watch it with: ragscope attach %s\n", id, pid, id)
-	return exitOK, nil
+	return exit.OK, nil
 }
 
 // checkCommand is `ragscope check`: the run's judge settings, tried with
@@ -285,7 +286,7 @@ func (c *cli) checkCommand() *cobra.Command {
 			f.APIKey = cmp.Or(f.APIKey, os.Getenv("OPENAI_API_KEY"))
 			if err := f.Validate(); err != nil {
 				fmt.Fprintln(c.stderr, "ragscope check:", err)
-				return exitUsage
+				return exit.Usage
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()

@@ -16,6 +16,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/labels"
 	"github.com/ragscope/ragscope/internal/outfile"
@@ -125,7 +126,7 @@ func listRuns(dbPath string, width int, stdout, stderr io.Writer) int {
 	defer db.Close()
 	if len(runs) == 0 {
 		fmt.Fprintf(stdout, "no runs in %s yet\n", sanitize.Line(db.Path()))
-		return exitOK
+		return exit.OK
 	}
 	rows := [][]string{{"RUN", "STARTED", "STATE", "SAMPLES", "COST", "JUDGE", "DATASET", "PARENT"}}
 	var notes []string
@@ -148,7 +149,7 @@ func listRuns(dbPath string, width int, stdout, stderr io.Writer) int {
 	for _, n := range slices.Compact(slices.Sorted(slices.Values(notes))) {
 		fmt.Fprintln(stderr, "ragscope runs:", sanitize.Line(n))
 	}
-	return exitOK
+	return exit.OK
 }
 
 // reportCommand is `ragscope report`.
@@ -191,11 +192,11 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 	}
 	levels, ok := parsePass("report", o.pass, stderr)
 	if !ok {
-		return exitUsage
+		return exit.Usage
 	}
 	if !slices.Contains(reportFormats, o.format) {
 		fmt.Fprintf(stderr, "ragscope report: --format %q is not one of %s\n", o.format, strings.Join(reportFormats, ", "))
-		return exitUsage
+		return exit.Usage
 	}
 	st, err := store.Open(o.db, store.OpenOptions{Mode: store.Read})
 	if err == nil {
@@ -213,7 +214,7 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 	if o.out != "" {
 		if fh, err = outfile.Create(o.out); err != nil {
 			fmt.Fprintln(stderr, "ragscope report: --out:", errText(err))
-			return exitUsage
+			return exit.Usage
 		}
 		defer fh.Abort()
 		out = fh
@@ -235,9 +236,9 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "ragscope report:", errText(err))
-		return exitFatal
+		return exit.Fatal
 	}
-	return exitOK
+	return exit.OK
 }
 
 // runsDeleteCommand is `ragscope runs delete RUN...` and `ragscope runs
@@ -351,7 +352,7 @@ func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, std
 	}
 	if len(ids) == 0 {
 		fmt.Fprintf(stdout, "no runs to delete in %s\n", sanitize.Line(db.Path()))
-		return exitOK
+		return exit.OK
 	}
 
 	verb := "deleting"
@@ -366,14 +367,14 @@ func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, std
 	}
 	if o.dryRun {
 		fmt.Fprintf(stdout, "would delete %s and %s from %s (dry run: nothing was deleted)\n", countOf(len(ids), "run"), countOf(results, "result"), sanitize.Line(db.Path()))
-		return exitOK
+		return exit.OK
 	}
 	nRuns, nResults, err := db.DeleteRuns(ids)
 	if err != nil {
 		return fail(err)
 	}
 	fmt.Fprintf(stdout, "deleted %s and %s from %s (run `ragscope cache compact` to shrink the file)\n", countOf(nRuns, "run"), countOf(nResults, "result"), sanitize.Line(db.Path()))
-	return exitOK
+	return exit.OK
 }
 
 func countOf(n int, noun string) string { return fmt.Sprintf("%d %s%s", n, noun, plural(n)) }

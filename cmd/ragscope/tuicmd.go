@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/serve"
 	"github.com/ragscope/ragscope/internal/store"
 )
@@ -50,11 +51,11 @@ func (c *cli) show(cmd *cobra.Command, dbPath string, ascii bool, pass string, p
 	}
 	levels, ok := parsePass(name, pass, stderr)
 	if !ok {
-		return exitUsage
+		return exit.Usage
 	}
 	if !isTerminal(os.Stdout) || !isTerminal(os.Stdin) {
 		fmt.Fprintf(stderr, "ragscope %s: the interface needs a terminal; use 'ragscope report' in scripts\n", name)
-		return exitUsage
+		return exit.Usage
 	}
 	st, err := store.Open(dbPath, store.OpenOptions{Mode: store.Hold, Role: name})
 	if err != nil {
@@ -110,7 +111,7 @@ func (c *cli) serveCommand() *cobra.Command {
 			if err := serve.Serve(ctx, dbPath, c.stdout, c.stderr); err != nil {
 				return failedAsIs(c.stderr, "ragscope serve", err)
 			}
-			return exitOK
+			return exit.OK
 		}),
 	}
 	dbFlag(cmd.Flags(), &dbPath)

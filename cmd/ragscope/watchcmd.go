@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/internal/clidoc"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/internal/watch"
 )
@@ -52,11 +53,11 @@ ragscope watch --headless --once --window 1h logs/app.jsonl`,
 			}
 			if !f.headless && (!isTerminal(os.Stdout) || !isTerminal(os.Stdin)) {
 				fmt.Fprintln(c.stderr, "ragscope watch: the follow screen needs a terminal; use --headless in scripts and services")
-				return exitUsage
+				return exit.Usage
 			}
 			if err := f.Validate(); err != nil {
 				fmt.Fprintln(c.stderr, "ragscope:", err)
-				return exitUsage
+				return exit.Usage
 			}
 			fc.Logs = pos
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -90,7 +91,7 @@ ragscope watch --headless --once --window 1h logs/app.jsonl`,
 			if err := watch.Headless(ctx, w, c.stderr, progress); err != nil {
 				return failedAsIs(c.stderr, "ragscope watch", err)
 			}
-			return exitOK
+			return exit.OK
 		}),
 	}
 	// run's own definitions, so that the shared flags read and default the
