@@ -145,14 +145,14 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 	cfg := &f.Config
 	cfg.Metrics = string(eval.Faithfulness)
 	if cfg.UseOffline() {
-		return 0, errorf("--judge llm needs an endpoint, as run does: give --base-url (or OPENAI_BASE_URL, or base_url in the settings file) and the key in OPENAI_API_KEY; --judge offline calibrates the offline judge")
+		return 0, exit.Usagef("--judge llm needs an endpoint, as run does: give --base-url (or OPENAI_BASE_URL, or base_url in the settings file) and the key in OPENAI_API_KEY; --judge offline calibrates the offline judge")
 	}
 	if err := cfg.Validate(); err != nil {
 		return 0, err
 	}
 	sets, err := calibrate.LoadSets(f.dir, f.limit)
 	if err != nil {
-		return 0, usageError{Err: err}
+		return 0, exit.UsageError{Err: err}
 	}
 	var names []string
 	for _, ls := range sets {
@@ -190,13 +190,13 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 	case f.yes:
 		fmt.Fprintln(c.stderr, "ragscope calibrate: starting without asking (--yes)")
 	case !isTerminal(stdin):
-		return 0, errorf("calibrating %s sends %d calls (%s) and there is no terminal to ask on; nothing was sent. Pass --yes to start anyway, or --limit N for fewer pairs",
+		return 0, exit.Usagef("calibrating %s sends %d calls (%s) and there is no terminal to ask on; nothing was sent. Pass --yes to start anyway, or --limit N for fewer pairs",
 			s.Judge.Info().Name, calls, estimate.USD(est.CostUSD))
 	default:
 		fmt.Fprintf(c.stderr, "ragscope calibrate: send %d calls to %s (%s)? [y/N] ", calls, s.Judge.Info().Name, estimate.USD(est.CostUSD))
 		termtext.Flush(c.stderr)
 		if !answeredYes(stdin) {
-			return 0, errorf("not confirmed; nothing was sent")
+			return 0, exit.Usagef("not confirmed; nothing was sent")
 		}
 	}
 	fmt.Fprintf(c.stderr, "ragscope calibrate: %s\n", s.Banner)

@@ -381,7 +381,7 @@ func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout
 		var d time.Duration
 		if olderThan != "" {
 			if d, err = parseAge(olderThan); err != nil {
-				return fail(errorf("--older-than: %v", err))
+				return fail(exit.Usagef("--older-than: %v", err))
 			}
 		}
 		n, err := db.Clear(d)
@@ -398,7 +398,7 @@ func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout
 		// prompt sent, contexts included.
 		fh, err := outfile.Create(file)
 		if err != nil {
-			return fail(errorf("%v", err))
+			return fail(exit.Usagef("%v", err))
 		}
 		defer fh.Abort()
 		n, err := db.Export(fh)
@@ -416,7 +416,7 @@ func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout
 		}
 		fh, err := os.Open(file)
 		if err != nil {
-			return fail(errorf("%v", err))
+			return fail(exit.Usagef("%v", err))
 		}
 		defer fh.Close()
 		n, err := db.Import(fh)

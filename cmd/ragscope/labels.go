@@ -70,7 +70,7 @@ func exportLabels(dbPath, run, file string, stdout, stderr io.Writer) int {
 	var fh *outfile.File
 	if file != "-" {
 		if fh, err = outfile.Create(file); err != nil {
-			return failed(stderr, name, errorf("%v", err))
+			return failed(stderr, name, exit.Usagef("%v", err))
 		}
 		defer fh.Abort()
 		w = fh
@@ -117,7 +117,7 @@ func importLabels(dbPath, run, file string, stdin io.Reader, stdout, stderr io.W
 	if file != "-" {
 		f, err := os.Open(file)
 		if err != nil {
-			return failed(stderr, name, errorf("%v", err))
+			return failed(stderr, name, exit.Usagef("%v", err))
 		}
 		defer f.Close()
 		r, shown = f, file

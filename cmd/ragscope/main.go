@@ -263,13 +263,8 @@ func fileExists(p string) bool {
 	return err == nil && !st.IsDir()
 }
 
-// usageError marks errors caused by the user's flags or input.
-type usageError = exit.UsageError
-
-func errorf(format string, args ...any) error { return usageError{Err: fmt.Errorf(format, args...)} }
-
 func exitCode(err error) int {
-	var ue usageError
+	var ue exit.UsageError
 	if errors.As(err, &ue) {
 		return exit.Usage
 	}

@@ -221,7 +221,7 @@ func evaluate(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (int, 
 		return detach(f, stdout, stderr)
 	}
 	if !f.headless && (!isTerminal(os.Stdout) || !isTerminal(os.Stdin)) {
-		return 0, errorf("the interface needs a terminal; use --headless (with --out FILE) in scripts and CI")
+		return 0, exit.Usagef("the interface needs a terminal; use --headless (with --out FILE) in scripts and CI")
 	}
 	// A takeover of the database is said on stderr headless, never behind the TUI's back.
 	var takeover io.Writer
@@ -255,10 +255,10 @@ func evaluate(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (int, 
 // detach submits the run to the server holding the database.
 func detach(f *runFlags, stdout, stderr io.Writer) (int, error) {
 	if f.headless {
-		return 0, errorf("--detach and --headless contradict each other: a detached run has no terminal either way; its report is written to --out by the server")
+		return 0, exit.Usagef("--detach and --headless contradict each other: a detached run has no terminal either way; its report is written to --out by the server")
 	}
 	if f.ConfirmOver > 0 {
-		return 0, errorf("--confirm-over needs the run to start here, with or without --headless; check a detached run's cost first with ragscope estimate")
+		return 0, exit.Usagef("--confirm-over needs the run to start here, with or without --headless; check a detached run's cost first with ragscope estimate")
 	}
 	id, pid, err := app.Submit(f.Config)
 	if err != nil {
@@ -357,7 +357,7 @@ func positiveInt(p *int) flagValue[int] {
 // alone it would change nothing, and the user meant something.
 func checkSampleFlags(fs *pflag.FlagSet) error {
 	if fs.Changed("seed") && !fs.Changed("sample") {
-		return errorf("--seed chooses the samples of --sample: give --sample N too")
+		return exit.Usagef("--seed chooses the samples of --sample: give --sample N too")
 	}
 	return nil
 }

@@ -39,7 +39,7 @@ func refError(err error) error {
 	if err == nil || errors.Is(err, cache.ErrDamaged) {
 		return err
 	}
-	return usageError{Err: err}
+	return exit.UsageError{Err: err}
 }
 
 // failed reports a command's error on stderr, one line after the command's
@@ -282,17 +282,17 @@ func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, std
 	var age time.Duration
 	switch {
 	case sub == "delete" && len(pos) == 0:
-		return fail(errorf("give the RUNs to delete (ids, unique prefixes or %s); see `ragscope runs`", cache.LatestRun))
+		return fail(exit.Usagef("give the RUNs to delete (ids, unique prefixes or %s); see `ragscope runs`", cache.LatestRun))
 	case sub == "prune" && len(pos) > 0:
-		return fail(errorf("takes no runs (got %q); use `ragscope runs delete RUN...` to delete given runs", pos))
+		return fail(exit.Usagef("takes no runs (got %q); use `ragscope runs delete RUN...` to delete given runs", pos))
 	case sub == "prune" && o.olderThan == "":
-		return fail(errorf("--older-than is required (e.g. --older-than 30d)"))
+		return fail(exit.Usagef("--older-than is required (e.g. --older-than 30d)"))
 	case sub == "prune" && o.keep < 0:
-		return fail(errorf("--keep must not be negative (got %d)", o.keep))
+		return fail(exit.Usagef("--keep must not be negative (got %d)", o.keep))
 	case sub == "prune":
 		var err error
 		if age, err = parseAge(o.olderThan); err != nil {
-			return fail(errorf("--older-than: %v", err))
+			return fail(exit.Usagef("--older-than: %v", err))
 		}
 	}
 	mode := store.Write
