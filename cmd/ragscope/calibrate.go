@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/charmbracelet/x/term"
@@ -82,7 +80,7 @@ ragscope calibrate --judge llm --limit 20 --base-url http://localhost:11434/v1 -
 				return calibrateOffline(f.dir, f.limit, f.OfflineLexicon, c.stdout, c.stderr)
 			case "llm":
 				f.APIKey = cmp.Or(f.APIKey, os.Getenv("OPENAI_API_KEY"))
-				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+				ctx, stop := interruptible()
 				defer stop()
 				code, err := c.calibrateLLM(ctx, &f, cmd.InOrStdin())
 				if err != nil {

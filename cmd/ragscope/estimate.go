@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"context"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -49,7 +47,7 @@ ragscope estimate --resume latest`,
 				f.Dataset = pos[0]
 			}
 			f.APIKey = cmp.Or(f.APIKey, os.Getenv("OPENAI_API_KEY"))
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := interruptible()
 			defer stop()
 			err := checkSampleFlags(cmd.Flags())
 			if err == nil {

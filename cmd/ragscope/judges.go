@@ -2,17 +2,14 @@ package main
 
 import (
 	"cmp"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"os"
-	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -198,7 +195,7 @@ DEEPSEEK_API_KEY=sk-... ragscope judge add deepseek --base-url https://api.deeps
 				fmt.Fprintln(c.stderr, "ragscope judge add:", err)
 				return exit.Usage
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := interruptible()
 			defer stop()
 			if code := check.Run(ctx, &f.Config, c.stdout); code != exit.OK && !force {
 				fmt.Fprintf(c.stderr, "ragscope judge add: %s not saved: the check above says what to change (--force saves it anyway)\n", name)

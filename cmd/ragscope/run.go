@@ -201,7 +201,7 @@ func (c *cli) evaluateCommand(cmd *cobra.Command, f *runFlags, pos []string) int
 	if len(pos) == 1 {
 		f.Dataset = pos[0]
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 	code, err := 0, checkSampleFlags(cmd.Flags())
 	if err == nil {
@@ -211,6 +211,11 @@ func (c *cli) evaluateCommand(cmd *cobra.Command, f *runFlags, pos []string) int
 		return failedAsIs(stderr, "ragscope", err)
 	}
 	return code
+}
+
+// interruptible is the context of a command that SIGINT and SIGTERM stop.
+func interruptible() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 func evaluate(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (int, error) {
@@ -288,7 +293,7 @@ func (c *cli) checkCommand() *cobra.Command {
 				fmt.Fprintln(c.stderr, "ragscope check:", err)
 				return exit.Usage
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := interruptible()
 			defer stop()
 			return check.Run(ctx, &f.Config, c.stdout)
 		}),

@@ -81,7 +81,7 @@ func (c *cli) wait(cmd *cobra.Command, dbPath string, pos []string) int {
 		return failedAsIs(c.stderr, "ragscope attach", err)
 	}
 	defer st.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 	code, err := app.WaitRun(ctx, st, pos[0], c.stderr)
 	if err != nil {
@@ -106,7 +106,7 @@ func (c *cli) serveCommand() *cobra.Command {
 			if len(pos) > 0 {
 				return usageHint(c.stderr, cmd, "unexpected argument %q (the database is given with --db FILE)", pos[0])
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := interruptible()
 			defer stop()
 			if err := serve.Serve(ctx, dbPath, c.stdout, c.stderr); err != nil {
 				return failedAsIs(c.stderr, "ragscope serve", err)

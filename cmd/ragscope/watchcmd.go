@@ -3,13 +3,10 @@ package main
 import (
 	"bytes"
 	"cmp"
-	"context"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -60,7 +57,7 @@ ragscope watch --headless --once --window 1h logs/app.jsonl`,
 				return exit.Usage
 			}
 			fc.Logs = pos
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := interruptible()
 			defer stop()
 			st, err := store.Open(f.DB, store.OpenOptions{Mode: store.Hold, Role: "watch", Stderr: c.stderr})
 			if err != nil {
