@@ -59,13 +59,10 @@ func FlagHelpEverywhere(root *cobra.Command) {
 // group is listed last, under "flags".
 func groupedHelp(groups []FlagGroup) func(*cobra.Command, []string) {
 	return func(cmd *cobra.Command, args []string) {
-		var listed []*pflag.Flag
-		cmd.Flags().VisitAll(func(f *pflag.Flag) {
-			if !f.Hidden {
-				f.Hidden = true
-				listed = append(listed, f)
-			}
-		})
+		listed := visibleFlags(cmd.Flags())
+		for _, f := range listed {
+			f.Hidden = true
+		}
 		cmd.Root().HelpFunc()(cmd, args)
 		for _, f := range listed {
 			f.Hidden = false
@@ -204,9 +201,7 @@ func ManPage(root *cobra.Command, date time.Time) string {
 			}
 			if sub.Example != "" {
 				b.WriteString(".PP\nExamples:\n.RS 4\n.nf\n")
-				for _, l := range strings.Split(strings.TrimRight(sub.Example, "\n"), "\n") {
-					b.WriteString(roffLine(l) + "\n")
-				}
+				roffParagraphs(&b, sub.Example)
 				b.WriteString(".fi\n.RE\n")
 			}
 			if flags := visibleFlags(sub.LocalFlags()); len(flags) > 0 {
