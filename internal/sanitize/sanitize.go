@@ -63,40 +63,27 @@ func clean(s string, multi bool) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
-	b.WriteString(s[:i])
-	for i < len(s) {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case multi && (c == '\n' || c == '\t'):
-				b.WriteByte(c)
-			case c == '\n':
-				b.WriteString(`\n`)
-			case c == '\r':
-				b.WriteString(`\r`)
-			case c == '\t':
-				b.WriteString(`\t`)
-			case c < 0x20 || c == 0x7f:
-				writeByteEscape(&b, c)
-			default:
-				b.WriteByte(c)
-			}
-			i++
-			continue
-		}
+	for i >= 0 {
+		b.WriteString(s[:i])
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case r == utf8.RuneError && size == 1:
-			writeByteEscape(&b, c)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x80, r == utf8.RuneError && size == 1:
+			writeByteEscape(&b, s[i])
 		case isC1(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
-		case IsInvisible(r):
+		default: // IsInvisible
 			fmt.Fprintf(&b, "<U+%04X>", r)
-		default:
-			b.WriteString(s[i : i+size])
 		}
-		i += size
+		s = s[i+size:]
+		i = firstUnsafe(s, multi)
 	}
+	b.WriteString(s)
 	return b.String()
 }
 
