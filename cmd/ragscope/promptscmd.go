@@ -179,13 +179,10 @@ func promptsReset(cmd *cobra.Command, dir, source, lang string, pos []string, st
 	}
 	var removed []string
 	var err error
-	for _, l := range langs {
+	for i := 0; i < len(langs) && err == nil; i++ {
 		var r []string
-		r, err = prompts.Reset(dir, task, l)
+		r, err = prompts.Reset(dir, task, langs[i])
 		removed = append(removed, r...)
-		if err != nil {
-			break
-		}
 	}
 	for _, p := range removed {
 		fmt.Fprintf(stdout, "removed %s\n", sanitize.Line(p))
