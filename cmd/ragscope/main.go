@@ -240,20 +240,15 @@ func shorthand(root *cobra.Command, args []string) []string {
 			return args // still typing the first word: commands and files are offered
 		}
 	}
-	if len(rest) == 0 || isCommand(root, rest[0]) || slices.Contains([]string{"-h", "--help", "-v", "--version"}, rest[0]) {
-		return append(head, rest...)
-	}
-	if strings.HasPrefix(rest[0], "-") || fileExists(rest[0]) {
-		return append(append(head, "run"), rest...)
+	if len(rest) > 0 && !isCommand(root, rest[0]) && !slices.Contains([]string{"-h", "--help", "-v", "--version"}, rest[0]) &&
+		(strings.HasPrefix(rest[0], "-") || fileExists(rest[0])) {
+		head = append(head, "run")
 	}
 	return append(head, rest...)
 }
 
-// isCommand: name is a sub-command of root, or one cobra adds as it runs.
+// isCommand: name is a sub-command of root.
 func isCommand(root *cobra.Command, name string) bool {
-	if name == cobra.ShellCompRequestCmd || name == cobra.ShellCompNoDescRequestCmd {
-		return true
-	}
 	sub, _, err := root.Find([]string{name})
 	return err == nil && sub != root
 }
