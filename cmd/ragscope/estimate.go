@@ -54,8 +54,7 @@ ragscope estimate --resume latest`,
 				err = c.estimate(ctx, &f, asJSON)
 			}
 			if err != nil {
-				c.stderr.Write([]byte("ragscope estimate: " + errText(err) + "\n"))
-				return exitCode(err)
+				return failed(c.stderr, "ragscope estimate", err)
 			}
 			return exit.OK
 		}),
