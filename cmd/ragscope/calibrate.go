@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -79,7 +78,6 @@ ragscope calibrate --judge llm --limit 20 --base-url http://localhost:11434/v1 -
 			case "offline":
 				return calibrateOffline(f.dir, f.limit, f.OfflineLexicon, c.stdout, c.stderr)
 			case "llm":
-				f.APIKey = cmp.Or(f.APIKey, os.Getenv("OPENAI_API_KEY"))
 				ctx, stop := interruptible()
 				defer stop()
 				code, err := c.calibrateLLM(ctx, &f, cmd.InOrStdin())

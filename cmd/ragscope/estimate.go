@@ -1,9 +1,7 @@
 package main
 
 import (
-	"cmp"
 	"context"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -46,7 +44,6 @@ ragscope estimate --resume latest`,
 			if len(pos) == 1 {
 				f.Dataset = pos[0]
 			}
-			f.APIKey = cmp.Or(f.APIKey, os.Getenv("OPENAI_API_KEY"))
 			ctx, stop := interruptible()
 			defer stop()
 			err := checkSampleFlags(cmd.Flags())

@@ -188,8 +188,6 @@ DEEPSEEK_API_KEY=sk-... ragscope judge add deepseek --base-url https://api.deeps
 			name := pos[0]
 			if keyEnv != "" {
 				f.APIKey = os.Getenv(keyEnv)
-			} else if f.APIKey == "" {
-				f.APIKey = os.Getenv("OPENAI_API_KEY")
 			}
 			if err := f.Validate(); err != nil {
 				fmt.Fprintln(c.stderr, "ragscope judge add:", err)

@@ -163,7 +163,7 @@ func (c *cli) helpCommand() *cobra.Command {
 }
 
 // action adapts a command body to cobra, after the settings file has
-// filled the flags left unset. A body reports its own errors and returns
+// filled the flags left unset and $OPENAI_API_KEY an unset --api-key. A body reports its own errors and returns
 // the exit code in c.code, not as an error: fang would style an error by
 // asking the terminal for its background colour, which after a TUI
 // session is slow and puts the answer on the wire.
@@ -175,6 +175,11 @@ func (c *cli) action(body func(cmd *cobra.Command, args []string) int) func(*cob
 				c.code = exit.Usage
 				return nil
 			}
+		}
+		// The key's variable is read here, not as the flag's default, which
+		// help would show.
+		if fl := cmd.Flags().Lookup("api-key"); fl != nil && fl.Value.String() == "" {
+			_ = fl.Value.Set(os.Getenv("OPENAI_API_KEY"))
 		}
 		c.code = body(cmd, args)
 		return nil

@@ -194,7 +194,6 @@ ragscope run --headless --baseline testdata/baseline.json --max-drop f=0.05 --ma
 
 func (c *cli) evaluateCommand(cmd *cobra.Command, f *runFlags, pos []string) int {
 	stdout, stderr := c.stdout, c.stderr
-	f.APIKey = cmp.Or(f.APIKey, os.Getenv("OPENAI_API_KEY"))
 	if len(pos) > 1 || (len(pos) == 0 && f.Resume == "") {
 		return usageHint(stderr, cmd, "give exactly one DATASET (JSONL, JSON, CSV, YAML or Parquet), e.g. ragscope run --headless testdata/demo.jsonl")
 	}
@@ -288,7 +287,6 @@ func (c *cli) checkCommand() *cobra.Command {
 			if len(pos) > 0 {
 				return usageHint(c.stderr, cmd, "takes the judge flags of run, no DATASET")
 			}
-			f.APIKey = cmp.Or(f.APIKey, os.Getenv("OPENAI_API_KEY"))
 			if err := f.Validate(); err != nil {
 				fmt.Fprintln(c.stderr, "ragscope check:", err)
 				return exit.Usage

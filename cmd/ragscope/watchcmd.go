@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -44,7 +43,6 @@ Exit status: 0 after a clean stop (SIGINT, SIGTERM) or, with --once, once what t
 ragscope watch --headless --sample 0.1 --max-rps 2 --alert 'faithfulness<0.7 over 50' --alert-exec 'mail -s ragscope ops@example.com' logs/
 ragscope watch --headless --once --window 1h logs/app.jsonl`,
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
-			f.APIKey = cmp.Or(f.APIKey, os.Getenv("OPENAI_API_KEY"))
 			if len(pos) == 0 {
 				return usageHint(c.stderr, cmd, "give at least one LOG: a JSON Lines file, a glob or a directory, e.g. ragscope watch --headless logs/app.jsonl")
 			}
