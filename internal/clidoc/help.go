@@ -172,10 +172,8 @@ func ManPage(root *cobra.Command, date time.Time) string {
 	name := root.Name()
 	fmt.Fprintf(&b, ".TH %s 1 %q %q %q\n", strings.ToUpper(name), date.Format("2006-01-02"), name, "User Commands")
 	b.WriteString(".ad l\n") // ragged right: paths and flag values do not stretch the lines
-	b.WriteString(".SH NAME\n")
-	fmt.Fprintf(&b, "%s \\- %s\n", name, roffText(root.Short))
-	b.WriteString(".SH SYNOPSIS\n")
-	fmt.Fprintf(&b, ".B %s\n.RI [ command ]\n.RI [ flags ]\n", name)
+	fmt.Fprintf(&b, ".SH NAME\n%s \\- %s\n", name, roffText(root.Short))
+	fmt.Fprintf(&b, ".SH SYNOPSIS\n.B %s\n.RI [ command ]\n.RI [ flags ]\n", name)
 	b.WriteString(".SH DESCRIPTION\n")
 	roffParagraphs(&b, root.Long)
 	if flags := visibleFlags(root.Flags()); len(flags) > 0 {
@@ -240,7 +238,6 @@ func visibleFlags(fs *pflag.FlagSet) []*pflag.Flag {
 // roffFlags lists flags as tagged paragraphs: -h, --help; --db FILE.
 func roffFlags(b *strings.Builder, flags []*pflag.Flag) {
 	for _, f := range flags {
-		b.WriteString(".TP\n")
 		tag := `\fB\-\-` + roffText(f.Name) + `\fR`
 		if f.Shorthand != "" {
 			tag = `\fB\-` + roffText(f.Shorthand) + `\fR, ` + tag
@@ -248,7 +245,7 @@ func roffFlags(b *strings.Builder, flags []*pflag.Flag) {
 		if v := valueName(f); v != "" {
 			tag += ` \fI` + roffText(v) + `\fR`
 		}
-		b.WriteString(tag + "\n")
+		b.WriteString(".TP\n" + tag + "\n")
 		_, usage := pflag.UnquoteUsage(f)
 		desc := capitalise(usage)
 		if d := f.DefValue; d != "" && d != "false" && d != "0" && d != "[]" {
