@@ -47,8 +47,7 @@ func Writer(w io.Writer) io.Writer { return writer{w} }
 type writer struct{ w io.Writer }
 
 func (sw writer) Write(p []byte) (int, error) {
-	s := string(p)
-	if _, err := io.WriteString(sw.w, Text(s)); err != nil {
+	if _, err := io.WriteString(sw.w, Text(string(p))); err != nil {
 		return 0, err
 	}
 	return len(p), nil
