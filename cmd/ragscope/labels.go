@@ -184,13 +184,11 @@ func showAgreement(dbPath, ref string, asJSON bool, stdout, stderr io.Writer) in
 	if err != nil {
 		return failed(stderr, name, refError(err))
 	}
-	if asJSON {
-		if err := writeJSON(stdout, a); err != nil {
-			return failed(stderr, name, err)
-		}
-		return exit.OK
+	if !asJSON {
+		writeAgreement(stdout, a)
+	} else if err := writeJSON(stdout, a); err != nil {
+		return failed(stderr, name, err)
 	}
-	writeAgreement(stdout, a)
 	return exit.OK
 }
 
