@@ -309,17 +309,23 @@ func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, std
 		return fail(err)
 	}
 
-	// The runs to delete, each once, and how many results each has.
-	var ids []string
-	var infos []report.RunInfo
-	var counts []int
+	verb := "deleting"
+	if o.dryRun {
+		verb = "would delete"
+	}
+	// The runs to delete, each once, each said in a line of its own, and
+	// how many results they have.
+	var ids, lines []string
+	results := 0
 	add := func(ref string) error {
 		info, rs, err := db.Run(ref)
 		if err != nil || slices.Contains(ids, info.ID) {
 			return refError(err)
 		}
-		ids, infos = append(ids, info.ID), append(infos, info)
-		counts = append(counts, len(slices.DeleteFunc(rs, func(r *eval.Result) bool { return r == nil })))
+		n := len(slices.DeleteFunc(rs, func(r *eval.Result) bool { return r == nil }))
+		ids, results = append(ids, info.ID), results+n
+		lines = append(lines, fmt.Sprintf("%s run %s  started %s  %s\n", verb, sanitize.Line(info.ID),
+			info.StartedAt.Local().Format("2006-01-02 15:04:05"), countOf(n, "result")))
 		return nil
 	}
 	if sub == "delete" {
@@ -355,16 +361,7 @@ func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, std
 		return exit.OK
 	}
 
-	verb := "deleting"
-	if o.dryRun {
-		verb = "would delete"
-	}
-	results := 0
-	for i, info := range infos {
-		results += counts[i]
-		fmt.Fprintf(stdout, "%s run %s  started %s  %s\n", verb, sanitize.Line(info.ID),
-			info.StartedAt.Local().Format("2006-01-02 15:04:05"), countOf(counts[i], "result"))
-	}
+	fmt.Fprint(stdout, strings.Join(lines, ""))
 	if o.dryRun {
 		fmt.Fprintf(stdout, "would delete %s and %s from %s (dry run: nothing was deleted)\n", countOf(len(ids), "run"), countOf(results, "result"), sanitize.Line(db.Path()))
 		return exit.OK
