@@ -319,13 +319,6 @@ func (c *cli) cacheSubcommand(use, short string) *cobra.Command {
 func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout, stderr io.Writer) int {
 	sub := cmd.Name()
 	fail := func(err error) int { return failed(stderr, "ragscope cache "+sanitize.Line(sub), err) }
-	needFile := func() (string, bool) {
-		if len(pos) != 1 {
-			usageHint(stderr, cmd, "give one FILE")
-			return "", false
-		}
-		return pos[0], true
-	}
 	if takesFile := sub == "export" || sub == "import"; !takesFile && len(pos) > 0 {
 		return usageHint(stderr, cmd, "unexpected argument %q", pos[0])
 	}
@@ -390,10 +383,10 @@ func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout
 		}
 		fmt.Fprintf(stdout, "removed %d cache entries from %s (run `ragscope cache compact` to shrink the file)\n", n, sanitize.Line(db.Path()))
 	case "export":
-		file, ok := needFile()
-		if !ok {
-			return exit.Usage
+		if len(pos) != 1 {
+			return usageHint(stderr, cmd, "give one FILE")
 		}
+		file := pos[0]
 		// Whole or not at all, and owner-only: the export holds every
 		// prompt sent, contexts included.
 		fh, err := outfile.Create(file)
@@ -410,10 +403,10 @@ func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout
 		}
 		fmt.Fprintf(stdout, "exported %d cache entries to %s\n", n, sanitize.Line(file))
 	case "import":
-		file, ok := needFile()
-		if !ok {
-			return exit.Usage
+		if len(pos) != 1 {
+			return usageHint(stderr, cmd, "give one FILE")
 		}
+		file := pos[0]
 		fh, err := os.Open(file)
 		if err != nil {
 			return fail(exit.Usagef("%v", err))
