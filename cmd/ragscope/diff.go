@@ -137,8 +137,7 @@ func diffRuns(cmd *cobra.Command, dbPath, format, outPath string, pos []string, 
 			B string `json:"run_b"`
 			*report.RunDiff
 		}{infoA.ID, infoB.ID, d}); err != nil {
-			fmt.Fprintln(stderr, "ragscope diff:", errText(err))
-			return exit.Fatal
+			return failed(stderr, "ragscope diff", err)
 		}
 		return done()
 	}
