@@ -88,20 +88,14 @@ func clean(s string, multi bool) string {
 
 // firstUnsafe is the byte offset of the first thing clean must escape, or -1.
 func firstUnsafe(s string, multi bool) int {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if (c < 0x20 || c == 0x7f) && !(multi && (c == '\n' || c == '\t')) {
-				return i
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || isC1(r) || IsInvisible(r) {
+	for i, r := range s {
+		switch {
+		case multi && (r == '\n' || r == '\t'):
+		case r < 0x20 || r == 0x7f || isC1(r) || IsInvisible(r):
+			return i
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\ufffd"): // an invalid byte
 			return i
 		}
-		i += size
 	}
 	return -1
 }
