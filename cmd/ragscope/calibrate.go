@@ -2,15 +2,12 @@ package main
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/charmbracelet/x/term"
@@ -21,6 +18,7 @@ import (
 	"github.com/ragscope/ragscope/eval/offline"
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/clidoc"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/internal/termtext"
@@ -80,8 +78,7 @@ ragscope calibrate --judge llm --limit 20 --base-url http://localhost:11434/v1 -
 			case "offline":
 				return calibrateOffline(f.dir, f.limit, f.OfflineLexicon, c.stdout, c.stderr)
 			case "llm":
-				f.APIKey = cmp.Or(f.APIKey, os.Getenv("OPENAI_API_KEY"))
-				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+				ctx, stop := interruptible()
 				defer stop()
 				code, err := c.calibrateLLM(ctx, &f, cmd.InOrStdin())
 				if err != nil {
@@ -113,7 +110,7 @@ func calibrateOffline(dir string, limit int, lexicon string, stdout, stderr io.W
 		lx, err := offline.ReadLexicon(lexicon)
 		if err != nil {
 			fmt.Fprintf(stderr, "ragscope calibrate: --offline-lexicon: %s\n", errText(err))
-			return exitUsage
+			return exit.Usage
 		}
 		opts = append(opts, offline.WithLexicon(lx))
 	}
@@ -123,7 +120,7 @@ func calibrateOffline(dir string, limit int, lexicon string, stdout, stderr io.W
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ragscope calibrate: %s\n", errText(err))
-		return exitFatal
+		return exit.Fatal
 	}
 	fmt.Fprintf(stdout, "\nthresholds: support %.2f, question echo weight %.2f, chosen on the tuned rows only; measured in %s with `ragscope calibrate --datasets %s`\n",
 		offline.SupportThreshold, offline.QuestionEchoWeight, time.Since(start).Round(time.Millisecond), sanitize.Line(dir))
@@ -133,9 +130,9 @@ func calibrateOffline(dir string, limit int, lexicon string, stdout, stderr io.W
 		fmt.Fprintf(stderr, "ragscope calibrate: %s (%s): accuracy %.3f is %s\n", sanitize.Line(r.Dataset), r.Construction, r.Accuracy, r.Shortfall())
 	}
 	if len(missed) > 0 {
-		return exitFailures
+		return exit.Failures
 	}
-	return exitOK
+	return exit.OK
 }
 
 // calibrateLLM judges the calibration pairs with the LLM judge of run's
@@ -144,14 +141,14 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 	cfg := &f.Config
 	cfg.Metrics = string(eval.Faithfulness)
 	if cfg.UseOffline() {
-		return 0, errorf("--judge llm needs an endpoint, as run does: give --base-url (or OPENAI_BASE_URL, or base_url in the settings file) and the key in OPENAI_API_KEY; --judge offline calibrates the offline judge")
+		return 0, exit.Usagef("--judge llm needs an endpoint, as run does: give --base-url (or OPENAI_BASE_URL, or base_url in the settings file) and the key in OPENAI_API_KEY; --judge offline calibrates the offline judge")
 	}
 	if err := cfg.Validate(); err != nil {
 		return 0, err
 	}
 	sets, err := calibrate.LoadSets(f.dir, f.limit)
 	if err != nil {
-		return 0, usageError{Err: err}
+		return 0, exit.UsageError{Err: err}
 	}
 	var names []string
 	for _, ls := range sets {
@@ -189,13 +186,13 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 	case f.yes:
 		fmt.Fprintln(c.stderr, "ragscope calibrate: starting without asking (--yes)")
 	case !isTerminal(stdin):
-		return 0, errorf("calibrating %s sends %d calls (%s) and there is no terminal to ask on; nothing was sent. Pass --yes to start anyway, or --limit N for fewer pairs",
+		return 0, exit.Usagef("calibrating %s sends %d calls (%s) and there is no terminal to ask on; nothing was sent. Pass --yes to start anyway, or --limit N for fewer pairs",
 			s.Judge.Info().Name, calls, estimate.USD(est.CostUSD))
 	default:
 		fmt.Fprintf(c.stderr, "ragscope calibrate: send %d calls to %s (%s)? [y/N] ", calls, s.Judge.Info().Name, estimate.USD(est.CostUSD))
 		termtext.Flush(c.stderr)
 		if !answeredYes(stdin) {
-			return 0, errorf("not confirmed; nothing was sent")
+			return 0, exit.Usagef("not confirmed; nothing was sent")
 		}
 	}
 	fmt.Fprintf(c.stderr, "ragscope calibrate: %s\n", s.Banner)
@@ -216,7 +213,7 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 		info.ID, time.Since(start).Round(time.Millisecond), info.Calls.Sent(), info.Calls.CacheHits, sanitize.Line(info.CostSentence()), info.ID)
 	if info.Cancelled {
 		fmt.Fprintln(c.stderr, "ragscope calibrate: interrupted; the accuracies are of the pairs judged before, and calibrating again reuses them from the cache")
-		return exitInterrupted, nil
+		return exit.Interrupted, nil
 	}
 	failed := 0
 	for _, r := range results {
@@ -224,9 +221,9 @@ func (c *cli) calibrateLLM(ctx context.Context, f *calibrateFlags, stdin io.Read
 	}
 	if failed > 0 {
 		fmt.Fprintf(c.stderr, "ragscope calibrate: %d pairs could not be judged (see the list); they are left out of the accuracies\n", failed)
-		return exitFailures, nil
+		return exit.Failures, nil
 	}
-	return exitOK, nil
+	return exit.OK, nil
 }
 
 // isTerminal: r is a terminal (stdin: a question can be asked on it; with

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/spf13/pflag"
+
+	"github.com/ragscope/ragscope/internal/exit"
 )
 
 type result struct {
@@ -65,7 +67,7 @@ func TestVersionFlag(t *testing.T) {
 	want := versionText(info) + "\n"
 	for _, flag := range []string{"--version", "-v"} {
 		r := runInProcess(flag)
-		if r.code != exitOK || r.stdout != want || r.stderr != "" {
+		if r.code != exit.OK || r.stdout != want || r.stderr != "" {
 			t.Errorf("%s: exit %d\nstdout:\n%s\nwant:\n%s\nstderr: %s", flag, r.code, r.stdout, want, r.stderr)
 		}
 	}
@@ -80,13 +82,13 @@ func TestCompletionScripts(t *testing.T) {
 	} {
 		t.Run(tc.shell, func(t *testing.T) {
 			r := runInProcess("completion", tc.shell)
-			if r.code != exitOK || !strings.Contains(r.stdout, tc.want) || !strings.Contains(r.stdout, "__complete") || r.stderr != "" {
+			if r.code != exit.OK || !strings.Contains(r.stdout, tc.want) || !strings.Contains(r.stdout, "__complete") || r.stderr != "" {
 				t.Fatalf("exit %d, stderr %q, script lacks %q or the __complete call:\n%.400s", r.code, r.stderr, tc.want, r.stdout)
 			}
 		})
 	}
 	r := runInProcess("completion", "tcsh")
-	if r.code != exitUsage || !strings.Contains(r.stderr, "give one shell: bash, zsh, fish, powershell") {
+	if r.code != exit.Usage || !strings.Contains(r.stderr, "give one shell: bash, zsh, fish, powershell") {
 		t.Fatalf("unknown shell: exit %d\n%s", r.code, r.stderr)
 	}
 }
@@ -113,7 +115,7 @@ func TestHelpExitsZero(t *testing.T) {
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			r := runInProcess(tc.args...)
-			if r.code != exitOK || r.stderr != "" {
+			if r.code != exit.OK || r.stderr != "" {
 				t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
 			}
 			for _, want := range tc.want {
@@ -173,7 +175,7 @@ func TestRunHelpGroupsEveryFlag(t *testing.T) {
 func TestManPage(t *testing.T) {
 	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
 	r := runInProcess("man")
-	if r.code != exitOK || r.stderr != "" {
+	if r.code != exit.OK || r.stderr != "" {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
 	if first, _, _ := strings.Cut(r.stdout, "\n"); first != `.TH RAGSCOPE 1 "2026-01-01" "ragscope" "User Commands"` {
@@ -290,7 +292,7 @@ func TestFlagHelpKeepsItsWords(t *testing.T) {
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			r := runInProcess(tc.args...)
-			if r.code != exitOK {
+			if r.code != exit.OK {
 				t.Fatalf("exit %d: %s", r.code, r.stderr)
 			}
 			out := strings.Join(strings.Fields(r.stdout), " ")

@@ -14,6 +14,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/sanitize"
@@ -173,9 +174,9 @@ ragscope completion fish > ~/.config/fish/completions/ragscope.fish`,
 			}
 			if err := generate[args[0]](c.stdout); err != nil {
 				fmt.Fprintln(c.stderr, "ragscope completion:", errText(err))
-				return exitFatal
+				return exit.Fatal
 			}
-			return exitOK
+			return exit.OK
 		}),
 	}
 }

@@ -88,43 +88,43 @@ func applySettings(fs *pflag.FlagSet, path string, required bool) error {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) && !required {
 		if fl := fs.Lookup("judge"); fl != nil && fl.Annotations[profileAnnotation] != nil && fl.Value.String() != "" {
-			return errorf("judge %q: there is no settings file %s; add the profile with ragscope judge add %s --base-url URL --model MODEL", fl.Value.String(), path, fl.Value.String())
+			return fmt.Errorf("judge %q: there is no settings file %s; add the profile with ragscope judge add %s --base-url URL --model MODEL", fl.Value.String(), path, fl.Value.String())
 		}
 		return nil
 	}
 	if err != nil {
-		return errorf("settings: %v", err)
+		return fmt.Errorf("settings: %v", err)
 	}
 	raw, err := settingsObject(b)
 	if err != nil {
-		return errorf("settings %s: %v", path, err)
-	}
-	name, prof, err := profileOf(fs, raw, path)
-	if err != nil {
-		return errorf("%v", err)
+		return fmt.Errorf("settings %s: %v", path, err)
 	}
 	// A profile's settings are the file's most precise: they are set first,
 	// and then count as given (Changed), so that the file's own top-level
 	// keys do not change them.
-	if err := applyProfile(fs, name, prof, path); err != nil {
-		return errorf("%v", err)
+	name, prof, err := profileOf(fs, raw, path)
+	if err == nil {
+		err = applyProfile(fs, name, prof, path)
+	}
+	if err != nil {
+		return err
 	}
 	for _, k := range slices.Sorted(maps.Keys(raw)) {
 		if k == "judge" || k == "judges" {
 			continue // read above
 		}
 		if k == "api_key" {
-			return errorf("settings %s: %q is not read from a file; put the key in OPENAI_API_KEY", path, k)
+			return fmt.Errorf("settings %s: %q is not read from a file; put the key in OPENAI_API_KEY", path, k)
 		}
 		name, ok := settingFlag(k)
 		if !ok {
-			return errorf("settings %s: unknown key %q (known: %s)", path, k, strings.Join(slices.Sorted(slices.Values(settingKeys)), ", "))
+			return fmt.Errorf("settings %s: unknown key %q (known: %s)", path, k, strings.Join(slices.Sorted(slices.Values(settingKeys)), ", "))
 		}
 		if env := flagEnv[name]; fs.Lookup(name) == nil || fs.Changed(name) || (env != "" && os.Getenv(env) != "") {
 			continue // not a flag of this command, or set by flag or environment
 		}
 		if err := setSetting(fs, name, raw[k], fmt.Sprintf("settings %s: %q", path, k)); err != nil {
-			return errorf("%v", err)
+			return err
 		}
 	}
 	return nil

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/cache"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/outfile"
 	"github.com/ragscope/ragscope/internal/sanitize"
@@ -67,7 +68,7 @@ func (o *dbOptions) run(cmd *cobra.Command, pos []string, stdout, stderr io.Writ
 	}
 	if sub == "salvage" && o.out == "" {
 		fmt.Fprintf(stderr, "ragscope db salvage: give the new database to write with --out NEW, e.g. --out %s.salvaged\n", path)
-		return exitUsage
+		return exit.Usage
 	}
 	// A database that another ragscope process holds and serves opened
 	// cleanly; its file is in use, and checking or copying it under a
@@ -104,11 +105,11 @@ func dbCheck(path string, asJSON bool, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ragscope db check: %v\n", err)
-		return exitFatal
+		return exit.Fatal
 	}
-	code := exitOK
+	code := exit.OK
 	if !rep.OK() {
-		code = exitFatal
+		code = exit.Fatal
 	}
 	if asJSON {
 		return code
@@ -179,12 +180,12 @@ func dbSalvage(path, out string, asJSON bool, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "ragscope db salvage: %v\n", err)
 		if errors.Is(err, fs.ErrExist) {
-			return exitUsage
+			return exit.Usage
 		}
-		return exitFatal
+		return exit.Fatal
 	}
 	if asJSON {
-		return exitOK
+		return exit.OK
 	}
 	how := map[string]string{
 		cache.SalvageTree:        "the tree of the file was intact: everything was copied through it",
@@ -227,7 +228,7 @@ func dbSalvage(path, out string, asJSON bool, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%s is untouched. Use the new database with --db %s (e.g. ragscope runs --db %s), or move it into place: mv %s %s && mv %s %s\n",
 		path, shq(out), shq(out), shq(path), shq(path+".damaged"), shq(out), shq(path))
-	return exitOK
+	return exit.OK
 }
 
 func salvageName(path string) string {
@@ -318,13 +319,6 @@ func (c *cli) cacheSubcommand(use, short string) *cobra.Command {
 func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout, stderr io.Writer) int {
 	sub := cmd.Name()
 	fail := func(err error) int { return failed(stderr, "ragscope cache "+sanitize.Line(sub), err) }
-	needFile := func() (string, bool) {
-		if len(pos) != 1 {
-			usageHint(stderr, cmd, "give one FILE")
-			return "", false
-		}
-		return pos[0], true
-	}
 	if takesFile := sub == "export" || sub == "import"; !takesFile && len(pos) > 0 {
 		return usageHint(stderr, cmd, "unexpected argument %q", pos[0])
 	}
@@ -349,7 +343,7 @@ func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout
 			return fail(err)
 		}
 		fmt.Fprintf(stdout, "compacted %s: %s -> %s\n", sanitize.Line(path), store.ByteCount(before), store.ByteCount(after))
-		return exitOK
+		return exit.OK
 	}
 	mode := store.Write
 	if sub == "stats" || sub == "export" {
@@ -380,7 +374,7 @@ func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout
 		var d time.Duration
 		if olderThan != "" {
 			if d, err = parseAge(olderThan); err != nil {
-				return fail(errorf("--older-than: %v", err))
+				return fail(exit.Usagef("--older-than: %v", err))
 			}
 		}
 		n, err := db.Clear(d)
@@ -389,15 +383,15 @@ func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout
 		}
 		fmt.Fprintf(stdout, "removed %d cache entries from %s (run `ragscope cache compact` to shrink the file)\n", n, sanitize.Line(db.Path()))
 	case "export":
-		file, ok := needFile()
-		if !ok {
-			return exitUsage
+		if len(pos) != 1 {
+			return usageHint(stderr, cmd, "give one FILE")
 		}
+		file := pos[0]
 		// Whole or not at all, and owner-only: the export holds every
 		// prompt sent, contexts included.
 		fh, err := outfile.Create(file)
 		if err != nil {
-			return fail(errorf("%v", err))
+			return fail(exit.Usagef("%v", err))
 		}
 		defer fh.Abort()
 		n, err := db.Export(fh)
@@ -409,13 +403,13 @@ func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout
 		}
 		fmt.Fprintf(stdout, "exported %d cache entries to %s\n", n, sanitize.Line(file))
 	case "import":
-		file, ok := needFile()
-		if !ok {
-			return exitUsage
+		if len(pos) != 1 {
+			return usageHint(stderr, cmd, "give one FILE")
 		}
+		file := pos[0]
 		fh, err := os.Open(file)
 		if err != nil {
-			return fail(errorf("%v", err))
+			return fail(exit.Usagef("%v", err))
 		}
 		defer fh.Close()
 		n, err := db.Import(fh)
@@ -424,7 +418,7 @@ func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout
 		}
 		fmt.Fprintf(stdout, "imported %d new cache entries from %s into %s\n", n, sanitize.Line(file), sanitize.Line(db.Path()))
 	}
-	return exitOK
+	return exit.OK
 }
 
 // parseAge accepts Go durations plus a day suffix (30d).

@@ -13,6 +13,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/eval/report/diff"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/outfile"
 	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/sanitize"
@@ -78,21 +79,21 @@ func diffRuns(cmd *cobra.Command, dbPath, format, outPath string, pos []string, 
 	// Both runs are resolved before --out is created: a mistyped id
 	// leaves no file behind.
 	var out io.Writer = stdout
-	done := func() int { return exitOK }
+	done := func() int { return exit.OK }
 	if outPath != "" {
 		fh, err := outfile.Create(outPath)
 		if err != nil {
 			fmt.Fprintln(stderr, "ragscope diff: --out:", errText(err))
-			return exitUsage
+			return exit.Usage
 		}
 		defer fh.Abort()
 		out = fh
 		done = func() int {
 			if err := fh.Commit(); err != nil {
 				fmt.Fprintln(stderr, "ragscope diff: --out:", errText(err))
-				return exitFatal
+				return exit.Fatal
 			}
-			return exitOK
+			return exit.OK
 		}
 	}
 	if format == "html" {
@@ -109,7 +110,7 @@ func diffRuns(cmd *cobra.Command, dbPath, format, outPath string, pos []string, 
 		}
 		if err != nil {
 			fmt.Fprintln(stderr, "ragscope diff:", errText(err))
-			return exitFatal
+			return exit.Fatal
 		}
 		return done()
 	}
@@ -136,8 +137,7 @@ func diffRuns(cmd *cobra.Command, dbPath, format, outPath string, pos []string, 
 			B string `json:"run_b"`
 			*report.RunDiff
 		}{infoA.ID, infoB.ID, d}); err != nil {
-			fmt.Fprintln(stderr, "ragscope diff:", errText(err))
-			return exitFatal
+			return failed(stderr, "ragscope diff", err)
 		}
 		return done()
 	}

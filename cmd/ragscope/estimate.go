@@ -1,16 +1,13 @@
 package main
 
 import (
-	"cmp"
 	"context"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/clidoc"
+	"github.com/ragscope/ragscope/internal/exit"
 )
 
 // estimateGroups are the flags estimate takes from run: those that decide
@@ -47,18 +44,16 @@ ragscope estimate --resume latest`,
 			if len(pos) == 1 {
 				f.Dataset = pos[0]
 			}
-			f.APIKey = cmp.Or(f.APIKey, os.Getenv("OPENAI_API_KEY"))
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := interruptible()
 			defer stop()
 			err := checkSampleFlags(cmd.Flags())
 			if err == nil {
 				err = c.estimate(ctx, &f, asJSON)
 			}
 			if err != nil {
-				c.stderr.Write([]byte("ragscope estimate: " + errText(err) + "\n"))
-				return exitCode(err)
+				return failed(c.stderr, "ragscope estimate", err)
 			}
-			return exitOK
+			return exit.OK
 		}),
 	}
 	fs := cmd.Flags()

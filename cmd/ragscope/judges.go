@@ -2,22 +2,20 @@ package main
 
 import (
 	"cmp"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"os"
-	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/ragscope/ragscope/internal/check"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/outfile"
 )
 
@@ -190,16 +188,14 @@ DEEPSEEK_API_KEY=sk-... ragscope judge add deepseek --base-url https://api.deeps
 			name := pos[0]
 			if keyEnv != "" {
 				f.APIKey = os.Getenv(keyEnv)
-			} else if f.APIKey == "" {
-				f.APIKey = os.Getenv("OPENAI_API_KEY")
 			}
 			if err := f.Validate(); err != nil {
 				fmt.Fprintln(c.stderr, "ragscope judge add:", err)
-				return exitUsage
+				return exit.Usage
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := interruptible()
 			defer stop()
-			if code := check.Run(ctx, &f.Config, c.stdout); code != exitOK && !force {
+			if code := check.Run(ctx, &f.Config, c.stdout); code != exit.OK && !force {
 				fmt.Fprintf(c.stderr, "ragscope judge add: %s not saved: the check above says what to change (--force saves it anyway)\n", name)
 				return code
 			}
@@ -216,10 +212,10 @@ DEEPSEEK_API_KEY=sk-... ragscope judge add deepseek --base-url https://api.deeps
 			path, _ := settingsPath(f.config)
 			if err := saveProfile(path, name, prof, makeDefault); err != nil {
 				fmt.Fprintln(c.stderr, "ragscope judge add:", err)
-				return exitFatal
+				return exit.Fatal
 			}
 			fmt.Fprintf(c.stdout, "saved judge %q in %s; use it with --judge %s\n", name, path, name)
-			return exitOK
+			return exit.OK
 		}),
 	}
 	addRunFlags(&f, cmd.Flags())
@@ -245,11 +241,11 @@ func (c *cli) judgeListCommand() *cobra.Command {
 			}
 			if err != nil {
 				fmt.Fprintln(c.stderr, "ragscope judge list:", err)
-				return exitUsage
+				return exit.Usage
 			}
 			if len(profiles) == 0 {
 				fmt.Fprintf(c.stdout, "no judge profiles in %s; add one with ragscope judge add NAME --base-url URL --model MODEL\n", path)
-				return exitOK
+				return exit.OK
 			}
 			def, _ := raw["judge"].(string)
 			for _, n := range slices.Sorted(maps.Keys(profiles)) {
@@ -260,7 +256,7 @@ func (c *cli) judgeListCommand() *cobra.Command {
 				p := profiles[n]
 				fmt.Fprintf(c.stdout, "%s %-12s %v  %v\n", mark, n, cmp.Or(p["model"], any("-")), cmp.Or(p["base_url"], any("-")))
 			}
-			return exitOK
+			return exit.OK
 		}),
 	}
 	cmd.Flags().StringVar(&config, "config", "", "settings file (default $XDG_CONFIG_HOME/ragscope/config.json)")

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	reportlabels "github.com/ragscope/ragscope/eval/report/labels"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/labels"
 	"github.com/ragscope/ragscope/internal/outfile"
 	"github.com/ragscope/ragscope/internal/sanitize"
@@ -69,7 +70,7 @@ func exportLabels(dbPath, run, file string, stdout, stderr io.Writer) int {
 	var fh *outfile.File
 	if file != "-" {
 		if fh, err = outfile.Create(file); err != nil {
-			return failed(stderr, name, errorf("%v", err))
+			return failed(stderr, name, exit.Usagef("%v", err))
 		}
 		defer fh.Abort()
 		w = fh
@@ -84,7 +85,7 @@ func exportLabels(dbPath, run, file string, stdout, stderr io.Writer) int {
 	if fh != nil {
 		fmt.Fprintf(stderr, "%s: %d labels written to %s\n", name, n, sanitize.Line(file))
 	}
-	return exitOK
+	return exit.OK
 }
 
 func (c *cli) labelsImportCommand() *cobra.Command {
@@ -116,7 +117,7 @@ func importLabels(dbPath, run, file string, stdin io.Reader, stdout, stderr io.W
 	if file != "-" {
 		f, err := os.Open(file)
 		if err != nil {
-			return failed(stderr, name, errorf("%v", err))
+			return failed(stderr, name, exit.Usagef("%v", err))
 		}
 		defer f.Close()
 		r, shown = f, file
@@ -144,9 +145,9 @@ func importLabels(dbPath, run, file string, stdin io.Reader, stdout, stderr io.W
 		fmt.Fprintf(stderr, "%s: %s:%d: %s\n", name, sanitize.Line(shown), u.Line, sanitize.Line(u.Why))
 	}
 	if len(rep.Unmatched) > 0 {
-		return exitFailures
+		return exit.Failures
 	}
-	return exitOK
+	return exit.OK
 }
 
 // agreementCommand is `ragscope agreement RUN|latest`.
@@ -183,14 +184,12 @@ func showAgreement(dbPath, ref string, asJSON bool, stdout, stderr io.Writer) in
 	if err != nil {
 		return failed(stderr, name, refError(err))
 	}
-	if asJSON {
-		if err := writeJSON(stdout, a); err != nil {
-			return failed(stderr, name, err)
-		}
-		return exitOK
+	if !asJSON {
+		writeAgreement(stdout, a)
+	} else if err := writeJSON(stdout, a); err != nil {
+		return failed(stderr, name, err)
 	}
-	writeAgreement(stdout, a)
-	return exitOK
+	return exit.OK
 }
 
 // writeAgreement is the text form of an agreement; with a parent run each

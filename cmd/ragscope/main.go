@@ -26,15 +26,6 @@ import (
 // termWidth is termtext.Width; tests replace it.
 var termWidth = termtext.Width
 
-// Exit codes.
-const (
-	exitOK          = exit.OK
-	exitFatal       = exit.Fatal
-	exitUsage       = exit.Usage
-	exitFailures    = exit.Failures
-	exitInterrupted = exit.Interrupted
-)
-
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
@@ -75,7 +66,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// Our own man command writes where the command's output goes.
 		fang.WithoutManpage())
 	if err != nil {
-		return exitUsage // only cobra's own errors get here: flags and command names
+		return exit.Usage // only cobra's own errors get here: flags and command names
 	}
 	return c.code
 }
@@ -160,19 +151,19 @@ func (c *cli) helpCommand() *cobra.Command {
 			if err != nil || len(rest) > 0 {
 				fmt.Fprintf(c.stderr, "ragscope help: no command %q\n", strings.Join(args, " "))
 				fmt.Fprintln(c.stderr, "see 'ragscope --help'")
-				return exitUsage
+				return exit.Usage
 			}
 			if err := target.Help(); err != nil {
 				fmt.Fprintln(c.stderr, "ragscope help:", errText(err))
-				return exitFatal
+				return exit.Fatal
 			}
-			return exitOK
+			return exit.OK
 		}),
 	}
 }
 
 // action adapts a command body to cobra, after the settings file has
-// filled the flags left unset. A body reports its own errors and returns
+// filled the flags left unset and $OPENAI_API_KEY an unset --api-key. A body reports its own errors and returns
 // the exit code in c.code, not as an error: fang would style an error by
 // asking the terminal for its background colour, which after a TUI
 // session is slow and puts the answer on the wire.
@@ -181,9 +172,14 @@ func (c *cli) action(body func(cmd *cobra.Command, args []string) int) func(*cob
 		if cmd.Annotations[annotationNoSettings] == "" {
 			if err := loadSettings(cmd.Flags()); err != nil {
 				fmt.Fprintln(c.stderr, "ragscope:", errText(err))
-				c.code = exitUsage
+				c.code = exit.Usage
 				return nil
 			}
+		}
+		// The key's variable is read here, not as the flag's default, which
+		// help would show.
+		if fl := cmd.Flags().Lookup("api-key"); fl != nil && fl.Value.String() == "" {
+			_ = fl.Value.Set(os.Getenv("OPENAI_API_KEY"))
 		}
 		c.code = body(cmd, args)
 		return nil
@@ -235,7 +231,7 @@ func (c *cli) reportError(_ io.Writer, _ fang.Styles, err error) {
 func usageHint(stderr io.Writer, cmd *cobra.Command, format string, args ...any) int {
 	fmt.Fprintf(stderr, "%s: %s\n", cmd.CommandPath(), fmt.Sprintf(format, args...))
 	fmt.Fprintf(stderr, "see '%s --help'\n", cmd.CommandPath())
-	return exitUsage
+	return exit.Usage
 }
 
 // shorthand turns `ragscope DATASET [flags]` and `ragscope --flag ...`
@@ -249,20 +245,15 @@ func shorthand(root *cobra.Command, args []string) []string {
 			return args // still typing the first word: commands and files are offered
 		}
 	}
-	if len(rest) == 0 || isCommand(root, rest[0]) || slices.Contains([]string{"-h", "--help", "-v", "--version"}, rest[0]) {
-		return append(head, rest...)
-	}
-	if strings.HasPrefix(rest[0], "-") || fileExists(rest[0]) {
-		return append(append(head, "run"), rest...)
+	if len(rest) > 0 && !isCommand(root, rest[0]) && !slices.Contains([]string{"-h", "--help", "-v", "--version"}, rest[0]) &&
+		(strings.HasPrefix(rest[0], "-") || fileExists(rest[0])) {
+		head = append(head, "run")
 	}
 	return append(head, rest...)
 }
 
-// isCommand: name is a sub-command of root, or one cobra adds as it runs.
+// isCommand: name is a sub-command of root.
 func isCommand(root *cobra.Command, name string) bool {
-	if name == cobra.ShellCompRequestCmd || name == cobra.ShellCompNoDescRequestCmd {
-		return true
-	}
 	sub, _, err := root.Find([]string{name})
 	return err == nil && sub != root
 }
@@ -272,17 +263,12 @@ func fileExists(p string) bool {
 	return err == nil && !st.IsDir()
 }
 
-// usageError marks errors caused by the user's flags or input.
-type usageError = exit.UsageError
-
-func errorf(format string, args ...any) error { return usageError{Err: fmt.Errorf(format, args...)} }
-
 func exitCode(err error) int {
-	var ue usageError
+	var ue exit.UsageError
 	if errors.As(err, &ue) {
-		return exitUsage
+		return exit.Usage
 	}
-	return exitFatal
+	return exit.Fatal
 }
 
 // versionText is what --version prints: the module version ("(devel)"
@@ -330,9 +316,9 @@ func (c *cli) manCommand() *cobra.Command {
 			}
 			if _, err := fmt.Fprint(c.stdout, clidoc.ManPage(cmd.Root(), clidoc.ManDate())); err != nil {
 				fmt.Fprintln(c.stderr, "ragscope man:", errText(err))
-				return exitFatal
+				return exit.Fatal
 			}
-			return exitOK
+			return exit.OK
 		}),
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/internal/termtext"
 	"github.com/ragscope/ragscope/prompts"
@@ -85,7 +86,7 @@ func promptsRun(cmd *cobra.Command, dir, lang string, pos []string, width int, s
 			var err error
 			if set, problems, err = prompts.Scan(dir); err != nil {
 				fmt.Fprintf(stderr, "ragscope prompts %s: %s: %s\n", sanitize.Line(sub), source, errText(err))
-				return exitUsage
+				return exit.Usage
 			}
 		}
 		broken := map[string]prompts.Problem{}
@@ -120,27 +121,27 @@ func promptsRun(cmd *cobra.Command, dir, lang string, pos []string, width int, s
 				fmt.Fprintf(stderr, "ragscope prompts list: %d broken override file(s) in %s (%s); runs with an LLM judge stop on them: fix or delete them, or run `ragscope prompts reset TASK`\n",
 					len(problems), sanitize.Line(dir), source)
 			}
-			return exitOK
+			return exit.OK
 		}
 		if len(pos) != 1 {
 			return usageHint(stderr, cmd, "give one TASK, one of %v", prompts.Tasks)
 		}
 		if err := prompts.CheckTaskLang(pos[0], lang); err != nil {
 			fmt.Fprintf(stderr, "ragscope prompts show: %s\n", errText(err))
-			return exitUsage
+			return exit.Usage
 		}
 		if p, bad := broken[pos[0]+"."+lang]; bad {
 			fmt.Fprintf(stderr, "ragscope prompts show: the override %s is broken: %s\nfix or delete it, or run `ragscope prompts reset %s --lang %s` to use the built-in template again\n",
 				sanitize.Line(p.Path), errText(p.Err), sanitize.Line(pos[0]), sanitize.Line(lang))
-			return exitFatal
+			return exit.Fatal
 		}
 		text, err := set.Source(pos[0], lang)
 		if err != nil {
 			fmt.Fprintf(stderr, "ragscope prompts show: %s\n", errText(err))
-			return exitUsage
+			return exit.Usage
 		}
 		fmt.Fprint(stdout, text)
-		return exitOK
+		return exit.OK
 	case "reset":
 		return promptsReset(cmd, dir, source, lang, pos, stdout, stderr)
 	}
@@ -150,11 +151,11 @@ func promptsRun(cmd *cobra.Command, dir, lang string, pos []string, width int, s
 	}
 	if err := prompts.Export(pos[0]); err != nil {
 		fmt.Fprintf(stderr, "ragscope prompts export: %s\n", errText(err))
-		return exitFatal
+		return exit.Fatal
 	}
 	shown := sanitize.Line(pos[0])
 	fmt.Fprintf(stdout, "wrote %d templates to %s; edit them and run with --prompts %s\n", len(prompts.Tasks)*len(prompts.Langs), shown, shown)
-	return exitOK
+	return exit.OK
 }
 
 func promptsReset(cmd *cobra.Command, dir, source, lang string, pos []string, stdout, stderr io.Writer) int {
@@ -169,29 +170,26 @@ func promptsReset(cmd *cobra.Command, dir, source, lang string, pos []string, st
 	for _, l := range langs {
 		if err := prompts.CheckTaskLang(task, l); err != nil {
 			fmt.Fprintf(stderr, "ragscope prompts reset: %s (or --lang all)\n", errText(err))
-			return exitUsage
+			return exit.Usage
 		}
 	}
 	if dir == "" {
 		fmt.Fprintln(stderr, "ragscope prompts reset: no override directory: pass --prompts DIR")
-		return exitUsage
+		return exit.Usage
 	}
 	var removed []string
 	var err error
-	for _, l := range langs {
+	for i := 0; i < len(langs) && err == nil; i++ {
 		var r []string
-		r, err = prompts.Reset(dir, task, l)
+		r, err = prompts.Reset(dir, task, langs[i])
 		removed = append(removed, r...)
-		if err != nil {
-			break
-		}
 	}
 	for _, p := range removed {
 		fmt.Fprintf(stdout, "removed %s\n", sanitize.Line(p))
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ragscope prompts reset: %s\n", errText(err))
-		return exitFatal
+		return exit.Fatal
 	}
 	what := task + " (" + strings.Join(langs, ", ") + ")"
 	if len(removed) == 0 {
@@ -199,5 +197,5 @@ func promptsReset(cmd *cobra.Command, dir, source, lang string, pos []string, st
 	} else {
 		fmt.Fprintf(stdout, "%s uses the built-in template again\n", sanitize.Line(what))
 	}
-	return exitOK
+	return exit.OK
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/check"
 	"github.com/ragscope/ragscope/internal/clidoc"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/store"
 )
@@ -193,14 +194,13 @@ ragscope run --headless --baseline testdata/baseline.json --max-drop f=0.05 --ma
 
 func (c *cli) evaluateCommand(cmd *cobra.Command, f *runFlags, pos []string) int {
 	stdout, stderr := c.stdout, c.stderr
-	f.APIKey = cmp.Or(f.APIKey, os.Getenv("OPENAI_API_KEY"))
 	if len(pos) > 1 || (len(pos) == 0 && f.Resume == "") {
 		return usageHint(stderr, cmd, "give exactly one DATASET (JSONL, JSON, CSV, YAML or Parquet), e.g. ragscope run --headless testdata/demo.jsonl")
 	}
 	if len(pos) == 1 {
 		f.Dataset = pos[0]
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 	code, err := 0, checkSampleFlags(cmd.Flags())
 	if err == nil {
@@ -212,6 +212,11 @@ func (c *cli) evaluateCommand(cmd *cobra.Command, f *runFlags, pos []string) int
 	return code
 }
 
+// interruptible is the context of a command that SIGINT and SIGTERM stop.
+func interruptible() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
 func evaluate(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (int, error) {
 	if err := f.Validate(); err != nil {
 		return 0, err
@@ -220,7 +225,7 @@ func evaluate(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (int, 
 		return detach(f, stdout, stderr)
 	}
 	if !f.headless && (!isTerminal(os.Stdout) || !isTerminal(os.Stdin)) {
-		return 0, errorf("the interface needs a terminal; use --headless (with --out FILE) in scripts and CI")
+		return 0, exit.Usagef("the interface needs a terminal; use --headless (with --out FILE) in scripts and CI")
 	}
 	// A takeover of the database is said on stderr headless, never behind the TUI's back.
 	var takeover io.Writer
@@ -254,10 +259,10 @@ func evaluate(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (int, 
 // detach submits the run to the server holding the database.
 func detach(f *runFlags, stdout, stderr io.Writer) (int, error) {
 	if f.headless {
-		return 0, errorf("--detach and --headless contradict each other: a detached run has no terminal either way; its report is written to --out by the server")
+		return 0, exit.Usagef("--detach and --headless contradict each other: a detached run has no terminal either way; its report is written to --out by the server")
 	}
 	if f.ConfirmOver > 0 {
-		return 0, errorf("--confirm-over needs the run to start here, with or without --headless; check a detached run's cost first with ragscope estimate")
+		return 0, exit.Usagef("--confirm-over needs the run to start here, with or without --headless; check a detached run's cost first with ragscope estimate")
 	}
 	id, pid, err := app.Submit(f.Config)
 	if err != nil {
@@ -265,7 +270,7 @@ func detach(f *runFlags, stdout, stderr io.Writer) (int, error) {
 	}
 	fmt.Fprintln(stdout, id)
 	fmt.Fprintf(stderr, "ragscope: run %s submitted to the server (pid %d); watch it with: ragscope attach %s\n", id, pid, id)
-	return exitOK, nil
+	return exit.OK, nil
 }
 
 // checkCommand is `ragscope check`: the run's judge settings, tried with
@@ -282,12 +287,11 @@ func (c *cli) checkCommand() *cobra.Command {
 			if len(pos) > 0 {
 				return usageHint(c.stderr, cmd, "takes the judge flags of run, no DATASET")
 			}
-			f.APIKey = cmp.Or(f.APIKey, os.Getenv("OPENAI_API_KEY"))
 			if err := f.Validate(); err != nil {
 				fmt.Fprintln(c.stderr, "ragscope check:", err)
-				return exitUsage
+				return exit.Usage
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := interruptible()
 			defer stop()
 			return check.Run(ctx, &f.Config, c.stdout)
 		}),
@@ -356,7 +360,7 @@ func positiveInt(p *int) flagValue[int] {
 // alone it would change nothing, and the user meant something.
 func checkSampleFlags(fs *pflag.FlagSet) error {
 	if fs.Changed("seed") && !fs.Changed("sample") {
-		return errorf("--seed chooses the samples of --sample: give --sample N too")
+		return exit.Usagef("--seed chooses the samples of --sample: give --sample N too")
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/holder"
 	"github.com/ragscope/ragscope/internal/labels"
 	"github.com/ragscope/ragscope/internal/outfile"
@@ -38,7 +39,7 @@ func refError(err error) error {
 	if err == nil || errors.Is(err, cache.ErrDamaged) {
 		return err
 	}
-	return usageError{Err: err}
+	return exit.UsageError{Err: err}
 }
 
 // failed reports a command's error on stderr, one line after the command's
@@ -125,7 +126,7 @@ func listRuns(dbPath string, width int, stdout, stderr io.Writer) int {
 	defer db.Close()
 	if len(runs) == 0 {
 		fmt.Fprintf(stdout, "no runs in %s yet\n", sanitize.Line(db.Path()))
-		return exitOK
+		return exit.OK
 	}
 	rows := [][]string{{"RUN", "STARTED", "STATE", "SAMPLES", "COST", "JUDGE", "DATASET", "PARENT"}}
 	var notes []string
@@ -148,7 +149,7 @@ func listRuns(dbPath string, width int, stdout, stderr io.Writer) int {
 	for _, n := range slices.Compact(slices.Sorted(slices.Values(notes))) {
 		fmt.Fprintln(stderr, "ragscope runs:", sanitize.Line(n))
 	}
-	return exitOK
+	return exit.OK
 }
 
 // reportCommand is `ragscope report`.
@@ -191,11 +192,11 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 	}
 	levels, ok := parsePass("report", o.pass, stderr)
 	if !ok {
-		return exitUsage
+		return exit.Usage
 	}
 	if !slices.Contains(reportFormats, o.format) {
 		fmt.Fprintf(stderr, "ragscope report: --format %q is not one of %s\n", o.format, strings.Join(reportFormats, ", "))
-		return exitUsage
+		return exit.Usage
 	}
 	st, err := store.Open(o.db, store.OpenOptions{Mode: store.Read})
 	if err == nil {
@@ -213,7 +214,7 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 	if o.out != "" {
 		if fh, err = outfile.Create(o.out); err != nil {
 			fmt.Fprintln(stderr, "ragscope report: --out:", errText(err))
-			return exitUsage
+			return exit.Usage
 		}
 		defer fh.Abort()
 		out = fh
@@ -235,9 +236,9 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "ragscope report:", errText(err))
-		return exitFatal
+		return exit.Fatal
 	}
-	return exitOK
+	return exit.OK
 }
 
 // runsDeleteCommand is `ragscope runs delete RUN...` and `ragscope runs
@@ -281,17 +282,17 @@ func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, std
 	var age time.Duration
 	switch {
 	case sub == "delete" && len(pos) == 0:
-		return fail(errorf("give the RUNs to delete (ids, unique prefixes or %s); see `ragscope runs`", cache.LatestRun))
+		return fail(exit.Usagef("give the RUNs to delete (ids, unique prefixes or %s); see `ragscope runs`", cache.LatestRun))
 	case sub == "prune" && len(pos) > 0:
-		return fail(errorf("takes no runs (got %q); use `ragscope runs delete RUN...` to delete given runs", pos))
+		return fail(exit.Usagef("takes no runs (got %q); use `ragscope runs delete RUN...` to delete given runs", pos))
 	case sub == "prune" && o.olderThan == "":
-		return fail(errorf("--older-than is required (e.g. --older-than 30d)"))
+		return fail(exit.Usagef("--older-than is required (e.g. --older-than 30d)"))
 	case sub == "prune" && o.keep < 0:
-		return fail(errorf("--keep must not be negative (got %d)", o.keep))
+		return fail(exit.Usagef("--keep must not be negative (got %d)", o.keep))
 	case sub == "prune":
 		var err error
 		if age, err = parseAge(o.olderThan); err != nil {
-			return fail(errorf("--older-than: %v", err))
+			return fail(exit.Usagef("--older-than: %v", err))
 		}
 	}
 	mode := store.Write
@@ -308,17 +309,23 @@ func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, std
 		return fail(err)
 	}
 
-	// The runs to delete, each once, and how many results each has.
-	var ids []string
-	var infos []report.RunInfo
-	var counts []int
+	verb := "deleting"
+	if o.dryRun {
+		verb = "would delete"
+	}
+	// The runs to delete, each once, each said in a line of its own, and
+	// how many results they have.
+	var ids, lines []string
+	results := 0
 	add := func(ref string) error {
 		info, rs, err := db.Run(ref)
 		if err != nil || slices.Contains(ids, info.ID) {
 			return refError(err)
 		}
-		ids, infos = append(ids, info.ID), append(infos, info)
-		counts = append(counts, len(slices.DeleteFunc(rs, func(r *eval.Result) bool { return r == nil })))
+		n := len(slices.DeleteFunc(rs, func(r *eval.Result) bool { return r == nil }))
+		ids, results = append(ids, info.ID), results+n
+		lines = append(lines, fmt.Sprintf("%s run %s  started %s  %s\n", verb, sanitize.Line(info.ID),
+			info.StartedAt.Local().Format("2006-01-02 15:04:05"), countOf(n, "result")))
 		return nil
 	}
 	if sub == "delete" {
@@ -351,29 +358,20 @@ func (o *deleteOptions) delete(cmd *cobra.Command, sub string, pos []string, std
 	}
 	if len(ids) == 0 {
 		fmt.Fprintf(stdout, "no runs to delete in %s\n", sanitize.Line(db.Path()))
-		return exitOK
+		return exit.OK
 	}
 
-	verb := "deleting"
-	if o.dryRun {
-		verb = "would delete"
-	}
-	results := 0
-	for i, info := range infos {
-		results += counts[i]
-		fmt.Fprintf(stdout, "%s run %s  started %s  %s\n", verb, sanitize.Line(info.ID),
-			info.StartedAt.Local().Format("2006-01-02 15:04:05"), countOf(counts[i], "result"))
-	}
+	fmt.Fprint(stdout, strings.Join(lines, ""))
 	if o.dryRun {
 		fmt.Fprintf(stdout, "would delete %s and %s from %s (dry run: nothing was deleted)\n", countOf(len(ids), "run"), countOf(results, "result"), sanitize.Line(db.Path()))
-		return exitOK
+		return exit.OK
 	}
 	nRuns, nResults, err := db.DeleteRuns(ids)
 	if err != nil {
 		return fail(err)
 	}
 	fmt.Fprintf(stdout, "deleted %s and %s from %s (run `ragscope cache compact` to shrink the file)\n", countOf(nRuns, "run"), countOf(nResults, "result"), sanitize.Line(db.Path()))
-	return exitOK
+	return exit.OK
 }
 
 func countOf(n int, noun string) string { return fmt.Sprintf("%d %s%s", n, noun, plural(n)) }

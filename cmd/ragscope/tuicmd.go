@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/internal/app"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/serve"
 	"github.com/ragscope/ragscope/internal/store"
 )
@@ -25,10 +26,13 @@ func (c *cli) openCommand(name string) *cobra.Command {
 		Example:           "ragscope " + name + " latest\nragscope " + name + " 20240101-093000-ab12 --db team.db",
 		ValidArgsFunction: completeRunIDs(1),
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
-			if wait {
-				return c.wait(cmd, dbPath, pos)
+			if len(pos) != 1 {
+				return usageHint(c.stderr, cmd, "give one RUN id (or latest); see 'ragscope runs'")
 			}
-			return c.show(cmd, dbPath, ascii, pass, pos)
+			if wait {
+				return c.wait(dbPath, pos[0])
+			}
+			return c.show(cmd, dbPath, ascii, pass, pos[0])
 		}),
 	}
 	if name == "attach" {
@@ -43,18 +47,15 @@ func (c *cli) openCommand(name string) *cobra.Command {
 	return cmd
 }
 
-func (c *cli) show(cmd *cobra.Command, dbPath string, ascii bool, pass string, pos []string) int {
+func (c *cli) show(cmd *cobra.Command, dbPath string, ascii bool, pass, ref string) int {
 	name, stderr := cmd.Name(), c.stderr
-	if len(pos) != 1 {
-		return usageHint(stderr, cmd, "give one RUN id (or latest); see 'ragscope runs'")
-	}
 	levels, ok := parsePass(name, pass, stderr)
 	if !ok {
-		return exitUsage
+		return exit.Usage
 	}
 	if !isTerminal(os.Stdout) || !isTerminal(os.Stdin) {
 		fmt.Fprintf(stderr, "ragscope %s: the interface needs a terminal; use 'ragscope report' in scripts\n", name)
-		return exitUsage
+		return exit.Usage
 	}
 	st, err := store.Open(dbPath, store.OpenOptions{Mode: store.Hold, Role: name})
 	if err != nil {
@@ -63,7 +64,7 @@ func (c *cli) show(cmd *cobra.Command, dbPath string, ascii bool, pass string, p
 	defer st.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
-	code, err := app.Show(ctx, st, pos[0], ascii, levels, nil, stderr)
+	code, err := app.Show(ctx, st, ref, ascii, levels, nil, stderr)
 	if err != nil {
 		return failedAsIs(stderr, "ragscope "+name, err)
 	}
@@ -71,18 +72,15 @@ func (c *cli) show(cmd *cobra.Command, dbPath string, ascii bool, pass string, p
 }
 
 // wait is `ragscope attach --wait RUN`.
-func (c *cli) wait(cmd *cobra.Command, dbPath string, pos []string) int {
-	if len(pos) != 1 {
-		return usageHint(c.stderr, cmd, "give one RUN id (or latest); see 'ragscope runs'")
-	}
+func (c *cli) wait(dbPath, ref string) int {
 	st, err := store.Open(dbPath, store.OpenOptions{Mode: store.Read, Role: "attach"})
 	if err != nil {
 		return failedAsIs(c.stderr, "ragscope attach", err)
 	}
 	defer st.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
-	code, err := app.WaitRun(ctx, st, pos[0], c.stderr)
+	code, err := app.WaitRun(ctx, st, ref, c.stderr)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "ragscope attach: %v\n", err)
 		if code == 0 {
@@ -105,12 +103,12 @@ func (c *cli) serveCommand() *cobra.Command {
 			if len(pos) > 0 {
 				return usageHint(c.stderr, cmd, "unexpected argument %q (the database is given with --db FILE)", pos[0])
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := interruptible()
 			defer stop()
 			if err := serve.Serve(ctx, dbPath, c.stdout, c.stderr); err != nil {
 				return failedAsIs(c.stderr, "ragscope serve", err)
 			}
-			return exitOK
+			return exit.OK
 		}),
 	}
 	dbFlag(cmd.Flags(), &dbPath)

@@ -2,19 +2,16 @@ package main
 
 import (
 	"bytes"
-	"cmp"
-	"context"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ragscope/ragscope/internal/clidoc"
+	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/internal/watch"
 )
@@ -46,20 +43,19 @@ Exit status: 0 after a clean stop (SIGINT, SIGTERM) or, with --once, once what t
 ragscope watch --headless --sample 0.1 --max-rps 2 --alert 'faithfulness<0.7 over 50' --alert-exec 'mail -s ragscope ops@example.com' logs/
 ragscope watch --headless --once --window 1h logs/app.jsonl`,
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
-			f.APIKey = cmp.Or(f.APIKey, os.Getenv("OPENAI_API_KEY"))
 			if len(pos) == 0 {
 				return usageHint(c.stderr, cmd, "give at least one LOG: a JSON Lines file, a glob or a directory, e.g. ragscope watch --headless logs/app.jsonl")
 			}
 			if !f.headless && (!isTerminal(os.Stdout) || !isTerminal(os.Stdin)) {
 				fmt.Fprintln(c.stderr, "ragscope watch: the follow screen needs a terminal; use --headless in scripts and services")
-				return exitUsage
+				return exit.Usage
 			}
 			if err := f.Validate(); err != nil {
 				fmt.Fprintln(c.stderr, "ragscope:", err)
-				return exitUsage
+				return exit.Usage
 			}
 			fc.Logs = pos
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := interruptible()
 			defer stop()
 			st, err := store.Open(f.DB, store.OpenOptions{Mode: store.Hold, Role: "watch", Stderr: c.stderr})
 			if err != nil {
@@ -90,7 +86,7 @@ ragscope watch --headless --once --window 1h logs/app.jsonl`,
 			if err := watch.Headless(ctx, w, c.stderr, progress); err != nil {
 				return failedAsIs(c.stderr, "ragscope watch", err)
 			}
-			return exitOK
+			return exit.OK
 		}),
 	}
 	// run's own definitions, so that the shared flags read and default the

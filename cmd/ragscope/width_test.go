@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/mattn/go-runewidth"
+
+	"github.com/ragscope/ragscope/internal/exit"
 )
 
 // at80 makes every output a terminal of 80 columns for the test.
@@ -41,7 +43,7 @@ func TestOutputFits80Columns(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "r.db")
 	demo := repoFile("testdata/demo.jsonl")
 	piped := runInProcess("run", "--headless", "--db", db, demo)
-	if piped.code != exitOK {
+	if piped.code != exit.OK {
 		t.Fatalf("run: exit %d\n%s", piped.code, piped.stderr)
 	}
 	at80(t)
@@ -59,7 +61,7 @@ func TestOutputFits80Columns(t *testing.T) {
 			termWidth = func(io.Writer) int { return 0 }
 			whole := runInProcess(tc.args...)
 			termWidth = func(io.Writer) int { return 80 }
-			if r.code != exitOK || whole.code != exitOK {
+			if r.code != exit.OK || whole.code != exit.OK {
 				t.Fatalf("exit %d, %d\n%s", r.code, whole.code, r.stderr)
 			}
 			out, all := r.stdout, whole.stdout

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -57,25 +58,18 @@ func ParseMetrics(s string) ([]eval.Metric, error) {
 		s = "all"
 	}
 	var out []eval.Metric
-	seen := map[eval.Metric]bool{}
-	add := func(m eval.Metric) {
-		if !seen[m] {
-			seen[m] = true
-			out = append(out, m)
-		}
-	}
 	for _, part := range splitComma(s) {
+		ms := []eval.Metric{eval.Metric(part)}
 		if part == "all" {
-			for _, m := range eval.DefaultMetrics {
-				add(m)
-			}
-			continue
-		}
-		m := eval.Metric(part)
-		if eval.Def(m) == nil {
+			ms = eval.DefaultMetrics
+		} else if eval.Def(ms[0]) == nil {
 			return nil, fmt.Errorf("--metrics: unknown metric %q (choose from %s; all is the first four)", part, metricList())
 		}
-		add(m)
+		for _, m := range ms {
+			if !slices.Contains(out, m) {
+				out = append(out, m)
+			}
+		}
 	}
 	return out, nil
 }

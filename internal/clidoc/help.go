@@ -59,13 +59,10 @@ func FlagHelpEverywhere(root *cobra.Command) {
 // group is listed last, under "flags".
 func groupedHelp(groups []FlagGroup) func(*cobra.Command, []string) {
 	return func(cmd *cobra.Command, args []string) {
-		var listed []*pflag.Flag
-		cmd.Flags().VisitAll(func(f *pflag.Flag) {
-			if !f.Hidden {
-				f.Hidden = true
-				listed = append(listed, f)
-			}
-		})
+		listed := visibleFlags(cmd.Flags())
+		for _, f := range listed {
+			f.Hidden = true
+		}
 		cmd.Root().HelpFunc()(cmd, args)
 		for _, f := range listed {
 			f.Hidden = false
@@ -175,10 +172,8 @@ func ManPage(root *cobra.Command, date time.Time) string {
 	name := root.Name()
 	fmt.Fprintf(&b, ".TH %s 1 %q %q %q\n", strings.ToUpper(name), date.Format("2006-01-02"), name, "User Commands")
 	b.WriteString(".ad l\n") // ragged right: paths and flag values do not stretch the lines
-	b.WriteString(".SH NAME\n")
-	fmt.Fprintf(&b, "%s \\- %s\n", name, roffText(root.Short))
-	b.WriteString(".SH SYNOPSIS\n")
-	fmt.Fprintf(&b, ".B %s\n.RI [ command ]\n.RI [ flags ]\n", name)
+	fmt.Fprintf(&b, ".SH NAME\n%s \\- %s\n", name, roffText(root.Short))
+	fmt.Fprintf(&b, ".SH SYNOPSIS\n.B %s\n.RI [ command ]\n.RI [ flags ]\n", name)
 	b.WriteString(".SH DESCRIPTION\n")
 	roffParagraphs(&b, root.Long)
 	if flags := visibleFlags(root.Flags()); len(flags) > 0 {
@@ -204,9 +199,7 @@ func ManPage(root *cobra.Command, date time.Time) string {
 			}
 			if sub.Example != "" {
 				b.WriteString(".PP\nExamples:\n.RS 4\n.nf\n")
-				for _, l := range strings.Split(strings.TrimRight(sub.Example, "\n"), "\n") {
-					b.WriteString(roffLine(l) + "\n")
-				}
+				roffParagraphs(&b, sub.Example)
 				b.WriteString(".fi\n.RE\n")
 			}
 			if flags := visibleFlags(sub.LocalFlags()); len(flags) > 0 {
@@ -245,7 +238,6 @@ func visibleFlags(fs *pflag.FlagSet) []*pflag.Flag {
 // roffFlags lists flags as tagged paragraphs: -h, --help; --db FILE.
 func roffFlags(b *strings.Builder, flags []*pflag.Flag) {
 	for _, f := range flags {
-		b.WriteString(".TP\n")
 		tag := `\fB\-\-` + roffText(f.Name) + `\fR`
 		if f.Shorthand != "" {
 			tag = `\fB\-` + roffText(f.Shorthand) + `\fR, ` + tag
@@ -253,7 +245,7 @@ func roffFlags(b *strings.Builder, flags []*pflag.Flag) {
 		if v := valueName(f); v != "" {
 			tag += ` \fI` + roffText(v) + `\fR`
 		}
-		b.WriteString(tag + "\n")
+		b.WriteString(".TP\n" + tag + "\n")
 		_, usage := pflag.UnquoteUsage(f)
 		desc := capitalise(usage)
 		if d := f.DefValue; d != "" && d != "false" && d != "0" && d != "[]" {

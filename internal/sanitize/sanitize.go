@@ -47,8 +47,7 @@ func Writer(w io.Writer) io.Writer { return writer{w} }
 type writer struct{ w io.Writer }
 
 func (sw writer) Write(p []byte) (int, error) {
-	s := string(p)
-	if _, err := io.WriteString(sw.w, Text(s)); err != nil {
+	if _, err := io.WriteString(sw.w, Text(string(p))); err != nil {
 		return 0, err
 	}
 	return len(p), nil
@@ -63,59 +62,40 @@ func clean(s string, multi bool) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
-	b.WriteString(s[:i])
-	for i < len(s) {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case multi && (c == '\n' || c == '\t'):
-				b.WriteByte(c)
-			case c == '\n':
-				b.WriteString(`\n`)
-			case c == '\r':
-				b.WriteString(`\r`)
-			case c == '\t':
-				b.WriteString(`\t`)
-			case c < 0x20 || c == 0x7f:
-				writeByteEscape(&b, c)
-			default:
-				b.WriteByte(c)
-			}
-			i++
-			continue
-		}
+	for i >= 0 {
+		b.WriteString(s[:i])
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case r == utf8.RuneError && size == 1:
-			writeByteEscape(&b, c)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x80, r == utf8.RuneError && size == 1:
+			writeByteEscape(&b, s[i])
 		case isC1(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
-		case IsInvisible(r):
+		default: // IsInvisible
 			fmt.Fprintf(&b, "<U+%04X>", r)
-		default:
-			b.WriteString(s[i : i+size])
 		}
-		i += size
+		s = s[i+size:]
+		i = firstUnsafe(s, multi)
 	}
+	b.WriteString(s)
 	return b.String()
 }
 
 // firstUnsafe is the byte offset of the first thing clean must escape, or -1.
 func firstUnsafe(s string, multi bool) int {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if (c < 0x20 || c == 0x7f) && !(multi && (c == '\n' || c == '\t')) {
-				return i
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || isC1(r) || IsInvisible(r) {
+	for i, r := range s {
+		switch {
+		case multi && (r == '\n' || r == '\t'):
+		case r < 0x20 || r == 0x7f || isC1(r) || IsInvisible(r):
+			return i
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\ufffd"): // an invalid byte
 			return i
 		}
-		i += size
 	}
 	return -1
 }
