@@ -439,11 +439,11 @@ func (m *Model) evidenceLines(p *page, ev *eval.Citation) {
 	if ev.Chunk != 0 {
 		where = fmt.Sprintf("[%d]", ev.Chunk)
 	}
-	if ev.Quote == "" {
-		p.text(4, "evidence ", where+", no quote", &st.muted)
-	} else {
-		p.text(4, "evidence ", where+" \""+ev.Quote+"\"", &st.muted)
+	quote := ", no quote"
+	if ev.Quote != "" {
+		quote = " \"" + ev.Quote + "\""
 	}
+	p.text(4, "evidence ", where+quote, &st.muted)
 	if ev.Flagged() {
 		p.text(4, m.g.warn+" ", ev.Flag, &st.warn)
 	}
@@ -704,21 +704,18 @@ func (m *Model) failuresSection(p *page, res *eval.Result) {
 			failed = append(failed, [2]string{"call " + sanitize.Line(c.Task), c.Error})
 		}
 	}
-	if len(na) > 0 {
+	section := func(heading string, lines [][2]string, style *lipgloss.Style) {
+		if len(lines) == 0 {
+			return
+		}
 		p.blank()
-		p.heading("Not computable")
-		for _, l := range na {
-			p.text(2, l[0]+": ", l[1], &st.muted)
+		p.heading(heading)
+		for _, l := range lines {
+			p.text(2, l[0]+": ", l[1], style)
 		}
 	}
-	if len(failed) == 0 {
-		return
-	}
-	p.blank()
-	p.heading("Failures")
-	for _, l := range failed {
-		p.text(2, l[0]+": ", l[1], &st.failed)
-	}
+	section("Not computable", na, &st.muted)
+	section("Failures", failed, &st.failed)
 }
 
 // span is a range of bytes of a text: a quote in a chunk, a match in an
