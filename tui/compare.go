@@ -202,9 +202,12 @@ func (m *Model) syncSortKeys() {
 	m.dropSorted()
 }
 
-// setCompare starts or ends a comparison; a filter on the change goes
-// with it.
+// setCompare starts or ends a comparison, counted afresh; a filter on the
+// change goes with it.
 func (m *Model) setCompare(c *compareState) {
+	if c != nil {
+		c.summarize(m)
+	}
 	m.cmp = c
 	m.syncSortKeys()
 	if _, ok := m.filter.needsComparison(); ok && c == nil {
@@ -214,6 +217,7 @@ func (m *Model) setCompare(c *compareState) {
 	}
 	m.dirty = true
 	m.derive()
+	m.detail.invalidate()
 }
 
 // rowDelta is the change of a row's metric, none outside the comparison.
@@ -306,7 +310,6 @@ func (m *Model) leaveCompare() {
 	m.setStatus("comparison closed")
 	m.setCompare(nil)
 	m.keepCursorOn(keep)
-	m.detail.invalidate()
 }
 
 // enterCompare shows cur's results (base's where cur has none) against base.
@@ -338,10 +341,8 @@ func (m *Model) enterCompare(baseID string, base []*eval.Result, curID string, c
 	}
 	keep := cursorIndex(m)
 	m.resetRows(shown)
-	c.summarize(m)
 	m.setCompare(c)
 	m.keepCursorOn(keep)
-	m.detail.invalidate()
 }
 
 // rowsSnapshot is what leaving a picked comparison puts back.

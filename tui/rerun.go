@@ -269,8 +269,6 @@ func (m *Model) rerunWorkflow(msg tea.Msg) tea.Cmd {
 		rr.id, rr.started = msg.id, true
 		// The Δ column fills in as results arrive.
 		m.setCompare(&compareState{baseID: m.runID, curID: msg.id, base: map[int]beforeSide{}, metrics: rr.plan.Metrics})
-		m.cmp.summarize(m)
-		m.detail.invalidate()
 		return m.stream(rr.ctx, rr.gen, msg.events)
 	}
 	return nil
