@@ -30,12 +30,11 @@ func correctnessItems(t *eval.AnswerCorrectnessTrace, reference bool) []judged {
 		return nil
 	}
 	find := func(items []eval.CorrectnessItem, st string) (string, bool) {
-		for _, it := range items {
-			if it.Statement == st {
-				return it.Reason, true
-			}
+		i := slices.IndexFunc(items, func(it eval.CorrectnessItem) bool { return it.Statement == st })
+		if i < 0 {
+			return "", false
 		}
-		return "", false
+		return items[i].Reason, true
 	}
 	if reference {
 		return mapped(t.ReferenceStatements, func(st string) judged {

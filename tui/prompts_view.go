@@ -63,19 +63,18 @@ func (m *Model) openPrompts() tea.Cmd {
 // currentResult is the sample a template is validated against: the one
 // open or under the cursor, else the first with a result.
 func (m *Model) currentResult() *eval.Result {
+	var near []*row
 	if m.screen == screenDetail || m.screen == screenRaw {
-		if res := m.result(m.rows[m.detail.row]); res != nil {
-			return res
-		}
+		near = append(near, m.rows[m.detail.row])
 	}
 	if p, ok := m.cursorRow(); ok {
-		if res := m.result(m.rows[p]); res != nil {
-			return res
-		}
+		near = append(near, m.rows[p])
 	}
-	for _, r := range m.rows {
-		if res := m.result(r); res != nil {
-			return res
+	for _, rows := range [][]*row{near, m.rows} {
+		for _, r := range rows {
+			if res := m.result(r); res != nil {
+				return res
+			}
 		}
 	}
 	return nil
