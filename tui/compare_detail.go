@@ -153,9 +153,7 @@ func (m *Model) statementChanges(p *page, before, after []judged, yes, no string
 		case !ok:
 			n++
 			p.text(2, "new: ", fmt.Sprintf("%s (%d, %s)", a.text, a.verdict, word(a.verdict)), &st.accent)
-			if a.reason != "" {
-				p.text(4, "", a.reason, &st.muted)
-			}
+			p.note(4, "", a.reason)
 		case b.verdict != a.verdict:
 			n++
 			style := st.high

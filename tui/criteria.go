@@ -107,18 +107,14 @@ func (m *Model) criterionSection(p *page, res *eval.Result, name eval.Metric) {
 			level += ": " + t.Description
 		}
 		p.text(2, "", level, &st.bold)
-		if t.Reason != "" {
-			p.text(4, "", t.Reason, &st.muted)
-		}
+		p.note(4, "", t.Reason)
 		m.quoteLine(p, t.Quote)
 	case len(t.Items) > 0:
 		yes := 0
 		for _, it := range t.Items {
 			yes += it.Verdict
 			m.verdictLine(p, 2, "", it.Verdict, "", "", it.Item)
-			if it.Reason != "" {
-				p.text(4, "", it.Reason, &st.muted)
-			}
+			p.note(4, "", it.Reason)
 			m.quoteLine(p, it.Quote)
 			m.labelLine(p, string(name), it.Item)
 		}

@@ -214,6 +214,13 @@ type page struct {
 
 func (p *page) blank() { p.lines = append(p.lines, "") }
 
+// note draws lead and s muted under indent, when there is an s.
+func (p *page) note(indent int, lead, s string) {
+	if s != "" {
+		p.text(indent, "", lead+s, &p.m.st.muted)
+	}
+}
+
 func (p *page) heading(s string) {
 	p.lines = append(p.lines, p.m.st.section.Render(s))
 }
@@ -417,9 +424,7 @@ func (m *Model) judgedLine(p *page, verdict int, statement, reason string, ev *e
 		lead = "> "
 	}
 	m.verdictLine(p, 0, lead, verdict, "", "", statement)
-	if reason != "" {
-		p.text(4, "", reason, &m.st.muted)
-	}
+	p.note(4, "", reason)
 	m.evidenceLines(p, ev)
 	p.stmts = append(p.stmts, stmtSpan{first: first, last: len(p.lines) - 1})
 }
@@ -621,12 +626,8 @@ func (m *Model) precisionSection(p *page, t *eval.ContextPrecisionTrace, task, w
 		}
 		useful += b2i(c.Verdict == 1)
 		p.text(2, prefix, verdict+pk, nil)
-		if c.Reason != "" {
-			p.text(6, "", c.Reason, &st.muted)
-		}
-		if c.Reasoning != "" {
-			p.text(6, "", "judge's reasoning (x shows all of it): "+c.Reasoning, &st.muted)
-		}
+		p.note(6, "", c.Reason)
+		p.note(6, "judge's reasoning (x shows all of it): ", c.Reasoning)
 		m.labelLine(p, task, fmt.Sprintf("%d", c.Rank))
 	}
 	switch {
@@ -652,9 +653,7 @@ func (m *Model) reasoningLine(p *page, res *eval.Result, task string) {
 		if c.Task != task || c.Error != "" {
 			continue
 		}
-		if c.Reasoning != "" {
-			p.text(4, "", "judge's reasoning (x shows all of it): "+c.Reasoning, &m.st.muted)
-		}
+		p.note(4, "judge's reasoning (x shows all of it): ", c.Reasoning)
 		return
 	}
 }

@@ -102,9 +102,7 @@ func (m *Model) claimLines(p *page, claims []judged, yes, no string) {
 	}
 	for _, c := range claims {
 		m.verdictLine(p, 2, "  ", c.verdict, yes, no, c.text)
-		if c.reason != "" {
-			p.text(6+len(yes), "", c.reason, &m.st.muted)
-		}
+		p.note(6+len(yes), "", c.reason)
 	}
 }
 
