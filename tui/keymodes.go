@@ -195,10 +195,8 @@ func (m *Model) rawMode() keyMode {
 // listMode is the keys of a list screen of n items.
 func (m *Model) listMode(title string, n int, actions ...*key.Binding) keyMode {
 	k := &m.keys
-	var moves []*key.Binding // through a list of n items, if n > 1
-	if n > 1 {
-		moves = []*key.Binding{&k.Down, &k.Up, &k.Top, &k.Bottom}
-	}
+	moves := k.scrolling(n > 1) // a list has no pages
+	moves = moves[:min(len(moves), 4)]
 	km := keyMode{
 		title:  title,
 		footer: append(append(slices.Clone(actions), upDown(moves)...), &k.Back, &k.Help, &k.Quit),
