@@ -107,13 +107,9 @@ func (m *Model) detailExport(r *row) export {
 	if id := r.id(); id != "" {
 		title += " (id " + sanitize.Line(id) + ")"
 	}
-	var b strings.Builder
-	b.WriteString(title + "\n\n")
-	for _, l := range m.detail.lines {
-		b.WriteString(strings.TrimRight(ansi.Strip(l), " ") + "\n")
-	}
+	lines := mapped(m.detail.lines, func(l string) string { return strings.TrimRight(ansi.Strip(l), " ") })
 	return export{what: fmt.Sprintf("the page of sample %d", r.index),
-		file: fmt.Sprintf("ragscope-sample-%d-page-*.txt", r.index), text: b.String()}
+		file: fmt.Sprintf("ragscope-sample-%d-page-*.txt", r.index), text: strings.Join(append([]string{title, ""}, lines...), "\n") + "\n"}
 }
 
 // copyExport is y.

@@ -242,12 +242,9 @@ func (r *row) setTexts(res *eval.Result) {
 	id, idcut := headBytes(res.ID, maxRowID)
 	q, qcut := head(res.Question)
 	a, acut := head(res.Answer)
-	var b strings.Builder
-	b.Grow(len(id) + len(q) + len(a))
-	b.WriteString(id)
-	b.WriteString(q)
-	b.WriteString(a)
-	r.texts, r.idLen, r.qLen, r.qcut, r.acut = b.String(), uint16(len(id)), uint16(len(q)), qcut, acut || idcut
+	// Join copies: a lone non-empty part is not handed back as it is.
+	r.texts = strings.Join([]string{id, q, a}, "")
+	r.idLen, r.qLen, r.qcut, r.acut = uint16(len(id)), uint16(len(q)), qcut, acut || idcut
 }
 
 // cut reports a row whose kept texts are heads of longer ones: the

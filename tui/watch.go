@@ -111,17 +111,12 @@ func (t *trend) mean() (float64, bool) {
 // sparkline draws points on an absolute 0-1 scale, one cell each, so the
 // metrics' lines compare; a point with no score is ramp[0], a space.
 func sparkline(points []float64, ramp []string) string {
-	var b strings.Builder
-	levels := len(ramp) - 1
-	for _, v := range points {
+	return strings.Join(mapped(points, func(v float64) string {
 		if math.IsNaN(v) {
-			b.WriteString(ramp[0])
-			continue
+			return ramp[0]
 		}
-		lvl := 1 + int(math.Round(min(max(v, 0), 1)*float64(levels-1)))
-		b.WriteString(ramp[lvl])
-	}
-	return b.String()
+		return ramp[1+int(math.Round(min(max(v, 0), 1)*float64(len(ramp)-2)))]
+	}), "")
 }
 
 // watchMode reports whether the screen follows a live log.
