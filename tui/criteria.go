@@ -159,11 +159,6 @@ func (m *Model) pageOrder(items []labels.Item) []labels.Item {
 // failingCriteria names the criteria res fails, in the file's order.
 func (m *Model) failingCriteria(res *eval.Result) []string {
 	failing := m.st.levels.FailingCriteria(res)
-	var out []string
-	for _, n := range m.st.crit.names {
-		if slices.Contains(failing, string(n)) {
-			out = append(out, sanitize.Line(string(n)))
-		}
-	}
-	return out
+	names := slices.DeleteFunc(slices.Clone(m.st.crit.names), func(n eval.Metric) bool { return !slices.Contains(failing, string(n)) })
+	return mapped(names, func(n eval.Metric) string { return sanitize.Line(string(n)) })
 }

@@ -43,11 +43,10 @@ func (m *Model) headerLines() []string {
 	}
 
 	if m.compact() {
-		var b []string
-		for _, mt := range m.metrics {
+		b := mapped(m.metrics, func(mt eval.Metric) string {
 			ms := m.stats.metrics[metricSlot(mt)]
-			b = append(b, fmt.Sprintf("%s %s %d/%d", eval.MetricAbbrev(mt), m.meanText(mt, ms), ms.scored, ms.failed))
-		}
+			return fmt.Sprintf("%s %s %d/%d", eval.MetricAbbrev(mt), m.meanText(mt, ms), ms.scored, ms.failed)
+		})
 		lines = append(lines, strings.Join(b, "  ")+st.muted.Render("  (scored/failed)"))
 	} else {
 		// The default names' width; a longer one widens it.

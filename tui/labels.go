@@ -518,16 +518,14 @@ func (m *Model) renderAgreement() []string {
 // its widest cell; the first row is the titles.
 func alignColumns(rows [][]string) []string {
 	cols := make([]gridColumn, len(rows[0]))
-	for i, title := range rows[0] {
-		cols[i].title = title
-		for _, r := range rows[1:] {
-			cols[i].cells = append(cols[i].cells, r[i])
-		}
+	for i := range cols {
+		cols[i].title = rows[0][i]
+		cols[i].cells = mapped(rows[1:], func(r []string) string { return r[i] })
 	}
 	widths := layoutGrid(cols, 0, nil)
-	out := []string{gridLine(cols, widths, -1, "")}
-	for i := range rows[1:] {
-		out = append(out, gridLine(cols, widths, i, ""))
+	out := make([]string, len(rows))
+	for i := range out {
+		out[i] = gridLine(cols, widths, i-1, "") // the titles first
 	}
 	return out
 }
