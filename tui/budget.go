@@ -200,7 +200,7 @@ func (m *Model) renderBudget() []string {
 	case !fr.estimating:
 		lines = append(lines, m.indented("The run has not started. Start it? y starts it; n, q or esc quits without a run: nothing is sent and no run is recorded.", st.bold)...)
 	}
-	return m.finish(lines, m.keyMode().help())
+	return m.finish(lines)
 }
 
 // costTable lays the estimate out as `ragscope estimate` does, in 80 cells.

@@ -197,7 +197,7 @@ func (m *Model) renderDetail() []string {
 	if len(d.lines) > page {
 		title += m.st.muted.Render(fmt.Sprintf("%s%d%%", m.g.sep, 100*min(d.scroll+page, len(d.lines))/len(d.lines)))
 	}
-	return m.finish(append([]string{title}, viewLines(&d.vp)...), m.keyMode().help())
+	return m.finish(append([]string{title}, viewLines(&d.vp)...))
 }
 
 // page accumulates the wrapped lines of the detail page.

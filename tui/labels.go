@@ -484,11 +484,11 @@ func (m *Model) renderAgreement() []string {
 		st.muted.Render(m.g.sep+"run "+sanitize.Line(m.runID)+m.g.sep+"positive = value 1"), ""}
 	switch {
 	case l.agreeBusy && l.agreement == nil:
-		return m.finish(append(lines, st.muted.Render("  counting"+m.g.ellipsis)), m.keyMode().help())
+		return m.finish(append(lines, st.muted.Render("  counting"+m.g.ellipsis)))
 	case l.agreeErr != nil:
-		return m.finish(append(lines, m.indented("cannot count: "+l.agreeErr.Error(), st.failed)...), m.keyMode().help())
+		return m.finish(append(lines, m.indented("cannot count: "+l.agreeErr.Error(), st.failed)...))
 	case l.agreement == nil:
-		return m.finish(lines, m.keyMode().help())
+		return m.finish(lines)
 	}
 	a := l.agreement
 	if a.Before != nil {
@@ -511,7 +511,7 @@ func (m *Model) renderAgreement() []string {
 	for _, n := range append(tab.Notes, "changed: samples whose score moves when the human labels replace the judge's values (ragscope report --with-labels)") {
 		lines = append(lines, m.indented(n, st.muted)...)
 	}
-	return m.finish(lines, m.keyMode().help())
+	return m.finish(lines)
 }
 
 // alignColumns lays rows of cells out as a grid, each column as wide as

@@ -252,7 +252,7 @@ func (m *Model) renderPrompts() []string {
 	case v.note != "":
 		lines = append(lines, st.accent.Render("  "+sanitize.Line(v.note)))
 	}
-	return m.finish(lines, m.keyMode().help())
+	return m.finish(lines)
 }
 
 // execFunc runs an interactive command in the terminal; tests replace it.

@@ -152,5 +152,5 @@ func (m *Model) renderRaw() []string {
 	}
 	lines := append([]string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(fmt.Sprintf("sample %d", r.sample)) +
 		m.st.muted.Render(m.g.sep+"raw judge calls")}, viewLines(&r.vp)...)
-	return m.finish(lines, m.keyMode().help())
+	return m.finish(lines)
 }

@@ -256,5 +256,5 @@ func (m *Model) renderRuns() []string {
 	case v.loading:
 		lines = append(lines, st.muted.Render("  loading both runs"+g.ellipsis))
 	}
-	return m.finish(lines, m.keyMode().help())
+	return m.finish(lines)
 }

@@ -53,13 +53,14 @@ func (m *Model) bottomLines() []string {
 	return mapped(lines, func(l string) string { return style.Render(l) })
 }
 
-// finish pads the body so the message block and the footer land last.
-func (m *Model) finish(body []string, h helpMap) []string {
+// finish pads the body so the message block and the footer, the keys of
+// the mode shown, land last.
+func (m *Model) finish(body []string) []string {
 	bottom := m.bottomLines()
 	room := max(m.height-1-len(bottom), 0)
 	body = body[:min(len(body), room)]
 	body = append(body, make([]string, room-len(body))...)
-	return append(append(body, bottom...), m.footer(h))
+	return append(append(body, bottom...), m.footer(m.keyMode().help()))
 }
 
 // indented wraps a text under the pages' two-cell margin, each line in style.

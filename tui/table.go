@@ -91,7 +91,7 @@ func (m *Model) renderTable() []string {
 		}
 		lines = append(lines, m.st.muted.Render(empty))
 	}
-	return m.finish(lines, m.keyMode().help())
+	return m.finish(lines)
 }
 
 func (m *Model) columnTitles() string {
