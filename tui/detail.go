@@ -409,9 +409,7 @@ func (m *Model) verdictLine(p *page, indent int, lead string, v int, yes, no, te
 		p.text(indent, lead+m.verdictMark(1)+yes, text, nil)
 		return
 	}
-	if no != "" {
-		no = m.st.emph.Render(no)
-	}
+	no = paint(no == "", no, m.st.emph.Render)
 	p.text(indent, lead+m.verdictMark(0)+no, text, &m.st.emph)
 }
 

@@ -252,10 +252,7 @@ func (m *Model) noiseMatrix(p *page, t *eval.NoiseSensitivityTrace, mode string)
 		}
 		cells.WriteString(noise)
 		for j, l := range text {
-			l = fit(l, textW, "")
-			if counted {
-				l = st.emph.Render(l)
-			}
+			l = paint(!counted, fit(l, textW, ""), st.emph.Render)
 			if j == 0 {
 				p.lines = append(p.lines, pad+padLeft(strconv.Itoa(i+1), numW-1)+" "+l+" "+cells.String())
 			} else {

@@ -155,11 +155,7 @@ func (m *Model) progressBar(done, total, w int) string {
 
 // errorsText counts failed calls, in the failure colour when there are any.
 func (m *Model) errorsText(n int) string {
-	s := fmt.Sprintf("errors %d", n)
-	if n > 0 {
-		s = m.st.failed.Render(s)
-	}
-	return s
+	return paint(n == 0, fmt.Sprintf("errors %d", n), m.st.failed.Render)
 }
 
 func (m *Model) progressLine() string {
@@ -258,11 +254,7 @@ func (m *Model) diagLine(width int) string {
 			if n == 0 && skipZero {
 				continue
 			}
-			s := fmt.Sprintf("%s %d", d, n)
-			if n > 0 {
-				s = m.diagStyle(d)(s)
-			}
-			parts = append(parts, s)
+			parts = append(parts, paint(n == 0, fmt.Sprintf("%s %d", d, n), m.diagStyle(d)))
 		}
 		if m.stats.running > 0 {
 			parts = append(parts, st.running.Render(fmt.Sprintf("running %d", m.stats.running)))
