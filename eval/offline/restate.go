@@ -195,17 +195,11 @@ func containsSeq(seq, sub []string) bool {
 		}
 		at, j := i, 1
 		for ; j < len(sub); j++ {
-			next := -1
-			for k := at + 1; k < len(seq) && k <= at+1+NameGap; k++ {
-				if seq[k] == sub[j] {
-					next = k
-					break
-				}
-			}
+			next := slices.Index(seq[at+1:min(len(seq), at+2+NameGap)], sub[j])
 			if next < 0 {
 				break
 			}
-			at = next
+			at += 1 + next
 		}
 		if j == len(sub) {
 			return true

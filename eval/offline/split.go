@@ -50,7 +50,8 @@ var splits = memo.New[[]string](analysisCacheSize)
 
 func splitStatements(text string) []string {
 	var out []string
-	for _, sent := range sentencesOf(text) {
+	sents, _ := sentencePieces(text)
+	for _, sent := range sents {
 		if !containsHan(sent) {
 			out = append(out, splitEnglish(sent)...)
 			continue
@@ -64,14 +65,10 @@ func splitStatements(text string) []string {
 // dropContentless drops statements with no content at all ("Yes."): scoring
 // them 0 would punish a correct yes/no answer.
 func dropContentless(stmts []string) []string {
-	out := stmts[:0]
-	for _, s := range stmts {
+	return slices.DeleteFunc(stmts, func(s string) bool {
 		sp := analyze(s)
-		if len(sp.feats) > 0 || len(sp.unis) > 0 || len(sp.quants) > 0 {
-			out = append(out, s)
-		}
-	}
-	return out
+		return len(sp.feats) == 0 && len(sp.unis) == 0 && len(sp.quants) == 0
+	})
 }
 
 // MinStatementRunes: a statement with less content ("No.", "不会。") is
@@ -128,14 +125,9 @@ func splitEnglish(sent string) []string {
 	return []string{sent}
 }
 
-// sentencesOf splits a text without control sequences into trimmed
-// sentences with content, cut at semicolons and newlines too.
-func sentencesOf(text string) []string {
-	out, _ := sentencePieces(text)
-	return out
-}
-
-// sentencePieces is sentencesOf, and for each whether a semicolon precedes it.
+// sentencePieces splits a text without control sequences into trimmed
+// sentences with content, cut at semicolons and newlines too, and says for
+// each whether a semicolon precedes it.
 func sentencePieces(text string) (out []string, afterSemicolon []bool) {
 	text = plaintext.StripControls(text)
 	iter := sentences.FromString(unglue(text))

@@ -135,40 +135,30 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		if pev, ok := pairSupport(st, q, sents, covs, useUnis); ok {
 			return pev
 		}
-		ev.Detector = DetectorNumber
-		ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); %s (%s)", clip(ev.Quote), ev.Coverage, detail, DetectorNumber)
-		return ev
+		return ev.conflict(DetectorNumber, detail)
 	}
 	if bestCov >= SupportThreshold {
 		if detail, ok := roleConflict(st, q, sents[best], answerOnly(st)); ok {
-			ev.Detector = DetectorName
-			ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); %s: the statement gives the part to the wrong party (%s)", clip(ev.Quote), ev.Coverage, detail, DetectorName)
-			return ev
+			return ev.conflict(DetectorName, detail+": the statement gives the part to the wrong party")
 		}
 		if !saysSomething(st, q, sents[best]) {
 			ev.Reason = fmt.Sprintf("context %q names what the statement names but says none of what it claims of it (coverage %.2f)", clip(ev.Quote), ev.Coverage)
 			return ev
 		}
 		if w, ok := replacedWord(st, q, sents[best]); ok {
-			ev.Detector = DetectorName
-			ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); statement says %q, which the matching context does not have (%s)", clip(ev.Quote), ev.Coverage, w, DetectorName)
-			return ev
+			return ev.conflict(DetectorName, fmt.Sprintf("statement says %q, which the matching context does not have", w))
 		}
+		detail := ""
 		if n, ok := missingName(st, q, sents[best]); ok {
-			if rev, ok := residualSupport(st, q, sents); ok {
-				return rev
-			}
-			ev.Detector = DetectorName
-			ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); statement names %q, which the matching context does not mention (%s)", clip(ev.Quote), ev.Coverage, n, DetectorName)
-			return ev
+			detail = fmt.Sprintf("statement names %q, which the matching context does not mention", n)
+		} else if n, ok := namedAsWritten(st.text, withReferent(sents[best]), q); !ok {
+			detail = fmt.Sprintf("statement names %q, which the matching context does not write as one name", n)
 		}
-		if n, ok := namedAsWritten(st.text, withReferent(sents[best]), q); !ok {
+		if detail != "" {
 			if rev, ok := residualSupport(st, q, sents); ok {
 				return rev
 			}
-			ev.Detector = DetectorName
-			ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); statement names %q, which the matching context does not write as one name (%s)", clip(ev.Quote), ev.Coverage, n, DetectorName)
-			return ev
+			return ev.conflict(DetectorName, detail)
 		}
 		ev.Verdict = 1
 		ev.Reason = fmt.Sprintf("context says %q (coverage %.2f)%s", clip(ev.Quote), ev.Coverage, sums(st, sents))
@@ -199,8 +189,8 @@ func saysSomething(st, q, cs *span) bool {
 		}
 		for _, w := range strings.Fields(text) {
 			// Initials and a text's first word count here too.
-			if t := trimWord(w); t != "" && capitalised(t) {
-				m["w:"+norm.Stem(strings.ToLower(t))] = true
+			if f := capitalFeat(w); f != "" {
+				m[f] = true
 			}
 		}
 		return m
@@ -219,8 +209,14 @@ func saysSomething(st, q, cs *span) bool {
 }
 
 func negationEvidence(ev Evidence, quote, detail string, from int) Evidence {
-	ev.Verdict, ev.Detector, ev.Quote, ev.From = 0, DetectorNegation, quote, from
-	ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); %s (%s)", clip(quote), ev.Coverage, detail, DetectorNegation)
+	ev.Quote, ev.From = quote, from
+	return ev.conflict(DetectorNegation, detail)
+}
+
+// conflict is ev refuted by the detector, for what detail says.
+func (ev Evidence) conflict(detector, detail string) Evidence {
+	ev.Verdict, ev.Detector = 0, detector
+	ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); %s (%s)", clip(ev.Quote), ev.Coverage, detail, detector)
 	return ev
 }
 
@@ -553,18 +549,16 @@ func missingName(st, question, best *span) (string, bool) {
 // headWritten reports whether the sentence writes the head of the first
 // name of names capitalised.
 func headWritten(names []name, cs *span) bool {
-	for _, n := range names {
-		if !n.head {
-			continue
-		}
-		for _, w := range strings.Fields(cs.text) {
-			if t := trimWord(w); t != "" && capitalised(t) && "w:"+norm.Stem(strings.ToLower(t)) == n.feat {
-				return true
-			}
-		}
-		return false
+	i := slices.IndexFunc(names, func(n name) bool { return n.head })
+	return i >= 0 && slices.ContainsFunc(strings.Fields(cs.text), func(w string) bool { return capitalFeat(w) == names[i].feat })
+}
+
+// capitalFeat is the feature of a capitalised word, or "".
+func capitalFeat(w string) string {
+	if t := trimWord(w); capitalised(t) {
+		return "w:" + norm.Stem(strings.ToLower(t))
 	}
-	return false
+	return ""
 }
 
 // clip shortens a quote for a reason line.
@@ -638,11 +632,7 @@ func wordFeats(name string) map[string]bool {
 func subjectNoun(text string) string {
 	text = strings.TrimLeft(text, " \t*#>_\"'(")
 	if !strings.HasPrefix(text, "The ") && !strings.HasPrefix(text, "This ") {
-		first := text
-		if i := strings.IndexAny(text, " \t,"); i >= 0 {
-			first = text[:i]
-		}
-		if len(first) > 20 || !openingPrepositions[strings.ToLower(first)] && !phrase.Participle(strings.ToLower(first)) {
+		if first := openingWord(text); len(first) > 20 || !opensPhrase(strings.ToLower(first)) {
 			return ""
 		}
 		c := strings.Index(text, ", ")
@@ -672,10 +662,7 @@ func subjectNoun(text string) string {
 // runs on every context sentence: the common case reads one word.
 func subjectPronoun(text string) bool {
 	text = strings.TrimLeft(text, " \t*#>_-\"'(")
-	first := text
-	if i := strings.IndexAny(text, " \t,"); i >= 0 {
-		first = text[:i]
-	}
+	first := openingWord(text)
 	if len(first) > 20 {
 		return false
 	}
@@ -683,7 +670,7 @@ func subjectPronoun(text string) bool {
 	if subjectPronouns[first] {
 		return true
 	}
-	if !openingPrepositions[first] && !phrase.Participle(first) && first != "a" && first != "an" {
+	if !opensPhrase(first) && first != "a" && first != "an" {
 		return false
 	}
 	w := strings.Fields(plaintext.StripMarkup(text))
@@ -694,6 +681,17 @@ func subjectPronoun(text string) bool {
 	}
 	return false
 }
+
+// openingWord is text up to its first space or comma.
+func openingWord(text string) string {
+	if i := strings.IndexAny(text, " \t,"); i >= 0 {
+		return text[:i]
+	}
+	return text
+}
+
+// opensPhrase: a lowercased word that opens a phrase before a subject.
+func opensPhrase(w string) bool { return openingPrepositions[w] || phrase.Participle(w) }
 
 var (
 	subjectPronouns     = words.Set("subject_pronouns")
