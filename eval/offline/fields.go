@@ -104,9 +104,9 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 		}
 	}
 	var supported *Evidence
-	conflicts := map[string]Evidence{}
+	var conflicts []Evidence // the first of each label
 	agrees := map[string]bool{}
-	var order []string
+	label := func(ev Evidence) string { return sents[ev.From].field.label }
 	for i, cs := range sents {
 		fc := cs.field
 		if fc == nil || fieldNaming(st, fc) < top-1e-9 {
@@ -148,16 +148,15 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 			}
 			continue
 		}
-		if _, ok := conflicts[fc.label]; !ok {
-			conflicts[fc.label] = ev
-			order = append(order, fc.label)
+		if !slices.ContainsFunc(conflicts, func(c Evidence) bool { return label(c) == fc.label }) {
+			conflicts = append(conflicts, ev)
 		}
 	}
 	// A named field with another value is a conflict unless the same key
 	// of another record gives the statement's value.
-	for _, l := range order {
-		if !agrees[l] {
-			return conflicts[l], true
+	for _, c := range conflicts {
+		if !agrees[label(c)] {
+			return c, true
 		}
 	}
 	if supported != nil {

@@ -292,32 +292,23 @@ func replacedWord(st, q, cs *span) (string, bool) {
 // those of no bigram of it, and those of its bigrams the context has
 // (cs.unis itself when it has them all).
 func contiguousUnis(st, cs *span) map[string]bool {
-	var missing []string
-	for f := range st.feats {
-		if strings.HasPrefix(f, "h:") && !cs.feats[f] {
-			missing = append(missing, f[2:])
-		}
-	}
-	if len(missing) == 0 {
-		return cs.unis
-	}
-	inFound := map[string]bool{}
-	inMissing := map[string]bool{}
+	inFound := map[string]bool{} // a bigram's characters: whether the context has one of their bigrams
+	missing := false
 	for f := range st.feats {
 		if !strings.HasPrefix(f, "h:") {
 			continue
 		}
+		missing = missing || !cs.feats[f]
 		for _, r := range f[2:] {
-			if cs.feats[f] {
-				inFound["u:"+string(r)] = true
-			} else {
-				inMissing["u:"+string(r)] = true
-			}
+			inFound["u:"+string(r)] = inFound["u:"+string(r)] || cs.feats[f]
 		}
+	}
+	if !missing {
+		return cs.unis
 	}
 	out := make(map[string]bool, len(st.unis))
 	for u := range st.unis {
-		if cs.unis[u] && (inFound[u] || !inMissing[u]) {
+		if found, inBigram := inFound[u]; cs.unis[u] && (found || !inBigram) {
 			out[u] = true
 		}
 	}
