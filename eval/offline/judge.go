@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
@@ -248,12 +249,10 @@ func (j *Judge) Embed(ctx context.Context, s *eval.Sample, texts []string) ([][]
 func (j *Judge) rankedSentences(contexts []string) ([]*span, []int) {
 	var sents []*span
 	var ranks []int
-	for k := range contexts {
-		sp := j.contextSentences(contexts[k : k+1])
+	for k, c := range contexts {
+		sp := j.spans.Get(c, contextSpans)
 		sents = append(sents, sp...)
-		for range sp {
-			ranks = append(ranks, k+1)
-		}
+		ranks = append(ranks, slices.Repeat([]int{k + 1}, len(sp))...)
 	}
 	return sents, ranks
 }

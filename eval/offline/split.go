@@ -147,20 +147,16 @@ func sentencePieces(text string) (out []string, afterSemicolon []bool) {
 		}
 		carry.Reset()
 	}
-	next, more := "", iter.Next()
-	if more {
-		next = iter.Value()
+	var segs []string
+	for iter.Next() {
+		segs = append(segs, iter.Value())
 	}
-	for more {
-		seg := next
-		if more = iter.Next(); more {
-			next = iter.Value()
-		}
+	for k, seg := range segs {
 		carry.WriteString(seg)
 		// UAX #29 breaks after an initial ("J. Robert"), an abbreviation
 		// ("Mr. Smith") and a title's ! or ? before lower case ("Jeopardy!
 		// is"): the sentence continues.
-		if endsWithInitial(seg) || endsWithAbbreviation(seg) || more && exclaimedTitle(seg, next) {
+		if endsWithInitial(seg) || endsWithAbbreviation(seg) || k+1 < len(segs) && exclaimedTitle(seg, segs[k+1]) {
 			continue
 		}
 		flush()

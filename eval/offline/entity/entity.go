@@ -122,9 +122,8 @@ var (
 
 // English: runs of capitalised words, connectors inside ("Bank of England").
 var (
-	enWordRe      = regexp.MustCompile(`[A-Za-z][A-Za-z'’\-]*|[.!?;:\n]|\S`)
-	enConnectors  = words.Set("entity_name_connectors")
-	enLeadingDrop = map[string]bool{"The": true}
+	enWordRe     = regexp.MustCompile(`[A-Za-z][A-Za-z'’\-]*|[.!?;:\n]|\S`)
+	enConnectors = words.Set("entity_name_connectors")
 )
 
 func enNameSpans(text string) []entitySpan {
@@ -156,15 +155,11 @@ func enNameSpans(text string) []entitySpan {
 			j++
 		}
 		first := i
-		if enLeadingDrop[text[toks[first][0]:toks[first][1]]] {
+		if w == "The" {
 			first++
 		}
-		n := last - first + 1
-		switch {
-		case n <= 0:
-		case n == 1 && sentenceStart && first == i:
-			// Capitalised by position only.
-		default:
+		// One word capitalised by position only is no name.
+		if n := last - first + 1; n > 1 || n == 1 && !(sentenceStart && first == i) {
 			out = append(out, entitySpan{toks[first][0], toks[last][1], 5})
 		}
 		sentenceStart = false

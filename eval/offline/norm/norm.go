@@ -62,8 +62,13 @@ func Numerals(t string) string {
 	rs := []rune(t)
 	var b strings.Builder
 	b.Grow(len(t))
-	changed := false
-	for i := 0; i < len(rs); {
+	changed, i := false, 0
+	// emit writes s in place of the runes up to next.
+	emit := func(s string, next int) {
+		b.WriteString(s)
+		i, changed = next, true
+	}
+	for i < len(rs) {
 		// 百分之八十 -> 80%
 		if rs[i] == '百' && i+3 < len(rs) && rs[i+1] == '分' && rs[i+2] == '之' {
 			j := i + 3
@@ -71,8 +76,7 @@ func Numerals(t string) string {
 				j++
 			}
 			if v, ok := parseCNNumber(rs[i+3 : j]); ok && j > i+3 {
-				b.WriteString(strconv.Itoa(v) + "%")
-				i, changed = j, true
+				emit(strconv.Itoa(v)+"%", j)
 				continue
 			}
 		}
@@ -82,21 +86,15 @@ func Numerals(t string) string {
 			for j < len(rs) && (isDigit(rs[j]) || rs[j] == '.' && j+1 < len(rs) && isDigit(rs[j+1])) {
 				j++
 			}
-			if j < len(rs) && (rs[j] == '万' || rs[j] == '亿') {
+			if j < len(rs) && magnitudes[rs[j]] > 0 {
 				if f, err := strconv.ParseFloat(string(rs[i:j]), 64); err == nil {
-					mul := 1e4
-					if rs[j] == '亿' {
-						mul = 1e8
-					}
-					b.WriteString(strconv.FormatFloat(f*mul, 'f', -1, 64))
-					i, changed = j+1, true
+					emit(strconv.FormatFloat(f*magnitudes[rs[j]], 'f', -1, 64), j+1)
 					continue
 				}
 			}
 			if j < len(rs) && rs[j] == '周' && (i == 0 || rs[i-1] != '第') {
 				if v, err := strconv.Atoi(string(rs[i:j])); err == nil {
-					b.WriteString(strconv.Itoa(7*v) + "天")
-					i, changed = j+1, true
+					emit(strconv.Itoa(7*v)+"天", j+1)
 					continue
 				}
 			}
@@ -118,12 +116,10 @@ func Numerals(t string) string {
 			ordinal := i > 0 && rs[i-1] == '第'
 			if v, ok := parseCNNumber(rs[i:j]); ok && !ordinal && (cnUnits[next] || j-i > 1 && strings.ContainsAny(string(rs[i:j]), "十百千万")) {
 				if next == '周' {
-					b.WriteString(strconv.Itoa(7*v) + "天")
-					i, changed = j+1, true
-					continue
+					emit(strconv.Itoa(7*v)+"天", j+1)
+				} else {
+					emit(strconv.Itoa(v), j)
 				}
-				b.WriteString(strconv.Itoa(v))
-				i, changed = j, true
 				continue
 			}
 			b.WriteString(string(rs[i:j]))
@@ -140,6 +136,9 @@ func Numerals(t string) string {
 }
 
 func isDigit(r rune) bool { return r >= '0' && r <= '9' }
+
+// magnitudes multiply the Arabic number before them.
+var magnitudes = map[rune]float64{'万': 1e4, '亿': 1e8}
 
 // unitCanon are the units that name the same thing, by the unit the
 // quantity reader gives them.
