@@ -222,21 +222,12 @@ func lexClause(text string, sp *span) clause {
 	c := clause{text: strings.TrimSpace(text)}
 	lx := lexemes(text)
 	add := func(f string) {
-		if c.feats == nil {
-			c.feats = map[string]bool{}
-		}
-		c.feats[f] = true
+		put(&c.feats, f)
 		sp.feats[f] = true
 	}
 	addUni := func(f string) {
-		if c.unis == nil {
-			c.unis = map[string]bool{}
-		}
-		if sp.unis == nil {
-			sp.unis = map[string]bool{}
-		}
-		c.unis[f] = true
-		sp.unis[f] = true
+		put(&c.unis, f)
+		put(&sp.unis, f)
 	}
 	for i := 0; i < len(lx); i++ {
 		l := lx[i]
@@ -316,7 +307,7 @@ func lexClause(text string, sp *span) clause {
 			}
 			add("w:" + s)
 			if commonStems[s] {
-				sp.setCommon("w:" + s)
+				put(&sp.common, "w:"+s)
 			}
 			// A capitalised word is a name unless it merely starts the
 			// text, and not before another capitalised word or quoted.
@@ -329,6 +320,14 @@ func lexClause(text string, sp *span) clause {
 		}
 	}
 	return c
+}
+
+// put adds f to the set m, made on its first member.
+func put(m *map[string]bool, f string) {
+	if *m == nil {
+		*m = map[string]bool{}
+	}
+	(*m)[f] = true
 }
 
 func firstWord(lx []lexeme) int {

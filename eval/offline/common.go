@@ -33,13 +33,6 @@ func init() {
 	}
 }
 
-func (sp *span) setCommon(f string) {
-	if sp.common == nil {
-		sp.common = map[string]bool{}
-	}
-	sp.common[f] = true
-}
-
 // markCommonHan marks the bigrams and characters of a Han run that lie
 // inside its common words.
 func markCommonHan(run string, sp *span) {
@@ -72,9 +65,9 @@ func markCommonRunes(rs []rune, in []bool, sp *span) {
 		if !in[i] {
 			continue
 		}
-		sp.setCommon("u:" + string(r))
+		put(&sp.common, "u:"+string(r))
 		if i+1 < len(rs) && in[i+1] {
-			sp.setCommon("h:" + string(rs[i:i+2]))
+			put(&sp.common, "h:"+string(rs[i:i+2]))
 		}
 	}
 }

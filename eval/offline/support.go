@@ -100,10 +100,8 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	best, bestCov := -1, -1.0
 	covs := make([]float64, len(sents))
 	for i, cs := range sents {
-		cov := coverage(st, q, cs, useUnis)
-		covs[i] = cov
-		if cov > bestCov {
-			best, bestCov = i, cov
+		if covs[i] = coverage(st, q, cs, useUnis); covs[i] > bestCov {
+			best, bestCov = i, covs[i]
 		}
 	}
 	if bestCov < 0 {

@@ -214,28 +214,24 @@ func Fields(text string) []Field {
 	var out []Field
 	caption := ""
 	var header []string
-	var blockFields []int // line indexes of the current record's fields
+	var block []string // the current record's field lines, trimmed
 	flushFields := func() {
-		if len(blockFields) < 2 {
-			blockFields = nil
+		if len(block) < 2 {
+			block = nil
 			return
-		}
-		var all []string
-		for _, i := range blockFields {
-			all = append(all, strings.TrimSpace(lines[i]))
 		}
 		// Other fields' values are no key: written here, they replace it.
 		var keys []string
-		for _, l := range all {
+		for _, l := range block {
 			for _, f := range strings.FieldsFunc(l, func(r rune) bool { return r == ';' || r == '；' }) {
 				if k := strings.IndexAny(f, ":："); k > 0 {
 					keys = append(keys, f[:k])
 				}
 			}
 		}
-		mask, whole := strings.Join(keys, "\n"), strings.Join(all, "\n")
-		for _, i := range blockFields {
-			line := strings.TrimSpace(plaintext.LineMark.ReplaceAllString(strings.TrimSpace(lines[i]), ""))
+		mask, whole := strings.Join(keys, "\n"), strings.Join(block, "\n")
+		for _, l := range block {
+			line := strings.TrimSpace(plaintext.LineMark.ReplaceAllString(l, ""))
 			for _, f := range strings.FieldsFunc(line, func(r rune) bool { return r == ';' || r == '；' }) {
 				f = strings.TrimSpace(f)
 				if !IsField(f) {
@@ -251,7 +247,7 @@ func Fields(text string) []Field {
 					Keys: []string{key}, Mask: mask, Whole: whole})
 			}
 		}
-		blockFields = nil
+		block = nil
 	}
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
@@ -266,7 +262,7 @@ func Fields(text string) []Field {
 		case lineRule:
 			continue
 		case lineField:
-			blockFields = append(blockFields, i)
+			block = append(block, t)
 			continue
 		}
 		// a table row
