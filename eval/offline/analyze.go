@@ -361,10 +361,8 @@ func englishNegationAt(lx []lexeme, i int) (neg, skip bool) {
 	for _, l := range lx[i+1 : min(i+3, len(lx))] {
 		phrase += " " + l.text
 	}
-	if slices.ContainsFunc(englishBoundNegation, func(b string) bool { return strings.HasPrefix(phrase, b) }) {
-		return false, true
-	}
-	return true, false
+	bound := prefixIn(phrase, englishBoundNegation) != ""
+	return !bound, bound
 }
 
 // englishScopeWords is how many content words after an English negation it

@@ -29,10 +29,8 @@ func conjuncts(text string, sents []*span) []conjunct {
 		return nil
 	}
 	w := strings.Fields(text)
-	for _, x := range w {
-		if collectiveWords[strings.ToLower(trimWord(x))] {
-			return nil
-		}
+	if slices.ContainsFunc(w, func(x string) bool { return collectiveWords[strings.ToLower(trimWord(x))] }) {
+		return nil
 	}
 	for i := 1; i+1 < len(w); i++ {
 		if w[i] != "and" || endsInPunct(w[i-1]) {
@@ -101,10 +99,8 @@ func nameEnd(w []string, from int) int {
 func writtenEnd(w []string, from, end int, sents []*span) int {
 	for e := end; e > from+1; e-- {
 		seq := stems(strings.Join(w[from:e], " "))
-		for _, cs := range sents {
-			if containsRun(stems(cs.text), seq) {
-				return e
-			}
+		if slices.ContainsFunc(sents, func(cs *span) bool { return containsRun(stems(cs.text), seq) }) {
+			return e
 		}
 	}
 	return end

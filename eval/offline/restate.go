@@ -21,14 +21,8 @@ func restates(st, q *span) bool {
 	if q == nil || !factsOf(q).presupposes {
 		return false
 	}
-	n, in := 0, 0
-	for f := range q.feats {
-		n++
-		if st.feats[f] {
-			in++
-		}
-	}
-	return n > 0 && float64(in) >= RestateShare*float64(n)
+	n := len(q.feats)
+	return n > 0 && float64(overlap(q.feats, st.feats)) >= RestateShare*float64(n)
 }
 
 // questionFacts are what the support test asks of a question, per text.

@@ -480,10 +480,7 @@ func sumOf(st *span, q quantity, all []*span) (string, bool) {
 func sums(st *span, all []*span) string {
 	var out []string
 	for _, q := range st.quants {
-		if givenAnywhere(all, q) {
-			continue
-		}
-		if a, ok := sumOf(st, q, all); ok {
+		if a, ok := sumOf(st, q, all); ok && !givenAnywhere(all, q) {
 			out = append(out, a)
 		}
 	}
