@@ -203,11 +203,10 @@ func zhSuffixSpans(text string) []entitySpan {
 	}
 	for i := 0; i < len(rs); i++ {
 		for _, suf := range zhSuffixes {
-			sr := []rune(suf)
-			end := i + len(sr)
-			if end > len(rs) || string(rs[i:end]) != suf {
+			if !strings.HasPrefix(text[off[i]:], suf) {
 				continue
 			}
+			end := i + utf8.RuneCountInString(suf)
 			// Back to a function character, another name's end or six characters.
 			start := i
 			for start > 0 && i-start < 6 && isHan(rs[start-1]) && !zhStop[rs[start-1]] && !zhSuffixEnd[rs[start-1]] {

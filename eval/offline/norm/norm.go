@@ -6,6 +6,7 @@
 package norm
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -177,12 +178,8 @@ func parseCNNumber(rs []rune) (int, bool) {
 			if !ok {
 				return 0, false
 			}
-			if digit > 0 {
-				// 二〇二三: positional digits
-				digit = digit*10 + d
-			} else {
-				digit = d
-			}
+			// 二〇二三: positional digits
+			digit = max(digit, 0)*10 + d
 		}
 	}
 	if digit > 0 {
@@ -198,10 +195,7 @@ func Number(s string) string {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
 	if len(s) > 1 && !strings.Contains(s, ".") && !strings.Contains(s, ":") {
-		s = strings.TrimLeft(s, "0")
-		if s == "" {
-			s = "0"
-		}
+		s = cmp.Or(strings.TrimLeft(s, "0"), "0")
 	}
 	return s
 }
