@@ -114,10 +114,8 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 		// numbers: one of the value's unit with another value
 		bad := ""
 		for _, sq := range st.quants {
-			if hasQuantity(fc.value, sq) || q != nil && hasQuantity(q, sq) {
-				continue
-			}
-			if slices.ContainsFunc(fc.value.quants, func(vq quantity) bool { return vq.unit == sq.unit }) {
+			given := hasQuantity(fc.value, sq) || q != nil && hasQuantity(q, sq)
+			if !given && slices.ContainsFunc(fc.value.quants, func(vq quantity) bool { return vq.unit == sq.unit }) {
 				bad = sq.text
 			}
 		}

@@ -72,18 +72,19 @@ func Numerals(t string) string {
 	for i < len(rs) {
 		// 百分之八十 -> 80%
 		if rs[i] == '百' && i+3 < len(rs) && rs[i+1] == '分' && rs[i+2] == '之' {
-			j := i + 3
-			for j < len(rs) && isCNNumeral(rs[j]) {
-				j++
+			k := i + 3
+			for k < len(rs) && isCNNumeral(rs[k]) {
+				k++
 			}
-			if v, ok := parseCNNumber(rs[i+3 : j]); ok && j > i+3 {
-				emit(strconv.Itoa(v)+"%", j)
+			if v, ok := parseCNNumber(rs[i+3 : k]); ok && k > i+3 {
+				emit(strconv.Itoa(v)+"%", k)
 				continue
 			}
 		}
+		j := i + 1 // the runes copied as they are when not rewritten
 		// Arabic number, then 万/亿: 1.5万 -> 15000
 		if isDigit(rs[i]) && (i == 0 || !isDigit(rs[i-1]) && rs[i-1] != '.') {
-			j := i
+			j = i
 			for j < len(rs) && (isDigit(rs[j]) || rs[j] == '.' && j+1 < len(rs) && isDigit(rs[j+1])) {
 				j++
 			}
@@ -99,12 +100,8 @@ func Numerals(t string) string {
 					continue
 				}
 			}
-			b.WriteString(string(rs[i:j]))
-			i = j
-			continue
-		}
-		if isCNNumeral(rs[i]) && rs[i] != '万' && rs[i] != '亿' {
-			j := i
+		} else if isCNNumeral(rs[i]) && rs[i] != '万' && rs[i] != '亿' {
+			j = i
 			for j < len(rs) && isCNNumeral(rs[j]) {
 				j++
 			}
@@ -123,12 +120,9 @@ func Numerals(t string) string {
 				}
 				continue
 			}
-			b.WriteString(string(rs[i:j]))
-			i = j
-			continue
 		}
-		b.WriteRune(rs[i])
-		i++
+		b.WriteString(string(rs[i:j]))
+		i = j
 	}
 	if !changed {
 		return t

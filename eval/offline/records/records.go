@@ -141,13 +141,12 @@ func Records(text string) []Record {
 				header = cells
 				continue
 			}
-			keyed := slices.Clone(cells)
-			for k := range keyed {
+			for k := range cells {
 				if k < len(header) && header[k] != "" {
-					keyed[k] = header[k] + ": " + keyed[k]
+					cells[k] = header[k] + ": " + cells[k]
 				}
 			}
-			out = append(out, Record{Text: t, Analysed: strings.Join(keyed, "; "), Units: len(cells)})
+			out = append(out, Record{Text: t, Analysed: strings.Join(cells, "; "), Units: len(cells)})
 			continue
 		case lineQuestion:
 			flush()
