@@ -110,10 +110,8 @@ func analyzeClauses(text string, keep, context bool) *span {
 			if !phrase.IsClausePunct(r) {
 				continue
 			}
-			if r == ',' || r == ':' {
-				if before, _ := utf8.DecodeLastRuneInString(t[:i]); i > 0 && unicode.IsDigit(before) && runeAt(t, i+1, unicode.IsDigit) {
-					continue
-				}
+			if before, _ := utf8.DecodeLastRuneInString(t[:i]); (r == ',' || r == ':') && unicode.IsDigit(before) && runeAt(t, i+1, unicode.IsDigit) {
+				continue
 			}
 		}
 		if i > start {
@@ -395,10 +393,8 @@ func hanFeatures(run string, add, addUni func(string)) {
 		}
 		if j := i + n; j < len(run) {
 			r2, n2 := utf8.DecodeRuneInString(run[j:])
-			if !chineseParticles[r] && !chineseParticles[r2] {
-				if bg := run[i : j+n2]; !chineseStopBigrams[bg] {
-					add("h:" + bg)
-				}
+			if bg := run[i : j+n2]; !chineseParticles[r] && !chineseParticles[r2] && !chineseStopBigrams[bg] {
+				add("h:" + bg)
 			}
 		}
 		i += n

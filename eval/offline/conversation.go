@@ -36,11 +36,7 @@ func (j *Judge) LookBack(ctx context.Context, s *eval.Sample, statements []strin
 		if len(t.Contexts) == 0 {
 			continue
 		}
-		chunks := make([]string, len(t.Contexts))
-		for k, c := range t.Contexts {
-			chunks[k] = j.read(c)
-		}
-		sources = append(sources, source{eval.SupportEarlierChunks, fmt.Sprintf("the chunks retrieved in turn %d", t.Turn), t.Turn, j.contextSentences(chunks)})
+		sources = append(sources, source{eval.SupportEarlierChunks, fmt.Sprintf("the chunks retrieved in turn %d", t.Turn), t.Turn, j.contextSentences(j.readAll(t.Contexts))})
 	}
 	user := func(turn int, text string) {
 		sources = append(sources, source{eval.SupportUser, fmt.Sprintf("what the user said in turn %d", turn), turn, j.contextSentences([]string{j.read(text)})})

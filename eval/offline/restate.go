@@ -242,10 +242,7 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 // aboutAny reports whether the sentence or its referent has one of the
 // features; true when there are none.
 func aboutAny(cs *span, feats []string) bool {
-	if len(feats) == 0 {
-		return true
-	}
-	return slices.ContainsFunc(feats, func(f string) bool { return cs.feats[f] || cs.refFeats[f] })
+	return len(feats) == 0 || slices.ContainsFunc(feats, func(f string) bool { return cs.feats[f] || cs.refFeats[f] })
 }
 
 func endsInPunct(w string) bool {
