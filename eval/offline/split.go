@@ -56,7 +56,7 @@ func splitStatements(text string) []string {
 			out = append(out, splitEnglish(sent)...)
 			continue
 		}
-		out = append(out, mergeClauses(cutAny(sent, "，,"))...)
+		out = append(out, mergeClauses(contentPieces(sent, "，,"))...)
 	}
 	tooShort := func(s string) bool { return contentRunes(s) < MinStatementRunes }
 	return dropContentless(mergeForward(out, " ", tooShort, tooShort))
@@ -136,13 +136,9 @@ func sentencePieces(text string) (out []string, afterSemicolon []bool) {
 	var carry strings.Builder
 	flush := func() {
 		for _, line := range strings.Split(carry.String(), "\n") {
-			n := 0
-			for _, piece := range cutAny(line, "；;") {
-				if piece = strings.TrimSpace(piece); hasContent(piece) {
-					out = append(out, piece)
-					afterSemicolon = append(afterSemicolon, n > 0)
-					n++
-				}
+			for n, piece := range contentPieces(line, "；;") {
+				out = append(out, piece)
+				afterSemicolon = append(afterSemicolon, n > 0)
 			}
 		}
 		carry.Reset()
@@ -275,13 +271,19 @@ func parenthesised(rs []rune) []bool {
 	return in
 }
 
-func mergeClauses(parts []string) []string {
-	var clauses []string
-	for _, p := range parts {
+// contentPieces are the pieces of s cut at seps (cutAny), trimmed, that
+// have content.
+func contentPieces(s, seps string) []string {
+	var out []string
+	for _, p := range cutAny(s, seps) {
 		if p = strings.TrimSpace(p); hasContent(p) {
-			clauses = append(clauses, p)
+			out = append(out, p)
 		}
 	}
+	return out
+}
+
+func mergeClauses(clauses []string) []string {
 	return mergeForward(clauses, "，",
 		func(c string) bool { return contentRunes(c) < MinClauseRunes || isSubordinate(c) || onlyCommon(c) },
 		func(c string) bool { return contentRunes(c) < MinClauseRunes })

@@ -121,10 +121,7 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	}
 	if bestCov < SupportThreshold {
 		for i, cs := range sents {
-			if i == best {
-				continue
-			}
-			if quote, detail, ok := negationConflict(st, cs); ok {
+			if quote, detail, ok := negationConflict(st, cs); ok && i != best {
 				return negationEvidence(ev, quote, detail, i)
 			}
 		}
