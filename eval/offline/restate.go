@@ -86,10 +86,7 @@ func residual(st, q *span) string {
 				keep[k] = true
 			}
 		}
-		if j == i {
-			j++
-		}
-		i = j
+		i = max(j, i+1)
 	}
 	var kept []string
 	for i, w := range words {

@@ -496,12 +496,8 @@ func hasQuantity(sp *span, q quantity) bool {
 		if c.value == q.value && (c.unit == q.unit || c.unit == "" || q.unit == "") {
 			return true
 		}
-		if c.value == q.value {
-			sameValue = true
-		}
-		if c.unit == q.unit {
-			unitSeen = true
-		}
+		sameValue = sameValue || c.value == q.value
+		unitSeen = unitSeen || c.unit == q.unit
 	}
 	return sameValue && !unitSeen
 }
@@ -738,9 +734,7 @@ func pairSupport(st, q *span, sents []*span, covs []float64, useUnis bool) (Evid
 		}
 	}
 	sort.SliceStable(top, func(a, b int) bool { return covs[top[a]] > covs[top[b]] })
-	if len(top) > pairCandidates {
-		top = top[:pairCandidates]
-	}
+	top = top[:min(len(top), pairCandidates)]
 	for a := 0; a < len(top); a++ {
 		for b := a + 1; b < len(top); b++ {
 			x, y := sents[top[a]], sents[top[b]]

@@ -140,12 +140,7 @@ var magnitudes = map[rune]float64{'万': 1e4, '亿': 1e8}
 var unitCanon = words.Map("same_units")
 
 // Unit is the unit as compared.
-func Unit(u string) string {
-	if c, ok := unitCanon[u]; ok {
-		return c
-	}
-	return u
-}
+func Unit(u string) string { return cmp.Or(unitCanon[u], u) }
 
 var cnDigits = map[rune]int{'零': 0, '〇': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
 var cnUnits = words.Runes("chinese_units")
