@@ -143,23 +143,19 @@ func (j *Judge) chunkVerdict(ctx context.Context, s *eval.Sample, rank int, targ
 	refs := SplitStatements(target)
 	sents := j.contextSentences(s.Contexts[rank-1 : rank])
 	q := analyze(s.Question)
-	cv := eval.ChunkVerdict{Rank: rank}
 	var best Evidence
 	bestRef := ""
 	for _, r := range refs {
 		ev := support(analyze(r), q, sents)
 		if ev.Verdict == 1 {
-			cv.Verdict = 1
-			cv.Reason = fmt.Sprintf("supports the %s statement %q: %s", what, clip(r), ev.Reason)
-			return cv, nil
+			return eval.ChunkVerdict{Rank: rank, Verdict: 1, Reason: fmt.Sprintf("supports the %s statement %q: %s", what, clip(r), ev.Reason)}, nil
 		}
 		if bestRef == "" || ev.Coverage > best.Coverage {
 			best, bestRef = ev, r
 		}
 	}
 	if bestRef == "" {
-		cv.Reason = "the " + what + " has no statements to support"
-		return cv, nil
+		return eval.ChunkVerdict{Rank: rank, Reason: "the " + what + " has no statements to support"}, nil
 	}
 	// A statement two chunks support together makes each of them useful.
 	all, ranks := j.rankedSentences(s.Contexts)
@@ -167,13 +163,10 @@ func (j *Judge) chunkVerdict(ctx context.Context, s *eval.Sample, rank int, targ
 		ev := support(analyze(r), q, all)
 		if ev.Verdict == 1 && ev.Also >= 0 && ev.Also < len(ranks) && ev.From >= 0 && ev.From < len(ranks) &&
 			ranks[ev.From] != ranks[ev.Also] && (ranks[ev.From] == rank || ranks[ev.Also] == rank) {
-			cv.Verdict = 1
-			cv.Reason = fmt.Sprintf("gives part of the %s statement %q, %s", what, clip(r), withChunks(ev, ranks))
-			return cv, nil
+			return eval.ChunkVerdict{Rank: rank, Verdict: 1, Reason: fmt.Sprintf("gives part of the %s statement %q, %s", what, clip(r), withChunks(ev, ranks))}, nil
 		}
 	}
-	cv.Reason = fmt.Sprintf("supports no %s statement; closest is %q: %s", what, clip(bestRef), best.Reason)
-	return cv, nil
+	return eval.ChunkVerdict{Rank: rank, Reason: fmt.Sprintf("supports no %s statement; closest is %q: %s", what, clip(bestRef), best.Reason)}, nil
 }
 
 // Classify splits the reference into statements and attributes each to the
