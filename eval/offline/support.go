@@ -62,14 +62,12 @@ func contextSpans(text string) []*span {
 		if i > 0 {
 			sp.prev, out[i-1].next = out[i-1], sp
 		}
-		out = append(out, sp)
-	}
-	for i, sp := range out {
-		setReferent(sp)
+		setReferent(sp) // from the sentences before it
 		// A pronoun after a semicolon stands for what the piece before is about.
 		if sp.refFeats == nil && afterSemicolon[i] && hasPronoun(sp.text) {
 			sp.refFeats = sp.prev.feats
 		}
+		out = append(out, sp)
 	}
 	out = append(out, recordSpans(text)...)
 	out = append(out, fieldSpans(text)...)
@@ -415,15 +413,11 @@ func numberConflict(st, question, best *span, all []*span, covs []float64, cover
 		if _, ok := sumOf(st, q, all); ok {
 			continue
 		}
-		if q.unit != "" {
-			for _, c := range best.quants {
-				if c.unit == q.unit {
-					if c.key != "" {
-						return fmt.Sprintf("statement says %s where the context's field %q gives %s", q.text, c.key, c.text), true
-					}
-					return fmt.Sprintf("statement says %s where the context gives %s", q.text, c.text), true
-				}
+		if k := slices.IndexFunc(best.quants, func(c quantity) bool { return c.unit == q.unit }); q.unit != "" && k >= 0 {
+			if c := best.quants[k]; c.key != "" {
+				return fmt.Sprintf("statement says %s where the context's field %q gives %s", q.text, c.key, c.text), true
 			}
+			return fmt.Sprintf("statement says %s where the context gives %s", q.text, best.quants[k].text), true
 		}
 		// "one" is as often an article ("one day") as a count.
 		if covered && !givenAnywhere(all, q) && q.value != "1" {
