@@ -201,8 +201,7 @@ func about(ev Evidence, sents []*span, name string) bool {
 // the statement's conjuncts, for a denial ("not both A and B American").
 func contradictedConjunct(st, q *span, sents []*span) (Evidence, bool) {
 	for _, c := range conjuncts(st.text, sents) {
-		ev := support(analyze(c.text), q, sents)
-		if ev.Detector != "" && ev.Coverage >= SupportThreshold && about(ev, sents, c.name) {
+		if ev := support(analyze(c.text), q, sents); ev.Detector != "" && ev.Coverage >= SupportThreshold && about(ev, sents, c.name) {
 			ev.Reason = fmt.Sprintf("of %q: %s", clip(c.text), ev.Reason)
 			return ev, true
 		}

@@ -165,8 +165,7 @@ func namedAsWritten(text, sentence string, q *span) (string, bool) {
 		qseq = factsOf(q).stems
 	}
 	for _, r := range runs {
-		rs := stems(r)
-		if !containsSeq(seq, rs) && !containsSeq(qseq, rs) {
+		if rs := stems(r); !containsSeq(seq, rs) && !containsSeq(qseq, rs) {
 			return r, false
 		}
 	}

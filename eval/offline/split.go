@@ -117,8 +117,7 @@ func splitEnglish(sent string) []string {
 		if i < 0 {
 			continue
 		}
-		left, right := strings.TrimSpace(sent[:i]), strings.TrimSpace(sent[i+len(j):])
-		if len(strings.Fields(left)) >= minEnglishClauseWords && len(strings.Fields(right)) >= minEnglishClauseWords {
+		if left, right := strings.TrimSpace(sent[:i]), strings.TrimSpace(sent[i+len(j):]); len(strings.Fields(left)) >= minEnglishClauseWords && len(strings.Fields(right)) >= minEnglishClauseWords {
 			return append([]string{left}, splitEnglish(right)...)
 		}
 	}

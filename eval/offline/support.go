@@ -367,15 +367,11 @@ func contextNegatesDetail(n negation, sc *clause) string {
 // AlignMinOverlap) features with c, or nil.
 func bestAligned(c clause, others []clause) *clause {
 	var best *clause
-	bestN := 0
+	bestN := AlignMinOverlap - 1
 	for i := range others {
-		n := overlap(c.feats, others[i].feats)
-		if n > bestN {
+		if n := overlap(c.feats, others[i].feats); n > bestN {
 			best, bestN = &others[i], n
 		}
-	}
-	if bestN < AlignMinOverlap {
-		return nil
 	}
 	return best
 }
@@ -801,8 +797,7 @@ func missingWords(st, q, cs *span) string {
 	rs := []rune(st.text)
 	var run []rune
 	for i := 0; i < len(rs); i++ {
-		inMissing := i+1 < len(rs) && miss("h:"+string(rs[i:i+2])) || i > 0 && miss("h:"+string(rs[i-1:i+1]))
-		if inMissing {
+		if i+1 < len(rs) && miss("h:"+string(rs[i:i+2])) || i > 0 && miss("h:"+string(rs[i-1:i+1])) {
 			run = append(run, rs[i])
 			continue
 		}

@@ -146,8 +146,7 @@ func enNameSpans(text string) []entitySpan {
 		// A run of capitalised words, connectors inside it.
 		j, last := i, i
 		for j < len(toks) {
-			t := text[toks[j][0]:toks[j][1]]
-			if isCapitalised(t) {
+			if t := text[toks[j][0]:toks[j][1]]; isCapitalised(t) {
 				last = j
 			} else if !(enConnectors[t] && j > i) {
 				break
