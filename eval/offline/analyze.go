@@ -299,10 +299,7 @@ func lexClause(text string, sp *span) clause {
 				sp.pronoun = sp.pronoun || pronouns[w] && len(sp.clauses) == 0 && i == firstWord(lx)
 				continue
 			}
-			s := norm.Stem(w)
-			if s == "" {
-				continue
-			}
+			s := norm.Stem(w) // not empty: w opens on a letter
 			add("w:" + s)
 			if commonStems[s] {
 				put(&sp.common, "w:"+s)

@@ -214,6 +214,7 @@ func Fields(text string) []Field {
 	caption := ""
 	var header []string
 	var block []string // the current record's field lines, trimmed
+	semi := func(r rune) bool { return r == ';' || r == '；' }
 	flushFields := func() {
 		if len(block) < 2 {
 			block = nil
@@ -222,7 +223,7 @@ func Fields(text string) []Field {
 		// Other fields' values are no key: written here, they replace it.
 		var keys []string
 		for _, l := range block {
-			for _, f := range strings.FieldsFunc(l, func(r rune) bool { return r == ';' || r == '；' }) {
+			for _, f := range strings.FieldsFunc(l, semi) {
 				if k := strings.IndexAny(f, ":："); k > 0 {
 					keys = append(keys, f[:k])
 				}
@@ -231,17 +232,14 @@ func Fields(text string) []Field {
 		mask, whole := strings.Join(keys, "\n"), strings.Join(block, "\n")
 		for _, l := range block {
 			line := strings.TrimSpace(plaintext.LineMark.ReplaceAllString(l, ""))
-			for _, f := range strings.FieldsFunc(line, func(r rune) bool { return r == ';' || r == '；' }) {
+			for _, f := range strings.FieldsFunc(line, semi) {
 				f = strings.TrimSpace(f)
 				if !IsField(f) {
 					continue
 				}
 				k := strings.IndexAny(f, ":：")
 				key := strings.TrimSpace(strings.Trim(f[:k], "*_"))
-				val := strings.TrimSpace(strings.TrimLeft(f[k:], ":："))
-				if val == "" {
-					continue
-				}
+				val := strings.TrimSpace(strings.TrimLeft(f[k:], ":：")) // not empty: a field
 				out = append(out, Field{Quote: f, Analysed: key + ": " + val, Label: fmt.Sprintf("field %q", key), Value: val,
 					Keys: []string{key}, Mask: mask, Whole: whole})
 			}
