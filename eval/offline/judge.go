@@ -237,11 +237,9 @@ func (j *Judge) Embed(ctx context.Context, s *eval.Sample, texts []string) ([][]
 	return out, nil
 }
 
-// rankedSentences is contextSentences with the 1-based rank of the chunk
-// each sentence is from.
-func (j *Judge) rankedSentences(contexts []string) ([]*span, []int) {
-	var sents []*span
-	var ranks []int
+// rankedSentences are the analysed sentences of the contexts, cached and
+// shared (never modified), with the 1-based rank of the chunk each is from.
+func (j *Judge) rankedSentences(contexts []string) (sents []*span, ranks []int) {
 	for k, c := range contexts {
 		sp := j.spans.Get(c, contextSpans)
 		sents = append(sents, sp...)
@@ -268,14 +266,10 @@ func citation(ev Evidence, ranks []int) *eval.Citation {
 	return &eval.Citation{Chunk: ranks[ev.From], Quote: ev.Quote}
 }
 
-// contextSentences are the analysed sentences of the contexts, cached and
-// shared: never modified.
+// contextSentences are the sentences of rankedSentences.
 func (j *Judge) contextSentences(contexts []string) []*span {
-	var out []*span
-	for _, c := range contexts {
-		out = append(out, j.spans.Get(c, contextSpans)...)
-	}
-	return out
+	sents, _ := j.rankedSentences(contexts)
+	return sents
 }
 
 // Entities lists the entities of a text by surface patterns.

@@ -108,8 +108,7 @@ func trimWord(w string) string {
 // ("Band of Brothers"), a particle between them included, an opening
 // capitalised stop word not.
 func nameRuns(text string) []string {
-	var out []string
-	var run []string
+	var out, run []string
 	caps := 0
 	flush := func() {
 		for len(run) > 0 && !capitalised(run[len(run)-1]) {

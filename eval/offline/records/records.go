@@ -103,8 +103,7 @@ func Records(text string) []Record {
 		return nil
 	}
 	var out []Record
-	var header []string
-	var cur []string
+	var header, cur []string
 	// heading are the field lines before a block's first list item,
 	// analysed with each item.
 	var heading []string
