@@ -112,7 +112,8 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	// Any sentence may refute a statement the best one does not cover; one
 	// that covers it and agrees is not overruled by a lesser match.
 	if quote, detail, ok := negationConflict(st, sents[best]); ok {
-		return negationEvidence(ev, quote, detail, best)
+		ev.Quote = quote
+		return ev.conflict(DetectorNegation, detail)
 	}
 	if fev, ok := fieldVerdict(st, q, sents, useUnis); ok {
 		return fev
@@ -120,7 +121,8 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	if bestCov < SupportThreshold {
 		for i, cs := range sents {
 			if quote, detail, ok := negationConflict(st, cs); ok && i != best {
-				return negationEvidence(ev, quote, detail, i)
+				ev.Quote, ev.From = quote, i
+				return ev.conflict(DetectorNegation, detail)
 			}
 		}
 	}
@@ -199,11 +201,6 @@ func saysSomething(st, q, cs *span) bool {
 		}
 	}
 	return !any
-}
-
-func negationEvidence(ev Evidence, quote, detail string, from int) Evidence {
-	ev.Quote, ev.From = quote, from
-	return ev.conflict(DetectorNegation, detail)
 }
 
 // conflict is ev refuted by the detector, for what detail says.
@@ -736,10 +733,8 @@ func pairSupport(st, q *span, sents []*span, covs []float64, useUnis bool) (Evid
 			if cov < SupportThreshold || cov <= covs[top[a]] || cov <= covs[top[b]] {
 				continue
 			}
-			if _, _, neg := negationConflict(st, x); neg {
-				return Evidence{}, false
-			}
-			if _, _, neg := negationConflict(st, y); neg {
+			_, _, negX := negationConflict(st, x)
+			if _, _, negY := negationConflict(st, y); negX || negY {
 				return Evidence{}, false
 			}
 			if _, bad := numberConflict(st, q, u, sents, nil, true); bad {

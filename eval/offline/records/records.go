@@ -89,14 +89,11 @@ func Records(text string) []Record {
 	kinds := make([]lineKind, len(lines))
 	structured, content := 0, 0
 	for i, l := range lines {
-		kinds[i] = classify(l)
-		switch kinds[i] {
-		case lineBlank, lineRule:
-		case lineProse:
+		if kinds[i] = classify(l); kinds[i] != lineBlank && kinds[i] != lineRule {
 			content++
-		default:
-			content++
-			structured++
+			if kinds[i] != lineProse {
+				structured++
+			}
 		}
 	}
 	if structured < 2 || 2*structured < content {
