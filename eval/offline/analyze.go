@@ -110,10 +110,8 @@ func analyzeClauses(text string, keep, context bool) *span {
 			if !phrase.IsClausePunct(r) {
 				continue
 			}
-			if r == ',' || r == ':' {
-				if before, _ := utf8.DecodeLastRuneInString(t[:i]); i > 0 && unicode.IsDigit(before) && runeAt(t, i+1, unicode.IsDigit) {
-					continue
-				}
+			if before, _ := utf8.DecodeLastRuneInString(t[:i]); (r == ',' || r == ':') && unicode.IsDigit(before) && runeAt(t, i+1, unicode.IsDigit) {
+				continue
 			}
 		}
 		if i > start {
@@ -163,25 +161,13 @@ func lexemes(text string) []lexeme {
 		r, n := utf8.DecodeRuneInString(text[i:])
 		switch {
 		case isHan(r):
-			j := i + n
-			for j < len(text) {
-				r, n := utf8.DecodeRuneInString(text[j:])
-				if !isHan(r) {
-					break
-				}
-				j += n
-			}
+			j := runEnd(text, i, func(_ int, r rune, _ int) bool { return isHan(r) })
 			out = append(out, lexeme{kind: 'h', text: text[i:j]})
 			i = j
 		case unicode.IsDigit(r):
-			j := i
-			for j < len(text) {
-				r, n := utf8.DecodeRuneInString(text[j:])
-				if !unicode.IsDigit(r) && !((r == '.' || r == ',' || r == ':') && j > i && runeAt(text, j+n, unicode.IsDigit)) {
-					break
-				}
-				j += n
-			}
+			j := runEnd(text, i, func(j int, r rune, n int) bool {
+				return unicode.IsDigit(r) || (r == '.' || r == ',' || r == ':') && j > i && runeAt(text, j+n, unicode.IsDigit)
+			})
 			// "2012.12:01" is a year and a time: a decimal has no colon.
 			if d := strings.IndexByte(text[i:j], '.'); d > 0 && strings.IndexByte(text[i+d:j], ':') > 0 {
 				j = i + d
@@ -189,14 +175,9 @@ func lexemes(text string) []lexeme {
 			out = append(out, lexeme{kind: 'n', text: text[i:j]})
 			i = j
 		case unicode.IsLetter(r):
-			j := i
-			for j < len(text) {
-				r, n := utf8.DecodeRuneInString(text[j:])
-				if !(unicode.IsLetter(r) && !isHan(r) || unicode.IsDigit(r) || (r == '\'' || r == '’') && runeAt(text, j+n, unicode.IsLetter)) {
-					break
-				}
-				j += n
-			}
+			j := runEnd(text, i, func(j int, r rune, n int) bool {
+				return unicode.IsLetter(r) && !isHan(r) || unicode.IsDigit(r) || (r == '\'' || r == '’') && runeAt(text, j+n, unicode.IsLetter)
+			})
 			w := text[i:j]
 			out = append(out, lexeme{kind: 'w', text: strings.ReplaceAll(strings.ToLower(w), "’", "'"), capital: unicode.IsUpper(r), orig: w})
 			i = j
@@ -209,6 +190,19 @@ func lexemes(text string) []lexeme {
 		}
 	}
 	return out
+}
+
+// runEnd is the end of the run of s from byte i whose runes (each at byte j,
+// n bytes long) are in it.
+func runEnd(s string, i int, in func(j int, r rune, n int) bool) int {
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !in(i, r, n) {
+			break
+		}
+		i += n
+	}
+	return i
 }
 
 // runeAt reports whether the rune at byte i of s is one of class (false at
@@ -226,21 +220,12 @@ func lexClause(text string, sp *span) clause {
 	c := clause{text: strings.TrimSpace(text)}
 	lx := lexemes(text)
 	add := func(f string) {
-		if c.feats == nil {
-			c.feats = map[string]bool{}
-		}
-		c.feats[f] = true
+		put(&c.feats, f)
 		sp.feats[f] = true
 	}
 	addUni := func(f string) {
-		if c.unis == nil {
-			c.unis = map[string]bool{}
-		}
-		if sp.unis == nil {
-			sp.unis = map[string]bool{}
-		}
-		c.unis[f] = true
-		sp.unis[f] = true
+		put(&c.unis, f)
+		put(&sp.unis, f)
 	}
 	for i := 0; i < len(lx); i++ {
 		l := lx[i]
@@ -314,13 +299,10 @@ func lexClause(text string, sp *span) clause {
 				sp.pronoun = sp.pronoun || pronouns[w] && len(sp.clauses) == 0 && i == firstWord(lx)
 				continue
 			}
-			s := norm.Stem(w)
-			if s == "" {
-				continue
-			}
+			s := norm.Stem(w) // not empty: w opens on a letter
 			add("w:" + s)
 			if commonStems[s] {
-				sp.setCommon("w:" + s)
+				put(&sp.common, "w:"+s)
 			}
 			// A capitalised word is a name unless it merely starts the
 			// text, and not before another capitalised word or quoted.
@@ -333,6 +315,14 @@ func lexClause(text string, sp *span) clause {
 		}
 	}
 	return c
+}
+
+// put adds f to the set m, made on its first member.
+func put(m *map[string]bool, f string) {
+	if *m == nil {
+		*m = map[string]bool{}
+	}
+	(*m)[f] = true
 }
 
 func firstWord(lx []lexeme) int {
@@ -366,10 +356,8 @@ func englishNegationAt(lx []lexeme, i int) (neg, skip bool) {
 	for _, l := range lx[i+1 : min(i+3, len(lx))] {
 		phrase += " " + l.text
 	}
-	if slices.ContainsFunc(englishBoundNegation, func(b string) bool { return strings.HasPrefix(phrase, b) }) {
-		return false, true
-	}
-	return true, false
+	bound := prefixIn(phrase, englishBoundNegation) != ""
+	return !bound, bound
 }
 
 // englishScopeWords is how many content words after an English negation it
@@ -402,10 +390,8 @@ func hanFeatures(run string, add, addUni func(string)) {
 		}
 		if j := i + n; j < len(run) {
 			r2, n2 := utf8.DecodeRuneInString(run[j:])
-			if !chineseParticles[r] && !chineseParticles[r2] {
-				if bg := run[i : j+n2]; !chineseStopBigrams[bg] {
-					add("h:" + bg)
-				}
+			if bg := run[i : j+n2]; !chineseParticles[r] && !chineseParticles[r2] && !chineseStopBigrams[bg] {
+				add("h:" + bg)
 			}
 		}
 		i += n
@@ -439,35 +425,40 @@ const chineseScopeRunes = 2
 // the rest of the marker (变 of 不变) and the predicate after it, continuing
 // into the following lexemes when the run ends.
 func hanNegations(run string, after []lexeme) []negation {
-	rs := []rune(run)
 	var out []negation
-	for i := 0; i < len(rs); {
-		if n := matchAny(rs, i, chineseNotNegationRunes); n > 0 {
+	for i := 0; i < len(run); {
+		if w := prefixIn(run[i:], chineseNotNegation); w != "" {
+			i += len(w)
+			continue
+		}
+		marker := prefixIn(run[i:], chineseNegation)
+		if marker == "" {
+			_, n := utf8.DecodeRuneInString(run[i:])
 			i += n
 			continue
 		}
-		n := matchAny(rs, i, chineseNegationRunes)
-		if n == 0 {
-			i++
-			continue
-		}
-		marker := string(rs[i : i+n])
 		var scope []string
-		for _, r := range rs[i+1 : i+n] {
+		for _, r := range []rune(marker)[1:] {
 			if !scopeSkip[r] {
 				scope = append(scope, "u:"+string(r))
 			}
 		}
 		// The predicate: a bigram (无需重新 -> 重新), else a character
 		// (不满10 -> 满). Wider scopes matched any clause on the subject.
-		next := rs[i+n : min(i+n+chineseScopeRunes, len(rs))]
+		var next []rune
+		for _, r := range run[i+len(marker):] {
+			if len(next) == chineseScopeRunes {
+				break
+			}
+			next = append(next, r)
+		}
 		switch {
 		case len(next) == chineseScopeRunes && !chineseParticles[next[0]] && !chineseParticles[next[1]]:
 			scope = append(scope, "h:"+string(next))
 		case len(next) >= 1 && !chineseParticles[next[0]] && !scopeSkip[next[0]]:
 			scope = append(scope, "u:"+string(next[0]))
 		}
-		if i+n == len(rs) {
+		if i+len(marker) == len(run) {
 			for _, l := range after {
 				if l.kind == 'n' {
 					scope = append(scope, "n:"+norm.Number(l.text))
@@ -480,30 +471,17 @@ func hanNegations(run string, after []lexeme) []negation {
 			}
 		}
 		out = append(out, negation{marker: marker, scope: scope})
-		i += n
+		i += len(marker)
 	}
 	return out
 }
 
-// The word lists as runes, for matchAny.
-var (
-	chineseNegationRunes    = toRunes(chineseNegation)
-	chineseNotNegationRunes = toRunes(chineseNotNegation)
-)
-
-func toRunes(words []string) [][]rune {
-	out := make([][]rune, len(words))
-	for i, w := range words {
-		out[i] = []rune(w)
-	}
-	return out
-}
-
-func matchAny(rs []rune, i int, words [][]rune) int {
-	for _, wr := range words {
-		if i+len(wr) <= len(rs) && slices.Equal(rs[i:i+len(wr)], wr) {
-			return len(wr)
+// prefixIn is the first of words that s starts with, or "".
+func prefixIn(s string, words []string) string {
+	for _, w := range words {
+		if strings.HasPrefix(s, w) {
+			return w
 		}
 	}
-	return 0
+	return ""
 }

@@ -33,13 +33,6 @@ func init() {
 	}
 }
 
-func (sp *span) setCommon(f string) {
-	if sp.common == nil {
-		sp.common = map[string]bool{}
-	}
-	sp.common[f] = true
-}
-
 // markCommonHan marks the bigrams and characters of a Han run that lie
 // inside its common words.
 func markCommonHan(run string, sp *span) {
@@ -60,17 +53,21 @@ func markCommonHan(run string, sp *span) {
 		}
 		k++
 	}
-	if in == nil {
-		return
+	if in != nil {
+		markCommonRunes([]rune(run), in, sp)
 	}
-	rs := []rune(run)
+}
+
+// markCommonRunes marks the characters of rs that are in, and the bigrams
+// of two of them.
+func markCommonRunes(rs []rune, in []bool, sp *span) {
 	for i, r := range rs {
 		if !in[i] {
 			continue
 		}
-		sp.setCommon("u:" + string(r))
+		put(&sp.common, "u:"+string(r))
 		if i+1 < len(rs) && in[i+1] {
-			sp.setCommon("h:" + string(rs[i:i+2]))
+			put(&sp.common, "h:"+string(rs[i:i+2]))
 		}
 	}
 }
@@ -101,14 +98,9 @@ const maxGivenNameRunes = 3
 // word: texts name the person by the family name (佩洛西 of 南希·佩洛西).
 func markGivenName(run string, sp *span) {
 	rs := []rune(run)
-	i := len(rs)
-	for i > 0 && len(rs)-i < maxGivenNameRunes && !chineseParticles[rs[i-1]] {
-		i--
+	in := make([]bool, len(rs))
+	for i := len(rs); i > 0 && len(rs)-i < maxGivenNameRunes && !chineseParticles[rs[i-1]]; i-- {
+		in[i-1] = true
 	}
-	for k := i; k < len(rs); k++ {
-		sp.setCommon("u:" + string(rs[k]))
-		if k+1 < len(rs) {
-			sp.setCommon("h:" + string(rs[k:k+2]))
-		}
-	}
+	markCommonRunes(rs, in, sp)
 }

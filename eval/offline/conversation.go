@@ -26,9 +26,9 @@ func (j *Judge) LookBack(ctx context.Context, s *eval.Sample, statements []strin
 		return nil, false, err
 	}
 	type source struct {
-		kind  string
-		turn  int
-		sents []*span
+		kind, what string
+		turn       int
+		sents      []*span
 	}
 	var sources []source
 	for i := len(s.History) - 1; i >= 0; i-- {
@@ -36,14 +36,10 @@ func (j *Judge) LookBack(ctx context.Context, s *eval.Sample, statements []strin
 		if len(t.Contexts) == 0 {
 			continue
 		}
-		chunks := make([]string, len(t.Contexts))
-		for k, c := range t.Contexts {
-			chunks[k] = j.read(c)
-		}
-		sources = append(sources, source{eval.SupportEarlierChunks, t.Turn, j.contextSentences(chunks)})
+		sources = append(sources, source{eval.SupportEarlierChunks, fmt.Sprintf("the chunks retrieved in turn %d", t.Turn), t.Turn, j.contextSentences(j.readAll(t.Contexts))})
 	}
 	user := func(turn int, text string) {
-		sources = append(sources, source{eval.SupportUser, turn, j.contextSentences([]string{j.read(text)})})
+		sources = append(sources, source{eval.SupportUser, fmt.Sprintf("what the user said in turn %d", turn), turn, j.contextSentences([]string{j.read(text)})})
 	}
 	user(s.Turn, s.AskedQuestion())
 	for i := len(s.History) - 1; i >= 0; i-- {
@@ -59,11 +55,7 @@ func (j *Judge) LookBack(ctx context.Context, s *eval.Sample, statements []strin
 				continue
 			}
 			out[i].Source, out[i].Turn = src.kind, src.turn
-			what := fmt.Sprintf("the chunks retrieved in turn %d", src.turn)
-			if src.kind == eval.SupportUser {
-				what = fmt.Sprintf("what the user said in turn %d", src.turn)
-			}
-			out[i].Reason = what + ": " + ev.Reason
+			out[i].Reason = src.what + ": " + ev.Reason
 			break
 		}
 	}

@@ -29,10 +29,8 @@ func conjuncts(text string, sents []*span) []conjunct {
 		return nil
 	}
 	w := strings.Fields(text)
-	for _, x := range w {
-		if collectiveWords[strings.ToLower(trimWord(x))] {
-			return nil
-		}
+	if slices.ContainsFunc(w, func(x string) bool { return collectiveWords[strings.ToLower(trimWord(x))] }) {
+		return nil
 	}
 	for i := 1; i+1 < len(w); i++ {
 		if w[i] != "and" || endsInPunct(w[i-1]) {
@@ -101,10 +99,8 @@ func nameEnd(w []string, from int) int {
 func writtenEnd(w []string, from, end int, sents []*span) int {
 	for e := end; e > from+1; e-- {
 		seq := stems(strings.Join(w[from:e], " "))
-		for _, cs := range sents {
-			if containsRun(stems(cs.text), seq) {
-				return e
-			}
+		if slices.ContainsFunc(sents, func(cs *span) bool { return containsRun(stems(cs.text), seq) }) {
+			return e
 		}
 	}
 	return end
@@ -205,8 +201,7 @@ func about(ev Evidence, sents []*span, name string) bool {
 // the statement's conjuncts, for a denial ("not both A and B American").
 func contradictedConjunct(st, q *span, sents []*span) (Evidence, bool) {
 	for _, c := range conjuncts(st.text, sents) {
-		ev := support(analyze(c.text), q, sents)
-		if ev.Detector != "" && ev.Coverage >= SupportThreshold && about(ev, sents, c.name) {
+		if ev := support(analyze(c.text), q, sents); ev.Detector != "" && ev.Coverage >= SupportThreshold && about(ev, sents, c.name) {
 			ev.Reason = fmt.Sprintf("of %q: %s", clip(c.text), ev.Reason)
 			return ev, true
 		}

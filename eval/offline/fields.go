@@ -14,7 +14,7 @@ import (
 // fieldCheck is what a cell or field span carries for fieldVerdict.
 type fieldCheck struct {
 	label string          // `cell (总监, 杭州)`, `field "开户行及账号"`
-	keys  [][]string      // the keys to name (a cell's row and column), each its alternatives' featLists
+	keys  [][][]string    // the keys to name (a cell's row and column), each its alternatives' featLists
 	named []string        // those keys as written, for comparisons of a table's rows (compare.go)
 	value *span           // the value, analysed
 	shown string          // the value as written, for the reason
@@ -26,7 +26,7 @@ type fieldCheck struct {
 func fieldSpans(text string) []*span {
 	var out []*span
 	for _, f := range records.Fields(text) {
-		keys := make([][]string, len(f.Keys))
+		keys := make([][][]string, len(f.Keys))
 		for i, k := range f.Keys {
 			keys[i] = keyParts(k)
 		}
@@ -39,30 +39,29 @@ func fieldSpans(text string) []*span {
 }
 
 // keyParts are the featLists of a key's alternatives ("开户行及账号": 开户行, 账号).
-func keyParts(key string) []string {
+func keyParts(key string) [][]string {
 	parts := strings.FieldsFunc(key, func(r rune) bool { return r == '及' || r == '和' || r == '与' || r == '/' || r == '、' || r == '&' })
 	if len(parts) > 1 {
 		parts = append(parts, key)
 	} else {
 		parts = []string{key}
 	}
-	var out []string
+	var out [][]string
 	for _, p := range parts {
-		if fl := featList(strings.TrimSpace(p)); fl != "" {
+		if fl := featList(strings.TrimSpace(p)); len(fl) > 0 {
 			out = append(out, fl)
 		}
 	}
 	return out
 }
 
-// featList is a key's content features, joined into one string.
-func featList(key string) string {
+// featList is a key's content features.
+func featList(key string) []string {
 	sp := analyze(key)
-	fs := slices.Collect(maps.Keys(sp.feats))
-	if len(fs) == 0 {
-		fs = slices.Collect(maps.Keys(sp.unis))
+	if len(sp.feats) == 0 {
+		return slices.Collect(maps.Keys(sp.unis))
 	}
-	return strings.Join(fs, "\x00")
+	return slices.Collect(maps.Keys(sp.feats))
 }
 
 // KeyNamed is the least share of a key's features a statement must have to
@@ -70,10 +69,9 @@ func featList(key string) string {
 const KeyNamed = 0.6
 
 // naming is the best share of an alternative's features the statement has.
-func naming(st *span, alts []string) float64 {
+func naming(st *span, alts [][]string) float64 {
 	best := 0.0
-	for _, a := range alts {
-		fs := strings.Split(a, "\x00")
+	for _, fs := range alts {
 		n := 0
 		for _, f := range fs {
 			if st.feats[f] || st.unis[f] {
@@ -104,9 +102,9 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 		}
 	}
 	var supported *Evidence
-	conflicts := map[string]Evidence{}
+	var conflicts []Evidence // the first of each label
 	agrees := map[string]bool{}
-	var order []string
+	label := func(ev Evidence) string { return sents[ev.From].field.label }
 	for i, cs := range sents {
 		fc := cs.field
 		if fc == nil || fieldNaming(st, fc) < top-1e-9 {
@@ -116,10 +114,8 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 		// numbers: one of the value's unit with another value
 		bad := ""
 		for _, sq := range st.quants {
-			if hasQuantity(fc.value, sq) || q != nil && hasQuantity(q, sq) {
-				continue
-			}
-			if slices.ContainsFunc(fc.value.quants, func(vq quantity) bool { return vq.unit == sq.unit }) {
+			given := hasQuantity(fc.value, sq) || q != nil && hasQuantity(q, sq)
+			if !given && slices.ContainsFunc(fc.value.quants, func(vq quantity) bool { return vq.unit == sq.unit }) {
 				bad = sq.text
 			}
 		}
@@ -148,16 +144,15 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 			}
 			continue
 		}
-		if _, ok := conflicts[fc.label]; !ok {
-			conflicts[fc.label] = ev
-			order = append(order, fc.label)
+		if !slices.ContainsFunc(conflicts, func(c Evidence) bool { return label(c) == fc.label }) {
+			conflicts = append(conflicts, ev)
 		}
 	}
 	// A named field with another value is a conflict unless the same key
 	// of another record gives the statement's value.
-	for _, l := range order {
-		if !agrees[l] {
-			return conflicts[l], true
+	for _, c := range conflicts {
+		if !agrees[label(c)] {
+			return c, true
 		}
 	}
 	if supported != nil {

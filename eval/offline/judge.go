@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
@@ -142,23 +143,19 @@ func (j *Judge) chunkVerdict(ctx context.Context, s *eval.Sample, rank int, targ
 	refs := SplitStatements(target)
 	sents := j.contextSentences(s.Contexts[rank-1 : rank])
 	q := analyze(s.Question)
-	cv := eval.ChunkVerdict{Rank: rank}
 	var best Evidence
 	bestRef := ""
 	for _, r := range refs {
 		ev := support(analyze(r), q, sents)
 		if ev.Verdict == 1 {
-			cv.Verdict = 1
-			cv.Reason = fmt.Sprintf("supports the %s statement %q: %s", what, clip(r), ev.Reason)
-			return cv, nil
+			return eval.ChunkVerdict{Rank: rank, Verdict: 1, Reason: fmt.Sprintf("supports the %s statement %q: %s", what, clip(r), ev.Reason)}, nil
 		}
 		if bestRef == "" || ev.Coverage > best.Coverage {
 			best, bestRef = ev, r
 		}
 	}
 	if bestRef == "" {
-		cv.Reason = "the " + what + " has no statements to support"
-		return cv, nil
+		return eval.ChunkVerdict{Rank: rank, Reason: "the " + what + " has no statements to support"}, nil
 	}
 	// A statement two chunks support together makes each of them useful.
 	all, ranks := j.rankedSentences(s.Contexts)
@@ -166,13 +163,10 @@ func (j *Judge) chunkVerdict(ctx context.Context, s *eval.Sample, rank int, targ
 		ev := support(analyze(r), q, all)
 		if ev.Verdict == 1 && ev.Also >= 0 && ev.Also < len(ranks) && ev.From >= 0 && ev.From < len(ranks) &&
 			ranks[ev.From] != ranks[ev.Also] && (ranks[ev.From] == rank || ranks[ev.Also] == rank) {
-			cv.Verdict = 1
-			cv.Reason = fmt.Sprintf("gives part of the %s statement %q, %s", what, clip(r), withChunks(ev, ranks))
-			return cv, nil
+			return eval.ChunkVerdict{Rank: rank, Verdict: 1, Reason: fmt.Sprintf("gives part of the %s statement %q, %s", what, clip(r), withChunks(ev, ranks))}, nil
 		}
 	}
-	cv.Reason = fmt.Sprintf("supports no %s statement; closest is %q: %s", what, clip(bestRef), best.Reason)
-	return cv, nil
+	return eval.ChunkVerdict{Rank: rank, Reason: fmt.Sprintf("supports no %s statement; closest is %q: %s", what, clip(bestRef), best.Reason)}, nil
 }
 
 // Classify splits the reference into statements and attributes each to the
@@ -243,17 +237,13 @@ func (j *Judge) Embed(ctx context.Context, s *eval.Sample, texts []string) ([][]
 	return out, nil
 }
 
-// rankedSentences is contextSentences with the 1-based rank of the chunk
-// each sentence is from.
-func (j *Judge) rankedSentences(contexts []string) ([]*span, []int) {
-	var sents []*span
-	var ranks []int
-	for k := range contexts {
-		sp := j.contextSentences(contexts[k : k+1])
+// rankedSentences are the analysed sentences of the contexts, cached and
+// shared (never modified), with the 1-based rank of the chunk each is from.
+func (j *Judge) rankedSentences(contexts []string) (sents []*span, ranks []int) {
+	for k, c := range contexts {
+		sp := j.spans.Get(c, contextSpans)
 		sents = append(sents, sp...)
-		for range sp {
-			ranks = append(ranks, k+1)
-		}
+		ranks = append(ranks, slices.Repeat([]int{k + 1}, len(sp))...)
 	}
 	return sents, ranks
 }
@@ -276,14 +266,10 @@ func citation(ev Evidence, ranks []int) *eval.Citation {
 	return &eval.Citation{Chunk: ranks[ev.From], Quote: ev.Quote}
 }
 
-// contextSentences are the analysed sentences of the contexts, cached and
-// shared: never modified.
+// contextSentences are the sentences of rankedSentences.
 func (j *Judge) contextSentences(contexts []string) []*span {
-	var out []*span
-	for _, c := range contexts {
-		out = append(out, j.spans.Get(c, contextSpans)...)
-	}
-	return out
+	sents, _ := j.rankedSentences(contexts)
+	return sents
 }
 
 // Entities lists the entities of a text by surface patterns.

@@ -21,14 +21,8 @@ func restates(st, q *span) bool {
 	if q == nil || !factsOf(q).presupposes {
 		return false
 	}
-	n, in := 0, 0
-	for f := range q.feats {
-		n++
-		if st.feats[f] {
-			in++
-		}
-	}
-	return n > 0 && float64(in) >= RestateShare*float64(n)
+	n := len(q.feats)
+	return n > 0 && float64(overlap(q.feats, st.feats)) >= RestateShare*float64(n)
 }
 
 // questionFacts are what the support test asks of a question, per text.
@@ -92,10 +86,7 @@ func residual(st, q *span) string {
 				keep[k] = true
 			}
 		}
-		if j == i {
-			j++
-		}
-		i = j
+		i = max(j, i+1)
 	}
 	var kept []string
 	for i, w := range words {
@@ -117,8 +108,7 @@ func trimWord(w string) string {
 // ("Band of Brothers"), a particle between them included, an opening
 // capitalised stop word not.
 func nameRuns(text string) []string {
-	var out []string
-	var run []string
+	var out, run []string
 	caps := 0
 	flush := func() {
 		for len(run) > 0 && !capitalised(run[len(run)-1]) {
@@ -174,8 +164,7 @@ func namedAsWritten(text, sentence string, q *span) (string, bool) {
 		qseq = factsOf(q).stems
 	}
 	for _, r := range runs {
-		rs := stems(r)
-		if !containsSeq(seq, rs) && !containsSeq(qseq, rs) {
+		if rs := stems(r); !containsSeq(seq, rs) && !containsSeq(qseq, rs) {
 			return r, false
 		}
 	}
@@ -195,17 +184,11 @@ func containsSeq(seq, sub []string) bool {
 		}
 		at, j := i, 1
 		for ; j < len(sub); j++ {
-			next := -1
-			for k := at + 1; k < len(seq) && k <= at+1+NameGap; k++ {
-				if seq[k] == sub[j] {
-					next = k
-					break
-				}
-			}
+			next := slices.Index(seq[at+1:min(len(seq), at+2+NameGap)], sub[j])
 			if next < 0 {
 				break
 			}
-			at = next
+			at += 1 + next
 		}
 		if j == len(sub) {
 			return true
@@ -254,10 +237,7 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 // aboutAny reports whether the sentence or its referent has one of the
 // features; true when there are none.
 func aboutAny(cs *span, feats []string) bool {
-	if len(feats) == 0 {
-		return true
-	}
-	return slices.ContainsFunc(feats, func(f string) bool { return cs.feats[f] || cs.refFeats[f] })
+	return len(feats) == 0 || slices.ContainsFunc(feats, func(f string) bool { return cs.feats[f] || cs.refFeats[f] })
 }
 
 func endsInPunct(w string) bool {

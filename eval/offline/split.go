@@ -50,12 +50,13 @@ var splits = memo.New[[]string](analysisCacheSize)
 
 func splitStatements(text string) []string {
 	var out []string
-	for _, sent := range sentencesOf(text) {
+	sents, _ := sentencePieces(text)
+	for _, sent := range sents {
 		if !containsHan(sent) {
 			out = append(out, splitEnglish(sent)...)
 			continue
 		}
-		out = append(out, mergeClauses(cutAny(sent, "，,"))...)
+		out = append(out, mergeClauses(contentPieces(sent, "，,"))...)
 	}
 	tooShort := func(s string) bool { return contentRunes(s) < MinStatementRunes }
 	return dropContentless(mergeForward(out, " ", tooShort, tooShort))
@@ -64,14 +65,10 @@ func splitStatements(text string) []string {
 // dropContentless drops statements with no content at all ("Yes."): scoring
 // them 0 would punish a correct yes/no answer.
 func dropContentless(stmts []string) []string {
-	out := stmts[:0]
-	for _, s := range stmts {
+	return slices.DeleteFunc(stmts, func(s string) bool {
 		sp := analyze(s)
-		if len(sp.feats) > 0 || len(sp.unis) > 0 || len(sp.quants) > 0 {
-			out = append(out, s)
-		}
-	}
-	return out
+		return len(sp.feats) == 0 && len(sp.unis) == 0 && len(sp.quants) == 0
+	})
 }
 
 // MinStatementRunes: a statement with less content ("No.", "不会。") is
@@ -120,22 +117,16 @@ func splitEnglish(sent string) []string {
 		if i < 0 {
 			continue
 		}
-		left, right := strings.TrimSpace(sent[:i]), strings.TrimSpace(sent[i+len(j):])
-		if len(strings.Fields(left)) >= minEnglishClauseWords && len(strings.Fields(right)) >= minEnglishClauseWords {
+		if left, right := strings.TrimSpace(sent[:i]), strings.TrimSpace(sent[i+len(j):]); len(strings.Fields(left)) >= minEnglishClauseWords && len(strings.Fields(right)) >= minEnglishClauseWords {
 			return append([]string{left}, splitEnglish(right)...)
 		}
 	}
 	return []string{sent}
 }
 
-// sentencesOf splits a text without control sequences into trimmed
-// sentences with content, cut at semicolons and newlines too.
-func sentencesOf(text string) []string {
-	out, _ := sentencePieces(text)
-	return out
-}
-
-// sentencePieces is sentencesOf, and for each whether a semicolon precedes it.
+// sentencePieces splits a text without control sequences into trimmed
+// sentences with content, cut at semicolons and newlines too, and says for
+// each whether a semicolon precedes it.
 func sentencePieces(text string) (out []string, afterSemicolon []bool) {
 	text = plaintext.StripControls(text)
 	iter := sentences.FromString(unglue(text))
@@ -144,31 +135,23 @@ func sentencePieces(text string) (out []string, afterSemicolon []bool) {
 	var carry strings.Builder
 	flush := func() {
 		for _, line := range strings.Split(carry.String(), "\n") {
-			n := 0
-			for _, piece := range cutAny(line, "；;") {
-				if piece = strings.TrimSpace(piece); hasContent(piece) {
-					out = append(out, piece)
-					afterSemicolon = append(afterSemicolon, n > 0)
-					n++
-				}
+			for n, piece := range contentPieces(line, "；;") {
+				out = append(out, piece)
+				afterSemicolon = append(afterSemicolon, n > 0)
 			}
 		}
 		carry.Reset()
 	}
-	next, more := "", iter.Next()
-	if more {
-		next = iter.Value()
+	var segs []string
+	for iter.Next() {
+		segs = append(segs, iter.Value())
 	}
-	for more {
-		seg := next
-		if more = iter.Next(); more {
-			next = iter.Value()
-		}
+	for k, seg := range segs {
 		carry.WriteString(seg)
 		// UAX #29 breaks after an initial ("J. Robert"), an abbreviation
 		// ("Mr. Smith") and a title's ! or ? before lower case ("Jeopardy!
 		// is"): the sentence continues.
-		if endsWithInitial(seg) || endsWithAbbreviation(seg) || more && exclaimedTitle(seg, next) {
+		if endsWithInitial(seg) || endsWithAbbreviation(seg) || k+1 < len(segs) && exclaimedTitle(seg, segs[k+1]) {
 			continue
 		}
 		flush()
@@ -287,13 +270,19 @@ func parenthesised(rs []rune) []bool {
 	return in
 }
 
-func mergeClauses(parts []string) []string {
-	var clauses []string
-	for _, p := range parts {
+// contentPieces are the pieces of s cut at seps (cutAny), trimmed, that
+// have content.
+func contentPieces(s, seps string) []string {
+	var out []string
+	for _, p := range cutAny(s, seps) {
 		if p = strings.TrimSpace(p); hasContent(p) {
-			clauses = append(clauses, p)
+			out = append(out, p)
 		}
 	}
+	return out
+}
+
+func mergeClauses(clauses []string) []string {
 	return mergeForward(clauses, "，",
 		func(c string) bool { return contentRunes(c) < MinClauseRunes || isSubordinate(c) || onlyCommon(c) },
 		func(c string) bool { return contentRunes(c) < MinClauseRunes })

@@ -13,9 +13,8 @@ const maxRecordRunes = 800
 // recordSpans returns the analysed records of a structured chunk with more
 // than one field, or nil when the chunk is prose.
 func recordSpans(text string) []*span {
-	recs := records.Records(plaintext.StripControls(text))
 	var out []*span
-	for _, r := range recs {
+	for _, r := range records.Records(plaintext.StripControls(text)) {
 		if r.Units < 2 || utf8.RuneCountInString(r.Analysed) > maxRecordRunes {
 			continue
 		}

@@ -12,8 +12,7 @@ func opensOn(st *span, feat string) bool {
 	w := strings.Fields(st.text)
 	i := 0
 	for i < len(w)-1 {
-		lw := strings.ToLower(trimWord(w[i]))
-		if lw != "" && !englishStop[lw] && !commonStems[norm.Stem(lw)] {
+		if lw := strings.ToLower(trimWord(w[i])); lw != "" && !englishStop[lw] && !commonStems[norm.Stem(lw)] {
 			break
 		}
 		i++

@@ -62,14 +62,12 @@ func contextSpans(text string) []*span {
 		if i > 0 {
 			sp.prev, out[i-1].next = out[i-1], sp
 		}
-		out = append(out, sp)
-	}
-	for i, sp := range out {
-		setReferent(sp)
+		setReferent(sp) // from the sentences before it
 		// A pronoun after a semicolon stands for what the piece before is about.
 		if sp.refFeats == nil && afterSemicolon[i] && hasPronoun(sp.text) {
 			sp.refFeats = sp.prev.feats
 		}
+		out = append(out, sp)
 	}
 	out = append(out, recordSpans(text)...)
 	out = append(out, fieldSpans(text)...)
@@ -100,10 +98,8 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	best, bestCov := -1, -1.0
 	covs := make([]float64, len(sents))
 	for i, cs := range sents {
-		cov := coverage(st, q, cs, useUnis)
-		covs[i] = cov
-		if cov > bestCov {
-			best, bestCov = i, cov
+		if covs[i] = coverage(st, q, cs, useUnis); covs[i] > bestCov {
+			best, bestCov = i, covs[i]
 		}
 	}
 	if bestCov < 0 {
@@ -116,18 +112,17 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	// Any sentence may refute a statement the best one does not cover; one
 	// that covers it and agrees is not overruled by a lesser match.
 	if quote, detail, ok := negationConflict(st, sents[best]); ok {
-		return negationEvidence(ev, quote, detail, best)
+		ev.Quote = quote
+		return ev.conflict(DetectorNegation, detail)
 	}
 	if fev, ok := fieldVerdict(st, q, sents, useUnis); ok {
 		return fev
 	}
 	if bestCov < SupportThreshold {
 		for i, cs := range sents {
-			if i == best {
-				continue
-			}
-			if quote, detail, ok := negationConflict(st, cs); ok {
-				return negationEvidence(ev, quote, detail, i)
+			if quote, detail, ok := negationConflict(st, cs); ok && i != best {
+				ev.Quote, ev.From = quote, i
+				return ev.conflict(DetectorNegation, detail)
 			}
 		}
 	}
@@ -135,40 +130,30 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		if pev, ok := pairSupport(st, q, sents, covs, useUnis); ok {
 			return pev
 		}
-		ev.Detector = DetectorNumber
-		ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); %s (%s)", clip(ev.Quote), ev.Coverage, detail, DetectorNumber)
-		return ev
+		return ev.conflict(DetectorNumber, detail)
 	}
 	if bestCov >= SupportThreshold {
 		if detail, ok := roleConflict(st, q, sents[best], answerOnly(st)); ok {
-			ev.Detector = DetectorName
-			ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); %s: the statement gives the part to the wrong party (%s)", clip(ev.Quote), ev.Coverage, detail, DetectorName)
-			return ev
+			return ev.conflict(DetectorName, detail+": the statement gives the part to the wrong party")
 		}
 		if !saysSomething(st, q, sents[best]) {
 			ev.Reason = fmt.Sprintf("context %q names what the statement names but says none of what it claims of it (coverage %.2f)", clip(ev.Quote), ev.Coverage)
 			return ev
 		}
 		if w, ok := replacedWord(st, q, sents[best]); ok {
-			ev.Detector = DetectorName
-			ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); statement says %q, which the matching context does not have (%s)", clip(ev.Quote), ev.Coverage, w, DetectorName)
-			return ev
+			return ev.conflict(DetectorName, fmt.Sprintf("statement says %q, which the matching context does not have", w))
 		}
+		detail := ""
 		if n, ok := missingName(st, q, sents[best]); ok {
-			if rev, ok := residualSupport(st, q, sents); ok {
-				return rev
-			}
-			ev.Detector = DetectorName
-			ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); statement names %q, which the matching context does not mention (%s)", clip(ev.Quote), ev.Coverage, n, DetectorName)
-			return ev
+			detail = fmt.Sprintf("statement names %q, which the matching context does not mention", n)
+		} else if n, ok := namedAsWritten(st.text, withReferent(sents[best]), q); !ok {
+			detail = fmt.Sprintf("statement names %q, which the matching context does not write as one name", n)
 		}
-		if n, ok := namedAsWritten(st.text, withReferent(sents[best]), q); !ok {
+		if detail != "" {
 			if rev, ok := residualSupport(st, q, sents); ok {
 				return rev
 			}
-			ev.Detector = DetectorName
-			ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); statement names %q, which the matching context does not write as one name (%s)", clip(ev.Quote), ev.Coverage, n, DetectorName)
-			return ev
+			return ev.conflict(DetectorName, detail)
 		}
 		ev.Verdict = 1
 		ev.Reason = fmt.Sprintf("context says %q (coverage %.2f)%s", clip(ev.Quote), ev.Coverage, sums(st, sents))
@@ -199,8 +184,8 @@ func saysSomething(st, q, cs *span) bool {
 		}
 		for _, w := range strings.Fields(text) {
 			// Initials and a text's first word count here too.
-			if t := trimWord(w); t != "" && capitalised(t) {
-				m["w:"+norm.Stem(strings.ToLower(t))] = true
+			if f := capitalFeat(w); f != "" {
+				m[f] = true
 			}
 		}
 		return m
@@ -218,9 +203,10 @@ func saysSomething(st, q, cs *span) bool {
 	return !any
 }
 
-func negationEvidence(ev Evidence, quote, detail string, from int) Evidence {
-	ev.Verdict, ev.Detector, ev.Quote, ev.From = 0, DetectorNegation, quote, from
-	ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); %s (%s)", clip(quote), ev.Coverage, detail, DetectorNegation)
+// conflict is ev refuted by the detector, for what detail says.
+func (ev Evidence) conflict(detector, detail string) Evidence {
+	ev.Verdict, ev.Detector = 0, detector
+	ev.Reason = fmt.Sprintf("context says %q (coverage %.2f); %s (%s)", clip(ev.Quote), ev.Coverage, detail, detector)
 	return ev
 }
 
@@ -296,32 +282,23 @@ func replacedWord(st, q, cs *span) (string, bool) {
 // those of no bigram of it, and those of its bigrams the context has
 // (cs.unis itself when it has them all).
 func contiguousUnis(st, cs *span) map[string]bool {
-	var missing []string
-	for f := range st.feats {
-		if strings.HasPrefix(f, "h:") && !cs.feats[f] {
-			missing = append(missing, f[2:])
-		}
-	}
-	if len(missing) == 0 {
-		return cs.unis
-	}
-	inFound := map[string]bool{}
-	inMissing := map[string]bool{}
+	inFound := map[string]bool{} // a bigram's characters: whether the context has one of their bigrams
+	missing := false
 	for f := range st.feats {
 		if !strings.HasPrefix(f, "h:") {
 			continue
 		}
+		missing = missing || !cs.feats[f]
 		for _, r := range f[2:] {
-			if cs.feats[f] {
-				inFound["u:"+string(r)] = true
-			} else {
-				inMissing["u:"+string(r)] = true
-			}
+			inFound["u:"+string(r)] = inFound["u:"+string(r)] || cs.feats[f]
 		}
+	}
+	if !missing {
+		return cs.unis
 	}
 	out := make(map[string]bool, len(st.unis))
 	for u := range st.unis {
-		if cs.unis[u] && (inFound[u] || !inMissing[u]) {
+		if found, inBigram := inFound[u]; cs.unis[u] && (found || !inBigram) {
 			out[u] = true
 		}
 	}
@@ -387,15 +364,11 @@ func contextNegatesDetail(n negation, sc *clause) string {
 // AlignMinOverlap) features with c, or nil.
 func bestAligned(c clause, others []clause) *clause {
 	var best *clause
-	bestN := 0
+	bestN := AlignMinOverlap - 1
 	for i := range others {
-		n := overlap(c.feats, others[i].feats)
-		if n > bestN {
+		if n := overlap(c.feats, others[i].feats); n > bestN {
 			best, bestN = &others[i], n
 		}
-	}
-	if bestN < AlignMinOverlap {
-		return nil
 	}
 	return best
 }
@@ -433,15 +406,11 @@ func numberConflict(st, question, best *span, all []*span, covs []float64, cover
 		if _, ok := sumOf(st, q, all); ok {
 			continue
 		}
-		if q.unit != "" {
-			for _, c := range best.quants {
-				if c.unit == q.unit {
-					if c.key != "" {
-						return fmt.Sprintf("statement says %s where the context's field %q gives %s", q.text, c.key, c.text), true
-					}
-					return fmt.Sprintf("statement says %s where the context gives %s", q.text, c.text), true
-				}
+		if k := slices.IndexFunc(best.quants, func(c quantity) bool { return c.unit == q.unit }); q.unit != "" && k >= 0 {
+			if c := best.quants[k]; c.key != "" {
+				return fmt.Sprintf("statement says %s where the context's field %q gives %s", q.text, c.key, c.text), true
 			}
+			return fmt.Sprintf("statement says %s where the context gives %s", q.text, best.quants[k].text), true
 		}
 		// "one" is as often an article ("one day") as a count.
 		if covered && !givenAnywhere(all, q) && q.value != "1" {
@@ -495,10 +464,7 @@ func sumOf(st *span, q quantity, all []*span) (string, bool) {
 func sums(st *span, all []*span) string {
 	var out []string
 	for _, q := range st.quants {
-		if givenAnywhere(all, q) {
-			continue
-		}
-		if a, ok := sumOf(st, q, all); ok {
+		if a, ok := sumOf(st, q, all); ok && !givenAnywhere(all, q) {
 			out = append(out, a)
 		}
 	}
@@ -517,12 +483,8 @@ func hasQuantity(sp *span, q quantity) bool {
 		if c.value == q.value && (c.unit == q.unit || c.unit == "" || q.unit == "") {
 			return true
 		}
-		if c.value == q.value {
-			sameValue = true
-		}
-		if c.unit == q.unit {
-			unitSeen = true
-		}
+		sameValue = sameValue || c.value == q.value
+		unitSeen = unitSeen || c.unit == q.unit
 	}
 	return sameValue && !unitSeen
 }
@@ -553,18 +515,16 @@ func missingName(st, question, best *span) (string, bool) {
 // headWritten reports whether the sentence writes the head of the first
 // name of names capitalised.
 func headWritten(names []name, cs *span) bool {
-	for _, n := range names {
-		if !n.head {
-			continue
-		}
-		for _, w := range strings.Fields(cs.text) {
-			if t := trimWord(w); t != "" && capitalised(t) && "w:"+norm.Stem(strings.ToLower(t)) == n.feat {
-				return true
-			}
-		}
-		return false
+	i := slices.IndexFunc(names, func(n name) bool { return n.head })
+	return i >= 0 && slices.ContainsFunc(strings.Fields(cs.text), func(w string) bool { return capitalFeat(w) == names[i].feat })
+}
+
+// capitalFeat is the feature of a capitalised word, or "".
+func capitalFeat(w string) string {
+	if t := trimWord(w); capitalised(t) {
+		return "w:" + norm.Stem(strings.ToLower(t))
 	}
-	return false
+	return ""
 }
 
 // clip shortens a quote for a reason line.
@@ -638,11 +598,7 @@ func wordFeats(name string) map[string]bool {
 func subjectNoun(text string) string {
 	text = strings.TrimLeft(text, " \t*#>_\"'(")
 	if !strings.HasPrefix(text, "The ") && !strings.HasPrefix(text, "This ") {
-		first := text
-		if i := strings.IndexAny(text, " \t,"); i >= 0 {
-			first = text[:i]
-		}
-		if len(first) > 20 || !openingPrepositions[strings.ToLower(first)] && !phrase.Participle(strings.ToLower(first)) {
+		if first := openingWord(text); len(first) > 20 || !opensPhrase(strings.ToLower(first)) {
 			return ""
 		}
 		c := strings.Index(text, ", ")
@@ -672,10 +628,7 @@ func subjectNoun(text string) string {
 // runs on every context sentence: the common case reads one word.
 func subjectPronoun(text string) bool {
 	text = strings.TrimLeft(text, " \t*#>_-\"'(")
-	first := text
-	if i := strings.IndexAny(text, " \t,"); i >= 0 {
-		first = text[:i]
-	}
+	first := openingWord(text)
 	if len(first) > 20 {
 		return false
 	}
@@ -683,7 +636,7 @@ func subjectPronoun(text string) bool {
 	if subjectPronouns[first] {
 		return true
 	}
-	if !openingPrepositions[first] && !phrase.Participle(first) && first != "a" && first != "an" {
+	if !opensPhrase(first) && first != "a" && first != "an" {
 		return false
 	}
 	w := strings.Fields(plaintext.StripMarkup(text))
@@ -694,6 +647,17 @@ func subjectPronoun(text string) bool {
 	}
 	return false
 }
+
+// openingWord is text up to its first space or comma.
+func openingWord(text string) string {
+	if i := strings.IndexAny(text, " \t,"); i >= 0 {
+		return text[:i]
+	}
+	return text
+}
+
+// opensPhrase: a lowercased word that opens a phrase before a subject.
+func opensPhrase(w string) bool { return openingPrepositions[w] || phrase.Participle(w) }
 
 var (
 	subjectPronouns     = words.Set("subject_pronouns")
@@ -757,9 +721,7 @@ func pairSupport(st, q *span, sents []*span, covs []float64, useUnis bool) (Evid
 		}
 	}
 	sort.SliceStable(top, func(a, b int) bool { return covs[top[a]] > covs[top[b]] })
-	if len(top) > pairCandidates {
-		top = top[:pairCandidates]
-	}
+	top = top[:min(len(top), pairCandidates)]
 	for a := 0; a < len(top); a++ {
 		for b := a + 1; b < len(top); b++ {
 			x, y := sents[top[a]], sents[top[b]]
@@ -771,10 +733,8 @@ func pairSupport(st, q *span, sents []*span, covs []float64, useUnis bool) (Evid
 			if cov < SupportThreshold || cov <= covs[top[a]] || cov <= covs[top[b]] {
 				continue
 			}
-			if _, _, neg := negationConflict(st, x); neg {
-				return Evidence{}, false
-			}
-			if _, _, neg := negationConflict(st, y); neg {
+			_, _, negX := negationConflict(st, x)
+			if _, _, negY := negationConflict(st, y); negX || negY {
 				return Evidence{}, false
 			}
 			if _, bad := numberConflict(st, q, u, sents, nil, true); bad {
@@ -832,8 +792,7 @@ func missingWords(st, q, cs *span) string {
 	rs := []rune(st.text)
 	var run []rune
 	for i := 0; i < len(rs); i++ {
-		inMissing := i+1 < len(rs) && miss("h:"+string(rs[i:i+2])) || i > 0 && miss("h:"+string(rs[i-1:i+1]))
-		if inMissing {
+		if i+1 < len(rs) && miss("h:"+string(rs[i:i+2])) || i > 0 && miss("h:"+string(rs[i-1:i+1])) {
 			run = append(run, rs[i])
 			continue
 		}

@@ -96,9 +96,15 @@ func (j *Judge) readSample(s *eval.Sample) *eval.Sample {
 	}
 	c := *s
 	c.Question, c.Answer, c.Reference = j.read(s.Question), j.read(s.Answer), j.read(s.Reference)
-	c.Contexts = make([]string, len(s.Contexts))
-	for i, t := range s.Contexts {
-		c.Contexts[i] = j.read(t)
-	}
+	c.Contexts = j.readAll(s.Contexts)
 	return &c
+}
+
+// readAll is each of texts as the judge reads it.
+func (j *Judge) readAll(texts []string) []string {
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		out[i] = j.read(t)
+	}
+	return out
 }

@@ -35,12 +35,11 @@ func verdict(statement, question string, q *span, sents []*span) Evidence {
 		return support(analyze(statement), q, sents)
 	}
 	ev := support(analyze(p), q, sents)
-	if ev.Detector != "" && ev.Coverage >= SupportThreshold {
-		ev.Verdict = 1
-		ev.Reason = fmt.Sprintf("the context contradicts %q: %s", clip(p), ev.Reason)
-		return ev
+	cev, ok := ev, ev.Detector != "" && ev.Coverage >= SupportThreshold
+	if !ok {
+		cev, ok = contradictedConjunct(analyze(p), q, sents)
 	}
-	if cev, ok := contradictedConjunct(analyze(p), q, sents); ok {
+	if ok {
 		cev.Verdict = 1
 		cev.Reason = fmt.Sprintf("the context contradicts %q: %s", clip(p), cev.Reason)
 		return cev

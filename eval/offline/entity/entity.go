@@ -122,9 +122,8 @@ var (
 
 // English: runs of capitalised words, connectors inside ("Bank of England").
 var (
-	enWordRe      = regexp.MustCompile(`[A-Za-z][A-Za-z'’\-]*|[.!?;:\n]|\S`)
-	enConnectors  = words.Set("entity_name_connectors")
-	enLeadingDrop = map[string]bool{"The": true}
+	enWordRe     = regexp.MustCompile(`[A-Za-z][A-Za-z'’\-]*|[.!?;:\n]|\S`)
+	enConnectors = words.Set("entity_name_connectors")
 )
 
 func enNameSpans(text string) []entitySpan {
@@ -147,8 +146,7 @@ func enNameSpans(text string) []entitySpan {
 		// A run of capitalised words, connectors inside it.
 		j, last := i, i
 		for j < len(toks) {
-			t := text[toks[j][0]:toks[j][1]]
-			if isCapitalised(t) {
+			if t := text[toks[j][0]:toks[j][1]]; isCapitalised(t) {
 				last = j
 			} else if !(enConnectors[t] && j > i) {
 				break
@@ -156,15 +154,11 @@ func enNameSpans(text string) []entitySpan {
 			j++
 		}
 		first := i
-		if enLeadingDrop[text[toks[first][0]:toks[first][1]]] {
+		if w == "The" {
 			first++
 		}
-		n := last - first + 1
-		switch {
-		case n <= 0:
-		case n == 1 && sentenceStart && first == i:
-			// Capitalised by position only.
-		default:
+		// One word capitalised by position only is no name.
+		if n := last - first + 1; n > 1 || n == 1 && !(sentenceStart && first == i) {
 			out = append(out, entitySpan{toks[first][0], toks[last][1], 5})
 		}
 		sentenceStart = false
@@ -208,11 +202,10 @@ func zhSuffixSpans(text string) []entitySpan {
 	}
 	for i := 0; i < len(rs); i++ {
 		for _, suf := range zhSuffixes {
-			sr := []rune(suf)
-			end := i + len(sr)
-			if end > len(rs) || string(rs[i:end]) != suf {
+			if !strings.HasPrefix(text[off[i]:], suf) {
 				continue
 			}
+			end := i + utf8.RuneCountInString(suf)
 			// Back to a function character, another name's end or six characters.
 			start := i
 			for start > 0 && i-start < 6 && isHan(rs[start-1]) && !zhStop[rs[start-1]] && !zhSuffixEnd[rs[start-1]] {

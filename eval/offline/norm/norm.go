@@ -6,6 +6,7 @@
 package norm
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -62,50 +63,45 @@ func Numerals(t string) string {
 	rs := []rune(t)
 	var b strings.Builder
 	b.Grow(len(t))
-	changed := false
-	for i := 0; i < len(rs); {
+	changed, i := false, 0
+	// emit writes s in place of the runes up to next.
+	emit := func(s string, next int) {
+		b.WriteString(s)
+		i, changed = next, true
+	}
+	for i < len(rs) {
 		// 百分之八十 -> 80%
 		if rs[i] == '百' && i+3 < len(rs) && rs[i+1] == '分' && rs[i+2] == '之' {
-			j := i + 3
-			for j < len(rs) && isCNNumeral(rs[j]) {
-				j++
+			k := i + 3
+			for k < len(rs) && isCNNumeral(rs[k]) {
+				k++
 			}
-			if v, ok := parseCNNumber(rs[i+3 : j]); ok && j > i+3 {
-				b.WriteString(strconv.Itoa(v) + "%")
-				i, changed = j, true
+			if v, ok := parseCNNumber(rs[i+3 : k]); ok && k > i+3 {
+				emit(strconv.Itoa(v)+"%", k)
 				continue
 			}
 		}
+		j := i + 1 // the runes copied as they are when not rewritten
 		// Arabic number, then 万/亿: 1.5万 -> 15000
 		if isDigit(rs[i]) && (i == 0 || !isDigit(rs[i-1]) && rs[i-1] != '.') {
-			j := i
+			j = i
 			for j < len(rs) && (isDigit(rs[j]) || rs[j] == '.' && j+1 < len(rs) && isDigit(rs[j+1])) {
 				j++
 			}
-			if j < len(rs) && (rs[j] == '万' || rs[j] == '亿') {
+			if j < len(rs) && magnitudes[rs[j]] > 0 {
 				if f, err := strconv.ParseFloat(string(rs[i:j]), 64); err == nil {
-					mul := 1e4
-					if rs[j] == '亿' {
-						mul = 1e8
-					}
-					b.WriteString(strconv.FormatFloat(f*mul, 'f', -1, 64))
-					i, changed = j+1, true
+					emit(strconv.FormatFloat(f*magnitudes[rs[j]], 'f', -1, 64), j+1)
 					continue
 				}
 			}
 			if j < len(rs) && rs[j] == '周' && (i == 0 || rs[i-1] != '第') {
 				if v, err := strconv.Atoi(string(rs[i:j])); err == nil {
-					b.WriteString(strconv.Itoa(7*v) + "天")
-					i, changed = j+1, true
+					emit(strconv.Itoa(7*v)+"天", j+1)
 					continue
 				}
 			}
-			b.WriteString(string(rs[i:j]))
-			i = j
-			continue
-		}
-		if isCNNumeral(rs[i]) && rs[i] != '万' && rs[i] != '亿' {
-			j := i
+		} else if isCNNumeral(rs[i]) && rs[i] != '万' && rs[i] != '亿' {
+			j = i
 			for j < len(rs) && isCNNumeral(rs[j]) {
 				j++
 			}
@@ -118,20 +114,15 @@ func Numerals(t string) string {
 			ordinal := i > 0 && rs[i-1] == '第'
 			if v, ok := parseCNNumber(rs[i:j]); ok && !ordinal && (cnUnits[next] || j-i > 1 && strings.ContainsAny(string(rs[i:j]), "十百千万")) {
 				if next == '周' {
-					b.WriteString(strconv.Itoa(7*v) + "天")
-					i, changed = j+1, true
-					continue
+					emit(strconv.Itoa(7*v)+"天", j+1)
+				} else {
+					emit(strconv.Itoa(v), j)
 				}
-				b.WriteString(strconv.Itoa(v))
-				i, changed = j, true
 				continue
 			}
-			b.WriteString(string(rs[i:j]))
-			i = j
-			continue
 		}
-		b.WriteRune(rs[i])
-		i++
+		b.WriteString(string(rs[i:j]))
+		i = j
 	}
 	if !changed {
 		return t
@@ -141,17 +132,15 @@ func Numerals(t string) string {
 
 func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 
+// magnitudes multiply the Arabic number before them.
+var magnitudes = map[rune]float64{'万': 1e4, '亿': 1e8}
+
 // unitCanon are the units that name the same thing, by the unit the
 // quantity reader gives them.
 var unitCanon = words.Map("same_units")
 
 // Unit is the unit as compared.
-func Unit(u string) string {
-	if c, ok := unitCanon[u]; ok {
-		return c
-	}
-	return u
-}
+func Unit(u string) string { return cmp.Or(unitCanon[u], u) }
 
 var cnDigits = map[rune]int{'零': 0, '〇': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
 var cnUnits = words.Runes("chinese_units")
@@ -178,12 +167,8 @@ func parseCNNumber(rs []rune) (int, bool) {
 			if !ok {
 				return 0, false
 			}
-			if digit > 0 {
-				// 二〇二三: positional digits
-				digit = digit*10 + d
-			} else {
-				digit = d
-			}
+			// 二〇二三: positional digits
+			digit = max(digit, 0)*10 + d
 		}
 	}
 	if digit > 0 {
@@ -199,10 +184,7 @@ func Number(s string) string {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
 	if len(s) > 1 && !strings.Contains(s, ".") && !strings.Contains(s, ":") {
-		s = strings.TrimLeft(s, "0")
-		if s == "" {
-			s = "0"
-		}
+		s = cmp.Or(strings.TrimLeft(s, "0"), "0")
 	}
 	return s
 }

@@ -43,20 +43,10 @@ func StripControls(s string) string {
 
 // firstControl is the offset of the first byte stripControls removes, or -1.
 func firstControl(s string) int {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
-				return i
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r >= 0x80 && r < 0xa0) || sanitize.IsInvisible(r) {
+	for i, r := range s {
+		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r >= 0x7f && r < 0xa0 || sanitize.IsInvisible(r) {
 			return i
 		}
-		i += size
 	}
 	return -1
 }
@@ -100,8 +90,8 @@ func StripMarkup(s string) string {
 
 // hasLineMark: a line of s starts with a list marker, the cheap test.
 func hasLineMark(s string) bool {
-	for {
-		t := strings.TrimLeft(s, " \t")
+	for line := range strings.Lines(s) {
+		t := strings.TrimLeft(line, " \t")
 		i := 0
 		for i < len(t) && i < 3 && t[i] >= '0' && t[i] <= '9' {
 			i++
@@ -110,10 +100,6 @@ func hasLineMark(s string) bool {
 			(i == 0 && (t[0] == '-' || t[0] == '+') || i > 0 && (t[i] == '.' || t[i] == ')')) {
 			return true
 		}
-		nl := strings.IndexByte(s, '\n')
-		if nl < 0 {
-			return false
-		}
-		s = s[nl+1:]
 	}
+	return false
 }

@@ -89,22 +89,18 @@ func Records(text string) []Record {
 	kinds := make([]lineKind, len(lines))
 	structured, content := 0, 0
 	for i, l := range lines {
-		kinds[i] = classify(l)
-		switch kinds[i] {
-		case lineBlank, lineRule:
-		case lineProse:
+		if kinds[i] = classify(l); kinds[i] != lineBlank && kinds[i] != lineRule {
 			content++
-		default:
-			content++
-			structured++
+			if kinds[i] != lineProse {
+				structured++
+			}
 		}
 	}
 	if structured < 2 || 2*structured < content {
 		return nil
 	}
 	var out []Record
-	var header []string
-	var cur []string
+	var header, cur []string
 	// heading are the field lines before a block's first list item,
 	// analysed with each item.
 	var heading []string
@@ -141,13 +137,12 @@ func Records(text string) []Record {
 				header = cells
 				continue
 			}
-			keyed := slices.Clone(cells)
-			for k := range keyed {
+			for k := range cells {
 				if k < len(header) && header[k] != "" {
-					keyed[k] = header[k] + ": " + keyed[k]
+					cells[k] = header[k] + ": " + cells[k]
 				}
 			}
-			out = append(out, Record{Text: t, Analysed: strings.Join(keyed, "; "), Units: len(cells)})
+			out = append(out, Record{Text: t, Analysed: strings.Join(cells, "; "), Units: len(cells)})
 			continue
 		case lineQuestion:
 			flush()
@@ -214,44 +209,38 @@ func Fields(text string) []Field {
 	var out []Field
 	caption := ""
 	var header []string
-	var blockFields []int // line indexes of the current record's fields
+	var block []string // the current record's field lines, trimmed
+	semi := func(r rune) bool { return r == ';' || r == '；' }
 	flushFields := func() {
-		if len(blockFields) < 2 {
-			blockFields = nil
+		if len(block) < 2 {
+			block = nil
 			return
-		}
-		var all []string
-		for _, i := range blockFields {
-			all = append(all, strings.TrimSpace(lines[i]))
 		}
 		// Other fields' values are no key: written here, they replace it.
 		var keys []string
-		for _, l := range all {
-			for _, f := range strings.FieldsFunc(l, func(r rune) bool { return r == ';' || r == '；' }) {
+		for _, l := range block {
+			for _, f := range strings.FieldsFunc(l, semi) {
 				if k := strings.IndexAny(f, ":："); k > 0 {
 					keys = append(keys, f[:k])
 				}
 			}
 		}
-		mask, whole := strings.Join(keys, "\n"), strings.Join(all, "\n")
-		for _, i := range blockFields {
-			line := strings.TrimSpace(plaintext.LineMark.ReplaceAllString(strings.TrimSpace(lines[i]), ""))
-			for _, f := range strings.FieldsFunc(line, func(r rune) bool { return r == ';' || r == '；' }) {
+		mask, whole := strings.Join(keys, "\n"), strings.Join(block, "\n")
+		for _, l := range block {
+			line := strings.TrimSpace(plaintext.LineMark.ReplaceAllString(l, ""))
+			for _, f := range strings.FieldsFunc(line, semi) {
 				f = strings.TrimSpace(f)
 				if !IsField(f) {
 					continue
 				}
 				k := strings.IndexAny(f, ":：")
 				key := strings.TrimSpace(strings.Trim(f[:k], "*_"))
-				val := strings.TrimSpace(strings.TrimLeft(f[k:], ":："))
-				if val == "" {
-					continue
-				}
+				val := strings.TrimSpace(strings.TrimLeft(f[k:], ":：")) // not empty: a field
 				out = append(out, Field{Quote: f, Analysed: key + ": " + val, Label: fmt.Sprintf("field %q", key), Value: val,
 					Keys: []string{key}, Mask: mask, Whole: whole})
 			}
 		}
-		blockFields = nil
+		block = nil
 	}
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
@@ -266,7 +255,7 @@ func Fields(text string) []Field {
 		case lineRule:
 			continue
 		case lineField:
-			blockFields = append(blockFields, i)
+			block = append(block, t)
 			continue
 		}
 		// a table row

@@ -4,7 +4,6 @@
 package words
 
 import (
-	"bufio"
 	"embed"
 	"fmt"
 	"strings"
@@ -20,9 +19,8 @@ func List(name string) []string {
 		panic(fmt.Sprintf("offline: word list %s: %v", name, err))
 	}
 	var out []string
-	sc := bufio.NewScanner(strings.NewReader(string(b)))
-	for sc.Scan() {
-		if t := strings.TrimSpace(sc.Text()); t != "" && !strings.HasPrefix(t, "#") {
+	for line := range strings.Lines(string(b)) {
+		if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") {
 			out = append(out, t)
 		}
 	}
