@@ -20,8 +20,9 @@ import (
 // roleConflict: the statement (read with its question when it only names
 // its answer) says the verb of one binding of the sentence and a party of
 // another, and neither the first binding's parties nor the other's verb.
-func roleConflict(st, q, cs *span, answerOnly bool) (string, bool) {
-	if st.hasHan != cs.hasHan {
+func roleConflict(st, q, cs *span) (string, bool) {
+	// Parts are given by "by" or 由, 归, 经: most sentences have none.
+	if st.hasHan != cs.hasHan || !strings.Contains(cs.text, " by ") && !strings.ContainsAny(cs.text, "由归经") {
 		return "", false
 	}
 	roles := phrase.Roles(withReferent(cs))
@@ -29,7 +30,7 @@ func roleConflict(st, q, cs *span, answerOnly bool) (string, bool) {
 		return "", false
 	}
 	gap := ""
-	if answerOnly && q != nil {
+	if q != nil && answerOnly(st) {
 		gap = phrase.GapPart(q.text)
 	}
 	says := func(verb string) bool {

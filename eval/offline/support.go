@@ -133,7 +133,7 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		return ev.conflict(DetectorNumber, detail)
 	}
 	if bestCov >= SupportThreshold {
-		if detail, ok := roleConflict(st, q, sents[best], answerOnly(st)); ok {
+		if detail, ok := roleConflict(st, q, sents[best]); ok {
 			return ev.conflict(DetectorName, detail+": the statement gives the part to the wrong party")
 		}
 		if !saysSomething(st, q, sents[best]) {
