@@ -1,11 +1,8 @@
 package dataset
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
-	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -26,31 +23,5 @@ func FuzzTraces(f *testing.F) {
 			f.Add(uint8(0), string(b[:len(b)*2/3]), uint16(0))
 		}
 	}
-	f.Fuzz(func(t *testing.T, kind uint8, in string, limit uint16) {
-		name := names[int(kind)%len(names)]
-		opt := Options{MaxRecordBytes: int64(limit)}
-		l, err := Read(name, strings.NewReader(in), opt)
-		checkLoad(t, name, in, opt, l, err)
-		opt.SkipInvalid = true
-		ls, errs := Read(name, strings.NewReader(in), opt)
-		checkLoad(t, name, in, opt, ls, errs)
-		path := filepath.Join(t.TempDir(), filepath.Base(name))
-		if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		sameAsLoad(t, path, opt)
-		sameAsLoad(t, path, Options{MaxRecordBytes: opt.MaxRecordBytes})
-		if err == nil {
-			if errs != nil || !reflect.DeepEqual(l.Samples, ls.Samples) || len(ls.Skipped) > 0 {
-				t.Fatalf("--skip-invalid on a valid file: %v, %d samples (want %d), skipped %+v", errs, len(ls.Samples), len(l.Samples), ls.Skipped)
-			}
-			return
-		}
-		var e *Error
-		if errors.As(err, &e) && e.Skippable && errs == nil {
-			if len(ls.Skipped) == 0 || ls.Skipped[0].Line != e.Line || ls.Skipped[0].Reason != e.Msg || ls.Skipped[0].Field != e.Field {
-				t.Fatalf("the load failed with %v, but --skip-invalid skipped %+v", err, ls.Skipped)
-			}
-		}
-	})
+	f.Fuzz(readsAsLoads(names))
 }
