@@ -34,6 +34,7 @@ type span struct {
 	common     map[string]bool // features of common words, which count only where a sentence has them
 	field      *fieldCheck     // set on a table cell's or a field's span (fields.go)
 	residue    bool            // a statement's residual (restate.go): never restated again
+	order      []string        // a statement's English words and numbers, as features in text order (anchored)
 }
 
 // name is a capitalised English word of a statement (Minnesota, NBC).
@@ -244,6 +245,9 @@ func lexClause(text string, sp *span) clause {
 		case 'n':
 			v := norm.Number(l.text)
 			add("n:" + v)
+			if sp.skips == nil {
+				sp.order = append(sp.order, "n:"+v)
+			}
 			if w, ok := norm.NumberNames[v]; ok {
 				// 8 is "eight" too: a text that writes the word has it.
 				add("w:" + w)
@@ -301,6 +305,9 @@ func lexClause(text string, sp *span) clause {
 			}
 			s := norm.Stem(w) // not empty: w opens on a letter
 			add("w:" + s)
+			if sp.skips == nil {
+				sp.order = append(sp.order, "w:"+s)
+			}
 			if commonStems[s] {
 				put(&sp.common, "w:"+s)
 			}

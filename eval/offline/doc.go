@@ -55,7 +55,11 @@ The support test (support.go), of one statement against the sentences:
     features, and only the cells and fields named best are checked.
  1. coverage: the weighted share of the statement's features one sentence
     has (a pronoun's name counts as written). Features the question also
-    has weigh QuestionEchoWeight: repeating the question proves nothing.
+    has weigh QuestionEchoWeight: repeating the question proves nothing;
+    but a word of the question right next to a word of the statement's
+    own (chaired of "The ceremony was chaired by X" for "Who chaired the
+    ceremony at which ...?") ties the claim to the question and weighs in
+    full (anchored; English words), a name of the question excepted.
     Common discourse words (common.go, words/common_words.txt: according,
     policy, 根据, 规定, 综上...) and the given name of a transliterated
     name (南希 of 南希·佩洛西) count only where the sentence has them; a

@@ -224,3 +224,27 @@ func TestNamesAloneSupportNothing(t *testing.T) {
 		{"from Kent", "", "Ann B Lee Harbourne was from Kent.", ctx, 1, "context says"},
 	})
 }
+
+// A word of the question next to the statement's own content is what ties
+// that content to the question: the sentence that supports the statement
+// must have it, as repeating the question elsewhere proves nothing.
+func TestWordsThatTieTheAnswerToTheQuestion(t *testing.T) {
+	ceremony := []string{"The ceremony was chaired by Isabelle Mergault. The winning film starred François Cluzet and was written by Guillaume Canet."}
+	tapes := []string{"Backup tapes are stored at the Suzhou data centre. The Shanghai office handles tape rotation."}
+	checkSupport(t, []supportCase{
+		{"chaired by the right one", "Who chaired the ceremony at which the film written by Guillaume Canet won Best Film?", "The ceremony was chaired by Isabelle Mergault.", ceremony, 1, "context says"},
+		{"chaired by another name of the context", "Who chaired the ceremony at which the film written by Guillaume Canet won Best Film?", "The ceremony was chaired by François Cluzet.", ceremony, 0, "not in it: chair"},
+		{"stored where the context says", "Where are the backup tapes of the finance servers stored?", "Backup tapes are stored at the Suzhou data centre.", tapes, 1, "context says"},
+		{"stored at a place the context gives another part", "Where are the backup tapes of the finance servers stored?", "Backup tapes are stored at the Shanghai office.", tapes, 0, "not in it: stor"},
+	})
+}
+
+func TestStemsOfOneVerbAgree(t *testing.T) {
+	for _, ws := range [][]string{{"play", "plays", "played", "playing", "player"}, {"study", "studies", "studied", "studying"}, {"pay", "pays", "paid"}} {
+		for _, w := range ws[1:] {
+			if norm.Stem(w) != norm.Stem(ws[0]) {
+				t.Errorf("Stem(%q) = %q, Stem(%q) = %q: one verb", w, norm.Stem(w), ws[0], norm.Stem(ws[0]))
+			}
+		}
+	}
+}

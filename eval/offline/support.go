@@ -97,8 +97,9 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	useUnis := st.hasHan && countPrefix(st.feats, "h:") < 2
 	best, bestCov := -1, -1.0
 	covs := make([]float64, len(sents))
+	qc := anchored(st, q)
 	for i, cs := range sents {
-		if covs[i] = coverage(st, q, cs, useUnis); covs[i] > bestCov {
+		if covs[i] = coverage(st, qc, cs, useUnis); covs[i] > bestCov {
 			best, bestCov = i, covs[i]
 		}
 	}
@@ -165,7 +166,7 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	if pev, ok := pairSupport(st, q, sents, covs, useUnis); ok {
 		return pev
 	}
-	ev.Reason = fmt.Sprintf("best match %q covers %.2f of the statement's content (needs %.2f)%s", clip(ev.Quote), ev.Coverage, SupportThreshold, missingWords(st, q, sents[best]))
+	ev.Reason = fmt.Sprintf("best match %q covers %.2f of the statement's content (needs %.2f)%s", clip(ev.Quote), ev.Coverage, SupportThreshold, missingWords(st, qc, sents[best]))
 	return ev
 }
 
@@ -807,4 +808,36 @@ func missingWords(st, q, cs *span) string {
 		out = append(out[:5], "...")
 	}
 	return "; not in it: " + strings.Join(out, ", ")
+}
+
+// anchored is the question less its words that tie the statement's own
+// content to it: a question word right before or after a word of the
+// statement's own ("chaired" of "The ceremony was chaired by François
+// Cluzet." for "Who chaired the ceremony at which ...?"). Such a word is
+// part of the claim, so it weighs in full and the sentence that supports
+// the statement must have it; a name of the question stays an echo.
+func anchored(st, q *span) *span {
+	if q == nil || len(st.order) == 0 {
+		return q
+	}
+	echo := func(f string) bool { return q.feats[f] || q.unis[f] }
+	own := func(j int) bool {
+		return j >= 0 && j < len(st.order) && !echo(st.order[j]) && !st.common[st.order[j]]
+	}
+	var c *span
+	for i, f := range st.order {
+		if !echo(f) || !own(i-1) && !own(i+1) || slices.ContainsFunc(st.names, func(n name) bool { return n.feat == f }) {
+			continue
+		}
+		if c == nil {
+			cp := *q
+			cp.feats = maps.Clone(q.feats)
+			c = &cp
+		}
+		delete(c.feats, f)
+	}
+	if c == nil {
+		return q
+	}
+	return c
 }

@@ -16,7 +16,7 @@ import (
 const (
 	enterpriseDiagnosisFloor  = 63
 	enterprise2DiagnosisFloor = 33
-	enterprise3DiagnosisFloor = 38
+	enterprise3DiagnosisFloor = 39
 )
 
 // TestEnterpriseDiagnosisAgreement measures the diagnosis column a new

@@ -192,6 +192,9 @@ func Number(s string) string {
 // Stem is a light English suffix stemmer, without a dictionary.
 func Stem(w string) string {
 	w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
+	if base := irregularVerbs[w]; base != "" {
+		w = base
+	}
 	if utf8.RuneCountInString(w) <= 3 {
 		return w
 	}
@@ -205,11 +208,15 @@ func Stem(w string) string {
 	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
 		w = w[:len(w)-1]
 	}
-	for _, suf := range []string{"ingly", "ing", "edly", "ed", "ly", "ment", "ness", "ation", "ion", "er", "e", "y"} {
+	for _, suf := range []string{"ingly", "ing", "edly", "ed", "ly", "ment", "ness", "ation", "ion", "er", "e"} {
 		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 3 {
 			w = w[:len(w)-len(suf)]
 			break
 		}
+	}
+	// studied -> studi -> study, as study itself and plays -> play stay whole.
+	if n := len(w); n > 3 && w[n-1] == 'i' {
+		w = w[:n-1] + "y"
 	}
 	// hopping -> hopp -> hop
 	if n := len(w); n >= 4 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
@@ -217,6 +224,10 @@ func Stem(w string) string {
 	}
 	return w
 }
+
+// irregularVerbs maps a verb's irregular past form to the verb: "paid by
+// Billing" and "Billing pays" say the same part.
+var irregularVerbs = words.Map("irregular_verbs")
 
 // Bare yes/no answers assert or deny the question's proposition.
 var (

@@ -129,9 +129,6 @@ func pastForm(w string) bool { return Participle(w) || irregularVerbs[w] != "" }
 // VerbStem is the stem of a verb's word, an irregular form read as its
 // verb (paid as pay).
 func VerbStem(w string) string {
-	if base := irregularVerbs[w]; base != "" {
-		return norm.Stem(base)
-	}
 	return norm.Stem(w)
 }
 
