@@ -1,8 +1,8 @@
-// Package endpoint is the client of OpenAI-compatible endpoints over
-// go-openai, with what go-openai lacks: retries, one rate limiter per
-// endpoint, bounded reply bodies, failures in the user's terms with no
-// credential in them, what a run learns of a server (Abilities) and the
-// split of a reply's reasoning from its answer (SplitReasoning).
+// Package endpoint is the client of OpenAI-compatible endpoints: chat
+// completions and embeddings with retries, one rate limiter per endpoint,
+// bounded reply bodies, failures in the user's terms with no credential in
+// them, what a run learns of a server (Abilities) and the split of a
+// reply's reasoning from its answer (SplitReasoning).
 package endpoint
 
 import (

@@ -117,7 +117,7 @@ type attempt struct {
 // not one.
 const sniffBytes = 64 << 10
 
-// httpError is a reply that is not the JSON go-openai expects: an error
+// httpError is a reply that is not the JSON expected: an error
 // status, an HTML page, or a 2xx that carries an error object.
 type httpError struct {
 	status     int
@@ -189,8 +189,8 @@ const DefaultMaxReplyBytes = 8 << 20
 const EmbedReplyBytesPerText = 128 << 10
 
 // body is a reply read whole, in chunks that grow to a ceiling, so that a
-// body over the cap fails having held no more than the cap (go-openai's
-// decoder grows its buffer by doubling) and a large one costs few
+// body over the cap fails having held no more than the cap (a growing
+// buffer doubles) and a large one costs few
 // allocations.
 type body struct {
 	chunks [][]byte
