@@ -269,17 +269,16 @@ var effortLadder = []string{"none", "minimal", "low"}
 // not know (vLLM, SGLang, llama.cpp, Ollama) or refuse them with a 400
 // naming the field (OpenAI, some gateways); a refused one is dropped and
 // the call sent again (see refusedSwitch).
-func (c *Client) switches(mode string) map[string]any {
+func (c *Client) switches(b *chatBody, mode string) {
 	if mode != "off" && mode != "on" {
-		return nil
+		return
 	}
 	ab := c.cfg.Abilities
 	on := mode == "on"
-	out := map[string]any{}
 	if !ab.Refused("chat_template_kwargs") {
 		// Qwen3 on vLLM/SGLang/llama.cpp reads enable_thinking;
 		// DeepSeek-V3.1 and Granite read thinking.
-		out["chat_template_kwargs"] = map[string]any{"enable_thinking": on, "thinking": on}
+		b.ChatTemplateKwargs = map[string]bool{"enable_thinking": on, "thinking": on}
 	}
 	efforts := effortLadder
 	if on {
@@ -287,30 +286,26 @@ func (c *Client) switches(mode string) map[string]any {
 	}
 	for _, e := range efforts {
 		if !ab.Refused("reasoning_effort") && !ab.Refused("reasoning_effort="+e) {
-			out["reasoning_effort"] = e
+			b.ReasoningEffort = e
 			break
 		}
 	}
-	return out
 }
 
 // refusedSwitch names the reasoning switch of those sent that a 400 or 422
 // refused, "" when the failure is not such a refusal. It reads what the
 // failed call sent, not what is known now: calls in flight when another
 // learned of the refusal must learn it too, not fail.
-func refusedSwitch(err error, sent map[string]any) string {
-	if len(sent) == 0 {
-		return ""
-	}
+func refusedSwitch(err error, sent chatBody) string {
 	var f *Failure
 	if !errors.As(err, &f) || (f.Status != 400 && f.Status != 422) {
 		return ""
 	}
 	msg := strings.ToLower(f.ServerMessage + " " + f.detail)
-	if _, ok := sent["chat_template_kwargs"]; ok && (strings.Contains(msg, "chat_template_kwargs") || strings.Contains(msg, "enable_thinking")) {
+	if sent.ChatTemplateKwargs != nil && (strings.Contains(msg, "chat_template_kwargs") || strings.Contains(msg, "enable_thinking")) {
 		return "chat_template_kwargs"
 	}
-	if e, ok := sent["reasoning_effort"].(string); ok && (strings.Contains(msg, "reasoning_effort") || strings.Contains(msg, "reasoning effort")) {
+	if e := sent.ReasoningEffort; e != "" && (strings.Contains(msg, "reasoning_effort") || strings.Contains(msg, "reasoning effort")) {
 		if strings.Contains(msg, "'"+e+"'") || strings.Contains(msg, `"`+e+`"`) || strings.Contains(msg, "value") {
 			return "reasoning_effort=" + e
 		}
@@ -329,21 +324,10 @@ type chatBody struct {
 	Temperature         float32         `json:"temperature"`
 	TopP                float32         `json:"top_p,omitempty"`
 	N                   int             `json:"n,omitempty"`
-	ResponseFormat      *responseFormat `json:"response_format,omitempty"`
+	ResponseFormat      map[string]any  `json:"response_format,omitempty"`
 	Seed                *int            `json:"seed,omitempty"`
-	ReasoningEffort     any             `json:"reasoning_effort,omitempty"`
-	ChatTemplateKwargs  any             `json:"chat_template_kwargs,omitempty"`
-}
-
-type responseFormat struct {
-	Type       string      `json:"type"`
-	JSONSchema *jsonSchema `json:"json_schema,omitempty"`
-}
-
-type jsonSchema struct {
-	Name   string          `json:"name"`
-	Schema json.RawMessage `json:"schema"`
-	Strict bool            `json:"strict"`
+	ReasoningEffort     string          `json:"reasoning_effort,omitempty"`
+	ChatTemplateKwargs  map[string]bool `json:"chat_template_kwargs,omitempty"`
 }
 
 // chatReply is what is read of a chat completion. The reasoning comes in
@@ -387,7 +371,7 @@ var errFixedSampling = errors.New("this model has beta-limitations, temperature,
 
 // chatOnce is one call with retries at a completion budget; cut is set
 // when the reply ended at the token limit.
-func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int) (eval.ChatResponse, *cutReply, map[string]any, error) {
+func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int) (eval.ChatResponse, *cutReply, chatBody, error) {
 	body := chatBody{Model: req.Model, Messages: req.Messages, Temperature: req.Temperature, TopP: req.TopP, N: req.N, Seed: req.Seed}
 	if reasoningModel(req.Model) {
 		body.MaxCompletionTokens = budget
@@ -396,12 +380,12 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 	}
 	switch req.ResponseFormat.Type {
 	case "json_schema":
-		body.ResponseFormat = &responseFormat{Type: "json_schema", JSONSchema: &jsonSchema{Name: req.ResponseFormat.Name, Schema: req.ResponseFormat.Schema, Strict: true}}
+		body.ResponseFormat = map[string]any{"type": "json_schema",
+			"json_schema": map[string]any{"name": req.ResponseFormat.Name, "schema": req.ResponseFormat.Schema, "strict": true}}
 	case "json_object":
-		body.ResponseFormat = &responseFormat{Type: "json_object"}
+		body.ResponseFormat = map[string]any{"type": "json_object"}
 	}
-	extra := c.switches(req.Reasoning)
-	body.ReasoningEffort, body.ChatTemplateKwargs = extra["reasoning_effort"], extra["chat_template_kwargs"]
+	c.switches(&body, req.Reasoning)
 	var out eval.ChatResponse
 	var cut *cutReply
 	err := c.retry(ctx, req.Task, req.Model, estimateChat(req, budget), func(actx context.Context, a *attempt) (int, error) {
@@ -463,7 +447,7 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 		c.measureReasoning(out)
 		return used, nil
 	})
-	return out, cut, extra, err
+	return out, cut, body, err
 }
 
 // embedBody is the body of an embeddings request.
