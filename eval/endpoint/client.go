@@ -1,13 +1,15 @@
-// Package endpoint is the client of OpenAI-compatible endpoints over
-// go-openai, with what go-openai lacks: retries, one rate limiter per
-// endpoint, bounded reply bodies, failures in the user's terms with no
-// credential in them, what a run learns of a server (Abilities) and the
-// split of a reply's reasoning from its answer (SplitReasoning).
+// Package endpoint is the client of OpenAI-compatible endpoints: chat
+// completions and embeddings with retries, one rate limiter per endpoint,
+// bounded reply bodies, failures in the user's terms with no credential in
+// them, what a run learns of a server (Abilities) and the split of a
+// reply's reasoning from its answer (SplitReasoning).
 package endpoint
 
 import (
 	"cmp"
 	"context"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,11 +17,10 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
-
-	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/ragscope/ragscope/eval"
 )
@@ -80,8 +81,10 @@ const DefaultMaxTokens = 16384
 // LimitState): the endpoint sees one client backing off, not Concurrency
 // clients backing off each on its own.
 type Client struct {
-	cfg        Config
-	oa         *openai.Client
+	cfg  Config
+	http *http.Client
+	// base is the base URL without its query (see withQuery).
+	base       string
 	lim        *limiter
 	modelsPath string
 }
@@ -99,46 +102,41 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Abilities == nil {
 		cfg.Abilities = NewAbilities(EndpointProfile{}, "")
 	}
-	var oc openai.ClientConfig
 	switch cfg.APIType {
 	case "", "openai":
-		oc = openai.DefaultConfig(cfg.APIKey)
 	case "azure":
 		if cfg.BaseURL == "" {
 			return nil, errors.New("--api-type azure needs --base-url (https://RESOURCE.openai.azure.com)")
 		}
-		oc = openai.DefaultAzureConfig(cfg.APIKey, cfg.BaseURL)
-		oc.APIVersion = cmp.Or(cfg.APIVersion, oc.APIVersion)
+		cfg.APIVersion = cmp.Or(cfg.APIVersion, "2023-05-15")
 	default:
 		return nil, fmt.Errorf("--api-type: %q is not one of openai, azure", cfg.APIType)
 	}
-	// go-openai appends the path to the base URL as a string, so a query in
-	// it would swallow the path: the transport adds it to every request
-	// instead, and the URL net/http quotes in its errors never holds it.
-	var query url.Values
-	if cfg.BaseURL != "" {
-		oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-		if u, err := url.Parse(oc.BaseURL); err == nil && u.RawQuery != "" {
-			query = u.Query()
-			u.RawQuery, u.ForceQuery = "", false
-			oc.BaseURL = strings.TrimRight(u.String(), "/")
-		}
-	}
+	c := &Client{cfg: cfg, base: "https://api.openai.com/v1", modelsPath: "/v1/models"}
 	// The default keeps 2 idle connections per host: every request in
 	// flight beyond them would pay a new TLS handshake.
 	dt := http.DefaultTransport.(*http.Transport).Clone()
 	dt.MaxIdleConnsPerHost = cfg.Concurrency
 	dt.MaxIdleConns = max(dt.MaxIdleConns, cfg.Concurrency)
-	var base http.RoundTripper = dt
+	var rt http.RoundTripper = dt
 	if cfg.HTTPClient != nil && cfg.HTTPClient.Transport != nil {
-		base = cfg.HTTPClient.Transport
+		rt = cfg.HTTPClient.Transport
+	}
+	// The path goes after the base URL, so a query in it is added to every
+	// request on the wire instead.
+	if cfg.BaseURL != "" {
+		c.base = strings.TrimRight(cfg.BaseURL, "/")
+		if u, err := url.Parse(c.base); err == nil && u.RawQuery != "" {
+			rt = withQuery{base: rt, query: u.Query()}
+			u.RawQuery, u.ForceQuery = "", false
+			c.base = strings.TrimRight(u.String(), "/")
+		}
 	}
 	// No client-wide timeout: each attempt has its own context deadline.
-	oc.HTTPClient = &http.Client{Transport: transport{base: base, query: query}}
-	c := &Client{cfg: cfg, oa: openai.NewClientWithConfig(oc), modelsPath: "/v1/models"}
+	c.http = &http.Client{Transport: rt}
 	if cfg.APIType == "azure" {
 		c.modelsPath = "/openai/models"
-	} else if u, err := url.Parse(oc.BaseURL); err == nil && u.Host != "" {
+	} else if u, err := url.Parse(c.base); err == nil && u.Host != "" {
 		c.modelsPath = strings.TrimRight(u.Path, "/") + "/models"
 	}
 	c.lim = newLimiter(cfg.Concurrency, cfg.RPM, cfg.TPM, cfg.MaxRetryAfter, c.backoff)
@@ -256,8 +254,7 @@ func (c *Client) nextBudget(budget, completion int) int {
 }
 
 // reasoningModel reports models whose OpenAI API takes
-// max_completion_tokens instead of max_tokens (go-openai refuses the
-// latter for them before sending).
+// max_completion_tokens instead of max_tokens.
 func reasoningModel(model string) bool {
 	return slices.ContainsFunc([]string{"o1", "o3", "o4", "gpt-5"}, func(p string) bool { return strings.HasPrefix(model, p) })
 }
@@ -272,17 +269,16 @@ var effortLadder = []string{"none", "minimal", "low"}
 // not know (vLLM, SGLang, llama.cpp, Ollama) or refuse them with a 400
 // naming the field (OpenAI, some gateways); a refused one is dropped and
 // the call sent again (see refusedSwitch).
-func (c *Client) switches(mode string) map[string]any {
+func (c *Client) switches(b *chatBody, mode string) {
 	if mode != "off" && mode != "on" {
-		return nil
+		return
 	}
 	ab := c.cfg.Abilities
 	on := mode == "on"
-	out := map[string]any{}
 	if !ab.Refused("chat_template_kwargs") {
 		// Qwen3 on vLLM/SGLang/llama.cpp reads enable_thinking;
 		// DeepSeek-V3.1 and Granite read thinking.
-		out["chat_template_kwargs"] = map[string]any{"enable_thinking": on, "thinking": on}
+		b.ChatTemplateKwargs = map[string]bool{"enable_thinking": on, "thinking": on}
 	}
 	efforts := effortLadder
 	if on {
@@ -290,30 +286,26 @@ func (c *Client) switches(mode string) map[string]any {
 	}
 	for _, e := range efforts {
 		if !ab.Refused("reasoning_effort") && !ab.Refused("reasoning_effort="+e) {
-			out["reasoning_effort"] = e
+			b.ReasoningEffort = e
 			break
 		}
 	}
-	return out
 }
 
 // refusedSwitch names the reasoning switch of those sent that a 400 or 422
 // refused, "" when the failure is not such a refusal. It reads what the
 // failed call sent, not what is known now: calls in flight when another
 // learned of the refusal must learn it too, not fail.
-func refusedSwitch(err error, sent map[string]any) string {
-	if len(sent) == 0 {
-		return ""
-	}
+func refusedSwitch(err error, sent chatBody) string {
 	var f *Failure
 	if !errors.As(err, &f) || (f.Status != 400 && f.Status != 422) {
 		return ""
 	}
 	msg := strings.ToLower(f.ServerMessage + " " + f.detail)
-	if _, ok := sent["chat_template_kwargs"]; ok && (strings.Contains(msg, "chat_template_kwargs") || strings.Contains(msg, "enable_thinking")) {
+	if sent.ChatTemplateKwargs != nil && (strings.Contains(msg, "chat_template_kwargs") || strings.Contains(msg, "enable_thinking")) {
 		return "chat_template_kwargs"
 	}
-	if e, ok := sent["reasoning_effort"].(string); ok && (strings.Contains(msg, "reasoning_effort") || strings.Contains(msg, "reasoning effort")) {
+	if e := sent.ReasoningEffort; e != "" && (strings.Contains(msg, "reasoning_effort") || strings.Contains(msg, "reasoning effort")) {
 		if strings.Contains(msg, "'"+e+"'") || strings.Contains(msg, `"`+e+`"`) || strings.Contains(msg, "value") {
 			return "reasoning_effort=" + e
 		}
@@ -322,67 +314,108 @@ func refusedSwitch(err error, sent map[string]any) string {
 	return ""
 }
 
+// chatBody is the body of a chat completion request. Temperature is sent
+// even when 0, which is not the servers' default.
+type chatBody struct {
+	Model               string          `json:"model"`
+	Messages            []eval.Message  `json:"messages"`
+	MaxTokens           int             `json:"max_tokens,omitempty"`
+	MaxCompletionTokens int             `json:"max_completion_tokens,omitempty"`
+	Temperature         float32         `json:"temperature"`
+	TopP                float32         `json:"top_p,omitempty"`
+	N                   int             `json:"n,omitempty"`
+	ResponseFormat      map[string]any  `json:"response_format,omitempty"`
+	Seed                *int            `json:"seed,omitempty"`
+	ReasoningEffort     string          `json:"reasoning_effort,omitempty"`
+	ChatTemplateKwargs  map[string]bool `json:"chat_template_kwargs,omitempty"`
+}
+
+// chatReply is what is read of a chat completion. The reasoning comes in
+// reasoning_content (DeepSeek, vLLM) or reasoning (Ollama, OpenRouter).
+type chatReply struct {
+	Choices []chatChoice `json:"choices"`
+	Usage   struct {
+		PromptTokens            int `json:"prompt_tokens"`
+		CompletionTokens        int `json:"completion_tokens"`
+		CompletionTokensDetails struct {
+			ReasoningTokens int `json:"reasoning_tokens"`
+		} `json:"completion_tokens_details"`
+	} `json:"usage"`
+}
+
+type chatChoice struct {
+	Index        int    `json:"index"`
+	FinishReason string `json:"finish_reason"`
+	Message      struct {
+		Content          looseText `json:"content"`
+		ReasoningContent string    `json:"reasoning_content"`
+		Reasoning        looseText `json:"reasoning"`
+	} `json:"message"`
+}
+
+// looseText is a string field that reads as "" when it is not a string
+// (content given as a list of parts, which no judge's answer uses).
+type looseText string
+
+func (t *looseText) UnmarshalJSON(data []byte) error {
+	var s string
+	if json.Unmarshal(data, &s) == nil {
+		*t = looseText(s)
+	}
+	return nil
+}
+
+// errFixedSampling is refused before sending, as go-openai refused it: the
+// reasoning models take no sampling settings but the defaults.
+var errFixedSampling = errors.New("this model has beta-limitations, temperature, top_p and n are fixed at 1, while presence_penalty and frequency_penalty are fixed at 0")
+
 // chatOnce is one call with retries at a completion budget; cut is set
 // when the reply ended at the token limit.
-func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int) (eval.ChatResponse, *cutReply, map[string]any, error) {
-	oreq := openai.ChatCompletionRequest{
-		Model:       req.Model,
-		Temperature: req.Temperature,
-		TopP:        req.TopP,
-		N:           req.N,
-		Seed:        req.Seed,
-	}
+func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int) (eval.ChatResponse, *cutReply, chatBody, error) {
+	body := chatBody{Model: req.Model, Messages: req.Messages, Temperature: req.Temperature, TopP: req.TopP, N: req.N, Seed: req.Seed}
 	if reasoningModel(req.Model) {
-		oreq.MaxCompletionTokens = budget
+		body.MaxCompletionTokens = budget
 	} else {
-		oreq.MaxTokens = budget
-	}
-	for _, m := range req.Messages {
-		oreq.Messages = append(oreq.Messages, openai.ChatCompletionMessage{Role: m.Role, Content: m.Content})
+		body.MaxTokens = budget
 	}
 	switch req.ResponseFormat.Type {
 	case "json_schema":
-		oreq.ResponseFormat = &openai.ChatCompletionResponseFormat{
-			Type: openai.ChatCompletionResponseFormatTypeJSONSchema,
-			JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{
-				Name: req.ResponseFormat.Name, Schema: req.ResponseFormat.Schema, Strict: true,
-			},
-		}
+		body.ResponseFormat = map[string]any{"type": "json_schema",
+			"json_schema": map[string]any{"name": req.ResponseFormat.Name, "schema": req.ResponseFormat.Schema, "strict": true}}
 	case "json_object":
-		oreq.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
+		body.ResponseFormat = map[string]any{"type": "json_object"}
 	}
-	extra := c.switches(req.Reasoning)
+	c.switches(&body, req.Reasoning)
 	var out eval.ChatResponse
 	var cut *cutReply
 	err := c.retry(ctx, req.Task, req.Model, estimateChat(req, budget), func(actx context.Context, a *attempt) (int, error) {
-		a.temperature = &req.Temperature
-		a.extra = extra
+		if reasoningModel(req.Model) && (req.Temperature > 0 && req.Temperature != 1 || req.TopP > 0 && req.TopP != 1 || req.N > 1) {
+			return 0, errFixedSampling
+		}
 		a.maxReply = c.cfg.MaxReplyBytes
 		start := time.Now()
-		resp, err := c.oa.CreateChatCompletion(actx, oreq)
-		if err != nil {
-			return 0, undecodable(err)
+		var resp chatReply
+		if err := c.post(actx, a, "/chat/completions", req.Model, body, &resp); err != nil {
+			return 0, err
 		}
 		used := resp.Usage.PromptTokens + resp.Usage.CompletionTokens
 		out = eval.ChatResponse{
-			Usage:     eval.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens},
+			Usage: eval.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens,
+				ReasoningTokens: resp.Usage.CompletionTokensDetails.ReasoningTokens},
 			LatencyMS: time.Since(start).Milliseconds(),
 		}
-		if d := resp.Usage.CompletionTokensDetails; d != nil {
-			out.Usage.ReasoningTokens = d.ReasoningTokens
-		}
-		slices.SortStableFunc(resp.Choices, func(x, y openai.ChatCompletionChoice) int { return cmp.Compare(x.Index, y.Index) })
+		slices.SortStableFunc(resp.Choices, func(x, y chatChoice) int { return cmp.Compare(x.Index, y.Index) })
 		var reasoned bool
 		for _, ch := range resp.Choices {
-			answer, reasoning, open := SplitReasoning(ch.Message.Content)
+			answer, reasoning, open := SplitReasoning(string(ch.Message.Content))
 			// One field or the other: a server that fills both with the
 			// same text must not count it twice.
-			r := cmp.Or(strings.TrimSpace(ch.Message.ReasoningContent), strings.TrimSpace(a.reasoning[ch.Index]))
+			r := cmp.Or(strings.TrimSpace(ch.Message.ReasoningContent), strings.TrimSpace(string(ch.Message.Reasoning)))
 			if r != "" {
 				reasoning = strings.TrimSpace(r + "\n\n" + reasoning)
 			}
 			reasoned = reasoned || reasoning != ""
-			if ch.FinishReason == openai.FinishReasonLength {
+			if ch.FinishReason == "length" {
 				// Asked again with a larger budget: the limiter counts
 				// the tokens, the caller pays them, nothing is validated.
 				cut = &cutReply{completion: resp.Usage.CompletionTokens / max(len(resp.Choices), 1), reasoning: open || answer == ""}
@@ -401,7 +434,7 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 			}
 			out.Choices = append(out.Choices, answer)
 			out.Reasoning = append(out.Reasoning, reasoning)
-			out.FinishReasons = append(out.FinishReasons, string(ch.FinishReason))
+			out.FinishReasons = append(out.FinishReasons, ch.FinishReason)
 		}
 		if len(out.Choices) == 0 {
 			return used, &contentError{status: eval.StatusParseError, msg: "the reply has no choices"}
@@ -414,7 +447,49 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 		c.measureReasoning(out)
 		return used, nil
 	})
-	return out, cut, extra, err
+	return out, cut, body, err
+}
+
+// embedBody is the body of an embeddings request.
+type embedBody struct {
+	Input          []string `json:"input"`
+	Model          string   `json:"model"`
+	EncodingFormat string   `json:"encoding_format,omitempty"`
+	Dimensions     int      `json:"dimensions,omitempty"`
+}
+
+type embedReply struct {
+	Data []struct {
+		Index     int    `json:"index"`
+		Embedding vector `json:"embedding"`
+	} `json:"data"`
+	Usage struct {
+		PromptTokens int `json:"prompt_tokens"`
+	} `json:"usage"`
+}
+
+// vector is an embedding given as floats, or as base64 of little-endian
+// float32s, whichever was asked.
+type vector []float64
+
+func (v *vector) UnmarshalJSON(data []byte) error {
+	var fs []float32
+	var s string
+	if json.Unmarshal(data, &s) == nil {
+		raw, err := base64.StdEncoding.DecodeString(s)
+		if err != nil || len(raw)%4 != 0 {
+			return &json.UnmarshalTypeError{Value: "string (not base64 of float32s)", Type: reflect.TypeFor[[]float32]()}
+		}
+		fs = make([]float32, len(raw)/4)
+		_, _ = binary.Decode(raw, binary.LittleEndian, fs) // cannot fail: raw is exactly fs's size
+	} else if err := json.Unmarshal(data, &fs); err != nil {
+		return err
+	}
+	*v = make(vector, len(fs))
+	for i, f := range fs {
+		(*v)[i] = float64(f)
+	}
+	return nil
 }
 
 // Embed implements eval.ChatClient.
@@ -422,9 +497,9 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 	if len(req.Texts) == 0 {
 		return eval.EmbedResponse{}, nil
 	}
-	format := openai.EmbeddingEncodingFormatFloat
+	body := embedBody{Input: req.Texts, Model: req.Model, EncodingFormat: "float", Dimensions: req.Dimensions}
 	if c.cfg.EmbeddingFormat == "base64" {
-		format = openai.EmbeddingEncodingFormatBase64
+		body.EncodingFormat = "base64"
 	}
 	tokens := 0
 	for _, t := range req.Texts {
@@ -432,15 +507,12 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 	}
 	var out eval.EmbedResponse
 	err := c.retry(ctx, "embeddings", req.Model, tokens, func(actx context.Context, a *attempt) (int, error) {
-		a.floats = format == openai.EmbeddingEncodingFormatFloat
 		a.maxReply = c.cfg.MaxReplyBytes + EmbedReplyBytesPerText*int64(len(req.Texts))
 		a.maxReplyNote = fmt.Sprintf("--max-reply-bytes %d plus %d for each of the %d texts", c.cfg.MaxReplyBytes, EmbedReplyBytesPerText, len(req.Texts))
 		start := time.Now()
-		resp, err := c.oa.CreateEmbeddings(actx, openai.EmbeddingRequestStrings{
-			Input: req.Texts, Model: openai.EmbeddingModel(req.Model), EncodingFormat: format, Dimensions: req.Dimensions,
-		})
-		if err != nil {
-			return 0, undecodable(err)
+		var resp embedReply
+		if err := c.post(actx, a, "/embeddings", req.Model, body, &resp); err != nil {
+			return 0, err
 		}
 		used := resp.Usage.PromptTokens
 		if len(resp.Data) != len(req.Texts) {
@@ -455,11 +527,7 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 			if idx < 0 || idx >= len(vecs) || vecs[idx] != nil {
 				idx = i // servers that omit index: trust the order
 			}
-			v := make([]float64, len(d.Embedding))
-			for k, f := range d.Embedding {
-				v[k] = float64(f)
-			}
-			vecs[idx] = v
+			vecs[idx] = d.Embedding
 		}
 		out = eval.EmbedResponse{Vectors: vecs, Usage: eval.Usage{PromptTokens: resp.Usage.PromptTokens}, LatencyMS: time.Since(start).Milliseconds()}
 		return used, nil
@@ -476,19 +544,17 @@ type contentError struct {
 
 func (e *contentError) Error() string { return e.msg }
 
-// undecodable marks a 2xx reply whose body is not the JSON go-openai
-// expects (a body cut mid-value, text that is not JSON) as a malformed reply.
-// The transport has read the whole body before go-openai decodes it, so an
-// unexpected EOF that does not come through the http.Client (a *url.Error)
-// is the JSON ending early, not the connection.
+// undecodable marks a 2xx reply whose body is not the JSON expected (a
+// body cut mid-value, text that is not JSON) as a malformed reply. The
+// body was read whole before it was decoded, so an unexpected EOF is the
+// JSON ending early, not the connection.
 func undecodable(err error) error {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
-	var ue *url.Error
 	switch {
 	case errors.As(err, &syn) || errors.As(err, &typ):
 		return &contentError{status: eval.StatusParseError, msg: "the reply body is not valid JSON: " + err.Error()}
-	case errors.Is(err, io.ErrUnexpectedEOF) && !errors.As(err, &ue):
+	case errors.Is(err, io.ErrUnexpectedEOF):
 		return &contentError{status: eval.StatusParseError, msg: "the reply body is not valid JSON: it ends in the middle of a value"}
 	}
 	return err
@@ -509,7 +575,7 @@ func (c *Client) retry(ctx context.Context, task, model string, tokens int, call
 			return c.final(task, classify(err, facts{}), n)
 		}
 		a := &attempt{}
-		actx, cancel := context.WithTimeout(context.WithValue(ctx, attemptKey{}, a), c.cfg.RequestTimeout)
+		actx, cancel := context.WithTimeout(ctx, c.cfg.RequestTimeout)
 		used, err := call(actx, a)
 		timedOut := errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
 		cancel()

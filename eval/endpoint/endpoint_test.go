@@ -1,7 +1,6 @@
 package endpoint
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,12 +8,9 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/ragscope/ragscope/eval"
 )
@@ -60,13 +56,13 @@ func TestRetryable(t *testing.T) {
 		err  error
 		want bool
 	}{
-		{"429", &openai.APIError{HTTPStatusCode: 429}, true},
-		{"500", &openai.APIError{HTTPStatusCode: 500}, true},
-		{"503 as request error", &openai.RequestError{HTTPStatusCode: 503}, true},
-		{"408", &openai.APIError{HTTPStatusCode: 408}, true},
-		{"400", &openai.APIError{HTTPStatusCode: 400}, false},
-		{"401", &openai.APIError{HTTPStatusCode: 401}, false},
-		{"404 model", &openai.RequestError{HTTPStatusCode: 404}, false},
+		{"429", &httpError{status: 429}, true},
+		{"500", &httpError{status: 500}, true},
+		{"503", &httpError{status: 503}, true},
+		{"408", &httpError{status: 408}, true},
+		{"400", &httpError{status: 400}, false},
+		{"401", &httpError{status: 401}, false},
+		{"404 model", &httpError{status: 404}, false},
 		{"truncated reply", &contentError{status: eval.StatusParseError, msg: "cut"}, true},
 		{"wrong vector count", &contentError{status: eval.StatusJudgeError, msg: "n"}, false},
 		{"connection reset", fmt.Errorf("read: %w", errors.New("connection reset by peer")), true},
@@ -115,36 +111,5 @@ func TestConfigErrors(t *testing.T) {
 	}
 	if _, err := New(Config{APIType: "azure"}); err == nil {
 		t.Error("azure without a base URL accepted")
-	}
-}
-
-func TestSetTemperature(t *testing.T) {
-	cases := []struct {
-		body string
-		temp float32
-		want string
-	}{
-		{`{"model":"m"}`, 0, `{"temperature":0,"model":"m"}`},
-		{`{}`, 0, `{"temperature":0}`},
-		{`{"model":"m","temperature":0.7}`, 0.7, `{"model":"m","temperature":0.7}`},
-		// A prompt that mentions the key keeps it escaped, so it is still added.
-		{`{"messages":[{"content":"set \"temperature\": 1"}]}`, 0, `{"temperature":0,"messages":[{"content":"set \"temperature\": 1"}]}`},
-	}
-	for _, tc := range cases {
-		req, err := http.NewRequest("POST", "http://x/v1/chat/completions", strings.NewReader(tc.body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := rewriteBody(req, &tc.temp, nil); err != nil {
-			t.Fatal(err)
-		}
-		got, _ := io.ReadAll(req.Body)
-		if string(got) != tc.want || req.ContentLength != int64(len(tc.want)) {
-			t.Errorf("%s: %s (length %d)", tc.body, got, req.ContentLength)
-		}
-		var v map[string]any
-		if err := json.Unmarshal(got, &v); err != nil {
-			t.Errorf("%s: not JSON any more: %v", tc.body, err)
-		}
 	}
 }

@@ -21,8 +21,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	openai "github.com/sashabaranov/go-openai"
-
 	"github.com/ragscope/ragscope/eval"
 )
 
@@ -143,8 +141,6 @@ func classify(err error, fx facts) *Failure {
 		ce  *contentError
 		big *replyTooLarge
 		he  *httpError
-		api *openai.APIError
-		re  *openai.RequestError
 		dns *net.DNSError
 	)
 	switch {
@@ -162,10 +158,6 @@ func classify(err error, fx facts) *Failure {
 		f.Kind, f.detail = KindReplyTooLarge, big.Error()
 	case errors.As(err, &he):
 		fromReply(f, he.status, he.body, he.html, he.retryAfter, fx)
-	case errors.As(err, &api):
-		fromReply(f, api.HTTPStatusCode, apiErrorBody(api), false, 0, fx)
-	case errors.As(err, &re):
-		fromReply(f, re.HTTPStatusCode, re.Body, isHTML("", re.Body), 0, fx)
 	case errors.As(err, &dns) && !dns.IsTimeout:
 		f.Kind, f.detail = KindUnreachable, fmt.Sprintf("cannot resolve %s: %s", cmp.Or(fx.host, dns.Name), dns.Err)
 		f.Hint = "is the host name in --base-url right?"
@@ -346,11 +338,6 @@ func jsonText(raw json.RawMessage) string {
 		return strings.Join(list, ", ")
 	}
 	return ""
-}
-
-func apiErrorBody(api *openai.APIError) []byte {
-	b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": api.Message, "type": api.Type, "code": api.Code}})
-	return b
 }
 
 var (

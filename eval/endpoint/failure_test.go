@@ -91,7 +91,7 @@ func TestServerErrorsKept(t *testing.T) {
 }
 
 // TestEmbeddingsErrorObject: the same for the embeddings endpoint, where
-// go-openai saw no data and ragscope said "0 vectors for 2 texts".
+// the reply would otherwise read as no data ("0 vectors for 2 texts").
 func TestEmbeddingsErrorObject(t *testing.T) {
 	srv := fakejudge.New(fakejudge.Generic)
 	defer srv.Close()

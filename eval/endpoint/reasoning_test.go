@@ -123,19 +123,3 @@ func TestConcurrentCallsLearnARefusedSwitch(t *testing.T) {
 		}
 	}
 }
-
-// A body's key is found wherever its chunks split it.
-func TestBodyContainsAcrossChunks(t *testing.T) {
-	needle := []byte(`"reasoning"`)
-	whole := []byte(`{"choices":[{"message":{"reasoning":"x"}}]}`)
-	at := strings.Index(string(whole), string(needle))
-	for cut := 0; cut <= len(whole); cut++ {
-		b := &body{chunks: [][]byte{whole[:cut], whole[cut:]}, n: int64(len(whole))}
-		if !b.contains(needle) {
-			t.Fatalf("cut at %d (key at %d): not found", cut, at)
-		}
-	}
-	if (&body{chunks: [][]byte{[]byte(`{"reason`), []byte(`":1}`)}}).contains(needle) {
-		t.Fatal("found a key that is not there")
-	}
-}

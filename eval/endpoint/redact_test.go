@@ -163,8 +163,8 @@ func TestSecretsNeverLeave(t *testing.T) {
 }
 
 // TestBaseURLQuery: a query in the base URL goes on every request, after
-// the path, beside the query go-openai adds; go-openai alone glued the path
-// after it, inside the query's value.
+// the path, beside the query the client adds; glued to the base URL, the
+// path would land inside the query's value.
 func TestBaseURLQuery(t *testing.T) {
 	srv := fakejudge.New(fakejudge.Generic)
 	defer srv.Close()

@@ -2,8 +2,8 @@ package endpoint
 
 import (
 	"bytes"
-	"encoding/base64"
-	"encoding/binary"
+	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,108 +16,108 @@ import (
 	"time"
 )
 
-// transport does for go-openai's HTTP traffic what go-openai does not:
-//   - it writes the temperature into a chat body even when 0 (go-openai
-//     drops it as empty), and the reasoning switches past go-openai's
-//     checks of reasoning_effort;
-//   - it reads a 2xx body whole up to a cap and refuses a Content-Length
-//     over the cap unread (go-openai reads whatever arrives);
-//   - it turns error statuses, HTML pages and 200s carrying an error object
-//     into an *httpError that keeps what go-openai's errors hide
-//     (Retry-After, the content type, the error object);
-//   - it accepts base64 embeddings when floats were asked, and reads the
-//     "reasoning" field (Ollama, OpenRouter, vLLM) go-openai does not decode.
-type transport struct {
-	base http.RoundTripper
-	// query is the base URL's query string, added to every request.
+// post sends body as JSON to the API path (/chat/completions,
+// /embeddings) for model, and decodes a 2xx reply into out. It reads the
+// reply whole up to a cap, refusing a Content-Length over the cap unread,
+// and turns error statuses, HTML pages and 2xx replies carrying an error
+// object into an *httpError that keeps what the classification needs
+// (Retry-After, the content type, the error object).
+func (c *Client) post(ctx context.Context, a *attempt, path, model string, body, out any) error {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url(path, model), bytes.NewReader(b))
+	if err != nil {
+		return err
+	}
+	a.host, a.endpoint = req.URL.Host, req.URL.Host+req.URL.Path
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Content-Type", "application/json")
+	if c.cfg.APIType == "azure" {
+		req.Header.Set("api-key", c.cfg.APIKey)
+	} else if c.cfg.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	limit := orDefault(a.maxReply, DefaultMaxReplyBytes)
+	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
+		return readHTTPError(resp, min(int64(sniffBytes), limit))
+	}
+	if resp.ContentLength > limit {
+		return &replyTooLarge{declared: resp.ContentLength, limit: limit, note: a.maxReplyNote}
+	}
+	reply, err := readCapped(resp.Body, limit, a.maxReplyNote)
+	if err != nil {
+		// As net/http quotes a failure of the request it sent.
+		return &url.Error{Op: "Post", URL: req.URL.String(), Err: err}
+	}
+	head := reply.head(sniffBytes)
+	if html := isHTML(resp.Header.Get("Content-Type"), head); html || (reply.n <= sniffBytes && errorObject(head)) {
+		return &httpError{status: resp.StatusCode, body: head, html: html}
+	}
+	return undecodable(json.NewDecoder(reply.reader()).Decode(out))
+}
+
+// url is where a call of the API path for model goes: Azure names the
+// deployment in the path and the API version in the query.
+func (c *Client) url(path, model string) string {
+	if c.cfg.APIType != "azure" {
+		return c.base + path
+	}
+	return c.base + "/openai/deployments/" + azureDeployment(model) + path + "?" + url.Values{"api-version": {c.cfg.APIVersion}}.Encode()
+}
+
+// azureDeployment is the deployment named after model, as go-openai
+// named it: without ':', and without '.' in a 3.5 model's name.
+func azureDeployment(model string) string {
+	if strings.Contains(model, "3.5") {
+		model = strings.ReplaceAll(model, ".", "")
+	}
+	return cmp.Or(strings.ReplaceAll(model, ":", ""), "UNKNOWN")
+}
+
+// withQuery adds the base URL's query to every request on the wire, where
+// the request has not set the parameter: the URL net/http quotes in its
+// errors never holds it.
+type withQuery struct {
+	base  http.RoundTripper
 	query url.Values
 }
 
-type attemptKey struct{}
+func (t withQuery) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	q := req.URL.Query()
+	for k, vs := range t.query {
+		if _, set := q[k]; !set {
+			q[k] = vs
+		}
+	}
+	req.URL.RawQuery = q.Encode()
+	return t.base.RoundTrip(req)
+}
 
-// attempt carries per-attempt facts between the retry loop and the transport.
+// attempt carries per-attempt facts between the retry loop and the call.
 type attempt struct {
-	temperature *float32
-	// extra are body fields to add to a chat request (reasoning switches).
-	extra map[string]any
-	// reasoning is each choice's "reasoning" field, by choice index.
-	reasoning map[int]string
-	// floats: embeddings were asked as floats; base64 replies are converted.
-	floats bool
 	// maxReply caps the body; maxReplyNote says how the cap was sized, for
 	// the error.
 	maxReply     int64
 	maxReplyNote string
-	// host (host:port) and endpoint (host and path) of the request, set by
-	// the transport, for errors that must not quote the query string.
+	// host (host:port) and endpoint (host and path) of the request, for
+	// errors that must not quote the query string.
 	host, endpoint string
 }
 
-// sniffBytes is how much of a reply is looked at before go-openai decodes
-// it: error objects and error pages are small, so a reply longer than this
-// is not one.
+// sniffBytes is how much of a reply is looked at before it is decoded:
+// error objects and error pages are small, so a reply longer than this is
+// not one.
 const sniffBytes = 64 << 10
 
-func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	a, _ := req.Context().Value(attemptKey{}).(*attempt)
-	if a == nil {
-		a = &attempt{}
-	}
-	a.host, a.endpoint = req.URL.Host, req.URL.Host+req.URL.Path
-	if len(t.query) > 0 {
-		req = req.Clone(req.Context())
-		q := req.URL.Query()
-		for k, vs := range t.query {
-			if _, set := q[k]; !set {
-				q[k] = vs
-			}
-		}
-		req.URL.RawQuery = q.Encode()
-	}
-	chat := strings.HasSuffix(req.URL.Path, "/chat/completions")
-	if (a.temperature != nil || len(a.extra) > 0) && req.Body != nil && chat {
-		if err := rewriteBody(req, a.temperature, a.extra); err != nil {
-			return nil, err
-		}
-	}
-	resp, err := t.base.RoundTrip(req)
-	if err != nil {
-		return nil, err
-	}
-	limit := orDefault(a.maxReply, DefaultMaxReplyBytes)
-	if resp.StatusCode >= 400 {
-		return nil, readHTTPError(resp, min(int64(sniffBytes), limit))
-	}
-	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
-		return resp, nil // redirects are the http.Client's business
-	}
-	if resp.ContentLength > limit {
-		resp.Body.Close()
-		return nil, &replyTooLarge{declared: resp.ContentLength, limit: limit, note: a.maxReplyNote}
-	}
-	body, err := readCapped(resp.Body, limit, a.maxReplyNote)
-	resp.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	head := body.head(sniffBytes)
-	if html := isHTML(resp.Header.Get("Content-Type"), head); html || (body.n <= sniffBytes && errorObject(head)) {
-		return nil, &httpError{status: resp.StatusCode, body: head, html: html}
-	}
-	resp.Body = io.NopCloser(body.reader())
-	resp.ContentLength = body.n
-	if chat {
-		a.reasoning = reasoningFields(body)
-	}
-	if a.floats && strings.HasSuffix(req.URL.Path, "/embeddings") {
-		if err := floatEmbeddings(resp); err != nil {
-			return nil, err
-		}
-	}
-	return resp, nil
-}
-
-// httpError is a reply that is not the JSON go-openai expects: an error
+// httpError is a reply that is not the JSON expected: an error
 // status, an HTML page, or a 2xx that carries an error object.
 type httpError struct {
 	status     int
@@ -189,8 +189,8 @@ const DefaultMaxReplyBytes = 8 << 20
 const EmbedReplyBytesPerText = 128 << 10
 
 // body is a reply read whole, in chunks that grow to a ceiling, so that a
-// body over the cap fails having held no more than the cap (go-openai's
-// decoder grows its buffer by doubling) and a large one costs few
+// body over the cap fails having held no more than the cap (a growing
+// buffer doubles) and a large one costs few
 // allocations.
 type body struct {
 	chunks [][]byte
@@ -231,19 +231,6 @@ func readCapped(r io.Reader, limit int64, note string) (*body, error) {
 		}
 		size = min(size*2, maxChunk)
 	}
-}
-
-// contains reports whether the body holds needle, across its chunks'
-// boundaries too.
-func (b *body) contains(needle []byte) bool {
-	var tail []byte // the end of the previous chunk, too short to hold needle
-	for _, c := range b.chunks {
-		if bytes.Contains(c, needle) || bytes.Contains(append(tail, c[:min(len(c), len(needle)-1)]...), needle) {
-			return true
-		}
-		tail = append([]byte(nil), c[max(0, len(c)-len(needle)+1):]...)
-	}
-	return false
 }
 
 // head is the first n bytes at most, in one slice: the first chunk's
@@ -296,69 +283,6 @@ func byteSize(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// rewriteBody adds the temperature when go-openai left it out and the
-// extra fields to a chat request's body.
-func rewriteBody(req *http.Request, temp *float32, extra map[string]any) error {
-	body, err := io.ReadAll(req.Body)
-	req.Body.Close()
-	if err != nil {
-		return err
-	}
-	// go-openai leaves the field out only when it is 0. The bytes
-	// "temperature": can only be a key: inside a JSON string the quotes
-	// would be escaped. So a byte search, not a parse of the whole body.
-	var fields []string
-	if temp != nil && !bytes.Contains(body, []byte(`"temperature":`)) {
-		fields = append(fields, `"temperature":`+strconv.FormatFloat(float64(*temp), 'g', -1, 32))
-	}
-	if len(extra) > 0 {
-		// A map marshals with its keys sorted: the members, braces off.
-		m, err := json.Marshal(extra)
-		if err != nil {
-			return err
-		}
-		fields = append(fields, string(m[1:len(m)-1]))
-	}
-	if len(fields) > 0 && bytes.HasPrefix(body, []byte("{")) {
-		field := strings.Join(fields, ",")
-		if len(body) > 2 {
-			field += ","
-		}
-		body = append([]byte("{"+field), body[1:]...)
-	}
-	req.Body = io.NopCloser(bytes.NewReader(body))
-	req.ContentLength = int64(len(body))
-	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
-	return nil
-}
-
-// reasoningFields reads the "reasoning" field of each choice's message,
-// which go-openai does not decode; nil when the body has none.
-func reasoningFields(b *body) map[int]string {
-	if !b.contains([]byte(`"reasoning"`)) {
-		return nil // most replies: no copy of the body
-	}
-	raw, _ := io.ReadAll(b.reader())
-	var v struct {
-		Choices []struct {
-			Index   int `json:"index"`
-			Message struct {
-				Reasoning string `json:"reasoning"`
-			} `json:"message"`
-		} `json:"choices"`
-	}
-	if json.Unmarshal(raw, &v) != nil {
-		return nil
-	}
-	out := map[int]string{}
-	for _, c := range v.Choices {
-		if c.Message.Reasoning != "" {
-			out[c.Index] = c.Message.Reasoning
-		}
-	}
-	return out
-}
-
 // parseRetryAfter reads Retry-After as seconds or an HTTP date; 0 when absent.
 func parseRetryAfter(h http.Header, now time.Time) time.Duration {
 	v := strings.TrimSpace(h.Get("Retry-After"))
@@ -376,44 +300,4 @@ func parseRetryAfter(h http.Header, now time.Time) time.Duration {
 		return max(t.Sub(now), 0)
 	}
 	return 0
-}
-
-// floatEmbeddings rewrites base64 embedding vectors into float arrays.
-func floatEmbeddings(resp *http.Response) error {
-	body, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		return err
-	}
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	var rest map[string]json.RawMessage
-	var data []map[string]json.RawMessage
-	if json.Unmarshal(body, &rest) != nil || json.Unmarshal(rest["data"], &data) != nil {
-		return nil
-	}
-	changed := false
-	for _, d := range data {
-		var s string
-		if json.Unmarshal(d["embedding"], &s) != nil {
-			continue
-		}
-		raw, err := base64.StdEncoding.DecodeString(s)
-		if err != nil || len(raw)%4 != 0 {
-			continue
-		}
-		vec := make([]float32, len(raw)/4)
-		_, _ = binary.Decode(raw, binary.LittleEndian, vec) // cannot fail: raw is exactly vec's size
-		d["embedding"], _ = json.Marshal(vec)
-		changed = true
-	}
-	if !changed {
-		return nil
-	}
-	// Neither can fail: every value is valid JSON already.
-	rest["data"], _ = json.Marshal(data)
-	nb, _ := json.Marshal(rest)
-	resp.Body = io.NopCloser(bytes.NewReader(nb))
-	resp.ContentLength = int64(len(nb))
-	resp.Header.Del("Content-Length")
-	return nil
 }

@@ -35,11 +35,7 @@ type standaloneReply struct {
 
 // Standalone implements eval.ConversationJudge (conversation_standalone_question).
 func (j *Judge) Standalone(ctx context.Context, s *eval.Sample) (string, error) {
-	req, err := j.request(s, prompts.TaskConversationStandalone, prompts.Data{Question: s.Question, History: history(s)})
-	if err != nil {
-		return "", err
-	}
-	out, _, err := send(ctx, j, req, func(r *standaloneReply) error {
+	out, _, err := ask(ctx, j, s, prompts.TaskConversationStandalone, prompts.Data{Question: s.Question, History: history(s)}, func(r *standaloneReply) error {
 		if r.Question == nil {
 			return errors.New(`missing field "question"`)
 		}
@@ -126,11 +122,8 @@ func checkHistory(r *historyReply) error {
 // one call for every statement, answered one entry each, re-asked once
 // when the count is wrong.
 func (j *Judge) LookBack(ctx context.Context, s *eval.Sample, statements []string) ([]eval.HistoryVerdict, bool, error) {
-	req, err := j.request(s, prompts.TaskConversationHistoryVerdict, prompts.Data{Question: s.AskedQuestion(), History: history(s), Statements: statements})
-	if err != nil {
-		return nil, false, err
-	}
-	out, err := sendCounted(ctx, j, s, req, checkHistory, len(statements), func(r *historyReply) int { return len(r.Statements) })
+	d := prompts.Data{Question: s.AskedQuestion(), History: history(s), Statements: statements}
+	out, err := sendCounted(ctx, j, s, prompts.TaskConversationHistoryVerdict, d, checkHistory, func(r *historyReply) int { return len(r.Statements) })
 	if err != nil {
 		return nil, false, err
 	}

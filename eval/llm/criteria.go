@@ -91,10 +91,6 @@ func (j *Judge) rubric(ctx context.Context, s *eval.Sample, c *criteria.Criterio
 	for _, l := range c.Levels {
 		d.Levels = append(d.Levels, prompts.Level{Score: l.Score, Description: l.Description.In(lang)})
 	}
-	req, err := j.request(s, prompts.TaskCriterionRubric, d)
-	if err != nil {
-		return nil, err
-	}
 	// A level off the scale is a reply that breaks the contract: retried,
 	// never scored as the nearest level.
 	check := func(r *rubricReply) error {
@@ -104,7 +100,7 @@ func (j *Judge) rubric(ctx context.Context, s *eval.Sample, c *criteria.Criterio
 		_, _, err := c.RubricScore(*r.Level, lang)
 		return err
 	}
-	r, _, err := send(ctx, j, req, check)
+	r, _, err := ask(ctx, j, s, prompts.TaskCriterionRubric, d, check)
 	if err != nil {
 		return nil, err
 	}
@@ -116,14 +112,10 @@ func (j *Judge) checklist(ctx context.Context, s *eval.Sample, c *criteria.Crite
 	for _, it := range c.Items {
 		d.Items = append(d.Items, it.In(lang))
 	}
-	req, err := j.request(s, prompts.TaskCriterionChecklist, d)
-	if err != nil {
-		return nil, err
-	}
 	check := func(r *checklistReply) error {
 		return checkList("items", r.Items, "verdict", func(it checklistItem) *bit { return it.Verdict })
 	}
-	r, err := sendCounted(ctx, j, s, req, check, len(d.Items), func(r *checklistReply) int { return len(r.Items) })
+	r, err := sendCounted(ctx, j, s, prompts.TaskCriterionChecklist, d, check, func(r *checklistReply) int { return len(r.Items) })
 	if err != nil {
 		return nil, err
 	}

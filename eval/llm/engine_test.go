@@ -378,7 +378,7 @@ func TestJSONSchemaRequestShape(t *testing.T) {
 		if rf["type"] != "json_schema" || js["name"] != r.Task || js["strict"] != true || js["schema"] == nil {
 			t.Fatalf("response_format %v", rf)
 		}
-		// go-openai drops temperature 0; the judge must send it anyway.
+		// Temperature 0 is not the servers' default: it must be sent.
 		if r.Temperature == nil || *r.Temperature != 0 {
 			t.Fatalf("temperature not sent explicitly: %v", r.Raw["temperature"])
 		}

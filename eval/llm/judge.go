@@ -176,6 +176,15 @@ func RefusedFormat(err error) bool {
 		func(w string) bool { return strings.Contains(msg, w) })
 }
 
+// ask renders task's prompt for a sample and sends it.
+func ask[T any](ctx context.Context, j *Judge, s *eval.Sample, task string, d prompts.Data, check func(*T) error) (*T, eval.ChatResponse, error) {
+	req, err := j.request(s, task, d)
+	if err != nil {
+		return nil, eval.ChatResponse{}, err
+	}
+	return send(ctx, j, req, check)
+}
+
 // send makes a call and decodes its first choice into out. validate checks a
 // decoded reply; a reply that fails it is retried below the cache (and never
 // cached), and ends as parse_error when retries run out.
@@ -270,11 +279,7 @@ func (j *Judge) statements(ctx context.Context, s *eval.Sample, text string) ([]
 		// view, so that "it does not change" is written out in full.
 		d.History = history(s)
 	}
-	req, err := j.request(s, prompts.TaskFaithfulnessStatements, d)
-	if err != nil {
-		return nil, err
-	}
-	out, _, err := send(ctx, j, req, func(r *statementsReply) error {
+	out, _, err := ask(ctx, j, s, prompts.TaskFaithfulnessStatements, d, func(r *statementsReply) error {
 		return checkList("statements", r.Statements, "", nil)
 	})
 	if err != nil {
@@ -306,17 +311,13 @@ func (j *Judge) Verdicts(ctx context.Context, s *eval.Sample, statements []strin
 // "verdicts" without (entailment_verdicts, whose schema asks for none and
 // none is read).
 func (j *Judge) verdicts(ctx context.Context, s *eval.Sample, task string, d prompts.Data) ([]eval.StatementVerdict, error) {
-	req, err := j.request(s, task, d)
-	if err != nil {
-		return nil, err
-	}
 	entail := task == prompts.TaskEntailmentVerdicts
 	key, list := "statements", func(r *verdictsReply) []verdictItem { return r.Statements }
 	if entail {
 		key, list = "verdicts", func(r *verdictsReply) []verdictItem { return r.Verdicts }
 	}
 	check := func(r *verdictsReply) error { return checkList(key, list(r), "verdict", verdictOf) }
-	out, err := sendCounted(ctx, j, s, req, check, len(d.Statements), func(r *verdictsReply) int { return len(list(r)) })
+	out, err := sendCounted(ctx, j, s, task, d, check, func(r *verdictsReply) int { return len(list(r)) })
 	if err != nil {
 		return nil, err
 	}
@@ -331,11 +332,16 @@ func (j *Judge) verdicts(ctx context.Context, s *eval.Sample, task string, d pro
 	return verdicts, nil
 }
 
-// sendCounted sends a request whose reply must hold one verdict per
-// statement sent (count reads how many it holds). A reply of the wrong
-// length is re-asked once with the count spelled out, then ends as
+// sendCounted asks task, whose reply must hold one verdict per statement
+// (or checklist item) of d (count reads how many it holds). A reply of the
+// wrong length is re-asked once with the count spelled out, then ends as
 // parse_error.
-func sendCounted[T any](ctx context.Context, j *Judge, s *eval.Sample, req eval.ChatRequest, check func(*T) error, want int, count func(*T) int) (*T, error) {
+func sendCounted[T any](ctx context.Context, j *Judge, s *eval.Sample, task string, d prompts.Data, check func(*T) error, count func(*T) int) (*T, error) {
+	req, err := j.request(s, task, d)
+	if err != nil {
+		return nil, err
+	}
+	want := max(len(d.Statements), len(d.Items))
 	out, resp, err := send(ctx, j, req, check)
 	if err != nil {
 		return nil, err
@@ -465,14 +471,10 @@ func (j *Judge) UtilizationVerdict(ctx context.Context, s *eval.Sample, rank int
 // chunkVerdict asks task, a one-chunk verdict ({"reason", "verdict"}),
 // of the chunk at rank; the template decides what it is judged against.
 func (j *Judge) chunkVerdict(ctx context.Context, s *eval.Sample, rank int, task string) (eval.ChunkVerdict, error) {
-	req, err := j.request(s, task, prompts.Data{
+	out, resp, err := ask(ctx, j, s, task, prompts.Data{
 		Question: s.Question, Answer: s.Answer, Reference: s.Reference, Contexts: s.Contexts,
 		Chunk: s.Contexts[rank-1], Rank: rank,
-	})
-	if err != nil {
-		return eval.ChunkVerdict{}, err
-	}
-	out, resp, err := send(ctx, j, req, func(r *chunkReply) error { return binary("verdict", r.Verdict) })
+	}, func(r *chunkReply) error { return binary("verdict", r.Verdict) })
 	if err != nil {
 		return eval.ChunkVerdict{}, err
 	}
@@ -481,13 +483,9 @@ func (j *Judge) chunkVerdict(ctx context.Context, s *eval.Sample, rank int, task
 
 // Classify implements eval.Judge (context_recall_classifications).
 func (j *Judge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classification, error) {
-	req, err := j.request(s, prompts.TaskContextRecallClassifications, prompts.Data{
+	out, _, err := ask(ctx, j, s, prompts.TaskContextRecallClassifications, prompts.Data{
 		Question: s.Question, Answer: s.Answer, Reference: s.Reference, Contexts: s.Contexts,
-	})
-	if err != nil {
-		return nil, err
-	}
-	out, _, err := send(ctx, j, req, func(r *classificationsReply) error {
+	}, func(r *classificationsReply) error {
 		return checkList("classifications", r.Classifications, "attributed", func(c classificationItem) *bit { return c.Attributed })
 	})
 	if err != nil {
@@ -504,13 +502,9 @@ func (j *Judge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classifica
 
 // CorrectnessClassify implements eval.Judge (answer_correctness_classifications).
 func (j *Judge) CorrectnessClassify(ctx context.Context, s *eval.Sample, answer, reference []string) (eval.CorrectnessClasses, error) {
-	req, err := j.request(s, prompts.TaskAnswerCorrectnessClassifications, prompts.Data{
+	out, _, err := ask(ctx, j, s, prompts.TaskAnswerCorrectnessClassifications, prompts.Data{
 		Question: s.Question, Answer: s.Answer, Reference: s.Reference, Statements: answer, ReferenceStatements: reference,
-	})
-	if err != nil {
-		return eval.CorrectnessClasses{}, err
-	}
-	out, _, err := send(ctx, j, req, func(r *correctnessReply) error {
+	}, func(r *correctnessReply) error {
 		return cmp.Or(checkList("TP", r.TP, "", nil), checkList("FP", r.FP, "", nil), checkList("FN", r.FN, "", nil))
 	})
 	if err != nil {
@@ -533,11 +527,7 @@ func (j *Judge) CorrectnessClassify(ctx context.Context, s *eval.Sample, answer,
 // A reply without the "entities" key is a parse error (retried below the
 // cache, never scored); an empty list is an answer (no entity).
 func (j *Judge) Entities(ctx context.Context, s *eval.Sample, text string) ([]string, error) {
-	req, err := j.request(s, prompts.TaskContextEntityRecallEntities, prompts.Data{Text: text})
-	if err != nil {
-		return nil, err
-	}
-	out, _, err := send(ctx, j, req, func(r *entitiesReply) error {
+	out, _, err := ask(ctx, j, s, prompts.TaskContextEntityRecallEntities, prompts.Data{Text: text}, func(r *entitiesReply) error {
 		return checkList("entities", r.Entities, "", nil)
 	})
 	if err != nil {
