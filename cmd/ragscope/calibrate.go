@@ -109,8 +109,7 @@ func calibrateOffline(dir string, limit int, lexicon string, stdout, stderr io.W
 	if lexicon != "" {
 		lx, err := offline.ReadLexicon(lexicon)
 		if err != nil {
-			fmt.Fprintf(stderr, "ragscope calibrate: --offline-lexicon: %s\n", errText(err))
-			return exit.Usage
+			return failed(stderr, "ragscope calibrate", exit.Usagef("--offline-lexicon: %v", err))
 		}
 		opts = append(opts, offline.WithLexicon(lx))
 	}
@@ -119,8 +118,7 @@ func calibrateOffline(dir string, limit int, lexicon string, stdout, stderr io.W
 		err = calibrate.WriteReport(stdout, rep)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "ragscope calibrate: %s\n", errText(err))
-		return exit.Fatal
+		return failed(stderr, "ragscope calibrate", err)
 	}
 	fmt.Fprintf(stdout, "\nthresholds: support %.2f, question echo weight %.2f, chosen on the tuned rows only; measured in %s with `ragscope calibrate --datasets %s`\n",
 		offline.SupportThreshold, offline.QuestionEchoWeight, time.Since(start).Round(time.Millisecond), sanitize.Line(dir))

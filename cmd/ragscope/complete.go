@@ -173,8 +173,7 @@ ragscope completion fish > ~/.config/fish/completions/ragscope.fish`,
 				"powershell": root.GenPowerShellCompletionWithDesc,
 			}
 			if err := generate[args[0]](c.stdout); err != nil {
-				fmt.Fprintln(c.stderr, "ragscope completion:", errText(err))
-				return exit.Fatal
+				return failed(c.stderr, "ragscope completion", err)
 			}
 			return exit.OK
 		}),

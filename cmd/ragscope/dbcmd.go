@@ -104,8 +104,7 @@ func dbCheck(path string, asJSON bool, stdout, stderr io.Writer) int {
 		err = writeJSON(stdout, rep)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "ragscope db check: %v\n", err)
-		return exit.Fatal
+		return failedAsIs(stderr, "ragscope db check", err)
 	}
 	code := exit.OK
 	if !rep.OK() {

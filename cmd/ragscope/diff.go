@@ -83,15 +83,13 @@ func diffRuns(cmd *cobra.Command, dbPath, format, outPath string, pos []string, 
 	if outPath != "" {
 		fh, err := outfile.Create(outPath)
 		if err != nil {
-			fmt.Fprintln(stderr, "ragscope diff: --out:", errText(err))
-			return exit.Usage
+			return failed(stderr, "ragscope diff", exit.Usagef("--out: %v", err))
 		}
 		defer fh.Abort()
 		out = fh
 		done = func() int {
 			if err := fh.Commit(); err != nil {
-				fmt.Fprintln(stderr, "ragscope diff: --out:", errText(err))
-				return exit.Fatal
+				return failed(stderr, "ragscope diff", fmt.Errorf("--out: %v", err))
 			}
 			return exit.OK
 		}
@@ -109,8 +107,7 @@ func diffRuns(cmd *cobra.Command, dbPath, format, outPath string, pos []string, 
 			err = sr.Write(st, runreport.FormatHTML, out)
 		}
 		if err != nil {
-			fmt.Fprintln(stderr, "ragscope diff:", errText(err))
-			return exit.Fatal
+			return failed(stderr, "ragscope diff", err)
 		}
 		return done()
 	}

@@ -190,8 +190,7 @@ DEEPSEEK_API_KEY=sk-... ragscope judge add deepseek --base-url https://api.deeps
 				f.APIKey = os.Getenv(keyEnv)
 			}
 			if err := f.Validate(); err != nil {
-				fmt.Fprintln(c.stderr, "ragscope judge add:", err)
-				return exit.Usage
+				return failedAsIs(c.stderr, "ragscope judge add", exit.UsageError{Err: err})
 			}
 			ctx, stop := interruptible()
 			defer stop()
@@ -211,8 +210,7 @@ DEEPSEEK_API_KEY=sk-... ragscope judge add deepseek --base-url https://api.deeps
 			}
 			path, _ := settingsPath(f.config)
 			if err := saveProfile(path, name, prof, makeDefault); err != nil {
-				fmt.Fprintln(c.stderr, "ragscope judge add:", err)
-				return exit.Fatal
+				return failedAsIs(c.stderr, "ragscope judge add", err)
 			}
 			fmt.Fprintf(c.stdout, "saved judge %q in %s; use it with --judge %s\n", name, path, name)
 			return exit.OK
@@ -240,8 +238,7 @@ func (c *cli) judgeListCommand() *cobra.Command {
 				profiles, err = judgeProfiles(raw, path)
 			}
 			if err != nil {
-				fmt.Fprintln(c.stderr, "ragscope judge list:", err)
-				return exit.Usage
+				return failedAsIs(c.stderr, "ragscope judge list", exit.UsageError{Err: err})
 			}
 			if len(profiles) == 0 {
 				fmt.Fprintf(c.stdout, "no judge profiles in %s; add one with ragscope judge add NAME --base-url URL --model MODEL\n", path)

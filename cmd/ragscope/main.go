@@ -154,8 +154,7 @@ func (c *cli) helpCommand() *cobra.Command {
 				return exit.Usage
 			}
 			if err := target.Help(); err != nil {
-				fmt.Fprintln(c.stderr, "ragscope help:", errText(err))
-				return exit.Fatal
+				return failed(c.stderr, "ragscope help", err)
 			}
 			return exit.OK
 		}),
@@ -171,8 +170,7 @@ func (c *cli) action(body func(cmd *cobra.Command, args []string) int) func(*cob
 	return func(cmd *cobra.Command, args []string) error {
 		if cmd.Annotations[annotationNoSettings] == "" {
 			if err := loadSettings(cmd.Flags()); err != nil {
-				fmt.Fprintln(c.stderr, "ragscope:", errText(err))
-				c.code = exit.Usage
+				c.code = failed(c.stderr, "ragscope", exit.UsageError{Err: err})
 				return nil
 			}
 		}
@@ -315,8 +313,7 @@ func (c *cli) manCommand() *cobra.Command {
 				return usageHint(c.stderr, cmd, "unexpected argument %q", args[0])
 			}
 			if _, err := fmt.Fprint(c.stdout, clidoc.ManPage(cmd.Root(), clidoc.ManDate())); err != nil {
-				fmt.Fprintln(c.stderr, "ragscope man:", errText(err))
-				return exit.Fatal
+				return failed(c.stderr, "ragscope man", err)
 			}
 			return exit.OK
 		}),

@@ -85,8 +85,7 @@ func promptsRun(cmd *cobra.Command, dir, lang string, pos []string, width int, s
 		if dir != "" {
 			var err error
 			if set, problems, err = prompts.Scan(dir); err != nil {
-				fmt.Fprintf(stderr, "ragscope prompts %s: %s: %s\n", sanitize.Line(sub), source, errText(err))
-				return exit.Usage
+				return failed(stderr, "ragscope prompts "+sanitize.Line(sub), exit.Usagef("%s: %v", source, err))
 			}
 		}
 		broken := map[string]prompts.Problem{}
@@ -127,8 +126,7 @@ func promptsRun(cmd *cobra.Command, dir, lang string, pos []string, width int, s
 			return usageHint(stderr, cmd, "give one TASK, one of %v", prompts.Tasks)
 		}
 		if err := prompts.CheckTaskLang(pos[0], lang); err != nil {
-			fmt.Fprintf(stderr, "ragscope prompts show: %s\n", errText(err))
-			return exit.Usage
+			return failed(stderr, "ragscope prompts show", exit.UsageError{Err: err})
 		}
 		if p, bad := broken[pos[0]+"."+lang]; bad {
 			fmt.Fprintf(stderr, "ragscope prompts show: the override %s is broken: %s\nfix or delete it, or run `ragscope prompts reset %s --lang %s` to use the built-in template again\n",
@@ -137,8 +135,7 @@ func promptsRun(cmd *cobra.Command, dir, lang string, pos []string, width int, s
 		}
 		text, err := set.Source(pos[0], lang)
 		if err != nil {
-			fmt.Fprintf(stderr, "ragscope prompts show: %s\n", errText(err))
-			return exit.Usage
+			return failed(stderr, "ragscope prompts show", exit.UsageError{Err: err})
 		}
 		fmt.Fprint(stdout, text)
 		return exit.OK
@@ -150,8 +147,7 @@ func promptsRun(cmd *cobra.Command, dir, lang string, pos []string, width int, s
 		return usageHint(stderr, cmd, "give one DIR")
 	}
 	if err := prompts.Export(pos[0]); err != nil {
-		fmt.Fprintf(stderr, "ragscope prompts export: %s\n", errText(err))
-		return exit.Fatal
+		return failed(stderr, "ragscope prompts export", err)
 	}
 	shown := sanitize.Line(pos[0])
 	fmt.Fprintf(stdout, "wrote %d templates to %s; edit them and run with --prompts %s\n", len(prompts.Tasks)*len(prompts.Langs), shown, shown)
@@ -169,8 +165,7 @@ func promptsReset(cmd *cobra.Command, dir, source, lang string, pos []string, st
 	}
 	for _, l := range langs {
 		if err := prompts.CheckTaskLang(task, l); err != nil {
-			fmt.Fprintf(stderr, "ragscope prompts reset: %s (or --lang all)\n", errText(err))
-			return exit.Usage
+			return failed(stderr, "ragscope prompts reset", exit.Usagef("%v (or --lang all)", err))
 		}
 	}
 	if dir == "" {
@@ -188,8 +183,7 @@ func promptsReset(cmd *cobra.Command, dir, source, lang string, pos []string, st
 		fmt.Fprintf(stdout, "removed %s\n", sanitize.Line(p))
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "ragscope prompts reset: %s\n", errText(err))
-		return exit.Fatal
+		return failed(stderr, "ragscope prompts reset", err)
 	}
 	what := task + " (" + strings.Join(langs, ", ") + ")"
 	if len(removed) == 0 {

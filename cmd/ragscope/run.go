@@ -288,8 +288,7 @@ func (c *cli) checkCommand() *cobra.Command {
 				return usageHint(c.stderr, cmd, "takes the judge flags of run, no DATASET")
 			}
 			if err := f.Validate(); err != nil {
-				fmt.Fprintln(c.stderr, "ragscope check:", err)
-				return exit.Usage
+				return failedAsIs(c.stderr, "ragscope check", exit.UsageError{Err: err})
 			}
 			ctx, stop := interruptible()
 			defer stop()

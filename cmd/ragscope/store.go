@@ -195,8 +195,7 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 		return exit.Usage
 	}
 	if !slices.Contains(reportFormats, o.format) {
-		fmt.Fprintf(stderr, "ragscope report: --format %q is not one of %s\n", o.format, strings.Join(reportFormats, ", "))
-		return exit.Usage
+		return failedAsIs(stderr, "ragscope report", exit.Usagef("--format %q is not one of %s", o.format, strings.Join(reportFormats, ", ")))
 	}
 	st, err := store.Open(o.db, store.OpenOptions{Mode: store.Read})
 	if err == nil {
@@ -213,8 +212,7 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 	var fh *outfile.File
 	if o.out != "" {
 		if fh, err = outfile.Create(o.out); err != nil {
-			fmt.Fprintln(stderr, "ragscope report: --out:", errText(err))
-			return exit.Usage
+			return failed(stderr, "ragscope report", exit.Usagef("--out: %v", err))
 		}
 		defer fh.Abort()
 		out = fh
@@ -235,8 +233,7 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 		err = sr.AppendStepSummary(p)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "ragscope report:", errText(err))
-		return exit.Fatal
+		return failed(stderr, "ragscope report", err)
 	}
 	return exit.OK
 }

@@ -54,8 +54,7 @@ func (c *cli) show(cmd *cobra.Command, dbPath string, ascii bool, pass, ref stri
 		return exit.Usage
 	}
 	if !isTerminal(os.Stdout) || !isTerminal(os.Stdin) {
-		fmt.Fprintf(stderr, "ragscope %s: the interface needs a terminal; use 'ragscope report' in scripts\n", name)
-		return exit.Usage
+		return failed(stderr, "ragscope "+name, exit.Usagef("the interface needs a terminal; use 'ragscope report' in scripts"))
 	}
 	st, err := store.Open(dbPath, store.OpenOptions{Mode: store.Hold, Role: name})
 	if err != nil {

@@ -47,12 +47,10 @@ ragscope watch --headless --once --window 1h logs/app.jsonl`,
 				return usageHint(c.stderr, cmd, "give at least one LOG: a JSON Lines file, a glob or a directory, e.g. ragscope watch --headless logs/app.jsonl")
 			}
 			if !f.headless && (!isTerminal(os.Stdout) || !isTerminal(os.Stdin)) {
-				fmt.Fprintln(c.stderr, "ragscope watch: the follow screen needs a terminal; use --headless in scripts and services")
-				return exit.Usage
+				return failed(c.stderr, "ragscope watch", exit.Usagef("the follow screen needs a terminal; use --headless in scripts and services"))
 			}
 			if err := f.Validate(); err != nil {
-				fmt.Fprintln(c.stderr, "ragscope:", err)
-				return exit.Usage
+				return failedAsIs(c.stderr, "ragscope", exit.UsageError{Err: err})
 			}
 			fc.Logs = pos
 			ctx, stop := interruptible()
