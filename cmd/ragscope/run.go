@@ -16,7 +16,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/check"
 	"github.com/ragscope/ragscope/internal/clidoc"
@@ -148,17 +147,6 @@ const passUsage = "pass levels of the diagnosis, the score colours and the table
 
 // passFlag adds --pass (the pass levels, report.ParseLevels) to fs.
 func passFlag(fs *pflag.FlagSet, p *string) { fs.Var(listFlag(p, ""), "pass", passUsage) }
-
-// parsePass parses --pass of the command name, writing the usage error to
-// stderr; false when it is refused.
-func parsePass(name, s string, stderr io.Writer) (report.Levels, bool) {
-	l, err := report.ParseLevels(s)
-	if err != nil {
-		fmt.Fprintf(stderr, "ragscope %s: %v\n", name, err)
-		return report.Levels{}, false
-	}
-	return l, true
-}
 
 // dbUsage is the help of every command's --db.
 const dbUsage = "cache and run-store database (default $XDG_CACHE_HOME/ragscope/ragscope.db)"

@@ -190,9 +190,9 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 	if len(pos) != 1 {
 		return usageHint(stderr, cmd, "give one RUN id (or latest); see 'ragscope runs'")
 	}
-	levels, ok := parsePass("report", o.pass, stderr)
-	if !ok {
-		return exit.Usage
+	levels, err := report.ParseLevels(o.pass)
+	if err != nil {
+		return failedAsIs(stderr, "ragscope report", exit.UsageError{Err: err})
 	}
 	if !slices.Contains(reportFormats, o.format) {
 		return failedAsIs(stderr, "ragscope report", exit.Usagef("--format %q is not one of %s", o.format, strings.Join(reportFormats, ", ")))

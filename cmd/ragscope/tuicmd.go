@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/serve"
@@ -49,9 +50,9 @@ func (c *cli) openCommand(name string) *cobra.Command {
 
 func (c *cli) show(cmd *cobra.Command, dbPath string, ascii bool, pass, ref string) int {
 	name, stderr := cmd.Name(), c.stderr
-	levels, ok := parsePass(name, pass, stderr)
-	if !ok {
-		return exit.Usage
+	levels, err := report.ParseLevels(pass)
+	if err != nil {
+		return failedAsIs(stderr, "ragscope "+name, exit.UsageError{Err: err})
 	}
 	if !isTerminal(os.Stdout) || !isTerminal(os.Stdin) {
 		return failed(stderr, "ragscope "+name, exit.Usagef("the interface needs a terminal; use 'ragscope report' in scripts"))

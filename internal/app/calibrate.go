@@ -10,7 +10,6 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/dataset"
-	"github.com/ragscope/ragscope/eval/endpoint"
 	"github.com/ragscope/ragscope/tools/calibrate"
 )
 
@@ -69,11 +68,7 @@ func (s *Session) Calibrate(ctx context.Context, sets []calibrate.LoadedSet) ([]
 		return nil, run, err
 	}
 	if why := run.Stopped(); why != nil {
-		msg := why.Error()
-		if f := endpoint.Classify(why); f.Endpoint != "" && !strings.Contains(msg, f.Endpoint) {
-			msg += " (endpoint " + f.Endpoint + ")"
-		}
-		return nil, run, fmt.Errorf("the calibration stopped: %s; no accuracy is given for a judge that could not judge (fix it, check it with `ragscope check` and the same flags, then calibrate again: what was judged is cached)", msg)
+		return nil, run, fmt.Errorf("the calibration stopped: %s; no accuracy is given for a judge that could not judge (fix it, check it with `ragscope check` and the same flags, then calibrate again: what was judged is cached)", stoppedText(why))
 	}
 	var out []calibrate.LLMResult
 	next := 0

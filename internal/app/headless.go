@@ -286,10 +286,7 @@ func finishReport(run *Run, cfg *Config, cancelled bool, o *Outputs, stderr io.W
 		if werr != nil {
 			fmt.Fprintln(stderr, "ragscope:", werr)
 		}
-		msg := why.Error()
-		if f := endpoint.Classify(why); f.Endpoint != "" && !strings.Contains(msg, f.Endpoint) {
-			msg += " (endpoint " + f.Endpoint + ")"
-		}
+		msg := stoppedText(why)
 		var changed *dataset.ChangedError
 		if errors.As(why, &changed) {
 			// --resume refuses a changed dataset: say what does work.
@@ -310,6 +307,16 @@ func finishReport(run *Run, cfg *Config, cancelled bool, o *Outputs, stderr io.W
 		}
 	}
 	return code, nil
+}
+
+// stoppedText is why a run stopped, naming the endpoint when the error
+// does not.
+func stoppedText(why error) string {
+	msg := why.Error()
+	if f := endpoint.Classify(why); f.Endpoint != "" && !strings.Contains(msg, f.Endpoint) {
+		msg += " (endpoint " + f.Endpoint + ")"
+	}
+	return msg
 }
 
 // WriteGateSummary says how the gate ended: each breached check and each

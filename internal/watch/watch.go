@@ -684,20 +684,13 @@ func (l *rateLimiter) wait(ctx context.Context) error {
 	if l.every == 0 {
 		return ctx.Err()
 	}
-	now := time.Now()
-	if l.next.After(now) {
-		t := time.NewTimer(l.next.Sub(now))
+	if d := time.Until(l.next); d > 0 {
 		select {
 		case <-ctx.Done():
-			t.Stop()
 			return ctx.Err()
-		case <-t.C:
+		case <-time.After(d):
 		}
-		now = time.Now()
 	}
-	l.next = now.Add(l.every)
-	if l.next.Before(now) {
-		l.next = now
-	}
+	l.next = time.Now().Add(l.every)
 	return nil
 }
