@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -66,21 +67,7 @@ func (r *Result) Score(m Metric) (float64, bool) {
 // Failed reports whether any metric of the result failed (judge, parse,
 // cache or cancellation), as opposed to being not applicable.
 func (r *Result) Failed() bool {
-	for _, st := range r.Status {
-		if st.Failed() {
-			return true
-		}
-	}
-	return false
-}
-
-func (r *Result) hasStatus(st Status) bool {
-	for _, s := range r.Status {
-		if s == st {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(slices.Collect(maps.Values(r.Status)), Status.Failed)
 }
 
 // FaithfulnessTrace keeps the statements and their verdicts.
@@ -334,7 +321,9 @@ type Event struct {
 // Interrupted reports a result of a sample the run's stop cut short: some
 // metric ended cancelled. It is neither done (--resume evaluates it again)
 // nor failed by the judge; progress counts it apart.
-func (r *Result) Interrupted() bool { return r.hasStatus(StatusCancelled) }
+func (r *Result) Interrupted() bool {
+	return slices.Contains(slices.Collect(maps.Values(r.Status)), StatusCancelled)
+}
 
 // Backing says which chunks entail statement s (by rank, each relevant or
 // irrelevant) and whether the reference does: the line the detail page

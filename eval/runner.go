@@ -172,7 +172,7 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 
 	var cancelled atomic.Bool
 	got := func(i int, res *Result) {
-		if res.hasStatus(StatusCancelled) {
+		if res.Interrupted() {
 			cancelled.Store(true)
 		}
 		if keep != nil {
