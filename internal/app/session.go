@@ -150,13 +150,7 @@ func (s *Session) Close() {
 
 // Scored are the names the session's results are scored under: its
 // metrics, then its criteria.
-func (s *Session) Scored() []eval.Metric {
-	out := slices.Clone(s.Metrics)
-	for _, n := range s.Criteria.Names() {
-		out = append(out, eval.Metric(n))
-	}
-	return out
-}
+func (s *Session) Scored() []eval.Metric { return eval.Scored(s.Metrics, s.Criteria.Names()) }
 
 // Info is a copy of the run record.
 func (s *Session) Info() report.RunInfo {
@@ -287,7 +281,9 @@ func (s *Session) BuildJudge() (err error) {
 		return ""
 	}
 	var cc eval.ChatClient = client
+	embeddings := c.EmbeddingModel
 	if c.EmbeddingURL != "" {
+		embeddings += " at " + eval.EndpointOf(c.EmbeddingURL)
 		ec, err := c.Endpoint(c.EmbeddingURL, nil)
 		if err != nil {
 			return exit.UsageError{Err: err}
@@ -310,10 +306,7 @@ func (s *Session) BuildJudge() (err error) {
 		NoN: c.NoN, Lang: c.Parsed.Lang,
 	}, eval.Instrument(cc), s.Prompts)
 	s.Judge = s.LLM
-	s.Banner = fmt.Sprintf("judge: %s at %s (embeddings: %s)", c.Model, eval.EndpointOf(baseURL), c.EmbeddingModel)
-	if c.EmbeddingURL != "" {
-		s.Banner = fmt.Sprintf("judge: %s at %s (embeddings: %s at %s)", c.Model, eval.EndpointOf(baseURL), c.EmbeddingModel, eval.EndpointOf(c.EmbeddingURL))
-	}
+	s.Banner = fmt.Sprintf("judge: %s at %s (embeddings: %s)", c.Model, eval.EndpointOf(baseURL), embeddings)
 	if n := s.abilities.Profile().Notice(); n != "" {
 		s.Banner += "; endpoint (remembered): " + n
 	}
