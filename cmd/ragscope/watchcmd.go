@@ -36,7 +36,7 @@ func (c *cli) watchCommand() *cobra.Command {
 		Short: "Follow JSON Lines logs (files, globs, directories) and evaluate each new record once, into a rolling run",
 		Long: `Follow one or more JSON Lines logs, in the record formats of run, and evaluate each record as it is appended. A LOG is a file, a glob ('logs/app.jsonl*', quoted) or a directory; rotation by rename, copytruncate and gzip'd rotated files are followed. Each record is evaluated exactly once: the place in every file and a hash of every record's content are stored with its result, so a restart (even after kill -9) goes on where the last one stopped, and a record logged twice is evaluated once.
 
-Results go to one run per local day (or --window), which runs, report and open show while it grows. The default metrics need no reference: ` + watch.DefaultMetrics() + `.
+Results go to one run per local day (or --window), which runs, report and open show while it grows. The default metrics need no reference: ` + watch.DefaultMetrics + `.
 
 Exit status: 0 after a clean stop (SIGINT, SIGTERM) or, with --once, once what the logs held is evaluated; 1 when the watcher cannot go on (the judge down, the database unwritable); 2 bad flags.`,
 		Example: `ragscope watch --headless 'logs/assistant.jsonl*'
@@ -92,8 +92,8 @@ ragscope watch --headless --once --window 1h logs/app.jsonl`,
 	fs := cmd.Flags()
 	fs.SortFlags = false
 	addRunFlagsOf(&f, fs, []clidoc.FlagGroup{{Flags: watchFlagsFromRun}})
-	_ = fs.Lookup("metrics").Value.Set(watch.DefaultMetrics())
-	fs.Lookup("metrics").DefValue = watch.DefaultMetrics()
+	_ = fs.Lookup("metrics").Value.Set(watch.DefaultMetrics)
+	fs.Lookup("metrics").DefValue = watch.DefaultMetrics
 	fs.Lookup("headless").Usage = "follow without the TUI: progress and alerts on stderr, until SIGINT/SIGTERM (or --once)"
 	fc.Sample = 1
 	fs.Var(number(&fc.Sample), "sample", "evaluate this fraction of the records (0 < F <= 1), chosen by content hash: the same records after a restart")

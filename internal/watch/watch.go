@@ -50,13 +50,7 @@ type Config struct {
 
 // DefaultMetrics are the reference-free metrics a watcher uses when
 // --metrics is not given: a live log has no reference answers.
-func DefaultMetrics() string {
-	ms := "faithfulness,answer_relevancy"
-	if _, ok := eval.LookupMetric("context_utilization"); ok {
-		ms += ",context_utilization"
-	}
-	return ms
-}
+const DefaultMetrics = "faithfulness,answer_relevancy,context_utilization"
 
 // Watcher evaluates the records appended to logs, exactly once each,
 // into a rolling run per window.
