@@ -20,14 +20,7 @@ func Merge(base, update *Result, metrics []Metric) *Result {
 	maps.Copy(out.Scores, base.Scores)
 	out.Status = make(map[Metric]Status, len(base.Status))
 	maps.Copy(out.Status, base.Status)
-	out.Errors = nil
-	if len(base.Errors) > 0 {
-		out.Errors = maps.Clone(base.Errors)
-	}
-	out.Criteria = nil
-	if len(base.Criteria) > 0 {
-		out.Criteria = maps.Clone(base.Criteria)
-	}
+	out.Errors, out.Criteria = maps.Clone(base.Errors), maps.Clone(base.Criteria)
 	for _, m := range metrics {
 		out.Scores[m] = update.Scores[m]
 		if st, ok := update.Status[m]; ok {
@@ -40,7 +33,7 @@ func Merge(base, update *Result, metrics []Metric) *Result {
 				out.Errors = map[Metric]string{}
 			}
 			out.Errors[m] = e
-		} else if out.Errors != nil {
+		} else {
 			delete(out.Errors, m)
 		}
 		out.takeTrace(m, update)
