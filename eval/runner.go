@@ -440,7 +440,8 @@ func (r *Result) absorb(m Metric, part *Result) {
 
 // makeFinite keeps a result storable whatever a judge returned: JSON has
 // no NaN, and a result that cannot be stored stops the run. A metric whose
-// trace holds a non-finite number fails with a message instead.
+// trace holds a non-finite number fails with a message instead (its score
+// came through Result.set, which refuses a non-finite one).
 func (r *Result) makeFinite() {
 	bad := func(m Metric, what string) {
 		r.set(m, StatusJudgeError, nil, "the judge produced a non-finite "+what)
@@ -477,11 +478,6 @@ func (r *Result) makeFinite() {
 		}
 		if !ok {
 			bad(m, "precision")
-		}
-	}
-	for m, p := range r.Scores {
-		if p != nil && (math.IsNaN(*p) || math.IsInf(*p, 0)) {
-			bad(m, "score")
 		}
 	}
 }
