@@ -21,9 +21,7 @@ import (
 // Lines, else each element of the array the file holds (also under
 // "data"), else the one object it is.
 func (t *traceReader) records(br *bufio.Reader, each func(line int, obj map[string]any) error) error {
-	name := t.c.Name
-	head, _ := br.Peek(br.Size())
-	if firstLineWhole(head) {
+	if head, _ := br.Peek(br.Size()); firstLineWhole(head) {
 		return t.c.EachLine(br, func(line int, b []byte) error {
 			obj, err := read.DecodeObject(b)
 			if err != nil {
@@ -34,17 +32,17 @@ func (t *traceReader) records(br *bufio.Reader, each func(line int, obj map[stri
 	}
 	data, err := io.ReadAll(io.LimitReader(br, maxTraceFileBytes+1))
 	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("%s: %w", t.c.Name, err)
 	}
 	if len(data) > maxTraceFileBytes {
-		return &read.Error{File: name, Msg: fmt.Sprintf("a trace file that is not JSON Lines is read whole, and this one is over %s — export one record per line (JSON Lines), which has no limit but --max-record-bytes per line", read.FmtSize(maxTraceFileBytes))}
+		return &read.Error{File: t.c.Name, Msg: fmt.Sprintf("a trace file that is not JSON Lines is read whole, and this one is over %s — export one record per line (JSON Lines), which has no limit but --max-record-bytes per line", read.FmtSize(maxTraceFileBytes))}
 	}
-	whole, perr := read.DecodeJSON(data)
-	if perr != nil {
-		e := &read.Error{File: name, Msg: perr.Error()}
+	whole, err := read.DecodeJSON(data)
+	if err != nil {
+		e := &read.Error{File: t.c.Name, Msg: err.Error()}
 		var se *json.SyntaxError
 		if errors.As(json.Unmarshal(data, new(json.RawMessage)), &se) && se.Offset <= int64(len(data)) {
-			e.Line = 1 + bytes.Count(data[:se.Offset], []byte("\n"))
+			e.Line = lineAt(data, se.Offset)
 		}
 		return e
 	}
@@ -57,7 +55,7 @@ func (t *traceReader) records(br *bufio.Reader, each func(line int, obj map[stri
 	}
 	list, ok := whole.([]any)
 	if !ok {
-		return &read.Error{File: name, Msg: "is neither an object nor a list of objects — export the spans as JSON Lines"}
+		return &read.Error{File: t.c.Name, Msg: "is neither an object nor a list of objects — export the spans as JSON Lines"}
 	}
 	starts := elementLines(data)
 	for i, el := range list {
@@ -66,17 +64,21 @@ func (t *traceReader) records(br *bufio.Reader, each func(line int, obj map[stri
 			line = starts[i]
 		}
 		obj, ok := el.(map[string]any)
-		if !ok {
-			if err := t.c.Bad(line, "", fmt.Sprintf("element %d is not an object", i+1)); err != nil {
-				return err
-			}
-			continue
+		if ok {
+			err = each(line, obj)
+		} else {
+			err = t.c.Bad(line, "", fmt.Sprintf("element %d is not an object", i+1))
 		}
-		if err := each(line, obj); err != nil {
+		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// lineAt is the line of data that byte off is on.
+func lineAt(data []byte, off int64) int {
+	return 1 + bytes.Count(data[:off], []byte("\n"))
 }
 
 // firstLineWhole reports whether the file is JSON Lines: its first line is
@@ -100,37 +102,28 @@ func firstLineWhole(head []byte) bool {
 func elementLines(data []byte) []int {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	tok, _ := dec.Token() // nil on an error: not a list, so no lines
-	if tok == json.Delim('{') {
-		for {
-			k, err := dec.Token()
-			key, ok := k.(string)
-			if err != nil || !ok {
+	for tok == json.Delim('{') {
+		key, err := dec.Token()
+		switch {
+		case err != nil || key == json.Delim('}'):
+			return nil
+		case key == "data":
+			if tok, _ = dec.Token(); tok != json.Delim('[') {
 				return nil
 			}
-			if key == "data" {
-				if tok, err = dec.Token(); err != nil || tok != json.Delim('[') {
-					return nil
-				}
-				break
-			}
-			var skip json.RawMessage
-			if dec.Decode(&skip) != nil {
-				return nil
-			}
+		case dec.Decode(new(json.RawMessage)) != nil:
+			return nil
 		}
-	} else if tok != json.Delim('[') {
+	}
+	if tok != json.Delim('[') {
 		return nil
 	}
 	var out []int
 	for dec.More() {
-		off := dec.InputOffset()
-		for off < int64(len(data)) && strings.IndexByte(" \t\r\n,", data[off]) >= 0 {
-			off++
-		}
-		out = append(out, 1+bytes.Count(data[:off], []byte("\n")))
-		var skip json.RawMessage
-		if dec.Decode(&skip) != nil {
-			return out
+		rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n,")
+		out = append(out, lineAt(data, int64(len(data)-len(rest))))
+		if dec.Decode(new(json.RawMessage)) != nil {
+			break
 		}
 	}
 	return out
@@ -278,20 +271,18 @@ func anyValue(v any) any {
 		return v
 	}
 	for k, x := range m {
+		xm, _ := x.(map[string]any)
+		vals, _ := xm["values"].([]any)
 		switch k {
 		case "stringValue", "boolValue", "intValue", "doubleValue", "bytesValue":
 			return x
 		case "arrayValue":
-			am, _ := x.(map[string]any)
-			vals, _ := am["values"].([]any)
 			out := make([]any, len(vals))
 			for i, e := range vals {
 				out[i] = anyValue(e)
 			}
 			return out
 		case "kvlistValue":
-			km, _ := x.(map[string]any)
-			vals, _ := km["values"].([]any)
 			out := map[string]any{}
 			for _, e := range vals {
 				em, _ := e.(map[string]any)
