@@ -134,30 +134,30 @@ func elementLines(data []byte) []int {
 // one.
 func Sniff(head []byte) string {
 	dec := json.NewDecoder(bytes.NewReader(head))
-	tok, err := dec.Token()
+	tok, _ := dec.Token() // nil on an error
 	if tok == json.Delim('[') {
-		tok, err = dec.Token()
+		tok, _ = dec.Token()
 	}
-	if err != nil || tok != json.Delim('{') {
+	if tok != json.Delim('{') {
 		return ""
 	}
 	keys := map[string]bool{}
 	var ctx map[string]any
 	for dec.More() {
-		k, err := dec.Token()
+		k, _ := dec.Token()
 		key, ok := k.(string)
-		if err != nil || !ok {
+		if !ok {
 			break
 		}
 		keys[key] = true
 		if key == "data" && len(keys) == 1 {
-			if tok, err := dec.Token(); err == nil && tok == json.Delim('[') {
-				if tok, err := dec.Token(); err == nil && tok == json.Delim('{') {
-					keys = map[string]bool{}
-					continue
-				}
+			list, _ := dec.Token()
+			first, _ := dec.Token()
+			if list != json.Delim('[') || first != json.Delim('{') {
+				break
 			}
-			break
+			keys = map[string]bool{}
+			continue
 		}
 		var v any = new(json.RawMessage)
 		if key == "context" {
@@ -179,37 +179,32 @@ func Sniff(head []byte) string {
 	return ""
 }
 
-// flatten puts the values of nested objects under dotted keys; lists stay
-// values.
-func flatten(prefix string, v any, out map[string]any) {
+// flatten puts the values of nested objects under dotted keys into out,
+// and gives out; lists stay values.
+func flatten(prefix string, v any, out map[string]any) map[string]any {
 	m, ok := v.(map[string]any)
-	if !ok || (len(m) == 0 && prefix != "") {
-		if prefix != "" {
-			out[prefix] = v
+	switch {
+	case ok && (len(m) > 0 || prefix == ""):
+		for k, sub := range m {
+			if prefix != "" {
+				k = prefix + "." + k
+			}
+			flatten(k, sub, out)
 		}
-		return
+	case prefix != "":
+		out[prefix] = v
 	}
-	for k, sub := range m {
-		key := k
-		if prefix != "" {
-			key = prefix + "." + k
-		}
-		flatten(key, sub, out)
-	}
+	return out
 }
 
-// text is a value as text: a string as it is, a number as written, null as
-// "", anything else as JSON.
+// text is a value as text: a string as it is, null as "", anything else as
+// JSON (a number as written).
 func text(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return ""
 	case string:
 		return x
-	case json.Number:
-		return x.String()
-	case bool:
-		return strconv.FormatBool(x)
 	case []byte:
 		return string(x)
 	case time.Time:
@@ -255,7 +250,7 @@ func (t *traceReader) otlpRecord(line int, obj map[string]any) error {
 				}
 				s.kind = strings.ToUpper(text(s.attrs["openinference.span.kind"]))
 				s.start = timeOf(m["startTimeUnixNano"], true)
-				if _, err := t.add(line, s, path, "traceId", "spanId"); err != nil {
+				if err := t.add(line, s, path, "traceId", "spanId"); err != nil {
 					return err
 				}
 			}
@@ -298,9 +293,6 @@ func anyValue(v any) any {
 // number whose size says its unit (pandas writes epoch milliseconds).
 func timeOf(v any, nanos bool) int64 {
 	s := strings.TrimSpace(text(v))
-	if s == "" {
-		return 0
-	}
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil && (nanos || n > 1e17) {
 		return n // exact: a float64 keeps nanoseconds since 1970 to some 256 ns only
 	}
@@ -327,8 +319,7 @@ func timeOf(v any, nanos bool) int64 {
 
 // phoenixRecord reads one span record.
 func (t *traceReader) phoenixRecord(line int, obj map[string]any) error {
-	flat := map[string]any{}
-	flatten("", obj, flat)
+	flat := flatten("", obj, map[string]any{})
 	s := &tspan{line: line, trace: text(flat["context.trace_id"]), id: text(flat["context.span_id"]), parent: text(flat["parent_id"]),
 		name: text(flat["name"]), kind: strings.ToUpper(text(flat["span_kind"])), attrs: map[string]any{}}
 	for k, v := range flat {
@@ -339,9 +330,7 @@ func (t *traceReader) phoenixRecord(line int, obj map[string]any) error {
 	if raw, ok := flat["attributes"].(string); ok {
 		// A Parquet or CSV export may keep the attributes as one JSON text.
 		if v, err := read.DecodeJSON([]byte(raw)); err == nil {
-			attrs := map[string]any{}
-			flatten("", v, attrs)
-			for k, v := range attrs {
+			for k, v := range flatten("", v, map[string]any{}) {
 				t.put(s, k, v)
 			}
 		}
@@ -350,8 +339,7 @@ func (t *traceReader) phoenixRecord(line int, obj map[string]any) error {
 		s.kind = strings.ToUpper(text(s.attrs["openinference.span.kind"]))
 	}
 	s.start = timeOf(flat["start_time"], false)
-	_, err := t.add(line, s, "", "context.trace_id", "context.span_id")
-	return err
+	return t.add(line, s, "", "context.trace_id", "context.span_id")
 }
 
 // ---- Langfuse traces
@@ -365,7 +353,8 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 		return t.c.Bad(line, "", fmt.Sprintf(`trace %q has no "observations" list — export traces with their observations (GET /api/public/traces/{id} gives them)`, id))
 	}
 	root := &tspan{line: line, trace: id, id: "trace:" + id, name: text(obj["name"]), kind: "CHAIN", attrs: map[string]any{}, start: timeOf(obj["timestamp"], false)}
-	if ok, err := t.add(line, root, "", "id", "id"); !ok {
+	// The root is refused only for want of an id.
+	if err := t.add(line, root, "", "id", "id"); err != nil || id == "" {
 		return err
 	}
 	t.langfuseIO(root, obj)
@@ -394,7 +383,7 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 		}
 		s.start = timeOf(m["startTime"], false)
 		t.langfuseIO(s, m)
-		if _, err := t.add(line, s, fmt.Sprintf("trace %q %s", id, path), "traceId", "id"); err != nil {
+		if err := t.add(line, s, fmt.Sprintf("trace %q %s", id, path), "traceId", "id"); err != nil {
 			return err
 		}
 	}
@@ -414,9 +403,7 @@ func (t *traceReader) langfuseIO(s *tspan, m map[string]any) {
 		}
 	}
 	if md, ok := m["metadata"]; ok {
-		attrs := map[string]any{}
-		flatten("metadata", md, attrs)
-		for k, v := range attrs {
+		for k, v := range flatten("metadata", md, map[string]any{}) {
 			t.put(s, k, v)
 		}
 	}

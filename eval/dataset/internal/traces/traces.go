@@ -67,8 +67,10 @@ type traceReader struct {
 	seen [read.NFields]bool
 	// names are the attribute names met, kept or not, for messages.
 	names map[string]bool
-	// live: the spans are one line of a watched log, not a whole file.
+	// live: the spans are one line of a watched log, not a whole file;
+	// errs name its traces left out for not being whole in it.
 	live bool
+	errs []error
 }
 
 func newTraceReader(c *read.Collector, format string) *traceReader {
@@ -81,18 +83,15 @@ func newTraceReader(c *read.Collector, format string) *traceReader {
 	return t
 }
 
-// add takes span s of record line, or refuses it (ok false, and Bad's
-// error) when it cannot be placed in its trace: it lacks traceKey or idKey.
-func (t *traceReader) add(line int, s *tspan, path, traceKey, idKey string) (ok bool, err error) {
-	missing := ""
-	switch {
-	case s.trace == "":
-		missing = traceKey
-	case s.id == "":
-		missing = idKey
-	}
-	if missing != "" {
-		return false, t.c.Bad(line, "", fmt.Sprintf("%s has no %s — a span needs its trace id and span id to be placed in its request; re-export the spans with their ids",
+// add takes span s of record line, or refuses it (Bad's error) when it
+// cannot be placed in its trace: it lacks traceKey or idKey.
+func (t *traceReader) add(line int, s *tspan, path, traceKey, idKey string) error {
+	if s.trace == "" || s.id == "" {
+		missing := idKey
+		if s.trace == "" {
+			missing = traceKey
+		}
+		return t.c.Bad(line, "", fmt.Sprintf("%s has no %s — a span needs its trace id and span id to be placed in its request; re-export the spans with their ids",
 			spanWhere(s.name, s.id, path), missing))
 	}
 	s.order = len(t.spans)
@@ -101,7 +100,7 @@ func (t *traceReader) add(line int, s *tspan, path, traceKey, idKey string) (ok 
 		t.order = append(t.order, s.trace)
 	}
 	t.traces[s.trace] = append(t.traces[s.trace], s)
-	return true, nil
+	return nil
 }
 
 // Read reads a file of a trace format, positioned past any BOM.
@@ -144,23 +143,8 @@ func ReadLine(c *read.Collector, line int, obj map[string]any) ([]error, error) 
 	if err := t.otlpRecord(line, obj); err != nil {
 		return nil, err
 	}
-	var errs []error
-	for _, id := range t.order {
-		have := map[string]bool{}
-		for _, s := range t.traces[id] {
-			have[s.id] = true
-		}
-		for _, s := range t.traces[id] {
-			if s.parent != "" && !have[s.parent] {
-				errs = append(errs, &read.Error{File: c.Name, Line: line, Unit: "line", Msg: fmt.Sprintf(
-					"trace %s: the parent %s of %s is not in this line — a watched trace file needs each trace whole in one line: put the collector's groupbytrace processor before its file exporter; this trace is left out",
-					id, s.parent, spanWhere(s.name, s.id, ""))})
-				delete(t.traces, id)
-				break
-			}
-		}
-	}
-	return errs, t.samples()
+	err := t.samples()
+	return t.errs, err
 }
 
 // spanWhere names a span in messages.
@@ -241,12 +225,9 @@ func (t *traceReader) samples() error {
 // maxNames caps the attribute names kept for messages.
 const maxNames = 1000
 
-// readAttrs are the attributes the request builder reads, and the prefixes
-// of those it reads by index.
-var (
-	readAttrs    = []string{"openinference.span.kind", "input.value", "output.value", "metadata", "reference", "llm.input_messages", "llm.output_messages", "retrieval.documents"}
-	readPrefixes = []string{"metadata.", "llm.input_messages.", "llm.output_messages.", "retrieval.documents."}
-)
+// readAttrs are the attributes the request builder reads, itself or by
+// index under them.
+var readAttrs = []string{"openinference.span.kind", "input.value", "output.value", "metadata", "reference", "llm.input_messages", "llm.output_messages", "retrieval.documents"}
 
 // put sets attribute key of span s when a request may read it (by default
 // or by --map): the file is held whole, and other attributes (embeddings,
@@ -255,9 +236,11 @@ func (t *traceReader) put(s *tspan, key string, v any) {
 	if len(t.names) < maxNames {
 		t.names[key] = true
 	}
-	if slices.Contains(readAttrs, key) ||
-		slices.ContainsFunc(readPrefixes, func(p string) bool { return strings.HasPrefix(key, p) }) ||
-		slices.ContainsFunc(t.attr[:], func(a string) bool { return a != "" && (key == a || strings.HasPrefix(key, a+".")) }) {
+	under := func(a string) bool {
+		rest, ok := strings.CutPrefix(key, a)
+		return a != "" && ok && (rest == "" || rest[0] == '.')
+	}
+	if slices.ContainsFunc(readAttrs, under) || slices.ContainsFunc(t.attr[:], under) {
 		s.attrs[key] = v
 	}
 }
@@ -275,6 +258,14 @@ func (t *traceReader) trace(spans []*tspan) ([]*request, error) {
 	byID := make(map[string]*tspan, len(spans))
 	for _, s := range spans {
 		byID[s.id] = s
+	}
+	for _, s := range spans {
+		if t.live && s.parent != "" && byID[s.parent] == nil {
+			t.errs = append(t.errs, &read.Error{File: t.c.Name, Line: s.line, Unit: "line", Msg: fmt.Sprintf(
+				"trace %s: the parent %s of %s is not in this line — a watched trace file needs each trace whole in one line: put the collector's groupbytrace processor before its file exporter; this trace is left out",
+				s.trace, s.parent, spanWhere(s.name, s.id, ""))})
+			return nil, nil
+		}
 	}
 	// ancestors guards against a parent cycle in a damaged export.
 	ancestors := func(s *tspan) []*tspan {
@@ -489,8 +480,7 @@ func messages(attrs map[string]any, prefix string) []message {
 	})
 	l, _ := attrs[prefix].([]any)
 	for i, e := range l {
-		flat := map[string]any{}
-		flatten("", e, flat)
+		flat := flatten("", e, map[string]any{})
 		byN[i] = message{role: text(flat["message.role"]), content: text(flat["message.content"])}
 	}
 	out := make([]message, 0, len(byN))
@@ -599,8 +589,7 @@ func (t *traceReader) documents(s *tspan) ([]string, error) {
 
 // documentText is one retrieved document's text.
 func documentText(e any) string {
-	flat := map[string]any{}
-	flatten("", e, flat)
+	flat := flatten("", e, map[string]any{})
 	for _, k := range []string{"document.content", "content", "page_content", "pageContent", "text"} {
 		if v, ok := flat[k]; ok {
 			return text(v)
