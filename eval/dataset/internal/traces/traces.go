@@ -47,9 +47,6 @@ type tspan struct {
 	order             int   // position in the file
 	line              int   // the record it came from
 	attrs             map[string]any
-	// llms are the requests (LLM spans) in this span's subtree, filled
-	// in by the request builder.
-	llms []*tspan
 }
 
 // traceReader gathers the spans of a trace file.
@@ -296,9 +293,11 @@ func (t *traceReader) trace(spans []*tspan) ([]*request, error) {
 		return nil, nil
 	}
 	slices.SortStableFunc(llms, byStart)
+	// under[s] are the requests in the subtree of span s.
+	under := map[*tspan][]*tspan{}
 	for _, l := range llms {
 		for _, a := range append([]*tspan{l}, ancestors(l)...) {
-			a.llms = append(a.llms, l)
+			under[a] = append(under[a], l)
 		}
 	}
 	reqs := make(map[*tspan]*request, len(llms))
@@ -306,7 +305,7 @@ func (t *traceReader) trace(spans []*tspan) ([]*request, error) {
 	for i, l := range llms {
 		top := l
 		for _, a := range ancestors(l) {
-			if len(a.llms) != 1 {
+			if len(under[a]) != 1 {
 				break
 			}
 			top = a
@@ -320,8 +319,8 @@ func (t *traceReader) trace(spans []*tspan) ([]*request, error) {
 		// of its own around a request) are matched by time alone.
 		cands := llms
 		for _, a := range append([]*tspan{r}, ancestors(r)...) {
-			if len(a.llms) > 0 {
-				cands = a.llms
+			if len(under[a]) > 0 {
+				cands = under[a]
 				break
 			}
 		}
