@@ -393,10 +393,10 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 // langfuseIO puts a Langfuse trace's or observation's input, output,
 // documents and metadata under the OpenInference names.
 func (t *traceReader) langfuseIO(s *tspan, m map[string]any) {
-	if v, ok := m["input"]; ok && v != nil {
+	if v := m["input"]; v != nil {
 		t.put(s, "input.value", v)
 	}
-	if v, ok := m["output"]; ok && v != nil {
+	if v := m["output"]; v != nil {
 		t.put(s, "output.value", v)
 		if docs := documentList(v); docs != nil {
 			t.put(s, "retrieval.documents", docs)
@@ -415,11 +415,10 @@ func documentList(v any) []any {
 	if l, ok := v.([]any); ok {
 		return l
 	}
-	if m, ok := v.(map[string]any); ok {
-		for _, k := range []string{"documents", "docs", "results"} {
-			if l, ok := m[k].([]any); ok {
-				return l
-			}
+	m, _ := v.(map[string]any)
+	for _, k := range []string{"documents", "docs", "results"} {
+		if l, ok := m[k].([]any); ok {
+			return l
 		}
 	}
 	return nil

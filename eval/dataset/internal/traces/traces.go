@@ -401,7 +401,7 @@ func (t *traceReader) lookup(s *tspan, f int, defaults ...string) (string, bool)
 		names = []string{t.attr[f]}
 	}
 	for _, n := range names {
-		if v, ok := s.attrs[n]; ok && v != nil {
+		if v := s.attrs[n]; v != nil {
 			t.seen[f] = true
 			return text(v), true
 		}
@@ -520,7 +520,7 @@ func pickText(v any, role string, keys ...string) string {
 		}
 	case map[string]any:
 		for _, k := range keys {
-			if sub, ok := x[k]; ok && sub != nil {
+			if sub := x[k]; sub != nil {
 				return pickText(sub, role, keys...)
 			}
 		}
