@@ -21,9 +21,7 @@ import (
 // Lines, else each element of the array the file holds (also under
 // "data"), else the one object it is.
 func (t *traceReader) records(br *bufio.Reader, each func(line int, obj map[string]any) error) error {
-	name := t.c.Name
-	head, _ := br.Peek(br.Size())
-	if firstLineWhole(head) {
+	if head, _ := br.Peek(br.Size()); firstLineWhole(head) {
 		return t.c.EachLine(br, func(line int, b []byte) error {
 			obj, err := read.DecodeObject(b)
 			if err != nil {
@@ -34,17 +32,17 @@ func (t *traceReader) records(br *bufio.Reader, each func(line int, obj map[stri
 	}
 	data, err := io.ReadAll(io.LimitReader(br, maxTraceFileBytes+1))
 	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("%s: %w", t.c.Name, err)
 	}
 	if len(data) > maxTraceFileBytes {
-		return &read.Error{File: name, Msg: fmt.Sprintf("a trace file that is not JSON Lines is read whole, and this one is over %s — export one record per line (JSON Lines), which has no limit but --max-record-bytes per line", read.FmtSize(maxTraceFileBytes))}
+		return &read.Error{File: t.c.Name, Msg: fmt.Sprintf("a trace file that is not JSON Lines is read whole, and this one is over %s — export one record per line (JSON Lines), which has no limit but --max-record-bytes per line", read.FmtSize(maxTraceFileBytes))}
 	}
-	whole, perr := read.DecodeJSON(data)
-	if perr != nil {
-		e := &read.Error{File: name, Msg: perr.Error()}
+	whole, err := read.DecodeJSON(data)
+	if err != nil {
+		e := &read.Error{File: t.c.Name, Msg: err.Error()}
 		var se *json.SyntaxError
 		if errors.As(json.Unmarshal(data, new(json.RawMessage)), &se) && se.Offset <= int64(len(data)) {
-			e.Line = 1 + bytes.Count(data[:se.Offset], []byte("\n"))
+			e.Line = lineAt(data, se.Offset)
 		}
 		return e
 	}
@@ -57,7 +55,7 @@ func (t *traceReader) records(br *bufio.Reader, each func(line int, obj map[stri
 	}
 	list, ok := whole.([]any)
 	if !ok {
-		return &read.Error{File: name, Msg: "is neither an object nor a list of objects — export the spans as JSON Lines"}
+		return &read.Error{File: t.c.Name, Msg: "is neither an object nor a list of objects — export the spans as JSON Lines"}
 	}
 	starts := elementLines(data)
 	for i, el := range list {
@@ -66,17 +64,21 @@ func (t *traceReader) records(br *bufio.Reader, each func(line int, obj map[stri
 			line = starts[i]
 		}
 		obj, ok := el.(map[string]any)
-		if !ok {
-			if err := t.c.Bad(line, "", fmt.Sprintf("element %d is not an object", i+1)); err != nil {
-				return err
-			}
-			continue
+		if ok {
+			err = each(line, obj)
+		} else {
+			err = t.c.Bad(line, "", fmt.Sprintf("element %d is not an object", i+1))
 		}
-		if err := each(line, obj); err != nil {
+		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// lineAt is the line of data that byte off is on.
+func lineAt(data []byte, off int64) int {
+	return 1 + bytes.Count(data[:off], []byte("\n"))
 }
 
 // firstLineWhole reports whether the file is JSON Lines: its first line is
@@ -100,37 +102,28 @@ func firstLineWhole(head []byte) bool {
 func elementLines(data []byte) []int {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	tok, _ := dec.Token() // nil on an error: not a list, so no lines
-	if tok == json.Delim('{') {
-		for {
-			k, err := dec.Token()
-			key, ok := k.(string)
-			if err != nil || !ok {
+	for tok == json.Delim('{') {
+		key, err := dec.Token()
+		switch {
+		case err != nil || key == json.Delim('}'):
+			return nil
+		case key == "data":
+			if tok, _ = dec.Token(); tok != json.Delim('[') {
 				return nil
 			}
-			if key == "data" {
-				if tok, err = dec.Token(); err != nil || tok != json.Delim('[') {
-					return nil
-				}
-				break
-			}
-			var skip json.RawMessage
-			if dec.Decode(&skip) != nil {
-				return nil
-			}
+		case dec.Decode(new(json.RawMessage)) != nil:
+			return nil
 		}
-	} else if tok != json.Delim('[') {
+	}
+	if tok != json.Delim('[') {
 		return nil
 	}
 	var out []int
 	for dec.More() {
-		off := dec.InputOffset()
-		for off < int64(len(data)) && strings.IndexByte(" \t\r\n,", data[off]) >= 0 {
-			off++
-		}
-		out = append(out, 1+bytes.Count(data[:off], []byte("\n")))
-		var skip json.RawMessage
-		if dec.Decode(&skip) != nil {
-			return out
+		rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n,")
+		out = append(out, lineAt(data, int64(len(data)-len(rest))))
+		if dec.Decode(new(json.RawMessage)) != nil {
+			break
 		}
 	}
 	return out
@@ -141,30 +134,30 @@ func elementLines(data []byte) []int {
 // one.
 func Sniff(head []byte) string {
 	dec := json.NewDecoder(bytes.NewReader(head))
-	tok, err := dec.Token()
+	tok, _ := dec.Token() // nil on an error
 	if tok == json.Delim('[') {
-		tok, err = dec.Token()
+		tok, _ = dec.Token()
 	}
-	if err != nil || tok != json.Delim('{') {
+	if tok != json.Delim('{') {
 		return ""
 	}
 	keys := map[string]bool{}
 	var ctx map[string]any
 	for dec.More() {
-		k, err := dec.Token()
+		k, _ := dec.Token()
 		key, ok := k.(string)
-		if err != nil || !ok {
+		if !ok {
 			break
 		}
 		keys[key] = true
 		if key == "data" && len(keys) == 1 {
-			if tok, err := dec.Token(); err == nil && tok == json.Delim('[') {
-				if tok, err := dec.Token(); err == nil && tok == json.Delim('{') {
-					keys = map[string]bool{}
-					continue
-				}
+			list, _ := dec.Token()
+			first, _ := dec.Token()
+			if list != json.Delim('[') || first != json.Delim('{') {
+				break
 			}
-			break
+			keys = map[string]bool{}
+			continue
 		}
 		var v any = new(json.RawMessage)
 		if key == "context" {
@@ -186,37 +179,32 @@ func Sniff(head []byte) string {
 	return ""
 }
 
-// flatten puts the values of nested objects under dotted keys; lists stay
-// values.
-func flatten(prefix string, v any, out map[string]any) {
+// flatten puts the values of nested objects under dotted keys into out,
+// and gives out; lists stay values.
+func flatten(prefix string, v any, out map[string]any) map[string]any {
 	m, ok := v.(map[string]any)
-	if !ok || (len(m) == 0 && prefix != "") {
-		if prefix != "" {
-			out[prefix] = v
+	switch {
+	case ok && (len(m) > 0 || prefix == ""):
+		for k, sub := range m {
+			if prefix != "" {
+				k = prefix + "." + k
+			}
+			flatten(k, sub, out)
 		}
-		return
+	case prefix != "":
+		out[prefix] = v
 	}
-	for k, sub := range m {
-		key := k
-		if prefix != "" {
-			key = prefix + "." + k
-		}
-		flatten(key, sub, out)
-	}
+	return out
 }
 
-// text is a value as text: a string as it is, a number as written, null as
-// "", anything else as JSON.
+// text is a value as text: a string as it is, null as "", anything else as
+// JSON (a number as written).
 func text(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return ""
 	case string:
 		return x
-	case json.Number:
-		return x.String()
-	case bool:
-		return strconv.FormatBool(x)
 	case []byte:
 		return string(x)
 	case time.Time:
@@ -262,7 +250,7 @@ func (t *traceReader) otlpRecord(line int, obj map[string]any) error {
 				}
 				s.kind = strings.ToUpper(text(s.attrs["openinference.span.kind"]))
 				s.start = timeOf(m["startTimeUnixNano"], true)
-				if _, err := t.add(line, s, path, "traceId", "spanId"); err != nil {
+				if err := t.add(line, s, path, "traceId", "spanId"); err != nil {
 					return err
 				}
 			}
@@ -278,20 +266,18 @@ func anyValue(v any) any {
 		return v
 	}
 	for k, x := range m {
+		xm, _ := x.(map[string]any)
+		vals, _ := xm["values"].([]any)
 		switch k {
 		case "stringValue", "boolValue", "intValue", "doubleValue", "bytesValue":
 			return x
 		case "arrayValue":
-			am, _ := x.(map[string]any)
-			vals, _ := am["values"].([]any)
 			out := make([]any, len(vals))
 			for i, e := range vals {
 				out[i] = anyValue(e)
 			}
 			return out
 		case "kvlistValue":
-			km, _ := x.(map[string]any)
-			vals, _ := km["values"].([]any)
 			out := map[string]any{}
 			for _, e := range vals {
 				em, _ := e.(map[string]any)
@@ -307,9 +293,6 @@ func anyValue(v any) any {
 // number whose size says its unit (pandas writes epoch milliseconds).
 func timeOf(v any, nanos bool) int64 {
 	s := strings.TrimSpace(text(v))
-	if s == "" {
-		return 0
-	}
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil && (nanos || n > 1e17) {
 		return n // exact: a float64 keeps nanoseconds since 1970 to some 256 ns only
 	}
@@ -336,8 +319,7 @@ func timeOf(v any, nanos bool) int64 {
 
 // phoenixRecord reads one span record.
 func (t *traceReader) phoenixRecord(line int, obj map[string]any) error {
-	flat := map[string]any{}
-	flatten("", obj, flat)
+	flat := flatten("", obj, map[string]any{})
 	s := &tspan{line: line, trace: text(flat["context.trace_id"]), id: text(flat["context.span_id"]), parent: text(flat["parent_id"]),
 		name: text(flat["name"]), kind: strings.ToUpper(text(flat["span_kind"])), attrs: map[string]any{}}
 	for k, v := range flat {
@@ -348,9 +330,7 @@ func (t *traceReader) phoenixRecord(line int, obj map[string]any) error {
 	if raw, ok := flat["attributes"].(string); ok {
 		// A Parquet or CSV export may keep the attributes as one JSON text.
 		if v, err := read.DecodeJSON([]byte(raw)); err == nil {
-			attrs := map[string]any{}
-			flatten("", v, attrs)
-			for k, v := range attrs {
+			for k, v := range flatten("", v, map[string]any{}) {
 				t.put(s, k, v)
 			}
 		}
@@ -359,8 +339,7 @@ func (t *traceReader) phoenixRecord(line int, obj map[string]any) error {
 		s.kind = strings.ToUpper(text(s.attrs["openinference.span.kind"]))
 	}
 	s.start = timeOf(flat["start_time"], false)
-	_, err := t.add(line, s, "", "context.trace_id", "context.span_id")
-	return err
+	return t.add(line, s, "", "context.trace_id", "context.span_id")
 }
 
 // ---- Langfuse traces
@@ -374,7 +353,8 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 		return t.c.Bad(line, "", fmt.Sprintf(`trace %q has no "observations" list — export traces with their observations (GET /api/public/traces/{id} gives them)`, id))
 	}
 	root := &tspan{line: line, trace: id, id: "trace:" + id, name: text(obj["name"]), kind: "CHAIN", attrs: map[string]any{}, start: timeOf(obj["timestamp"], false)}
-	if ok, err := t.add(line, root, "", "id", "id"); !ok {
+	// The root is refused only for want of an id.
+	if err := t.add(line, root, "", "id", "id"); err != nil || id == "" {
 		return err
 	}
 	t.langfuseIO(root, obj)
@@ -403,7 +383,7 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 		}
 		s.start = timeOf(m["startTime"], false)
 		t.langfuseIO(s, m)
-		if _, err := t.add(line, s, fmt.Sprintf("trace %q %s", id, path), "traceId", "id"); err != nil {
+		if err := t.add(line, s, fmt.Sprintf("trace %q %s", id, path), "traceId", "id"); err != nil {
 			return err
 		}
 	}
@@ -413,19 +393,17 @@ func (t *traceReader) langfuseRecord(line int, obj map[string]any) error {
 // langfuseIO puts a Langfuse trace's or observation's input, output,
 // documents and metadata under the OpenInference names.
 func (t *traceReader) langfuseIO(s *tspan, m map[string]any) {
-	if v, ok := m["input"]; ok && v != nil {
+	if v := m["input"]; v != nil {
 		t.put(s, "input.value", v)
 	}
-	if v, ok := m["output"]; ok && v != nil {
+	if v := m["output"]; v != nil {
 		t.put(s, "output.value", v)
 		if docs := documentList(v); docs != nil {
 			t.put(s, "retrieval.documents", docs)
 		}
 	}
 	if md, ok := m["metadata"]; ok {
-		attrs := map[string]any{}
-		flatten("metadata", md, attrs)
-		for k, v := range attrs {
+		for k, v := range flatten("metadata", md, map[string]any{}) {
 			t.put(s, k, v)
 		}
 	}
@@ -437,11 +415,10 @@ func documentList(v any) []any {
 	if l, ok := v.([]any); ok {
 		return l
 	}
-	if m, ok := v.(map[string]any); ok {
-		for _, k := range []string{"documents", "docs", "results"} {
-			if l, ok := m[k].([]any); ok {
-				return l
-			}
+	m, _ := v.(map[string]any)
+	for _, k := range []string{"documents", "docs", "results"} {
+		if l, ok := m[k].([]any); ok {
+			return l
 		}
 	}
 	return nil

@@ -47,9 +47,6 @@ type tspan struct {
 	order             int   // position in the file
 	line              int   // the record it came from
 	attrs             map[string]any
-	// llms are the requests (LLM spans) in this span's subtree, filled
-	// in by the request builder.
-	llms []*tspan
 }
 
 // traceReader gathers the spans of a trace file.
@@ -67,8 +64,10 @@ type traceReader struct {
 	seen [read.NFields]bool
 	// names are the attribute names met, kept or not, for messages.
 	names map[string]bool
-	// live: the spans are one line of a watched log, not a whole file.
+	// live: the spans are one line of a watched log, not a whole file;
+	// errs name its traces left out for not being whole in it.
 	live bool
+	errs []error
 }
 
 func newTraceReader(c *read.Collector, format string) *traceReader {
@@ -81,18 +80,15 @@ func newTraceReader(c *read.Collector, format string) *traceReader {
 	return t
 }
 
-// add takes span s of record line, or refuses it (ok false, and Bad's
-// error) when it cannot be placed in its trace: it lacks traceKey or idKey.
-func (t *traceReader) add(line int, s *tspan, path, traceKey, idKey string) (ok bool, err error) {
-	missing := ""
-	switch {
-	case s.trace == "":
-		missing = traceKey
-	case s.id == "":
-		missing = idKey
-	}
-	if missing != "" {
-		return false, t.c.Bad(line, "", fmt.Sprintf("%s has no %s — a span needs its trace id and span id to be placed in its request; re-export the spans with their ids",
+// add takes span s of record line, or refuses it (Bad's error) when it
+// cannot be placed in its trace: it lacks traceKey or idKey.
+func (t *traceReader) add(line int, s *tspan, path, traceKey, idKey string) error {
+	if s.trace == "" || s.id == "" {
+		missing := idKey
+		if s.trace == "" {
+			missing = traceKey
+		}
+		return t.c.Bad(line, "", fmt.Sprintf("%s has no %s — a span needs its trace id and span id to be placed in its request; re-export the spans with their ids",
 			spanWhere(s.name, s.id, path), missing))
 	}
 	s.order = len(t.spans)
@@ -101,7 +97,7 @@ func (t *traceReader) add(line int, s *tspan, path, traceKey, idKey string) (ok 
 		t.order = append(t.order, s.trace)
 	}
 	t.traces[s.trace] = append(t.traces[s.trace], s)
-	return true, nil
+	return nil
 }
 
 // Read reads a file of a trace format, positioned past any BOM.
@@ -144,23 +140,8 @@ func ReadLine(c *read.Collector, line int, obj map[string]any) ([]error, error) 
 	if err := t.otlpRecord(line, obj); err != nil {
 		return nil, err
 	}
-	var errs []error
-	for _, id := range t.order {
-		have := map[string]bool{}
-		for _, s := range t.traces[id] {
-			have[s.id] = true
-		}
-		for _, s := range t.traces[id] {
-			if s.parent != "" && !have[s.parent] {
-				errs = append(errs, &read.Error{File: c.Name, Line: line, Unit: "line", Msg: fmt.Sprintf(
-					"trace %s: the parent %s of %s is not in this line — a watched trace file needs each trace whole in one line: put the collector's groupbytrace processor before its file exporter; this trace is left out",
-					id, s.parent, spanWhere(s.name, s.id, ""))})
-				delete(t.traces, id)
-				break
-			}
-		}
-	}
-	return errs, t.samples()
+	err := t.samples()
+	return t.errs, err
 }
 
 // spanWhere names a span in messages.
@@ -226,31 +207,24 @@ func (t *traceReader) samples() error {
 		}
 	}
 	if len(reqs) == 0 && t.c.SkippedCount == 0 {
+		kinds, names := map[string]bool{}, map[string]bool{}
+		for _, s := range t.spans {
+			kinds[s.kind], names[s.name] = true, true
+		}
+		delete(kinds, "")
+		delete(names, "")
 		return &read.Error{File: t.c.Name, Msg: fmt.Sprintf("no LLM span in its %d traces (span kinds: %s; names: %s) — a sample is built around each request's LLM span; pass --map llm=<span name or kind> to say which spans generate the answer",
-			len(t.order), read.List(t.distinct(func(s *tspan) string { return s.kind })), read.List(t.distinct(func(s *tspan) string { return s.name })))}
+			len(t.order), read.List(slices.Collect(maps.Keys(kinds))), read.List(slices.Collect(maps.Keys(names))))}
 	}
 	return nil
-}
-
-func (t *traceReader) distinct(f func(*tspan) string) []string {
-	set := map[string]bool{}
-	for _, s := range t.spans {
-		if v := f(s); v != "" {
-			set[v] = true
-		}
-	}
-	return slices.Collect(maps.Keys(set))
 }
 
 // maxNames caps the attribute names kept for messages.
 const maxNames = 1000
 
-// readAttrs are the attributes the request builder reads, and the prefixes
-// of those it reads by index.
-var (
-	readAttrs    = []string{"openinference.span.kind", "input.value", "output.value", "metadata", "reference", "llm.input_messages", "llm.output_messages", "retrieval.documents"}
-	readPrefixes = []string{"metadata.", "llm.input_messages.", "llm.output_messages.", "retrieval.documents."}
-)
+// readAttrs are the attributes the request builder reads, itself or by
+// index under them.
+var readAttrs = []string{"openinference.span.kind", "input.value", "output.value", "metadata", "reference", "llm.input_messages", "llm.output_messages", "retrieval.documents"}
 
 // put sets attribute key of span s when a request may read it (by default
 // or by --map): the file is held whole, and other attributes (embeddings,
@@ -259,9 +233,11 @@ func (t *traceReader) put(s *tspan, key string, v any) {
 	if len(t.names) < maxNames {
 		t.names[key] = true
 	}
-	if slices.Contains(readAttrs, key) ||
-		slices.ContainsFunc(readPrefixes, func(p string) bool { return strings.HasPrefix(key, p) }) ||
-		slices.ContainsFunc(t.attr[:], func(a string) bool { return a != "" && (key == a || strings.HasPrefix(key, a+".")) }) {
+	under := func(a string) bool {
+		rest, ok := strings.CutPrefix(key, a)
+		return a != "" && ok && (rest == "" || rest[0] == '.')
+	}
+	if slices.ContainsFunc(readAttrs, under) || slices.ContainsFunc(t.attr[:], under) {
 		s.attrs[key] = v
 	}
 }
@@ -280,17 +256,19 @@ func (t *traceReader) trace(spans []*tspan) ([]*request, error) {
 	for _, s := range spans {
 		byID[s.id] = s
 	}
-	parent := func(s *tspan) *tspan {
-		if p := byID[s.parent]; p != nil && p != s {
-			return p
+	for _, s := range spans {
+		if t.live && s.parent != "" && byID[s.parent] == nil {
+			t.errs = append(t.errs, &read.Error{File: t.c.Name, Line: s.line, Unit: "line", Msg: fmt.Sprintf(
+				"trace %s: the parent %s of %s is not in this line — a watched trace file needs each trace whole in one line: put the collector's groupbytrace processor before its file exporter; this trace is left out",
+				s.trace, s.parent, spanWhere(s.name, s.id, ""))})
+			return nil, nil
 		}
-		return nil
 	}
 	// ancestors guards against a parent cycle in a damaged export.
 	ancestors := func(s *tspan) []*tspan {
 		var out []*tspan
 		seen := map[*tspan]bool{s: true}
-		for p := parent(s); p != nil && !seen[p]; p = parent(p) {
+		for p := byID[s.parent]; p != nil && !seen[p]; p = byID[p.parent] {
 			seen[p] = true
 			out = append(out, p)
 		}
@@ -306,13 +284,6 @@ func (t *traceReader) trace(spans []*tspan) ([]*request, error) {
 			retrievers = append(retrievers, s)
 		}
 	}
-	slices.SortStableFunc(llms, byStart)
-	for _, l := range llms {
-		l.llms = append(l.llms, l)
-		for _, a := range ancestors(l) {
-			a.llms = append(a.llms, l)
-		}
-	}
 	if len(llms) == 0 {
 		if len(retrievers) > 0 {
 			r := retrievers[0]
@@ -321,12 +292,20 @@ func (t *traceReader) trace(spans []*tspan) ([]*request, error) {
 		}
 		return nil, nil
 	}
+	slices.SortStableFunc(llms, byStart)
+	// under[s] are the requests in the subtree of span s.
+	under := map[*tspan][]*tspan{}
+	for _, l := range llms {
+		for _, a := range append([]*tspan{l}, ancestors(l)...) {
+			under[a] = append(under[a], l)
+		}
+	}
 	reqs := make(map[*tspan]*request, len(llms))
 	out := make([]*request, len(llms))
 	for i, l := range llms {
 		top := l
 		for _, a := range ancestors(l) {
-			if len(a.llms) != 1 {
+			if len(under[a]) != 1 {
 				break
 			}
 			top = a
@@ -336,26 +315,20 @@ func (t *traceReader) trace(spans []*tspan) ([]*request, error) {
 	}
 	slices.SortStableFunc(retrievers, byStart)
 	for _, r := range retrievers {
-		var cands []*tspan
+		// Spans with no common parent (an application that opens no span
+		// of its own around a request) are matched by time alone.
+		cands := llms
 		for _, a := range append([]*tspan{r}, ancestors(r)...) {
-			if len(a.llms) > 0 {
-				cands = a.llms
+			if len(under[a]) > 0 {
+				cands = under[a]
 				break
 			}
 		}
-		if cands == nil {
-			// Spans with no common parent (an application that opens no
-			// span of its own around a request): by time alone.
-			cands = llms
+		i := slices.IndexFunc(cands, func(l *tspan) bool { return byStart(l, r) >= 0 })
+		if i < 0 {
+			i = len(cands) - 1
 		}
-		pick := cands[len(cands)-1]
-		for _, l := range cands {
-			if byStart(l, r) >= 0 {
-				pick = l
-				break
-			}
-		}
-		reqs[pick].retrievers = append(reqs[pick].retrievers, r)
+		reqs[cands[i]].retrievers = append(reqs[cands[i]].retrievers, r)
 	}
 	return out, nil
 }
@@ -394,29 +367,24 @@ func (t *traceReader) sample(r *request) error {
 		}
 		s.Contexts = append(s.Contexts, docs...)
 	}
-	for _, sp := range append(path, r.retrievers...) {
-		if v, ok := t.lookup(sp, read.FReference, "reference", "metadata.reference"); ok {
-			s.Reference = strings.TrimSpace(text(v))
-			break
-		}
-	}
+	ref, _ := t.field(read.FReference, append(path, r.retrievers...), func(sp *tspan) (string, bool) {
+		return t.lookup(sp, read.FReference, "reference", "metadata.reference")
+	})
+	s.Reference = strings.TrimSpace(ref)
 	if t.attr[read.FID] != "" {
 		for _, sp := range path {
-			if v, ok := t.lookup(sp, read.FID); ok && text(v) != "" {
-				s.ID = text(v)
+			if v, ok := t.lookup(sp, read.FID); ok && v != "" {
+				s.ID = v
 				break
 			}
 		}
 	}
 	// A request's text comes from several spans, perhaps several lines:
 	// held to the record limit as a record is, for the judges' memory.
-	sizes := [read.NFields]int64{read.FQuestion: int64(len(s.Question)), read.FAnswer: int64(len(s.Answer)), read.FReference: int64(len(s.Reference)), read.FID: int64(len(s.ID))}
-	for _, ctx := range s.Contexts {
-		sizes[read.FContexts] += int64(len(ctx))
-	}
 	var o read.Oversized
-	for f, n := range sizes {
-		o.Tally(f, read.FieldNames[f], n)
+	texts := [read.NFields]string{read.FQuestion: s.Question, read.FAnswer: s.Answer, read.FContexts: strings.Join(s.Contexts, ""), read.FReference: s.Reference, read.FID: s.ID}
+	for f, v := range texts {
+		o.Tally(f, read.FieldNames[f], int64(len(v)))
 	}
 	if o.Size > t.c.Limit {
 		return t.c.Bad(l.line, o.Part, fmt.Sprintf("%s: the request's text is %s, over the limit of %s (--max-record-bytes), most of it in its %s (%s) — raise --max-record-bytes if the request is meant to be this large",
@@ -426,42 +394,36 @@ func (t *traceReader) sample(r *request) error {
 }
 
 // lookup finds field f on span s under the attribute --map names, else the
-// default names (looking into the metadata JSON text too).
-func (t *traceReader) lookup(s *tspan, f int, defaults ...string) (any, bool) {
+// default names (looking into the metadata JSON text too), as text.
+func (t *traceReader) lookup(s *tspan, f int, defaults ...string) (string, bool) {
 	names := defaults
 	if t.attr[f] != "" {
 		names = []string{t.attr[f]}
 	}
 	for _, n := range names {
-		if v, ok := s.attrs[n]; ok && v != nil {
-			if t.attr[f] != "" {
-				t.seen[f] = true
-			}
-			return v, true
+		if v := s.attrs[n]; v != nil {
+			t.seen[f] = true
+			return text(v), true
 		}
 		if k, ok := strings.CutPrefix(n, "metadata."); ok {
-			if md, ok := s.attrs["metadata"].(string); ok {
-				if m, err := read.DecodeObject([]byte(md)); err == nil && m[k] != nil {
-					return m[k], true
-				}
+			md, _ := s.attrs["metadata"].(string)
+			if m, err := read.DecodeObject([]byte(md)); err == nil && m[k] != nil {
+				return text(m[k]), true
 			}
 		}
 	}
-	return nil, false
+	return "", false
 }
 
-// field reads the question or answer from the request's spans, the top
-// first; pick turns a span into its text under the default names.
-func (t *traceReader) field(f int, path []*tspan, pick func(*tspan) (string, bool)) (string, bool) {
-	for _, sp := range path {
-		if t.attr[f] != "" {
-			if v, ok := t.lookup(sp, f); ok {
-				return text(v), true
-			}
-			continue
-		}
-		if s, ok := pick(sp); ok {
-			return s, true
+// field reads field f from the first of spans that has it: under the
+// attribute --map names, else as pick finds it.
+func (t *traceReader) field(f int, spans []*tspan, pick func(*tspan) (string, bool)) (string, bool) {
+	if t.attr[f] != "" {
+		pick = func(s *tspan) (string, bool) { return t.lookup(s, f) }
+	}
+	for _, sp := range spans {
+		if v, ok := pick(sp); ok {
+			return v, true
 		}
 	}
 	return "", false
@@ -470,17 +432,15 @@ func (t *traceReader) field(f int, path []*tspan, pick func(*tspan) (string, boo
 // inputText is a span's question: the last user message an LLM span was
 // sent, else its input.value (the question inside a JSON input).
 func inputText(s *tspan) (string, bool) {
-	m := messages(s.attrs, "llm.input_messages")
-	for i := len(m) - 1; i >= 0; i-- {
-		if (strings.EqualFold(m[i].role, "user") || strings.EqualFold(m[i].role, "human")) && m[i].content != "" {
-			return m[i].content, true
+	for _, m := range slices.Backward(messages(s.attrs, "llm.input_messages")) {
+		if (strings.EqualFold(m.role, "user") || strings.EqualFold(m.role, "human")) && m.content != "" {
+			return m.content, true
 		}
 	}
-	v, ok := s.attrs["input.value"]
-	if !ok || v == nil {
-		return "", false
+	if v := s.attrs["input.value"]; v != nil {
+		return pickText(v, "user", "question", "query", "input", "user_input", "message", "content", "text"), true
 	}
-	return pickText(v, "user", "question", "query", "input", "user_input", "message", "content", "text"), true
+	return "", false
 }
 
 // outputText is a span's answer: an LLM span's first output message (its
@@ -491,7 +451,7 @@ func outputText(s *tspan) (string, bool) {
 			return m.content, true
 		}
 	}
-	if v, ok := s.attrs["output.value"]; ok && v != nil {
+	if v := s.attrs["output.value"]; v != nil {
 		return pickText(v, "assistant", "answer", "output", "response", "result", "content", "text", "message"), true
 	}
 	return "", false
@@ -502,31 +462,29 @@ type message struct{ role, content string }
 // messages reads OpenInference's indexed messages under prefix
 // (prefix.N.message.role, prefix.N.message.content), or a list of them.
 func messages(attrs map[string]any, prefix string) []message {
-	byN := map[int]*message{}
+	byN := map[int]message{}
 	indexed(attrs, prefix, func(n int, field string, v any) {
-		if byN[n] == nil {
-			byN[n] = &message{}
-		}
+		m := byN[n]
 		switch {
 		case field == "message.role":
-			byN[n].role = text(v)
+			m.role = text(v)
 		case field == "message.content":
-			byN[n].content = text(v)
-		case strings.HasPrefix(field, "message.contents.") && strings.HasSuffix(field, ".message_content.text") && byN[n].content == "":
+			m.content = text(v)
+		case strings.HasPrefix(field, "message.contents.") && strings.HasSuffix(field, ".message_content.text") && m.content == "":
 			// A message in parts (OpenInference's message.contents.M):
 			// its first text part.
-			byN[n].content = text(v)
+			m.content = text(v)
 		}
+		byN[n] = m
 	})
 	l, _ := attrs[prefix].([]any)
 	for i, e := range l {
-		flat := map[string]any{}
-		flatten("", e, flat)
-		byN[i] = &message{role: text(flat["message.role"]), content: text(flat["message.content"])}
+		flat := flatten("", e, map[string]any{})
+		byN[i] = message{role: text(flat["message.role"]), content: text(flat["message.content"])}
 	}
 	out := make([]message, 0, len(byN))
 	for _, n := range slices.Sorted(maps.Keys(byN)) {
-		out = append(out, *byN[n])
+		out = append(out, byN[n])
 	}
 	return out
 }
@@ -550,8 +508,9 @@ func indexed(attrs map[string]any, prefix string, fn func(n int, field string, v
 // when it is JSON), an object's first of keys, or the content of the last
 // chat message with role (else the last).
 func pickText(v any, role string, keys ...string) string {
-	if s, ok := v.(string); ok {
-		st := strings.TrimSpace(s)
+	switch x := v.(type) {
+	case string:
+		st := strings.TrimSpace(x)
 		if strings.HasPrefix(st, "{") || strings.HasPrefix(st, "[") {
 			if parsed, err := read.DecodeJSON([]byte(st)); err == nil {
 				if out := pickText(parsed, role, keys...); out != "" && out != st {
@@ -559,12 +518,9 @@ func pickText(v any, role string, keys ...string) string {
 				}
 			}
 		}
-		return s
-	}
-	switch x := v.(type) {
 	case map[string]any:
 		for _, k := range keys {
-			if sub, ok := x[k]; ok && sub != nil {
+			if sub := x[k]; sub != nil {
 				return pickText(sub, role, keys...)
 			}
 		}
@@ -577,14 +533,13 @@ func pickText(v any, role string, keys ...string) string {
 	case []any:
 		var last any
 		for _, e := range x {
-			if m, ok := e.(map[string]any); ok && strings.EqualFold(text(m["role"]), role) {
+			if m, _ := e.(map[string]any); strings.EqualFold(text(m["role"]), role) {
 				last = m["content"]
 			}
 		}
 		if last == nil && len(x) > 0 {
-			if m, ok := x[len(x)-1].(map[string]any); ok {
-				last = m["content"]
-			}
+			m, _ := x[len(x)-1].(map[string]any)
+			last = m["content"]
 		}
 		if last != nil {
 			return pickText(last, role, keys...)
@@ -615,7 +570,7 @@ func (t *traceReader) documents(s *tspan) ([]string, error) {
 	for i, e := range l {
 		docs = append(docs, doc{i, documentText(e)})
 	}
-	if t.attr[read.FContexts] != "" && docs != nil {
+	if docs != nil {
 		t.seen[read.FContexts] = true
 	}
 	slices.SortStableFunc(docs, func(a, b doc) int { return cmp.Compare(a.n, b.n) })
@@ -633,11 +588,7 @@ func (t *traceReader) documents(s *tspan) ([]string, error) {
 
 // documentText is one retrieved document's text.
 func documentText(e any) string {
-	if _, ok := e.(map[string]any); !ok {
-		return text(e)
-	}
-	flat := map[string]any{}
-	flatten("", e, flat)
+	flat := flatten("", e, map[string]any{})
 	for _, k := range []string{"document.content", "content", "page_content", "pageContent", "text"} {
 		if v, ok := flat[k]; ok {
 			return text(v)
