@@ -151,15 +151,11 @@ func yamlSyntaxError(name string, err error) *Error {
 var errTooBig = errors.New("over the record limit")
 
 // toJSON turns a YAML node into the JSON value it stands for, refusing one
-// over the limit with errTooBig; all the JSON made for one file is bounded
-// too, as aliases let a small file stand for a huge one: going over that is
-// an *Error about the whole file, never a skippable record's.
-func (y *yamlDoc) toJSON(n *yaml.Node) (json.RawMessage, error) {
-	return y.convert(n, y.limit)
-}
-
-// convert is toJSON with the bound limit in place of the record limit.
-func (y *yamlDoc) convert(n *yaml.Node, limit int64) (json.RawMessage, error) {
+// over limit (the record limit, for a record) with errTooBig; all the JSON
+// made for one file is bounded too, as aliases let a small file stand for a
+// huge one: going over that is an *Error about the whole file, never a
+// skippable record's.
+func (y *yamlDoc) toJSON(n *yaml.Node, limit int64) (json.RawMessage, error) {
 	var b bytes.Buffer
 	y.aliased = false
 	err := y.value(&b, n, 0, limit)
@@ -184,7 +180,7 @@ func (y *yamlDoc) expandLimit() int64 {
 // comes back as o, measured whole with its largest part, unless aliases
 // grow it (o.Size 0), whose whole size is not worth making.
 func (y *yamlDoc) limited(n *yaml.Node) (raw json.RawMessage, o *read.Oversized, err error) {
-	raw, err = y.toJSON(n)
+	raw, err = y.toJSON(n, y.limit)
 	if !errors.Is(err, errTooBig) {
 		return raw, nil, err
 	}
@@ -192,7 +188,7 @@ func (y *yamlDoc) limited(n *yaml.Node) (raw json.RawMessage, o *read.Oversized,
 	if y.aliased {
 		return nil, o, nil
 	}
-	if raw, err = y.convert(n, y.expandLimit()); err != nil {
+	if raw, err = y.toJSON(n, y.expandLimit()); err != nil {
 		return nil, nil, err
 	}
 	var z read.RecordSizer
@@ -288,9 +284,8 @@ func writeJSONString(b *bytes.Buffer, s string) {
 
 // yamlPair is one entry of a mapping.
 type yamlPair struct {
-	key     string
-	keyNode *yaml.Node
-	value   *yaml.Node
+	key   string
+	value *yaml.Node
 }
 
 // pairs lists a mapping's entries with its merge keys (<<: *base) applied,
@@ -317,11 +312,11 @@ func (y *yamlDoc) pairs(n *yaml.Node, depth int) ([]yamlPair, error) {
 			return nil, fmt.Errorf("the key %.100q at line %d repeats the one at line %d — remove one", k.Value, n.Content[i].Line, first.Line)
 		}
 		seen[k.Value] = n.Content[i]
-		own = append(own, yamlPair{k.Value, n.Content[i], v})
+		own = append(own, yamlPair{k.Value, v})
 	}
 	for _, p := range merged {
 		if _, dup := seen[p.key]; !dup {
-			seen[p.key] = p.keyNode
+			seen[p.key] = nil
 			own = append(own, p)
 		}
 	}
@@ -455,7 +450,7 @@ func (y *yamlDoc) readMapping(m *yaml.Node) error {
 		saved := c.Defaults
 		defer func() { c.Defaults = saved }()
 		if dtKey, dt := lookup(m, "defaultTest"); dt != nil {
-			raw, err := y.toJSON(dt)
+			raw, err := y.toJSON(dt, y.limit)
 			if errors.As(err, new(*Error)) {
 				return err
 			}
