@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/ragscope/ragscope/eval/dataset/internal/read"
@@ -93,18 +92,24 @@ func (r *jsonReader) chunk() ([]byte, error) {
 // skip consumes the byte peek returned.
 func (r *jsonReader) skip() { r.br.Discard(1) }
 
-// expect consumes the separator want after what, or reports the byte found
-// instead as the syntax error encoding/json would.
-func (r *jsonReader) expect(want byte, what string, element int) error {
+// expect consumes the separator want, or reports the byte found instead
+// with encoding/json's message for it after the JSON text before.
+func (r *jsonReader) expect(want byte, before string, element int) error {
 	b, err := r.peek()
 	if err != nil {
 		return r.eof(err, element)
 	}
 	if b != want {
-		return r.syntaxAt(r.line, element, fmt.Sprintf("invalid character %s %s", quoteChar(b), what))
+		return r.syntaxAt(r.line, element, jsonSyntaxMsg(before, b))
 	}
 	r.skip()
 	return nil
+}
+
+// jsonSyntaxMsg is encoding/json's message for byte b, invalid after the
+// JSON text before.
+func jsonSyntaxMsg(before string, b byte) string {
+	return json.Unmarshal(append([]byte(before), b), new(any)).Error()
 }
 
 // value reads the next value whole: raw, with the line it starts on, or,
@@ -264,23 +269,11 @@ func (r *jsonReader) eof(err error, element int) error {
 	return fmt.Errorf("%s: %w", r.c.Name, err)
 }
 
-// quoteChar spells a byte as encoding/json's syntax errors do.
-func quoteChar(b byte) string {
-	switch b {
-	case '\'':
-		return `'\''`
-	case '"':
-		return `'"'`
-	}
-	s := strconv.Quote(string(rune(b)))
-	return "'" + s[1:len(s)-1] + "'"
-}
-
 // entries reads the entries of a list or object whose opening bracket was
 // read, up to and including the closing one, calling each at the start of
 // entry n (from 1) with element, its number in messages: n among records,
-// else 0.
-func (r *jsonReader) entries(closing byte, after string, records bool, each func(n, element int) error) error {
+// else 0. before is JSON text an entry can end, for expect.
+func (r *jsonReader) entries(closing byte, before string, records bool, each func(n, element int) error) error {
 	for n := 1; ; n++ {
 		element := 0
 		if records {
@@ -295,7 +288,7 @@ func (r *jsonReader) entries(closing byte, after string, records bool, each func
 			return nil
 		}
 		if n > 1 {
-			if err := r.expect(',', after, element); err != nil {
+			if err := r.expect(',', before, element); err != nil {
 				return err
 			}
 		}
@@ -309,7 +302,7 @@ func (r *jsonReader) entries(closing byte, after string, records bool, each func
 // the entry's number, its raw value (valid JSON) and, for one over the
 // limit, o instead.
 func (r *jsonReader) list(records bool, each func(n int, raw []byte, o *read.Oversized) error) error {
-	return r.entries(']', "after array element", records, func(n, element int) error {
+	return r.entries(']', `[""`, records, func(n, element int) error {
 		raw, start, o, err := r.value(element)
 		if err != nil {
 			return err
@@ -351,13 +344,13 @@ func (r *jsonReader) object() error {
 	var keys []string
 	var cols []read.Column
 	list := "" // the key the records were read from
-	err := r.entries('}', "after object key:value pair", false, func(int, int) error {
+	err := r.entries('}', `{"":""`, false, func(int, int) error {
 		key, at, err := r.key()
 		if err != nil {
 			return err
 		}
 		keys = append(keys, key)
-		if err := r.expect(':', "after object key", 0); err != nil {
+		if err := r.expect(':', `{""`, 0); err != nil {
 			return err
 		}
 		b, err := r.peek()
@@ -409,7 +402,7 @@ func (r *jsonReader) key() (string, refSite, error) {
 	if b, err := r.peek(); err != nil {
 		return "", refSite{}, r.eof(err, 0)
 	} else if b != '"' {
-		return "", refSite{}, r.syntaxAt(r.line, 0, fmt.Sprintf("invalid character %s looking for beginning of object key string", quoteChar(b)))
+		return "", refSite{}, r.syntaxAt(r.line, 0, jsonSyntaxMsg(`{"":0,`, b))
 	}
 	raw, start, err := r.whole(true)
 	at := refSite{line: start}

@@ -84,7 +84,8 @@ type Options struct {
 	// too), or "" to pick by extension and content (see formatOf).
 	Format string
 	// MaxRecordBytes is the largest record read (--max-record-bytes), in
-	// bytes as in the file; 0 means DefaultMaxRecordBytes. A larger record
+	// bytes as in the file (a YAML record's as the JSON it stands for); 0
+	// means DefaultMaxRecordBytes. A larger record
 	// is an error naming its largest field, measured as it streams by,
 	// never held whole.
 	MaxRecordBytes int64

@@ -262,7 +262,7 @@ func (c *collector) readDefaultTestFile(at refSite, spec, file string) (json.Raw
 	if root == nil {
 		return json.RawMessage("null"), nil
 	}
-	obj, err := y.toJSON(root)
+	obj, err := y.toJSON(root, y.limit)
 	if errors.As(err, new(*Error)) {
 		return nil, err
 	}

@@ -20,8 +20,8 @@ import (
 
 // A YAML file is read whole, as a document has no record boundaries to
 // stream by. Each record becomes the JSON object it stands for, read as a
-// JSON record is; the record limit holds for the bytes it spans in the file
-// and for the JSON it expands to (aliases repeat what they point to).
+// JSON record is; the record limit holds for that JSON, which aliases
+// (*name) can make far larger than the text the record spans.
 
 // MaxYAMLBytes is the largest YAML file read, unless the record limit is
 // larger: the file is held whole, its parsed tree some ten times its size.
@@ -63,15 +63,15 @@ func readWhole(name string, r io.Reader, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-// yamlDoc is a parsed YAML file: its bytes, where its lines start (to
-// measure a record's span from its nodes' positions) and the record limit.
+// yamlDoc is a parsed YAML file being turned into JSON, within the record
+// limit for each value and a bound for the whole file.
 type yamlDoc struct {
 	c        *collector
 	name     string
-	data     []byte
-	lines    []int
+	size     int64 // the file's
 	limit    int64
 	expanded int64 // the JSON made from the file so far
+	aliased  bool  // the value last converted went through an alias
 }
 
 var yamlLineRE = regexp.MustCompile(`(?s)^yaml: line (\d+): (.*)$`)
@@ -79,23 +79,18 @@ var yamlLineRE = regexp.MustCompile(`(?s)^yaml: line (\d+): (.*)$`)
 // parseYAMLFile parses data, one YAML document; root is its top node, nil
 // when the document is empty (only comments, say).
 func parseYAMLFile(name string, data []byte, limit int64) (y *yamlDoc, root *yaml.Node, err error) {
-	y = &yamlDoc{name: name, data: data, limit: limit, lines: []int{0}}
-	for i, b := range data {
-		if b == '\n' {
-			y.lines = append(y.lines, i+1)
-		}
-	}
 	if !utf8.Valid(data) {
 		off := read.InvalidUTF8(data)
 		return nil, nil, &Error{File: name, Line: 1 + bytes.Count(data[:off], []byte("\n")), Unit: read.UnitLine, Msg: "the file " + read.UTF8Error(data).Error()}
 	}
 	doc, second, err := decodeYAML(data)
 	if err != nil {
-		return nil, nil, y.syntaxError(err)
+		return nil, nil, yamlSyntaxError(name, err)
 	}
 	if second > 0 {
 		return nil, nil, &Error{File: name, Line: second, Unit: read.UnitLine, Msg: "a second YAML document starts here — a dataset is one document; remove the \"---\" or split the file"}
 	}
+	y = &yamlDoc{name: name, size: int64(len(data)), limit: limit}
 	if doc == nil || len(doc.Content) == 0 {
 		return y, nil, nil
 	}
@@ -134,8 +129,8 @@ func decodeYAML(data []byte) (doc *yaml.Node, second int, err error) {
 // starts.
 var yamlParserProblems = []string{"did not find expected", "found undefined tag handle", "found duplicate", "found incompatible YAML document"}
 
-// syntaxError reports a YAML syntax error at the line the parser gives.
-func (y *yamlDoc) syntaxError(err error) *Error {
+// yamlSyntaxError reports a YAML syntax error at the line the parser gives.
+func yamlSyntaxError(name string, err error) *Error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := 0
 	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
@@ -149,19 +144,21 @@ func (y *yamlDoc) syntaxError(err error) *Error {
 			break
 		}
 	}
-	return &Error{File: y.name, Line: line, Unit: read.UnitLine, Msg: fmt.Sprintf("invalid YAML: %s; fix the file — a broken YAML file cannot be read past the error", msg)}
+	return &Error{File: name, Line: line, Unit: read.UnitLine, Msg: fmt.Sprintf("invalid YAML: %s; fix the file — a broken YAML file cannot be read past the error", msg)}
 }
 
-// errTooBig stops turning a record into JSON once it is over the limit.
+// errTooBig stops turning a value into JSON once it is over the bound.
 var errTooBig = errors.New("over the record limit")
 
 // toJSON turns a YAML node into the JSON value it stands for, refusing one
-// over the limit with errTooBig; all the JSON made for one file is bounded
-// too, as aliases let a small file stand for a huge one: going over that is
-// an *Error about the whole file, never a skippable record's.
-func (y *yamlDoc) toJSON(n *yaml.Node) (json.RawMessage, error) {
+// over limit (the record limit, for a record) with errTooBig; all the JSON
+// made for one file is bounded too, as aliases let a small file stand for a
+// huge one: going over that is an *Error about the whole file, never a
+// skippable record's.
+func (y *yamlDoc) toJSON(n *yaml.Node, limit int64) (json.RawMessage, error) {
 	var b bytes.Buffer
-	err := y.value(&b, n, 0)
+	y.aliased = false
+	err := y.value(&b, n, 0, limit)
 	y.expanded += int64(b.Len())
 	if y.expanded > y.expandLimit() {
 		return nil, &Error{File: y.name, Msg: fmt.Sprintf("the file's YAML aliases (*name) expand it to over %s — "+
@@ -176,10 +173,32 @@ func (y *yamlDoc) toJSON(n *yaml.Node) (json.RawMessage, error) {
 // expandLimit bounds the JSON made from one file: far more than sharing a
 // context among tests needs, far less than an alias bomb asks for.
 func (y *yamlDoc) expandLimit() int64 {
-	return max(64*int64(len(y.data)), 256<<20, 4*y.limit)
+	return max(64*y.size, 256<<20, 4*y.limit)
 }
 
-func (y *yamlDoc) value(b *bytes.Buffer, n *yaml.Node, depth int) error {
+// limited is toJSON for a record or a column's entry: one over the limit
+// comes back as o, measured whole with its largest part, unless aliases
+// grow it (o.Size 0), whose whole size is not worth making.
+func (y *yamlDoc) limited(n *yaml.Node) (raw json.RawMessage, o *read.Oversized, err error) {
+	raw, err = y.toJSON(n, y.limit)
+	if !errors.Is(err, errTooBig) {
+		return raw, nil, err
+	}
+	o = &read.Oversized{}
+	if y.aliased {
+		return nil, o, nil
+	}
+	if raw, err = y.toJSON(n, y.expandLimit()); err != nil {
+		return nil, nil, err
+	}
+	var z read.RecordSizer
+	z.Write(raw)
+	o.Size = int64(len(raw))
+	o.Part, o.PartSize = z.Largest()
+	return nil, o, nil
+}
+
+func (y *yamlDoc) value(b *bytes.Buffer, n *yaml.Node, depth int, limit int64) error {
 	if depth > maxYAMLDepth {
 		return fmt.Errorf("the value at line %d nests more than %d levels deep — flatten it", n.Line, maxYAMLDepth)
 	}
@@ -189,7 +208,8 @@ func (y *yamlDoc) value(b *bytes.Buffer, n *yaml.Node, depth int) error {
 			b.WriteString("null")
 			break
 		}
-		return y.value(b, n.Alias, depth+1)
+		y.aliased = true
+		return y.value(b, n.Alias, depth+1, limit)
 	case yaml.MappingNode:
 		pairs, err := y.pairs(n, depth)
 		if err != nil {
@@ -202,7 +222,7 @@ func (y *yamlDoc) value(b *bytes.Buffer, n *yaml.Node, depth int) error {
 			}
 			writeJSONString(b, p.key)
 			b.WriteByte(':')
-			if err := y.value(b, p.value, depth+1); err != nil {
+			if err := y.value(b, p.value, depth+1, limit); err != nil {
 				return err
 			}
 		}
@@ -213,7 +233,7 @@ func (y *yamlDoc) value(b *bytes.Buffer, n *yaml.Node, depth int) error {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			if err := y.value(b, item, depth+1); err != nil {
+			if err := y.value(b, item, depth+1, limit); err != nil {
 				return err
 			}
 		}
@@ -223,7 +243,7 @@ func (y *yamlDoc) value(b *bytes.Buffer, n *yaml.Node, depth int) error {
 	default:
 		b.WriteString("null")
 	}
-	if int64(b.Len()) > y.limit {
+	if int64(b.Len()) > limit {
 		return errTooBig
 	}
 	return nil
@@ -264,9 +284,8 @@ func writeJSONString(b *bytes.Buffer, s string) {
 
 // yamlPair is one entry of a mapping.
 type yamlPair struct {
-	key     string
-	keyNode *yaml.Node
-	value   *yaml.Node
+	key   string
+	value *yaml.Node
 }
 
 // pairs lists a mapping's entries with its merge keys (<<: *base) applied,
@@ -293,11 +312,11 @@ func (y *yamlDoc) pairs(n *yaml.Node, depth int) ([]yamlPair, error) {
 			return nil, fmt.Errorf("the key %.100q at line %d repeats the one at line %d — remove one", k.Value, n.Content[i].Line, first.Line)
 		}
 		seen[k.Value] = n.Content[i]
-		own = append(own, yamlPair{k.Value, n.Content[i], v})
+		own = append(own, yamlPair{k.Value, v})
 	}
 	for _, p := range merged {
 		if _, dup := seen[p.key]; !dup {
-			seen[p.key] = p.keyNode
+			seen[p.key] = nil
 			own = append(own, p)
 		}
 	}
@@ -345,53 +364,14 @@ func yamlKind(n *yaml.Node) string {
 // scalarKinds name the scalars that are not strings, by tag.
 var scalarKinds = map[string]string{"!!null": "null", "!!int": "a number", "!!float": "a number", "!!bool": "a boolean"}
 
-// offset is the byte offset in the file where node n starts.
-func (y *yamlDoc) offset(n *yaml.Node) int64 {
-	if n.Line < 1 || n.Line > len(y.lines) {
-		return int64(len(y.data))
-	}
-	off := y.lines[n.Line-1]
-	// Columns count characters.
-	for col := 1; col < n.Column && off < len(y.data) && y.data[off] != '\n'; col++ {
-		_, size := utf8.DecodeRune(y.data[off:])
-		off += size
-	}
-	return int64(off)
-}
-
-// ends gives, for each entry of a mapping or item of a list, the offset
-// where the next starts, the last's being end.
-func (y *yamlDoc) ends(starts []*yaml.Node, end int64) []int64 {
-	out := make([]int64, len(starts))
-	for i := range starts {
-		out[i] = end
-		if i+1 < len(starts) {
-			out[i] = y.offset(starts[i+1])
-		}
-	}
-	return out
-}
-
-// keyNodes are the key nodes of a mapping, in file order.
-func keyNodes(m *yaml.Node) []*yaml.Node {
-	var out []*yaml.Node
+// lookup finds the key node and value of key among a mapping's own entries.
+func lookup(m *yaml.Node, key string) (k, v *yaml.Node) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		out = append(out, m.Content[i])
-	}
-	return out
-}
-
-// lookup finds the value of key in a mapping's own entries, and the
-// offset where the entry after it starts (end for the last).
-func (y *yamlDoc) lookup(m *yaml.Node, key string, end int64) (k, v *yaml.Node, vEnd int64) {
-	keys := keyNodes(m)
-	ends := y.ends(keys, end)
-	for i, kn := range keys {
-		if kn.Kind == yaml.ScalarNode && kn.Value == key {
-			return kn, m.Content[2*i+1], ends[i]
+		if kn := m.Content[i]; kn.Kind == yaml.ScalarNode && kn.Value == key {
+			return kn, m.Content[i+1]
 		}
 	}
-	return nil, nil, 0
+	return nil, nil
 }
 
 func (y *yamlDoc) errorAt(n *yaml.Node, msg string) *Error {
@@ -400,12 +380,11 @@ func (y *yamlDoc) errorAt(n *yaml.Node, msg string) *Error {
 
 // readRoot reads the records of a YAML file by its top node.
 func (y *yamlDoc) readRoot(root *yaml.Node) error {
-	end := int64(len(y.data))
 	switch root.Kind {
 	case yaml.SequenceNode:
-		return y.readList(root, end, false)
+		return y.readList(root, false)
 	case yaml.MappingNode:
-		return y.readMapping(root, end)
+		return y.readMapping(root)
 	}
 	return y.errorAt(root, fmt.Sprintf("the file holds %s — expected a list of records (RAGAS rows or promptfoo test cases), "+
 		"a mapping with tests: (promptfoo) or samples:, or a mapping of lists (one per field)", yamlKind(root)))
@@ -413,9 +392,8 @@ func (y *yamlDoc) readRoot(root *yaml.Node) error {
 
 // readList reads the items of a list as records; in a tests list a
 // string is a reference to a tests file.
-func (y *yamlDoc) readList(seq *yaml.Node, end int64, tests bool) error {
-	ends := y.ends(seq.Content, end)
-	for i, item := range seq.Content {
+func (y *yamlDoc) readList(seq *yaml.Node, tests bool) error {
+	for _, item := range seq.Content {
 		if tests {
 			if n, _ := resolveAlias(item, 0); n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" {
 				if err := y.c.readTestsRef(refSite{item.Line, read.UnitLine}, n.Value); err != nil {
@@ -424,15 +402,15 @@ func (y *yamlDoc) readList(seq *yaml.Node, end int64, tests bool) error {
 				continue
 			}
 		}
-		if err := y.record(item, y.offset(item), ends[i]); err != nil {
+		if err := y.record(item); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// record reads one record spanning [start, end) of the file.
-func (y *yamlDoc) record(item *yaml.Node, start, end int64) error {
+// record reads one record.
+func (y *yamlDoc) record(item *yaml.Node) error {
 	c := y.c
 	line := item.Line
 	n, _ := resolveAlias(item, 0)
@@ -440,21 +418,17 @@ func (y *yamlDoc) record(item *yaml.Node, start, end int64) error {
 		return c.Bad(line, "", fmt.Sprintf("is %s, not a mapping — each record must be a mapping, such as a promptfoo test case "+
 			"(vars: {question: ..., answer: ...}) or a RAGAS row (user_input: ..., response: ...)", yamlKind(n)))
 	}
-	if span := end - start; span > c.Limit {
-		o := read.Oversized{Size: span}
-		o.Part, o.PartSize = y.largestPart(n, end)
-		return c.TooBigRecord(line, o)
-	}
-	raw, err := y.toJSON(n)
-	if errors.As(err, new(*Error)) {
+	raw, o, err := y.limited(n)
+	switch {
+	case errors.As(err, new(*Error)):
 		return err
-	}
-	if errors.Is(err, errTooBig) {
-		return c.Bad(line, "", fmt.Sprintf("the record is %d bytes in the file but grows over the limit of %s per record once read "+
-			"(YAML aliases, *name, repeat what they point to) — raise the limit with --max-record-bytes", end-start, read.FmtSize(c.Limit)))
-	}
-	if err != nil {
+	case err != nil:
 		return c.Bad(line, "", err.Error())
+	case o != nil && o.Size == 0:
+		return c.Bad(line, "", fmt.Sprintf("the record grows over the limit of %s per record once read "+
+			"(YAML aliases, *name, repeat what they point to) — raise the limit with --max-record-bytes", read.FmtSize(c.Limit)))
+	case o != nil:
+		return c.TooBigRecord(line, *o)
 	}
 	rec := &read.JSONRecord{}
 	if err := json.Unmarshal(raw, &rec.Obj); err != nil {
@@ -463,44 +437,20 @@ func (y *yamlDoc) record(item *yaml.Node, start, end int64) error {
 	return c.FromRecord(line, rec)
 }
 
-// largestPart names the key spanning most of a record too big to read, and
-// its size, as read.RecordSizer does for JSON.
-func (y *yamlDoc) largestPart(m *yaml.Node, end int64) (string, int64) {
-	best, bestSize, bestEnd := -1, int64(-1), int64(0)
-	keys := keyNodes(m)
-	ends := y.ends(keys, end)
-	for i, k := range keys {
-		if size := ends[i] - y.offset(k); size > bestSize {
-			best, bestSize, bestEnd = i, size, ends[i]
-		}
-	}
-	if best < 0 {
-		return "", 0
-	}
-	name := keys[best].Value
-	if v, _ := resolveAlias(m.Content[2*best+1], 0); v.Kind == yaml.MappingNode {
-		child, size := y.largestPart(v, bestEnd)
-		if child != "" && !strings.Contains(child, ".") && size*2 > bestSize {
-			return name + "." + child, size
-		}
-	}
-	return name, bestSize
-}
-
 // readMapping reads a top-level mapping: a promptfoo config or tests file,
 // records under samples:, or a column-oriented mapping of lists.
-func (y *yamlDoc) readMapping(m *yaml.Node, end int64) error {
+func (y *yamlDoc) readMapping(m *yaml.Node) error {
 	c := y.c
-	testsKey, tests, testsEnd := y.lookup(m, "tests", end)
-	samplesKey, samples, samplesEnd := y.lookup(m, "samples", end)
+	testsKey, tests := lookup(m, "tests")
+	samplesKey, samples := lookup(m, "samples")
 	switch {
 	case tests != nil && samples != nil:
 		return y.errorAt(samplesKey, fmt.Sprintf("has both tests: (line %d) and samples: (line %d) — keep one list of records", testsKey.Line, samplesKey.Line))
 	case tests != nil:
 		saved := c.Defaults
 		defer func() { c.Defaults = saved }()
-		if dtKey, dt, _ := y.lookup(m, "defaultTest", end); dt != nil {
-			raw, err := y.toJSON(dt)
+		if dtKey, dt := lookup(m, "defaultTest"); dt != nil {
+			raw, err := y.toJSON(dt, y.limit)
 			if errors.As(err, new(*Error)) {
 				return err
 			}
@@ -511,10 +461,10 @@ func (y *yamlDoc) readMapping(m *yaml.Node, end int64) error {
 				return err
 			}
 		}
-		return c.withTestCases(func() error { return y.readTests(tests, testsEnd) })
+		return c.withTestCases(func() error { return y.readTests(tests) })
 	case samples != nil:
 		if n, _ := resolveAlias(samples, 0); n.Kind == yaml.SequenceNode {
-			return y.readList(n, samplesEnd, false)
+			return y.readList(n, false)
 		}
 		return y.errorAt(samplesKey, fmt.Sprintf("samples: holds %s — it must be a list of records", yamlKind(samples)))
 	}
@@ -522,17 +472,18 @@ func (y *yamlDoc) readMapping(m *yaml.Node, end int64) error {
 		return y.errorAt(k, fmt.Sprintf("the file holds one record (a mapping with %s), not a list of records — "+
 			"put \"- \" before its first key and indent the rest to make it a list of one, or list the records under tests:", read.SanitizeKey(k.Value)))
 	}
-	return y.readColumns(m, end)
+	return y.readColumns(m)
 }
 
 // recordKey is a key showing a top-level mapping to be one record, not a
 // mapping of lists: vars, or a field's name not holding a list.
 func (y *yamlDoc) recordKey(m *yaml.Node) *yaml.Node {
-	for i, k := range keyNodes(m) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
 		if k.Kind != yaml.ScalarNode {
 			continue
 		}
-		if v, _ := resolveAlias(m.Content[2*i+1], 0); v.Kind == yaml.SequenceNode {
+		if v, _ := resolveAlias(m.Content[i+1], 0); v.Kind == yaml.SequenceNode {
 			continue
 		}
 		if k.Value == "vars" {
@@ -549,11 +500,11 @@ func (y *yamlDoc) recordKey(m *yaml.Node) *yaml.Node {
 
 // readTests reads the value of tests: a list of test cases and
 // references, or one reference.
-func (y *yamlDoc) readTests(v *yaml.Node, end int64) error {
+func (y *yamlDoc) readTests(v *yaml.Node) error {
 	n, _ := resolveAlias(v, 0)
 	switch {
 	case n.Kind == yaml.SequenceNode:
-		return y.readList(n, end, true)
+		return y.readList(n, true)
 	case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null":
 		return nil
 	case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str":
@@ -564,8 +515,7 @@ func (y *yamlDoc) readTests(v *yaml.Node, end int64) error {
 
 // readColumns reads a mapping of lists, one per field, entry i of each
 // being sample i (a Hugging Face dataset's to_dict, in YAML).
-func (y *yamlDoc) readColumns(m *yaml.Node, end int64) error {
-	c := y.c
+func (y *yamlDoc) readColumns(m *yaml.Node) error {
 	var keys []string
 	var cols []read.Column
 	pairs, err := y.pairs(m, 0)
@@ -579,27 +529,22 @@ func (y *yamlDoc) readColumns(m *yaml.Node, end int64) error {
 			continue
 		}
 		col := read.Column{Key: p.key}
-		ends := y.ends(seq.Content, end)
-		for i, item := range seq.Content {
-			if span := ends[i] - y.offset(item); span > c.Limit {
-				col.Cells = append(col.Cells, read.Cell{Over: &read.Oversized{Size: span}})
-				continue
-			}
-			raw, err := y.toJSON(item)
-			cell := read.Cell{Raw: raw}
+		for _, item := range seq.Content {
+			raw, o, err := y.limited(item)
 			switch {
 			case errors.As(err, new(*Error)):
 				return err
-			case errors.Is(err, errTooBig):
-				cell = read.Cell{Over: &read.Oversized{Size: c.Limit + 1}}
 			case err != nil:
 				return y.errorAt(item, err.Error())
+			case o != nil:
+				// Grown by aliases, it is only known to be over.
+				o.Size = max(o.Size, y.limit+1)
 			}
-			col.Cells = append(col.Cells, cell)
+			col.Cells = append(col.Cells, read.Cell{Raw: raw, Over: o})
 		}
 		cols = append(cols, col)
 	}
-	return c.FromColumns(keys, cols)
+	return y.c.FromColumns(keys, cols)
 }
 
 // looksYAML reports whether a file's first line that is not blank or a
