@@ -16,6 +16,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/ragscope/ragscope/cache/internal/summary"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
 )
@@ -258,24 +259,17 @@ func (db *DB) RunPage(ref string, from, limit int) (info report.RunInfo, page []
 	defer func() { db.res.Note(db.bolt, read) }()
 	err = db.view(func(tx *bolt.Tx) error {
 		var err error
-		if info, err = resolveRun(tx, db.path, ref); err != nil {
+		if info, err = resolveRun(tx, db.path, ref); err != nil || limit <= 0 {
 			return err
-		}
-		if limit <= 0 {
-			return nil
 		}
 		// The values are copied here, under the damage guard (a fault in
 		// the mapping must be read here); they are decoded after, on
 		// every core (decodeResults): decoding is most of a report's time.
 		var raw []rawResult
-		werr := walkResults(tx, db.path, info.ID, from, func(idx int, k, v []byte) (bool, error) {
-			if len(raw) == limit {
-				next = idx
-				return false, nil
-			}
+		var werr error
+		next, read, werr = walkResults(tx, db.path, info.ID, from, limit, func(idx int, v []byte) error {
 			raw = append(raw, rawResult{idx: idx, v: bytes.Clone(v)})
-			read += len(k) + len(v)
-			return true, nil
+			return nil
 		})
 		// An undecodable value before a walk error is the error the
 		// walk, decoding as it went, would have stopped at.
@@ -290,6 +284,43 @@ func (db *DB) RunPage(ref string, from, limit int) (info report.RunInfo, page []
 	}
 	return info, page, next, nil
 }
+
+// RunSummaries is RunPage for a table of a million rows: fn is given each
+// result with only what a table needs, read in place from the stored JSON,
+// the rest skipped rather than decoded. The result is one value reused for
+// every call: fn must not keep it nor its maps, and its ID, Question and
+// Answer are views of the stored bytes, valid only during the call. An
+// error of fn stops the walk and is returned.
+func (db *DB) RunSummaries(ref string, from, limit int, fn func(*eval.Result) error) (next int, err error) {
+	next = -1
+	read := 0
+	defer func() { db.res.Note(db.bolt, read) }()
+	err = db.view(func(tx *bolt.Tx) error {
+		info, err := resolveRun(tx, db.path, ref)
+		if err != nil || limit <= 0 {
+			return err
+		}
+		var d summary.Decoder
+		next, read, err = walkResults(tx, db.path, info.ID, from, limit, func(idx int, v []byte) error {
+			r, err := d.Decode(v)
+			if err != nil {
+				return damaged(db.path, "run %s, sample %d: unreadable result: %v", info.ID, idx, err)
+			}
+			return fn(r)
+		})
+		return err
+	})
+	if err != nil {
+		return -1, err
+	}
+	return next, nil
+}
+
+// SummaryDecoder reads a summary that was sent as JSON (a holder serves
+// RunSummaries to its clients that way) as RunSummaries gives it: one
+// result reused for every call, its ID, Question and Answer views of the
+// bytes decoded, which must stay unchanged while the result is used.
+type SummaryDecoder = summary.Decoder
 
 func resolveRun(tx *bolt.Tx, path, ref string) (report.RunInfo, error) {
 	if ref != LatestRun && ref != "" {
@@ -333,10 +364,10 @@ func resolveRun(tx *bolt.Tx, path, ref string) (report.RunInfo, error) {
 
 func readResults(tx *bolt.Tx, path, runID string) (map[int]*eval.Result, error) {
 	out := map[int]*eval.Result{}
-	err := walkResults(tx, path, runID, 0, func(idx int, _, v []byte) (bool, error) {
+	_, _, err := walkResults(tx, path, runID, 0, -1, func(idx int, v []byte) error {
 		r, err := decodeResult(path, runID, idx, v)
 		out[idx] = r
-		return err == nil, err
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -344,12 +375,14 @@ func readResults(tx *bolt.Tx, path, runID string) (map[int]*eval.Result, error) 
 	return out, nil
 }
 
-// walkResults calls fn with run runID's stored results from sample index
-// from on, in index order, until fn returns false or an error.
-func walkResults(tx *bolt.Tx, path, runID string, from int, fn func(idx int, k, v []byte) (bool, error)) error {
+// walkResults calls fn with at most limit (all when negative) of run
+// runID's stored results from sample index from on, in index order, until
+// fn returns an error. next is the index of the result after them, -1
+// after the last; read counts the bytes of those given to fn.
+func walkResults(tx *bolt.Tx, path, runID string, from, limit int, fn func(idx int, v []byte) error) (next, read int, err error) {
 	b := tx.Bucket(bucketResults)
 	if b == nil {
-		return nil
+		return -1, 0, nil
 	}
 	prefix := append([]byte(runID), resultSep)
 	start := prefix // from the first key, malformed ones ("run/", "run/-1") included
@@ -357,16 +390,22 @@ func walkResults(tx *bolt.Tx, path, runID string, from int, fn func(idx int, k, 
 		start = resultKey(runID, from)
 	}
 	c := b.Cursor()
+	n := 0
 	for k, v := c.Seek(start); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		idx, err := strconv.Atoi(string(k[len(prefix):]))
 		if err != nil || idx < 0 {
-			return damaged(path, "result key %q of run %s is malformed", k, runID)
+			return -1, read, damaged(path, "result key %q of run %s is malformed", k, runID)
 		}
-		if more, err := fn(idx, k, v); err != nil || !more {
-			return err
+		if n == limit {
+			return idx, read, nil
+		}
+		n++
+		read += len(k) + len(v)
+		if err := fn(idx, v); err != nil {
+			return -1, read, err
 		}
 	}
-	return nil
+	return -1, read, nil
 }
 
 // rawResult is a stored result's index and a copy of its value.
@@ -420,4 +459,46 @@ func decodeResult(path, runID string, idx int, v []byte) (*eval.Result, error) {
 		return nil, damaged(path, "run %s, sample %d: unreadable result: %v", runID, idx, err)
 	}
 	return r, nil
+}
+
+// DeleteRuns removes the runs with these exact ids and all their results,
+// in one transaction, and says how many records and results it removed.
+// An unknown id is skipped, so that a deletion repeated after the loss of
+// a holder succeeds. Refusing a live run is the caller's business.
+func (db *DB) DeleteRuns(ids []string) (runs, results int, err error) {
+	for _, id := range ids {
+		if err := checkRunID(id); err != nil {
+			return 0, 0, err
+		}
+	}
+	if len(ids) == 0 {
+		return 0, 0, nil
+	}
+	err = db.update(func(tx *bolt.Tx) error {
+		runs, results = 0, 0 // the function may run more than once
+		rb, resb := tx.Bucket(bucketRuns), tx.Bucket(bucketResults)
+		for _, id := range slices.Compact(slices.Sorted(slices.Values(ids))) {
+			prefix := append([]byte(id), resultSep)
+			var keys [][]byte
+			c := resb.Cursor()
+			for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+				keys = append(keys, bytes.Clone(k))
+			}
+			if err := deleteAll(resb, keys); err != nil {
+				return err
+			}
+			results += len(keys)
+			if rb.Get([]byte(id)) != nil {
+				if err := rb.Delete([]byte(id)); err != nil {
+					return err
+				}
+				runs++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("delete runs from %s: %w", db.path, err)
+	}
+	return runs, results, nil
 }
