@@ -59,9 +59,6 @@ type KindCheck struct {
 // OK reports a database in which nothing wrong was found.
 func (r Report) OK() bool { return r.ProblemCount == 0 }
 
-// Of returns the counts of one kind.
-func (r Report) Of(kind string) KindCheck { return ofKind(r.Kinds, KindCheck{Kind: kind}) }
-
 func (r *Report) problem(format string, args ...any) {
 	r.ProblemCount++
 	if len(r.Problems) < boltfile.MaxProblems {

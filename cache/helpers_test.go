@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -170,3 +171,25 @@ func (db *DB) Results(runID string) (map[int]*eval.Result, error) {
 // claimWaiters counts the goroutines waiting for a claim, as their stacks
 // show them.
 func claimWaiters() int { return stacks.Blocked("cache.(*claims).claim(", "select") }
+
+// Of returns the stats of one kind (zero when unknown).
+func (s Stats) Of(kind string) KindStats { return ofKind(s.Kinds, KindStats{Kind: kind}) }
+
+func (k KindStats) kind() string    { return k.Kind }
+func (k KindCheck) kind() string    { return k.Kind }
+func (k SalvageCount) kind() string { return k.Kind }
+
+// ofKind finds the counts of one kind in a report's list: those of the
+// kind of none, or none when the list has no such kind.
+func ofKind[T interface{ kind() string }](list []T, none T) T {
+	if i := slices.IndexFunc(list, func(k T) bool { return k.kind() == none.kind() }); i >= 0 {
+		return list[i]
+	}
+	return none
+}
+
+// Of returns the counts of one kind.
+func (r Report) Of(kind string) KindCheck { return ofKind(r.Kinds, KindCheck{Kind: kind}) }
+
+// Of returns the counts of one kind.
+func (r SalvageReport) Of(kind string) SalvageCount { return ofKind(r.Kinds, SalvageCount{Kind: kind}) }

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/ragscope/ragscope/cache/internal/entry"
@@ -30,22 +29,6 @@ type Stats struct {
 	// LastRun is the newest recorded run (its Calls give the hit rate of the
 	// last run), nil when none is recorded.
 	LastRun *report.RunInfo `json:"last_run,omitempty"`
-}
-
-// Of returns the stats of one kind (zero when unknown).
-func (s Stats) Of(kind string) KindStats { return ofKind(s.Kinds, KindStats{Kind: kind}) }
-
-func (k KindStats) kind() string    { return k.Kind }
-func (k KindCheck) kind() string    { return k.Kind }
-func (k SalvageCount) kind() string { return k.Kind }
-
-// ofKind finds the counts of one kind in a report's list: those of the
-// kind of none, or none when the list has no such kind.
-func ofKind[T interface{ kind() string }](list []T, none T) T {
-	if i := slices.IndexFunc(list, func(k T) bool { return k.kind() == none.kind() }); i >= 0 {
-		return list[i]
-	}
-	return none
 }
 
 // statsKinds are the kinds in the order stats shows them; each kind's

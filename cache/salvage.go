@@ -70,9 +70,6 @@ type SalvageCount struct {
 	AtLeast bool `json:"at_least,omitempty"`
 }
 
-// Of returns the counts of one kind.
-func (r SalvageReport) Of(kind string) SalvageCount { return ofKind(r.Kinds, SalvageCount{Kind: kind}) }
-
 // Salvage copies every run, result, cache entry and label that can still be
 // read (and, for cache entries, whose request still hashes to its key) from
 // the database at src, however damaged, into a new database at dst. It

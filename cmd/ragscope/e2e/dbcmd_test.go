@@ -296,7 +296,7 @@ func TestDBCheckHealthy(t *testing.T) {
 	}
 	r = runBin(t, cleanEnv(t), "db", "check", "--db", p, "--json")
 	var rep cache.Report
-	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != exitOK || !rep.OK() || rep.Of(cache.KindRuns).Readable != corpusRuns {
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != exitOK || !rep.OK() || checkOf(rep, cache.KindRuns).Readable != corpusRuns {
 		t.Errorf("json: %v %d %+v", err, r.code, rep)
 	}
 	// Missing file, and usage.
@@ -356,8 +356,8 @@ func TestDBSalvageTruncated(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != exitOK {
 		t.Fatalf("json: %v %d %s", err, r.code, r.stdout)
 	}
-	runs := rep.Of(cache.KindRuns).Copied + len(rep.StubRuns)
-	results := rep.Of(cache.KindResults)
+	runs := salvagedOf(rep, cache.KindRuns).Copied + len(rep.StubRuns)
+	results := salvagedOf(rep, cache.KindResults)
 	// Measured over 8 corpora (bbolt places pages differently each time;
 	// the pages reach 3.70-3.79 MB of the 4 MiB file, truncated to 2 MiB):
 	// 74-76 of the 76 runs (8-30 of them rebuilt from their results),
@@ -468,4 +468,24 @@ func TestDamageInPlaceWithMtimeRestored(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkOf is what a check counted of one kind.
+func checkOf(rep cache.Report, kind string) cache.KindCheck {
+	for _, k := range rep.Kinds {
+		if k.Kind == kind {
+			return k
+		}
+	}
+	return cache.KindCheck{Kind: kind}
+}
+
+// salvagedOf is what a salvage counted of one kind.
+func salvagedOf(rep cache.SalvageReport, kind string) cache.SalvageCount {
+	for _, k := range rep.Kinds {
+		if k.Kind == kind {
+			return k
+		}
+	}
+	return cache.SalvageCount{Kind: kind}
 }
