@@ -100,21 +100,8 @@ func (d *Decoder) Decode(v []byte) (*eval.Result, error) {
 				return err
 			})
 		case "errors":
-			if s.null() {
-				d.res.Errors = nil
-				return nil
-			}
-			if d.res.Errors == nil {
-				d.res.Errors = map[eval.Metric]string{}
-			}
-			return s.object(func(k []byte) error {
-				var e string
-				if err := s.str(&e); err != nil {
-					return err
-				}
-				d.res.Errors[eval.Metric(d.name(k))] = e
-				return nil
-			})
+			// Rare (a failed metric): encoding/json's own decoding.
+			return s.decodeJSON(&d.res.Errors)
 		case "answer_relevancy":
 			return s.decodeJSON(&d.res.AnswerRelevancy)
 		case "answer_correctness":
