@@ -201,28 +201,43 @@ func (db *DB) Claim(ctx context.Context, key string) (func(), bool, error) {
 	return db.claims.claim(ctx, key)
 }
 
+// TryClaim is Claim granted at once or not at all: its release, nil when
+// another caller holds the key.
+func (db *DB) TryClaim(key string) func() {
+	release, _ := db.claims.try(key)
+	return release
+}
+
 func (c *claims) claim(ctx context.Context, key string) (func(), bool, error) {
-	c.mu.Lock()
-	if c.busy == nil {
-		c.busy = map[string]chan struct{}{}
+	release, wait := c.try(key)
+	if release != nil {
+		return release, true, nil
 	}
-	wait, held := c.busy[key]
-	if !held {
-		done := make(chan struct{})
-		c.busy[key] = done
-		c.mu.Unlock()
-		return sync.OnceFunc(func() {
-			c.mu.Lock()
-			delete(c.busy, key)
-			c.mu.Unlock()
-			close(done)
-		}), true, nil
-	}
-	c.mu.Unlock()
 	select {
 	case <-wait:
 		return nil, false, nil
 	case <-ctx.Done():
 		return nil, false, ctx.Err()
 	}
+}
+
+// try claims key when nobody holds it; otherwise wait is closed when the
+// holder releases it.
+func (c *claims) try(key string) (release func(), wait chan struct{}) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.busy == nil {
+		c.busy = map[string]chan struct{}{}
+	}
+	if wait, held := c.busy[key]; held {
+		return nil, wait
+	}
+	done := make(chan struct{})
+	c.busy[key] = done
+	return sync.OnceFunc(func() {
+		c.mu.Lock()
+		delete(c.busy, key)
+		c.mu.Unlock()
+		close(done)
+	}), nil
 }

@@ -301,11 +301,8 @@ var methods = map[string]method{
 		r := rejoinReply{Tokens: make([]uint64, len(a.Keys))}
 		// Granted at once or not at all: these claims were this client's,
 		// and nobody may have been granted them since, unless the wait ran out.
-		now, cancel := context.WithCancel(c.ctx)
-		cancel()
 		for i, key := range a.Keys {
-			release, granted, err := srv.db.Claim(now, key)
-			if err == nil && granted {
+			if release := srv.db.TryClaim(key); release != nil {
 				r.Tokens[i] = c.addClaim(release)
 			}
 		}

@@ -584,13 +584,8 @@ func (s *Shared) hold(key string, release func(), gen int) func() {
 func (s *Shared) registerLocked(hcs []*heldClaim) {
 	switch {
 	case s.db != nil:
-		now, cancel := context.WithCancel(context.Background())
-		cancel() // granted at once or not at all
 		for _, hc := range hcs {
-			hc.release = nil
-			if release, granted, err := s.db.Claim(now, hc.key); err == nil && granted {
-				hc.release = release
-			}
+			hc.release = s.db.TryClaim(hc.key)
 		}
 	case s.cl != nil:
 		keys := make([]string, len(hcs))
