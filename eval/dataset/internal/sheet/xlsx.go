@@ -269,51 +269,36 @@ func mergedRanges(zr *zip.Reader, sheet string) ([]mergedRange, error) {
 		if i := strings.IndexAny(string(tag), " \t\r\n/>"); i >= 0 {
 			tag = tag[:i]
 		}
-		if _, local, _ := strings.Cut(string(tag), ":"); local != "mergeCells" && string(tag) != "mergeCells" {
-			continue
+		if _, local, _ := strings.Cut(string(tag), ":"); local == "mergeCells" || string(tag) == "mergeCells" {
+			break
 		}
-		return readMerges(xml.NewDecoder(io.MultiReader(strings.NewReader("<"), br)))
 	}
-}
-
-// readMerges reads the <mergeCell ref="A1:B2"/> elements of <mergeCells>.
-func readMerges(d *xml.Decoder) ([]mergedRange, error) {
+	var merges struct {
+		Cells []struct {
+			Ref string `xml:"ref,attr"`
+		} `xml:"mergeCell"`
+	}
+	if err := xml.NewDecoder(io.MultiReader(strings.NewReader("<"), br)).Decode(&merges); err != nil {
+		return nil, err
+	}
 	var out []mergedRange
-	for {
-		tok, err := d.RawToken()
-		if err != nil {
-			return nil, err
+	for _, cell := range merges.Cells {
+		from, to, ok := strings.Cut(cell.Ref, ":")
+		if !ok {
+			continue // one cell: nothing to fill
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if t.Name.Local != "mergeCell" {
-				continue
-			}
-			for _, a := range t.Attr {
-				if a.Name.Local != "ref" {
-					continue
-				}
-				from, to, ok := strings.Cut(a.Value, ":")
-				if !ok {
-					continue // one cell: nothing to fill
-				}
-				var m mergedRange
-				var err1, err2 error
-				m.col1, m.row1, err1 = excelize.CellNameToCoordinates(from)
-				m.col2, m.row2, err2 = excelize.CellNameToCoordinates(to)
-				if err := errors.Join(err1, err2); err != nil {
-					return nil, fmt.Errorf("merged range %q: %w", a.Value, err)
-				}
-				m.col1, m.col2 = min(m.col1, m.col2), max(m.col1, m.col2)
-				m.row1, m.row2 = min(m.row1, m.row2), max(m.row1, m.row2)
-				out = append(out, m)
-			}
-		case xml.EndElement:
-			if t.Name.Local == "mergeCells" {
-				return out, nil
-			}
+		var m mergedRange
+		var err1, err2 error
+		m.col1, m.row1, err1 = excelize.CellNameToCoordinates(from)
+		m.col2, m.row2, err2 = excelize.CellNameToCoordinates(to)
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, fmt.Errorf("merged range %q: %w", cell.Ref, err)
 		}
+		m.col1, m.col2 = min(m.col1, m.col2), max(m.col1, m.col2)
+		m.row1, m.row2 = min(m.row1, m.row2), max(m.row1, m.row2)
+		out = append(out, m)
 	}
+	return out, nil
 }
 
 // zipRels are the relationships of a part of the archive.
