@@ -96,21 +96,9 @@ func jsonText(raw []byte) (string, error) {
 }
 
 // jsonStrings decodes a JSON list whose items must be strings. Null items
-// count as empty strings (pandas writes None as null).
+// count as empty strings (pandas writes None as null). Read item by item,
+// an error says which item is wrong.
 func jsonStrings(raw []byte) ([]string, error) {
-	if utf8.Valid(raw) {
-		var fast []*string
-		if json.Unmarshal(raw, &fast) == nil {
-			out := make([]string, len(fast))
-			for i, p := range fast {
-				if p != nil {
-					out[i] = *p
-				}
-			}
-			return out, nil
-		}
-	}
-	// The slow way, item by item, says which item is wrong.
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil {
 		return nil, fmt.Errorf("is not a valid JSON list: %v", err)
