@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -42,9 +41,6 @@ type pqColumn struct {
 	kind int
 	typ  string // its type as messages show it
 	leaf int    // index of its leaf column in a row
-	// For a list: the definition levels at which it is there, has an
-	// element, and has a non-null one.
-	listDef, elemDef, maxDef int
 }
 
 // Read reads a Parquet file. It needs random access: through r's
@@ -136,7 +132,6 @@ func classify(col *parquet.Column) pqColumn {
 			pc.typ = "repeated " + pc.typ
 			if pc.kind == pqText {
 				pc.kind = pqTextList
-				pc.listDef, pc.elemDef, pc.maxDef = col.MaxDefinitionLevel()-1, col.MaxDefinitionLevel(), col.MaxDefinitionLevel()
 			} else {
 				pc.kind = pqUnsupported
 			}
@@ -162,7 +157,6 @@ func classify(col *parquet.Column) pqColumn {
 		return pc
 	}
 	pc.kind, pc.leaf = pqTextList, elem.Index()
-	pc.listDef, pc.elemDef, pc.maxDef = col.MaxDefinitionLevel(), rep.MaxDefinitionLevel(), elem.MaxDefinitionLevel()
 	return pc
 }
 
@@ -268,72 +262,47 @@ func fromParquetRow(c *read.Collector, row int, r parquet.Row, used [read.NField
 }
 
 // parquetJSON turns a column's values in one row into JSON, with the
-// bytes of text they hold.
+// bytes of text they hold. A list's null items become empty texts, which
+// the fields drop, as they read a null list as an empty one.
 func parquetJSON(col *pqColumn, values []parquet.Value) (json.RawMessage, int64, error) {
 	if col.kind == pqTextList {
-		return parquetList(col, values)
+		items := make([]string, len(values))
+		var size int64
+		for i, x := range values {
+			if !utf8.Valid(x.ByteArray()) {
+				return nil, 0, fmt.Errorf("item %d %w", i+1, read.UTF8Error(x.ByteArray()))
+			}
+			items[i] = string(x.ByteArray())
+			size += int64(len(items[i]))
+		}
+		b, _ := json.Marshal(items)
+		return b, size, nil
 	}
 	if len(values) == 0 || values[0].IsNull() {
 		return json.RawMessage("null"), 0, nil
 	}
-	v := values[0]
-	switch v.Kind() {
+	var v any
+	switch x := values[0]; x.Kind() {
 	case parquet.ByteArray:
-		return textJSON(v.ByteArray())
+		if !utf8.Valid(x.ByteArray()) {
+			return nil, 0, read.UTF8Error(x.ByteArray())
+		}
+		b, _ := json.Marshal(string(x.ByteArray()))
+		return b, int64(len(x.ByteArray())), nil
 	case parquet.Int32:
-		return json.RawMessage(strconv.FormatInt(int64(v.Int32()), 10)), 0, nil
+		v = x.Int32()
 	case parquet.Int64:
-		return json.RawMessage(strconv.FormatInt(v.Int64(), 10)), 0, nil
-	case parquet.Float, parquet.Double:
-		d := v.Double()
-		if v.Kind() == parquet.Float {
-			d = float64(v.Float())
-		}
-		b, err := json.Marshal(d)
-		if err != nil { // NaN or an infinity: no value
-			return json.RawMessage("null"), 0, nil
-		}
-		return b, 0, nil
+		v = x.Int64()
+	case parquet.Float:
+		v = float64(x.Float())
+	case parquet.Double:
+		v = x.Double()
+	default:
+		return nil, 0, fmt.Errorf("holds a %s value", x.Kind())
 	}
-	return nil, 0, fmt.Errorf("holds a %s value", v.Kind())
-}
-
-// parquetList turns the values of a list<string> column in one row into a
-// JSON list (null items stay null, which reads as an empty text).
-func parquetList(col *pqColumn, values []parquet.Value) (json.RawMessage, int64, error) {
-	if len(values) == 0 || values[0].DefinitionLevel() < col.listDef {
+	b, err := json.Marshal(v)
+	if err != nil { // NaN or an infinity: no value
 		return json.RawMessage("null"), 0, nil
 	}
-	var b bytes.Buffer
-	var size int64
-	b.WriteByte('[')
-	if values[0].DefinitionLevel() >= col.elemDef {
-		for i, v := range values {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if v.DefinitionLevel() < col.maxDef || v.IsNull() {
-				b.WriteString("null")
-				continue
-			}
-			item, n, err := textJSON(v.ByteArray())
-			if err != nil {
-				return nil, 0, fmt.Errorf("item %d %w", i+1, err)
-			}
-			b.Write(item)
-			size += n
-		}
-	}
-	b.WriteByte(']')
-	return b.Bytes(), size, nil
-}
-
-// textJSON is a text as a JSON string, refusing one that is not UTF-8 as
-// the other formats do.
-func textJSON(s []byte) (json.RawMessage, int64, error) {
-	if !utf8.Valid(s) {
-		return nil, 0, read.UTF8Error(s)
-	}
-	b, _ := json.Marshal(string(s))
-	return b, int64(len(s)), nil
+	return b, 0, nil
 }
