@@ -107,11 +107,28 @@ func (c *Collector) addFlat(line int, rec *JSONRecord, s eval.Sample, idKey stri
 		}
 		return c.Bad(line, keyTurn, msg)
 	}
-	s.Conversation, s.Turn = id, n
+	s.Conversation, s.Turn, s.ID = id, n, cmp.Or(s.ID, turnID(id, n))
 	if conv != nil {
 		s.History = conv.history
 	}
-	return c.addTurn(s, idKey)
+	// A turn taken becomes its conversation's last.
+	before := c.Count
+	if err := c.Add(s, idKey); err != nil || c.Count == before {
+		return err
+	}
+	if conv == nil {
+		conv = &conversation{}
+		c.convs[id] = conv
+		if c.FollowLog {
+			c.forgetOldConversations()
+		}
+	}
+	c.seq++
+	conv.seq = c.seq
+	// A new slice each time: the samples already handed on keep theirs.
+	conv.history = append(conv.history[:len(conv.history):len(conv.history)], eval.Turn{Turn: s.Turn, Question: s.Question, Answer: s.Answer, Contexts: s.Contexts})
+	conv.line = s.Line
+	return nil
 }
 
 // cellsTurn is a row's conversation_id and turn columns as a flat-form
@@ -130,30 +147,6 @@ func cellsTurn(rec []string, h *Header) *JSONRecord {
 		}
 	}
 	return r
-}
-
-// addTurn adds a flat turn and, if it was taken, records it as its
-// conversation's last turn.
-func (c *Collector) addTurn(s eval.Sample, idKey string) error {
-	before := c.Count
-	s.ID = cmp.Or(s.ID, turnID(s.Conversation, s.Turn))
-	if err := c.Add(s, idKey); err != nil || c.Count == before {
-		return err
-	}
-	conv := c.convs[s.Conversation]
-	if conv == nil {
-		conv = &conversation{}
-		c.convs[s.Conversation] = conv
-		if c.FollowLog {
-			c.forgetOldConversations()
-		}
-	}
-	c.seq++
-	conv.seq = c.seq
-	// A new slice each time: the samples already handed on keep theirs.
-	conv.history = append(conv.history[:len(conv.history):len(conv.history)], eval.Turn{Turn: s.Turn, Question: s.Question, Answer: s.Answer, Contexts: s.Contexts})
-	conv.line = s.Line
-	return nil
 }
 
 // turnID is the id of a turn that has none of its own: runs are compared
