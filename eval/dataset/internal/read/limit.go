@@ -128,21 +128,23 @@ func StringEnd(p []byte, esc *bool) int {
 		i = 1
 	}
 	for {
+		// q is the next quote, or the end of p; an odd run of backslashes
+		// before it escapes it.
 		j := bytes.IndexByte(p[i:], '"')
-		if j < 0 {
-			k := len(p)
-			for k > i && p[k-1] == '\\' {
-				k--
-			}
-			*esc = (len(p)-k)%2 == 1
-			return -1
+		q := len(p)
+		if j >= 0 {
+			q = i + j
 		}
-		q := i + j
 		k := q
 		for k > i && p[k-1] == '\\' {
 			k--
 		}
-		if (q-k)%2 == 0 {
+		escaped := (q-k)%2 == 1
+		if j < 0 {
+			*esc = escaped
+			return -1
+		}
+		if !escaped {
 			return q + 1
 		}
 		i = q + 1
