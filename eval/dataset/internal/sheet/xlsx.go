@@ -92,7 +92,7 @@ func ReadXLSX(c *read.Collector, r io.Reader, br *bufio.Reader, want string) (er
 			continue
 		}
 		defer rows.Close()
-		merges, err := mergedRanges(zr, sheet)
+		merges, err := mergedRanges(zr, f, sheet)
 		if err != nil {
 			return xlsxDamaged(c, fmt.Errorf("sheet %q: %w", sheet, err))
 		}
@@ -248,8 +248,8 @@ func (m *mergeFill) row(rec, cells []string, row int) {
 // mergedRanges reads the merged ranges of a worksheet, which follow the
 // cells in its XML: the part is read once more, its rows skipped by a byte
 // search (excelize's GetMergeCells would load the whole sheet).
-func mergedRanges(zr *zip.Reader, sheet string) ([]mergedRange, error) {
-	part, err := sheetPart(zr, sheet)
+func mergedRanges(zr *zip.Reader, f *excelize.File, sheet string) ([]mergedRange, error) {
+	part, err := sheetPart(zr, f, sheet)
 	if err != nil {
 		return nil, err
 	}
@@ -325,29 +325,20 @@ func workbookPath(zr *zip.Reader) string {
 }
 
 // sheetPart finds the path of a worksheet's XML in the archive, through
-// the workbook's list of sheets and its relationships.
-func sheetPart(zr *zip.Reader, sheet string) (string, error) {
+// the workbook's list of sheets, as excelize read it, and its relationships.
+func sheetPart(zr *zip.Reader, f *excelize.File, sheet string) (string, error) {
 	wb := workbookPath(zr)
-	var book struct {
-		Sheets []struct {
-			Name string `xml:"name,attr"`
-			RID  string `xml:"http://schemas.openxmlformats.org/officeDocument/2006/relationships id,attr"`
-		} `xml:"sheets>sheet"`
-	}
-	if err := readZipXML(zr, wb, &book); err != nil {
-		return "", err
-	}
 	var rels zipRels
 	dir, base := path.Split(wb)
 	if err := readZipXML(zr, dir+"_rels/"+base+".rels", &rels); err != nil {
 		return "", err
 	}
-	for _, s := range book.Sheets {
+	for _, s := range f.WorkBook.Sheets.Sheet {
 		if s.Name != sheet {
 			continue
 		}
 		for _, r := range rels.Rel {
-			if r.ID != s.RID {
+			if r.ID != s.ID {
 				continue
 			}
 			if strings.HasPrefix(r.Target, "/") {
