@@ -43,30 +43,27 @@ func (c *Collector) ParquetDamaged(err error) *Error {
 // EachParquetRow gives each row of f, numbered from 1, to each, row group
 // by row group; a row group that cannot be read is the file's damage.
 func (c *Collector) EachParquetRow(f *parquet.File, each func(row int, r parquet.Row) error) error {
-	row := 0
+	rows := parquet.MultiRowGroup(f.RowGroups()...).Rows()
 	buf := make([]parquet.Row, 64)
-	for _, rg := range f.RowGroups() {
-		rows := rg.Rows()
-		for {
-			n, err := rows.ReadRows(buf)
-			for _, r := range buf[:n] {
-				row++
-				if err := each(row, r); err != nil {
-					rows.Close()
-					return err
-				}
-			}
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
+	for row := 0; ; {
+		n, err := rows.ReadRows(buf)
+		for _, r := range buf[:n] {
+			row++
+			if err := each(row, r); err != nil {
 				rows.Close()
-				return c.ParquetDamaged(fmt.Errorf("reading row %d: %w", row+1, err))
+				return err
 			}
 		}
-		if err := rows.Close(); err != nil {
-			return c.ParquetDamaged(err)
+		if err == io.EOF {
+			break
 		}
+		if err != nil {
+			rows.Close()
+			return c.ParquetDamaged(fmt.Errorf("reading row %d: %w", row+1, err))
+		}
+	}
+	if err := rows.Close(); err != nil {
+		return c.ParquetDamaged(err)
 	}
 	return nil
 }
