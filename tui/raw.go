@@ -25,13 +25,6 @@ type rawView struct {
 	scrolled // the page: lines nil until built (and after a resize)
 }
 
-type rawCallsMsg struct {
-	sample int
-	text   string
-	json   []byte
-	err    error
-}
-
 // scrolled is what the detail and the raw pages share: their lines in a
 // viewport, and the offset a rebuilt page keeps.
 type scrolled struct {
@@ -113,7 +106,13 @@ func (m *Model) openRaw() tea.Cmd {
 		if err == nil && fetchJSON != nil {
 			js, err = fetchJSON(keys)
 		}
-		return rawCallsMsg{sample: sample, text: text, json: js, err: err}
+		return reply(func() tea.Cmd {
+			if r := &m.raw; r.sample == sample {
+				r.loading, r.lines = false, nil
+				r.text, r.json, r.err = text, js, err
+			}
+			return nil
+		})
 	}
 }
 

@@ -70,13 +70,6 @@ func (m *Model) result(r *row) *eval.Result {
 	return m.full.get(r.index)
 }
 
-// resultLoadedMsg is a result read by Options.Load for a sample opened.
-type resultLoadedMsg struct {
-	index int
-	res   *eval.Result
-	err   error
-}
-
 // loadCmd reads the full result of a finished row that is not in memory,
 // nil when it need not or cannot; then runs when it arrives.
 func (m *Model) loadCmd(r *row, then loadThen) tea.Cmd {
@@ -90,7 +83,7 @@ func (m *Model) loadCmd(r *row, then loadThen) tea.Cmd {
 		if err == nil && res == nil {
 			err = errNoResult
 		}
-		return resultLoadedMsg{index: index, res: res, err: err}
+		return reply(func() tea.Cmd { return tea.Batch(m.loaded(index, res, err), m.labelsFollow()) })
 	}
 }
 
@@ -113,26 +106,26 @@ var errNoResult = errors.New("the store has no result for this sample")
 
 // loaded takes a result Load read; the copy or pager that waited on it
 // runs if its row is still the one under the cursor.
-func (m *Model) loaded(msg resultLoadedMsg) tea.Cmd {
-	if m.loading.index != msg.index {
+func (m *Model) loaded(index int, res *eval.Result, err error) tea.Cmd {
+	if m.loading.index != index {
 		return nil // superseded by another open
 	}
-	if msg.err != nil {
-		m.loading.err = msg.err
+	if err != nil {
+		m.loading.err = err
 		m.detail.invalidate()
 		if m.loading.then != thenShow {
-			m.setError(fmt.Sprintf("cannot read sample %d: %v", msg.index, msg.err))
+			m.setError(fmt.Sprintf("cannot read sample %d: %v", index, err))
 		}
 		return nil
 	}
 	then := m.loading.then
 	m.loading = loadingState{index: -1}
 	// A result that came meanwhile (a live run, a re-run) is newer.
-	if p, ok := m.byIndex.get(msg.index); ok && m.rows[p].done && m.full.get(msg.index) == nil {
-		m.full.put(msg.index, msg.res, false)
+	if p, ok := m.byIndex.get(index); ok && m.rows[p].done && m.full.get(index) == nil {
+		m.full.put(index, res, false)
 	}
 	m.detail.invalidate()
-	if r := m.exportRow(); r == nil || r.index != msg.index {
+	if r := m.exportRow(); r == nil || r.index != index {
 		return nil
 	}
 	switch then {
