@@ -386,7 +386,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.storedPageIn(msg)
 	case presortedMsg:
 		m.takePresort(true)
-	// Replies of the model's commands; a superseded one is dropped.
+	// A re-run's replies; a superseded one is dropped.
 	case planMsg, rerunStartedMsg:
 		return m.rerunWorkflow(msg)
 	case tea.MouseWheelMsg:
