@@ -54,7 +54,7 @@ func (m *Model) openDetail(rowPos int) tea.Cmd {
 	// Its result stays when newer ones come.
 	m.full.held = r.index + 1
 	m.lab.res = nil // its labels are read afresh
-	return tea.Batch(m.loadCmd(r, thenShow), m.labelsFollow())
+	return tea.Batch(m.loadCmd(r, nil), m.labelsFollow())
 }
 
 // detailResult is what the page of a row is built from: the full result

@@ -114,7 +114,7 @@ func (m *Model) detailExport(r *row) export {
 
 // copyExport is y.
 func (m *Model) copyExport() tea.Cmd {
-	e, cmd, ok := m.readyExport(thenCopy)
+	e, cmd, ok := m.readyExport(true, m.copyExport)
 	if !ok {
 		return cmd
 	}
@@ -130,7 +130,7 @@ func (m *Model) copyExport() tea.Cmd {
 // openPager is o: the file is written and the pager found in a command,
 // then the pager gets the terminal through m.exec.
 func (m *Model) openPager() tea.Cmd {
-	e, cmd, ok := m.readyExport(thenPager)
+	e, cmd, ok := m.readyExport(false, m.openPager)
 	if !ok {
 		return cmd
 	}
@@ -225,20 +225,20 @@ func byteSize(n int) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// readyExport is what y (thenCopy) or o takes out; without it, cmd is
-// what happens instead: the sample read from the store first, or nothing
-// (refused, or failed, the error shown).
-func (m *Model) readyExport(then loadThen) (e export, cmd tea.Cmd, ok bool) {
+// readyExport is what y (forCopy) or o takes out; without it, cmd is what
+// happens instead: the sample read from the store first, then again, or
+// nothing (refused, or failed, the error shown).
+func (m *Model) readyExport(forCopy bool, again func() tea.Cmd) (e export, cmd tea.Cmd, ok bool) {
 	if m.refused(m.copyBlocked()) {
 		return e, nil, false
 	}
 	if r := m.exportRow(); m.screen != screenRaw {
-		if cmd = m.loadCmd(r, then); cmd != nil {
+		if cmd = m.loadCmd(r, again); cmd != nil {
 			m.setStatus(fmt.Sprintf("reading sample %d from the store%s", r.index, m.g.ellipsis))
 			return e, cmd, false
 		}
 	}
-	e, err := m.exportable(then == thenCopy)
+	e, err := m.exportable(forCopy)
 	if err != nil {
 		m.setError(err.Error())
 	}

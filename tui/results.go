@@ -71,8 +71,9 @@ func (m *Model) result(r *row) *eval.Result {
 }
 
 // loadCmd reads the full result of a finished row that is not in memory,
-// nil when it need not or cannot; then runs when it arrives.
-func (m *Model) loadCmd(r *row, then loadThen) tea.Cmd {
+// nil when it need not or cannot; then (nil: none besides the detail
+// page's repaint) runs when it arrives, y or o waiting on it.
+func (m *Model) loadCmd(r *row, then func() tea.Cmd) tea.Cmd {
 	if r == nil || !r.done || m.opts.Load == nil || m.result(r) != nil {
 		return nil
 	}
@@ -87,18 +88,9 @@ func (m *Model) loadCmd(r *row, then loadThen) tea.Cmd {
 	}
 }
 
-// loadThen is what waits on a load besides the detail page.
-type loadThen int
-
-const (
-	thenShow  loadThen = iota // the detail page repaints
-	thenCopy                  // y: copy the sample
-	thenPager                 // o: open it in $PAGER
-)
-
 type loadingState struct {
 	index int
-	then  loadThen
+	then  func() tea.Cmd
 	err   error // the last load of index failed
 }
 
@@ -113,7 +105,7 @@ func (m *Model) loaded(index int, res *eval.Result, err error) tea.Cmd {
 	if err != nil {
 		m.loading.err = err
 		m.detail.invalidate()
-		if m.loading.then != thenShow {
+		if m.loading.then != nil {
 			m.setError(fmt.Sprintf("cannot read sample %d: %v", index, err))
 		}
 		return nil
@@ -125,16 +117,10 @@ func (m *Model) loaded(index int, res *eval.Result, err error) tea.Cmd {
 		m.full.put(index, res, false)
 	}
 	m.detail.invalidate()
-	if r := m.exportRow(); r == nil || r.index != index {
+	if r := m.exportRow(); r == nil || r.index != index || then == nil {
 		return nil
 	}
-	switch then {
-	case thenCopy:
-		return m.copyExport()
-	case thenPager:
-		return m.openPager()
-	}
-	return nil
+	return then()
 }
 
 // storedPageMsg is a page of a stored run, made into rows.
