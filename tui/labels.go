@@ -483,15 +483,11 @@ func (m *Model) renderAgreement() []string {
 // alignColumns lays rows of cells out as a grid, each column as wide as
 // its widest cell; the first row is the titles.
 func alignColumns(rows [][]string) []string {
-	cols := make([]gridColumn, len(rows[0]))
-	for i := range cols {
-		cols[i].title = rows[0][i]
-		cols[i].cells = mapped(rows[1:], func(r []string) string { return r[i] })
-	}
-	widths := layoutGrid(cols, 0, nil)
+	g := grid{cols: mapped(rows[0], func(t string) gridColumn { return gridColumn{title: t} }), rows: rows[1:]}
+	widths := g.layout(0, nil)
 	out := make([]string, len(rows))
 	for i := range out {
-		out[i] = gridLine(cols, widths, i-1, "") // the titles first
+		out[i] = g.line(widths, i-1, "") // the titles first
 	}
 	return out
 }

@@ -216,27 +216,22 @@ const (
 
 var promptShrinkOrder = []gridStep{{pcolFile, 12}, {pcolHash, 0}, {pcolFile, 0}, {pcolSource, 0}}
 
-func (m *Model) promptColumns() []gridColumn {
-	cols := []gridColumn{
+func (m *Model) promptGrid() grid {
+	return grid{cols: []gridColumn{
 		pcolTask: {title: "task"}, pcolLang: {title: "lang"}, pcolSource: {title: "source"},
 		pcolHash: {title: "sha256"}, pcolFile: {title: "file"},
-	}
-	for _, in := range m.prompts.list {
+	}, rows: mapped(m.prompts.list, func(in prompts.Info) []string {
 		file := cmp.Or(sanitize.Line(in.Path), "(built in; e creates an override)")
-		row := []string{pcolTask: sanitize.Line(in.Task), pcolLang: sanitize.Line(in.Lang), pcolSource: sanitize.Line(in.Source),
+		return []string{pcolTask: sanitize.Line(in.Task), pcolLang: sanitize.Line(in.Lang), pcolSource: sanitize.Line(in.Source),
 			pcolHash: sanitize.Line(shortHash(in.SHA256)), pcolFile: file}
-		for c := range cols {
-			cols[c].cells = append(cols[c].cells, row[c])
-		}
-	}
-	return cols
+	})}
 }
 
 func (m *Model) renderPrompts() []string {
 	st := m.st
 	v := &m.prompts
-	lines := m.listRows("judge prompts", "e edits, d resets; re-runs use the change", &v.pickList, m.promptColumns(),
-		promptShrinkOrder, len(v.list), 3, "reading the templates", "no templates",
+	lines := m.listRows("judge prompts", "e edits, d resets; re-runs use the change", &v.pickList, m.promptGrid(),
+		promptShrinkOrder, 3, "reading the templates", "no templates",
 		func(i int) bool { return v.list[i].Source == prompts.SourceOverride })
 	// The file the user will edit is spelled out in full.
 	if v.cursor < len(v.list) && v.list[v.cursor].Path != "" {

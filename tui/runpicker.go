@@ -154,9 +154,9 @@ var runShrinkOrder = []gridStep{
 }
 
 // runColumns lays out what tells stored runs apart.
-func (m *Model) runColumns() []gridColumn {
+func (m *Model) runGrid() grid {
 	v := &m.picker
-	cols := []gridColumn{
+	g := grid{cols: []gridColumn{
 		colPick:    {title: "pick", least: len("compare")},
 		colRun:     {title: "run"},
 		colDataset: {title: "dataset"},
@@ -165,7 +165,7 @@ func (m *Model) runColumns() []gridColumn {
 		colStatus:  {title: "status"},
 		colStarted: {title: "started"},
 		colParent:  {title: "parent"},
-	}
+	}}
 	for i, ri := range v.list {
 		pick := ""
 		switch i {
@@ -182,7 +182,7 @@ func (m *Model) runColumns() []gridColumn {
 		if !ri.StartedAt.IsZero() {
 			started = ri.StartedAt.Format("2006-01-02 15:04:05")
 		}
-		row := []string{
+		g.rows = append(g.rows, []string{
 			colPick:    pick,
 			colRun:     sanitize.Line(ri.ID),
 			colDataset: orDash(sanitize.Line(filepath.Base(ri.Dataset))),
@@ -191,12 +191,9 @@ func (m *Model) runColumns() []gridColumn {
 			colStatus:  runStatus(ri),
 			colStarted: started,
 			colParent:  parent,
-		}
-		for c := range cols {
-			cols[c].cells = append(cols[c].cells, row[c])
-		}
+		})
 	}
-	return cols
+	return g
 }
 
 // judgeLabel names the judge of a run: its model, or "offline".
@@ -233,7 +230,7 @@ func (m *Model) renderRuns() []string {
 	st, g := m.st, m.g
 	v := &m.picker
 	lines := m.listRows("compare runs", "pick the base (before), then the run to compare (after)", &v.pickList,
-		m.runColumns(), runShrinkOrder, len(v.list), 4, "reading the run store", "no stored runs",
+		m.runGrid(), runShrinkOrder, 4, "reading the run store", "no stored runs",
 		func(i int) bool { return i == v.base || i == v.cur })
 	switch {
 	case v.err != "":
