@@ -25,12 +25,9 @@ type detailView struct {
 	res      *eval.Result
 	scrolled     // its sections are the metrics', in metric order
 	width    int // the width the lines were built for
-	// stmts counts the statements that cite evidence; pick is the one the
-	// item cursor is on, in page order, 1-based (0: none); built is the
-	// pick the lines show.
-	stmts int
+	// pick is the statement citing evidence that the item cursor is on,
+	// in page order, 1-based (0: none); setting it invalidates the lines.
 	pick  int
-	built int
 	focus eval.Metric  // the metric r re-runs alone; "" for all
 	base  *eval.Result // compared against when it was built
 }
@@ -71,16 +68,12 @@ func (m *Model) ensureDetail() {
 	r := m.rows[d.row]
 	base := m.before(r).res
 	res := m.detailResult(r)
-	if d.lines == nil || d.width != m.width || d.res != res || d.base != base || d.built != d.pick {
+	if d.lines == nil || d.width != m.width || d.res != res || d.base != base {
 		if d.res != res {
 			d.pick = 0
 		}
-		d.width, d.res, d.base, d.built = m.width, res, base, d.pick
-		d.lines, d.sections, d.stmts = m.buildDetail(r, res)
-		if d.pick > d.stmts {
-			d.pick, d.built = 0, 0
-			d.lines, d.sections, d.stmts = m.buildDetail(r, res)
-		}
+		d.width, d.res, d.base = m.width, res, base
+		d.lines, d.sections = m.buildDetail(r, res)
 	}
 	d.scrollBy(0, m.pageHeight())
 }
@@ -239,7 +232,7 @@ func (p *page) wrapped(indent int, prefix, s string, style *lipgloss.Style, mark
 	}
 }
 
-func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, int) {
+func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int) {
 	p := &page{m: m, w: m.width, pick: m.detail.pick - 1}
 	st := m.st
 	if res == nil {
@@ -253,7 +246,7 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, int) {
 			msg, style = "the full result of this sample is not in memory", st.failed
 		}
 		p.text(2, "", msg, &style)
-		return p.lines, nil, 0
+		return p.lines, nil
 	}
 	if cs := citations(m.metrics, res); p.pick >= 0 && p.pick < len(cs) {
 		p.cited = cs[p.pick].ev
@@ -314,7 +307,7 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, int) {
 	if r.done {
 		m.failuresSection(p, res)
 	}
-	return p.lines, sections, p.stmts
+	return p.lines, sections
 }
 
 // sampleTexts is the top of the page: the sample as it was given.
