@@ -64,22 +64,12 @@ type firstRunState struct {
 	startErr   string
 }
 
-type firstCostMsg struct {
-	cost *Cost
-	err  error
-}
-
-type firstStartedMsg struct {
-	run Started
-	err error
-}
-
 // estimateFirst costs the first run in a command.
 func (m *Model) estimateFirst() tea.Cmd {
 	f, ctx := m.opts.First, m.ctx
 	return func() tea.Msg {
 		c, err := f.Estimate(ctx)
-		return firstCostMsg{cost: c, err: err}
+		return reply(func() tea.Cmd { return m.costed(c, err) })
 	}
 }
 
@@ -92,45 +82,44 @@ func (m *Model) startFirst() tea.Cmd {
 	f, ctx := m.opts.First, m.ctx
 	return func() tea.Msg {
 		r, err := f.Start(ctx)
-		return firstStartedMsg{run: r, err: err}
+		return reply(func() tea.Cmd { return m.firstStarted(r, err) })
 	}
 }
 
-func (m *Model) firstWorkflow(msg tea.Msg) tea.Cmd {
+// costed takes the first run's estimate: within the budget the run
+// starts, else the cost page asks.
+func (m *Model) costed(c *Cost, err error) tea.Cmd {
 	fr := m.first
-	if fr == nil {
-		return nil
-	}
-	switch msg := msg.(type) {
-	case firstCostMsg:
-		fr.estimating = false
-		switch {
-		case msg.err != nil:
-			fr.estErr = msg.err.Error()
-		case msg.cost == nil || !msg.cost.Over:
-			cmd := m.startFirst() // the verdict goes to the status line
-			if msg.cost != nil {
-				m.setStatus(sanitize.Line(msg.cost.Summary))
-			}
-			return cmd
-		default:
-			fr.cost = msg.cost
+	fr.estimating = false
+	switch {
+	case err != nil:
+		fr.estErr = err.Error()
+	case c == nil || !c.Over:
+		cmd := m.startFirst() // the verdict goes to the status line
+		if c != nil {
+			m.setStatus(sanitize.Line(c.Summary))
 		}
-	case firstStartedMsg:
-		fr.starting = false
-		if msg.err != nil {
-			fr.startErr = msg.err.Error()
-			return nil
-		}
-		m.first = nil
-		m.screen = screenTable
-		m.live = true
-		m.opts.Started, m.opts.Cancel = msg.run.At, msg.run.Cancel
-		m.events = msg.run.Events
-		m.syncRunKeys()
-		return tea.Batch(m.stream(m.ctx, 0, msg.run.Events), tick())
+		return cmd
+	default:
+		fr.cost = c
 	}
 	return nil
+}
+
+// firstStarted follows the first run once Start has replied.
+func (m *Model) firstStarted(run Started, err error) tea.Cmd {
+	m.first.starting = false
+	if err != nil {
+		m.first.startErr = err.Error()
+		return nil
+	}
+	m.first = nil
+	m.screen = screenTable
+	m.live = true
+	m.opts.Started, m.opts.Cancel = run.At, run.Cancel
+	m.events = run.Events
+	m.syncRunKeys()
+	return tea.Batch(m.stream(m.ctx, 0, run.Events), tick())
 }
 
 // startBlocked is why y does not start the run now, "" when it does.

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -19,31 +18,21 @@ import (
 	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
-// detailView is the drill-down into one sample: one page in a viewport,
+// detailView is the drill-down into one sample: one page of lines,
 // built once per (result, width, picked statement) and then only scrolled.
 type detailView struct {
 	row      int // position in Model.rows
 	res      *eval.Result
-	scrolled // its sections are the metrics', in metric order
-	// stmts are the statements that cite evidence, in page order; pick is
-	// the one the item cursor is on, 1-based (0: none); built is the
-	// pick the lines show.
-	stmts []stmtSpan
+	scrolled     // its sections are the metrics', in metric order
+	width    int // the width the lines were built for
+	// pick is the statement citing evidence that the item cursor is on,
+	// in page order, 1-based (0: none); setting it invalidates the lines.
 	pick  int
-	built int
 	focus eval.Metric  // the metric r re-runs alone; "" for all
 	base  *eval.Result // compared against when it was built
 }
 
-// stmtSpan is where a judged statement is drawn: its first and last line.
-type stmtSpan struct{ first, last int }
-
 func (d *detailView) invalidate() { d.lines = nil }
-
-// viewLines are the lines the viewport shows, without its padding.
-func viewLines(vp *viewport.Model) []string {
-	return mapped(strings.Split(vp.View(), "\n"), func(l string) string { return strings.TrimRight(l, " ") })
-}
 
 // scrollTo puts line at the top of the page, as far as the page scrolls.
 func (d *detailView) scrollTo(line, page int) {
@@ -62,7 +51,7 @@ func (m *Model) openDetail(rowPos int) tea.Cmd {
 	// Its result stays when newer ones come.
 	m.full.held = r.index + 1
 	m.lab.res = nil // its labels are read afresh
-	return tea.Batch(m.loadCmd(r, thenShow), m.labelsFollow())
+	return tea.Batch(m.loadCmd(r, nil), m.labelsFollow())
 }
 
 // detailResult is what the page of a row is built from: the full result
@@ -79,20 +68,14 @@ func (m *Model) ensureDetail() {
 	r := m.rows[d.row]
 	base := m.before(r).res
 	res := m.detailResult(r)
-	if d.lines == nil || d.width != m.width || d.res != res || d.base != base || d.built != d.pick {
+	if d.lines == nil || d.width != m.width || d.res != res || d.base != base {
 		if d.res != res {
 			d.pick = 0
 		}
-		d.width, d.res, d.base, d.built = m.width, res, base, d.pick
-		d.lines, d.sections, d.stmts = m.buildDetail(r, res)
-		if d.pick > len(d.stmts) {
-			d.pick, d.built = 0, 0
-			d.lines, d.sections, d.stmts = m.buildDetail(r, res)
-		}
-	} else if d.page == m.pageHeight() {
-		return // built, and laid out for this height
+		d.width, d.res, d.base = m.width, res, base
+		d.lines, d.sections = m.buildDetail(r, res)
 	}
-	d.load(m.pageHeight())
+	d.scrollBy(0, m.pageHeight())
 }
 
 func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -197,7 +180,7 @@ func (m *Model) renderDetail() []string {
 	if len(d.lines) > page {
 		title += m.st.muted.Render(fmt.Sprintf("%s%d%%", m.g.sep, 100*min(d.scroll+page, len(d.lines))/len(d.lines)))
 	}
-	return m.finish(append([]string{title}, viewLines(&d.vp)...))
+	return m.finish(append([]string{title}, d.view(page)...))
 }
 
 // page accumulates the wrapped lines of the detail page.
@@ -205,9 +188,9 @@ type page struct {
 	m     *Model
 	w     int
 	lines []string
-	// stmts are the lines of the statements with evidence drawn so far;
-	// pick is the one selected (0-based, -1 none), its evidence cited.
-	stmts []stmtSpan
+	// stmts counts the statements with evidence drawn so far; pick is the
+	// one selected (0-based, -1 none), its evidence cited.
+	stmts int
 	pick  int
 	cited *eval.Citation
 }
@@ -249,7 +232,7 @@ func (p *page) wrapped(indent int, prefix, s string, style *lipgloss.Style, mark
 	}
 }
 
-func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSpan) {
+func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int) {
 	p := &page{m: m, w: m.width, pick: m.detail.pick - 1}
 	st := m.st
 	if res == nil {
@@ -263,7 +246,7 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 			msg, style = "the full result of this sample is not in memory", st.failed
 		}
 		p.text(2, "", msg, &style)
-		return p.lines, nil, nil
+		return p.lines, nil
 	}
 	if cs := citations(m.metrics, res); p.pick >= 0 && p.pick < len(cs) {
 		p.cited = cs[p.pick].ev
@@ -324,7 +307,7 @@ func (m *Model) buildDetail(r *row, res *eval.Result) ([]string, []int, []stmtSp
 	if r.done {
 		m.failuresSection(p, res)
 	}
-	return p.lines, sections, p.stmts
+	return p.lines, sections
 }
 
 // sampleTexts is the top of the page: the sample as it was given.
@@ -416,15 +399,14 @@ func (m *Model) verdictLine(p *page, indent int, lead string, v int, yes, no, te
 // judgedLine shows one judged statement, the judge's reason and the
 // evidence it cited; the one under the item cursor has a > before it.
 func (m *Model) judgedLine(p *page, verdict int, statement, reason string, ev *eval.Citation) {
-	first := len(p.lines)
 	lead := "  "
-	if len(p.stmts) == p.pick {
+	if p.stmts == p.pick {
 		lead = "> "
 	}
 	m.verdictLine(p, 0, lead, verdict, "", "", statement)
 	p.note(4, "", reason)
 	m.evidenceLines(p, ev)
-	p.stmts = append(p.stmts, stmtSpan{first: first, last: len(p.lines) - 1})
+	p.stmts++
 }
 
 // evidenceLines show the chunk and quote a verdict cites, and its flag.

@@ -114,7 +114,7 @@ func (m *Model) detailExport(r *row) export {
 
 // copyExport is y.
 func (m *Model) copyExport() tea.Cmd {
-	e, cmd, ok := m.readyExport(thenCopy)
+	e, cmd, ok := m.readyExport(true, m.copyExport)
 	if !ok {
 		return cmd
 	}
@@ -127,37 +127,35 @@ func (m *Model) copyExport() tea.Cmd {
 	return tea.SetClipboard(e.text)
 }
 
-// pagerReadyMsg is the pager, resolved, and the file it is to show.
-type pagerReadyMsg struct {
-	cmd  *exec.Cmd
-	path string
-	err  error
-}
-
-// pagerDoneMsg is the pager's exit; the file is gone by then.
-type pagerDoneMsg struct {
-	err, removeErr error
-	path           string
-}
-
 // openPager is o: the file is written and the pager found in a command,
 // then the pager gets the terminal through m.exec.
 func (m *Model) openPager() tea.Cmd {
-	e, cmd, ok := m.readyExport(thenPager)
+	e, cmd, ok := m.readyExport(false, m.openPager)
 	if !ok {
 		return cmd
 	}
 	text := sanitize.Text(e.text)
 	return func() tea.Msg {
 		path, err := writeTemp(e.file, text)
-		if err != nil {
-			return pagerReadyMsg{err: err}
+		var c *exec.Cmd
+		if err == nil {
+			if c, err = pagerCommand(path, os.Getenv, exec.LookPath); err != nil {
+				err = errors.Join(err, removeTemp(path))
+			}
 		}
-		c, err := pagerCommand(path, os.Getenv, exec.LookPath)
-		if err != nil {
-			return pagerReadyMsg{err: errors.Join(err, removeTemp(path))}
-		}
-		return pagerReadyMsg{cmd: c, path: path}
+		return reply(func() tea.Cmd {
+			if err != nil {
+				m.setError("cannot open the pager: " + err.Error())
+				return nil
+			}
+			return m.exec(c, func(err error) tea.Msg {
+				removeErr := removeTemp(path)
+				return reply(func() tea.Cmd {
+					m.pagerDone(path, err, removeErr)
+					return nil
+				})
+			})
+		})
 	}
 }
 
@@ -184,29 +182,19 @@ func removeTemp(path string) error {
 	return nil
 }
 
-func (m *Model) pagerWorkflow(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case pagerReadyMsg:
-		if msg.err != nil {
-			m.setError("cannot open the pager: " + msg.err.Error())
-			return nil
-		}
-		return m.exec(msg.cmd, func(err error) tea.Msg {
-			return pagerDoneMsg{err: err, removeErr: removeTemp(msg.path), path: msg.path}
-		})
-	case pagerDoneMsg:
-		var errs []string
-		if msg.err != nil {
-			errs = append(errs, "the pager failed: "+msg.err.Error())
-		}
-		if msg.removeErr != nil {
-			errs = append(errs, "cannot remove "+msg.path+": "+msg.removeErr.Error())
-		}
-		if len(errs) > 0 {
-			m.setError(strings.Join(errs, "; "))
-		}
+// pagerDone shows what went wrong with the pager, if anything; the file
+// is gone by then.
+func (m *Model) pagerDone(path string, err, removeErr error) {
+	var errs []string
+	if err != nil {
+		errs = append(errs, "the pager failed: "+err.Error())
 	}
-	return nil
+	if removeErr != nil {
+		errs = append(errs, "cannot remove "+path+": "+removeErr.Error())
+	}
+	if len(errs) > 0 {
+		m.setError(strings.Join(errs, "; "))
+	}
 }
 
 // pagerCommand is how o shows a file: $PAGER (with its arguments), else
@@ -237,20 +225,20 @@ func byteSize(n int) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// readyExport is what y (thenCopy) or o takes out; without it, cmd is
-// what happens instead: the sample read from the store first, or nothing
-// (refused, or failed, the error shown).
-func (m *Model) readyExport(then loadThen) (e export, cmd tea.Cmd, ok bool) {
+// readyExport is what y (forCopy) or o takes out; without it, cmd is what
+// happens instead: the sample read from the store first, then again, or
+// nothing (refused, or failed, the error shown).
+func (m *Model) readyExport(forCopy bool, again func() tea.Cmd) (e export, cmd tea.Cmd, ok bool) {
 	if m.refused(m.copyBlocked()) {
 		return e, nil, false
 	}
 	if r := m.exportRow(); m.screen != screenRaw {
-		if cmd = m.loadCmd(r, then); cmd != nil {
+		if cmd = m.loadCmd(r, again); cmd != nil {
 			m.setStatus(fmt.Sprintf("reading sample %d from the store%s", r.index, m.g.ellipsis))
 			return e, cmd, false
 		}
 	}
-	e, err := m.exportable(then == thenCopy)
+	e, err := m.exportable(forCopy)
 	if err != nil {
 		m.setError(err.Error())
 	}

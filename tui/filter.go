@@ -410,13 +410,6 @@ type wholeText struct {
 // wholeTextBatch is how many results one background command reads.
 const wholeTextBatch = 512
 
-// wholeTextMsg is a batch of rows searched whole by a background command.
-type wholeTextMsg struct {
-	f      *filter
-	found  map[string]map[int]bool
-	failed int
-}
-
 // matchWhole reports whether needle is in the whole texts of a cut row;
 // one not in memory is queued for the store and does not match yet.
 func (m *Model) matchWhole(r *row, needle string) bool {
@@ -479,33 +472,36 @@ func (m *Model) wholeTextCmd() tea.Cmd {
 	w.inFlight = len(batch)
 	load, f := m.opts.Load, w.f
 	return func() tea.Msg {
-		msg := wholeTextMsg{f: f, found: map[string]map[int]bool{}}
+		found, failed := map[string]map[int]bool{}, 0
 		for _, n := range needles {
-			msg.found[n] = map[int]bool{}
+			found[n] = map[int]bool{}
 		}
 		for _, i := range batch {
 			res, err := load(i)
 			read := err == nil && res != nil
 			if !read {
-				msg.failed++
+				failed++
 			}
 			for _, n := range needles {
-				msg.found[n][i] = read && resultHas(res, n)
+				found[n][i] = read && resultHas(res, n)
 			}
 		}
-		return msg
+		return reply(func() tea.Cmd {
+			m.wholeTextIn(f, found, failed)
+			return nil
+		})
 	}
 }
 
-// wholeTextIn records a batch searched whole and shows the rows it found.
-func (m *Model) wholeTextIn(msg wholeTextMsg) {
+// wholeTextIn records a batch searched whole for f and shows the rows it found.
+func (m *Model) wholeTextIn(f *filter, found map[string]map[int]bool, failed int) {
 	w := m.whole
-	if w == nil || w.f != msg.f {
+	if w == nil || w.f != f {
 		return // the filter changed meanwhile
 	}
 	w.inFlight = 0
-	w.failed += msg.failed
-	for n, rows := range msg.found {
+	w.failed += failed
+	for n, rows := range found {
 		for i, v := range rows {
 			w.record(n, i, v)
 		}

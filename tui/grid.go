@@ -10,11 +10,15 @@ import (
 // the line is too wide, the columns give up cells in a set order (steps).
 // Cells are clipped, never wrapped.
 
+type grid struct {
+	cols []gridColumn
+	rows [][]string // a cell a column, one line each, already sanitised
+}
+
 type gridColumn struct {
 	title string
-	cells []string // one line each, already sanitised
-	right bool     // numbers align right
-	least int      // the width kept whatever the cells, so a pick shifts nothing
+	right bool // numbers align right
+	least int  // the width kept whatever the cells, so a pick shifts nothing
 }
 
 // gridStep narrows column col to floor cells, or takes it away when floor
@@ -26,12 +30,12 @@ const (
 	gridGap    = 2
 )
 
-// layoutGrid gives each column its width for lines of width cells, -1 for
+// layout gives each column its width for lines of width cells, -1 for
 // a column left out, taking the steps in order until the line fits.
-func layoutGrid(cols []gridColumn, width int, steps []gridStep) []int {
-	w := make([]int, len(cols))
-	for i, c := range cols {
-		w[i] = widest(c.cells, max(c.least, ansi.StringWidth(c.title)), ansi.StringWidth)
+func (g grid) layout(width int, steps []gridStep) []int {
+	w := make([]int, len(g.cols))
+	for i, c := range g.cols {
+		w[i] = widest(g.rows, max(c.least, ansi.StringWidth(c.title)), func(r []string) int { return ansi.StringWidth(r[i]) })
 	}
 	total := func() int {
 		n, shown := gridIndent, 0
@@ -58,16 +62,16 @@ func layoutGrid(cols []gridColumn, width int, steps []gridStep) []int {
 	return w
 }
 
-// gridLine is one line of the grid: the titles when row < 0, else a row.
-func gridLine(cols []gridColumn, widths []int, row int, tail string) string {
+// line is one line of the grid: the titles when row < 0, else a row.
+func (g grid) line(widths []int, row int, tail string) string {
 	var cells []string
-	for i, c := range cols {
+	for i, c := range g.cols {
 		if widths[i] < 0 {
 			continue
 		}
 		s := c.title
 		if row >= 0 {
-			s = c.cells[row]
+			s = g.rows[row][i]
 		}
 		if s = truncate(s, widths[i], tail); c.right {
 			cells = append(cells, padLeft(s, widths[i]))
@@ -89,24 +93,24 @@ type pickList struct {
 // listRows draws a list screen's title, its column titles and the rows
 // that fit above reserve lines, scrolled around the cursor; loadingText
 // or emptyText when there are none.
-func (m *Model) listRows(title, hint string, v *pickList, cols []gridColumn, steps []gridStep, n, reserve int,
+func (m *Model) listRows(title, hint string, v *pickList, g grid, steps []gridStep, reserve int,
 	loadingText, emptyText string, marked func(i int) bool) []string {
-	st, g := m.st, m.g
-	lines := []string{st.title.Render("ragscope") + " " + st.bold.Render(title) + st.muted.Render(g.sep+hint), ""}
+	st, n := m.st, len(g.rows)
+	lines := []string{st.title.Render("ragscope") + " " + st.bold.Render(title) + st.muted.Render(m.g.sep+hint), ""}
 	switch {
 	case v.loading && n == 0:
-		return append(lines, st.muted.Render("  "+loadingText+g.ellipsis), "")
+		return append(lines, st.muted.Render("  "+loadingText+m.g.ellipsis), "")
 	case n == 0:
 		return append(lines, st.muted.Render("  "+emptyText), "")
 	}
-	widths := layoutGrid(cols, m.width, steps)
-	lines = append(lines, st.header.Render(fit(gridLine(cols, widths, -1, g.ellipsis), m.width, "")))
+	widths := g.layout(m.width, steps)
+	lines = append(lines, st.header.Render(fit(g.line(widths, -1, m.g.ellipsis), m.width, "")))
 	// The rows that fit, scrolled just enough to keep the cursor on them.
 	room := max(m.height-len(lines)-reserve-len(m.bottomLines())-1, 1)
 	start := min(max(v.cursor-room+1, 0), max(n-room, 0))
 	end := min(start+room, n)
 	for i := start; i < end; i++ {
-		l := gridLine(cols, widths, i, g.ellipsis)
+		l := g.line(widths, i, m.g.ellipsis)
 		switch {
 		case i == v.cursor:
 			l = st.selected.Render(fit(l, m.width, ""))

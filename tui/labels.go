@@ -73,81 +73,6 @@ type labelState struct {
 	back      screen
 }
 
-// The replies of LabelHost calls.
-type (
-	labelsMsg struct {
-		gen    int
-		index  int
-		labels map[string]labels.Label
-		err    error
-	}
-	labelSavedMsg struct {
-		gen     int
-		index   int
-		key     string
-		label   labels.Label
-		removed bool
-		err     error
-	}
-	marksMsg struct {
-		marks map[int]uint8
-		err   error
-	}
-	agreementMsg struct {
-		a   *labels.Agreement
-		err error
-	}
-)
-
-// labelMsg handles the replies of LabelHost calls.
-func (m *Model) labelMsg(msg tea.Msg) {
-	l := &m.lab
-	switch msg := msg.(type) {
-	case labelsMsg:
-		if msg.gen != l.gen {
-			return
-		}
-		if msg.err != nil {
-			m.setError("cannot read the human labels: " + msg.err.Error())
-			return
-		}
-		l.human = msg.labels
-		m.setMark(msg.index, MarkOf(l.items, l.human))
-		m.detail.invalidate()
-	case labelSavedMsg:
-		switch {
-		case msg.err != nil:
-			m.setError("the label was not stored: " + msg.err.Error())
-			return
-		case msg.gen != l.gen:
-			return
-		}
-		if msg.removed {
-			delete(l.human, msg.key)
-			m.setStatus("label removed")
-		} else {
-			setIn(&l.human, msg.key, msg.label)
-			var it labels.Item
-			if i := slices.IndexFunc(l.items, func(x labels.Item) bool { return x.Key == msg.key }); i >= 0 {
-				it = l.items[i]
-			}
-			m.setStatus("label stored: " + m.labelWords(msg.label, it))
-		}
-		m.setMark(msg.index, MarkOf(l.items, l.human))
-		m.detail.invalidate()
-	case marksMsg:
-		if msg.err != nil {
-			m.setError("cannot read the human labels: " + msg.err.Error())
-			return
-		}
-		l.marks = msg.marks
-		m.derive()
-	case agreementMsg:
-		l.agreeBusy = false
-		l.agreement, l.agreeErr = msg.a, msg.err
-	}
-}
-
 // setMark records a sample's mark; the filter may show other rows now.
 func (m *Model) setMark(index int, mark uint8) {
 	l := &m.lab
@@ -171,7 +96,15 @@ func (m *Model) loadMarks() tea.Cmd {
 	run := m.runID
 	return func() tea.Msg {
 		marks, err := h.Marks(run)
-		return marksMsg{marks: marks, err: err}
+		return reply(func() tea.Cmd {
+			if err != nil {
+				m.setError("cannot read the human labels: " + err.Error())
+				return nil
+			}
+			m.lab.marks = marks
+			m.derive()
+			return nil
+		})
 	}
 }
 
@@ -194,8 +127,19 @@ func (m *Model) labelsFollow() tea.Cmd {
 	}
 	gen, index := l.gen, r.index
 	return func() tea.Msg {
-		labels, err := h.Labels(res)
-		return labelsMsg{gen: gen, index: index, labels: labels, err: err}
+		human, err := h.Labels(res)
+		return reply(func() tea.Cmd {
+			switch {
+			case gen != l.gen:
+			case err != nil:
+				m.setError("cannot read the human labels: " + err.Error())
+			default:
+				l.human = human
+				m.setMark(index, MarkOf(l.items, l.human))
+				m.detail.invalidate()
+			}
+			return nil
+		})
 	}
 }
 
@@ -329,10 +273,28 @@ func (m *Model) showCursor() {
 }
 
 func (m *Model) saveLabel(it labels.Item, value int, note string) tea.Cmd {
-	h, res, gen, index := m.opts.Labels, m.lab.res, m.lab.gen, m.rows[m.detail.row].index
+	l := &m.lab
+	h, res, gen, index := m.opts.Labels, l.res, l.gen, m.rows[m.detail.row].index
 	return func() tea.Msg {
-		l, err := h.SetLabel(res, it, value, note)
-		return labelSavedMsg{gen: gen, index: index, key: it.Key, label: l, removed: value < 0, err: err}
+		stored, err := h.SetLabel(res, it, value, note)
+		return reply(func() tea.Cmd {
+			switch {
+			case err != nil:
+				m.setError("the label was not stored: " + err.Error())
+				return nil
+			case gen != l.gen:
+				return nil
+			case value < 0:
+				delete(l.human, it.Key)
+				m.setStatus("label removed")
+			default:
+				setIn(&l.human, it.Key, stored)
+				m.setStatus("label stored: " + m.labelWords(stored, it))
+			}
+			m.setMark(index, MarkOf(l.items, l.human))
+			m.detail.invalidate()
+			return nil
+		})
 	}
 }
 
@@ -454,7 +416,11 @@ func (m *Model) openAgreement() tea.Cmd {
 	run := m.runID
 	return tea.Batch(func() tea.Msg {
 		a, err := h.Agreement(run)
-		return agreementMsg{a: a, err: err}
+		return reply(func() tea.Cmd {
+			l.agreeBusy = false
+			l.agreement, l.agreeErr = a, err
+			return nil
+		})
 	}, m.loadMarks())
 }
 
@@ -517,15 +483,11 @@ func (m *Model) renderAgreement() []string {
 // alignColumns lays rows of cells out as a grid, each column as wide as
 // its widest cell; the first row is the titles.
 func alignColumns(rows [][]string) []string {
-	cols := make([]gridColumn, len(rows[0]))
-	for i := range cols {
-		cols[i].title = rows[0][i]
-		cols[i].cells = mapped(rows[1:], func(r []string) string { return r[i] })
-	}
-	widths := layoutGrid(cols, 0, nil)
+	g := grid{cols: mapped(rows[0], func(t string) gridColumn { return gridColumn{title: t} }), rows: rows[1:]}
+	widths := g.layout(0, nil)
 	out := make([]string, len(rows))
 	for i := range out {
-		out[i] = gridLine(cols, widths, i-1, "") // the titles first
+		out[i] = g.line(widths, i-1, "") // the titles first
 	}
 	return out
 }

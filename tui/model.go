@@ -298,6 +298,10 @@ const maxFPS = 120
 // collections stay rare and the heap near the table's size.
 const tuiGCPercent = 20
 
+// reply is how a command that did I/O hands its outcome back: Update runs
+// it, so it may change the model.
+type reply func() tea.Cmd
+
 type tickMsg time.Time
 type deriveMsg struct{}
 
@@ -344,8 +348,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case wholeTextMsg:
-		m.wholeTextIn(msg)
+	case reply:
+		return msg()
 	case tea.BackgroundColorMsg:
 		m.setBackground(msg.IsDark())
 	case tea.WindowSizeMsg:
@@ -382,27 +386,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.storedPageIn(msg)
 	case presortedMsg:
 		m.takePresort(true)
-	case resultLoadedMsg:
-		return tea.Batch(m.loaded(msg), m.labelsFollow())
-	case rawCallsMsg:
-		if m.raw.sample == msg.sample {
-			m.raw.loading = false
-			m.raw.text, m.raw.json, m.raw.err = msg.text, msg.json, msg.err
-			m.raw.lines = nil
-		}
-	// Replies of the model's commands; a superseded one is dropped.
-	case promptsMsg, editPathMsg, editorDoneMsg, reloadMsg:
-		return m.promptsWorkflow(msg)
+	// A re-run's replies; a superseded one is dropped.
 	case planMsg, rerunStartedMsg:
 		return m.rerunWorkflow(msg)
-	case runsMsg, runResultsMsg:
-		return m.pickerWorkflow(msg)
-	case pagerReadyMsg, pagerDoneMsg:
-		return m.pagerWorkflow(msg)
-	case firstCostMsg, firstStartedMsg:
-		return m.firstWorkflow(msg)
-	case labelsMsg, labelSavedMsg, marksMsg, agreementMsg:
-		m.labelMsg(msg)
 	case tea.MouseWheelMsg:
 		return m.wheel(msg.Mouse())
 	case tea.KeyPressMsg:

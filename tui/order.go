@@ -124,11 +124,10 @@ func sortIn(rows []*row, posOf []int32, key sortKey, scratch *sortScratch) sorte
 		workers = min(runtime.GOMAXPROCS(0), maxSortWorkers)
 	}
 
-	// Each worker packs the keys of its stretch and counts their digits.
+	// Each worker packs the keys of its stretch.
 	type share struct {
 		n       int
 		missing []int32
-		counts  digitCounts
 	}
 	shares := make([]share, workers)
 	stretch := (len(posOf) + workers - 1) / workers
@@ -145,31 +144,19 @@ func sortIn(rows []*row, posOf []int32, key sortKey, scratch *sortScratch) sorte
 				sh.missing = append(sh.missing, p-1)
 				continue
 			}
-			x := uint64(orderedBits(float32(k)))
-			sh.counts.add(x)
-			out = append(out, x<<32|uint64(p-1))
+			out = append(out, uint64(orderedBits(float32(k)))<<32|uint64(p-1))
 		}
 		sh.n = len(out)
 	})
 	n, missing := 0, 0
-	var total digitCounts
-	bounds := []int{0}
 	for w := range shares {
 		sh := &shares[w]
 		lo := min(w*stretch, len(posOf))
 		copy(scratch.a[n:], scratch.a[lo:lo+sh.n])
 		n += sh.n
-		bounds = append(bounds, n)
 		missing += len(sh.missing)
-		for d := range total {
-			for b, c := range sh.counts[d] {
-				total[d][b] += c
-			}
-		}
 	}
-	v := radixSortHigh(scratch.a[:n], scratch.b[:n], &total, workers, bounds, func(w, d int) *[radixBuckets]int {
-		return &shares[w].counts[d]
-	})
+	v := radixSortHigh(scratch.a[:n], scratch.b[:n], workers)
 
 	out := sorted{asc: make([]int32, n, n+missing), runStart: make([]uint64, (n+63)/64), keyed: n}
 	// Stretches of whole words of runStart, so no two workers write one.
@@ -232,66 +219,51 @@ func parallel(n int, fn func(w int)) {
 }
 
 // radixSortHigh sorts v stably by the high 32 bits of each value and
-// returns the sorted slice (v or buf), skipping the digits every value
-// shares (total counts them). Workers share each pass: bounds and first
-// are the first pass's stretches and counts; later passes count anew.
-func radixSortHigh(v, buf []uint64, total *digitCounts, workers int, bounds []int, first func(w, d int) *[radixBuckets]int) []uint64 {
+// returns the sorted slice (v or buf). Workers share each pass, which is
+// skipped when every value has the same digit.
+func radixSortHigh(v, buf []uint64, workers int) []uint64 {
 	if len(v) < 2 {
 		return v
 	}
 	buf = buf[:len(v)]
-	counts := make([][radixBuckets]int, workers)
 	offsets := make([][radixBuckets]int, workers)
-	passed := false
+	stretch := (len(v) + workers - 1) / workers
+	part := func(w int) []uint64 { return v[min(w*stretch, len(v)):min((w+1)*stretch, len(v))] }
 	for d := range radixDigits {
 		shift := 32 + d*radixBits
-		if total[d][v[0]>>shift&(radixBuckets-1)] == len(v) {
-			continue // every value has this digit: the pass would move nothing
-		}
-		cnt := func(w int) *[radixBuckets]int { return first(w, d) }
-		if passed {
-			// The first pass's stretches are gone: equal ones, counted.
-			bounds = bounds[:0]
-			for w := range workers + 1 {
-				bounds = append(bounds, min(w*((len(v)+workers-1)/workers), len(v)))
+		parallel(workers, func(w int) {
+			c := &offsets[w]
+			*c = [radixBuckets]int{}
+			for _, x := range part(w) {
+				c[x>>shift&(radixBuckets-1)]++
 			}
-			parallel(workers, func(w int) {
-				c := &counts[w]
-				*c = [radixBuckets]int{}
-				for _, x := range v[bounds[w]:bounds[w+1]] {
-					c[x>>shift&(radixBuckets-1)]++
-				}
-			})
-			cnt = func(w int) *[radixBuckets]int { return &counts[w] }
+		})
+		same, first := 0, v[0]>>shift&(radixBuckets-1)
+		for w := range workers {
+			same += offsets[w][first]
+		}
+		if same == len(v) {
+			continue // the pass would move nothing
 		}
 		sum := 0
 		for b := range radixBuckets {
 			for w := range workers {
+				n := offsets[w][b]
 				offsets[w][b] = sum
-				sum += cnt(w)[b]
+				sum += n
 			}
 		}
 		parallel(workers, func(w int) {
 			off := &offsets[w]
-			for _, x := range v[bounds[w]:bounds[w+1]] {
+			for _, x := range part(w) {
 				b := x >> shift & (radixBuckets - 1)
 				buf[off[b]] = x
 				off[b]++
 			}
 		})
 		v, buf = buf, v
-		passed = true
 	}
 	return v
-}
-
-// digitCounts counts how many keys have each value of each digit.
-type digitCounts [radixDigits][radixBuckets]int
-
-func (c *digitCounts) add(key uint64) {
-	for d := range radixDigits {
-		c[d][key>>(d*radixBits)&(radixBuckets-1)]++
-	}
 }
 
 // sortScratch is the sorts' working space, kept between them to spare

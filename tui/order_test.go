@@ -140,32 +140,13 @@ func TestRadixSortHighIsStable(t *testing.T) {
 					}
 					want := slices.Clone(v)
 					slices.SortStableFunc(want, func(a, b uint64) int { return cmp.Compare(a>>32, b>>32) })
-					if got := radixSorted(v, workers); !slices.Equal(got, want) {
+					if got := radixSortHigh(v, make([]uint64, len(v)), workers); !slices.Equal(got, want) {
 						t.Fatalf("n=%d, %d workers: the radix sort differs from a stable sort", n, workers)
 					}
 				}
 			}
 		})
 	}
-}
-
-// radixSorted is v sorted by radixSortHigh with workers, the first pass
-// cut in uneven stretches.
-func radixSorted(v []uint64, workers int) []uint64 {
-	bounds := []int{0}
-	for w := 1; w < workers; w++ {
-		bounds = append(bounds, len(v)*w/(workers+1))
-	}
-	bounds = append(bounds, len(v))
-	var total digitCounts
-	counts := make([]digitCounts, workers)
-	for w := range workers {
-		for _, x := range v[bounds[w]:bounds[w+1]] {
-			counts[w].add(x >> 32)
-			total.add(x >> 32)
-		}
-	}
-	return radixSortHigh(v, make([]uint64, len(v)), &total, workers, bounds, func(w, d int) *[radixBuckets]int { return &counts[w][d] })
 }
 
 // TestSortKeyOrdersLikeAStableSort presses s through Update on a table whose

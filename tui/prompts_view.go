@@ -22,21 +22,9 @@ type promptsView struct {
 	sample   *eval.Result
 }
 
-type promptsMsg struct {
-	gen  int
-	list []prompts.Info
-}
-
-type editPathMsg struct {
-	task, lang, path string
-	err              error
-}
-
-type editorDoneMsg editPathMsg
-
-// reloadMsg is the Host's answer to a reload after an edit, or to a
+// reload is the Host's answer to a reload after an edit, or to a
 // reset, with the list it left.
-type reloadMsg struct {
+type reload struct {
 	task, lang string
 	before     string // sha256 before the edit
 	reset      bool
@@ -56,8 +44,17 @@ func (m *Model) openPrompts() tea.Cmd {
 	m.prompts = promptsView{pickList: pickList{loading: true, back: m.screen}, sample: m.currentResult()}
 	m.screen = screenPrompts
 	m.gen++
-	gen := m.gen
-	return func() tea.Msg { return promptsMsg{gen: gen, list: h.Prompts()} }
+	gen, v := m.gen, &m.prompts
+	return func() tea.Msg {
+		list := h.Prompts()
+		return reply(func() tea.Cmd {
+			if gen == m.gen {
+				v.loading = false
+				v.setList(list)
+			}
+			return nil
+		})
+	}
 }
 
 // currentResult is the sample a template is validated against: the one
@@ -97,7 +94,7 @@ func (m *Model) promptsKey(msg tea.KeyPressMsg) tea.Cmd {
 		h := m.opts.Host
 		return func() tea.Msg {
 			path, err := h.EditPath(in.Task, in.Lang)
-			return editPathMsg{task: in.Task, lang: in.Lang, path: path, err: err}
+			return reply(func() tea.Cmd { return m.edit(in.Task, in.Lang, path, err) })
 		}
 	case key.Matches(msg, k.ResetPrompt):
 		return m.askReset()
@@ -135,61 +132,60 @@ func (m *Model) askReset() tea.Cmd {
 			return nil
 		}
 		return func() tea.Msg {
-			err := h.ResetPrompt(task, lang)
-			return reloadMsg{task: task, lang: lang, reset: true, err: err, list: h.Prompts()}
+			r := reload{task: task, lang: lang, reset: true, err: h.ResetPrompt(task, lang)}
+			r.list = h.Prompts()
+			return reply(func() tea.Cmd { return m.reloaded(r) })
 		}
 	}})
 	return nil
 }
 
-// promptsWorkflow handles the replies of the prompt screen's commands.
-func (m *Model) promptsWorkflow(msg tea.Msg) tea.Cmd {
+// edit opens the template's file at path in the editor, then reloads.
+func (m *Model) edit(task, lang, path string, err error) tea.Cmd {
 	v := &m.prompts
-	switch msg := msg.(type) {
-	case promptsMsg:
-		if msg.gen != m.gen {
-			return nil
+	if err != nil {
+		v.err, v.note = "cannot edit "+task+"."+lang+": "+err.Error(), ""
+		return nil
+	}
+	c, err := m.editor(path)
+	if err != nil {
+		v.err, v.note = err.Error(), ""
+		return nil
+	}
+	return m.exec(c, func(edited error) tea.Msg {
+		return reply(func() tea.Cmd { return m.reloadAfterEdit(task, lang, edited) })
+	})
+}
+
+// reloadAfterEdit reloads the prompts in a command, even when the editor
+// failed: it may have saved first.
+func (m *Model) reloadAfterEdit(task, lang string, edited error) tea.Cmd {
+	h, sample, before := m.opts.Host, m.prompts.sample, m.promptHash(task, lang)
+	return func() tea.Msg {
+		r := reload{task: task, lang: lang, before: before, err: h.Reload(sample)}
+		if edited != nil {
+			r.err = errors.Join(errors.New("editor: "+edited.Error()), r.err)
 		}
-		v.loading = false
-		v.setList(msg.list)
-	case editPathMsg:
-		name := msg.task + "." + msg.lang
-		if msg.err != nil {
-			v.err, v.note = "cannot edit "+name+": "+msg.err.Error(), ""
-			return nil
-		}
-		c, err := m.editor(msg.path)
-		if err != nil {
-			v.err, v.note = err.Error(), ""
-			return nil
-		}
-		return m.exec(c, func(err error) tea.Msg {
-			return editorDoneMsg{task: msg.task, lang: msg.lang, path: msg.path, err: err}
-		})
-	case editorDoneMsg:
-		// Reload even when the editor failed: it may have saved first.
-		h, sample, before := m.opts.Host, v.sample, m.promptHash(msg.task, msg.lang)
-		return func() tea.Msg {
-			err := h.Reload(sample)
-			if msg.err != nil {
-				err = errors.Join(errors.New("editor: "+msg.err.Error()), err)
-			}
-			return reloadMsg{task: msg.task, lang: msg.lang, before: before, err: err, list: h.Prompts()}
-		}
-	case reloadMsg:
-		v.setList(msg.list)
-		name, after := msg.task+"."+msg.lang, m.promptHash(msg.task, msg.lang)
-		v.err, v.note = "", "prompt "+name+" unchanged"
-		switch {
-		case msg.err != nil && msg.reset:
-			v.err, v.note = "cannot reset "+name+": "+msg.err.Error(), ""
-		case msg.err != nil:
-			v.err, v.note = "prompt "+name+" not updated, the previous prompts stay in use:\n"+msg.err.Error(), ""
-		case msg.reset:
-			v.note = "prompt " + name + " reset to the built-in text (sha256 " + shortHash(after) + m.g.ellipsis + ")"
-		case after != msg.before:
-			v.note = "prompt " + name + " updated (sha256 " + shortHash(after) + m.g.ellipsis + ")"
-		}
+		r.list = h.Prompts()
+		return reply(func() tea.Cmd { return m.reloaded(r) })
+	}
+}
+
+// reloaded shows what a reload or a reset did.
+func (m *Model) reloaded(msg reload) tea.Cmd {
+	v := &m.prompts
+	v.setList(msg.list)
+	name, after := msg.task+"."+msg.lang, m.promptHash(msg.task, msg.lang)
+	v.err, v.note = "", "prompt "+name+" unchanged"
+	switch {
+	case msg.err != nil && msg.reset:
+		v.err, v.note = "cannot reset "+name+": "+msg.err.Error(), ""
+	case msg.err != nil:
+		v.err, v.note = "prompt "+name+" not updated, the previous prompts stay in use:\n"+msg.err.Error(), ""
+	case msg.reset:
+		v.note = "prompt " + name + " reset to the built-in text (sha256 " + shortHash(after) + m.g.ellipsis + ")"
+	case after != msg.before:
+		v.note = "prompt " + name + " updated (sha256 " + shortHash(after) + m.g.ellipsis + ")"
 	}
 	return nil
 }
@@ -220,27 +216,22 @@ const (
 
 var promptShrinkOrder = []gridStep{{pcolFile, 12}, {pcolHash, 0}, {pcolFile, 0}, {pcolSource, 0}}
 
-func (m *Model) promptColumns() []gridColumn {
-	cols := []gridColumn{
+func (m *Model) promptGrid() grid {
+	return grid{cols: []gridColumn{
 		pcolTask: {title: "task"}, pcolLang: {title: "lang"}, pcolSource: {title: "source"},
 		pcolHash: {title: "sha256"}, pcolFile: {title: "file"},
-	}
-	for _, in := range m.prompts.list {
+	}, rows: mapped(m.prompts.list, func(in prompts.Info) []string {
 		file := cmp.Or(sanitize.Line(in.Path), "(built in; e creates an override)")
-		row := []string{pcolTask: sanitize.Line(in.Task), pcolLang: sanitize.Line(in.Lang), pcolSource: sanitize.Line(in.Source),
+		return []string{pcolTask: sanitize.Line(in.Task), pcolLang: sanitize.Line(in.Lang), pcolSource: sanitize.Line(in.Source),
 			pcolHash: sanitize.Line(shortHash(in.SHA256)), pcolFile: file}
-		for c := range cols {
-			cols[c].cells = append(cols[c].cells, row[c])
-		}
-	}
-	return cols
+	})}
 }
 
 func (m *Model) renderPrompts() []string {
 	st := m.st
 	v := &m.prompts
-	lines := m.listRows("judge prompts", "e edits, d resets; re-runs use the change", &v.pickList, m.promptColumns(),
-		promptShrinkOrder, len(v.list), 3, "reading the templates", "no templates",
+	lines := m.listRows("judge prompts", "e edits, d resets; re-runs use the change", &v.pickList, m.promptGrid(),
+		promptShrinkOrder, 3, "reading the templates", "no templates",
 		func(i int) bool { return v.list[i].Source == prompts.SourceOverride })
 	// The file the user will edit is spelled out in full.
 	if v.cursor < len(v.list) && v.list[v.cursor].Path != "" {

@@ -3,10 +3,9 @@ package tui
 import (
 	"cmp"
 	"fmt"
-	"slices"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -25,52 +24,32 @@ type rawView struct {
 	scrolled // the page: lines nil until built (and after a resize)
 }
 
-type rawCallsMsg struct {
-	sample int
-	text   string
-	json   []byte
-	err    error
-}
-
-// scrolled is what the detail and the raw pages share: their lines in a
-// viewport, and the offset a rebuilt page keeps.
+// scrolled is what the detail and the raw pages share: their lines, shown
+// a page at a time from scroll.
 type scrolled struct {
 	lines    []string
 	sections []int // first line of each section: the last may scroll to the top
-	width    int   // the width the lines were built for
-	scroll   int
-	vp       viewport.Model
-	page     int  // the height the viewport's content was laid out for
-	loaded   bool // the viewport holds lines for page
+	scroll   int   // kept within the page once the lines are built
 }
 
-// scrollBy scrolls n lines, loading the viewport for page first if need be.
+// scrollBy scrolls n lines, as far as a page page lines high scrolls.
 func (s *scrolled) scrollBy(n, page int) {
-	if s.lines == nil {
-		s.scroll = max(s.scroll+n, 0) // clamped when the page is built
-		return
+	s.scroll = max(s.scroll+n, 0)
+	if s.lines != nil {
+		s.scroll = min(s.scroll, s.maxScroll(page))
 	}
-	if !s.loaded || s.page != page {
-		s.load(page)
-	}
-	s.vp.SetYOffset(s.scroll + n)
-	s.scroll = s.vp.YOffset()
 }
 
-// load puts the lines in the viewport, page lines high and as wide as the
-// widest line: the frame, not the viewport, cuts (and marks) a long line.
-// Padding lets every jump put its section's heading on the first line.
-func (s *scrolled) load(page int) {
-	content := s.lines
-	if k := len(s.sections); k > 0 && s.sections[k-1]+page > len(content) {
-		content = append(slices.Clip(content), make([]string, s.sections[k-1]+page-len(content))...)
+// view is the page page lines high from scroll, each line without the
+// spaces that end it.
+func (s *scrolled) view(page int) []string {
+	out := make([]string, page)
+	for i := range out {
+		if s.scroll+i < len(s.lines) {
+			out[i] = strings.TrimRight(s.lines[s.scroll+i], " ")
+		}
 	}
-	s.vp.SetWidth(max(s.width, lineWidth(content), 1))
-	s.vp.SetHeight(page)
-	s.vp.SetContentLines(content)
-	s.vp.SetYOffset(s.scroll)
-	s.scroll = s.vp.YOffset()
-	s.page, s.loaded = page, true
+	return out
 }
 
 // lineWidth is the widest of lines, in cells.
@@ -113,16 +92,20 @@ func (m *Model) openRaw() tea.Cmd {
 		if err == nil && fetchJSON != nil {
 			js, err = fetchJSON(keys)
 		}
-		return rawCallsMsg{sample: sample, text: text, json: js, err: err}
+		return reply(func() tea.Cmd {
+			if r := &m.raw; r.sample == sample {
+				r.loading, r.lines = false, nil
+				r.text, r.json, r.err = text, js, err
+			}
+			return nil
+		})
 	}
 }
 
 func (m *Model) ensureRaw() {
 	r := &m.raw
-	if r.lines != nil {
-		return
-	}
 	switch {
+	case r.lines != nil:
 	case r.loading:
 		r.lines = []string{m.st.muted.Render("  reading the cache...")}
 	case r.err != nil:
@@ -130,7 +113,7 @@ func (m *Model) ensureRaw() {
 	default:
 		r.lines = mapped(wrap(cmp.Or(r.note, r.text), max(m.width-2, 10)), func(l string) string { return "  " + l })
 	}
-	r.load(m.pageHeight())
+	r.scrollBy(0, m.pageHeight())
 }
 
 func (m *Model) rawKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -147,10 +130,7 @@ func (m *Model) rawKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) renderRaw() []string {
 	m.ensureRaw()
 	r := &m.raw
-	if page := m.pageHeight(); r.page != page {
-		r.load(page)
-	}
 	lines := append([]string{m.st.title.Render("ragscope") + " " + m.st.bold.Render(fmt.Sprintf("sample %d", r.sample)) +
-		m.st.muted.Render(m.g.sep+"raw judge calls")}, viewLines(&r.vp)...)
+		m.st.muted.Render(m.g.sep+"raw judge calls")}, r.view(m.pageHeight())...)
 	return m.finish(lines)
 }

@@ -70,16 +70,10 @@ func (m *Model) result(r *row) *eval.Result {
 	return m.full.get(r.index)
 }
 
-// resultLoadedMsg is a result read by Options.Load for a sample opened.
-type resultLoadedMsg struct {
-	index int
-	res   *eval.Result
-	err   error
-}
-
 // loadCmd reads the full result of a finished row that is not in memory,
-// nil when it need not or cannot; then runs when it arrives.
-func (m *Model) loadCmd(r *row, then loadThen) tea.Cmd {
+// nil when it need not or cannot; then (nil: none besides the detail
+// page's repaint) runs when it arrives, y or o waiting on it.
+func (m *Model) loadCmd(r *row, then func() tea.Cmd) tea.Cmd {
 	if r == nil || !r.done || m.opts.Load == nil || m.result(r) != nil {
 		return nil
 	}
@@ -90,22 +84,13 @@ func (m *Model) loadCmd(r *row, then loadThen) tea.Cmd {
 		if err == nil && res == nil {
 			err = errNoResult
 		}
-		return resultLoadedMsg{index: index, res: res, err: err}
+		return reply(func() tea.Cmd { return tea.Batch(m.loaded(index, res, err), m.labelsFollow()) })
 	}
 }
 
-// loadThen is what waits on a load besides the detail page.
-type loadThen int
-
-const (
-	thenShow  loadThen = iota // the detail page repaints
-	thenCopy                  // y: copy the sample
-	thenPager                 // o: open it in $PAGER
-)
-
 type loadingState struct {
 	index int
-	then  loadThen
+	then  func() tea.Cmd
 	err   error // the last load of index failed
 }
 
@@ -113,35 +98,29 @@ var errNoResult = errors.New("the store has no result for this sample")
 
 // loaded takes a result Load read; the copy or pager that waited on it
 // runs if its row is still the one under the cursor.
-func (m *Model) loaded(msg resultLoadedMsg) tea.Cmd {
-	if m.loading.index != msg.index {
+func (m *Model) loaded(index int, res *eval.Result, err error) tea.Cmd {
+	if m.loading.index != index {
 		return nil // superseded by another open
 	}
-	if msg.err != nil {
-		m.loading.err = msg.err
+	if err != nil {
+		m.loading.err = err
 		m.detail.invalidate()
-		if m.loading.then != thenShow {
-			m.setError(fmt.Sprintf("cannot read sample %d: %v", msg.index, msg.err))
+		if m.loading.then != nil {
+			m.setError(fmt.Sprintf("cannot read sample %d: %v", index, err))
 		}
 		return nil
 	}
 	then := m.loading.then
 	m.loading = loadingState{index: -1}
 	// A result that came meanwhile (a live run, a re-run) is newer.
-	if p, ok := m.byIndex.get(msg.index); ok && m.rows[p].done && m.full.get(msg.index) == nil {
-		m.full.put(msg.index, msg.res, false)
+	if p, ok := m.byIndex.get(index); ok && m.rows[p].done && m.full.get(index) == nil {
+		m.full.put(index, res, false)
 	}
 	m.detail.invalidate()
-	if r := m.exportRow(); r == nil || r.index != msg.index {
+	if r := m.exportRow(); r == nil || r.index != index || then == nil {
 		return nil
 	}
-	switch then {
-	case thenCopy:
-		return m.copyExport()
-	case thenPager:
-		return m.openPager()
-	}
-	return nil
+	return then()
 }
 
 // storedPageMsg is a page of a stored run, made into rows.

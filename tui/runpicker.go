@@ -25,20 +25,6 @@ type runPicker struct {
 	loaded [2][]*eval.Result
 }
 
-type runsMsg struct {
-	gen  int
-	runs []report.RunInfo
-	err  error
-}
-
-type runResultsMsg struct {
-	gen     int
-	role    int // 0 base, 1 compared
-	id      string
-	results []*eval.Result
-	err     error
-}
-
 // compareBlocked says why c cannot open the picker now, or "".
 func (m *Model) compareBlocked() string {
 	switch {
@@ -60,10 +46,22 @@ func (m *Model) openPicker() tea.Cmd {
 	m.picker = runPicker{pickList: pickList{loading: true, back: m.screen}, base: -1, cur: -1}
 	m.screen = screenRuns
 	m.gen++
-	gen := m.gen
+	gen, v := m.gen, &m.picker
 	return func() tea.Msg {
 		runs, err := h.Runs()
-		return runsMsg{gen: gen, runs: runs, err: err}
+		return reply(func() tea.Cmd {
+			switch {
+			case gen != m.gen:
+			case err != nil:
+				v.loading, v.err = false, "cannot list the stored runs: "+err.Error()
+			default:
+				v.loading, v.list = false, runs
+				if len(v.list) < 2 {
+					v.err = "comparing needs two stored runs of this dataset; re-run (r or R) to make one"
+				}
+			}
+			return nil
+		})
 	}
 }
 
@@ -106,48 +104,35 @@ func (m *Model) loadPicked() tea.Cmd {
 	load := func(role int, id string) tea.Cmd {
 		return func() tea.Msg {
 			res, err := h.Results(id)
-			return runResultsMsg{gen: gen, role: role, id: id, results: res, err: err}
+			return reply(func() tea.Cmd {
+				if gen == m.gen {
+					m.pickedLoaded(role, id, res, err)
+				}
+				return nil
+			})
 		}
 	}
 	return tea.Batch(load(0, v.list[v.base].ID), load(1, v.list[v.cur].ID))
 }
 
-func (m *Model) pickerWorkflow(msg tea.Msg) tea.Cmd {
+// pickedLoaded takes the results of one of the two runs picked; with both,
+// the comparison opens.
+func (m *Model) pickedLoaded(role int, id string, results []*eval.Result, err error) {
 	v := &m.picker
-	switch msg := msg.(type) {
-	case runsMsg:
-		if msg.gen != m.gen {
-			return nil
-		}
-		v.loading = false
-		if msg.err != nil {
-			v.err = "cannot list the stored runs: " + msg.err.Error()
-			return nil
-		}
-		v.list = msg.runs
-		if len(v.list) < 2 {
-			v.err = "comparing needs two stored runs of this dataset; re-run (r or R) to make one"
-		}
-	case runResultsMsg:
-		if msg.gen != m.gen {
-			return nil
-		}
-		if msg.err != nil {
-			v.loading, v.cur = false, -1
-			v.err = fmt.Sprintf("cannot load run %s: %v", msg.id, msg.err)
-			m.gen++ // drop the other half
-			return nil
-		}
-		v.got[msg.role], v.loaded[msg.role] = true, msg.results
-		if !v.got[0] || !v.got[1] {
-			return nil
-		}
-		v.loading = false
-		m.enterCompare(v.list[v.base].ID, v.loaded[0], v.list[v.cur].ID, v.loaded[1])
-		m.screen = screenTable
-		m.setStatus(fmt.Sprintf("comparing %s (before) with %s (after); esc leaves", v.list[v.base].ID, v.list[v.cur].ID))
+	if err != nil {
+		v.loading, v.cur = false, -1
+		v.err = fmt.Sprintf("cannot load run %s: %v", id, err)
+		m.gen++ // drop the other half
+		return
 	}
-	return nil
+	v.got[role], v.loaded[role] = true, results
+	if !v.got[0] || !v.got[1] {
+		return
+	}
+	v.loading = false
+	m.enterCompare(v.list[v.base].ID, v.loaded[0], v.list[v.cur].ID, v.loaded[1])
+	m.screen = screenTable
+	m.setStatus(fmt.Sprintf("comparing %s (before) with %s (after); esc leaves", v.list[v.base].ID, v.list[v.cur].ID))
 }
 
 // The picker's columns; runShrinkOrder gives up room on a narrow terminal
@@ -169,9 +154,9 @@ var runShrinkOrder = []gridStep{
 }
 
 // runColumns lays out what tells stored runs apart.
-func (m *Model) runColumns() []gridColumn {
+func (m *Model) runGrid() grid {
 	v := &m.picker
-	cols := []gridColumn{
+	g := grid{cols: []gridColumn{
 		colPick:    {title: "pick", least: len("compare")},
 		colRun:     {title: "run"},
 		colDataset: {title: "dataset"},
@@ -180,7 +165,7 @@ func (m *Model) runColumns() []gridColumn {
 		colStatus:  {title: "status"},
 		colStarted: {title: "started"},
 		colParent:  {title: "parent"},
-	}
+	}}
 	for i, ri := range v.list {
 		pick := ""
 		switch i {
@@ -197,7 +182,7 @@ func (m *Model) runColumns() []gridColumn {
 		if !ri.StartedAt.IsZero() {
 			started = ri.StartedAt.Format("2006-01-02 15:04:05")
 		}
-		row := []string{
+		g.rows = append(g.rows, []string{
 			colPick:    pick,
 			colRun:     sanitize.Line(ri.ID),
 			colDataset: orDash(sanitize.Line(filepath.Base(ri.Dataset))),
@@ -206,12 +191,9 @@ func (m *Model) runColumns() []gridColumn {
 			colStatus:  runStatus(ri),
 			colStarted: started,
 			colParent:  parent,
-		}
-		for c := range cols {
-			cols[c].cells = append(cols[c].cells, row[c])
-		}
+		})
 	}
-	return cols
+	return g
 }
 
 // judgeLabel names the judge of a run: its model, or "offline".
@@ -248,7 +230,7 @@ func (m *Model) renderRuns() []string {
 	st, g := m.st, m.g
 	v := &m.picker
 	lines := m.listRows("compare runs", "pick the base (before), then the run to compare (after)", &v.pickList,
-		m.runColumns(), runShrinkOrder, len(v.list), 4, "reading the run store", "no stored runs",
+		m.runGrid(), runShrinkOrder, 4, "reading the run store", "no stored runs",
 		func(i int) bool { return i == v.base || i == v.cur })
 	switch {
 	case v.err != "":
