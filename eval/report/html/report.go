@@ -103,10 +103,10 @@ func htmlBin(v float64) int {
 
 type htmlHead struct {
 	Title     string
-	Facts     []htmlFact
+	Facts     []report.Fact
 	Levels    string
 	Metrics   []htmlMetric
-	Diagnoses []htmlFact
+	Diagnoses []report.Fact
 	// Compare and Deltas (the metrics compared, a Δ column each) are set
 	// with a baseline.
 	Compare *htmlCompareHead
@@ -149,8 +149,6 @@ func htmlConversationsOf(metrics []eval.Metric, convs []report.ConversationSumma
 	return out
 }
 
-type htmlFact struct{ Name, Value string }
-
 type htmlMetric struct {
 	Name, Abbrev, Mean, Why string
 	Scored, NA, Failed      int
@@ -168,30 +166,8 @@ type htmlBar struct {
 
 func htmlHeadOf(run report.RunInfo, summary map[eval.Metric]report.MetricSummary, diag map[report.Diagnosis]int, hist [][htmlBins]int, levels report.Levels) htmlHead {
 	h := htmlHead{Title: "ragscope run " + sanitize.Line(run.ID)}
-	samples := run.SamplesText()
-	if run.Skipped > 0 {
-		samples += fmt.Sprintf(", %d skipped as invalid", run.Skipped)
-	}
-	judge := sanitize.Line(run.Judge.Name)
-	if run.Judge.EmbeddingModel != "" {
-		judge += " (embeddings: " + sanitize.Line(run.Judge.EmbeddingModel) + ")"
-	}
-	started := run.StartedAt.Format("2006-01-02 15:04:05 MST")
-	if d, ok := run.Duration(); ok {
-		started += ", took " + d.Round(1e6).String()
-	}
-	if run.Cancelled {
-		started += " (cancelled)"
-	}
-	h.Facts = []htmlFact{
-		{"dataset", sanitize.Line(run.Dataset) + " (" + samples + " samples)"},
-		{"judge", judge},
-		{"started", started},
-		{"calls", fmt.Sprintf("%d chat, %d embeddings, %d cache hits, %d retries, %d errors; tokens %d prompt + %d completion",
-			run.Calls.Chat, run.Calls.Embeddings, run.Calls.CacheHits, run.Calls.Retries, run.Calls.Errors,
-			run.Tokens.PromptTokens, run.Tokens.CompletionTokens)},
-		{"cost", sanitize.Line(run.CostSentence())},
-	}
+	took, ended := run.Duration()
+	h.Facts = run.HeaderFacts(sanitize.Line(run.Dataset), took, ended)
 	if !levels.IsDefault() {
 		h.Levels = sanitize.Line(levels.Describe())
 	}
@@ -215,7 +191,7 @@ func htmlHeadOf(run report.RunInfo, summary map[eval.Metric]report.MetricSummary
 		h.Metrics = append(h.Metrics, hm)
 	}
 	for _, d := range report.DiagnosesAt(levels) {
-		h.Diagnoses = append(h.Diagnoses, htmlFact{string(d), fmt.Sprint(diag[d])})
+		h.Diagnoses = append(h.Diagnoses, report.Fact{Name: string(d), Value: fmt.Sprint(diag[d])})
 	}
 	return h
 }
