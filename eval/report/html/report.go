@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/criteria"
 	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/eval/report/internal/show"
 	"github.com/ragscope/ragscope/internal/sanitize"
@@ -412,6 +413,23 @@ func judgedItem(ok bool, lead, text, reason string) htmlItem {
 	return htmlItem{OK: ok, Lead: sanitize.Line(lead), Text: sanitize.Text(text), Reason: sanitize.Text(reason)}
 }
 
+// listOf is a titled list of an item per x.
+func listOf[T any](title string, xs []T, item func(T) htmlItem) htmlList {
+	hl := htmlList{Title: title, None: len(xs) == 0}
+	for _, x := range xs {
+		hl.Items = append(hl.Items, item(x))
+	}
+	return hl
+}
+
+// quoted is a criterion's quote as an item's evidence ("" for none).
+func quoted(q string) string {
+	if q == "" {
+		return ""
+	}
+	return sanitize.Text("\"" + q + "\"")
+}
+
 // citedItem is a judged statement with the evidence it cites ("no
 // evidence given" when the judge gave none).
 func citedItem(ok bool, text, reason string, ev *eval.Citation) htmlItem {
@@ -441,12 +459,8 @@ func citedItem(ok bool, text, reason string, ev *eval.Citation) htmlItem {
 // statementsHTML lists a trace's judged statements, yes of them for the
 // score, and what the judge thought before the verdicts of task.
 func statementsHTML[T any](sec *htmlSection, r *eval.Result, judged []T, item func(T) htmlItem, yes int, what, task string) {
-	var items []htmlItem
-	for _, j := range judged {
-		items = append(items, item(j))
-	}
-	sec.Lists = append(sec.Lists, htmlList{Items: items, None: len(items) == 0})
-	if n := len(items); n > 0 {
+	sec.Lists = append(sec.Lists, listOf("", judged, item))
+	if n := len(judged); n > 0 {
 		sec.Formula = append(sec.Formula, fmt.Sprintf("%d of %d %s = %.3f", yes, n, what, float64(yes)/float64(n)))
 	}
 	reasoningNote(sec, r, task)
@@ -480,20 +494,18 @@ func relevancyHTML(r *eval.Result, sec *htmlSection) {
 		}
 		return
 	}
-	var items []htmlItem
 	var terms []string
 	sum, anyNoncommittal := 0.0, false
-	for _, q := range t.Questions {
+	sec.Lists = append(sec.Lists, listOf("generated questions and their cosine to the question", t.Questions, func(q eval.GeneratedQuestion) htmlItem {
 		it := htmlItem{OK: q.Noncommittal != 1, Lead: fmt.Sprintf("%.3f", q.Cosine), Text: sanitize.Text(q.Question)}
 		if q.Noncommittal == 1 {
 			it.Note = "noncommittal"
 			anyNoncommittal = true
 		}
-		items = append(items, it)
 		terms = append(terms, fmt.Sprintf("%.3f", q.Cosine))
 		sum += q.Cosine
-	}
-	sec.Lists = append(sec.Lists, htmlList{Title: "generated questions and their cosine to the question", Items: items, None: len(items) == 0})
+		return it
+	}))
 	if n := len(t.Questions); n > 0 {
 		mean := sum / float64(n)
 		sec.Formula = append(sec.Formula, fmt.Sprintf("mean(%s) = %.3f", strings.Join(terms, ", "), mean))
@@ -549,11 +561,9 @@ func correctnessHTML(r *eval.Result, sec *htmlSection) {
 		return
 	}
 	for _, l := range t.Classes.Lists() {
-		hl := htmlList{Title: fmt.Sprintf("%s (%d)", l.Title, len(l.Items)), None: len(l.Items) == 0}
-		for _, it := range l.Items {
-			hl.Items = append(hl.Items, judgedItem(l.Verdict == 1, "", it.Statement, it.Reason))
-		}
-		sec.Lists = append(sec.Lists, hl)
+		sec.Lists = append(sec.Lists, listOf(fmt.Sprintf("%s (%d)", l.Title, len(l.Items)), l.Items, func(it eval.CorrectnessItem) htmlItem {
+			return judgedItem(l.Verdict == 1, "", it.Statement, it.Reason)
+		}))
 	}
 	if r.Status[eval.AnswerCorrectness] != eval.StatusOK {
 		sec.Notes = append(sec.Notes, fmt.Sprintf("%d answer statements, %d reference statements", len(t.AnswerStatements), len(t.ReferenceStatements)))
@@ -574,15 +584,13 @@ func factualHTML(r *eval.Result, sec *htmlSection) {
 	}
 	sec.Notes = append(sec.Notes, mode)
 	claims := func(title string, vs []eval.StatementVerdict, yes, no string) htmlList {
-		hl := htmlList{Title: title, None: len(vs) == 0}
-		for _, v := range vs {
+		return listOf(title, vs, func(v eval.StatementVerdict) htmlItem {
 			lead := no
 			if v.Verdict == 1 {
 				lead = yes
 			}
-			hl.Items = append(hl.Items, judgedItem(v.Verdict == 1, lead, v.Statement, v.Reason))
-		}
-		return hl
+			return judgedItem(v.Verdict == 1, lead, v.Statement, v.Reason)
+		})
 	}
 	sec.Lists = append(sec.Lists, claims("answer claims checked against the reference", t.AnswerClaims, "TP", "FP"))
 	if t.Mode == eval.FCModePrecision && len(t.ReferenceClaims) == 0 {
@@ -628,8 +636,7 @@ func entityHTML(r *eval.Result, sec *htmlSection) {
 	if t == nil {
 		return
 	}
-	hl := htmlList{Title: "reference entities", None: len(t.Reference) == 0}
-	for _, e := range t.Reference {
+	sec.Lists = append(sec.Lists, listOf("reference entities", t.Reference, func(e eval.EntityMatch) htmlItem {
 		lead, text := "missing", e.Entity
 		if e.Found {
 			lead = "found"
@@ -637,9 +644,8 @@ func entityHTML(r *eval.Result, sec *htmlSection) {
 				text += "  (as \"" + e.Match + "\")"
 			}
 		}
-		hl.Items = append(hl.Items, judgedItem(e.Found, lead, text, ""))
-	}
-	sec.Lists = append(sec.Lists, hl)
+		return judgedItem(e.Found, lead, text, "")
+	}))
 	sec.Notes = append(sec.Notes, fmt.Sprintf("context entities (%d): %s", len(t.Contexts), sanitize.Line(strings.Join(t.Contexts, "; "))))
 	if r.Status[eval.ContextEntityRecall] == eval.StatusOK && len(t.Reference) > 0 {
 		sec.Formula = append(sec.Formula, fmt.Sprintf("entity recall = |found| / |reference entities| = %d/%d = %.3f",
@@ -653,15 +659,13 @@ func noiseHTML(r *eval.Result, sec *htmlSection) {
 		return
 	}
 	mode := cmp.Or(t.Mode, eval.NSModeRelevant)
-	hl := htmlList{Title: "answer statements and the chunks that back them", None: len(t.Statements) == 0}
-	for _, s := range t.Statements {
+	sec.Lists = append(sec.Lists, listOf("answer statements and the chunks that back them", t.Statements, func(s eval.NoiseStatement) htmlItem {
 		line := t.Backing(s)
 		if s.Noise != "" {
 			line += "; noise: " + s.Noise
 		}
-		hl.Items = append(hl.Items, judgedItem(s.Correct, "", s.Statement, line))
-	}
-	sec.Lists = append(sec.Lists, hl)
+		return judgedItem(s.Correct, "", s.Statement, line)
+	}))
 	rl := htmlList{Title: "reference statements: the chunks that entail them make those chunks relevant", None: len(t.ReferenceStatements) == 0}
 	for i, s := range t.ReferenceStatements {
 		where, any := t.Entailing(i)
@@ -702,17 +706,13 @@ func htmlCriterionSection(r *eval.Result, name string) htmlSection {
 		return sec
 	}
 	if len(t.Draws) > 0 {
-		hl := htmlList{Title: "the judge's draws"}
 		yes := 0
-		for _, d := range t.Draws {
-			it := judgedItem(d.Verdict == 1, map[bool]string{true: "yes", false: "no"}[d.Verdict == 1], d.Reason, "")
-			if d.Quote != "" {
-				it.Evidence = sanitize.Text("\"" + d.Quote + "\"")
-			}
+		sec.Lists = append(sec.Lists, listOf("the judge's draws", t.Draws, func(d criteria.Draw) htmlItem {
 			yes += d.Verdict
-			hl.Items = append(hl.Items, it)
-		}
-		sec.Lists = append(sec.Lists, hl)
+			it := judgedItem(d.Verdict == 1, map[bool]string{true: "yes", false: "no"}[d.Verdict == 1], d.Reason, "")
+			it.Evidence = quoted(d.Quote)
+			return it
+		}))
 		sec.Formula = append(sec.Formula, fmt.Sprintf("%d of %d draws say yes: the majority decides", yes, len(t.Draws)))
 	}
 	if t.Level != nil {
@@ -723,29 +723,23 @@ func htmlCriterionSection(r *eval.Result, name string) htmlSection {
 		sec.Notes = append(sec.Notes, sanitize.Line(line))
 	}
 	if len(t.Items) > 0 {
-		hl := htmlList{Title: "checklist"}
 		passed := 0
-		for _, it := range t.Items {
-			hi := judgedItem(it.Verdict == 1, "", it.Item, it.Reason)
-			if it.Quote != "" {
-				hi.Evidence = sanitize.Text("\"" + it.Quote + "\"")
-			}
+		sec.Lists = append(sec.Lists, listOf("checklist", t.Items, func(it criteria.ItemVerdict) htmlItem {
 			passed += it.Verdict
-			hl.Items = append(hl.Items, hi)
-		}
-		sec.Lists = append(sec.Lists, hl)
+			hi := judgedItem(it.Verdict == 1, "", it.Item, it.Reason)
+			hi.Evidence = quoted(it.Quote)
+			return hi
+		}))
 		sec.Formula = append(sec.Formula, fmt.Sprintf("%d of %d items passed = %.3f", passed, len(t.Items), float64(passed)/float64(len(t.Items))))
 	}
 	if len(t.Matches) > 0 {
-		hl := htmlList{Title: "matches"}
-		for _, mt := range t.Matches {
+		sec.Lists = append(sec.Lists, listOf("matches", t.Matches, func(mt criteria.Match) htmlItem {
 			note := ""
 			if mt.InContext {
 				note = "in a chunk too: allowed"
 			}
-			hl.Items = append(hl.Items, htmlItem{OK: mt.InContext, Lead: sanitize.Line(mt.What), Text: sanitize.Text(mt.Text), Note: note})
-		}
-		sec.Lists = append(sec.Lists, hl)
+			return htmlItem{OK: mt.InContext, Lead: sanitize.Line(mt.What), Text: sanitize.Text(mt.Text), Note: note}
+		}))
 	}
 	if t.Reason != "" {
 		sec.Notes = append(sec.Notes, sanitize.Text(t.Reason))
