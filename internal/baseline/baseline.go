@@ -22,7 +22,6 @@ import (
 	"github.com/ragscope/ragscope/eval/report/diff"
 	"github.com/ragscope/ragscope/eval/report/html"
 	"github.com/ragscope/ragscope/internal/exit"
-	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/internal/store"
 )
@@ -335,12 +334,24 @@ func indented(w io.Writer, prefix string, write func(io.Writer)) {
 // HTML is the baseline as an HTML report compares with it: a stored
 // run's changed samples are read in full, a report file's scores only.
 func (b *Baseline) HTML(st cache.Store) (*html.Baseline, error) {
-	if b.file == "" {
-		return runreport.StoredBaseline(st, b.runID, b.metrics)
-	}
 	x, err := b.index(st)
 	if err != nil {
 		return nil, err
 	}
-	return &html.Baseline{Label: b.Label(), Index: x}, nil
+	hb := &html.Baseline{Label: b.Label(), Index: x}
+	if b.file == "" {
+		hb.Sample = func(pos int) (*eval.Result, error) { return store.Result(st, b.runID, x.Index(pos)) }
+	}
+	return hb, nil
+}
+
+// Stored is stored run id as the baseline an HTML report compares with,
+// over metrics (those both runs scored).
+func Stored(st cache.Store, id string, metrics []eval.Metric) (*html.Baseline, error) {
+	info, _, _, err := st.RunPage(id, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	b := &Baseline{runID: info.ID, info: info, samples: info.Samples, metrics: metrics}
+	return b.HTML(st)
 }
