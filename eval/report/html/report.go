@@ -303,16 +303,21 @@ func htmlSampleOf(metrics, scored []eval.Metric, r *eval.Result, levels report.L
 		Ref: sanitize.Text(r.Reference), Diagnosis: string(d), Why: sanitize.Line(show.Clip(levels.Why(r, d), 160))}
 	s.Contexts = quotedChunks(r)
 	for _, m := range scored {
-		c := htmlCell{Text: "-", Class: "na"}
-		if v, ok := r.Score(m); ok && r.Status[m] == eval.StatusOK {
-			c = htmlCell{Text: fmt.Sprintf("%.2f", v), Sort: fmt.Sprintf("%.6f", eval.Goodness(m, v)), Class: bandClass(levels, m, v)}
-		} else if st, ok := r.Status[m]; ok {
+		c := htmlCell{Text: "-", Class: "na", Label: sanitize.Line(eval.MetricAbbrev(m))}
+		st, has := r.Status[m]
+		if v, ok := r.Score(m); ok && st == eval.StatusOK {
+			c.Text, c.Sort, c.Class = fmt.Sprintf("%.2f", v), fmt.Sprintf("%.6f", eval.Goodness(m, v)), bandClass(levels, m, v)
+		} else if has {
 			c.Text = sanitize.Line(string(st))
-			if st.Failed() {
+			line := sanitize.Line(string(m) + ": " + show.StatusText(r, m))
+			switch {
+			case st.Failed():
 				c.Class = "fail"
+				s.FailureLines = append(s.FailureLines, line)
+			case st != eval.StatusOK && st != eval.StatusUnsupported:
+				s.NotComputable = append(s.NotComputable, line)
 			}
 		}
-		c.Label = sanitize.Line(eval.MetricAbbrev(m))
 		s.Cells = append(s.Cells, c)
 	}
 	for _, m := range metrics {
@@ -321,31 +326,17 @@ func htmlSampleOf(metrics, scored []eval.Metric, r *eval.Result, levels report.L
 	for _, name := range r.CriteriaNames() {
 		s.Criteria = append(s.Criteria, htmlCriterionSection(r, name))
 	}
-	if n := len(r.Calls); n > 0 {
-		cached := 0
-		for _, c := range r.Calls {
-			if c.Cached {
-				cached++
-			}
-		}
-		s.Calls = fmt.Sprintf("%d judge calls (%d from the cache)", n, cached)
-	}
-	for _, m := range scored {
-		st, ok := r.Status[m]
-		if !ok || st == eval.StatusOK || st == eval.StatusUnsupported {
-			continue
-		}
-		line := sanitize.Line(string(m) + ": " + show.StatusText(r, m))
-		if st.Failed() {
-			s.FailureLines = append(s.FailureLines, line)
-		} else {
-			s.NotComputable = append(s.NotComputable, line)
-		}
-	}
+	cached := 0
 	for _, c := range r.Calls {
+		if c.Cached {
+			cached++
+		}
 		if c.Error != "" {
 			s.FailureLines = append(s.FailureLines, sanitize.Line("call "+c.Task+": "+c.Error))
 		}
+	}
+	if n := len(r.Calls); n > 0 {
+		s.Calls = fmt.Sprintf("%d judge calls (%d from the cache)", n, cached)
 	}
 	return s
 }
