@@ -304,7 +304,7 @@ func (b *Baseline) Write(w io.Writer, c *report.Comparison, d *report.RunDiff, d
 	if d.Shared == 0 {
 		return
 	}
-	indented(w, "  ", func(w io.Writer) { diff.WriteTable(w, c.Metrics(), d, "baseline", "this run") })
+	diff.WriteTable(w, "  ", c.Metrics(), d, "baseline", "this run")
 	if c.Changed() == 0 {
 		fmt.Fprintln(w, "  no shared sample changed a score or a status")
 		return
@@ -317,17 +317,6 @@ func (b *Baseline) Write(w io.Writer, c *report.Comparison, d *report.RunDiff, d
 	diff.WriteSamples(w, c.Metrics(), d.Samples)
 	if more := c.Changed() - len(d.Samples); more > 0 {
 		fmt.Fprintf(w, "... and %d more changed samples\n", more)
-	}
-}
-
-// indented runs write with each line it writes indented by prefix.
-func indented(w io.Writer, prefix string, write func(io.Writer)) {
-	var b bytes.Buffer
-	write(&b)
-	for _, l := range strings.SplitAfter(b.String(), "\n") {
-		if l != "" {
-			io.WriteString(w, prefix+l)
-		}
 	}
 }
 
