@@ -55,12 +55,7 @@ func worsening(m eval.Metric, a, b float64) float64 {
 // cosine), the worst value accepted. A metric may be named once; criteria
 // are the names of the run's own criteria, which may be gated too.
 func ParseThresholds(flag, s string, criteria ...string) ([]Threshold, error) {
-	return parseMetricValues(flag, s, criteria, "faithfulness=0.8", "a score", func(m eval.Metric) (float64, float64) {
-		if m == eval.AnswerRelevancy {
-			return -1, 1
-		}
-		return 0, 1
-	})
+	return parseMetricValues(flag, s, criteria, "faithfulness=0.8", "a score", -1, 1)
 }
 
 // ParseMaxDrops parses --max-drop METRIC=D[,METRIC=D...]: the largest
@@ -68,17 +63,13 @@ func ParseThresholds(flag, s string, criteria ...string) ([]Threshold, error) {
 // sensitivity), D in [0, 1], or [0, 2] for answer_relevancy. Threshold.Min
 // holds D. criteria are the names of the run's own criteria.
 func ParseMaxDrops(flag, s string, criteria ...string) ([]Threshold, error) {
-	return parseMetricValues(flag, s, criteria, "faithfulness=0.05", "a drop", func(m eval.Metric) (float64, float64) {
-		if m == eval.AnswerRelevancy {
-			return 0, 2
-		}
-		return 0, 1
-	})
+	return parseMetricValues(flag, s, criteria, "faithfulness=0.05", "a drop", 0, 2)
 }
 
-// parseMetricValues parses METRIC=V[,...]: V is what, between the bounds
-// of m. METRIC may also be one of criteria.
-func parseMetricValues(flag, s string, criteria []string, example, what string, bounds func(eval.Metric) (float64, float64)) ([]Threshold, error) {
+// parseMetricValues parses METRIC=V[,...]: V is what, between 0 and 1,
+// or arLow and arHigh for answer_relevancy. METRIC may also be one of
+// criteria.
+func parseMetricValues(flag, s string, criteria []string, example, what string, arLow, arHigh float64) ([]Threshold, error) {
 	var out []Threshold
 	seen := map[eval.Metric]bool{}
 	for _, part := range strings.Split(s, ",") {
@@ -100,7 +91,10 @@ func parseMetricValues(flag, s string, criteria []string, example, what string, 
 			}
 			return nil, fmt.Errorf("--%s %q: unknown metric %q (choose from %s, or f, ar, cp, cr, cu, as, ac, fc, er, ns%s)", flag, part, name, metricNames(), crit)
 		}
-		low, high := bounds(m)
+		low, high := 0.0, 1.0
+		if m == eval.AnswerRelevancy {
+			low, high = arLow, arHigh
+		}
 		v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
 		if err != nil || math.IsNaN(v) || v < low || v > high {
 			return nil, fmt.Errorf("--%s %q: %q is not %s between %g and %g", flag, part, num, what, low, high)

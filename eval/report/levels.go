@@ -27,7 +27,7 @@ const LevelsConfigKey = "pass"
 // ParseLevels parses --pass METRIC=X[,METRIC=X...] (metric names or their
 // short aliases, X in [0, 1]); "" is the defaults.
 func ParseLevels(s string) (Levels, error) {
-	ts, err := parseMetricValues("pass", s, nil, "faithfulness=0.9,context_recall=0.8", "a pass level", func(eval.Metric) (float64, float64) { return 0, 1 })
+	ts, err := parseMetricValues("pass", s, nil, "faithfulness=0.9,context_recall=0.8", "a pass level", 0, 1)
 	if err != nil || len(ts) == 0 {
 		return Levels{}, err
 	}
