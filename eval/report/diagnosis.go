@@ -161,9 +161,6 @@ func (l Levels) FailingCriteria(r *eval.Result) []string {
 	return out
 }
 
-// band is the level of a score in [0, 1] with the default bands.
-func band(v float64) Band { return bandAt(v, DiagLow, DiagHigh) }
-
 // correctnessSides are the levels of the answer's recall and precision
 // against the reference, from answer correctness's classes when it
 // scored, else from factual correctness's counts (recall only when its
@@ -173,7 +170,7 @@ func correctnessSides(r *eval.Result) (recall, precision Band) {
 		if tp+other == 0 {
 			return bandNA
 		}
-		return band(float64(tp) / float64(tp+other))
+		return bandAt(float64(tp)/float64(tp+other), DiagLow, DiagHigh) // the default bands
 	}
 	if t := r.AnswerCorrectness; t != nil && r.Status[eval.AnswerCorrectness] == eval.StatusOK {
 		c := t.Classes
