@@ -52,11 +52,13 @@ func Write(w io.Writer, run report.RunInfo, summary map[eval.Metric]report.Metri
 		convs.Add(r)
 		for i, m := range scored {
 			if v, ok := r.Score(m); ok && r.Status[m] == eval.StatusOK {
-				hist[i][htmlBin(v)]++
+				hist[i][min(max(int(math.Floor(v*htmlBins)), 0), htmlBins-1)]++
 			}
 		}
 		if hc != nil {
-			hc.add(r)
+			if pos := hc.c.Add(r); pos >= 0 {
+				hc.pos[r.Index] = pos
+			}
 		}
 		return nil
 	})
@@ -96,10 +98,6 @@ func Write(w io.Writer, run report.RunInfo, summary map[eval.Metric]report.Metri
 		return err
 	}
 	return bw.Flush()
-}
-
-func htmlBin(v float64) int {
-	return min(max(int(math.Floor(v*htmlBins)), 0), htmlBins-1)
 }
 
 type htmlHead struct {
