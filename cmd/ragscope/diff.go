@@ -13,6 +13,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/eval/report/diff"
+	"github.com/ragscope/ragscope/internal/baseline"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/outfile"
 	"github.com/ragscope/ragscope/internal/runreport"
@@ -97,7 +98,7 @@ func diffRuns(cmd *cobra.Command, dbPath, format, outPath string, pos []string, 
 	if format == "html" {
 		// Run B's page, streamed from the store; run A is held as its
 		// scores and read one changed sample at a time.
-		base, err := runreport.StoredBaseline(st, infoA.ID, metrics)
+		base, err := baseline.Stored(st, infoA.ID, metrics)
 		var sr *runreport.Pass
 		if err == nil {
 			sr, err = runreport.ReadGated(st, infoB.ID, 0, report.Gate{}, nil, report.Levels{})

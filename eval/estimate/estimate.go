@@ -155,7 +155,7 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 		}
 		inner = cache.NewClient(cfg.Store, p, mode)
 	}
-	tp := &tap{inner: inner, tasks: map[string]*observed{}}
+	tp := &tap{inner: inner, tasks: map[string]observed{}}
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = 4 * runtime.GOMAXPROCS(0)
@@ -188,7 +188,7 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 		return nil, err
 	}
 
-	hist := tp.history()
+	hist := tp.tasks // the run has ended: nothing writes to the tap any more
 	if cfg.Store != nil {
 		past, err := FromRuns(cfg.Store, cfg.Model, cfg.Prompts, 3, 200)
 		if err != nil {
@@ -292,7 +292,7 @@ func Run(ctx context.Context, cfg Config, src eval.Source, total int) (*Estimate
 	}
 
 	if cfg.CacheOnly {
-		if n := tp.cacheMisses(); n > 0 {
+		if n := tp.misses; n > 0 {
 			est.Notes = append(est.Notes, fmt.Sprintf("--cache-only: nothing is sent; %d call(s) are not cached and will end as cache_miss (more may follow them once they are cached)", n))
 		} else {
 			est.Notes = append(est.Notes, "--cache-only: nothing is sent; the cache answers every call")
@@ -339,39 +339,31 @@ func (e *Estimate) Over(budget float64) bool {
 // prompts the run will send, the best history of how long the judge
 // writes. (Calls and hits per metric are the runner's own accounting.)
 type tap struct {
-	inner eval.ChatClient
-	mu    sync.Mutex
-	tasks map[string]*observed
+	inner  eval.ChatClient
+	mu     sync.Mutex
+	misses int // cache_miss errors of --cache-only
+	tasks  map[string]observed
 }
 
 type observed struct {
-	misses          int // cache_miss errors of --cache-only
 	replies, tokens int // choices with a known completion length, and their tokens
-}
-
-func (t *tap) obs(task string) *observed {
-	o := t.tasks[task]
-	if o == nil {
-		o = &observed{}
-		t.tasks[task] = o
-	}
-	return o
 }
 
 func (t *tap) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResponse, error) {
 	resp, err := t.inner.Chat(ctx, req)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	o := t.obs(req.Task)
 	switch {
 	case errors.Is(err, eval.ErrCacheMiss):
-		o.misses++
+		t.misses++
 	case err == nil && resp.Cached:
 		// A reply the dry run planned has no usage; a cached reply of an
 		// endpoint that reports none says nothing either.
 		if resp.Usage.CompletionTokens > 0 && len(resp.Choices) > 0 {
+			o := t.tasks[req.Task]
 			o.replies += len(resp.Choices)
 			o.tokens += resp.Usage.CompletionTokens
+			t.tasks[req.Task] = o
 		}
 	}
 	return resp, err
@@ -381,30 +373,10 @@ func (t *tap) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRespo
 	resp, err := t.inner.Embed(ctx, req)
 	if errors.Is(err, eval.ErrCacheMiss) {
 		t.mu.Lock()
-		t.obs(eval.TaskEmbeddings).misses++
+		t.misses++
 		t.mu.Unlock()
 	}
 	return resp, err
-}
-
-func (t *tap) cacheMisses() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	n := 0
-	for _, o := range t.tasks {
-		n += o.misses
-	}
-	return n
-}
-
-func (t *tap) history() map[string]observed {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	out := map[string]observed{}
-	for task, o := range t.tasks {
-		out[task] = *o
-	}
-	return out
 }
 
 // FromRuns reads how long the judge's replies were in past runs with the

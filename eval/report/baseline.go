@@ -44,15 +44,23 @@ const dropEpsilon = 1e-9
 // run nothing but counts and the few worst changed pairs, which the
 // listing reads again in full.
 type Comparison struct {
-	x         *KeyIndex
-	gate      BaselineGate
-	t         *diffTally
-	regressed int
-	by        []int // regressed samples per metric
-	changed   int
-	listCap   int
-	listed    []ChangedPair
-	err       error
+	x       *KeyIndex
+	gate    BaselineGate
+	metrics []eval.Metric
+	// Per metric compared: each side's sum and count of scores, and the
+	// samples whose score went up or down or whose status changed.
+	sumA, sumB   []float64
+	nA, nB       []int
+	counts       []ChangeCount
+	shared, byID int
+	byContent    int
+	unmatched    int
+	regressed    int
+	by           []int // regressed samples per metric
+	changed      int
+	listCap      int
+	listed       []ChangedPair
+	err          error
 }
 
 // ChangedPair is a changed sample and its baseline sample, and its largest
@@ -66,20 +74,22 @@ type ChangedPair struct {
 
 // NewComparison compares with x under g, keeping the listCap worst changed pairs.
 func NewComparison(x *KeyIndex, g BaselineGate, listCap int) *Comparison {
-	return &Comparison{x: x, gate: g, t: newDiffTally(x.Metrics()), by: make([]int, len(x.Metrics())), listCap: listCap}
+	k := len(x.Metrics())
+	return &Comparison{x: x, gate: g, metrics: x.Metrics(), sumA: make([]float64, k), sumB: make([]float64, k),
+		nA: make([]int, k), nB: make([]int, k), counts: make([]ChangeCount, k), by: make([]int, k), listCap: listCap}
 }
 
 // UnreadableComparison is the comparison with a baseline that could not be
 // read when the run ended: every baseline check cannot gate, saying err.
 func UnreadableComparison(err error, g BaselineGate) *Comparison {
-	return &Comparison{gate: g, t: newDiffTally(nil), err: err}
+	return &Comparison{gate: g, err: err}
 }
 
 // Err is why the baseline could not be read, nil when it was.
 func (c *Comparison) Err() error { return c.err }
 
 // Metrics are the metrics compared.
-func (c *Comparison) Metrics() []eval.Metric { return c.t.metrics }
+func (c *Comparison) Metrics() []eval.Metric { return c.metrics }
 
 // Add compares one result of the run with its baseline sample, if any,
 // and returns that sample's position in the baseline (-1: none).
@@ -88,26 +98,49 @@ func (c *Comparison) Add(r *eval.Result) int {
 		return -1
 	}
 	pos, kind := c.x.Match(r)
-	if kind == MatchNone {
-		c.t.unmatched++
+	switch kind {
+	case MatchNone:
+		c.unmatched++
 		return -1
+	case MatchByID:
+		c.byID++
+	case MatchByContent:
+		c.byContent++
 	}
-	c.t.pair(kind)
+	c.shared++
 	lowest, changed, regressed := math.Inf(1), false, false
-	for i, m := range c.t.metrics {
+	for i, m := range c.metrics {
 		va, okA, stA := c.x.Score(pos, i)
 		stB := r.Status[m]
 		vb, okB := r.Score(m)
 		okB = okB && stB == eval.StatusOK
-		delta, both := c.t.metric(i, va, okA, stA, vb, okB, stB)
+		if okA {
+			c.sumA[i] += va
+			c.nA[i]++
+		}
+		if okB {
+			c.sumB[i] += vb
+			c.nB[i]++
+		}
+		delta := 0.0 // of a score both sides have, beyond float noise
+		if okA && okB && math.Abs(vb-va) > scoreEpsilon {
+			delta = vb - va
+			if delta > 0 {
+				c.counts[i].Up++
+			} else {
+				c.counts[i].Down++
+			}
+		} else if stA != stB {
+			c.counts[i].StatusChanged++
+		}
 		// How much the sample got worse (a rise when lower is better).
 		worsened := worsening(m, 0, delta)
-		if both && delta != 0 {
+		if delta != 0 {
 			changed = true
 			lowest = min(lowest, -worsened)
 		}
 		changed = changed || stA != stB
-		if both && worsened > c.gate.Margin+dropEpsilon {
+		if delta != 0 && worsened > c.gate.Margin+dropEpsilon {
 			c.by[i]++
 			regressed = true
 		}
@@ -151,7 +184,25 @@ func (c *Comparison) BaselineSamples() (n, withID int) {
 }
 
 // Diff is the comparison so far as a RunDiff, without its samples.
-func (c *Comparison) Diff() *RunDiff { return c.t.runDiff() }
+func (c *Comparison) Diff() *RunDiff {
+	d := &RunDiff{Means: map[eval.Metric]MeanChange{}, Counts: map[eval.Metric]ChangeCount{},
+		Shared: c.shared, ByID: c.byID, ByContent: c.byContent, Unmatched: c.unmatched}
+	for i, m := range c.metrics {
+		d.Means[m] = c.mean(i)
+		d.Counts[m] = c.counts[i]
+	}
+	return d
+}
+
+// mean is metric i's mean before and after over the pairs.
+func (c *Comparison) mean(i int) MeanChange {
+	mc := MeanChange{Before: meanOf(c.sumA[i], c.nA[i]), After: meanOf(c.sumB[i], c.nB[i]), ScoredBefore: c.nA[i], ScoredAfter: c.nB[i]}
+	if mc.Before != nil && mc.After != nil {
+		delta := *mc.After - *mc.Before
+		mc.Delta = &delta
+	}
+	return mc
+}
 
 // checks are the baseline's gate checks. cannot says when a mean cannot
 // be judged; failing, when too many samples failed to score.
@@ -162,15 +213,15 @@ func (c *Comparison) checks(cannot, failing func(eval.Metric) (string, bool)) []
 	switch {
 	case c.err != nil:
 		noBaseline = "the baseline could not be read: " + c.err.Error()
-	case c.t.shared == 0:
+	case c.shared == 0:
 		noBaseline = "no sample of the run is in the baseline (matched by id, else by question, answer, contexts and reference)"
 	}
 	for _, th := range g.MaxDrop {
 		ck := GateCheck{Kind: checkBaselineMean, Metric: th.Metric, Threshold: th.Min}
-		i := slices.Index(c.t.metrics, th.Metric)
+		i := slices.Index(c.metrics, th.Metric)
 		var mc MeanChange
 		if i >= 0 {
-			mc = c.t.mean(i)
+			mc = c.mean(i)
 		}
 		why, no := noBaseline, noBaseline != ""
 		if !no {
@@ -179,9 +230,9 @@ func (c *Comparison) checks(cannot, failing func(eval.Metric) (string, bool)) []
 		switch {
 		case no:
 		case i < 0 || mc.Before == nil:
-			why, no = fmt.Sprintf("the baseline has no %s score on the %d shared samples", th.Metric, c.t.shared), true
+			why, no = fmt.Sprintf("the baseline has no %s score on the %d shared samples", th.Metric, c.shared), true
 		case mc.After == nil:
-			why, no = fmt.Sprintf("%s has no score on the %d shared samples", th.Metric, c.t.shared), true
+			why, no = fmt.Sprintf("%s has no score on the %d shared samples", th.Metric, c.shared), true
 		}
 		if no {
 			ck.State, ck.Message = GateCannot, why
@@ -193,9 +244,9 @@ func (c *Comparison) checks(cannot, failing func(eval.Metric) (string, bool)) []
 		if eval.LowerIsBetter(th.Metric) {
 			what = "rise" // a rise is noise sensitivity's regression
 		}
-		ck.State, ck.Message = GatePassed, fmt.Sprintf("%s mean %.3f -> %.3f on %d shared samples (%s %.3f <= %g)", th.Metric, *mc.Before, *mc.After, c.t.shared, what, drop, th.Min)
+		ck.State, ck.Message = GatePassed, fmt.Sprintf("%s mean %.3f -> %.3f on %d shared samples (%s %.3f <= %g)", th.Metric, *mc.Before, *mc.After, c.shared, what, drop, th.Min)
 		if drop > th.Min+dropEpsilon {
-			ck.State, ck.Message = GateBreached, fmt.Sprintf("%s mean %.3f -> %.3f on %d shared samples: a %s of %.3f, more than --max-drop %g", th.Metric, *mc.Before, *mc.After, c.t.shared, what, drop, th.Min)
+			ck.State, ck.Message = GateBreached, fmt.Sprintf("%s mean %.3f -> %.3f on %d shared samples: a %s of %.3f, more than --max-drop %g", th.Metric, *mc.Before, *mc.After, c.shared, what, drop, th.Min)
 		}
 		out = append(out, ck)
 	}
@@ -208,7 +259,7 @@ func (c *Comparison) checks(cannot, failing func(eval.Metric) (string, bool)) []
 		return append(out, ck)
 	}
 	var parts []string
-	for i, m := range c.t.metrics {
+	for i, m := range c.metrics {
 		if c.by[i] > 0 {
 			parts = append(parts, fmt.Sprintf("%s: %d", m, c.by[i]))
 		}
@@ -218,14 +269,14 @@ func (c *Comparison) checks(cannot, failing func(eval.Metric) (string, bool)) []
 		detail = " (" + strings.Join(parts, ", ") + ")"
 	}
 	ck.State = GatePassed
-	ck.Message = fmt.Sprintf("%d of %d shared samples fell by more than %g on some metric%s%s; --max-regressed %s", c.regressed, c.t.shared, g.Margin, riseNote(c.t.metrics), detail, g.MaxRegressed)
-	if !g.MaxRegressed.Allows(c.regressed, c.t.shared) {
+	ck.Message = fmt.Sprintf("%d of %d shared samples fell by more than %g on some metric%s%s; --max-regressed %s", c.regressed, c.shared, g.Margin, riseNote(c.metrics), detail, g.MaxRegressed)
+	if !g.MaxRegressed.Allows(c.regressed, c.shared) {
 		ck.State = GateBreached
 	}
 	out = append(out, ck)
 	// A fall cannot be seen on samples the run failed to score: too many
 	// of them and the count of regressions means nothing.
-	for _, m := range c.t.metrics {
+	for _, m := range c.metrics {
 		if why, no := failing(m); no {
 			out = append(out, GateCheck{Kind: checkBaselineSamples, Metric: m, Threshold: g.Margin, State: GateCannot, Message: why})
 		}

@@ -31,6 +31,9 @@ type ConversationMetric struct {
 	Min              *float64 `json:"min"`
 	FirstFailingTurn *int     `json:"first_failing_turn"`
 	Scored           int      `json:"-"`
+	// Max is the highest score of the turns: the worst where lower is
+	// better (a --fail-under-conversation message names it).
+	Max *float64 `json:"-"`
 	// FirstFailingIndex is the sample index of the first failing turn
 	// (the HTML report links it), when there is one.
 	FirstFailingIndex int `json:"-"`
@@ -40,12 +43,17 @@ type ConversationMetric struct {
 // come, keeping a few numbers per conversation and metric, never a result.
 // What it gives does not depend on the order the turns came in (sums are
 // exact, conversations in the order of their first sample), so a headless
-// run and `report` write the same report.
+// run and `report` write the same report. fails says a turn's score fails:
+// its pass level for a Tally, a --fail-under-conversation for a gate.
 type conversations struct {
 	metrics []eval.Metric
-	levels  Levels
+	fails   func(m eval.Metric, v float64) bool
 	order   []string
 	by      map[string]*convAcc
+}
+
+func newConversations(metrics []eval.Metric, fails func(m eval.Metric, v float64) bool) *conversations {
+	return &conversations{metrics: metrics, fails: fails, by: map[string]*convAcc{}}
 }
 
 type convAcc struct {
@@ -81,9 +89,12 @@ func (c *conversations) add(r *eval.Result) {
 		if cm.Min == nil || v < *cm.Min {
 			cm.Min = &v
 		}
+		if cm.Max == nil || v > *cm.Max {
+			cm.Max = &v
+		}
 		// Turns may come in any order (a resumed run); the first failing
 		// one is the lowest-numbered.
-		if !c.levels.Passes(m, v) && (cm.FirstFailingTurn == nil || r.Turn < *cm.FirstFailingTurn) {
+		if c.fails(m, v) && (cm.FirstFailingTurn == nil || r.Turn < *cm.FirstFailingTurn) {
 			turn := r.Turn
 			cm.FirstFailingTurn, cm.FirstFailingIndex = &turn, r.Index
 		}

@@ -42,35 +42,20 @@ const (
 	DiagHigh = 0.7
 )
 
-// level is where one metric of a sample stands. A failed metric never gets
-// here: any failure makes the whole sample failed (the first rule).
-type level int
-
-const (
-	levelNA   level = iota // no score: not computable (missing_input, no_statements, no_questions) or not evaluated
-	levelFail              // score below the metric's pass level (DiagLow by default)
-	levelPass              // passes, below the high band
-	levelHigh              // score >= the high band (DiagHigh, or the pass level when higher)
-)
-
-func (l level) passes() bool  { return l != levelFail } // n/a, pass or high: nothing to flag
-func (l level) has() bool     { return l != levelNA }
-func (l level) failing() bool { return l == levelFail }
-
 // diagInput is what the rules look at.
 type diagInput struct {
 	failed       bool // some metric failed
-	f, ar, cp, r level
+	f, ar, cp, r Band
 	// noncommittal: every generated question is noncommittal, or (the
 	// offline judge) the answer holds an evasive phrase.
 	noncommittal bool
 	// ac, fc are answer and factual correctness, er entity recall; ns is
 	// noise sensitivity read as 1 - score, so it fails as the others do.
-	ac, fc, er, ns level
+	ac, fc, er, ns Band
 	// recall and precision are the answer's coverage of the reference
 	// (TP/(TP+FN)) and its support by it (TP/(TP+FP)), from answer
 	// correctness, else factual correctness.
-	recall, precision level
+	recall, precision Band
 	// criterion: one of the team's own criteria fails its pass level.
 	criterion bool
 }
@@ -91,11 +76,11 @@ var diagRules = []struct {
 	// The answer evades the question: relevancy is zero by construction.
 	{DiagNoncommittal, func(in diagInput) bool { return in.noncommittal }},
 	// The right documents were there (recall high) and the answer did not use them.
-	{DiagGeneration, func(in diagInput) bool { return in.f.failing() && in.r == levelHigh }},
+	{DiagGeneration, func(in diagInput) bool { return in.f.failing() && in.r == BandHigh }},
 	// No reference: an unfaithful answer that does address the question.
 	{DiagGeneration, func(in diagInput) bool { return in.f.failing() && !in.r.has() && in.ar.passes() }},
 	// Faithful, but not an answer to the question.
-	{DiagOffTopic, func(in diagInput) bool { return in.f == levelHigh && in.ar.failing() }},
+	{DiagOffTopic, func(in diagInput) bool { return in.f == BandHigh && in.ar.failing() }},
 	// Noise sensitivity fails: the answer repeats wrong statements from the
 	// chunks, and a failing recall was caught above, so it is generation's.
 	{DiagGeneration, func(in diagInput) bool { return in.ns.failing() }},
@@ -103,8 +88,8 @@ var diagRules = []struct {
 	// reference. Recall below the high band, so one of two points missing is
 	// caught.
 	{DiagIncomplete, func(in diagInput) bool {
-		return in.recall.has() && in.recall != levelHigh &&
-			(in.f == levelHigh || !in.f.has() && in.precision == levelHigh)
+		return in.recall.has() && in.recall != BandHigh &&
+			(in.f == BandHigh || !in.f.has() && in.precision == BandHigh)
 	}},
 	// The pipeline's stages pass (or fail without a cause named above),
 	// and a team's own criterion fails: the team's rule names the cause.
@@ -132,12 +117,12 @@ func (l Levels) Diagnose(r *eval.Result) Diagnosis {
 }
 
 func (l Levels) diagnosisInput(r *eval.Result) diagInput {
-	lv := func(m eval.Metric) level {
+	lv := func(m eval.Metric) Band {
 		v, ok := r.Score(m)
 		if !ok {
-			return levelNA
+			return bandNA
 		}
-		return l.level(m, v)
+		return l.Band(m, v)
 	}
 	in := diagInput{
 		failed: r.Failed(),
@@ -151,7 +136,7 @@ func (l Levels) diagnosisInput(r *eval.Result) diagInput {
 		case t.Mode == eval.AnswerSimilarityMode:
 			// The offline judge's cosine counts shared words only: no evidence of
 			// relevancy. What it does see is an evasive phrase, named in the hint.
-			in.ar = levelNA
+			in.ar = bandNA
 			in.noncommittal = t.AllNoncommittal && t.NoncommittalHint != ""
 		default:
 			in.noncommittal = in.ar.has() && t.AllNoncommittal
@@ -176,26 +161,23 @@ func (l Levels) FailingCriteria(r *eval.Result) []string {
 	return out
 }
 
-// band is the level of a score in [0, 1] with the default bands.
-func band(v float64) level { return bandAt(v, DiagLow, DiagHigh) }
-
 // correctnessSides are the levels of the answer's recall and precision
 // against the reference, from answer correctness's classes when it
 // scored, else from factual correctness's counts (recall only when its
-// mode judged the reference's claims); levelNA without either.
-func correctnessSides(r *eval.Result) (recall, precision level) {
-	ratio := func(tp, other int) level {
+// mode judged the reference's claims); bandNA without either.
+func correctnessSides(r *eval.Result) (recall, precision Band) {
+	ratio := func(tp, other int) Band {
 		if tp+other == 0 {
-			return levelNA
+			return bandNA
 		}
-		return band(float64(tp) / float64(tp+other))
+		return bandAt(float64(tp)/float64(tp+other), DiagLow, DiagHigh) // the default bands
 	}
 	if t := r.AnswerCorrectness; t != nil && r.Status[eval.AnswerCorrectness] == eval.StatusOK {
 		c := t.Classes
 		return ratio(len(c.TP), len(c.FN)), ratio(len(c.TP), len(c.FP))
 	}
 	if t := r.FactualCorrectness; t != nil && r.Status[eval.FactualCorrectness] == eval.StatusOK {
-		recall = levelNA
+		recall = bandNA
 		if len(t.ReferenceClaims) > 0 {
 			recall = ratio(t.TP, t.FN)
 		}
@@ -204,5 +186,5 @@ func correctnessSides(r *eval.Result) (recall, precision level) {
 		}
 		return recall, precision
 	}
-	return levelNA, levelNA
+	return bandNA, bandNA
 }

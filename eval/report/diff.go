@@ -98,70 +98,6 @@ func (c ScoreChange) Changed() bool {
 // scoreEpsilon ignores float noise when deciding whether a score changed.
 const scoreEpsilon = 1e-9
 
-// diffTally counts a comparison one matched pair at a time, from scores
-// and statuses alone: Diff feeds it results, a baseline a KeyIndex.
-type diffTally struct {
-	metrics      []eval.Metric
-	sumA, sumB   []float64
-	nA, nB       []int
-	counts       []ChangeCount
-	shared, byID int
-	byContent    int
-	unmatched    int
-}
-
-func newDiffTally(metrics []eval.Metric) *diffTally {
-	k := len(metrics)
-	return &diffTally{metrics: metrics, sumA: make([]float64, k), sumB: make([]float64, k),
-		nA: make([]int, k), nB: make([]int, k), counts: make([]ChangeCount, k)}
-}
-
-func (t *diffTally) pair(kind MatchKind) {
-	t.shared++
-	switch kind {
-	case MatchByID:
-		t.byID++
-	case MatchByContent:
-		t.byContent++
-	}
-}
-
-// metric counts metric i of one pair: each side's score (ok false: none)
-// and status. It returns the change of the score when both sides have one.
-func (t *diffTally) metric(i int, va float64, okA bool, stA eval.Status, vb float64, okB bool, stB eval.Status) (float64, bool) {
-	if okA {
-		t.sumA[i] += va
-		t.nA[i]++
-	}
-	if okB {
-		t.sumB[i] += vb
-		t.nB[i]++
-	}
-	if okA && okB && math.Abs(vb-va) > scoreEpsilon {
-		if vb > va {
-			t.counts[i].Up++
-		} else {
-			t.counts[i].Down++
-		}
-		return vb - va, true
-	}
-	if stA != stB {
-		t.counts[i].StatusChanged++
-	}
-	return 0, okA && okB
-}
-
-// mean is metric i's mean before and after over the pairs.
-func (t *diffTally) mean(i int) MeanChange {
-	mc := MeanChange{Before: meanOf(t.sumA[i], t.nA[i]), After: meanOf(t.sumB[i], t.nB[i]), ScoredBefore: t.nA[i], ScoredAfter: t.nB[i]}
-	if mc.Before != nil && mc.After != nil {
-		delta := *mc.After - *mc.Before
-		mc.Delta = &delta
-	}
-	return mc
-}
-
-// runDiff is the tally as a RunDiff, without samples.
 // meanOf is sum / n, nil for n 0.
 func meanOf(sum float64, n int) *float64 {
 	if n == 0 {
@@ -171,20 +107,10 @@ func meanOf(sum float64, n int) *float64 {
 	return &v
 }
 
-func (t *diffTally) runDiff() *RunDiff {
-	d := &RunDiff{Means: map[eval.Metric]MeanChange{}, Counts: map[eval.Metric]ChangeCount{},
-		Shared: t.shared, ByID: t.byID, ByContent: t.byContent, Unmatched: t.unmatched}
-	for i, m := range t.metrics {
-		d.Means[m] = t.mean(i)
-		d.Counts[m] = t.counts[i]
-	}
-	return d
-}
-
 // Diff compares two runs' results: each result of b with the result of a
 // it matches by id, else by content (see KeyIndex.Match).
 func Diff(metrics []eval.Metric, a, b []*eval.Result) *RunDiff {
-	x := NewKeyIndex(nil, len(a))
+	x := NewKeyIndex(metrics, len(a))
 	var before []*eval.Result
 	for _, r := range a {
 		if r != nil {
@@ -192,29 +118,16 @@ func Diff(metrics []eval.Metric, a, b []*eval.Result) *RunDiff {
 			before = append(before, r)
 		}
 	}
-	t := newDiffTally(metrics)
+	c := NewComparison(x, BaselineGate{}, 0)
 	var samples []SampleDiff
 	for _, rb := range b {
-		if rb == nil {
-			continue
-		}
-		pos, kind := x.Match(rb)
-		if kind == MatchNone {
-			t.unmatched++
-			continue
-		}
-		ra := before[pos]
-		t.pair(kind)
-		for i, m := range metrics {
-			va, okA := ra.Score(m)
-			vb, okB := rb.Score(m)
-			t.metric(i, va, okA && ra.Status[m] == eval.StatusOK, ra.Status[m], vb, okB && rb.Status[m] == eval.StatusOK, rb.Status[m])
-		}
-		if sd, changed := DiffSample(metrics, ra, rb); changed {
-			samples = append(samples, sd)
+		if pos := c.Add(rb); pos >= 0 {
+			if sd, changed := DiffSample(metrics, before[pos], rb); changed {
+				samples = append(samples, sd)
+			}
 		}
 	}
-	d := t.runDiff()
+	d := c.Diff()
 	d.Samples = samples
 	return d
 }

@@ -55,12 +55,7 @@ func worsening(m eval.Metric, a, b float64) float64 {
 // cosine), the worst value accepted. A metric may be named once; criteria
 // are the names of the run's own criteria, which may be gated too.
 func ParseThresholds(flag, s string, criteria ...string) ([]Threshold, error) {
-	return parseMetricValues(flag, s, criteria, "faithfulness=0.8", "a score", func(m eval.Metric) (float64, float64) {
-		if m == eval.AnswerRelevancy {
-			return -1, 1
-		}
-		return 0, 1
-	})
+	return parseMetricValues(flag, s, criteria, "faithfulness=0.8", "a score", -1, 1)
 }
 
 // ParseMaxDrops parses --max-drop METRIC=D[,METRIC=D...]: the largest
@@ -68,17 +63,13 @@ func ParseThresholds(flag, s string, criteria ...string) ([]Threshold, error) {
 // sensitivity), D in [0, 1], or [0, 2] for answer_relevancy. Threshold.Min
 // holds D. criteria are the names of the run's own criteria.
 func ParseMaxDrops(flag, s string, criteria ...string) ([]Threshold, error) {
-	return parseMetricValues(flag, s, criteria, "faithfulness=0.05", "a drop", func(m eval.Metric) (float64, float64) {
-		if m == eval.AnswerRelevancy {
-			return 0, 2
-		}
-		return 0, 1
-	})
+	return parseMetricValues(flag, s, criteria, "faithfulness=0.05", "a drop", 0, 2)
 }
 
-// parseMetricValues parses METRIC=V[,...]: V is what, between the bounds
-// of m. METRIC may also be one of criteria.
-func parseMetricValues(flag, s string, criteria []string, example, what string, bounds func(eval.Metric) (float64, float64)) ([]Threshold, error) {
+// parseMetricValues parses METRIC=V[,...]: V is what, between 0 and 1,
+// or arLow and arHigh for answer_relevancy. METRIC may also be one of
+// criteria.
+func parseMetricValues(flag, s string, criteria []string, example, what string, arLow, arHigh float64) ([]Threshold, error) {
 	var out []Threshold
 	seen := map[eval.Metric]bool{}
 	for _, part := range strings.Split(s, ",") {
@@ -100,7 +91,10 @@ func parseMetricValues(flag, s string, criteria []string, example, what string, 
 			}
 			return nil, fmt.Errorf("--%s %q: unknown metric %q (choose from %s, or f, ar, cp, cr, cu, as, ac, fc, er, ns%s)", flag, part, name, metricNames(), crit)
 		}
-		low, high := bounds(m)
+		low, high := 0.0, 1.0
+		if m == eval.AnswerRelevancy {
+			low, high = arLow, arHigh
+		}
 		v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
 		if err != nil || math.IsNaN(v) || v < low || v > high {
 			return nil, fmt.Errorf("--%s %q: %q is not %s between %g and %g", flag, part, num, what, low, high)
@@ -205,12 +199,20 @@ type GateTally struct {
 	samples int
 	worst   *Worst
 	latency map[eval.Metric]int64
-	convs   *convGate
+	convs   *conversations // the --fail-under-conversation metrics' turns
 }
 
 // NewGateTally counts results against g, keeping the worst breaching samples.
 func NewGateTally(g Gate, worst int) *GateTally {
-	return &GateTally{gate: g, below: map[eval.Metric]int{}, worst: NewWorst(worst), latency: map[eval.Metric]int64{}, convs: &convGate{by: map[string]*convBreach{}}}
+	var metrics []eval.Metric
+	for _, th := range g.Conversation {
+		metrics = append(metrics, th.Metric)
+	}
+	fails := func(m eval.Metric, v float64) bool {
+		i := slices.IndexFunc(g.Conversation, func(th Threshold) bool { return th.Metric == m })
+		return worse(m, v, g.Conversation[i].Min)
+	}
+	return &GateTally{gate: g, below: map[eval.Metric]int{}, worst: NewWorst(worst), latency: map[eval.Metric]int64{}, convs: newConversations(metrics, fails)}
 }
 
 // Gate is the gate counted against.
@@ -233,8 +235,8 @@ func (gt *GateTally) Add(r *eval.Result) {
 	if gt.cmp != nil {
 		gt.cmp.Add(r)
 	}
-	if r.ConversationID != "" && len(gt.gate.Conversation) > 0 {
-		gt.convs.add(r, gt.gate.Conversation)
+	if len(gt.gate.Conversation) > 0 {
+		gt.convs.add(r)
 	}
 	breaches := false
 	for _, t := range gt.gate.Sample {
@@ -359,8 +361,9 @@ func (gt *GateTally) Outcome(t *Tally) GateOutcome {
 			}
 		}
 	}
+	convs := gt.convs.summaries()
 	for _, th := range g.Conversation {
-		out.Checks = append(out.Checks, gt.convs.check(th, cannot))
+		out.Checks = append(out.Checks, conversationCheck(th, convs, cannot))
 	}
 	if g.Baseline.Active() {
 		cmp := gt.cmp
@@ -396,63 +399,15 @@ func metricNames() string {
 	return strings.Join(names, ", ")
 }
 
-// convGate is the per-conversation side of a gate: per conversation and
-// metric the first turn worse than a --fail-under-conversation threshold
-// and the worst score. A conversation's minimum is at least X exactly when
-// no turn is below X, so turns are counted as they come, in any order.
-type convGate struct {
-	order []string
-	by    map[string]*convBreach
-}
-
-type convBreach struct {
-	first  int // the lowest sample index of its turns
-	breach map[eval.Metric]*turnBreach
-}
-
-type turnBreach struct {
-	turn  int     // the first turn worse than the threshold
-	worst float64 // the worst score of its turns
-}
-
-func (c *convGate) add(r *eval.Result, ths []Threshold) {
-	a := c.by[r.ConversationID]
-	if a == nil {
-		a = &convBreach{first: r.Index, breach: map[eval.Metric]*turnBreach{}}
-		c.by[r.ConversationID] = a
-		c.order = append(c.order, r.ConversationID)
-	}
-	a.first = min(a.first, r.Index)
-	for _, th := range ths {
-		if r.Status[th.Metric] != eval.StatusOK {
-			continue
-		}
-		v, ok := r.Score(th.Metric)
-		if !ok || !worse(th.Metric, v, th.Min) {
-			continue
-		}
-		b := a.breach[th.Metric]
-		if b == nil {
-			a.breach[th.Metric] = &turnBreach{turn: r.Turn, worst: v}
-			continue
-		}
-		if r.Turn < b.turn {
-			b.turn = r.Turn
-		}
-		if worse(th.Metric, v, b.worst) {
-			b.worst = v
-		}
-	}
-}
-
 // maxConversationsNamed bounds the breaching conversations a message names.
 const maxConversationsNamed = 5
 
-// check is the check of one --fail-under-conversation threshold; a run
-// without conversations cannot be gated on them.
-func (c *convGate) check(th Threshold, cannot func(eval.Metric) (string, bool)) GateCheck {
+// conversationCheck is the check of one --fail-under-conversation
+// threshold over the run's conversations (summed at the gate's
+// thresholds); a run without conversations cannot be gated on them.
+func conversationCheck(th Threshold, convs []ConversationSummary, cannot func(eval.Metric) (string, bool)) GateCheck {
 	ck := GateCheck{Kind: checkConversation, Metric: th.Metric, Threshold: th.Min}
-	if len(c.order) == 0 {
+	if len(convs) == 0 {
 		ck.State, ck.Message = GateCannot, fmt.Sprintf("%s per conversation: the run has no conversations (no sample has a conversation_id and a turn)", th.Metric)
 		return ck
 	}
@@ -460,28 +415,31 @@ func (c *convGate) check(th Threshold, cannot func(eval.Metric) (string, bool)) 
 		ck.State, ck.Message = GateCannot, why
 		return ck
 	}
-	slices.SortStableFunc(c.order, func(x, y string) int { return c.by[x].first - c.by[y].first })
 	pass, breach := limitOps(th.Metric)
 	var named []string
 	n := 0
-	for _, id := range c.order {
-		b := c.by[id].breach[th.Metric]
-		if b == nil {
+	for _, c := range convs {
+		cm := c.Metrics[th.Metric]
+		if cm.FirstFailingTurn == nil {
 			continue
 		}
+		worst := cm.Min
+		if eval.LowerIsBetter(th.Metric) {
+			worst = cm.Max
+		}
 		if n++; n <= maxConversationsNamed {
-			named = append(named, fmt.Sprintf("conversation %s first fails at turn %d (worst turn %.3f %s %g)", sanitize.Line(id), b.turn, b.worst, breach, th.Min))
+			named = append(named, fmt.Sprintf("conversation %s first fails at turn %d (worst turn %.3f %s %g)", sanitize.Line(c.ID), *cm.FirstFailingTurn, *worst, breach, th.Min))
 		}
 	}
 	if n == 0 {
-		ck.State, ck.Message = GatePassed, fmt.Sprintf("%s: every turn of the %d conversations %s %g", th.Metric, len(c.order), pass, th.Min)
+		ck.State, ck.Message = GatePassed, fmt.Sprintf("%s: every turn of the %d conversations %s %g", th.Metric, len(convs), pass, th.Min)
 		return ck
 	}
 	more := ""
 	if n > len(named) {
 		more = fmt.Sprintf("; %d more", n-len(named))
 	}
-	ck.State, ck.Message = GateBreached, fmt.Sprintf("%s per conversation %s %g: %d of %d conversations breach: %s%s", th.Metric, pass, th.Min, n, len(c.order), strings.Join(named, "; "), more)
+	ck.State, ck.Message = GateBreached, fmt.Sprintf("%s per conversation %s %g: %d of %d conversations breach: %s%s", th.Metric, pass, th.Min, n, len(convs), strings.Join(named, "; "), more)
 	return ck
 }
 

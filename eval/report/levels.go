@@ -27,7 +27,7 @@ const LevelsConfigKey = "pass"
 // ParseLevels parses --pass METRIC=X[,METRIC=X...] (metric names or their
 // short aliases, X in [0, 1]); "" is the defaults.
 func ParseLevels(s string) (Levels, error) {
-	ts, err := parseMetricValues("pass", s, nil, "faithfulness=0.9,context_recall=0.8", "a pass level", func(eval.Metric) (float64, float64) { return 0, 1 })
+	ts, err := parseMetricValues("pass", s, nil, "faithfulness=0.9,context_recall=0.8", "a pass level", 0, 1)
 	if err != nil || len(ts) == 0 {
 		return Levels{}, err
 	}
@@ -117,31 +117,27 @@ func (l Levels) Pass(m eval.Metric) float64 {
 }
 
 // Passes says a score v of m passes its level.
-func (l Levels) Passes(m eval.Metric, v float64) bool { return l.level(m, v) != levelFail }
+func (l Levels) Passes(m eval.Metric, v float64) bool { return l.Band(m, v) != BandLow }
 
-// Band is where a score stands against the levels: the colour it is drawn in.
+// Band is where one metric of a sample stands against the levels: the
+// colour it is drawn in, and what the diagnosis reads. A failed metric
+// never gets one: any failure makes the whole sample failed.
 type Band int
 
 const (
-	BandLow  Band = iota // fails its pass level
-	BandMid              // passes, but is not high
-	BandHigh             // at or above the high band
+	bandNA   Band = iota // no score: not computable (missing_input, no_statements, no_questions) or not evaluated
+	BandLow              // below the metric's pass level (DiagLow by default)
+	BandMid              // passes, below the high band
+	BandHigh             // at or above the high band (DiagHigh, or the pass level when higher)
 )
 
-// Band is the band of a score v of m.
-func (l Levels) Band(m eval.Metric, v float64) Band {
-	switch l.level(m, v) {
-	case levelFail:
-		return BandLow
-	case levelPass:
-		return BandMid
-	}
-	return BandHigh
-}
+func (b Band) passes() bool  { return b != BandLow } // n/a, pass or high: nothing to flag
+func (b Band) has() bool     { return b != bandNA }
+func (b Band) failing() bool { return b == BandLow }
 
-// level is the level of a score v of m: both bands are read on the
+// Band is the band of a score v of m: both bands are read on the
 // goodness (1 - v for noise sensitivity).
-func (l Levels) level(m eval.Metric, v float64) level {
+func (l Levels) Band(m eval.Metric, v float64) Band {
 	low := l.Pass(m)
 	if _, own := l.pass[m]; own && eval.LowerIsBetter(m) {
 		low = 1 - low
@@ -149,15 +145,15 @@ func (l Levels) level(m eval.Metric, v float64) level {
 	return bandAt(eval.Goodness(m, v), low, max(DiagHigh, low))
 }
 
-// bandAt is the level of v: fail below low, high from high on.
-func bandAt(v, low, high float64) level {
+// bandAt is the band of v: low below low, high from high on.
+func bandAt(v, low, high float64) Band {
 	switch {
 	case v < low:
-		return levelFail
+		return BandLow
 	case v < high:
-		return levelPass
+		return BandMid
 	}
-	return levelHigh
+	return BandHigh
 }
 
 // Describe is the levels in words for a report's header: "faithfulness ≥

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"math"
-	"math/bits"
 	"slices"
 
 	"github.com/ragscope/ragscope/eval"
@@ -73,7 +72,7 @@ type KeyIndex struct {
 	scores  []float64 // len(metrics) per sample; NaN: no score
 	status  []uint8   // len(metrics) per sample: statusCodes
 	keys    []keyEntry
-	withID  []uint64 // a bit per sample: keyed by its id
+	withID  int      // samples keyed by their id
 	used    []uint64 // a bit per sample: matched already
 	sorted  bool
 	// next is, for the keys shared by several samples (repeated content,
@@ -136,7 +135,7 @@ func (x *KeyIndex) Add(r *eval.Result) {
 	key := contentKey(r)
 	if r.ID != "" {
 		key = idKey(r.ID)
-		setBit(&x.withID, int(pos))
+		x.withID++
 	}
 	x.keys = append(x.keys, keyEntry{key, pos})
 	x.sorted = false
@@ -203,13 +202,7 @@ func (x *KeyIndex) take(k sampleKey) (int, bool) {
 }
 
 // WithID is how many samples of the index have an id.
-func (x *KeyIndex) WithID() int {
-	n := 0
-	for _, w := range x.withID {
-		n += bits.OnesCount64(w)
-	}
-	return n
-}
+func (x *KeyIndex) WithID() int { return x.withID }
 
 func setBit(set *[]uint64, i int) {
 	for i/64 >= len(*set) {

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report/internal/show"
@@ -128,6 +129,39 @@ func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
 	return WriteConversationsMarkdown(w, r.Run, t.Conversations())
 }
 
+// Fact is a line of a report's header: what it gives, and its value.
+type Fact struct{ Name, Value string }
+
+// HeaderFacts are what a report's header says of the run: its dataset
+// (as the report writes its name), judge, start, calls and cost; took is
+// what the run took, when it has ended.
+func (run RunInfo) HeaderFacts(dataset string, took time.Duration, ended bool) []Fact {
+	samples := run.SamplesText()
+	if run.Skipped > 0 {
+		samples += fmt.Sprintf(", %d skipped as invalid", run.Skipped)
+	}
+	judge := sanitize.Line(run.Judge.Name)
+	if run.Judge.EmbeddingModel != "" {
+		judge += " (embeddings: " + sanitize.Line(run.Judge.EmbeddingModel) + ")"
+	}
+	started := run.StartedAt.Format("2006-01-02 15:04:05 MST")
+	if ended {
+		started += ", took " + took.Round(1e6).String()
+	}
+	if run.Cancelled {
+		started += " (cancelled)"
+	}
+	return []Fact{
+		{"dataset", dataset + " (" + samples + " samples)"},
+		{"judge", judge},
+		{"started", started},
+		{"calls", fmt.Sprintf("%d chat, %d embeddings, %d cache hits, %d retries, %d errors; tokens %d prompt + %d completion",
+			run.Calls.Chat, run.Calls.Embeddings, run.Calls.CacheHits, run.Calls.Retries, run.Calls.Errors,
+			run.Tokens.PromptTokens, run.Tokens.CompletionTokens)},
+		{"cost", sanitize.Line(run.CostSentence())},
+	}
+}
+
 // WriteReportMarkdown writes the Markdown report from a run's summary, its
 // diagnosis counts and its worst samples (from a Worst), so a stored run
 // of any size is reported from one pass. Every text from the data goes
@@ -136,29 +170,14 @@ func (r *Report) WriteMarkdown(w io.Writer, worst int) error {
 func WriteReportMarkdown(w io.Writer, run RunInfo, summary map[eval.Metric]MetricSummary, diag map[Diagnosis]int, ranked []*eval.Result) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# ragscope run %s\n\n", sanitize.Line(run.ID))
-	fmt.Fprintf(&b, "- dataset: `%s` (%s samples", sanitize.Line(run.Dataset), run.SamplesText())
-	if run.Skipped > 0 {
-		fmt.Fprintf(&b, ", %d skipped as invalid", run.Skipped)
-	}
-	b.WriteString(")\n")
-	fmt.Fprintf(&b, "- judge: %s", sanitize.Line(run.Judge.Name))
-	if run.Judge.EmbeddingModel != "" {
-		fmt.Fprintf(&b, " (embeddings: %s)", sanitize.Line(run.Judge.EmbeddingModel))
-	}
-	b.WriteString("\n")
-	fmt.Fprintf(&b, "- started: %s", run.StartedAt.Format("2006-01-02 15:04:05 MST"))
+	var took time.Duration
 	if run.FinishedAt != nil {
-		fmt.Fprintf(&b, ", took %s", run.FinishedAt.Sub(run.StartedAt).Round(1e6))
+		took = run.FinishedAt.Sub(run.StartedAt)
 	}
-	if run.Cancelled {
-		b.WriteString(" (cancelled)")
+	for _, f := range run.HeaderFacts("`"+sanitize.Line(run.Dataset)+"`", took, run.FinishedAt != nil) {
+		fmt.Fprintf(&b, "- %s: %s\n", f.Name, f.Value)
 	}
 	b.WriteString("\n")
-	fmt.Fprintf(&b, "- calls: %d chat, %d embeddings, %d cache hits, %d retries, %d errors; tokens %d prompt + %d completion\n",
-		run.Calls.Chat, run.Calls.Embeddings, run.Calls.CacheHits, run.Calls.Retries, run.Calls.Errors,
-		run.Tokens.PromptTokens, run.Tokens.CompletionTokens)
-	fmt.Fprintf(&b, "- cost: %s\n\n", sanitize.Line(run.CostSentence()))
-
 	b.WriteString("| metric | mean | scored | n/a | failed | sent | cached | tokens | cost |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, m := range run.Scored() {
 		ms := summary[m]

@@ -47,7 +47,7 @@ func NewTallyAt(metrics []eval.Metric, levels Levels) *Tally {
 		summary: make(map[eval.Metric]MetricSummary, len(metrics)),
 		diag:    make(map[Diagnosis]int, len(Diagnoses)),
 		errs:    map[string]int{},
-		convs:   &conversations{metrics: metrics, levels: levels, by: map[string]*convAcc{}},
+		convs:   newConversations(metrics, func(m eval.Metric, v float64) bool { return !levels.Passes(m, v) }),
 	}
 	for _, m := range metrics {
 		t.summary[m] = MetricSummary{}

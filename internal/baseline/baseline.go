@@ -22,7 +22,6 @@ import (
 	"github.com/ragscope/ragscope/eval/report/diff"
 	"github.com/ragscope/ragscope/eval/report/html"
 	"github.com/ragscope/ragscope/internal/exit"
-	"github.com/ragscope/ragscope/internal/runreport"
 	"github.com/ragscope/ragscope/internal/sanitize"
 	"github.com/ragscope/ragscope/internal/store"
 )
@@ -305,7 +304,7 @@ func (b *Baseline) Write(w io.Writer, c *report.Comparison, d *report.RunDiff, d
 	if d.Shared == 0 {
 		return
 	}
-	indented(w, "  ", func(w io.Writer) { diff.WriteTable(w, c.Metrics(), d, "baseline", "this run") })
+	diff.WriteTable(w, "  ", c.Metrics(), d, "baseline", "this run")
 	if c.Changed() == 0 {
 		fmt.Fprintln(w, "  no shared sample changed a score or a status")
 		return
@@ -321,26 +320,27 @@ func (b *Baseline) Write(w io.Writer, c *report.Comparison, d *report.RunDiff, d
 	}
 }
 
-// indented runs write with each line it writes indented by prefix.
-func indented(w io.Writer, prefix string, write func(io.Writer)) {
-	var b bytes.Buffer
-	write(&b)
-	for _, l := range strings.SplitAfter(b.String(), "\n") {
-		if l != "" {
-			io.WriteString(w, prefix+l)
-		}
-	}
-}
-
 // HTML is the baseline as an HTML report compares with it: a stored
 // run's changed samples are read in full, a report file's scores only.
 func (b *Baseline) HTML(st cache.Store) (*html.Baseline, error) {
-	if b.file == "" {
-		return runreport.StoredBaseline(st, b.runID, b.metrics)
-	}
 	x, err := b.index(st)
 	if err != nil {
 		return nil, err
 	}
-	return &html.Baseline{Label: b.Label(), Index: x}, nil
+	hb := &html.Baseline{Label: b.Label(), Index: x}
+	if b.file == "" {
+		hb.Sample = func(pos int) (*eval.Result, error) { return store.Result(st, b.runID, x.Index(pos)) }
+	}
+	return hb, nil
+}
+
+// Stored is stored run id as the baseline an HTML report compares with,
+// over metrics (those both runs scored).
+func Stored(st cache.Store, id string, metrics []eval.Metric) (*html.Baseline, error) {
+	info, _, _, err := st.RunPage(id, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	b := &Baseline{runID: info.ID, info: info, samples: info.Samples, metrics: metrics}
+	return b.HTML(st)
 }

@@ -189,24 +189,3 @@ func (s *indexSet) add(i int) {
 func (s *indexSet) has(i int) bool {
 	return i >= 0 && i/64 < len(s.bits) && s.bits[i/64]&(1<<(i%64)) != 0
 }
-
-// StoredBaseline is stored run id as the baseline an HTML report compares
-// with, over metrics (those both runs scored): its scores indexed, and its
-// changed samples read one at a time.
-func StoredBaseline(st cache.Store, id string, metrics []eval.Metric) (*html.Baseline, error) {
-	info, _, _, err := st.RunPage(id, 0, 0)
-	if err != nil {
-		return nil, err
-	}
-	x := report.NewKeyIndex(metrics, info.Samples)
-	err = store.Each(st, info.ID, nil)(func(r *eval.Result) error {
-		x.Add(r)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("run %s: %v", info.ID, err)
-	}
-	return &html.Baseline{Label: "run " + info.ID, Index: x, Sample: func(pos int) (*eval.Result, error) {
-		return store.Result(st, info.ID, x.Index(pos))
-	}}, nil
-}

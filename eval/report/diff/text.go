@@ -21,7 +21,7 @@ import (
 func Write(w io.Writer, a, b report.RunInfo, metrics []eval.Metric, d *report.RunDiff) {
 	fmt.Fprintf(w, "run A %s  %s  judge %s\n", sanitize.Line(a.ID), a.StartedAt.Local().Format("2006-01-02 15:04"), sanitize.Line(a.Judge.Name))
 	fmt.Fprintf(w, "run B %s  %s  judge %s\n\n", sanitize.Line(b.ID), b.StartedAt.Local().Format("2006-01-02 15:04"), sanitize.Line(b.Judge.Name))
-	WriteTable(w, metrics, d, "mean A", "mean B")
+	WriteTable(w, "", metrics, d, "mean A", "mean B")
 	WriteConversations(w, metrics, d.Conversations)
 	if len(d.Samples) == 0 {
 		fmt.Fprintln(w, "\nno sample changed")
@@ -32,13 +32,13 @@ func Write(w io.Writer, a, b report.RunInfo, metrics []eval.Metric, d *report.Ru
 }
 
 // WriteTable prints each metric's mean before and after, the change, and
-// how many samples went up, down or changed status.
-func WriteTable(w io.Writer, metrics []eval.Metric, d *report.RunDiff, before, after string) {
+// how many samples went up, down or changed status, each line indented.
+func WriteTable(w io.Writer, indent string, metrics []eval.Metric, d *report.RunDiff, before, after string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "metric\t%s\t%s\tdelta\tup\tdown\tstatus changed\n", before, after)
+	fmt.Fprintf(tw, "%smetric\t%s\t%s\tdelta\tup\tdown\tstatus changed\n", indent, before, after)
 	for _, m := range metrics {
 		mc, cc := d.Means[m], d.Counts[m]
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\n", sanitize.Line(string(m)), show.Score(mc.Before), show.Score(mc.After), show.Delta(mc.Delta), cc.Up, cc.Down, cc.StatusChanged)
+		fmt.Fprintf(tw, "%s%s\t%s\t%s\t%s\t%d\t%d\t%d\n", indent, sanitize.Line(string(m)), show.Score(mc.Before), show.Score(mc.After), show.Delta(mc.Delta), cc.Up, cc.Down, cc.StatusChanged)
 	}
 	tw.Flush()
 }

@@ -51,12 +51,6 @@ func newHTMLComparison(base *Baseline) *htmlComparison {
 	return &htmlComparison{base: base, c: report.NewComparison(base.Index, report.BaselineGate{}, 0), pos: map[int]int{}}
 }
 
-func (hc *htmlComparison) add(r *eval.Result) {
-	if pos := hc.c.Add(r); pos >= 0 {
-		hc.pos[r.Index] = pos
-	}
-}
-
 func (hc *htmlComparison) head() *htmlCompareHead {
 	d := hc.c.Diff()
 	n, _ := hc.c.BaselineSamples()

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/ragscope/ragscope/eval"
+	"github.com/ragscope/ragscope/eval/criteria"
 	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/eval/report/internal/show"
 	"github.com/ragscope/ragscope/internal/sanitize"
@@ -51,11 +52,13 @@ func Write(w io.Writer, run report.RunInfo, summary map[eval.Metric]report.Metri
 		convs.Add(r)
 		for i, m := range scored {
 			if v, ok := r.Score(m); ok && r.Status[m] == eval.StatusOK {
-				hist[i][htmlBin(v)]++
+				hist[i][min(max(int(math.Floor(v*htmlBins)), 0), htmlBins-1)]++
 			}
 		}
 		if hc != nil {
-			hc.add(r)
+			if pos := hc.c.Add(r); pos >= 0 {
+				hc.pos[r.Index] = pos
+			}
 		}
 		return nil
 	})
@@ -97,16 +100,12 @@ func Write(w io.Writer, run report.RunInfo, summary map[eval.Metric]report.Metri
 	return bw.Flush()
 }
 
-func htmlBin(v float64) int {
-	return min(max(int(math.Floor(v*htmlBins)), 0), htmlBins-1)
-}
-
 type htmlHead struct {
 	Title     string
-	Facts     []htmlFact
+	Facts     []report.Fact
 	Levels    string
 	Metrics   []htmlMetric
-	Diagnoses []htmlFact
+	Diagnoses []report.Fact
 	// Compare and Deltas (the metrics compared, a Δ column each) are set
 	// with a baseline.
 	Compare *htmlCompareHead
@@ -149,8 +148,6 @@ func htmlConversationsOf(metrics []eval.Metric, convs []report.ConversationSumma
 	return out
 }
 
-type htmlFact struct{ Name, Value string }
-
 type htmlMetric struct {
 	Name, Abbrev, Mean, Why string
 	Scored, NA, Failed      int
@@ -168,30 +165,8 @@ type htmlBar struct {
 
 func htmlHeadOf(run report.RunInfo, summary map[eval.Metric]report.MetricSummary, diag map[report.Diagnosis]int, hist [][htmlBins]int, levels report.Levels) htmlHead {
 	h := htmlHead{Title: "ragscope run " + sanitize.Line(run.ID)}
-	samples := run.SamplesText()
-	if run.Skipped > 0 {
-		samples += fmt.Sprintf(", %d skipped as invalid", run.Skipped)
-	}
-	judge := sanitize.Line(run.Judge.Name)
-	if run.Judge.EmbeddingModel != "" {
-		judge += " (embeddings: " + sanitize.Line(run.Judge.EmbeddingModel) + ")"
-	}
-	started := run.StartedAt.Format("2006-01-02 15:04:05 MST")
-	if d, ok := run.Duration(); ok {
-		started += ", took " + d.Round(1e6).String()
-	}
-	if run.Cancelled {
-		started += " (cancelled)"
-	}
-	h.Facts = []htmlFact{
-		{"dataset", sanitize.Line(run.Dataset) + " (" + samples + " samples)"},
-		{"judge", judge},
-		{"started", started},
-		{"calls", fmt.Sprintf("%d chat, %d embeddings, %d cache hits, %d retries, %d errors; tokens %d prompt + %d completion",
-			run.Calls.Chat, run.Calls.Embeddings, run.Calls.CacheHits, run.Calls.Retries, run.Calls.Errors,
-			run.Tokens.PromptTokens, run.Tokens.CompletionTokens)},
-		{"cost", sanitize.Line(run.CostSentence())},
-	}
+	took, ended := run.Duration()
+	h.Facts = run.HeaderFacts(sanitize.Line(run.Dataset), took, ended)
 	if !levels.IsDefault() {
 		h.Levels = sanitize.Line(levels.Describe())
 	}
@@ -215,7 +190,7 @@ func htmlHeadOf(run report.RunInfo, summary map[eval.Metric]report.MetricSummary
 		h.Metrics = append(h.Metrics, hm)
 	}
 	for _, d := range report.DiagnosesAt(levels) {
-		h.Diagnoses = append(h.Diagnoses, htmlFact{string(d), fmt.Sprint(diag[d])})
+		h.Diagnoses = append(h.Diagnoses, report.Fact{Name: string(d), Value: fmt.Sprint(diag[d])})
 	}
 	return h
 }
@@ -326,16 +301,21 @@ func htmlSampleOf(metrics, scored []eval.Metric, r *eval.Result, levels report.L
 		Ref: sanitize.Text(r.Reference), Diagnosis: string(d), Why: sanitize.Line(show.Clip(levels.Why(r, d), 160))}
 	s.Contexts = quotedChunks(r)
 	for _, m := range scored {
-		c := htmlCell{Text: "-", Class: "na"}
-		if v, ok := r.Score(m); ok && r.Status[m] == eval.StatusOK {
-			c = htmlCell{Text: fmt.Sprintf("%.2f", v), Sort: fmt.Sprintf("%.6f", eval.Goodness(m, v)), Class: bandClass(levels, m, v)}
-		} else if st, ok := r.Status[m]; ok {
+		c := htmlCell{Text: "-", Class: "na", Label: sanitize.Line(eval.MetricAbbrev(m))}
+		st, has := r.Status[m]
+		if v, ok := r.Score(m); ok && st == eval.StatusOK {
+			c.Text, c.Sort, c.Class = fmt.Sprintf("%.2f", v), fmt.Sprintf("%.6f", eval.Goodness(m, v)), bandClass(levels, m, v)
+		} else if has {
 			c.Text = sanitize.Line(string(st))
-			if st.Failed() {
+			line := sanitize.Line(string(m) + ": " + show.StatusText(r, m))
+			switch {
+			case st.Failed():
 				c.Class = "fail"
+				s.FailureLines = append(s.FailureLines, line)
+			case st != eval.StatusOK && st != eval.StatusUnsupported:
+				s.NotComputable = append(s.NotComputable, line)
 			}
 		}
-		c.Label = sanitize.Line(eval.MetricAbbrev(m))
 		s.Cells = append(s.Cells, c)
 	}
 	for _, m := range metrics {
@@ -344,31 +324,17 @@ func htmlSampleOf(metrics, scored []eval.Metric, r *eval.Result, levels report.L
 	for _, name := range r.CriteriaNames() {
 		s.Criteria = append(s.Criteria, htmlCriterionSection(r, name))
 	}
-	if n := len(r.Calls); n > 0 {
-		cached := 0
-		for _, c := range r.Calls {
-			if c.Cached {
-				cached++
-			}
-		}
-		s.Calls = fmt.Sprintf("%d judge calls (%d from the cache)", n, cached)
-	}
-	for _, m := range scored {
-		st, ok := r.Status[m]
-		if !ok || st == eval.StatusOK || st == eval.StatusUnsupported {
-			continue
-		}
-		line := sanitize.Line(string(m) + ": " + show.StatusText(r, m))
-		if st.Failed() {
-			s.FailureLines = append(s.FailureLines, line)
-		} else {
-			s.NotComputable = append(s.NotComputable, line)
-		}
-	}
+	cached := 0
 	for _, c := range r.Calls {
+		if c.Cached {
+			cached++
+		}
 		if c.Error != "" {
 			s.FailureLines = append(s.FailureLines, sanitize.Line("call "+c.Task+": "+c.Error))
 		}
+	}
+	if n := len(r.Calls); n > 0 {
+		s.Calls = fmt.Sprintf("%d judge calls (%d from the cache)", n, cached)
 	}
 	return s
 }
@@ -436,6 +402,23 @@ func judgedItem(ok bool, lead, text, reason string) htmlItem {
 	return htmlItem{OK: ok, Lead: sanitize.Line(lead), Text: sanitize.Text(text), Reason: sanitize.Text(reason)}
 }
 
+// listOf is a titled list of an item per x.
+func listOf[T any](title string, xs []T, item func(T) htmlItem) htmlList {
+	hl := htmlList{Title: title, None: len(xs) == 0}
+	for _, x := range xs {
+		hl.Items = append(hl.Items, item(x))
+	}
+	return hl
+}
+
+// quoted is a criterion's quote as an item's evidence ("" for none).
+func quoted(q string) string {
+	if q == "" {
+		return ""
+	}
+	return sanitize.Text("\"" + q + "\"")
+}
+
 // citedItem is a judged statement with the evidence it cites ("no
 // evidence given" when the judge gave none).
 func citedItem(ok bool, text, reason string, ev *eval.Citation) htmlItem {
@@ -465,12 +448,8 @@ func citedItem(ok bool, text, reason string, ev *eval.Citation) htmlItem {
 // statementsHTML lists a trace's judged statements, yes of them for the
 // score, and what the judge thought before the verdicts of task.
 func statementsHTML[T any](sec *htmlSection, r *eval.Result, judged []T, item func(T) htmlItem, yes int, what, task string) {
-	var items []htmlItem
-	for _, j := range judged {
-		items = append(items, item(j))
-	}
-	sec.Lists = append(sec.Lists, htmlList{Items: items, None: len(items) == 0})
-	if n := len(items); n > 0 {
+	sec.Lists = append(sec.Lists, listOf("", judged, item))
+	if n := len(judged); n > 0 {
 		sec.Formula = append(sec.Formula, fmt.Sprintf("%d of %d %s = %.3f", yes, n, what, float64(yes)/float64(n)))
 	}
 	reasoningNote(sec, r, task)
@@ -504,20 +483,18 @@ func relevancyHTML(r *eval.Result, sec *htmlSection) {
 		}
 		return
 	}
-	var items []htmlItem
 	var terms []string
 	sum, anyNoncommittal := 0.0, false
-	for _, q := range t.Questions {
+	sec.Lists = append(sec.Lists, listOf("generated questions and their cosine to the question", t.Questions, func(q eval.GeneratedQuestion) htmlItem {
 		it := htmlItem{OK: q.Noncommittal != 1, Lead: fmt.Sprintf("%.3f", q.Cosine), Text: sanitize.Text(q.Question)}
 		if q.Noncommittal == 1 {
 			it.Note = "noncommittal"
 			anyNoncommittal = true
 		}
-		items = append(items, it)
 		terms = append(terms, fmt.Sprintf("%.3f", q.Cosine))
 		sum += q.Cosine
-	}
-	sec.Lists = append(sec.Lists, htmlList{Title: "generated questions and their cosine to the question", Items: items, None: len(items) == 0})
+		return it
+	}))
 	if n := len(t.Questions); n > 0 {
 		mean := sum / float64(n)
 		sec.Formula = append(sec.Formula, fmt.Sprintf("mean(%s) = %.3f", strings.Join(terms, ", "), mean))
@@ -573,11 +550,9 @@ func correctnessHTML(r *eval.Result, sec *htmlSection) {
 		return
 	}
 	for _, l := range t.Classes.Lists() {
-		hl := htmlList{Title: fmt.Sprintf("%s (%d)", l.Title, len(l.Items)), None: len(l.Items) == 0}
-		for _, it := range l.Items {
-			hl.Items = append(hl.Items, judgedItem(l.Verdict == 1, "", it.Statement, it.Reason))
-		}
-		sec.Lists = append(sec.Lists, hl)
+		sec.Lists = append(sec.Lists, listOf(fmt.Sprintf("%s (%d)", l.Title, len(l.Items)), l.Items, func(it eval.CorrectnessItem) htmlItem {
+			return judgedItem(l.Verdict == 1, "", it.Statement, it.Reason)
+		}))
 	}
 	if r.Status[eval.AnswerCorrectness] != eval.StatusOK {
 		sec.Notes = append(sec.Notes, fmt.Sprintf("%d answer statements, %d reference statements", len(t.AnswerStatements), len(t.ReferenceStatements)))
@@ -598,15 +573,13 @@ func factualHTML(r *eval.Result, sec *htmlSection) {
 	}
 	sec.Notes = append(sec.Notes, mode)
 	claims := func(title string, vs []eval.StatementVerdict, yes, no string) htmlList {
-		hl := htmlList{Title: title, None: len(vs) == 0}
-		for _, v := range vs {
+		return listOf(title, vs, func(v eval.StatementVerdict) htmlItem {
 			lead := no
 			if v.Verdict == 1 {
 				lead = yes
 			}
-			hl.Items = append(hl.Items, judgedItem(v.Verdict == 1, lead, v.Statement, v.Reason))
-		}
-		return hl
+			return judgedItem(v.Verdict == 1, lead, v.Statement, v.Reason)
+		})
 	}
 	sec.Lists = append(sec.Lists, claims("answer claims checked against the reference", t.AnswerClaims, "TP", "FP"))
 	if t.Mode == eval.FCModePrecision && len(t.ReferenceClaims) == 0 {
@@ -652,8 +625,7 @@ func entityHTML(r *eval.Result, sec *htmlSection) {
 	if t == nil {
 		return
 	}
-	hl := htmlList{Title: "reference entities", None: len(t.Reference) == 0}
-	for _, e := range t.Reference {
+	sec.Lists = append(sec.Lists, listOf("reference entities", t.Reference, func(e eval.EntityMatch) htmlItem {
 		lead, text := "missing", e.Entity
 		if e.Found {
 			lead = "found"
@@ -661,9 +633,8 @@ func entityHTML(r *eval.Result, sec *htmlSection) {
 				text += "  (as \"" + e.Match + "\")"
 			}
 		}
-		hl.Items = append(hl.Items, judgedItem(e.Found, lead, text, ""))
-	}
-	sec.Lists = append(sec.Lists, hl)
+		return judgedItem(e.Found, lead, text, "")
+	}))
 	sec.Notes = append(sec.Notes, fmt.Sprintf("context entities (%d): %s", len(t.Contexts), sanitize.Line(strings.Join(t.Contexts, "; "))))
 	if r.Status[eval.ContextEntityRecall] == eval.StatusOK && len(t.Reference) > 0 {
 		sec.Formula = append(sec.Formula, fmt.Sprintf("entity recall = |found| / |reference entities| = %d/%d = %.3f",
@@ -677,15 +648,13 @@ func noiseHTML(r *eval.Result, sec *htmlSection) {
 		return
 	}
 	mode := cmp.Or(t.Mode, eval.NSModeRelevant)
-	hl := htmlList{Title: "answer statements and the chunks that back them", None: len(t.Statements) == 0}
-	for _, s := range t.Statements {
+	sec.Lists = append(sec.Lists, listOf("answer statements and the chunks that back them", t.Statements, func(s eval.NoiseStatement) htmlItem {
 		line := t.Backing(s)
 		if s.Noise != "" {
 			line += "; noise: " + s.Noise
 		}
-		hl.Items = append(hl.Items, judgedItem(s.Correct, "", s.Statement, line))
-	}
-	sec.Lists = append(sec.Lists, hl)
+		return judgedItem(s.Correct, "", s.Statement, line)
+	}))
 	rl := htmlList{Title: "reference statements: the chunks that entail them make those chunks relevant", None: len(t.ReferenceStatements) == 0}
 	for i, s := range t.ReferenceStatements {
 		where, any := t.Entailing(i)
@@ -726,17 +695,13 @@ func htmlCriterionSection(r *eval.Result, name string) htmlSection {
 		return sec
 	}
 	if len(t.Draws) > 0 {
-		hl := htmlList{Title: "the judge's draws"}
 		yes := 0
-		for _, d := range t.Draws {
-			it := judgedItem(d.Verdict == 1, map[bool]string{true: "yes", false: "no"}[d.Verdict == 1], d.Reason, "")
-			if d.Quote != "" {
-				it.Evidence = sanitize.Text("\"" + d.Quote + "\"")
-			}
+		sec.Lists = append(sec.Lists, listOf("the judge's draws", t.Draws, func(d criteria.Draw) htmlItem {
 			yes += d.Verdict
-			hl.Items = append(hl.Items, it)
-		}
-		sec.Lists = append(sec.Lists, hl)
+			it := judgedItem(d.Verdict == 1, map[bool]string{true: "yes", false: "no"}[d.Verdict == 1], d.Reason, "")
+			it.Evidence = quoted(d.Quote)
+			return it
+		}))
 		sec.Formula = append(sec.Formula, fmt.Sprintf("%d of %d draws say yes: the majority decides", yes, len(t.Draws)))
 	}
 	if t.Level != nil {
@@ -747,29 +712,23 @@ func htmlCriterionSection(r *eval.Result, name string) htmlSection {
 		sec.Notes = append(sec.Notes, sanitize.Line(line))
 	}
 	if len(t.Items) > 0 {
-		hl := htmlList{Title: "checklist"}
 		passed := 0
-		for _, it := range t.Items {
-			hi := judgedItem(it.Verdict == 1, "", it.Item, it.Reason)
-			if it.Quote != "" {
-				hi.Evidence = sanitize.Text("\"" + it.Quote + "\"")
-			}
+		sec.Lists = append(sec.Lists, listOf("checklist", t.Items, func(it criteria.ItemVerdict) htmlItem {
 			passed += it.Verdict
-			hl.Items = append(hl.Items, hi)
-		}
-		sec.Lists = append(sec.Lists, hl)
+			hi := judgedItem(it.Verdict == 1, "", it.Item, it.Reason)
+			hi.Evidence = quoted(it.Quote)
+			return hi
+		}))
 		sec.Formula = append(sec.Formula, fmt.Sprintf("%d of %d items passed = %.3f", passed, len(t.Items), float64(passed)/float64(len(t.Items))))
 	}
 	if len(t.Matches) > 0 {
-		hl := htmlList{Title: "matches"}
-		for _, mt := range t.Matches {
+		sec.Lists = append(sec.Lists, listOf("matches", t.Matches, func(mt criteria.Match) htmlItem {
 			note := ""
 			if mt.InContext {
 				note = "in a chunk too: allowed"
 			}
-			hl.Items = append(hl.Items, htmlItem{OK: mt.InContext, Lead: sanitize.Line(mt.What), Text: sanitize.Text(mt.Text), Note: note})
-		}
-		sec.Lists = append(sec.Lists, hl)
+			return htmlItem{OK: mt.InContext, Lead: sanitize.Line(mt.What), Text: sanitize.Text(mt.Text), Note: note}
+		}))
 	}
 	if t.Reason != "" {
 		sec.Notes = append(sec.Notes, sanitize.Text(t.Reason))
