@@ -172,7 +172,7 @@ func estimateChat(req eval.ChatRequest, budget int) int {
 
 // Chat implements eval.ChatClient. Beyond one call with retries, it asks
 // again with a larger budget when a reply is cut at the token limit, and
-// without a reasoning switch the server refused.
+// without a reasoning switch or the temperature the server refused.
 func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResponse, error) {
 	budget := req.MaxTokens
 	var paid eval.Usage
@@ -188,7 +188,11 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 				if c.cfg.Abilities.Refuse(sw) {
 					eval.ReportNotice(ctx, c.cfg.Abilities.Notice())
 				}
-				eval.ReportRetry(ctx, req.Task, fmt.Errorf("the endpoint refused the reasoning switch %s; asking without it", sw), 0)
+				what := "the reasoning switch " + sw
+				if sw == "temperature" {
+					what = fmt.Sprintf("temperature %g for this model", req.Temperature)
+				}
+				eval.ReportRetry(ctx, req.Task, fmt.Errorf("the endpoint refused %s; asking without it", what), 0)
 				continue
 			}
 			return out, err
@@ -292,8 +296,9 @@ func (c *Client) switches(b *chatBody, mode string) {
 	}
 }
 
-// refusedSwitch names the reasoning switch of those sent that a 400 or 422
-// refused, "" when the failure is not such a refusal. It reads what the
+// refusedSwitch names the reasoning switch (or the temperature) of those
+// sent that a 400 or 422 refused, "" when the failure is not such a
+// refusal. It reads what the
 // failed call sent, not what is known now: calls in flight when another
 // learned of the refusal must learn it too, not fail.
 func refusedSwitch(err error, sent chatBody) string {
@@ -302,6 +307,11 @@ func refusedSwitch(err error, sent chatBody) string {
 		return ""
 	}
 	msg := strings.ToLower(f.ServerMessage + " " + f.detail)
+	// "Unsupported value: 'temperature' does not support 0 with this
+	// model", or "'temperature' is not supported with this model".
+	if sent.Temperature != nil && strings.Contains(msg, "temperature") {
+		return "temperature"
+	}
 	if sent.ChatTemplateKwargs != nil && (strings.Contains(msg, "chat_template_kwargs") || strings.Contains(msg, "enable_thinking")) {
 		return "chat_template_kwargs"
 	}
@@ -315,13 +325,14 @@ func refusedSwitch(err error, sent chatBody) string {
 }
 
 // chatBody is the body of a chat completion request. Temperature is sent
-// even when 0, which is not the servers' default.
+// even when 0, which is not the servers' default, unless the endpoint
+// refused it (OpenAI's reasoning models take only their own).
 type chatBody struct {
 	Model               string          `json:"model"`
 	Messages            []eval.Message  `json:"messages"`
 	MaxTokens           int             `json:"max_tokens,omitempty"`
 	MaxCompletionTokens int             `json:"max_completion_tokens,omitempty"`
-	Temperature         float32         `json:"temperature"`
+	Temperature         *float32        `json:"temperature,omitempty"`
 	TopP                float32         `json:"top_p,omitempty"`
 	N                   int             `json:"n,omitempty"`
 	ResponseFormat      map[string]any  `json:"response_format,omitempty"`
@@ -365,14 +376,17 @@ func (t *looseText) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// errFixedSampling is refused before sending, as go-openai refused it: the
-// reasoning models take no sampling settings but the defaults.
-var errFixedSampling = errors.New("this model has beta-limitations, temperature, top_p and n are fixed at 1, while presence_penalty and frequency_penalty are fixed at 0")
+// errFixedSampling is refused before sending: the reasoning models take no
+// sampling settings but the defaults, and the API would refuse the call.
+var errFixedSampling = errors.New("this model takes only the default sampling: a temperature of 0 or 1 (--temperature), and no top_p or several choices (n) but 1")
 
 // chatOnce is one call with retries at a completion budget; cut is set
 // when the reply ended at the token limit.
 func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int) (eval.ChatResponse, *cutReply, chatBody, error) {
-	body := chatBody{Model: req.Model, Messages: req.Messages, Temperature: req.Temperature, TopP: req.TopP, N: req.N, Seed: req.Seed}
+	body := chatBody{Model: req.Model, Messages: req.Messages, TopP: req.TopP, N: req.N, Seed: req.Seed}
+	if !c.cfg.Abilities.Refused("temperature") {
+		body.Temperature = &req.Temperature
+	}
 	if reasoningModel(req.Model) {
 		body.MaxCompletionTokens = budget
 	} else {

@@ -21,9 +21,10 @@ type EndpointProfile struct {
 	FormatRefused string `json:"format_refused,omitempty"`
 	// NIgnored: a reply had fewer choices than n asked.
 	NIgnored bool `json:"n_ignored,omitempty"`
-	// SwitchRefused lists the reasoning switches (request fields, with the
-	// value for reasoning_effort: "reasoning_effort=none") the server
-	// refused.
+	// SwitchRefused lists the request fields the server refused: the
+	// reasoning switches (with the value for reasoning_effort:
+	// "reasoning_effort=none") and temperature, which OpenAI's reasoning
+	// models take only at their default.
 	SwitchRefused []string `json:"switch_refused,omitempty"`
 	// Reasons: replies came with reasoning (a separate field or <think>).
 	Reasons bool `json:"reasons,omitempty"`

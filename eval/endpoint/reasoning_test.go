@@ -123,3 +123,44 @@ func TestConcurrentCallsLearnARefusedSwitch(t *testing.T) {
 		}
 	}
 }
+
+// OpenAI's reasoning models refuse any temperature but their own, in one
+// of two words; the call is sent again without it, the refusal is
+// remembered (no second failed call) and said in the profile's notice. A
+// server that takes the temperature gets it, 0 included.
+func TestRefusedTemperature(t *testing.T) {
+	for _, msg := range []string{
+		"Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.",
+		"Unsupported parameter: 'temperature' is not supported with this model.",
+	} {
+		srv := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply {
+			if _, ok := r.Raw["temperature"]; ok {
+				return fakejudge.Reply{Status: 400, Body: `{"error":{"message":"` + msg + `","type":"invalid_request_error","param":"temperature","code":"unsupported_value"}}`}
+			}
+			return fakejudge.Reply{Choices: []string{`{"a": 1}`}}
+		})
+		ab := NewAbilities(EndpointProfile{}, "")
+		c := newTestClient(t, srv.BaseURL(), Config{Abilities: ab})
+		for range 2 {
+			if _, err := c.Chat(context.Background(), chatReq("t")); err != nil {
+				t.Fatalf("%s: %v", msg, err)
+			}
+		}
+		if n := len(srv.Requests()); n != 3 {
+			t.Errorf("%s: %d requests for two calls, want 3 (one refused)", msg, n)
+		}
+		if notice := ab.Notice(); !strings.Contains(notice, "refused temperature") {
+			t.Errorf("notice %q does not say the temperature was refused", notice)
+		}
+		srv.Close()
+	}
+	srv := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply { return fakejudge.Reply{Choices: []string{`{"a": 1}`}} })
+	defer srv.Close()
+	c := newTestClient(t, srv.BaseURL(), Config{Abilities: NewAbilities(EndpointProfile{}, "")})
+	if _, err := c.Chat(context.Background(), chatReq("t")); err != nil {
+		t.Fatal(err)
+	}
+	if temp, ok := srv.Requests()[0].Raw["temperature"]; !ok || temp != 0.0 {
+		t.Errorf("temperature %v (sent %v), want 0 sent", temp, ok)
+	}
+}
