@@ -172,7 +172,7 @@ func estimateChat(req eval.ChatRequest, budget int) int {
 
 // Chat implements eval.ChatClient. Beyond one call with retries, it asks
 // again with a larger budget when a reply is cut at the token limit, and
-// without a reasoning switch or the temperature the server refused.
+// without a reasoning switch, the temperature or n the server refused.
 func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResponse, error) {
 	budget := req.MaxTokens
 	var paid eval.Usage
@@ -189,8 +189,11 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 					eval.ReportNotice(ctx, c.cfg.Abilities.Notice())
 				}
 				what := "the reasoning switch " + sw
-				if sw == "temperature" {
+				switch sw {
+				case "temperature":
 					what = fmt.Sprintf("temperature %g for this model", req.Temperature)
+				case "n":
+					what = fmt.Sprintf("n %d (several choices in one call)", req.N)
 				}
 				eval.ReportRetry(ctx, req.Task, fmt.Errorf("the endpoint refused %s; asking without it", what), 0)
 				continue
@@ -296,8 +299,8 @@ func (c *Client) switches(b *chatBody, mode string) {
 	}
 }
 
-// refusedSwitch names the reasoning switch (or the temperature) of those
-// sent that a 400 or 422 refused, "" when the failure is not such a
+// refusedSwitch names the reasoning switch (or the temperature, or n) of
+// those sent that a 400 or 422 refused, "" when the failure is not such a
 // refusal. It reads what the
 // failed call sent, not what is known now: calls in flight when another
 // learned of the refusal must learn it too, not fail.
@@ -311,6 +314,9 @@ func refusedSwitch(err error, sent chatBody) string {
 	// model", or "'temperature' is not supported with this model".
 	if sent.Temperature != nil && strings.Contains(msg, "temperature") {
 		return "temperature"
+	}
+	if sent.N > 1 && (strings.Contains(msg, "'n'") || strings.Contains(msg, `"n"`)) {
+		return "n"
 	}
 	if sent.ChatTemplateKwargs != nil && (strings.Contains(msg, "chat_template_kwargs") || strings.Contains(msg, "enable_thinking")) {
 		return "chat_template_kwargs"
@@ -376,16 +382,16 @@ func (t *looseText) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// errFixedSampling is refused before sending: the reasoning models take no
-// sampling settings but the defaults, and the API would refuse the call.
-var errFixedSampling = errors.New("this model takes only the default sampling: a temperature of 0 or 1 (--temperature), and no top_p or several choices (n) but 1")
-
 // chatOnce is one call with retries at a completion budget; cut is set
 // when the reply ended at the token limit.
 func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int) (eval.ChatResponse, *cutReply, chatBody, error) {
-	body := chatBody{Model: req.Model, Messages: req.Messages, TopP: req.TopP, N: req.N, Seed: req.Seed}
+	body := chatBody{Model: req.Model, Messages: req.Messages, TopP: req.TopP, Seed: req.Seed}
 	if !c.cfg.Abilities.Refused("temperature") {
 		body.Temperature = &req.Temperature
+	}
+	if !c.cfg.Abilities.Refused("n") {
+		// Without it, the one choice tells the caller to draw the rest.
+		body.N = req.N
 	}
 	if reasoningModel(req.Model) {
 		body.MaxCompletionTokens = budget
@@ -403,9 +409,6 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 	var out eval.ChatResponse
 	var cut *cutReply
 	err := c.retry(ctx, req.Task, req.Model, estimateChat(req, budget), func(actx context.Context, a *attempt) (int, error) {
-		if reasoningModel(req.Model) && (req.Temperature > 0 && req.Temperature != 1 || req.TopP > 0 && req.TopP != 1 || req.N > 1) {
-			return 0, errFixedSampling
-		}
 		a.maxReply = c.cfg.MaxReplyBytes
 		start := time.Now()
 		var resp chatReply

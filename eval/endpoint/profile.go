@@ -23,8 +23,8 @@ type EndpointProfile struct {
 	NIgnored bool `json:"n_ignored,omitempty"`
 	// SwitchRefused lists the request fields the server refused: the
 	// reasoning switches (with the value for reasoning_effort:
-	// "reasoning_effort=none") and temperature, which OpenAI's reasoning
-	// models take only at their default.
+	// "reasoning_effort=none"), and temperature and n, which OpenAI's
+	// reasoning models take only at their defaults.
 	SwitchRefused []string `json:"switch_refused,omitempty"`
 	// Reasons: replies came with reasoning (a separate field or <think>).
 	Reasons bool `json:"reasons,omitempty"`

@@ -130,18 +130,36 @@ func TestAnswerRelevancyFormula(t *testing.T) {
 		allNC   bool
 		ignoreN bool
 		noN     bool
+		// refuses: OpenAI's reasoning models refuse a temperature but
+		// their own and several choices, each with a 400 naming it.
+		refuses bool
 	}{
-		{"none noncommittal", "ANSWER-ar", []int{0, 0, 0}, 1.6 / 3, false, false, false},
-		{"one noncommittal keeps the mean", "ANSWER-ar", []int{0, 1, 0}, 1.6 / 3, false, false, false},
-		{"all noncommittal zeroes it", "ANSWER-ar-nc", []int{1, 1, 1}, 0, true, false, false},
-		{"endpoint ignores n", "ANSWER-ar", []int{0, 0, 0}, 1.6 / 3, false, true, false},
-		{"separate draws", "ANSWER-ar", []int{0, 0, 0}, 1.6 / 3, false, false, true},
+		{"none noncommittal", "ANSWER-ar", []int{0, 0, 0}, 1.6 / 3, false, false, false, false},
+		{"one noncommittal keeps the mean", "ANSWER-ar", []int{0, 1, 0}, 1.6 / 3, false, false, false, false},
+		{"all noncommittal zeroes it", "ANSWER-ar-nc", []int{1, 1, 1}, 0, true, false, false, false},
+		{"endpoint ignores n", "ANSWER-ar", []int{0, 0, 0}, 1.6 / 3, false, true, false, false},
+		{"separate draws", "ANSWER-ar", []int{0, 0, 0}, 1.6 / 3, false, false, true, false},
+		{"temperature and n refused", "ANSWER-ar", []int{0, 0, 0}, 1.6 / 3, false, false, false, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			b := newBrain()
 			b.questions[tc.answer] = tc.flags
 			b.ignoreN = tc.ignoreN
+			if tc.refuses {
+				b.override = func(r *fakejudge.Request, _ int) (fakejudge.Reply, bool) {
+					refuse := func(param, msg string) (fakejudge.Reply, bool) {
+						return fakejudge.Reply{Status: 400, Body: `{"error":{"message":"` + msg + `","type":"invalid_request_error","param":"` + param + `","code":"unsupported_value"}}`}, true
+					}
+					if temp, ok := r.Raw["temperature"]; ok {
+						return refuse("temperature", fmt.Sprintf("Unsupported value: 'temperature' does not support %v with this model. Only the default (1) value is supported.", temp))
+					}
+					if n, ok := r.Raw["n"].(float64); ok && n > 1 {
+						return refuse("n", fmt.Sprintf("Unsupported value: 'n' does not support %v with this model.", n))
+					}
+					return fakejudge.Reply{}, false
+				}
+			}
 			st := newStack(t, b, stackOpt{noN: tc.noN})
 			st.srv.Set(func(s *fakejudge.Server) {
 				s.Embed = func(text string) []float32 {
@@ -177,7 +195,7 @@ func TestAnswerRelevancyFormula(t *testing.T) {
 			}
 			reqs := st.srv.Count("answer_relevancy_question")
 			switch {
-			case tc.noN && reqs != 3, tc.ignoreN && reqs != 3, !tc.noN && !tc.ignoreN && reqs != 1:
+			case tc.noN && reqs != 3, tc.ignoreN && reqs != 3, tc.refuses && reqs != 5, !tc.noN && !tc.ignoreN && !tc.refuses && reqs != 1:
 				t.Fatalf("%d question requests", reqs)
 			}
 			// One embeddings request per sample: the question and all generated questions.
