@@ -194,6 +194,8 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 					what = fmt.Sprintf("temperature %g for this model", req.Temperature)
 				case "n":
 					what = fmt.Sprintf("n %d (several choices in one call)", req.N)
+				case "max_tokens":
+					what = "max_tokens (it takes max_completion_tokens)"
 				}
 				eval.ReportRetry(ctx, req.Task, fmt.Errorf("the endpoint refused %s; asking without it", what), 0)
 				continue
@@ -261,7 +263,8 @@ func (c *Client) nextBudget(budget, completion int) int {
 }
 
 // reasoningModel reports models whose OpenAI API takes
-// max_completion_tokens instead of max_tokens.
+// max_completion_tokens instead of max_tokens; another model that refuses
+// max_tokens is learnt from the refusal.
 func reasoningModel(model string) bool {
 	return slices.ContainsFunc([]string{"o1", "o3", "o4", "gpt-5"}, func(p string) bool { return strings.HasPrefix(model, p) })
 }
@@ -317,6 +320,12 @@ func refusedSwitch(err error, sent chatBody) string {
 	}
 	if sent.N > 1 && (strings.Contains(msg, "'n'") || strings.Contains(msg, `"n"`)) {
 		return "n"
+	}
+	// "Unsupported parameter: 'max_tokens' is not supported with this
+	// model. Use 'max_completion_tokens' instead." (a model newer than the
+	// names reasoningModel knows).
+	if sent.MaxTokens > 0 && strings.Contains(msg, "max_tokens") && strings.Contains(msg, "max_completion_tokens") {
+		return "max_tokens"
 	}
 	if sent.ChatTemplateKwargs != nil && (strings.Contains(msg, "chat_template_kwargs") || strings.Contains(msg, "enable_thinking")) {
 		return "chat_template_kwargs"
@@ -393,7 +402,7 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 		// Without it, the one choice tells the caller to draw the rest.
 		body.N = req.N
 	}
-	if reasoningModel(req.Model) {
+	if reasoningModel(req.Model) || c.cfg.Abilities.Refused("max_tokens") {
 		body.MaxCompletionTokens = budget
 	} else {
 		body.MaxTokens = budget

@@ -164,3 +164,28 @@ func TestRefusedTemperature(t *testing.T) {
 		t.Errorf("temperature %v (sent %v), want 0 sent", temp, ok)
 	}
 }
+
+// A model newer than the names the client knows may refuse max_tokens for
+// max_completion_tokens: the call is sent again with the budget there.
+func TestRefusedMaxTokens(t *testing.T) {
+	srv := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply {
+		if _, ok := r.Raw["max_tokens"]; ok {
+			return fakejudge.Reply{Status: 400, Body: `{"error":{"message":"Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.","type":"invalid_request_error","param":"max_tokens","code":"unsupported_parameter"}}`}
+		}
+		return fakejudge.Reply{Choices: []string{`{"a": 1}`}}
+	})
+	defer srv.Close()
+	c := newTestClient(t, srv.BaseURL(), Config{Abilities: NewAbilities(EndpointProfile{}, "")})
+	req := chatReq("t")
+	req.MaxTokens = 300
+	if _, err := c.Chat(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2: one refused, one answered", len(reqs))
+	}
+	if got := reqs[1].Raw["max_completion_tokens"]; got != 300.0 {
+		t.Errorf("max_completion_tokens %v, want 300", got)
+	}
+}
