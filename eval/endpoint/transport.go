@@ -72,8 +72,8 @@ func (c *Client) url(path, model string) string {
 	return c.base + "/openai/deployments/" + azureDeployment(model) + path + "?" + url.Values{"api-version": {c.cfg.APIVersion}}.Encode()
 }
 
-// azureDeployment is the deployment named after model, as go-openai
-// named it: without ':', and without '.' in a 3.5 model's name.
+// azureDeployment is the deployment named after model: without ':', and
+// without '.' in a 3.5 model's name, which deployment names cannot have.
 func azureDeployment(model string) string {
 	if strings.Contains(model, "3.5") {
 		model = strings.ReplaceAll(model, ".", "")
