@@ -825,8 +825,18 @@ func anchored(st, q *span) *span {
 		return j >= 0 && j < len(st.order) && !echo(st.order[j]) && !st.common[st.order[j]]
 	}
 	var c *span
+	var names map[string]bool // made on the first candidate: most statements have none
 	for i, f := range st.order {
-		if !echo(f) || !own(i-1) && !own(i+1) || slices.ContainsFunc(st.names, func(n name) bool { return n.feat == f }) {
+		if !echo(f) || !own(i-1) && !own(i+1) {
+			continue
+		}
+		if names == nil {
+			names = make(map[string]bool, len(st.names))
+			for _, n := range st.names {
+				names[n.feat] = true
+			}
+		}
+		if names[f] {
 			continue
 		}
 		if c == nil {
