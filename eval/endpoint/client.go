@@ -183,7 +183,11 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 		paid.ReasoningTokens += out.Usage.ReasoningTokens
 		out.Usage = paid
 		if err != nil {
-			if sw := refusedSwitch(err, sent); sw != "" && refusals < 8 {
+			sw := refusedSwitch(err, sent)
+			if sw == "thinking" && req.Reasoning == "on" {
+				return out, fmt.Errorf("%w (the model thinks only in a streaming call, which the judge does not make: use --reasoning off or auto)", err)
+			}
+			if sw != "" && refusals < 8 {
 				refusals++
 				if c.cfg.Abilities.Refuse(sw) {
 					eval.ReportNotice(ctx, c.cfg.Abilities.Notice())
@@ -197,7 +201,11 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 				case "max_tokens":
 					what = "max_tokens (it takes max_completion_tokens)"
 				}
-				eval.ReportRetry(ctx, req.Task, fmt.Errorf("the endpoint refused %s; asking without it", what), 0)
+				retry := fmt.Errorf("the endpoint refused %s; asking without it", what)
+				if sw == "thinking" {
+					retry = errors.New("the endpoint's model thinks only in a streaming call; asking with enable_thinking false")
+				}
+				eval.ReportRetry(ctx, req.Task, retry, 0)
 				continue
 			}
 			return out, err
@@ -280,10 +288,16 @@ var effortLadder = []string{"none", "minimal", "low"}
 // naming the field (OpenAI, some gateways); a refused one is dropped and
 // the call sent again (see refusedSwitch).
 func (c *Client) switches(b *chatBody, mode string) {
+	ab := c.cfg.Abilities
+	off := false
+	if mode == "off" && !ab.Refused("enable_thinking") || mode != "on" && ab.Refused("thinking") {
+		// DashScope's own switch, top-level; it refuses a call without it
+		// to a model that thinks by default unless the call streams.
+		b.EnableThinking = &off
+	}
 	if mode != "off" && mode != "on" {
 		return
 	}
-	ab := c.cfg.Abilities
 	on := mode == "on"
 	if !ab.Refused("chat_template_kwargs") {
 		// Qwen3 on vLLM/SGLang/llama.cpp reads enable_thinking;
@@ -313,6 +327,20 @@ func refusedSwitch(err error, sent chatBody) string {
 		return ""
 	}
 	msg := strings.ToLower(f.ServerMessage + " " + f.detail)
+	// "parameter.enable_thinking must be set to false for non-streaming
+	// calls" (DashScope; 必须设置为false才能进行非流式调用), "enable thinking
+	// can not be support when `stream=False`" (ModelScope): the model
+	// thinks by default and the call does not stream. Not a field to drop
+	// but one to send.
+	if (strings.Contains(msg, "enable_thinking") || strings.Contains(msg, "enable thinking")) && (strings.Contains(msg, "stream") || strings.Contains(msg, "流式")) {
+		if sent.EnableThinking == nil || *sent.EnableThinking {
+			return "thinking"
+		}
+		return ""
+	}
+	if sent.EnableThinking != nil && strings.Contains(msg, "enable_thinking") && !strings.Contains(msg, "chat_template_kwargs") {
+		return "enable_thinking"
+	}
 	// "Unsupported value: 'temperature' does not support 0 with this
 	// model", or "'temperature' is not supported with this model".
 	if sent.Temperature != nil && strings.Contains(msg, "temperature") {
@@ -354,6 +382,7 @@ type chatBody struct {
 	Seed                *int            `json:"seed,omitempty"`
 	ReasoningEffort     string          `json:"reasoning_effort,omitempty"`
 	ChatTemplateKwargs  map[string]bool `json:"chat_template_kwargs,omitempty"`
+	EnableThinking      *bool           `json:"enable_thinking,omitempty"`
 }
 
 // chatReply is what is read of a chat completion. The reasoning comes in

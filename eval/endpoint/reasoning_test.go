@@ -2,6 +2,7 @@ package endpoint
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -187,5 +188,77 @@ func TestRefusedMaxTokens(t *testing.T) {
 	}
 	if got := reqs[1].Raw["max_completion_tokens"]; got != 300.0 {
 		t.Errorf("max_completion_tokens %v, want 300", got)
+	}
+}
+
+// DashScope (and ModelScope) refuse a non-streaming call to a Qwen3 model
+// that thinks by default unless it says enable_thinking false, top-level:
+// the client learns it from the first refusal, in either language, and
+// sends it from then on whatever --reasoning says, except on, which cannot
+// be had without streaming and says so. --reasoning off sends it from the
+// start; a server that refuses the field (OpenAI) has it dropped.
+func TestThinkingOnlyWhenStreaming(t *testing.T) {
+	dashScope := func(msg string) func(r *fakejudge.Request) fakejudge.Reply {
+		return func(r *fakejudge.Request) fakejudge.Reply {
+			if r.Raw["enable_thinking"] != false {
+				return fakejudge.Reply{Status: 400, Body: `{"error":{"code":"invalid_parameter_error","param":null,"message":"` + msg + `","type":"invalid_request_error"}}`}
+			}
+			return fakejudge.Reply{Choices: []string{`{"a": 1}`}}
+		}
+	}
+	for _, tt := range []struct {
+		name, msg, mode string
+		requests        int // for two calls
+	}{
+		{"auto, English", "parameter.enable_thinking must be set to false for non-streaming calls", "auto", 3},
+		{"auto, Chinese", "parameter.enable_thinking必须设置为false才能进行非流式调用", "", 3},
+		{"ModelScope", "enable thinking can not be support when `stream=False`.", "auto", 3},
+		{"off sends it from the start", "parameter.enable_thinking must be set to false for non-streaming calls", "off", 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := fakejudge.New(dashScope(tt.msg))
+			defer srv.Close()
+			ab := NewAbilities(EndpointProfile{}, "")
+			c := newTestClient(t, srv.BaseURL(), Config{Abilities: ab})
+			req := chatReq("t")
+			req.Reasoning = tt.mode
+			for range 2 {
+				if _, err := c.Chat(context.Background(), req); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if n := len(srv.Requests()); n != tt.requests {
+				t.Errorf("%d requests for two calls, want %d", n, tt.requests)
+			}
+			if notice := ab.Notice(); tt.mode != "off" && !strings.Contains(notice, "enable_thinking false") {
+				t.Errorf("notice %q does not say what is sent", notice)
+			}
+		})
+	}
+	srv := fakejudge.New(dashScope("parameter.enable_thinking must be set to false for non-streaming calls"))
+	defer srv.Close()
+	c := newTestClient(t, srv.BaseURL(), Config{Abilities: NewAbilities(EndpointProfile{}, "")})
+	req := chatReq("t")
+	req.Reasoning = "on"
+	if _, err := c.Chat(context.Background(), req); err == nil || !strings.Contains(err.Error(), "--reasoning off or auto") {
+		t.Errorf("--reasoning on against a model that thinks only when streaming: %v, want the hint", err)
+	}
+	openAI := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply {
+		for _, f := range []string{"enable_thinking", "chat_template_kwargs"} {
+			if _, ok := r.Raw[f]; ok {
+				return fakejudge.Reply{Status: 400, Body: `{"error":{"message":"Unrecognized request argument supplied: ` + f + `","type":"invalid_request_error"}}`}
+			}
+		}
+		return fakejudge.Reply{Choices: []string{`{"a": 1}`}}
+	})
+	defer openAI.Close()
+	ab := NewAbilities(EndpointProfile{}, "")
+	c = newTestClient(t, openAI.BaseURL(), Config{Abilities: ab})
+	req.Reasoning = "off"
+	if _, err := c.Chat(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	if p := ab.Profile(); !slices.Contains(p.SwitchRefused, "enable_thinking") || !slices.Contains(p.SwitchRefused, "chat_template_kwargs") {
+		t.Errorf("refused %v, want enable_thinking and chat_template_kwargs", p.SwitchRefused)
 	}
 }
