@@ -184,7 +184,7 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 		out.Usage = paid
 		if err != nil {
 			sw := refusedSwitch(err, sent)
-			if sw == "thinking" && req.Reasoning == "on" {
+			if sw == "stream_only_thinking" && req.Reasoning == "on" {
 				return out, fmt.Errorf("%w (the model thinks only in a streaming call, which the judge does not make: use --reasoning off or auto)", err)
 			}
 			if sw != "" && refusals < 8 {
@@ -202,7 +202,7 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 					what = "max_tokens (it takes max_completion_tokens)"
 				}
 				retry := fmt.Errorf("the endpoint refused %s; asking without it", what)
-				if sw == "thinking" {
+				if sw == "stream_only_thinking" {
 					retry = errors.New("the endpoint's model thinks only in a streaming call; asking with enable_thinking false")
 				}
 				eval.ReportRetry(ctx, req.Task, retry, 0)
@@ -290,7 +290,7 @@ var effortLadder = []string{"none", "minimal", "low"}
 func (c *Client) switches(b *chatBody, mode string) {
 	ab := c.cfg.Abilities
 	off := false
-	if mode == "off" && !ab.Refused("enable_thinking") || mode != "on" && ab.Refused("thinking") {
+	if mode == "off" && !ab.Refused("enable_thinking") || mode != "on" && ab.Refused("stream_only_thinking") {
 		// DashScope's own switch, top-level; it refuses a call without it
 		// to a model that thinks by default unless the call streams.
 		b.EnableThinking = &off
@@ -299,6 +299,13 @@ func (c *Client) switches(b *chatBody, mode string) {
 		return
 	}
 	on := mode == "on"
+	if !ab.Refused("thinking") {
+		// GLM (Zhipu) and Doubao (Volcengine) read thinking.type.
+		b.Thinking = map[string]string{"type": "disabled"}
+		if on {
+			b.Thinking["type"] = "enabled"
+		}
+	}
 	if !ab.Refused("chat_template_kwargs") {
 		// Qwen3 on vLLM/SGLang/llama.cpp reads enable_thinking;
 		// DeepSeek-V3.1 and Granite read thinking.
@@ -334,12 +341,17 @@ func refusedSwitch(err error, sent chatBody) string {
 	// but one to send.
 	if (strings.Contains(msg, "enable_thinking") || strings.Contains(msg, "enable thinking")) && (strings.Contains(msg, "stream") || strings.Contains(msg, "流式")) {
 		if sent.EnableThinking == nil || *sent.EnableThinking {
-			return "thinking"
+			return "stream_only_thinking"
 		}
 		return ""
 	}
-	if sent.EnableThinking != nil && strings.Contains(msg, "enable_thinking") && !strings.Contains(msg, "chat_template_kwargs") {
-		return "enable_thinking"
+	if !strings.Contains(msg, "chat_template_kwargs") {
+		if sent.EnableThinking != nil && strings.Contains(msg, "enable_thinking") {
+			return "enable_thinking"
+		}
+		if sent.Thinking != nil && strings.Contains(msg, "thinking") {
+			return "thinking"
+		}
 	}
 	// "Unsupported value: 'temperature' does not support 0 with this
 	// model", or "'temperature' is not supported with this model".
@@ -371,18 +383,19 @@ func refusedSwitch(err error, sent chatBody) string {
 // even when 0, which is not the servers' default, unless the endpoint
 // refused it (OpenAI's reasoning models take only their own).
 type chatBody struct {
-	Model               string          `json:"model"`
-	Messages            []eval.Message  `json:"messages"`
-	MaxTokens           int             `json:"max_tokens,omitempty"`
-	MaxCompletionTokens int             `json:"max_completion_tokens,omitempty"`
-	Temperature         *float32        `json:"temperature,omitempty"`
-	TopP                float32         `json:"top_p,omitempty"`
-	N                   int             `json:"n,omitempty"`
-	ResponseFormat      map[string]any  `json:"response_format,omitempty"`
-	Seed                *int            `json:"seed,omitempty"`
-	ReasoningEffort     string          `json:"reasoning_effort,omitempty"`
-	ChatTemplateKwargs  map[string]bool `json:"chat_template_kwargs,omitempty"`
-	EnableThinking      *bool           `json:"enable_thinking,omitempty"`
+	Model               string            `json:"model"`
+	Messages            []eval.Message    `json:"messages"`
+	MaxTokens           int               `json:"max_tokens,omitempty"`
+	MaxCompletionTokens int               `json:"max_completion_tokens,omitempty"`
+	Temperature         *float32          `json:"temperature,omitempty"`
+	TopP                float32           `json:"top_p,omitempty"`
+	N                   int               `json:"n,omitempty"`
+	ResponseFormat      map[string]any    `json:"response_format,omitempty"`
+	Seed                *int              `json:"seed,omitempty"`
+	ReasoningEffort     string            `json:"reasoning_effort,omitempty"`
+	ChatTemplateKwargs  map[string]bool   `json:"chat_template_kwargs,omitempty"`
+	EnableThinking      *bool             `json:"enable_thinking,omitempty"`
+	Thinking            map[string]string `json:"thinking,omitempty"`
 }
 
 // chatReply is what is read of a chat completion. The reasoning comes in

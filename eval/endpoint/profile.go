@@ -24,7 +24,7 @@ type EndpointProfile struct {
 	// SwitchRefused lists the request fields the server refused: the
 	// reasoning switches (with the value for reasoning_effort:
 	// "reasoning_effort=none"), and temperature and n, which OpenAI's
-	// reasoning models take only at their defaults; "thinking" is a model
+	// reasoning models take only at their defaults; "stream_only_thinking" is a model
 	// that thinks unless told not to and may not in a non-streaming call
 	// (DashScope's Qwen3), which is sent enable_thinking false.
 	SwitchRefused []string `json:"switch_refused,omitempty"`
@@ -53,7 +53,7 @@ func (p EndpointProfile) Notice() string {
 	if p.Reasons {
 		parts = append(parts, "reasoning model (reasoning kept apart)")
 	}
-	refused := slices.DeleteFunc(slices.Clone(p.SwitchRefused), func(sw string) bool { return sw == "thinking" })
+	refused := slices.DeleteFunc(slices.Clone(p.SwitchRefused), func(sw string) bool { return sw == "stream_only_thinking" })
 	if len(refused) < len(p.SwitchRefused) {
 		parts = append(parts, "enable_thinking false (the model thinks only when streaming)")
 	}

@@ -63,6 +63,9 @@ func TestReasoningSwitches(t *testing.T) {
 				}
 				got = append(got, "chat_template_kwargs")
 			}
+			if th, ok := last["thinking"].(map[string]any); !ok || th["type"] != "disabled" {
+				t.Errorf("thinking %v, want type disabled (GLM, Doubao)", last["thinking"])
+			}
 			if e, ok := last["reasoning_effort"].(string); ok {
 				got = append(got, "reasoning_effort="+e)
 			}
@@ -244,7 +247,7 @@ func TestThinkingOnlyWhenStreaming(t *testing.T) {
 		t.Errorf("--reasoning on against a model that thinks only when streaming: %v, want the hint", err)
 	}
 	openAI := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply {
-		for _, f := range []string{"enable_thinking", "chat_template_kwargs"} {
+		for _, f := range []string{"enable_thinking", "thinking", "chat_template_kwargs"} {
 			if _, ok := r.Raw[f]; ok {
 				return fakejudge.Reply{Status: 400, Body: `{"error":{"message":"Unrecognized request argument supplied: ` + f + `","type":"invalid_request_error"}}`}
 			}
@@ -258,7 +261,9 @@ func TestThinkingOnlyWhenStreaming(t *testing.T) {
 	if _, err := c.Chat(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
-	if p := ab.Profile(); !slices.Contains(p.SwitchRefused, "enable_thinking") || !slices.Contains(p.SwitchRefused, "chat_template_kwargs") {
-		t.Errorf("refused %v, want enable_thinking and chat_template_kwargs", p.SwitchRefused)
+	for _, f := range []string{"enable_thinking", "thinking", "chat_template_kwargs"} {
+		if p := ab.Profile(); !slices.Contains(p.SwitchRefused, f) {
+			t.Errorf("refused %v, want %s among them", p.SwitchRefused, f)
+		}
 	}
 }
