@@ -297,7 +297,13 @@ type serverError struct {
 func parseServerError(body []byte) serverError {
 	var top map[string]json.RawMessage
 	if json.Unmarshal(body, &top) != nil {
-		return serverError{}
+		// Google's endpoints, the OpenAI-compatible one too, wrap the
+		// error object in a list: [{"error": {...}}].
+		var list []map[string]json.RawMessage
+		if json.Unmarshal(body, &list) != nil || len(list) == 0 {
+			return serverError{}
+		}
+		top = list[0]
 	}
 	if raw, ok := top["error"]; ok && present(raw) {
 		var s string
