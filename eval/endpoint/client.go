@@ -183,11 +183,7 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 		paid.ReasoningTokens += out.Usage.ReasoningTokens
 		out.Usage = paid
 		if err != nil {
-			sw := refusedSwitch(err, sent)
-			if sw == "stream_only_thinking" && req.Reasoning == "on" {
-				return out, fmt.Errorf("%w (the model thinks only in a streaming call, which the judge does not make: use --reasoning off or auto)", err)
-			}
-			if sw != "" && refusals < 8 {
+			if sw := refusedSwitch(err, sent, req.Reasoning); sw != "" && refusals < 8 {
 				refusals++
 				if c.cfg.Abilities.Refuse(sw) {
 					eval.ReportNotice(ctx, c.cfg.Abilities.Notice())
@@ -202,8 +198,11 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 					what = "max_tokens (it takes max_completion_tokens)"
 				}
 				retry := fmt.Errorf("the endpoint refused %s; asking without it", what)
-				if sw == "stream_only_thinking" {
+				switch sw {
+				case "stream_only_thinking":
 					retry = errors.New("the endpoint's model thinks only in a streaming call; asking with enable_thinking false")
+				case "non_streaming":
+					retry = errors.New("the endpoint's model answers only in a streaming call; asking again streaming")
 				}
 				eval.ReportRetry(ctx, req.Task, retry, 0)
 				continue
@@ -328,22 +327,31 @@ func (c *Client) switches(b *chatBody, mode string) {
 // refusal. It reads what the
 // failed call sent, not what is known now: calls in flight when another
 // learned of the refusal must learn it too, not fail.
-func refusedSwitch(err error, sent chatBody) string {
+func refusedSwitch(err error, sent chatBody, mode string) string {
 	var f *Failure
 	if !errors.As(err, &f) || (f.Status != 400 && f.Status != 422) {
 		return ""
 	}
 	msg := strings.ToLower(f.ServerMessage + " " + f.detail)
+	// "This model only support stream mode, please enable the stream
+	// parameter" (DashScope, ModelScope: QwQ, thinking-only Qwen3).
+	if !sent.Stream && strings.Contains(msg, "stream") && (strings.Contains(msg, "only support") || strings.Contains(msg, "仅支持")) {
+		return "non_streaming"
+	}
 	// "parameter.enable_thinking must be set to false for non-streaming
 	// calls" (DashScope; 必须设置为false才能进行非流式调用), "enable thinking
 	// can not be support when `stream=False`" (ModelScope): the model
 	// thinks by default and the call does not stream. Not a field to drop
 	// but one to send.
 	if (strings.Contains(msg, "enable_thinking") || strings.Contains(msg, "enable thinking")) && (strings.Contains(msg, "stream") || strings.Contains(msg, "流式")) {
-		if sent.EnableThinking == nil || *sent.EnableThinking {
-			return "stream_only_thinking"
+		switch {
+		case sent.Stream:
+			return ""
+		case mode == "on" || sent.EnableThinking != nil && !*sent.EnableThinking:
+			// Thinking wanted, or a model that cannot stop: stream.
+			return "non_streaming"
 		}
-		return ""
+		return "stream_only_thinking"
 	}
 	if !strings.Contains(msg, "chat_template_kwargs") {
 		if sent.EnableThinking != nil && strings.Contains(msg, "enable_thinking") {
@@ -396,19 +404,27 @@ type chatBody struct {
 	ChatTemplateKwargs  map[string]bool   `json:"chat_template_kwargs,omitempty"`
 	EnableThinking      *bool             `json:"enable_thinking,omitempty"`
 	Thinking            map[string]string `json:"thinking,omitempty"`
+	Stream              bool              `json:"stream,omitempty"`
+	StreamOptions       *streamOptions    `json:"stream_options,omitempty"`
+}
+
+type streamOptions struct {
+	IncludeUsage bool `json:"include_usage"`
 }
 
 // chatReply is what is read of a chat completion. The reasoning comes in
 // reasoning_content (DeepSeek, vLLM) or reasoning (Ollama, OpenRouter).
 type chatReply struct {
 	Choices []chatChoice `json:"choices"`
-	Usage   struct {
-		PromptTokens            int `json:"prompt_tokens"`
-		CompletionTokens        int `json:"completion_tokens"`
-		CompletionTokensDetails struct {
-			ReasoningTokens int `json:"reasoning_tokens"`
-		} `json:"completion_tokens_details"`
-	} `json:"usage"`
+	Usage   chatUsage    `json:"usage"`
+}
+
+type chatUsage struct {
+	PromptTokens            int `json:"prompt_tokens"`
+	CompletionTokens        int `json:"completion_tokens"`
+	CompletionTokensDetails struct {
+		ReasoningTokens int `json:"reasoning_tokens"`
+	} `json:"completion_tokens_details"`
 }
 
 type chatChoice struct {
@@ -457,13 +473,20 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 		body.ResponseFormat = map[string]any{"type": "json_object"}
 	}
 	c.switches(&body, req.Reasoning)
+	if c.cfg.Abilities.Refused("non_streaming") {
+		body.Stream, body.StreamOptions = true, &streamOptions{IncludeUsage: true}
+	}
 	var out eval.ChatResponse
 	var cut *cutReply
 	err := c.retry(ctx, req.Task, req.Model, estimateChat(req, budget), func(actx context.Context, a *attempt) (int, error) {
 		a.maxReply = c.cfg.MaxReplyBytes
 		start := time.Now()
 		var resp chatReply
-		if err := c.post(actx, a, "/chat/completions", req.Model, body, &resp); err != nil {
+		var into any = &resp
+		if body.Stream {
+			into = (*streamedReply)(&resp)
+		}
+		if err := c.post(actx, a, "/chat/completions", req.Model, body, into); err != nil {
 			return 0, err
 		}
 		used := resp.Usage.PromptTokens + resp.Usage.CompletionTokens

@@ -24,9 +24,10 @@ type EndpointProfile struct {
 	// SwitchRefused lists the request fields the server refused: the
 	// reasoning switches (with the value for reasoning_effort:
 	// "reasoning_effort=none"), and temperature and n, which OpenAI's
-	// reasoning models take only at their defaults; "stream_only_thinking" is a model
-	// that thinks unless told not to and may not in a non-streaming call
-	// (DashScope's Qwen3), which is sent enable_thinking false.
+	// reasoning models take only at their defaults; "stream_only_thinking"
+	// is a model that thinks unless told not to and may not in a call
+	// without streaming (DashScope's Qwen3), which is sent enable_thinking
+	// false; "non_streaming" one that answers only when streaming (QwQ).
 	SwitchRefused []string `json:"switch_refused,omitempty"`
 	// Reasons: replies came with reasoning (a separate field or <think>).
 	Reasons bool `json:"reasons,omitempty"`
@@ -53,14 +54,25 @@ func (p EndpointProfile) Notice() string {
 	if p.Reasons {
 		parts = append(parts, "reasoning model (reasoning kept apart)")
 	}
-	refused := slices.DeleteFunc(slices.Clone(p.SwitchRefused), func(sw string) bool { return sw == "stream_only_thinking" })
-	if len(refused) < len(p.SwitchRefused) {
-		parts = append(parts, "enable_thinking false (the model thinks only when streaming)")
+	var refused []string
+	for _, sw := range p.SwitchRefused {
+		if what, ok := neededNotRefused[sw]; ok {
+			parts = append(parts, what)
+		} else {
+			refused = append(refused, sw)
+		}
 	}
 	if len(refused) > 0 {
 		parts = append(parts, "refused "+strings.Join(refused, ", "))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// neededNotRefused are the entries of SwitchRefused that say what the
+// calls do because of a refusal, not a field they leave out.
+var neededNotRefused = map[string]string{
+	"stream_only_thinking": "enable_thinking false (the model thinks only when streaming)",
+	"non_streaming":        "streamed (the model answers only when streaming)",
 }
 
 // Abilities is an EndpointProfile shared by the calls of a run, which

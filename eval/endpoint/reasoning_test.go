@@ -238,13 +238,22 @@ func TestThinkingOnlyWhenStreaming(t *testing.T) {
 			}
 		})
 	}
-	srv := fakejudge.New(dashScope("parameter.enable_thinking must be set to false for non-streaming calls"))
+	// --reasoning on: the model thinks, which it does only when streaming.
+	thinks := dashScope("parameter.enable_thinking must be set to false for non-streaming calls")
+	srv := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply {
+		if r.Raw["stream"] == true {
+			return sse(`{"choices":[{"index":0,"delta":{"reasoning_content":"Let me see."}}]}`,
+				`{"choices":[{"index":0,"delta":{"content":"{\"a\": 1}"},"finish_reason":"stop"}]}`)
+		}
+		return thinks(r)
+	})
 	defer srv.Close()
 	c := newTestClient(t, srv.BaseURL(), Config{Abilities: NewAbilities(EndpointProfile{}, "")})
 	req := chatReq("t")
 	req.Reasoning = "on"
-	if _, err := c.Chat(context.Background(), req); err == nil || !strings.Contains(err.Error(), "--reasoning off or auto") {
-		t.Errorf("--reasoning on against a model that thinks only when streaming: %v, want the hint", err)
+	out, err := c.Chat(context.Background(), req)
+	if err != nil || len(out.Choices) != 1 || out.Choices[0] != `{"a": 1}` || len(out.Reasoning) != 1 || out.Reasoning[0] != "Let me see." {
+		t.Errorf("--reasoning on against a model that thinks only when streaming: %+v, %v; want the streamed answer and its reasoning apart", out, err)
 	}
 	openAI := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply {
 		for _, f := range []string{"enable_thinking", "thinking", "chat_template_kwargs"} {
@@ -265,5 +274,88 @@ func TestThinkingOnlyWhenStreaming(t *testing.T) {
 		if p := ab.Profile(); !slices.Contains(p.SwitchRefused, f) {
 			t.Errorf("refused %v, want %s among them", p.SwitchRefused, f)
 		}
+	}
+}
+
+// sse is a streamed reply of the chunks given, as DashScope, vLLM and
+// OpenAI send one: an event per chunk, then [DONE].
+func sse(chunks ...string) fakejudge.Reply {
+	var b strings.Builder
+	for _, c := range chunks {
+		b.WriteString("data: " + c + "\n\n")
+	}
+	b.WriteString("data: [DONE]\n\n")
+	return fakejudge.Reply{ContentType: "text/event-stream", Body: b.String()}
+}
+
+// A model that answers only in a streaming call (QwQ on DashScope or
+// ModelScope) is asked again streaming from its first refusal on; the
+// stream's deltas are joined per choice, its usage read from the last
+// chunk, and a reply cut at the token limit, an error said in the stream or
+// a stream that ends before its choices do are what they are without it.
+func TestStreamOnlyModel(t *testing.T) {
+	const refusal = `{"error":{"code":"invalid_parameter_error","param":null,"message":"This model only support stream mode, please enable the stream parameter to access the model. ","type":"invalid_request_error"}}`
+	usage := `{"choices":[],"usage":{"prompt_tokens":20,"completion_tokens":9,"completion_tokens_details":{"reasoning_tokens":4}}}`
+	for _, tt := range []struct {
+		name    string
+		n       int
+		stream  func(budget any) fakejudge.Reply
+		choices []string
+		err     string
+	}{
+		{"two choices interleaved", 2, func(any) fakejudge.Reply {
+			return sse(`{"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}`,
+				`{"choices":[{"index":1,"delta":{"content":"{\"a\""}}]}`,
+				`{"choices":[{"index":0,"delta":{"content":"{\"a\": 1}"},"finish_reason":"stop"}]}`,
+				`{"choices":[{"index":1,"delta":{"content":": 2}"},"finish_reason":"stop"}]}`, usage)
+		}, []string{`{"a": 1}`, `{"a": 2}`}, ""},
+		{"cut at the token limit, then asked with more", 1, func(budget any) fakejudge.Reply {
+			if budget == 100.0 {
+				return sse(`{"choices":[{"index":0,"delta":{"content":"{\"a\""},"finish_reason":"length"}]}`, usage)
+			}
+			return sse(`{"choices":[{"index":0,"delta":{"content":"{\"a\": 3}"},"finish_reason":"stop"}]}`, usage)
+		}, []string{`{"a": 3}`}, ""},
+		{"an error in the stream", 1, func(any) fakejudge.Reply {
+			return sse(`{"error":{"message":"upstream overloaded","type":"server_error"}}`)
+		}, nil, "upstream overloaded"},
+		{"a stream that ends before its choice", 1, func(any) fakejudge.Reply {
+			return fakejudge.Reply{ContentType: "text/event-stream", Body: "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"{\\\"a\"}}]}\n\n"}
+		}, nil, "ended before its choices did"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply {
+				if r.Raw["stream"] != true {
+					return fakejudge.Reply{Status: 400, Body: refusal}
+				}
+				if opts, _ := r.Raw["stream_options"].(map[string]any); opts["include_usage"] != true {
+					t.Errorf("stream_options %v: the usage is not asked for", r.Raw["stream_options"])
+				}
+				return tt.stream(r.Raw["max_tokens"])
+			})
+			defer srv.Close()
+			ab := NewAbilities(EndpointProfile{}, "")
+			c := newTestClient(t, srv.BaseURL(), Config{Abilities: ab, MaxRetries: 1})
+			req := chatReq("t")
+			req.N, req.MaxTokens = tt.n, 100
+			out, err := c.Chat(context.Background(), req)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(out.Choices, "|") != strings.Join(tt.choices, "|") {
+				t.Errorf("choices %q, want %q", out.Choices, tt.choices)
+			}
+			if out.Usage.PromptTokens == 0 || out.Usage.ReasoningTokens == 0 {
+				t.Errorf("usage %+v: the last chunk's was not read", out.Usage)
+			}
+			if !strings.Contains(ab.Notice(), "streamed") {
+				t.Errorf("notice %q does not say the calls stream", ab.Notice())
+			}
+		})
 	}
 }

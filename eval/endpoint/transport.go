@@ -60,6 +60,9 @@ func (c *Client) post(ctx context.Context, a *attempt, path, model string, body,
 	if html := isHTML(resp.Header.Get("Content-Type"), head); html || (reply.n <= sniffBytes && errorObject(head)) {
 		return &httpError{status: resp.StatusCode, body: head, html: html}
 	}
+	if sr, ok := out.(*streamedReply); ok {
+		return undecodable(sr.read(reply.reader()))
+	}
 	return undecodable(json.NewDecoder(reply.reader()).Decode(out))
 }
 
