@@ -243,6 +243,10 @@ func (s *Server) serveChat(w http.ResponseWriter, hr *http.Request, raw map[stri
 		return
 	}
 	fr := cmp.Or(rep.FinishReason, "stop")
+	if raw["stream"] == true {
+		s.writeStream(w, req, rep, fr)
+		return
+	}
 	choices := make([]map[string]any, len(rep.Choices))
 	for i, c := range rep.Choices {
 		msg := map[string]any{"role": "assistant", "content": c}
@@ -260,6 +264,37 @@ func (s *Server) serveChat(w http.ResponseWriter, hr *http.Request, raw map[stri
 	_ = json.NewEncoder(w).Encode(map[string]any{
 		"id": "chatcmpl-fake", "object": "chat.completion", "model": req.Model, "choices": choices, "usage": usage,
 	})
+}
+
+// writeStream answers a streaming request as the servers do: an event per
+// delta (the reasoning, then the answer in two pieces, the last with the
+// finish reason), the usage in a last chunk when stream_options asks for
+// it, then [DONE].
+func (s *Server) writeStream(w http.ResponseWriter, req *Request, rep Reply, fr string) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	event := func(v any) {
+		b, _ := json.Marshal(v)
+		fmt.Fprintf(w, "data: %s\n\n", b)
+	}
+	delta := func(i int, d map[string]any, finish any) {
+		event(map[string]any{"id": "chatcmpl-fake", "object": "chat.completion.chunk", "model": req.Model,
+			"choices": []any{map[string]any{"index": i, "delta": d, "finish_reason": finish}}})
+	}
+	for i, c := range rep.Choices {
+		if i < len(rep.Reasoning) && rep.ReasoningField != "" {
+			delta(i, map[string]any{"role": "assistant", rep.ReasoningField: rep.Reasoning[i]}, nil)
+		}
+		half := len([]rune(c)) / 2
+		delta(i, map[string]any{"content": string([]rune(c)[:half])}, nil)
+		delta(i, map[string]any{"content": string([]rune(c)[half:])}, fr)
+	}
+	if opts, _ := req.Raw["stream_options"].(map[string]any); opts["include_usage"] == true {
+		prompt, completion := Usage(req.Model, req.Messages, rep.Choices)
+		_, reasoning := Usage(req.Model, nil, rep.Reasoning)
+		event(map[string]any{"choices": []any{}, "usage": map[string]any{"prompt_tokens": prompt, "completion_tokens": completion + reasoning,
+			"completion_tokens_details": map[string]any{"reasoning_tokens": reasoning}}})
+	}
+	fmt.Fprint(w, "data: [DONE]\n\n")
 }
 
 // Usage is what the server reports for a chat reply, the way OpenAI counts

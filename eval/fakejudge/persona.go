@@ -25,7 +25,9 @@ import (
 //   - PersonaOllamaOld: n and response_format ignored, the reply in prose
 //     around a fenced Python-style dict;
 //   - PersonaBudget: a reasoning model under a token budget: a reply that
-//     does not fit is cut inside its reasoning, finish_reason "length".
+//     does not fit is cut inside its reasoning, finish_reason "length";
+//   - PersonaQwQ: QwQ on DashScope: answers only a streaming call, the
+//     reasoning in reasoning_content deltas, n ignored.
 type Persona string
 
 const (
@@ -36,16 +38,21 @@ const (
 	PersonaOllama    Persona = "ollama"
 	PersonaOllamaOld Persona = "ollama-old"
 	PersonaBudget    Persona = "budget"
+	PersonaQwQ       Persona = "qwq"
 )
 
 // Personas are all the personas, the clean one first.
-var Personas = []Persona{PersonaClean, PersonaQwen3, PersonaR1Distill, PersonaDeepSeek, PersonaOllama, PersonaOllamaOld, PersonaBudget}
+var Personas = []Persona{PersonaClean, PersonaQwen3, PersonaR1Distill, PersonaDeepSeek, PersonaOllama, PersonaOllamaOld, PersonaBudget, PersonaQwQ}
 
 // BudgetDefault is PersonaBudget's max_tokens when the request sets none.
 const BudgetDefault = 256
 
 // DeepSeekRefusal is the body DeepSeek's API answers json_schema with.
 const DeepSeekRefusal = `{"error":{"message":"This response_format type is unavailable now","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`
+
+// StreamOnlyRefusal is the body DashScope answers a call to QwQ without
+// streaming with.
+const StreamOnlyRefusal = `{"error":{"code":"invalid_parameter_error","param":null,"message":"This model only support stream mode, please enable the stream parameter to access the model. ","type":"invalid_request_error"}}`
 
 // Wrap returns the handler of a server that answers as the persona, with
 // clean's verdicts underneath. clean is asked with the task guessed from
@@ -55,9 +62,12 @@ func (p Persona) Wrap(clean func(*Request) Reply) func(*Request) Reply {
 		if p == PersonaDeepSeek && r.Format == "json_schema" {
 			return Reply{Status: 400, Body: DeepSeekRefusal}
 		}
+		if p == PersonaQwQ && r.Raw["stream"] != true {
+			return Reply{Status: 400, Body: StreamOnlyRefusal}
+		}
 		q := *r
 		q.Task = cmp.Or(q.Task, GuessTask(r.Prompt()))
-		if p == PersonaDeepSeek || p == PersonaOllama || p == PersonaOllamaOld {
+		if p == PersonaDeepSeek || p == PersonaOllama || p == PersonaOllamaOld || p == PersonaQwQ {
 			q.N = 1 // n is ignored: one choice whatever was asked
 		}
 		rep := clean(&q)
@@ -73,9 +83,9 @@ func (p Persona) Wrap(clean func(*Request) Reply) func(*Request) Reply {
 				out.Choices[i] = "<think>\n" + thought + "\n</think>\n\n" + c
 			case PersonaR1Distill:
 				out.Choices[i] = thought + "\n</think>\n\n" + c
-			case PersonaDeepSeek, PersonaOllama:
+			case PersonaDeepSeek, PersonaOllama, PersonaQwQ:
 				out.Reasoning = append(out.Reasoning, thought)
-				out.ReasoningField = map[Persona]string{PersonaDeepSeek: "reasoning_content", PersonaOllama: "reasoning"}[p]
+				out.ReasoningField = map[Persona]string{PersonaDeepSeek: "reasoning_content", PersonaOllama: "reasoning", PersonaQwQ: "reasoning_content"}[p]
 			case PersonaOllamaOld:
 				out.Choices[i] = "Sure! Here is my judgement as a dictionary:\n\n```python\n" + pythonDict(c) + "\n```\n\nLet me know if you need anything else."
 			case PersonaBudget:

@@ -90,6 +90,7 @@ func TestJudgePersonasGiveTheCleanScores(t *testing.T) {
 		fakejudge.PersonaOllama:    {"n not honoured", "reasoning model"},
 		fakejudge.PersonaOllamaOld: {"n not honoured"},
 		fakejudge.PersonaBudget:    {"reasoning model"},
+		fakejudge.PersonaQwQ:       {"streamed", "n not honoured", "reasoning model"},
 	}
 	for _, p := range fakejudge.Personas[1:] {
 		t.Run(string(p), func(t *testing.T) {
