@@ -18,7 +18,9 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -176,6 +178,7 @@ func estimateChat(req eval.ChatRequest, budget int) int {
 func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResponse, error) {
 	budget := req.MaxTokens
 	var paid eval.Usage
+	cutAt := 0 // the completion tokens of the last reply cut at the limit
 	for refusals := 0; ; {
 		out, cut, sent, err := c.chatOnce(ctx, req, budget)
 		paid.PromptTokens += out.Usage.PromptTokens
@@ -207,11 +210,20 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 				eval.ReportRetry(ctx, req.Task, retry, 0)
 				continue
 			}
+			if fit, ok := contextFit(err); ok && budget > 0 && fit < budget {
+				if fit <= cutAt {
+					return out, &eval.StepError{Status: eval.StatusTruncated, Err: fmt.Errorf("%s: the reply was cut off at the token limit (finish_reason length) after %d completion tokens, and no more fit the model's context after the prompt: %w", req.Task, cutAt, err)}
+				}
+				eval.ReportRetry(ctx, req.Task, fmt.Errorf("max_tokens %d does not fit the model's context after the prompt; asking again with %d", budget, fit), 0)
+				budget = fit
+				continue
+			}
 			return out, err
 		}
 		if cut == nil {
 			return out, nil
 		}
+		cutAt = cut.completion
 		next := c.nextBudget(budget, cut.completion)
 		if next <= budget || next <= 0 {
 			msg := fmt.Sprintf("the reply was cut off at the token limit (finish_reason length) with max_tokens %d, the most --max-tokens allows: raise --max-tokens", budget)
@@ -226,6 +238,37 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 		eval.ReportRetry(ctx, req.Task, fmt.Errorf("the reply was cut off at the token limit (finish_reason length); asking again with max_tokens %d", next), 0)
 		budget = next
 	}
+}
+
+// contextWindow and promptTokens read a refusal of a budget that does not
+// fit the model's context: "maximum context length is 32768 tokens ...
+// (17000 in the messages, ...)" (OpenAI, vLLM), "... and your request has
+// 17000 input tokens" (vLLM), "maximum context length of 32768 tokens ...
+// 17000 tokens from the input messages" (SGLang).
+var (
+	contextWindow = regexp.MustCompile(`maximum context length (?:is|of) (\d+)`)
+	promptTokens  = regexp.MustCompile(`(\d+) (?:in the messages|input tokens|tokens from the input)`)
+)
+
+// contextFit is the largest budget that fits the model's context after
+// the prompt, when err is a refusal that says both; a few tokens are kept
+// apart for the reply's framing.
+func contextFit(err error) (int, bool) {
+	var f *Failure
+	if !errors.As(err, &f) || f.Status != 400 && f.Status != 422 {
+		return 0, false
+	}
+	msg := strings.ToLower(f.ServerMessage)
+	w, p := contextWindow.FindStringSubmatch(msg), promptTokens.FindStringSubmatch(msg)
+	if w == nil || p == nil {
+		return 0, false
+	}
+	window, _ := strconv.Atoi(w[1])
+	prompt, _ := strconv.Atoi(p[1])
+	if fit := window - prompt - 16; fit > 0 {
+		return fit, true
+	}
+	return 0, false
 }
 
 // measureReasoning adds a reply to the endpoint's reasoning share: by the
@@ -372,7 +415,7 @@ func refusedSwitch(err error, sent chatBody, mode string) string {
 	// "Unsupported parameter: 'max_tokens' is not supported with this
 	// model. Use 'max_completion_tokens' instead." (a model newer than the
 	// names reasoningModel knows).
-	if sent.MaxTokens > 0 && strings.Contains(msg, "max_tokens") && strings.Contains(msg, "max_completion_tokens") {
+	if sent.MaxTokens > 0 && strings.Contains(msg, "max_tokens") && strings.Contains(msg, "max_completion_tokens") && strings.Contains(msg, "not supported") {
 		return "max_tokens"
 	}
 	if sent.ChatTemplateKwargs != nil && (strings.Contains(msg, "chat_template_kwargs") || strings.Contains(msg, "enable_thinking")) {

@@ -2,10 +2,13 @@ package endpoint
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/fakejudge"
 )
 
@@ -357,5 +360,62 @@ func TestStreamOnlyModel(t *testing.T) {
 				t.Errorf("notice %q does not say the calls stream", ab.Notice())
 			}
 		})
+	}
+}
+
+// A server with a small context (vLLM at --max-model-len 2000) refuses a
+// budget the prompt leaves no room for: the call is asked again with the
+// most that fits, and when even that cuts the reply, the metric ends
+// truncated, saying so, instead of failing on the server's 400.
+func TestBudgetFitsTheContext(t *testing.T) {
+	const window, prompt = 2000, 1000
+	for _, tt := range []struct {
+		name  string
+		needs int // completion tokens the whole reply needs
+		err   string
+	}{
+		{"the most that fits is enough", 900, ""},
+		{"the reply does not fit at all", 5000, "no more fit the model's context"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply {
+				budget := r.MaxTokens
+				if budget == 0 {
+					budget = 700 // the server's default
+				}
+				if prompt+budget > window {
+					return fakejudge.Reply{Status: 400, Body: fmt.Sprintf(`{"object":"error","message":"This model's maximum context length is %d tokens. However, you requested %d tokens (%d in the messages, %d in the completion). Please reduce the length of the messages or completion.","type":"BadRequestError","param":null,"code":400}`, window, prompt+budget, prompt, budget)}
+				}
+				if budget < tt.needs {
+					return fakejudge.Reply{Body: fmt.Sprintf(`{"choices":[{"index":0,"message":{"content":"{\"a\""},"finish_reason":"length"}],"usage":{"prompt_tokens":%d,"completion_tokens":%d}}`, prompt, budget)}
+				}
+				return fakejudge.Reply{Choices: []string{`{"a": 1}`}}
+			})
+			defer srv.Close()
+			c := newTestClient(t, srv.BaseURL(), Config{})
+			_, err := c.Chat(context.Background(), chatReq("t"))
+			if tt.err == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				reqs := srv.Requests()
+				if got := reqs[len(reqs)-1].MaxTokens; got != window-prompt-16 {
+					t.Errorf("answered at max_tokens %d, want %d", got, window-prompt-16)
+				}
+				return
+			}
+			var se *eval.StepError
+			if !errors.As(err, &se) || se.Status != eval.StatusTruncated || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("err %v, want truncated saying %q", err, tt.err)
+			}
+		})
+	}
+	for _, msg := range []string{
+		"'max_tokens' or 'max_completion_tokens' is too large: 1400. This model's maximum context length is 2000 tokens and your request has 1000 input tokens (1400 > 2000 - 1000).",
+		"Requested token count exceeds the model's maximum context length of 2000 tokens. You requested a total of 2400 tokens: 1000 tokens from the input messages and 1400 tokens for the completion.",
+	} {
+		if fit, ok := contextFit(&Failure{Status: 400, ServerMessage: msg}); !ok || fit != window-prompt-16 {
+			t.Errorf("contextFit(%q) = %d, %v; want %d", msg, fit, ok, window-prompt-16)
+		}
 	}
 }
