@@ -365,11 +365,13 @@ func (c *Client) switches(b *chatBody, mode string) {
 	}
 }
 
-// refusedSwitch names the reasoning switch (or the temperature, or n) of
-// those sent that a 400 or 422 refused, "" when the failure is not such a
-// refusal. It reads what the
-// failed call sent, not what is known now: calls in flight when another
-// learned of the refusal must learn it too, not fail.
+// refusedSwitch names what a 400 or 422 refused of the call sent, for the
+// Abilities to learn: a field (a reasoning switch, temperature, n,
+// max_tokens), or a call without streaming ("non_streaming", or
+// "stream_only_thinking" when enable_thinking false will do); "" when the
+// failure is no such refusal. It reads what the failed call sent, not what
+// is known now: calls in flight when another learned of the refusal must
+// learn it too, not fail.
 func refusedSwitch(err error, sent chatBody, mode string) string {
 	var f *Failure
 	if !errors.As(err, &f) || (f.Status != 400 && f.Status != 422) {
