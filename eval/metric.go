@@ -30,6 +30,10 @@ type MetricDef struct {
 	// Changes lists what the judge decided differently for the metric
 	// between two results of one sample (nil when a side has no trace).
 	Changes func(a, b *Result) []JudgementChange
+	// Formula is how the score came about, every term shown, as the
+	// terminal and the HTML report print it under the judgements; nil
+	// when there is none to show.
+	Formula func(r *Result) []string
 	// Labels, when set, are how a person labels the metric's judgements.
 	Labels *LabelDef
 }
@@ -83,9 +87,16 @@ var metricAliases = func() map[string]Metric {
 }()
 
 // traced completes d, a metric whose trace is the result's field f, with
-// the trace's copy, evidence and changes (nil changes: none to compare).
-func traced[T any](d MetricDef, f func(*Result) **T, evidence func(*T) []string, changes func(a, b *T) []JudgementChange) MetricDef {
+// the trace's copy, formula, evidence and changes (nil changes: none to
+// compare).
+func traced[T any](d MetricDef, f func(*Result) **T, formula func(*T, *Result) []string, evidence func(*T) []string, changes func(a, b *T) []JudgementChange) MetricDef {
 	d.CopyTrace = func(dst, src *Result) { *f(dst) = *f(src) }
+	d.Formula = func(r *Result) []string {
+		if t := *f(r); t != nil {
+			return formula(t, r)
+		}
+		return nil
+	}
 	d.Evidence = func(r *Result) []string {
 		if t := *f(r); t != nil {
 			return evidence(t)
@@ -131,6 +142,15 @@ func itemLabels[T, I any](task string, f func(*Result) **T, list func(*T) *[]I, 
 			return score(&tr)
 		},
 	}
+}
+
+// share is the line of yes of n judged items for the score, none for no
+// items.
+func share(yes, n int, what string) []string {
+	if n == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("%d of %d %s = %.3f", yes, n, what, float64(yes)/float64(n))}
 }
 
 // verdictLines lists the statements judged 0, in the given words.

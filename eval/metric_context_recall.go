@@ -14,7 +14,9 @@ var contextRecallDef = traced(MetricDef{
 			t.Attributed, score = RecallScore(t.Classifications)
 			return score
 		}),
-}, recallTrace, func(t *ContextRecallTrace) []string {
+}, recallTrace, func(t *ContextRecallTrace, _ *Result) []string {
+	return share(t.Attributed, len(t.Classifications), "reference statements attributed")
+}, func(t *ContextRecallTrace) []string {
 	return lines(t.Classifications, func(c Classification) bool { return c.Attributed == 0 }, func(c Classification) string {
 		return fmt.Sprintf("not attributed: %q: %s", c.Statement, c.Reason)
 	})

@@ -1,12 +1,17 @@
 package eval
 
+import (
+	"cmp"
+	"fmt"
+)
+
 // factualCorrectnessDef: the answer's claims against the reference and the
 // reference's against the answer, as --fc-mode reads them
 // (runFactualCorrectness).
 var factualCorrectnessDef = traced(MetricDef{
 	Name: FactualCorrectness, Abbrev: "FC", Aliases: []string{"factual"},
 	Run: runFactualCorrectness,
-}, func(r *Result) **FactualCorrectnessTrace { return &r.FactualCorrectness }, func(t *FactualCorrectnessTrace) []string {
+}, func(r *Result) **FactualCorrectnessTrace { return &r.FactualCorrectness }, (*FactualCorrectnessTrace).formula, func(t *FactualCorrectnessTrace) []string {
 	return append(verdictLines(t.AnswerClaims, "FP, the reference does not support"),
 		verdictLines(t.ReferenceClaims, "FN, missing from the answer")...)
 }, func(a, b *FactualCorrectnessTrace) []JudgementChange {
@@ -29,3 +34,41 @@ var factualCorrectnessDef = traced(MetricDef{
 	}
 	return out
 })
+
+// formula is the precision, the recall and the F-score the mode scores,
+// from the counts the score was computed from.
+func (t *FactualCorrectnessTrace) formula(r *Result) []string {
+	if r.Status[FactualCorrectness] != StatusOK {
+		return nil
+	}
+	beta := cmp.Or(t.Beta, 1) // a trace from before β was recorded has none
+	tp, fp, fn := t.TP, t.FP, t.FN
+	prec, rec := ratio(tp, tp+fp), ratio(tp, tp+fn)
+	var out []string
+	if t.Mode != FCModeRecall {
+		out = append(out, fmt.Sprintf("precision = TP / (TP + FP) = %d / (%d + %d) = %.3f", tp, tp, fp, prec))
+	}
+	if t.Mode != FCModePrecision {
+		out = append(out, fmt.Sprintf("recall = TP / (TP + FN) = %d / (%d + %d) = %.3f", tp, tp, fn, rec))
+	}
+	b2 := beta * beta
+	switch {
+	case t.Mode == FCModePrecision || t.Mode == FCModeRecall:
+	case tp == 0:
+		out = append(out, "F1 = 0.000 (TP = 0: no claim of the answer is in the reference)")
+	case beta == 1:
+		out = append(out, fmt.Sprintf("F1 = 2*P*R / (P + R) = 2*%.3f*%.3f / (%.3f + %.3f) = %.3f", prec, rec, prec, rec, 2*prec*rec/(prec+rec)))
+	default:
+		out = append(out, fmt.Sprintf("F(beta=%g) = (1 + %g)*P*R / (%g*P + R) = %g*%.3f*%.3f / (%g*%.3f + %.3f) = %.3f",
+			beta, b2, b2, 1+b2, prec, rec, b2, prec, rec, (1+b2)*prec*rec/(b2*prec+rec)))
+	}
+	return out
+}
+
+// ratio is a/b, 0 when b is 0 (a count the mode does not divide by).
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}

@@ -13,7 +13,9 @@ var faithfulnessDef = traced(MetricDef{
 			t.Supported, score = FaithfulnessScore(t.Statements)
 			return score
 		}),
-}, faithfulnessTrace, func(t *FaithfulnessTrace) []string {
+}, faithfulnessTrace, func(t *FaithfulnessTrace, _ *Result) []string {
+	return share(t.Supported, len(t.Statements), "statements supported")
+}, func(t *FaithfulnessTrace) []string {
 	return append(verdictLines(t.Statements, "unsupported"), contradictionLines(t.Statements)...)
 }, func(a, b *FaithfulnessTrace) []JudgementChange {
 	return listChanges(Faithfulness, "statement", a.Statements, b.Statements, func(v StatementVerdict) (string, string) {

@@ -1,6 +1,11 @@
 package eval
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+
+	"github.com/ragscope/ragscope/internal/sanitize"
+)
 
 // noiseSensitivityDef: the share of the answer's statements that are
 // incorrect and backed by a relevant chunk (or only irrelevant ones, by
@@ -8,7 +13,7 @@ import "fmt"
 var noiseSensitivityDef = traced(MetricDef{
 	Name: NoiseSensitivity, Abbrev: "NS", Aliases: []string{"noise"}, LowerIsBetter: true,
 	Run: runNoiseSensitivity,
-}, func(r *Result) **NoiseSensitivityTrace { return &r.NoiseSensitivity }, func(t *NoiseSensitivityTrace) []string {
+}, func(r *Result) **NoiseSensitivityTrace { return &r.NoiseSensitivity }, (*NoiseSensitivityTrace).formula, func(t *NoiseSensitivityTrace) []string {
 	return lines(t.Statements, func(s NoiseStatement) bool { return s.Noise != "" && s.Noise == t.Mode }, func(s NoiseStatement) string {
 		backed := s.Relevant
 		if s.Noise == "irrelevant" {
@@ -27,3 +32,21 @@ var noiseSensitivityDef = traced(MetricDef{
 		return "", "irrelevant"
 	})...)
 })
+
+// formula is the score's share of the answer's statements in the run's
+// mode, and the other mode's beside it.
+func (t *NoiseSensitivityTrace) formula(r *Result) []string {
+	if r.Status[NoiseSensitivity] != StatusOK || len(t.Statements) == 0 {
+		return nil
+	}
+	mode := cmp.Or(t.Mode, NSModeRelevant)
+	n, other, otherMode := t.Relevant, t.Irrelevant, NSModeIrrelevant
+	if mode == NSModeIrrelevant {
+		n, other, otherMode = t.Irrelevant, t.Relevant, NSModeRelevant
+	}
+	total := len(t.Statements)
+	return []string{
+		fmt.Sprintf("noise sensitivity (%s) = %d/%d = %.3f (lower is better)", sanitize.Line(mode), n, total, float64(n)/float64(total)),
+		fmt.Sprintf("(%s mode: %d/%d = %.3f)", otherMode, other, total, float64(other)/float64(total)),
+	}
+}

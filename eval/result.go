@@ -366,13 +366,3 @@ func (t *NoiseSensitivityTrace) Entailing(i int) (line string, any bool) {
 	}
 	return "entailed by " + strings.Join(by, ", "), true
 }
-
-// OfflineCosine is the line the views print for the offline judge's
-// answer relevancy; scored: the run (recorded before) scored it.
-func (t *AnswerRelevancyTrace) OfflineCosine(scored bool) string {
-	what := "cosine(answer, question) = %.3f, shared words only: no diagnosis uses it"
-	if scored {
-		what = "score = " + what
-	}
-	return "offline judge: no questions generated; " + fmt.Sprintf(what, t.AnswerCosine)
-}

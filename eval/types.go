@@ -298,21 +298,6 @@ type CorrectnessList struct {
 	Verdict int
 }
 
-// Formula is how the score came from the classes and the similarity,
-// every term shown, as the views print it under the lists.
-func (t *AnswerCorrectnessTrace) Formula() []string {
-	c := t.Classes
-	tp, fp, fn := len(c.TP), len(c.FP), len(c.FN)
-	out := []string{fmt.Sprintf("F1 = 2*TP / (2*TP + FP + FN) = 2*%d / (2*%d + %d + %d) = %.3f", tp, tp, fp, fn, t.FScore)}
-	w := t.Weights
-	if t.Similarity == nil {
-		return append(out, fmt.Sprintf("score = F1 = %.3f (similarity weight 0)", t.FScore))
-	}
-	score := CorrectnessScore(t.FScore, *t.Similarity, w)
-	return append(out, fmt.Sprintf("score = (%g*F1 + %g*similarity) / (%g + %g) = (%g*%.3f + %g*%.3f) / %g = %.3f",
-		w[0], w[1], w[0], w[1], w[0], t.FScore, w[1], *t.Similarity, w[0]+w[1], score))
-}
-
 // Lists are the three classes in the order the views show them.
 func (c CorrectnessClasses) Lists() []CorrectnessList {
 	return []CorrectnessList{

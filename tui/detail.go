@@ -482,27 +482,29 @@ func citationOf(metrics []eval.Metric, res *eval.Result, it labels.Item) int {
 
 func (m *Model) faithfulnessSection(p *page, res *eval.Result) {
 	if t := res.Faithfulness; t != nil {
-		m.statementSection(p, res, eval.LabelFaithfulness, faithItems(res), t.Supported, "statements supported")
+		m.statementSection(p, res, eval.Faithfulness, eval.LabelFaithfulness, faithItems(res))
 		m.lookBackLines(p, t)
 	}
 }
 
 // statementSection draws each statement with its verdict, reason, evidence
 // and label, the judge's reasoning, then the count.
-func (m *Model) statementSection(p *page, res *eval.Result, task string, items []judged, yes int, what string) {
+func (m *Model) statementSection(p *page, res *eval.Result, mt eval.Metric, task string, items []judged) {
 	for _, it := range items {
 		m.judgedLine(p, it.verdict, it.text, it.reason, it.evidence)
 		m.labelLine(p, task, it.text)
 	}
 	m.reasoningLine(p, res, task)
-	if n := len(items); n > 0 {
-		p.text(2, "", fmt.Sprintf("%d of %d %s = %.3f", yes, n, what, float64(yes)/float64(n)), &m.st.bold)
-	}
+	m.formulaLines(p, res, mt, &m.st.bold)
 }
 
-func (m *Model) similaritySection(p *page, res *eval.Result) {
-	if t := res.AnswerSimilarity; t != nil {
-		p.text(2, "", fmt.Sprintf("score = cosine(E(answer), E(reference)) = %.3f", t.Cosine), &m.st.bold)
+// formulaLines draws how res's score of mt came about in bold, the lines
+// after the first in rest.
+func (m *Model) formulaLines(p *page, res *eval.Result, mt eval.Metric, rest *lipgloss.Style) {
+	style := &m.st.bold
+	for _, l := range eval.Def(mt).Formula(res) {
+		p.text(2, "", l, style)
+		style = rest
 	}
 }
 
@@ -522,11 +524,8 @@ func (m *Model) correctnessSection(p *page, res *eval.Result) {
 	}
 	if res.Status[eval.AnswerCorrectness] != eval.StatusOK {
 		p.text(2, "", fmt.Sprintf("%d answer statements, %d reference statements", len(t.AnswerStatements), len(t.ReferenceStatements)), &st.muted)
-		return
 	}
-	for _, line := range t.Formula() {
-		p.text(2, "", line, &st.bold)
-	}
+	m.formulaLines(p, res, eval.AnswerCorrectness, &st.bold)
 }
 
 func (m *Model) relevancySection(p *page, res *eval.Result) {
@@ -537,7 +536,7 @@ func (m *Model) relevancySection(p *page, res *eval.Result) {
 	}
 	if t.Mode == eval.AnswerSimilarityMode {
 		_, scored := res.Score(eval.AnswerRelevancy)
-		p.text(2, "", t.OfflineCosine(scored), &st.bold)
+		m.formulaLines(p, res, eval.AnswerRelevancy, nil)
 		if t.NoncommittalHint != "" {
 			note := fmt.Sprintf("noncommittal answer (%q)", t.NoncommittalHint)
 			if scored {
@@ -547,8 +546,6 @@ func (m *Model) relevancySection(p *page, res *eval.Result) {
 		}
 		return
 	}
-	var terms []string
-	sum, anyNoncommittal := 0.0, false
 	cw := scoreW // "-0.257" widens the cosines of every question
 	if slices.ContainsFunc(t.Questions, func(q eval.GeneratedQuestion) bool { return fmtScore(q.Cosine)[0] == '-' }) {
 		cw = negScoreW
@@ -556,26 +553,14 @@ func (m *Model) relevancySection(p *page, res *eval.Result) {
 	for _, q := range t.Questions {
 		flag := ""
 		if q.Noncommittal == 1 {
-			flag, anyNoncommittal = "  [noncommittal]", true
+			flag = "  [noncommittal]"
 		}
 		prefix := fmt.Sprintf("%s %s ", padLeft(fmtScore(q.Cosine), cw), m.cosineBar(q.Cosine))
 		p.text(2, prefix, q.Question+flag, nil)
 		m.labelLine(p, eval.LabelAnswerRelevancy, q.Question)
-		terms = append(terms, fmtScore(q.Cosine))
-		sum += q.Cosine
 	}
-	if n := len(t.Questions); n > 0 {
-		mean := sum / float64(n)
-		p.text(2, "", fmt.Sprintf("mean(%s) = %.3f", strings.Join(terms, ", "), mean), &st.bold)
-		// The page explains whichever zeroing rule the engine applied.
-		score, scored := res.Score(eval.AnswerRelevancy)
-		switch {
-		case t.AllNoncommittal:
-			p.text(2, "", "every generated question was flagged noncommittal: the answer evades, score zeroed = 0.000", &st.emph)
-		case anyNoncommittal && scored && score == 0 && mean != 0:
-			p.text(2, "", "a generated question was flagged noncommittal: the answer evades, score zeroed = 0.000", &st.emph)
-		}
-	}
+	// The page explains, emphasised, whichever zeroing rule the engine applied.
+	m.formulaLines(p, res, eval.AnswerRelevancy, &st.emph)
 }
 
 // cosineBar draws a cosine in ten cells; negative cosines draw empty.
@@ -587,41 +572,26 @@ func (m *Model) cosineBar(c float64) string {
 // precisionSection shows the chunk verdicts of context precision, or of
 // context utilization (what: " for the answer").
 func (m *Model) precisionSection(p *page, t *eval.ContextPrecisionTrace, task, what string) {
-	st := m.st
 	if t == nil {
 		return
 	}
-	var terms []string
-	sum, useful := 0.0, 0
 	for i, c := range t.Chunks {
 		verdict := verdictWord(c.Verdict, "useful", "not useful") + what
 		prefix := fmt.Sprintf("[%d] %s", c.Rank, m.verdictMark(c.Verdict))
 		pk := ""
 		if i < len(t.Precisions) {
 			pk = fmt.Sprintf("  (precision@%d = %.3f)", c.Rank, t.Precisions[i])
-			if c.Verdict == 1 {
-				terms = append(terms, fmt.Sprintf("%.3f", t.Precisions[i]))
-				sum += t.Precisions[i]
-			}
 		}
-		useful += b2i(c.Verdict == 1)
 		p.text(2, prefix, verdict+pk, nil)
 		p.note(6, "", c.Reason)
 		p.note(6, "judge's reasoning (x shows all of it): ", c.Reasoning)
 		m.labelLine(p, task, fmt.Sprintf("%d", c.Rank))
 	}
-	switch {
-	case len(t.Chunks) == 0:
-	case useful == 0:
-		p.text(2, "", "no chunk judged useful"+what+": average precision = 0.000", &st.bold)
-	default:
-		p.text(2, "", fmt.Sprintf("average precision = (%s) / %d useful = %.3f", strings.Join(terms, " + "), useful, sum/float64(useful)), &st.bold)
-	}
 }
 
 func (m *Model) recallSection(p *page, res *eval.Result) {
-	if t := res.ContextRecall; t != nil {
-		m.statementSection(p, res, eval.LabelContextRecall, recallItems(res), t.Attributed, "reference statements attributed")
+	if res.ContextRecall != nil {
+		m.statementSection(p, res, eval.ContextRecall, eval.LabelContextRecall, recallItems(res))
 	}
 }
 

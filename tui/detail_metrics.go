@@ -41,33 +41,8 @@ func (m *Model) factualSection(p *page, res *eval.Result) {
 	}
 	if res.Status[eval.FactualCorrectness] != eval.StatusOK {
 		p.text(2, "", fmt.Sprintf("%d answer claims, %d reference claims", len(t.AnswerClaims), len(t.ReferenceClaims)), &st.muted)
-		return
 	}
-	// The counts the score was computed from are the trace's.
-	tp, fp, fn = t.TP, t.FP, t.FN
-	prec, rec := ratio(tp, tp+fp), ratio(tp, tp+fn)
-	if mode != eval.FCModeRecall {
-		p.text(2, "", fmt.Sprintf("precision = TP / (TP + FP) = %d / (%d + %d) = %.3f", tp, tp, fp, prec), &st.bold)
-	}
-	if mode != eval.FCModePrecision {
-		p.text(2, "", fmt.Sprintf("recall = TP / (TP + FN) = %d / (%d + %d) = %.3f", tp, tp, fn, rec), &st.bold)
-	}
-	if mode == eval.FCModePrecision || mode == eval.FCModeRecall {
-		return
-	}
-	f, b2 := 0.0, beta*beta
-	if tp > 0 {
-		f = (1 + b2) * prec * rec / (b2*prec + rec)
-	}
-	switch {
-	case tp == 0:
-		p.text(2, "", "F1 = 0.000 (TP = 0: no claim of the answer is in the reference)", &st.bold)
-	case beta == 1:
-		p.text(2, "", fmt.Sprintf("F1 = 2*P*R / (P + R) = 2*%.3f*%.3f / (%.3f + %.3f) = %.3f", prec, rec, prec, rec, f), &st.bold)
-	default:
-		p.text(2, "", fmt.Sprintf("F(beta=%g) = (1 + %g)*P*R / (%g*P + R) = %g*%.3f*%.3f / (%g*%.3f + %.3f) = %.3f",
-			beta, b2, b2, 1+b2, prec, rec, b2, prec, rec, f), &st.bold)
-	}
+	m.formulaLines(p, res, eval.FactualCorrectness, &st.bold)
 }
 
 // count is how many of vs f holds for.
@@ -138,11 +113,7 @@ func (m *Model) entitySection(p *page, res *eval.Result) {
 		}
 		p.text(4, "", s, nil)
 	}
-	if res.Status[eval.ContextEntityRecall] != eval.StatusOK || len(t.Reference) == 0 {
-		return
-	}
-	p.text(2, "", fmt.Sprintf("entity recall = |found| / |reference entities| = %d/%d = %.3f",
-		t.Found, len(t.Reference), float64(t.Found)/float64(len(t.Reference))), &st.bold)
+	m.formulaLines(p, res, eval.ContextEntityRecall, &st.bold)
 }
 
 // noiseSection shows the noise matrix (a row per answer statement, a
@@ -178,15 +149,8 @@ func (m *Model) noiseSection(p *page, res *eval.Result) {
 
 	if res.Status[eval.NoiseSensitivity] != eval.StatusOK || len(t.Statements) == 0 {
 		p.text(2, "", fmt.Sprintf("%d answer statements, %d reference statements", len(t.Statements), len(t.ReferenceStatements)), &st.muted)
-		return
 	}
-	n, other, otherMode := t.Relevant, t.Irrelevant, eval.NSModeIrrelevant
-	if mode == eval.NSModeIrrelevant {
-		n, other, otherMode = t.Irrelevant, t.Relevant, eval.NSModeRelevant
-	}
-	total := len(t.Statements)
-	p.text(2, "", fmt.Sprintf("noise sensitivity (%s) = %d/%d = %.3f (lower is better)", sanitize.Line(mode), n, total, float64(n)/float64(total)), &st.bold)
-	p.text(2, "", fmt.Sprintf("(%s mode: %d/%d = %.3f)", otherMode, other, total, float64(other)/float64(total)), &st.muted)
+	m.formulaLines(p, res, eval.NoiseSensitivity, &st.muted)
 }
 
 // noiseCounted reports whether a statement counts against the score in mode.

@@ -26,13 +26,15 @@ var metricSections = map[eval.Metric]metricSection{
 			return m.questionChanges(p, before.AnswerRelevancy, after.AnswerRelevancy)
 		},
 	},
-	eval.ContextPrecision: chunkSection(func(r *eval.Result) *eval.ContextPrecisionTrace { return r.ContextPrecision },
+	eval.ContextPrecision: chunkSection(eval.ContextPrecision, func(r *eval.Result) *eval.ContextPrecisionTrace { return r.ContextPrecision },
 		eval.LabelContextPrecision, ""),
 	eval.ContextRecall: citing(eval.LabelContextRecall, recallItems, judgedSection((*Model).recallSection,
 		judgedList{recallItems, "attributed", "not attributed"})),
-	eval.ContextUtilization: chunkSection(func(r *eval.Result) *eval.ContextPrecisionTrace { return r.ContextUtilization },
+	eval.ContextUtilization: chunkSection(eval.ContextUtilization, func(r *eval.Result) *eval.ContextPrecisionTrace { return r.ContextUtilization },
 		eval.LabelContextUtilization, " for the answer"),
-	eval.AnswerSimilarity: judgedSection((*Model).similaritySection),
+	eval.AnswerSimilarity: judgedSection(func(m *Model, p *page, res *eval.Result) {
+		m.formulaLines(p, res, eval.AnswerSimilarity, &m.st.bold)
+	}),
 	eval.AnswerCorrectness: judgedSection((*Model).correctnessSection,
 		judgedList{func(r *eval.Result) []judged { return correctnessItems(r.AnswerCorrectness, false) }, "TP", "FP"},
 		judgedList{func(r *eval.Result) []judged { return correctnessItems(r.AnswerCorrectness, true) }, "covered", "FN"}),
@@ -81,9 +83,12 @@ func citing(task string, items func(*eval.Result) []judged, s metricSection) met
 }
 
 // chunkSection is the section of a metric with a verdict per chunk.
-func chunkSection(trace func(*eval.Result) *eval.ContextPrecisionTrace, task, what string) metricSection {
+func chunkSection(mt eval.Metric, trace func(*eval.Result) *eval.ContextPrecisionTrace, task, what string) metricSection {
 	return metricSection{
-		render: func(m *Model, p *page, res *eval.Result) { m.precisionSection(p, trace(res), task, what) },
+		render: func(m *Model, p *page, res *eval.Result) {
+			m.precisionSection(p, trace(res), task, what)
+			m.formulaLines(p, res, mt, &m.st.bold)
+		},
 		changes: func(m *Model, p *page, before, after *eval.Result) int {
 			return m.chunkChanges(p, trace(before), trace(after))
 		},

@@ -363,34 +363,32 @@ func htmlMetricSection(r *eval.Result, m eval.Metric, levels report.Levels) html
 	if fill := htmlSections[m]; fill != nil {
 		fill(r, &sec)
 	}
+	if d := eval.Def(m); d != nil {
+		sec.Formula = d.Formula(r)
+	}
 	return sec
 }
 
-// htmlSections fill in each metric's judgements and formula, as the
-// terminal's detail page shows them.
+// htmlSections fill in each metric's judgements, as the terminal's detail
+// page shows them.
 var htmlSections = map[eval.Metric]func(*eval.Result, *htmlSection){
 	eval.Faithfulness: func(r *eval.Result, sec *htmlSection) {
 		if t := r.Faithfulness; t != nil {
 			statementsHTML(sec, r, t.Statements, func(v eval.StatementVerdict) htmlItem {
 				return citedItem(v.Verdict == 1, v.Statement, v.Reason, v.Evidence)
-			}, t.Supported, "statements supported", eval.LabelFaithfulness)
+			}, eval.LabelFaithfulness)
 		}
 	},
 	eval.ContextRecall: func(r *eval.Result, sec *htmlSection) {
 		if t := r.ContextRecall; t != nil {
 			statementsHTML(sec, r, t.Classifications, func(c eval.Classification) htmlItem {
 				return citedItem(c.Attributed == 1, c.Statement, c.Reason, c.Evidence)
-			}, t.Attributed, "reference statements attributed", eval.LabelContextRecall)
+			}, eval.LabelContextRecall)
 		}
 	},
-	eval.AnswerRelevancy:    relevancyHTML,
-	eval.ContextPrecision:   func(r *eval.Result, sec *htmlSection) { chunksHTML(sec, r.ContextPrecision, "") },
-	eval.ContextUtilization: func(r *eval.Result, sec *htmlSection) { chunksHTML(sec, r.ContextUtilization, " for the answer") },
-	eval.AnswerSimilarity: func(r *eval.Result, sec *htmlSection) {
-		if t := r.AnswerSimilarity; t != nil {
-			sec.Formula = append(sec.Formula, fmt.Sprintf("score = cosine(E(answer), E(reference)) = %.3f", t.Cosine))
-		}
-	},
+	eval.AnswerRelevancy:     relevancyHTML,
+	eval.ContextPrecision:    func(r *eval.Result, sec *htmlSection) { chunksHTML(sec, r.ContextPrecision, "") },
+	eval.ContextUtilization:  func(r *eval.Result, sec *htmlSection) { chunksHTML(sec, r.ContextUtilization, " for the answer") },
 	eval.AnswerCorrectness:   correctnessHTML,
 	eval.FactualCorrectness:  factualHTML,
 	eval.ContextEntityRecall: entityHTML,
@@ -445,13 +443,10 @@ func citedItem(ok bool, text, reason string, ev *eval.Citation) htmlItem {
 	return it
 }
 
-// statementsHTML lists a trace's judged statements, yes of them for the
-// score, and what the judge thought before the verdicts of task.
-func statementsHTML[T any](sec *htmlSection, r *eval.Result, judged []T, item func(T) htmlItem, yes int, what, task string) {
+// statementsHTML lists a trace's judged statements and what the judge
+// thought before the verdicts of task.
+func statementsHTML[T any](sec *htmlSection, r *eval.Result, judged []T, item func(T) htmlItem, task string) {
 	sec.Lists = append(sec.Lists, listOf("", judged, item))
-	if n := len(judged); n > 0 {
-		sec.Formula = append(sec.Formula, fmt.Sprintf("%d of %d %s = %.3f", yes, n, what, float64(yes)/float64(n)))
-	}
 	reasoningNote(sec, r, task)
 }
 
@@ -476,36 +471,18 @@ func relevancyHTML(r *eval.Result, sec *htmlSection) {
 		return
 	}
 	if t.Mode == eval.AnswerSimilarityMode {
-		_, scored := r.Score(eval.AnswerRelevancy)
-		sec.Formula = append(sec.Formula, t.OfflineCosine(scored))
 		if t.NoncommittalHint != "" {
 			sec.Notes = append(sec.Notes, sanitize.Line(fmt.Sprintf("noncommittal answer (%q)", t.NoncommittalHint)))
 		}
 		return
 	}
-	var terms []string
-	sum, anyNoncommittal := 0.0, false
 	sec.Lists = append(sec.Lists, listOf("generated questions and their cosine to the question", t.Questions, func(q eval.GeneratedQuestion) htmlItem {
 		it := htmlItem{OK: q.Noncommittal != 1, Lead: fmt.Sprintf("%.3f", q.Cosine), Text: sanitize.Text(q.Question)}
 		if q.Noncommittal == 1 {
 			it.Note = "noncommittal"
-			anyNoncommittal = true
 		}
-		terms = append(terms, fmt.Sprintf("%.3f", q.Cosine))
-		sum += q.Cosine
 		return it
 	}))
-	if n := len(t.Questions); n > 0 {
-		mean := sum / float64(n)
-		sec.Formula = append(sec.Formula, fmt.Sprintf("mean(%s) = %.3f", strings.Join(terms, ", "), mean))
-		score, scored := r.Score(eval.AnswerRelevancy)
-		switch {
-		case t.AllNoncommittal:
-			sec.Formula = append(sec.Formula, "every generated question was flagged noncommittal: the answer evades, score zeroed = 0.000")
-		case anyNoncommittal && scored && score == 0 && mean != 0:
-			sec.Formula = append(sec.Formula, "a generated question was flagged noncommittal: the answer evades, score zeroed = 0.000")
-		}
-	}
 }
 
 func chunksHTML(sec *htmlSection, t *eval.ContextPrecisionTrace, what string) {
@@ -513,20 +490,13 @@ func chunksHTML(sec *htmlSection, t *eval.ContextPrecisionTrace, what string) {
 		return
 	}
 	var items []htmlItem
-	var terms []string
-	sum, useful := 0.0, 0
 	for i, c := range t.Chunks {
 		text := "not useful" + what
 		if c.Verdict == 1 {
 			text = "useful" + what
-			useful++
 		}
 		if i < len(t.Precisions) {
 			text += fmt.Sprintf(" (precision@%d = %.3f)", c.Rank, t.Precisions[i])
-			if c.Verdict == 1 {
-				terms = append(terms, fmt.Sprintf("%.3f", t.Precisions[i]))
-				sum += t.Precisions[i]
-			}
 		}
 		it := htmlItem{OK: c.Verdict == 1, Lead: fmt.Sprintf("[%d]", c.Rank), Text: text, Reason: sanitize.Text(c.Reason)}
 		if c.Reasoning != "" {
@@ -535,13 +505,6 @@ func chunksHTML(sec *htmlSection, t *eval.ContextPrecisionTrace, what string) {
 		items = append(items, it)
 	}
 	sec.Lists = append(sec.Lists, htmlList{Items: items, None: len(items) == 0})
-	switch {
-	case len(t.Chunks) == 0:
-	case useful == 0:
-		sec.Formula = append(sec.Formula, "no chunk judged useful"+what+": average precision = 0.000")
-	default:
-		sec.Formula = append(sec.Formula, fmt.Sprintf("average precision = (%s) / %d useful = %.3f", strings.Join(terms, " + "), useful, sum/float64(useful)))
-	}
 }
 
 func correctnessHTML(r *eval.Result, sec *htmlSection) {
@@ -556,9 +519,7 @@ func correctnessHTML(r *eval.Result, sec *htmlSection) {
 	}
 	if r.Status[eval.AnswerCorrectness] != eval.StatusOK {
 		sec.Notes = append(sec.Notes, fmt.Sprintf("%d answer statements, %d reference statements", len(t.AnswerStatements), len(t.ReferenceStatements)))
-		return
 	}
-	sec.Formula = append(sec.Formula, t.Formula()...)
 }
 
 func factualHTML(r *eval.Result, sec *htmlSection) {
@@ -587,37 +548,6 @@ func factualHTML(r *eval.Result, sec *htmlSection) {
 	} else {
 		sec.Lists = append(sec.Lists, claims("reference claims checked against the answer", t.ReferenceClaims, "ok", "FN"))
 	}
-	if r.Status[eval.FactualCorrectness] != eval.StatusOK {
-		return
-	}
-	tp, fp, fn := t.TP, t.FP, t.FN
-	prec, rec := fraction(tp, tp+fp), fraction(tp, tp+fn)
-	if t.Mode != eval.FCModeRecall {
-		sec.Formula = append(sec.Formula, fmt.Sprintf("precision = TP / (TP + FP) = %d / (%d + %d) = %.3f", tp, tp, fp, prec))
-	}
-	if t.Mode != eval.FCModePrecision {
-		sec.Formula = append(sec.Formula, fmt.Sprintf("recall = TP / (TP + FN) = %d / (%d + %d) = %.3f", tp, tp, fn, rec))
-	}
-	if t.Mode == eval.FCModePrecision || t.Mode == eval.FCModeRecall {
-		return
-	}
-	b2 := beta * beta
-	switch {
-	case tp == 0:
-		sec.Formula = append(sec.Formula, "F1 = 0.000 (TP = 0: no claim of the answer is in the reference)")
-	case beta == 1:
-		sec.Formula = append(sec.Formula, fmt.Sprintf("F1 = 2*P*R / (P + R) = 2*%.3f*%.3f / (%.3f + %.3f) = %.3f", prec, rec, prec, rec, 2*prec*rec/(prec+rec)))
-	default:
-		sec.Formula = append(sec.Formula, fmt.Sprintf("F(beta=%g) = (1 + %g)*P*R / (%g*P + R) = %g*%.3f*%.3f / (%g*%.3f + %.3f) = %.3f",
-			beta, b2, b2, 1+b2, prec, rec, b2, prec, rec, (1+b2)*prec*rec/(b2*prec+rec)))
-	}
-}
-
-func fraction(a, b int) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
 }
 
 func entityHTML(r *eval.Result, sec *htmlSection) {
@@ -636,10 +566,6 @@ func entityHTML(r *eval.Result, sec *htmlSection) {
 		return judgedItem(e.Found, lead, text, "")
 	}))
 	sec.Notes = append(sec.Notes, fmt.Sprintf("context entities (%d): %s", len(t.Contexts), sanitize.Line(strings.Join(t.Contexts, "; "))))
-	if r.Status[eval.ContextEntityRecall] == eval.StatusOK && len(t.Reference) > 0 {
-		sec.Formula = append(sec.Formula, fmt.Sprintf("entity recall = |found| / |reference entities| = %d/%d = %.3f",
-			t.Found, len(t.Reference), float64(t.Found)/float64(len(t.Reference))))
-	}
 }
 
 func noiseHTML(r *eval.Result, sec *htmlSection) {
@@ -647,7 +573,6 @@ func noiseHTML(r *eval.Result, sec *htmlSection) {
 	if t == nil {
 		return
 	}
-	mode := cmp.Or(t.Mode, eval.NSModeRelevant)
 	sec.Lists = append(sec.Lists, listOf("answer statements and the chunks that back them", t.Statements, func(s eval.NoiseStatement) htmlItem {
 		line := t.Backing(s)
 		if s.Noise != "" {
@@ -661,17 +586,6 @@ func noiseHTML(r *eval.Result, sec *htmlSection) {
 		rl.Items = append(rl.Items, htmlItem{OK: any, Lead: fmt.Sprint(i + 1), Text: sanitize.Text(s), Reason: where})
 	}
 	sec.Lists = append(sec.Lists, rl)
-	if r.Status[eval.NoiseSensitivity] != eval.StatusOK || len(t.Statements) == 0 {
-		return
-	}
-	n, other, otherMode := t.Relevant, t.Irrelevant, eval.NSModeIrrelevant
-	if mode == eval.NSModeIrrelevant {
-		n, other, otherMode = t.Irrelevant, t.Relevant, eval.NSModeRelevant
-	}
-	total := len(t.Statements)
-	sec.Formula = append(sec.Formula,
-		fmt.Sprintf("noise sensitivity (%s) = %d/%d = %.3f (lower is better)", sanitize.Line(mode), n, total, float64(n)/float64(total)),
-		fmt.Sprintf("(%s mode: %d/%d = %.3f)", otherMode, other, total, float64(other)/float64(total)))
 }
 
 // htmlCriterionSection is a criterion's part of a drill-down: its score
