@@ -43,7 +43,7 @@ func (t *FactualCorrectnessTrace) formula(r *Result) []string {
 	}
 	beta := cmp.Or(t.Beta, 1) // a trace from before β was recorded has none
 	tp, fp, fn := t.TP, t.FP, t.FN
-	prec, rec := ratio(tp, tp+fp), ratio(tp, tp+fn)
+	prec, rec := factualScore(FCModePrecision, tp, fp, fn, beta), factualScore(FCModeRecall, tp, fp, fn, beta)
 	var out []string
 	if t.Mode != FCModeRecall {
 		out = append(out, fmt.Sprintf("precision = TP / (TP + FP) = %d / (%d + %d) = %.3f", tp, tp, fp, prec))
@@ -63,12 +63,4 @@ func (t *FactualCorrectnessTrace) formula(r *Result) []string {
 			beta, b2, b2, 1+b2, prec, rec, b2, prec, rec, (1+b2)*prec*rec/(b2*prec+rec)))
 	}
 	return out
-}
-
-// ratio is a/b, 0 when b is 0 (a count the mode does not divide by).
-func ratio(a, b int) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
 }

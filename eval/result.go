@@ -214,6 +214,17 @@ type CallRecord struct {
 // reasoningPreview is how many runes of a call's reasoning its record keeps.
 const reasoningPreview = 240
 
+// Reasoning is the start of what a reasoning judge model thought in the
+// last successful call of task ("" for none).
+func (r *Result) Reasoning(task string) string {
+	for _, c := range slices.Backward(r.Calls) {
+		if c.Task == task && c.Error == "" {
+			return c.Reasoning
+		}
+	}
+	return ""
+}
+
 // ReasoningPreview is the start of a reply's reasoning (its first choice's)
 // that results keep, on one line; "" when it has none.
 func ReasoningPreview(resp ChatResponse) string {

@@ -494,7 +494,7 @@ func (m *Model) statementSection(p *page, res *eval.Result, mt eval.Metric, task
 		m.judgedLine(p, it.verdict, it.text, it.reason, it.evidence)
 		m.labelLine(p, task, it.text)
 	}
-	m.reasoningLine(p, res, task)
+	p.note(4, "judge's reasoning (x shows all of it): ", res.Reasoning(task))
 	m.formulaLines(p, res, mt, &m.st.bold)
 }
 
@@ -592,19 +592,6 @@ func (m *Model) precisionSection(p *page, t *eval.ContextPrecisionTrace, task, w
 func (m *Model) recallSection(p *page, res *eval.Result) {
 	if res.ContextRecall != nil {
 		m.statementSection(p, res, eval.ContextRecall, eval.LabelContextRecall, recallItems(res))
-	}
-}
-
-// reasoningLine shows the start of what a reasoning judge thought in the
-// last successful call of task.
-func (m *Model) reasoningLine(p *page, res *eval.Result, task string) {
-	for i := len(res.Calls) - 1; i >= 0; i-- {
-		c := res.Calls[i]
-		if c.Task != task || c.Error != "" {
-			continue
-		}
-		p.note(4, "judge's reasoning (x shows all of it): ", c.Reasoning)
-		return
 	}
 }
 

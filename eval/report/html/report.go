@@ -447,21 +447,8 @@ func citedItem(ok bool, text, reason string, ev *eval.Citation) htmlItem {
 // thought before the verdicts of task.
 func statementsHTML[T any](sec *htmlSection, r *eval.Result, judged []T, item func(T) htmlItem, task string) {
 	sec.Lists = append(sec.Lists, listOf("", judged, item))
-	reasoningNote(sec, r, task)
-}
-
-// reasoningNote adds what a reasoning judge model thought before the
-// verdicts of task (the start of it, from its last successful call).
-func reasoningNote(sec *htmlSection, r *eval.Result, task string) {
-	for i := len(r.Calls) - 1; i >= 0; i-- {
-		c := r.Calls[i]
-		if c.Task != task || c.Error != "" {
-			continue
-		}
-		if c.Reasoning != "" {
-			sec.Notes = append(sec.Notes, sanitize.Text("judge's reasoning: "+c.Reasoning))
-		}
-		return
+	if s := r.Reasoning(task); s != "" {
+		sec.Notes = append(sec.Notes, sanitize.Text("judge's reasoning: "+s))
 	}
 }
 
