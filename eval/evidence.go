@@ -29,6 +29,26 @@ func (e *Citation) Flagged() bool {
 	return e != nil && (e.QuoteNotFound || e.NoSuchChunk)
 }
 
+// Describe is the chunk and quote the citation names as the views show
+// them under its verdict; cites is false for none ("no evidence given",
+// "cites no chunk").
+func (e *Citation) Describe() (text string, cites bool) {
+	switch {
+	case e == nil:
+		return "no evidence given", false
+	case e.Chunk == 0 && e.Quote == "":
+		return "cites no chunk", false
+	}
+	where := "no chunk named"
+	if e.Chunk != 0 {
+		where = fmt.Sprintf("[%d]", e.Chunk)
+	}
+	if e.Quote == "" {
+		return where + ", no quote", true
+	}
+	return where + " \"" + e.Quote + "\"", true
+}
+
 // noSuchChunkFlag is the text of the flag for a citation of chunk
 // (1-based) in a sample of n chunks that does not have it.
 // A chunk below 0 is a judge's number that is no rank at all (1.5, -2).

@@ -412,23 +412,12 @@ func (m *Model) judgedLine(p *page, verdict int, statement, reason string, ev *e
 // evidenceLines show the chunk and quote a verdict cites, and its flag.
 func (m *Model) evidenceLines(p *page, ev *eval.Citation) {
 	st := m.st
-	switch {
-	case ev == nil:
-		p.text(4, "", "no evidence given", &st.muted)
-		return
-	case ev.Chunk == 0 && ev.Quote == "":
-		p.text(4, "", "cites no chunk", &st.muted)
+	text, cites := ev.Describe()
+	if !cites {
+		p.text(4, "", text, &st.muted)
 		return
 	}
-	where := "no chunk named"
-	if ev.Chunk != 0 {
-		where = fmt.Sprintf("[%d]", ev.Chunk)
-	}
-	quote := ", no quote"
-	if ev.Quote != "" {
-		quote = " \"" + ev.Quote + "\""
-	}
-	p.text(4, "evidence ", where+quote, &st.muted)
+	p.text(4, "evidence ", text, &st.muted)
 	if ev.Flagged() {
 		p.text(4, m.g.warn+" ", ev.Flag, &st.warn)
 	}

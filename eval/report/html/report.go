@@ -421,24 +421,10 @@ func quoted(q string) string {
 // evidence given" when the judge gave none).
 func citedItem(ok bool, text, reason string, ev *eval.Citation) htmlItem {
 	it := judgedItem(ok, "", text, reason)
-	switch {
-	case ev == nil:
-		it.Evidence = "no evidence given"
-	case ev.Chunk == 0 && ev.Quote == "":
-		it.Evidence = "cites no chunk"
-	default:
-		where := "no chunk named"
-		if ev.Chunk != 0 {
-			where = fmt.Sprintf("[%d]", ev.Chunk)
-		}
-		if ev.Quote == "" {
-			it.Evidence = where + ", no quote"
-		} else {
-			it.Evidence = sanitize.Text(where + " \"" + ev.Quote + "\"")
-		}
-		if ev.Flagged() {
-			it.Flag = sanitize.Line(ev.Flag)
-		}
+	evidence, cites := ev.Describe()
+	it.Evidence = sanitize.Text(evidence)
+	if cites && ev.Flagged() {
+		it.Flag = sanitize.Line(ev.Flag)
 	}
 	return it
 }
