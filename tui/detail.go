@@ -524,11 +524,10 @@ func (m *Model) relevancySection(p *page, res *eval.Result) {
 		return
 	}
 	if t.Mode == eval.AnswerSimilarityMode {
-		_, scored := res.Score(eval.AnswerRelevancy)
 		m.formulaLines(p, res, eval.AnswerRelevancy, nil)
 		if t.NoncommittalHint != "" {
 			note := fmt.Sprintf("noncommittal answer (%q)", t.NoncommittalHint)
-			if scored {
+			if _, scored := res.Score(eval.AnswerRelevancy); scored {
 				note += ": score zeroed"
 			}
 			p.text(2, "", note, &st.emph)
