@@ -3,6 +3,8 @@ package eval
 import (
 	"cmp"
 	"fmt"
+
+	"github.com/ragscope/ragscope/internal/sanitize"
 )
 
 // factualCorrectnessDef: the answer's claims against the reference and the
@@ -63,4 +65,13 @@ func (t *FactualCorrectnessTrace) formula(r *Result) []string {
 			beta, b2, b2, 1+b2, prec, rec, b2, prec, rec, (1+b2)*prec*rec/(b2*prec+rec)))
 	}
 	return out
+}
+
+// ModeLine names the mode the claims were checked in, and β when not 1.
+func (t *FactualCorrectnessTrace) ModeLine() string {
+	line := "mode " + sanitize.Line(t.Mode)
+	if beta := cmp.Or(t.Beta, 1); beta != 1 { // a trace from before β was recorded has none
+		line += fmt.Sprintf(" (beta = %g)", beta)
+	}
+	return line
 }

@@ -20,12 +20,7 @@ func (m *Model) factualSection(p *page, res *eval.Result) {
 	if t == nil {
 		return
 	}
-	mode, beta := t.Mode, cmp.Or(t.Beta, 1) // 0: a trace from before β was recorded
-	modeLine := "mode " + sanitize.Line(mode)
-	if beta != 1 {
-		modeLine += fmt.Sprintf(" (beta = %g)", beta)
-	}
-	p.text(2, "", modeLine, &st.muted)
+	p.text(2, "", t.ModeLine(), &st.muted)
 
 	holds := func(c eval.StatementVerdict) bool { return c.Verdict == 1 }
 	tp := count(t.AnswerClaims, holds)
@@ -33,7 +28,7 @@ func (m *Model) factualSection(p *page, res *eval.Result) {
 	p.text(2, "", fmt.Sprintf("answer claims checked against the reference: %d TP, %d FP", tp, fp), &st.accent)
 	m.claimLines(p, factualItems(t, false), "TP ", "FP ")
 	fn := len(t.ReferenceClaims) - count(t.ReferenceClaims, holds)
-	if mode == eval.FCModePrecision && len(t.ReferenceClaims) == 0 {
+	if t.Mode == eval.FCModePrecision && len(t.ReferenceClaims) == 0 {
 		p.text(2, "", "reference claims: not checked in precision mode", &st.muted)
 	} else {
 		p.text(2, "", fmt.Sprintf("reference claims checked against the answer: %d in the answer, %d FN", len(t.ReferenceClaims)-fn, fn), &st.accent)

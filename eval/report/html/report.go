@@ -500,12 +500,7 @@ func factualHTML(r *eval.Result, sec *htmlSection) {
 	if t == nil {
 		return
 	}
-	beta := cmp.Or(t.Beta, 1) // a trace from before β was recorded has none
-	mode := "mode " + sanitize.Line(t.Mode)
-	if beta != 1 {
-		mode += fmt.Sprintf(" (beta = %g)", beta)
-	}
-	sec.Notes = append(sec.Notes, mode)
+	sec.Notes = append(sec.Notes, t.ModeLine())
 	claims := func(title string, vs []eval.StatementVerdict, yes, no string) htmlList {
 		return listOf(title, vs, func(v eval.StatementVerdict) htmlItem {
 			lead := no
