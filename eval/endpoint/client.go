@@ -398,6 +398,9 @@ func refusedSwitch(err error, sent chatBody, mode string) string {
 		}
 		return "stream_only_thinking"
 	}
+	if sent.StreamOptions != nil && strings.Contains(msg, "stream_options") {
+		return "stream_options" // a server too old to report a stream's usage
+	}
 	if !strings.Contains(msg, "chat_template_kwargs") {
 		if sent.EnableThinking != nil && strings.Contains(msg, "enable_thinking") {
 			return "enable_thinking"
@@ -519,7 +522,10 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 	}
 	c.switches(&body, req.Reasoning)
 	if c.cfg.Abilities.Refused("non_streaming") {
-		body.Stream, body.StreamOptions = true, &streamOptions{IncludeUsage: true}
+		body.Stream = true
+		if !c.cfg.Abilities.Refused("stream_options") {
+			body.StreamOptions = &streamOptions{IncludeUsage: true}
+		}
 	}
 	var out eval.ChatResponse
 	var cut *cutReply

@@ -419,3 +419,27 @@ func TestBudgetFitsTheContext(t *testing.T) {
 		}
 	}
 }
+
+// A server too old to take stream_options has it dropped: the stream is
+// read all the same, without the usage it would have reported.
+func TestRefusedStreamOptions(t *testing.T) {
+	srv := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply {
+		switch {
+		case r.Raw["stream"] != true:
+			return fakejudge.Reply{Status: 400, Body: fakejudge.StreamOnlyRefusal}
+		case r.Raw["stream_options"] != nil:
+			return fakejudge.Reply{Status: 400, Body: `{"object":"error","message":"[{'type': 'extra_forbidden', 'loc': ('body', 'stream_options'), 'msg': 'Extra inputs are not permitted'}]","type":"BadRequestError","code":400}`}
+		}
+		return sse(`{"choices":[{"index":0,"delta":{"content":"{\"a\": 1}"},"finish_reason":"stop"}]}`)
+	})
+	defer srv.Close()
+	ab := NewAbilities(EndpointProfile{}, "")
+	c := newTestClient(t, srv.BaseURL(), Config{Abilities: ab})
+	out, err := c.Chat(context.Background(), chatReq("t"))
+	if err != nil || len(out.Choices) != 1 || out.Choices[0] != `{"a": 1}` {
+		t.Fatalf("%+v, %v", out, err)
+	}
+	if !ab.Refused("stream_options") {
+		t.Error("the refusal of stream_options was not learnt")
+	}
+}
