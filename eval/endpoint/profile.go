@@ -54,19 +54,30 @@ func (p EndpointProfile) Notice() string {
 	if p.Reasons {
 		parts = append(parts, "reasoning model (reasoning kept apart)")
 	}
-	var refused []string
 	for _, sw := range p.SwitchRefused {
 		if what, ok := neededNotRefused[sw]; ok {
 			parts = append(parts, what)
-		} else {
-			refused = append(refused, sw)
 		}
 	}
-	if len(refused) > 0 {
+	if refused := p.RefusedFields(); len(refused) > 0 {
 		parts = append(parts, "refused "+strings.Join(refused, ", "))
 	}
 	return strings.Join(parts, ", ")
 }
+
+// RefusedFields are the request fields the server refused: SwitchRefused
+// less what the calls do because of a refusal (stream, enable_thinking
+// false).
+func (p EndpointProfile) RefusedFields() []string {
+	return slices.DeleteFunc(slices.Clone(p.SwitchRefused), func(sw string) bool {
+		_, needed := neededNotRefused[sw]
+		return needed
+	})
+}
+
+// ReasoningSwitches are the request fields --reasoning off and on send,
+// each server family's, in the order they are sent.
+var ReasoningSwitches = []string{"enable_thinking", "thinking", "chat_template_kwargs", "reasoning_effort"}
 
 // neededNotRefused are the entries of SwitchRefused that say what the
 // calls do because of a refusal, not a field they leave out.

@@ -206,11 +206,12 @@ func checkReasoning(resp eval.ChatResponse, mode string, ab *endpoint.Abilities,
 		line("", "--reasoning off: %s", oneLineErr(err))
 		return
 	}
-	sent := slices.DeleteFunc([]string{"chat_template_kwargs", "reasoning_effort"}, ab.Refused)
+	sent := slices.DeleteFunc(slices.Clone(endpoint.ReasoningSwitches), ab.Refused)
+	refused := listOrNone(ab.Profile().RefusedFields())
 	if rc2, _ := share(off); rc2 == 0 {
-		line("", "--reasoning off works (switches sent: %s; refused: %s): cheaper and faster judging", strings.Join(sent, ", "), listOrNone(ab.Profile().SwitchRefused))
+		line("", "--reasoning off works (switches sent: %s; refused: %s): cheaper and faster judging", strings.Join(sent, ", "), refused)
 	} else {
-		line("", "--reasoning off has no effect on this server (refused: %s)", listOrNone(ab.Profile().SwitchRefused))
+		line("", "--reasoning off has no effect on this server (refused: %s)", refused)
 	}
 }
 

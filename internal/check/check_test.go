@@ -53,6 +53,7 @@ func TestCheckTellsWhatWorks(t *testing.T) {
 		{"deepseek", fakejudge.PersonaDeepSeek.Wrap(fakejudge.Generic), exit.OK, []string{"json_schema  refused: answer_relevancy_question: HTTP 400: This response_format type is unavailable now", "json_object works", "completion tokens", "profile      json_object (json_schema refused), n not honoured, reasoning model", "ready"}},
 		{"ollama-old", fakejudge.PersonaOllamaOld.Wrap(fakejudge.Generic), exit.OK, []string{"replies      follow the task's schema (json_schema)", "profile      n not honoured", "ready"}},
 		{"budget", fakejudge.PersonaBudget.Wrap(fakejudge.Generic), exit.OK, []string{"reasoning    yes", "ready"}},
+		{"qwq: answers only when streaming", fakejudge.PersonaQwQ.Wrap(fakejudge.Generic), exit.OK, []string{"reasoning    yes", "--reasoning off has no effect on this server (refused: none)", "profile      n not honoured, reasoning model (reasoning kept apart), streamed (the model answers only when streaming)", "ready"}},
 		{"key refused", unauthorised, exit.Fatal, []string{"reachable    no", "OPENAI_API_KEY", "Incorrect API key provided"}},
 	}
 	for _, tt := range tests {
