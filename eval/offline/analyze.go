@@ -245,7 +245,7 @@ func lexClause(text string, sp *span) clause {
 		case 'n':
 			v := norm.Number(l.text)
 			add("n:" + v)
-			if sp.skips == nil {
+			if sp.skips == nil { // not a context sentence: skips are made for those only
 				sp.order = append(sp.order, "n:"+v)
 			}
 			if w, ok := norm.NumberNames[v]; ok {

@@ -820,7 +820,8 @@ func anchored(st, q *span) *span {
 	if q == nil || len(st.order) == 0 {
 		return q
 	}
-	echo := func(f string) bool { return q.feats[f] || q.unis[f] }
+	// order holds "w:" and "n:" features only, never a Han unigram.
+	echo := func(f string) bool { return q.feats[f] }
 	own := func(j int) bool {
 		return j >= 0 && j < len(st.order) && !echo(st.order[j]) && !st.common[st.order[j]]
 	}

@@ -229,6 +229,10 @@ func Stem(w string) string {
 // Billing" and "Billing pays" say the same part.
 var irregularVerbs = words.Map("irregular_verbs")
 
+// IrregularPast reports whether w is the irregular past form of a verb
+// (paid, held), which Stem reads as the verb.
+func IrregularPast(w string) bool { return irregularVerbs[w] != "" }
+
 // Bare yes/no answers assert or deny the question's proposition.
 var (
 	YesWords = words.Set("yes")

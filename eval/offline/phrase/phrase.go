@@ -32,7 +32,6 @@ func trimWord(w string) string {
 
 var (
 	irregularParticiples = words.Set("irregular_participles")
-	irregularVerbs       = words.Map("irregular_verbs")
 	determiners          = words.Set("english_determiners")
 )
 
@@ -78,7 +77,7 @@ func sentenceRoles(text string) []Role {
 		if !pastForm(w) || by+1 >= len(ws) || strings.ToLower(ws[by]) != "by" {
 			continue
 		}
-		r := Role{Verb: VerbStem(w)}
+		r := Role{Verb: norm.Stem(w)}
 		var party []string
 		flush := func() {
 			if len(party) > 0 {
@@ -124,18 +123,12 @@ func sentenceRoles(text string) []Role {
 
 var roleParticles = map[string]bool{"off": true, "up": true, "out": true, "over": true}
 
-func pastForm(w string) bool { return Participle(w) || irregularVerbs[w] != "" }
-
-// VerbStem is the stem of a verb's word, an irregular form read as its
-// verb (paid as pay).
-func VerbStem(w string) string {
-	return norm.Stem(w)
-}
+func pastForm(w string) bool { return Participle(w) || norm.IrregularPast(w) }
 
 // SaysVerb: a word of the text is of the verb (pays and paid of pay).
 func SaysVerb(text, verb string) bool {
 	for _, w := range strings.Fields(strings.ToLower(text)) {
-		if VerbStem(trimWord(w)) == verb {
+		if norm.Stem(trimWord(w)) == verb {
 			return true
 		}
 	}
