@@ -191,23 +191,7 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 				if c.cfg.Abilities.Refuse(sw) {
 					eval.ReportNotice(ctx, c.cfg.Abilities.Notice())
 				}
-				what := "the reasoning switch " + sw
-				switch sw {
-				case "temperature":
-					what = fmt.Sprintf("temperature %g for this model", req.Temperature)
-				case "n":
-					what = fmt.Sprintf("n %d (several choices in one call)", req.N)
-				case "max_tokens":
-					what = "max_tokens (it takes max_completion_tokens)"
-				}
-				retry := fmt.Errorf("the endpoint refused %s; asking without it", what)
-				switch sw {
-				case "stream_only_thinking":
-					retry = errors.New("the endpoint's model thinks only in a streaming call; asking with enable_thinking false")
-				case "non_streaming":
-					retry = errors.New("the endpoint's model answers only in a streaming call; asking again streaming")
-				}
-				eval.ReportRetry(ctx, req.Task, retry, 0)
+				eval.ReportRetry(ctx, req.Task, refusalRetry(sw, req), 0)
 				continue
 			}
 			if fit, ok := contextFit(err); ok && budget > 0 && fit < budget {
@@ -363,6 +347,28 @@ func (c *Client) switches(b *chatBody, mode string) {
 			break
 		}
 	}
+}
+
+// refusalRetry is what a call asked again after the refusal sw says.
+func refusalRetry(sw string, req eval.ChatRequest) error {
+	var what string
+	switch sw {
+	case "stream_only_thinking":
+		return errors.New("the endpoint's model thinks only in a streaming call; asking with enable_thinking false")
+	case "non_streaming":
+		return errors.New("the endpoint's model answers only in a streaming call; asking again streaming")
+	case "temperature":
+		what = fmt.Sprintf("temperature %g for this model", req.Temperature)
+	case "n":
+		what = fmt.Sprintf("n %d (several choices in one call)", req.N)
+	case "max_tokens":
+		what = "max_tokens (it takes max_completion_tokens)"
+	case "stream_options":
+		what = "stream_options (a stream's usage)"
+	default:
+		what = "the reasoning switch " + sw
+	}
+	return fmt.Errorf("the endpoint refused %s; asking without it", what)
 }
 
 // refusedSwitch names what a 400 or 422 refused of the call sent, for the
