@@ -17,6 +17,7 @@ const (
 	enterpriseDiagnosisFloor  = 63
 	enterprise2DiagnosisFloor = 33
 	enterprise3DiagnosisFloor = 39
+	enterprise4DiagnosisFloor = 21
 )
 
 // TestEnterpriseDiagnosisAgreement measures the diagnosis column a new
@@ -38,6 +39,7 @@ func TestEnterpriseDiagnosisAgreement(t *testing.T) {
 		{"ragscope/enterprise (read)", LoadEnterprise, enterpriseDiagnosisFloor, true},
 		{"ragscope/enterprise-2 (held out)", LoadEnterprise2, enterprise2DiagnosisFloor, false},
 		{"ragscope/enterprise-3 (held out)", LoadEnterprise3, enterprise3DiagnosisFloor, false},
+		{"ragscope/enterprise-4 (held out)", LoadEnterprise4, enterprise4DiagnosisFloor, false},
 	} {
 		pairs, err := set.load("")
 		if err != nil {

@@ -19,6 +19,8 @@ var (
 	enterprisePairs2 []byte
 	//go:embed testdata/enterprise_pairs_3.jsonl
 	enterprisePairs3 []byte
+	//go:embed testdata/enterprise_pairs_4.jsonl
+	enterprisePairs4 []byte
 )
 
 // LoadEnterprise reads the first embedded set; the path is not used.
@@ -29,6 +31,9 @@ func LoadEnterprise2(string) ([]Pair, error) { return readPairs(enterprisePairs2
 
 // LoadEnterprise3 reads the third embedded set; the path is not used.
 func LoadEnterprise3(string) ([]Pair, error) { return readPairs(enterprisePairs3) }
+
+// LoadEnterprise4 reads the fourth embedded set; the path is not used.
+func LoadEnterprise4(string) ([]Pair, error) { return readPairs(enterprisePairs4) }
 
 func readPairs(data []byte) ([]Pair, error) {
 	type row struct {

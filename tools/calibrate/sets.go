@@ -123,6 +123,8 @@ var Sets = []Set{
 		Target: 0.85, Rows: []Row{{Given, false, false}}},
 	{Name: "ragscope/enterprise-3 (own)", Path: "(embedded)", Load: LoadEnterprise3,
 		Rows: []Row{{Given, false, false}}},
+	{Name: "ragscope/enterprise-4 (own)", Path: "(embedded)", Load: LoadEnterprise4,
+		Rows: []Row{{Given, false, false}}},
 }
 
 // LoadedSet is a set's pairs for the LLM judge, in the construction of its
