@@ -165,6 +165,11 @@ func lexemes(text string) []lexeme {
 			j := runEnd(text, i, func(_ int, r rune, _ int) bool { return isHan(r) })
 			out = append(out, lexeme{kind: 'h', text: text[i:j]})
 			i = j
+		case unicode.IsDigit(r) && isoDate(text[i:]) > 0:
+			// "2024-06-01" is one date, not three numbers (read in lexClause).
+			j := i + isoDate(text[i:])
+			out = append(out, lexeme{kind: 'n', text: text[i:j]})
+			i = j
 		case unicode.IsDigit(r):
 			j := runEnd(text, i, func(j int, r rune, n int) bool {
 				return unicode.IsDigit(r) || (r == '.' || r == ',' || r == ':') && j > i && runeAt(text, j+n, unicode.IsDigit)
@@ -191,6 +196,43 @@ func lexemes(text string) []lexeme {
 		}
 	}
 	return out
+}
+
+// isoDate is the length of the Y-M-D or Y/M/D date s opens with (4-digit
+// year, 1- or 2-digit month and day, one separator), or 0.
+func isoDate(s string) int {
+	digits := func(i, lo, hi int) int {
+		j := i
+		for j < len(s) && j-i < hi && isDigitByte(s[j]) {
+			j++
+		}
+		if j-i < lo {
+			return -1
+		}
+		return j
+	}
+	i := digits(0, 4, 4)
+	if i < 0 || i >= len(s) || s[i] != '-' && s[i] != '/' {
+		return 0
+	}
+	sep := s[i]
+	if i = digits(i+1, 1, 2); i < 0 || i >= len(s) || s[i] != sep {
+		return 0
+	}
+	if i = digits(i+1, 1, 2); i < 0 || i < len(s) && isDigitByte(s[i]) {
+		return 0
+	}
+	return i
+}
+
+func isDigitByte(b byte) bool { return b >= '0' && b <= '9' }
+
+// dateParts are the year, month and day of an isoDate lexeme, or nil.
+func dateParts(t string) []string {
+	if len(t) < 8 || isoDate(t) != len(t) {
+		return nil
+	}
+	return strings.FieldsFunc(t, func(r rune) bool { return r == '-' || r == '/' })
 }
 
 // runEnd is the end of the run of s from byte i whose runes (each at byte j,
@@ -243,6 +285,20 @@ func lexClause(text string, sp *span) clause {
 			}
 			c.negs = append(c.negs, hanNegations(l.text, lx[i+1:])...)
 		case 'n':
+			if ymd := dateParts(l.text); ymd != nil {
+				// A date gives its year, month and day as 2024年6月1日 does:
+				// the one form compares with the other, and with no number of
+				// another kind (the 2291 of INV-2291).
+				for k, unit := range [3]string{"年", "月", "日"} {
+					v := norm.Number(ymd[k])
+					add("n:" + v)
+					if sp.skips == nil {
+						sp.order = append(sp.order, "n:"+v)
+					}
+					sp.quants = append(sp.quants, quantity{value: v, unit: norm.Unit(unit), text: l.text})
+				}
+				continue
+			}
 			v := norm.Number(l.text)
 			add("n:" + v)
 			if sp.skips == nil { // not a context sentence: skips are made for those only

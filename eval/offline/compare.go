@@ -284,7 +284,7 @@ func withoutComparative(st *span, c comparison) *span {
 func rowItems(c comparison, st *span, sents []*span) ([]item, []value) {
 	for _, cs := range sents {
 		fc := cs.field
-		if fc == nil || len(fc.named) == 0 || naming(st, fc.keys[0]) < 1 {
+		if fc == nil || len(fc.named) == 0 || naming(st, fc.keys[0], nil) < 1 {
 			continue
 		}
 		var texts []string

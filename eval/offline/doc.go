@@ -18,7 +18,8 @@ commas, semicolons and colons. Each text becomes a span of features:
 	w:  English word stems, stop words left out       "located" -> w:locat
 	n:  numbers, with the unit after them (天, %, days; "3 additional days"
 	    is 3 days), months and weekdays as quantities of their own, and
-	    the key of the field they are in ("2012.12:01" is a year and a time)
+	    the key of the field they are in ("2012.12:01" is a year and a time;
+	    2024-06-01 is a year, a month and a day, as 2024年6月1日 is)
 
 with its clauses, its quantities and its names (capitalised English words
 that do not open it), for the negation, number and name detectors.
@@ -52,7 +53,12 @@ The support test (support.go), of one statement against the sentences:
     statement's value; a statement that says the value, and whose other
     words the record or table has (coverage 0.5, on characters for
     Chinese), is supported by it. A key is named by KeyNamed of its
-    features, and only the cells and fields named best are checked.
+    features (a word that names its value's kind, "date" or 金额, by a
+    value of that kind: words/value_kinds.txt), and only the cells and
+    fields named best are checked; of fields named alike, those with the
+    most named words no other key of the record has ("delivered" of
+    "Delivery date", not the "order" of "Order date" and "Purchase
+    order").
  1. coverage: the weighted share of the statement's features one sentence
     has (a pronoun's name counts as written). Features the question also
     has weigh QuestionEchoWeight: repeating the question proves nothing;

@@ -83,7 +83,13 @@ func enterpriseCases() []enterpriseCase {
 	invoice := "收款单位: 上海远帆科技有限公司\n纳税人识别号: 91310115MA1K4XYZ2Q\n开户行及账号: 中国银行上海浦东分行 4567889900\n发票类型: 增值税专用发票"
 	fund := "住房公积金缴存比例: 12%\n补充公积金缴存比例: 5%\n缴存基数上限: 36549元"
 	enRecord := "Vendor: Northwind Supplies Ltd\nPayment terms: Net 45\nBank: First Harbour Bank, Leeds branch\nContact: accounts@northwind.example"
+	enDates := "Purchase order: PO-7730\nOrder date: 2025-03-14\nDelivery date: 2025-04-02\nTotal: 8,950 USD"
+	zhDates := "合同编号：HT-2025-118\n签订日期：2025年1月8日\n生效日期：2025年2月1日"
 	return []enterpriseCase{
+		{"record en date faithful", "When is the order delivered?", "The order is delivered on 2025-04-02.", []string{enDates}, true, ""},
+		{"record en date unfaithful", "When is the order delivered?", "The order is delivered on 2025-03-14.", []string{enDates}, false, "Delivery date"},
+		{"record zh date faithful", "合同什么时候生效？", "合同于2025-02-01生效。", []string{zhDates}, true, ""},
+		{"record zh date unfaithful", "合同什么时候生效？", "合同于2025-01-08生效。", []string{zhDates}, false, "生效日期"},
 		{"table zh faithful", "总监去杭州出差餐补多少？", "总监在杭州出差时，每日餐补为150元。", []string{mealTable}, true, ""},
 		{"table zh unfaithful", "专员去杭州出差餐补多少？", "专员在杭州出差时，每日餐补为150元。", []string{mealTable}, false, "100元"},
 		{"table en faithful", "What is the hotel allowance for a director in Paris?", "A director travelling to Paris gets a hotel allowance of 240 EUR a day.", []string{enTable}, true, ""},

@@ -9,6 +9,7 @@ import (
 	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"github.com/ragscope/ragscope/eval/offline/records"
+	"github.com/ragscope/ragscope/eval/offline/words"
 )
 
 // fieldCheck is what a cell or field span carries for fieldVerdict.
@@ -20,6 +21,7 @@ type fieldCheck struct {
 	shown string          // the value as written, for the reason
 	mask  map[string]bool // features of the keys around the value (the record's keys, the table's caption and headers)
 	whole *span           // the cell or field read with the rest of its record or table, for coverage
+	from  string          // the record or table row, whose keys' words tell its fields apart
 }
 
 // fieldSpans are the cell and field spans of a structured chunk.
@@ -32,7 +34,7 @@ func fieldSpans(text string) []*span {
 		}
 		sp := analyzeContext(f.Analysed)
 		sp.text = f.Quote
-		sp.field = &fieldCheck{label: f.Label, keys: keys, named: f.Keys, value: analyze(f.Value), shown: f.Value, mask: analyze(f.Mask).feats, whole: unionSpan(sp, analyze(f.Whole))}
+		sp.field = &fieldCheck{label: f.Label, keys: keys, named: f.Keys, value: analyze(f.Value), shown: f.Value, mask: analyze(f.Mask).feats, whole: unionSpan(sp, analyze(f.Whole)), from: f.Whole}
 		out = append(out, sp)
 	}
 	return out
@@ -68,13 +70,15 @@ func featList(key string) []string {
 // name it; only the cells and fields named best are checked.
 const KeyNamed = 0.6
 
-// naming is the best share of an alternative's features the statement has.
-func naming(st *span, alts [][]string) float64 {
+// naming is the best share of an alternative's features the statement has;
+// a word of the key that names the kind of its value ("date" of "Due date")
+// is had by a statement that gives a value of that kind (value nil: none).
+func naming(st *span, alts [][]string, value *span) float64 {
 	best := 0.0
 	for _, fs := range alts {
 		n := 0
 		for _, f := range fs {
-			if st.feats[f] || st.unis[f] {
+			if st.feats[f] || st.unis[f] || value != nil && kindGiven(f, st, value) {
 				n++
 			}
 		}
@@ -83,11 +87,75 @@ func naming(st *span, alts [][]string) float64 {
 	return best
 }
 
+// ownWords counts, for each field of sents, the words of its keys that the
+// statement has and no other key of its record has: "The order is delivered
+// on ..." names "Order date" and "Delivery date" alike (order; a date), but
+// "order" is also the record's "Purchase order", and only "delivered" tells
+// one field from the others.
+func ownWords(st *span, sents []*span) map[int]int {
+	type key struct{ from, f string }
+	fieldFeats := func(fc *fieldCheck) map[string]bool {
+		m := map[string]bool{}
+		for _, k := range fc.keys {
+			for _, alt := range k {
+				for _, f := range alt {
+					m[f] = true
+				}
+			}
+		}
+		return m
+	}
+	shared := map[key]int{}
+	for _, cs := range sents {
+		if cs.field != nil {
+			for f := range fieldFeats(cs.field) {
+				shared[key{cs.field.from, f}]++
+			}
+		}
+	}
+	out := map[int]int{}
+	for i, cs := range sents {
+		if cs.field == nil {
+			continue
+		}
+		for f := range fieldFeats(cs.field) {
+			if (st.feats[f] || st.unis[f]) && shared[key{cs.field.from, f}] == 1 {
+				out[i]++
+			}
+		}
+	}
+	return out
+}
+
+// valueKinds are the key words that name a value's kind, with the units of
+// the quantities of that kind (words/value_kinds.txt).
+var valueKinds = func() map[string][]string {
+	m := map[string][]string{}
+	for w, units := range words.Map("value_kinds") {
+		for f := range analyze(w).feats {
+			for _, u := range strings.Fields(units) {
+				m[f] = append(m[f], norm.Unit(u))
+			}
+		}
+	}
+	return m
+}()
+
+// kindGiven: f names a kind of value that both the statement and the value
+// give a quantity of.
+func kindGiven(f string, st, value *span) bool {
+	units := valueKinds[f]
+	has := func(sp *span) bool {
+		return slices.ContainsFunc(sp.quants, func(q quantity) bool { return slices.Contains(units, q.unit) })
+	}
+	return len(units) > 0 && has(st) && has(value)
+}
+
 // fieldNaming is the least naming of a cell's or field's keys.
 func fieldNaming(st *span, fc *fieldCheck) float64 {
 	score := 1.0
 	for _, k := range fc.keys {
-		score = min(score, naming(st, k))
+		score = min(score, naming(st, k, fc.value))
 	}
 	return score
 }
@@ -95,10 +163,26 @@ func fieldNaming(st *span, fc *fieldCheck) float64 {
 // fieldVerdict tests the statement against the cells and fields it names;
 // ok is false when it names none (the ordinary test decides).
 func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
-	top := KeyNamed
+	top, atTop := KeyNamed, 0
 	for _, cs := range sents {
-		if cs.field != nil {
-			top = max(top, fieldNaming(st, cs.field))
+		if cs.field == nil {
+			continue
+		}
+		if n := fieldNaming(st, cs.field); n > top+1e-9 {
+			top, atTop = n, 1
+		} else if n > top-1e-9 {
+			atTop++
+		}
+	}
+	// Of the fields named alike, those with the most words of their own.
+	var own map[int]int
+	topOwn := 0
+	if atTop > 1 {
+		own = ownWords(st, sents)
+		for i, cs := range sents {
+			if cs.field != nil && fieldNaming(st, cs.field) > top-1e-9 {
+				topOwn = max(topOwn, own[i])
+			}
 		}
 	}
 	var supported *Evidence
@@ -107,7 +191,7 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 	label := func(ev Evidence) string { return sents[ev.From].field.label }
 	for i, cs := range sents {
 		fc := cs.field
-		if fc == nil || fieldNaming(st, fc) < top-1e-9 {
+		if fc == nil || fieldNaming(st, fc) < top-1e-9 || own[i] < topOwn {
 			continue
 		}
 		ev := Evidence{Quote: cs.text, From: i, Also: -1, Coverage: 1}

@@ -38,7 +38,7 @@ func TestEnterpriseDiagnosisAgreement(t *testing.T) {
 	}{
 		{"ragscope/enterprise (read)", LoadEnterprise, enterpriseDiagnosisFloor, true},
 		{"ragscope/enterprise-2 (held out)", LoadEnterprise2, enterprise2DiagnosisFloor, false},
-		{"ragscope/enterprise-3 (held out)", LoadEnterprise3, enterprise3DiagnosisFloor, false},
+		{"ragscope/enterprise-3 (read)", LoadEnterprise3, enterprise3DiagnosisFloor, true},
 		{"ragscope/enterprise-4 (held out)", LoadEnterprise4, enterprise4DiagnosisFloor, false},
 	} {
 		pairs, err := set.load("")

@@ -208,9 +208,19 @@ func Stem(w string) string {
 	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
 		w = w[:len(w)-1]
 	}
+	// delivery -> deliver, as the noun in -ery reads as its verb.
+	if strings.HasSuffix(w, "ery") && len(w) >= 7 {
+		w = w[:len(w)-1]
+	}
 	for _, suf := range []string{"ingly", "ing", "edly", "ed", "ly", "ment", "ness", "ation", "ion", "er", "e"} {
 		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 3 {
 			w = w[:len(w)-len(suf)]
+			// delivered -> deliver -> deliv, as deliver itself.
+			if strings.HasPrefix(suf, "ed") || strings.HasPrefix(suf, "ing") {
+				if strings.HasSuffix(w, "er") && len(w) >= 5 {
+					w = w[:len(w)-2]
+				}
+			}
 			break
 		}
 	}
