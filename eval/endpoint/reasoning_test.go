@@ -40,6 +40,20 @@ func TestReasoningSwitches(t *testing.T) {
 			}
 			return ""
 		}, []string{"chat_template_kwargs"}, []string{"reasoning_effort"}},
+		// Groq refuses a field it does not know, "property 'X' is
+		// unsupported" (karthink/gptel#774), and takes reasoning_effort
+		// none or default only (Alishahryar1/free-claude-code#1348).
+		{"Groq: unknown properties, effort none", func(raw map[string]any) string {
+			for _, f := range []string{"enable_thinking", "thinking", "chat_template_kwargs"} {
+				if _, ok := raw[f]; ok {
+					return "property '" + f + "' is unsupported"
+				}
+			}
+			if e := raw["reasoning_effort"]; e != "none" && e != "default" {
+				return "`reasoning_effort` must be one of `none` or `default`"
+			}
+			return ""
+		}, []string{"reasoning_effort=none"}, []string{"chat_template_kwargs", "enable_thinking", "thinking"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -66,7 +80,7 @@ func TestReasoningSwitches(t *testing.T) {
 				}
 				got = append(got, "chat_template_kwargs")
 			}
-			if th, ok := last["thinking"].(map[string]any); !ok || th["type"] != "disabled" {
+			if th, ok := last["thinking"].(map[string]any); (!ok || th["type"] != "disabled") && !slices.Contains(tt.refused, "thinking") {
 				t.Errorf("thinking %v, want type disabled (GLM, Doubao)", last["thinking"])
 			}
 			if e, ok := last["reasoning_effort"].(string); ok {
