@@ -427,8 +427,8 @@ func refusedSwitch(err error, sent chatBody, mode string) string {
 		return "temperature"
 	}
 	// "Unsupported value: 'n' does not support 3 with this model"
-	// (OpenAI), "'n' : number must be at most 1" (Groq), "`n`".
-	if sent.N > 1 && (strings.Contains(msg, "'n'") || strings.Contains(msg, `"n"`) || strings.Contains(msg, "`n`")) {
+	// (OpenAI), "'n' : number must be at most 1" (Groq), "n: must be 1".
+	if sent.N > 1 && nField.MatchString(msg) {
 		return "n"
 	}
 	// "Unsupported parameter: 'max_tokens' is not supported with this
@@ -448,6 +448,10 @@ func refusedSwitch(err error, sent chatBody, mode string) string {
 	}
 	return ""
 }
+
+// nField finds n named as a field in a refusal: quoted, or a word of its
+// own before what it must be ("n must be exactly 1", "n: ...").
+var nField = regexp.MustCompile("['\"`]n['\"`]" + `|(?:^|[\s(.,;])n(?:\s*[:=]|\s+(?:must|should|is|parameter|only|not)\b)`)
 
 // chatBody is the body of a chat completion request. Temperature is sent
 // even when 0, which is not the servers' default, unless the endpoint

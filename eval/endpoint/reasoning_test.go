@@ -627,3 +627,24 @@ func TestReasoningSpendsTheBudget(t *testing.T) {
 		})
 	}
 }
+
+// nField reads n named in a refusal however it is quoted, and no other
+// word that ends in n.
+func TestNField(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"unsupported value: 'n' does not support 3 with this model.":   true,
+		"'n' : number must be at most 1":                               true,
+		"n: input should be less than or equal to 1":                   true,
+		"n must be exactly 1":                                          true,
+		"parameter `n` is not supported":                               true,
+		"invalid n = 3; only 1 is allowed":                             true,
+		"the prompt has an unsupported token":                          false,
+		"maximum context length is 4096 tokens":                        false,
+		"when stream is true, n must not be set":                       true,
+		"unrecognized request argument supplied: chat_template_kwargs": false,
+	} {
+		if got := nField.MatchString(msg); got != want {
+			t.Errorf("nField(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}
