@@ -475,6 +475,9 @@ func TestRefusedN(t *testing.T) {
 		// Groq: "only n=1 is supported. Other values will result in a 400"
 		// (stanfordnlp/dspy#1155).
 		{"Groq", 400, `{"error":{"message":"'n' : number must be at most 1","type":"invalid_request_error"}}`},
+		// OpenRouter relays the provider's refusal in metadata.raw
+		// (reVrost/go-openrouter#21): it is read there.
+		{"Groq behind OpenRouter", 400, `{"error":{"message":"Provider returned error","code":400,"metadata":{"raw":"{\"error\":{\"message\":\"'n' : number must be at most 1\",\"type\":\"invalid_request_error\"}}","provider_name":"Groq"}}}`},
 		{"OpenAI reasoning model", 400, `{"error":{"message":"Unsupported value: 'n' does not support 3 with this model.","type":"invalid_request_error","param":"n","code":"unsupported_value"}}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
