@@ -261,6 +261,12 @@ func fromReply(f *Failure, status int, body []byte, isPage bool, retryAfter time
 		// due to the prompt triggering Azure OpenAI's content management
 		// policy" (openai/openai-python#331).
 		f.Hint = contentFiltered
+	case code == 400 && se.code == "json_validate_failed":
+		// Groq's JSON mode checked the model's reply and it did not
+		// hold: "Failed to generate JSON. Please adjust your prompt. See
+		// 'failed_generation' for more details." A malformed reply, not
+		// a refusal: asked again, as one.
+		f.retry, f.step = true, eval.StatusParseError
 	case code >= 500 && oneChoiceOnly(se.message):
 		// Not a failure of the server but a refusal of n (see
 		// refusedSwitch): asked again, it is refused again.

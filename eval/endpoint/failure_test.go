@@ -58,6 +58,9 @@ func TestServerErrorsKept(t *testing.T) {
 			KindOther, 0, 1, []string{"content filter withheld the reply (content_filter)", "another endpoint or filter policy"}, []string{"malformed", "no choices"}, "", false},
 		{"Azure: a partial reply filtered", fakejudge.Reply{Body: `{"choices":[{"index":0,"finish_reason":"content_filter","message":{"role":"assistant","content":"{\"verdict\": 1}"}}]}`},
 			KindOther, 0, 1, []string{"content filter withheld the reply (content_filter)"}, nil, "", false},
+		// Groq's JSON mode refusing the model's own reply (thepersonalaicompany/amurex-backend#38).
+		{"Groq: the reply failed its JSON mode", fakejudge.Reply{Status: 400, Body: `{"error":{"message":"Failed to generate JSON. Please adjust your prompt. See 'failed_generation' for more details.","type":"invalid_request_error","code":"json_validate_failed","failed_generation":"{\"a\": "}}`},
+			KindOther, 400, 3, []string{"HTTP 400: Failed to generate JSON."}, nil, "Failed to generate JSON. Please adjust your prompt. See 'failed_generation' for more details.", true},
 		{"502 HTML from a proxy", fakejudge.Reply{Status: 502, ContentType: "text/html", Body: nginx},
 			KindOther, 502, 3, []string{`HTTP 502: the endpoint answered with an HTML page, not JSON: "502 Bad Gateway 502 Bad Gateway nginx/1.25.3"`}, []string{"<", "invalid character"},
 			"502 Bad Gateway 502 Bad Gateway nginx/1.25.3", false},

@@ -175,6 +175,9 @@ func RefusedFormat(err error) bool {
 		return false
 	}
 	msg := strings.ToLower(f.ServerMessage)
+	if strings.Contains(msg, "failed_generation") || strings.Contains(msg, "generated json does not match") {
+		return false // Groq: the model's reply failed the format, not the format refused
+	}
 	return slices.ContainsFunc([]string{"response_format", "response format", "json_schema", "json_object", "schema", "json output", "grammar"},
 		func(w string) bool { return strings.Contains(msg, w) })
 }
