@@ -373,8 +373,9 @@ func refusalRetry(sw string, req eval.ChatRequest) error {
 
 // refusedSwitch names what a 400 or 422 (or llama.cpp's 500 refusing n)
 // refused of the call sent, for the Abilities to learn: a field (a
-// reasoning switch, temperature, n, max_tokens), or a call without streaming ("non_streaming", or
-// "stream_only_thinking" when enable_thinking false will do); "" when the
+// reasoning switch, temperature, n, max_tokens), or a call without
+// streaming ("non_streaming", or "stream_only_thinking" when
+// enable_thinking false will do); "" when the
 // failure is no such refusal. It reads what the failed call sent, not what
 // is known now: calls in flight when another learned of the refusal must
 // learn it too, not fail.
