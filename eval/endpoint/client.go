@@ -371,16 +371,23 @@ func refusalRetry(sw string, req eval.ChatRequest) error {
 	return fmt.Errorf("the endpoint refused %s; asking without it", what)
 }
 
-// refusedSwitch names what a 400 or 422 refused of the call sent, for the
-// Abilities to learn: a field (a reasoning switch, temperature, n,
-// max_tokens), or a call without streaming ("non_streaming", or
-// "stream_only_thinking" when enable_thinking false will do); "" when the
+// refusedSwitch names what a 400 or 422 (or llama.cpp's 500 refusing n)
+// refused of the call sent, for the Abilities to learn: a field (a
+// reasoning switch, temperature, n, max_tokens), or a call without
+// streaming ("non_streaming", or "stream_only_thinking" when
+// enable_thinking false will do); "" when the
 // failure is no such refusal. It reads what the failed call sent, not what
 // is known now: calls in flight when another learned of the refusal must
 // learn it too, not fail.
 func refusedSwitch(err error, sent chatBody, mode string) string {
 	var f *Failure
-	if !errors.As(err, &f) || (f.Status != 400 && f.Status != 422) {
+	if !errors.As(err, &f) {
+		return ""
+	}
+	if sent.N > 1 && f.Status >= 400 && oneChoiceOnly(f.ServerMessage) {
+		return "n" // llama.cpp's server, with a 400 or a 500
+	}
+	if f.Status != 400 && f.Status != 422 {
 		return ""
 	}
 	msg := strings.ToLower(f.ServerMessage + " " + f.detail)
@@ -420,7 +427,9 @@ func refusedSwitch(err error, sent chatBody, mode string) string {
 	if sent.Temperature != nil && strings.Contains(msg, "temperature") {
 		return "temperature"
 	}
-	if sent.N > 1 && (strings.Contains(msg, "'n'") || strings.Contains(msg, `"n"`)) {
+	// "Unsupported value: 'n' does not support 3 with this model"
+	// (OpenAI), "'n' : number must be at most 1" (Groq), "n: must be 1".
+	if sent.N > 1 && nField.MatchString(msg) {
 		return "n"
 	}
 	// "Unsupported parameter: 'max_tokens' is not supported with this
@@ -440,6 +449,10 @@ func refusedSwitch(err error, sent chatBody, mode string) string {
 	}
 	return ""
 }
+
+// nField finds n named as a field in a refusal: quoted, or a word of its
+// own before what it must be ("n must be exactly 1", "n: ...").
+var nField = regexp.MustCompile("['\"`]n['\"`]" + `|(?:^|[\s(.,;])n(?:\s*[:=]|\s+(?:must|should|is|parameter|only|not)\b)`)
 
 // chatBody is the body of a chat completion request. Temperature is sent
 // even when 0, which is not the servers' default, unless the endpoint
@@ -485,14 +498,13 @@ type chatChoice struct {
 	Index        int    `json:"index"`
 	FinishReason string `json:"finish_reason"`
 	Message      struct {
-		Content          looseText `json:"content"`
+		Content          replyText `json:"content"`
 		ReasoningContent string    `json:"reasoning_content"`
 		Reasoning        looseText `json:"reasoning"`
 	} `json:"message"`
 }
 
-// looseText is a string field that reads as "" when it is not a string
-// (content given as a list of parts, which no judge's answer uses).
+// looseText is a string field that reads as "" when it is not a string.
 type looseText string
 
 func (t *looseText) UnmarshalJSON(data []byte) error {
@@ -500,6 +512,43 @@ func (t *looseText) UnmarshalJSON(data []byte) error {
 	if json.Unmarshal(data, &s) == nil {
 		*t = looseText(s)
 	}
+	return nil
+}
+
+// replyText is a message's content: a string, or a list of parts, as
+// Mistral's Magistral sends it: [{"type": "thinking", "thinking": [{"type":
+// "text", "text": …}]}, {"type": "text", "text": …}]. The text parts are
+// the answer; the thinking parts are reasoning, never the answer, for the
+// same reason a <think> block is not. Other parts and shapes read as "".
+type replyText struct{ text, thinking string }
+
+func (t *replyText) UnmarshalJSON(data []byte) error {
+	*t = replyText{}
+	var s string
+	if json.Unmarshal(data, &s) == nil {
+		t.text = s
+		return nil
+	}
+	var parts []struct {
+		Type     string          `json:"type"`
+		Text     string          `json:"text"`
+		Thinking json.RawMessage `json:"thinking"`
+	}
+	if json.Unmarshal(data, &parts) != nil {
+		return nil
+	}
+	var text, thinking strings.Builder
+	for _, p := range parts {
+		switch p.Type {
+		case "text":
+			text.WriteString(p.Text)
+		case "thinking":
+			var th replyText // a string, or text parts again
+			_ = th.UnmarshalJSON(p.Thinking)
+			thinking.WriteString(th.text)
+		}
+	}
+	t.text, t.thinking = text.String(), thinking.String()
 	return nil
 }
 
@@ -555,14 +604,21 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 		slices.SortStableFunc(resp.Choices, func(x, y chatChoice) int { return cmp.Compare(x.Index, y.Index) })
 		var reasoned bool
 		for _, ch := range resp.Choices {
-			answer, reasoning, open := SplitReasoning(string(ch.Message.Content))
+			answer, reasoning, open := SplitReasoning(ch.Message.Content.text)
 			// One field or the other: a server that fills both with the
 			// same text must not count it twice.
-			r := cmp.Or(strings.TrimSpace(ch.Message.ReasoningContent), strings.TrimSpace(string(ch.Message.Reasoning)))
+			r := cmp.Or(strings.TrimSpace(ch.Message.ReasoningContent), strings.TrimSpace(string(ch.Message.Reasoning)),
+				strings.TrimSpace(ch.Message.Content.thinking))
 			if r != "" {
 				reasoning = strings.TrimSpace(r + "\n\n" + reasoning)
 			}
 			reasoned = reasoned || reasoning != ""
+			if ch.FinishReason == "content_filter" {
+				// Azure, and OpenAI, withhold a reply their filter flags:
+				// what came, if anything, is no verdict, and the same
+				// prompt is flagged again, so it is not asked again.
+				return used, &contentError{status: eval.StatusJudgeError, msg: contentFiltered}
+			}
 			if ch.FinishReason == "length" {
 				// Asked again with a larger budget: the limiter counts
 				// the tokens, the caller pays them, nothing is validated.
@@ -682,6 +738,11 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 	})
 	return out, err
 }
+
+// contentFiltered is what a call ends with when the server's content
+// filter stopped the reply (finish_reason content_filter, or a 400 coded
+// content_filter): the sample's text, not the judge, tripped it.
+const contentFiltered = "the endpoint's content filter withheld the reply (content_filter): the sample's text tripped the server's content policy; not asked again: judge this sample with another endpoint or filter policy"
 
 // contentError is a reply that arrived but cannot be used; it is retried
 // like a transport error and ends with its status when retries run out.

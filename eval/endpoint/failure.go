@@ -256,6 +256,20 @@ func fromReply(f *Failure, status int, body []byte, isPage bool, retryAfter time
 			f.Hint = fmt.Sprintf("the server asked to retry after %s, beyond the %s cap: not retried (--max-retry-after raises the cap)",
 				retryAfter, fx.maxRetryAfter)
 		}
+	case code == 400 && se.code == "content_filter":
+		// Azure's filter refused the prompt: "The response was filtered
+		// due to the prompt triggering Azure OpenAI's content management
+		// policy" (openai/openai-python#331).
+		f.Hint = contentFiltered
+	case code == 400 && se.code == "json_validate_failed":
+		// Groq's JSON mode checked the model's reply and it did not
+		// hold: "Failed to generate JSON. Please adjust your prompt. See
+		// 'failed_generation' for more details." A malformed reply, not
+		// a refusal: asked again, as one.
+		f.retry, f.step = true, eval.StatusParseError
+	case code >= 500 && oneChoiceOnly(se.message):
+		// Not a failure of the server but a refusal of n (see
+		// refusedSwitch): asked again, it is refused again.
 	case code == 408 || code == 409 || code >= 500:
 		f.retry = true
 	case code < 300:
@@ -263,6 +277,13 @@ func fromReply(f *Failure, status int, body []byte, isPage bool, retryAfter time
 		// hiccup relayed by a gateway, so it is retried like a 5xx.
 		f.retry = true
 	}
+}
+
+// oneChoiceOnly is llama.cpp's server refusing n > 1, which it answers
+// with a 500 ("Only one completion choice is allowed";
+// algorithmicsuperintelligence/optillm#8).
+func oneChoiceOnly(msg string) bool {
+	return strings.Contains(strings.ToLower(msg), "only one completion choice")
 }
 
 // namesModel: the error is about the model (or Azure deployment), not the
@@ -326,7 +347,38 @@ func parseServerError(body []byte) serverError {
 }
 
 func errorFields(obj map[string]json.RawMessage) serverError {
-	return serverError{message: jsonText(obj["message"]), typ: jsonText(obj["type"]), code: jsonText(obj["code"])}
+	se := serverError{message: jsonText(obj["message"]), typ: jsonText(obj["type"]), code: jsonText(obj["code"])}
+	if up := upstream(obj["metadata"]); up != "" {
+		se.message = strings.TrimSpace(se.message + " (" + up + ")")
+	}
+	return se
+}
+
+// upstream is the upstream provider's own error that a gateway's error
+// object carries in metadata.raw (OpenRouter: "Provider returned error"
+// with the provider's body there, a JSON text or plain text), named by
+// metadata.provider_name. What a refusal is, and what to do, is in it.
+func upstream(metadata json.RawMessage) string {
+	var md struct {
+		Raw      json.RawMessage `json:"raw"`
+		Provider string          `json:"provider_name"`
+	}
+	if json.Unmarshal(metadata, &md) != nil || !present(md.Raw) {
+		return ""
+	}
+	raw := []byte(md.Raw)
+	var s string
+	if json.Unmarshal(md.Raw, &s) == nil {
+		raw = []byte(s)
+	}
+	msg := parseServerError(raw).message
+	if msg == "" {
+		msg = strings.TrimSpace(s)
+	}
+	if msg != "" && md.Provider != "" {
+		msg = md.Provider + ": " + msg
+	}
+	return msg
 }
 
 // jsonText is a string, a number, or a list of strings as text.

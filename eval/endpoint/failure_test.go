@@ -38,6 +38,29 @@ func TestServerErrorsKept(t *testing.T) {
 			KindRateLimited, 200, 3, []string{"Provider rate limited", "after 3 attempts"}, nil, "Provider rate limited", false},
 		{"200 with an upstream 401", fakejudge.Reply{Body: `{"error":{"message":"No auth credentials found","code":401}}`},
 			KindUnauthorized, 200, 1, []string{"check OPENAI_API_KEY (the endpoint answered 200: No auth credentials found)"}, nil, "No auth credentials found", false},
+		// OpenRouter keeps the provider's own words in metadata.raw, a JSON
+		// text (diegosouzapw/OmniRoute#3044) or plain text (open-webui/computer#293).
+		{"OpenRouter: the upstream's error in metadata.raw", fakejudge.Reply{Status: 400, Body: `{"error":{"message":"Provider returned error","code":400,"metadata":{"raw":"{\"error\":{\"type\":\"invalid_request_error\",\"code\":\"invalid_request_error\",\"message\":\"Model 'moonshotai/kimi-k2.6' supports at most 1 image per prompt.\",\"request_id\":\"req_1\"}}","provider_name":"Crucible","is_byok":false}},"user_id":"user_1"}`},
+			KindOther, 400, 1, []string{"HTTP 400: Provider returned error (Crucible: Model 'moonshotai/kimi-k2.6' supports at most 1 image per prompt.)"}, []string{"request_id", "user_id"},
+			"Provider returned error (Crucible: Model 'moonshotai/kimi-k2.6' supports at most 1 image per prompt.)", false},
+		{"OpenRouter: an upstream 429 in a 200, raw as text", fakejudge.Reply{Body: `{"error":{"message":"Provider returned error","code":429,"metadata":{"raw":"z-ai/glm-5.3-flash is temporarily rate-limited upstream. Please retry shortly.","provider_name":"BaseTen"}}}`},
+			KindRateLimited, 200, 3, []string{"Provider returned error (BaseTen: z-ai/glm-5.3-flash is temporarily rate-limited upstream. Please retry shortly.)"}, nil,
+			"Provider returned error (BaseTen: z-ai/glm-5.3-flash is temporarily rate-limited upstream. Please retry shortly.)", false},
+		// Azure's content filter refuses a prompt with a 400 coded
+		// content_filter (openai/openai-python#331), or withholds a reply
+		// with finish_reason content_filter and no content
+		// (microsoft/semantic-kernel#5240): neither is asked again, and
+		// the partial content is never read.
+		{"Azure: the prompt filtered", fakejudge.Reply{Status: 400, Body: `{"error":{"message":"The response was filtered due to the prompt triggering Azure OpenAI's content management policy. Please modify your prompt and retry. To learn more about our content filtering policies please read our documentation: https://go.microsoft.com/fwlink/?linkid=2198766","type":null,"param":"prompt","code":"content_filter","status":400,"innererror":{"code":"ResponsibleAIPolicyViolation","content_filter_result":{"violence":{"filtered":true,"severity":"medium"}}}}}`},
+			KindOther, 400, 1, []string{"HTTP 400: The response was filtered due to the prompt triggering Azure OpenAI's content management policy", "content filter withheld the reply (content_filter)", "another endpoint or filter policy"}, nil,
+			"The response was filtered due to the prompt triggering Azure OpenAI's content management policy. Please modify your prompt and retry. To learn more about our content filtering policies please read our documentation: https://go.microsoft.com/fwlink/?linkid=2198766", false},
+		{"Azure: the reply filtered", fakejudge.Reply{Body: `{"choices":[{"index":0,"finish_reason":"content_filter","message":{"role":"assistant","content":null}}],"usage":{"prompt_tokens":30,"completion_tokens":4}}`},
+			KindOther, 0, 1, []string{"content filter withheld the reply (content_filter)", "another endpoint or filter policy"}, []string{"malformed", "no choices"}, "", false},
+		{"Azure: a partial reply filtered", fakejudge.Reply{Body: `{"choices":[{"index":0,"finish_reason":"content_filter","message":{"role":"assistant","content":"{\"verdict\": 1}"}}]}`},
+			KindOther, 0, 1, []string{"content filter withheld the reply (content_filter)"}, nil, "", false},
+		// Groq's JSON mode refusing the model's own reply (thepersonalaicompany/amurex-backend#38).
+		{"Groq: the reply failed its JSON mode", fakejudge.Reply{Status: 400, Body: `{"error":{"message":"Failed to generate JSON. Please adjust your prompt. See 'failed_generation' for more details.","type":"invalid_request_error","code":"json_validate_failed","failed_generation":"{\"a\": "}}`},
+			KindOther, 400, 3, []string{"HTTP 400: Failed to generate JSON."}, nil, "Failed to generate JSON. Please adjust your prompt. See 'failed_generation' for more details.", true},
 		{"502 HTML from a proxy", fakejudge.Reply{Status: 502, ContentType: "text/html", Body: nginx},
 			KindOther, 502, 3, []string{`HTTP 502: the endpoint answered with an HTML page, not JSON: "502 Bad Gateway 502 Bad Gateway nginx/1.25.3"`}, []string{"<", "invalid character"},
 			"502 Bad Gateway 502 Bad Gateway nginx/1.25.3", false},
@@ -153,6 +176,7 @@ func TestClassify(t *testing.T) {
 			"check OPENAI_API_KEY (the endpoint answered 403: Project does not have access to model)", "Project does not have access to model"},
 		{"404 model (OpenAI)", &fakejudge.Reply{Status: 404, Body: `{"error":{"message":"The model 'judge-model' does not exist or you do not have access to it.","type":"invalid_request_error","code":"model_not_found"}}`}, "", nil, "sk-x", KindModelNotFound, 404, 1,
 			`model "judge-model" not found: see GET /v1/models (the endpoint answered 404: The model 'judge-model' does not exist`, "The model 'judge-model' does not exist or you do not have access to it."},
+		// Ollama's /v1 (netease-youdao/QAnything#555).
 		{"404 model (Ollama)", &fakejudge.Reply{Status: 404, Body: `{"error":{"message":"model \"judge-model\" not found, try pulling it first","type":"api_error"}}`}, "", nil, "", KindModelNotFound, 404, 1,
 			`model "judge-model" not found: see GET /v1/models`, `model "judge-model" not found, try pulling it first`},
 		{"404 model (Gemini, in a list)", &fakejudge.Reply{Status: 404, Body: `[{"error":{"code":404,"message":"models/judge-model is not found for API version v1beta, or is not supported for generateContent.","status":"NOT_FOUND"}}]`}, "", nil, "sk-x", KindModelNotFound, 404, 1,

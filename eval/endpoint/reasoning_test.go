@@ -40,6 +40,20 @@ func TestReasoningSwitches(t *testing.T) {
 			}
 			return ""
 		}, []string{"chat_template_kwargs"}, []string{"reasoning_effort"}},
+		// Groq refuses a field it does not know, "property 'X' is
+		// unsupported" (karthink/gptel#774), and takes reasoning_effort
+		// none or default only (Alishahryar1/free-claude-code#1348).
+		{"Groq: unknown properties, effort none", func(raw map[string]any) string {
+			for _, f := range []string{"enable_thinking", "thinking", "chat_template_kwargs"} {
+				if _, ok := raw[f]; ok {
+					return "property '" + f + "' is unsupported"
+				}
+			}
+			if e := raw["reasoning_effort"]; e != "none" && e != "default" {
+				return "`reasoning_effort` must be one of `none` or `default`"
+			}
+			return ""
+		}, []string{"reasoning_effort=none"}, []string{"chat_template_kwargs", "enable_thinking", "thinking"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -66,7 +80,7 @@ func TestReasoningSwitches(t *testing.T) {
 				}
 				got = append(got, "chat_template_kwargs")
 			}
-			if th, ok := last["thinking"].(map[string]any); !ok || th["type"] != "disabled" {
+			if th, ok := last["thinking"].(map[string]any); (!ok || th["type"] != "disabled") && !slices.Contains(tt.refused, "thinking") {
 				t.Errorf("thinking %v, want type disabled (GLM, Doubao)", last["thinking"])
 			}
 			if e, ok := last["reasoning_effort"].(string); ok {
@@ -139,6 +153,7 @@ func TestRefusedTemperature(t *testing.T) {
 	for _, msg := range []string{
 		"Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.",
 		"Unsupported parameter: 'temperature' is not supported with this model.",
+		"deepseek-reasoner does not support the parameter `temperature`", // deepseek-ai/DeepSeek-R1#7
 	} {
 		srv := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply {
 			if _, ok := r.Raw["temperature"]; ok {
@@ -441,5 +456,198 @@ func TestRefusedStreamOptions(t *testing.T) {
 	}
 	if !ab.Refused("stream_options") {
 		t.Error("the refusal of stream_options was not learnt")
+	}
+}
+
+// Servers that take one choice per call refuse n in their own words, some
+// with a 500 that must not be retried as a server failure: the call is sent
+// again without n (the caller draws the rest one by one), the refusal is
+// remembered, and the next call sends no n.
+func TestRefusedN(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		status int
+		body   string
+	}{
+		// ggml-org/llama.cpp's server throws "Only one completion choice
+		// is allowed" as a server_error (algorithmicsuperintelligence/optillm#8).
+		{"llama.cpp", 500, `{"error":{"code":500,"message":"Only one completion choice is allowed","type":"server_error"}}`},
+		// Groq: "only n=1 is supported. Other values will result in a 400"
+		// (stanfordnlp/dspy#1155).
+		{"Groq", 400, `{"error":{"message":"'n' : number must be at most 1","type":"invalid_request_error"}}`},
+		// OpenRouter relays the provider's refusal in metadata.raw
+		// (reVrost/go-openrouter#21): it is read there.
+		{"Groq behind OpenRouter", 400, `{"error":{"message":"Provider returned error","code":400,"metadata":{"raw":"{\"error\":{\"message\":\"'n' : number must be at most 1\",\"type\":\"invalid_request_error\"}}","provider_name":"Groq"}}}`},
+		{"OpenAI reasoning model", 400, `{"error":{"message":"Unsupported value: 'n' does not support 3 with this model.","type":"invalid_request_error","param":"n","code":"unsupported_value"}}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply {
+				if n, ok := r.Raw["n"].(float64); ok && n > 1 {
+					return fakejudge.Reply{Status: tt.status, Body: tt.body}
+				}
+				return fakejudge.Reply{Choices: []string{`{"a": 1}`}}
+			})
+			defer srv.Close()
+			ab := NewAbilities(EndpointProfile{}, "")
+			c := newTestClient(t, srv.BaseURL(), Config{Abilities: ab})
+			req := chatReq("t")
+			req.N = 3
+			out, err := c.Chat(context.Background(), req)
+			if err != nil || len(out.Choices) != 1 || out.Choices[0] != `{"a": 1}` {
+				t.Fatalf("%+v, %v", out, err)
+			}
+			if n := len(srv.Requests()); n != 2 {
+				t.Errorf("%d requests, want 2: one refused, one answered", n)
+			}
+			if !ab.Refused("n") || !strings.Contains(ab.Notice(), "refused n") {
+				t.Errorf("notice %q: the refusal of n was not learnt", ab.Notice())
+			}
+			if _, err := c.Chat(context.Background(), req); err != nil || len(srv.Requests()) != 3 {
+				t.Errorf("the next call: %v, %d requests in all, want 3", err, len(srv.Requests()))
+			}
+		})
+	}
+}
+
+// What a reasoning model thinks comes in many shapes; whichever, it is
+// kept apart and never read as the answer, even when it quotes an object
+// that would read as one ({"a": 0} here), and a reply that is all thinking
+// is no answer.
+func TestReasoningNeverTheAnswer(t *testing.T) {
+	const thought = `The format is JSON, for example {\"a\": 0}. Now my own.`
+	for _, tt := range []struct {
+		name      string
+		message   string // the reply's message object
+		answer    string
+		reasoning string
+		err       string
+	}{
+		// Mistral's Magistral: content is a list of parts
+		// (vercel/ai#8072, NousResearch/hermes-agent#4748).
+		{"Magistral: thinking and text parts", `{"role":"assistant","content":[{"type":"thinking","thinking":[{"type":"text","text":"` + thought + `"}]},{"type":"text","text":"{\"a\": 1}"}]}`,
+			`{"a": 1}`, `The format is JSON, for example {"a": 0}. Now my own.`, ""},
+		{"Magistral: thinking as a string", `{"role":"assistant","content":[{"type":"thinking","thinking":"` + thought + `"},{"type":"text","text":"{\"a\": 1}"}]}`,
+			`{"a": 1}`, `The format is JSON, for example {"a": 0}. Now my own.`, ""},
+		{"Magistral: text split in parts", `{"role":"assistant","content":[{"type":"text","text":"{\"a\""},{"type":"thinking","thinking":[]},{"type":"text","text":": 1}"}]}`,
+			`{"a": 1}`, "", ""},
+		{"Magistral: only thinking", `{"role":"assistant","content":[{"type":"thinking","thinking":[{"type":"text","text":"` + thought + `"}]}]}`,
+			"", "", "all reasoning"},
+		// Groq (reasoning_format parsed), OpenRouter, Ollama: a reasoning field.
+		{"reasoning field", `{"role":"assistant","content":"{\"a\": 1}","reasoning":"` + thought + `"}`,
+			`{"a": 1}`, `The format is JSON, for example {"a": 0}. Now my own.`, ""},
+		// llama.cpp and vLLM without a reasoning parser: the block stays in content.
+		{"<think> in content (llama.cpp --reasoning-format none)", `{"role":"assistant","content":"<think>\n` + thought + `\n</think>\n\n{\"a\": 1}"}`,
+			`{"a": 1}`, `The format is JSON, for example {"a": 0}. Now my own.`, ""},
+		{"reasoning_content only", `{"role":"assistant","content":"","reasoning_content":"` + thought + `"}`,
+			"", "", "all reasoning"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := fakejudge.New(func(*fakejudge.Request) fakejudge.Reply {
+				return fakejudge.Reply{Body: `{"choices":[{"index":0,"finish_reason":"stop","message":` + tt.message + `}]}`}
+			})
+			defer srv.Close()
+			c := newTestClient(t, srv.BaseURL(), Config{MaxRetries: 1})
+			out, err := c.Chat(context.Background(), chatReq("t"))
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) || eval.StatusOf(err) != eval.StatusParseError {
+					t.Fatalf("%+v, %v: want a parse_error saying %q", out, err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out.Choices) != 1 || out.Choices[0] != tt.answer {
+				t.Errorf("answer %q, want %q", out.Choices, tt.answer)
+			}
+			if got := strings.Join(out.Reasoning, ""); got != tt.reasoning {
+				t.Errorf("reasoning %q, want %q", got, tt.reasoning)
+			}
+		})
+	}
+	// The same parts in a stream's deltas.
+	srv := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply {
+		if r.Raw["stream"] != true {
+			return fakejudge.Reply{Status: 400, Body: fakejudge.StreamOnlyRefusal}
+		}
+		return sse(`{"choices":[{"index":0,"delta":{"content":[{"type":"thinking","thinking":[{"type":"text","text":"`+thought+`"}]}]}}]}`,
+			`{"choices":[{"index":0,"delta":{"content":[{"type":"text","text":"{\"a\": 1}"}]},"finish_reason":"stop"}]}`)
+	})
+	defer srv.Close()
+	c := newTestClient(t, srv.BaseURL(), Config{})
+	out, err := c.Chat(context.Background(), chatReq("t"))
+	if err != nil || len(out.Choices) != 1 || out.Choices[0] != `{"a": 1}` || !strings.Contains(strings.Join(out.Reasoning, ""), "for example") {
+		t.Fatalf("streamed parts: %+v, %v", out, err)
+	}
+}
+
+// A reasoning model whose thinking spends the whole budget ends with
+// finish_reason "length", no content and the reasoning in its field: the
+// reasoning is never parsed; the call is asked again with twice the
+// budget, and past --max-tokens the metric ends truncated, naming the flag
+// and --reasoning off.
+func TestReasoningSpendsTheBudget(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		needs    int // the budget at which the model gets to its answer
+		requests int
+		err      string
+	}{
+		{"answered with a larger budget", 1000, 3, ""},
+		{"never enough", 1 << 30, 3, "--reasoning off"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply {
+				if r.MaxTokens < tt.needs {
+					return fakejudge.Reply{Body: fmt.Sprintf(`{"choices":[{"index":0,"finish_reason":"length","message":{"role":"assistant","content":"","reasoning_content":"Let me think. An example: {\"a\": 0}. %s"}}],"usage":{"prompt_tokens":50,"completion_tokens":%d,"completion_tokens_details":{"reasoning_tokens":%d}}}`,
+						strings.Repeat("More thought. ", 50), r.MaxTokens, r.MaxTokens)}
+				}
+				return fakejudge.Reply{Choices: []string{`{"a": 1}`}, Reasoning: []string{"Let me think."}, ReasoningField: "reasoning_content"}
+			})
+			defer srv.Close()
+			c := newTestClient(t, srv.BaseURL(), Config{MaxTokens: 1024})
+			req := chatReq("t")
+			req.MaxTokens = 256
+			out, err := c.Chat(context.Background(), req)
+			if n := len(srv.Requests()); n != tt.requests {
+				t.Errorf("%d requests, want %d (256, 512, 1024)", n, tt.requests)
+			}
+			if tt.err == "" {
+				if err != nil || len(out.Choices) != 1 || out.Choices[0] != `{"a": 1}` {
+					t.Fatalf("%+v, %v", out, err)
+				}
+				if out.Usage.CompletionTokens < 256+512 {
+					t.Errorf("usage %+v: the cut replies were not paid for", out.Usage)
+				}
+				return
+			}
+			if eval.StatusOf(err) != eval.StatusTruncated || !strings.Contains(err.Error(), tt.err) || !strings.Contains(err.Error(), "--max-tokens") {
+				t.Fatalf("%+v, %v: want truncated, naming --max-tokens and %q", out, err, tt.err)
+			}
+			if len(out.Choices) != 0 {
+				t.Errorf("choices %q from a reply cut in its reasoning", out.Choices)
+			}
+		})
+	}
+}
+
+// nField reads n named in a refusal however it is quoted, and no other
+// word that ends in n.
+func TestNField(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"unsupported value: 'n' does not support 3 with this model.":   true,
+		"'n' : number must be at most 1":                               true,
+		"n: input should be less than or equal to 1":                   true,
+		"n must be exactly 1":                                          true,
+		"parameter `n` is not supported":                               true,
+		"invalid n = 3; only 1 is allowed":                             true,
+		"the prompt has an unsupported token":                          false,
+		"maximum context length is 4096 tokens":                        false,
+		"when stream is true, n must not be set":                       true,
+		"unrecognized request argument supplied: chat_template_kwargs": false,
+	} {
+		if got := nField.MatchString(msg); got != want {
+			t.Errorf("nField(%q) = %v, want %v", msg, got, want)
+		}
 	}
 }

@@ -22,7 +22,7 @@ type streamChunk struct {
 	Choices []struct {
 		Index int `json:"index"`
 		Delta struct {
-			Content          looseText `json:"content"`
+			Content          replyText `json:"content"`
 			ReasoningContent string    `json:"reasoning_content"`
 			Reasoning        looseText `json:"reasoning"`
 		} `json:"delta"`
@@ -33,8 +33,8 @@ type streamChunk struct {
 }
 
 type streamedChoice struct {
-	content, reasoningContent, reasoning strings.Builder
-	finish                               string
+	content, thinking, reasoningContent, reasoning strings.Builder
+	finish                                         string
 }
 
 func (r *streamedReply) read(body io.Reader) error {
@@ -75,7 +75,8 @@ func (r *streamedReply) read(body io.Reader) error {
 				choices = append(choices, &streamedChoice{})
 			}
 			sc := choices[c.Index]
-			sc.content.WriteString(string(c.Delta.Content))
+			sc.content.WriteString(c.Delta.Content.text)
+			sc.thinking.WriteString(c.Delta.Content.thinking)
 			sc.reasoningContent.WriteString(c.Delta.ReasoningContent)
 			sc.reasoning.WriteString(string(c.Delta.Reasoning))
 			if c.FinishReason != nil && *c.FinishReason != "" {
@@ -90,7 +91,7 @@ func (r *streamedReply) read(body io.Reader) error {
 			return &contentError{status: eval.StatusParseError, msg: "the streamed reply ended before its choices did"}
 		}
 		c := chatChoice{Index: i, FinishReason: sc.finish}
-		c.Message.Content = looseText(sc.content.String())
+		c.Message.Content = replyText{text: sc.content.String(), thinking: sc.thinking.String()}
 		c.Message.ReasoningContent = sc.reasoningContent.String()
 		c.Message.Reasoning = looseText(sc.reasoning.String())
 		r.Choices = append(r.Choices, c)

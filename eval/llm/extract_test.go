@@ -248,6 +248,15 @@ func TestRefusedFormat(t *testing.T) {
 		{httpFailure(422, "json_schema is not supported by this model"), true},
 		{httpFailure(400, "Invalid schema for response_format 'faithfulness_verdicts': additionalProperties is required"), true},
 		{httpFailure(400, "the model does not support response format"), true},
+		{httpFailure(400, "'response_format.type' must be 'json_schema' or 'text'"), true},                                                           // LM Studio refusing json_object (LoadShine/tada#16)
+		{httpFailure(400, "deepseek-reasoner does not support Json Output."), true},                                                                  // gomate-community/TrustRAG#140
+		{httpFailure(400, "Failed to initialize samplers: failed to parse grammar"), true},                                                           // llama.cpp, a schema it cannot compile (lidge-jun/opencodex#2135)
+		{httpFailure(400, "JSON schema conversion failed:\nUnrecognized schema: {\"description\":\"Value for add/replace/test operations\"}"), true}, // llama.cpp (ggml-org/llama.cpp#19716)
+		{httpFailure(400, "invalid schema for response format: response_format/json_schema/next_step: minItems is not supported"), true},             // Groq (i-am-bee/beeai-framework#1215)
+		// Groq's json_schema and JSON mode refusing the model's reply, not the format
+		// (console.groq.com/docs/structured-outputs; thepersonalaicompany/amurex-backend#38).
+		{httpFailure(400, "Generated JSON does not match the expected schema. Please adjust your prompt."), false},
+		{httpFailure(400, "Failed to generate JSON. Please adjust your prompt. See 'failed_generation' for more details."), false},
 		{httpFailure(400, "maximum context length is 8192 tokens"), false},
 		{httpFailure(500, "internal error in response_format handling"), false},
 		{httpFailure(401, "Incorrect API key provided"), false},

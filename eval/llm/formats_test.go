@@ -62,3 +62,91 @@ func TestStepDownToTextKeepsEachPrompt(t *testing.T) {
 		}
 	}
 }
+
+// TestRealServersRefusals: servers that refuse formats and fields in their
+// own words are judged all the same: each refusal is learnt once, and the
+// scores are the clean judge's.
+func TestRealServersRefusals(t *testing.T) {
+	refuse := func(status int, body string) (fakejudge.Reply, bool) {
+		return fakejudge.Reply{Status: status, Body: body}, true
+	}
+	for _, tt := range []struct {
+		name       string
+		remembered string // the format the run starts from
+		refuse     func(r *fakejudge.Request) (fakejudge.Reply, bool)
+		format     string
+		refused    []string
+	}{
+		// llama.cpp's server: a schema its grammar cannot take
+		// (lidge-jun/opencodex#2135), n > 1 as a 500
+		// (algorithmicsuperintelligence/optillm#8).
+		{"llama.cpp", "", func(r *fakejudge.Request) (fakejudge.Reply, bool) {
+			if r.Format == "json_schema" {
+				return refuse(400, `{"error":{"code":400,"message":"Failed to initialize samplers: failed to parse grammar","type":"invalid_request_error"}}`)
+			}
+			if r.N > 1 {
+				return refuse(500, `{"error":{"code":500,"message":"Only one completion choice is allowed","type":"server_error"}}`)
+			}
+			return fakejudge.Reply{}, false
+		}, "json_object", []string{"n"}},
+		// LM Studio takes json_schema and text but refuses json_object,
+		// with its error as a string (LoadShine/tada#16): a run that
+		// remembered json_object steps down to text.
+		{"LM Studio", "json_object", func(r *fakejudge.Request) (fakejudge.Reply, bool) {
+			if r.Format == "json_object" {
+				return refuse(400, `{"error":"'response_format.type' must be 'json_schema' or 'text'"}`)
+			}
+			return fakejudge.Reply{}, false
+		}, "text", nil},
+		// deepseek-reasoner: neither format (gomate-community/TrustRAG#140),
+		// no temperature (deepseek-ai/DeepSeek-R1#7), n ignored.
+		{"deepseek-reasoner", "", func(r *fakejudge.Request) (fakejudge.Reply, bool) {
+			switch {
+			case r.Format == "json_schema":
+				return refuse(400, fakejudge.DeepSeekRefusal)
+			case r.Format == "json_object":
+				return refuse(400, `{"error":{"message":"deepseek-reasoner does not support Json Output.","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`)
+			case r.Raw["temperature"] != nil:
+				return refuse(400, `{"error":{"message":"deepseek-reasoner does not support the parameter `+"`temperature`"+`","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`)
+			}
+			return fakejudge.Reply{}, false
+		}, "text", []string{"temperature"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply {
+				if rep, ok := tt.refuse(r); ok {
+					return rep
+				}
+				q := *r
+				q.Task = fakejudge.GuessTask(r.Prompt())
+				if tt.name == "deepseek-reasoner" {
+					q.N = 1
+				}
+				return fakejudge.Oracle(&q)
+			})
+			defer srv.Close()
+			ab := endpoint.NewAbilities(endpoint.EndpointProfile{Format: tt.remembered}, "")
+			client, err := endpoint.New(endpoint.Config{BaseURL: srv.BaseURL(), APIKey: "sk-test", MaxRetries: 1, BackoffBase: time.Millisecond,
+				RequestTimeout: 5 * time.Second, Abilities: ab})
+			if err != nil {
+				t.Fatal(err)
+			}
+			j := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "m", EmbeddingModel: "e", QuestionTemperature: 0.7, Lang: eval.LangEN, Abilities: ab},
+				eval.Instrument(client), prompts.Embedded())
+			r := &eval.Runner{Judge: j, Config: eval.RunnerConfig{Metrics: []eval.Metric{eval.Faithfulness, eval.AnswerRelevancy}, Strictness: 3, Workers: 1}}
+			res := r.Run(context.Background(), []eval.Sample{{Question: "When does the office open?", Answer: "The office opens at 9 am. It closes at 5 pm.", Contexts: []string{"The office opens at 9 am."}}})
+			for _, m := range []eval.Metric{eval.Faithfulness, eval.AnswerRelevancy} {
+				if st := res[0].Status[m]; st != eval.StatusOK {
+					t.Fatalf("%s %s: %s", m, st, res[0].Errors[m])
+				}
+			}
+			if got := score(t, res[0], eval.Faithfulness); !near(got, 0.5) {
+				t.Errorf("faithfulness %v, want 0.5", got)
+			}
+			p := ab.Profile()
+			if p.Format != tt.format || strings.Join(p.RefusedFields(), ",") != strings.Join(tt.refused, ",") || p.NIgnored != (tt.name != "LM Studio") {
+				t.Errorf("profile %+v, want format %s, refused %v", p, tt.format, tt.refused)
+			}
+		})
+	}
+}

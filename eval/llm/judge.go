@@ -162,8 +162,11 @@ func (j *Judge) chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespon
 
 // RefusedFormat tells an endpoint that does not take the response format
 // asked: a 400 or 422 that names it (DeepSeek: "This response_format type
-// is unavailable now"; servers without structured output: unknown
-// response_format, json_schema not supported).
+// is unavailable now", deepseek-reasoner: "does not support Json Output";
+// LM Studio: "'response_format.type' must be 'json_schema' or 'text'";
+// llama.cpp, a schema its grammar cannot hold: "failed to parse grammar";
+// servers without structured output: unknown response_format, json_schema
+// not supported).
 func RefusedFormat(err error) bool {
 	// Only the server's status and words count: a parse error quoting a
 	// reply, or a host whose port has 400 in it, must not step down.
@@ -172,7 +175,10 @@ func RefusedFormat(err error) bool {
 		return false
 	}
 	msg := strings.ToLower(f.ServerMessage)
-	return slices.ContainsFunc([]string{"response_format", "response format", "json_schema", "json_object", "schema"},
+	if strings.Contains(msg, "failed_generation") || strings.Contains(msg, "generated json does not match") {
+		return false // Groq: the model's reply failed the format, not the format refused
+	}
+	return slices.ContainsFunc([]string{"response_format", "response format", "json_schema", "json_object", "schema", "json output", "grammar"},
 		func(w string) bool { return strings.Contains(msg, w) })
 }
 
