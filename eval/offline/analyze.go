@@ -28,6 +28,7 @@ type span struct {
 	hasHan     bool
 	pronoun    bool   // the text opens with a personal pronoun
 	prev, next *span  // a context sentence's neighbours in its chunk
+	semi       bool   // a context sentence cut from the one before at a semicolon
 	ref        string // the name a context sentence's subject pronoun stands for
 	refFeats   map[string]bool
 	chunk      uint64          // the context sentence's chunk (0 for other texts), for pairSupport
@@ -97,7 +98,7 @@ func analyzeClauses(text string, keep, context bool) *span {
 	if context {
 		sp.skips = map[string]bool{}
 	}
-	t := norm.Numerals(norm.StripFrame(plaintext.StripMarkup(text)))
+	t := norm.EnglishNumbers(norm.Numerals(norm.StripFrame(plaintext.StripMarkup(text))))
 	if !utf8.ValidString(t) {
 		t = string([]rune(t))
 	}
@@ -330,6 +331,9 @@ func lexClause(text string, sp *span) clause {
 				case 'p':
 					if nx.text == "%" || nx.text == "％" {
 						q.unit, q.text = "%", q.text+"%"
+					} else if nx.text == "-" && !nx.spaced && i+2 < len(lx) && lx[i+2].kind == 'w' && !englishStop[lx[i+2].text] {
+						// "a 30-day notice period" is 30 days.
+						q.unit, q.text = norm.Stem(lx[i+2].text), q.text+"-"+lx[i+2].text
 					}
 				}
 			}

@@ -9,7 +9,8 @@ cannot know (paraphrase, a real answer relevancy) it reports as unsupported.
 Analysis (analyze.go). A text is stripped of control sequences, Markdown,
 citation markers (package plaintext) and answer frames ("答案是X。": X is
 read), its numerals normalised (package norm: 三十天 -> 30天, 两周 -> 14天,
-1.5万 -> 15000, 百分之八十 -> 80%; "eight" is also the number 8; 日/天,
+1.5万 -> 15000, 百分之八十 -> 80%; twenty-four -> 24, and "eight" is
+also the number 8; "a 30-day period" is 30 days; 日/天,
 小时/h/hours and 元/RMB/¥/yuan are one unit each) and cut into clauses at
 commas, semicolons and colons. Each text becomes a span of features:
 
@@ -50,7 +51,10 @@ The support test (support.go), of one statement against the sentences:
     value, or words written in place of the value (建设银行 for 中国银行;
     none when the value is written whole), are a conflict that names the
     cell or field, unless the same key of another record gives the
-    statement's value; a statement that says the value, and whose other
+    statement's value, and so is another field's value written where the
+    named field's belongs ("assigned to Tom Becker" where "Assigned to" is
+    Priya Raman and "Previous holder" Tom Becker); a statement that says
+    the value, and whose other
     words the record or table has (coverage 0.5, on characters for
     Chinese), is supported by it. A key is named by KeyNamed of its
     features (a word that names its value's kind, "date" or 金额, by a
@@ -95,7 +99,8 @@ The support test (support.go), of one statement against the sentences:
     a row that neither the sentence nor the question has, between ones
     it has (总监 for 主管; a function word is none). A name the question
     gives may be spelled out in a neighbour of a sentence that refers to
-    it by a pronoun. A name of the question that the statement opens on
+    it by a pronoun; a name in the other piece of a sentence cut at a
+    semicolon is the sentence's. A name of the question that the statement opens on
     (subject.go) is its topic, not a premise: the sentence must name it
     whole, or write its head as a name ("Lee" for Ann Lee).
  5. supported when coverage >= SupportThreshold and no detector fires.
@@ -104,7 +109,12 @@ The support test (support.go), of one statement against the sentences:
     sentence that gives parties a part each ("reviewed by Procurement and
     approved by Finance", "采购部核对，财务部批准") and a statement that says
     one part's verb with another part's party, and neither that part's
-    party nor the other's verb, gives the part to the wrong party.
+    party nor the other's verb, gives the part to the wrong party. Shares
+    are roles of quantities: a sentence cut at its joins into pieces with
+    a quantity each ("30 days for staff and 60 days for managers") gives
+    each piece's party (its words no other piece has, on the side of the
+    quantity where the later pieces write theirs) its quantity; a
+    statement that names one party with another's quantity is a conflict.
  6. two chunks: a statement no sentence covers is supported by two
     sentences of different chunks together when their union covers it,
     each gives a quantity of it the other does not, and no detector fires

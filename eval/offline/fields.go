@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -209,10 +210,15 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 		if !slices.ContainsFunc(fc.value.quants, func(vq quantity) bool { return hasQuantity(st, vq) }) {
 			extra = valueChanges(st.text, fc)
 		}
+		var other *fieldCheck
 		if overlap(st.feats, fc.value.feats) == 0 && bad == "" {
-			continue
+			if other = neighbourValue(st, fc, sents); other == nil {
+				continue
+			}
 		}
 		switch {
+		case other != nil:
+			ev.Reason = fmt.Sprintf("%s gives %s; the statement writes %s there, which %s gives", fc.label, fc.shown, other.shown, other.label)
 		case bad != "":
 			ev.Detector = DetectorNumber
 			ev.Reason = fmt.Sprintf("statement says %s where %s gives %s (%s)", bad, fc.label, fc.shown, DetectorNumber)
@@ -243,6 +249,84 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 		return *supported, true
 	}
 	return Evidence{}, false
+}
+
+// neighbourValue is another field of fc's record whose value the statement
+// writes after the words that name fc, and whose key it names less well:
+// "assigned to Tom Becker" of a record whose "Assigned to" is Priya Raman
+// and whose "Previous holder" is Tom Becker.
+func neighbourValue(st *span, fc *fieldCheck, sents []*span) *fieldCheck {
+	pos := featPositions(st.text)
+	keyAt := -1
+	for _, k := range fc.keys {
+		for _, alt := range k {
+			for _, f := range alt {
+				if p, ok := pos[f]; ok && p > keyAt {
+					keyAt = p
+				}
+			}
+		}
+	}
+	var best *fieldCheck
+	bestAt, named := 0, fieldNaming(st, fc)
+	for _, cs := range sents {
+		g := cs.field
+		if g == nil || g == fc || g.from != fc.from || fieldNaming(st, g) > named-1e-9 {
+			continue
+		}
+		at, words := -1, 0
+		for f := range g.value.feats {
+			p, ok := pos[f]
+			if !ok {
+				if !strings.HasPrefix(f, "n:") {
+					words = -1 << 30 // a word of the value the statement does not write
+				}
+				continue
+			}
+			if !strings.HasPrefix(f, "n:") {
+				words++
+			}
+			if at < 0 || p < at {
+				at = p
+			}
+		}
+		if words > 0 && at > keyAt && (best == nil || at < bestAt) {
+			best, bestAt = g, at
+		}
+	}
+	return best
+}
+
+// featPositions are the byte offsets in text of the first place of each of
+// its features.
+func featPositions(text string) map[string]int {
+	out := map[string]int{}
+	put := func(f string, at int) {
+		if _, ok := out[f]; !ok {
+			out[f] = at
+		}
+	}
+	lower, from := strings.ToLower(text), 0
+	for _, l := range lexemes(text) {
+		at := strings.Index(lower[from:], strings.ToLower(cmp.Or(l.orig, l.text)))
+		if at < 0 {
+			continue
+		}
+		at += from
+		from = at + len(l.text)
+		switch l.kind {
+		case 'w':
+			put("w:"+norm.Stem(l.text), at)
+		case 'n':
+			put("n:"+norm.Number(l.text), at)
+		case 'h':
+			rs := []rune(l.text)
+			for k := 0; k+1 < len(rs); k++ {
+				put("h:"+string(rs[k:k+2]), at+len(string(rs[:k])))
+			}
+		}
+	}
+	return out
 }
 
 // valueChanges are the words and Han characters in or beside the stretch

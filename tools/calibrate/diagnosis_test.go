@@ -16,8 +16,8 @@ import (
 const (
 	enterpriseDiagnosisFloor  = 63
 	enterprise2DiagnosisFloor = 33
-	enterprise3DiagnosisFloor = 39
-	enterprise4DiagnosisFloor = 21
+	enterprise3DiagnosisFloor = 45
+	enterprise4DiagnosisFloor = 24
 )
 
 // TestEnterpriseDiagnosisAgreement measures the diagnosis column a new

@@ -7,6 +7,7 @@ package norm
 
 import (
 	"cmp"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -46,6 +47,35 @@ var NumberNames = func() map[string]string {
 	}
 	return m
 }()
+
+// compoundNumber is an English number of two words: "twenty-four",
+// "forty five", "two hundred", "three thousand".
+var compoundNumber = regexp.MustCompile(`(?i)\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|one|two|three|four|five|six|seven|eight|nine|ten|twelve)[- ](one|two|three|four|five|six|seven|eight|nine|hundred|thousand)\b`)
+
+// EnglishNumbers rewrites the compound English numbers of t in digits
+// ("twenty-four hours" -> "24 hours"); a number of one word is read by
+// NumberWords where it is analysed.
+func EnglishNumbers(t string) string {
+	if !strings.Contains(t, "ty") && !strings.Contains(t, "hundred") && !strings.Contains(t, "thousand") &&
+		!strings.Contains(t, "TY") && !strings.Contains(t, "Ty") {
+		return t
+	}
+	return compoundNumber.ReplaceAllStringFunc(t, func(m string) string {
+		a, b := strings.ToLower(m[:strings.IndexAny(m, "- ")]), strings.ToLower(m[strings.IndexAny(m, "- ")+1:])
+		x, _ := strconv.Atoi(NumberWords[a])
+		switch b {
+		case "hundred":
+			return strconv.Itoa(x * 100)
+		case "thousand":
+			return strconv.Itoa(x * 1000)
+		}
+		y, _ := strconv.Atoi(NumberWords[b])
+		if x < 20 || x%10 != 0 { // "one two" is no number
+			return m
+		}
+		return strconv.Itoa(x + y)
+	})
+}
 
 // numeralRunes are the characters that can start a rewrite.
 const numeralRunes = "零〇一二两三四五六七八九十百千万亿周"

@@ -20,3 +20,19 @@ func TestNumerals(t *testing.T) {
 		}
 	}
 }
+
+func TestEnglishNumbers(t *testing.T) {
+	for in, want := range map[string]string{
+		"within twenty-four hours":   "within 24 hours",
+		"Forty five calendar days":   "45 calendar days",
+		"two hundred seats":          "200 seats",
+		"three thousand dollars":     "3000 dollars",
+		"one two three":              "one two three",
+		"twenty days":                "twenty days",
+		"a plenty-five of something": "a plenty-five of something",
+	} {
+		if got := EnglishNumbers(in); got != want {
+			t.Errorf("EnglishNumbers(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
