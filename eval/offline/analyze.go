@@ -28,7 +28,6 @@ type span struct {
 	hasHan     bool
 	pronoun    bool   // the text opens with a personal pronoun
 	prev, next *span  // a context sentence's neighbours in its chunk
-	semi       bool   // a context sentence cut from the one before at a semicolon
 	ref        string // the name a context sentence's subject pronoun stands for
 	refFeats   map[string]bool
 	chunk      uint64          // the context sentence's chunk (0 for other texts), for pairSupport

@@ -99,8 +99,7 @@ The support test (support.go), of one statement against the sentences:
     a row that neither the sentence nor the question has, between ones
     it has (总监 for 主管; a function word is none). A name the question
     gives may be spelled out in a neighbour of a sentence that refers to
-    it by a pronoun; a name in the other piece of a sentence cut at a
-    semicolon is the sentence's. A name of the question that the statement opens on
+    it by a pronoun. A name of the question that the statement opens on
     (subject.go) is its topic, not a premise: the sentence must name it
     whole, or write its head as a name ("Lee" for Ann Lee).
  5. supported when coverage >= SupportThreshold and no detector fires.
@@ -109,12 +108,7 @@ The support test (support.go), of one statement against the sentences:
     sentence that gives parties a part each ("reviewed by Procurement and
     approved by Finance", "采购部核对，财务部批准") and a statement that says
     one part's verb with another part's party, and neither that part's
-    party nor the other's verb, gives the part to the wrong party. Shares
-    are roles of quantities: a sentence cut at its joins into pieces with
-    a quantity each ("30 days for staff and 60 days for managers") gives
-    each piece's party (its words no other piece has, on the side of the
-    quantity where the later pieces write theirs) its quantity; a
-    statement that names one party with another's quantity is a conflict.
+    party nor the other's verb, gives the part to the wrong party.
  6. two chunks: a statement no sentence covers is supported by two
     sentences of different chunks together when their union covers it,
     each gives a quantity of it the other does not, and no detector fires

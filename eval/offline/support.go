@@ -62,7 +62,6 @@ func contextSpans(text string) []*span {
 		if i > 0 {
 			sp.prev, out[i-1].next = out[i-1], sp
 		}
-		sp.semi = afterSemicolon[i]
 		setReferent(sp) // from the sentences before it
 		// A pronoun after a semicolon stands for what the piece before is about.
 		if sp.refFeats == nil && afterSemicolon[i] && hasPronoun(sp.text) {
@@ -137,9 +136,6 @@ func supportOne(st, q *span, sents []*span) Evidence {
 	if bestCov >= SupportThreshold {
 		if detail, ok := roleConflict(st, q, sents[best]); ok {
 			return ev.conflict(DetectorName, detail+": the statement gives the part to the wrong party")
-		}
-		if detail, ok := shareConflict(st, sents[best]); ok {
-			return ev.conflict(DetectorNumber, detail+": the statement gives the quantity to the wrong party")
 		}
 		if !saysSomething(st, q, sents[best]) {
 			ev.Reason = fmt.Sprintf("context %q names what the statement names but says none of what it claims of it (coverage %.2f)", clip(ev.Quote), ev.Coverage)
@@ -503,7 +499,7 @@ func hasQuantity(sp *span, q quantity) bool {
 // when the sentence must write it whole or its head as a name.
 func missingName(st, question, best *span) (string, bool) {
 	for i, n := range st.names {
-		if best.feats[n.feat] || best.refFeats[n.feat] || sameSentence(best, n.feat) {
+		if best.feats[n.feat] || best.refFeats[n.feat] {
 			continue
 		}
 		if question != nil && question.feats[n.feat] {
@@ -540,13 +536,6 @@ func clip(s string) string {
 		return s
 	}
 	return string(rs[:max]) + "..."
-}
-
-// sameSentence reports whether a piece of sp's sentence cut off at a
-// semicolon has the feature: "VPN access is for employees only;
-// contractors must use the virtual desktop" names the VPN of the second.
-func sameSentence(sp *span, feat string) bool {
-	return sp.semi && sp.prev.feats[feat] || sp.next != nil && sp.next.semi && sp.next.feats[feat]
 }
 
 // nearby reports whether the sentence before or after sp has the feature.

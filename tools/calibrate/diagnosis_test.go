@@ -16,7 +16,7 @@ import (
 const (
 	enterpriseDiagnosisFloor  = 63
 	enterprise2DiagnosisFloor = 33
-	enterprise3DiagnosisFloor = 45
+	enterprise3DiagnosisFloor = 41
 	enterprise4DiagnosisFloor = 24
 )
 
