@@ -18,6 +18,8 @@ const (
 	enterprise2DiagnosisFloor = 33
 	enterprise3DiagnosisFloor = 41
 	enterprise4DiagnosisFloor = 24
+	enterprise5DiagnosisFloor = 36
+	enterprise6DiagnosisFloor = 24
 )
 
 // TestEnterpriseDiagnosisAgreement measures the diagnosis column a new
@@ -40,6 +42,8 @@ func TestEnterpriseDiagnosisAgreement(t *testing.T) {
 		{"ragscope/enterprise-2 (held out)", LoadEnterprise2, enterprise2DiagnosisFloor, false},
 		{"ragscope/enterprise-3 (read)", LoadEnterprise3, enterprise3DiagnosisFloor, true},
 		{"ragscope/enterprise-4 (held out)", LoadEnterprise4, enterprise4DiagnosisFloor, false},
+		{"ragscope/enterprise-5 (read)", LoadEnterprise5, enterprise5DiagnosisFloor, true},
+		{"ragscope/enterprise-6 (held out)", LoadEnterprise6, enterprise6DiagnosisFloor, false},
 	} {
 		pairs, err := set.load("")
 		if err != nil {

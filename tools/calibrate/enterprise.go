@@ -9,9 +9,8 @@ import (
 )
 
 // The project's own enterprise-shaped pairs (testdata/SOURCE.md), embedded:
-// their rows need no --datasets. The first set's failures were read to
-// write mechanisms of the judge, so its row is read; the second was
-// written after them and never used to write or tune one: held out.
+// their rows need no --datasets. Which were read to write mechanisms of
+// the judge, and which are held out, is in testdata/SOURCE.md.
 var (
 	//go:embed testdata/enterprise_pairs.jsonl
 	enterprisePairs []byte
@@ -21,6 +20,10 @@ var (
 	enterprisePairs3 []byte
 	//go:embed testdata/enterprise_pairs_4.jsonl
 	enterprisePairs4 []byte
+	//go:embed testdata/enterprise_pairs_5.jsonl
+	enterprisePairs5 []byte
+	//go:embed testdata/enterprise_pairs_6.jsonl
+	enterprisePairs6 []byte
 )
 
 // LoadEnterprise reads the first embedded set; the path is not used.
@@ -34,6 +37,12 @@ func LoadEnterprise3(string) ([]Pair, error) { return readPairs(enterprisePairs3
 
 // LoadEnterprise4 reads the fourth embedded set; the path is not used.
 func LoadEnterprise4(string) ([]Pair, error) { return readPairs(enterprisePairs4) }
+
+// LoadEnterprise5 reads the fifth embedded set; the path is not used.
+func LoadEnterprise5(string) ([]Pair, error) { return readPairs(enterprisePairs5) }
+
+// LoadEnterprise6 reads the sixth embedded set; the path is not used.
+func LoadEnterprise6(string) ([]Pair, error) { return readPairs(enterprisePairs6) }
 
 func readPairs(data []byte) ([]Pair, error) {
 	type row struct {

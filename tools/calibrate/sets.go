@@ -125,6 +125,10 @@ var Sets = []Set{
 		Rows: []Row{{Given, false, true}}},
 	{Name: "ragscope/enterprise-4 (own)", Path: "(embedded)", Load: LoadEnterprise4,
 		Rows: []Row{{Given, false, false}}},
+	{Name: "ragscope/enterprise-5 (own)", Path: "(embedded)", Load: LoadEnterprise5,
+		Rows: []Row{{Given, false, true}}},
+	{Name: "ragscope/enterprise-6 (own)", Path: "(embedded)", Load: LoadEnterprise6,
+		Rows: []Row{{Given, false, false}}},
 }
 
 // LoadedSet is a set's pairs for the LLM judge, in the construction of its
