@@ -62,7 +62,9 @@ The support test (support.go), of one statement against the sentences:
     fields named best are checked; of fields named alike, those with the
     most named words no other key of the record has ("delivered" of
     "Delivery date", not the "order" of "Order date" and "Purchase
-    order").
+    order"). A statement that names a table's row may leave its column
+    to the answer's statements before it ("香港属于港澳台地区。P系列在该地区
+    质保三年。"): those name it, a little less well than the statement.
  1. coverage: the weighted share of the statement's features one sentence
     has (a pronoun's name counts as written). Features the question also
     has weigh QuestionEchoWeight: repeating the question proves nothing;

@@ -344,3 +344,31 @@ func TestTotalAcrossChunksWhenOneCovers(t *testing.T) {
 		t.Errorf("wrong total: %s", ev.Reason)
 	}
 }
+
+// TestTopicNamesTheCell: a statement that names a table's row and leaves
+// its column to the answer's statement before it ("香港属于港澳台地区。
+// 扫地机在该地区保修三年。") is checked against that cell.
+func TestTopicNamesTheCell(t *testing.T) {
+	warranty := "| 产品线 | 中国大陆 | 港澳台 | 海外 |\n|---|---|---|---|\n| 洗地机 | 2年 | 1年 | 1年 |\n| 扫地机 | 4年 | 3年 | 2年 |"
+	enPlans := "| Plan | EU | APAC | LATAM |\n|---|---|---|---|\n| Basic | 10 GB | 5 GB | 5 GB |\n| Pro | 200 GB | 100 GB | 50 GB |"
+	j := New()
+	for _, c := range []enterpriseCase{
+		{"table topic zh faithful", "在香港买的扫地机保修几年？", "香港属于港澳台地区。扫地机在该地区保修三年。", []string{warranty, "注：香港、澳门、台湾地区统称港澳台地区。"}, true, ""},
+		{"table topic zh unfaithful", "在香港买的扫地机保修几年？", "香港属于港澳台地区。扫地机在该地区保修四年。", []string{warranty, "注：香港、澳门、台湾地区统称港澳台地区。"}, false, "港澳台"},
+		{"table topic en faithful", "How much storage does a Pro customer in Canada get?", "Accounts registered in Canada are served from the APAC region. On the Pro plan that region gets 100 GB.", []string{enPlans, "Accounts registered in Canada are served from the APAC region."}, true, ""},
+		{"table topic en unfaithful", "How much storage does a Pro customer in Canada get?", "Accounts registered in Canada are served from the APAC region. On the Pro plan that region gets 200 GB.", []string{enPlans, "Accounts registered in Canada are served from the APAC region."}, false, "APAC"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := &eval.Sample{ID: "x", Question: c.question, Answer: c.answer, Contexts: c.contexts}
+			stmts, _ := j.Statements(context.Background(), s)
+			vs, _ := j.Verdicts(context.Background(), s, stmts)
+			last := vs[len(vs)-1]
+			if want := map[bool]int{true: 1, false: 0}[c.faithful]; last.Verdict != want {
+				t.Errorf("%q: verdict %d, want %d: %s", last.Statement, last.Verdict, want, last.Reason)
+			}
+			if !strings.Contains(last.Reason, c.mustName) {
+				t.Errorf("%q: the reason does not name %q: %s", last.Statement, c.mustName, last.Reason)
+			}
+		})
+	}
+}

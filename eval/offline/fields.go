@@ -152,11 +152,22 @@ func kindGiven(f string, st, value *span) bool {
 	return len(units) > 0 && has(st) && has(value)
 }
 
-// fieldNaming is the least naming of a cell's or field's keys.
+// fieldNaming is the least naming of a cell's or field's keys. A cell
+// whose row or column the statement names may have the other named by the
+// answer's statements before it (topic), a little less well than by the
+// statement itself.
 func fieldNaming(st *span, fc *fieldCheck) float64 {
-	score := 1.0
+	score, own := 1.0, false
 	for _, k := range fc.keys {
-		score = min(score, naming(st, k, fc.value))
+		n := naming(st, k, fc.value)
+		own = own || n >= KeyNamed
+		if n < KeyNamed && st.topic != nil && len(fc.keys) > 1 {
+			n = max(n, 0.99*naming(st.topic, k, nil))
+		}
+		score = min(score, n)
+	}
+	if !own {
+		return 0
 	}
 	return score
 }

@@ -33,8 +33,8 @@ func Faithfulness(question, answer string, contexts []string) (score float64, ok
 		return 0, false
 	}
 	supported := 0
-	for _, s := range stmts {
-		supported += verdict(s, question, q, sents).Verdict
+	for i, s := range stmts {
+		supported += verdict(s, question, q, sents, answerTopic(stmts[:i])).Verdict
 	}
 	return float64(supported) / float64(len(stmts)), true
 }

@@ -78,11 +78,25 @@ func (j *Judge) Verdicts(ctx context.Context, s *eval.Sample, statements []strin
 	sents, ranks := j.rankedSentences(s.Contexts)
 	q := analyze(s.Question)
 	out := make([]eval.StatementVerdict, len(statements))
+	read := make([]string, len(statements))
 	for i, st := range statements {
-		ev := verdict(j.read(st), s.Question, q, sents)
+		read[i] = j.read(st)
+	}
+	for i, st := range statements {
+		ev := verdict(read[i], s.Question, q, sents, answerTopic(read[:i]))
 		out[i] = eval.StatementVerdict{Statement: st, Verdict: ev.Verdict, Reason: withChunks(ev, ranks), Evidence: citation(ev, ranks)}
 	}
 	return out, nil
+}
+
+// answerTopic is the analysis of the statements before one, the last
+// three at most: what a statement leaves unnamed is named there; nil for
+// the first.
+func answerTopic(before []string) *span {
+	if len(before) == 0 {
+		return nil
+	}
+	return analyze(strings.Join(before[max(0, len(before)-3):], "\n"))
 }
 
 // ErrNoQuestions is why answer relevancy is unsupported offline.

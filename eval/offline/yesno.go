@@ -29,10 +29,16 @@ func denialParts(question, statement string) (string, bool) {
 
 // verdict is support, except for the denial of the question's proposition,
 // supported when the context contradicts it.
-func verdict(statement, question string, q *span, sents []*span) Evidence {
+func verdict(statement, question string, q *span, sents []*span, topic *span) Evidence {
 	p, ok := denialParts(question, statement)
 	if !ok {
-		return support(analyze(statement), q, sents)
+		st := analyze(statement)
+		if topic != nil {
+			c := *st // the analysis is shared: a copy carries the topic
+			c.topic = topic
+			st = &c
+		}
+		return support(st, q, sents)
 	}
 	ev := support(analyze(p), q, sents)
 	cev, ok := ev, ev.Detector != "" && ev.Coverage >= SupportThreshold

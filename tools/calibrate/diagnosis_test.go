@@ -17,7 +17,7 @@ const (
 	enterpriseDiagnosisFloor  = 63
 	enterprise2DiagnosisFloor = 33
 	enterprise3DiagnosisFloor = 41
-	enterprise4DiagnosisFloor = 24
+	enterprise4DiagnosisFloor = 23
 	enterprise5DiagnosisFloor = 36
 	enterprise6DiagnosisFloor = 24
 )
