@@ -2,6 +2,7 @@ package offline
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -202,6 +203,44 @@ func lexemes(text string) []lexeme {
 	return out
 }
 
+// monthNames are the months' full names, January first.
+var monthNames = words.List("months")[:12]
+
+// monthAt: the word at i names a month (May only beside a number).
+func monthAt(lx []lexeme, i int) bool {
+	w := lx[i].text
+	return lx[i].kind == 'w' && monthWords[w] && (len(w) > 3 || i > 0 && lx[i-1].kind == 'n' || i+1 < len(lx) && lx[i+1].kind == 'n')
+}
+
+// monthNumber is the number of a month's name or abbreviation ("3" of
+// March, Mar).
+func monthNumber(w string) string {
+	for k, m := range monthNames {
+		if strings.HasPrefix(m, w[:3]) {
+			return strconv.Itoa(k + 1)
+		}
+	}
+	return w
+}
+
+// dateUnit is the unit of a number written beside a month's name: 日 for
+// its day (31 March, March 31), 年 for a year after it (March 31, 2025); ""
+// for another number.
+func dateUnit(lx []lexeme, i int, v string) string {
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return ""
+	}
+	near := func(k int) bool { return k >= 0 && k < len(lx) && monthAt(lx, k) }
+	switch {
+	case n >= 1 && n <= 31 && len(v) <= 2 && (near(i+1) || near(i-1)):
+		return norm.Unit("日")
+	case len(v) == 4 && n >= 1800 && n < 2200 && (near(i-1) || near(i-2) || near(i-3)):
+		return "年"
+	}
+	return ""
+}
+
 // isoDate is the length of the Y-M-D or Y/M/D date s opens with (4-digit
 // year, 1- or 2-digit month and day, one separator), or 0.
 func isoDate(s string) int {
@@ -301,6 +340,9 @@ func lexClause(text string, sp *span) clause {
 					}
 					sp.quants = append(sp.quants, quantity{value: v, unit: norm.Unit(unit), text: l.text})
 				}
+				if m, err := strconv.Atoi(ymd[1]); err == nil && m >= 1 && m <= 12 && sp.skips != nil {
+					add("w:" + norm.Stem(monthNames[m-1])) // a statement's March
+				}
 				continue
 			}
 			v := norm.Number(l.text)
@@ -318,6 +360,9 @@ func lexClause(text string, sp *span) clause {
 				if strings.ContainsAny(lx[i-1].text, "¥￥") {
 					q.unit = "元"
 				}
+			} else if unit := dateUnit(lx, i, v); unit != "" {
+				// 31 March 2025, March 31: a day and a year.
+				q.unit = unit
 			} else if i+1 < len(lx) {
 				switch nx := lx[i+1]; nx.kind {
 				case 'h':
@@ -350,8 +395,13 @@ func lexClause(text string, sp *span) clause {
 			} else if skip {
 				continue
 			}
-			if monthWords[w] && (len(w) > 3 || i > 0 && lx[i-1].kind == 'n' || i+1 < len(lx) && lx[i+1].kind == 'n') {
-				sp.quants = append(sp.quants, quantity{value: w[:3], unit: "month", text: l.text})
+			if monthAt(lx, i) {
+				// A month of the year, as 3月 and 2025-03-31 give it.
+				m := monthNumber(w)
+				sp.quants = append(sp.quants, quantity{value: m, unit: norm.Unit("月"), text: l.text})
+				if sp.skips != nil {
+					add("n:" + m) // a context's March is the 3 of a statement's 2025-03-31
+				}
 			}
 			if weekdayWords[w] {
 				sp.quants = append(sp.quants, quantity{value: w, unit: "weekday", text: l.text})

@@ -129,7 +129,7 @@ func kindValue(c comparison, qs []quantity) (value, bool) {
 	}
 	for _, q := range qs {
 		// Points in time without a year: days of a month (每月20日).
-		if v, err := strconv.ParseFloat(q.value, 64); err == nil && q.unit != "" && q.unit != "month" && q.unit != "weekday" && (!c.Time || q.unit == dayUnit) {
+		if v, err := strconv.ParseFloat(q.value, 64); err == nil && q.unit != "" && q.unit != "月" && q.unit != "weekday" && (!c.Time || q.unit == dayUnit) {
 			return value{q: q, v: v}, true
 		}
 	}

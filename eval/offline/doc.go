@@ -18,9 +18,11 @@ commas, semicolons and colons. Each text becomes a span of features:
 	u:  Chinese content characters (short statements)  u:纳 u:税 u:人
 	w:  English word stems, stop words left out       "located" -> w:locat
 	n:  numbers, with the unit after them (天, %, days; "3 additional days"
-	    is 3 days), months and weekdays as quantities of their own, and
-	    the key of the field they are in ("2012.12:01" is a year and a time;
-	    2024-06-01 is a year, a month and a day, as 2024年6月1日 is)
+	    is 3 days), weekdays as quantities of their own, and the key of
+	    the field they are in ("2012.12:01" is a year and a time; a date is
+	    a year, a month and a day in each of its forms: 2024-06-01,
+	    2024年6月1日, 1 June 2024, June 1, 2024; the month of "June" is not
+	    the duration of "12 months")
 
 with its clauses, its quantities and its names (capitalised English words
 that do not open it), for the negation, number and name detectors.

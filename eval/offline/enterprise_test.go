@@ -83,6 +83,7 @@ func enterpriseCases() []enterpriseCase {
 	invoice := "收款单位: 上海远帆科技有限公司\n纳税人识别号: 91310115MA1K4XYZ2Q\n开户行及账号: 中国银行上海浦东分行 4567889900\n发票类型: 增值税专用发票"
 	fund := "住房公积金缴存比例: 12%\n补充公积金缴存比例: 5%\n缴存基数上限: 36549元"
 	enRecord := "Vendor: Northwind Supplies Ltd\nPayment terms: Net 45\nBank: First Harbour Bank, Leeds branch\nContact: accounts@northwind.example"
+	licence := "Licence: PlanDesk (25 seats)\nTerm start: 2024-04-01\nTerm end: 2025-03-31\nAuto-renew: Yes (12 months)"
 	enDates := "Purchase order: PO-7730\nOrder date: 2025-03-14\nDelivery date: 2025-04-02\nTotal: 8,950 USD"
 	zhDates := "合同编号：HT-2025-118\n签订日期：2025年1月8日\n生效日期：2025年2月1日"
 	asset := "Asset tag: NB-2207\nModel: Latitude 7440\nAssigned to: Grace Okafor (Legal)\nPrevious holder: Sam Whitfield (Marketing)\nStatus: In use"
@@ -94,6 +95,8 @@ func enterpriseCases() []enterpriseCase {
 		{"record zh neighbour unfaithful", "PC-3391现在谁在用？", "PC-3391的使用人是韩磊（市场部）。", []string{zhAsset}, false, "使用人"},
 		{"numerals en compound faithful", "How quickly must a lost badge be reported?", "A lost badge must be reported to Security within twenty-four hours.", []string{"Lost or stolen badges must be reported to Security within 24 hours."}, true, ""},
 		{"numerals en compound unfaithful", "How quickly must a lost badge be reported?", "A lost badge must be reported to Security within forty-eight hours.", []string{"Lost or stolen badges must be reported to Security within 24 hours."}, false, "48"},
+		{"record en written date faithful", "When does the PlanDesk term end?", "The term ends on 31 March 2025 and then auto-renews for 12 months.", []string{licence}, true, ""},
+		{"record en written date unfaithful", "When does the PlanDesk term end?", "The term ends on 31 March 2024.", []string{licence}, false, "Term end"},
 		{"record en date faithful", "When is the order delivered?", "The order is delivered on 2025-04-02.", []string{enDates}, true, ""},
 		{"record en date unfaithful", "When is the order delivered?", "The order is delivered on 2025-03-14.", []string{enDates}, false, "Delivery date"},
 		{"record zh date faithful", "合同什么时候生效？", "合同于2025-02-01生效。", []string{zhDates}, true, ""},

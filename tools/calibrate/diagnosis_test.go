@@ -17,9 +17,9 @@ const (
 	enterpriseDiagnosisFloor  = 63
 	enterprise2DiagnosisFloor = 33
 	enterprise3DiagnosisFloor = 41
-	enterprise4DiagnosisFloor = 23
-	enterprise5DiagnosisFloor = 36
-	enterprise6DiagnosisFloor = 24
+	enterprise4DiagnosisFloor = 24
+	enterprise5DiagnosisFloor = 37
+	enterprise6DiagnosisFloor = 25
 )
 
 // TestEnterpriseDiagnosisAgreement measures the diagnosis column a new
