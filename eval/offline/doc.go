@@ -118,6 +118,12 @@ The support test (support.go), of one statement against the sentences:
     each gives a quantity of it the other does not, and no detector fires
     on the union ("supported by [1] and [2]: ..."); so is one that one
     sentence covers but whose number only the other gives.
+ 7. the reference's bar: a statement of the reference (context recall)
+    that fails only on coverage is attributed when the coverage is above
+    RecallThreshold in a sentence that has its names, two of its own
+    words and none replaced: a reference is written in its own words, and
+    one the judge cannot find word for word is no evidence that retrieval
+    failed.
 
 For example:
 

@@ -184,7 +184,7 @@ func (j *Judge) chunkVerdict(ctx context.Context, s *eval.Sample, rank int, targ
 }
 
 // Classify splits the reference into statements and attributes each to the
-// contexts with the support test.
+// contexts with the support test, at the reference's bar (attribution).
 func (j *Judge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classification, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -198,7 +198,7 @@ func (j *Judge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classifica
 	refs := SplitStatements(s.Reference)
 	out := make([]eval.Classification, len(refs))
 	for i, r := range refs {
-		ev := support(analyze(r), q, sents)
+		ev := attribution(analyze(r), q, sents)
 		out[i] = eval.Classification{Statement: r, Attributed: ev.Verdict, Reason: withChunks(ev, ranks), Evidence: citation(ev, ranks)}
 	}
 	return out, nil

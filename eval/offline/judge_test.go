@@ -349,3 +349,30 @@ func TestDeterministicReasons(t *testing.T) {
 		}
 	}
 }
+
+// TestReferenceAttributedFromHalf: a reference statement written in its own
+// words is attributed to the context when more than half its content is
+// found there and nothing contradicts it; one whose own claim is missing,
+// or that the context contradicts, is not.
+func TestReferenceAttributedAboveHalf(t *testing.T) {
+	contexts := []string{"Expense claims must be submitted within 30 days of the purchase date."}
+	for _, c := range []struct {
+		ref    string
+		want   int
+		reason string
+	}{
+		{"Staff should file expense claims no later than 30 days after buying.", 1, "attributed above 0.50"},
+		{"Staff should file expense claims no later than 60 days after buying.", 0, "60 days"},
+		{"Claims for travel are paid by the finance team every Friday.", 0, "needs 0.67"},
+		{"Expense claims can be paid twice.", 0, "needs 0.67"},
+	} {
+		s := &eval.Sample{ID: "x", Question: "What is the deadline?", Reference: c.ref, Contexts: contexts}
+		cls, err := New().Classify(context.Background(), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cls) != 1 || cls[0].Attributed != c.want || !strings.Contains(cls[0].Reason, c.reason) {
+			t.Errorf("%q: %+v, want attributed %d with a reason naming %q", c.ref, cls, c.want, c.reason)
+		}
+	}
+}
