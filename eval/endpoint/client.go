@@ -226,9 +226,9 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 
 // contextWindow and promptTokens read a refusal of a budget that does not
 // fit the model's context: "maximum context length is 32768 tokens ...
-// (17000 in the messages, ...)" (OpenAI, vLLM), "... and your request has
-// 17000 input tokens" (vLLM), "maximum context length of 32768 tokens ...
-// 17000 tokens from the input messages" (SGLang).
+// (17000 in the messages, ...)" (OpenAI, vLLM, DeepSeek), "... and your
+// request has 17000 input tokens" (vLLM), "maximum context length of 32768
+// tokens ... 17000 tokens from the input messages" (SGLang).
 var (
 	contextWindow = regexp.MustCompile(`maximum context length (?:is|of) (\d+)`)
 	promptTokens  = regexp.MustCompile(`(\d+) (?:in the messages|input tokens|tokens from the input)`)
@@ -242,7 +242,13 @@ func contextFit(err error) (int, bool) {
 	if !errors.As(err, &f) || f.Status != 400 && f.Status != 422 {
 		return 0, false
 	}
-	msg := strings.ToLower(f.ServerMessage)
+	return roomAfterPrompt(f.ServerMessage)
+}
+
+// roomAfterPrompt is what a refusal of a budget says the model's context
+// leaves after the prompt; false when it does not say, or leaves none.
+func roomAfterPrompt(msg string) (int, bool) {
+	msg = strings.ToLower(msg)
 	w, p := contextWindow.FindStringSubmatch(msg), promptTokens.FindStringSubmatch(msg)
 	if w == nil || p == nil {
 		return 0, false
@@ -613,8 +619,9 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 				reasoning = strings.TrimSpace(r + "\n\n" + reasoning)
 			}
 			reasoned = reasoned || reasoning != ""
-			if ch.FinishReason == "content_filter" {
-				// Azure, and OpenAI, withhold a reply their filter flags:
+			if ch.FinishReason == "content_filter" || ch.FinishReason == "sensitive" {
+				// Azure, and OpenAI, withhold a reply their filter flags,
+				// Zhipu's GLM ends it with "sensitive" (promptfoo/promptfoo#9905):
 				// what came, if anything, is no verdict, and the same
 				// prompt is flagged again, so it is not asked again.
 				return used, &contentError{status: eval.StatusJudgeError, msg: contentFiltered}
