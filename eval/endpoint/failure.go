@@ -160,7 +160,16 @@ func classify(err error, fx facts) *Failure {
 		// misconfigured server, and a retry would pay for it again.
 		f.Kind, f.detail = KindReplyTooLarge, big.Error()
 	case errors.As(err, &he):
-		fromReply(f, he.status, he.body, he.html, he.retryAfter, fx)
+		wait := he.retryAfter
+		if wait == 0 && he.resetAfter > 0 {
+			// Not a wait the server asked for but when its limit is whole
+			// again: waited up to the cap, never refused for being over it.
+			wait = he.resetAfter
+			if fx.maxRetryAfter > 0 {
+				wait = min(wait, fx.maxRetryAfter)
+			}
+		}
+		fromReply(f, he.status, he.body, he.html, wait, fx)
 	case errors.As(err, &dns) && !dns.IsTimeout:
 		f.Kind, f.detail = KindUnreachable, fmt.Sprintf("cannot resolve %s: %s", cmp.Or(fx.host, dns.Name), dns.Err)
 		f.Hint = "is the host name in --base-url right?"

@@ -320,6 +320,31 @@ func TestRetryAfterBeyondCap(t *testing.T) {
 	}
 }
 
+// TestThrottleWaitsForTheReset: a 429 with no Retry-After but OpenAI's
+// x-ratelimit-reset-* is waited out for the spent limit's reset, not the
+// other's.
+func TestThrottleWaitsForTheReset(t *testing.T) {
+	var sent atomic.Int64
+	srv := fakejudge.New(func(*fakejudge.Request) fakejudge.Reply {
+		if sent.Add(1) == 1 {
+			return fakejudge.Reply{Status: 429, Header: map[string]string{
+				"X-Ratelimit-Remaining-Requests": "0", "X-Ratelimit-Reset-Requests": "200ms",
+				"X-Ratelimit-Remaining-Tokens": "9000", "X-Ratelimit-Reset-Tokens": "6m0s",
+			}, Body: `{"error":{"message":"Rate limit reached for requests","type":"requests","code":"rate_limit_exceeded"}}`}
+		}
+		return fakejudge.Reply{Choices: []string{`{}`}}
+	})
+	defer srv.Close()
+	c := newTestClient(t, srv.BaseURL(), Config{Concurrency: 1, MaxRetries: 3, MaxRetryAfter: 30 * time.Second})
+	start := time.Now()
+	if _, err := c.Chat(context.Background(), chatReq("reset")); err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el < 200*time.Millisecond || el > 10*time.Second {
+		t.Fatalf("done after %s; the spent limit resets in 200ms", el)
+	}
+}
+
 // TestThrottleWithinCapWaits: a Retry-After within the cap is waited out by
 // every call, and the retry notice carries the wait.
 func TestThrottleWithinCapWaits(t *testing.T) {
