@@ -194,7 +194,9 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 				eval.ReportRetry(ctx, req.Task, refusalRetry(sw, req), 0)
 				continue
 			}
-			if fit, ok := contextFit(err); ok && budget > 0 && fit < budget {
+			// A budget of 0 is the server's default, which may not fit
+			// either (DeepSeek's is 4096 completion tokens).
+			if fit, ok := contextFit(err); ok && (budget == 0 || fit < budget) {
 				if fit <= cutAt {
 					return out, &eval.StepError{Status: eval.StatusTruncated, Err: fmt.Errorf("%s: the reply was cut off at the token limit (finish_reason length) after %d completion tokens, and no more fit the model's context after the prompt: %w", req.Task, cutAt, err)}
 				}
@@ -226,23 +228,38 @@ func (c *Client) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatRespo
 
 // contextWindow and promptTokens read a refusal of a budget that does not
 // fit the model's context: "maximum context length is 32768 tokens ...
-// (17000 in the messages, ...)" (OpenAI, vLLM), "... and your request has
-// 17000 input tokens" (vLLM), "maximum context length of 32768 tokens ...
-// 17000 tokens from the input messages" (SGLang).
+// (17000 in the messages, ...)" (OpenAI, vLLM, DeepSeek), "... and your
+// request has 17000 input tokens" (vLLM), "maximum context length of 32768
+// tokens ... 17000 tokens from the input messages" (SGLang). budgetRange
+// reads a refusal of a budget over the model's most: "Invalid max_tokens
+// value, the valid range of max_tokens is [1, 8192]" (DeepSeek;
+// CherryHQ/cherry-studio#4377).
 var (
 	contextWindow = regexp.MustCompile(`maximum context length (?:is|of) (\d+)`)
 	promptTokens  = regexp.MustCompile(`(\d+) (?:in the messages|input tokens|tokens from the input)`)
+	budgetRange   = regexp.MustCompile(`valid range of max_tokens is \[\d+, *(\d+)\]`)
 )
 
-// contextFit is the largest budget that fits the model's context after
-// the prompt, when err is a refusal that says both; a few tokens are kept
-// apart for the reply's framing.
+// contextFit is the largest budget the server takes, when err is a
+// refusal that says it: the model's context after the prompt, a few tokens
+// kept apart for the reply's framing, or the most the model allows.
 func contextFit(err error) (int, bool) {
 	var f *Failure
 	if !errors.As(err, &f) || f.Status != 400 && f.Status != 422 {
 		return 0, false
 	}
 	msg := strings.ToLower(f.ServerMessage)
+	if m := budgetRange.FindStringSubmatch(msg); m != nil {
+		most, _ := strconv.Atoi(m[1])
+		return most, most > 0
+	}
+	return roomAfterPrompt(msg)
+}
+
+// roomAfterPrompt is what a refusal of a budget says the model's context
+// leaves after the prompt; false when it does not say, or leaves none.
+func roomAfterPrompt(msg string) (int, bool) {
+	msg = strings.ToLower(msg)
 	w, p := contextWindow.FindStringSubmatch(msg), promptTokens.FindStringSubmatch(msg)
 	if w == nil || p == nil {
 		return 0, false
@@ -613,8 +630,9 @@ func (c *Client) chatOnce(ctx context.Context, req eval.ChatRequest, budget int)
 				reasoning = strings.TrimSpace(r + "\n\n" + reasoning)
 			}
 			reasoned = reasoned || reasoning != ""
-			if ch.FinishReason == "content_filter" {
-				// Azure, and OpenAI, withhold a reply their filter flags:
+			if ch.FinishReason == "content_filter" || ch.FinishReason == "sensitive" {
+				// Azure, and OpenAI, withhold a reply their filter flags,
+				// Zhipu's GLM ends it with "sensitive" (promptfoo/promptfoo#9905):
 				// what came, if anything, is no verdict, and the same
 				// prompt is flagged again, so it is not asked again.
 				return used, &contentError{status: eval.StatusJudgeError, msg: contentFiltered}

@@ -30,6 +30,8 @@ func TestParseRetryAfter(t *testing.T) {
 		{"negative", map[string]string{"Retry-After": "-3"}, 0},
 		{"garbage", map[string]string{"Retry-After": "soon"}, 0},
 		{"milliseconds variant", map[string]string{"Retry-After-Ms": "250"}, 250 * time.Millisecond},
+		// Azure sends both, the seconds rounded up.
+		{"milliseconds first", map[string]string{"Retry-After": "1", "Retry-After-Ms": "250"}, 250 * time.Millisecond},
 	}
 	for _, tc := range cases {
 		h := http.Header{}
@@ -39,6 +41,42 @@ func TestParseRetryAfter(t *testing.T) {
 		if got := parseRetryAfter(h, now); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestParseRateLimitReset: OpenAI's x-ratelimit-reset-* are Go durations
+// ("1s", "6m0s", "12ms": community.openai.com/t/1268905); the limit that
+// is spent decides, and a reset over --max-retry-after is waited up to the
+// cap, not refused: it is when the limit is whole again, not a wait asked.
+func TestParseRateLimitReset(t *testing.T) {
+	cases := []struct {
+		name   string
+		header map[string]string
+		want   time.Duration
+	}{
+		{"absent", nil, 0},
+		{"requests spent", map[string]string{"X-Ratelimit-Reset-Requests": "1s", "X-Ratelimit-Remaining-Requests": "0", "X-Ratelimit-Reset-Tokens": "6m0s", "X-Ratelimit-Remaining-Tokens": "1200"}, time.Second},
+		{"tokens spent", map[string]string{"X-Ratelimit-Reset-Requests": "12ms", "X-Ratelimit-Remaining-Requests": "4999", "X-Ratelimit-Reset-Tokens": "6m0s", "X-Ratelimit-Remaining-Tokens": "0"}, 6 * time.Minute},
+		{"none said spent: the shorter", map[string]string{"X-Ratelimit-Reset-Requests": "1s", "X-Ratelimit-Reset-Tokens": "6m0s"}, time.Second},
+		{"whole seconds (Azure)", map[string]string{"X-Ratelimit-Reset-Tokens": "7"}, 7 * time.Second},
+		{"zero and garbage", map[string]string{"X-Ratelimit-Reset-Requests": "0", "X-Ratelimit-Reset-Tokens": "soon"}, 0},
+	}
+	for _, tc := range cases {
+		h := http.Header{}
+		for k, v := range tc.header {
+			h.Set(k, v)
+		}
+		if got := parseRateLimitReset(h); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
+	}
+	f := classify(&httpError{status: 429, resetAfter: 6 * time.Minute}, facts{maxRetryAfter: 2 * time.Minute})
+	if f.Kind != KindRateLimited || !f.retry || f.retryAfter != 2*time.Minute {
+		t.Errorf("a reset beyond the cap: %+v", f)
+	}
+	f = classify(&httpError{status: 429, retryAfter: 3 * time.Second, resetAfter: time.Minute}, facts{maxRetryAfter: 2 * time.Minute})
+	if f.retryAfter != 3*time.Second {
+		t.Errorf("Retry-After given, the reset used: %+v", f)
 	}
 }
 

@@ -44,14 +44,17 @@ const (
 	// KindWrongEndpoint: a 404 that names no model, or an HTML page where
 	// JSON was due: the base URL is not the API's (it usually ends in /v1).
 	KindWrongEndpoint Kind = "wrong_endpoint"
-	// KindQuota: a 429 that is about billing (insufficient_quota), which no
-	// wait will cure.
+	// KindQuota: the account is out of credit (a 402, or a 429 or 400 that
+	// says so: insufficient_quota, arrears), which no wait will cure.
 	KindQuota Kind = "quota"
 	// KindRateLimited: throttled until the retries ran out, or asked to
 	// wait longer than --max-retry-after.
 	KindRateLimited Kind = "rate_limited"
 	// KindReplyTooLarge: the reply body was over --max-reply-bytes.
 	KindReplyTooLarge Kind = "reply_too_large"
+	// KindContextTooLong: the prompt does not fit the model's context. It
+	// is the sample's: other samples may fit.
+	KindContextTooLong Kind = "context_too_long"
 )
 
 // Unrecoverable reports whether every later call to the endpoint will fail
@@ -157,7 +160,16 @@ func classify(err error, fx facts) *Failure {
 		// misconfigured server, and a retry would pay for it again.
 		f.Kind, f.detail = KindReplyTooLarge, big.Error()
 	case errors.As(err, &he):
-		fromReply(f, he.status, he.body, he.html, he.retryAfter, fx)
+		wait := he.retryAfter
+		if wait == 0 && he.resetAfter > 0 {
+			// Not a wait the server asked for but when its limit is whole
+			// again: waited up to the cap, never refused for being over it.
+			wait = he.resetAfter
+			if fx.maxRetryAfter > 0 {
+				wait = min(wait, fx.maxRetryAfter)
+			}
+		}
+		fromReply(f, he.status, he.body, he.html, wait, fx)
 	case errors.As(err, &dns) && !dns.IsTimeout:
 		f.Kind, f.detail = KindUnreachable, fmt.Sprintf("cannot resolve %s: %s", cmp.Or(fx.host, dns.Name), dns.Err)
 		f.Hint = "is the host name in --base-url right?"
@@ -246,9 +258,22 @@ func fromReply(f *Failure, status int, body []byte, isPage bool, retryAfter time
 	case code == 404 || (isPage && status < 300):
 		f.Kind = KindWrongEndpoint
 		f.Hint = fmt.Sprintf("no OpenAI-compatible API answers at %s: is --base-url right? (it usually ends in /v1)", cmp.Or(fx.endpoint, "the base URL"))
-	case code == 429 && quota(se):
+	case code == 402 || quota(se):
+		// Whatever the status (a 429, a 400, an error in a stream's 200).
 		f.Kind = KindQuota
 		f.Hint = "the account is out of quota or credit: waiting will not help; check its plan and billing"
+	case contentFilter(se):
+		// A provider's filter refused the prompt or the reply, with a 400
+		// or in a stream that had begun; the same sample is refused
+		// again. Azure: "The response was filtered due to the prompt
+		// triggering Azure OpenAI's content management policy"
+		// (openai/openai-python#331).
+		f.Hint = contentFiltered
+	case (code == 400 || code == 413 || code == 422) && contextTooLong(se):
+		if _, room := roomAfterPrompt(se.message); room {
+			break // the budget, not the prompt: Chat asks again with less
+		}
+		f.Kind, f.Hint = KindContextTooLong, promptTooLong
 	case code == 429 || (code == 503 && retryAfter > 0):
 		f.Kind, f.throttle, f.retry, f.retryAfter = KindRateLimited, true, true, retryAfter
 		if fx.maxRetryAfter > 0 && retryAfter > fx.maxRetryAfter {
@@ -256,11 +281,6 @@ func fromReply(f *Failure, status int, body []byte, isPage bool, retryAfter time
 			f.Hint = fmt.Sprintf("the server asked to retry after %s, beyond the %s cap: not retried (--max-retry-after raises the cap)",
 				retryAfter, fx.maxRetryAfter)
 		}
-	case code == 400 && se.code == "content_filter":
-		// Azure's filter refused the prompt: "The response was filtered
-		// due to the prompt triggering Azure OpenAI's content management
-		// policy" (openai/openai-python#331).
-		f.Hint = contentFiltered
 	case code == 400 && se.code == "json_validate_failed":
 		// Groq's JSON mode checked the model's reply and it did not
 		// hold: "Failed to generate JSON. Please adjust your prompt. See
@@ -290,7 +310,10 @@ func oneChoiceOnly(msg string) bool {
 // path. A 400 must say so by its code, or name the model and "not found".
 func namesModel(se serverError, model string, is404 bool) bool {
 	id := strings.ToLower(se.code + " " + se.typ)
-	if strings.Contains(id, "model_not_found") || strings.Contains(id, "deploymentnotfound") {
+	// Volcengine Ark's inference endpoint (ep-…) is what the model field
+	// names: "InvalidEndpointOrModel.NotFound", "InvalidEndpoint.NotFound"
+	// (w4n9H/autocoder-nano#3).
+	if strings.Contains(id, "model_not_found") || strings.Contains(id, "deploymentnotfound") || strings.Contains(id, "invalidendpoint") {
 		return true
 	}
 	msg := strings.ToLower(se.message)
@@ -302,10 +325,57 @@ func namesModel(se serverError, model string, is404 bool) bool {
 	return mentions && (strings.Contains(msg, "not found") || strings.Contains(msg, "does not exist"))
 }
 
+// quota: the error says the account has no credit left. OpenAI: a 429
+// typed insufficient_quota; Zhipu: a 429 coded 1113, "Insufficient balance
+// or no resource package. Please recharge." (zai-org/GLM-5#148); DashScope:
+// a 400 coded Arrearage, "Access denied, please make sure your account is
+// in good standing." (hsliuping/TradingAgents-CN#170); DeepSeek's 402
+// "Insufficient Balance" (continuedev/continue#9942) is one by its status.
 func quota(se serverError) bool {
 	id := strings.ToLower(se.code + " " + se.typ)
-	return strings.Contains(id, "insufficient_quota") || strings.Contains(id, "billing")
+	return strings.Contains(id, "insufficient_quota") || strings.Contains(id, "billing") ||
+		strings.Contains(id, "arrearage") || se.code == "1113" ||
+		strings.Contains(strings.ToLower(se.message), "insufficient balance")
 }
+
+// contentFilter: a provider's content filter refused the call, by the
+// code of its error. Azure: content_filter; Moonshot: type content_filter,
+// "The request was rejected because it was considered high risk"
+// (666ghj/BettaFish#368); DashScope: data_inspection_failed, "Input data
+// may contain inappropriate content." or "Output data may ..."
+// (666ghj/BettaFish#449), DataInspectionFailed in its native shape;
+// Zhipu: 1301, "系统检测到输入或生成内容可能包含不安全或敏感内容"
+// (langchain4j/langchain4j#1079).
+func contentFilter(se serverError) bool {
+	for _, id := range []string{se.code, se.typ} {
+		switch strings.ToLower(id) {
+		case "content_filter", "data_inspection_failed", "datainspectionfailed", "1301":
+			return true
+		}
+	}
+	return false
+}
+
+// contextTooLong: the server refused a prompt longer than the model's
+// context, in its own words: "This model's maximum context length is 65536
+// tokens. However, you requested 87731 tokens (87731 in the messages, 0 in
+// the completion)" (OpenAI, vLLM, DeepSeek: bytedance/deer-flow#66);
+// DashScope: "<400> InternalError.Algo.InvalidParameter: Range of input
+// length should be [1, 30720]" (QwenLM/Qwen-Agent#615, QwenLM/qwen-code#98);
+// Zhipu: code 1261, "Prompt exceeds max length"
+// (NousResearch/hermes-agent#1877); SGLang: "... longer than the model's
+// context length"; vLLM: "... longer than the maximum model length".
+func contextTooLong(se serverError) bool {
+	if se.code == "1261" || strings.EqualFold(se.code, "context_length_exceeded") {
+		return true
+	}
+	msg := strings.ToLower(se.message)
+	return slices.ContainsFunc([]string{"context length", "maximum model length", "range of input length", "prompt exceeds max length"},
+		func(w string) bool { return strings.Contains(msg, w) })
+}
+
+// promptTooLong is the hint of a prompt longer than the model's context.
+const promptTooLong = "the prompt does not fit the model's context: this sample's question, answer and contexts are too long for the model; not asked again: judge it with a model of a longer context, or shorten its contexts"
 
 // serverError is the error a server put in its body, in whichever of the
 // shapes in use: {"error": {"message", "type", "code"}} (OpenAI, Azure,

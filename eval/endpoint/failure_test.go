@@ -61,6 +61,40 @@ func TestServerErrorsKept(t *testing.T) {
 		// Groq's JSON mode refusing the model's own reply (thepersonalaicompany/amurex-backend#38).
 		{"Groq: the reply failed its JSON mode", fakejudge.Reply{Status: 400, Body: `{"error":{"message":"Failed to generate JSON. Please adjust your prompt. See 'failed_generation' for more details.","type":"invalid_request_error","code":"json_validate_failed","failed_generation":"{\"a\": "}}`},
 			KindOther, 400, 3, []string{"HTTP 400: Failed to generate JSON."}, nil, "Failed to generate JSON. Please adjust your prompt. See 'failed_generation' for more details.", true},
+		// The content filters of Chinese providers, each in its own words:
+		// refused, not asked again.
+		{"DashScope: the input inspected", fakejudge.Reply{Status: 400, Body: `{"error":{"message":"Input data may contain inappropriate content. For details, see: https://help.aliyun.com/zh/model-studio/error-code#inappropriate-content","type":"data_inspection_failed","param":null,"code":"data_inspection_failed"},"id":"chatcmpl-1","request_id":"1"}`},
+			KindOther, 400, 1, []string{"HTTP 400: Input data may contain inappropriate content.", "content filter withheld the reply"}, []string{"request_id"},
+			"Input data may contain inappropriate content. For details, see: https://help.aliyun.com/zh/model-studio/error-code#inappropriate-content", false}, // 666ghj/BettaFish#449
+		// The reply inspected, in a stream that had begun (666ghj/BettaFish#572):
+		// an error object in a 200, as a stream's error event reads.
+		{"DashScope: the output inspected", fakejudge.Reply{Body: `{"error":{"message":"Output data may contain inappropriate content. For details, see: https://help.aliyun.com/zh/model-studio/error-code#inappropriate-content","type":"data_inspection_failed","param":null,"code":"data_inspection_failed"}}`},
+			KindOther, 200, 1, []string{"HTTP 200 with an error in the body: Output data may contain inappropriate content.", "content filter withheld the reply"}, nil,
+			"Output data may contain inappropriate content. For details, see: https://help.aliyun.com/zh/model-studio/error-code#inappropriate-content", false},
+		{"Zhipu: 1301", fakejudge.Reply{Status: 400, Body: `{"error":{"code":"1301","message":"系统检测到输入或生成内容可能包含不安全或敏感内容，请您避免输入易产生敏感内容的提示语，感谢您的配合。"}}`},
+			KindOther, 400, 1, []string{"HTTP 400: 系统检测到输入或生成内容可能包含不安全或敏感内容", "content filter withheld the reply"}, nil,
+			"系统检测到输入或生成内容可能包含不安全或敏感内容，请您避免输入易产生敏感内容的提示语，感谢您的配合。", false}, // langchain4j/langchain4j#1079
+		{"Zhipu: the reply ended sensitive", fakejudge.Reply{Body: `{"choices":[{"index":0,"finish_reason":"sensitive","message":{"role":"assistant","content":""}}],"usage":{"prompt_tokens":30,"completion_tokens":0}}`},
+			KindOther, 0, 1, []string{"content filter withheld the reply"}, []string{"malformed"}, "", false}, // promptfoo/promptfoo#9905
+		{"Moonshot: high risk", fakejudge.Reply{Status: 400, Body: `{"error":{"code":400,"message":"The request was rejected because it was considered high risk","param":"prompt","type":"content_filter"}}`},
+			KindOther, 400, 1, []string{"HTTP 400: The request was rejected because it was considered high risk", "content filter withheld the reply"}, nil,
+			"The request was rejected because it was considered high risk", false}, // 666ghj/BettaFish#368
+		// A prompt longer than the model's context: the sample's, said so,
+		// not asked again.
+		{"DeepSeek: the prompt alone too long", fakejudge.Reply{Status: 400, Body: `{"error":{"message":"This model's maximum context length is 65536 tokens. However, you requested 87731 tokens (87731 in the messages, 0 in the completion). Please reduce the length of the messages or completion.","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`},
+			KindContextTooLong, 400, 1, []string{"maximum context length is 65536 tokens", "the prompt does not fit the model's context", "longer context"}, nil,
+			"This model's maximum context length is 65536 tokens. However, you requested 87731 tokens (87731 in the messages, 0 in the completion). Please reduce the length of the messages or completion.", false}, // bytedance/deer-flow#66
+		{"DashScope: input length out of range", fakejudge.Reply{Status: 400, Body: `{"error":{"code":"invalid_parameter_error","param":null,"message":"<400> InternalError.Algo.InvalidParameter: Range of input length should be [1, 30720]","type":"invalid_request_error"}}`},
+			KindContextTooLong, 400, 1, []string{"Range of input length should be [1, 30720]", "the prompt does not fit the model's context"}, nil,
+			"<400> InternalError.Algo.InvalidParameter: Range of input length should be [1, 30720]", false}, // QwenLM/Qwen-Agent#615, QwenLM/qwen-code#98
+		{"Zhipu: 1261", fakejudge.Reply{Status: 400, Body: `{"error":{"code":"1261","message":"Prompt exceeds max length"}}`},
+			KindContextTooLong, 400, 1, []string{"HTTP 400: Prompt exceeds max length", "the prompt does not fit the model's context"}, nil,
+			"Prompt exceeds max length", false}, // NousResearch/hermes-agent#1877
+		// Zhipu's limits of load are 429s: waited out, like any.
+		{"Zhipu: 1302", fakejudge.Reply{Status: 429, Body: `{"error":{"code":"1302","message":"您当前使用该API的并发数过高，请降低并发，或联系客服增加限额"}}`},
+			KindRateLimited, 429, 3, []string{"并发数过高", "after 3 attempts"}, nil, "您当前使用该API的并发数过高，请降低并发，或联系客服增加限额", false}, // https://docs.bigmodel.cn/cn/api/api-code
+		{"Zhipu: 1305", fakejudge.Reply{Status: 429, Body: `{"error":{"code":"1305","message":"该模型当前访问量过大，请您稍后再试"}}`},
+			KindRateLimited, 429, 3, []string{"访问量过大", "after 3 attempts"}, nil, "该模型当前访问量过大，请您稍后再试", false}, // HKUDS/nanobot#3864
 		{"502 HTML from a proxy", fakejudge.Reply{Status: 502, ContentType: "text/html", Body: nginx},
 			KindOther, 502, 3, []string{`HTTP 502: the endpoint answered with an HTML page, not JSON: "502 Bad Gateway 502 Bad Gateway nginx/1.25.3"`}, []string{"<", "invalid character"},
 			"502 Bad Gateway 502 Bad Gateway nginx/1.25.3", false},
@@ -185,6 +219,20 @@ func TestClassify(t *testing.T) {
 			"/v1/chat/completions: is --base-url right? (it usually ends in /v1)", "Not Found"},
 		{"429 out of quota", &fakejudge.Reply{Status: 429, Body: `{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","code":"insufficient_quota"}}`}, "", nil, "sk-x", KindQuota, 429, 1,
 			"out of quota", "You exceeded your current quota, please check your plan and billing details."},
+		// Out of credit in other words: none is waited for or asked again,
+		// and the run stops.
+		{"402 (DeepSeek)", &fakejudge.Reply{Status: 402, Body: `{"error":{"message":"Insufficient Balance","type":"unknown_error","param":null,"code":"invalid_request_error"}}`}, "", nil, "sk-x", KindQuota, 402, 1,
+			"out of quota or credit", "Insufficient Balance"}, // continuedev/continue#9942, Aider-AI/aider#4851
+		{"429 coded 1113 (Zhipu)", &fakejudge.Reply{Status: 429, Body: `{"error":{"code":"1113","message":"Insufficient balance or no resource package. Please recharge."},"request_id":"202603142338501da90b7ebe1d473d"}`}, "", nil, "sk-x", KindQuota, 429, 1,
+			"out of quota or credit", "Insufficient balance or no resource package. Please recharge."}, // 7836246/cursor2api#30
+		{"400 Arrearage (DashScope)", &fakejudge.Reply{Status: 400, Body: `{"error":{"code":"Arrearage","param":null,"message":"Access denied, please make sure your account is in good standing.","type":"Arrearage"},"id":"chatcmpl-1","request_id":"1"}`}, "", nil, "sk-x", KindQuota, 400, 1,
+			"out of quota or credit", "Access denied, please make sure your account is in good standing."}, // hsliuping/TradingAgents-CN#170
+		// Volcengine Ark names the model an endpoint (w4n9H/autocoder-nano#3,
+		// volcengine/MineContext#328).
+		{"404 model (Volcengine Ark)", &fakejudge.Reply{Status: 404, Body: `{"error":{"code":"InvalidEndpointOrModel.NotFound","message":"The model or endpoint judge-model does not exist or you do not have access to it. Request id: 0217","param":"","type":"NotFound"}}`}, "", nil, "sk-x", KindModelNotFound, 404, 1,
+			`model "judge-model" not found: see GET /v1/models`, "The model or endpoint judge-model does not exist or you do not have access to it. Request id: 0217"},
+		{"404 endpoint id (Volcengine Ark)", &fakejudge.Reply{Status: 404, Body: `{"error":{"code":"InvalidEndpoint.NotFound","message":"The request targeted an endpoint that does not exist or is invalid. Request id: 0217","param":"","type":"NotFound"}}`}, "", nil, "sk-x", KindModelNotFound, 404, 1,
+			`model "judge-model" not found`, "The request targeted an endpoint that does not exist or is invalid. Request id: 0217"},
 		{"500 is retried", &fakejudge.Reply{Status: 500}, "", nil, "sk-x", KindOther, 500, 6, "", "fake error 500"},
 	}
 	for _, tc := range cases {
@@ -269,6 +317,31 @@ func TestRetryAfterBeyondCap(t *testing.T) {
 	}
 	if s := c.Limit(); !strings.HasPrefix(s.String(), "rate limited: 0 in flight of 8 (max 16), paused 6") {
 		t.Fatalf("limit %q", s.String())
+	}
+}
+
+// TestThrottleWaitsForTheReset: a 429 with no Retry-After but OpenAI's
+// x-ratelimit-reset-* is waited out for the spent limit's reset, not the
+// other's.
+func TestThrottleWaitsForTheReset(t *testing.T) {
+	var sent atomic.Int64
+	srv := fakejudge.New(func(*fakejudge.Request) fakejudge.Reply {
+		if sent.Add(1) == 1 {
+			return fakejudge.Reply{Status: 429, Header: map[string]string{
+				"X-Ratelimit-Remaining-Requests": "0", "X-Ratelimit-Reset-Requests": "200ms",
+				"X-Ratelimit-Remaining-Tokens": "9000", "X-Ratelimit-Reset-Tokens": "6m0s",
+			}, Body: `{"error":{"message":"Rate limit reached for requests","type":"requests","code":"rate_limit_exceeded"}}`}
+		}
+		return fakejudge.Reply{Choices: []string{`{}`}}
+	})
+	defer srv.Close()
+	c := newTestClient(t, srv.BaseURL(), Config{Concurrency: 1, MaxRetries: 3, MaxRetryAfter: 30 * time.Second})
+	start := time.Now()
+	if _, err := c.Chat(context.Background(), chatReq("reset")); err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el < 200*time.Millisecond || el > 10*time.Second {
+		t.Fatalf("done after %s; the spent limit resets in 200ms", el)
 	}
 }
 

@@ -435,6 +435,54 @@ func TestBudgetFitsTheContext(t *testing.T) {
 	}
 }
 
+// DeepSeek refuses a budget in two more ways: its default (4096 completion
+// tokens) may not fit after a long prompt, and a budget over the model's
+// most is refused with the range. Each is asked again at what the refusal
+// says fits, and answered.
+func TestBudgetTheServerTakes(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		budget int // the call's max_tokens; 0 the server's default
+		refuse func(maxTokens int) string
+		want   int
+	}{
+		// FoundationAgents/OpenManus#79.
+		{"the server's default does not fit", 0, func(maxTokens int) string {
+			if maxTokens != 0 && maxTokens <= 65536-62247 {
+				return ""
+			}
+			return `{"error":{"message":"This model's maximum context length is 65536 tokens. However, you requested 66343 tokens (62247 in the messages, 4096 in the completion). Please reduce the length of the messages or completion.","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`
+		}, 65536 - 62247 - 16},
+		// CherryHQ/cherry-studio#4377.
+		{"over the model's most", 16384, func(maxTokens int) string {
+			if maxTokens <= 8192 {
+				return ""
+			}
+			return `{"error":{"message":"Invalid max_tokens value, the valid range of max_tokens is [1, 8192]","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`
+		}, 8192},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply {
+				if body := tt.refuse(r.MaxTokens); body != "" {
+					return fakejudge.Reply{Status: 400, Body: body}
+				}
+				return fakejudge.Reply{Choices: []string{`{"a": 1}`}}
+			})
+			defer srv.Close()
+			c := newTestClient(t, srv.BaseURL(), Config{})
+			req := chatReq("t")
+			req.MaxTokens = tt.budget
+			if _, err := c.Chat(context.Background(), req); err != nil {
+				t.Fatal(err)
+			}
+			reqs := srv.Requests()
+			if got := reqs[len(reqs)-1].MaxTokens; got != tt.want || len(reqs) != 2 {
+				t.Errorf("answered at max_tokens %d after %d requests, want %d after 2", got, len(reqs), tt.want)
+			}
+		})
+	}
+}
+
 // A server too old to take stream_options has it dropped: the stream is
 // read all the same, without the usage it would have reported.
 func TestRefusedStreamOptions(t *testing.T) {

@@ -127,6 +127,9 @@ type httpError struct {
 	body       []byte // the first sniffBytes at most
 	html       bool
 	retryAfter time.Duration
+	// resetAfter is when the exhausted rate limit resets, for a 429 that
+	// gave no Retry-After (see parseRateLimitReset).
+	resetAfter time.Duration
 }
 
 func (e *httpError) Error() string {
@@ -142,6 +145,9 @@ func readHTTPError(resp *http.Response, n int64) error {
 	e := &httpError{status: resp.StatusCode, body: body, html: isHTML(resp.Header.Get("Content-Type"), body)}
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
 		e.retryAfter = parseRetryAfter(resp.Header, time.Now())
+	}
+	if resp.StatusCode == http.StatusTooManyRequests && e.retryAfter == 0 {
+		e.resetAfter = parseRateLimitReset(resp.Header)
 	}
 	return e
 }
@@ -286,14 +292,16 @@ func byteSize(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// parseRetryAfter reads Retry-After as seconds or an HTTP date; 0 when absent.
+// parseRetryAfter reads Retry-After as seconds or an HTTP date, or
+// Retry-After-Ms; 0 when absent. Retry-After-Ms comes first: Azure sends
+// both, and Retry-After rounded up to whole seconds (openai-python reads
+// them in this order).
 func parseRetryAfter(h http.Header, now time.Time) time.Duration {
+	if ms, err := strconv.ParseFloat(strings.TrimSpace(h.Get("Retry-After-Ms")), 64); err == nil && ms > 0 {
+		return time.Duration(ms * float64(time.Millisecond))
+	}
 	v := strings.TrimSpace(h.Get("Retry-After"))
 	if v == "" {
-		// Some gateways send the millisecond variant only.
-		if ms, err := strconv.ParseFloat(strings.TrimSpace(h.Get("Retry-After-Ms")), 64); err == nil && ms > 0 {
-			return time.Duration(ms * float64(time.Millisecond))
-		}
 		return 0
 	}
 	if secs, err := strconv.ParseFloat(v, 64); err == nil {
@@ -303,4 +311,35 @@ func parseRetryAfter(h http.Header, now time.Time) time.Duration {
 		return max(t.Sub(now), 0)
 	}
 	return 0
+}
+
+// parseRateLimitReset reads OpenAI's x-ratelimit-reset-requests and
+// x-ratelimit-reset-tokens ("1s", "6m0s", "12ms"; whole seconds from some
+// Azure deployments): the longest reset of the limits whose
+// x-ratelimit-remaining-* is 0, or the shortest when none says it is
+// spent; 0 when absent. A reset is when the limit is whole again: the
+// longest wait that can be needed.
+func parseRateLimitReset(h http.Header) time.Duration {
+	var spent, least time.Duration
+	for _, limit := range []string{"requests", "tokens"} {
+		v := strings.TrimSpace(h.Get("X-Ratelimit-Reset-" + limit))
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			secs, ferr := strconv.ParseFloat(v, 64)
+			if ferr != nil {
+				continue
+			}
+			d = time.Duration(secs * float64(time.Second))
+		}
+		if d <= 0 {
+			continue
+		}
+		if strings.TrimSpace(h.Get("X-Ratelimit-Remaining-"+limit)) == "0" {
+			spent = max(spent, d)
+		}
+		if least == 0 || d < least {
+			least = d
+		}
+	}
+	return cmp.Or(spent, least)
 }

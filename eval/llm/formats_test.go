@@ -76,6 +76,7 @@ func TestRealServersRefusals(t *testing.T) {
 		refuse     func(r *fakejudge.Request) (fakejudge.Reply, bool)
 		format     string
 		refused    []string
+		nIgnored   bool
 	}{
 		// llama.cpp's server: a schema its grammar cannot take
 		// (lidge-jun/opencodex#2135), n > 1 as a 500
@@ -88,7 +89,7 @@ func TestRealServersRefusals(t *testing.T) {
 				return refuse(500, `{"error":{"code":500,"message":"Only one completion choice is allowed","type":"server_error"}}`)
 			}
 			return fakejudge.Reply{}, false
-		}, "json_object", []string{"n"}},
+		}, "json_object", []string{"n"}, true},
 		// LM Studio takes json_schema and text but refuses json_object,
 		// with its error as a string (LoadShine/tada#16): a run that
 		// remembered json_object steps down to text.
@@ -97,7 +98,7 @@ func TestRealServersRefusals(t *testing.T) {
 				return refuse(400, `{"error":"'response_format.type' must be 'json_schema' or 'text'"}`)
 			}
 			return fakejudge.Reply{}, false
-		}, "text", nil},
+		}, "text", nil, false},
 		// deepseek-reasoner: neither format (gomate-community/TrustRAG#140),
 		// no temperature (deepseek-ai/DeepSeek-R1#7), n ignored.
 		{"deepseek-reasoner", "", func(r *fakejudge.Request) (fakejudge.Reply, bool) {
@@ -110,7 +111,24 @@ func TestRealServersRefusals(t *testing.T) {
 				return refuse(400, `{"error":{"message":"deepseek-reasoner does not support the parameter `+"`temperature`"+`","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`)
 			}
 			return fakejudge.Reply{}, false
-		}, "text", []string{"temperature"}},
+		}, "text", []string{"temperature"}, true},
+		// Kimi takes only its own temperature: "invalid temperature: only 1
+		// is allowed for this model" (HKUDS/nanobot#202; 0.6 with thinking
+		// off, HKUDS/nanobot#4967): dropped, the server's own used.
+		{"Moonshot (Kimi)", "", func(r *fakejudge.Request) (fakejudge.Reply, bool) {
+			if t, ok := r.Raw["temperature"].(float64); ok && t != 1 {
+				return refuse(400, `{"error":{"message":"invalid temperature: only 1 is allowed for this model","type":"invalid_request_error"}}`)
+			}
+			return fakejudge.Reply{}, false
+		}, "json_schema", []string{"temperature"}, false},
+		// vLLM's xgrammar refusing a schema (vllm-project/vllm#16321): one
+		// step down, to json_object.
+		{"vLLM (xgrammar)", "", func(r *fakejudge.Request) (fakejudge.Reply, bool) {
+			if r.Format == "json_schema" {
+				return refuse(400, `{"object":"error","message":"The provided JSON schema contains features not supported by xgrammar.","type":"BadRequestError","param":null,"code":400}`)
+			}
+			return fakejudge.Reply{}, false
+		}, "json_object", nil, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply {
@@ -144,7 +162,7 @@ func TestRealServersRefusals(t *testing.T) {
 				t.Errorf("faithfulness %v, want 0.5", got)
 			}
 			p := ab.Profile()
-			if p.Format != tt.format || strings.Join(p.RefusedFields(), ",") != strings.Join(tt.refused, ",") || p.NIgnored != (tt.name != "LM Studio") {
+			if p.Format != tt.format || strings.Join(p.RefusedFields(), ",") != strings.Join(tt.refused, ",") || p.NIgnored != tt.nIgnored {
 				t.Errorf("profile %+v, want format %s, refused %v", p, tt.format, tt.refused)
 			}
 		})
