@@ -102,7 +102,7 @@ func analyzeClauses(text string, keep, context bool) *span {
 	if context {
 		sp.skips = map[string]bool{}
 	}
-	t := norm.EnglishNumbers(norm.Numerals(norm.StripFrame(plaintext.StripMarkup(text))))
+	t := norm.EnglishNumbers(norm.Numerals(norm.Quantities(norm.StripFrame(plaintext.StripMarkup(text)))))
 	if !utf8.ValidString(t) {
 		t = string([]rune(t))
 	}

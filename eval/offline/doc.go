@@ -10,7 +10,8 @@ Analysis (analyze.go). A text is stripped of control sequences, Markdown,
 citation markers (package plaintext) and answer frames ("答案是X。": X is
 read), its numerals normalised (package norm: 三十天 -> 30天, 两周 -> 14天,
 1.5万 -> 15000, 百分之八十 -> 80%; twenty-four -> 24, and "eight" is
-also the number 8; "a 30-day period" is 30 days; 日/天,
+also the number 8; "a 30-day period" is 30 days; 半年 -> 6个月, a
+fortnight -> 14 days (words/same_quantities.txt); 5 pm, 下午5点 -> 17:00; 日/天,
 小时/h/hours and 元/RMB/¥/yuan are one unit each) and cut into clauses at
 commas, semicolons and colons. Each text becomes a span of features:
 

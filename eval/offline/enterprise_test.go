@@ -156,15 +156,15 @@ func scoreWith(t *testing.T, j *Judge, question, answer string, contexts []strin
 
 // A team's lexicon: its synonyms read before analysis, its evasions added.
 func TestTeamLexicon(t *testing.T) {
-	lx, err := ParseLexicon(strings.NewReader("# team words\nnoncommittal: 建议您咨询HR\nsame: 半个月 = 15天\n"), "team.txt")
+	lx, err := ParseLexicon(strings.NewReader("# team words\nnoncommittal: 建议您咨询HR\nsame: 一个账期 = 30天\n"), "team.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := []string{"新员工入职后15天内须完成安全培训。"}
-	q := "新员工多久内要完成安全培训？"
-	a := "新员工入职后半个月内须完成安全培训。"
+	ctx := []string{"供应商发票须在收到后30天内付款。"}
+	q := "供应商发票多久内要付款？"
+	a := "供应商发票须在收到后一个账期内付款。"
 	if f, _, _ := scoreWith(t, New(), q, a, ctx); f != 0 {
-		t.Errorf("without the lexicon 半个月 is not 15天, got %.2f", f)
+		t.Errorf("without the lexicon 一个账期 is not 30天, got %.2f", f)
 	}
 	if f, r, _ := scoreWith(t, New(WithLexicon(lx)), q, a, ctx); f < 0.9 {
 		t.Errorf("with the lexicon: %.2f %v", f, r)

@@ -18,8 +18,8 @@ const (
 	enterprise2DiagnosisFloor = 33
 	enterprise3DiagnosisFloor = 43
 	enterprise4DiagnosisFloor = 29
-	enterprise5DiagnosisFloor = 40
-	enterprise6DiagnosisFloor = 26
+	enterprise5DiagnosisFloor = 41
+	enterprise6DiagnosisFloor = 27
 )
 
 // TestEnterpriseDiagnosisAgreement measures the diagnosis column a new

@@ -7,6 +7,7 @@ package norm
 
 import (
 	"cmp"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -47,6 +48,55 @@ var NumberNames = func() map[string]string {
 	}
 	return m
 }()
+
+// sameQuantities rewrites a quantity written as a word (半年, a fortnight)
+// as its number and unit (words/same_quantities.txt).
+var sameQuantities = func() *strings.Replacer {
+	var pairs []string
+	for _, l := range words.List("same_quantities") {
+		from, to, ok := strings.Cut(l, " = ")
+		if !ok {
+			panic(fmt.Sprintf("offline: word list same_quantities: %q is no \"phrase = as read\" line", l))
+		}
+		pairs = append(pairs, from, to)
+	}
+	return strings.NewReplacer(pairs...)
+}()
+
+// clockTime is a time of day by the 12-hour clock: "5 pm", "9:30 a.m.",
+// "下午5点", "上午9点半".
+var clockTime = regexp.MustCompile(`(?i)\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?(?:\W|$)|(上午|早上|中午|下午|晚上)(\d{1,2})[点时](?:(\d{1,2})分|(半))?`)
+
+// Quantities rewrites quantities written as words and times of day by the
+// 12-hour clock as the number they are (半年 -> 6个月, "5 pm" -> 17:00).
+func Quantities(t string) string {
+	t = sameQuantities.Replace(t)
+	if !strings.ContainsAny(t, "mM点时") {
+		return t
+	}
+	return clockTime.ReplaceAllStringFunc(t, func(m string) string {
+		g := clockTime.FindStringSubmatch(m)
+		h, min, pm, tail := g[1], g[2], strings.EqualFold(g[3], "p"), ""
+		if h == "" { // the Chinese form
+			h, min, pm = g[5], g[6], g[4] == "下午" || g[4] == "晚上" || g[4] == "中午"
+			if g[7] != "" {
+				min = "30"
+			}
+		} else if last := m[len(m)-1]; !(last >= 'a' && last <= 'z' || last >= 'A' && last <= 'Z' || last == '.') {
+			tail = string(last) // the character after "pm", kept
+		}
+		n, _ := strconv.Atoi(h)
+		if n > 12 {
+			return m
+		}
+		if pm && n < 12 {
+			n += 12
+		} else if !pm && n == 12 {
+			n = 0
+		}
+		return fmt.Sprintf("%02d:%02s", n, cmp.Or(min, "00")) + tail
+	})
+}
 
 // compoundNumber is an English number of two words: "twenty-four",
 // "forty five", "two hundred", "three thousand".

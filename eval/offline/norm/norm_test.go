@@ -36,3 +36,22 @@ func TestEnglishNumbers(t *testing.T) {
 		}
 	}
 }
+
+func TestQuantities(t *testing.T) {
+	for in, want := range map[string]string{
+		"停用半年内未申请":             "停用6个月内未申请",
+		"一年半后到期":               "18个月后到期",
+		"within a fortnight":   "within 14 days",
+		"due by 5 pm on 6 May": "due by 17:00 on 6 May",
+		"at 9:30 a.m.":         "at 09:30",
+		"at 12 am.":            "at 00:00",
+		"下午5点前提交":              "17:00前提交",
+		"上午9点半开会":              "09:30开会",
+		"5 people":             "5 people",
+		"at 13 pm":             "at 13 pm",
+	} {
+		if got := Quantities(in); got != want {
+			t.Errorf("Quantities(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
