@@ -185,7 +185,7 @@ words left out. Entities (package entity): found by surface patterns.
 Word lists (package words) are the files of words/, embedded. A team adds
 its own (teamlexicon.go, --offline-lexicon FILE): lines "noncommittal:
 PHRASE" (建议您咨询HR) and "same: A = B" (A read as B before analysis,
-半个月 = 15天).
+一个账期 = 30天).
 
 # What it does not do
 
