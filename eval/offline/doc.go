@@ -113,7 +113,12 @@ The support test (support.go), of one statement against the sentences:
     sentence that gives parties a part each ("reviewed by Procurement and
     approved by Finance", "采购部核对，财务部批准") and a statement that says
     one part's verb with another part's party, and neither that part's
-    party nor the other's verb, gives the part to the wrong party.
+    party nor the other's verb, gives the part to the wrong party. Shares
+    are roles of quantities: a sentence cut at its joins into pieces with
+    a quantity each ("30 days for staff and 60 days for managers") gives
+    each piece's party (its words no other piece has, on the side of the
+    quantity where the later pieces write theirs) its quantity; a
+    statement that names one party with another's quantity is a conflict.
  6. two chunks: a statement no sentence covers is supported by two
     sentences of different chunks together when their union covers it,
     each gives a quantity of it the other does not, and no detector fires

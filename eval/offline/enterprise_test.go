@@ -88,7 +88,13 @@ func enterpriseCases() []enterpriseCase {
 	zhDates := "合同编号：HT-2025-118\n签订日期：2025年1月8日\n生效日期：2025年2月1日"
 	asset := "Asset tag: NB-2207\nModel: Latitude 7440\nAssigned to: Grace Okafor (Legal)\nPrevious holder: Sam Whitfield (Marketing)\nStatus: In use"
 	zhAsset := "资产编号：PC-3391\n使用人：周敏（人事部）\n原使用人：韩磊（市场部）\n状态：在用"
+	notice := "The notice period is 30 days for staff and 60 days for managers."
+	zhNotice := "普通员工离职需提前30天通知，经理需提前60天通知。"
 	return []enterpriseCase{
+		{"shares en faithful", "What is the notice period for managers?", "Managers have a 60-day notice period.", []string{notice}, true, ""},
+		{"shares en unfaithful", "What is the notice period for managers?", "Managers have a 30-day notice period.", []string{notice}, false, "60 days for managers"},
+		{"shares zh faithful", "经理离职要提前多久通知？", "经理需要提前60天通知。", []string{zhNotice}, true, ""},
+		{"shares zh unfaithful", "经理离职要提前多久通知？", "经理需要提前30天通知。", []string{zhNotice}, false, "经理需提前60天通知"},
 		{"record en neighbour faithful", "Who has laptop NB-2207 now?", "NB-2207, a Latitude 7440, is assigned to Grace Okafor in Legal.", []string{asset}, true, ""},
 		{"record en neighbour unfaithful", "Who has laptop NB-2207 now?", "NB-2207, a Latitude 7440, is assigned to Sam Whitfield in Marketing.", []string{asset}, false, `field "Previous holder"`},
 		{"record zh neighbour faithful", "PC-3391现在谁在用？", "PC-3391的使用人是周敏（人事部）。", []string{zhAsset}, true, ""},

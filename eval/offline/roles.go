@@ -2,6 +2,8 @@ package offline
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -93,4 +95,138 @@ func answerOnly(st *span) bool {
 		}
 	}
 	return n <= 4
+}
+
+// Shares: a sentence that gives several parties a quantity each ("30 days
+// for staff and 60 days for managers", "普通员工提前30天，经理提前60天")
+// has every word of a statement that gives one party another's quantity.
+// The sentence is cut at its joins into pieces, each with its quantity.
+// A piece's party is its words no other piece has, on the side of its
+// quantity where the later pieces write theirs (the first piece may open
+// on what the whole sentence is about: "The notice period is"). A
+// statement with a word of one party and the quantity of another, and no
+// word of that other party, is a conflict.
+
+// shareConflict reports a quantity of the statement that the sentence
+// gives to another party than the one the statement names.
+func shareConflict(st, cs *span) (string, bool) {
+	if !sharedUnit(cs) {
+		return "", false
+	}
+	pieces := quantityPieces(cs.text)
+	if len(pieces) < 2 {
+		return "", false
+	}
+	parties := pieceParties(pieces)
+	named := func(i int) bool {
+		return slices.ContainsFunc(parties[i], func(f string) bool { return st.feats[f] })
+	}
+	for _, sq := range st.quants {
+		a := slices.IndexFunc(pieces, func(p piece) bool { return givesExactly(p.sp, sq) })
+		if !amount(sq) || a < 0 || named(a) {
+			continue
+		}
+		for b, p := range pieces {
+			if b == a || p.q.unit != sq.unit || p.q.value == sq.value || hasQuantity(st, p.q) || !named(b) {
+				continue
+			}
+			return fmt.Sprintf("the context gives %s in %q and %s in %q", sq.text, strings.TrimSpace(pieces[a].sp.text), p.q.text, strings.TrimSpace(p.sp.text)), true
+		}
+	}
+	return "", false
+}
+
+// sharedUnit: the span gives two amounts of one unit.
+func sharedUnit(sp *span) bool {
+	for i, a := range sp.quants {
+		for _, b := range sp.quants[i+1:] {
+			if a.unit != "" && a.unit == b.unit && a.value != b.value && amount(a) && amount(b) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// amount: a quantity that can be a party's share; a year ("2015赛季",
+// "in 2019") is a time, and a date a point in it.
+func amount(q quantity) bool {
+	if v, err := strconv.Atoi(q.value); err == nil && len(q.value) == 4 && v >= 1800 && v < 2200 {
+		return false
+	}
+	return strings.Count(q.text, "-")+strings.Count(q.text, "/") < 2
+}
+
+// givesExactly: the span gives q's value with q's unit, or q has none.
+func givesExactly(sp *span, q quantity) bool {
+	return slices.ContainsFunc(sp.quants, func(c quantity) bool { return c.value == q.value && (c.unit == q.unit || q.unit == "") })
+}
+
+// piece is a part of a sentence with its quantity, and the features
+// before and after the quantity.
+type piece struct {
+	sp            *span
+	q             quantity
+	before, after map[string]bool
+}
+
+// pieceJoins cut a sentence into the pieces that give a quantity each.
+var pieceJoins = []string{"，", "；", "、", ",", ";", " and ", " or ", " while ", " whereas ", " but ", "而"}
+
+// quantityPieces are the pieces of a sentence cut at its joins that give
+// a quantity; a piece without one joins the piece before.
+func quantityPieces(text string) []piece {
+	var out []piece
+	acc := ""
+	for rest := text; rest != ""; {
+		cut, n := len(rest), 0
+		for _, j := range pieceJoins {
+			if k := strings.Index(rest, j); k >= 0 && k < cut {
+				cut, n = k, len(j)
+			}
+		}
+		acc += " " + rest[:cut]
+		rest = rest[min(len(rest), cut+n):]
+		sp := analyze(acc)
+		k := slices.IndexFunc(sp.quants, amount)
+		if k < 0 {
+			continue
+		}
+		p := piece{sp: sp, q: sp.quants[k], before: sp.feats, after: sp.feats}
+		if k := strings.Index(acc, p.q.text); k >= 0 {
+			p.before, p.after = analyze(acc[:k]).feats, analyze(acc[k+len(p.q.text):]).feats
+		}
+		out = append(out, p)
+		acc = ""
+	}
+	return out
+}
+
+// pieceParties are each piece's party words: those no other piece has, on
+// the side of the quantity where the later pieces have theirs.
+func pieceParties(pieces []piece) [][]string {
+	own := func(i int, side map[string]bool) []string {
+		var out []string
+		for f := range side {
+			if !strings.HasPrefix(f, "n:") && !slices.ContainsFunc(pieces, func(o piece) bool { return o.sp != pieces[i].sp && o.sp.feats[f] }) {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	before, after := 0, 0
+	for i, p := range pieces[1:] {
+		before += len(own(i+1, p.before))
+		after += len(own(i+1, p.after))
+	}
+	out := make([][]string, len(pieces))
+	for i, p := range pieces {
+		if before >= after {
+			out[i] = own(i, p.before)
+		}
+		if after >= before {
+			out[i] = append(out[i], own(i, p.after)...)
+		}
+	}
+	return out
 }

@@ -181,6 +181,9 @@ func supportOne(st, q *span, sents []*span) Evidence {
 		if detail, ok := roleConflict(st, q, sents[best]); ok {
 			return ev.conflict(DetectorName, detail+": the statement gives the part to the wrong party")
 		}
+		if detail, ok := shareConflict(st, sents[best]); ok {
+			return ev.conflict(DetectorNumber, detail+": the statement gives the quantity to the wrong party")
+		}
 		if !saysSomething(st, q, sents[best]) {
 			ev.Reason = fmt.Sprintf("context %q names what the statement names but says none of what it claims of it (coverage %.2f)", clip(ev.Quote), ev.Coverage)
 			return ev
