@@ -16,10 +16,12 @@ import (
 const (
 	enterpriseDiagnosisFloor  = 65
 	enterprise2DiagnosisFloor = 33
-	enterprise3DiagnosisFloor = 43
+	enterprise3DiagnosisFloor = 45
 	enterprise4DiagnosisFloor = 29
 	enterprise5DiagnosisFloor = 41
 	enterprise6DiagnosisFloor = 27
+	enterprise7DiagnosisFloor = 28
+	enterprise8DiagnosisFloor = 25
 )
 
 // TestEnterpriseDiagnosisAgreement measures the diagnosis column a new
@@ -44,6 +46,8 @@ func TestEnterpriseDiagnosisAgreement(t *testing.T) {
 		{"ragscope/enterprise-4 (held out)", LoadEnterprise4, enterprise4DiagnosisFloor, false},
 		{"ragscope/enterprise-5 (read)", LoadEnterprise5, enterprise5DiagnosisFloor, true},
 		{"ragscope/enterprise-6 (held out)", LoadEnterprise6, enterprise6DiagnosisFloor, false},
+		{"ragscope/enterprise-7 (held out)", LoadEnterprise7, enterprise7DiagnosisFloor, false},
+		{"ragscope/enterprise-8 (held out)", LoadEnterprise8, enterprise8DiagnosisFloor, false},
 	} {
 		pairs, err := set.load("")
 		if err != nil {
@@ -112,6 +116,8 @@ func TestWrongRetrievalDiagnosed(t *testing.T) {
 		{"ragscope/enterprise-4", LoadEnterprise4, 80},
 		{"ragscope/enterprise-5", LoadEnterprise5, 96},
 		{"ragscope/enterprise-6", LoadEnterprise6, 96},
+		{"ragscope/enterprise-7", LoadEnterprise7, 96},
+		{"ragscope/enterprise-8", LoadEnterprise8, 96},
 	} {
 		pairs, err := set.load("")
 		if err != nil {

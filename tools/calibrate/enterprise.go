@@ -24,6 +24,10 @@ var (
 	enterprisePairs5 []byte
 	//go:embed testdata/enterprise_pairs_6.jsonl
 	enterprisePairs6 []byte
+	//go:embed testdata/enterprise_pairs_7.jsonl
+	enterprisePairs7 []byte
+	//go:embed testdata/enterprise_pairs_8.jsonl
+	enterprisePairs8 []byte
 )
 
 // LoadEnterprise reads the first embedded set; the path is not used.
@@ -43,6 +47,12 @@ func LoadEnterprise5(string) ([]Pair, error) { return readPairs(enterprisePairs5
 
 // LoadEnterprise6 reads the sixth embedded set; the path is not used.
 func LoadEnterprise6(string) ([]Pair, error) { return readPairs(enterprisePairs6) }
+
+// LoadEnterprise7 reads the seventh embedded set; the path is not used.
+func LoadEnterprise7(string) ([]Pair, error) { return readPairs(enterprisePairs7) }
+
+// LoadEnterprise8 reads the eighth embedded set; the path is not used.
+func LoadEnterprise8(string) ([]Pair, error) { return readPairs(enterprisePairs8) }
 
 func readPairs(data []byte) ([]Pair, error) {
 	type row struct {

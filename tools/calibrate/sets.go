@@ -129,6 +129,10 @@ var Sets = []Set{
 		Rows: []Row{{Given, false, true}}},
 	{Name: "ragscope/enterprise-6 (own)", Path: "(embedded)", Load: LoadEnterprise6,
 		Rows: []Row{{Given, false, false}}},
+	{Name: "ragscope/enterprise-7 (own)", Path: "(embedded)", Load: LoadEnterprise7,
+		Rows: []Row{{Given, false, false}}},
+	{Name: "ragscope/enterprise-8 (own)", Path: "(embedded)", Load: LoadEnterprise8,
+		Rows: []Row{{Given, false, false}}},
 }
 
 // LoadedSet is a set's pairs for the LLM judge, in the construction of its
