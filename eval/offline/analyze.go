@@ -170,9 +170,9 @@ func lexemes(text string) []lexeme {
 			j := runEnd(text, i, func(_ int, r rune, _ int) bool { return isHan(r) })
 			out = append(out, lexeme{kind: 'h', text: text[i:j]})
 			i = j
-		case unicode.IsDigit(r) && isoDate(text[i:]) > 0:
+		case unicode.IsDigit(r) && norm.ISODate(text[i:]) > 0:
 			// "2024-06-01" is one date, not three numbers (read in lexClause).
-			j := i + isoDate(text[i:])
+			j := i + norm.ISODate(text[i:])
 			out = append(out, lexeme{kind: 'n', text: text[i:j]})
 			i = j
 		case unicode.IsDigit(r):
@@ -203,24 +203,10 @@ func lexemes(text string) []lexeme {
 	return out
 }
 
-// monthNames are the months' full names, January first.
-var monthNames = words.List("months")[:12]
-
 // monthAt: the word at i names a month (May only beside a number).
 func monthAt(lx []lexeme, i int) bool {
 	w := lx[i].text
 	return lx[i].kind == 'w' && monthWords[w] && (len(w) > 3 || i > 0 && lx[i-1].kind == 'n' || i+1 < len(lx) && lx[i+1].kind == 'n')
-}
-
-// monthNumber is the number of a month's name or abbreviation ("3" of
-// March, Mar).
-func monthNumber(w string) string {
-	for k, m := range monthNames {
-		if strings.HasPrefix(m, w[:3]) {
-			return strconv.Itoa(k + 1)
-		}
-	}
-	return w
 }
 
 // dateUnit is the unit of a number written beside a month's name: 日 for
@@ -239,43 +225,6 @@ func dateUnit(lx []lexeme, i int, v string) string {
 		return "年"
 	}
 	return ""
-}
-
-// isoDate is the length of the Y-M-D or Y/M/D date s opens with (4-digit
-// year, 1- or 2-digit month and day, one separator), or 0.
-func isoDate(s string) int {
-	digits := func(i, lo, hi int) int {
-		j := i
-		for j < len(s) && j-i < hi && isDigitByte(s[j]) {
-			j++
-		}
-		if j-i < lo {
-			return -1
-		}
-		return j
-	}
-	i := digits(0, 4, 4)
-	if i < 0 || i >= len(s) || s[i] != '-' && s[i] != '/' {
-		return 0
-	}
-	sep := s[i]
-	if i = digits(i+1, 1, 2); i < 0 || i >= len(s) || s[i] != sep {
-		return 0
-	}
-	if i = digits(i+1, 1, 2); i < 0 || i < len(s) && isDigitByte(s[i]) {
-		return 0
-	}
-	return i
-}
-
-func isDigitByte(b byte) bool { return b >= '0' && b <= '9' }
-
-// dateParts are the year, month and day of an isoDate lexeme, or nil.
-func dateParts(t string) []string {
-	if len(t) < 8 || isoDate(t) != len(t) {
-		return nil
-	}
-	return strings.FieldsFunc(t, func(r rune) bool { return r == '-' || r == '/' })
 }
 
 // runEnd is the end of the run of s from byte i whose runes (each at byte j,
@@ -328,7 +277,7 @@ func lexClause(text string, sp *span) clause {
 			}
 			c.negs = append(c.negs, hanNegations(l.text, lx[i+1:])...)
 		case 'n':
-			if ymd := dateParts(l.text); ymd != nil {
+			if ymd := norm.DateParts(l.text); ymd != nil {
 				// A date gives its year, month and day as 2024年6月1日 does:
 				// the one form compares with the other, and with no number of
 				// another kind (the 2291 of INV-2291).
@@ -341,7 +290,7 @@ func lexClause(text string, sp *span) clause {
 					sp.quants = append(sp.quants, quantity{value: v, unit: norm.Unit(unit), text: l.text})
 				}
 				if m, err := strconv.Atoi(ymd[1]); err == nil && m >= 1 && m <= 12 && sp.skips != nil {
-					add("w:" + norm.Stem(monthNames[m-1])) // a statement's March
+					add("w:" + norm.Stem(norm.MonthNames[m-1])) // a statement's March
 				}
 				continue
 			}
@@ -397,7 +346,7 @@ func lexClause(text string, sp *span) clause {
 			}
 			if monthAt(lx, i) {
 				// A month of the year, as 3月 and 2025-03-31 give it.
-				m := monthNumber(w)
+				m := norm.MonthNumber(w)
 				sp.quants = append(sp.quants, quantity{value: m, unit: norm.Unit("月"), text: l.text})
 				if sp.skips != nil {
 					add("n:" + m) // a context's March is the 3 of a statement's 2025-03-31

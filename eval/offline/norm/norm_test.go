@@ -55,3 +55,17 @@ func TestQuantities(t *testing.T) {
 		}
 	}
 }
+
+func TestDates(t *testing.T) {
+	for s, want := range map[string]int{"2024-06-01": 10, "2024/6/1 x": 8, "2024-06/01": 0, "2024-06-011": 0, "24-06-01": 0} {
+		if got := ISODate(s); got != want {
+			t.Errorf("ISODate(%q) = %d, want %d", s, got, want)
+		}
+	}
+	if got := DateParts("2024/6/1"); len(got) != 3 || got[0] != "2024" || got[1] != "6" || got[2] != "1" {
+		t.Errorf("DateParts = %q", got)
+	}
+	if got := MonthNumber("mar"); got != "3" {
+		t.Errorf("MonthNumber(mar) = %q, want 3", got)
+	}
+}
