@@ -35,7 +35,7 @@ func items(texts []string) []item {
 	all := make([][]string, len(texts))
 	for i, t := range texts {
 		seen := map[string]bool{}
-		for _, s := range stems(t) {
+		for _, s := range phrase.Stems(t) {
 			if !englishStop[s] && !seen[s] {
 				seen[s] = true
 				all[i] = append(all[i], s)

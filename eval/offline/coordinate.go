@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/phrase"
 	"github.com/ragscope/ragscope/eval/offline/words"
 )
@@ -29,15 +28,15 @@ func conjuncts(text string, sents []*span) []conjunct {
 		return nil
 	}
 	w := strings.Fields(text)
-	if slices.ContainsFunc(w, func(x string) bool { return collectiveWords[strings.ToLower(trimWord(x))] }) {
+	if slices.ContainsFunc(w, func(x string) bool { return collectiveWords[strings.ToLower(phrase.TrimWord(x))] }) {
 		return nil
 	}
 	for i := 1; i+1 < len(w); i++ {
-		if w[i] != "and" || endsInPunct(w[i-1]) {
+		if w[i] != "and" || phrase.EndsInPunct(w[i-1]) {
 			continue
 		}
-		ls := nameStart(w, i)
-		re := writtenEnd(w, i+1, nameEnd(w, i+1), sents)
+		ls := phrase.NameStart(w, i)
+		re := writtenEnd(w, i+1, phrase.NameEnd(w, i+1), sents)
 		if ls == i || re == i+1 || re >= len(w) {
 			continue
 		}
@@ -54,66 +53,16 @@ func conjuncts(text string, sents []*span) []conjunct {
 	return nil
 }
 
-// nameStart is where the name that ends before w[at] starts (at when none).
-func nameStart(w []string, at int) int {
-	i := at
-	for i > 0 {
-		t := trimWord(w[i-1])
-		lt := strings.ToLower(t)
-		switch {
-		case t != "" && capitalised(t) && !norm.YesWords[lt] && !norm.NoWords[lt] && lt != "both":
-			i--
-		case i < at && nameParticles[t] && i-1 > 0 && capitalised(trimWord(w[i-2])):
-			i--
-		default:
-			return i
-		}
-		if i > 0 && endsInPunct(w[i-1]) {
-			return i // "Yes: Jane": the name opens after the colon
-		}
-	}
-	return i
-}
-
-// nameEnd is where the name that starts at w[from] ends (exclusive).
-func nameEnd(w []string, from int) int {
-	i := from
-	for i < len(w) {
-		t := trimWord(w[i])
-		switch {
-		case t != "" && capitalised(t):
-		case i > from && nameParticles[t] && i+1 < len(w) && capitalised(trimWord(w[i+1])):
-		default:
-			return i
-		}
-		i++
-		if endsInPunct(w[i-1]) {
-			return i
-		}
-	}
-	return i
-}
-
 // writtenEnd shortens the name w[from:end] to the longest run of its words
 // a sentence writes together ("Quay Players" of "Quay Players American").
 func writtenEnd(w []string, from, end int, sents []*span) int {
 	for e := end; e > from+1; e-- {
-		seq := stems(strings.Join(w[from:e], " "))
-		if slices.ContainsFunc(sents, func(cs *span) bool { return containsRun(stems(cs.text), seq) }) {
+		seq := phrase.Stems(strings.Join(w[from:e], " "))
+		if slices.ContainsFunc(sents, func(cs *span) bool { return phrase.ContainsRun(phrase.Stems(cs.text), seq) }) {
 			return e
 		}
 	}
 	return end
-}
-
-// containsRun reports whether seq has sub's words together, in order.
-func containsRun(seq, sub []string) bool {
-	for i := 0; i+len(sub) <= len(seq); i++ {
-		if slices.Equal(seq[i:i+len(sub)], sub) {
-			return true
-		}
-	}
-	return false
 }
 
 // hanConjuncts: "甲和乙都在上海" -> "甲在上海", "乙在上海": the runs

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
+	"github.com/ragscope/ragscope/eval/offline/phrase"
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"github.com/ragscope/ragscope/internal/memo"
 )
@@ -34,7 +34,7 @@ type questionFacts struct {
 // factsOf is q's questionFacts, memoised and shared.
 func factsOf(q *span) *questionFacts {
 	return questions.Get(q.text, func(text string) *questionFacts {
-		return &questionFacts{presupposes: presupposes(text), stems: stems(text)}
+		return &questionFacts{presupposes: presupposes(text), stems: phrase.Stems(text)}
 	})
 }
 
@@ -75,9 +75,9 @@ func residual(st, q *span) string {
 	// A name is kept whole ("National Football League" for "football").
 	for i := 0; i < len(words); {
 		j := i
-		for j < len(words) && (capitalised(trimWord(words[j])) || j > i && nameParticles[words[j]] && j+1 < len(words) && capitalised(trimWord(words[j+1]))) {
+		for j < len(words) && (phrase.Capitalised(phrase.TrimWord(words[j])) || j > i && nameParticles[words[j]] && j+1 < len(words) && phrase.Capitalised(phrase.TrimWord(words[j+1]))) {
 			j++
-			if endsInPunct(words[j-1]) {
+			if phrase.EndsInPunct(words[j-1]) {
 				break // "Institute (PSI), Dennis Howard Marks" is two names
 			}
 		}
@@ -100,106 +100,27 @@ func residual(st, q *span) string {
 	return strings.TrimRight(strings.Join(kept, " "), ".,;:!? ")
 }
 
-func trimWord(w string) string {
-	return strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
-
-// nameRuns are a text's names of two or more capitalised words as written
-// ("Band of Brothers"), a particle between them included, an opening
-// capitalised stop word not.
-func nameRuns(text string) []string {
-	var out, run []string
-	caps := 0
-	flush := func() {
-		for len(run) > 0 && !capitalised(run[len(run)-1]) {
-			run = run[:len(run)-1]
-		}
-		if caps >= 2 {
-			out = append(out, strings.Join(run, " "))
-		}
-		run, caps = nil, 0
-	}
-	for _, w := range strings.Fields(norm.StripFrame(plaintext.StripMarkup(text))) {
-		t := trimWord(w)
-		switch {
-		case t != "" && capitalised(t) && !(len(run) == 0 && englishStop[strings.ToLower(t)]):
-			run = append(run, t)
-			caps++
-		case len(run) > 0 && nameParticles[t]:
-			run = append(run, t)
-		default:
-			flush()
-		}
-		if t != w && strings.ContainsAny(w[len(w)-1:], ",;:.!?()\"") {
-			flush()
-		}
-	}
-	flush()
-	return out
-}
-
-// stems is a text's words, lowered and stemmed, in order.
-func stems(text string) []string {
-	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' }) {
-		if w = strings.Trim(w, "'"); w != "" {
-			out = append(out, norm.Stem(w))
-		}
-	}
-	return out
-}
-
 // namedAsWritten returns the first name of two or more words of the text
 // that neither the sentence nor the question writes as one: words of two
 // names ("Rainbow Estate" from "Rainbow Terrace ... Lullwater Estate") make
 // a hallucinated one.
 func namedAsWritten(text, sentence string, q *span) (string, bool) {
-	runs := nameRuns(text)
+	runs := phrase.NameRuns(text)
 	if len(runs) == 0 {
 		return "", true
 	}
-	seq := stems(sentence)
+	seq := phrase.Stems(sentence)
 	var qseq []string
 	if q != nil {
 		qseq = factsOf(q).stems
 	}
 	for _, r := range runs {
-		if rs := stems(r); !containsSeq(seq, rs) && !containsSeq(qseq, rs) {
+		if rs := phrase.Stems(r); !phrase.ContainsSeq(seq, rs) && !phrase.ContainsSeq(qseq, rs) {
 			return r, false
 		}
 	}
 	return "", true
 }
-
-// containsSeq reports whether seq has the words of sub in order, each
-// within NameGap words of the one before ("President Obama" in "President
-// Barack Obama").
-func containsSeq(seq, sub []string) bool {
-	if len(sub) == 0 {
-		return true
-	}
-	for i := range seq {
-		if seq[i] != sub[0] {
-			continue
-		}
-		at, j := i, 1
-		for ; j < len(sub); j++ {
-			next := slices.Index(seq[at+1:min(len(seq), at+2+NameGap)], sub[j])
-			if next < 0 {
-				break
-			}
-			at += 1 + next
-		}
-		if j == len(sub) {
-			return true
-		}
-	}
-	return false
-}
-
-// NameGap is how many words (a middle name, an initial) may come between
-// two words of a name.
-const NameGap = 2
 
 // residualSupport tests a restating statement's residual as a short answer:
 // supported by a sentence that supports it, writes its names as one, and
@@ -238,8 +159,4 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 // features; true when there are none.
 func aboutAny(cs *span, feats []string) bool {
 	return len(feats) == 0 || slices.ContainsFunc(feats, func(f string) bool { return cs.feats[f] || cs.refFeats[f] })
-}
-
-func endsInPunct(w string) bool {
-	return strings.ContainsAny(w[len(w)-1:], ",;:.!?)")
 }

@@ -90,7 +90,7 @@ func answerOnly(st *span) bool {
 	}
 	n := 0 // "The answer is X." is X: stop words do not count
 	for _, w := range strings.Fields(strings.ToLower(st.text)) {
-		if t := trimWord(w); t != "" && !englishStop[t] {
+		if t := phrase.TrimWord(w); t != "" && !englishStop[t] {
 			n++
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
+	"github.com/ragscope/ragscope/eval/offline/phrase"
 )
 
 // opensOn reports whether the statement opens on a name with the feature,
@@ -12,10 +13,10 @@ func opensOn(st *span, feat string) bool {
 	w := strings.Fields(st.text)
 	i := 0
 	for i < len(w)-1 {
-		if lw := strings.ToLower(trimWord(w[i])); lw != "" && !englishStop[lw] && !commonStems[norm.Stem(lw)] {
+		if lw := strings.ToLower(phrase.TrimWord(w[i])); lw != "" && !englishStop[lw] && !commonStems[norm.Stem(lw)] {
 			break
 		}
 		i++
 	}
-	return wordFeats(openingName(strings.Join(w[i:], " ")))[feat]
+	return wordFeats(phrase.OpeningName(strings.Join(w[i:], " ")))[feat]
 }

@@ -9,12 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"unicode"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/phrase"
-	"github.com/ragscope/ragscope/eval/offline/plaintext"
-	"github.com/ragscope/ragscope/eval/offline/words"
 	"github.com/ragscope/ragscope/internal/memo"
 )
 
@@ -64,7 +61,7 @@ func contextSpans(text string) []*span {
 		}
 		setReferent(sp) // from the sentences before it
 		// A pronoun after a semicolon stands for what the piece before is about.
-		if sp.refFeats == nil && afterSemicolon[i] && hasPronoun(sp.text) {
+		if sp.refFeats == nil && afterSemicolon[i] && phrase.HasPronoun(sp.text) {
 			sp.refFeats = sp.prev.feats
 		}
 		out = append(out, sp)
@@ -569,7 +566,7 @@ func headWritten(names []name, cs *span) bool {
 
 // capitalFeat is the feature of a capitalised word, or "".
 func capitalFeat(w string) string {
-	if t := trimWord(w); capitalised(t) {
+	if t := phrase.TrimWord(w); phrase.Capitalised(t) {
 		return "w:" + norm.Stem(strings.ToLower(t))
 	}
 	return ""
@@ -596,8 +593,8 @@ func nearby(sp *span, feat string) bool {
 // after "David Lee Roth (born 1954) is..."). Otherwise it stays unresolved.
 func setReferent(sp *span) {
 	noun := ""
-	if !subjectPronoun(sp.text) {
-		if noun = subjectNoun(sp.text); noun == "" {
+	if !phrase.SubjectPronoun(sp.text) {
+		if noun = phrase.SubjectNoun(sp.text); noun == "" {
 			return
 		}
 	}
@@ -615,17 +612,12 @@ func setReferent(sp *span) {
 	case p.ref != "":
 		sp.ref, sp.refFeats = p.ref, p.refFeats
 		return
-	case subjectPronoun(p.text):
+	case phrase.SubjectPronoun(p.text):
 		return
 	}
-	if name := openingName(p.text); name != "" {
+	if name := phrase.OpeningName(p.text); name != "" {
 		sp.ref, sp.refFeats = name, wordFeats(name)
 	}
-}
-
-func hasPronoun(text string) bool {
-	ws := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) })
-	return slices.ContainsFunc(ws, func(w string) bool { return pronouns[w] })
 }
 
 // wordFeats are the "w:" features of a name's words, stop words left out.
@@ -641,107 +633,6 @@ func wordFeats(name string) map[string]bool {
 	return m
 }
 
-// subjectNoun is the noun of a sentence that opens on a description ("The
-// mall is...", "Set in Chicago, the series..."), or "".
-func subjectNoun(text string) string {
-	text = strings.TrimLeft(text, " \t*#>_\"'(")
-	if !strings.HasPrefix(text, "The ") && !strings.HasPrefix(text, "This ") {
-		if first := openingWord(text); len(first) > 20 || !opensPhrase(strings.ToLower(first)) {
-			return ""
-		}
-		c := strings.Index(text, ", ")
-		if c < 0 || strings.Count(text[:c], " ") > 5 {
-			return ""
-		}
-		text = text[c+2:]
-		if !strings.HasPrefix(text, "the ") && !strings.HasPrefix(text, "this ") {
-			return ""
-		}
-	}
-	rest := text[strings.IndexByte(text, ' ')+1:]
-	end := strings.IndexAny(rest, " ,;:.")
-	if end < 0 {
-		end = len(rest)
-	}
-	w := strings.TrimSuffix(rest[:end], "'s")
-	if len(w) < 3 || englishStop[w] || strings.ContainsFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) {
-		return ""
-	}
-	return w
-}
-
-// subjectPronoun reports whether the sentence's subject is a personal
-// pronoun, at its opening or after a short opening phrase ("In 2007, he
-// was…", "Self-released in 2004, it…", "A Democrat from Texas, he…"). It
-// runs on every context sentence: the common case reads one word.
-func subjectPronoun(text string) bool {
-	text = strings.TrimLeft(text, " \t*#>_-\"'(")
-	first := openingWord(text)
-	if len(first) > 20 {
-		return false
-	}
-	first = strings.ToLower(first)
-	if subjectPronouns[first] {
-		return true
-	}
-	if !opensPhrase(first) && first != "a" && first != "an" {
-		return false
-	}
-	w := strings.Fields(plaintext.StripMarkup(text))
-	for i := 1; i < len(w) && i <= 5; i++ {
-		if strings.HasSuffix(w[i], ",") {
-			return i+1 < len(w) && subjectPronouns[strings.ToLower(w[i+1])]
-		}
-	}
-	return false
-}
-
-// openingWord is text up to its first space or comma.
-func openingWord(text string) string {
-	if i := strings.IndexAny(text, " \t,"); i >= 0 {
-		return text[:i]
-	}
-	return text
-}
-
-// opensPhrase: a lowercased word that opens a phrase before a subject.
-func opensPhrase(w string) bool { return openingPrepositions[w] || phrase.Participle(w) }
-
-var (
-	subjectPronouns     = words.Set("subject_pronouns")
-	openingPrepositions = words.Set("opening_prepositions")
-)
-
-// openingName is the name a sentence opens on as written ("The Saimaa
-// Gesture", "David Lee Roth"), or "".
-func openingName(text string) string {
-	w := strings.Fields(plaintext.StripMarkup(text))
-	i := 0
-	if len(w) > 1 && englishDeterminers[strings.ToLower(w[0])] && capitalised(strings.Trim(w[1], "\"'(")) {
-		i = 1
-	}
-	var out []string
-	for ; i < len(w); i++ {
-		if len(out) > 0 && strings.HasPrefix(w[i], "(") {
-			break // "The Saimaa Gesture (Finnish: …)"
-		}
-		t := strings.Trim(w[i], "\"'(),;:.")
-		lt := strings.ToLower(t)
-		switch {
-		case t != "" && capitalised(t) && (len(out) > 0 || !englishStop[lt] && !phrase.Participle(lt) && !pronouns[lt]):
-			out = append(out, t)
-		case len(out) > 0 && nameParticles[lt] && i+1 < len(w) && capitalised(strings.Trim(w[i+1], "\"'(")):
-			out = append(out, t)
-		default:
-			return strings.Join(out, " ")
-		}
-		if strings.ContainsAny(w[i][len(w[i])-1:], ",;:.)") {
-			break // punctuation after the word ends the name
-		}
-	}
-	return strings.Join(out, " ")
-}
-
 // withReferent is a context sentence led by the name its pronoun stands for.
 func withReferent(sp *span) string {
 	if sp.ref == "" {
@@ -749,8 +640,6 @@ func withReferent(sp *span) string {
 	}
 	return sp.ref + " " + sp.text
 }
-
-var englishDeterminers = words.Set("english_determiners")
 
 // chunkIDs number the analysed chunks, for pairSupport.
 var chunkIDs atomic.Uint64

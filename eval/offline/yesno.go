@@ -2,8 +2,6 @@ package offline
 
 import (
 	"fmt"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/words"
@@ -11,11 +9,6 @@ import (
 
 // nameParticles are the lowercase words inside a name (Kings of Leon).
 var nameParticles = words.Set("name_particles")
-
-func capitalised(w string) bool {
-	r, _ := utf8.DecodeRuneInString(w)
-	return unicode.IsUpper(r)
-}
 
 // denialParts returns the proposition a statement of StatementsFor
 // denies, when it is the denial of question's proposition (a bare "no").

@@ -2,7 +2,8 @@
 // judge decides by: the parts a sentence gives its parties ("reviewed by
 // Procurement and approved by Finance", "采购部核对，财务部批准"), the
 // comparison a text makes and the alternatives a question offers ("A or
-// B", "A还是B"), and the part of a question its answer fills.
+// B", "A还是B"), the part of a question its answer fills, the names a text
+// writes, the one a sentence opens on and whether its subject is a pronoun.
 package phrase
 
 import (
@@ -25,10 +26,6 @@ func IsClausePunct(r rune) bool { return strings.ContainsRune("，,；;：:\n。
 func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
 
 func containsHan(s string) bool { return strings.ContainsFunc(s, isHan) }
-
-func trimWord(w string) string {
-	return strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
 
 var (
 	irregularParticiples = words.Set("irregular_participles")
@@ -69,9 +66,9 @@ func sentenceRoles(text string) []Role {
 	ws := strings.Fields(text)
 	var out []Role
 	for i := 0; i+2 < len(ws) && len(out) < maxRoles; i++ {
-		w := strings.ToLower(trimWord(ws[i]))
+		w := strings.ToLower(TrimWord(ws[i]))
 		by := i + 1
-		if by < len(ws) && roleParticles[strings.ToLower(trimWord(ws[by]))] {
+		if by < len(ws) && roleParticles[strings.ToLower(TrimWord(ws[by]))] {
 			by++
 		}
 		if !pastForm(w) || by+1 >= len(ws) || strings.ToLower(ws[by]) != "by" {
@@ -86,11 +83,11 @@ func sentenceRoles(text string) []Role {
 			party = nil
 		}
 		for k := by + 1; k < len(ws) && len(party) < 5; k++ {
-			t := trimWord(ws[k])
+			t := TrimWord(ws[k])
 			lt := strings.ToLower(t)
 			if lt == "and" || lt == "or" {
 				flush()
-				if k+1 < len(ws) && pastForm(strings.ToLower(trimWord(ws[k+1]))) {
+				if k+1 < len(ws) && pastForm(strings.ToLower(TrimWord(ws[k+1]))) {
 					break // the next binding
 				}
 				continue
@@ -128,7 +125,7 @@ func pastForm(w string) bool { return Participle(w) || norm.IrregularPast(w) }
 // SaysVerb: a word of the text is of the verb (pays and paid of pay).
 func SaysVerb(text, verb string) bool {
 	for _, w := range strings.Fields(strings.ToLower(text)) {
-		if norm.Stem(trimWord(w)) == verb {
+		if norm.Stem(TrimWord(w)) == verb {
 			return true
 		}
 	}
@@ -186,7 +183,7 @@ func GapPart(question string) string {
 	}
 	ws := strings.Fields(strings.ToLower(question))
 	for i, w := range ws {
-		switch trimWord(w) {
+		switch TrimWord(w) {
 		case "who", "whom", "what", "which":
 			lo, hi := max(0, i-2), min(len(ws), i+3)
 			return strings.Join(ws[lo:hi], " ")
@@ -304,7 +301,7 @@ func alternatives(question string) []string {
 		rw := strings.Fields(right)
 		if c, ok := ComparisonIn(right); ok {
 			// "Do A or B get more X": B is as long as A.
-			k := slices.IndexFunc(rw, func(w string) bool { return strings.EqualFold(trimWord(w), c.Word) })
+			k := slices.IndexFunc(rw, func(w string) bool { return strings.EqualFold(TrimWord(w), c.Word) })
 			if k > 0 && len(rw) > len(lw) {
 				rw = rw[:min(k, len(lw))]
 			}

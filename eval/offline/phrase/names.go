@@ -1,0 +1,263 @@
+package phrase
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ragscope/ragscope/eval/offline/norm"
+	"github.com/ragscope/ragscope/eval/offline/plaintext"
+	"github.com/ragscope/ragscope/eval/offline/words"
+)
+
+var (
+	stop                = words.Set("english_stop")
+	pronouns            = words.Set("pronouns")
+	nameParticles       = words.Set("name_particles")
+	subjectPronouns     = words.Set("subject_pronouns")
+	openingPrepositions = words.Set("opening_prepositions")
+)
+
+// SubjectNoun is the noun of a sentence that opens on a description ("The
+// mall is...", "Set in Chicago, the series..."), or "".
+func SubjectNoun(text string) string {
+	text = strings.TrimLeft(text, " \t*#>_\"'(")
+	if !strings.HasPrefix(text, "The ") && !strings.HasPrefix(text, "This ") {
+		if first := openingWord(text); len(first) > 20 || !opensPhrase(strings.ToLower(first)) {
+			return ""
+		}
+		c := strings.Index(text, ", ")
+		if c < 0 || strings.Count(text[:c], " ") > 5 {
+			return ""
+		}
+		text = text[c+2:]
+		if !strings.HasPrefix(text, "the ") && !strings.HasPrefix(text, "this ") {
+			return ""
+		}
+	}
+	rest := text[strings.IndexByte(text, ' ')+1:]
+	end := strings.IndexAny(rest, " ,;:.")
+	if end < 0 {
+		end = len(rest)
+	}
+	w := strings.TrimSuffix(rest[:end], "'s")
+	if len(w) < 3 || stop[w] || strings.ContainsFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) {
+		return ""
+	}
+	return w
+}
+
+// SubjectPronoun reports whether the sentence's subject is a personal
+// pronoun, at its opening or after a short opening phrase ("In 2007, he
+// was…", "Self-released in 2004, it…", "A Democrat from Texas, he…"). It
+// runs on every context sentence: the common case reads one word.
+func SubjectPronoun(text string) bool {
+	text = strings.TrimLeft(text, " \t*#>_-\"'(")
+	first := openingWord(text)
+	if len(first) > 20 {
+		return false
+	}
+	first = strings.ToLower(first)
+	if subjectPronouns[first] {
+		return true
+	}
+	if !opensPhrase(first) && first != "a" && first != "an" {
+		return false
+	}
+	w := strings.Fields(plaintext.StripMarkup(text))
+	for i := 1; i < len(w) && i <= 5; i++ {
+		if strings.HasSuffix(w[i], ",") {
+			return i+1 < len(w) && subjectPronouns[strings.ToLower(w[i+1])]
+		}
+	}
+	return false
+}
+
+// openingWord is text up to its first space or comma.
+func openingWord(text string) string {
+	if i := strings.IndexAny(text, " \t,"); i >= 0 {
+		return text[:i]
+	}
+	return text
+}
+
+// opensPhrase: a lowercased word that opens a phrase before a subject.
+func opensPhrase(w string) bool { return openingPrepositions[w] || Participle(w) }
+
+// OpeningName is the name a sentence opens on as written ("The Saimaa
+// Gesture", "David Lee Roth"), or "".
+func OpeningName(text string) string {
+	w := strings.Fields(plaintext.StripMarkup(text))
+	i := 0
+	if len(w) > 1 && determiners[strings.ToLower(w[0])] && Capitalised(strings.Trim(w[1], "\"'(")) {
+		i = 1
+	}
+	var out []string
+	for ; i < len(w); i++ {
+		if len(out) > 0 && strings.HasPrefix(w[i], "(") {
+			break // "The Saimaa Gesture (Finnish: …)"
+		}
+		t := strings.Trim(w[i], "\"'(),;:.")
+		lt := strings.ToLower(t)
+		switch {
+		case t != "" && Capitalised(t) && (len(out) > 0 || !stop[lt] && !Participle(lt) && !pronouns[lt]):
+			out = append(out, t)
+		case len(out) > 0 && nameParticles[lt] && i+1 < len(w) && Capitalised(strings.Trim(w[i+1], "\"'(")):
+			out = append(out, t)
+		default:
+			return strings.Join(out, " ")
+		}
+		if strings.ContainsAny(w[i][len(w[i])-1:], ",;:.)") {
+			break // punctuation after the word ends the name
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// HasPronoun: the text has a personal pronoun.
+func HasPronoun(text string) bool {
+	ws := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) })
+	return slices.ContainsFunc(ws, func(w string) bool { return pronouns[w] })
+}
+
+// NameRuns are a text's names of two or more capitalised words as written
+// ("Band of Brothers"), a particle between them included, an opening
+// capitalised stop word not.
+func NameRuns(text string) []string {
+	var out, run []string
+	caps := 0
+	flush := func() {
+		for len(run) > 0 && !Capitalised(run[len(run)-1]) {
+			run = run[:len(run)-1]
+		}
+		if caps >= 2 {
+			out = append(out, strings.Join(run, " "))
+		}
+		run, caps = nil, 0
+	}
+	for _, w := range strings.Fields(norm.StripFrame(plaintext.StripMarkup(text))) {
+		t := TrimWord(w)
+		switch {
+		case t != "" && Capitalised(t) && !(len(run) == 0 && stop[strings.ToLower(t)]):
+			run = append(run, t)
+			caps++
+		case len(run) > 0 && nameParticles[t]:
+			run = append(run, t)
+		default:
+			flush()
+		}
+		if t != w && strings.ContainsAny(w[len(w)-1:], ",;:.!?()\"") {
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+// Stems is a text's words, lowered and stemmed, in order.
+func Stems(text string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' }) {
+		if w = strings.Trim(w, "'"); w != "" {
+			out = append(out, norm.Stem(w))
+		}
+	}
+	return out
+}
+
+// ContainsSeq reports whether seq has the words of sub in order, each
+// within NameGap words of the one before ("President Obama" in "President
+// Barack Obama").
+func ContainsSeq(seq, sub []string) bool {
+	if len(sub) == 0 {
+		return true
+	}
+	for i := range seq {
+		if seq[i] != sub[0] {
+			continue
+		}
+		at, j := i, 1
+		for ; j < len(sub); j++ {
+			next := slices.Index(seq[at+1:min(len(seq), at+2+NameGap)], sub[j])
+			if next < 0 {
+				break
+			}
+			at += 1 + next
+		}
+		if j == len(sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// ContainsRun reports whether seq has sub's words together, in order.
+func ContainsRun(seq, sub []string) bool {
+	for i := 0; i+len(sub) <= len(seq); i++ {
+		if slices.Equal(seq[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// NameStart is where the name that ends before w[at] starts (at when none).
+func NameStart(w []string, at int) int {
+	i := at
+	for i > 0 {
+		t := TrimWord(w[i-1])
+		lt := strings.ToLower(t)
+		switch {
+		case t != "" && Capitalised(t) && !norm.YesWords[lt] && !norm.NoWords[lt] && lt != "both":
+			i--
+		case i < at && nameParticles[t] && i-1 > 0 && Capitalised(TrimWord(w[i-2])):
+			i--
+		default:
+			return i
+		}
+		if i > 0 && EndsInPunct(w[i-1]) {
+			return i // "Yes: Jane": the name opens after the colon
+		}
+	}
+	return i
+}
+
+// NameEnd is where the name that starts at w[from] ends (exclusive).
+func NameEnd(w []string, from int) int {
+	i := from
+	for i < len(w) {
+		t := TrimWord(w[i])
+		switch {
+		case t != "" && Capitalised(t):
+		case i > from && nameParticles[t] && i+1 < len(w) && Capitalised(TrimWord(w[i+1])):
+		default:
+			return i
+		}
+		i++
+		if EndsInPunct(w[i-1]) {
+			return i
+		}
+	}
+	return i
+}
+
+// EndsInPunct: the word ends at punctuation, which ends a name.
+func EndsInPunct(w string) bool {
+	return strings.ContainsAny(w[len(w)-1:], ",;:.!?)")
+}
+
+// Capitalised: the word starts with an uppercase letter.
+func Capitalised(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
+}
+
+// TrimWord is the word without the punctuation around it.
+func TrimWord(w string) string {
+	return strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// NameGap is how many words (a middle name, an initial) may come between
+// two words of a name.
+const NameGap = 2
