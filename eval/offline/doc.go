@@ -28,7 +28,7 @@ commas, semicolons and colons. Each text becomes a span of features:
 with its clauses, its quantities and its names (capitalised English words
 that do not open it), for the negation, number and name detectors.
 
-Statements (split.go). An answer is split into sentences by the Unicode
+Statements (split.go, package plaintext). An answer is split into sentences by the Unicode
 sentence rules (UAX #29), then at semicolons and line breaks; a Chinese
 sentence also at its commas, with short or subordinate clauses
 (转为一般纳税人后, 根据公司制度) merged into the clause that asserts; an
@@ -36,7 +36,8 @@ English one at ", and"/", but"... when both sides are claims of their own.
 A bare yes or no is the question's proposition affirmed or denied (package
 norm).
 
-Context sentences (support.go, structured.go, fields.go, package records).
+Context sentences (support.go, structured.go, fields.go, packages records
+and phrase).
 Each retrieved chunk is split the same way; a sentence whose subject is a
 pronoun ("In 2007, he was...") or a description ("The mall is...") carries
 the name the sentence before it opens on. A structured chunk (Key: value

@@ -38,9 +38,3 @@ func Faithfulness(question, answer string, contexts []string) (score float64, ok
 	}
 	return float64(supported) / float64(len(stmts)), true
 }
-
-// sentencesOf is the sentences of sentencePieces.
-func sentencesOf(text string) []string {
-	out, _ := sentencePieces(text)
-	return out
-}

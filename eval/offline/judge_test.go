@@ -180,14 +180,6 @@ func TestSplitStatements(t *testing.T) {
 	}
 }
 
-func TestContextSentencesUnglued(t *testing.T) {
-	// Glued passages ("century.First") must still split for the support test.
-	got := sentencesOf("It ran in the 19th century.First for Women is a magazine.")
-	if len(got) != 2 {
-		t.Fatalf("sentencesOf = %q, want 2 sentences", got)
-	}
-}
-
 func TestNoncommittal(t *testing.T) {
 	tests := []struct {
 		answer string

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/phrase"
+	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"github.com/ragscope/ragscope/internal/memo"
 )
 
@@ -52,7 +53,7 @@ type Evidence struct {
 // records, cells and fields of a structured context: after them, so that at
 // equal coverage the single sentence is the one quoted.
 func contextSpans(text string) []*span {
-	ss, afterSemicolon := sentencePieces(text)
+	ss, afterSemicolon := plaintext.Sentences(text)
 	out := make([]*span, 0, len(ss))
 	for i, s := range ss {
 		sp := analyzeContext(s) // its prev and next are set below

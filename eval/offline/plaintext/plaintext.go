@@ -1,6 +1,8 @@
 // Package plaintext brings a text to what a reader sees as its words:
 // control sequences and invisible characters stripped (StripControls),
-// Markdown, citation markers and links not read as content (StripMarkup).
+// Markdown, citation markers and links not read as content (StripMarkup),
+// and its sentences and the pieces they are cut into (Sentences: UAX #29,
+// mended where it cuts after an initial, an abbreviation or a title).
 package plaintext
 
 import (
