@@ -200,6 +200,7 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 	var supported *Evidence
 	var conflicts []Evidence // the first of each label
 	agrees := map[string]bool{}
+	var nb neighbours
 	label := func(ev Evidence) string { return sents[ev.From].field.label }
 	for i, cs := range sents {
 		fc := cs.field
@@ -223,7 +224,7 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 		}
 		var other *fieldCheck
 		if overlap(st.feats, fc.value.feats) == 0 && bad == "" {
-			if other = neighbourValue(st, fc, sents); other == nil {
+			if other = nb.of(st, fc, sents); other == nil {
 				continue
 			}
 		}
@@ -266,8 +267,7 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 // writes after the words that name fc, and whose key it names less well:
 // "assigned to Tom Becker" of a record whose "Assigned to" is Priya Raman
 // and whose "Previous holder" is Tom Becker.
-func neighbourValue(st *span, fc *fieldCheck, sents []*span) *fieldCheck {
-	pos := featPositions(st.text)
+func neighbourValue(st *span, fc *fieldCheck, record []*fieldCheck, pos map[string]int) *fieldCheck {
 	keyAt := -1
 	for _, k := range fc.keys {
 		for _, alt := range k {
@@ -280,9 +280,8 @@ func neighbourValue(st *span, fc *fieldCheck, sents []*span) *fieldCheck {
 	}
 	var best *fieldCheck
 	bestAt, named := 0, fieldNaming(st, fc)
-	for _, cs := range sents {
-		g := cs.field
-		if g == nil || g == fc || g.from != fc.from || fieldNaming(st, g) > named-1e-9 {
+	for _, g := range record {
+		if g == fc || fieldNaming(st, g) > named-1e-9 {
 			continue
 		}
 		at, words := -1, 0
@@ -306,6 +305,34 @@ func neighbourValue(st *span, fc *fieldCheck, sents []*span) *fieldCheck {
 		}
 	}
 	return best
+}
+
+// neighbours serves neighbourValue for one statement: the fields by their
+// record, the statement's feature positions, and the answers, worked out
+// once however many records (or copies of one record) a context has.
+type neighbours struct {
+	records map[string][]*fieldCheck
+	pos     map[string]int
+	done    map[string]*fieldCheck
+}
+
+func (n *neighbours) of(st *span, fc *fieldCheck, sents []*span) *fieldCheck {
+	if n.records == nil {
+		n.records, n.done = map[string][]*fieldCheck{}, map[string]*fieldCheck{}
+		for _, cs := range sents {
+			if cs.field != nil {
+				n.records[cs.field.from] = append(n.records[cs.field.from], cs.field)
+			}
+		}
+		n.pos = featPositions(st.text)
+	}
+	key := fc.from + "\x00" + fc.label
+	if g, ok := n.done[key]; ok {
+		return g
+	}
+	g := neighbourValue(st, fc, n.records[fc.from], n.pos)
+	n.done[key] = g
+	return g
 }
 
 // featPositions are the byte offsets in text of the first place of each of

@@ -91,6 +91,12 @@ func TestHostileTextIsLinear(t *testing.T) {
 			Contexts: []string{strings.Repeat("Ann Lee founded a school. The Harbour Trust in Kent hosted Bo Chen. \"Tide\" was released by Cy Dunn. ", 6000)}, Reference: "Ann Lee"},
 		{Question: "Ann lives in which town?", Answer: "Ann lives in Reading.", Contexts: []string{places}, Reference: "Reading"},
 		{Question: "Which band has more members, Harbour or Quay?", Answer: "Harbour has more members.", Contexts: []string{"Harbour " + strings.Repeat("consists ( ", 100000)}, Reference: "Harbour"},
+		// Ever so many records whose named field holds another value.
+		{Question: "Who has the laptop?", Answer: "The laptop is assigned to Bo Chen.",
+			Contexts: []string{strings.Repeat("Assigned to: Ann Lee\nPrevious holder: Bo Chen\n\n", 20000)}, Reference: "Ann Lee"},
+		// One sentence that gives a quantity to ever so many parties.
+		{Question: "How long is the allowance for managers?", Answer: "Managers get an allowance of 5 days.",
+			Contexts: []string{"The allowance is " + strings.Repeat("5 days for staff, 9 days for managers, ", 40000) + "and 3 days for interns."}, Reference: "9 days"},
 		{Question: "Who produced the film?", Answer: "The film was " + strings.Repeat("produced by Ann Lee and directed by Bo Chen and ", 20000) + "released.",
 			Contexts: []string{"The film was " + strings.Repeat("produced by Ann Lee and directed by Bo Chen and ", 20000) + "released."}, Reference: "Ann Lee"},
 	} {

@@ -110,7 +110,9 @@ func answerOnly(st *span) bool {
 // shareConflict reports a quantity of the statement that the sentence
 // gives to another party than the one the statement names.
 func shareConflict(st, cs *span) (string, bool) {
-	if !sharedUnit(cs) {
+	// A sentence of shares gives a few; one of ever so many numbers (a
+	// table flattened into a line) is read by its cells, not cut here.
+	if len(cs.quants) > maxShares || len(cs.text) > maxShareText || !sharedUnit(cs) {
 		return "", false
 	}
 	pieces := quantityPieces(cs.text)
@@ -135,6 +137,13 @@ func shareConflict(st, cs *span) (string, bool) {
 	}
 	return "", false
 }
+
+// maxShares and maxShareText bound the sentences read for shares, whose
+// cutting and reading is quadratic in their quantities and length.
+const (
+	maxShares    = 12
+	maxShareText = 2000
+)
 
 // sharedUnit: the span gives two amounts of one unit.
 func sharedUnit(sp *span) bool {
