@@ -25,6 +25,7 @@ type span struct {
 	skips      map[string]bool
 	clauses    []clause
 	quants     []quantity
+	units      map[string]bool // the units of quants
 	names      []name
 	hasHan     bool
 	pronoun    bool   // the text opens with a personal pronoun
@@ -143,6 +144,12 @@ func analyzeClauses(text string, keep, context bool) *span {
 			fieldStart = fieldStart && key == "" && i <= start
 		}
 		start = i + n
+	}
+	if len(sp.quants) > 0 {
+		sp.units = make(map[string]bool, len(sp.quants))
+		for _, q := range sp.quants {
+			sp.units[q.unit] = true
+		}
 	}
 	return sp
 }

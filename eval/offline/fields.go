@@ -147,9 +147,9 @@ var valueKinds = func() map[string][]string {
 func kindGiven(f string, st, value *span) bool {
 	units := valueKinds[f]
 	has := func(sp *span) bool {
-		return slices.ContainsFunc(sp.quants, func(q quantity) bool { return slices.Contains(units, q.unit) })
+		return slices.ContainsFunc(units, func(u string) bool { return sp.units[u] })
 	}
-	return len(units) > 0 && has(st) && has(value)
+	return len(units) > 0 && has(value) && has(st)
 }
 
 // fieldNaming is the least naming of a cell's or field's keys. A cell

@@ -695,8 +695,9 @@ func givesOwn(st, x, y *span) bool {
 
 // unionSpan is two sentences read as one, for pairSupport.
 func unionSpan(x, y *span) *span {
-	u := &span{text: x.text + " " + y.text, feats: map[string]bool{}, unis: map[string]bool{}, refFeats: map[string]bool{}, skips: map[string]bool{}}
+	u := &span{text: x.text + " " + y.text, feats: map[string]bool{}, unis: map[string]bool{}, refFeats: map[string]bool{}, skips: map[string]bool{}, units: map[string]bool{}}
 	for _, s := range []*span{x, y} {
+		maps.Copy(u.units, s.units)
 		maps.Copy(u.feats, s.feats)
 		maps.Copy(u.unis, s.unis)
 		maps.Copy(u.refFeats, s.refFeats)
