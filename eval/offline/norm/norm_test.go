@@ -2,56 +2,52 @@ package norm
 
 import "testing"
 
-func TestNumerals(t *testing.T) {
-	for in, want := range map[string]string{
-		"三十天":     "30天",
-		"两个月":     "2个月",
-		"十五万元":    "150000元",
-		"1.5万元":   "15000元",
-		"百分之八十":   "80%",
-		"两周":      "14天",
-		"3周":      "21天",
-		"第三周":     "第三周",
-		"一般情况下统一": "一般情况下统一",
-		"万一":      "万一",
+// TestRewrites: each rewrite of numbers and quantities as digits, on what
+// it rewrites and on look-alikes it must leave.
+func TestRewrites(t *testing.T) {
+	for _, r := range []struct {
+		name  string
+		f     func(string) string
+		cases map[string]string
+	}{
+		{"Numerals", Numerals, map[string]string{
+			"三十天":     "30天",
+			"两个月":     "2个月",
+			"十五万元":    "150000元",
+			"1.5万元":   "15000元",
+			"百分之八十":   "80%",
+			"两周":      "14天",
+			"3周":      "21天",
+			"第三周":     "第三周",
+			"一般情况下统一": "一般情况下统一",
+			"万一":      "万一",
+		}},
+		{"EnglishNumbers", EnglishNumbers, map[string]string{
+			"within twenty-four hours":   "within 24 hours",
+			"Forty five calendar days":   "45 calendar days",
+			"two hundred seats":          "200 seats",
+			"three thousand dollars":     "3000 dollars",
+			"one two three":              "one two three",
+			"twenty days":                "twenty days",
+			"a plenty-five of something": "a plenty-five of something",
+		}},
+		{"Quantities", Quantities, map[string]string{
+			"停用半年内未申请":             "停用6个月内未申请",
+			"一年半后到期":               "18个月后到期",
+			"within a fortnight":   "within 14 days",
+			"due by 5 pm on 6 May": "due by 17:00 on 6 May",
+			"at 9:30 a.m.":         "at 09:30",
+			"at 12 am.":            "at 00:00",
+			"下午5点前提交":              "17:00前提交",
+			"上午9点半开会":              "09:30开会",
+			"5 people":             "5 people",
+			"at 13 pm":             "at 13 pm",
+		}},
 	} {
-		if got := Numerals(in); got != want {
-			t.Errorf("Numerals(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestEnglishNumbers(t *testing.T) {
-	for in, want := range map[string]string{
-		"within twenty-four hours":   "within 24 hours",
-		"Forty five calendar days":   "45 calendar days",
-		"two hundred seats":          "200 seats",
-		"three thousand dollars":     "3000 dollars",
-		"one two three":              "one two three",
-		"twenty days":                "twenty days",
-		"a plenty-five of something": "a plenty-five of something",
-	} {
-		if got := EnglishNumbers(in); got != want {
-			t.Errorf("EnglishNumbers(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestQuantities(t *testing.T) {
-	for in, want := range map[string]string{
-		"停用半年内未申请":             "停用6个月内未申请",
-		"一年半后到期":               "18个月后到期",
-		"within a fortnight":   "within 14 days",
-		"due by 5 pm on 6 May": "due by 17:00 on 6 May",
-		"at 9:30 a.m.":         "at 09:30",
-		"at 12 am.":            "at 00:00",
-		"下午5点前提交":              "17:00前提交",
-		"上午9点半开会":              "09:30开会",
-		"5 people":             "5 people",
-		"at 13 pm":             "at 13 pm",
-	} {
-		if got := Quantities(in); got != want {
-			t.Errorf("Quantities(%q) = %q, want %q", in, got, want)
+		for in, want := range r.cases {
+			if got := r.f(in); got != want {
+				t.Errorf("%s(%q) = %q, want %q", r.name, in, got, want)
+			}
 		}
 	}
 }
