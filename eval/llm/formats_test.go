@@ -28,13 +28,7 @@ func TestStepDownToTextKeepsEachPrompt(t *testing.T) {
 	})
 	defer srv.Close()
 	ab := endpoint.NewAbilities(endpoint.EndpointProfile{}, "")
-	client, err := endpoint.New(endpoint.Config{BaseURL: srv.BaseURL(), APIKey: "k", MaxRetries: 1, BackoffBase: time.Millisecond,
-		RequestTimeout: 5 * time.Second, Abilities: ab})
-	if err != nil {
-		t.Fatal(err)
-	}
-	j := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "m", EmbeddingModel: "e", QuestionTemperature: 0.7, Lang: eval.LangEN, Abilities: ab},
-		eval.Instrument(client), prompts.Embedded())
+	j := judgeOn(t, srv.BaseURL(), ab)
 	r := &eval.Runner{Judge: j, Config: eval.RunnerConfig{Metrics: []eval.Metric{eval.AnswerRelevancy}, Strictness: 4, Workers: 1}}
 	res := r.Run(context.Background(), []eval.Sample{{Question: "When does the office open?", Answer: "The office opens at 9 am.", Contexts: []string{"The office opens at 9 am."}}})
 	if st := res[0].Status[eval.AnswerRelevancy]; st != eval.StatusOK {
@@ -144,13 +138,7 @@ func TestRealServersRefusals(t *testing.T) {
 			})
 			defer srv.Close()
 			ab := endpoint.NewAbilities(endpoint.EndpointProfile{Format: tt.remembered}, "")
-			client, err := endpoint.New(endpoint.Config{BaseURL: srv.BaseURL(), APIKey: "sk-test", MaxRetries: 1, BackoffBase: time.Millisecond,
-				RequestTimeout: 5 * time.Second, Abilities: ab})
-			if err != nil {
-				t.Fatal(err)
-			}
-			j := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "m", EmbeddingModel: "e", QuestionTemperature: 0.7, Lang: eval.LangEN, Abilities: ab},
-				eval.Instrument(client), prompts.Embedded())
+			j := judgeOn(t, srv.BaseURL(), ab)
 			r := &eval.Runner{Judge: j, Config: eval.RunnerConfig{Metrics: []eval.Metric{eval.Faithfulness, eval.AnswerRelevancy}, Strictness: 3, Workers: 1}}
 			res := r.Run(context.Background(), []eval.Sample{{Question: "When does the office open?", Answer: "The office opens at 9 am. It closes at 5 pm.", Contexts: []string{"The office opens at 9 am."}}})
 			for _, m := range []eval.Metric{eval.Faithfulness, eval.AnswerRelevancy} {
@@ -167,4 +155,17 @@ func TestRealServersRefusals(t *testing.T) {
 			}
 		})
 	}
+}
+
+// judgeOn is the LLM judge on the endpoint at baseURL, one retry, with the
+// abilities ab learns into.
+func judgeOn(t *testing.T, baseURL string, ab *endpoint.Abilities) *llm.Judge {
+	t.Helper()
+	client, err := endpoint.New(endpoint.Config{BaseURL: baseURL, APIKey: "sk-test", MaxRetries: 1, BackoffBase: time.Millisecond,
+		RequestTimeout: 5 * time.Second, Abilities: ab})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return llm.New(llm.Config{BaseURL: baseURL, Model: "m", EmbeddingModel: "e", QuestionTemperature: 0.7, Lang: eval.LangEN, Abilities: ab},
+		eval.Instrument(client), prompts.Embedded())
 }
