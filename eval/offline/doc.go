@@ -128,9 +128,10 @@ The support test (support.go), of one statement against the sentences:
  7. the reference's bar: a statement of the reference (context recall)
     that fails only on coverage is attributed when the coverage is above
     RecallThreshold in a sentence that has its names, two of its own
-    words and none replaced: a reference is written in its own words, and
-    one the judge cannot find word for word is no evidence that retrieval
-    failed.
+    words and none replaced, or in two sentences together that each give
+    words of it the other does not: a reference is written in its own
+    words, and one the judge cannot find word for word is no evidence that
+    retrieval failed.
 
 For example:
 

@@ -347,7 +347,7 @@ func TestDeterministicReasons(t *testing.T) {
 // found there and nothing contradicts it; one whose own claim is missing,
 // or that the context contradicts, is not.
 func TestReferenceAttributedAboveHalf(t *testing.T) {
-	contexts := []string{"Expense claims must be submitted within 30 days of the purchase date."}
+	contexts := []string{"Expense claims must be submitted within 30 days of the purchase date.", "The travel desk books flights for all staff.", "Approved claims are reimbursed by Finance through a bank transfer."}
 	for _, c := range []struct {
 		ref    string
 		want   int
@@ -357,6 +357,9 @@ func TestReferenceAttributedAboveHalf(t *testing.T) {
 		{"Staff should file expense claims no later than 60 days after buying.", 0, "60 days"},
 		{"Claims for travel are paid by the finance team every Friday.", 0, "needs 0.67"},
 		{"Expense claims can be paid twice.", 0, "needs 0.67"},
+		// two sentences, each with a part of it
+		{"Staff file expense claims within 30 days and Finance reimburses them by bank transfer.", 1, "together: a reference statement is attributed above 0.50"},
+		{"Staff file expense claims within 30 days and the chief executive signs each one personally.", 0, "needs 0.67"},
 	} {
 		s := &eval.Sample{ID: "x", Question: "What is the deadline?", Reference: c.ref, Contexts: contexts}
 		cls, err := New().Classify(context.Background(), s)

@@ -90,6 +90,11 @@ const RecallThreshold = 0.5
 // its names, two of its own words and none replaced, is attributed.
 func attribution(st, q *span, sents []*span) Evidence {
 	ev := support(st, q, sents)
+	if ev.Verdict == 0 && ev.Detector == "" && ev.From >= 0 && ev.Coverage <= RecallThreshold {
+		if pev, ok := pairAttribution(st, q, sents); ok {
+			return pev
+		}
+	}
 	if ev.Verdict == 1 || ev.Detector != "" || ev.From < 0 || ev.Coverage <= RecallThreshold || ev.Coverage >= SupportThreshold {
 		return ev
 	}
@@ -789,4 +794,46 @@ func anchored(st, q *span) *span {
 		return q
 	}
 	return c
+}
+
+// pairAttribution: a reference statement that joins what two sentences
+// say, each giving words of its own that the other does not, is attributed
+// when their union covers it above RecallThreshold, with its names and
+// numbers as the union gives them; of the four sentences that cover it
+// best, the first such pair.
+func pairAttribution(st, q *span, sents []*span) (Evidence, bool) {
+	qc := anchored(st, q)
+	useUnis := st.hasHan && countPrefix(st.feats, "h:") < 2
+	type sc struct {
+		i   int
+		cov float64
+	}
+	var top []sc
+	for i, cs := range sents {
+		if c := coverage(st, qc, cs, useUnis); c > 0 {
+			top = append(top, sc{i, c})
+		}
+	}
+	sort.SliceStable(top, func(a, b int) bool { return top[a].cov > top[b].cov })
+	top = top[:min(len(top), 4)]
+	for a := 0; a < len(top); a++ {
+		for b := a + 1; b < len(top); b++ {
+			x, y := sents[top[a].i], sents[top[b].i]
+			u := unionSpan(x, y)
+			cov := coverage(st, qc, u, useUnis)
+			if cov <= RecallThreshold || ownWordsFound(st, q, x) < 1 || ownWordsFound(st, q, y) < 1 || ownWordsFound(st, q, u) < 3 ||
+				ownWordsFound(st, q, u) <= ownWordsFound(st, q, x) || ownWordsFound(st, q, u) <= ownWordsFound(st, q, y) {
+				continue
+			}
+			if _, bad := numberConflict(st, q, u, sents, nil, false); bad {
+				continue
+			}
+			if _, missing := missingName(st, q, u); missing {
+				continue
+			}
+			return Evidence{Verdict: 1, Coverage: cov, Quote: x.text, From: top[a].i, Also: top[b].i,
+				Reason: fmt.Sprintf("context says %q and %q (coverage %.2f together: a reference statement is attributed above %.2f)", clip(x.text), clip(y.text), cov, RecallThreshold)}, true
+		}
+	}
+	return Evidence{}, false
 }
