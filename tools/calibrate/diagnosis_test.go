@@ -14,14 +14,16 @@ import (
 // it was written (docs/offline-judge.md has the table); a change of the
 // judge or the diagnosis that loses an agreement fails it.
 const (
-	enterpriseDiagnosisFloor  = 65
-	enterprise2DiagnosisFloor = 33
-	enterprise3DiagnosisFloor = 45
-	enterprise4DiagnosisFloor = 29
-	enterprise5DiagnosisFloor = 41
-	enterprise6DiagnosisFloor = 27
-	enterprise7DiagnosisFloor = 28
-	enterprise8DiagnosisFloor = 25
+	enterpriseDiagnosisFloor   = 65
+	enterprise2DiagnosisFloor  = 33
+	enterprise3DiagnosisFloor  = 45
+	enterprise4DiagnosisFloor  = 29
+	enterprise5DiagnosisFloor  = 41
+	enterprise6DiagnosisFloor  = 27
+	enterprise7DiagnosisFloor  = 28
+	enterprise8DiagnosisFloor  = 25
+	enterprise9DiagnosisFloor  = 34
+	enterprise10DiagnosisFloor = 25
 )
 
 // TestEnterpriseDiagnosisAgreement measures the diagnosis column a new
@@ -48,6 +50,8 @@ func TestEnterpriseDiagnosisAgreement(t *testing.T) {
 		{"ragscope/enterprise-6 (held out)", LoadEnterprise6, enterprise6DiagnosisFloor, false},
 		{"ragscope/enterprise-7 (held out)", LoadEnterprise7, enterprise7DiagnosisFloor, false},
 		{"ragscope/enterprise-8 (held out)", LoadEnterprise8, enterprise8DiagnosisFloor, false},
+		{"ragscope/enterprise-9 (held out)", LoadEnterprise9, enterprise9DiagnosisFloor, false},
+		{"ragscope/enterprise-10 (held out)", LoadEnterprise10, enterprise10DiagnosisFloor, false},
 	} {
 		pairs, err := set.load("")
 		if err != nil {
@@ -118,6 +122,8 @@ func TestWrongRetrievalDiagnosed(t *testing.T) {
 		{"ragscope/enterprise-6", LoadEnterprise6, 96},
 		{"ragscope/enterprise-7", LoadEnterprise7, 96},
 		{"ragscope/enterprise-8", LoadEnterprise8, 96},
+		{"ragscope/enterprise-9", LoadEnterprise9, 96},
+		{"ragscope/enterprise-10", LoadEnterprise10, 96},
 	} {
 		pairs, err := set.load("")
 		if err != nil {

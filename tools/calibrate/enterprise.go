@@ -28,6 +28,10 @@ var (
 	enterprisePairs7 []byte
 	//go:embed testdata/enterprise_pairs_8.jsonl
 	enterprisePairs8 []byte
+	//go:embed testdata/enterprise_pairs_9.jsonl
+	enterprisePairs9 []byte
+	//go:embed testdata/enterprise_pairs_10.jsonl
+	enterprisePairs10 []byte
 )
 
 // LoadEnterprise reads the first embedded set; the path is not used.
@@ -53,6 +57,12 @@ func LoadEnterprise7(string) ([]Pair, error) { return readPairs(enterprisePairs7
 
 // LoadEnterprise8 reads the eighth embedded set; the path is not used.
 func LoadEnterprise8(string) ([]Pair, error) { return readPairs(enterprisePairs8) }
+
+// LoadEnterprise9 reads the ninth embedded set; the path is not used.
+func LoadEnterprise9(string) ([]Pair, error) { return readPairs(enterprisePairs9) }
+
+// LoadEnterprise10 reads the tenth embedded set; the path is not used.
+func LoadEnterprise10(string) ([]Pair, error) { return readPairs(enterprisePairs10) }
 
 func readPairs(data []byte) ([]Pair, error) {
 	type row struct {

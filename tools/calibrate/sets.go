@@ -133,6 +133,10 @@ var Sets = []Set{
 		Rows: []Row{{Given, false, false}}},
 	{Name: "ragscope/enterprise-8 (own)", Path: "(embedded)", Load: LoadEnterprise8,
 		Rows: []Row{{Given, false, false}}},
+	{Name: "ragscope/enterprise-9 (own)", Path: "(embedded)", Load: LoadEnterprise9,
+		Rows: []Row{{Given, false, false}}},
+	{Name: "ragscope/enterprise-10 (own)", Path: "(embedded)", Load: LoadEnterprise10,
+		Rows: []Row{{Given, false, false}}},
 }
 
 // LoadedSet is a set's pairs for the LLM judge, in the construction of its
