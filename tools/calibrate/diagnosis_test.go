@@ -17,11 +17,11 @@ const (
 	enterpriseDiagnosisFloor   = 65
 	enterprise2DiagnosisFloor  = 33
 	enterprise3DiagnosisFloor  = 45
-	enterprise4DiagnosisFloor  = 29
-	enterprise5DiagnosisFloor  = 41
-	enterprise6DiagnosisFloor  = 27
-	enterprise7DiagnosisFloor  = 28
-	enterprise8DiagnosisFloor  = 25
+	enterprise4DiagnosisFloor  = 30
+	enterprise5DiagnosisFloor  = 42
+	enterprise6DiagnosisFloor  = 28
+	enterprise7DiagnosisFloor  = 29
+	enterprise8DiagnosisFloor  = 27
 	enterprise9DiagnosisFloor  = 34
 	enterprise10DiagnosisFloor = 25
 )
