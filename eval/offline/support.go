@@ -820,9 +820,9 @@ func pairAttribution(st, q *span, sents []*span) (Evidence, bool) {
 		for b := a + 1; b < len(top); b++ {
 			x, y := sents[top[a].i], sents[top[b].i]
 			u := unionSpan(x, y)
-			cov := coverage(st, qc, u, useUnis)
-			if cov <= RecallThreshold || ownWordsFound(st, q, x) < 1 || ownWordsFound(st, q, y) < 1 || ownWordsFound(st, q, u) < 3 ||
-				ownWordsFound(st, q, u) <= ownWordsFound(st, q, x) || ownWordsFound(st, q, u) <= ownWordsFound(st, q, y) {
+			// Each gives words of the statement the other does not.
+			cov, both := coverage(st, qc, u, useUnis), ownWordsFound(st, q, u)
+			if cov <= RecallThreshold || both < 3 || both <= ownWordsFound(st, q, x) || both <= ownWordsFound(st, q, y) {
 				continue
 			}
 			if _, bad := numberConflict(st, q, u, sents, nil, false); bad {
