@@ -24,6 +24,8 @@ const (
 	enterprise8DiagnosisFloor  = 27
 	enterprise9DiagnosisFloor  = 34
 	enterprise10DiagnosisFloor = 25
+	enterprise11DiagnosisFloor = 20
+	enterprise12DiagnosisFloor = 27
 )
 
 // TestEnterpriseDiagnosisAgreement measures the diagnosis column a new
@@ -52,6 +54,8 @@ func TestEnterpriseDiagnosisAgreement(t *testing.T) {
 		{"ragscope/enterprise-8 (held out)", LoadEnterprise8, enterprise8DiagnosisFloor, false},
 		{"ragscope/enterprise-9 (held out)", LoadEnterprise9, enterprise9DiagnosisFloor, false},
 		{"ragscope/enterprise-10 (held out)", LoadEnterprise10, enterprise10DiagnosisFloor, false},
+		{"ragscope/enterprise-11 (held out)", LoadEnterprise11, enterprise11DiagnosisFloor, false},
+		{"ragscope/enterprise-12 (held out)", LoadEnterprise12, enterprise12DiagnosisFloor, false},
 	} {
 		pairs, err := set.load("")
 		if err != nil {
@@ -124,6 +128,8 @@ func TestWrongRetrievalDiagnosed(t *testing.T) {
 		{"ragscope/enterprise-8", LoadEnterprise8, 96},
 		{"ragscope/enterprise-9", LoadEnterprise9, 96},
 		{"ragscope/enterprise-10", LoadEnterprise10, 96},
+		{"ragscope/enterprise-11", LoadEnterprise11, 96},
+		{"ragscope/enterprise-12", LoadEnterprise12, 96},
 	} {
 		pairs, err := set.load("")
 		if err != nil {

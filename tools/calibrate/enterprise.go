@@ -32,6 +32,10 @@ var (
 	enterprisePairs9 []byte
 	//go:embed testdata/enterprise_pairs_10.jsonl
 	enterprisePairs10 []byte
+	//go:embed testdata/enterprise_pairs_11.jsonl
+	enterprisePairs11 []byte
+	//go:embed testdata/enterprise_pairs_12.jsonl
+	enterprisePairs12 []byte
 )
 
 // LoadEnterprise reads the first embedded set; the path is not used.
@@ -63,6 +67,12 @@ func LoadEnterprise9(string) ([]Pair, error) { return readPairs(enterprisePairs9
 
 // LoadEnterprise10 reads the tenth embedded set; the path is not used.
 func LoadEnterprise10(string) ([]Pair, error) { return readPairs(enterprisePairs10) }
+
+// LoadEnterprise11 reads the eleventh embedded set; the path is not used.
+func LoadEnterprise11(string) ([]Pair, error) { return readPairs(enterprisePairs11) }
+
+// LoadEnterprise12 reads the twelfth embedded set; the path is not used.
+func LoadEnterprise12(string) ([]Pair, error) { return readPairs(enterprisePairs12) }
 
 func readPairs(data []byte) ([]Pair, error) {
 	type row struct {

@@ -137,6 +137,10 @@ var Sets = []Set{
 		Rows: []Row{{Given, false, false}}},
 	{Name: "ragscope/enterprise-10 (own)", Path: "(embedded)", Load: LoadEnterprise10,
 		Rows: []Row{{Given, false, false}}},
+	{Name: "ragscope/enterprise-11 (own)", Path: "(embedded)", Load: LoadEnterprise11,
+		Rows: []Row{{Given, false, false}}},
+	{Name: "ragscope/enterprise-12 (own)", Path: "(embedded)", Load: LoadEnterprise12,
+		Rows: []Row{{Given, false, false}}},
 }
 
 // LoadedSet is a set's pairs for the LLM judge, in the construction of its
