@@ -10,23 +10,17 @@ import (
 	"github.com/ragscope/ragscope/eval/report"
 )
 
-// Floors of TestEnterpriseDiagnosisAgreement: the figures measured when
-// it was written (docs/offline-judge.md has the table); a change of the
-// judge or the diagnosis that loses an agreement fails it.
-const (
-	enterpriseDiagnosisFloor   = 65
-	enterprise2DiagnosisFloor  = 33
-	enterprise3DiagnosisFloor  = 45
-	enterprise4DiagnosisFloor  = 30
-	enterprise5DiagnosisFloor  = 42
-	enterprise6DiagnosisFloor  = 28
-	enterprise7DiagnosisFloor  = 29
-	enterprise8DiagnosisFloor  = 27
-	enterprise9DiagnosisFloor  = 34
-	enterprise10DiagnosisFloor = 25
-	enterprise11DiagnosisFloor = 20
-	enterprise12DiagnosisFloor = 27
-)
+// The enterprise sets' diagnosis floors: the figures measured when they
+// were written (docs/offline-judge.md has the table); a change of the
+// judge or the diagnosis that loses an agreement fails.
+var diagnosisFloors = []struct {
+	read  bool
+	right int // answers diagnosed as a reviewer would, with the pair's contexts
+	wrong int // answers diagnosed retrieval, with another pair's contexts
+}{
+	{true, 65, 70}, {false, 33, 40}, {true, 45, 56}, {false, 30, 80}, {true, 42, 96}, {false, 28, 96},
+	{false, 29, 96}, {false, 27, 96}, {false, 34, 96}, {false, 25, 96}, {false, 20, 96}, {false, 27, 96},
+}
 
 // TestEnterpriseDiagnosisAgreement measures the diagnosis column a new
 // user sees (the offline judge, the default metrics, the default pass
@@ -38,25 +32,16 @@ const (
 // Rerun it with -v to read the figures; the disagreements are listed for
 // the read set only, since the held-out set's failures are not read.
 func TestEnterpriseDiagnosisAgreement(t *testing.T) {
-	for _, set := range []struct {
-		name  string
-		load  func(string) ([]Pair, error)
-		floor int
-		list  bool
-	}{
-		{"ragscope/enterprise (read)", LoadEnterprise, enterpriseDiagnosisFloor, true},
-		{"ragscope/enterprise-2 (held out)", LoadEnterprise2, enterprise2DiagnosisFloor, false},
-		{"ragscope/enterprise-3 (read)", LoadEnterprise3, enterprise3DiagnosisFloor, true},
-		{"ragscope/enterprise-4 (held out)", LoadEnterprise4, enterprise4DiagnosisFloor, false},
-		{"ragscope/enterprise-5 (read)", LoadEnterprise5, enterprise5DiagnosisFloor, true},
-		{"ragscope/enterprise-6 (held out)", LoadEnterprise6, enterprise6DiagnosisFloor, false},
-		{"ragscope/enterprise-7 (held out)", LoadEnterprise7, enterprise7DiagnosisFloor, false},
-		{"ragscope/enterprise-8 (held out)", LoadEnterprise8, enterprise8DiagnosisFloor, false},
-		{"ragscope/enterprise-9 (held out)", LoadEnterprise9, enterprise9DiagnosisFloor, false},
-		{"ragscope/enterprise-10 (held out)", LoadEnterprise10, enterprise10DiagnosisFloor, false},
-		{"ragscope/enterprise-11 (held out)", LoadEnterprise11, enterprise11DiagnosisFloor, false},
-		{"ragscope/enterprise-12 (held out)", LoadEnterprise12, enterprise12DiagnosisFloor, false},
-	} {
+	if files, err := enterpriseFiles.ReadDir("testdata"); err != nil || len(files) != len(diagnosisFloors) {
+		t.Fatalf("%d embedded enterprise sets, %d with floors (%v): a new set needs its floors", len(files), len(diagnosisFloors), err)
+	}
+	for k, f := range diagnosisFloors {
+		set := struct {
+			name  string
+			load  func(string) ([]Pair, error)
+			floor int
+			list  bool
+		}{EnterpriseName(k+1) + map[bool]string{true: " (read)", false: " (held out)"}[f.read], Enterprise(k + 1), f.right, f.read}
 		pairs, err := set.load("")
 		if err != nil {
 			t.Fatal(err)
@@ -113,24 +98,12 @@ func diagnosisAgreement(pairs []Pair, shift int) (agreed, total int, disagreemen
 // (another pair's, half the set away), the diagnosis must still be
 // retrieval. The floors are the counts measured when it was written.
 func TestWrongRetrievalDiagnosed(t *testing.T) {
-	for _, set := range []struct {
-		name  string
-		load  func(string) ([]Pair, error)
-		floor int
-	}{
-		{"ragscope/enterprise", LoadEnterprise, 70},
-		{"ragscope/enterprise-2", LoadEnterprise2, 40},
-		{"ragscope/enterprise-3", LoadEnterprise3, 56},
-		{"ragscope/enterprise-4", LoadEnterprise4, 80},
-		{"ragscope/enterprise-5", LoadEnterprise5, 96},
-		{"ragscope/enterprise-6", LoadEnterprise6, 96},
-		{"ragscope/enterprise-7", LoadEnterprise7, 96},
-		{"ragscope/enterprise-8", LoadEnterprise8, 96},
-		{"ragscope/enterprise-9", LoadEnterprise9, 96},
-		{"ragscope/enterprise-10", LoadEnterprise10, 96},
-		{"ragscope/enterprise-11", LoadEnterprise11, 96},
-		{"ragscope/enterprise-12", LoadEnterprise12, 96},
-	} {
+	for k, f := range diagnosisFloors {
+		set := struct {
+			name  string
+			load  func(string) ([]Pair, error)
+			floor int
+		}{EnterpriseName(k + 1), Enterprise(k + 1), f.wrong}
 		pairs, err := set.load("")
 		if err != nil {
 			t.Fatal(err)
