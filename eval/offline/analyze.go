@@ -37,10 +37,10 @@ type span struct {
 	field      *fieldCheck     // set on a table cell's or a field's span (fields.go)
 	residue    bool            // a statement's residual (restate.go): never restated again
 	order      []string        // a statement's English words and numbers, as features in text order (anchored)
-	// topic, of a statement, is the answer's statements before it: a
-	// table's row or column it leaves to them ("香港属于港澳台地区，P系列在该地区
-	// 质保三年") is named there.
-	topic *span
+	// topic, of a statement, is the text of the answer's statements before
+	// it, analysed only when needed: a table's row or column it leaves to
+	// them ("香港属于港澳台地区，P系列在该地区质保三年") is named there.
+	topic string
 }
 
 // name is a capitalised English word of a statement (Minnesota, NBC).

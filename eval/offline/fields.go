@@ -161,8 +161,8 @@ func fieldNaming(st *span, fc *fieldCheck) float64 {
 	for _, k := range fc.keys {
 		n := naming(st, k, fc.value)
 		own = own || n >= KeyNamed
-		if n < KeyNamed && st.topic != nil && len(fc.keys) > 1 {
-			n = max(n, 0.99*naming(st.topic, k, nil))
+		if n < KeyNamed && st.topic != "" && len(fc.keys) > 1 {
+			n = max(n, 0.99*naming(analyze(st.topic), k, nil))
 		}
 		score = min(score, n)
 	}

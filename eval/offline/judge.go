@@ -89,14 +89,10 @@ func (j *Judge) Verdicts(ctx context.Context, s *eval.Sample, statements []strin
 	return out, nil
 }
 
-// answerTopic is the analysis of the statements before one, the last
-// three at most: what a statement leaves unnamed is named there; nil for
-// the first.
-func answerTopic(before []string) *span {
-	if len(before) == 0 {
-		return nil
-	}
-	return analyze(strings.Join(before[max(0, len(before)-3):], "\n"))
+// answerTopic is the text of the statements before one, the last three at
+// most: what a statement leaves unnamed is named there; "" for the first.
+func answerTopic(before []string) string {
+	return strings.Join(before[max(0, len(before)-3):], "\n")
 }
 
 // ErrNoQuestions is why answer relevancy is unsupported offline.

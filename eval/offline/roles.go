@@ -9,6 +9,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/phrase"
+	"github.com/ragscope/ragscope/internal/memo"
 )
 
 // Roles: a sentence that gives several parties a part each ("drafted by the
@@ -115,11 +116,11 @@ func shareConflict(st, cs *span) (string, bool) {
 	if len(cs.quants) > maxShares || len(cs.text) > maxShareText || !sharedUnit(cs) {
 		return "", false
 	}
-	pieces := quantityPieces(cs.text)
+	sh := sharesOf.Get(cs.text, readShares)
+	pieces, parties := sh.pieces, sh.parties
 	if len(pieces) < 2 {
 		return "", false
 	}
-	parties := pieceParties(pieces)
 	named := func(i int) bool {
 		return slices.ContainsFunc(parties[i], func(f string) bool { return st.feats[f] })
 	}
@@ -136,6 +137,23 @@ func shareConflict(st, cs *span) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// shares are a sentence's pieces with a quantity each and their parties,
+// read once per sentence however many statements it is tested against.
+type shares struct {
+	pieces  []piece
+	parties [][]string
+}
+
+var sharesOf = memo.New[shares](analysisCacheSize)
+
+func readShares(text string) shares {
+	p := quantityPieces(text)
+	if len(p) < 2 {
+		return shares{}
+	}
+	return shares{p, pieceParties(p)}
 }
 
 // maxShares and maxShareText bound the sentences read for shares, whose

@@ -114,11 +114,14 @@ func attribution(st, q *span, sents []*span) Evidence {
 }
 
 // ownWordsFound counts the statement's content words and numbers, neither
-// the question's nor common words, that the sentence has.
-func ownWordsFound(st, q, cs *span) int {
+// the question's nor common words, that one of the sentences has.
+func ownWordsFound(st, q *span, sents ...*span) int {
 	n := 0
 	for f := range st.feats {
-		if !st.common[f] && (q == nil || !q.feats[f]) && (cs.feats[f] || cs.refFeats[f] || cs.skips[f]) {
+		if st.common[f] || q != nil && q.feats[f] {
+			continue
+		}
+		if slices.ContainsFunc(sents, func(cs *span) bool { return cs.feats[f] || cs.refFeats[f] || cs.skips[f] }) {
 			n++
 		}
 	}
@@ -819,10 +822,14 @@ func pairAttribution(st, q *span, sents []*span) (Evidence, bool) {
 	for a := 0; a < len(top); a++ {
 		for b := a + 1; b < len(top); b++ {
 			x, y := sents[top[a].i], sents[top[b].i]
-			u := unionSpan(x, y)
 			// Each gives words of the statement the other does not.
-			cov, both := coverage(st, qc, u, useUnis), ownWordsFound(st, q, u)
-			if cov <= RecallThreshold || both < 3 || both <= ownWordsFound(st, q, x) || both <= ownWordsFound(st, q, y) {
+			both := ownWordsFound(st, q, x, y)
+			if both < 3 || both <= ownWordsFound(st, q, x) || both <= ownWordsFound(st, q, y) {
+				continue
+			}
+			u := unionSpan(x, y)
+			cov := coverage(st, qc, u, useUnis)
+			if cov <= RecallThreshold {
 				continue
 			}
 			if _, bad := numberConflict(st, q, u, sents, nil, false); bad {

@@ -22,11 +22,11 @@ func denialParts(question, statement string) (string, bool) {
 
 // verdict is support, except for the denial of the question's proposition,
 // supported when the context contradicts it.
-func verdict(statement, question string, q *span, sents []*span, topic *span) Evidence {
+func verdict(statement, question string, q *span, sents []*span, topic string) Evidence {
 	p, ok := denialParts(question, statement)
 	if !ok {
 		st := analyze(statement)
-		if topic != nil {
+		if topic != "" {
 			c := *st // the analysis is shared: a copy carries the topic
 			c.topic = topic
 			st = &c

@@ -71,8 +71,10 @@ var clockTime = regexp.MustCompile(`(?i)\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?
 // Quantities rewrites quantities written as words and times of day by the
 // 12-hour clock as the number they are (半年 -> 6个月, "5 pm" -> 17:00).
 func Quantities(t string) string {
-	t = sameQuantities.Replace(t)
-	if !strings.ContainsAny(t, "mM点时") {
+	if strings.Contains(t, "半") || strings.Contains(t, "fortnight") || strings.Contains(t, "half") {
+		t = sameQuantities.Replace(t)
+	}
+	if !clockLike(t) {
 		return t
 	}
 	return clockTime.ReplaceAllStringFunc(t, func(m string) string {
@@ -97,6 +99,29 @@ func Quantities(t string) string {
 		}
 		return fmt.Sprintf("%02d:%02s", n, cmp.Or(min, "00")) + tail
 	})
+}
+
+// clockLike: t has a digit before an a or p and an m ("5 pm", "9:30a.m."),
+// or a part of the day in Chinese: what clockTime may match, found
+// without it.
+func clockLike(t string) bool {
+	if strings.Contains(t, "午") || strings.Contains(t, "晚上") || strings.Contains(t, "早上") {
+		return true
+	}
+	for i := 0; i < len(t); i++ {
+		if !isDigit(rune(t[i])) {
+			continue
+		}
+		j := i + 1
+		for j < len(t) && (t[j] == ' ' || t[j] == ':' || isDigit(rune(t[j]))) {
+			j++
+		}
+		if j+1 < len(t) && strings.ContainsRune("aApP", rune(t[j])) && strings.ContainsRune("mM.", rune(t[j+1])) {
+			return true
+		}
+		i = j - 1
+	}
+	return false
 }
 
 // compoundNumber is an English number of two words: "twenty-four",
