@@ -406,7 +406,7 @@ func firstWord(lx []lexeme) int {
 }
 
 var (
-	pronouns      = words.Set("pronouns")
+	pronouns      = phrase.Pronouns
 	unitModifiers = words.Set("unit_modifiers")
 )
 

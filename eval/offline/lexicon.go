@@ -1,9 +1,12 @@
 package offline
 
-import "github.com/ragscope/ragscope/eval/offline/words"
+import (
+	"github.com/ragscope/ragscope/eval/offline/phrase"
+	"github.com/ragscope/ragscope/eval/offline/words"
+)
 
 // englishStop are function words; negation words are markers, not here.
-var englishStop = words.Set("english_stop")
+var englishStop = phrase.EnglishStop
 
 var englishNegation = words.Set("english_negation")
 

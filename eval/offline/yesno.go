@@ -4,11 +4,10 @@ import (
 	"fmt"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
-	"github.com/ragscope/ragscope/eval/offline/words"
+	"github.com/ragscope/ragscope/eval/offline/phrase"
 )
 
-// nameParticles are the lowercase words inside a name (Kings of Leon).
-var nameParticles = words.Set("name_particles")
+var nameParticles = phrase.NameParticles
 
 // denialParts returns the proposition a statement of StatementsFor
 // denies, when it is the denial of question's proposition (a bare "no").

@@ -11,10 +11,12 @@ import (
 	"github.com/ragscope/ragscope/eval/offline/words"
 )
 
+// EnglishStop, Pronouns and NameParticles are the word lists the offline
+// judge reads names with, here and in its own analysis: one copy each.
 var (
-	stop                = words.Set("english_stop")
-	pronouns            = words.Set("pronouns")
-	nameParticles       = words.Set("name_particles")
+	EnglishStop         = words.Set("english_stop")
+	Pronouns            = words.Set("pronouns")
+	NameParticles       = words.Set("name_particles") // lowercase words inside a name (Kings of Leon)
 	subjectPronouns     = words.Set("subject_pronouns")
 	openingPrepositions = words.Set("opening_prepositions")
 )
@@ -42,7 +44,7 @@ func SubjectNoun(text string) string {
 		end = len(rest)
 	}
 	w := strings.TrimSuffix(rest[:end], "'s")
-	if len(w) < 3 || stop[w] || strings.ContainsFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) {
+	if len(w) < 3 || EnglishStop[w] || strings.ContainsFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) {
 		return ""
 	}
 	return w
@@ -101,9 +103,9 @@ func OpeningName(text string) string {
 		t := strings.Trim(w[i], "\"'(),;:.")
 		lt := strings.ToLower(t)
 		switch {
-		case t != "" && Capitalised(t) && (len(out) > 0 || !stop[lt] && !Participle(lt) && !pronouns[lt]):
+		case t != "" && Capitalised(t) && (len(out) > 0 || !EnglishStop[lt] && !Participle(lt) && !Pronouns[lt]):
 			out = append(out, t)
-		case len(out) > 0 && nameParticles[lt] && i+1 < len(w) && Capitalised(strings.Trim(w[i+1], "\"'(")):
+		case len(out) > 0 && NameParticles[lt] && i+1 < len(w) && Capitalised(strings.Trim(w[i+1], "\"'(")):
 			out = append(out, t)
 		default:
 			return strings.Join(out, " ")
@@ -118,7 +120,7 @@ func OpeningName(text string) string {
 // HasPronoun: the text has a personal pronoun.
 func HasPronoun(text string) bool {
 	ws := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) })
-	return slices.ContainsFunc(ws, func(w string) bool { return pronouns[w] })
+	return slices.ContainsFunc(ws, func(w string) bool { return Pronouns[w] })
 }
 
 // NameRuns are a text's names of two or more capitalised words as written
@@ -139,10 +141,10 @@ func NameRuns(text string) []string {
 	for _, w := range strings.Fields(norm.StripFrame(plaintext.StripMarkup(text))) {
 		t := TrimWord(w)
 		switch {
-		case t != "" && Capitalised(t) && !(len(run) == 0 && stop[strings.ToLower(t)]):
+		case t != "" && Capitalised(t) && !(len(run) == 0 && EnglishStop[strings.ToLower(t)]):
 			run = append(run, t)
 			caps++
-		case len(run) > 0 && nameParticles[t]:
+		case len(run) > 0 && NameParticles[t]:
 			run = append(run, t)
 		default:
 			flush()
@@ -211,7 +213,7 @@ func NameStart(w []string, at int) int {
 		switch {
 		case t != "" && Capitalised(t) && !norm.YesWords[lt] && !norm.NoWords[lt] && lt != "both":
 			i--
-		case i < at && nameParticles[t] && i-1 > 0 && Capitalised(TrimWord(w[i-2])):
+		case i < at && NameParticles[t] && i-1 > 0 && Capitalised(TrimWord(w[i-2])):
 			i--
 		default:
 			return i
@@ -230,7 +232,7 @@ func NameEnd(w []string, from int) int {
 		t := TrimWord(w[i])
 		switch {
 		case t != "" && Capitalised(t):
-		case i > from && nameParticles[t] && i+1 < len(w) && Capitalised(TrimWord(w[i+1])):
+		case i > from && NameParticles[t] && i+1 < len(w) && Capitalised(TrimWord(w[i+1])):
 		default:
 			return i
 		}
