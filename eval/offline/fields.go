@@ -175,15 +175,20 @@ func fieldNaming(st *span, fc *fieldCheck) float64 {
 // fieldVerdict tests the statement against the cells and fields it names;
 // ok is false when it names none (the ordinary test decides).
 func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
+	// How well the statement names each field, worked out once.
+	names := make([]float64, len(sents))
 	top, atTop := KeyNamed, 0
-	for _, cs := range sents {
+	for i, cs := range sents {
 		if cs.field == nil {
 			continue
 		}
 		if n := fieldNaming(st, cs.field); n > top+1e-9 {
-			top, atTop = n, 1
-		} else if n > top-1e-9 {
-			atTop++
+			top, atTop, names[i] = n, 1, n
+		} else {
+			names[i] = n
+			if n > top-1e-9 {
+				atTop++
+			}
 		}
 	}
 	// Of the fields named alike, those with the most words of their own.
@@ -192,7 +197,7 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 	if atTop > 1 {
 		own = ownWords(st, sents)
 		for i, cs := range sents {
-			if cs.field != nil && fieldNaming(st, cs.field) > top-1e-9 {
+			if cs.field != nil && names[i] > top-1e-9 {
 				topOwn = max(topOwn, own[i])
 			}
 		}
@@ -204,7 +209,7 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 	label := func(ev Evidence) string { return sents[ev.From].field.label }
 	for i, cs := range sents {
 		fc := cs.field
-		if fc == nil || fieldNaming(st, fc) < top-1e-9 || own[i] < topOwn {
+		if fc == nil || names[i] < top-1e-9 || own[i] < topOwn {
 			continue
 		}
 		ev := Evidence{Quote: cs.text, From: i, Also: -1, Coverage: 1}
