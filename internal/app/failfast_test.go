@@ -7,6 +7,7 @@ import (
 	"net"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -67,4 +68,58 @@ func TestRunStopsFastWhenTheJudgeIsUnusable(t *testing.T) {
 			t.Logf("%s: stopped in %s: %v", name, took.Round(time.Millisecond), err)
 		})
 	}
+}
+
+// Credit that runs out mid-run (DeepSeek's 402) fails every later call: the
+// run stops on the streak with the reason and how to go on, rather than
+// ending every remaining sample as a judge_error.
+func TestRunStopsWhenCreditRunsOutMidRun(t *testing.T) {
+	const spent = `{"error":{"message":"Insufficient Balance","type":"unknown_error","param":null,"code":"invalid_request_error"}}`
+	var mu sync.Mutex
+	answered, refused := 0, 0
+	out := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if answered < 20 {
+			answered++
+			return false
+		}
+		refused++
+		return true
+	}
+	srv := fakejudge.New(func(r *fakejudge.Request) fakejudge.Reply {
+		if out() {
+			return fakejudge.Reply{Status: 402, Body: spent}
+		}
+		return fakejudge.Generic(r)
+	})
+	defer srv.Close()
+	srv.Set(func(s *fakejudge.Server) {
+		s.EmbedFault = func([]string) (fakejudge.Reply, bool) {
+			if out() {
+				return fakejudge.Reply{Status: 402, Body: spent}, true
+			}
+			return fakejudge.Reply{}, false
+		}
+	})
+	st := openShared(t, filepath.Join(t.TempDir(), "r.db"), store.Hold)
+	cfg := endpointConfig(srv.BaseURL())
+	cfg.Dataset = smallDataset(t, 200)
+	s, err := Prepare(parsed(t, cfg), st, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	code, err := Headless(context.Background(), s, io.Discard, io.Discard)
+	if code != exit.Fatal || err == nil || !strings.Contains(err.Error(), "the run stopped") || !strings.Contains(err.Error(), "Insufficient Balance") ||
+		!strings.Contains(err.Error(), "--resume") {
+		t.Fatalf("exit %d, err %v; want exit 1 saying the credit is spent and how to resume", code, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	// The streak and the calls in flight with it, not a call per remaining sample.
+	if refused > 20 {
+		t.Errorf("%d calls refused for credit before the run stopped", refused)
+	}
+	t.Logf("stopped after %d calls refused: %v", refused, err)
 }

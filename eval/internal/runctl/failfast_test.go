@@ -34,6 +34,12 @@ func TestFailFast(t *testing.T) {
 		{"cache hits prove nothing about the endpoint", []call{hit, hit, {err: refused}, {err: refused}, {err: refused}}, true},
 		{"failures of another kind", []call{{err: flaky}, {err: refused}, {err: refused}, {err: refused}}, false},
 		{"two unrecoverable kinds", []call{{err: refused}, {err: down}, {err: refused}, {err: refused}}, false},
+		// Credit spent or a key revoked mid-run: every later call fails.
+		{"a streak after a success", []call{ok, {err: refused}, {err: refused}, {err: refused}, {err: refused}, {err: refused}, {err: refused}}, true},
+		{"a success breaks the streak", []call{ok, {err: refused}, {err: refused}, {err: refused}, {err: refused}, {err: refused}, ok, {err: refused}, {err: refused}, {err: refused}, {err: refused}, {err: refused}}, false},
+		{"a cache hit does not break it", []call{ok, {err: refused}, {err: refused}, {err: refused}, {err: refused}, {err: refused}, hit, {err: refused}}, true},
+		{"another failure breaks it", []call{ok, {err: refused}, {err: refused}, {err: refused}, {err: refused}, {err: refused}, {err: flaky}, {err: refused}, {err: refused}, {err: refused}, {err: refused}, {err: refused}}, false},
+		{"a streak of another kind after an early failure", []call{{err: flaky}, {err: refused}, {err: refused}, {err: refused}, {err: refused}, {err: refused}, {err: refused}}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,8 +12,15 @@ import (
 // none succeeding, before the run stops: one could be a fluke.
 const failFastAfter = 3
 
+// streakAfter is how many calls in a row must fail the same unrecoverable
+// way after a success before the run stops: credit spent or a key revoked
+// mid-run fails every later call, and the calls already in flight when it
+// happened fail together, so the streak asked for is longer.
+const streakAfter = 2 * failFastAfter
+
 // FailFast stops a run whose first calls sent all fail with one
-// unrecoverable kind of error, none succeeding.
+// unrecoverable kind of error, none succeeding, or whose calls, after
+// some succeeded, fail streakAfter times in a row with one such kind.
 type FailFast struct {
 	// Kind names the unrecoverable kind of a call error, "" for any other.
 	Kind func(error) string
@@ -21,9 +28,12 @@ type FailFast struct {
 	Abort func(error)
 	mu    sync.Mutex
 	sent  bool   // a call reached the endpoint and succeeded
-	mixed bool   // a call failed some other way
+	mixed bool   // a call failed some other way before any succeeded
 	kind  string // the kind every failure so far had
 	count int
+	// The failures in a row since the last call sent that succeeded.
+	streakKind string
+	streak     int
 }
 
 // Outcome feeds fail-fast with a finished call: a success sent proves the
@@ -35,17 +45,27 @@ func (s *FailFast) Outcome(err error, cached bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
-	case s.sent || s.mixed:
-		return
 	case err == nil:
 		if !cached {
-			s.sent = true
+			s.sent, s.streak = true, 0
 		}
 		return
 	case errors.Is(err, context.Canceled):
 		return
 	}
 	kind := s.Kind(err)
+	if kind != "" && kind == s.streakKind {
+		s.streak++
+	} else {
+		s.streakKind, s.streak = kind, 1
+	}
+	if kind != "" && s.streak >= streakAfter {
+		s.Abort(err)
+		return
+	}
+	if s.sent || s.mixed {
+		return
+	}
 	if kind == "" || (s.kind != "" && kind != s.kind) {
 		s.mixed = true
 		return
