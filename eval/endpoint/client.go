@@ -760,7 +760,7 @@ func (c *Client) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedRe
 // contentFiltered is what a call ends with when the server's content
 // filter stopped the reply (finish_reason content_filter, or a 400 coded
 // content_filter): the sample's text, not the judge, tripped it.
-const contentFiltered = "the endpoint's content filter withheld the reply (content_filter): the sample's text tripped the server's content policy; not asked again: judge this sample with another endpoint or filter policy"
+const contentFiltered = "the endpoint's content filter stopped the call (content_filter): the prompt or the reply tripped the server's content policy; not asked again: judge this sample with another endpoint or filter policy"
 
 // contentError is a reply that arrived but cannot be used; it is retried
 // like a transport error and ends with its status when retries run out.

@@ -52,32 +52,32 @@ func TestServerErrorsKept(t *testing.T) {
 		// (microsoft/semantic-kernel#5240): neither is asked again, and
 		// the partial content is never read.
 		{"Azure: the prompt filtered", fakejudge.Reply{Status: 400, Body: `{"error":{"message":"The response was filtered due to the prompt triggering Azure OpenAI's content management policy. Please modify your prompt and retry. To learn more about our content filtering policies please read our documentation: https://go.microsoft.com/fwlink/?linkid=2198766","type":null,"param":"prompt","code":"content_filter","status":400,"innererror":{"code":"ResponsibleAIPolicyViolation","content_filter_result":{"violence":{"filtered":true,"severity":"medium"}}}}}`},
-			KindOther, 400, 1, []string{"HTTP 400: The response was filtered due to the prompt triggering Azure OpenAI's content management policy", "content filter withheld the reply (content_filter)", "another endpoint or filter policy"}, nil,
+			KindOther, 400, 1, []string{"HTTP 400: The response was filtered due to the prompt triggering Azure OpenAI's content management policy", "content filter stopped the call (content_filter)", "another endpoint or filter policy"}, nil,
 			"The response was filtered due to the prompt triggering Azure OpenAI's content management policy. Please modify your prompt and retry. To learn more about our content filtering policies please read our documentation: https://go.microsoft.com/fwlink/?linkid=2198766", false},
 		{"Azure: the reply filtered", fakejudge.Reply{Body: `{"choices":[{"index":0,"finish_reason":"content_filter","message":{"role":"assistant","content":null}}],"usage":{"prompt_tokens":30,"completion_tokens":4}}`},
-			KindOther, 0, 1, []string{"content filter withheld the reply (content_filter)", "another endpoint or filter policy"}, []string{"malformed", "no choices"}, "", false},
+			KindOther, 0, 1, []string{"content filter stopped the call (content_filter)", "another endpoint or filter policy"}, []string{"malformed", "no choices"}, "", false},
 		{"Azure: a partial reply filtered", fakejudge.Reply{Body: `{"choices":[{"index":0,"finish_reason":"content_filter","message":{"role":"assistant","content":"{\"verdict\": 1}"}}]}`},
-			KindOther, 0, 1, []string{"content filter withheld the reply (content_filter)"}, nil, "", false},
+			KindOther, 0, 1, []string{"content filter stopped the call (content_filter)"}, nil, "", false},
 		// Groq's JSON mode refusing the model's own reply (thepersonalaicompany/amurex-backend#38).
 		{"Groq: the reply failed its JSON mode", fakejudge.Reply{Status: 400, Body: `{"error":{"message":"Failed to generate JSON. Please adjust your prompt. See 'failed_generation' for more details.","type":"invalid_request_error","code":"json_validate_failed","failed_generation":"{\"a\": "}}`},
 			KindOther, 400, 3, []string{"HTTP 400: Failed to generate JSON."}, nil, "Failed to generate JSON. Please adjust your prompt. See 'failed_generation' for more details.", true},
 		// The content filters of Chinese providers, each in its own words:
 		// refused, not asked again.
 		{"DashScope: the input inspected", fakejudge.Reply{Status: 400, Body: `{"error":{"message":"Input data may contain inappropriate content. For details, see: https://help.aliyun.com/zh/model-studio/error-code#inappropriate-content","type":"data_inspection_failed","param":null,"code":"data_inspection_failed"},"id":"chatcmpl-1","request_id":"1"}`},
-			KindOther, 400, 1, []string{"HTTP 400: Input data may contain inappropriate content.", "content filter withheld the reply"}, []string{"request_id"},
+			KindOther, 400, 1, []string{"HTTP 400: Input data may contain inappropriate content.", "content filter stopped the call"}, []string{"request_id"},
 			"Input data may contain inappropriate content. For details, see: https://help.aliyun.com/zh/model-studio/error-code#inappropriate-content", false}, // 666ghj/BettaFish#449
 		// The reply inspected, in a stream that had begun (666ghj/BettaFish#572):
 		// an error object in a 200, as a stream's error event reads.
 		{"DashScope: the output inspected", fakejudge.Reply{Body: `{"error":{"message":"Output data may contain inappropriate content. For details, see: https://help.aliyun.com/zh/model-studio/error-code#inappropriate-content","type":"data_inspection_failed","param":null,"code":"data_inspection_failed"}}`},
-			KindOther, 200, 1, []string{"HTTP 200 with an error in the body: Output data may contain inappropriate content.", "content filter withheld the reply"}, nil,
+			KindOther, 200, 1, []string{"HTTP 200 with an error in the body: Output data may contain inappropriate content.", "content filter stopped the call"}, nil,
 			"Output data may contain inappropriate content. For details, see: https://help.aliyun.com/zh/model-studio/error-code#inappropriate-content", false},
 		{"Zhipu: 1301", fakejudge.Reply{Status: 400, Body: `{"error":{"code":"1301","message":"系统检测到输入或生成内容可能包含不安全或敏感内容，请您避免输入易产生敏感内容的提示语，感谢您的配合。"}}`},
-			KindOther, 400, 1, []string{"HTTP 400: 系统检测到输入或生成内容可能包含不安全或敏感内容", "content filter withheld the reply"}, nil,
+			KindOther, 400, 1, []string{"HTTP 400: 系统检测到输入或生成内容可能包含不安全或敏感内容", "content filter stopped the call"}, nil,
 			"系统检测到输入或生成内容可能包含不安全或敏感内容，请您避免输入易产生敏感内容的提示语，感谢您的配合。", false}, // langchain4j/langchain4j#1079
 		{"Zhipu: the reply ended sensitive", fakejudge.Reply{Body: `{"choices":[{"index":0,"finish_reason":"sensitive","message":{"role":"assistant","content":""}}],"usage":{"prompt_tokens":30,"completion_tokens":0}}`},
-			KindOther, 0, 1, []string{"content filter withheld the reply"}, []string{"malformed"}, "", false}, // promptfoo/promptfoo#9905
+			KindOther, 0, 1, []string{"content filter stopped the call"}, []string{"malformed"}, "", false}, // promptfoo/promptfoo#9905
 		{"Moonshot: high risk", fakejudge.Reply{Status: 400, Body: `{"error":{"code":400,"message":"The request was rejected because it was considered high risk","param":"prompt","type":"content_filter"}}`},
-			KindOther, 400, 1, []string{"HTTP 400: The request was rejected because it was considered high risk", "content filter withheld the reply"}, nil,
+			KindOther, 400, 1, []string{"HTTP 400: The request was rejected because it was considered high risk", "content filter stopped the call"}, nil,
 			"The request was rejected because it was considered high risk", false}, // 666ghj/BettaFish#368
 		// A prompt longer than the model's context: the sample's, said so,
 		// not asked again.
