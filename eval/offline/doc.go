@@ -45,14 +45,18 @@ records, Markdown tables, Q:/A: FAQs) adds each record as one more
 sentence, so a statement that joins two fields of one record is covered,
 and one that joins two records is not; and its cells (read with the row
 and column headers and the caption: "总监 杭州: 150元/天"; "北京/上海/深圳"
-gives a cell per city) and "Key: value" fields.
+gives a cell per city; a bare number is read in the unit its header gives
+in brackets, "经理级（元/晚）") and "Key: value" fields.
 
 The support test (support.go), of one statement against the sentences:
 
  0. cells and fields: a statement that names a cell's row and column, or
     a field's key (a part of it: 开户行 of 开户行及账号), is checked
     against that value alone. A number of the value's unit with another
-    value, or words written in place of the value (建设银行 for 中国银行;
+    value (any number the statement writes, for a bare number, that no
+    other field of the record gives: "50,000 API calls" against a column
+    "Monthly API calls" of 500,000), or words written in place of the
+    value (建设银行 for 中国银行;
     none when the value is written whole), are a conflict that names the
     cell or field, unless the same key of another record gives the
     statement's value, and so is another field's value written where the
@@ -185,9 +189,9 @@ answer is kept as its noncommittal hint. Noise sensitivity is not computed.
 
 # Embeddings, entities, word lists
 
-Embeddings (embed.go): L2-normalised hashed vectors of English stems and
-their character trigrams, Chinese characters and bigrams, and numbers; stop
-words left out. Entities (package entity): found by surface patterns.
+Embeddings (embed.go, package vector): L2-normalised hashed vectors of
+English stems and their character trigrams, Chinese characters and bigrams,
+and numbers; stop words left out. Entities (package entity): found by surface patterns.
 
 Word lists (package words) are the files of words/, embedded. A team adds
 its own (teamlexicon.go, --offline-lexicon FILE): lines "noncommittal:

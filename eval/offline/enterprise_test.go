@@ -256,6 +256,32 @@ func TestFieldValues(t *testing.T) {
 	}
 }
 
+// A header may give its column's unit in brackets: the slash in it lists no
+// keys, and the bare numbers of the column are read in that unit. A bare
+// number is checked against the number the statement writes with a word of
+// its own after it, unless another cell of the row gives that number.
+func TestColumnUnits(t *testing.T) {
+	hotel := "住宿费标准\n| 城市类别 | 普通员工（元/晚） | 经理级（元/晚） |\n|---|---|---|\n| 一线城市 | 500 | 700 |\n| 二线城市 | 400 | 550 |"
+	plans := "| Plan | API requests / minute | Monthly API calls |\n|---|---|---|\n| Starter | 60 | 50,000 |\n| Growth | 300 | 500,000 |"
+	cases := []struct {
+		statement string
+		contexts  []string
+		verdict   int
+		says      string
+	}{
+		{"经理级员工在二线城市出差，每晚最多可报销550元", []string{hotel}, 1, "cell (二线城市, 经理级（元/晚）) gives 550 元/晚"},
+		{"经理级员工在二线城市出差，每晚最多可报销700元", []string{hotel}, 0, "statement says 700元 where cell (二线城市, 经理级（元/晚）) gives 550 元/晚"},
+		{"The Growth plan comes with 500,000 API calls a month, at up to 300 requests per minute", []string{plans}, 1, "cell (Growth, Monthly API calls) gives 500,000"},
+		{"The Growth plan comes with 50,000 API calls a month, at up to 300 requests per minute", []string{plans}, 0, "statement says 50,000 api where cell (Growth, Monthly API calls) gives 500,000"},
+	}
+	for _, c := range cases {
+		ev := Support(c.statement, "", c.contexts)
+		if ev.Verdict != c.verdict || !strings.Contains(ev.Reason, c.says) {
+			t.Errorf("%q: verdict %d %q; want %d, a reason with %q", c.statement, ev.Verdict, ev.Reason, c.verdict, c.says)
+		}
+	}
+}
+
 // "one hour" is the quantity 1 hour: another value of the field's unit is
 // a conflict.
 func TestOneIsACount(t *testing.T) {

@@ -217,7 +217,8 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 		bad := ""
 		for _, sq := range st.quants {
 			given := hasQuantity(fc.value, sq) || q != nil && hasQuantity(q, sq)
-			if !given && slices.ContainsFunc(fc.value.quants, func(vq quantity) bool { return vq.unit == sq.unit }) {
+			if !given && (slices.ContainsFunc(fc.value.quants, func(vq quantity) bool { return vq.unit == sq.unit }) ||
+				bareNumber(fc.value) && !recordGives(sents, fc, sq)) {
 				bad = sq.text
 			}
 		}
@@ -266,6 +267,21 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 		return *supported, true
 	}
 	return Evidence{}, false
+}
+
+// bareNumber: the value is one number without a unit ("500,000" in a
+// column "Monthly API calls"), which the statement writes with its own word
+// after it ("50,000 API calls").
+func bareNumber(value *span) bool {
+	return len(value.quants) == 1 && value.quants[0].unit == ""
+}
+
+// recordGives: another field of fc's record gives q ("300 requests per
+// minute" beside the named "Monthly API calls").
+func recordGives(sents []*span, fc *fieldCheck, q quantity) bool {
+	return slices.ContainsFunc(sents, func(cs *span) bool {
+		return cs.field != nil && cs.field != fc && cs.field.from == fc.from && hasQuantity(cs.field.value, q)
+	})
 }
 
 // neighbourValue is another field of fc's record whose value the statement

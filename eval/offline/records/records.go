@@ -5,6 +5,7 @@ package records
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -273,9 +274,13 @@ func Fields(text string) []Field {
 			if cells[k] == "" {
 				continue
 			}
+			value := cells[k]
+			if u := headerUnit(header[k]); u != "" && bareNumber.MatchString(value) {
+				value += " " + u
+			}
 			for _, col := range splitKeys(header[k]) {
 				out = append(out, Field{Quote: t, Analysed: caption + "\n" + cells[0] + " " + col + ": " + cells[k],
-					Label: fmt.Sprintf("cell (%s, %s)", cells[0], col), Value: cells[k], Keys: []string{cells[0], col}, Mask: mask, Whole: mask})
+					Label: fmt.Sprintf("cell (%s, %s)", cells[0], col), Value: value, Keys: []string{cells[0], col}, Mask: mask, Whole: mask})
 			}
 		}
 	}
@@ -283,9 +288,41 @@ func Fields(text string) []Field {
 	return out
 }
 
-// splitKeys are the keys a header cell lists: "北京/上海/深圳", "A, B".
+// bareNumber is a cell that gives a number without its unit.
+var bareNumber = regexp.MustCompile(`^[0-9][0-9,.]*$`)
+
+// headerUnit is the unit a header gives its column's numbers in brackets
+// ("经理级（元/晚）", "Cap (USD)"), or "": one short word, as a note in
+// brackets ("(excluding taxes)") is none.
+func headerUnit(h string) string {
+	open := strings.LastIndexAny(h, "(（")
+	if open < 0 {
+		return ""
+	}
+	_, size := utf8.DecodeRuneInString(h[open:])
+	u, _, ok := strings.Cut(h[open+size:], ")")
+	if !ok {
+		u, _, ok = strings.Cut(h[open+size:], "）")
+	}
+	if u = strings.TrimSpace(u); !ok || u == "" || strings.ContainsAny(u, "0123456789 ") || utf8.RuneCountInString(u) > 8 {
+		return ""
+	}
+	return u
+}
+
+// splitKeys are the keys a header cell lists: "北京/上海/深圳", "A, B". A
+// slash in brackets is a unit's ("经理级（元/晚）"), not a list's.
 func splitKeys(h string) []string {
-	parts := strings.FieldsFunc(h, func(r rune) bool { return r == '/' || r == '、' || r == '／' || r == '|' })
+	depth := 0
+	parts := strings.FieldsFunc(h, func(r rune) bool {
+		switch r {
+		case '(', '（', '[', '【':
+			depth++
+		case ')', '）', ']', '】':
+			depth = max(depth-1, 0)
+		}
+		return depth == 0 && (r == '/' || r == '、' || r == '／' || r == '|')
+	})
 	var out []string
 	for _, p := range parts {
 		if p = strings.TrimSpace(p); p != "" {

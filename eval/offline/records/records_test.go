@@ -1,6 +1,9 @@
 package records
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestRecordsOfProseAreNone(t *testing.T) {
 	for _, text := range []string{
@@ -9,6 +12,28 @@ func TestRecordsOfProseAreNone(t *testing.T) {
 	} {
 		if r := Records(text); r != nil {
 			t.Errorf("Records(%q) = %+v, want none for prose", text, r)
+		}
+	}
+}
+
+// A slash in a header's brackets is its unit's, not a list of keys; a
+// bracketed note is no unit.
+func TestHeaderKeysAndUnits(t *testing.T) {
+	keys := map[string][]string{
+		"北京/上海/深圳":         {"北京", "上海", "深圳"},
+		"经理级（元/晚）":         {"经理级（元/晚）"},
+		"Cost (USD/night)": {"Cost (USD/night)"},
+		"Seats / users":    {"Seats", "users"},
+	}
+	for h, want := range keys {
+		if got := splitKeys(h); !slices.Equal(got, want) {
+			t.Errorf("splitKeys(%q) = %q, want %q", h, got, want)
+		}
+	}
+	units := map[string]string{"经理级（元/晚）": "元/晚", "Cap (USD)": "USD", "Cap (excluding taxes)": "", "Plan": "", "Rate (2024)": ""}
+	for h, want := range units {
+		if got := headerUnit(h); got != want {
+			t.Errorf("headerUnit(%q) = %q, want %q", h, got, want)
 		}
 	}
 }
