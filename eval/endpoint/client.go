@@ -245,7 +245,7 @@ var (
 // kept apart for the reply's framing, or the most the model allows.
 func contextFit(err error) (int, bool) {
 	var f *Failure
-	if !errors.As(err, &f) || f.Status != 400 && f.Status != 422 {
+	if !errors.As(err, &f) || f.decided() != 400 && f.decided() != 422 {
 		return 0, false
 	}
 	msg := strings.ToLower(f.ServerMessage)
@@ -401,10 +401,10 @@ func refusedSwitch(err error, sent chatBody, mode string) string {
 	if !errors.As(err, &f) {
 		return ""
 	}
-	if sent.N > 1 && f.Status >= 400 && oneChoiceOnly(f.ServerMessage) {
+	if sent.N > 1 && f.decided() >= 400 && oneChoiceOnly(f.ServerMessage) {
 		return "n" // llama.cpp's server, with a 400 or a 500
 	}
-	if f.Status != 400 && f.Status != 422 {
+	if f.decided() != 400 && f.decided() != 422 {
 		return ""
 	}
 	msg := strings.ToLower(f.ServerMessage + " " + f.detail)

@@ -82,10 +82,20 @@ type Failure struct {
 	Hint string
 
 	detail     string
+	code       int // the status decided on: a gateway's upstream status in a 200's error object
 	retry      bool
 	throttle   bool // a 429, or a 503 with Retry-After: the endpoint pauses
 	retryAfter time.Duration
 	step       eval.Status
+}
+
+// decided is the status the failure was classified on: a gateway's
+// upstream status in a 200's error object, else the reply's.
+func (f *Failure) decided() int {
+	if f.code != 0 {
+		return f.code
+	}
+	return f.Status
 }
 
 func (f *Failure) Error() string {
@@ -236,6 +246,7 @@ func fromReply(f *Failure, status int, body []byte, isPage bool, retryAfter time
 	if n, err := strconv.Atoi(se.code); err == nil && status < 300 && n >= 400 && n < 600 {
 		code = n
 	}
+	f.code = code
 	answered := fmt.Sprintf("the endpoint answered %d", status)
 	if f.ServerMessage != "" {
 		answered += ": " + f.ServerMessage

@@ -526,6 +526,9 @@ func TestRefusedN(t *testing.T) {
 		// OpenRouter relays the provider's refusal in metadata.raw
 		// (reVrost/go-openrouter#21): it is read there.
 		{"Groq behind OpenRouter", 400, `{"error":{"message":"Provider returned error","code":400,"metadata":{"raw":"{\"error\":{\"message\":\"'n' : number must be at most 1\",\"type\":\"invalid_request_error\"}}","provider_name":"Groq"}}}`},
+		// A gateway that relays the upstream status in a 200's error
+		// object (the classification decides on that code too).
+		{"Groq behind a gateway, in a 200", 200, `{"error":{"message":"Provider returned error","code":400,"metadata":{"raw":"{\"error\":{\"message\":\"'n' : number must be at most 1\",\"type\":\"invalid_request_error\"}}","provider_name":"Groq"}}}`},
 		{"OpenAI reasoning model", 400, `{"error":{"message":"Unsupported value: 'n' does not support 3 with this model.","type":"invalid_request_error","param":"n","code":"unsupported_value"}}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
