@@ -56,6 +56,11 @@ type RunnerConfig struct {
 	// for any other: when the first calls all fail with one such kind, the
 	// run stops at once instead of failing every sample slowly.
 	Unrecoverable func(error) string
+	// Lasting, when set, says which of those kinds a success before does
+	// not make a fluke (credit spent, a key revoked): calls failing that
+	// way many times in a row stop the run at any point. An endpoint that
+	// went away may come back, and a run (or a watcher) goes on past it.
+	Lasting func(kind string) bool
 }
 
 // Runner evaluates samples with a judge and streams events.
@@ -162,7 +167,7 @@ func (r *Runner) run(ctx context.Context, src Source, total int, keep func(int, 
 			emit(Event{Kind: EventError, Sample: -1, Err: "the run stops: " + err.Error()})
 		})
 	}
-	r.stats.failFast = runctl.FailFast{Kind: cfg.Unrecoverable, Abort: r.stats.abort}
+	r.stats.failFast = runctl.FailFast{Kind: cfg.Unrecoverable, Lasting: cfg.Lasting, Abort: r.stats.abort}
 	defer func() {
 		if r.Events != nil {
 			close(r.Events)

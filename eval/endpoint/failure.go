@@ -64,6 +64,11 @@ func (k Kind) Unrecoverable() bool {
 	return slices.Contains([]Kind{KindUnreachable, KindUnauthorized, KindModelNotFound, KindWrongEndpoint, KindQuota}, k)
 }
 
+// Lasting reports whether a success before the failure does not make it a
+// fluke: credit spent or a key revoked mid-run fails every later call. An
+// endpoint that went away may come back.
+func (k Kind) Lasting() bool { return k == KindQuota || k == KindUnauthorized }
+
 // Failure is how a call to the endpoint failed: every error this package
 // returns for a call that did not end by cancellation wraps one, so
 // errors.As finds it through the eval.StepError. All its text is redacted:

@@ -45,14 +45,16 @@ type Session struct {
 	sent func() int // requests on the wire, for the in-flight gauge
 	// unrecoverable classifies judge errors for fail-fast (see eval.RunnerConfig).
 	unrecoverable func(error) string
-	limits        []*endpoint.Client  // whose limiter state is shown
-	abilities     *endpoint.Abilities // what is known of the judge's endpoint; nil offline
-	resumed       int                 // samples the resumed run had finished
-	datasetOpt    dataset.Options     // what the dataset was read with: a stream reads it again the same way
-	log           io.Writer
-	logFile       *os.File
-	baseline      *baseline.Baseline // --baseline, resolved and checked
-	subset        []int              // --sample: the indexes evaluated, ascending; nil for all
+	// lasting: the unrecoverable kinds that stop a run mid-way too.
+	lasting    func(kind string) bool
+	limits     []*endpoint.Client  // whose limiter state is shown
+	abilities  *endpoint.Abilities // what is known of the judge's endpoint; nil offline
+	resumed    int                 // samples the resumed run had finished
+	datasetOpt dataset.Options     // what the dataset was read with: a stream reads it again the same way
+	log        io.Writer
+	logFile    *os.File
+	baseline   *baseline.Baseline // --baseline, resolved and checked
+	subset     []int              // --sample: the indexes evaluated, ascending; nil for all
 
 	mu  sync.Mutex
 	run report.RunInfo
@@ -280,6 +282,7 @@ func (s *Session) BuildJudge() (err error) {
 		}
 		return ""
 	}
+	s.lasting = func(kind string) bool { return endpoint.Kind(kind).Lasting() }
 	var cc eval.ChatClient = client
 	embeddings := c.EmbeddingModel
 	if c.EmbeddingURL != "" {

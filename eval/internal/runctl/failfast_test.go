@@ -40,11 +40,13 @@ func TestFailFast(t *testing.T) {
 		{"a cache hit does not break it", []call{ok, {err: refused}, {err: refused}, {err: refused}, {err: refused}, {err: refused}, hit, {err: refused}}, true},
 		{"another failure breaks it", []call{ok, {err: refused}, {err: refused}, {err: refused}, {err: refused}, {err: refused}, {err: flaky}, {err: refused}, {err: refused}, {err: refused}, {err: refused}, {err: refused}}, false},
 		{"a streak of another kind after an early failure", []call{{err: flaky}, {err: refused}, {err: refused}, {err: refused}, {err: refused}, {err: refused}, {err: refused}}, true},
+		// An endpoint that went away mid-run may come back: no stop.
+		{"a streak of a kind that may pass", []call{ok, {err: down}, {err: down}, {err: down}, {err: down}, {err: down}, {err: down}, {err: down}, {err: down}}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stopped error
-			s := &FailFast{Kind: kind, Abort: func(err error) { stopped = err }}
+			s := &FailFast{Kind: kind, Lasting: func(k string) bool { return k == "unauthorized" }, Abort: func(err error) { stopped = err }}
 			for _, c := range tt.calls {
 				s.Outcome(c.err, c.cached)
 			}

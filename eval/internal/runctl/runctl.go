@@ -12,18 +12,21 @@ import (
 // none succeeding, before the run stops: one could be a fluke.
 const failFastAfter = 3
 
-// streakAfter is how many calls in a row must fail the same unrecoverable
-// way after a success before the run stops: credit spent or a key revoked
+// streakAfter is how many calls in a row must fail the same lasting way
+// after a success before the run stops: credit spent or a key revoked
 // mid-run fails every later call, and the calls already in flight when it
 // happened fail together, so the streak asked for is longer.
 const streakAfter = 2 * failFastAfter
 
 // FailFast stops a run whose first calls sent all fail with one
 // unrecoverable kind of error, none succeeding, or whose calls, after
-// some succeeded, fail streakAfter times in a row with one such kind.
+// some succeeded, fail streakAfter times in a row with one lasting kind.
 type FailFast struct {
 	// Kind names the unrecoverable kind of a call error, "" for any other.
 	Kind func(error) string
+	// Lasting says which kinds stop the run on a streak after a success;
+	// nil: none.
+	Lasting func(kind string) bool
 	// Abort stops the run with the error.
 	Abort func(error)
 	mu    sync.Mutex
@@ -59,7 +62,7 @@ func (s *FailFast) Outcome(err error, cached bool) {
 	} else {
 		s.streakKind, s.streak = kind, 1
 	}
-	if kind != "" && s.streak >= streakAfter {
+	if kind != "" && s.streak >= streakAfter && s.Lasting != nil && s.Lasting(kind) {
 		s.Abort(err)
 		return
 	}
