@@ -322,7 +322,7 @@ func lexClause(text string, sp *span) clause {
 			} else if i+1 < len(lx) {
 				switch nx := lx[i+1]; nx.kind {
 				case 'h':
-					q.unit = string([]rune(nx.text)[:1])
+					q.unit = norm.HanUnit(nx.text)
 					q.text += q.unit
 				case 'w':
 					if !englishStop[nx.text] {

@@ -12,7 +12,10 @@ read), its numerals normalised (package norm: 三十天 -> 30天, 两周 -> 14�
 1.5万 -> 15000, 百分之八十 -> 80%; twenty-four -> 24, and "eight" is
 also the number 8; "a 30-day period" is 30 days; 半年 -> 6个月, a
 fortnight -> 14 days (words/same_quantities.txt); 5 pm, 下午5点 -> 17:00; 日/天,
-小时/h/hours and 元/RMB/¥/yuan are one unit each) and cut into clauses at
+小时/h/hours, 元/RMB/¥/yuan and 公斤/千克/kg are one unit each, a unit of two
+characters is read whole, 公斤 apart from 公里, and the same number in
+another unit of the same kind, 30 lb against 30 kg, is another quantity:
+words/same_units.txt, unit_kinds.txt) and cut into clauses at
 commas, semicolons and colons. Each text becomes a span of features:
 
 	h:  Chinese character bigrams without particles    "纳税人" -> h:纳税 h:税人

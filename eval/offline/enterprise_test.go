@@ -282,6 +282,25 @@ func TestColumnUnits(t *testing.T) {
 	}
 }
 
+// 三十千克 is 30 kg (not 1030克), 公斤 and 千克 one unit; 30磅 is not 30公斤,
+// nor 15 hours 15 minutes.
+func TestTwoCharacterUnits(t *testing.T) {
+	parcel := []string{"单件包裹实际重量不得超过30公斤，超重包裹需拆分寄送。"}
+	for stmt, want := range map[string]int{"单件包裹实际重量不得超过三十千克": 1, "单件包裹实际重量不得超过30千克": 1, "单件包裹实际重量不得超过40公斤": 0,
+		// The same number in another unit of the same kind is another quantity.
+		"单件包裹实际重量不得超过30磅": 0} {
+		if ev := Support(stmt, "", parcel); ev.Verdict != want {
+			t.Errorf("%q: verdict %d, want %d: %s", stmt, ev.Verdict, want, ev.Reason)
+		}
+	}
+	lockout := []string{"After 5 consecutive failed attempts, the account is locked for 15 minutes."}
+	for stmt, want := range map[string]int{"After 5 consecutive failed attempts the account is locked for 15 minutes": 1, "After 5 consecutive failed attempts the account is locked for 15 hours": 0} {
+		if ev := Support(stmt, "", lockout); ev.Verdict != want {
+			t.Errorf("%q: verdict %d, want %d: %s", stmt, ev.Verdict, want, ev.Reason)
+		}
+	}
+}
+
 // "one hour" is the quantity 1 hour: another value of the field's unit is
 // a conflict.
 func TestOneIsACount(t *testing.T) {

@@ -537,7 +537,7 @@ func hasQuantity(sp *span, q quantity) bool {
 		if c.value == q.value && (c.unit == q.unit || c.unit == "" || q.unit == "") {
 			return true
 		}
-		sameValue = sameValue || c.value == q.value
+		sameValue = sameValue || c.value == q.value && !norm.SameKind(c.unit, q.unit)
 		unitSeen = unitSeen || c.unit == q.unit
 	}
 	return sameValue && !unitSeen

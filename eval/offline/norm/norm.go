@@ -217,6 +217,12 @@ func Numerals(t string) string {
 			if j < len(rs) {
 				next = rs[j]
 			}
+			// 千克, 千米, 千瓦: a unit's 千 after a numeral it cannot
+			// multiply (三十千克 is 30千克, not 1030克; 五千米 stays 5000米).
+			if j-i > 2 && rs[j-1] == '千' && (rs[j-2] == '十' || rs[j-2] == '百') && strings.ContainsRune(kiloUnits, next) {
+				j--
+				next = '千'
+			}
 			ordinal := i > 0 && rs[i-1] == '第'
 			if v, ok := parseCNNumber(rs[i:j]); ok && !ordinal && (cnUnits[next] || j-i > 1 && strings.ContainsAny(string(rs[i:j]), "十百千万")) {
 				if next == '周' {
@@ -238,6 +244,9 @@ func Numerals(t string) string {
 
 func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 
+// kiloUnits follow a 千 that makes a unit of them (千克, 千米, 千瓦, 千卡).
+const kiloUnits = "克米瓦卡"
+
 // magnitudes multiply the Arabic number before them.
 var magnitudes = map[rune]float64{'万': 1e4, '亿': 1e8}
 
@@ -247,6 +256,28 @@ var unitCanon = words.Map("same_units")
 
 // Unit is the unit as compared.
 func Unit(u string) string { return cmp.Or(unitCanon[u], u) }
+
+// unitKinds are the kinds of quantity units measure (words/unit_kinds.txt).
+var unitKinds = words.Map("unit_kinds")
+
+// SameKind: the two units, not the same, measure one kind of quantity (30
+// lb and 30 kg; 15 minutes and 15 hours).
+func SameKind(a, b string) bool {
+	return a != b && unitKinds[a] != "" && unitKinds[a] == unitKinds[b]
+}
+
+// HanUnit is the unit a Chinese text after a number opens on: a unit of
+// two characters that words/same_units.txt names (公斤 and 公里, 个月,
+// 分钟), else its first character.
+func HanUnit(text string) string {
+	rs := []rune(text)
+	if len(rs) >= 2 {
+		if _, ok := unitCanon[string(rs[:2])]; ok {
+			return string(rs[:2])
+		}
+	}
+	return string(rs[:1])
+}
 
 var cnDigits = map[rune]int{'零': 0, '〇': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
 var cnUnits = words.Runes("chinese_units")

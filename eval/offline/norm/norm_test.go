@@ -21,6 +21,9 @@ func TestRewrites(t *testing.T) {
 			"第三周":     "第三周",
 			"一般情况下统一": "一般情况下统一",
 			"万一":      "万一",
+			"三十千克":    "30千克",
+			"二十千米":    "20千米",
+			"五千米":     "5000米",
 		}},
 		{"EnglishNumbers", EnglishNumbers, map[string]string{
 			"within twenty-four hours":   "within 24 hours",
@@ -63,5 +66,18 @@ func TestDates(t *testing.T) {
 	}
 	if got := MonthNumber("mar"); got != "3" {
 		t.Errorf("MonthNumber(mar) = %q, want 3", got)
+	}
+}
+
+// A unit of two characters is read whole where a first character would
+// name two units (公斤 and 公里) or another (个月 and 个).
+func TestHanUnit(t *testing.T) {
+	for text, want := range map[string]string{"公斤以内": "公斤", "公里": "公里", "个月内": "个月", "个人": "个", "天内": "天", "元": "元"} {
+		if got := HanUnit(text); got != want {
+			t.Errorf("HanUnit(%q) = %q, want %q", text, got, want)
+		}
+	}
+	if Unit(HanUnit("公斤")) != Unit("kg") || Unit(HanUnit("千克")) != Unit("kg") || Unit(HanUnit("公斤")) == Unit(HanUnit("公里")) {
+		t.Errorf("公斤, 千克 and kg are not one unit apart from 公里")
 	}
 }
