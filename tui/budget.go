@@ -67,10 +67,7 @@ type firstRunState struct {
 // estimateFirst costs the first run in a command.
 func (m *Model) estimateFirst() tea.Cmd {
 	f, ctx := m.opts.First, m.ctx
-	return func() tea.Msg {
-		c, err := f.Estimate(ctx)
-		return reply(func() tea.Cmd { return m.costed(c, err) })
-	}
+	return inCommand(func() (*Cost, error) { return f.Estimate(ctx) }, m.costed)
 }
 
 // startFirst is y on the cost page, or an estimate within the budget.
@@ -80,10 +77,7 @@ func (m *Model) startFirst() tea.Cmd {
 	}
 	m.first.starting = true
 	f, ctx := m.opts.First, m.ctx
-	return func() tea.Msg {
-		r, err := f.Start(ctx)
-		return reply(func() tea.Cmd { return m.firstStarted(r, err) })
-	}
+	return inCommand(func() (Started, error) { return f.Start(ctx) }, m.firstStarted)
 }
 
 // costed takes the first run's estimate: within the budget the run

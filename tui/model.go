@@ -302,6 +302,15 @@ const tuiGCPercent = 20
 // it, so it may change the model.
 type reply func() tea.Cmd
 
+// inCommand runs io in a command, off the UI goroutine, and hands what it
+// returned to then, which Update runs.
+func inCommand[T any](io func() (T, error), then func(T, error) tea.Cmd) tea.Cmd {
+	return func() tea.Msg {
+		v, err := io()
+		return reply(func() tea.Cmd { return then(v, err) })
+	}
+}
+
 type tickMsg time.Time
 type deriveMsg struct{}
 

@@ -79,13 +79,15 @@ func (m *Model) loadCmd(r *row, then func() tea.Cmd) tea.Cmd {
 	}
 	m.loading = loadingState{index: r.index, then: then}
 	load, index := m.opts.Load, r.index
-	return func() tea.Msg {
+	return inCommand(func() (*eval.Result, error) {
 		res, err := load(index)
 		if err == nil && res == nil {
 			err = errNoResult
 		}
-		return reply(func() tea.Cmd { return tea.Batch(m.loaded(index, res, err), m.labelsFollow()) })
-	}
+		return res, err
+	}, func(res *eval.Result, err error) tea.Cmd {
+		return tea.Batch(m.loaded(index, res, err), m.labelsFollow())
+	})
 }
 
 type loadingState struct {
