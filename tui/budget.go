@@ -72,9 +72,6 @@ func (m *Model) estimateFirst() tea.Cmd {
 
 // startFirst is y on the cost page, or an estimate within the budget.
 func (m *Model) startFirst() tea.Cmd {
-	if m.refused(m.startBlocked()) {
-		return nil
-	}
 	m.first.starting = true
 	f, ctx := m.opts.First, m.ctx
 	return inCommand(func() (Started, error) { return f.Start(ctx) }, m.firstStarted)

@@ -210,11 +210,8 @@ func (m *Model) labelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if m.opts.Labels == nil && !key.Matches(msg, k.NextItem, k.PrevItem) {
 		return nil, false
 	}
-	// Refused until an item is picked: the indexing below is safe.
-	if key.Matches(msg, k.NextItem, k.PrevItem) && m.itemsBlocked() != "" ||
-		key.Matches(msg, k.Agree, k.Disagree, k.Unlabel, k.Note) && m.markBlocked() != "" {
-		return nil, true
-	}
+	// key() refuses these until an item is picked (labelKeys): the
+	// indexing below is safe.
 	switch {
 	case key.Matches(msg, k.NextItem, k.PrevItem):
 		if n := len(l.items); key.Matches(msg, k.PrevItem) {

@@ -36,9 +36,6 @@ const noHost = "prompt editing and re-runs need an LLM judge (set OPENAI_BASE_UR
 
 // openPrompts shows the prompt list, read in a command.
 func (m *Model) openPrompts() tea.Cmd {
-	if m.refused(m.promptsBlocked()) {
-		return nil
-	}
 	h := m.opts.Host
 	m.prompts = promptsView{pickList: pickList{loading: true, back: m.screen}, sample: m.currentResult()}
 	m.screen = screenPrompts
@@ -83,9 +80,6 @@ func (m *Model) promptsKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Back):
 		m.screen = v.back
 	case key.Matches(msg, k.Edit):
-		if v.cursor >= len(v.list) {
-			return nil
-		}
 		in := v.list[v.cursor]
 		h := m.opts.Host
 		return inCommand(func() (string, error) { return h.EditPath(in.Task, in.Lang) }, func(path string, err error) tea.Cmd {
@@ -111,9 +105,6 @@ func (m *Model) promptBlocked(verb string) string {
 
 // askReset is d: the reset deletes the user's edit, so it asks first.
 func (m *Model) askReset() tea.Cmd {
-	if m.refused(m.promptBlocked("reset")) {
-		return nil
-	}
 	in := m.prompts.list[m.prompts.cursor]
 	name := sanitize.Line(in.Task + "." + in.Lang)
 	q := "Reset " + name + " to the built-in text? Its override file and any kept draft are deleted. [y/n]"

@@ -36,9 +36,6 @@ func (m *Model) compareBlocked() string {
 }
 
 func (m *Model) openPicker() tea.Cmd {
-	if m.refused(m.compareBlocked()) {
-		return nil
-	}
 	h := m.opts.Host
 	m.picker = runPicker{pickList: pickList{loading: true, back: m.screen}, base: -1, cur: -1}
 	m.screen = screenRuns
@@ -70,9 +67,6 @@ func (m *Model) runsKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.gen++ // a load still in flight no longer applies
 		m.screen = v.back
 	case key.Matches(msg, k.Pick):
-		if m.refused(m.pickBlocked()) {
-			return nil
-		}
 		v.err = ""
 		switch {
 		case v.base < 0:
