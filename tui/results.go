@@ -179,42 +179,32 @@ func (m *Model) readPage(from int) tea.Cmd {
 	if m.pageGiven > 0 {
 		stride, at = min(m.pageGiven, storedPage), min(runtime.GOMAXPROCS(0), maxPagesAtOnce)
 	}
-	read := func(from int) (p storedRows, next int, err error) {
-		next, err = each(from, storedPage, func(res *eval.Result) error {
-			p.add(res, levels, crit)
-			return nil
-		})
-		p.slab.trim(p.rows)
-		return p, next, err
-	}
 	return func() tea.Msg {
 		// Pages at once, one a core; a page that does not start where the
 		// one before ended is dropped with those after it, to be read again.
-		type read1 struct {
-			p    storedRows
-			next int
-			err  error
-		}
-		pages := make([]read1, at)
+		pages := make([]storedPageMsg, at)
 		parallel(len(pages), func(k int) {
 			r := &pages[k]
-			r.p, r.next, r.err = read(from + k*stride)
+			r.next, r.err = each(from+k*stride, storedPage, func(res *eval.Result) error {
+				r.page.add(res, levels, crit)
+				return nil
+			})
+			r.page.slab.trim(r.page.rows)
 		})
 		first := &pages[0]
-		given := 0
 		if first.next >= 0 {
-			given = len(first.p.rows)
+			first.given = len(first.page.rows)
 		}
 		for k, r := range pages[1:] {
-			prev := first.p.rows
-			if first.err != nil || first.next < 0 || r.err != nil || len(prev) == 0 || len(r.p.rows) == 0 ||
-				from+(k+1)*stride > first.next || r.p.rows[0].index <= prev[len(prev)-1].index {
+			prev := first.page.rows
+			if first.err != nil || first.next < 0 || r.err != nil || len(prev) == 0 || len(r.page.rows) == 0 ||
+				from+(k+1)*stride > first.next || r.page.rows[0].index <= prev[len(prev)-1].index {
 				break
 			}
-			first.p.join(&r.p)
+			first.page.join(&r.page)
 			first.next = r.next
 		}
-		return storedPageMsg{page: first.p, next: first.next, err: first.err, given: given}
+		return *first
 	}
 }
 
