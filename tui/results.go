@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -19,7 +20,6 @@ type results struct {
 	pinned map[int]*eval.Result
 	recent map[int]*eval.Result
 	ring   []int // the indexes in recent, in the order they came
-	next   int   // the ring slot to reuse
 	held   int   // the sample open in the detail page, +1 (0: none): it stays
 }
 
@@ -40,24 +40,16 @@ func (c *results) put(index int, res *eval.Result, pin bool) {
 		return
 	}
 	delete(c.pinned, index)
-	if c.recent == nil {
-		c.recent = make(map[int]*eval.Result, recentResults)
-	}
-	if _, ok := c.recent[index]; ok {
-		c.recent[index] = res
-		return
-	}
-	if len(c.ring) < recentResults {
+	if _, ok := c.recent[index]; !ok {
 		c.ring = append(c.ring, index)
-	} else {
-		if c.ring[c.next] == c.held-1 && c.held != 0 {
-			c.next = (c.next + 1) % recentResults
+		if len(c.ring) > recentResults {
+			// The oldest goes, unless it is the sample held open.
+			i := b2i(c.ring[0] == c.held-1 && c.held != 0)
+			delete(c.recent, c.ring[i])
+			c.ring = slices.Delete(c.ring, i, i+1)
 		}
-		delete(c.recent, c.ring[c.next])
-		c.ring[c.next] = index
-		c.next = (c.next + 1) % recentResults
 	}
-	c.recent[index] = res
+	setIn(&c.recent, index, res)
 }
 
 func (c *results) reset() { *c = results{held: c.held} }
