@@ -67,23 +67,14 @@ type firstRunState struct {
 // estimateFirst costs the first run in a command.
 func (m *Model) estimateFirst() tea.Cmd {
 	f, ctx := m.opts.First, m.ctx
-	return func() tea.Msg {
-		c, err := f.Estimate(ctx)
-		return reply(func() tea.Cmd { return m.costed(c, err) })
-	}
+	return inCommand(func() (*Cost, error) { return f.Estimate(ctx) }, m.costed)
 }
 
 // startFirst is y on the cost page, or an estimate within the budget.
 func (m *Model) startFirst() tea.Cmd {
-	if m.refused(m.startBlocked()) {
-		return nil
-	}
 	m.first.starting = true
 	f, ctx := m.opts.First, m.ctx
-	return func() tea.Msg {
-		r, err := f.Start(ctx)
-		return reply(func() tea.Cmd { return m.firstStarted(r, err) })
-	}
+	return inCommand(func() (Started, error) { return f.Start(ctx) }, m.firstStarted)
 }
 
 // costed takes the first run's estimate: within the budget the run

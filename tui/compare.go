@@ -300,9 +300,6 @@ func runName(id string) string {
 // shown before it.
 func (m *Model) leaveCompare() {
 	c := m.cmp
-	if m.refused(m.leaveCompareBlocked()) {
-		return
-	}
 	keep := cursorIndex(m)
 	if c.picked {
 		m.restoreRows(c.restore)

@@ -107,14 +107,12 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.toSection(max(slices.IndexFunc(d.sections, func(s int) bool { return s > d.scroll }), 0), page)
 		}
 	case key.Matches(msg, k.PrevSection):
-		for i := len(d.sections) - 1; i >= 0; i-- {
-			if d.sections[i] < d.scroll {
-				m.toSection(i, page)
-				return nil
-			}
+		if above := count(d.sections, func(s int) bool { return s < d.scroll }); above > 0 {
+			m.toSection(above-1, page)
+		} else {
+			d.scrollTo(0, page) // above the sections: r re-runs them all
+			d.focus = ""
 		}
-		d.scrollTo(0, page) // above the sections: r re-runs them all
-		d.focus = ""
 	case key.Matches(msg, k.NextSample):
 		return m.stepSample(1)
 	case key.Matches(msg, k.PrevSample):

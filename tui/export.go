@@ -150,10 +150,7 @@ func (m *Model) openPager() tea.Cmd {
 			}
 			return m.exec(c, func(err error) tea.Msg {
 				removeErr := removeTemp(path)
-				return reply(func() tea.Cmd {
-					m.pagerDone(path, err, removeErr)
-					return nil
-				})
+				return reply(func() tea.Cmd { return m.pagerDone(path, err, removeErr) })
 			})
 		})
 	}
@@ -184,7 +181,7 @@ func removeTemp(path string) error {
 
 // pagerDone shows what went wrong with the pager, if anything; the file
 // is gone by then.
-func (m *Model) pagerDone(path string, err, removeErr error) {
+func (m *Model) pagerDone(path string, err, removeErr error) tea.Cmd {
 	var errs []string
 	if err != nil {
 		errs = append(errs, "the pager failed: "+err.Error())
@@ -195,6 +192,7 @@ func (m *Model) pagerDone(path string, err, removeErr error) {
 	if len(errs) > 0 {
 		m.setError(strings.Join(errs, "; "))
 	}
+	return nil
 }
 
 // pagerCommand is how o shows a file: $PAGER (with its arguments), else

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -397,14 +398,14 @@ func (m *Model) closeFilter() {
 
 // wholeText is the free-text filter's search of the whole texts of rows
 // that keep only their heads: in memory when the result is there, else
-// read from the store in the background, a batch at a time. Each
-// (needle, row) outcome is kept for the filter's life.
+// read from the store in the background, a batch at a time. Which of the
+// filter's words a row holds is kept for the filter's life.
 type wholeText struct {
-	f        *filter                 // a new filter starts afresh
-	found    map[string]map[int]bool // per needle, by sample index
-	want     map[int]struct{}        // rows to read from the store
-	inFlight int                     // rows a command is reading now
-	failed   int                     // rows the store could not give
+	f        *filter          // a new filter starts afresh
+	found    map[int][]string // by sample index, the filter's words its whole texts hold
+	want     map[int]struct{} // rows to read from the store
+	inFlight int              // rows a command is reading now
+	failed   int              // rows the store could not give
 }
 
 // wholeTextBatch is how many results one background command reads.
@@ -418,35 +419,31 @@ func (m *Model) matchWhole(r *row, needle string) bool {
 	}
 	w := m.whole
 	if w == nil || w.f != m.filter {
-		w = &wholeText{f: m.filter, found: map[string]map[int]bool{}, want: map[int]struct{}{}}
+		w = &wholeText{f: m.filter, found: map[int][]string{}, want: map[int]struct{}{}}
 		m.whole = w
 	}
-	if v, ok := w.found[needle][r.index]; ok {
-		return v
+	found, ok := w.found[r.index]
+	if res := m.detailResult(r); !ok && res != nil {
+		found, ok = w.f.wordsIn(res), true
+		w.found[r.index] = found
 	}
-	res := m.detailResult(r)
-	if res == nil {
-		// Read for a filter put in force, not for every prefix typed.
-		if m.opts.Load != nil && r.done && m.shownMode() != modeFilter {
-			w.want[r.index] = struct{}{}
+	// Read for a filter put in force, not for every prefix typed.
+	if !ok && m.opts.Load != nil && r.done && m.shownMode() != modeFilter {
+		w.want[r.index] = struct{}{}
+	}
+	return slices.Contains(found, needle)
+}
+
+// wordsIn are the filter's free-text words that res's whole texts hold,
+// as matchText finds them in a row's.
+func (f *filter) wordsIn(res *eval.Result) []string {
+	var out []string
+	for _, t := range f.terms {
+		if t.kind == termText && (containsFold(res.Question, t.text) || containsFold(res.Answer, t.text) || containsFold(res.ID, t.text)) {
+			out = append(out, t.text)
 		}
-		return false
 	}
-	v := resultHas(res, needle)
-	w.record(needle, r.index, v)
-	return v
-}
-
-func (w *wholeText) record(needle string, index int, v bool) {
-	if w.found[needle] == nil {
-		w.found[needle] = map[int]bool{}
-	}
-	w.found[needle][index] = v
-}
-
-// resultHas is matchText on a sample's whole texts.
-func resultHas(res *eval.Result, needle string) bool {
-	return containsFold(res.Question, needle) || containsFold(res.Answer, needle) || containsFold(res.ID, needle)
+	return out
 }
 
 // wholeTextCmd reads the next batch of rows to search whole from the store.
@@ -454,12 +451,6 @@ func (m *Model) wholeTextCmd() tea.Cmd {
 	w := m.whole
 	if w == nil || w.f != m.filter || w.inFlight > 0 || len(w.want) == 0 || m.opts.Load == nil {
 		return nil
-	}
-	var needles []string
-	for _, t := range m.filter.terms {
-		if t.kind == termText {
-			needles = append(needles, t.text)
-		}
 	}
 	batch := make([]int, 0, min(len(w.want), wholeTextBatch))
 	for i := range w.want {
@@ -472,19 +463,15 @@ func (m *Model) wholeTextCmd() tea.Cmd {
 	w.inFlight = len(batch)
 	load, f := m.opts.Load, w.f
 	return func() tea.Msg {
-		found, failed := map[string]map[int]bool{}, 0
-		for _, n := range needles {
-			found[n] = map[int]bool{}
-		}
+		found, failed := make(map[int][]string, len(batch)), 0
 		for _, i := range batch {
 			res, err := load(i)
-			read := err == nil && res != nil
-			if !read {
+			if err != nil || res == nil {
 				failed++
+				found[i] = nil // searched no further
+				continue
 			}
-			for _, n := range needles {
-				found[n][i] = read && resultHas(res, n)
-			}
+			found[i] = f.wordsIn(res)
 		}
 		return reply(func() tea.Cmd {
 			m.wholeTextIn(f, found, failed)
@@ -494,18 +481,14 @@ func (m *Model) wholeTextCmd() tea.Cmd {
 }
 
 // wholeTextIn records a batch searched whole for f and shows the rows it found.
-func (m *Model) wholeTextIn(f *filter, found map[string]map[int]bool, failed int) {
+func (m *Model) wholeTextIn(f *filter, found map[int][]string, failed int) {
 	w := m.whole
 	if w == nil || w.f != f {
 		return // the filter changed meanwhile
 	}
 	w.inFlight = 0
 	w.failed += failed
-	for n, rows := range found {
-		for i, v := range rows {
-			w.record(n, i, v)
-		}
-	}
+	maps.Copy(w.found, found)
 	m.dirty, m.statsValid = true, false
 	m.derive()
 }

@@ -228,7 +228,8 @@ func (m *Model) inputMode(title string) keyMode {
 	return keyMode{title: title, footer: keys, page: [][]*key.Binding{keys}}
 }
 
-// The reasons a key is off, each also the check of the action itself.
+// The reasons a key is off. key() refuses a key its mode turns off, so
+// the action the key starts does not check again.
 
 func (m *Model) openBlocked() string {
 	if len(m.shown) == 0 {

@@ -94,18 +94,15 @@ func (m *Model) loadMarks() tea.Cmd {
 		return nil
 	}
 	run := m.runID
-	return func() tea.Msg {
-		marks, err := h.Marks(run)
-		return reply(func() tea.Cmd {
-			if err != nil {
-				m.setError("cannot read the human labels: " + err.Error())
-				return nil
-			}
-			m.lab.marks = marks
-			m.derive()
+	return inCommand(func() (map[int]uint8, error) { return h.Marks(run) }, func(marks map[int]uint8, err error) tea.Cmd {
+		if err != nil {
+			m.setError("cannot read the human labels: " + err.Error())
 			return nil
-		})
-	}
+		}
+		m.lab.marks = marks
+		m.derive()
+		return nil
+	})
 }
 
 // labelsFollow picks up the detail page's result once it is there.
@@ -126,21 +123,18 @@ func (m *Model) labelsFollow() tea.Cmd {
 		return nil // the items can be walked (their evidence shown), not labelled
 	}
 	gen, index := l.gen, r.index
-	return func() tea.Msg {
-		human, err := h.Labels(res)
-		return reply(func() tea.Cmd {
-			switch {
-			case gen != l.gen:
-			case err != nil:
-				m.setError("cannot read the human labels: " + err.Error())
-			default:
-				l.human = human
-				m.setMark(index, MarkOf(l.items, l.human))
-				m.detail.invalidate()
-			}
-			return nil
-		})
-	}
+	return inCommand(func() (map[string]labels.Label, error) { return h.Labels(res) }, func(human map[string]labels.Label, err error) tea.Cmd {
+		switch {
+		case gen != l.gen:
+		case err != nil:
+			m.setError("cannot read the human labels: " + err.Error())
+		default:
+			l.human = human
+			m.setMark(index, MarkOf(l.items, l.human))
+			m.detail.invalidate()
+		}
+		return nil
+	})
 }
 
 // itemsBlocked is why the item keys (] and [) are off, "" when they work.
@@ -216,11 +210,8 @@ func (m *Model) labelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if m.opts.Labels == nil && !key.Matches(msg, k.NextItem, k.PrevItem) {
 		return nil, false
 	}
-	// Refused until an item is picked: the indexing below is safe.
-	if key.Matches(msg, k.NextItem, k.PrevItem) && m.itemsBlocked() != "" ||
-		key.Matches(msg, k.Agree, k.Disagree, k.Unlabel, k.Note) && m.markBlocked() != "" {
-		return nil, true
-	}
+	// key() refuses these until an item is picked (labelKeys): the
+	// indexing below is safe.
 	switch {
 	case key.Matches(msg, k.NextItem, k.PrevItem):
 		if n := len(l.items); key.Matches(msg, k.PrevItem) {
@@ -275,27 +266,24 @@ func (m *Model) showCursor() {
 func (m *Model) saveLabel(it labels.Item, value int, note string) tea.Cmd {
 	l := &m.lab
 	h, res, gen, index := m.opts.Labels, l.res, l.gen, m.rows[m.detail.row].index
-	return func() tea.Msg {
-		stored, err := h.SetLabel(res, it, value, note)
-		return reply(func() tea.Cmd {
-			switch {
-			case err != nil:
-				m.setError("the label was not stored: " + err.Error())
-				return nil
-			case gen != l.gen:
-				return nil
-			case value < 0:
-				delete(l.human, it.Key)
-				m.setStatus("label removed")
-			default:
-				setIn(&l.human, it.Key, stored)
-				m.setStatus("label stored: " + m.labelWords(stored, it))
-			}
-			m.setMark(index, MarkOf(l.items, l.human))
-			m.detail.invalidate()
+	return inCommand(func() (labels.Label, error) { return h.SetLabel(res, it, value, note) }, func(stored labels.Label, err error) tea.Cmd {
+		switch {
+		case err != nil:
+			m.setError("the label was not stored: " + err.Error())
 			return nil
-		})
-	}
+		case gen != l.gen:
+			return nil
+		case value < 0:
+			delete(l.human, it.Key)
+			m.setStatus("label removed")
+		default:
+			setIn(&l.human, it.Key, stored)
+			m.setStatus("label stored: " + m.labelWords(stored, it))
+		}
+		m.setMark(index, MarkOf(l.items, l.human))
+		m.detail.invalidate()
+		return nil
+	})
 }
 
 // noteKey is the note being typed: enter stores it, esc drops it.
@@ -414,14 +402,11 @@ func (m *Model) openAgreement() tea.Cmd {
 	m.screen = screenAgreement
 	l.agreeBusy = true
 	run := m.runID
-	return tea.Batch(func() tea.Msg {
-		a, err := h.Agreement(run)
-		return reply(func() tea.Cmd {
-			l.agreeBusy = false
-			l.agreement, l.agreeErr = a, err
-			return nil
-		})
-	}, m.loadMarks())
+	return tea.Batch(inCommand(func() (*labels.Agreement, error) { return h.Agreement(run) }, func(a *labels.Agreement, err error) tea.Cmd {
+		l.agreeBusy = false
+		l.agreement, l.agreeErr = a, err
+		return nil
+	}), m.loadMarks())
 }
 
 func (m *Model) agreementMode() keyMode {

@@ -22,13 +22,12 @@ type promptsView struct {
 	sample   *eval.Result
 }
 
-// reload is the Host's answer to a reload after an edit, or to a
-// reset, with the list it left.
+// reload is a reload after an edit, or a reset, with the list it left;
+// its error comes beside it.
 type reload struct {
 	task, lang string
 	before     string // sha256 before the edit
 	reset      bool
-	err        error
 	list       []prompts.Info
 }
 
@@ -37,24 +36,18 @@ const noHost = "prompt editing and re-runs need an LLM judge (set OPENAI_BASE_UR
 
 // openPrompts shows the prompt list, read in a command.
 func (m *Model) openPrompts() tea.Cmd {
-	if m.refused(m.promptsBlocked()) {
-		return nil
-	}
 	h := m.opts.Host
 	m.prompts = promptsView{pickList: pickList{loading: true, back: m.screen}, sample: m.currentResult()}
 	m.screen = screenPrompts
 	m.gen++
 	gen, v := m.gen, &m.prompts
-	return func() tea.Msg {
-		list := h.Prompts()
-		return reply(func() tea.Cmd {
-			if gen == m.gen {
-				v.loading = false
-				v.setList(list)
-			}
-			return nil
-		})
-	}
+	return inCommand(func() ([]prompts.Info, error) { return h.Prompts(), nil }, func(list []prompts.Info, _ error) tea.Cmd {
+		if gen == m.gen {
+			v.loading = false
+			v.setList(list)
+		}
+		return nil
+	})
 }
 
 // currentResult is the sample a template is validated against: the one
@@ -87,15 +80,11 @@ func (m *Model) promptsKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Back):
 		m.screen = v.back
 	case key.Matches(msg, k.Edit):
-		if v.cursor >= len(v.list) {
-			return nil
-		}
 		in := v.list[v.cursor]
 		h := m.opts.Host
-		return func() tea.Msg {
-			path, err := h.EditPath(in.Task, in.Lang)
-			return reply(func() tea.Cmd { return m.edit(in.Task, in.Lang, path, err) })
-		}
+		return inCommand(func() (string, error) { return h.EditPath(in.Task, in.Lang) }, func(path string, err error) tea.Cmd {
+			return m.edit(in.Task, in.Lang, path, err)
+		})
 	case key.Matches(msg, k.ResetPrompt):
 		return m.askReset()
 	}
@@ -116,9 +105,6 @@ func (m *Model) promptBlocked(verb string) string {
 
 // askReset is d: the reset deletes the user's edit, so it asks first.
 func (m *Model) askReset() tea.Cmd {
-	if m.refused(m.promptBlocked("reset")) {
-		return nil
-	}
 	in := m.prompts.list[m.prompts.cursor]
 	name := sanitize.Line(in.Task + "." + in.Lang)
 	q := "Reset " + name + " to the built-in text? Its override file and any kept draft are deleted. [y/n]"
@@ -131,11 +117,10 @@ func (m *Model) askReset() tea.Cmd {
 			m.setStatus("reset cancelled; " + name + " is unchanged")
 			return nil
 		}
-		return func() tea.Msg {
-			r := reload{task: task, lang: lang, reset: true, err: h.ResetPrompt(task, lang)}
-			r.list = h.Prompts()
-			return reply(func() tea.Cmd { return m.reloaded(r) })
-		}
+		return inCommand(func() (reload, error) {
+			err := h.ResetPrompt(task, lang)
+			return reload{task: task, lang: lang, reset: true, list: h.Prompts()}, err
+		}, m.reloaded)
 	}})
 	return nil
 }
@@ -161,27 +146,26 @@ func (m *Model) edit(task, lang, path string, err error) tea.Cmd {
 // failed: it may have saved first.
 func (m *Model) reloadAfterEdit(task, lang string, edited error) tea.Cmd {
 	h, sample, before := m.opts.Host, m.prompts.sample, m.promptHash(task, lang)
-	return func() tea.Msg {
-		r := reload{task: task, lang: lang, before: before, err: h.Reload(sample)}
+	return inCommand(func() (reload, error) {
+		err := h.Reload(sample)
 		if edited != nil {
-			r.err = errors.Join(errors.New("editor: "+edited.Error()), r.err)
+			err = errors.Join(errors.New("editor: "+edited.Error()), err)
 		}
-		r.list = h.Prompts()
-		return reply(func() tea.Cmd { return m.reloaded(r) })
-	}
+		return reload{task: task, lang: lang, before: before, list: h.Prompts()}, err
+	}, m.reloaded)
 }
 
 // reloaded shows what a reload or a reset did.
-func (m *Model) reloaded(msg reload) tea.Cmd {
+func (m *Model) reloaded(msg reload, err error) tea.Cmd {
 	v := &m.prompts
 	v.setList(msg.list)
 	name, after := msg.task+"."+msg.lang, m.promptHash(msg.task, msg.lang)
 	v.err, v.note = "", "prompt "+name+" unchanged"
 	switch {
-	case msg.err != nil && msg.reset:
-		v.err, v.note = "cannot reset "+name+": "+msg.err.Error(), ""
-	case msg.err != nil:
-		v.err, v.note = "prompt "+name+" not updated, the previous prompts stay in use:\n"+msg.err.Error(), ""
+	case err != nil && msg.reset:
+		v.err, v.note = "cannot reset "+name+": "+err.Error(), ""
+	case err != nil:
+		v.err, v.note = "prompt "+name+" not updated, the previous prompts stay in use:\n"+err.Error(), ""
 	case msg.reset:
 		v.note = "prompt " + name + " reset to the built-in text (sha256 " + shortHash(after) + m.g.ellipsis + ")"
 	case after != msg.before:

@@ -86,20 +86,20 @@ func (m *Model) openRaw() tea.Cmd {
 	keys := mapped(res.Calls, func(c eval.CallRecord) string { return c.Key })
 	m.raw.loading = true
 	fetch, fetchJSON, sample := m.opts.RawCalls, m.opts.RawCallsJSON, row.index
-	return func() tea.Msg {
+	var js []byte // written by the command, read once it has returned
+	return inCommand(func() (string, error) {
 		text, err := fetch(keys)
-		var js []byte
 		if err == nil && fetchJSON != nil {
 			js, err = fetchJSON(keys)
 		}
-		return reply(func() tea.Cmd {
-			if r := &m.raw; r.sample == sample {
-				r.loading, r.lines = false, nil
-				r.text, r.json, r.err = text, js, err
-			}
-			return nil
-		})
-	}
+		return text, err
+	}, func(text string, err error) tea.Cmd {
+		if r := &m.raw; r.sample == sample {
+			r.loading, r.lines = false, nil
+			r.text, r.json, r.err = text, js, err
+		}
+		return nil
+	})
 }
 
 func (m *Model) ensureRaw() {

@@ -109,9 +109,6 @@ func (m *Model) filteredIndexes() []int {
 
 // rerunSample is r in the detail page: the focused metric, or all.
 func (m *Model) rerunSample() tea.Cmd {
-	if m.refused(m.rerunSampleBlocked()) {
-		return nil
-	}
 	r := m.rows[m.detail.row]
 	var metrics []eval.Metric
 	if f := m.detail.focus; f != "" {
@@ -140,13 +137,6 @@ func (m *Model) rerunBlocked() string {
 // planRerun asks the Host what the re-run would cost; nil metrics means
 // every column.
 func (m *Model) planRerun(indexes []int, metrics []eval.Metric) tea.Cmd {
-	if m.refused(m.rerunBlocked()) {
-		return nil
-	}
-	if len(indexes) == 0 {
-		m.setError(noRerunnable)
-		return nil
-	}
 	if metrics == nil {
 		metrics = slices.Clone(m.columns)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -19,7 +20,6 @@ type results struct {
 	pinned map[int]*eval.Result
 	recent map[int]*eval.Result
 	ring   []int // the indexes in recent, in the order they came
-	next   int   // the ring slot to reuse
 	held   int   // the sample open in the detail page, +1 (0: none): it stays
 }
 
@@ -40,24 +40,16 @@ func (c *results) put(index int, res *eval.Result, pin bool) {
 		return
 	}
 	delete(c.pinned, index)
-	if c.recent == nil {
-		c.recent = make(map[int]*eval.Result, recentResults)
-	}
-	if _, ok := c.recent[index]; ok {
-		c.recent[index] = res
-		return
-	}
-	if len(c.ring) < recentResults {
+	if _, ok := c.recent[index]; !ok {
 		c.ring = append(c.ring, index)
-	} else {
-		if c.ring[c.next] == c.held-1 && c.held != 0 {
-			c.next = (c.next + 1) % recentResults
+		if len(c.ring) > recentResults {
+			// The oldest goes, unless it is the sample held open.
+			i := b2i(c.ring[0] == c.held-1 && c.held != 0)
+			delete(c.recent, c.ring[i])
+			c.ring = slices.Delete(c.ring, i, i+1)
 		}
-		delete(c.recent, c.ring[c.next])
-		c.ring[c.next] = index
-		c.next = (c.next + 1) % recentResults
 	}
-	c.recent[index] = res
+	setIn(&c.recent, index, res)
 }
 
 func (c *results) reset() { *c = results{held: c.held} }
@@ -79,13 +71,15 @@ func (m *Model) loadCmd(r *row, then func() tea.Cmd) tea.Cmd {
 	}
 	m.loading = loadingState{index: r.index, then: then}
 	load, index := m.opts.Load, r.index
-	return func() tea.Msg {
+	return inCommand(func() (*eval.Result, error) {
 		res, err := load(index)
 		if err == nil && res == nil {
 			err = errNoResult
 		}
-		return reply(func() tea.Cmd { return tea.Batch(m.loaded(index, res, err), m.labelsFollow()) })
-	}
+		return res, err
+	}, func(res *eval.Result, err error) tea.Cmd {
+		return tea.Batch(m.loaded(index, res, err), m.labelsFollow())
+	})
 }
 
 type loadingState struct {
@@ -177,42 +171,32 @@ func (m *Model) readPage(from int) tea.Cmd {
 	if m.pageGiven > 0 {
 		stride, at = min(m.pageGiven, storedPage), min(runtime.GOMAXPROCS(0), maxPagesAtOnce)
 	}
-	read := func(from int) (p storedRows, next int, err error) {
-		next, err = each(from, storedPage, func(res *eval.Result) error {
-			p.add(res, levels, crit)
-			return nil
-		})
-		p.slab.trim(p.rows)
-		return p, next, err
-	}
 	return func() tea.Msg {
 		// Pages at once, one a core; a page that does not start where the
 		// one before ended is dropped with those after it, to be read again.
-		type read1 struct {
-			p    storedRows
-			next int
-			err  error
-		}
-		pages := make([]read1, at)
+		pages := make([]storedPageMsg, at)
 		parallel(len(pages), func(k int) {
 			r := &pages[k]
-			r.p, r.next, r.err = read(from + k*stride)
+			r.next, r.err = each(from+k*stride, storedPage, func(res *eval.Result) error {
+				r.page.add(res, levels, crit)
+				return nil
+			})
+			r.page.slab.trim(r.page.rows)
 		})
 		first := &pages[0]
-		given := 0
 		if first.next >= 0 {
-			given = len(first.p.rows)
+			first.given = len(first.page.rows)
 		}
 		for k, r := range pages[1:] {
-			prev := first.p.rows
-			if first.err != nil || first.next < 0 || r.err != nil || len(prev) == 0 || len(r.p.rows) == 0 ||
-				from+(k+1)*stride > first.next || r.p.rows[0].index <= prev[len(prev)-1].index {
+			prev := first.page.rows
+			if first.err != nil || first.next < 0 || r.err != nil || len(prev) == 0 || len(r.page.rows) == 0 ||
+				from+(k+1)*stride > first.next || r.page.rows[0].index <= prev[len(prev)-1].index {
 				break
 			}
-			first.p.join(&r.p)
+			first.page.join(&r.page)
 			first.next = r.next
 		}
-		return storedPageMsg{page: first.p, next: first.next, err: first.err, given: given}
+		return *first
 	}
 }
 

@@ -20,9 +20,6 @@ type runPicker struct {
 	pickList
 	list      []report.RunInfo
 	base, cur int // picked positions, -1 when none
-	// results of the two picks, as they arrive
-	got    [2]bool
-	loaded [2][]*eval.Result
 }
 
 // compareBlocked says why c cannot open the picker now, or "".
@@ -39,30 +36,24 @@ func (m *Model) compareBlocked() string {
 }
 
 func (m *Model) openPicker() tea.Cmd {
-	if m.refused(m.compareBlocked()) {
-		return nil
-	}
 	h := m.opts.Host
 	m.picker = runPicker{pickList: pickList{loading: true, back: m.screen}, base: -1, cur: -1}
 	m.screen = screenRuns
 	m.gen++
 	gen, v := m.gen, &m.picker
-	return func() tea.Msg {
-		runs, err := h.Runs()
-		return reply(func() tea.Cmd {
-			switch {
-			case gen != m.gen:
-			case err != nil:
-				v.loading, v.err = false, "cannot list the stored runs: "+err.Error()
-			default:
-				v.loading, v.list = false, runs
-				if len(v.list) < 2 {
-					v.err = "comparing needs two stored runs of this dataset; re-run (r or R) to make one"
-				}
+	return inCommand(h.Runs, func(runs []report.RunInfo, err error) tea.Cmd {
+		switch {
+		case gen != m.gen:
+		case err != nil:
+			v.loading, v.err = false, "cannot list the stored runs: "+err.Error()
+		default:
+			v.loading, v.list = false, runs
+			if len(v.list) < 2 {
+				v.err = "comparing needs two stored runs of this dataset; re-run (r or R) to make one"
 			}
-			return nil
-		})
-	}
+		}
+		return nil
+	})
 }
 
 func (m *Model) runsKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -76,9 +67,6 @@ func (m *Model) runsKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.gen++ // a load still in flight no longer applies
 		m.screen = v.back
 	case key.Matches(msg, k.Pick):
-		if m.refused(m.pickBlocked()) {
-			return nil
-		}
 		v.err = ""
 		switch {
 		case v.base < 0:
@@ -93,46 +81,34 @@ func (m *Model) runsKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// loadPicked reads both runs' results, each in its own command.
+// loadPicked reads both runs' results in a command; with both, the
+// comparison opens.
 func (m *Model) loadPicked() tea.Cmd {
 	v := &m.picker
 	v.loading = true
-	v.got = [2]bool{}
-	v.loaded = [2][]*eval.Result{}
 	m.gen++
 	gen, h := m.gen, m.opts.Host
-	load := func(role int, id string) tea.Cmd {
-		return func() tea.Msg {
-			res, err := h.Results(id)
-			return reply(func() tea.Cmd {
-				if gen == m.gen {
-					m.pickedLoaded(role, id, res, err)
-				}
-				return nil
-			})
+	ids := [2]string{v.list[v.base].ID, v.list[v.cur].ID}
+	return inCommand(func() (runs [2][]*eval.Result, err error) {
+		for i, id := range ids {
+			if runs[i], err = h.Results(id); err != nil {
+				return runs, fmt.Errorf("cannot load run %s: %v", id, err)
+			}
 		}
-	}
-	return tea.Batch(load(0, v.list[v.base].ID), load(1, v.list[v.cur].ID))
-}
-
-// pickedLoaded takes the results of one of the two runs picked; with both,
-// the comparison opens.
-func (m *Model) pickedLoaded(role int, id string, results []*eval.Result, err error) {
-	v := &m.picker
-	if err != nil {
-		v.loading, v.cur = false, -1
-		v.err = fmt.Sprintf("cannot load run %s: %v", id, err)
-		m.gen++ // drop the other half
-		return
-	}
-	v.got[role], v.loaded[role] = true, results
-	if !v.got[0] || !v.got[1] {
-		return
-	}
-	v.loading = false
-	m.enterCompare(v.list[v.base].ID, v.loaded[0], v.list[v.cur].ID, v.loaded[1])
-	m.screen = screenTable
-	m.setStatus(fmt.Sprintf("comparing %s (before) with %s (after); esc leaves", v.list[v.base].ID, v.list[v.cur].ID))
+		return runs, nil
+	}, func(runs [2][]*eval.Result, err error) tea.Cmd {
+		switch {
+		case gen != m.gen:
+		case err != nil:
+			v.loading, v.cur, v.err = false, -1, err.Error()
+		default:
+			v.loading = false
+			m.enterCompare(ids[0], runs[0], ids[1], runs[1])
+			m.screen = screenTable
+			m.setStatus(fmt.Sprintf("comparing %s (before) with %s (after); esc leaves", ids[0], ids[1]))
+		}
+		return nil
+	})
 }
 
 // The picker's columns; runShrinkOrder gives up room on a narrow terminal

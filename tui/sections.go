@@ -2,6 +2,8 @@ package tui
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/internal/sanitize"
@@ -93,4 +95,244 @@ func chunkSection(mt eval.Metric, trace func(*eval.Result) *eval.ContextPrecisio
 			return m.chunkChanges(p, trace(before), trace(after))
 		},
 	}
+}
+
+// The detail page of a compared sample shows each score as before -> after
+// and, above the current trace, every judgement that changed.
+
+// scoreText is a metric's score, or its status when it has none.
+func scoreText(r *eval.Result, mt eval.Metric) string {
+	if v, ok := scored(r, mt); ok {
+		return fmt.Sprintf("%.3f", v)
+	}
+	if st, ok := r.Status[mt]; ok {
+		return sanitize.Line(string(st))
+	}
+	return "-"
+}
+
+// correctnessItems are answer correctness's answer statements (1 TP, 0 FP)
+// or, with reference, the reference's (0 FN, 1 covered).
+func correctnessItems(t *eval.AnswerCorrectnessTrace, reference bool) []judged {
+	if t == nil {
+		return nil
+	}
+	find := func(items []eval.CorrectnessItem, st string) (string, bool) {
+		i := slices.IndexFunc(items, func(it eval.CorrectnessItem) bool { return it.Statement == st })
+		if i < 0 {
+			return "", false
+		}
+		return items[i].Reason, true
+	}
+	if reference {
+		return mapped(t.ReferenceStatements, func(st string) judged {
+			if r, ok := find(t.Classes.FN, st); ok {
+				return judged{text: st, verdict: 0, reason: r}
+			}
+			return judged{text: st, verdict: 1}
+		})
+	}
+	return mapped(t.AnswerStatements, func(st string) judged {
+		if r, ok := find(t.Classes.TP, st); ok {
+			return judged{text: st, verdict: 1, reason: r}
+		}
+		r, _ := find(t.Classes.FP, st)
+		return judged{text: st, verdict: 0, reason: r}
+	})
+}
+
+// factualItems are factual correctness's answer claims (1 a TP, 0 an FP)
+// or, with reference, the reference's claims (0 an FN).
+func factualItems(t *eval.FactualCorrectnessTrace, reference bool) []judged {
+	if t == nil {
+		return nil
+	}
+	claims := t.AnswerClaims
+	if reference {
+		claims = t.ReferenceClaims
+	}
+	return mapped(claims, func(c eval.StatementVerdict) judged {
+		return judged{text: c.Statement, verdict: c.Verdict, reason: c.Reason}
+	})
+}
+
+// entityItems are the reference's entities, 1 when found in the contexts.
+func entityItems(r *eval.Result) []judged {
+	t := r.ContextEntityRecall
+	if t == nil {
+		return nil
+	}
+	return mapped(t.Reference, func(e eval.EntityMatch) judged {
+		if e.Found {
+			return judged{text: e.Entity, verdict: 1, reason: "found as \"" + e.Match + "\""}
+		}
+		return judged{text: e.Entity, reason: "not among the contexts' entities"}
+	})
+}
+
+// noiseItems are noise sensitivity's answer statements, 0 for those that
+// count against the score.
+func noiseItems(r *eval.Result) []judged {
+	t := r.NoiseSensitivity
+	if t == nil {
+		return nil
+	}
+	return mapped(t.Statements, func(s eval.NoiseStatement) judged {
+		v := 1 - b2i(noiseCounted(s, t.Mode))
+		ranks := slices.Concat(s.Relevant, s.Irrelevant)
+		slices.Sort(ranks)
+		by := mapped(ranks, func(k int) string { return fmt.Sprintf("#%d", k) })
+		reason := "correct (the reference entails it)"
+		if !s.Correct {
+			reason = "not in the reference"
+		}
+		if len(by) > 0 {
+			reason += "; backed by " + strings.Join(by, ", ")
+		}
+		if s.Noise != "" {
+			reason += "; noise: " + s.Noise
+		}
+		return judged{text: s.Statement, verdict: v, reason: reason}
+	})
+}
+
+// judged is a statement with its verdict, the judge's reason and evidence.
+type judged struct {
+	text     string
+	verdict  int
+	reason   string
+	evidence *eval.Citation
+}
+
+// faithItems are faithfulness's statements, with their evidence.
+func faithItems(r *eval.Result) []judged {
+	t := r.Faithfulness
+	if t == nil {
+		return nil
+	}
+	return mapped(t.Statements, func(s eval.StatementVerdict) judged { return judged{s.Statement, s.Verdict, s.Reason, s.Evidence} })
+}
+
+// recallItems are context recall's reference statements.
+func recallItems(r *eval.Result) []judged {
+	t := r.ContextRecall
+	if t == nil {
+		return nil
+	}
+	return mapped(t.Classifications, func(c eval.Classification) judged { return judged{c.Statement, c.Attributed, c.Reason, c.Evidence} })
+}
+
+// statementChanges matches statements by their text: a changed prompt may
+// split the answer differently.
+func (m *Model) statementChanges(p *page, before, after []judged, yes, no string) int {
+	st := m.st
+	word := func(v int) string { return verdictWord(v, yes, no) }
+	old := map[string]judged{}
+	for _, b := range before {
+		old[strings.TrimSpace(b.text)] = b
+	}
+	seen := map[string]bool{}
+	n := 0
+	for _, a := range after {
+		k := strings.TrimSpace(a.text)
+		seen[k] = true
+		b, ok := old[k]
+		switch {
+		case !ok:
+			n++
+			p.text(2, "new: ", fmt.Sprintf("%s (%d, %s)", a.text, a.verdict, word(a.verdict)), &st.accent)
+			p.note(4, "", a.reason)
+		case b.verdict != a.verdict:
+			n++
+			style := st.high
+			if a.verdict < b.verdict {
+				style = st.low
+			}
+			p.text(2, style.Render(fmt.Sprintf("%d %s %d", b.verdict, m.g.arrow, a.verdict))+" ", a.text, &st.bold)
+			p.text(4, "before: ", b.reason, &st.muted)
+			p.text(4, "after:  ", a.reason, &st.muted)
+		}
+	}
+	for _, b := range before {
+		if k := strings.TrimSpace(b.text); !seen[k] {
+			seen[k] = true
+			n++
+			p.text(2, "dropped: ", fmt.Sprintf("%s (was %d, %s)", b.text, b.verdict, word(b.verdict)), &st.muted)
+		}
+	}
+	return n
+}
+
+// questionChanges pairs generated questions by position: they are samples
+// of the judge, not matched statements.
+func (m *Model) questionChanges(p *page, before, after *eval.AnswerRelevancyTrace) int {
+	st := m.st
+	var bq, aq []eval.GeneratedQuestion
+	if before != nil {
+		bq = before.Questions
+	}
+	if after != nil {
+		aq = after.Questions
+	}
+	n := 0
+	for i := range max(len(bq), len(aq)) {
+		switch {
+		case i >= len(bq):
+			n++
+			p.text(2, fmt.Sprintf("q%d new: ", i+1), fmt.Sprintf("%.3f %s", aq[i].Cosine, aq[i].Question+flag(aq[i])), &st.accent)
+		case i >= len(aq):
+			n++
+			p.text(2, fmt.Sprintf("q%d dropped: ", i+1), fmt.Sprintf("%.3f %s", bq[i].Cosine, bq[i].Question+flag(bq[i])), &st.muted)
+		case bq[i].Question != aq[i].Question || bq[i].Noncommittal != aq[i].Noncommittal ||
+			fmt.Sprintf("%.3f", bq[i].Cosine) != fmt.Sprintf("%.3f", aq[i].Cosine):
+			n++
+			p.text(2, fmt.Sprintf("q%d ", i+1), fmt.Sprintf("cosine %.3f %s %.3f", bq[i].Cosine, m.g.arrow, aq[i].Cosine), &st.bold)
+			if bq[i].Question+flag(bq[i]) == aq[i].Question+flag(aq[i]) {
+				p.text(4, "", aq[i].Question, &st.muted)
+			} else {
+				p.text(4, "before: ", bq[i].Question+flag(bq[i]), &st.muted)
+				p.text(4, "after:  ", aq[i].Question+flag(aq[i]), &st.muted)
+			}
+		}
+	}
+	return n
+}
+
+// verdictWord is yes for a verdict of 1, else no.
+func verdictWord(v int, yes, no string) string {
+	if v == 1 {
+		return yes
+	}
+	return no
+}
+
+func flag(q eval.GeneratedQuestion) string {
+	if q.Noncommittal == 1 {
+		return " [noncommittal]"
+	}
+	return ""
+}
+
+func (m *Model) chunkChanges(p *page, before, after *eval.ContextPrecisionTrace) int {
+	st := m.st
+	if before == nil || after == nil {
+		return 0
+	}
+	old := map[int]eval.ChunkVerdict{}
+	for _, c := range before.Chunks {
+		old[c.Rank] = c
+	}
+	word := func(v int) string { return verdictWord(v, "useful", "not useful") }
+	n := 0
+	for _, a := range after.Chunks {
+		b, ok := old[a.Rank]
+		if !ok || b.Verdict == a.Verdict {
+			continue
+		}
+		n++
+		p.text(2, fmt.Sprintf("[%d] ", a.Rank), fmt.Sprintf("%s %s %s", word(b.Verdict), m.g.arrow, word(a.Verdict)), &st.bold)
+		p.text(6, "before: ", b.Reason, &st.muted)
+		p.text(6, "after:  ", a.Reason, &st.muted)
+	}
+	return n
 }

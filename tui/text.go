@@ -123,7 +123,7 @@ type lineWrapper struct {
 	width int
 	hang  string
 	lines []string
-	cur   strings.Builder
+	cur   string
 	curW  int  // cells in cur
 	trail int  // spaces ending cur, dropped if the line breaks there
 	text  bool // cur holds more than its indent
@@ -145,7 +145,7 @@ func (w *lineWrapper) place(seg string) {
 		}
 	}
 	spaces := len(seg) - len(body)
-	w.cur.WriteString(seg[len(body):])
+	w.cur += seg[len(body):]
 	w.curW += spaces
 	w.trail += spaces
 }
@@ -170,7 +170,7 @@ func (w *lineWrapper) cut(body string) {
 }
 
 func (w *lineWrapper) write(s string, cells int) {
-	w.cur.WriteString(s)
+	w.cur += s
 	w.curW += cells
 	w.trail = 0
 	w.text = true
@@ -182,9 +182,7 @@ func (w *lineWrapper) dropTrail(n int) {
 	if n <= 0 {
 		return
 	}
-	s := w.cur.String()
-	w.cur.Reset()
-	w.cur.WriteString(s[:len(s)-n])
+	w.cur = w.cur[:len(w.cur)-n]
 	w.curW -= n
 	w.trail -= n
 }
@@ -192,16 +190,15 @@ func (w *lineWrapper) dropTrail(n int) {
 // flush ends the current line and starts the next at the hanging indent.
 func (w *lineWrapper) flush() {
 	w.dropTrail(w.trail)
-	w.lines = append(w.lines, w.cur.String())
-	w.cur.Reset()
-	w.cur.WriteString(w.hang)
+	w.lines = append(w.lines, w.cur)
+	w.cur = w.hang
 	w.curW, w.trail, w.text = len(w.hang), 0, false
 }
 
 // finish ends the paragraph, keeping its trailing spaces as far as they fit.
 func (w *lineWrapper) finish() []string {
 	w.dropTrail(w.curW - w.width)
-	return append(w.lines, w.cur.String())
+	return append(w.lines, w.cur)
 }
 
 // fitLines makes a block exactly h lines of at most w cells, a cut line
