@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"sync"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -90,12 +91,18 @@ func (m *Model) loadPicked() tea.Cmd {
 	gen, h := m.gen, m.opts.Host
 	ids := [2]string{v.list[v.base].ID, v.list[v.cur].ID}
 	return inCommand(func() (runs [2][]*eval.Result, err error) {
+		// Both at once: a large run takes a while to read.
+		var errs [2]error
+		var wg sync.WaitGroup
 		for i, id := range ids {
-			if runs[i], err = h.Results(id); err != nil {
-				return runs, fmt.Errorf("cannot load run %s: %v", id, err)
-			}
+			wg.Go(func() {
+				if runs[i], errs[i] = h.Results(id); errs[i] != nil {
+					errs[i] = fmt.Errorf("cannot load run %s: %v", id, errs[i])
+				}
+			})
 		}
-		return runs, nil
+		wg.Wait()
+		return runs, cmp.Or(errs[0], errs[1])
 	}, func(runs [2][]*eval.Result, err error) tea.Cmd {
 		switch {
 		case gen != m.gen:
