@@ -79,21 +79,16 @@ func diffRuns(cmd *cobra.Command, dbPath, format, outPath string, pos []string, 
 	metrics := slices.DeleteFunc(slices.Clone(infoB.Scored()), func(m eval.Metric) bool { return !slices.Contains(infoA.Scored(), m) })
 	// Both runs are resolved before --out is created: a mistyped id
 	// leaves no file behind.
-	var out io.Writer = stdout
-	done := func() int { return exit.OK }
-	if outPath != "" {
-		fh, err := outfile.Create(outPath)
-		if err != nil {
-			return failed(stderr, "ragscope diff", exit.Usagef("--out: %v", err))
+	out, fh, err := outfile.CreateOr(outPath, stdout)
+	if err != nil {
+		return failed(stderr, "ragscope diff", exit.Usagef("--out: %v", err))
+	}
+	defer fh.Abort()
+	done := func() int {
+		if err := fh.Commit(); err != nil {
+			return failed(stderr, "ragscope diff", fmt.Errorf("--out: %v", err))
 		}
-		defer fh.Abort()
-		out = fh
-		done = func() int {
-			if err := fh.Commit(); err != nil {
-				return failed(stderr, "ragscope diff", fmt.Errorf("--out: %v", err))
-			}
-			return exit.OK
-		}
+		return exit.OK
 	}
 	if format == "html" {
 		// Run B's page, streamed from the store; run A is held as its

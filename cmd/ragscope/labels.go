@@ -66,17 +66,17 @@ func exportLabels(dbPath, run, file string, stdout, stderr io.Writer) int {
 			return failed(stderr, name, refError(err))
 		}
 	}
-	var w io.Writer = stdout
-	var fh *outfile.File
-	if file != "-" {
-		if fh, err = outfile.Create(file); err != nil {
-			return failed(stderr, name, exit.Usagef("%v", err))
-		}
-		defer fh.Abort()
-		w = fh
+	path := file
+	if file == "-" {
+		path = ""
 	}
+	w, fh, err := outfile.CreateOr(path, stdout)
+	if err != nil {
+		return failed(stderr, name, exit.Usagef("%v", err))
+	}
+	defer fh.Abort()
 	n, err := labels.Export(st, run, w)
-	if err == nil && fh != nil {
+	if err == nil {
 		err = fh.Commit()
 	}
 	if err != nil {

@@ -208,15 +208,11 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 	if err != nil {
 		return failed(stderr, "ragscope report", err)
 	}
-	var out io.Writer = stdout
-	var fh *outfile.File
-	if o.out != "" {
-		if fh, err = outfile.Create(o.out); err != nil {
-			return failed(stderr, "ragscope report", exit.Usagef("--out: %v", err))
-		}
-		defer fh.Abort()
-		out = fh
+	out, fh, err := outfile.CreateOr(o.out, stdout)
+	if err != nil {
+		return failed(stderr, "ragscope report", exit.Usagef("--out: %v", err))
 	}
+	defer fh.Abort()
 	// Streamed from the store a page at a time: a report of a million
 	// samples is never in memory.
 	var from cache.Store = st
@@ -226,7 +222,7 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 		}
 	}
 	sr, err := runreport.Write(from, pos[0], o.format, o.worst, levels, out)
-	if err == nil && fh != nil {
+	if err == nil {
 		err = fh.Commit()
 	}
 	if p := os.Getenv("GITHUB_STEP_SUMMARY"); err == nil && o.format == runreport.FormatGitHub && p != "" {
