@@ -33,6 +33,7 @@ func (c *cli) diffCommand() *cobra.Command {
 ragscope diff --format json RUN_A RUN_B > changes.json
 ragscope diff RUN_A RUN_B --format html --out compare.html`,
 		ValidArgsFunction: completeRunIDs(2),
+		Args:              exactArgs(2, "give two runs, RUN_A RUN_B (ids, unique prefixes or latest); see 'ragscope runs'"),
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
 			if asJSON && format == "text" {
 				format = "json"
@@ -51,9 +52,6 @@ ragscope diff RUN_A RUN_B --format html --out compare.html`,
 var diffFormats = []string{"text", "json", "html"}
 
 func diffRuns(cmd *cobra.Command, dbPath, format, outPath string, pos []string, stdout, stderr io.Writer) int {
-	if len(pos) != 2 {
-		return usageHint(stderr, cmd, "give two runs, RUN_A RUN_B (ids, unique prefixes or latest); see 'ragscope runs'")
-	}
 	if !slices.Contains(diffFormats, format) {
 		return usageHint(stderr, cmd, "--format %q is not one of %s", format, strings.Join(diffFormats, ", "))
 	}

@@ -162,6 +162,7 @@ func (c *cli) reportCommand() *cobra.Command {
 ragscope report 20240101-093000-ab12 --format csv > scores.csv
 ragscope report latest --format html --out report.html`,
 		ValidArgsFunction: completeRunIDs(1),
+		Args:              exactArgs(1, oneRun),
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
 			return o.write(cmd, pos, c.stdout, c.stderr)
 		}),
@@ -177,6 +178,9 @@ ragscope report latest --format html --out report.html`,
 	return cmd
 }
 
+// oneRun is what a command that takes one RUN says when it is not given one.
+const oneRun = "give one RUN id (or latest); see 'ragscope runs'"
+
 var reportFormats = []string{"json", "csv", "md", "github", "jsonl", "html"}
 
 type reportOptions struct {
@@ -187,9 +191,6 @@ type reportOptions struct {
 }
 
 func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr io.Writer) int {
-	if len(pos) != 1 {
-		return usageHint(stderr, cmd, "give one RUN id (or latest); see 'ragscope runs'")
-	}
 	levels, err := report.ParseLevels(o.pass)
 	if err != nil {
 		return failedAsIs(stderr, "ragscope report", exit.UsageError{Err: err})
