@@ -40,7 +40,7 @@ ragscope db salvage --db ragscope.db --out ragscope.salvaged.db`,
 
 func (c *cli) dbSubcommand(use, short string) *cobra.Command {
 	var o dbOptions
-	cmd := &cobra.Command{Use: use, Short: short, ValidArgsFunction: cobra.NoFileCompletions}
+	cmd := &cobra.Command{Use: use, Short: short, ValidArgsFunction: cobra.NoFileCompletions, Args: noArgs(" (the database is given with --db FILE)")}
 	fs := cmd.Flags()
 	dbFlag(fs, &o.db)
 	if cmd.Name() == "salvage" {
@@ -58,9 +58,6 @@ type dbOptions struct {
 
 func (o *dbOptions) run(cmd *cobra.Command, pos []string, stdout, stderr io.Writer) int {
 	sub := cmd.Name()
-	if len(pos) > 0 {
-		return usageHint(stderr, cmd, "unexpected argument %q (the database is given with --db FILE)", pos[0])
-	}
 	fail := func(err error) int { return failedAsIs(stderr, "ragscope db "+sub, err) }
 	path, err := store.DBPath(o.db)
 	if err != nil {
@@ -301,13 +298,14 @@ func missingSubcommand(stderr io.Writer, cmd *cobra.Command, args []string) int 
 
 func (c *cli) cacheSubcommand(use, short string) *cobra.Command {
 	var dbPath, olderThan string
-	cmd := &cobra.Command{Use: use, Short: short, ValidArgsFunction: cobra.NoFileCompletions}
+	cmd := &cobra.Command{Use: use, Short: short, ValidArgsFunction: cobra.NoFileCompletions, Args: noArgs("")}
 	dbFlag(cmd.Flags(), &dbPath)
 	switch cmd.Name() {
 	case "clear":
 		cmd.Flags().StringVar(&olderThan, "older-than", "", "only entries older than this (e.g. 30d, 12h)")
 	case "export", "import":
 		cmd.ValidArgsFunction = nil // FILE: the shell completes file names
+		cmd.Args = exactArgs(1, "give one FILE")
 	}
 	cmd.RunE = c.action(func(cmd *cobra.Command, pos []string) int {
 		return cacheRun(cmd, dbPath, olderThan, pos, c.stdout, c.stderr)
@@ -318,9 +316,6 @@ func (c *cli) cacheSubcommand(use, short string) *cobra.Command {
 func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout, stderr io.Writer) int {
 	sub := cmd.Name()
 	fail := func(err error) int { return failed(stderr, "ragscope cache "+sanitize.Line(sub), err) }
-	if takesFile := sub == "export" || sub == "import"; !takesFile && len(pos) > 0 {
-		return usageHint(stderr, cmd, "unexpected argument %q", pos[0])
-	}
 	if sub == "compact" {
 		path := dbPath
 		if path == "" {
@@ -382,9 +377,6 @@ func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout
 		}
 		fmt.Fprintf(stdout, "removed %d cache entries from %s (run `ragscope cache compact` to shrink the file)\n", n, sanitize.Line(db.Path()))
 	case "export":
-		if len(pos) != 1 {
-			return usageHint(stderr, cmd, "give one FILE")
-		}
 		file := pos[0]
 		// Whole or not at all, and owner-only: the export holds every
 		// prompt sent, contexts included.
@@ -402,9 +394,6 @@ func cacheRun(cmd *cobra.Command, dbPath, olderThan string, pos []string, stdout
 		}
 		fmt.Fprintf(stdout, "exported %d cache entries to %s\n", n, sanitize.Line(file))
 	case "import":
-		if len(pos) != 1 {
-			return usageHint(stderr, cmd, "give one FILE")
-		}
 		file := pos[0]
 		fh, err := os.Open(file)
 		if err != nil {

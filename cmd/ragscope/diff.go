@@ -33,6 +33,7 @@ func (c *cli) diffCommand() *cobra.Command {
 ragscope diff --format json RUN_A RUN_B > changes.json
 ragscope diff RUN_A RUN_B --format html --out compare.html`,
 		ValidArgsFunction: completeRunIDs(2),
+		Args:              exactArgs(2, "give two runs, RUN_A RUN_B (ids, unique prefixes or latest); see 'ragscope runs'"),
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
 			if asJSON && format == "text" {
 				format = "json"
@@ -51,9 +52,6 @@ ragscope diff RUN_A RUN_B --format html --out compare.html`,
 var diffFormats = []string{"text", "json", "html"}
 
 func diffRuns(cmd *cobra.Command, dbPath, format, outPath string, pos []string, stdout, stderr io.Writer) int {
-	if len(pos) != 2 {
-		return usageHint(stderr, cmd, "give two runs, RUN_A RUN_B (ids, unique prefixes or latest); see 'ragscope runs'")
-	}
 	if !slices.Contains(diffFormats, format) {
 		return usageHint(stderr, cmd, "--format %q is not one of %s", format, strings.Join(diffFormats, ", "))
 	}
@@ -79,21 +77,16 @@ func diffRuns(cmd *cobra.Command, dbPath, format, outPath string, pos []string, 
 	metrics := slices.DeleteFunc(slices.Clone(infoB.Scored()), func(m eval.Metric) bool { return !slices.Contains(infoA.Scored(), m) })
 	// Both runs are resolved before --out is created: a mistyped id
 	// leaves no file behind.
-	var out io.Writer = stdout
-	done := func() int { return exit.OK }
-	if outPath != "" {
-		fh, err := outfile.Create(outPath)
-		if err != nil {
-			return failed(stderr, "ragscope diff", exit.Usagef("--out: %v", err))
+	out, fh, err := outfile.CreateOr(outPath, stdout)
+	if err != nil {
+		return failed(stderr, "ragscope diff", exit.Usagef("--out: %v", err))
+	}
+	defer fh.Abort()
+	done := func() int {
+		if err := fh.Commit(); err != nil {
+			return failed(stderr, "ragscope diff", fmt.Errorf("--out: %v", err))
 		}
-		defer fh.Abort()
-		out = fh
-		done = func() int {
-			if err := fh.Commit(); err != nil {
-				return failed(stderr, "ragscope diff", fmt.Errorf("--out: %v", err))
-			}
-			return exit.OK
-		}
+		return exit.OK
 	}
 	if format == "html" {
 		// Run B's page, streamed from the store; run A is held as its

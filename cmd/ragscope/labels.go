@@ -41,10 +41,8 @@ func (c *cli) labelsExportCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "export FILE",
 		Short: "Write every human label (or those of --run's items) as JSON Lines; - for stdout",
+		Args:  exactArgs(1, "give the FILE to write (- for stdout)"),
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
-			if len(pos) != 1 {
-				return usageHint(c.stderr, cmd, "give the FILE to write (- for stdout)")
-			}
 			return exportLabels(dbPath, run, pos[0], c.stdout, c.stderr)
 		}),
 	}
@@ -66,17 +64,17 @@ func exportLabels(dbPath, run, file string, stdout, stderr io.Writer) int {
 			return failed(stderr, name, refError(err))
 		}
 	}
-	var w io.Writer = stdout
-	var fh *outfile.File
-	if file != "-" {
-		if fh, err = outfile.Create(file); err != nil {
-			return failed(stderr, name, exit.Usagef("%v", err))
-		}
-		defer fh.Abort()
-		w = fh
+	path := file
+	if file == "-" {
+		path = ""
 	}
+	w, fh, err := outfile.CreateOr(path, stdout)
+	if err != nil {
+		return failed(stderr, name, exit.Usagef("%v", err))
+	}
+	defer fh.Abort()
 	n, err := labels.Export(st, run, w)
-	if err == nil && fh != nil {
+	if err == nil {
 		err = fh.Commit()
 	}
 	if err != nil {
@@ -95,10 +93,8 @@ func (c *cli) labelsImportCommand() *cobra.Command {
 		Short:   "Store the labels of a label file against the samples of a run; - for stdin",
 		Long:    `Each line's sample (its id, or its index when the dataset has no ids) and item are looked up in the run given with --run, and the label is stored against the content they judge. A line that matches nothing in the run is listed and the command exits 3; the other lines are imported. A bad line (not JSON, a missing field, a "label" other than 0 or 1, an unknown task) is named with its file and line and nothing is imported (exit 2). Importing the same labels again changes nothing.`,
 		Example: `ragscope labels import team-labels.jsonl --run latest`,
+		Args:    exactArgs(1, "give the label FILE to read (- for stdin)"),
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
-			if len(pos) != 1 {
-				return usageHint(c.stderr, cmd, "give the label FILE to read (- for stdin)")
-			}
 			if run == "" {
 				return usageHint(c.stderr, cmd, "give the run whose samples the labels name with --run RUN (or --run latest)")
 			}
@@ -161,10 +157,8 @@ func (c *cli) agreementCommand() *cobra.Command {
 		Example: `ragscope agreement latest
 ragscope agreement latest --json`,
 		ValidArgsFunction: completeRunIDs(1),
+		Args:              exactArgs(1, oneRun),
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
-			if len(pos) != 1 {
-				return usageHint(c.stderr, cmd, "give one RUN id (or latest); see 'ragscope runs'")
-			}
 			return showAgreement(dbPath, pos[0], asJSON, c.stdout, c.stderr)
 		}),
 	}

@@ -232,6 +232,29 @@ func usageHint(stderr io.Writer, cmd *cobra.Command, format string, args ...any)
 	return exit.Usage
 }
 
+// exactArgs is the Args of a command that takes n arguments; hint says
+// what to give, as usageHint says it. cobra checks them after the flags,
+// so --help still shows the help.
+func exactArgs(n int, hint string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return commandError{path: cmd.CommandPath(), err: errors.New(hint)}
+		}
+		return nil
+	}
+}
+
+// noArgs is the Args of a command that takes none: the first one given is
+// named, more said after it.
+func noArgs(more string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return commandError{path: cmd.CommandPath(), err: fmt.Errorf("unexpected argument %q%s", args[0], more)}
+		}
+		return nil
+	}
+}
+
 // shorthand turns `ragscope DATASET [flags]` and `ragscope --flag ...`
 // into `ragscope run ...`, also when the shell asks for completions of
 // such a line. A command name always wins over a file of that name.
@@ -308,10 +331,8 @@ func (c *cli) manCommand() *cobra.Command {
 		Short:             "Print the manual page (roff), e.g. ragscope man > ragscope.1",
 		Example:           "ragscope man | man -l -\nragscope man > ~/.local/share/man/man1/ragscope.1",
 		ValidArgsFunction: cobra.NoFileCompletions,
+		Args:              noArgs(""),
 		RunE: c.action(func(cmd *cobra.Command, args []string) int {
-			if len(args) > 0 {
-				return usageHint(c.stderr, cmd, "unexpected argument %q", args[0])
-			}
 			if _, err := fmt.Fprint(c.stdout, clidoc.ManPage(cmd.Root(), clidoc.ManDate())); err != nil {
 				return failed(c.stderr, "ragscope man", err)
 			}

@@ -42,7 +42,8 @@ ragscope prompts reset faithfulness_verdicts`,
 
 func (c *cli) promptsSubcommand(use, short string) *cobra.Command {
 	var dir, lang string
-	cmd := &cobra.Command{Use: use, Short: short, ValidArgsFunction: completeTasks}
+	oneTask := exactArgs(1, fmt.Sprintf("give one TASK, one of %v", prompts.Tasks))
+	cmd := &cobra.Command{Use: use, Short: short, ValidArgsFunction: completeTasks, Args: oneTask}
 	sub := cmd.Name()
 	if sub != "export" {
 		cmd.Flags().StringVar(&dir, "prompts", os.Getenv("RAGSCOPE_PROMPTS"), "directory of template overrides")
@@ -50,6 +51,7 @@ func (c *cli) promptsSubcommand(use, short string) *cobra.Command {
 	switch sub {
 	case "list":
 		cmd.ValidArgsFunction = cobra.NoFileCompletions
+		cmd.Args = noArgs("")
 	case "show":
 		cmd.Flags().StringVar(&lang, "lang", "en", "template language: en or zh")
 		completeFlagWords(cmd, "lang", prompts.Langs)
@@ -57,6 +59,7 @@ func (c *cli) promptsSubcommand(use, short string) *cobra.Command {
 		cmd.Flags().StringVar(&lang, "lang", "all", "template language: en, zh or all")
 		completeFlagWords(cmd, "lang", append(slices.Clone(prompts.Langs), "all"))
 	case "export":
+		cmd.Args = exactArgs(1, "give one DIR")
 		cmd.ValidArgsFunction = func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			return nil, cobra.ShellCompDirectiveFilterDirs
 		}
@@ -95,9 +98,6 @@ func promptsRun(cmd *cobra.Command, dir, lang string, pos []string, width int, s
 			}
 		}
 		if sub == "list" {
-			if len(pos) > 0 {
-				return usageHint(stderr, cmd, "unexpected argument %q", pos[0])
-			}
 			rows := [][]string{{"TASK", "LANG", "SOURCE", "SHA256"}}
 			for _, in := range set.List() {
 				src, sum := in.Source, in.SHA256
@@ -122,9 +122,6 @@ func promptsRun(cmd *cobra.Command, dir, lang string, pos []string, width int, s
 			}
 			return exit.OK
 		}
-		if len(pos) != 1 {
-			return usageHint(stderr, cmd, "give one TASK, one of %v", prompts.Tasks)
-		}
 		if err := prompts.CheckTaskLang(pos[0], lang); err != nil {
 			return failed(stderr, "ragscope prompts show", exit.UsageError{Err: err})
 		}
@@ -140,12 +137,9 @@ func promptsRun(cmd *cobra.Command, dir, lang string, pos []string, width int, s
 		fmt.Fprint(stdout, text)
 		return exit.OK
 	case "reset":
-		return promptsReset(cmd, dir, source, lang, pos, stdout, stderr)
+		return promptsReset(dir, source, lang, pos[0], stdout, stderr)
 	}
 	// export
-	if len(pos) != 1 {
-		return usageHint(stderr, cmd, "give one DIR")
-	}
 	if err := prompts.Export(pos[0]); err != nil {
 		return failed(stderr, "ragscope prompts export", err)
 	}
@@ -154,11 +148,7 @@ func promptsRun(cmd *cobra.Command, dir, lang string, pos []string, width int, s
 	return exit.OK
 }
 
-func promptsReset(cmd *cobra.Command, dir, source, lang string, pos []string, stdout, stderr io.Writer) int {
-	if len(pos) != 1 {
-		return usageHint(stderr, cmd, "give one TASK, one of %v", prompts.Tasks)
-	}
-	task := pos[0]
+func promptsReset(dir, source, lang, task string, stdout, stderr io.Writer) int {
 	langs := []string{lang}
 	if lang == "all" {
 		langs = prompts.Langs

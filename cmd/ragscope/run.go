@@ -271,10 +271,8 @@ func (c *cli) checkCommand() *cobra.Command {
 		Short:   "Try the judge endpoint: reachable, key accepted, json_schema, n, embeddings",
 		Long:    `Send one tiny chat request and one embedding request with the judge settings run would use (flags, environment, settings file) and say what works: whether the endpoint answers, the key is accepted, strict JSON-schema replies and n > 1 are supported, and the embedding model answers.`,
 		Example: `ragscope check --base-url http://localhost:11434/v1 --model qwen2.5:14b`,
+		Args:    exactArgs(0, "takes the judge flags of run, no DATASET"),
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
-			if len(pos) > 0 {
-				return usageHint(c.stderr, cmd, "takes the judge flags of run, no DATASET")
-			}
 			if err := f.Validate(); err != nil {
 				return failedAsIs(c.stderr, "ragscope check", exit.UsageError{Err: err})
 			}

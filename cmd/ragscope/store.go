@@ -162,6 +162,7 @@ func (c *cli) reportCommand() *cobra.Command {
 ragscope report 20240101-093000-ab12 --format csv > scores.csv
 ragscope report latest --format html --out report.html`,
 		ValidArgsFunction: completeRunIDs(1),
+		Args:              exactArgs(1, oneRun),
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
 			return o.write(cmd, pos, c.stdout, c.stderr)
 		}),
@@ -177,6 +178,9 @@ ragscope report latest --format html --out report.html`,
 	return cmd
 }
 
+// oneRun is what a command that takes one RUN says when it is not given one.
+const oneRun = "give one RUN id (or latest); see 'ragscope runs'"
+
 var reportFormats = []string{"json", "csv", "md", "github", "jsonl", "html"}
 
 type reportOptions struct {
@@ -187,9 +191,6 @@ type reportOptions struct {
 }
 
 func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr io.Writer) int {
-	if len(pos) != 1 {
-		return usageHint(stderr, cmd, "give one RUN id (or latest); see 'ragscope runs'")
-	}
 	levels, err := report.ParseLevels(o.pass)
 	if err != nil {
 		return failedAsIs(stderr, "ragscope report", exit.UsageError{Err: err})
@@ -208,15 +209,11 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 	if err != nil {
 		return failed(stderr, "ragscope report", err)
 	}
-	var out io.Writer = stdout
-	var fh *outfile.File
-	if o.out != "" {
-		if fh, err = outfile.Create(o.out); err != nil {
-			return failed(stderr, "ragscope report", exit.Usagef("--out: %v", err))
-		}
-		defer fh.Abort()
-		out = fh
+	out, fh, err := outfile.CreateOr(o.out, stdout)
+	if err != nil {
+		return failed(stderr, "ragscope report", exit.Usagef("--out: %v", err))
 	}
+	defer fh.Abort()
 	// Streamed from the store a page at a time: a report of a million
 	// samples is never in memory.
 	var from cache.Store = st
@@ -226,7 +223,7 @@ func (o *reportOptions) write(cmd *cobra.Command, pos []string, stdout, stderr i
 		}
 	}
 	sr, err := runreport.Write(from, pos[0], o.format, o.worst, levels, out)
-	if err == nil && fh != nil {
+	if err == nil {
 		err = fh.Commit()
 	}
 	if p := os.Getenv("GITHUB_STEP_SUMMARY"); err == nil && o.format == runreport.FormatGitHub && p != "" {

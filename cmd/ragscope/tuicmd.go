@@ -26,10 +26,8 @@ func (c *cli) openCommand(name string) *cobra.Command {
 		Short:             "Open a run in the terminal interface: stored, or live while it is evaluated",
 		Example:           "ragscope " + name + " latest\nragscope " + name + " 20240101-093000-ab12 --db team.db",
 		ValidArgsFunction: completeRunIDs(1),
+		Args:              exactArgs(1, oneRun),
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
-			if len(pos) != 1 {
-				return usageHint(c.stderr, cmd, "give one RUN id (or latest); see 'ragscope runs'")
-			}
 			if wait {
 				return c.wait(dbPath, pos[0])
 			}
@@ -99,10 +97,8 @@ func (c *cli) serveCommand() *cobra.Command {
 		Long:              `Hold the database, serve it to other ragscope processes on a Unix socket beside it (owner only), and evaluate the runs submitted with 'ragscope run --detach' until interrupted. Watch them with 'ragscope attach RUN'.`,
 		Example:           "ragscope serve --db /srv/ragscope/team.db",
 		ValidArgsFunction: cobra.NoFileCompletions,
+		Args:              noArgs(" (the database is given with --db FILE)"),
 		RunE: c.action(func(cmd *cobra.Command, pos []string) int {
-			if len(pos) > 0 {
-				return usageHint(c.stderr, cmd, "unexpected argument %q (the database is given with --db FILE)", pos[0])
-			}
 			ctx, stop := interruptible()
 			defer stop()
 			if err := serve.Serve(ctx, dbPath, c.stdout, c.stderr); err != nil {

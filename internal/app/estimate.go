@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sync"
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
@@ -16,6 +15,7 @@ import (
 	"github.com/ragscope/ragscope/eval/criteria"
 	"github.com/ragscope/ragscope/eval/estimate"
 	"github.com/ragscope/ragscope/internal/exit"
+	"github.com/ragscope/ragscope/internal/memo"
 	"github.com/ragscope/ragscope/internal/store"
 	"github.com/ragscope/ragscope/prompts"
 )
@@ -134,13 +134,11 @@ func (s *Session) ConfirmBudget(ctx context.Context, yes bool, stderr io.Writer)
 	return exit.UsageError{Err: fmt.Errorf("%s; nothing was sent: %w. Pass --yes to run anyway, raise --confirm-over, or see the breakdown with ragscope estimate", what, ErrOverBudget)}
 }
 
-// prices holds each price table this process has loaded, by path: a
-// server evaluating many runs, or a run and its estimate, read the file
-// once, and every run of the process is priced the same.
-var prices = struct {
-	mu     sync.Mutex
-	loaded map[string]loadedPrices // by whether the file is required and its path
-}{loaded: map[string]loadedPrices{}}
+// prices holds each price table this process has loaded, by whether the
+// file is required and its path: a server evaluating many runs, or a run
+// and its estimate, read the file once, and every run of the process is
+// priced the same. It holds far more tables than a process reads.
+var prices = memo.New[loadedPrices](1 << 12)
 
 type loadedPrices struct {
 	t   cost.Table
@@ -153,15 +151,12 @@ type loadedPrices struct {
 // silent fall back. The table is shared: do not change it.
 func Prices(cfg *Config) (cost.Table, error) {
 	path, required := cmp.Or(cfg.Prices, cost.DefaultPath()), cfg.Prices != ""
-	key := fmt.Sprintf("%t:%s", required, path)
-	prices.mu.Lock()
-	defer prices.mu.Unlock()
-	lp, ok := prices.loaded[key]
-	if !ok {
-		if lp.t, lp.err = cost.Load(path, required); lp.err != nil {
-			lp.err = exit.UsageError{Err: lp.err}
+	lp := prices.Get(fmt.Sprintf("%t:%s", required, path), func(string) loadedPrices {
+		t, err := cost.Load(path, required)
+		if err != nil {
+			err = exit.UsageError{Err: err}
 		}
-		prices.loaded[key] = lp
-	}
+		return loadedPrices{t, err}
+	})
 	return lp.t, lp.err
 }

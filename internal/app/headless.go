@@ -61,37 +61,28 @@ func (s *Session) OpenOutputs(stdout io.Writer) (*Outputs, error) {
 }
 
 // create creates the reserved files, when the run has ended.
-func (o *Outputs) create() error {
+func (o *Outputs) create() (err error) {
 	if o.outRes != nil {
-		fh, err := o.outRes.Create()
-		if err != nil {
+		if o.fh, err = o.outRes.Create(); err != nil {
 			return fmt.Errorf("--out: %v", err)
 		}
-		o.fh, o.out, o.outRes = fh, fh, nil
+		o.out, o.outRes = o.fh, nil
 	}
 	if o.junitRes != nil {
-		fh, err := o.junitRes.Create()
-		if err != nil {
+		if o.junit, err = o.junitRes.Create(); err != nil {
 			return fmt.Errorf("--junit: %v", err)
 		}
-		o.junit, o.junitRes = fh, nil
+		o.junitRes = nil
 	}
 	return nil
 }
 
 // Abort discards what was not committed.
 func (o *Outputs) Abort() {
-	for _, r := range []*outfile.Reservation{o.outRes, o.junitRes} {
-		if r != nil {
-			r.Release()
-		}
-	}
-	if o.fh != nil {
-		o.fh.Abort()
-	}
-	if o.junit != nil {
-		o.junit.Abort()
-	}
+	o.outRes.Release()
+	o.junitRes.Release()
+	o.fh.Abort()
+	o.junit.Abort()
 	o.live.Close() // nil: none
 }
 

@@ -291,7 +291,7 @@ func (s *Session) BuildJudge() (err error) {
 		if err != nil {
 			return exit.UsageError{Err: err}
 		}
-		cc = splitClient{chat: client, embed: ec}
+		cc = splitClient{ChatClient: client, embed: ec}
 		s.limits = append(s.limits, ec)
 		s.sent = func() int { return client.InFlight() + ec.InFlight() }
 	}
@@ -331,11 +331,11 @@ func (c *Config) Endpoint(baseURL string, ab *endpoint.Abilities) (*endpoint.Cli
 // DefaultMaxTokens is the default of --max-tokens.
 const DefaultMaxTokens = endpoint.DefaultMaxTokens
 
-// splitClient sends chat and embeddings to different endpoints.
-type splitClient struct{ chat, embed eval.ChatClient }
-
-func (c splitClient) Chat(ctx context.Context, req eval.ChatRequest) (eval.ChatResponse, error) {
-	return c.chat.Chat(ctx, req)
+// splitClient sends chat to the client it embeds and embeddings to
+// another endpoint.
+type splitClient struct {
+	eval.ChatClient
+	embed eval.ChatClient
 }
 
 func (c splitClient) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedResponse, error) {

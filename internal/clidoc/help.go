@@ -281,19 +281,16 @@ func valueName(f *pflag.Flag) string {
 	if v, ok := valueNames[f.Name]; ok {
 		return v
 	}
-	switch f.Value.Type() {
-	case "bool":
-		return ""
-	case "int", "int64", "uint", "uint64":
-		return "N"
-	case "float64", "float32":
-		return "X"
-	case "duration":
-		return "DURATION"
-	case "size":
-		return "SIZE"
+	if v, ok := typeValueNames[f.Value.Type()]; ok {
+		return v
 	}
 	return "VALUE"
+}
+
+// typeValueNames name the values of a flag by its type ("": a switch).
+var typeValueNames = map[string]string{
+	"bool": "", "int": "N", "int64": "N", "uint": "N", "uint64": "N",
+	"float64": "X", "float32": "X", "duration": "DURATION", "size": "SIZE",
 }
 
 // roffParagraphs writes text, its blank lines starting new paragraphs.

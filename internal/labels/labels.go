@@ -394,9 +394,7 @@ func (s labelledStore) RunPage(ref string, from, limit int) (report.RunInfo, []*
 // at hand (through the holder when another process has it).
 type Host struct {
 	Store cache.Store
-	// By names who labels ($USER); Now is the clock (time.Now when nil).
-	By  string
-	Now func() time.Time
+	By    string // who labels ($USER)
 }
 
 var _ tui.LabelHost = Host{}
@@ -415,12 +413,8 @@ func (h Host) SetLabel(r *eval.Result, it reportlabels.Item, value int, note str
 		_, err := h.Store.DeleteLabels([]string{it.Key})
 		return reportlabels.Label{}, err
 	}
-	now := time.Now
-	if h.Now != nil {
-		now = h.Now
-	}
 	l := reportlabels.Label{Key: it.Key, SampleKey: reportlabels.ResultSampleKey(r), Sample: reportlabels.SampleRef(r), Task: it.Task, Item: it.Text,
-		Value: value, Note: note, By: h.By, UpdatedAt: now().UTC()}
+		Value: value, Note: note, By: h.By, UpdatedAt: time.Now().UTC()}
 	return l, h.Store.PutLabels([]reportlabels.Label{l})
 }
 

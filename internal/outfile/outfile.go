@@ -5,6 +5,7 @@ package outfile
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -58,9 +59,24 @@ func create(target, path string) (*File, error) {
 	return &File{File: f, path: path, target: target}, nil
 }
 
-// Commit makes the file visible at its path, complete.
+// CreateOr is Create for an optional destination: path when one is
+// given, else w as it is, with a nil File, whose Commit and Abort do
+// nothing.
+func CreateOr(path string, w io.Writer) (io.Writer, *File, error) {
+	if path == "" {
+		return w, nil, nil
+	}
+	f, err := Create(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, f, nil
+}
+
+// Commit makes the file visible at its path, complete; a nil File has
+// nothing to commit.
 func (f *File) Commit() error {
-	if f.done {
+	if f == nil || f.done {
 		return nil
 	}
 	f.done = true
@@ -85,10 +101,10 @@ func (f *File) Commit() error {
 	return nil
 }
 
-// Abort discards what was written; after Commit it does nothing, so it can
-// be deferred.
+// Abort discards what was written; after Commit, or on a nil File, it
+// does nothing, so it can be deferred.
 func (f *File) Abort() {
-	if f.done {
+	if f == nil || f.done {
 		return
 	}
 	f.done = true
@@ -153,9 +169,10 @@ func (r *Reservation) Create() (*File, error) {
 	return Create(r.path)
 }
 
-// Release gives up a reservation that was not written.
+// Release gives up a reservation that was not written; a nil one holds
+// nothing.
 func (r *Reservation) Release() {
-	if r.open != nil {
+	if r != nil && r.open != nil {
 		r.open.Abort()
 		r.open = nil
 	}
