@@ -151,9 +151,10 @@ func stringEnd(p []byte, esc *bool) int {
 	}
 }
 
-// RecordSizer follows a JSON record over the limit as it streams by, to
-// tell which key holds most of it: the top-level object's largest value
-// and, when that is an object (promptfoo's "vars"), its largest value.
+// RecordSizer follows a JSON value as it streams by, to tell where it ends
+// (Scan) and, for a record over the limit, which key holds most of it: the
+// top-level object's largest value and, when that is an object
+// (promptfoo's "vars"), its largest value.
 type RecordSizer struct {
 	pos        int64 // bytes written so far
 	depth      int
