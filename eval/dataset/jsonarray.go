@@ -117,21 +117,25 @@ func jsonSyntaxMsg(before string, b byte) string {
 // and raw nil. element numbers the value in messages (0 outside the
 // records' list).
 func (r *jsonReader) value(element int) (raw []byte, start int, o *read.Oversized, err error) {
-	if _, err := r.peek(); err != nil {
+	first, err := r.peek()
+	if err != nil {
 		return nil, 0, nil, r.eof(err, element)
 	}
 	start = r.line
 	r.held = r.held[:0]
-	var z *read.RecordSizer
+	// A number or literal (or junk) ends before the next byte none holds;
+	// the sizer follows strings and nesting to the end of any other value.
+	// Syntax is encoding/json's business.
+	scalar := first != '"' && first != '{' && first != '['
+	var z read.RecordSizer
 	var size int64
-	v := valueScan{}
 	for done := false; !done; {
 		p, err := r.chunk()
 		if err != nil {
-			if err == io.EOF && v.scalar() && (z != nil || len(r.held) > 0) {
+			if err == io.EOF && scalar && size > 0 {
 				break // a number or literal ends the file
 			}
-			if err == io.EOF && z == nil {
+			if err == io.EOF && size <= r.c.Limit {
 				// A stray quote or bracket makes a value run on to the end.
 				if err := r.syntax(r.held, start, element, true); err != nil {
 					return nil, 0, nil, err
@@ -139,10 +143,16 @@ func (r *jsonReader) value(element int) (raw []byte, start int, o *read.Oversize
 			}
 			return nil, 0, nil, r.eof(err, element)
 		}
-		n, end := v.end(p)
-		p, done = p[:n], end
+		var n int
+		if scalar {
+			n = scalarEnd(p, size == 0)
+			done = n < len(p)
+		} else {
+			n, done = z.Scan(p)
+		}
+		p = p[:n]
 		r.line += bytes.Count(p, []byte("\n"))
-		if z == nil && int64(len(r.held)+n) > r.c.Limit {
+		if size <= r.c.Limit && size+int64(n) > r.c.Limit {
 			// A quote or a bracket too many makes a value run on, and
 			// the error is then what to report, at its line; one past
 			// the prefix checked goes unseen and the value is refused as
@@ -150,19 +160,14 @@ func (r *jsonReader) value(element int) (raw []byte, start int, o *read.Oversize
 			if err := r.syntax(read.Prefix(r.held, p), start, element, true); err != nil {
 				return nil, 0, nil, err
 			}
-			z = &read.RecordSizer{}
-			z.Write(r.held)
-			size = int64(len(r.held))
 		}
-		if z != nil {
-			z.Write(p)
-			size += int64(n)
-		} else {
+		size += int64(n)
+		if size <= r.c.Limit {
 			r.held = read.AppendHeld(r.held, p, r.c.Limit)
 		}
 		r.br.Discard(n)
 	}
-	if z != nil {
+	if size > r.c.Limit {
 		o := read.Oversized{Size: size, Line: start}
 		o.Part, o.PartSize = z.Largest()
 		return nil, start, &o, nil
@@ -170,64 +175,19 @@ func (r *jsonReader) value(element int) (raw []byte, start int, o *read.Oversize
 	return r.held, start, nil, nil
 }
 
-// valueScan finds where a JSON value ends: a string at its closing quote,
-// an object or array at its closing bracket, anything else (a number, a
-// literal or junk) before the next byte no number or literal holds. It
-// follows strings and nesting only; syntax is encoding/json's business.
-type valueScan struct {
-	first      byte
-	depth      int
-	inStr, esc bool
-	started    bool
-}
-
-func (v *valueScan) scalar() bool { return v.first != '"' && v.first != '{' && v.first != '[' }
-
-// end returns how much of p belongs to the value and whether it ends there.
-func (v *valueScan) end(p []byte) (int, bool) {
+// scalarEnd is the length of the number or literal p continues, or
+// starts with when first: its first byte is its own, whatever it is.
+func scalarEnd(p []byte, first bool) int {
 	i := 0
-	if !v.started {
-		v.started, v.first, i = true, p[0], 1
-		switch v.first {
-		case '"':
-			v.inStr = true
-		case '{', '[':
-			v.depth = 1
+	if first {
+		i = 1
+	}
+	for ; i < len(p); i++ {
+		if b := p[i] | 0x20; (b < 'a' || b > 'z') && (p[i] < '0' || p[i] > '9') && p[i] != '.' && p[i] != '-' && p[i] != '+' {
+			return i
 		}
 	}
-	if v.scalar() {
-		for ; i < len(p); i++ {
-			if b := p[i] | 0x20; (b < 'a' || b > 'z') && (p[i] < '0' || p[i] > '9') && p[i] != '.' && p[i] != '-' && p[i] != '+' {
-				return i, true
-			}
-		}
-		return len(p), false
-	}
-	for i < len(p) {
-		if v.inStr {
-			n := read.StringEnd(p[i:], &v.esc)
-			if n < 0 {
-				return len(p), false
-			}
-			v.inStr, i = false, i+n
-			if v.depth == 0 {
-				return i, true
-			}
-			continue
-		}
-		switch p[i] {
-		case '"':
-			v.inStr = true
-		case '{', '[':
-			v.depth++
-		case '}', ']':
-			if v.depth--; v.depth == 0 {
-				return i + 1, true
-			}
-		}
-		i++
-	}
-	return len(p), false
+	return len(p)
 }
 
 // syntax reports raw, a value read from line start on, if it is not valid

@@ -180,39 +180,34 @@ func groupName(col *parquet.Column) string {
 	return "struct"
 }
 
+// plainKinds are the kinds of a leaf column without a logical type.
+var plainKinds = map[parquet.Kind]int{parquet.ByteArray: pqText, parquet.Int32: pqNumber, parquet.Int64: pqNumber, parquet.Float: pqNumber, parquet.Double: pqNumber}
+
 // leafKind classifies a leaf column by its physical and logical type.
 func leafKind(col *parquet.Column) (int, string) {
 	t := col.Type()
 	lt := t.LogicalType()
-	plain := lt == nil || lt.Value == nil
-	name := strings.ToUpper(t.Kind().String())
-	if !plain {
-		name = lt.String()
+	if lt == nil || lt.Value == nil {
+		return plainKinds[t.Kind()], strings.ToUpper(t.Kind().String())
 	}
-	switch t.Kind() {
-	case parquet.ByteArray:
-		if plain {
-			return pqText, "BYTE_ARRAY"
+	switch v := lt.Value.(type) {
+	case *format.StringType, *format.EnumType, *format.JsonType:
+		if t.Kind() == parquet.ByteArray {
+			return pqText, lt.String()
 		}
-		switch lt.Value.(type) {
-		case *format.StringType, *format.EnumType, *format.JsonType:
-			return pqText, name
-		}
-	case parquet.Int32, parquet.Int64:
-		if plain {
-			return pqNumber, name
-		}
-		if it, ok := lt.Value.(*format.IntType); ok {
-			name = fmt.Sprintf("INT%d", it.BitWidth)
-			if !it.IsSigned {
+	case *format.IntType:
+		if t.Kind() == parquet.Int32 || t.Kind() == parquet.Int64 {
+			name := fmt.Sprintf("INT%d", v.BitWidth)
+			if !v.IsSigned {
 				name = "U" + name
 			}
 			return pqNumber, name
 		}
-	case parquet.Float, parquet.Double:
-		return pqNumber, name
 	}
-	return pqUnsupported, name
+	if t.Kind() == parquet.Float || t.Kind() == parquet.Double {
+		return pqNumber, lt.String()
+	}
+	return pqUnsupported, lt.String()
 }
 
 // checkParquetType refuses a column that cannot feed field f.

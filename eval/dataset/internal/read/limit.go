@@ -114,11 +114,11 @@ func (c *Collector) fieldOfKey(path string) string {
 	return ""
 }
 
-// StringEnd returns the offset just past the closing quote of the JSON
+// stringEnd returns the offset just past the closing quote of the JSON
 // string p continues, or -1 when p ends inside it; *esc carries an unpaired
 // backslash from piece to piece. bytes.IndexByte spares long strings
 // per-byte work.
-func StringEnd(p []byte, esc *bool) int {
+func stringEnd(p []byte, esc *bool) int {
 	i := 0
 	if *esc {
 		if len(p) == 0 {
@@ -151,9 +151,10 @@ func StringEnd(p []byte, esc *bool) int {
 	}
 }
 
-// RecordSizer follows a JSON record over the limit as it streams by, to
-// tell which key holds most of it: the top-level object's largest value
-// and, when that is an object (promptfoo's "vars"), its largest value.
+// RecordSizer follows a JSON value as it streams by, to tell where it ends
+// (Scan) and, for a record over the limit, which key holds most of it: the
+// top-level object's largest value and, when that is an object
+// (promptfoo's "vars"), its largest value.
 type RecordSizer struct {
 	pos        int64 // bytes written so far
 	depth      int
@@ -172,19 +173,33 @@ type RecordSizer struct {
 
 const maxKeyShown = 200
 
-func (z *RecordSizer) Write(p []byte) {
-	for len(p) > 0 {
+func (z *RecordSizer) Write(p []byte) { z.scan(p, false) }
+
+// Scan follows a value that is a string, an object or an array, from its
+// first byte on, and returns how much of p belongs to it and whether it
+// ends there: at its closing quote or bracket.
+func (z *RecordSizer) Scan(p []byte) (int, bool) {
+	if n := z.scan(p, true); n >= 0 {
+		return n, true
+	}
+	return len(p), false
+}
+
+// scan follows p and, with stop, returns the offset just past the end of
+// the value its first byte started; -1 when p does not end it.
+func (z *RecordSizer) scan(p []byte, stop bool) int {
+	for i := 0; i < len(p); {
 		if z.inStr {
-			n := StringEnd(p, &z.esc)
+			n := stringEnd(p[i:], &z.esc)
 			run := n
 			if n < 0 {
-				run = len(p)
+				run = len(p) - i
 			}
 			if z.inKey > 0 {
 				k := z.inKey
-				body := p[:run]
+				body := p[i : i+run]
 				if n >= 0 {
-					body = p[:n-1]
+					body = body[:n-1]
 				}
 				if room := maxKeyShown - len(z.key[k]); room > 0 {
 					z.key[k] = append(z.key[k], body[:min(room, len(body))]...)
@@ -192,14 +207,17 @@ func (z *RecordSizer) Write(p []byte) {
 			}
 			z.pos += int64(run)
 			if n < 0 {
-				return
+				return -1
 			}
 			z.inStr, z.inKey = false, 0
-			p = p[n:]
+			i += n
+			if stop && z.depth == 0 {
+				return i
+			}
 			continue
 		}
-		b := p[0]
-		p = p[1:]
+		b := p[i]
+		i++
 		d := z.depth
 		switch b {
 		case '"':
@@ -231,7 +249,11 @@ func (z *RecordSizer) Write(p []byte) {
 			}
 		}
 		z.pos++
+		if stop && z.depth == 0 && (b == '}' || b == ']') {
+			return i
+		}
 	}
+	return -1
 }
 
 func (z *RecordSizer) endValue(d int) {
