@@ -194,26 +194,15 @@ func TestIssue26Cases(t *testing.T) {
 	hotel := "差旅住宿标准\n| 职级 | 北京/上海/深圳 | 其他城市 |\n|---|---|---|\n| 经理 | 800元/晚 | 550元/晚 |\n| 普通员工 | 600元/晚 | 400元/晚 |"
 	fund := "住房公积金缴存比例: 7%\n补充公积金缴存比例: 5%\n缴存基数: 上年度月平均工资"
 	invoice := "名称: 上海某某有限公司\n开户行及账号: 招商银行上海张江支行 1219 0000\n地址: 上海市浦东新区"
-	cases := []struct {
-		statement string
-		contexts  []string
-		verdict   int
-		says      string
-	}{
-		{"经理去上海出差，住宿标准为每晚800元", []string{hotel}, 1, "cell (经理, 上海) gives 800元/晚"},
-		{"经理去上海出差，餐费补贴为每晚800元", []string{hotel}, 0, "餐费补贴"},
-		{"98天产假，加上生育假60天，合计158天", []string{"女职工生育享受98天产假。", "按本市规定，另享受生育假60天。"}, 1, "98天 + 60天 = 158天"},
-		{"补充公积金单位和个人各缴存7%", []string{fund}, 0, `field "补充公积金缴存比例" gives 5%`},
-		{"补充公积金单位和个人各缴存5%", []string{fund}, 1, `field "补充公积金缴存比例" gives 5%`},
-		{"开户行是工商银行张江支行", []string{invoice}, 0, `field "开户行及账号" gives 招商银行上海张江支行`},
-		{"三十天内提交", []string{"须在30天内提交。"}, 1, ""},
-	}
-	for _, c := range cases {
-		ev := Support(c.statement, "", c.contexts)
-		if ev.Verdict != c.verdict || !strings.Contains(ev.Reason, c.says) {
-			t.Errorf("%q: verdict %d %q; want %d, a reason with %q", c.statement, ev.Verdict, ev.Reason, c.verdict, c.says)
-		}
-	}
+	checkSupport(t, []supportCase{
+		{"", "", "经理去上海出差，住宿标准为每晚800元", []string{hotel}, 1, "cell (经理, 上海) gives 800元/晚"},
+		{"", "", "经理去上海出差，餐费补贴为每晚800元", []string{hotel}, 0, "餐费补贴"},
+		{"", "", "98天产假，加上生育假60天，合计158天", []string{"女职工生育享受98天产假。", "按本市规定，另享受生育假60天。"}, 1, "98天 + 60天 = 158天"},
+		{"", "", "补充公积金单位和个人各缴存7%", []string{fund}, 0, `field "补充公积金缴存比例" gives 5%`},
+		{"", "", "补充公积金单位和个人各缴存5%", []string{fund}, 1, `field "补充公积金缴存比例" gives 5%`},
+		{"", "", "开户行是工商银行张江支行", []string{invoice}, 0, `field "开户行及账号" gives 招商银行上海张江支行`},
+		{"", "", "三十天内提交", []string{"须在30天内提交。"}, 1, ""},
+	})
 }
 
 // A transliterated name's given name is optional: the context names the
@@ -233,53 +222,26 @@ func TestGivenNameOptional(t *testing.T) {
 }
 
 // A cell's value written whole is its value, whatever verb stands beside
-// it; another field's value written where this one belongs replaces it.
+// it; another field's value written where this one belongs replaces it. A
+// header may give its column's unit in brackets: the slash in it lists no
+// keys, and the column's bare numbers are read in that unit; a bare number
+// is checked against the number the statement writes with a word of its
+// own after it, unless another cell of the row gives that number.
 func TestFieldValues(t *testing.T) {
 	seats := "| 职级 | 飞机 | 高铁 |\n|---|---|---|\n| 主管 | 经济舱 | 一等座 |\n| 专员 | 经济舱 | 二等座 |"
 	order := "订单号: PO-7781\n供应商名称: 宁波海川包装有限公司\n收货单位名称: 无锡蓝桥电子有限公司\n金额: 8,400元"
-	cases := []struct {
-		statement string
-		contexts  []string
-		verdict   int
-		says      string
-	}{
-		{"主管坐高铁可以选一等座", []string{seats}, 1, "cell (主管, 高铁) gives 一等座"},
-		{"专员坐高铁可以选一等座", []string{seats}, 0, "cell (专员, 高铁) gives 二等座"},
-		{"供应商名称是宁波海川包装有限公司", []string{order}, 1, `field "供应商名称"`},
-		{"供应商名称是无锡蓝桥电子有限公司", []string{order}, 0, `field "供应商名称" gives 宁波海川包装有限公司`},
-	}
-	for _, c := range cases {
-		ev := Support(c.statement, "", c.contexts)
-		if ev.Verdict != c.verdict || !strings.Contains(ev.Reason, c.says) {
-			t.Errorf("%q: verdict %d %q; want %d, a reason with %q", c.statement, ev.Verdict, ev.Reason, c.verdict, c.says)
-		}
-	}
-}
-
-// A header may give its column's unit in brackets: the slash in it lists no
-// keys, and the bare numbers of the column are read in that unit. A bare
-// number is checked against the number the statement writes with a word of
-// its own after it, unless another cell of the row gives that number.
-func TestColumnUnits(t *testing.T) {
 	hotel := "住宿费标准\n| 城市类别 | 普通员工（元/晚） | 经理级（元/晚） |\n|---|---|---|\n| 一线城市 | 500 | 700 |\n| 二线城市 | 400 | 550 |"
 	plans := "| Plan | API requests / minute | Monthly API calls |\n|---|---|---|\n| Starter | 60 | 50,000 |\n| Growth | 300 | 500,000 |"
-	cases := []struct {
-		statement string
-		contexts  []string
-		verdict   int
-		says      string
-	}{
-		{"经理级员工在二线城市出差，每晚最多可报销550元", []string{hotel}, 1, "cell (二线城市, 经理级（元/晚）) gives 550 元/晚"},
-		{"经理级员工在二线城市出差，每晚最多可报销700元", []string{hotel}, 0, "statement says 700元 where cell (二线城市, 经理级（元/晚）) gives 550 元/晚"},
-		{"The Growth plan comes with 500,000 API calls a month, at up to 300 requests per minute", []string{plans}, 1, "cell (Growth, Monthly API calls) gives 500,000"},
-		{"The Growth plan comes with 50,000 API calls a month, at up to 300 requests per minute", []string{plans}, 0, "statement says 50,000 api where cell (Growth, Monthly API calls) gives 500,000"},
-	}
-	for _, c := range cases {
-		ev := Support(c.statement, "", c.contexts)
-		if ev.Verdict != c.verdict || !strings.Contains(ev.Reason, c.says) {
-			t.Errorf("%q: verdict %d %q; want %d, a reason with %q", c.statement, ev.Verdict, ev.Reason, c.verdict, c.says)
-		}
-	}
+	checkSupport(t, []supportCase{
+		{"", "", "主管坐高铁可以选一等座", []string{seats}, 1, "cell (主管, 高铁) gives 一等座"},
+		{"", "", "专员坐高铁可以选一等座", []string{seats}, 0, "cell (专员, 高铁) gives 二等座"},
+		{"", "", "供应商名称是宁波海川包装有限公司", []string{order}, 1, `field "供应商名称"`},
+		{"", "", "供应商名称是无锡蓝桥电子有限公司", []string{order}, 0, `field "供应商名称" gives 宁波海川包装有限公司`},
+		{"", "", "经理级员工在二线城市出差，每晚最多可报销550元", []string{hotel}, 1, "cell (二线城市, 经理级（元/晚）) gives 550 元/晚"},
+		{"", "", "经理级员工在二线城市出差，每晚最多可报销700元", []string{hotel}, 0, "statement says 700元 where cell (二线城市, 经理级（元/晚）) gives 550 元/晚"},
+		{"", "", "The Growth plan comes with 500,000 API calls a month, at up to 300 requests per minute", []string{plans}, 1, "cell (Growth, Monthly API calls) gives 500,000"},
+		{"", "", "The Growth plan comes with 50,000 API calls a month, at up to 300 requests per minute", []string{plans}, 0, "statement says 50,000 api where cell (Growth, Monthly API calls) gives 500,000"},
+	})
 }
 
 // 三十千克 is 30 kg (not 1030克), 公斤 and 千克 one unit; 30磅 is not 30公斤,
