@@ -89,7 +89,9 @@ The support test (support.go), of one statement against the sentences:
     clause of nothing else joins the next statement. A pronoun after a
     semicolon stands for what the piece before it is about. A Chinese
     bigram the sentence writes with one character between (账号需通过
-    for 账号通过) is found. Short Chinese statements are measured on
+    for 账号通过) is found, and so is one between two bigrams of the
+    statement the sentence has, the seam of two words the answer joined
+    (付值 of 支付值班费 against 支付 ... 值班). Short Chinese statements are measured on
     characters. The reason of a low coverage lists the words it lacks.
  2. negation: a clause of the best sentence (or, when it does not cover
     the statement, of any sentence) that negates what an aligned clause

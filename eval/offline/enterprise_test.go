@@ -244,6 +244,16 @@ func TestFieldValues(t *testing.T) {
 	})
 }
 
+// A Chinese bigram between two words the sentence has (付值 of 支付值班费,
+// where the sentence has 支付 and 值班) is found: the answer joined them.
+func TestSeamBetweenWords(t *testing.T) {
+	duty := []string{"夜班人员按月薪的10%领取夜班津贴。", "节假日值班按300%支付。"}
+	checkSupport(t, []supportCase{
+		{"", "", "节假日值班按日工资的300%支付值班费", duty, 1, "coverage 0.75"},
+		{"", "", "节假日值班按日工资的200%支付值班费", duty, 0, "statement says 200% where the context gives 300%"},
+	})
+}
+
 // 三十千克 is 30 kg (not 1030克), 公斤 and 千克 one unit; 30磅 is not 30公斤,
 // nor 15 hours 15 minutes.
 func TestTwoCharacterUnits(t *testing.T) {

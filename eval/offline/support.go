@@ -264,15 +264,50 @@ func (ev Evidence) conflict(detector, detail string) Evidence {
 	return ev
 }
 
+// seams are the characters that end (left) and start (right) a Chinese
+// bigram of the statement the sentence has: a bigram of the statement the
+// sentence lacks, whose first character ends one and whose second starts
+// another, is the seam between two words the sentence has (付值 of
+// 支付值班费 against 支付 ... 值班), found. Made on the first bigram missed;
+// slices, as a statement has a few dozen bigrams.
+type seams struct {
+	st, cs      *span
+	made        bool
+	left, right []rune
+}
+
+func (sm *seams) found(f string) bool {
+	if !strings.HasPrefix(f, "h:") || sm.st == nil {
+		return false
+	}
+	rs := []rune(f[2:])
+	if len(rs) != 2 {
+		return false
+	}
+	if !sm.made {
+		sm.made = true
+		for g := range sm.st.feats {
+			if gs := []rune(strings.TrimPrefix(g, "h:")); len(gs) == 2 && strings.HasPrefix(g, "h:") && sm.cs.feats[g] {
+				sm.left, sm.right = append(sm.left, gs[1]), append(sm.right, gs[0])
+			}
+		}
+	}
+	return slices.Contains(sm.left, rs[0]) && slices.Contains(sm.right, rs[1])
+}
+
 // coverage is the weighted share of the statement's features found in the
 // context sentence, or -1 when the statement has none.
 func coverage(st, q, cs *span, useUnis bool) float64 {
 	// Integer counts, weighted once at the end: float sums in map order
 	// round differently from run to run.
 	var plain, echo, plainFound, echoFound int
+	var sm seams
+	if st.hasHan {
+		sm.st, sm.cs = st, cs
+	}
 	count := func(feats, ctx map[string]bool) {
 		for f := range feats {
-			found := ctx[f] || cs.refFeats[f] || cs.skips[f]
+			found := ctx[f] || cs.refFeats[f] || cs.skips[f] || sm.found(f)
 			switch {
 			case q != nil && (q.feats[f] || q.unis[f]):
 				echo++

@@ -124,7 +124,8 @@ var Sets = []Set{
 	enterpriseSet(10, false, 0), enterpriseSet(11, false, 0), enterpriseSet(12, false, 0),
 	enterpriseSet(13, false, 0), enterpriseSet(14, false, 0), enterpriseSet(15, false, 0),
 	enterpriseSet(16, false, 0), enterpriseSet(17, false, 0), enterpriseSet(18, false, 0),
-	enterpriseSet(19, false, 0), enterpriseSet(20, false, 0),
+	enterpriseSet(19, false, 0), enterpriseSet(20, false, 0), enterpriseSet(21, false, 0),
+	enterpriseSet(22, false, 0), enterpriseSet(23, false, 0), enterpriseSet(24, false, 0),
 }
 
 // enterpriseSet is the registry entry of the project's n-th set, read or
