@@ -184,7 +184,7 @@ func (c *Client) monitor() {
 		// holder that reads nothing: send it from a goroutine of its own.
 		ping = make(chan struct{})
 		go func(answered chan struct{}) {
-			<-c.rpc.Go("Store.Ping", none{}, &none{}, make(chan *rpc.Call, 1)).Done
+			<-c.rpc.Go("Store.Ping", nil, new([]any), make(chan *rpc.Call, 1)).Done
 			c.lastReply.Store(time.Now().UnixNano())
 			close(answered)
 		}(ping)
@@ -370,15 +370,17 @@ func isLost(err error) bool {
 		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET) || errors.As(err, &ne)
 }
 
-func (c *Client) call(method string, args, reply any) error {
-	_, err := c.callCtx(context.Background(), method, args, reply)
+// call sends method with args, in order, and reads the values of its reply
+// into results, in order; net/rpc leaves them zero when the call fails.
+func (c *Client) call(method string, args []any, results ...any) error {
+	_, err := c.callCtx(context.Background(), method, args, results...)
 	return err
 }
 
 // callCtx is call for the methods that wait: it stops waiting when ctx is
 // done. The call itself runs on (the server bounds it) and its reply, if
 // any, goes to the returned call's Done.
-func (c *Client) callCtx(ctx context.Context, method string, args, reply any) (*rpc.Call, error) {
+func (c *Client) callCtx(ctx context.Context, method string, args []any, results ...any) (*rpc.Call, error) {
 	c.pending.Add(1)
 	defer func() {
 		// Whatever came back, the holder is alive (or its connection is
@@ -386,7 +388,9 @@ func (c *Client) callCtx(ctx context.Context, method string, args, reply any) (*
 		c.lastReply.Store(time.Now().UnixNano())
 		c.pending.Add(-1)
 	}()
-	call := c.rpc.Go("Store."+method, args, reply, make(chan *rpc.Call, 1))
+	// encoding/json decodes each value of the reply's array into the
+	// pointer the slice holds there.
+	call := c.rpc.Go("Store."+method, args, &results, make(chan *rpc.Call, 1))
 	select {
 	case <-call.Done:
 		return call, c.wrap(call.Error)
@@ -395,63 +399,57 @@ func (c *Client) callCtx(ctx context.Context, method string, args, reply any) (*
 	}
 }
 
-// ask is call for a method whose reply the caller reads; net/rpc leaves
-// the reply zero when the call fails.
-func ask[R any](c *Client, method string, args any) (R, error) {
-	var r R
-	err := c.call(method, args, &r)
-	return r, err
-}
-
 // The methods of cache.Store are calls of the holder's methods (see
 // methods in service.go).
 
-func (c *Client) NewRunID() (string, error) {
-	r, err := ask[idReply](c, "NewRunID", none{})
-	return r.ID, err
+func (c *Client) NewRunID() (id string, err error) {
+	err = c.call("NewRunID", nil, &id)
+	return id, err
 }
 
 func (c *Client) PutRun(info report.RunInfo) error {
-	return c.call("PutRun", putRunArgs{Info: info}, &none{})
+	return c.call("PutRun", []any{info})
 }
 
 func (c *Client) PutResult(runID string, r *eval.Result) error {
-	return c.call("PutResult", putResultArgs{RunID: runID, Result: r}, &none{})
+	return c.call("PutResult", []any{runID, r})
 }
 
 func (c *Client) PutResults(runID string, rs []*eval.Result) error {
-	return c.call("PutResults", putResultsArgs{RunID: runID, Results: rs}, &none{})
+	return c.call("PutResults", []any{runID, rs})
 }
 
-func (c *Client) Runs() ([]report.RunInfo, error) {
-	r, err := ask[runsReply](c, "Runs", none{})
-	return r.Runs, err
+func (c *Client) Runs() (runs []report.RunInfo, err error) {
+	err = c.call("Runs", nil, &runs)
+	return runs, err
 }
 
-func (c *Client) Run(ref string) (report.RunInfo, []*eval.Result, error) {
-	r, err := ask[runReply](c, "Run", runArgs{Ref: ref})
-	return r.Info, r.Results, err
+func (c *Client) Run(ref string) (info report.RunInfo, rs []*eval.Result, err error) {
+	err = c.call("Run", []any{ref}, &info, &rs)
+	return info, rs, err
 }
 
 // RunPage: the holder caps a page at maxRunPage results, so one reply
 // stays a bounded message; next says where to go on.
-func (c *Client) RunPage(ref string, from, limit int) (report.RunInfo, []*eval.Result, int, error) {
-	r, err := ask[runPageReply](c, "RunPage", runPageArgs{Ref: ref, From: from, Limit: limit})
-	if err != nil {
+func (c *Client) RunPage(ref string, from, limit int) (info report.RunInfo, page []*eval.Result, next int, err error) {
+	if err := c.call("RunPage", []any{ref, from, limit}, &info, &page, &next); err != nil {
 		return report.RunInfo{}, nil, -1, err
 	}
-	return r.Info, r.Results, r.Next, nil
+	return info, page, next, nil
 }
 
 // RunSummaries is cache.DB.RunSummaries through the holder, which sends at
 // most maxSummaryPage a reply, read here with the summary reader.
 func (c *Client) RunSummaries(ref string, from, limit int, fn func(*eval.Result) error) (int, error) {
-	r, err := ask[runSummariesReply](c, "RunSummaries", runPageArgs{Ref: ref, From: from, Limit: limit})
-	if err != nil {
+	var (
+		raw  []json.RawMessage
+		next int
+	)
+	if err := c.call("RunSummaries", []any{ref, from, limit}, &raw, &next); err != nil {
 		return -1, err
 	}
 	var d cache.SummaryDecoder
-	for i, b := range r.Results {
+	for i, b := range raw {
 		res, err := d.Decode(b)
 		if err != nil {
 			return -1, fmt.Errorf("the holder's summary %d of run %s from sample %d cannot be read (%v); are both processes the same ragscope version?", i, ref, from, err)
@@ -460,7 +458,7 @@ func (c *Client) RunSummaries(ref string, from, limit int, fn func(*eval.Result)
 			return -1, err
 		}
 	}
-	return r.Next, nil
+	return next, nil
 }
 
 // LiveUpdates: the holder answers each request within maxLiveWait, so a
@@ -483,11 +481,10 @@ func (c *Client) LiveUpdates(ctx context.Context, runID string, after int64, wai
 			// The holder reads a wait of zero as "its bound".
 			w = max(min(w, left), time.Nanosecond)
 		}
-		var r liveUpdatesReply[cache.LiveBatch]
-		if _, err := c.callCtx(ctx, "Watch", liveUpdatesArgs{RunID: runID, After: after, Wait: w}, &r); err != nil {
+		var b cache.LiveBatch
+		if _, err := c.callCtx(ctx, "LiveUpdates", []any{runID, after, w}, &b); err != nil {
 			return cache.LiveBatch{Seq: after}, err
 		}
-		b := r.Batch
 		if after < 0 || b.Reset || b.Run != nil || len(b.Results) > 0 {
 			return b, nil
 		}
@@ -495,25 +492,26 @@ func (c *Client) LiveUpdates(ctx context.Context, runID string, after int64, wai
 	}
 }
 
-func (c *Client) LookupChat(key string) (eval.ChatResponse, bool, error) {
-	r, err := ask[lookupChatReply](c, "LookupChat", keyArgs{Key: key})
-	return r.Response, r.Found, err
+func (c *Client) LookupChat(key string) (resp eval.ChatResponse, found bool, err error) {
+	err = c.call("LookupChat", []any{key}, &resp, &found)
+	return resp, found, err
 }
 
 func (c *Client) PutChat(key string, req eval.ChatRequest, resp eval.ChatResponse) error {
-	return c.call("PutChat", putChatArgs{Key: key, Request: req, Task: req.Task, Response: resp}, &none{})
+	return c.call("PutChat", []any{key, req, req.Task, resp})
 }
 
 func (c *Client) LookupEmbeddings(keys []string) ([][]float64, error) {
-	r, err := ask[vectorsReply](c, "LookupEmbeddings", keysArgs{Keys: keys})
-	return r.Vectors, err
+	var vecs vectors
+	err := c.call("LookupEmbeddings", []any{keys}, &vecs)
+	return vecs, err
 }
 
 // PutEmbeddings does not send the request's texts: the store keys each
 // vector by texts[i], and the whole batch would only cost bytes.
 func (c *Client) PutEmbeddings(req eval.EmbedRequest, texts []string, vecs [][]float64) error {
 	req.Texts = nil
-	return c.call("PutEmbeddings", putEmbeddingsArgs{Request: req, Texts: texts, Vectors: vecs}, &none{})
+	return c.call("PutEmbeddings", []any{req, texts, vectors(vecs)})
 }
 
 // Claim: the holder holds a granted claim for this
@@ -522,121 +520,126 @@ func (c *Client) Claim(ctx context.Context, key string) (func(), bool, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
 	}
-	r := new(claimReply)
-	call, err := c.callCtx(ctx, "Claim", keyArgs{Key: key}, r)
+	var (
+		granted bool
+		token   uint64
+	)
+	call, err := c.callCtx(ctx, "Claim", []any{key}, &granted, &token)
 	if err != nil {
 		if ctx.Err() != nil {
 			// Abandoned: should the claim be granted after all, nobody
 			// will fetch; let the waiters behind it go.
 			go func() {
 				<-call.Done
-				if call.Error == nil && r.Granted {
-					c.Release(r.Token)()
+				if call.Error == nil && granted {
+					c.Release(token)()
 				}
 			}()
 		}
 		return nil, false, err
 	}
-	if !r.Granted {
+	if !granted {
 		return nil, false, nil
 	}
-	return c.Release(r.Token), true, nil
+	return c.Release(token), true, nil
 }
 
 // Release is the release func of a granted claim (by Claim, or again by
 // Rejoin). Its error is dropped: if the connection is gone, so is the claim.
 func (c *Client) Release(token uint64) func() {
-	return sync.OnceFunc(func() { _ = c.call("Release", releaseArgs{Token: token}, &none{}) })
+	return sync.OnceFunc(func() { _ = c.call("Release", []any{token}) })
 }
 
-func (c *Client) Call(key string) (*cache.CallEntry, error) {
-	r, err := ask[callReply](c, "Call", keyArgs{Key: key})
-	if r.Entry != nil {
-		r.Entry.Response.Key, r.Entry.Response.Cached = r.ResponseKey, r.ResponseCached
+// Call: a chat entry's response is marked as the cache's, with its key, as
+// the holder's is; those fields do not travel.
+func (c *Client) Call(key string) (e *cache.CallEntry, err error) {
+	err = c.call("Call", []any{key}, &e)
+	if e != nil && e.Kind == cache.KindChat {
+		e.Response.Key, e.Response.Cached = key, true
 	}
-	return r.Entry, err
+	return e, err
 }
 
 func (c *Client) PutLabels(ls []labels.Label) error {
-	return c.call("PutLabels", labelsArgs{Labels: ls}, &none{})
+	return c.call("PutLabels", []any{ls})
 }
 
-func (c *Client) DeleteLabels(keys []string) (int, error) {
-	r, err := ask[countReply](c, "DeleteLabels", keysArgs{Keys: keys})
-	return r.N, err
+func (c *Client) DeleteLabels(keys []string) (n int, err error) {
+	err = c.call("DeleteLabels", []any{keys}, &n)
+	return n, err
 }
 
-func (c *Client) Labels(keys []string) (map[string]labels.Label, error) {
-	r, err := ask[labelsReply](c, "Labels", keysArgs{Keys: keys})
-	return r.Labels, err
+func (c *Client) Labels(keys []string) (ls map[string]labels.Label, err error) {
+	err = c.call("Labels", []any{keys}, &ls)
+	return ls, err
 }
 
-func (c *Client) Stats() (cache.Stats, error) {
-	r, err := ask[statsReply](c, "Stats", none{})
-	return r.Stats, err
+func (c *Client) Stats() (st cache.Stats, err error) {
+	err = c.call("Stats", nil, &st)
+	return st, err
 }
 
-func (c *Client) Clear(olderThan time.Duration) (int, error) {
-	r, err := ask[countReply](c, "Clear", clearArgs{OlderThan: olderThan})
-	return r.N, err
+func (c *Client) Clear(olderThan time.Duration) (n int, err error) {
+	err = c.call("Clear", []any{olderThan}, &n)
+	return n, err
 }
 
 // DeleteRuns: the holder refuses a live run.
 func (c *Client) DeleteRuns(ids []string) (runs, results int, err error) {
-	r, err := ask[deleteRunsReply](c, "DeleteRuns", deleteRunsArgs{IDs: ids})
-	return r.Runs, r.Results, err
+	err = c.call("DeleteRuns", []any{ids}, &runs, &results)
+	return runs, results, err
 }
 
 // Export: the holder sends the whole export in one reply; nothing is
 // written to w unless it succeeded.
-func (c *Client) Export(w io.Writer) (int, error) {
-	r, err := ask[exportReply](c, "Export", none{})
-	if err != nil {
+func (c *Client) Export(w io.Writer) (n int, err error) {
+	var data []byte
+	if err := c.call("Export", nil, &data, &n); err != nil {
 		return 0, err
 	}
-	if _, err := w.Write(r.Data); err != nil {
+	if _, err := w.Write(data); err != nil {
 		return 0, fmt.Errorf("export %s: %w", c.hello.DB, err)
 	}
-	return r.N, nil
+	return n, nil
 }
 
 // Import reads the input whole before it sends it.
-func (c *Client) Import(r io.Reader) (int, error) {
+func (c *Client) Import(r io.Reader) (n int, err error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return 0, fmt.Errorf("import into %s: read the input: %w", c.hello.DB, err)
 	}
-	reply, err := ask[countReply](c, "Import", importArgs{Data: data})
-	return reply.N, err
+	err = c.call("Import", []any{data}, &n)
+	return n, err
 }
 
 // BeginRun announces a run this process is evaluating; it stays live until
 // EndRun or until this connection closes.
 func (c *Client) BeginRun(id string) error {
-	return c.call("BeginRun", runIDArgs{RunID: id}, &none{})
+	return c.call("BeginRun", []any{id})
 }
 
 // EndRun withdraws a run announced by BeginRun.
 func (c *Client) EndRun(id string) error {
-	return c.call("EndRun", runIDArgs{RunID: id}, &none{})
+	return c.call("EndRun", []any{id})
 }
 
 // Live lists the runs being evaluated now, by the holder or its clients.
-func (c *Client) Live() (map[string]LiveRun, error) {
-	r, err := ask[liveReply](c, "Live", none{})
-	return r.Runs, err
+func (c *Client) Live() (runs map[string]LiveRun, err error) {
+	err = c.call("Live", nil, &runs)
+	return runs, err
 }
 
 // Submit hands a run to the holder's RunService and returns its id. It is
 // not idempotent: after ErrLost the run may or may not have started.
-func (c *Client) Submit(req SubmitRequest) (string, error) {
-	r, err := ask[idReply](c, "Submit", req)
-	return r.ID, err
+func (c *Client) Submit(req SubmitRequest) (id string, err error) {
+	err = c.call("Submit", []any{req}, &id)
+	return id, err
 }
 
 // Stop cancels a run the holder's RunService is evaluating.
 func (c *Client) Stop(id string) error {
-	return c.call("Stop", runIDArgs{RunID: id}, &none{})
+	return c.call("Stop", []any{id})
 }
 
 // Outcome waits until a run the holder's RunService evaluates has ended
@@ -647,7 +650,7 @@ func (c *Client) Outcome(ctx context.Context, id string) (RunOutcome, error) {
 			return RunOutcome{}, err
 		}
 		var r RunOutcome
-		if _, err := c.callCtx(ctx, "Outcome", runIDArgs{RunID: id}, &r); err != nil {
+		if _, err := c.callCtx(ctx, "Outcome", []any{id}, &r); err != nil {
 			return RunOutcome{}, err
 		}
 		if r.Done || !r.Known {
