@@ -399,13 +399,17 @@ func (c *Client) callCtx(ctx context.Context, method string, args []any, results
 	}
 }
 
+// ask is call for a method with one result.
+func ask[R any](c *Client, method string, args ...any) (R, error) {
+	var r R
+	err := c.call(method, args, &r)
+	return r, err
+}
+
 // The methods of cache.Store are calls of the holder's methods (see
 // methods in service.go).
 
-func (c *Client) NewRunID() (id string, err error) {
-	err = c.call("NewRunID", nil, &id)
-	return id, err
-}
+func (c *Client) NewRunID() (string, error) { return ask[string](c, "NewRunID") }
 
 func (c *Client) PutRun(info report.RunInfo) error {
 	return c.call("PutRun", []any{info})
@@ -419,10 +423,7 @@ func (c *Client) PutResults(runID string, rs []*eval.Result) error {
 	return c.call("PutResults", []any{runID, rs})
 }
 
-func (c *Client) Runs() (runs []report.RunInfo, err error) {
-	err = c.call("Runs", nil, &runs)
-	return runs, err
-}
+func (c *Client) Runs() ([]report.RunInfo, error) { return ask[[]report.RunInfo](c, "Runs") }
 
 func (c *Client) Run(ref string) (info report.RunInfo, rs []*eval.Result, err error) {
 	err = c.call("Run", []any{ref}, &info, &rs)
@@ -502,9 +503,7 @@ func (c *Client) PutChat(key string, req eval.ChatRequest, resp eval.ChatRespons
 }
 
 func (c *Client) LookupEmbeddings(keys []string) ([][]float64, error) {
-	var vecs vectors
-	err := c.call("LookupEmbeddings", []any{keys}, &vecs)
-	return vecs, err
+	return ask[vectors](c, "LookupEmbeddings", keys)
 }
 
 // PutEmbeddings does not send the request's texts: the store keys each
@@ -564,25 +563,15 @@ func (c *Client) PutLabels(ls []labels.Label) error {
 	return c.call("PutLabels", []any{ls})
 }
 
-func (c *Client) DeleteLabels(keys []string) (n int, err error) {
-	err = c.call("DeleteLabels", []any{keys}, &n)
-	return n, err
+func (c *Client) DeleteLabels(keys []string) (int, error) { return ask[int](c, "DeleteLabels", keys) }
+
+func (c *Client) Labels(keys []string) (map[string]labels.Label, error) {
+	return ask[map[string]labels.Label](c, "Labels", keys)
 }
 
-func (c *Client) Labels(keys []string) (ls map[string]labels.Label, err error) {
-	err = c.call("Labels", []any{keys}, &ls)
-	return ls, err
-}
+func (c *Client) Stats() (cache.Stats, error) { return ask[cache.Stats](c, "Stats") }
 
-func (c *Client) Stats() (st cache.Stats, err error) {
-	err = c.call("Stats", nil, &st)
-	return st, err
-}
-
-func (c *Client) Clear(olderThan time.Duration) (n int, err error) {
-	err = c.call("Clear", []any{olderThan}, &n)
-	return n, err
-}
+func (c *Client) Clear(olderThan time.Duration) (int, error) { return ask[int](c, "Clear", olderThan) }
 
 // DeleteRuns: the holder refuses a live run.
 func (c *Client) DeleteRuns(ids []string) (runs, results int, err error) {
@@ -625,17 +614,11 @@ func (c *Client) EndRun(id string) error {
 }
 
 // Live lists the runs being evaluated now, by the holder or its clients.
-func (c *Client) Live() (runs map[string]LiveRun, err error) {
-	err = c.call("Live", nil, &runs)
-	return runs, err
-}
+func (c *Client) Live() (map[string]LiveRun, error) { return ask[map[string]LiveRun](c, "Live") }
 
 // Submit hands a run to the holder's RunService and returns its id. It is
 // not idempotent: after ErrLost the run may or may not have started.
-func (c *Client) Submit(req SubmitRequest) (id string, err error) {
-	err = c.call("Submit", []any{req}, &id)
-	return id, err
-}
+func (c *Client) Submit(req SubmitRequest) (string, error) { return ask[string](c, "Submit", req) }
 
 // Stop cancels a run the holder's RunService is evaluating.
 func (c *Client) Stop(id string) error {

@@ -58,7 +58,4 @@ func (c *Client) SetProgress(id string, p Progress) error {
 }
 
 // Progress is a live run's last progress, as its evaluator told the holder.
-func (c *Client) Progress(id string) (p RunProgress, err error) {
-	err = c.call("Progress", []any{id}, &p)
-	return p, err
-}
+func (c *Client) Progress(id string) (RunProgress, error) { return ask[RunProgress](c, "Progress", id) }
