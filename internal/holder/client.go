@@ -22,8 +22,6 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/eval/report"
-	"github.com/ragscope/ragscope/eval/report/labels"
 )
 
 const (
@@ -40,6 +38,7 @@ const (
 // cache.Store over the socket. It is safe for concurrent use: calls are
 // multiplexed on the one connection.
 type Client struct {
+	Stub
 	sock   string
 	hello  Hello
 	rpc    *rpc.Client
@@ -118,6 +117,7 @@ func Dial(sockPath string, timeout time.Duration) (*Client, error) {
 	lost := make(chan struct{})
 	c := &Client{sock: sockPath, hello: h, rpc: jsonrpc.NewClient(hangupConn{nc, sync.OnceFunc(func() { close(lost) })}),
 		done: make(chan struct{}), lost: lost}
+	c.Stub = NewStub(c.call)
 	c.lastReply.Store(time.Now().UnixNano())
 	go c.monitor()
 	return c, nil
@@ -399,46 +399,6 @@ func (c *Client) callCtx(ctx context.Context, method string, args []any, results
 	}
 }
 
-// ask is call for a method with one result.
-func ask[R any](c *Client, method string, args ...any) (R, error) {
-	var r R
-	err := c.call(method, args, &r)
-	return r, err
-}
-
-// The methods of cache.Store are calls of the holder's methods (see
-// methods in service.go).
-
-func (c *Client) NewRunID() (string, error) { return ask[string](c, "NewRunID") }
-
-func (c *Client) PutRun(info report.RunInfo) error {
-	return c.call("PutRun", []any{info})
-}
-
-func (c *Client) PutResult(runID string, r *eval.Result) error {
-	return c.call("PutResult", []any{runID, r})
-}
-
-func (c *Client) PutResults(runID string, rs []*eval.Result) error {
-	return c.call("PutResults", []any{runID, rs})
-}
-
-func (c *Client) Runs() ([]report.RunInfo, error) { return ask[[]report.RunInfo](c, "Runs") }
-
-func (c *Client) Run(ref string) (info report.RunInfo, rs []*eval.Result, err error) {
-	err = c.call("Run", []any{ref}, &info, &rs)
-	return info, rs, err
-}
-
-// RunPage: the holder caps a page at maxRunPage results, so one reply
-// stays a bounded message; next says where to go on.
-func (c *Client) RunPage(ref string, from, limit int) (info report.RunInfo, page []*eval.Result, next int, err error) {
-	if err := c.call("RunPage", []any{ref, from, limit}, &info, &page, &next); err != nil {
-		return report.RunInfo{}, nil, -1, err
-	}
-	return info, page, next, nil
-}
-
 // RunSummaries is cache.DB.RunSummaries through the holder, which sends at
 // most maxSummaryPage a reply, read here with the summary reader.
 func (c *Client) RunSummaries(ref string, from, limit int, fn func(*eval.Result) error) (int, error) {
@@ -493,26 +453,6 @@ func (c *Client) LiveUpdates(ctx context.Context, runID string, after int64, wai
 	}
 }
 
-func (c *Client) LookupChat(key string) (resp eval.ChatResponse, found bool, err error) {
-	err = c.call("LookupChat", []any{key}, &resp, &found)
-	return resp, found, err
-}
-
-func (c *Client) PutChat(key string, req eval.ChatRequest, resp eval.ChatResponse) error {
-	return c.call("PutChat", []any{key, req, req.Task, resp})
-}
-
-func (c *Client) LookupEmbeddings(keys []string) ([][]float64, error) {
-	return ask[vectors](c, "LookupEmbeddings", keys)
-}
-
-// PutEmbeddings does not send the request's texts: the store keys each
-// vector by texts[i], and the whole batch would only cost bytes.
-func (c *Client) PutEmbeddings(req eval.EmbedRequest, texts []string, vecs [][]float64) error {
-	req.Texts = nil
-	return c.call("PutEmbeddings", []any{req, texts, vectors(vecs)})
-}
-
 // Claim: the holder holds a granted claim for this
 // connection: release it, or close the connection, or die.
 func (c *Client) Claim(ctx context.Context, key string) (func(), bool, error) {
@@ -548,30 +488,6 @@ func (c *Client) Claim(ctx context.Context, key string) (func(), bool, error) {
 func (c *Client) Release(token uint64) func() {
 	return sync.OnceFunc(func() { _ = c.call("Release", []any{token}) })
 }
-
-// Call: a chat entry's response is marked as the cache's, with its key, as
-// the holder's is; those fields do not travel.
-func (c *Client) Call(key string) (e *cache.CallEntry, err error) {
-	err = c.call("Call", []any{key}, &e)
-	if e != nil && e.Kind == cache.KindChat {
-		e.Response.Key, e.Response.Cached = key, true
-	}
-	return e, err
-}
-
-func (c *Client) PutLabels(ls []labels.Label) error {
-	return c.call("PutLabels", []any{ls})
-}
-
-func (c *Client) DeleteLabels(keys []string) (int, error) { return ask[int](c, "DeleteLabels", keys) }
-
-func (c *Client) Labels(keys []string) (map[string]labels.Label, error) {
-	return ask[map[string]labels.Label](c, "Labels", keys)
-}
-
-func (c *Client) Stats() (cache.Stats, error) { return ask[cache.Stats](c, "Stats") }
-
-func (c *Client) Clear(olderThan time.Duration) (int, error) { return ask[int](c, "Clear", olderThan) }
 
 // DeleteRuns: the holder refuses a live run.
 func (c *Client) DeleteRuns(ids []string) (runs, results int, err error) {
@@ -614,11 +530,11 @@ func (c *Client) EndRun(id string) error {
 }
 
 // Live lists the runs being evaluated now, by the holder or its clients.
-func (c *Client) Live() (map[string]LiveRun, error) { return ask[map[string]LiveRun](c, "Live") }
+func (c *Client) Live() (map[string]LiveRun, error) { return ask[map[string]LiveRun](c.Stub, "Live") }
 
 // Submit hands a run to the holder's RunService and returns its id. It is
 // not idempotent: after ErrLost the run may or may not have started.
-func (c *Client) Submit(req SubmitRequest) (string, error) { return ask[string](c, "Submit", req) }
+func (c *Client) Submit(req SubmitRequest) (string, error) { return ask[string](c.Stub, "Submit", req) }
 
 // Stop cancels a run the holder's RunService is evaluating.
 func (c *Client) Stop(id string) error {

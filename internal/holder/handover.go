@@ -143,4 +143,6 @@ func (s *Server) HandoverDone() <-chan struct{} { return s.handover.done }
 // Rejoin re-registers, for a client that held them at the previous holder,
 // the claims it still holds, and ends the hand-over's wait for it. Each
 // key granted comes back with its token; 0 for a key someone else holds.
-func (c *Client) Rejoin(keys []string) ([]uint64, error) { return ask[[]uint64](c, "Rejoin", keys) }
+func (c *Client) Rejoin(keys []string) ([]uint64, error) {
+	return ask[[]uint64](c.Stub, "Rejoin", keys)
+}

@@ -58,4 +58,6 @@ func (c *Client) SetProgress(id string, p Progress) error {
 }
 
 // Progress is a live run's last progress, as its evaluator told the holder.
-func (c *Client) Progress(id string) (RunProgress, error) { return ask[RunProgress](c, "Progress", id) }
+func (c *Client) Progress(id string) (RunProgress, error) {
+	return ask[RunProgress](c.Stub, "Progress", id)
+}
