@@ -118,18 +118,14 @@ type found struct {
 type salvager struct {
 	kinds      map[string]map[string]*found // kind -> key -> entry
 	unreadable map[string]map[string]bool   // kind -> keys found damaged in the tree
-	runInfo    map[string]report.RunInfo
-	results    map[string][]int // run id -> indexes found
 	ps         boltfile.Problems
 	badPages   int
 	method     string
 	foreign    bool
-	stubs      []string
 }
 
 func newSalvager() *salvager {
-	s := &salvager{kinds: map[string]map[string]*found{}, unreadable: map[string]map[string]bool{},
-		runInfo: map[string]report.RunInfo{}, results: map[string][]int{}}
+	s := &salvager{kinds: map[string]map[string]*found{}, unreadable: map[string]map[string]bool{}}
 	for _, k := range checkKinds {
 		s.kinds[k] = map[string]*found{}
 		s.unreadable[k] = map[string]bool{}
@@ -279,30 +275,38 @@ func decodeAs(kind string, k, v []byte) (int64, error) {
 
 // finish decides the stub records and the counts.
 func (s *salvager) finish(rep *SalvageReport) {
+	runInfo := map[string]report.RunInfo{}
 	for key, f := range s.kinds[KindRuns] {
-		info, _ := decodeRunValue([]byte(key), f.value)
-		s.runInfo[key] = info
+		runInfo[key], _ = decodeRunValue([]byte(key), f.value)
 	}
+	results := map[string][]int{} // run id -> indexes found
 	for key := range s.kinds[KindResults] {
 		run, idx, _ := splitResultKey([]byte(key))
-		s.results[run] = append(s.results[run], idx)
+		results[run] = append(results[run], idx)
+	}
+	// A finished run's missing samples count as lost results, the damaged
+	// ones among them included; an unfinished run's do not.
+	finished := func(run string) bool {
+		info, ok := runInfo[run]
+		return ok && info.FinishedAt != nil && !info.Cancelled
 	}
 	lostResults := 0
-	for _, info := range s.runInfo {
-		if info.FinishedAt == nil || info.Cancelled {
+	for _, info := range runInfo {
+		if !finished(info.ID) {
 			rep.Unfinished++
 			continue
 		}
-		lostResults += max(0, info.Samples-len(s.results[info.ID]))
+		lostResults += max(0, info.Samples-len(results[info.ID]))
 	}
 	// A stub stands for a run whose results were found but not its record;
 	// it is not among runInfo, which is of records found.
-	for run, idxs := range s.results {
-		if _, ok := s.runInfo[run]; ok {
+	var stubs []string
+	for run, idxs := range results {
+		if _, ok := runInfo[run]; ok {
 			continue
 		}
 		maxIdx := slices.Max(idxs) // a run here has a result
-		s.stubs = append(s.stubs, run)
+		stubs = append(stubs, run)
 		lostResults += maxIdx + 1 - len(idxs)
 		info := report.RunInfo{ID: run, Dataset: "(salvaged)", Samples: maxIdx + 1,
 			Config: map[string]string{"salvaged": "the run record was lost; rebuilt from its results"}}
@@ -314,48 +318,32 @@ func (s *salvager) finish(rep *SalvageReport) {
 		v, _ := json.Marshal(info)
 		s.kinds[KindRuns][run] = &found{value: v}
 	}
-	slices.Sort(s.stubs)
+	slices.Sort(stubs)
 	for _, kind := range checkKinds {
 		c := SalvageCount{Kind: kind, Copied: len(s.kinds[kind]), AtLeast: s.badPages > 0 || s.method == SalvageScan}
 		for key := range s.unreadable[kind] {
-			if s.kinds[kind][key] == nil {
+			if s.kinds[kind][key] != nil {
+				continue
+			}
+			if run, _, _ := splitResultKey([]byte(key)); kind != KindResults || !finished(run) {
 				c.Lost++
 			}
 		}
 		switch kind {
 		case KindRuns:
-			c.Copied -= len(s.stubs)
-			c.Lost += len(s.stubs)
+			c.Copied -= len(stubs)
+			c.Lost += len(stubs)
 		case KindResults:
-			// Unreadable results of finished runs are already among the
-			// missing samples.
-			c.Lost = lostResults + s.unreadableOfUnfinished()
+			c.Lost += lostResults
 		}
 		for key, f := range s.kinds[kind] {
-			if !f.fromTree && !(kind == KindRuns && slices.Contains(s.stubs, key)) {
+			if !f.fromTree && !(kind == KindRuns && slices.Contains(stubs, key)) {
 				rep.FromScan++
 			}
 		}
 		rep.Kinds = append(rep.Kinds, c)
 	}
-	rep.StubRuns = s.stubs
-}
-
-// unreadableOfUnfinished counts damaged results that are not counted as
-// missing samples of a finished run.
-func (s *salvager) unreadableOfUnfinished() int {
-	n := 0
-	for key := range s.unreadable[KindResults] {
-		if s.kinds[KindResults][key] != nil {
-			continue
-		}
-		run, _, _ := splitResultKey([]byte(key))
-		if info, ok := s.runInfo[run]; ok && info.FinishedAt != nil && !info.Cancelled {
-			continue
-		}
-		n++
-	}
-	return n
+	rep.StubRuns = stubs
 }
 
 // write creates the new database beside dst and moves it into place only

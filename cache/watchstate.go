@@ -99,33 +99,29 @@ type WatchStore interface {
 	WatchResult(stream, hash, runID string, r *eval.Result) error
 }
 
+// watchBucket is a stream's bucket, nil when it has none; create makes it
+// and its sub-buckets (and those of a stream that lacks one).
 func watchBucket(tx *bolt.Tx, stream string, create bool) (*bolt.Bucket, error) {
 	if stream == "" {
 		return nil, errors.New("watcher stream name is empty")
 	}
-	top := tx.Bucket(bucketWatch)
-	if top == nil {
-		if !create {
-			return nil, nil
+	if !create {
+		if top := tx.Bucket(bucketWatch); top != nil {
+			return top.Bucket([]byte(stream)), nil
 		}
-		var err error
-		if top, err = tx.CreateBucketIfNotExists(bucketWatch); err != nil {
-			return nil, err
+		return nil, nil
+	}
+	top, err := tx.CreateBucketIfNotExists(bucketWatch)
+	if err != nil {
+		return nil, err
+	}
+	b, err := top.CreateBucketIfNotExists([]byte(stream))
+	for _, name := range [][]byte{watchFiles, watchSeen, watchPending} {
+		if err == nil {
+			_, err = b.CreateBucketIfNotExists(name)
 		}
 	}
-	b := top.Bucket([]byte(stream))
-	if b == nil && create {
-		var err error
-		if b, err = top.CreateBucket([]byte(stream)); err != nil {
-			return nil, err
-		}
-		for _, name := range [][]byte{watchFiles, watchSeen, watchPending} {
-			if _, err := b.CreateBucket(name); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return b, nil
+	return b, err
 }
 
 // WatchLoad reads a stream's state; an unknown stream has none.

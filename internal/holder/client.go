@@ -22,8 +22,6 @@ import (
 
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
-	"github.com/ragscope/ragscope/eval/report"
-	"github.com/ragscope/ragscope/eval/report/labels"
 )
 
 const (
@@ -40,6 +38,7 @@ const (
 // cache.Store over the socket. It is safe for concurrent use: calls are
 // multiplexed on the one connection.
 type Client struct {
+	Stub
 	sock   string
 	hello  Hello
 	rpc    *rpc.Client
@@ -118,6 +117,7 @@ func Dial(sockPath string, timeout time.Duration) (*Client, error) {
 	lost := make(chan struct{})
 	c := &Client{sock: sockPath, hello: h, rpc: jsonrpc.NewClient(hangupConn{nc, sync.OnceFunc(func() { close(lost) })}),
 		done: make(chan struct{}), lost: lost}
+	c.Stub = NewStub(c.call)
 	c.lastReply.Store(time.Now().UnixNano())
 	go c.monitor()
 	return c, nil
@@ -184,7 +184,7 @@ func (c *Client) monitor() {
 		// holder that reads nothing: send it from a goroutine of its own.
 		ping = make(chan struct{})
 		go func(answered chan struct{}) {
-			<-c.rpc.Go("Store.Ping", none{}, &none{}, make(chan *rpc.Call, 1)).Done
+			<-c.rpc.Go("Store.Ping", nil, new([]any), make(chan *rpc.Call, 1)).Done
 			c.lastReply.Store(time.Now().UnixNano())
 			close(answered)
 		}(ping)
@@ -370,15 +370,17 @@ func isLost(err error) bool {
 		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET) || errors.As(err, &ne)
 }
 
-func (c *Client) call(method string, args, reply any) error {
-	_, err := c.callCtx(context.Background(), method, args, reply)
+// call sends method with args, in order, and reads the values of its reply
+// into results, in order; net/rpc leaves them zero when the call fails.
+func (c *Client) call(method string, args []any, results ...any) error {
+	_, err := c.callCtx(context.Background(), method, args, results...)
 	return err
 }
 
 // callCtx is call for the methods that wait: it stops waiting when ctx is
 // done. The call itself runs on (the server bounds it) and its reply, if
 // any, goes to the returned call's Done.
-func (c *Client) callCtx(ctx context.Context, method string, args, reply any) (*rpc.Call, error) {
+func (c *Client) callCtx(ctx context.Context, method string, args []any, results ...any) (*rpc.Call, error) {
 	c.pending.Add(1)
 	defer func() {
 		// Whatever came back, the holder is alive (or its connection is
@@ -386,7 +388,9 @@ func (c *Client) callCtx(ctx context.Context, method string, args, reply any) (*
 		c.lastReply.Store(time.Now().UnixNano())
 		c.pending.Add(-1)
 	}()
-	call := c.rpc.Go("Store."+method, args, reply, make(chan *rpc.Call, 1))
+	// encoding/json decodes each value of the reply's array into the
+	// pointer the slice holds there.
+	call := c.rpc.Go("Store."+method, args, &results, make(chan *rpc.Call, 1))
 	select {
 	case <-call.Done:
 		return call, c.wrap(call.Error)
@@ -395,63 +399,18 @@ func (c *Client) callCtx(ctx context.Context, method string, args, reply any) (*
 	}
 }
 
-// ask is call for a method whose reply the caller reads; net/rpc leaves
-// the reply zero when the call fails.
-func ask[R any](c *Client, method string, args any) (R, error) {
-	var r R
-	err := c.call(method, args, &r)
-	return r, err
-}
-
-// The methods of cache.Store are calls of the holder's methods (see
-// methods in service.go).
-
-func (c *Client) NewRunID() (string, error) {
-	r, err := ask[idReply](c, "NewRunID", none{})
-	return r.ID, err
-}
-
-func (c *Client) PutRun(info report.RunInfo) error {
-	return c.call("PutRun", putRunArgs{Info: info}, &none{})
-}
-
-func (c *Client) PutResult(runID string, r *eval.Result) error {
-	return c.call("PutResult", putResultArgs{RunID: runID, Result: r}, &none{})
-}
-
-func (c *Client) PutResults(runID string, rs []*eval.Result) error {
-	return c.call("PutResults", putResultsArgs{RunID: runID, Results: rs}, &none{})
-}
-
-func (c *Client) Runs() ([]report.RunInfo, error) {
-	r, err := ask[runsReply](c, "Runs", none{})
-	return r.Runs, err
-}
-
-func (c *Client) Run(ref string) (report.RunInfo, []*eval.Result, error) {
-	r, err := ask[runReply](c, "Run", runArgs{Ref: ref})
-	return r.Info, r.Results, err
-}
-
-// RunPage: the holder caps a page at maxRunPage results, so one reply
-// stays a bounded message; next says where to go on.
-func (c *Client) RunPage(ref string, from, limit int) (report.RunInfo, []*eval.Result, int, error) {
-	r, err := ask[runPageReply](c, "RunPage", runPageArgs{Ref: ref, From: from, Limit: limit})
-	if err != nil {
-		return report.RunInfo{}, nil, -1, err
-	}
-	return r.Info, r.Results, r.Next, nil
-}
-
 // RunSummaries is cache.DB.RunSummaries through the holder, which sends at
 // most maxSummaryPage a reply, read here with the summary reader.
 func (c *Client) RunSummaries(ref string, from, limit int, fn func(*eval.Result) error) (int, error) {
-	r, err := ask[runSummariesReply](c, "RunSummaries", runPageArgs{Ref: ref, From: from, Limit: limit})
-	if err != nil {
+	var (
+		raw  []json.RawMessage
+		next int
+	)
+	if err := c.call("RunSummaries", []any{ref, from, limit}, &raw, &next); err != nil {
 		return -1, err
 	}
 	var d cache.SummaryDecoder
-	for i, b := range r.Results {
+	for i, b := range raw {
 		res, err := d.Decode(b)
 		if err != nil {
 			return -1, fmt.Errorf("the holder's summary %d of run %s from sample %d cannot be read (%v); are both processes the same ragscope version?", i, ref, from, err)
@@ -460,7 +419,7 @@ func (c *Client) RunSummaries(ref string, from, limit int, fn func(*eval.Result)
 			return -1, err
 		}
 	}
-	return r.Next, nil
+	return next, nil
 }
 
 // LiveUpdates: the holder answers each request within maxLiveWait, so a
@@ -483,37 +442,15 @@ func (c *Client) LiveUpdates(ctx context.Context, runID string, after int64, wai
 			// The holder reads a wait of zero as "its bound".
 			w = max(min(w, left), time.Nanosecond)
 		}
-		var r liveUpdatesReply[cache.LiveBatch]
-		if _, err := c.callCtx(ctx, "Watch", liveUpdatesArgs{RunID: runID, After: after, Wait: w}, &r); err != nil {
+		var b cache.LiveBatch
+		if _, err := c.callCtx(ctx, "LiveUpdates", []any{runID, after, w}, &b); err != nil {
 			return cache.LiveBatch{Seq: after}, err
 		}
-		b := r.Batch
 		if after < 0 || b.Reset || b.Run != nil || len(b.Results) > 0 {
 			return b, nil
 		}
 		after = b.Seq
 	}
-}
-
-func (c *Client) LookupChat(key string) (eval.ChatResponse, bool, error) {
-	r, err := ask[lookupChatReply](c, "LookupChat", keyArgs{Key: key})
-	return r.Response, r.Found, err
-}
-
-func (c *Client) PutChat(key string, req eval.ChatRequest, resp eval.ChatResponse) error {
-	return c.call("PutChat", putChatArgs{Key: key, Request: req, Task: req.Task, Response: resp}, &none{})
-}
-
-func (c *Client) LookupEmbeddings(keys []string) ([][]float64, error) {
-	r, err := ask[vectorsReply](c, "LookupEmbeddings", keysArgs{Keys: keys})
-	return r.Vectors, err
-}
-
-// PutEmbeddings does not send the request's texts: the store keys each
-// vector by texts[i], and the whole batch would only cost bytes.
-func (c *Client) PutEmbeddings(req eval.EmbedRequest, texts []string, vecs [][]float64) error {
-	req.Texts = nil
-	return c.call("PutEmbeddings", putEmbeddingsArgs{Request: req, Texts: texts, Vectors: vecs}, &none{})
 }
 
 // Claim: the holder holds a granted claim for this
@@ -522,121 +459,86 @@ func (c *Client) Claim(ctx context.Context, key string) (func(), bool, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
 	}
-	r := new(claimReply)
-	call, err := c.callCtx(ctx, "Claim", keyArgs{Key: key}, r)
+	var (
+		granted bool
+		token   uint64
+	)
+	call, err := c.callCtx(ctx, "Claim", []any{key}, &granted, &token)
 	if err != nil {
 		if ctx.Err() != nil {
 			// Abandoned: should the claim be granted after all, nobody
 			// will fetch; let the waiters behind it go.
 			go func() {
 				<-call.Done
-				if call.Error == nil && r.Granted {
-					c.Release(r.Token)()
+				if call.Error == nil && granted {
+					c.Release(token)()
 				}
 			}()
 		}
 		return nil, false, err
 	}
-	if !r.Granted {
+	if !granted {
 		return nil, false, nil
 	}
-	return c.Release(r.Token), true, nil
+	return c.Release(token), true, nil
 }
 
 // Release is the release func of a granted claim (by Claim, or again by
 // Rejoin). Its error is dropped: if the connection is gone, so is the claim.
 func (c *Client) Release(token uint64) func() {
-	return sync.OnceFunc(func() { _ = c.call("Release", releaseArgs{Token: token}, &none{}) })
-}
-
-func (c *Client) Call(key string) (*cache.CallEntry, error) {
-	r, err := ask[callReply](c, "Call", keyArgs{Key: key})
-	if r.Entry != nil {
-		r.Entry.Response.Key, r.Entry.Response.Cached = r.ResponseKey, r.ResponseCached
-	}
-	return r.Entry, err
-}
-
-func (c *Client) PutLabels(ls []labels.Label) error {
-	return c.call("PutLabels", labelsArgs{Labels: ls}, &none{})
-}
-
-func (c *Client) DeleteLabels(keys []string) (int, error) {
-	r, err := ask[countReply](c, "DeleteLabels", keysArgs{Keys: keys})
-	return r.N, err
-}
-
-func (c *Client) Labels(keys []string) (map[string]labels.Label, error) {
-	r, err := ask[labelsReply](c, "Labels", keysArgs{Keys: keys})
-	return r.Labels, err
-}
-
-func (c *Client) Stats() (cache.Stats, error) {
-	r, err := ask[statsReply](c, "Stats", none{})
-	return r.Stats, err
-}
-
-func (c *Client) Clear(olderThan time.Duration) (int, error) {
-	r, err := ask[countReply](c, "Clear", clearArgs{OlderThan: olderThan})
-	return r.N, err
+	return sync.OnceFunc(func() { _ = c.call("Release", []any{token}) })
 }
 
 // DeleteRuns: the holder refuses a live run.
 func (c *Client) DeleteRuns(ids []string) (runs, results int, err error) {
-	r, err := ask[deleteRunsReply](c, "DeleteRuns", deleteRunsArgs{IDs: ids})
-	return r.Runs, r.Results, err
+	err = c.call("DeleteRuns", []any{ids}, &runs, &results)
+	return runs, results, err
 }
 
 // Export: the holder sends the whole export in one reply; nothing is
 // written to w unless it succeeded.
-func (c *Client) Export(w io.Writer) (int, error) {
-	r, err := ask[exportReply](c, "Export", none{})
-	if err != nil {
+func (c *Client) Export(w io.Writer) (n int, err error) {
+	var data []byte
+	if err := c.call("Export", nil, &data, &n); err != nil {
 		return 0, err
 	}
-	if _, err := w.Write(r.Data); err != nil {
+	if _, err := w.Write(data); err != nil {
 		return 0, fmt.Errorf("export %s: %w", c.hello.DB, err)
 	}
-	return r.N, nil
+	return n, nil
 }
 
 // Import reads the input whole before it sends it.
-func (c *Client) Import(r io.Reader) (int, error) {
+func (c *Client) Import(r io.Reader) (n int, err error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return 0, fmt.Errorf("import into %s: read the input: %w", c.hello.DB, err)
 	}
-	reply, err := ask[countReply](c, "Import", importArgs{Data: data})
-	return reply.N, err
+	err = c.call("Import", []any{data}, &n)
+	return n, err
 }
 
 // BeginRun announces a run this process is evaluating; it stays live until
 // EndRun or until this connection closes.
 func (c *Client) BeginRun(id string) error {
-	return c.call("BeginRun", runIDArgs{RunID: id}, &none{})
+	return c.call("BeginRun", []any{id})
 }
 
 // EndRun withdraws a run announced by BeginRun.
 func (c *Client) EndRun(id string) error {
-	return c.call("EndRun", runIDArgs{RunID: id}, &none{})
+	return c.call("EndRun", []any{id})
 }
 
 // Live lists the runs being evaluated now, by the holder or its clients.
-func (c *Client) Live() (map[string]LiveRun, error) {
-	r, err := ask[liveReply](c, "Live", none{})
-	return r.Runs, err
-}
+func (c *Client) Live() (map[string]LiveRun, error) { return ask[map[string]LiveRun](c.Stub, "Live") }
 
 // Submit hands a run to the holder's RunService and returns its id. It is
 // not idempotent: after ErrLost the run may or may not have started.
-func (c *Client) Submit(req SubmitRequest) (string, error) {
-	r, err := ask[idReply](c, "Submit", req)
-	return r.ID, err
-}
+func (c *Client) Submit(req SubmitRequest) (string, error) { return ask[string](c.Stub, "Submit", req) }
 
 // Stop cancels a run the holder's RunService is evaluating.
 func (c *Client) Stop(id string) error {
-	return c.call("Stop", runIDArgs{RunID: id}, &none{})
+	return c.call("Stop", []any{id})
 }
 
 // Outcome waits until a run the holder's RunService evaluates has ended
@@ -647,7 +549,7 @@ func (c *Client) Outcome(ctx context.Context, id string) (RunOutcome, error) {
 			return RunOutcome{}, err
 		}
 		var r RunOutcome
-		if _, err := c.callCtx(ctx, "Outcome", runIDArgs{RunID: id}, &r); err != nil {
+		if _, err := c.callCtx(ctx, "Outcome", []any{id}, &r); err != nil {
 			return RunOutcome{}, err
 		}
 		if r.Done || !r.Known {

@@ -33,13 +33,6 @@ var handoverWait = 3 * time.Second
 // claimersName is the file of claimer pids, in the socket's directory.
 const claimersName = "claimers"
 
-type rejoinReply struct {
-	// Tokens are the claims granted again, one per key: 0 for a key
-	// someone else holds (it was not this client's at the last holder, or
-	// the hand-over ran out of time).
-	Tokens []uint64 `json:"tokens"`
-}
-
 // handover is a new holder waiting for its predecessor's claimers.
 type handover struct {
 	mu     sync.Mutex
@@ -151,6 +144,5 @@ func (s *Server) HandoverDone() <-chan struct{} { return s.handover.done }
 // the claims it still holds, and ends the hand-over's wait for it. Each
 // key granted comes back with its token; 0 for a key someone else holds.
 func (c *Client) Rejoin(keys []string) ([]uint64, error) {
-	r, err := ask[rejoinReply](c, "Rejoin", keysArgs{Keys: keys})
-	return r.Tokens, err
+	return ask[[]uint64](c.Stub, "Rejoin", keys)
 }

@@ -24,7 +24,7 @@ import (
 
 // Protocol is the version of what is spoken on the socket after the Hello.
 // Bump it on any change a peer of the previous version would misread.
-const Protocol = 6 // 2: RunPage; 3: labels; 4: watcher state (Follow*); 5: run progress and outcomes; 6: RunSummaries
+const Protocol = 7 // 2: RunPage; 3: labels; 4: watcher state; 5: run progress and outcomes; 6: RunSummaries; 7: arguments and results as arrays
 
 // Errors the caller decides on; the returned errors wrap them and say more.
 var (

@@ -30,11 +30,6 @@ type RunProgress struct {
 	Progress *Progress `json:"progress,omitempty"`
 }
 
-type setProgressArgs struct {
-	RunID    string   `json:"run_id"`
-	Progress Progress `json:"progress"`
-}
-
 // SetProgress records the progress of a run this process evaluates.
 func (s *Server) SetProgress(id string, p Progress) { s.setProgress(id, nil, p) }
 
@@ -59,10 +54,10 @@ func (s *Server) Progress(id string) RunProgress {
 // SetProgress tells the holder the progress of a run this client evaluates
 // (announced with BeginRun).
 func (c *Client) SetProgress(id string, p Progress) error {
-	return c.call("SetProgress", setProgressArgs{RunID: id, Progress: p}, &none{})
+	return c.call("SetProgress", []any{id, p})
 }
 
 // Progress is a live run's last progress, as its evaluator told the holder.
 func (c *Client) Progress(id string) (RunProgress, error) {
-	return ask[RunProgress](c, "Progress", runIDArgs{RunID: id})
+	return ask[RunProgress](c.Stub, "Progress", id)
 }

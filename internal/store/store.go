@@ -20,7 +20,6 @@ import (
 	"github.com/ragscope/ragscope/cache"
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/report"
-	"github.com/ragscope/ragscope/eval/report/labels"
 	"github.com/ragscope/ragscope/internal/exit"
 	"github.com/ragscope/ragscope/internal/holder"
 )
@@ -74,6 +73,9 @@ type OpenOptions struct {
 // next call takes the database over (or attaches to whoever did) and
 // repeats itself, which every write being idempotent makes safe.
 type Shared struct {
+	// The calls of cache.Store that need nothing of their own here go
+	// through the holder's table by name (invoke).
+	holder.Stub
 	path, sock string
 	opt        OpenOptions
 
@@ -124,6 +126,7 @@ func Open(path string, opt OpenOptions) (*Shared, error) {
 		opt.Wait = 10 * time.Second
 	}
 	s := &Shared{path: path, sock: sock, opt: opt, live: map[string]bool{}, held: map[uint64]*heldClaim{}}
+	s.Stub = holder.NewStub(s.invoke)
 	if err := s.attach(); err != nil {
 		return nil, err
 	}
@@ -309,6 +312,19 @@ func get[T any](s *Shared, fn func(cache.Store) (T, error)) (out T, err error) {
 	return out, err
 }
 
+// invoke calls a method of the holder's table on the current store, in
+// this process or through the holder, and repeats it on the next one as do
+// does: a watcher's step too, whose records already taken come back as
+// repeats.
+func (s *Shared) invoke(method string, args []any, results ...any) error {
+	return s.call(func(st cache.Store) error {
+		if db, ok := st.(*cache.DB); ok {
+			return holder.CallDB(db, method, args, results...)
+		}
+		return st.(*holder.Client).Invoke(method, args, results...)
+	})
+}
+
 // replaced says the attachment gen was replaced by a newer one (not closed
 // by Close).
 func (s *Shared) replaced(gen int) bool {
@@ -441,30 +457,8 @@ func (s *Shared) Live() (map[string]holder.LiveRun, error) {
 func (s *Shared) Path() string   { return s.path }
 func (s *Shared) ReadOnly() bool { return s.opt.Mode == Read && s.Holding() }
 
-func (s *Shared) NewRunID() (string, error) { return get(s, cache.Store.NewRunID) }
-
-func (s *Shared) PutRun(info report.RunInfo) error {
-	return s.call(func(st cache.Store) error { return st.PutRun(info) })
-}
-
-func (s *Shared) PutResult(runID string, r *eval.Result) error {
-	return s.call(func(st cache.Store) error { return st.PutResult(runID, r) })
-}
-
-func (s *Shared) PutResults(runID string, rs []*eval.Result) error {
-	return s.call(func(st cache.Store) error { return st.PutResults(runID, rs) })
-}
-
-func (s *Shared) Runs() ([]report.RunInfo, error) { return get(s, cache.Store.Runs) }
-
-func (s *Shared) Run(ref string) (info report.RunInfo, rs []*eval.Result, err error) {
-	err = s.call(func(st cache.Store) (err error) {
-		info, rs, err = st.Run(ref)
-		return err
-	})
-	return info, rs, err
-}
-
+// RunPage is not the table's: a page read in this process is not capped
+// as a holder's reply is.
 func (s *Shared) RunPage(ref string, from, limit int) (info report.RunInfo, page []*eval.Result, next int, err error) {
 	err = s.call(func(st cache.Store) (err error) {
 		info, page, next, err = st.RunPage(ref, from, limit)
@@ -508,26 +502,6 @@ func (s *Shared) DeleteRuns(ids []string) (runs, results int, err error) {
 
 func (s *Shared) LiveUpdates(ctx context.Context, runID string, after int64, wait time.Duration) (cache.LiveBatch, error) {
 	return get(s, func(st cache.Store) (cache.LiveBatch, error) { return st.LiveUpdates(ctx, runID, after, wait) })
-}
-
-func (s *Shared) LookupChat(key string) (resp eval.ChatResponse, ok bool, err error) {
-	err = s.call(func(st cache.Store) (err error) {
-		resp, ok, err = st.LookupChat(key)
-		return err
-	})
-	return resp, ok, err
-}
-
-func (s *Shared) PutChat(key string, req eval.ChatRequest, resp eval.ChatResponse) error {
-	return s.call(func(st cache.Store) error { return st.PutChat(key, req, resp) })
-}
-
-func (s *Shared) LookupEmbeddings(keys []string) ([][]float64, error) {
-	return get(s, func(st cache.Store) ([][]float64, error) { return st.LookupEmbeddings(keys) })
-}
-
-func (s *Shared) PutEmbeddings(req eval.EmbedRequest, texts []string, vecs [][]float64) error {
-	return s.call(func(st cache.Store) error { return st.PutEmbeddings(req, texts, vecs) })
 }
 
 // Claim implements cache.Store. A claim granted is held by this process
@@ -603,28 +577,6 @@ func (s *Shared) registerLocked(hcs []*heldClaim) {
 			}
 		}
 	}
-}
-
-func (s *Shared) Call(key string) (*cache.CallEntry, error) {
-	return get(s, func(st cache.Store) (*cache.CallEntry, error) { return st.Call(key) })
-}
-
-func (s *Shared) PutLabels(ls []labels.Label) error {
-	return s.call(func(st cache.Store) error { return st.PutLabels(ls) })
-}
-
-func (s *Shared) DeleteLabels(keys []string) (int, error) {
-	return get(s, func(st cache.Store) (int, error) { return st.DeleteLabels(keys) })
-}
-
-func (s *Shared) Labels(keys []string) (map[string]labels.Label, error) {
-	return get(s, func(st cache.Store) (map[string]labels.Label, error) { return st.Labels(keys) })
-}
-
-func (s *Shared) Stats() (cache.Stats, error) { return get(s, cache.Store.Stats) }
-
-func (s *Shared) Clear(olderThan time.Duration) (int, error) {
-	return get(s, func(st cache.Store) (int, error) { return st.Clear(olderThan) })
 }
 
 // Export is not repeated after a takeover: part of it may be written.

@@ -336,60 +336,43 @@ func (w *Walker) walkPage(bucket string, id uint64, minKey, maxKey []byte, depth
 		w.BadPages++
 		return nil
 	}
-	switch flags {
-	case FlagBranch:
-		if count == 0 {
-			w.Problems.Addf(bucket, id, "branch page with no elements")
-			return nil
-		}
-		type child struct {
-			key []byte
-			id  uint64
-		}
-		kids := make([]child, 0, count)
-		for i := 0; i < count; i++ {
-			eo := PageHeaderSize + i*elementSize
-			e := buf[eo:]
-			pos, ksize := uint64(ne.Uint32(e[0:])), uint64(ne.Uint32(e[4:]))
-			start := uint64(eo) + pos
-			if start+ksize > uint64(len(buf)) {
-				w.Problems.Addf(bucket, id, "element %d's key lies outside the page", i)
-				w.BadPages++
-				return nil
-			}
-			kids = append(kids, child{buf[start : start+ksize], ne.Uint64(e[8:])})
-		}
-		running := minKey
-		var last []byte
-		for i, k := range kids {
-			w.checkKey(bucket, id, "branch", i, k.key, running, maxKey)
-			next := maxKey
-			if i+1 < len(kids) {
-				next = kids[i+1].key
-			}
-			if m := w.walkPage(bucket, k.id, k.key, next, depth+1); m != nil {
-				running, last = m, m
-			} else {
-				running = k.key
-			}
-		}
-		return last
-	case FlagLeaf:
-		elems, err := leafElems(buf, count)
-		if err != nil {
-			w.Problems.Addf(bucket, id, "%v", err)
-			w.BadPages++
-			return nil
-		}
-		w.visitElems(bucket, id, "leaf", elems, minKey, maxKey, depth)
-		if len(elems) > 0 {
-			return elems[len(elems)-1].key
+	if flags != FlagBranch && flags != FlagLeaf {
+		w.Problems.Addf(bucket, id, "is a %s page where a branch or leaf page belongs", pageType(flags))
+		w.BadPages++
+		return nil
+	}
+	es, err := elems(buf, count, flags == FlagBranch)
+	if err != nil {
+		w.Problems.Addf(bucket, id, "%v", err)
+		w.BadPages++
+		return nil
+	}
+	if flags == FlagLeaf {
+		w.visitElems(bucket, id, "leaf", es, minKey, maxKey, depth)
+		if len(es) > 0 {
+			return es[len(es)-1].key
 		}
 		return nil
 	}
-	w.Problems.Addf(bucket, id, "is a %s page where a branch or leaf page belongs", pageType(flags))
-	w.BadPages++
-	return nil
+	if count == 0 {
+		w.Problems.Addf(bucket, id, "branch page with no elements")
+		return nil
+	}
+	running := minKey
+	var last []byte
+	for i, k := range es {
+		w.checkKey(bucket, id, "branch", i, k.key, running, maxKey)
+		next := maxKey
+		if i+1 < len(es) {
+			next = es[i+1].key
+		}
+		if m := w.walkPage(bucket, k.child, k.key, next, depth+1); m != nil {
+			running, last = m, m
+		} else {
+			running = k.key
+		}
+	}
+	return last
 }
 
 var pageTypes = map[uint16]string{FlagBranch: "branch", FlagLeaf: "leaf", flagMeta: "meta", FlagFreelist: "freelist"}
@@ -401,29 +384,38 @@ func pageType(flags uint16) string {
 	return fmt.Sprintf("unknown (flags %#x)", flags)
 }
 
-// leafElem is one element of a leaf page.
-type leafElem struct {
+// elem is one element of a page: of a branch page its key and child
+// page, of a leaf page its flags, key and value.
+type elem struct {
 	flags      uint32
 	key, value []byte
+	child      uint64
 }
 
-// leafElems decodes a leaf page's elements, failing on the first that lies
-// outside buf.
-func leafElems(buf []byte, count int) ([]leafElem, error) {
+// elems decodes a page's elements, failing on the first that lies outside
+// buf.
+func elems(buf []byte, count int, branch bool) ([]elem, error) {
 	if uint64(PageHeaderSize+count*elementSize) > uint64(len(buf)) {
 		return nil, fmt.Errorf("claims %d elements, more than the page holds", count)
 	}
-	out := make([]leafElem, 0, count)
+	out := make([]elem, 0, count)
 	for i := 0; i < count; i++ {
 		eo := PageHeaderSize + i*elementSize
 		e := buf[eo:]
-		flags := ne.Uint32(e[0:])
+		if branch {
+			pos, ksize := uint64(ne.Uint32(e[0:])), uint64(ne.Uint32(e[4:]))
+			if start := uint64(eo) + pos; start+ksize <= uint64(len(buf)) {
+				out = append(out, elem{key: buf[start : start+ksize], child: ne.Uint64(e[8:])})
+				continue
+			}
+			return out, fmt.Errorf("element %d's key lies outside the page", i)
+		}
 		pos, ksize, vsize := uint64(ne.Uint32(e[4:])), uint64(ne.Uint32(e[8:])), uint64(ne.Uint32(e[12:]))
 		start := uint64(eo) + pos
 		if start+ksize+vsize > uint64(len(buf)) {
 			return out, fmt.Errorf("element %d lies outside the page", i)
 		}
-		out = append(out, leafElem{flags, buf[start : start+ksize], buf[start+ksize : start+ksize+vsize]})
+		out = append(out, elem{flags: ne.Uint32(e[0:]), key: buf[start : start+ksize], value: buf[start+ksize : start+ksize+vsize]})
 	}
 	return out, nil
 }
@@ -431,7 +423,7 @@ func leafElems(buf []byte, count int) ([]leafElem, error) {
 // visitElems checks the key order of a leaf page's elements (kind "leaf",
 // or "inline" for a bucket's inline page, which may not hold buckets) and
 // visits them.
-func (w *Walker) visitElems(bucket string, id uint64, kind string, elems []leafElem, minKey, maxKey []byte, depth int) {
+func (w *Walker) visitElems(bucket string, id uint64, kind string, elems []elem, minKey, maxKey []byte, depth int) {
 	running := minKey
 	for i, e := range elems {
 		w.checkKey(bucket, id, kind, i, e.key, running, maxKey)
@@ -474,18 +466,18 @@ func (w *Walker) walkChildBucket(parent string, id uint64, name, value []byte, d
 
 // inlineElems decodes a bucket's inline page; on error, the elements
 // before a bad one.
-func inlineElems(inline []byte) ([]leafElem, error) {
+func inlineElems(inline []byte) ([]elem, error) {
 	if len(inline) < PageHeaderSize {
 		return nil, fmt.Errorf("the bucket's inline page is %d bytes, too short", len(inline))
 	}
 	if flags := ne.Uint16(inline[8:]); flags != FlagLeaf {
 		return nil, fmt.Errorf("the bucket's inline page is a %s page, want leaf", pageType(flags))
 	}
-	elems, err := leafElems(inline, int(ne.Uint16(inline[10:])))
+	leaves, err := elems(inline, int(ne.Uint16(inline[10:])), false)
 	if err != nil {
-		return elems, fmt.Errorf("the bucket's inline page: %v", err)
+		return leaves, fmt.Errorf("the bucket's inline page: %v", err)
 	}
-	return elems, nil
+	return leaves, nil
 }
 
 // checkKey applies bbolt's key order rules: keys rise strictly within a

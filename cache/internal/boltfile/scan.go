@@ -74,8 +74,8 @@ func Scan(data []byte, pageSize int, visit func(bucket string, key, value []byte
 		if end > len(data) || end < off {
 			end = len(data)
 		}
-		elems, _ := leafElems(data[off:end], count) // the elements before a bad one
-		for _, e := range elems {
+		leaves, _ := elems(data[off:end], count, false) // the elements before a bad one
+		for _, e := range leaves {
 			if e.flags&leafBucketFlag == 0 {
 				visit("", e.key, e.value)
 				continue

@@ -2,12 +2,13 @@ package boltfile
 
 import (
 	"encoding/json"
-	"errors"
 	"hash/crc32"
 	"os"
 	"path/filepath"
 	"sync/atomic"
 	"time"
+
+	"github.com/ragscope/ragscope/internal/outfile"
 )
 
 // State is what is recorded, beside the file (.<name>.verified), of a
@@ -138,7 +139,8 @@ func RecordVerified(path string, f *os.File, wait bool) {
 	b, _ := json.Marshal(st)
 	vp := VerifiedPath(path)
 	for try := 0; try < 5; try++ {
-		if err := writeFileAtomic(vp, b); err != nil {
+		// Whole or not at all: a reader never sees half a record.
+		if err := outfile.Write(vp, b); err != nil {
 			return
 		}
 		vi, err := os.Stat(vp)
@@ -151,26 +153,6 @@ func RecordVerified(path string, f *os.File, wait bool) {
 
 // ForgetVerified removes the record: the file was found damaged.
 func ForgetVerified(path string) { _ = os.Remove(VerifiedPath(path)) }
-
-// writeFileAtomic replaces path by a file holding b, so a reader never
-// sees half a record.
-func writeFileAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(b)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		_ = os.Remove(tmp.Name())
-		return errors.Join(werr, cerr)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		_ = os.Remove(tmp.Name())
-		return err
-	}
-	return nil
-}
 
 // FileWatch notices writes to the database file by anyone but this
 // process's writer (a writer ignoring the lock, a `dd` over the file): the

@@ -382,41 +382,18 @@ func (s *scanner) text(v *string, borrow bool) error {
 	return nil
 }
 
-// number reads a number token.
+// number reads a number token: the bytes a number may hold, which no
+// valid value has right after one, checked by encoding/json.
 func (s *scanner) number() ([]byte, error) {
 	s.ws()
 	start := s.i
-	if s.i < len(s.b) && s.b[s.i] == '-' {
+	for s.i < len(s.b) && strings.IndexByte("+-.eE0123456789", s.b[s.i]) >= 0 {
 		s.i++
 	}
-	digits := func() int {
-		n := 0
-		for s.i < len(s.b) && '0' <= s.b[s.i] && s.b[s.i] <= '9' {
-			s.i++
-			n++
-		}
-		return n
+	if tok := s.b[start:s.i]; json.Valid(tok) {
+		return tok, nil
 	}
-	lead := s.i
-	if n := digits(); n == 0 || n > 1 && s.b[lead] == '0' {
-		return nil, s.badNumber(start)
-	}
-	if s.i < len(s.b) && s.b[s.i] == '.' {
-		s.i++
-		if digits() == 0 {
-			return nil, s.badNumber(start)
-		}
-	}
-	if s.i < len(s.b) && (s.b[s.i] == 'e' || s.b[s.i] == 'E') {
-		s.i++
-		if s.i < len(s.b) && (s.b[s.i] == '+' || s.b[s.i] == '-') {
-			s.i++
-		}
-		if digits() == 0 {
-			return nil, s.badNumber(start)
-		}
-	}
-	return s.b[start:s.i], nil
+	return nil, s.badNumber(start)
 }
 
 func (s *scanner) badNumber(start int) error {
