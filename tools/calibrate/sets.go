@@ -126,6 +126,8 @@ var Sets = []Set{
 	enterpriseSet(16, false, 0), enterpriseSet(17, false, 0), enterpriseSet(18, false, 0),
 	enterpriseSet(19, false, 0), enterpriseSet(20, false, 0), enterpriseSet(21, false, 0),
 	enterpriseSet(22, false, 0), enterpriseSet(23, false, 0), enterpriseSet(24, false, 0),
+	enterpriseSet(25, false, 0), enterpriseSet(26, false, 0), enterpriseSet(27, false, 0),
+	enterpriseSet(28, false, 0),
 }
 
 // enterpriseSet is the registry entry of the project's n-th set, read or
