@@ -507,13 +507,16 @@ type chatUsage struct {
 }
 
 type chatChoice struct {
-	Index        int    `json:"index"`
-	FinishReason string `json:"finish_reason"`
-	Message      struct {
-		Content          replyText `json:"content"`
-		ReasoningContent string    `json:"reasoning_content"`
-		Reasoning        looseText `json:"reasoning"`
-	} `json:"message"`
+	Index        int         `json:"index"`
+	FinishReason string      `json:"finish_reason"`
+	Message      chatMessage `json:"message"`
+}
+
+// chatMessage is a choice's message, or a streamed choice's delta of it.
+type chatMessage struct {
+	Content          replyText `json:"content"`
+	ReasoningContent string    `json:"reasoning_content"`
+	Reasoning        looseText `json:"reasoning"`
 }
 
 // looseText is a string field that reads as "" when it is not a string.
