@@ -187,18 +187,17 @@ func Export(dir string) error {
 	var conflicts []string
 	for _, info := range Embedded().List() {
 		path := filepath.Join(dir, FileName(info.Task, info.Lang))
+		src, _ := Embedded().Source(info.Task, info.Lang)
 		b, err := os.ReadFile(path)
 		switch {
-		case err == nil && IsEmbeddedText(b, info.Task, info.Lang):
-			continue
+		case err == nil && string(b) == src:
 		case err == nil:
 			conflicts = append(conflicts, path)
-			continue
-		case !errors.Is(err, fs.ErrNotExist):
+		case errors.Is(err, fs.ErrNotExist):
+			todo = append(todo, file{path, src})
+		default:
 			return fmt.Errorf("prompts: export: %w", err)
 		}
-		src, _ := Embedded().Source(info.Task, info.Lang)
-		todo = append(todo, file{path, src})
 	}
 	if len(conflicts) > 0 {
 		return fmt.Errorf("prompts: export: these files exist and differ from the built-in templates; move or delete them first (nothing was written): %s",

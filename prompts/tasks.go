@@ -142,12 +142,10 @@ func validFileNames() []string {
 
 // parseFileName splits "<task>.<lang>.tmpl"; ok is false for any other name.
 func parseFileName(name string) (task, lang string, ok bool) {
-	for _, t := range allTasks {
-		for _, l := range allLangs {
-			if FileName(t, l) == name {
-				return t, l, true
-			}
-		}
+	stem, tmpl := strings.CutSuffix(name, ".tmpl")
+	task, lang, _ = strings.Cut(stem, ".") // no task name holds a '.'
+	if !tmpl || CheckTaskLang(task, lang) != nil {
+		return "", "", false
 	}
-	return "", "", false
+	return task, lang, true
 }

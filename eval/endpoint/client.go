@@ -368,24 +368,19 @@ func (c *Client) switches(b *chatBody, mode string) {
 
 // refusalRetry is what a call asked again after the refusal sw says.
 func refusalRetry(sw string, req eval.ChatRequest) error {
-	var what string
 	switch sw {
 	case "stream_only_thinking":
 		return errors.New("the endpoint's model thinks only in a streaming call; asking with enable_thinking false")
 	case "non_streaming":
 		return errors.New("the endpoint's model answers only in a streaming call; asking again streaming")
-	case "temperature":
-		what = fmt.Sprintf("temperature %g for this model", req.Temperature)
-	case "n":
-		what = fmt.Sprintf("n %d (several choices in one call)", req.N)
-	case "max_tokens":
-		what = "max_tokens (it takes max_completion_tokens)"
-	case "stream_options":
-		what = "stream_options (a stream's usage)"
-	default:
-		what = "the reasoning switch " + sw
 	}
-	return fmt.Errorf("the endpoint refused %s; asking without it", what)
+	what := map[string]string{
+		"temperature":    fmt.Sprintf("temperature %g for this model", req.Temperature),
+		"n":              fmt.Sprintf("n %d (several choices in one call)", req.N),
+		"max_tokens":     "max_tokens (it takes max_completion_tokens)",
+		"stream_options": "stream_options (a stream's usage)",
+	}[sw]
+	return fmt.Errorf("the endpoint refused %s; asking without it", cmp.Or(what, "the reasoning switch "+sw))
 }
 
 // refusedSwitch names what a 400 or 422 (or llama.cpp's 500 refusing n)
@@ -512,13 +507,16 @@ type chatUsage struct {
 }
 
 type chatChoice struct {
-	Index        int    `json:"index"`
-	FinishReason string `json:"finish_reason"`
-	Message      struct {
-		Content          replyText `json:"content"`
-		ReasoningContent string    `json:"reasoning_content"`
-		Reasoning        looseText `json:"reasoning"`
-	} `json:"message"`
+	Index        int         `json:"index"`
+	FinishReason string      `json:"finish_reason"`
+	Message      chatMessage `json:"message"`
+}
+
+// chatMessage is a choice's message, or a streamed choice's delta of it.
+type chatMessage struct {
+	Content          replyText `json:"content"`
+	ReasoningContent string    `json:"reasoning_content"`
+	Reasoning        looseText `json:"reasoning"`
 }
 
 // looseText is a string field that reads as "" when it is not a string.

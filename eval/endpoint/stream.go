@@ -20,13 +20,9 @@ type streamedReply chatReply
 // streamChunk is one event's data.
 type streamChunk struct {
 	Choices []struct {
-		Index int `json:"index"`
-		Delta struct {
-			Content          replyText `json:"content"`
-			ReasoningContent string    `json:"reasoning_content"`
-			Reasoning        looseText `json:"reasoning"`
-		} `json:"delta"`
-		FinishReason *string `json:"finish_reason"`
+		Index        int         `json:"index"`
+		Delta        chatMessage `json:"delta"`
+		FinishReason *string     `json:"finish_reason"`
 	} `json:"choices"`
 	Usage *chatUsage      `json:"usage"`
 	Error json.RawMessage `json:"error"`
@@ -90,11 +86,11 @@ func (r *streamedReply) read(body io.Reader) error {
 			// Cut before its choice ended: what came is not the answer.
 			return &contentError{status: eval.StatusParseError, msg: "the streamed reply ended before its choices did"}
 		}
-		c := chatChoice{Index: i, FinishReason: sc.finish}
-		c.Message.Content = replyText{text: sc.content.String(), thinking: sc.thinking.String()}
-		c.Message.ReasoningContent = sc.reasoningContent.String()
-		c.Message.Reasoning = looseText(sc.reasoning.String())
-		r.Choices = append(r.Choices, c)
+		r.Choices = append(r.Choices, chatChoice{Index: i, FinishReason: sc.finish, Message: chatMessage{
+			Content:          replyText{text: sc.content.String(), thinking: sc.thinking.String()},
+			ReasoningContent: sc.reasoningContent.String(),
+			Reasoning:        looseText(sc.reasoning.String()),
+		}})
 	}
 	return nil
 }

@@ -29,13 +29,9 @@ func history(s *eval.Sample) []prompts.Turn {
 	return out
 }
 
-type standaloneReply struct {
-	Question *string `json:"question"`
-}
-
 // Standalone implements eval.ConversationJudge (conversation_standalone_question).
 func (j *Judge) Standalone(ctx context.Context, s *eval.Sample) (string, error) {
-	out, _, err := ask(ctx, j, s, prompts.TaskConversationStandalone, prompts.Data{Question: s.Question, History: history(s)}, func(r *standaloneReply) error {
+	out, _, err := ask(ctx, j, s, prompts.TaskConversationStandalone, prompts.Data{Question: s.Question, History: history(s)}, func(r *questionReply) error {
 		if r.Question == nil {
 			return errors.New(`missing field "question"`)
 		}

@@ -13,9 +13,8 @@ import (
 // The reply shapes of the criteria tasks: the quote, the reason, then the
 // verdict or level.
 type criterionReply struct {
-	Quote   string `json:"quote"`
-	Reason  string `json:"reason"`
-	Verdict *bit   `json:"verdict"`
+	Quote string `json:"quote"`
+	reasonedVerdict
 }
 
 type rubricReply struct {
@@ -29,10 +28,8 @@ type checklistReply struct {
 }
 
 type checklistItem struct {
-	Item    string `json:"item"`
-	Quote   string `json:"quote"`
-	Reason  string `json:"reason"`
-	Verdict *bit   `json:"verdict"`
+	Item string `json:"item"`
+	criterionReply
 }
 
 // Criterion implements eval.CriteriaJudge: the judged kinds of a team's

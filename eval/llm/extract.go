@@ -141,35 +141,26 @@ func (x *extractor) candidates() []string {
 
 // fenced returns the bodies of the Markdown code blocks that open with '{'.
 // An info string (```json) on the opening line is skipped when that line
-// holds no '{'. The next newline is remembered, so no byte is searched
-// twice for it however many fences there are.
+// holds no '{'. The next '{' or newline is remembered, so no byte is
+// searched twice for it however many fences there are.
 func (x *extractor) fenced() []string {
 	s := x.s
 	var out []string
-	// next returns the offset of the next c at or after from, remembered
-	// in *cache (-2 unknown, -1 none left).
-	next := func(cache *int, from int, c byte) int {
-		if *cache == -1 || *cache >= from {
-			return *cache
-		}
-		if k := strings.IndexByte(s[from:], c); k >= 0 {
-			*cache = from + k
-		} else {
-			*cache = -1
-		}
-		return *cache
-	}
-	nextNL, nextBrace := -2, -2
+	stop := -2 // the next '{' or newline at or after a body's start: -2 unknown, -1 none
 	for pos := 0; len(out) < maxCandidates; {
 		i := strings.Index(s[pos:], "```")
 		if i < 0 {
 			break
 		}
 		body := pos + i + 3
-		if nl := next(&nextNL, body, '\n'); nl >= 0 {
-			if br := next(&nextBrace, body, '{'); br < 0 || br > nl {
-				body = nl + 1
+		if stop != -1 && stop < body {
+			stop = strings.IndexAny(s[body:], "{\n")
+			if stop >= 0 {
+				stop += body
 			}
+		}
+		if stop >= 0 && s[stop] == '\n' {
+			body = stop + 1
 		}
 		end := strings.Index(s[body:], "```")
 		if end < 0 {

@@ -480,7 +480,7 @@ func (j *Judge) chunkVerdict(ctx context.Context, s *eval.Sample, rank int, task
 	out, resp, err := ask(ctx, j, s, task, prompts.Data{
 		Question: s.Question, Answer: s.Answer, Reference: s.Reference, Contexts: s.Contexts,
 		Chunk: s.Contexts[rank-1], Rank: rank,
-	}, func(r *chunkReply) error { return binary("verdict", r.Verdict) })
+	}, func(r *reasonedVerdict) error { return binary("verdict", r.Verdict) })
 	if err != nil {
 		return eval.ChunkVerdict{}, err
 	}

@@ -75,8 +75,7 @@ type verdictsReply struct {
 type verdictItem struct {
 	Statement string `json:"statement"`
 	evidenceReply
-	Reason  string `json:"reason"`
-	Verdict *bit   `json:"verdict"`
+	reasonedVerdict
 }
 
 // evidenceReply is the evidence of contract 2. Both keys absent is a reply
@@ -113,12 +112,16 @@ func (e evidenceReply) citation() *eval.Citation {
 	return c
 }
 
+// questionReply is also conversation_standalone_question's, which has no
+// noncommittal.
 type questionReply struct {
 	Question     *string `json:"question"`
 	Noncommittal *bit    `json:"noncommittal"`
 }
 
-type chunkReply struct {
+// reasonedVerdict is a one-chunk verdict's reply, and the reason and
+// verdict of the replies that hold more.
+type reasonedVerdict struct {
 	Reason  string `json:"reason"`
 	Verdict *bit   `json:"verdict"`
 }
