@@ -168,10 +168,8 @@ func contentHash(s eval.Sample) [16]byte {
 	h := sha256.New()
 	put := func(t string) {
 		t = strings.TrimSpace(t)
-		var n [8]byte
-		binary.BigEndian.PutUint64(n[:], uint64(len(t)))
-		h.Write(n[:])
-		h.Write([]byte(t))
+		h.Write(binary.BigEndian.AppendUint64(nil, uint64(len(t))))
+		io.WriteString(h, t)
 	}
 	put(s.Question)
 	put(s.Answer)
@@ -186,9 +184,7 @@ func contentHash(s eval.Sample) [16]byte {
 		put(s.Conversation)
 		put(strconv.Itoa(s.Turn))
 	}
-	var out [16]byte
-	copy(out[:], h.Sum(nil))
-	return out
+	return [16]byte(h.Sum(nil))
 }
 
 // sampled says whether --sample keeps a record: its hash read as a
