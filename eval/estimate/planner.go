@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"unicode"
 
@@ -91,9 +90,7 @@ func (j planJudge) Entailment(ctx context.Context, s *eval.Sample, premise strin
 
 // Entities plans one call per text (the reference, the contexts joined).
 func (j planJudge) Entities(ctx context.Context, s *eval.Sample, text string) ([]string, error) {
-	ctx = withSample(ctx, s, nil)
-	sampleFrom(ctx).text = text
-	return j.Judge.Entities(ctx, s, text)
+	return j.Judge.Entities(context.WithValue(ctx, sampleKey{}, &sampleCtx{s: s, text: text}), s, text)
 }
 
 func (j planJudge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classification, error) {
@@ -117,10 +114,6 @@ func (j planJudge) LookBack(ctx context.Context, s *eval.Sample, statements []st
 	return make([]eval.HistoryVerdict, len(statements)), false, nil
 }
 
-func (j planJudge) Embed(ctx context.Context, s *eval.Sample, texts []string) ([][]float64, error) {
-	return j.Judge.Embed(withSample(ctx, s, nil), s, texts)
-}
-
 // Criterion plans a criterion the LLM judges: the planner's reply must
 // fit its scale or its items.
 func (j planJudge) Criterion(ctx context.Context, s *eval.Sample, c *criteria.Criterion) (*criteria.Trace, error) {
@@ -128,9 +121,7 @@ func (j planJudge) Criterion(ctx context.Context, s *eval.Sample, c *criteria.Cr
 	if !ok {
 		return nil, eval.NewStepError(eval.StatusUnsupported, "a %s criterion needs an LLM judge", c.Kind)
 	}
-	ctx = withSample(ctx, s, nil)
-	sampleFrom(ctx).crit = c
-	return cj.Criterion(ctx, s, c)
+	return cj.Criterion(context.WithValue(ctx, sampleKey{}, &sampleCtx{s: s, crit: c}), s, c)
 }
 
 // taskCount is what the planner counted of one task.
@@ -145,13 +136,10 @@ type taskCount struct {
 type planner struct {
 	chat, embed *cost.Memo
 	tasks       map[string]*taskCount // fixed at creation: read without a lock
-
-	mu   sync.Mutex
-	vecs map[int][]float64 // the one placeholder vector of each dimension
 }
 
 func newPlanner(chatModel, embedModel string) *planner {
-	p := &planner{chat: cost.For(chatModel).Memo(), embed: cost.For(embedModel).Memo(), tasks: map[string]*taskCount{}, vecs: map[int][]float64{}}
+	p := &planner{chat: cost.For(chatModel).Memo(), embed: cost.For(embedModel).Memo(), tasks: map[string]*taskCount{}}
 	for _, t := range append(append([]string{}, prompts.Tasks...), eval.TaskEmbeddings, otherTask) {
 		p.tasks[t] = &taskCount{}
 	}
@@ -301,16 +289,10 @@ func (p *planner) Embed(ctx context.Context, req eval.EmbedRequest) (eval.EmbedR
 	if dims <= 0 {
 		dims = 8
 	}
-	p.mu.Lock()
-	v, ok := p.vecs[dims]
-	if !ok {
-		v = make([]float64, dims)
-		for i := range v {
-			v[i] = 1 / float64(i+1)
-		}
-		p.vecs[dims] = v
+	v := make([]float64, dims)
+	for i := range v {
+		v[i] = 1 / float64(i+1)
 	}
-	p.mu.Unlock()
 	out := eval.EmbedResponse{Vectors: make([][]float64, len(req.Texts)), Usage: eval.Usage{PromptTokens: tokens}}
 	for i := range out.Vectors {
 		out.Vectors[i] = v // read only, by the cache and the cosines

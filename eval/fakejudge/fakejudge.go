@@ -30,17 +30,17 @@ import (
 
 // Request is a chat request as the server saw it.
 type Request struct {
-	Task        string // response_format.json_schema.name; "" for json_object and text formats
-	Model       string
-	Messages    []Message
-	Temperature *float64 // nil when the field was absent from the body
-	N           int
-	Seed        *int
-	MaxTokens   int    // max_tokens or max_completion_tokens; 0 when absent
-	Format      string // response_format.type
-	Path        string // URL path (Azure puts the deployment there)
-	Header      http.Header
-	Raw         map[string]any
+	Task        string         `json:"-"` // response_format.json_schema.name; "" for json_object and text formats
+	Model       string         `json:"model"`
+	Messages    []Message      `json:"messages"`
+	Temperature *float64       `json:"temperature"` // nil when the field was absent from the body
+	N           int            `json:"n"`
+	Seed        *int           `json:"seed"`
+	MaxTokens   int            `json:"-"` // max_tokens or max_completion_tokens; 0 when absent
+	Format      string         `json:"-"` // response_format.type
+	Path        string         `json:"-"` // URL path (Azure puts the deployment there)
+	Header      http.Header    `json:"-"`
+	Raw         map[string]any `json:"-"`
 }
 
 // Message is a chat message.
@@ -211,22 +211,12 @@ func (s *Server) pause() {
 
 func (s *Server) serveChat(w http.ResponseWriter, hr *http.Request, raw map[string]any) {
 	b, _ := json.Marshal(raw)
-	var body struct {
-		Model          string    `json:"model"`
-		Messages       []Message `json:"messages"`
-		N              int       `json:"n"`
-		Seed           *int      `json:"seed"`
-		Temperature    *float64  `json:"temperature"`
-		ResponseFormat struct {
-			Type       string `json:"type"`
-			JSONSchema struct {
-				Name string `json:"name"`
-			} `json:"json_schema"`
-		} `json:"response_format"`
-	}
-	_ = json.Unmarshal(b, &body)
-	req := &Request{Model: body.Model, Messages: body.Messages, N: body.N, Seed: body.Seed, Temperature: body.Temperature,
-		Format: body.ResponseFormat.Type, Task: body.ResponseFormat.JSONSchema.Name, Path: hr.URL.RequestURI(), Header: hr.Header.Clone(), Raw: raw}
+	req := &Request{Path: hr.URL.RequestURI(), Header: hr.Header.Clone(), Raw: raw}
+	_ = json.Unmarshal(b, req)
+	rf, _ := raw["response_format"].(map[string]any)
+	req.Format, _ = rf["type"].(string)
+	schema, _ := rf["json_schema"].(map[string]any)
+	req.Task, _ = schema["name"].(string)
 	for _, k := range []string{"max_tokens", "max_completion_tokens"} {
 		if v, ok := raw[k].(float64); ok && v > 0 {
 			req.MaxTokens = int(v)

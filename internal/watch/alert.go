@@ -132,11 +132,7 @@ func (a *alerts) states() []report.AlertState {
 	defer a.mu.Unlock()
 	out := make([]report.AlertState, len(a.rules))
 	for i, r := range a.rules {
-		out[i] = r.st
-		if r.st.Mean != nil {
-			m := *r.st.Mean
-			out[i].Mean = &m
-		}
+		out[i] = r.st // Mean is shared: observe points it at a new value, never writes through it
 	}
 	return out
 }

@@ -168,10 +168,8 @@ func contentHash(s eval.Sample) [16]byte {
 	h := sha256.New()
 	put := func(t string) {
 		t = strings.TrimSpace(t)
-		var n [8]byte
-		binary.BigEndian.PutUint64(n[:], uint64(len(t)))
-		h.Write(n[:])
-		h.Write([]byte(t))
+		h.Write(binary.BigEndian.AppendUint64(nil, uint64(len(t))))
+		io.WriteString(h, t)
 	}
 	put(s.Question)
 	put(s.Answer)
@@ -186,9 +184,7 @@ func contentHash(s eval.Sample) [16]byte {
 		put(s.Conversation)
 		put(strconv.Itoa(s.Turn))
 	}
-	var out [16]byte
-	copy(out[:], h.Sum(nil))
-	return out
+	return [16]byte(h.Sum(nil))
 }
 
 // sampled says whether --sample keeps a record: its hash read as a
@@ -361,13 +357,13 @@ func (f *Watcher) evaluate(ctx context.Context, runID string, initial []cache.Wa
 	// The source stops reading when the run stops on its own (see put).
 	sctx, abort := context.WithCancel(ctx)
 	defer abort()
-	limiter := newRateLimiter(f.fc.MaxRPS)
+	wait := pace(f.fc.MaxRPS)
 	more = true
 	lastPut := time.Now()
 	base := info
 	source := func(yield func(eval.Sample) bool) error {
 		for _, r := range initial {
-			if limiter.wait(ctx) != nil {
+			if wait(ctx) != nil {
 				return nil
 			}
 			yield(r.Sample)
@@ -388,7 +384,7 @@ func (f *Watcher) evaluate(ctx context.Context, runID string, initial []cache.Wa
 				if it.end {
 					return nil
 				}
-				if limiter.wait(ctx) != nil {
+				if wait(ctx) != nil {
 					return nil
 				}
 				if grow(it.rec.Index) && time.Since(lastPut) > time.Second {
@@ -661,30 +657,23 @@ func (f *Watcher) readBatch(n int, now time.Time) (take []cache.WatchRecord, pro
 	return take, progressed, nil
 }
 
-// rateLimiter spaces the records started (--max-rps): one every 1/rps.
-type rateLimiter struct {
-	every time.Duration
-	next  time.Time
-}
-
-func newRateLimiter(rps float64) *rateLimiter {
+// pace spaces the records started (--max-rps): one every 1/rps. The
+// function it returns waits for the next one's turn, or for ctx to end.
+func pace(rps float64) func(ctx context.Context) error {
 	if rps <= 0 {
-		return &rateLimiter{}
+		return func(ctx context.Context) error { return ctx.Err() }
 	}
-	return &rateLimiter{every: time.Duration(float64(time.Second) / rps)}
-}
-
-func (l *rateLimiter) wait(ctx context.Context) error {
-	if l.every == 0 {
-		return ctx.Err()
-	}
-	if d := time.Until(l.next); d > 0 {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(d):
+	every := time.Duration(float64(time.Second) / rps)
+	var next time.Time
+	return func(ctx context.Context) error {
+		if d := time.Until(next); d > 0 {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(d):
+			}
 		}
+		next = time.Now().Add(every)
+		return nil
 	}
-	l.next = time.Now().Add(l.every)
-	return nil
 }
