@@ -26,16 +26,6 @@ var diagnosisFloors = []struct {
 	{31, 96}, {31, 94}, {43, 96}, {31, 96},
 }
 
-// enterpriseRead reports whether the registry calls the n-th set read.
-func enterpriseRead(n int) bool {
-	for _, s := range Sets {
-		if s.Name == EnterpriseName(n)+" (own)" {
-			return s.Rows[0].Read
-		}
-	}
-	return false
-}
-
 // TestEnterpriseDiagnosisAgreement measures the diagnosis column a new
 // user sees (the offline judge, the default metrics, the default pass
 // levels) against the one a reviewer gives, on both answers of every
@@ -46,11 +36,11 @@ func enterpriseRead(n int) bool {
 // Rerun it with -v to read the figures; the disagreements are listed for
 // the read set only, since the held-out set's failures are not read.
 func TestEnterpriseDiagnosisAgreement(t *testing.T) {
-	if files, err := enterpriseFiles.ReadDir("testdata"); err != nil || len(files) != len(diagnosisFloors) {
-		t.Fatalf("%d embedded enterprise sets, %d with floors (%v): a new set needs its floors", len(files), len(diagnosisFloors), err)
+	if n := enterpriseCount(); n != len(diagnosisFloors) {
+		t.Fatalf("%d embedded enterprise sets, %d with floors: a new set needs its floors", n, len(diagnosisFloors))
 	}
 	for k, f := range diagnosisFloors {
-		read := enterpriseRead(k + 1)
+		read := enterpriseRead[k+1]
 		name := EnterpriseName(k+1) + map[bool]string{true: " (read)", false: " (held out)"}[read]
 		pairs, err := Enterprise(k + 1)("")
 		if err != nil {

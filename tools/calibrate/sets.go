@@ -115,19 +115,15 @@ var Sets = []Set{
 	{Name: "rgb/en_fact", Path: "rgb/en_fact.jsonl", Load: LoadRGBFact,
 		Target: 0.95, Rows: []Row{{Declarative, true, false}, {Framed, false, false}, {Bare, false, false}}},
 	{Name: "faithbench", Path: "faithbench/FaithBench.csv", LoadAnswers: LoadFaithBench},
-	// The project's own pairs, embedded (enterprise.go): zh and en HR,
-	// finance and IT contexts in prose, tables, records and FAQs; the
-	// first, third and fifth to eighth were read (testdata/SOURCE.md).
-	enterpriseSet(1, true, 0.85), enterpriseSet(2, false, 0.85), enterpriseSet(3, true, 0),
-	enterpriseSet(4, false, 0), enterpriseSet(5, true, 0), enterpriseSet(6, true, 0),
-	enterpriseSet(7, true, 0), enterpriseSet(8, true, 0), enterpriseSet(9, false, 0),
-	enterpriseSet(10, false, 0), enterpriseSet(11, false, 0), enterpriseSet(12, false, 0),
-	enterpriseSet(13, false, 0), enterpriseSet(14, false, 0), enterpriseSet(15, false, 0),
-	enterpriseSet(16, false, 0), enterpriseSet(17, false, 0), enterpriseSet(18, false, 0),
-	enterpriseSet(19, false, 0), enterpriseSet(20, false, 0), enterpriseSet(21, false, 0),
-	enterpriseSet(22, false, 0), enterpriseSet(23, false, 0), enterpriseSet(24, false, 0),
-	enterpriseSet(25, false, 0), enterpriseSet(26, false, 0), enterpriseSet(27, false, 0),
-	enterpriseSet(28, false, 0),
+}
+
+// The project's own pairs, embedded (enterprise.go): zh and en HR, finance
+// and IT contexts in prose, tables, records and FAQs, one set per file.
+func init() {
+	n := enterpriseCount()
+	for k := 1; k <= n; k++ {
+		Sets = append(Sets, enterpriseSet(k, enterpriseRead[k], enterpriseTargets[k]))
+	}
 }
 
 // enterpriseSet is the registry entry of the project's n-th set, read or
