@@ -287,7 +287,10 @@ func (sm *seams) found(f string) bool {
 	if !sm.made {
 		sm.made = true
 		for g := range sm.st.feats {
-			if gs := []rune(strings.TrimPrefix(g, "h:")); len(gs) == 2 && strings.HasPrefix(g, "h:") && sm.cs.feats[g] {
+			if !strings.HasPrefix(g, "h:") || !sm.cs.feats[g] {
+				continue
+			}
+			if gs := []rune(g[2:]); len(gs) == 2 {
 				sm.left, sm.right = append(sm.left, gs[1]), append(sm.right, gs[0])
 			}
 		}

@@ -270,13 +270,13 @@ func SameKind(a, b string) bool {
 // two characters that words/same_units.txt names (公斤 and 公里, 个月,
 // 分钟), else its first character.
 func HanUnit(text string) string {
-	rs := []rune(text)
-	if len(rs) >= 2 {
-		if _, ok := unitCanon[string(rs[:2])]; ok {
-			return string(rs[:2])
+	_, one := utf8.DecodeRuneInString(text)
+	if _, two := utf8.DecodeRuneInString(text[one:]); two > 0 {
+		if _, ok := unitCanon[text[:one+two]]; ok {
+			return text[:one+two]
 		}
 	}
-	return string(rs[:1])
+	return text[:one]
 }
 
 var cnDigits = map[rune]int{'零': 0, '〇': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
