@@ -275,7 +275,7 @@ func Fields(text string) []Field {
 				continue
 			}
 			value := cells[k]
-			if u := headerUnit(header[k]); u != "" && bareNumber.MatchString(value) {
+			if u := headerUnit(header[k]); u != "" && unitlessCell.MatchString(value) {
 				value += " " + u
 			}
 			for _, col := range splitKeys(header[k]) {
@@ -288,8 +288,8 @@ func Fields(text string) []Field {
 	return out
 }
 
-// bareNumber is a cell that gives a number without its unit.
-var bareNumber = regexp.MustCompile(`^[0-9][0-9,.]*$`)
+// unitlessCell is a cell that gives a number without its unit.
+var unitlessCell = regexp.MustCompile(`^[0-9][0-9,.]*$`)
 
 // headerUnit is the unit a header gives its column's numbers in brackets
 // ("经理级（元/晚）", "Cap (USD)"), or "": one short word, as a note in
