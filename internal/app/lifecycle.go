@@ -153,7 +153,7 @@ func (s *Session) launch(ctx context.Context, spec runSpec) (*Run, error) {
 		Config: eval.RunnerConfig{Metrics: spec.metrics, Criteria: spec.criteria, Strictness: s.Cfg.Strictness, ACWeights: s.Cfg.Parsed.ACWeights,
 			FCMode: s.Cfg.Parsed.FCMode, NSMode: s.Cfg.Parsed.NSMode, HistorySupport: s.Cfg.Parsed.HistorySupport,
 			Workers: workers, StoreAhead: ahead, MaxTextInFlight: text, InFlight: s.sent, Unrecoverable: s.unrecoverable,
-			Lasting: s.lasting},
+			Lasting: lasting},
 		Events: events,
 		Done:   spec.done,
 		OnResults: func(rs []*eval.Result) error {

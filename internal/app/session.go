@@ -45,16 +45,14 @@ type Session struct {
 	sent func() int // requests on the wire, for the in-flight gauge
 	// unrecoverable classifies judge errors for fail-fast (see eval.RunnerConfig).
 	unrecoverable func(error) string
-	// lasting: the unrecoverable kinds that stop a run mid-way too.
-	lasting    func(kind string) bool
-	limits     []*endpoint.Client  // whose limiter state is shown
-	abilities  *endpoint.Abilities // what is known of the judge's endpoint; nil offline
-	resumed    int                 // samples the resumed run had finished
-	datasetOpt dataset.Options     // what the dataset was read with: a stream reads it again the same way
-	log        io.Writer
-	logFile    *os.File
-	baseline   *baseline.Baseline // --baseline, resolved and checked
-	subset     []int              // --sample: the indexes evaluated, ascending; nil for all
+	limits        []*endpoint.Client  // whose limiter state is shown
+	abilities     *endpoint.Abilities // what is known of the judge's endpoint; nil offline
+	resumed       int                 // samples the resumed run had finished
+	datasetOpt    dataset.Options     // what the dataset was read with: a stream reads it again the same way
+	log           io.Writer
+	logFile       *os.File
+	baseline      *baseline.Baseline // --baseline, resolved and checked
+	subset        []int              // --sample: the indexes evaluated, ascending; nil for all
 
 	mu  sync.Mutex
 	run report.RunInfo
@@ -282,7 +280,6 @@ func (s *Session) BuildJudge() (err error) {
 		}
 		return ""
 	}
-	s.lasting = func(kind string) bool { return endpoint.Kind(kind).Lasting() }
 	var cc eval.ChatClient = client
 	embeddings := c.EmbeddingModel
 	if c.EmbeddingURL != "" {
@@ -315,6 +312,10 @@ func (s *Session) BuildJudge() (err error) {
 	}
 	return nil
 }
+
+// lasting says which of the unrecoverable kinds stop a run mid-way too
+// (eval.RunnerConfig.Lasting).
+func lasting(kind string) bool { return endpoint.Kind(kind).Lasting() }
 
 // Endpoint is a client of one OpenAI-compatible base URL with the run's
 // key, API type, concurrency, timeout and retry settings, sharing what is
