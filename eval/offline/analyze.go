@@ -36,6 +36,7 @@ type span struct {
 	common     map[string]bool // features of common words, which count only where a sentence has them
 	field      *fieldCheck     // set on a table cell's or a field's span (fields.go)
 	residue    bool            // a statement's residual (restate.go): never restated again
+	prose      bool            // a sentence of a chunk with no records, cells or fields
 	order      []string        // a statement's English words and numbers, as features in text order (anchored)
 	// topic, of a statement, is the text of the answer's statements before
 	// it, analysed only when needed: a table's row or column it leaves to

@@ -166,7 +166,14 @@ A statement that restates a wh-question around its answer ("The CEO of X in
 2021 is A." for "Who is the CEO of X in 2021?") that fails the test on
 coverage or names is tested once more on what it adds (restate.go): its
 residual ("A"), as a short answer, in a sentence that names one of the
-question's things.
+question's things, or is linked to one that does in at most two hops: a
+prose sentence that opens on no name after one that opens on a name
+("Mount Quay Circuit is a track. The 6.2 km long track ..."; a table's
+next row is no hop), a sentence that opens on a name the other writes
+("... films such as Night Shift", "Night Shift is a 2004 film directed by
+A"), or two that write one name of two or more words (first and last
+word suffice: Alf Clausen, Alf Heiberg Clausen). A name of one word two
+sentences share (a country) links nothing.
 
 A statement whose subject coordinates two names ("A and B are both
 painters", "甲和乙都设在上海") that fails the test is read as its conjuncts

@@ -140,10 +140,19 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 			premise = append(premise, n.feat)
 		}
 	}
+	var chain map[*span]bool // the sentences linked to the premise, read once when needed
 	for i, a := range sents {
 		ev := support(rsp, q, sents[i:i+1])
-		if ev.Verdict != 1 || !aboutAny(a, premise) {
+		if ev.Verdict != 1 {
 			continue
+		}
+		if !aboutAny(a, premise) {
+			if chain == nil {
+				chain = linked(sents, premise)
+			}
+			if !chain[a] {
+				continue
+			}
 		}
 		if _, ok := namedAsWritten(r, a.text, q); !ok {
 			continue
@@ -159,4 +168,54 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 // features; true when there are none.
 func aboutAny(cs *span, feats []string) bool {
 	return len(feats) == 0 || slices.ContainsFunc(feats, func(f string) bool { return cs.feats[f] || cs.refFeats[f] })
+}
+
+// linked are the sentences about the premise and those reached from them
+// in at most linkHops hops, each between two sentences about one thing:
+// prose neighbours when the earlier opens on a name and the later on none
+// ("Mount Quay Circuit is a track. The 6.2 km long track is ..."; the row
+// of a table after G8's is another grade's), or two that name one thing
+// (phrase.Links). At most maxLinkPairs pairs are compared: a long context
+// costs no more than a linear pass.
+func linked(sents []*span, premise []string) map[*span]bool {
+	reached := map[*span]bool{}
+	var frontier []*span
+	for _, b := range sents {
+		if aboutAny(b, premise) {
+			reached[b] = true
+			frontier = append(frontier, b)
+		}
+	}
+	budget := maxLinkPairs
+	for hop := 0; hop < linkHops && len(frontier) > 0; hop++ {
+		var next []*span
+		for _, b := range frontier {
+			for _, c := range sents {
+				if reached[c] {
+					continue
+				}
+				if budget--; budget < 0 {
+					return reached
+				}
+				if sameThing(b, c) {
+					reached[c] = true
+					next = append(next, c)
+				}
+			}
+		}
+		frontier = next
+	}
+	return reached
+}
+
+const (
+	linkHops     = 2    // from the premise's sentence to the answer's
+	maxLinkPairs = 4096 // pairs of sentences linked compares
+)
+
+// sameThing reports whether two sentences are one hop apart (linked).
+func sameThing(b, c *span) bool {
+	bm, cm := phrase.MentionsOf(b.text), phrase.MentionsOf(c.text)
+	goesOn := func(x, y phrase.Mentions) bool { return x.OpensOnName() && !y.OpensOnName() }
+	return b.prose && (b.next == c && goesOn(bm, cm) || c.next == b && goesOn(cm, bm)) || phrase.Links(bm, cm)
 }

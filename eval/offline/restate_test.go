@@ -35,7 +35,18 @@ func TestRestatementIsTheQuestionAroundItsAnswer(t *testing.T) {
 	albumQ := "Who released their second album with a band from Dover, Kent?"
 	albumApart := []string{"Harbour Songs 2 is the second album in a series of live releases by Ann Lee. Self-released in 2004, it features appearances by Bo Chen.",
 		"The Quay is an English rock band formed in Dover, Kent in 1998."}
+	trackQ := "What is the length of the track where the Harbour 12 Hour was staged?"
+	track := []string{"The 2013 Harbour 12 Hour was staged at Mount Quay Circuit. Mount Quay Circuit is a racing track in Harbourton. The 6.2 km long track is a public road when no race is run."}
+	themeQ := "In what year was the arranger of the Quay Theme born?"
+	theme := []string{"The current arrangement of the Quay Theme is by Alf Clausen.", "Alf Heiberg Clausen (born 12 March 1941) is an American composer."}
+	housingQ := "How many days of temporary housing does a G8 employee get?"
+	housing := []string{"| Grade | Temporary housing |\n|---|---|\n| G7–G8 | 45 days |\n| G9+ | 60 days |"}
 	checkSupport(t, []supportCase{
+		// The answer's sentence is a hop or two from one about the premise.
+		{"the second hop opens on what the first names", q, "Lena Park directed the 2004 film that was shot at the Harbor Diner in Portland.", linked, 1, "Lena Park"},
+		{"a sentence goes on about what the one before opens on", trackQ, "The length of the track where the Harbour 12 Hour was staged is 6.2 km.", track, 1, "6.2 km long track"},
+		{"a name written with its middle name", themeQ, "The arranger of the Quay Theme was born in 1941.", theme, 1, "Alf Heiberg Clausen"},
+		{"a table's next row is another grade's", housingQ, "A G8 employee gets 60 days of temporary housing.", housing, 0, ""},
 		{"the album's sentences name no band of Dover", albumQ, "Ann Lee released their second album with a band from Dover, Kent.", albumApart, 0, ""},
 		{"an answer the contexts do not give", q, "Mara Quill directed the 2004 film that was shot at the Harbor Diner in Portland.", linked, 0, ""},
 		{"nothing ties the film to the diner", q, "Lena Park directed the 2004 film that was shot at the Harbor Diner in Portland.", unlinked, 0, ""},

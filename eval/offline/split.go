@@ -3,30 +3,14 @@ package offline
 import (
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
-	"github.com/ragscope/ragscope/eval/offline/words"
 	"github.com/ragscope/ragscope/internal/memo"
 )
 
-// MinClauseRunes is the least content (contentRunes) a Chinese clause needs
-// to stand as a statement of its own: shorter ones ("会的") are fragments,
-// merged into their neighbour.
-const MinClauseRunes = 6
-
-// subordinateEnds and subordinateStarts mark a Chinese clause that only sets
-// the scene for the next one (转为一般纳税人后, 根据公司制度, 如果...).
-var (
-	subordinateEnds   = words.List("subordinate_ends")
-	subordinateStarts = words.List("subordinate_starts")
-)
-
-// SplitStatements splits a text into statements: sentences by UAX #29, cut
-// at semicolons and line breaks, Chinese ones at commas (an English comma
-// more often sets off an apposition), short or subordinate clauses merged
-// into their neighbour.
+// SplitStatements splits a text into statements: its claims
+// (plaintext.Claims) that have content.
 func SplitStatements(text string) []string {
 	// A copy: the caller may change it, the memo's must stay.
 	return slices.Clone(splits.Get(text, splitStatements))
@@ -47,126 +31,16 @@ func StatementsFor(question, answer string) []string {
 
 var splits = memo.New[[]string](analysisCacheSize)
 
+// splitStatements are the text's claims (plaintext.Claims; a Chinese clause
+// of common words only, 根据规定, is held onto the next) that have content:
+// scoring "Yes." 0 would punish a correct yes/no answer.
 func splitStatements(text string) []string {
-	var out []string
-	sents, _ := plaintext.Sentences(text)
-	for _, sent := range sents {
-		if !containsHan(sent) {
-			out = append(out, splitEnglish(sent)...)
-			continue
-		}
-		out = append(out, mergeClauses(plaintext.ContentPieces(sent, "，,"))...)
-	}
-	tooShort := func(s string) bool { return contentRunes(s) < MinStatementRunes }
-	return dropContentless(mergeForward(out, " ", tooShort, tooShort))
-}
-
-// dropContentless drops statements with no content at all ("Yes."): scoring
-// them 0 would punish a correct yes/no answer.
-func dropContentless(stmts []string) []string {
-	return slices.DeleteFunc(stmts, func(s string) bool {
+	return slices.DeleteFunc(plaintext.Claims(text, onlyCommon), func(s string) bool {
 		sp := analyze(s)
 		return len(sp.feats) == 0 && len(sp.unis) == 0 && len(sp.quants) == 0
 	})
 }
 
-// MinStatementRunes: a statement with less content ("No.", "不会。") is
-// merged into the next one (the previous when last); a lone one stays.
-const MinStatementRunes = 3
-
-// mergeForward joins with sep each piece holdBack holds onto the next, and
-// a last piece lastTooShort holds onto the one before.
-func mergeForward(pieces []string, sep string, holdBack, lastTooShort func(string) bool) []string {
-	var out []string
-	pending := ""
-	for i, p := range pieces {
-		if pending != "" {
-			p = pending + sep + p
-			pending = ""
-		}
-		if i+1 < len(pieces) && holdBack(p) {
-			pending = p
-			continue
-		}
-		out = append(out, p)
-	}
-	if n := len(out); n >= 2 && lastTooShort(out[n-1]) {
-		out[n-2] += sep + out[n-1]
-		out = out[:n-1]
-	}
-	return out
-}
-
-// englishJoins are where an English sentence is cut when both sides are
-// claims of their own: a comma and a conjunction, or a semicolon.
-var englishJoins = func() []string {
-	var out []string
-	for _, w := range words.List("english_joins") {
-		out = append(out, ", "+w+" ")
-	}
-	return append(out, "; ")
-}()
-
-// minEnglishClauseWords is the least words each side of a joint needs.
-const minEnglishClauseWords = 4
-
-func splitEnglish(sent string) []string {
-	for _, j := range englishJoins {
-		i := indexFold(sent, j)
-		if i < 0 {
-			continue
-		}
-		if left, right := strings.TrimSpace(sent[:i]), strings.TrimSpace(sent[i+len(j):]); len(strings.Fields(left)) >= minEnglishClauseWords && len(strings.Fields(right)) >= minEnglishClauseWords {
-			return append([]string{left}, splitEnglish(right)...)
-		}
-	}
-	return []string{sent}
-}
-
-func mergeClauses(clauses []string) []string {
-	return mergeForward(clauses, "，",
-		func(c string) bool { return contentRunes(c) < MinClauseRunes || isSubordinate(c) || onlyCommon(c) },
-		func(c string) bool { return contentRunes(c) < MinClauseRunes })
-}
-
-func isSubordinate(c string) bool {
-	plain := strings.TrimRight(c, "。！？!?.")
-	return slices.ContainsFunc(subordinateEnds, func(e string) bool { return strings.HasSuffix(plain, e) }) ||
-		slices.ContainsFunc(subordinateStarts, func(s string) bool { return strings.HasPrefix(plain, s) })
-}
-
 func containsHan(s string) bool {
 	return strings.ContainsFunc(s, isHan)
-}
-
-// contentRunes counts Han characters, and a Latin word as two (a Chinese word).
-func contentRunes(s string) int {
-	n := 0
-	inWord := false
-	for _, r := range s {
-		switch {
-		case isHan(r):
-			n++
-			inWord = false
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if !inWord {
-				n += 2
-			}
-			inWord = true
-		default:
-			inWord = false
-		}
-	}
-	return n
-}
-
-// indexFold is the byte offset of sub in s, ignoring case, or -1; offsets in
-// strings.ToLower(s) are not offsets in s (a Kelvin sign changes length).
-func indexFold(s, sub string) int {
-	for i := range s {
-		if i+len(sub) <= len(s) && strings.EqualFold(s[i:i+len(sub)], sub) {
-			return i
-		}
-	}
-	return -1
 }

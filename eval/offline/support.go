@@ -67,8 +67,14 @@ func contextSpans(text string) []*span {
 		}
 		out = append(out, sp)
 	}
+	n := len(out)
 	out = append(out, recordSpans(text)...)
 	out = append(out, fieldSpans(text)...)
+	if len(out) == n { // prose: no records, cells or fields
+		for _, sp := range out {
+			sp.prose = true
+		}
+	}
 	id := chunkIDs.Add(1)
 	for _, sp := range out {
 		sp.chunk = id

@@ -9,6 +9,7 @@ import (
 	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"github.com/ragscope/ragscope/eval/offline/words"
+	"github.com/ragscope/ragscope/internal/memo"
 )
 
 // EnglishStop, Pronouns and NameParticles are the word lists the offline
@@ -263,3 +264,47 @@ func TrimWord(w string) string {
 // NameGap is how many words (a middle name, an initial) may come between
 // two words of a name.
 const NameGap = 2
+
+// Mentions are the names a sentence writes, to tell whether two sentences
+// are about one thing (Links).
+type Mentions struct {
+	stems, opening []string // the sentence's stems; those of the name it opens on
+	runs           [][]string
+}
+
+// MentionsOf is the text's Mentions, memoised.
+func MentionsOf(text string) Mentions { return mentionsOf.Get(text, mentions) }
+
+var mentionsOf = memo.New[Mentions](cacheSize)
+
+func mentions(text string) Mentions {
+	m := Mentions{stems: Stems(text), opening: Stems(OpeningName(text))}
+	for _, r := range NameRuns(text) {
+		m.runs = append(m.runs, Stems(r))
+	}
+	return m
+}
+
+// OpensOnName reports whether the sentence opens on a name, a thing of its
+// own, where one that opens on "It", "The event" or "Directed by ..., the
+// film" goes on about the thing before it.
+func (m Mentions) OpensOnName() bool { return len(m.opening) > 0 }
+
+// Links reports whether two sentences are about one thing by the names
+// they write: one opens on a name the other writes ("... films such as
+// Night Shift", "Night Shift is a 2004 film"), or both write a name of two
+// or more words. A name of one word two sentences share (a country) is no
+// link.
+func Links(a, b Mentions) bool {
+	if named(b.opening, a.stems) || named(a.opening, b.stems) {
+		return true
+	}
+	return slices.ContainsFunc(a.runs, func(r []string) bool { return named(r, b.stems) })
+}
+
+// named reports whether stems name the name: its words, or its first and
+// last, in order, a few words apart at most ("Alf Clausen" names Alf
+// Heiberg Clausen, "Dwight D. Eisenhower" Dwight David Eisenhower).
+func named(name, stems []string) bool {
+	return len(name) > 0 && (ContainsSeq(stems, name) || ContainsSeq(stems, []string{name[0], name[len(name)-1]}))
+}
