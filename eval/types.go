@@ -272,6 +272,11 @@ type Classification struct {
 	// Evidence is the chunk and quote the attribution rests on; nil when
 	// the judge gave none (see Citation).
 	Evidence *Citation `json:"evidence,omitempty"`
+	// FoundInPart: not attributed, but a sentence of the contexts has much
+	// of it and contradicts none of it. Set by a judge that cannot read a
+	// paraphrase (the offline judge), for which that is no evidence that
+	// retrieval failed.
+	FoundInPart bool `json:"found_in_part,omitempty"`
 }
 
 // CorrectnessItem is one statement answer correctness classified as TP,

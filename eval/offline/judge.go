@@ -180,7 +180,8 @@ func (j *Judge) chunkVerdict(ctx context.Context, s *eval.Sample, rank int, targ
 }
 
 // Classify splits the reference into statements and attributes each to the
-// contexts with the support test, at the reference's bar (attribution).
+// contexts with the support test, at the reference's bar (attribution),
+// and marks those it finds in part (foundInPart).
 func (j *Judge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classification, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -194,8 +195,13 @@ func (j *Judge) Classify(ctx context.Context, s *eval.Sample) ([]eval.Classifica
 	refs := SplitStatements(s.Reference)
 	out := make([]eval.Classification, len(refs))
 	for i, r := range refs {
-		ev := attribution(analyze(r), q, sents)
-		out[i] = eval.Classification{Statement: r, Attributed: ev.Verdict, Reason: withChunks(ev, ranks), Evidence: citation(ev, ranks)}
+		st := analyze(r)
+		ev := attribution(st, q, sents)
+		found := foundInPart(st, q, ev, sents)
+		if found {
+			ev.Reason += "; found in part: no evidence that retrieval missed it"
+		}
+		out[i] = eval.Classification{Statement: r, Attributed: ev.Verdict, Reason: withChunks(ev, ranks), Evidence: citation(ev, ranks), FoundInPart: found}
 	}
 	return out, nil
 }

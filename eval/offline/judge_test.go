@@ -371,3 +371,29 @@ func TestReferenceAttributedAboveHalf(t *testing.T) {
 		}
 	}
 }
+
+// TestReferenceFoundInPart: a reference statement that is not attributed
+// but that a sentence covers at the reference's bar, with three of its own
+// words and nothing contradicted, is found in part, said in its reason; one
+// the context contradicts or barely touches is not.
+func TestReferenceFoundInPart(t *testing.T) {
+	contexts := []string{"Expense claims must be submitted within 30 days of the purchase date.", "The travel desk books flights for all staff."}
+	for _, c := range []struct {
+		ref   string
+		found bool
+	}{
+		{"Staff hand in expense claims to Maria within 30 days of buying something.", true}, // in other words, with a name it does not give
+		{"Expense claims must be submitted within 60 days of the purchase date.", false},  // contradicted
+		{"Claims for travel are paid by the finance team every Friday.", false},
+		{"Expense claims must be submitted within 30 days of the purchase date.", false}, // attributed
+	} {
+		s := &eval.Sample{ID: "x", Question: "What is the deadline?", Reference: c.ref, Contexts: contexts}
+		cls, err := New().Classify(context.Background(), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cls) != 1 || cls[0].FoundInPart != c.found || c.found != strings.Contains(cls[0].Reason, "found in part") {
+			t.Errorf("%q: %+v, want found in part %v, said in the reason", c.ref, cls, c.found)
+		}
+	}
+}

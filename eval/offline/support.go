@@ -119,6 +119,20 @@ func attribution(st, q *span, sents []*span) Evidence {
 	return ev
 }
 
+// foundOwnWords is how many of its own words the sentence that covers a
+// reference statement best must have for it to be found in part.
+const foundOwnWords = 3
+
+// foundInPart: a reference statement not attributed that a sentence covers
+// at the reference's bar (RecallThreshold) with foundOwnWords of its own
+// words, and contradicts in nothing, is found in part: the contexts speak
+// of it in other words, or with a name the judge does not match, which it
+// cannot tell from a fact retrieval missed (eval.Classification).
+func foundInPart(st, q *span, ev Evidence, sents []*span) bool {
+	return ev.Verdict == 0 && ev.Detector == "" && ev.From >= 0 && ev.Coverage >= RecallThreshold &&
+		ownWordsFound(st, q, sents[ev.From]) >= foundOwnWords
+}
+
 // ownWordsFound counts the statement's content words and numbers, neither
 // the question's nor common words, that one of the sentences has.
 func ownWordsFound(st, q *span, sents ...*span) int {

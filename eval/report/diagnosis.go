@@ -131,6 +131,14 @@ func (l Levels) diagnosisInput(r *eval.Result) diagInput {
 		cp:     lv(eval.ContextPrecision),
 		r:      lv(eval.ContextRecall),
 	}
+	// A reference statement the judge found in part (the offline judge: in
+	// other words) is no evidence that retrieval missed it: recall is read
+	// as the share found, attributed or in part.
+	if t := r.ContextRecall; t != nil && in.r.has() {
+		if n, found := len(t.Classifications), foundInContexts(t); found > t.Attributed && n > 0 {
+			in.r = l.Band(eval.ContextRecall, float64(found)/float64(n))
+		}
+	}
 	if t := r.AnswerRelevancy; t != nil {
 		switch {
 		case t.Mode == eval.AnswerSimilarityMode:
@@ -187,4 +195,16 @@ func correctnessSides(r *eval.Result) (recall, precision Band) {
 		return recall, precision
 	}
 	return bandNA, bandNA
+}
+
+// foundInContexts counts the reference statements attributed or found in
+// part (eval.Classification's FoundInPart).
+func foundInContexts(t *eval.ContextRecallTrace) int {
+	n := 0
+	for _, c := range t.Classifications {
+		if c.Attributed == 1 || c.FoundInPart {
+			n++
+		}
+	}
+	return n
 }

@@ -38,6 +38,10 @@ func sample(t testing.TB, spec string) *eval.Result {
 			ar.Mode = "answer_similarity"
 			continue
 		}
+		if counts, ok := strings.CutPrefix(term, "crt:"); ok {
+			r.ContextRecall = recallTrace(t, counts)
+			continue
+		}
 		if k, counts, ok := strings.Cut(term, ":"); ok {
 			var tp, fp, fn int
 			if _, err := fmt.Sscanf(counts+"/0", "%d/%d/%d", &tp, &fp, &fn); err != nil {
@@ -100,6 +104,21 @@ func sample(t testing.TB, spec string) *eval.Result {
 	return r
 }
 
+// recallTrace is a context recall trace of "ATTRIBUTED/FOUND/MISSING"
+// reference statements: attributed, found in part, and neither.
+func recallTrace(t testing.TB, counts string) *eval.ContextRecallTrace {
+	t.Helper()
+	var att, found, missing int
+	if _, err := fmt.Sscanf(counts, "%d/%d/%d", &att, &found, &missing); err != nil {
+		t.Fatalf("bad counts %q", counts)
+	}
+	tr := &eval.ContextRecallTrace{Attributed: att}
+	for i := 0; i < att+found+missing; i++ {
+		tr.Classifications = append(tr.Classifications, eval.Classification{Statement: fmt.Sprint("r", i), Attributed: btoi(i < att), FoundInPart: i >= att && i < att+found})
+	}
+	return tr
+}
+
 // TestDiagnose has at least one case per rule of the decision table (the
 // rule is named first), its boundaries, samples with a single metric and
 // the cases the issue reported.
@@ -128,6 +147,14 @@ func TestDiagnose(t *testing.T) {
 		{"f=1 ar=0 nc cp=1 cr=0.8", DiagNoncommittal},  // not off-topic: evasive
 		// 4 generation: faithfulness < 0.5, recall >= 0.7.
 		{"f=0 cr=1", DiagGeneration},
+		// A reference statement found in part (the offline judge could not
+		// match its words) is no evidence that retrieval missed it: recall
+		// is read as the share found.
+		{"f=0 cr=0.33 crt:1/2/0", DiagGeneration},
+		{"f=0 cr=0.33 crt:1/0/2", DiagRetrieval},
+		{"f=0 cr=0.33 crt:1/1/1", DiagLowScore}, // two of three found: recall passes, but is not high
+		{"f=1 cr=0.33 crt:1/1/1", DiagOK},
+		{"f=0 cr=0 crt:0/1/2", DiagRetrieval},
 		{"f=0.49 ar=0.9 cp=1 cr=0.7", DiagGeneration},
 		{"f=0 ar=0 cp=0 cr=1", DiagGeneration}, // also irrelevant, but the documents were there
 		// 5 generation: faithfulness < 0.5, no reference, answer relevancy passes or n/a.

@@ -171,6 +171,17 @@ func TestWhyIsNeverEmpty(t *testing.T) {
 			t.Errorf("%s: why %q, want %q", d, got, tc.want)
 		}
 	}
+	// Context recall's evidence names a statement not retrieved before one
+	// found in part.
+	for _, tc := range []struct{ spec, want string }{
+		{"cr=0 crt:0/1/1", `not retrieved: "r1": `},
+		{"cr=0 crt:0/2/0", `found in part: "r0": `},
+	} {
+		r := sample(t, tc.spec)
+		if got := (Levels{}).Why(r, Diagnose(r)); got != tc.want {
+			t.Errorf("%s: why %q, want %q", tc.spec, got, tc.want)
+		}
+	}
 	l, _ := ParseLevels("faithfulness=0.9")
 	if got := l.Why(sample(t, "f=0.8"), l.Diagnose(sample(t, "f=0.8"))); got != "below the pass level: faithfulness 0.800 < 0.9" {
 		t.Errorf("why at --pass faithfulness=0.9: %q", got)

@@ -337,9 +337,12 @@ func (l Levels) Why(r *eval.Result, d Diagnosis) string {
 func whyOf(r *eval.Result, m eval.Metric) string {
 	if m == eval.ContextRecall { // the report's words: the reference's point was not retrieved
 		if t := r.ContextRecall; t != nil {
-			for _, c := range t.Classifications {
-				if c.Attributed == 0 {
-					return fmt.Sprintf("not retrieved: %q: %s", c.Statement, c.Reason)
+			// A statement found in part is named only when every one is.
+			for _, inPart := range []bool{false, true} {
+				for _, c := range t.Classifications {
+					if c.Attributed == 0 && c.FoundInPart == inPart {
+						return fmt.Sprintf("%s: %q: %s", map[bool]string{false: "not retrieved", true: "found in part"}[inPart], c.Statement, c.Reason)
+					}
 				}
 			}
 		}
