@@ -63,7 +63,7 @@ func TestConjuncts(t *testing.T) {
 	for _, tt := range tests {
 		var got []string
 		for _, c := range conjuncts(tt.text, sents) {
-			got = append(got, c.text)
+			got = append(got, c.Text)
 		}
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("conjuncts(%q) = %q, want %q", tt.text, got, tt.want)

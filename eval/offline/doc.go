@@ -133,7 +133,11 @@ The support test (support.go), of one statement against the sentences:
     sentences of different chunks together when their union covers it,
     each gives a quantity of it the other does not, and no detector fires
     on the union ("supported by [1] and [2]: ..."); so is one that one
-    sentence covers but whose number only the other gives.
+    sentence covers but whose number only the other gives. Not when the
+    statement gives a quantity of one to a name only the other has, where
+    that one gives another value of its unit: a quantity belongs to the
+    name a preposition after it gives ("63 ms in Lisbon"), else to the
+    last one before it.
  7. the reference's bar: a statement of the reference (context recall)
     that fails only on coverage is attributed when the coverage is above
     RecallThreshold in a sentence that has its names, two of its own

@@ -371,6 +371,19 @@ func TestTotalAcrossChunksWhenOneCovers(t *testing.T) {
 	}
 }
 
+// Two chunks that each give one thing's value support a statement that
+// gives each thing its own, not one that gives each the other's.
+func TestValuesAcrossChunksStayWithTheirThings(t *testing.T) {
+	ctx := []string{"Q2 latency report, Oslo region: median API latency 48 ms.", "Q2 latency report, Lisbon region: median API latency 63 ms."}
+	q := "What was the median API latency of each region in Q2?"
+	if ev := Support("Oslo's median API latency in Q2 was 48 ms, against 63 ms in Lisbon.", q, ctx); ev.Verdict != 1 {
+		t.Errorf("each its own: %s", ev.Reason)
+	}
+	if ev := Support("Lisbon's median API latency in Q2 was 48 ms, against 63 ms in Oslo.", q, ctx); ev.Verdict != 0 {
+		t.Errorf("each the other's: %s", ev.Reason)
+	}
+}
+
 // TestTopicNamesTheCell: a statement that names a table's row and leaves
 // its column to the answer's statement before it ("香港属于港澳台地区。
 // 扫地机在该地区保修三年。") is checked against that cell.

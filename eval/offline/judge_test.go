@@ -383,7 +383,7 @@ func TestReferenceFoundInPart(t *testing.T) {
 		found bool
 	}{
 		{"Staff hand in expense claims to Maria within 30 days of buying something.", true}, // in other words, with a name it does not give
-		{"Expense claims must be submitted within 60 days of the purchase date.", false},  // contradicted
+		{"Expense claims must be submitted within 60 days of the purchase date.", false},    // contradicted
 		{"Claims for travel are paid by the finance team every Friday.", false},
 		{"Expense claims must be submitted within 30 days of the purchase date.", false}, // attributed
 	} {

@@ -729,7 +729,7 @@ func pairSupport(st, q *span, sents []*span, covs []float64, useUnis bool) (Evid
 	for a := 0; a < len(top); a++ {
 		for b := a + 1; b < len(top); b++ {
 			x, y := sents[top[a]], sents[top[b]]
-			if x.chunk == y.chunk || !givesOwn(st, x, y) || !givesOwn(st, y, x) {
+			if x.chunk == y.chunk || !givesOwn(st, x, y) || !givesOwn(st, y, x) || boundElsewhere(st, x, y) {
 				continue // one chunk's sentences are read one by one
 			}
 			u := unionSpan(x, y)
@@ -755,6 +755,64 @@ func pairSupport(st, q *span, sents []*span, covs []float64, useUnis bool) (Evid
 }
 
 // givesOwn: x gives a quantity of the statement that y does not.
+// boundElsewhere reports whether a quantity of the statement that one of
+// the two sentences gives, and the other gives another value of its unit
+// for, belongs in the statement to a name only the other has: the
+// statement gives one thing's value to another ("Frankfurt ... its PUE was
+// 1.21, compared with 1.32 at Dublin" against Frankfurt's 1.32 and
+// Dublin's 1.21). A quantity belongs to the name its clause has, else to
+// the last one of the clauses before.
+func boundElsewhere(st, x, y *span) bool {
+	for _, q := range st.quants {
+		for _, p := range [2][2]*span{{x, y}, {y, x}} {
+			a, b := p[0], p[1]
+			if !hasQuantity(a, q) || hasQuantity(b, q) || !b.units[q.unit] {
+				continue // b gives no value of its kind: no other thing to give it to
+			}
+			if inB, ok := owner(st, q, a, b); ok && inB {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// owner tells whether the name a quantity of the statement belongs to
+// (boundElsewhere) is one only b has, of the names only one of a and b
+// has: the one a preposition after it names ("63 ms in Lisbon", "£2,500
+// for the Access Bursary"), else the
+// last one before it ("Riverside closes on 21 March — a week before Maple
+// Street"); ok is false when there is none.
+func owner(st *span, q quantity, a, b *span) (inB, ok bool) {
+	at := strings.Index(st.text, q.text)
+	if at < 0 {
+		return false, false
+	}
+	rest := strings.TrimLeft(st.text[at+len(q.text):], " ")
+	prep, tail, _ := strings.Cut(rest, " ")
+	named := ownerPrepositions[strings.ToLower(prep)]
+	if d, after, ok := strings.Cut(tail, " "); ok && (d == "the" || d == "a" || d == "an") {
+		tail = after
+	}
+	last := -1
+	for _, n := range st.names {
+		inA, nb := a.feats[n.feat] || a.refFeats[n.feat], b.feats[n.feat] || b.refFeats[n.feat]
+		if inA == nb {
+			continue
+		}
+		if named && strings.HasPrefix(tail, n.text) {
+			return nb, true
+		}
+		if i := strings.LastIndex(st.text[:at], n.text); i > last {
+			last, inB, ok = i, nb, true
+		}
+	}
+	return inB, ok
+}
+
+// ownerPrepositions tie a quantity to the name after them.
+var ownerPrepositions = map[string]bool{"in": true, "at": true, "for": true, "of": true}
+
 func givesOwn(st, x, y *span) bool {
 	return slices.ContainsFunc(st.quants, func(q quantity) bool { return hasQuantity(x, q) && !hasQuantity(y, q) })
 }

@@ -1,0 +1,103 @@
+package phrase
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/ragscope/ragscope/eval/offline/words"
+)
+
+// collectiveWords are said of two together, not distributed to each.
+var collectiveWords = words.Set("collective")
+
+// Conjunct is one statement of a coordination, and the name it is about.
+type Conjunct struct {
+	Text, Name string
+}
+
+// Conjuncts are the statement with "A and B" (both dropped) read once as A
+// and once as B; nil when it coordinates no two names or its predicate is
+// collective. B ends where the longest run of its words written (by the
+// stems of the run) ends.
+func Conjuncts(text string, written func(stems []string) bool) []Conjunct {
+	if containsHan(text) {
+		return hanConjuncts(text)
+	}
+	if !strings.Contains(text, " and ") {
+		return nil
+	}
+	w := strings.Fields(text)
+	if slices.ContainsFunc(w, func(x string) bool { return collectiveWords[strings.ToLower(TrimWord(x))] }) {
+		return nil
+	}
+	for i := 1; i+1 < len(w); i++ {
+		if w[i] != "and" || EndsInPunct(w[i-1]) {
+			continue
+		}
+		ls := NameStart(w, i)
+		re := writtenEnd(w, i+1, NameEnd(w, i+1), written)
+		if ls == i || re == i+1 || re >= len(w) {
+			continue
+		}
+		both := func(x string) bool { return strings.ToLower(x) == "both" }
+		before := slices.DeleteFunc(slices.Clone(w[:ls]), both)
+		after := slices.DeleteFunc(slices.Clone(w[re:]), both)
+		if len(after) == 0 {
+			continue
+		}
+		a := strings.Join(slices.Concat(before, w[ls:i], after), " ")
+		b := strings.Join(slices.Concat(before, w[i+1:re], after), " ")
+		return []Conjunct{{a, strings.Join(w[ls:i], " ")}, {b, strings.Join(w[i+1:re], " ")}}
+	}
+	return nil
+}
+
+// writtenEnd shortens the name w[from:end] to the longest run of its words
+// written together ("Quay Players" of "Quay Players American").
+func writtenEnd(w []string, from, end int, written func([]string) bool) int {
+	for e := end; e > from+1; e-- {
+		if written(Stems(strings.Join(w[from:e], " "))) {
+			return e
+		}
+	}
+	return end
+}
+
+// hanConjuncts: "甲和乙都在上海" -> "甲在上海", "乙在上海": the runs
+// around 和 (与, 及, 跟) before 都.
+func hanConjuncts(text string) []Conjunct {
+	rs := []rune(text)
+	dou := slices.Index(rs, '都')
+	if dou < 0 {
+		return nil
+	}
+	for c := range collectiveWords {
+		if containsHan(c) && strings.Contains(text, c) {
+			return nil
+		}
+	}
+	and := -1
+	for i := dou - 1; i > 0; i-- {
+		if rs[i] == '和' || rs[i] == '与' || rs[i] == '及' || rs[i] == '跟' {
+			and = i
+			break
+		}
+		if IsClausePunct(rs[i]) {
+			return nil
+		}
+	}
+	if and < 0 {
+		return nil
+	}
+	start := and
+	for start > 0 && !IsClausePunct(rs[start-1]) && !strings.ContainsRune("：:，,、 ", rs[start-1]) {
+		start--
+	}
+	// "是的，甲和乙都..." opens after the comma: the name is what is left.
+	if and-start < 1 || dou-and-1 < 1 || dou+1 >= len(rs) {
+		return nil
+	}
+	head, pred := string(rs[:start]), string(rs[dou+1:])
+	a, b := string(rs[start:and]), string(rs[and+1:dou])
+	return []Conjunct{{head + a + pred, a}, {head + b + pred, b}}
+}
