@@ -129,8 +129,7 @@ The support test (support.go), of one statement against the sentences:
     are roles of quantities: a sentence cut at its joins into pieces with
     a quantity each ("30 days for staff and 60 days for managers") gives
     each piece's party (its words no other piece has, on the side of the
-    quantity where the later pieces write theirs) its quantity (one with
-    a unit before a bare one, a label: Sev-1); a
+    quantity where the later pieces write theirs) its quantity; a
     statement that names one party with another's quantity is a conflict.
  6. two chunks: a statement no sentence covers is supported by two
     sentences of different chunks together when their union covers it,

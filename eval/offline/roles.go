@@ -215,12 +215,7 @@ func quantityPieces(text string) []piece {
 		acc += " " + rest[:cut]
 		rest = rest[min(len(rest), cut+n):]
 		sp := analyze(acc)
-		// A number with a unit is what the piece gives: a bare one beside it
-		// is more likely a label (Sev-1, Tier 2).
-		k := slices.IndexFunc(sp.quants, func(q quantity) bool { return amount(q) && q.unit != "" })
-		if k < 0 {
-			k = slices.IndexFunc(sp.quants, amount)
-		}
+		k := slices.IndexFunc(sp.quants, amount)
 		if k < 0 {
 			continue
 		}
