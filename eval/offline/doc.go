@@ -121,9 +121,7 @@ The support test (support.go), of one statement against the sentences:
     Before it, a covered statement is tested for roles (roles.go,
     package phrase reads them): a
     sentence that gives parties a part each ("reviewed by Procurement and
-    approved by Finance", "采购部核对，财务部批准"; a Chinese party before
-    its verb, words/zh_party_suffixes.txt, when the next clause names its
-    party after 由: "工程部进行初审，最终由资产管理部审批") and a statement that says
+    approved by Finance", "采购部核对，财务部批准") and a statement that says
     one part's verb with another part's party, and neither that part's
     party nor the other's verb, gives the part to the wrong party. Shares
     are roles of quantities: a sentence cut at its joins into pieces with

@@ -60,7 +60,7 @@ func roleConflict(st, q, cs *span) (string, bool) {
 func partyNamed(st *span, r phrase.Role) bool {
 	for _, p := range r.Parties {
 		if containsHan(p) {
-			if rp := []rune(p); strings.Contains(st.text, p) || len(rp) > 4 && (strings.Contains(st.text, string(rp[:3])) || strings.Contains(st.text, string(rp[len(rp)-3:]))) {
+			if strings.Contains(st.text, p) || len([]rune(p)) > 4 && strings.Contains(st.text, string([]rune(p)[:3])) {
 				return true
 			}
 			continue

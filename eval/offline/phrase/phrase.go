@@ -28,7 +28,6 @@ func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
 func containsHan(s string) bool { return strings.ContainsFunc(s, isHan) }
 
 var (
-	partySuffixes        = words.List("zh_party_suffixes")
 	irregularParticiples = words.Set("irregular_participles")
 	determiners          = words.Set("english_determiners")
 )
@@ -134,21 +133,18 @@ func SaysVerb(text, verb string) bool {
 }
 
 // A Chinese binding is a clause that names its party after 由, 归 or 经, or
-// one that follows such a clause in the same list of parts, or the one
-// right before it that names its party first ("工程部进行初审，最终由资产
-// 管理部审批").
+// one that follows such a clause in the same list of parts.
 func chineseRoles(text string) []Role {
 	var out []Role
 	inList := false
-	var before *Role // an unmarked clause, a role if a marked one follows
 	for _, c := range strings.FieldsFunc(text, func(r rune) bool { return IsClausePunct(r) || r == '、' }) {
 		rs := []rune(strings.TrimSpace(c))
 		if len(rs) < 4 || !isHan(rs[len(rs)-1]) || !isHan(rs[len(rs)-2]) {
-			inList, before = false, nil
+			inList = false
 			continue
 		}
 		verb := string(rs[len(rs)-2:])
-		party := []rune(strings.TrimSuffix(strings.TrimSuffix(string(rs[:len(rs)-2]), "进行"), "负责"))
+		party := rs[:len(rs)-2]
 		marked := false
 		for i := len(party) - 1; i >= 0; i-- {
 			if strings.ContainsRune("由归经", party[i]) {
@@ -156,22 +152,11 @@ func chineseRoles(text string) []Role {
 				break
 			}
 		}
-		if !marked && !inList {
-			before = nil
-			if len(party) >= 2 && len(party) <= 8 && isHan(party[0]) &&
-				slices.ContainsFunc(partySuffixes, func(e string) bool { return strings.HasSuffix(string(party), e) }) {
-				before = &Role{Verb: verb, Parties: []string{string(party)}, Text: string(rs)}
-			}
+		if !marked && !inList || len(party) < 2 || len(party) > 8 || !isHan(party[0]) {
+			inList = false
 			continue
 		}
-		if len(party) < 2 || len(party) > 8 || !isHan(party[0]) {
-			inList, before = false, nil
-			continue
-		}
-		if marked && before != nil && !inList {
-			out = append(out, *before)
-		}
-		inList, before = true, nil
+		inList = true
 		out = append(out, Role{Verb: verb, Parties: []string{string(party)}, Text: string(rs)})
 		if len(out) == maxRoles {
 			break
