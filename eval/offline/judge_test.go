@@ -374,8 +374,9 @@ func TestReferenceAttributedAboveHalf(t *testing.T) {
 
 // TestReferenceFoundInPart: a reference statement that is not attributed
 // but that a sentence covers at the reference's bar, with three of its own
-// words and nothing contradicted, is found in part, said in its reason; one
-// the context contradicts or barely touches is not.
+// words and nothing contradicted, or whose amounts the contexts all give,
+// is found in part, said in its reason; one the context contradicts or
+// barely touches is not.
 func TestReferenceFoundInPart(t *testing.T) {
 	contexts := []string{"Expense claims must be submitted within 30 days of the purchase date.", "The travel desk books flights for all staff."}
 	for _, c := range []struct {
@@ -394,6 +395,24 @@ func TestReferenceFoundInPart(t *testing.T) {
 		}
 		if len(cls) != 1 || cls[0].FoundInPart != c.found || c.found != strings.Contains(cls[0].Reason, "found in part") {
 			t.Errorf("%q: %+v, want found in part %v, said in the reason", c.ref, cls, c.found)
+		}
+	}
+	// Every amount of it given as written, though the judge reads one as
+	// another's: found in part; an amount the contexts do not give: not.
+	renewal := []string{"The licence costs $100 a year. From 2025 renewals cost $120 and must be filed 30 days before expiry."}
+	for _, c := range []struct {
+		ref   string
+		found bool
+	}{
+		{"Renewal is 30 days before expiry and costs $120, up from $100.", true},
+		{"Renewal is 30 days before expiry and costs $130, up from $100.", false},
+	} {
+		cls, err := New().Classify(context.Background(), &eval.Sample{ID: "x", Question: "What does renewal cost?", Reference: c.ref, Contexts: renewal})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cls) != 1 || cls[0].Attributed != 0 || cls[0].FoundInPart != c.found {
+			t.Errorf("%q: %+v, want found in part %v", c.ref, cls, c.found)
 		}
 	}
 }

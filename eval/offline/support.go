@@ -123,14 +123,26 @@ func attribution(st, q *span, sents []*span) Evidence {
 // reference statement best must have for it to be found in part.
 const foundOwnWords = 3
 
-// foundInPart: a reference statement not attributed that a sentence covers
-// at the reference's bar (RecallThreshold) with foundOwnWords of its own
-// words, and contradicts in nothing, is found in part: the contexts speak
-// of it in other words, or with a name the judge does not match, which it
+// foundNumbersCoverage is the least coverage of a reference statement
+// found in part by its numbers.
+const foundNumbersCoverage = 0.3
+
+// foundInPart: a reference statement not attributed is found in part when
+// a sentence covers it at the reference's bar (RecallThreshold) with
+// foundOwnWords of its own words and contradicts none of it, or when the
+// contexts give each of its two or more amounts as it writes them and a
+// sentence covers it at foundNumbersCoverage: the contexts speak of it in
+// other words, or the judge misreads whose number is whose, which it
 // cannot tell from a fact retrieval missed (eval.Classification).
 func foundInPart(st, q *span, ev Evidence, sents []*span) bool {
-	return ev.Verdict == 0 && ev.Detector == "" && ev.From >= 0 && ev.Coverage >= RecallThreshold &&
-		ownWordsFound(st, q, sents[ev.From]) >= foundOwnWords
+	if ev.Verdict == 1 || ev.From < 0 {
+		return false
+	}
+	if ev.Detector == "" && ev.Coverage >= RecallThreshold && ownWordsFound(st, q, sents[ev.From]) >= foundOwnWords {
+		return true
+	}
+	return len(st.quants) >= 2 && ev.Coverage >= foundNumbersCoverage &&
+		!slices.ContainsFunc(st.quants, func(sq quantity) bool { return !amount(sq) || !givenAnywhere(sents, sq) })
 }
 
 // ownWordsFound counts the statement's content words and numbers, neither
