@@ -429,6 +429,11 @@ func englishNegationAt(lx []lexeme, i int) (neg, skip bool) {
 	if lx[i].capital && i > firstWord(lx) {
 		return false, true
 	}
+	// "No." / "No —" opening an answer replies to the question: what follows
+	// is its reason, not what it negates.
+	if w == "no" && i == firstWord(lx) && i+1 < len(lx) && lx[i+1].kind == 'p' {
+		return false, true
+	}
 	phrase := w
 	for _, l := range lx[i+1 : min(i+3, len(lx))] {
 		phrase += " " + l.text

@@ -148,6 +148,26 @@ func TestNegationInATitle(t *testing.T) {
 	}
 }
 
+// "No." or "No —" opening an answer replies to a yes/no question; the
+// claim after it is its reason, which it does not negate. A "no" inside
+// the claim still does.
+func TestReplyWordNegatesNothing(t *testing.T) {
+	ctx := []string{"Travel expenses are reimbursed for scheduled protocol visits only."}
+	q := "Will the sponsor pay for my taxi to an unscheduled visit?"
+	for _, c := range []struct {
+		statement string
+		detector  string
+	}{
+		{"No. Travel is reimbursed only for scheduled protocol visits.", ""},
+		{"No — travel expenses are reimbursed for scheduled protocol visits only.", ""},
+		{"Travel expenses are reimbursed for no protocol visits.", DetectorNegation},
+	} {
+		if ev := Support(c.statement, q, ctx); ev.Detector != c.detector {
+			t.Errorf("%q: %+v, want detector %q", c.statement, ev, c.detector)
+		}
+	}
+}
+
 // analyze's spans are shared by every goroutine (its cache): the
 // residual test, which marks its span, must build one of its own. Under
 // -race, a write to a shared span fails this test.
