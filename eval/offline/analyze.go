@@ -429,9 +429,10 @@ func englishNegationAt(lx []lexeme, i int) (neg, skip bool) {
 	if lx[i].capital && i > firstWord(lx) {
 		return false, true
 	}
-	// "No." / "No —" opening an answer replies to the question: what follows
-	// is its reason, not what it negates.
-	if w == "no" && i == firstWord(lx) && i+1 < len(lx) && lx[i+1].kind == 'p' {
+	// "No." / "No —" / "Not yet —" opening an answer replies to the
+	// question: what follows is its reason, not what it negates.
+	if i == firstWord(lx) && (w == "no" && i+1 < len(lx) && lx[i+1].kind == 'p' ||
+		w == "not" && i+2 < len(lx) && lx[i+1].kind == 'w' && lx[i+2].kind == 'p') {
 		return false, true
 	}
 	phrase := w

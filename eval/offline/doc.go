@@ -97,8 +97,8 @@ The support test (support.go), of one statement against the sentences:
     the statement, of any sentence) that negates what an aligned clause
     of the statement affirms, or the reverse, is a conflict. Bounds (不超过,
     "no more than") and words that only look negated (不断, 非常) are no
-    negation; nor is a "No." or "No —" that opens an answer: it replies
-    to the question, and negates nothing after it.
+    negation; nor is a "No." or "No —" (or "Not yet —") that opens an
+    answer: it replies to the question, and negates nothing after it.
  3. numbers, against every chunk: a quantity of the statement that the
     best sentence gives with the same unit and another value is a conflict
     unless a sentence that covers the statement gives it as the statement

@@ -148,7 +148,7 @@ func TestNegationInATitle(t *testing.T) {
 	}
 }
 
-// "No." or "No —" opening an answer replies to a yes/no question; the
+// "No.", "No —" or "Not yet —" opening an answer replies to a yes/no question; the
 // claim after it is its reason, which it does not negate. A "no" inside
 // the claim still does.
 func TestReplyWordNegatesNothing(t *testing.T) {
@@ -160,6 +160,7 @@ func TestReplyWordNegatesNothing(t *testing.T) {
 	}{
 		{"No. Travel is reimbursed only for scheduled protocol visits.", ""},
 		{"No — travel expenses are reimbursed for scheduled protocol visits only.", ""},
+		{"Not automatically — travel is reimbursed for scheduled protocol visits only.", ""},
 		{"Travel expenses are reimbursed for no protocol visits.", DetectorNegation},
 	} {
 		if ev := Support(c.statement, q, ctx); ev.Detector != c.detector {
