@@ -25,6 +25,7 @@ var diagnosisFloors = []struct {
 	{43, 96}, {48, 96}, {53, 94}, {35, 94}, {39, 96}, {40, 94},
 	{39, 96}, {37, 94}, {49, 96}, {33, 96}, {39, 96}, {44, 96},
 	{38, 96}, {45, 94}, {31, 94}, {34, 96}, {43, 94}, {38, 96},
+	{39, 96}, {37, 88}, {45, 94}, {42, 94},
 }
 
 // TestEnterpriseDiagnosisAgreement measures the diagnosis column a new
