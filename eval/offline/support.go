@@ -766,14 +766,12 @@ func pairSupport(st, q *span, sents []*span, covs []float64, useUnis bool) (Evid
 	return Evidence{}, false
 }
 
-// givesOwn: x gives a quantity of the statement that y does not.
 // boundElsewhere reports whether a quantity of the statement that one of
 // the two sentences gives, and the other gives another value of its unit
-// for, belongs in the statement to a name only the other has: the
+// for, belongs in the statement to a name only the other has (owner): the
 // statement gives one thing's value to another ("Frankfurt ... its PUE was
 // 1.21, compared with 1.32 at Dublin" against Frankfurt's 1.32 and
-// Dublin's 1.21). A quantity belongs to the name its clause has, else to
-// the last one of the clauses before.
+// Dublin's 1.21).
 func boundElsewhere(st, x, y *span) bool {
 	for _, q := range st.quants {
 		for _, p := range [2][2]*span{{x, y}, {y, x}} {
@@ -792,9 +790,9 @@ func boundElsewhere(st, x, y *span) bool {
 // owner tells whether the name a quantity of the statement belongs to
 // (boundElsewhere) is one only b has, of the names only one of a and b
 // has: the one a preposition after it names ("63 ms in Lisbon", "£2,500
-// for the Access Bursary"), else the
-// last one before it ("Riverside closes on 21 March — a week before Maple
-// Street"); ok is false when there is none.
+// for the Access Bursary"), else the last one before it ("Riverside
+// closes on 21 March — a week before Maple Street"); ok is false when
+// there is none.
 func owner(st *span, q quantity, a, b *span) (inB, ok bool) {
 	at := strings.Index(st.text, q.text)
 	if at < 0 {
@@ -825,6 +823,7 @@ func owner(st *span, q quantity, a, b *span) (inB, ok bool) {
 // ownerPrepositions tie a quantity to the name after them.
 var ownerPrepositions = map[string]bool{"in": true, "at": true, "for": true, "of": true}
 
+// givesOwn: x gives a quantity of the statement that y does not.
 func givesOwn(st, x, y *span) bool {
 	return slices.ContainsFunc(st.quants, func(q quantity) bool { return hasQuantity(x, q) && !hasQuantity(y, q) })
 }
