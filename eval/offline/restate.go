@@ -186,6 +186,10 @@ func linked(sents []*span, premise []string) map[*span]bool {
 			frontier = append(frontier, b)
 		}
 	}
+	mentions := make(map[*span]phrase.Mentions, len(sents))
+	for _, sp := range sents {
+		mentions[sp] = phrase.MentionsOf(sp.text)
+	}
 	budget := maxLinkPairs
 	for hop := 0; hop < linkHops && len(frontier) > 0; hop++ {
 		var next []*span
@@ -197,7 +201,7 @@ func linked(sents []*span, premise []string) map[*span]bool {
 				if budget--; budget < 0 {
 					return reached
 				}
-				if sameThing(b, c) {
+				if sameThing(b, c, mentions[b], mentions[c]) {
 					reached[c] = true
 					next = append(next, c)
 				}
@@ -213,9 +217,9 @@ const (
 	maxLinkPairs = 4096 // pairs of sentences linked compares
 )
 
-// sameThing reports whether two sentences are one hop apart (linked).
-func sameThing(b, c *span) bool {
-	bm, cm := phrase.MentionsOf(b.text), phrase.MentionsOf(c.text)
+// sameThing reports whether two sentences, with their mentions, are one
+// hop apart (linked).
+func sameThing(b, c *span, bm, cm phrase.Mentions) bool {
 	goesOn := func(x, y phrase.Mentions) bool { return x.OpensOnName() && !y.OpensOnName() }
 	return b.prose && (b.next == c && goesOn(bm, cm) || c.next == b && goesOn(cm, bm)) || phrase.Links(bm, cm)
 }

@@ -338,10 +338,13 @@ func whyOf(r *eval.Result, m eval.Metric) string {
 	if m == eval.ContextRecall { // the report's words: the reference's point was not retrieved
 		if t := r.ContextRecall; t != nil {
 			// A statement found in part is named only when every one is.
-			for _, inPart := range []bool{false, true} {
+			for _, kind := range []struct {
+				inPart bool
+				label  string
+			}{{false, "not retrieved"}, {true, "found in part"}} {
 				for _, c := range t.Classifications {
-					if c.Attributed == 0 && c.FoundInPart == inPart {
-						return fmt.Sprintf("%s: %q: %s", map[bool]string{false: "not retrieved", true: "found in part"}[inPart], c.Statement, c.Reason)
+					if c.Attributed == 0 && c.FoundInPart == kind.inPart {
+						return fmt.Sprintf("%s: %q: %s", kind.label, c.Statement, c.Reason)
 					}
 				}
 			}

@@ -8,14 +8,14 @@ import (
 	"github.com/ragscope/ragscope/eval/offline/words"
 )
 
-// MinClauseRunes is the least content (ContentRunes) a Chinese clause needs
+// minClauseRunes is the least content (contentRunes) a Chinese clause needs
 // to stand as a claim of its own: shorter ones ("会的") are fragments,
 // merged into their neighbour.
-const MinClauseRunes = 6
+const minClauseRunes = 6
 
-// MinStatementRunes: a claim with less content ("No.", "不会。") is merged
+// minStatementRunes: a claim with less content ("No.", "不会。") is merged
 // into the next one (the previous when last); a lone one stays.
-const MinStatementRunes = 3
+const minStatementRunes = 3
 
 // subordinateEnds and subordinateStarts mark a Chinese clause that only sets
 // the scene for the next one (转为一般纳税人后, 根据公司制度, 如果...).
@@ -36,17 +36,17 @@ func Claims(text string, holdBack func(string) bool) []string {
 			out = append(out, splitEnglish(sent)...)
 			continue
 		}
-		out = append(out, MergeForward(ContentPieces(sent, "，,"), "，",
-			func(c string) bool { return ContentRunes(c) < MinClauseRunes || isSubordinate(c) || holdBack(c) },
-			func(c string) bool { return ContentRunes(c) < MinClauseRunes })...)
+		out = append(out, mergeForward(ContentPieces(sent, "，,"), "，",
+			func(c string) bool { return contentRunes(c) < minClauseRunes || isSubordinate(c) || holdBack(c) },
+			func(c string) bool { return contentRunes(c) < minClauseRunes })...)
 	}
-	tooShort := func(s string) bool { return ContentRunes(s) < MinStatementRunes }
-	return MergeForward(out, " ", tooShort, tooShort)
+	tooShort := func(s string) bool { return contentRunes(s) < minStatementRunes }
+	return mergeForward(out, " ", tooShort, tooShort)
 }
 
-// MergeForward joins with sep each piece holdBack holds onto the next, and
+// mergeForward joins with sep each piece holdBack holds onto the next, and
 // a last piece lastTooShort holds onto the one before.
-func MergeForward(pieces []string, sep string, holdBack, lastTooShort func(string) bool) []string {
+func mergeForward(pieces []string, sep string, holdBack, lastTooShort func(string) bool) []string {
 	var out []string
 	pending := ""
 	for i, p := range pieces {
@@ -101,8 +101,8 @@ func isSubordinate(c string) bool {
 
 func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
 
-// ContentRunes counts Han characters, and a Latin word as two (a Chinese word).
-func ContentRunes(s string) int {
+// contentRunes counts Han characters, and a Latin word as two (a Chinese word).
+func contentRunes(s string) int {
 	n := 0
 	inWord := false
 	for _, r := range s {
