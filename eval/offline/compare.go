@@ -216,8 +216,10 @@ func comparisonVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool
 		ev.Reason = fmt.Sprintf("statement says %s is the %s; context gives %s: %s has it (%s)", its[x].text, c.Word, strings.Join(given, ", "), its[best].text, DetectorNumber)
 		return ev, true
 	}
+	// A statement that restates the question around its item says no more
+	// than the comparison; anything else it says must be covered.
 	rest := withoutComparative(st, c)
-	if cov := coverage(rest, q, sents[from], useUnis); cov >= 0 && cov < SupportThreshold {
+	if cov := coverage(rest, q, sents[from], useUnis); cov >= 0 && cov < SupportThreshold && !onlyNames(st, q, its[x]) {
 		return Evidence{}, false
 	}
 	ev.Verdict = 1

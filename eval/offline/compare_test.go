@@ -21,6 +21,10 @@ func TestComparisons(t *testing.T) {
 			[]string{"The Oslo office opened in 2012.", "The Bergen office opened in 2004."}, 1, "Bergen is the first"},
 		{"bare wrong answer", "Which office opened first, Oslo or Bergen?", "Oslo",
 			[]string{"The Oslo office opened in 2012.", "The Bergen office opened in 2004."}, 0, "Bergen has it"},
+		{"a restated question around its item", "Who was born first, Ann Lee or Bo Chen?", "Ann Lee was born first.",
+			[]string{"Ann Lee (12 March 1911 – 18 May 1996) was a poet.", "Bo Chen (born June 2, 1953) is a philosopher."}, 1, "Ann Lee is the first"},
+		{"a restated question around the other item", "Who was born first, Ann Lee or Bo Chen?", "Bo Chen was born first.",
+			[]string{"Ann Lee (12 March 1911 – 18 May 1996) was a poet.", "Bo Chen (born June 2, 1953) is a philosopher."}, 0, "Ann Lee has it"},
 		{"one clause per item", "Do analysts or testers get more leave?", "Testers have more annual leave.",
 			[]string{"Annual leave: analysts 20 days, testers 25 days."}, 1, "testers 25 days"},
 		{"chinese alternatives", "甲方案和乙方案，哪个费用更低？", "乙方案的费用更低。",
@@ -79,6 +83,10 @@ func TestRoles(t *testing.T) {
 		{"zh right party", "退款由谁支付？", "退款由财务部支付。", ctxZH, 1},
 		{"zh wrong party", "退款由谁支付？", "退款由客服部支付。", ctxZH, 0},
 		{"both parts said", "Who handles refunds?", "Support checks refunds and Billing pays them.", ctxEN, 1},
+		// A thousands separator cuts no piece, and a sum of money is no year.
+		{"amounts with separators", "What do testers get?", "Testers get $2,000.", []string{"Analysts get $2,000, testers get $2,500."}, 0},
+		{"amounts with separators right", "What do testers get?", "Testers get 2,500 yuan.", []string{"Analysts get 2,000 yuan and testers get 2,500 yuan."}, 1},
+		{"a year-like sum of money", "What do testers get?", "Testers get 2,000 yuan.", []string{"Analysts get 2,000 yuan and testers get 2,500 yuan."}, 0},
 		{"a quantity is no party", "Who approved the fee?", "The fee was approved by the CEO.", []string{"The fee was reduced by 10% and approved by the board."}, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -172,9 +172,9 @@ A statement that restates a wh-question around its answer ("The CEO of X in
 coverage or names is tested once more on what it adds (restate.go): its
 residual ("A"), as a short answer, in a sentence that names one of the
 question's things, or is linked to one that does in at most two hops: a
-prose sentence that opens on no name after one that opens on a name
-("Mount Quay Circuit is a track. The 6.2 km long track ..."; a table's
-next row is no hop), a sentence that opens on a name the other writes
+prose sentence that opens on no name after its neighbour ("Mount Quay
+Circuit is a track. The 6.2 km long track ..."; "Sponsored by AutoZone,
+... The company is based in Memphis."; a table's next row is no hop), a sentence that opens on a name the other writes
 ("... films such as Night Shift", "Night Shift is a 2004 film directed by
 A"), or two that write one name of two or more words (first and last
 word suffice: Alf Clausen, Alf Heiberg Clausen). A name of one word two

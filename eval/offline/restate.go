@@ -172,9 +172,9 @@ func aboutAny(cs *span, feats []string) bool {
 
 // linked are the sentences about the premise and those reached from them
 // in at most linkHops hops, each between two sentences about one thing:
-// prose neighbours when the earlier opens on a name and the later on none
-// ("Mount Quay Circuit is a track. The 6.2 km long track is ..."; the row
-// of a table after G8's is another grade's), or two that name one thing
+// prose neighbours when the later opens on no name (sameThing: "Mount
+// Quay Circuit is a track. The 6.2 km long track is ..."; the row of a
+// table after G8's is another grade's), or two that name one thing
 // (phrase.Links). At most maxLinkPairs pairs are compared: a long context
 // costs no more than a linear pass.
 func linked(sents []*span, premise []string) map[*span]bool {
@@ -201,7 +201,7 @@ func linked(sents []*span, premise []string) map[*span]bool {
 				if budget--; budget < 0 {
 					return reached
 				}
-				if sameThing(b, c, mentions[b], mentions[c]) {
+				if sameThing(b, c, mentions[b], mentions[c], hop == 0) {
 					reached[c] = true
 					next = append(next, c)
 				}
@@ -218,8 +218,11 @@ const (
 )
 
 // sameThing reports whether two sentences, with their mentions, are one
-// hop apart (linked).
-func sameThing(b, c *span, bm, cm phrase.Mentions) bool {
-	goesOn := func(x, y phrase.Mentions) bool { return x.OpensOnName() && !y.OpensOnName() }
+// hop apart (linked). A prose sentence that opens on no name goes on about
+// its earlier neighbour when that one is about the premise or opens on a
+// name; after a sentence about something else ("The crew was small. It
+// is ...") it may be about that.
+func sameThing(b, c *span, bm, cm phrase.Mentions, premise bool) bool {
+	goesOn := func(x, y phrase.Mentions) bool { return (premise || x.OpensOnName()) && !y.OpensOnName() }
 	return b.prose && (b.next == c && goesOn(bm, cm) || c.next == b && goesOn(cm, bm)) || phrase.Links(bm, cm)
 }

@@ -45,6 +45,9 @@ func TestRestatementIsTheQuestionAroundItsAnswer(t *testing.T) {
 		// The answer's sentence is a hop or two from one about the premise.
 		{"the second hop opens on what the first names", q, "Lena Park directed the 2004 film that was shot at the Harbor Diner in Portland.", linked, 1, "Lena Park"},
 		{"a sentence goes on about what the one before opens on", trackQ, "The length of the track where the Harbour 12 Hour was staged is 6.2 km.", track, 1, "6.2 km long track"},
+		{"a sentence about the premise goes on in the next", "The 2019 Harbour Bowl was sponsored by a company based in what city?",
+			"The 2019 Harbour Bowl was sponsored by a company based in Dover.",
+			[]string{"Sponsored by the parts retailer Quayco, it is officially known as the Quayco Harbour Bowl. The company is based in Dover, Kent."}, 1, "The company is based in Dover"},
 		{"a name written with its middle name", themeQ, "The arranger of the Quay Theme was born in 1941.", theme, 1, "Alf Heiberg Clausen"},
 		{"a table's next row is another grade's", housingQ, "A G8 employee gets 60 days of temporary housing.", housing, 0, ""},
 		{"the album's sentences name no band of Dover", albumQ, "Ann Lee released their second album with a band from Dover, Kent.", albumApart, 0, ""},

@@ -176,9 +176,10 @@ func sharedUnit(sp *span) bool {
 }
 
 // amount: a quantity that can be a party's share; a year ("2015赛季",
-// "in 2019") is a time, and a date a point in it.
+// "in 2019") is a time, and a date a point in it; a sum of money ("2,000
+// yuan") is no year.
 func amount(q quantity) bool {
-	if v, err := strconv.Atoi(q.value); err == nil && len(q.value) == 4 && v >= 1800 && v < 2200 {
+	if v, err := strconv.Atoi(q.value); err == nil && len(q.value) == 4 && v >= 1800 && v < 2200 && q.unit != "$" && q.unit != yuan {
 		return false
 	}
 	return strings.Count(q.text, "-")+strings.Count(q.text, "/") < 2
@@ -208,7 +209,7 @@ func quantityPieces(text string) []piece {
 	for rest := text; rest != ""; {
 		cut, n := len(rest), 0
 		for _, j := range pieceJoins {
-			if k := strings.Index(rest, j); k >= 0 && k < cut {
+			if k := joinAt(rest, j); k >= 0 && k < cut {
 				cut, n = k, len(j)
 			}
 		}
@@ -228,6 +229,24 @@ func quantityPieces(text string) []piece {
 	}
 	return out
 }
+
+// joinAt is where j first joins two pieces in s: not the "," of "5,000".
+func joinAt(s, j string) int {
+	for off := 0; ; {
+		k := strings.Index(s[off:], j)
+		if k < 0 {
+			return -1
+		}
+		if k += off; j != "," || k == 0 || k+1 >= len(s) || !isDigit(s[k-1]) || !isDigit(s[k+1]) {
+			return k
+		}
+		off = k + 1
+	}
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+var yuan = norm.Unit("元")
 
 // pieceParties are each piece's party words: those no other piece has, on
 // the side of the quantity where the later pieces have theirs.
