@@ -74,6 +74,13 @@ type quantity struct {
 	key   string // the field it is the value of ("Fare" of "Fare: 480 Taka"), for reasons
 }
 
+// The units of a sum of money a currency symbol gives: ¥ and ￥ yuan (as
+// 元 and "yuan" are, words/same_units.txt), the others one unit.
+const (
+	dollarUnit = "$"
+	yuanUnit   = "元"
+)
+
 func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
 
 // analyze is analyzeText through a bounded cache, as every metric of a
@@ -313,9 +320,9 @@ func lexClause(text string, sp *span) clause {
 			}
 			q := quantity{value: v, text: l.text}
 			if i > 0 && lx[i-1].kind == 'p' && strings.ContainsAny(lx[i-1].text, "$€£¥￥") {
-				q.unit, q.text = "$", lx[i-1].text+l.text
+				q.unit, q.text = dollarUnit, lx[i-1].text+l.text
 				if strings.ContainsAny(lx[i-1].text, "¥￥") {
-					q.unit = "元"
+					q.unit = yuanUnit
 				}
 			} else if unit := dateUnit(lx, i, v); unit != "" {
 				// 31 March 2025, March 31: a day and a year.

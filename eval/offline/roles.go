@@ -179,7 +179,7 @@ func sharedUnit(sp *span) bool {
 // "in 2019") is a time, and a date a point in it; a sum of money ("2,000
 // yuan") is no year.
 func amount(q quantity) bool {
-	if v, err := strconv.Atoi(q.value); err == nil && len(q.value) == 4 && v >= 1800 && v < 2200 && q.unit != "$" && q.unit != yuan {
+	if v, err := strconv.Atoi(q.value); err == nil && len(q.value) == 4 && v >= 1800 && v < 2200 && q.unit != dollarUnit && q.unit != yuanUnit {
 		return false
 	}
 	return strings.Count(q.text, "-")+strings.Count(q.text, "/") < 2
@@ -245,8 +245,6 @@ func joinAt(s, j string) int {
 }
 
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
-
-var yuan = norm.Unit("元")
 
 // pieceParties are each piece's party words: those no other piece has, on
 // the side of the quantity where the later pieces have theirs.
