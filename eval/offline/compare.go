@@ -31,31 +31,17 @@ type item struct {
 }
 
 func items(texts []string) []item {
-	count := map[string]int{}
-	all := make([][]string, len(texts))
-	for i, t := range texts {
-		seen := map[string]bool{}
-		for _, s := range phrase.Stems(t) {
-			if !englishStop[s] && !seen[s] {
-				seen[s] = true
-				all[i] = append(all[i], s)
-				count[s]++
-			}
-		}
+	own, ok := phrase.OwnStems(texts, englishStop)
+	if !ok {
+		return nil // items the words cannot tell apart
 	}
 	out := make([]item, len(texts))
 	for i, t := range texts {
 		out[i].text = t
-		if containsHan(t) {
-			continue
-		}
-		for _, s := range all[i] {
-			if count[s] < len(texts) {
+		if !containsHan(t) {
+			for _, s := range own[i] {
 				out[i].feats = append(out[i].feats, "w:"+s)
 			}
-		}
-		if len(out[i].feats) == 0 {
-			return nil // items the words cannot tell apart
 		}
 	}
 	return out

@@ -25,6 +25,32 @@ func TestCoordinationIsSaidOfEachName(t *testing.T) {
 	})
 }
 
+// "Both" with no names stands for the two the question coordinates:
+// "Yes, both ships were built in Kent" is said of each.
+func TestBothStandsForTheQuestionsTwo(t *testing.T) {
+	q := "Were Harbour Belle and Quay Star both built in Kent?"
+	ctx := []string{"Harbour Belle is a sailing ship built in Kent in 1921.", "Quay Star is a steam ship built in Leith in 1930."}
+	kent := []string{"Harbour Belle is a sailing ship built in Kent in 1921.", "Quay Star is a steam ship built in Kent in 1930."}
+	for _, tt := range []struct {
+		answer string
+		ctx    []string
+		want   float64
+	}{
+		{"Yes, both ships were built in Kent.", ctx, 0},
+		{"Yes, both were built in Kent.", ctx, 0},
+		{"Yes, both of them were built in Kent.", ctx, 0},
+		{"Yes, both ships were built in Kent.", kent, 1},
+		{"Yes, both were built in Kent.", kent, 1},
+	} {
+		if got, _ := Faithfulness(q, tt.answer, tt.ctx); got != tt.want {
+			t.Errorf("%q against %q: %v, want %v", tt.answer, tt.ctx[1], got, tt.want)
+		}
+	}
+	if got := bothOf("Both ships were built in Kent.", "Which ships were built in Kent?", spansOf(ctx)); got != "Both ships were built in Kent." {
+		t.Errorf("a question without two names changed the statement to %q", got)
+	}
+}
+
 func TestCoordinationInChinese(t *testing.T) {
 	ctx := []string{"甲公司的总部设在上海浦东。", "乙公司的总部设在上海闵行。"}
 	checkSupport(t, []supportCase{

@@ -178,7 +178,11 @@ Circuit is a track. The 6.2 km long track ..."; "Sponsored by AutoZone,
 ("... films such as Night Shift", "Night Shift is a 2004 film directed by
 A"), or two that write one name of two or more words (first and last
 word suffice: Alf Clausen, Alf Heiberg Clausen). A name of one word two
-sentences share (a country) links nothing.
+sentences share (a country) links nothing. A residual found in a sentence
+without the word that ties it to the statement ("distributed" of "...
+distributed by A", read in "produced by A") is in another role when a
+linked sentence ties another name by it ("distributed by B") that the
+residual's sentence does not name (phrase.RelationWord, TiedBy).
 
 A statement whose subject coordinates two names ("A and B are both
 painters", "甲和乙都设在上海") that fails the test is read as its conjuncts
@@ -187,7 +191,9 @@ tested alone and supported only by a sentence that names its own name;
 the statement is supported when both are. The second name ends where a
 sentence writes it as one ("Quay Players" of "Quay Players American").
 A collective predicate (the same, between, married, 相同, 之间:
-words/collective.txt) is said of the two together and is not distributed.
+words/collective.txt) is said of the two together and is not distributed. A
+"both" that names neither ("Yes, both ships were built in Kent") stands for
+the two names the question coordinates.
 
 A denial ("no" to a yes/no question) is supported when a detector fires
 on a sentence that covers the proposition, or one of its conjuncts: the

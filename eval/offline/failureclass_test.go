@@ -178,12 +178,6 @@ func TestRestatedQuestionTakesItsNamesAsGiven(t *testing.T) {
 	if ev := Support("The chair of the Quay Trust is Ann Lee.", "Who is the chair of the Quay Trust?", ctx2); ev.Verdict != 0 {
 		t.Errorf("Support = %+v, want unsupported: nothing says Ann Lee chairs the Quay Trust", ev)
 	}
-	if presupposes("Is the Quay Line electric?") {
-		t.Error("a yes/no question presupposes its names")
-	}
-	if !presupposes("Who won the 2010 Harbour Cup?") || !presupposes("示例公司的总部在哪里") || presupposes("示例大桥是否已经通车") {
-		t.Error("presupposes: wrong on a wh-question or a Chinese one")
-	}
 }
 
 // A sentence that names what the statement names but has none of what it

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/phrase"
-	"github.com/ragscope/ragscope/eval/offline/plaintext"
 	"github.com/ragscope/ragscope/internal/memo"
 )
 
@@ -34,25 +34,11 @@ type questionFacts struct {
 // factsOf is q's questionFacts, memoised and shared.
 func factsOf(q *span) *questionFacts {
 	return questions.Get(q.text, func(text string) *questionFacts {
-		return &questionFacts{presupposes: presupposes(text), stems: phrase.Stems(text)}
+		return &questionFacts{presupposes: phrase.Presupposes(text), stems: phrase.Stems(text)}
 	})
 }
 
 var questions = memo.New[*questionFacts](analysisCacheSize)
-
-// presupposes reports whether a question takes its content as given (a
-// wh-question), not asks it (是否, 吗, 还是; an opening auxiliary).
-func presupposes(question string) bool {
-	q := strings.ToLower(strings.TrimSpace(plaintext.StripControls(question)))
-	if q == "" {
-		return false
-	}
-	if containsHan(q) {
-		return !strings.Contains(q, "还是") && !strings.Contains(q, "是否") && !strings.Contains(q, "是不是") &&
-			!strings.HasSuffix(strings.TrimRight(q, "？?。 "), "吗")
-	}
-	return !norm.EnglishQuestionAux[strings.Trim(strings.Fields(q)[0], ",")]
-}
 
 // residual is what a statement that restates the question adds to it: its
 // words, in order, less the question's ("The director of the 2003 film ...
@@ -72,22 +58,7 @@ func residual(st, q *span) string {
 			}
 		}
 	}
-	// A name is kept whole ("National Football League" for "football").
-	for i := 0; i < len(words); {
-		j := i
-		for j < len(words) && (phrase.Capitalised(phrase.TrimWord(words[j])) || j > i && nameParticles[words[j]] && j+1 < len(words) && phrase.Capitalised(phrase.TrimWord(words[j+1]))) {
-			j++
-			if phrase.EndsInPunct(words[j-1]) {
-				break // "Institute (PSI), Dennis Howard Marks" is two names
-			}
-		}
-		if j-i >= 2 && slices.Contains(keep[i:j], true) {
-			for k := i; k < j; k++ {
-				keep[k] = true
-			}
-		}
-		i = max(j, i+1)
-	}
+	phrase.KeepNamesWhole(words, keep)
 	var kept []string
 	for i, w := range words {
 		if keep[i] {
@@ -141,20 +112,26 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 		}
 	}
 	var chain map[*span]bool // the sentences linked to the premise, read once when needed
+	linkedOnce := func() map[*span]bool {
+		if chain == nil {
+			chain = linked(sents, premise)
+		}
+		return chain
+	}
 	for i, a := range sents {
 		ev := support(rsp, q, sents[i:i+1])
 		if ev.Verdict != 1 {
 			continue
 		}
 		if !aboutAny(a, premise) {
-			if chain == nil {
-				chain = linked(sents, premise)
-			}
-			if !chain[a] {
+			if !linkedOnce()[a] {
 				continue
 			}
 		}
 		if _, ok := namedAsWritten(r, a.text, q); !ok {
+			continue
+		}
+		if inAnotherRole(st, q, rsp, a, r, sents, linkedOnce) {
 			continue
 		}
 		ev.From = i
@@ -162,6 +139,31 @@ func residualSupport(st, q *span, sents []*span) (Evidence, bool) {
 		return ev, true
 	}
 	return Evidence{}, false
+}
+
+// inAnotherRole reports whether a residual found in sentence a stands
+// there in another role: a does not say the word that ties the residual
+// to the statement, and a sentence of the chain (about the premise, or
+// linked to it) that does not name the residual ties another answer of
+// its kind by that word, one a does not name ("produced by A" beside
+// "distributed by B"; "a scientist at X University" is a step to "a
+// scientist in Y County" when the answer's sentence names X).
+func inAnotherRole(st, q, rsp, a *span, residual string, sents []*span, chain func() map[*span]bool) bool {
+	rel := phrase.RelationWord(st.text, residual)
+	if rel == "" || a.feats["w:"+rel] {
+		return false
+	}
+	number := strings.IndexFunc(residual, unicode.IsDigit) >= 0
+	skip := func(w string) bool { return q.feats["w:"+norm.Stem(strings.ToLower(w))] }
+	for _, b := range sents {
+		if !chain()[b] || !b.feats["w:"+rel] || overlap(rsp.feats, b.feats) == len(rsp.feats) {
+			continue
+		}
+		if other := phrase.TiedBy(b.text, rel, number, skip); other != "" && !slices.Contains(phrase.Stems(a.text), norm.Stem(strings.ToLower(other))) {
+			return true
+		}
+	}
+	return false
 }
 
 // aboutAny reports whether the sentence or its referent has one of the

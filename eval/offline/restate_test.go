@@ -238,6 +238,29 @@ func TestPronounStandsForTheNameBefore(t *testing.T) {
 	})
 }
 
+// A restatement's answer is tied to the rest of it by a word ("distributed
+// by A", "born in A"). Found only in a sentence that says something else
+// of it ("produced by A"), while a sentence of the chain gives that word
+// with another name, it stands there in another role; a sentence that
+// gives the word with the name of a step to the answer ("a scientist at
+// Quay University" for "works as a scientist in Kent") is no other answer.
+func TestRestatedAnswerInAnotherRole(t *testing.T) {
+	filmQ := "Which company distributed the film that won the Audience Award at the 2018 Harbour Festival?"
+	film := []string{"The Audience Award of the 2018 Harbour Festival went to The Quiet Ferry, a documentary by Ann Lee.",
+		"The Quiet Ferry is a 2018 documentary directed by Ann Lee and produced by the company Morrow Films. After its festival run, the film was distributed in cinemas by Halcyon Pictures."}
+	bornQ := "Where was the novelist Tom Reed born?"
+	born := []string{"Tom Reed (1934-2002) was a Welsh novelist. He spent most of his adult life in Cardiff and later in Bristol. Reed was born in Harbourton, the son of a miner."}
+	stepQ := "What county does Bo Chen work in as a scientist?"
+	step := []string{"Bo Chen is a materials scientist at Quay University.", "Quay University is a public university in Kent County."}
+	checkSupport(t, []supportCase{
+		{"the distributor", filmQ, "The film that won the Audience Award at the 2018 Harbour Festival was distributed by Halcyon Pictures.", film, 1, "Halcyon Pictures"},
+		{"the producer given as the distributor", filmQ, "The film that won the Audience Award at the 2018 Harbour Festival was distributed by Morrow Films.", film, 0, ""},
+		{"the birthplace", bornQ, "The novelist Tom Reed was born in Harbourton.", born, 1, ""},
+		{"where he lived given as where he was born", bornQ, "The novelist Tom Reed was born in Cardiff.", born, 0, ""},
+		{"a step to the answer is no other answer", stepQ, "Bo Chen works as a scientist in Kent County.", step, 1, "Kent County"},
+	})
+}
+
 // supportCase is one row of a table of Support tests: the statement's
 // verdict against ctx, and a part of its reason when reason is set.
 type supportCase struct {

@@ -209,7 +209,7 @@ func quantityPieces(text string) []piece {
 	for rest := text; rest != ""; {
 		cut, n := len(rest), 0
 		for _, j := range pieceJoins {
-			if k := joinAt(rest, j); k >= 0 && k < cut {
+			if k := phrase.JoinAt(rest, j); k >= 0 && k < cut {
 				cut, n = k, len(j)
 			}
 		}
@@ -229,22 +229,6 @@ func quantityPieces(text string) []piece {
 	}
 	return out
 }
-
-// joinAt is where j first joins two pieces in s: not the "," of "5,000".
-func joinAt(s, j string) int {
-	for off := 0; ; {
-		k := strings.Index(s[off:], j)
-		if k < 0 {
-			return -1
-		}
-		if k += off; j != "," || k == 0 || k+1 >= len(s) || !isDigit(s[k-1]) || !isDigit(s[k+1]) {
-			return k
-		}
-		off = k + 1
-	}
-}
-
-func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
 // pieceParties are each piece's party words: those no other piece has, on
 // the side of the quantity where the later pieces have theirs.

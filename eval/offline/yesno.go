@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ragscope/ragscope/eval/offline/norm"
 	"github.com/ragscope/ragscope/eval/offline/phrase"
@@ -24,7 +25,7 @@ func denialParts(question, statement string) (string, bool) {
 func verdict(statement, question string, q *span, sents []*span, topic string) Evidence {
 	p, ok := denialParts(question, statement)
 	if !ok {
-		st := analyze(statement)
+		st := analyze(bothOf(statement, question, sents))
 		if topic != "" {
 			c := *st // the analysis is shared: a copy carries the topic
 			c.topic = topic
@@ -45,4 +46,19 @@ func verdict(statement, question string, q *span, sents []*span, topic string) E
 	ev.Verdict, ev.Detector = 0, ""
 	ev.Reason = fmt.Sprintf("no context sentence contradicts %q, which the answer denies; closest: %s", clip(p), ev.Reason)
 	return ev
+}
+
+// bothOf is the statement with its "both" ("Yes, both cocktails are
+// tequila-based", "Both were born in ...") read as the two names the
+// question coordinates, when it names neither: said of the two, it is
+// tested on each.
+func bothOf(statement, question string, sents []*span) string {
+	if len(conjuncts(statement, sents)) > 0 {
+		return statement
+	}
+	cs := conjuncts(question, sents)
+	if len(cs) != 2 || strings.Contains(statement, cs[0].Name) || strings.Contains(statement, cs[1].Name) {
+		return statement
+	}
+	return phrase.BothAs(statement, cs[0].Name, cs[1].Name)
 }

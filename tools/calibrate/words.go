@@ -145,10 +145,7 @@ var numberWords = map[string]string{"one": "1", "two": "2", "three": "3", "four"
 	"seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "fifteen": "15",
 	"twenty": "20", "thirty": "30", "fifty": "50", "hundred": "100"}
 
-var (
-	subjectPronouns     = setOf("he", "she", "it", "they")
-	openingPrepositions = setOf("in", "on", "at", "after", "before", "during", "since", "by", "from", "until", "later", "then", "today", "now", "currently")
-)
+var openingPrepositions = setOf("in", "on", "at", "after", "before", "during", "since", "by", "from", "until", "later", "then", "today", "now", "currently")
 
 var (
 	yesWords           = setOf("yes", "yeah", "yep", "correct", "true", "right", "是", "是的", "对", "对的", "会", "会的", "能", "可以", "有", "正确")

@@ -101,3 +101,26 @@ func hanConjuncts(text string) []Conjunct {
 	a, b := string(rs[start:and]), string(rs[and+1:dou])
 	return []Conjunct{{head + a + pred, a}, {head + b + pred, b}}
 }
+
+// BothAs is the statement with its "both" ("both cocktails", "both of
+// them", "Both were ...") replaced by "a and b"; the statement as it is
+// when it has no such "both".
+func BothAs(statement, a, b string) string {
+	w := strings.Fields(statement)
+	at := slices.IndexFunc(w, func(x string) bool { return strings.EqualFold(TrimWord(x), "both") })
+	if at < 0 || at+1 >= len(w) || EndsInPunct(w[at]) {
+		return statement
+	}
+	end := at + 1
+	next := TrimWord(w[at+1])
+	switch {
+	case !Capitalised(next) && strings.HasSuffix(next, "s") && !EnglishStop[strings.ToLower(next)]:
+		end = at + 2 // "both cocktails"
+	case strings.EqualFold(next, "of") && at+2 < len(w) && strings.EqualFold(TrimWord(w[at+2]), "them"):
+		end = at + 3
+	}
+	if EndsInPunct(w[end-1]) {
+		return statement
+	}
+	return strings.Join(slices.Concat(w[:at], []string{a, "and", b}, w[end:]), " ")
+}

@@ -336,3 +336,47 @@ func alternatives(question string) []string {
 var openingWords = map[string]bool{"do": true, "does": true, "did": true, "is": true, "are": true, "was": true, "were": true, "which": true, "who": true, "what": true, "whose": true, "has": true, "have": true, "had": true}
 
 func itemRune(r rune) bool { return isHan(r) || unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// OwnStems are the stems of each text that not every other text has, stop
+// words left out; ok is false when an English text has none (the words
+// cannot tell it from the others). A Chinese text is matched whole.
+func OwnStems(texts []string, stop map[string]bool) (own [][]string, ok bool) {
+	count := map[string]int{}
+	all := make([][]string, len(texts))
+	for i, t := range texts {
+		seen := map[string]bool{}
+		for _, s := range Stems(t) {
+			if !stop[s] && !seen[s] {
+				seen[s] = true
+				all[i] = append(all[i], s)
+				count[s]++
+			}
+		}
+	}
+	own = make([][]string, len(texts))
+	for i, t := range texts {
+		for _, s := range all[i] {
+			if count[s] < len(texts) {
+				own[i] = append(own[i], s)
+			}
+		}
+		if len(own[i]) == 0 && !containsHan(t) {
+			return nil, false
+		}
+	}
+	return own, true
+}
+
+// JoinAt is where j first joins two pieces in s: not the "," of "5,000".
+func JoinAt(s, j string) int {
+	for off := 0; ; {
+		k := strings.Index(s[off:], j)
+		if k < 0 {
+			return -1
+		}
+		if k += off; j != "," || k == 0 || k+1 >= len(s) || !unicode.IsDigit(rune(s[k-1])) || !unicode.IsDigit(rune(s[k+1])) {
+			return k
+		}
+		off = k + 1
+	}
+}

@@ -6,6 +6,40 @@ import (
 	"testing"
 )
 
+func TestPresupposes(t *testing.T) {
+	if Presupposes("Is the Quay Line electric?") {
+		t.Error("a yes/no question presupposes its names")
+	}
+	if !Presupposes("Who won the 2010 Harbour Cup?") || !Presupposes("示例公司的总部在哪里") || Presupposes("示例大桥是否已经通车") {
+		t.Error("Presupposes: wrong on a wh-question or a Chinese one")
+	}
+}
+
+// The word that ties a restated answer to its statement, and what a
+// sentence ties by it.
+func TestRelationWord(t *testing.T) {
+	for _, c := range []struct{ text, residual, want string }{
+		{"The film was distributed by Morrow Films.", "Morrow Films", "distribut"},
+		{"The novelist Tom Reed was born in Harbourton.", "Harbourton", "born"},
+		{"The director of the film was Ann Lee.", "Ann Lee", ""},
+		{"The village lies on the Quay Lake.", "lies Quay Lake", ""},
+	} {
+		if got := RelationWord(c.text, c.residual); got != c.want {
+			t.Errorf("RelationWord(%q, %q) = %q, want %q", c.text, c.residual, got, c.want)
+		}
+	}
+	none := func(string) bool { return false }
+	if got := TiedBy("After its run, the film was distributed in cinemas by Halcyon Pictures.", "distribut", false, none); got != "Halcyon" {
+		t.Errorf("TiedBy = %q, want Halcyon", got)
+	}
+	if got := TiedBy("It is on display at the Adams Museum in Deadwood.", "museum", false, none); got != "" {
+		t.Errorf("TiedBy = %q: a name's word is no relation", got)
+	}
+	if got := BothAs("Yes, both ships were built in Kent.", "Harbour Belle", "Quay Star"); got != "Yes, Harbour Belle and Quay Star were built in Kent." {
+		t.Errorf("BothAs = %q", got)
+	}
+}
+
 func TestAlternatives(t *testing.T) {
 	for _, c := range []struct {
 		question string

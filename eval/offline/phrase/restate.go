@@ -1,0 +1,98 @@
+package phrase
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/ragscope/ragscope/eval/offline/norm"
+	"github.com/ragscope/ragscope/eval/offline/plaintext"
+)
+
+// Presupposes reports whether a question takes its content as given (a
+// wh-question), not asks it (是否, 吗, 还是; an opening auxiliary).
+func Presupposes(question string) bool {
+	q := strings.ToLower(strings.TrimSpace(plaintext.StripControls(question)))
+	if q == "" {
+		return false
+	}
+	if containsHan(q) {
+		return !strings.Contains(q, "还是") && !strings.Contains(q, "是否") && !strings.Contains(q, "是不是") &&
+			!strings.HasSuffix(strings.TrimRight(q, "？?。 "), "吗")
+	}
+	return !norm.EnglishQuestionAux[strings.Trim(strings.Fields(q)[0], ",")]
+}
+
+// KeepNamesWhole marks every word of a name of two or more words kept
+// when one of them is ("National Football League" for "football"); a
+// name ends at punctuation ("Institute (PSI), Dennis Howard Marks" is two).
+func KeepNamesWhole(words []string, keep []bool) {
+	for i := 0; i < len(words); {
+		j := i
+		for j < len(words) && (Capitalised(TrimWord(words[j])) || j > i && NameParticles[words[j]] && j+1 < len(words) && Capitalised(TrimWord(words[j+1]))) {
+			j++
+			if EndsInPunct(words[j-1]) {
+				break
+			}
+		}
+		if j-i >= 2 && slices.Contains(keep[i:j], true) {
+			for k := i; k < j; k++ {
+				keep[k] = true
+			}
+		}
+		i = max(j, i+1)
+	}
+}
+
+// RelationWord is the stem of the word that ties a restatement's answer
+// (its residual) to the rest of it, where the answer comes after it: a
+// word of the three before the answer that is neither a stop word nor
+// capitalised ("distributed" of "... was distributed by A", "born" of "X
+// was born in A"). "" when there is none, when a copula comes first ("The
+// director ... was A" names A and ties it by nothing), or when the
+// residual opens on a word of its own ("lies Lauersee" says its relation).
+func RelationWord(text, residual string) string {
+	first := strings.Fields(residual)
+	if len(first) == 0 || !Capitalised(first[0]) && !unicode.IsDigit([]rune(first[0])[0]) {
+		return ""
+	}
+	words := strings.Fields(text)
+	at := slices.IndexFunc(words, func(w string) bool { return TrimWord(w) == TrimWord(first[0]) })
+	for k := at - 1; k >= max(0, at-3); k-- {
+		t := strings.ToLower(TrimWord(words[k]))
+		switch {
+		case copulas[t]:
+			return ""
+		case t == "" || EnglishStop[t] || Capitalised(TrimWord(words[k])):
+			continue
+		}
+		return norm.Stem(t)
+	}
+	return ""
+}
+
+var copulas = map[string]bool{"is": true, "was": true, "are": true, "were": true}
+
+// TiedBy returns the first word of what a sentence ties by the relation
+// word (its stem): a name, or a number when number is set, in the five
+// words after a lowercase occurrence of it ("distributed in cinemas by
+// Halcyon Pictures"; "Museum" of "the Adams Museum" is a name's word, no
+// relation), other than the words skip holds; "" when there is none.
+func TiedBy(sentence, stem string, number bool, skip func(word string) bool) string {
+	words := strings.Fields(sentence)
+	for i, w := range words {
+		if t := TrimWord(w); t == "" || Capitalised(t) || norm.Stem(strings.ToLower(t)) != stem {
+			continue
+		}
+		for _, x := range words[i+1 : min(i+6, len(words))] {
+			t := TrimWord(x)
+			if t == "" || skip(t) {
+				continue
+			}
+			if number && strings.IndexFunc(t, unicode.IsDigit) >= 0 || !number && Capitalised(t) && !EnglishStop[strings.ToLower(t)] {
+				return t
+			}
+		}
+	}
+	return ""
+}
