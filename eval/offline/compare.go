@@ -31,7 +31,7 @@ type item struct {
 }
 
 func items(texts []string) []item {
-	own, ok := phrase.OwnStems(texts, englishStop)
+	own, ok := phrase.OwnStems(texts)
 	if !ok {
 		return nil // items the words cannot tell apart
 	}

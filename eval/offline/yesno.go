@@ -53,7 +53,8 @@ func verdict(statement, question string, q *span, sents []*span, topic string) E
 // question coordinates, when it names neither: said of the two, it is
 // tested on each.
 func bothOf(statement, question string, sents []*span) string {
-	if len(conjuncts(statement, sents)) > 0 {
+	// Most statements have no "both": they cost no reading of the sentences.
+	if !strings.Contains(strings.ToLower(statement), "both") || len(conjuncts(statement, sents)) > 0 {
 		return statement
 	}
 	cs := conjuncts(question, sents)

@@ -340,13 +340,13 @@ func itemRune(r rune) bool { return isHan(r) || unicode.IsLetter(r) || unicode.I
 // OwnStems are the stems of each text that not every other text has, stop
 // words left out; ok is false when an English text has none (the words
 // cannot tell it from the others). A Chinese text is matched whole.
-func OwnStems(texts []string, stop map[string]bool) (own [][]string, ok bool) {
+func OwnStems(texts []string) (own [][]string, ok bool) {
 	count := map[string]int{}
 	all := make([][]string, len(texts))
 	for i, t := range texts {
 		seen := map[string]bool{}
 		for _, s := range Stems(t) {
-			if !stop[s] && !seen[s] {
+			if !EnglishStop[s] && !seen[s] {
 				seen[s] = true
 				all[i] = append(all[i], s)
 				count[s]++
