@@ -282,9 +282,9 @@ func lexClause(text string, sp *span) clause {
 		switch l.kind {
 		case 'h':
 			sp.hasHan = true
-			hanFeatures(l.text, add, addUni)
+			phrase.HanFeatures(l.text, add, addUni)
 			if sp.skips != nil {
-				addSkips(l.text, sp.skips)
+				phrase.AddSkips(l.text, sp.skips)
 			}
 			markCommonHan(l.text, sp)
 			if i+2 < len(lx) && lx[i+1].kind == 'p' && strings.Contains(nameDots, lx[i+1].text) && lx[i+2].kind == 'h' {
@@ -469,39 +469,6 @@ func englishScope(rest []lexeme) []string {
 		}
 	}
 	return scope
-}
-
-// hanFeatures emits the content bigrams and unigrams of a Han run.
-func hanFeatures(run string, add, addUni func(string)) {
-	for i := 0; i < len(run); {
-		r, n := utf8.DecodeRuneInString(run[i:])
-		if !chineseParticles[r] {
-			addUni("u:" + run[i:i+n])
-		}
-		if j := i + n; j < len(run) {
-			r2, n2 := utf8.DecodeRuneInString(run[j:])
-			if bg := run[i : j+n2]; !chineseParticles[r] && !chineseParticles[r2] && !chineseStopBigrams[bg] {
-				add("h:" + bg)
-			}
-		}
-		i += n
-	}
-}
-
-// addSkips adds the bigrams of a context's Han run whose characters have
-// one other between them.
-func addSkips(run string, skips map[string]bool) {
-	a, b := "", "" // the characters two and one before, "" for a particle
-	for i, r := range run {
-		c := run[i : i+utf8.RuneLen(r)]
-		if chineseParticles[r] {
-			c = ""
-		}
-		if a != "" && c != "" {
-			skips["h:"+a+c] = true
-		}
-		a, b = b, c
-	}
 }
 
 // scopeSkip are characters too common to align two negated clauses (会, 能, 是).

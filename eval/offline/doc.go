@@ -204,8 +204,9 @@ context contradicts it. Silence supports no denial.
 Faithfulness: supported statements over statements. Context recall:
 the reference's statements attributed by the same test; one that is not,
 but that a sentence covers at the reference's bar with three of its own
-words and contradicts in nothing, or whose two or more amounts the
-contexts all give as it writes them, is found in part, which the
+words and contradicts in nothing, whose words the contexts together
+mostly hold with each of its names and numbers, or whose two or more
+amounts the contexts all give as it writes them, is found in part, which the
 diagnosis does not count against retrieval. Context precision
 (and utilization): a chunk is useful when it supports a statement of the
 reference (the answer). Factual correctness: the test both ways between

@@ -415,4 +415,30 @@ func TestReferenceFoundInPart(t *testing.T) {
 			t.Errorf("%q: %+v, want found in part %v", c.ref, cls, c.found)
 		}
 	}
+	// Its words spread over the chunks, each of its names and numbers given
+	// by them or the question: found in part, though the judge does not
+	// follow the hall to its architect; a name or number given nowhere, or
+	// words the contexts mostly lack: not.
+	spread := []string{
+		"The Marlow Concert Hall is a 2,000-seat venue on the river front of Ostby. Building work started in 1985 after a competition judged by a panel of three. The chosen design came from Ilse Varga, whose glass facade was meant to recall frozen water. The hall opened in 1990.",
+		"Ilse Varga (1945-2012) was a modernist architect. She was born in Tressa and trained at the academy in Ludow before opening her own office in Ostby in 1975.",
+	}
+	for _, c := range []struct {
+		q, ref string
+		found  bool
+	}{
+		{"Which town was the architect of the Marlow Concert Hall born in?", "The architect of the Marlow Concert Hall was born in Tressa.", true},
+		{"Which town was the architect of the Marlow Concert Hall born in?", "The architect of the Marlow Concert Hall was born in Brenno.", false},
+		{"Which town was the architect of the Marlow Concert Hall, built for 3,000 people, born in?", "The architect of the Marlow Concert Hall for 3,000 people was born in Tressa.", true},
+		{"Which town was the architect of the Marlow Concert Hall born in?", "The architect of the Marlow Concert Hall for 3,000 people was born in Tressa.", false},
+		{"Who paid for the hall?", "The Marlow Concert Hall was paid for by a grant from the city council.", false},
+	} {
+		cls, err := New().Classify(context.Background(), &eval.Sample{ID: "x", Question: c.q, Reference: c.ref, Contexts: spread})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cls) != 1 || cls[0].Attributed != 0 || cls[0].FoundInPart != c.found {
+			t.Errorf("%q: %+v, want found in part %v", c.ref, cls, c.found)
+		}
+	}
 }

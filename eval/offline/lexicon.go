@@ -20,10 +20,9 @@ var chineseNegation = words.List("chinese_negation")
 // or state a bound (不超过).
 var chineseNotNegation = words.List("chinese_not_negation")
 
-// chineseParticles are function characters: a bigram with one is no content.
-var chineseParticles = words.Runes("chinese_particles")
+var chineseParticles = phrase.ChineseParticles
 
-var chineseStopBigrams = words.Set("chinese_stop_bigrams")
+var chineseStopBigrams = phrase.ChineseStopBigrams
 
 // changeWords say that something changes, for the reason of a conflict with 不变.
 var changeWords = words.List("change_words")

@@ -127,18 +127,34 @@ const foundOwnWords = 3
 // found in part by its numbers.
 const foundNumbersCoverage = 0.3
 
+// The least share of a reference statement's words the contexts together
+// hold, and the least coverage of it by one sentence, for it to be found
+// in part across the chunks.
+const (
+	foundAnywhereShare    = 0.6
+	foundAnywhereCoverage = 0.2
+)
+
 // foundInPart: a reference statement not attributed is found in part when
 // a sentence covers it at the reference's bar (RecallThreshold) with
-// foundOwnWords of its own words and contradicts none of it, or when the
-// contexts give each of its two or more amounts as it writes them and a
-// sentence covers it at foundNumbersCoverage: the contexts speak of it in
-// other words, or the judge misreads whose number is whose, which it
-// cannot tell from a fact retrieval missed (eval.Classification).
+// foundOwnWords of its own words and contradicts none of it; when the
+// contexts together hold foundAnywhereShare of its words and every name
+// and number of it (or the question gives the number), and a sentence
+// covers it at foundAnywhereCoverage; or when the contexts give each of
+// its two or more amounts as it writes them and a sentence covers it at
+// foundNumbersCoverage: the contexts speak of it in other words, spread
+// over chunks the judge does not link, or the judge misreads whose number
+// is whose, which it cannot tell from a fact retrieval missed
+// (eval.Classification).
 func foundInPart(st, q *span, ev Evidence, sents []*span) bool {
 	if ev.Verdict == 1 || ev.From < 0 {
 		return false
 	}
 	if ev.Detector == "" && ev.Coverage >= RecallThreshold && ownWordsFound(st, q, sents[ev.From]) >= foundOwnWords {
+		return true
+	}
+	if ev.Coverage >= foundAnywhereCoverage && givenShare(st, sents) >= foundAnywhereShare &&
+		!slices.ContainsFunc(st.quants, func(sq quantity) bool { return !givenAnywhere(sents, sq) && !hasQuantity(q, sq) }) {
 		return true
 	}
 	return len(st.quants) >= 2 && ev.Coverage >= foundNumbersCoverage &&
@@ -153,7 +169,7 @@ func ownWordsFound(st, q *span, sents ...*span) int {
 		if st.common[f] || q != nil && q.feats[f] {
 			continue
 		}
-		if slices.ContainsFunc(sents, func(cs *span) bool { return cs.feats[f] || cs.refFeats[f] || cs.skips[f] }) {
+		if givenFeat(sents, f) {
 			n++
 		}
 	}
@@ -970,4 +986,27 @@ func pairAttribution(st, q *span, sents []*span) (Evidence, bool) {
 		}
 	}
 	return Evidence{}, false
+}
+
+// givenShare is the share of the statement's content features, common
+// words aside, that some sentence has; 0 when one of its names is in none.
+func givenShare(st *span, sents []*span) float64 {
+	if slices.ContainsFunc(st.names, func(n name) bool { return !givenFeat(sents, n.feat) }) {
+		return 0
+	}
+	n, k := 0, 0
+	for f := range st.feats {
+		if !st.common[f] {
+			n++
+			if givenFeat(sents, f) {
+				k++
+			}
+		}
+	}
+	return float64(k) / float64(max(n, 1))
+}
+
+// givenFeat reports whether some sentence has the feature.
+func givenFeat(sents []*span, f string) bool {
+	return slices.ContainsFunc(sents, func(cs *span) bool { return cs.feats[f] || cs.refFeats[f] || cs.skips[f] })
 }

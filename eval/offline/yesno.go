@@ -8,8 +8,6 @@ import (
 	"github.com/ragscope/ragscope/eval/offline/phrase"
 )
 
-var nameParticles = phrase.NameParticles
-
 // denialParts returns the proposition a statement of StatementsFor
 // denies, when it is the denial of question's proposition (a bare "no").
 func denialParts(question, statement string) (string, bool) {
