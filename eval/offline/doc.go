@@ -65,7 +65,7 @@ The support test (support.go), of one statement against the sentences:
     statement's value, and so is another field's value written where the
     named field's belongs ("assigned to Tom Becker" where "Assigned to" is
     Priya Raman and "Previous holder" Tom Becker); a statement that says
-    the value, and whose other
+    the value (not only a word of the keys, "terms" under "Term"), and whose other
     words the record or table has (coverage 0.5, on characters for
     Chinese), is supported by it. A key is named by KeyNamed of its
     features (a word that names its value's kind, "date" or 金额, by a

@@ -231,6 +231,7 @@ func TestFieldValues(t *testing.T) {
 	seats := "| 职级 | 飞机 | 高铁 |\n|---|---|---|\n| 主管 | 经济舱 | 一等座 |\n| 专员 | 经济舱 | 二等座 |"
 	order := "订单号: PO-7781\n供应商名称: 宁波海川包装有限公司\n收货单位名称: 无锡蓝桥电子有限公司\n金额: 8,400元"
 	hotel := "住宿费标准\n| 城市类别 | 普通员工（元/晚） | 经理级（元/晚） |\n|---|---|---|\n| 一线城市 | 500 | 700 |\n| 二线城市 | 400 | 550 |"
+	contract := "Term: 12 months, auto-renewing for successive 12-month terms\nCurrent term ends: 30 June 2025\nNon-renewal: written notice at least 90 days before the end of the current term"
 	plans := "| Plan | API requests / minute | Monthly API calls |\n|---|---|---|\n| Starter | 60 | 50,000 |\n| Growth | 300 | 500,000 |"
 	checkSupport(t, []supportCase{
 		{"", "", "主管坐高铁可以选一等座", []string{seats}, 1, "cell (主管, 高铁) gives 一等座"},
@@ -241,6 +242,10 @@ func TestFieldValues(t *testing.T) {
 		{"", "", "经理级员工在二线城市出差，每晚最多可报销700元", []string{hotel}, 0, "statement says 700元 where cell (二线城市, 经理级（元/晚）) gives 550 元/晚"},
 		{"", "", "The Growth plan comes with 500,000 API calls a month, at up to 300 requests per minute", []string{plans}, 1, "cell (Growth, Monthly API calls) gives 500,000"},
 		{"", "", "The Growth plan comes with 50,000 API calls a month, at up to 300 requests per minute", []string{plans}, 0, "statement says 50,000 api where cell (Growth, Monthly API calls) gives 500,000"},
+		// The key's own word in the value ("terms" under "Term") is no
+		// value said: the other fields decide.
+		{"", "", "Notice must be given at least 60 days before the term ends", []string{contract}, 0, "statement says 60 days"},
+		{"", "", "Notice must be given at least 90 days before the term ends", []string{contract}, 1, "coverage 1.00"},
 	})
 }
 

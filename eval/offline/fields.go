@@ -229,7 +229,7 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 			extra = valueChanges(st.text, fc)
 		}
 		var other *fieldCheck
-		if overlap(st.feats, fc.value.feats) == 0 && bad == "" {
+		if !saysValue(st, fc) && bad == "" {
 			if other = nb.of(st, fc, sents); other == nil {
 				continue
 			}
@@ -454,6 +454,18 @@ func valueChanges(text string, fc *fieldCheck) []string {
 func maskHasRune(mask map[string]bool, c string) bool {
 	for f := range mask {
 		if strings.HasPrefix(f, "h:") && strings.Contains(f, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// saysValue reports whether the statement has a feature of the value that
+// is not a word of the keys around it ("term" of "12-month terms" under
+// "Term" says nothing of the value).
+func saysValue(st *span, fc *fieldCheck) bool {
+	for f := range fc.value.feats {
+		if st.feats[f] && !fc.mask[f] {
 			return true
 		}
 	}

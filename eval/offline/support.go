@@ -379,7 +379,9 @@ func coverage(st, q, cs *span, useUnis bool) float64 {
 		// decide, each only where the context has its word (英国 is not in
 		// 英格兰的国家).
 		count(st.unis, contiguousUnis(st, cs))
-		count(withoutPrefix(st.feats, "h:"), cs.feats)
+		rest := maps.Clone(st.feats)
+		maps.DeleteFunc(rest, func(f string, _ bool) bool { return strings.HasPrefix(f, "h:") })
+		count(rest, cs.feats)
 	} else {
 		count(st.feats, cs.feats)
 	}
@@ -455,12 +457,6 @@ func countPrefix(m map[string]bool, p string) int {
 	return n
 }
 
-func withoutPrefix(m map[string]bool, p string) map[string]bool {
-	out := maps.Clone(m)
-	maps.DeleteFunc(out, func(f string, _ bool) bool { return strings.HasPrefix(f, p) })
-	return out
-}
-
 // negationConflict: a clause of the context that negates what an aligned
 // clause of the statement affirms, or the reverse, is a conflict.
 func negationConflict(st, cs *span) (quote, detail string, ok bool) {
@@ -485,7 +481,7 @@ func negatedOnlyIn(negated, others []clause) (neg, aligned *clause, n negation, 
 			continue
 		}
 		for _, n := range negated[i].negs {
-			if scopeHit(n, oc) {
+			if slices.ContainsFunc(n.scope, func(f string) bool { return oc.feats[f] || oc.unis[f] }) {
 				return &negated[i], oc, n, true
 			}
 		}
@@ -524,10 +520,6 @@ func overlap(a, b map[string]bool) int {
 		}
 	}
 	return n
-}
-
-func scopeHit(n negation, c *clause) bool {
-	return slices.ContainsFunc(n.scope, func(f string) bool { return c.feats[f] || c.unis[f] })
 }
 
 // numberConflict reports a quantity of the statement that the best sentence
