@@ -389,10 +389,11 @@ func lexClause(text string, sp *span) clause {
 				put(&sp.common, "w:"+s)
 			}
 			// A capitalised word is a name unless it merely starts the
-			// text, and not before another capitalised word or quoted.
+			// text, and not before another capitalised word or quoted; a
+			// date's month is a quantity.
 			first := len(sp.clauses) == 0 && i == firstWord(lx)
 			quoted := i > 0 && lx[i-1].kind == 'p' && (lx[i-1].text == "\"" || lx[i-1].text == "“")
-			if l.capital && len(w) > 1 && (!first || quoted || i+1 < len(lx) && lx[i+1].capital) {
+			if l.capital && len(w) > 1 && (!first || quoted || i+1 < len(lx) && lx[i+1].capital) && !monthAt(lx, i) {
 				head := !(i+1 < len(lx) && lx[i+1].kind == 'w' && lx[i+1].capital)
 				sp.names = append(sp.names, name{feat: "w:" + s, text: l.orig, head: head})
 			}

@@ -105,7 +105,9 @@ The support test (support.go), of one statement against the sentences:
     does; when the statement is otherwise covered, a quantity no sentence
     gives is one too. A total of quantities the statement states and the
     context gives ("3天 ... 7天, 共计10天") is given, with the arithmetic in
-    the reason. A quantity no sentence gives is named before one given in
+    the reason, and so is a date that a date the context or the question
+    writes, moved by a span of days, weeks or months one gives, makes
+    ("30 June 2025 − 90 days = 1 April 2025"; a date's month is no name). A quantity no sentence gives is named before one given in
     another role.
  4. names: a covered statement whose names the sentence does not mention
     (a swapped Michigan for Minnesota), or whose multi-word names it does

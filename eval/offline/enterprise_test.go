@@ -376,6 +376,24 @@ func TestTotalAcrossChunksWhenOneCovers(t *testing.T) {
 	}
 }
 
+// A date the answer computes from a date and a span the contexts give is
+// supported, with the arithmetic in the reason; one computed wrong is a
+// number conflict, and its month no name.
+func TestComputedDate(t *testing.T) {
+	contract := []string{"Contract summary\nTerm: 12 months, auto-renewing\nCurrent term ends: 30 June 2025\nNon-renewal: written notice at least 90 days before the end of the current term"}
+	q := "By when must we give notice of non-renewal?"
+	if ev := Support("Notice is due at least 90 days before the term ends on 30 June 2025, so by 1 April 2025.", q, contract); ev.Verdict != 1 || !strings.Contains(ev.Reason, "30 June 2025 − 90 days = 1 April 2025") {
+		t.Errorf("computed: %s", ev.Reason)
+	}
+	if ev := Support("Notice is due at least 90 days before the term ends on 30 June 2025, so by 1 May 2025.", q, contract); ev.Verdict != 0 || ev.Detector != DetectorNumber {
+		t.Errorf("computed wrong: %s", ev.Reason)
+	}
+	settle := []string{"结算周期：货款在买家确认收货7天后结算到商家绑定的对公账户。", "遇法定节假日顺延。"}
+	if ev := Support("货款在买家确认收货7天后结算到对公账户，即3月11日结算到对公账户。", "3月4日确认收货，哪天结算？", settle); ev.Verdict != 1 || !strings.Contains(ev.Reason, "3月4日 + 7天 = 3月11日") {
+		t.Errorf("computed zh: %s", ev.Reason)
+	}
+}
+
 // Two chunks that each give one thing's value support a statement that
 // gives each thing its own, not one that gives each the other's.
 func TestValuesAcrossChunksStayWithTheirThings(t *testing.T) {

@@ -258,7 +258,7 @@ func supportOne(st, q *span, sents []*span) Evidence {
 			return ev.conflict(DetectorName, detail)
 		}
 		ev.Verdict = 1
-		ev.Reason = fmt.Sprintf("context says %q (coverage %.2f)%s", clip(ev.Quote), ev.Coverage, sums(st, sents))
+		ev.Reason = fmt.Sprintf("context says %q (coverage %.2f)%s", clip(ev.Quote), ev.Coverage, sums(st, q, sents))
 		return ev
 	}
 	if rev, ok := residualSupport(st, q, sents); ok {
@@ -312,53 +312,19 @@ func (ev Evidence) conflict(detector, detail string) Evidence {
 	return ev
 }
 
-// seams are the characters that end (left) and start (right) a Chinese
-// bigram of the statement the sentence has: a bigram of the statement the
-// sentence lacks, whose first character ends one and whose second starts
-// another, is the seam between two words the sentence has (付值 of
-// 支付值班费 against 支付 ... 值班), found. Made on the first bigram missed;
-// slices, as a statement has a few dozen bigrams.
-type seams struct {
-	st, cs      *span
-	made        bool
-	left, right []rune
-}
-
-func (sm *seams) found(f string) bool {
-	if !strings.HasPrefix(f, "h:") || sm.st == nil {
-		return false
-	}
-	rs := []rune(f[2:])
-	if len(rs) != 2 {
-		return false
-	}
-	if !sm.made {
-		sm.made = true
-		for g := range sm.st.feats {
-			if !strings.HasPrefix(g, "h:") || !sm.cs.feats[g] {
-				continue
-			}
-			if gs := []rune(g[2:]); len(gs) == 2 {
-				sm.left, sm.right = append(sm.left, gs[1]), append(sm.right, gs[0])
-			}
-		}
-	}
-	return slices.Contains(sm.left, rs[0]) && slices.Contains(sm.right, rs[1])
-}
-
 // coverage is the weighted share of the statement's features found in the
 // context sentence, or -1 when the statement has none.
 func coverage(st, q, cs *span, useUnis bool) float64 {
 	// Integer counts, weighted once at the end: float sums in map order
 	// round differently from run to run.
 	var plain, echo, plainFound, echoFound int
-	var sm seams
+	var sm phrase.Seams
 	if st.hasHan {
-		sm.st, sm.cs = st, cs
+		sm.St, sm.Cs = st.feats, cs.feats
 	}
 	count := func(feats, ctx map[string]bool) {
 		for f := range feats {
-			found := ctx[f] || cs.refFeats[f] || cs.skips[f] || sm.found(f)
+			found := ctx[f] || cs.refFeats[f] || cs.skips[f] || sm.Found(f)
 			switch {
 			case q != nil && (q.feats[f] || q.unis[f]):
 				echo++
@@ -535,7 +501,7 @@ func numberConflict(st, question, best *span, all []*span, covs []float64, cover
 		if hasQuantity(best, q) || question != nil && hasQuantity(question, q) || givenInRole(all, covs, q) {
 			continue
 		}
-		if _, ok := sumOf(st, q, all); ok {
+		if _, ok := sumOf(st, question, q, all); ok {
 			continue
 		}
 		if k := slices.IndexFunc(best.quants, func(c quantity) bool { return c.unit == q.unit }); q.unit != "" && k >= 0 {
@@ -567,8 +533,22 @@ func givenAnywhere(all []*span, q quantity) bool {
 }
 
 // sumOf: q is the total of two or more other given quantities of the
-// statement with its unit ("98天 + 60天 = 158天").
-func sumOf(st *span, q quantity, all []*span) (string, bool) {
+// statement with its unit ("98天 + 60天 = 158天"), or the day or year of a
+// date of the statement that a date the question or a sentence writes,
+// moved by a span one gives, makes (norm.Computed).
+func sumOf(st, question *span, q quantity, all []*span) (string, bool) {
+	if q.unit == norm.Unit("日") || q.unit == norm.Unit("月") || q.unit == "年" {
+		given := make([]string, 1, len(all)+1)
+		if question != nil {
+			given[0] = question.text
+		}
+		for _, cs := range all {
+			given = append(given, cs.text)
+		}
+		if a := norm.DatePart(st.text, given, q.value, q.unit); a != "" {
+			return a, true
+		}
+	}
 	want, err := strconv.ParseFloat(q.value, 64)
 	if err != nil || q.unit == "" {
 		return "", false
@@ -593,10 +573,10 @@ func sumOf(st *span, q quantity, all []*span) (string, bool) {
 }
 
 // sums is the arithmetic of the statement's totals, for a reason.
-func sums(st *span, all []*span) string {
+func sums(st, question *span, all []*span) string {
 	var out []string
 	for _, q := range st.quants {
-		if a, ok := sumOf(st, q, all); ok && !givenAnywhere(all, q) {
+		if a, ok := sumOf(st, question, q, all); ok && !givenAnywhere(all, q) && !slices.Contains(out, a) {
 			out = append(out, a)
 		}
 	}
@@ -768,7 +748,7 @@ func pairSupport(st, q *span, sents []*span, covs []float64, useUnis bool) (Evid
 				continue
 			}
 			return Evidence{Verdict: 1, Coverage: cov, Quote: x.text, From: top[a], Also: top[b],
-				Reason: fmt.Sprintf("context says %q and %q (coverage %.2f together)%s", clip(x.text), clip(y.text), cov, sums(st, sents))}, true
+				Reason: fmt.Sprintf("context says %q and %q (coverage %.2f together)%s", clip(x.text), clip(y.text), cov, sums(st, q, sents))}, true
 		}
 	}
 	return Evidence{}, false

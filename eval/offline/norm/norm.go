@@ -1,9 +1,9 @@
 // Package norm holds the normal forms the offline judge compares words and
 // numbers in: Chinese numerals in digits (三十天 -> 30天, 两周 -> 14天,
 // 1.5万 -> 15000, 百分之八十 -> 80%), plain numbers, one unit per thing,
-// number words, dates (2024-06-01) and month names, light English stems,
-// answer frames taken off, and a bare yes or no read as the question's
-// proposition.
+// number words, dates (2024-06-01) and month names, a date computed from
+// another and a span of time, light English stems, answer frames taken
+// off, and a bare yes or no read as the question's proposition.
 package norm
 
 import (

@@ -81,3 +81,31 @@ func TestHanUnit(t *testing.T) {
 		t.Errorf("公斤, 千克 and kg are not one unit apart from 公里")
 	}
 }
+
+// A date the statement computes from a given date and a given span is
+// shown with its arithmetic; one written, or one no span makes, is not.
+func TestComputed(t *testing.T) {
+	for _, c := range []struct {
+		date  string
+		given []string
+		want  string
+	}{
+		{"by 1 April 2025", []string{"Current term ends: 30 June 2025", "written notice at least 90 days before the end"}, "30 June 2025 − 90 days = 1 April 2025"},
+		{"by 1 May 2025", []string{"Current term ends: 30 June 2025", "written notice at least 90 days before the end"}, ""},
+		{"最早3月11日结算", []string{"结算周期：T为确认收货日，7天后结算", "买家在3月4日确认收货"}, "3月4日 + 7天 = 3月11日"},
+		{"April 5", []string{"generated on March 15", "Payment is due 21 days after the statement date"}, "March 15 + 21 days = April 5"},
+		{"due on 2024-07-15", []string{"issued 2024-06-15", "payable within one month"}, "2024-06-15 + one month = 2024-07-15"},
+		{"on 30 June 2025", []string{"Current term ends: 30 June 2025", "90 days"}, ""},
+		{"2025年6月20日前", []string{"合同到期日：2025年6月30日", "须提前两周书面通知"}, ""},
+		{"2025年6月16日前", []string{"合同到期日：2025年6月30日", "须提前两周书面通知"}, "2025年6月30日 − 14天 = 2025年6月16日"},
+		{"by 15 June", []string{"ends 30 June", "within 10 business days"}, ""},
+	} {
+		ds := Dates(c.date)
+		if len(ds) != 1 {
+			t.Fatalf("%q: dates %v", c.date, ds)
+		}
+		if got := Computed(ds[0], c.given); got != c.want {
+			t.Errorf("%q from %q: %q, want %q", c.date, c.given, got, c.want)
+		}
+	}
+}

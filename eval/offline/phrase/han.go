@@ -1,6 +1,8 @@
 package phrase
 
 import (
+	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/ragscope/ragscope/eval/offline/words"
@@ -43,4 +45,39 @@ func AddSkips(run string, skips map[string]bool) {
 		}
 		a, b = b, c
 	}
+}
+
+// Seams are the characters that end (left) and start (right) a Chinese
+// bigram of the statement the sentence has: a bigram of the statement the
+// sentence lacks, whose first character ends one and whose second starts
+// another, is the seam between two words the sentence has (付值 of
+// 支付值班费 against 支付 ... 值班), found. Made on the first bigram missed;
+// slices, as a statement has a few dozen bigrams.
+type Seams struct {
+	St, Cs      map[string]bool // the features of the statement and the sentence
+	made        bool
+	left, right []rune
+}
+
+// Found reports whether the feature f of the statement is such a seam.
+func (sm *Seams) Found(f string) bool {
+	if !strings.HasPrefix(f, "h:") || sm.St == nil {
+		return false
+	}
+	rs := []rune(f[2:])
+	if len(rs) != 2 {
+		return false
+	}
+	if !sm.made {
+		sm.made = true
+		for g := range sm.St {
+			if !strings.HasPrefix(g, "h:") || !sm.Cs[g] {
+				continue
+			}
+			if gs := []rune(g[2:]); len(gs) == 2 {
+				sm.left, sm.right = append(sm.left, gs[1]), append(sm.right, gs[0])
+			}
+		}
+	}
+	return slices.Contains(sm.left, rs[0]) && slices.Contains(sm.right, rs[1])
 }

@@ -1,0 +1,145 @@
+package norm
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A Date is a day a text writes; Year is 0 when the text leaves it out.
+type Date struct {
+	Year  int
+	Month time.Month
+	Day   int
+	Text  string
+}
+
+var (
+	monthPattern = `(January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?`
+	datePatterns = []*regexp.Regexp{
+		regexp.MustCompile(`(\d{4})[-/](\d{1,2})[-/](\d{1,2})`),             // year month day
+		regexp.MustCompile(`(?:(\d{4})年)?(\d{1,2})月(\d{1,2})[日号]`),          // year month day
+		regexp.MustCompile(`(\d{1,2}) ` + monthPattern + `(?:,? (\d{4}))?`), // day month year
+		regexp.MustCompile(monthPattern + ` (\d{1,2})(?:st|nd|rd|th)?(?:, (\d{4}))?\b`),
+	}
+	// A length of time in calendar days, weeks or months; working or
+	// business days are not calendar days and are left out.
+	spanPattern = regexp.MustCompile(`(?i)\b(\d+|[a-z]+)[ -](calendar )?(days?|weeks?|months?)\b|(\d+)(个)?(天|日|周|星期|个月)`)
+)
+
+// Dates are the dates t writes: 2025-06-30, 2025年6月30日, 6月30日, 30 June
+// 2025, June 30, 2025, 30 June.
+func Dates(t string) []Date {
+	var out []Date
+	for k, re := range datePatterns {
+		for _, m := range re.FindAllStringSubmatch(t, -1) {
+			y, mo, d := m[1], m[2], m[3]
+			switch k {
+			case 2:
+				y, mo, d = m[3], MonthNumber(strings.ToLower(m[2])), m[1]
+			case 3:
+				y, mo, d = m[3], MonthNumber(strings.ToLower(m[1])), m[2]
+			}
+			yi, _ := strconv.Atoi(y)
+			mi, _ := strconv.Atoi(mo)
+			di, _ := strconv.Atoi(d)
+			if mi >= 1 && mi <= 12 && di >= 1 && di <= 31 {
+				out = append(out, Date{Year: yi, Month: time.Month(mi), Day: di, Text: m[0]})
+			}
+		}
+	}
+	return out
+}
+
+// A Span is a length of time a text gives: days (weeks as seven) or months.
+type Span struct {
+	Days, Months int
+	Text         string
+}
+
+// Spans are the lengths of time t gives in calendar days, weeks or months
+// (90 days, two weeks, 3个月, 两周: numerals read as Numerals does), the
+// dates it writes aside.
+func Spans(t string) []Span {
+	var out []Span
+	t = Numerals(EnglishNumbers(t))
+	for _, re := range datePatterns { // 6月30日 is no six months
+		t = re.ReplaceAllString(t, " ")
+	}
+	for _, m := range spanPattern.FindAllStringSubmatch(t, -1) {
+		n, unit := m[1], strings.ToLower(m[3])
+		if n == "" {
+			n, unit = m[4], m[6]
+		}
+		v, err := strconv.Atoi(n)
+		if err != nil {
+			w, ok := NumberWords[strings.ToLower(n)]
+			if v, err = strconv.Atoi(w); !ok || err != nil {
+				continue
+			}
+		}
+		switch {
+		case strings.HasPrefix(unit, "day") || unit == "天" || unit == "日":
+			out = append(out, Span{Days: v, Text: m[0]})
+		case strings.HasPrefix(unit, "week") || unit == "周" || unit == "星期":
+			out = append(out, Span{Days: 7 * v, Text: m[0]})
+		default:
+			out = append(out, Span{Months: v, Text: m[0]})
+		}
+	}
+	return out
+}
+
+// Computed is the arithmetic that makes a date of the statement that no
+// given text writes from one they write, moved by a span one of them
+// gives, either way ("30 June 2025 − 90 days = 1 April 2025"); "" when
+// there is none. A statement's date without a year takes the base's.
+func Computed(d Date, given []string) string {
+	var bases []Date
+	var spans []Span
+	for _, g := range given {
+		for _, b := range Dates(g) {
+			if b.Month == d.Month && b.Day == d.Day && (b.Year == d.Year || b.Year == 0 || d.Year == 0) {
+				return "" // written, not computed
+			}
+			bases = append(bases, b)
+		}
+		spans = append(spans, Spans(g)...)
+	}
+	for _, b := range bases {
+		year := b.Year
+		if year == 0 {
+			if year = d.Year; year == 0 {
+				year = 2001 // no leap day: the day of the month is what counts
+			}
+		}
+		from := time.Date(year, b.Month, b.Day, 0, 0, 0, 0, time.UTC)
+		for _, s := range spans {
+			for _, sign := range []int{1, -1} {
+				to := from.AddDate(0, sign*s.Months, sign*s.Days)
+				if to.Month() == d.Month && to.Day() == d.Day && (d.Year == 0 || b.Year == 0 || to.Year() == d.Year) {
+					op := map[int]string{1: "+", -1: "−"}[sign]
+					return fmt.Sprintf("%s %s %s = %s", b.Text, op, s.Text, d.Text)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// DatePart is the arithmetic (Computed) that makes a date of the statement
+// whose day, month or year is value in unit (日, 月 or 年) from the given
+// texts; "" when none does.
+func DatePart(statement string, given []string, value, unit string) string {
+	for _, d := range Dates(statement) {
+		part := map[string]int{Unit("日"): d.Day, Unit("月"): int(d.Month), "年": d.Year}[unit]
+		if part != 0 && value == strconv.Itoa(part) {
+			if a := Computed(d, given); a != "" {
+				return a
+			}
+		}
+	}
+	return ""
+}
