@@ -576,7 +576,10 @@ func sumOf(st, question *span, q quantity, all []*span) (string, bool) {
 func sums(st, question *span, all []*span) string {
 	var out []string
 	for _, q := range st.quants {
-		if a, ok := sumOf(st, question, q, all); ok && !givenAnywhere(all, q) && !slices.Contains(out, a) {
+		if givenAnywhere(all, q) {
+			continue
+		}
+		if a, ok := sumOf(st, question, q, all); ok && !slices.Contains(out, a) {
 			out = append(out, a)
 		}
 	}

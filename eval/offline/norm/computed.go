@@ -134,7 +134,13 @@ func Computed(d Date, given []string) string {
 // texts; "" when none does.
 func DatePart(statement string, given []string, value, unit string) string {
 	for _, d := range Dates(statement) {
-		part := map[string]int{Unit("日"): d.Day, Unit("月"): int(d.Month), "年": d.Year}[unit]
+		part := d.Day
+		switch unit {
+		case Unit("月"):
+			part = int(d.Month)
+		case "年":
+			part = d.Year
+		}
 		if part != 0 && value == strconv.Itoa(part) {
 			if a := Computed(d, given); a != "" {
 				return a
