@@ -65,8 +65,8 @@ The support test (support.go), of one statement against the sentences:
     statement's value, and so is another field's value written where the
     named field's belongs ("assigned to Tom Becker" where "Assigned to" is
     Priya Raman and "Previous holder" Tom Becker); a statement that says
-    the value (not only a word of the keys, "terms" under "Term"), and whose other
-    words the record or table has (coverage 0.5, on characters for
+    the value (not only a word of the keys, "terms" under "Term"), and
+    whose other words the record or table has (coverage 0.5, on characters for
     Chinese), is supported by it. A key is named by KeyNamed of its
     features (a word that names its value's kind, "date" or 金额, by a
     value of that kind: words/value_kinds.txt), and only the cells and
@@ -107,8 +107,8 @@ The support test (support.go), of one statement against the sentences:
     context gives ("3天 ... 7天, 共计10天") is given, with the arithmetic in
     the reason, and so is a date that a date the context or the question
     writes, moved by a span of days, weeks or months one gives, makes
-    ("30 June 2025 − 90 days = 1 April 2025"; a date's month is no name). A quantity no sentence gives is named before one given in
-    another role.
+    ("30 June 2025 − 90 days = 1 April 2025"; a date's month is no name).
+    A quantity no sentence gives is named before one given in another role.
  4. names: a covered statement whose names the sentence does not mention
     (a swapped Michigan for Minnesota), or whose multi-word names it does
     not write as one ("Rainbow Estate" from "Rainbow Terrace ... Lullwater

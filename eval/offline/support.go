@@ -154,7 +154,7 @@ func foundInPart(st, q *span, ev Evidence, sents []*span) bool {
 		return true
 	}
 	if ev.Coverage >= foundAnywhereCoverage && givenShare(st, sents) >= foundAnywhereShare &&
-		!slices.ContainsFunc(st.quants, func(sq quantity) bool { return !givenAnywhere(sents, sq) && !hasQuantity(q, sq) }) {
+		!slices.ContainsFunc(st.quants, func(sq quantity) bool { return !givenAnywhere(sents, sq) && (q == nil || !hasQuantity(q, sq)) }) {
 		return true
 	}
 	return len(st.quants) >= 2 && ev.Coverage >= foundNumbersCoverage &&

@@ -120,7 +120,10 @@ func Computed(d Date, given []string) string {
 			for _, sign := range []int{1, -1} {
 				to := from.AddDate(0, sign*s.Months, sign*s.Days)
 				if to.Month() == d.Month && to.Day() == d.Day && (d.Year == 0 || b.Year == 0 || to.Year() == d.Year) {
-					op := map[int]string{1: "+", -1: "−"}[sign]
+					op := "+"
+					if sign < 0 {
+						op = "−"
+					}
 					return fmt.Sprintf("%s %s %s = %s", b.Text, op, s.Text, d.Text)
 				}
 			}
