@@ -210,6 +210,11 @@ type StatementVerdict struct {
 	// Evidence is the chunk and quote the verdict rests on; nil when the
 	// judge gave none (see Citation).
 	Evidence *Citation `json:"evidence,omitempty"`
+	// Conflict, of an unsupported statement, is what of it the context
+	// contradicts, where the judge says (the offline judge does, an LLM
+	// judge's verdict does not): ConflictNumber, ConflictNegation or
+	// ConflictName; "" for none or unsaid.
+	Conflict string `json:"conflict,omitempty"`
 
 	// In a conversation (faithfulness): Support is where a statement its
 	// turn's chunks do not back found backing earlier (SupportEarlierChunks,
@@ -220,6 +225,24 @@ type StatementVerdict struct {
 	SupportTurn   int    `json:"support_turn,omitempty"`
 	Contradicts   int    `json:"contradicts_turn,omitempty"`
 	HistoryReason string `json:"history_reason,omitempty"`
+}
+
+// What of a statement the context contradicts (StatementVerdict.Conflict).
+const (
+	ConflictNumber   = "number"   // a quantity the context gives otherwise
+	ConflictNegation = "negation" // the statement denies what it says, or says what it denies
+	ConflictName     = "name"     // a name or a party the context does not have there
+)
+
+// NumberContradicted is the first statement of vs that gives a number the
+// context contradicts, or nil.
+func NumberContradicted(vs []StatementVerdict) *StatementVerdict {
+	for i := range vs {
+		if vs[i].Verdict == 0 && vs[i].Conflict == ConflictNumber {
+			return &vs[i]
+		}
+	}
+	return nil
 }
 
 // Verdict classes of a faithfulness statement (StatementVerdict.Class).

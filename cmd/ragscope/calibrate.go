@@ -16,6 +16,7 @@ import (
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/estimate"
 	"github.com/ragscope/ragscope/eval/offline"
+	"github.com/ragscope/ragscope/eval/offline/words"
 	"github.com/ragscope/ragscope/internal/app"
 	"github.com/ragscope/ragscope/internal/clidoc"
 	"github.com/ragscope/ragscope/internal/exit"
@@ -107,7 +108,7 @@ func calibrateOffline(dir string, limit int, lexicon string, stdout, stderr io.W
 	start := time.Now()
 	var opts []offline.Option
 	if lexicon != "" {
-		lx, err := offline.ReadLexicon(lexicon)
+		lx, err := words.ReadLexicon(lexicon)
 		if err != nil {
 			return failed(stderr, "ragscope calibrate", exit.Usagef("--offline-lexicon: %v", err))
 		}

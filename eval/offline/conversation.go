@@ -50,7 +50,7 @@ func (j *Judge) LookBack(ctx context.Context, s *eval.Sample, statements []strin
 	for i, st := range statements {
 		out[i] = eval.HistoryVerdict{Statement: st, Reason: "nothing earlier in the conversation states it"}
 		for _, src := range sources {
-			ev := verdict(j.read(st), s.Question, q, src.sents, "")
+			ev := verdict(j.read(st), s.Question, q, src.sents, "", "")
 			if ev.Verdict != 1 {
 				continue
 			}

@@ -103,9 +103,10 @@ The support test (support.go), of one statement against the sentences:
     best sentence gives with the same unit and another value is a conflict
     unless a sentence that covers the statement gives it as the statement
     does; when the statement is otherwise covered, a quantity no sentence
-    gives is one too. A total of quantities the statement states and the
-    context gives ("3天 ... 7天, 共计10天") is given, with the arithmetic in
-    the reason, and so is a date that a date the context or the question
+    gives is one too. A total of two or more, or a difference of two, of
+    the quantities the answer states (this statement or another) and the
+    context gives ("3天 ... 7天, 共计10天", "99元 ... 45元, 贵54元") is
+    given, with the arithmetic in the reason, and so is a date that a date the context or the question
     writes, moved by a span of days, weeks or months one gives, makes
     ("30 June 2025 − 90 days = 1 April 2025"; a date's month is no name).
     A quantity no sentence gives is named before one given in another role.
@@ -155,6 +156,10 @@ For example:
 	sentence   "Polaris is based in Roseau, Minnesota, USA."
 	coverage   3 of 4 = 0.75 >= 0.67, but the name Michigan is not there
 	verdict    0: unsupported name
+
+The trace names what fired (StatementVerdict.Conflict: number, negation,
+name); the diagnosis reads an answer with a number conflict as
+generation's failure, whatever its faithfulness.
 
 A statement that compares (compare.go; package phrase reads the
 comparative, words/comparatives.txt: higher,
@@ -224,7 +229,7 @@ English stems and their character trigrams, Chinese characters and bigrams,
 and numbers; stop words left out. Entities (package entity): found by surface patterns.
 
 Word lists (package words) are the files of words/, embedded. A team adds
-its own (teamlexicon.go, --offline-lexicon FILE): lines "noncommittal:
+its own (words.ReadLexicon, --offline-lexicon FILE): lines "noncommittal:
 PHRASE" (建议您咨询HR) and "same: A = B" (A read as B before analysis,
 一个账期 = 30天).
 

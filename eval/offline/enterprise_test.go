@@ -7,6 +7,7 @@ import (
 
 	"github.com/ragscope/ragscope/eval"
 	"github.com/ragscope/ragscope/eval/offline/records"
+	"github.com/ragscope/ragscope/eval/offline/words"
 	"github.com/ragscope/ragscope/eval/report"
 )
 
@@ -162,7 +163,7 @@ func scoreWith(t *testing.T, j *Judge, question, answer string, contexts []strin
 
 // A team's lexicon: its synonyms read before analysis, its evasions added.
 func TestTeamLexicon(t *testing.T) {
-	lx, err := ParseLexicon(strings.NewReader("# team words\nnoncommittal: 建议您咨询HR\nsame: 一个账期 = 30天\n"), "team.txt")
+	lx, err := words.ParseLexicon(strings.NewReader("# team words\nnoncommittal: 建议您咨询HR\nsame: 一个账期 = 30天\n"), "team.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestTeamLexicon(t *testing.T) {
 		t.Errorf("Noncommittal = %v %q", ok, p)
 	}
 	for _, bad := range []string{"same: 两周", "synonym: a = b", "noncommittal:"} {
-		if _, err := ParseLexicon(strings.NewReader(bad), "bad.txt"); err == nil {
+		if _, err := words.ParseLexicon(strings.NewReader(bad), "bad.txt"); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
 	}
@@ -373,6 +374,45 @@ func TestTotalAcrossChunksWhenOneCovers(t *testing.T) {
 	}
 	if ev := Support("婚假3天，需要在外地举行婚礼的另给路程假2天，合计6天。", q, ctx); ev.Verdict != 0 || ev.Detector != DetectorNumber {
 		t.Errorf("wrong total: %s", ev.Reason)
+	}
+}
+
+// TestAnswerArithmetic: a total or a difference whose terms the answer
+// writes in another statement, each given by the contexts, is no number
+// conflict, and a total so found is supported with its arithmetic; a
+// figure that is neither is a number conflict, marked so in the trace.
+func TestAnswerArithmetic(t *testing.T) {
+	plans := []string{"| 版本 | 月费 | 存储 |\n|---|---|---|\n| 基础版 | 45元 | 100GB |\n| 高级版 | 99元 | 1TB |"}
+	lease := []string{"Monthly rent for flat 2C: $1,400. Monthly rent for flat 3A: $1,650.",
+		"The deposit equals one month's rent. The first month's rent and the deposit are due at signing, with a one-off $100 admin fee."}
+	fees := []string{"平台对服饰类目商品收取成交金额5%的技术服务费，家电类目收取2%。", "所有类目另收成交金额0.6%的支付通道费，结算时代扣。"}
+	j := New()
+	for _, c := range []struct {
+		name, question, answer string
+		contexts               []string
+		want                   string // in a supported statement's reason; "" for none
+		wrong                  string // the figure a number conflict names; "" for none
+	}{
+		{"difference", "高级版比基础版每月贵多少？", "高级版每月99元，基础版45元，高级版贵54元。", plans, "", ""},
+		{"wrong difference", "高级版比基础版每月贵多少？", "高级版每月99元，基础版45元，高级版贵64元。", plans, "", "64元"},
+		{"total, a term twice", "What do I pay when I sign the lease for flat 2C?", "$2,900 in all: the first month's $1,400, a $1,400 deposit and the $100 admin fee.", lease, "$1,400 + $1,400 + $100 = $2,900", ""},
+		{"wrong total", "What do I pay when I sign the lease for flat 2C?", "$3,000 in all: the first month's $1,400, a $1,400 deposit and the $100 admin fee.", lease, "", "$3,000"},
+		{"terms in the next statement", "服饰类目每笔成交一共扣多少比例？", "合计5.6%。即5%的技术服务费，加上0.6%的支付通道费。", fees, "", ""},
+		{"terms not the answer's", "服饰类目每笔成交一共扣多少比例？", "合计5.6%。", fees, "", "5.6%"},
+	} {
+		s := &eval.Sample{Question: c.question, Answer: c.answer, Contexts: c.contexts}
+		st, _ := j.Statements(context.Background(), s)
+		vs, _ := j.Verdicts(context.Background(), s, st)
+		found, wrong := c.want == "", ""
+		for _, v := range vs {
+			found = found || v.Verdict == 1 && strings.Contains(v.Reason, c.want)
+			if v.Conflict == eval.ConflictNumber && wrong == "" {
+				wrong = v.Reason
+			}
+		}
+		if !found || (c.wrong == "") != (wrong == "") || c.wrong != "" && !strings.Contains(wrong, c.wrong) {
+			t.Errorf("%s: want %q supported and a number conflict on %q, got %+v", c.name, c.want, c.wrong, vs)
+		}
 	}
 }
 

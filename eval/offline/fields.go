@@ -218,7 +218,7 @@ func fieldVerdict(st, q *span, sents []*span, useUnis bool) (Evidence, bool) {
 		for _, sq := range st.quants {
 			given := hasQuantity(fc.value, sq) || q != nil && hasQuantity(q, sq)
 			if !given && (slices.ContainsFunc(fc.value.quants, func(vq quantity) bool { return vq.unit == sq.unit }) ||
-				bareNumber(fc.value) && !recordGives(sents, fc, sq)) {
+				bareNumber(fc.value) && !recordGives(sents, fc, sq)) && !computed(st, q, sq, sents) {
 				bad = sq.text
 			}
 		}

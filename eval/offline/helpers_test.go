@@ -34,7 +34,7 @@ func Faithfulness(question, answer string, contexts []string) (score float64, ok
 	}
 	supported := 0
 	for i, s := range stmts {
-		supported += verdict(s, question, q, sents, answerTopic(stmts[:i])).Verdict
+		supported += verdict(s, question, q, sents, answerTopic(stmts[:i]), answerRest(stmts, i)).Verdict
 	}
 	return float64(supported) / float64(len(stmts)), true
 }

@@ -83,8 +83,11 @@ func (j *Judge) Verdicts(ctx context.Context, s *eval.Sample, statements []strin
 		read[i] = j.read(st)
 	}
 	for i, st := range statements {
-		ev := verdict(read[i], s.Question, q, sents, answerTopic(read[:i]))
+		ev := verdict(read[i], s.Question, q, sents, answerTopic(read[:i]), answerRest(read, i))
 		out[i] = eval.StatementVerdict{Statement: st, Verdict: ev.Verdict, Reason: withChunks(ev, ranks), Evidence: citation(ev, ranks)}
+		if ev.Verdict == 0 {
+			out[i].Conflict = conflicts[ev.Detector]
+		}
 	}
 	return out, nil
 }
@@ -93,6 +96,14 @@ func (j *Judge) Verdicts(ctx context.Context, s *eval.Sample, statements []strin
 // most: what a statement leaves unnamed is named there; "" for the first.
 func answerTopic(before []string) string {
 	return strings.Join(before[max(0, len(before)-3):], "\n")
+}
+
+// conflicts are the trace's names of the detectors.
+var conflicts = map[string]string{DetectorNumber: eval.ConflictNumber, DetectorNegation: eval.ConflictNegation, DetectorName: eval.ConflictName}
+
+// answerRest is the text of the statements other than the i-th.
+func answerRest(statements []string, i int) string {
+	return strings.Join(slices.Delete(slices.Clone(statements), i, i+1), "\n")
 }
 
 // ErrNoQuestions is why answer relevancy is unsupported offline.

@@ -3,7 +3,6 @@ package offline
 import (
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -532,10 +531,13 @@ func givenAnywhere(all []*span, q quantity) bool {
 	return slices.ContainsFunc(all, func(cs *span) bool { return hasQuantity(cs, q) })
 }
 
-// sumOf: q is the total of two or more other given quantities of the
-// statement with its unit ("98天 + 60天 = 158天"), or the day or year of a
-// date of the statement that a date the question or a sentence writes,
-// moved by a span one gives, makes (norm.Computed).
+// sumOf: q is the total of two or more, or the difference of two, of the
+// quantities of its unit that the answer writes (this statement or
+// another: st.rest) and the contexts or the question give ("98天 + 60天 =
+// 158天", "118元 − 68元 = 50元"), or the day or year of a date of the
+// statement that a date the question or a sentence writes, moved by a span
+// one gives, makes (norm.Computed). The terms are the answer's own, so a
+// figure the answer does not show how it reached stays unsupported.
 func sumOf(st, question *span, q quantity, all []*span) (string, bool) {
 	if q.unit == norm.Unit("日") || q.unit == norm.Unit("月") || q.unit == "年" {
 		given := make([]string, 1, len(all)+1)
@@ -553,24 +555,47 @@ func sumOf(st, question *span, q quantity, all []*span) (string, bool) {
 	if err != nil || q.unit == "" {
 		return "", false
 	}
-	var terms []string
-	sum := 0.0
-	for _, o := range st.quants {
-		if o.unit != q.unit || o.value == q.value {
-			continue
+	var terms []quantity
+	var vals []float64
+	take := func(sp *span) {
+		for _, o := range sp.quants {
+			if o.unit != q.unit || o.value == q.value || len(terms) == maxTerms {
+				continue
+			}
+			v, err := strconv.ParseFloat(o.value, 64)
+			if err != nil || !givenAnywhere(all, o) && (question == nil || !hasQuantity(question, o)) {
+				continue
+			}
+			terms, vals = append(terms, o), append(vals, v)
 		}
-		v, err := strconv.ParseFloat(o.value, 64)
-		if err != nil || !givenAnywhere(all, o) {
-			continue
-		}
-		sum += v
-		terms = append(terms, o.text)
 	}
-	if len(terms) < 2 || math.Abs(sum-want) > 1e-9*math.Max(1, want) {
+	take(st)
+	if st.rest != "" {
+		take(analyze(st.rest))
+	}
+	idx, op := norm.Arithmetic(want, vals)
+	if idx == nil {
 		return "", false
 	}
-	return strings.Join(terms, " + ") + " = " + q.text, true
+	texts := make([]string, len(idx))
+	for k, i := range idx {
+		texts[k] = terms[i].text
+	}
+	return strings.Join(texts, " "+op+" ") + " = " + q.text, true
 }
+
+// computed: q is no sentence's but the answer's arithmetic on given ones.
+func computed(st, question *span, q quantity, all []*span) bool {
+	if givenAnywhere(all, q) {
+		return false
+	}
+	_, ok := sumOf(st, question, q, all)
+	return ok
+}
+
+// maxTerms bounds the quantities tried as terms of a total: their subsets
+// are enumerated.
+const maxTerms = 8
 
 // sums is the arithmetic of the statement's totals, for a reason.
 func sums(st, question *span, all []*span) string {

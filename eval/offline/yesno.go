@@ -20,13 +20,13 @@ func denialParts(question, statement string) (string, bool) {
 
 // verdict is support, except for the denial of the question's proposition,
 // supported when the context contradicts it.
-func verdict(statement, question string, q *span, sents []*span, topic string) Evidence {
+func verdict(statement, question string, q *span, sents []*span, topic, rest string) Evidence {
 	p, ok := denialParts(question, statement)
 	if !ok {
 		st := analyze(bothOf(statement, question, sents))
-		if topic != "" {
-			c := *st // the analysis is shared: a copy carries the topic
-			c.topic = topic
+		if topic != "" || rest != "" {
+			c := *st // the analysis is shared: a copy carries the answer
+			c.topic, c.rest = topic, rest
 			st = &c
 		}
 		return support(st, q, sents)

@@ -49,6 +49,9 @@ type diagInput struct {
 	// noncommittal: every generated question is noncommittal, or (the
 	// offline judge) the answer holds an evasive phrase.
 	noncommittal bool
+	// wrongNumber: the judge found a number of the answer that the
+	// contexts contradict (eval.ConflictNumber).
+	wrongNumber bool
 	// ac, fc are answer and factual correctness, er entity recall; ns is
 	// noise sensitivity read as 1 - score, so it fails as the others do.
 	ac, fc, er, ns Band
@@ -75,6 +78,11 @@ var diagRules = []struct {
 	{DiagRetrieval, func(in diagInput) bool { return in.r.failing() || !in.r.has() && in.er.failing() }},
 	// The answer evades the question: relevancy is zero by construction.
 	{DiagNoncommittal, func(in diagInput) bool { return in.noncommittal }},
+	// The answer gives a number the documents it had contradict: whatever
+	// the share of its other statements, it did not follow them (a wrong
+	// amount or deadline is no pass). Only a number: the judges' negation
+	// and name conflicts are too often wrong to overrule a passing score.
+	{DiagGeneration, func(in diagInput) bool { return in.wrongNumber }},
 	// The right documents were there (recall high) and the answer did not use them.
 	{DiagGeneration, func(in diagInput) bool { return in.f.failing() && in.r == BandHigh }},
 	// No reference: an unfaithful answer that does address the question.
@@ -150,6 +158,7 @@ func (l Levels) diagnosisInput(r *eval.Result) diagInput {
 			in.noncommittal = in.ar.has() && t.AllNoncommittal
 		}
 	}
+	in.wrongNumber = r.Faithfulness != nil && eval.NumberContradicted(r.Faithfulness.Statements) != nil
 	in.ac, in.fc, in.er, in.ns = lv(eval.AnswerCorrectness), lv(eval.FactualCorrectness), lv(eval.ContextEntityRecall), lv(eval.NoiseSensitivity)
 	in.recall, in.precision = correctnessSides(r)
 	in.criterion = len(l.FailingCriteria(r)) > 0

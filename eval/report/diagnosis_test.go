@@ -38,6 +38,12 @@ func sample(t testing.TB, spec string) *eval.Result {
 			ar.Mode = "answer_similarity"
 			continue
 		}
+		if kind, ok := strings.CutPrefix(term, "conflict:"); ok {
+			r.Faithfulness = &eval.FaithfulnessTrace{Statements: []eval.StatementVerdict{
+				{Statement: "s0", Verdict: 1, Reason: "the context says so"},
+				{Statement: "s1", Verdict: 0, Reason: "the context says otherwise", Conflict: kind}}}
+			continue
+		}
 		if counts, ok := strings.CutPrefix(term, "crt:"); ok {
 			r.ContextRecall = recallTrace(t, counts)
 			continue
@@ -145,7 +151,17 @@ func TestDiagnose(t *testing.T) {
 		{"ar=0 nc sim f=0.8", DiagNoncommittal},        // offline: noncommittal hint
 		{"ar=unsup nc sim f=1 cr=1", DiagNoncommittal}, // offline, AR unsupported: the evasive phrase still shows it
 		{"f=1 ar=0 nc cp=1 cr=0.8", DiagNoncommittal},  // not off-topic: evasive
-		// 4 generation: faithfulness < 0.5, recall >= 0.7.
+		// 4 generation: a number of the answer the contexts contradict,
+		// whatever the share of statements supported (the offline judge
+		// says which conflicts are of numbers).
+		{"f=0.5 ar=0.9 cp=1 cr=1 conflict:number", DiagGeneration},
+		{"f=0.5 conflict:number", DiagGeneration},
+		{"f=0.5 cr=0.2 conflict:number", DiagRetrieval}, // the documents were missing first
+		{"f=0.5 ar=0 nc cr=1 conflict:number", DiagNoncommittal},
+		{"f=0.5 ar=0.9 cp=1 cr=1 conflict:negation", DiagOK},
+		{"f=0.5 ar=0.9 cp=1 cr=1 conflict:name", DiagOK},
+		{"f=0.5 ar=0.9 cp=1 cr=1 conflict:", DiagOK},
+		// 5 generation: faithfulness < 0.5, recall >= 0.7.
 		{"f=0 cr=1", DiagGeneration},
 		// A reference statement found in part (the offline judge could not
 		// match its words) is no evidence that retrieval missed it: recall
@@ -157,23 +173,23 @@ func TestDiagnose(t *testing.T) {
 		{"f=0 cr=0 crt:0/1/2", DiagRetrieval},
 		{"f=0.49 ar=0.9 cp=1 cr=0.7", DiagGeneration},
 		{"f=0 ar=0 cp=0 cr=1", DiagGeneration}, // also irrelevant, but the documents were there
-		// 5 generation: faithfulness < 0.5, no reference, answer relevancy passes or n/a.
+		// 6 generation: faithfulness < 0.5, no reference, answer relevancy passes or n/a.
 		{"f=0.2", DiagGeneration},
 		{"f=0 ar=0.64 cp=na cr=na", DiagGeneration},
 		{"f=0 ar=na cr=na", DiagGeneration},
 		{"f=0 ar=0.12 sim", DiagGeneration},
 		{"f=0 ar=0.05 sim", DiagGeneration}, // the offline cosine does not pass or fail the answer
 		{"f=0 ar=unsup sim", DiagGeneration},
-		// 6 off-topic: faithfulness >= 0.7, answer relevancy fails.
+		// 7 off-topic: faithfulness >= 0.7, answer relevancy fails.
 		{"f=1 ar=0.3", DiagOffTopic},
 		{"f=0.7 ar=0.49 cp=1 cr=1", DiagOffTopic},
 		{"f=1 ar=0.3 cp=0 cr=0.6", DiagOffTopic},
-		// 7 generation: noise sensitivity above 0.5 (lower is better).
+		// 8 generation: noise sensitivity above 0.5 (lower is better).
 		{"f=1 ar=0.9 cr=1 ns=0.6", DiagGeneration},
 		{"ns=1", DiagGeneration},
 		{"f=1 ar=0.9 cr=0.2 ns=1", DiagRetrieval}, // the documents were missing first
 		{"f=1 ar=0.9 cr=1 ns=0.5", DiagOK},        // 0.5 passes, as 0.5 does for the others
-		// 8 incomplete: recall of the reference < 0.7 with faithfulness >= 0.7,
+		// 9 incomplete: recall of the reference < 0.7 with faithfulness >= 0.7,
 		// or without faithfulness, precision >= 0.7.
 		// The issue's case: the reference lists two services, the assistant
 		// gave one: TP 1, FN 1, recall 0.5; AC = 0.75·F1(1,0,1) + 0.25·sim = 0.75·0.667 + 0.25·0.9 = 0.725 passes.
@@ -193,7 +209,7 @@ func TestDiagnose(t *testing.T) {
 		{"f=1 ar=0.9 er=0.2", DiagRetrieval},
 		{"f=1 ar=0.9 cr=1 er=0.2", DiagLowScore}, // context recall decides retrieval
 		{"f=1 ar=0.9 er=0.6", DiagOK},
-		// 9 ok: every available score passes.
+		// 11 ok: every available score passes.
 		{"f=1 ar=0.9 cp=1 cr=1", DiagOK},
 		{"f=0.5 ar=0.5 cp=0.5 cr=0.5", DiagOK},
 		{"f=1 ar=0.3 sim", DiagOK},
@@ -211,7 +227,7 @@ func TestDiagnose(t *testing.T) {
 		{"cp=1", DiagOK},
 		{"cr=1", DiagOK},
 		{"f=1 ac=0.6 ac:3/0/1 fc=0.8 fc:3/0/1", DiagOK},
-		// 9 criterion: a team's own criterion fails, and no rule above
+		// 10 criterion: a team's own criterion fails, and no rule above
 		// names a cause in the pipeline.
 		{"f=1 ar=0.9 cp=1 cr=1 crit.polite=0", DiagCriterion},
 		{"crit.cites=0 crit.polite=1", DiagCriterion},
@@ -222,7 +238,7 @@ func TestDiagnose(t *testing.T) {
 		{"f=0 cr=1 crit.polite=0", DiagGeneration}, // the pipeline's cause first
 		{"cr=0 crit.polite=0", DiagRetrieval},
 		{"f=1 crit.polite=err", DiagFailed},
-		// 10 low: some score fails and no rule above names a cause.
+		// 12 low: some score fails and no rule above names a cause.
 		{"f=0 ar=0 cr=0.5", DiagLowScore}, // issue: was ok
 		{"f=0 ar=0.9 cr=0.6", DiagLowScore},
 		{"f=0 ar=0.3 cp=na cr=na", DiagLowScore},

@@ -165,6 +165,7 @@ func TestWhyIsNeverEmpty(t *testing.T) {
 		{sample(t, "f=1 ns=0.8"), "below the pass level: noise_sensitivity 0.800 > 0.5"},
 		{sample(t, "f=1 ar=unsup sim"), "every score passes its pass level"},
 		{sample(t, "f=1 ar=0.9 cp=1 cr=1"), "every score passes its pass level"},
+		{sample(t, "f=0.5 ar=0.9 cp=1 cr=1 conflict:number"), `contradicted: "s1": the context says otherwise`},
 	} {
 		d := Diagnose(tc.r)
 		if got := (Levels{}).Why(tc.r, d); got != tc.want {

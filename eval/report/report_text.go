@@ -306,6 +306,11 @@ func (l Levels) Why(r *eval.Result, d Diagnosis) string {
 	if d == DiagCriterion {
 		return whyCriteria(r, l)
 	}
+	if t := r.Faithfulness; d == DiagGeneration && t != nil {
+		if v := eval.NumberContradicted(t.Statements); v != nil {
+			return fmt.Sprintf("contradicted: %q: %s", v.Statement, v.Reason)
+		}
+	}
 	first := map[Diagnosis][]eval.Metric{
 		DiagRetrieval:    {eval.ContextRecall, eval.ContextEntityRecall},
 		DiagNoncommittal: {eval.AnswerRelevancy},

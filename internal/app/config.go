@@ -76,7 +76,7 @@ type Config struct {
 	Sheet          string        `json:"sheet,omitempty"` // the worksheet of an Excel dataset (dataset.Options.Sheet)
 	SkipInvalid    bool          `json:"skip_invalid,omitempty"`
 	Offline        bool          `json:"offline,omitempty"`
-	OfflineLexicon string        `json:"offline_lexicon,omitempty"` // a team's lexicon file for the offline judge (offline.ReadLexicon)
+	OfflineLexicon string        `json:"offline_lexicon,omitempty"` // a team's lexicon file for the offline judge (words.ReadLexicon)
 	DB             string        `json:"db,omitempty"`
 	NoCache        bool          `json:"no_cache,omitempty"`
 	CacheOnly      bool          `json:"cache_only,omitempty"`

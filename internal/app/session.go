@@ -20,6 +20,7 @@ import (
 	"github.com/ragscope/ragscope/eval/endpoint"
 	"github.com/ragscope/ragscope/eval/llm"
 	"github.com/ragscope/ragscope/eval/offline"
+	"github.com/ragscope/ragscope/eval/offline/words"
 	"github.com/ragscope/ragscope/eval/report"
 	"github.com/ragscope/ragscope/internal/baseline"
 	"github.com/ragscope/ragscope/internal/exit"
@@ -224,7 +225,7 @@ func (s *Session) BuildJudge() (err error) {
 		s.Prompts = prompts.Embedded()
 		var opts []offline.Option
 		if c.OfflineLexicon != "" {
-			lx, err := offline.ReadLexicon(c.OfflineLexicon)
+			lx, err := words.ReadLexicon(c.OfflineLexicon)
 			if err != nil {
 				return exit.Usagef("--offline-lexicon: %v", err)
 			}

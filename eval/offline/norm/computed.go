@@ -2,6 +2,8 @@ package norm
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 	"regexp"
 	"strconv"
 	"strings"
@@ -151,4 +153,44 @@ func DatePart(statement string, given []string, value, unit string) string {
 		}
 	}
 	return ""
+}
+
+// Arithmetic finds how terms make want: the fewest of two or more that sum
+// to it (op "+"), else two whose difference it is (op "−", the larger
+// first); idx nil when none do. The subsets of terms are enumerated: keep
+// them few.
+func Arithmetic(want float64, terms []float64) (idx []int, op string) {
+	is := func(x float64) bool { return math.Abs(x-want) <= 1e-9*math.Max(1, math.Abs(want)) }
+	best := 0
+	for mask := 3; mask < 1<<len(terms); mask++ {
+		n := bits.OnesCount(uint(mask))
+		if n < 2 || best != 0 && n >= bits.OnesCount(uint(best)) {
+			continue
+		}
+		sum := 0.0
+		for k, v := range terms {
+			if mask>>k&1 == 1 {
+				sum += v
+			}
+		}
+		if is(sum) {
+			best = mask
+		}
+	}
+	for k := range terms {
+		if best>>k&1 == 1 {
+			idx = append(idx, k)
+		}
+	}
+	if idx != nil {
+		return idx, "+"
+	}
+	for a := range terms {
+		for b := range terms {
+			if terms[a] > terms[b] && is(terms[a]-terms[b]) {
+				return []int{a, b}, "−"
+			}
+		}
+	}
+	return nil, ""
 }

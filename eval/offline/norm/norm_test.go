@@ -1,6 +1,9 @@
 package norm
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestRewrites: each rewrite of numbers and quantities as digits, on what
 // it rewrites and on look-alikes it must leave.
@@ -106,6 +109,30 @@ func TestComputed(t *testing.T) {
 		}
 		if got := Computed(ds[0], c.given); got != c.want {
 			t.Errorf("%q from %q: %q, want %q", c.date, c.given, got, c.want)
+		}
+	}
+}
+
+func TestArithmetic(t *testing.T) {
+	for _, c := range []struct {
+		want  float64
+		terms []float64
+		idx   []int
+		op    string
+	}{
+		{158, []float64{98, 60}, []int{0, 1}, "+"},
+		{2900, []float64{1400, 1400, 100}, []int{0, 1, 2}, "+"},
+		{5.6, []float64{5, 0.6, 2}, []int{0, 1}, "+"},
+		{100, []float64{20, 30, 50, 70}, []int{1, 3}, "+"}, // the fewest terms: not 20 + 30 + 50
+		{54, []float64{99, 45}, []int{0, 1}, "−"},
+		{54, []float64{45, 99}, []int{1, 0}, "−"},
+		{64, []float64{99, 45}, nil, ""},
+		{99, []float64{99}, nil, ""},
+		{0, nil, nil, ""},
+	} {
+		idx, op := Arithmetic(c.want, c.terms)
+		if !slices.Equal(idx, c.idx) || op != c.op {
+			t.Errorf("Arithmetic(%v, %v) = %v %q, want %v %q", c.want, c.terms, idx, op, c.idx, c.op)
 		}
 	}
 }
