@@ -210,10 +210,12 @@ type StatementVerdict struct {
 	// Evidence is the chunk and quote the verdict rests on; nil when the
 	// judge gave none (see Citation).
 	Evidence *Citation `json:"evidence,omitempty"`
-	// Conflict, of an unsupported statement, is what of it the context
-	// contradicts, where the judge says (the offline judge does, an LLM
-	// judge's verdict does not): ConflictNumber, ConflictNegation or
-	// ConflictName; "" for none or unsaid.
+	// Conflict is what of the statement the judge found the context
+	// contradicts, where it says (the offline judge does, an LLM judge's
+	// verdict does not): ConflictNumber, ConflictNegation or ConflictName;
+	// "" for none or unsaid. It is the judge's finding: a person's label
+	// or the conversation's history may still make the statement
+	// supported, and then it counts for nothing (NumberContradicted).
 	Conflict string `json:"conflict,omitempty"`
 
 	// In a conversation (faithfulness): Support is where a statement its
